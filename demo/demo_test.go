@@ -1,0 +1,134 @@
+package demo
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memscope/memscope/model"
+)
+
+var testNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+func TestMaterializeWritesEveryStore(t *testing.T) {
+	l, err := Materialize(t.TempDir(), testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shopMem := filepath.Join(l.Home, "projects", model.Slug(l.Project("shop-api")), "memory")
+	idx, err := os.ReadFile(filepath.Join(shopMem, "MEMORY.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(idx), "\n"); n <= 200 {
+		t.Errorf("shop-api MEMORY.md has %d lines; the demo needs it over the 200-line cap", n)
+	}
+	// Ages come from the manifest: a 150-day-old file has that mtime.
+	st, err := os.Stat(filepath.Join(shopMem, "project_api_versioning.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if age := testNow.Sub(st.ModTime()).Hours() / 24; age < 150 || age > 151 {
+		t.Errorf("project_api_versioning.md is %.1f days old, want 150", age)
+	}
+	data, _ := os.ReadFile(filepath.Join(shopMem, "user_role.md"))
+	if strings.Contains(string(data), "{{") {
+		t.Errorf("placeholder left in user_role.md:\n%s", data)
+	}
+	for _, p := range []string{
+		filepath.Join(l.Project("shop-api"), "CLAUDE.md"),
+		filepath.Join(l.Project("shop-api"), ".claude", "rules", "migrations.md"),
+		filepath.Join(l.Home, "CLAUDE.md"),
+		filepath.Join(l.Home, "history.jsonl"),
+		filepath.Join(l.Home, "projects", model.Slug(l.Project("shop-api")), SessionRewind, "subagents", "agent-a1b2c3d4.jsonl"),
+	} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("missing %s", p)
+		}
+	}
+}
+
+func TestDemoTranscriptsAreValidJSONLWithCompactions(t *testing.T) {
+	l, err := Materialize(t.TempDir(), testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(l.Home, "projects", model.Slug(l.Project("shop-api")), SessionCheckout+".jsonl")
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	boundaries, partial, line := 0, 0, 0
+	for sc.Scan() {
+		line++
+		var rec struct {
+			Type            string          `json:"type"`
+			Subtype         string          `json:"subtype"`
+			CompactMetadata json.RawMessage `json:"compactMetadata"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			t.Fatalf("line %d: %v", line, err)
+		}
+		if rec.Subtype == "compact_boundary" {
+			boundaries++
+			if strings.Contains(string(rec.CompactMetadata), "preservedSegment") {
+				partial++
+			}
+		}
+	}
+	if boundaries != 3 || partial != 1 {
+		t.Errorf("checkout session has %d compact boundaries (%d partial), want 3 (1 partial)", boundaries, partial)
+	}
+}
+
+func TestDemoHistoryPastes(t *testing.T) {
+	l, err := Materialize(t.TempDir(), testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(l.Home, "history.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var resolved, missing, mismatch int
+	last := int64(0)
+	for i, ln := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var e struct {
+			Timestamp      int64 `json:"timestamp"`
+			PastedContents map[string]struct {
+				ContentHash string `json:"contentHash"`
+			} `json:"pastedContents"`
+		}
+		if err := json.Unmarshal([]byte(ln), &e); err != nil {
+			t.Fatalf("history line %d: %v", i+1, err)
+		}
+		if e.Timestamp <= last {
+			t.Errorf("history line %d: timestamp %d not after %d", i+1, e.Timestamp, last)
+		}
+		last = e.Timestamp
+		for _, pc := range e.PastedContents {
+			if pc.ContentHash == "" {
+				continue
+			}
+			body, err := os.ReadFile(filepath.Join(l.Home, "paste-cache", pc.ContentHash+".txt"))
+			switch {
+			case err != nil:
+				missing++
+			case pasteHash(string(body)) != pc.ContentHash:
+				mismatch++
+			default:
+				resolved++
+			}
+		}
+	}
+	if resolved != 2 || missing != 1 || mismatch != 1 {
+		t.Errorf("pastes: resolved %d missing %d mismatch %d, want 2 1 1", resolved, missing, mismatch)
+	}
+}

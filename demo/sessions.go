@@ -1,0 +1,222 @@
+package demo
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/memscope/memscope/model"
+)
+
+// Session ids of the demo, fixed so docs and tests can name them.
+const (
+	SessionCheckout = "3b9e2c41-8f0d-4a6e-9c1b-5d7f20a4e611"
+	SessionRewind   = "7c0d5e92-1a3b-4f8c-b2d4-9e6f13a8c702"
+	SessionNotes    = "a41f8e07-6c2d-4b9a-8e3f-0d1c72b5f903"
+	SessionInfra    = "e5b27d19-4c8a-4e0f-a6d1-3f9b84c0e214"
+)
+
+// sourceFile fakes the text of a source file so tool results have a
+// realistic size.
+func sourceFile(name string, lines int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "// Package %s is part of the shop API.\npackage %s\n\n", name, name)
+	for i := 0; i < lines; i++ {
+		switch i % 6 {
+		case 0:
+			fmt.Fprintf(&b, "// step%d applies rule %d to the basket before tax.\n", i, i)
+		case 1:
+			fmt.Fprintf(&b, "func step%d(ctx context.Context, b *Basket) error {\n", i)
+		case 2:
+			fmt.Fprintf(&b, "\tif err := b.apply(ctx, rule%d); err != nil {\n", i)
+		case 3:
+			fmt.Fprintf(&b, "\t\treturn fmt.Errorf(\"apply rule %d to basket %%s: %%w\", b.ID, err)\n", i)
+		case 4:
+			b.WriteString("\t}\n")
+		default:
+			b.WriteString("\treturn nil\n}\n")
+		}
+	}
+	return b.String()
+}
+
+func (w *writer) transcripts(l Layout) {
+	shop := l.Project("shop-api")
+	shopDir := filepath.Join(l.Home, "projects", model.Slug(shop))
+
+	// A long working session: two autocompactions, a microcompaction and a
+	// partial /compact near the end.
+	b := newTranscript(SessionCheckout, shop, w.now.AddDate(0, 0, -9))
+	b.metadata("Bundle discounts in the pricing service")
+	topics := []string{"pricing", "cart", "payments", "search", "store", "orders", "tax", "promo"}
+	summaries := []string{
+		"The user is moving bundle discounts from internal/cart/legacy.go into the pricing service. Decided: rules live in internal/pricing/rules.go; PriceBasket is the entry point. Open: tax rounding for bundles.",
+		"Bundle discounts now apply before tax. The user asked for table tests over copy-pasted cases and rejected mocking Postgres. Error seen: rounding mismatch of one cent on EUR baskets; fixed by rounding per line.",
+	}
+	compactions := 0
+	for turn := 0; turn < 70; turn++ {
+		topic := topics[turn%len(topics)]
+		b.prompt(fmt.Sprintf("look at the %s package and tell me where bundle discounts should hook in (step %d)", topic, turn+1))
+		b.reply("Reading the package first.", toolCall{
+			name:   "Read",
+			input:  map[string]any{"file_path": filepath.Join(shop, "internal", topic, topic+".go")},
+			result: sourceFile(topic, 500+turn*7),
+		}, toolCall{
+			name:   "Grep",
+			input:  map[string]any{"pattern": "Discount", "path": filepath.Join(shop, "internal")},
+			result: strings.Repeat(fmt.Sprintf("internal/%s/%s.go:42: // Discount hooks\n", topic, topic), 30),
+		})
+		b.reply(fmt.Sprintf("The %s package calls the pricing service once per basket; the hook belongs in PriceBasket.", topic))
+		if compactions < len(summaries) && b.autoCompactIfNeeded(summaries[compactions]) {
+			compactions++
+		}
+		if compactions == 2 && turn == 60 {
+			b.microcompact(21000)
+		}
+	}
+	keepUser := b.prompt("summarize what is left for the bundle discount work")
+	b.reply("Left: tax rounding tests for JPY, and the migration for the bundles table.")
+	keepReply := b.leaf
+	b.compact("manual", "Bundle discount work is nearly done: rules in internal/pricing/rules.go, rounding per line. Left: JPY rounding tests and the bundles migration.", []string{keepUser, keepReply})
+	b.prompt("write the JPY rounding test")
+	b.reply("Added TestRoundJPY with three baskets.", toolCall{name: "Edit", input: map[string]any{"file_path": filepath.Join(shop, "internal/pricing/round_test.go")}, result: "The file has been updated."})
+	w.file(filepath.Join(shopDir, SessionCheckout+".jsonl"), b.buf.Bytes(), 9)
+
+	// A short session with a rewind (two branches from one prompt) and a
+	// subagent working on a sidechain.
+	r := newTranscript(SessionRewind, shop, w.now.AddDate(0, 0, -2))
+	r.metadata("Webhook retry storm")
+	r.prompt("why did the payment webhook create duplicate orders yesterday?")
+	r.reply("Checking the webhook handler.", toolCall{name: "Read", input: map[string]any{"file_path": filepath.Join(shop, "internal/payments/webhook.go")}, result: sourceFile("payments", 120)})
+	fork := r.parent
+	r.prompt("add an idempotency key check to the handler")
+	r.reply("Added a check on the provider's event id before creating the order.")
+	// The user rewound to before that prompt and asked differently.
+	r.parent = fork
+	r.prompt("first write a failing test that reproduces the duplicate")
+	r.sidechain = true
+	r.prompt("Find every place that creates an order from a webhook event.")
+	r.reply("Two places: internal/payments/webhook.go and internal/orders/import.go.")
+	r.sidechain = false
+	r.parent = fork
+	r.prompt("first write a failing test that reproduces the duplicate (using the subagent's findings)")
+	r.reply("Wrote TestWebhookRetryCreatesOneOrder; it fails as expected.")
+	w.file(filepath.Join(shopDir, SessionRewind+".jsonl"), r.buf.Bytes(), 2)
+	sub := newTranscript(SessionRewind, shop, w.now.AddDate(0, 0, -2))
+	sub.sidechain = true
+	sub.prompt("Find every place that creates an order from a webhook event.")
+	sub.reply("Searching.", toolCall{name: "Grep", input: map[string]any{"pattern": "CreateOrder"}, result: "internal/payments/webhook.go:88\ninternal/orders/import.go:41\n"})
+	sub.reply("Two places: internal/payments/webhook.go and internal/orders/import.go.")
+	w.file(filepath.Join(shopDir, SessionRewind, "subagents", "agent-a1b2c3d4.jsonl"), sub.buf.Bytes(), 2)
+
+	// The notes site: one manual compaction.
+	notes := l.Project("notes-site")
+	n := newTranscript(SessionNotes, notes, w.now.AddDate(0, 0, -6))
+	n.metadata("Fix broken anchors")
+	for i := 0; i < 6; i++ {
+		n.prompt(fmt.Sprintf("fix the broken anchors on page %d", i+1))
+		n.reply("Fixed the anchors.", toolCall{name: "Read", input: map[string]any{"file_path": filepath.Join(notes, fmt.Sprintf("site/content/page%d.md", i+1))}, result: strings.Repeat("A paragraph about the notes site with a [link](#anchor).\n", 200)})
+	}
+	n.compact("manual", "Anchors fixed on six pages; the link checker passes.", nil)
+	n.prompt("run the link checker again")
+	n.reply("All links pass.")
+	w.file(filepath.Join(l.Home, "projects", model.Slug(notes), SessionNotes+".jsonl"), n.buf.Bytes(), 6)
+
+	// Infra: a tool result too large for the context, saved to disk.
+	infra := l.Project("infra")
+	infraDir := filepath.Join(l.Home, "projects", model.Slug(infra))
+	in := newTranscript(SessionInfra, infra, w.now.AddDate(0, 0, -12))
+	in.metadata("Terraform plan review")
+	big := strings.Repeat("  # aws_instance.web will be updated in-place\n  ~ tags = { \"team\" = \"shop\" }\n", 700)
+	in.prompt("run terraform plan and tell me what changes")
+	in.reply("Running the plan.", toolCall{name: "Bash", input: map[string]any{"command": "terraform plan"}, result: big[:2000] + "\n\n[Output saved to " + filepath.Join(infraDir, SessionInfra, "tool-results", "toolu_plan.txt") + "]"})
+	in.reply("The plan only retags instances; nothing is replaced.")
+	w.file(filepath.Join(infraDir, SessionInfra+".jsonl"), in.buf.Bytes(), 12)
+	w.file(filepath.Join(infraDir, SessionInfra, "tool-results", "toolu_plan.txt"), []byte(big), 12)
+}
+
+// pasteHash is the client's paste-cache key: the first 16 hex digits of
+// the sha256 of the content.
+func pasteHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])[:16]
+}
+
+func (w *writer) history(l Layout) {
+	type entry struct {
+		project string
+		session string
+		display string
+		pastes  map[string]any
+		daysAgo float64
+	}
+	var entries []entry
+	shop, notes, infra := l.Project("shop-api"), l.Project("notes-site"), l.Project("infra")
+
+	logExcerpt := strings.Repeat("2026-11-20T14:02:11Z ERROR webhook: duplicate event evt_7731 for order 5521 (retry 2)\n", 40)
+	stack := strings.Repeat("goroutine 1 [running]:\nmain.handle(...)\n\t/app/internal/payments/webhook.go:88 +0x1d\n", 12)
+	schema := "CREATE TABLE bundles (\n  id bigserial primary key,\n  name text not null\n);\n"
+	orphan := strings.Repeat("an old paste that no history line refers to any more\n", 30)
+	mismatchOriginal := strings.Repeat("price rule export, version one\n", 60)
+
+	for i := 0; i < 130; i++ {
+		entries = append(entries, entry{project: shop, session: SessionCheckout,
+			display: fmt.Sprintf("look at the %s package and tell me where bundle discounts should hook in (step %d)", []string{"pricing", "cart", "payments", "search"}[i%4], i+1),
+			daysAgo: 9 - float64(i)*0.01})
+	}
+	entries = append(entries,
+		entry{project: shop, session: SessionRewind, display: "[Pasted text #1 +40 lines] why did the payment webhook create duplicate orders yesterday?",
+			pastes: map[string]any{"1": map[string]any{"id": 1, "type": "text", "contentHash": pasteHash(logExcerpt)}}, daysAgo: 2},
+		entry{project: shop, session: SessionRewind, display: "[Pasted text #1 +36 lines] this is the panic from staging",
+			pastes: map[string]any{"1": map[string]any{"id": 1, "type": "text", "contentHash": pasteHash(stack)}}, daysAgo: 1.9},
+		entry{project: shop, session: SessionRewind, display: "[Pasted text #1 +4 lines] add this table to the migration",
+			pastes: map[string]any{"1": map[string]any{"id": 1, "type": "text", "content": schema}}, daysAgo: 1.8},
+		entry{project: shop, session: "", display: "[Pasted text #1 +60 lines] compare with the old rule export",
+			pastes: map[string]any{"1": map[string]any{"id": 1, "type": "text", "contentHash": pasteHash(mismatchOriginal)}}, daysAgo: 40},
+		entry{project: shop, session: "", display: "[Pasted text #1 +120 lines] [Image #2] what is wrong in this dashboard?",
+			pastes: map[string]any{
+				"1": map[string]any{"id": 1, "type": "text", "contentHash": "9f86d081884c7d65"},
+				"2": map[string]any{"id": 2, "type": "image", "mediaType": "image/png", "filename": "grafana.png"},
+			}, daysAgo: 45},
+		entry{project: notes, session: SessionNotes, display: "fix the broken anchors on page 1", daysAgo: 6},
+		entry{project: notes, session: SessionNotes, display: "run the link checker again", daysAgo: 5.9},
+		entry{project: infra, session: SessionInfra, display: "run terraform plan and tell me what changes", daysAgo: 12},
+	)
+	// The client appends in time order.
+	sort.SliceStable(entries, func(i, j int) bool { return entries[i].daysAgo > entries[j].daysAgo })
+	var buf strings.Builder
+	last := int64(0)
+	for _, e := range entries {
+		ts := w.now.Add(-time.Duration(e.daysAgo * float64(24*time.Hour))).UnixMilli()
+		if ts <= last {
+			ts = last + 1
+		}
+		last = ts
+		rec := map[string]any{"display": e.display, "pastedContents": map[string]any{}, "timestamp": ts, "project": e.project}
+		if e.pastes != nil {
+			rec["pastedContents"] = e.pastes
+		}
+		if e.session != "" {
+			rec["sessionId"] = e.session
+		}
+		data, _ := json.Marshal(rec)
+		buf.Write(data)
+		buf.WriteByte('\n')
+	}
+	w.file(filepath.Join(l.Home, "history.jsonl"), []byte(buf.String()), 0)
+
+	cache := filepath.Join(l.Home, "paste-cache")
+	w.file(filepath.Join(cache, pasteHash(logExcerpt)+".txt"), []byte(logExcerpt), 2)
+	w.file(filepath.Join(cache, pasteHash(stack)+".txt"), []byte(stack), 2)
+	w.file(filepath.Join(cache, pasteHash(orphan)+".txt"), []byte(orphan), 20)
+	// The rule export was edited by hand after it was cached: its content no
+	// longer matches its name.
+	w.file(filepath.Join(cache, pasteHash(mismatchOriginal)+".txt"), []byte(strings.Replace(mismatchOriginal, "version one", "version two", 1)), 40)
+	// 9f86d081884c7d65 was swept by cleanupPeriodDays: the history line
+	// points at a paste that is gone.
+}

@@ -1,0 +1,233 @@
+package demo
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// The demo's model window: a 200k-token model with 32k max output, so the
+// effective window is 180 000 and autocompact fires at 167 000 tokens.
+const (
+	demoAutocompactAt = 167000
+	demoBaseTokens    = 14200 // system prompt, tools, CLAUDE.md, memory
+	demoVersion       = "2.1.330"
+)
+
+// transcriptBuilder writes a session transcript in the real client's
+// format: one JSON object per line, chain records linked by parentUuid,
+// assistant usage that adds up to the context size, and compaction
+// boundaries followed by their summary message.
+type transcriptBuilder struct {
+	buf        bytes.Buffer
+	session    string
+	cwd        string
+	branch     string
+	t          time.Time
+	parent     string
+	n          int
+	ctx        int // tokens the model sees now
+	dropped    int
+	sidechain  bool
+	lastPrompt string
+	leaf       string
+}
+
+func newTranscript(session, cwd string, start time.Time) *transcriptBuilder {
+	return &transcriptBuilder{session: session, cwd: cwd, branch: "main", t: start, ctx: demoBaseTokens}
+}
+
+// id makes a stable uuid-shaped id from the session and a counter.
+func (b *transcriptBuilder) id() string {
+	b.n++
+	sum := sha256.Sum256([]byte(fmt.Sprintf("%s/%d", b.session, b.n)))
+	h := hex.EncodeToString(sum[:16])
+	return h[0:8] + "-" + h[8:12] + "-4" + h[13:16] + "-a" + h[17:20] + "-" + h[20:32]
+}
+
+func (b *transcriptBuilder) tick(d time.Duration) string {
+	b.t = b.t.Add(d)
+	return b.t.UTC().Format("2006-01-02T15:04:05.000Z")
+}
+
+func (b *transcriptBuilder) write(rec map[string]any) {
+	data, err := json.Marshal(rec)
+	if err != nil {
+		panic(err) // only plain maps of strings and numbers are written
+	}
+	b.buf.Write(data)
+	b.buf.WriteByte('\n')
+}
+
+func (b *transcriptBuilder) chain(typ string, extra map[string]any) string {
+	u := b.id()
+	rec := map[string]any{
+		"parentUuid":  nullable(b.parent),
+		"isSidechain": b.sidechain,
+		"type":        typ,
+		"uuid":        u,
+		"timestamp":   b.tick(3 * time.Second),
+		"userType":    "external",
+		"entrypoint":  "cli",
+		"cwd":         b.cwd,
+		"sessionId":   b.session,
+		"version":     demoVersion,
+		"gitBranch":   b.branch,
+	}
+	for k, v := range extra {
+		rec[k] = v
+	}
+	b.write(rec)
+	b.parent = u
+	b.leaf = u
+	return u
+}
+
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func tokensOf(s string) int { return (len(s) + 3) / 4 }
+
+// prompt writes a typed user prompt.
+func (b *transcriptBuilder) prompt(text string) string {
+	b.lastPrompt = text
+	b.ctx += tokensOf(text)
+	u := b.chain("user", map[string]any{
+		"message":      map[string]any{"role": "user", "content": text},
+		"promptSource": "typed",
+	})
+	b.write(map[string]any{"type": "file-history-snapshot", "messageId": u, "snapshot": map[string]any{
+		"messageId": u, "trackedFileBackups": map[string]any{}, "timestamp": b.t.UTC().Format(time.RFC3339Nano),
+	}, "isSnapshotUpdate": false})
+	return u
+}
+
+type toolCall struct {
+	name   string
+	input  map[string]any
+	result string
+}
+
+// reply writes one assistant response (possibly with tool calls, each
+// followed by its tool_result user record), with usage that accounts for
+// the whole context.
+func (b *transcriptBuilder) reply(text string, calls ...toolCall) {
+	content := []any{map[string]any{"type": "text", "text": text}}
+	ids := make([]string, len(calls))
+	for i, c := range calls {
+		ids[i] = "toolu_" + b.id()[:8] + b.id()[:8]
+		content = append(content, map[string]any{"type": "tool_use", "id": ids[i], "name": c.name, "input": c.input})
+	}
+	stop := "end_turn"
+	if len(calls) > 0 {
+		stop = "tool_use"
+	}
+	out := tokensOf(text) + 40*len(calls)
+	prev := b.ctx
+	msgID := "msg_demo_" + b.id()[:12]
+	req := "req_demo_" + b.id()[:12]
+	usage := map[string]any{
+		"input_tokens":                4,
+		"cache_read_input_tokens":     prev - 4 - 600,
+		"cache_creation_input_tokens": 600,
+		"output_tokens":               out,
+	}
+	if prev < 1000 {
+		usage["cache_read_input_tokens"] = 0
+		usage["cache_creation_input_tokens"] = prev - 4
+	}
+	b.chain("assistant", map[string]any{
+		"message": map[string]any{
+			"id": msgID, "type": "message", "role": "assistant", "model": "claude-opus-5-5",
+			"content": content, "stop_reason": stop, "stop_sequence": nil, "usage": usage,
+		},
+		"requestId": req,
+	})
+	b.ctx += out
+	for i, c := range calls {
+		b.ctx += tokensOf(c.result)
+		b.chain("user", map[string]any{
+			"message": map[string]any{"role": "user", "content": []any{map[string]any{
+				"type": "tool_result", "tool_use_id": ids[i], "content": c.result,
+			}}},
+			"sourceToolAssistantUUID": b.parent,
+		})
+	}
+	b.write(map[string]any{"type": "last-prompt", "lastPrompt": b.lastPrompt, "leafUuid": b.leaf, "sessionId": b.session})
+}
+
+// compact writes a compact_boundary and its summary. A partial compaction
+// preserves the last n chain messages: they stay where they are in the file
+// and are relinked after the summary on resume.
+func (b *transcriptBuilder) compact(trigger, summary string, preserved []string) {
+	pre := b.ctx
+	post := demoBaseTokens + tokensOf(summary)
+	for range preserved {
+		post += 400
+	}
+	b.dropped += pre - post
+	boundary := b.id()
+	summaryID := b.id()
+	meta := map[string]any{
+		"trigger":                 trigger,
+		"preTokens":               pre,
+		"durationMs":              18000 + pre/10,
+		"postTokens":              post,
+		"cumulativeDroppedTokens": b.dropped,
+	}
+	if len(preserved) > 0 {
+		meta["preservedSegment"] = map[string]any{"headUuid": preserved[0], "anchorUuid": summaryID, "tailUuid": preserved[len(preserved)-1]}
+		meta["preservedMessages"] = map[string]any{"anchorUuid": summaryID, "uuids": preserved, "allUuids": preserved}
+	}
+	logical := b.parent
+	b.write(map[string]any{
+		"parentUuid": nil, "logicalParentUuid": logical, "isSidechain": false, "type": "system",
+		"subtype": "compact_boundary", "content": "Conversation compacted", "isMeta": false, "level": "info",
+		"uuid": boundary, "timestamp": b.tick(time.Duration(18000+pre/10) * time.Millisecond),
+		"compactMetadata": meta, "userType": "external", "entrypoint": "cli", "cwd": b.cwd,
+		"sessionId": b.session, "version": demoVersion, "gitBranch": b.branch,
+	})
+	b.write(map[string]any{
+		"parentUuid": boundary, "isSidechain": false, "type": "user",
+		"message":                   map[string]any{"role": "user", "content": "This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\n<summary>\n" + summary + "\n</summary>"},
+		"isVisibleInTranscriptOnly": true, "isCompactSummary": true, "uuid": summaryID,
+		"timestamp": b.tick(time.Second), "userType": "external", "entrypoint": "cli", "cwd": b.cwd,
+		"sessionId": b.session, "version": demoVersion, "gitBranch": b.branch,
+	})
+	b.parent = summaryID
+	b.leaf = summaryID
+	b.ctx = post
+}
+
+// microcompact writes a microcompact_boundary: old tool results cleared.
+func (b *transcriptBuilder) microcompact(freed int) {
+	pre := b.ctx
+	b.ctx -= freed
+	b.chain("system", map[string]any{
+		"subtype": "microcompact_boundary", "content": "Context microcompacted", "isMeta": false, "level": "info",
+		"microcompactMetadata": map[string]any{"trigger": "auto", "preTokens": pre, "tokensSaved": freed, "clearedToolResults": 6},
+	})
+}
+
+// metadata writes the non-chain records an interactive session writes.
+func (b *transcriptBuilder) metadata(title string) {
+	b.write(map[string]any{"type": "mode", "mode": "normal", "sessionId": b.session})
+	b.write(map[string]any{"type": "permission-mode", "permissionMode": "default", "sessionId": b.session})
+	b.write(map[string]any{"type": "ai-title", "aiTitle": title, "sessionId": b.session})
+}
+
+// autoCompactIfNeeded compacts the way the client's autocompact would.
+func (b *transcriptBuilder) autoCompactIfNeeded(summary string) bool {
+	if b.ctx < demoAutocompactAt {
+		return false
+	}
+	b.compact("auto", summary, nil)
+	return true
+}
