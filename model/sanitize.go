@@ -1,0 +1,205 @@
+package model
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Control bytes and runes the sanitizer treats specially.
+const (
+	termESC = 0x1b
+	termBEL = 0x07
+	termDEL = 0x7f
+
+	termC1First = 0x80
+	termC1Last  = 0x9f
+	termC1DCS   = 0x90
+	termC1SOS   = 0x98
+	termC1CSI   = 0x9b
+	termC1ST    = 0x9c
+	termC1OSC   = 0x9d
+	termC1PM    = 0x9e
+	termC1APC   = 0x9f
+)
+
+// IsBidiControl reports whether r is a bidirectional embedding, override or
+// isolate control (U+202A–U+202E, U+2066–U+2069): the characters
+// "Trojan Source" attacks use to make text display in another order than it
+// is read.
+func IsBidiControl(r rune) bool {
+	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
+}
+
+// BidiPlaceholder is what SanitizeForTerminal shows instead of a bidi
+// control: visible, plain ASCII, and naming the code point.
+func BidiPlaceholder(r rune) string {
+	var b strings.Builder
+	writeCodePoint(&b, r)
+	return b.String()
+}
+
+// writeCodePoint writes r as "<U+XXXX>" without allocating per call.
+func writeCodePoint(b *strings.Builder, r rune) {
+	const hex = "0123456789ABCDEF"
+	var buf [16]byte
+	n := len(buf)
+	for v := uint32(r); v > 0 || n > len(buf)-4; v >>= 4 {
+		n--
+		buf[n] = hex[v&0xf]
+	}
+	b.WriteString("<U+")
+	b.Write(buf[n:])
+	b.WriteByte('>')
+}
+
+// SanitizeForTerminal returns s made safe to print on a terminal. Transcript
+// and memory content is untrusted: an escape sequence in it could recolour,
+// retitle or hyperlink the screen, or hide text. The result
+//   - has no escape sequences: CSI, OSC (ended by BEL or ST), DCS, SOS, PM
+//     and APC strings, and two-character ESC sequences are removed whole,
+//     in their 7-bit and C1 forms;
+//   - has no C0 controls except "\n" and "\t", no DEL and no C1 controls
+//     (U+0080–U+009F), so a lone "\r" cannot overwrite a line;
+//   - shows bidi controls as a visible placeholder (see BidiPlaceholder);
+//   - is valid UTF-8: each invalid byte becomes U+FFFD.
+//
+// A control string that is never terminated ends at the next newline rather
+// than swallowing the rest of the text, so one stray introducer cannot hide
+// a whole file from the person reviewing it. Sanitizing is idempotent, and
+// text without anything to remove is returned unchanged without copying.
+func SanitizeForTerminal(s string) string {
+	if termClean(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\n' || c == '\t' || (c >= 0x20 && c < termDEL):
+			b.WriteByte(c)
+			i++
+		case c == termESC:
+			i = termSkipEscape(s, i)
+		case c < 0x20 || c == termDEL:
+			i++
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			switch {
+			case r == utf8.RuneError && size == 1:
+				b.WriteRune(utf8.RuneError)
+				i++
+			case r >= termC1First && r <= termC1Last:
+				i = termSkipC1(s, i, r, size)
+			case IsBidiControl(r):
+				writeCodePoint(&b, r)
+				i += size
+			default:
+				b.WriteString(s[i : i+size])
+				i += size
+			}
+		}
+	}
+	return b.String()
+}
+
+// clean reports whether s needs no change, so the common case costs one
+// pass and no allocation.
+func termClean(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 && c != '\n' && c != '\t') || c == termDEL {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || (r >= termC1First && r <= termC1Last) || IsBidiControl(r) {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// termSkipEscape returns the index just past the escape sequence that starts
+// with the ESC at s[i].
+func termSkipEscape(s string, i int) int {
+	j := i + 1
+	if j >= len(s) {
+		return j
+	}
+	switch s[j] {
+	case '[':
+		return termSkipCSI(s, j+1)
+	case ']', 'P', 'X', '^', '_':
+		return termSkipString(s, j+1)
+	}
+	// nF sequences: intermediates 0x20–0x2F, then one final 0x30–0x7E.
+	for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
+		j++
+	}
+	if j < len(s) && s[j] >= 0x30 && s[j] <= 0x7e {
+		return j + 1
+	}
+	// Not a valid sequence: drop the ESC and its intermediates; whatever
+	// follows is handled as ordinary input.
+	return j
+}
+
+// termSkipC1 skips a C1 control rune of the given size at s[i], together with
+// the control sequence or string it introduces.
+func termSkipC1(s string, i int, r rune, size int) int {
+	switch r {
+	case termC1CSI:
+		return termSkipCSI(s, i+size)
+	case termC1OSC, termC1DCS, termC1SOS, termC1PM, termC1APC:
+		return termSkipString(s, i+size)
+	}
+	return i + size
+}
+
+// termSkipCSI skips the parameter bytes (0x30–0x3F), intermediate bytes
+// (0x20–0x2F) and final byte (0x40–0x7E) of a control sequence starting at
+// s[j]. A byte outside those ranges ends the sequence early and is left for
+// the caller, as terminals do.
+func termSkipCSI(s string, j int) int {
+	for j < len(s) && s[j] >= 0x30 && s[j] <= 0x3f {
+		j++
+	}
+	for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
+		j++
+	}
+	if j < len(s) && s[j] >= 0x40 && s[j] <= 0x7e {
+		j++
+	}
+	return j
+}
+
+// termSkipString skips the body of an OSC, DCS, SOS, PM or APC string starting
+// at s[j], up to and including its terminator: BEL, ESC \ or the C1 ST.
+// An unterminated string ends before the next newline (kept) or at the end.
+func termSkipString(s string, j int) int {
+	for j < len(s) {
+		switch s[j] {
+		case termBEL:
+			return j + 1
+		case '\n':
+			return j
+		case termESC:
+			if j+1 < len(s) && s[j+1] == '\\' {
+				return j + 2
+			}
+			// An ESC that is not ST aborts the string; the caller then
+			// handles the ESC as the start of a new sequence.
+			return j
+		}
+		if s[j] == 0xc2 && j+1 < len(s) && s[j+1] == termC1ST {
+			return j + 2
+		}
+		j++
+	}
+	return j
+}
