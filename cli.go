@@ -1,0 +1,100 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/memscope/memscope/demo"
+	"github.com/memscope/memscope/model"
+)
+
+// homeFlags are the flags of every command that reads a Claude home.
+type homeFlags struct {
+	dir  string
+	demo bool
+}
+
+func addHomeFlags(fs *flag.FlagSet) *homeFlags {
+	h := &homeFlags{}
+	fs.StringVar(&h.dir, "home", "", "Claude home folder (default $CLAUDE_CONFIG_DIR, else ~/.claude)")
+	fs.BoolVar(&h.demo, "demo", false, "use the embedded demo home")
+	return h
+}
+
+// opened is a home ready to read, and how to let it go.
+type opened struct {
+	home *model.Home
+	// demo is set when the embedded demo home is in use.
+	demo *demo.Layout
+	// close removes a materialized demo home.
+	close func()
+}
+
+// defaultProject is the project a command looks at without --project: the
+// current folder, or the demo's main project when the demo is in use.
+func (o *opened) defaultProject(e *env) string {
+	if o.demo != nil {
+		return o.demo.Project("shop-api")
+	}
+	wd, err := e.getwd()
+	if err != nil {
+		return ""
+	}
+	return wd
+}
+
+// openHome resolves and opens the home: --home, $CLAUDE_CONFIG_DIR,
+// ~/.claude; the embedded demo when asked for or when none of those
+// exists (said on stderr, so --json output stays clean).
+func (e *env) openHome(h *homeFlags) (*opened, error) {
+	if !h.demo {
+		dir, src, err := model.ResolveHomeDir(h.dir, e.getenv, e.userHome)
+		if err != nil {
+			return nil, err
+		}
+		if model.HomeExists(dir) {
+			home, err := model.OpenHome(dir, src)
+			if err != nil {
+				return nil, err
+			}
+			return &opened{home: home, close: func() {}}, nil
+		}
+		if src != model.HomeFromDefault {
+			return nil, fmt.Errorf("no Claude home at %s (from %s)", dir, src)
+		}
+		fmt.Fprintf(e.stderr, "memscope: no Claude home at %s; showing the embedded demo home\n", dir)
+	}
+	root, err := os.MkdirTemp("", "memscope-demo-")
+	if err != nil {
+		return nil, fmt.Errorf("demo home: %w", err)
+	}
+	l, err := demo.Materialize(root, e.now())
+	if err != nil {
+		os.RemoveAll(root)
+		return nil, fmt.Errorf("demo home: %w", err)
+	}
+	home, err := model.OpenHome(l.Home, model.HomeFromDemo)
+	if err != nil {
+		os.RemoveAll(root)
+		return nil, err
+	}
+	return &opened{home: home, demo: &l, close: func() { os.RemoveAll(root) }}, nil
+}
+
+// parseFlags parses args, printing errors and usage to stderr. It returns
+// false when the command should stop (exit code 2).
+func parseFlags(e *env, fs *flag.FlagSet, args []string) bool {
+	fs.SetOutput(e.stderr)
+	return fs.Parse(args) == nil
+}
+
+// writeJSON prints v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

@@ -1,0 +1,127 @@
+// Package keymap holds every key binding of the memscope app. Panes match
+// keys with key.Matches against these bindings, and the help view is built
+// from the same values, so what help shows and what keys do cannot drift.
+package keymap
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap is the full set of bindings. Build it with Default.
+type KeyMap struct {
+	// Global keys, handled by the root model before the focused pane.
+	Quit     key.Binding
+	Help     key.Binding
+	NextPane key.Binding
+	PrevPane key.Binding
+	Panes    [8]key.Binding
+	Undo     key.Binding
+	Reload   key.Binding
+
+	// List navigation, shared by every list pane.
+	Up       key.Binding
+	Down     key.Binding
+	Top      key.Binding
+	Bottom   key.Binding
+	PageUp   key.Binding
+	PageDown key.Binding
+	Filter   key.Binding
+	Open     key.Binding
+	Back     key.Binding
+
+	// Editing memory.
+	Edit   key.Binding
+	New    key.Binding
+	Retype key.Binding
+	Rename key.Binding
+	Delete key.Binding
+	Expand key.Binding
+
+	// Confirmation prompts.
+	Confirm key.Binding
+	Cancel  key.Binding
+
+	// Replay stepping.
+	StepNext     key.Binding
+	StepPrev     key.Binding
+	NextBoundary key.Binding
+	PrevBoundary key.Binding
+	Pipeline     key.Binding
+
+	// Prompt preview.
+	Query key.Binding
+
+	// Health pane.
+	Toggle key.Binding
+	Apply  key.Binding
+}
+
+// PaneNames are the panes in focus-ring order; number keys 1–8 jump to them.
+var PaneNames = [8]string{"Projects", "Index", "Memories", "History", "Pastes", "Replay", "Prompt", "Health"}
+
+// Default returns the standard bindings.
+func Default() KeyMap {
+	km := KeyMap{
+		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		NextPane: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
+		PrevPane: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev pane")),
+		Undo:     key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo last change")),
+		Reload:   key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "reload")),
+
+		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
+		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
+		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
+		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+
+		Edit:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit in $EDITOR")),
+		New:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new memory")),
+		Retype: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "change type")),
+		Rename: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rename")),
+		Delete: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete to trash")),
+		Expand: key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "expand pastes")),
+
+		Confirm: key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
+		Cancel:  key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "no")),
+
+		StepNext:     key.NewBinding(key.WithKeys("l", "right"), key.WithHelp("→/l", "next step")),
+		StepPrev:     key.NewBinding(key.WithKeys("h", "left"), key.WithHelp("←/h", "previous step")),
+		NextBoundary: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next compaction")),
+		PrevBoundary: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous compaction")),
+		Pipeline:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "run pipeline")),
+
+		Query: key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "recall query")),
+
+		Toggle: key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "select action")),
+		Apply:  key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "apply selected")),
+	}
+	for i, name := range PaneNames {
+		k := string(rune('1' + i))
+		km.Panes[i] = key.NewBinding(key.WithKeys(k), key.WithHelp(k, name))
+	}
+	return km
+}
+
+// Global returns the bindings the root handles for every pane.
+func (k KeyMap) Global() []key.Binding {
+	return []key.Binding{k.NextPane, k.PrevPane, k.Undo, k.Reload, k.Help, k.Quit}
+}
+
+// Navigation returns the list bindings every list pane shares.
+func (k KeyMap) Navigation() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Filter, k.Open, k.Back}
+}
+
+// ShortHelp is the one-line help shown at the bottom of every pane.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.NextPane, k.Up, k.Down, k.Filter, k.Undo, k.Help, k.Quit}
+}
+
+// FullHelp is the help overlay: global keys, navigation, the number keys.
+// Panes add their own column with their pane-specific bindings.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.Global(), k.Navigation(), k.Panes[:]}
+}
