@@ -1,0 +1,119 @@
+package list
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/views/style"
+)
+
+func newList(n int) Model[string] {
+	items := make([]string, n)
+	for i := range items {
+		items[i] = fmt.Sprintf("item %d", i)
+	}
+	m := New(keymap.Default(), style.New(true, true), func(s string) string { return s }, func(s string, sel bool, w int) string { return s })
+	m.SetItems(items)
+	m.SetSize(30, 5)
+	return m
+}
+
+func press(m Model[string], keys ...string) Model[string] {
+	for _, k := range keys {
+		var msg tea.KeyPressMsg
+		switch k {
+		case "down":
+			msg = tea.KeyPressMsg{Code: tea.KeyDown}
+		case "up":
+			msg = tea.KeyPressMsg{Code: tea.KeyUp}
+		case "enter":
+			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
+		case "esc":
+			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
+		default:
+			msg = tea.KeyPressMsg{Code: rune(k[0]), Text: k}
+		}
+		m, _, _ = m.Update(msg)
+	}
+	return m
+}
+
+func TestNavigationScrollsAndClamps(t *testing.T) {
+	m := newList(100)
+	m = press(m, "j", "j", "down")
+	if got, _ := m.Selected(); got != "item 3" {
+		t.Fatalf("after three downs selected %q", got)
+	}
+	m = press(m, "G")
+	if got, _ := m.Selected(); got != "item 99" {
+		t.Fatalf("G selected %q", got)
+	}
+	view := m.View()
+	if strings.Count(view, "\n") != 4 || !strings.Contains(view, "item 99") || strings.Contains(view, "item 94") {
+		t.Fatalf("view should show exactly items 95..99:\n%s", view)
+	}
+	m = press(m, "j")
+	if got, _ := m.Selected(); got != "item 99" {
+		t.Fatalf("down past the end moved to %q", got)
+	}
+	m = press(m, "g", "k")
+	if m.Index() != 0 {
+		t.Fatalf("up past the top: index %d", m.Index())
+	}
+}
+
+func TestFilterNarrowsAndEscClears(t *testing.T) {
+	m := newList(100)
+	m = press(m, "/", "4", "2")
+	if m.Len() != 1 {
+		t.Fatalf("filter 42 leaves %d items", m.Len())
+	}
+	if got, _ := m.Selected(); got != "item 42" {
+		t.Fatalf("filtered selection %q", got)
+	}
+	m = press(m, "enter")
+	if m.Filtering() {
+		t.Fatal("enter should leave the filter line")
+	}
+	if !strings.Contains(m.View(), "/42") {
+		t.Fatalf("view should show the active filter:\n%s", m.View())
+	}
+	m = press(m, "esc")
+	if m.Len() != 100 {
+		t.Fatalf("esc should clear the filter, %d items shown", m.Len())
+	}
+	if got, _ := m.Selected(); got != "item 42" {
+		t.Fatalf("clearing the filter should keep the cursor on the item, got %q", got)
+	}
+}
+
+func TestUnknownKeysAreNotHandled(t *testing.T) {
+	m := newList(3)
+	if _, _, handled := m.Update(tea.KeyPressMsg{Code: 'e', Text: "e"}); handled {
+		t.Fatal("the list must leave pane keys to the pane")
+	}
+}
+
+func TestEmptyList(t *testing.T) {
+	m := newList(0)
+	if _, ok := m.Selected(); ok {
+		t.Fatal("empty list has no selection")
+	}
+	if !strings.Contains(m.View(), "nothing here") {
+		t.Fatalf("empty view: %q", m.View())
+	}
+}
+
+func BenchmarkViewHundredThousand(b *testing.B) {
+	m := newList(100000)
+	m.SetSize(120, 40)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m, _, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+		_ = m.View()
+	}
+}

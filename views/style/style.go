@@ -1,0 +1,137 @@
+// Package style holds the app's styles, built once from the terminal's
+// background (light or dark) and NO_COLOR, and passed down to every pane.
+// There are no package-level styles: a pane gets its Styles from its parent.
+package style
+
+import (
+	"image/color"
+
+	"charm.land/lipgloss/v2"
+)
+
+// Styles is every style the panes use.
+type Styles struct {
+	NoColor bool
+	IsDark  bool
+
+	Title        lipgloss.Style
+	TabActive    lipgloss.Style
+	TabInactive  lipgloss.Style
+	PaneFocused  lipgloss.Style
+	PaneBlurred  lipgloss.Style
+	StatusBar    lipgloss.Style
+	Banner       lipgloss.Style
+	Selected     lipgloss.Style
+	Dim          lipgloss.Style
+	Bold         lipgloss.Style
+	Warn         lipgloss.Style
+	Error        lipgloss.Style
+	OK           lipgloss.Style
+	CutLine      lipgloss.Style
+	Header       lipgloss.Style
+	BarFill      lipgloss.Style
+	BarEmpty     lipgloss.Style
+	BadgeUser    lipgloss.Style
+	BadgeFeed    lipgloss.Style
+	BadgeProj    lipgloss.Style
+	BadgeRef     lipgloss.Style
+	BadgeNone    lipgloss.Style
+	BadgeFresh   lipgloss.Style
+	BadgeAging   lipgloss.Style
+	BadgeStale   lipgloss.Style
+	BadgeProblem lipgloss.Style
+}
+
+// New builds the styles for a light or dark background. With noColor set
+// (NO_COLOR in the environment) every style is plain text, with bold and
+// reverse kept where they carry meaning.
+func New(isDark, noColor bool) Styles {
+	ld := lipgloss.LightDark(isDark)
+	c := func(light, dark string) color.Color { return ld(lipgloss.Color(light), lipgloss.Color(dark)) }
+	s := Styles{NoColor: noColor, IsDark: isDark}
+	if noColor {
+		plain := lipgloss.NewStyle()
+		s.Title = plain.Bold(true)
+		s.TabActive = plain.Bold(true).Reverse(true).Padding(0, 1)
+		s.TabInactive = plain.Padding(0, 1)
+		s.PaneFocused = plain.Border(lipgloss.NormalBorder())
+		s.PaneBlurred = plain.Border(lipgloss.HiddenBorder())
+		s.StatusBar = plain
+		s.Banner = plain.Bold(true)
+		s.Selected = plain.Reverse(true)
+		s.Dim, s.Bold, s.Warn, s.Error, s.OK = plain, plain.Bold(true), plain, plain.Bold(true), plain
+		s.CutLine, s.Header = plain.Bold(true), plain.Bold(true)
+		s.BarFill, s.BarEmpty = plain, plain
+		for _, b := range []*lipgloss.Style{&s.BadgeUser, &s.BadgeFeed, &s.BadgeProj, &s.BadgeRef, &s.BadgeNone, &s.BadgeFresh, &s.BadgeAging, &s.BadgeStale, &s.BadgeProblem} {
+			*b = plain
+		}
+		return s
+	}
+	accent := c("#5A56E0", "#7D79F6")
+	s.Title = lipgloss.NewStyle().Bold(true).Foreground(accent)
+	s.TabActive = lipgloss.NewStyle().Bold(true).Foreground(c("#FFFFFF", "#1A1A1A")).Background(accent).Padding(0, 1)
+	s.TabInactive = lipgloss.NewStyle().Foreground(c("#555555", "#9A9A9A")).Padding(0, 1)
+	s.PaneFocused = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(accent)
+	s.PaneBlurred = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(c("#CCCCCC", "#444444"))
+	s.StatusBar = lipgloss.NewStyle().Foreground(c("#555555", "#A0A0A0"))
+	s.Banner = lipgloss.NewStyle().Bold(true).Foreground(c("#FFFFFF", "#1A1A1A")).Background(c("#C26A00", "#E8A33D")).Padding(0, 1)
+	s.Selected = lipgloss.NewStyle().Foreground(c("#FFFFFF", "#FFFFFF")).Background(c("#5A56E0", "#4B47B8"))
+	s.Dim = lipgloss.NewStyle().Foreground(c("#9A9A9A", "#666666"))
+	s.Bold = lipgloss.NewStyle().Bold(true)
+	s.Warn = lipgloss.NewStyle().Foreground(c("#B25E00", "#F2B155"))
+	s.Error = lipgloss.NewStyle().Bold(true).Foreground(c("#C4252C", "#FF6B6B"))
+	s.OK = lipgloss.NewStyle().Foreground(c("#1E7F3B", "#5FD38D"))
+	s.CutLine = lipgloss.NewStyle().Bold(true).Foreground(c("#C4252C", "#FF6B6B"))
+	s.Header = lipgloss.NewStyle().Bold(true).Underline(true)
+	s.BarFill = lipgloss.NewStyle().Foreground(accent)
+	s.BarEmpty = lipgloss.NewStyle().Foreground(c("#DDDDDD", "#3A3A3A"))
+	badge := func(light, dark string) lipgloss.Style {
+		return lipgloss.NewStyle().Foreground(c(light, dark))
+	}
+	s.BadgeUser = badge("#2D6CDF", "#6FA3FF")
+	s.BadgeFeed = badge("#8E44AD", "#C792EA")
+	s.BadgeProj = badge("#1E7F3B", "#5FD38D")
+	s.BadgeRef = badge("#B25E00", "#F2B155")
+	s.BadgeNone = badge("#777777", "#888888")
+	s.BadgeFresh = badge("#1E7F3B", "#5FD38D")
+	s.BadgeAging = badge("#B25E00", "#F2B155")
+	s.BadgeStale = badge("#C4252C", "#FF6B6B")
+	s.BadgeProblem = lipgloss.NewStyle().Bold(true).Foreground(c("#C4252C", "#FF6B6B"))
+	return s
+}
+
+// Bar draws a horizontal meter of width cells filled to value/max. Over
+// max it is drawn full, with the overflow marked by "!".
+func (s Styles) Bar(value, max int64, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	if max <= 0 {
+		max = 1
+	}
+	fill := int(value * int64(width) / max)
+	over := value > max
+	if fill > width {
+		fill = width
+	}
+	if fill < 0 {
+		fill = 0
+	}
+	full, empty := "█", "░"
+	out := s.BarFill.Render(repeat(full, fill)) + s.BarEmpty.Render(repeat(empty, width-fill))
+	if over {
+		out += s.Error.Render("!")
+	}
+	return out
+}
+
+func repeat(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	b := make([]byte, 0, len(s)*n)
+	for i := 0; i < n; i++ {
+		b = append(b, s...)
+	}
+	return string(b)
+}
