@@ -22,6 +22,35 @@ const (
 	termC1APC   = 0x9f
 )
 
+// ControlKind names a kind of terminal control found in text.
+type ControlKind string
+
+// The kinds of terminal control ControlAt recognises.
+const (
+	// ControlNone means no control starts at the position.
+	ControlNone ControlKind = ""
+	// ControlCSI is a control sequence (ESC [ or U+009B): cursor movement,
+	// colours, screen clearing.
+	ControlCSI ControlKind = "CSI"
+	// ControlOSC is an operating system command string (ESC ] or U+009D):
+	// window titles, hyperlinks, clipboard writes.
+	ControlOSC ControlKind = "OSC"
+	// ControlDCS is a device control string (ESC P or U+0090).
+	ControlDCS ControlKind = "DCS"
+	// ControlSOS is a start-of-string string (ESC X or U+0098).
+	ControlSOS ControlKind = "SOS"
+	// ControlPM is a privacy message string (ESC ^ or U+009E).
+	ControlPM ControlKind = "PM"
+	// ControlAPC is an application program command string (ESC _ or U+009F).
+	ControlAPC ControlKind = "APC"
+	// ControlESC is any other escape sequence, or a lone ESC.
+	ControlESC ControlKind = "ESC"
+	// ControlC1 is a C1 control (U+0080–U+009F) that introduces nothing.
+	ControlC1 ControlKind = "C1"
+	// ControlC0 is a C0 control byte other than "\n" and "\t", or DEL.
+	ControlC0 ControlKind = "C0"
+)
+
 // IsBidiControl reports whether r is a bidirectional embedding, override or
 // isolate control (U+202A–U+202E, U+2066–U+2069): the characters
 // "Trojan Source" attacks use to make text display in another order than it
@@ -31,7 +60,7 @@ func IsBidiControl(r rune) bool {
 }
 
 // BidiPlaceholder is what SanitizeForTerminal shows instead of a bidi
-// control: visible, plain ASCII, and naming the code point.
+// control: visible, plain ASCII, and naming the code point ("<U+202E>").
 func BidiPlaceholder(r rune) string {
 	var b strings.Builder
 	writeCodePoint(&b, r)
@@ -52,21 +81,63 @@ func writeCodePoint(b *strings.Builder, r rune) {
 	b.WriteByte('>')
 }
 
+// ControlAt reports whether a terminal control starts at s[i]: its kind and
+// the index just past the whole control, sequence or string it introduces.
+// It returns ControlNone and i when s[i] starts ordinary text (including
+// "\n", "\t" and invalid UTF-8).
+//
+// A control string (OSC, DCS, SOS, PM, APC) ends at BEL, ESC \ or U+009C;
+// one that is never terminated ends before the next newline rather than
+// swallowing the rest of the text, so one stray introducer cannot hide a
+// whole file from the person reviewing it.
+func ControlAt(s string, i int) (ControlKind, int) {
+	if i < 0 || i >= len(s) {
+		return ControlNone, i
+	}
+	c := s[i]
+	switch {
+	case c == termESC:
+		return termEscape(s, i)
+	case c == '\n' || c == '\t':
+		return ControlNone, i
+	case c < 0x20 || c == termDEL:
+		return ControlC0, i + 1
+	case c < utf8.RuneSelf:
+		return ControlNone, i
+	}
+	r, size := utf8.DecodeRuneInString(s[i:])
+	if r < termC1First || r > termC1Last || size != 2 {
+		return ControlNone, i
+	}
+	switch r {
+	case termC1CSI:
+		return ControlCSI, termSkipCSI(s, i+size)
+	case termC1OSC:
+		return ControlOSC, termSkipString(s, i+size)
+	case termC1DCS:
+		return ControlDCS, termSkipString(s, i+size)
+	case termC1SOS:
+		return ControlSOS, termSkipString(s, i+size)
+	case termC1PM:
+		return ControlPM, termSkipString(s, i+size)
+	case termC1APC:
+		return ControlAPC, termSkipString(s, i+size)
+	}
+	return ControlC1, i + size
+}
+
 // SanitizeForTerminal returns s made safe to print on a terminal. Transcript
 // and memory content is untrusted: an escape sequence in it could recolour,
-// retitle or hyperlink the screen, or hide text. The result
-//   - has no escape sequences: CSI, OSC (ended by BEL or ST), DCS, SOS, PM
-//     and APC strings, and two-character ESC sequences are removed whole,
-//     in their 7-bit and C1 forms;
+// retitle or hyperlink the screen, write the clipboard, or hide text. The
+// result
+//   - has no escape sequences: everything ControlAt finds is removed whole;
 //   - has no C0 controls except "\n" and "\t", no DEL and no C1 controls
 //     (U+0080–U+009F), so a lone "\r" cannot overwrite a line;
 //   - shows bidi controls as a visible placeholder (see BidiPlaceholder);
 //   - is valid UTF-8: each invalid byte becomes U+FFFD.
 //
-// A control string that is never terminated ends at the next newline rather
-// than swallowing the rest of the text, so one stray introducer cannot hide
-// a whole file from the person reviewing it. Sanitizing is idempotent, and
-// text without anything to remove is returned unchanged without copying.
+// Sanitizing is idempotent, and text without anything to remove is returned
+// unchanged without copying.
 func SanitizeForTerminal(s string) string {
 	if termClean(s) {
 		return s
@@ -74,36 +145,30 @@ func SanitizeForTerminal(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '\n' || c == '\t' || (c >= 0x20 && c < termDEL):
+		if kind, end := ControlAt(s, i); kind != ControlNone {
+			i = end
+			continue
+		}
+		if c := s[i]; c < utf8.RuneSelf {
 			b.WriteByte(c)
 			i++
-		case c == termESC:
-			i = termSkipEscape(s, i)
-		case c < 0x20 || c == termDEL:
-			i++
-		default:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			switch {
-			case r == utf8.RuneError && size == 1:
-				b.WriteRune(utf8.RuneError)
-				i++
-			case r >= termC1First && r <= termC1Last:
-				i = termSkipC1(s, i, r, size)
-			case IsBidiControl(r):
-				writeCodePoint(&b, r)
-				i += size
-			default:
-				b.WriteString(s[i : i+size])
-				i += size
-			}
+			continue
 		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b.WriteRune(utf8.RuneError)
+		case IsBidiControl(r):
+			writeCodePoint(&b, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
 	}
 	return b.String()
 }
 
-// clean reports whether s needs no change, so the common case costs one
+// termClean reports whether s needs no change, so the common case costs one
 // pass and no allocation.
 func termClean(s string) bool {
 	for i := 0; i < len(s); {
@@ -124,41 +189,37 @@ func termClean(s string) bool {
 	return true
 }
 
-// termSkipEscape returns the index just past the escape sequence that starts
-// with the ESC at s[i].
-func termSkipEscape(s string, i int) int {
+// termEscape classifies the escape sequence that starts with the ESC at
+// s[i] and returns the index just past it.
+func termEscape(s string, i int) (ControlKind, int) {
 	j := i + 1
 	if j >= len(s) {
-		return j
+		return ControlESC, j
 	}
 	switch s[j] {
 	case '[':
-		return termSkipCSI(s, j+1)
-	case ']', 'P', 'X', '^', '_':
-		return termSkipString(s, j+1)
+		return ControlCSI, termSkipCSI(s, j+1)
+	case ']':
+		return ControlOSC, termSkipString(s, j+1)
+	case 'P':
+		return ControlDCS, termSkipString(s, j+1)
+	case 'X':
+		return ControlSOS, termSkipString(s, j+1)
+	case '^':
+		return ControlPM, termSkipString(s, j+1)
+	case '_':
+		return ControlAPC, termSkipString(s, j+1)
 	}
 	// nF sequences: intermediates 0x20–0x2F, then one final 0x30–0x7E.
 	for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
 		j++
 	}
 	if j < len(s) && s[j] >= 0x30 && s[j] <= 0x7e {
-		return j + 1
+		return ControlESC, j + 1
 	}
-	// Not a valid sequence: drop the ESC and its intermediates; whatever
-	// follows is handled as ordinary input.
-	return j
-}
-
-// termSkipC1 skips a C1 control rune of the given size at s[i], together with
-// the control sequence or string it introduces.
-func termSkipC1(s string, i int, r rune, size int) int {
-	switch r {
-	case termC1CSI:
-		return termSkipCSI(s, i+size)
-	case termC1OSC, termC1DCS, termC1SOS, termC1PM, termC1APC:
-		return termSkipString(s, i+size)
-	}
-	return i + size
+	// Not a valid sequence: the ESC and its intermediates go; whatever
+	// follows is ordinary input.
+	return ControlESC, j
 }
 
 // termSkipCSI skips the parameter bytes (0x30–0x3F), intermediate bytes
@@ -178,9 +239,10 @@ func termSkipCSI(s string, j int) int {
 	return j
 }
 
-// termSkipString skips the body of an OSC, DCS, SOS, PM or APC string starting
-// at s[j], up to and including its terminator: BEL, ESC \ or the C1 ST.
-// An unterminated string ends before the next newline (kept) or at the end.
+// termSkipString skips the body of an OSC, DCS, SOS, PM or APC string
+// starting at s[j], up to and including its terminator: BEL, ESC \ or the
+// C1 ST. An unterminated string ends before the next newline (kept) or at
+// the end of s.
 func termSkipString(s string, j int) int {
 	for j < len(s) {
 		switch s[j] {
@@ -193,7 +255,7 @@ func termSkipString(s string, j int) int {
 				return j + 2
 			}
 			// An ESC that is not ST aborts the string; the caller then
-			// handles the ESC as the start of a new sequence.
+			// reads the ESC as the start of a new sequence.
 			return j
 		}
 		if s[j] == 0xc2 && j+1 < len(s) && s[j+1] == termC1ST {

@@ -58,6 +58,43 @@ func TestSanitizeForTerminal(t *testing.T) {
 	}
 }
 
+func TestControlAt(t *testing.T) {
+	tests := []struct {
+		in   string
+		at   int
+		kind ControlKind
+		end  int
+	}{
+		{"abc", 0, ControlNone, 0},
+		{"a\nb", 1, ControlNone, 1},
+		{"\t", 0, ControlNone, 0},
+		{"x\x1b[1;31my", 1, ControlCSI, 8},
+		{"\x1b]0;t\x07z", 0, ControlOSC, 6},
+		{"\x1b]0;t\x1b\\z", 0, ControlOSC, 7},
+		{"\x1bPq\x1b\\", 0, ControlDCS, 5},
+		{"\x1bXs\x07", 0, ControlSOS, 4},
+		{"\x1b^p\x07", 0, ControlPM, 4},
+		{"\x1b_a\x07", 0, ControlAPC, 4},
+		{"\x1b(B", 0, ControlESC, 3},
+		{"\x1b", 0, ControlESC, 1},
+		{"\r\n", 0, ControlC0, 1},
+		{"\x7f", 0, ControlC0, 1},
+		{"\u0085x", 0, ControlC1, 2},
+		{"\u009b2J", 0, ControlCSI, 4},
+		{"\u009d0;t\u009c", 0, ControlOSC, 7},
+		{"\xc2", 0, ControlNone, 0},
+		{"é", 0, ControlNone, 0},
+		{"ab", 5, ControlNone, 5},
+		{"ab", -1, ControlNone, -1},
+	}
+	for _, tc := range tests {
+		kind, end := ControlAt(tc.in, tc.at)
+		if kind != tc.kind || end != tc.end {
+			t.Errorf("ControlAt(%q, %d) = %q, %d; want %q, %d", tc.in, tc.at, kind, end, tc.kind, tc.end)
+		}
+	}
+}
+
 func TestSanitizeForTerminalLongLine(t *testing.T) {
 	line := strings.Repeat("x", 10<<20)
 	in := line + "\x1b[31m" + line
@@ -103,6 +140,11 @@ func FuzzSanitizeForTerminal(f *testing.F) {
 		}
 		if sanitizeViolation(in) == "" && strings.IndexByte(in, 0x1b) < 0 && out != in {
 			t.Fatalf("safe input changed: %q -> %q", in, out)
+		}
+		for i := 0; i < len(in); i++ {
+			if kind, end := ControlAt(in, i); kind != ControlNone && end <= i {
+				t.Fatalf("ControlAt(%q, %d) = %q, %d: no progress", in, i, kind, end)
+			}
 		}
 		if strings.Count(out, "\n") > strings.Count(in, "\n") {
 			t.Fatalf("newlines added: %q -> %q", in, out)
