@@ -1,0 +1,108 @@
+package model
+
+import (
+	"io"
+	"io/fs"
+	"sort"
+	"time"
+)
+
+// Project is one projects/<slug>/ folder of a home.
+type Project struct {
+	Slug string `json:"slug"`
+	// Dir is the folder, relative to the home ("projects/<slug>").
+	Dir string `json:"dir"`
+	// Path is the project's real folder, recovered from the cwd of its
+	// newest transcripts (the slug is lossy); "" when none says.
+	Path string `json:"path"`
+	// Sessions counts main transcripts; Subagents subagent transcripts.
+	Sessions  int `json:"sessions"`
+	Subagents int `json:"subagents"`
+	// TranscriptBytes is the size of all its transcripts.
+	TranscriptBytes int64 `json:"transcriptBytes"`
+	// LastActivity is the newest transcript mtime, else the folder's mtime.
+	LastActivity time.Time `json:"lastActivity"`
+	// HasMemory says whether the memory/ folder exists.
+	HasMemory bool `json:"hasMemory"`
+}
+
+// cwdProbe bounds the reading done to recover a project's path: a few
+// transcripts, and only the start of each.
+const (
+	cwdProbeFiles = 3
+	cwdProbeBytes = 1 << 20
+)
+
+// ListProjects lists the projects of the home fsys, sorted by slug.
+// Unreadable folders and broken symlinks are reported, not fatal.
+func ListProjects(fsys fs.FS) ([]Project, []Problem) {
+	var probs []Problem
+	sf, fprobs := FindSessionFiles(fsys)
+	probs = append(probs, fprobs...)
+	bySlug := map[string][]TranscriptFile{}
+	for _, t := range sf.Transcripts {
+		if t.ProjectSlug != "" {
+			bySlug[t.ProjectSlug] = append(bySlug[t.ProjectSlug], t)
+		}
+	}
+	var out []Project
+	// listDir problems were already reported by FindSessionFiles.
+	var dup []Problem
+	for _, d := range listDir(fsys, "projects", &dup) {
+		if !d.dir {
+			continue
+		}
+		p := Project{Slug: d.name, Dir: d.path, LastActivity: d.mod}
+		if st, err := fs.Stat(fsys, d.path+"/memory"); err == nil && st.IsDir() {
+			p.HasMemory = true
+		}
+		ts := bySlug[d.name]
+		sort.Slice(ts, func(i, j int) bool { return ts[i].ModTime.After(ts[j].ModTime) })
+		for i, t := range ts {
+			if i == 0 {
+				p.LastActivity = t.ModTime
+			}
+			p.TranscriptBytes += t.Size
+			if t.Kind == TranscriptMain {
+				p.Sessions++
+			} else {
+				p.Subagents++
+			}
+		}
+		p.Path = probeCWD(fsys, ts)
+		out = append(out, p)
+	}
+	return out, probs
+}
+
+// probeCWD returns the first cwd in the newest main transcripts, reading
+// only their first lines.
+func probeCWD(fsys fs.FS, newestFirst []TranscriptFile) string {
+	tried := 0
+	for _, t := range newestFirst {
+		if t.Kind != TranscriptMain {
+			continue
+		}
+		if tried == cwdProbeFiles {
+			break
+		}
+		tried++
+		f, err := fsys.Open(t.Path)
+		if err != nil {
+			continue
+		}
+		var cwd string
+		_, _ = ScanTranscript(io.LimitReader(f, cwdProbeBytes), t.Path, ScanOptions{}, func(r *Record) error {
+			if r.CWD != "" {
+				cwd = r.CWD
+				return ErrStopScan
+			}
+			return nil
+		})
+		f.Close()
+		if cwd != "" {
+			return cwd
+		}
+	}
+	return ""
+}

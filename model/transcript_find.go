@@ -1,0 +1,159 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"time"
+)
+
+// TranscriptKind says where a transcript file sits and what it holds.
+type TranscriptKind string
+
+// The kinds of transcript file.
+const (
+	// TranscriptMain is projects/<slug>/<sessionId>.jsonl.
+	TranscriptMain TranscriptKind = "main"
+	// TranscriptSubagent is projects/<slug>/<sessionId>/subagents/agent-<id>.jsonl.
+	TranscriptSubagent TranscriptKind = "subagent"
+	// TranscriptSeed is sessions/<id>/transcript.jsonl, the layout some seed
+	// documents describe; a secondary source.
+	TranscriptSeed TranscriptKind = "seed"
+)
+
+// TranscriptFile is one transcript found in a home. Path is slash-separated
+// and relative to the home.
+type TranscriptFile struct {
+	Path        string         `json:"path"`
+	ProjectSlug string         `json:"projectSlug,omitempty"`
+	SessionID   string         `json:"sessionId"`
+	AgentID     string         `json:"agentId,omitempty"`
+	Kind        TranscriptKind `json:"kind"`
+	Size        int64          `json:"size"`
+	ModTime     time.Time      `json:"modTime"`
+}
+
+// ToolResultFile is a large tool result the client saved beside a session:
+// projects/<slug>/<sessionId>/tool-results/<id>.txt.
+type ToolResultFile struct {
+	Path        string    `json:"path"`
+	ProjectSlug string    `json:"projectSlug"`
+	SessionID   string    `json:"sessionId"`
+	ID          string    `json:"id"`
+	Size        int64     `json:"size"`
+	ModTime     time.Time `json:"modTime"`
+}
+
+// SessionFiles is every session file of a home.
+type SessionFiles struct {
+	Transcripts []TranscriptFile
+	ToolResults []ToolResultFile
+}
+
+// FindTranscripts lists the transcripts of the home fsys, sorted by path.
+func FindTranscripts(fsys fs.FS) ([]TranscriptFile, []Problem) {
+	sf, probs := FindSessionFiles(fsys)
+	return sf.Transcripts, probs
+}
+
+// FindSessionFiles lists transcripts (main, subagent, seed) and tool-result
+// files of the home fsys, sorted by path. Folders that cannot be read and
+// symlinks that cannot be followed (dangling, looping) are reported and
+// skipped. The walk has a fixed depth, so symlinked folders that point back
+// up cannot make it loop.
+func FindSessionFiles(fsys fs.FS) (SessionFiles, []Problem) {
+	var sf SessionFiles
+	var probs []Problem
+	for _, p := range listDir(fsys, "projects", &probs) {
+		if !p.dir {
+			continue
+		}
+		slug := p.name
+		for _, e := range listDir(fsys, p.path, &probs) {
+			switch {
+			case !e.dir && strings.HasSuffix(e.name, ".jsonl"):
+				sf.Transcripts = append(sf.Transcripts, TranscriptFile{Path: e.path, ProjectSlug: slug,
+					SessionID: strings.TrimSuffix(e.name, ".jsonl"), Kind: TranscriptMain, Size: e.size, ModTime: e.mod})
+			case e.dir && e.name != "memory":
+				findSessionDir(fsys, slug, e, &sf, &probs)
+			}
+		}
+	}
+	for _, s := range listDir(fsys, "sessions", &probs) {
+		if !s.dir {
+			continue // sessions/<pid>.json are live-process records
+		}
+		p := s.path + "/transcript.jsonl"
+		st, err := fs.Stat(fsys, p)
+		switch {
+		case err == nil && st.Mode().IsRegular():
+			sf.Transcripts = append(sf.Transcripts, TranscriptFile{Path: p, SessionID: s.name,
+				Kind: TranscriptSeed, Size: st.Size(), ModTime: st.ModTime()})
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			probs = append(probs, Problem{File: p, Kind: ProblemUnreadable, Reason: err.Error()})
+		}
+	}
+	sort.Slice(sf.Transcripts, func(i, j int) bool { return sf.Transcripts[i].Path < sf.Transcripts[j].Path })
+	sort.Slice(sf.ToolResults, func(i, j int) bool { return sf.ToolResults[i].Path < sf.ToolResults[j].Path })
+	return sf, probs
+}
+
+// findSessionDir adds the subagent transcripts and tool results of one
+// projects/<slug>/<sessionId>/ folder.
+func findSessionDir(fsys fs.FS, slug string, sess dirEntry, sf *SessionFiles, probs *[]Problem) {
+	for _, e := range listDir(fsys, sess.path+"/subagents", probs) {
+		if e.dir || !strings.HasSuffix(e.name, ".jsonl") {
+			continue
+		}
+		agent := strings.TrimPrefix(strings.TrimSuffix(e.name, ".jsonl"), "agent-")
+		sf.Transcripts = append(sf.Transcripts, TranscriptFile{Path: e.path, ProjectSlug: slug,
+			SessionID: sess.name, AgentID: agent, Kind: TranscriptSubagent, Size: e.size, ModTime: e.mod})
+	}
+	for _, e := range listDir(fsys, sess.path+"/tool-results", probs) {
+		if e.dir {
+			continue
+		}
+		sf.ToolResults = append(sf.ToolResults, ToolResultFile{Path: e.path, ProjectSlug: slug,
+			SessionID: sess.name, ID: strings.TrimSuffix(e.name, path.Ext(e.name)), Size: e.size, ModTime: e.mod})
+	}
+}
+
+// dirEntry is a folder entry with symlinks followed.
+type dirEntry struct {
+	name, path string
+	dir        bool
+	size       int64
+	mod        time.Time
+}
+
+// listDir reads dir, following symlinked entries. A missing dir is not a
+// problem (most homes lack some folders); an unreadable one, or an entry
+// whose symlink cannot be followed, is.
+func listDir(fsys fs.FS, dir string, probs *[]Problem) []dirEntry {
+	ents, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			*probs = append(*probs, Problem{File: dir, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read folder: %v", err)})
+		}
+		return nil
+	}
+	out := make([]dirEntry, 0, len(ents))
+	for _, e := range ents {
+		p := dir + "/" + e.Name()
+		var info fs.FileInfo
+		if e.Type()&fs.ModeSymlink != 0 {
+			info, err = fs.Stat(fsys, p)
+		} else {
+			info, err = e.Info()
+		}
+		if err != nil {
+			*probs = append(*probs, Problem{File: p, Kind: ProblemUnreadable, Reason: err.Error()})
+			continue
+		}
+		out = append(out, dirEntry{name: e.Name(), path: p, dir: info.IsDir(), size: info.Size(), mod: info.ModTime()})
+	}
+	return out
+}

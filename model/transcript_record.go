@@ -1,0 +1,208 @@
+package model
+
+import "time"
+
+// RecordType is the "type" field of a transcript line. Unknown types are
+// kept as they are.
+type RecordType string
+
+// The record types memscope interprets. Other types (api-request-blob,
+// cost-state, file-history-snapshot, …) are counted and otherwise kept.
+const (
+	RecordUser       RecordType = "user"
+	RecordAssistant  RecordType = "assistant"
+	RecordSystem     RecordType = "system"
+	RecordAttachment RecordType = "attachment"
+	RecordLastPrompt RecordType = "last-prompt"
+	RecordSummary    RecordType = "summary"
+)
+
+// The system subtypes that mark a compaction.
+const (
+	SubtypeCompactBoundary      = "compact_boundary"
+	SubtypeMicrocompactBoundary = "microcompact_boundary"
+)
+
+// CompactTrigger says what started a compaction: "auto" or "manual".
+type CompactTrigger string
+
+// The triggers the client writes.
+const (
+	TriggerAuto   CompactTrigger = "auto"
+	TriggerManual CompactTrigger = "manual"
+)
+
+// Record is one transcript line, decoded only as far as memscope needs.
+// Chain records (user, assistant, system, attachment) carry UUID and
+// ParentUUID; metadata records (last-prompt, summary, mode, …) do not.
+type Record struct {
+	// Line is the 1-based line number; Offset the byte offset of the line.
+	Line   int
+	Offset int64
+	// Size is the length of the line in bytes, without the newline.
+	Size int
+
+	Type    RecordType
+	Subtype string
+
+	UUID              string
+	ParentUUID        string // "" when null or absent
+	LogicalParentUUID string // a compact boundary's link to the old leaf
+	SessionID         string
+	CWD               string
+	Version           string
+	GitBranch         string
+	AgentID           string // set on sidechain (subagent) records
+	RequestID         string
+
+	IsSidechain               bool
+	IsMeta                    bool
+	IsCompactSummary          bool
+	IsVisibleInTranscriptOnly bool
+
+	// Timestamp is zero when absent or unparseable.
+	Timestamp time.Time
+
+	// Message is the decoded "message" of user and assistant records.
+	Message *Message
+	// Content is the top-level "content" string of system records
+	// ("Conversation compacted").
+	Content string
+	// AttachmentType is attachment.type of attachment records; AttachmentBytes
+	// the size of the attachment object as written.
+	AttachmentType  string
+	AttachmentBytes int
+
+	// Compact is compactMetadata of a compact_boundary record.
+	Compact *CompactMetadata
+	// Microcompact is microcompactMetadata of a microcompact_boundary record.
+	Microcompact *MicrocompactMetadata
+
+	// LeafUUID, LastPrompt and Summary belong to last-prompt and legacy
+	// summary records.
+	LeafUUID   string
+	LastPrompt string
+	Summary    string
+
+	// Raw is a copy of the line, only when ScanOptions.KeepRaw is set.
+	Raw []byte
+}
+
+// IsChain reports whether the record takes part in the message tree.
+func (r *Record) IsChain() bool { return r.UUID != "" }
+
+// IsCompactBoundary reports whether r is a compact_boundary record.
+func (r *Record) IsCompactBoundary() bool {
+	return r.Type == RecordSystem && r.Subtype == SubtypeCompactBoundary
+}
+
+// IsMicrocompactBoundary reports whether r is a microcompact_boundary record.
+func (r *Record) IsMicrocompactBoundary() bool {
+	return r.Type == RecordSystem && r.Subtype == SubtypeMicrocompactBoundary
+}
+
+// Message is the API message inside a user or assistant record.
+type Message struct {
+	Role  string
+	ID    string // message.id; the same response can span several lines
+	Model string
+	Usage *Usage
+	// Content is the decoded content blocks; a plain string content is one
+	// text block. Nil unless ScanOptions.Content is set.
+	Content []ContentBlock
+	// ContentBytes is the decoded size of all content, counted whether or
+	// not the blocks themselves were kept.
+	ContentBytes int
+}
+
+// BlockType is the "type" of a content block: text, tool_use,
+// tool_result, image, thinking, …
+type BlockType string
+
+// The block types memscope interprets.
+const (
+	BlockText       BlockType = "text"
+	BlockToolUse    BlockType = "tool_use"
+	BlockToolResult BlockType = "tool_result"
+	BlockImage      BlockType = "image"
+	BlockThinking   BlockType = "thinking"
+)
+
+// ContentBlock is one block of a message's content.
+type ContentBlock struct {
+	Type BlockType
+	// Bytes is the decoded size of the block's text (text, thinking,
+	// tool_result content, tool_use input as written). Escapes count as one
+	// byte each; it is exact for ASCII.
+	Bytes int
+	// Text is the block's text, only when ScanOptions.KeepText is set.
+	Text string
+	// ID and Name identify a tool_use block.
+	ID, Name string
+	// ToolUseID links a tool_result to its tool_use.
+	ToolUseID string
+	IsError   bool
+	// Images counts images inside a tool_result (or 1 for an image block).
+	Images int
+}
+
+// Usage is the token usage of one API response.
+type Usage struct {
+	InputTokens              int64 `json:"input_tokens"`
+	OutputTokens             int64 `json:"output_tokens"`
+	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
+}
+
+// ContextTokens is what the request put in the context window: input plus
+// cache reads plus cache writes.
+func (u Usage) ContextTokens() int64 {
+	return u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens
+}
+
+// Add returns the field-wise sum of u and v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{
+		InputTokens:              u.InputTokens + v.InputTokens,
+		OutputTokens:             u.OutputTokens + v.OutputTokens,
+		CacheCreationInputTokens: u.CacheCreationInputTokens + v.CacheCreationInputTokens,
+		CacheReadInputTokens:     u.CacheReadInputTokens + v.CacheReadInputTokens,
+	}
+}
+
+// CompactMetadata is compactMetadata of a compact_boundary record. Pointer
+// fields are nil when the client did not write them.
+type CompactMetadata struct {
+	Trigger                 CompactTrigger     `json:"trigger"`
+	PreTokens               *int               `json:"preTokens,omitempty"`
+	PostTokens              *int               `json:"postTokens,omitempty"`
+	DurationMs              *int               `json:"durationMs,omitempty"`
+	CumulativeDroppedTokens *int               `json:"cumulativeDroppedTokens,omitempty"`
+	PreservedSegment        *PreservedSegment  `json:"preservedSegment,omitempty"`
+	PreservedMessages       *PreservedMessages `json:"preservedMessages,omitempty"`
+}
+
+// PreservedSegment names the messages a partial compaction kept: the chain
+// from TailUUID back to HeadUUID is relinked after AnchorUUID (the summary)
+// on resume.
+type PreservedSegment struct {
+	HeadUUID   string `json:"headUuid"`
+	AnchorUUID string `json:"anchorUuid"`
+	TailUUID   string `json:"tailUuid"`
+}
+
+// PreservedMessages lists the uuids a partial compaction kept.
+type PreservedMessages struct {
+	AnchorUUID string   `json:"anchorUuid"`
+	UUIDs      []string `json:"uuids"`
+	AllUUIDs   []string `json:"allUuids"`
+}
+
+// MicrocompactMetadata is microcompactMetadata of a microcompact_boundary
+// record. Fields are nil or empty when absent.
+type MicrocompactMetadata struct {
+	Trigger          CompactTrigger `json:"trigger"`
+	PreTokens        *int           `json:"preTokens,omitempty"`
+	TokensSaved      *int           `json:"tokensSaved,omitempty"`
+	CompactedToolIDs []string       `json:"compactedToolIds,omitempty"`
+}
