@@ -1,0 +1,265 @@
+// Package history is the History pane: a project's prompts newest first,
+// the 100-entry up-arrow window marked, paste placeholders expandable into
+// the paste text, and missing or mismatched pastes badged.
+package history
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/list"
+	"github.com/memscope/memscope/views/msgs"
+	"github.com/memscope/memscope/views/style"
+	"github.com/memscope/memscope/views/text"
+)
+
+// Model is the History pane.
+type Model struct {
+	keys     keymap.KeyMap
+	styles   style.Styles
+	list     list.Model[*model.HistoryEntry]
+	status   map[model.PasteHash]model.PasteResolution
+	pastes   map[string]msgs.PasteResolved // resolved texts, by hash
+	expanded bool
+	project  string
+	now      time.Time
+	width    int
+	height   int
+	total    int
+}
+
+// New returns an empty History pane.
+func New(keys keymap.KeyMap, st style.Styles) Model {
+	m := Model{keys: keys, styles: st, pastes: map[string]msgs.PasteResolved{}}
+	m.list = list.New(keys, st, func(e *model.HistoryEntry) string { return e.Display }, m.renderRow)
+	m.list.Empty = "no prompts for this project in history.jsonl"
+	return m
+}
+
+// Title names the pane.
+func (m Model) Title() string { return "History" }
+
+// SetEntries shows the entries of one project (newest first) and the
+// status of every hashed paste (from the paste inventory).
+func (m *Model) SetEntries(project string, entries []*model.HistoryEntry, status map[model.PasteHash]model.PasteResolution, now time.Time) {
+	if project != m.project {
+		m.expanded = false
+	}
+	m.project, m.status, m.now, m.total = project, status, now, len(entries)
+	m.list.Render = m.renderRow
+	m.list.SetItems(entries)
+}
+
+// SetStyles replaces the styles.
+func (m *Model) SetStyles(st style.Styles) {
+	m.styles = st
+	m.list.SetStyles(st)
+	m.list.Render = m.renderRow
+}
+
+// SetSize sets the pane's inner size; the list takes the top part and the
+// selected prompt's detail the rest.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.list.SetSize(w, m.listHeight())
+}
+
+func (m Model) listHeight() int {
+	return max(m.height*3/5-1, 3)
+}
+
+// Focus gives the pane the keyboard.
+func (m *Model) Focus() {}
+
+// Blur takes the keyboard away.
+func (m *Model) Blur() {}
+
+// Filtering reports whether the filter line has the keyboard.
+func (m Model) Filtering() bool { return m.list.Filtering() }
+
+// Help lists the pane's own bindings.
+func (m Model) Help() []key.Binding { return []key.Binding{m.keys.Expand, m.keys.Filter} }
+
+// ClickRow moves the cursor to the clicked row.
+func (m *Model) ClickRow(y int) { m.list.ClickRow(y - 1) }
+
+// Update handles keys and resolved pastes.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if r, ok := msg.(msgs.PasteResolved); ok {
+		m.pastes[r.Hash] = r
+		return m, nil
+	}
+	var cmd tea.Cmd
+	var handled bool
+	m.list, cmd, handled = m.list.Update(msg)
+	if handled {
+		return m, cmd
+	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.keys.Expand) {
+		m.expanded = !m.expanded
+		if m.expanded {
+			return m, m.resolveSelected()
+		}
+	}
+	return m, nil
+}
+
+// resolveSelected asks the root for the text of the selected entry's
+// hashed pastes that are not loaded yet.
+func (m Model) resolveSelected() tea.Cmd {
+	e, ok := m.list.Selected()
+	if !ok {
+		return nil
+	}
+	var cmds []tea.Cmd
+	for _, p := range e.SortedPastes() {
+		h := string(p.Hash)
+		if p.Inline || h == "" {
+			continue
+		}
+		if _, done := m.pastes[h]; done {
+			continue
+		}
+		cmds = append(cmds, func() tea.Msg { return msgs.ResolvePaste{Hash: h} })
+	}
+	return tea.Batch(cmds...)
+}
+
+// badge returns the worst problem among an entry's pastes.
+func (m Model) badge(e *model.HistoryEntry) string {
+	worst := ""
+	for _, p := range e.PastedContents {
+		if p.Inline || p.Hash == "" {
+			continue
+		}
+		switch m.status[p.Hash].Status {
+		case model.PasteMissing:
+			worst = "missing paste"
+		case model.PasteHashMismatch:
+			if worst == "" {
+				worst = "hash mismatch"
+			}
+		case model.PasteUnreadable:
+			if worst == "" {
+				worst = "unreadable paste"
+			}
+		}
+	}
+	return worst
+}
+
+func (m Model) renderRow(e *model.HistoryEntry, selected bool, width int) string {
+	mark := " "
+	if e.InUpArrow {
+		mark = "↑"
+	}
+	when := e.Timestamp.Local().Format("01-02 15:04")
+	if e.Timestamp.IsZero() {
+		when = "           "
+	}
+	badge := m.badge(e)
+	if badge != "" {
+		badge = " " + m.styles.BadgeProblem.Render("["+badge+"]")
+	}
+	avail := max(width-16-lipgloss.Width(badge), 10)
+	return fmt.Sprintf("%s %s  %s%s", mark, m.styles.Dim.Render(when), text.Truncate(text.OneLine(model.SanitizeForTerminal(e.Display)), avail), badge)
+}
+
+// View draws the counts, the list and the selected prompt's detail.
+func (m Model) View() string {
+	up := 0
+	for _, e := range m.list.Items() {
+		if e.InUpArrow {
+			up++
+		}
+	}
+	head := fmt.Sprintf("%d prompts · ↑ = in the up-arrow window (newest %d per project) · %s", m.total, model.HistoryUpArrowLimit, m.list.Position())
+	var b strings.Builder
+	b.WriteString(m.styles.Dim.Render(text.Truncate(head, m.width)))
+	b.WriteByte('\n')
+	b.WriteString(m.list.View())
+	b.WriteString("\n")
+	b.WriteString(m.styles.Dim.Render(strings.Repeat("─", max(m.width, 1))))
+	b.WriteByte('\n')
+	b.WriteString(m.detail())
+	return b.String()
+}
+
+// detail renders the selected prompt in full, with its pastes expanded
+// when asked.
+func (m Model) detail() string {
+	e, ok := m.list.Selected()
+	if !ok {
+		return ""
+	}
+	rows := max(m.height-m.listHeight()-3, 1)
+	var lines []string
+	meta := fmt.Sprintf("line %d · %s", e.Line, e.Timestamp.Local().Format(time.RFC3339))
+	if e.SessionID != "" {
+		meta += " · session " + string(e.SessionID)
+	}
+	if e.Format == model.HistoryFormatSeed {
+		meta += " · older history format"
+	}
+	lines = append(lines, m.styles.Dim.Render(meta))
+	lines = append(lines, strings.Split(model.SanitizeForTerminal(e.Display), "\n")...)
+	ps := e.SortedPastes()
+	if len(ps) > 0 && !m.expanded {
+		lines = append(lines, m.styles.Dim.Render(fmt.Sprintf("%d paste(s) — space to expand", len(ps))))
+	}
+	if m.expanded {
+		for _, p := range ps {
+			lines = append(lines, m.styles.Bold.Render(m.pasteHeader(p)))
+			lines = append(lines, m.pasteBody(p)...)
+		}
+	}
+	if len(lines) > rows {
+		lines = append(lines[:rows-1], m.styles.Dim.Render(fmt.Sprintf("… %d more lines", len(lines)-rows+1)))
+	}
+	for i := range lines {
+		lines[i] = text.Truncate(lines[i], m.width)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m Model) pasteHeader(p model.PastedContent) string {
+	switch {
+	case p.Kind == model.PasteImage:
+		return fmt.Sprintf("── paste #%d: image %s %s", p.ID, p.MediaType, p.Filename)
+	case p.Inline:
+		return fmt.Sprintf("── paste #%d: inline, %d chars", p.ID, len([]rune(p.Content)))
+	}
+	st := m.status[p.Hash]
+	return fmt.Sprintf("── paste #%d: %s (%s)", p.ID, p.Hash, st.Status)
+}
+
+func (m Model) pasteBody(p model.PastedContent) []string {
+	if p.Kind == model.PasteImage {
+		return []string{m.styles.Dim.Render("(image content is not kept in history)")}
+	}
+	if p.Inline {
+		return strings.Split(model.SanitizeForTerminal(p.Content), "\n")
+	}
+	if p.Hash == "" {
+		return []string{m.styles.Warn.Render("(no content and no hash recorded)")}
+	}
+	r, ok := m.pastes[string(p.Hash)]
+	if !ok {
+		return []string{m.styles.Dim.Render("(loading…)")}
+	}
+	switch r.Status {
+	case string(model.PasteOK):
+		return strings.Split(model.SanitizeForTerminal(r.Content), "\n")
+	case string(model.PasteHashMismatch):
+		out := []string{m.styles.Warn.Render("content does not match its hash: the file was changed after it was cached")}
+		return append(out, strings.Split(model.SanitizeForTerminal(r.Content), "\n")...)
+	}
+	return []string{m.styles.Error.Render(fmt.Sprintf("%s: %s", r.Status, r.Reason))}
+}

@@ -1,0 +1,88 @@
+// Package msgs holds the requests panes send to the root model. A pane
+// never does I/O: it returns a Cmd that emits one of these, and the root
+// runs the work (in a Cmd of its own) and routes the result back.
+package msgs
+
+// SelectProject asks the root to load and show another project.
+type SelectProject struct {
+	// Slug is the project's folder name under projects/.
+	Slug string
+}
+
+// OpenEditor asks the root to open Path in $VISUAL/$EDITOR and reload
+// afterwards.
+type OpenEditor struct {
+	Path string
+}
+
+// Status shows a one-line message in the status bar.
+type Status struct {
+	Text  string
+	Error bool
+}
+
+// CreateMemory asks the root to create a typed memory file.
+type CreateMemory struct {
+	Name        string
+	Type        string
+	Description string
+	Body        string
+	// Force writes even when the security scan finds a high-severity issue.
+	Force bool
+}
+
+// RetypeMemory asks the root to change a memory's type.
+type RetypeMemory struct {
+	Path string
+	Type string
+}
+
+// RenameMemory asks the root to rename a memory (file, name and links).
+type RenameMemory struct {
+	Path    string
+	NewName string
+}
+
+// DeleteMemory asks the root to move a memory to the trash.
+type DeleteMemory struct {
+	Path string
+}
+
+// ApplyPlan asks the root to apply the selected prune actions.
+type ApplyPlan struct {
+	// Actions are the ids of the selected actions.
+	Actions []string
+}
+
+// Undo asks the root to revert the last journaled change.
+type Undo struct{}
+
+// ReplaySession asks the root to load a session for the replay pane.
+type ReplaySession struct {
+	// Path is the transcript's path inside the home.
+	Path string
+}
+
+// RecallQuery asks the root to recompute the prompt preview with a query.
+type RecallQuery struct {
+	Query string
+}
+
+// SwitchPane asks the root to focus another pane (by its index).
+type SwitchPane struct {
+	Index int
+}
+
+// ResolvePaste asks the root to read a paste's text from the paste cache.
+type ResolvePaste struct {
+	Hash string
+}
+
+// PasteResolved carries a paste's text (or why it could not be read) back
+// to the pane that asked.
+type PasteResolved struct {
+	Hash    string
+	Status  string
+	Content string
+	Reason  string
+}

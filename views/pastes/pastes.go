@@ -1,0 +1,217 @@
+// Package pastes is the Pastes pane: the paste cache with hash, size, age
+// and how many history lines refer to each file; orphans, pastes history
+// refers to that are gone, and files whose content no longer matches their
+// hash are badged.
+package pastes
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/list"
+	"github.com/memscope/memscope/views/msgs"
+	"github.com/memscope/memscope/views/style"
+	"github.com/memscope/memscope/views/text"
+)
+
+// Row is one paste: a file in the cache, or a hash history refers to that
+// has no file.
+type Row struct {
+	Hash    model.PasteHash
+	Path    string
+	Source  model.PasteSource
+	Size    int64
+	ModTime time.Time
+	Refs    int
+	Status  model.PasteStatus
+	Reason  string
+}
+
+// Orphan reports a file no history line refers to.
+func (r Row) Orphan() bool { return r.Refs == 0 && r.Status != model.PasteMissing }
+
+// Rows builds the pane's rows from a paste inventory: every file, then
+// every referenced hash without a file.
+func Rows(inv *model.PasteInventory, refs map[model.PasteHash]int) []Row {
+	if inv == nil {
+		return nil
+	}
+	status := map[model.PasteHash]model.PasteResolution{}
+	for _, r := range inv.Resolutions {
+		status[r.Hash] = r
+	}
+	var rows []Row
+	for _, f := range inv.Files {
+		r := Row{Hash: f.Hash, Path: f.Path, Source: f.Source, Size: f.Size, ModTime: f.ModTime, Refs: f.Refs, Status: model.PasteOK}
+		if res, ok := status[f.Hash]; ok {
+			r.Status, r.Reason = res.Status, res.Reason
+		}
+		rows = append(rows, r)
+	}
+	for _, res := range inv.Resolutions {
+		if res.Status == model.PasteMissing {
+			rows = append(rows, Row{Hash: res.Hash, Path: res.Path, Status: res.Status, Reason: res.Reason, Refs: refs[res.Hash]})
+		}
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].ModTime.After(rows[j].ModTime) })
+	return rows
+}
+
+// Model is the Pastes pane.
+type Model struct {
+	keys    keymap.KeyMap
+	styles  style.Styles
+	list    list.Model[Row]
+	summary model.PasteSummary
+	preview map[string]msgs.PasteResolved
+	now     time.Time
+	width   int
+	height  int
+}
+
+// New returns an empty Pastes pane.
+func New(keys keymap.KeyMap, st style.Styles) Model {
+	m := Model{keys: keys, styles: st, preview: map[string]msgs.PasteResolved{}}
+	m.list = list.New(keys, st, func(r Row) string { return string(r.Hash) + " " + string(r.Status) + " " + r.Path }, m.renderRow)
+	m.list.Empty = "the paste cache is empty"
+	return m
+}
+
+// Title names the pane.
+func (m Model) Title() string { return "Pastes" }
+
+// SetInventory shows a paste inventory.
+func (m *Model) SetInventory(inv *model.PasteInventory, refs map[model.PasteHash]int, now time.Time) {
+	m.now = now
+	if inv != nil {
+		m.summary = inv.Summary
+	}
+	m.list.Render = m.renderRow
+	m.list.SetItems(Rows(inv, refs))
+}
+
+// SetStyles replaces the styles.
+func (m *Model) SetStyles(st style.Styles) {
+	m.styles = st
+	m.list.SetStyles(st)
+	m.list.Render = m.renderRow
+}
+
+// SetSize sets the pane's inner size.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.list.SetSize(w, max(h*3/5-2, 3))
+}
+
+// Focus gives the pane the keyboard.
+func (m *Model) Focus() {}
+
+// Blur takes the keyboard away.
+func (m *Model) Blur() {}
+
+// Filtering reports whether the filter line has the keyboard.
+func (m Model) Filtering() bool { return m.list.Filtering() }
+
+// Help lists the pane's own bindings.
+func (m Model) Help() []key.Binding { return []key.Binding{m.keys.Open, m.keys.Filter} }
+
+// ClickRow moves the cursor to the clicked row.
+func (m *Model) ClickRow(y int) { m.list.ClickRow(y - 2) }
+
+// Update handles keys and resolved previews.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if r, ok := msg.(msgs.PasteResolved); ok {
+		m.preview[r.Hash] = r
+		return m, nil
+	}
+	var cmd tea.Cmd
+	var handled bool
+	m.list, cmd, handled = m.list.Update(msg)
+	if handled {
+		return m, cmd
+	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.keys.Open) {
+		if r, ok := m.list.Selected(); ok && r.Status != model.PasteMissing {
+			h := string(r.Hash)
+			return m, func() tea.Msg { return msgs.ResolvePaste{Hash: h} }
+		}
+	}
+	return m, nil
+}
+
+func (m Model) renderRow(r Row, selected bool, width int) string {
+	var badge string
+	switch {
+	case r.Status == model.PasteMissing:
+		badge = m.styles.BadgeProblem.Render("missing")
+	case r.Status == model.PasteHashMismatch:
+		badge = m.styles.BadgeProblem.Render("hash mismatch")
+	case r.Status == model.PasteUnreadable:
+		badge = m.styles.BadgeProblem.Render("unreadable")
+	case r.Orphan():
+		badge = m.styles.Warn.Render("orphan")
+	default:
+		badge = m.styles.OK.Render("ok")
+	}
+	src := ""
+	if r.Source == model.PasteSourceStore {
+		src = m.styles.Dim.Render(" (seed paste-store)")
+	}
+	size, age := "—", "—"
+	if r.Status != model.PasteMissing {
+		size, age = text.Bytes(r.Size), text.Ago(m.now, r.ModTime)
+	}
+	return fmt.Sprintf("%-20s %8s %9s %5d  %s%s", r.Hash, size, age, r.Refs, badge, src)
+}
+
+// View draws the summary, the list and a preview of the selected paste.
+func (m Model) View() string {
+	s := m.summary
+	head := fmt.Sprintf("%d files · %d referenced hashes: %d ok, %d missing, %d mismatched · %d orphans · %d inline pastes",
+		s.Files, s.Referenced, s.Resolved, s.Missing, s.HashMismatch, s.Orphans, s.Inline)
+	var b strings.Builder
+	b.WriteString(m.styles.Dim.Render(text.Truncate(head, m.width)))
+	b.WriteByte('\n')
+	b.WriteString(m.styles.Header.Render(fmt.Sprintf("%-20s %8s %9s %5s  %s", "HASH", "SIZE", "AGE", "REFS", "STATUS")))
+	b.WriteByte('\n')
+	b.WriteString(m.list.View())
+	b.WriteByte('\n')
+	b.WriteString(m.styles.Dim.Render(strings.Repeat("─", max(m.width, 1))))
+	b.WriteByte('\n')
+	b.WriteString(m.detail())
+	return b.String()
+}
+
+func (m Model) detail() string {
+	r, ok := m.list.Selected()
+	if !ok {
+		return ""
+	}
+	rows := max(m.height-max(m.height*3/5-2, 3)-4, 1)
+	lines := []string{m.styles.Dim.Render(r.Path)}
+	switch {
+	case r.Status == model.PasteMissing:
+		lines = append(lines, m.styles.Error.Render(fmt.Sprintf("%d history line(s) refer to this paste, but the file is gone (swept by cleanupPeriodDays?)", r.Refs)))
+	case r.Reason != "":
+		lines = append(lines, m.styles.Warn.Render(r.Reason))
+	}
+	if p, ok := m.preview[string(r.Hash)]; ok {
+		lines = append(lines, strings.Split(model.SanitizeForTerminal(p.Content), "\n")...)
+	} else if r.Status != model.PasteMissing {
+		lines = append(lines, m.styles.Dim.Render("enter to preview"))
+	}
+	if len(lines) > rows {
+		lines = lines[:rows]
+	}
+	for i := range lines {
+		lines[i] = text.Truncate(lines[i], m.width)
+	}
+	return strings.Join(lines, "\n")
+}

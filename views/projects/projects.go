@@ -1,0 +1,146 @@
+// Package projects is the Projects pane: every project of the home with its
+// real path, memory size and last activity. Enter opens a project in the
+// other panes.
+package projects
+
+import (
+	"fmt"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/list"
+	"github.com/memscope/memscope/views/msgs"
+	"github.com/memscope/memscope/views/style"
+	"github.com/memscope/memscope/views/text"
+)
+
+// Row is one project as the pane shows it.
+type Row struct {
+	Project model.Project
+	// MemoryFiles and MemoryBytes size the project's memory folder.
+	MemoryFiles int
+	MemoryBytes int64
+	// Current marks the project memscope was opened on.
+	Current bool
+}
+
+// Model is the Projects pane.
+type Model struct {
+	keys    keymap.KeyMap
+	styles  style.Styles
+	list    list.Model[Row]
+	now     time.Time
+	width   int
+	height  int
+	focused bool
+	open    string // slug of the project shown in the other panes
+}
+
+// New returns an empty Projects pane.
+func New(keys keymap.KeyMap, st style.Styles) Model {
+	m := Model{keys: keys, styles: st}
+	m.list = list.New(keys, st, func(r Row) string { return r.Project.Path + " " + r.Project.Slug }, m.renderRow)
+	m.list.Empty = "no projects in this home"
+	return m
+}
+
+// Title names the pane.
+func (m Model) Title() string { return "Projects" }
+
+// SetRows replaces the projects. now is the clock for "last activity".
+func (m *Model) SetRows(rows []Row, now time.Time) {
+	m.now = now
+	m.list.Render = m.renderRow
+	m.list.SetItems(rows)
+	for i, r := range rows {
+		if r.Project.Slug == m.open {
+			m.list.Select(i)
+		}
+	}
+}
+
+// SetOpen marks the project shown in the other panes and moves the cursor to it.
+func (m *Model) SetOpen(slug string) {
+	m.open = slug
+	for i, r := range m.list.Items() {
+		if r.Project.Slug == slug {
+			m.list.Select(i)
+		}
+	}
+}
+
+// SetStyles replaces the styles.
+func (m *Model) SetStyles(st style.Styles) {
+	m.styles = st
+	m.list.SetStyles(st)
+	m.list.Render = m.renderRow
+}
+
+// SetSize sets the pane's inner size.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.list.SetSize(w, h-1)
+}
+
+// Focus gives the pane the keyboard.
+func (m *Model) Focus() { m.focused = true }
+
+// Blur takes the keyboard away.
+func (m *Model) Blur() { m.focused = false }
+
+// Filtering reports whether the filter line has the keyboard.
+func (m Model) Filtering() bool { return m.list.Filtering() }
+
+// Help lists the pane's own bindings.
+func (m Model) Help() []key.Binding { return []key.Binding{m.keys.Open, m.keys.Filter} }
+
+// ClickRow moves the cursor to the clicked row (y relative to the list).
+func (m *Model) ClickRow(y int) { m.list.ClickRow(y - 1) }
+
+// Update handles keys and the mouse wheel.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	var handled bool
+	m.list, cmd, handled = m.list.Update(msg)
+	if handled {
+		return m, cmd
+	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.keys.Open) {
+		if r, ok := m.list.Selected(); ok {
+			slug := r.Project.Slug
+			return m, func() tea.Msg { return msgs.SelectProject{Slug: slug} }
+		}
+	}
+	return m, nil
+}
+
+// View draws the header and the list.
+func (m Model) View() string {
+	header := m.styles.Header.Render(fmt.Sprintf("%-3s%-*s %8s %9s %10s", "", max(m.width-34, 10), "PROJECT", "SESSIONS", "MEMORY", "ACTIVE"))
+	return header + "\n" + m.list.View()
+}
+
+func (m Model) renderRow(r Row, selected bool, width int) string {
+	mark := "  "
+	if r.Project.Slug == m.open {
+		mark = "▸ "
+	}
+	if r.Current {
+		mark = mark[:len(mark)-1] + "*"
+	}
+	name := r.Project.Path
+	if name == "" {
+		name = r.Project.Slug + " (path unknown)"
+	}
+	name = model.SanitizeForTerminal(name)
+	mem := "—"
+	if r.Project.HasMemory {
+		mem = fmt.Sprintf("%d·%s", r.MemoryFiles, text.Bytes(r.MemoryBytes))
+	}
+	nameW := max(width-34, 10)
+	return fmt.Sprintf("%-3s%-*s %8d %9s %10s", mark, nameW, text.TruncateLeft(name, nameW), r.Project.Sessions, mem, text.Ago(m.now, r.Project.LastActivity))
+}

@@ -1,0 +1,93 @@
+// Package text formats values for the panes: sizes, ages, truncation. The
+// same helpers everywhere, so every pane says "3d ago" the same way.
+package text
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+)
+
+// Bytes formats a size as 512B, 4.1K, 12.0M, 1.2G.
+func Bytes(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%dB", n)
+	case n < 1024*1024:
+		return fmt.Sprintf("%.1fK", float64(n)/1024)
+	case n < 1024*1024*1024:
+		return fmt.Sprintf("%.1fM", float64(n)/(1024*1024))
+	}
+	return fmt.Sprintf("%.1fG", float64(n)/(1024*1024*1024))
+}
+
+// Ago formats how long before now t was: "now", "5m ago", "3h ago",
+// "12d ago", and "—" for a zero time.
+func Ago(now, t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+}
+
+// Truncate cuts s to at most w cells, ending with "…" when cut.
+func Truncate(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if lipgloss.Width(s) <= w {
+		return s
+	}
+	var b strings.Builder
+	width := 0
+	for _, r := range s {
+		rw := lipgloss.Width(string(r))
+		if width+rw > w-1 {
+			break
+		}
+		b.WriteRune(r)
+		width += rw
+	}
+	return b.String() + "…"
+}
+
+// TruncateLeft cuts s to at most w cells keeping the end ("…/long/path").
+func TruncateLeft(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if lipgloss.Width(s) <= w {
+		return s
+	}
+	r := []rune(s)
+	for i := range r {
+		if lipgloss.Width(string(r[i:])) <= w-1 {
+			return "…" + string(r[i:])
+		}
+	}
+	return "…"
+}
+
+// Pad pads s with spaces to w cells.
+func Pad(s string, w int) string {
+	if n := lipgloss.Width(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// OneLine replaces line breaks and tabs with spaces, for list rows.
+func OneLine(s string) string {
+	return strings.NewReplacer("\r\n", " ⏎ ", "\n", " ⏎ ", "\r", " ", "\t", " ").Replace(s)
+}

@@ -1,0 +1,42 @@
+package text
+
+import (
+	"testing"
+	"time"
+)
+
+func TestBytes(t *testing.T) {
+	for n, want := range map[int64]string{0: "0B", 1023: "1023B", 1024: "1.0K", 1536: "1.5K", 5 << 20: "5.0M", 3 << 30: "3.0G"} {
+		if got := Bytes(n); got != want {
+			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestAgo(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	cases := map[time.Duration]string{30 * time.Second: "now", 5 * time.Minute: "5m ago", 3 * time.Hour: "3h ago", 47 * time.Hour: "47h ago", 72 * time.Hour: "3d ago"}
+	for d, want := range cases {
+		if got := Ago(now, now.Add(-d)); got != want {
+			t.Errorf("Ago(-%v) = %q, want %q", d, got, want)
+		}
+	}
+	if Ago(now, time.Time{}) != "—" {
+		t.Error("zero time should be —")
+	}
+}
+
+func TestTruncate(t *testing.T) {
+	if got := Truncate("hello world", 6); got != "hello…" {
+		t.Errorf("Truncate = %q", got)
+	}
+	if got := Truncate("日本語テキスト", 5); got != "日本…" {
+		t.Errorf("Truncate wide = %q", got)
+	}
+	if got := TruncateLeft("/home/me/project", 9); got != "…/project" {
+		t.Errorf("TruncateLeft = %q", got)
+	}
+	if got := Truncate("short", 10); got != "short" {
+		t.Errorf("no cut expected, got %q", got)
+	}
+}
