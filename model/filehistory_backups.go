@@ -1,0 +1,118 @@
+package model
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// FileHistoryPathHash is the h16 of a backup name: the first 16 hex digits
+// of the sha256 of the file's absolute path.
+func FileHistoryPathHash(absPath string) string {
+	sum := sha256.Sum256([]byte(absPath))
+	return hex.EncodeToString(sum[:8])
+}
+
+// BackupFileName returns "<h16>@v<N>" for a file's absolute path and
+// version.
+func BackupFileName(absPath string, version int) string {
+	return FileHistoryPathHash(absPath) + "@v" + strconv.Itoa(version)
+}
+
+// ParseBackupFileName splits "<h16>@v<N>" into the path hash and version.
+func ParseBackupFileName(name string) (pathHash string, version int, ok bool) {
+	h, v, found := strings.Cut(name, "@v")
+	if !found || len(h) != 16 || !isLowerHex(h) || v == "" || v[0] == '0' && v != "0" {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return "", 0, false
+	}
+	return h, n, true
+}
+
+// FileHistoryBackup is one backup file on disk.
+type FileHistoryBackup struct {
+	Name     string      `json:"name"`
+	Path     string      `json:"path"`
+	PathHash string      `json:"pathHash"`
+	Version  int         `json:"version"`
+	Size     int64       `json:"size"`
+	Mode     fs.FileMode `json:"mode"`
+	ModTime  time.Time   `json:"modTime"`
+}
+
+// FileHistorySession is the backup folder of one session.
+type FileHistorySession struct {
+	SessionID SessionID `json:"sessionId"`
+	Path      string    `json:"path"`
+	// ModTime is the folder's mtime, which cleanupPeriodDays goes by.
+	ModTime time.Time           `json:"modTime"`
+	Backups []FileHistoryBackup `json:"backups"`
+}
+
+// ListFileHistory lists file-history/<sessionId>/ folders of the home
+// fsys and their backups, sorted by session id then name. A missing
+// file-history folder is empty. Odd entries are reported as problems.
+func ListFileHistory(fsys fs.FS) ([]FileHistorySession, []Problem) {
+	ents, problems := readStoreDir(fsys, FileHistoryDir)
+	var out []FileHistorySession
+	for _, de := range ents {
+		dir := path.Join(FileHistoryDir, de.Name())
+		info, err := de.Info()
+		if err != nil {
+			problems = append(problems, Problem{File: dir, Kind: ProblemUnreadable, Reason: err.Error()})
+			continue
+		}
+		if !info.IsDir() {
+			problems = append(problems, Problem{File: dir, Kind: ProblemMalformed, Reason: "not a session folder"})
+			continue
+		}
+		s := FileHistorySession{SessionID: SessionID(de.Name()), Path: dir, ModTime: info.ModTime()}
+		files, err := fs.ReadDir(fsys, dir)
+		if err != nil {
+			problems = append(problems, Problem{File: dir, Kind: ProblemUnreadable, Reason: err.Error()})
+		}
+		for _, f := range files {
+			p := path.Join(dir, f.Name())
+			h, v, ok := ParseBackupFileName(f.Name())
+			if !ok {
+				problems = append(problems, Problem{File: p, Kind: ProblemMalformed, Reason: "not a backup name (<h16>@v<N>)"})
+				continue
+			}
+			fi, err := f.Info()
+			if err != nil {
+				problems = append(problems, Problem{File: p, Kind: ProblemUnreadable, Reason: err.Error()})
+				continue
+			}
+			s.Backups = append(s.Backups, FileHistoryBackup{Name: f.Name(), Path: p, PathHash: h, Version: v, Size: fi.Size(), Mode: fi.Mode(), ModTime: fi.ModTime()})
+		}
+		out = append(out, s)
+	}
+	return out, problems
+}
+
+// Unreferenced returns the backups of a session folder that no snapshot
+// of h refers to (their records never reached the transcript).
+func (h *FileHistory) Unreferenced(backups []FileHistoryBackup) []FileHistoryBackup {
+	used := map[string]bool{}
+	for _, s := range h.Snapshots {
+		for _, b := range s.Files {
+			if !b.FileAbsent {
+				used[b.BackupFileName] = true
+			}
+		}
+	}
+	var out []FileHistoryBackup
+	for _, b := range backups {
+		if !used[b.Name] {
+			out = append(out, b)
+		}
+	}
+	return out
+}

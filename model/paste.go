@@ -1,0 +1,261 @@
+package model
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Folders of the paste stores inside a Claude home.
+const (
+	// PasteCacheDir holds <hash>.txt files (the real layout).
+	PasteCacheDir = "paste-cache"
+	// PasteStoreDir holds <hash> files without extension (the seed layout).
+	PasteStoreDir = "paste-store"
+)
+
+// pasteCacheExt is the extension of files in PasteCacheDir.
+const pasteCacheExt = ".txt"
+
+// PasteHash is a paste's contentHash: in the real layout the first 16 hex
+// digits of the sha256 of the content.
+type PasteHash string
+
+// HashPaste returns the hash the client gives content: the first 16 hex
+// digits of its sha256.
+func HashPaste(content []byte) PasteHash {
+	sum := sha256.Sum256(content)
+	return PasteHash(hex.EncodeToString(sum[:8]))
+}
+
+// IsCacheForm reports whether h has the real layout's form: 16 lowercase
+// hex digits.
+func (h PasteHash) IsCacheForm() bool {
+	return len(h) == 16 && isLowerHex(string(h))
+}
+
+func isLowerHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// validName reports whether h can name a file in a paste folder: one path
+// element, so a hostile history line cannot point outside the folder.
+func (h PasteHash) validName() bool {
+	s := string(h)
+	return s != "" && s != "." && s != ".." && !strings.ContainsAny(s, `/\`) && fs.ValidPath(s)
+}
+
+// PasteSource says which paste folder a file came from.
+type PasteSource string
+
+// The paste folders.
+const (
+	PasteSourceCache PasteSource = "paste-cache"
+	// PasteSourceStore is the seed layout, a secondary source.
+	PasteSourceStore PasteSource = "paste-store (seed)"
+)
+
+// PasteStatus is the outcome of resolving a paste hash.
+type PasteStatus string
+
+// The outcomes of resolving a paste hash.
+const (
+	PasteOK PasteStatus = "ok"
+	// PasteMissing: no file for the hash (swept by cleanupPeriodDays, or
+	// never written).
+	PasteMissing PasteStatus = "missing"
+	// PasteHashMismatch: the file's content does not hash to its name.
+	PasteHashMismatch PasteStatus = "hash-mismatch"
+	// PasteUnreadable: the file exists but could not be read.
+	PasteUnreadable PasteStatus = "unreadable"
+)
+
+// PasteResolution is what a paste hash resolved to.
+type PasteResolution struct {
+	Hash   PasteHash   `json:"hash"`
+	Status PasteStatus `json:"status"`
+	Source PasteSource `json:"source,omitempty"`
+	// Path is the file looked at, relative to the home.
+	Path string `json:"path"`
+	// Content is the paste text (Resolve only; empty from Check).
+	Content string `json:"-"`
+	Size    int64  `json:"size"`
+	// Verified is true when the content's hash was compared with the name.
+	// Seed paste-store names of unknown form are not verified.
+	Verified bool `json:"verified"`
+	// Actual is the content's hash, set on a mismatch.
+	Actual PasteHash `json:"actual,omitempty"`
+	// Reason explains a status other than ok.
+	Reason string `json:"reason,omitempty"`
+}
+
+// PasteCache reads the paste folders of a Claude home.
+type PasteCache struct {
+	fsys fs.FS
+}
+
+// NewPasteCache returns a PasteCache over a Claude home (fsys rooted at
+// the home).
+func NewPasteCache(fsys fs.FS) *PasteCache {
+	return &PasteCache{fsys: fsys}
+}
+
+// Resolve finds the text of a paste hash: paste-cache/<hash>.txt, else the
+// seed paste-store/<hash>. The content is checked against the name.
+func (c *PasteCache) Resolve(h PasteHash) PasteResolution {
+	return c.resolve(h, true)
+}
+
+// Check is Resolve without keeping the content, for inventories.
+func (c *PasteCache) Check(h PasteHash) PasteResolution {
+	return c.resolve(h, false)
+}
+
+func (c *PasteCache) resolve(h PasteHash, keep bool) PasteResolution {
+	cachePath := path.Join(PasteCacheDir, string(h)+pasteCacheExt)
+	res := PasteResolution{Hash: h, Status: PasteMissing, Source: PasteSourceCache, Path: cachePath}
+	if !h.validName() {
+		res.Path = PasteCacheDir + "/" + string(h) + pasteCacheExt
+		res.Reason = "hash is not a valid file name"
+		return res
+	}
+	if c.read(&res, keep) {
+		return res
+	}
+	store := PasteResolution{Hash: h, Status: PasteMissing, Source: PasteSourceStore, Path: path.Join(PasteStoreDir, string(h))}
+	if c.read(&store, keep) {
+		return store
+	}
+	res.Reason = "no file in " + PasteCacheDir + " or " + PasteStoreDir
+	return res
+}
+
+// read fills res from res.Path. It returns false when the file does not
+// exist, so the caller can try the next folder.
+func (c *PasteCache) read(res *PasteResolution, keep bool) bool {
+	f, err := c.fsys.Open(res.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	if err != nil {
+		res.Status, res.Reason = PasteUnreadable, err.Error()
+		return true
+	}
+	defer f.Close()
+	var sb strings.Builder
+	sum := sha256.New()
+	w := io.Writer(sum)
+	if keep {
+		w = io.MultiWriter(sum, &sb)
+	}
+	n, err := io.Copy(w, f)
+	res.Size = n
+	if err != nil {
+		res.Status, res.Reason = PasteUnreadable, fmt.Sprintf("read %s: %v", res.Path, err)
+		return true
+	}
+	res.Content = sb.String()
+	res.Status = PasteOK
+	actual, ok := verifyPasteName(res.Hash, res.Source, sum)
+	res.Verified = ok
+	if ok && actual != "" {
+		res.Status, res.Actual = PasteHashMismatch, actual
+		res.Reason = fmt.Sprintf("content hashes to %s", actual)
+	}
+	return true
+}
+
+// verifyPasteName compares the content's sha256 with the file's hash name.
+// ok is false when the name's form says nothing about the content (a seed
+// paste-store name of unknown kind); actual is set only on a mismatch.
+func verifyPasteName(h PasteHash, src PasteSource, sum hash.Hash) (actual PasteHash, ok bool) {
+	full := hex.EncodeToString(sum.Sum(nil))
+	name := strings.ToLower(string(h))
+	switch {
+	case src == PasteSourceCache:
+		// The real layout always names files by the 16-hex prefix, so any
+		// other name is a mismatch too.
+	case len(name) == 16 && isLowerHex(name):
+	case len(name) == 64 && isLowerHex(name):
+		if name != full {
+			return PasteHash(full), true
+		}
+		return "", true
+	default:
+		return "", false
+	}
+	if name != full[:16] {
+		return PasteHash(full[:16]), true
+	}
+	return "", true
+}
+
+// PasteFile is one file in a paste folder.
+type PasteFile struct {
+	Hash    PasteHash   `json:"hash"`
+	Path    string      `json:"path"`
+	Source  PasteSource `json:"source"`
+	Size    int64       `json:"size"`
+	ModTime time.Time   `json:"modTime"`
+	// Refs counts history references to Hash (set by InventoryPastes).
+	Refs int `json:"refs"`
+}
+
+// List returns every file of paste-cache and paste-store, sorted by source
+// then hash. Missing folders are simply empty. Unreadable folders and
+// entries that are not paste files (sub-folders, names without .txt in
+// paste-cache) are reported as problems.
+func (c *PasteCache) List() ([]PasteFile, []Problem) {
+	var files []PasteFile
+	var problems []Problem
+	for _, src := range []PasteSource{PasteSourceCache, PasteSourceStore} {
+		dir := PasteCacheDir
+		if src == PasteSourceStore {
+			dir = PasteStoreDir
+		}
+		ents, probs := readStoreDir(c.fsys, dir)
+		problems = append(problems, probs...)
+		for _, de := range ents {
+			p := path.Join(dir, de.Name())
+			name := de.Name()
+			if src == PasteSourceCache {
+				if !strings.HasSuffix(name, pasteCacheExt) {
+					problems = append(problems, Problem{File: p, Kind: ProblemMalformed, Reason: "not a paste cache file (<hash>.txt)"})
+					continue
+				}
+				name = strings.TrimSuffix(name, pasteCacheExt)
+			}
+			info, err := de.Info()
+			if err != nil {
+				problems = append(problems, Problem{File: p, Kind: ProblemUnreadable, Reason: err.Error()})
+				continue
+			}
+			if !info.Mode().IsRegular() {
+				problems = append(problems, Problem{File: p, Kind: ProblemMalformed, Reason: "not a regular file"})
+				continue
+			}
+			files = append(files, PasteFile{Hash: PasteHash(name), Path: p, Source: src, Size: info.Size(), ModTime: info.ModTime()})
+		}
+	}
+	sort.SliceStable(files, func(i, j int) bool {
+		if files[i].Source != files[j].Source {
+			return files[i].Source == PasteSourceCache
+		}
+		return files[i].Hash < files[j].Hash
+	})
+	return files, problems
+}

@@ -1,0 +1,104 @@
+package model
+
+import (
+	"io/fs"
+	"sort"
+)
+
+// PasteSummary counts the pastes of a home. Status counts are over
+// distinct hashes referenced from history.
+type PasteSummary struct {
+	// Inline is the number of pastes stored inline in history lines.
+	Inline int `json:"inline"`
+	// References is the number of hashed pastes in history lines (a hash
+	// pasted twice counts twice).
+	References int `json:"references"`
+	// Referenced is the number of distinct hashes referenced.
+	Referenced   int `json:"referenced"`
+	Resolved     int `json:"resolved"`
+	Missing      int `json:"missing"`
+	HashMismatch int `json:"hashMismatch"`
+	Unreadable   int `json:"unreadable"`
+	// Files is the number of files in the paste folders.
+	Files int `json:"files"`
+	// Orphans is the number of files no history line refers to.
+	Orphans int `json:"orphans"`
+}
+
+// PasteInventory relates the paste folders to the history that refers to
+// them.
+type PasteInventory struct {
+	// Files are all paste files, with their reference counts.
+	Files []PasteFile `json:"files"`
+	// Orphans are the files no history line refers to.
+	Orphans []PasteFile `json:"orphans"`
+	// Resolutions has one entry per distinct referenced hash (content not
+	// kept), sorted by hash.
+	Resolutions []PasteResolution `json:"resolutions"`
+	Summary     PasteSummary      `json:"summary"`
+	Problems    []Problem         `json:"problems,omitempty"`
+}
+
+// CountPasteRefs counts, per hash, the history pastes that refer to it.
+// Inline pastes are not counted.
+func CountPasteRefs(h *History) map[PasteHash]int {
+	refs := make(map[PasteHash]int)
+	for i := range h.Entries {
+		for _, p := range h.Entries[i].PastedContents {
+			if p.Hash != "" && !p.Inline {
+				refs[p.Hash]++
+			}
+		}
+	}
+	return refs
+}
+
+// InventoryPastes lists the paste folders of the home fsys, checks every
+// hash history refers to, and finds orphans. h may be nil (no history).
+func InventoryPastes(fsys fs.FS, h *History) *PasteInventory {
+	c := NewPasteCache(fsys)
+	inv := &PasteInventory{}
+	inv.Files, inv.Problems = c.List()
+	refs := map[PasteHash]int{}
+	if h != nil {
+		refs = CountPasteRefs(h)
+		for i := range h.Entries {
+			for _, p := range h.Entries[i].PastedContents {
+				if p.Inline {
+					inv.Summary.Inline++
+				}
+			}
+		}
+	}
+	for i := range inv.Files {
+		f := &inv.Files[i]
+		f.Refs = refs[f.Hash]
+		if f.Refs == 0 {
+			inv.Orphans = append(inv.Orphans, *f)
+		}
+	}
+	hashes := make([]PasteHash, 0, len(refs))
+	for hash, n := range refs {
+		hashes = append(hashes, hash)
+		inv.Summary.References += n
+	}
+	sort.Slice(hashes, func(i, j int) bool { return hashes[i] < hashes[j] })
+	for _, hash := range hashes {
+		r := c.Check(hash)
+		inv.Resolutions = append(inv.Resolutions, r)
+		switch r.Status {
+		case PasteOK:
+			inv.Summary.Resolved++
+		case PasteMissing:
+			inv.Summary.Missing++
+		case PasteHashMismatch:
+			inv.Summary.HashMismatch++
+		case PasteUnreadable:
+			inv.Summary.Unreadable++
+		}
+	}
+	inv.Summary.Referenced = len(hashes)
+	inv.Summary.Files = len(inv.Files)
+	inv.Summary.Orphans = len(inv.Orphans)
+	return inv
+}
