@@ -1,7 +1,51 @@
 package main
 
-// runDefault runs memscope without a subcommand. Until the terminal app
-// lands it prints the stat report.
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
+
+	"github.com/memscope/memscope/ui"
+)
+
+// runDefault opens the terminal app. When stdout is not a terminal (a
+// pipe, CI) it prints the stat report instead, so `go run .` is useful
+// everywhere.
 func runDefault(e *env, args []string) int {
-	return runStat(e, args)
+	fs := flag.NewFlagSet("memscope", flag.ContinueOnError)
+	hf := addHomeFlags(fs)
+	project := fs.String("project", "", "project folder to open (default: the current folder's project, else the newest)")
+	noWatch := fs.Bool("no-watch", false, "do not reload when files change")
+	if !parseFlags(e, fs, args) {
+		return 2
+	}
+	if !term.IsTerminal(os.Stdout.Fd()) || !term.IsTerminal(os.Stdin.Fd()) {
+		return runStat(e, args)
+	}
+	o, err := e.openHome(hf)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "memscope: %v\n", err)
+		return 1
+	}
+	defer o.close()
+	proj := *project
+	if proj == "" {
+		proj = o.defaultProject(e)
+	}
+	m := ui.New(ui.Options{
+		Home:    o.home,
+		Project: proj,
+		Demo:    o.demo != nil,
+		Now:     e.now,
+		Getenv:  e.getenv,
+		Watch:   !*noWatch,
+	})
+	if _, err := tea.NewProgram(m).Run(); err != nil {
+		fmt.Fprintf(e.stderr, "memscope: %v\n", err)
+		return 1
+	}
+	return 0
 }

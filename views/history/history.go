@@ -85,7 +85,7 @@ func (m *Model) Blur() {}
 func (m Model) Filtering() bool { return m.list.Filtering() }
 
 // Help lists the pane's own bindings.
-func (m Model) Help() []key.Binding { return []key.Binding{m.keys.Expand, m.keys.Filter} }
+func (m Model) Help() []key.Binding { return []key.Binding{m.keys.Expand} }
 
 // ClickRow moves the cursor to the clicked row.
 func (m *Model) ClickRow(y int) { m.list.ClickRow(y - 1) }

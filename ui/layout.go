@@ -1,0 +1,128 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
+
+	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/views/text"
+)
+
+// The screen, top to bottom: an optional banner, the title line, the tabs,
+// the focused pane in a border, the help line, the status line.
+
+func (m Model) bannerText() string {
+	var parts []string
+	if m.opts.Demo {
+		parts = append(parts, "DEMO HOME — no Claude home found; this is memscope's built-in example (use --home DIR)")
+	}
+	if m.readOnly {
+		parts = append(parts, "READ-ONLY HOME — browsing only; edits are disabled")
+	}
+	return strings.Join(parts, " · ")
+}
+
+func (m Model) bannerRows() int {
+	if m.bannerText() == "" {
+		return 0
+	}
+	return 1
+}
+
+func (m Model) tabsRow() int { return m.bannerRows() + 1 }
+
+func (m Model) bodyTop() int { return m.tabsRow() + 1 }
+
+// bodyHeight is the pane's inner height: the screen minus banner, title,
+// tabs, the border's two rows, help and status.
+func (m Model) bodyHeight() int {
+	return max(m.height-m.bannerRows()-2-2-2, 1)
+}
+
+func (m Model) bodyWidth() int { return max(m.width-2, 1) }
+
+// layout hands every pane its inner size.
+func (m *Model) layout() {
+	for i := 0; i < paneCount; i++ {
+		m.paneAt(i).SetSize(m.bodyWidth(), m.bodyHeight())
+	}
+	m.help.SetWidth(m.width)
+}
+
+// tabLabels are the tab texts, numbered for the number keys.
+func tabLabels() []string {
+	out := make([]string, len(keymap.PaneNames))
+	for i, n := range keymap.PaneNames {
+		out[i] = string(rune('1'+i)) + " " + n
+	}
+	return out
+}
+
+// tabAt returns the pane whose tab covers column x, or -1.
+func (m Model) tabAt(x int) int {
+	pos := 0
+	for i, l := range tabLabels() {
+		w := lipgloss.Width(m.styles.TabInactive.Render(l))
+		if x >= pos && x < pos+w {
+			return i
+		}
+		pos += w
+	}
+	return -1
+}
+
+func (m Model) renderTabs() string {
+	var b strings.Builder
+	for i, l := range tabLabels() {
+		if i == m.focus {
+			b.WriteString(m.styles.TabActive.Render(l))
+		} else {
+			b.WriteString(m.styles.TabInactive.Render(l))
+		}
+	}
+	return lipgloss.NewStyle().MaxWidth(m.width).Render(b.String())
+}
+
+func (m Model) render() string {
+	if m.width == 0 || m.height == 0 {
+		return "memscope: starting…"
+	}
+	var rows []string
+	if b := m.bannerText(); b != "" {
+		rows = append(rows, m.styles.Banner.Render(text.Truncate(b, max(m.width-2, 1))))
+	}
+	title := m.styles.Title.Render("memscope") + "  " + m.styles.Dim.Render(text.TruncateLeft(m.data.openPath(), max(m.width-12, 1)))
+	rows = append(rows, title)
+	rows = append(rows, m.renderTabs())
+	body := m.paneAt(m.focus).View()
+	if m.showHelp {
+		body = m.fullHelp()
+	}
+	body = lipgloss.NewStyle().Width(m.bodyWidth()).Height(m.bodyHeight()).MaxHeight(m.bodyHeight()).MaxWidth(m.bodyWidth()).Render(body)
+	rows = append(rows, m.styles.PaneFocused.Render(body))
+	rows = append(rows, m.help.ShortHelpView(append(m.paneAt(m.focus).Help(), m.keys.ShortHelp()...)))
+	rows = append(rows, m.statusLine())
+	return lipgloss.NewStyle().MaxHeight(m.height).Render(strings.Join(rows, "\n"))
+}
+
+func (m Model) statusLine() string {
+	s := m.status
+	if l := m.loadingText(); l != "" {
+		s = l + "  " + s
+	}
+	s = text.Truncate(text.OneLine(s), max(m.width, 1))
+	if m.statusErr {
+		return m.styles.Error.Render(s)
+	}
+	return m.styles.StatusBar.Render(s)
+}
+
+// fullHelp is the help overlay: the focused pane's keys, then the global
+// and navigation groups from the keymap.
+func (m Model) fullHelp() string {
+	groups := [][]key.Binding{m.paneAt(m.focus).Help()}
+	groups = append(groups, m.keys.FullHelp()...)
+	return m.styles.Bold.Render("Keys — "+keymap.PaneNames[m.focus]+" (any key closes)") + "\n\n" + m.help.FullHelpView(groups)
+}

@@ -1,0 +1,339 @@
+// Package ui is memscope's root Bubble Tea model: the layout, the focus
+// ring over the panes, routing (keys to the focused pane, data to its
+// owner), all file I/O as commands, file watching, and the theme.
+package ui
+
+import (
+	"fmt"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/history"
+	"github.com/memscope/memscope/views/msgs"
+	"github.com/memscope/memscope/views/pastes"
+	"github.com/memscope/memscope/views/projects"
+	"github.com/memscope/memscope/views/style"
+)
+
+// Options configure the app.
+type Options struct {
+	// Home is the Claude home to show.
+	Home *model.Home
+	// Project is the folder to open on ("" picks the newest project).
+	Project string
+	// Demo says Home is the embedded demo (shown in the banner).
+	Demo bool
+	// Now is the clock; time.Now in production.
+	Now func() time.Time
+	// Getenv reads the environment (EDITOR, NO_COLOR).
+	Getenv func(string) string
+	// Watch turns on live reload with fsnotify.
+	Watch bool
+}
+
+// Pane indexes, in focus-ring order (keymap.PaneNames).
+const (
+	paneProjects = iota
+	paneIndex
+	paneMemories
+	paneHistory
+	panePastes
+	paneReplay
+	panePrompt
+	paneHealth
+	paneCount
+)
+
+// pane is what the root needs of every pane to lay it out and route to it.
+// The root stores concrete pane types; this interface is for iterating.
+type pane interface {
+	Title() string
+	SetSize(w, h int)
+	Focus()
+	Blur()
+	View() string
+	Help() []key.Binding
+	Filtering() bool
+	ClickRow(y int)
+}
+
+// Model is the root model.
+type Model struct {
+	opts   Options
+	keys   keymap.KeyMap
+	styles style.Styles
+	help   help.Model
+
+	width, height int
+	focus         int
+	showHelp      bool
+	readOnly      bool
+	status        string
+	statusErr     bool
+	loading       map[string]bool
+
+	data homeData
+
+	projects projects.Model
+	history  history.Model
+	pastes   pastes.Model
+	todo     [paneCount]placeholder
+
+	watch     *watcher
+	reloadTag int
+}
+
+// New builds the root model. Nothing is read until Init's commands run, so
+// the first frame comes before any data.
+func New(opts Options) Model {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Getenv == nil {
+		opts.Getenv = func(string) string { return "" }
+	}
+	noColor := opts.Getenv("NO_COLOR") != ""
+	st := style.New(true, noColor)
+	km := keymap.Default()
+	m := Model{
+		opts:     opts,
+		keys:     km,
+		styles:   st,
+		help:     help.New(),
+		loading:  map[string]bool{},
+		projects: projects.New(km, st),
+		history:  history.New(km, st),
+		pastes:   pastes.New(km, st),
+	}
+	for i := range m.todo {
+		m.todo[i] = placeholder{title: keymap.PaneNames[i], styles: st}
+	}
+	m.help.Styles = help.DefaultStyles(true)
+	m.paneAt(m.focus).Focus()
+	return m
+}
+
+// Init starts loading the home and, when asked, watching it.
+func (m Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.loadHomeCmd(), m.loadHistoryCmd(), m.checkWritableCmd()}
+	m.loading["home"] = true
+	m.loading["history"] = true
+	if m.opts.Watch {
+		cmds = append(cmds, startWatchCmd(m.opts.Home.Dir))
+	}
+	return tea.Batch(cmds...)
+}
+
+// paneAt returns pane i for iteration.
+func (m *Model) paneAt(i int) pane {
+	switch i {
+	case paneProjects:
+		return &m.projects
+	case paneHistory:
+		return &m.history
+	case panePastes:
+		return &m.pastes
+	}
+	return &m.todo[i]
+}
+
+// Update routes a message: global keys and data messages first, then keys
+// and mouse to the focused pane.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.layout()
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.setTheme(msg.IsDark())
+		return m, nil
+	case tea.KeyPressMsg:
+		return m.handleKey(msg)
+	case tea.MouseClickMsg:
+		return m.handleClick(msg)
+	case tea.MouseWheelMsg:
+		return m.routeToFocused(msg)
+	}
+	if next, cmd, ok := m.handleData(msg); ok {
+		return next, cmd
+	}
+	return m, nil
+}
+
+// handleKey handles global keys unless the focused pane is taking text
+// (a filter line or a form), then hands the key to the focused pane.
+func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if m.showHelp {
+		m.showHelp = false
+		return m, nil
+	}
+	if !m.paneAt(m.focus).Filtering() {
+		switch {
+		case key.Matches(msg, m.keys.Quit):
+			return m, tea.Quit
+		case key.Matches(msg, m.keys.Help):
+			m.showHelp = true
+			return m, nil
+		case key.Matches(msg, m.keys.NextPane):
+			m.setFocus((m.focus + 1) % paneCount)
+			return m, nil
+		case key.Matches(msg, m.keys.PrevPane):
+			m.setFocus((m.focus + paneCount - 1) % paneCount)
+			return m, nil
+		case key.Matches(msg, m.keys.Reload):
+			return m, m.reloadAll()
+		}
+		for i, b := range m.keys.Panes {
+			if key.Matches(msg, b) {
+				m.setFocus(i)
+				return m, nil
+			}
+		}
+	}
+	return m.routeToFocused(msg)
+}
+
+// routeToFocused hands a key or mouse message to the focused pane.
+func (m Model) routeToFocused(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch m.focus {
+	case paneProjects:
+		m.projects, cmd = m.projects.Update(msg)
+	case paneHistory:
+		m.history, cmd = m.history.Update(msg)
+	case panePastes:
+		m.pastes, cmd = m.pastes.Update(msg)
+	}
+	return m, cmd
+}
+
+func (m *Model) setFocus(i int) {
+	m.paneAt(m.focus).Blur()
+	m.focus = i
+	m.paneAt(m.focus).Focus()
+}
+
+// handleClick focuses a pane by its tab, or moves a list's cursor.
+func (m Model) handleClick(msg tea.MouseClickMsg) (tea.Model, tea.Cmd) {
+	mouse := msg.Mouse()
+	if mouse.Y == m.tabsRow() {
+		if i := m.tabAt(mouse.X); i >= 0 {
+			m.setFocus(i)
+		}
+		return m, nil
+	}
+	top := m.bodyTop()
+	if mouse.Y > top && mouse.Y < top+m.bodyHeight()+1 {
+		m.paneAt(m.focus).ClickRow(mouse.Y - top - 1)
+	}
+	return m, nil
+}
+
+func (m *Model) setTheme(isDark bool) {
+	st := style.New(isDark, m.styles.NoColor)
+	m.styles = st
+	m.help.Styles = help.DefaultStyles(isDark)
+	m.projects.SetStyles(st)
+	m.history.SetStyles(st)
+	m.pastes.SetStyles(st)
+	for i := range m.todo {
+		m.todo[i].styles = st
+	}
+}
+
+// setStatus shows a message in the status bar.
+func (m *Model) setStatus(s string, isErr bool) {
+	m.status, m.statusErr = s, isErr
+}
+
+// handleData handles data messages by type; ok is false for messages
+// nobody owns.
+func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case homeLoadedMsg:
+		delete(m.loading, "home")
+		m.applyHome(msg)
+		return m, m.loadProjectCmd(m.data.open), true
+	case historyLoadedMsg:
+		delete(m.loading, "history")
+		m.data.history = msg.history
+		m.data.inventory = msg.inventory
+		m.data.pasteRefs = msg.refs
+		m.applyHistory()
+		return m, nil, true
+	case projectLoadedMsg:
+		delete(m.loading, "project")
+		m.data.project = msg
+		return m, nil, true
+	case writableMsg:
+		m.readOnly = !msg.ok
+		m.layout()
+		return m, nil, true
+	case errMsg:
+		m.setStatus(msg.err.Error(), true)
+		return m, nil, true
+	case msgs.Status:
+		m.setStatus(msg.Text, msg.Error)
+		return m, nil, true
+	case msgs.SelectProject:
+		m.openProject(msg.Slug)
+		m.setStatus("opened "+m.data.openPath(), false)
+		return m, m.loadProjectCmd(msg.Slug), true
+	case msgs.ResolvePaste:
+		return m, m.resolvePasteCmd(msg.Hash), true
+	case msgs.PasteResolved:
+		var c1, c2 tea.Cmd
+		m.history, c1 = m.history.Update(msg)
+		m.pastes, c2 = m.pastes.Update(msg)
+		return m, tea.Batch(c1, c2), true
+	case msgs.SwitchPane:
+		m.setFocus(msg.Index)
+		return m, nil, true
+	case watchStartedMsg:
+		m.watch = msg.w
+		if msg.err != nil {
+			m.setStatus("live reload off: "+msg.err.Error(), true)
+			return m, nil, true
+		}
+		return m, m.watch.next(), true
+	case fileChangedMsg:
+		m.reloadTag++
+		tag := m.reloadTag
+		return m, tea.Batch(m.watch.next(), tea.Tick(debounce, func(time.Time) tea.Msg { return reloadTickMsg{tag: tag, what: msg.what} })), true
+	case reloadTickMsg:
+		if msg.tag != m.reloadTag {
+			return m, nil, true
+		}
+		return m, m.reloadAll(), true
+	}
+	return m, nil, false
+}
+
+// reloadAll re-reads everything (after a file change or ctrl+r).
+func (m *Model) reloadAll() tea.Cmd {
+	m.loading["home"] = true
+	m.loading["history"] = true
+	return tea.Batch(m.loadHomeCmd(), m.loadHistoryCmd())
+}
+
+// View draws tabs, the focused pane, the help line and the status bar.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "memscope — " + m.data.openPath()
+	return v
+}
+
+func (m Model) loadingText() string {
+	if len(m.loading) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("loading %d source(s)…", len(m.loading))
+}

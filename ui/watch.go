@@ -1,0 +1,110 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/fsnotify/fsnotify"
+)
+
+// debounce is how long the root waits after the last file event before it
+// reloads: editors and Claude Code write in bursts (temp file, rename).
+const debounce = 250 * time.Millisecond
+
+// watcher forwards file events from the home as messages. It watches
+// folders, not files, because editors and the atomic writer save by
+// renaming a new file over the old one.
+type watcher struct {
+	w      *fsnotify.Watcher
+	events chan string
+}
+
+type watchStartedMsg struct {
+	w   *watcher
+	err error
+}
+
+// fileChangedMsg says something under the home changed; what is the path.
+type fileChangedMsg struct{ what string }
+
+// reloadTickMsg fires debounce after an event; only the newest tag acts.
+type reloadTickMsg struct {
+	tag  int
+	what string
+}
+
+// startWatchCmd watches the home folder, projects/*, their memory folders
+// and the paste cache. One goroutine reads fsnotify and exits when the
+// watcher is closed (its channels close).
+func startWatchCmd(home string) tea.Cmd {
+	return func() tea.Msg {
+		fw, err := fsnotify.NewWatcher()
+		if err != nil {
+			return watchStartedMsg{err: err}
+		}
+		dirs := []string{home, filepath.Join(home, "projects"), filepath.Join(home, "paste-cache")}
+		projects, _ := filepath.Glob(filepath.Join(home, "projects", "*"))
+		for _, p := range projects {
+			dirs = append(dirs, p, filepath.Join(p, "memory"))
+			subs, _ := filepath.Glob(filepath.Join(p, "memory", "*"))
+			for _, s := range subs {
+				if st, err := os.Stat(s); err == nil && st.IsDir() && !strings.HasPrefix(filepath.Base(s), ".") {
+					dirs = append(dirs, s)
+				}
+			}
+		}
+		for _, d := range dirs {
+			fw.Add(d) // missing folders are fine: nothing to watch yet
+		}
+		w := &watcher{w: fw, events: make(chan string, 64)}
+		go w.run()
+		return watchStartedMsg{w: w}
+	}
+}
+
+func (w *watcher) run() {
+	defer close(w.events)
+	for {
+		select {
+		case ev, ok := <-w.w.Events:
+			if !ok {
+				return
+			}
+			if strings.Contains(filepath.Base(ev.Name), ".memscope-") {
+				continue // our own temp files
+			}
+			select {
+			case w.events <- ev.Name:
+			default: // a reload is already pending; dropping is fine
+			}
+		case _, ok := <-w.w.Errors:
+			if !ok {
+				return
+			}
+		}
+	}
+}
+
+// next waits for the next event.
+func (w *watcher) next() tea.Cmd {
+	if w == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		name, ok := <-w.events
+		if !ok {
+			return nil
+		}
+		return fileChangedMsg{what: name}
+	}
+}
+
+// Close stops the watcher and its goroutine.
+func (w *watcher) Close() {
+	if w != nil {
+		w.w.Close()
+	}
+}
