@@ -72,6 +72,11 @@ type Record struct {
 	// the size of the attachment object as written.
 	AttachmentType  string
 	AttachmentBytes int
+	// AttachmentFiles lists the files an attachment carries: the
+	// "instructions" attachment holds every CLAUDE.md, rules file and
+	// MEMORY.md loaded at session start; single-file attachments (a nested
+	// memory) have one.
+	AttachmentFiles []AttachmentFile
 
 	// Compact is compactMetadata of a compact_boundary record.
 	Compact *CompactMetadata
@@ -205,4 +210,25 @@ type MicrocompactMetadata struct {
 	PreTokens        *int           `json:"preTokens,omitempty"`
 	TokensSaved      *int           `json:"tokensSaved,omitempty"`
 	CompactedToolIDs []string       `json:"compactedToolIds,omitempty"`
+}
+
+// AttachmentFile is one file inside an attachment record.
+type AttachmentFile struct {
+	Path string
+	// Type is the client's label for whose file it is: User, Project,
+	// Local, Managed, AutoMem, TeamMem, …
+	Type string
+	// Bytes is the decoded size of the file's content as sent.
+	Bytes int
+}
+
+// The AttachmentFile types that hold auto memory rather than instructions.
+const (
+	AttachmentAutoMem = "AutoMem"
+	AttachmentTeamMem = "TeamMem"
+)
+
+// IsMemory reports whether the file is auto or team memory.
+func (f AttachmentFile) IsMemory() bool {
+	return f.Type == AttachmentAutoMem || f.Type == AttachmentTeamMem
 }

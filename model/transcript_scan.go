@@ -332,14 +332,7 @@ func (d *recordDecoder) finish() {
 		d.decodeMessage(d.cur.msg)
 	}
 	if d.cur.att != nil && r.Type == RecordAttachment {
-		r.AttachmentBytes = len(d.cur.att)
-		if d.cur.att[0] == '{' {
-			_ = eachMember(d.cur.att, func(key, val []byte) {
-				if string(key) == "type" {
-					r.AttachmentType = d.interned(val)
-				}
-			})
-		}
+		d.decodeAttachment(r, d.cur.att)
 	}
 	if d.cur.cm != nil && r.IsCompactBoundary() {
 		r.Compact = new(CompactMetadata)
@@ -352,6 +345,52 @@ func (d *recordDecoder) finish() {
 		if err := json.Unmarshal(d.cur.mcm, r.Microcompact); err != nil {
 			d.fieldProblem("microcompactMetadata: %v", err)
 		}
+	}
+}
+
+// decodeAttachment reads attachment.type and the files an attachment
+// carries: a "files" array of {path, type, content}, or a top-level path
+// and content.
+func (d *recordDecoder) decodeAttachment(r *Record, v []byte) {
+	r.AttachmentBytes = len(v)
+	if v[0] != '{' {
+		return
+	}
+	var single AttachmentFile
+	var hasContent bool
+	_ = eachMember(v, func(key, val []byte) {
+		switch string(key) {
+		case "type":
+			r.AttachmentType = d.interned(val)
+		case "path":
+			single.Path = d.str(val)
+		case "content":
+			single.Bytes, hasContent = rawStringLen(val), val[0] == '"'
+		case "files":
+			if val[0] != '[' {
+				return
+			}
+			eachElement(val, func(el []byte) {
+				if el[0] != '{' {
+					return
+				}
+				var f AttachmentFile
+				_ = eachMember(el, func(key, val []byte) {
+					switch string(key) {
+					case "path":
+						f.Path = d.str(val)
+					case "type":
+						f.Type = d.interned(val)
+					case "content":
+						f.Bytes = rawStringLen(val)
+					}
+				})
+				r.AttachmentFiles = append(r.AttachmentFiles, f)
+			})
+		}
+	})
+	if single.Path != "" && hasContent {
+		r.AttachmentFiles = append(r.AttachmentFiles, single)
 	}
 }
 

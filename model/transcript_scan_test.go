@@ -357,3 +357,31 @@ func TestSummarizeTranscriptMissing(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+// File sizes computed with jq (utf8bytelength) over the same file.
+func TestScanInstructionsAttachment(t *testing.T) {
+	data, err := os.ReadFile("testdata/transcripts/transcript-interactive-pastes.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, recs := scanAll(t, string(data), ScanOptions{})
+	var got []string
+	for _, r := range recs {
+		if r.AttachmentType == "instructions" {
+			if r.Line != 16 {
+				t.Errorf("instructions on line %d, want 16", r.Line)
+			}
+			for _, f := range r.AttachmentFiles {
+				got = append(got, f.Type+":"+strconv.Itoa(f.Bytes)+":"+strconv.FormatBool(f.IsMemory()))
+			}
+		}
+	}
+	if strings.Join(got, " ") != "User:112:false User:67:false Project:52:false AutoMem:25100:true" {
+		t.Errorf("files %q", got)
+	}
+	single := `{"type":"attachment","uuid":"x","attachment":{"type":"nested_memory","path":"/p/CLAUDE.md","content":"ab\ncd"}}` + "\n"
+	_, recs = scanAll(t, single, ScanOptions{})
+	if fs := recs[0].AttachmentFiles; len(fs) != 1 || fs[0].Path != "/p/CLAUDE.md" || fs[0].Bytes != 5 {
+		t.Errorf("single-file attachment %+v", fs)
+	}
+}
