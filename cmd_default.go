@@ -23,7 +23,14 @@ func runDefault(e *env, args []string) int {
 		return 2
 	}
 	if !term.IsTerminal(os.Stdout.Fd()) || !term.IsTerminal(os.Stdin.Fd()) {
-		return runStat(e, args)
+		var statArgs []string
+		if hf.dir != "" {
+			statArgs = append(statArgs, "--home", hf.dir)
+		}
+		if hf.demo {
+			statArgs = append(statArgs, "--demo")
+		}
+		return runStat(e, statArgs)
 	}
 	o, err := e.openHome(hf)
 	if err != nil {

@@ -1,0 +1,216 @@
+package engine
+
+import (
+	"io/fs"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/memscope/memscope/model"
+)
+
+// StatReport is the inventory of a Claude home: what `memscope stat`
+// prints. Every count is over what could be read; what could not is in
+// Malformed with its file, line and reason.
+type StatReport struct {
+	Home   string `json:"home"`
+	Source string `json:"source"`
+	Demo   bool   `json:"demo"`
+
+	Projects int `json:"projects"`
+	// MemoryDirs counts projects/<slug>/memory folders.
+	MemoryDirs int `json:"memoryDirs"`
+	// MemoryFiles counts topic files (not MEMORY.md), valid or not;
+	// InvalidMemoryFiles those whose frontmatter does not parse.
+	MemoryFiles        int `json:"memoryFiles"`
+	InvalidMemoryFiles int `json:"invalidMemoryFiles"`
+	TeamMemoryFiles    int `json:"teamMemoryFiles"`
+	// IndexLines counts the lines of every MEMORY.md; IndexEntries the
+	// lines that are index entries.
+	IndexFiles   int `json:"indexFiles"`
+	IndexLines   int `json:"indexLines"`
+	IndexEntries int `json:"indexEntries"`
+
+	HistoryEntries int        `json:"historyEntries"`
+	Pastes         StatPastes `json:"pastes"`
+
+	// Transcripts counts main session transcripts; subagent and seed-layout
+	// transcripts are counted apart.
+	Transcripts            int            `json:"transcripts"`
+	SubagentTranscripts    int            `json:"subagentTranscripts"`
+	SeedTranscripts        int            `json:"seedTranscripts"`
+	ToolResultFiles        int            `json:"toolResultFiles"`
+	TranscriptBytes        int64          `json:"transcriptBytes"`
+	Records                int            `json:"records"`
+	RecordTypes            map[string]int `json:"recordTypes"`
+	CompactBoundaries      int            `json:"compactBoundaries"`
+	MicrocompactBoundaries int            `json:"microcompactBoundaries"`
+	Usage                  model.Usage    `json:"usage"`
+
+	// Secondary lists the stores in the older layouts of the seed
+	// documents (daily logs, sessionMemory.md, agent memory).
+	Secondary []StatSecondary `json:"secondary"`
+
+	Malformed []model.Problem `json:"malformed"`
+}
+
+// StatPastes counts pastes: hashes history refers to and what they
+// resolved to, and the files of the paste folders.
+type StatPastes struct {
+	Referenced   int `json:"referenced"`
+	Resolved     int `json:"resolved"`
+	Missing      int `json:"missing"`
+	HashMismatch int `json:"hashMismatch"`
+	Unreadable   int `json:"unreadable"`
+	Inline       int `json:"inline"`
+	Files        int `json:"files"`
+	Orphans      int `json:"orphans"`
+}
+
+// StatSecondary is one secondary store and how many files it holds.
+type StatSecondary struct {
+	Kind  string `json:"kind"`
+	Label string `json:"label"`
+	Path  string `json:"path"`
+	Files int    `json:"files"`
+}
+
+// StatOptions say where the home is and how to read it.
+type StatOptions struct {
+	Home *model.Home
+	// Root is an fs.FS rooted at "/" for the secondary stores that live by
+	// absolute path; nil skips them.
+	Root fs.FS
+	// Workers bounds the transcripts read at once (default: the CPUs).
+	Workers int
+}
+
+// Stat takes the inventory of a home. Transcripts are scanned in parallel,
+// one file per worker, each in one streaming pass.
+func Stat(o StatOptions) StatReport {
+	h := o.Home
+	r := StatReport{Home: h.Dir, Source: string(h.Source), Demo: h.Source == model.HomeFromDemo, RecordTypes: map[string]int{}}
+	var probs []model.Problem
+
+	projects, p := model.ListProjects(h.FS)
+	probs = append(probs, p...)
+	r.Projects = len(projects)
+	for _, pr := range projects {
+		if !pr.HasMemory {
+			continue
+		}
+		md, p := model.ReadMemoryDir(h.FS, pr.Dir+"/memory")
+		probs = append(probs, p...)
+		if !md.Exists {
+			continue
+		}
+		r.MemoryDirs++
+		for _, f := range md.Files {
+			r.MemoryFiles++
+			if f.Invalid {
+				r.InvalidMemoryFiles++
+			}
+		}
+		if md.Index != nil {
+			r.IndexFiles++
+			r.IndexLines += len(md.Index.Lines)
+			r.IndexEntries += len(md.Index.Entries())
+		}
+		team, p := model.ReadMemoryDir(h.FS, pr.Dir+"/memory/team")
+		probs = append(probs, p...)
+		r.TeamMemoryFiles += len(team.Files)
+	}
+
+	hist, err := model.ReadHistory(h.FS, model.HistoryPath)
+	if err != nil && hist == nil {
+		probs = append(probs, model.Problem{File: model.HistoryPath, Kind: model.ProblemUnreadable, Reason: err.Error()})
+	}
+	if hist != nil {
+		r.HistoryEntries = len(hist.Entries)
+		probs = append(probs, hist.Problems...)
+	}
+	inv := model.InventoryPastes(h.FS, hist)
+	probs = append(probs, inv.Problems...)
+	s := inv.Summary
+	r.Pastes = StatPastes{Referenced: s.Referenced, Resolved: s.Resolved, Missing: s.Missing, HashMismatch: s.HashMismatch,
+		Unreadable: s.Unreadable, Inline: s.Inline, Files: s.Files, Orphans: s.Orphans}
+
+	sf, p := model.FindSessionFiles(h.FS)
+	probs = append(probs, p...)
+	r.ToolResultFiles = len(sf.ToolResults)
+	for _, t := range sf.Transcripts {
+		switch t.Kind {
+		case model.TranscriptMain:
+			r.Transcripts++
+		case model.TranscriptSubagent:
+			r.SubagentTranscripts++
+		default:
+			r.SeedTranscripts++
+		}
+	}
+	for _, sum := range summarizeAll(h.FS, sf.Transcripts, o.Workers) {
+		r.TranscriptBytes += sum.Bytes
+		r.Records += sum.Records
+		for t, n := range sum.Types {
+			r.RecordTypes[t] += n
+		}
+		r.CompactBoundaries += sum.CompactBoundaries
+		r.MicrocompactBoundaries += sum.MicrocompactBoundaries
+		r.Usage = r.Usage.Add(sum.Usage)
+		probs = append(probs, sum.Problems...)
+	}
+
+	if o.Root != nil {
+		sec, p := model.ReadSecondaryMemory(model.SecondaryOptions{Root: o.Root, HomeDir: h.Dir})
+		probs = append(probs, p...)
+		for _, s := range sec {
+			r.Secondary = append(r.Secondary, StatSecondary{Kind: string(s.Kind), Label: s.Label, Path: s.Path, Files: len(s.Files)})
+		}
+	}
+	sort.SliceStable(probs, func(i, j int) bool {
+		if probs[i].File != probs[j].File {
+			return probs[i].File < probs[j].File
+		}
+		return probs[i].Line < probs[j].Line
+	})
+	r.Malformed = probs
+	if r.Malformed == nil {
+		r.Malformed = []model.Problem{}
+	}
+	return r
+}
+
+// summarizeAll scans transcripts on a pool of workers, biggest first so
+// one large file does not finish last alone. Results are in input order.
+func summarizeAll(fsys fs.FS, files []model.TranscriptFile, workers int) []model.TranscriptSummary {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return files[order[a]].Size > files[order[b]].Size })
+	out := make([]model.TranscriptSummary, len(files))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(workers, len(files)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				sum, err := model.SummarizeTranscript(fsys, files[i].Path)
+				if err != nil {
+					sum.Problems = append(sum.Problems, model.Problem{File: files[i].Path, Kind: model.ProblemUnreadable, Reason: err.Error()})
+				}
+				out[i] = sum
+			}
+		}()
+	}
+	for _, i := range order {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return out
+}
