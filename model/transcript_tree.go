@@ -219,20 +219,30 @@ func (t *Transcript) Chain(leaf string) ([]*Record, ChainEnd) {
 	if r == nil {
 		return nil, ChainNoLeaf
 	}
-	seen := map[string]bool{}
+	return WalkUp(r, func(r *Record) (*Record, bool) {
+		return t.byUUID[r.ParentUUID], r.ParentUUID != ""
+	})
+}
+
+// WalkUp follows links from start and returns the records met, oldest
+// first. parent gives the record r links to and whether r links anywhere:
+// (nil, false) ends the walk at a root, (nil, true) at a missing record.
+// A link back to a record already met ends it as a cycle.
+func WalkUp(start *Record, parent func(r *Record) (*Record, bool)) ([]*Record, ChainEnd) {
+	seen := map[*Record]bool{}
 	var rev []*Record
 	end := ChainRoot
-	for r != nil {
-		if seen[r.UUID] {
+	for r := start; r != nil; {
+		if seen[r] {
 			end = ChainCycle
 			break
 		}
-		seen[r.UUID] = true
+		seen[r] = true
 		rev = append(rev, r)
-		if r.ParentUUID == "" {
+		p, linked := parent(r)
+		if !linked {
 			break
 		}
-		p := t.byUUID[r.ParentUUID]
 		if p == nil {
 			end = ChainMissingParent
 		}

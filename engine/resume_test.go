@@ -1,0 +1,180 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/memscope/memscope/model"
+)
+
+const realDir = "../model/testdata/transcripts"
+
+func readReal(t testing.TB, name string) *model.Transcript {
+	t.Helper()
+	tr, err := model.ReadTranscriptWith(os.DirFS(realDir), name, model.ScanOptions{Content: true, KeepText: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// line writes one chain record; parent "" is null. extra is appended
+// inside the object.
+func line(typ, uuid, parent, extra string) string {
+	p := "null"
+	if parent != "" {
+		p = fmt.Sprintf("%q", parent)
+	}
+	return fmt.Sprintf(`{"type":%q,"uuid":%q,"parentUuid":%s%s}`, typ, uuid, p, extra) + "\n"
+}
+
+func boundary(uuid, logical string, preserved string) string {
+	meta := `{"trigger":"manual","preTokens":1000`
+	if preserved != "" {
+		meta += `,` + preserved
+	}
+	meta += `}`
+	return line("system", uuid, "", fmt.Sprintf(`,"subtype":"compact_boundary","logicalParentUuid":%q,"compactMetadata":%s`, logical, meta))
+}
+
+func segment(head, anchor, tail string) string {
+	return fmt.Sprintf(`"preservedSegment":{"headUuid":%q,"anchorUuid":%q,"tailUuid":%q}`, head, anchor, tail)
+}
+
+func lastPrompt(leaf string) string {
+	return fmt.Sprintf(`{"type":"last-prompt","lastPrompt":"p","leafUuid":%q}`, leaf) + "\n"
+}
+
+func build(t testing.TB, s string) *model.Transcript {
+	t.Helper()
+	tr, err := model.ReadTranscriptWith(fstest.MapFS{"t.jsonl": {Data: []byte(s)}}, "t.jsonl", model.ScanOptions{Content: true, KeepText: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+func ids(rs []*model.Record) string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.UUID)
+	}
+	return strings.Join(out, " ")
+}
+
+// The resume chain of the real transcript was computed with Python: 18
+// records from the second boundary to the newest last-prompt's leaf, plus
+// the one preserved message relinked after the summary.
+func TestResumeRealPartialCompaction(t *testing.T) {
+	tr := readReal(t, "transcript-partial-compactions.jsonl")
+	r := ResumeTranscript(tr, ResumeOptions{FileSize: 687786})
+	if r.Leaf != "e8b83a07-cc30-47e0-aed3-e0bce2d9ca5a" || r.LeafSource != LeafFromLastPrompt {
+		t.Errorf("leaf %s from %s", r.Leaf, r.LeafSource)
+	}
+	if r.FromBoundary != "fbefccd4-8fb3-4f3e-b7b7-259b07c9b4e7" || r.Fallback || r.ChainEnd != model.ChainRoot {
+		t.Errorf("from %s fallback %v (%s) end %s", r.FromBoundary, r.Fallback, r.FallbackReason, r.ChainEnd)
+	}
+	if len(r.Messages) != 19 || len(r.Preserved) != 1 {
+		t.Fatalf("%d messages, %d preserved", len(r.Messages), len(r.Preserved))
+	}
+	if r.Messages[1].UUID != "492e157f-48d0-4a71-a4a3-53b4f419378f" || r.Messages[2].UUID != "4935c698-c7a9-4e5e-9586-384266894a46" {
+		t.Errorf("summary then preserved expected, got %s %s", r.Messages[1].UUID, r.Messages[2].UUID)
+	}
+	assertAfterBoundary(t, r)
+}
+
+func TestResumeRealInteractive(t *testing.T) {
+	tr := readReal(t, "transcript-interactive-pastes.jsonl")
+	r := ResumeTranscript(tr, ResumeOptions{})
+	if len(r.Messages) != 21 || r.FromBoundary != "" || r.Leaf != "206ef6e0-ea06-4755-9718-192aa506bb26" {
+		t.Errorf("%d messages from %q leaf %s", len(r.Messages), r.FromBoundary, r.Leaf)
+	}
+}
+
+// assertAfterBoundary checks the resume property: no message from before
+// the boundary unless it is in the preserved segment.
+func assertAfterBoundary(t *testing.T, r Resume) {
+	t.Helper()
+	if r.FromBoundary == "" || r.Fallback {
+		return
+	}
+	b := r.Messages[0]
+	pres := map[*model.Record]bool{}
+	for _, p := range r.Preserved {
+		pres[p] = true
+	}
+	for _, m := range r.Messages {
+		if m.Line < b.Line && !pres[m] {
+			t.Errorf("message %s (line %d) is from before boundary line %d", m.UUID, m.Line, b.Line)
+		}
+	}
+}
+
+func TestResumeCases(t *testing.T) {
+	// u1 a1 u2 a2 | B1 S1 (partial: keeps u2..a2) u3 a3
+	base := line("user", "u1", "", "") + line("assistant", "a1", "u1", "") +
+		line("user", "u2", "a1", "") + line("assistant", "a2", "u2", "")
+	cases := []struct {
+		name     string
+		in       string
+		opts     ResumeOptions
+		messages string
+		from     string
+		fallback bool
+		leafSrc  LeafSource
+		skipped  int
+	}{
+		{name: "no boundary", in: base + lastPrompt("a2"), messages: "u1 a1 u2 a2", leafSrc: LeafFromLastPrompt},
+		{name: "full compaction", in: base + boundary("B", "a2", "") + line("user", "S", "B", `,"isCompactSummary":true`) +
+			line("user", "u3", "S", "") + lastPrompt("u3"), messages: "B S u3", from: "B", leafSrc: LeafFromLastPrompt},
+		{name: "partial compaction relinks", in: base + boundary("B", "a2", segment("u2", "S", "a2")) +
+			line("user", "S", "B", `,"isCompactSummary":true`) + line("user", "u3", "S", "") + line("assistant", "a3", "u3", ""),
+			messages: "B S u2 a2 u3 a3", from: "B", leafSrc: LeafFromNewest},
+		{name: "broken tail link falls back", in: line("user", "u1", "", "") + line("user", "u2", "gone", "") + line("assistant", "a2", "u2", "") +
+			boundary("B", "a2", segment("u1", "S", "a2")) + line("user", "S", "B", "") + line("user", "u3", "S", ""),
+			messages: "u2 a2 B S u3", fallback: true, leafSrc: LeafFromNewest},
+		{name: "missing tail falls back", in: base + boundary("B", "a2", segment("u2", "S", "zz")) + line("user", "S", "B", "") + lastPrompt("S"),
+			messages: "u1 a1 u2 a2 B S", fallback: true, leafSrc: LeafFromLastPrompt},
+		{name: "anchor off the chain falls back", in: base + boundary("B", "a2", segment("u2", "X", "a2")) + line("user", "S", "B", "") + lastPrompt("S"),
+			messages: "u1 a1 u2 a2 B S", fallback: true, leafSrc: LeafFromLastPrompt},
+		{name: "segment ends before head falls back", in: base + boundary("B", "a2", segment("zz", "S", "a2")) + line("user", "S", "B", "") + lastPrompt("S"),
+			messages: "u1 a1 u2 a2 B S", fallback: true, leafSrc: LeafFromLastPrompt},
+		{name: "segment cycle falls back", in: line("user", "x", "y", "") + line("user", "y", "x", "") +
+			boundary("B", "x", segment("q", "S", "x")) + line("user", "S", "B", "") + lastPrompt("S"),
+			messages: "y x B S", fallback: true, leafSrc: LeafFromLastPrompt},
+		{name: "last-prompt leaf missing uses newest non-sidechain", in: base + line("user", "side", "a2", `,"isSidechain":true`) + lastPrompt("nope"),
+			messages: "u1 a1 u2 a2", leafSrc: LeafFromNewest},
+		{name: "rewind follows the last prompt", in: base + line("user", "u2b", "a1", "") + lastPrompt("u2b") + line("assistant", "late", "a2", ""),
+			messages: "u1 a1 u2b", leafSrc: LeafFromLastPrompt},
+		{name: "at line", in: base + boundary("B", "a2", "") + line("user", "S", "B", ""), opts: ResumeOptions{AtLine: 3},
+			messages: "u1 a1 u2", leafSrc: LeafFromNewest},
+		{name: "5 MiB rule cuts at the last plain boundary", in: base + boundary("B1", "a2", "") + line("user", "S1", "B1", "") +
+			line("user", "u3", "S1", "") + boundary("B2", "u3", segment("u3", "S2", "u3")) + line("user", "S2", "B2", "") + lastPrompt("S2"),
+			opts: ResumeOptions{FileSize: LargeTranscriptBytes + 1}, messages: "B2 S2 u3", from: "B2", leafSrc: LeafFromLastPrompt, skipped: 5},
+		{name: "5 MiB rule bounds the fallback", in: base + boundary("B1", "a2", "") + line("user", "S1", "B1", "") +
+			line("user", "u3", "S1", "") + boundary("B2", "u3", segment("u1", "S2", "u3")) + line("user", "S2", "B2", "") + lastPrompt("S2"),
+			opts: ResumeOptions{FileSize: LargeTranscriptBytes + 1}, messages: "B1 S1 u3 B2 S2", fallback: true, leafSrc: LeafFromLastPrompt, skipped: 5},
+		{name: "small file keeps the whole fallback", in: base + boundary("B1", "a2", "") + line("user", "S1", "B1", "") +
+			line("user", "u3", "S1", "") + boundary("B2", "u3", segment("u1", "S2", "u3")) + line("user", "S2", "B2", "") + lastPrompt("S2"),
+			messages: "u1 a1 u2 a2 B1 S1 u3 B2 S2", fallback: true, leafSrc: LeafFromLastPrompt},
+		{name: "empty", in: `{"type":"mode"}` + "\n", leafSrc: LeafNone},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := ResumeTranscript(build(t, c.in), c.opts)
+			if got := ids(r.Messages); got != c.messages {
+				t.Errorf("messages %q, want %q", got, c.messages)
+			}
+			if r.FromBoundary != c.from || r.Fallback != c.fallback || r.LeafSource != c.leafSrc || r.SkippedBeforeLine != c.skipped {
+				t.Errorf("from %q fallback %v (%s) leaf source %s skipped %d", r.FromBoundary, r.Fallback, r.FallbackReason, r.LeafSource, r.SkippedBeforeLine)
+			}
+			if r.Fallback && r.FallbackReason == "" {
+				t.Error("fallback without a reason")
+			}
+			assertAfterBoundary(t, r)
+		})
+	}
+}
