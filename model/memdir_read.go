@@ -1,0 +1,164 @@
+package model
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// MemoryDir is a memory folder as read from disk: the MEMORY.md index and
+// the typed topic files beside it.
+type MemoryDir struct {
+	// Dir is the folder's fs name.
+	Dir string `json:"dir"`
+	// Exists is false when the folder is missing (not an error: a project
+	// may have no memory yet).
+	Exists bool `json:"exists"`
+	// Index is MEMORY.md, nil when there is none.
+	Index        *MemoryIndex `json:"-"`
+	IndexSize    int64        `json:"indexSize,omitempty"`
+	IndexModTime time.Time    `json:"indexMtime,omitempty"`
+	// Files are the topic files, sorted by path.
+	Files []*MemoryFile `json:"files"`
+	// Other lists files that are not memory files (not *.md), by path.
+	Other []string `json:"other,omitempty"`
+}
+
+// skippedMemoryFolders are top-level folders of a memory folder that hold
+// something other than topic files.
+var skippedMemoryFolders = map[string]bool{"team": true, "logs": true, "sessions": true, "proposals": true}
+
+// IsMemoryTopicPath reports whether rel (a slash path relative to a memory
+// folder) is a topic file by the client's rules: a *.md file, not
+// MEMORY.md, not under team/, logs/, sessions/ or proposals/, and no path
+// segment starting with ".".
+func IsMemoryTopicPath(rel string) bool {
+	if !strings.HasSuffix(rel, ".md") || path.Base(rel) == MemoryIndexName {
+		return false
+	}
+	segs := strings.Split(rel, "/")
+	if len(segs) > 1 && skippedMemoryFolders[segs[0]] {
+		return false
+	}
+	for _, s := range segs {
+		if strings.HasPrefix(s, ".") {
+			return false
+		}
+	}
+	return true
+}
+
+// ReadMemoryDir reads the memory folder dir (an fs name) of fsys. Files
+// that cannot be read or have bad frontmatter are reported; a file with
+// bad frontmatter is still listed, marked Invalid.
+func ReadMemoryDir(fsys fs.FS, dir string) (*MemoryDir, []Problem) {
+	md := &MemoryDir{Dir: dir}
+	st, err := fs.Stat(fsys, dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return md, nil
+	case err != nil:
+		return md, []Problem{{File: dir, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read memory folder: %v", err)}}
+	case !st.IsDir():
+		return md, []Problem{{File: dir, Kind: ProblemUnreadable, Reason: "memory folder is not a folder"}}
+	}
+	md.Exists = true
+	var probs []Problem
+	walkErr := fs.WalkDir(fsys, dir, func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			probs = append(probs, Problem{File: name, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read memory folder: %v", err)})
+			if d != nil && d.IsDir() && name != dir {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if name == dir {
+			return nil
+		}
+		rel := strings.TrimPrefix(name, dir+"/")
+		if dir == "." {
+			rel = name
+		}
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") || !strings.Contains(rel, "/") && skippedMemoryFolders[rel] {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		switch {
+		case rel == MemoryIndexName:
+			probs = append(probs, md.readIndex(fsys, name)...)
+		case IsMemoryTopicPath(rel):
+			if d.Type()&fs.ModeSymlink != 0 {
+				if st, err := fs.Stat(fsys, name); err == nil && st.IsDir() {
+					probs = append(probs, Problem{File: name, Kind: ProblemUnreadable, Reason: "symbolic link to a folder: not followed"})
+					return nil
+				}
+			}
+			f, prob := ReadMemoryFile(fsys, name, rel)
+			if prob != nil {
+				probs = append(probs, *prob)
+			}
+			if f != nil {
+				md.Files = append(md.Files, f)
+				probs = append(probs, encodingProblem(name, f.raw)...)
+			}
+		case !strings.HasPrefix(path.Base(rel), "."):
+			md.Other = append(md.Other, rel)
+		}
+		return nil
+	})
+	if walkErr != nil {
+		probs = append(probs, Problem{File: dir, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read memory folder: %v", walkErr)})
+	}
+	sort.Slice(md.Files, func(i, j int) bool { return md.Files[i].Path < md.Files[j].Path })
+	return md, probs
+}
+
+func (md *MemoryDir) readIndex(fsys fs.FS, name string) []Problem {
+	st, err := fs.Stat(fsys, name)
+	var data []byte
+	if err == nil {
+		data, err = fs.ReadFile(fsys, name)
+	}
+	if err != nil {
+		return []Problem{{File: name, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read MEMORY.md: %v", err)}}
+	}
+	md.Index, md.IndexSize, md.IndexModTime = ParseMemoryIndex(data), int64(len(data)), st.ModTime()
+	return encodingProblem(name, data)
+}
+
+// encodingProblem reports the first line of data that is not valid UTF-8.
+// The text is kept as it is; the client would see U+FFFD there.
+func encodingProblem(name string, data []byte) []Problem {
+	if utf8.Valid(data) {
+		return nil
+	}
+	for n, off := 1, 0; off < len(data); n++ {
+		end := bytes.IndexByte(data[off:], '\n')
+		if end < 0 {
+			end = len(data) - off
+		}
+		if !utf8.Valid(data[off : off+end]) {
+			return []Problem{{File: name, Line: n, Kind: ProblemEncoding, Reason: "text is not valid UTF-8 (kept as is)"}}
+		}
+		off += end + 1
+	}
+	return nil
+}
+
+// File returns the topic file at rel, or nil.
+func (md *MemoryDir) File(rel string) *MemoryFile {
+	for _, f := range md.Files {
+		if f.Path == rel {
+			return f
+		}
+	}
+	return nil
+}
