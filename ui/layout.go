@@ -51,11 +51,19 @@ func (m *Model) layout() {
 	m.help.SetWidth(m.width)
 }
 
-// tabLabels are the tab texts, numbered for the number keys.
-func tabLabels() []string {
+// tabLabels are the tab texts, numbered for the number keys; names are
+// shortened when the full row would not fit in width.
+func (m Model) tabLabels() []string {
 	out := make([]string, len(keymap.PaneNames))
+	total := 0
 	for i, n := range keymap.PaneNames {
 		out[i] = string(rune('1'+i)) + " " + n
+		total += lipgloss.Width(m.styles.TabInactive.Render(out[i]))
+	}
+	if total > m.width {
+		for i, n := range keymap.PaneNames {
+			out[i] = string(rune('1'+i)) + " " + string([]rune(n)[:min(4, len([]rune(n)))])
+		}
 	}
 	return out
 }
@@ -63,7 +71,7 @@ func tabLabels() []string {
 // tabAt returns the pane whose tab covers column x, or -1.
 func (m Model) tabAt(x int) int {
 	pos := 0
-	for i, l := range tabLabels() {
+	for i, l := range m.tabLabels() {
 		w := lipgloss.Width(m.styles.TabInactive.Render(l))
 		if x >= pos && x < pos+w {
 			return i
@@ -75,7 +83,7 @@ func (m Model) tabAt(x int) int {
 
 func (m Model) renderTabs() string {
 	var b strings.Builder
-	for i, l := range tabLabels() {
+	for i, l := range m.tabLabels() {
 		if i == m.focus {
 			b.WriteString(m.styles.TabActive.Render(l))
 		} else {
@@ -102,7 +110,8 @@ func (m Model) render() string {
 	}
 	body = lipgloss.NewStyle().Width(m.bodyWidth()).Height(m.bodyHeight()).MaxHeight(m.bodyHeight()).MaxWidth(m.bodyWidth()).Render(body)
 	rows = append(rows, m.styles.PaneFocused.Render(body))
-	rows = append(rows, m.help.ShortHelpView(append(m.paneAt(m.focus).Help(), m.keys.ShortHelp()...)))
+	// bubbles' help can overflow by one item when the ellipsis does not fit.
+	rows = append(rows, lipgloss.NewStyle().MaxWidth(m.width).Render(m.help.ShortHelpView(append(m.paneAt(m.focus).Help(), m.keys.ShortHelp()...))))
 	rows = append(rows, m.statusLine())
 	return lipgloss.NewStyle().MaxHeight(m.height).Render(strings.Join(rows, "\n"))
 }

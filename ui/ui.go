@@ -105,7 +105,7 @@ func New(opts Options) Model {
 		keys:     km,
 		styles:   st,
 		help:     help.New(),
-		loading:  map[string]bool{},
+		loading:  map[string]bool{"home": true, "history": true},
 		projects: projects.New(km, st),
 		history:  history.New(km, st),
 		pastes:   pastes.New(km, st),
@@ -121,8 +121,6 @@ func New(opts Options) Model {
 // Init starts loading the home and, when asked, watching it.
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.loadHomeCmd(), m.loadHistoryCmd(), m.checkWritableCmd()}
-	m.loading["home"] = true
-	m.loading["history"] = true
 	if m.opts.Watch {
 		cmds = append(cmds, startWatchCmd(m.opts.Home.Dir))
 	}

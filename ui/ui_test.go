@@ -1,0 +1,259 @@
+package ui
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/memscope/memscope/model"
+)
+
+var testNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+// TestMain pins the local time zone so times in goldens do not depend on
+// the machine.
+func TestMain(m *testing.M) {
+	time.Local = time.UTC
+	os.Exit(m.Run())
+}
+
+// fixedHome copies testdata/home into a MapFS whose files all have one
+// mtime a day before testNow, so ages in goldens do not depend on when
+// the repository was checked out. Entries that cannot be read (the
+// symlink loop) are left out.
+func fixedHome(t testing.TB) *model.Home {
+	t.Helper()
+	src := os.DirFS("../testdata/home")
+	mfs := fstest.MapFS{}
+	mt := testNow.Add(-26 * time.Hour)
+	fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		data, err := fs.ReadFile(src, p)
+		if err != nil {
+			return nil
+		}
+		mfs[p] = &fstest.MapFile{Data: data, Mode: 0o644, ModTime: mt}
+		return nil
+	})
+	return &model.Home{Dir: t.TempDir(), FS: mfs, Source: model.HomeFromFlag}
+}
+
+// drain runs cmd and every command it leads to, feeding each message to
+// the model, the way the program loop would (without a terminal).
+func drain(t testing.TB, m Model, cmd tea.Cmd) Model {
+	t.Helper()
+	queue := []tea.Cmd{cmd}
+	for steps := 0; len(queue) > 0; steps++ {
+		if steps > 1000 {
+			t.Fatal("commands do not settle")
+		}
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		msg := c()
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			queue = append(queue, batch...)
+			continue
+		}
+		if msg == nil {
+			continue
+		}
+		switch msg.(type) {
+		case reloadTickMsg, fileChangedMsg:
+			continue
+		}
+		next, c2 := m.Update(msg)
+		m = next.(Model)
+		queue = append(queue, c2)
+	}
+	return m
+}
+
+func newTestModel(t testing.TB, w, h int) Model {
+	t.Helper()
+	m := New(Options{Home: fixedHome(t), Project: "/tmp/rc/work/beta", Now: func() time.Time { return testNow }, Getenv: func(k string) string {
+		if k == "NO_COLOR" {
+			return "1"
+		}
+		return ""
+	}})
+	m = drain(t, m, m.Init())
+	next, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return next.(Model)
+}
+
+func press(t testing.TB, m Model, keys ...string) Model {
+	t.Helper()
+	for _, k := range keys {
+		next, cmd := m.Update(keyMsg(k))
+		m = drain(t, next.(Model), cmd)
+	}
+	return m
+}
+
+// keyMsg builds the key press for a key name as msg.String() spells it.
+func keyMsg(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	}
+	r := []rune(k)
+	return tea.KeyPressMsg{Code: r[0], Text: k}
+}
+
+func screen(m Model) string {
+	return ansi.Strip(m.View().Content)
+}
+
+func TestFirstFrameComesBeforeData(t *testing.T) {
+	m := New(Options{Home: fixedHome(t), Now: func() time.Time { return testNow }})
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	s := screen(next.(Model))
+	if !strings.Contains(s, "loading") {
+		t.Fatalf("first frame should say it is loading:\n%s", s)
+	}
+}
+
+func TestOpensRequestedProject(t *testing.T) {
+	m := newTestModel(t, 100, 30)
+	if m.data.open != "-tmp-rc-work-beta" {
+		t.Fatalf("open project %q", m.data.open)
+	}
+	if !strings.Contains(screen(m), "/tmp/rc/work/beta") {
+		t.Fatalf("title should name the project:\n%s", screen(m))
+	}
+}
+
+func TestFocusRing(t *testing.T) {
+	m := newTestModel(t, 100, 30)
+	m = press(t, m, "tab")
+	if m.focus != paneIndex {
+		t.Fatalf("tab: focus %d", m.focus)
+	}
+	m = press(t, m, "shift+tab", "shift+tab")
+	if m.focus != paneHealth {
+		t.Fatalf("shift+tab wraps around: focus %d", m.focus)
+	}
+	m = press(t, m, "4")
+	if m.focus != paneHistory {
+		t.Fatalf("4: focus %d", m.focus)
+	}
+}
+
+func TestHelpOverlayListsPaneAndGlobalKeys(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	m = press(t, m, "4", "?")
+	s := screen(m)
+	for _, want := range []string{"expand pastes", "next pane", "quit", "History"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("help lacks %q:\n%s", want, s)
+		}
+	}
+	m = press(t, m, "j")
+	if m.showHelp {
+		t.Error("any key closes help")
+	}
+}
+
+func TestQuit(t *testing.T) {
+	m := newTestModel(t, 80, 24)
+	_, cmd := m.Update(keyMsg("q"))
+	if cmd == nil {
+		t.Fatal("q returned no command")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("q does not quit")
+	}
+}
+
+func TestFilterKeepsKeysFromGlobalBindings(t *testing.T) {
+	m := newTestModel(t, 100, 30)
+	m = press(t, m, "4", "/", "q")
+	if m.focus != paneHistory {
+		t.Fatal("typing in the filter switched panes")
+	}
+	if !strings.Contains(screen(m), "/q") {
+		t.Fatalf("q should go into the filter:\n%s", screen(m))
+	}
+}
+
+func TestSelectProjectFromProjectsPane(t *testing.T) {
+	m := newTestModel(t, 100, 30)
+	m = press(t, m, "1", "g", "enter")
+	if m.data.open != "-home-me-bad" {
+		t.Fatalf("enter on the first project opened %q", m.data.open)
+	}
+	m = press(t, m, "4")
+	if !strings.Contains(screen(m), "plain prompt") {
+		t.Fatalf("history should follow the open project:\n%s", screen(m))
+	}
+}
+
+func TestHistoryExpandsPastes(t *testing.T) {
+	m := newTestModel(t, 110, 40)
+	m = press(t, m, "4", "G", "space")
+	s := screen(m)
+	if !strings.Contains(s, "line 1 of a long pasted log") {
+		t.Fatalf("expanded paste text missing:\n%s", s)
+	}
+	m = press(t, m, "g", "space", "space")
+	if !strings.Contains(screen(m), "content does not match its hash") {
+		t.Fatalf("mismatched paste should be flagged:\n%s", screen(m))
+	}
+}
+
+func TestPanesGolden(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		for _, p := range []struct {
+			key, name string
+		}{{"1", "projects"}, {"4", "history"}, {"5", "pastes"}} {
+			t.Run(p.name+"_"+fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+				m := newTestModel(t, size.w, size.h)
+				m = press(t, m, p.key)
+				golden.RequireEqual(t, screen(m))
+			})
+		}
+	}
+}
+
+func TestSmallTerminal(t *testing.T) {
+	m := newTestModel(t, 60, 15)
+	for _, k := range []string{"1", "2", "3", "4", "5", "6", "7", "8"} {
+		m = press(t, m, k)
+		lines := strings.Split(screen(m), "\n")
+		if len(lines) > 15 {
+			t.Fatalf("pane %s: %d lines on a 15-line terminal", k, len(lines))
+		}
+		for i, l := range lines {
+			if w := ansi.StringWidth(l); w > 60 {
+				t.Fatalf("pane %s line %d is %d wide: %q", k, i, w, l)
+			}
+		}
+	}
+}
