@@ -18,6 +18,7 @@ type LeafSource string
 const (
 	LeafFromLastPrompt LeafSource = "last-prompt"
 	LeafFromNewest     LeafSource = "newest-record"
+	LeafGiven          LeafSource = "given"
 	LeafNone           LeafSource = "none"
 )
 
@@ -29,6 +30,9 @@ type ResumeOptions struct {
 	// AtLine, when positive, resumes as the file stood after that line:
 	// later records are ignored. Replay uses it for past states.
 	AtLine int
+	// Leaf, when set, is the leaf to walk from instead of the client's
+	// choice (a replay step's record).
+	Leaf string
 }
 
 // Resume is what the model sees when a session is resumed.
@@ -90,6 +94,9 @@ func ResumeTranscript(t *model.Transcript, opts ResumeOptions) Resume {
 		}
 	}
 	leaf, src := pickLeaf(v)
+	if opts.Leaf != "" {
+		leaf, src = v.get(opts.Leaf), LeafGiven
+	}
 	res.LeafSource = src
 	if leaf == nil {
 		res.ChainEnd = model.ChainNoLeaf

@@ -178,3 +178,7 @@ func TestResumeCases(t *testing.T) {
 		})
 	}
 }
+
+func repeat(s string, n int) string { return strings.Repeat(s, n) }
+
+func itoa(n int) string { return fmt.Sprint(n) }
