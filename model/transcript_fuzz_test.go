@@ -27,6 +27,13 @@ func FuzzTranscriptJSON(f *testing.F) {
 		if err != nil {
 			return
 		}
+		// On a validated line the trusted walk must see the same members.
+		var checked, trusted []string
+		_ = eachMember(line, func(k, v []byte) { checked = append(checked, string(k), string(v)) })
+		eachMemberTrusted(line, func(k, v []byte) { trusted = append(trusted, string(k), string(v)) })
+		if strings.Join(checked, "\x00") != strings.Join(trusted, "\x00") {
+			t.Fatalf("trusted walk %q, validating walk %q", trusted, checked)
+		}
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(line, &m); err != nil {
 			t.Fatalf("encoding/json cannot decode an accepted line: %v", err)

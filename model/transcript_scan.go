@@ -358,7 +358,7 @@ func (d *recordDecoder) decodeAttachment(r *Record, v []byte) {
 	}
 	var single AttachmentFile
 	var hasContent bool
-	_ = eachMember(v, func(key, val []byte) {
+	eachMemberTrusted(v, func(key, val []byte) {
 		switch string(key) {
 		case "type":
 			r.AttachmentType = d.interned(val)
@@ -375,7 +375,7 @@ func (d *recordDecoder) decodeAttachment(r *Record, v []byte) {
 					return
 				}
 				var f AttachmentFile
-				_ = eachMember(el, func(key, val []byte) {
+				eachMemberTrusted(el, func(key, val []byte) {
 					switch string(key) {
 					case "path":
 						f.Path = d.str(val)
@@ -404,7 +404,7 @@ func (d *recordDecoder) decodeMessage(v []byte) {
 	m := new(Message)
 	d.cur.msgOut = m
 	d.cur.rec.Message = m
-	_ = eachMember(v, d.msgFn) // v was validated with the line
+	eachMemberTrusted(v, d.msgFn) // v was validated with the line
 }
 
 func (d *recordDecoder) messageMember(key, val []byte) {
@@ -445,7 +445,7 @@ func (d *recordDecoder) decodeContent(m *Message, v []byte) {
 			var b ContentBlock
 			if el[0] == '{' {
 				d.cur.block = &b
-				_ = eachMember(el, d.blockFn)
+				eachMemberTrusted(el, d.blockFn)
 			}
 			if b.Type == BlockImage {
 				b.Images = 1
@@ -499,7 +499,7 @@ func (d *recordDecoder) decodeResultContent(b *ContentBlock, v []byte) {
 				return
 			}
 			var typ, text []byte
-			_ = eachMember(el, func(key, val []byte) {
+			eachMemberTrusted(el, func(key, val []byte) {
 				switch string(key) {
 				case "type":
 					typ = val
@@ -529,10 +529,7 @@ func eachElement(v []byte, fn func(el []byte)) {
 		return
 	}
 	for i < len(v) {
-		end, err := skipValue(v, i)
-		if err != nil {
-			return
-		}
+		end := skipTrusted(v, i)
 		fn(v[i:end])
 		i = skipWS(v, end)
 		if i >= len(v) || v[i] != ',' {
