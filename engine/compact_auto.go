@@ -1,0 +1,73 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/memscope/memscope/model"
+)
+
+// autocompact is stage 5.
+func (p *pipelineRun) autocompact(msgs []Msg) ([]Msg, StageResult) { return p.compact(msgs, false) }
+
+// compact summarizes all but the PreserveRecent newest messages. A
+// reactive compact (prompt-too-long recovery) ignores the circuit breaker.
+func (p *pipelineRun) compact(msgs []Msg, reactive bool) ([]Msg, StageResult) {
+	if !reactive && p.st.ConsecutiveFailures >= MaxConsecutiveCompactFailures {
+		return msgs, StageResult{Detail: fmt.Sprintf("circuit breaker open: %d compactions failed in a row", p.st.ConsecutiveFailures)}
+	}
+	cut := len(msgs) - p.preservedCount(msgs)
+	drop, keep := msgs[:cut], msgs[cut:]
+	if len(drop) == 0 {
+		return msgs, StageResult{Detail: "nothing older than the preserved messages to summarize"}
+	}
+	var notes string
+	if p.cfg.FlushHook != nil {
+		if err := p.cfg.FlushHook.BeforeCompact(drop); err != nil {
+			notes = fmt.Sprintf("; flush hook failed: %v", err)
+		}
+	}
+	sum := p.cfg.Summarizer
+	if sum == nil {
+		sum = ExtractiveSummarizer{}
+	}
+	text, err := sum.Summarize(drop)
+	if err != nil {
+		p.st.ConsecutiveFailures++
+		return msgs, StageResult{Detail: fmt.Sprintf("summarizer failed (%d in a row): %v%s", p.st.ConsecutiveFailures, err, notes)}
+	}
+	text = SummaryPreamble + text
+	summary := Msg{UUID: p.newUUID(), Kind: MsgSummary, Blocks: []Block{{Type: model.BlockText, Text: text, Bytes: len(text)}}}
+	out := append([]Msg{summary}, keep...)
+	pre, post := p.tokens(msgs), p.tokens(out)
+	if post >= pre {
+		p.st.ConsecutiveFailures++
+		return msgs, StageResult{Detail: fmt.Sprintf("the summary (%d tokens) would not shrink the context (%d failures in a row)%s",
+			summary.Tokens(), p.st.ConsecutiveFailures, notes)}
+	}
+	if post >= p.limit {
+		p.st.ConsecutiveFailures++ // it helped, but not enough to fit
+	} else {
+		p.st.ConsecutiveFailures = 0
+	}
+	p.recs = append(p.recs, p.compactRecords(summary, keep, pre, post)...)
+	kind := "full"
+	if len(keep) > 0 {
+		kind = "partial"
+	}
+	return out, StageResult{Acted: true, Items: len(drop), Detail: fmt.Sprintf("%s compaction: %d messages summarized into %d bytes, %d kept%s",
+		kind, len(drop), len(text), len(keep), notes)}
+}
+
+// preservedCount is how many of the newest messages a partial compaction
+// keeps: up to PreserveRecent, stopping at a synthetic message or a
+// relink, since a preserved segment must be one chain of real records.
+func (p *pipelineRun) preservedCount(msgs []Msg) int {
+	n := 0
+	for i := len(msgs) - 1; i >= 0 && n < p.cfg.PreserveRecent && !msgs[i].Synthetic(); i-- {
+		n++
+		if msgs[i].Relinked {
+			break
+		}
+	}
+	return n
+}

@@ -1,0 +1,210 @@
+package engine
+
+import (
+	"github.com/memscope/memscope/model"
+)
+
+// MsgKind says what a message in the pipeline is.
+type MsgKind string
+
+// The message kinds.
+const (
+	MsgPrompt     MsgKind = "prompt"      // a user's request
+	MsgAnswer     MsgKind = "answer"      // an assistant message
+	MsgToolResult MsgKind = "tool-result" // a user message carrying tool results
+	MsgAttachment MsgKind = "attachment"  // context the client attached
+	MsgSummary    MsgKind = "summary"     // a compact summary
+	MsgMeta       MsgKind = "meta"        // a user message the client marked isMeta
+	MsgCollapsed  MsgKind = "collapsed"   // a context-collapse fold (synthetic)
+)
+
+// BlockEdit records what a pipeline stage did to a block.
+type BlockEdit string
+
+// The edits, one per stage that rewrites blocks.
+const (
+	EditNone     BlockEdit = ""
+	EditBudgeted BlockEdit = "budgeted" // replaced by a preview; original in the side store
+	EditSnipped  BlockEdit = "snipped"
+	EditCleared  BlockEdit = "cleared" // microcompact
+)
+
+// Block is one content block of a pipeline message.
+type Block struct {
+	Type model.BlockType `json:"type"`
+	// Text is the block's text when known; Bytes its size either way.
+	Text   string `json:"text,omitempty"`
+	Bytes  int    `json:"bytes"`
+	Images int    `json:"images,omitempty"`
+	// ToolUseID links tool_use and tool_result blocks; ToolName is the
+	// tool's name on both.
+	ToolUseID string    `json:"toolUseId,omitempty"`
+	ToolName  string    `json:"toolName,omitempty"`
+	IsError   bool      `json:"isError,omitempty"`
+	Edit      BlockEdit `json:"edit,omitempty"`
+}
+
+// Tokens estimates the block's tokens.
+func (b Block) Tokens() Tokens { return EstimateTokens(b.Bytes) + Tokens(b.Images)*ImageTokens }
+
+// Msg is one message of the list the pipeline works on: built from a
+// transcript's resume chain, or by hand.
+type Msg struct {
+	// UUID is the transcript record's uuid ("" or synthetic for messages
+	// the pipeline made).
+	UUID   string  `json:"uuid"`
+	Kind   MsgKind `json:"kind"`
+	Blocks []Block `json:"blocks,omitempty"`
+	// Attached is the context of an attachment message, which has no blocks.
+	Attached Context `json:"attached,omitempty"`
+	// Line is the transcript line, 0 for synthetic messages.
+	Line int `json:"line,omitempty"`
+	// CollapseID names the collapse commit a MsgCollapsed stands for.
+	CollapseID int `json:"collapseId,omitempty"`
+	// Relinked is set when the message's record does not chain by
+	// parentUuid to the previous message's (after a preserved segment was
+	// relinked), so a new preserved segment cannot span the two.
+	Relinked bool `json:"relinked,omitempty"`
+}
+
+// Context returns the message's tokens by category.
+func (m Msg) Context() Context {
+	c := m.Attached
+	for _, b := range m.Blocks {
+		if b.Type == model.BlockToolResult {
+			c.ToolResults += b.Tokens()
+		} else {
+			c.Conversation += b.Tokens()
+		}
+	}
+	return c
+}
+
+// Tokens is the message's estimated size.
+func (m Msg) Tokens() Tokens { return m.Context().Total() }
+
+// Synthetic reports whether the pipeline made the message (it has no
+// record in the transcript).
+func (m Msg) Synthetic() bool { return m.Line == 0 }
+
+// Input is what the pipeline compacts: the messages, plus what sits
+// outside them (the system prompt and tools) and what is needed to write
+// records the way the client does.
+type Input struct {
+	// System is the system prompt and tool definitions, which no stage
+	// can shrink.
+	System   Tokens `json:"system"`
+	Messages []Msg  `json:"messages"`
+	// Session describes the transcript the records are appended to.
+	Session SessionInfo `json:"session"`
+}
+
+// SessionInfo is copied into records the pipeline writes.
+type SessionInfo struct {
+	SessionID, CWD, Version, GitBranch string
+	// Leaf is the uuid the new records hang from; LastPrompt the user's
+	// last request (written into the last-prompt record).
+	Leaf       string
+	LastPrompt string
+	// CumulativeDroppedTokens is the newest boundary's figure, which the
+	// next boundary adds to.
+	CumulativeDroppedTokens int
+}
+
+// Tokens estimates the whole context: system plus messages.
+func (in Input) Tokens() Tokens { return in.System + msgTokens(in.Messages) }
+
+func msgTokens(ms []Msg) Tokens {
+	var t Tokens
+	for _, m := range ms {
+		t += m.Tokens()
+	}
+	return t
+}
+
+// InputFromResume turns a resume chain into pipeline input. Prompt
+// snapshots become the fixed System figure (the newest one counts);
+// records the model never sees (boundaries, metadata) are left out. For
+// summaries with text, read the transcript with ScanOptions.KeepText.
+func InputFromResume(res Resume) Input {
+	var in Input
+	toolNames := map[string]string{}
+	broken := false // a parent link broke since the previous message
+	for k, r := range res.Messages {
+		if k > 0 && r.ParentUUID != res.Messages[k-1].UUID {
+			broken = true
+		}
+		if r.SessionID != "" {
+			in.Session.SessionID, in.Session.CWD = r.SessionID, r.CWD
+			in.Session.Version, in.Session.GitBranch = r.Version, r.GitBranch
+		}
+		if r.IsCompactBoundary() && r.Compact != nil && r.Compact.CumulativeDroppedTokens != nil {
+			in.Session.CumulativeDroppedTokens = *r.Compact.CumulativeDroppedTokens
+		}
+		if r.UUID != "" {
+			in.Session.Leaf = r.UUID
+		}
+		m, ok := msgFromRecord(r, toolNames)
+		if !ok {
+			if r.AttachmentType == promptSnapshot {
+				in.System = EstimateTokens(r.AttachmentBytes)
+			}
+			continue
+		}
+		m.Relinked = broken && len(in.Messages) > 0
+		broken = false
+		if m.Kind == MsgPrompt && len(m.Blocks) > 0 && m.Blocks[0].Text != "" {
+			in.Session.LastPrompt = firstLine(m.Blocks[0].Text)
+		}
+		in.Messages = append(in.Messages, m)
+	}
+	return in
+}
+
+// msgFromRecord converts one record; false for records the model does not
+// see. toolNames maps tool_use ids to names so results can carry them.
+func msgFromRecord(r *model.Record, toolNames map[string]string) (Msg, bool) {
+	m := Msg{UUID: r.UUID, Line: r.Line}
+	switch r.Type {
+	case model.RecordAttachment:
+		if r.AttachmentType == promptSnapshot {
+			return Msg{}, false
+		}
+		m.Kind = MsgAttachment
+		m.Attached, _ = RecordContext(r)
+		return m, true
+	case model.RecordUser, model.RecordAssistant:
+	default:
+		return Msg{}, false
+	}
+	if r.Message == nil {
+		return Msg{}, false
+	}
+	switch {
+	case r.IsCompactSummary:
+		m.Kind = MsgSummary
+	case r.Type == model.RecordAssistant:
+		m.Kind = MsgAnswer
+	case r.IsMeta:
+		m.Kind = MsgMeta
+	default:
+		m.Kind = MsgPrompt
+	}
+	if r.Message.Content == nil && r.Message.ContentBytes > 0 {
+		m.Blocks = []Block{{Type: model.BlockText, Bytes: r.Message.ContentBytes}}
+	}
+	for _, cb := range r.Message.Content {
+		b := Block{Type: cb.Type, Text: cb.Text, Bytes: cb.Bytes, Images: cb.Images, ToolUseID: cb.ID, ToolName: cb.Name, IsError: cb.IsError}
+		switch cb.Type {
+		case model.BlockToolUse:
+			toolNames[cb.ID] = cb.Name
+		case model.BlockToolResult:
+			b.ToolUseID, b.ToolName = cb.ToolUseID, toolNames[cb.ToolUseID]
+			if m.Kind == MsgPrompt {
+				m.Kind = MsgToolResult
+			}
+		}
+		m.Blocks = append(m.Blocks, b)
+	}
+	return m, true
+}

@@ -1,0 +1,227 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// StageName names a pipeline stage.
+type StageName string
+
+// The five stages, in the order they run: cheap before expensive,
+// reversible before destructive.
+const (
+	StageToolResultBudget StageName = "tool-result-budget"
+	StageSnip             StageName = "snip"
+	StageMicrocompact     StageName = "microcompact"
+	StageCollapse         StageName = "context-collapse"
+	StageAutocompact      StageName = "autocompact"
+)
+
+// PipelineConfig holds every parameter of the pipeline. Defaults() gives
+// the client's constants where they are public (FORMATS.md) and
+// documented choices where they are not (snip, collapse).
+type PipelineConfig struct {
+	Window WindowConfig
+
+	// Stage 1, tool-result budget (client constants): a result over
+	// ToolResultMaxChars, or the largest results of a message whose
+	// results together exceed MessageResultMaxChars, is replaced by its
+	// first PreviewBytes and a placeholder naming where the original went.
+	ToolResultMaxChars    int
+	MessageResultMaxChars int
+	PreviewBytes          int
+
+	// Stage 2, snip (no public constants; memscope's choice): tool results
+	// of SnipTools of at least SnipMinTokens are dropped, oldest first,
+	// except in the first SnipProtectHead and last SnipProtectTail
+	// messages, until the context fits.
+	SnipProtectHead int
+	SnipProtectTail int
+	SnipMinTokens   Tokens
+	SnipTools       []string
+
+	// Stage 3, microcompact (client constants): results of
+	// CompactableTools older than the MicrocompactKeepRecent newest are
+	// cleared, but only when that saves at least MicrocompactMinSavings.
+	CompactableTools       []string
+	MicrocompactKeepRecent int
+	MicrocompactMinSavings Tokens
+
+	// Stage 4, context collapse (no public constants; memscope's choice):
+	// messages older than the last CollapseProtectTail are staged in spans
+	// of CollapseSpan messages; each span folds into a summary of at most
+	// CollapseSummaryBytes. Spans are committed oldest first until the
+	// context fits; the rest stay staged for prompt-too-long recovery.
+	CollapseProtectTail  int
+	CollapseSpan         int
+	CollapseSummaryBytes int
+
+	// Stage 5, autocompact: the messages are summarized by Summarizer
+	// (the extractive default when nil), after being handed to FlushHook
+	// (when set). The last PreserveRecent messages are kept verbatim
+	// after the summary (a partial compaction); 0 summarizes everything.
+	Summarizer     Summarizer
+	FlushHook      FlushHook
+	PreserveRecent int
+	// Trigger is written into the boundary's compactMetadata.
+	Trigger string
+
+	// NewUUID makes record uuids (random v4 when nil; tests fix it).
+	NewUUID func() string
+}
+
+// DefaultPipelineConfig returns the defaults for window w.
+func DefaultPipelineConfig(w WindowConfig) PipelineConfig {
+	return PipelineConfig{
+		Window:                 w,
+		ToolResultMaxChars:     50000,
+		MessageResultMaxChars:  200000,
+		PreviewBytes:           2000,
+		SnipProtectHead:        2,
+		SnipProtectTail:        8,
+		SnipMinTokens:          1000,
+		SnipTools:              []string{"Bash", "BashOutput", "Read", "Grep", "Glob", "LS", "WebFetch", "WebSearch"},
+		CompactableTools:       []string{"Read", "Bash", "BashOutput", "Grep", "Glob", "LS", "WebFetch", "WebSearch", "NotebookRead"},
+		MicrocompactKeepRecent: 3,
+		MicrocompactMinSavings: 20000,
+		CollapseProtectTail:    8,
+		CollapseSpan:           10,
+		CollapseSummaryBytes:   600,
+		Trigger:                "auto",
+	}
+}
+
+// PipelineState is what the pipeline carries from one turn to the next.
+type PipelineState struct {
+	// ConsecutiveFailures counts autocompacts in a row that failed; at
+	// MaxConsecutiveCompactFailures the circuit breaker stops trying.
+	ConsecutiveFailures int
+	// Collapse holds context-collapse commits and staged spans.
+	Collapse CollapseStore
+	// SideStore keeps the originals of budgeted tool results by tool_use id.
+	SideStore map[string]Block
+}
+
+// StageResult is what one stage did.
+type StageResult struct {
+	Stage  StageName `json:"stage"`
+	Before Tokens    `json:"before"`
+	After  Tokens    `json:"after"`
+	Freed  Tokens    `json:"freed"`
+	// Acted is false when the stage ran but changed nothing.
+	Acted bool `json:"acted"`
+	// Items counts what the stage touched (results, spans, messages).
+	Items  int    `json:"items"`
+	Detail string `json:"detail"`
+}
+
+// Result is the outcome of one pipeline run.
+type Result struct {
+	Before   Tokens        `json:"before"`
+	After    Tokens        `json:"after"`
+	Stages   []StageResult `json:"stages"`
+	Fits     bool          `json:"fits"`
+	Messages []Msg         `json:"-"`
+	// Records are transcript lines to append for what the client writes
+	// (microcompact and compact boundaries, summary, last-prompt).
+	Records [][]byte `json:"-"`
+}
+
+// ErrPromptTooLong is returned when recovery cannot bring the prompt under
+// the window; the client exits with reason "prompt_too_long".
+var ErrPromptTooLong = errors.New("prompt_too_long")
+
+// stage is one step of the pipeline: it returns the new messages and what
+// it did. Stages never see tokens they did not free themselves: the
+// runner measures before and after.
+type stage struct {
+	name StageName
+	run  func(p *pipelineRun, msgs []Msg) ([]Msg, StageResult)
+}
+
+// pipelineRun is the state of one call.
+type pipelineRun struct {
+	cfg   PipelineConfig
+	st    *PipelineState
+	in    Input
+	now   time.Time
+	limit Tokens
+	recs  [][]byte
+}
+
+func (p *pipelineRun) tokens(msgs []Msg) Tokens { return p.in.System + msgTokens(msgs) }
+
+// RunPipeline runs the stages on in, in order, stopping as soon as the
+// context is under the autocompact threshold. Each stage's freed tokens
+// lower the running figure the next check uses. A stage whose output
+// would be larger than its input is undone. st carries the circuit
+// breaker and collapse store across turns; now stamps written records.
+func RunPipeline(in Input, cfg PipelineConfig, st *PipelineState, now time.Time) (Result, error) {
+	if err := cfg.Window.Validate(); err != nil {
+		return Result{}, err
+	}
+	p := &pipelineRun{cfg: cfg, st: st, in: in, now: now, limit: cfg.Window.AutocompactAt()}
+	stages := []stage{
+		{StageToolResultBudget, (*pipelineRun).budget},
+		{StageSnip, (*pipelineRun).snip},
+		{StageMicrocompact, (*pipelineRun).microcompact},
+		{StageCollapse, (*pipelineRun).collapse},
+		{StageAutocompact, (*pipelineRun).autocompact},
+	}
+	return p.runStages(stages, in.Messages)
+}
+
+func (p *pipelineRun) runStages(stages []stage, msgs []Msg) (Result, error) {
+	res := Result{Before: p.tokens(msgs)}
+	cur := res.Before
+	for _, s := range stages {
+		if cur < p.limit {
+			break
+		}
+		nrecs := len(p.recs)
+		out, sr := s.run(p, msgs)
+		sr.Stage, sr.Before = s.name, cur
+		sr.After = p.tokens(out)
+		if sr.After > sr.Before {
+			// Never let a stage grow the context: undo it and its records.
+			sr.Detail = fmt.Sprintf("undone: it would have grown the context by %d tokens (%s)", sr.After-sr.Before, sr.Detail)
+			sr.After, sr.Acted, out = sr.Before, false, msgs
+			p.recs = p.recs[:nrecs]
+		}
+		sr.Freed = sr.Before - sr.After
+		cur -= sr.Freed
+		msgs = out
+		res.Stages = append(res.Stages, sr)
+	}
+	res.After, res.Messages, res.Fits, res.Records = cur, msgs, cur < p.limit, p.recs
+	return res, nil
+}
+
+// RecoverPromptTooLong is what the client does when the API still
+// rejects the prompt: commit every staged collapse; if the prompt is
+// still over the effective window, one reactive compact (which ignores
+// the circuit breaker); if that fails too, ErrPromptTooLong.
+func RecoverPromptTooLong(in Input, cfg PipelineConfig, st *PipelineState, now time.Time) (Result, error) {
+	if err := cfg.Window.Validate(); err != nil {
+		return Result{}, err
+	}
+	limit := cfg.Window.Effective()
+	p := &pipelineRun{cfg: cfg, st: st, in: in, now: now, limit: limit}
+	drain := stage{StageCollapse, (*pipelineRun).drainCollapses}
+	res, _ := p.runStages([]stage{drain}, in.Messages)
+	if res.Fits {
+		return res, nil
+	}
+	reactive := stage{StageAutocompact, func(p *pipelineRun, msgs []Msg) ([]Msg, StageResult) {
+		return p.compact(msgs, true)
+	}}
+	res2, _ := p.runStages([]stage{reactive}, res.Messages)
+	res.Stages = append(res.Stages, res2.Stages...)
+	res.After, res.Messages, res.Fits, res.Records = res2.After, res2.Messages, res2.Fits, res2.Records
+	if !res.Fits {
+		return res, fmt.Errorf("%w: %d tokens after recovery, window allows %d", ErrPromptTooLong, res.After, limit)
+	}
+	return res, nil
+}
