@@ -246,7 +246,7 @@ func TestPipelineAutocompactPartialWithFlushHook(t *testing.T) {
 	hook := &recordingHook{}
 	cfg.FlushHook, cfg.PreserveRecent = hook, 2
 	cfg.CollapseProtectTail = 100 // leave it to autocompact
-	msgs := bigConversation(8) // about 56000 tokens, nothing to budget, snip, clear
+	msgs := bigConversation(8)    // about 56000 tokens, nothing to budget, snip, clear
 	in := Input{Messages: msgs, Session: SessionInfo{SessionID: "sess", CWD: "/w", Version: "2.1.330", GitBranch: "main",
 		Leaf: "a7", LastPrompt: "request 7: add a flag", CumulativeDroppedTokens: 100}}
 	st := &PipelineState{ConsecutiveFailures: 2}
