@@ -49,11 +49,6 @@ type historyLoadedMsg struct {
 	refs      map[model.PasteHash]int
 }
 
-// projectLoadedMsg carries what the project panes show.
-type projectLoadedMsg struct {
-	slug string
-}
-
 type errMsg struct{ err error }
 
 // loadHomeCmd lists the projects with the size of their memory.
@@ -102,17 +97,6 @@ func (m Model) loadHistoryCmd() tea.Cmd {
 		}
 		inv := model.InventoryPastes(fsys, h)
 		return historyLoadedMsg{history: h, inventory: inv, refs: model.CountPasteRefs(h)}
-	}
-}
-
-// loadProjectCmd loads what the project panes show for one project.
-func (m Model) loadProjectCmd(slug string) tea.Cmd {
-	if slug == "" {
-		return nil
-	}
-	m.loading["project"] = true
-	return func() tea.Msg {
-		return projectLoadedMsg{slug: slug}
 	}
 }
 

@@ -14,6 +14,9 @@ import (
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/history"
+	"github.com/memscope/memscope/views/index"
+	"github.com/memscope/memscope/views/markdown"
+	"github.com/memscope/memscope/views/memories"
 	"github.com/memscope/memscope/views/msgs"
 	"github.com/memscope/memscope/views/pastes"
 	"github.com/memscope/memscope/views/projects"
@@ -79,7 +82,11 @@ type Model struct {
 
 	data homeData
 
+	md *markdown.Renderer
+
 	projects projects.Model
+	index    index.Model
+	memories memories.Model
 	history  history.Model
 	pastes   pastes.Model
 	todo     [paneCount]placeholder
@@ -106,7 +113,10 @@ func New(opts Options) Model {
 		styles:   st,
 		help:     help.New(),
 		loading:  map[string]bool{"home": true, "history": true},
+		md:       markdown.NewRenderer(),
 		projects: projects.New(km, st),
+		index:    index.New(km, st),
+		memories: memories.New(km, st),
 		history:  history.New(km, st),
 		pastes:   pastes.New(km, st),
 	}
@@ -132,6 +142,10 @@ func (m *Model) paneAt(i int) pane {
 	switch i {
 	case paneProjects:
 		return &m.projects
+	case paneIndex:
+		return &m.index
+	case paneMemories:
+		return &m.memories
 	case paneHistory:
 		return &m.history
 	case panePastes:
@@ -147,10 +161,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
-		return m, nil
+		return m, m.renderCmd()
 	case tea.BackgroundColorMsg:
 		m.setTheme(msg.IsDark())
-		return m, nil
+		return m, m.renderCmd()
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	case tea.MouseClickMsg:
@@ -203,6 +217,10 @@ func (m Model) routeToFocused(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch m.focus {
 	case paneProjects:
 		m.projects, cmd = m.projects.Update(msg)
+	case paneIndex:
+		m.index, cmd = m.index.Update(msg)
+	case paneMemories:
+		m.memories, cmd = m.memories.Update(msg)
 	case paneHistory:
 		m.history, cmd = m.history.Update(msg)
 	case panePastes:
@@ -238,6 +256,8 @@ func (m *Model) setTheme(isDark bool) {
 	m.styles = st
 	m.help.Styles = help.DefaultStyles(isDark)
 	m.projects.SetStyles(st)
+	m.index.SetStyles(st)
+	m.memories.SetStyles(st)
 	m.history.SetStyles(st)
 	m.pastes.SetStyles(st)
 	for i := range m.todo {
@@ -267,10 +287,17 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, nil, true
 	case projectLoadedMsg:
 		delete(m.loading, "project")
-		m.data.project = msg
+		if msg.slug != m.data.open {
+			return m, nil, true // the user moved on to another project
+		}
+		m.applyProject(msg)
+		return m, m.renderCmd(), true
+	case renderedMsg:
+		m.applyRendered(msg)
 		return m, nil, true
 	case writableMsg:
 		m.readOnly = !msg.ok
+		m.memories.SetReadOnly(m.readOnly)
 		m.layout()
 		return m, nil, true
 	case errMsg:
@@ -317,7 +344,7 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 func (m *Model) reloadAll() tea.Cmd {
 	m.loading["home"] = true
 	m.loading["history"] = true
-	return tea.Batch(m.loadHomeCmd(), m.loadHistoryCmd())
+	return tea.Batch(m.loadHomeCmd(), m.loadHistoryCmd(), m.loadProjectCmd(m.data.open))
 }
 
 // View draws tabs, the focused pane, the help line and the status bar.

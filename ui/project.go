@@ -1,0 +1,191 @@
+package ui
+
+import (
+	"io/fs"
+	"path"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/index"
+	"github.com/memscope/memscope/views/markdown"
+	"github.com/memscope/memscope/views/memories"
+)
+
+// projectLoadedMsg carries what the project panes show, before rendering.
+type projectLoadedMsg struct {
+	slug     string
+	memDir   string // fs path of the memory folder
+	dir      *model.MemoryDir
+	indexRaw []byte
+	cap      engine.IndexCap
+	rows     []memories.Row
+	problems []model.Problem
+}
+
+// renderedMsg carries Markdown rendered for the current widths.
+type renderedMsg struct {
+	slug        string
+	indexWidth  int
+	bodyWidth   int
+	indexLoaded string
+	bodies      map[string]string // by memory file path
+}
+
+// loadProjectCmd reads a project's memory folder and runs the engine over
+// it: the index cap, each file's age and staleness, and the scan.
+func (m Model) loadProjectCmd(slug string) tea.Cmd {
+	if slug == "" {
+		return nil
+	}
+	m.loading["project"] = true
+	fsys, now, homeDir := m.opts.Home.FS, m.opts.Now(), m.opts.Home.Dir
+	return func() tea.Msg {
+		return loadProject(fsys, homeDir, slug, now)
+	}
+}
+
+// loadProject is loadProjectCmd's work, separate for tests.
+func loadProject(fsys fs.FS, homeDir, slug string, now time.Time) projectLoadedMsg {
+	memDir := "projects/" + slug + "/memory"
+	md, probs := model.ReadMemoryDir(fsys, memDir)
+	msg := projectLoadedMsg{slug: slug, memDir: memDir, dir: md, problems: probs}
+	if md.Index != nil {
+		msg.indexRaw = md.Index.Bytes()
+	}
+	msg.cap = engine.CapIndex(msg.indexRaw)
+
+	indexed := map[string]bool{}
+	if md.Index != nil {
+		for _, l := range md.Index.Entries() {
+			if l.Entry != nil {
+				indexed[path.Clean(l.Entry.Target)] = true
+			}
+		}
+	}
+	dropped := map[string]bool{}
+	for _, d := range msg.cap.DroppedEntries {
+		dropped[path.Clean(d.Target)] = true
+	}
+	th := engine.DefaultStaleness()
+	for _, f := range md.Files {
+		t, clock := engine.MemoryTime(f)
+		age := engine.AgeDays(t, now)
+		r := memories.Row{
+			File:      f,
+			AbsPath:   joinAbs(homeDir, memDir, f.Path),
+			AgeDays:   age,
+			Clock:     clock,
+			Staleness: th.Classify(f.Type, age),
+			Indexed:   indexed[f.Path],
+			Loaded:    indexed[f.Path] && !dropped[f.Path],
+		}
+		if f.Invalid {
+			r.Flags = append(r.Flags, "invalid")
+		}
+		seen := map[string]bool{}
+		for _, fd := range engine.Scan(f.Path, string(f.Raw())) {
+			c := string(fd.Category)
+			if !seen[c] {
+				seen[c] = true
+				r.Flags = append(r.Flags, c)
+			}
+		}
+		if f.Size > 4096 {
+			r.Flags = append(r.Flags, "too long")
+		}
+		msg.rows = append(msg.rows, r)
+	}
+	return msg
+}
+
+func joinAbs(homeDir string, parts ...string) string {
+	return homeDir + "/" + strings.Join(parts, "/")
+}
+
+// renderCmd renders the index and the memory bodies for the current pane
+// widths, in the background.
+func (m Model) renderCmd() tea.Cmd {
+	p := m.data.project
+	if p.slug == "" || m.width == 0 {
+		return nil
+	}
+	r, st := m.md, markdown.StyleFor(m.styles.IsDark, m.styles.NoColor)
+	iw, bw := m.index.RenderWidth(), m.memories.BodyWidth()
+	loaded := loadedIndexText(p.cap)
+	bodies := map[string]string{}
+	for _, row := range p.rows {
+		bodies[row.File.Path] = row.File.Body
+	}
+	return func() tea.Msg {
+		out := renderedMsg{slug: p.slug, indexWidth: iw, bodyWidth: bw, bodies: map[string]string{}}
+		if loaded != "" {
+			out.indexLoaded = r.Render(loaded, iw, st)
+		}
+		for k, body := range bodies {
+			out.bodies[k] = r.Render(model.SanitizeForTerminal(body), bw, st)
+		}
+		return out
+	}
+}
+
+// loadedIndexText is the part of MEMORY.md the client loads, without the
+// warning it appends.
+func loadedIndexText(c engine.IndexCap) string {
+	s := c.Content
+	if c.Warning != "" {
+		if i := strings.LastIndex(s, c.Warning); i >= 0 {
+			s = s[:i]
+		}
+	}
+	return model.SanitizeForTerminal(strings.TrimRight(s, "\n"))
+}
+
+// applyProject hands a loaded project to the Index and Memories panes,
+// with raw text until the rendered text arrives.
+func (m *Model) applyProject(p projectLoadedMsg) {
+	m.data.project = p
+	m.memories.SetRows(p.rows)
+	m.index.SetData(m.indexData(p, nil))
+}
+
+// indexData builds the Index pane's data; r is the rendered text, nil
+// before rendering.
+func (m *Model) indexData(p projectLoadedMsg, r *renderedMsg) index.Data {
+	d := index.Data{Cap: p.cap, Exists: p.dir != nil && p.dir.Index != nil}
+	if p.dir != nil && p.dir.Exists {
+		d.Path = joinAbs(m.opts.Home.Dir, p.memDir, model.MemoryIndexName)
+	}
+	if r != nil {
+		d.Loaded, d.Width = r.indexLoaded, r.indexWidth
+	} else {
+		d.Loaded = loadedIndexText(p.cap)
+	}
+	if p.cap.Truncated && p.cap.CutFileLine > 0 {
+		lines := strings.Split(strings.ReplaceAll(string(p.indexRaw), "\r\n", "\n"), "\n")
+		if p.cap.CutFileLine-1 < len(lines) {
+			d.Dropped = lines[p.cap.CutFileLine-1:]
+		}
+	}
+	return d
+}
+
+// applyRendered swaps rendered text in, when it is for the open project.
+func (m *Model) applyRendered(r renderedMsg) {
+	p := m.data.project
+	if r.slug != p.slug {
+		return
+	}
+	rows := make([]memories.Row, len(p.rows))
+	copy(rows, p.rows)
+	for i := range rows {
+		if b, ok := r.bodies[rows[i].File.Path]; ok {
+			rows[i].Body = b
+		}
+	}
+	m.memories.SetRows(rows)
+	m.index.SetData(m.indexData(p, &r))
+}

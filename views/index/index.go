@@ -1,0 +1,218 @@
+// Package index is the Index pane: MEMORY.md as the client loads it, with
+// a load meter against the 200-line and 25 000-character caps, the line
+// where the client cuts it, everything past that line dimmed, and the
+// WARNING the client appends.
+package index
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/msgs"
+	"github.com/memscope/memscope/views/style"
+	"github.com/memscope/memscope/views/text"
+)
+
+// Data is what the pane shows, prepared by the root (rendering included).
+type Data struct {
+	// Path is MEMORY.md's absolute path; empty when the project has no
+	// memory folder.
+	Path string
+	// Exists says whether MEMORY.md exists.
+	Exists bool
+	// Cap is the engine's truncation report.
+	Cap engine.IndexCap
+	// Loaded is the part that loads, rendered as Markdown for the width.
+	Loaded string
+	// Dropped are the raw lines past the cut, in file order.
+	Dropped []string
+	// Backfill is what the client would write when MEMORY.md is missing
+	// and topic files exist; empty otherwise.
+	Backfill string
+	// Width is the width Loaded was rendered for.
+	Width int
+}
+
+// Model is the Index pane.
+type Model struct {
+	keys   keymap.KeyMap
+	styles style.Styles
+	vp     viewport.Model
+	data   Data
+	width  int
+	height int
+}
+
+// New returns an empty Index pane.
+func New(keys keymap.KeyMap, st style.Styles) Model {
+	vp := viewport.New()
+	vp.SoftWrap = false
+	return Model{keys: keys, styles: st, vp: vp}
+}
+
+// Title names the pane.
+func (m Model) Title() string { return "Index" }
+
+// SetData shows a new index.
+func (m *Model) SetData(d Data) {
+	m.data = d
+	m.refresh()
+}
+
+// RenderWidth is the width the root should render the loaded part for.
+func (m Model) RenderWidth() int { return max(m.width-1, 10) }
+
+// SetStyles replaces the styles.
+func (m *Model) SetStyles(st style.Styles) {
+	m.styles = st
+	m.refresh()
+}
+
+// SetSize sets the pane's inner size.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.vp.SetWidth(w)
+	m.vp.SetHeight(max(h-3, 1))
+	m.refresh()
+}
+
+// Focus gives the pane the keyboard.
+func (m *Model) Focus() {}
+
+// Blur takes the keyboard away.
+func (m *Model) Blur() {}
+
+// Filtering is always false: the pane takes no text.
+func (m Model) Filtering() bool { return false }
+
+// ClickRow does nothing: the pane is a document.
+func (m *Model) ClickRow(int) {}
+
+// Help lists the pane's own bindings.
+func (m Model) Help() []key.Binding { return []key.Binding{m.keys.Edit, m.keys.Bottom} }
+
+// Update scrolls, jumps to the cut, or asks to edit MEMORY.md.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, m.keys.Up):
+			m.vp.ScrollUp(1)
+		case key.Matches(msg, m.keys.Down):
+			m.vp.ScrollDown(1)
+		case key.Matches(msg, m.keys.PageUp):
+			m.vp.PageUp()
+		case key.Matches(msg, m.keys.PageDown):
+			m.vp.PageDown()
+		case key.Matches(msg, m.keys.Top):
+			m.vp.GotoTop()
+		case key.Matches(msg, m.keys.Bottom):
+			m.vp.GotoBottom()
+		case key.Matches(msg, m.keys.Edit) && m.data.Path != "":
+			p := m.data.Path
+			return m, func() tea.Msg { return msgs.OpenEditor{Path: p} }
+		}
+	case tea.MouseWheelMsg:
+		var cmd tea.Cmd
+		m.vp, cmd = m.vp.Update(msg)
+		return m, cmd
+	}
+	return m, nil
+}
+
+// meter is the two load bars with their numbers.
+func (m Model) meter() string {
+	c := m.data.Cap
+	barW := max(min((m.width-50)/2, 30), 6)
+	lines := fmt.Sprintf("lines %s %d/%d", m.styles.Bar(int64(c.Lines), engine.IndexMaxLines, barW), c.Lines, engine.IndexMaxLines)
+	chars := fmt.Sprintf("chars %s %d/%d", m.styles.Bar(int64(c.Chars), engine.IndexMaxChars, barW), c.Chars, engine.IndexMaxChars)
+	return lines + "   " + chars
+}
+
+func (m Model) summary() string {
+	c := m.data.Cap
+	switch {
+	case m.data.Path == "":
+		return "this project has no memory folder"
+	case !m.data.Exists:
+		return "no MEMORY.md"
+	case c.Truncated:
+		return m.styles.Error.Render(fmt.Sprintf("TRUNCATED: the client loads %d of %d lines; %d index entries are never seen", c.LoadedLines, c.Lines, len(c.DroppedEntries)))
+	}
+	return m.styles.OK.Render(fmt.Sprintf("loads whole · room for %d more lines and %d more characters", c.RoomLines, c.RoomChars))
+}
+
+// refresh rebuilds the viewport content from the data.
+func (m *Model) refresh() {
+	var b strings.Builder
+	switch {
+	case m.data.Path == "":
+		b.WriteString(m.styles.Dim.Render("No memory folder for this project yet. Claude Code creates it on the first memory it saves."))
+	case !m.data.Exists && m.data.Backfill != "":
+		b.WriteString(m.styles.Warn.Render("MEMORY.md is missing. At the next session start the client will write this index from the topic files:"))
+		b.WriteString("\n\n")
+		b.WriteString(model.SanitizeForTerminal(m.data.Backfill))
+	case !m.data.Exists:
+		b.WriteString(m.styles.Dim.Render("MEMORY.md does not exist and there are no topic files."))
+	default:
+		b.WriteString(m.data.Loaded)
+		if m.data.Cap.Truncated {
+			b.WriteString("\n")
+			cut := fmt.Sprintf(" ✂ the client stops here: line %d of MEMORY.md and everything after it is not loaded ", m.data.Cap.CutFileLine)
+			b.WriteString(m.styles.CutLine.Render(text.Truncate("────"+cut+strings.Repeat("─", max(m.width-lipWidth(cut)-4, 0)), m.width)))
+			b.WriteString("\n")
+			for _, l := range m.data.Dropped {
+				b.WriteString(m.styles.Dim.Render(text.Truncate(model.SanitizeForTerminal(l), m.width)))
+				b.WriteString("\n")
+			}
+		}
+		if w := m.data.Cap.Warning; w != "" {
+			b.WriteString("\n")
+			b.WriteString(m.styles.Warn.Render("What the client appends:"))
+			b.WriteString("\n")
+			b.WriteString(m.styles.Warn.Render(wrap(strings.TrimSpace(w), m.width)))
+		}
+	}
+	m.vp.SetContent(b.String())
+}
+
+// View draws the meter, the summary and the document.
+func (m Model) View() string {
+	head := text.Truncate(m.meter(), m.width)
+	if m.data.Path == "" {
+		head = ""
+	}
+	return head + "\n" + text.Truncate(m.summary(), m.width) + "\n" + m.vp.View()
+}
+
+func lipWidth(s string) int { return len([]rune(s)) }
+
+// wrap breaks s into lines of at most w runes at spaces.
+func wrap(s string, w int) string {
+	if w < 10 {
+		return s
+	}
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		line := ""
+		for _, word := range strings.Fields(para) {
+			if line != "" && len([]rune(line))+1+len([]rune(word)) > w {
+				out = append(out, line)
+				line = ""
+			}
+			if line != "" {
+				line += " "
+			}
+			line += word
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}

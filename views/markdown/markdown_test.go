@@ -1,0 +1,33 @@
+package markdown
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+func TestRenderWrapsAndReusesRenderers(t *testing.T) {
+	r := NewRenderer()
+	md := "# Title\n\n" + strings.Repeat("word ", 40) + "\n\n- [Link](file.md) — hook\n"
+	out := r.Render(md, 40, NoTTY)
+	for _, l := range strings.Split(out, "\n") {
+		if w := ansi.StringWidth(l); w > 40 {
+			t.Fatalf("line wider than 40 (%d): %q", w, l)
+		}
+	}
+	if !strings.Contains(ansi.Strip(out), "Title") || !strings.Contains(ansi.Strip(out), "hook") {
+		t.Fatalf("content lost:\n%s", out)
+	}
+	r.Render(md, 40, NoTTY)
+	r.Render(md, 60, NoTTY)
+	if len(r.cache) != 2 {
+		t.Fatalf("want one renderer per width, have %d", len(r.cache))
+	}
+}
+
+func TestStyleFor(t *testing.T) {
+	if StyleFor(true, true) != NoTTY || StyleFor(true, false) != Dark || StyleFor(false, false) != Light {
+		t.Fatal("style choice wrong")
+	}
+}

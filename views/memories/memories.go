@@ -1,0 +1,414 @@
+// Package memories is the Memories pane: the typed memory files of a
+// project with type, age and staleness badges, whether the index links
+// them, and lint flags; the selected file's body beside the list. It is
+// also where memories are created, edited, retyped, renamed and deleted:
+// the pane asks, the root does the work through the engine's safe
+// operations.
+package memories
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/list"
+	"github.com/memscope/memscope/views/msgs"
+	"github.com/memscope/memscope/views/style"
+	"github.com/memscope/memscope/views/text"
+)
+
+// Row is one memory file as the pane shows it.
+type Row struct {
+	File *model.MemoryFile
+	// AbsPath is the file on disk.
+	AbsPath   string
+	AgeDays   int
+	Clock     engine.MemoryClock
+	Staleness engine.Staleness
+	// Indexed says whether a MEMORY.md entry links the file; Loaded
+	// whether that entry is within the caps.
+	Indexed bool
+	Loaded  bool
+	// Flags are lint findings: "secret", "injection", "duplicate",
+	// "drift", "too long", "invalid"...
+	Flags []string
+	// Body is the body rendered as Markdown for the pane's width.
+	Body string
+}
+
+// mode is what the pane is doing with the keyboard.
+type mode int
+
+const (
+	modeBrowse mode = iota
+	modeNew
+	modeRetype
+	modeRename
+	modeConfirmDelete
+)
+
+var memoryTypes = []model.MemoryType{model.TypeUser, model.TypeFeedback, model.TypeProject, model.TypeReference}
+
+// Model is the Memories pane.
+type Model struct {
+	keys     keymap.KeyMap
+	styles   style.Styles
+	list     list.Model[Row]
+	width    int
+	height   int
+	mode     mode
+	readOnly bool
+
+	// The new-memory form and the rename field.
+	name, desc textinput.Model
+	typeIdx    int
+	field      int
+}
+
+// New returns an empty Memories pane.
+func New(keys keymap.KeyMap, st style.Styles) Model {
+	m := Model{keys: keys, styles: st, name: textinput.New(), desc: textinput.New()}
+	m.name.Placeholder = "name (a-z, 0-9, -)"
+	m.desc.Placeholder = "one-line description"
+	m.list = list.New(keys, st, func(r Row) string {
+		return r.File.Path + " " + r.File.Name + " " + r.File.Description + " " + string(r.File.Type) + " " + strings.Join(r.Flags, " ")
+	}, m.renderRow)
+	m.list.Empty = "no memory files in this project"
+	return m
+}
+
+// Title names the pane.
+func (m Model) Title() string { return "Memories" }
+
+// SetRows shows a project's memory files.
+func (m *Model) SetRows(rows []Row) {
+	m.list.Render = m.renderRow
+	m.list.SetItems(rows)
+}
+
+// SetReadOnly disables the editing keys.
+func (m *Model) SetReadOnly(ro bool) { m.readOnly = ro }
+
+// SetStyles replaces the styles.
+func (m *Model) SetStyles(st style.Styles) {
+	m.styles = st
+	m.list.SetStyles(st)
+	m.list.Render = m.renderRow
+}
+
+// listWidth is the list's share of the width; the body takes the rest.
+func (m Model) listWidth() int {
+	if m.width < 90 {
+		return m.width
+	}
+	return m.width * 11 / 20
+}
+
+// BodyWidth is the width the root should render bodies for.
+func (m Model) BodyWidth() int {
+	if m.width < 90 {
+		return m.width
+	}
+	return m.width - m.listWidth() - 1
+}
+
+// SetSize sets the pane's inner size.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	lh := h - 2
+	if w < 90 {
+		lh = max(h/2-1, 3)
+	}
+	m.list.SetSize(m.listWidth(), lh)
+	m.name.SetWidth(max(w-20, 10))
+	m.desc.SetWidth(max(w-20, 10))
+}
+
+// Focus gives the pane the keyboard.
+func (m *Model) Focus() {}
+
+// Blur takes the keyboard away and cancels a form.
+func (m *Model) Blur() { m.mode = modeBrowse }
+
+// Filtering reports whether the pane is taking text (filter or a form), so
+// the root leaves letter keys alone.
+func (m Model) Filtering() bool { return m.list.Filtering() || m.mode != modeBrowse }
+
+// ClickRow moves the cursor to the clicked row.
+func (m *Model) ClickRow(y int) { m.list.ClickRow(y - 1) }
+
+// Help lists the pane's own bindings for the current mode.
+func (m Model) Help() []key.Binding {
+	switch m.mode {
+	case modeConfirmDelete:
+		return []key.Binding{m.keys.Confirm, m.keys.Cancel}
+	case modeNew, modeRename, modeRetype:
+		return []key.Binding{m.keys.Open, m.keys.Back}
+	}
+	if m.readOnly {
+		return []key.Binding{m.keys.Filter}
+	}
+	return []key.Binding{m.keys.Edit, m.keys.New, m.keys.Retype, m.keys.Rename, m.keys.Delete}
+}
+
+// Selected returns the row under the cursor.
+func (m Model) Selected() (Row, bool) { return m.list.Selected() }
+
+func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
+
+// Update handles the list, the editing keys and the forms.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && m.mode != modeBrowse {
+		return m.updateForm(k)
+	}
+	var cmd tea.Cmd
+	var handled bool
+	m.list, cmd, handled = m.list.Update(msg)
+	if handled {
+		return m, cmd
+	}
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return m, nil
+	}
+	if m.readOnly && (key.Matches(k, m.keys.Edit) || key.Matches(k, m.keys.New) || key.Matches(k, m.keys.Retype) || key.Matches(k, m.keys.Rename) || key.Matches(k, m.keys.Delete)) {
+		return m, send(msgs.Status{Text: "the home is read-only: editing is off", Error: true})
+	}
+	row, has := m.list.Selected()
+	switch {
+	case key.Matches(k, m.keys.New):
+		m.mode, m.field, m.typeIdx = modeNew, 0, 0
+		m.name.SetValue("")
+		m.desc.SetValue("")
+		m.desc.Blur()
+		return m, m.name.Focus()
+	case !has:
+		return m, nil
+	case key.Matches(k, m.keys.Edit):
+		return m, send(msgs.OpenEditor{Path: row.AbsPath})
+	case key.Matches(k, m.keys.Retype):
+		m.mode = modeRetype
+		m.typeIdx = 0
+		for i, t := range memoryTypes {
+			if t == row.File.Type {
+				m.typeIdx = i
+			}
+		}
+	case key.Matches(k, m.keys.Rename):
+		m.mode = modeRename
+		m.name.SetValue(row.File.Name)
+		return m, m.name.Focus()
+	case key.Matches(k, m.keys.Delete):
+		m.mode = modeConfirmDelete
+	}
+	return m, nil
+}
+
+// updateForm handles keys while a form or a confirmation is open.
+func (m Model) updateForm(k tea.KeyPressMsg) (Model, tea.Cmd) {
+	row, _ := m.list.Selected()
+	if k.String() == "esc" {
+		m.mode = modeBrowse
+		m.name.Blur()
+		m.desc.Blur()
+		return m, nil
+	}
+	switch m.mode {
+	case modeConfirmDelete:
+		m.mode = modeBrowse
+		if key.Matches(k, m.keys.Confirm) {
+			return m, send(msgs.DeleteMemory{Path: row.AbsPath})
+		}
+		return m, send(msgs.Status{Text: "delete cancelled"})
+	case modeRetype:
+		switch k.String() {
+		case "left", "h", "up", "k":
+			m.typeIdx = (m.typeIdx + len(memoryTypes) - 1) % len(memoryTypes)
+		case "right", "l", "down", "j", "tab", "space":
+			m.typeIdx = (m.typeIdx + 1) % len(memoryTypes)
+		case "1", "2", "3", "4":
+			m.typeIdx = int(k.String()[0] - '1')
+		case "enter":
+			m.mode = modeBrowse
+			return m, send(msgs.RetypeMemory{Path: row.AbsPath, Type: string(memoryTypes[m.typeIdx])})
+		}
+		return m, nil
+	case modeRename:
+		if k.String() == "enter" {
+			m.mode = modeBrowse
+			m.name.Blur()
+			return m, send(msgs.RenameMemory{Path: row.AbsPath, NewName: strings.TrimSpace(m.name.Value())})
+		}
+		var cmd tea.Cmd
+		m.name, cmd = m.name.Update(k)
+		return m, cmd
+	case modeNew:
+		switch k.String() {
+		case "tab", "shift+tab":
+			m.field = (m.field + map[bool]int{true: 2, false: 1}[k.String() == "shift+tab"]) % 3
+			m.name.Blur()
+			m.desc.Blur()
+			switch m.field {
+			case 0:
+				return m, m.name.Focus()
+			case 2:
+				return m, m.desc.Focus()
+			}
+			return m, nil
+		case "enter":
+			name, desc := strings.TrimSpace(m.name.Value()), strings.TrimSpace(m.desc.Value())
+			if name == "" || desc == "" {
+				return m, send(msgs.Status{Text: "a memory needs a name and a description", Error: true})
+			}
+			m.mode = modeBrowse
+			m.name.Blur()
+			m.desc.Blur()
+			return m, send(msgs.CreateMemory{Name: name, Type: string(memoryTypes[m.typeIdx]), Description: desc})
+		}
+		var cmd tea.Cmd
+		switch m.field {
+		case 0:
+			m.name, cmd = m.name.Update(k)
+		case 1:
+			switch k.String() {
+			case "left", "h":
+				m.typeIdx = (m.typeIdx + len(memoryTypes) - 1) % len(memoryTypes)
+			case "right", "l", "space":
+				m.typeIdx = (m.typeIdx + 1) % len(memoryTypes)
+			case "1", "2", "3", "4":
+				m.typeIdx = int(k.String()[0] - '1')
+			}
+		case 2:
+			m.desc, cmd = m.desc.Update(k)
+		}
+		return m, cmd
+	}
+	return m, nil
+}
+
+// TypeBadge renders a memory type as a short coloured tag.
+func TypeBadge(st style.Styles, t model.MemoryType) string {
+	switch t {
+	case model.TypeUser:
+		return st.BadgeUser.Render("user")
+	case model.TypeFeedback:
+		return st.BadgeFeed.Render("feed")
+	case model.TypeProject:
+		return st.BadgeProj.Render("proj")
+	case model.TypeReference:
+		return st.BadgeRef.Render("ref ")
+	}
+	return st.BadgeNone.Render("----")
+}
+
+func (m Model) ageBadge(r Row) string {
+	s := fmt.Sprintf("%4dd", r.AgeDays)
+	switch r.Staleness {
+	case engine.StalenessStale:
+		return m.styles.BadgeStale.Render(s + " stale")
+	case engine.StalenessAging:
+		return m.styles.BadgeAging.Render(s + " aging")
+	}
+	return m.styles.BadgeFresh.Render(s + " fresh")
+}
+
+func (m Model) renderRow(r Row, selected bool, width int) string {
+	idx := m.styles.Dim.Render("·")
+	switch {
+	case r.Indexed && r.Loaded:
+		idx = m.styles.OK.Render("●")
+	case r.Indexed:
+		idx = m.styles.Warn.Render("◐")
+	}
+	flags := ""
+	if len(r.Flags) > 0 {
+		flags = " " + m.styles.BadgeProblem.Render("["+strings.Join(r.Flags, ",")+"]")
+	}
+	head := fmt.Sprintf("%s %s %s ", idx, TypeBadge(m.styles, r.File.Type), m.ageBadge(r))
+	avail := max(width-lipgloss.Width(head)-lipgloss.Width(flags), 8)
+	return head + text.Truncate(model.SanitizeForTerminal(r.File.Path), avail) + flags
+}
+
+// View draws the list and the selected file beside (or under) it.
+func (m Model) View() string {
+	var legend string
+	if m.mode == modeBrowse {
+		legend = m.styles.Dim.Render(text.Truncate(fmt.Sprintf("%s · ● indexed ◐ indexed but cut off · not indexed", m.list.Position()), m.listWidth()))
+	} else {
+		legend = m.formView()
+	}
+	left := legend + "\n" + m.list.View()
+	right := m.detail()
+	if m.width < 90 {
+		return lipgloss.JoinVertical(lipgloss.Left, left, m.styles.Dim.Render(strings.Repeat("─", max(m.width, 1))), right)
+	}
+	left = lipgloss.NewStyle().Width(m.listWidth()).Render(left)
+	sep := m.styles.Dim.Render(strings.TrimRight(strings.Repeat("│\n", max(m.height, 1)), "\n"))
+	return lipgloss.JoinHorizontal(lipgloss.Top, left, sep, right)
+}
+
+func (m Model) formView() string {
+	switch m.mode {
+	case modeConfirmDelete:
+		r, _ := m.list.Selected()
+		return m.styles.Warn.Render(fmt.Sprintf("Move %s to the trash? y/n (undo with u)", r.File.Path))
+	case modeRetype:
+		var parts []string
+		for i, t := range memoryTypes {
+			s := fmt.Sprintf("%d %s", i+1, t)
+			if i == m.typeIdx {
+				s = m.styles.Selected.Render(s)
+			}
+			parts = append(parts, s)
+		}
+		return "type: " + strings.Join(parts, "  ") + m.styles.Dim.Render("  (enter)")
+	case modeRename:
+		return "rename to: " + m.name.View()
+	case modeNew:
+		tp := string(memoryTypes[m.typeIdx])
+		if m.field == 1 {
+			tp = m.styles.Selected.Render("◀ " + tp + " ▶")
+		}
+		return "new memory — name: " + m.name.View() + "\n type: " + tp + "   description: " + m.desc.View() + m.styles.Dim.Render("  (tab, enter)")
+	}
+	return ""
+}
+
+func (m Model) detail() string {
+	r, ok := m.list.Selected()
+	if !ok {
+		return ""
+	}
+	f := r.File
+	w := m.BodyWidth()
+	var lines []string
+	lines = append(lines, m.styles.Bold.Render(text.Truncate(model.SanitizeForTerminal(f.Name), w)))
+	if f.Description != "" {
+		lines = append(lines, text.Truncate(model.SanitizeForTerminal(f.Description), w))
+	}
+	meta := fmt.Sprintf("%s · %s · %d bytes · %d days old (%s)", f.Path, f.Type, f.Size, r.AgeDays, r.Clock)
+	lines = append(lines, m.styles.Dim.Render(text.Truncate(meta, w)))
+	if f.Invalid && f.Problem != nil {
+		lines = append(lines, m.styles.Error.Render(text.Truncate("invalid: "+f.Problem.Error(), w)))
+	}
+	if warn := engine.FreshnessWarning(r.AgeDays); warn != "" {
+		lines = append(lines, m.styles.Warn.Render(text.Truncate("recall adds: "+warn, w)))
+	}
+	lines = append(lines, "")
+	lines = append(lines, strings.Split(r.Body, "\n")...)
+	h := m.height
+	if m.width < 90 {
+		h = m.height - m.height/2 - 1
+	}
+	if len(lines) > h {
+		lines = lines[:max(h, 1)]
+	}
+	return strings.Join(lines, "\n")
+}
