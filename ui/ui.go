@@ -5,6 +5,7 @@ package ui
 
 import (
 	"fmt"
+	"os"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -317,6 +318,17 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.history, c1 = m.history.Update(msg)
 		m.pastes, c2 = m.pastes.Update(msg)
 		return m, tea.Batch(c1, c2), true
+	case msgs.OpenEditor:
+		return m, m.openEditorCmd(msg.Path), true
+	case editorFinishedMsg:
+		if msg.err != nil {
+			m.setStatus("editor: "+msg.err.Error(), true)
+			return m, m.reloadAll(), true
+		}
+		return m, tea.Batch(m.reloadAll(), scanEditedCmd(msg.path, os.ReadFile)), true
+	case statusMsg:
+		m.setStatus(msg.text, msg.isErr)
+		return m, nil, true
 	case msgs.SwitchPane:
 		m.setFocus(msg.Index)
 		return m, nil, true
