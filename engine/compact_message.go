@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"math"
+
 	"github.com/memscope/memscope/model"
 )
 
@@ -122,12 +124,13 @@ func msgTokens(ms []Msg) Tokens {
 	return t
 }
 
-// InputFromResume turns a resume chain into pipeline input. Prompt
-// snapshots become the fixed System figure (the newest one counts);
-// records the model never sees (boundaries, metadata) are left out. For
-// summaries with text, read the transcript with ScanOptions.KeepText.
-func InputFromResume(res Resume) Input {
-	var in Input
+// InputFromResume turns the resume chain of t into pipeline input. The
+// system prompt and tools become the fixed System figure (SystemTokens at
+// the end of the file); records the model never sees (boundaries,
+// metadata, prompt snapshots) are left out. For summaries with text, read
+// the transcript with ScanOptions.KeepText.
+func InputFromResume(t *model.Transcript, res Resume) Input {
+	in := Input{System: SystemTokens(t, math.MaxInt)}
 	toolNames := map[string]string{}
 	broken := false // a parent link broke since the previous message
 	for k, r := range res.Messages {
@@ -146,9 +149,6 @@ func InputFromResume(res Resume) Input {
 		}
 		m, ok := msgFromRecord(r, toolNames)
 		if !ok {
-			if r.AttachmentType == promptSnapshot {
-				in.System = EstimateTokens(r.AttachmentBytes)
-			}
 			continue
 		}
 		m.Relinked = broken && len(in.Messages) > 0
@@ -171,7 +171,7 @@ func msgFromRecord(r *model.Record, toolNames map[string]string) (Msg, bool) {
 			return Msg{}, false
 		}
 		m.Kind = MsgAttachment
-		m.Attached, _ = RecordContext(r)
+		m.Attached = RecordContext(r)
 		return m, true
 	case model.RecordUser, model.RecordAssistant:
 	default:

@@ -227,7 +227,7 @@ func TestCompactRecordsResume(t *testing.T) {
 	}
 	src.WriteString(lastPrompt(parent))
 	tr := build(t, src.String())
-	in := InputFromResume(ResumeTranscript(tr, ResumeOptions{}))
+	in := InputFromResume(tr, ResumeTranscript(tr, ResumeOptions{}))
 	if len(in.Messages) != 24 || in.Session.Leaf != "a11" || in.Session.LastPrompt != "request 11" || in.Session.SessionID != "s" {
 		t.Fatalf("input %d messages, session %+v", len(in.Messages), in.Session)
 	}

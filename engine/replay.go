@@ -170,8 +170,10 @@ func BuildTimeline(t *model.Transcript, w WindowConfig, fileSize int64) Timeline
 				Turn: len(tl.Turns) - 1, Boundary: -1, Context: ctx.of(r), Measured: measured})
 		}
 	}
+	sys := newSystemIndex(t)
 	for i := range tl.Steps {
 		tl.Steps[i].Index = i
+		tl.Steps[i].Context.System = sys.at(tl.Steps[i].Line)
 	}
 	tl.Resume = ResumeTranscript(t, ResumeOptions{FileSize: fileSize})
 	for _, b := range t.Branches() {

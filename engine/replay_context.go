@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/memscope/memscope/model"
@@ -9,8 +10,8 @@ import (
 // Context is what fills a context window, by category, in tokens
 // estimated at CharsPerToken (images at ImageTokens).
 type Context struct {
-	// System is the system prompt and tool definitions: the size of the
-	// newest prompt snapshot on the chain (each replaces the last).
+	// System is the system prompt and tool definitions, from the prompt
+	// snapshots the client writes (see SystemTokens).
 	System Tokens `json:"system"`
 	// Instructions are CLAUDE.md and rules files and the other context
 	// attachments (skills, agents, environment, date, …).
@@ -28,31 +29,65 @@ func (c Context) Total() Tokens {
 	return c.System + c.Instructions + c.Memory + c.Conversation + c.ToolResults
 }
 
-// add returns c with d added; a prompt snapshot replaces System.
-func (c Context) add(d Context, snapshot bool) Context {
-	sys := c.System + d.System
-	if snapshot {
-		sys = d.System
-	}
-	return Context{System: sys, Instructions: c.Instructions + d.Instructions, Memory: c.Memory + d.Memory,
+// add returns c with d added.
+func (c Context) add(d Context) Context {
+	return Context{System: c.System + d.System, Instructions: c.Instructions + d.Instructions, Memory: c.Memory + d.Memory,
 		Conversation: c.Conversation + d.Conversation, ToolResults: c.ToolResults + d.ToolResults}
 }
 
 // promptSnapshot is the attachment that holds the system prompt as sent.
 const promptSnapshot = "prompt_snapshot"
 
-// RecordContext is what one record adds to the context, and whether it
-// is a prompt snapshot (which replaces the system prompt rather than
-// adding to it). Records the model never sees (boundaries, metadata) add
-// nothing.
-func RecordContext(r *model.Record) (Context, bool) {
+// SystemTokens estimates the system prompt and tool definitions in effect
+// at line: the largest of the prompt snapshots written up to it and the
+// next one after it. The client writes two snapshots a turn, the system
+// prompt alone before the request and with the tools just after the
+// response; the tools go with every request, so the larger is the better
+// figure, and a turn's own snapshot with tools comes after its response.
+func SystemTokens(t *model.Transcript, line int) Tokens { return newSystemIndex(t).at(line) }
+
+// systemIndex answers SystemTokens for many lines after one pass.
+type systemIndex struct {
+	lines   []int // snapshot lines, in file order
+	sizes   []int
+	upToMax []int // upToMax[i] = largest of sizes[:i+1]
+}
+
+func newSystemIndex(t *model.Transcript) systemIndex {
+	var x systemIndex
+	for _, r := range t.Records {
+		if r.AttachmentType == promptSnapshot {
+			best := r.AttachmentBytes
+			if n := len(x.upToMax); n > 0 {
+				best = max(best, x.upToMax[n-1])
+			}
+			x.lines, x.sizes, x.upToMax = append(x.lines, r.Line), append(x.sizes, r.AttachmentBytes), append(x.upToMax, best)
+		}
+	}
+	return x
+}
+
+func (x systemIndex) at(line int) Tokens {
+	i := sort.SearchInts(x.lines, line+1) // snapshots at or before line
+	best := 0
+	if i > 0 {
+		best = x.upToMax[i-1]
+	}
+	if i < len(x.sizes) {
+		best = max(best, x.sizes[i])
+	}
+	return EstimateTokens(best)
+}
+
+// RecordContext is what one record adds to the context. Records the model
+// never sees as messages (boundaries, metadata, prompt snapshots, which
+// SystemTokens accounts for) add nothing.
+func RecordContext(r *model.Record) Context {
 	var c Context
 	switch r.Type {
 	case model.RecordAttachment:
 		switch {
 		case r.AttachmentType == promptSnapshot:
-			c.System = EstimateTokens(r.AttachmentBytes)
-			return c, true
 		case len(r.AttachmentFiles) > 0:
 			for _, f := range r.AttachmentFiles {
 				if f.IsMemory() {
@@ -84,7 +119,7 @@ func RecordContext(r *model.Record) (Context, bool) {
 			}
 		}
 	}
-	return c, false
+	return c
 }
 
 // contextMemo computes the context at each record once: a record's
@@ -119,8 +154,7 @@ func (m *contextMemo) of(r *model.Record) Context {
 		} else if rec.IsCompactBoundary() {
 			base = m.fallbackBase(rec)
 		}
-		own, snap := RecordContext(rec)
-		c := base.add(own, snap)
+		c := base.add(RecordContext(rec))
 		if p := m.t.Get(rec.ParentUUID); p != nil && rec.IsCompactSummary {
 			c = m.addPreserved(p, rec, c)
 		}
@@ -144,8 +178,7 @@ func (m *contextMemo) fallbackBase(b *model.Record) Context {
 	if prev := v.get(b.LogicalParentUUID); prev != nil {
 		chain, _ := walk(v, prev, true)
 		for _, r := range chain {
-			own, snap := RecordContext(r)
-			c = c.add(own, snap)
+			c = c.add(RecordContext(r))
 		}
 	}
 	return c
@@ -163,8 +196,7 @@ func (m *contextMemo) addPreserved(boundary, anchor *model.Record, c Context) Co
 		return c
 	}
 	for _, r := range seg {
-		own, snap := RecordContext(r)
-		c = c.add(own, snap)
+		c = c.add(RecordContext(r))
 	}
 	return c
 }

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/model"
+)
+
+func init() {
+	register(command{
+		name:  "compact",
+		usage: "memscope compact SESSION [--window N] [--max-output N] [--preserve N] [--out FILE] [--json]",
+		summary: "run the five-stage compaction pipeline on a session and show what each stage freed\n" +
+			"SESSION is a session id under the home or a path to a .jsonl. The transcript is never changed;\n" +
+			"--out FILE writes a copy with the records the client would append (microcompact and compact\n" +
+			"boundaries, summary), which resumes like a compacted session.",
+		run: runCompact,
+	})
+}
+
+// compactOut is `compact --json`.
+type compactOut struct {
+	Session    string               `json:"session"`
+	Path       string               `json:"path"`
+	Window     engine.WindowConfig  `json:"window"`
+	Thresholds engine.Thresholds    `json:"thresholds"`
+	Messages   int                  `json:"messages"`
+	Before     engine.Tokens        `json:"before"`
+	After      engine.Tokens        `json:"after"`
+	Fits       bool                 `json:"fits"`
+	Stages     []engine.StageResult `json:"stages"`
+	Records    int                  `json:"records"`
+	Out        string               `json:"out,omitempty"`
+}
+
+func runCompact(e *env, args []string) int {
+	fs := flag.NewFlagSet("compact", flag.ContinueOnError)
+	hf := addHomeFlags(fs)
+	wf := addWindowFlags(fs)
+	preserve := fs.Int("preserve", 0, "keep the N newest messages verbatim after the summary (a partial compaction)")
+	outPath := fs.String("out", "", "write the compacted session as a new transcript FILE")
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, ok := parseInterspersed(e, fs, args)
+	if !ok {
+		return 2
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(e.stderr, "usage: memscope compact SESSION [--window N] [--max-output N] [--preserve N] [--out FILE] [--json]")
+		return 2
+	}
+	w := engine.WindowConfig{ContextWindow: engine.Tokens(wf.window), MaxOutputTokens: engine.Tokens(wf.maxOutput)}
+	if err := w.Validate(); err != nil {
+		fmt.Fprintf(e.stderr, "memscope compact: %v\n", err)
+		return 2
+	}
+	sf, err := openSession(e, hf, pos[0])
+	if err != nil {
+		fmt.Fprintf(e.stderr, "memscope compact: %v\n", err)
+		return 1
+	}
+	defer sf.close()
+	tr, err := model.ReadTranscriptWith(sf.fsys, sf.name, model.ScanOptions{Content: true, KeepText: true})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "memscope compact: %v\n", err)
+		return 1
+	}
+	in := engine.InputFromResume(tr, engine.ResumeTranscript(tr, engine.ResumeOptions{FileSize: sf.size}))
+	cfg := engine.DefaultPipelineConfig(w)
+	cfg.PreserveRecent = *preserve
+	res, err := engine.RunPipeline(in, cfg, &engine.PipelineState{}, e.now())
+	if err != nil {
+		fmt.Fprintf(e.stderr, "memscope compact: %v\n", err)
+		return 1
+	}
+	out := compactOut{Session: tr.Summary.SessionID, Path: sf.disk, Window: w,
+		Thresholds: engine.Thresholds{Effective: w.Effective(), Warning: w.WarningAt(), Autocompact: w.AutocompactAt(), Blocked: w.BlockedAt()},
+		Messages:   len(in.Messages), Before: res.Before, After: res.After, Fits: res.Fits, Stages: res.Stages, Records: len(res.Records)}
+	if out.Stages == nil {
+		out.Stages = []engine.StageResult{}
+	}
+	if *outPath != "" {
+		if err := writeCompacted(sf.disk, *outPath, res.Records); err != nil {
+			fmt.Fprintf(e.stderr, "memscope compact: %v\n", err)
+			return 1
+		}
+		out.Out, _ = filepath.Abs(*outPath)
+	}
+	if *asJSON {
+		if err := writeJSON(e.stdout, out); err != nil {
+			fmt.Fprintf(e.stderr, "memscope compact: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	printCompact(e.stdout, out)
+	return 0
+}
+
+// writeCompacted writes the input transcript followed by records to dst,
+// which must not be the input: the user's transcript is never modified.
+func writeCompacted(src, dst string, records [][]byte) error {
+	if st, err := os.Stat(dst); err == nil {
+		if in, err2 := os.Stat(src); err2 == nil && os.SameFile(st, in) {
+			return fmt.Errorf("--out %s is the input transcript; memscope never modifies it", dst)
+		}
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", src, err)
+	}
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		data = append(data, '\n')
+	}
+	for _, r := range records {
+		data = append(append(data, r...), '\n')
+	}
+	return model.WriteFileAtomic(dst, data, 0o600)
+}
+
+func printCompact(w io.Writer, r compactOut) {
+	fmt.Fprintf(w, "session   %s\nfile      %s, %d messages on the resume chain\n", r.Session, r.Path, r.Messages)
+	t := r.Thresholds
+	fmt.Fprintf(w, "window    %d tokens: autocompact at %d, blocked at %d\n", r.Window.ContextWindow, t.Autocompact, t.Blocked)
+	fmt.Fprintf(w, "context   %d tokens (estimated)\n\n", r.Before)
+	if len(r.Stages) == 0 {
+		fmt.Fprintln(w, "under the autocompact threshold: no stage runs")
+	}
+	for _, s := range r.Stages {
+		fmt.Fprintf(w, "%-19s %7d → %7d  freed %7d  %s\n", s.Stage, s.Before, s.After, s.Freed, s.Detail)
+	}
+	verdict := "fits"
+	if !r.Fits {
+		verdict = "still over the threshold"
+	}
+	fmt.Fprintf(w, "\nafter     %d tokens: %s\n", r.After, verdict)
+	if r.Out != "" {
+		fmt.Fprintf(w, "wrote     %s (+%d records)\n", r.Out, r.Records)
+	}
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/memscope/memscope/model"
+)
+
+// sessionFile is a transcript named on the command line, opened for
+// reading.
+type sessionFile struct {
+	fsys fs.FS
+	// name is the path inside fsys; disk the file on disk.
+	name, disk string
+	size       int64
+	close      func()
+}
+
+// openSession finds SESSION: a path to a .jsonl file, or a session id (or
+// a unique prefix of one) looked up among the home's transcripts.
+func openSession(e *env, hf *homeFlags, arg string) (*sessionFile, error) {
+	if strings.HasSuffix(arg, ".jsonl") || strings.ContainsRune(arg, filepath.Separator) {
+		abs, err := filepath.Abs(arg)
+		if err != nil {
+			return nil, err
+		}
+		st, err := os.Stat(abs)
+		if err != nil {
+			return nil, fmt.Errorf("transcript %s: %w", arg, err)
+		}
+		return &sessionFile{fsys: os.DirFS(filepath.Dir(abs)), name: filepath.Base(abs), disk: abs, size: st.Size(), close: func() {}}, nil
+	}
+	o, err := e.openHome(hf)
+	if err != nil {
+		return nil, err
+	}
+	files, _ := model.FindTranscripts(o.home.FS)
+	var hits []model.TranscriptFile
+	for _, f := range files {
+		if f.Kind == model.TranscriptSubagent {
+			continue
+		}
+		if f.SessionID == arg {
+			hits = []model.TranscriptFile{f}
+			break
+		}
+		if strings.HasPrefix(f.SessionID, arg) {
+			hits = append(hits, f)
+		}
+	}
+	// A main transcript wins over the older seed layout of the same session.
+	sort.SliceStable(hits, func(i, j int) bool {
+		return hits[i].Kind == model.TranscriptMain && hits[j].Kind != model.TranscriptMain
+	})
+	switch {
+	case len(hits) == 0:
+		o.close()
+		return nil, fmt.Errorf("no session %q under %s", arg, o.home.Dir)
+	case len(hits) > 1 && hits[1].SessionID != hits[0].SessionID:
+		o.close()
+		var ids []string
+		for _, h := range hits {
+			ids = append(ids, h.SessionID)
+		}
+		return nil, fmt.Errorf("session %q is ambiguous: %s", arg, strings.Join(ids, ", "))
+	}
+	f := hits[0]
+	return &sessionFile{fsys: o.home.FS, name: f.Path, disk: o.home.Abs(f.Path), size: f.Size, close: o.close}, nil
+}
+
+// parseInterspersed parses flags that may come before or after the
+// positional arguments (flag stops at the first non-flag) and returns the
+// positional ones. It returns false when the command should stop.
+func parseInterspersed(e *env, fs *flag.FlagSet, args []string) ([]string, bool) {
+	var pos []string
+	for {
+		if !parseFlags(e, fs, args) {
+			return nil, false
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, true
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// windowFlags are the window options of replay and compact.
+type windowFlags struct {
+	window, maxOutput int
+}
+
+func addWindowFlags(fs *flag.FlagSet) *windowFlags {
+	w := &windowFlags{}
+	fs.IntVar(&w.window, "window", 200000, "context window in tokens (1000000 for 1M models)")
+	fs.IntVar(&w.maxOutput, "max-output", 32000, "the model's max output tokens (min(it, 20000) is reserved)")
+	return w
+}
