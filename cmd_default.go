@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
@@ -50,7 +52,18 @@ func runDefault(e *env, args []string) int {
 		Getenv:  e.getenv,
 		Watch:   !*noWatch,
 	})
-	if _, err := tea.NewProgram(m).Run(); err != nil {
+	prog := tea.NewProgram(m)
+	// A closed terminal (SIGHUP) should still quit cleanly, so a demo home
+	// is removed; bubbletea itself handles SIGINT and SIGTERM.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		if _, ok := <-hup; ok {
+			prog.Quit()
+		}
+	}()
+	if _, err := prog.Run(); err != nil {
 		fmt.Fprintf(e.stderr, "memscope: %v\n", err)
 		return 1
 	}

@@ -85,8 +85,9 @@ func TestReplayRealTranscript(t *testing.T) {
 }
 
 // The demo's sessions say what they hold (demo/sessions.go): the checkout
-// session two autocompactions, a microcompaction and a partial /compact
-// keeping two messages; the rewind session one prompt answered three
+// session three autocompactions (at 167k tokens, a microcompaction
+// between the second and third) and a partial /compact keeping two
+// messages; the rewind session one prompt answered three
 // ways and a subagent.
 func TestReplayDemoSessions(t *testing.T) {
 	l, err := demo.Materialize(t.TempDir(), time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
@@ -98,10 +99,10 @@ func TestReplayDemoSessions(t *testing.T) {
 	for _, b := range r.Boundaries {
 		kinds = append(kinds, b.Kind+"/"+b.Trigger)
 	}
-	if strings.Join(kinds, " ") != "compact/auto compact/auto microcompact/auto compact/manual" {
+	if strings.Join(kinds, " ") != "compact/auto compact/auto microcompact/auto compact/auto compact/manual" {
 		t.Errorf("checkout boundaries %q", kinds)
 	}
-	if r.Resume.FromBoundary != r.Boundaries[3].UUID || len(r.Resume.Preserved) != 2 || r.Resume.Fallback {
+	if r.Resume.FromBoundary != r.Boundaries[4].UUID || len(r.Resume.Preserved) != 2 || r.Resume.Fallback {
 		t.Errorf("checkout resume %+v", r.Resume)
 	}
 	r = runReplayJSON(t, demo.SessionRewind, "--home", l.Home, "--json")

@@ -131,9 +131,9 @@ func TestStatFallsBackToDemoHome(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatal(err)
 	}
-	// The demo: 3 projects, 2 memory folders, the checkout session's 3
+	// The demo: 3 projects, 2 memory folders, the checkout session's 4
 	// compactions plus the notes session's 1.
-	if !r.Demo || r.Projects != 3 || r.MemoryDirs != 2 || r.CompactBoundaries != 4 || r.MicrocompactBoundaries != 1 {
+	if !r.Demo || r.Projects != 3 || r.MemoryDirs != 2 || r.CompactBoundaries != 5 || r.MicrocompactBoundaries != 1 {
 		t.Errorf("demo stat: demo=%v projects=%d memoryDirs=%d compact=%d micro=%d", r.Demo, r.Projects, r.MemoryDirs, r.CompactBoundaries, r.MicrocompactBoundaries)
 	}
 	if r.Pastes.Missing != 1 || r.Pastes.HashMismatch != 1 || r.Pastes.Orphans != 1 {

@@ -53,15 +53,20 @@ func (w *writer) transcripts(l Layout) {
 	// partial /compact near the end.
 	b := newTranscript(SessionCheckout, shop, w.now.AddDate(0, 0, -9))
 	b.metadata("Bundle discounts in the pricing service")
+	b.context = w.contextFiles(l, "shop-api")
 	topics := []string{"pricing", "cart", "payments", "search", "store", "orders", "tax", "promo"}
 	summaries := []string{
 		"The user is moving bundle discounts from internal/cart/legacy.go into the pricing service. Decided: rules live in internal/pricing/rules.go; PriceBasket is the entry point. Open: tax rounding for bundles.",
 		"Bundle discounts now apply before tax. The user asked for table tests over copy-pasted cases and rejected mocking Postgres. Error seen: rounding mismatch of one cent on EUR baskets; fixed by rounding per line.",
+		"Bundle discounts are wired through cart, payments and search. Remaining: JPY rounding and the bundles migration. The user prefers terse answers and no recap.",
 	}
 	compactions := 0
 	for turn := 0; turn < 70; turn++ {
 		topic := topics[turn%len(topics)]
 		b.prompt(fmt.Sprintf("look at the %s package and tell me where bundle discounts should hook in (step %d)", topic, turn+1))
+		if turn == 0 {
+			b.contextAttachments(b.context)
+		}
 		b.reply("Reading the package first.", toolCall{
 			name:   "Read",
 			input:  map[string]any{"file_path": filepath.Join(shop, "internal", topic, topic+".go")},
@@ -72,10 +77,10 @@ func (w *writer) transcripts(l Layout) {
 			result: strings.Repeat(fmt.Sprintf("internal/%s/%s.go:42: // Discount hooks\n", topic, topic), 30),
 		})
 		b.reply(fmt.Sprintf("The %s package calls the pricing service once per basket; the hook belongs in PriceBasket.", topic))
-		if compactions < len(summaries) && b.autoCompactIfNeeded(summaries[compactions]) {
+		if b.autoCompactIfNeeded(summaries[compactions%len(summaries)]) {
 			compactions++
 		}
-		if compactions == 2 && turn == 60 {
+		if turn == 60 {
 			b.microcompact(21000)
 		}
 	}
@@ -118,8 +123,12 @@ func (w *writer) transcripts(l Layout) {
 	notes := l.Project("notes-site")
 	n := newTranscript(SessionNotes, notes, w.now.AddDate(0, 0, -6))
 	n.metadata("Fix broken anchors")
+	n.context = w.contextFiles(l, "notes-site")
 	for i := 0; i < 6; i++ {
 		n.prompt(fmt.Sprintf("fix the broken anchors on page %d", i+1))
+		if i == 0 {
+			n.contextAttachments(n.context)
+		}
 		n.reply("Fixed the anchors.", toolCall{name: "Read", input: map[string]any{"file_path": filepath.Join(notes, fmt.Sprintf("site/content/page%d.md", i+1))}, result: strings.Repeat("A paragraph about the notes site with a [link](#anchor).\n", 200)})
 	}
 	n.compact("manual", "Anchors fixed on six pages; the link checker passes.", nil)
@@ -138,6 +147,21 @@ func (w *writer) transcripts(l Layout) {
 	in.reply("The plan only retags instances; nothing is replaced.")
 	w.file(filepath.Join(infraDir, SessionInfra+".jsonl"), in.buf.Bytes(), 12)
 	w.file(filepath.Join(infraDir, SessionInfra, "tool-results", "toolu_plan.txt"), []byte(big), 12)
+}
+
+// contextFiles are the instruction and memory files the client attaches
+// for a demo project, with their real text.
+func (w *writer) contextFiles(l Layout, project string) []contextFile {
+	read := func(p string) string {
+		data, _ := files.ReadFile(p)
+		return string(data)
+	}
+	return []contextFile{
+		{path: filepath.Join(l.Home, "CLAUDE.md"), kind: "User", content: read("files/user/CLAUDE.md")},
+		{path: filepath.Join(l.Home, "rules", "review.md"), kind: "User", content: read("files/user/rules/review.md")},
+		{path: filepath.Join(l.Project(project), "CLAUDE.md"), kind: "Project", content: read("files/" + project + "/tree/CLAUDE.md")},
+		{path: filepath.Join(l.Home, "projects", model.Slug(l.Project(project)), "memory", "MEMORY.md"), kind: "AutoMem", content: read("files/" + project + "/memory/MEMORY.md")},
+	}
 }
 
 // pasteHash is the client's paste-cache key: the first 16 hex digits of

@@ -34,6 +34,8 @@ type transcriptBuilder struct {
 	sidechain  bool
 	lastPrompt string
 	leaf       string
+	// context is re-attached after every compaction, as the client does.
+	context []contextFile
 }
 
 func newTranscript(session, cwd string, start time.Time) *transcriptBuilder {
@@ -204,6 +206,9 @@ func (b *transcriptBuilder) compact(trigger, summary string, preserved []string)
 	b.parent = summaryID
 	b.leaf = summaryID
 	b.ctx = post
+	if b.context != nil {
+		b.contextAttachments(b.context)
+	}
 }
 
 // microcompact writes a microcompact_boundary: old tool results cleared.
@@ -230,4 +235,37 @@ func (b *transcriptBuilder) autoCompactIfNeeded(summary string) bool {
 	}
 	b.compact("auto", summary, nil)
 	return true
+}
+
+// contextFile is a file the client attaches as instructions or memory.
+type contextFile struct {
+	path, kind, content string
+}
+
+// systemPrompt fakes a system prompt with tool definitions of a realistic
+// size (about 10 000 tokens).
+func systemPrompt() []string {
+	tools := []string{"Read", "Edit", "Write", "Bash", "Grep", "Glob", "WebFetch", "Task", "TodoWrite", "NotebookEdit"}
+	var parts []string
+	parts = append(parts, "You are the demo agent of memscope's example home. Work in the user's repository; keep answers short.")
+	for i := 0; i < 40; i++ {
+		t := tools[i%len(tools)]
+		parts = append(parts, fmt.Sprintf("Tool %s (variant %d): takes a JSON object with the fields the schema lists; returns text. Use it only when the task needs it; prefer the dedicated tool over a shell command; report errors plainly and do not retry blindly. Parameters are validated before the call and rejected with a message naming the field.", t, i))
+	}
+	for i := 0; i < 80; i++ {
+		parts = append(parts, fmt.Sprintf("Guideline %d: read before you edit, keep changes small, run the project's tests, and say what you could not verify.", i+1))
+	}
+	return parts
+}
+
+// contextAttachments writes what the client attaches at session start and
+// after a compaction: the prompt snapshot (system prompt and tools) and
+// the instructions (CLAUDE.md files, rules, MEMORY.md).
+func (b *transcriptBuilder) contextAttachments(files []contextFile) {
+	var fs []any
+	for _, f := range files {
+		fs = append(fs, map[string]any{"path": f.path, "type": f.kind, "content": f.content})
+	}
+	b.chain("attachment", map[string]any{"attachment": map[string]any{"type": "prompt_snapshot", "systemPrompt": systemPrompt()}})
+	b.chain("attachment", map[string]any{"attachment": map[string]any{"type": "instructions", "files": fs}})
 }

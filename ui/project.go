@@ -3,6 +3,7 @@ package ui
 import (
 	"io/fs"
 	"path"
+	"sort"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/memscope/memscope/views/index"
 	"github.com/memscope/memscope/views/markdown"
 	"github.com/memscope/memscope/views/memories"
+	"github.com/memscope/memscope/views/replay"
 )
 
 // projectLoadedMsg carries what the project panes show, before rendering.
@@ -188,4 +190,61 @@ func (m *Model) applyRendered(r renderedMsg) {
 	}
 	m.memories.SetRows(rows)
 	m.index.SetData(m.indexData(p, &r))
+}
+
+// sessionsLoadedMsg lists a project's sessions for the Replay pane.
+type sessionsLoadedMsg struct {
+	slug     string
+	sessions []replay.Session
+}
+
+// timelineMsg carries a session's replay.
+type timelineMsg struct {
+	path string
+	tl   *engine.Timeline
+	err  error
+}
+
+// loadSessionsCmd lists the project's transcripts with a one-pass summary
+// of each (records, compactions, time span).
+func (m Model) loadSessionsCmd(slug string) tea.Cmd {
+	if slug == "" {
+		return nil
+	}
+	fsys := m.opts.Home.FS
+	return func() tea.Msg {
+		sf, _ := model.FindSessionFiles(fsys)
+		var out []replay.Session
+		for _, f := range sf.Transcripts {
+			if f.ProjectSlug != slug {
+				continue
+			}
+			sum, _ := model.SummarizeTranscript(fsys, f.Path)
+			out = append(out, replay.Session{File: f, Records: sum.Records, Boundaries: sum.CompactBoundaries,
+				Micro: sum.MicrocompactBoundaries, First: sum.First, Last: sum.Last})
+		}
+		sort.SliceStable(out, func(i, j int) bool { return out[i].File.ModTime.After(out[j].File.ModTime) })
+		return sessionsLoadedMsg{slug: slug, sessions: out}
+	}
+}
+
+// keepTextLimit is the largest transcript whose message text the replay
+// keeps in memory for its message previews.
+const keepTextLimit = 64 << 20
+
+// loadTimelineCmd reads a transcript and builds its replay.
+func (m Model) loadTimelineCmd(p string) tea.Cmd {
+	fsys := m.opts.Home.FS
+	return func() tea.Msg {
+		var size int64
+		if st, err := fs.Stat(fsys, p); err == nil {
+			size = st.Size()
+		}
+		t, err := model.ReadTranscriptWith(fsys, p, model.ScanOptions{Content: true, KeepText: size <= keepTextLimit})
+		if err != nil && t == nil {
+			return timelineMsg{path: p, err: err}
+		}
+		tl := engine.BuildTimeline(t, engine.Window200k(), size)
+		return timelineMsg{path: p, tl: &tl}
+	}
 }

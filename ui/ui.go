@@ -21,6 +21,7 @@ import (
 	"github.com/memscope/memscope/views/msgs"
 	"github.com/memscope/memscope/views/pastes"
 	"github.com/memscope/memscope/views/projects"
+	"github.com/memscope/memscope/views/replay"
 	"github.com/memscope/memscope/views/style"
 )
 
@@ -90,6 +91,7 @@ type Model struct {
 	memories memories.Model
 	history  history.Model
 	pastes   pastes.Model
+	replay   replay.Model
 	todo     [paneCount]placeholder
 
 	watch     *watcher
@@ -120,6 +122,7 @@ func New(opts Options) Model {
 		memories: memories.New(km, st),
 		history:  history.New(km, st),
 		pastes:   pastes.New(km, st),
+		replay:   replay.New(km, st),
 	}
 	for i := range m.todo {
 		m.todo[i] = placeholder{title: keymap.PaneNames[i], styles: st}
@@ -151,6 +154,8 @@ func (m *Model) paneAt(i int) pane {
 		return &m.history
 	case panePastes:
 		return &m.pastes
+	case paneReplay:
+		return &m.replay
 	}
 	return &m.todo[i]
 }
@@ -226,6 +231,8 @@ func (m Model) routeToFocused(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.history, cmd = m.history.Update(msg)
 	case panePastes:
 		m.pastes, cmd = m.pastes.Update(msg)
+	case paneReplay:
+		m.replay, cmd = m.replay.Update(msg)
 	}
 	return m, cmd
 }
@@ -261,6 +268,7 @@ func (m *Model) setTheme(isDark bool) {
 	m.memories.SetStyles(st)
 	m.history.SetStyles(st)
 	m.pastes.SetStyles(st)
+	m.replay.SetStyles(st)
 	for i := range m.todo {
 		m.todo[i].styles = st
 	}
@@ -278,7 +286,7 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case homeLoadedMsg:
 		delete(m.loading, "home")
 		m.applyHome(msg)
-		return m, m.loadProjectCmd(m.data.open), true
+		return m, tea.Batch(m.loadProjectCmd(m.data.open), m.loadSessionsCmd(m.data.open)), true
 	case historyLoadedMsg:
 		delete(m.loading, "history")
 		m.data.history = msg.history
@@ -296,6 +304,24 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case renderedMsg:
 		m.applyRendered(msg)
 		return m, nil, true
+	case replay.StateMsg:
+		var cmd tea.Cmd
+		m.replay, cmd = m.replay.Update(msg)
+		return m, cmd, true
+	case sessionsLoadedMsg:
+		if msg.slug == m.data.open {
+			m.replay.SetSessions(msg.sessions, m.opts.Now())
+		}
+		return m, nil, true
+	case msgs.ReplaySession:
+		m.replay.SetLoading(msg.Path)
+		return m, m.loadTimelineCmd(msg.Path), true
+	case timelineMsg:
+		if msg.err != nil {
+			m.setStatus(msg.err.Error(), true)
+			return m, nil, true
+		}
+		return m, m.replay.SetTimeline(msg.tl), true
 	case writableMsg:
 		m.readOnly = !msg.ok
 		m.memories.SetReadOnly(m.readOnly)
@@ -310,7 +336,7 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case msgs.SelectProject:
 		m.openProject(msg.Slug)
 		m.setStatus("opened "+m.data.openPath(), false)
-		return m, m.loadProjectCmd(msg.Slug), true
+		return m, tea.Batch(m.loadProjectCmd(msg.Slug), m.loadSessionsCmd(msg.Slug)), true
 	case msgs.ResolvePaste:
 		return m, m.resolvePasteCmd(msg.Hash), true
 	case msgs.PasteResolved:

@@ -1,0 +1,436 @@
+// Package replay is the Replay pane: a project's sessions, and for one
+// session its compaction timeline with token bars. Step through turns and
+// boundaries and see what the model saw at each step: the context by
+// category and the messages of the resume chain.
+package replay
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/list"
+	"github.com/memscope/memscope/views/msgs"
+	"github.com/memscope/memscope/views/style"
+	"github.com/memscope/memscope/views/text"
+)
+
+// Session is one transcript of the project, as the session list shows it.
+type Session struct {
+	File       model.TranscriptFile
+	Records    int
+	Boundaries int
+	Micro      int
+	First      time.Time
+	Last       time.Time
+	Title      string
+}
+
+// Model is the Replay pane.
+type Model struct {
+	keys     keymap.KeyMap
+	styles   style.Styles
+	sessions list.Model[Session]
+	steps    list.Model[engine.Step]
+	tl       *engine.Timeline
+	state    *engine.Resume
+	stateFor int
+	loading  string
+	now      time.Time
+	width    int
+	height   int
+}
+
+// StateMsg carries the resume state at a step, computed off the update
+// loop; the root routes it back to the pane.
+type StateMsg struct {
+	k     int
+	tl    *engine.Timeline
+	state engine.Resume
+}
+
+// New returns an empty Replay pane.
+func New(keys keymap.KeyMap, st style.Styles) Model {
+	m := Model{keys: keys, styles: st, stateFor: -1}
+	m.sessions = list.New(keys, st, func(s Session) string { return s.File.SessionID + " " + s.Title }, m.renderSession)
+	m.sessions.Empty = "no sessions for this project"
+	m.steps = list.New(keys, st, func(s engine.Step) string { return string(s.Kind) }, m.renderStep)
+	m.steps.Empty = "this session has no turns"
+	return m
+}
+
+// Title names the pane.
+func (m Model) Title() string { return "Replay" }
+
+// SetSessions shows a project's sessions and leaves any open timeline.
+func (m *Model) SetSessions(ss []Session, now time.Time) {
+	m.now = now
+	m.sessions.Render = m.renderSession
+	m.sessions.SetItems(ss)
+}
+
+// SetTimeline opens a session's timeline at its last step.
+func (m *Model) SetTimeline(tl *engine.Timeline) tea.Cmd {
+	m.tl, m.loading, m.state, m.stateFor = tl, "", nil, -1
+	m.steps.Render = m.renderStep
+	m.steps.SetItems(tl.Steps)
+	m.steps.Select(len(tl.Steps) - 1)
+	return m.stateCmd()
+}
+
+// SetLoading says a timeline is being read.
+func (m *Model) SetLoading(path string) { m.loading = path }
+
+// SetStyles replaces the styles.
+func (m *Model) SetStyles(st style.Styles) {
+	m.styles = st
+	m.sessions.SetStyles(st)
+	m.steps.SetStyles(st)
+	m.sessions.Render = m.renderSession
+	m.steps.Render = m.renderStep
+}
+
+func (m Model) listWidth() int {
+	if m.width < 100 {
+		return m.width
+	}
+	return m.width * 11 / 20
+}
+
+// SetSize sets the pane's inner size.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.sessions.SetSize(w, h-2)
+	lh := h - 3
+	if w < 100 {
+		lh = max(h/2-2, 3)
+	}
+	m.steps.SetSize(m.listWidth(), lh)
+}
+
+// Focus gives the pane the keyboard.
+func (m *Model) Focus() {}
+
+// Blur takes the keyboard away.
+func (m *Model) Blur() {}
+
+// Filtering reports whether a filter line has the keyboard.
+func (m Model) Filtering() bool { return m.sessions.Filtering() || m.steps.Filtering() }
+
+// ClickRow moves the cursor to the clicked row.
+func (m *Model) ClickRow(y int) {
+	if m.tl == nil {
+		m.sessions.ClickRow(y - 2)
+		return
+	}
+	m.steps.ClickRow(y - 3)
+}
+
+// Help lists the pane's own bindings.
+func (m Model) Help() []key.Binding {
+	if m.tl == nil {
+		return []key.Binding{m.keys.Open}
+	}
+	return []key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.NextBoundary, m.keys.PrevBoundary, m.keys.Back}
+}
+
+// stateCmd computes what the model saw at the selected step.
+func (m *Model) stateCmd() tea.Cmd {
+	tl, k := m.tl, m.steps.Index()
+	if tl == nil || k < 0 || k == m.stateFor {
+		return nil
+	}
+	return func() tea.Msg { return StateMsg{k: k, tl: tl, state: tl.State(k)} }
+}
+
+// Update handles keys and computed states.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if s, ok := msg.(StateMsg); ok {
+		if s.tl == m.tl {
+			m.state, m.stateFor = &s.state, s.k
+		}
+		return m, nil
+	}
+	if m.tl == nil {
+		var cmd tea.Cmd
+		var handled bool
+		m.sessions, cmd, handled = m.sessions.Update(msg)
+		if handled {
+			return m, cmd
+		}
+		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.keys.Open) {
+			if s, ok := m.sessions.Selected(); ok {
+				p := s.File.Path
+				m.loading = p
+				return m, func() tea.Msg { return msgs.ReplaySession{Path: p} }
+			}
+		}
+		return m, nil
+	}
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, m.keys.Back) && m.steps.FilterValue() == "":
+			m.tl, m.state, m.stateFor = nil, nil, -1
+			return m, nil
+		case key.Matches(k, m.keys.StepNext):
+			msg = tea.KeyPressMsg{Code: tea.KeyDown}
+		case key.Matches(k, m.keys.StepPrev):
+			msg = tea.KeyPressMsg{Code: tea.KeyUp}
+		case key.Matches(k, m.keys.NextBoundary):
+			m.jumpBoundary(+1)
+			return m, m.stateCmd()
+		case key.Matches(k, m.keys.PrevBoundary):
+			m.jumpBoundary(-1)
+			return m, m.stateCmd()
+		}
+	}
+	var cmd tea.Cmd
+	m.steps, cmd, _ = m.steps.Update(msg)
+	return m, tea.Batch(cmd, m.stateCmd())
+}
+
+// jumpBoundary moves to the next (+1) or previous (-1) boundary step.
+func (m *Model) jumpBoundary(dir int) {
+	steps := m.steps.Items()
+	for i := m.steps.Index() + dir; i >= 0 && i < len(steps); i += dir {
+		if steps[i].Kind == engine.StepBoundary {
+			m.steps.Select(i)
+			return
+		}
+	}
+}
+
+func (m Model) renderSession(s Session, selected bool, width int) string {
+	title := s.Title
+	if title == "" {
+		title = s.File.SessionID
+	}
+	kind := ""
+	if s.File.Kind != model.TranscriptMain {
+		kind = " (" + string(s.File.Kind) + ")"
+	}
+	info := fmt.Sprintf("%8s %6d rec %3d compact %3d micro  %9s  ", text.Bytes(s.File.Size), s.Records, s.Boundaries, s.Micro, text.Ago(m.now, s.Last))
+	return info + text.Truncate(model.SanitizeForTerminal(title)+kind, max(width-lipgloss.Width(info), 8))
+}
+
+// tokenBar draws v against the window, marking the autocompact level.
+func (m Model) tokenBar(v engine.Tokens, width int) string {
+	if m.tl == nil || width <= 0 {
+		return ""
+	}
+	window := int64(m.tl.Window.ContextWindow)
+	bar := m.styles.Bar(int64(v), window, width)
+	return bar
+}
+
+func (m Model) renderStep(s engine.Step, selected bool, width int) string {
+	when := s.Timestamp.Local().Format("15:04:05")
+	barW := max(min(width-48, 40), 5)
+	if s.Kind == engine.StepBoundary && m.tl != nil {
+		b := m.tl.Boundaries[s.Boundary]
+		label := fmt.Sprintf("⟲ %s %s %s→%s", b.Kind, b.Trigger, fmtTok(b.PreTokens), fmtTok(b.PostTokens))
+		if b.Preserved != nil {
+			label += " partial"
+		}
+		if b.PreservedBroken != "" {
+			label += " (links broken)"
+		}
+		return m.styles.Warn.Render(fmt.Sprintf("%4d %s %s", s.Index+1, when, text.Truncate(label, max(width-15, 8))))
+	}
+	lvl := ""
+	if m.tl != nil && s.Turn >= 0 {
+		switch m.tl.Turns[s.Turn].Level {
+		case engine.LevelWarning:
+			lvl = m.styles.Warn.Render(" warn")
+		case engine.LevelAutocompact:
+			lvl = m.styles.Error.Render(" compact!")
+		case engine.LevelBlocked:
+			lvl = m.styles.Error.Render(" blocked")
+		}
+	}
+	return fmt.Sprintf("%4d %s %7s %s%s", s.Index+1, when, fmtK(int(s.Measured)), m.tokenBar(s.Measured, barW), lvl)
+}
+
+func fmtTok(p *int) string {
+	if p == nil {
+		return "?"
+	}
+	return fmtK(*p)
+}
+
+// fmtK formats a token count as 1.2k / 168k.
+func fmtK(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d", n)
+	case n < 10000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	}
+	return fmt.Sprintf("%dk", n/1000)
+}
+
+// View draws the session list, or the timeline and the state at the step.
+func (m Model) View() string {
+	if m.tl == nil {
+		head := "Sessions of this project — enter to replay one"
+		if m.loading != "" {
+			head = "reading " + m.loading + "…"
+		}
+		return m.styles.Dim.Render(text.Truncate(head, m.width)) + "\n" +
+			m.styles.Header.Render(text.Truncate(fmt.Sprintf("%8s %10s %11s %9s  %9s  %s", "SIZE", "RECORDS", "COMPACT", "MICRO", "LAST", "TITLE"), m.width)) + "\n" +
+			m.sessions.View()
+	}
+	th := m.tl.Thresholds
+	head := fmt.Sprintf("%s · %d records · %d compactions · window %s: warn %s, autocompact %s, blocked %s",
+		m.tl.Session, m.tl.Records, len(m.tl.Boundaries), fmtK(int(m.tl.Window.ContextWindow)), fmtK(int(th.Warning)), fmtK(int(th.Autocompact)), fmtK(int(th.Blocked)))
+	left := m.styles.Dim.Render(text.Truncate(head, m.listWidth())) + "\n" +
+		m.styles.Dim.Render(text.Truncate("step "+m.steps.Position()+" · ←/→ step, [ ] compactions, esc sessions", m.listWidth())) + "\n" +
+		m.steps.View()
+	right := m.stateView()
+	if m.width < 100 {
+		return lipgloss.JoinVertical(lipgloss.Left, left, m.styles.Dim.Render(strings.Repeat("─", max(m.width, 1))), right)
+	}
+	left = lipgloss.NewStyle().Width(m.listWidth()).Render(left)
+	sep := m.styles.Dim.Render(strings.TrimRight(strings.Repeat("│\n", max(m.height, 1)), "\n"))
+	return lipgloss.JoinHorizontal(lipgloss.Top, left, sep, right)
+}
+
+// stateView shows what the model saw at the selected step.
+func (m Model) stateView() string {
+	w := m.width - m.listWidth() - 1
+	if m.width < 100 {
+		w = m.width
+	}
+	s, ok := m.steps.Selected()
+	if !ok {
+		return ""
+	}
+	var lines []string
+	title := fmt.Sprintf("Step %d: after a response", s.Index+1)
+	if s.Kind == engine.StepBoundary {
+		b := m.tl.Boundaries[s.Boundary]
+		title = fmt.Sprintf("Step %d: after a %s compaction (%s)", s.Index+1, b.Kind, b.Trigger)
+	}
+	lines = append(lines, m.styles.Bold.Render(text.Truncate(title, w)))
+	lines = append(lines, m.styles.Dim.Render(text.Truncate(fmt.Sprintf("measured %d tokens (client figure) · estimated %d by category:", s.Measured, s.Context.Total()), w)))
+	c := s.Context
+	barW := max(min(w-30, 30), 5)
+	total := max(int64(c.Total()), 1)
+	for _, cat := range []struct {
+		name string
+		v    engine.Tokens
+	}{{"system+tools", c.System}, {"instructions", c.Instructions}, {"memory", c.Memory}, {"conversation", c.Conversation}, {"tool results", c.ToolResults}} {
+		lines = append(lines, fmt.Sprintf("%-13s %7s %s", cat.name, fmtK(int(cat.v)), m.styles.Bar(int64(cat.v), total, barW)))
+	}
+	if s.Kind == engine.StepBoundary {
+		lines = append(lines, "")
+		lines = append(lines, m.boundaryLines(m.tl.Boundaries[s.Boundary], w)...)
+	}
+	lines = append(lines, "")
+	if m.state == nil || m.stateFor != s.Index {
+		lines = append(lines, m.styles.Dim.Render("walking the chain…"))
+	} else {
+		lines = append(lines, m.chainLines(*m.state, w)...)
+	}
+	h := m.height
+	if m.width < 100 {
+		h = m.height - m.height/2 - 1
+	}
+	if len(lines) > h {
+		lines = lines[:max(h, 1)]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m Model) boundaryLines(b engine.BoundaryInfo, w int) []string {
+	var out []string
+	out = append(out, m.styles.Warn.Render(text.Truncate(fmt.Sprintf("compacted %s → %s tokens in %s", fmtTok(b.PreTokens), fmtTok(b.PostTokens), fmtDur(b.DurationMs)), w)))
+	if b.CumulativeDroppedTokens != nil {
+		out = append(out, text.Truncate(fmt.Sprintf("dropped so far in this session: %s tokens", fmtK(*b.CumulativeDroppedTokens)), w))
+	}
+	if b.TokensSaved != nil {
+		out = append(out, text.Truncate(fmt.Sprintf("microcompact cleared old tool results: %s tokens saved", fmtK(*b.TokensSaved)), w))
+	}
+	if b.SummaryUUID != "" {
+		out = append(out, text.Truncate(fmt.Sprintf("summary message: %d bytes", b.SummaryBytes), w))
+	}
+	if b.Preserved != nil {
+		out = append(out, text.Truncate("partial: a preserved segment is relinked after the summary on resume", w))
+	}
+	if b.PreservedBroken != "" {
+		out = append(out, m.styles.Error.Render(text.Truncate("preserved links broken: "+b.PreservedBroken+" — resume loads the full history", w)))
+	}
+	return out
+}
+
+func fmtDur(ms *int) string {
+	if ms == nil {
+		return "? ms"
+	}
+	return (time.Duration(*ms) * time.Millisecond).String()
+}
+
+// chainLines lists the messages the model saw, newest last.
+func (m Model) chainLines(r engine.Resume, w int) []string {
+	var out []string
+	from := "the start of the session"
+	if r.FromBoundary != "" {
+		from = "the compaction boundary"
+	}
+	out = append(out, m.styles.Bold.Render(text.Truncate(fmt.Sprintf("The model saw %d messages, from %s:", len(r.Messages), from), w)))
+	if r.Fallback {
+		out = append(out, m.styles.Error.Render(text.Truncate("fallback: "+r.FallbackReason, w)))
+	}
+	if len(r.Preserved) > 0 {
+		out = append(out, m.styles.Dim.Render(text.Truncate(fmt.Sprintf("%d preserved message(s) relinked after the summary", len(r.Preserved)), w)))
+	}
+	msgs := r.Messages
+	const show = 12
+	if len(msgs) > show {
+		out = append(out, m.styles.Dim.Render(fmt.Sprintf("… %d earlier", len(msgs)-show)))
+		msgs = msgs[len(msgs)-show:]
+	}
+	for _, rec := range msgs {
+		out = append(out, text.Truncate(describe(rec), w))
+	}
+	return out
+}
+
+// describe is a one-line view of a chain record.
+func describe(r *model.Record) string {
+	kind := r.Type
+	switch {
+	case r.IsCompactBoundary():
+		return "── compact boundary ──"
+	case r.IsMicrocompactBoundary():
+		return "── microcompact boundary ──"
+	case r.IsCompactSummary:
+		kind = "summary"
+	}
+	body := ""
+	if r.Message != nil {
+		for _, b := range r.Message.Content {
+			switch b.Type {
+			case model.BlockText:
+				if body == "" {
+					body = b.Text
+				}
+			case model.BlockToolUse:
+				body += " [" + b.Name + "]"
+			case model.BlockToolResult:
+				body += fmt.Sprintf(" [result %s]", text.Bytes(int64(b.Bytes)))
+			}
+		}
+	}
+	if body == "" && r.AttachmentType != "" {
+		body = "attachment " + r.AttachmentType
+	}
+	return fmt.Sprintf("%-9s %s", kind, text.OneLine(model.SanitizeForTerminal(strings.TrimSpace(body))))
+}
