@@ -45,6 +45,7 @@ type KeyMap struct {
 	NextBoundary key.Binding
 	PrevBoundary key.Binding
 	Pipeline     key.Binding
+	Window       key.Binding
 
 	// Prompt preview.
 	Query key.Binding
@@ -91,7 +92,8 @@ func Default() KeyMap {
 		StepPrev:     key.NewBinding(key.WithKeys("h", "left"), key.WithHelp("←/h", "previous step")),
 		NextBoundary: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next compaction")),
 		PrevBoundary: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous compaction")),
-		Pipeline:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "run pipeline")),
+		Pipeline:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pipeline at this step")),
+		Window:       key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "try another window")),
 
 		Query: key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "recall query")),
 

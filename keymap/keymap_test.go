@@ -26,7 +26,7 @@ func TestEveryBindingHasHelp(t *testing.T) {
 	km := Default()
 	all := append(km.Global(), km.Navigation()...)
 	all = append(all, km.Edit, km.New, km.Retype, km.Rename, km.Delete, km.Expand, km.Confirm, km.Cancel,
-		km.StepNext, km.StepPrev, km.NextBoundary, km.PrevBoundary, km.Pipeline, km.Query, km.Toggle, km.Apply)
+		km.StepNext, km.StepPrev, km.NextBoundary, km.PrevBoundary, km.Pipeline, km.Window, km.Query, km.Toggle, km.Apply)
 	for _, b := range all {
 		if len(b.Keys()) == 0 || b.Help().Key == "" || b.Help().Desc == "" {
 			t.Errorf("binding %+v lacks keys or help", b.Help())

@@ -304,7 +304,7 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case renderedMsg:
 		m.applyRendered(msg)
 		return m, nil, true
-	case replay.StateMsg:
+	case replay.StateMsg, replay.PipelineMsg:
 		var cmd tea.Cmd
 		m.replay, cmd = m.replay.Update(msg)
 		return m, cmd, true

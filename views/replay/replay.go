@@ -46,6 +46,53 @@ type Model struct {
 	now      time.Time
 	width    int
 	height   int
+
+	// The pipeline view: the five stages run on the state at step
+	// pipeFor, in window windows[window].
+	pipe      *engine.Result
+	pipeErr   error
+	pipeFor   int
+	pipeStage int
+	showPipe  bool
+	window    int
+}
+
+// windows are the windows the pipeline can be tried in: the session's own
+// and smaller ones, to see what each stage would do under pressure.
+var windows = []struct {
+	name string
+	w    engine.WindowConfig
+}{
+	{"200k", engine.Window200k()},
+	{"128k", engine.WindowConfig{ContextWindow: 128000, MaxOutputTokens: 32000}},
+	{"64k", engine.WindowConfig{ContextWindow: 64000, MaxOutputTokens: 16000}},
+	{"1M", engine.Window1M()},
+}
+
+// PipelineMsg carries a pipeline run on one step's state.
+type PipelineMsg struct {
+	k      int
+	tl     *engine.Timeline
+	window int
+	res    engine.Result
+	err    error
+}
+
+// pipelineCmd runs the five-stage pipeline on what the model saw at the
+// selected step, off the update loop. Nothing is written anywhere.
+func (m *Model) pipelineCmd() tea.Cmd {
+	tl, k, wi, now := m.tl, m.steps.Index(), m.window, m.now
+	if tl == nil || k < 0 {
+		return nil
+	}
+	return func() tea.Msg {
+		st := tl.State(k)
+		in := engine.InputFromResume(tl.Transcript(), st)
+		cfg := engine.DefaultPipelineConfig(windows[wi].w)
+		cfg.NewUUID = func() string { return "00000000-0000-4000-8000-000000000000" }
+		res, err := engine.RunPipeline(in, cfg, &engine.PipelineState{}, now)
+		return PipelineMsg{k: k, tl: tl, window: wi, res: res, err: err}
+	}
 }
 
 // StateMsg carries the resume state at a step, computed off the update
@@ -138,7 +185,10 @@ func (m Model) Help() []key.Binding {
 	if m.tl == nil {
 		return []key.Binding{m.keys.Open}
 	}
-	return []key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.NextBoundary, m.keys.PrevBoundary, m.keys.Back}
+	if m.showPipe {
+		return []key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.Window, m.keys.Pipeline, m.keys.Back}
+	}
+	return []key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.NextBoundary, m.keys.PrevBoundary, m.keys.Pipeline, m.keys.Window, m.keys.Back}
 }
 
 // stateCmd computes what the model saw at the selected step.
@@ -152,9 +202,15 @@ func (m *Model) stateCmd() tea.Cmd {
 
 // Update handles keys and computed states.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	if s, ok := msg.(StateMsg); ok {
+	switch s := msg.(type) {
+	case StateMsg:
 		if s.tl == m.tl {
 			m.state, m.stateFor = &s.state, s.k
+		}
+		return m, nil
+	case PipelineMsg:
+		if s.tl == m.tl && s.window == m.window {
+			m.pipe, m.pipeErr, m.pipeFor, m.pipeStage = &s.res, s.err, s.k, 0
 		}
 		return m, nil
 	}
@@ -176,8 +232,35 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
+		case key.Matches(k, m.keys.Back) && m.showPipe:
+			m.showPipe = false
+			return m, nil
 		case key.Matches(k, m.keys.Back) && m.steps.FilterValue() == "":
-			m.tl, m.state, m.stateFor = nil, nil, -1
+			m.tl, m.state, m.stateFor, m.pipe = nil, nil, -1, nil
+			return m, nil
+		case key.Matches(k, m.keys.Pipeline):
+			m.showPipe = !m.showPipe
+			if m.showPipe {
+				m.pipe = nil
+				return m, m.pipelineCmd()
+			}
+			return m, nil
+		case key.Matches(k, m.keys.Window):
+			m.window = (m.window + 1) % len(windows)
+			m.pipe = nil
+			if m.showPipe {
+				return m, m.pipelineCmd()
+			}
+			return m, nil
+		case m.showPipe && key.Matches(k, m.keys.StepNext):
+			if m.pipe != nil && m.pipeStage < len(m.pipe.Stages)-1 {
+				m.pipeStage++
+			}
+			return m, nil
+		case m.showPipe && key.Matches(k, m.keys.StepPrev):
+			if m.pipeStage > 0 {
+				m.pipeStage--
+			}
 			return m, nil
 		case key.Matches(k, m.keys.StepNext):
 			msg = tea.KeyPressMsg{Code: tea.KeyDown}
@@ -192,7 +275,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	}
 	var cmd tea.Cmd
+	before := m.steps.Index()
 	m.steps, cmd, _ = m.steps.Update(msg)
+	if m.showPipe && m.steps.Index() != before {
+		m.pipe = nil
+		return m, tea.Batch(cmd, m.stateCmd(), m.pipelineCmd())
+	}
 	return m, tea.Batch(cmd, m.stateCmd())
 }
 
@@ -290,10 +378,17 @@ func (m Model) View() string {
 	th := m.tl.Thresholds
 	head := fmt.Sprintf("%s · %d records · %d compactions · window %s: warn %s, autocompact %s, blocked %s",
 		m.tl.Session, m.tl.Records, len(m.tl.Boundaries), fmtK(int(m.tl.Window.ContextWindow)), fmtK(int(th.Warning)), fmtK(int(th.Autocompact)), fmtK(int(th.Blocked)))
+	nav := "step " + m.steps.Position() + " · ←/→ step, [ ] compactions, p pipeline, esc sessions"
+	if m.showPipe {
+		nav = "step " + m.steps.Position() + " · pipeline in a " + windows[m.window].name + " window · ←/→ stage, ↑/↓ step, w window, esc close"
+	}
 	left := m.styles.Dim.Render(text.Truncate(head, m.listWidth())) + "\n" +
-		m.styles.Dim.Render(text.Truncate("step "+m.steps.Position()+" · ←/→ step, [ ] compactions, esc sessions", m.listWidth())) + "\n" +
+		m.styles.Dim.Render(text.Truncate(nav, m.listWidth())) + "\n" +
 		m.steps.View()
 	right := m.stateView()
+	if m.showPipe {
+		right = m.pipelineView()
+	}
 	if m.width < 100 {
 		return lipgloss.JoinVertical(lipgloss.Left, left, m.styles.Dim.Render(strings.Repeat("─", max(m.width, 1))), right)
 	}
@@ -433,4 +528,77 @@ func describe(r *model.Record) string {
 		body = "attachment " + r.AttachmentType
 	}
 	return fmt.Sprintf("%-9s %s", kind, text.OneLine(model.SanitizeForTerminal(strings.TrimSpace(body))))
+}
+
+// pipelineView shows the five stages run on the selected step's state.
+func (m Model) pipelineView() string {
+	w := m.width - m.listWidth() - 1
+	if m.width < 100 {
+		w = m.width
+	}
+	s, ok := m.steps.Selected()
+	if !ok {
+		return ""
+	}
+	lines := []string{m.styles.Bold.Render(text.Truncate(fmt.Sprintf("Pipeline on step %d, %s window (nothing is written)", s.Index+1, windows[m.window].name), w))}
+	if m.pipe == nil || m.pipeFor != s.Index {
+		if m.pipeErr != nil {
+			return strings.Join(append(lines, m.styles.Error.Render(m.pipeErr.Error())), "\n")
+		}
+		return strings.Join(append(lines, m.styles.Dim.Render("running…")), "\n")
+	}
+	r := m.pipe
+	wc := windows[m.window].w
+	lines = append(lines, text.Truncate(fmt.Sprintf("context %s → %s · autocompact at %s · %s", fmtK(int(r.Before)), fmtK(int(r.After)), fmtK(int(wc.AutocompactAt())), fitsText(r)), w))
+	if len(r.Stages) == 0 {
+		lines = append(lines, m.styles.OK.Render(text.Truncate("under the autocompact threshold: no stage runs", w)))
+	}
+	barW := max(min(w-44, 30), 5)
+	for i, st := range r.Stages {
+		mark := "  "
+		if i == m.pipeStage {
+			mark = "▸ "
+		}
+		acted := m.styles.Dim.Render("no change")
+		if st.Acted {
+			acted = m.styles.OK.Render(fmt.Sprintf("freed %s", fmtK(int(st.Freed))))
+		}
+		lines = append(lines, fmt.Sprintf("%s%d %-18s %7s %s %s", mark, i+1, st.Stage, fmtK(int(st.After)), m.styles.Bar(int64(st.After), int64(wc.ContextWindow), barW), acted))
+	}
+	if m.pipeStage < len(r.Stages) {
+		st := r.Stages[m.pipeStage]
+		lines = append(lines, "")
+		lines = append(lines, m.styles.Bold.Render(text.Truncate(fmt.Sprintf("%s: %s → %s tokens, %d item(s)", st.Stage, fmtK(int(st.Before)), fmtK(int(st.After)), st.Items), w)))
+		for _, l := range strings.Split(wrapText(st.Detail, w), "\n") {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func fitsText(r *engine.Result) string {
+	if r.Fits {
+		return "fits"
+	}
+	return "still over"
+}
+
+// wrapText breaks s at spaces into lines of at most w cells.
+func wrapText(s string, w int) string {
+	if w < 10 {
+		return s
+	}
+	var out []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		if line != "" && lipgloss.Width(line)+1+lipgloss.Width(word) > w {
+			out = append(out, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	return strings.Join(append(out, line), "\n")
 }
