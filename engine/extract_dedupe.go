@@ -102,16 +102,20 @@ func exContainment(a, b map[string]bool) float64 {
 type exKnownMemory struct {
 	name             string
 	desc, rule, full map[string]bool
+	// negDesc and negRule say whether desc and rule state a prohibition.
+	negDesc, negRule bool
 }
 
 func exKnown(name, description, body string) exKnownMemory {
 	rule, _, _ := strings.Cut(body, "**Why:**")
-	return exKnownMemory{
+	k := exKnownMemory{
 		name: name,
 		desc: exTokenSet(description),
 		rule: exTokenSet(rule),
 		full: exTokenSet(description + " " + body),
 	}
+	k.negDesc, k.negRule = exNegative(k.desc), exNegative(k.rule)
+	return k
 }
 
 func exKnownMemories(existing []ExistingMemory) []exKnownMemory {
@@ -138,10 +142,11 @@ func exFindDuplicate(c Candidate, known []exKnownMemory, threshold float64) (str
 		return "", 0, false
 	}
 	best, bestName := 0.0, ""
+	neg := exNegative(cand)
 	for _, k := range known {
 		// "Never X" and "always X" share their words but contradict each
 		// other: that is a candidate to show, not a repeat to hide.
-		if exNegative(cand) != exNegative(k.desc) && exNegative(cand) != exNegative(k.rule) {
+		if neg != k.negDesc && neg != k.negRule {
 			continue
 		}
 		sim := max(exJaccard(cand, k.desc), exJaccard(cand, k.rule))

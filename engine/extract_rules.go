@@ -320,8 +320,10 @@ func exThirdPersonFeedback(s string) string {
 // exStraightQuotes turns typographic apostrophes and quotes into ASCII so
 // "don’t" matches like "don't".
 func exStraightQuotes(s string) string {
-	return strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u201c", `"`, "\u201d", `"`).Replace(s)
+	return exQuotes.Replace(s)
 }
+
+var exQuotes = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u201c", `"`, "\u201d", `"`)
 
 // exCapitalize upper-cases the first letter of s.
 func exCapitalize(s string) string {

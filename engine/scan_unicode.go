@@ -215,11 +215,15 @@ var emojiTagFlags = map[string]bool{"gbeng": true, "gbsct": true, "gbwls": true}
 func tagHit(c *hitCollector, text string, i int) int {
 	end := i
 	var hidden strings.Builder
+	var runes []rune
 	cancelled := false
 	for end < len(text) {
 		r, size := utf8.DecodeRuneInString(text[end:])
 		if !isTagCharacter(r) {
 			break
+		}
+		if len(runes) < 8 {
+			runes = append(runes, r)
 		}
 		if r == 0xe007f {
 			cancelled = true
@@ -237,7 +241,7 @@ func tagHit(c *hitCollector, text string, i int) int {
 		severity: SeverityHigh,
 		start:    i,
 		end:      end,
-		message:  fmt.Sprintf("Unicode tag characters hide text: %q", excerptText(hidden.String())),
+		message:  fmt.Sprintf("Unicode tag characters hide text %q: %s", excerptText(hidden.String()), codePoints(runes)),
 		excerpt:  excerptText(hidden.String()),
 	})
 	return end
