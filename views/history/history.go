@@ -57,6 +57,9 @@ func (m *Model) SetEntries(project string, entries []*model.HistoryEntry, status
 	m.list.SetItems(entries)
 }
 
+// Total is the number of prompts shown (before filtering).
+func (m Model) Total() int { return m.total }
+
 // SetStyles replaces the styles.
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
@@ -174,12 +177,6 @@ func (m Model) renderRow(e *model.HistoryEntry, selected bool, width int) string
 
 // View draws the counts, the list and the selected prompt's detail.
 func (m Model) View() string {
-	up := 0
-	for _, e := range m.list.Items() {
-		if e.InUpArrow {
-			up++
-		}
-	}
 	head := fmt.Sprintf("%d prompts · ↑ = in the up-arrow window (newest %d per project) · %s", m.total, model.HistoryUpArrowLimit, m.list.Position())
 	var b strings.Builder
 	b.WriteString(m.styles.Dim.Render(text.Truncate(head, m.width)))

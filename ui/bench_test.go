@@ -1,0 +1,85 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memscope/memscope/model"
+)
+
+// historyHome is a home whose history has n prompts for one project, a
+// tenth of them with a hashed paste.
+func historyHome(b *testing.B, n int) *model.Home {
+	var sb strings.Builder
+	base := testNow.Add(-time.Duration(n) * time.Minute).UnixMilli()
+	for i := 0; i < n; i++ {
+		if i%10 == 0 {
+			fmt.Fprintf(&sb, `{"display":"[Pasted text #1 +40 lines] prompt number %d","pastedContents":{"1":{"id":1,"type":"text","contentHash":"%016x"}},"timestamp":%d,"project":"/home/me/app"}`+"\n", i, i, base+int64(i)*60000)
+			continue
+		}
+		fmt.Fprintf(&sb, `{"display":"prompt number %d about the pricing service","pastedContents":{},"timestamp":%d,"project":"/home/me/app","sessionId":"s"}`+"\n", i, base+int64(i)*60000)
+	}
+	mfs := fstest.MapFS{
+		"history.jsonl":                          {Data: []byte(sb.String()), ModTime: testNow},
+		"projects/-home-me-app/memory/MEMORY.md": {Data: []byte("- [A](a.md) — a\n"), ModTime: testNow},
+	}
+	return &model.Home{Dir: b.TempDir(), FS: mfs, Source: model.HomeFromFlag}
+}
+
+// BenchmarkHistoryKeypress is one keypress in the History pane with
+// 100 000 prompts loaded: update and full re-render of the screen.
+// Target: under 16 ms.
+func BenchmarkHistoryKeypress(b *testing.B) {
+	m := New(Options{Home: historyHome(b, 100000), Project: "/home/me/app", Now: func() time.Time { return testNow }})
+	m = drain(b, m, m.Init())
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
+	m = next.(Model)
+	m = press(b, m, "4")
+	if m.history.Total() != 100000 {
+		b.Fatalf("history pane has %d prompts", m.history.Total())
+	}
+	down, up := keyMsg("down"), keyMsg("up")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := down
+		if i%200 >= 100 {
+			k = up
+		}
+		next, _ := m.Update(k)
+		m = next.(Model)
+		_ = m.View()
+	}
+}
+
+// BenchmarkFirstFrame is the time from nothing to the first full frame:
+// building the model and rendering it at the terminal's size. No data is
+// read before the first frame, so it does not depend on the home's size;
+// set MEMSCOPE_BENCH_HOME to a big home (scripts/gen W) to check.
+// Target: under 150 ms.
+func BenchmarkFirstFrame(b *testing.B) {
+	dir := os.Getenv("MEMSCOPE_BENCH_HOME")
+	var home *model.Home
+	if dir != "" {
+		h, err := model.OpenHome(dir, model.HomeFromFlag)
+		if err != nil {
+			b.Fatal(err)
+		}
+		home = h
+	} else {
+		home = historyHome(b, 1000)
+	}
+	for i := 0; i < b.N; i++ {
+		m := New(Options{Home: home, Now: func() time.Time { return testNow }})
+		_ = m.Init()
+		next, _ := m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
+		if s := next.(Model).View().Content; !strings.Contains(s, "memscope") {
+			b.Fatal("first frame is empty")
+		}
+	}
+}
