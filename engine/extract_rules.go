@@ -57,7 +57,7 @@ var (
 	exAlways       = regexp.MustCompile(`(?i)^(?:please\s+)?(always\s+\S.*)`)
 	exStanding     = regexp.MustCompile(`(?i)^(?:from now on|going forward|in (?:the )?future|next time|in general|as a rule|by default)\s*[,:]?\s+(\S.*)`)
 	exConfirmHead  = regexp.MustCompile(`(?i)^(?:(?:yes|yep|yeah|yup|exactly|perfect|great|good|nice|right|correct|spot on|that's (?:it|right|perfect|exactly it|exactly right)|this is (?:it|right|perfect|exactly what i wanted))\b[,.!;:—–-]*\s*)+(.*)`)
-	exConfirmBody  = regexp.MustCompile(`(?i)\b(?:keep (?:doing|using|writing|it|that|this|going)|(?:that's|this is|that was|this was|was) (?:the right|a good|the correct) (?:call|approach|way|choice|move)|do it (?:this|that|like this) way|(?:more|exactly) (?:of this|like this|what i (?:want|wanted|meant))|just like that|(?:good|great|nice) call)\b`)
+	exConfirmBody  = regexp.MustCompile(`(?i)\b(?:keep (?:\w+ing|it|that|this)|(?:that's|this is|that was|this was|was) (?:the right|a good|the correct) (?:call|approach|way|choice|move)|do it (?:this|that|like this) way|(?:more|exactly) (?:of this|like this|what i (?:want|wanted|meant))|just like that|(?:good|great|nice) call)\b`)
 	exConfirmVague = regexp.MustCompile(`(?i)\b(?:keep (?:doing|going)|doing|that|this|it|so|going|exactly|more|of|like|just|what|i|want|wanted|meant|good|great|nice|call|the|right|correct|way|approach|a|was|is|do)\b`)
 
 	exRoleIntro  = regexp.MustCompile(`(?i)^(?:i'm|i am|im)\s+((?:a|an|the|one of the)\s+.+)`)
@@ -71,9 +71,10 @@ var (
 	exDecision = regexp.MustCompile(`(?i)^(?:(?:we|the team|our team|leadership|product|management|i)\s+(?:have\s+|'ve\s+|has\s+)?(?:decided|agreed|chose|settled on|committed)\b|(?:we're|we are|the team is|our team is)\s+(?:going with|moving to|switching to|migrating to|standardi[sz]ing on|dropping|deprecating|sunsetting)\b|decision:)`)
 	exEvent    = regexp.MustCompile(`(?i)\b(?:deadline|due|freeze|release|launch|launches|ship|ships|shipping|cutover|go-live|go live|demo|beta|ga|rollout|roll out|migration|sunset|deprecation|end of life|eol|audit|offsite|handoff|hand-off|kickoff|cutoff|cut-off|goes live|submission)\b`)
 
-	exBecause   = regexp.MustCompile(`(?i)\s*(?:,\s*|\s+)(?:because|'cause|as otherwise|otherwise|so that|given that|the reason is)\s+|\s+[—–]\s+|\s+-\s+`)
-	exWhyClause = regexp.MustCompile(`(?i),\s+((?:it|that|this|they)(?:'s|\s+is|\s+are)?\s+(?:makes?|making|breaks?|breaking|caus\w+|hides?|hiding|slows?|confus\w+|clutters?|adds?|costs?|wastes?|noisy|slow|confusing|unreadable|flaky|fragile|risky|dangerous|annoying)\b.*)`)
-	exWhyNext   = regexp.MustCompile(`(?i)^(?:because|last time|otherwise|that (?:broke|caused|cost|led|hid)|it (?:broke|caused|cost|led|hides|hid|breaks)|we got burned|the reason|this (?:broke|caused|hid)|they (?:break|broke))\b`)
+	exBecause      = regexp.MustCompile(`(?i)\s*(?:,\s*|\s+)(?:because|'cause|as otherwise|otherwise|so that|given that|the reason is)\s+|\s+[—–]\s+|\s+-\s+`)
+	exWhyClause    = regexp.MustCompile(`(?i),\s+((?:it|that|this|they)(?:'s|\s+is|\s+are)?\s+(?:makes?|making|breaks?|breaking|caus\w+|hides?|hiding|slows?|confus\w+|clutters?|adds?|costs?|wastes?|noisy|slow|confusing|unreadable|flaky|fragile|risky|dangerous|annoying)\b.*)`)
+	exRememberTail = regexp.MustCompile(`(?i)[,;:—–-]?\s*(?:please\s+)?(?:remember|note|keep in mind) (?:that|this)[.!]*$`)
+	exWhyNext      = regexp.MustCompile(`(?i)^(?:because|last time|otherwise|that (?:broke|caused|cost|led|hid)|it (?:broke|caused|cost|led|hides|hid|breaks)|we got burned|the reason|this (?:broke|caused|hid)|they (?:break|broke))\b`)
 )
 
 // exClassify runs the rules on one sentence. prev is the sentence before
@@ -82,6 +83,10 @@ func exClassify(s, prev string, ts time.Time) (exMatch, bool) {
 	core := exLead.ReplaceAllString(exStraightQuotes(s), "")
 	if loc := exRemember.FindStringIndex(core); loc != nil && (loc[1] > 0) {
 		return exClassifyRemember(s, strings.TrimSpace(core[loc[1]:]), prev, ts)
+	}
+	// "…, remember that": the request comes after what to remember.
+	if loc := exRememberTail.FindStringIndex(core); loc != nil && loc[0] > 0 {
+		return exClassifyRemember(s, strings.TrimSpace(core[:loc[0]]), "", ts)
 	}
 	if strings.HasSuffix(core, "?") {
 		m := exMatch{}
