@@ -109,19 +109,11 @@ func ControlAt(s string, i int) (ControlKind, int) {
 	if r < termC1First || r > termC1Last || size != 2 {
 		return ControlNone, i
 	}
-	switch r {
-	case termC1CSI:
+	if r == termC1CSI {
 		return ControlCSI, termSkipCSI(s, i+size)
-	case termC1OSC:
-		return ControlOSC, termSkipString(s, i+size)
-	case termC1DCS:
-		return ControlDCS, termSkipString(s, i+size)
-	case termC1SOS:
-		return ControlSOS, termSkipString(s, i+size)
-	case termC1PM:
-		return ControlPM, termSkipString(s, i+size)
-	case termC1APC:
-		return ControlAPC, termSkipString(s, i+size)
+	}
+	if kind := termStringKind(r); kind != ControlNone {
+		return kind, termSkipString(s, i+size)
 	}
 	return ControlC1, i + size
 }
@@ -196,19 +188,11 @@ func termEscape(s string, i int) (ControlKind, int) {
 	if j >= len(s) {
 		return ControlESC, j
 	}
-	switch s[j] {
-	case '[':
+	if s[j] == '[' {
 		return ControlCSI, termSkipCSI(s, j+1)
-	case ']':
-		return ControlOSC, termSkipString(s, j+1)
-	case 'P':
-		return ControlDCS, termSkipString(s, j+1)
-	case 'X':
-		return ControlSOS, termSkipString(s, j+1)
-	case '^':
-		return ControlPM, termSkipString(s, j+1)
-	case '_':
-		return ControlAPC, termSkipString(s, j+1)
+	}
+	if kind := termStringKind(rune(s[j])); kind != ControlNone && s[j] < utf8.RuneSelf {
+		return kind, termSkipString(s, j+1)
 	}
 	// nF sequences: intermediates 0x20–0x2F, then one final 0x30–0x7E.
 	for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
@@ -220,6 +204,24 @@ func termEscape(s string, i int) (ControlKind, int) {
 	// Not a valid sequence: the ESC and its intermediates go; whatever
 	// follows is ordinary input.
 	return ControlESC, j
+}
+
+// termStringKind is the kind of control string that r introduces, as the
+// byte after ESC or as a C1 control, or ControlNone.
+func termStringKind(r rune) ControlKind {
+	switch r {
+	case ']', termC1OSC:
+		return ControlOSC
+	case 'P', termC1DCS:
+		return ControlDCS
+	case 'X', termC1SOS:
+		return ControlSOS
+	case '^', termC1PM:
+		return ControlPM
+	case '_', termC1APC:
+		return ControlAPC
+	}
+	return ControlNone
 }
 
 // termSkipCSI skips the parameter bytes (0x30–0x3F), intermediate bytes

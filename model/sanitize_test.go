@@ -83,6 +83,7 @@ func TestControlAt(t *testing.T) {
 		{"\u009b2J", 0, ControlCSI, 4},
 		{"\u009d0;t\u009c", 0, ControlOSC, 7},
 		{"\xc2", 0, ControlNone, 0},
+		{"\x1b\x90q", 0, ControlESC, 1},
 		{"é", 0, ControlNone, 0},
 		{"ab", 5, ControlNone, 5},
 		{"ab", -1, ControlNone, -1},
