@@ -201,7 +201,17 @@ func marshalNode(n *yaml.Node) (out string, err error) {
 // lines of that key, or adding a line (or a frontmatter block) when the
 // key is absent. A legacy top-level key stands in for its metadata twin
 // when metadata lacks it, so flat files stay flat.
-func setFrontmatterKey(data []byte, fm Frontmatter, keyPath []string, value *yaml.Node) ([]byte, error) {
+func setFrontmatterKey(data []byte, fm Frontmatter, keyPath []string, value *yaml.Node) (out []byte, err error) {
+	// Line arithmetic below trusts yaml.v3's line numbers; any slip must
+	// fail the edit, never crash the program.
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("edit failed: %v", r)
+		}
+	}()
+	if fm.Present && !plainLineBreaks(data[fm.YAMLStart:fm.YAMLEnd]) {
+		return nil, errors.New("frontmatter holds line breaks other than \n and \r\n; edit it by hand")
+	}
 	enc, err := encodeScalar(value)
 	if err != nil {
 		return nil, err
@@ -231,9 +241,22 @@ func setFrontmatterKey(data []byte, fm Frontmatter, keyPath []string, value *yam
 			return nil, err
 		}
 	}
-	out := append([]byte{}, data[:fm.YAMLStart]...)
+	out = append([]byte{}, data[:fm.YAMLStart]...)
 	out = append(out, t.bytes()...)
 	return append(out, data[fm.YAMLEnd:]...), nil
+}
+
+// plainLineBreaks reports whether text breaks lines only with "\n" or
+// "\r\n". YAML also breaks at a lone "\r", U+0085, U+2028 and U+2029, which
+// would put yaml.v3's line numbers out of step with ours.
+func plainLineBreaks(text []byte) bool {
+	for i, c := range text {
+		if c == '\r' && (i+1 == len(text) || text[i+1] != '\n') {
+			return false
+		}
+	}
+	s := string(text)
+	return !strings.ContainsAny(s, "\u0085\u2028\u2029")
 }
 
 func addFrontmatter(data []byte, keyPath []string, enc string) []byte {

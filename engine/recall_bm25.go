@@ -1,0 +1,174 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// BM25 parameters (the usual defaults) and field weights: a word in a
+// memory's name or description says more about it than one in its body.
+const (
+	bm25K1          = 1.2
+	bm25B           = 0.75
+	weightName      = 3
+	weightDesc      = 2
+	weightBody      = 1
+	bm25ScoreDigits = 1000
+)
+
+// BM25Selector is memscope's deterministic stand-in for the client's model
+// call: Okapi BM25 over each entry's name, description (weighted) and the
+// body head, ties broken by recency then path. It explains each pick by
+// the query words it matched and where.
+type BM25Selector struct{}
+
+// Name implements Selector.
+func (BM25Selector) Name() string { return "bm25 (local stand-in)" }
+
+// recallStopWords are left out of queries and documents: they match everything.
+var recallStopWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields("a an and are as at be but by can do does for from has have how i if in into is it its me my of on or our please so that the their them then there these this to was we what when where which who why will with would you your") {
+		recallStopWords[w] = true
+	}
+}
+
+// tokenize lowercases text and splits it into words of letters and
+// digits; each Han, Hiragana, Katakana or Hangul character is a word of
+// its own (those scripts do not separate words with spaces).
+func recallWords(text string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			w := string(cur)
+			if !recallStopWords[w] && (len(cur) > 1 || cur[0] > unicode.MaxASCII) {
+				out = append(out, w)
+			}
+			cur = cur[:0]
+		}
+	}
+	for _, r := range strings.ToLower(text) {
+		switch {
+		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul):
+			flush()
+			out = append(out, string(r))
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			cur = append(cur, r)
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+type bm25Doc struct {
+	tf     map[string]float64
+	fields map[string][]string
+	length float64
+}
+
+// Select implements Selector.
+func (BM25Selector) Select(query string, entries []ManifestEntry, limit int) []Pick {
+	terms := uniqueRecallWords(recallWords(query))
+	if len(terms) == 0 || len(entries) == 0 || limit <= 0 {
+		return nil
+	}
+	docs := make([]bm25Doc, len(entries))
+	df := map[string]int{}
+	total := 0.0
+	for i, e := range entries {
+		d := bm25Doc{tf: map[string]float64{}, fields: map[string][]string{}}
+		for _, f := range []struct {
+			name   string
+			text   string
+			weight float64
+		}{{"name", e.Name + " " + strings.TrimSuffix(e.File, ".md"), weightName}, {"description", e.Description, weightDesc}, {"body", e.Head, weightBody}} {
+			for _, w := range recallWords(f.text) {
+				d.tf[w] += f.weight
+				d.length += f.weight
+				if !hasWord(d.fields[w], f.name) {
+					d.fields[w] = append(d.fields[w], f.name)
+				}
+			}
+		}
+		for w := range d.tf {
+			df[w]++
+		}
+		total += d.length
+		docs[i] = d
+	}
+	avg := total / float64(len(docs))
+	if avg == 0 {
+		avg = 1
+	}
+	n := float64(len(docs))
+	var picks []Pick
+	order := make([]int, 0, len(docs))
+	for i, d := range docs {
+		score := 0.0
+		var why []string
+		for _, t := range terms {
+			tf := d.tf[t]
+			if tf == 0 {
+				continue
+			}
+			idf := math.Log(1 + (n-float64(df[t])+0.5)/(float64(df[t])+0.5))
+			score += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*d.length/avg))
+			why = append(why, fmt.Sprintf("%q in %s", t, strings.Join(d.fields[t], ", ")))
+		}
+		if score <= 0 {
+			continue
+		}
+		score = math.Round(score*bm25ScoreDigits) / bm25ScoreDigits
+		picks = append(picks, Pick{File: entries[i].File, Score: score, Why: "matched " + strings.Join(why, "; ")})
+		order = append(order, i)
+	}
+	idx := make([]int, len(picks))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		pa, pb := picks[idx[a]], picks[idx[b]]
+		if pa.Score != pb.Score {
+			return pa.Score > pb.Score
+		}
+		ea, eb := entries[order[idx[a]]], entries[order[idx[b]]]
+		if !ea.Mtime.Equal(eb.Mtime) {
+			return ea.Mtime.After(eb.Mtime)
+		}
+		return ea.File < eb.File
+	})
+	out := make([]Pick, 0, limit)
+	for _, i := range idx {
+		if len(out) == limit {
+			break
+		}
+		out = append(out, picks[i])
+	}
+	return out
+}
+
+func uniqueRecallWords(ws []string) []string {
+	var out []string
+	for _, w := range ws {
+		if !hasWord(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func hasWord(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
