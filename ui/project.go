@@ -2,6 +2,7 @@ package ui
 
 import (
 	"io/fs"
+	"os"
 	"path"
 	"sort"
 	"strings"
@@ -246,5 +247,38 @@ func (m Model) loadTimelineCmd(p string) tea.Cmd {
 		}
 		tl := engine.BuildTimeline(t, engine.Window200k(), size)
 		return timelineMsg{path: p, tl: &tl}
+	}
+}
+
+// previewMsg carries the prompt preview for a project.
+type previewMsg struct {
+	project string
+	preview *engine.Preview
+}
+
+// previewCmd builds what enters the next session's prompt for the open
+// project, with recall for query when it is set.
+func (m Model) previewCmd(query string) tea.Cmd {
+	project := m.data.openPath()
+	if project == "" || !strings.HasPrefix(project, "/") {
+		return nil
+	}
+	home, now, getenv := m.opts.Home, m.opts.Now(), m.opts.Getenv
+	return func() tea.Msg {
+		userHome := getenv("HOME")
+		o := engine.PromptOptions{
+			Root:            model.MountFS(os.DirFS("/"), home.Dir, home.FS),
+			HomeDir:         home.Dir,
+			UserHome:        userHome,
+			Project:         project,
+			Getenv:          getenv,
+			ClaudeJSONPaths: model.ClaudeJSONPaths(home.Dir, userHome),
+			Now:             now,
+		}
+		if query != "" {
+			o.Queries = []string{query}
+		}
+		p := engine.BuildPreview(o)
+		return previewMsg{project: project, preview: &p}
 	}
 }

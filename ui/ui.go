@@ -21,6 +21,7 @@ import (
 	"github.com/memscope/memscope/views/msgs"
 	"github.com/memscope/memscope/views/pastes"
 	"github.com/memscope/memscope/views/projects"
+	"github.com/memscope/memscope/views/prompt"
 	"github.com/memscope/memscope/views/replay"
 	"github.com/memscope/memscope/views/style"
 )
@@ -92,6 +93,7 @@ type Model struct {
 	history  history.Model
 	pastes   pastes.Model
 	replay   replay.Model
+	prompt   prompt.Model
 	todo     [paneCount]placeholder
 
 	watch     *watcher
@@ -123,6 +125,7 @@ func New(opts Options) Model {
 		history:  history.New(km, st),
 		pastes:   pastes.New(km, st),
 		replay:   replay.New(km, st),
+		prompt:   prompt.New(km, st),
 	}
 	for i := range m.todo {
 		m.todo[i] = placeholder{title: keymap.PaneNames[i], styles: st}
@@ -156,6 +159,8 @@ func (m *Model) paneAt(i int) pane {
 		return &m.pastes
 	case paneReplay:
 		return &m.replay
+	case panePrompt:
+		return &m.prompt
 	}
 	return &m.todo[i]
 }
@@ -233,6 +238,8 @@ func (m Model) routeToFocused(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.pastes, cmd = m.pastes.Update(msg)
 	case paneReplay:
 		m.replay, cmd = m.replay.Update(msg)
+	case panePrompt:
+		m.prompt, cmd = m.prompt.Update(msg)
 	}
 	return m, cmd
 }
@@ -269,6 +276,7 @@ func (m *Model) setTheme(isDark bool) {
 	m.history.SetStyles(st)
 	m.pastes.SetStyles(st)
 	m.replay.SetStyles(st)
+	m.prompt.SetStyles(st)
 	for i := range m.todo {
 		m.todo[i].styles = st
 	}
@@ -300,7 +308,7 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, nil, true // the user moved on to another project
 		}
 		m.applyProject(msg)
-		return m, m.renderCmd(), true
+		return m, tea.Batch(m.renderCmd(), m.previewCmd(m.prompt.Query())), true
 	case renderedMsg:
 		m.applyRendered(msg)
 		return m, nil, true
@@ -308,6 +316,13 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		var cmd tea.Cmd
 		m.replay, cmd = m.replay.Update(msg)
 		return m, cmd, true
+	case previewMsg:
+		if msg.project == m.data.openPath() {
+			m.prompt.SetPreview(msg.preview)
+		}
+		return m, nil, true
+	case msgs.RecallQuery:
+		return m, m.previewCmd(msg.Query), true
 	case sessionsLoadedMsg:
 		if msg.slug == m.data.open {
 			m.replay.SetSessions(msg.sessions, m.opts.Now())

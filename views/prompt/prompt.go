@@ -1,0 +1,278 @@
+// Package prompt is the Prompt pane: the layers of the next session's
+// context in the order the client sends them, with token bars, what was
+// truncated, skipped or left for later and why; and a recall query to
+// preview which memories a prompt would pull in.
+package prompt
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/list"
+	"github.com/memscope/memscope/views/msgs"
+	"github.com/memscope/memscope/views/style"
+	"github.com/memscope/memscope/views/text"
+)
+
+// Row is one line of the layer list: a layer, or a recalled memory.
+type Row struct {
+	Layer    *engine.Layer
+	Recalled *engine.RecalledFile
+}
+
+// Model is the Prompt pane.
+type Model struct {
+	keys     keymap.KeyMap
+	styles   style.Styles
+	list     list.Model[Row]
+	preview  *engine.Preview
+	query    textinput.Model
+	querying bool
+	loading  bool
+	width    int
+	height   int
+}
+
+// New returns an empty Prompt pane.
+func New(keys keymap.KeyMap, st style.Styles) Model {
+	q := textinput.New()
+	q.Prompt = "recall query: "
+	q.Placeholder = "type what you would ask Claude (more than one word)"
+	m := Model{keys: keys, styles: st, query: q, loading: true}
+	m.list = list.New(keys, st, func(r Row) string {
+		if r.Layer != nil {
+			return r.Layer.Path + " " + string(r.Layer.Kind) + " " + string(r.Layer.Status)
+		}
+		return r.Recalled.File
+	}, m.renderRow)
+	m.list.Empty = "no layers"
+	return m
+}
+
+// Title names the pane.
+func (m Model) Title() string { return "Prompt" }
+
+// SetPreview shows a preview.
+func (m *Model) SetPreview(p *engine.Preview) {
+	m.preview, m.loading = p, false
+	var rows []Row
+	for i := range p.Layers {
+		rows = append(rows, Row{Layer: &p.Layers[i]})
+	}
+	for i := range p.Recalled {
+		rows = append(rows, Row{Recalled: &p.Recalled[i]})
+	}
+	m.list.Render = m.renderRow
+	m.list.SetItems(rows)
+}
+
+// SetLoading says a preview is being built.
+func (m *Model) SetLoading() { m.loading = true }
+
+// Query is the recall query in effect.
+func (m Model) Query() string { return strings.TrimSpace(m.query.Value()) }
+
+// SetStyles replaces the styles.
+func (m *Model) SetStyles(st style.Styles) {
+	m.styles = st
+	m.list.SetStyles(st)
+	m.list.Render = m.renderRow
+}
+
+func (m Model) listHeight() int { return max(m.height/2-2, 3) }
+
+// SetSize sets the pane's inner size.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.list.SetSize(w, m.listHeight())
+	m.query.SetWidth(max(w-20, 10))
+}
+
+// Focus gives the pane the keyboard.
+func (m *Model) Focus() {}
+
+// Blur takes the keyboard away.
+func (m *Model) Blur() { m.querying = false; m.query.Blur() }
+
+// Filtering reports whether the pane takes text.
+func (m Model) Filtering() bool { return m.querying || m.list.Filtering() }
+
+// ClickRow moves the cursor to the clicked row.
+func (m *Model) ClickRow(y int) { m.list.ClickRow(y - 3) }
+
+// Help lists the pane's own bindings.
+func (m Model) Help() []key.Binding {
+	if m.querying {
+		return []key.Binding{m.keys.Open, m.keys.Back}
+	}
+	return []key.Binding{m.keys.Query, m.keys.Edit}
+}
+
+// Update handles the list and the query line.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && m.querying {
+		switch k.String() {
+		case "enter":
+			m.querying = false
+			m.query.Blur()
+			m.loading = true
+			q := m.Query()
+			return m, func() tea.Msg { return msgs.RecallQuery{Query: q} }
+		case "esc":
+			m.querying = false
+			m.query.Blur()
+			return m, nil
+		}
+		var cmd tea.Cmd
+		m.query, cmd = m.query.Update(k)
+		return m, cmd
+	}
+	var cmd tea.Cmd
+	var handled bool
+	m.list, cmd, handled = m.list.Update(msg)
+	if handled {
+		return m, cmd
+	}
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, m.keys.Query):
+			m.querying = true
+			return m, m.query.Focus()
+		case key.Matches(k, m.keys.Edit):
+			if r, ok := m.list.Selected(); ok {
+				p := ""
+				if r.Layer != nil {
+					p = r.Layer.Path
+				} else {
+					p = r.Recalled.Path
+				}
+				if p != "" && (r.Layer == nil || r.Layer.Status != engine.StatusMissing) {
+					return m, func() tea.Msg { return msgs.OpenEditor{Path: p} }
+				}
+			}
+		}
+	}
+	return m, nil
+}
+
+func (m Model) statusBadge(s engine.LayerStatus, truncated bool) string {
+	switch {
+	case s == engine.StatusLoaded && truncated:
+		return m.styles.Warn.Render("truncated")
+	case s == engine.StatusLoaded:
+		return m.styles.OK.Render("loaded")
+	case s == engine.StatusConditional:
+		return m.styles.Dim.Render("later")
+	case s == engine.StatusMissing:
+		return m.styles.Error.Render("missing")
+	case s == engine.StatusNotInSession:
+		return m.styles.Dim.Render("not in session")
+	}
+	return m.styles.Warn.Render(string(s))
+}
+
+func (m Model) maxTokens() int64 {
+	mx := int64(1)
+	if m.preview == nil {
+		return mx
+	}
+	for _, l := range m.preview.Layers {
+		mx = max(mx, int64(l.Tokens))
+	}
+	return mx
+}
+
+func (m Model) renderRow(r Row, selected bool, width int) string {
+	barW := max(min(width/5, 20), 4)
+	if r.Layer != nil {
+		l := r.Layer
+		indent := strings.Repeat("  ", l.Depth)
+		name := indent + text.TruncateLeft(model.SanitizeForTerminal(l.Path), max(width-barW-40-2*l.Depth, 10))
+		return fmt.Sprintf("%-12s %6d %s %s %s", l.Kind, l.Tokens, m.styles.Bar(int64(l.Tokens), m.maxTokens(), barW), text.Pad(m.statusBadge(l.Status, l.Truncated), 14), name)
+	}
+	f := r.Recalled
+	status := m.styles.OK.Render("recalled")
+	if f.Skipped != "" {
+		status = m.styles.Warn.Render("over budget")
+	}
+	tok := (f.Bytes + 3) / 4
+	return fmt.Sprintf("%-12s %6d %s %s %s %s", "recall", tok, m.styles.Bar(int64(tok), m.maxTokens(), barW), text.Pad(status, 14), text.Truncate(f.File, max(width-barW-52, 10)), m.styles.Dim.Render(fmt.Sprintf("score %.2f", f.Score)))
+}
+
+// View draws the totals, the query, the layers and the selected layer.
+func (m Model) View() string {
+	var b strings.Builder
+	if m.preview == nil {
+		return m.styles.Dim.Render("building the preview…")
+	}
+	p := m.preview
+	head := fmt.Sprintf("next session: %d layers, %d chars ≈ %d tokens · memory %s", len(p.Layers), p.Totals.Chars, p.Totals.Tokens, p.MemoryDir)
+	if m.loading {
+		head = "updating… " + head
+	}
+	b.WriteString(m.styles.Dim.Render(text.Truncate(head, m.width)))
+	b.WriteByte('\n')
+	switch {
+	case m.querying:
+		b.WriteString(m.query.View())
+	case m.Query() != "":
+		b.WriteString(text.Truncate(fmt.Sprintf("recall for %q: %d picked — the real client picks with a model call; memscope uses BM25 over name, description and the first lines", m.Query(), len(p.Recalled)), m.width))
+	default:
+		b.WriteString(m.styles.Dim.Render(text.Truncate("i: type a query to preview recall (the real client picks up to 5 memories with a model call; memscope shows a local BM25 choice)", m.width)))
+	}
+	b.WriteByte('\n')
+	b.WriteString(m.styles.Header.Render(text.Truncate(fmt.Sprintf("%-12s %6s %s %-14s %s", "KIND", "TOKENS", strings.Repeat(" ", max(min(m.width/5, 20), 4)), "STATUS", "SOURCE"), m.width)))
+	b.WriteByte('\n')
+	b.WriteString(m.list.View())
+	b.WriteByte('\n')
+	b.WriteString(m.styles.Dim.Render(strings.Repeat("─", max(m.width, 1))))
+	b.WriteByte('\n')
+	b.WriteString(m.detail())
+	return b.String()
+}
+
+func (m Model) detail() string {
+	r, ok := m.list.Selected()
+	if !ok {
+		return ""
+	}
+	rows := max(m.height-m.listHeight()-5, 1)
+	var lines []string
+	var body string
+	if l := r.Layer; l != nil {
+		meta := fmt.Sprintf("%s · %s · %d chars", l.Kind, l.Status, l.Chars)
+		if l.ImportedFrom != "" {
+			meta += " · imported by " + l.ImportedFrom
+		}
+		if l.External {
+			meta += " · outside the project"
+		}
+		lines = append(lines, m.styles.Dim.Render(text.Truncate(model.SanitizeForTerminal(meta), m.width)))
+		if l.Reason != "" {
+			lines = append(lines, m.styles.Warn.Render(text.Truncate(model.SanitizeForTerminal(l.Reason), m.width)))
+		}
+		body = l.Text
+	} else {
+		f := r.Recalled
+		lines = append(lines, m.styles.Dim.Render(text.Truncate(fmt.Sprintf("%s · %d days old · %s", f.Path, f.AgeDays, f.Why), m.width)))
+		if f.Skipped != "" {
+			lines = append(lines, m.styles.Warn.Render(text.Truncate(f.Skipped, m.width)))
+		}
+		body = f.Text
+	}
+	for _, l := range strings.Split(model.SanitizeForTerminal(body), "\n") {
+		lines = append(lines, text.Truncate(l, m.width))
+	}
+	if len(lines) > rows {
+		lines = append(lines[:rows-1], m.styles.Dim.Render(fmt.Sprintf("… %d more lines", len(lines)-rows+1)))
+	}
+	return lipgloss.NewStyle().MaxWidth(m.width).Render(strings.Join(lines, "\n"))
+}
