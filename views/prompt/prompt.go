@@ -67,8 +67,12 @@ func (m *Model) SetPreview(p *engine.Preview) {
 	for i := range p.Layers {
 		rows = append(rows, Row{Layer: &p.Layers[i]})
 	}
+	// Recalled files that loaded are layers already; the ones the budget
+	// left out are listed after them.
 	for i := range p.Recalled {
-		rows = append(rows, Row{Recalled: &p.Recalled[i]})
+		if p.Recalled[i].Skipped != "" {
+			rows = append(rows, Row{Recalled: &p.Recalled[i]})
+		}
 	}
 	m.list.Render = m.renderRow
 	m.list.SetItems(rows)
@@ -196,7 +200,7 @@ func (m Model) renderRow(r Row, selected bool, width int) string {
 		l := r.Layer
 		indent := strings.Repeat("  ", l.Depth)
 		name := indent + text.TruncateLeft(model.SanitizeForTerminal(l.Path), max(width-barW-40-2*l.Depth, 10))
-		return fmt.Sprintf("%-12s %6d %s %s %s", l.Kind, l.Tokens, m.styles.Bar(int64(l.Tokens), m.maxTokens(), barW), text.Pad(m.statusBadge(l.Status, l.Truncated), 14), name)
+		return fmt.Sprintf("%-15s %6d %s %s %s", l.Kind, l.Tokens, m.styles.Bar(int64(l.Tokens), m.maxTokens(), barW), text.Pad(m.statusBadge(l.Status, l.Truncated), 14), name)
 	}
 	f := r.Recalled
 	status := m.styles.OK.Render("recalled")
@@ -204,7 +208,7 @@ func (m Model) renderRow(r Row, selected bool, width int) string {
 		status = m.styles.Warn.Render("over budget")
 	}
 	tok := (f.Bytes + 3) / 4
-	return fmt.Sprintf("%-12s %6d %s %s %s %s", "recall", tok, m.styles.Bar(int64(tok), m.maxTokens(), barW), text.Pad(status, 14), text.Truncate(f.File, max(width-barW-52, 10)), m.styles.Dim.Render(fmt.Sprintf("score %.2f", f.Score)))
+	return fmt.Sprintf("%-15s %6d %s %s %s %s", "recall", tok, m.styles.Bar(int64(tok), m.maxTokens(), barW), text.Pad(status, 14), text.Truncate(f.File, max(width-barW-52, 10)), m.styles.Dim.Render(fmt.Sprintf("score %.2f", f.Score)))
 }
 
 // View draws the totals, the query, the layers and the selected layer.
@@ -229,7 +233,7 @@ func (m Model) View() string {
 		b.WriteString(m.styles.Dim.Render(text.Truncate("i: type a query to preview recall (the real client picks up to 5 memories with a model call; memscope shows a local BM25 choice)", m.width)))
 	}
 	b.WriteByte('\n')
-	b.WriteString(m.styles.Header.Render(text.Truncate(fmt.Sprintf("%-12s %6s %s %-14s %s", "KIND", "TOKENS", strings.Repeat(" ", max(min(m.width/5, 20), 4)), "STATUS", "SOURCE"), m.width)))
+	b.WriteString(m.styles.Header.Render(text.Truncate(fmt.Sprintf("%-15s %6s %s %-14s %s", "KIND", "TOKENS", strings.Repeat(" ", max(min(m.width/5, 20), 4)), "STATUS", "SOURCE"), m.width)))
 	b.WriteByte('\n')
 	b.WriteString(m.list.View())
 	b.WriteByte('\n')
@@ -237,6 +241,19 @@ func (m Model) View() string {
 	b.WriteByte('\n')
 	b.WriteString(m.detail())
 	return b.String()
+}
+
+// recalled finds the recall entry of a recalled-memory layer.
+func (m Model) recalled(path string) *engine.RecalledFile {
+	if m.preview == nil {
+		return nil
+	}
+	for i := range m.preview.Recalled {
+		if m.preview.Recalled[i].Path == path {
+			return &m.preview.Recalled[i]
+		}
+	}
+	return nil
 }
 
 func (m Model) detail() string {
@@ -249,6 +266,9 @@ func (m Model) detail() string {
 	var body string
 	if l := r.Layer; l != nil {
 		meta := fmt.Sprintf("%s · %s · %d chars", l.Kind, l.Status, l.Chars)
+		if f := m.recalled(l.Path); f != nil {
+			meta += fmt.Sprintf(" · score %.2f: %s", f.Score, f.Why)
+		}
 		if l.ImportedFrom != "" {
 			meta += " · imported by " + l.ImportedFrom
 		}
