@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -76,6 +77,37 @@ func isFence(line []byte) bool {
 // yamlLineRE pulls the line number out of yaml.v3's error messages.
 var yamlLineRE = regexp.MustCompile(`line (\d+): `)
 
+// yamlParserProblems are yaml.v3's parser (not scanner) messages. yaml.v3
+// prints the 0-based line for these and the 1-based line for scanner
+// errors, so the two need different offsets to name the file line.
+var yamlParserProblems = []string{
+	"did not find expected <stream-start>", "did not find expected <document start>",
+	"found undefined tag handle", "did not find expected node content",
+	"did not find expected '-' indicator", "did not find expected key",
+	"did not find expected ',' or ']'", "did not find expected ',' or '}'",
+	"found duplicate %YAML directive", "found incompatible YAML document", "found duplicate %TAG directive",
+}
+
+// yamlErrorLine returns the file line of a yaml.v3 syntax error in a block
+// whose first line is first, and the message without yaml's own line
+// number (which counts from the block, not the file).
+func yamlErrorLine(err error, first int) (int, string) {
+	msg := err.Error()
+	m := yamlLineRE.FindStringSubmatchIndex(msg)
+	if m == nil {
+		return first, msg
+	}
+	n, _ := strconv.Atoi(msg[m[2]:m[3]])
+	line := first + n - 1
+	for _, p := range yamlParserProblems {
+		if strings.HasSuffix(msg, p) {
+			line++
+			break
+		}
+	}
+	return line, msg[:m[0]] + msg[m[1]:]
+}
+
 // ParseFrontmatter splits data and parses its YAML. It returns a problem
 // (kind ProblemInvalidFrontmatter, with the file line of the error) when
 // the block is unclosed, is not valid YAML, is not a mapping, or repeats a
@@ -93,12 +125,11 @@ func ParseFrontmatter(file string, data []byte) (fm Frontmatter, prob *Problem) 
 	}
 	root, err := parseYAML(data[fm.YAMLStart:fm.YAMLEnd])
 	if err != nil {
-		line := fm.FirstLine
-		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
-			n, _ := strconv.Atoi(m[1])
-			line += n - 1
-		}
-		return fm, bad(line, "frontmatter: "+err.Error())
+		line, msg := yamlErrorLine(err, fm.FirstLine)
+		// An error found at the end of the text (an unclosed bracket)
+		// is marked after the last YAML line; name that line instead.
+		line = min(line, fm.FirstLine+max(bytes.Count(data[fm.YAMLStart:fm.YAMLEnd], []byte{'\n'})-1, 0))
+		return fm, bad(line, "frontmatter: "+msg)
 	}
 	if root == nil {
 		return fm, nil
