@@ -43,9 +43,11 @@ func TestConflictRefusesWrite(t *testing.T) {
 			wantErr: "project_freeze.md changed on disk",
 		},
 		{
-			name:    "file appeared where create writes",
-			tamper:  map[string]string{"user_new.md": "written by Claude Code meanwhile\n"},
-			op:      func(s *MemoryStore) (Change, error) { return s.Create(NewMemory{Name: "new", Type: model.TypeUser, Description: "d"}, opts) },
+			name:   "file appeared where create writes",
+			tamper: map[string]string{"user_new.md": "written by Claude Code meanwhile\n"},
+			op: func(s *MemoryStore) (Change, error) {
+				return s.Create(NewMemory{Name: "new", Type: model.TypeUser, Description: "d"}, opts)
+			},
 			wantErr: "user_new.md changed on disk",
 		},
 		{
