@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"io/fs"
 	"runtime"
 	"sort"
@@ -122,7 +123,8 @@ func Stat(o StatOptions) StatReport {
 	}
 
 	hist, err := model.ReadHistory(h.FS, model.HistoryPath)
-	if err != nil && hist == nil {
+	// No history.jsonl is normal (only -p runs, or a fresh home).
+	if err != nil && hist == nil && !errors.Is(err, fs.ErrNotExist) {
 		probs = append(probs, model.Problem{File: model.HistoryPath, Kind: model.ProblemUnreadable, Reason: err.Error()})
 	}
 	if hist != nil {
@@ -135,8 +137,8 @@ func Stat(o StatOptions) StatReport {
 	r.Pastes = StatPastes{Referenced: s.Referenced, Resolved: s.Resolved, Missing: s.Missing, HashMismatch: s.HashMismatch,
 		Unreadable: s.Unreadable, Inline: s.Inline, Files: s.Files, Orphans: s.Orphans}
 
-	sf, p := model.FindSessionFiles(h.FS)
-	probs = append(probs, p...)
+	// ListProjects already reported what FindSessionFiles finds wrong.
+	sf, _ := model.FindSessionFiles(h.FS)
 	r.ToolResultFiles = len(sf.ToolResults)
 	for _, t := range sf.Transcripts {
 		switch t.Kind {
