@@ -240,6 +240,10 @@ func (c *PasteCache) List() ([]PasteFile, []Problem) {
 				name = strings.TrimSuffix(name, pasteCacheExt)
 			}
 			info, err := de.Info()
+			if err == nil && de.Type()&fs.ModeSymlink != 0 {
+				// Resolve opens through symlinks, so List follows them too.
+				info, err = fs.Stat(c.fsys, p)
+			}
 			if err != nil {
 				problems = append(problems, Problem{File: p, Kind: ProblemUnreadable, Reason: err.Error()})
 				continue
