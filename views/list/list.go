@@ -38,10 +38,7 @@ type Model[T any] struct {
 
 // New returns an empty list.
 func New[T any](keys keymap.KeyMap, st style.Styles, text func(T) string, render func(T, bool, int) string) Model[T] {
-	ti := textinput.New()
-	ti.Prompt = "/"
-	ti.Placeholder = "filter"
-	return Model[T]{keys: keys, styles: st, filter: ti, Text: text, Render: render, Empty: "(nothing here)"}
+	return Model[T]{keys: keys, styles: st, filter: style.Input("/", "filter"), Text: text, Render: render, Empty: "(nothing here)"}
 }
 
 // SetItems replaces the items, keeping the filter and, where possible, the

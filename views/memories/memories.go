@@ -74,9 +74,7 @@ type Model struct {
 
 // New returns an empty Memories pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: keys, styles: st, name: textinput.New(), desc: textinput.New()}
-	m.name.Placeholder = "name (a-z, 0-9, -)"
-	m.desc.Placeholder = "one-line description"
+	m := Model{keys: keys, styles: st, name: style.Input("", "name (a-z, 0-9, -)"), desc: style.Input("", "one-line description")}
 	m.list = list.New(keys, st, func(r Row) string {
 		return r.File.Path + " " + r.File.Name + " " + r.File.Description + " " + string(r.File.Type) + " " + strings.Join(r.Flags, " ")
 	}, m.renderRow)

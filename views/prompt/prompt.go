@@ -43,10 +43,7 @@ type Model struct {
 
 // New returns an empty Prompt pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	q := textinput.New()
-	q.Prompt = "recall query: "
-	q.Placeholder = "type what you would ask Claude (more than one word)"
-	m := Model{keys: keys, styles: st, query: q, loading: true}
+	m := Model{keys: keys, styles: st, query: style.Input("recall query: ", "type what you would ask Claude (more than one word)"), loading: true}
 	m.list = list.New(keys, st, func(r Row) string {
 		if r.Layer != nil {
 			return r.Layer.Path + " " + string(r.Layer.Kind) + " " + string(r.Layer.Status)

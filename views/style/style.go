@@ -6,6 +6,7 @@ package style
 import (
 	"image/color"
 
+	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
 )
 
@@ -134,4 +135,17 @@ func repeat(s string, n int) string {
 		b = append(b, s...)
 	}
 	return string(b)
+}
+
+// Input returns a text input with a steady cursor: a blinking cursor
+// re-renders the screen twice a second for nothing, and makes scripted
+// runs (tests, the tape) wait on its timer.
+func Input(prompt, placeholder string) textinput.Model {
+	ti := textinput.New()
+	ti.Prompt = prompt
+	ti.Placeholder = placeholder
+	st := ti.Styles()
+	st.Cursor.Blink = false
+	ti.SetStyles(st)
+	return ti
 }
