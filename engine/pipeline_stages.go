@@ -69,10 +69,7 @@ func (p *pipelineRun) keepOriginal(b Block) {
 // preview is what the model sees of a budgeted result: its start and where
 // the rest was saved, as the client does.
 func (p *pipelineRun) preview(b Block) string {
-	head := b.Text
-	if len(head) > p.cfg.PreviewBytes {
-		head = head[:p.cfg.PreviewBytes]
-	}
+	head := truncateUTF8(b.Text, p.cfg.PreviewBytes)
 	return fmt.Sprintf("%s\n\n[Output too large (%d characters). Full output saved to tool-results/%s.txt; this is the first %d bytes.]",
 		head, b.Bytes, b.ToolUseID, p.cfg.PreviewBytes)
 }
