@@ -251,6 +251,16 @@ func (d *recordDecoder) str(v []byte) string {
 	return s
 }
 
+// link reads a uuid field. A value that is neither a string nor null
+// cuts the record out of the message tree, so it is reported.
+func (d *recordDecoder) link(key string, v []byte) string {
+	s, ok := rawString(v, nil)
+	if !ok && string(v) != "null" {
+		d.fieldProblem("%s is not a string: %.40s", key, v)
+	}
+	return s
+}
+
 func (d *recordDecoder) interned(v []byte) string {
 	s, _ := rawString(v, &d.in)
 	return s
@@ -268,11 +278,11 @@ func (d *recordDecoder) member(key, val []byte) {
 	case "subtype":
 		r.Subtype = d.interned(val)
 	case "uuid":
-		r.UUID = d.str(val)
+		r.UUID = d.link("uuid", val)
 	case "parentUuid":
-		r.ParentUUID = d.str(val)
+		r.ParentUUID = d.link("parentUuid", val)
 	case "logicalParentUuid":
-		r.LogicalParentUUID = d.str(val)
+		r.LogicalParentUUID = d.link("logicalParentUuid", val)
 	case "sessionId":
 		r.SessionID = d.interned(val)
 	case "cwd":
@@ -308,7 +318,7 @@ func (d *recordDecoder) member(key, val []byte) {
 	case "microcompactMetadata":
 		d.cur.mcm = val
 	case "leafUuid":
-		r.LeafUUID = d.str(val)
+		r.LeafUUID = d.link("leafUuid", val)
 	case "lastPrompt":
 		r.LastPrompt = d.str(val)
 	case "summary":

@@ -1,0 +1,26 @@
+package model
+
+import "testing"
+
+// A link field of the wrong type takes the record out of the message tree
+// (or a leaf out of resume); that must be reported, not dropped silently.
+func TestScanReportsLinkFieldsOfTheWrongType(t *testing.T) {
+	cases := []struct {
+		name, in, problems string
+	}{
+		{"uuid number", `{"type":"user","uuid":5}`, "bad-field@1"},
+		{"parentUuid object", `{"type":"user","uuid":"u","parentUuid":{"x":1}}`, "bad-field@1"},
+		{"logicalParentUuid array", `{"type":"system","subtype":"compact_boundary","uuid":"b","parentUuid":null,"logicalParentUuid":[]}`, "bad-field@1"},
+		{"leafUuid bool", `{"type":"last-prompt","leafUuid":true}`, "bad-field@1"},
+		{"null parent is the root, not a problem", `{"type":"user","uuid":"u","parentUuid":null}`, ""},
+		{"strings are fine", `{"type":"user","uuid":"u","parentUuid":"p"}`, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, recs := scanAll(t, c.in+"\n", ScanOptions{})
+			if got := problemKinds(s.Problems); got != c.problems || len(recs) != 1 {
+				t.Errorf("problems %q, want %q; %d records (%v)", got, c.problems, len(recs), s.Problems)
+			}
+		})
+	}
+}
