@@ -117,6 +117,9 @@ func (m Model) render() string {
 }
 
 func (m Model) statusLine() string {
+	if m.confirm != nil {
+		return m.styles.Warn.Render(text.Truncate(text.OneLine(m.confirm.text), max(m.width, 1)))
+	}
 	s := m.status
 	if l := m.loadingText(); l != "" {
 		s = l + "  " + s

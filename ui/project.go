@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -27,6 +28,8 @@ type projectLoadedMsg struct {
 	cap      engine.IndexCap
 	rows     []memories.Row
 	problems []model.Problem
+	// store edits the memory folder; nil when the home is not on disk.
+	store *engine.MemoryStore
 }
 
 // renderedMsg carries Markdown rendered for the current widths.
@@ -47,7 +50,12 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 	m.loading["project"] = true
 	fsys, now, homeDir := m.opts.Home.FS, m.opts.Now(), m.opts.Home.Dir
 	return func() tea.Msg {
-		return loadProject(fsys, homeDir, slug, now)
+		msg := loadProject(fsys, homeDir, slug, now)
+		if st, err := os.Stat(homeDir); err == nil && st.IsDir() {
+			abs := filepath.Join(homeDir, filepath.FromSlash(msg.memDir))
+			msg.store, _ = engine.OpenMemoryStore(abs, engine.DirFS(abs))
+		}
+		return msg
 	}
 }
 

@@ -98,6 +98,11 @@ type Model struct {
 
 	watch     *watcher
 	reloadTag int
+
+	// busy is set while a store operation runs; confirm is a pending
+	// yes/no question.
+	busy    bool
+	confirm *confirmState
 }
 
 // New builds the root model. Nothing is read until Init's commands run, so
@@ -196,6 +201,18 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.showHelp = false
 		return m, nil
 	}
+	if c := m.confirm; c != nil {
+		switch {
+		case key.Matches(msg, m.keys.Confirm):
+			m.confirm = nil
+			next, cmd, _ := m.handleEdit(c.onYes)
+			return next, cmd
+		case key.Matches(msg, m.keys.Cancel):
+			m.confirm = nil
+			m.setStatus("cancelled: nothing was written", false)
+		}
+		return m, nil
+	}
 	if !m.paneAt(m.focus).Filtering() {
 		switch {
 		case key.Matches(msg, m.keys.Quit):
@@ -211,6 +228,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		case key.Matches(msg, m.keys.Reload):
 			return m, m.reloadAll()
+		case key.Matches(msg, m.keys.Undo):
+			next, cmd, _ := m.handleEdit(msgs.Undo{})
+			return next, cmd
 		}
 		for i, b := range m.keys.Panes {
 			if key.Matches(msg, b) {
@@ -290,6 +310,9 @@ func (m *Model) setStatus(s string, isErr bool) {
 // handleData handles data messages by type; ok is false for messages
 // nobody owns.
 func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
+	if next, cmd, ok := m.handleEdit(msg); ok {
+		return next, cmd, true
+	}
 	switch msg := msg.(type) {
 	case homeLoadedMsg:
 		delete(m.loading, "home")
