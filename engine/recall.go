@@ -101,8 +101,13 @@ func newestFirst(files []*model.MemoryFile) []*model.MemoryFile {
 
 func manifestEntry(f *model.MemoryFile) ManifestEntry {
 	head := scanHead(f.Raw())
-	hf, _ := model.ParseMemoryFile(f.Path, head)
-	e := ManifestEntry{File: f.Path, Type: hf.Type, Name: hf.Name, Description: hf.Description, Mtime: f.ModTime, Head: decodeLikeNode([]byte(hf.Body))}
+	// The frontmatter is usually inside the scanned head: reuse the parse
+	// already done. Otherwise the scan sees only what the head holds.
+	hf := f
+	if f.HeaderEnd() > len(head) || f.Invalid {
+		hf, _ = model.ParseMemoryFile(f.Path, head)
+	}
+	e := ManifestEntry{File: f.Path, Type: hf.Type, Name: hf.Name, Description: hf.Description, Mtime: f.ModTime, Head: decodeLikeNode(head[min(hf.HeaderEnd(), len(head)):])}
 	var b strings.Builder
 	b.WriteString("- ")
 	if hf.Type != model.TypeUntyped {
@@ -275,7 +280,7 @@ func recallFile(f *model.MemoryFile, p Pick, q string, o RecallOptions, th Stale
 		b.WriteString(rf.FreshnessWarning + "\n\n")
 	}
 	b.WriteString("Contents of " + abs + " (recalled memory, picked for this prompt):\n\n")
-	b.WriteString(content)
+	b.WriteString(strings.TrimRightFunc(content, isJSSpace))
 	rf.Text = b.String()
 	rf.Bytes = len(rf.Text)
 	return rf

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // BM25 parameters (the usual defaults) and field weights: a word in a
@@ -52,13 +53,22 @@ func recallWords(text string) []string {
 			cur = cur[:0]
 		}
 	}
-	for _, r := range strings.ToLower(text) {
+	for _, r := range text {
 		switch {
+		case r < utf8.RuneSelf:
+			switch {
+			case 'A' <= r && r <= 'Z':
+				cur = append(cur, r+'a'-'A')
+			case 'a' <= r && r <= 'z' || '0' <= r && r <= '9':
+				cur = append(cur, r)
+			default:
+				flush()
+			}
 		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul):
 			flush()
 			out = append(out, string(r))
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			cur = append(cur, r)
+			cur = append(cur, unicode.ToLower(r))
 		default:
 			flush()
 		}
@@ -67,9 +77,12 @@ func recallWords(text string) []string {
 	return out
 }
 
+// bm25Fields name the parts of an entry a word was found in, as bits.
+var bm25Fields = []string{"name", "description", "body"}
+
 type bm25Doc struct {
 	tf     map[string]float64
-	fields map[string][]string
+	fields map[string]uint8
 	length float64
 }
 
@@ -83,18 +96,15 @@ func (BM25Selector) Select(query string, entries []ManifestEntry, limit int) []P
 	df := map[string]int{}
 	total := 0.0
 	for i, e := range entries {
-		d := bm25Doc{tf: map[string]float64{}, fields: map[string][]string{}}
-		for _, f := range []struct {
-			name   string
+		d := bm25Doc{tf: map[string]float64{}, fields: map[string]uint8{}}
+		for fi, f := range []struct {
 			text   string
 			weight float64
-		}{{"name", e.Name + " " + strings.TrimSuffix(e.File, ".md"), weightName}, {"description", e.Description, weightDesc}, {"body", e.Head, weightBody}} {
+		}{{e.Name + " " + strings.TrimSuffix(e.File, ".md"), weightName}, {e.Description, weightDesc}, {e.Head, weightBody}} {
 			for _, w := range recallWords(f.text) {
 				d.tf[w] += f.weight
 				d.length += f.weight
-				if !hasWord(d.fields[w], f.name) {
-					d.fields[w] = append(d.fields[w], f.name)
-				}
+				d.fields[w] |= 1 << fi
 			}
 		}
 		for w := range d.tf {
@@ -120,7 +130,13 @@ func (BM25Selector) Select(query string, entries []ManifestEntry, limit int) []P
 			}
 			idf := math.Log(1 + (n-float64(df[t])+0.5)/(float64(df[t])+0.5))
 			score += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*d.length/avg))
-			why = append(why, fmt.Sprintf("%q in %s", t, strings.Join(d.fields[t], ", ")))
+			var in []string
+			for fi, name := range bm25Fields {
+				if d.fields[t]&(1<<fi) != 0 {
+					in = append(in, name)
+				}
+			}
+			why = append(why, fmt.Sprintf("%q in %s", t, strings.Join(in, ", ")))
 		}
 		if score <= 0 {
 			continue

@@ -86,6 +86,15 @@ type MemoryFile struct {
 // Raw returns the file's bytes as read or as last edited.
 func (f *MemoryFile) Raw() []byte { return f.raw }
 
+// HeaderEnd is the byte offset where the body starts: just past the
+// closing "---" line, or 0 for a file without frontmatter.
+func (f *MemoryFile) HeaderEnd() int {
+	if f.fm.Present {
+		return f.fm.BodyStart
+	}
+	return 0
+}
+
 // Bytes returns the file's content to write back: the input unchanged, or
 // with the edits made by the Set methods.
 func (f *MemoryFile) Bytes() []byte { return bytes.Clone(f.raw) }
