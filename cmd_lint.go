@@ -1,0 +1,132 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/model"
+)
+
+func init() {
+	register(command{
+		name:    "lint",
+		usage:   "memscope lint [--home DIR] [--demo] [--project PATH] [--json]",
+		summary: "check a project's memory: index cap, dangling links, orphans, frontmatter, types, size, [[links]], duplicates, staleness, drift, secrets and injections (exit 1 on errors)",
+		run:     runLint,
+	})
+}
+
+// memoryTarget is a project's memory folder opened for reading and
+// writing, and the project tree drift is checked against.
+type memoryTarget struct {
+	loc     model.MemoryLocation
+	store   *engine.MemoryStore
+	project string
+	// tree is the project's root for drift: the git root, else the folder.
+	tree string
+}
+
+// openMemory resolves the memory folder of project (default: the current
+// folder, or the demo's main project) the way the client does and opens
+// a store on it.
+func openMemory(e *env, o *opened, project string) (*memoryTarget, error) {
+	if project == "" {
+		project = o.defaultProject(e)
+	}
+	abs, err := absFrom(e, project)
+	if err != nil {
+		return nil, err
+	}
+	root := model.MountFS(os.DirFS("/"), o.home.Dir, o.home.FS)
+	userHome, _ := e.userHome()
+	settings, _ := model.LoadSettings(root, o.home.Dir, abs, model.ManagedDir)
+	loc := model.ResolveMemoryLocation(model.MemoryOptions{
+		Root: root, HomeDir: o.home.Dir, UserHome: userHome, StartDir: abs, Getenv: e.getenv, Settings: settings,
+	})
+	store, _ := engine.OpenMemoryStore(loc.Dir, nil)
+	t := &memoryTarget{loc: loc, store: store, project: abs, tree: abs}
+	if loc.Git.Root != "" {
+		t.tree = loc.Git.Root
+	}
+	return t, nil
+}
+
+// lintInput is the lint input for the target's memory as the store read it.
+func (t *memoryTarget) lintInput(e *env, th engine.StalenessThresholds) engine.LintInput {
+	return engine.LintInput{
+		Memory:    t.store.Memory(),
+		Problems:  t.store.Problems(),
+		MemoryFS:  os.DirFS(t.loc.Dir),
+		Project:   os.DirFS(t.tree),
+		Now:       e.now(),
+		Staleness: th,
+	}
+}
+
+// lintOutput is `memscope lint --json`.
+type lintOutput struct {
+	MemoryDir string `json:"memoryDir"`
+	Project   string `json:"project"`
+	engine.LintReport
+}
+
+func runLint(e *env, args []string) int {
+	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
+	hf := addHomeFlags(fs)
+	project := fs.String("project", "", "project folder (default: the current folder)")
+	stale := fs.String("stale", "", "staleness thresholds, e.g. project=2:14,user=90:365")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if !parseFlags(e, fs, args) {
+		return 2
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(e.stderr, "memscope lint: %v\n", err)
+		return 1
+	}
+	th, err := engine.ParseStaleness(*stale)
+	if err != nil {
+		return fail(err)
+	}
+	o, err := e.openHome(hf)
+	if err != nil {
+		return fail(err)
+	}
+	defer o.close()
+	t, err := openMemory(e, o, *project)
+	if err != nil {
+		return fail(err)
+	}
+	rep := engine.Lint(t.lintInput(e, th))
+	if *asJSON {
+		if err := writeJSON(e.stdout, lintOutput{MemoryDir: t.loc.Dir, Project: t.project, LintReport: rep}); err != nil {
+			return fail(err)
+		}
+	} else {
+		printLint(e.stdout, t, rep)
+	}
+	if rep.HasErrors() {
+		return 1
+	}
+	return 0
+}
+
+func printLint(w io.Writer, t *memoryTarget, r engine.LintReport) {
+	fmt.Fprintf(w, "memory  %s (%s)\n", t.loc.Dir, t.loc.Reason)
+	if !t.store.Memory().Exists {
+		fmt.Fprintln(w, "        no memory folder yet: nothing to check")
+	}
+	for _, f := range r.Findings {
+		where := f.Path
+		if where == "" {
+			where = "."
+		}
+		if f.Line > 0 {
+			where = fmt.Sprintf("%s:%d", where, f.Line)
+		}
+		fmt.Fprintf(w, "%s: %s %s: %s\n", where, f.Severity, f.Kind, model.SanitizeForTerminal(f.Message))
+	}
+	fmt.Fprintf(w, "%d errors, %d warnings, %d notes\n", r.Errors, r.Warnings, r.Infos)
+}

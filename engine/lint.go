@@ -1,0 +1,173 @@
+package engine
+
+import (
+	"cmp"
+	"io/fs"
+	"slices"
+	"time"
+
+	"github.com/memscope/memscope/model"
+)
+
+// LintSeverity says how much a lint finding matters. `memscope lint`
+// exits 1 when there is an error.
+type LintSeverity string
+
+// The severities.
+const (
+	// LintError: the client loses or misreads memory, or memory holds a
+	// secret or an injection.
+	LintError LintSeverity = "error"
+	// LintWarning: memory works but is getting worse (orphans, staleness,
+	// duplicates, drift, mismatched names).
+	LintWarning LintSeverity = "warning"
+	// LintInfo: worth a look.
+	LintInfo LintSeverity = "info"
+)
+
+// LintKind names a lint check.
+type LintKind string
+
+// The lint checks.
+const (
+	LintIndexOverCap       LintKind = "index-over-cap"
+	LintIndexLineTooLong   LintKind = "index-line-too-long"
+	LintDanglingLink       LintKind = "dangling-index-link"
+	LintOrphan             LintKind = "orphan"
+	LintNameMismatch       LintKind = "name-mismatch"
+	LintMissingFrontmatter LintKind = "missing-frontmatter"
+	LintInvalidFrontmatter LintKind = "invalid-frontmatter"
+	LintUnknownType        LintKind = "unknown-type"
+	LintTooLong            LintKind = "file-too-long"
+	LintBrokenLink         LintKind = "broken-link"
+	LintDuplicate          LintKind = "near-duplicate"
+	LintStale              LintKind = "stale"
+	LintDrift              LintKind = "drift"
+	LintSecurity           LintKind = "security"
+	LintUnreadable         LintKind = "unreadable"
+)
+
+// LintFinding is one thing lint found.
+type LintFinding struct {
+	Kind     LintKind     `json:"kind"`
+	Severity LintSeverity `json:"severity"`
+	// Path is relative to the memory folder ("" for the folder itself).
+	Path string `json:"path"`
+	// Line is 1-based; 0 is the whole file.
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+	// Related names what else is involved: the other memory of a duplicate
+	// pair, the entries cut off by the cap, the missing reference of drift.
+	Related []string `json:"related,omitempty"`
+	// Rule is the scan rule of a security finding.
+	Rule RuleID `json:"rule,omitempty"`
+}
+
+// LintInput is what Lint looks at.
+type LintInput struct {
+	// Memory is the folder as read by model.ReadMemoryDir, paths relative
+	// to it; Problems are that read's problems.
+	Memory   *model.MemoryDir
+	Problems []model.Problem
+	// MemoryFS reads the memory folder, to check index links to files
+	// ReadMemoryDir does not list (team/, hidden folders). Optional.
+	MemoryFS fs.FS
+	// Project is the project tree for drift checks, rooted at the project
+	// folder (the git root when there is one). nil skips drift.
+	Project fs.FS
+	Now     time.Time
+	// Staleness defaults to DefaultStaleness; DuplicateThreshold to
+	// DefaultDuplicateJaccard.
+	Staleness          StalenessThresholds
+	DuplicateThreshold float64
+	Drift              DriftOptions
+}
+
+// LintReport is every finding, most serious first within each file, with
+// the counts and the details the TUI's Health pane shows.
+type LintReport struct {
+	Findings   []LintFinding   `json:"findings"`
+	Errors     int             `json:"errors"`
+	Warnings   int             `json:"warnings"`
+	Infos      int             `json:"infos"`
+	Cap        IndexCap        `json:"cap"`
+	Duplicates []DuplicatePair `json:"duplicates"`
+	Drift      *DriftResult    `json:"drift,omitempty"`
+}
+
+// HasErrors reports whether any finding is an error.
+func (r LintReport) HasErrors() bool { return r.Errors > 0 }
+
+// Lint checks a memory folder for everything that makes memory worse:
+// the index (over the cap, dangling links, orphan topic files, long
+// lines), each topic file (frontmatter, type, name, size, [[links]],
+// staleness), near-duplicates, drift against the project, and the
+// security scan of everything the client reads.
+func Lint(in LintInput) LintReport {
+	md := in.Memory
+	if md == nil {
+		md = &model.MemoryDir{}
+	}
+	if in.Staleness == nil {
+		in.Staleness = DefaultStaleness()
+	}
+	l := &linter{in: in, md: md}
+	r := LintReport{Findings: []LintFinding{}, Duplicates: []DuplicatePair{}}
+	facts := analyzeIndex(md, in.MemoryFS)
+	r.Cap = facts.cap
+	l.lintIndex(facts)
+	l.lintFiles()
+	r.Duplicates = l.lintDuplicates()
+	if in.Project != nil {
+		d := l.lintDrift()
+		r.Drift = &d
+	}
+	l.lintScan()
+	l.lintProblems()
+	r.Findings = append(r.Findings, l.out...)
+	slices.SortStableFunc(r.Findings, func(a, b LintFinding) int {
+		return cmp.Or(cmp.Compare(pathRank(a.Path), pathRank(b.Path)), cmp.Compare(a.Path, b.Path),
+			cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)), cmp.Compare(a.Line, b.Line))
+	})
+	for _, f := range r.Findings {
+		switch f.Severity {
+		case LintError:
+			r.Errors++
+		case LintWarning:
+			r.Warnings++
+		case LintInfo:
+			r.Infos++
+		}
+	}
+	return r
+}
+
+// pathRank puts the folder-wide findings, then MEMORY.md, first.
+func pathRank(p string) int {
+	switch p {
+	case "":
+		return 0
+	case model.MemoryIndexName:
+		return 1
+	}
+	return 2
+}
+
+func severityRank(s LintSeverity) int {
+	switch s {
+	case LintError:
+		return 0
+	case LintWarning:
+		return 1
+	}
+	return 2
+}
+
+// linter collects findings.
+type linter struct {
+	in  LintInput
+	md  *model.MemoryDir
+	out []LintFinding
+}
+
+func (l *linter) add(f LintFinding) { l.out = append(l.out, f) }
