@@ -25,17 +25,20 @@ func init() {
 
 // compactOut is `compact --json`.
 type compactOut struct {
-	Session    string               `json:"session"`
-	Path       string               `json:"path"`
-	Window     engine.WindowConfig  `json:"window"`
-	Thresholds engine.Thresholds    `json:"thresholds"`
-	Messages   int                  `json:"messages"`
-	Before     engine.Tokens        `json:"before"`
-	After      engine.Tokens        `json:"after"`
-	Fits       bool                 `json:"fits"`
-	Stages     []engine.StageResult `json:"stages"`
-	Records    int                  `json:"records"`
-	Out        string               `json:"out,omitempty"`
+	Session    string              `json:"session"`
+	Path       string              `json:"path"`
+	Window     engine.WindowConfig `json:"window"`
+	Thresholds engine.Thresholds   `json:"thresholds"`
+	Messages   int                 `json:"messages"`
+	// Measured is set when Before starts from the newest usage figure
+	// rather than from an estimate of the whole context.
+	Measured bool                 `json:"measured"`
+	Before   engine.Tokens        `json:"before"`
+	After    engine.Tokens        `json:"after"`
+	Fits     bool                 `json:"fits"`
+	Stages   []engine.StageResult `json:"stages"`
+	Records  int                  `json:"records"`
+	Out      string               `json:"out,omitempty"`
 }
 
 func runCompact(e *env, args []string) int {
@@ -79,7 +82,7 @@ func runCompact(e *env, args []string) int {
 	}
 	out := compactOut{Session: tr.Summary.SessionID, Path: sf.disk, Window: w,
 		Thresholds: engine.Thresholds{Effective: w.Effective(), Warning: w.WarningAt(), Autocompact: w.AutocompactAt(), Blocked: w.BlockedAt()},
-		Messages:   len(in.Messages), Before: res.Before, After: res.After, Fits: res.Fits, Stages: res.Stages, Records: len(res.Records)}
+		Messages:   len(in.Messages), Measured: in.Measured > 0, Before: res.Before, After: res.After, Fits: res.Fits, Stages: res.Stages, Records: len(res.Records)}
 	if out.Stages == nil {
 		out.Stages = []engine.StageResult{}
 	}
@@ -126,7 +129,11 @@ func printCompact(w io.Writer, r compactOut) {
 	fmt.Fprintf(w, "session   %s\nfile      %s, %d messages on the resume chain\n", r.Session, r.Path, r.Messages)
 	t := r.Thresholds
 	fmt.Fprintf(w, "window    %d tokens: autocompact at %d, blocked at %d\n", r.Window.ContextWindow, t.Autocompact, t.Blocked)
-	fmt.Fprintf(w, "context   %d tokens (estimated)\n\n", r.Before)
+	how := "estimated: no usage figure on the resume chain"
+	if r.Measured {
+		how = "the newest response's usage plus an estimate of what followed it"
+	}
+	fmt.Fprintf(w, "context   %d tokens (%s)\n\n", r.Before, how)
 	if len(r.Stages) == 0 {
 		fmt.Fprintln(w, "under the autocompact threshold: no stage runs")
 	}

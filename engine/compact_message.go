@@ -97,6 +97,12 @@ type Input struct {
 	// can shrink.
 	System   Tokens `json:"system"`
 	Messages []Msg  `json:"messages"`
+	// Measured is the client's own count of the context when the messages
+	// hold an API response: that response's usage (input, cache read,
+	// cache creation and output) plus the estimate of the messages after
+	// it. The pipeline starts from it and takes each stage's freed tokens
+	// off it, as the client does; 0 means estimate everything.
+	Measured Tokens `json:"measured,omitempty"`
 	// Session describes the transcript the records are appended to.
 	Session SessionInfo `json:"session"`
 }
@@ -133,6 +139,10 @@ func InputFromResume(t *model.Transcript, res Resume) Input {
 	in := Input{System: SystemTokens(t, math.MaxInt)}
 	toolNames := map[string]string{}
 	broken := false // a parent link broke since the previous message
+	// The newest response with usage, and which messages are its records.
+	var usage *model.Usage
+	var respKey string
+	var ofResp []bool
 	for k, r := range res.Messages {
 		if k > 0 && r.ParentUUID != res.Messages[k-1].UUID {
 			broken = true
@@ -156,7 +166,28 @@ func InputFromResume(t *model.Transcript, res Resume) Input {
 		if m.Kind == MsgPrompt && len(m.Blocks) > 0 && m.Blocks[0].Text != "" {
 			in.Session.LastPrompt = firstLine(m.Blocks[0].Text)
 		}
+		key := ""
+		if r.Type == model.RecordAssistant && r.Message.Usage != nil {
+			key = r.Message.ID + "\x00" + r.RequestID
+			if key != respKey || key == "\x00" {
+				usage, respKey = r.Message.Usage, key
+				clear(ofResp) // an older response: its records no longer matter
+			}
+		}
 		in.Messages = append(in.Messages, m)
+		ofResp = append(ofResp, key != "" && key == respKey)
+	}
+	if usage != nil {
+		in.Measured = Tokens(usage.ContextTokens() + usage.OutputTokens)
+		after := false
+		for i, m := range in.Messages {
+			// What the response said is its output; what came after it
+			// is estimated.
+			after = after || ofResp[i]
+			if after && !ofResp[i] {
+				in.Measured += m.Tokens()
+			}
+		}
 	}
 	return in
 }

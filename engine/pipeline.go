@@ -149,20 +149,38 @@ type pipelineRun struct {
 	now   time.Time
 	limit Tokens
 	recs  [][]byte
+	// offset is what the measured count holds beyond the estimate of the
+	// input (tool definitions, tokenizer differences); it stays in every
+	// figure, so a stage's freed tokens come off the measured count.
+	offset Tokens
 }
 
-func (p *pipelineRun) tokens(msgs []Msg) Tokens { return p.in.System + msgTokens(msgs) }
+// newRun prepares one call of the pipeline on in.
+func newRun(in Input, cfg PipelineConfig, st *PipelineState, now time.Time, limit Tokens) *pipelineRun {
+	p := &pipelineRun{cfg: cfg, st: st, in: in, now: now, limit: limit}
+	if in.Measured > 0 {
+		p.offset = in.Measured - in.Tokens()
+	}
+	return p
+}
+
+// tokens is the running figure for msgs: the estimate, shifted to the
+// measured count when there is one.
+func (p *pipelineRun) tokens(msgs []Msg) Tokens {
+	return max(p.in.System+msgTokens(msgs)+p.offset, 0)
+}
 
 // RunPipeline runs the stages on in, in order, stopping as soon as the
-// context is under the autocompact threshold. Each stage's freed tokens
-// lower the running figure the next check uses. A stage whose output
+// context is under the autocompact threshold. The running figure starts
+// at in.Measured when set (else the estimate), and each stage's freed
+// tokens lower the figure the next check uses. A stage whose output
 // would be larger than its input is undone. st carries the circuit
 // breaker and collapse store across turns; now stamps written records.
 func RunPipeline(in Input, cfg PipelineConfig, st *PipelineState, now time.Time) (Result, error) {
 	if err := cfg.Window.Validate(); err != nil {
 		return Result{}, err
 	}
-	p := &pipelineRun{cfg: cfg, st: st, in: in, now: now, limit: cfg.Window.AutocompactAt()}
+	p := newRun(in, cfg, st, now, cfg.Window.AutocompactAt())
 	stages := []stage{
 		{StageToolResultBudget, (*pipelineRun).budget},
 		{StageSnip, (*pipelineRun).snip},
@@ -208,7 +226,7 @@ func RecoverPromptTooLong(in Input, cfg PipelineConfig, st *PipelineState, now t
 		return Result{}, err
 	}
 	limit := cfg.Window.Effective()
-	p := &pipelineRun{cfg: cfg, st: st, in: in, now: now, limit: limit}
+	p := newRun(in, cfg, st, now, limit)
 	drain := stage{StageCollapse, (*pipelineRun).drainCollapses}
 	res, _ := p.runStages([]stage{drain}, in.Messages)
 	if res.Fits {

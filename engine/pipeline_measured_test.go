@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+// The client decides on its own count: the newest response's usage plus
+// an estimate of what came after it (FORMATS.md: 4 characters per token
+// only where no usage figure exists). A transcript whose estimate is
+// under the threshold while its usage is over it must still compact.
+func TestInputFromResumeStartsFromTheNewestUsage(t *testing.T) {
+	usage := `"usage":{"input_tokens":100000,"cache_read_input_tokens":50000,"cache_creation_input_tokens":20000,"output_tokens":300}`
+	in := line("user", "u1", "", `,"message":{"role":"user","content":"fix it"}`) +
+		// One response written on two lines (text, then tool_use).
+		line("assistant", "a1", "u1", `,"requestId":"r1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"ok"}],`+usage+`}`) +
+		line("assistant", "a1b", "a1", `,"requestId":"r1","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{}}],`+usage+`}`) +
+		line("user", "t1r", "a1b", `,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"`+strings.Repeat("x", 1000)+`"}]}`) +
+		lastPrompt("t1r")
+	tr := build(t, in)
+	got := InputFromResume(tr, ResumeTranscript(tr, ResumeOptions{}))
+	// 100000 + 50000 + 20000 input, 300 output, 250 for the 1000-byte result.
+	if got.Measured != 170550 {
+		t.Errorf("measured %d, want 170550 (estimate alone: %d)", got.Measured, got.Tokens())
+	}
+	cfg := DefaultPipelineConfig(Window200k()) // autocompact at 167000
+	res, err := RunPipeline(got, cfg, &PipelineState{}, testNow)
+	if err != nil || res.Before != 170550 || len(res.Stages) == 0 {
+		t.Errorf("before %d, %d stages (err %v): the pipeline must start from the measured count", res.Before, len(res.Stages), err)
+	}
+	// Without any response there is nothing measured: all estimate.
+	tr = build(t, line("user", "u1", "", `,"message":{"role":"user","content":"fix it"}`))
+	if got := InputFromResume(tr, ResumeTranscript(tr, ResumeOptions{})); got.Measured != 0 {
+		t.Errorf("no usage, measured %d", got.Measured)
+	}
+}
+
+// Each stage's freed tokens come off the measured figure: the next
+// threshold check sees measured − freed, not a fresh estimate.
+func TestPipelineFreedTokensComeOffTheMeasuredCount(t *testing.T) {
+	cfg := testConfig() // autocompact at 39000
+	cfg.SnipProtectHead, cfg.SnipProtectTail = 0, 1
+	msgs := []Msg{prompt("u", "go"), result("r1", "Bash", "t1", 8000), result("r2", "Bash", "t2", 8000), answer("a", "done")}
+	in := Input{Messages: msgs, Measured: 45000} // the estimate is about 4000
+	res, err := RunPipeline(in, cfg, &PipelineState{}, testNow)
+	if err != nil || len(res.Stages) < 2 {
+		t.Fatalf("stages %q err %v", stageNames(res), err)
+	}
+	snip := res.Stages[1]
+	if res.Before != 45000 || snip.Stage != StageSnip || snip.Before != 45000 || snip.Freed < 3900 || snip.After != 45000-snip.Freed {
+		t.Errorf("before %d, snip %+v", res.Before, snip)
+	}
+	if res.After != res.Stages[len(res.Stages)-1].After || res.Fits != (res.After < cfg.Window.AutocompactAt()) {
+		t.Errorf("after %d fits %v stages %+v", res.After, res.Fits, res.Stages)
+	}
+}
