@@ -112,12 +112,73 @@ wait_gone "any key closes"
 printf '%s\n' '{"display":"typed while memscope was open","pastedContents":{},"timestamp":1795349999000,"project":"/home/me/bad"}' >>"$work/home/history.jsonl"
 wait_for "typed while memscope was open"
 
-# Quit cleanly.
-keys q
-wait_for "EXITED"
-
 # Nothing under the home was changed by browsing.
 if ! diff -r --no-dereference testdata/home "$work/home" -x history.jsonl; then
   fail "browsing changed files in the home"
 fi
+
+mem="$work/home/projects/-tmp-rc-work-beta/memory"
+
+# wait_file CMD...: poll until the shell test succeeds (5 s).
+wait_file() {
+  for _ in $(seq 1 50); do
+    if "$@"; then return 0; fi
+    sleep 0.1
+  done
+  fail "file check failed: $*"
+}
+
+# Back to the beta project, Memories pane.
+keys 1
+sleep 0.3
+keys g
+sleep 0.2
+keys G
+sleep 0.2
+keys Enter
+wait_for "opened /tmp/rc/work/beta"
+keys 3
+wait_for "prefers_terse.md"
+
+# Edit a memory through the scripted $EDITOR: the file changes on disk.
+keys /
+keys -l "prefers"
+keys Enter
+sleep 0.3
+keys e
+wait_for "saved"
+wait_file grep -q "Edited by the e2e test." "$mem/prefers_terse.md"
+edited=$(sha256sum "$mem/prefers_terse.md" | cut -d' ' -f1)
+
+# Change its type: the frontmatter says project, nothing else moved.
+keys t
+sleep 0.2
+keys 3
+sleep 0.2
+keys Enter
+wait_for "retype to project"
+wait_file grep -q "type: project" "$mem/prefers_terse.md"
+grep -q "node_type: memory" "$mem/prefers_terse.md" || fail "retype lost metadata"
+
+# Undo the retype: the file is byte for byte what the editor left.
+keys u
+wait_for "undo: retype"
+wait_file test "$(sha256sum "$mem/prefers_terse.md" | cut -d' ' -f1)" = "$edited"
+
+# Delete to the trash (with confirmation), then restore it with undo.
+keys d
+wait_for "to the trash? y/n"
+keys y
+wait_file test ! -e "$mem/prefers_terse.md"
+ls "$mem"/.trash/*/prefers_terse.md >/dev/null 2>&1 || fail "deleted memory is not in the trash"
+wait_for "u undoes it"
+keys u
+wait_file test -e "$mem/prefers_terse.md"
+test "$(sha256sum "$mem/prefers_terse.md" | cut -d' ' -f1)" = "$edited" || fail "restored file differs"
+
+# Quit cleanly.
+keys Escape
+sleep 0.3
+keys q
+wait_for "EXITED"
 echo "e2e ok"
