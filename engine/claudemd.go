@@ -69,7 +69,7 @@ type Layer struct {
 	Tokens int `json:"tokens"`
 	// Truncated is set when only part of the file loads.
 	Truncated bool   `json:"truncated"`
-	Reason    string `json:"reason,omitempty"`
+	Reason    string `json:"reason"`
 	// ImportedFrom is the importing file; Depth is 0 for a file loaded in
 	// its own right, 1 for its imports, and so on.
 	ImportedFrom string `json:"importedFrom,omitempty"`
@@ -77,7 +77,7 @@ type Layer struct {
 	// External is set for an import from outside the startup directory.
 	External bool `json:"external,omitempty"`
 	// Mtime is the file's modification time.
-	Mtime time.Time `json:"mtime,omitempty"`
+	Mtime time.Time `json:"mtime,omitzero"`
 	// Text is the block as sent: "Contents of <path> (<label>):", a blank
 	// line and the text. Empty for layers that do not load.
 	Text string `json:"-"`

@@ -136,15 +136,22 @@ func BuildPreview(o PromptOptions) Preview {
 // addMemory adds MEMORY.md (or the backfilled index) and recall.
 func (p *Preview) addMemory(o PromptOptions, loc model.MemoryLocation, now time.Time) {
 	md, probs := model.ReadMemoryDir(o.Root, model.RootName(loc.Dir))
-	p.Problems = append(p.Problems, probs...)
+	for _, pr := range probs {
+		pr.File = "/" + strings.TrimPrefix(pr.File, "/") // fs names are relative to "/"
+		p.Problems = append(p.Problems, pr)
+	}
 	var files []*model.MemoryFile
+	var later []Layer
 	for _, f := range md.Files {
 		if o.At != nil && f.ModTime.After(*o.At) {
 			p.NotInSession = append(p.NotInSession, f.Path)
+			later = append(later, Layer{Kind: KindRecalled, Path: path.Join(loc.Dir, f.Path), Status: StatusNotInSession, Mtime: f.ModTime,
+				Reason: "written after the session started: not in this session's prompt, and recall could not pick it"})
 			continue
 		}
 		files = append(files, f)
 	}
+	defer func() { p.Layers = append(p.Layers, later...) }()
 	l := Layer{Kind: KindAutoMemory, Path: p.MemoryIndex.Path, Mtime: md.IndexModTime}
 	var raw []byte
 	switch {

@@ -23,7 +23,7 @@ type MemoryDir struct {
 	// Index is MEMORY.md, nil when there is none.
 	Index        *MemoryIndex `json:"-"`
 	IndexSize    int64        `json:"indexSize,omitempty"`
-	IndexModTime time.Time    `json:"indexMtime,omitempty"`
+	IndexModTime time.Time    `json:"indexMtime,omitzero"`
 	// Files are the topic files, sorted by path.
 	Files []*MemoryFile `json:"files"`
 	// Other lists files that are not memory files (not *.md), by path.
