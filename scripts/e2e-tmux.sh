@@ -41,18 +41,18 @@ fail() {
 
 screen() { tmux -S "$sock" capture-pane -p -t "$session"; }
 
-# wait_for TEXT: poll the screen until TEXT shows (5 s).
+# wait_for TEXT: poll the screen until TEXT shows (10 s).
 wait_for() {
-  for _ in $(seq 1 50); do
+  for _ in $(seq 1 100); do
     if screen | grep -qF -- "$1"; then return 0; fi
     sleep 0.1
   done
   fail "waited for: $1"
 }
 
-# wait_gone TEXT: poll the screen until TEXT is no longer shown (5 s).
+# wait_gone TEXT: poll the screen until TEXT is no longer shown (10 s).
 wait_gone() {
-  for _ in $(seq 1 50); do
+  for _ in $(seq 1 100); do
     if ! screen | grep -qF -- "$1"; then return 0; fi
     sleep 0.1
   done
@@ -119,9 +119,9 @@ fi
 
 mem="$work/home/projects/-tmp-rc-work-beta/memory"
 
-# wait_file CMD...: poll until the shell test succeeds (5 s).
+# wait_file CMD...: poll until the shell test succeeds (10 s).
 wait_file() {
-  for _ in $(seq 1 50); do
+  for _ in $(seq 1 100); do
     if "$@"; then return 0; fi
     sleep 0.1
   done
