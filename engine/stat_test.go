@@ -71,4 +71,9 @@ func TestStatMissingHistoryIsNotAProblem(t *testing.T) {
 	if len(r.Malformed) != 1 || r.Malformed[0].File != model.HistoryPath || r.Malformed[0].Kind != model.ProblemUnreadable {
 		t.Errorf("looping history.jsonl: %v", r.Malformed)
 	}
+	// So is one that opens but cannot be read (a folder by that name).
+	r = statHome(t, map[string]string{"history.jsonl/x": "x"})
+	if len(r.Malformed) != 1 || r.Malformed[0].File != model.HistoryPath || r.Malformed[0].Kind != model.ProblemUnreadable {
+		t.Errorf("history.jsonl folder: %v", r.Malformed)
+	}
 }
