@@ -14,11 +14,12 @@ import (
 func init() {
 	register(command{
 		name:  "compact",
-		usage: "memscope compact SESSION [--window N] [--max-output N] [--preserve N] [--out FILE] [--json]",
+		usage: "memscope compact SESSION [--window N] [--max-output N] [--preserve N] [--out FILE] [--json] [--flush [--write [--force]] [--project PATH]]",
 		summary: "run the five-stage compaction pipeline on a session and show what each stage freed\n" +
 			"SESSION is a session id under the home or a path to a .jsonl. The transcript is never changed;\n" +
 			"--out FILE writes a copy with the records the client would append (microcompact and compact\n" +
-			"boundaries, summary), which resumes like a compacted session.",
+			"boundaries, summary), which resumes like a compacted session. --flush shows the memories the\n" +
+			"pre-compaction flush would save from the messages autocompact summarizes; --write saves them.",
 		run: runCompact,
 	})
 }
@@ -39,6 +40,7 @@ type compactOut struct {
 	Stages   []engine.StageResult `json:"stages"`
 	Records  int                  `json:"records"`
 	Out      string               `json:"out,omitempty"`
+	Flush    *flushOut            `json:"flush,omitempty"`
 }
 
 func runCompact(e *env, args []string) int {
@@ -48,12 +50,13 @@ func runCompact(e *env, args []string) int {
 	preserve := fs.Int("preserve", 0, "keep the N newest messages verbatim after the summary (a partial compaction)")
 	outPath := fs.String("out", "", "write the compacted session as a new transcript FILE")
 	asJSON := fs.Bool("json", false, "print JSON")
+	ff := addFlushFlags(fs)
 	pos, ok := parseInterspersed(e, fs, args)
 	if !ok {
 		return 2
 	}
-	if len(pos) != 1 {
-		fmt.Fprintln(e.stderr, "usage: memscope compact SESSION [--window N] [--max-output N] [--preserve N] [--out FILE] [--json]")
+	if len(pos) != 1 || !ff.valid() {
+		fmt.Fprintln(e.stderr, "usage: memscope compact SESSION [--window N] [--max-output N] [--preserve N] [--out FILE] [--json] [--flush [--write [--force]] [--project PATH]]")
 		return 2
 	}
 	w := engine.WindowConfig{ContextWindow: engine.Tokens(wf.window), MaxOutputTokens: engine.Tokens(wf.maxOutput)}
@@ -75,6 +78,15 @@ func runCompact(e *env, args []string) int {
 	in := engine.InputFromResume(tr, engine.ResumeTranscript(tr, engine.ResumeOptions{FileSize: sf.size}))
 	cfg := engine.DefaultPipelineConfig(w)
 	cfg.PreserveRecent = *preserve
+	flush, err := ff.start(e, hf, sf, tr)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "memscope compact: %v\n", err)
+		return 1
+	}
+	if flush != nil {
+		defer flush.close()
+		cfg.FlushHook = flush.hook
+	}
 	res, err := engine.RunPipeline(in, cfg, &engine.PipelineState{}, e.now())
 	if err != nil {
 		fmt.Fprintf(e.stderr, "memscope compact: %v\n", err)
@@ -85,6 +97,9 @@ func runCompact(e *env, args []string) int {
 		Messages:   len(in.Messages), Measured: in.Measured > 0, Before: res.Before, After: res.After, Fits: res.Fits, Stages: res.Stages, Records: len(res.Records)}
 	if out.Stages == nil {
 		out.Stages = []engine.StageResult{}
+	}
+	if flush != nil {
+		out.Flush = flush.finish(e.now(), ff)
 	}
 	if *outPath != "" {
 		if err := writeCompacted(sf.disk, *outPath, res.Records); err != nil {
@@ -98,9 +113,15 @@ func runCompact(e *env, args []string) int {
 			fmt.Fprintf(e.stderr, "memscope compact: %v\n", err)
 			return 1
 		}
-		return 0
+	} else {
+		printCompact(e.stdout, out)
+		if out.Flush != nil {
+			printFlush(e.stdout, out.Flush, ff.write)
+		}
 	}
-	printCompact(e.stdout, out)
+	if out.Flush != nil && len(out.Flush.Failed) > 0 {
+		return 1
+	}
 	return 0
 }
 

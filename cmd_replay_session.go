@@ -19,7 +19,9 @@ type sessionFile struct {
 	// name is the path inside fsys; disk the file on disk.
 	name, disk string
 	size       int64
-	close      func()
+	// home is the home the session was found in; nil for a path.
+	home  *opened
+	close func()
 }
 
 // openSession finds SESSION: a path to a .jsonl file, or a session id (or
@@ -71,7 +73,7 @@ func openSession(e *env, hf *homeFlags, arg string) (*sessionFile, error) {
 		return nil, fmt.Errorf("session %q is ambiguous: %s", arg, strings.Join(ids, ", "))
 	}
 	f := hits[0]
-	return &sessionFile{fsys: o.home.FS, name: f.Path, disk: o.home.Abs(f.Path), size: f.Size, close: o.close}, nil
+	return &sessionFile{fsys: o.home.FS, name: f.Path, disk: o.home.Abs(f.Path), size: f.Size, home: o, close: o.close}, nil
 }
 
 // parseInterspersed parses flags that may come before or after the

@@ -111,6 +111,13 @@ func (w *writer) transcripts(l Layout) {
 	r.parent = fork
 	r.prompt("first write a failing test that reproduces the duplicate (using the subagent's findings)")
 	r.reply("Wrote TestWebhookRetryCreatesOneOrder; it fails as expected.")
+	// Prompts worth remembering, for `memscope extract` and the flush.
+	r.prompt("Yes, exactly, keep writing the failing test before the fix. Remember that every payment webhook handler must be idempotent on the provider's event id, because the provider retries a delivery for up to three days.")
+	r.reply("Understood. The handler now records the event id before it creates the order.")
+	r.prompt("No, don't add a retry loop around the order insert, because the provider already retries with backoff and our own retries made the storm worse.")
+	r.reply("Removed the retry loop; a failed insert now returns 500 and the provider retries.")
+	r.prompt("The on-call runbook for webhook incidents is https://shop.atlassian.net/wiki/spaces/SHOP/pages/4411/Webhook+incidents. We decided to page the payments rotation for every duplicate order from now on.")
+	r.reply("Added the runbook link to the handler's package doc.")
 	w.file(filepath.Join(shopDir, SessionRewind+".jsonl"), r.buf.Bytes(), 2)
 	sub := newTranscript(SessionRewind, shop, w.now.AddDate(0, 0, -2))
 	sub.sidechain = true

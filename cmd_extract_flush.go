@@ -1,0 +1,101 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/model"
+)
+
+// flushFlags are compact's pre-compaction flush options.
+type flushFlags struct {
+	flush, write, force bool
+	project             string
+}
+
+func addFlushFlags(fs *flag.FlagSet) *flushFlags {
+	f := &flushFlags{}
+	fs.BoolVar(&f.flush, "flush", false, "before autocompact, extract memories from the messages it summarizes (the pre-compaction flush)")
+	fs.BoolVar(&f.write, "write", false, "with --flush: save what the flush proposes into the project's memory folder")
+	fs.BoolVar(&f.force, "force", false, "with --flush --write: save what the security scan blocks")
+	fs.StringVar(&f.project, "project", "", "with --flush: project whose memory folder to use (default: the session's startup folder)")
+	return f
+}
+
+// valid reports whether the flags make sense together.
+func (f *flushFlags) valid() bool {
+	return (f.flush || !f.write && f.project == "") && (f.write || !f.force)
+}
+
+// flushSession is a flush hook set up for one compact run.
+type flushSession struct {
+	hook  *engine.FlushExtractor
+	mem   *memoryTarget
+	close func()
+}
+
+// start builds the flush hook over the session's memory folder, or
+// returns nil when --flush is off.
+func (f *flushFlags) start(e *env, hf *homeFlags, sf *sessionFile, tr *model.Transcript) (*flushSession, error) {
+	if !f.flush {
+		return nil, nil
+	}
+	mem, done, err := openSessionMemory(e, hf, sf, tr, f.project)
+	if err != nil {
+		return nil, err
+	}
+	hook := engine.NewFlushExtractor(engine.FlushConfig{
+		Existing:   engine.ExistingFromMemoryDir(mem.store.Memory()),
+		Transcript: tr,
+		SessionID:  tr.Summary.SessionID,
+		Location:   time.Local,
+	})
+	return &flushSession{hook: hook, mem: mem, close: done}, nil
+}
+
+// flushOut is the "flush" object of `compact --json`.
+type flushOut struct {
+	Project   string `json:"project"`
+	MemoryDir string `json:"memoryDir"`
+	// Runs says what each call of the hook did: messages handed over and
+	// the range extracted (none when autocompact did not run).
+	Runs []engine.FlushRun `json:"runs"`
+	engine.ExtractResult
+	savedMemories
+}
+
+// finish collects what the flush proposed and, with --write, saves it.
+func (s *flushSession) finish(now time.Time, f *flushFlags) *flushOut {
+	out := &flushOut{Project: s.mem.project, MemoryDir: s.mem.loc.Dir, Runs: s.hook.Runs(), ExtractResult: s.hook.Result(),
+		savedMemories: savedMemories{Written: []writtenMemory{}, Failed: []failedWrite{}}}
+	if out.Runs == nil {
+		out.Runs = []engine.FlushRun{}
+	}
+	if f.write {
+		out.savedMemories = saveCandidates(s.mem.store, out.Candidates, now, f.force)
+	}
+	return out
+}
+
+func printFlush(w io.Writer, r *flushOut, wrote bool) {
+	fmt.Fprintf(w, "\nflush     memory %s\n", r.MemoryDir)
+	if len(r.Runs) == 0 {
+		fmt.Fprintln(w, "          autocompact did not run: nothing was flushed")
+	}
+	for _, run := range r.Runs {
+		fmt.Fprintf(w, "          %d messages handed over before autocompact (%d new)", run.Handed, run.New)
+		switch {
+		case run.Error != "":
+			fmt.Fprintf(w, "; extraction failed: %s\n", run.Error)
+		case run.To == run.From:
+			fmt.Fprintf(w, "; fewer than %d new since the last extraction, nothing extracted\n", engine.MinNewMessages)
+		default:
+			fmt.Fprintf(w, "; extracted messages %d..%d: %d user prompts, %d candidates\n", run.From, run.To, run.Prompts, run.Candidates)
+		}
+	}
+	printExtraction(w, r.ExtractResult)
+	printSaved(w, r.savedMemories, wrote, r.MemoryDir, r.Project, len(r.Candidates))
+}

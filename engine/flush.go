@@ -1,0 +1,192 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/memscope/memscope/model"
+)
+
+// FlushConfig configures a FlushExtractor.
+type FlushConfig struct {
+	// Extractor proposes the memories; RuleExtractor when nil.
+	Extractor Extractor
+	// Existing are the memories on disk, for deduplication.
+	Existing []ExistingMemory
+	// Transcript, when set, is where the messages come from: it gives each
+	// prompt its session id and time and says which records are sidechain,
+	// meta or transcript-only. Messages built by hand need none.
+	Transcript *model.Transcript
+	// SessionID is used for messages the transcript does not know.
+	SessionID string
+	// Location is the user's time zone for relative dates; nil means UTC.
+	Location *time.Location
+	// Context bounds every extraction (FlushHook has no context of its
+	// own); nil means context.Background().
+	Context context.Context
+}
+
+// FlushRun is what one call of the flush hook did.
+type FlushRun struct {
+	// Handed is how many messages autocompact handed over; New how many of
+	// them no earlier call had seen.
+	Handed int `json:"handed"`
+	New    int `json:"new"`
+	// From and To number the messages extracted, [From, To), in arrival
+	// order across calls. From == To when nothing ran: fewer than
+	// MinNewMessages messages had arrived since the last extraction.
+	From int `json:"from"`
+	To   int `json:"to"`
+	// Prompts counts the user prompts read; Candidates what they gave.
+	Prompts    int    `json:"prompts"`
+	Candidates int    `json:"candidates"`
+	Error      string `json:"error,omitempty"`
+}
+
+// FlushExtractor is the pre-compaction flush: a FlushHook that hands the
+// messages autocompact is about to summarize to an Extractor, through a
+// Coordinator (so its watermark keeps messages from being extracted twice
+// and MinNewMessages applies), and collects the candidates. It never
+// writes: the caller decides what to save. It is safe for concurrent use;
+// a call that arrives during an extraction is coalesced into it.
+type FlushExtractor struct {
+	cfg   FlushConfig
+	coord *Coordinator
+
+	mu sync.Mutex
+	// log is every message handed over, in arrival order, each real
+	// message once: the numbering the coordinator's counts refer to.
+	log  []Msg
+	seen map[string]bool
+	res  ExtractResult
+	runs []FlushRun
+	// prompts counts the prompts every extraction read, so a call can
+	// tell what the extractions during it did.
+	prompts int
+}
+
+// NewFlushExtractor returns a flush hook configured by cfg.
+func NewFlushExtractor(cfg FlushConfig) *FlushExtractor {
+	if cfg.Extractor == nil {
+		cfg.Extractor = RuleExtractor{}
+	}
+	if cfg.Location == nil {
+		cfg.Location = time.UTC
+	}
+	if cfg.Context == nil {
+		cfg.Context = context.Background()
+	}
+	f := &FlushExtractor{cfg: cfg, seen: map[string]bool{},
+		res: ExtractResult{Candidates: []Candidate{}, Duplicates: []DuplicateCandidate{}, Rejected: []Rejection{}}}
+	f.coord = NewCoordinator(f.extract)
+	return f
+}
+
+// BeforeCompact implements FlushHook: it adds the messages not seen
+// before to the log and requests an extraction up to its end. The error
+// is the extraction's (the pipeline reports it and compacts anyway).
+func (f *FlushExtractor) BeforeCompact(msgs []Msg) error {
+	f.mu.Lock()
+	run := FlushRun{Handed: len(msgs)}
+	for _, m := range msgs {
+		// The same messages come again when a compaction failed and the
+		// next turn (or a reactive compact) tries again.
+		if m.UUID != "" {
+			if f.seen[m.UUID] {
+				continue
+			}
+			f.seen[m.UUID] = true
+		}
+		f.log = append(f.log, m)
+		run.New++
+	}
+	n := len(f.log)
+	prompts, cands := f.prompts, len(f.res.Candidates)
+	f.mu.Unlock()
+
+	run.From = f.coord.State().Watermark
+	err := f.coord.RequestExtraction(f.cfg.Context, n)
+
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	run.To = max(f.coord.State().Watermark, run.From)
+	run.Prompts, run.Candidates = f.prompts-prompts, len(f.res.Candidates)-cands
+	if err != nil {
+		run.Error = err.Error()
+	}
+	f.runs = append(f.runs, run)
+	return err
+}
+
+// extract is the coordinator's ExtractFunc: the prompts among messages
+// [from, to), deduplicated against the existing memories and everything
+// proposed so far.
+func (f *FlushExtractor) extract(ctx context.Context, from, to int) error {
+	f.mu.Lock()
+	msgs := slices.Clone(f.log[from:to])
+	existing := append(slices.Clone(f.cfg.Existing), ExistingFromCandidates(f.res.Candidates)...)
+	f.mu.Unlock()
+
+	inputs := f.inputs(msgs)
+	res, err := f.cfg.Extractor.Extract(ctx, inputs, existing)
+	if err != nil {
+		return err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.res.Candidates = append(f.res.Candidates, res.Candidates...)
+	f.res.Duplicates = append(f.res.Duplicates, res.Duplicates...)
+	f.res.Rejected = append(f.res.Rejected, res.Rejected...)
+	f.prompts += len(inputs)
+	return nil
+}
+
+// inputs turns the user prompts among msgs into extractor input, with the
+// session and time their records give.
+func (f *FlushExtractor) inputs(msgs []Msg) []ExtractInput {
+	var out []ExtractInput
+	for _, m := range msgs {
+		if m.Kind != MsgPrompt {
+			continue
+		}
+		in := ExtractInput{SessionID: f.cfg.SessionID, UUID: m.UUID}
+		if f.cfg.Transcript != nil {
+			if r := f.cfg.Transcript.Get(m.UUID); r != nil {
+				if promptSkip(r) != "" {
+					continue
+				}
+				if r.SessionID != "" {
+					in.SessionID = r.SessionID
+				}
+				in.Timestamp = inZone(r.Timestamp, f.cfg.Location)
+			}
+		}
+		text, skip := blocksText(m.Blocks, msgBlock)
+		if skip != "" {
+			continue
+		}
+		in.Text = text
+		out = append(out, in)
+	}
+	return out
+}
+
+// Result returns every candidate, duplicate and rejection the flushes
+// produced so far.
+func (f *FlushExtractor) Result() ExtractResult {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return ExtractResult{Candidates: slices.Clone(f.res.Candidates), Duplicates: slices.Clone(f.res.Duplicates), Rejected: slices.Clone(f.res.Rejected)}
+}
+
+// Runs returns what each call of the hook did, in order.
+func (f *FlushExtractor) Runs() []FlushRun {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.runs)
+}
+
+// State returns the coordinator's state (watermark, runs).
+func (f *FlushExtractor) State() CoordinatorState { return f.coord.State() }
