@@ -49,7 +49,7 @@ func runStat(e *env, args []string) int {
 func printStat(w io.Writer, r engine.StatReport) {
 	fmt.Fprintf(w, "home          %s (%s)\n", r.Home, r.Source)
 	if r.Demo {
-		fmt.Fprintln(w, "              the embedded demo home: no Claude home was found")
+		fmt.Fprintln(w, "              the embedded demo home (made-up data in a temporary folder)")
 	}
 	fmt.Fprintf(w, "projects      %d\n", r.Projects)
 	fmt.Fprintf(w, "memory        %d folders, %d topic files (%d invalid), %d team files\n", r.MemoryDirs, r.MemoryFiles, r.InvalidMemoryFiles, r.TeamMemoryFiles)

@@ -165,3 +165,14 @@ func TestVersionAndHelp(t *testing.T) {
 		t.Errorf("unknown command exit %d", code)
 	}
 }
+
+func TestStatDemoBannerDoesNotClaimAMissingHome(t *testing.T) {
+	// --demo was asked for: the banner must not say no home was found.
+	e, out, errb := testEnv(t)
+	if code := run(e, []string{"stat", "--demo"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	if !strings.Contains(out.String(), "embedded demo home") || strings.Contains(out.String(), "no Claude home") {
+		t.Errorf("demo banner:\n%s", out)
+	}
+}
