@@ -122,3 +122,29 @@ func TestCompactRefusesToOverwriteTheInput(t *testing.T) {
 		t.Error("input changed")
 	}
 }
+
+// `compact --json` shows each stage with tokens before, after and freed
+// and what it did, under these names.
+func TestCompactJSONFieldNames(t *testing.T) {
+	in := bigSession(t, 12, "NotebookRead")
+	e, out, errb := testEnv(t)
+	if code := run(e, []string{"compact", in, "--window", "100000", "--max-output", "8000", "--json"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(out.Bytes(), &top); err != nil {
+		t.Fatal(err)
+	}
+	if m := missingKeys(top, "session", "window", "thresholds", "before", "after", "fits", "stages"); m != nil {
+		t.Errorf("top level lacks %v", m)
+	}
+	var stages []map[string]json.RawMessage
+	if err := json.Unmarshal(top["stages"], &stages); err != nil || len(stages) == 0 {
+		t.Fatalf("stages %s", top["stages"])
+	}
+	for _, s := range stages {
+		if m := missingKeys(s, "stage", "before", "after", "freed", "acted", "detail"); m != nil {
+			t.Errorf("stage lacks %v", m)
+		}
+	}
+}
