@@ -1,0 +1,142 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/memscope/memscope/model"
+)
+
+// benchHome is the home the sessions benchmarks read: $MEMSCOPE_BENCH_HOME
+// (for example .cache/bench/W from scripts/bench.sh), else a 64 MB home
+// generated once per test binary with scripts/gen.
+func benchHome(b *testing.B) *model.Home {
+	b.Helper()
+	dir := os.Getenv("MEMSCOPE_BENCH_HOME")
+	if dir == "" {
+		dir = generatedBenchHome(b)
+	}
+	h, err := model.OpenHome(dir, model.HomeFromFlag)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return h
+}
+
+var genOnce struct {
+	sync.Once
+	dir string
+	err error
+}
+
+func generatedBenchHome(b *testing.B) string {
+	genOnce.Do(func() {
+		root, err := os.MkdirTemp("", "memscope-bench-")
+		if err != nil {
+			genOnce.err = err
+			return
+		}
+		genOnce.dir = filepath.Join(root, "home")
+		genOnce.err = runGen(genOnce.dir, "64M", "7")
+	})
+	if genOnce.err != nil {
+		b.Skipf("cannot generate a bench home (set MEMSCOPE_BENCH_HOME): %v", genOnce.err)
+	}
+	return genOnce.dir
+}
+
+// runGen writes a synthetic home of size bytes into dir with scripts/gen.
+func runGen(dir, size, seed string) error {
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command("go", "run", "./scripts/gen", "-out", dir, "-size", size, "-seed", seed)
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("scripts/gen: %w\n%s", err, out)
+	}
+	return nil
+}
+
+// moduleRoot is the folder of go.mod, found upwards from here.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return "", fmt.Errorf("no go.mod above the test folder")
+		}
+		dir = up
+	}
+}
+
+// transcriptBytes is the size of the transcripts Sessions reads.
+func transcriptBytes(b *testing.B, h *model.Home) int64 {
+	sf, _ := model.FindSessionFiles(h.FS)
+	var n int64
+	for _, t := range sf.Transcripts {
+		n += t.Size
+	}
+	if n == 0 {
+		b.Fatal("bench home has no transcripts")
+	}
+	return n
+}
+
+// loopCPU runs the benchmark loop and also reports MB per CPU-second
+// (all threads), which stays meaningful on a machine shared with other
+// work, where wall-clock MB/s does not.
+func loopCPU(b *testing.B, n int64, body func()) {
+	b.SetBytes(n)
+	c0 := processCPU()
+	for b.Loop() {
+		body()
+	}
+	if c := processCPU() - c0; c > 0 {
+		b.ReportMetric(float64(n)*float64(b.N)/1e6/c.Seconds(), "MB/cpu-s")
+	}
+}
+
+// BenchmarkSessions is the whole report on all CPUs; MB/s is over
+// transcript bytes.
+func BenchmarkSessions(b *testing.B) {
+	h := benchHome(b)
+	b.ReportAllocs()
+	loopCPU(b, transcriptBytes(b, h), func() {
+		if rep := Sessions(SessionsOptions{Home: h}); rep.Totals.Records == 0 {
+			b.Fatal("no records")
+		}
+	})
+}
+
+// BenchmarkSessionsOneWorker is the report on one worker: MB/s is the
+// per-core speed of the scanner.
+func BenchmarkSessionsOneWorker(b *testing.B) {
+	h := benchHome(b)
+	loopCPU(b, transcriptBytes(b, h), func() { Sessions(SessionsOptions{Home: h, Workers: 1}) })
+}
+
+// BenchmarkSummarizeOneWorker is model.SummarizeTranscript (what stat
+// used before) over the same files on one worker, for comparison.
+func BenchmarkSummarizeOneWorker(b *testing.B) {
+	h := benchHome(b)
+	sf, _ := model.FindSessionFiles(h.FS)
+	loopCPU(b, transcriptBytes(b, h), func() {
+		for _, t := range sf.Transcripts {
+			if _, err := model.SummarizeTranscript(h.FS, t.Path); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
