@@ -115,6 +115,14 @@ func (m Model) handleEdit(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, m.storeOp(msg, "", func(s *engine.MemoryStore, o engine.WriteOptions) (engine.Change, error) {
 			return s.Delete(r.Path, o)
 		}), true
+	case msgs.ApplyPlan:
+		plan := m.data.project.plan
+		if plan == nil {
+			return m, nil, true
+		}
+		return m, m.storeOp(msg, "", func(s *engine.MemoryStore, o engine.WriteOptions) (engine.Change, error) {
+			return s.Apply(*plan, r.Actions, o)
+		}), true
 	case msgs.Undo:
 		return m, m.storeOp(msg, "", func(s *engine.MemoryStore, o engine.WriteOptions) (engine.Change, error) {
 			return s.Undo()

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -30,6 +31,8 @@ type projectLoadedMsg struct {
 	problems []model.Problem
 	// store edits the memory folder; nil when the home is not on disk.
 	store *engine.MemoryStore
+	lint  engine.LintReport
+	plan  *engine.Plan
 }
 
 // renderedMsg carries Markdown rendered for the current widths.
@@ -48,22 +51,66 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 		return nil
 	}
 	m.loading["project"] = true
-	fsys, now, homeDir := m.opts.Home.FS, m.opts.Now(), m.opts.Home.Dir
+	fsys, now, homeDir, project := m.opts.Home.FS, m.opts.Now(), m.opts.Home.Dir, m.projectPath(slug)
 	return func() tea.Msg {
-		msg := loadProject(fsys, homeDir, slug, now)
+		msg := loadProject(fsys, homeDir, slug, project, now)
 		if st, err := os.Stat(homeDir); err == nil && st.IsDir() {
 			abs := filepath.Join(homeDir, filepath.FromSlash(msg.memDir))
 			msg.store, _ = engine.OpenMemoryStore(abs, engine.DirFS(abs))
+			plan := msg.store.PlanPrune(engine.PruneOptions{Now: now})
+			msg.plan = &plan
+		} else {
+			plan := engine.PlanPrune(msg.dir, engine.PruneOptions{Now: now})
+			msg.plan = &plan
 		}
 		return msg
 	}
 }
 
+// projectPath is the real folder of the project with this slug, "" when
+// the transcripts do not say.
+func (m Model) projectPath(slug string) string {
+	for _, r := range m.data.projects {
+		if r.Project.Slug == slug {
+			return r.Project.Path
+		}
+	}
+	return ""
+}
+
+// lintFlags are the lint kinds shown as flags on a memory's row.
+var lintFlags = map[engine.LintKind]string{
+	engine.LintDuplicate:          "duplicate",
+	engine.LintDrift:              "drift",
+	engine.LintTooLong:            "too long",
+	engine.LintInvalidFrontmatter: "invalid",
+	engine.LintMissingFrontmatter: "no frontmatter",
+	engine.LintBrokenLink:         "broken link",
+	engine.LintNameMismatch:       "name",
+	engine.LintUnknownType:        "unknown type",
+}
+
 // loadProject is loadProjectCmd's work, separate for tests.
-func loadProject(fsys fs.FS, homeDir, slug string, now time.Time) projectLoadedMsg {
+func loadProject(fsys fs.FS, homeDir, slug, project string, now time.Time) projectLoadedMsg {
 	memDir := "projects/" + slug + "/memory"
 	md, probs := model.ReadMemoryDir(fsys, memDir)
 	msg := projectLoadedMsg{slug: slug, memDir: memDir, dir: md, problems: probs}
+	in := engine.LintInput{Memory: md, Problems: probs, Now: now}
+	if sub, err := fs.Sub(fsys, memDir); err == nil {
+		in.MemoryFS = sub
+	}
+	if project != "" {
+		if st, err := os.Stat(project); err == nil && st.IsDir() {
+			in.Project = os.DirFS(project)
+		}
+	}
+	msg.lint = engine.Lint(in)
+	flags := map[string][]string{}
+	for _, f := range msg.lint.Findings {
+		if name, ok := lintFlags[f.Kind]; ok && !slices.Contains(flags[f.Path], name) {
+			flags[f.Path] = append(flags[f.Path], name)
+		}
+	}
 	if md.Index != nil {
 		msg.indexRaw = md.Index.Bytes()
 	}
@@ -94,9 +141,6 @@ func loadProject(fsys fs.FS, homeDir, slug string, now time.Time) projectLoadedM
 			Indexed:   indexed[f.Path],
 			Loaded:    indexed[f.Path] && !dropped[f.Path],
 		}
-		if f.Invalid {
-			r.Flags = append(r.Flags, "invalid")
-		}
 		seen := map[string]bool{}
 		for _, fd := range engine.Scan(f.Path, string(f.Raw())) {
 			c := string(fd.Category)
@@ -105,9 +149,7 @@ func loadProject(fsys fs.FS, homeDir, slug string, now time.Time) projectLoadedM
 				r.Flags = append(r.Flags, c)
 			}
 		}
-		if f.Size > 4096 {
-			r.Flags = append(r.Flags, "too long")
-		}
+		r.Flags = append(r.Flags, flags[f.Path]...)
 		msg.rows = append(msg.rows, r)
 	}
 	return msg
@@ -160,6 +202,7 @@ func loadedIndexText(c engine.IndexCap) string {
 func (m *Model) applyProject(p projectLoadedMsg) {
 	m.data.project = p
 	m.memories.SetRows(p.rows)
+	m.health.SetData(&p.lint, p.plan)
 	m.index.SetData(m.indexData(p, nil))
 }
 

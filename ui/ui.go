@@ -6,6 +6,7 @@ package ui
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/health"
 	"github.com/memscope/memscope/views/history"
 	"github.com/memscope/memscope/views/index"
 	"github.com/memscope/memscope/views/markdown"
@@ -94,7 +96,7 @@ type Model struct {
 	pastes   pastes.Model
 	replay   replay.Model
 	prompt   prompt.Model
-	todo     [paneCount]placeholder
+	health   health.Model
 
 	watch     *watcher
 	reloadTag int
@@ -131,9 +133,7 @@ func New(opts Options) Model {
 		pastes:   pastes.New(km, st),
 		replay:   replay.New(km, st),
 		prompt:   prompt.New(km, st),
-	}
-	for i := range m.todo {
-		m.todo[i] = placeholder{title: keymap.PaneNames[i], styles: st}
+		health:   health.New(km, st),
 	}
 	m.help.Styles = help.DefaultStyles(true)
 	m.paneAt(m.focus).Focus()
@@ -167,7 +167,7 @@ func (m *Model) paneAt(i int) pane {
 	case panePrompt:
 		return &m.prompt
 	}
-	return &m.todo[i]
+	return &m.health
 }
 
 // Update routes a message: global keys and data messages first, then keys
@@ -260,6 +260,8 @@ func (m Model) routeToFocused(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.replay, cmd = m.replay.Update(msg)
 	case panePrompt:
 		m.prompt, cmd = m.prompt.Update(msg)
+	case paneHealth:
+		m.health, cmd = m.health.Update(msg)
 	}
 	return m, cmd
 }
@@ -297,9 +299,7 @@ func (m *Model) setTheme(isDark bool) {
 	m.pastes.SetStyles(st)
 	m.replay.SetStyles(st)
 	m.prompt.SetStyles(st)
-	for i := range m.todo {
-		m.todo[i].styles = st
-	}
+	m.health.SetStyles(st)
 }
 
 // setStatus shows a message in the status bar.
@@ -363,6 +363,7 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case writableMsg:
 		m.readOnly = !msg.ok
 		m.memories.SetReadOnly(m.readOnly)
+		m.health.SetReadOnly(m.readOnly)
 		m.layout()
 		return m, nil, true
 	case errMsg:
@@ -383,7 +384,12 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.pastes, c2 = m.pastes.Update(msg)
 		return m, tea.Batch(c1, c2), true
 	case msgs.OpenEditor:
-		return m, m.openEditorCmd(msg.Path), true
+		p := msg.Path
+		if !filepath.IsAbs(p) {
+			// Lint findings name files relative to the memory folder.
+			p = filepath.Join(m.memoryDirAbs(), filepath.FromSlash(p))
+		}
+		return m, m.openEditorCmd(p), true
 	case editorFinishedMsg:
 		if msg.err != nil {
 			m.setStatus("editor: "+msg.err.Error(), true)

@@ -11,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/memscope/memscope/engine"
 	"github.com/memscope/memscope/keymap"
@@ -166,7 +167,7 @@ func (m *Model) refresh() {
 		if m.data.Cap.Truncated {
 			b.WriteString("\n")
 			cut := fmt.Sprintf(" ✂ the client stops here: line %d of MEMORY.md and everything after it is not loaded ", m.data.Cap.CutFileLine)
-			b.WriteString(m.styles.CutLine.Render(text.Truncate("────"+cut+strings.Repeat("─", max(m.width-lipWidth(cut)-4, 0)), m.width)))
+			b.WriteString(m.styles.CutLine.Render(text.Truncate("────"+cut+strings.Repeat("─", max(m.width-lipgloss.Width(cut)-4, 0)), m.width)))
 			b.WriteString("\n")
 			for _, l := range m.data.Dropped {
 				b.WriteString(m.styles.Dim.Render(text.Truncate(model.SanitizeForTerminal(l), m.width)))
@@ -177,7 +178,7 @@ func (m *Model) refresh() {
 			b.WriteString("\n")
 			b.WriteString(m.styles.Warn.Render("What the client appends:"))
 			b.WriteString("\n")
-			b.WriteString(m.styles.Warn.Render(wrap(strings.TrimSpace(w), m.width)))
+			b.WriteString(m.styles.Warn.Render(text.Wrap(strings.TrimSpace(w), m.width)))
 		}
 	}
 	m.vp.SetContent(b.String())
@@ -190,29 +191,4 @@ func (m Model) View() string {
 		head = ""
 	}
 	return head + "\n" + text.Truncate(m.summary(), m.width) + "\n" + m.vp.View()
-}
-
-func lipWidth(s string) int { return len([]rune(s)) }
-
-// wrap breaks s into lines of at most w runes at spaces.
-func wrap(s string, w int) string {
-	if w < 10 {
-		return s
-	}
-	var out []string
-	for _, para := range strings.Split(s, "\n") {
-		line := ""
-		for _, word := range strings.Fields(para) {
-			if line != "" && len([]rune(line))+1+len([]rune(word)) > w {
-				out = append(out, line)
-				line = ""
-			}
-			if line != "" {
-				line += " "
-			}
-			line += word
-		}
-		out = append(out, line)
-	}
-	return strings.Join(out, "\n")
 }

@@ -569,7 +569,7 @@ func (m Model) pipelineView() string {
 		st := r.Stages[m.pipeStage]
 		lines = append(lines, "")
 		lines = append(lines, m.styles.Bold.Render(text.Truncate(fmt.Sprintf("%s: %s → %s tokens, %d item(s)", st.Stage, fmtK(int(st.Before)), fmtK(int(st.After)), st.Items), w)))
-		for _, l := range strings.Split(wrapText(st.Detail, w), "\n") {
+		for _, l := range strings.Split(text.Wrap(st.Detail, w), "\n") {
 			lines = append(lines, l)
 		}
 	}
@@ -581,24 +581,4 @@ func fitsText(r *engine.Result) string {
 		return "fits"
 	}
 	return "still over"
-}
-
-// wrapText breaks s at spaces into lines of at most w cells.
-func wrapText(s string, w int) string {
-	if w < 10 {
-		return s
-	}
-	var out []string
-	line := ""
-	for _, word := range strings.Fields(s) {
-		if line != "" && lipgloss.Width(line)+1+lipgloss.Width(word) > w {
-			out = append(out, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += word
-	}
-	return strings.Join(append(out, line), "\n")
 }

@@ -91,3 +91,27 @@ func Pad(s string, w int) string {
 func OneLine(s string) string {
 	return strings.NewReplacer("\r\n", " ⏎ ", "\n", " ⏎ ", "\r", " ", "\t", " ").Replace(s)
 }
+
+// Wrap breaks s at spaces into lines of at most w cells, keeping its
+// line breaks. A word longer than w stays whole on its own line.
+func Wrap(s string, w int) string {
+	if w < 10 {
+		return s
+	}
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		line := ""
+		for _, word := range strings.Fields(para) {
+			if line != "" && lipgloss.Width(line)+1+lipgloss.Width(word) > w {
+				out = append(out, line)
+				line = ""
+			}
+			if line != "" {
+				line += " "
+			}
+			line += word
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}

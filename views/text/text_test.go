@@ -40,3 +40,14 @@ func TestTruncate(t *testing.T) {
 		t.Errorf("no cut expected, got %q", got)
 	}
 }
+
+func TestWrap(t *testing.T) {
+	got := Wrap("one two three four five six seven\nnext", 12)
+	want := "one two\nthree four\nfive six\nseven\nnext"
+	if got != want {
+		t.Errorf("Wrap = %q, want %q", got, want)
+	}
+	if got := Wrap("supercalifragilistic word", 10); got != "supercalifragilistic\nword" {
+		t.Errorf("long word: %q", got)
+	}
+}

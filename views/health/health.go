@@ -1,0 +1,291 @@
+// Package health is the Health pane: what lint finds wrong with a
+// project's memory, and the prune plan that would fix it. Select actions,
+// read their diff, apply them with confirmation; every change is
+// undoable.
+package health
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/list"
+	"github.com/memscope/memscope/views/msgs"
+	"github.com/memscope/memscope/views/style"
+	"github.com/memscope/memscope/views/text"
+)
+
+// Row is a lint finding or a prune action.
+type Row struct {
+	Finding *engine.LintFinding
+	Action  *engine.PruneAction
+}
+
+// Model is the Health pane.
+type Model struct {
+	keys     keymap.KeyMap
+	styles   style.Styles
+	list     list.Model[Row]
+	report   *engine.LintReport
+	plan     *engine.Plan
+	selected map[string]bool
+	confirm  bool
+	readOnly bool
+	width    int
+	height   int
+}
+
+// New returns an empty Health pane.
+func New(keys keymap.KeyMap, st style.Styles) Model {
+	m := Model{keys: keys, styles: st, selected: map[string]bool{}}
+	m.list = list.New(keys, st, func(r Row) string {
+		if r.Finding != nil {
+			return string(r.Finding.Kind) + " " + r.Finding.Path + " " + r.Finding.Message
+		}
+		return string(r.Action.Kind) + " " + r.Action.Summary
+	}, m.renderRow)
+	m.list.Empty = "nothing to report"
+	return m
+}
+
+// Title names the pane.
+func (m Model) Title() string { return "Health" }
+
+// SetData shows a lint report and a prune plan. Selections that still
+// exist in the new plan are kept.
+func (m *Model) SetData(r *engine.LintReport, p *engine.Plan) {
+	m.report, m.plan, m.confirm = r, p, false
+	var rows []Row
+	keep := map[string]bool{}
+	if p != nil {
+		for i := range p.Actions {
+			a := &p.Actions[i]
+			rows = append(rows, Row{Action: a})
+			if m.selected[a.ID] {
+				keep[a.ID] = true
+			}
+		}
+	}
+	m.selected = keep
+	if r != nil {
+		for i := range r.Findings {
+			rows = append(rows, Row{Finding: &r.Findings[i]})
+		}
+	}
+	m.list.Render = m.renderRow
+	m.list.SetItems(rows)
+}
+
+// SetReadOnly disables applying.
+func (m *Model) SetReadOnly(ro bool) { m.readOnly = ro }
+
+// Selected returns the ids of the selected actions, in plan order.
+func (m Model) Selected() []string {
+	var ids []string
+	if m.plan == nil {
+		return nil
+	}
+	for _, a := range m.plan.Actions {
+		if m.selected[a.ID] {
+			ids = append(ids, a.ID)
+		}
+	}
+	return ids
+}
+
+// SetStyles replaces the styles.
+func (m *Model) SetStyles(st style.Styles) {
+	m.styles = st
+	m.list.SetStyles(st)
+	m.list.Render = m.renderRow
+}
+
+func (m Model) listHeight() int { return max(m.height/2-1, 3) }
+
+// SetSize sets the pane's inner size.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.list.SetSize(w, m.listHeight())
+}
+
+// Focus gives the pane the keyboard.
+func (m *Model) Focus() {}
+
+// Blur takes the keyboard away and drops a pending confirmation.
+func (m *Model) Blur() { m.confirm = false }
+
+// Filtering reports whether the pane takes text or a y/n answer.
+func (m Model) Filtering() bool { return m.list.Filtering() || m.confirm }
+
+// ClickRow moves the cursor to the clicked row.
+func (m *Model) ClickRow(y int) { m.list.ClickRow(y - 1) }
+
+// Help lists the pane's own bindings.
+func (m Model) Help() []key.Binding {
+	if m.confirm {
+		return []key.Binding{m.keys.Confirm, m.keys.Cancel}
+	}
+	return []key.Binding{m.keys.Toggle, m.keys.Apply, m.keys.Edit}
+}
+
+// Update handles selection, applying and the list.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && m.confirm {
+		m.confirm = false
+		if key.Matches(k, m.keys.Confirm) {
+			ids := m.applyIDs()
+			return m, func() tea.Msg { return msgs.ApplyPlan{Actions: ids} }
+		}
+		return m, func() tea.Msg { return msgs.Status{Text: "prune cancelled: nothing was written"} }
+	}
+	var cmd tea.Cmd
+	var handled bool
+	m.list, cmd, handled = m.list.Update(msg)
+	if handled {
+		return m, cmd
+	}
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return m, nil
+	}
+	r, has := m.list.Selected()
+	switch {
+	case key.Matches(k, m.keys.Toggle) && has && r.Action != nil:
+		m.selected[r.Action.ID] = !m.selected[r.Action.ID]
+		if !m.selected[r.Action.ID] {
+			delete(m.selected, r.Action.ID)
+		}
+		m.list, _, _ = m.list.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+	case key.Matches(k, m.keys.Apply):
+		if m.readOnly {
+			return m, func() tea.Msg { return msgs.Status{Text: "the home is read-only: nothing can be applied", Error: true} }
+		}
+		if len(m.applyIDs()) == 0 {
+			return m, func() tea.Msg { return msgs.Status{Text: "select prune actions with space first", Error: true} }
+		}
+		m.confirm = true
+	case key.Matches(k, m.keys.Edit) && has && r.Finding != nil && r.Finding.Path != "":
+		p := r.Finding.Path
+		return m, func() tea.Msg { return msgs.OpenEditor{Path: p} }
+	}
+	return m, nil
+}
+
+// applyIDs are the selected actions, or the one under the cursor.
+func (m Model) applyIDs() []string {
+	if ids := m.Selected(); len(ids) > 0 {
+		return ids
+	}
+	if r, ok := m.list.Selected(); ok && r.Action != nil {
+		return []string{r.Action.ID}
+	}
+	return nil
+}
+
+func (m Model) severity(s engine.LintSeverity) string {
+	switch s {
+	case engine.LintError:
+		return m.styles.Error.Render("error")
+	case engine.LintWarning:
+		return m.styles.Warn.Render("warn ")
+	}
+	return m.styles.Dim.Render("info ")
+}
+
+func (m Model) renderRow(r Row, selected bool, width int) string {
+	if a := r.Action; a != nil {
+		box := "[ ]"
+		if m.selected[a.ID] {
+			box = m.styles.OK.Render("[x]")
+		}
+		head := fmt.Sprintf("%s %-20s ", box, a.Kind)
+		return head + text.Truncate(model.SanitizeForTerminal(a.Summary), max(width-lipgloss.Width(head), 8))
+	}
+	f := r.Finding
+	where := f.Path
+	if where == "" {
+		where = "(folder)"
+	}
+	if f.Line > 0 {
+		where += fmt.Sprintf(":%d", f.Line)
+	}
+	head := fmt.Sprintf("%s %-20s %s  ", m.severity(f.Severity), f.Kind, text.Truncate(where, 30))
+	return head + text.Truncate(text.OneLine(model.SanitizeForTerminal(f.Message)), max(width-lipgloss.Width(head), 8))
+}
+
+// View draws the counts, the list and the selected row's detail.
+func (m Model) View() string {
+	if m.report == nil {
+		return m.styles.Dim.Render("checking memory…")
+	}
+	r := m.report
+	actions := 0
+	if m.plan != nil {
+		actions = len(m.plan.Actions)
+	}
+	head := fmt.Sprintf("%d errors · %d warnings · %d infos · %d prune actions (%d selected) — space select, a apply, u undo",
+		r.Errors, r.Warnings, r.Infos, actions, len(m.Selected()))
+	if m.confirm {
+		head = m.styles.Warn.Render(fmt.Sprintf("Apply %d prune action(s)? Deletions go to the trash; u undoes it all. y/n", len(m.applyIDs())))
+	}
+	var b strings.Builder
+	b.WriteString(text.Truncate(head, m.width))
+	b.WriteByte('\n')
+	b.WriteString(m.list.View())
+	b.WriteByte('\n')
+	b.WriteString(m.styles.Dim.Render(strings.Repeat("─", max(m.width, 1))))
+	b.WriteByte('\n')
+	b.WriteString(m.detail())
+	return b.String()
+}
+
+func (m Model) detail() string {
+	r, ok := m.list.Selected()
+	if !ok {
+		return ""
+	}
+	rows := max(m.height-m.listHeight()-3, 1)
+	var lines []string
+	if a := r.Action; a != nil {
+		lines = append(lines, m.styles.Bold.Render(text.Truncate(a.ID+": "+a.Summary, m.width)))
+		for _, l := range strings.Split(model.SanitizeForTerminal(a.Diff), "\n") {
+			lines = append(lines, m.diffLine(text.Truncate(l, m.width)))
+		}
+	} else {
+		f := r.Finding
+		lines = append(lines, m.styles.Bold.Render(text.Truncate(fmt.Sprintf("%s %s", f.Kind, f.Path), m.width)))
+		for _, l := range strings.Split(text.Wrap(model.SanitizeForTerminal(f.Message), m.width), "\n") {
+			lines = append(lines, l)
+		}
+		rel := append([]string(nil), f.Related...)
+		sort.Strings(rel)
+		for _, x := range rel {
+			lines = append(lines, m.styles.Dim.Render(text.Truncate("  · "+model.SanitizeForTerminal(x), m.width)))
+		}
+	}
+	if len(lines) > rows {
+		lines = append(lines[:rows-1], m.styles.Dim.Render(fmt.Sprintf("… %d more lines", len(lines)-rows+1)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m Model) diffLine(l string) string {
+	switch {
+	case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+		return m.styles.Bold.Render(l)
+	case strings.HasPrefix(l, "+"):
+		return m.styles.OK.Render(l)
+	case strings.HasPrefix(l, "-"):
+		return m.styles.Error.Render(l)
+	case strings.HasPrefix(l, "@@"):
+		return m.styles.Dim.Render(l)
+	}
+	return l
+}
