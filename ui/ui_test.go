@@ -45,7 +45,9 @@ func fixedHome(t testing.TB) *model.Home {
 		mfs[p] = &fstest.MapFile{Data: data, Mode: 0o644, ModTime: mt}
 		return nil
 	})
-	return &model.Home{Dir: t.TempDir(), FS: mfs, Source: model.HomeFromFlag}
+	// A fixed folder that does not exist keeps paths in goldens stable; the
+	// app sees a home it cannot write to and says so in a banner.
+	return &model.Home{Dir: "/nonexistent/memscope-test-home", FS: mfs, Source: model.HomeFromFlag}
 }
 
 // drain runs cmd and every command it leads to, feeding each message to
@@ -231,11 +233,22 @@ func TestHistoryExpandsPastes(t *testing.T) {
 func TestPanesGolden(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
 		for _, p := range []struct {
-			key, name string
-		}{{"1", "projects"}, {"4", "history"}, {"5", "pastes"}} {
+			name string
+			keys []string
+		}{
+			{"projects", []string{"1"}},
+			{"index", []string{"2"}},
+			{"memories", []string{"3"}},
+			{"history", []string{"4"}},
+			{"pastes", []string{"5"}},
+			{"replay", []string{"6"}},
+			{"replay_timeline", []string{"6", "G", "enter"}},
+			{"prompt", []string{"7"}},
+			{"health", []string{"8"}},
+		} {
 			t.Run(p.name+"_"+fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 				m := newTestModel(t, size.w, size.h)
-				m = press(t, m, p.key)
+				m = press(t, m, p.keys...)
 				golden.RequireEqual(t, screen(m))
 			})
 		}

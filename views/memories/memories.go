@@ -151,7 +151,7 @@ func (m Model) Help() []key.Binding {
 		return []key.Binding{m.keys.Open, m.keys.Back}
 	}
 	if m.readOnly {
-		return []key.Binding{m.keys.Filter}
+		return nil
 	}
 	return []key.Binding{m.keys.Edit, m.keys.New, m.keys.Retype, m.keys.Rename, m.keys.Delete}
 }

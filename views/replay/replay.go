@@ -525,7 +525,7 @@ func describe(r *model.Record) string {
 		}
 	}
 	if body == "" && r.AttachmentType != "" {
-		body = "attachment " + r.AttachmentType
+		body = r.AttachmentType
 	}
 	return fmt.Sprintf("%-9s %s", kind, text.OneLine(model.SanitizeForTerminal(strings.TrimSpace(body))))
 }
