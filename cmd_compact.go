@@ -59,7 +59,7 @@ func runCompact(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "usage: memscope compact SESSION [--window N] [--max-output N] [--preserve N] [--out FILE] [--json] [--flush [--write [--force]] [--project PATH]]")
 		return 2
 	}
-	w := engine.WindowConfig{ContextWindow: engine.Tokens(wf.window), MaxOutputTokens: engine.Tokens(wf.maxOutput)}
+	w := wf.config(e)
 	if err := w.Validate(); err != nil {
 		fmt.Fprintf(e.stderr, "memscope compact: %v\n", err)
 		return 2

@@ -65,7 +65,7 @@ func runReplay(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "usage: memscope replay SESSION [--home DIR] [--window N] [--json]")
 		return 2
 	}
-	w := engine.WindowConfig{ContextWindow: engine.Tokens(wf.window), MaxOutputTokens: engine.Tokens(wf.maxOutput)}
+	w := wf.config(e)
 	if err := w.Validate(); err != nil {
 		fmt.Fprintf(e.stderr, "memscope replay: %v\n", err)
 		return 2

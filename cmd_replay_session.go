@@ -7,8 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
+	"github.com/memscope/memscope/engine"
 	"github.com/memscope/memscope/model"
 )
 
@@ -104,4 +106,16 @@ func addWindowFlags(fs *flag.FlagSet) *windowFlags {
 	fs.IntVar(&w.window, "window", 200000, "context window in tokens (1000000 for 1M models)")
 	fs.IntVar(&w.maxOutput, "max-output", 32000, "the model's max output tokens (min(it, 20000) is reserved)")
 	return w
+}
+
+// envAutocompactPct is the client's variable that lowers the autocompact
+// threshold to a percentage of the effective window.
+const envAutocompactPct = "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"
+
+// config is the window the flags describe, with the user's
+// CLAUDE_AUTOCOMPACT_PCT_OVERRIDE applied as the client applies it (a
+// whole number from 1 to 99; anything else is ignored).
+func (w *windowFlags) config(e *env) engine.WindowConfig {
+	pct, _ := strconv.Atoi(strings.TrimSpace(e.getenv(envAutocompactPct)))
+	return engine.WindowConfig{ContextWindow: engine.Tokens(w.window), MaxOutputTokens: engine.Tokens(w.maxOutput), AutocompactPct: pct}
 }
