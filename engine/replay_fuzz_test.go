@@ -1,0 +1,58 @@
+package engine
+
+import (
+	"testing"
+	"testing/fstest"
+
+	"github.com/memscope/memscope/model"
+)
+
+// FuzzReplay feeds arbitrary files through replay, resume and the
+// pipeline: no panic; resume (now and at every step) never shows a
+// message from before its boundary unless it was preserved; each step's
+// state ends at the step's record; the timeline lists every boundary
+// record; no pipeline stage grows the context and every record it writes
+// parses as the kind it claims.
+func FuzzReplay(f *testing.F) {
+	f.Add([]byte(line("user", "u1", "", `,"message":{"content":"x"}`) + boundary("b", "u1", segment("u1", "s", "u1")) +
+		line("user", "s", "b", `,"isCompactSummary":true,"message":{"content":"sum"}`) + lastPrompt("s")))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tr, err := model.ReadTranscriptWith(fstest.MapFS{"t.jsonl": {Data: data}}, "t.jsonl", model.ScanOptions{Content: true, KeepText: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, size := range []int64{int64(len(data)), LargeTranscriptBytes + 1} {
+			tl := BuildTimeline(tr, smallWindow, size)
+			assertAfterBoundary(t, tl.Resume)
+			if n := tr.Summary.CompactBoundaries + tr.Summary.MicrocompactBoundaries; len(tl.Boundaries) != n {
+				t.Fatalf("%d boundaries in the timeline, %d records", len(tl.Boundaries), n)
+			}
+			for k, s := range tl.Steps {
+				st := tl.State(k)
+				assertAfterBoundary(t, st)
+				if st.Leaf != s.Leaf {
+					t.Fatalf("step %d ends at %q, its state at %q", k, s.Leaf, st.Leaf)
+				}
+			}
+			in := InputFromResume(tr, tl.Resume)
+			cfg := DefaultPipelineConfig(smallWindow)
+			cfg.PreserveRecent = 2
+			res, err := RunPipeline(in, cfg, &PipelineState{}, testNow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range res.Stages {
+				if s.After > s.Before || s.Freed != s.Before-s.After {
+					t.Fatalf("stage %s: %d → %d, freed %d", s.Stage, s.Before, s.After, s.Freed)
+				}
+			}
+			if len(res.Records) > 0 {
+				for _, r := range scanRecords(t, res.Records) {
+					if r.UUID == "" && r.Type != model.RecordLastPrompt {
+						t.Fatalf("written record without uuid: %+v", r)
+					}
+				}
+			}
+		}
+	})
+}
