@@ -27,11 +27,30 @@ type memoryTarget struct {
 	project string
 	// tree is the project's root for drift: the git root, else the folder.
 	tree string
+	// close lets go of a home opened with the target (a materialized demo
+	// is removed).
+	close func()
+}
+
+// openProjectMemory opens the home named by hf and the memory of project
+// in it (see openMemory). Call close on the target when done.
+func openProjectMemory(e *env, hf *homeFlags, project string) (*memoryTarget, error) {
+	o, err := e.openHome(hf)
+	if err != nil {
+		return nil, err
+	}
+	t, err := openMemory(e, o, project)
+	if err != nil {
+		o.close()
+		return nil, err
+	}
+	t.close = o.close
+	return t, nil
 }
 
 // openMemory resolves the memory folder of project (default: the current
-// folder, or the demo's main project) the way the client does and opens
-// a store on it.
+// folder, or the demo's main project) the way the client does and opens a
+// store on it. The home stays o's to close.
 func openMemory(e *env, o *opened, project string) (*memoryTarget, error) {
 	if project == "" {
 		project = o.defaultProject(e)
@@ -47,7 +66,7 @@ func openMemory(e *env, o *opened, project string) (*memoryTarget, error) {
 		Root: root, HomeDir: o.home.Dir, UserHome: userHome, StartDir: abs, Getenv: e.getenv, Settings: settings,
 	})
 	store, _ := engine.OpenMemoryStore(loc.Dir, nil)
-	t := &memoryTarget{loc: loc, store: store, project: abs, tree: abs}
+	t := &memoryTarget{loc: loc, store: store, project: abs, tree: abs, close: func() {}}
 	if loc.Git.Root != "" {
 		t.tree = loc.Git.Root
 	}
@@ -90,15 +109,11 @@ func runLint(e *env, args []string) int {
 	if err != nil {
 		return fail(err)
 	}
-	o, err := e.openHome(hf)
+	t, err := openProjectMemory(e, hf, *project)
 	if err != nil {
 		return fail(err)
 	}
-	defer o.close()
-	t, err := openMemory(e, o, *project)
-	if err != nil {
-		return fail(err)
-	}
+	defer t.close()
 	rep := engine.Lint(t.lintInput(e, th))
 	if *asJSON {
 		if err := writeJSON(e.stdout, lintOutput{MemoryDir: t.loc.Dir, Project: t.project, LintReport: rep}); err != nil {

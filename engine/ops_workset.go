@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+
+	"github.com/memscope/memscope/model"
 )
 
 // defaultFilePerm is the mode of a new memory file, as the client's
@@ -20,6 +22,9 @@ type workset struct {
 	s     *MemoryStore
 	files map[string]*wfile
 	order []string
+	// read loads a file the first time it is touched: from disk, checked
+	// against the store's stamps, or (for planning) from a snapshot.
+	read func(rel string) (data []byte, exists bool, info fs.FileInfo, err error)
 }
 
 // wfile is one file of a workset: before and after the change.
@@ -32,24 +37,46 @@ type wfile struct {
 	exists     bool
 }
 
+// newWorkset reads from disk, refusing any file that no longer matches
+// what the store read.
 func (s *MemoryStore) newWorkset() *workset {
-	return &workset{s: s, files: map[string]*wfile{}}
+	return &workset{s: s, files: map[string]*wfile{}, read: func(rel string) ([]byte, bool, fs.FileInfo, error) {
+		data, exists, info, err := readStoreFile(s.fsys, rel)
+		if err != nil {
+			return nil, false, nil, err
+		}
+		now := stampOf(data, exists, info)
+		if want, ok := s.expected(rel); ok && !want.sameContent(now) {
+			return nil, false, nil, &ConflictError{Path: rel, Read: want, Now: now}
+		}
+		return data, exists, info, nil
+	}}
 }
 
-// load reads rel from disk once, refusing when it no longer matches what
-// the store read.
+// snapshotWorkset reads MEMORY.md and the topic files from md (as read
+// earlier); any other file reads as absent. It plans, it never writes.
+func snapshotWorkset(md *model.MemoryDir) *workset {
+	return &workset{files: map[string]*wfile{}, read: func(rel string) ([]byte, bool, fs.FileInfo, error) {
+		if rel == model.MemoryIndexName && md.Index != nil {
+			return md.Index.Bytes(), true, nil, nil
+		}
+		if f := md.File(rel); f != nil {
+			return f.Raw(), true, nil, nil
+		}
+		return nil, false, nil, nil
+	}}
+}
+
+// load reads rel once.
 func (w *workset) load(rel string) (*wfile, error) {
 	if f, ok := w.files[rel]; ok {
 		return f, nil
 	}
-	data, exists, info, err := readStoreFile(w.s.fsys, rel)
+	data, exists, info, err := w.read(rel)
 	if err != nil {
 		return nil, err
 	}
 	now := stampOf(data, exists, info)
-	if want, ok := w.s.expected(rel); ok && !want.sameContent(now) {
-		return nil, &ConflictError{Path: rel, Read: want, Now: now}
-	}
 	f := &wfile{base: data, baseExists: exists, baseStamp: now, perm: defaultFilePerm, data: data, exists: exists}
 	if info != nil {
 		f.perm = info.Mode().Perm()
