@@ -135,7 +135,7 @@ func New(opts Options) Model {
 		prompt:   prompt.New(km, st),
 		health:   health.New(km, st),
 	}
-	m.help.Styles = help.DefaultStyles(true)
+	m.help.Styles = helpStyles(true, noColor)
 	m.paneAt(m.focus).Focus()
 	return m
 }
@@ -291,7 +291,7 @@ func (m Model) handleClick(msg tea.MouseClickMsg) (tea.Model, tea.Cmd) {
 func (m *Model) setTheme(isDark bool) {
 	st := style.New(isDark, m.styles.NoColor)
 	m.styles = st
-	m.help.Styles = help.DefaultStyles(isDark)
+	m.help.Styles = helpStyles(isDark, m.styles.NoColor)
 	m.projects.SetStyles(st)
 	m.index.SetStyles(st)
 	m.memories.SetStyles(st)
@@ -300,6 +300,14 @@ func (m *Model) setTheme(isDark bool) {
 	m.replay.SetStyles(st)
 	m.prompt.SetStyles(st)
 	m.health.SetStyles(st)
+}
+
+// helpStyles are bubbles' help styles, plain under NO_COLOR.
+func helpStyles(isDark, noColor bool) help.Styles {
+	if noColor {
+		return help.Styles{}
+	}
+	return help.DefaultStyles(isDark)
 }
 
 // setStatus shows a message in the status bar.

@@ -1,0 +1,248 @@
+package ui
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/memscope/memscope/demo"
+	"github.com/memscope/memscope/model"
+)
+
+// demoModel runs the app on a fresh writable demo home.
+func demoModel(t *testing.T, w, h int) (Model, demo.Layout) {
+	t.Helper()
+	l, err := demo.Materialize(t.TempDir(), testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, err := model.OpenHome(l.Home, model.HomeFromDemo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(Options{Home: home, Project: l.Project("shop-api"), Demo: true, Now: func() time.Time { return testNow },
+		Getenv: func(k string) string {
+			if k == "NO_COLOR" {
+				return "1"
+			}
+			return ""
+		}})
+	m = drain(t, m, m.Init())
+	next, cmd := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return drain(t, next.(Model), cmd), l
+}
+
+// Every binding a pane offers does what its help says, checked on the
+// demo home.
+func TestBindings(t *testing.T) {
+	cases := []struct {
+		name  string
+		keys  []string
+		check func(t *testing.T, m Model, l demo.Layout)
+	}{
+		{"index G scrolls to the cut", []string{"2", "G"}, func(t *testing.T, m Model, l demo.Layout) {
+			if !strings.Contains(screen(m), "the client stops here") {
+				t.Errorf("G should show the cut line:\n%s", screen(m))
+			}
+		}},
+		{"memories j moves down", []string{"3", "j"}, func(t *testing.T, m Model, l demo.Layout) {
+			if r, _ := m.memories.Selected(); r.File.Path != "broken_frontmatter.md" {
+				t.Errorf("selected %s", r.File.Path)
+			}
+		}},
+		{"memories n opens the form, esc closes it", []string{"3", "n"}, func(t *testing.T, m Model, l demo.Layout) {
+			if !strings.Contains(screen(m), "new memory") {
+				t.Fatalf("n should open the form:\n%s", screen(m))
+			}
+			m = press(t, m, "esc")
+			if strings.Contains(screen(m), "new memory —") {
+				t.Error("esc should close the form")
+			}
+		}},
+		{"memories t retypes", []string{"3", "/", "u", "s", "e", "r", "_", "r", "o", "enter", "t", "2", "enter"}, func(t *testing.T, m Model, l demo.Layout) {
+			data := readMemory(t, l, "user_role.md")
+			if !strings.Contains(data, "type: feedback") {
+				t.Errorf("t 2 enter should retype to feedback:\n%s", data)
+			}
+			m = press(t, m, "u")
+			if data := readMemory(t, l, "user_role.md"); !strings.Contains(data, "type: user") {
+				t.Errorf("u should undo the retype:\n%s", data)
+			}
+		}},
+		{"memories r renames", []string{"3", "/", "t", "i", "m", "e", "z", "o", "n", "e", "enter", "r"}, func(t *testing.T, m Model, l demo.Layout) {
+			for range "user-timezone" {
+				m = press(t, m, "backspace")
+			}
+			for _, r := range "user-location" {
+				m = press(t, m, string(r))
+			}
+			m = press(t, m, "enter")
+			if _, err := os.Stat(memPath(l, "user_timezone.md")); err == nil {
+				t.Errorf("rename left the old file; status %q", m.status)
+			}
+		}},
+		{"memories d asks, n keeps, d y deletes", []string{"3", "g", "d"}, func(t *testing.T, m Model, l demo.Layout) {
+			if !strings.Contains(screen(m), "to the trash? y/n") {
+				t.Fatalf("d should ask:\n%s", screen(m))
+			}
+			m = press(t, m, "n")
+			if _, err := os.Stat(memPath(l, "archive/project_q2_launch.md")); err != nil {
+				t.Fatal("n must not delete")
+			}
+			m = press(t, m, "d", "y")
+			if _, err := os.Stat(memPath(l, "archive/project_q2_launch.md")); err == nil {
+				t.Fatalf("d y should delete; status %q", m.status)
+			}
+		}},
+		{"history space expands pastes", []string{"4", "/", "d", "u", "p", "l", "i", "c", "a", "t", "e", "enter", "space"}, func(t *testing.T, m Model, l demo.Layout) {
+			if !strings.Contains(screen(m), "duplicate event evt_7731") {
+				t.Errorf("space should show the paste text:\n%s", screen(m))
+			}
+		}},
+		{"pastes enter previews", []string{"5", "g", "enter"}, func(t *testing.T, m Model, l demo.Layout) {
+			if strings.Contains(screen(m), "enter to preview") {
+				t.Errorf("enter should load the preview:\n%s", screen(m))
+			}
+		}},
+		{"replay enter, [ and ] move between compactions, p runs the pipeline, w changes the window", []string{"6", "G", "enter", "["}, func(t *testing.T, m Model, l demo.Layout) {
+			if !strings.Contains(screen(m), "⟲") || !strings.Contains(screen(m), "compacted") {
+				t.Fatalf("[ should land on a compaction:\n%s", screen(m))
+			}
+			m = press(t, m, "h", "p")
+			if !strings.Contains(screen(m), "Pipeline on step") || !strings.Contains(screen(m), "no stage runs") {
+				t.Fatalf("p should run the pipeline (74k fits a 200k window):\n%s", screen(m))
+			}
+			m = press(t, m, "w")
+			if !strings.Contains(screen(m), "128k window") {
+				t.Errorf("w should switch to the 128k window:\n%s", screen(m))
+			}
+			m = press(t, m, "w")
+			if !strings.Contains(screen(m), "tool-result-budget") || !strings.Contains(screen(m), "64k window") {
+				t.Errorf("in a 64k window the stages should run:\n%s", screen(m))
+			}
+			m = press(t, m, "esc", "esc")
+			if !strings.Contains(screen(m), "enter to replay one") {
+				t.Errorf("esc twice should go back to the sessions:\n%s", screen(m))
+			}
+		}},
+		{"prompt i queries recall", []string{"7", "i", "t", "e", "r", "s", "e", " ", "a", "n", "s", "w", "e", "r", "s", "enter"}, func(t *testing.T, m Model, l demo.Layout) {
+			if !strings.Contains(screen(m), "feedback_terse_answers.md") {
+				t.Errorf("recall should pick the terse-answers memory:\n%s", screen(m))
+			}
+		}},
+		{"health space selects, a asks, n cancels", []string{"8", "space", "a"}, func(t *testing.T, m Model, l demo.Layout) {
+			if !strings.Contains(screen(m), "Apply 1 prune action") {
+				t.Fatalf("a should ask:\n%s", screen(m))
+			}
+			m = press(t, m, "n")
+			if !strings.Contains(m.status, "cancelled") {
+				t.Errorf("n should cancel, status %q", m.status)
+			}
+		}},
+		{"ctrl+r reloads", []string{"ctrl+r"}, func(t *testing.T, m Model, l demo.Layout) {
+			if len(m.loading) != 0 {
+				t.Errorf("reload should finish, still loading %v", m.loading)
+			}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m, l := demoModel(t, 140, 44)
+			m = press(t, m, c.keys...)
+			c.check(t, m, l)
+		})
+	}
+}
+
+func memPath(l demo.Layout, rel string) string {
+	return filepath.Join(l.Home, "projects", model.Slug(l.Project("shop-api")), "memory", filepath.FromSlash(rel))
+}
+
+func readMemory(t *testing.T, l demo.Layout, rel string) string {
+	t.Helper()
+	data, err := os.ReadFile(memPath(l, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func TestMouseClickOnTabAndWheel(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	row := m.tabsRow()
+	x := 0
+	for i, l := range m.tabLabels() {
+		if i == paneHistory {
+			break
+		}
+		x += len([]rune(l)) + 2
+	}
+	next, _ := m.Update(tea.MouseClickMsg{X: x + 1, Y: row, Button: tea.MouseLeft})
+	m = next.(Model)
+	if m.focus != paneHistory {
+		t.Fatalf("click on the History tab focused %d", m.focus)
+	}
+	next, _ = m.Update(tea.MouseWheelMsg{X: 10, Y: 10, Button: tea.MouseWheelDown})
+	m = next.(Model)
+	if !strings.Contains(screen(m), "3/3") {
+		t.Errorf("wheel down should move the cursor:\n%s", screen(m))
+	}
+}
+
+func TestThemeFollowsBackground(t *testing.T) {
+	m := New(Options{Home: fixedHome(t), Now: func() time.Time { return testNow }})
+	if !m.styles.IsDark {
+		t.Fatal("dark until told otherwise")
+	}
+	next, _ := m.Update(tea.BackgroundColorMsg{Color: lightColor{}})
+	if next.(Model).styles.IsDark {
+		t.Error("a light background should switch to light styles")
+	}
+}
+
+type lightColor struct{}
+
+func (lightColor) RGBA() (r, g, b, a uint32) { return 0xffff, 0xffff, 0xffff, 0xffff }
+
+func TestNoColorHasNoColorEscapes(t *testing.T) {
+	m := newTestModel(t, 100, 30)
+	m = press(t, m, "3")
+	if v := m.View().Content; strings.Contains(v, "\x1b[38;") || strings.Contains(v, "\x1b[48;") {
+		t.Errorf("NO_COLOR output has colour escapes: %q", v[:min(len(v), 200)])
+	}
+}
+
+// teatest: the whole program in a virtual terminal, driven by key presses.
+func TestProgramFlow(t *testing.T) {
+	l, err := demo.Materialize(t.TempDir(), testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, _ := model.OpenHome(l.Home, model.HomeFromDemo)
+	m := New(Options{Home: home, Project: l.Project("shop-api"), Demo: true, Now: func() time.Time { return testNow }, Getenv: func(string) string { return "" }})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(130, 40))
+	waitFor := func(s string) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(s)) },
+			teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(50*time.Millisecond))
+	}
+	waitFor("PROJECT")
+	tm.Send(tea.KeyPressMsg{Code: '2', Text: "2"})
+	waitFor("TRUNCATED")
+	tm.Send(tea.KeyPressMsg{Code: '3', Text: "3"})
+	waitFor("reference_staging.md")
+	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	fm := tm.FinalModel(t).(Model)
+	if fm.focus != paneMemories {
+		t.Errorf("final focus %d", fm.focus)
+	}
+	_, _ = io.ReadAll(tm.FinalOutput(t))
+}
