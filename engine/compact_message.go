@@ -167,7 +167,10 @@ func InputFromResume(t *model.Transcript, res Resume) Input {
 			in.Session.LastPrompt = firstLine(m.Blocks[0].Text)
 		}
 		key := ""
-		if r.Type == model.RecordAssistant && r.Message.Usage != nil {
+		// A relinked preserved record's usage measured the context
+		// before the compaction: it does not count after it.
+		stale := res.FromBoundary != "" && r.Line < res.Messages[0].Line
+		if r.Type == model.RecordAssistant && r.Message.Usage != nil && !stale {
 			key = r.Message.ID + "\x00" + r.RequestID
 			if key != respKey || key == "\x00" {
 				usage, respKey = r.Message.Usage, key

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -52,5 +53,35 @@ func TestPipelineFreedTokensComeOffTheMeasuredCount(t *testing.T) {
 	}
 	if res.After != res.Stages[len(res.Stages)-1].After || res.Fits != (res.After < cfg.Window.AutocompactAt()) {
 		t.Errorf("after %d fits %v stages %+v", res.After, res.Fits, res.Stages)
+	}
+}
+
+// A preserved segment relinked after a partial compaction keeps its old
+// records, usage included; that usage measured the context before the
+// compaction and says nothing about the context after it.
+func TestInputFromResumeIgnoresUsageFromBeforeTheBoundary(t *testing.T) {
+	usage := func(n int) string {
+		return fmt.Sprintf(`"usage":{"input_tokens":%d,"output_tokens":10}`, n)
+	}
+	src := line("user", "u1", "", `,"message":{"role":"user","content":"one"}`) +
+		line("assistant", "a1", "u1", `,"requestId":"r1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"ok"}],`+usage(150000)+`}`) +
+		boundary("B", "a1", segment("u1", "S", "a1")) +
+		line("user", "S", "B", `,"isCompactSummary":true,"message":{"role":"user","content":"summary"}`) +
+		lastPrompt("S")
+	tr := build(t, src)
+	res := ResumeTranscript(tr, ResumeOptions{})
+	if len(res.Preserved) != 2 || res.Fallback {
+		t.Fatalf("setup: preserved %d fallback %v", len(res.Preserved), res.Fallback)
+	}
+	if in := InputFromResume(tr, res); in.Measured != 0 {
+		t.Errorf("measured %d from a response before the boundary; want the estimate (%d)", in.Measured, in.Tokens())
+	}
+	// A response after the boundary is measured again.
+	src += line("user", "u2", "S", `,"message":{"role":"user","content":"two"}`) +
+		line("assistant", "a2", "u2", `,"requestId":"r2","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"ok"}],`+usage(20000)+`}`) +
+		lastPrompt("a2")
+	tr = build(t, src)
+	if in := InputFromResume(tr, ResumeTranscript(tr, ResumeOptions{})); in.Measured != 20010 {
+		t.Errorf("measured %d, want 20010", in.Measured)
 	}
 }
