@@ -31,6 +31,15 @@ func NewLineReader(r io.Reader) *LineReader {
 	return &LineReader{r: bufio.NewReaderSize(r, lineReaderBufSize), first: true}
 }
 
+// Reset makes lr read r as a new input (line numbers, offsets and the
+// BOM check start over), keeping its buffers, so a reader of many files
+// allocates them once.
+func (lr *LineReader) Reset(r io.Reader) {
+	lr.r.Reset(r)
+	lr.long = lr.long[:0]
+	lr.n, lr.err, lr.first, lr.off = 0, nil, true, 0
+}
+
 // Line is one line of input. Bytes is only valid until the next call to Next.
 type Line struct {
 	Bytes []byte
