@@ -176,6 +176,23 @@ keys u
 wait_file test -e "$mem/prefers_terse.md"
 test "$(sha256sum "$mem/prefers_terse.md" | cut -d' ' -f1)" = "$edited" || fail "restored file differs"
 
+# Live reload of memory: Claude Code writes a new memory while memscope is
+# open; the Memories pane shows it without a keypress.
+keys Escape
+sleep 0.3
+cat >"$mem/reference_written_live.md" <<'EOF'
+---
+name: reference-written-live
+description: Written while memscope was open
+metadata:
+  node_type: memory
+  type: reference
+---
+
+https://example.com/live
+EOF
+wait_for "reference_written_live.md"
+
 # Quit cleanly.
 keys Escape
 sleep 0.3

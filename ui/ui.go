@@ -434,7 +434,8 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 func (m *Model) reloadAll() tea.Cmd {
 	m.loading["home"] = true
 	m.loading["history"] = true
-	return tea.Batch(m.loadHomeCmd(), m.loadHistoryCmd(), m.loadProjectCmd(m.data.open))
+	// The project list's arrival loads the open project and its sessions.
+	return tea.Batch(m.loadHomeCmd(), m.loadHistoryCmd())
 }
 
 // View draws tabs, the focused pane, the help line and the status bar.
