@@ -401,6 +401,7 @@ func (v span) present() bool { return v.end > 0 }
 // whose "text" is not a string (ccusage skips such lines).
 type lineFields struct {
 	typ, subtype, timestamp, sessionID, cwd, requestID, version, costUSD, apiError, message span
+	compactMeta, microcompactMeta                                                           span
 	msgID, msgModel, msgUsage, msgContent                                                   span
 	input, output, cacheCreation, cacheRead, speed                                          span
 	badContent, isObject                                                                    bool
@@ -567,6 +568,10 @@ func (s *jsonScanner) note(lv level, key []byte, v span) {
 			f.apiError = v
 		case "message":
 			f.message = v
+		case "compactMetadata":
+			f.compactMeta = v
+		case "microcompactMetadata":
+			f.microcompactMeta = v
 		case "uuid", "parentUuid", "logicalParentUuid", "leafUuid":
 			if c := s.d[v.start]; c != '"' && c != 'n' {
 				f.badLink = true

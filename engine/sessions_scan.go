@@ -38,6 +38,8 @@ type usageLine struct {
 // scanWorker scans files one after another, reusing its buffers.
 type scanWorker struct {
 	js    jsonScanner
+	lr    *model.LineReader
+	cr    byteCounter
 	z     *summarizer
 	seeds *[2]maphash.Seed
 	seen  map[[2]uint64]struct{}
@@ -67,8 +69,13 @@ func (w *scanWorker) scan(r io.Reader, name string) (fileScan, error) {
 	clear(w.seen)
 	z := w.z
 	z.reset(name)
-	cr := &byteCounter{r: r}
-	lr := model.NewLineReader(cr)
+	w.cr = byteCounter{r: r}
+	if w.lr == nil {
+		w.lr = model.NewLineReader(&w.cr)
+	} else {
+		w.lr.Reset(&w.cr)
+	}
+	lr, cr := w.lr, &w.cr
 	js := &w.js
 	for {
 		line, ok := lr.Next()

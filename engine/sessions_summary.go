@@ -3,8 +3,8 @@ package engine
 import (
 	"bytes"
 	"cmp"
+	"encoding/json"
 	"errors"
-	"strconv"
 	"strings"
 	"time"
 
@@ -73,14 +73,18 @@ func (z *summarizer) fast(js *jsonScanner) bool {
 		sub = js.textBytes(f.subtype)
 	}
 	system := string(typ) == string(model.RecordSystem)
-	if system && (string(sub) == model.SubtypeCompactBoundary || string(sub) == model.SubtypeMicrocompactBoundary) {
-		return false // the model decodes compaction metadata and may report it
+	compact := system && string(sub) == model.SubtypeCompactBoundary
+	micro := system && string(sub) == model.SubtypeMicrocompactBoundary
+	// The model decodes compaction metadata and reports what does not
+	// decode; such lines are left to it.
+	if compact && f.compactMeta.present() && json.Unmarshal(d[f.compactMeta.start:f.compactMeta.end], new(model.CompactMetadata)) != nil ||
+		micro && f.microcompactMeta.present() && json.Unmarshal(d[f.microcompactMeta.start:f.microcompactMeta.end], new(model.MicrocompactMetadata)) != nil {
+		return false
 	}
 	var ts time.Time
 	if f.timestamp.present() && string(d[f.timestamp.start:f.timestamp.end]) != "null" {
-		s, ok := js.text(f.timestamp)
-		t, err := time.Parse(time.RFC3339Nano, s)
-		if !ok || err != nil {
+		t, ok := js.time(f.timestamp)
+		if !ok {
 			return false
 		}
 		ts = t
@@ -115,6 +119,12 @@ func (z *summarizer) fast(js *jsonScanner) bool {
 	}
 	if s.CWD == "" && isKind(d, f.cwd, '"') {
 		s.CWD, _ = js.text(f.cwd)
+	}
+	switch {
+	case compact:
+		s.CompactBoundaries++
+	case micro:
+		s.MicrocompactBoundaries++
 	}
 	z.addTime(ts)
 	if hasUsage {
@@ -175,13 +185,39 @@ func modelUsage(d []byte, f *lineFields) (model.Usage, bool) {
 		if !c.v.present() {
 			continue
 		}
-		n, err := strconv.ParseInt(string(d[c.v.start:c.v.end]), 10, 64)
-		if err != nil {
+		n, ok := parseInt(d[c.v.start:c.v.end])
+		if !ok {
 			return model.Usage{}, false
 		}
 		*c.dst = n
 	}
 	return u, true
+}
+
+// parseInt reads a JSON integer literal (-?digits) that fits an int64,
+// as strconv.ParseInt does, without making a string of it.
+func parseInt(b []byte) (int64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 19 {
+		return 0, false
+	}
+	var n uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	switch {
+	case neg && n <= 1<<63:
+		return int64(-n), true
+	case !neg && n < 1<<63:
+		return int64(n), true
+	}
+	return 0, false
 }
 
 // usageKeys are the members json.Unmarshal fills in model.Usage; it

@@ -194,3 +194,29 @@ func TestStatUsesTheFastScanner(t *testing.T) {
 		t.Errorf("stat usage %+v over %d transcripts, model says %+v over %d", rep.Usage, rep.Transcripts, want, len(files))
 	}
 }
+
+// One worker reads many files with one line reader: each file starts
+// over (line numbers, BOM, the per-file dedup) whatever the last one
+// left behind.
+func TestScanWorkerStartsEachFileOver(t *testing.T) {
+	w := newScanWorker(&[2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, true)
+	long := `{"type":"user","x":"` + strings.Repeat("y", 1<<20) + `"}` + "\n"
+	asst := `{"type":"assistant","requestId":"r","message":{"id":"m","usage":{"input_tokens":4,"output_tokens":1}},"timestamp":"2026-11-11T05:00:57Z"}` + "\n"
+	inputs := []string{
+		long + asst + `{"type":"us`,
+		"\xef\xbb\xbf" + asst + "{bad\n",
+	}
+	for i, in := range inputs {
+		got, err := w.scan(strings.NewReader(in), "t.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameSummary(t, []byte(in), got.sum)
+		if got.sum.Usage.InputTokens != 4 || len(got.usage) != 1 || got.sum.Records != 2-i {
+			t.Errorf("file %d: %+v, ccusage lines %d", i, got.sum, len(got.usage))
+		}
+		if last := got.sum.Problems[len(got.sum.Problems)-1]; last.Line != 3-i {
+			t.Errorf("file %d: problem on line %d, want %d", i, last.Line, 3-i)
+		}
+	}
+}

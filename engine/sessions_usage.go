@@ -50,7 +50,7 @@ func (s *jsonScanner) lineUsage() (model.Usage, usageVerdict, string) {
 			return model.Usage{}, usageNone, ""
 		}
 	}
-	if ts, ok := s.text(f.timestamp); !ok || !ccusageTimestamp(ts) {
+	if !isKind(d, f.timestamp, '"') || !ccusageTimestamp(s.textBytes(f.timestamp)) {
 		return model.Usage{}, usageNone, ""
 	}
 	if f.cwd.present() && !isKind(d, f.cwd, '"') ||
@@ -134,7 +134,7 @@ func (s *jsonScanner) textBytes(v span) []byte {
 }
 
 // ccusageTimestamp matches ^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$.
-func ccusageTimestamp(t string) bool {
+func ccusageTimestamp(t []byte) bool {
 	const shape = "dddd-dd-ddTdd:dd:dd"
 	if len(t) != len(shape)+1 && len(t) != len(shape)+5 {
 		return false
@@ -151,7 +151,7 @@ func ccusageTimestamp(t string) bool {
 		}
 		rest = rest[4:]
 	}
-	return rest == "Z"
+	return string(rest) == "Z"
 }
 
 // ccusageVersion matches ^\d+\.\d+\.\d+ (a prefix: "2.1.330-beta" passes).

@@ -90,7 +90,7 @@ func TestCcusagePatterns(t *testing.T) {
 		{"99999-11-11T05:00:57Z", false},
 		{"", false},
 	} {
-		if got := ccusageTimestamp(tc.ts); got != tc.ok {
+		if got := ccusageTimestamp([]byte(tc.ts)); got != tc.ok {
 			t.Errorf("ccusageTimestamp(%q) = %v", tc.ts, got)
 		}
 	}
