@@ -38,42 +38,48 @@ func init() {
 	}
 }
 
-// tokenize lowercases text and splits it into words of letters and
-// digits; each Han, Hiragana, Katakana or Hangul character is a word of
-// its own (those scripts do not separate words with spaces).
-func recallWords(text string) []string {
-	var out []string
-	var cur []rune
+// eachRecallWord lowercases text and calls fn with each word of letters
+// and digits; each Han, Hiragana, Katakana or Hangul character is a word
+// of its own (those scripts do not separate words with spaces). Stop
+// words and single ASCII characters are left out. The slice passed to fn
+// is reused: copy it to keep it.
+func eachRecallWord(text string, fn func(w []byte)) {
+	var cur []byte
+	var runes int
 	flush := func() {
-		if len(cur) > 0 {
-			w := string(cur)
-			if !recallStopWords[w] && (len(cur) > 1 || cur[0] > unicode.MaxASCII) {
-				out = append(out, w)
-			}
-			cur = cur[:0]
+		if len(cur) > 0 && !recallStopWords[string(cur)] && (runes > 1 || cur[0] >= utf8.RuneSelf) {
+			fn(cur)
 		}
+		cur, runes = cur[:0], 0
 	}
 	for _, r := range text {
 		switch {
 		case r < utf8.RuneSelf:
 			switch {
 			case 'A' <= r && r <= 'Z':
-				cur = append(cur, r+'a'-'A')
+				cur, runes = append(cur, byte(r+'a'-'A')), runes+1
 			case 'a' <= r && r <= 'z' || '0' <= r && r <= '9':
-				cur = append(cur, r)
+				cur, runes = append(cur, byte(r)), runes+1
 			default:
 				flush()
 			}
 		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul):
 			flush()
-			out = append(out, string(r))
+			cur, runes = utf8.AppendRune(cur, r), 1
+			flush()
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			cur = append(cur, unicode.ToLower(r))
+			cur, runes = utf8.AppendRune(cur, unicode.ToLower(r)), runes+1
 		default:
 			flush()
 		}
 	}
 	flush()
+}
+
+// recallWords returns the words of text (see eachRecallWord).
+func recallWords(text string) []string {
+	var out []string
+	eachRecallWord(text, func(w []byte) { out = append(out, string(w)) })
 	return out
 }
 
@@ -101,11 +107,12 @@ func (BM25Selector) Select(query string, entries []ManifestEntry, limit int) []P
 			text   string
 			weight float64
 		}{{e.Name + " " + strings.TrimSuffix(e.File, ".md"), weightName}, {e.Description, weightDesc}, {e.Head, weightBody}} {
-			for _, w := range recallWords(f.text) {
-				d.tf[w] += f.weight
+			eachRecallWord(f.text, func(w []byte) {
+				k := string(w)
+				d.tf[k] += f.weight
 				d.length += f.weight
-				d.fields[w] |= 1 << fi
-			}
+				d.fields[k] |= 1 << fi
+			})
 		}
 		for w := range d.tf {
 			df[w]++

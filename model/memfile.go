@@ -224,18 +224,36 @@ func parseModified(v any) *time.Time {
 	return nil
 }
 
+// statAndRead opens name once to stat and read it (a folder of memory
+// files is read on every preview, so the second open matters).
+func statAndRead(fsys fs.FS, name string) (fs.FileInfo, []byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, nil, errors.New("not a regular file")
+	}
+	var buf bytes.Buffer
+	if n := st.Size(); n > 0 && n < 1<<30 {
+		buf.Grow(int(n) + 1)
+	}
+	if _, err := buf.ReadFrom(f); err != nil {
+		return nil, nil, err
+	}
+	return st, buf.Bytes(), nil
+}
+
 // ReadMemoryFile reads and parses the file name of fsys; rel is the path
 // recorded in MemoryFile.Path. A file that cannot be read is returned as
 // nil with a ProblemUnreadable.
 func ReadMemoryFile(fsys fs.FS, name, rel string) (*MemoryFile, *Problem) {
-	st, err := fs.Stat(fsys, name)
-	if err == nil && !st.Mode().IsRegular() {
-		err = errors.New("not a regular file")
-	}
-	var data []byte
-	if err == nil {
-		data, err = fs.ReadFile(fsys, name)
-	}
+	st, data, err := statAndRead(fsys, name)
 	if err != nil {
 		return nil, &Problem{File: name, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read memory file: %v", err)}
 	}
