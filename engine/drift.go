@@ -200,7 +200,8 @@ func codeShaped(s string) bool {
 
 // DriftOptions bound the identifier search of CheckDrift.
 type DriftOptions struct {
-	// MaxFiles and MaxBytes stop the search (defaults 20000 files, 64 MiB).
+	// MaxFiles and MaxBytes stop the search (defaults 20000 files seen,
+	// 64 MiB read).
 	MaxFiles int   `json:"maxFiles"`
 	MaxBytes int64 `json:"maxBytes"`
 	// MaxFileSize skips larger files (default 1 MiB): they are data.
@@ -318,13 +319,14 @@ func searchProject(project fs.FS, idents, names map[string][]driftUse, o DriftOp
 			}
 			return nil
 		}
-		delete(names, d.Name())
-		if !d.Type().IsRegular() || len(idents) == 0 {
-			return nil
-		}
 		if files >= o.MaxFiles || read >= o.MaxBytes {
 			truncated = true
 			return errStop
+		}
+		files++
+		delete(names, d.Name())
+		if !d.Type().IsRegular() || len(idents) == 0 {
+			return nil
 		}
 		info, err := d.Info()
 		if err != nil || info.Size() > o.MaxFileSize {
@@ -334,7 +336,6 @@ func searchProject(project fs.FS, idents, names map[string][]driftUse, o DriftOp
 		if err != nil {
 			return nil
 		}
-		files++
 		read += int64(len(data))
 		if bytes.IndexByte(data[:min(len(data), 8192)], 0) >= 0 {
 			return nil

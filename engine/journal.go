@@ -144,15 +144,16 @@ func (j *journal) entries() []JournalEntry {
 	return out
 }
 
-// bytes writes the journal back: entries re-encoded, other lines as read.
+// bytes writes the journal back: every line read as it was read (entries
+// and lines that did not parse alike), new entries encoded.
 func (j *journal) bytes() []byte {
 	var b bytes.Buffer
 	for _, l := range j.lines {
-		if l.entry != nil {
+		if l.raw != nil {
+			b.Write(l.raw)
+		} else {
 			line, _ := json.Marshal(l.entry)
 			b.Write(line)
-		} else {
-			b.Write(l.raw)
 		}
 		b.WriteByte('\n')
 	}

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"unicode"
 )
 
 // WikiLink is a [[name]] link in a memory: a link to another memory by
@@ -60,7 +61,7 @@ func FindWikiLinks(text string) []WikiLink {
 		raw := inner[:nameEnd]
 		name := strings.TrimSpace(raw)
 		if name != "" {
-			lead := len(raw) - len(strings.TrimLeft(raw, " \t"))
+			lead := len(raw) - len(strings.TrimLeftFunc(raw, unicode.IsSpace))
 			start := open + lead
 			out = append(out, WikiLink{Name: name, Start: start, End: start + len(name), Line: line})
 		}

@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/memscope/memscope/model"
+)
+
+// benchWords gives generated memories a varied vocabulary.
+var benchWords = strings.Fields(`checkout pricing basket cart webhook payment provider search index reindex
+	deploy staging release tests database postgres driver mock migration cache tenant product order invoice
+	customer session token queue worker retry backoff timeout latency dashboard runbook incident owner review`)
+
+// benchMemoryFolder is n memories (every tenth a reworded copy of the one
+// before), an index listing them all, and a project tree of files.
+func benchMemoryFolder(b *testing.B, n, projectFiles int) (*MemoryStore, fstest.MapFS) {
+	b.Helper()
+	files := map[string]string{}
+	var ix strings.Builder
+	ix.WriteString("# Memory\n\n")
+	for i := 0; i < n; i++ {
+		var body strings.Builder
+		for k := 0; k < 40; k++ {
+			body.WriteString(benchWords[(i*7+k*k)%len(benchWords)] + " ")
+		}
+		if i%10 == 9 {
+			body.Reset()
+			body.WriteString(strings.Replace(files[fmt.Sprintf("project_m%03d.md", i-1)], "---", "", -1))
+		}
+		fmt.Fprintf(&body, "\nSee `Func%d` in internal/pkg%d/file.go and [[m%03d]].\n", i, i%50, (i+1)%n)
+		name := fmt.Sprintf("project_m%03d.md", i)
+		files[name] = freshMemory(fmt.Sprintf("m%03d", i), fmt.Sprintf("Memory number %d about %s", i, benchWords[i%len(benchWords)]), "project", body.String())
+		fmt.Fprintf(&ix, "- [M%d](%s) — memory number %d\n", i, name, i)
+	}
+	files["MEMORY.md"] = ix.String()
+	dir := b.TempDir()
+	for rel, c := range files {
+		os.WriteFile(dir+"/"+rel, []byte(c), 0o644)
+	}
+	s, _ := OpenMemoryStore(dir, nil)
+	project := fstest.MapFS{}
+	for i := 0; i < projectFiles; i++ {
+		project[fmt.Sprintf("internal/pkg%d/f%d.go", i%60, i)] = &fstest.MapFile{Data: []byte(fmt.Sprintf("package pkg\n\nfunc Func%d() {}\n%s\n", i, strings.Repeat("// filler line of code\n", 40)))}
+	}
+	return s, project
+}
+
+// BenchmarkLint lints 200 memories against a 2000-file project: every
+// check including the drift search and the security scan.
+func BenchmarkLint(b *testing.B) {
+	s, project := benchMemoryFolder(b, 200, 2000)
+	b.ReportAllocs()
+	for b.Loop() {
+		Lint(LintInput{Memory: s.Memory(), Project: project, Now: opsNow})
+	}
+}
+
+// BenchmarkLintNoDrift is Lint without a project tree.
+func BenchmarkLintNoDrift(b *testing.B) {
+	s, _ := benchMemoryFolder(b, 200, 0)
+	b.ReportAllocs()
+	for b.Loop() {
+		Lint(LintInput{Memory: s.Memory(), Now: opsNow})
+	}
+}
+
+// BenchmarkFindDuplicates compares 1000 memories pairwise (through the
+// shingle index).
+func BenchmarkFindDuplicates(b *testing.B) {
+	s, _ := benchMemoryFolder(b, 1000, 0)
+	docs := dupeDocs(s.Memory())
+	b.ReportAllocs()
+	for b.Loop() {
+		FindDuplicates(docs, 0)
+	}
+}
+
+// BenchmarkPlanPrune plans (with every action's diff) for 200 memories.
+func BenchmarkPlanPrune(b *testing.B) {
+	s, _ := benchMemoryFolder(b, 200, 0)
+	b.ReportAllocs()
+	for b.Loop() {
+		s.PlanPrune(PruneOptions{Now: opsNow})
+	}
+}
+
+// BenchmarkRetype is one safe edit on disk: read and check, scan, journal
+// (already holding 100 entries), atomic write with fsync, reload.
+func BenchmarkRetype(b *testing.B) {
+	s, _ := benchMemoryFolder(b, 200, 0)
+	types := []model.MemoryType{model.TypeUser, model.TypeProject}
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		i++
+		if _, err := s.Retype("project_m000.md", types[i%2], WriteOptions{Now: opsNow}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
