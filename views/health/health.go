@@ -270,10 +270,7 @@ func (m Model) detail() string {
 			lines = append(lines, m.styles.Dim.Render(text.Truncate("  · "+model.SanitizeForTerminal(x), m.width)))
 		}
 	}
-	if len(lines) > rows {
-		lines = append(lines[:rows-1], m.styles.Dim.Render(fmt.Sprintf("… %d more lines", len(lines)-rows+1)))
-	}
-	return strings.Join(lines, "\n")
+	return m.styles.Clip(lines, rows)
 }
 
 func (m Model) diffLine(l string) string {

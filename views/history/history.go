@@ -217,13 +217,10 @@ func (m Model) detail() string {
 			lines = append(lines, m.pasteBody(p)...)
 		}
 	}
-	if len(lines) > rows {
-		lines = append(lines[:rows-1], m.styles.Dim.Render(fmt.Sprintf("… %d more lines", len(lines)-rows+1)))
-	}
 	for i := range lines {
 		lines[i] = text.Truncate(lines[i], m.width)
 	}
-	return strings.Join(lines, "\n")
+	return m.styles.Clip(lines, rows)
 }
 
 func (m Model) pasteHeader(p model.PastedContent) string {

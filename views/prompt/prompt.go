@@ -288,8 +288,5 @@ func (m Model) detail() string {
 	for _, l := range strings.Split(model.SanitizeForTerminal(body), "\n") {
 		lines = append(lines, text.Truncate(l, m.width))
 	}
-	if len(lines) > rows {
-		lines = append(lines[:rows-1], m.styles.Dim.Render(fmt.Sprintf("… %d more lines", len(lines)-rows+1)))
-	}
-	return lipgloss.NewStyle().MaxWidth(m.width).Render(strings.Join(lines, "\n"))
+	return lipgloss.NewStyle().MaxWidth(m.width).Render(m.styles.Clip(lines, rows))
 }

@@ -5,6 +5,8 @@ package style
 
 import (
 	"image/color"
+	"strconv"
+	"strings"
 
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
@@ -148,4 +150,15 @@ func Input(prompt, placeholder string) textinput.Model {
 	st.Cursor.Blink = false
 	ti.SetStyles(st)
 	return ti
+}
+
+// Clip joins lines into a block of at most rows lines, the last one
+// saying how many more there were.
+func (s Styles) Clip(lines []string, rows int) string {
+	rows = max(rows, 1)
+	if len(lines) > rows {
+		more := len(lines) - rows + 1
+		lines = append(lines[:rows-1:rows-1], s.Dim.Render("… "+strconv.Itoa(more)+" more lines"))
+	}
+	return strings.Join(lines, "\n")
 }
