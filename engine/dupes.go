@@ -67,17 +67,21 @@ func dupeWords(text string) []dupeWord {
 	return out
 }
 
-// shingles returns the word pairs of words (one shingle for a one-word
-// text), each once.
-func shingles(words []dupeWord) map[string]bool {
-	set := map[string]bool{}
+// shingles returns the word pairs of words in order (one shingle for a
+// one-word text) and as a set.
+func shingles(words []dupeWord) ([]string, map[string]bool) {
+	var list []string
 	if len(words) > 0 && len(words) < shingleSize {
-		set[words[0].word] = true
+		list = []string{words[0].word}
 	}
 	for i := 0; i+shingleSize <= len(words); i++ {
-		set[shingleAt(words, i)] = true
+		list = append(list, shingleAt(words, i))
 	}
-	return set
+	set := make(map[string]bool, len(list))
+	for _, sh := range list {
+		set[sh] = true
+	}
+	return list, set
 }
 
 func shingleAt(words []dupeWord, i int) string {
@@ -96,11 +100,12 @@ func FindDuplicates(docs []DupeDoc, threshold float64) []DuplicatePair {
 		threshold = DefaultDuplicateJaccard
 	}
 	words := make([][]dupeWord, len(docs))
+	lists := make([][]string, len(docs))
 	sets := make([]map[string]bool, len(docs))
 	postings := map[string][]int{}
 	for i, d := range docs {
 		words[i] = dupeWords(d.Text)
-		sets[i] = shingles(words[i])
+		lists[i], sets[i] = shingles(words[i])
 		for sh := range sets[i] {
 			postings[sh] = append(postings[sh], i)
 		}
@@ -125,7 +130,7 @@ func FindDuplicates(docs []DupeDoc, threshold float64) []DuplicatePair {
 		}
 		out = append(out, DuplicatePair{
 			A: docs[p.a].Path, B: docs[p.b].Path, Similarity: sim,
-			Shared: sharedRun(docs[p.a].Text, words[p.a], sets[p.b]),
+			Shared: sharedRun(docs[p.a].Text, words[p.a], lists[p.a], sets[p.b]),
 		})
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -140,9 +145,10 @@ func FindDuplicates(docs []DupeDoc, threshold float64) []DuplicatePair {
 	return out
 }
 
-// sharedRun is the longest run of a's words whose shingles all occur in
-// b, as written in text (a's text), cut to maxSharedRunes.
-func sharedRun(text string, a []dupeWord, b map[string]bool) string {
+// sharedRun is the longest run of a's words whose shingles (aList, in
+// order) all occur in b, as written in text (a's text), cut to
+// maxSharedRunes.
+func sharedRun(text string, a []dupeWord, aList []string, b map[string]bool) string {
 	bestFrom, bestTo := -1, -1
 	if len(a) < shingleSize {
 		if len(a) == 1 && b[a[0].word] {
@@ -150,12 +156,12 @@ func sharedRun(text string, a []dupeWord, b map[string]bool) string {
 		}
 	}
 	for i := 0; i+shingleSize <= len(a); {
-		if !b[shingleAt(a, i)] {
+		if !b[aList[i]] {
 			i++
 			continue
 		}
 		j := i
-		for j+1+shingleSize <= len(a) && b[shingleAt(a, j+1)] {
+		for j+1+shingleSize <= len(a) && b[aList[j+1]] {
 			j++
 		}
 		if last := j + shingleSize - 1; bestFrom < 0 || last-i > bestTo-bestFrom {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -10,30 +11,35 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// benchWords gives generated memories a varied vocabulary.
-var benchWords = strings.Fields(`checkout pricing basket cart webhook payment provider search index reindex
-	deploy staging release tests database postgres driver mock migration cache tenant product order invoice
-	customer session token queue worker retry backoff timeout latency dashboard runbook incident owner review`)
-
-// benchMemoryFolder is n memories (every tenth a reworded copy of the one
-// before), an index listing them all, and a project tree of files.
+// benchMemoryFolder is n memories of 40 words each from a 3000-word
+// vocabulary (every tenth a reworded copy of the one before), an index
+// listing them all, and a project tree of files.
 func benchMemoryFolder(b *testing.B, n, projectFiles int) (*MemoryStore, fstest.MapFS) {
 	b.Helper()
+	rng := rand.New(rand.NewPCG(1, 2))
+	word := func() string { return fmt.Sprintf("w%d", int(3000*rng.Float64()*rng.Float64())) }
 	files := map[string]string{}
 	var ix strings.Builder
 	ix.WriteString("# Memory\n\n")
+	prev := ""
 	for i := 0; i < n; i++ {
-		var body strings.Builder
+		var words []string
 		for k := 0; k < 40; k++ {
-			body.WriteString(benchWords[(i*7+k*k)%len(benchWords)] + " ")
+			words = append(words, word())
 		}
+		body := strings.Join(words, " ")
 		if i%10 == 9 {
-			body.Reset()
-			body.WriteString(strings.Replace(files[fmt.Sprintf("project_m%03d.md", i-1)], "---", "", -1))
+			// A reworded repeat: the same words with every eighth replaced.
+			pw := strings.Fields(prev)
+			for k := 0; k < len(pw); k += 8 {
+				pw[k] = word()
+			}
+			body = strings.Join(pw, " ")
 		}
-		fmt.Fprintf(&body, "\nSee `Func%d` in internal/pkg%d/file.go and [[m%03d]].\n", i, i%50, (i+1)%n)
+		prev = body
+		body += fmt.Sprintf("\nSee `Func%d` in internal/pkg%d/file.go and [[m%03d]].\n", i, i%50, (i+1)%n)
 		name := fmt.Sprintf("project_m%03d.md", i)
-		files[name] = freshMemory(fmt.Sprintf("m%03d", i), fmt.Sprintf("Memory number %d about %s", i, benchWords[i%len(benchWords)]), "project", body.String())
+		files[name] = freshMemory(fmt.Sprintf("m%03d", i), fmt.Sprintf("Memory number %d", i), "project", body)
 		fmt.Fprintf(&ix, "- [M%d](%s) — memory number %d\n", i, name, i)
 	}
 	files["MEMORY.md"] = ix.String()

@@ -15,6 +15,11 @@ func (s *MemoryStore) commit(op OpKind, summary string, w *workset, o WriteOptio
 	if len(rels) == 0 {
 		return ch, nil
 	}
+	if o.Now.IsZero() {
+		// The time goes into the journal, trash names and modified lines;
+		// a zero time is a caller's bug, not a time to write down.
+		return ch, errors.New("write refused: WriteOptions.Now is not set")
+	}
 	all, blocking := w.scan(rels)
 	ch.Findings = all
 	if len(blocking) > 0 && !o.Force {

@@ -299,3 +299,41 @@ func TestOpsAndUndo(t *testing.T) {
 		})
 	}
 }
+
+// Index line edits keep every other byte, including a missing final
+// newline and CRLF endings.
+func TestIndexLineEdits(t *testing.T) {
+	tests := []struct {
+		name  string
+		index string
+		op    func(s *MemoryStore) (Change, error)
+		want  string
+	}{
+		{"move last to top", "- [A](a.md)\n- [B](b.md)\nc", func(s *MemoryStore) (Change, error) { return s.MoveIndexLine(3, 1, WriteOptions{Now: opsNow}) }, "c\n- [A](a.md)\n- [B](b.md)"},
+		{"move top to last", "- [A](a.md)\r\n- [B](b.md)\r\nc\r\n", func(s *MemoryStore) (Change, error) { return s.MoveIndexLine(1, 3, WriteOptions{Now: opsNow}) }, "- [B](b.md)\r\nc\r\n- [A](a.md)\r\n"},
+		{"remove last", "- [A](a.md)\n- [B](b.md)", func(s *MemoryStore) (Change, error) { return s.RemoveIndexLine(2, WriteOptions{Now: opsNow}) }, "- [A](a.md)"},
+		{"remove first", "- [A](a.md)\n- [B](b.md)", func(s *MemoryStore) (Change, error) { return s.RemoveIndexLine(1, WriteOptions{Now: opsNow}) }, "- [B](b.md)"},
+		{"add after last entry", "# T\n- [A](a.md)\n\n## notes\nfree", func(s *MemoryStore) (Change, error) { return s.AddIndexEntry("b.md", WriteOptions{Now: opsNow}) }, "# T\n- [A](a.md)\n- [b](b.md) — B\n\n## notes\nfree"},
+		{"add to an index of prose", "just prose", func(s *MemoryStore) (Change, error) { return s.AddIndexEntry("b.md", WriteOptions{Now: opsNow}) }, "just prose\n- [b](b.md) — B"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, dir := openFixture(t, map[string]string{"MEMORY.md": tt.index, "a.md": clientMemory("a", "A", "user", "x\n"), "b.md": clientMemory("b", "B", "user", "x\n")})
+			if _, err := tt.op(s); err != nil {
+				t.Fatal(err)
+			}
+			if got := readTree(t, dir)["MEMORY.md"]; got != tt.want {
+				t.Errorf("index = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	s, _ := openFixture(t, map[string]string{"MEMORY.md": "a\n"})
+	for _, bad := range [][2]int{{0, 1}, {1, 2}, {2, 1}} {
+		if _, err := s.MoveIndexLine(bad[0], bad[1], WriteOptions{Now: opsNow}); err == nil {
+			t.Errorf("move %v accepted", bad)
+		}
+	}
+	if _, err := s.RemoveIndexLine(1, WriteOptions{}); err == nil || !strings.Contains(err.Error(), "Now is not set") {
+		t.Errorf("zero time accepted: %v", err)
+	}
+}

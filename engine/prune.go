@@ -73,6 +73,8 @@ type Plan struct {
 
 	md  *model.MemoryDir
 	now time.Time
+	// insertAt is where new index lines go (see indexInsertPoint).
+	insertAt int
 	// base is the SHA-256 of every file the plan was made from.
 	base map[string]string
 }
@@ -101,6 +103,9 @@ func PlanPrune(md *model.MemoryDir, o PruneOptions) Plan {
 		p.base[f.Path] = hashBytes(f.Raw())
 	}
 	facts := analyzeIndex(md, nil)
+	if md.Index != nil {
+		p.insertAt = indexInsertPoint(md.Index)
+	}
 	pl := &planner{md: md, o: o, facts: facts, merged: map[string]bool{}, isStale: map[string]bool{}}
 	if md.Index == nil {
 		pl.rebuild()
@@ -166,7 +171,7 @@ func (p Plan) run(w *workset, ids []string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	st, err := newPruneState(w, now)
+	st, err := newPruneState(w, now, p.md.Index, p.insertAt)
 	if err != nil {
 		return err
 	}

@@ -25,15 +25,17 @@ type pruneState struct {
 	rebuilt []byte
 }
 
-func newPruneState(w *workset, now time.Time) (*pruneState, error) {
-	st := &pruneState{w: w, now: now, drop: map[int]bool{}, replace: map[int]string{}}
+// newPruneState starts from the plan's index ix (nil when there is none)
+// and its insert point; MEMORY.md is read through w all the same, so a
+// changed file is refused before anything is planned on it.
+func newPruneState(w *workset, now time.Time, ix *model.MemoryIndex, insertAt int) (*pruneState, error) {
+	st := &pruneState{w: w, now: now, drop: map[int]bool{}, replace: map[int]string{}, ix: ix, insertAt: insertAt}
 	data, exists, err := w.get(model.MemoryIndexName)
 	if err != nil {
 		return nil, err
 	}
-	if exists {
-		st.ix = model.ParseMemoryIndex(data)
-		st.insertAt = indexInsertPoint(st.ix)
+	if exists != (ix != nil) || exists && !bytes.Equal(data, ix.Bytes()) {
+		return nil, ErrPlanStale
 	}
 	return st, nil
 }
