@@ -14,12 +14,17 @@ const diffContext = 3
 // a CRLF change shows; a last line without a newline is marked as diff
 // marks it. Identical input gives "".
 func UnifiedDiff(name string, a []byte, aExists bool, b []byte, bExists bool) string {
+	return unifiedDiff(name, name, a, aExists, b, bExists)
+}
+
+// unifiedDiff is UnifiedDiff of a file that moved from one name to another.
+func unifiedDiff(fromName, toName string, a []byte, aExists bool, b []byte, bExists bool) string {
 	if aExists == bExists && string(a) == string(b) {
 		return ""
 	}
 	x, y := splitLinesKeepEOL(string(a)), splitLinesKeepEOL(string(b))
 	var out strings.Builder
-	from, to := "a/"+name, "b/"+name
+	from, to := "a/"+fromName, "b/"+toName
 	if !aExists {
 		from = "/dev/null"
 	}
@@ -59,6 +64,22 @@ func hunkRange(start, n int) string {
 		return fmt.Sprintf("%d", start+1)
 	}
 	return fmt.Sprintf("%d,%d", start+1, n)
+}
+
+// mostlySame reports whether b keeps at least half of a's lines: a file
+// removed and one created that are mostly the same read as a move.
+func mostlySame(a, b []byte) bool {
+	x, y := splitLinesKeepEOL(string(a)), splitLinesKeepEOL(string(b))
+	if len(x)+len(y) > maxMyersLines {
+		return false
+	}
+	same := 0
+	for _, op := range diffLines(x, y) {
+		if op.kind == ' ' {
+			same++
+		}
+	}
+	return same*2 >= max(len(x), len(y))
 }
 
 // splitLinesKeepEOL splits s after each "\n".

@@ -195,33 +195,43 @@ func (w *workset) changedFiles(rels []string) []ChangedFile {
 	return out
 }
 
-// diff is the unified diff of the changed files; a file moved unchanged
-// shows as a rename.
+// diff is the unified diff of the changed files. A file removed and one
+// created with the same or mostly the same content read as a move: a
+// "rename" line, then the diff between the two if any.
 func (w *workset) diff(rels []string) string {
 	var b bytes.Buffer
-	movedTo := map[string]string{}
-	for _, del := range rels {
-		d := w.files[del]
-		if d.exists || !d.baseExists {
-			continue
-		}
-		for _, add := range rels {
-			a := w.files[add]
-			if !a.baseExists && a.exists && bytes.Equal(a.data, d.base) && movedTo[add] == "" {
-				movedTo[add], movedTo[del] = del, add
-				fmt.Fprintf(&b, "rename %s → %s\n", del, add)
-				break
+	sorted := append([]string{}, rels...)
+	sort.Strings(sorted)
+	movedTo, movedFrom := map[string]string{}, map[string]string{}
+	for _, exact := range []bool{true, false} {
+		for _, del := range sorted {
+			d := w.files[del]
+			if d.exists || !d.baseExists || movedTo[del] != "" {
+				continue
+			}
+			for _, add := range sorted {
+				a := w.files[add]
+				if a.baseExists || !a.exists || movedFrom[add] != "" {
+					continue
+				}
+				if exact && bytes.Equal(a.data, d.base) || !exact && mostlySame(d.base, a.data) {
+					movedTo[del], movedFrom[add] = add, del
+					break
+				}
 			}
 		}
 	}
-	sorted := append([]string{}, rels...)
-	sort.Strings(sorted)
 	for _, rel := range sorted {
-		if movedTo[rel] != "" {
-			continue
-		}
 		f := w.files[rel]
-		b.WriteString(UnifiedDiff(rel, f.base, f.baseExists, f.data, f.exists))
+		switch {
+		case movedTo[rel] != "":
+		case movedFrom[rel] != "":
+			from := movedFrom[rel]
+			fmt.Fprintf(&b, "rename %s → %s\n", from, rel)
+			b.WriteString(unifiedDiff(from, rel, w.files[from].base, true, f.data, true))
+		default:
+			b.WriteString(UnifiedDiff(rel, f.base, f.baseExists, f.data, f.exists))
+		}
 	}
 	return b.String()
 }
