@@ -68,22 +68,23 @@ func plainRun(d []byte, i int) (int, uint64) {
 // (whose high bits say whether any was not ASCII), 32 bytes a step.
 func lineBytes(d []byte) (control bool, or uint64) {
 	const lo = swarLSB * 0x20
-	i := 0
-	for ; i+32 <= len(d); i += 32 {
-		a := binary.LittleEndian.Uint64(d[i:])
-		b := binary.LittleEndian.Uint64(d[i+8:])
-		c := binary.LittleEndian.Uint64(d[i+16:])
-		e := binary.LittleEndian.Uint64(d[i+24:])
+	// Reslicing (not indexing) lets the compiler drop the bounds checks.
+	for len(d) >= 32 {
+		a := binary.LittleEndian.Uint64(d[0:8])
+		b := binary.LittleEndian.Uint64(d[8:16])
+		c := binary.LittleEndian.Uint64(d[16:24])
+		e := binary.LittleEndian.Uint64(d[24:32])
 		or |= a | b | c | e
 		if ((a-lo)&^a|(b-lo)&^b|(c-lo)&^c|(e-lo)&^e)&swarMSB != 0 {
 			return true, or
 		}
+		d = d[32:]
 	}
-	for ; i < len(d); i++ {
-		if d[i] < 0x20 {
+	for _, c := range d {
+		if c < 0x20 {
 			return true, or
 		}
-		or |= uint64(d[i])
+		or |= uint64(c)
 	}
 	return false, or
 }
@@ -120,11 +121,14 @@ type jsonScanner struct {
 	// clean says the text has no byte below 0x20, so strings need no
 	// control check and their ends can be found with bytes.IndexByte.
 	clean bool
-	f     lineFields
+	// bs is the offset of the next '\\' once looked up (len(d) when there
+	// is none); it is stale when below the offset being read.
+	bs int
+	f  lineFields
 }
 
 func (s *jsonScanner) reset(d []byte) {
-	s.d, s.stack = d, s.stack[:0]
+	s.d, s.stack, s.bs = d, s.stack[:0], -1
 	control, or := lineBytes(d)
 	s.clean, s.hi = !control, or
 }
@@ -190,7 +194,8 @@ func (s *jsonScanner) str(i int) (int, bool, error) {
 
 // cleanStr is str for text without control bytes: it jumps to the next
 // quote and backslash with bytes.IndexByte, which is many times faster
-// than looking at each byte.
+// than looking at each byte. The next backslash of the line is kept
+// across strings, so a string with no escape costs one search.
 func (s *jsonScanner) cleanStr(i int) (int, bool, error) {
 	d := s.d
 	start := i
@@ -205,11 +210,16 @@ func (s *jsonScanner) cleanStr(i int) (int, bool, error) {
 			}
 			q = i + n
 		}
-		b := bytes.IndexByte(d[i:q], '\\')
-		if b < 0 {
+		if s.bs < i {
+			s.bs = len(d)
+			if n := bytes.IndexByte(d[i:], '\\'); n >= 0 {
+				s.bs = i + n
+			}
+		}
+		if s.bs > q {
 			return q + 1, escaped, nil
 		}
-		e := i + b
+		e := s.bs
 		escaped = true
 		if e+1 >= len(d) {
 			return 0, false, syntaxErr(start, "unterminated string")
