@@ -78,7 +78,8 @@ func runCompact(e *env, args []string) int {
 	in := engine.InputFromResume(tr, engine.ResumeTranscript(tr, engine.ResumeOptions{FileSize: sf.size}))
 	cfg := engine.DefaultPipelineConfig(w)
 	cfg.PreserveRecent = *preserve
-	flush, err := ff.start(e, hf, sf, tr)
+	st := &engine.PipelineState{}
+	flush, err := ff.start(e, hf, sf, tr, st)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "memscope compact: %v\n", err)
 		return 1
@@ -87,7 +88,7 @@ func runCompact(e *env, args []string) int {
 		defer flush.close()
 		cfg.FlushHook = flush.hook
 	}
-	res, err := engine.RunPipeline(in, cfg, &engine.PipelineState{}, e.now())
+	res, err := engine.RunPipeline(in, cfg, st, e.now())
 	if err != nil {
 		fmt.Fprintf(e.stderr, "memscope compact: %v\n", err)
 		return 1

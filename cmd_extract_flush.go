@@ -37,9 +37,10 @@ type flushSession struct {
 	close func()
 }
 
-// start builds the flush hook over the session's memory folder, or
-// returns nil when --flush is off.
-func (f *flushFlags) start(e *env, hf *homeFlags, sf *sessionFile, tr *model.Transcript) (*flushSession, error) {
+// start builds the flush hook over the session's memory folder, reading
+// through the folds of st's collapse store, or returns nil when --flush
+// is off.
+func (f *flushFlags) start(e *env, hf *homeFlags, sf *sessionFile, tr *model.Transcript, st *engine.PipelineState) (*flushSession, error) {
 	if !f.flush {
 		return nil, nil
 	}
@@ -50,6 +51,7 @@ func (f *flushFlags) start(e *env, hf *homeFlags, sf *sessionFile, tr *model.Tra
 	hook := engine.NewFlushExtractor(engine.FlushConfig{
 		Existing:   engine.ExistingFromMemoryDir(mem.store.Memory()),
 		Transcript: tr,
+		Collapse:   &st.Collapse,
 		SessionID:  tr.Summary.SessionID,
 		Location:   time.Local,
 	})

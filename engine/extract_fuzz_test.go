@@ -34,6 +34,9 @@ func FuzzExtract(f *testing.F) {
 		names := map[string]bool{"feedback-keep": true}
 		for _, c := range res.Candidates {
 			checkCandidate(t, c)
+			if u := c.Provenance.MessageUUID; u != "u1" && u != "u2" {
+				t.Fatalf("provenance %+v names no input", c.Provenance)
+			}
 			if names[c.Name] {
 				t.Fatalf("name %q used twice", c.Name)
 			}
@@ -61,7 +64,7 @@ func checkCandidate(t *testing.T, c Candidate) {
 	if c.Description == "" || strings.ContainsAny(c.Description, "\n\r") || len(c.Description) > exDescriptionMax+len("…") {
 		t.Fatalf("bad description %q", c.Description)
 	}
-	if q := c.Provenance.Quote; q == "" || len(q) > exQuoteMax+len("…") || (c.Provenance.MessageUUID != "u1" && c.Provenance.MessageUUID != "u2") {
+	if q := c.Provenance.Quote; q == "" || len(q) > exQuoteMax+len("…") || c.Provenance.MessageUUID == "" {
 		t.Fatalf("bad provenance %+v", c.Provenance)
 	}
 	for _, s := range []string{c.Description, c.Body, c.Provenance.Quote} {

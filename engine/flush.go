@@ -19,6 +19,10 @@ type FlushConfig struct {
 	// prompt its session id and time and says which records are sidechain,
 	// meta or transcript-only. Messages built by hand need none.
 	Transcript *model.Transcript
+	// Collapse is the pipeline state's collapse store (&state.Collapse),
+	// so folds committed before autocompact are read as the messages they
+	// stand for; without it a fold's prompts are not read.
+	Collapse *CollapseStore
 	// SessionID is used for messages the transcript does not know.
 	SessionID string
 	// Location is the user's time zone for relative dates; nil means UTC.
@@ -30,8 +34,8 @@ type FlushConfig struct {
 
 // FlushRun is what one call of the flush hook did.
 type FlushRun struct {
-	// Handed is how many messages autocompact handed over; New how many of
-	// them no earlier call had seen.
+	// Handed is how many messages autocompact handed over; New how many
+	// messages (folds expanded) no earlier call had seen.
 	Handed int `json:"handed"`
 	New    int `json:"new"`
 	// From and To number the messages extracted, [From, To), in arrival
@@ -88,8 +92,11 @@ func NewFlushExtractor(cfg FlushConfig) *FlushExtractor {
 // before to the log and requests an extraction up to its end. The error
 // is the extraction's (the pipeline reports it and compacts anyway).
 func (f *FlushExtractor) BeforeCompact(msgs []Msg) error {
-	f.mu.Lock()
 	run := FlushRun{Handed: len(msgs)}
+	if f.cfg.Collapse != nil {
+		msgs = f.cfg.Collapse.Expand(msgs)
+	}
+	f.mu.Lock()
 	for _, m := range msgs {
 		// The same messages come again when a compaction failed and the
 		// next turn (or a reactive compact) tries again.
