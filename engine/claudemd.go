@@ -143,7 +143,7 @@ func AssembleClaudeMd(o ClaudeMdOptions) ClaudeMdResult {
 	if a.root == nil {
 		a.root = emptyRoot{}
 	}
-	a.res.MissingImports, a.res.ConditionalRules = []MissingImport{}, []ConditionalRule{}
+	a.res.Layers, a.res.MissingImports, a.res.ConditionalRules = []Layer{}, []MissingImport{}, []ConditionalRule{}
 	a.file(path.Join(o.ManagedDir, "CLAUDE.md"), KindManaged)
 	a.rules(path.Join(o.ManagedDir, ".claude", "rules"), KindManaged)
 	a.file(path.Join(o.HomeDir, "CLAUDE.md"), KindUser)

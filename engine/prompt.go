@@ -167,8 +167,9 @@ func (p *Preview) addMemory(o PromptOptions, loc model.MemoryLocation, now time.
 		raw = []byte(bf.Text)
 		l.Reason = "MEMORY.md is missing: the client writes this index at session start, before the first request"
 	}
+	// CapIndex(nil) is an empty index: the whole of both caps is room.
+	p.MemoryIndex.IndexCap = CapIndex(raw)
 	if raw != nil {
-		p.MemoryIndex.IndexCap = CapIndex(raw)
 		c := p.MemoryIndex.IndexCap
 		if c.Content == "" {
 			l.Status, l.Reason = StatusSkipped, joinReason(l.Reason, "empty")
