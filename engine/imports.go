@@ -115,13 +115,14 @@ type proseSegment struct {
 
 // proseSegments splits content into the text the client's markdown lexer
 // would see as prose: fenced blocks (``` or ~~~), indented code blocks,
-// code spans and HTML comments are left out.
+// code spans and HTML comments are left out. An indented line starts a
+// code block unless it continues a paragraph (a blank line, a heading, a
+// fence or an HTML comment block before it all end the paragraph).
 func proseSegments(content string) []proseSegment {
 	var out []proseSegment
 	lines := strings.Split(content, "\n")
 	fence := ""
-	inComment := false
-	prevBlank, prevCode := true, false
+	inComment, blockComment, prevPara := false, false, false
 	for i, raw := range lines {
 		line := strings.TrimSuffix(raw, "\r")
 		n := i + 1
@@ -129,28 +130,55 @@ func proseSegments(content string) []proseSegment {
 			if closesFence(line, fence) {
 				fence = ""
 			}
-			prevBlank = false
 			continue
 		}
 		if !inComment {
 			if f := opensFence(line); f != "" {
-				fence, prevBlank, prevCode = f, false, false
+				fence, prevPara = f, false
 				continue
 			}
-			if isIndentedCode(line) && (prevBlank || prevCode) {
-				prevCode, prevBlank = true, false
+			if isIndentedCode(line) && !prevPara {
 				continue
 			}
 		}
-		blank := strings.TrimSpace(line) == ""
+		opensBlock := !inComment && opensHTMLCommentBlock(line)
+		closesBlock := inComment && blockComment
 		var text string
 		text, inComment = stripInline(line, inComment)
 		if strings.TrimSpace(text) != "" {
 			out = append(out, proseSegment{text: text, line: n})
 		}
-		prevBlank, prevCode = blank, false
+		switch {
+		case opensBlock || closesBlock:
+			blockComment, prevPara = inComment, false
+		case strings.TrimSpace(line) == "", isATXHeading(line):
+			prevPara = false
+		default:
+			prevPara = true
+		}
 	}
 	return out
+}
+
+// opensHTMLCommentBlock reports whether line starts an HTML block of the
+// comment kind: up to three spaces, then "<!--".
+func opensHTMLCommentBlock(line string) bool {
+	t := strings.TrimLeft(line, " ")
+	return len(line)-len(t) <= 3 && strings.HasPrefix(t, "<!--")
+}
+
+// isATXHeading reports whether line is a "#" heading (one to six "#",
+// then white space or the end of the line, after up to three spaces).
+func isATXHeading(line string) bool {
+	t := strings.TrimLeft(line, " ")
+	if len(line)-len(t) > 3 {
+		return false
+	}
+	n := 0
+	for n < len(t) && t[n] == '#' {
+		n++
+	}
+	return n >= 1 && n <= 6 && (n == len(t) || t[n] == ' ' || t[n] == '\t')
 }
 
 // opensFence returns the fence marker a line opens (up to three spaces of

@@ -37,6 +37,15 @@ func TestFindImports(t *testing.T) {
 		{"fence needs the same marker to close", "```\n~~~\n@a.md\n```\n@b.md", []string{"b.md@5"}},
 		{"indented code after blank line", "para\n\n    @a.md\n\n@b.md", []string{"b.md@5"}},
 		{"indented line continuing a paragraph", "para\n    @a.md", []string{"a.md@2"}},
+		// Only a paragraph can be continued by an indented line; after a
+		// heading, a fence or an HTML comment block it starts a code block.
+		{"indented code after a heading", "# Title\n    @a.md\n@b.md", []string{"b.md@3"}},
+		{"indented code after a fenced block", "```\nx\n```\n    @a.md", nil},
+		{"indented code after a one-line HTML comment block", "<!-- note -->\n    @a.md", nil},
+		{"indented code after a multi-line HTML comment block", "<!--\nnote\n-->\n    @a.md", nil},
+		{"indented line after a comment inside a paragraph continues it", "text <!-- note -->\n    @a.md", []string{"a.md@2"}},
+		{"indented line continuing a list item", "- item\n    @a.md", []string{"a.md@2"}},
+		{"a heading is not a code block's blank line", "para\n# H\n    @a.md", nil},
 		{"HTML comment", "<!-- @a.md --> @b.md", []string{"b.md@1"}},
 		{"multi-line HTML comment", "<!--\n@a.md\n-->\n@b.md", []string{"b.md@4"}},
 		{"CRLF", "@a.md\r\n@b.md\r\n", []string{"a.md@1", "b.md@2"}},
