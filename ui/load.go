@@ -3,6 +3,7 @@ package ui
 import (
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -116,14 +117,7 @@ func (m *Model) applyHome(msg homeLoadedMsg) {
 	m.data.problems = msg.problems
 	want := m.data.open
 	if want == "" && m.opts.Project != "" {
-		if slug, ok := model.FindProjectDir(m.opts.Home.FS, m.opts.Project); ok {
-			want = slug
-		}
-		for i := range m.data.projects {
-			if m.data.projects[i].Project.Path == m.opts.Project {
-				want = m.data.projects[i].Project.Slug
-			}
-		}
+		want = m.projectFor(m.opts.Project)
 	}
 	if want == "" && len(msg.rows) > 0 {
 		newest := msg.rows[0]
@@ -139,6 +133,25 @@ func (m *Model) applyHome(msg homeLoadedMsg) {
 	}
 	m.openProject(want)
 	m.projects.SetRows(m.data.projects, m.opts.Now())
+}
+
+// projectFor finds the project of folder dir: the project started there,
+// else the nearest folder above it that has one (started in repo/sub,
+// the project may be repo).
+func (m *Model) projectFor(dir string) string {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		for _, r := range m.data.projects {
+			if r.Project.Path == d {
+				return r.Project.Slug
+			}
+		}
+		if slug, ok := model.FindProjectDir(m.opts.Home.FS, d); ok {
+			return slug
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }
 
 // openProject switches the project panes to slug.

@@ -156,6 +156,14 @@ func TestOpensRequestedProject(t *testing.T) {
 	}
 }
 
+func TestOpensProjectOfAParentFolder(t *testing.T) {
+	m := New(Options{Home: fixedHome(t), Project: "/tmp/rc/work/beta/src/deep", Now: func() time.Time { return testNow }})
+	m = drain(t, m, m.Init())
+	if m.data.open != "-tmp-rc-work-beta" {
+		t.Fatalf("started in a sub-folder, opened %q", m.data.open)
+	}
+}
+
 func TestFocusRing(t *testing.T) {
 	m := newTestModel(t, 100, 30)
 	m = press(t, m, "tab")
