@@ -10,7 +10,9 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
+	"github.com/memscope/memscope/demo"
 	"github.com/memscope/memscope/model"
 )
 
@@ -76,8 +78,12 @@ func TestSummaryMatchesModelOnRealTranscripts(t *testing.T) {
 }
 
 func TestSummaryMatchesModelOnTestdataHomes(t *testing.T) {
+	demoHome, err := demo.Materialize(t.TempDir(), time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
 	n := 0
-	for _, root := range []string{"../testdata", "testdata"} {
+	for _, root := range []string{"../testdata", "testdata", demoHome.Home} {
 		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") || strings.Contains(p, "history") {
 				return nil
@@ -91,8 +97,8 @@ func TestSummaryMatchesModelOnTestdataHomes(t *testing.T) {
 			return nil
 		})
 	}
-	if n == 0 {
-		t.Skip("no testdata transcripts")
+	if n < 10 {
+		t.Errorf("compared %d transcripts; the demo and testdata homes have more", n)
 	}
 }
 

@@ -83,12 +83,18 @@ type StatOptions struct {
 	Workers int
 }
 
-// Stat takes the inventory of a home. Transcripts are scanned in parallel,
-// one file per worker, each in one streaming pass.
+// Stat takes the inventory of a home. Transcripts, the bulk of the bytes,
+// are scanned on all CPUs (one streaming pass per file) while the smaller
+// stores are read.
 func Stat(o StatOptions) StatReport {
 	h := o.Home
 	r := StatReport{Home: h.Dir, Source: string(h.Source), Demo: h.Source == model.HomeFromDemo, RecordTypes: map[string]int{}}
 	var probs []model.Problem
+
+	// ListProjects reports what FindSessionFiles finds wrong.
+	sf, _ := model.FindSessionFiles(h.FS)
+	summaries := make(chan []model.TranscriptSummary, 1)
+	go func() { summaries <- summarizeAll(h.FS, sf.Transcripts, o.Workers) }()
 
 	projects, p := model.ListProjects(h.FS)
 	probs = append(probs, p...)
@@ -134,8 +140,6 @@ func Stat(o StatOptions) StatReport {
 	r.Pastes = StatPastes{Referenced: s.Referenced, Resolved: s.Resolved, Missing: s.Missing, HashMismatch: s.HashMismatch,
 		Unreadable: s.Unreadable, Inline: s.Inline, Files: s.Files, Orphans: s.Orphans}
 
-	// ListProjects already reported what FindSessionFiles finds wrong.
-	sf, _ := model.FindSessionFiles(h.FS)
 	r.ToolResultFiles = len(sf.ToolResults)
 	for _, t := range sf.Transcripts {
 		switch t.Kind {
@@ -147,7 +151,7 @@ func Stat(o StatOptions) StatReport {
 			r.SeedTranscripts++
 		}
 	}
-	for _, sum := range summarizeAll(h.FS, sf.Transcripts, o.Workers) {
+	for _, sum := range <-summaries {
 		r.TranscriptBytes += sum.Bytes
 		r.Records += sum.Records
 		for t, n := range sum.Types {
