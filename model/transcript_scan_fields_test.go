@@ -1,6 +1,9 @@
 package model
 
-import "testing"
+import (
+	"testing"
+	"testing/fstest"
+)
 
 // A link field of the wrong type takes the record out of the message tree
 // (or a leaf out of resume); that must be reported, not dropped silently.
@@ -22,5 +25,20 @@ func TestScanReportsLinkFieldsOfTheWrongType(t *testing.T) {
 				t.Errorf("problems %q, want %q; %d records (%v)", got, c.problems, len(recs), s.Problems)
 			}
 		})
+	}
+}
+
+// A boundary without a uuid cannot take part in the message tree; it is
+// still a compaction the file records and the summary counts, so the tree
+// keeps it for the timeline to list.
+func TestBoundaryWithoutUUID(t *testing.T) {
+	in := `{"type":"system","subtype":"compact_boundary","compactMetadata":{"trigger":"auto","preTokens":5}}` + "\n" +
+		`{"type":"system","subtype":"microcompact_boundary"}` + "\n"
+	tr, err := ReadTranscript(fstest.MapFS{"t.jsonl": {Data: []byte(in)}}, "t.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := tr.Boundaries(); len(b) != 2 || b[0].Compact == nil || *b[0].Compact.PreTokens != 5 {
+		t.Errorf("boundaries kept: %d", len(b))
 	}
 }

@@ -51,10 +51,11 @@ func NewTranscript(path string) *Transcript {
 	return &Transcript{Path: path, byUUID: map[string]*Record{}, children: map[string][]*Record{}}
 }
 
-// Add appends r if it belongs in the tree (it has a uuid or a leafUuid) and
-// indexes it. It reports whether r was kept.
+// Add appends r if it belongs in the tree (it has a uuid or a leafUuid, or
+// is a compaction boundary, listed even without a uuid) and indexes it. It
+// reports whether r was kept.
 func (t *Transcript) Add(r *Record) bool {
-	if r.UUID == "" && r.LeafUUID == "" {
+	if r.UUID == "" && r.LeafUUID == "" && !r.IsCompactBoundary() && !r.IsMicrocompactBoundary() {
 		return false
 	}
 	t.Records = append(t.Records, r)
