@@ -1,49 +1,122 @@
 package engine
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
 )
 
-// FuzzIndexCap checks the truncation properties: what loads is never over
-// the caps, is a prefix of the trimmed input followed by the warning, and
-// an input already within the caps loads unchanged (and capping the
-// result again changes nothing).
+// FuzzIndexCap checks the truncation properties on arbitrary bytes (see
+// checkIndexCap).
 func FuzzIndexCap(f *testing.F) {
 	f.Add([]byte(memLines(5, "\n")))
 	f.Add([]byte(strings.Repeat("😀", 12600)))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		c := CapIndex(data)
-		trimmed := jsTrim(decodeLikeNode(data))
-		if !utf8.ValidString(c.Content) {
-			t.Fatal("content is not valid UTF-8")
+	f.Fuzz(func(t *testing.T, data []byte) { checkIndexCap(t, data) })
+}
+
+// FuzzIndexCapScaled builds large inputs from a repeated unit, so that
+// both caps (200 lines, 25000 UTF-16 units) are reached far more often
+// than by mutating bytes: reps copies of unit+sep, then tail.
+func FuzzIndexCapScaled(f *testing.F) {
+	f.Add("- [Memory](mem.md) — hook line", uint16(250), "\n", "")
+	f.Add("项", uint16(25001), "", "")
+	f.Add("😀", uint16(12500), "", "a")
+	f.Add("a", uint16(30000), "", "\n- [B](b.md) — b")
+	f.Add(strings.Repeat("w ", 75), uint16(199), "\r\n", "\n\n  \n")
+	f.Add("\u00a0x\u2028", uint16(9000), "\n", "\ufeff")
+	f.Fuzz(func(t *testing.T, unit string, reps uint16, sep, tail string) {
+		n := int(reps)
+		if per := len(unit) + len(sep); per > 0 && per*n > 1<<20 {
+			n = (1 << 20) / per
 		}
-		if c.LoadedLines > IndexMaxLines || c.LoadedChars > IndexMaxChars {
-			t.Fatalf("loaded %d lines, %d chars", c.LoadedLines, c.LoadedChars)
+		checkIndexCap(t, []byte(strings.Repeat(unit+sep, n)+tail))
+	})
+}
+
+var warningRE = regexp.MustCompile(`^> WARNING: MEMORY\.md is ` +
+	`(?:\d+ lines \(limit: 200\)|\d+(?:\.\d)?(?:KB|MB) \(limit: 24\.4KB\) — index entries are too long|\d+ lines and \d+(?:\.\d)?(?:KB|MB))` +
+	`\. Only part of it was loaded: ` +
+	`(?:\d+ of \d+ lines were cut off, starting at line \d+(?: \("(.*)"\))?|everything after the first 25000 characters of line 1 was cut off)` +
+	`\. Keep index entries to one line under ~200 chars; move detail into topic files\.$`)
+
+// checkIndexCap asserts, with counts made here rather than taken from the
+// result: what loads is never over the caps; a cut result is a prefix of
+// the trimmed input, ending at the last line end that fits (or a hard cut
+// at 25000 units inside line 1), followed by "\n\n" and a warning of the
+// client's form; an input within the caps loads unchanged, and capping
+// that again changes nothing.
+func checkIndexCap(t *testing.T, data []byte) {
+	t.Helper()
+	c := CapIndex(data)
+	trimmed := jsTrim(decodeLikeNode(data))
+	lines := func(s string) int {
+		if s == "" {
+			return 0
 		}
-		if !c.Truncated {
-			if c.Content != trimmed || c.Warning != "" {
-				t.Fatal("short input changed")
-			}
-			if again := CapIndex([]byte(c.Content)); again.Content != c.Content || again.Truncated {
-				t.Fatal("capping is not idempotent on short input")
-			}
-			return
+		return strings.Count(s, "\n") + 1
+	}
+	inLines, inUnits := lines(trimmed), utf16Len(trimmed)
+	if !utf8.ValidString(c.Content) {
+		t.Fatal("content is not valid UTF-8")
+	}
+	if c.Lines != inLines || c.Chars != inUnits {
+		t.Fatalf("measured %d lines %d units, counted %d %d", c.Lines, c.Chars, inLines, inUnits)
+	}
+	if !c.Truncated {
+		if inLines > IndexMaxLines || inUnits > IndexMaxChars {
+			t.Fatalf("%d lines, %d units loaded whole", inLines, inUnits)
 		}
-		kept, ok := strings.CutSuffix(c.Content, "\n\n"+c.Warning)
-		if !ok || !strings.HasPrefix(c.Warning, "> WARNING: MEMORY.md is ") {
-			t.Fatal("content does not end with the warning")
+		if c.Content != trimmed || c.Warning != "" || len(c.DroppedEntries) != 0 {
+			t.Fatal("short input changed")
 		}
-		// A hard cut may split a surrogate pair; Node writes the half as U+FFFD.
-		if !strings.HasPrefix(trimmed, kept) && !(strings.HasSuffix(kept, "\uFFFD") && strings.HasPrefix(trimmed, strings.TrimSuffix(kept, "\uFFFD"))) {
+		if again := CapIndex([]byte(c.Content)); again.Content != c.Content || again.Truncated {
+			t.Fatal("capping is not idempotent on short input")
+		}
+		return
+	}
+	if inLines <= IndexMaxLines && inUnits <= IndexMaxChars {
+		t.Fatal("truncated although within the caps")
+	}
+	kept, ok := strings.CutSuffix(c.Content, "\n\n"+c.Warning)
+	if !ok {
+		t.Fatal("content does not end with the warning")
+	}
+	m := warningRE.FindStringSubmatch(c.Warning)
+	if m == nil {
+		t.Fatalf("warning not of the client's form: %q", c.Warning)
+	}
+	if q := m[1]; utf16Len(q) > warningQuoteMax {
+		t.Fatalf("quote is %d units", utf16Len(q))
+	}
+	if lines(kept) > IndexMaxLines || utf16Len(kept) > IndexMaxChars || lines(kept) != c.LoadedLines || utf16Len(kept) != c.LoadedChars {
+		t.Fatalf("kept %d lines %d units, reported %d %d", lines(kept), utf16Len(kept), c.LoadedLines, c.LoadedChars)
+	}
+	// A hard cut may split a surrogate pair; Node writes the half as U+FFFD.
+	prefix := kept
+	if !strings.HasPrefix(trimmed, kept) {
+		prefix = strings.TrimSuffix(kept, "\uFFFD")
+		if prefix == kept || !strings.HasPrefix(trimmed, prefix) {
 			t.Fatal("kept text is not a prefix of the input")
 		}
-		if utf16Len(kept) != c.LoadedChars || c.LoadedChars > IndexMaxChars {
-			t.Fatalf("kept %d units, reported %d", utf16Len(kept), c.LoadedChars)
+	}
+	hard := strings.Contains(c.Warning, "of line 1 was cut off")
+	if hard {
+		if strings.Contains(kept, "\n") || utf16Len(kept) != IndexMaxChars {
+			t.Fatalf("hard cut kept %d units and a line break: %v", utf16Len(kept), strings.Contains(kept, "\n"))
 		}
-		if c.Lines <= IndexMaxLines && c.Chars <= IndexMaxChars {
-			t.Fatal("truncated although within the caps")
-		}
-	})
+		return
+	}
+	if trimmed[len(prefix)] != '\n' {
+		t.Fatal("cut is not at a line end")
+	}
+	// The cut is at the last line end that fits: one more line would
+	// break a cap.
+	next := len(trimmed)
+	if i := strings.IndexByte(trimmed[len(prefix)+1:], '\n'); i >= 0 {
+		next = len(prefix) + 1 + i
+	}
+	if more := trimmed[:next]; lines(more) <= IndexMaxLines && utf16Len(more) <= IndexMaxChars {
+		t.Fatalf("cut at line %d although line %d fits", lines(kept), lines(more))
+	}
 }
