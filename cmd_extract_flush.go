@@ -88,14 +88,19 @@ func printFlush(w io.Writer, r *flushOut, wrote bool) {
 		fmt.Fprintln(w, "          autocompact did not run: nothing was flushed")
 	}
 	for _, run := range r.Runs {
-		fmt.Fprintf(w, "          %d messages handed over before autocompact (%d new)", run.Handed, run.New)
+		fmt.Fprintf(w, "          autocompact summarizes %s", countOf(run.Handed, "message", "messages"))
+		if run.Expanded != run.Handed {
+			fmt.Fprintf(w, " (%d with context-collapse folds expanded)", run.Expanded)
+		}
+		fmt.Fprintf(w, ", %d new to the flush", run.New)
 		switch {
 		case run.Error != "":
 			fmt.Fprintf(w, "; extraction failed: %s\n", run.Error)
 		case run.To == run.From:
 			fmt.Fprintf(w, "; fewer than %d new since the last extraction, nothing extracted\n", engine.MinNewMessages)
 		default:
-			fmt.Fprintf(w, "; extracted messages %d..%d: %d user prompts, %d candidates\n", run.From, run.To, run.Prompts, run.Candidates)
+			fmt.Fprintf(w, "; messages %d..%d extracted: %s, %s\n", run.From, run.To,
+				countOf(run.Prompts, "user prompt", "user prompts"), countOf(run.Candidates, "candidate", "candidates"))
 		}
 	}
 	printExtraction(w, r.ExtractResult)

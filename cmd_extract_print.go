@@ -55,15 +55,13 @@ func printSaved(w io.Writer, s savedMemories, wrote bool, dir, project string, c
 		}
 	}
 	for _, f := range s.Failed {
-		what := "FAILED "
-		if f.Blocked {
-			what = "BLOCKED"
+		if !f.Blocked {
+			fmt.Fprintf(w, "FAILED    %s: %s\n", f.Name, f.Reason)
+			continue
 		}
-		fmt.Fprintf(w, "%s   %s: %s\n", what, f.Name, f.Reason)
-		if f.Blocked {
-			for _, fd := range f.Findings {
-				fmt.Fprintf(w, "          %s\n", fd)
-			}
+		fmt.Fprintf(w, "BLOCKED   %s: the security scan found %s; nothing written\n", f.Name, countOf(len(f.Findings), "high-severity issue", "high-severity issues"))
+		for _, fd := range f.Findings {
+			fmt.Fprintf(w, "          %s\n", fd)
 		}
 	}
 	if len(s.Written) == 0 && len(s.Failed) == 0 {

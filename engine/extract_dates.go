@@ -28,6 +28,9 @@ var (
 		`)\b(?P<after>\s*,?\s*(?:\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)?\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b))?`)
 	// exAbsDate is a date already written out.
 	exAbsDate = regexp.MustCompile(`(?i)\b\d{4}-\d{2}-\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b`)
+	// exRecurring ends the text before a weekday that names a schedule,
+	// not a date: "every Monday", "each Friday", "every other Tuesday".
+	exRecurring = regexp.MustCompile(`(?i)\b(?:every|each)(?:\s+other|\s+second)?\s+$`)
 	// exDateWords are the words of date expressions, removed before the
 	// in-progress check of a project memory.
 	exDateWords = regexp.MustCompile(`(?i)\b(?:today|tonight|tomorrow|this (?:evening|afternoon|morning|weekend))\b`)
@@ -61,7 +64,8 @@ func exHasDate(s string) bool {
 //   - end of the month → its last day; next month → its name and year;
 //     this weekend → the Saturday on or after that day.
 //
-// A weekday already followed by a date ("Friday, Dec 4") is left alone.
+// A weekday already followed by a date ("Friday, Dec 4"), or naming a
+// schedule ("every Monday"), is left alone.
 func exResolveDates(s string, ts time.Time) (string, []time.Time) {
 	if ts.IsZero() {
 		return s, nil
@@ -79,7 +83,7 @@ func exResolveDates(s string, ts time.Time) (string, []time.Time) {
 				group[name] = s[loc[2*i]:loc[2*i+1]]
 			}
 		}
-		if group["after"] != "" {
+		if group["after"] != "" || group["wd"] != "" && exRecurring.MatchString(s[:loc[0]]) {
 			continue
 		}
 		text, date, ok := exResolveOne(group, day)

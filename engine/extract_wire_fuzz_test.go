@@ -71,7 +71,7 @@ func FuzzPromptsFromTranscript(f *testing.F) {
 			t.Fatal(err)
 		}
 		run := hook.Runs()[0]
-		if want := len(in.Messages); run.New > want || (run.To != 0 && run.To != run.New) || (run.New >= MinNewMessages) != (run.To == run.New && run.New > 0) {
+		if want := len(in.Messages); run.Handed != want || run.Expanded != want || run.New > want || (run.To != 0 && run.To != run.New) || (run.New >= MinNewMessages) != (run.To == run.New && run.New > 0) {
 			t.Fatalf("run %+v over %d messages", run, want)
 		}
 		for _, c := range hook.Result().Candidates {

@@ -34,10 +34,12 @@ type FlushConfig struct {
 
 // FlushRun is what one call of the flush hook did.
 type FlushRun struct {
-	// Handed is how many messages autocompact handed over; New how many
-	// messages (folds expanded) no earlier call had seen.
-	Handed int `json:"handed"`
-	New    int `json:"new"`
+	// Handed is how many messages autocompact handed over; Expanded how
+	// many that is with context-collapse folds expanded (FlushConfig.Collapse);
+	// New how many of those no earlier call had seen.
+	Handed   int `json:"handed"`
+	Expanded int `json:"expanded"`
+	New      int `json:"new"`
 	// From and To number the messages extracted, [From, To), in arrival
 	// order across calls. From == To when nothing ran: fewer than
 	// MinNewMessages messages had arrived since the last extraction.
@@ -96,6 +98,7 @@ func (f *FlushExtractor) BeforeCompact(msgs []Msg) error {
 	if f.cfg.Collapse != nil {
 		msgs = f.cfg.Collapse.Expand(msgs)
 	}
+	run.Expanded = len(msgs)
 	f.mu.Lock()
 	for _, m := range msgs {
 		// The same messages come again when a compaction failed and the

@@ -281,10 +281,10 @@ func TestFlushReadsThroughCollapsedFolds(t *testing.T) {
 		handed := hook.Runs()[0]
 		cands := hook.Result().Candidates
 		if withStore {
-			if handed.New != len(msgs) || len(cands) != 1 || cands[0].Provenance.MessageUUID != "r" {
+			if handed.Handed >= len(msgs) || handed.Expanded != len(msgs) || handed.New != len(msgs) || len(cands) != 1 || cands[0].Provenance.MessageUUID != "r" {
 				t.Errorf("with the store: run %+v candidates %+v", handed, cands)
 			}
-		} else if handed.New >= len(msgs) || len(cands) != 0 {
+		} else if handed.Expanded != handed.Handed || handed.New >= len(msgs) || len(cands) != 0 {
 			t.Errorf("without the store the folds should hide the prompt: run %+v candidates %+v", handed, cands)
 		}
 	}
