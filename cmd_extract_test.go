@@ -279,3 +279,22 @@ func TestExtractErrors(t *testing.T) {
 		t.Errorf("with --project: %+v", r)
 	}
 }
+
+// With auto memory off (the user's settings.json), extract still proposes
+// and says the client would not read what it writes.
+func TestExtractMemoryOff(t *testing.T) {
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "settings.json"), []byte(`{"autoMemoryEnabled": false}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	session := secretSession(t, "/srv/ledger")
+	r := runExtractJSON(t, 0, session, "--home", home)
+	if r.MemoryEnabled || len(r.Candidates) != 2 {
+		t.Errorf("enabled %v, %d candidates", r.MemoryEnabled, len(r.Candidates))
+	}
+	e, out, _ := testEnv(t)
+	run(e, []string{"extract", session, "--home", home})
+	if !strings.Contains(out.String(), "auto memory is off for this project") {
+		t.Errorf("no note that memory is off:\n%s", out)
+	}
+}
