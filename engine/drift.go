@@ -140,11 +140,12 @@ func splitCodeSpans(line string) (string, []string) {
 // isURLContext reports whether the match at i of s is part of a URL or a
 // host name ("docs.example.com/v3", "https://x/y").
 func isURLContext(s string, i int) bool {
-	word := s[i:]
-	if k := strings.IndexAny(word, " \t"); k >= 0 {
-		word = word[:k]
+	// Only the first segment matters; scanning further would make a long
+	// line of paths quadratic.
+	first := s[i:]
+	if k := strings.IndexAny(first, "/ \t"); k >= 0 {
+		first = first[:k]
 	}
-	first, _, _ := strings.Cut(word, "/")
 	if strings.Count(first, ".") >= 1 && first != "." && first != ".." && !codeExtensions[fileExt(first)] {
 		return true
 	}

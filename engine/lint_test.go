@@ -266,6 +266,9 @@ func TestDriftRefs(t *testing.T) {
 		{"`basket.go` and `v1.2`", "file-name:basket.go@1"},
 		{"line\n```go\nfunc `Hidden` a/b.go\n```\nafter x/y.go", "path:x/y.go@5"},
 		{"UTC+0/UTC+1 and and/or", ""},
+		// A 1 MiB line of paths without a space (once quadratic: minutes).
+		{strings.Repeat("a/b.go(", 150000), "path:a/b.go@1"},
+		{strings.Repeat("`x/y.go`", 130000), "path:x/y.go@1"},
 	}
 	for _, tt := range tests {
 		var got []string
@@ -273,7 +276,7 @@ func TestDriftRefs(t *testing.T) {
 			got = append(got, fmt.Sprintf("%s:%s@%d", r.Kind, r.Text, r.Line))
 		}
 		if strings.Join(got, " ") != tt.want {
-			t.Errorf("DriftRefs(%q) = %q, want %q", tt.text, strings.Join(got, " "), tt.want)
+			t.Errorf("DriftRefs(%.80q) = %q, want %q", tt.text, strings.Join(got, " "), tt.want)
 		}
 	}
 }
