@@ -22,7 +22,7 @@ func missingKeys(obj map[string]json.RawMessage, want ...string) []string {
 // JSON so a renamed field cannot hide behind a zero value.
 func TestReplayJSONFieldNames(t *testing.T) {
 	e, out, errb := testEnv(t)
-	if code := run(e, []string{"replay", "../shared/formats/transcript-partial-compactions.jsonl", "--json"}); code != 0 {
+	if code := run(e, []string{"replay", realPartialCompactions, "--json"}); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)
 	}
 	var top map[string]json.RawMessage
@@ -51,3 +51,8 @@ func TestReplayJSONFieldNames(t *testing.T) {
 		t.Errorf("resume lacks %v", m)
 	}
 }
+
+// realPartialCompactions is testdata's byte-identical copy of
+// ../shared/formats/transcript-partial-compactions.jsonl, so the tests
+// run in any clone.
+const realPartialCompactions = "testdata/home/projects/-tmp-rc-work-beta/fedcb1e2-dbe4-5555-90b5-52df88de5bed.jsonl"

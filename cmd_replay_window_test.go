@@ -29,7 +29,7 @@ func TestWindowHonoursAutocompactPctOverride(t *testing.T) {
 				}
 				return ""
 			}
-			if code := run(e, []string{cmd, "../shared/formats/transcript-partial-compactions.jsonl", "--json"}); code != 0 {
+			if code := run(e, []string{cmd, realPartialCompactions, "--json"}); code != 0 {
 				t.Fatalf("%s: exit %d: %s", cmd, code, errb)
 			}
 			var r struct {
