@@ -47,7 +47,7 @@ func (m *Model) storeOp(retry tea.Msg, thenEdit string, op func(s *engine.Memory
 		return func() tea.Msg { return errMsg{errors.New("the home is read-only: editing is off")} }
 	}
 	if m.busy {
-		return func() tea.Msg { return statusMsg{text: "another change is still being written", isErr: true} }
+		return func() tea.Msg { return msgs.Status{Text: "another change is still being written", Error: true} }
 	}
 	s := m.data.project.store
 	if s == nil {

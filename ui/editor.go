@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/views/msgs"
 )
 
 // editorFinishedMsg says the editor exited; the root reloads and checks
@@ -49,15 +50,9 @@ func scanEditedCmd(path string, read func(string) ([]byte, error)) tea.Cmd {
 		}
 		fs := engine.Scan(path, string(data))
 		if len(fs) == 0 {
-			return statusMsg{text: "saved " + path}
+			return msgs.Status{Text: "saved " + path}
 		}
 		f := fs[0]
-		return statusMsg{text: fmt.Sprintf("saved %s — %d security finding(s), first: line %d %s (%s)", path, len(fs), f.Line, f.Rule, f.Severity), isErr: engine.Blocking(fs)}
+		return msgs.Status{Text: fmt.Sprintf("saved %s — %d security finding(s), first: line %d %s (%s)", path, len(fs), f.Line, f.Rule, f.Severity), Error: engine.Blocking(fs)}
 	}
-}
-
-// statusMsg sets the status line from a command.
-type statusMsg struct {
-	text  string
-	isErr bool
 }

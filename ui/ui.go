@@ -318,9 +318,16 @@ func (m *Model) setStatus(s string, isErr bool) {
 // handleData handles data messages by type; ok is false for messages
 // nobody owns.
 func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
-	if next, cmd, ok := m.handleEdit(msg); ok {
-		return next, cmd, true
+	for _, h := range []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.handleEdit, Model.handleLoaded, Model.handleRequest, Model.handleWatch} {
+		if next, cmd, ok := h(m, msg); ok {
+			return next, cmd, true
+		}
 	}
+	return m, nil, false
+}
+
+// handleLoaded takes what a loading command read and hands it to its panes.
+func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case homeLoadedMsg:
 		delete(m.loading, "home")
@@ -352,16 +359,11 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.prompt.SetPreview(msg.preview)
 		}
 		return m, nil, true
-	case msgs.RecallQuery:
-		return m, m.previewCmd(msg.Query), true
 	case sessionsLoadedMsg:
 		if msg.slug == m.data.open {
 			m.replay.SetSessions(msg.sessions, m.opts.Now())
 		}
 		return m, nil, true
-	case msgs.ReplaySession:
-		m.replay.SetLoading(msg.Path)
-		return m, m.loadTimelineCmd(msg.Path), true
 	case timelineMsg:
 		if msg.err != nil {
 			m.setStatus(msg.err.Error(), true)
@@ -374,6 +376,18 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.health.SetReadOnly(m.readOnly)
 		m.layout()
 		return m, nil, true
+	}
+	return m, nil, false
+}
+
+// handleRequest serves the panes' requests and shows status messages.
+func (m Model) handleRequest(msg tea.Msg) (Model, tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case msgs.RecallQuery:
+		return m, m.previewCmd(msg.Query), true
+	case msgs.ReplaySession:
+		m.replay.SetLoading(msg.Path)
+		return m, m.loadTimelineCmd(msg.Path), true
 	case errMsg:
 		m.setStatus(msg.err.Error(), true)
 		return m, nil, true
@@ -404,12 +418,16 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, m.reloadAll(), true
 		}
 		return m, tea.Batch(m.reloadAll(), scanEditedCmd(msg.path, os.ReadFile)), true
-	case statusMsg:
-		m.setStatus(msg.text, msg.isErr)
-		return m, nil, true
 	case msgs.SwitchPane:
 		m.setFocus(msg.Index)
 		return m, nil, true
+	}
+	return m, nil, false
+}
+
+// handleWatch turns file events into one debounced reload.
+func (m Model) handleWatch(msg tea.Msg) (Model, tea.Cmd, bool) {
+	switch msg := msg.(type) {
 	case watchStartedMsg:
 		m.watch = msg.w
 		if msg.err != nil {
