@@ -104,8 +104,20 @@ func (f *MemoryFile) Bytes() []byte { return bytes.Clone(f.raw) }
 // problem (also returned) names the line and reason. name is the path
 // used in Path and in problems.
 func ParseMemoryFile(name string, data []byte) (*MemoryFile, *Problem) {
+	return parseMemoryFile(name, data, true)
+}
+
+// parseMemoryFile is ParseMemoryFile; fast lets a block in the client's
+// plain form skip the YAML parser (tests turn it off to compare).
+func parseMemoryFile(name string, data []byte, fast bool) (*MemoryFile, *Problem) {
 	f := &MemoryFile{Path: name, Type: TypeUntyped, Form: FormNone, raw: data, Size: int64(len(data))}
-	fm, prob := ParseFrontmatter(name, data)
+	var fm Frontmatter
+	var prob *Problem
+	if fast {
+		fm, prob = parseMemoryFrontmatter(name, data)
+	} else {
+		fm, prob = ParseFrontmatter(name, data)
+	}
 	f.fm = fm
 	switch {
 	case fm.Present:
@@ -120,6 +132,19 @@ func ParseMemoryFile(name string, data []byte) (*MemoryFile, *Problem) {
 		f.Invalid, f.Problem = true, prob
 	}
 	return f, prob
+}
+
+// parseMemoryFrontmatter is ParseFrontmatter with a fast path for a block
+// in the plain form the client writes (see parseSimpleFrontmatter).
+func parseMemoryFrontmatter(name string, data []byte) (Frontmatter, *Problem) {
+	fm := SplitFrontmatter(data)
+	if fm.Present {
+		if root, ok := parseSimpleFrontmatter(data[fm.YAMLStart:fm.YAMLEnd]); ok {
+			fm.Root = root
+			return fm, nil
+		}
+	}
+	return ParseFrontmatter(name, data)
 }
 
 // readKeys fills the typed fields from the frontmatter mapping.
@@ -202,6 +227,9 @@ func decodeNode(n *yaml.Node) (v any, err error) {
 			v, err = nil, fmt.Errorf("yaml decoder failed: %v", r)
 		}
 	}()
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
+		return n.Value, nil // what Decode gives, without its reflection
+	}
 	err = n.Decode(&v)
 	return v, err
 }
@@ -241,7 +269,9 @@ func statAndRead(fsys fs.FS, name string) (fs.FileInfo, []byte, error) {
 	}
 	var buf bytes.Buffer
 	if n := st.Size(); n > 0 && n < 1<<30 {
-		buf.Grow(int(n) + 1)
+		// ReadFrom wants MinRead bytes free before each read: with less,
+		// the buffer would be copied once more after the whole file is in.
+		buf.Grow(int(n) + bytes.MinRead)
 	}
 	if _, err := buf.ReadFrom(f); err != nil {
 		return nil, nil, err

@@ -78,7 +78,13 @@ func (f *MemoryFile) set(field MemoryField, value *yaml.Node) error {
 	if field != FieldName && field != FieldDescription {
 		keyPath = []string{"metadata", string(field)}
 	}
-	data, err := setFrontmatterKey(f.raw, f.fm, keyPath, value)
+	// Edits need yaml.v3's own tree (styles, positions), not the fast
+	// path's: parse the block again, as edits are rare.
+	fm := f.fm
+	if fm.Present {
+		fm, _ = ParseFrontmatter(f.Path, f.raw)
+	}
+	data, err := setFrontmatterKey(f.raw, fm, keyPath, value)
 	if err != nil {
 		return fmt.Errorf("set %s of %s: %w", field, f.Path, err)
 	}
