@@ -29,12 +29,17 @@ type BM25Selector struct{}
 // Name implements Selector.
 func (BM25Selector) Name() string { return "bm25 (local stand-in)" }
 
-// recallStopWords are left out of queries and documents: they match everything.
-var recallStopWords = map[string]bool{}
+// recallStopWords are left out of queries and documents: they match
+// everything. recallStopMax is the longest, so longer words skip the map.
+var (
+	recallStopWords = map[string]bool{}
+	recallStopMax   = 0
+)
 
 func init() {
 	for _, w := range strings.Fields("a an and are as at be but by can do does for from has have how i if in into is it its me my of on or our please so that the their them then there these this to was we what when where which who why will with would you your") {
 		recallStopWords[w] = true
+		recallStopMax = max(recallStopMax, len(w))
 	}
 }
 
@@ -47,7 +52,7 @@ func eachRecallWord(text string, fn func(w []byte)) {
 	var cur []byte
 	var runes int
 	flush := func() {
-		if len(cur) > 0 && !recallStopWords[string(cur)] && (runes > 1 || cur[0] >= utf8.RuneSelf) {
+		if len(cur) > 0 && (runes > 1 || cur[0] >= utf8.RuneSelf) && !(len(cur) <= recallStopMax && recallStopWords[string(cur)]) {
 			fn(cur)
 		}
 		cur, runes = cur[:0], 0
@@ -94,9 +99,13 @@ func (BM25Selector) Select(query string, entries []ManifestEntry, limit int) []P
 	if len(terms) == 0 || len(entries) == 0 || limit <= 0 {
 		return nil
 	}
+	// first marks the first bytes of the terms: most words of an entry
+	// are then passed over without hashing them.
 	termIdx := make(map[string]int, len(terms))
+	var first [256]bool
 	for i, t := range terms {
 		termIdx[t] = i
+		first[t[0]] = true
 	}
 	nt := len(terms)
 	tf := make([]float64, len(entries)*nt)
@@ -112,6 +121,9 @@ func (BM25Selector) Select(query string, entries []ManifestEntry, limit int) []P
 		}{{e.Name + " " + strings.TrimSuffix(e.File, ".md"), weightName}, {e.Description, weightDesc}, {e.Head, weightBody}} {
 			eachRecallWord(f.text, func(w []byte) {
 				length[i] += f.weight
+				if !first[w[0]] {
+					return
+				}
 				if k, ok := termIdx[string(w)]; ok {
 					dtf[k] += f.weight
 					dfields[k] |= 1 << fi
