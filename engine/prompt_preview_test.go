@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"bytes"
+	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 )
 
 // TestPreviewWithoutIndex: a project with no MEMORY.md and no topic files
@@ -15,5 +18,21 @@ func TestPreviewWithoutIndex(t *testing.T) {
 	}
 	if p.Layers == nil || len(p.Layers) != 0 || p.Text != "" {
 		t.Errorf("layers %v text %q", p.Layers, p.Text)
+	}
+}
+
+// TestPreviewReportAge: the report says "1 day old", not "1 days old".
+func TestPreviewReportAge(t *testing.T) {
+	dir := "h/projects/-p/memory/"
+	root := fstest.MapFS{"p/.keep": {},
+		dir + "a.md": {Data: []byte(typed("alpha", "user", "alpha beta notes", "b")), ModTime: fixtureTime.Add(-30 * time.Hour)},
+		dir + "b.md": {Data: []byte(typed("beta", "user", "beta alpha notes", "b")), ModTime: fixtureTime.Add(-50 * time.Hour)}}
+	p := BuildPreview(PromptOptions{Root: root, HomeDir: "/h", Project: "/p", Now: fixtureTime, Queries: []string{"alpha beta"}})
+	var b bytes.Buffer
+	WritePreviewReport(&b, p)
+	for _, want := range []string{" 1 day old (mtime", " 2 days old (mtime"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
 	}
 }

@@ -46,7 +46,11 @@ func WritePreviewReport(w io.Writer, p Preview) {
 				fmt.Fprintf(w, "    no recall: %s\n", q.Skipped)
 			}
 			for _, f := range q.Files {
-				fmt.Fprintf(w, "    %-28s score %.3f  %d days old (%s, %s)\n", f.File, f.Score, f.AgeDays, f.Clock, f.Staleness)
+				age := fmt.Sprintf("%d days", f.AgeDays)
+				if f.AgeDays == 1 {
+					age = "1 day"
+				}
+				fmt.Fprintf(w, "    %-28s score %.3f  %s old (%s, %s)\n", f.File, f.Score, age, f.Clock, f.Staleness)
 				fmt.Fprintf(w, "      %s\n", f.Why)
 				if f.Skipped != "" {
 					fmt.Fprintf(w, "      not loaded: %s\n", f.Skipped)
