@@ -1,6 +1,11 @@
 package engine
 
 import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -72,6 +77,9 @@ func TestLineUsageFollowsCcusageSchema(t *testing.T) {
 			if (v == usageNotWhole) != (why != "") {
 				t.Errorf("reason %q for verdict %v", why, v)
 			}
+			if ru, rv := ccusageReference([]byte(tc.in)); ru != tc.u || rv != tc.want {
+				t.Errorf("the reference says %+v, %v", ru, rv)
+			}
 		})
 	}
 }
@@ -116,4 +124,113 @@ func TestCcusagePatterns(t *testing.T) {
 			t.Errorf("wholeNumber(%s) = %d, %v; want %d, %v", tc.raw, n, ok, tc.n, tc.ok)
 		}
 	}
+}
+
+var (
+	refTimestamp = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3})?Z$`)
+	refVersion   = regexp.MustCompile(`^\d+\.\d+\.\d+`)
+)
+
+// ccusageReference is ccusage 18.0.11's usageDataSchema written again
+// the plain way, over encoding/json's generic decoding, to hold
+// lineUsage to.
+func ccusageReference(line []byte) (model.Usage, usageVerdict) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return model.Usage{}, usageNone
+	}
+	obj, _ := v.(map[string]any)
+	msg, _ := obj["message"].(map[string]any)
+	usage, _ := msg["usage"].(map[string]any)
+	if usage == nil {
+		return model.Usage{}, usageNone
+	}
+	isNum := func(m map[string]any, k string, required bool) bool {
+		x, ok := m[k]
+		if !ok {
+			return !required
+		}
+		_, num := x.(json.Number)
+		return num
+	}
+	optString := func(m map[string]any, k string, nonEmpty bool) bool {
+		x, ok := m[k]
+		if !ok {
+			return true
+		}
+		s, isStr := x.(string)
+		return isStr && (!nonEmpty || s != "")
+	}
+	ts, _ := obj["timestamp"].(string)
+	if !isNum(usage, "input_tokens", true) || !isNum(usage, "output_tokens", true) ||
+		!isNum(usage, "cache_creation_input_tokens", false) || !isNum(usage, "cache_read_input_tokens", false) ||
+		!refTimestamp.MatchString(ts) || !optString(obj, "cwd", false) || !optString(obj, "sessionId", true) ||
+		!optString(obj, "requestId", true) || !optString(msg, "id", true) || !optString(msg, "model", true) ||
+		!isNum(obj, "costUSD", false) {
+		return model.Usage{}, usageNone
+	}
+	if sp, ok := usage["speed"]; ok && sp != "standard" && sp != "fast" {
+		return model.Usage{}, usageNone
+	}
+	if ver, ok := obj["version"]; ok {
+		if s, isStr := ver.(string); !isStr || !refVersion.MatchString(s) {
+			return model.Usage{}, usageNone
+		}
+	}
+	if e, ok := obj["isApiErrorMessage"]; ok {
+		if _, isBool := e.(bool); !isBool {
+			return model.Usage{}, usageNone
+		}
+	}
+	if c, ok := msg["content"]; ok {
+		blocks, isArr := c.([]any)
+		if !isArr {
+			return model.Usage{}, usageNone
+		}
+		for _, b := range blocks {
+			bo, isObj := b.(map[string]any)
+			if !isObj {
+				return model.Usage{}, usageNone
+			}
+			if t, ok := bo["text"]; ok {
+				if _, isStr := t.(string); !isStr {
+					return model.Usage{}, usageNone
+				}
+			}
+		}
+	}
+	var u model.Usage
+	for k, dst := range map[string]*int64{"input_tokens": &u.InputTokens, "output_tokens": &u.OutputTokens,
+		"cache_creation_input_tokens": &u.CacheCreationInputTokens, "cache_read_input_tokens": &u.CacheReadInputTokens} {
+		n, ok := usage[k].(json.Number)
+		if !ok {
+			continue
+		}
+		f, err := strconv.ParseFloat(string(n), 64)
+		if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+			return model.Usage{}, usageNotWhole
+		}
+		*dst = int64(f)
+	}
+	return u, usageCounted
+}
+
+// FuzzSessionsCcusageLine holds lineUsage to the plain reference above on
+// any input that is valid JSON.
+func FuzzSessionsCcusageLine(f *testing.F) {
+	f.Add([]byte(`{"timestamp":"2026-11-11T05:00:57.454Z","requestId":"r","message":{"id":"m","usage":{"input_tokens":3,"output_tokens":4}}}`))
+	f.Add([]byte(`{"timestamp":"2026-11-11T05:00:57Z","version":"2.1.330","message":{"content":[{"text":"x"}],"usage":{"input_tokens":3e2,"output_tokens":4,"speed":"fast"}}}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var s jsonScanner
+		if s.line(line) != nil {
+			return
+		}
+		u, v, _ := s.lineUsage()
+		ru, rv := ccusageReference(line)
+		if v != rv || u != ru {
+			t.Fatalf("%q: lineUsage %+v %v, reference %+v %v", line, u, v, ru, rv)
+		}
+	})
 }
