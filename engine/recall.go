@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/memscope/memscope/model"
 )
@@ -298,8 +299,10 @@ func CutRecalled(text, abs string) (string, bool) {
 	if len(text) > RecallFileMaxBytes {
 		cut := strings.LastIndexByte(text[:RecallFileMaxBytes+1], '\n')
 		if cut <= 0 {
+			// Back off to a character start, at most the 3 bytes a UTF-8
+			// character reaches back (bytes that are not UTF-8 stay).
 			cut = RecallFileMaxBytes
-			for cut > 0 && !isRuneStart(text[cut]) {
+			for k := 0; k < utf8.UTFMax-1 && !isRuneStart(text[cut]); k++ {
 				cut--
 			}
 		}

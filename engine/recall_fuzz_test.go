@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzRecallCut checks the recalled-file cut on arbitrary text (see
@@ -31,7 +32,7 @@ func FuzzRecallCutScaled(f *testing.F) {
 
 // checkRecallCut asserts: a file within 200 lines and 4096 bytes is left
 // alone; a longer one keeps a prefix of at most 200 lines and 4096 bytes
-// (not splitting a character), then the note naming the file, and
+// (not splitting a character of valid UTF-8), then the note naming the file, and
 // cutting the kept part again changes nothing.
 func checkRecallCut(t *testing.T, text string) {
 	t.Helper()
@@ -59,8 +60,13 @@ func checkRecallCut(t *testing.T, text string) {
 	if !strings.HasPrefix(text, kept) || len(kept) > RecallFileMaxBytes || strings.Count(kept, "\n") >= RecallFileMaxLines {
 		t.Fatalf("kept %d bytes, %d newlines", len(kept), strings.Count(kept, "\n"))
 	}
-	if len(kept) < len(text) && !isRuneStart(text[len(kept)]) {
+	if len(kept) < len(text) && utf8.ValidString(text) && !isRuneStart(text[len(kept)]) {
 		t.Fatal("cut splits a character")
+	}
+	// A cut inside one long line backs off at most the 3 bytes a
+	// character can reach back, even over bytes that are not UTF-8.
+	if head := text[:min(len(text), RecallFileMaxBytes+1)]; len(text) > RecallFileMaxBytes && !strings.Contains(head, "\n") && len(kept) < RecallFileMaxBytes-3 {
+		t.Fatalf("kept only %d bytes of a long line", len(kept))
 	}
 	if again, cut := CutRecalled(kept, abs); cut || again != kept {
 		t.Fatal("cutting the kept part again changed it")
