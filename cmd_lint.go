@@ -130,6 +130,9 @@ func runLint(e *env, args []string) int {
 
 func printLint(w io.Writer, t *memoryTarget, r engine.LintReport) {
 	fmt.Fprintf(w, "memory  %s (%s)\n", t.loc.Dir, t.loc.Reason)
+	if !t.loc.Enabled {
+		fmt.Fprintf(w, "        auto memory is off here (%s): the client neither reads nor writes this folder\n", t.loc.SwitchReason)
+	}
 	if !t.store.Memory().Exists {
 		fmt.Fprintln(w, "        no memory folder yet: nothing to check")
 	}

@@ -80,3 +80,19 @@ func TestLintCleanProject(t *testing.T) {
 		t.Errorf("output:\n%s", out)
 	}
 }
+
+// Lint says so when the client has auto memory off for the project.
+func TestLintSaysMemoryIsOff(t *testing.T) {
+	e, out, _ := testEnv(t)
+	e.getenv = func(k string) string {
+		if k == "CLAUDE_CODE_DISABLE_AUTO_MEMORY" {
+			return "1"
+		}
+		return ""
+	}
+	l, _ := demoMemory(t, e)
+	run(e, []string{"lint", "--home", l.Home, "--project", l.Project("notes-site")})
+	if !strings.Contains(out.String(), "auto memory is off here (CLAUDE_CODE_DISABLE_AUTO_MEMORY=1)") {
+		t.Errorf("output:\n%s", out)
+	}
+}
