@@ -14,12 +14,13 @@ import (
 func init() {
 	register(command{
 		name:  "compact",
-		usage: "memscope compact SESSION [--window N] [--max-output N] [--preserve N] [--out FILE] [--json] [--flush [--write [--force]] [--project PATH]]",
+		usage: "memscope compact SESSION [--window N] [--max-output N] [--preserve N] [--out FILE] [--json] [--flush [--write]]",
 		summary: "run the five-stage compaction pipeline on a session and show what each stage freed\n" +
 			"SESSION is a session id under the home or a path to a .jsonl. The transcript is never changed;\n" +
 			"--out FILE writes a copy with the records the client would append (microcompact and compact\n" +
 			"boundaries, summary), which resumes like a compacted session. --flush shows the memories the\n" +
-			"pre-compaction flush would save from the messages autocompact summarizes; --write saves them.",
+			"pre-compaction flush would save from the messages autocompact summarizes (into the memory folder of\n" +
+			"the session's folder, or --project); --write saves them, --force past the security scan.",
 		run: runCompact,
 	})
 }
@@ -56,7 +57,7 @@ func runCompact(e *env, args []string) int {
 		return 2
 	}
 	if len(pos) != 1 || !ff.valid() {
-		fmt.Fprintln(e.stderr, "usage: memscope compact SESSION [--window N] [--max-output N] [--preserve N] [--out FILE] [--json] [--flush [--write [--force]] [--project PATH]]")
+		fmt.Fprintln(e.stderr, "usage: memscope compact SESSION [--window N] [--max-output N] [--preserve N] [--out FILE] [--json] [--flush [--write]]")
 		return 2
 	}
 	w := wf.config(e)

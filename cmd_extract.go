@@ -15,9 +15,9 @@ func init() {
 	register(command{
 		name:  "extract",
 		usage: "memscope extract SESSION [--home DIR] [--demo] [--project PATH] [--json] [--write] [--force]",
-		summary: "propose memories from a session's user prompts: requests to remember, corrections, confirmed approaches,\n" +
-			"the user's role and preferences, decisions and deadlines, tracker links; with the duplicates and what the\n" +
-			"exclusion list kept out. --write saves them into the project's memory folder (the session's folder, or\n" +
+		summary: "propose memories from a session's prompts, with duplicates and what was kept out and why\n" +
+			"Reads requests to remember, corrections, confirmed approaches, the user's role and preferences,\n" +
+			"decisions and deadlines, and tracker links; follows the client's exclusion list. --write saves them into the project's memory folder (the session's folder, or\n" +
 			"--project) with their index lines, through the security scan and the undo journal; --force writes what\n" +
 			"the scan blocks. Exit 1 when a write failed.",
 		run: runExtract,
