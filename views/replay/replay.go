@@ -300,12 +300,11 @@ func (m Model) renderSession(s Session, selected bool, width int) string {
 	if title == "" {
 		title = s.File.SessionID
 	}
-	kind := ""
 	if s.File.Kind != model.TranscriptMain {
-		kind = " (" + string(s.File.Kind) + ")"
+		title = "[" + string(s.File.Kind) + "] " + title
 	}
 	info := fmt.Sprintf("%8s %6d rec %3d compact %3d micro  %9s  ", text.Bytes(s.File.Size), s.Records, s.Boundaries, s.Micro, text.Ago(m.now, s.Last))
-	return info + text.Truncate(model.SanitizeForTerminal(title)+kind, max(width-lipgloss.Width(info), 8))
+	return info + text.Truncate(model.SanitizeForTerminal(title), max(width-lipgloss.Width(info), 8))
 }
 
 // tokenBar draws v against the window, marking the autocompact level.
