@@ -174,8 +174,14 @@ func sharedRun(text string, a []dupeWord, aList []string, b map[string]bool) str
 	}
 	s := text[a[bestFrom].start:a[bestTo].end]
 	if utf8.RuneCountInString(s) > maxSharedRunes {
-		r := []rune(s)
-		s = string(r[:maxSharedRunes-1]) + "…"
+		// Cut by bytes at a character boundary, so invalid bytes stay as
+		// written and the result is still a piece of the text.
+		off := 0
+		for n := 0; n < maxSharedRunes-1; n++ {
+			_, size := utf8.DecodeRuneInString(s[off:])
+			off += size
+		}
+		s = s[:off] + "…"
 	}
 	return s
 }
