@@ -37,8 +37,8 @@ func runPrune(e *env, args []string) int {
 	dryRun := fs.Bool("dry-run", false, "show the plan and its diff without writing (the default)")
 	apply := fs.Bool("apply", false, "apply the plan as one change (undo with memscope undo)")
 	only := fs.String("only", "", "comma-separated action ids to show or apply (default: all)")
-	staleAction := fs.String("stale", "archive", "what to do with stale memories: archive (to .archive/) or delete (to .trash/)")
-	staleSpec := fs.String("stale-days", "", "staleness thresholds, e.g. project=2:14,user=90:365")
+	staleAction := fs.String("stale-action", "archive", "what to do with stale memories: archive (to .archive/) or delete (to .trash/)")
+	staleSpec := fs.String("stale", "", "staleness thresholds, e.g. project=2:14,user=90:365")
 	force := fs.Bool("force", false, "apply even when the security scan finds a high-severity issue in what would be written")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if !parseFlags(e, fs, args) {
@@ -62,7 +62,7 @@ func runPrune(e *env, args []string) int {
 	case "delete":
 		opts.StaleAction = engine.PruneDelete
 	default:
-		fmt.Fprintf(e.stderr, "memscope prune: --stale %q: want archive or delete\n", *staleAction)
+		fmt.Fprintf(e.stderr, "memscope prune: --stale-action %q: want archive or delete\n", *staleAction)
 		return 2
 	}
 	var ids []string

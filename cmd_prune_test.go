@@ -170,7 +170,8 @@ func TestPruneFlags(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"--dry-run", "--apply"}, 2, "exclude each other"},
-		{[]string{"--stale", "burn"}, 2, "archive or delete"},
+		{[]string{"--stale-action", "burn"}, 2, "archive or delete"},
+		{[]string{"--stale", "project=1"}, 1, "staleness"},
 		{[]string{"--only", "nope:1"}, 1, `no prune action "nope:1"`},
 	}
 	for _, tt := range tests {
