@@ -36,7 +36,7 @@ func (p *pipelineRun) compact(msgs []Msg, reactive bool) ([]Msg, StageResult) {
 		return msgs, StageResult{Detail: fmt.Sprintf("summarizer failed (%d in a row): %v%s", p.st.ConsecutiveFailures, err, notes)}
 	}
 	text = SummaryPreamble + text
-	summary := Msg{UUID: p.newUUID(), Kind: MsgSummary, Blocks: []Block{{Type: model.BlockText, Text: text, Bytes: len(text)}}}
+	summary := Msg{UUID: p.newUUID(), Kind: MsgSummary, Blocks: []Block{TextBlock(model.BlockText, text)}}
 	out := append([]Msg{summary}, keep...)
 	pre, post := p.tokens(msgs), p.tokens(out)
 	if post >= pre {

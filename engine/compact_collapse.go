@@ -62,7 +62,7 @@ func (s *CollapseStore) stage(msgs []Msg, cfg PipelineConfig) {
 		}
 		s.nextID++
 		sum := Msg{UUID: fmt.Sprintf("collapse-%d", s.nextID), Kind: MsgCollapsed, CollapseID: s.nextID,
-			Blocks: []Block{{Type: model.BlockText, Text: text, Bytes: len(text)}}}
+			Blocks: []Block{TextBlock(model.BlockText, text)}}
 		if sum.Tokens() >= msgTokens(span) {
 			continue
 		}

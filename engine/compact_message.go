@@ -34,9 +34,13 @@ const (
 // Block is one content block of a pipeline message.
 type Block struct {
 	Type model.BlockType `json:"type"`
-	// Text is the block's text when known; Bytes its size either way.
+	// Text is the block's text when known; Bytes its size in UTF-8 bytes
+	// and Chars in characters either way. Characters are UTF-16 code
+	// units, as the client counts them (String.length): the token
+	// estimate and the tool-result limits use Chars.
 	Text   string `json:"text,omitempty"`
 	Bytes  int    `json:"bytes"`
+	Chars  int    `json:"chars"`
 	Images int    `json:"images,omitempty"`
 	// ToolUseID links tool_use and tool_result blocks; ToolName is the
 	// tool's name on both.
@@ -46,8 +50,14 @@ type Block struct {
 	Edit      BlockEdit `json:"edit,omitempty"`
 }
 
-// Tokens estimates the block's tokens.
-func (b Block) Tokens() Tokens { return EstimateTokens(b.Bytes) + Tokens(b.Images)*ImageTokens }
+// Tokens estimates the block's tokens from its characters and images.
+func (b Block) Tokens() Tokens { return EstimateTokens(b.Chars) + Tokens(b.Images)*ImageTokens }
+
+// TextBlock is a block of type typ holding text, sized in bytes and
+// characters.
+func TextBlock(typ model.BlockType, text string) Block {
+	return Block{Type: typ, Text: text, Bytes: len(text), Chars: utf16Len(text)}
+}
 
 // Msg is one message of the list the pipeline works on: built from a
 // transcript's resume chain, or by hand.
@@ -225,10 +235,10 @@ func msgFromRecord(r *model.Record, toolNames map[string]string) (Msg, bool) {
 		m.Kind = MsgPrompt
 	}
 	if r.Message.Content == nil && r.Message.ContentBytes > 0 {
-		m.Blocks = []Block{{Type: model.BlockText, Bytes: r.Message.ContentBytes}}
+		m.Blocks = []Block{{Type: model.BlockText, Bytes: r.Message.ContentBytes, Chars: r.Message.ContentChars}}
 	}
 	for _, cb := range r.Message.Content {
-		b := Block{Type: cb.Type, Text: cb.Text, Bytes: cb.Bytes, Images: cb.Images, ToolUseID: cb.ID, ToolName: cb.Name, IsError: cb.IsError}
+		b := Block{Type: cb.Type, Text: cb.Text, Bytes: cb.Bytes, Chars: cb.Chars, Images: cb.Images, ToolUseID: cb.ID, ToolName: cb.Name, IsError: cb.IsError}
 		switch cb.Type {
 		case model.BlockToolUse:
 			toolNames[cb.ID] = cb.Name

@@ -29,6 +29,8 @@ type PipelineConfig struct {
 	// ToolResultMaxChars, or the largest results of a message whose
 	// results together exceed MessageResultMaxChars, is replaced by its
 	// first PreviewBytes and a placeholder naming where the original went.
+	// The limits count characters as the client does (UTF-16 code units,
+	// String.length); the preview is in bytes, cut on a character boundary.
 	ToolResultMaxChars    int
 	MessageResultMaxChars int
 	PreviewBytes          int

@@ -24,11 +24,13 @@ func cloneMsgs(msgs []Msg) []Msg {
 
 // setText replaces a block's content with text.
 func setText(b *Block, text string, edit BlockEdit) {
-	b.Text, b.Bytes, b.Images, b.Edit = text, len(text), 0, edit
+	b.Text, b.Bytes, b.Chars, b.Images, b.Edit = text, len(text), utf16Len(text), 0, edit
 }
 
 // budget is stage 1: results over the per-result limit, then the largest
-// results of messages over the per-message limit, become a preview.
+// results of messages over the per-message limit, become a preview. Both
+// limits count characters (UTF-16 code units, Block.Chars), as the client
+// does; the preview is cut in bytes.
 func (p *pipelineRun) budget(msgs []Msg) ([]Msg, StageResult) {
 	out := cloneMsgs(msgs)
 	n := 0
@@ -39,20 +41,20 @@ func (p *pipelineRun) budget(msgs []Msg) ([]Msg, StageResult) {
 		for j, b := range blocks {
 			if b.Type == model.BlockToolResult && b.Edit == EditNone {
 				results = append(results, j)
-				total += b.Bytes
+				total += b.Chars
 			}
 		}
 		// Largest first, so the per-message limit is met with the fewest cuts.
-		sort.SliceStable(results, func(a, b int) bool { return blocks[results[a]].Bytes > blocks[results[b]].Bytes })
+		sort.SliceStable(results, func(a, b int) bool { return blocks[results[a]].Chars > blocks[results[b]].Chars })
 		for _, j := range results {
 			b := &blocks[j]
-			if b.Bytes <= p.cfg.ToolResultMaxChars && total <= p.cfg.MessageResultMaxChars {
+			if b.Chars <= p.cfg.ToolResultMaxChars && total <= p.cfg.MessageResultMaxChars {
 				continue
 			}
-			total -= b.Bytes
+			total -= b.Chars
 			p.keepOriginal(*b)
 			setText(b, p.preview(*b), EditBudgeted)
-			total += b.Bytes
+			total += b.Chars
 			n++
 		}
 	}
@@ -66,12 +68,13 @@ func (p *pipelineRun) keepOriginal(b Block) {
 	p.st.SideStore[b.ToolUseID] = b
 }
 
-// preview is what the model sees of a budgeted result: its start and where
-// the rest was saved, as the client does.
+// preview is what the model sees of a budgeted result: its first
+// PreviewBytes bytes, cut back to a character boundary, and where the rest
+// was saved, as the client does.
 func (p *pipelineRun) preview(b Block) string {
 	head := truncateUTF8(b.Text, p.cfg.PreviewBytes)
 	return fmt.Sprintf("%s\n\n[Output too large (%d characters). Full output saved to tool-results/%s.txt; this is the first %d bytes.]",
-		head, b.Bytes, b.ToolUseID, p.cfg.PreviewBytes)
+		head, b.Chars, b.ToolUseID, p.cfg.PreviewBytes)
 }
 
 // snip is stage 2: large results of low-value tools outside the protected
@@ -115,7 +118,7 @@ func (p *pipelineRun) microcompact(msgs []Msg) ([]Msg, StageResult) {
 	old := refs[:len(refs)-p.cfg.MicrocompactKeepRecent]
 	var saved Tokens
 	for _, r := range old {
-		saved += msgs[r.i].Blocks[r.j].Tokens() - EstimateTokens(len(ClearedToolResult))
+		saved += msgs[r.i].Blocks[r.j].Tokens() - EstimateTextTokens(ClearedToolResult)
 	}
 	if saved < p.cfg.MicrocompactMinSavings {
 		return msgs, StageResult{Detail: fmt.Sprintf("would save %d tokens, under the %d minimum", saved, p.cfg.MicrocompactMinSavings)}

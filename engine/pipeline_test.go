@@ -17,16 +17,18 @@ var smallWindow = WindowConfig{ContextWindow: 60000, MaxOutputTokens: 8000}
 var testNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
 func prompt(uuid, text string) Msg {
-	return Msg{UUID: uuid, Kind: MsgPrompt, Line: 1, Blocks: []Block{{Type: model.BlockText, Text: text, Bytes: len(text)}}}
+	return Msg{UUID: uuid, Kind: MsgPrompt, Line: 1, Blocks: []Block{TextBlock(model.BlockText, text)}}
 }
 
 func answer(uuid, text string) Msg {
-	return Msg{UUID: uuid, Kind: MsgAnswer, Line: 1, Blocks: []Block{{Type: model.BlockText, Text: text, Bytes: len(text)}}}
+	return Msg{UUID: uuid, Kind: MsgAnswer, Line: 1, Blocks: []Block{TextBlock(model.BlockText, text)}}
 }
 
 func result(uuid, tool, id string, n int) Msg {
 	text := strings.Repeat("x", n)
-	return Msg{UUID: uuid, Kind: MsgToolResult, Line: 1, Blocks: []Block{{Type: model.BlockToolResult, Text: text, Bytes: n, ToolUseID: id, ToolName: tool}}}
+	b := TextBlock(model.BlockToolResult, text)
+	b.ToolUseID, b.ToolName = id, tool
+	return Msg{UUID: uuid, Kind: MsgToolResult, Line: 1, Blocks: []Block{b}}
 }
 
 func seqUUIDs() func() string {
@@ -96,7 +98,7 @@ func TestPipelineBudgetPerMessage(t *testing.T) {
 		if i == 4 {
 			n = 45010
 		}
-		m.Blocks = append(m.Blocks, Block{Type: model.BlockToolResult, Bytes: n, ToolUseID: fmt.Sprint("t", i), ToolName: "Read"})
+		m.Blocks = append(m.Blocks, Block{Type: model.BlockToolResult, Bytes: n, Chars: n, ToolUseID: fmt.Sprint("t", i), ToolName: "Read"})
 	}
 	p := &pipelineRun{cfg: testConfig(), st: &PipelineState{}}
 	out, sr := p.budget([]Msg{m})

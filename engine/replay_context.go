@@ -8,7 +8,8 @@ import (
 )
 
 // Context is what fills a context window, by category, in tokens
-// estimated at CharsPerToken (images at ImageTokens).
+// estimated at CharsPerToken characters (UTF-16 code units; images at
+// ImageTokens).
 type Context struct {
 	// System is the system prompt and tool definitions, from the prompt
 	// snapshots the client writes (see SystemTokens).
@@ -57,11 +58,11 @@ func newSystemIndex(t *model.Transcript) systemIndex {
 	var x systemIndex
 	for _, r := range t.Records {
 		if r.AttachmentType == promptSnapshot {
-			best := r.AttachmentBytes
+			best := r.AttachmentChars
 			if n := len(x.upToMax); n > 0 {
 				best = max(best, x.upToMax[n-1])
 			}
-			x.lines, x.sizes, x.upToMax = append(x.lines, r.Line), append(x.sizes, r.AttachmentBytes), append(x.upToMax, best)
+			x.lines, x.sizes, x.upToMax = append(x.lines, r.Line), append(x.sizes, r.AttachmentChars), append(x.upToMax, best)
 		}
 	}
 	return x
@@ -91,15 +92,15 @@ func RecordContext(r *model.Record) Context {
 		case len(r.AttachmentFiles) > 0:
 			for _, f := range r.AttachmentFiles {
 				if f.IsMemory() {
-					c.Memory += EstimateTokens(f.Bytes)
+					c.Memory += EstimateTokens(f.Chars)
 				} else {
-					c.Instructions += EstimateTokens(f.Bytes)
+					c.Instructions += EstimateTokens(f.Chars)
 				}
 			}
 		case strings.Contains(r.AttachmentType, "memor"):
-			c.Memory = EstimateTokens(r.AttachmentBytes)
+			c.Memory = EstimateTokens(r.AttachmentChars)
 		default:
-			c.Instructions = EstimateTokens(r.AttachmentBytes)
+			c.Instructions = EstimateTokens(r.AttachmentChars)
 		}
 	case model.RecordUser, model.RecordAssistant:
 		m := r.Message
@@ -107,11 +108,11 @@ func RecordContext(r *model.Record) Context {
 			break
 		}
 		if m.Content == nil {
-			c.Conversation = EstimateTokens(m.ContentBytes)
+			c.Conversation = EstimateTokens(m.ContentChars)
 			break
 		}
 		for _, b := range m.Content {
-			t := EstimateTokens(b.Bytes) + Tokens(b.Images)*ImageTokens
+			t := EstimateTokens(b.Chars) + Tokens(b.Images)*ImageTokens
 			if b.Type == model.BlockToolResult {
 				c.ToolResults += t
 			} else {

@@ -9,6 +9,8 @@ type Tokens int
 // and stages").
 const (
 	// CharsPerToken is the estimate used where no usage figure exists.
+	// Characters are UTF-16 code units throughout, as in the client
+	// (JavaScript's String.length) and MEMORY.md's cap.
 	CharsPerToken = 4
 	// ImageTokens is what one image counts for.
 	ImageTokens Tokens = 2000
@@ -24,14 +26,19 @@ const (
 	MaxConsecutiveCompactFailures = 3
 )
 
-// EstimateTokens estimates the tokens of n bytes of text: one per
-// CharsPerToken, rounded up.
+// EstimateTokens estimates the tokens of n characters of text: one per
+// CharsPerToken, rounded up. Characters are UTF-16 code units, what the
+// client's String.length counts: a CJK character is one (three UTF-8
+// bytes), an emoji two (four bytes). Pass a byte count only for ASCII.
 func EstimateTokens(n int) Tokens {
 	if n <= 0 {
 		return 0
 	}
 	return Tokens((n + CharsPerToken - 1) / CharsPerToken)
 }
+
+// EstimateTextTokens estimates the tokens of text s (see EstimateTokens).
+func EstimateTextTokens(s string) Tokens { return EstimateTokens(utf16Len(s)) }
 
 // WindowConfig describes the model's context window. The thresholds
 // derived from it are the client's.

@@ -69,9 +69,11 @@ type Record struct {
 	// ("Conversation compacted").
 	Content string
 	// AttachmentType is attachment.type of attachment records; AttachmentBytes
-	// the size of the attachment object as written.
+	// the size of the attachment object as written, AttachmentChars the
+	// same in characters (UTF-16 code units, see ContentBlock.Chars).
 	AttachmentType  string
 	AttachmentBytes int
+	AttachmentChars int
 	// AttachmentFiles lists the files an attachment carries: the
 	// "instructions" attachment holds every CLAUDE.md, rules file and
 	// MEMORY.md loaded at session start; single-file attachments (a nested
@@ -116,8 +118,10 @@ type Message struct {
 	// text block. Nil unless ScanOptions.Content is set.
 	Content []ContentBlock
 	// ContentBytes is the decoded size of all content, counted whether or
-	// not the blocks themselves were kept.
+	// not the blocks themselves were kept; ContentChars the same in
+	// characters (see ContentBlock.Chars).
 	ContentBytes int
+	ContentChars int
 }
 
 // BlockType is the "type" of a content block: text, tool_use,
@@ -140,6 +144,11 @@ type ContentBlock struct {
 	// tool_result content, tool_use input as written). Escapes count as one
 	// byte each; it is exact for ASCII.
 	Bytes int
+	// Chars is the same text's length in characters as the client counts
+	// them: UTF-16 code units, JavaScript's String.length (an emoji is 2,
+	// a CJK character 1, an invalid UTF-8 byte 1 as the U+FFFD it is read
+	// as). The client's character limits and token estimates use it.
+	Chars int
 	// Text is the block's text, only when ScanOptions.KeepText is set.
 	Text string
 	// ID and Name identify a tool_use block.
@@ -218,8 +227,10 @@ type AttachmentFile struct {
 	// Type is the client's label for whose file it is: User, Project,
 	// Local, Managed, AutoMem, TeamMem, …
 	Type string
-	// Bytes is the decoded size of the file's content as sent.
+	// Bytes is the decoded size of the file's content as sent; Chars the
+	// same in characters (see ContentBlock.Chars).
 	Bytes int
+	Chars int
 }
 
 // The AttachmentFile types that hold auto memory rather than instructions.

@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -362,7 +363,7 @@ func (d *recordDecoder) finish() {
 // carries: a "files" array of {path, type, content}, or a top-level path
 // and content.
 func (d *recordDecoder) decodeAttachment(r *Record, v []byte) {
-	r.AttachmentBytes = len(v)
+	r.AttachmentBytes, r.AttachmentChars = len(v), utf16Units(v)
 	if v[0] != '{' {
 		return
 	}
@@ -375,7 +376,7 @@ func (d *recordDecoder) decodeAttachment(r *Record, v []byte) {
 		case "path":
 			single.Path = d.str(val)
 		case "content":
-			single.Bytes, hasContent = rawStringLen(val), val[0] == '"'
+			single.Bytes, single.Chars, hasContent = rawStringLen(val), rawStringUnits(val), val[0] == '"'
 		case "files":
 			if val[0] != '[' {
 				return
@@ -392,7 +393,7 @@ func (d *recordDecoder) decodeAttachment(r *Record, v []byte) {
 					case "type":
 						f.Type = d.interned(val)
 					case "content":
-						f.Bytes = rawStringLen(val)
+						f.Bytes, f.Chars = rawStringLen(val), rawStringUnits(val)
 					}
 				})
 				r.AttachmentFiles = append(r.AttachmentFiles, f)
@@ -441,10 +442,10 @@ func (d *recordDecoder) messageMember(key, val []byte) {
 func (d *recordDecoder) decodeContent(m *Message, v []byte) {
 	switch v[0] {
 	case '"':
-		n := rawStringLen(v)
-		m.ContentBytes = n
+		n, u := rawStringLen(v), rawStringUnits(v)
+		m.ContentBytes, m.ContentChars = n, u
 		if d.opts.Content {
-			b := ContentBlock{Type: BlockText, Bytes: n}
+			b := ContentBlock{Type: BlockText, Bytes: n, Chars: u}
 			if d.opts.KeepText {
 				b.Text = d.str(v)
 			}
@@ -461,6 +462,7 @@ func (d *recordDecoder) decodeContent(m *Message, v []byte) {
 				b.Images = 1
 			}
 			m.ContentBytes += b.Bytes
+			m.ContentChars += b.Chars
 			if d.opts.Content {
 				m.Content = append(m.Content, b)
 			}
@@ -476,11 +478,13 @@ func (d *recordDecoder) blockMember(key, val []byte) {
 		b.Type = BlockType(s)
 	case "text", "thinking":
 		b.Bytes += rawStringLen(val)
+		b.Chars += rawStringUnits(val)
 		if d.opts.KeepText {
 			b.Text += d.str(val)
 		}
 	case "input":
 		b.Bytes += len(val)
+		b.Chars += utf16Units(val)
 	case "id":
 		b.ID = d.str(val)
 	case "name":
@@ -500,6 +504,7 @@ func (d *recordDecoder) decodeResultContent(b *ContentBlock, v []byte) {
 	switch v[0] {
 	case '"':
 		b.Bytes += rawStringLen(v)
+		b.Chars += rawStringUnits(v)
 		if d.opts.KeepText {
 			b.Text += d.str(v)
 		}
@@ -523,6 +528,7 @@ func (d *recordDecoder) decodeResultContent(b *ContentBlock, v []byte) {
 			}
 			if text != nil {
 				b.Bytes += rawStringLen(text)
+				b.Chars += rawStringUnits(text)
 				if d.opts.KeepText {
 					b.Text += d.str(text)
 				}
@@ -547,4 +553,45 @@ func eachElement(v []byte, fn func(el []byte)) {
 		}
 		i = skipWS(v, i+1)
 	}
+}
+
+// rawStringUnits is the length in UTF-16 code units of the text of a raw
+// JSON string value: rawStringLen already counts each escape as one unit
+// (a surrogate pair written as two \u escapes as two), so only raw
+// non-ASCII bytes need recounting.
+func rawStringUnits(v []byte) int {
+	if len(v) < 2 || v[0] != '"' {
+		return 0
+	}
+	body := v[1 : len(v)-1]
+	return rawStringLen(v) - len(body) + utf16Units(body)
+}
+
+// utf16Units is the length of UTF-8 text b in UTF-16 code units: one per
+// rune, two above U+FFFF, one per invalid byte (read as U+FFFD, as
+// encoding/json reads it). ASCII is skipped eight bytes at a time, since
+// almost all transcript text is ASCII.
+func utf16Units(b []byte) int {
+	n, i := 0, 0
+	for i < len(b) {
+		for i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 == 0 {
+			i += 8
+			n += 8
+		}
+		if i >= len(b) {
+			break
+		}
+		if b[i] < utf8.RuneSelf {
+			i++
+			n++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		i += size
+		n++
+		if r > 0xFFFF {
+			n++
+		}
+	}
+	return n
 }
