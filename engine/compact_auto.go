@@ -15,7 +15,7 @@ func (p *pipelineRun) compact(msgs []Msg, reactive bool) ([]Msg, StageResult) {
 	if !reactive && p.st.ConsecutiveFailures >= MaxConsecutiveCompactFailures {
 		return msgs, StageResult{Detail: fmt.Sprintf("circuit breaker open: %d compactions failed in a row", p.st.ConsecutiveFailures)}
 	}
-	cut := len(msgs) - p.preservedCount(msgs)
+	cut := p.compactCut(msgs)
 	drop, keep := msgs[:cut], msgs[cut:]
 	if len(drop) == 0 {
 		return msgs, StageResult{Detail: "nothing older than the preserved messages to summarize"}
@@ -58,12 +58,36 @@ func (p *pipelineRun) compact(msgs []Msg, reactive bool) ([]Msg, StageResult) {
 		kind, len(drop), len(text), len(keep), notes)}
 }
 
-// preservedCount is how many of the newest messages a partial compaction
-// keeps: up to PreserveRecent, stopping at a synthetic message or a
-// relink, since a preserved segment must be one chain of real records.
-func (p *pipelineRun) preservedCount(msgs []Msg) int {
+// compactCut is where the summarized messages end and the preserved ones
+// begin: PreserveRecent from the end, or fewer (see preservable). A cut
+// between a tool call and its result is moved back to keep the call too,
+// as the client does, when the call can be preserved and something is
+// left to summarize; otherwise forward, summarizing the result with it.
+func (p *pipelineRun) compactCut(msgs []Msg) int {
+	most := preservable(msgs)
+	cut := len(msgs) - min(p.cfg.PreserveRecent, most)
+	safe := safeCuts(msgs)
+	if safe[cut] {
+		return cut
+	}
+	for k := cut - 1; k >= max(len(msgs)-most, 1); k-- {
+		if safe[k] {
+			return k
+		}
+	}
+	for k := cut + 1; ; k++ {
+		if safe[k] { // safe[len(msgs)] always is
+			return k
+		}
+	}
+}
+
+// preservable is how many of the newest messages a partial compaction
+// could keep: back to a synthetic message or a relink, since a preserved
+// segment must be one chain of real records.
+func preservable(msgs []Msg) int {
 	n := 0
-	for i := len(msgs) - 1; i >= 0 && n < p.cfg.PreserveRecent && !msgs[i].Synthetic(); i-- {
+	for i := len(msgs) - 1; i >= 0 && !msgs[i].Synthetic(); i-- {
 		n++
 		if msgs[i].Relinked {
 			break

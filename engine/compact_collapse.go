@@ -48,13 +48,19 @@ func (s *CollapseStore) Expand(msgs []Msg) []Msg {
 	return out
 }
 
-// stage proposes folds for msgs: spans of span messages older than the
-// protected tail, each only if its summary is smaller than it.
+// stage proposes folds for msgs: spans of up to span messages older than
+// the protected tail, each only if its summary is smaller than it. A span
+// never separates a tool call from its result (see safeCuts): its end is
+// moved back before the call, or, when the pair is longer than the span,
+// forward past the result, never into the protected tail.
 func (s *CollapseStore) stage(msgs []Msg, cfg PipelineConfig) {
 	s.Staged = s.Staged[:0]
 	end := len(msgs) - cfg.CollapseProtectTail
-	for i := 0; i+1 < end; i += cfg.CollapseSpan {
-		j := min(i+cfg.CollapseSpan, end)
+	safe := safeCuts(msgs)
+	for i, j := 0, 0; i+1 < end; i = j {
+		if j = safeSpanEnd(safe, i, min(i+cfg.CollapseSpan, end), end); j < 0 {
+			break
+		}
 		span := msgs[i:j]
 		text := fmt.Sprintf("[Collapsed %d messages] %s", len(span), Extract(span, cfg.CollapseSummaryBytes))
 		if len(text) > cfg.CollapseSummaryBytes {
@@ -71,11 +77,12 @@ func (s *CollapseStore) stage(msgs []Msg, cfg PipelineConfig) {
 }
 
 // apply commits staged folds, oldest first, while more is wanted, and
-// returns the projection. A staged fold whose span is no longer in msgs
-// is dropped.
+// returns the projection. A staged fold whose span is no longer in msgs,
+// or would now separate a tool call from its result, is dropped.
 func (s *CollapseStore) apply(msgs []Msg, more func(cur []Msg) bool) ([]Msg, int) {
 	n := 0
 	var keep []CollapseCommit
+	safe := safeCuts(msgs)
 	for _, c := range s.Staged {
 		if !more(msgs) {
 			keep = append(keep, c)
@@ -85,6 +92,12 @@ func (s *CollapseStore) apply(msgs []Msg, more func(cur []Msg) bool) ([]Msg, int
 		if at < 0 {
 			continue
 		}
+		if !safe[at] || !safe[at+len(c.Originals)] {
+			continue
+		}
+		// The summary holds no tool blocks and the fold no pair that
+		// crosses its ends, so the cuts around it are the span's ends.
+		safe = append(safe[:at+1], safe[at+len(c.Originals):]...)
 		out := make([]Msg, 0, len(msgs)-len(c.Originals)+1)
 		out = append(out, msgs[:at]...)
 		out = append(out, c.Summary)

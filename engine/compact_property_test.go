@@ -68,11 +68,16 @@ func randomConfig(r *rand.Rand) PipelineConfig {
 	return cfg
 }
 
+// randomInput is a random configuration and up to 125 messages from gen.
+func randomInput(r *rand.Rand, gen func(*rand.Rand, int) []Msg) (PipelineConfig, Input) {
+	cfg := randomConfig(r)
+	return cfg, Input{System: Tokens(r.IntN(20000)), Messages: gen(r, 5+r.IntN(120)), Session: SessionInfo{Leaf: "leaf"}}
+}
+
 func TestPipelineProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for iter := 0; iter < 300; iter++ {
-		cfg := randomConfig(r)
-		in := Input{System: Tokens(r.IntN(20000)), Messages: randomMsgs(r, 5+r.IntN(120)), Session: SessionInfo{Leaf: "leaf"}}
+		cfg, in := randomInput(r, randomMsgs)
 		orig := cloneMsgs(in.Messages)
 		st := &PipelineState{ConsecutiveFailures: r.IntN(4)}
 		res, err := RunPipeline(in, cfg, st, testNow)

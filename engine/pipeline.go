@@ -183,14 +183,18 @@ func RunPipeline(in Input, cfg PipelineConfig, st *PipelineState, now time.Time)
 		return Result{}, err
 	}
 	p := newRun(in, cfg, st, now, cfg.Window.AutocompactAt())
-	stages := []stage{
+	return p.runStages(pipelineStages(), in.Messages)
+}
+
+// pipelineStages is the five stages in the order they run.
+func pipelineStages() []stage {
+	return []stage{
 		{StageToolResultBudget, (*pipelineRun).budget},
 		{StageSnip, (*pipelineRun).snip},
 		{StageMicrocompact, (*pipelineRun).microcompact},
 		{StageCollapse, (*pipelineRun).collapse},
 		{StageAutocompact, (*pipelineRun).autocompact},
 	}
-	return p.runStages(stages, in.Messages)
 }
 
 func (p *pipelineRun) runStages(stages []stage, msgs []Msg) (Result, error) {
