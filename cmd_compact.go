@@ -11,16 +11,21 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
+// compactUsage is the command line of `memscope compact`.
+const compactUsage = "memscope compact SESSION [--window N] [--max-output N] [--preserve N] [--manual] [--out FILE] [--json] [--flush [--write]]"
+
 func init() {
 	register(command{
 		name:  "compact",
-		usage: "memscope compact SESSION [--window N] [--max-output N] [--preserve N] [--out FILE] [--json] [--flush [--write]]",
+		usage: compactUsage,
 		summary: "run the five-stage compaction pipeline on a session and show what each stage freed\n" +
 			"SESSION is a session id under the home or a path to a .jsonl. The transcript is never changed;\n" +
 			"--out FILE writes a copy with the records the client would append (microcompact and compact\n" +
 			"boundaries, summary), which resumes like a compacted session. --flush shows the memories the\n" +
 			"pre-compaction flush would save from the messages autocompact summarizes (into the memory folder of\n" +
-			"the session's folder, or --project); --write saves them, --force past the security scan.",
+			"the session's folder, or --project); --write saves them, --force past the security scan.\n" +
+			"autoCompactEnabled: false in the settings turns stage 5 off, as in the client; --manual compacts as\n" +
+			"/compact does (stage 5 alone, whatever the size, trigger manual).",
 		run: runCompact,
 	})
 }
@@ -34,14 +39,20 @@ type compactOut struct {
 	Messages   int                 `json:"messages"`
 	// Measured is set when Before starts from the newest usage figure
 	// rather than from an estimate of the whole context.
-	Measured bool                 `json:"measured"`
-	Before   engine.Tokens        `json:"before"`
-	After    engine.Tokens        `json:"after"`
-	Fits     bool                 `json:"fits"`
-	Stages   []engine.StageResult `json:"stages"`
-	Records  int                  `json:"records"`
-	Out      string               `json:"out,omitempty"`
-	Flush    *flushOut            `json:"flush,omitempty"`
+	Measured bool `json:"measured"`
+	// AutoCompactEnabled is the setting in effect, AutoCompactSetBy the
+	// settings file that set it ("" for the default, on).
+	AutoCompactEnabled bool   `json:"autoCompactEnabled"`
+	AutoCompactSetBy   string `json:"autoCompactSetBy,omitempty"`
+	// Manual is set for --manual: one compaction, as /compact.
+	Manual  bool                 `json:"manual"`
+	Before  engine.Tokens        `json:"before"`
+	After   engine.Tokens        `json:"after"`
+	Fits    bool                 `json:"fits"`
+	Stages  []engine.StageResult `json:"stages"`
+	Records int                  `json:"records"`
+	Out     string               `json:"out,omitempty"`
+	Flush   *flushOut            `json:"flush,omitempty"`
 }
 
 func runCompact(e *env, args []string) int {
@@ -49,6 +60,7 @@ func runCompact(e *env, args []string) int {
 	hf := addHomeFlags(fs)
 	wf := addWindowFlags(fs)
 	preserve := fs.Int("preserve", 0, "keep the N newest messages verbatim after the summary (a partial compaction)")
+	manual := fs.Bool("manual", false, "compact as /compact does: summarize now, whatever the context size, the circuit breaker or autoCompactEnabled (trigger manual)")
 	outPath := fs.String("out", "", "write the compacted session as a new transcript FILE")
 	asJSON := fs.Bool("json", false, "print JSON")
 	ff := addFlushFlags(fs)
@@ -57,7 +69,7 @@ func runCompact(e *env, args []string) int {
 		return 2
 	}
 	if len(pos) != 1 || !ff.valid() {
-		fmt.Fprintln(e.stderr, "usage: memscope compact SESSION [--window N] [--max-output N] [--preserve N] [--out FILE] [--json] [--flush [--write]]")
+		fmt.Fprintln(e.stderr, "usage: "+compactUsage)
 		return 2
 	}
 	w := wf.config(e)
@@ -79,6 +91,15 @@ func runCompact(e *env, args []string) int {
 	in := engine.InputFromResume(tr, engine.ResumeTranscript(tr, engine.ResumeOptions{FileSize: sf.size}))
 	cfg := engine.DefaultPipelineConfig(w)
 	cfg.PreserveRecent = *preserve
+	project := ff.project
+	if project == "" {
+		project = tr.Summary.CWD
+	}
+	setting := readAutocompactSetting(e, hf, sf, project)
+	for _, p := range setting.problems {
+		fmt.Fprintf(e.stderr, "memscope compact: settings: %s:%d: %s\n", p.File, p.Line, p.Reason)
+	}
+	cfg.AutocompactOff = !setting.enabled
 	st := &engine.PipelineState{}
 	flush, err := ff.start(e, hf, sf, tr, st)
 	if err != nil {
@@ -89,14 +110,18 @@ func runCompact(e *env, args []string) int {
 		defer flush.close()
 		cfg.FlushHook = flush.hook
 	}
-	res, err := engine.RunPipeline(in, cfg, st, e.now())
+	runner := engine.RunPipeline
+	if *manual {
+		runner = engine.RunManualCompact
+	}
+	res, err := runner(in, cfg, st, e.now())
 	if err != nil {
 		fmt.Fprintf(e.stderr, "memscope compact: %v\n", err)
 		return 1
 	}
 	out := compactOut{Session: tr.Summary.SessionID, Path: sf.disk, Window: w,
 		Thresholds: engine.Thresholds{Effective: w.Effective(), Warning: w.WarningAt(), Autocompact: w.AutocompactAt(), Blocked: w.BlockedAt()},
-		Messages:   len(in.Messages), Measured: in.Measured > 0, Before: res.Before, After: res.After, Fits: res.Fits, Stages: res.Stages, Records: len(res.Records)}
+		Messages:   len(in.Messages), Measured: in.Measured > 0, AutoCompactEnabled: setting.enabled, AutoCompactSetBy: setting.setBy, Manual: *manual, Before: res.Before, After: res.After, Fits: res.Fits, Stages: res.Stages, Records: len(res.Records)}
 	if out.Stages == nil {
 		out.Stages = []engine.StageResult{}
 	}
@@ -156,7 +181,11 @@ func printCompact(w io.Writer, r compactOut) {
 	if r.Measured {
 		how = "the newest response's usage plus an estimate of what followed it"
 	}
-	fmt.Fprintf(w, "context   %d tokens (%s)\n\n", r.Before, how)
+	fmt.Fprintf(w, "context   %d tokens (%s)\n", r.Before, how)
+	if !r.AutoCompactEnabled {
+		fmt.Fprintf(w, "settings  autoCompactEnabled: false in %s: the client does not autocompact; --manual compacts as /compact does\n", r.AutoCompactSetBy)
+	}
+	fmt.Fprintln(w)
 	if len(r.Stages) == 0 {
 		fmt.Fprintln(w, "under the autocompact threshold: no stage runs")
 	}

@@ -6,14 +6,41 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// autocompact is stage 5.
-func (p *pipelineRun) autocompact(msgs []Msg) ([]Msg, StageResult) { return p.compact(msgs, false) }
+// AutocompactOffDetail is what stage 5 reports when the settings turn
+// autocompact off.
+const AutocompactOffDetail = "autocompact is off (autoCompactEnabled: false)"
 
-// compact summarizes all but the PreserveRecent newest messages. A
-// reactive compact (prompt-too-long recovery) ignores the circuit breaker.
-func (p *pipelineRun) compact(msgs []Msg, reactive bool) ([]Msg, StageResult) {
-	if !reactive && p.st.ConsecutiveFailures >= MaxConsecutiveCompactFailures {
+// compactKind says what started a compaction.
+type compactKind int
+
+const (
+	// compactAuto is stage 5: subject to the setting and the breaker.
+	compactAuto compactKind = iota
+	// compactReactive is prompt-too-long recovery: it ignores the breaker.
+	compactReactive
+	// compactManual is /compact: it ignores the setting and the breaker
+	// and leaves the failure count alone.
+	compactManual
+)
+
+// autocompact is stage 5.
+func (p *pipelineRun) autocompact(msgs []Msg) ([]Msg, StageResult) {
+	if p.cfg.AutocompactOff {
+		return msgs, StageResult{Detail: AutocompactOffDetail}
+	}
+	return p.compact(msgs, compactAuto)
+}
+
+// compact summarizes all but the PreserveRecent newest messages.
+func (p *pipelineRun) compact(msgs []Msg, kind compactKind) ([]Msg, StageResult) {
+	if kind == compactAuto && p.st.ConsecutiveFailures >= MaxConsecutiveCompactFailures {
 		return msgs, StageResult{Detail: fmt.Sprintf("circuit breaker open: %d compactions failed in a row", p.st.ConsecutiveFailures)}
+	}
+	// failed counts a failure towards the breaker, unless the user asked.
+	failed := func() {
+		if kind != compactManual {
+			p.st.ConsecutiveFailures++
+		}
 	}
 	cut := p.compactCut(msgs)
 	drop, keep := msgs[:cut], msgs[cut:]
@@ -32,7 +59,7 @@ func (p *pipelineRun) compact(msgs []Msg, reactive bool) ([]Msg, StageResult) {
 	}
 	text, err := sum.Summarize(drop)
 	if err != nil {
-		p.st.ConsecutiveFailures++
+		failed()
 		return msgs, StageResult{Detail: fmt.Sprintf("summarizer failed (%d in a row): %v%s", p.st.ConsecutiveFailures, err, notes)}
 	}
 	text = SummaryPreamble + text
@@ -40,22 +67,24 @@ func (p *pipelineRun) compact(msgs []Msg, reactive bool) ([]Msg, StageResult) {
 	out := append([]Msg{summary}, keep...)
 	pre, post := p.tokens(msgs), p.tokens(out)
 	if post >= pre {
-		p.st.ConsecutiveFailures++
+		failed()
 		return msgs, StageResult{Detail: fmt.Sprintf("the summary (%d tokens) would not shrink the context (%d failures in a row)%s",
 			summary.Tokens(), p.st.ConsecutiveFailures, notes)}
 	}
-	if post >= p.limit {
-		p.st.ConsecutiveFailures++ // it helped, but not enough to fit
-	} else {
+	switch {
+	case kind == compactManual:
+	case post >= p.limit:
+		failed() // it helped, but not enough to fit
+	default:
 		p.st.ConsecutiveFailures = 0
 	}
 	p.recs = append(p.recs, p.compactRecords(summary, keep, pre, post)...)
-	kind := "full"
+	shape := "full"
 	if len(keep) > 0 {
-		kind = "partial"
+		shape = "partial"
 	}
 	return out, StageResult{Acted: true, Items: len(drop), Detail: fmt.Sprintf("%s compaction: %d messages summarized into %d bytes, %d kept%s",
-		kind, len(drop), len(text), len(keep), notes)}
+		shape, len(drop), len(text), len(keep), notes)}
 }
 
 // compactCut is where the summarized messages end and the preserved ones

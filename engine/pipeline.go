@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/memscope/memscope/model"
 )
 
 // StageName names a pipeline stage.
@@ -17,6 +19,9 @@ const (
 	StageMicrocompact     StageName = "microcompact"
 	StageCollapse         StageName = "context-collapse"
 	StageAutocompact      StageName = "autocompact"
+	// StageManualCompact is the compaction a user asks for (/compact),
+	// run alone by RunManualCompact.
+	StageManualCompact StageName = "manual-compact"
 )
 
 // PipelineConfig holds every parameter of the pipeline. Defaults() gives
@@ -69,6 +74,10 @@ type PipelineConfig struct {
 	PreserveRecent int
 	// Trigger is written into the boundary's compactMetadata.
 	Trigger string
+	// AutocompactOff is settings.json's autoCompactEnabled: false, with
+	// which the client never compacts on its own: stage 5 reports it and
+	// does nothing. A manual compaction (RunManualCompact) still runs.
+	AutocompactOff bool
 
 	// NewUUID makes record uuids (random v4 when nil; tests fix it).
 	NewUUID func() string
@@ -91,7 +100,7 @@ func DefaultPipelineConfig(w WindowConfig) PipelineConfig {
 		CollapseProtectTail:    8,
 		CollapseSpan:           10,
 		CollapseSummaryBytes:   600,
-		Trigger:                "auto",
+		Trigger:                string(model.TriggerAuto),
 	}
 }
 
@@ -223,6 +232,25 @@ func (p *pipelineRun) runStages(stages []stage, msgs []Msg) (Result, error) {
 	return res, nil
 }
 
+// RunManualCompact is what /compact does: stage 5 alone, run whatever
+// the context size, the autoCompactEnabled setting and the circuit
+// breaker say, writing trigger "manual". A manual compaction neither
+// counts towards the breaker nor resets it. Fits says whether the result
+// is under the autocompact threshold.
+func RunManualCompact(in Input, cfg PipelineConfig, st *PipelineState, now time.Time) (Result, error) {
+	if err := cfg.Window.Validate(); err != nil {
+		return Result{}, err
+	}
+	cfg.Trigger = string(model.TriggerManual)
+	p := newRun(in, cfg, st, now, 0) // no threshold: the user asked
+	manual := stage{StageManualCompact, func(p *pipelineRun, msgs []Msg) ([]Msg, StageResult) {
+		return p.compact(msgs, compactManual)
+	}}
+	res, _ := p.runStages([]stage{manual}, in.Messages)
+	res.Fits = res.After < cfg.Window.AutocompactAt()
+	return res, nil
+}
+
 // RecoverPromptTooLong is what the client does when the API still
 // rejects the prompt: commit every staged collapse; if the prompt is
 // still over the effective window, one reactive compact (which ignores
@@ -239,7 +267,7 @@ func RecoverPromptTooLong(in Input, cfg PipelineConfig, st *PipelineState, now t
 		return res, nil
 	}
 	reactive := stage{StageAutocompact, func(p *pipelineRun, msgs []Msg) ([]Msg, StageResult) {
-		return p.compact(msgs, true)
+		return p.compact(msgs, compactReactive)
 	}}
 	res2, _ := p.runStages([]stage{reactive}, res.Messages)
 	res.Stages = append(res.Stages, res2.Stages...)
