@@ -24,11 +24,20 @@ func parseSimpleFrontmatter(text []byte) (root *yaml.Node, ok bool) {
 	if len(text) == 0 || text[len(text)-1] != '\n' {
 		return nil, false
 	}
-	root = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: 1, Column: 1}
+	// One allocation for every node: a key and a value per line, the root
+	// and the nested mapping.
+	slab := make([]yaml.Node, 0, 2*bytes.Count(text, []byte{'\n'})+2)
+	node := func(n yaml.Node) *yaml.Node {
+		slab = append(slab, n)
+		return &slab[len(slab)-1]
+	}
+	root = node(yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: 1, Column: 1})
 	var nested *yaml.Node
 	nestedIndent := 0
-	for n, line := range bytes.Split(text[:len(text)-1], []byte{'\n'}) {
-		line = bytes.TrimSuffix(line, []byte{'\r'})
+	for n, rest := 0, text; len(rest) > 0; n++ {
+		end := bytes.IndexByte(rest, '\n')
+		line := bytes.TrimSuffix(rest[:end], []byte{'\r'})
+		rest = rest[end+1:]
 		indent := 0
 		for indent < len(line) && line[indent] == ' ' {
 			indent++
@@ -37,8 +46,8 @@ func parseSimpleFrontmatter(text []byte) (root *yaml.Node, ok bool) {
 		if !ok {
 			return nil, false
 		}
-		k := &yaml.Node{Kind: yaml.ScalarNode, Value: key, Line: n + 1, Column: indent + 1}
-		v := &yaml.Node{Kind: yaml.ScalarNode, Tag: plainTag(value), Value: value, Line: n + 1, Column: indent + len(key) + 3}
+		k := node(yaml.Node{Kind: yaml.ScalarNode, Value: key, Line: n + 1, Column: indent + 1})
+		v := node(yaml.Node{Kind: yaml.ScalarNode, Tag: plainTag(value), Value: value, Line: n + 1, Column: indent + len(key) + 3})
 		switch {
 		case indent == 0:
 			if nested != nil && len(nested.Content) == 0 || hasKey(root, key) {
@@ -49,8 +58,8 @@ func parseSimpleFrontmatter(text []byte) (root *yaml.Node, ok bool) {
 				if key != "metadata" {
 					return nil, false
 				}
-				nested, nestedIndent = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}, 0
-				v = nested
+				v.Kind, v.Tag = yaml.MappingNode, "!!map"
+				nested, nestedIndent = v, 0
 			}
 			root.Content = append(root.Content, k, v)
 		case nested == nil || value == "" || nestedIndent != 0 && indent != nestedIndent || hasKey(nested, key):
