@@ -3,6 +3,7 @@ package engine
 import (
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/memscope/memscope/model"
 )
@@ -11,8 +12,9 @@ import (
 // pipeline: no panic; resume (now and at every step) never shows a
 // message from before its boundary unless it was preserved; each step's
 // state ends at the step's record; the timeline lists every boundary
-// record; no pipeline stage grows the context and every record it writes
-// parses as the kind it claims.
+// record; no pipeline stage (nor a manual compaction) grows the context,
+// leaves a tool_result without its tool_use that had one, and every
+// record it writes parses as the kind it claims.
 func FuzzReplay(f *testing.F) {
 	f.Add([]byte(line("user", "u1", "", `,"message":{"content":"x"}`) + boundary("b", "u1", segment("u1", "s", "u1")) +
 		line("user", "s", "b", `,"isCompactSummary":true,"message":{"content":"sum"}`) + lastPrompt("s")))
@@ -39,22 +41,47 @@ func FuzzReplay(f *testing.F) {
 			in := InputFromResume(tr, tl.Resume)
 			cfg := DefaultPipelineConfig(smallWindow)
 			cfg.PreserveRecent = 2
-			res, err := RunPipeline(in, cfg, &PipelineState{}, testNow)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, s := range res.Stages {
-				if s.After > s.Before || s.Freed != s.Before-s.After {
-					t.Fatalf("stage %s: %d → %d, freed %d", s.Stage, s.Before, s.After, s.Freed)
+			orphans := orphanResults(in.Messages)
+			for _, run := range []func(Input, PipelineConfig, *PipelineState, time.Time) (Result, error){RunPipeline, RunManualCompact} {
+				res, err := run(in, cfg, &PipelineState{}, testNow)
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			if len(res.Records) > 0 {
-				for _, r := range scanRecords(t, res.Records) {
-					if r.UUID == "" && r.Type != model.RecordLastPrompt {
-						t.Fatalf("written record without uuid: %+v", r)
+				for _, s := range res.Stages {
+					if s.After > s.Before || s.Freed != s.Before-s.After {
+						t.Fatalf("stage %s: %d → %d, freed %d", s.Stage, s.Before, s.After, s.Freed)
+					}
+				}
+				for id := range orphanResults(res.Messages) {
+					if !orphans[id] {
+						t.Fatalf("%s: the result of %s lost its tool_use", stageNames(res), id)
+					}
+				}
+				if len(res.Records) > 0 {
+					for _, r := range scanRecords(t, res.Records) {
+						if r.UUID == "" && r.Type != model.RecordLastPrompt {
+							t.Fatalf("written record without uuid: %+v", r)
+						}
 					}
 				}
 			}
 		}
 	})
+}
+
+// orphanResults is the tool_use ids of results in msgs with no tool_use
+// before them.
+func orphanResults(msgs []Msg) map[string]bool {
+	used, out := map[string]bool{}, map[string]bool{}
+	for _, m := range msgs {
+		for _, b := range m.Blocks {
+			switch {
+			case b.Type == model.BlockToolUse:
+				used[b.ToolUseID] = true
+			case b.Type == model.BlockToolResult && !used[b.ToolUseID]:
+				out[b.ToolUseID] = true
+			}
+		}
+	}
+	return out
 }
