@@ -13,7 +13,8 @@ import (
 
 // benchHome is the home the sessions benchmarks read: $MEMSCOPE_BENCH_HOME
 // (for example .cache/bench/W from scripts/bench.sh), else a 64 MB home
-// generated once per test binary with scripts/gen.
+// that scripts/gen writes once into the user's cache folder and later
+// runs reuse.
 func benchHome(b *testing.B) *model.Home {
 	b.Helper()
 	dir := os.Getenv("MEMSCOPE_BENCH_HOME")
@@ -35,12 +36,19 @@ var genOnce struct {
 
 func generatedBenchHome(b *testing.B) string {
 	genOnce.Do(func() {
-		root, err := os.MkdirTemp("", "memscope-bench-")
+		cache, err := os.UserCacheDir()
 		if err != nil {
+			cache = os.TempDir()
+		}
+		genOnce.dir = filepath.Join(cache, "memscope", "bench-64M-seed7")
+		if _, err := os.Stat(filepath.Join(genOnce.dir, "manifest.json")); err == nil {
+			return
+		}
+		// A run cut short leaves a partial home: start it again.
+		if err := os.RemoveAll(genOnce.dir); err != nil {
 			genOnce.err = err
 			return
 		}
-		genOnce.dir = filepath.Join(root, "home")
 		genOnce.err = runGen(genOnce.dir, "64M", "7")
 	})
 	if genOnce.err != nil {
