@@ -52,6 +52,9 @@ func printStat(w io.Writer, r engine.StatReport) {
 		fmt.Fprintln(w, "              the embedded demo home (made-up data in a temporary folder)")
 	}
 	fmt.Fprintf(w, "projects      %d\n", r.Projects)
+	if r.Projects == 0 && r.HistoryEntries == 0 && !r.Demo {
+		fmt.Fprintln(w, "              this home is empty (Claude Code has not run here); memscope --demo shows the built-in example")
+	}
 	fmt.Fprintf(w, "memory        %d folders, %d topic files (%d invalid), %d team files\n", r.MemoryDirs, r.MemoryFiles, r.InvalidMemoryFiles, r.TeamMemoryFiles)
 	fmt.Fprintf(w, "index         %d MEMORY.md files, %d lines, %d entries\n", r.IndexFiles, r.IndexLines, r.IndexEntries)
 	fmt.Fprintf(w, "history       %d prompts\n", r.HistoryEntries)

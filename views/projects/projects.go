@@ -44,7 +44,7 @@ type Model struct {
 func New(keys keymap.KeyMap, st style.Styles) Model {
 	m := Model{keys: keys, styles: st}
 	m.list = list.New(keys, st, func(r Row) string { return r.Project.Path + " " + r.Project.Slug }, m.renderRow)
-	m.list.Empty = "no projects in this home"
+	m.list.Empty = "no projects in this home yet (Claude Code has not run here) — memscope --demo shows the built-in example"
 	return m
 }
 
