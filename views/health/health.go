@@ -238,12 +238,7 @@ func (m Model) View() string {
 	var b strings.Builder
 	b.WriteString(text.Truncate(head, m.width))
 	b.WriteByte('\n')
-	b.WriteString(m.list.View())
-	b.WriteByte('\n')
-	b.WriteString(m.styles.Dim.Render(strings.Repeat("─", max(m.width, 1))))
-	b.WriteByte('\n')
-	b.WriteString(m.detail())
-	return b.String()
+	return m.styles.Divided(m.width, b.String()+m.list.View(), m.detail())
 }
 
 func (m Model) detail() string {

@@ -181,12 +181,7 @@ func (m Model) View() string {
 	var b strings.Builder
 	b.WriteString(m.styles.Dim.Render(text.Truncate(head, m.width)))
 	b.WriteByte('\n')
-	b.WriteString(m.list.View())
-	b.WriteString("\n")
-	b.WriteString(m.styles.Dim.Render(strings.Repeat("─", max(m.width, 1))))
-	b.WriteByte('\n')
-	b.WriteString(m.detail())
-	return b.String()
+	return m.styles.Divided(m.width, b.String()+m.list.View(), m.detail())
 }
 
 // detail renders the selected prompt in full, with its pastes expanded

@@ -345,7 +345,7 @@ func (m Model) View() string {
 	left := legend + "\n" + m.list.View()
 	right := m.detail()
 	if m.width < 90 {
-		return lipgloss.JoinVertical(lipgloss.Left, left, m.styles.Dim.Render(strings.Repeat("─", max(m.width, 1))), right)
+		return m.styles.Divided(m.width, left, right)
 	}
 	left = lipgloss.NewStyle().Width(m.listWidth()).Render(left)
 	sep := m.styles.Dim.Render(strings.TrimRight(strings.Repeat("│\n", max(m.height, 1)), "\n"))

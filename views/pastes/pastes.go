@@ -181,12 +181,7 @@ func (m Model) View() string {
 	b.WriteByte('\n')
 	b.WriteString(m.styles.Header.Render(fmt.Sprintf("%-20s %8s %9s %5s  %s", "HASH", "SIZE", "AGE", "REFS", "STATUS")))
 	b.WriteByte('\n')
-	b.WriteString(m.list.View())
-	b.WriteByte('\n')
-	b.WriteString(m.styles.Dim.Render(strings.Repeat("─", max(m.width, 1))))
-	b.WriteByte('\n')
-	b.WriteString(m.detail())
-	return b.String()
+	return m.styles.Divided(m.width, b.String()+m.list.View(), m.detail())
 }
 
 func (m Model) detail() string {

@@ -232,12 +232,7 @@ func (m Model) View() string {
 	b.WriteByte('\n')
 	b.WriteString(m.styles.Header.Render(text.Truncate(fmt.Sprintf("%-15s %6s %s %-14s %s", "KIND", "TOKENS", strings.Repeat(" ", max(min(m.width/5, 20), 4)), "STATUS", "SOURCE"), m.width)))
 	b.WriteByte('\n')
-	b.WriteString(m.list.View())
-	b.WriteByte('\n')
-	b.WriteString(m.styles.Dim.Render(strings.Repeat("─", max(m.width, 1))))
-	b.WriteByte('\n')
-	b.WriteString(m.detail())
-	return b.String()
+	return m.styles.Divided(m.width, b.String()+m.list.View(), m.detail())
 }
 
 // recalled finds the recall entry of a recalled-memory layer.

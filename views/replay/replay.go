@@ -389,7 +389,7 @@ func (m Model) View() string {
 		right = m.pipelineView()
 	}
 	if m.width < 100 {
-		return lipgloss.JoinVertical(lipgloss.Left, left, m.styles.Dim.Render(strings.Repeat("─", max(m.width, 1))), right)
+		return m.styles.Divided(m.width, left, right)
 	}
 	left = lipgloss.NewStyle().Width(m.listWidth()).Render(left)
 	sep := m.styles.Dim.Render(strings.TrimRight(strings.Repeat("│\n", max(m.height, 1)), "\n"))

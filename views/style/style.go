@@ -162,3 +162,9 @@ func (s Styles) Clip(lines []string, rows int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// Divided stacks top over bottom with a dim rule of width between them:
+// a list over the detail of its selected row.
+func (s Styles) Divided(width int, top, bottom string) string {
+	return top + "\n" + s.Dim.Render(strings.Repeat("─", max(width, 1))) + "\n" + bottom
+}
