@@ -43,11 +43,9 @@ func readAutocompactSetting(e *env, hf *homeFlags, sf *sessionFile, project stri
 	}
 	stack, probs := model.LoadSettings(root, homeDir, project, model.ManagedDir)
 	out.problems = probs
-	for i := len(stack) - 1; i >= 0; i-- {
-		if v := stack[i].AutoCompactEnabled; v != nil {
-			out.enabled, out.setBy = *v, stack[i].Path
-			break
-		}
+	var by *model.Settings
+	if out.enabled, by = stack.AutoCompactEnabled(); by != nil {
+		out.setBy = by.Path
 	}
 	return out
 }

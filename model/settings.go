@@ -210,6 +210,17 @@ func (st SettingsStack) AutoMemoryEnabled() (*bool, *Settings) {
 	return nil, nil
 }
 
+// AutoCompactEnabled returns the effective autoCompactEnabled (default
+// true) and the file that set it (nil for the default).
+func (st SettingsStack) AutoCompactEnabled() (bool, *Settings) {
+	for i := len(st) - 1; i >= 0; i-- {
+		if v := st[i].AutoCompactEnabled; v != nil {
+			return *v, &st[i]
+		}
+	}
+	return true, nil
+}
+
 // CleanupPeriodDays returns the effective cleanupPeriodDays (default 30).
 func (st SettingsStack) CleanupPeriodDays() int {
 	for i := len(st) - 1; i >= 0; i-- {

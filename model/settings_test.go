@@ -82,6 +82,14 @@ func TestLoadSettingsStack(t *testing.T) {
 	if got := (SettingsStack{}).CleanupPeriodDays(); got != 30 {
 		t.Errorf("default CleanupPeriodDays = %d, want 30", got)
 	}
+	if on, from := (SettingsStack{}).AutoCompactEnabled(); !on || from != nil {
+		t.Errorf("default AutoCompactEnabled = %v from %v, want true by default", on, from)
+	}
+	off := false
+	st = append(st, Settings{Path: "/x/settings.json", AutoCompactEnabled: &off})
+	if on, from := st.AutoCompactEnabled(); on || from == nil || from.Path != "/x/settings.json" {
+		t.Errorf("AutoCompactEnabled = %v from %+v, want false from /x/settings.json", on, from)
+	}
 }
 
 func TestClaudeJSON(t *testing.T) {

@@ -250,11 +250,13 @@ type sessionsLoadedMsg struct {
 	sessions []replay.Session
 }
 
-// timelineMsg carries a session's replay.
+// timelineMsg carries a session's replay and whether the settings that
+// apply to it turn autocompact off.
 type timelineMsg struct {
-	path string
-	tl   *engine.Timeline
-	err  error
+	path           string
+	tl             *engine.Timeline
+	autocompactOff bool
+	err            error
 }
 
 // loadSessionsCmd lists the project's transcripts with a one-pass summary
@@ -286,8 +288,10 @@ const keepTextLimit = 64 << 20
 
 // loadTimelineCmd reads a transcript and builds its replay.
 func (m Model) loadTimelineCmd(p string) tea.Cmd {
-	fsys := m.opts.Home.FS
+	fsys, home, project := m.opts.Home.FS, m.opts.Home, m.data.openPath()
 	return func() tea.Msg {
+		stack, _ := model.LoadSettings(model.MountFS(os.DirFS("/"), home.Dir, home.FS), home.Dir, project, model.ManagedDir)
+		on, _ := stack.AutoCompactEnabled()
 		var size int64
 		if st, err := fs.Stat(fsys, p); err == nil {
 			size = st.Size()
@@ -297,7 +301,7 @@ func (m Model) loadTimelineCmd(p string) tea.Cmd {
 			return timelineMsg{path: p, err: err}
 		}
 		tl := engine.BuildTimeline(t, engine.Window200k(), size)
-		return timelineMsg{path: p, tl: &tl}
+		return timelineMsg{path: p, tl: &tl, autocompactOff: !on}
 	}
 }
 

@@ -369,7 +369,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.setStatus(msg.err.Error(), true)
 			return m, nil, true
 		}
-		return m, m.replay.SetTimeline(msg.tl), true
+		return m, m.replay.SetTimeline(msg.tl, msg.autocompactOff), true
 	case writableMsg:
 		m.readOnly = !msg.ok
 		m.memories.SetReadOnly(m.readOnly)

@@ -55,6 +55,8 @@ type Model struct {
 	pipeStage int
 	showPipe  bool
 	window    int
+	// autocompactOff: the settings turn autocompact off for this session.
+	autocompactOff bool
 }
 
 // windows are the windows the pipeline can be tried in: the session's own
@@ -81,7 +83,7 @@ type PipelineMsg struct {
 // pipelineCmd runs the five-stage pipeline on what the model saw at the
 // selected step, off the update loop. Nothing is written anywhere.
 func (m *Model) pipelineCmd() tea.Cmd {
-	tl, k, wi, now := m.tl, m.steps.Index(), m.window, m.now
+	tl, k, wi, now, off := m.tl, m.steps.Index(), m.window, m.now, m.autocompactOff
 	if tl == nil || k < 0 {
 		return nil
 	}
@@ -90,6 +92,7 @@ func (m *Model) pipelineCmd() tea.Cmd {
 		in := engine.InputFromResume(tl.Transcript(), st)
 		cfg := engine.DefaultPipelineConfig(windows[wi].w)
 		cfg.NewUUID = func() string { return "00000000-0000-4000-8000-000000000000" }
+		cfg.AutocompactOff = off
 		res, err := engine.RunPipeline(in, cfg, &engine.PipelineState{}, now)
 		return PipelineMsg{k: k, tl: tl, window: wi, res: res, err: err}
 	}
@@ -123,9 +126,12 @@ func (m *Model) SetSessions(ss []Session, now time.Time) {
 	m.sessions.SetItems(ss)
 }
 
-// SetTimeline opens a session's timeline at its last step.
-func (m *Model) SetTimeline(tl *engine.Timeline) tea.Cmd {
+// SetTimeline opens a session's timeline at its last step. autocompactOff
+// is settings.json's autoCompactEnabled: false for the session, which the
+// pipeline view honours.
+func (m *Model) SetTimeline(tl *engine.Timeline, autocompactOff bool) tea.Cmd {
 	m.tl, m.loading, m.state, m.stateFor = tl, "", nil, -1
+	m.autocompactOff = autocompactOff
 	m.steps.Render = m.renderStep
 	m.steps.SetItems(tl.Steps)
 	m.steps.Select(len(tl.Steps) - 1)
