@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/charmbracelet/x/term"
+
 	"github.com/memscope/memscope/demo"
 	"github.com/memscope/memscope/model"
 )
@@ -97,4 +99,26 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// sanitizingWriter strips terminal control sequences from what is written
+// through it: text reports print content from transcripts, memory files
+// and CLAUDE.md, which is untrusted. Each Fprintf is one Write, so a
+// sequence inside one printed value is never split across writes.
+type sanitizingWriter struct{ w io.Writer }
+
+func (s sanitizingWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(s.w, model.SanitizeForTerminal(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// humanOutput is w for a text report meant for people.
+func humanOutput(w io.Writer) io.Writer { return sanitizingWriter{w: w} }
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
 }

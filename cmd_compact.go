@@ -141,9 +141,10 @@ func runCompact(e *env, args []string) int {
 			return 1
 		}
 	} else {
-		printCompact(e.stdout, out)
+		w := humanOutput(e.stdout)
+		printCompact(w, out)
 		if out.Flush != nil {
-			printFlush(e.stdout, out.Flush, ff.write)
+			printFlush(w, out.Flush, ff.write)
 		}
 	}
 	if out.Flush != nil && len(out.Flush.Failed) > 0 {

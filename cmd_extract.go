@@ -120,7 +120,7 @@ func runExtract(e *env, args []string) int {
 			return fail(err)
 		}
 	} else {
-		printExtract(e.stdout, out, *write)
+		printExtract(humanOutput(e.stdout), out, *write)
 	}
 	if len(out.Failed) > 0 {
 		return 1

@@ -106,9 +106,15 @@ func runPrompt(e *env, args []string) int {
 			return fail(err)
 		}
 	case *textOnly:
-		fmt.Fprintln(e.stdout, p.Text)
+		// Exact when piped (it is what the client sends); made safe to
+		// show when printed on a terminal.
+		w := e.stdout
+		if isTerminal(w) {
+			w = humanOutput(w)
+		}
+		fmt.Fprintln(w, p.Text)
 	default:
-		engine.WritePreviewReport(e.stdout, p)
+		engine.WritePreviewReport(humanOutput(e.stdout), p)
 	}
 	return 0
 }

@@ -97,7 +97,7 @@ func runReplay(e *env, args []string) int {
 		}
 		return 0
 	}
-	printReplay(e.stdout, out)
+	printReplay(humanOutput(e.stdout), out)
 	return 0
 }
 
