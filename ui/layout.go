@@ -7,6 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/text"
 )
 
@@ -118,13 +119,14 @@ func (m Model) render() string {
 
 func (m Model) statusLine() string {
 	if m.confirm != nil {
-		return m.styles.Warn.Render(text.Truncate(text.OneLine(m.confirm.text), max(m.width, 1)))
+		return m.styles.Warn.Render(text.Truncate(text.OneLine(model.SanitizeForTerminal(m.confirm.text)), max(m.width, 1)))
 	}
 	s := m.status
 	if l := m.loadingText(); l != "" {
 		s = l + "  " + s
 	}
-	s = text.Truncate(text.OneLine(s), max(m.width, 1))
+	// Status texts quote file names and errors, which can carry anything.
+	s = text.Truncate(text.OneLine(model.SanitizeForTerminal(s)), max(m.width, 1))
 	if m.statusErr {
 		return m.styles.Error.Render(s)
 	}
