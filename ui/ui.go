@@ -461,7 +461,7 @@ func (m Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "memscope — " + m.data.openPath()
+	v.WindowTitle = "memscope — " + model.SanitizeForTerminal(m.data.openPath())
 	return v
 }
 
