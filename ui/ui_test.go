@@ -282,3 +282,35 @@ func TestSmallTerminal(t *testing.T) {
 		}
 	}
 }
+
+// A transcript's cwd, memory text and history are untrusted: nothing from
+// them may reach the terminal as a control sequence.
+func TestUntrustedTextIsSanitized(t *testing.T) {
+	evil := "\x1b]0;owned\x07\x1b[2J"
+	line := `{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","cwd":"/tmp/evil` + strings.ReplaceAll(evil, "\x1b", `\u001b`) + `","message":{"role":"user","content":"hi"},"timestamp":"2026-11-20T10:00:00Z"}` + "\n"
+	mfs := fstest.MapFS{
+		"projects/-tmp-evil/s.jsonl":         {Data: []byte(strings.ReplaceAll(line, "\x07", `\u0007`)), ModTime: testNow},
+		"projects/-tmp-evil/memory/MEMORY.md": {Data: []byte("- [X](x.md) — hook " + evil + "\n"), ModTime: testNow},
+		"projects/-tmp-evil/memory/x.md":      {Data: []byte("---\nname: x\ndescription: d " + evil + "\ntype: user\n---\nbody " + evil + "\n"), ModTime: testNow},
+		"history.jsonl":                       {Data: []byte(`{"display":"prompt \u001b]0;owned\u0007","pastedContents":{},"timestamp":1795340000000,"project":"/tmp/evil"}` + "\n"), ModTime: testNow},
+	}
+	m := New(Options{Home: &model.Home{Dir: "/nonexistent/evil", FS: mfs}, Now: func() time.Time { return testNow }, Getenv: func(k string) string {
+		if k == "NO_COLOR" {
+			return "1"
+		}
+		return ""
+	}})
+	m = drain(t, m, m.Init())
+	next, cmd := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = drain(t, next.(Model), cmd)
+	for _, k := range []string{"1", "2", "3", "4", "6"} {
+		m = press(t, m, k)
+		v := m.View()
+		if strings.Contains(v.Content, "\x1b]") || strings.Contains(v.Content, "\x1b[2J") || strings.ContainsRune(v.Content, 0x07) {
+			t.Errorf("pane %s lets a control sequence through: %q", k, v.Content)
+		}
+		if strings.ContainsRune(v.WindowTitle, 0x1b) {
+			t.Errorf("window title carries an escape: %q", v.WindowTitle)
+		}
+	}
+}
