@@ -289,7 +289,7 @@ func TestUntrustedTextIsSanitized(t *testing.T) {
 	evil := "\x1b]0;owned\x07\x1b[2J"
 	line := `{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","cwd":"/tmp/evil` + strings.ReplaceAll(evil, "\x1b", `\u001b`) + `","message":{"role":"user","content":"hi"},"timestamp":"2026-11-20T10:00:00Z"}` + "\n"
 	mfs := fstest.MapFS{
-		"projects/-tmp-evil/s.jsonl":         {Data: []byte(strings.ReplaceAll(line, "\x07", `\u0007`)), ModTime: testNow},
+		"projects/-tmp-evil/s.jsonl":          {Data: []byte(strings.ReplaceAll(line, "\x07", `\u0007`)), ModTime: testNow},
 		"projects/-tmp-evil/memory/MEMORY.md": {Data: []byte("- [X](x.md) — hook " + evil + "\n"), ModTime: testNow},
 		"projects/-tmp-evil/memory/x.md":      {Data: []byte("---\nname: x\ndescription: d " + evil + "\ntype: user\n---\nbody " + evil + "\n"), ModTime: testNow},
 		"history.jsonl":                       {Data: []byte(`{"display":"prompt \u001b]0;owned\u0007","pastedContents":{},"timestamp":1795340000000,"project":"/tmp/evil"}` + "\n"), ModTime: testNow},
