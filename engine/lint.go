@@ -59,8 +59,10 @@ type LintFinding struct {
 	// Related names what else is involved: the other memory of a duplicate
 	// pair, the entries cut off by the cap, the missing reference of drift.
 	Related []string `json:"related,omitempty"`
-	// Rule is the scan rule of a security finding.
-	Rule RuleID `json:"rule,omitempty"`
+	// Rule and Category are the scan rule and its category (secret,
+	// injection, …) of a security finding.
+	Rule     RuleID   `json:"rule,omitempty"`
+	Category Category `json:"category,omitempty"`
 }
 
 // LintInput is what Lint looks at.

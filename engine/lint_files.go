@@ -168,7 +168,7 @@ func (l *linter) lintScan() {
 			case SeverityMedium:
 				sev = LintWarning
 			}
-			l.add(LintFinding{Kind: LintSecurity, Severity: sev, Path: p, Line: fd.Line, Rule: fd.Rule,
+			l.add(LintFinding{Kind: LintSecurity, Severity: sev, Path: p, Line: fd.Line, Rule: fd.Rule, Category: fd.Category,
 				Message: fmt.Sprintf("%s (%s): %s", fd.Message, fd.Rule, fd.Excerpt)})
 		}
 	}

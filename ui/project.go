@@ -105,9 +105,16 @@ func loadProject(fsys fs.FS, homeDir, slug, project string, now time.Time) proje
 		}
 	}
 	msg.lint = engine.Lint(in)
+	// Flags come from lint, which has already run the security scan over
+	// every file: a security finding flags its category (secret,
+	// injection, …), the other kinds their short names.
 	flags := map[string][]string{}
 	for _, f := range msg.lint.Findings {
-		if name, ok := lintFlags[f.Kind]; ok && !slices.Contains(flags[f.Path], name) {
+		name, ok := lintFlags[f.Kind]
+		if f.Kind == engine.LintSecurity {
+			name, ok = string(f.Category), f.Category != ""
+		}
+		if ok && !slices.Contains(flags[f.Path], name) {
 			flags[f.Path] = append(flags[f.Path], name)
 		}
 	}
@@ -140,14 +147,6 @@ func loadProject(fsys fs.FS, homeDir, slug, project string, now time.Time) proje
 			Staleness: th.Classify(f.Type, age),
 			Indexed:   indexed[f.Path],
 			Loaded:    indexed[f.Path] && !dropped[f.Path],
-		}
-		seen := map[string]bool{}
-		for _, fd := range engine.Scan(f.Path, string(f.Raw())) {
-			c := string(fd.Category)
-			if !seen[c] {
-				seen[c] = true
-				r.Flags = append(r.Flags, c)
-			}
 		}
 		r.Flags = append(r.Flags, flags[f.Path]...)
 		msg.rows = append(msg.rows, r)
