@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io/fs"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -46,11 +45,11 @@ func init() {
 
 var (
 	// proseFileRE finds slash paths in prose; the extension is checked after.
-	proseFileRE = regexp.MustCompile(`(?:^|[\s(\["'<])((?:\.{1,2}/)?[A-Za-z0-9_][A-Za-z0-9_.\-]*(?:/[A-Za-z0-9_.\-]+)+)`)
+	proseFileRE = newLazyRegexp(`(?:^|[\s(\["'<])((?:\.{1,2}/)?[A-Za-z0-9_][A-Za-z0-9_.\-]*(?:/[A-Za-z0-9_.\-]+)+)`)
 	// identRE is an identifier, optionally dotted, optionally called.
-	identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?$`)
+	identRE = newLazyRegexp(`^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?$`)
 	// pathLikeRE is a code span that is a path (no spaces, no scheme).
-	pathLikeRE = regexp.MustCompile(`^(?:\.{1,2}/)?[A-Za-z0-9_.\-]+(?:/[A-Za-z0-9_.\-]+)*/?$`)
+	pathLikeRE = newLazyRegexp(`^(?:\.{1,2}/)?[A-Za-z0-9_.\-]+(?:/[A-Za-z0-9_.\-]+)*/?$`)
 )
 
 // DriftRefs finds what text names that can be checked against a project:

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -74,7 +73,7 @@ func exDescribe(m exMatch, statement string) string {
 
 // exTrailingLink is what is left at the end of a sentence when its link
 // is taken out: "the board is <link>" → "the board".
-var exTrailingLink = regexp.MustCompile(`(?i)(?:[\s:,(—-]+|\s+(?:is|are|at|in|on|here|lives|live|see|under)\b)+$`)
+var exTrailingLink = newLazyRegexp(`(?i)(?:[\s:,(—-]+|\s+(?:is|are|at|in|on|here|lives|live|see|under)\b)+$`)
 
 // exSentence capitalizes s and ends it with a stop.
 func exSentence(s string) string {

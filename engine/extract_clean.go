@@ -24,26 +24,26 @@ var (
 	// exWrapperRes match each wrapper with its content; an unclosed wrapper
 	// runs to the end of the message. pasted_content closes with its id
 	// repeated (</pasted_content id="…">), which [^>]* allows.
-	exWrapperRes = func() []*regexp.Regexp {
-		res := make([]*regexp.Regexp, 0, len(exWrapperTags))
+	exWrapperRes = func() []*lazyRegexp {
+		res := make([]*lazyRegexp, 0, len(exWrapperTags))
 		for _, tag := range exWrapperTags {
 			t := regexp.QuoteMeta(tag)
-			res = append(res, regexp.MustCompile(`(?is)<`+t+`\b[^>]*>.*?(?:</`+t+`\b[^>]*>|\z)`))
+			res = append(res, newLazyRegexp(`(?is)<`+t+`\b[^>]*>.*?(?:</`+t+`\b[^>]*>|\z)`))
 		}
 		return res
 	}()
 	// exFence matches a fenced code block, or an unclosed one to the end.
-	exFence = regexp.MustCompile("(?s)(?:^|\n)[ \t]*(```|~~~)[^\n]*\n.*?(?:\n[ \t]*(?:```|~~~)[ \t]*(?:\n|\\z)|\\z)")
+	exFence = newLazyRegexp("(?s)(?:^|\n)[ \t]*(```|~~~)[^\n]*\n.*?(?:\n[ \t]*(?:```|~~~)[ \t]*(?:\n|\\z)|\\z)")
 	// exInlineCode is a code span.
-	exInlineCode = regexp.MustCompile("`[^`\n]*`")
+	exInlineCode = newLazyRegexp("`[^`\n]*`")
 	// exPlaceholders are the client's stand-ins for pastes, images and
 	// interruptions.
-	exPlaceholders = regexp.MustCompile(`\[(?:Pasted text #\d+(?: \+\d+ lines)?|Image #\d+|\.\.\.Truncated text #\d+(?: \+\d+ lines)?\.\.\.|Request interrupted by user[^\]]*)\]`)
+	exPlaceholders = newLazyRegexp(`\[(?:Pasted text #\d+(?: \+\d+ lines)?|Image #\d+|\.\.\.Truncated text #\d+(?: \+\d+ lines)?\.\.\.|Request interrupted by user[^\]]*)\]`)
 	// exNoiseLine is a line that is output, not prose: stack frames, log
 	// lines, shell prompts, quotes of earlier text, diffs.
-	exNoiseLine = regexp.MustCompile(`^(?:\s+at\s+\S|\s*File "[^"]*", line \d+|Traceback \(most recent call last\)|goroutine \d+ \[|\s*panic:|\s*\S+\.(?:go|py|js|ts|rs|java|rb|c|cc|cpp):\d+|\s*#\d+\s+0x[0-9a-f]+|\s*Exception in thread|\s*Caused by:|\s*\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\s*\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL)\]?[: ]|\s*[$#>]\s|\s*[+-]{3}\s|\s*@@ )`)
+	exNoiseLine = newLazyRegexp(`^(?:\s+at\s+\S|\s*File "[^"]*", line \d+|Traceback \(most recent call last\)|goroutine \d+ \[|\s*panic:|\s*\S+\.(?:go|py|js|ts|rs|java|rb|c|cc|cpp):\d+|\s*#\d+\s+0x[0-9a-f]+|\s*Exception in thread|\s*Caused by:|\s*\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\s*\[?(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL)\]?[: ]|\s*[$#>]\s|\s*[+-]{3}\s|\s*@@ )`)
 	// exCompactSummary opens the user message that carries a compact summary.
-	exCompactSummary = regexp.MustCompile(`^\s*This session is being continued from a previous conversation`)
+	exCompactSummary = newLazyRegexp(`^\s*This session is being continued from a previous conversation`)
 )
 
 // exCleanMessage returns the prose the user typed in text: wrappers,
@@ -91,7 +91,7 @@ func exCodeSpan(span string) string {
 }
 
 // exListMarker is a bullet or number at the start of a line.
-var exListMarker = regexp.MustCompile(`^\s*(?:[-*+•]|\d{1,3}[.)])\s+`)
+var exListMarker = newLazyRegexp(`^\s*(?:[-*+•]|\d{1,3}[.)])\s+`)
 
 // exSentences splits cleaned text into trimmed sentences: each line, with
 // its list marker removed, split after ".", "!" or "?" when white space

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -12,7 +11,7 @@ const exISODate = "2006-01-02"
 var (
 	// exRelDate is one relative date expression; longer forms come first
 	// so "end of next week" is not read as "next week".
-	exRelDate = regexp.MustCompile(`(?i)\b(?:` +
+	exRelDate = newLazyRegexp(`(?i)\b(?:` +
 		`(?P<dat>the day after tomorrow|day after tomorrow)` +
 		`|(?P<today>today|tonight|this evening|this afternoon|this morning|eod|end of (?:the )?day)` +
 		`|(?P<tomorrow>tomorrow)` +
@@ -27,13 +26,13 @@ var (
 		`|(?:(?P<mod>this|next|coming|on|by|until|before)\s+)?(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday|tue|tues|thu|thur|thurs|fri)` +
 		`)\b(?P<after>\s*,?\s*(?:\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)?\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b))?`)
 	// exAbsDate is a date already written out.
-	exAbsDate = regexp.MustCompile(`(?i)\b\d{4}-\d{2}-\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b`)
+	exAbsDate = newLazyRegexp(`(?i)\b\d{4}-\d{2}-\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b`)
 	// exRecurring ends the text before a weekday that names a schedule,
 	// not a date: "every Monday", "each Friday", "every other Tuesday".
-	exRecurring = regexp.MustCompile(`(?i)\b(?:every|each)(?:\s+other|\s+second)?\s+$`)
+	exRecurring = newLazyRegexp(`(?i)\b(?:every|each)(?:\s+other|\s+second)?\s+$`)
 	// exDateWords are the words of date expressions, removed before the
 	// in-progress check of a project memory.
-	exDateWords = regexp.MustCompile(`(?i)\b(?:today|tonight|tomorrow|this (?:evening|afternoon|morning|weekend))\b`)
+	exDateWords = newLazyRegexp(`(?i)\b(?:today|tonight|tomorrow|this (?:evening|afternoon|morning|weekend))\b`)
 )
 
 var exWeekdays = map[string]time.Weekday{

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"net/url"
-	"regexp"
 	"strings"
 )
 
@@ -20,18 +19,18 @@ const (
 )
 
 var (
-	exGitHistory = regexp.MustCompile(`(?i)\bgit\s+(?:log|blame|show|history)\b|\b(?:PR|pull request|MR|merge request)\s*#?\d+|\b(?:was|were|got|been|is|are)\s+(?:merged|reverted|committed|cherry-picked|pushed|rebased)\b|\b(?:last|previous|latest|recent|earlier)\s+commits?\b|\bcommit\s+[0-9a-f]{7,40}\b`)
-	exSHA        = regexp.MustCompile(`\b[0-9a-f]{7,40}\b`)
-	exDebugging  = regexp.MustCompile(`(?i)\b(?:the (?:fix|bug|issue|problem|error|crash|failure) (?:was|is)|fixed (?:it|this|that|the \w+) by|root cause|to fix (?:this|it|that)|work-?around (?:is|was)|the trick (?:is|was)|stack ?trace|traceback|segfault|was caused by|turned out to be|to debug|when debugging|repro(?:duce)? (?:it|this|the bug)|the test fails)\b`)
-	exFromCode   = regexp.MustCompile(`(?i)\b(?:is|are)\s+(?:defined|declared|implemented|located|exported)\s+in\b|\bthe (?:function|method|class|struct|module|package|variable|constant|endpoint|handler|interface|type)\s+\S+\s+(?:is|does|returns|calls|takes|lives|handles|expects)\b|\b(?:this|the|our) (?:repo|codebase|project|code)\s+(?:uses|is written in|is built with|has a|depends on)\b`)
+	exGitHistory = newLazyRegexp(`(?i)\bgit\s+(?:log|blame|show|history)\b|\b(?:PR|pull request|MR|merge request)\s*#?\d+|\b(?:was|were|got|been|is|are)\s+(?:merged|reverted|committed|cherry-picked|pushed|rebased)\b|\b(?:last|previous|latest|recent|earlier)\s+commits?\b|\bcommit\s+[0-9a-f]{7,40}\b`)
+	exSHA        = newLazyRegexp(`\b[0-9a-f]{7,40}\b`)
+	exDebugging  = newLazyRegexp(`(?i)\b(?:the (?:fix|bug|issue|problem|error|crash|failure) (?:was|is)|fixed (?:it|this|that|the \w+) by|root cause|to fix (?:this|it|that)|work-?around (?:is|was)|the trick (?:is|was)|stack ?trace|traceback|segfault|was caused by|turned out to be|to debug|when debugging|repro(?:duce)? (?:it|this|the bug)|the test fails)\b`)
+	exFromCode   = newLazyRegexp(`(?i)\b(?:is|are)\s+(?:defined|declared|implemented|located|exported)\s+in\b|\bthe (?:function|method|class|struct|module|package|variable|constant|endpoint|handler|interface|type)\s+\S+\s+(?:is|does|returns|calls|takes|lives|handles|expects)\b|\b(?:this|the|our) (?:repo|codebase|project|code)\s+(?:uses|is written in|is built with|has a|depends on)\b`)
 	// exInProgress marks state of the task at hand; exInProgressStrong is
 	// the part that also rules out a user memory ("I'm going to …").
-	exInProgress       = regexp.MustCompile(`(?i)\b(?:right now|for now|at the moment|for this (?:task|pr|ticket|change|branch|one)|in this (?:pr|branch|commit|file|function)|this (?:time|file|function|test|bug|change|one|line|method)|these (?:files|tests|changes|lines)|that one|just yet|yet|next step|todo|wip|then|after that|let's|let me|i'll|i will|we'll|in here|over here|just (?:fix|do|make|change|update|add|remove|revert)|currently|today|tonight|tomorrow|this morning|this afternoon)\b`)
-	exInProgressStrong = regexp.MustCompile(`(?i)\b(?:i'm|i am)\s+(?:going to|about to|trying to|working on|looking at|debugging|confused|stuck|not sure|a bit|a little)\b|\b(?:right now|for now|at the moment|this time|just yet)\b`)
-	exPathToken        = regexp.MustCompile(`(?:^|\s)(?:\.{0,2}/)?[\w.-]+(?:/[\w.-]+)+/?|\b[\w-]+\.(?:go|py|ts|tsx|js|jsx|rs|java|kt|rb|php|c|h|cc|cpp|hpp|cs|swift|md|json|ya?ml|toml|ini|sh|sql|proto|lock)\b`)
-	exCodeChars        = regexp.MustCompile(`[{}();=<>\[\]|&$\\]`)
-	exCodeTokens       = regexp.MustCompile(`:=|=>|->|::|\(\)|\);|&&|\|\||==|!=`)
-	exURL              = regexp.MustCompile(`(?i)https?://[^\s<>()\[\]"'` + "`" + `]+`)
+	exInProgress       = newLazyRegexp(`(?i)\b(?:right now|for now|at the moment|for this (?:task|pr|ticket|change|branch|one)|in this (?:pr|branch|commit|file|function)|this (?:time|file|function|test|bug|change|one|line|method)|these (?:files|tests|changes|lines)|that one|just yet|yet|next step|todo|wip|then|after that|let's|let me|i'll|i will|we'll|in here|over here|just (?:fix|do|make|change|update|add|remove|revert)|currently|today|tonight|tomorrow|this morning|this afternoon)\b`)
+	exInProgressStrong = newLazyRegexp(`(?i)\b(?:i'm|i am)\s+(?:going to|about to|trying to|working on|looking at|debugging|confused|stuck|not sure|a bit|a little)\b|\b(?:right now|for now|at the moment|this time|just yet)\b`)
+	exPathToken        = newLazyRegexp(`(?:^|\s)(?:\.{0,2}/)?[\w.-]+(?:/[\w.-]+)+/?|\b[\w-]+\.(?:go|py|ts|tsx|js|jsx|rs|java|kt|rb|php|c|h|cc|cpp|hpp|cs|swift|md|json|ya?ml|toml|ini|sh|sql|proto|lock)\b`)
+	exCodeChars        = newLazyRegexp(`[{}();=<>\[\]|&$\\]`)
+	exCodeTokens       = newLazyRegexp(`:=|=>|->|::|\(\)|\);|&&|\|\||==|!=`)
+	exURL              = newLazyRegexp(`(?i)https?://[^\s<>()\[\]"'` + "`" + `]+`)
 )
 
 // exExclusion applies Claude Code's "what not to save" list to a match and

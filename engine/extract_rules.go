@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"regexp"
 	"strings"
 	"time"
 )
@@ -40,41 +39,41 @@ type exMatch struct {
 }
 
 var (
-	exLead = regexp.MustCompile(`(?i)^(?:(?:ok(?:ay)?|also|again|and|btw|fyi|oh|so|well|ah|hey|alright|hmm+|pls|please|one more thing|just so you know)\b[,:!.]*\s*)+`)
+	exLead = newLazyRegexp(`(?i)^(?:(?:ok(?:ay)?|also|again|and|btw|fyi|oh|so|well|ah|hey|alright|hmm+|pls|please|one more thing|just so you know)\b[,:!.]*\s*)+`)
 
-	exRemember = regexp.MustCompile(`(?i)^(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+)?` +
+	exRemember = newLazyRegexp(`(?i)^(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+)?` +
 		`(?:remember|memori[sz]e|keep in mind|bear in mind|don't forget|do not forget|never forget|make a note(?: of)?|note|` +
 		`save (?:this |that |it )?(?:to|in) (?:your )?memory|add (?:this |that |it )?to (?:your )?memory|for future reference|for next time)\b` +
 		`(?:\s+(?:this|that))?\s*[:,-]?\s*`)
 
-	exCorrection = regexp.MustCompile(`(?i)^(?:(?:no|nope|nah|wrong|wait|stop|for now|right now|this time|for today)\b[,.!;:-]*\s+)*(?:please\s+)?` +
+	exCorrection = newLazyRegexp(`(?i)^(?:(?:no|nope|nah|wrong|wait|stop|for now|right now|this time|for today)\b[,.!;:-]*\s+)*(?:please\s+)?` +
 		`(don't|do not|dont|never|stop|quit|avoid|no more|you (?:shouldn't|should not|must not|mustn't)|we (?:don't|do not|never))\s+(\S.*)`)
-	exPoliteStop = regexp.MustCompile(`(?i)^(?:can|could|would)\s+you\s+(?:please\s+)?(stop|not|avoid|quit)\s+(\S.*?)\?*$`)
+	exPoliteStop = newLazyRegexp(`(?i)^(?:can|could|would)\s+you\s+(?:please\s+)?(stop|not|avoid|quit)\s+(\S.*?)\?*$`)
 
-	exInstead      = regexp.MustCompile(`(?i)^(?:(?:no|nope|nah|actually|wrong)\b[,.!;:-]*\s+)*(?:please\s+)?((?:use|try|run|call|pick|choose|go with|switch to|stick with|stick to)\s+.+?)\s+instead(?:\s+of\s+(.+?))?\s*[.!]*$`)
-	exInsteadOf    = regexp.MustCompile(`(?i)^instead of\s+(.+?),\s*((?:use|run|call|go with|switch to|stick with)\s+.+?)\s*[.!]*$`)
-	exNoUse        = regexp.MustCompile(`(?i)^(?:no|nope|actually)\b[,.!;:-]*\s+((?:use|we use|run|call)\s+\S.*)`)
-	exAlways       = regexp.MustCompile(`(?i)^(?:please\s+)?(always\s+\S.*)`)
-	exStanding     = regexp.MustCompile(`(?i)^(?:from now on|going forward|in (?:the )?future|next time|in general|as a rule|by default)\s*[,:]?\s+(\S.*)`)
-	exConfirmHead  = regexp.MustCompile(`(?i)^(?:(?:yes|yep|yeah|yup|exactly|perfect|great|good|nice|right|correct|spot on|that's (?:it|right|perfect|exactly it|exactly right)|this is (?:it|right|perfect|exactly what i wanted))\b[,.!;:—–-]*\s*)+(.*)`)
-	exConfirmBody  = regexp.MustCompile(`(?i)\b(?:keep (?:\w+ing|it|that|this)|(?:that's|this is|that was|this was|was) (?:the right|a good|the correct) (?:call|approach|way|choice|move)|do it (?:this|that|like this) way|(?:more|exactly) (?:of this|like this|what i (?:want|wanted|meant))|just like that|(?:good|great|nice) call)\b`)
-	exConfirmVague = regexp.MustCompile(`(?i)\b(?:keep (?:doing|going)|doing|that|this|it|so|going|exactly|more|of|like|just|what|i|want|wanted|meant|good|great|nice|call|the|right|correct|way|approach|a|was|is|do)\b`)
+	exInstead      = newLazyRegexp(`(?i)^(?:(?:no|nope|nah|actually|wrong)\b[,.!;:-]*\s+)*(?:please\s+)?((?:use|try|run|call|pick|choose|go with|switch to|stick with|stick to)\s+.+?)\s+instead(?:\s+of\s+(.+?))?\s*[.!]*$`)
+	exInsteadOf    = newLazyRegexp(`(?i)^instead of\s+(.+?),\s*((?:use|run|call|go with|switch to|stick with)\s+.+?)\s*[.!]*$`)
+	exNoUse        = newLazyRegexp(`(?i)^(?:no|nope|actually)\b[,.!;:-]*\s+((?:use|we use|run|call)\s+\S.*)`)
+	exAlways       = newLazyRegexp(`(?i)^(?:please\s+)?(always\s+\S.*)`)
+	exStanding     = newLazyRegexp(`(?i)^(?:from now on|going forward|in (?:the )?future|next time|in general|as a rule|by default)\s*[,:]?\s+(\S.*)`)
+	exConfirmHead  = newLazyRegexp(`(?i)^(?:(?:yes|yep|yeah|yup|exactly|perfect|great|good|nice|right|correct|spot on|that's (?:it|right|perfect|exactly it|exactly right)|this is (?:it|right|perfect|exactly what i wanted))\b[,.!;:—–-]*\s*)+(.*)`)
+	exConfirmBody  = newLazyRegexp(`(?i)\b(?:keep (?:\w+ing|it|that|this)|(?:that's|this is|that was|this was|was) (?:the right|a good|the correct) (?:call|approach|way|choice|move)|do it (?:this|that|like this) way|(?:more|exactly) (?:of this|like this|what i (?:want|wanted|meant))|just like that|(?:good|great|nice) call)\b`)
+	exConfirmVague = newLazyRegexp(`(?i)\b(?:keep (?:doing|going)|doing|that|this|it|so|going|exactly|more|of|like|just|what|i|want|wanted|meant|good|great|nice|call|the|right|correct|way|approach|a|was|is|do)\b`)
 
-	exRoleIntro  = regexp.MustCompile(`(?i)^(?:i'm|i am|im)\s+((?:a|an|the|one of the)\s+.+)`)
-	exRoleNoun   = regexp.MustCompile(`(?i)^(?:\S+\s+){0,5}?(?:engineers?|developers?|devs?|programmers?|scientists?|analysts?|designers?|managers?|leads?|architects?|sres?|admins?|administrators?|students?|researchers?|founders?|cto|ceo|vp|consultants?|contractors?|maintainers?|interns?|testers?|qa|devops|writers?|pm|owners?|specialists?|professors?|teachers?|hobbyists?|freelancers?|statisticians?|mathematicians?|physicists?|biologists?|economists?|editors?|operators?)\b`)
-	exWork       = regexp.MustCompile(`(?i)^i\s+(?:mostly\s+|mainly\s+|usually\s+)?work\s+((?:as|at|for|in|on|with)\s+\S.*)`)
-	exMyRole     = regexp.MustCompile(`(?i)^my\s+(role|job|title|background|team)\s*(?:is|:)\s*(\S.*)`)
-	exExperience = regexp.MustCompile(`(?i)^(?:i'm|i am)\s+((?:new to|not (?:very )?familiar with|unfamiliar with|an expert in|experienced (?:in|with)|fluent in|comfortable with|most comfortable (?:in|with))\s+\S.*)`)
-	exBeenDoing  = regexp.MustCompile(`(?i)^i(?:'ve| have)\s+been\s+((?:writing|using|coding in|programming in|working with|working in|doing)\s+.+?\s+for\s+\S.*)`)
-	exPrefer     = regexp.MustCompile(`(?i)^i\s+(?:really\s+|strongly\s+|generally\s+|usually\s+|much\s+)?(prefer|'d prefer|would prefer|'d rather|would rather|like it when|love it when|hate it when|dislike|can't stand|like|love|hate)\s+(\S.*)`)
+	exRoleIntro  = newLazyRegexp(`(?i)^(?:i'm|i am|im)\s+((?:a|an|the|one of the)\s+.+)`)
+	exRoleNoun   = newLazyRegexp(`(?i)^(?:\S+\s+){0,5}?(?:engineers?|developers?|devs?|programmers?|scientists?|analysts?|designers?|managers?|leads?|architects?|sres?|admins?|administrators?|students?|researchers?|founders?|cto|ceo|vp|consultants?|contractors?|maintainers?|interns?|testers?|qa|devops|writers?|pm|owners?|specialists?|professors?|teachers?|hobbyists?|freelancers?|statisticians?|mathematicians?|physicists?|biologists?|economists?|editors?|operators?)\b`)
+	exWork       = newLazyRegexp(`(?i)^i\s+(?:mostly\s+|mainly\s+|usually\s+)?work\s+((?:as|at|for|in|on|with)\s+\S.*)`)
+	exMyRole     = newLazyRegexp(`(?i)^my\s+(role|job|title|background|team)\s*(?:is|:)\s*(\S.*)`)
+	exExperience = newLazyRegexp(`(?i)^(?:i'm|i am)\s+((?:new to|not (?:very )?familiar with|unfamiliar with|an expert in|experienced (?:in|with)|fluent in|comfortable with|most comfortable (?:in|with))\s+\S.*)`)
+	exBeenDoing  = newLazyRegexp(`(?i)^i(?:'ve| have)\s+been\s+((?:writing|using|coding in|programming in|working with|working in|doing)\s+.+?\s+for\s+\S.*)`)
+	exPrefer     = newLazyRegexp(`(?i)^i\s+(?:really\s+|strongly\s+|generally\s+|usually\s+|much\s+)?(prefer|'d prefer|would prefer|'d rather|would rather|like it when|love it when|hate it when|dislike|can't stand|like|love|hate)\s+(\S.*)`)
 
-	exDecision = regexp.MustCompile(`(?i)^(?:(?:we|the team|our team|leadership|product|management|i)\s+(?:have\s+|'ve\s+|has\s+)?(?:decided|agreed|chose|settled on|committed)\b|(?:we're|we are|the team is|our team is)\s+(?:going with|moving to|switching to|migrating to|standardi[sz]ing on|dropping|deprecating|sunsetting)\b|decision:)`)
-	exEvent    = regexp.MustCompile(`(?i)\b(?:deadline|due|freeze|release|launch|launches|ship|ships|shipping|cutover|go-live|go live|demo|beta|ga|rollout|roll out|migration|sunset|deprecation|end of life|eol|audit|offsite|handoff|hand-off|kickoff|cutoff|cut-off|goes live|submission)\b`)
+	exDecision = newLazyRegexp(`(?i)^(?:(?:we|the team|our team|leadership|product|management|i)\s+(?:have\s+|'ve\s+|has\s+)?(?:decided|agreed|chose|settled on|committed)\b|(?:we're|we are|the team is|our team is)\s+(?:going with|moving to|switching to|migrating to|standardi[sz]ing on|dropping|deprecating|sunsetting)\b|decision:)`)
+	exEvent    = newLazyRegexp(`(?i)\b(?:deadline|due|freeze|release|launch|launches|ship|ships|shipping|cutover|go-live|go live|demo|beta|ga|rollout|roll out|migration|sunset|deprecation|end of life|eol|audit|offsite|handoff|hand-off|kickoff|cutoff|cut-off|goes live|submission)\b`)
 
-	exBecause      = regexp.MustCompile(`(?i)\s*(?:,\s*|\s+)(?:because|'cause|as otherwise|otherwise|so that|given that|the reason is)\s+|\s+[—–]\s+|\s+-\s+`)
-	exWhyClause    = regexp.MustCompile(`(?i),\s+((?:it|that|this|they)(?:'s|\s+is|\s+are)?\s+(?:makes?|making|breaks?|breaking|caus\w+|hides?|hiding|slows?|confus\w+|clutters?|adds?|costs?|wastes?|noisy|slow|confusing|unreadable|flaky|fragile|risky|dangerous|annoying)\b.*)`)
-	exRememberTail = regexp.MustCompile(`(?i)[,;:—–-]?\s*(?:please\s+)?(?:remember|note|keep in mind) (?:that|this)[.!]*$`)
-	exWhyNext      = regexp.MustCompile(`(?i)^(?:because|last time|otherwise|that (?:broke|caused|cost|led|hid)|it (?:broke|caused|cost|led|hides|hid|breaks)|we got burned|the reason|this (?:broke|caused|hid)|they (?:break|broke))\b`)
+	exBecause      = newLazyRegexp(`(?i)\s*(?:,\s*|\s+)(?:because|'cause|as otherwise|otherwise|so that|given that|the reason is)\s+|\s+[—–]\s+|\s+-\s+`)
+	exWhyClause    = newLazyRegexp(`(?i),\s+((?:it|that|this|they)(?:'s|\s+is|\s+are)?\s+(?:makes?|making|breaks?|breaking|caus\w+|hides?|hiding|slows?|confus\w+|clutters?|adds?|costs?|wastes?|noisy|slow|confusing|unreadable|flaky|fragile|risky|dangerous|annoying)\b.*)`)
+	exRememberTail = newLazyRegexp(`(?i)[,;:—–-]?\s*(?:please\s+)?(?:remember|note|keep in mind) (?:that|this)[.!]*$`)
+	exWhyNext      = newLazyRegexp(`(?i)^(?:because|last time|otherwise|that (?:broke|caused|cost|led|hid)|it (?:broke|caused|cost|led|hides|hid|breaks)|we got burned|the reason|this (?:broke|caused|hid)|they (?:break|broke))\b`)
 )
 
 // exClassify runs the rules on one sentence. prev is the sentence before
@@ -269,11 +268,11 @@ func exSplitWhy(s string) (rule, why string) {
 	return s, ""
 }
 
-var exFirstPersonRe = regexp.MustCompile(`(?i)^(?:i|i'm|i've|i'd|my)\b`)
+var exFirstPersonRe = newLazyRegexp(`(?i)^(?:i|i'm|i've|i'd|my)\b`)
 
 func exFirstPerson(s string) bool { return exFirstPersonRe.MatchString(s) }
 
-var exPronounRe = regexp.MustCompile(`\b(?:I'm|I've|I'd|I|my|My|me|mine|myself)\b`)
+var exPronounRe = newLazyRegexp(`\b(?:I'm|I've|I'd|I|my|My|me|mine|myself)\b`)
 
 // exThirdPerson rewrites the user's first person for a user memory:
 // "I'm new to my team's stack" → "they're new to their team's stack".

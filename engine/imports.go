@@ -2,7 +2,6 @@ package engine
 
 import (
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -27,7 +26,7 @@ type ImportRef struct {
 
 // importRE is the client's /(?:^|\s)@((?:[^\s\\]|\\ )+)/g with JavaScript's
 // \s spelled out (RE2's \s is ASCII only).
-var importRE = regexp.MustCompile(`(?:^|[` + jsSpaceClass + `])@((?:[^` + jsSpaceClass + `\\]|\\ )+)`)
+var importRE = newLazyRegexp(`(?:^|[` + jsSpaceClass + `])@((?:[^` + jsSpaceClass + `\\]|\\ )+)`)
 
 const jsSpaceClass = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}`
 
@@ -54,7 +53,7 @@ func FindImports(content string) []ImportRef {
 	return out
 }
 
-var importNameRE = regexp.MustCompile(`^[A-Za-z0-9._-]`)
+var importNameRE = newLazyRegexp(`^[A-Za-z0-9._-]`)
 
 func validImportPath(p string) bool {
 	switch {

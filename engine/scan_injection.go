@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -12,8 +11,8 @@ func textRules() []scanRule {
 	// sp is white space between the words of a phrase: at most one line
 	// break, so a phrase spans a bounded number of lines (phraseSpan).
 	const sp = `(?:[ \t]+(?:\r?\n[ \t]*)?|\r?\n[ \t]*)`
-	phrase := func(p string) *regexp.Regexp { return regexp.MustCompile(strings.ReplaceAll(p, "_", sp)) }
-	sshKey := regexp.MustCompile(`(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp(?:256|384|521)|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)[ \t]+AAAA[0-9A-Za-z+/]{20,}={0,3}`)
+	phrase := func(p string) *lazyRegexp { return newLazyRegexp(strings.ReplaceAll(p, "_", sp)) }
+	sshKey := newLazyRegexp(`(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp(?:256|384|521)|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)[ \t]+AAAA[0-9A-Za-z+/]{20,}={0,3}`)
 	return []scanRule{
 		{
 			id:       "injection-ignore-instructions",
@@ -32,7 +31,7 @@ func textRules() []scanRule {
 			severity: SeverityHigh,
 			message:  "forged chat role or system tag at the start of a line",
 			keywords: []string{"<|", "<system", "</system", "[inst", "[/inst", "<<sys", "<</sys", "human", "assistant", "<user", "</user"},
-			re:       regexp.MustCompile(`(?im)^[ \t]*(?:<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>|</?(?:system|assistant|user|human)>|\[/?INST\]|<</?SYS>>|(?:Human|Assistant)[ \t]*:)`),
+			re:       newLazyRegexp(`(?im)^[ \t]*(?:<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>|</?(?:system|assistant|user|human)>|\[/?INST\]|<</?SYS>>|(?:Human|Assistant)[ \t]*:)`),
 		},
 		{
 			// Mentions in code spans (`<system-reminder>`) are documentation,
@@ -42,7 +41,7 @@ func textRules() []scanRule {
 			severity: SeverityHigh,
 			message:  "forged <system-reminder> tag",
 			keywords: []string{"system-reminder"},
-			re:       regexp.MustCompile("(?im)(?:^|[^`\\n])(</?system-reminder\\b[^>\\n]*>)"),
+			re:       newLazyRegexp("(?im)(?:^|[^`\\n])(</?system-reminder\\b[^>\\n]*>)"),
 			group:    1,
 		},
 		{
@@ -70,7 +69,7 @@ func textRules() []scanRule {
 			message:  "HTML comment with instructions for the model (hidden when rendered)",
 			keywords: []string{"<!--"},
 			whole:    true,
-			re:       regexp.MustCompile(`<!--([\s\S]*?)-->`),
+			re:       newLazyRegexp(`<!--([\s\S]*?)-->`),
 			accept:   commentAddressesModel,
 		},
 		{
@@ -79,7 +78,7 @@ func textRules() []scanRule {
 			severity: SeverityHigh,
 			message:  "adds an SSH key to authorized_keys",
 			keywords: []string{"authorized_keys", "ssh-copy-id"},
-			re:       regexp.MustCompile(`(?i)[^\n]*?(authorized_keys2?|ssh-copy-id)[^\n]*`),
+			re:       newLazyRegexp(`(?i)[^\n]*?(authorized_keys2?|ssh-copy-id)[^\n]*`),
 			group:    1,
 			accept:   lineEditsAuthorizedKeys,
 		},
@@ -109,9 +108,9 @@ func textRules() []scanRule {
 const phraseSpan = 10
 
 var (
-	modelAddressee = regexp.MustCompile(`(?i)\b(?:claude|assistant|ai|llm|language\s+model|model|agent|chatbot|copilot|gpt)s?\b`)
-	modelDirective = regexp.MustCompile(`(?i)\b(?:you\s+(?:must|should|will|are|need)|always|never|ignore|do\s+not|don't|instead|secretly|silently|without\s+telling|make\s+sure|from\s+now\s+on|instructions?|execute|run|send|upload|include|output|reply|respond|say|tell)\b`)
-	installVerb    = regexp.MustCompile(`(?i)(?:>>|\btee\b|\b(?:add|adds|added|adding|append\w*|write|writes|install\w*|copy|copies|cp|put|insert\w*|paste|echo|place|drop|trust|authori[sz]e)\b)`)
+	modelAddressee = newLazyRegexp(`(?i)\b(?:claude|assistant|ai|llm|language\s+model|model|agent|chatbot|copilot|gpt)s?\b`)
+	modelDirective = newLazyRegexp(`(?i)\b(?:you\s+(?:must|should|will|are|need)|always|never|ignore|do\s+not|don't|instead|secretly|silently|without\s+telling|make\s+sure|from\s+now\s+on|instructions?|execute|run|send|upload|include|output|reply|respond|say|tell)\b`)
+	installVerb    = newLazyRegexp(`(?i)(?:>>|\btee\b|\b(?:add|adds|added|adding|append\w*|write|writes|install\w*|copy|copies|cp|put|insert\w*|paste|echo|place|drop|trust|authori[sz]e)\b)`)
 )
 
 // commentAddressesModel accepts an HTML comment that names the model and

@@ -3,7 +3,6 @@ package engine
 import (
 	"cmp"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -25,7 +24,7 @@ type scanRule struct {
 	// with a literal, which the regexp engine finds quickly by itself, and
 	// whose matches may be long (key blocks, HTML comments).
 	whole bool
-	re    *regexp.Regexp
+	re    *lazyRegexp
 	// group is the submatch whose span is reported; 0 is the whole match.
 	group int
 	// minEntropy, for secrets, is the least Shannon entropy (bits per

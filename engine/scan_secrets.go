@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/base64"
 	"encoding/json"
-	"regexp"
 	"strings"
 )
 
@@ -15,7 +14,7 @@ func tokenRule(id RuleID, message string, keywords []string, pattern string) sca
 		severity:     SeverityHigh,
 		message:      message,
 		keywords:     keywords,
-		re:           regexp.MustCompile(pattern),
+		re:           newLazyRegexp(pattern),
 		minEntropy:   3,
 		placeholders: true,
 		accept:       endsAtTokenBoundary,
@@ -58,7 +57,7 @@ func secretRules() []scanRule {
 			message:  "Google Cloud service account private key",
 			keywords: []string{"private_key"},
 			whole:    true,
-			re:       regexp.MustCompile(`"private_key"\s*:\s*"(-----BEGIN[A-Z ]*PRIVATE KEY-----[A-Za-z0-9+/=\\]{64,})`),
+			re:       newLazyRegexp(`"private_key"\s*:\s*"(-----BEGIN[A-Z ]*PRIVATE KEY-----[A-Za-z0-9+/=\\]{64,})`),
 			group:    1,
 		},
 		tokenRule("gitlab-pat", "GitLab personal access token",
@@ -82,7 +81,7 @@ func secretRules() []scanRule {
 			message:  "private key block",
 			keywords: []string{"private key"},
 			whole:    true,
-			re:       regexp.MustCompile(`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----([\s\S]{64,}?)-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`),
+			re:       newLazyRegexp(`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----([\s\S]{64,}?)-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`),
 			accept:   privateKeyHasBody,
 		},
 		{
@@ -91,7 +90,7 @@ func secretRules() []scanRule {
 			severity: SeverityHigh,
 			message:  "JSON Web Token",
 			keywords: []string{"eyj"},
-			re:       regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{9,}\.ey[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*`),
+			re:       newLazyRegexp(`\beyJ[A-Za-z0-9_-]{9,}\.ey[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*`),
 			accept:   jwtHeaderHasAlg,
 		},
 	}
@@ -108,7 +107,7 @@ func endsAtTokenBoundary(text string, loc []int) bool {
 	return !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_' || c == '-')
 }
 
-var base64Run = regexp.MustCompile(`[A-Za-z0-9+/=]{40,}`)
+var base64Run = newLazyRegexp(`[A-Za-z0-9+/=]{40,}`)
 
 // privateKeyHasBody accepts a key block with real key material, not a
 // documentation placeholder such as "...".
