@@ -53,16 +53,26 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 	m.loading["project"] = true
 	fsys, now, homeDir, project := m.opts.Home.FS, m.opts.Now(), m.opts.Home.Dir, m.projectPath(slug)
 	return func() tea.Msg {
-		msg := loadProject(fsys, homeDir, slug, project, now)
+		memDir := "projects/" + slug + "/memory"
+		// On disk, the store reads the folder once for everything: the
+		// panes, lint, the prune plan and the edits' conflict checks.
+		var store *engine.MemoryStore
+		var md *model.MemoryDir
+		var probs []model.Problem
 		if st, err := os.Stat(homeDir); err == nil && st.IsDir() {
-			abs := filepath.Join(homeDir, filepath.FromSlash(msg.memDir))
-			msg.store, _ = engine.OpenMemoryStore(abs, engine.DirFS(abs))
-			plan := msg.store.PlanPrune(engine.PruneOptions{Now: now})
-			msg.plan = &plan
+			abs := filepath.Join(homeDir, filepath.FromSlash(memDir))
+			store, probs = engine.OpenMemoryStore(abs, engine.DirFS(abs))
+			md = store.Memory()
 		} else {
-			plan := engine.PlanPrune(msg.dir, engine.PruneOptions{Now: now})
-			msg.plan = &plan
+			md, probs = model.ReadMemoryDir(fsys, memDir)
 		}
+		msg := loadProject(fsys, md, probs, homeDir, slug, project, now)
+		msg.store = store
+		plan := engine.PlanPrune(md, engine.PruneOptions{Now: now})
+		if store != nil {
+			plan = store.PlanPrune(engine.PruneOptions{Now: now})
+		}
+		msg.plan = &plan
 		return msg
 	}
 }
@@ -90,10 +100,10 @@ var lintFlags = map[engine.LintKind]string{
 	engine.LintUnknownType:        "unknown type",
 }
 
-// loadProject is loadProjectCmd's work, separate for tests.
-func loadProject(fsys fs.FS, homeDir, slug, project string, now time.Time) projectLoadedMsg {
+// loadProject runs the engine over a memory folder already read: lint,
+// the index cap, each file's age and staleness.
+func loadProject(fsys fs.FS, md *model.MemoryDir, probs []model.Problem, homeDir, slug, project string, now time.Time) projectLoadedMsg {
 	memDir := "projects/" + slug + "/memory"
-	md, probs := model.ReadMemoryDir(fsys, memDir)
 	msg := projectLoadedMsg{slug: slug, memDir: memDir, dir: md, problems: probs}
 	in := engine.LintInput{Memory: md, Problems: probs, Now: now}
 	if sub, err := fs.Sub(fsys, memDir); err == nil {
