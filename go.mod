@@ -39,3 +39,7 @@ require (
 	golang.org/x/text v0.24.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
+// glamour's code highlighter, patched to parse its lexers and styles on
+// first use instead of at start-up (12 ms of every command); see
+// third_party/chroma/MEMSCOPE.md and the README's Dependencies section.
+replace github.com/alecthomas/chroma/v2 => ./third_party/chroma
