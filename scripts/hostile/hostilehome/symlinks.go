@@ -1,0 +1,91 @@
+package hostilehome
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// PasswdLike is the content of SymlinksOut's stand-in for /etc/passwd.
+const PasswdLike = "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
+
+// LinkedProject is the startup directory of SymlinksOut's second project,
+// whose whole memory folder is a link outside the home.
+const LinkedProject = "/home/me/linked"
+
+// writeSymlinksOut writes a plain home whose memory file, second project's
+// memory folder, cached paste and user rule are symlinks to files outside
+// the home, in out. Every target's sha256 is recorded so a test can prove
+// no write went through a link.
+func writeSymlinksOut(w *homeWriter, out string) {
+	out, err := filepath.Abs(out)
+	if err != nil {
+		w.err = fmt.Errorf("outside %s: %w", out, err)
+		return
+	}
+	if rel, err := filepath.Rel(w.dir, out); err == nil && !strings.HasPrefix(rel, "..") {
+		w.err = fmt.Errorf("outside folder %s is inside the home %s", out, w.dir)
+		return
+	}
+	if err := ensureEmpty(out); err != nil {
+		w.err = err
+		return
+	}
+	contentHome(w, " plain text")
+	w.res.Outside = out
+	w.res.Targets = map[string]string{}
+	w.res.Links = map[string]string{}
+	outside := &homeWriter{dir: out, res: &Result{}}
+	pasteText := "an outside paste\nthat memscope may show but never write\n"
+	outside.file("passwd", []byte(PasswdLike))
+	outside.file("memdir/MEMORY.md", []byte("- [Outside](outside_note.md) — lives outside the home\n"))
+	outside.file("memdir/outside_note.md", memoryFile("outside-note", "A memory outside the home", "project", "Outside."))
+	outside.file("paste.txt", []byte(pasteText))
+	outside.file("rule.md", []byte("# Outside rule\nnever write me\n"))
+	if outside.err != nil {
+		w.err = outside.err
+		return
+	}
+
+	linkedSlug := slug(LinkedProject)
+	w.jsonl("projects/"+linkedSlug+"/"+uuidN(55)+".jsonl", transcriptRecords(uuidN(55), LinkedProject, " linked")[1:5]...)
+	hash := pasteHash([]byte(pasteText))
+	links := map[string]string{
+		w.res.MemoryDir + "/passwd.md":       filepath.Join(out, "passwd"),
+		"projects/" + linkedSlug + "/memory": filepath.Join(out, "memdir"),
+		"paste-cache/" + hash + ".txt":       filepath.Join(out, "paste.txt"),
+		"rules/outside.md":                   filepath.Join(out, "rule.md"),
+		w.res.MemoryDir + "/dangling_out.md": filepath.Join(out, "missing.md"),
+	}
+	for rel, target := range links {
+		if w.err != nil {
+			return
+		}
+		if !w.mkdirFor(rel) {
+			return
+		}
+		if err := os.Symlink(target, w.path(rel)); err != nil {
+			w.err = fmt.Errorf("symlink %s: %w", rel, err)
+			return
+		}
+		w.res.Links[rel] = target
+		w.res.Files = append(w.res.Files, rel)
+	}
+	w.file(w.res.MemoryDir+"/MEMORY.md", []byte("# Memory index\n"+
+		"- [Terse](feedback_terse.md) — hook\n"+
+		"- [Passwd](passwd.md) — a link to a file outside the home\n"))
+	ref := w.marshal(historyLine(6, "[Pasted text #1 +2 lines] outside paste", ProjectPath, SessionID, map[string]any{
+		"1": map[string]any{"id": 1, "type": "text", "contentHash": hash}}))
+	w.appendLines("history.jsonl", literal(string(ref)))
+	w.res.HistoryLines++
+	for _, f := range outside.res.Files {
+		p := filepath.Join(out, f)
+		sum, err := sha256File(p)
+		if err != nil {
+			w.err = err
+			return
+		}
+		w.res.Targets[p] = sum
+	}
+}
