@@ -57,6 +57,9 @@ func (e *env) openHome(h *homeFlags) (*opened, error) {
 		if err != nil {
 			return nil, err
 		}
+		if model.IsTarHome(dir) {
+			return e.openArchiveHome(dir)
+		}
 		if model.HomeExists(dir) {
 			home, err := model.OpenHome(dir, src)
 			if err != nil {
