@@ -3,6 +3,7 @@ package model
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"io/fs"
 	"path"
 	"strconv"
@@ -74,25 +75,56 @@ func ListFileHistory(fsys fs.FS) ([]FileHistorySession, []Problem) {
 			continue
 		}
 		s := FileHistorySession{SessionID: SessionID(de.Name()), Path: dir, ModTime: info.ModTime()}
-		files, err := fs.ReadDir(fsys, dir)
-		if err != nil {
-			problems = append(problems, Problem{File: dir, Kind: ProblemUnreadable, Reason: err.Error()})
-		}
-		for _, f := range files {
-			p := path.Join(dir, f.Name())
-			h, v, ok := ParseBackupFileName(f.Name())
-			if !ok {
-				problems = append(problems, Problem{File: p, Kind: ProblemMalformed, Reason: "not a backup name (<h16>@v<N>)"})
-				continue
-			}
-			fi, err := f.Info()
-			if err != nil {
-				problems = append(problems, Problem{File: p, Kind: ProblemUnreadable, Reason: err.Error()})
-				continue
-			}
-			s.Backups = append(s.Backups, FileHistoryBackup{Name: f.Name(), Path: p, PathHash: h, Version: v, Size: fi.Size(), Mode: fi.Mode(), ModTime: fi.ModTime()})
-		}
+		s.Backups, problems = readBackups(fsys, dir, problems)
 		out = append(out, s)
+	}
+	return out, problems
+}
+
+// ReadFileHistorySession reads one session's backup folder; nil (and no
+// problem) when the folder does not exist.
+func ReadFileHistorySession(fsys fs.FS, sid SessionID) (*FileHistorySession, []Problem) {
+	dir := path.Join(FileHistoryDir, string(sid))
+	if !fs.ValidPath(dir) || strings.Count(dir, "/") != 1 {
+		return nil, []Problem{{File: dir, Kind: ProblemMalformed, Reason: "not a session id"}}
+	}
+	info, err := fs.Stat(fsys, dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, []Problem{{File: dir, Kind: ProblemUnreadable, Reason: err.Error()}}
+	}
+	if !info.IsDir() {
+		return nil, []Problem{{File: dir, Kind: ProblemMalformed, Reason: "not a session folder"}}
+	}
+	s := &FileHistorySession{SessionID: sid, Path: dir, ModTime: info.ModTime()}
+	var problems []Problem
+	s.Backups, problems = readBackups(fsys, dir, nil)
+	return s, problems
+}
+
+// readBackups lists the backups of a session folder, reporting odd
+// entries.
+func readBackups(fsys fs.FS, dir string, problems []Problem) ([]FileHistoryBackup, []Problem) {
+	var out []FileHistoryBackup
+	files, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		problems = append(problems, Problem{File: dir, Kind: ProblemUnreadable, Reason: err.Error()})
+	}
+	for _, f := range files {
+		p := path.Join(dir, f.Name())
+		h, v, ok := ParseBackupFileName(f.Name())
+		if !ok {
+			problems = append(problems, Problem{File: p, Kind: ProblemMalformed, Reason: "not a backup name (<h16>@v<N>)"})
+			continue
+		}
+		fi, err := f.Info()
+		if err != nil {
+			problems = append(problems, Problem{File: p, Kind: ProblemUnreadable, Reason: err.Error()})
+			continue
+		}
+		out = append(out, FileHistoryBackup{Name: f.Name(), Path: p, PathHash: h, Version: v, Size: fi.Size(), Mode: fi.Mode(), ModTime: fi.ModTime()})
 	}
 	return out, problems
 }
