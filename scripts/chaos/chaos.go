@@ -45,6 +45,10 @@ type Config struct {
 	Topics int
 	// Pause is the pause after each step (0: as fast as it can).
 	Pause time.Duration
+	// BetweenHalves, when set, runs between the two writes of a split
+	// line, with the file's path and the bytes still to come: a test
+	// reads the home there to see a partial last line for certain.
+	BetweenHalves func(path string, rest []byte)
 }
 
 // Usage is a token usage total, counted once per message.id+requestId.
@@ -323,8 +327,9 @@ func pasteHash(s string) string {
 	return hex.EncodeToString(h[:])[:16]
 }
 
-// pasteTurn writes a paste over 1024 characters to the cache (atomically,
-// before the history line that points at it), then the turn.
+// pasteTurn writes a paste over 1024 characters to the cache (in place,
+// not by rename: a reader may see it half written), before the history
+// line that points at it, then the turn.
 func (w *Writer) pasteTurn() error {
 	var b strings.Builder
 	for b.Len() <= 1100 {
@@ -333,8 +338,8 @@ func (w *Writer) pasteTurn() error {
 	}
 	text := b.String()
 	h := pasteHash(text)
-	if err := replaceFile(filepath.Join(w.pasteDir, h+".txt"), []byte(text), w.seq); err != nil {
-		return err
+	if err := os.WriteFile(filepath.Join(w.pasteDir, h+".txt"), []byte(text), 0o600); err != nil {
+		return fmt.Errorf("chaos: write paste: %w", err)
 	}
 	w.mu.Lock()
 	if !w.pastes[h] {
@@ -393,8 +398,8 @@ func (w *Writer) writeIndex() error {
 }
 
 // replaceFile writes data to a temporary file beside path and renames it
-// over path, the way Claude Code saves memory and pastes. The temporary
-// name ends in neither .md nor .txt, so no reader takes it for the file.
+// over path, the way Claude Code saves memory files. The temporary
+// name does not end in .md, so no reader takes it for a memory file.
 func replaceFile(path string, data []byte, seq int) error {
 	tmp := fmt.Sprintf("%s.tmp.%d.%d", path, os.Getpid(), seq)
 	if err := os.WriteFile(tmp, data, 0o600); err != nil {
@@ -433,6 +438,9 @@ func (w *Writer) appendJSON(path string, v any, count func(*Counts)) error {
 			time.Sleep(w.cfg.SplitPause)
 		}
 		data = data[cut:]
+		if w.cfg.BetweenHalves != nil {
+			w.cfg.BetweenHalves(path, data)
+		}
 	}
 	if _, err := f.Write(data); err != nil {
 		return fmt.Errorf("chaos: append %s: %w", path, err)
