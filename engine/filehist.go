@@ -255,7 +255,8 @@ func (s *SessionFileHistory) buildFiles(snaps []*model.FileSnapshot, backups []m
 	for _, u := range s.Unreferenced {
 		for _, tf := range byPath {
 			if tf.hashMatches(u.PathHash, s.CWD) && tf.version(model.FileBackup{BackupFileName: u.Name, Version: u.Version}) < 0 {
-				tf.Versions = append(tf.Versions, FileVersion{Version: u.Version, BackupFileName: u.Name, BackupPath: u.Path,
+				// The backup's mtime is when the client copied it.
+				tf.Versions = append(tf.Versions, FileVersion{Version: u.Version, BackupFileName: u.Name, BackupPath: u.Path, BackupTime: u.ModTime,
 					BackupExists: true, Size: u.Size, Mode: u.Mode, Turns: []string{}, Unreferenced: true})
 			}
 		}

@@ -162,7 +162,11 @@ func UndoFileRestore(homeDir string, sid model.SessionID) (Change, error) {
 		return Change{}, fmt.Errorf("%w (session %s)", ErrNothingToUndo, sid)
 	}
 	ch := Change{ID: e.ID, Op: e.Op, Summary: "undo: " + e.Summary, Files: []ChangedFile{}}
-	var todo []JournalFile
+	type undoFile struct {
+		JournalFile
+		existsNow bool
+	}
+	var todo []undoFile
 	var diffs strings.Builder
 	for _, f := range e.Files {
 		target := targetOf(f.Path)
@@ -178,12 +182,15 @@ func UndoFileRestore(homeDir string, sid model.SessionID) (Change, error) {
 		case !atAfter:
 			return ch, &ConflictError{Path: target, Read: FileStamp{Exists: f.After != "", SHA256: f.After}, Now: cur, During: "undo of " + e.ID}
 		}
-		todo = append(todo, f)
-		diffs.WriteString(contentDiff(target, target, data, cur.Exists, f.Before, f.Existed))
+		todo = append(todo, undoFile{f, cur.Exists})
+		diffs.WriteString(contentDiff(f.Path, f.Path, data, cur.Exists, f.Before, f.Existed))
 	}
 	for _, f := range todo {
 		target := targetOf(f.Path)
 		a := FileModified
+		if !f.existsNow {
+			a = FileCreated
+		}
 		if f.Existed {
 			mode := f.Mode
 			if mode == 0 {

@@ -117,3 +117,6 @@ func contentDiff(fromName, toName string, a []byte, aok bool, b []byte, bok bool
 	}
 	return unifiedDiff(fromName, toName, a, aok, b, bok)
 }
+
+// StampBytes stamps bytes read from a file: exists, size and SHA-256.
+func StampBytes(data []byte) FileStamp { return stampOf(data, true, nil) }

@@ -149,7 +149,7 @@ func planStep(fsys fs.FS, cwd string, f *TrackedFile, st model.RestoreStep) File
 		return step
 	case model.RestoreDelete:
 		step.After = FileStamp{}
-		step.Diff = contentDiff(st.TrackingPath, st.TrackingPath, data, cur.Exists, nil, false)
+		step.Diff = contentDiff(st.TrackingPath+"@disk", st.TrackingPath, data, cur.Exists, nil, false)
 	case model.RestoreCopy:
 		if r := backupRefusal(f, st, cwd); r != "" {
 			step.Refused = r
@@ -161,7 +161,7 @@ func planStep(fsys fs.FS, cwd string, f *TrackedFile, st model.RestoreStep) File
 			return step
 		}
 		step.After = stampOf(b, true, nil)
-		step.Diff = contentDiff(st.TrackingPath, st.TrackingPath+"@v"+fmt.Sprint(st.Backup.Version), data, cur.Exists, b, true)
+		step.Diff = contentDiff(st.TrackingPath+"@disk", st.TrackingPath+"@v"+fmt.Sprint(st.Backup.Version), data, cur.Exists, b, true)
 	}
 	step.Unchanged = cur.sameContent(step.After)
 	return step
