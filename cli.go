@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -96,12 +97,17 @@ func parseFlags(e *env, fs *flag.FlagSet, args []string) bool {
 	return fs.Parse(args) == nil
 }
 
-// writeJSON prints v as indented JSON.
+// writeJSON prints v as indented JSON, with terminal controls escaped.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeTerminalRunes(buf.Bytes()))
+	return err
 }
 
 // sanitizingWriter strips terminal control sequences from what is written

@@ -120,7 +120,7 @@ func runLint(e *env, args []string) int {
 			return fail(err)
 		}
 	} else {
-		printLint(e.stdout, t, rep)
+		printLint(humanOutput(e.stdout), t, rep)
 	}
 	if rep.HasErrors() {
 		return 1
@@ -144,7 +144,7 @@ func printLint(w io.Writer, t *memoryTarget, r engine.LintReport) {
 		if f.Line > 0 {
 			where = fmt.Sprintf("%s:%d", where, f.Line)
 		}
-		fmt.Fprintf(w, "%s: %s %s: %s\n", where, f.Severity, f.Kind, model.SanitizeForTerminal(f.Message))
+		fmt.Fprintf(w, "%s: %s %s: %s\n", model.SanitizeLine(where), f.Severity, f.Kind, model.SanitizeLine(f.Message))
 	}
 	fmt.Fprintf(w, "%d errors, %d warnings, %d notes\n", r.Errors, r.Warnings, r.Infos)
 }

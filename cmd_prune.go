@@ -95,7 +95,7 @@ func runPrune(e *env, args []string) int {
 		}
 		return 0
 	}
-	printPrune(e.stdout, out, diff)
+	printPrune(humanOutput(e.stdout), out, diff)
 	return 0
 }
 
@@ -114,7 +114,7 @@ func printPrune(w io.Writer, out pruneOutput, diff string) {
 		if len(chosen) > 0 && !chosen[a.ID] {
 			mark = " "
 		}
-		fmt.Fprintf(w, "%s %-45s %s\n", mark, a.ID, model.SanitizeForTerminal(a.Summary))
+		fmt.Fprintf(w, "%s %-45s %s\n", mark, model.SanitizeLine(a.ID), model.SanitizeLine(a.Summary))
 	}
 	if out.Applied == nil {
 		fmt.Fprintf(w, "\n%s\ndry run: nothing was written; apply with --apply (and --only ID,... to pick actions)\n", model.SanitizeForTerminal(diff))

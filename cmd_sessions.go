@@ -60,7 +60,7 @@ func runSessions(e *env, args []string) int {
 		}
 		return 0
 	}
-	printSessions(e.stdout, rep)
+	printSessions(humanOutput(e.stdout), rep)
 	return 0
 }
 
@@ -91,7 +91,7 @@ func printSessions(w io.Writer, r engine.SessionsReport) {
 			"SESSION", "PROJECT", "AGENTS", "RECORDS", "COMPACT", "INPUT", "OUTPUT", "CACHE W", "CACHE R", "FIRST (UTC)", "LAST (UTC)")
 		for _, s := range r.Sessions {
 			fmt.Fprintf(w, "%-8s  %-32s %6s %8d %7d %7s %7s %7s %7s  %-16s  %s\n",
-				shortID(s.SessionID), leftCut(model.SanitizeForTerminal(s.Project), 32), agents(s.Subagents), s.Records, s.CompactBoundaries,
+				shortID(model.SanitizeLine(s.SessionID)), leftCut(model.SanitizeLine(s.Project), 32), agents(s.Subagents), s.Records, s.CompactBoundaries,
 				shortCount(s.Usage.InputTokens), shortCount(s.Usage.OutputTokens),
 				shortCount(s.Usage.CacheCreationInputTokens), shortCount(s.Usage.CacheReadInputTokens),
 				stamp(s.First), stamp(s.Last))

@@ -42,7 +42,7 @@ func runStat(e *env, args []string) int {
 		}
 		return 0
 	}
-	printStat(e.stdout, rep)
+	printStat(humanOutput(e.stdout), rep)
 	return 0
 }
 

@@ -62,7 +62,7 @@ func runUndo(e *env, args []string) int {
 			}
 			return 0
 		}
-		printJournal(e.stdout, t.loc.Dir, items)
+		printJournal(humanOutput(e.stdout), t.loc.Dir, items)
 		return 0
 	}
 	ch, err := t.store.Undo()

@@ -59,6 +59,11 @@ func main() {
 }
 
 func run(e *env, args []string) int {
+	// stderr only carries messages for people, and they quote paths and
+	// content from the home: strip terminal controls once, here.
+	safe := *e
+	safe.stderr = humanOutput(e.stderr)
+	e = &safe
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" && args[0] != "--version" && args[0] != "-version" {
 		return runDefault(e, args)
 	}

@@ -4,13 +4,15 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/memscope/memscope/model"
 )
 
 // WritePreviewReport prints a preview for people: where memory lives, each
 // layer with its size and reason, the index caps, recall, missing imports,
 // conditional rules, notes, and then the assembled text.
 func WritePreviewReport(w io.Writer, p Preview) {
-	fmt.Fprintf(w, "project     %s\n", p.Project)
+	fmt.Fprintf(w, "project     %s\n", model.SanitizeLine(p.Project))
 	m := p.Memory
 	state := "on"
 	if !m.Enabled {

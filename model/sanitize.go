@@ -267,3 +267,19 @@ func termSkipString(s string, j int) int {
 	}
 	return j
 }
+
+// SanitizeLine is SanitizeForTerminal for text that must stay on one row:
+// a file name, a session id, a project path, a one-line message. A name
+// may legally hold a newline or a tab; shown raw it would split a row in
+// two or shift its columns, so each shows as the two characters `\n` or
+// `\t` (and "\r\n" as `\n`).
+func SanitizeLine(s string) string {
+	s = SanitizeForTerminal(s)
+	if !strings.ContainsAny(s, "\n\t") {
+		return s
+	}
+	return lineReplacer.Replace(s)
+}
+
+// lineReplacer spells out the white space SanitizeLine keeps off a row.
+var lineReplacer = strings.NewReplacer("\n", `\n`, "\t", `\t`)
