@@ -223,6 +223,7 @@ func (w *htmlWriter) entry(e *ExportEntry) {
 }
 
 func (w *htmlWriter) blocks(bs []ExportBlock) {
+	bs = foldPastes(bs)
 	for i := range bs {
 		b := &bs[i]
 		switch b.Kind {

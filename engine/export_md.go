@@ -219,6 +219,7 @@ func (w *mdWriter) entry(e *ExportEntry, level int) {
 }
 
 func (w *mdWriter) blocks(bs []ExportBlock) {
+	bs = foldPastes(bs)
 	for i := range bs {
 		b := &bs[i]
 		switch b.Kind {

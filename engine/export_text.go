@@ -243,3 +243,38 @@ func sessionFacts(x *SessionExport) []fact {
 	}
 	return append(fs, fact{"Exported", exportTime(x.ExportedAt) + " by memscope"})
 }
+
+// foldPastes rewrites a message of text and pastes for reading: the text
+// as typed, with each paste as its placeholder, then the pastes. Blocks
+// of other kinds leave the message as it is.
+func foldPastes(bs []ExportBlock) []ExportBlock {
+	var prompt strings.Builder
+	var pastes []ExportBlock
+	for _, b := range bs {
+		switch b.Kind {
+		case BlockKindText:
+			prompt.WriteString(b.Text)
+		case BlockKindPaste:
+			prompt.WriteString(pastePlaceholder(b.Paste))
+			pastes = append(pastes, b)
+		default:
+			return bs
+		}
+	}
+	if len(pastes) == 0 {
+		return bs
+	}
+	return append([]ExportBlock{{Kind: BlockKindText, Text: prompt.String()}}, pastes...)
+}
+
+// pastePlaceholder is how a paste shows inside the prompt text.
+func pastePlaceholder(p *ExportPaste) string {
+	if p.Placeholder != "" {
+		return p.Placeholder
+	}
+	s := "[Pasted text #" + p.ID
+	if p.Lines > 0 {
+		s += " +" + strconv.Itoa(p.Lines) + " lines"
+	}
+	return s + "]"
+}
