@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"fmt"
 )
 
 // Undo reverts the newest journaled change: every file it touched gets
@@ -23,9 +24,18 @@ func (s *MemoryStore) Undo() (Change, error) {
 		}
 	}
 	j.drop(e.ID)
-	err = s.writeJournal(j)
+	if err := s.writeJournal(j); err != nil {
+		s.Reload()
+		if len(targets) > 0 {
+			// The files are back; the entry left in the journal now
+			// matches them as they were before, so the next undo only
+			// drops it.
+			return ch, fmt.Errorf("%w (the files of %s are restored; run undo again to drop it from the journal)", err, e.ID)
+		}
+		return ch, err
+	}
 	s.Reload()
-	return ch, err
+	return ch, nil
 }
 
 // UndoPreview says what Undo would do now, without doing it: the change

@@ -155,10 +155,17 @@ func applyTargets(fsys StoreFS, ts []fileTarget, during string) error {
 		return fsys.Remove(t.rel)
 	}
 	staged := map[string]string{}
-	unstage := func() {
+	// unstage removes the staged files; one it cannot remove is named in
+	// the error, never left behind silently.
+	unstage := func(err error) error {
+		var left error
 		for _, name := range staged {
-			fsys.Remove(name)
+			left = errors.Join(left, fsys.Remove(name))
 		}
+		if left != nil {
+			return fmt.Errorf("%w (and a staged file could not be removed: %w)", err, left)
+		}
+		return err
 	}
 	for _, t := range ts {
 		if !t.exists {
@@ -166,14 +173,13 @@ func applyTargets(fsys StoreFS, ts []fileTarget, during string) error {
 		}
 		name, err := fsys.Stage(t.rel, t.data, t.perm)
 		if err != nil {
-			unstage()
-			return fmt.Errorf("%s: %w", during, err)
+			return unstage(fmt.Errorf("%s: %w", during, err))
 		}
 		staged[t.rel] = name
 	}
 	var done []fileTarget
 	fail := func(err error) error {
-		unstage()
+		err = unstage(err)
 		var rbErr error
 		for i := len(done) - 1; i >= 0; i-- {
 			t := done[i]

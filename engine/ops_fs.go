@@ -37,12 +37,22 @@ type StoreFS interface {
 // go through model.WriteFileAtomic, and so do staged files (under a
 // temporary name).
 func DirFS(dir string) StoreFS {
-	return dirFS{FS: os.DirFS(dir), dir: dir}
+	return DirFSWith(dir, nil)
+}
+
+// DirFSWith is DirFS making its writes through w (the real OS when nil);
+// tests pass a model.FaultFS to make any step of any write fail.
+func DirFSWith(dir string, w model.WriteFS) StoreFS {
+	if w == nil {
+		w = model.OSWriteFS{}
+	}
+	return dirFS{FS: os.DirFS(dir), dir: dir, w: w}
 }
 
 type dirFS struct {
 	fs.FS
 	dir string
+	w   model.WriteFS
 }
 
 // stageSeq makes staged names unique within the process; the atomic
@@ -61,7 +71,7 @@ func (d dirFS) WriteFile(name string, data []byte, perm fs.FileMode) error {
 	if err != nil {
 		return err
 	}
-	return model.WriteFileAtomic(p, data, perm)
+	return model.WriteFileAtomicWith(d.w, p, data, perm)
 }
 
 func (d dirFS) Stage(name string, data []byte, perm fs.FileMode) (string, error) {
@@ -70,12 +80,14 @@ func (d dirFS) Stage(name string, data []byte, perm fs.FileMode) (string, error)
 		return "", err
 	}
 	// The staged file must end up with the mode the target keeps.
-	if st, err := os.Stat(p); err == nil {
+	if st, err := d.w.Stat(p); err == nil {
 		perm = st.Mode().Perm()
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("stage %s: %w", name, err)
 	}
 	staged := path.Join(path.Dir(name), "."+path.Base(name)+".memscope-stage-"+strconv.FormatInt(stageSeq.Add(1), 10)+"-"+strconv.Itoa(os.Getpid()))
 	sp, _ := d.abs(staged)
-	if err := model.WriteFileAtomic(sp, data, perm); err != nil {
+	if err := model.WriteFileAtomicWith(d.w, sp, data, perm); err != nil {
 		return "", err
 	}
 	return staged, nil
@@ -90,13 +102,14 @@ func (d dirFS) Rename(from, to string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(t), 0o700); err != nil {
+	if err := d.w.MkdirAll(filepath.Dir(t), 0o700); err != nil {
 		return fmt.Errorf("rename %s: %w", from, err)
 	}
-	if err := os.Rename(f, t); err != nil {
+	if err := d.w.Rename(f, t); err != nil {
 		return fmt.Errorf("rename %s: %w", from, err)
 	}
-	syncDir(filepath.Dir(t))
+	// Best effort, as in model.WriteFileAtomicWith: the rename is done.
+	_ = d.w.SyncDir(filepath.Dir(t))
 	return nil
 }
 
@@ -105,18 +118,11 @@ func (d dirFS) Remove(name string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := d.w.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("remove %s: %w", name, err)
 	}
-	syncDir(filepath.Dir(p))
+	// Best effort: some file systems refuse to sync a folder, and the
+	// removal is done.
+	_ = d.w.SyncDir(filepath.Dir(p))
 	return nil
-}
-
-// syncDir makes a rename or removal durable; failure to sync a folder is
-// not worth failing the change for (some file systems refuse it).
-func syncDir(dir string) {
-	if f, err := os.Open(dir); err == nil {
-		f.Sync()
-		f.Close()
-	}
 }

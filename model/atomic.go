@@ -47,7 +47,7 @@ func WriteFileAtomicWith(w WriteFS, path string, data []byte, perm fs.FileMode) 
 			tmp.Close()
 		}
 		if rerr := w.Remove(tmpName); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
-			return fmt.Errorf("write %s: %w (and the temporary file could not be removed: %v)", path, e, rerr)
+			return fmt.Errorf("write %s: %w (and the temporary file could not be removed: %w)", path, e, rerr)
 		}
 		return fmt.Errorf("write %s: %w", path, e)
 	}
