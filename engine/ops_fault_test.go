@@ -54,7 +54,9 @@ func faultOps() []faultOp {
 		{name: "create", files: opsFixture, op: func(s *MemoryStore) (Change, error) {
 			return s.Create(NewMemory{Name: "No DB Mocks", Type: model.TypeFeedback, Description: "Use the real database", Body: "Never mock it.\n"}, later)
 		}},
-		{name: "body edit", files: opsFixture, op: func(s *MemoryStore) (Change, error) { return s.SetBody("user_role.md", "Deep Go; new to React.\n", later) }},
+		{name: "body edit", files: opsFixture, op: func(s *MemoryStore) (Change, error) {
+			return s.SetBody("user_role.md", "Deep Go; new to React.\n", later)
+		}},
 		{name: "retype", files: opsFixture, op: func(s *MemoryStore) (Change, error) { return s.Retype("user_role.md", model.TypeReference, later) }},
 		{name: "rename", files: opsFixture, op: func(s *MemoryStore) (Change, error) { return s.Rename("feedback_terse.md", "Brief Answers", later) }},
 		{name: "delete to trash", files: opsFixture, op: func(s *MemoryStore) (Change, error) { return s.Delete("project_freeze.md", later) }},
