@@ -85,11 +85,15 @@ func TestCleanupForecastSettings(t *testing.T) {
 		{"invalid JSON", strp("{\n\"cleanupPeriodDays\": 7,,\n}"), nil, false, engine.RetentionSkipped, 30, 0, "", "settings.json:2"},
 		{"wrong type", strp(`{"cleanupPeriodDays":"week"}`), nil, false, engine.RetentionSkipped, 30, 0, "", "whole number"},
 		{"unreadable", strp(`{"cleanupPeriodDays":7}`), nil, true, engine.RetentionSkipped, 30, 0, "", "settings.json"},
+		{"settings.json is a folder (unreadable, even as root)", nil, nil, false, engine.RetentionSkipped, 30, 0, "", "settings.json"},
 		{"--days what-if over invalid settings", strp("{bad"), []string{"--days", "2"}, false, engine.RetentionActive, 2, 4, engine.BucketNow, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			home := cleanupHome(t, tt.settings)
+			if strings.Contains(tt.name, "is a folder") {
+				os.Mkdir(filepath.Join(home, "settings.json"), 0o700)
+			}
 			if tt.unreadable {
 				if os.Geteuid() == 0 {
 					t.Skip("root reads anything")
