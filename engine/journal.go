@@ -225,7 +225,9 @@ func (s *MemoryStore) readJournal() (*journal, []model.Problem, error) {
 
 func (s *MemoryStore) writeJournal(j *journal) error {
 	if err := s.fsys.WriteFile(JournalPath, j.bytes(), 0o600); err != nil {
-		return fmt.Errorf("write the undo journal: %w", err)
+		// Every change writes the journal first, so a read-only folder
+		// is found here and named as such.
+		return model.AsReadOnly(s.dir, fmt.Errorf("write the undo journal: %w", err))
 	}
 	return nil
 }

@@ -3,6 +3,8 @@ package engine
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/memscope/memscope/model"
 )
 
 // Undo reverts the newest journaled change: every file it touched gets
@@ -20,7 +22,7 @@ func (s *MemoryStore) Undo() (Change, error) {
 	if len(targets) > 0 {
 		if err := applyTargets(s.fsys, targets, "undo of "+e.ID); err != nil {
 			s.Reload()
-			return ch, err
+			return ch, model.AsReadOnly(s.dir, err)
 		}
 	}
 	j.drop(e.ID)
