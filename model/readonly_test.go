@@ -14,9 +14,9 @@ func TestProbeWritable(t *testing.T) {
 		name     string
 		sub      string // probed folder under a fresh temp dir
 		fault    *FaultFS
-		readOnly bool   // want a *ReadOnlyError
-		errno    error  // want errors.Is
-		leftover bool   // the probe's file may stay (its removal failed)
+		readOnly bool  // want a *ReadOnlyError
+		errno    error // want errors.Is
+		leftover bool  // the probe's file may stay (its removal failed)
 	}{
 		{name: "writable", sub: "memory"},
 		{name: "missing folder probed at its parent", sub: "projects/x/memory"},
