@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -120,7 +121,7 @@ func TestCLIWhileClaudeCodeWrites(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			home := t.TempDir()
 			const project = "/tmp/chaos-cli"
-			w, err := chaos.New(chaos.Config{Home: home, Project: project, Seed: 7, SplitEvery: tc.splitEvery, SplitPause: tc.splitPause, Topics: 8})
+			w, err := chaos.New(chaos.Config{Home: home, Project: project, Seed: 7, SplitEvery: tc.splitEvery, SplitPause: tc.splitPause, Topics: 8, MaxSteps: 250, Pause: time.Millisecond})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -128,15 +129,19 @@ func TestCLIWhileClaudeCodeWrites(t *testing.T) {
 				t.Fatal(err)
 			}
 			stop := make(chan struct{})
+			var writing atomic.Bool
+			writing.Store(true)
 			var wg sync.WaitGroup
 			var werr error
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				defer writing.Store(false)
 				_, werr = w.Run(stop)
 			}()
 			session := "c4a05c4a"
-			for i := 0; i < 6; i++ {
+			// Read for as long as the writer writes, at least twice.
+			for i := 0; i < 2 || writing.Load(); i++ {
 				before := w.Counts()
 				var st chaosStat
 				runJSON(t, home, &st, "stat")

@@ -45,6 +45,8 @@ type Config struct {
 	Topics int
 	// Pause is the pause after each step (0: as fast as it can).
 	Pause time.Duration
+	// MaxSteps stops Run after this many steps (0: only stop does).
+	MaxSteps int
 	// BetweenHalves, when set, runs between the two writes of a split
 	// line, with the file's path and the bytes still to come: a test
 	// reads the home there to see a partial last line for certain.
@@ -168,9 +170,9 @@ func (w *Writer) Counts() Counts {
 	return w.counts
 }
 
-// Run steps until stop is closed, then returns the counts.
+// Run steps until stop is closed (or MaxSteps), then returns the counts.
 func (w *Writer) Run(stop <-chan struct{}) (Counts, error) {
-	for {
+	for i := 0; w.cfg.MaxSteps == 0 || i < w.cfg.MaxSteps; i++ {
 		select {
 		case <-stop:
 			return w.Counts(), nil
@@ -183,6 +185,7 @@ func (w *Writer) Run(stop <-chan struct{}) (Counts, error) {
 			time.Sleep(w.cfg.Pause)
 		}
 	}
+	return w.Counts(), nil
 }
 
 // RunN takes n steps.
