@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/memscope/memscope/engine"
@@ -45,10 +44,6 @@ func runArchive(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "memscope archive: %v\n", err)
 		return 1
 	}
-	if inside(dest, o.home.Dir) {
-		fmt.Fprintf(e.stderr, "memscope archive: %s is inside the Claude home %s; choose a destination outside it\n", dest, o.home.Dir)
-		return 1
-	}
 	f := forecastFor(o.home, -1, engine.DefaultRetentionHorizonDays, e.now())
 	items, err := f.ArchiveSelection(*olderThan)
 	if err != nil {
@@ -73,12 +68,6 @@ func runArchive(e *env, args []string) int {
 	}
 	printArchive(humanOutput(e.stdout), rep, len(items))
 	return 0
-}
-
-// inside reports whether p is dir or under it.
-func inside(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && (rel == "." || filepath.IsLocal(rel))
 }
 
 func printArchive(w io.Writer, r engine.ArchiveReport, items int) {

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -64,17 +63,9 @@ func forecastFor(home *model.Home, days, within int, now time.Time) engine.Reten
 	if days >= 0 {
 		o.Days = &days
 	} else {
-		o.Settings, o.SettingsProblems = cleanupSettings(home)
+		o.Settings, o.SettingsProblems = engine.CleanupSettings(os.DirFS("/"), home)
 	}
 	return engine.ForecastRetention(o)
-}
-
-// cleanupSettings loads the settings files the sweep depends on. The
-// sweep runs for the whole home whatever folder the client starts in, so
-// a project's own settings are left out.
-func cleanupSettings(home *model.Home) (model.SettingsStack, []model.Problem) {
-	root := model.MountFS(fs.FS(os.DirFS("/")), home.Dir, home.FS)
-	return model.LoadSettings(root, home.Dir, "", model.ManagedDir)
 }
 
 func printForecast(w io.Writer, f engine.RetentionForecast, limit int) {

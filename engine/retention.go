@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"io/fs"
 	"sort"
 	"time"
 
@@ -253,6 +254,15 @@ func ForecastRetention(o RetentionOptions) RetentionForecast {
 		f.Problems = sortProblems(append(f.Problems, o.SettingsProblems...))
 	}
 	return f
+}
+
+// CleanupSettings loads the settings files the sweep depends on: the
+// home's settings.json and the managed policy file (root is an fs.FS
+// rooted at "/"; the home is read through its own FS). The sweep runs for
+// the whole home whatever folder the client starts in, so a project's own
+// settings are left out.
+func CleanupSettings(root fs.FS, home *model.Home) (model.SettingsStack, []model.Problem) {
+	return model.LoadSettings(model.MountFS(root, home.Dir, home.FS), home.Dir, "", model.ManagedDir)
 }
 
 // retentionPeriod decides the sweep's state and period from the options.

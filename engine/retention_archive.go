@@ -118,6 +118,9 @@ type archiveEntry struct {
 // file stops the whole archive before anything is written.
 func Archive(o ArchiveOptions) (ArchiveReport, error) {
 	rep := ArchiveReport{To: o.To, Format: ArchiveFolder, Files: []ArchivedFile{}, Problems: []model.Problem{}}
+	if insideDir(o.To, o.Home.Dir) {
+		return rep, fmt.Errorf("archive: %s is inside the Claude home %s; choose a destination outside it", o.To, o.Home.Dir)
+	}
 	if IsTarGzPath(o.To) {
 		rep.Format = ArchiveTarGz
 	}
@@ -131,6 +134,13 @@ func Archive(o ArchiveOptions) (ArchiveReport, error) {
 	}
 	rep.Problems = sortProblems(rep.Problems)
 	return rep, err
+}
+
+// insideDir reports whether p is dir or under it (both cleaned; symlinks
+// are not resolved).
+func insideDir(p, dir string) bool {
+	rel, err := filepath.Rel(filepath.Clean(dir), filepath.Clean(p))
+	return err == nil && (rel == "." || filepath.IsLocal(rel))
 }
 
 // archiveEntries expands items into files and the folders that hold them
