@@ -168,7 +168,7 @@ func (m Model) renderRow(r Row, selected bool, width int) string {
 	if r.Status != model.PasteMissing {
 		size, age = text.Bytes(r.Size), text.Ago(m.now, r.ModTime)
 	}
-	return fmt.Sprintf("%-20s %8s %9s %5d  %s%s", r.Hash, size, age, r.Refs, badge, src)
+	return fmt.Sprintf("%-20s %8s %9s %5d  %s%s", model.SanitizeLine(string(r.Hash)), size, age, r.Refs, badge, src)
 }
 
 // View draws the summary, the list and a preview of the selected paste.
@@ -190,12 +190,12 @@ func (m Model) detail() string {
 		return ""
 	}
 	rows := max(m.height-max(m.height*3/5-2, 3)-4, 1)
-	lines := []string{m.styles.Dim.Render(r.Path)}
+	lines := []string{m.styles.Dim.Render(model.SanitizeLine(r.Path))}
 	switch {
 	case r.Status == model.PasteMissing:
 		lines = append(lines, m.styles.Error.Render(fmt.Sprintf("%d history line(s) refer to this paste, but the file is gone (swept by cleanupPeriodDays?)", r.Refs)))
 	case r.Reason != "":
-		lines = append(lines, m.styles.Warn.Render(r.Reason))
+		lines = append(lines, m.styles.Warn.Render(model.SanitizeLine(r.Reason)))
 	}
 	if p, ok := m.preview[string(r.Hash)]; ok {
 		lines = append(lines, strings.Split(model.SanitizeForTerminal(p.Content), "\n")...)

@@ -136,7 +136,7 @@ func (m Model) renderRow(r Row, selected bool, width int) string {
 	if name == "" {
 		name = r.Project.Slug + " (path unknown)"
 	}
-	name = model.SanitizeForTerminal(name)
+	name = model.SanitizeLine(name)
 	mem := "—"
 	if r.Project.HasMemory {
 		mem = fmt.Sprintf("%d·%s", r.MemoryFiles, text.Bytes(r.MemoryBytes))

@@ -77,7 +77,10 @@ func writeOddNames(w *homeWriter) {
 		name := "odd_" + odd + ".md"
 		w.file(mem+"/"+name, memoryFile(fmt.Sprintf("odd-%d", i), "A memory whose file name is odd", "reference", "Body of "+fmt.Sprint(i)))
 		w.res.Names = append(w.res.Names, mem+"/"+name)
-		fmt.Fprintf(&idx, "- [Odd %d](%s) — odd name\n", i, name)
+		if !strings.Contains(name, "\n") {
+			// A newline cannot sit in an index line; the file is unindexed.
+			fmt.Fprintf(&idx, "- [Odd %d](%s) — odd name\n", i, name)
+		}
 	}
 	sub := mem + "/dir\nname/inner.md"
 	w.file(sub, memoryFile("inner", "Inside a folder with a newline in its name", "user", "inner"))
