@@ -99,6 +99,11 @@ func Write(root string, t0 time.Time) (Layout, error) {
 		if err := os.WriteFile(name, data, 0o644); err != nil {
 			return l, fmt.Errorf("generate file history home: %w", err)
 		}
+		// Fixed times, so what shows them (an unreferenced backup's
+		// time is its mtime) is the same on every run.
+		if err := os.Chtimes(name, t0, t0); err != nil {
+			return l, fmt.Errorf("generate file history home: %w", err)
+		}
 	}
 	return l, nil
 }

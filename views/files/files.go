@@ -1,0 +1,253 @@
+// Package files is the Files pane: the per-session file snapshots Claude
+// Code keeps for /rewind. Sessions with file history → a session's turns
+// → the tracked files at a turn → every version of a file, with the diff
+// of the selected version against the file on disk (or the next
+// version), and restore of a version or of a whole turn after a yes/no
+// confirmation of the plan. The pane does no I/O: it emits the request
+// messages of this package and the root hands back what they load.
+package files
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/views/list"
+	"github.com/memscope/memscope/views/msgs"
+	"github.com/memscope/memscope/views/style"
+)
+
+// LoadSession asks the root to read a session's file history
+// (engine.ReadSessionFileHistory) and hand it to SetSession.
+type LoadSession struct {
+	SessionID string
+	// Transcript is the transcript's path inside the home, "" when gone.
+	Transcript string
+}
+
+// DiffRequest asks the root for the diff between two versions of a file
+// (engine.FileVersionDiff) and to hand it to SetDiff.
+type DiffRequest struct {
+	SessionID    string
+	TrackingPath string
+	From, To     engine.VersionRef
+}
+
+// PlanRequest asks the root for a restore plan (engine.PlanTurnRestore
+// when Turn is set, else engine.PlanVersionRestore) and to hand it to
+// SetPlan; the pane then asks for confirmation.
+type PlanRequest struct {
+	SessionID    string
+	Turn         string
+	TrackingPath string
+	Version      int
+}
+
+// RestoreRequest asks the root to apply a confirmed plan
+// (engine.ApplyFileRestore), then reload the session.
+type RestoreRequest struct {
+	Plan *engine.FileRestorePlan
+}
+
+// UndoRequest asks the root to revert the session's newest restore
+// (engine.UndoFileRestore), then reload the session.
+type UndoRequest struct {
+	SessionID string
+}
+
+// Level is which list the pane shows.
+type Level int
+
+// The levels, outermost first.
+const (
+	LevelSessions Level = iota
+	LevelTurns
+	LevelFiles
+	LevelVersions
+)
+
+// Row is one row of the list: exactly one field is set, by level.
+type Row struct {
+	Session *engine.FileHistorySessionSummary
+	Turn    *engine.FileTurn
+	File    *engine.TrackedFile
+	Version *engine.FileVersion
+}
+
+// diffBase says what the selected version is compared with.
+type diffBase int
+
+const (
+	againstDisk diffBase = iota
+	againstNext
+)
+
+// Model is the Files pane.
+type Model struct {
+	keys     keymap.KeyMap
+	styles   style.Styles
+	list     list.Model[Row]
+	level    Level
+	sessions []engine.FileHistorySessionSummary
+	loaded   bool
+	session  *engine.SessionFileHistory
+	// loading names the session asked for and not yet handed over.
+	loading string
+	turn    *engine.FileTurn
+	file    *engine.TrackedFile
+	// cursors keeps each outer level's cursor for going back.
+	cursors [4]int
+	base    diffBase
+	diff    DiffResult
+	plan    *engine.FileRestorePlan
+	confirm bool
+	// readOnly disables restores.
+	readOnly bool
+	width    int
+	height   int
+}
+
+// DiffResult is a diff handed back for a DiffRequest.
+type DiffResult struct {
+	Request DiffRequest
+	Diff    string
+	Err     error
+}
+
+// New returns an empty Files pane.
+func New(keys keymap.KeyMap, st style.Styles) Model {
+	m := Model{keys: keys, styles: st}
+	m.list = list.New(keys, st, rowText, m.renderRow)
+	m.list.Empty = "loading file history…"
+	return m
+}
+
+// Title names the pane.
+func (m Model) Title() string { return "Files" }
+
+// SetSessions shows the sessions that have file history.
+func (m *Model) SetSessions(s []engine.FileHistorySessionSummary) {
+	m.sessions, m.loaded = s, true
+	if m.level == LevelSessions {
+		m.showLevel(LevelSessions)
+	}
+}
+
+// SetSession hands over a loaded session (after LoadSession, or a reload
+// after a restore). The pane keeps its place when the session is the one
+// it shows.
+func (m *Model) SetSession(s *engine.SessionFileHistory) {
+	same := m.session != nil && s != nil && m.session.SessionID == s.SessionID
+	m.session, m.loading = s, ""
+	if s == nil {
+		m.showLevel(LevelSessions)
+		return
+	}
+	if !same {
+		m.turn, m.file = nil, nil
+		m.showLevel(LevelTurns)
+		return
+	}
+	if m.turn != nil {
+		m.turn, _ = s.Turn(m.turn.MessageID)
+	}
+	if m.file != nil {
+		m.file, _ = s.File(m.file.TrackingPath)
+	}
+	lv := m.level
+	switch {
+	case lv >= LevelFiles && m.turn == nil, lv == LevelVersions && m.file == nil:
+		lv = LevelTurns
+	}
+	m.showLevel(lv)
+}
+
+// SetDiff hands over a diff; one for a selection the pane left is dropped.
+func (m *Model) SetDiff(d DiffResult) {
+	if req, ok := m.diffRequest(); ok && req == d.Request {
+		m.diff = d
+	}
+}
+
+// SetPlan hands over a restore plan and asks for confirmation (or shows
+// the error that stopped the plan).
+func (m *Model) SetPlan(p *engine.FileRestorePlan, err error) tea.Cmd {
+	if err != nil {
+		return status("no restore plan: "+err.Error(), true)
+	}
+	m.plan, m.confirm = p, true
+	return nil
+}
+
+// SetReadOnly disables restores (a read-only home or the demo).
+func (m *Model) SetReadOnly(ro bool) { m.readOnly = ro }
+
+// SetStyles replaces the styles.
+func (m *Model) SetStyles(st style.Styles) {
+	m.styles = st
+	m.list.SetStyles(st)
+	m.list.Render = m.renderRow
+}
+
+// Level returns the list shown.
+func (m Model) Level() Level { return m.level }
+
+func (m Model) listHeight() int { return max(m.height/2-1, 3) }
+
+// SetSize sets the pane's inner size.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.list.SetSize(w, m.listHeight())
+}
+
+// Focus gives the pane the keyboard.
+func (m *Model) Focus() {}
+
+// Blur takes the keyboard away and drops a pending confirmation.
+func (m *Model) Blur() { m.confirm, m.plan = false, nil }
+
+// Filtering reports whether the pane takes text or a y/n answer.
+func (m Model) Filtering() bool { return m.list.Filtering() || m.confirm }
+
+// ClickRow moves the cursor to the clicked row (y counts from the
+// pane's first line, which is the header).
+func (m *Model) ClickRow(y int) { m.list.ClickRow(y - 1) }
+
+// Help lists the pane's own bindings for the level shown.
+func (m Model) Help() []key.Binding {
+	if m.confirm {
+		return []key.Binding{m.keys.Confirm, m.keys.Cancel}
+	}
+	open := m.keys.Open
+	back := m.keys.Back
+	switch m.level {
+	case LevelSessions:
+		return []key.Binding{open}
+	case LevelTurns:
+		return []key.Binding{open, back, m.restoreKey("rewind files to before this turn")}
+	case LevelFiles:
+		return []key.Binding{open, back}
+	}
+	return []key.Binding{back, m.restoreKey("restore this version"), m.toggleKey()}
+}
+
+// restoreKey is the Apply binding with this pane's help text.
+func (m Model) restoreKey(help string) key.Binding {
+	return key.NewBinding(key.WithKeys(m.keys.Apply.Keys()...), key.WithHelp(m.keys.Apply.Help().Key, help))
+}
+
+// toggleKey is the Toggle binding with this pane's help text.
+func (m Model) toggleKey() key.Binding {
+	what := "diff against the next version"
+	if m.base == againstNext {
+		what = "diff against the file on disk"
+	}
+	return key.NewBinding(key.WithKeys(m.keys.Toggle.Keys()...), key.WithHelp(m.keys.Toggle.Help().Key, what))
+}
+
+func status(text string, isErr bool) tea.Cmd {
+	return func() tea.Msg { return msgs.Status{Text: text, Error: isErr} }
+}
+
+func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }

@@ -1,0 +1,324 @@
+package files
+
+import (
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/filehistgen"
+	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/msgs"
+	"github.com/memscope/memscope/views/style"
+)
+
+// fixture is the generated session, read from disk, and its home.
+type fixture struct {
+	root string
+	l    filehistgen.Layout
+	home *model.Home
+	s    engine.SessionFileHistory
+}
+
+func newFixture(t *testing.T) fixture {
+	t.Helper()
+	root := t.TempDir()
+	l, err := filehistgen.Write(root, time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, err := model.OpenHome(l.Home, model.HomeFromFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := engine.ReadSessionFileHistory(home.FS, filehistgen.SessionID, l.Transcript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fixture{root: root, l: l, home: home, s: s}
+}
+
+var sessionsFixture = []engine.FileHistorySessionSummary{
+	{SessionID: filehistgen.SessionID, Transcript: "projects/-home-me-app/" + filehistgen.SessionID + ".jsonl", Backups: 7, Bytes: 109,
+		ModTime: time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)},
+	{SessionID: "0ld5e55-0000", Backups: 2, Bytes: 4096, ModTime: time.Date(2026, 10, 1, 8, 0, 0, 0, time.UTC)},
+}
+
+func newPane(w, h int) Model {
+	m := New(keymap.Default(), style.New(true, true))
+	m.SetSize(w, h)
+	return m
+}
+
+func keyMsg(s string) tea.KeyPressMsg {
+	switch s {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	}
+	return tea.KeyPressMsg{Code: rune(s[0]), Text: s}
+}
+
+// press sends keys and returns the messages their commands emit.
+func press(t *testing.T, m Model, keys ...string) (Model, []tea.Msg) {
+	t.Helper()
+	var out []tea.Msg
+	for _, k := range keys {
+		var cmd tea.Cmd
+		m, cmd = m.Update(keyMsg(k))
+		out = append(out, run(cmd)...)
+	}
+	return m, out
+}
+
+func run(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	if b, ok := msg.(tea.BatchMsg); ok {
+		var out []tea.Msg
+		for _, c := range b {
+			out = append(out, run(c)...)
+		}
+		return out
+	}
+	if msg == nil {
+		return nil
+	}
+	return []tea.Msg{msg}
+}
+
+// openSession goes from the sessions list into the fixture's session as
+// the root would: LoadSession answered by SetSession.
+func openSession(t *testing.T, f fixture, m Model) Model {
+	t.Helper()
+	m.SetSessions(sessionsFixture)
+	m, out := press(t, m, "enter")
+	if len(out) != 1 || out[0] != (LoadSession{SessionID: filehistgen.SessionID, Transcript: sessionsFixture[0].Transcript}) {
+		t.Fatalf("enter on a session sent %#v", out)
+	}
+	m.SetSession(&f.s)
+	return m
+}
+
+// answerDiff answers a DiffRequest as the root does.
+func answerDiff(t *testing.T, f fixture, m *Model, req DiffRequest) {
+	t.Helper()
+	tf, _ := f.s.File(req.TrackingPath)
+	d, err := engine.FileVersionDiff(f.home.FS, tf, req.From, req.To)
+	m.SetDiff(DiffResult{Request: req, Diff: d, Err: err})
+}
+
+// backupHash is a backup name's path hash, which depends on the temp
+// folder.
+var backupHash = regexp.MustCompile(`[0-9a-f]{16}@v`)
+
+func screen(f fixture, m Model) string {
+	return backupHash.ReplaceAllString(strings.ReplaceAll(ansi.Strip(m.View()), f.root, "$ROOT"), "<h16>@v")
+}
+
+func TestFilesPaneGolden(t *testing.T) {
+	tests := []struct {
+		name string
+		keys []string
+		plan bool
+	}{
+		{"sessions", nil, false},
+		{"turns", []string{"enter", "down", "down"}, false},
+		{"files_at_turn", []string{"enter", "down", "enter"}, false},
+		{"versions_diff_disk", []string{"enter", "down", "enter", "down", "enter"}, false},
+		{"versions_diff_next", []string{"enter", "down", "enter", "down", "down", "down", "enter", "space"}, false},
+		{"rewind_confirm", []string{"enter", "a"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			m := newPane(100, 30)
+			m.SetSessions(sessionsFixture)
+			for _, k := range tt.keys {
+				var out []tea.Msg
+				m, out = press(t, m, k)
+				for _, msg := range out {
+					switch msg := msg.(type) {
+					case LoadSession:
+						m.SetSession(&f.s)
+					case DiffRequest:
+						answerDiff(t, f, &m, msg)
+					case PlanRequest:
+						p, err := engine.PlanTurnRestore(f.home.FS, &f.s, msg.Turn)
+						m.SetPlan(p, err)
+					}
+				}
+			}
+			golden.RequireEqual(t, screen(f, m))
+		})
+	}
+}
+
+func TestFilesPaneNavigation(t *testing.T) {
+	f := newFixture(t)
+	m := openSession(t, f, newPane(100, 30))
+	if m.Level() != LevelTurns {
+		t.Fatalf("level = %v", m.Level())
+	}
+	// U2, then its files: README.md is the second row (../app2 sorts first).
+	m, _ = press(t, m, "down", "enter")
+	if m.Level() != LevelFiles || m.turn == nil || m.turn.MessageID != filehistgen.U2 {
+		t.Fatalf("level %v turn %+v", m.Level(), m.turn)
+	}
+	m, out := press(t, m, "down", "enter")
+	want := DiffRequest{SessionID: filehistgen.SessionID, TrackingPath: "README.md", From: engine.VersionRef{Version: 2}, To: engine.DiskRef}
+	if m.Level() != LevelVersions || len(out) != 1 || out[0] != want {
+		t.Fatalf("versions: level %v, sent %#v; want %#v (the cursor on the turn's version)", m.Level(), out, want)
+	}
+	m, out = press(t, m, "space")
+	want.To = engine.VersionRef{Version: 3}
+	if len(out) != 1 || out[0] != want {
+		t.Fatalf("space sent %#v, want %#v", out, want)
+	}
+	m, out = press(t, m, "down")
+	want.From, want.To = engine.VersionRef{Version: 3}, engine.DiskRef
+	if len(out) != 1 || out[0] != want {
+		t.Fatalf("moving to the newest version sent %#v, want %#v", out, want)
+	}
+	// A diff for a selection the pane left is dropped.
+	m.SetDiff(DiffResult{Request: DiffRequest{TrackingPath: "README.md", From: engine.VersionRef{Version: 1}, To: engine.DiskRef}, Diff: "stale"})
+	if m.diff.Diff == "stale" {
+		t.Error("a stale diff was shown")
+	}
+	m.SetDiff(DiffResult{Request: want, Err: errors.New("backup missing")})
+	if !strings.Contains(screen(f, m), "backup missing") {
+		t.Errorf("diff error not shown:\n%s", screen(f, m))
+	}
+	m, _ = press(t, m, "esc")
+	if r, _ := m.list.Selected(); m.Level() != LevelFiles || r.File == nil || r.File.TrackingPath != "README.md" {
+		t.Fatalf("esc: level %v row %+v", m.Level(), r)
+	}
+	m, _ = press(t, m, "esc", "esc")
+	if r, _ := m.list.Selected(); m.Level() != LevelSessions || r.Session == nil || r.Session.SessionID != filehistgen.SessionID {
+		t.Fatalf("back to sessions: level %v row %+v", m.Level(), r)
+	}
+	// Opening the same session again does not reload it.
+	if _, out := press(t, m, "enter"); len(out) != 0 {
+		t.Errorf("re-opening the loaded session sent %#v", out)
+	}
+}
+
+func TestFilesPaneRestoreConfirmation(t *testing.T) {
+	f := newFixture(t)
+	tests := []struct {
+		name   string
+		answer string
+		want   func(out []tea.Msg, plan *engine.FileRestorePlan) bool
+	}{
+		{"yes", "y", func(out []tea.Msg, p *engine.FileRestorePlan) bool {
+			r, ok := out[0].(RestoreRequest)
+			return len(out) == 1 && ok && r.Plan == p
+		}},
+		{"no", "n", func(out []tea.Msg, _ *engine.FileRestorePlan) bool {
+			s, ok := out[0].(msgs.Status)
+			return len(out) == 1 && ok && strings.Contains(s.Text, "nothing was written")
+		}},
+		{"esc", "esc", func(out []tea.Msg, _ *engine.FileRestorePlan) bool {
+			_, ok := out[0].(msgs.Status)
+			return len(out) == 1 && ok
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := openSession(t, f, newPane(100, 30))
+			m, _ = press(t, m, "enter", "down", "enter") // README.md versions at U1
+			m, out := press(t, m, "a")
+			want := PlanRequest{SessionID: filehistgen.SessionID, TrackingPath: "README.md", Version: 1}
+			if len(out) != 1 || out[0] != want {
+				t.Fatalf("a sent %#v, want %#v", out, want)
+			}
+			p, err := engine.PlanVersionRestore(f.home.FS, &f.s, "README.md", 1)
+			m.SetPlan(p, err)
+			if !m.Filtering() || !strings.Contains(screen(f, m), "Restore 1 file(s)") {
+				t.Fatalf("no confirmation:\n%s", screen(f, m))
+			}
+			m, out = press(t, m, tt.answer)
+			if !tt.want(out, p) {
+				t.Errorf("answer %s sent %#v", tt.answer, out)
+			}
+			if m.Filtering() {
+				t.Error("still asking after the answer")
+			}
+		})
+	}
+}
+
+func TestFilesPaneReadOnlyAndPlanError(t *testing.T) {
+	f := newFixture(t)
+	m := openSession(t, f, newPane(100, 30))
+	m.SetReadOnly(true)
+	m, out := press(t, m, "a")
+	if s, ok := out[0].(msgs.Status); len(out) != 1 || !ok || !s.Error {
+		t.Fatalf("read-only a sent %#v", out)
+	}
+	m.SetReadOnly(false)
+	cmd := m.SetPlan(nil, errors.New("no snapshot"))
+	if s, ok := run(cmd)[0].(msgs.Status); !ok || !strings.Contains(s.Text, "no snapshot") || m.Filtering() {
+		t.Errorf("plan error: %#v, confirming %v", s, m.Filtering())
+	}
+}
+
+func TestFilesPaneReloadKeepsPlace(t *testing.T) {
+	f := newFixture(t)
+	m := openSession(t, f, newPane(100, 30))
+	m, _ = press(t, m, "down", "enter", "down", "enter") // README.md versions at U2
+	again := f.s
+	m.SetSession(&again)
+	if m.Level() != LevelVersions || m.file == nil || m.file.TrackingPath != "README.md" {
+		t.Errorf("after reload: level %v file %+v", m.Level(), m.file)
+	}
+}
+
+// Text from transcripts reaches the screen without its control
+// sequences.
+func TestFilesPaneSanitizes(t *testing.T) {
+	f := newFixture(t)
+	s := f.s
+	s.Turns = append([]engine.FileTurn(nil), s.Turns...)
+	s.Turns[0].Prompt = "evil \x1b]0;pwned\x07 title \x1b[2J"
+	m := newPane(100, 30)
+	m.SetSessions(sessionsFixture)
+	m, _ = press(t, m, "enter")
+	m.SetSession(&s)
+	v := m.View()
+	if strings.Contains(v, "\x1b]0;") || strings.Contains(v, "\x1b[2J") || strings.Contains(v, "\x07") {
+		t.Errorf("control sequences reached the view: %q", v)
+	}
+	if !strings.Contains(ansi.Strip(v), "title") {
+		t.Errorf("prompt text lost:\n%s", ansi.Strip(v))
+	}
+}
+
+func TestFilesPaneEmpty(t *testing.T) {
+	m := newPane(80, 20)
+	if !strings.Contains(ansi.Strip(m.View()), "loading file history") {
+		t.Errorf("before data:\n%s", ansi.Strip(m.View()))
+	}
+	m.SetSessions(nil)
+	if !strings.Contains(ansi.Strip(m.View()), "no session has file history") {
+		t.Errorf("no sessions:\n%s", ansi.Strip(m.View()))
+	}
+	if _, out := press(t, m, "enter", "a", "esc"); len(out) != 0 {
+		t.Errorf("keys on an empty list sent %#v", out)
+	}
+}
+

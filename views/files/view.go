@@ -1,0 +1,282 @@
+package files
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/text"
+)
+
+// clean makes text from transcripts and backups safe to print.
+func clean(s string) string { return text.OneLine(model.SanitizeForTerminal(s)) }
+
+func short(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+func when(t time.Time) string {
+	if t.IsZero() {
+		return "(no time)          "
+	}
+	return t.UTC().Format("2006-01-02 15:04:05")
+}
+
+func rowText(r Row) string {
+	switch {
+	case r.Session != nil:
+		return string(r.Session.SessionID) + " " + r.Session.Transcript
+	case r.Turn != nil:
+		return r.Turn.MessageID + " " + r.Turn.Prompt
+	case r.File != nil:
+		return r.File.TrackingPath + " " + r.File.Target
+	case r.Version != nil:
+		return fmt.Sprintf("v%d %s", r.Version.Version, r.Version.BackupFileName)
+	}
+	return ""
+}
+
+func (m Model) renderRow(r Row, _ bool, width int) string {
+	var line string
+	switch {
+	case r.Session != nil:
+		s := r.Session
+		tr := s.Transcript
+		if tr == "" {
+			tr = "(transcript gone)"
+		}
+		line = fmt.Sprintf("%s  %s  %3d backups %9s  %s", short(string(s.SessionID)), when(s.ModTime), s.Backups, text.Bytes(s.Bytes), clean(tr))
+	case r.Turn != nil:
+		t := r.Turn
+		prompt := clean(t.Prompt)
+		if prompt == "" {
+			prompt = m.styles.Dim.Render("(prompt not in the transcript)")
+		}
+		head := fmt.Sprintf("%s  %s  touched %2d  ", when(t.Time), short(t.MessageID), len(t.Touched))
+		line = head + prompt
+		if t.Synthesized {
+			line += m.styles.Warn.Render("  [snapshot record missing]")
+		}
+	case r.File != nil:
+		line = m.fileRow(r.File)
+	case r.Version != nil:
+		line = m.versionRow(r.Version)
+	}
+	// The list cuts rows to its width (ANSI-aware).
+	return line
+}
+
+// fileRow is a tracked file at the chosen turn: the version the turn's
+// snapshot holds (or what /rewind would use) and whether the turn
+// touched it.
+func (m Model) fileRow(f *engine.TrackedFile) string {
+	mark, at := "  ", m.styles.Dim.Render("not in the snapshot: rewind uses v1")
+	if m.turn != nil && m.session != nil && m.session.History != nil {
+		if sn := m.session.History.Snapshot(m.turn.MessageID); sn != nil {
+			if b, ok := sn.Files[f.TrackingPath]; ok {
+				at = versionLabel(b.Version, b.FileAbsent)
+			}
+		}
+		for _, t := range m.turn.Touched {
+			if t.TrackingPath == f.TrackingPath {
+				mark = m.styles.OK.Render("● ")
+				at += "  " + string(t.How)
+			}
+		}
+	}
+	return fmt.Sprintf("%s%-32s %s", mark, clean(f.TrackingPath), at)
+}
+
+func versionLabel(v int, absent bool) string {
+	if absent {
+		return fmt.Sprintf("v%d (did not exist)", v)
+	}
+	return fmt.Sprintf("v%d", v)
+}
+
+func (m Model) versionRow(v *engine.FileVersion) string {
+	var state string
+	switch {
+	case v.Absent:
+		state = "did not exist (restoring deletes the file)"
+	case !v.BackupExists:
+		state = m.styles.Error.Render("backup missing")
+	default:
+		state = text.Bytes(v.Size)
+	}
+	if v.Unreferenced {
+		state += m.styles.Dim.Render("  no record names it")
+	}
+	mark := "  "
+	if m.turn != nil {
+		for _, t := range v.Turns {
+			if t == m.turn.MessageID {
+				mark = m.styles.OK.Render("● ")
+			}
+		}
+	}
+	return fmt.Sprintf("%sv%-3d %s  %s", mark, v.Version, when(v.BackupTime), state)
+}
+
+// crumbs says where the pane is.
+func (m Model) crumbs() string {
+	parts := []string{"sessions with file history"}
+	if m.level >= LevelTurns {
+		id := m.loading
+		if m.session != nil {
+			id = string(m.session.SessionID)
+		}
+		parts = append(parts, "session "+short(id))
+	}
+	if m.level >= LevelFiles && m.turn != nil {
+		parts = append(parts, "turn "+short(m.turn.MessageID))
+	}
+	if m.level >= LevelVersions && m.file != nil {
+		parts = append(parts, clean(m.file.TrackingPath))
+	}
+	return strings.Join(parts, " › ")
+}
+
+// View draws the header, the list and the detail of the selected row.
+func (m Model) View() string {
+	head := m.crumbs() + "  " + m.styles.Dim.Render(m.list.Position())
+	if m.confirm && m.plan != nil {
+		head = m.styles.Warn.Render(m.confirmLine())
+	}
+	top := text.Truncate(head, m.width) + "\n" + m.list.View()
+	return m.styles.Divided(m.width, top, m.detail())
+}
+
+func (m Model) confirmLine() string {
+	p := m.plan
+	if r := p.Refusals(); len(r) > 0 {
+		return fmt.Sprintf("Refused: %s — any key to close", clean(r[0]))
+	}
+	if p.Writes() == 0 {
+		return "Nothing to restore: every file already is as it would be. Any key to close."
+	}
+	return fmt.Sprintf("Restore %d file(s) as shown below? The current content is saved first; undo puts it back. y/n", p.Writes())
+}
+
+func (m Model) detail() string {
+	rows := max(m.height-m.listHeight()-3, 1)
+	if m.confirm && m.plan != nil {
+		return m.styles.Clip(m.planLines(), rows)
+	}
+	r, ok := m.list.Selected()
+	if !ok {
+		return ""
+	}
+	var lines []string
+	switch {
+	case r.Session != nil:
+		s := r.Session
+		lines = append(lines, m.styles.Bold.Render(m.fit(clean(string(s.SessionID)))),
+			m.fit("transcript "+clean(orNone(s.Transcript))),
+			m.fit(fmt.Sprintf("%d backups, %s; folder modified %s (cleanup goes by this)", s.Backups, text.Bytes(s.Bytes), when(s.ModTime))),
+			m.styles.Dim.Render(m.fit("enter: turns and files")))
+	case r.Turn != nil:
+		lines = m.turnLines(r.Turn)
+	case r.File != nil:
+		f := r.File
+		lines = append(lines, m.styles.Bold.Render(m.fit(clean(f.TrackingPath))), m.fit("→ "+clean(f.Target)))
+		for _, v := range f.Versions {
+			lines = append(lines, "  "+m.versionRow(&v))
+		}
+	case r.Version != nil:
+		lines = m.diffLines()
+	}
+	return m.styles.Clip(lines, rows)
+}
+
+// fit cuts plain text to the pane's width; styling comes after, so a cut
+// never lands inside an escape sequence.
+func (m Model) fit(s string) string { return text.Truncate(s, m.width) }
+
+func orNone(s string) string {
+	if s == "" {
+		return "(gone: only the backups remain)"
+	}
+	return s
+}
+
+func (m Model) turnLines(t *engine.FileTurn) []string {
+	prompt := clean(t.Prompt)
+	if prompt == "" {
+		prompt = "(prompt not in the transcript)"
+	}
+	lines := []string{m.styles.Bold.Render(m.fit(short(t.MessageID) + "  " + prompt))}
+	if t.Synthesized {
+		lines = append(lines, m.styles.Warn.Render(m.fit("the snapshot record never reached the transcript: rebuilt from the previous snapshot and this turn's deltas")))
+	}
+	lines = append(lines, m.fit(fmt.Sprintf("%d tracked files before this turn; it touched %d:", t.Tracked, len(t.Touched))))
+	for _, f := range t.Touched {
+		lines = append(lines, m.fit(fmt.Sprintf("  %-9s %s  %s", f.How, clean(f.TrackingPath), versionLabel(f.Version, f.Absent))))
+	}
+	return append(lines, m.styles.Dim.Render(m.fit("enter: files at this turn · a: rewind every file to before it")))
+}
+
+func (m Model) diffLines() []string {
+	d := m.diff
+	head := fmt.Sprintf("%s  %s → %s", clean(d.Request.TrackingPath), d.Request.From, d.Request.To)
+	lines := []string{m.styles.Bold.Render(m.fit(head))}
+	switch {
+	case d.Err != nil:
+		return append(lines, m.styles.Error.Render(m.fit(clean(d.Err.Error()))))
+	case d.Diff == "" && d.Request.TrackingPath == "":
+		return append(lines, m.styles.Dim.Render("loading the diff…"))
+	case d.Diff == "":
+		return append(lines, m.styles.Dim.Render("no difference"))
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(d.Diff, "\n"), "\n") {
+		lines = append(lines, m.diffLine(m.fit(text.OneLine(model.SanitizeForTerminal(l)))))
+	}
+	return lines
+}
+
+func (m Model) planLines() []string {
+	var lines []string
+	for _, s := range m.plan.Steps {
+		what := string(s.Action)
+		switch {
+		case s.Refused != "":
+			what = "REFUSED: " + clean(s.Refused)
+		case s.Action == model.RestoreLeave:
+			what = "leave (no entry says what it was)"
+		case s.Unchanged:
+			what += " (already so)"
+		case s.Action == model.RestoreCopy:
+			what += fmt.Sprintf(" v%d", s.Backup.Version)
+		}
+		line := m.fit(fmt.Sprintf("%s  %s", clean(s.Target), what))
+		if s.Refused != "" {
+			line = m.styles.Error.Render(line)
+		}
+		lines = append(lines, line)
+		if s.Refused == "" && s.Diff != "" {
+			for _, l := range strings.Split(strings.TrimSuffix(s.Diff, "\n"), "\n") {
+				lines = append(lines, "  "+m.diffLine(text.Truncate(text.OneLine(model.SanitizeForTerminal(l)), m.width-2)))
+			}
+		}
+	}
+	return lines
+}
+
+func (m Model) diffLine(l string) string {
+	switch {
+	case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+		return m.styles.Bold.Render(l)
+	case strings.HasPrefix(l, "+"):
+		return m.styles.OK.Render(l)
+	case strings.HasPrefix(l, "-"):
+		return m.styles.Error.Render(l)
+	case strings.HasPrefix(l, "@@"):
+		return m.styles.Dim.Render(l)
+	}
+	return l
+}
