@@ -1,0 +1,403 @@
+// Package retention is the Retention pane: what Claude Code's cleanup
+// (cleanupPeriodDays) will delete and when, as a time line, what it never
+// deletes, and an archive action that copies what is about to go into a
+// folder or .tar.gz that memscope can open with --home.
+package retention
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/list"
+	"github.com/memscope/memscope/views/msgs"
+	"github.com/memscope/memscope/views/style"
+	"github.com/memscope/memscope/views/text"
+)
+
+// ArchiveRequest asks the root to copy Items into To (a folder or a new
+// .tar.gz) with engine.Archive; RunArchive is a ready Cmd for it.
+type ArchiveRequest struct {
+	To string
+	// Items are what the sweep deletes up to and including the selected
+	// step of the time line.
+	Items []engine.RetentionItem
+	// Upto names that step ("now", "in 3 days").
+	Upto string
+}
+
+// ArchiveDone carries the outcome of an ArchiveRequest back to the pane.
+type ArchiveDone struct {
+	Report engine.ArchiveReport
+	Err    error
+}
+
+// Row is one line of the pane: a step of the time line or a store that is
+// never swept.
+type Row struct {
+	Group *engine.RetentionGroup
+	Never *engine.NeverSwept
+}
+
+// mode is what the pane's keyboard does.
+type mode int
+
+const (
+	modeBrowse mode = iota
+	// modeDest: the destination field of the archive action has the keys.
+	modeDest
+)
+
+// Model is the Retention pane.
+type Model struct {
+	keys     keymap.KeyMap
+	styles   style.Styles
+	list     list.Model[Row]
+	forecast *engine.RetentionForecast
+	groups   []engine.RetentionGroup
+	maxBytes int64
+	mode     mode
+	dest     textinput.Model
+	archive  key.Binding
+	last     string
+	lastErr  bool
+	width    int
+	height   int
+}
+
+// New returns an empty Retention pane.
+func New(keys keymap.KeyMap, st style.Styles) Model {
+	m := Model{keys: keys, styles: st, dest: style.Input("archive to: ", "folder or FILE.tar.gz (outside the Claude home)")}
+	// The archive action reuses the Apply keys, with its own help text.
+	m.archive = key.NewBinding(key.WithKeys(keys.Apply.Keys()...), key.WithHelp(keys.Apply.Help().Key, "archive up to here"))
+	m.list = list.New(keys, st, rowText, m.renderRow)
+	m.list.Empty = "no forecast yet"
+	return m
+}
+
+func rowText(r Row) string {
+	if r.Never != nil {
+		return "never swept " + string(r.Never.Kind) + " " + r.Never.Path
+	}
+	var kinds []string
+	for _, k := range r.Group.Kinds {
+		kinds = append(kinds, string(k.Kind))
+	}
+	return string(r.Group.Bucket) + " " + strings.Join(kinds, " ")
+}
+
+// Title names the pane.
+func (m Model) Title() string { return "Retention" }
+
+// SetForecast shows a forecast: its time line, then the never-swept
+// stores.
+func (m *Model) SetForecast(f engine.RetentionForecast) {
+	m.forecast = &f
+	m.groups = f.Timeline()
+	m.maxBytes = 0
+	var rows []Row
+	for i := range m.groups {
+		m.maxBytes = max(m.maxBytes, m.groups[i].Total.Bytes)
+		rows = append(rows, Row{Group: &m.groups[i]})
+	}
+	for i := range f.NeverSwept {
+		rows = append(rows, Row{Never: &f.NeverSwept[i]})
+	}
+	m.list.Render = m.renderRow
+	m.list.Empty = "nothing of a swept kind in this home"
+	m.list.SetItems(rows)
+}
+
+// SetStyles replaces the styles.
+func (m *Model) SetStyles(st style.Styles) {
+	m.styles = st
+	m.list.SetStyles(st)
+	m.list.Render = m.renderRow
+}
+
+func (m Model) listHeight() int { return max(m.height/2-2, 3) }
+
+// SetSize sets the pane's inner size.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.list.SetSize(w, m.listHeight())
+	m.fitDest()
+}
+
+// fitDest gives the destination field what the prompt leaves of the width.
+func (m *Model) fitDest() {
+	m.dest.SetWidth(max(m.width-lipgloss.Width(m.dest.Prompt)-1, 10))
+}
+
+// Focus gives the pane the keyboard.
+func (m *Model) Focus() {}
+
+// Blur takes the keyboard away and drops an unfinished archive.
+func (m *Model) Blur() {
+	m.mode = modeBrowse
+	m.dest.Blur()
+}
+
+// Filtering reports whether the pane takes text (the filter or the
+// archive destination), so the root leaves letter keys alone.
+func (m Model) Filtering() bool { return m.list.Filtering() || m.mode == modeDest }
+
+// ClickRow moves the cursor to the clicked row (y counts from the pane's
+// first line; the summary takes two).
+func (m *Model) ClickRow(y int) { m.list.ClickRow(y - 2) }
+
+// Help lists the pane's own bindings.
+func (m Model) Help() []key.Binding {
+	if m.mode == modeDest {
+		return []key.Binding{
+			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "archive")),
+			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		}
+	}
+	return []key.Binding{m.archive}
+}
+
+// Update handles the archive action and the list.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case ArchiveDone:
+		m.last, m.lastErr = archiveSummary(msg), msg.Err != nil
+		return m, nil
+	case tea.KeyPressMsg:
+		if m.mode == modeDest {
+			return m.updateDest(msg)
+		}
+	}
+	var cmd tea.Cmd
+	var handled bool
+	m.list, cmd, handled = m.list.Update(msg)
+	if handled {
+		return m, cmd
+	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.archive) {
+		if len(m.selection()) == 0 {
+			return m, status(m.nothingToArchive(), true)
+		}
+		m.mode = modeDest
+		m.dest.Prompt = fmt.Sprintf("archive %d item(s) up to %q to: ", len(m.selection()), m.uptoLabel())
+		m.fitDest()
+		return m, m.dest.Focus()
+	}
+	return m, nil
+}
+
+func (m Model) updateDest(k tea.KeyPressMsg) (Model, tea.Cmd) {
+	switch k.String() {
+	case "esc":
+		m.mode = modeBrowse
+		m.dest.Blur()
+		return m, status("archive cancelled: nothing was copied", false)
+	case "enter":
+		to := strings.TrimSpace(m.dest.Value())
+		if to == "" {
+			return m, status("type a folder or a FILE.tar.gz to archive to", true)
+		}
+		m.mode = modeBrowse
+		m.dest.Blur()
+		req := ArchiveRequest{To: to, Items: m.selection(), Upto: m.uptoLabel()}
+		m.last, m.lastErr = fmt.Sprintf("archiving %d item(s) to %s…", len(req.Items), to), false
+		return m, func() tea.Msg { return req }
+	}
+	var cmd tea.Cmd
+	m.dest, cmd = m.dest.Update(k)
+	return m, cmd
+}
+
+func status(text string, isErr bool) tea.Cmd {
+	return func() tea.Msg { return msgs.Status{Text: text, Error: isErr} }
+}
+
+// upto is the time-line step the archive reaches: the selected one, or
+// "now" when a never-swept row is selected.
+func (m Model) upto() int {
+	if r, ok := m.list.Selected(); ok && r.Group != nil {
+		for i := range m.groups {
+			if &m.groups[i] == r.Group {
+				return i
+			}
+		}
+	}
+	if len(m.groups) > 0 && m.groups[0].Bucket == engine.BucketNow {
+		return 0
+	}
+	return -1
+}
+
+func (m Model) uptoLabel() string {
+	if i := m.upto(); i >= 0 {
+		return m.groups[i].Label(m.forecast.HorizonDays)
+	}
+	return ""
+}
+
+// selection is every item of the time line up to and including the
+// step archive reaches: what the sweeps until then delete.
+func (m Model) selection() []engine.RetentionItem {
+	if m.forecast == nil {
+		return nil
+	}
+	var out []engine.RetentionItem
+	for i := 0; i <= m.upto(); i++ {
+		for _, idx := range m.groups[i].Items {
+			out = append(out, m.forecast.Items[idx])
+		}
+	}
+	return out
+}
+
+func (m Model) nothingToArchive() string {
+	switch {
+	case m.forecast == nil:
+		return "no forecast yet"
+	case m.forecast.State != engine.RetentionActive:
+		return "the sweep deletes nothing (" + m.forecast.Reason + "); memscope archive --older-than N archives by age"
+	}
+	return "nothing is eligible yet: select a later step of the time line"
+}
+
+func archiveSummary(d ArchiveDone) string {
+	if d.Err != nil {
+		return "archive failed: " + d.Err.Error()
+	}
+	r := d.Report
+	s := fmt.Sprintf("archived to %s: %d copied, %d already there, %s; %d of %d read back with equal SHA-256",
+		r.To, r.Copied, r.Identical, text.Bytes(r.Bytes), r.Verified, len(r.Files))
+	if n := len(r.Problems); n > 0 {
+		s += fmt.Sprintf("; %d not archived (see memscope archive)", n)
+	}
+	return s
+}
+
+const barWidth = 12
+
+func (m Model) renderRow(r Row, selected bool, width int) string {
+	if n := r.Never; n != nil {
+		head := fmt.Sprintf("%-13s %-11s %s %9s  ", "never swept", n.Kind, strings.Repeat(" ", barWidth), text.Bytes(n.Size))
+		return m.styles.Dim.Render(head) + text.Truncate(model.SanitizeForTerminal(n.Path), max(width-lipgloss.Width(head), 8))
+	}
+	g := r.Group
+	label := g.Label(m.forecast.HorizonDays)
+	if g.Bucket == engine.BucketNow {
+		label = m.styles.Warn.Render(fmt.Sprintf("%-13s", label))
+	} else {
+		label = fmt.Sprintf("%-13s", label)
+	}
+	var kinds []string
+	for _, k := range g.Kinds {
+		kinds = append(kinds, fmt.Sprintf("%s %d", k.Kind, k.Count.Items))
+	}
+	head := fmt.Sprintf("%s %-11s %s %9s  ", label, g.Date.Format("2006-01-02"), m.styles.Bar(g.Total.Bytes, m.maxBytes, barWidth), text.Bytes(g.Total.Bytes))
+	return head + text.Truncate(strings.Join(kinds, " · "), max(width-lipgloss.Width(head), 8))
+}
+
+// View draws the summary, the time line and the selected step's items.
+func (m Model) View() string {
+	if m.forecast == nil {
+		return m.styles.Dim.Render("reading the home…")
+	}
+	var b strings.Builder
+	b.WriteString(text.Truncate(m.summary(), m.width))
+	b.WriteByte('\n')
+	switch {
+	case m.mode == modeDest:
+		b.WriteString(m.dest.View())
+	case m.last != "":
+		st := m.styles.OK
+		if m.lastErr {
+			st = m.styles.Error
+		}
+		b.WriteString(st.Render(text.Truncate(model.SanitizeForTerminal(m.last), m.width)))
+	default:
+		b.WriteString(m.styles.Dim.Render(text.Truncate(m.hint(), m.width)))
+	}
+	b.WriteByte('\n')
+	return m.styles.Divided(m.width, b.String()+m.list.View(), m.detail())
+}
+
+func (m Model) summary() string {
+	f := m.forecast
+	switch f.State {
+	case engine.RetentionDisabled:
+		return m.styles.OK.Render("cleanup disabled: ") + f.Reason
+	case engine.RetentionSkipped:
+		return m.styles.Warn.Render("cleanup skipped: ") + f.Reason
+	case engine.RetentionActive:
+	}
+	o := f.Overall
+	return fmt.Sprintf("cleanup deletes what is older than %d days · now %d (%s) · next %d days %d (%s) · later %d (%s)",
+		f.PeriodDays, o.Now.Items, text.Bytes(o.Now.Bytes), f.HorizonDays, o.Soon.Items, text.Bytes(o.Soon.Bytes), o.Later.Items, text.Bytes(o.Later.Bytes))
+}
+
+func (m Model) hint() string {
+	if m.forecast.State != engine.RetentionActive {
+		return "nothing will be deleted; memscope cleanup --days N shows a what-if"
+	}
+	label := m.uptoLabel()
+	if label == "" {
+		return "a: archive (select a step of the time line)"
+	}
+	return fmt.Sprintf("a: archive what is swept up to %q (%d items) — copies, never moves", label, len(m.selection()))
+}
+
+func (m Model) detail() string {
+	r, ok := m.list.Selected()
+	if !ok {
+		return ""
+	}
+	rows := max(m.height-m.listHeight()-4, 1)
+	loc := m.forecast.Now.Location()
+	var lines []string
+	if n := r.Never; n != nil {
+		lines = append(lines, m.styles.Bold.Render(text.Truncate(model.SanitizeForTerminal(n.Path), m.width)),
+			fmt.Sprintf("%d file(s), %s — cleanupPeriodDays never deletes %s", n.Files, text.Bytes(n.Size), neverWhat(n.Kind)))
+		return m.styles.Clip(lines, rows)
+	}
+	g := r.Group
+	lines = append(lines, m.styles.Bold.Render(fmt.Sprintf("%s: %d item(s), %d file(s), %s", g.Label(m.forecast.HorizonDays), g.Total.Items, g.Total.Files, text.Bytes(g.Total.Bytes))))
+	pastes := map[string]bool{}
+	for _, idx := range g.Items {
+		it := m.forecast.Items[idx]
+		p := model.SanitizeForTerminal(it.Path)
+		if it.Dir {
+			p += fmt.Sprintf("/ (%d files)", it.Files)
+		}
+		if it.Kind == engine.RetentionPaste {
+			pastes[it.Path] = true
+		}
+		head := fmt.Sprintf("%s  %-15s %9s  ", it.Eligible.In(loc).Format("2006-01-02 15:04"), it.Kind, text.Bytes(it.Size))
+		lines = append(lines, head+text.TruncateLeft(p, max(m.width-lipgloss.Width(head), 8)))
+	}
+	var dangling []string
+	for _, d := range m.forecast.Dangling {
+		if pastes[d.PastePath] {
+			dangling = append(dangling, fmt.Sprintf("  %s:%d paste #%d %s", d.File, d.Line, d.PasteID, d.Hash))
+		}
+	}
+	if len(dangling) > 0 {
+		lines = append(lines, m.styles.Warn.Render(fmt.Sprintf("%d history line(s) will then point at a missing paste:", len(dangling))))
+		lines = append(lines, dangling...)
+	}
+	return m.styles.Clip(lines, rows)
+}
+
+func neverWhat(k engine.NeverSweptKind) string {
+	switch k {
+	case engine.NeverSweptHistory:
+		return "the prompt history (only pastes it points at)"
+	case engine.NeverSweptMemory:
+		return "auto memory"
+	}
+	return string(k)
+}

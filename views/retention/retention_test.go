@@ -1,0 +1,290 @@
+package retention
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/msgs"
+	"github.com/memscope/memscope/views/style"
+)
+
+var now = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+const day = 24 * time.Hour
+
+func item(path string, kind engine.RetentionKind, size int64, eligibleIn time.Duration, bucket engine.RetentionBucket, daysLeft int) engine.RetentionItem {
+	return engine.RetentionItem{Path: path, Kind: kind, Files: 1, Size: size, ModTime: now.Add(eligibleIn - 30*day),
+		Eligible: now.Add(eligibleIn), DaysLeft: daysLeft, Bucket: bucket}
+}
+
+// sampleForecast is a hand-made 30-day forecast: three items eligible
+// now, three within the horizon (two on the same day), one later.
+func sampleForecast() engine.RetentionForecast {
+	fh := item("file-history/s1", engine.RetentionFileHistory, 40_000, -5*day, engine.BucketNow, 0)
+	fh.Dir, fh.Files = true, 3
+	f := engine.RetentionForecast{
+		Home: "/home/me/.claude", Now: now, State: engine.RetentionActive, PeriodDays: 30, PeriodFrom: "default", HorizonDays: 30,
+		Items: []engine.RetentionItem{
+			item("projects/-home-me-app/s1.jsonl", engine.RetentionTranscript, 2_100_000, -10*day, engine.BucketNow, 0),
+			fh,
+			item("paste-cache/aaaaaaaaaaaaaaaa.txt", engine.RetentionPaste, 2048, -2*day, engine.BucketNow, 0),
+			item("projects/-home-me-app/s2.jsonl", engine.RetentionTranscript, 800_000, 3*day, engine.BucketSoon, 3),
+			item("projects/-home-me-app/s2/tool-results/t.txt", engine.RetentionSessionFile, 60_000, 3*day+time.Hour, engine.BucketSoon, 3),
+			item("paste-cache/bbbbbbbbbbbbbbbb.txt", engine.RetentionPaste, 1500, 12*day, engine.BucketSoon, 12),
+			item("debug/x.txt", engine.RetentionDebug, 300, 45*day, engine.BucketLater, 45),
+		},
+		Dangling: []engine.DanglingPaste{{File: "history.jsonl", Line: 4, PasteID: 1, Hash: "aaaaaaaaaaaaaaaa",
+			PastePath: "paste-cache/aaaaaaaaaaaaaaaa.txt", Eligible: now.Add(-2 * day), Bucket: engine.BucketNow}},
+		NeverSwept: []engine.NeverSwept{
+			{Path: "history.jsonl", Kind: engine.NeverSweptHistory, Files: 1, Size: 34_000},
+			{Path: "projects/-home-me-app/memory", Kind: engine.NeverSweptMemory, Files: 5, Size: 12_000},
+		},
+	}
+	f.Overall = engine.RetentionTotal{
+		Now:   engine.RetentionCount{Items: 3, Files: 5, Bytes: 2_142_048},
+		Soon:  engine.RetentionCount{Items: 3, Files: 3, Bytes: 861_500},
+		Later: engine.RetentionCount{Items: 1, Files: 1, Bytes: 300},
+	}
+	return f
+}
+
+func newPane(f engine.RetentionForecast, w, h int) Model {
+	m := New(keymap.Default(), style.New(true, true))
+	m.SetSize(w, h)
+	m.SetForecast(f)
+	return m
+}
+
+func press(t *testing.T, m Model, keys ...string) (Model, []tea.Msg) {
+	t.Helper()
+	var out []tea.Msg
+	for _, k := range keys {
+		var msg tea.KeyPressMsg
+		switch k {
+		case "enter":
+			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
+		case "esc":
+			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
+		case "down":
+			msg = tea.KeyPressMsg{Code: tea.KeyDown}
+		default:
+			r := []rune(k)
+			msg = tea.KeyPressMsg{Code: r[0], Text: k}
+		}
+		var cmd tea.Cmd
+		m, cmd = m.Update(msg)
+		if cmd != nil {
+			if res := cmd(); res != nil {
+				out = append(out, res)
+			}
+		}
+	}
+	return m, out
+}
+
+func typeText(t *testing.T, m Model, s string) Model {
+	t.Helper()
+	for _, r := range s {
+		m, _ = m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	return m
+}
+
+func screen(m Model) string { return ansi.Strip(m.View()) }
+
+func TestGoldens(t *testing.T) {
+	disabled := sampleForecast()
+	disabled.State, disabled.PeriodDays, disabled.Reason = engine.RetentionDisabled, 0, "cleanupPeriodDays is 0 (/home/me/.claude/settings.json): nothing is swept"
+	for i := range disabled.Items {
+		disabled.Items[i].Bucket, disabled.Items[i].Eligible = engine.BucketNever, time.Time{}
+	}
+	disabled.Dangling = nil
+	tests := []struct {
+		name string
+		f    engine.RetentionForecast
+		keys []string
+		w, h int
+	}{
+		{"timeline_100x24", sampleForecast(), nil, 100, 24},
+		{"step_in_3_days_100x24", sampleForecast(), []string{"down"}, 100, 24},
+		{"never_swept_100x24", sampleForecast(), []string{"G"}, 100, 24},
+		{"archive_destination_100x24", sampleForecast(), []string{"down", "a"}, 100, 24},
+		{"disabled_100x24", disabled, nil, 100, 24},
+		{"timeline_60x14", sampleForecast(), nil, 60, 14},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, _ := press(t, newPane(tt.f, tt.w, tt.h), tt.keys...)
+			s := screen(m)
+			for i, l := range strings.Split(s, "\n") {
+				if w := ansi.StringWidth(l); w > tt.w {
+					t.Errorf("line %d is %d cells wide, pane is %d: %q", i, w, tt.w, l)
+				}
+			}
+			golden.RequireEqual(t, []byte(s))
+		})
+	}
+}
+
+func TestTimelineRows(t *testing.T) {
+	m := newPane(sampleForecast(), 100, 24)
+	s := screen(m)
+	// Groups: now (3 items), in 3 days (2), in 12 days (1), after 30 days
+	// (1); then the two never-swept stores.
+	for _, want := range []string{
+		"now           2026-11-22",
+		"in 3 days     2026-11-25",
+		"in 12 days    2026-12-04",
+		"after 30 days 2027-01-06",
+		"transcript 1 · session-file 1",
+		"never swept   history",
+		"now: 3 item(s), 5 file(s)",
+		"file-history/s1/ (3 files)",
+		"1 history line(s) will then point at a missing paste:",
+		"history.jsonl:4 paste #1 aaaaaaaaaaaaaaaa",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+	if m.list.Len() != 6 {
+		t.Errorf("%d rows, want 4 steps + 2 never-swept", m.list.Len())
+	}
+}
+
+func TestArchiveRequest(t *testing.T) {
+	m := newPane(sampleForecast(), 100, 24)
+	m, out := press(t, m, "down", "down", "a")
+	if !m.Filtering() || len(out) != 0 {
+		t.Fatalf("after a: filtering %v, msgs %v", m.Filtering(), out)
+	}
+	m = typeText(t, m, "/backup/claude-old")
+	m, out = press(t, m, "enter")
+	if len(out) != 1 {
+		t.Fatalf("msgs %v, want one ArchiveRequest", out)
+	}
+	req, ok := out[0].(ArchiveRequest)
+	if !ok {
+		t.Fatalf("got %T", out[0])
+	}
+	// Up to "in 12 days": the 3 items of now, 2 of in 3 days, 1 of in 12 days.
+	var paths []string
+	for _, it := range req.Items {
+		paths = append(paths, it.Path)
+	}
+	want := "projects/-home-me-app/s1.jsonl file-history/s1 paste-cache/aaaaaaaaaaaaaaaa.txt projects/-home-me-app/s2.jsonl projects/-home-me-app/s2/tool-results/t.txt paste-cache/bbbbbbbbbbbbbbbb.txt"
+	if req.To != "/backup/claude-old" || req.Upto != "in 12 days" || strings.Join(paths, " ") != want {
+		t.Errorf("request = to %q upto %q items %v", req.To, req.Upto, paths)
+	}
+	if m.Filtering() || !strings.Contains(screen(m), "archiving 6 item(s) to /backup/claude-old") {
+		t.Errorf("after enter: filtering %v\n%s", m.Filtering(), screen(m))
+	}
+
+	m, _ = m.Update(ArchiveDone{Report: engine.ArchiveReport{To: "/backup/claude-old", Copied: 8, Verified: 8, Files: make([]engine.ArchivedFile, 8), Bytes: 3 << 20}})
+	if s := screen(m); !strings.Contains(s, "archived to /backup/claude-old: 8 copied, 0 already there, 3.0M; 8 of 8 read back") {
+		t.Errorf("result not shown:\n%s", s)
+	}
+	m, _ = m.Update(ArchiveDone{Err: &engine.ArchiveConflictError{To: "/b", Paths: []string{"todos/t.json"}}})
+	if s := screen(m); !strings.Contains(s, "archive failed: archive /b: 1 file(s) already there") {
+		t.Errorf("error not shown:\n%s", s)
+	}
+}
+
+func TestArchiveCancelAndNothingToArchive(t *testing.T) {
+	tests := []struct {
+		name    string
+		f       func() engine.RetentionForecast
+		keys    []string
+		status  string
+		isError bool
+	}{
+		{"esc cancels", sampleForecast, []string{"a", "x", "esc"}, "archive cancelled", false},
+		{"empty destination", sampleForecast, []string{"a", "enter"}, "type a folder", true},
+		{"disabled sweep", func() engine.RetentionForecast {
+			f := sampleForecast()
+			f.State, f.Reason = engine.RetentionSkipped, "the settings cannot be read"
+			f.Items, f.Dangling = nil, nil
+			return f
+		}, []string{"a"}, "the sweep deletes nothing (the settings cannot be read)", true},
+		{"nothing eligible now, never-swept row", func() engine.RetentionForecast {
+			f := sampleForecast()
+			f.Items = f.Items[3:]
+			return f
+		}, []string{"G", "a"}, "nothing is eligible yet", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, out := press(t, newPane(tt.f(), 100, 24), tt.keys...)
+			var got *msgs.Status
+			for _, o := range out {
+				if _, ok := o.(ArchiveRequest); ok {
+					t.Fatalf("an archive was requested: %+v", o)
+				}
+				if s, ok := o.(msgs.Status); ok {
+					got = &s
+				}
+			}
+			if got == nil || !strings.Contains(got.Text, tt.status) || got.Error != tt.isError {
+				t.Errorf("status %+v, want %q error=%v", got, tt.status, tt.isError)
+			}
+			if m.Filtering() && tt.name != "empty destination" {
+				t.Error("still taking text")
+			}
+		})
+	}
+}
+
+func TestBlurDropsTheDestination(t *testing.T) {
+	m, _ := press(t, newPane(sampleForecast(), 100, 24), "a")
+	m.Blur()
+	if m.Filtering() {
+		t.Error("blurred pane still takes text")
+	}
+	if h := m.Help(); len(h) != 1 || h[0].Help().Desc != "archive up to here" || h[0].Keys()[0] != "a" {
+		t.Errorf("help = %+v", h)
+	}
+}
+
+func TestLoadAndRunArchiveOnARealHome(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, body string, age time.Duration) {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o700)
+		os.WriteFile(p, []byte(body), 0o600)
+		mt := now.Add(-age)
+		os.Chtimes(p, mt, mt)
+	}
+	write("settings.json", `{"cleanupPeriodDays":5}`, 0)
+	write("projects/-a/s.jsonl", "{}\n", 6*day)
+	write("todos/t.json", "[]", 1*day)
+	home, err := model.OpenHome(dir, model.HomeFromFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, ok := Load(home, nil, now)().(ForecastLoaded)
+	if !ok || loaded.Forecast.PeriodDays != 5 || loaded.Forecast.Overall.Now.Items != 1 || loaded.Forecast.Overall.Soon.Items != 1 {
+		t.Fatalf("loaded %+v", loaded.Forecast)
+	}
+	m := newPane(loaded.Forecast, 100, 24)
+	m = typeText(t, func() Model { m, _ := press(t, m, "a"); return m }(), filepath.Join(t.TempDir(), "arch"))
+	_, out := press(t, m, "enter")
+	req := out[0].(ArchiveRequest)
+	done := RunArchive(home, req)().(ArchiveDone)
+	if done.Err != nil || done.Report.Copied != 1 || done.Report.Verified != 1 || done.Report.Files[0].Path != "projects/-a/s.jsonl" {
+		t.Errorf("archive: %v %+v", done.Err, done.Report)
+	}
+	done = RunArchive(home, ArchiveRequest{To: filepath.Join(dir, "inside"), Items: req.Items})().(ArchiveDone)
+	if done.Err == nil || !strings.Contains(done.Err.Error(), "inside the Claude home") {
+		t.Errorf("archive into the home: %v", done.Err)
+	}
+}
