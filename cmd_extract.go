@@ -104,6 +104,12 @@ func runExtract(e *env, args []string) int {
 		return fail(err)
 	}
 	defer closeMem()
+	if *write {
+		// Refused up front, not candidate by candidate.
+		if err := mem.store.Writable(); err != nil {
+			return fail(err)
+		}
+	}
 	existing := engine.ExistingFromMemoryDir(mem.store.Memory())
 	res, prompts, err := engine.ExtractFromTranscript(context.Background(), tr, existing, engine.RuleExtractor{}, time.Local)
 	if err != nil {

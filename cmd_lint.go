@@ -65,7 +65,7 @@ func openMemory(e *env, o *opened, project string) (*memoryTarget, error) {
 	loc := model.ResolveMemoryLocation(model.MemoryOptions{
 		Root: root, HomeDir: o.home.Dir, UserHome: userHome, StartDir: abs, Getenv: e.getenv, Settings: settings,
 	})
-	store, _ := engine.OpenMemoryStore(loc.Dir, nil)
+	store, _ := engine.OpenMemoryStore(loc.Dir, engine.DirFSWith(loc.Dir, e.writes))
 	t := &memoryTarget{loc: loc, store: store, project: abs, tree: abs, close: func() {}}
 	if loc.Git.Root != "" {
 		t.tree = loc.Git.Root

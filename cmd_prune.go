@@ -83,6 +83,9 @@ func runPrune(e *env, args []string) int {
 	}
 	out := pruneOutput{MemoryDir: t.loc.Dir, Plan: plan, Selected: ids}
 	if *apply {
+		if err := t.store.Writable(); err != nil {
+			return fail(err)
+		}
 		ch, err := t.store.Apply(plan, ids, engine.WriteOptions{Now: e.now(), Force: *force})
 		if err != nil {
 			return fail(err)

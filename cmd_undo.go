@@ -65,6 +65,9 @@ func runUndo(e *env, args []string) int {
 		printJournal(humanOutput(e.stdout), t.loc.Dir, items)
 		return 0
 	}
+	if err := t.store.Writable(); err != nil {
+		return fail(err)
+	}
 	ch, err := t.store.Undo()
 	if errors.Is(err, engine.ErrNothingToUndo) {
 		fmt.Fprintf(e.stderr, "memscope undo: %v (%s)\n", err, t.loc.Dir)

@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/memscope/memscope/model"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -27,6 +29,9 @@ type env struct {
 	userHome func() (string, error)
 	getwd    func() (string, error)
 	now      func() time.Time
+	// writes is what memory writes go through; nil is the real OS, tests
+	// inject faults (model.FaultFS).
+	writes model.WriteFS
 }
 
 func osEnv() *env {
