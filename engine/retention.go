@@ -232,6 +232,13 @@ func ForecastRetention(o RetentionOptions) RetentionForecast {
 	f.State, f.PeriodDays, f.PeriodFrom, f.Reason = retentionPeriod(o)
 
 	items, never, probs := scanRetention(o.Home.FS)
+	// Empty lists print as [] in JSON, not null.
+	if items == nil {
+		items = []RetentionItem{}
+	}
+	if never == nil {
+		never = []NeverSwept{}
+	}
 	for i := range items {
 		placeItem(&items[i], f)
 	}

@@ -332,6 +332,10 @@ func TestForecastRetentionEmptyAndOddHomes(t *testing.T) {
 	}{
 		{"empty home", map[string]rfile{}, 0, 0},
 		{"empty history and files", map[string]rfile{"history.jsonl": {"", 0}, "paste-cache/x.txt": {"", 40 * day}}, 1, 0},
+		{"a 10 MiB history line and invalid UTF-8", map[string]rfile{
+			"history.jsonl":                  {historyLine(strings.Repeat("x", 10<<20), hashed("1", pasteA)) + historyLine("bad \xff byte", hashed("1", pasteA)), 0},
+			"paste-cache/" + pasteA + ".txt": {"a", 40 * day},
+		}, 1, 1},
 		{"a file where file-history expects folders", map[string]rfile{"file-history/stray": {"x", 40 * day}}, 0, 1},
 		{"history with CRLF, BOM and a partial tail", map[string]rfile{
 			"history.jsonl":                  {"\xEF\xBB\xBF" + strings.ReplaceAll(historyLine("a", hashed("1", pasteA)), "\n", "\r\n") + `{"display":"cut`, 0},
@@ -342,6 +346,9 @@ func TestForecastRetentionEmptyAndOddHomes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			h := retentionHome(t, tt.files, nil)
 			f := ForecastRetention(RetentionOptions{Home: h, Now: retNow})
+			if f.Items == nil || f.NeverSwept == nil || f.Dangling == nil || f.Problems == nil {
+				t.Error("a list is nil (null in JSON)")
+			}
 			if len(f.Items) != tt.items || len(f.Problems) != tt.probs {
 				t.Errorf("items %d problems %+v; want %d items, %d problems", len(f.Items), f.Problems, tt.items, tt.probs)
 			}
