@@ -42,6 +42,9 @@ type Options struct {
 	Getenv func(string) string
 	// Watch turns on live reload with fsnotify.
 	Watch bool
+	// Writes is what edits write through; nil is the real OS (tests
+	// inject faults: model.FaultFS).
+	Writes model.WriteFS
 }
 
 // Pane indexes, in focus-ring order (keymap.PaneNames).
@@ -81,6 +84,9 @@ type Model struct {
 	focus         int
 	showHelp      bool
 	readOnly      bool
+	// homeRO and projectRO are why editing is off: the home, or the open
+	// project's memory folder, refuses writes (see readonly.go).
+	homeRO, projectRO error
 	status        string
 	statusErr     bool
 	loading       map[string]bool
@@ -100,6 +106,10 @@ type Model struct {
 
 	watch     *watcher
 	reloadTag int
+	// burst numbers the current run of file events; burstOpen is set
+	// while one waits for its reload (see maxReloadDelay).
+	burst     int
+	burstOpen bool
 
 	// busy is set while a store operation runs; confirm is a pending
 	// yes/no question.
@@ -371,10 +381,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		return m, m.replay.SetTimeline(msg.tl, msg.autocompactOff), true
 	case writableMsg:
-		m.readOnly = !msg.ok
-		m.memories.SetReadOnly(m.readOnly)
-		m.health.SetReadOnly(m.readOnly)
-		m.layout()
+		m.applyWritable(msg)
 		return m, nil, true
 	}
 	return m, nil, false
@@ -438,11 +445,24 @@ func (m Model) handleWatch(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case fileChangedMsg:
 		m.reloadTag++
 		tag := m.reloadTag
-		return m, tea.Batch(m.watch.next(), tea.Tick(debounce, func(time.Time) tea.Msg { return reloadTickMsg{tag: tag, what: msg.what} })), true
+		cmds := []tea.Cmd{m.watch.next(), tea.Tick(debounce, func(time.Time) tea.Msg { return reloadTickMsg{tag: tag, what: msg.what} })}
+		if !m.burstOpen {
+			m.burstOpen = true
+			m.burst++
+			cmds = append(cmds, reloadDeadline(m.burst))
+		}
+		return m, tea.Batch(cmds...), true
 	case reloadTickMsg:
 		if msg.tag != m.reloadTag {
 			return m, nil, true
 		}
+		m.burstOpen = false
+		return m, m.reloadAll(), true
+	case reloadDeadlineMsg:
+		if !m.burstOpen || msg.burst != m.burst {
+			return m, nil, true
+		}
+		m.burstOpen = false
 		return m, m.reloadAll(), true
 	}
 	return m, nil, false

@@ -14,6 +14,19 @@ import (
 // reloads: editors and Claude Code write in bursts (temp file, rename).
 const debounce = 250 * time.Millisecond
 
+// maxReloadDelay bounds how long a steady stream of events can put a
+// reload off: a busy session appends every few milliseconds, and a
+// debounce alone would wait for a pause that never comes.
+const maxReloadDelay = 2 * time.Second
+
+// reloadDeadlineMsg fires maxReloadDelay after the first event of a
+// burst; it reloads if that burst has not been reloaded yet.
+type reloadDeadlineMsg struct{ burst int }
+
+func reloadDeadline(burst int) tea.Cmd {
+	return tea.Tick(maxReloadDelay, func(time.Time) tea.Msg { return reloadDeadlineMsg{burst: burst} })
+}
+
 // watcher forwards file events from the home as messages. It watches
 // folders, not files, because editors and the atomic writer save by
 // renaming a new file over the old one.

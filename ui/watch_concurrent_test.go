@@ -1,0 +1,226 @@
+package ui
+
+import (
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/scripts/chaos"
+)
+
+// liveLoop runs a Model the way tea.Program does, minus the terminal:
+// commands run on goroutines (so the fsnotify watcher blocks for real)
+// and their messages come back to one goroutine that calls Update.
+type liveLoop struct {
+	t    *testing.T
+	m    Model
+	msgs chan tea.Msg
+	// seen is called with every message before Update.
+	seen func(tea.Msg)
+}
+
+func (l *liveLoop) exec(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() {
+		msg := cmd()
+		if b, ok := msg.(tea.BatchMsg); ok {
+			for _, c := range b {
+				l.exec(c)
+			}
+			return
+		}
+		if msg != nil {
+			l.msgs <- msg
+		}
+	}()
+}
+
+// until handles messages until done is true after one, or fails after
+// limit (a limit on waiting, not an assertion about speed).
+func (l *liveLoop) until(limit time.Duration, what string, done func() bool) {
+	l.t.Helper()
+	deadline := time.After(limit)
+	for !done() {
+		select {
+		case msg := <-l.msgs:
+			if l.seen != nil {
+				l.seen(msg)
+			}
+			next, cmd := l.m.Update(msg)
+			l.m = next.(Model)
+			l.exec(cmd)
+		case <-deadline:
+			l.t.Fatalf("waited %v for %s", limit, what)
+		}
+	}
+}
+
+// TestLiveReloadWhileClaudeCodeWrites runs the TUI model with live reload
+// (fsnotify) on a real home while the chaos writer appends and replaces
+// memory files. The model never shows a partial line as corruption and
+// keeps its screen; once the writer stops, what it shows equals what the
+// writer wrote.
+func TestLiveReloadWhileClaudeCodeWrites(t *testing.T) {
+	home := t.TempDir()
+	const project = "/tmp/chaos-ui"
+	w, err := chaos.New(chaos.Config{Home: home, Project: project, Seed: 5, SplitEvery: 3, SplitPause: time.Millisecond, Topics: 5, MaxSteps: 300, Pause: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.RunN(5); err != nil {
+		t.Fatal(err)
+	}
+	h, err := model.OpenHome(home, model.HomeFromFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(Options{Home: h, Project: project, Watch: true, Now: func() time.Time { return testNow },
+		Getenv: func(k string) string {
+			if k == "NO_COLOR" {
+				return "1"
+			}
+			return ""
+		}})
+	var homeLoads, historyLoads int
+	var lastHistory *model.History
+	var lastSessions []int
+	var lastProject *projectLoadedMsg
+	check := func(where string, probs []model.Problem) {
+		for _, p := range probs {
+			if p.Kind != model.ProblemIncompleteTail && p.Kind != model.ProblemMalformed || p.Kind == model.ProblemMalformed && !strings.HasSuffix(p.File, ".jsonl") {
+				continue // only line problems of the appended files are in question
+			}
+			if p.Kind != model.ProblemIncompleteTail {
+				t.Errorf("%s: %s [%s] while the writer appends: a partial line is not corruption", where, p.Error(), p.Kind)
+			}
+		}
+	}
+	l := &liveLoop{t: t, m: m, msgs: make(chan tea.Msg, 256), seen: func(msg tea.Msg) {
+		switch msg := msg.(type) {
+		case homeLoadedMsg:
+			homeLoads++
+			check("home", msg.problems)
+		case historyLoadedMsg:
+			historyLoads++
+			lastHistory = msg.history
+			if msg.history != nil {
+				check("history", msg.history.Problems)
+			}
+		case sessionsLoadedMsg:
+			lastSessions = lastSessions[:0]
+			for _, s := range msg.sessions {
+				lastSessions = append(lastSessions, s.Records)
+			}
+		case projectLoadedMsg:
+			lastProject = &msg
+			for _, p := range msg.problems {
+				t.Errorf("memory folder: %s [%s] (files are replaced by rename, never half written)", p.Error(), p.Kind)
+			}
+		}
+	}}
+	next, _ := l.m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	l.m = next.(Model)
+	l.exec(l.m.Init())
+	l.until(time.Minute, "the first load and the watcher", func() bool { return l.m.watch != nil && len(l.m.loading) == 0 && lastProject != nil })
+	defer func() { l.m.watch.Close() }()
+
+	var writing atomic.Bool
+	writing.Store(true)
+	var wg sync.WaitGroup
+	var werr error
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer writing.Store(false)
+		_, werr = w.Run(nil)
+	}()
+	keys := []string{"tab", "down", "tab", "down", "down", "tab", "up", "tab", "tab", "tab", "tab"}
+	k := 0
+	l.until(2*time.Minute, "the writer", func() bool {
+		// Keys go in while files change, as a person would press them.
+		next, cmd := l.m.Update(keyMsg(keys[k%len(keys)]))
+		l.m = next.(Model)
+		l.exec(cmd)
+		k++
+		if s := screen(l.m); !strings.Contains(s, "Projects") {
+			t.Fatalf("the tab bar is gone:\n%s", s)
+		}
+		return !writing.Load()
+	})
+	wg.Wait()
+	if werr != nil {
+		t.Fatal(werr)
+	}
+	want := w.Counts()
+	l.until(time.Minute, "the reload after the last write", func() bool {
+		return len(l.m.loading) == 0 && lastHistory != nil && len(lastHistory.Entries) == want.HistoryLines &&
+			len(lastSessions) == 1 && lastSessions[0] == want.TranscriptRecords &&
+			lastProject != nil && lastProject.dir != nil && len(lastProject.dir.Files) == want.MemoryFiles
+	})
+	if n := len(l.m.data.history.Entries); n != want.HistoryLines {
+		t.Errorf("the model holds %d history entries, the writer wrote %d", n, want.HistoryLines)
+	}
+	if len(lastHistory.Problems) != 0 {
+		t.Errorf("after the writer stopped, history still has problems: %v", lastHistory.Problems)
+	}
+	ix := 0
+	if lastProject.dir.Index != nil {
+		ix = len(lastProject.dir.Index.Entries())
+	}
+	if ix != want.IndexEntries {
+		t.Errorf("the model's MEMORY.md has %d entries, the writer wrote %d", ix, want.IndexEntries)
+	}
+	s := screen(l.m)
+	for _, part := range []string{"Projects", "Memories", "History"} {
+		if !strings.Contains(s, part) {
+			t.Errorf("the screen lost %q:\n%s", part, s)
+		}
+	}
+	t.Logf("writer: %d steps, %d split lines; model: %d home loads, %d history loads, %d keys", want.Steps, want.SplitLines, homeLoads, historyLoads, k)
+}
+
+// TestSteadyEventsStillReload: a writer that never pauses for the
+// debounce (a busy session appends every few milliseconds) must not put
+// the reload off forever. The first event of a burst schedules a deadline;
+// when it fires and the burst has not been reloaded, the model reloads.
+func TestSteadyEventsStillReload(t *testing.T) {
+	m := newTestModel(t, 100, 30)
+	for i := 0; i < 100; i++ {
+		next, _, ok := m.handleWatch(fileChangedMsg{what: "history.jsonl"})
+		if !ok {
+			t.Fatal("fileChangedMsg not handled")
+		}
+		m = next
+	}
+	burst := m.burst
+	steps := []struct {
+		name       string
+		msg        tea.Msg
+		wantReload bool
+	}{
+		{"a debounce tick of an older event does nothing", reloadTickMsg{tag: m.reloadTag - 1}, false},
+		{"the deadline of an older burst does nothing", reloadDeadlineMsg{burst: burst - 1}, false},
+		{"the burst's deadline reloads although events keep coming", reloadDeadlineMsg{burst: burst}, true},
+		{"the same deadline again does nothing", reloadDeadlineMsg{burst: burst}, false},
+		{"the newest event's debounce tick reloads (the final state)", reloadTickMsg{tag: m.reloadTag}, true},
+	}
+	for _, s := range steps {
+		m.loading = map[string]bool{}
+		next, _, _ := m.handleWatch(s.msg)
+		m = next
+		if got := m.loading["home"]; got != s.wantReload {
+			t.Errorf("%s: reload = %v, want %v", s.name, got, s.wantReload)
+		}
+	}
+	next, _, _ := m.handleWatch(fileChangedMsg{what: "history.jsonl"})
+	if next.burst != burst+1 || !next.burstOpen {
+		t.Errorf("an event after a reload opens burst %d (open %v), want %d", next.burst, next.burstOpen, burst+1)
+	}
+}
