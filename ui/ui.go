@@ -42,9 +42,6 @@ type Options struct {
 	Getenv func(string) string
 	// Watch turns on live reload with fsnotify.
 	Watch bool
-	// Writes is what edits write through; nil is the real OS (tests
-	// inject faults: model.FaultFS).
-	Writes model.WriteFS
 }
 
 // Pane indexes, in focus-ring order (keymap.PaneNames).
@@ -84,9 +81,6 @@ type Model struct {
 	focus         int
 	showHelp      bool
 	readOnly      bool
-	// homeRO and projectRO are why editing is off: the home, or the open
-	// project's memory folder, refuses writes (see readonly.go).
-	homeRO, projectRO error
 	status        string
 	statusErr     bool
 	loading       map[string]bool
@@ -381,7 +375,10 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		return m, m.replay.SetTimeline(msg.tl, msg.autocompactOff), true
 	case writableMsg:
-		m.applyWritable(msg)
+		m.readOnly = !msg.ok
+		m.memories.SetReadOnly(m.readOnly)
+		m.health.SetReadOnly(m.readOnly)
+		m.layout()
 		return m, nil, true
 	}
 	return m, nil, false
