@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine"
-	"github.com/memscope/memscope/model"
 )
 
 func timeText(t time.Time) string {
@@ -128,20 +127,7 @@ func printTrackedFile(w io.Writer, f engine.TrackedFile, turns []engine.FileTurn
 // printPlan prints a restore plan, with the diffs when asked.
 func printPlan(w io.Writer, p *engine.FileRestorePlan, diffs bool) {
 	for _, s := range p.Steps {
-		what := string(s.Action)
-		switch {
-		case s.Refused != "":
-			what = "REFUSED (" + s.Refused + ")"
-		case s.Action == model.RestoreLeave:
-			what = "leave (no entry says what it was)"
-		case s.Unchanged:
-			what += " (already so: nothing to write)"
-		case s.Action == model.RestoreCopy:
-			what += fmt.Sprintf(" v%d", s.Backup.Version)
-		}
-		if s.FromFirstVersion {
-			what += " [version 1: the turn's snapshot does not list it]"
-		}
+		what := s.Describe()
 		fmt.Fprintf(w, "  %-40s %s\n", s.Target, what)
 		if diffs && s.Diff != "" && s.Refused == "" {
 			for _, l := range strings.SplitAfter(s.Diff, "\n") {

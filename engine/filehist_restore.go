@@ -40,6 +40,27 @@ type FileRestoreStep struct {
 	Refused string `json:"refused,omitempty"`
 }
 
+// Describe says in a few words what the step does: "restore v2",
+// "delete", "leave (…)", "… (already so: nothing to write)", "REFUSED
+// (why)", and notes a version-1 fallback.
+func (s FileRestoreStep) Describe() string {
+	what := string(s.Action)
+	switch {
+	case s.Refused != "":
+		what = "REFUSED (" + s.Refused + ")"
+	case s.Action == model.RestoreLeave:
+		what = "leave (no entry says what it was)"
+	case s.Unchanged:
+		what += " (already so: nothing to write)"
+	case s.Action == model.RestoreCopy:
+		what += fmt.Sprintf(" v%d", s.Backup.Version)
+	}
+	if s.FromFirstVersion {
+		what += " [version 1: the turn's snapshot does not list it]"
+	}
+	return what
+}
+
 // writes reports whether applying the step writes or deletes anything.
 func (s FileRestoreStep) writes() bool {
 	return s.Action != model.RestoreLeave && !s.Unchanged

@@ -321,4 +321,3 @@ func TestFilesPaneEmpty(t *testing.T) {
 		t.Errorf("keys on an empty list sent %#v", out)
 	}
 }
-

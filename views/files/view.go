@@ -242,18 +242,8 @@ func (m Model) diffLines() []string {
 func (m Model) planLines() []string {
 	var lines []string
 	for _, s := range m.plan.Steps {
-		what := string(s.Action)
-		switch {
-		case s.Refused != "":
-			what = "REFUSED: " + clean(s.Refused)
-		case s.Action == model.RestoreLeave:
-			what = "leave (no entry says what it was)"
-		case s.Unchanged:
-			what += " (already so)"
-		case s.Action == model.RestoreCopy:
-			what += fmt.Sprintf(" v%d", s.Backup.Version)
-		}
-		line := m.fit(fmt.Sprintf("%s  %s", clean(s.Target), what))
+		what := clean(s.Describe())
+		line := m.fit(fmt.Sprintf("%s  %s", clean(s.TrackingPath), what))
 		if s.Refused != "" {
 			line = m.styles.Error.Render(line)
 		}
@@ -267,16 +257,4 @@ func (m Model) planLines() []string {
 	return lines
 }
 
-func (m Model) diffLine(l string) string {
-	switch {
-	case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
-		return m.styles.Bold.Render(l)
-	case strings.HasPrefix(l, "+"):
-		return m.styles.OK.Render(l)
-	case strings.HasPrefix(l, "-"):
-		return m.styles.Error.Render(l)
-	case strings.HasPrefix(l, "@@"):
-		return m.styles.Dim.Render(l)
-	}
-	return l
-}
+func (m Model) diffLine(l string) string { return m.styles.DiffLine(l) }

@@ -268,16 +268,4 @@ func (m Model) detail() string {
 	return m.styles.Clip(lines, rows)
 }
 
-func (m Model) diffLine(l string) string {
-	switch {
-	case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
-		return m.styles.Bold.Render(l)
-	case strings.HasPrefix(l, "+"):
-		return m.styles.OK.Render(l)
-	case strings.HasPrefix(l, "-"):
-		return m.styles.Error.Render(l)
-	case strings.HasPrefix(l, "@@"):
-		return m.styles.Dim.Render(l)
-	}
-	return l
-}
+func (m Model) diffLine(l string) string { return m.styles.DiffLine(l) }
