@@ -136,18 +136,19 @@ func (m *Model) SetSessions(s []engine.FileHistorySessionSummary) {
 
 // SetSession hands over a loaded session (after LoadSession, or a reload
 // after a restore). The pane keeps its place when the session is the one
-// it shows.
-func (m *Model) SetSession(s *engine.SessionFileHistory) {
+// it shows; the returned command asks again for the diff shown, since
+// the file on disk may have changed.
+func (m *Model) SetSession(s *engine.SessionFileHistory) tea.Cmd {
 	same := m.session != nil && s != nil && m.session.SessionID == s.SessionID
 	m.session, m.loading = s, ""
 	if s == nil {
 		m.showLevel(LevelSessions)
-		return
+		return nil
 	}
 	if !same {
 		m.turn, m.file = nil, nil
 		m.showLevel(LevelTurns)
-		return
+		return nil
 	}
 	if m.turn != nil {
 		m.turn, _ = s.Turn(m.turn.MessageID)
@@ -155,12 +156,17 @@ func (m *Model) SetSession(s *engine.SessionFileHistory) {
 	if m.file != nil {
 		m.file, _ = s.File(m.file.TrackingPath)
 	}
-	lv := m.level
+	lv, at := m.level, m.list.Index()
 	switch {
 	case lv >= LevelFiles && m.turn == nil, lv == LevelVersions && m.file == nil:
 		lv = LevelTurns
 	}
 	m.showLevel(lv)
+	if lv == m.level {
+		m.list.Select(at)
+	}
+	m.diff = DiffResult{}
+	return m.diffIfMoved(DiffRequest{})
 }
 
 // SetDiff hands over a diff; one for a selection the pane left is dropped.
@@ -251,3 +257,6 @@ func status(text string, isErr bool) tea.Cmd {
 }
 
 func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
+
+// Session returns the session shown, nil before one is loaded.
+func (m Model) Session() *engine.SessionFileHistory { return m.session }

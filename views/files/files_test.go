@@ -281,10 +281,16 @@ func TestFilesPaneReloadKeepsPlace(t *testing.T) {
 	f := newFixture(t)
 	m := openSession(t, f, newPane(100, 30))
 	m, _ = press(t, m, "down", "enter", "down", "enter") // README.md versions at U2
+	m, _ = press(t, m, "down")                           // v3
 	again := f.s
-	m.SetSession(&again)
-	if m.Level() != LevelVersions || m.file == nil || m.file.TrackingPath != "README.md" {
-		t.Errorf("after reload: level %v file %+v", m.Level(), m.file)
+	out := run(m.SetSession(&again))
+	if r, _ := m.list.Selected(); m.Level() != LevelVersions || m.file == nil || m.file.TrackingPath != "README.md" || r.Version == nil || r.Version.Version != 3 {
+		t.Errorf("after reload: level %v file %+v row %+v", m.Level(), m.file, r)
+	}
+	// The disk may have changed: the diff shown is asked for again.
+	want := DiffRequest{SessionID: filehistgen.SessionID, TrackingPath: "README.md", From: engine.VersionRef{Version: 3}, To: engine.DiskRef}
+	if len(out) != 1 || out[0] != want {
+		t.Errorf("reload sent %#v, want %#v", out, want)
 	}
 }
 
