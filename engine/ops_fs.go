@@ -63,6 +63,10 @@ func (d dirFS) abs(name string) (string, error) {
 	if !fs.ValidPath(name) || name == "." {
 		return "", fmt.Errorf("invalid file name %q", name)
 	}
+	// abs names every file a write touches: no write follows a link.
+	if err := refuseSymlinks(d.dir, name); err != nil {
+		return "", err
+	}
 	return filepath.Join(d.dir, filepath.FromSlash(name)), nil
 }
 
