@@ -91,7 +91,7 @@ func promptText(rec *Record) (string, bool) {
 
 func firstLine(s string) string {
 	for l := range strings.SplitSeq(s, "\n") {
-		l = strings.TrimSpace(l)
+		l = strings.TrimSpace(strings.ToValidUTF8(l, "\uFFFD"))
 		if l == "" {
 			continue
 		}
