@@ -20,7 +20,7 @@ func (m Model) bannerText() string {
 		parts = append(parts, "DEMO HOME — no Claude home found; this is memscope's built-in example (use --home DIR)")
 	}
 	if m.readOnly {
-		parts = append(parts, "READ-ONLY HOME — browsing only; edits are disabled")
+		parts = append(parts, m.readOnlyBanner())
 	}
 	return strings.Join(parts, " · ")
 }

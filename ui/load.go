@@ -2,7 +2,6 @@ package ui
 
 import (
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -197,24 +196,4 @@ func (m *Model) historyProjects() []string {
 		}
 	}
 	return out
-}
-
-// writableMsg says whether memscope may write to the home.
-type writableMsg struct{ ok bool }
-
-// checkWritableCmd probes the home for write access by creating and
-// removing a temporary file (permission bits alone do not tell: root,
-// read-only mounts, ACLs).
-func (m Model) checkWritableCmd() tea.Cmd {
-	dir := m.opts.Home.Dir
-	return func() tea.Msg {
-		f, err := os.CreateTemp(dir, ".memscope-write-test-*")
-		if err != nil {
-			return writableMsg{ok: false}
-		}
-		name := f.Name()
-		f.Close()
-		os.Remove(name)
-		return writableMsg{ok: true}
-	}
 }

@@ -33,6 +33,8 @@ type projectLoadedMsg struct {
 	store *engine.MemoryStore
 	lint  engine.LintReport
 	plan  *engine.Plan
+	// writable is nil when the store may write the memory folder.
+	writable error
 }
 
 // renderedMsg carries Markdown rendered for the current widths.
@@ -51,7 +53,7 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 		return nil
 	}
 	m.loading["project"] = true
-	fsys, now, homeDir, project := m.opts.Home.FS, m.opts.Now(), m.opts.Home.Dir, m.projectPath(slug)
+	fsys, now, homeDir, project, writes := m.opts.Home.FS, m.opts.Now(), m.opts.Home.Dir, m.projectPath(slug), m.opts.Writes
 	return func() tea.Msg {
 		memDir := "projects/" + slug + "/memory"
 		// On disk, the store reads the folder once for everything: the
@@ -61,13 +63,16 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 		var probs []model.Problem
 		if st, err := os.Stat(homeDir); err == nil && st.IsDir() {
 			abs := filepath.Join(homeDir, filepath.FromSlash(memDir))
-			store, probs = engine.OpenMemoryStore(abs, engine.DirFS(abs))
+			store, probs = engine.OpenMemoryStore(abs, engine.DirFSWith(abs, writes))
 			md = store.Memory()
 		} else {
 			md, probs = model.ReadMemoryDir(fsys, memDir)
 		}
 		msg := loadProject(fsys, md, probs, homeDir, slug, project, now)
 		msg.store = store
+		if store != nil {
+			msg.writable = store.Writable()
+		}
 		plan := engine.PlanPrune(md, engine.PruneOptions{Now: now})
 		if store != nil {
 			plan = store.PlanPrune(engine.PruneOptions{Now: now})
@@ -213,6 +218,7 @@ func (m *Model) applyProject(p projectLoadedMsg) {
 	m.memories.SetRows(p.rows)
 	m.health.SetData(&p.lint, p.plan)
 	m.index.SetData(m.indexData(p, nil))
+	m.applyWritable(writableMsg{project: true, err: p.writable})
 }
 
 // indexData builds the Index pane's data; r is the rendered text, nil

@@ -42,6 +42,9 @@ type Options struct {
 	Getenv func(string) string
 	// Watch turns on live reload with fsnotify.
 	Watch bool
+	// Writes is what edits write through; nil is the real OS (tests
+	// inject faults: model.FaultFS).
+	Writes model.WriteFS
 }
 
 // Pane indexes, in focus-ring order (keymap.PaneNames).
@@ -84,6 +87,10 @@ type Model struct {
 	status        string
 	statusErr     bool
 	loading       map[string]bool
+
+	// homeRO and projectRO are why editing is off: the home, or the open
+	// project's memory folder, refuses writes (see readonly.go).
+	homeRO, projectRO error
 
 	data homeData
 
@@ -375,10 +382,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		return m, m.replay.SetTimeline(msg.tl, msg.autocompactOff), true
 	case writableMsg:
-		m.readOnly = !msg.ok
-		m.memories.SetReadOnly(m.readOnly)
-		m.health.SetReadOnly(m.readOnly)
-		m.layout()
+		m.applyWritable(msg)
 		return m, nil, true
 	}
 	return m, nil, false
