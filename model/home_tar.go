@@ -88,6 +88,12 @@ func extractTarGz(archive, root string) ([]Problem, error) {
 			probs = append(probs, Problem{File: hdr.Name, Kind: ProblemMalformed, Reason: "archive entry outside the home (skipped)"})
 			continue
 		}
+		if isSparse(hdr) {
+			// A sparse entry can declare terabytes of holes in a few bytes;
+			// memscope never writes one, so it is skipped.
+			probs = append(probs, Problem{File: hdr.Name, Kind: ProblemMalformed, Reason: "sparse archive entry (skipped)"})
+			continue
+		}
 		dst := filepath.Join(root, filepath.FromSlash(name))
 		switch hdr.Typeflag {
 		case tar.TypeDir:
@@ -128,6 +134,19 @@ func extractTarGz(archive, root string) ([]Problem, error) {
 		}
 	}
 	return probs, nil
+}
+
+// isSparse reports a GNU or PAX sparse file entry.
+func isSparse(hdr *tar.Header) bool {
+	if hdr.Typeflag == tar.TypeGNUSparse {
+		return true
+	}
+	for k := range hdr.PAXRecords {
+		if strings.HasPrefix(k, "GNU.sparse.") {
+			return true
+		}
+	}
+	return false
 }
 
 // writeExtracted writes one archive entry to a new file.

@@ -125,3 +125,44 @@ func TestOpenTarHomeErrors(t *testing.T) {
 		}
 	}
 }
+
+// FuzzOpenTarHome feeds arbitrary tar streams (gzipped here, so the fuzzer
+// works on the tar layer): opening must not panic, and every extracted
+// file must sit inside the extraction folder.
+func FuzzOpenTarHome(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		p := filepath.Join(dir, "f.tar.gz")
+		var buf bytes.Buffer
+		gz := gzip.NewWriter(&buf)
+		gz.Write(data)
+		gz.Close()
+		if err := os.WriteFile(p, buf.Bytes(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		h, closeHome, _, err := OpenTarHome(p)
+		if err != nil {
+			return
+		}
+		root, _ := filepath.EvalSymlinks(h.Dir)
+		filepath.WalkDir(h.Dir, func(q string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				t.Errorf("symlink extracted: %s", q)
+			}
+			real, _ := filepath.EvalSymlinks(q)
+			if rel, err := filepath.Rel(root, real); err != nil || !(rel == "." || filepath.IsLocal(rel)) {
+				t.Errorf("%s is outside %s", real, root)
+			}
+			return nil
+		})
+		if err := closeHome(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(h.Dir); err == nil {
+			t.Errorf("%s left behind", h.Dir)
+		}
+	})
+}
