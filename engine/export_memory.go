@@ -274,6 +274,9 @@ func (w *mdWriter) memoryIndex(ix *MemoryIndexExport) {
 		return
 	}
 	lines := strings.SplitAfter(ix.Text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1] // the final newline ends a line, it starts none
+	}
 	cut := min(max(c.CutFileLine-1, 0), len(lines))
 	w.line("*", strconv.Itoa(c.Lines), " lines, ", groupDigits(int64(c.Chars)), " characters: over the caps (",
 		strconv.Itoa(IndexMaxLines), " lines, ", groupDigits(IndexMaxChars), " characters). The client loads up to line ",
@@ -339,5 +342,5 @@ func (w *mdWriter) memoryFile(f *MemoryFileExport) {
 		w.line("> ", mdEscape("Recalled with: "+f.FreshnessWarning))
 		w.blank()
 	}
-	w.fenced("markdown", f.Body)
+	w.fenced("markdown", strings.Trim(f.Body, "\r\n"))
 }
