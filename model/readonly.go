@@ -61,7 +61,19 @@ func ProbeWritable(w WriteFS, dir string) error {
 	}
 	f, err := w.CreateTemp(at, ".memscope-write-test-*")
 	if err != nil {
-		return AsReadOnly(dir, fmt.Errorf("probe %s: %w", at, err))
+		if !IsReadOnly(err) {
+			return fmt.Errorf("probe %s: %w", at, err)
+		}
+		// The probe file's name means nothing to a reader: the cause is
+		// the errno, and where it was refused when not dir itself.
+		var cause error = err
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			cause = pe.Err
+		}
+		if at != dir {
+			cause = fmt.Errorf("%s: %w", at, cause)
+		}
+		return &ReadOnlyError{Dir: dir, Err: cause}
 	}
 	name := f.Name()
 	cerr := f.Close()
