@@ -15,7 +15,7 @@ import (
 func init() {
 	register(command{
 		name:  "files",
-		usage: "memscope files [SESSION] [--turn UUID] [--file PATH [--diff V1[..V2|..disk]] [--restore V]] [--rewind UUID] [--yes] [--undo] [--json]",
+		usage: "memscope files [SESSION] [--turn UUID] [--file PATH [--diff V1[..V2|..disk]] [--restore V]] [--rewind UUID] [--yes [--plan FP]] [--undo] [--json]",
 		summary: `the per-session file snapshots Claude Code keeps for /rewind: turns, versions, diffs, restore
 
 Without SESSION, lists the sessions that have a file-history folder. With
@@ -34,6 +34,8 @@ missing.
                      snapshot, else version 1; null deletes)
   --yes              do it; without it, the plan and diffs are shown and
                      nothing is written
+  --plan FP          with --yes: only if the plan is still the one shown
+                     with fingerprint FP (no file changed since)
   --undo             revert the session's newest restore
 A restore is refused, writing nothing, when a target is a symlink or a
 folder, its folder is reached through a symlink, a backup is missing or
@@ -53,7 +55,7 @@ turns, unreferenced}]}], unreferenced: [{name, path, pathHash, version,
 size, mode, modTime}], missingBackups: [{trackingPath, backupFileName,
 version, turn}], problems}; --turn {turn, rewindPlan}; --file {file,
 disk: {exists, size, sha256}}; --diff {trackingPath, from, to, diff};
---restore/--rewind {plan: {sessionId, turn, trackingPath, version, steps:
+--restore/--rewind {fingerprint, plan: {sessionId, turn, trackingPath, version, steps:
 [{trackingPath, action: restore|delete|leave, target, backupPath, backup,
 fromFirstVersion, current, after, diff, unchanged, refused}]}, applied,
 change}; --undo {id, op, summary, files: [{path, action}], diff}.`,
@@ -66,6 +68,7 @@ type filesFlags struct {
 	asJSON, yes, undo bool
 	turn, file, diff  string
 	restore, rewind   string
+	plan              string
 }
 
 func runFiles(e *env, args []string) int {
@@ -80,6 +83,7 @@ func runFiles(e *env, args []string) int {
 	fs.StringVar(&f.rewind, "rewind", "", "restore every tracked file as before turn UUID")
 	fs.BoolVar(&f.yes, "yes", false, "write the restore (without it, only the plan is shown)")
 	fs.BoolVar(&f.undo, "undo", false, "revert the session's newest restore")
+	fs.StringVar(&f.plan, "plan", "", "with --yes: restore only if the plan is still the one shown with this fingerprint")
 	pos, ok := parseInterspersed(e, fs, args)
 	if !ok {
 		return 2
@@ -135,6 +139,8 @@ func (f *filesFlags) check(haveSession bool) error {
 		return errors.New("--file goes with --diff or --restore only")
 	case f.yes && f.restore == "" && f.rewind == "":
 		return errors.New("--yes goes with --restore or --rewind")
+	case f.plan != "" && !f.yes:
+		return errors.New("--plan goes with --yes")
 	}
 	return nil
 }
@@ -148,7 +154,7 @@ func (f *filesFlags) dispatch(e *env, o *opened, s *engine.SessionFileHistory) (
 		if err != nil {
 			return 1, err
 		}
-		return filesRestore(e, o, p, f.yes, f.asJSON)
+		return filesRestore(e, o, p, f)
 	case f.restore != "":
 		v, err := engine.ParseVersionRef(f.restore)
 		if err != nil || v.Disk {
@@ -158,7 +164,7 @@ func (f *filesFlags) dispatch(e *env, o *opened, s *engine.SessionFileHistory) (
 		if err != nil {
 			return 1, err
 		}
-		return filesRestore(e, o, p, f.yes, f.asJSON)
+		return filesRestore(e, o, p, f)
 	case f.diff != "":
 		return filesDiff(e, o, s, f.file, f.diff, f.asJSON)
 	case f.file != "":
@@ -314,15 +320,19 @@ func filesDiff(e *env, o *opened, s *engine.SessionFileHistory, name, spec strin
 	return 0, nil
 }
 
-func filesRestore(e *env, o *opened, p *engine.FileRestorePlan, yes, asJSON bool) (int, error) {
+func filesRestore(e *env, o *opened, p *engine.FileRestorePlan, f *filesFlags) (int, error) {
+	yes, asJSON := f.yes, f.asJSON
 	refused := len(p.Refusals()) > 0
+	if yes && f.plan != "" && f.plan != p.Fingerprint() {
+		return 1, fmt.Errorf("restore refused, nothing was written: the files or backups changed since plan %s was shown (now %s); look at the plan again", f.plan, p.Fingerprint())
+	}
 	if !yes || refused {
 		code := 0
 		if refused {
 			code = 1
 		}
 		if asJSON {
-			return code, writeJSON(e.stdout, map[string]any{"plan": p, "applied": false})
+			return code, writeJSON(e.stdout, map[string]any{"plan": p, "fingerprint": p.Fingerprint(), "applied": false})
 		}
 		w := humanOutput(e.stdout)
 		printPlan(w, p, true)
@@ -332,7 +342,7 @@ func filesRestore(e *env, o *opened, p *engine.FileRestorePlan, yes, asJSON bool
 		case p.Writes() == 0:
 			fmt.Fprintln(w, "nothing to do: every file already is as it would be restored")
 		default:
-			fmt.Fprintln(w, "nothing was written: run again with --yes to restore")
+			fmt.Fprintf(w, "nothing was written: run again with --yes --plan %s to restore exactly this\n", p.Fingerprint())
 		}
 		return code, nil
 	}
@@ -341,7 +351,7 @@ func filesRestore(e *env, o *opened, p *engine.FileRestorePlan, yes, asJSON bool
 		return 1, err
 	}
 	if asJSON {
-		return 0, writeJSON(e.stdout, map[string]any{"plan": p, "applied": true, "change": ch})
+		return 0, writeJSON(e.stdout, map[string]any{"plan": p, "fingerprint": p.Fingerprint(), "applied": true, "change": ch})
 	}
 	w := humanOutput(e.stdout)
 	fmt.Fprintf(w, "%s\n", ch.Summary)

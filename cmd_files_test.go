@@ -237,3 +237,46 @@ func TestFilesCommandBackupsWithoutTranscript(t *testing.T) {
 		}
 	}
 }
+
+// A plan shown with its fingerprint is applied only while the files are
+// as they were when it was shown.
+func TestFilesCommandPlanFingerprint(t *testing.T) {
+	l := filesHome(t)
+	e, out, errb := testEnv(t)
+	base := []string{"files", "--home", l.Home, filehistgen.SessionID, "--rewind", filehistgen.U2}
+	if code := run(e, append(base, "--json")); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	var shown struct {
+		Fingerprint string `json:"fingerprint"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &shown); err != nil || len(shown.Fingerprint) != 16 {
+		t.Fatalf("plan output %s (%v)", out, err)
+	}
+	if err := os.WriteFile(l.Abs("new.txt"), []byte("changed after the plan\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code := run(e, append(base, "--yes", "--plan", shown.Fingerprint)); code != 1 || !strings.Contains(errb.String(), "changed since plan "+shown.Fingerprint) {
+		t.Fatalf("stale plan: exit %d: %s", code, errb)
+	}
+	if got := readTracked(t, l); got["README.md"] != filehistgen.Disk["README.md"] || got["new.txt"] != "changed after the plan\n" {
+		t.Errorf("a stale plan wrote: %v", got)
+	}
+	out.Reset()
+	if code := run(e, append(base, "--json")); code != 0 {
+		t.Fatal(errb)
+	}
+	var again struct {
+		Fingerprint string `json:"fingerprint"`
+	}
+	json.Unmarshal(out.Bytes(), &again)
+	if again.Fingerprint == shown.Fingerprint {
+		t.Fatal("the fingerprint did not change with the file")
+	}
+	if code := run(e, append(base, "--yes", "--plan", again.Fingerprint)); code != 0 {
+		t.Fatalf("fresh plan: exit %d: %s", code, errb)
+	}
+	if got := readTracked(t, l); got["new.txt"] != filehistgen.Versions["new.txt"][2] {
+		t.Errorf("new.txt = %q after the rewind", got["new.txt"])
+	}
+}

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -76,6 +78,19 @@ type FileRestorePlan struct {
 	TrackingPath string            `json:"trackingPath,omitempty"`
 	Version      int               `json:"version,omitempty"`
 	Steps        []FileRestoreStep `json:"steps"`
+}
+
+// Fingerprint names the plan and the state it was made in: every step's
+// target, action and the SHA-256 of the file now and after. A plan made
+// again gives the same fingerprint only when no file (nor backup) has
+// changed, so a plan shown once can be applied later only as it was
+// shown (memscope files --plan).
+func (p *FileRestorePlan) Fingerprint() string {
+	h := sha256.New()
+	for _, s := range p.Steps {
+		fmt.Fprintf(h, "%s\x00%s\x00%v\x00%s\x00%v\x00%s\x00%s\n", s.Target, s.Action, s.Current.Exists, s.Current.SHA256, s.After.Exists, s.After.SHA256, s.Refused)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // Refusals lists why the plan cannot be applied; empty when it can.
