@@ -75,7 +75,7 @@ func printArchive(w io.Writer, r engine.ArchiveReport, items int) {
 	fmt.Fprintf(w, "selected    %d item(s)\n", items)
 	fmt.Fprintf(w, "files       %d copied, %d already there and identical, %s\n", r.Copied, r.Identical, humanBytes(r.Bytes))
 	fmt.Fprintf(w, "verified    %d of %d files read back from the archive, SHA-256 equal to the source\n", r.Verified, len(r.Files))
-	fmt.Fprintln(w, "source      untouched (memscope copies, it never moves or deletes)")
+	fmt.Fprintln(w, "source      only read (memscope copies; it never moves or deletes)")
 	if len(r.Problems) > 0 {
 		fmt.Fprintf(w, "problems    %d (not archived)\n", len(r.Problems))
 		for _, p := range r.Problems {
