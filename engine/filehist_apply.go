@@ -28,6 +28,16 @@ func FileRestoreJournal(sid model.SessionID) string {
 	return path.Join(FileRestoreJournalDir, string(sid), "journal.jsonl")
 }
 
+// checkSessionID refuses a session id that is not one plain name: it
+// becomes a folder name, and comes from transcripts.
+func checkSessionID(sid model.SessionID) error {
+	s := string(sid)
+	if s == "" || s == "." || s == ".." || strings.ContainsAny(s, `/\`+"\x00") {
+		return fmt.Errorf("session id %q is not a plain name", s)
+	}
+	return nil
+}
+
 // ApplyFileRestore carries out a plan in the home at homeDir, reading
 // backups through fsys (the same home). It refuses, writing nothing, when
 // a step was refused, when a file changed since the plan was made (size
@@ -36,7 +46,16 @@ func FileRestoreJournal(sid model.SessionID) string {
 // back; then each file is written atomically or, for a null version,
 // deleted.
 func ApplyFileRestore(homeDir string, fsys fs.FS, p *FileRestorePlan, now time.Time) (Change, error) {
+	return applyFileRestore(model.OSWriteFS{}, homeDir, fsys, p, now)
+}
+
+// applyFileRestore is ApplyFileRestore writing through wfs (tests inject
+// faults).
+func applyFileRestore(wfs model.WriteFS, homeDir string, fsys fs.FS, p *FileRestorePlan, now time.Time) (Change, error) {
 	ch := Change{Op: p.op(), Summary: p.summary(), Files: []ChangedFile{}}
+	if err := checkSessionID(p.SessionID); err != nil {
+		return ch, fmt.Errorf("restore refused, nothing was written: %w", err)
+	}
 	if r := p.Refusals(); len(r) > 0 {
 		return ch, fmt.Errorf("restore refused, nothing was written: %s", strings.Join(r, "; "))
 	}
@@ -90,7 +109,7 @@ func ApplyFileRestore(homeDir string, fsys fs.FS, p *FileRestorePlan, now time.T
 	}
 	ch.ID = j.newID(now)
 	j.add(JournalEntry{ID: ch.ID, Time: now.UTC(), Op: ch.Op, Summary: ch.Summary, Files: files})
-	if err := model.WriteFileAtomic(jname, j.bytes(), 0o600); err != nil {
+	if err := model.WriteFileAtomicWith(wfs, jname, j.bytes(), 0o600); err != nil {
 		return ch, fmt.Errorf("save the current content before restoring (nothing was restored): %w", err)
 	}
 	for _, w := range writes {
@@ -98,7 +117,7 @@ func ApplyFileRestore(homeDir string, fsys fs.FS, p *FileRestorePlan, now time.T
 		a := FileModified
 		if s.Action == model.RestoreDelete {
 			a = FileDeleted
-			if err := os.Remove(s.Target); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := wfs.Remove(s.Target); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return ch, fmt.Errorf("restore %s: %w (memscope files --undo puts back what was done)", s.Target, err)
 			}
 		} else {
@@ -109,7 +128,7 @@ func ApplyFileRestore(homeDir string, fsys fs.FS, p *FileRestorePlan, now time.T
 			if m, err := fs.Stat(fsys, s.BackupPath); err == nil {
 				mode = m.Mode().Perm()
 			}
-			if err := model.WriteFileAtomic(s.Target, w.data, mode); err != nil {
+			if err := model.WriteFileAtomicWith(wfs, s.Target, w.data, mode); err != nil {
 				return ch, fmt.Errorf("restore %s: %w (memscope files --undo puts back what was done)", s.Target, err)
 			}
 		}
@@ -152,6 +171,14 @@ func FileRestores(fsys fs.FS, sid model.SessionID) ([]JournalEntry, []model.Prob
 // left it nor as it was before; a file already back is left alone, so an
 // interrupted undo can be run again.
 func UndoFileRestore(homeDir string, sid model.SessionID) (Change, error) {
+	return undoFileRestore(model.OSWriteFS{}, homeDir, sid)
+}
+
+// undoFileRestore is UndoFileRestore writing through wfs.
+func undoFileRestore(wfs model.WriteFS, homeDir string, sid model.SessionID) (Change, error) {
+	if err := checkSessionID(sid); err != nil {
+		return Change{}, fmt.Errorf("undo refused: %w", err)
+	}
 	jname := filepath.Join(homeDir, filepath.FromSlash(FileRestoreJournal(sid)))
 	j, err := readRestoreJournal(jname)
 	if err != nil {
@@ -196,19 +223,19 @@ func UndoFileRestore(homeDir string, sid model.SessionID) (Change, error) {
 			if mode == 0 {
 				mode = 0o644
 			}
-			if err := model.WriteFileAtomic(target, f.Before, mode); err != nil {
+			if err := model.WriteFileAtomicWith(wfs, target, f.Before, mode); err != nil {
 				return ch, fmt.Errorf("undo %s: %w", e.ID, err)
 			}
 		} else {
 			a = FileDeleted
-			if err := os.Remove(target); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := wfs.Remove(target); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return ch, fmt.Errorf("undo %s: %w", e.ID, err)
 			}
 		}
 		ch.Files = append(ch.Files, ChangedFile{Path: target, Action: a})
 	}
 	j.drop(e.ID)
-	if err := model.WriteFileAtomic(jname, j.bytes(), 0o600); err != nil {
+	if err := model.WriteFileAtomicWith(wfs, jname, j.bytes(), 0o600); err != nil {
 		return ch, fmt.Errorf("undo %s: files restored, but the journal could not be updated: %w", e.ID, err)
 	}
 	ch.Diff = diffs.String()
