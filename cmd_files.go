@@ -5,7 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
+	"path"
 	"strings"
 
 	"github.com/memscope/memscope/engine"
@@ -202,9 +202,15 @@ func loadFileHistory(e *env, o *opened, arg string) (*engine.SessionFileHistory,
 	if err != nil {
 		return nil, err
 	}
-	sid := t.SessionID
-	if sid == "" {
-		sid = model.SessionID(strings.TrimSuffix(filepath.Base(sf.name), ".jsonl"))
+	// The file name is the session id (records' sessionId fields are
+	// content, and may say anything).
+	sid := model.SessionID(strings.TrimSuffix(path.Base(sf.name), ".jsonl"))
+	if path.Base(sf.name) == "transcript.jsonl" {
+		// The seed layout: sessions/<id>/transcript.jsonl.
+		sid = model.SessionID(path.Base(path.Dir(sf.name)))
+	}
+	if sf.home == nil && t.SessionID != "" {
+		sid = t.SessionID
 	}
 	folder, probs := model.ReadFileHistorySession(o.home.FS, sid)
 	t.Problems = append(t.Problems, probs...)

@@ -298,3 +298,24 @@ func TestRestoreUnchangedWritesNothing(t *testing.T) {
 		t.Errorf("journal entries = %d", len(entries))
 	}
 }
+
+// A session id comes from transcripts and becomes a folder name: one that
+// is not a plain name is refused before anything is written.
+func TestRestoreRefusesOddSessionID(t *testing.T) {
+	for _, sid := range []model.SessionID{"../../evil", "a/b", "..", ""} {
+		l, home, s := genFileHistory(t)
+		p, err := PlanVersionRestore(home.FS, &s, "README.md", 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.SessionID = sid
+		before := diskState(t, l)
+		if _, err := ApplyFileRestore(home.Dir, home.FS, p, fhT0); err == nil || !strings.Contains(err.Error(), "not a plain name") {
+			t.Errorf("%q: apply = %v", sid, err)
+		}
+		if _, err := UndoFileRestore(home.Dir, sid); err == nil || !strings.Contains(err.Error(), "not a plain name") {
+			t.Errorf("%q: undo = %v", sid, err)
+		}
+		sameState(t, string(sid), diskState(t, l), before)
+	}
+}
