@@ -55,6 +55,8 @@ const (
 	modeDest
 )
 
+const destPlaceholder = "folder or FILE.tar.gz (outside the Claude home)"
+
 // Model is the Retention pane.
 type Model struct {
 	keys     keymap.KeyMap
@@ -68,13 +70,15 @@ type Model struct {
 	archive  key.Binding
 	last     string
 	lastErr  bool
+	// lastDest is the destination of the previous archive, offered again.
+	lastDest string
 	width    int
 	height   int
 }
 
 // New returns an empty Retention pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: keys, styles: st, dest: style.Input("archive to: ", "folder or FILE.tar.gz (outside the Claude home)")}
+	m := Model{keys: keys, styles: st, dest: style.Input("archive to: ", destPlaceholder)}
 	// The archive action reuses the Apply keys, with its own help text.
 	m.archive = key.NewBinding(key.WithKeys(keys.Apply.Keys()...), key.WithHelp(keys.Apply.Help().Key, "archive up to here"))
 	m.list = list.New(keys, st, rowText, m.renderRow)
@@ -187,6 +191,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		m.mode = modeDest
 		m.dest.Prompt = fmt.Sprintf("archive %d item(s) up to %q to: ", len(m.selection()), m.uptoLabel())
+		m.dest.SetValue("")
+		m.dest.Placeholder = destPlaceholder
+		if m.lastDest != "" {
+			m.dest.Placeholder = m.lastDest + " (enter: the same again)"
+		}
 		m.fitDest()
 		return m, m.dest.Focus()
 	}
@@ -202,10 +211,14 @@ func (m Model) updateDest(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	case "enter":
 		to := strings.TrimSpace(m.dest.Value())
 		if to == "" {
+			to = m.lastDest
+		}
+		if to == "" {
 			return m, status("type a folder or a FILE.tar.gz to archive to", true)
 		}
 		m.mode = modeBrowse
 		m.dest.Blur()
+		m.lastDest = to
 		req := ArchiveRequest{To: to, Items: m.selection(), Upto: m.uptoLabel()}
 		m.last, m.lastErr = fmt.Sprintf("archiving %d item(s) to %s…", len(req.Items), to), false
 		return m, func() tea.Msg { return req }

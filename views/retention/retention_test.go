@@ -190,6 +190,16 @@ func TestArchiveRequest(t *testing.T) {
 		t.Errorf("after enter: filtering %v\n%s", m.Filtering(), screen(m))
 	}
 
+	// The field starts empty next time; enter alone reuses the destination.
+	m, _ = press(t, m, "a")
+	if m.dest.Value() != "" || !strings.Contains(screen(m), "/backup/claude-old (enter: the same again)") {
+		t.Errorf("second archive: field %q\n%s", m.dest.Value(), screen(m))
+	}
+	m, out = press(t, m, "enter")
+	if len(out) != 1 || out[0].(ArchiveRequest).To != "/backup/claude-old" {
+		t.Errorf("enter alone: %+v", out)
+	}
+
 	m, _ = m.Update(ArchiveDone{Report: engine.ArchiveReport{To: "/backup/claude-old", Copied: 8, Verified: 8, Files: make([]engine.ArchivedFile, 8), Bytes: 3 << 20}})
 	if s := screen(m); !strings.Contains(s, "archived to /backup/claude-old: 8 copied, 0 already there, 3.0M; 8 of 8 read back") {
 		t.Errorf("result not shown:\n%s", s)
