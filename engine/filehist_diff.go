@@ -72,8 +72,10 @@ func ReadFileVersion(fsys fs.FS, f *TrackedFile, ref VersionRef) (data []byte, e
 		if err != nil {
 			return nil, false, fmt.Errorf("read %s: %w", f.Target, err)
 		}
-		if st.IsDir() {
-			return nil, false, fmt.Errorf("read %s: is a folder", f.Target)
+		if !st.Mode().IsRegular() {
+			// A link or a device could stand for anything (/dev/zero
+			// never ends); restores refuse them too.
+			return nil, false, fmt.Errorf("read %s: not a regular file (%s)", f.Target, st.Mode().Type())
 		}
 		data, err := os.ReadFile(f.Target)
 		if err != nil {

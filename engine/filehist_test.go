@@ -240,3 +240,22 @@ func TestFileHistoryRealTranscript(t *testing.T) {
 		t.Errorf("first prompt = %q", s.Turns[0].Prompt)
 	}
 }
+
+// The file on disk is read for a diff only when it is a regular file: a
+// link or a device could stand for anything.
+func TestFileVersionDiffOddDiskFiles(t *testing.T) {
+	l, home, s := genFileHistory(t)
+	os.Remove(l.Abs("README.md"))
+	if err := os.Symlink("/dev/zero", l.Abs("README.md")); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := s.File("README.md")
+	if _, err := FileVersionDiff(home.FS, f, VersionRef{Version: 1}, DiskRef); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("symlink: %v", err)
+	}
+	os.Remove(l.Abs("README.md"))
+	d, err := FileVersionDiff(home.FS, f, VersionRef{Version: 1}, DiskRef)
+	if err != nil || !strings.Contains(d, "+++ /dev/null") {
+		t.Errorf("deleted file: %q %v", d, err)
+	}
+}
