@@ -147,9 +147,22 @@ func applyTargets(fsys StoreFS, ts []fileTarget, during string) error {
 			return &ConflictError{Path: t.rel, Read: t.prevStamp, Now: now, During: during}
 		}
 	}
+	cfs, checked := fsys.(checkedFS)
+	checked = checked && cfs.checksAtRename()
 	if len(ts) == 1 {
 		t := ts[0]
-		if t.exists {
+		switch {
+		case checked && t.exists:
+			// Staged and synced first; the check is made at the rename
+			// (ops_concurrent.go), so a concurrent write cannot be lost.
+			name, err := fsys.Stage(t.rel, t.data, t.perm)
+			if err != nil {
+				return fmt.Errorf("%s: %w", during, err)
+			}
+			return cfs.replaceChecked(name, t.rel, t.prevStamp, during)
+		case checked:
+			return cfs.removeChecked(t.rel, t.prevStamp, during)
+		case t.exists:
 			return fsys.WriteFile(t.rel, t.data, t.perm)
 		}
 		return fsys.Remove(t.rel)
@@ -202,7 +215,16 @@ func applyTargets(fsys StoreFS, ts []fileTarget, during string) error {
 		if !t.exists {
 			continue
 		}
-		if err := fsys.Rename(staged[t.rel], t.rel); err != nil {
+		var err error
+		if checked {
+			err = cfs.replaceChecked(staged[t.rel], t.rel, t.prevStamp, during)
+		} else {
+			err = fsys.Rename(staged[t.rel], t.rel)
+		}
+		if err != nil {
+			if checked {
+				delete(staged, t.rel) // replaceChecked removed it
+			}
 			return fail(err)
 		}
 		delete(staged, t.rel)
@@ -212,7 +234,13 @@ func applyTargets(fsys StoreFS, ts []fileTarget, during string) error {
 		if t.exists {
 			continue
 		}
-		if err := fsys.Remove(t.rel); err != nil {
+		var err error
+		if checked {
+			err = cfs.removeChecked(t.rel, t.prevStamp, during)
+		} else {
+			err = fsys.Remove(t.rel)
+		}
+		if err != nil {
 			return fail(err)
 		}
 		done = append(done, t)

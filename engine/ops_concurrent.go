@@ -1,0 +1,258 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+
+	"github.com/memscope/memscope/model"
+)
+
+// Claude Code replaces memory files by rename at any moment, without
+// asking. Checking a file and then renaming over it leaves a window: a
+// replacement that lands between the two is overwritten and lost. Where
+// the file system can exchange two names atomically (Linux renameat2
+// RENAME_EXCHANGE), the store closes that window: it swaps its staged file
+// with the target, looks at what it swapped out, and swaps back when that
+// is not what it read. Nothing is lost, whenever the other write lands:
+//   - before the swap: it is what comes out, the check sees it, the swap
+//     back restores it (readers may see memscope's version for the
+//     microseconds in between) and the change fails with a ConflictError;
+//   - after the swap: it simply replaces memscope's version, as any later
+//     write does;
+//   - between the swap and the swap back: it replaced memscope's version;
+//     the swap back would restore the older one, so the newer one, which
+//     then sits in the staged name, is renamed back over it.
+// New files are created with link(2), which fails when the name exists,
+// and removals rename the file aside first and check what they moved.
+// Without an exchange (other systems, file systems that refuse it, a
+// fault-injecting WriteFS) the old way stays: check, then rename, with
+// the staged file already synced so the window is only the time between
+// one read and one rename.
+
+// exchangeFS is a model.WriteFS that can also swap two names atomically
+// and create a name only when it does not exist. model.OSWriteFS gets both
+// from osExchange and os.Link; tests wrap them to land writes in between.
+type exchangeFS interface {
+	model.WriteFS
+	// Exchange swaps the files at a and b (both must exist).
+	Exchange(a, b string) error
+	// Link makes newname a second name of oldname; it fails when
+	// newname exists.
+	Link(oldname, newname string) error
+}
+
+// osExchangeFS adds the OS's exchange and link to model.OSWriteFS.
+type osExchangeFS struct{ model.OSWriteFS }
+
+func (osExchangeFS) Exchange(a, b string) error         { return osExchange(a, b) }
+func (osExchangeFS) Link(oldname, newname string) error { return os.Link(oldname, newname) }
+
+// checkedFS is the StoreFS of a folder whose writes can be checked
+// against the expected content at the moment they happen.
+type checkedFS interface {
+	// replaceChecked puts the staged file at name only if name still has
+	// the content expect describes; otherwise it leaves name as it is,
+	// removes nothing of anyone else's and returns a *ConflictError.
+	// The staged file is gone afterwards, whatever happened.
+	replaceChecked(staged, name string, expect FileStamp, during string) error
+	// removeChecked removes name only if it still has the content expect
+	// describes.
+	removeChecked(name string, expect FileStamp, during string) error
+	// checksAtRename is false for a WriteFS that is neither the OS nor an
+	// exchangeFS (a fault-injecting one): that keeps the plain path.
+	checksAtRename() bool
+}
+
+func (d dirFS) checksAtRename() bool {
+	switch d.w.(type) {
+	case exchangeFS, model.OSWriteFS:
+		return true
+	}
+	return false
+}
+
+// exchanger returns the folder's exchangeFS, or nil when it has none.
+func (d dirFS) exchanger() exchangeFS {
+	switch w := d.w.(type) {
+	case exchangeFS:
+		return w
+	case model.OSWriteFS:
+		if osExchangeSupported {
+			return osExchangeFS{w}
+		}
+	}
+	return nil
+}
+
+// unsupported reports whether err says the file system cannot exchange
+// (or link): the caller falls back to check-then-rename.
+func unsupported(err error) bool {
+	return errors.Is(err, errExchangeUnsupported) || isUnsupportedErrno(err)
+}
+
+func (d dirFS) stampAt(rel string) (FileStamp, []byte, error) {
+	data, exists, info, err := readStoreFile(d.FS, rel)
+	if err != nil {
+		return FileStamp{}, nil, err
+	}
+	return stampOf(data, exists, info), data, nil
+}
+
+func (d dirFS) replaceChecked(staged, name string, expect FileStamp, during string) error {
+	x := d.exchanger()
+	sp, err := d.abs(staged)
+	if err != nil {
+		return err
+	}
+	tp, err := d.abs(name)
+	if err != nil {
+		return err
+	}
+	conflict := func(now FileStamp) error {
+		return &ConflictError{Path: name, Read: expect, Now: now, During: during}
+	}
+	if x != nil {
+		err := d.swapIn(x, sp, tp, staged, name, expect, conflict)
+		if err == nil || !unsupported(err) {
+			return err
+		}
+	}
+	// Fallback: the staged file is already written and synced, so only
+	// one read and one rename separate the check from the write.
+	now, _, err := d.stampAt(name)
+	if err != nil {
+		d.w.Remove(sp)
+		return err
+	}
+	if !now.sameContent(expect) {
+		d.w.Remove(sp)
+		return conflict(now)
+	}
+	if err := d.w.Rename(sp, tp); err != nil {
+		d.w.Remove(sp)
+		return fmt.Errorf("rename %s: %w", staged, err)
+	}
+	d.w.SyncDir(parentDir(tp))
+	return nil
+}
+
+// swapIn is replaceChecked with an exchangeFS.
+func (d dirFS) swapIn(x exchangeFS, sp, tp, staged, name string, expect FileStamp, conflict func(FileStamp) error) error {
+	if !expect.Exists {
+		// Create only if still absent: link fails when the name exists.
+		if err := x.Link(sp, tp); err != nil {
+			if errors.Is(err, fs.ErrExist) {
+				x.Remove(sp)
+				now, _, _ := d.stampAt(name)
+				return conflict(now)
+			}
+			if unsupported(err) {
+				return err
+			}
+			x.Remove(sp)
+			return fmt.Errorf("create %s: %w", name, err)
+		}
+		x.Remove(sp)
+		x.SyncDir(parentDir(tp))
+		return nil
+	}
+	if err := x.Exchange(sp, tp); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			// The file is gone: someone removed (or is replacing) it.
+			x.Remove(sp)
+			now, _, _ := d.stampAt(name)
+			return conflict(now)
+		}
+		if unsupported(err) {
+			return err
+		}
+		x.Remove(sp)
+		return fmt.Errorf("replace %s: %w", name, err)
+	}
+	out, _, err := d.stampAt(staged)
+	if err == nil && out.sameContent(expect) {
+		x.Remove(sp) // the old content; the journal keeps a copy
+		x.SyncDir(parentDir(tp))
+		return nil
+	}
+	// Someone replaced the file after it was read: put theirs back.
+	ours, _, _ := d.stampAt(name)
+	if err := x.Exchange(sp, tp); err != nil {
+		return fmt.Errorf("%s changed on disk while memscope wrote it; its other version is kept in %s (putting it back failed: %w)", name, staged, err)
+	}
+	back, _, err := d.stampAt(staged)
+	if err == nil && !back.sameContent(ours) {
+		// A third write landed between the two swaps: it is newer than
+		// the one just put back, so it goes in place.
+		if err := x.Rename(sp, tp); err != nil {
+			return fmt.Errorf("%s changed on disk twice while memscope wrote it; the newer version is kept in %s (%w)", name, staged, err)
+		}
+	} else {
+		x.Remove(sp)
+	}
+	x.SyncDir(parentDir(tp))
+	return conflict(out)
+}
+
+func (d dirFS) removeChecked(name string, expect FileStamp, during string) error {
+	tp, err := d.abs(name)
+	if err != nil {
+		return err
+	}
+	conflict := func(now FileStamp) error {
+		return &ConflictError{Path: name, Read: expect, Now: now, During: during}
+	}
+	x := d.exchanger()
+	if x == nil {
+		now, _, err := d.stampAt(name)
+		if err != nil {
+			return err
+		}
+		if !now.sameContent(expect) {
+			return conflict(now)
+		}
+		return d.Remove(name)
+	}
+	// Move the file aside (a rename takes whatever is there at that
+	// instant), then look at what was moved.
+	aside := hiddenBeside(name, "memscope-remove")
+	ap, err := d.abs(aside)
+	if err != nil {
+		return err
+	}
+	if err := x.Rename(tp, ap); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			if !expect.Exists {
+				return nil
+			}
+			return conflict(FileStamp{})
+		}
+		return fmt.Errorf("remove %s: %w", name, err)
+	}
+	moved, _, err := d.stampAt(aside)
+	if err == nil && moved.sameContent(expect) {
+		x.Remove(ap)
+		x.SyncDir(parentDir(tp))
+		return nil
+	}
+	// Not what was read: put it back unless a newer file took the name.
+	if err := x.Link(ap, tp); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%s changed on disk while memscope removed it; that version is kept in %s (putting it back failed: %w)", name, aside, err)
+	}
+	x.Remove(ap)
+	x.SyncDir(parentDir(tp))
+	return conflict(moved)
+}
+
+func parentDir(p string) string { return filepath.Dir(p) }
+
+// hiddenBeside names a new hidden file beside name (readers skip names
+// starting with "."; the TUI's watcher ignores ".memscope-").
+func hiddenBeside(name, tag string) string {
+	return path.Join(path.Dir(name), "."+path.Base(name)+"."+tag+"-"+strconv.FormatInt(stageSeq.Add(1), 10)+"-"+strconv.Itoa(os.Getpid()))
+}
