@@ -172,10 +172,7 @@ func exportMemory(e *env, hf *homeFlags, project string, f engine.ExportFormat) 
 		return nil, nil, err
 	}
 	defer t.close()
-	x := engine.BuildMemoryExport(engine.MemoryExportInput{
-		Project: t.project, MemoryDir: t.loc.Dir, Memory: t.store.Memory(), Problems: t.store.Problems(), Now: e.now(),
-	})
-	data, err := engine.RenderMemoryExport(x, f)
+	data, err := engine.ExportMemoryStore(t.store, t.project, f, e.now())
 	return data, []string{t.loc.Dir}, err
 }
 

@@ -166,6 +166,17 @@ func BuildMemoryExport(in MemoryExportInput) *MemoryExport {
 	return x
 }
 
+// ExportMemoryStore exports the memory folder a store has read, for the
+// project at project: the call behind the Memories pane's "export
+// memory".
+func ExportMemoryStore(s *MemoryStore, project string, format ExportFormat, now time.Time) ([]byte, error) {
+	if s == nil {
+		return nil, fmt.Errorf("export memory of %s: no memory store", project)
+	}
+	x := BuildMemoryExport(MemoryExportInput{Project: project, MemoryDir: s.Dir(), Memory: s.Memory(), Problems: s.Problems(), Now: now})
+	return RenderMemoryExport(x, format)
+}
+
 // indexTarget turns an index link target into a folder path: "./x.md" and
 // "x.md#part" name x.md.
 func indexTarget(target string) string {

@@ -3,6 +3,8 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -155,5 +157,33 @@ func TestMemoryExportEmpty(t *testing.T) {
 	b, err := RenderMemoryExport(x, ExportMarkdown)
 	if err != nil || !strings.Contains(string(b), "does not exist yet") || !strings.Contains(string(b), "no MEMORY.md and no topic file") {
 		t.Errorf("%v\n%s", err, b)
+	}
+}
+
+func TestExportMemoryStore(t *testing.T) {
+	dir := t.TempDir()
+	for name, f := range memoryFixture(true) {
+		p := dir + "/" + strings.TrimPrefix(name, "mem/")
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, f.ModTime, f.ModTime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, _ := OpenMemoryStore(dir, nil)
+	b, err := ExportMemoryStore(s, "/home/me/app", ExportJSON, exportNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var x MemoryExport
+	if err := json.Unmarshal(b, &x); err != nil || x.MemoryDir != dir || len(x.Groups) != 5 || !x.Index.Cap.Truncated {
+		t.Errorf("%v: dir %q, %d groups, truncated %v", err, x.MemoryDir, len(x.Groups), x.Index.Cap.Truncated)
+	}
+	if _, err := ExportMemoryStore(nil, "/p", ExportMarkdown, exportNow); err == nil {
+		t.Errorf("nil store accepted")
 	}
 }
