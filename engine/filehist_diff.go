@@ -90,6 +90,9 @@ func ReadFileVersion(fsys fs.FS, f *TrackedFile, ref VersionRef) (data []byte, e
 	if v.Absent {
 		return nil, false, nil
 	}
+	if v.Mode.Type() != 0 {
+		return nil, false, fmt.Errorf("backup %s of %s v%d is not a regular file (%s)", v.BackupPath, f.TrackingPath, v.Version, v.Mode.Type())
+	}
 	data, err = fs.ReadFile(fsys, v.BackupPath)
 	if err != nil {
 		return nil, false, fmt.Errorf("read backup %s of %s v%d: %w", v.BackupPath, f.TrackingPath, v.Version, err)

@@ -191,6 +191,14 @@ func planStep(fsys fs.FS, cwd string, f *TrackedFile, st model.RestoreStep) File
 			step.Refused = r
 			return step
 		}
+		if f != nil {
+			for _, v := range f.Versions {
+				if v.BackupFileName == st.Backup.BackupFileName && v.Mode.Type() != 0 {
+					step.Refused = fmt.Sprintf("backup %s is not a regular file (%s)", st.BackupPath, v.Mode.Type())
+					return step
+				}
+			}
+		}
 		b, err := fs.ReadFile(fsys, st.BackupPath)
 		if err != nil {
 			step.Refused = fmt.Sprintf("backup %s cannot be read: %v", st.BackupPath, err)

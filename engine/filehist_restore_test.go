@@ -202,6 +202,20 @@ func TestRestoreRefusals(t *testing.T) {
 			f.Versions = append(f.Versions, FileVersion{Version: 7, BackupFileName: rv.BackupFileName, BackupPath: rv.BackupPath, BackupExists: true})
 			return PlanVersionRestore(home.FS, s, "new.txt", 7)
 		}, "is not a backup of"},
+		{"backup is a link", func(t *testing.T, l filehistgen.Layout) {
+			b := filepath.Join(l.Home, "file-history", filehistgen.SessionID, l.BackupName("README.md", 1))
+			os.Remove(b)
+			if err := os.Symlink("/dev/zero", b); err != nil {
+				t.Fatal(err)
+			}
+		}, func(home *model.Home, _ *SessionFileHistory) (*FileRestorePlan, error) {
+			// Read again, so the folder listing sees the link.
+			s, err := ReadSessionFileHistory(home.FS, filehistgen.SessionID, transcriptOf(home))
+			if err != nil {
+				return nil, err
+			}
+			return PlanVersionRestore(home.FS, &s, "README.md", 1)
+		}, "not a regular file"},
 		{"relative target", nil, func(home *model.Home, s *SessionFileHistory) (*FileRestorePlan, error) {
 			f, _ := s.File("README.md")
 			f.Target = "README.md"
@@ -318,4 +332,15 @@ func TestRestoreRefusesOddSessionID(t *testing.T) {
 		}
 		sameState(t, string(sid), diskState(t, l), before)
 	}
+}
+
+// transcriptOf is the generated session's transcript inside the home.
+func transcriptOf(home *model.Home) string {
+	ts, _ := model.FindTranscripts(home.FS)
+	for _, t := range ts {
+		if t.SessionID == filehistgen.SessionID {
+			return t.Path
+		}
+	}
+	return ""
 }
