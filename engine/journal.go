@@ -16,6 +16,19 @@ import (
 // the journal (nor .trash/) as memory.
 const JournalPath = ".memscope/journal.jsonl"
 
+// The journal and failed writes. A change is journaled before any file
+// is touched (write ahead), then applied; a change that fails is rolled
+// back and its entry removed, so the journal names only changes that
+// landed. Two failures can leave an entry for a change that did not land
+// whole: the rollback fails too (a *rollbackError says "run undo"), or
+// the entry cannot be removed (the error says so). Undo handles both: a
+// file already as it was before is skipped, a file as the change left it
+// is put back, so after the fault is gone one undo restores the folder
+// and drops the entry. An undo whose files were restored but whose entry
+// could not be dropped says so; running undo again only drops it. The
+// fault tests (ops_fault_test.go) check this for every step of every
+// write of every operation.
+
 // JournalMaxEntries is how many changes the journal keeps; the oldest
 // are dropped first. Memory files are small, so this is a few MB at most.
 const JournalMaxEntries = 100
