@@ -268,14 +268,9 @@ func archiveFolder(fsys fs.FS, entries []archiveEntry, to string, rep *ArchiveRe
 			continue
 		}
 		af, err := copyOut(fsys, e, filepath.Join(to, filepath.FromSlash(e.rel)))
-		if errors.Is(err, fs.ErrNotExist) {
-			rep.Problems = append(rep.Problems, model.Problem{File: e.rel, Kind: model.ProblemUnreadable, Reason: "not archived: gone since the forecast"})
-			continue
-		}
-		if err != nil {
+		if err := rep.record(e.rel, af, err); err != nil {
 			return err
 		}
-		rep.Files = append(rep.Files, af)
 	}
 	// Folder mtimes last: creating files inside a folder changes its mtime,
 	// and file-history folders are swept by theirs.
@@ -331,6 +326,21 @@ func copyOut(fsys fs.FS, e archiveEntry, dst string) (ArchivedFile, error) {
 	}
 	af.Size, af.SHA256 = n, hex.EncodeToString(h.Sum(nil))
 	return af, nil
+}
+
+// record adds a copied file to the report. A source file that vanished
+// since the forecast (the client swept it meanwhile) is a problem, not a
+// failure.
+func (rep *ArchiveReport) record(rel string, af ArchivedFile, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		rep.Problems = append(rep.Problems, model.Problem{File: rel, Kind: model.ProblemUnreadable, Reason: "not archived: gone since the forecast"})
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	rep.Files = append(rep.Files, af)
+	return nil
 }
 
 // openSource opens a home file and stats the open file, so its size and

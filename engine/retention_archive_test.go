@@ -325,3 +325,24 @@ func TestArchiveSelection(t *testing.T) {
 		}
 	}
 }
+
+// The client may sweep a file between the forecast and the archive: it is
+// reported, and everything else is archived.
+func TestArchiveFileGoneSinceTheForecast(t *testing.T) {
+	for _, dest := range []string{"arch", "arch.tar.gz"} {
+		t.Run(dest, func(t *testing.T) {
+			h := archiveHome(t)
+			items := defaultSelection(t, h)
+			if err := os.Remove(h.Abs("todos/t.json")); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := Archive(ArchiveOptions{Home: h, Items: items, To: filepath.Join(t.TempDir(), dest)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Verified != len(oldFiles)-1 || len(rep.Problems) != 1 || rep.Problems[0].File != "todos/t.json" {
+				t.Errorf("verified %d problems %+v; want %d and todos/t.json", rep.Verified, rep.Problems, len(oldFiles)-1)
+			}
+		})
+	}
+}

@@ -5,14 +5,11 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-
-	"github.com/memscope/memscope/model"
 )
 
 // archiveTar writes entries into a new .tar.gz file at to. An existing
@@ -69,14 +66,9 @@ func writeTar(fsys fs.FS, entries []archiveEntry, w io.Writer, rep *ArchiveRepor
 			continue
 		}
 		af, err := tarFile(fsys, tw, e)
-		if errors.Is(err, fs.ErrNotExist) {
-			rep.Problems = append(rep.Problems, model.Problem{File: e.rel, Kind: model.ProblemUnreadable, Reason: "not archived: gone since the forecast"})
-			continue
-		}
-		if err != nil {
+		if err := rep.record(e.rel, af, err); err != nil {
 			return err
 		}
-		rep.Files = append(rep.Files, af)
 	}
 	if err := tw.Close(); err != nil {
 		return err
