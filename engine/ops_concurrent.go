@@ -256,3 +256,26 @@ func parentDir(p string) string { return filepath.Dir(p) }
 func hiddenBeside(name, tag string) string {
 	return path.Join(path.Dir(name), "."+path.Base(name)+"."+tag+"-"+strconv.FormatInt(stageSeq.Add(1), 10)+"-"+strconv.Itoa(os.Getpid()))
 }
+
+// ReplaceIfUnchanged writes data over the file at path only if the file
+// still holds before (is still absent when existed is false): for a file
+// the user edited in $EDITOR on a copy while Claude Code may have
+// rewritten the original. The write is atomic and checked at the rename,
+// as the store's writes are; when the file changed, nothing is written
+// and the error is a *ConflictError.
+func ReplaceIfUnchanged(path string, before []byte, existed bool, data []byte) error {
+	d, ok := DirFS(filepath.Dir(path)).(dirFS)
+	if !ok {
+		return fmt.Errorf("write %s: no folder file system", path)
+	}
+	name := filepath.Base(path)
+	expect := FileStamp{}
+	if existed {
+		expect = stampOf(before, true, nil)
+	}
+	staged, err := d.Stage(name, data, 0o600)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return d.replaceChecked(staged, name, expect, "save")
+}

@@ -5,7 +5,6 @@ package ui
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -329,7 +328,7 @@ func (m *Model) setStatus(s string, isErr bool) {
 // handleData handles data messages by type; ok is false for messages
 // nobody owns.
 func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
-	for _, h := range []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.handleEdit, Model.handleLoaded, Model.handleRequest, Model.handleWatch} {
+	for _, h := range []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch} {
 		if next, cmd, ok := h(m, msg); ok {
 			return next, cmd, true
 		}
@@ -420,12 +419,6 @@ func (m Model) handleRequest(msg tea.Msg) (Model, tea.Cmd, bool) {
 			p = filepath.Join(m.memoryDirAbs(), filepath.FromSlash(p))
 		}
 		return m, m.openEditorCmd(p), true
-	case editorFinishedMsg:
-		if msg.err != nil {
-			m.setStatus("editor: "+msg.err.Error(), true)
-			return m, m.reloadAll(), true
-		}
-		return m, tea.Batch(m.reloadAll(), scanEditedCmd(msg.path, os.ReadFile)), true
 	case msgs.SwitchPane:
 		m.setFocus(msg.Index)
 		return m, nil, true
