@@ -327,3 +327,39 @@ func TestFilesPaneEmpty(t *testing.T) {
 		t.Errorf("keys on an empty list sent %#v", out)
 	}
 }
+
+// The pane stays inside the size it is given, at every level.
+func TestFilesPaneFitsItsSize(t *testing.T) {
+	f := newFixture(t)
+	for _, size := range []struct{ w, h int }{{60, 15}, {45, 14}, {40, 10}, {30, 8}, {120, 40}} {
+		m := newPane(size.w, size.h)
+		m.SetSessions(sessionsFixture)
+		// The last file (src/app.go) has the longest version rows.
+		for _, k := range []string{"", "enter", "enter", "G", "enter", "space", "a"} {
+			if k != "" {
+				var out []tea.Msg
+				m, out = press(t, m, k)
+				for _, msg := range out {
+					switch msg := msg.(type) {
+					case LoadSession:
+						m.SetSession(&f.s)
+					case DiffRequest:
+						answerDiff(t, f, &m, msg)
+					case PlanRequest:
+						p, err := engine.PlanVersionRestore(f.home.FS, &f.s, msg.TrackingPath, msg.Version)
+						m.SetPlan(p, err)
+					}
+				}
+			}
+			lines := strings.Split(ansi.Strip(m.View()), "\n")
+			if len(lines) > size.h {
+				t.Errorf("%dx%d after %q: %d lines", size.w, size.h, k, len(lines))
+			}
+			for _, l := range lines {
+				if w := ansi.StringWidth(l); w > size.w {
+					t.Errorf("%dx%d after %q: line of %d cells: %q", size.w, size.h, k, w, l)
+				}
+			}
+		}
+	}
+}

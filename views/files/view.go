@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/memscope/memscope/engine"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/text"
@@ -190,6 +192,10 @@ func (m Model) detail() string {
 		}
 	case r.Version != nil:
 		lines = m.diffLines()
+	}
+	for i, l := range lines {
+		// Styled lines too: ansi.Truncate keeps escape sequences whole.
+		lines[i] = ansi.Truncate(l, m.width, "…")
 	}
 	return m.styles.Clip(lines, rows)
 }
