@@ -105,6 +105,7 @@ func printForecast(w io.Writer, f engine.RetentionForecast, limit int) {
 				continue
 			}
 			fmt.Fprintf(w, "\n%s: %d item(s), %s\n", g.Label(f.HorizonDays), g.Total.Items, humanBytes(g.Total.Bytes))
+			fmt.Fprintf(w, "  %-16s  %-15s %10s  %s\n", "eligible from", "kind", "size", "path")
 			for n, i := range g.Items {
 				if limit > 0 && n == limit {
 					fmt.Fprintf(w, "  … %d more (--limit 0 lists all, --json gives everything)\n", len(g.Items)-n)
