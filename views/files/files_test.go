@@ -126,6 +126,31 @@ func answerDiff(t *testing.T, f fixture, m *Model, req DiffRequest) {
 // folder.
 var backupHash = regexp.MustCompile(`[0-9a-f]{16}@v`)
 
+// pressAnswered presses a key and answers the requests it sends as the
+// root does.
+func pressAnswered(t *testing.T, f fixture, m Model, k string) Model {
+	t.Helper()
+	m, out := press(t, m, k)
+	for _, msg := range out {
+		switch msg := msg.(type) {
+		case LoadSession:
+			m.SetSession(&f.s)
+		case DiffRequest:
+			answerDiff(t, f, &m, msg)
+		case PlanRequest:
+			var p *engine.FileRestorePlan
+			var err error
+			if msg.Turn != "" {
+				p, err = engine.PlanTurnRestore(f.home.FS, &f.s, msg.Turn)
+			} else {
+				p, err = engine.PlanVersionRestore(f.home.FS, &f.s, msg.TrackingPath, msg.Version)
+			}
+			m.SetPlan(p, err)
+		}
+	}
+	return m
+}
+
 func screen(f fixture, m Model) string {
 	return backupHash.ReplaceAllString(strings.ReplaceAll(ansi.Strip(m.View()), f.root, "$ROOT"), "<h16>@v")
 }
@@ -149,19 +174,7 @@ func TestFilesPaneGolden(t *testing.T) {
 			m := newPane(100, 30)
 			m.SetSessions(sessionsFixture)
 			for _, k := range tt.keys {
-				var out []tea.Msg
-				m, out = press(t, m, k)
-				for _, msg := range out {
-					switch msg := msg.(type) {
-					case LoadSession:
-						m.SetSession(&f.s)
-					case DiffRequest:
-						answerDiff(t, f, &m, msg)
-					case PlanRequest:
-						p, err := engine.PlanTurnRestore(f.home.FS, &f.s, msg.Turn)
-						m.SetPlan(p, err)
-					}
-				}
+				m = pressAnswered(t, f, m, k)
 			}
 			golden.RequireEqual(t, screen(f, m))
 		})
@@ -337,19 +350,7 @@ func TestFilesPaneFitsItsSize(t *testing.T) {
 		// The last file (src/app.go) has the longest version rows.
 		for _, k := range []string{"", "enter", "enter", "G", "enter", "space", "a"} {
 			if k != "" {
-				var out []tea.Msg
-				m, out = press(t, m, k)
-				for _, msg := range out {
-					switch msg := msg.(type) {
-					case LoadSession:
-						m.SetSession(&f.s)
-					case DiffRequest:
-						answerDiff(t, f, &m, msg)
-					case PlanRequest:
-						p, err := engine.PlanVersionRestore(f.home.FS, &f.s, msg.TrackingPath, msg.Version)
-						m.SetPlan(p, err)
-					}
-				}
+				m = pressAnswered(t, f, m, k)
 			}
 			lines := strings.Split(ansi.Strip(m.View()), "\n")
 			if len(lines) > size.h {
