@@ -144,10 +144,17 @@ func (s *SessionFileHistory) buildTurns(t model.FileHistoryTranscript) []*model.
 		}
 		return sn.Timestamp
 	}
-	sort.SliceStable(snaps, func(i, j int) bool {
-		a, b := when(snaps[i]), when(snaps[j])
-		return !a.IsZero() && !b.IsZero() && a.Before(b)
-	})
+	// A snapshot without a time sorts with the one before it in the file,
+	// so the order is total and a missing time moves nothing.
+	key := map[*model.FileSnapshot]time.Time{}
+	var last time.Time
+	for _, sn := range snaps {
+		if t := when(sn); !t.IsZero() {
+			last = t
+		}
+		key[sn] = last
+	}
+	sort.SliceStable(snaps, func(i, j int) bool { return key[snaps[i]].Before(key[snaps[j]]) })
 	deltas := map[string][]model.FileHistoryRecord{}
 	for _, r := range t.Records {
 		if r.Kind == model.FileHistoryDeltaRecord {

@@ -259,3 +259,26 @@ func TestFileVersionDiffOddDiskFiles(t *testing.T) {
 		t.Errorf("deleted file: %q %v", d, err)
 	}
 }
+
+// Turns go by time, not by place in the file (records are written
+// asynchronously); a snapshot without a time stays after the one before it.
+func TestFileTurnsOrder(t *testing.T) {
+	at := func(m int) time.Time { return time.Date(2026, 11, 22, 10, m, 0, 0, time.UTC) }
+	snap := func(id string, ts time.Time) model.FileHistoryRecord {
+		return model.FileHistoryRecord{Kind: model.FileHistorySnapshotRecord, MessageID: id, Timestamp: ts, Files: map[string]model.FileBackup{}}
+	}
+	tr := model.FileHistoryTranscript{
+		Records: []model.FileHistoryRecord{snap("c", at(3)), snap("a", at(1)), snap("x", time.Time{}), snap("b", at(2))},
+		Prompts: map[string]model.UserPrompt{"b": {UUID: "b", Time: at(0)}},
+	}
+	s := BuildSessionFileHistory("s", "", tr, nil)
+	var got []string
+	for _, turn := range s.Turns {
+		got = append(got, turn.MessageID)
+	}
+	// b's prompt time (10:00) wins over its snapshot's (10:02); x has no
+	// time and follows a.
+	if strings.Join(got, "") != "baxc" {
+		t.Errorf("order = %v, want b a x c", got)
+	}
+}
