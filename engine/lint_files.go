@@ -112,7 +112,7 @@ func dupeDocs(md *model.MemoryDir) []DupeDoc {
 			continue
 		}
 		if text := strings.TrimSpace(f.Description + "\n" + f.Body); text != "" {
-			docs = append(docs, DupeDoc{Path: f.Path, Text: text})
+			docs = append(docs, DupeDoc{Path: f.Path, Text: dupeText(text)})
 		}
 	}
 	return docs
