@@ -105,7 +105,7 @@ func RenderSessionHTML(x *SessionExport) ([]byte, error) {
 		w.raw("<section class=\"branch\" id=\"branch-", strconv.Itoa(i+1), "\">\n<h2>")
 		w.line("Branch not taken " + strconv.Itoa(i+1) + ": from " + shortUUID(br.From) + ", rewound at line " + strconv.Itoa(br.ParentLine))
 		w.raw("</h2>\n<p class=\"note\">")
-		w.line("The session went back to message " + shortUUID(br.Parent) + " and continued differently; this is the path it left, newest turn first at each fork.")
+		w.line("The session went back to message " + shortUUID(br.Parent) + " and continued differently; this is the path it left (at each later fork, the newest reply).")
 		w.raw("</p>\n")
 		w.entries(br.Entries)
 		w.raw("</section>\n")
@@ -120,7 +120,7 @@ func RenderSessionHTML(x *SessionExport) ([]byte, error) {
 		w.raw("</h2>\n<p class=\"note\">")
 		w.line("source: " + sidechainSource(sc) + " · records: " + strconv.Itoa(sc.Records))
 		if len(sc.Models) > 0 {
-			w.line(" · models: " + strings.Join(sc.Models, ", ") + " · usage: " + strconv.Itoa(sc.Usage.Responses) + " responses · " + exportUsageLine(sc.Usage.Tokens))
+			w.line(" · models: " + strings.Join(sc.Models, ", ") + " · usage: " + responsesLine(sc.Usage.Responses, sc.Usage.Tokens))
 		}
 		w.raw("</p>\n")
 		w.entries(sc.Entries)

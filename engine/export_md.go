@@ -110,7 +110,7 @@ func RenderSessionMarkdown(x *SessionExport) []byte {
 
 	for i, br := range x.Branches {
 		w.heading(2, "Branch not taken "+strconv.Itoa(i+1)+": from "+shortUUID(br.From)+", rewound at line "+strconv.Itoa(br.ParentLine))
-		w.line("*The session went back to message ", mdEscape(shortUUID(br.Parent)), " and continued differently; this is the path it left, newest turn first at each fork.*")
+		w.line("*The session went back to message ", mdEscape(shortUUID(br.Parent)), " and continued differently; this is the path it left (at each later fork, the newest reply).*")
 		w.blank()
 		w.entries(br.Entries, 3)
 	}
@@ -124,7 +124,7 @@ func RenderSessionMarkdown(x *SessionExport) []byte {
 		w.line("- records: ", strconv.Itoa(sc.Records))
 		if len(sc.Models) > 0 {
 			w.line("- models: ", mdEscape(strings.Join(sc.Models, ", ")))
-			w.line("- usage: ", strconv.Itoa(sc.Usage.Responses), " responses · ", exportUsageLine(sc.Usage.Tokens))
+			w.line("- usage: ", responsesLine(sc.Usage.Responses, sc.Usage.Tokens))
 		}
 		w.blank()
 		w.entries(sc.Entries, 3)

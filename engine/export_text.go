@@ -55,6 +55,15 @@ func exportUsageLine(u model.Usage) string {
 		" · cache read " + groupDigits(u.CacheReadInputTokens) + " · cache write " + groupDigits(u.CacheCreationInputTokens)
 }
 
+// responsesLine is "N responses · <usage>", with "1 response".
+func responsesLine(n int, u model.Usage) string {
+	s := strconv.Itoa(n) + " responses · "
+	if n == 1 {
+		s = "1 response · "
+	}
+	return s + exportUsageLine(u)
+}
+
 // optTokens is a token figure the client may leave out.
 func optTokens(p *int) string {
 	if p == nil {
@@ -228,9 +237,9 @@ func sessionFacts(x *SessionExport) []fact {
 		fs = append(fs, fact{"Client", "Claude Code " + x.Version + " · git branch " + x.GitBranch})
 	}
 	fs = append(fs, fact{"Models", strings.Join(x.Models, ", ")},
-		fact{"Usage", strconv.Itoa(x.Usage.Responses) + " responses · " + exportUsageLine(x.Usage.Tokens)})
+		fact{"Usage", responsesLine(x.Usage.Responses, x.Usage.Tokens)})
 	for _, m := range x.Usage.ByModel {
-		fs = append(fs, fact{"Usage of " + m.Model, strconv.Itoa(m.Responses) + " responses · " + exportUsageLine(m.Tokens)})
+		fs = append(fs, fact{"Usage of " + m.Model, responsesLine(m.Responses, m.Tokens)})
 	}
 	fs = append(fs,
 		fact{"Main chain", "leaf " + shortUUID(x.Leaf.UUID) + " (line " + strconv.Itoa(x.Leaf.Line) + "), chosen as " +
