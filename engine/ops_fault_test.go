@@ -166,17 +166,22 @@ func newFaultRun(t *testing.T, op faultOp, f *model.FaultFS) *faultRun {
 
 // reference runs op without a fault: the calls of each step it makes,
 // and the folder and journal it leaves.
-func reference(t *testing.T, op faultOp) (*model.FaultFS, map[string]string, []string) {
+func reference(t *testing.T, op faultOp) (*model.FaultFS, map[string]string, []string, []string) {
 	t.Helper()
 	r := newFaultRun(t, op, &model.FaultFS{})
-	if _, err := op.op(r.store); err != nil {
+	ch, err := op.op(r.store)
+	if err != nil {
 		t.Fatalf("%s without a fault: %v", op.name, err)
 	}
 	snap := snapshot(t, r.dir)
 	if l := leftovers(snap); len(l) > 0 {
 		t.Fatalf("%s without a fault leaves %q", op.name, l)
 	}
-	return r.f, withoutJournal(snap), journalIDs(t, r.dir)
+	names := []string{JournalPath}
+	for _, f := range ch.Files {
+		names = append(names, f.Path)
+	}
+	return r.f, withoutJournal(snap), journalIDs(t, r.dir), names
 }
 
 // checkFailed checks the folder after an operation failed with err: the
@@ -217,7 +222,7 @@ func (r *faultRun) checkFailed(t *testing.T, err error, errno syscall.Errno) {
 // folder fsync comes after a rename and is not a failure.
 func TestStoreFaults(t *testing.T) {
 	for _, op := range faultOps() {
-		counts, wantFiles, wantIDs := reference(t, op)
+		counts, wantFiles, wantIDs, names := reference(t, op)
 		for _, step := range model.FaultSteps {
 			for k := 1; k <= counts.Calls(step); k++ {
 				for ei, errno := range faultErrnos {
@@ -238,6 +243,9 @@ func TestStoreFaults(t *testing.T) {
 								t.Fatalf("call %d of %s failed (%q) and the change succeeded", k, step, r.f.Hits())
 							}
 							r.checkFailed(t, err, errno)
+							if !namesOne(err, names) {
+								t.Errorf("error %q names none of the change's files %q", err, names)
+							}
 							r.f.Heal()
 							if _, err := op.op(r.store); err != nil {
 								t.Fatalf("retry: %v", err)
@@ -265,7 +273,7 @@ func TestStoreFaults(t *testing.T) {
 // unless the error says it could not be removed.
 func TestStoreFaultsThatStay(t *testing.T) {
 	for _, op := range faultOps() {
-		counts, _, _ := reference(t, op)
+		counts, _, _, _ := reference(t, op)
 		for si, step := range model.FaultSteps {
 			if step == model.StepSyncDir {
 				continue
@@ -305,6 +313,17 @@ func TestStoreFaultsThatStay(t *testing.T) {
 			}
 		}
 	}
+}
+
+// namesOne reports whether err's message names one of the files (by
+// their folder path, which staged and temporary names contain too).
+func namesOne(err error, files []string) bool {
+	for _, f := range files {
+		if strings.Contains(err.Error(), f) {
+			return true
+		}
+	}
+	return false
 }
 
 // withoutLeftovers is a snapshot without temporary and staged files.

@@ -92,7 +92,7 @@ func (d dirFS) Stage(name string, data []byte, perm fs.FileMode) (string, error)
 	staged := path.Join(path.Dir(name), "."+path.Base(name)+".memscope-stage-"+strconv.FormatInt(stageSeq.Add(1), 10)+"-"+strconv.Itoa(os.Getpid()))
 	sp, _ := d.abs(staged)
 	if err := model.WriteFileAtomicWith(d.w, sp, data, perm); err != nil {
-		return "", err
+		return "", fmt.Errorf("stage %s: %w", name, err)
 	}
 	return staged, nil
 }
