@@ -136,7 +136,8 @@ type ExportEntry struct {
 	ParentUUID string    `json:"parentUuid,omitempty"`
 	Line       int       `json:"line"`
 	Timestamp  time.Time `json:"timestamp,omitzero"`
-	// Model and Usage belong to assistant entries.
+	// Model and Usage belong to assistant entries; Usage is on the first
+	// entry of an API response only (one response can span several lines).
 	Model string       `json:"model,omitempty"`
 	Usage *model.Usage `json:"usage,omitempty"`
 	// Subtype is a system record's subtype.

@@ -320,6 +320,12 @@ func TestExportBadInput(t *testing.T) {
 				t.Errorf("the long message did not come through whole")
 			}
 		}},
+		{"one response over two lines", `{"type":"assistant","uuid":"a1","requestId":"r","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"x"}],"usage":{"input_tokens":7,"output_tokens":1}}}` + "\n" +
+			`{"type":"assistant","uuid":"a2","parentUuid":"a1","requestId":"r","message":{"id":"m","role":"assistant","content":[{"type":"tool_use","id":"t","name":"Read","input":{}}],"usage":{"input_tokens":7,"output_tokens":1}}}` + "\n", func(t *testing.T, x *SessionExport) {
+			if len(x.Conversation) != 2 || x.Conversation[0].Usage == nil || x.Conversation[1].Usage != nil || x.Usage.Responses != 1 || x.Usage.Tokens.InputTokens != 7 {
+				t.Errorf("usage shown %v/%v, totals %+v", x.Conversation[0].Usage, x.Conversation[1].Usage, x.Usage)
+			}
+		}},
 		{"invalid utf8 and a parent loop", `{"type":"user","uuid":"u1","parentUuid":"u2","message":{"role":"user","content":"a` + "\xff\xfe" + `b"}}` + "\n" +
 			`{"type":"user","uuid":"u2","parentUuid":"u1","message":{"role":"user","content":"c"}}` + "\n", func(t *testing.T, x *SessionExport) {
 			if x.Leaf.ChainEnd != model.ChainCycle || len(x.Conversation) != 2 {

@@ -22,11 +22,14 @@ type exportBuilder struct {
 	boundaryNo map[*model.Record]int
 	preserved  map[string]int
 	inBranch   map[*model.Record]bool
+	// responses are the API responses whose usage an entry already shows:
+	// the client writes one response over several lines.
+	responses map[string]bool
 }
 
 func newExportBuilder(t *model.Transcript, pm *pasteMatcher) *exportBuilder {
 	b := &exportBuilder{t: t, pm: pm, results: map[string]*ExportToolResult{}, calls: map[string]bool{},
-		boundaryNo: map[*model.Record]int{}, preserved: map[string]int{}, inBranch: map[*model.Record]bool{}}
+		boundaryNo: map[*model.Record]int{}, preserved: map[string]int{}, inBranch: map[*model.Record]bool{}, responses: map[string]bool{}}
 	for _, r := range t.Records {
 		if r.IsCompactBoundary() || r.IsMicrocompactBoundary() {
 			b.boundaryNo[r] = len(b.boundaryNo) + 1
@@ -112,6 +115,12 @@ func (b *exportBuilder) entry(r *model.Record) (ExportEntry, bool) {
 		e.Kind = EntryAssistant
 		if m := r.Message; m != nil {
 			e.Model, e.Usage = m.Model, m.Usage
+			if key := m.ID + "\x00" + r.RequestID; m.ID != "" || r.RequestID != "" {
+				if b.responses[key] {
+					e.Usage = nil
+				}
+				b.responses[key] = true
+			}
 		}
 		e.Blocks = b.assistantBlocks(r)
 	case r.Type == model.RecordAttachment:
