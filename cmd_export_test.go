@@ -33,8 +33,9 @@ func exportHome(t *testing.T) (home, transcript, project string) {
 			`","timestamp":"2026-11-22T10:00:00Z","message":{"role":"user","content":"[Pasted text #1 +1 lines] fix it"}}` + "\n",
 		filepath.Join(home, "history.jsonl"): `{"display":"[Pasted text #1 +1 lines] fix it","pastedContents":{"1":{"id":1,"type":"text","contentHash":"` + hash +
 			`"}},"timestamp":1795338000000,"project":"` + project + `","sessionId":"aaaa0000-1111-4222-8333-444455556666"}` + "\n",
-		filepath.Join(home, "paste-cache", hash+".txt"): paste,
-		filepath.Join(dir, "memory", "MEMORY.md"):       "- [Terse](feedback_terse.md) — short answers\n",
+		filepath.Join(home, "paste-cache", hash+".txt"):                      paste,
+		filepath.Join(dir, exportTestSession, "subagents", "agent-a1.jsonl"): `{"type":"user","uuid":"x1","isSidechain":true,"agentId":"a1","message":{"role":"user","content":"sub"}}` + "\n",
+		filepath.Join(dir, "memory", "MEMORY.md"):                            "- [Terse](feedback_terse.md) — short answers\n",
 		filepath.Join(dir, "memory", "feedback_terse.md"): "---\nname: terse\ndescription: short answers\nmetadata:\n  type: feedback\n" +
 			"  modified: 2026-11-01T10:00:00Z\n---\n\nBe terse.\n",
 	}
@@ -73,7 +74,7 @@ func TestExportCommand(t *testing.T) {
 		file   string // --out file to check
 		inFile []string
 	}{
-		{name: "md to stdout", args: []string{exportTestSession, "--home", home}, stdout: []string{"# Claude Code session " + exportTestSession, "## Conversation"}},
+		{name: "md to stdout", args: []string{exportTestSession, "--home", home}, stdout: []string{"# Claude Code session " + exportTestSession, "## Conversation", "## Sidechain 1: subagent a1"}},
 		{name: "prefix, html to a file", args: []string{"668e1d4c", "--home", home, "--format", "html", "--out", filepath.Join(outDir, "s.html")},
 			stderr: "wrote", file: filepath.Join(outDir, "s.html"), inFile: []string{"<!DOCTYPE html>", "Content-Security-Policy"}},
 		{name: "over an existing file", args: []string{exportTestSession, "--home", home, "--out", existing}, file: existing, inFile: []string{"## Conversation"}},
@@ -81,6 +82,8 @@ func TestExportCommand(t *testing.T) {
 		{name: "a path in a home finds its pastes", args: []string{filepath.Join(home, "projects", model.Slug(project), "aaaa0000-1111-4222-8333-444455556666.jsonl"), "--format", "json"},
 			stdout: []string{`"origin": "paste-cache"`}},
 		{name: "refuses the transcript itself", args: []string{exportTestSession, "--home", home, "--out", transcript}, code: 1, stderr: "own transcript"},
+		{name: "refuses a subagent transcript", args: []string{exportTestSession, "--home", home, "--out", filepath.Join(filepath.Dir(transcript), exportTestSession, "subagents", "agent-a1.jsonl")},
+			code: 1, stderr: "own transcript"},
 		{name: "refuses the transcript through a link", args: []string{exportTestSession, "--home", home, "--out", link}, code: 1, stderr: "own transcript"},
 		{name: "memory as md", args: []string{"--memory", "--home", home, "--project", project}, stdout: []string{"# Claude Code memory of " + project, "## Feedback memories (1)", "21 days, fresh"}},
 		{name: "memory as json", args: []string{"--memory", "--home", home, "--project", project, "--format", "json"}, stdout: []string{`"schema": "memscope.memory-export/v1"`}},
