@@ -13,4 +13,11 @@ func (s *MemoryStore) Writable() error {
 	return nil
 }
 
-func (d dirFS) probeWritable() error { return model.ProbeWritable(d.w, d.dir) }
+func (d dirFS) probeWritable() error {
+	// The probe is a write too: it must not follow a linked memory folder
+	// out of the home, and every other write would be refused anyway.
+	if err := notALink(d.dir, "the memory folder"); err != nil {
+		return err
+	}
+	return model.ProbeWritable(d.w, d.dir)
+}

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -69,5 +70,25 @@ func TestReadOnlyFolderPermissions(t *testing.T) {
 	}
 	if d := diffTrees(before, snapshot(t, dir)); d != "" {
 		t.Errorf("files changed:\n%s", d)
+	}
+}
+
+// A memory folder that is a symbolic link is not probed through (the
+// probe would write where the link points) and counts as not writable.
+func TestWritableRefusesLinkedFolder(t *testing.T) {
+	root := t.TempDir()
+	outside := filepath.Join(root, "outside")
+	writeTree(t, outside, opsFixture())
+	link := filepath.Join(root, "memory")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	f := &model.FaultFS{}
+	s, _ := OpenMemoryStore(link, DirFSWith(link, f))
+	if err := s.Writable(); !errors.Is(err, ErrSymlinkWrite) {
+		t.Errorf("Writable = %v, want ErrSymlinkWrite", err)
+	}
+	if n := f.Calls(model.StepCreateTemp); n != 0 {
+		t.Errorf("the probe created %d files through the link", n)
 	}
 }
