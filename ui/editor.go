@@ -138,9 +138,10 @@ func saveEdit(s editSession) msgs.Status {
 	if err := engine.ReplaceIfUnchanged(s.path, s.before, s.existed, edited); err != nil {
 		var ce *engine.ConflictError
 		if errors.As(err, &ce) {
-			return msgs.Status{Text: fmt.Sprintf("%s changed on disk while the editor was open; nothing was overwritten — your version is in %s", s.path, s.copy), Error: true}
+			// The news first: the status line is cut to the terminal's width.
+			return msgs.Status{Text: fmt.Sprintf("not saved: %s changed on disk while the editor was open; nothing was overwritten — your version is in %s", filepath.Base(s.path), s.copy), Error: true}
 		}
-		return msgs.Status{Text: fmt.Sprintf("%v — your version is in %s", err, s.copy), Error: true}
+		return msgs.Status{Text: fmt.Sprintf("not saved: %v — your version is in %s", err, s.copy), Error: true}
 	}
 	os.RemoveAll(filepath.Dir(s.copy))
 	return scanSaved(s.path, edited)
