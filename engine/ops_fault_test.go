@@ -136,8 +136,10 @@ func journalIDs(t *testing.T, dir string) []string {
 
 // faultRun is one operation's folder: set up, then opened on a FaultFS.
 type faultRun struct {
-	dir   string
-	f     *model.FaultFS
+	dir string
+	f   *model.FaultFS
+	// hits are the paths of the calls made to fail.
+	hits  func() []string
 	store *MemoryStore
 	// orig is the folder before setup; before after it, ids its journal.
 	orig   map[string]string
@@ -146,6 +148,13 @@ type faultRun struct {
 }
 
 func newFaultRun(t *testing.T, op faultOp, f *model.FaultFS) *faultRun {
+	t.Helper()
+	return newFaultRunWith(t, op, f, nil)
+}
+
+// newFaultRunWith is newFaultRun with the store writing through w (f when
+// nil), a wrapper of f.
+func newFaultRunWith(t *testing.T, op faultOp, f *model.FaultFS, w model.WriteFS) *faultRun {
 	t.Helper()
 	dir := t.TempDir()
 	writeTree(t, dir, op.files())
@@ -159,8 +168,11 @@ func newFaultRun(t *testing.T, op faultOp, f *model.FaultFS) *faultRun {
 	if f.Base == nil {
 		f.Base = noSyncFS{}
 	}
-	r := &faultRun{dir: dir, f: f, orig: orig, before: snapshot(t, dir), ids: journalIDs(t, dir)}
-	r.store, _ = OpenMemoryStore(dir, DirFSWith(dir, f))
+	if w == nil {
+		w = f
+	}
+	r := &faultRun{dir: dir, f: f, hits: f.Hits, orig: orig, before: snapshot(t, dir), ids: journalIDs(t, dir)}
+	r.store, _ = OpenMemoryStore(dir, DirFSWith(dir, w))
 	return r
 }
 
@@ -195,7 +207,7 @@ func (r *faultRun) checkFailed(t *testing.T, err error, errno syscall.Errno) {
 	if !errors.Is(err, errno) {
 		t.Fatalf("err = %v, want %v", err, errno)
 	}
-	hits := r.f.Hits()
+	hits := r.hits()
 	if len(hits) == 0 || !strings.Contains(err.Error(), hits[0]) {
 		t.Errorf("error %q does not name the path that failed (%q)", err, hits)
 	}
