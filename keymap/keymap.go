@@ -12,7 +12,7 @@ type KeyMap struct {
 	Help     key.Binding
 	NextPane key.Binding
 	PrevPane key.Binding
-	Panes    [8]key.Binding
+	Panes    [10]key.Binding
 	Undo     key.Binding
 	Reload   key.Binding
 
@@ -55,8 +55,17 @@ type KeyMap struct {
 	Apply  key.Binding
 }
 
-// PaneNames are the panes in focus-ring order; number keys 1–8 jump to them.
-var PaneNames = [8]string{"Projects", "Index", "Memories", "History", "Pastes", "Replay", "Prompt", "Health"}
+// PaneNames are the panes in focus-ring order; number keys 1–9 and 0 jump
+// to them (PaneKey).
+var PaneNames = [10]string{"Projects", "Index", "Memories", "History", "Pastes", "Replay", "Prompt", "Health", "Retention", "Files"}
+
+// PaneKey is the number key of pane i: 1–9, then 0 for the tenth.
+func PaneKey(i int) string {
+	if i == 9 {
+		return "0"
+	}
+	return string(rune('1' + i))
+}
 
 // Default returns the standard bindings.
 func Default() KeyMap {
@@ -101,7 +110,7 @@ func Default() KeyMap {
 		Apply:  key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "apply selected")),
 	}
 	for i, name := range PaneNames {
-		k := string(rune('1' + i))
+		k := PaneKey(i)
 		km.Panes[i] = key.NewBinding(key.WithKeys(k), key.WithHelp(k, name))
 	}
 	return km

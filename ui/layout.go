@@ -58,12 +58,12 @@ func (m Model) tabLabels() []string {
 	out := make([]string, len(keymap.PaneNames))
 	total := 0
 	for i, n := range keymap.PaneNames {
-		out[i] = string(rune('1'+i)) + " " + n
+		out[i] = keymap.PaneKey(i) + " " + n
 		total += lipgloss.Width(m.styles.TabInactive.Render(out[i]))
 	}
 	if total > m.width {
 		for i, n := range keymap.PaneNames {
-			out[i] = string(rune('1'+i)) + " " + string([]rune(n)[:min(4, len([]rune(n)))])
+			out[i] = keymap.PaneKey(i) + " " + string([]rune(n)[:min(4, len([]rune(n)))])
 		}
 	}
 	return out

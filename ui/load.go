@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"io/fs"
 	"path/filepath"
 	"sort"
@@ -44,6 +45,7 @@ type homeLoadedMsg struct {
 }
 
 type historyLoadedMsg struct {
+	err       error // the file could not be read; nothing else is set
 	history   *model.History
 	inventory *model.PasteInventory
 	refs      map[model.PasteHash]int
@@ -93,7 +95,11 @@ func (m Model) loadHistoryCmd() tea.Cmd {
 	return func() tea.Msg {
 		h, err := model.ReadHistory(fsys, model.HistoryPath)
 		if err != nil && h == nil {
-			return errMsg{err}
+			if !errors.Is(err, fs.ErrNotExist) {
+				return historyLoadedMsg{err: err}
+			}
+			// A home where nothing was typed yet has no history file.
+			h = &model.History{}
 		}
 		inv := model.InventoryPastes(fsys, h)
 		return historyLoadedMsg{history: h, inventory: inv, refs: model.CountPasteRefs(h)}

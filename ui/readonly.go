@@ -58,6 +58,7 @@ func (m *Model) applyWritable(msg writableMsg) {
 	m.readOnly = ro
 	m.memories.SetReadOnly(ro)
 	m.health.SetReadOnly(ro)
+	m.files.SetReadOnly(ro)
 	m.layout()
 }
 

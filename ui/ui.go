@@ -5,6 +5,7 @@ package ui
 
 import (
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/files"
 	"github.com/memscope/memscope/views/health"
 	"github.com/memscope/memscope/views/history"
 	"github.com/memscope/memscope/views/index"
@@ -24,6 +26,7 @@ import (
 	"github.com/memscope/memscope/views/projects"
 	"github.com/memscope/memscope/views/prompt"
 	"github.com/memscope/memscope/views/replay"
+	"github.com/memscope/memscope/views/retention"
 	"github.com/memscope/memscope/views/style"
 )
 
@@ -44,6 +47,9 @@ type Options struct {
 	// Writes is what edits write through; nil is the real OS (tests
 	// inject faults: model.FaultFS).
 	Writes model.WriteFS
+	// System is the machine's root folder, where the managed settings
+	// live (the cleanup forecast reads them); os.DirFS("/") when nil.
+	System fs.FS
 }
 
 // Pane indexes, in focus-ring order (keymap.PaneNames).
@@ -56,6 +62,8 @@ const (
 	paneReplay
 	panePrompt
 	paneHealth
+	paneRetention
+	paneFiles
 	paneCount
 )
 
@@ -95,14 +103,16 @@ type Model struct {
 
 	md *markdown.Renderer
 
-	projects projects.Model
-	index    index.Model
-	memories memories.Model
-	history  history.Model
-	pastes   pastes.Model
-	replay   replay.Model
-	prompt   prompt.Model
-	health   health.Model
+	projects  projects.Model
+	index     index.Model
+	memories  memories.Model
+	history   history.Model
+	pastes    pastes.Model
+	replay    replay.Model
+	prompt    prompt.Model
+	health    health.Model
+	retention retention.Model
+	files     files.Model
 
 	watch     *watcher
 	reloadTag int
@@ -130,20 +140,22 @@ func New(opts Options) Model {
 	st := style.New(true, noColor)
 	km := keymap.Default()
 	m := Model{
-		opts:     opts,
-		keys:     km,
-		styles:   st,
-		help:     help.New(),
-		loading:  map[string]bool{"home": true, "history": true},
-		md:       markdown.NewRenderer(),
-		projects: projects.New(km, st),
-		index:    index.New(km, st),
-		memories: memories.New(km, st),
-		history:  history.New(km, st),
-		pastes:   pastes.New(km, st),
-		replay:   replay.New(km, st),
-		prompt:   prompt.New(km, st),
-		health:   health.New(km, st),
+		opts:      opts,
+		keys:      km,
+		styles:    st,
+		help:      help.New(),
+		loading:   map[string]bool{"home": true, "history": true, "retention": true, "files": true},
+		md:        markdown.NewRenderer(),
+		projects:  projects.New(km, st),
+		index:     index.New(km, st),
+		memories:  memories.New(km, st),
+		history:   history.New(km, st),
+		pastes:    pastes.New(km, st),
+		replay:    replay.New(km, st),
+		prompt:    prompt.New(km, st),
+		health:    health.New(km, st),
+		retention: retention.New(km, st),
+		files:     files.New(km, st),
 	}
 	m.help.Styles = helpStyles(true, noColor)
 	m.paneAt(m.focus).Focus()
@@ -152,7 +164,7 @@ func New(opts Options) Model {
 
 // Init starts loading the home and, when asked, watching it.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.loadHomeCmd(), m.loadHistoryCmd(), m.checkWritableCmd()}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.loadHomeCmd(), m.loadHistoryCmd(), m.checkWritableCmd(), m.loadRetentionCmd(), m.loadFileSessionsCmd()}
 	if m.opts.Watch {
 		cmds = append(cmds, startWatchCmd(m.opts.Home.Dir))
 	}
@@ -176,6 +188,10 @@ func (m *Model) paneAt(i int) pane {
 		return &m.replay
 	case panePrompt:
 		return &m.prompt
+	case paneRetention:
+		return &m.retention
+	case paneFiles:
+		return &m.files
 	}
 	return &m.health
 }
@@ -238,6 +254,8 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		case key.Matches(msg, m.keys.Reload):
 			return m, m.reloadAll()
+		case key.Matches(msg, m.keys.Undo) && m.focus == paneFiles:
+			return m, m.filesUndo()
 		case key.Matches(msg, m.keys.Undo):
 			next, cmd, _ := m.handleEdit(msgs.Undo{})
 			return next, cmd
@@ -272,6 +290,10 @@ func (m Model) routeToFocused(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.prompt, cmd = m.prompt.Update(msg)
 	case paneHealth:
 		m.health, cmd = m.health.Update(msg)
+	case paneRetention:
+		m.retention, cmd = m.retention.Update(msg)
+	case paneFiles:
+		m.files, cmd = m.files.Update(msg)
 	}
 	return m, cmd
 }
@@ -310,6 +332,8 @@ func (m *Model) setTheme(isDark bool) {
 	m.replay.SetStyles(st)
 	m.prompt.SetStyles(st)
 	m.health.SetStyles(st)
+	m.retention.SetStyles(st)
+	m.files.SetStyles(st)
 }
 
 // helpStyles are bubbles' help styles, plain under NO_COLOR.
@@ -328,7 +352,7 @@ func (m *Model) setStatus(s string, isErr bool) {
 // handleData handles data messages by type; ok is false for messages
 // nobody owns.
 func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
-	for _, h := range []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch} {
+	for _, h := range []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles} {
 		if next, cmd, ok := h(m, msg); ok {
 			return next, cmd, true
 		}
@@ -345,6 +369,10 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, tea.Batch(m.loadProjectCmd(m.data.open), m.loadSessionsCmd(m.data.open)), true
 	case historyLoadedMsg:
 		delete(m.loading, "history")
+		if msg.err != nil {
+			m.setStatus(msg.err.Error(), true)
+			return m, nil, true
+		}
 		m.data.history = msg.history
 		m.data.inventory = msg.inventory
 		m.data.pasteRefs = msg.refs
@@ -466,8 +494,10 @@ func (m Model) handleWatch(msg tea.Msg) (Model, tea.Cmd, bool) {
 func (m *Model) reloadAll() tea.Cmd {
 	m.loading["home"] = true
 	m.loading["history"] = true
+	m.loading["retention"] = true
+	m.loading["files"] = true
 	// The project list's arrival loads the open project and its sessions.
-	return tea.Batch(m.loadHomeCmd(), m.loadHistoryCmd())
+	return tea.Batch(m.loadHomeCmd(), m.loadHistoryCmd(), m.loadRetentionCmd(), m.loadFileSessionsCmd())
 }
 
 // View draws tabs, the focused pane, the help line and the status bar.

@@ -85,7 +85,7 @@ func drain(t testing.TB, m Model, cmd tea.Cmd) Model {
 
 func newTestModel(t testing.TB, w, h int) Model {
 	t.Helper()
-	m := New(Options{Home: fixedHome(t), Project: "/tmp/rc/work/beta", Now: func() time.Time { return testNow }, Getenv: func(k string) string {
+	m := New(Options{Home: fixedHome(t), Project: "/tmp/rc/work/beta", Now: func() time.Time { return testNow }, System: fstest.MapFS{}, Getenv: func(k string) string {
 		if k == "NO_COLOR" {
 			return "1"
 		}
@@ -171,7 +171,7 @@ func TestFocusRing(t *testing.T) {
 		t.Fatalf("tab: focus %d", m.focus)
 	}
 	m = press(t, m, "shift+tab", "shift+tab")
-	if m.focus != paneHealth {
+	if m.focus != paneFiles {
 		t.Fatalf("shift+tab wraps around: focus %d", m.focus)
 	}
 	m = press(t, m, "4")
@@ -257,6 +257,9 @@ func TestPanesGolden(t *testing.T) {
 			{"replay_timeline", []string{"6", "G", "enter"}},
 			{"prompt", []string{"7"}},
 			{"health", []string{"8"}},
+			{"retention", []string{"9"}},
+			{"retention_step", []string{"9", "G"}},
+			{"files", []string{"0"}},
 		} {
 			t.Run(p.name+"_"+fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 				m := newTestModel(t, size.w, size.h)
@@ -269,7 +272,7 @@ func TestPanesGolden(t *testing.T) {
 
 func TestSmallTerminal(t *testing.T) {
 	m := newTestModel(t, 60, 15)
-	for _, k := range []string{"1", "2", "3", "4", "5", "6", "7", "8"} {
+	for _, k := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0"} {
 		m = press(t, m, k)
 		lines := strings.Split(screen(m), "\n")
 		if len(lines) > 15 {

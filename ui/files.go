@@ -1,0 +1,161 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/files"
+)
+
+// The Files pane's I/O: the sessions with file history, one session's
+// turns and versions, diffs, restore plans, restores and their undo.
+
+type fileSessionsMsg struct {
+	sessions []engine.FileHistorySessionSummary
+	problems []model.Problem
+}
+
+type fileSessionMsg struct {
+	s   *engine.SessionFileHistory
+	err error
+}
+
+type filePlanMsg struct {
+	p   *engine.FileRestorePlan
+	err error
+}
+
+type fileRestoredMsg struct {
+	sid, transcript string
+	ch              engine.Change
+	err             error
+}
+
+// loadFileSessionsCmd lists the sessions that have file history.
+func (m Model) loadFileSessionsCmd() tea.Cmd {
+	fsys := m.opts.Home.FS
+	return func() tea.Msg {
+		s, probs := engine.FileHistorySessions(fsys)
+		return fileSessionsMsg{sessions: s, problems: probs}
+	}
+}
+
+func (m Model) loadFileSessionCmd(sid, transcript string) tea.Cmd {
+	fsys := m.opts.Home.FS
+	return func() tea.Msg {
+		s, err := engine.ReadSessionFileHistory(fsys, model.SessionID(sid), transcript)
+		return fileSessionMsg{&s, err}
+	}
+}
+
+// filesUndo is the global undo key while the Files pane has the focus: it
+// reverts the shown session's newest restore (the memory journal does not
+// hold restores).
+func (m Model) filesUndo() tea.Cmd {
+	cur := m.files.Session()
+	if cur == nil {
+		return func() tea.Msg { return files.UndoRequest{} }
+	}
+	sid := string(cur.SessionID)
+	return func() tea.Msg { return files.UndoRequest{SessionID: sid} }
+}
+
+// handleFiles serves the Files pane's requests.
+func (m Model) handleFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
+	fsys, dir := m.opts.Home.FS, m.opts.Home.Dir
+	cur := m.files.Session()
+	switch msg := msg.(type) {
+	case fileSessionsMsg:
+		delete(m.loading, "files")
+		m.files.SetSessions(msg.sessions)
+		if cur != nil {
+			// A reload: read the open session again, the disk changed.
+			return m, m.loadFileSessionCmd(string(cur.SessionID), cur.Transcript), true
+		}
+		return m, nil, true
+	case files.LoadSession:
+		return m, m.loadFileSessionCmd(msg.SessionID, msg.Transcript), true
+	case fileSessionMsg:
+		if msg.err != nil {
+			m.setStatus(msg.err.Error(), true)
+			return m, nil, true
+		}
+		return m, m.files.SetSession(msg.s), true
+	case files.DiffRequest:
+		if cur == nil {
+			return m, nil, true
+		}
+		return m, func() tea.Msg {
+			f, ok := cur.File(msg.TrackingPath)
+			if !ok {
+				return files.DiffResult{Request: msg, Err: fmt.Errorf("no tracked file %s", msg.TrackingPath)}
+			}
+			d, err := engine.FileVersionDiff(fsys, f, msg.From, msg.To)
+			return files.DiffResult{Request: msg, Diff: d, Err: err}
+		}, true
+	case files.DiffResult:
+		m.files.SetDiff(msg)
+		return m, nil, true
+	case files.PlanRequest:
+		if cur == nil {
+			return m, nil, true
+		}
+		return m, func() tea.Msg {
+			if msg.Turn != "" {
+				p, err := engine.PlanTurnRestore(fsys, cur, msg.Turn)
+				return filePlanMsg{p, err}
+			}
+			p, err := engine.PlanVersionRestore(fsys, cur, msg.TrackingPath, msg.Version)
+			return filePlanMsg{p, err}
+		}, true
+	case filePlanMsg:
+		return m, m.files.SetPlan(msg.p, msg.err), true
+	case files.RestoreRequest:
+		if m.readOnly {
+			m.setStatus("read-only home: nothing was restored", true)
+			return m, nil, true
+		}
+		p, transcript := msg.Plan, ""
+		if cur != nil {
+			transcript = cur.Transcript
+		}
+		now := m.opts.Now()
+		return m, func() tea.Msg {
+			ch, err := engine.ApplyFileRestore(dir, fsys, p, now)
+			return fileRestoredMsg{string(p.SessionID), transcript, ch, err}
+		}, true
+	case files.UndoRequest:
+		if msg.SessionID == "" {
+			m.setStatus("open a session in Files first: undo there reverts its newest restore", true)
+			return m, nil, true
+		}
+		if m.readOnly {
+			m.setStatus("read-only home: nothing was undone", true)
+			return m, nil, true
+		}
+		transcript := ""
+		if cur != nil {
+			transcript = cur.Transcript
+		}
+		return m, func() tea.Msg {
+			ch, err := engine.UndoFileRestore(dir, model.SessionID(msg.SessionID))
+			return fileRestoredMsg{msg.SessionID, transcript, ch, err}
+		}, true
+	case fileRestoredMsg:
+		if msg.err != nil {
+			m.setStatus(msg.err.Error(), true)
+			return m, nil, true
+		}
+		status := fmt.Sprintf("%s: %d file(s)", msg.ch.Summary, len(msg.ch.Files))
+		if msg.ch.ID != "" && msg.ch.Op != "" && !strings.HasPrefix(msg.ch.Summary, "undo:") {
+			status += "; u undoes it"
+		}
+		m.setStatus(status, false)
+		return m, m.loadFileSessionCmd(msg.sid, msg.transcript), true
+	}
+	return m, nil, false
+}

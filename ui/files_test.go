@@ -1,0 +1,102 @@
+package ui
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memscope/memscope/engine/filehistgen"
+	"github.com/memscope/memscope/model"
+)
+
+// TestFilesPaneRestoreAndUndo drives the Files pane through the root the
+// way a person would: open the session, a turn, a file, a version;
+// restore it with confirmation; then undo with u. The file on disk holds
+// the version after the restore and its old bytes after the undo.
+func TestFilesPaneRestoreAndUndo(t *testing.T) {
+	root := t.TempDir()
+	l, err := filehistgen.Write(root, time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := &model.Home{Dir: l.Home, FS: os.DirFS(l.Home), Source: model.HomeFromFlag}
+	m := New(Options{Home: home, Now: func() time.Time { return testNow }, System: fstest.MapFS{},
+		Getenv: func(k string) string {
+			if k == "NO_COLOR" {
+				return "1"
+			}
+			return ""
+		}})
+	m = drain(t, m, m.Init())
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = next.(Model)
+
+	// This home has no history.jsonl (nothing typed yet): loading ends
+	// all the same, without an error.
+	if len(m.loading) != 0 || m.statusErr {
+		t.Fatalf("still loading %v, status %q", m.loading, m.status)
+	}
+	m = press(t, m, "0")
+	if s := screen(m); !strings.Contains(s, filehistgen.SessionID[:8]) {
+		t.Fatalf("the Files pane does not list the session:\n%s", s)
+	}
+	readme := l.Abs("README.md")
+	before, _ := os.ReadFile(readme)
+	if string(before) != filehistgen.Disk["README.md"] {
+		t.Fatalf("generated README is %q", before)
+	}
+	// session → its turns → the first turn's files → README.md's versions.
+	m = press(t, m, "enter", "enter")
+	s := screen(m)
+	if !strings.Contains(s, "README.md") {
+		t.Fatalf("the first turn does not list README.md:\n%s", s)
+	}
+	for i := 0; ; i++ {
+		m = press(t, m, "enter")
+		if strings.Contains(screen(m), "a/README.md@v") {
+			break
+		}
+		if i == 5 {
+			t.Fatalf("no way to README.md's versions:\n%s", screen(m))
+		}
+		m = press(t, m, "esc", "down")
+	}
+	m = press(t, m, "a")
+	if s := screen(m); !strings.Contains(strings.ToLower(s), "y") || !m.files.Filtering() {
+		t.Fatalf("restore asks for no confirmation:\n%s", s)
+	}
+	m = press(t, m, "y")
+	after, _ := os.ReadFile(readme)
+	if string(after) == filehistgen.Disk["README.md"] {
+		t.Fatalf("README unchanged after a confirmed restore; status %q\n%s", m.status, screen(m))
+	}
+	found := false
+	for _, c := range filehistgen.Versions["README.md"] {
+		found = found || string(after) == c
+	}
+	if !found {
+		t.Fatalf("README holds %q, which is no version of it", after)
+	}
+	if !strings.Contains(m.status, "u undoes it") {
+		t.Errorf("status after a restore: %q", m.status)
+	}
+	m = press(t, m, "u")
+	undone, _ := os.ReadFile(readme)
+	if string(undone) != string(before) {
+		t.Fatalf("after undo README is %q, want %q (status %q)", undone, before, m.status)
+	}
+}
+
+// TestFilesUndoWithoutSessionSaysWhy: u in the Files pane before a
+// session is open explains itself instead of undoing a memory change.
+func TestFilesUndoWithoutSessionSaysWhy(t *testing.T) {
+	m := newTestModel(t, 100, 30)
+	m = press(t, m, "0", "u")
+	if !strings.Contains(m.status, "open a session in Files first") {
+		t.Fatalf("u in an empty Files pane: status %q", m.status)
+	}
+}
