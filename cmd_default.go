@@ -45,12 +45,13 @@ func runDefault(e *env, args []string) int {
 		proj = o.defaultProject(e)
 	}
 	m := ui.New(ui.Options{
-		Home:    o.home,
-		Project: proj,
-		Demo:    o.demo != nil,
-		Now:     e.now,
-		Getenv:  e.getenv,
-		Watch:   !*noWatch,
+		Home:      o.home,
+		Project:   proj,
+		Demo:      o.demo != nil,
+		Now:       e.now,
+		Getenv:    e.getenv,
+		Watch:     !*noWatch,
+		ExportDir: exportDir(e),
 	})
 	prog := tea.NewProgram(m)
 	// A closed terminal (SIGHUP) should still quit cleanly, so a demo home
@@ -68,4 +69,13 @@ func runDefault(e *env, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// exportDir is where the panes' exports go: the folder memscope was
+// started in.
+func exportDir(e *env) string {
+	if wd, err := e.getwd(); err == nil {
+		return wd
+	}
+	return "."
 }

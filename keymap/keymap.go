@@ -53,6 +53,10 @@ type KeyMap struct {
 	// Health pane.
 	Toggle key.Binding
 	Apply  key.Binding
+
+	// Export (Replay: the session; Memories: the project's memory).
+	Export     key.Binding
+	ExportHTML key.Binding
 }
 
 // PaneNames are the panes in focus-ring order; number keys 1–9 and 0 jump
@@ -108,6 +112,9 @@ func Default() KeyMap {
 
 		Toggle: key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "select action")),
 		Apply:  key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "apply selected")),
+
+		Export:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "export as Markdown")),
+		ExportHTML: key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "export as HTML")),
 	}
 	for i, name := range PaneNames {
 		k := PaneKey(i)

@@ -47,6 +47,9 @@ type Options struct {
 	// Writes is what edits write through; nil is the real OS (tests
 	// inject faults: model.FaultFS).
 	Writes model.WriteFS
+	// ExportDir is where exports from the panes go (x, X); the current
+	// folder when empty.
+	ExportDir string
 	// System is the machine's root folder, where the managed settings
 	// live (the cleanup forecast reads them); os.DirFS("/") when nil.
 	System fs.FS
@@ -352,7 +355,7 @@ func (m *Model) setStatus(s string, isErr bool) {
 // handleData handles data messages by type; ok is false for messages
 // nobody owns.
 func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
-	for _, h := range []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles} {
+	for _, h := range []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport} {
 		if next, cmd, ok := h(m, msg); ok {
 			return next, cmd, true
 		}

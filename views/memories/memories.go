@@ -150,10 +150,11 @@ func (m Model) Help() []key.Binding {
 	case modeNew, modeRename, modeRetype:
 		return []key.Binding{m.keys.Open, m.keys.Back}
 	}
+	export := key.NewBinding(key.WithKeys(m.keys.Export.Keys()...), key.WithHelp(m.keys.Export.Help().Key, "export memory as Markdown"))
 	if m.readOnly {
-		return nil
+		return []key.Binding{export}
 	}
-	return []key.Binding{m.keys.Edit, m.keys.New, m.keys.Retype, m.keys.Rename, m.keys.Delete}
+	return []key.Binding{m.keys.Edit, m.keys.New, m.keys.Retype, m.keys.Rename, m.keys.Delete, export}
 }
 
 // Selected returns the row under the cursor.
@@ -178,6 +179,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	if m.readOnly && (key.Matches(k, m.keys.Edit) || key.Matches(k, m.keys.New) || key.Matches(k, m.keys.Retype) || key.Matches(k, m.keys.Rename) || key.Matches(k, m.keys.Delete)) {
 		return m, send(msgs.Status{Text: "the home is read-only: editing is off", Error: true})
+	}
+	switch {
+	case key.Matches(k, m.keys.Export):
+		return m, send(msgs.ExportMemory{Format: "md"})
 	}
 	row, has := m.list.Selected()
 	switch {

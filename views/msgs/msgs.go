@@ -86,3 +86,17 @@ type PasteResolved struct {
 	Content string
 	Reason  string
 }
+
+// ExportSession asks the root to export a session's transcript (Path,
+// inside the home) as a readable document in Format ("md" or "html")
+// into the export folder.
+type ExportSession struct {
+	Path   string
+	Format string
+}
+
+// ExportMemory asks the root to export the open project's memory as one
+// document in Format ("md" or "json") into the export folder.
+type ExportMemory struct {
+	Format string
+}

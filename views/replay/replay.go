@@ -189,12 +189,22 @@ func (m *Model) ClickRow(y int) {
 // Help lists the pane's own bindings.
 func (m Model) Help() []key.Binding {
 	if m.tl == nil {
-		return []key.Binding{m.keys.Open}
+		return []key.Binding{m.keys.Open, m.keys.Export, m.keys.ExportHTML}
 	}
 	if m.showPipe {
 		return []key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.Window, m.keys.Pipeline, m.keys.Back}
 	}
-	return []key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.NextBoundary, m.keys.PrevBoundary, m.keys.Pipeline, m.keys.Window, m.keys.Back}
+	return []key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.NextBoundary, m.keys.PrevBoundary, m.keys.Pipeline, m.keys.Window, m.keys.Export, m.keys.ExportHTML, m.keys.Back}
+}
+
+// exportCmd asks the root to export the session at path: Markdown for
+// the Export key, HTML for ExportHTML.
+func exportCmd(k tea.KeyPressMsg, keys keymap.KeyMap, path string) tea.Cmd {
+	format := "md"
+	if key.Matches(k, keys.ExportHTML) {
+		format = "html"
+	}
+	return func() tea.Msg { return msgs.ExportSession{Path: path, Format: format} }
 }
 
 // stateCmd computes what the model saw at the selected step.
@@ -227,6 +237,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if handled {
 			return m, cmd
 		}
+		if k, ok := msg.(tea.KeyPressMsg); ok && (key.Matches(k, m.keys.Export) || key.Matches(k, m.keys.ExportHTML)) {
+			if s, ok := m.sessions.Selected(); ok {
+				return m, exportCmd(k, m.keys, s.File.Path)
+			}
+		}
 		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.keys.Open) {
 			if s, ok := m.sessions.Selected(); ok {
 				p := s.File.Path
@@ -244,6 +259,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		case key.Matches(k, m.keys.Back) && m.steps.FilterValue() == "":
 			m.tl, m.state, m.stateFor, m.pipe = nil, nil, -1, nil
 			return m, nil
+		case (key.Matches(k, m.keys.Export) || key.Matches(k, m.keys.ExportHTML)) && m.tl.Path != "":
+			return m, exportCmd(k, m.keys, m.tl.Path)
 		case key.Matches(k, m.keys.Pipeline):
 			m.showPipe = !m.showPipe
 			if m.showPipe {
