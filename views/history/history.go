@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -172,7 +173,22 @@ func (m Model) renderRow(e *model.HistoryEntry, selected bool, width int) string
 		badge = " " + m.styles.BadgeProblem.Render("["+badge+"]")
 	}
 	avail := max(width-16-lipgloss.Width(badge), 10)
-	return fmt.Sprintf("%s %s  %s%s", mark, m.styles.Dim.Render(when), text.Truncate(text.OneLine(model.SanitizeForTerminal(e.Display)), avail), badge)
+	return fmt.Sprintf("%s %s  %s%s", mark, m.styles.Dim.Render(when), text.Truncate(text.OneLine(model.SanitizeForTerminal(shownPrefix(e.Display, avail))), avail), badge)
+}
+
+// shownPrefix bounds how much of one line of a prompt is sanitized and
+// measured for a row width cells wide: a 100 MB prompt would otherwise be
+// processed in full on every frame and freeze the app. A cell takes at
+// most 4 bytes; the rest leaves room for the escapes the sanitizer drops.
+func shownPrefix(s string, width int) string {
+	n := width*4 + 1024
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // View draws the counts, the list and the selected prompt's detail.
@@ -201,7 +217,17 @@ func (m Model) detail() string {
 		meta += " · older history format"
 	}
 	lines = append(lines, m.styles.Dim.Render(meta))
-	lines = append(lines, strings.Split(model.SanitizeForTerminal(e.Display), "\n")...)
+	// Only the lines that can show are sanitized, each only as far as
+	// the width; the others only count for Clip's "… N more lines".
+	shown := strings.Split(e.Display, "\n")
+	for i, l := range shown {
+		if i < rows {
+			shown[i] = model.SanitizeForTerminal(shownPrefix(l, m.width))
+		} else {
+			shown[i] = ""
+		}
+	}
+	lines = append(lines, shown...)
 	ps := e.SortedPastes()
 	if len(ps) > 0 && !m.expanded {
 		lines = append(lines, m.styles.Dim.Render(fmt.Sprintf("%d paste(s) — space to expand", len(ps))))
