@@ -61,8 +61,9 @@ wait_gone() {
 
 keys() { tmux -S "$sock" send-keys -t "$session" "$@"; }
 
+mkdir "$work/out"
 tmux -S "$sock" new-session -d -s "$session" -x 120 -y 36 \
-  "EDITOR=$work/editor.sh VISUAL= NO_COLOR=1 $work/memscope --home $work/home --project /tmp/rc/work/beta; echo EXITED; sleep 30"
+  "cd $work/out && EDITOR=$work/editor.sh VISUAL= NO_COLOR=1 $work/memscope --home $work/home --project /tmp/rc/work/beta; echo EXITED; sleep 30"
 
 # Projects pane first, on the requested project.
 wait_for "PROJECT"
@@ -70,7 +71,7 @@ wait_for "/tmp/rc/work/beta"
 wait_for "/home/me/bad"
 
 # Every pane answers its number key.
-for i in 1 2 3 4 5 6 7 8; do
+for i in 1 2 3 4 5 6 7 8 9 0; do
   keys "$i"
   sleep 0.2
 done
@@ -193,9 +194,59 @@ https://example.com/live
 EOF
 wait_for "reference_written_live.md"
 
+# Retention: the cleanup forecast; archive what it would delete into a
+# .tar.gz, which memscope then opens as a home. The home is not touched.
+keys Escape
+sleep 0.3
+keys 9
+wait_for "cleanup deletes what is older than 30 days"
+wait_for "never swept"
+keys a
+wait_for "folder or FILE.tar.gz"
+keys -l "$work/archive.tar.gz"
+keys Enter
+wait_for "read back and verified"
+"$work/memscope" --home "$work/archive.tar.gz" stat 2>/dev/null | grep -q "4 sessions" || fail "the archive does not open as a home with the 4 sessions"
+
+# Export: x in Replay writes the selected session as Markdown into the
+# folder memscope was started in.
+keys 6
+sleep 0.3
+keys x
+wait_for "exported to $work/out/claude-session-"
+ls "$work/out"/claude-session-*.md >/dev/null 2>&1 || fail "no export in $work/out"
+head -1 "$work/out"/claude-session-*.md | grep -q "^# " || fail "the export is not a Markdown document"
+
 # Quit cleanly.
 keys Escape
 sleep 0.3
+keys q
+wait_for "EXITED"
+
+# Files: a home with /rewind snapshots (engine/filehistgen). Rewind the
+# files to before the first turn (y confirms), then undo with u: every
+# file is byte for byte what it was.
+go run ./engine/filehistgen/gen "$work/fh" >/dev/null
+app="$work/fh/work/app"
+before=$(cd "$app" && find . -type f | sort | xargs sha256sum)
+tmux -S "$sock" kill-session -t "$session" 2>/dev/null || true
+tmux -S "$sock" new-session -d -s "$session" -x 120 -y 36 \
+  "NO_COLOR=1 $work/memscope --home $work/fh/home; echo EXITED; sleep 30"
+wait_for "9 Retention"
+keys 0
+wait_for "sessions with file history"
+keys Enter
+wait_for "Fix the README"
+keys a
+wait_for "y/n"
+keys y
+wait_for "u undoes it"
+grep -q "old line" "$app/README.md" || fail "README.md was not rewound to v1"
+test ! -e "$app/new.txt" || fail "new.txt (created in the turn) was not removed"
+keys u
+wait_for "undone: "
+after=$(cd "$app" && find . -type f | sort | xargs sha256sum)
+test "$before" = "$after" || fail "undo did not restore the files byte for byte"
 keys q
 wait_for "EXITED"
 echo "e2e ok"

@@ -150,9 +150,11 @@ func (m Model) handleFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.setStatus(msg.err.Error(), true)
 			return m, nil, true
 		}
-		status := fmt.Sprintf("%s: %d file(s)", msg.ch.Summary, len(msg.ch.Files))
+		// The short part first: summaries name whole session and turn ids,
+		// which a status line cuts.
+		status := fmt.Sprintf("undone: %d file(s) put back · %s", len(msg.ch.Files), msg.ch.Summary)
 		if msg.ch.ID != "" && msg.ch.Op != "" && !strings.HasPrefix(msg.ch.Summary, "undo:") {
-			status += "; u undoes it"
+			status = fmt.Sprintf("restored %d file(s), u undoes it · %s", len(msg.ch.Files), msg.ch.Summary)
 		}
 		m.setStatus(status, false)
 		return m, m.loadFileSessionCmd(msg.sid, msg.transcript), true

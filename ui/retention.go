@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 
 	tea "charm.land/bubbletea/v2"
@@ -31,6 +32,12 @@ func (m Model) handleRetention(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.setStatus("archiving "+msg.Upto+" to "+msg.To+"…", false)
 		return m, retention.RunArchive(m.opts.Home, msg), true
 	case retention.ArchiveDone:
+		if msg.Err != nil {
+			m.setStatus("archive: "+msg.Err.Error(), true)
+		} else {
+			m.setStatus(fmt.Sprintf("archived to %s: %d copied, %d already there, %d read back and verified",
+				msg.Report.To, msg.Report.Copied, msg.Report.Identical, msg.Report.Verified), false)
+		}
 		var cmd tea.Cmd
 		m.retention, cmd = m.retention.Update(msg)
 		return m, cmd, true
