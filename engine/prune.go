@@ -120,7 +120,7 @@ func PlanPrune(md *model.MemoryDir, o PruneOptions) Plan {
 	}
 	p.Actions = pl.actions
 	for i := range p.Actions {
-		p.Actions[i].Diff, _ = p.preview([]string{p.Actions[i].ID})
+		p.Actions[i].Diff, _ = p.previewActions(p.Actions[i : i+1])
 	}
 	p.Diff, _ = p.preview(nil)
 	return p
@@ -134,8 +134,18 @@ func (s *MemoryStore) PlanPrune(o PruneOptions) Plan { return PlanPrune(s.mem, o
 func (p Plan) Preview(ids []string) (string, error) { return p.preview(ids) }
 
 func (p Plan) preview(ids []string) (string, error) {
+	acts, err := p.selected(ids)
+	if err != nil {
+		return "", err
+	}
+	return p.previewActions(acts)
+}
+
+// previewActions is the diff of applying acts; PlanPrune calls it once per
+// action, so it must not look at the whole plan.
+func (p Plan) previewActions(acts []PruneAction) (string, error) {
 	w := snapshotWorkset(p.md)
-	if err := p.run(w, ids, p.now); err != nil {
+	if err := p.runActions(w, acts, p.now); err != nil {
 		return "", err
 	}
 	return w.diff(w.changed()), nil
@@ -171,6 +181,11 @@ func (p Plan) run(w *workset, ids []string, now time.Time) error {
 	if err != nil {
 		return err
 	}
+	return p.runActions(w, acts, now)
+}
+
+// runActions applies acts to w.
+func (p Plan) runActions(w *workset, acts []PruneAction, now time.Time) error {
 	st, err := newPruneState(w, now, p.md.Index, p.insertAt)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -155,6 +156,12 @@ func encodingProblem(name string, data []byte) []Problem {
 
 // File returns the topic file at rel, or nil.
 func (md *MemoryDir) File(rel string) *MemoryFile {
+	// Files are sorted by path: search first, so callers that look up
+	// every file stay linear in a folder of a million files.
+	if i, ok := slices.BinarySearchFunc(md.Files, rel, func(f *MemoryFile, rel string) int { return strings.Compare(f.Path, rel) }); ok {
+		return md.Files[i]
+	}
+	// A folder built by hand may not be sorted.
 	for _, f := range md.Files {
 		if f.Path == rel {
 			return f
