@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -228,4 +229,45 @@ func checkRowsWhole(t *testing.T, what, out string) {
 			}
 		}
 	}
+}
+
+// Through the CLI, prune --apply and undo on a memory folder that links
+// outside the home fail with a clear message and leave the targets as
+// they were.
+func TestHostileSymlinkCLIWrites(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	res, err := hostilehome.Write(home, hostilehome.SymlinksOut, hostilehome.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := map[string][]byte{}
+	for p := range res.Targets {
+		before[p] = readFile(t, p)
+	}
+	for _, args := range [][]string{
+		{"prune", "--home", home, "--project", hostilehome.LinkedProject, "--apply"},
+		{"undo", "--home", home, "--project", hostilehome.LinkedProject},
+	} {
+		e, out, errb := testEnv(t)
+		code := run(e, args)
+		if args[0] == "prune" && (code == 0 || !strings.Contains(errb.String(), "symbolic link")) {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q", args, code, errb, out)
+		}
+		checkTerminalSafe(t, args[0]+" (stderr)", errb.String())
+	}
+	for p, data := range before {
+		if got := readFile(t, p); !bytes.Equal(got, data) {
+			t.Errorf("outside target %s changed", p)
+		}
+	}
+}
+
+// readFile is os.ReadFile that fails the test on error.
+func readFile(t *testing.T, p string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
