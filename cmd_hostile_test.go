@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/memscope/memscope/scripts/hostile/hostilehome"
@@ -270,4 +271,40 @@ func readFile(t *testing.T, p string) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// A memory folder of 100 000 tiny files (10 000 with -short): stat, lint,
+// prompt and prune --dry-run count every one of them, and their times are
+// logged (scripts/hostile writes a million for the chaos script).
+func TestHostileManyFiles(t *testing.T) {
+	n := 100_000
+	if testing.Short() {
+		n = 10_000
+	}
+	home := filepath.Join(t.TempDir(), "home")
+	res, err := hostilehome.Write(home, hostilehome.ManyFiles, hostilehome.Options{N: n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"stat", "--home", home, "--json"},
+		{"lint", "--home", home, "--project", res.Project, "--json"},
+		{"prompt", "--home", home, "--project", res.Project, "--json"},
+		{"prune", "--home", home, "--project", res.Project, "--dry-run", "--json"},
+	} {
+		e, out, errb := testEnv(t)
+		start := time.Now()
+		code := run(e, args)
+		t.Logf("%s on %d memory files: %v", args[0], n, time.Since(start).Round(time.Millisecond))
+		if code > 1 {
+			t.Fatalf("%s: exit %d: %s", args[0], code, errb)
+		}
+		var v map[string]any
+		if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+			t.Fatalf("%s: %v", args[0], err)
+		}
+		if args[0] == "stat" && v["memoryFiles"] != float64(res.MemoryFiles) {
+			t.Errorf("stat counts %v memory files, the home has %d", v["memoryFiles"], res.MemoryFiles)
+		}
+	}
 }
