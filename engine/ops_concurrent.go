@@ -141,38 +141,36 @@ func (d dirFS) replaceChecked(staged, name string, expect FileStamp, during stri
 	return nil
 }
 
+// swapFailed handles a failed link or exchange: the error race means
+// another writer got there first (a conflict, theirs stays); a file system
+// without the call returns err as is, for the caller to fall back; the
+// rest fail. The staged file is removed except for the fallback.
+func (d dirFS) swapFailed(x exchangeFS, err, race error, sp, name, what string, conflict func(FileStamp) error) error {
+	if unsupported(err) {
+		return err
+	}
+	x.Remove(sp)
+	if errors.Is(err, race) {
+		now, _, _ := d.stampAt(name)
+		return conflict(now)
+	}
+	return fmt.Errorf("%s %s: %w", what, name, err)
+}
+
 // swapIn is replaceChecked with an exchangeFS.
 func (d dirFS) swapIn(x exchangeFS, sp, tp, staged, name string, expect FileStamp, conflict func(FileStamp) error) error {
 	if !expect.Exists {
 		// Create only if still absent: link fails when the name exists.
 		if err := x.Link(sp, tp); err != nil {
-			if errors.Is(err, fs.ErrExist) {
-				x.Remove(sp)
-				now, _, _ := d.stampAt(name)
-				return conflict(now)
-			}
-			if unsupported(err) {
-				return err
-			}
-			x.Remove(sp)
-			return fmt.Errorf("create %s: %w", name, err)
+			return d.swapFailed(x, err, fs.ErrExist, sp, name, "create", conflict)
 		}
 		x.Remove(sp)
 		x.SyncDir(parentDir(tp))
 		return nil
 	}
 	if err := x.Exchange(sp, tp); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			// The file is gone: someone removed (or is replacing) it.
-			x.Remove(sp)
-			now, _, _ := d.stampAt(name)
-			return conflict(now)
-		}
-		if unsupported(err) {
-			return err
-		}
-		x.Remove(sp)
-		return fmt.Errorf("replace %s: %w", name, err)
+		// ErrNotExist: someone removed (or is replacing) the file.
+		return d.swapFailed(x, err, fs.ErrNotExist, sp, name, "replace", conflict)
 	}
 	out, _, err := d.stampAt(staged)
 	if err == nil && out.sameContent(expect) {
