@@ -213,6 +213,12 @@ func isIndentedCode(line string) bool {
 	return (strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t")) && strings.TrimSpace(line) != ""
 }
 
+// tokenBreak stands where a code span or comment was removed: the
+// client's Markdown lexer ends a text token there, so an import cannot run
+// across it (a "\" before a code span is not the start of an escaped
+// space). A newline is white space to importRE and never part of "\ ".
+const tokenBreak = '\n'
+
 // stripInline removes code spans and HTML comments from one line; a
 // comment may continue from (inComment) or into the next line.
 func stripInline(line string, inComment bool) (string, bool) {
@@ -225,7 +231,7 @@ func stripInline(line string, inComment bool) (string, bool) {
 			}
 			i += end + 3
 			inComment = false
-			b.WriteByte(' ')
+			b.WriteByte(tokenBreak)
 			continue
 		}
 		switch {
@@ -238,7 +244,7 @@ func stripInline(line string, inComment bool) (string, bool) {
 				n++
 			}
 			if end := closingTicks(line, i+n, n); end >= 0 {
-				b.WriteByte(' ')
+				b.WriteByte(tokenBreak)
 				i = end + n
 			} else {
 				b.WriteString(line[i : i+n])

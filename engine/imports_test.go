@@ -31,6 +31,9 @@ func TestFindImports(t *testing.T) {
 		{"trailing comma kept", "@a.md, @b.md", []string{"a.md,@1", "b.md@1"}},
 		{"line numbers", "one\n\nthree @x.md\n@y.md", []string{"x.md@3", "y.md@4"}},
 		{"code span", "use `@a.md` or ``x `@b.md` y`` but @c.md", []string{"c.md@1"}},
+		// The lexer ends a text token at a code span: a backslash before it
+		// is not an escaped space (found by FuzzImportsFind).
+		{"backslash before a code span", "see @a.md\\`x` and @b\\ c.md", []string{"a.md@1", "b c.md@1"}},
 		{"unclosed backtick is text", "a ` @d.md", []string{"d.md@1"}},
 		{"fenced block", "```\n@a.md\n```\n@b.md", []string{"b.md@4"}},
 		{"tilde fence with info", "~~~md\n@a.md\n~~~~\n@b.md", []string{"b.md@4"}},
