@@ -126,6 +126,7 @@ func Lint(in LintInput) LintReport {
 	}
 	l.lintScan()
 	l.lintProblems()
+	l.lintLeftovers()
 	r.Findings = append(r.Findings, l.out...)
 	slices.SortStableFunc(r.Findings, func(a, b LintFinding) int {
 		return cmp.Or(cmp.Compare(pathRank(a.Path), pathRank(b.Path)), cmp.Compare(a.Path, b.Path),
