@@ -119,7 +119,7 @@ func PlanPrune(md *model.MemoryDir, o PruneOptions) Plan {
 		pl.overflow()
 	}
 	p.Actions = pl.actions
-	for i := range p.Actions {
+	for i := range p.Actions[:min(len(p.Actions), PruneDiffActions)] {
 		p.Actions[i].Diff, _ = p.previewActions(p.Actions[i : i+1])
 	}
 	p.Diff, _ = p.preview(nil)

@@ -36,13 +36,27 @@ func TestPlanPruneManyFiles(t *testing.T) {
 	const n = 3000
 	p := PlanPrune(manyNotes(t, n), PruneOptions{Now: testNow})
 	orphans := 0
-	for _, a := range p.Actions {
-		if a.Kind == PruneIndexOrphan {
-			orphans++
-			if !strings.Contains(a.Diff, a.Paths[0]) {
-				t.Fatalf("action %s: diff does not name its file:\n%s", a.ID, a.Diff)
+	for i, a := range p.Actions {
+		if a.Kind != PruneIndexOrphan {
+			continue
+		}
+		orphans++
+		diff := a.Diff
+		if i >= PruneDiffActions {
+			if diff != "" {
+				t.Fatalf("action %d (%s) past the cap has a diff", i, a.ID)
+			}
+			var err error
+			if diff, err = p.Preview([]string{a.ID}); err != nil {
+				t.Fatal(err)
 			}
 		}
+		if !strings.Contains(diff, a.Paths[0]) {
+			t.Fatalf("action %s: diff does not name its file:\n%s", a.ID, diff)
+		}
+	}
+	if !strings.Contains(p.Diff, fmt.Sprintf("note_%07d.md", n-1)) {
+		t.Error("the plan's diff does not index the last note")
 	}
 	if orphans != n-250 {
 		t.Errorf("%d orphan actions, want %d", orphans, n-250)

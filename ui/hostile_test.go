@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/scripts/hostile/hostilehome"
@@ -100,5 +102,81 @@ func checkFrameRows(t *testing.T, what, frame string) {
 				t.Errorf("%s: a name is broken after %q: %q", what, part, line)
 			}
 		}
+	}
+}
+
+// A home with a huge single line in history, a transcript, a paste and a
+// memory body, and with JSON nested 100 000 deep, renders every pane
+// clipped to the terminal: no line wider than 120 cells, no more than 40
+// lines, no control characters.
+func TestHostileTUIBigAndDeep(t *testing.T) {
+	for _, tc := range []struct {
+		sc hostilehome.Scenario
+		o  hostilehome.Options
+	}{
+		{hostilehome.BigLine, hostilehome.Options{Size: 8 << 20}},
+		{hostilehome.DeepJSON, hostilehome.Options{Depth: 100_000}},
+	} {
+		t.Run(string(tc.sc), func(t *testing.T) {
+			m, _ := hostileModel(t, tc.sc, tc.o)
+			bad := 0
+			hostileWalk(t, m, func(what string, v tea.View) {
+				c := stripStyling(v.Content)
+				lines := strings.Split(c, "\n")
+				if len(lines) > 40 && bad < 5 {
+					bad++
+					t.Errorf("%s: %d lines", what, len(lines))
+				}
+				for i, l := range lines {
+					if w := ansi.StringWidth(l); w > 120 && bad < 5 {
+						bad++
+						t.Errorf("%s: line %d is %d cells wide", what, i, w)
+					}
+				}
+				if off, r, ok := hostilehome.ForbiddenInOutput(c); !ok && bad < 5 {
+					bad++
+					t.Errorf("%s: %U at byte %d", what, r, off)
+				}
+			})
+		})
+	}
+}
+
+// With 20 000 memory files in one folder (2 000 with -short) the first
+// frame is drawn before anything is read, and the loaded memories pane
+// lists them; both times are logged.
+func TestHostileManyFilesFirstFrame(t *testing.T) {
+	n := 20_000
+	if testing.Short() {
+		n = 2_000
+	}
+	dir := filepath.Join(t.TempDir(), "home")
+	res, err := hostilehome.Write(dir, hostilehome.ManyFiles, hostilehome.Options{N: n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, err := model.OpenHome(dir, model.HomeFromFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	m := New(Options{Home: home, Project: res.Project, Now: func() time.Time { return testNow }, Getenv: func(string) string { return "1" }})
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	first := next.(Model).View().Content
+	t.Logf("first frame with %d memory files: %v", n, time.Since(start).Round(time.Microsecond))
+	if !strings.Contains(first, "memscope") {
+		t.Fatalf("first frame:\n%s", first)
+	}
+	m = drain(t, next.(Model), m.Init())
+	t.Logf("loaded: %v", time.Since(start).Round(time.Millisecond))
+	m = press(t, m, "3")
+	if s := screen(m); !strings.Contains(s, "note_0000000.md") {
+		t.Errorf("memories pane does not list the notes:\n%s", s)
+	}
+	start = time.Now()
+	m = press(t, m, "G")
+	t.Logf("jump to the last of %d rows and redraw: %v", n, time.Since(start).Round(time.Microsecond))
+	if s := screen(m); !strings.Contains(s, fmt.Sprintf("note_%07d.md", n-1)) {
+		t.Errorf("the last note is not shown after G:\n%s", s)
 	}
 }

@@ -7,6 +7,7 @@ package health
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -249,7 +250,10 @@ func (m Model) detail() string {
 	rows := max(m.height-m.listHeight()-3, 1)
 	var lines []string
 	if a := r.Action; a != nil {
-		lines = append(lines, m.styles.Bold.Render(text.Truncate(a.ID+": "+a.Summary, m.width)))
+		lines = append(lines, m.styles.Bold.Render(text.Truncate(model.SanitizeLine(a.ID+": "+a.Summary), m.width)))
+		if a.Diff == "" {
+			lines = append(lines, m.styles.Dim.Render(text.Truncate("no diff shown for actions past the first "+strconv.Itoa(engine.PruneDiffActions)+": memscope prune --dry-run --only "+model.SanitizeLine(a.ID), m.width)))
+		}
 		for _, l := range strings.Split(model.SanitizeForTerminal(a.Diff), "\n") {
 			lines = append(lines, m.diffLine(text.Truncate(l, m.width)))
 		}
