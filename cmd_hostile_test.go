@@ -36,6 +36,10 @@ func hostileCommands(home string, res *hostilehome.Result, oddProject string) []
 		{"prune", "--home", home, "--project", p, "--dry-run"},
 		{"undo", "--home", home, "--project", p, "--list"},
 		{"cleanup", "--forecast", "--home", home},
+		{"export", s, "--home", home, "--format", "md"},
+		{"export", "--memory", "--home", home, "--project", p},
+		{"files", "--home", home},
+		{"files", s, "--home", home},
 	}
 }
 
@@ -64,6 +68,21 @@ func prefixBytes(s string, n int) string {
 		cut = i
 	}
 	return s[:cut]
+}
+
+// TestHostileCoversEveryCommand keeps hostileCommands in step with the
+// registered subcommands (archive writes a copy of the home, so it is
+// left to its own tests).
+func TestHostileCoversEveryCommand(t *testing.T) {
+	covered := map[string]bool{"archive": true}
+	for _, args := range hostileCommands("h", &hostilehome.Result{}, "p") {
+		covered[args[0]] = true
+	}
+	for name := range commands {
+		if !covered[name] {
+			t.Errorf("command %s is not driven on hostile homes", name)
+		}
+	}
 }
 
 // Every command's text output (stdout and stderr) on a home full of
@@ -154,7 +173,7 @@ func TestHostileNamesExactInJSON(t *testing.T) {
 		t.Fatalf("sessions: exit %d: %s", code, errb)
 	}
 	got = collectStrings(t, out.Bytes())
-	for _, want := range []string{"0bad\nc0de-\x1b[2J", "/home/me/new\nline\x1b]0;PWNED\x07"} {
+	for _, want := range []string{"sess1on\nbreak-\x1b[2J", "/home/me/new\nline\x1b]0;PWNED\x07"} {
 		if !got[want] && !containsSuffix(got, want) {
 			keys := make([]string, 0, len(got))
 			for k := range got {
@@ -205,7 +224,7 @@ func containsSuffix(set map[string]bool, suffix string) bool {
 
 // splitNames are the odd names' parts on either side of their newline:
 // wherever the first part is printed, the second must be on the same line.
-var splitNames = [][2]string{{"odd_line", "break.md"}, {"0bad", "c0de"}, {"me/new", "line"}, {"dir", "name/inner"}}
+var splitNames = [][2]string{{"odd_line", "break.md"}, {"sess1on", "break-"}, {"me/new", "line"}, {"dir", "name/inner"}}
 
 // rowsPart is the part of a command's text output made of rows that name
 // things. prompt and prune go on to print file text (the assembled prompt,

@@ -88,7 +88,7 @@ func writeOddNames(w *homeWriter) {
 	w.file(mem+"/MEMORY.md", []byte(idx.String()))
 
 	// A session id with a newline: the file name and the records agree.
-	oddSession := "0bad\nc0de-\x1b[2J"
+	oddSession := "sess1on\nbreak-\x1b[2J"
 	tr := "projects/" + w.res.Slug + "/" + oddSession + ".jsonl"
 	w.jsonl(tr, transcriptRecords(oddSession, ProjectPath, " odd session")...)
 	w.res.Names = append(w.res.Names, tr)
