@@ -32,6 +32,7 @@ func reloadDeadline(burst int) tea.Cmd {
 // renaming a new file over the old one.
 type watcher struct {
 	w      *fsnotify.Watcher
+	home   string
 	events chan string
 }
 
@@ -72,7 +73,7 @@ func startWatchCmd(home string) tea.Cmd {
 		for _, d := range dirs {
 			fw.Add(d) // missing folders are fine: nothing to watch yet
 		}
-		w := &watcher{w: fw, events: make(chan string, 64)}
+		w := &watcher{w: fw, home: home, events: make(chan string, 64)}
 		go w.run()
 		return watchStartedMsg{w: w}
 	}
@@ -89,6 +90,9 @@ func (w *watcher) run() {
 			if strings.Contains(filepath.Base(ev.Name), ".memscope-") {
 				continue // our own temp files
 			}
+			if ev.Has(fsnotify.Create) {
+				w.watchNew(ev.Name)
+			}
 			select {
 			case w.events <- ev.Name:
 			default: // a reload is already pending; dropping is fine
@@ -98,6 +102,28 @@ func (w *watcher) run() {
 				return
 			}
 		}
+	}
+}
+
+// watchNew adds a folder created after the start that startWatchCmd
+// would have watched: a project folder (Claude Code's first run in a
+// project), its memory folder, or a memory sub-folder. A project folder
+// and its memory folder can appear together, so both are tried.
+func (w *watcher) watchNew(p string) {
+	rel, err := filepath.Rel(filepath.Join(w.home, "projects"), p)
+	if err != nil || strings.HasPrefix(rel, "..") || strings.HasPrefix(filepath.Base(p), ".") {
+		return
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	if len(parts) > 3 || len(parts) >= 2 && parts[1] != "memory" {
+		return
+	}
+	if st, err := os.Stat(p); err != nil || !st.IsDir() {
+		return
+	}
+	w.w.Add(p)
+	if len(parts) == 1 {
+		w.w.Add(filepath.Join(p, "memory")) // missing is fine: its Create comes later
 	}
 }
 

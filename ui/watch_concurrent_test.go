@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -222,5 +225,53 @@ func TestSteadyEventsStillReload(t *testing.T) {
 	next, _, _ := m.handleWatch(fileChangedMsg{what: "history.jsonl"})
 	if next.burst != burst+1 || !next.burstOpen {
 		t.Errorf("an event after a reload opens burst %d (open %v), want %d", next.burst, next.burstOpen, burst+1)
+	}
+}
+
+// TestWatchSeesProjectsCreatedLater: Claude Code's first run in a project
+// creates its folder and memory folder after memscope started; live
+// reload must see files written there too.
+func TestWatchSeesProjectsCreatedLater(t *testing.T) {
+	home := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(home, "projects"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	started := startWatchCmd(home)().(watchStartedMsg)
+	if started.err != nil {
+		t.Fatal(started.err)
+	}
+	w := started.w
+	defer w.Close()
+	mem := filepath.Join(home, "projects", "-tmp-later", "memory")
+	if err := os.MkdirAll(mem, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(mem, "MEMORY.md")
+	got := make(chan struct{})
+	go func() {
+		for {
+			msg, ok := w.next()().(fileChangedMsg)
+			if !ok {
+				return
+			}
+			if msg.what == want {
+				close(got)
+				return
+			}
+		}
+	}()
+	// Write until the watcher reports the file: a folder is watched once
+	// its own Create event has been handled. The limit is on waiting,
+	// not an assertion about speed.
+	deadline := time.After(30 * time.Second)
+	for i := 0; ; i++ {
+		os.WriteFile(want, []byte(fmt.Sprintf("- [x](x.md) — %d\n", i)), 0o600)
+		select {
+		case <-got:
+			return
+		case <-deadline:
+			t.Fatal("no event for a memory file in a project folder created after the watcher started")
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
 }
