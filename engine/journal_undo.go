@@ -15,6 +15,7 @@ import (
 // interrupted halfway can simply be run again. Nothing is scanned: undo
 // puts back bytes that were on disk before.
 func (s *MemoryStore) Undo() (Change, error) {
+	defer s.lockJournal()()
 	j, e, ch, targets, err := s.planUndo()
 	if err != nil {
 		return ch, err

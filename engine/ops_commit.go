@@ -25,6 +25,7 @@ func (s *MemoryStore) commit(op OpKind, summary string, w *workset, o WriteOptio
 	if len(blocking) > 0 && !o.Force {
 		return ch, &ScanBlockedError{Findings: blocking}
 	}
+	defer s.lockJournal()()
 	j, _, err := s.readJournal()
 	if err != nil {
 		return ch, err

@@ -1,0 +1,58 @@
+package engine
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/memscope/memscope/model"
+)
+
+// TestJournalKeepsEveryChangeOfTwoProcesses: stores opened separately on
+// one folder (as the TUI and a CLI command are) change it at the same
+// time. Every change that succeeds has its journal entry, so each can be
+// undone; without the journal lock, entries were lost to concurrent
+// rewrites of the journal.
+func TestJournalKeepsEveryChangeOfTwoProcesses(t *testing.T) {
+	dir := t.TempDir()
+	const n = 16
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	succeeded := 0
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, _ := OpenMemoryStore(dir, nil)
+			// NoIndex: each change touches only its own file, so none
+			// conflicts with another and all of them land.
+			_, err := s.Create(NewMemory{Name: fmt.Sprintf("note %d", i), Type: model.TypeProject,
+				Description: "d", Body: "b", NoIndex: true}, WriteOptions{Now: opsNow})
+			if err != nil {
+				t.Errorf("create %d: %v", i, err)
+				return
+			}
+			mu.Lock()
+			succeeded++
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	s, _ := OpenMemoryStore(dir, nil)
+	entries, probs, err := s.Journal()
+	if err != nil || len(probs) > 0 {
+		t.Fatalf("journal: %v %v", err, probs)
+	}
+	if len(entries) != succeeded || succeeded != n {
+		t.Fatalf("%d changes landed, the journal holds %d entries", succeeded, len(entries))
+	}
+	for range n {
+		if _, err := s.Undo(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Reload()
+	if files := len(s.Memory().Files); files != 0 {
+		t.Fatalf("%d memory files left after undoing every change", files)
+	}
+}
