@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"errors"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 )
 
@@ -18,20 +21,33 @@ const JournalLockPath = ".memscope/journal.lock"
 // be created (read-only: the change fails on its own, with a clear
 // error), or a platform without file locks goes on unlocked.
 func (s *MemoryStore) lockJournal() func() {
+	noop := func() {}
 	if _, ok := s.fsys.(dirFS); !ok || s.dir == "" {
-		return func() {}
+		return noop
 	}
-	p := filepath.Join(s.dir, filepath.FromSlash(JournalLockPath))
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return func() {}
+	// Writes never go through a symbolic link (the store refuses them
+	// with ErrSymlinkWrite), and neither does the lock: a linked memory
+	// folder or a planted .memscope link goes on unlocked and the change
+	// is refused on its own.
+	if fi, err := os.Lstat(s.dir); err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+		return noop
 	}
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
+	lockDir := filepath.Join(s.dir, filepath.FromSlash(path.Dir(JournalLockPath)))
+	switch fi, err := os.Lstat(lockDir); {
+	case errors.Is(err, fs.ErrNotExist):
+		if os.Mkdir(lockDir, 0o700) != nil {
+			return noop
+		}
+	case err != nil || !fi.IsDir():
+		return noop
+	}
+	f, err := openLockFile(filepath.Join(s.dir, filepath.FromSlash(JournalLockPath)))
 	if err != nil {
-		return func() {}
+		return noop
 	}
 	if err := lockFile(f); err != nil {
 		f.Close()
-		return func() {}
+		return noop
 	}
 	return func() {
 		unlockFile(f)

@@ -13,3 +13,5 @@ import (
 func lockFile(*os.File) error { return errors.ErrUnsupported }
 
 func unlockFile(*os.File) {}
+
+func openLockFile(string) (*os.File, error) { return nil, errors.ErrUnsupported }

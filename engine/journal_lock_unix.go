@@ -19,3 +19,8 @@ func lockFile(f *os.File) error {
 }
 
 func unlockFile(f *os.File) { syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
+
+// openLockFile opens (creating) the lock file, never through a link.
+func openLockFile(p string) (*os.File, error) {
+	return os.OpenFile(p, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+}

@@ -192,6 +192,9 @@ func TestStoreUnderConcurrentRenameWriter(t *testing.T) {
 			ok++
 		case errors.As(err, &ce):
 			conflicts++
+		case i%3 == 2 && strings.Contains(err.Error(), "is already in the index"):
+			// The writer did not replace MEMORY.md since the last add:
+			// a right answer on what memscope read, nothing written.
 		default:
 			t.Fatalf("edit %d: %v (want success or a ConflictError)", i, err)
 		}
