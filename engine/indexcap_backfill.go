@@ -43,7 +43,7 @@ func BackfillIndex(files []*model.MemoryFile) Backfill {
 	var lines []string
 	chars := 0
 	for _, f := range sorted {
-		if strings.ContainsAny(f.Path, "()[]\n\r") {
+		if !linkableName(f.Path) {
 			b.Skipped = append(b.Skipped, BackfillSkip{f.Path, "file name would break the link"})
 			continue
 		}
@@ -90,3 +90,8 @@ func backfillLine(f *model.MemoryFile) string {
 	}
 	return prefix + desc
 }
+
+// linkableName reports whether a topic file's path can stand in an index
+// link: brackets, parentheses or a line break would break the link (or
+// MEMORY.md's lines), so the client skips such files.
+func linkableName(p string) bool { return !strings.ContainsAny(p, "()[]\n\r") }

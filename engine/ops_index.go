@@ -123,6 +123,9 @@ func (s *MemoryStore) AddIndexEntry(p string, o WriteOptions) (Change, error) {
 	if n := indexLineLinking(ix, rel); n > 0 {
 		return Change{}, fmt.Errorf("%s is already in the index (line %d)", rel, n)
 	}
+	if !linkableName(rel) {
+		return Change{}, fmt.Errorf("%q cannot be linked from the index: brackets, parentheses or a line break in its name would break the line (the client skips it too); rename it first", rel)
+	}
 	insertIndexLines(ix, indexInsertPoint(ix), []string{entryLineFor(f)})
 	if err := w.putIndex(ix); err != nil {
 		return Change{}, err

@@ -173,7 +173,9 @@ func (pl *planner) dangling() {
 // a merge removes or that are stale (archiving is proposed instead).
 func (pl *planner) orphans() {
 	for _, f := range pl.facts.orphans {
-		if pl.merged[f.Path] || pl.isStale[f.Path] {
+		if pl.merged[f.Path] || pl.isStale[f.Path] || !linkableName(f.Path) {
+			// A name the client's backfill skips gets no index line here
+			// either: it would split MEMORY.md's line or break the link.
 			continue
 		}
 		line := entryLineFor(f)
