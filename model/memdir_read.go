@@ -107,6 +107,7 @@ func ReadMemoryDir(fsys fs.FS, dir string) (*MemoryDir, []Problem) {
 				probs = append(probs, *prob)
 			}
 			if f != nil {
+				f.Symlink = d.Type()&fs.ModeSymlink != 0
 				md.Files = append(md.Files, f)
 				probs = append(probs, encodingProblem(name, f.raw)...)
 			}

@@ -111,6 +111,11 @@ func TestReadMemoryDirSymlinks(t *testing.T) {
 	if !reflect.DeepEqual(paths, wantFiles) {
 		t.Errorf("files = %v, want %v", paths, wantFiles)
 	}
+	for _, f := range md.Files {
+		if f.Symlink != (f.Path == "linked.md") {
+			t.Errorf("%s: Symlink = %v", f.Path, f.Symlink)
+		}
+	}
 	bad := map[string]bool{}
 	for _, p := range probs {
 		if p.Kind != ProblemUnreadable {

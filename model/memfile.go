@@ -75,6 +75,9 @@ type MemoryFile struct {
 	// Size is the file size in bytes; ModTime its mtime.
 	Size    int64     `json:"size"`
 	ModTime time.Time `json:"mtime"`
+	// Symlink is set when the file is a symbolic link: shown and read,
+	// never written through.
+	Symlink bool `json:"symlink,omitempty"`
 	// Invalid is set when the frontmatter cannot be read; Problem says why.
 	Invalid bool     `json:"invalid,omitempty"`
 	Problem *Problem `json:"problem,omitempty"`

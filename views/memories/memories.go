@@ -331,8 +331,13 @@ func (m Model) renderRow(r Row, selected bool, width int) string {
 		idx = m.styles.Warn.Render("◐")
 	}
 	flags := ""
+	if r.File.Symlink {
+		// Shown and read; edits are refused (memscope never writes
+		// through a link).
+		flags = " " + m.styles.Warn.Render("[link]")
+	}
 	if len(r.Flags) > 0 {
-		flags = " " + m.styles.BadgeProblem.Render("["+strings.Join(r.Flags, ",")+"]")
+		flags += " " + m.styles.BadgeProblem.Render("["+strings.Join(r.Flags, ",")+"]")
 	}
 	head := fmt.Sprintf("%s %s %s ", idx, TypeBadge(m.styles, r.File.Type), m.ageBadge(r))
 	avail := max(width-lipgloss.Width(head)-lipgloss.Width(flags), 8)
