@@ -85,14 +85,14 @@ func countBlocked(fs []failedWrite) int {
 	return n
 }
 
-// skippedText is ", skipped 3 tool result, 1 sidechain", or "".
+// skippedText is " (skipped: sidechain 1, tool result 3)", or "".
 func skippedText(m map[engine.PromptSkip]int) string {
 	if len(m) == 0 {
 		return ""
 	}
 	var parts []string
 	for k, n := range m {
-		parts = append(parts, fmt.Sprintf("%d %s", n, k))
+		parts = append(parts, fmt.Sprintf("%s %d", k, n))
 	}
 	sort.Strings(parts)
 	return " (skipped: " + strings.Join(parts, ", ") + ")"

@@ -81,7 +81,9 @@ func TestExtractDemoRewindSession(t *testing.T) {
 	if r.Session != demo.SessionRewind || r.MemoryDir != memDir || r.Project != l.Project("shop-api") || !r.MemoryEnabled || r.Existing != 20 {
 		t.Errorf("session %s memory %s project %s enabled %v existing %d", r.Session, r.MemoryDir, r.Project, r.MemoryEnabled, r.Existing)
 	}
-	if r.Prompts != 7 || r.Skipped["sidechain"] != 1 || r.Skipped["tool result"] != 1 || len(r.Skipped) != 2 {
+	// Three tool results: the Read of the first turn, and the Write and
+	// Edit whose files the demo keeps in file history.
+	if r.Prompts != 7 || r.Skipped["sidechain"] != 1 || r.Skipped["tool result"] != 3 || len(r.Skipped) != 2 {
 		t.Errorf("prompts %d skipped %v", r.Prompts, r.Skipped)
 	}
 	if len(r.Candidates) != len(demoRewindWant) {
@@ -228,7 +230,7 @@ func TestExtractText(t *testing.T) {
 	for _, want := range []string{
 		"session   " + demo.SessionRewind,
 		"memory    " + filepath.Join(l.Home, "projects", model.Slug(l.Project("shop-api")), "memory") + ", 20 memories",
-		"read      7 user prompts (skipped: 1 sidechain, 1 tool result)",
+		"read      7 user prompts (skipped: sidechain 1, tool result 3)",
 		"5 candidates",
 		"why          explicit request to remember",
 		`quote        "No, don't add a retry loop around the order insert`,

@@ -109,11 +109,20 @@ func (w *writer) transcripts(l Layout) {
 	r.reply("Two places: internal/payments/webhook.go and internal/orders/import.go.")
 	r.sidechain = false
 	r.parent = fork
-	r.prompt("first write a failing test that reproduces the duplicate (using the subagent's findings)")
-	r.reply("Wrote TestWebhookRetryCreatesOneOrder; it fails as expected.")
+	testTurn := r.prompt("first write a failing test that reproduces the duplicate (using the subagent's findings)")
+	r.reply("Wrote TestWebhookRetryCreatesOneOrder; it fails as expected.",
+		toolCall{name: "Write", input: map[string]any{"file_path": filepath.Join(shop, "internal/payments/webhook_test.go")}, result: "File created."})
+	// File history for /rewind (the Files pane): the test file did not
+	// exist before this turn; webhook.go is backed up before the fix.
+	r.fileEdit(testTurn, "internal/payments/webhook_test.go", 1, false)
 	// Prompts worth remembering, for `memscope extract` and the flush.
-	r.prompt("Yes, exactly, keep writing the failing test before the fix. Remember that every payment webhook handler must be idempotent on the provider's event id, because the provider retries a delivery for up to three days.")
-	r.reply("Understood. The handler now records the event id before it creates the order.")
+	fixTurn := r.prompt("Yes, exactly, keep writing the failing test before the fix. Remember that every payment webhook handler must be idempotent on the provider's event id, because the provider retries a delivery for up to three days.")
+	r.reply("Understood. The handler now records the event id before it creates the order.",
+		toolCall{name: "Edit", input: map[string]any{"file_path": filepath.Join(shop, "internal/payments/webhook.go")}, result: "The file has been updated."})
+	backup := r.fileEdit(fixTurn, "internal/payments/webhook.go", 1, true)
+	w.file(filepath.Join(l.Home, model.FileHistoryDir, SessionRewind, backup), []byte(webhookBefore), 2)
+	w.file(filepath.Join(shop, "internal/payments/webhook.go"), []byte(webhookAfter), 2)
+	w.file(filepath.Join(shop, "internal/payments/webhook_test.go"), []byte(webhookTest), 2)
 	r.prompt("No, don't add a retry loop around the order insert, because the provider already retries with backoff and our own retries made the storm worse.")
 	r.reply("Removed the retry loop; a failed insert now returns 500 and the provider retries.")
 	r.prompt("The on-call runbook for webhook incidents is https://shop.atlassian.net/wiki/spaces/SHOP/pages/4411/Webhook+incidents. We decided to page the payments rotation for every duplicate order from now on.")
@@ -251,3 +260,46 @@ func (w *writer) history(l Layout) {
 	// 9f86d081884c7d65 was swept by cleanupPeriodDays: the history line
 	// points at a paste that is gone.
 }
+
+// The demo's webhook handler before and after the session's fix, and the
+// test the session wrote (written when the demo is materialized; the
+// embedded tree keeps a stub, since it is compiled with the repository).
+const (
+	webhookBefore = `package payments
+
+// VerifySignature checks a webhook signature.
+func VerifySignature() {}
+
+// HandleEvent creates the order an event pays for.
+func HandleEvent(eventID string) error {
+	return createOrder(eventID)
+}
+`
+	webhookAfter = `package payments
+
+// VerifySignature checks a webhook signature.
+func VerifySignature() {}
+
+// HandleEvent creates the order an event pays for, once per event: the
+// provider retries a delivery for up to three days.
+func HandleEvent(eventID string) error {
+	if seen(eventID) {
+		return nil
+	}
+	remember(eventID)
+	return createOrder(eventID)
+}
+`
+	webhookTest = `package payments
+
+import "testing"
+
+func TestWebhookRetryCreatesOneOrder(t *testing.T) {
+	HandleEvent("evt_1")
+	HandleEvent("evt_1")
+	if orders() != 1 {
+		t.Fatal("a retried delivery created a second order")
+	}
+}
+`
+)

@@ -6,7 +6,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"time"
+
+	"github.com/memscope/memscope/model"
 )
 
 // The demo's model window: a 200k-token model with 32k max output, so the
@@ -105,9 +108,12 @@ func (b *transcriptBuilder) prompt(text string) string {
 		"message":      map[string]any{"role": "user", "content": text},
 		"promptSource": "typed",
 	})
-	b.write(map[string]any{"type": "file-history-snapshot", "messageId": u, "snapshot": map[string]any{
-		"messageId": u, "trackedFileBackups": map[string]any{}, "timestamp": b.t.UTC().Format(time.RFC3339Nano),
-	}, "isSnapshotUpdate": false})
+	if !b.sidechain {
+		// The client snapshots files per prompt of the main conversation.
+		b.write(map[string]any{"type": "file-history-snapshot", "messageId": u, "snapshot": map[string]any{
+			"messageId": u, "trackedFileBackups": map[string]any{}, "timestamp": b.t.UTC().Format(time.RFC3339Nano),
+		}, "isSnapshotUpdate": false})
+	}
 	return u
 }
 
@@ -268,4 +274,24 @@ func (b *transcriptBuilder) contextAttachments(files []contextFile) {
 	}
 	b.chain("attachment", map[string]any{"attachment": map[string]any{"type": "prompt_snapshot", "systemPrompt": systemPrompt()}})
 	b.chain("attachment", map[string]any{"attachment": map[string]any{"type": "instructions", "files": fs}})
+}
+
+// fileEdit records, as the client does, that the turn its prompt started
+// (prompt is the prompt's uuid) first touched rel (relative to the cwd):
+// a file-history-delta naming the backup of the file as it stood before
+// the turn. It returns the backup's file name, which the caller writes
+// under file-history/<session>/, or "" when the file did not exist
+// (the client's null backup: rewinding deletes it).
+func (b *transcriptBuilder) fileEdit(prompt, rel string, version int, existed bool) string {
+	abs := filepath.Join(b.cwd, filepath.FromSlash(rel))
+	backup := map[string]any{"backupFileName": nil, "version": version, "backupTime": b.tick(time.Second),
+		"realParentDir": filepath.Dir(abs)}
+	name := ""
+	if existed {
+		name = model.BackupFileName(abs, version)
+		backup["backupFileName"] = name
+	}
+	b.write(map[string]any{"type": "file-history-delta", "messageId": b.leaf, "snapshotMessageId": prompt,
+		"trackingPath": rel, "backup": backup, "timestamp": b.tick(time.Second)})
+	return name
 }
