@@ -33,12 +33,12 @@ func (s *MemoryStore) lockJournal() func() {
 		return noop
 	}
 	lockDir := filepath.Join(s.dir, filepath.FromSlash(path.Dir(JournalLockPath)))
-	switch fi, err := os.Lstat(lockDir); {
-	case errors.Is(err, fs.ErrNotExist):
-		if os.Mkdir(lockDir, 0o700) != nil {
-			return noop
-		}
-	case err != nil || !fi.IsDir():
+	if err := os.Mkdir(lockDir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return noop
+	}
+	// Made now or by another process meanwhile: it must be a folder, not
+	// a link.
+	if fi, err := os.Lstat(lockDir); err != nil || !fi.IsDir() {
 		return noop
 	}
 	f, err := openLockFile(filepath.Join(s.dir, filepath.FromSlash(JournalLockPath)))
