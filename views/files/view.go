@@ -151,7 +151,10 @@ func (m Model) View() string {
 		head = m.styles.Warn.Render(m.confirmLine())
 	}
 	top := text.Truncate(head, m.width) + "\n" + m.list.View()
-	return m.styles.Divided(m.width, top, m.detail())
+	// The detail takes every row the list leaves (a short list leaves
+	// more room for a diff), less the divider.
+	rows := max(m.height-strings.Count(top, "\n")-2, 1)
+	return m.styles.Divided(m.width, top, m.detail(rows))
 }
 
 func (m Model) confirmLine() string {
@@ -165,8 +168,7 @@ func (m Model) confirmLine() string {
 	return fmt.Sprintf("Restore %d file(s) as shown below? The current content is saved first; undo puts it back. y/n", p.Writes())
 }
 
-func (m Model) detail() string {
-	rows := max(m.height-m.listHeight()-3, 1)
+func (m Model) detail(rows int) string {
 	if m.confirm && m.plan != nil {
 		return m.styles.Clip(m.planLines(), rows)
 	}
