@@ -165,6 +165,10 @@ type NeverSweptKind string
 const (
 	NeverSweptHistory NeverSweptKind = "history"
 	NeverSweptMemory  NeverSweptKind = "memory"
+	// NeverSweptMemscope is memscope's own folder in the home (the bytes
+	// file-history restores replaced, for their undo): the client's sweep
+	// only deletes the folders it names.
+	NeverSweptMemscope NeverSweptKind = "memscope"
 )
 
 // NeverSwept is a store the sweep leaves alone, with its size.

@@ -41,6 +41,11 @@ func scanRetention(fsys fs.FS) ([]RetentionItem, []NeverSwept, []model.Problem) 
 		probs = append(probs, model.Problem{File: model.HistoryPath, Kind: model.ProblemUnreadable, Reason: err.Error()})
 	}
 
+	if st, err := fs.Stat(fsys, memscopeHomeDir); err == nil && st.IsDir() {
+		files, size := walkFiles(fsys, memscopeHomeDir, &probs, nil)
+		never = append(never, NeverSwept{Path: memscopeHomeDir, Kind: NeverSweptMemscope, Files: files, Size: size})
+	}
+
 	for _, p := range readDirFollow(fsys, "projects", &probs) {
 		if !p.info.IsDir() {
 			continue
@@ -159,3 +164,6 @@ func walkFiles(fsys fs.FS, dir string, probs *[]model.Problem, fn func(p string,
 	}
 	return files, size
 }
+
+// memscopeHomeDir is memscope's folder in a Claude home.
+const memscopeHomeDir = ".memscope"

@@ -411,6 +411,8 @@ func neverWhat(k engine.NeverSweptKind) string {
 		return "the prompt history (only pastes it points at)"
 	case engine.NeverSweptMemory:
 		return "auto memory"
+	case engine.NeverSweptMemscope:
+		return "memscope's undo copies of file-history restores"
 	}
 	return string(k)
 }
