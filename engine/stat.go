@@ -103,26 +103,25 @@ func Stat(o StatOptions) StatReport {
 		if !pr.HasMemory {
 			continue
 		}
-		md, p := model.ReadMemoryDir(h.FS, pr.Dir+"/memory")
+		// Counted as read, not kept: a folder may hold a million files.
+		md, p := model.ScanMemoryDir(h.FS, pr.Dir+"/memory", func(f *model.MemoryFile) {
+			r.MemoryFiles++
+			if f.Invalid {
+				r.InvalidMemoryFiles++
+			}
+		})
 		probs = append(probs, p...)
 		if !md.Exists {
 			continue
 		}
 		r.MemoryDirs++
-		for _, f := range md.Files {
-			r.MemoryFiles++
-			if f.Invalid {
-				r.InvalidMemoryFiles++
-			}
-		}
 		if md.Index != nil {
 			r.IndexFiles++
 			r.IndexLines += len(md.Index.Lines)
 			r.IndexEntries += len(md.Index.Entries())
 		}
-		team, p := model.ReadMemoryDir(h.FS, pr.Dir+"/memory/team")
+		_, p = model.ScanMemoryDir(h.FS, pr.Dir+"/memory/team", func(*model.MemoryFile) { r.TeamMemoryFiles++ })
 		probs = append(probs, p...)
-		r.TeamMemoryFiles += len(team.Files)
 	}
 
 	hist, err := model.ReadHistory(h.FS, model.HistoryPath)

@@ -59,6 +59,17 @@ func IsMemoryTopicPath(rel string) bool {
 // that cannot be read or have bad frontmatter are reported; a file with
 // bad frontmatter is still listed, marked Invalid.
 func ReadMemoryDir(fsys fs.FS, dir string) (*MemoryDir, []Problem) {
+	return readMemoryDir(fsys, dir, nil)
+}
+
+// ScanMemoryDir reads dir as ReadMemoryDir does but hands each topic file
+// to each instead of keeping it: md.Files stays empty, so a folder of a
+// million memories is counted in the memory of one (memscope stat).
+func ScanMemoryDir(fsys fs.FS, dir string, each func(*MemoryFile)) (*MemoryDir, []Problem) {
+	return readMemoryDir(fsys, dir, each)
+}
+
+func readMemoryDir(fsys fs.FS, dir string, each func(*MemoryFile)) (*MemoryDir, []Problem) {
 	md := &MemoryDir{Dir: dir}
 	st, err := fs.Stat(fsys, dir)
 	switch {
@@ -108,8 +119,12 @@ func ReadMemoryDir(fsys fs.FS, dir string) (*MemoryDir, []Problem) {
 			}
 			if f != nil {
 				f.Symlink = d.Type()&fs.ModeSymlink != 0
-				md.Files = append(md.Files, f)
 				probs = append(probs, encodingProblem(name, f.raw)...)
+				if each != nil {
+					each(f)
+				} else {
+					md.Files = append(md.Files, f)
+				}
 			}
 		case !strings.HasPrefix(path.Base(rel), "."):
 			md.Other = append(md.Other, rel)
