@@ -16,12 +16,21 @@ import (
 // tool_result follows its tool_use (alone or several to a message, as the
 // client writes them); a tool_use may stay unanswered, as the last one of
 // a live session does.
+// maxFuzzChars bounds the text fuzzMsgs writes.
+const maxFuzzChars = 1_500_000
+
 func fuzzMsgs(data []byte) []Msg {
 	tools := []string{"Read", "Bash", "Grep", "Edit", "WebFetch", "Task", "NotebookRead"}
 	var msgs []Msg
 	t := 0
-	for i := 0; i+4 <= len(data) && len(msgs) < 300; i += 4 {
+	// chars caps the text of a conversation at a few times the budgets
+	// (50 000 per result, 200 000 per turn): every stage is still reached,
+	// and one run stays well under a second, so a loaded machine does not
+	// make the fuzzer report a slow input as a hung worker.
+	chars := 0
+	for i := 0; i+4 <= len(data) && len(msgs) < 300 && chars < maxFuzzChars; i += 4 {
 		op, a, b, c := data[i]%6, int(data[i+1]), int(data[i+2]), data[i+3]
+		chars += a * b * 2
 		unit := "w "
 		switch {
 		case c&1 != 0:
