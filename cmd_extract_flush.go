@@ -71,6 +71,11 @@ type flushOut struct {
 
 // finish collects what the flush proposed and, with --write, saves it.
 func (s *flushSession) finish(now time.Time, f *flushFlags) *flushOut {
+	if len(s.hook.Runs()) > 0 {
+		// The run is over: extract what the flushes left below the
+		// threshold (its error is in the final run's report).
+		s.hook.Finish()
+	}
 	out := &flushOut{Project: s.mem.project, MemoryDir: s.mem.loc.Dir, Runs: s.hook.Runs(), ExtractResult: s.hook.Result(),
 		savedMemories: savedMemories{Written: []writtenMemory{}, Failed: []failedWrite{}}}
 	if out.Runs == nil {
@@ -88,6 +93,15 @@ func printFlush(w io.Writer, r *flushOut, wrote bool) {
 		fmt.Fprintln(w, "          autocompact did not run: nothing was flushed")
 	}
 	for _, run := range r.Runs {
+		if run.Final {
+			fmt.Fprintf(w, "          at the end, messages %d..%d (fewer than %d, left by the flushes) extracted: %s, %s",
+				run.From, run.To, engine.MinNewMessages, countOf(run.Prompts, "user prompt", "user prompts"), countOf(run.Candidates, "candidate", "candidates"))
+			if run.Error != "" {
+				fmt.Fprintf(w, "; extraction failed: %s", run.Error)
+			}
+			fmt.Fprintln(w)
+			continue
+		}
 		fmt.Fprintf(w, "          autocompact summarizes %s", countOf(run.Handed, "message", "messages"))
 		if run.Expanded != run.Handed {
 			fmt.Fprintf(w, " (%d with context-collapse folds expanded)", run.Expanded)

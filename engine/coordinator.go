@@ -30,6 +30,8 @@ type Coordinator struct {
 	watermark int
 	latest    int
 	runs      int
+	// drain asks the next pass to extract however few messages are new.
+	drain bool
 }
 
 // CoordinatorState is a snapshot of a Coordinator, for display and tests.
@@ -72,6 +74,24 @@ func (c *Coordinator) RequestExtraction(ctx context.Context, messageCount int) e
 	return c.loop(ctx)
 }
 
+// Drain extracts whatever is new, however few messages (MinNewMessages
+// does not apply once): for the end of a run, such as a session's last
+// compaction, after which no request will come to carry a small remainder
+// over the threshold. Like RequestExtraction it coalesces into a running
+// loop (that loop then drains) or runs the loop itself.
+func (c *Coordinator) Drain(ctx context.Context) error {
+	c.mu.Lock()
+	c.drain = true
+	if c.running {
+		c.dirty = true
+		c.mu.Unlock()
+		return nil
+	}
+	c.running = true
+	c.mu.Unlock()
+	return c.loop(ctx)
+}
+
 // loop is the coalescing loop: clear dirty, extract what is new, advance
 // the watermark, and go again if a request came in meanwhile. Clearing
 // running happens under the same lock as the dirty check, so a request
@@ -83,10 +103,11 @@ func (c *Coordinator) loop(ctx context.Context) error {
 		c.mu.Lock()
 		c.dirty = false
 		from, to := c.watermark, c.latest
+		drain := c.drain
 		c.mu.Unlock()
 
 		var err error
-		ran := to-from >= MinNewMessages
+		ran := to-from >= MinNewMessages || drain && to > from
 		if ran {
 			err = c.call(ctx, from, to)
 		}
@@ -99,6 +120,9 @@ func (c *Coordinator) loop(ctx context.Context) error {
 		if ran && err == nil {
 			c.watermark = to
 			c.runs++
+		}
+		if drain && err == nil && c.watermark >= to {
+			c.drain = false
 		}
 		if err != nil {
 			lastErr = err

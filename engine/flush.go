@@ -49,6 +49,9 @@ type FlushRun struct {
 	Prompts    int    `json:"prompts"`
 	Candidates int    `json:"candidates"`
 	Error      string `json:"error,omitempty"`
+	// Final marks the call of Finish: what was left below MinNewMessages
+	// at the end, extracted all the same.
+	Final bool `json:"final,omitempty"`
 }
 
 // FlushExtractor is the pre-compaction flush: a FlushHook that hands the
@@ -123,6 +126,31 @@ func (f *FlushExtractor) BeforeCompact(msgs []Msg) error {
 	defer f.mu.Unlock()
 	run.To = max(f.coord.State().Watermark, run.From)
 	run.Prompts, run.Candidates = f.prompts-prompts, len(f.res.Candidates)-cands
+	if err != nil {
+		run.Error = err.Error()
+	}
+	f.runs = append(f.runs, run)
+	return err
+}
+
+// Finish extracts what the flushes left below MinNewMessages: call it
+// once the pipeline is done (the session's last compaction), since no
+// later flush will come to carry those messages over the threshold. It
+// adds a run marked Final when it had anything to read.
+func (f *FlushExtractor) Finish() error {
+	f.mu.Lock()
+	prompts, cands := f.prompts, len(f.res.Candidates)
+	f.mu.Unlock()
+	from := f.coord.State().Watermark
+	err := f.coord.Drain(f.cfg.Context)
+	to := f.coord.State().Watermark
+	if to == from && err == nil {
+		return nil
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	run := FlushRun{From: from, To: max(to, from), Final: true,
+		Prompts: f.prompts - prompts, Candidates: len(f.res.Candidates) - cands}
 	if err != nil {
 		run.Error = err.Error()
 	}
