@@ -35,6 +35,7 @@ func hostileCommands(home string, res *hostilehome.Result, oddProject string) []
 		{"extract", s, "--home", home, "--project", p},
 		{"prune", "--home", home, "--project", p, "--dry-run"},
 		{"undo", "--home", home, "--project", p, "--list"},
+		{"trash", "--home", home, "--project", p},
 		{"cleanup", "--forecast", "--home", home},
 		{"export", s, "--home", home, "--format", "md"},
 		{"export", "--memory", "--home", home, "--project", p},
