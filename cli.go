@@ -97,6 +97,19 @@ func parseFlags(e *env, fs *flag.FlagSet, args []string) bool {
 	return fs.Parse(args) == nil
 }
 
+// parseFlagsOnly is parseFlags for a command that takes no argument
+// besides its flags: a stray one is reported under the flag set's name.
+func parseFlagsOnly(e *env, fs *flag.FlagSet, args []string) bool {
+	if !parseFlags(e, fs, args) {
+		return false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(e.stderr, "memscope %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		return false
+	}
+	return true
+}
+
 // writeJSON prints v as indented JSON, with terminal controls escaped.
 func writeJSON(w io.Writer, v any) error {
 	var buf bytes.Buffer

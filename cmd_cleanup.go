@@ -30,11 +30,7 @@ func runCleanup(e *env, args []string) int {
 	within := fs.Int("within", engine.DefaultRetentionHorizonDays, "how many days ahead the forecast looks")
 	limit := fs.Int("limit", 40, "items listed per group in the text report (0: all)")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if !parseFlags(e, fs, args) {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "memscope cleanup: unexpected argument %q\n", fs.Arg(0))
+	if !parseFlagsOnly(e, fs, args) {
 		return 2
 	}
 	o, err := e.openHome(hf)

@@ -30,11 +30,7 @@ func runSessions(e *env, args []string) int {
 	hf := addHomeFlags(fs)
 	project := fs.String("project", "", "only the sessions of this project folder (or projects/ slug)")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if !parseFlags(e, fs, args) {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "memscope sessions: unexpected argument %q\n", fs.Arg(0))
+	if !parseFlagsOnly(e, fs, args) {
 		return 2
 	}
 	o, err := e.openHome(hf)

@@ -25,11 +25,7 @@ func runTrash(e *env, args []string) int {
 	project := fs.String("project", "", "project folder (default: the current folder)")
 	restore := fs.String("restore", "", "put this trashed file (a path under .trash/, as listed) back where it was")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if !parseFlags(e, fs, args) {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "memscope trash: unexpected argument %q\n", fs.Arg(0))
+	if !parseFlagsOnly(e, fs, args) {
 		return 2
 	}
 	fail := func(err error) int {
