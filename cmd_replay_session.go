@@ -6,12 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/memscope/memscope/engine"
-	"github.com/memscope/memscope/model"
 )
 
 // sessionFile is a transcript named on the command line, opened for
@@ -44,37 +42,11 @@ func openSession(e *env, hf *homeFlags, arg string) (*sessionFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, _ := model.FindTranscripts(o.home.FS)
-	var hits []model.TranscriptFile
-	for _, f := range files {
-		if f.Kind == model.TranscriptSubagent {
-			continue
-		}
-		if f.SessionID == arg {
-			hits = []model.TranscriptFile{f}
-			break
-		}
-		if strings.HasPrefix(f.SessionID, arg) {
-			hits = append(hits, f)
-		}
-	}
-	// A main transcript wins over the older seed layout of the same session.
-	sort.SliceStable(hits, func(i, j int) bool {
-		return hits[i].Kind == model.TranscriptMain && hits[j].Kind != model.TranscriptMain
-	})
-	switch {
-	case len(hits) == 0:
+	f, err := engine.FindSession(o.home.FS, arg)
+	if err != nil {
 		o.close()
-		return nil, fmt.Errorf("no session %q under %s", arg, o.home.Dir)
-	case len(hits) > 1 && hits[1].SessionID != hits[0].SessionID:
-		o.close()
-		var ids []string
-		for _, h := range hits {
-			ids = append(ids, h.SessionID)
-		}
-		return nil, fmt.Errorf("session %q is ambiguous: %s", arg, strings.Join(ids, ", "))
+		return nil, fmt.Errorf("%w (%s)", err, o.home.Dir)
 	}
-	f := hits[0]
 	return &sessionFile{fsys: o.home.FS, name: f.Path, disk: o.home.Abs(f.Path), size: f.Size, home: o, close: o.close}, nil
 }
 
