@@ -119,6 +119,10 @@ type Model struct {
 
 	watch     *watcher
 	reloadTag int
+	// stale marks the panes whose data is read only while they are
+	// focused (the cleanup forecast walks the whole home, file history
+	// reads a transcript): on focus, and on a reload while focused.
+	stale map[int]bool
 	// burst numbers the current run of file events; burstOpen is set
 	// while one waits for its reload (see maxReloadDelay).
 	burst     int
@@ -147,7 +151,8 @@ func New(opts Options) Model {
 		keys:      km,
 		styles:    st,
 		help:      help.New(),
-		loading:   map[string]bool{"home": true, "history": true, "retention": true, "files": true},
+		loading:   map[string]bool{"home": true, "history": true},
+		stale:     map[int]bool{paneRetention: true, paneFiles: true},
 		md:        markdown.NewRenderer(),
 		projects:  projects.New(km, st),
 		index:     index.New(km, st),
@@ -167,7 +172,7 @@ func New(opts Options) Model {
 
 // Init starts loading the home and, when asked, watching it.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.loadHomeCmd(), m.loadHistoryCmd(), m.checkWritableCmd(), m.loadRetentionCmd(), m.loadFileSessionsCmd()}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.loadHomeCmd(), m.loadHistoryCmd(), m.checkWritableCmd()}
 	if m.opts.Watch {
 		cmds = append(cmds, startWatchCmd(m.opts.Home.Dir))
 	}
@@ -250,11 +255,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.showHelp = true
 			return m, nil
 		case key.Matches(msg, m.keys.NextPane):
-			m.setFocus((m.focus + 1) % paneCount)
-			return m, nil
+			return m, m.setFocus((m.focus + 1) % paneCount)
 		case key.Matches(msg, m.keys.PrevPane):
-			m.setFocus((m.focus + paneCount - 1) % paneCount)
-			return m, nil
+			return m, m.setFocus((m.focus + paneCount - 1) % paneCount)
 		case key.Matches(msg, m.keys.Reload):
 			return m, m.reloadAll()
 		case key.Matches(msg, m.keys.Undo) && m.focus == paneFiles:
@@ -265,8 +268,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		for i, b := range m.keys.Panes {
 			if key.Matches(msg, b) {
-				m.setFocus(i)
-				return m, nil
+				return m, m.setFocus(i)
 			}
 		}
 	}
@@ -301,10 +303,13 @@ func (m Model) routeToFocused(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
-func (m *Model) setFocus(i int) {
+// setFocus focuses pane i and returns the load it waits for, if any
+// (lazyLoadCmd).
+func (m *Model) setFocus(i int) tea.Cmd {
 	m.paneAt(m.focus).Blur()
 	m.focus = i
 	m.paneAt(m.focus).Focus()
+	return m.lazyLoadCmd()
 }
 
 // handleClick focuses a pane by its tab, or moves a list's cursor.
@@ -312,7 +317,7 @@ func (m Model) handleClick(msg tea.MouseClickMsg) (tea.Model, tea.Cmd) {
 	mouse := msg.Mouse()
 	if mouse.Y == m.tabsRow() {
 		if i := m.tabAt(mouse.X); i >= 0 {
-			m.setFocus(i)
+			return m, m.setFocus(i)
 		}
 		return m, nil
 	}
@@ -451,8 +456,7 @@ func (m Model) handleRequest(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		return m, m.openEditorCmd(p), true
 	case msgs.SwitchPane:
-		m.setFocus(msg.Index)
-		return m, nil, true
+		return m, m.setFocus(msg.Index), true
 	}
 	return m, nil, false
 }
@@ -497,10 +501,9 @@ func (m Model) handleWatch(msg tea.Msg) (Model, tea.Cmd, bool) {
 func (m *Model) reloadAll() tea.Cmd {
 	m.loading["home"] = true
 	m.loading["history"] = true
-	m.loading["retention"] = true
-	m.loading["files"] = true
+	m.stale[paneRetention], m.stale[paneFiles] = true, true
 	// The project list's arrival loads the open project and its sessions.
-	return tea.Batch(m.loadHomeCmd(), m.loadHistoryCmd(), m.loadRetentionCmd(), m.loadFileSessionsCmd())
+	return tea.Batch(m.loadHomeCmd(), m.loadHistoryCmd(), m.lazyLoadCmd())
 }
 
 // View draws tabs, the focused pane, the help line and the status bar.
@@ -517,4 +520,23 @@ func (m Model) loadingText() string {
 		return ""
 	}
 	return fmt.Sprintf("loading %d source(s)…", len(m.loading))
+}
+
+// lazyLoadCmd reads the focused pane's data when it is stale: the
+// Retention and Files panes are not read at start-up nor on every live
+// reload, only when someone looks at them.
+func (m *Model) lazyLoadCmd() tea.Cmd {
+	if !m.stale[m.focus] {
+		return nil
+	}
+	m.stale[m.focus] = false
+	switch m.focus {
+	case paneRetention:
+		m.loading["retention"] = true
+		return m.loadRetentionCmd()
+	case paneFiles:
+		m.loading["files"] = true
+		return m.loadFileSessionsCmd()
+	}
+	return nil
 }
