@@ -40,11 +40,14 @@ func (l *linter) lintLeftovers() {
 		if err != nil || !l.in.Now.IsZero() && l.in.Now.Sub(info.ModTime()) < leftoverAge {
 			return nil
 		}
-		of := strings.TrimPrefix(d.Name(), ".")
-		of = of[:strings.Index(of, ".memscope-")]
+		what := "an empty write probe memscope left (model.ProbeWritable)"
+		// ".<name>.memscope-…" copies <name>; ".memscope-…" is a probe.
+		if i := strings.Index(d.Name()[1:], ".memscope-"); i > 0 {
+			what = "a copy of " + path.Join(path.Dir(p), d.Name()[1:1+i]) + " left by an interrupted memscope write"
+		}
 		l.add(LintFinding{Kind: LintLeftover, Severity: LintWarning, Path: p,
-			Message: fmt.Sprintf("a copy of %s left by an interrupted memscope write (%d bytes, %s); the change itself landed or was rolled back — look at it, then delete it",
-				path.Join(path.Dir(p), of), info.Size(), info.ModTime().UTC().Format(time.DateTime))})
+			Message: fmt.Sprintf("%s (%d bytes, %s); the change itself landed or was rolled back — look at it, then delete it",
+				what, info.Size(), info.ModTime().UTC().Format(time.DateTime))})
 		return nil
 	})
 }

@@ -19,6 +19,7 @@ func TestLintLeftoverCopies(t *testing.T) {
 		".memscope/.journal.jsonl.memscope-77": {Data: []byte("{}"), ModTime: old},
 		".trash/x/.c.md.memscope-remove-1-2":   {Data: []byte("c"), ModTime: old},
 		".hidden.md":                           {Data: []byte("not ours"), ModTime: old},
+		".memscope-write-test-42":              {ModTime: old},
 		"a.memscope-1.md":                      {Data: []byte("not hidden"), ModTime: old},
 		"MEMORY.md":                            {Data: []byte("- [A](a.md) — a\n"), ModTime: old},
 	}
@@ -32,7 +33,7 @@ func TestLintLeftoverCopies(t *testing.T) {
 			got = append(got, f.Path)
 		}
 	}
-	want := []string{".a.md.memscope-123", ".memscope/.journal.jsonl.memscope-77", ".trash/x/.c.md.memscope-remove-1-2"}
+	want := []string{".a.md.memscope-123", ".memscope-write-test-42", ".memscope/.journal.jsonl.memscope-77", ".trash/x/.c.md.memscope-remove-1-2"}
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
 		t.Fatalf("leftovers %v, want %v", got, want)
@@ -40,6 +41,9 @@ func TestLintLeftoverCopies(t *testing.T) {
 	for _, f := range r.Findings {
 		if f.Path == ".trash/x/.c.md.memscope-remove-1-2" && !strings.Contains(f.Message, "a copy of .trash/x/c.md") {
 			t.Errorf("message does not name the file it copies: %s", f.Message)
+		}
+		if f.Path == ".memscope-write-test-42" && !strings.Contains(f.Message, "write probe") {
+			t.Errorf("a probe file is not called one: %s", f.Message)
 		}
 	}
 }
