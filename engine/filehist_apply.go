@@ -59,6 +59,10 @@ func applyFileRestore(wfs model.WriteFS, homeDir string, fsys fs.FS, p *FileRest
 	if r := p.Refusals(); len(r) > 0 {
 		return ch, fmt.Errorf("restore refused, nothing was written: %s", strings.Join(r, "; "))
 	}
+	// Checks, journal and writes under the session journal's lock, so a
+	// second memscope restoring or undoing at once waits its turn.
+	jname := filepath.Join(homeDir, filepath.FromSlash(FileRestoreJournal(p.SessionID)))
+	defer lockJournalFile(jname)()
 	type write struct {
 		step FileRestoreStep
 		data []byte
@@ -102,7 +106,6 @@ func applyFileRestore(wfs model.WriteFS, homeDir string, fsys fs.FS, p *FileRest
 		ch.Summary += " (nothing to do: every file already is as it would be restored)"
 		return ch, nil
 	}
-	jname := filepath.Join(homeDir, filepath.FromSlash(FileRestoreJournal(p.SessionID)))
 	j, err := readRestoreJournal(jname)
 	if err != nil {
 		return ch, err
@@ -180,6 +183,7 @@ func undoFileRestore(wfs model.WriteFS, homeDir string, sid model.SessionID) (Ch
 		return Change{}, fmt.Errorf("undo refused: %w", err)
 	}
 	jname := filepath.Join(homeDir, filepath.FromSlash(FileRestoreJournal(sid)))
+	defer lockJournalFile(jname)()
 	j, err := readRestoreJournal(jname)
 	if err != nil {
 		return Change{}, err

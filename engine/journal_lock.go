@@ -4,8 +4,8 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
+	"strings"
 )
 
 // JournalLockPath is the lock file, relative to the memory folder, that
@@ -15,33 +15,40 @@ import (
 // means to undo that change.
 const JournalLockPath = ".memscope/journal.lock"
 
-// lockJournal takes the folder's journal lock, waiting for another
-// memscope that holds it. It returns the function that releases it. A
-// store that is not a folder on disk, a folder where the lock file cannot
-// be created (read-only: the change fails on its own, with a clear
-// error), or a platform without file locks goes on unlocked.
+// lockJournal takes the memory folder's journal lock (lockJournalFile).
+// A store that is not a folder on disk goes on unlocked, and so does a
+// memory folder that is a symbolic link: writes never go through one (the
+// store refuses them with ErrSymlinkWrite), and neither does the lock.
 func (s *MemoryStore) lockJournal() func() {
-	noop := func() {}
 	if _, ok := s.fsys.(dirFS); !ok || s.dir == "" {
-		return noop
+		return func() {}
 	}
-	// Writes never go through a symbolic link (the store refuses them
-	// with ErrSymlinkWrite), and neither does the lock: a linked memory
-	// folder or a planted .memscope link goes on unlocked and the change
-	// is refused on its own.
 	if fi, err := os.Lstat(s.dir); err != nil || fi.Mode()&fs.ModeSymlink != 0 {
-		return noop
+		return func() {}
 	}
-	lockDir := filepath.Join(s.dir, filepath.FromSlash(path.Dir(JournalLockPath)))
-	if err := os.Mkdir(lockDir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+	return lockJournalFile(filepath.Join(s.dir, filepath.FromSlash(JournalPath)))
+}
+
+// lockJournalFile takes the lock of the journal at journal (a path on
+// disk; the lock is the file beside it named ".lock" instead of
+// ".jsonl"), waiting for another memscope that holds it, and returns the
+// function that releases it. Every journal's read-extend-rewrite runs
+// under it: the memory undo journal's and each session's file-restore
+// journal's. A folder that is a link, a lock file that cannot be created
+// (read-only: the change fails on its own, with a clear error), or a
+// platform without file locks goes on unlocked.
+func lockJournalFile(journal string) func() {
+	noop := func() {}
+	dir := filepath.Dir(journal)
+	if err := os.MkdirAll(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return noop
 	}
 	// Made now or by another process meanwhile: it must be a folder, not
 	// a link.
-	if fi, err := os.Lstat(lockDir); err != nil || !fi.IsDir() {
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
 		return noop
 	}
-	f, err := openLockFile(filepath.Join(s.dir, filepath.FromSlash(JournalLockPath)))
+	f, err := openLockFile(strings.TrimSuffix(journal, ".jsonl") + ".lock")
 	if err != nil {
 		return noop
 	}

@@ -2,8 +2,12 @@ package engine
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/memscope/memscope/model"
 )
@@ -54,5 +58,35 @@ func TestJournalKeepsEveryChangeOfTwoProcesses(t *testing.T) {
 	s.Reload()
 	if files := len(s.Memory().Files); files != 0 {
 		t.Fatalf("%d memory files left after undoing every change", files)
+	}
+}
+
+// lockJournalFile serializes read-extend-rewrite of any journal (here a
+// counter rewritten whole, as journals are), each taker opening the lock
+// on its own as a second process would.
+func TestLockJournalFileSerializesRewrites(t *testing.T) {
+	journal := filepath.Join(t.TempDir(), ".memscope", "file-history", "s1", "journal.jsonl")
+	const n = 32
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer lockJournalFile(journal)()
+			data, _ := os.ReadFile(journal)
+			count, _ := strconv.Atoi(string(data))
+			time.Sleep(time.Millisecond) // widen the window a lost update needs
+			if err := model.WriteFileAtomic(journal, []byte(strconv.Itoa(count+1)), 0o600); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	data, _ := os.ReadFile(journal)
+	if string(data) != strconv.Itoa(n) {
+		t.Fatalf("counter %s after %d locked rewrites", data, n)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(journal), "journal.lock")); err != nil {
+		t.Fatalf("no lock beside the journal: %v", err)
 	}
 }
