@@ -4,6 +4,8 @@ import (
 	"html"
 	"strconv"
 	"strings"
+
+	"github.com/memscope/memscope/model"
 )
 
 // Markdown export. Everything taken from the transcript is untrusted, so
@@ -129,21 +131,30 @@ func RenderSessionMarkdown(x *SessionExport) []byte {
 		w.blank()
 		w.entries(sc.Entries, 3)
 	}
-	if len(x.LegacySummaries) > 0 {
-		w.heading(2, "Legacy summaries")
-		for _, s := range x.LegacySummaries {
-			w.line("- ", mdEscape(s))
-		}
-		w.blank()
-	}
-	if len(x.Problems) > 0 {
-		w.heading(2, "Problems reading the transcript")
-		for _, p := range x.Problems {
-			w.line("- ", mdEscape(p.File+":"+strconv.Itoa(p.Line)+": "+string(p.Kind)+": "+p.Reason))
-		}
-		w.blank()
-	}
+	w.bullets("Legacy summaries", x.LegacySummaries)
+	w.problems("Problems reading the transcript", x.Problems)
 	return []byte(w.b.String())
+}
+
+// bullets writes a section of escaped list items; nothing when empty.
+func (w *mdWriter) bullets(title string, items []string) {
+	if len(items) == 0 {
+		return
+	}
+	w.heading(2, title)
+	for _, it := range items {
+		w.line("- ", mdEscape(it))
+	}
+	w.blank()
+}
+
+// problems writes the lines an export could not read, as bullets.
+func (w *mdWriter) problems(title string, probs []model.Problem) {
+	items := make([]string, len(probs))
+	for i, p := range probs {
+		items[i] = p.File + ":" + strconv.Itoa(p.Line) + ": " + string(p.Kind) + ": " + p.Reason
+	}
+	w.bullets(title, items)
 }
 
 func appendixNote(n int) string {

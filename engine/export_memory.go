@@ -247,20 +247,8 @@ func RenderMemoryMarkdown(x *MemoryExport) []byte {
 			w.memoryFile(&g.Files[i])
 		}
 	}
-	if len(x.Other) > 0 {
-		w.heading(2, "Other files in the folder")
-		for _, o := range x.Other {
-			w.line("- ", mdEscape(o))
-		}
-		w.blank()
-	}
-	if len(x.Problems) > 0 {
-		w.heading(2, "Problems reading the memory")
-		for _, p := range x.Problems {
-			w.line("- ", mdEscape(p.File+":"+strconv.Itoa(p.Line)+": "+string(p.Kind)+": "+p.Reason))
-		}
-		w.blank()
-	}
+	w.bullets("Other files in the folder", x.Other)
+	w.problems("Problems reading the memory", x.Problems)
 	return []byte(w.b.String())
 }
 
