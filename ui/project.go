@@ -73,10 +73,8 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 		if store != nil {
 			msg.writable = store.Writable()
 		}
+		// The store's plan is the plan of the folder it read (md).
 		plan := engine.PlanPrune(md, engine.PruneOptions{Now: now})
-		if store != nil {
-			plan = store.PlanPrune(engine.PruneOptions{Now: now})
-		}
 		msg.plan = &plan
 		return msg
 	}
