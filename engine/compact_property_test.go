@@ -200,7 +200,7 @@ func TestResumeProperties(t *testing.T) {
 		src := randomTranscript(r)
 		tr := build(t, src)
 		res := ResumeTranscript(tr, ResumeOptions{})
-		assertAfterBoundary(t, res)
+		assertAfterBoundary(t, res.FromBoundary, res.Fallback, res.Messages, res.Preserved)
 		if res.FromBoundary != "" && !res.Fallback {
 			// The chain starts at the newest boundary on the leaf's branch.
 			if !res.Messages[0].IsCompactBoundary() {
@@ -214,7 +214,8 @@ func TestResumeProperties(t *testing.T) {
 			t.Fatalf("iter %d: %d boundaries in the timeline, %d in the summary", iter, len(tl.Boundaries), tr.Summary.CompactBoundaries)
 		}
 		for k := range tl.Steps {
-			assertAfterBoundary(t, tl.State(k))
+			st := tl.State(k)
+			assertAfterBoundary(t, st.FromBoundary, st.Fallback, st.Messages, st.Preserved)
 		}
 	}
 }

@@ -228,7 +228,9 @@ func TestLintDriftDetails(t *testing.T) {
 		t.Errorf("drift names %q, want %q", got, want)
 	}
 	// Without a project there is no drift check at all.
-	s, _ := openFixture(t, files)
+	dir := t.TempDir()
+	writeTree(t, dir, files)
+	s, _ := OpenMemoryStore(dir, nil)
 	if r := Lint(LintInput{Memory: s.Memory(), Now: opsNow}); r.Drift != nil {
 		t.Errorf("drift ran without a project: %+v", r.Drift)
 	}

@@ -25,13 +25,13 @@ func FuzzReplay(f *testing.F) {
 		}
 		for _, size := range []int64{int64(len(data)), LargeTranscriptBytes + 1} {
 			tl := BuildTimeline(tr, smallWindow, size)
-			assertAfterBoundary(t, tl.Resume)
+			assertAfterBoundary(t, tl.Resume.FromBoundary, tl.Resume.Fallback, tl.Resume.Messages, tl.Resume.Preserved)
 			if n := tr.Summary.CompactBoundaries + tr.Summary.MicrocompactBoundaries; len(tl.Boundaries) != n {
 				t.Fatalf("%d boundaries in the timeline, %d records", len(tl.Boundaries), n)
 			}
 			for k, s := range tl.Steps {
 				st := tl.State(k)
-				assertAfterBoundary(t, st)
+				assertAfterBoundary(t, st.FromBoundary, st.Fallback, st.Messages, st.Preserved)
 				// A boundary without a uuid has no record to end at; its
 				// state is the client's own choice as of its line.
 				if s.Leaf != "" && st.Leaf != s.Leaf {

@@ -83,7 +83,7 @@ func TestResumeRealPartialCompaction(t *testing.T) {
 	if r.Messages[1].UUID != "492e157f-48d0-4a71-a4a3-53b4f419378f" || r.Messages[2].UUID != "4935c698-c7a9-4e5e-9586-384266894a46" {
 		t.Errorf("summary then preserved expected, got %s %s", r.Messages[1].UUID, r.Messages[2].UUID)
 	}
-	assertAfterBoundary(t, r)
+	assertAfterBoundary(t, r.FromBoundary, r.Fallback, r.Messages, r.Preserved)
 }
 
 func TestResumeRealInteractive(t *testing.T) {
@@ -96,17 +96,17 @@ func TestResumeRealInteractive(t *testing.T) {
 
 // assertAfterBoundary checks the resume property: no message from before
 // the boundary unless it is in the preserved segment.
-func assertAfterBoundary(t *testing.T, r Resume) {
+func assertAfterBoundary(t *testing.T, fromBoundary string, fallback bool, msgs, preserved []*model.Record) {
 	t.Helper()
-	if r.FromBoundary == "" || r.Fallback {
+	if fromBoundary == "" || fallback {
 		return
 	}
-	b := r.Messages[0]
+	b := msgs[0]
 	pres := map[*model.Record]bool{}
-	for _, p := range r.Preserved {
+	for _, p := range preserved {
 		pres[p] = true
 	}
-	for _, m := range r.Messages {
+	for _, m := range msgs {
 		if m.Line < b.Line && !pres[m] {
 			t.Errorf("message %s (line %d) is from before boundary line %d", m.UUID, m.Line, b.Line)
 		}
@@ -174,7 +174,7 @@ func TestResumeCases(t *testing.T) {
 			if r.Fallback && r.FallbackReason == "" {
 				t.Error("fallback without a reason")
 			}
-			assertAfterBoundary(t, r)
+			assertAfterBoundary(t, r.FromBoundary, r.Fallback, r.Messages, r.Preserved)
 		})
 	}
 }
