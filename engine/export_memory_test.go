@@ -143,7 +143,7 @@ func TestMemoryExportGolden(t *testing.T) {
 						t.Errorf("memory content escaped the fences")
 					}
 				}
-				golden.RequireEqual(goldenTB{t, "export_golden/" + name + "." + string(f)}, b)
+				golden.RequireEqual(goldenNamed(t, "export_golden/"+name+"."+string(f)), b)
 			})
 		}
 	}

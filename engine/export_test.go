@@ -58,7 +58,7 @@ func TestExportGolden(t *testing.T) {
 				case ExportJSON:
 					checkJSON(t, x, b)
 				}
-				golden.RequireEqual(goldenTB{t, "export_golden/" + name + "." + string(f)}, b)
+				golden.RequireEqual(goldenNamed(t, "export_golden/"+name+"."+string(f)), b)
 			})
 		}
 	}

@@ -107,8 +107,8 @@ func FuzzDuplicates(f *testing.F) {
 	f.Add("same", "same")
 	f.Add("\xff\xfe bad utf8 ü", "")
 	f.Fuzz(func(t *testing.T, a, b string) {
-		ab := FindDuplicates([]DupeDoc{{"a", a}, {"b", b}}, 1e-9)
-		ba := FindDuplicates([]DupeDoc{{"b", b}, {"a", a}}, 1e-9)
+		ab := FindDuplicates([]DupeDoc{{Path: "a", Text: a}, {Path: "b", Text: b}}, 1e-9)
+		ba := FindDuplicates([]DupeDoc{{Path: "b", Text: b}, {Path: "a", Text: a}}, 1e-9)
 		if len(ab) != len(ba) || len(ab) > 1 {
 			t.Fatalf("pairs %d vs %d", len(ab), len(ba))
 		}
@@ -121,7 +121,7 @@ func FuzzDuplicates(f *testing.F) {
 			}
 		}
 		if words := dupeWords(a); len(words) > 0 {
-			same := FindDuplicates([]DupeDoc{{"a", a}, {"c", a}}, 0)
+			same := FindDuplicates([]DupeDoc{{Path: "a", Text: a}, {Path: "c", Text: a}}, 0)
 			if len(same) != 1 || same[0].Similarity != 1 {
 				t.Fatalf("identical texts: %+v", same)
 			}

@@ -71,6 +71,9 @@ type goldenTB struct {
 
 func (g goldenTB) Name() string { return g.name }
 
+// goldenNamed is t with its golden file named name.
+func goldenNamed(t testing.TB, name string) goldenTB { return goldenTB{t, name} }
+
 var repoGit = fstest.MapFS{"home/me/repo/.git": {Mode: fs.ModeDir | 0o755}}
 
 func TestPromptGolden(t *testing.T) {
@@ -129,7 +132,7 @@ func TestPromptGolden(t *testing.T) {
 			tt.checks(t, p)
 			var b bytes.Buffer
 			WritePreviewReport(&b, p)
-			golden.RequireEqual(goldenTB{t, "prompt_golden/" + tt.name}, b.String())
+			golden.RequireEqual(goldenNamed(t, "prompt_golden/"+tt.name), b.String())
 		})
 	}
 }
@@ -168,7 +171,7 @@ func TestPromptGoldenOvercap(t *testing.T) {
 			}
 			var b bytes.Buffer
 			WritePreviewReport(&b, p)
-			golden.RequireEqual(goldenTB{t, "prompt_golden/" + name}, b.String())
+			golden.RequireEqual(goldenNamed(t, "prompt_golden/"+name), b.String())
 		})
 	}
 }
