@@ -24,7 +24,7 @@ func TestFilesPaneRestoreAndUndo(t *testing.T) {
 		t.Fatal(err)
 	}
 	home := &model.Home{Dir: l.Home, FS: os.DirFS(l.Home), Source: model.HomeFromFlag}
-	m := New(Options{Home: home, Now: func() time.Time { return testNow }, System: fstest.MapFS{},
+	m := New(Options{Home: home, Now: func() time.Time { return testNow }, Root: fstest.MapFS{},
 		Getenv: func(k string) string {
 			if k == "NO_COLOR" {
 				return "1"

@@ -85,7 +85,7 @@ func drain(t testing.TB, m Model, cmd tea.Cmd) Model {
 
 func newTestModel(t testing.TB, w, h int) Model {
 	t.Helper()
-	m := New(Options{Home: fixedHome(t), Project: "/tmp/rc/work/beta", Now: func() time.Time { return testNow }, System: fstest.MapFS{}, Getenv: func(k string) string {
+	m := New(Options{Home: fixedHome(t), Project: "/tmp/rc/work/beta", Now: func() time.Time { return testNow }, Root: fstest.MapFS{}, Getenv: func(k string) string {
 		if k == "NO_COLOR" {
 			return "1"
 		}
