@@ -26,7 +26,7 @@ func exportModel(t *testing.T) (Model, string) {
 		t.Fatal(err)
 	}
 	home := &model.Home{Dir: filepath.Join(dir, "home"), FS: os.DirFS(filepath.Join(dir, "home")), Source: model.HomeFromFlag}
-	m := New(Options{Home: home, Project: "/tmp/rc/work/beta", Now: func() time.Time { return testNow },
+	m := New(Options{Home: home, Project: betaProject, Now: func() time.Time { return testNow },
 		Root: fstest.MapFS{}, ExportDir: out})
 	m = drain(t, m, m.Init())
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
