@@ -2,7 +2,6 @@ package ui
 
 import (
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -54,6 +53,7 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 	}
 	m.loading["project"] = true
 	fsys, now, homeDir, project, writes, root := m.opts.Home.FS, m.opts.Now(), m.opts.Home.Dir, m.projectPath(slug), m.opts.Writes, m.root()
+	onDisk := m.homeOnDisk()
 	return func() tea.Msg {
 		memDir := "projects/" + slug + "/memory"
 		// On disk, the store reads the folder once for everything: the
@@ -61,7 +61,7 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 		var store *engine.MemoryStore
 		var md *model.MemoryDir
 		var probs []model.Problem
-		if st, err := os.Stat(homeDir); err == nil && st.IsDir() {
+		if onDisk {
 			abs := filepath.Join(homeDir, filepath.FromSlash(memDir))
 			store, probs = engine.OpenMemoryStore(abs, engine.DirFSWith(abs, writes))
 			md = store.Memory()
@@ -78,6 +78,18 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 		msg.plan = &plan
 		return msg
 	}
+}
+
+// homeOnDisk reports whether the home is a folder of the machine, as
+// Options.Root shows it: then its memory folders are read by a store on
+// disk, which edits write through. A home that is only an fs.FS (a test's
+// MapFS under a made-up folder) is not, whatever that folder holds here.
+func (m Model) homeOnDisk() bool {
+	if m.opts.Root == nil {
+		return false
+	}
+	st, err := fs.Stat(m.opts.Root, model.RootName(filepath.ToSlash(m.opts.Home.Dir)))
+	return err == nil && st.IsDir()
 }
 
 // root is the tree project-side lookups walk: Options.Root with the home
