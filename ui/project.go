@@ -53,7 +53,7 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 	}
 	m.loading["project"] = true
 	fsys, now, homeDir, project, writes, root := m.opts.Home.FS, m.opts.Now(), m.opts.Home.Dir, m.projectPath(slug), m.opts.Writes, m.root()
-	onDisk := m.homeOnDisk()
+	machine := m.opts.Root
 	return func() tea.Msg {
 		memDir := "projects/" + slug + "/memory"
 		// On disk, the store reads the folder once for everything: the
@@ -61,7 +61,7 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 		var store *engine.MemoryStore
 		var md *model.MemoryDir
 		var probs []model.Problem
-		if onDisk {
+		if homeOnDisk(machine, homeDir) {
 			abs := filepath.Join(homeDir, filepath.FromSlash(memDir))
 			store, probs = engine.OpenMemoryStore(abs, engine.DirFSWith(abs, writes))
 			md = store.Memory()
@@ -80,15 +80,16 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 	}
 }
 
-// homeOnDisk reports whether the home is a folder of the machine, as
-// Options.Root shows it: then its memory folders are read by a store on
-// disk, which edits write through. A home that is only an fs.FS (a test's
-// MapFS under a made-up folder) is not, whatever that folder holds here.
-func (m Model) homeOnDisk() bool {
-	if m.opts.Root == nil {
+// homeOnDisk reports whether the home folder dir is a folder of the
+// machine, as root (Options.Root) shows it: then its memory folders are
+// read by a store on disk, which edits write through. A home that is only
+// an fs.FS (a test's MapFS under a made-up folder) is not, whatever that
+// folder holds on this machine.
+func homeOnDisk(root fs.FS, dir string) bool {
+	if root == nil {
 		return false
 	}
-	st, err := fs.Stat(m.opts.Root, model.RootName(filepath.ToSlash(m.opts.Home.Dir)))
+	st, err := fs.Stat(root, model.RootName(filepath.ToSlash(dir)))
 	return err == nil && st.IsDir()
 }
 

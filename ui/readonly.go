@@ -35,9 +35,9 @@ func (m Model) writes() model.WriteFS {
 // a folder on disk (homeOnDisk: a test's MapFS) cannot be written;
 // unlike a memory folder, a missing home is not created.
 func (m Model) checkWritableCmd() tea.Cmd {
-	dir, w, onDisk := m.opts.Home.Dir, m.writes(), m.homeOnDisk()
+	dir, w, machine := m.opts.Home.Dir, m.writes(), m.opts.Root
 	return func() tea.Msg {
-		if st, err := w.Stat(dir); !onDisk || err != nil || !st.IsDir() {
+		if st, err := w.Stat(dir); !homeOnDisk(machine, dir) || err != nil || !st.IsDir() {
 			return writableMsg{err: fmt.Errorf("the home %s is not a folder on disk", dir)}
 		}
 		return writableMsg{err: model.ProbeWritable(w, dir)}
