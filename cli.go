@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/charmbracelet/x/term"
@@ -34,6 +35,19 @@ type opened struct {
 	demo *demo.Layout
 	// close removes a materialized demo home.
 	close func()
+	// root is env.root with the home (and a materialized demo's project
+	// folders) mounted at their paths: the tree that CLAUDE.md, settings,
+	// git-root and memory lookups walk.
+	root fs.FS
+}
+
+// mountHome returns root with home's files at home.Dir, and with the
+// folder demoRoot (a materialized demo, "" for none) at its path.
+func mountHome(root fs.FS, home *model.Home, demoRoot string) fs.FS {
+	if demoRoot != "" {
+		root = model.MountFS(root, demoRoot, os.DirFS(demoRoot))
+	}
+	return model.MountFS(root, home.Dir, home.FS)
 }
 
 // defaultProject is the project a command looks at without --project: the
@@ -66,7 +80,7 @@ func (e *env) openHome(h *homeFlags) (*opened, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &opened{home: home, close: func() {}}, nil
+			return &opened{home: home, close: func() {}, root: mountHome(e.root, home, "")}, nil
 		}
 		if src != model.HomeFromDefault {
 			return nil, fmt.Errorf("no Claude home at %s (from %s)", dir, src)
@@ -87,7 +101,7 @@ func (e *env) openHome(h *homeFlags) (*opened, error) {
 		os.RemoveAll(root)
 		return nil, err
 	}
-	return &opened{home: home, demo: &l, close: func() { os.RemoveAll(root) }}, nil
+	return &opened{home: home, demo: &l, close: func() { os.RemoveAll(root) }, root: mountHome(e.root, home, l.Root)}, nil
 }
 
 // parseFlags parses args, printing errors and usage to stderr. It returns

@@ -9,13 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/scripts/chaos"
 )
 
 // chaosCLIEnv is an env for running commands against home while a writer
 // writes it.
-func chaosCLIEnv(home string) (*env, *bytes.Buffer, *bytes.Buffer) {
+func chaosCLIEnv(t *testing.T, home string) (*env, *bytes.Buffer, *bytes.Buffer) {
 	var out, errb bytes.Buffer
 	return &env{
 		stdout:   &out,
@@ -24,13 +25,14 @@ func chaosCLIEnv(home string) (*env, *bytes.Buffer, *bytes.Buffer) {
 		userHome: func() (string, error) { return home, nil },
 		getwd:    func() (string, error) { return home, nil },
 		now:      func() time.Time { return time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC) },
+		root:     testroot.New(t, home),
 	}, &out, &errb
 }
 
 // runJSON runs a command and decodes its JSON output into v.
 func runJSON(t *testing.T, home string, v any, args ...string) {
 	t.Helper()
-	e, out, errb := chaosCLIEnv(home)
+	e, out, errb := chaosCLIEnv(t, home)
 	if code := run(e, append(args, "--home", home, "--json")); code != 0 {
 		t.Fatalf("memscope %v: exit %d\n%s", args, code, errb.String())
 	}

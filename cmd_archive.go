@@ -44,7 +44,7 @@ func runArchive(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "memscope archive: %v\n", err)
 		return 1
 	}
-	f := forecastFor(o.home, -1, engine.DefaultRetentionHorizonDays, e.now())
+	f := forecastFor(o, -1, engine.DefaultRetentionHorizonDays, e.now())
 	items, err := f.ArchiveSelection(*olderThan)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "memscope archive: %v\n", err)

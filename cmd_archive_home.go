@@ -18,7 +18,7 @@ func (e *env) openArchiveHome(archive string) (*opened, error) {
 		fmt.Fprintf(e.stderr, "memscope: %s: %s\n", archive, model.SanitizeForTerminal(p.Error()))
 	}
 	fmt.Fprintf(e.stderr, "memscope: reading archive %s (extracted read-only to %s)\n", archive, home.Dir)
-	return &opened{home: home, close: func() {
+	return &opened{home: home, root: mountHome(e.root, home, ""), close: func() {
 		if err := closeHome(); err != nil {
 			fmt.Fprintf(e.stderr, "memscope: %v\n", err)
 		}

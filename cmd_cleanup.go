@@ -4,12 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/memscope/memscope/engine"
-	"github.com/memscope/memscope/model"
 )
 
 func init() {
@@ -39,7 +37,7 @@ func runCleanup(e *env, args []string) int {
 		return 1
 	}
 	defer o.close()
-	f := forecastFor(o.home, *days, *within, e.now())
+	f := forecastFor(o, *days, *within, e.now())
 	if *asJSON {
 		if err := writeJSON(e.stdout, f); err != nil {
 			fmt.Fprintf(e.stderr, "memscope cleanup: %v\n", err)
@@ -52,16 +50,16 @@ func runCleanup(e *env, args []string) int {
 }
 
 // forecastFor reads the settings that decide the sweep (the home's
-// settings.json and the managed policy file) and forecasts. days < 0
-// means "from the settings".
-func forecastFor(home *model.Home, days, within int, now time.Time) engine.RetentionForecast {
-	o := engine.RetentionOptions{Home: home, HorizonDays: within, Now: now}
+// settings.json and the managed policy file, through o.root) and
+// forecasts. days < 0 means "from the settings".
+func forecastFor(o *opened, days, within int, now time.Time) engine.RetentionForecast {
+	ro := engine.RetentionOptions{Home: o.home, HorizonDays: within, Now: now}
 	if days >= 0 {
-		o.Days = &days
+		ro.Days = &days
 	} else {
-		o.Settings, o.SettingsProblems = engine.CleanupSettings(os.DirFS("/"), home)
+		ro.Settings, ro.SettingsProblems = engine.CleanupSettings(o.root, o.home)
 	}
-	return engine.ForecastRetention(o)
+	return engine.ForecastRetention(ro)
 }
 
 func printForecast(w io.Writer, f engine.RetentionForecast, limit int) {

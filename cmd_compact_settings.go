@@ -1,9 +1,6 @@
 package main
 
 import (
-	"io/fs"
-	"os"
-
 	"github.com/memscope/memscope/model"
 )
 
@@ -23,11 +20,11 @@ type autocompactSetting struct {
 // $CLAUDE_CONFIG_DIR or ~/.claude names (a missing one has no settings).
 func readAutocompactSetting(e *env, hf *homeFlags, sf *sessionFile, project string) autocompactSetting {
 	out := autocompactSetting{enabled: true}
-	root := fs.FS(os.DirFS("/"))
+	root := e.root
 	var homeDir string
 	if sf.home != nil {
 		homeDir = sf.home.home.Dir
-		root = model.MountFS(root, homeDir, sf.home.home.FS)
+		root = sf.home.root
 	} else {
 		dir, _, err := model.ResolveHomeDir(hf.dir, e.getenv, e.userHome)
 		if err != nil {

@@ -52,6 +52,7 @@ func runDefault(e *env, args []string) int {
 		Getenv:    e.getenv,
 		Watch:     !*noWatch,
 		ExportDir: exportDir(e),
+		Root:      o.root,
 	})
 	prog := tea.NewProgram(m)
 	// A closed terminal (SIGHUP) should still quit cleanly, so a demo home

@@ -19,9 +19,9 @@ func exportHome(t *testing.T) (home, transcript, project string) {
 	t.Helper()
 	home = filepath.Join(t.TempDir(), "claude")
 	project = filepath.Join(t.TempDir(), "app")
-	real, err := os.ReadFile("/work/shared/formats/transcript-interactive-pastes.jsonl")
+	real, err := os.ReadFile("model/testdata/transcripts/transcript-interactive-pastes.jsonl")
 	if err != nil {
-		t.Skip("real transcripts not available")
+		t.Fatal(err)
 	}
 	dir := filepath.Join(home, "projects", model.Slug(project))
 	transcript = filepath.Join(dir, exportTestSession+".jsonl")

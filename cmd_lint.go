@@ -4,7 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/memscope/memscope/engine"
 	"github.com/memscope/memscope/model"
@@ -27,6 +29,8 @@ type memoryTarget struct {
 	project string
 	// tree is the project's root for drift: the git root, else the folder.
 	tree string
+	// root is the file system the project tree is read from (opened.root).
+	root fs.FS
 	// close lets go of a home opened with the target (a materialized demo
 	// is removed).
 	close func()
@@ -59,14 +63,14 @@ func openMemory(e *env, o *opened, project string) (*memoryTarget, error) {
 	if err != nil {
 		return nil, err
 	}
-	root := model.MountFS(os.DirFS("/"), o.home.Dir, o.home.FS)
+	root := o.root
 	userHome, _ := e.userHome()
 	settings, _ := model.LoadSettings(root, o.home.Dir, abs, model.ManagedDir)
 	loc := model.ResolveMemoryLocation(model.MemoryOptions{
 		Root: root, HomeDir: o.home.Dir, UserHome: userHome, StartDir: abs, Getenv: e.getenv, Settings: settings,
 	})
 	store, _ := engine.OpenMemoryStore(loc.Dir, engine.DirFSWith(loc.Dir, e.writes))
-	t := &memoryTarget{loc: loc, store: store, project: abs, tree: abs, close: func() {}}
+	t := &memoryTarget{loc: loc, store: store, project: abs, tree: abs, root: root, close: func() {}}
 	if loc.Git.Root != "" {
 		t.tree = loc.Git.Root
 	}
@@ -75,14 +79,18 @@ func openMemory(e *env, o *opened, project string) (*memoryTarget, error) {
 
 // lintInput is the lint input for the target's memory as the store read it.
 func (t *memoryTarget) lintInput(e *env, th engine.StalenessThresholds) engine.LintInput {
-	return engine.LintInput{
-		Memory:    t.store.Memory(),
-		Problems:  t.store.Problems(),
+	in := engine.LintInput{
+		Memory:   t.store.Memory(),
+		Problems: t.store.Problems(),
+		// The memory folder is read where the store reads and writes it.
 		MemoryFS:  os.DirFS(t.loc.Dir),
-		Project:   os.DirFS(t.tree),
 		Now:       e.now(),
 		Staleness: th,
 	}
+	if tree, err := fs.Sub(t.root, model.RootName(filepath.ToSlash(t.tree))); err == nil {
+		in.Project = tree
+	}
+	return in
 }
 
 // lintOutput is `memscope lint --json`.

@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -87,7 +86,7 @@ func runPrompt(e *env, args []string) int {
 		dirs = append(dirs, ad)
 	}
 	p := engine.BuildPreview(engine.PromptOptions{
-		Root:            model.MountFS(os.DirFS("/"), o.home.Dir, o.home.FS),
+		Root:            o.root,
 		HomeDir:         o.home.Dir,
 		UserHome:        userHome,
 		Project:         proj,

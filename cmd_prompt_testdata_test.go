@@ -8,8 +8,10 @@ import (
 )
 
 // TestPromptTestdataHome runs memscope prompt on testdata/home for the
-// project /tmp/rc/work/beta (not in git, so the startup folder is the
-// memory key). Expected values come from the files: MEMORY.md trimmed is
+// project /tmp/rc/work/beta, where its beta transcripts were recorded.
+// testEnv's root does not show the machine, so that folder has no
+// CLAUDE.md and is not in git (the startup folder is the memory key)
+// whatever this machine holds there. Expected values come from the files: MEMORY.md trimmed is
 // 6 lines and 249 UTF-16 units (counted with python), the user CLAUDE.md
 // is "# User instructions\n\nBe brief.\n", prefers_terse.md was modified
 // 2026-11-22T11:14:20.836Z (metadata), 45 minutes before the test clock.

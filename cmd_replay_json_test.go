@@ -52,7 +52,6 @@ func TestReplayJSONFieldNames(t *testing.T) {
 	}
 }
 
-// realPartialCompactions is testdata's byte-identical copy of
-// ../shared/formats/transcript-partial-compactions.jsonl, so the tests
-// run in any clone.
+// realPartialCompactions is testdata/home's byte-identical copy of the
+// real transcript model/testdata/transcripts/transcript-partial-compactions.jsonl.
 const realPartialCompactions = "testdata/home/projects/-tmp-rc-work-beta/fedcb1e2-dbe4-5555-90b5-52df88de5bed.jsonl"

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
@@ -34,7 +33,7 @@ func runStat(e *env, args []string) int {
 		return 1
 	}
 	defer o.close()
-	rep := engine.Stat(engine.StatOptions{Home: o.home, Root: os.DirFS("/")})
+	rep := engine.Stat(engine.StatOptions{Home: o.home, Root: o.root})
 	if *asJSON {
 		if err := writeJSON(e.stdout, rep); err != nil {
 			fmt.Fprintf(e.stderr, "memscope stat: %v\n", err)

@@ -8,10 +8,12 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/internal/testroot"
 )
 
-// testEnv runs commands with captured output, no environment and a fixed
-// clock.
+// testEnv runs commands with captured output, no environment, a fixed
+// clock and a root that shows only the test's temporary folders (and the
+// home a command opens), never the machine's.
 func testEnv(t *testing.T) (*env, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
 	var out, errb bytes.Buffer
@@ -23,6 +25,7 @@ func testEnv(t *testing.T) (*env, *bytes.Buffer, *bytes.Buffer) {
 		userHome: func() (string, error) { return home, nil },
 		getwd:    func() (string, error) { return home, nil },
 		now:      func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
+		root:     testroot.New(t),
 	}, &out, &errb
 }
 

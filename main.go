@@ -9,6 +9,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sort"
 	"strings"
@@ -32,6 +33,11 @@ type env struct {
 	// writes is what memory writes go through; nil is the real OS, tests
 	// inject faults (model.FaultFS).
 	writes model.WriteFS
+	// root is the machine's file system from "/" (names as model.RootName
+	// gives them): every CLAUDE.md, settings file, git root and project
+	// folder is read through it, so tests can hide the real machine. Only
+	// osEnv opens the real one.
+	root fs.FS
 }
 
 func osEnv() *env {
@@ -42,6 +48,7 @@ func osEnv() *env {
 		userHome: os.UserHomeDir,
 		getwd:    os.Getwd,
 		now:      time.Now,
+		root:     os.DirFS("/"),
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memscope/memscope/demo"
+	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/ui"
 )
@@ -169,6 +170,7 @@ func TestDemoTapeReplays(t *testing.T) {
 		t.Fatal(err)
 	}
 	var m tea.Model = ui.New(ui.Options{Home: home, Project: l.Project("shop-api"), Demo: true, Now: func() time.Time { return now },
+		Root: testroot.New(t),
 		Getenv: func(k string) string {
 			if k == "NO_COLOR" {
 				return "1"

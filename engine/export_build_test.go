@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -62,7 +63,7 @@ func TestExportRealPartialCompactions(t *testing.T) {
 		t.Errorf("conversation has %d entries, %d unexported; want all 51 records", len(x.Conversation), x.Unexported)
 	}
 	// The leaf is the last last-prompt's leafUuid, read here with encoding/json.
-	f, err := os.Open("/work/shared/formats/transcript-partial-compactions.jsonl")
+	f, err := os.Open(filepath.Join(realDir, "transcript-partial-compactions.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestExportRealPartialCompactions(t *testing.T) {
 	if x.Leaf.UUID != leaf || x.Leaf.Source != LeafFromLastPrompt || x.Leaf.ChainEnd != model.ChainRoot {
 		t.Errorf("leaf %+v, want %s from last-prompt", x.Leaf, leaf)
 	}
-	tr, err := model.ReadTranscript(os.DirFS("/work/shared/formats"), "transcript-partial-compactions.jsonl")
+	tr, err := model.ReadTranscript(os.DirFS(realDir), "transcript-partial-compactions.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,11 +19,7 @@ var exportRealTranscripts = []string{"transcript-interactive-pastes.jsonl", "tra
 
 func loadReal(t testing.TB, name string) *SessionExport {
 	t.Helper()
-	dir := "/work/shared/formats"
-	if _, err := os.Stat(dir); err != nil {
-		t.Skip("real transcripts not available")
-	}
-	x, err := LoadSessionExport(SessionSource{FS: os.DirFS(dir), Transcript: name}, exportNow)
+	x, err := LoadSessionExport(SessionSource{FS: os.DirFS(realDir), Transcript: name}, exportNow)
 	if err != nil {
 		t.Fatal(err)
 	}

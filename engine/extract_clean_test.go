@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -81,9 +82,9 @@ func TestExSentences(t *testing.T) {
 // real message shapes (pastes, long lines) must not trip it.
 func TestRuleExtractorRealTranscripts(t *testing.T) {
 	for _, name := range []string{"transcript-interactive-pastes.jsonl", "transcript-partial-compactions.jsonl"} {
-		f, err := os.Open("/work/shared/formats/" + name)
+		f, err := os.Open(filepath.Join(realDir, name))
 		if err != nil {
-			t.Skipf("shared formats not available: %v", err)
+			t.Fatal(err)
 		}
 		var msgs []ExtractInput
 		sc := bufio.NewScanner(f)

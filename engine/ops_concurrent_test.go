@@ -70,7 +70,7 @@ func externalWrite(path string, data []byte) {
 // what the external writer left, with no journal entry and no leftovers.
 func TestExternalWriteBetweenCheckAndRename(t *testing.T) {
 	if !osExchangeSupported {
-		t.Skip("no atomic exchange on this OS")
+		t.Skip("no atomic exchange (RENAME_EXCHANGE) on this OS: the store cannot see a write in this window here, and production takes the plain rename")
 	}
 	external := []byte(clientMemory("external", "Written by Claude Code meanwhile", "project", "Claude Code wrote this while memscope was writing.\n"))
 	cases := []struct {

@@ -16,12 +16,12 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// realTranscript reads one of the shared real transcripts.
+// realTranscript reads one of the real transcripts (testdata's copies).
 func realTranscript(t *testing.T, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "shared", "formats", name))
+	b, err := os.ReadFile(filepath.Join(realDir, name))
 	if err != nil {
-		t.Skipf("shared transcripts not available: %v", err)
+		t.Fatal(err)
 	}
 	return string(b)
 }

@@ -43,12 +43,13 @@ func sameSummary(t testing.TB, in []byte, got model.TranscriptSummary) {
 	}
 }
 
-// realTranscripts are the shared real transcripts (prose replaced).
+// realTranscripts are the real transcripts (prose replaced), testdata's
+// copies.
 func realTranscripts(t testing.TB) map[string][]byte {
 	t.Helper()
-	paths, _ := filepath.Glob("/work/shared/formats/*.jsonl")
+	paths, _ := filepath.Glob(filepath.Join(realDir, "*.jsonl"))
 	if len(paths) == 0 {
-		paths, _ = filepath.Glob("../../shared/formats/*.jsonl")
+		t.Fatalf("no real transcripts in %s", realDir)
 	}
 	out := map[string][]byte{}
 	for _, p := range paths {
@@ -63,9 +64,6 @@ func realTranscripts(t testing.TB) map[string][]byte {
 
 func TestSummaryMatchesModelOnRealTranscripts(t *testing.T) {
 	files := realTranscripts(t)
-	if len(files) == 0 {
-		t.Skip("the shared real transcripts are not here")
-	}
 	for name, data := range files {
 		t.Run(name, func(t *testing.T) {
 			got := fastSummary(t, data).sum
@@ -188,9 +186,6 @@ func FuzzSessionsSummary(f *testing.F) {
 
 func TestStatUsesTheFastScanner(t *testing.T) {
 	files := realTranscripts(t)
-	if len(files) == 0 {
-		t.Skip("the shared real transcripts are not here")
-	}
 	fsys := fstest.MapFS{}
 	var want model.Usage
 	for name, data := range files {

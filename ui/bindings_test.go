@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/memscope/memscope/demo"
+	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
 
@@ -27,7 +28,7 @@ func demoModel(t *testing.T, w, h int) (Model, demo.Layout) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(Options{Home: home, Project: l.Project("shop-api"), Demo: true, Now: func() time.Time { return testNow },
+	m := New(Options{Home: home, Project: l.Project("shop-api"), Demo: true, Now: func() time.Time { return testNow }, Root: testroot.New(t),
 		Getenv: func(k string) string {
 			if k == "NO_COLOR" {
 				return "1"
@@ -226,7 +227,7 @@ func TestProgramFlow(t *testing.T) {
 		t.Fatal(err)
 	}
 	home, _ := model.OpenHome(l.Home, model.HomeFromDemo)
-	m := New(Options{Home: home, Project: l.Project("shop-api"), Demo: true, Now: func() time.Time { return testNow }, Getenv: func(string) string { return "" }})
+	m := New(Options{Home: home, Project: l.Project("shop-api"), Demo: true, Now: func() time.Time { return testNow }, Root: testroot.New(t), Getenv: func(string) string { return "" }})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(130, 40))
 	waitFor := func(s string) {
 		t.Helper()

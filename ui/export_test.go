@@ -5,11 +5,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
 
@@ -26,8 +26,8 @@ func exportModel(t *testing.T) (Model, string) {
 		t.Fatal(err)
 	}
 	home := &model.Home{Dir: filepath.Join(dir, "home"), FS: os.DirFS(filepath.Join(dir, "home")), Source: model.HomeFromFlag}
-	m := New(Options{Home: home, Project: "/tmp/rc/work/beta", Now: func() time.Time { return testNow },
-		System: fstest.MapFS{}, ExportDir: out})
+	m := New(Options{Home: home, Project: betaProject, Now: func() time.Time { return testNow },
+		Root: testroot.New(t), ExportDir: out})
 	m = drain(t, m, m.Init())
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	return next.(Model), out

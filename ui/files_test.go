@@ -4,12 +4,12 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/engine/filehistgen"
+	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
 
@@ -24,7 +24,7 @@ func TestFilesPaneRestoreAndUndo(t *testing.T) {
 		t.Fatal(err)
 	}
 	home := &model.Home{Dir: l.Home, FS: os.DirFS(l.Home), Source: model.HomeFromFlag}
-	m := New(Options{Home: home, Now: func() time.Time { return testNow }, System: fstest.MapFS{},
+	m := New(Options{Home: home, Now: func() time.Time { return testNow }, Root: testroot.New(t),
 		Getenv: func(k string) string {
 			if k == "NO_COLOR" {
 				return "1"

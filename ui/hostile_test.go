@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/scripts/hostile/hostilehome"
 )
@@ -28,7 +29,7 @@ func hostileModel(t *testing.T, sc hostilehome.Scenario, o hostilehome.Options) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(Options{Home: home, Project: res.Project, Now: func() time.Time { return testNow }, Getenv: func(k string) string {
+	m := New(Options{Home: home, Project: res.Project, Now: func() time.Time { return testNow }, Root: testroot.New(t), Getenv: func(k string) string {
 		if k == "NO_COLOR" {
 			return "1"
 		}
@@ -160,7 +161,7 @@ func TestHostileManyFilesFirstFrame(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	m := New(Options{Home: home, Project: res.Project, Now: func() time.Time { return testNow }, Getenv: func(string) string { return "1" }})
+	m := New(Options{Home: home, Project: res.Project, Now: func() time.Time { return testNow }, Root: testroot.New(t), Getenv: func(string) string { return "1" }})
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	first := next.(Model).View().Content
 	t.Logf("first frame with %d memory files: %v", n, time.Since(start).Round(time.Microsecond))

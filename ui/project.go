@@ -2,7 +2,6 @@ package ui
 
 import (
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -53,7 +52,8 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 		return nil
 	}
 	m.loading["project"] = true
-	fsys, now, homeDir, project, writes := m.opts.Home.FS, m.opts.Now(), m.opts.Home.Dir, m.projectPath(slug), m.opts.Writes
+	fsys, now, homeDir, project, writes, root := m.opts.Home.FS, m.opts.Now(), m.opts.Home.Dir, m.projectPath(slug), m.opts.Writes, m.root()
+	machine := m.opts.Root
 	return func() tea.Msg {
 		memDir := "projects/" + slug + "/memory"
 		// On disk, the store reads the folder once for everything: the
@@ -61,14 +61,14 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 		var store *engine.MemoryStore
 		var md *model.MemoryDir
 		var probs []model.Problem
-		if st, err := os.Stat(homeDir); err == nil && st.IsDir() {
+		if homeOnDisk(machine, homeDir) {
 			abs := filepath.Join(homeDir, filepath.FromSlash(memDir))
 			store, probs = engine.OpenMemoryStore(abs, engine.DirFSWith(abs, writes))
 			md = store.Memory()
 		} else {
 			md, probs = model.ReadMemoryDir(fsys, memDir)
 		}
-		msg := loadProject(fsys, md, probs, homeDir, slug, project, now)
+		msg := loadProject(fsys, root, md, probs, homeDir, slug, project, now)
 		msg.store = store
 		if store != nil {
 			msg.writable = store.Writable()
@@ -78,6 +78,26 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 		msg.plan = &plan
 		return msg
 	}
+}
+
+// homeOnDisk reports whether the home folder dir is a folder of the
+// machine, as root (Options.Root) shows it: then its memory folders are
+// read by a store on disk, which edits write through. A home that is only
+// an fs.FS (a test's MapFS under a made-up folder) is not, whatever that
+// folder holds on this machine.
+func homeOnDisk(root fs.FS, dir string) bool {
+	if root == nil {
+		return false
+	}
+	st, err := fs.Stat(root, model.RootName(filepath.ToSlash(dir)))
+	return err == nil && st.IsDir()
+}
+
+// root is the tree project-side lookups walk: Options.Root with the home
+// mounted at its folder (so a home given as its own fs.FS, like the
+// demo's, is found where its path says).
+func (m Model) root() fs.FS {
+	return model.MountFS(m.opts.Root, m.opts.Home.Dir, m.opts.Home.FS)
 }
 
 // projectPath is the real folder of the project with this slug, "" when
@@ -104,8 +124,9 @@ var lintFlags = map[engine.LintKind]string{
 }
 
 // loadProject runs the engine over a memory folder already read: lint,
-// the index cap, each file's age and staleness.
-func loadProject(fsys fs.FS, md *model.MemoryDir, probs []model.Problem, homeDir, slug, project string, now time.Time) projectLoadedMsg {
+// the index cap, each file's age and staleness. The project's folder, for
+// drift, is read through root (Model.root).
+func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, homeDir, slug, project string, now time.Time) projectLoadedMsg {
 	memDir := "projects/" + slug + "/memory"
 	msg := projectLoadedMsg{slug: slug, memDir: memDir, dir: md, problems: probs}
 	in := engine.LintInput{Memory: md, Problems: probs, Now: now}
@@ -113,8 +134,9 @@ func loadProject(fsys fs.FS, md *model.MemoryDir, probs []model.Problem, homeDir
 		in.MemoryFS = sub
 	}
 	if project != "" {
-		if st, err := os.Stat(project); err == nil && st.IsDir() {
-			in.Project = os.DirFS(project)
+		name := model.RootName(filepath.ToSlash(project))
+		if st, err := fs.Stat(root, name); err == nil && st.IsDir() {
+			in.Project, _ = fs.Sub(root, name)
 		}
 	}
 	msg.lint = engine.Lint(in)
@@ -301,9 +323,9 @@ const keepTextLimit = 64 << 20
 
 // loadTimelineCmd reads a transcript and builds its replay.
 func (m Model) loadTimelineCmd(p string) tea.Cmd {
-	fsys, home, project := m.opts.Home.FS, m.opts.Home, m.data.openPath()
+	fsys, home, project, root := m.opts.Home.FS, m.opts.Home, m.data.openPath(), m.root()
 	return func() tea.Msg {
-		stack, _ := model.LoadSettings(model.MountFS(os.DirFS("/"), home.Dir, home.FS), home.Dir, project, model.ManagedDir)
+		stack, _ := model.LoadSettings(root, home.Dir, project, model.ManagedDir)
 		on, _ := stack.AutoCompactEnabled()
 		var size int64
 		if st, err := fs.Stat(fsys, p); err == nil {
@@ -331,11 +353,11 @@ func (m Model) previewCmd(query string) tea.Cmd {
 	if project == "" || !strings.HasPrefix(project, "/") {
 		return nil
 	}
-	home, now, getenv := m.opts.Home, m.opts.Now(), m.opts.Getenv
+	home, now, getenv, root := m.opts.Home, m.opts.Now(), m.opts.Getenv, m.root()
 	return func() tea.Msg {
 		userHome := getenv("HOME")
 		o := engine.PromptOptions{
-			Root:            model.MountFS(os.DirFS("/"), home.Dir, home.FS),
+			Root:            root,
 			HomeDir:         home.Dir,
 			UserHome:        userHome,
 			Project:         project,

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/demo"
+	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
 
@@ -42,7 +43,7 @@ func readOnlyModel(t *testing.T, writes func(l demo.Layout) model.WriteFS) (Mode
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(Options{Home: home, Project: l.Project("shop-api"), Now: func() time.Time { return testNow },
+	m := New(Options{Home: home, Project: l.Project("shop-api"), Now: func() time.Time { return testNow }, Root: testroot.New(t),
 		Getenv: func(string) string { return "" }, Writes: writes(l)})
 	m = drain(t, m, m.Init())
 	return resize(t, m, 200, 40), l

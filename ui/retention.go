@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"os"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -10,13 +9,9 @@ import (
 )
 
 // loadRetentionCmd forecasts the client's cleanup sweeps of the home (the
-// Retention pane), reading the managed policy from the real root.
+// Retention pane), reading the managed policy through the root.
 func (m Model) loadRetentionCmd() tea.Cmd {
-	root := m.opts.System
-	if root == nil {
-		root = os.DirFS("/")
-	}
-	return retention.Load(m.opts.Home, root, m.opts.Now())
+	return retention.Load(m.opts.Home, m.root(), m.opts.Now())
 }
 
 // handleRetention serves the Retention pane: its forecast, and archive

@@ -50,9 +50,12 @@ type Options struct {
 	// ExportDir is where exports from the panes go (x, X); the current
 	// folder when empty.
 	ExportDir string
-	// System is the machine's root folder, where the managed settings
-	// live (the cleanup forecast reads them); os.DirFS("/") when nil.
-	System fs.FS
+	// Root is the machine's file system from "/" (names as model.RootName
+	// gives them): project folders, their CLAUDE.md and settings, git
+	// roots and the managed settings are read through it, with Home
+	// mounted at Home.Dir. main passes os.DirFS("/"); nil shows nothing
+	// but the home, which is what tests want.
+	Root fs.FS
 }
 
 // Pane indexes, in focus-ring order (keymap.PaneNames).

@@ -25,6 +25,11 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// betaProject is the folder testdata/home's beta transcripts were
+// recorded in (their cwd). The tests' Root does not show the machine, so
+// whether that folder exists here, and what it holds, changes nothing.
+const betaProject = "/tmp/rc/work/beta"
+
 // fixedHome copies testdata/home into a MapFS whose files all have one
 // mtime a day before testNow, so ages in goldens do not depend on when
 // the repository was checked out. Entries that cannot be read (the
@@ -85,7 +90,7 @@ func drain(t testing.TB, m Model, cmd tea.Cmd) Model {
 
 func newTestModel(t testing.TB, w, h int) Model {
 	t.Helper()
-	m := New(Options{Home: fixedHome(t), Project: "/tmp/rc/work/beta", Now: func() time.Time { return testNow }, System: fstest.MapFS{}, Getenv: func(k string) string {
+	m := New(Options{Home: fixedHome(t), Project: betaProject, Now: func() time.Time { return testNow }, Root: fstest.MapFS{}, Getenv: func(k string) string {
 		if k == "NO_COLOR" {
 			return "1"
 		}
@@ -151,13 +156,13 @@ func TestOpensRequestedProject(t *testing.T) {
 	if m.data.open != "-tmp-rc-work-beta" {
 		t.Fatalf("open project %q", m.data.open)
 	}
-	if !strings.Contains(screen(m), "/tmp/rc/work/beta") {
+	if !strings.Contains(screen(m), betaProject) {
 		t.Fatalf("title should name the project:\n%s", screen(m))
 	}
 }
 
 func TestOpensProjectOfAParentFolder(t *testing.T) {
-	m := New(Options{Home: fixedHome(t), Project: "/tmp/rc/work/beta/src/deep", Now: func() time.Time { return testNow }})
+	m := New(Options{Home: fixedHome(t), Project: betaProject + "/src/deep", Now: func() time.Time { return testNow }})
 	m = drain(t, m, m.Init())
 	if m.data.open != "-tmp-rc-work-beta" {
 		t.Fatalf("started in a sub-folder, opened %q", m.data.open)

@@ -12,6 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/scripts/chaos"
 )
@@ -84,7 +85,7 @@ func TestLiveReloadWhileClaudeCodeWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(Options{Home: h, Project: project, Watch: true, Now: func() time.Time { return testNow },
+	m := New(Options{Home: h, Project: project, Watch: true, Now: func() time.Time { return testNow }, Root: testroot.New(t),
 		Getenv: func(k string) string {
 			if k == "NO_COLOR" {
 				return "1"

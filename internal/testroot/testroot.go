@@ -1,0 +1,36 @@
+// Package testroot gives tests a file system rooted at "/" that shows only
+// what the test names and its own temporary folders, so no test reads the
+// machine it runs on: not a CLAUDE.md or settings file in a folder a
+// fixture names, not the managed settings, not a git checkout around the
+// repository. Production code never imports it; main opens os.DirFS("/").
+package testroot
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/memscope/memscope/model"
+)
+
+// New returns an fs.FS rooted at "/" (names as model.RootName gives them)
+// that shows t's temporary folders and dirs (absolute, or relative to the
+// working folder, e.g. "testdata"), and nothing else: every other name is
+// not found.
+func New(t testing.TB, dirs ...string) fs.FS {
+	t.Helper()
+	// t.TempDir makes each folder of a test inside one folder of that
+	// test, so showing that folder shows the test's temporary folders,
+	// the ones it makes later included (a subtest has its own).
+	all := append([]string{filepath.Dir(t.TempDir())}, dirs...)
+	var root fs.FS
+	for _, d := range all {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			t.Fatalf("testroot: %v", err)
+		}
+		root = model.MountFS(root, filepath.ToSlash(abs), os.DirFS(abs))
+	}
+	return root
+}
