@@ -184,8 +184,10 @@ func (r *snapRunner) env(stdout, stderr *bytes.Buffer, onNow func()) *env {
 			return snapshotNow
 		},
 	}
-	// ENABLE once env has the injected root (issue 13, step 1): nothing outside base is read.
-	// e.root = fixtureRoot{base: r.base}
+	// Nothing outside base is read: a project path a fixture names
+	// (testdata/home's beta project, scripts/gen's /home/dev/work/...)
+	// may exist on the machine with its own CLAUDE.md.
+	e.root = model.MountFS(nil, filepath.ToSlash(r.base), os.DirFS(r.base))
 	return e
 }
 
