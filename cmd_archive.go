@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/cleanup"
 )
 
 func init() {
@@ -44,16 +44,16 @@ func runArchive(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "memscope archive: %v\n", err)
 		return 1
 	}
-	f := forecastFor(o, -1, engine.DefaultRetentionHorizonDays, e.now())
+	f := forecastFor(o, -1, cleanup.DefaultHorizonDays, e.now())
 	items, err := f.ArchiveSelection(*olderThan)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "memscope archive: %v\n", err)
 		return 1
 	}
-	rep, err := engine.Archive(engine.ArchiveOptions{Home: o.home, Items: items, To: dest})
+	rep, err := cleanup.Archive(cleanup.ArchiveOptions{Home: o.home, Items: items, To: dest})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "memscope archive: %v\n", err)
-		var conflict *engine.ArchiveConflictError
+		var conflict *cleanup.ArchiveConflictError
 		if errors.As(err, &conflict) {
 			return 3
 		}
@@ -70,7 +70,7 @@ func runArchive(e *env, args []string) int {
 	return 0
 }
 
-func printArchive(w io.Writer, r engine.ArchiveReport, items int) {
+func printArchive(w io.Writer, r cleanup.ArchiveReport, items int) {
 	fmt.Fprintf(w, "archive     %s (%s)\n", r.To, r.Format)
 	fmt.Fprintf(w, "selected    %d item(s)\n", items)
 	fmt.Fprintf(w, "files       %d copied, %d already there and identical, %s\n", r.Copied, r.Identical, humanBytes(r.Bytes))

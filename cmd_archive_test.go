@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/cleanup"
+	"github.com/memscope/memscope/engine/inventory"
 )
 
 func archiveCmd(t *testing.T, args ...string) (int, string, string) {
@@ -17,13 +18,13 @@ func archiveCmd(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-func statJSON(t *testing.T, home string) engine.StatReport {
+func statJSON(t *testing.T, home string) inventory.Report {
 	t.Helper()
 	e, out, errb := testEnv(t)
 	if code := run(e, []string{"stat", "--home", home, "--json"}); code != 0 {
 		t.Fatalf("stat --home %s: exit %d: %s", home, code, errb)
 	}
-	var r engine.StatReport
+	var r inventory.Report
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func TestArchiveCommandFolderAndTar(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errb)
 			}
-			var rep engine.ArchiveReport
+			var rep cleanup.ArchiveReport
 			if err := json.Unmarshal([]byte(out), &rep); err != nil {
 				t.Fatal(err)
 			}

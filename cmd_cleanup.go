@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/cleanup"
 )
 
 func init() {
@@ -25,7 +25,7 @@ func runCleanup(e *env, args []string) int {
 	hf := addHomeFlags(fs)
 	fs.Bool("forecast", true, "print the forecast (the only mode: memscope never deletes)")
 	days := fs.Int("days", -1, "what-if: use this cleanupPeriodDays instead of the settings (0 disables)")
-	within := fs.Int("within", engine.DefaultRetentionHorizonDays, "how many days ahead the forecast looks")
+	within := fs.Int("within", cleanup.DefaultHorizonDays, "how many days ahead the forecast looks")
 	limit := fs.Int("limit", 40, "items listed per group in the text report (0: all)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if !parseFlagsOnly(e, fs, args) {
@@ -52,30 +52,30 @@ func runCleanup(e *env, args []string) int {
 // forecastFor reads the settings that decide the sweep (the home's
 // settings.json and the managed policy file, through o.root) and
 // forecasts. days < 0 means "from the settings".
-func forecastFor(o *opened, days, within int, now time.Time) engine.RetentionForecast {
-	ro := engine.RetentionOptions{Home: o.home, HorizonDays: within, Now: now}
+func forecastFor(o *opened, days, within int, now time.Time) cleanup.Forecast {
+	ro := cleanup.Options{Home: o.home, HorizonDays: within, Now: now}
 	if days >= 0 {
 		ro.Days = &days
 	} else {
-		ro.Settings, ro.SettingsProblems = engine.CleanupSettings(o.root, o.home)
+		ro.Settings, ro.SettingsProblems = cleanup.Settings(o.root, o.home)
 	}
-	return engine.ForecastRetention(ro)
+	return cleanup.BuildForecast(ro)
 }
 
-func printForecast(w io.Writer, f engine.RetentionForecast, limit int) {
+func printForecast(w io.Writer, f cleanup.Forecast, limit int) {
 	loc := f.Now.Location()
 	fmt.Fprintf(w, "home        %s\n", f.Home)
 	fmt.Fprintf(w, "now         %s\n", f.Now.Format("2006-01-02 15:04 MST"))
 	switch f.State {
-	case engine.RetentionActive:
+	case cleanup.StateActive:
 		fmt.Fprintf(w, "cleanup     every start of Claude Code deletes what is older than %d days (cleanupPeriodDays from %s)\n", f.PeriodDays, f.PeriodFrom)
-	case engine.RetentionDisabled:
+	case cleanup.StateDisabled:
 		fmt.Fprintf(w, "cleanup     disabled: %s\n", f.Reason)
-	case engine.RetentionSkipped:
+	case cleanup.StateSkipped:
 		fmt.Fprintf(w, "cleanup     skipped: %s\n", f.Reason)
 	}
 	o := f.Overall
-	if f.State != engine.RetentionActive {
+	if f.State != cleanup.StateActive {
 		fmt.Fprintf(w, "swept kinds %d items, %d files, %s (nothing will be deleted; --days N shows a what-if)\n", o.All.Items, o.All.Files, humanBytes(o.All.Bytes))
 	} else {
 		fmt.Fprintf(w, "eligible    now: %s · next %d days: %s · later: %s\n", countText(o.Now), f.HorizonDays, countText(o.Soon), countText(o.Later))
@@ -95,7 +95,7 @@ func printForecast(w io.Writer, f engine.RetentionForecast, limit int) {
 			fmt.Fprintf(w, "  %-14s %-11s %-22s %s\n", g.Label(f.HorizonDays), g.Date.In(loc).Format("2006-01-02"), countText(g.Total), strings.Join(kinds, ", "))
 		}
 		for _, g := range f.Timeline() {
-			if g.Bucket == engine.BucketLater {
+			if g.Bucket == cleanup.BucketLater {
 				continue
 			}
 			fmt.Fprintf(w, "\n%s: %d item(s), %s\n", g.Label(f.HorizonDays), g.Total.Items, humanBytes(g.Total.Bytes))
@@ -138,22 +138,22 @@ func printForecast(w io.Writer, f engine.RetentionForecast, limit int) {
 	}
 }
 
-func countText(c engine.RetentionCount) string {
+func countText(c cleanup.Count) string {
 	if c.Items == 0 {
 		return "—"
 	}
 	return fmt.Sprintf("%d (%s)", c.Items, humanBytes(c.Bytes))
 }
 
-func dirSuffix(it engine.RetentionItem) string {
+func dirSuffix(it cleanup.Item) string {
 	if it.Dir {
 		return fmt.Sprintf("/ (%d files)", it.Files)
 	}
 	return ""
 }
 
-func whenText(b engine.RetentionBucket, t time.Time, loc *time.Location) string {
-	if b == engine.BucketNow {
+func whenText(b cleanup.Bucket, t time.Time, loc *time.Location) string {
+	if b == cleanup.BucketNow {
 		return "swept at the next start"
 	}
 	return "swept from " + t.In(loc).Format("2006-01-02 15:04")

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/cleanup"
 )
 
 // cleanupNow is testEnv's clock.
@@ -70,23 +70,23 @@ func TestCleanupForecastSettings(t *testing.T) {
 		settings   *string
 		args       []string
 		unreadable bool
-		state      engine.RetentionState
+		state      cleanup.State
 		days       int
 		now        int
 		// dangling is the bucket of the history line left without its
 		// paste, "" for none.
-		dangling engine.RetentionBucket
+		dangling cleanup.Bucket
 		reason   string
 	}{
-		{"missing settings: default 30 days", nil, nil, false, engine.RetentionActive, 30, 1, engine.BucketSoon, ""},
-		{"cleanupPeriodDays 7", strp(`{"cleanupPeriodDays":7}`), nil, false, engine.RetentionActive, 7, 3, engine.BucketSoon, ""},
-		{"cleanupPeriodDays 2", strp(`{"cleanupPeriodDays":2}`), nil, false, engine.RetentionActive, 2, 4, engine.BucketNow, ""},
-		{"cleanupPeriodDays 0", strp(`{"cleanupPeriodDays":0}`), nil, false, engine.RetentionDisabled, 0, 0, "", "cleanupPeriodDays is 0"},
-		{"invalid JSON", strp("{\n\"cleanupPeriodDays\": 7,,\n}"), nil, false, engine.RetentionSkipped, 30, 0, "", "settings.json:2"},
-		{"wrong type", strp(`{"cleanupPeriodDays":"week"}`), nil, false, engine.RetentionSkipped, 30, 0, "", "whole number"},
-		{"unreadable", strp(`{"cleanupPeriodDays":7}`), nil, true, engine.RetentionSkipped, 30, 0, "", "settings.json"},
-		{"settings.json is a folder (unreadable, even as root)", nil, nil, false, engine.RetentionSkipped, 30, 0, "", "settings.json"},
-		{"--days what-if over invalid settings", strp("{bad"), []string{"--days", "2"}, false, engine.RetentionActive, 2, 4, engine.BucketNow, ""},
+		{"missing settings: default 30 days", nil, nil, false, cleanup.StateActive, 30, 1, cleanup.BucketSoon, ""},
+		{"cleanupPeriodDays 7", strp(`{"cleanupPeriodDays":7}`), nil, false, cleanup.StateActive, 7, 3, cleanup.BucketSoon, ""},
+		{"cleanupPeriodDays 2", strp(`{"cleanupPeriodDays":2}`), nil, false, cleanup.StateActive, 2, 4, cleanup.BucketNow, ""},
+		{"cleanupPeriodDays 0", strp(`{"cleanupPeriodDays":0}`), nil, false, cleanup.StateDisabled, 0, 0, "", "cleanupPeriodDays is 0"},
+		{"invalid JSON", strp("{\n\"cleanupPeriodDays\": 7,,\n}"), nil, false, cleanup.StateSkipped, 30, 0, "", "settings.json:2"},
+		{"wrong type", strp(`{"cleanupPeriodDays":"week"}`), nil, false, cleanup.StateSkipped, 30, 0, "", "whole number"},
+		{"unreadable", strp(`{"cleanupPeriodDays":7}`), nil, true, cleanup.StateSkipped, 30, 0, "", "settings.json"},
+		{"settings.json is a folder (unreadable, even as root)", nil, nil, false, cleanup.StateSkipped, 30, 0, "", "settings.json"},
+		{"--days what-if over invalid settings", strp("{bad"), []string{"--days", "2"}, false, cleanup.StateActive, 2, 4, cleanup.BucketNow, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -105,11 +105,11 @@ func TestCleanupForecastSettings(t *testing.T) {
 			if code := run(e, args); code != 0 {
 				t.Fatalf("exit %d: %s", code, errb)
 			}
-			var f engine.RetentionForecast
+			var f cleanup.Forecast
 			if err := json.Unmarshal(out.Bytes(), &f); err != nil {
 				t.Fatalf("not JSON: %v\n%s", err, out)
 			}
-			var dangling engine.RetentionBucket
+			var dangling cleanup.Bucket
 			if len(f.Dangling) == 1 && f.Dangling[0].Line == 1 {
 				dangling = f.Dangling[0].Bucket
 			}

@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/compact"
+	"github.com/memscope/memscope/engine/timeline"
+	"github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/model"
 )
 
@@ -34,8 +36,8 @@ func init() {
 type compactOut struct {
 	Session    string              `json:"session"`
 	Path       string              `json:"path"`
-	Window     engine.WindowConfig `json:"window"`
-	Thresholds engine.Thresholds   `json:"thresholds"`
+	Window     window.Config       `json:"window"`
+	Thresholds timeline.Thresholds `json:"thresholds"`
 	Messages   int                 `json:"messages"`
 	// Measured is set when Before starts from the newest usage figure
 	// rather than from an estimate of the whole context.
@@ -45,14 +47,14 @@ type compactOut struct {
 	AutoCompactEnabled bool   `json:"autoCompactEnabled"`
 	AutoCompactSetBy   string `json:"autoCompactSetBy,omitempty"`
 	// Manual is set for --manual: one compaction, as /compact.
-	Manual  bool                 `json:"manual"`
-	Before  engine.Tokens        `json:"before"`
-	After   engine.Tokens        `json:"after"`
-	Fits    bool                 `json:"fits"`
-	Stages  []engine.StageResult `json:"stages"`
-	Records int                  `json:"records"`
-	Out     string               `json:"out,omitempty"`
-	Flush   *flushOut            `json:"flush,omitempty"`
+	Manual  bool                  `json:"manual"`
+	Before  window.Tokens         `json:"before"`
+	After   window.Tokens         `json:"after"`
+	Fits    bool                  `json:"fits"`
+	Stages  []compact.StageResult `json:"stages"`
+	Records int                   `json:"records"`
+	Out     string                `json:"out,omitempty"`
+	Flush   *flushOut             `json:"flush,omitempty"`
 }
 
 func runCompact(e *env, args []string) int {
@@ -88,8 +90,8 @@ func runCompact(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "memscope compact: %v\n", err)
 		return 1
 	}
-	in := engine.InputFromResume(tr, engine.ResumeTranscript(tr, engine.ResumeOptions{FileSize: sf.size}))
-	cfg := engine.DefaultPipelineConfig(w)
+	in := compact.InputFromResume(tr, timeline.ResumeTranscript(tr, timeline.ResumeOptions{FileSize: sf.size}))
+	cfg := compact.DefaultConfig(w)
 	cfg.PreserveRecent = *preserve
 	project := ff.project
 	if project == "" {
@@ -100,7 +102,7 @@ func runCompact(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "memscope compact: settings: %s:%d: %s\n", p.File, p.Line, p.Reason)
 	}
 	cfg.AutocompactOff = !setting.enabled
-	st := &engine.PipelineState{}
+	st := &compact.State{}
 	flush, err := ff.start(e, hf, sf, tr, st)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "memscope compact: %v\n", err)
@@ -110,9 +112,9 @@ func runCompact(e *env, args []string) int {
 		defer flush.close()
 		cfg.FlushHook = flush.hook
 	}
-	runner := engine.RunPipeline
+	runner := compact.Run
 	if *manual {
-		runner = engine.RunManualCompact
+		runner = compact.RunManual
 	}
 	res, err := runner(in, cfg, st, e.now())
 	if err != nil {
@@ -120,10 +122,10 @@ func runCompact(e *env, args []string) int {
 		return 1
 	}
 	out := compactOut{Session: tr.Summary.SessionID, Path: sf.disk, Window: w,
-		Thresholds: engine.Thresholds{Effective: w.Effective(), Warning: w.WarningAt(), Autocompact: w.AutocompactAt(), Blocked: w.BlockedAt()},
+		Thresholds: timeline.Thresholds{Effective: w.Effective(), Warning: w.WarningAt(), Autocompact: w.AutocompactAt(), Blocked: w.BlockedAt()},
 		Messages:   len(in.Messages), Measured: in.Measured > 0, AutoCompactEnabled: setting.enabled, AutoCompactSetBy: setting.setBy, Manual: *manual, Before: res.Before, After: res.After, Fits: res.Fits, Stages: res.Stages, Records: len(res.Records)}
 	if out.Stages == nil {
-		out.Stages = []engine.StageResult{}
+		out.Stages = []compact.StageResult{}
 	}
 	if flush != nil {
 		out.Flush = flush.finish(e.now(), ff)

@@ -9,7 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/export"
+	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/model"
 )
 
@@ -45,7 +46,7 @@ func runExport(e *env, args []string) int {
 			"       memscope export --memory [--project PATH] [--format md|json] [--out FILE] [--home DIR]")
 		return 2
 	}
-	f, err := engine.ParseExportFormat(*format)
+	f, err := export.ParseFormat(*format)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "memscope export: %v\n", err)
 		return 2
@@ -53,7 +54,7 @@ func runExport(e *env, args []string) int {
 	switch {
 	case *memory && len(pos) != 0, !*memory && len(pos) != 1:
 		return usage()
-	case *memory && f == engine.ExportHTML:
+	case *memory && f == export.HTML:
 		fmt.Fprintln(e.stderr, "memscope export: --memory exports md or json")
 		return 2
 	case !*memory && *project != "":
@@ -95,19 +96,19 @@ func runExport(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "memscope export: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(humanOutput(e.stderr), "memscope export: wrote %s (%s)\n", dst, engine.FormatFileSize(len(data)))
+	fmt.Fprintf(humanOutput(e.stderr), "memscope export: wrote %s (%s)\n", dst, memindex.FormatFileSize(len(data)))
 	return 0
 }
 
 // exportSession builds the export of SESSION. guard lists the files the
 // export must not be written over: the transcript and its subagents'.
-func exportSession(e *env, hf *homeFlags, arg string, f engine.ExportFormat) ([]byte, []string, error) {
+func exportSession(e *env, hf *homeFlags, arg string, f export.Format) ([]byte, []string, error) {
 	sf, err := openSession(e, hf, arg)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer sf.close()
-	src := engine.SessionSource{FS: sf.fsys, Transcript: sf.name}
+	src := export.SessionSource{FS: sf.fsys, Transcript: sf.name}
 	switch {
 	case sf.home != nil:
 		src.Home = sf.home.home.FS
@@ -123,17 +124,17 @@ func exportSession(e *env, hf *homeFlags, arg string, f engine.ExportFormat) ([]
 			src.Home = os.DirFS(dir)
 		}
 	}
-	x, err := engine.LoadSessionExport(src, e.now())
+	x, err := export.LoadSessionExport(src, e.now())
 	if err != nil {
 		return nil, nil, err
 	}
 	guard := []string{sf.disk}
 	for _, sc := range x.Sidechains {
-		if sc.Source != engine.SidechainInline {
+		if sc.Source != export.SidechainInline {
 			guard = append(guard, filepath.Join(filepath.Dir(sf.disk), filepath.FromSlash(strings.TrimPrefix(sc.Source, fsDir(sf.name)))))
 		}
 	}
-	data, err := engine.RenderSessionExport(x, f)
+	data, err := export.RenderSessionExport(x, f)
 	return data, guard, err
 }
 
@@ -166,13 +167,13 @@ func homeOfTranscript(disk string) string {
 
 // exportMemory builds the export of a project's memory. guard is the
 // memory folder: an export written inside it would become a memory.
-func exportMemory(e *env, hf *homeFlags, project string, f engine.ExportFormat) ([]byte, []string, error) {
+func exportMemory(e *env, hf *homeFlags, project string, f export.Format) ([]byte, []string, error) {
 	t, err := openProjectMemory(e, hf, project)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer t.close()
-	data, err := engine.ExportMemoryStore(t.store, t.project, f, e.now())
+	data, err := export.MemoryStore(t.store, t.project, f, e.now())
 	return data, []string{t.loc.Dir}, err
 }
 

@@ -7,7 +7,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/extract"
+	"github.com/memscope/memscope/engine/scan"
 	"github.com/memscope/memscope/model"
 )
 
@@ -36,9 +37,9 @@ type extractOut struct {
 	Existing int `json:"existing"`
 	// Prompts is how many user prompts were read; Skipped the user
 	// records that were not, by reason.
-	Prompts int                       `json:"prompts"`
-	Skipped map[engine.PromptSkip]int `json:"skipped"`
-	engine.ExtractResult
+	Prompts int                        `json:"prompts"`
+	Skipped map[extract.PromptSkip]int `json:"skipped"`
+	extract.Result
 	savedMemories
 	Problems []model.Problem `json:"problems"`
 }
@@ -59,7 +60,7 @@ type writtenMemory struct {
 	// Change is the journal id `memscope undo` reverts.
 	Change string `json:"change"`
 	// Findings are scan findings that did not block (or were forced).
-	Findings []engine.Finding `json:"findings,omitempty"`
+	Findings []scan.Finding `json:"findings,omitempty"`
 }
 
 // failedWrite is a candidate that was not saved.
@@ -67,8 +68,8 @@ type failedWrite struct {
 	Name   string `json:"name"`
 	Reason string `json:"reason"`
 	// Blocked is set when the security scan refused it (--force writes it).
-	Blocked  bool             `json:"blocked,omitempty"`
-	Findings []engine.Finding `json:"findings,omitempty"`
+	Blocked  bool           `json:"blocked,omitempty"`
+	Findings []scan.Finding `json:"findings,omitempty"`
 }
 
 func runExtract(e *env, args []string) int {
@@ -110,13 +111,13 @@ func runExtract(e *env, args []string) int {
 			return fail(err)
 		}
 	}
-	existing := engine.ExistingFromMemoryDir(mem.store.Memory())
-	res, prompts, err := engine.ExtractFromTranscript(context.Background(), tr, existing, engine.RuleExtractor{}, time.Local)
+	existing := extract.ExistingFromMemoryDir(mem.store.Memory())
+	res, prompts, err := extract.FromTranscript(context.Background(), tr, existing, extract.RuleExtractor{}, time.Local)
 	if err != nil {
 		return fail(err)
 	}
 	out := extractOut{Session: tr.Summary.SessionID, Path: sf.disk, Project: mem.project, MemoryDir: mem.loc.Dir, MemoryEnabled: mem.loc.Enabled, Existing: len(existing),
-		Prompts: len(prompts.Inputs), Skipped: prompts.Skipped, ExtractResult: res, savedMemories: savedMemories{Written: []writtenMemory{}, Failed: []failedWrite{}},
+		Prompts: len(prompts.Inputs), Skipped: prompts.Skipped, Result: res, savedMemories: savedMemories{Written: []writtenMemory{}, Failed: []failedWrite{}},
 		Problems: append(append([]model.Problem{}, tr.Summary.Problems...), mem.store.Problems()...)}
 	if *write {
 		out.savedMemories = saveCandidates(mem.store, res.Candidates, e.now(), *force)
@@ -173,6 +174,6 @@ func printExtract(w io.Writer, r extractOut, wrote bool) {
 	for _, p := range r.Problems {
 		fmt.Fprintf(w, "problem   %s:%d: %s\n", p.File, p.Line, p.Reason)
 	}
-	printExtraction(w, r.ExtractResult)
+	printExtraction(w, r.Result)
 	printSaved(w, r.savedMemories, wrote, r.MemoryDir, r.Project, len(r.Candidates))
 }

@@ -6,7 +6,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/compact"
+	"github.com/memscope/memscope/engine/extract"
 	"github.com/memscope/memscope/model"
 )
 
@@ -32,7 +33,7 @@ func (f *flushFlags) valid() bool {
 
 // flushSession is a flush hook set up for one compact run.
 type flushSession struct {
-	hook  *engine.FlushExtractor
+	hook  *extract.FlushExtractor
 	mem   *memoryTarget
 	close func()
 }
@@ -40,7 +41,7 @@ type flushSession struct {
 // start builds the flush hook over the session's memory folder, reading
 // through the folds of st's collapse store, or returns nil when --flush
 // is off.
-func (f *flushFlags) start(e *env, hf *homeFlags, sf *sessionFile, tr *model.Transcript, st *engine.PipelineState) (*flushSession, error) {
+func (f *flushFlags) start(e *env, hf *homeFlags, sf *sessionFile, tr *model.Transcript, st *compact.State) (*flushSession, error) {
 	if !f.flush {
 		return nil, nil
 	}
@@ -48,8 +49,8 @@ func (f *flushFlags) start(e *env, hf *homeFlags, sf *sessionFile, tr *model.Tra
 	if err != nil {
 		return nil, err
 	}
-	hook := engine.NewFlushExtractor(engine.FlushConfig{
-		Existing:   engine.ExistingFromMemoryDir(mem.store.Memory()),
+	hook := extract.NewFlushExtractor(extract.FlushConfig{
+		Existing:   extract.ExistingFromMemoryDir(mem.store.Memory()),
 		Transcript: tr,
 		Collapse:   &st.Collapse,
 		SessionID:  tr.Summary.SessionID,
@@ -64,8 +65,8 @@ type flushOut struct {
 	MemoryDir string `json:"memoryDir"`
 	// Runs says what each call of the hook did: messages handed over and
 	// the range extracted (none when autocompact did not run).
-	Runs []engine.FlushRun `json:"runs"`
-	engine.ExtractResult
+	Runs []extract.FlushRun `json:"runs"`
+	extract.Result
 	savedMemories
 }
 
@@ -76,10 +77,10 @@ func (s *flushSession) finish(now time.Time, f *flushFlags) *flushOut {
 		// threshold (its error is in the final run's report).
 		s.hook.Finish()
 	}
-	out := &flushOut{Project: s.mem.project, MemoryDir: s.mem.loc.Dir, Runs: s.hook.Runs(), ExtractResult: s.hook.Result(),
+	out := &flushOut{Project: s.mem.project, MemoryDir: s.mem.loc.Dir, Runs: s.hook.Runs(), Result: s.hook.Result(),
 		savedMemories: savedMemories{Written: []writtenMemory{}, Failed: []failedWrite{}}}
 	if out.Runs == nil {
-		out.Runs = []engine.FlushRun{}
+		out.Runs = []extract.FlushRun{}
 	}
 	if f.write {
 		out.savedMemories = saveCandidates(s.mem.store, out.Candidates, now, f.force)
@@ -95,7 +96,7 @@ func printFlush(w io.Writer, r *flushOut, wrote bool) {
 	for _, run := range r.Runs {
 		if run.Final {
 			fmt.Fprintf(w, "          at the end, messages %d..%d (fewer than %d, left by the flushes) extracted: %s, %s",
-				run.From, run.To, engine.MinNewMessages, countOf(run.Prompts, "user prompt", "user prompts"), countOf(run.Candidates, "candidate", "candidates"))
+				run.From, run.To, extract.MinNewMessages, countOf(run.Prompts, "user prompt", "user prompts"), countOf(run.Candidates, "candidate", "candidates"))
 			if run.Error != "" {
 				fmt.Fprintf(w, "; extraction failed: %s", run.Error)
 			}
@@ -111,12 +112,12 @@ func printFlush(w io.Writer, r *flushOut, wrote bool) {
 		case run.Error != "":
 			fmt.Fprintf(w, "; extraction failed: %s\n", run.Error)
 		case run.To == run.From:
-			fmt.Fprintf(w, "; fewer than %d new since the last extraction, nothing extracted\n", engine.MinNewMessages)
+			fmt.Fprintf(w, "; fewer than %d new since the last extraction, nothing extracted\n", extract.MinNewMessages)
 		default:
 			fmt.Fprintf(w, "; messages %d..%d extracted: %s, %s\n", run.From, run.To,
 				countOf(run.Prompts, "user prompt", "user prompts"), countOf(run.Candidates, "candidate", "candidates"))
 		}
 	}
-	printExtraction(w, r.ExtractResult)
+	printExtraction(w, r.Result)
 	printSaved(w, r.savedMemories, wrote, r.MemoryDir, r.Project, len(r.Candidates))
 }

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/compact"
+	"github.com/memscope/memscope/engine/extract"
 )
 
 // longFlushSession writes a session that a 100k window must autocompact: a
@@ -52,11 +53,11 @@ func longFlushSession(t *testing.T) (string, string) {
 
 type compactFlushJSON struct {
 	Messages int
-	Stages   []engine.StageResult
+	Stages   []compact.StageResult
 	Flush    *struct {
 		Project, MemoryDir string
-		Runs               []engine.FlushRun
-		Candidates         []engine.Candidate
+		Runs               []extract.FlushRun
+		Candidates         []extract.Candidate
 		Written            []writtenMemory
 		Failed             []failedWrite
 	}
@@ -78,7 +79,7 @@ func TestCompactFlush(t *testing.T) {
 	}
 	r := runCompactFlush(t, 0, session, "--home", home, "--flush")
 	last := r.Stages[len(r.Stages)-1]
-	if last.Stage != engine.StageAutocompact || !last.Acted {
+	if last.Stage != compact.StageAutocompact || !last.Acted {
 		t.Fatalf("autocompact did not run: %+v", r.Stages)
 	}
 	f := r.Flush
@@ -90,7 +91,7 @@ func TestCompactFlush(t *testing.T) {
 	if len(f.Runs) != 1 || f.Runs[0].Handed >= 14 || f.Runs[0].Expanded != 14 || f.Runs[0].New != 14 || f.Runs[0].From != 0 || f.Runs[0].To != 14 || f.Runs[0].Prompts != 7 {
 		t.Errorf("runs %+v", f.Runs)
 	}
-	if len(f.Candidates) != 1 || f.Candidates[0].Provenance.MessageUUID != remember || f.Candidates[0].Type != engine.CandidateProject {
+	if len(f.Candidates) != 1 || f.Candidates[0].Provenance.MessageUUID != remember || f.Candidates[0].Type != extract.CandidateProject {
 		t.Fatalf("candidates %+v", f.Candidates)
 	}
 	if len(f.Written) != 0 {

@@ -6,7 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/extract"
+	"github.com/memscope/memscope/engine/scan"
 )
 
 // printExtraction prints candidates in full (type, name, description,
@@ -14,29 +15,29 @@ import (
 // and the rejections with their reasons. Secrets in the user's words are
 // redacted: the terminal and any log are no place for them (--json keeps
 // the words exact, for tools that decide themselves).
-func printExtraction(w io.Writer, r engine.ExtractResult) {
+func printExtraction(w io.Writer, r extract.Result) {
 	fmt.Fprintf(w, "\n%s\n", countOf(len(r.Candidates), "candidate", "candidates"))
 	for i, c := range r.Candidates {
-		fmt.Fprintf(w, "%d. %-9s %s\n", i+1, c.Type, engine.RedactSecrets(c.Name))
-		fmt.Fprintf(w, "   description  %s\n", engine.RedactSecrets(c.Description))
+		fmt.Fprintf(w, "%d. %-9s %s\n", i+1, c.Type, scan.RedactSecrets(c.Name))
+		fmt.Fprintf(w, "   description  %s\n", scan.RedactSecrets(c.Description))
 		fmt.Fprintf(w, "   why          %s\n", c.Reason)
 		fmt.Fprintf(w, "   from         session %s, message %s\n", c.Provenance.SessionID, c.Provenance.MessageUUID)
-		fmt.Fprintf(w, "   quote        %q\n", engine.RedactSecrets(c.Provenance.Quote))
+		fmt.Fprintf(w, "   quote        %q\n", scan.RedactSecrets(c.Provenance.Quote))
 		fmt.Fprintln(w, "   body")
-		for line := range strings.SplitSeq(strings.TrimRight(engine.RedactSecrets(c.Body), "\n"), "\n") {
+		for line := range strings.SplitSeq(strings.TrimRight(scan.RedactSecrets(c.Body), "\n"), "\n") {
 			fmt.Fprintf(w, "     %s\n", line)
 		}
 	}
 	if len(r.Duplicates) > 0 {
 		fmt.Fprintf(w, "\n%s of existing memories (left out)\n", countOf(len(r.Duplicates), "duplicate", "duplicates"))
 		for _, d := range r.Duplicates {
-			fmt.Fprintf(w, "- %s repeats %s (similarity %.2f): %q, message %s\n", engine.RedactSecrets(d.Candidate.Name), d.Matches, d.Similarity, engine.RedactSecrets(d.Candidate.Provenance.Quote), d.Candidate.Provenance.MessageUUID)
+			fmt.Fprintf(w, "- %s repeats %s (similarity %.2f): %q, message %s\n", scan.RedactSecrets(d.Candidate.Name), d.Matches, d.Similarity, scan.RedactSecrets(d.Candidate.Provenance.Quote), d.Candidate.Provenance.MessageUUID)
 		}
 	}
 	if len(r.Rejected) > 0 {
 		fmt.Fprintf(w, "\n%s by the exclusion list\n", countOf(len(r.Rejected), "sentence rejected", "sentences rejected"))
 		for _, x := range r.Rejected {
-			fmt.Fprintf(w, "- %s (%s): %q, message %s\n", x.Reason, x.Rule, engine.RedactSecrets(x.Provenance.Quote), x.Provenance.MessageUUID)
+			fmt.Fprintf(w, "- %s (%s): %q, message %s\n", x.Reason, x.Rule, scan.RedactSecrets(x.Provenance.Quote), x.Provenance.MessageUUID)
 		}
 	}
 }
@@ -88,7 +89,7 @@ func countBlocked(fs []failedWrite) int {
 }
 
 // skippedText is " (skipped: sidechain 1, tool result 3)", or "".
-func skippedText(m map[engine.PromptSkip]int) string {
+func skippedText(m map[extract.PromptSkip]int) string {
 	if len(m) == 0 {
 		return ""
 	}

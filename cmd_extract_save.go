@@ -4,7 +4,8 @@ import (
 	"errors"
 	"time"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/extract"
+	memstore "github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
 )
 
@@ -12,14 +13,14 @@ import (
 // line, one journaled change each (so `memscope undo` takes them back one
 // by one). A write the security scan blocks, or that fails, is reported
 // and the others still go ahead.
-func saveCandidates(store *engine.MemoryStore, cs []engine.Candidate, now time.Time, force bool) savedMemories {
+func saveCandidates(store *memstore.Store, cs []extract.Candidate, now time.Time, force bool) savedMemories {
 	out := savedMemories{Written: []writtenMemory{}, Failed: []failedWrite{}}
 	for _, c := range cs {
-		m := engine.NewMemory{Name: c.Name, Type: c.Type.MemoryType(), Description: c.Description, Body: c.Body}
-		ch, err := store.Create(m, engine.WriteOptions{Now: now, SessionID: c.Provenance.SessionID, Force: force})
+		m := memstore.NewMemory{Name: c.Name, Type: c.Type.MemoryType(), Description: c.Description, Body: c.Body}
+		ch, err := store.Create(m, memstore.WriteOptions{Now: now, SessionID: c.Provenance.SessionID, Force: force})
 		if err != nil {
 			f := failedWrite{Name: c.Name, Reason: err.Error()}
-			var blocked *engine.ScanBlockedError
+			var blocked *memstore.ScanBlockedError
 			if errors.As(err, &blocked) {
 				f.Blocked, f.Findings = true, blocked.Findings
 			}
@@ -28,7 +29,7 @@ func saveCandidates(store *engine.MemoryStore, cs []engine.Candidate, now time.T
 		}
 		wm := writtenMemory{Name: c.Name, Type: m.Type, Change: ch.ID, Findings: ch.Findings}
 		for _, f := range ch.Files {
-			if f.Action == engine.FileCreated && f.Path != model.MemoryIndexName {
+			if f.Action == memstore.FileCreated && f.Path != model.MemoryIndexName {
 				wm.Path = f.Path
 			}
 		}

@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memscope/memscope/demo"
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/extract"
 	"github.com/memscope/memscope/model"
 )
 
@@ -22,9 +22,9 @@ type extractJSON struct {
 	MemoryEnabled                     bool
 	Existing, Prompts                 int
 	Skipped                           map[string]int
-	Candidates                        []engine.Candidate
-	Duplicates                        []engine.DuplicateCandidate
-	Rejected                          []engine.Rejection
+	Candidates                        []extract.Candidate
+	Duplicates                        []extract.DuplicateCandidate
+	Rejected                          []extract.Rejection
 	Written                           []writtenMemory
 	Failed                            []failedWrite
 }
@@ -62,14 +62,14 @@ func materializeDemo(t *testing.T) demo.Layout {
 // chains, one subagent prompt, one Read result. Three of the prompts hold
 // five things worth remembering, written for the demo.
 var demoRewindWant = []struct {
-	typ   engine.CandidateType
+	typ   extract.CandidateType
 	quote string
 }{
-	{engine.CandidateFeedback, "Yes, exactly, keep writing the failing test before the fix."},
-	{engine.CandidateProject, "Remember that every payment webhook handler must be idempotent"},
-	{engine.CandidateFeedback, "No, don't add a retry loop around the order insert"},
-	{engine.CandidateReference, "The on-call runbook for webhook incidents is https://shop.atlassian.net/wiki/"},
-	{engine.CandidateProject, "We decided to page the payments rotation"},
+	{extract.CandidateFeedback, "Yes, exactly, keep writing the failing test before the fix."},
+	{extract.CandidateProject, "Remember that every payment webhook handler must be idempotent"},
+	{extract.CandidateFeedback, "No, don't add a retry loop around the order insert"},
+	{extract.CandidateReference, "The on-call runbook for webhook incidents is https://shop.atlassian.net/wiki/"},
+	{extract.CandidateProject, "We decided to page the payments rotation"},
 }
 
 func TestExtractDemoRewindSession(t *testing.T) {

@@ -8,7 +8,8 @@ import (
 	"path"
 	"strings"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/filehist"
+	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
 )
 
@@ -145,22 +146,22 @@ func (f *filesFlags) check(haveSession bool) error {
 	return nil
 }
 
-func (f *filesFlags) dispatch(e *env, o *opened, s *engine.SessionFileHistory) (int, error) {
+func (f *filesFlags) dispatch(e *env, o *opened, s *filehist.SessionFileHistory) (int, error) {
 	switch {
 	case f.undo:
 		return filesUndo(e, o, s, f.asJSON)
 	case f.rewind != "":
-		p, err := engine.PlanTurnRestore(o.home.FS, s, f.rewind)
+		p, err := filehist.PlanTurnRestore(o.home.FS, s, f.rewind)
 		if err != nil {
 			return 1, err
 		}
 		return filesRestore(e, o, p, f)
 	case f.restore != "":
-		v, err := engine.ParseVersionRef(f.restore)
+		v, err := filehist.ParseVersionRef(f.restore)
 		if err != nil || v.Disk {
 			return 2, fmt.Errorf("--restore %q: want a version number", f.restore)
 		}
-		p, err := engine.PlanVersionRestore(o.home.FS, s, f.file, v.Version)
+		p, err := filehist.PlanVersionRestore(o.home.FS, s, f.file, v.Version)
 		if err != nil {
 			return 1, err
 		}
@@ -182,14 +183,14 @@ func (f *filesFlags) dispatch(e *env, o *opened, s *engine.SessionFileHistory) (
 // loadFileHistory reads SESSION's file history: a transcript found like
 // the other session commands find it, else a file-history folder alone
 // (its transcript swept or deleted).
-func loadFileHistory(e *env, o *opened, arg string) (*engine.SessionFileHistory, error) {
+func loadFileHistory(e *env, o *opened, arg string) (*filehist.SessionFileHistory, error) {
 	sf, err := openSession(e, &homeFlags{dir: o.home.Dir}, arg)
 	if err != nil {
 		sid, ok := backupOnlySession(o, arg)
 		if !ok {
 			return nil, err
 		}
-		s, err := engine.ReadSessionFileHistory(o.home.FS, sid, "")
+		s, err := filehist.ReadSessionFileHistory(o.home.FS, sid, "")
 		return &s, err
 	}
 	defer sf.close()
@@ -214,13 +215,13 @@ func loadFileHistory(e *env, o *opened, arg string) (*engine.SessionFileHistory,
 	}
 	folder, probs := model.ReadFileHistorySession(o.home.FS, sid)
 	t.Problems = append(t.Problems, probs...)
-	s := engine.BuildSessionFileHistory(sid, sf.name, t, folder)
+	s := filehist.BuildSessionFileHistory(sid, sf.name, t, folder)
 	return &s, nil
 }
 
 // backupOnlySession finds a file-history folder by id or unique prefix.
 func backupOnlySession(o *opened, arg string) (model.SessionID, bool) {
-	sessions, _ := engine.FileHistorySessions(o.home.FS)
+	sessions, _ := filehist.Sessions(o.home.FS)
 	var hit model.SessionID
 	for _, s := range sessions {
 		id := string(s.SessionID)
@@ -238,7 +239,7 @@ func backupOnlySession(o *opened, arg string) (model.SessionID, bool) {
 }
 
 func filesSessions(e *env, o *opened, asJSON bool) int {
-	sessions, probs := engine.FileHistorySessions(o.home.FS)
+	sessions, probs := filehist.Sessions(o.home.FS)
 	for _, p := range probs {
 		fmt.Fprintf(e.stderr, "memscope files: %s\n", model.SanitizeForTerminal(p.Error()))
 	}
@@ -252,12 +253,12 @@ func filesSessions(e *env, o *opened, asJSON bool) int {
 	return 0
 }
 
-func filesTurn(e *env, o *opened, s *engine.SessionFileHistory, id string, asJSON bool) (int, error) {
+func filesTurn(e *env, o *opened, s *filehist.SessionFileHistory, id string, asJSON bool) (int, error) {
 	t, ok := s.Turn(id)
 	if !ok {
 		return 1, fmt.Errorf("session %s has no turn %q with a file-history snapshot (or the prefix is ambiguous)", s.SessionID, id)
 	}
-	p, err := engine.PlanTurnRestore(o.home.FS, s, t.MessageID)
+	p, err := filehist.PlanTurnRestore(o.home.FS, s, t.MessageID)
 	if err != nil {
 		return 1, err
 	}
@@ -271,7 +272,7 @@ func filesTurn(e *env, o *opened, s *engine.SessionFileHistory, id string, asJSO
 	return 0, nil
 }
 
-func filesFile(e *env, s *engine.SessionFileHistory, name string, asJSON bool) (int, error) {
+func filesFile(e *env, s *filehist.SessionFileHistory, name string, asJSON bool) (int, error) {
 	f, ok := s.File(name)
 	if !ok {
 		return 1, fmt.Errorf("session %s tracks no file %q", s.SessionID, name)
@@ -294,24 +295,24 @@ func filesFile(e *env, s *engine.SessionFileHistory, name string, asJSON bool) (
 }
 
 // diskStamp is the tracked file on disk now.
-func diskStamp(f *engine.TrackedFile) (engine.FileStamp, error) {
-	data, exists, err := engine.ReadFileVersion(nil, f, engine.DiskRef)
+func diskStamp(f *filehist.TrackedFile) (store.FileStamp, error) {
+	data, exists, err := filehist.ReadFileVersion(nil, f, filehist.DiskRef)
 	if err != nil || !exists {
-		return engine.FileStamp{}, err
+		return store.FileStamp{}, err
 	}
-	return engine.StampBytes(data), nil
+	return filehist.StampBytes(data), nil
 }
 
-func filesDiff(e *env, o *opened, s *engine.SessionFileHistory, name, spec string, asJSON bool) (int, error) {
+func filesDiff(e *env, o *opened, s *filehist.SessionFileHistory, name, spec string, asJSON bool) (int, error) {
 	f, ok := s.File(name)
 	if !ok {
 		return 1, fmt.Errorf("session %s tracks no file %q", s.SessionID, name)
 	}
-	from, to, err := engine.ParseVersionRange(spec, f)
+	from, to, err := filehist.ParseVersionRange(spec, f)
 	if err != nil {
 		return 2, err
 	}
-	d, err := engine.FileVersionDiff(o.home.FS, f, from, to)
+	d, err := filehist.FileVersionDiff(o.home.FS, f, from, to)
 	if err != nil {
 		return 1, err
 	}
@@ -326,7 +327,7 @@ func filesDiff(e *env, o *opened, s *engine.SessionFileHistory, name, spec strin
 	return 0, nil
 }
 
-func filesRestore(e *env, o *opened, p *engine.FileRestorePlan, f *filesFlags) (int, error) {
+func filesRestore(e *env, o *opened, p *filehist.RestorePlan, f *filesFlags) (int, error) {
 	yes, asJSON := f.yes, f.asJSON
 	refused := len(p.Refusals()) > 0
 	if yes && f.plan != "" && f.plan != p.Fingerprint() {
@@ -352,7 +353,7 @@ func filesRestore(e *env, o *opened, p *engine.FileRestorePlan, f *filesFlags) (
 		}
 		return code, nil
 	}
-	ch, err := engine.ApplyFileRestore(o.home.Dir, o.home.FS, p, e.now())
+	ch, err := filehist.ApplyRestore(o.home.Dir, o.home.FS, p, e.now())
 	if err != nil {
 		return 1, err
 	}
@@ -370,8 +371,8 @@ func filesRestore(e *env, o *opened, p *engine.FileRestorePlan, f *filesFlags) (
 	return 0, nil
 }
 
-func filesUndo(e *env, o *opened, s *engine.SessionFileHistory, asJSON bool) (int, error) {
-	ch, err := engine.UndoFileRestore(o.home.Dir, s.SessionID)
+func filesUndo(e *env, o *opened, s *filehist.SessionFileHistory, asJSON bool) (int, error) {
+	ch, err := filehist.UndoRestore(o.home.Dir, s.SessionID)
 	if err != nil {
 		return 1, err
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/filehist"
 )
 
 func timeText(t time.Time) string {
@@ -16,7 +16,7 @@ func timeText(t time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04:05")
 }
 
-func printFileHistorySessions(w io.Writer, home string, sessions []engine.FileHistorySessionSummary) {
+func printFileHistorySessions(w io.Writer, home string, sessions []filehist.SessionSummary) {
 	fmt.Fprintf(w, "home %s\n", home)
 	if len(sessions) == 0 {
 		fmt.Fprintln(w, "no session has file history (file-history/ is empty or missing)")
@@ -32,7 +32,7 @@ func printFileHistorySessions(w io.Writer, home string, sessions []engine.FileHi
 	}
 }
 
-func printFileHistory(w io.Writer, s *engine.SessionFileHistory) {
+func printFileHistory(w io.Writer, s *filehist.SessionFileHistory) {
 	fmt.Fprintf(w, "session %s\n", s.SessionID)
 	if s.Transcript != "" {
 		fmt.Fprintf(w, "transcript %s\n", s.Transcript)
@@ -75,7 +75,7 @@ func printFileHistory(w io.Writer, s *engine.SessionFileHistory) {
 	}
 }
 
-func printTurn(w io.Writer, t engine.FileTurn) {
+func printTurn(w io.Writer, t filehist.FileTurn) {
 	prompt := t.Prompt
 	if prompt == "" {
 		prompt = "(prompt not in the transcript)"
@@ -97,7 +97,7 @@ func versionText(v int, absent bool) string {
 	return fmt.Sprintf("v%d", v)
 }
 
-func printTrackedFile(w io.Writer, f engine.TrackedFile, turns []engine.FileTurn) {
+func printTrackedFile(w io.Writer, f filehist.TrackedFile, turns []filehist.FileTurn) {
 	fmt.Fprintf(w, "  %s  → %s\n", f.TrackingPath, f.Target)
 	for _, v := range f.Versions {
 		var state string
@@ -125,7 +125,7 @@ func printTrackedFile(w io.Writer, f engine.TrackedFile, turns []engine.FileTurn
 }
 
 // printPlan prints a restore plan, with the diffs when asked.
-func printPlan(w io.Writer, p *engine.FileRestorePlan, diffs bool) {
+func printPlan(w io.Writer, p *filehist.RestorePlan, diffs bool) {
 	for _, s := range p.Steps {
 		what := s.Describe()
 		fmt.Fprintf(w, "  %-40s %s\n", s.Target, what)

@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/filehist"
 	"github.com/memscope/memscope/engine/filehistgen"
+	"github.com/memscope/memscope/engine/store"
 )
 
 func filesHome(t *testing.T) filehistgen.Layout {
@@ -50,7 +51,7 @@ func TestFilesCommandOutputs(t *testing.T) {
 		{"sessions", []string{}, 0, []string{sid, "7 backups"}, nil},
 		{"sessions json", []string{"--json"}, 0, nil, func(t *testing.T, out []byte) {
 			var v struct {
-				Sessions []engine.FileHistorySessionSummary `json:"sessions"`
+				Sessions []filehist.SessionSummary `json:"sessions"`
 			}
 			json.Unmarshal(out, &v)
 			if len(v.Sessions) != 1 || v.Sessions[0].Backups != 7 || v.Sessions[0].Transcript != l.Transcript {
@@ -60,7 +61,7 @@ func TestFilesCommandOutputs(t *testing.T) {
 		{"overview", []string{"5e55"}, 0, []string{"4 turns", "Fix the README", "edited     new.txt                        v1 (did not exist)",
 			"[snapshot record missing", "backup missing: " + l.BackupName("README.md", 3), "1 backups no record names"}, nil},
 		{"overview json", []string{sid, "--json"}, 0, nil, func(t *testing.T, out []byte) {
-			var s engine.SessionFileHistory
+			var s filehist.SessionFileHistory
 			if err := json.Unmarshal(out, &s); err != nil {
 				t.Fatal(err)
 			}
@@ -72,8 +73,8 @@ func TestFilesCommandOutputs(t *testing.T) {
 			"restore v1 [version 1: the turn's snapshot does not list it]"}, nil},
 		{"turn json", []string{sid, "--turn", filehistgen.U1, "--json"}, 0, nil, func(t *testing.T, out []byte) {
 			var v struct {
-				Turn       engine.FileTurn         `json:"turn"`
-				RewindPlan *engine.FileRestorePlan `json:"rewindPlan"`
+				Turn       filehist.FileTurn     `json:"turn"`
+				RewindPlan *filehist.RestorePlan `json:"rewindPlan"`
 			}
 			json.Unmarshal(out, &v)
 			if v.Turn.MessageID != filehistgen.U1 || v.RewindPlan == nil || len(v.RewindPlan.Steps) != 4 || v.RewindPlan.Writes() != 4 {
@@ -83,8 +84,8 @@ func TestFilesCommandOutputs(t *testing.T) {
 		{"file", []string{sid, "--file", "README.md"}, 0, []string{"v1 ", "v3 ", "disk  18 B"}, nil},
 		{"file by absolute path json", []string{sid, "--file", l.Abs("new.txt"), "--json"}, 0, nil, func(t *testing.T, out []byte) {
 			var v struct {
-				File engine.TrackedFile `json:"file"`
-				Disk engine.FileStamp   `json:"disk"`
+				File filehist.TrackedFile `json:"file"`
+				Disk store.FileStamp      `json:"disk"`
 			}
 			json.Unmarshal(out, &v)
 			if v.File.TrackingPath != "new.txt" || !v.File.Versions[0].Absent || !v.Disk.Exists || v.Disk.Size != int64(len(filehistgen.Disk["new.txt"])) {
@@ -164,8 +165,8 @@ func TestFilesCommandRestoreAndUndo(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, errb)
 			}
 			var res struct {
-				Applied bool          `json:"applied"`
-				Change  engine.Change `json:"change"`
+				Applied bool         `json:"applied"`
+				Change  store.Change `json:"change"`
 			}
 			if err := json.Unmarshal(out.Bytes(), &res); err != nil || !res.Applied || res.Change.ID == "" {
 				t.Fatalf("output %s (%v)", out, err)

@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/lint"
+	"github.com/memscope/memscope/engine/memindex"
+	memstore "github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
 )
 
@@ -25,7 +27,7 @@ func init() {
 // writing, and the project tree drift is checked against.
 type memoryTarget struct {
 	loc     model.MemoryLocation
-	store   *engine.MemoryStore
+	store   *memstore.Store
 	project string
 	// tree is the project's root for drift: the git root, else the folder.
 	tree string
@@ -69,7 +71,7 @@ func openMemory(e *env, o *opened, project string) (*memoryTarget, error) {
 	loc := model.ResolveMemoryLocation(model.MemoryOptions{
 		Root: root, HomeDir: o.home.Dir, UserHome: userHome, StartDir: abs, Getenv: e.getenv, Settings: settings,
 	})
-	store, _ := engine.OpenMemoryStore(loc.Dir, engine.DirFSWith(loc.Dir, e.writes))
+	store, _ := memstore.Open(loc.Dir, memstore.DirFSWith(loc.Dir, e.writes))
 	t := &memoryTarget{loc: loc, store: store, project: abs, tree: abs, root: root, close: func() {}}
 	if loc.Git.Root != "" {
 		t.tree = loc.Git.Root
@@ -78,8 +80,8 @@ func openMemory(e *env, o *opened, project string) (*memoryTarget, error) {
 }
 
 // lintInput is the lint input for the target's memory as the store read it.
-func (t *memoryTarget) lintInput(e *env, th engine.StalenessThresholds) engine.LintInput {
-	in := engine.LintInput{
+func (t *memoryTarget) lintInput(e *env, th memindex.StalenessThresholds) lint.Input {
+	in := lint.Input{
 		Memory:   t.store.Memory(),
 		Problems: t.store.Problems(),
 		// The memory folder is read where the store reads and writes it.
@@ -97,7 +99,7 @@ func (t *memoryTarget) lintInput(e *env, th engine.StalenessThresholds) engine.L
 type lintOutput struct {
 	MemoryDir string `json:"memoryDir"`
 	Project   string `json:"project"`
-	engine.LintReport
+	lint.Report
 }
 
 func runLint(e *env, args []string) int {
@@ -113,7 +115,7 @@ func runLint(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "memscope lint: %v\n", err)
 		return 1
 	}
-	th, err := engine.ParseStaleness(*stale)
+	th, err := memindex.ParseStaleness(*stale)
 	if err != nil {
 		return fail(err)
 	}
@@ -122,9 +124,9 @@ func runLint(e *env, args []string) int {
 		return fail(err)
 	}
 	defer t.close()
-	rep := engine.Lint(t.lintInput(e, th))
+	rep := lint.Run(t.lintInput(e, th))
 	if *asJSON {
-		if err := writeJSON(e.stdout, lintOutput{MemoryDir: t.loc.Dir, Project: t.project, LintReport: rep}); err != nil {
+		if err := writeJSON(e.stdout, lintOutput{MemoryDir: t.loc.Dir, Project: t.project, Report: rep}); err != nil {
 			return fail(err)
 		}
 	} else {
@@ -136,7 +138,7 @@ func runLint(e *env, args []string) int {
 	return 0
 }
 
-func printLint(w io.Writer, t *memoryTarget, r engine.LintReport) {
+func printLint(w io.Writer, t *memoryTarget, r lint.Report) {
 	fmt.Fprintf(w, "memory  %s (%s)\n", t.loc.Dir, t.loc.Reason)
 	if !t.loc.Enabled {
 		fmt.Fprintf(w, "        auto memory is off here (%s): the client neither reads nor writes this folder\n", t.loc.SwitchReason)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/lint"
 )
 
 // Everything the demo plants is found, at the right file (the demo's
@@ -24,23 +24,23 @@ func TestLintDemo(t *testing.T) {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
 	tests := []struct {
-		kind engine.LintKind
-		sev  engine.LintSeverity
+		kind lint.Kind
+		sev  lint.Severity
 		path string
 		text string
 	}{
-		{engine.LintDanglingLink, engine.LintError, "MEMORY.md", "cache_notes.md"},
-		{engine.LintIndexOverCap, engine.LintError, "MEMORY.md", "4 index entries fall off"},
-		{engine.LintOrphan, engine.LintWarning, "feedback_integration_tests_real_db.md", "not in MEMORY.md"},
-		{engine.LintOrphan, engine.LintWarning, "project_incident_notes.md", "not in MEMORY.md"},
-		{engine.LintDuplicate, engine.LintWarning, "feedback_integration_tests_real_db.md", "feedback_no_db_mocks.md"},
-		{engine.LintSecurity, engine.LintError, "reference_staging.md", "aws-access-key-id"},
-		{engine.LintSecurity, engine.LintError, "reference_vendor_docs.md", "ignore previous instructions"},
-		{engine.LintInvalidFrontmatter, engine.LintError, "broken_frontmatter.md", "yaml"},
-		{engine.LintDrift, engine.LintWarning, "project_checkout_rewrite.md", "internal/cart/legacy.go"},
-		{engine.LintTooLong, engine.LintWarning, "project_incident_notes.md", "5002 bytes"},
-		{engine.LintStale, engine.LintWarning, "project_api_versioning.md", "150 days old"},
-		{engine.LintUnknownType, engine.LintWarning, "notes_untyped.md", `"scratch"`},
+		{lint.DanglingLink, lint.SevError, "MEMORY.md", "cache_notes.md"},
+		{lint.IndexOverCap, lint.SevError, "MEMORY.md", "4 index entries fall off"},
+		{lint.Orphan, lint.SevWarning, "feedback_integration_tests_real_db.md", "not in MEMORY.md"},
+		{lint.Orphan, lint.SevWarning, "project_incident_notes.md", "not in MEMORY.md"},
+		{lint.Duplicate, lint.SevWarning, "feedback_integration_tests_real_db.md", "feedback_no_db_mocks.md"},
+		{lint.Security, lint.SevError, "reference_staging.md", "aws-access-key-id"},
+		{lint.Security, lint.SevError, "reference_vendor_docs.md", "ignore previous instructions"},
+		{lint.InvalidFrontmatter, lint.SevError, "broken_frontmatter.md", "yaml"},
+		{lint.Drift, lint.SevWarning, "project_checkout_rewrite.md", "internal/cart/legacy.go"},
+		{lint.TooLong, lint.SevWarning, "project_incident_notes.md", "5002 bytes"},
+		{lint.Stale, lint.SevWarning, "project_api_versioning.md", "150 days old"},
+		{lint.UnknownType, lint.SevWarning, "notes_untyped.md", `"scratch"`},
 	}
 	for _, tt := range tests {
 		found := false
@@ -53,8 +53,8 @@ func TestLintDemo(t *testing.T) {
 	}
 	// Memories in the index are not orphans; paths that exist are no drift.
 	for _, f := range rep.Findings {
-		if f.Kind == engine.LintOrphan && (f.Path == "user_role.md" || f.Path == "user_timezone.md") ||
-			f.Kind == engine.LintDrift && strings.Contains(f.Message, "internal/pricing/basket.go") {
+		if f.Kind == lint.Orphan && (f.Path == "user_role.md" || f.Path == "user_timezone.md") ||
+			f.Kind == lint.Drift && strings.Contains(f.Message, "internal/pricing/basket.go") {
 			t.Errorf("false finding: %+v", f)
 		}
 	}

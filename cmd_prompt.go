@@ -7,7 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/engine/preview"
 	"github.com/memscope/memscope/model"
 )
 
@@ -48,7 +49,7 @@ func runPrompt(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "memscope prompt: %v\n", err)
 		return 1
 	}
-	th, err := engine.ParseStaleness(*stale)
+	th, err := memindex.ParseStaleness(*stale)
 	if err != nil {
 		return fail(err)
 	}
@@ -85,7 +86,7 @@ func runPrompt(e *env, args []string) int {
 		}
 		dirs = append(dirs, ad)
 	}
-	p := engine.BuildPreview(engine.PromptOptions{
+	p := preview.Build(preview.Options{
 		Root:            o.root,
 		HomeDir:         o.home.Dir,
 		UserHome:        userHome,
@@ -113,7 +114,7 @@ func runPrompt(e *env, args []string) int {
 		}
 		fmt.Fprintln(w, p.Text)
 	default:
-		engine.WritePreviewReport(humanOutput(e.stdout), p)
+		preview.WritePreviewReport(humanOutput(e.stdout), p)
 	}
 	return 0
 }

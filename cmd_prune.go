@@ -6,7 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
 )
 
@@ -23,11 +24,11 @@ func init() {
 // pruneOutput is `memscope prune --json`.
 type pruneOutput struct {
 	MemoryDir string `json:"memoryDir"`
-	engine.Plan
+	store.Plan
 	// Selected are the ids --only chose (all when empty).
 	Selected []string `json:"selected,omitempty"`
 	// Applied is the change --apply made.
-	Applied *engine.Change `json:"applied,omitempty"`
+	Applied *store.Change `json:"applied,omitempty"`
 }
 
 func runPrune(e *env, args []string) int {
@@ -52,15 +53,15 @@ func runPrune(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "memscope prune: %v\n", err)
 		return 1
 	}
-	th, err := engine.ParseStaleness(*staleSpec)
+	th, err := memindex.ParseStaleness(*staleSpec)
 	if err != nil {
 		return fail(err)
 	}
-	opts := engine.PruneOptions{Now: e.now(), Staleness: th, StaleAction: engine.PruneArchive}
+	opts := store.PruneOptions{Now: e.now(), Staleness: th, StaleAction: store.PruneArchive}
 	switch *staleAction {
 	case "archive":
 	case "delete":
-		opts.StaleAction = engine.PruneDelete
+		opts.StaleAction = store.PruneDelete
 	default:
 		fmt.Fprintf(e.stderr, "memscope prune: --stale-action %q: want archive or delete\n", *staleAction)
 		return 2
@@ -86,7 +87,7 @@ func runPrune(e *env, args []string) int {
 		if err := t.store.Writable(); err != nil {
 			return fail(err)
 		}
-		ch, err := t.store.Apply(plan, ids, engine.WriteOptions{Now: e.now(), Force: *force})
+		ch, err := t.store.Apply(plan, ids, store.WriteOptions{Now: e.now(), Force: *force})
 		if err != nil {
 			return fail(err)
 		}

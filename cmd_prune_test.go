@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/memscope/memscope/demo"
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/lint"
+	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
 )
 
@@ -75,7 +77,7 @@ func TestPruneApplyAndUndoOnDemo(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &plan); err != nil {
 		t.Fatal(err)
 	}
-	ids := map[string]engine.PruneAction{}
+	ids := map[string]store.PruneAction{}
 	for _, a := range plan.Actions {
 		ids[a.ID] = a
 		if a.Diff == "" {
@@ -96,7 +98,7 @@ func TestPruneApplyAndUndoOnDemo(t *testing.T) {
 	}
 	after := snapshot(t, mem)
 	ix := after["MEMORY.md"]
-	if c := engine.CapIndex([]byte(ix)); c.Truncated {
+	if c := memindex.CapIndex([]byte(ix)); c.Truncated {
 		t.Errorf("MEMORY.md still over the cap: %s", c.Warning)
 	}
 	if strings.Contains(ix, "cache_notes.md") || strings.Contains(ix, "release 2026.2.1") {
@@ -134,7 +136,7 @@ func TestPruneApplyAndUndoOnDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range rep.Findings {
-		if f.Kind == engine.LintIndexOverCap || f.Kind == engine.LintDanglingLink || f.Kind == engine.LintDuplicate {
+		if f.Kind == lint.IndexOverCap || f.Kind == lint.DanglingLink || f.Kind == lint.Duplicate {
 			t.Errorf("still found after prune: %+v", f)
 		}
 	}

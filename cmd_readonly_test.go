@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/memscope/memscope/demo"
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
 )
 
@@ -22,8 +22,8 @@ func TestWriteCommandsInReadOnlyHome(t *testing.T) {
 		t.Run(errno.Error(), func(t *testing.T) {
 			e, out, errb := testEnv(t)
 			l, mem := demoMemory(t, e)
-			s, _ := engine.OpenMemoryStore(mem, nil)
-			if _, err := s.Retype("user_timezone.md", model.TypeProject, engine.WriteOptions{Now: e.now()}); err != nil {
+			s, _ := store.Open(mem, nil)
+			if _, err := s.Retype("user_timezone.md", model.TypeProject, store.WriteOptions{Now: e.now()}); err != nil {
 				t.Fatal(err)
 			}
 			f := &model.FaultFS{Step: model.StepCreateTemp, Persist: true, Err: errno}

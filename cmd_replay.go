@@ -6,7 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/timeline"
+	"github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/model"
 )
 
@@ -22,23 +23,23 @@ func init() {
 
 // replayOut is `replay --json`.
 type replayOut struct {
-	Session    string                 `json:"session"`
-	Path       string                 `json:"path"`
-	Records    int                    `json:"records"`
-	Problems   []model.Problem        `json:"problems"`
-	Window     engine.WindowConfig    `json:"window"`
-	Thresholds engine.Thresholds      `json:"thresholds"`
-	Boundaries []engine.BoundaryInfo  `json:"boundaries"`
-	Resume     resumeOut              `json:"resume"`
-	Branches   []engine.BranchInfo    `json:"branches"`
-	Sidechains []engine.SidechainInfo `json:"sidechains"`
-	Turns      []engine.Turn          `json:"turns"`
-	Steps      []engine.Step          `json:"steps"`
+	Session    string                   `json:"session"`
+	Path       string                   `json:"path"`
+	Records    int                      `json:"records"`
+	Problems   []model.Problem          `json:"problems"`
+	Window     window.Config            `json:"window"`
+	Thresholds timeline.Thresholds      `json:"thresholds"`
+	Boundaries []timeline.BoundaryInfo  `json:"boundaries"`
+	Resume     resumeOut                `json:"resume"`
+	Branches   []timeline.BranchInfo    `json:"branches"`
+	Sidechains []timeline.SidechainInfo `json:"sidechains"`
+	Turns      []timeline.Turn          `json:"turns"`
+	Steps      []timeline.Step          `json:"steps"`
 }
 
 // resumeOut adds the message count and uuids to the resume's fields.
 type resumeOut struct {
-	engine.Resume
+	timeline.Resume
 	Messages     int      `json:"messages"`
 	MessageUUIDs []string `json:"messageUuids"`
 	Preserved    []string `json:"preserved"`
@@ -81,7 +82,7 @@ func runReplay(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "memscope replay: %v\n", err)
 		return 1
 	}
-	tl := engine.BuildTimeline(tr, w, sf.size)
+	tl := timeline.Build(tr, w, sf.size)
 	out := replayOut{Session: tl.Session, Path: sf.disk, Records: tl.Records, Problems: tr.Summary.Problems,
 		Window: tl.Window, Thresholds: tl.Thresholds, Boundaries: tl.Boundaries, Branches: tl.Branches,
 		Sidechains: tl.Sidechains, Turns: tl.Turns, Steps: tl.Steps,
@@ -117,13 +118,13 @@ func printReplay(w io.Writer, r replayOut) {
 	fmt.Fprintln(w, " line  time          event")
 	for _, s := range r.Steps {
 		ts := s.Timestamp.Format("15:04:05.000")
-		if s.Kind == engine.StepTurn {
+		if s.Kind == timeline.StepTurn {
 			tu := r.Turns[s.Turn]
 			fmt.Fprintf(w, "%5d  %s  turn          %7d tokens  %-11s  est. %s\n", tu.Line, ts, tu.ContextTokens, tu.Level, contextLine(s.Context))
 			continue
 		}
 		b := r.Boundaries[s.Boundary]
-		if b.Kind == engine.BoundaryMicrocompact {
+		if b.Kind == timeline.BoundaryMicrocompact {
 			fmt.Fprintf(w, "%5d  %s  %-12s  %s %s tokens, saved %s\n", b.Line, ts, b.Kind, b.Trigger, optInt(b.PreTokens), optInt(b.TokensSaved))
 			continue
 		}
@@ -164,7 +165,7 @@ func printReplay(w io.Writer, r replayOut) {
 	}
 }
 
-func contextLine(c engine.Context) string {
+func contextLine(c timeline.Context) string {
 	return fmt.Sprintf("system %d, instructions %d, memory %d, conversation %d, tool results %d",
 		c.System, c.Instructions, c.Memory, c.Conversation, c.ToolResults)
 }

@@ -9,7 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/export"
+	ctxwindow "github.com/memscope/memscope/engine/window"
 )
 
 // sessionFile is a transcript named on the command line, opened for
@@ -42,7 +43,7 @@ func openSession(e *env, hf *homeFlags, arg string) (*sessionFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := engine.FindSession(o.home.FS, arg)
+	f, err := export.FindSession(o.home.FS, arg)
 	if err != nil {
 		o.close()
 		return nil, fmt.Errorf("%w (%s)", err, o.home.Dir)
@@ -87,7 +88,7 @@ const envAutocompactPct = "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"
 // config is the window the flags describe, with the user's
 // CLAUDE_AUTOCOMPACT_PCT_OVERRIDE applied as the client applies it (a
 // whole number from 1 to 99; anything else is ignored).
-func (w *windowFlags) config(e *env) engine.WindowConfig {
+func (w *windowFlags) config(e *env) ctxwindow.Config {
 	pct, _ := strconv.Atoi(strings.TrimSpace(e.getenv(envAutocompactPct)))
-	return engine.WindowConfig{ContextWindow: engine.Tokens(w.window), MaxOutputTokens: engine.Tokens(w.maxOutput), AutocompactPct: pct}
+	return ctxwindow.Config{ContextWindow: ctxwindow.Tokens(w.window), MaxOutputTokens: ctxwindow.Tokens(w.maxOutput), AutocompactPct: pct}
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
 )
 
@@ -39,7 +39,7 @@ func runSessions(e *env, args []string) int {
 		return 1
 	}
 	defer o.close()
-	opts := engine.SessionsOptions{Home: o.home}
+	opts := sessions.Options{Home: o.home}
 	if *project != "" {
 		slug, err := projectSlug(e, o.home, *project)
 		if err != nil {
@@ -48,7 +48,7 @@ func runSessions(e *env, args []string) int {
 		}
 		opts.ProjectSlug = slug
 	}
-	rep := engine.Sessions(opts)
+	rep := sessions.Summarize(opts)
 	if *asJSON {
 		if err := writeJSON(e.stdout, rep); err != nil {
 			fmt.Fprintf(e.stderr, "memscope sessions: %v\n", err)
@@ -75,7 +75,7 @@ func projectSlug(e *env, h *model.Home, p string) (string, error) {
 }
 
 // printSessions writes the report as a table, times in UTC.
-func printSessions(w io.Writer, r engine.SessionsReport) {
+func printSessions(w io.Writer, r sessions.Report) {
 	fmt.Fprintf(w, "home %s (%s)\n", model.SanitizeForTerminal(r.Home), r.Source)
 	if r.Demo {
 		fmt.Fprintln(w, "     the embedded demo home: no Claude home was found")

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
 )
 
@@ -77,7 +77,7 @@ func runCcusage(t *testing.T, bin, home string) ccusageReport {
 // subagents of a session in a group "subagents" of project
 // "<slug>/<session id>". Groups with no usage are left out, as ccusage
 // only lists groups it saw usage lines in.
-func ccusageGroups(r engine.SessionsReport) map[string]model.Usage {
+func ccusageGroups(r sessions.Report) map[string]model.Usage {
 	out := map[string]model.Usage{}
 	add := func(k string, u model.Usage) {
 		if u != (model.Usage{}) {
@@ -97,7 +97,7 @@ func ccusageGroups(r engine.SessionsReport) map[string]model.Usage {
 	return out
 }
 
-func compareWithCcusage(t *testing.T, bin, home string) engine.SessionsReport {
+func compareWithCcusage(t *testing.T, bin, home string) sessions.Report {
 	t.Helper()
 	ours := sessionsJSON(t, "--home", home)
 	theirs := runCcusage(t, bin, home)

@@ -7,17 +7,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
 )
 
-func sessionsJSON(t *testing.T, args ...string) engine.SessionsReport {
+func sessionsJSON(t *testing.T, args ...string) sessions.Report {
 	t.Helper()
 	e, out, errb := testEnv(t)
 	if code := run(e, append([]string{"sessions", "--json"}, args...)); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)
 	}
-	var r engine.SessionsReport
+	var r sessions.Report
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatalf("sessions --json is not JSON: %v\n%s", err, out)
 	}

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/inventory"
 	"github.com/memscope/memscope/model"
 )
 
@@ -33,7 +33,7 @@ func runStat(e *env, args []string) int {
 		return 1
 	}
 	defer o.close()
-	rep := engine.Stat(engine.StatOptions{Home: o.home, Root: o.root})
+	rep := inventory.Stat(inventory.Options{Home: o.home, Root: o.root})
 	if *asJSON {
 		if err := writeJSON(e.stdout, rep); err != nil {
 			fmt.Fprintf(e.stderr, "memscope stat: %v\n", err)
@@ -45,7 +45,7 @@ func runStat(e *env, args []string) int {
 	return 0
 }
 
-func printStat(w io.Writer, r engine.StatReport) {
+func printStat(w io.Writer, r inventory.Report) {
 	fmt.Fprintf(w, "home          %s (%s)\n", r.Home, r.Source)
 	if r.Demo {
 		fmt.Fprintln(w, "              the embedded demo home (made-up data in a temporary folder)")

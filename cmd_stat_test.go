@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/inventory"
 	"github.com/memscope/memscope/internal/testroot"
 )
 
@@ -36,7 +36,7 @@ func TestStatTestdataHome(t *testing.T) {
 	if code := run(e, []string{"stat", "--home", "testdata/home", "--json"}); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)
 	}
-	var r engine.StatReport
+	var r inventory.Report
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatalf("stat --json is not JSON: %v\n%s", err, out)
 	}
@@ -130,7 +130,7 @@ func TestStatFallsBackToDemoHome(t *testing.T) {
 	if !strings.Contains(errb.String(), "embedded demo home") {
 		t.Errorf("the demo fallback must be announced on stderr, got %q", errb)
 	}
-	var r engine.StatReport
+	var r inventory.Report
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
 )
 
@@ -41,7 +41,7 @@ func runTrash(e *env, args []string) int {
 		if err := t.store.Writable(); err != nil {
 			return fail(err)
 		}
-		ch, err := t.store.Restore(*restore, engine.WriteOptions{Now: e.now()})
+		ch, err := t.store.Restore(*restore, store.WriteOptions{Now: e.now()})
 		if err != nil {
 			return fail(err)
 		}
@@ -59,7 +59,7 @@ func runTrash(e *env, args []string) int {
 		return fail(err)
 	}
 	if items == nil {
-		items = []engine.TrashItem{}
+		items = []store.TrashItem{}
 	}
 	if *asJSON {
 		if err := writeJSON(e.stdout, map[string]any{"memoryDir": t.loc.Dir, "items": items}); err != nil {
@@ -71,8 +71,8 @@ func runTrash(e *env, args []string) int {
 	return 0
 }
 
-func printTrash(w io.Writer, dir string, items []engine.TrashItem, now time.Time) {
-	fmt.Fprintf(w, "trash of %s/%s: %s\n", dir, engine.TrashDir, countOf(len(items), "memory", "memories"))
+func printTrash(w io.Writer, dir string, items []store.TrashItem, now time.Time) {
+	fmt.Fprintf(w, "trash of %s/%s: %s\n", dir, store.TrashDir, countOf(len(items), "memory", "memories"))
 	for _, it := range items {
 		when := "unknown time"
 		if !it.Deleted.IsZero() {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/store"
 )
 
 // trash lists what was deleted, --restore puts one back (journaled, so
@@ -21,8 +21,8 @@ func TestTrashCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _ := engine.OpenMemoryStore(mem, nil)
-	if _, err := s.Delete("user_role.md", engine.WriteOptions{Now: e.now()}); err != nil {
+	s, _ := store.Open(mem, nil)
+	if _, err := s.Delete("user_role.md", store.WriteOptions{Now: e.now()}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -30,14 +30,14 @@ func TestTrashCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb)
 	}
 	var list struct {
-		MemoryDir string             `json:"memoryDir"`
-		Items     []engine.TrashItem `json:"items"`
+		MemoryDir string            `json:"memoryDir"`
+		Items     []store.TrashItem `json:"items"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &list); err != nil {
 		t.Fatal(err)
 	}
 	if list.MemoryDir != mem || len(list.Items) != 1 || list.Items[0].Original != "user_role.md" ||
-		!strings.HasPrefix(list.Items[0].Path, engine.TrashDir+"/") || list.Items[0].Size != int64(len(orig)) {
+		!strings.HasPrefix(list.Items[0].Path, store.TrashDir+"/") || list.Items[0].Size != int64(len(orig)) {
 		t.Fatalf("trash = %s", out)
 	}
 

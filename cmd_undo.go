@@ -7,7 +7,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/journal"
+	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
 )
 
@@ -22,11 +23,11 @@ func init() {
 
 // journalItem is a journal entry without the saved bytes, for --list.
 type journalItem struct {
-	ID      string               `json:"id"`
-	Time    time.Time            `json:"time"`
-	Op      engine.OpKind        `json:"op"`
-	Summary string               `json:"summary"`
-	Files   []engine.ChangedFile `json:"files"`
+	ID      string              `json:"id"`
+	Time    time.Time           `json:"time"`
+	Op      journal.OpKind      `json:"op"`
+	Summary string              `json:"summary"`
+	Files   []store.ChangedFile `json:"files"`
 }
 
 func runUndo(e *env, args []string) int {
@@ -69,7 +70,7 @@ func runUndo(e *env, args []string) int {
 		return fail(err)
 	}
 	ch, err := t.store.Undo()
-	if errors.Is(err, engine.ErrNothingToUndo) {
+	if errors.Is(err, store.ErrNothingToUndo) {
 		fmt.Fprintf(e.stderr, "memscope undo: %v (%s)\n", err, t.loc.Dir)
 		return 1
 	}
@@ -87,20 +88,20 @@ func runUndo(e *env, args []string) int {
 }
 
 // journalItems lists entries newest first, with what each did per file.
-func journalItems(entries []engine.JournalEntry) []journalItem {
+func journalItems(entries []journal.Entry) []journalItem {
 	items := make([]journalItem, 0, len(entries))
 	for i := len(entries) - 1; i >= 0; i-- {
 		en := entries[i]
-		it := journalItem{ID: en.ID, Time: en.Time, Op: en.Op, Summary: en.Summary, Files: []engine.ChangedFile{}}
+		it := journalItem{ID: en.ID, Time: en.Time, Op: en.Op, Summary: en.Summary, Files: []store.ChangedFile{}}
 		for _, f := range en.Files {
-			a := engine.FileModified
+			a := store.FileModified
 			switch {
 			case !f.Existed:
-				a = engine.FileCreated
+				a = store.FileCreated
 			case f.After == "":
-				a = engine.FileDeleted
+				a = store.FileDeleted
 			}
-			it.Files = append(it.Files, engine.ChangedFile{Path: f.Path, Action: a})
+			it.Files = append(it.Files, store.ChangedFile{Path: f.Path, Action: a})
 		}
 		items = append(items, it)
 	}

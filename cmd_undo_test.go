@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
 )
 
@@ -17,8 +17,8 @@ func TestUndoCommand(t *testing.T) {
 	e, out, errb := testEnv(t)
 	l, mem := demoMemory(t, e)
 	base := []string{"--home", l.Home, "--project", l.Project("shop-api")}
-	s, _ := engine.OpenMemoryStore(mem, nil)
-	o := engine.WriteOptions{Now: e.now()}
+	s, _ := store.Open(mem, nil)
+	o := store.WriteOptions{Now: e.now()}
 	if _, err := s.Retype("user_timezone.md", model.TypeProject, o); err != nil {
 		t.Fatal(err)
 	}
@@ -37,14 +37,14 @@ func TestUndoCommand(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &list); err != nil {
 		t.Fatal(err)
 	}
-	if len(list.Entries) != 2 || list.Entries[0].Op != engine.OpRename || list.Entries[1].Op != engine.OpRetype || strings.Contains(out.String(), `"before"`) {
+	if len(list.Entries) != 2 || list.Entries[0].Op != store.OpRename || list.Entries[1].Op != store.OpRetype || strings.Contains(out.String(), `"before"`) {
 		t.Fatalf("list = %s", out)
 	}
-	acts := map[string]engine.FileAction{}
+	acts := map[string]store.FileAction{}
 	for _, f := range list.Entries[0].Files {
 		acts[f.Path] = f.Action
 	}
-	if acts["user_role.md"] != engine.FileDeleted || acts["user_backend_lead.md"] != engine.FileCreated || acts["MEMORY.md"] != engine.FileModified {
+	if acts["user_role.md"] != store.FileDeleted || acts["user_backend_lead.md"] != store.FileCreated || acts["MEMORY.md"] != store.FileModified {
 		t.Errorf("rename files = %v", acts)
 	}
 
@@ -52,8 +52,8 @@ func TestUndoCommand(t *testing.T) {
 	if code := run(e, append([]string{"undo", "--json"}, base...)); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)
 	}
-	var ch engine.Change
-	if err := json.Unmarshal(out.Bytes(), &ch); err != nil || ch.Op != engine.OpRename || !strings.Contains(ch.Diff, "rename user_backend_lead.md → user_role.md") {
+	var ch store.Change
+	if err := json.Unmarshal(out.Bytes(), &ch); err != nil || ch.Op != store.OpRename || !strings.Contains(ch.Diff, "rename user_backend_lead.md → user_role.md") {
 		t.Fatalf("undo output %s (%v)", out, err)
 	}
 	sameTree(t, "after undo", before, snapshot(t, mem))

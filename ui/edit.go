@@ -7,7 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/msgs"
 )
@@ -22,7 +22,7 @@ import (
 // opDoneMsg is the result of one store operation.
 type opDoneMsg struct {
 	slug   string
-	change engine.Change
+	change store.Change
 	err    error
 	// retry is the request to send again with Force when the scan blocked it.
 	retry tea.Msg
@@ -42,7 +42,7 @@ func (m Model) memoryDirAbs() string {
 }
 
 // storeOp runs op on the open project's store in a command.
-func (m *Model) storeOp(retry tea.Msg, thenEdit string, op func(s *engine.MemoryStore, o engine.WriteOptions) (engine.Change, error)) tea.Cmd {
+func (m *Model) storeOp(retry tea.Msg, thenEdit string, op func(s *store.Store, o store.WriteOptions) (store.Change, error)) tea.Cmd {
 	if m.readOnly {
 		return func() tea.Msg { return errMsg{errors.New("the home is read-only: editing is off")} }
 	}
@@ -60,7 +60,7 @@ func (m *Model) storeOp(retry tea.Msg, thenEdit string, op func(s *engine.Memory
 		force = f.force()
 	}
 	return func() tea.Msg {
-		ch, err := op(s, engine.WriteOptions{Now: now, Force: force})
+		ch, err := op(s, store.WriteOptions{Now: now, Force: force})
 		return opDoneMsg{slug: slug, change: ch, err: err, retry: retry, thenEdit: thenEdit}
 	}
 }
@@ -83,10 +83,10 @@ func (m Model) handleEdit(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case msgs.CreateMemory:
 		t := model.ParseMemoryType(r.Type)
 		var newPath string
-		cmd := m.storeOp(msg, "", func(s *engine.MemoryStore, o engine.WriteOptions) (engine.Change, error) {
-			ch, err := s.Create(engine.NewMemory{Name: r.Name, Type: t, Description: r.Description, Body: r.Body}, o)
+		cmd := m.storeOp(msg, "", func(s *store.Store, o store.WriteOptions) (store.Change, error) {
+			ch, err := s.Create(store.NewMemory{Name: r.Name, Type: t, Description: r.Description, Body: r.Body}, o)
 			for _, f := range ch.Files {
-				if f.Action == engine.FileCreated && filepath.Base(f.Path) != model.MemoryIndexName {
+				if f.Action == store.FileCreated && filepath.Base(f.Path) != model.MemoryIndexName {
 					newPath = filepath.Join(s.Dir(), filepath.FromSlash(f.Path))
 				}
 			}
@@ -104,15 +104,15 @@ func (m Model) handleEdit(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return done
 		}, true
 	case msgs.RetypeMemory:
-		return m, m.storeOp(msg, "", func(s *engine.MemoryStore, o engine.WriteOptions) (engine.Change, error) {
+		return m, m.storeOp(msg, "", func(s *store.Store, o store.WriteOptions) (store.Change, error) {
 			return s.Retype(r.Path, model.ParseMemoryType(r.Type), o)
 		}), true
 	case msgs.RenameMemory:
-		return m, m.storeOp(msg, "", func(s *engine.MemoryStore, o engine.WriteOptions) (engine.Change, error) {
+		return m, m.storeOp(msg, "", func(s *store.Store, o store.WriteOptions) (store.Change, error) {
 			return s.Rename(r.Path, r.NewName, o)
 		}), true
 	case msgs.DeleteMemory:
-		return m, m.storeOp(msg, "", func(s *engine.MemoryStore, o engine.WriteOptions) (engine.Change, error) {
+		return m, m.storeOp(msg, "", func(s *store.Store, o store.WriteOptions) (store.Change, error) {
 			return s.Delete(r.Path, o)
 		}), true
 	case msgs.ApplyPlan:
@@ -120,11 +120,11 @@ func (m Model) handleEdit(msg tea.Msg) (Model, tea.Cmd, bool) {
 		if plan == nil {
 			return m, nil, true
 		}
-		return m, m.storeOp(msg, "", func(s *engine.MemoryStore, o engine.WriteOptions) (engine.Change, error) {
+		return m, m.storeOp(msg, "", func(s *store.Store, o store.WriteOptions) (store.Change, error) {
 			return s.Apply(*plan, r.Actions, o)
 		}), true
 	case msgs.Undo:
-		return m, m.storeOp(msg, "", func(s *engine.MemoryStore, o engine.WriteOptions) (engine.Change, error) {
+		return m, m.storeOp(msg, "", func(s *store.Store, o store.WriteOptions) (store.Change, error) {
 			return s.Undo()
 		}), true
 	case opDoneMsg:
@@ -136,7 +136,7 @@ func (m Model) handleEdit(msg tea.Msg) (Model, tea.Cmd, bool) {
 
 // opDone reports a finished operation and reloads the project.
 func (m Model) opDone(d opDoneMsg) (Model, tea.Cmd, bool) {
-	var blocked *engine.ScanBlockedError
+	var blocked *store.ScanBlockedError
 	switch {
 	case errors.As(d.err, &blocked):
 		m.confirm = &confirmState{
@@ -144,7 +144,7 @@ func (m Model) opDone(d opDoneMsg) (Model, tea.Cmd, bool) {
 			onYes: forceRequest{msg: unwrapForce(d.retry)},
 		}
 		return m, nil, true
-	case errors.Is(d.err, engine.ErrNothingToUndo):
+	case errors.Is(d.err, store.ErrNothingToUndo):
 		m.setStatus(d.err.Error(), false)
 		return m, nil, true
 	case d.err != nil:

@@ -12,7 +12,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/scan"
+	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/views/msgs"
 )
 
@@ -135,8 +136,8 @@ func saveEdit(s editSession) msgs.Status {
 		os.RemoveAll(filepath.Dir(s.copy))
 		return msgs.Status{Text: "no changes to " + s.path}
 	}
-	if err := engine.ReplaceIfUnchanged(s.path, s.before, s.existed, edited); err != nil {
-		var ce *engine.ConflictError
+	if err := store.ReplaceIfUnchanged(s.path, s.before, s.existed, edited); err != nil {
+		var ce *store.ConflictError
 		if errors.As(err, &ce) {
 			// The news first: the status line is cut to the terminal's width.
 			return msgs.Status{Text: fmt.Sprintf("not saved: %s changed on disk while the editor was open; nothing was overwritten — your version is in %s", filepath.Base(s.path), s.copy), Error: true}
@@ -151,10 +152,10 @@ func saveEdit(s editSession) msgs.Status {
 // wrote what the user typed, nothing was blocked, but the user should
 // know.
 func scanSaved(path string, data []byte) msgs.Status {
-	fs := engine.Scan(path, string(data))
+	fs := scan.Scan(path, string(data))
 	if len(fs) == 0 {
 		return msgs.Status{Text: "saved " + path}
 	}
 	f := fs[0]
-	return msgs.Status{Text: fmt.Sprintf("saved %s — %d security finding(s), first: line %d %s (%s)", path, len(fs), f.Line, f.Rule, f.Severity), Error: engine.Blocking(fs)}
+	return msgs.Status{Text: fmt.Sprintf("saved %s — %d security finding(s), first: line %d %s (%s)", path, len(fs), f.Line, f.Rule, f.Severity), Error: scan.Blocking(fs)}
 }

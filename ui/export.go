@@ -10,7 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/export"
 	"github.com/memscope/memscope/views/msgs"
 )
 
@@ -38,7 +38,7 @@ func (m Model) exportDir() string {
 func (m Model) handleExport(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case msgs.ExportSession:
-		format, err := engine.ParseExportFormat(msg.Format)
+		format, err := export.ParseFormat(msg.Format)
 		if err != nil {
 			m.setStatus(err.Error(), true)
 			return m, nil, true
@@ -46,20 +46,20 @@ func (m Model) handleExport(msg tea.Msg) (Model, tea.Cmd, bool) {
 		home, now, dir := m.opts.Home, m.opts.Now(), m.exportDir()
 		m.setStatus("exporting "+msg.Path+"…", false)
 		return m, func() tea.Msg {
-			x, err := engine.LoadSessionExport(engine.SessionSource{FS: home.FS, Transcript: msg.Path, Home: home.FS}, now)
+			x, err := export.LoadSessionExport(export.SessionSource{FS: home.FS, Transcript: msg.Path, Home: home.FS}, now)
 			if err != nil {
 				return exportedMsg{err: fmt.Errorf("export %s: %w", msg.Path, err)}
 			}
-			data, err := engine.RenderSessionExport(x, format)
+			data, err := export.RenderSessionExport(x, format)
 			if err != nil {
 				return exportedMsg{err: err}
 			}
 			id := strings.TrimSuffix(filepath.Base(msg.Path), ".jsonl")
-			p, err := writeNewFile(dir, engine.DefaultExportName(id, format), data)
+			p, err := writeNewFile(dir, export.DefaultName(id, format), data)
 			return exportedMsg{path: p, err: err}
 		}, true
 	case msgs.ExportMemory:
-		format, err := engine.ParseExportFormat(msg.Format)
+		format, err := export.ParseFormat(msg.Format)
 		if err != nil {
 			m.setStatus(err.Error(), true)
 			return m, nil, true
@@ -71,11 +71,11 @@ func (m Model) handleExport(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		now, dir := m.opts.Now(), m.exportDir()
 		return m, func() tea.Msg {
-			data, err := engine.ExportMemoryStore(store, project, format, now)
+			data, err := export.MemoryStore(store, project, format, now)
 			if err != nil {
 				return exportedMsg{err: err}
 			}
-			p, err := writeNewFile(dir, engine.DefaultMemoryExportName(project, format), data)
+			p, err := writeNewFile(dir, export.DefaultMemoryExportName(project, format), data)
 			return exportedMsg{path: p, err: err}
 		}, true
 	case exportedMsg:

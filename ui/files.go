@@ -6,7 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/filehist"
+	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/files"
 )
@@ -15,23 +16,23 @@ import (
 // turns and versions, diffs, restore plans, restores and their undo.
 
 type fileSessionsMsg struct {
-	sessions []engine.FileHistorySessionSummary
+	sessions []filehist.SessionSummary
 	problems []model.Problem
 }
 
 type fileSessionMsg struct {
-	s   *engine.SessionFileHistory
+	s   *filehist.SessionFileHistory
 	err error
 }
 
 type filePlanMsg struct {
-	p   *engine.FileRestorePlan
+	p   *filehist.RestorePlan
 	err error
 }
 
 type fileRestoredMsg struct {
 	sid, transcript string
-	ch              engine.Change
+	ch              store.Change
 	err             error
 }
 
@@ -39,7 +40,7 @@ type fileRestoredMsg struct {
 func (m Model) loadFileSessionsCmd() tea.Cmd {
 	fsys := m.opts.Home.FS
 	return func() tea.Msg {
-		s, probs := engine.FileHistorySessions(fsys)
+		s, probs := filehist.Sessions(fsys)
 		return fileSessionsMsg{sessions: s, problems: probs}
 	}
 }
@@ -47,7 +48,7 @@ func (m Model) loadFileSessionsCmd() tea.Cmd {
 func (m Model) loadFileSessionCmd(sid, transcript string) tea.Cmd {
 	fsys := m.opts.Home.FS
 	return func() tea.Msg {
-		s, err := engine.ReadSessionFileHistory(fsys, model.SessionID(sid), transcript)
+		s, err := filehist.ReadSessionFileHistory(fsys, model.SessionID(sid), transcript)
 		return fileSessionMsg{&s, err}
 	}
 }
@@ -94,7 +95,7 @@ func (m Model) handleFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 			if !ok {
 				return files.DiffResult{Request: msg, Err: fmt.Errorf("no tracked file %s", msg.TrackingPath)}
 			}
-			d, err := engine.FileVersionDiff(fsys, f, msg.From, msg.To)
+			d, err := filehist.FileVersionDiff(fsys, f, msg.From, msg.To)
 			return files.DiffResult{Request: msg, Diff: d, Err: err}
 		}, true
 	case files.DiffResult:
@@ -106,10 +107,10 @@ func (m Model) handleFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		return m, func() tea.Msg {
 			if msg.Turn != "" {
-				p, err := engine.PlanTurnRestore(fsys, cur, msg.Turn)
+				p, err := filehist.PlanTurnRestore(fsys, cur, msg.Turn)
 				return filePlanMsg{p, err}
 			}
-			p, err := engine.PlanVersionRestore(fsys, cur, msg.TrackingPath, msg.Version)
+			p, err := filehist.PlanVersionRestore(fsys, cur, msg.TrackingPath, msg.Version)
 			return filePlanMsg{p, err}
 		}, true
 	case filePlanMsg:
@@ -125,7 +126,7 @@ func (m Model) handleFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		now := m.opts.Now()
 		return m, func() tea.Msg {
-			ch, err := engine.ApplyFileRestore(dir, fsys, p, now)
+			ch, err := filehist.ApplyRestore(dir, fsys, p, now)
 			return fileRestoredMsg{string(p.SessionID), transcript, ch, err}
 		}, true
 	case files.UndoRequest:
@@ -142,7 +143,7 @@ func (m Model) handleFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 			transcript = cur.Transcript
 		}
 		return m, func() tea.Msg {
-			ch, err := engine.UndoFileRestore(dir, model.SessionID(msg.SessionID))
+			ch, err := filehist.UndoRestore(dir, model.SessionID(msg.SessionID))
 			return fileRestoredMsg{msg.SessionID, transcript, ch, err}
 		}, true
 	case fileRestoredMsg:

@@ -11,7 +11,12 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/memscope/memscope/engine"
+	memlint "github.com/memscope/memscope/engine/lint"
+	"github.com/memscope/memscope/engine/memindex"
+	enginepreview "github.com/memscope/memscope/engine/preview"
+	memstore "github.com/memscope/memscope/engine/store"
+	"github.com/memscope/memscope/engine/timeline"
+	"github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/index"
 	"github.com/memscope/memscope/views/markdown"
@@ -25,13 +30,13 @@ type projectLoadedMsg struct {
 	memDir   string // fs path of the memory folder
 	dir      *model.MemoryDir
 	indexRaw []byte
-	cap      engine.IndexCap
+	cap      memindex.IndexCap
 	rows     []memories.Row
 	problems []model.Problem
 	// store edits the memory folder; nil when the home is not on disk.
-	store *engine.MemoryStore
-	lint  engine.LintReport
-	plan  *engine.Plan
+	store *memstore.Store
+	lint  memlint.Report
+	plan  *memstore.Plan
 	// writable is nil when the store may write the memory folder.
 	writable error
 }
@@ -58,12 +63,12 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 		memDir := "projects/" + slug + "/memory"
 		// On disk, the store reads the folder once for everything: the
 		// panes, lint, the prune plan and the edits' conflict checks.
-		var store *engine.MemoryStore
+		var store *memstore.Store
 		var md *model.MemoryDir
 		var probs []model.Problem
 		if homeOnDisk(machine, homeDir) {
 			abs := filepath.Join(homeDir, filepath.FromSlash(memDir))
-			store, probs = engine.OpenMemoryStore(abs, engine.DirFSWith(abs, writes))
+			store, probs = memstore.Open(abs, memstore.DirFSWith(abs, writes))
 			md = store.Memory()
 		} else {
 			md, probs = model.ReadMemoryDir(fsys, memDir)
@@ -74,7 +79,7 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 			msg.writable = store.Writable()
 		}
 		// The store's plan is the plan of the folder it read (md).
-		plan := engine.PlanPrune(md, engine.PruneOptions{Now: now})
+		plan := memstore.PlanPrune(md, memstore.PruneOptions{Now: now})
 		msg.plan = &plan
 		return msg
 	}
@@ -112,15 +117,15 @@ func (m Model) projectPath(slug string) string {
 }
 
 // lintFlags are the lint kinds shown as flags on a memory's row.
-var lintFlags = map[engine.LintKind]string{
-	engine.LintDuplicate:          "duplicate",
-	engine.LintDrift:              "drift",
-	engine.LintTooLong:            "too long",
-	engine.LintInvalidFrontmatter: "invalid",
-	engine.LintMissingFrontmatter: "no frontmatter",
-	engine.LintBrokenLink:         "broken link",
-	engine.LintNameMismatch:       "name",
-	engine.LintUnknownType:        "unknown type",
+var lintFlags = map[memlint.Kind]string{
+	memlint.Duplicate:          "duplicate",
+	memlint.Drift:              "drift",
+	memlint.TooLong:            "too long",
+	memlint.InvalidFrontmatter: "invalid",
+	memlint.MissingFrontmatter: "no frontmatter",
+	memlint.BrokenLink:         "broken link",
+	memlint.NameMismatch:       "name",
+	memlint.UnknownType:        "unknown type",
 }
 
 // loadProject runs the engine over a memory folder already read: lint,
@@ -129,7 +134,7 @@ var lintFlags = map[engine.LintKind]string{
 func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, homeDir, slug, project string, now time.Time) projectLoadedMsg {
 	memDir := "projects/" + slug + "/memory"
 	msg := projectLoadedMsg{slug: slug, memDir: memDir, dir: md, problems: probs}
-	in := engine.LintInput{Memory: md, Problems: probs, Now: now}
+	in := memlint.Input{Memory: md, Problems: probs, Now: now}
 	if sub, err := fs.Sub(fsys, memDir); err == nil {
 		in.MemoryFS = sub
 	}
@@ -139,14 +144,14 @@ func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, h
 			in.Project, _ = fs.Sub(root, name)
 		}
 	}
-	msg.lint = engine.Lint(in)
+	msg.lint = memlint.Run(in)
 	// Flags come from lint, which has already run the security scan over
 	// every file: a security finding flags its category (secret,
 	// injection, …), the other kinds their short names.
 	flags := map[string][]string{}
 	for _, f := range msg.lint.Findings {
 		name, ok := lintFlags[f.Kind]
-		if f.Kind == engine.LintSecurity {
+		if f.Kind == memlint.Security {
 			name, ok = string(f.Category), f.Category != ""
 		}
 		if ok && !slices.Contains(flags[f.Path], name) {
@@ -156,7 +161,7 @@ func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, h
 	if md.Index != nil {
 		msg.indexRaw = md.Index.Bytes()
 	}
-	msg.cap = engine.CapIndex(msg.indexRaw)
+	msg.cap = memindex.CapIndex(msg.indexRaw)
 
 	indexed := map[string]bool{}
 	if md.Index != nil {
@@ -170,10 +175,10 @@ func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, h
 	for _, d := range msg.cap.DroppedEntries {
 		dropped[path.Clean(d.Target)] = true
 	}
-	th := engine.DefaultStaleness()
+	th := memindex.DefaultStaleness()
 	for _, f := range md.Files {
-		t, clock := engine.MemoryTime(f)
-		age := engine.AgeDays(t, now)
+		t, clock := memindex.MemoryTime(f)
+		age := memindex.AgeDays(t, now)
 		r := memories.Row{
 			File:      f,
 			AbsPath:   joinAbs(homeDir, memDir, f.Path),
@@ -221,7 +226,7 @@ func (m Model) renderCmd() tea.Cmd {
 
 // loadedIndexText is the part of MEMORY.md the client loads, without the
 // warning it appends.
-func loadedIndexText(c engine.IndexCap) string {
+func loadedIndexText(c memindex.IndexCap) string {
 	s := c.Content
 	if c.Warning != "" {
 		if i := strings.LastIndex(s, c.Warning); i >= 0 {
@@ -289,7 +294,7 @@ type sessionsLoadedMsg struct {
 // apply to it turn autocompact off.
 type timelineMsg struct {
 	path           string
-	tl             *engine.Timeline
+	tl             *timeline.Timeline
 	autocompactOff bool
 	err            error
 }
@@ -335,7 +340,7 @@ func (m Model) loadTimelineCmd(p string) tea.Cmd {
 		if err != nil && t == nil {
 			return timelineMsg{path: p, err: err}
 		}
-		tl := engine.BuildTimeline(t, engine.Window200k(), size)
+		tl := timeline.Build(t, window.Size200k(), size)
 		return timelineMsg{path: p, tl: &tl, autocompactOff: !on}
 	}
 }
@@ -343,7 +348,7 @@ func (m Model) loadTimelineCmd(p string) tea.Cmd {
 // previewMsg carries the prompt preview for a project.
 type previewMsg struct {
 	project string
-	preview *engine.Preview
+	preview *enginepreview.Preview
 }
 
 // previewCmd builds what enters the next session's prompt for the open
@@ -356,7 +361,7 @@ func (m Model) previewCmd(query string) tea.Cmd {
 	home, now, getenv, root := m.opts.Home, m.opts.Now(), m.opts.Getenv, m.root()
 	return func() tea.Msg {
 		userHome := getenv("HOME")
-		o := engine.PromptOptions{
+		o := enginepreview.Options{
 			Root:            root,
 			HomeDir:         home.Dir,
 			UserHome:        userHome,
@@ -368,7 +373,7 @@ func (m Model) previewCmd(query string) tea.Cmd {
 		if query != "" {
 			o.Queries = []string{query}
 		}
-		p := engine.BuildPreview(o)
+		p := enginepreview.Build(o)
 		return previewMsg{project: project, preview: &p}
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/filehist"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/views/list"
 	"github.com/memscope/memscope/views/msgs"
@@ -31,7 +31,7 @@ type LoadSession struct {
 type DiffRequest struct {
 	SessionID    string
 	TrackingPath string
-	From, To     engine.VersionRef
+	From, To     filehist.VersionRef
 }
 
 // PlanRequest asks the root for a restore plan (engine.PlanTurnRestore
@@ -47,7 +47,7 @@ type PlanRequest struct {
 // RestoreRequest asks the root to apply a confirmed plan
 // (engine.ApplyFileRestore), then reload the session.
 type RestoreRequest struct {
-	Plan *engine.FileRestorePlan
+	Plan *filehist.RestorePlan
 }
 
 // UndoRequest asks the root to revert the session's newest restore
@@ -69,10 +69,10 @@ const (
 
 // Row is one row of the list: exactly one field is set, by level.
 type Row struct {
-	Session *engine.FileHistorySessionSummary
-	Turn    *engine.FileTurn
-	File    *engine.TrackedFile
-	Version *engine.FileVersion
+	Session *filehist.SessionSummary
+	Turn    *filehist.FileTurn
+	File    *filehist.TrackedFile
+	Version *filehist.FileVersion
 }
 
 // diffBase says what the selected version is compared with.
@@ -89,18 +89,18 @@ type Model struct {
 	styles   style.Styles
 	list     list.Model[Row]
 	level    Level
-	sessions []engine.FileHistorySessionSummary
+	sessions []filehist.SessionSummary
 	loaded   bool
-	session  *engine.SessionFileHistory
+	session  *filehist.SessionFileHistory
 	// loading names the session asked for and not yet handed over.
 	loading string
-	turn    *engine.FileTurn
-	file    *engine.TrackedFile
+	turn    *filehist.FileTurn
+	file    *filehist.TrackedFile
 	// cursors keeps each outer level's cursor for going back.
 	cursors [4]int
 	base    diffBase
 	diff    DiffResult
-	plan    *engine.FileRestorePlan
+	plan    *filehist.RestorePlan
 	confirm bool
 	// readOnly disables restores.
 	readOnly bool
@@ -127,7 +127,7 @@ func New(keys keymap.KeyMap, st style.Styles) Model {
 func (m Model) Title() string { return "Files" }
 
 // SetSessions shows the sessions that have file history.
-func (m *Model) SetSessions(s []engine.FileHistorySessionSummary) {
+func (m *Model) SetSessions(s []filehist.SessionSummary) {
 	m.sessions, m.loaded = s, true
 	if m.level == LevelSessions {
 		m.showLevel(LevelSessions)
@@ -138,7 +138,7 @@ func (m *Model) SetSessions(s []engine.FileHistorySessionSummary) {
 // after a restore). The pane keeps its place when the session is the one
 // it shows; the returned command asks again for the diff shown, since
 // the file on disk may have changed.
-func (m *Model) SetSession(s *engine.SessionFileHistory) tea.Cmd {
+func (m *Model) SetSession(s *filehist.SessionFileHistory) tea.Cmd {
 	same := m.session != nil && s != nil && m.session.SessionID == s.SessionID
 	m.session, m.loading = s, ""
 	if s == nil {
@@ -178,7 +178,7 @@ func (m *Model) SetDiff(d DiffResult) {
 
 // SetPlan hands over a restore plan and asks for confirmation (or shows
 // the error that stopped the plan).
-func (m *Model) SetPlan(p *engine.FileRestorePlan, err error) tea.Cmd {
+func (m *Model) SetPlan(p *filehist.RestorePlan, err error) tea.Cmd {
 	if err != nil {
 		return status("no restore plan: "+err.Error(), true)
 	}
@@ -259,4 +259,4 @@ func status(text string, isErr bool) tea.Cmd {
 func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 
 // Session returns the session shown, nil before one is loaded.
-func (m Model) Session() *engine.SessionFileHistory { return m.session }
+func (m Model) Session() *filehist.SessionFileHistory { return m.session }

@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/filehist"
 	"github.com/memscope/memscope/engine/filehistgen"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
@@ -24,7 +24,7 @@ type fixture struct {
 	root string
 	l    filehistgen.Layout
 	home *model.Home
-	s    engine.SessionFileHistory
+	s    filehist.SessionFileHistory
 }
 
 func newFixture(t *testing.T) fixture {
@@ -38,14 +38,14 @@ func newFixture(t *testing.T) fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := engine.ReadSessionFileHistory(home.FS, filehistgen.SessionID, l.Transcript)
+	s, err := filehist.ReadSessionFileHistory(home.FS, filehistgen.SessionID, l.Transcript)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return fixture{root: root, l: l, home: home, s: s}
 }
 
-var sessionsFixture = []engine.FileHistorySessionSummary{
+var sessionsFixture = []filehist.SessionSummary{
 	{SessionID: filehistgen.SessionID, Transcript: "projects/-home-me-app/" + filehistgen.SessionID + ".jsonl", Backups: 7, Bytes: 109,
 		ModTime: time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)},
 	{SessionID: "0ld5e55-0000", Backups: 2, Bytes: 4096, ModTime: time.Date(2026, 10, 1, 8, 0, 0, 0, time.UTC)},
@@ -118,7 +118,7 @@ func openSession(t *testing.T, f fixture, m Model) Model {
 func answerDiff(t *testing.T, f fixture, m *Model, req DiffRequest) {
 	t.Helper()
 	tf, _ := f.s.File(req.TrackingPath)
-	d, err := engine.FileVersionDiff(f.home.FS, tf, req.From, req.To)
+	d, err := filehist.FileVersionDiff(f.home.FS, tf, req.From, req.To)
 	m.SetDiff(DiffResult{Request: req, Diff: d, Err: err})
 }
 
@@ -138,12 +138,12 @@ func pressAnswered(t *testing.T, f fixture, m Model, k string) Model {
 		case DiffRequest:
 			answerDiff(t, f, &m, msg)
 		case PlanRequest:
-			var p *engine.FileRestorePlan
+			var p *filehist.RestorePlan
 			var err error
 			if msg.Turn != "" {
-				p, err = engine.PlanTurnRestore(f.home.FS, &f.s, msg.Turn)
+				p, err = filehist.PlanTurnRestore(f.home.FS, &f.s, msg.Turn)
 			} else {
-				p, err = engine.PlanVersionRestore(f.home.FS, &f.s, msg.TrackingPath, msg.Version)
+				p, err = filehist.PlanVersionRestore(f.home.FS, &f.s, msg.TrackingPath, msg.Version)
 			}
 			m.SetPlan(p, err)
 		}
@@ -193,22 +193,22 @@ func TestFilesPaneNavigation(t *testing.T) {
 		t.Fatalf("level %v turn %+v", m.Level(), m.turn)
 	}
 	m, out := press(t, m, "down", "enter")
-	want := DiffRequest{SessionID: filehistgen.SessionID, TrackingPath: "README.md", From: engine.VersionRef{Version: 2}, To: engine.DiskRef}
+	want := DiffRequest{SessionID: filehistgen.SessionID, TrackingPath: "README.md", From: filehist.VersionRef{Version: 2}, To: filehist.DiskRef}
 	if m.Level() != LevelVersions || len(out) != 1 || out[0] != want {
 		t.Fatalf("versions: level %v, sent %#v; want %#v (the cursor on the turn's version)", m.Level(), out, want)
 	}
 	m, out = press(t, m, "space")
-	want.To = engine.VersionRef{Version: 3}
+	want.To = filehist.VersionRef{Version: 3}
 	if len(out) != 1 || out[0] != want {
 		t.Fatalf("space sent %#v, want %#v", out, want)
 	}
 	m, out = press(t, m, "down")
-	want.From, want.To = engine.VersionRef{Version: 3}, engine.DiskRef
+	want.From, want.To = filehist.VersionRef{Version: 3}, filehist.DiskRef
 	if len(out) != 1 || out[0] != want {
 		t.Fatalf("moving to the newest version sent %#v, want %#v", out, want)
 	}
 	// A diff for a selection the pane left is dropped.
-	m.SetDiff(DiffResult{Request: DiffRequest{TrackingPath: "README.md", From: engine.VersionRef{Version: 1}, To: engine.DiskRef}, Diff: "stale"})
+	m.SetDiff(DiffResult{Request: DiffRequest{TrackingPath: "README.md", From: filehist.VersionRef{Version: 1}, To: filehist.DiskRef}, Diff: "stale"})
 	if m.diff.Diff == "stale" {
 		t.Error("a stale diff was shown")
 	}
@@ -235,17 +235,17 @@ func TestFilesPaneRestoreConfirmation(t *testing.T) {
 	tests := []struct {
 		name   string
 		answer string
-		want   func(out []tea.Msg, plan *engine.FileRestorePlan) bool
+		want   func(out []tea.Msg, plan *filehist.RestorePlan) bool
 	}{
-		{"yes", "y", func(out []tea.Msg, p *engine.FileRestorePlan) bool {
+		{"yes", "y", func(out []tea.Msg, p *filehist.RestorePlan) bool {
 			r, ok := out[0].(RestoreRequest)
 			return len(out) == 1 && ok && r.Plan == p
 		}},
-		{"no", "n", func(out []tea.Msg, _ *engine.FileRestorePlan) bool {
+		{"no", "n", func(out []tea.Msg, _ *filehist.RestorePlan) bool {
 			s, ok := out[0].(msgs.Status)
 			return len(out) == 1 && ok && strings.Contains(s.Text, "nothing was written")
 		}},
-		{"esc", "esc", func(out []tea.Msg, _ *engine.FileRestorePlan) bool {
+		{"esc", "esc", func(out []tea.Msg, _ *filehist.RestorePlan) bool {
 			_, ok := out[0].(msgs.Status)
 			return len(out) == 1 && ok
 		}},
@@ -259,7 +259,7 @@ func TestFilesPaneRestoreConfirmation(t *testing.T) {
 			if len(out) != 1 || out[0] != want {
 				t.Fatalf("a sent %#v, want %#v", out, want)
 			}
-			p, err := engine.PlanVersionRestore(f.home.FS, &f.s, "README.md", 1)
+			p, err := filehist.PlanVersionRestore(f.home.FS, &f.s, "README.md", 1)
 			m.SetPlan(p, err)
 			if !m.Filtering() || !strings.Contains(screen(f, m), "Restore 1 file(s)") {
 				t.Fatalf("no confirmation:\n%s", screen(f, m))
@@ -301,7 +301,7 @@ func TestFilesPaneReloadKeepsPlace(t *testing.T) {
 		t.Errorf("after reload: level %v file %+v row %+v", m.Level(), m.file, r)
 	}
 	// The disk may have changed: the diff shown is asked for again.
-	want := DiffRequest{SessionID: filehistgen.SessionID, TrackingPath: "README.md", From: engine.VersionRef{Version: 3}, To: engine.DiskRef}
+	want := DiffRequest{SessionID: filehistgen.SessionID, TrackingPath: "README.md", From: filehist.VersionRef{Version: 3}, To: filehist.DiskRef}
 	if len(out) != 1 || out[0] != want {
 		t.Errorf("reload sent %#v, want %#v", out, want)
 	}
@@ -312,7 +312,7 @@ func TestFilesPaneReloadKeepsPlace(t *testing.T) {
 func TestFilesPaneSanitizes(t *testing.T) {
 	f := newFixture(t)
 	s := f.s
-	s.Turns = append([]engine.FileTurn(nil), s.Turns...)
+	s.Turns = append([]filehist.FileTurn(nil), s.Turns...)
 	s.Turns[0].Prompt = "evil \x1b]0;pwned\x07 title \x1b[2J"
 	m := newPane(100, 30)
 	m.SetSessions(sessionsFixture)

@@ -4,7 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/filehist"
 )
 
 // Update handles navigation, the diff base, restores and the
@@ -66,11 +66,11 @@ func (m Model) diffRequest() (DiffRequest, bool) {
 		return DiffRequest{}, false
 	}
 	req := DiffRequest{SessionID: string(m.session.SessionID), TrackingPath: m.file.TrackingPath,
-		From: engine.VersionRef{Version: r.Version.Version}, To: engine.DiskRef}
+		From: filehist.VersionRef{Version: r.Version.Version}, To: filehist.DiskRef}
 	if m.base == againstNext {
 		for _, v := range m.file.Versions {
 			if v.Version > r.Version.Version {
-				req.To = engine.VersionRef{Version: v.Version}
+				req.To = filehist.VersionRef{Version: v.Version}
 				break
 			}
 		}

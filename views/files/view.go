@@ -7,7 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/filehist"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/text"
 )
@@ -76,7 +76,7 @@ func (m Model) renderRow(r Row, _ bool, width int) string {
 // fileRow is a tracked file at the chosen turn: the version the turn's
 // snapshot holds (or what /rewind would use) and whether the turn
 // touched it.
-func (m Model) fileRow(f *engine.TrackedFile) string {
+func (m Model) fileRow(f *filehist.TrackedFile) string {
 	mark, at := "  ", m.styles.Dim.Render("not in the snapshot: rewind uses v1")
 	if m.turn != nil && m.session != nil && m.session.History != nil {
 		if sn := m.session.History.Snapshot(m.turn.MessageID); sn != nil {
@@ -101,7 +101,7 @@ func versionLabel(v int, absent bool) string {
 	return fmt.Sprintf("v%d", v)
 }
 
-func (m Model) versionRow(v *engine.FileVersion) string {
+func (m Model) versionRow(v *filehist.FileVersion) string {
 	var state string
 	switch {
 	case v.Absent:
@@ -213,7 +213,7 @@ func orNone(s string) string {
 	return s
 }
 
-func (m Model) turnLines(t *engine.FileTurn) []string {
+func (m Model) turnLines(t *filehist.FileTurn) []string {
 	prompt := clean(t.Prompt)
 	if prompt == "" {
 		prompt = "(prompt not in the transcript)"

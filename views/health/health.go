@@ -14,7 +14,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/lint"
+	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/list"
@@ -25,8 +26,8 @@ import (
 
 // Row is a lint finding or a prune action.
 type Row struct {
-	Finding *engine.LintFinding
-	Action  *engine.PruneAction
+	Finding *lint.Finding
+	Action  *store.PruneAction
 }
 
 // Model is the Health pane.
@@ -34,8 +35,8 @@ type Model struct {
 	keys     keymap.KeyMap
 	styles   style.Styles
 	list     list.Model[Row]
-	report   *engine.LintReport
-	plan     *engine.Plan
+	report   *lint.Report
+	plan     *store.Plan
 	selected map[string]bool
 	confirm  bool
 	readOnly bool
@@ -61,7 +62,7 @@ func (m Model) Title() string { return "Health" }
 
 // SetData shows a lint report and a prune plan. Selections that still
 // exist in the new plan are kept.
-func (m *Model) SetData(r *engine.LintReport, p *engine.Plan) {
+func (m *Model) SetData(r *lint.Report, p *store.Plan) {
 	m.report, m.plan, m.confirm = r, p, false
 	var rows []Row
 	keep := map[string]bool{}
@@ -190,11 +191,11 @@ func (m Model) applyIDs() []string {
 	return nil
 }
 
-func (m Model) severity(s engine.LintSeverity) string {
+func (m Model) severity(s lint.Severity) string {
 	switch s {
-	case engine.LintError:
+	case lint.SevError:
 		return m.styles.Error.Render("error")
-	case engine.LintWarning:
+	case lint.SevWarning:
 		return m.styles.Warn.Render("warn ")
 	}
 	return m.styles.Dim.Render("info ")
@@ -252,7 +253,7 @@ func (m Model) detail() string {
 	if a := r.Action; a != nil {
 		lines = append(lines, m.styles.Bold.Render(text.Truncate(model.SanitizeLine(a.ID+": "+a.Summary), m.width)))
 		if a.Diff == "" {
-			lines = append(lines, m.styles.Dim.Render(text.Truncate("no diff shown for actions past the first "+strconv.Itoa(engine.PruneDiffActions)+": memscope prune --dry-run --only "+model.SanitizeLine(a.ID), m.width)))
+			lines = append(lines, m.styles.Dim.Render(text.Truncate("no diff shown for actions past the first "+strconv.Itoa(store.PruneDiffActions)+": memscope prune --dry-run --only "+model.SanitizeLine(a.ID), m.width)))
 		}
 		for _, l := range strings.Split(model.SanitizeForTerminal(a.Diff), "\n") {
 			lines = append(lines, m.diffLine(text.Truncate(l, m.width)))

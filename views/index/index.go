@@ -13,7 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/msgs"
@@ -29,7 +29,7 @@ type Data struct {
 	// Exists says whether MEMORY.md exists.
 	Exists bool
 	// Cap is the engine's truncation report.
-	Cap engine.IndexCap
+	Cap memindex.IndexCap
 	// Loaded is the part that loads, rendered as Markdown for the width.
 	Loaded string
 	// Dropped are the raw lines past the cut, in file order.
@@ -132,8 +132,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) meter() string {
 	c := m.data.Cap
 	barW := max(min((m.width-50)/2, 30), 6)
-	lines := fmt.Sprintf("lines %s %d/%d", m.styles.Bar(int64(c.Lines), engine.IndexMaxLines, barW), c.Lines, engine.IndexMaxLines)
-	chars := fmt.Sprintf("chars %s %d/%d", m.styles.Bar(int64(c.Chars), engine.IndexMaxChars, barW), c.Chars, engine.IndexMaxChars)
+	lines := fmt.Sprintf("lines %s %d/%d", m.styles.Bar(int64(c.Lines), memindex.MaxLines, barW), c.Lines, memindex.MaxLines)
+	chars := fmt.Sprintf("chars %s %d/%d", m.styles.Bar(int64(c.Chars), memindex.MaxChars, barW), c.Chars, memindex.MaxChars)
 	return lines + "   " + chars
 }
 

@@ -15,7 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/list"
@@ -30,8 +30,8 @@ type Row struct {
 	// AbsPath is the file on disk.
 	AbsPath   string
 	AgeDays   int
-	Clock     engine.MemoryClock
-	Staleness engine.Staleness
+	Clock     memindex.MemoryClock
+	Staleness memindex.Staleness
 	// Indexed says whether a MEMORY.md entry links the file; Loaded
 	// whether that entry is within the caps.
 	Indexed bool
@@ -314,9 +314,9 @@ func TypeBadge(st style.Styles, t model.MemoryType) string {
 func (m Model) ageBadge(r Row) string {
 	s := fmt.Sprintf("%4dd", r.AgeDays)
 	switch r.Staleness {
-	case engine.StalenessStale:
+	case memindex.StalenessStale:
 		return m.styles.BadgeStale.Render(s + " stale")
-	case engine.StalenessAging:
+	case memindex.StalenessAging:
 		return m.styles.BadgeAging.Render(s + " aging")
 	}
 	return m.styles.BadgeFresh.Render(s + " fresh")
@@ -406,7 +406,7 @@ func (m Model) detail() string {
 	if f.Invalid && f.Problem != nil {
 		lines = append(lines, m.styles.Error.Render(text.Truncate("invalid: "+f.Problem.Error(), w)))
 	}
-	if warn := engine.FreshnessWarning(r.AgeDays); warn != "" {
+	if warn := memindex.FreshnessWarning(r.AgeDays); warn != "" {
 		lines = append(lines, m.styles.Warn.Render(text.Truncate("recall adds: "+warn, w)))
 	}
 	lines = append(lines, "")

@@ -13,7 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"github.com/memscope/memscope/engine"
+	enginepreview "github.com/memscope/memscope/engine/preview"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/list"
@@ -24,8 +24,8 @@ import (
 
 // Row is one line of the layer list: a layer, or a recalled memory.
 type Row struct {
-	Layer    *engine.Layer
-	Recalled *engine.RecalledFile
+	Layer    *enginepreview.Layer
+	Recalled *enginepreview.RecalledFile
 }
 
 // Model is the Prompt pane.
@@ -33,7 +33,7 @@ type Model struct {
 	keys     keymap.KeyMap
 	styles   style.Styles
 	list     list.Model[Row]
-	preview  *engine.Preview
+	preview  *enginepreview.Preview
 	query    textinput.Model
 	querying bool
 	loading  bool
@@ -58,7 +58,7 @@ func New(keys keymap.KeyMap, st style.Styles) Model {
 func (m Model) Title() string { return "Prompt" }
 
 // SetPreview shows a preview.
-func (m *Model) SetPreview(p *engine.Preview) {
+func (m *Model) SetPreview(p *enginepreview.Preview) {
 	m.preview, m.loading = p, false
 	var rows []Row
 	for i := range p.Layers {
@@ -155,7 +155,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 				} else {
 					p = r.Recalled.Path
 				}
-				if p != "" && (r.Layer == nil || r.Layer.Status != engine.StatusMissing) {
+				if p != "" && (r.Layer == nil || r.Layer.Status != enginepreview.StatusMissing) {
 					return m, func() tea.Msg { return msgs.OpenEditor{Path: p} }
 				}
 			}
@@ -164,17 +164,17 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m Model) statusBadge(s engine.LayerStatus, truncated bool) string {
+func (m Model) statusBadge(s enginepreview.LayerStatus, truncated bool) string {
 	switch {
-	case s == engine.StatusLoaded && truncated:
+	case s == enginepreview.StatusLoaded && truncated:
 		return m.styles.Warn.Render("truncated")
-	case s == engine.StatusLoaded:
+	case s == enginepreview.StatusLoaded:
 		return m.styles.OK.Render("loaded")
-	case s == engine.StatusConditional:
+	case s == enginepreview.StatusConditional:
 		return m.styles.Dim.Render("later")
-	case s == engine.StatusMissing:
+	case s == enginepreview.StatusMissing:
 		return m.styles.Error.Render("missing")
-	case s == engine.StatusNotInSession:
+	case s == enginepreview.StatusNotInSession:
 		return m.styles.Dim.Render("not in session")
 	}
 	return m.styles.Warn.Render(string(s))
@@ -236,7 +236,7 @@ func (m Model) View() string {
 }
 
 // recalled finds the recall entry of a recalled-memory layer.
-func (m Model) recalled(path string) *engine.RecalledFile {
+func (m Model) recalled(path string) *enginepreview.RecalledFile {
 	if m.preview == nil {
 		return nil
 	}

@@ -13,7 +13,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/compact"
+	"github.com/memscope/memscope/engine/timeline"
+	ctxwindow "github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/list"
@@ -38,9 +40,9 @@ type Model struct {
 	keys     keymap.KeyMap
 	styles   style.Styles
 	sessions list.Model[Session]
-	steps    list.Model[engine.Step]
-	tl       *engine.Timeline
-	state    *engine.Resume
+	steps    list.Model[timeline.Step]
+	tl       *timeline.Timeline
+	state    *timeline.Resume
 	stateFor int
 	loading  string
 	now      time.Time
@@ -49,7 +51,7 @@ type Model struct {
 
 	// The pipeline view: the five stages run on the state at step
 	// pipeFor, in window windows[window].
-	pipe      *engine.Result
+	pipe      *compact.Result
 	pipeErr   error
 	pipeFor   int
 	pipeStage int
@@ -63,20 +65,20 @@ type Model struct {
 // and smaller ones, to see what each stage would do under pressure.
 var windows = []struct {
 	name string
-	w    engine.WindowConfig
+	w    ctxwindow.Config
 }{
-	{"200k", engine.Window200k()},
-	{"128k", engine.WindowConfig{ContextWindow: 128000, MaxOutputTokens: 32000}},
-	{"64k", engine.WindowConfig{ContextWindow: 64000, MaxOutputTokens: 16000}},
-	{"1M", engine.Window1M()},
+	{"200k", ctxwindow.Size200k()},
+	{"128k", ctxwindow.Config{ContextWindow: 128000, MaxOutputTokens: 32000}},
+	{"64k", ctxwindow.Config{ContextWindow: 64000, MaxOutputTokens: 16000}},
+	{"1M", ctxwindow.Size1M()},
 }
 
 // PipelineMsg carries a pipeline run on one step's state.
 type PipelineMsg struct {
 	k      int
-	tl     *engine.Timeline
+	tl     *timeline.Timeline
 	window int
-	res    engine.Result
+	res    compact.Result
 	err    error
 }
 
@@ -89,11 +91,11 @@ func (m *Model) pipelineCmd() tea.Cmd {
 	}
 	return func() tea.Msg {
 		st := tl.State(k)
-		in := engine.InputFromResume(tl.Transcript(), st)
-		cfg := engine.DefaultPipelineConfig(windows[wi].w)
+		in := compact.InputFromResume(tl.Transcript(), st)
+		cfg := compact.DefaultConfig(windows[wi].w)
 		cfg.NewUUID = func() string { return "00000000-0000-4000-8000-000000000000" }
 		cfg.AutocompactOff = off
-		res, err := engine.RunPipeline(in, cfg, &engine.PipelineState{}, now)
+		res, err := compact.Run(in, cfg, &compact.State{}, now)
 		return PipelineMsg{k: k, tl: tl, window: wi, res: res, err: err}
 	}
 }
@@ -102,8 +104,8 @@ func (m *Model) pipelineCmd() tea.Cmd {
 // loop; the root routes it back to the pane.
 type StateMsg struct {
 	k     int
-	tl    *engine.Timeline
-	state engine.Resume
+	tl    *timeline.Timeline
+	state timeline.Resume
 }
 
 // New returns an empty Replay pane.
@@ -111,7 +113,7 @@ func New(keys keymap.KeyMap, st style.Styles) Model {
 	m := Model{keys: keys, styles: st, stateFor: -1}
 	m.sessions = list.New(keys, st, func(s Session) string { return s.File.SessionID + " " + s.Title }, m.renderSession)
 	m.sessions.Empty = "no sessions for this project"
-	m.steps = list.New(keys, st, func(s engine.Step) string { return string(s.Kind) }, m.renderStep)
+	m.steps = list.New(keys, st, func(s timeline.Step) string { return string(s.Kind) }, m.renderStep)
 	m.steps.Empty = "this session has no turns"
 	return m
 }
@@ -129,7 +131,7 @@ func (m *Model) SetSessions(ss []Session, now time.Time) {
 // SetTimeline opens a session's timeline at its last step. autocompactOff
 // is settings.json's autoCompactEnabled: false for the session, which the
 // pipeline view honours.
-func (m *Model) SetTimeline(tl *engine.Timeline, autocompactOff bool) tea.Cmd {
+func (m *Model) SetTimeline(tl *timeline.Timeline, autocompactOff bool) tea.Cmd {
 	m.tl, m.loading, m.state, m.stateFor = tl, "", nil, -1
 	m.autocompactOff = autocompactOff
 	m.steps.Render = m.renderStep
@@ -311,7 +313,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 func (m *Model) jumpBoundary(dir int) {
 	steps := m.steps.Items()
 	for i := m.steps.Index() + dir; i >= 0 && i < len(steps); i += dir {
-		if steps[i].Kind == engine.StepBoundary {
+		if steps[i].Kind == timeline.StepBoundary {
 			m.steps.Select(i)
 			return
 		}
@@ -331,7 +333,7 @@ func (m Model) renderSession(s Session, selected bool, width int) string {
 }
 
 // tokenBar draws v against the window, marking the autocompact level.
-func (m Model) tokenBar(v engine.Tokens, width int) string {
+func (m Model) tokenBar(v ctxwindow.Tokens, width int) string {
 	if m.tl == nil || width <= 0 {
 		return ""
 	}
@@ -340,10 +342,10 @@ func (m Model) tokenBar(v engine.Tokens, width int) string {
 	return bar
 }
 
-func (m Model) renderStep(s engine.Step, selected bool, width int) string {
+func (m Model) renderStep(s timeline.Step, selected bool, width int) string {
 	when := s.Timestamp.Local().Format("15:04:05")
 	barW := max(min(width-48, 40), 5)
-	if s.Kind == engine.StepBoundary && m.tl != nil {
+	if s.Kind == timeline.StepBoundary && m.tl != nil {
 		b := m.tl.Boundaries[s.Boundary]
 		label := fmt.Sprintf("⟲ %s %s %s→%s", b.Kind, b.Trigger, fmtTok(b.PreTokens), fmtTok(b.PostTokens))
 		if b.Preserved != nil {
@@ -357,11 +359,11 @@ func (m Model) renderStep(s engine.Step, selected bool, width int) string {
 	lvl := ""
 	if m.tl != nil && s.Turn >= 0 {
 		switch m.tl.Turns[s.Turn].Level {
-		case engine.LevelWarning:
+		case ctxwindow.LevelWarning:
 			lvl = m.styles.Warn.Render(" warn")
-		case engine.LevelAutocompact:
+		case ctxwindow.LevelAutocompact:
 			lvl = m.styles.Error.Render(" compact!")
-		case engine.LevelBlocked:
+		case ctxwindow.LevelBlocked:
 			lvl = m.styles.Error.Render(" blocked")
 		}
 	}
@@ -431,7 +433,7 @@ func (m Model) stateView() string {
 	}
 	var lines []string
 	title := fmt.Sprintf("Step %d: after a response", s.Index+1)
-	if s.Kind == engine.StepBoundary {
+	if s.Kind == timeline.StepBoundary {
 		b := m.tl.Boundaries[s.Boundary]
 		title = fmt.Sprintf("Step %d: after a %s compaction (%s)", s.Index+1, b.Kind, b.Trigger)
 	}
@@ -442,11 +444,11 @@ func (m Model) stateView() string {
 	total := max(int64(c.Total()), 1)
 	for _, cat := range []struct {
 		name string
-		v    engine.Tokens
+		v    ctxwindow.Tokens
 	}{{"system+tools", c.System}, {"instructions", c.Instructions}, {"memory", c.Memory}, {"conversation", c.Conversation}, {"tool results", c.ToolResults}} {
 		lines = append(lines, fmt.Sprintf("%-13s %7s %s", cat.name, fmtK(int(cat.v)), m.styles.Bar(int64(cat.v), total, barW)))
 	}
-	if s.Kind == engine.StepBoundary {
+	if s.Kind == timeline.StepBoundary {
 		lines = append(lines, "")
 		lines = append(lines, m.boundaryLines(m.tl.Boundaries[s.Boundary], w)...)
 	}
@@ -466,7 +468,7 @@ func (m Model) stateView() string {
 	return strings.Join(lines, "\n")
 }
 
-func (m Model) boundaryLines(b engine.BoundaryInfo, w int) []string {
+func (m Model) boundaryLines(b timeline.BoundaryInfo, w int) []string {
 	var out []string
 	out = append(out, m.styles.Warn.Render(text.Truncate(fmt.Sprintf("compacted %s → %s tokens in %s", fmtTok(b.PreTokens), fmtTok(b.PostTokens), fmtDur(b.DurationMs)), w)))
 	if b.CumulativeDroppedTokens != nil {
@@ -495,7 +497,7 @@ func fmtDur(ms *int) string {
 }
 
 // chainLines lists the messages the model saw, newest last.
-func (m Model) chainLines(r engine.Resume, w int) []string {
+func (m Model) chainLines(r timeline.Resume, w int) []string {
 	var out []string
 	from := "the start of the session"
 	if r.FromBoundary != "" {
@@ -598,7 +600,7 @@ func (m Model) pipelineView() string {
 	return strings.Join(lines, "\n")
 }
 
-func fitsText(r *engine.Result) string {
+func fitsText(r *compact.Result) string {
 	if r.Fits {
 		return "fits"
 	}

@@ -9,13 +9,13 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/cleanup"
 	"github.com/memscope/memscope/model"
 )
 
 // ForecastLoaded carries a forecast to the pane (SetForecast).
 type ForecastLoaded struct {
-	Forecast engine.RetentionForecast
+	Forecast cleanup.Forecast
 }
 
 // Load is a Cmd that reads the cleanup settings (root is an fs.FS rooted
@@ -23,8 +23,8 @@ type ForecastLoaded struct {
 // of now, as memscope cleanup --forecast does.
 func Load(home *model.Home, root fs.FS, now time.Time) tea.Cmd {
 	return func() tea.Msg {
-		st, probs := engine.CleanupSettings(root, home)
-		return ForecastLoaded{Forecast: engine.ForecastRetention(engine.RetentionOptions{
+		st, probs := cleanup.Settings(root, home)
+		return ForecastLoaded{Forecast: cleanup.BuildForecast(cleanup.Options{
 			Home: home, Settings: st, SettingsProblems: probs, Now: now})}
 	}
 }
@@ -43,7 +43,7 @@ func RunArchive(home *model.Home, req ArchiveRequest) tea.Cmd {
 		if abs, err := filepath.Abs(to); err == nil {
 			to = abs
 		}
-		rep, err := engine.Archive(engine.ArchiveOptions{Home: home, Items: req.Items, To: to})
+		rep, err := cleanup.Archive(cleanup.ArchiveOptions{Home: home, Items: req.Items, To: to})
 		return ArchiveDone{Report: rep, Err: err}
 	}
 }

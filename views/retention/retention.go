@@ -13,7 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/cleanup"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/list"
@@ -28,22 +28,22 @@ type ArchiveRequest struct {
 	To string
 	// Items are what the sweep deletes up to and including the selected
 	// step of the time line.
-	Items []engine.RetentionItem
+	Items []cleanup.Item
 	// Upto names that step ("now", "in 3 days").
 	Upto string
 }
 
 // ArchiveDone carries the outcome of an ArchiveRequest back to the pane.
 type ArchiveDone struct {
-	Report engine.ArchiveReport
+	Report cleanup.ArchiveReport
 	Err    error
 }
 
 // Row is one line of the pane: a step of the time line or a store that is
 // never swept.
 type Row struct {
-	Group *engine.RetentionGroup
-	Never *engine.NeverSwept
+	Group *cleanup.Group
+	Never *cleanup.NeverSwept
 }
 
 // mode is what the pane's keyboard does.
@@ -62,8 +62,8 @@ type Model struct {
 	keys     keymap.KeyMap
 	styles   style.Styles
 	list     list.Model[Row]
-	forecast *engine.RetentionForecast
-	groups   []engine.RetentionGroup
+	forecast *cleanup.Forecast
+	groups   []cleanup.Group
 	maxBytes int64
 	mode     mode
 	dest     textinput.Model
@@ -102,7 +102,7 @@ func (m Model) Title() string { return "Retention" }
 
 // SetForecast shows a forecast: its time line, then the never-swept
 // stores.
-func (m *Model) SetForecast(f engine.RetentionForecast) {
+func (m *Model) SetForecast(f cleanup.Forecast) {
 	m.forecast = &f
 	m.groups = f.Timeline()
 	m.maxBytes = 0
@@ -242,7 +242,7 @@ func (m Model) upto() int {
 			}
 		}
 	}
-	if len(m.groups) > 0 && m.groups[0].Bucket == engine.BucketNow {
+	if len(m.groups) > 0 && m.groups[0].Bucket == cleanup.BucketNow {
 		return 0
 	}
 	return -1
@@ -257,11 +257,11 @@ func (m Model) uptoLabel() string {
 
 // selection is every item of the time line up to and including the
 // step archive reaches: what the sweeps until then delete.
-func (m Model) selection() []engine.RetentionItem {
+func (m Model) selection() []cleanup.Item {
 	if m.forecast == nil {
 		return nil
 	}
-	var out []engine.RetentionItem
+	var out []cleanup.Item
 	for i := 0; i <= m.upto(); i++ {
 		for _, idx := range m.groups[i].Items {
 			out = append(out, m.forecast.Items[idx])
@@ -274,7 +274,7 @@ func (m Model) nothingToArchive() string {
 	switch {
 	case m.forecast == nil:
 		return "no forecast yet"
-	case m.forecast.State != engine.RetentionActive:
+	case m.forecast.State != cleanup.StateActive:
 		return "the sweep deletes nothing (" + m.forecast.Reason + "); memscope archive --older-than N archives by age"
 	}
 	return "nothing is eligible yet: select a later step of the time line"
@@ -302,7 +302,7 @@ func (m Model) renderRow(r Row, selected bool, width int) string {
 	}
 	g := r.Group
 	label := g.Label(m.forecast.HorizonDays)
-	if g.Bucket == engine.BucketNow {
+	if g.Bucket == cleanup.BucketNow {
 		label = m.styles.Warn.Render(fmt.Sprintf("%-13s", label))
 	} else {
 		label = fmt.Sprintf("%-13s", label)
@@ -342,11 +342,11 @@ func (m Model) View() string {
 func (m Model) summary() string {
 	f := m.forecast
 	switch f.State {
-	case engine.RetentionDisabled:
+	case cleanup.StateDisabled:
 		return m.styles.OK.Render("cleanup disabled: ") + f.Reason
-	case engine.RetentionSkipped:
+	case cleanup.StateSkipped:
 		return m.styles.Warn.Render("cleanup skipped: ") + f.Reason
-	case engine.RetentionActive:
+	case cleanup.StateActive:
 	}
 	o := f.Overall
 	return fmt.Sprintf("cleanup deletes what is older than %d days · now %d (%s) · next %d days %d (%s) · later %d (%s)",
@@ -354,7 +354,7 @@ func (m Model) summary() string {
 }
 
 func (m Model) hint() string {
-	if m.forecast.State != engine.RetentionActive {
+	if m.forecast.State != cleanup.StateActive {
 		return "nothing will be deleted; memscope cleanup --days N shows a what-if"
 	}
 	label := m.uptoLabel()
@@ -386,7 +386,7 @@ func (m Model) detail() string {
 		if it.Dir {
 			p += fmt.Sprintf("/ (%d files)", it.Files)
 		}
-		if it.Kind == engine.RetentionPaste {
+		if it.Kind == cleanup.KindPaste {
 			pastes[it.Path] = true
 		}
 		head := fmt.Sprintf("%s  %-15s %9s  ", it.Eligible.In(loc).Format("2006-01-02 15:04"), it.Kind, text.Bytes(it.Size))
@@ -405,13 +405,13 @@ func (m Model) detail() string {
 	return m.styles.Clip(lines, rows)
 }
 
-func neverWhat(k engine.NeverSweptKind) string {
+func neverWhat(k cleanup.NeverSweptKind) string {
 	switch k {
-	case engine.NeverSweptHistory:
+	case cleanup.NeverSweptHistory:
 		return "the prompt history (only pastes it points at)"
-	case engine.NeverSweptMemory:
+	case cleanup.NeverSweptMemory:
 		return "auto memory"
-	case engine.NeverSweptMemscope:
+	case cleanup.NeverSweptMemscope:
 		return "memscope's undo copies of file-history restores"
 	}
 	return string(k)

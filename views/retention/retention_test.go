@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/memscope/memscope/engine"
+	"github.com/memscope/memscope/engine/cleanup"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/msgs"
@@ -22,43 +22,43 @@ var now = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
 const day = 24 * time.Hour
 
-func item(path string, kind engine.RetentionKind, size int64, eligibleIn time.Duration, bucket engine.RetentionBucket, daysLeft int) engine.RetentionItem {
-	return engine.RetentionItem{Path: path, Kind: kind, Files: 1, Size: size, ModTime: now.Add(eligibleIn - 30*day),
+func item(path string, kind cleanup.Kind, size int64, eligibleIn time.Duration, bucket cleanup.Bucket, daysLeft int) cleanup.Item {
+	return cleanup.Item{Path: path, Kind: kind, Files: 1, Size: size, ModTime: now.Add(eligibleIn - 30*day),
 		Eligible: now.Add(eligibleIn), DaysLeft: daysLeft, Bucket: bucket}
 }
 
 // sampleForecast is a hand-made 30-day forecast: three items eligible
 // now, three within the horizon (two on the same day), one later.
-func sampleForecast() engine.RetentionForecast {
-	fh := item("file-history/s1", engine.RetentionFileHistory, 40_000, -5*day, engine.BucketNow, 0)
+func sampleForecast() cleanup.Forecast {
+	fh := item("file-history/s1", cleanup.KindFileHistory, 40_000, -5*day, cleanup.BucketNow, 0)
 	fh.Dir, fh.Files = true, 3
-	f := engine.RetentionForecast{
-		Home: "/home/me/.claude", Now: now, State: engine.RetentionActive, PeriodDays: 30, PeriodFrom: "default", HorizonDays: 30,
-		Items: []engine.RetentionItem{
-			item("projects/-home-me-app/s1.jsonl", engine.RetentionTranscript, 2_100_000, -10*day, engine.BucketNow, 0),
+	f := cleanup.Forecast{
+		Home: "/home/me/.claude", Now: now, State: cleanup.StateActive, PeriodDays: 30, PeriodFrom: "default", HorizonDays: 30,
+		Items: []cleanup.Item{
+			item("projects/-home-me-app/s1.jsonl", cleanup.KindTranscript, 2_100_000, -10*day, cleanup.BucketNow, 0),
 			fh,
-			item("paste-cache/aaaaaaaaaaaaaaaa.txt", engine.RetentionPaste, 2048, -2*day, engine.BucketNow, 0),
-			item("projects/-home-me-app/s2.jsonl", engine.RetentionTranscript, 800_000, 3*day, engine.BucketSoon, 3),
-			item("projects/-home-me-app/s2/tool-results/t.txt", engine.RetentionSessionFile, 60_000, 3*day+time.Hour, engine.BucketSoon, 3),
-			item("paste-cache/bbbbbbbbbbbbbbbb.txt", engine.RetentionPaste, 1500, 12*day, engine.BucketSoon, 12),
-			item("debug/x.txt", engine.RetentionDebug, 300, 45*day, engine.BucketLater, 45),
+			item("paste-cache/aaaaaaaaaaaaaaaa.txt", cleanup.KindPaste, 2048, -2*day, cleanup.BucketNow, 0),
+			item("projects/-home-me-app/s2.jsonl", cleanup.KindTranscript, 800_000, 3*day, cleanup.BucketSoon, 3),
+			item("projects/-home-me-app/s2/tool-results/t.txt", cleanup.KindSessionFile, 60_000, 3*day+time.Hour, cleanup.BucketSoon, 3),
+			item("paste-cache/bbbbbbbbbbbbbbbb.txt", cleanup.KindPaste, 1500, 12*day, cleanup.BucketSoon, 12),
+			item("debug/x.txt", cleanup.KindDebug, 300, 45*day, cleanup.BucketLater, 45),
 		},
-		Dangling: []engine.DanglingPaste{{File: "history.jsonl", Line: 4, PasteID: 1, Hash: "aaaaaaaaaaaaaaaa",
-			PastePath: "paste-cache/aaaaaaaaaaaaaaaa.txt", Eligible: now.Add(-2 * day), Bucket: engine.BucketNow}},
-		NeverSwept: []engine.NeverSwept{
-			{Path: "history.jsonl", Kind: engine.NeverSweptHistory, Files: 1, Size: 34_000},
-			{Path: "projects/-home-me-app/memory", Kind: engine.NeverSweptMemory, Files: 5, Size: 12_000},
+		Dangling: []cleanup.DanglingPaste{{File: "history.jsonl", Line: 4, PasteID: 1, Hash: "aaaaaaaaaaaaaaaa",
+			PastePath: "paste-cache/aaaaaaaaaaaaaaaa.txt", Eligible: now.Add(-2 * day), Bucket: cleanup.BucketNow}},
+		NeverSwept: []cleanup.NeverSwept{
+			{Path: "history.jsonl", Kind: cleanup.NeverSweptHistory, Files: 1, Size: 34_000},
+			{Path: "projects/-home-me-app/memory", Kind: cleanup.NeverSweptMemory, Files: 5, Size: 12_000},
 		},
 	}
-	f.Overall = engine.RetentionTotal{
-		Now:   engine.RetentionCount{Items: 3, Files: 5, Bytes: 2_142_048},
-		Soon:  engine.RetentionCount{Items: 3, Files: 3, Bytes: 861_500},
-		Later: engine.RetentionCount{Items: 1, Files: 1, Bytes: 300},
+	f.Overall = cleanup.Total{
+		Now:   cleanup.Count{Items: 3, Files: 5, Bytes: 2_142_048},
+		Soon:  cleanup.Count{Items: 3, Files: 3, Bytes: 861_500},
+		Later: cleanup.Count{Items: 1, Files: 1, Bytes: 300},
 	}
 	return f
 }
 
-func newPane(f engine.RetentionForecast, w, h int) Model {
+func newPane(f cleanup.Forecast, w, h int) Model {
 	m := New(keymap.Default(), style.New(true, true))
 	m.SetSize(w, h)
 	m.SetForecast(f)
@@ -104,14 +104,14 @@ func screen(m Model) string { return ansi.Strip(m.View()) }
 
 func TestGoldens(t *testing.T) {
 	disabled := sampleForecast()
-	disabled.State, disabled.PeriodDays, disabled.Reason = engine.RetentionDisabled, 0, "cleanupPeriodDays is 0 (/home/me/.claude/settings.json): nothing is swept"
+	disabled.State, disabled.PeriodDays, disabled.Reason = cleanup.StateDisabled, 0, "cleanupPeriodDays is 0 (/home/me/.claude/settings.json): nothing is swept"
 	for i := range disabled.Items {
-		disabled.Items[i].Bucket, disabled.Items[i].Eligible = engine.BucketNever, time.Time{}
+		disabled.Items[i].Bucket, disabled.Items[i].Eligible = cleanup.BucketNever, time.Time{}
 	}
 	disabled.Dangling = nil
 	tests := []struct {
 		name string
-		f    engine.RetentionForecast
+		f    cleanup.Forecast
 		keys []string
 		w, h int
 	}{
@@ -200,11 +200,11 @@ func TestArchiveRequest(t *testing.T) {
 		t.Errorf("enter alone: %+v", out)
 	}
 
-	m, _ = m.Update(ArchiveDone{Report: engine.ArchiveReport{To: "/backup/claude-old", Copied: 8, Verified: 8, Files: make([]engine.ArchivedFile, 8), Bytes: 3 << 20}})
+	m, _ = m.Update(ArchiveDone{Report: cleanup.ArchiveReport{To: "/backup/claude-old", Copied: 8, Verified: 8, Files: make([]cleanup.ArchivedFile, 8), Bytes: 3 << 20}})
 	if s := screen(m); !strings.Contains(s, "archived to /backup/claude-old: 8 copied, 0 already there, 3.0M; 8 of 8 read back") {
 		t.Errorf("result not shown:\n%s", s)
 	}
-	m, _ = m.Update(ArchiveDone{Err: &engine.ArchiveConflictError{To: "/b", Paths: []string{"todos/t.json"}}})
+	m, _ = m.Update(ArchiveDone{Err: &cleanup.ArchiveConflictError{To: "/b", Paths: []string{"todos/t.json"}}})
 	if s := screen(m); !strings.Contains(s, "archive failed: archive /b: 1 file(s) already there") {
 		t.Errorf("error not shown:\n%s", s)
 	}
@@ -213,20 +213,20 @@ func TestArchiveRequest(t *testing.T) {
 func TestArchiveCancelAndNothingToArchive(t *testing.T) {
 	tests := []struct {
 		name    string
-		f       func() engine.RetentionForecast
+		f       func() cleanup.Forecast
 		keys    []string
 		status  string
 		isError bool
 	}{
 		{"esc cancels", sampleForecast, []string{"a", "x", "esc"}, "archive cancelled", false},
 		{"empty destination", sampleForecast, []string{"a", "enter"}, "type a folder", true},
-		{"disabled sweep", func() engine.RetentionForecast {
+		{"disabled sweep", func() cleanup.Forecast {
 			f := sampleForecast()
-			f.State, f.Reason = engine.RetentionSkipped, "the settings cannot be read"
+			f.State, f.Reason = cleanup.StateSkipped, "the settings cannot be read"
 			f.Items, f.Dangling = nil, nil
 			return f
 		}, []string{"a"}, "the sweep deletes nothing (the settings cannot be read)", true},
-		{"nothing eligible now, never-swept row", func() engine.RetentionForecast {
+		{"nothing eligible now, never-swept row", func() cleanup.Forecast {
 			f := sampleForecast()
 			f.Items = f.Items[3:]
 			return f

@@ -1,0 +1,349 @@
+package cleanup
+
+import (
+	"io/fs"
+	"sort"
+	"time"
+
+	"github.com/memscope/memscope/engine/sessions"
+	"github.com/memscope/memscope/model"
+)
+
+// DefaultCleanupPeriodDays is the client's cleanupPeriodDays when no
+// settings file sets it.
+const DefaultCleanupPeriodDays = 30
+
+// DefaultRetentionHorizonDays is how far ahead a forecast looks when the
+// caller does not say.
+const DefaultHorizonDays = 30
+
+// RetentionKind names a store the client's cleanup sweeps.
+type Kind string
+
+// The stores cleanupPeriodDays sweeps, by mtime.
+const (
+	// RetentionTranscript is projects/<slug>/<session>.jsonl.
+	KindTranscript Kind = "transcript"
+	// RetentionSessionFile is a file in projects/<slug>/<session>/
+	// (subagents/, tool-results/), swept by its own mtime.
+	KindSessionFile Kind = "session-file"
+	// RetentionPaste is paste-cache/<hash>.txt.
+	KindPaste Kind = "paste-cache"
+	// RetentionFileHistory is a file-history/<session> folder, swept whole
+	// by the folder's mtime.
+	KindFileHistory Kind = "file-history"
+	// RetentionDebug is a file under debug/.
+	KindDebug Kind = "debug"
+	// RetentionShellSnapshot is a file under shell-snapshots/.
+	KindShellSnapshot Kind = "shell-snapshots"
+	// RetentionPlan is a file under plans/.
+	KindPlan Kind = "plans"
+	// RetentionTodo is a file under todos/.
+	KindTodo Kind = "todos"
+	// RetentionBackup is a file under backups/.
+	KindBackup Kind = "backups"
+)
+
+// RetentionKinds lists the swept kinds in report order.
+func Kinds() []Kind {
+	return []Kind{KindTranscript, KindSessionFile, KindPaste, KindFileHistory,
+		KindDebug, KindShellSnapshot, KindPlan, KindTodo, KindBackup}
+}
+
+// RetentionState says whether the client's sweep runs at all.
+type State string
+
+// The sweep states.
+const (
+	// RetentionActive: the sweep runs when the client starts and deletes
+	// what is older than the period.
+	StateActive State = "active"
+	// RetentionDisabled: cleanupPeriodDays is 0, nothing is swept.
+	StateDisabled State = "disabled"
+	// RetentionSkipped: a settings file cannot be read or parsed, and the
+	// client skips the sweep rather than guess the period.
+	StateSkipped State = "skipped"
+)
+
+// RetentionBucket places an item on the forecast's time line.
+type Bucket string
+
+// The buckets of a forecast.
+const (
+	// BucketNow: already older than the period; the next sweep deletes it.
+	BucketNow Bucket = "now"
+	// BucketSoon: eligible within the horizon.
+	BucketSoon Bucket = "soon"
+	// BucketLater: eligible after the horizon.
+	BucketLater Bucket = "later"
+	// BucketNever: the sweep is disabled or skipped.
+	BucketNever Bucket = "never"
+)
+
+// RetentionItem is one thing the sweep deletes: a file, or a folder swept
+// whole (file-history/<session>).
+type Item struct {
+	// Path is slash-separated and relative to the home.
+	Path string `json:"path"`
+	Kind Kind   `json:"kind"`
+	// Dir is set for a folder swept whole.
+	Dir bool `json:"dir,omitempty"`
+	// Files counts the files the item holds (1 for a file).
+	Files int   `json:"files"`
+	Size  int64 `json:"size"`
+	// ModTime is what the sweep goes by (the folder's own mtime for Dir).
+	ModTime time.Time `json:"modTime"`
+	// Eligible is ModTime plus the period: from then on the sweep
+	// deletes the item. Zero when the sweep is disabled or skipped.
+	Eligible time.Time `json:"eligible,omitzero"`
+	// DaysLeft counts calendar days (in now's time zone) from now to
+	// Eligible; 0 for today or already eligible.
+	DaysLeft int    `json:"daysLeft"`
+	Bucket   Bucket `json:"bucket"`
+	// Session is the session the item belongs to, when known.
+	Session model.SessionID `json:"session,omitempty"`
+	// Project is the project folder (slug) for transcripts and session files.
+	Project string `json:"project,omitempty"`
+}
+
+// RetentionCount is a number of items and their bytes.
+type Count struct {
+	Items int   `json:"items"`
+	Files int   `json:"files"`
+	Bytes int64 `json:"bytes"`
+}
+
+// RetentionTotal sums the items of one kind (or all kinds) per bucket.
+type Total struct {
+	// Kind is empty for the overall total.
+	Kind  Kind  `json:"kind,omitempty"`
+	All   Count `json:"all"`
+	Now   Count `json:"now"`
+	Soon  Count `json:"soon"`
+	Later Count `json:"later"`
+}
+
+// DanglingPaste is a history line whose paste lives in a paste-cache
+// file the sweep will delete: afterwards the line points at nothing.
+type DanglingPaste struct {
+	// File is the history file, Line its 1-based line.
+	File      string          `json:"file"`
+	Line      int             `json:"line"`
+	PasteID   model.PasteID   `json:"pasteId"`
+	Hash      model.PasteHash `json:"hash"`
+	PastePath string          `json:"pastePath"`
+	Project   string          `json:"project,omitempty"`
+	SessionID model.SessionID `json:"sessionId,omitempty"`
+	// Eligible, DaysLeft and Bucket are the paste file's.
+	Eligible time.Time `json:"eligible"`
+	DaysLeft int       `json:"daysLeft"`
+	Bucket   Bucket    `json:"bucket"`
+}
+
+// NeverSweptKind names a store the sweep leaves alone.
+type NeverSweptKind string
+
+// The stores cleanup never deletes.
+const (
+	NeverSweptHistory NeverSweptKind = "history"
+	NeverSweptMemory  NeverSweptKind = "memory"
+	// NeverSweptMemscope is memscope's own folder in the home (the bytes
+	// file-history restores replaced, for their undo): the client's sweep
+	// only deletes the folders it names.
+	NeverSweptMemscope NeverSweptKind = "memscope"
+)
+
+// NeverSwept is a store the sweep leaves alone, with its size.
+type NeverSwept struct {
+	Path  string         `json:"path"`
+	Kind  NeverSweptKind `json:"kind"`
+	Files int            `json:"files"`
+	Size  int64          `json:"size"`
+}
+
+// RetentionForecast is what the client's next sweeps delete and when.
+type Forecast struct {
+	Home string    `json:"home"`
+	Now  time.Time `json:"now"`
+	// State says whether the sweep runs; Reason explains a state other
+	// than active.
+	State  State  `json:"state"`
+	Reason string `json:"reason,omitempty"`
+	// PeriodDays is cleanupPeriodDays in effect; PeriodFrom says where it
+	// came from ("default", a settings file, or "--days").
+	PeriodDays  int    `json:"periodDays"`
+	PeriodFrom  string `json:"periodFrom"`
+	HorizonDays int    `json:"horizonDays"`
+	// Items are sorted by Eligible (ModTime when never), then Path.
+	Items []Item `json:"items"`
+	// Totals has one entry per kind in RetentionKinds order.
+	Totals  []Total `json:"totals"`
+	Overall Total   `json:"overall"`
+	// Dangling are the history lines that will point at a swept paste,
+	// by Eligible then line.
+	Dangling []DanglingPaste `json:"dangling"`
+	// AlreadyMissing counts history references whose paste is gone now.
+	AlreadyMissing int          `json:"alreadyMissing"`
+	NeverSwept     []NeverSwept `json:"neverSwept"`
+	// Problems are the files and lines that could not be read.
+	Problems []model.Problem `json:"problems"`
+}
+
+// RetentionOptions say which home to forecast and with which settings.
+type Options struct {
+	Home *model.Home
+	// Settings are the settings files the client reads (user, managed).
+	Settings model.SettingsStack
+	// SettingsProblems are the problems reading them; any one makes the
+	// client skip the sweep.
+	SettingsProblems []model.Problem
+	// Days, when set, replaces cleanupPeriodDays (a what-if); the
+	// settings are then not consulted.
+	Days *int
+	// HorizonDays is how far ahead "soon" reaches (default
+	// DefaultRetentionHorizonDays).
+	HorizonDays int
+	Now         time.Time
+}
+
+// ForecastRetention works out what the client's cleanup sweeps delete:
+// everything of a swept kind whose mtime is older than the period is
+// deleted at the next start of the client, the rest on the day it gets
+// that old. Nothing is written.
+func BuildForecast(o Options) Forecast {
+	f := Forecast{Home: o.Home.Dir, Now: o.Now, HorizonDays: o.HorizonDays}
+	if f.HorizonDays <= 0 {
+		f.HorizonDays = DefaultHorizonDays
+	}
+	f.State, f.PeriodDays, f.PeriodFrom, f.Reason = retentionPeriod(o)
+
+	items, never, probs := scanRetention(o.Home.FS)
+	// Empty lists print as [] in JSON, not null.
+	if items == nil {
+		items = []Item{}
+	}
+	if never == nil {
+		never = []NeverSwept{}
+	}
+	for i := range items {
+		placeItem(&items[i], f)
+	}
+	sort.SliceStable(items, func(i, j int) bool {
+		a, b := items[i].Eligible, items[j].Eligible
+		if a.IsZero() {
+			a, b = items[i].ModTime, items[j].ModTime
+		}
+		if !a.Equal(b) {
+			return a.Before(b)
+		}
+		return items[i].Path < items[j].Path
+	})
+	f.Items, f.NeverSwept = items, never
+	f.Totals, f.Overall = retentionTotals(items)
+	var hp []model.Problem
+	f.Dangling, f.AlreadyMissing, hp = danglingPastes(o.Home.FS, items)
+	f.Problems = sessions.SortProblems(append(probs, hp...))
+	if f.State == StateSkipped {
+		f.Problems = sessions.SortProblems(append(f.Problems, o.SettingsProblems...))
+	}
+	return f
+}
+
+// CleanupSettings loads the settings files the sweep depends on: the
+// home's settings.json and the managed policy file (root is an fs.FS
+// rooted at "/"; the home is read through its own FS). The sweep runs for
+// the whole home whatever folder the client starts in, so a project's own
+// settings are left out.
+func Settings(root fs.FS, home *model.Home) (model.SettingsStack, []model.Problem) {
+	return model.LoadSettings(model.MountFS(root, home.Dir, home.FS), home.Dir, "", model.ManagedDir)
+}
+
+// retentionPeriod decides the sweep's state and period from the options.
+func retentionPeriod(o Options) (state State, days int, from, reason string) {
+	if o.Days != nil {
+		days, from = max(*o.Days, 0), "--days"
+	} else {
+		if len(o.SettingsProblems) > 0 {
+			return StateSkipped, DefaultCleanupPeriodDays, "default",
+				"the settings cannot be read (" + o.SettingsProblems[0].Error() + "); the client skips the sweep until they are fixed"
+		}
+		days, from = DefaultCleanupPeriodDays, "default"
+		for i := len(o.Settings) - 1; i >= 0; i-- {
+			if v := o.Settings[i].CleanupPeriodDays; v != nil {
+				days, from = *v, o.Settings[i].Path
+				break
+			}
+		}
+	}
+	if days == 0 {
+		return StateDisabled, 0, from, "cleanupPeriodDays is 0 (" + from + "): nothing is swept"
+	}
+	return StateActive, days, from, ""
+}
+
+// placeItem sets an item's eligibility from the forecast's period.
+func placeItem(it *Item, f Forecast) {
+	if f.State != StateActive {
+		it.Bucket = BucketNever
+		return
+	}
+	it.Eligible = it.ModTime.Add(time.Duration(f.PeriodDays) * 24 * time.Hour)
+	it.DaysLeft, it.Bucket = placeTime(it.Eligible, f.Now, f.HorizonDays)
+}
+
+// placeTime buckets an eligibility time. The client deletes what has an
+// mtime before now minus the period, so an item is eligible now once its
+// Eligible time has passed.
+func placeTime(eligible, now time.Time, horizon int) (int, Bucket) {
+	if eligible.Before(now) {
+		return 0, BucketNow
+	}
+	days := calendarDays(now, eligible)
+	if !eligible.After(now.Add(time.Duration(horizon) * 24 * time.Hour)) {
+		return days, BucketSoon
+	}
+	return days, BucketLater
+}
+
+// calendarDays counts the dates from a to b in a's time zone.
+func calendarDays(a, b time.Time) int {
+	b = b.In(a.Location())
+	da := time.Date(a.Year(), a.Month(), a.Day(), 0, 0, 0, 0, time.UTC)
+	db := time.Date(b.Year(), b.Month(), b.Day(), 0, 0, 0, 0, time.UTC)
+	return int(db.Sub(da).Hours() / 24)
+}
+
+func retentionTotals(items []Item) ([]Total, Total) {
+	kinds := Kinds()
+	idx := make(map[Kind]int, len(kinds))
+	totals := make([]Total, len(kinds))
+	for i, k := range kinds {
+		idx[k] = i
+		totals[i].Kind = k
+	}
+	var all Total
+	for _, it := range items {
+		totals[idx[it.Kind]].add(it)
+		all.add(it)
+	}
+	return totals, all
+}
+
+func (c *Count) add(it Item) {
+	c.Items++
+	c.Files += it.Files
+	c.Bytes += it.Size
+}
+
+func (t *Total) add(it Item) {
+	t.All.add(it)
+	switch it.Bucket {
+	case BucketNow:
+		t.Now.add(it)
+	case BucketSoon:
+		t.Soon.add(it)
+	case BucketLater:
+		t.Later.add(it)
+	case BucketNever:
+	}
+}

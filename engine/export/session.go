@@ -1,0 +1,216 @@
+package export
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/memscope/memscope/model"
+)
+
+// SessionSource says where a session to export is read from.
+type SessionSource struct {
+	// FS holds the transcript at Transcript (a slash path). Subagent
+	// transcripts are looked for beside it, in <session>/subagents/.
+	FS         fs.FS
+	Transcript string
+	// Home is the Claude home, for history.jsonl and the paste cache;
+	// nil when the transcript is not in a known home (pastes then stay
+	// as their placeholders).
+	Home fs.FS
+}
+
+// LoadSessionExport reads a session and builds its export. Only a
+// transcript that cannot be opened is an error; bad lines, a missing
+// history or paste cache and unreadable subagent files are problems in
+// the export.
+func LoadSessionExport(src SessionSource, now time.Time) (*SessionExport, error) {
+	t, err := model.ReadTranscriptWith(src.FS, src.Transcript, ScanOptions)
+	if err != nil && t == nil {
+		return nil, err
+	}
+	var probs []model.Problem
+	if err != nil {
+		probs = append(probs, model.Problem{File: src.Transcript, Kind: model.ProblemUnreadable, Reason: err.Error()})
+	}
+	in := Input{Transcript: t, Now: now}
+	in.Subagents, probs = readSubagents(src.FS, src.Transcript, probs)
+	if src.Home != nil {
+		in.Pastes = model.NewPasteCache(src.Home)
+		in.History, probs = readSessionHistory(src.Home, t, probs)
+	}
+	x := BuildSessionExport(in)
+	x.Problems = append(x.Problems, probs...)
+	return x, nil
+}
+
+// readSessionHistory keeps the history prompts that may belong to t: its
+// session's, and those without a session id from its folder (old lines).
+func readSessionHistory(home fs.FS, t *model.Transcript, probs []model.Problem) ([]*model.HistoryEntry, []model.Problem) {
+	f, err := home.Open(model.HistoryPath)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			probs = append(probs, model.Problem{File: model.HistoryPath, Kind: model.ProblemUnreadable, Reason: err.Error()})
+		}
+		return nil, probs
+	}
+	defer f.Close()
+	session := t.Summary.SessionID
+	if session == "" {
+		session = strings.TrimSuffix(path.Base(t.Path), ".jsonl")
+	}
+	var out []*model.HistoryEntry
+	_, err = model.ScanHistory(f, model.HistoryPath, func(e *model.HistoryEntry) {
+		if string(e.SessionID) == session || e.SessionID == "" && e.Project == t.Summary.CWD {
+			c := *e
+			out = append(out, &c)
+		}
+	})
+	if err != nil {
+		probs = append(probs, model.Problem{File: model.HistoryPath, Kind: model.ProblemUnreadable, Reason: err.Error()})
+	}
+	return out, probs
+}
+
+// readSubagents reads <dir>/<session>/subagents/*.jsonl beside transcript,
+// sorted by name.
+func readSubagents(fsys fs.FS, transcript string, probs []model.Problem) ([]SubagentTranscript, []model.Problem) {
+	dir := path.Join(path.Dir(transcript), strings.TrimSuffix(path.Base(transcript), ".jsonl"), "subagents")
+	ents, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			probs = append(probs, model.Problem{File: dir, Kind: model.ProblemUnreadable, Reason: err.Error()})
+		}
+		return nil, probs
+	}
+	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+	var out []SubagentTranscript
+	for _, e := range ents {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".jsonl") {
+			continue
+		}
+		p := dir + "/" + e.Name()
+		st, err := model.ReadTranscriptWith(fsys, p, ScanOptions)
+		if err != nil {
+			probs = append(probs, model.Problem{File: p, Kind: model.ProblemUnreadable, Reason: err.Error()})
+			if st == nil {
+				continue
+			}
+		}
+		agent := strings.TrimPrefix(strings.TrimSuffix(e.Name(), ".jsonl"), "agent-")
+		out = append(out, SubagentTranscript{AgentID: agent, Transcript: st})
+	}
+	return out, probs
+}
+
+// FindSession finds a main transcript of home by session id or a unique
+// prefix of one (a main transcript wins over the seed layout of the same
+// session).
+func FindSession(home fs.FS, id string) (model.TranscriptFile, error) {
+	files, _ := model.FindTranscripts(home)
+	var hits []model.TranscriptFile
+	for _, f := range files {
+		if f.Kind == model.TranscriptSubagent {
+			continue
+		}
+		if f.SessionID == id {
+			hits = append([]model.TranscriptFile{f}, hits...)
+			continue
+		}
+		if id != "" && strings.HasPrefix(f.SessionID, id) {
+			hits = append(hits, f)
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool {
+		if (hits[i].SessionID == id) != (hits[j].SessionID == id) {
+			return hits[i].SessionID == id
+		}
+		return hits[i].Kind == model.TranscriptMain && hits[j].Kind != model.TranscriptMain
+	})
+	switch {
+	case len(hits) == 0:
+		return model.TranscriptFile{}, fmt.Errorf("no session %q in the home", id)
+	case len(hits) > 1 && hits[0].SessionID != id && hits[1].SessionID != hits[0].SessionID:
+		var ids []string
+		for _, h := range hits {
+			ids = append(ids, h.SessionID)
+		}
+		return model.TranscriptFile{}, fmt.Errorf("session %q is ambiguous: %s", id, strings.Join(ids, ", "))
+	}
+	return hits[0], nil
+}
+
+// ExportSession exports session sessionID (or a unique prefix) of home in
+// format: the call behind the Replay pane's "export this session".
+func Session(home *model.Home, sessionID string, format Format, now time.Time) ([]byte, error) {
+	if home == nil {
+		return nil, fmt.Errorf("export session %s: no home", sessionID)
+	}
+	f, err := FindSession(home.FS, sessionID)
+	if err != nil {
+		return nil, fmt.Errorf("export session: %w", err)
+	}
+	x, err := LoadSessionExport(SessionSource{FS: home.FS, Transcript: f.Path, Home: home.FS}, now)
+	if err != nil {
+		return nil, fmt.Errorf("export session %s: %w", sessionID, err)
+	}
+	return RenderSessionExport(x, format)
+}
+
+// RenderSessionExport renders x in format.
+func RenderSessionExport(x *SessionExport, format Format) ([]byte, error) {
+	switch format {
+	case Markdown:
+		return RenderSessionMarkdown(x), nil
+	case HTML:
+		return RenderSessionHTML(x)
+	case JSON:
+		return marshalExport(x)
+	}
+	return nil, fmt.Errorf("unknown export format %q", format)
+}
+
+// marshalExport is v as indented JSON with a final newline. HTML
+// characters are left as they are: the JSON is data, not a page.
+func marshalExport(v any) ([]byte, error) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("encode export: %w", err)
+	}
+	return []byte(b.String()), nil
+}
+
+// DefaultExportName is the file name to offer for a session export:
+// "claude-session-<first 8 of the id>.<format>", with anything but
+// letters, digits, '-' and '_' taken out of the id.
+func DefaultName(sessionID string, format Format) string {
+	return "claude-session-" + safeNamePart(shortUUID(sessionID), "session") + "." + string(format)
+}
+
+// DefaultMemoryExportName is the file name to offer for a memory export
+// of the project at projectPath.
+func DefaultMemoryExportName(projectPath string, format Format) string {
+	base := path.Base(strings.ReplaceAll(projectPath, "\\", "/"))
+	return "claude-memory-" + safeNamePart(base, "project") + "." + string(format)
+}
+
+func safeNamePart(s, fallback string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			b.WriteRune(r)
+		}
+	}
+	if b.Len() == 0 {
+		return fallback
+	}
+	return b.String()
+}

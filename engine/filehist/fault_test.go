@@ -1,0 +1,127 @@
+package filehist
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memscope/memscope/engine/filehistgen"
+	"github.com/memscope/memscope/engine/internal/enginetest"
+	"github.com/memscope/memscope/model"
+)
+
+// restoreLeftovers lists temporary files under the generated home's
+// folder (home and project alike).
+func restoreLeftovers(t *testing.T, l filehistgen.Layout) []string {
+	t.Helper()
+	var out []string
+	for _, root := range []string{l.Home, filepath.Dir(l.CWD)} {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && strings.Contains(d.Name(), ".memscope-") {
+				out = append(out, p)
+			}
+			return nil
+		})
+	}
+	return out
+}
+
+// A file-history rewind (four files, one of them deleted) and its undo
+// meet a fault at every call of every step. The restore journals first
+// and does not roll back: after a failure either nothing changed, or the
+// journal holds the restore and undo puts every file back. The error
+// names the errno and the path, no temporary file is left, and once the
+// fault is gone the rewind goes through.
+func TestFileRestoreFaults(t *testing.T) {
+	rewind := func(t *testing.T) (filehistgen.Layout, *model.Home, *RestorePlan) {
+		l, home, s := genFileHistory(t)
+		p, err := PlanTurnRestore(home.FS, &s, filehistgen.U1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l, home, p
+	}
+	// The calls a rewind and its undo make without a fault.
+	count := &model.FaultFS{Base: enginetest.NoSyncFS{}}
+	l, home, p := rewind(t)
+	before := diskState(t, l)
+	if _, err := applyFileRestore(count, home.Dir, home.FS, p, fhT0); err != nil {
+		t.Fatal(err)
+	}
+	want := diskState(t, l)
+	applyCalls := map[model.FaultStep]int{}
+	for _, st := range model.FaultSteps {
+		applyCalls[st] = count.Calls(st)
+	}
+	if _, err := undoFileRestore(count, home.Dir, filehistgen.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	sameState(t, "reference undo", diskState(t, l), before)
+	for _, undo := range []bool{false, true} {
+		for si, step := range model.FaultSteps {
+			n := applyCalls[step]
+			if undo {
+				n = count.Calls(step) - applyCalls[step]
+			}
+			for k := 1; k <= n; k++ {
+				errno := enginetest.FaultErrnos[(si+k)%len(enginetest.FaultErrnos)]
+				name := fmt.Sprintf("rewind/%s/%d/%s", step, k, errno)
+				if undo {
+					name = "undo/" + name[len("rewind/"):]
+				}
+				t.Run(name, func(t *testing.T) {
+					l, home, p := rewind(t)
+					f := &model.FaultFS{Base: enginetest.NoSyncFS{}, Step: step, Nth: k, Err: errno}
+					var err error
+					if undo {
+						if _, err := applyFileRestore(enginetest.NoSyncFS{}, home.Dir, home.FS, p, fhT0); err != nil {
+							t.Fatal(err)
+						}
+						_, err = undoFileRestore(f, home.Dir, filehistgen.SessionID)
+					} else {
+						_, err = applyFileRestore(f, home.Dir, home.FS, p, fhT0)
+					}
+					if step == model.StepSyncDir {
+						if err != nil {
+							t.Fatalf("a failed folder fsync failed the restore: %v", err)
+						}
+					} else {
+						if !errors.Is(err, errno) {
+							t.Fatalf("err = %v, want %v", err, errno)
+						}
+						if hits := f.Hits(); len(hits) == 0 || !strings.Contains(err.Error(), hits[0]) {
+							t.Errorf("error %q does not name the path that failed (%q)", err, hits)
+						}
+					}
+					if left := restoreLeftovers(t, l); len(left) > 0 {
+						t.Errorf("left behind: %q", left)
+					}
+					f.Heal()
+					// Whatever the failure left, undo (as often as the
+					// journal has entries) brings back the files as they
+					// were before the rewind.
+					entries, _, jerr := Restores(home.FS, filehistgen.SessionID)
+					if jerr != nil {
+						t.Fatal(jerr)
+					}
+					if len(entries) == 0 {
+						sameState(t, "after a failure with nothing journaled", diskState(t, l), before)
+					}
+					for range entries {
+						if _, err := undoFileRestore(f, home.Dir, filehistgen.SessionID); err != nil {
+							t.Fatalf("undo after the failure: %v", err)
+						}
+					}
+					sameState(t, "after undo", diskState(t, l), before)
+					if _, err := applyFileRestore(f, home.Dir, home.FS, p, fhT0); err != nil {
+						t.Fatalf("retry: %v", err)
+					}
+					sameState(t, "after the retry", diskState(t, l), want)
+				})
+			}
+		}
+	}
+}

@@ -1,0 +1,3 @@
+// Package jsstr measures and cuts strings the way JavaScript does:
+// UTF-16 code units, JS whitespace, and decoding bytes like Node.
+package jsstr

@@ -1,0 +1,132 @@
+package jsstr
+
+import (
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// decodeLikeNode decodes b as Node's Buffer.toString("utf8") does
+// (WHATWG UTF-8 decoding with replacement). A BOM is kept, as Node keeps it.
+func DecodeLikeNode(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	var sb strings.Builder
+	sb.Grow(len(b) + 8)
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < 0x80 {
+			sb.WriteByte(c)
+			i++
+			continue
+		}
+		need, lo, hi := 0, byte(0x80), byte(0xBF)
+		switch {
+		case c >= 0xC2 && c <= 0xDF:
+			need = 1
+		case c == 0xE0:
+			need, lo = 2, 0xA0
+		case c >= 0xE1 && c <= 0xEC || c == 0xEE || c == 0xEF:
+			need = 2
+		case c == 0xED:
+			need, hi = 2, 0x9F
+		case c == 0xF0:
+			need, lo = 3, 0x90
+		case c >= 0xF1 && c <= 0xF3:
+			need = 3
+		case c == 0xF4:
+			need, hi = 3, 0x8F
+		default:
+			sb.WriteRune(utf8.RuneError)
+			i++
+			continue
+		}
+		j, ok := i+1, true
+		for k := 0; k < need; k++ {
+			if j >= len(b) || b[j] < lo || b[j] > hi {
+				ok = false
+				break
+			}
+			lo, hi = 0x80, 0xBF
+			j++
+		}
+		if ok {
+			sb.Write(b[i:j])
+		} else {
+			// The bad byte at j is not consumed: it starts the next sequence.
+			sb.WriteRune(utf8.RuneError)
+		}
+		i = j
+	}
+	return sb.String()
+}
+
+// isJSSpace reports whether r is white space for String.prototype.trim.
+func IsSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200A
+}
+
+// jsTrim is String.prototype.trim.
+func Trim(s string) string { return strings.TrimFunc(s, IsSpace) }
+
+// utf16Len is JavaScript's s.length.
+func UTF16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// units is s as UTF-16 code units.
+func Units(s string) []uint16 { return utf16.Encode([]rune(s)) }
+
+// fromUnits turns UTF-16 code units back into text. A surrogate left alone
+// by a cut becomes U+FFFD, which is what Node writes for it in UTF-8.
+func FromUnits(u []uint16) string { return string(utf16.Decode(u)) }
+
+// lastUnit is u.lastIndexOf(c) over u (-1 when absent).
+func LastUnit(u []uint16, c uint16) int {
+	for i := len(u) - 1; i >= 0; i-- {
+		if u[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// splitUnits is s.split("\n") over UTF-16 units.
+func SplitUnits(u []uint16) [][]uint16 {
+	var out [][]uint16
+	start := 0
+	for i, c := range u {
+		if c == '\n' {
+			out = append(out, u[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, u[start:])
+}
+
+// cutAtWord shortens s to at most max UTF-16 units: when it is longer, it
+// is cut at the last space that keeps room for "…" and the ellipsis added.
+func CutAtWord(s string, max int) string {
+	u := Units(s)
+	if len(u) <= max {
+		return s
+	}
+	cut := u[:max-1]
+	if i := LastUnit(cut, ' '); i > 0 {
+		cut = cut[:i]
+	}
+	return strings.TrimRightFunc(FromUnits(cut), IsSpace) + "…"
+}

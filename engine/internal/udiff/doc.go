@@ -1,0 +1,2 @@
+// Package udiff writes unified diffs (Myers) of two texts.
+package udiff

@@ -1,0 +1,4 @@
+package journal
+
+// OpKind names a journaled operation.
+type OpKind string

@@ -1,0 +1,195 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/memscope/memscope/engine/memindex"
+	secscan "github.com/memscope/memscope/engine/scan"
+	"github.com/memscope/memscope/model"
+)
+
+// RecallMaxBytes and RecallMaxLines are how much of a recalled file the
+// client shows; the guidance is to keep each memory under them.
+const (
+	RecallMaxBytes = 4096
+	RecallMaxLines = 200
+)
+
+// bodyLine is the file line the body of f starts on.
+func bodyLine(f *model.MemoryFile) int {
+	raw := f.Raw()
+	if len(f.Body) > len(raw) {
+		return 1
+	}
+	return strings.Count(string(raw[:len(raw)-len(f.Body)]), "\n") + 1
+}
+
+func safeOr(name string) string {
+	if s, err := memindex.SafeMemoryName(name); err == nil {
+		return s
+	}
+	return name
+}
+
+// dupeDocs are the readable memories as texts to compare.
+func DupeDocs(md *model.MemoryDir) []DupeDoc {
+	var docs []DupeDoc
+	for _, f := range md.Files {
+		if f.Invalid {
+			continue
+		}
+		if text := strings.TrimSpace(f.Description + "\n" + f.Body); text != "" {
+			docs = append(docs, DupeDoc{Path: f.Path, Text: dupeText(text)})
+		}
+	}
+	return docs
+}
+
+// lintFiles checks each topic file on its own.
+func (l *linter) lintFiles() {
+	names := map[string]bool{}
+	for _, f := range l.md.Files {
+		if f.Name != "" {
+			names[f.Name] = true
+		}
+	}
+	for _, f := range l.md.Files {
+		l.lintFrontmatter(f)
+		if lines := strings.Count(string(f.Raw()), "\n"); f.Size > RecallMaxBytes || lines > RecallMaxLines {
+			l.add(Finding{Kind: TooLong, Severity: SevWarning, Path: f.Path,
+				Message: fmt.Sprintf("%d bytes, %d lines: when recalled, the client shows only the first %d bytes / %d lines; split it or move detail out", f.Size, lines, RecallMaxBytes, RecallMaxLines)})
+		}
+		start := bodyLine(f)
+		for _, link := range memindex.FindWikiLinks(f.Body) {
+			if !names[link.Name] {
+				l.add(Finding{Kind: BrokenLink, Severity: SevInfo, Path: f.Path, Line: start + link.Line - 1,
+					Message: fmt.Sprintf("[[%s]] names no memory (the client allows it, but the link leads nowhere)", link.Name), Related: []string{link.Name}})
+			}
+		}
+		if f.Invalid {
+			continue
+		}
+		t, clock := memindex.MemoryTime(f)
+		age := memindex.AgeDays(t, l.in.Now)
+		if l.in.Staleness.Classify(f.Type, age) == memindex.StalenessStale {
+			lim, ok := l.in.Staleness[f.Type]
+			if !ok {
+				lim = l.in.Staleness[model.TypeUntyped]
+			}
+			l.add(Finding{Kind: Stale, Severity: SevWarning, Path: f.Path,
+				Message: fmt.Sprintf("%s memory is %d days old by %s (stale from %d days): check it still holds, or archive it", f.Type, age, clock, lim.StaleDays)})
+		}
+	}
+}
+
+func (l *linter) lintFrontmatter(f *model.MemoryFile) {
+	switch {
+	case f.Invalid:
+		p := f.Problem
+		l.add(Finding{Kind: InvalidFrontmatter, Severity: SevError, Path: f.Path, Line: p.Line,
+			Message: p.Reason + ": the client cannot read its name, description or type"})
+		return
+	case f.Form == model.FormNone:
+		l.add(Finding{Kind: MissingFrontmatter, Severity: SevWarning, Path: f.Path, Line: 1,
+			Message: "no frontmatter: no name, description or type, so recall lists it without a description"})
+		return
+	}
+	var missing []string
+	if f.Name == "" {
+		missing = append(missing, "name")
+	}
+	if f.Description == "" {
+		missing = append(missing, "description")
+	}
+	if len(missing) > 0 {
+		l.add(Finding{Kind: MissingFrontmatter, Severity: SevWarning, Path: f.Path, Line: 1,
+			Message: "frontmatter has no " + strings.Join(missing, " and ") + " (the client expects both, non-empty)"})
+	}
+	switch {
+	case f.RawType == "":
+		l.add(Finding{Kind: UnknownType, Severity: SevWarning, Path: f.Path, Line: 1,
+			Message: "no type: the client reads it as untyped; set one of user, feedback, project, reference"})
+	case f.Type == model.TypeUntyped:
+		l.add(Finding{Kind: UnknownType, Severity: SevWarning, Path: f.Path, Line: 1,
+			Message: fmt.Sprintf("unknown type %q: the client reads it as untyped; use one of user, feedback, project, reference", f.RawType)})
+	}
+	if f.Name != "" && !memindex.NameMatchesFile(f.Path, f.Name, f.Type) {
+		l.add(Finding{Kind: NameMismatch, Severity: SevWarning, Path: f.Path, Line: 1,
+			Message: fmt.Sprintf("name %q does not match the file name (expected %s); rename to make them agree", f.Name, memindex.MemoryFileName(f.Type, safeOr(f.Name)))})
+	}
+}
+
+func (l *linter) lintDuplicates() []DuplicatePair {
+	pairs := FindDuplicates(DupeDocs(l.md), l.in.DuplicateThreshold)
+	for _, p := range pairs {
+		l.add(Finding{Kind: Duplicate, Severity: SevWarning, Path: p.A, Related: []string{p.B},
+			Message: fmt.Sprintf("near-duplicate of %s (similarity %.2f), both say “%s”; merge them (prune can)", p.B, p.Similarity, strings.Join(strings.Fields(strings.ReplaceAll(p.Shared, "**", "")), " "))})
+	}
+	if pairs == nil {
+		pairs = []DuplicatePair{}
+	}
+	return pairs
+}
+
+func (l *linter) lintDrift() DriftResult {
+	var docs []DupeDoc
+	if l.md.Index != nil {
+		docs = append(docs, DupeDoc{Path: model.MemoryIndexName, Text: string(l.md.Index.Bytes())})
+	}
+	for _, f := range l.md.Files {
+		docs = append(docs, DupeDoc{Path: f.Path, Text: string(f.Raw())})
+	}
+	res := CheckDrift(l.in.Project, docs, l.in.Drift)
+	for _, m := range res.Missing {
+		f := Finding{Kind: Drift, Severity: SevWarning, Path: m.Doc, Line: m.Ref.Line, Related: []string{m.Ref.Text}}
+		switch m.Ref.Kind {
+		case RefPath:
+			f.Message = fmt.Sprintf("names %s, which is not in the project any more: the memory may be outdated", m.Ref.Text)
+		default:
+			f.Severity = SevInfo
+			f.Message = fmt.Sprintf("names `%s`, found nowhere in the project: renamed or removed?", m.Ref.Text)
+		}
+		l.add(f)
+	}
+	if res.Truncated {
+		l.add(Finding{Kind: Drift, Severity: SevInfo,
+			Message: fmt.Sprintf("drift search stopped after %d files (%d bytes); %d identifiers were not checked", res.Files, res.Bytes, res.Unchecked)})
+	}
+	return res
+}
+
+// lintScan runs the security scan over everything the client reads.
+func (l *linter) lintScan() {
+	scan := func(p string, raw []byte) {
+		for _, fd := range secscan.Scan(p, string(raw)) {
+			sev := SevInfo
+			switch fd.Severity {
+			case secscan.SeverityHigh:
+				sev = SevError
+			case secscan.SeverityMedium:
+				sev = SevWarning
+			}
+			l.add(Finding{Kind: Security, Severity: sev, Path: p, Line: fd.Line, Rule: fd.Rule, Category: fd.Category,
+				Message: fmt.Sprintf("%s (%s): %s", fd.Message, fd.Rule, fd.Excerpt)})
+		}
+	}
+	if l.md.Index != nil {
+		scan(model.MemoryIndexName, l.md.Index.Bytes())
+	}
+	for _, f := range l.md.Files {
+		scan(f.Path, f.Raw())
+	}
+}
+
+// lintProblems reports what could not be read (bad frontmatter is already
+// reported per file).
+func (l *linter) lintProblems() {
+	for _, p := range l.in.Problems {
+		if p.Kind == model.ProblemInvalidFrontmatter {
+			continue
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(p.File, l.md.Dir), "/")
+		l.add(Finding{Kind: Unreadable, Severity: SevWarning, Path: rel, Line: p.Line, Message: p.Reason})
+	}
+}

@@ -1,0 +1,146 @@
+package lint
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/memscope/memscope/engine/internal/jsstr"
+	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/model"
+)
+
+// indexFacts is what lint and prune both need to know about the index.
+type IndexFacts struct {
+	ix  *model.MemoryIndex
+	Cap memindex.IndexCap
+	// linked maps a topic file to the first index line linking it.
+	Linked map[string]int
+	// dangling are entry lines whose target does not exist.
+	Dangling []model.IndexLine
+	// orphans are topic files no entry links (none when there is no
+	// MEMORY.md: the client will backfill it).
+	Orphans []*model.MemoryFile
+	// long are entry lines over IndexLineMaxChars.
+	Long []model.IndexLine
+}
+
+// analyzeIndex reads the index against the folder's files. memFS, when
+// given, settles links to files ReadMemoryDir does not list.
+func AnalyzeIndex(md *model.MemoryDir, memFS fs.FS) IndexFacts {
+	f := IndexFacts{ix: md.Index, Linked: map[string]int{}}
+	if md.Index == nil {
+		f.Cap = memindex.CapIndex(nil)
+		return f
+	}
+	f.Cap = memindex.CapIndex(md.Index.Bytes())
+	exists := map[string]bool{model.MemoryIndexName: true}
+	byName := map[string]string{}
+	for _, file := range md.Files {
+		exists[file.Path] = true
+		if file.Name != "" {
+			byName[file.Name] = file.Path
+		}
+	}
+	for _, o := range md.Other {
+		exists[o] = true
+	}
+	found := func(rel string) bool {
+		if exists[rel] {
+			return true
+		}
+		if memFS == nil {
+			return false
+		}
+		_, err := fs.Stat(memFS, rel)
+		return !errors.Is(err, fs.ErrNotExist)
+	}
+	for _, l := range md.Index.Lines {
+		e := l.Entry
+		if e == nil {
+			continue
+		}
+		target, ok := "", false
+		switch e.Form {
+		case model.EntryLink:
+			if target, ok = memindex.EntryTarget(e); !ok {
+				continue
+			}
+		case model.EntryName:
+			// The seed form names the memory: by file name or by name.
+			target, ok = e.Title+".md", true
+			if p, named := byName[e.Title]; named && !exists[target] {
+				target = p
+			}
+		}
+		if !found(target) {
+			f.Dangling = append(f.Dangling, l)
+			continue
+		}
+		if _, seen := f.Linked[target]; !seen {
+			f.Linked[target] = l.Number
+		}
+		if jsstr.UTF16Len(l.Text) > memindex.LineMaxChars {
+			f.Long = append(f.Long, l)
+		}
+	}
+	for _, file := range md.Files {
+		if _, ok := f.Linked[file.Path]; !ok {
+			f.Orphans = append(f.Orphans, file)
+		}
+	}
+	return f
+}
+
+func DanglingTarget(e *model.IndexEntry) string {
+	if e.Form == model.EntryLink {
+		return e.Target
+	}
+	return e.Title + ".md"
+}
+
+func firstN(s []string, n int) []string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+func (l *linter) lintIndex(f IndexFacts) {
+	if f.ix == nil {
+		if len(l.md.Files) > 0 {
+			b := memindex.BackfillIndex(l.md.Files)
+			l.add(Finding{Kind: Orphan, Severity: SevWarning, Path: model.MemoryIndexName,
+				Message: fmt.Sprintf("MEMORY.md is missing: at the next session start the client writes one listing %d of the %d topic files (newest first); prune can rebuild it now", b.Lines, len(l.md.Files))})
+		}
+		return
+	}
+	if c := f.Cap; c.Truncated {
+		var related []string
+		for _, d := range c.DroppedEntries {
+			related = append(related, cmp.Or(d.Target, d.Title))
+		}
+		msg := fmt.Sprintf("MEMORY.md is %s: from line %d on nothing loads", memindex.CapReason(c), c.CutFileLine)
+		if n := len(c.DroppedEntries); n > 0 {
+			msg += fmt.Sprintf("; %d index entries fall off: %s", n, strings.Join(firstN(related, 5), ", "))
+			if n > 5 {
+				msg += ", …"
+			}
+		}
+		l.add(Finding{Kind: IndexOverCap, Severity: SevError, Path: model.MemoryIndexName, Line: c.CutFileLine, Message: msg, Related: related})
+	}
+	for _, d := range f.Dangling {
+		l.add(Finding{Kind: DanglingLink, Severity: SevError, Path: model.MemoryIndexName, Line: d.Number,
+			Message: fmt.Sprintf("index entry %q links %s, which does not exist", d.Entry.Title, DanglingTarget(d.Entry)), Related: []string{DanglingTarget(d.Entry)}})
+	}
+	for _, ln := range f.Long {
+		l.add(Finding{Kind: IndexLineTooLong, Severity: SevInfo, Path: model.MemoryIndexName, Line: ln.Number,
+			Message: fmt.Sprintf("index line is %d characters; keep entries under %d (prune can shorten it)", jsstr.UTF16Len(ln.Text), memindex.LineMaxChars)})
+	}
+	for _, o := range f.Orphans {
+		l.add(Finding{Kind: Orphan, Severity: SevWarning, Path: o.Path,
+			Message: "not in MEMORY.md: the index never mentions it, so the model only finds it if recall picks it"})
+	}
+}

@@ -1,0 +1,231 @@
+package preview
+
+import (
+	"io/fs"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/memscope/memscope/engine/internal/jsstr"
+	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/model"
+)
+
+// PromptOptions describe the session whose start-up context to preview.
+type Options struct {
+	// Root is an fs.FS rooted at "/" holding the project and the home
+	// (model.MountFS puts a home given as its own fs.FS in place).
+	Root fs.FS
+	// HomeDir is $H; UserHome the user's home folder.
+	HomeDir  string
+	UserHome string
+	// Project is the absolute startup directory.
+	Project string
+	AddDirs []string
+	// ManagedDir defaults to model.ManagedDir.
+	ManagedDir string
+	// Getenv reads the environment (memory overrides and switches).
+	Getenv func(string) string
+	// Bare is --bare mode.
+	Bare bool
+	// ClaudeJSONPaths are where .claude.json may be (see
+	// model.ClaudeJSONPaths).
+	ClaudeJSONPaths []string
+	// Queries are prompts to run recall for, in order.
+	Queries []string
+	// Selector picks recalled memories; nil uses BM25.
+	Selector Selector
+	// Staleness classifies memory ages; nil uses DefaultStaleness.
+	Staleness memindex.StalenessThresholds
+	// Now is the time of the preview; At, when set, is the session start
+	// to reconstruct (ages are measured from it).
+	Now time.Time
+	At  *time.Time
+}
+
+// IndexReport is MEMORY.md in the preview: where it is and what the caps
+// do to it.
+type IndexReport struct {
+	Path   string `json:"path"`
+	Exists bool   `json:"exists"`
+	memindex.IndexCap
+	// Backfill is the index the client writes when MEMORY.md is missing
+	// and topic files exist; nil otherwise.
+	Backfill *memindex.Backfill `json:"backfill,omitempty"`
+}
+
+// PromptTotals sums the loaded layers.
+type Totals struct {
+	Chars  int `json:"chars"`
+	Tokens int `json:"tokens"`
+}
+
+// Preview is what the client puts into a session's context at start-up
+// (and, with queries, what recall adds per prompt), layer by layer, with
+// the reasons for everything left out.
+type Preview struct {
+	Project   string               `json:"project"`
+	MemoryDir string               `json:"memoryDir"`
+	Memory    model.MemoryLocation `json:"memory"`
+	At        *time.Time           `json:"at,omitempty"`
+	// Layers are in prompt order, including those that do not load.
+	Layers      []Layer        `json:"layers"`
+	MemoryIndex IndexReport    `json:"memoryIndex"`
+	Recalled    []RecalledFile `json:"recalled"`
+	// Recall is the full recall run (manifest, per-query picks).
+	Recall *RecallResult `json:"recall,omitempty"`
+	// MissingImports and ConditionalRules repeat those layers for scripts.
+	MissingImports   []MissingImport   `json:"missingImports"`
+	ConditionalRules []ConditionalRule `json:"conditionalRules"`
+	// NotInSession lists memory files written after --at: they are not
+	// in that session's prompt.
+	NotInSession []string        `json:"notInSession"`
+	Totals       Totals          `json:"totals"`
+	Notes        []string        `json:"notes"`
+	Problems     []model.Problem `json:"problems"`
+	// Text is the assembled text: the instructions block, then recalled
+	// memories.
+	Text string `json:"text"`
+}
+
+// BuildPreview assembles the preview: settings, memory location, CLAUDE.md
+// layers, MEMORY.md (capped, or backfilled), recall, and the text.
+func Build(o Options) Preview {
+	now := o.Now
+	if o.At != nil {
+		now = *o.At
+	}
+	if o.ManagedDir == "" {
+		o.ManagedDir = model.ManagedDir
+	}
+	p := Preview{Project: o.Project, At: o.At, Recalled: []RecalledFile{}, NotInSession: []string{}, Notes: []string{}, Problems: []model.Problem{}}
+	settings, probs := model.LoadSettings(o.Root, o.HomeDir, o.Project, o.ManagedDir)
+	p.Problems = append(p.Problems, probs...)
+	loc := model.ResolveMemoryLocation(model.MemoryOptions{Root: o.Root, HomeDir: o.HomeDir, UserHome: o.UserHome, StartDir: o.Project, Getenv: o.Getenv, Settings: settings, Bare: o.Bare})
+	p.Memory, p.MemoryDir = loc, loc.Dir
+	cj, probs := model.ReadClaudeJSON(o.Root, o.ClaudeJSONPaths)
+	p.Problems = append(p.Problems, probs...)
+	key := o.Project
+	if loc.Git.Kind != model.GitRootNone {
+		key = loc.Git.Root
+	}
+	cm := AssembleClaudeMd(ClaudeMdOptions{Root: o.Root, HomeDir: o.HomeDir, UserHome: o.UserHome, Project: o.Project, AddDirs: o.AddDirs,
+		ManagedDir: o.ManagedDir, Excludes: settings.ClaudeMdExcludes(), ExternalApproved: cj.ExternalIncludesApproved(key), At: o.At})
+	p.Layers, p.MissingImports, p.ConditionalRules = cm.Layers, cm.MissingImports, cm.ConditionalRules
+	p.Problems = append(p.Problems, cm.Problems...)
+
+	p.MemoryIndex.Path = path.Join(loc.Dir, model.MemoryIndexName)
+	p.MemoryIndex.DroppedEntries = []memindex.DroppedEntry{}
+	if !loc.Enabled {
+		p.Notes = append(p.Notes, "Auto memory is off ("+loc.SwitchReason+"): no MEMORY.md and no recall.")
+	} else {
+		p.addMemory(o, loc, now)
+	}
+	p.Text = assembleText(p.Layers)
+	for _, l := range p.Layers {
+		if l.Status == StatusLoaded {
+			p.Totals.Chars += l.Chars
+			p.Totals.Tokens += l.Tokens
+		}
+	}
+	if o.At != nil {
+		p.Notes = append(p.Notes, "Reconstructed for a session started "+o.At.UTC().Format(time.RFC3339)+
+			": files show their current text; those changed since are marked, memories written since are left out.")
+	}
+	return p
+}
+
+// assembleText joins the loaded layers: the instruction files and the
+// memory index under the client's preamble, then recalled memories.
+func assembleText(layers []Layer) string {
+	var instr, recalled []string
+	for _, l := range layers {
+		if l.Status != StatusLoaded {
+			continue
+		}
+		if l.Kind == KindRecalled {
+			recalled = append(recalled, l.Text)
+		} else {
+			instr = append(instr, l.Text)
+		}
+	}
+	var parts []string
+	if len(instr) > 0 {
+		parts = append(parts, InstructionsPreamble+"\n\n"+strings.Join(instr, "\n\n"))
+	}
+	parts = append(parts, recalled...)
+	return strings.Join(parts, "\n\n")
+}
+
+// addMemory adds MEMORY.md (or the backfilled index) and recall.
+func (p *Preview) addMemory(o Options, loc model.MemoryLocation, now time.Time) {
+	md, probs := model.ReadMemoryDir(o.Root, model.RootName(loc.Dir))
+	for _, pr := range probs {
+		pr.File = "/" + strings.TrimPrefix(pr.File, "/") // fs names are relative to "/"
+		p.Problems = append(p.Problems, pr)
+	}
+	var files []*model.MemoryFile
+	var later []Layer
+	for _, f := range md.Files {
+		if o.At != nil && f.ModTime.After(*o.At) {
+			p.NotInSession = append(p.NotInSession, f.Path)
+			later = append(later, Layer{Kind: KindRecalled, Path: path.Join(loc.Dir, f.Path), Status: StatusNotInSession, Mtime: f.ModTime,
+				Reason: "written after the session started: not in this session's prompt, and recall could not pick it"})
+			continue
+		}
+		files = append(files, f)
+	}
+	defer func() { p.Layers = append(p.Layers, later...) }()
+	l := Layer{Kind: KindAutoMemory, Path: p.MemoryIndex.Path, Mtime: md.IndexModTime}
+	var raw []byte
+	switch {
+	case md.Index != nil:
+		p.MemoryIndex.Exists = true
+		raw = md.Index.Bytes()
+		if o.At != nil && md.IndexModTime.After(*o.At) {
+			l.Reason = "changed after the session started: the session saw an earlier version"
+		}
+	case len(files) > 0:
+		bf := memindex.BackfillIndex(files)
+		p.MemoryIndex.Backfill = &bf
+		raw = []byte(bf.Text)
+		l.Reason = "MEMORY.md is missing: the client writes this index at session start, before the first request"
+	}
+	// CapIndex(nil) is an empty index: the whole of both caps is room.
+	p.MemoryIndex.IndexCap = memindex.CapIndex(raw)
+	if raw != nil {
+		c := p.MemoryIndex.IndexCap
+		if c.Content == "" {
+			l.Status, l.Reason = StatusSkipped, joinReason(l.Reason, "empty")
+		} else {
+			l.Status, l.Truncated = StatusLoaded, c.Truncated
+			l.Text = "Contents of " + l.Path + " (" + layerLabels[KindAutoMemory] + "):\n\n" + c.Content
+			l.Chars, l.Tokens = jsstr.UTF16Len(l.Text), int(window.EstimateTokens(jsstr.UTF16Len(l.Text)))
+			if c.Truncated {
+				l.Reason = joinReason(l.Reason, "over the caps: only part loads, with a warning")
+			}
+		}
+		p.Layers = append(p.Layers, l)
+	}
+	if len(o.Queries) == 0 {
+		return
+	}
+	rr := Recall(files, RecallOptions{Queries: o.Queries, Selector: o.Selector, Now: now, Staleness: o.Staleness, MemoryDir: loc.Dir})
+	p.Recall = &rr
+	p.Recalled = rr.Recalled()
+	if p.Recalled == nil {
+		p.Recalled = []RecalledFile{}
+	}
+	p.Notes = append(p.Notes, rr.Note)
+	for _, f := range p.Recalled {
+		rl := Layer{Kind: KindRecalled, Path: f.Path, Truncated: f.Truncated, Reason: "recalled for “" + f.Query + "”: " + f.Why}
+		if f.Skipped != "" {
+			rl.Status, rl.Reason = StatusSkipped, f.Skipped
+		} else {
+			rl.Status, rl.Text = StatusLoaded, f.Text
+			rl.Chars, rl.Tokens = jsstr.UTF16Len(f.Text), int(window.EstimateTokens(jsstr.UTF16Len(f.Text)))
+		}
+		p.Layers = append(p.Layers, rl)
+	}
+}

@@ -1,0 +1,68 @@
+package sessions
+
+import (
+	"testing"
+
+	"github.com/memscope/memscope/engine/internal/enginetest"
+	"github.com/memscope/memscope/model"
+)
+
+// transcriptBytes is the size of the transcripts Sessions reads.
+func transcriptBytes(b *testing.B, h *model.Home) int64 {
+	sf, _ := model.FindSessionFiles(h.FS)
+	var n int64
+	for _, t := range sf.Transcripts {
+		n += t.Size
+	}
+	if n == 0 {
+		b.Fatal("bench home has no transcripts")
+	}
+	return n
+}
+
+// loopCPU runs the benchmark loop and also reports MB per CPU-second
+// (all threads), which stays meaningful on a machine shared with other
+// work, where wall-clock MB/s does not.
+func loopCPU(b *testing.B, n int64, body func()) {
+	b.SetBytes(n)
+	c0 := processCPU()
+	for b.Loop() {
+		body()
+	}
+	if c := processCPU() - c0; c > 0 {
+		b.ReportMetric(float64(n)*float64(b.N)/1e6/c.Seconds(), "MB/cpu-s")
+	}
+}
+
+// BenchmarkSessions is the whole report on all CPUs; MB/s is over
+// transcript bytes.
+func BenchmarkSessions(b *testing.B) {
+	h := enginetest.BenchHome(b)
+	b.ReportAllocs()
+	loopCPU(b, transcriptBytes(b, h), func() {
+		if rep := Summarize(Options{Home: h}); rep.Totals.Records == 0 {
+			b.Fatal("no records")
+		}
+	})
+}
+
+// BenchmarkSessionsOneWorker is the report on one worker: MB/s is the
+// per-core speed of the scanner.
+func BenchmarkSessionsOneWorker(b *testing.B) {
+	h := enginetest.BenchHome(b)
+	loopCPU(b, transcriptBytes(b, h), func() { Summarize(Options{Home: h, Workers: 1}) })
+}
+
+// BenchmarkSummarizeOneWorker is model.SummarizeTranscript (what stat
+// used before) over the same files on one worker, for comparison.
+func BenchmarkSummarizeOneWorker(b *testing.B) {
+	h := enginetest.BenchHome(b)
+	sf, _ := model.FindSessionFiles(h.FS)
+	loopCPU(b, transcriptBytes(b, h), func() {
+		for _, t := range sf.Transcripts {
+			if _, err := model.SummarizeTranscript(h.FS, t.Path); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,161 @@
+package sessions
+
+import (
+	"bytes"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"io/fs"
+	"unicode/utf8"
+
+	"github.com/memscope/memscope/model"
+)
+
+// fileScan is what one streaming pass over one transcript finds: the
+// summary model.ScanTranscript would give, and the usage lines ccusage
+// would count.
+type FileScan struct {
+	Sum model.TranscriptSummary
+	// usage lists the lines ccusage counts, in file order, with repeats
+	// of an id pair already seen in this file left out (they could never
+	// count: the first one always comes first).
+	Usage []usageLine
+	// problems are ccusage usage lines whose counts memscope will not
+	// round (when the model's reader did not already report the line).
+	problems []model.Problem
+}
+
+// usageLine is one line's usage and the identity ccusage dedups it by.
+type usageLine struct {
+	// key hashes message.id and requestId (128 bits, so a collision
+	// among even billions of responses is not a practical concern);
+	// keyed is false when either is missing, and such lines always count.
+	key   [2]uint64
+	keyed bool
+	usage model.Usage
+}
+
+// scanWorker scans files one after another, reusing its buffers.
+type scanWorker struct {
+	js    jsonScanner
+	lr    *model.LineReader
+	cr    byteCounter
+	z     *summarizer
+	seeds *[2]maphash.Seed
+	seen  map[[2]uint64]struct{}
+	// ccusage says whether to collect ccusage's usage lines too.
+	ccusage bool
+}
+
+func NewScanWorker(seeds *[2]maphash.Seed, ccusage bool) *scanWorker {
+	return &scanWorker{z: newSummarizer(), seeds: seeds, seen: map[[2]uint64]struct{}{}, ccusage: ccusage}
+}
+
+// byteCounter counts the bytes read through it.
+type byteCounter struct {
+	r io.Reader
+	n int64
+}
+
+// scanFile reads the transcript at name in fsys once. Like
+// model.SummarizeTranscript, an open error is returned with an empty
+// summary; a read error with what was read before it.
+func (w *scanWorker) scanFile(fsys fs.FS, name string) (FileScan, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return FileScan{Sum: model.TranscriptSummary{Path: name}}, fmt.Errorf("open transcript %s: %w", name, err)
+	}
+	defer f.Close()
+	return w.Scan(f, name)
+}
+
+// scan reads one transcript from r in one pass.
+func (w *scanWorker) Scan(r io.Reader, name string) (FileScan, error) {
+	var out FileScan
+	clear(w.seen)
+	z := w.z
+	z.reset(name)
+	w.cr = byteCounter{r: r}
+	if w.lr == nil {
+		w.lr = model.NewLineReader(&w.cr)
+	} else {
+		w.lr.Reset(&w.cr)
+	}
+	lr, cr := w.lr, &w.cr
+	js := &w.js
+	for {
+		line, ok := lr.Next()
+		if !ok {
+			break
+		}
+		b := line.Bytes
+		if len(bytes.TrimSpace(b)) == 0 {
+			z.sum.BlankLines++
+			continue
+		}
+		z.sum.Lines++
+		if err := js.line(b); err != nil {
+			z.slow(line)
+			continue
+		}
+		if js.hi&swarMSB != 0 && !utf8.Valid(b) || !z.fast(js) {
+			z.slow(line)
+		}
+		if w.ccusage {
+			w.ccusageLine(&out, line.Number)
+		}
+	}
+	z.sum.Bytes = cr.n
+	out.Sum = z.sum
+	if err := lr.Err(); err != nil {
+		return out, fmt.Errorf("read %s: %w", name, err)
+	}
+	return out, nil
+}
+
+// ccusageLine notes the usage ccusage would count on the line just
+// scanned (which was valid JSON).
+func (w *scanWorker) ccusageLine(out *FileScan, lineNo int) {
+	js := &w.js
+	u, verdict, why := js.lineUsage()
+	switch verdict {
+	case usageNone:
+		return
+	case usageNotWhole:
+		if n := len(w.z.sum.Problems); n == 0 || w.z.sum.Problems[n-1].Line != lineNo {
+			out.problems = append(out.problems, model.Problem{File: w.z.name, Line: lineNo, Kind: model.ProblemBadField, Reason: why})
+		}
+		return
+	}
+	ul := usageLine{usage: u}
+	if f := &js.f; f.msgID.present() && f.requestID.present() {
+		ul.keyed = true
+		ul.key = w.key(f.msgID, f.requestID)
+		if _, dup := w.seen[ul.key]; dup {
+			return
+		}
+		w.seen[ul.key] = struct{}{}
+	}
+	out.Usage = append(out.Usage, ul)
+}
+
+// key hashes message.id and requestId as ccusage joins them ("id:req"),
+// decoding them first when they hold escapes.
+func (w *scanWorker) key(id, req span) [2]uint64 {
+	var k [2]uint64
+	for i := range k {
+		var h maphash.Hash
+		h.SetSeed(w.seeds[i])
+		h.Write(w.js.textBytes(id))
+		h.WriteByte(':')
+		h.Write(w.js.textBytes(req))
+		k[i] = h.Sum64()
+	}
+	return k
+}
+
+func (c *byteCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}

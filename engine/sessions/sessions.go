@@ -1,0 +1,298 @@
+package sessions
+
+import (
+	"cmp"
+	"hash/maphash"
+	"io/fs"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/memscope/memscope/model"
+)
+
+// SessionRow is one session of a home: its main transcript and the
+// transcripts of its subagents (projects/<slug>/<id>/subagents/), which
+// belong to it: their records, bytes and usage are in the row, and
+// SubagentUsage says how much of Usage they account for.
+type Row struct {
+	SessionID string `json:"sessionId"`
+	// Project is the session's real folder (the first cwd of its
+	// transcripts, else of another session of the same project folder);
+	// "" when no transcript says.
+	Project     string `json:"project"`
+	ProjectSlug string `json:"projectSlug,omitempty"`
+	// Kind is main for projects/<slug>/<id>.jsonl, seed for the older
+	// sessions/<id>/transcript.jsonl layout.
+	Kind model.TranscriptKind `json:"kind"`
+	// Path is the main transcript, relative to the home; "" when only
+	// subagent transcripts of the session are left.
+	Path      string `json:"path,omitempty"`
+	Subagents int    `json:"subagents"`
+	Bytes     int64  `json:"bytes"`
+	Records   int    `json:"records"`
+	// CompactBoundaries and MicrocompactBoundaries count compaction
+	// records.
+	CompactBoundaries      int `json:"compactBoundaries"`
+	MicrocompactBoundaries int `json:"microcompactBoundaries"`
+	// Usage sums API usage once per message.id+requestId across the whole
+	// home, as ccusage does; Responses counts the lines summed.
+	Usage         model.Usage `json:"usage"`
+	SubagentUsage model.Usage `json:"subagentUsage"`
+	Responses     int         `json:"responses"`
+	// First and Last are the earliest and latest record timestamps.
+	First time.Time `json:"first,omitzero"`
+	Last  time.Time `json:"last,omitzero"`
+	// Problems counts the lines of the session's files that were skipped
+	// or read with a fault (listed in SessionsReport.Problems).
+	Problems int `json:"problems"`
+}
+
+// SessionTotals sums the rows of a report.
+type Totals struct {
+	Sessions               int         `json:"sessions"`
+	Transcripts            int         `json:"transcripts"`
+	SubagentTranscripts    int         `json:"subagentTranscripts"`
+	Bytes                  int64       `json:"bytes"`
+	Records                int         `json:"records"`
+	CompactBoundaries      int         `json:"compactBoundaries"`
+	MicrocompactBoundaries int         `json:"microcompactBoundaries"`
+	Usage                  model.Usage `json:"usage"`
+	SubagentUsage          model.Usage `json:"subagentUsage"`
+	Responses              int         `json:"responses"`
+	Problems               int         `json:"problems"`
+}
+
+// SessionsReport is what `memscope sessions` prints: one row per session,
+// sorted by project, then start time.
+type Report struct {
+	Home     string          `json:"home"`
+	Source   string          `json:"source"`
+	Demo     bool            `json:"demo"`
+	Sessions []Row           `json:"sessions"`
+	Totals   Totals          `json:"totals"`
+	Problems []model.Problem `json:"problems"`
+}
+
+// SessionsOptions say which home to report on.
+type Options struct {
+	Home *model.Home
+	// ProjectSlug limits the report to one projects/<slug> folder; "" is
+	// every session, seed-layout ones included.
+	ProjectSlug string
+	// Workers bounds the files read at once (default: the CPUs).
+	Workers int
+}
+
+// Sessions reads every transcript of a home once, on all CPUs, and sums
+// each session. Usage is counted the way ccusage 18.0.11 counts it, so
+// the totals agree with `ccusage session --json --offline`: a response
+// (message.id + requestId) counts once in the whole home, in the file
+// whose earliest timestamp comes first, and lines missing either id
+// always count.
+func Summarize(o Options) Report {
+	h := o.Home
+	rep := Report{Home: h.Dir, Source: string(h.Source), Demo: h.Source == model.HomeFromDemo}
+	sf, probs := model.FindSessionFiles(h.FS)
+	files := sf.Transcripts[:0:0]
+	for _, t := range sf.Transcripts {
+		if o.ProjectSlug == "" || t.ProjectSlug == o.ProjectSlug {
+			files = append(files, t)
+		}
+	}
+	scans := ScanAll(h.FS, files, o.Workers, true)
+	dedupeLikeCcusage(files, scans)
+
+	rows := map[string]*Row{}
+	var order []string
+	cwdBySlug := map[string]string{}
+	for i, t := range files {
+		s := &scans[i]
+		k := rowKey(t)
+		r := rows[k]
+		if r == nil {
+			r = &Row{SessionID: t.SessionID, ProjectSlug: t.ProjectSlug, Kind: t.Kind}
+			if t.Kind == model.TranscriptSubagent {
+				r.Kind = model.TranscriptMain
+			}
+			rows[k] = r
+			order = append(order, k)
+		}
+		addScan(r, t, s)
+		if t.Kind != model.TranscriptSubagent && r.Project == "" {
+			r.Project = s.Sum.CWD
+		}
+		if cwdBySlug[t.ProjectSlug] == "" {
+			cwdBySlug[t.ProjectSlug] = s.Sum.CWD
+		}
+		probs = append(append(probs, s.Sum.Problems...), s.problems...)
+	}
+	// A session whose main transcript names no folder takes the one of its
+	// subagents, else the one of its project's other sessions.
+	for i, t := range files {
+		if r := rows[rowKey(t)]; r.Project == "" && t.Kind == model.TranscriptSubagent {
+			r.Project = scans[i].Sum.CWD
+		}
+	}
+	for _, r := range rows {
+		if r.Project == "" && r.ProjectSlug != "" {
+			r.Project = cwdBySlug[r.ProjectSlug]
+		}
+	}
+	rep.Sessions = make([]Row, 0, len(order))
+	for _, k := range order {
+		rep.Sessions = append(rep.Sessions, *rows[k])
+	}
+	slices.SortStableFunc(rep.Sessions, func(a, b Row) int {
+		return cmp.Or(cmp.Compare(a.Project, b.Project), a.First.Compare(b.First), cmp.Compare(a.SessionID, b.SessionID))
+	})
+	for _, r := range rep.Sessions {
+		t := &rep.Totals
+		t.Sessions++
+		t.Transcripts += r.Subagents
+		if r.Path != "" {
+			t.Transcripts++
+		}
+		t.SubagentTranscripts += r.Subagents
+		t.Bytes += r.Bytes
+		t.Records += r.Records
+		t.CompactBoundaries += r.CompactBoundaries
+		t.MicrocompactBoundaries += r.MicrocompactBoundaries
+		t.Usage = t.Usage.Add(r.Usage)
+		t.SubagentUsage = t.SubagentUsage.Add(r.SubagentUsage)
+		t.Responses += r.Responses
+	}
+	rep.Problems = SortProblems(probs)
+	rep.Totals.Problems = len(rep.Problems)
+	return rep
+}
+
+// sortProblems orders problems by file, then line, keeping the order of
+// those on one line; it never returns nil, so JSON shows [].
+func SortProblems(probs []model.Problem) []model.Problem {
+	sort.SliceStable(probs, func(i, j int) bool {
+		if probs[i].File != probs[j].File {
+			return probs[i].File < probs[j].File
+		}
+		return probs[i].Line < probs[j].Line
+	})
+	if probs == nil {
+		return []model.Problem{}
+	}
+	return probs
+}
+
+// rowKey names the session a transcript belongs to: a subagent's is
+// its parent's.
+func rowKey(t model.TranscriptFile) string {
+	kind := t.Kind
+	if kind == model.TranscriptSubagent {
+		kind = model.TranscriptMain
+	}
+	return string(kind) + "\x00" + t.ProjectSlug + "\x00" + t.SessionID
+}
+
+// addScan adds one transcript's scan to its session's row.
+func addScan(r *Row, t model.TranscriptFile, s *FileScan) {
+	if t.Kind == model.TranscriptSubagent {
+		r.Subagents++
+	} else {
+		r.Path = t.Path
+	}
+	r.Bytes += s.Sum.Bytes
+	r.Records += s.Sum.Records
+	r.CompactBoundaries += s.Sum.CompactBoundaries
+	r.MicrocompactBoundaries += s.Sum.MicrocompactBoundaries
+	r.Problems += len(s.Sum.Problems) + len(s.problems)
+	for _, u := range s.Usage {
+		r.Usage = r.Usage.Add(u.usage)
+		r.Responses++
+		if t.Kind == model.TranscriptSubagent {
+			r.SubagentUsage = r.SubagentUsage.Add(u.usage)
+		}
+	}
+	if f := s.Sum.First; !f.IsZero() && (r.First.IsZero() || f.Before(r.First)) {
+		r.First = f
+	}
+	if s.Sum.Last.After(r.Last) {
+		r.Last = s.Sum.Last
+	}
+}
+
+// dedupeLikeCcusage drops the usage lines whose message.id+requestId was
+// counted in another file. ccusage reads files in order of their earliest
+// timestamp (files without one last), so the same order decides here
+// which file keeps a response copied into several (a resumed or forked
+// session); ties keep path order.
+func dedupeLikeCcusage(files []model.TranscriptFile, scans []FileScan) {
+	idx := make([]int, len(files))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		fa, fb := scans[a].Sum.First, scans[b].Sum.First
+		switch {
+		case fa.IsZero() != fb.IsZero():
+			if fa.IsZero() {
+				return 1
+			}
+			return -1
+		case !fa.Equal(fb):
+			return fa.Compare(fb)
+		}
+		return cmp.Compare(files[a].Path, files[b].Path)
+	})
+	seen := map[[2]uint64]struct{}{}
+	for _, i := range idx {
+		kept := scans[i].Usage[:0]
+		for _, u := range scans[i].Usage {
+			if u.keyed {
+				if _, dup := seen[u.key]; dup {
+					continue
+				}
+				seen[u.key] = struct{}{}
+			}
+			kept = append(kept, u)
+		}
+		scans[i].Usage = kept
+	}
+}
+
+// scanAll scans files on a pool of workers, biggest first so one large
+// file does not finish last alone. Results are in input order; a file
+// that cannot be read is reported in its summary's problems. With
+// ccusage set, the usage lines ccusage counts are collected too.
+func ScanAll(fsys fs.FS, files []model.TranscriptFile, workers int, ccusage bool) []FileScan {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return files[order[a]].Size > files[order[b]].Size })
+	seeds := &[2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+	out := make([]FileScan, len(files))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, len(files)) {
+		wg.Go(func() {
+			w := NewScanWorker(seeds, ccusage)
+			for i := range jobs {
+				s, err := w.scanFile(fsys, files[i].Path)
+				if err != nil {
+					s.Sum.Problems = append(s.Sum.Problems, model.Problem{File: files[i].Path, Kind: model.ProblemUnreadable, Reason: err.Error()})
+				}
+				out[i] = s
+			}
+		})
+	}
+	for _, i := range order {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return out
+}

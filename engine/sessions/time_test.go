@@ -1,0 +1,75 @@
+package sessions
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+func TestParseClientStamp(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		fast bool // read by hand; otherwise left to time.Parse
+	}{
+		{"2026-11-11T05:00:57.454Z", true},
+		{"2026-11-11T05:00:57Z", true},
+		{"2026-11-11T05:00:57.1Z", true},
+		{"2026-11-11T05:00:57.123456789Z", true},
+		{"2024-02-29T23:59:59.999Z", true},
+		{"2000-02-29T00:00:00Z", true},
+		{"1900-02-29T00:00:00Z", false},
+		{"2026-02-29T00:00:00Z", false},
+		{"2026-04-31T00:00:00Z", false},
+		{"2026-13-01T00:00:00Z", false},
+		{"2026-11-11T24:00:00Z", false},
+		{"2026-11-11T05:60:00Z", false},
+		{"2026-11-11T05:00:60Z", false},
+		{"2026-11-11T05:00:57.Z", false},
+		{"2026-11-11T05:00:57.1234567890Z", false},
+		{"2026-11-11T05:00:57+01:00", false},
+		{"2026-11-11 05:00:57Z", false},
+		{"2026-1a-11T05:00:57Z", false},
+		{"", false},
+	} {
+		got, ok := parseClientStamp([]byte(tc.in))
+		want, err := time.Parse(time.RFC3339Nano, tc.in)
+		if ok != tc.fast {
+			t.Errorf("%q: read by hand %v, want %v", tc.in, ok, tc.fast)
+		}
+		if ok && (err != nil || !got.Equal(want) || got.Location() != want.Location()) {
+			t.Errorf("%q: %v, time.Parse %v (%v)", tc.in, got, want, err)
+		}
+	}
+	for _, tc := range []struct {
+		in string
+		ok bool
+	}{{"0", true}, {"-0", true}, {"123", true}, {"9223372036854775807", true}, {"-9223372036854775808", true},
+		{"9223372036854775808", false}, {"-9223372036854775809", false}, {"12345678901234567890", false}, {"1.0", false}, {"", false}, {"-", false}} {
+		n, ok := parseInt([]byte(tc.in))
+		if ok != tc.ok {
+			t.Errorf("parseInt(%q) ok = %v", tc.in, ok)
+		}
+		if ok {
+			var want int64
+			if _, err := fmt.Sscan(tc.in, &want); err != nil || n != want {
+				t.Errorf("parseInt(%q) = %d, want %d", tc.in, n, want)
+			}
+		}
+	}
+}
+
+// FuzzSessionsTimestamp holds the hand-read timestamps to time.Parse.
+func FuzzSessionsTimestamp(f *testing.F) {
+	f.Add("2026-11-11T05:00:57.454Z")
+	f.Add("2024-02-29T23:59:59Z")
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := parseClientStamp([]byte(s))
+		if !ok {
+			return
+		}
+		want, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil || !got.Equal(want) || got.Location() != want.Location() {
+			t.Fatalf("%q: %v, time.Parse %v (%v)", s, got, want, err)
+		}
+	})
+}

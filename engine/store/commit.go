@@ -1,0 +1,252 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/memscope/memscope/engine/journal"
+	secscan "github.com/memscope/memscope/engine/scan"
+	"github.com/memscope/memscope/model"
+)
+
+// clientReads reports whether the client reads rel as memory.
+func clientReads(rel string) bool {
+	return rel == model.MemoryIndexName || model.IsMemoryTopicPath(rel)
+}
+
+// fileTarget is what one file becomes, and what it was (for rolling back).
+type fileTarget struct {
+	rel        string
+	data       []byte
+	exists     bool
+	perm       fs.FileMode
+	prev       []byte
+	prevExists bool
+	prevStamp  FileStamp
+}
+
+// rollbackError is a failed change whose rollback failed too: files may be
+// half changed, and the journal entry is kept so undo can finish the job.
+type rollbackError struct {
+	err, rollback error
+}
+
+// applyTargets writes the targets: one file through the atomic writer;
+// several by staging every new content first, then renaming each into
+// place, then removing. Just before, each file is checked once more
+// against the content it was read with. A failure rolls back what was
+// already done. during names the operation in errors.
+func applyTargets(fsys FS, ts []fileTarget, during string) error {
+	for _, t := range ts {
+		data, exists, info, err := readStoreFile(fsys, t.rel)
+		if err != nil {
+			return err
+		}
+		if now := StampOf(data, exists, info); !now.SameContent(t.prevStamp) {
+			return &ConflictError{Path: t.rel, Read: t.prevStamp, Now: now, During: during}
+		}
+	}
+	cfs, checked := fsys.(checkedFS)
+	checked = checked && cfs.checksAtRename()
+	if len(ts) == 1 {
+		t := ts[0]
+		switch {
+		case checked && t.exists:
+			// Staged and synced first; the check is made at the rename
+			// (ops_concurrent.go), so a concurrent write cannot be lost.
+			name, err := fsys.Stage(t.rel, t.data, t.perm)
+			if err != nil {
+				return fmt.Errorf("%s: %w", during, err)
+			}
+			return cfs.replaceChecked(name, t.rel, t.prevStamp, during)
+		case checked:
+			return cfs.removeChecked(t.rel, t.prevStamp, during)
+		case t.exists:
+			return fsys.WriteFile(t.rel, t.data, t.perm)
+		}
+		return fsys.Remove(t.rel)
+	}
+	staged := map[string]string{}
+	// unstage removes the staged files; one it cannot remove is named in
+	// the error, never left behind silently.
+	unstage := func(err error) error {
+		var left error
+		for _, name := range staged {
+			left = errors.Join(left, fsys.Remove(name))
+		}
+		if left != nil {
+			return fmt.Errorf("%w (and a staged file could not be removed: %w)", err, left)
+		}
+		return err
+	}
+	for _, t := range ts {
+		if !t.exists {
+			continue
+		}
+		name, err := fsys.Stage(t.rel, t.data, t.perm)
+		if err != nil {
+			return unstage(fmt.Errorf("%s: %w", during, err))
+		}
+		staged[t.rel] = name
+	}
+	var done []fileTarget
+	fail := func(err error) error {
+		err = unstage(err)
+		var rbErr error
+		for i := len(done) - 1; i >= 0; i-- {
+			t := done[i]
+			var e error
+			if t.prevExists {
+				e = fsys.WriteFile(t.rel, t.prev, t.perm)
+			} else {
+				e = fsys.Remove(t.rel)
+			}
+			rbErr = errors.Join(rbErr, e)
+		}
+		if rbErr != nil {
+			return &rollbackError{err: err, rollback: rbErr}
+		}
+		return fmt.Errorf("%s: %w (nothing was changed)", during, err)
+	}
+	// Renames first, removals last: an interrupted change then leaves
+	// extra files, never missing ones.
+	for _, t := range ts {
+		if !t.exists {
+			continue
+		}
+		var err error
+		if checked {
+			err = cfs.replaceChecked(staged[t.rel], t.rel, t.prevStamp, during)
+		} else {
+			err = fsys.Rename(staged[t.rel], t.rel)
+		}
+		if err != nil {
+			if checked {
+				delete(staged, t.rel) // replaceChecked removed it
+			}
+			return fail(err)
+		}
+		delete(staged, t.rel)
+		done = append(done, t)
+	}
+	for _, t := range ts {
+		if t.exists {
+			continue
+		}
+		var err error
+		if checked {
+			err = cfs.removeChecked(t.rel, t.prevStamp, during)
+		} else {
+			err = fsys.Remove(t.rel)
+		}
+		if err != nil {
+			return fail(err)
+		}
+		done = append(done, t)
+	}
+	return nil
+}
+
+// commit scans, journals and applies the workset as one change.
+func (s *Store) commit(op journal.OpKind, summary string, w *workset, o WriteOptions) (Change, error) {
+	rels := w.changed()
+	ch := Change{Op: op, Summary: summary, Files: w.changedFiles(rels), Diff: w.diff(rels)}
+	if len(rels) == 0 {
+		return ch, nil
+	}
+	if o.Now.IsZero() {
+		// The time goes into the journal, trash names and modified lines;
+		// a zero time is a caller's bug, not a time to write down.
+		return ch, errors.New("write refused: WriteOptions.Now is not set")
+	}
+	all, blocking := w.scan(rels)
+	ch.Findings = all
+	if len(blocking) > 0 && !o.Force {
+		return ch, &ScanBlockedError{Findings: blocking}
+	}
+	defer s.lockJournal()()
+	j, _, err := s.readJournal()
+	if err != nil {
+		return ch, err
+	}
+	entry := journal.Entry{ID: j.NewID(o.Now), Time: o.Now.UTC(), Op: op, Summary: summary}
+	targets := make([]fileTarget, 0, len(rels))
+	for _, rel := range rels {
+		f := w.files[rel]
+		jf := journal.File{Path: rel, Existed: f.baseExists, Mode: f.perm}
+		if f.baseExists {
+			jf.Before = f.base
+		}
+		if f.exists {
+			jf.After = hashBytes(f.data)
+		}
+		entry.Files = append(entry.Files, jf)
+		targets = append(targets, fileTarget{rel: rel, data: f.data, exists: f.exists, perm: f.perm, prev: f.base, prevExists: f.baseExists, prevStamp: f.baseStamp})
+	}
+	// Write ahead: the journal holds the old bytes before any file changes,
+	// so even a crash mid-change leaves something undo can restore.
+	j.Add(entry)
+	if err := s.writeJournal(j); err != nil {
+		return ch, err
+	}
+	if err := applyTargets(s.fsys, targets, string(op)); err != nil {
+		var rb *rollbackError
+		if !errors.As(err, &rb) {
+			j.Drop(entry.ID)
+			if jerr := s.writeJournal(j); jerr != nil {
+				err = fmt.Errorf("%w (and the journal entry %s could not be removed: %v)", err, entry.ID, jerr)
+			}
+		}
+		s.Reload()
+		return ch, err
+	}
+	ch.ID = entry.ID
+	s.Reload()
+	return ch, nil
+}
+
+// scan runs the security scan over the files the client reads (MEMORY.md
+// and topic files) as the change leaves them. It returns every finding,
+// and the high-severity ones the change adds: a finding already present
+// before the change (anywhere in the files it touches, so a move or a
+// rename adds nothing) does not block, so a file holding a leaked key can
+// still be edited, retyped or cleaned.
+func (w *workset) scan(rels []string) (all, blocking []secscan.Finding) {
+	type key struct {
+		rule    secscan.RuleID
+		excerpt string
+	}
+	before := map[key]int{}
+	for _, rel := range rels {
+		if f := w.files[rel]; f.baseExists && clientReads(rel) {
+			for _, fd := range secscan.Scan(rel, string(f.base)) {
+				before[key{fd.Rule, fd.Excerpt}]++
+			}
+		}
+	}
+	for _, rel := range rels {
+		f := w.files[rel]
+		if !f.exists || !clientReads(rel) {
+			continue
+		}
+		for _, fd := range secscan.Scan(rel, string(f.data)) {
+			all = append(all, fd)
+			k := key{fd.Rule, fd.Excerpt}
+			if before[k] > 0 {
+				before[k]--
+				continue
+			}
+			if fd.Severity == secscan.SeverityHigh {
+				blocking = append(blocking, fd)
+			}
+		}
+	}
+	return all, blocking
+}
+
+func (e *rollbackError) Error() string {
+	return fmt.Sprintf("%v; putting the files back failed too (%v): run undo to restore them from the journal", e.err, e.rollback)
+}
+
+func (e *rollbackError) Unwrap() error { return e.err }

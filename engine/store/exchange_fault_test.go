@@ -1,0 +1,176 @@
+package store
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/memscope/memscope/engine/internal/enginetest"
+	"github.com/memscope/memscope/engine/journal"
+	"github.com/memscope/memscope/model"
+)
+
+// The exchange steps of the checked writes (ops_concurrent.go), which
+// model.FaultFS does not know.
+const (
+	stepExchange model.FaultStep = "exchange"
+	stepLink     model.FaultStep = "link"
+)
+
+// faultExchange is the exchangeFS production uses on Linux (the OS's
+// exchange and link) over a model.FaultFS, and can make the Nth call of
+// the exchange or the link fail once too; so the checked write path, not
+// only the plain one, meets every fault.
+type faultExchange struct {
+	*model.FaultFS
+	step model.FaultStep
+	nth  int
+	err  syscall.Errno
+
+	mu    sync.Mutex
+	calls map[model.FaultStep]int
+	hits  []string
+}
+
+// TestStoreFaults again, on the checked path that production takes on
+// Linux: every step (the exchange and the link included) fails at each
+// of its calls, one errno per call in turn.
+func TestStoreFaultsCheckedPath(t *testing.T) {
+	if !osExchangeSupported {
+		t.Skip("no atomic exchange on this system: production takes the plain path, which TestStoreFaults covers")
+	}
+	steps := append(slices.Clone(model.FaultSteps), stepExchange, stepLink)
+	for _, op := range faultOps() {
+		ref := &faultExchange{FaultFS: &model.FaultFS{}}
+		r := newFaultRunWith(t, op, ref.FaultFS, ref)
+		ch, err := op.op(r.store)
+		if err != nil {
+			t.Fatalf("%s without a fault: %v", op.name, err)
+		}
+		wantFiles, wantIDs := withoutJournal(snapshot(t, r.dir)), journalIDs(t, r.dir)
+		names := []string{journal.Path}
+		for _, f := range ch.Files {
+			names = append(names, f.Path)
+		}
+		for si, step := range steps {
+			for k := 1; k <= ref.callsOf(step); k++ {
+				errno := enginetest.FaultErrnos[(si+k)%len(enginetest.FaultErrnos)]
+				t.Run(fmt.Sprintf("%s/%s/%d/%s", op.name, step, k, errno), func(t *testing.T) {
+					f := &faultExchange{FaultFS: &model.FaultFS{}, step: step, nth: k, err: errno}
+					if step != stepExchange && step != stepLink {
+						f.FaultFS.Step, f.FaultFS.Nth, f.FaultFS.Err = step, k, errno
+					}
+					r := newFaultRunWith(t, op, f.FaultFS, f)
+					r.hits = f.allHits
+					_, err := op.op(r.store)
+					switch {
+					case step == model.StepSyncDir:
+						if err != nil {
+							t.Fatalf("a failed folder fsync failed the change: %v", err)
+						}
+					case step == model.StepRemove && err == nil:
+						// Known limit of the checked path: the exchange has
+						// landed the change and the old content sits in the
+						// staged name; when it cannot be removed the change
+						// still stands (failing it now would drop a journal
+						// entry for a change that landed) and the hidden copy
+						// stays: a copy of the file's old or new content.
+						snap := snapshot(t, r.dir)
+						for _, name := range leftovers(snap) {
+							target := leftoverTarget(name)
+							// A new file is created by link(2): the staged name
+							// is then a second name of the new content.
+							if old, ok := r.before[target]; (!ok || snap[name] != old) && snap[name] != wantFiles[target] {
+								t.Errorf("%s is left behind and holds neither the old nor the new content of %s", name, target)
+							}
+						}
+					default:
+						if err == nil {
+							t.Fatalf("call %d of %s failed (%q) and the change succeeded", k, step, r.hits())
+						}
+						r.checkFailed(t, err, errno)
+						if !namesOne(err, names) {
+							t.Errorf("error %q names none of the change's files %q", err, names)
+						}
+						f.heal()
+						if _, err := op.op(r.store); err != nil {
+							t.Fatalf("retry: %v", err)
+						}
+					}
+					if d := enginetest.DiffTrees(wantFiles, withoutLeftovers(withoutJournal(snapshot(t, r.dir)))); d != "" {
+						t.Errorf("after the change the folder differs from a run without a fault:\n%s", d)
+					}
+					if ids := journalIDs(t, r.dir); !slices.Equal(ids, wantIDs) {
+						t.Errorf("journal %q, want %q", ids, wantIDs)
+					}
+				})
+			}
+		}
+	}
+}
+
+// leftoverTarget is the file a staged or set-aside name was made for:
+// "dir/.x.md.memscope-stage-3-99" is "dir/x.md".
+func leftoverTarget(name string) string {
+	dir, base := path.Split(name)
+	base = strings.TrimPrefix(base, ".")
+	if i := strings.Index(base, ".memscope-"); i >= 0 {
+		base = base[:i]
+	}
+	return dir + base
+}
+
+func (f *faultExchange) fail(step model.FaultStep, path string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.calls == nil {
+		f.calls = map[model.FaultStep]int{}
+	}
+	f.calls[step]++
+	if f.step != step || f.calls[step] != f.nth {
+		return false
+	}
+	f.hits = append(f.hits, path)
+	return true
+}
+
+func (f *faultExchange) Exchange(a, b string) error {
+	if f.fail(stepExchange, a) {
+		return &os.LinkError{Op: "renameat2", Old: a, New: b, Err: f.err}
+	}
+	return osExchange(a, b)
+}
+
+func (f *faultExchange) Link(a, b string) error {
+	if f.fail(stepLink, a) {
+		return &os.LinkError{Op: "link", Old: a, New: b, Err: f.err}
+	}
+	return os.Link(a, b)
+}
+
+func (f *faultExchange) allHits() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append(f.FaultFS.Hits(), f.hits...)
+}
+
+func (f *faultExchange) heal() {
+	f.FaultFS.Heal()
+	f.mu.Lock()
+	f.step = ""
+	f.mu.Unlock()
+}
+
+func (f *faultExchange) callsOf(step model.FaultStep) int {
+	if step == stepExchange || step == stepLink {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return f.calls[step]
+	}
+	return f.FaultFS.Calls(step)
+}

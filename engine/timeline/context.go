@@ -1,0 +1,204 @@
+package timeline
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/model"
+)
+
+// Context is what fills a context window, by category, in tokens
+// estimated at CharsPerToken characters (UTF-16 code units; images at
+// ImageTokens).
+type Context struct {
+	// System is the system prompt and tool definitions, from the prompt
+	// snapshots the client writes (see SystemTokens).
+	System window.Tokens `json:"system"`
+	// Instructions are CLAUDE.md and rules files and the other context
+	// attachments (skills, agents, environment, date, …).
+	Instructions window.Tokens `json:"instructions"`
+	// Memory is auto and team memory (MEMORY.md, memory attachments).
+	Memory window.Tokens `json:"memory"`
+	// Conversation is user and assistant text, tool calls and summaries.
+	Conversation window.Tokens `json:"conversation"`
+	// ToolResults are tool outputs.
+	ToolResults window.Tokens `json:"toolResults"`
+}
+
+// promptSnapshot is the attachment that holds the system prompt as sent.
+const PromptSnapshot = "prompt_snapshot"
+
+// SystemTokens estimates the system prompt and tool definitions in effect
+// at line: the largest of the prompt snapshots written up to it and the
+// next one after it. The client writes two snapshots a turn, the system
+// prompt alone before the request and with the tools just after the
+// response; the tools go with every request, so the larger is the better
+// figure, and a turn's own snapshot with tools comes after its response.
+func SystemTokens(t *model.Transcript, line int) window.Tokens { return newSystemIndex(t).at(line) }
+
+// systemIndex answers SystemTokens for many lines after one pass.
+type systemIndex struct {
+	lines   []int // snapshot lines, in file order
+	sizes   []int
+	upToMax []int // upToMax[i] = largest of sizes[:i+1]
+}
+
+func newSystemIndex(t *model.Transcript) systemIndex {
+	var x systemIndex
+	for _, r := range t.Records {
+		if r.AttachmentType == PromptSnapshot {
+			best := r.AttachmentChars
+			if n := len(x.upToMax); n > 0 {
+				best = max(best, x.upToMax[n-1])
+			}
+			x.lines, x.sizes, x.upToMax = append(x.lines, r.Line), append(x.sizes, r.AttachmentChars), append(x.upToMax, best)
+		}
+	}
+	return x
+}
+
+// RecordContext is what one record adds to the context. Records the model
+// never sees as messages (boundaries, metadata, prompt snapshots, which
+// SystemTokens accounts for) add nothing.
+func RecordContext(r *model.Record) Context {
+	var c Context
+	switch r.Type {
+	case model.RecordAttachment:
+		switch {
+		case r.AttachmentType == PromptSnapshot:
+		case len(r.AttachmentFiles) > 0:
+			for _, f := range r.AttachmentFiles {
+				if f.IsMemory() {
+					c.Memory += window.EstimateTokens(f.Chars)
+				} else {
+					c.Instructions += window.EstimateTokens(f.Chars)
+				}
+			}
+		case strings.Contains(r.AttachmentType, "memor"):
+			c.Memory = window.EstimateTokens(r.AttachmentChars)
+		default:
+			c.Instructions = window.EstimateTokens(r.AttachmentChars)
+		}
+	case model.RecordUser, model.RecordAssistant:
+		m := r.Message
+		if m == nil {
+			break
+		}
+		if m.Content == nil {
+			c.Conversation = window.EstimateTokens(m.ContentChars)
+			break
+		}
+		for _, b := range m.Content {
+			t := window.EstimateTokens(b.Chars) + window.Tokens(b.Images)*window.ImageTokens
+			if b.Type == model.BlockToolResult {
+				c.ToolResults += t
+			} else {
+				c.Conversation += t
+			}
+		}
+	}
+	return c
+}
+
+// contextMemo computes the context at each record once: a record's
+// context is its parent's plus its own, so a whole timeline costs one
+// pass however long the chains are.
+type contextMemo struct {
+	t    *model.Transcript
+	memo map[*model.Record]Context
+}
+
+func newContextMemo(t *model.Transcript) *contextMemo {
+	return &contextMemo{t: t, memo: map[*model.Record]Context{}}
+}
+
+// Total is the sum of the categories.
+func (c Context) Total() window.Tokens {
+	return c.System + c.Instructions + c.Memory + c.Conversation + c.ToolResults
+}
+
+// add returns c with d added.
+func (c Context) Add(d Context) Context {
+	return Context{System: c.System + d.System, Instructions: c.Instructions + d.Instructions, Memory: c.Memory + d.Memory,
+		Conversation: c.Conversation + d.Conversation, ToolResults: c.ToolResults + d.ToolResults}
+}
+
+func (x systemIndex) at(line int) window.Tokens {
+	i := sort.SearchInts(x.lines, line+1) // snapshots at or before line
+	best := 0
+	if i > 0 {
+		best = x.upToMax[i-1]
+	}
+	if i < len(x.sizes) {
+		best = max(best, x.sizes[i])
+	}
+	return window.EstimateTokens(best)
+}
+
+// of returns the context the model saw at r (r included), following the
+// same links resume follows.
+func (m *contextMemo) of(r *model.Record) Context {
+	var stack []*model.Record
+	onStack := map[*model.Record]bool{}
+	for cur := r; cur != nil; cur = m.t.Get(cur.ParentUUID) {
+		if _, ok := m.memo[cur]; ok || onStack[cur] {
+			break
+		}
+		onStack[cur] = true
+		stack = append(stack, cur)
+	}
+	for i := len(stack) - 1; i >= 0; i-- {
+		rec := stack[i]
+		var base Context
+		if p := m.t.Get(rec.ParentUUID); p != nil {
+			base = m.memo[p] // zero for a cycle's entry point
+		} else if rec.IsCompactBoundary() {
+			base = m.fallbackBase(rec)
+		}
+		c := base.Add(RecordContext(rec))
+		if p := m.t.Get(rec.ParentUUID); p != nil && rec.IsCompactSummary {
+			c = m.addPreserved(p, rec, c)
+		}
+		m.memo[rec] = c
+	}
+	return m.memo[r]
+}
+
+// fallbackBase is what a compact boundary starts from: nothing, unless its
+// preserved segment is broken, in which case the client loads the full
+// history behind it.
+func (m *contextMemo) fallbackBase(b *model.Record) Context {
+	if b.Compact == nil || b.Compact.PreservedSegment == nil {
+		return Context{}
+	}
+	v := View{T: m.t, From: 1}
+	if _, err := preservedSegment(v, b.Compact.PreservedSegment); err == nil {
+		return Context{}
+	}
+	var c Context
+	if prev := v.get(b.LogicalParentUUID); prev != nil {
+		chain, _ := Walk(v, prev, true)
+		for _, r := range chain {
+			c = c.Add(RecordContext(r))
+		}
+	}
+	return c
+}
+
+// addPreserved adds a partial compaction's preserved segment at its
+// anchor (the summary under the boundary).
+func (m *contextMemo) addPreserved(boundary, anchor *model.Record, c Context) Context {
+	if !boundary.IsCompactBoundary() || boundary.Compact == nil || boundary.Compact.PreservedSegment == nil ||
+		boundary.Compact.PreservedSegment.AnchorUUID != anchor.UUID {
+		return c
+	}
+	seg, err := preservedSegment(View{T: m.t, From: 1}, boundary.Compact.PreservedSegment)
+	if err != nil {
+		return c
+	}
+	for _, r := range seg {
+		c = c.Add(RecordContext(r))
+	}
+	return c
+}

@@ -1,0 +1,236 @@
+package timeline
+
+import (
+	"time"
+
+	"github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/model"
+)
+
+// BoundaryKind tells compact from microcompact boundaries.
+type BoundaryKind string
+
+// The boundary kinds.
+const (
+	BoundaryCompact      BoundaryKind = "compact"
+	BoundaryMicrocompact BoundaryKind = "microcompact"
+)
+
+// BoundaryInfo is one compaction in a transcript, with the summary that
+// follows it.
+type BoundaryInfo struct {
+	UUID      string               `json:"uuid"`
+	Kind      BoundaryKind         `json:"kind"`
+	Line      int                  `json:"line"`
+	Timestamp time.Time            `json:"timestamp"`
+	Trigger   model.CompactTrigger `json:"trigger"`
+	// Token figures as the client wrote them; nil when missing.
+	PreTokens               *int `json:"preTokens"`
+	PostTokens              *int `json:"postTokens"`
+	DurationMs              *int `json:"durationMs,omitempty"`
+	CumulativeDroppedTokens *int `json:"cumulativeDroppedTokens,omitempty"`
+	// TokensSaved is a microcompact's saving.
+	TokensSaved *int `json:"tokensSaved,omitempty"`
+	// SummaryUUID and SummaryBytes describe the compact summary message
+	// that follows a compact boundary ("" when none does).
+	SummaryUUID  string `json:"summaryUuid,omitempty"`
+	SummaryBytes int    `json:"summaryBytes,omitempty"`
+	// Preserved is a partial compaction's segment; PreservedBroken says
+	// its links do not hold (resume then loads the full history).
+	Preserved       *model.PreservedSegment `json:"preserved,omitempty"`
+	PreservedBroken string                  `json:"preservedBroken,omitempty"`
+}
+
+// Turn is one API response: the assistant records sharing a message.id
+// and requestId. UUID is the last of them.
+type Turn struct {
+	UUID      string    `json:"uuid"`
+	MessageID string    `json:"messageId"`
+	Line      int       `json:"line"`
+	Timestamp time.Time `json:"timestamp"`
+	// ContextTokens is what the request put in the window, from usage
+	// (input + cache read + cache creation).
+	ContextTokens window.Tokens `json:"contextTokens"`
+	OutputTokens  window.Tokens `json:"outputTokens"`
+	// Level is ContextTokens against the window; at LevelAutocompact or
+	// above the client would have compacted before the next request.
+	Level window.Level `json:"level"`
+}
+
+// StepKind tells turn steps from boundary steps.
+type StepKind string
+
+// The step kinds.
+const (
+	StepTurn     StepKind = "turn"
+	StepBoundary StepKind = "boundary"
+)
+
+// Step is one point of a replay the user can step to: after an API
+// response, or after a compaction. Context is what the model saw there,
+// estimated by category; Measured is the client's own figure when there
+// is one (usage for a turn, postTokens for a boundary).
+type Step struct {
+	Index int      `json:"index"`
+	Kind  StepKind `json:"kind"`
+	Line  int      `json:"line"`
+	// Leaf is the record the model's view ends at.
+	Leaf      string    `json:"leaf"`
+	Timestamp time.Time `json:"timestamp"`
+	// Turn or Boundary indexes Timeline.Turns or Timeline.Boundaries.
+	Turn     int           `json:"turn"`
+	Boundary int           `json:"boundary"`
+	Context  Context       `json:"context"`
+	Measured window.Tokens `json:"measured"`
+}
+
+// BranchInfo is a rewind point: the message and its children, in file order.
+type BranchInfo struct {
+	Parent   string   `json:"parent"`
+	Line     int      `json:"line"`
+	Children []string `json:"children"`
+}
+
+// SidechainInfo is a subagent conversation inside the transcript.
+type SidechainInfo struct {
+	Root    string `json:"root"`
+	AgentID string `json:"agentId,omitempty"`
+	Records int    `json:"records"`
+}
+
+// Thresholds are a window's levels, for display beside a timeline.
+type Thresholds struct {
+	Effective   window.Tokens `json:"effective"`
+	Warning     window.Tokens `json:"warning"`
+	Autocompact window.Tokens `json:"autocompact"`
+	Blocked     window.Tokens `json:"blocked"`
+}
+
+// Timeline is a replay of one transcript: its compactions and turns in
+// file order, the steps a viewer moves through, and the resume state.
+type Timeline struct {
+	Session    string          `json:"session"`
+	Path       string          `json:"path"`
+	Records    int             `json:"records"`
+	Window     window.Config   `json:"window"`
+	Thresholds Thresholds      `json:"thresholds"`
+	Boundaries []BoundaryInfo  `json:"boundaries"`
+	Turns      []Turn          `json:"turns"`
+	Steps      []Step          `json:"steps"`
+	Resume     Resume          `json:"resume"`
+	Branches   []BranchInfo    `json:"branches"`
+	Sidechains []SidechainInfo `json:"sidechains"`
+
+	t *model.Transcript
+}
+
+// BuildTimeline replays t against window w. fileSize is the transcript's
+// size on disk (for the resume's 5 MiB rule).
+func Build(t *model.Transcript, w window.Config, fileSize int64) Timeline {
+	tl := Timeline{
+		Session: t.Summary.SessionID, Path: t.Path, Records: t.Summary.Records, Window: w,
+		Thresholds: Thresholds{Effective: w.Effective(), Warning: w.WarningAt(), Autocompact: w.AutocompactAt(), Blocked: w.BlockedAt()},
+		Boundaries: []BoundaryInfo{}, Turns: []Turn{}, Steps: []Step{}, Branches: []BranchInfo{}, Sidechains: []SidechainInfo{},
+		t: t,
+	}
+	ctx := newContextMemo(t)
+	turnAt := map[string]int{} // message.id+requestId → index in Turns
+	for _, r := range t.Records {
+		switch {
+		case r.IsCompactBoundary() || r.IsMicrocompactBoundary():
+			b := boundaryInfo(t, r)
+			leaf := r
+			if s := t.Get(b.SummaryUUID); s != nil {
+				leaf = s
+			}
+			tl.Boundaries = append(tl.Boundaries, b)
+			st := Step{Kind: StepBoundary, Line: leaf.Line, Leaf: leaf.UUID, Timestamp: r.Timestamp,
+				Turn: -1, Boundary: len(tl.Boundaries) - 1, Context: ctx.of(leaf)}
+			if b.PostTokens != nil {
+				st.Measured = window.Tokens(*b.PostTokens)
+			}
+			tl.Steps = append(tl.Steps, st)
+		case r.Type == model.RecordAssistant && !r.IsSidechain && r.Message != nil && r.Message.Usage != nil:
+			u := r.Message.Usage
+			key := r.Message.ID + "\x00" + r.RequestID
+			if i, ok := turnAt[key]; ok && key != "\x00" {
+				// Another block of the same response: move the turn's end here.
+				tl.Turns[i].UUID = r.UUID
+				tl.Turns[i].Line = r.Line
+				st := &tl.Steps[len(tl.Steps)-1]
+				if st.Kind == StepTurn && st.Turn == i {
+					st.Leaf, st.Line, st.Context = r.UUID, r.Line, ctx.of(r)
+				}
+				continue
+			}
+			turnAt[key] = len(tl.Turns)
+			measured := window.Tokens(u.ContextTokens())
+			tl.Turns = append(tl.Turns, Turn{UUID: r.UUID, MessageID: r.Message.ID, Line: r.Line, Timestamp: r.Timestamp,
+				ContextTokens: measured, OutputTokens: window.Tokens(u.OutputTokens), Level: w.Level(measured)})
+			tl.Steps = append(tl.Steps, Step{Kind: StepTurn, Line: r.Line, Leaf: r.UUID, Timestamp: r.Timestamp,
+				Turn: len(tl.Turns) - 1, Boundary: -1, Context: ctx.of(r), Measured: measured})
+		}
+	}
+	sys := newSystemIndex(t)
+	for i := range tl.Steps {
+		tl.Steps[i].Index = i
+		tl.Steps[i].Context.System = sys.at(tl.Steps[i].Line)
+	}
+	tl.Resume = ResumeTranscript(t, ResumeOptions{FileSize: fileSize})
+	for _, b := range t.Branches() {
+		bi := BranchInfo{Parent: b.Parent.UUID, Line: b.Parent.Line}
+		for _, c := range b.Children {
+			bi.Children = append(bi.Children, c.UUID)
+		}
+		tl.Branches = append(tl.Branches, bi)
+	}
+	for _, s := range t.Sidechains() {
+		tl.Sidechains = append(tl.Sidechains, SidechainInfo{Root: s.Root.UUID, AgentID: s.AgentID, Records: s.Records})
+	}
+	return tl
+}
+
+func boundaryInfo(t *model.Transcript, r *model.Record) BoundaryInfo {
+	b := BoundaryInfo{UUID: r.UUID, Kind: BoundaryCompact, Line: r.Line, Timestamp: r.Timestamp}
+	if m := r.Microcompact; r.IsMicrocompactBoundary() {
+		b.Kind = BoundaryMicrocompact
+		if m != nil {
+			b.Trigger, b.PreTokens, b.TokensSaved = m.Trigger, m.PreTokens, m.TokensSaved
+		}
+		return b
+	}
+	if c := r.Compact; c != nil {
+		b.Trigger, b.PreTokens, b.PostTokens = c.Trigger, c.PreTokens, c.PostTokens
+		b.DurationMs, b.CumulativeDroppedTokens = c.DurationMs, c.CumulativeDroppedTokens
+		b.Preserved = c.PreservedSegment
+		if c.PreservedSegment != nil {
+			if _, err := preservedSegment(View{T: t, From: 1}, c.PreservedSegment); err != nil {
+				b.PreservedBroken = err.Error()
+			}
+		}
+	}
+	for _, c := range t.Children(r.UUID) {
+		if c.IsCompactSummary {
+			b.SummaryUUID = c.UUID
+			if c.Message != nil {
+				b.SummaryBytes = c.Message.ContentBytes
+			}
+			break
+		}
+	}
+	return b
+}
+
+// State is what the model saw at step k: the resume chain as the file
+// stood then, ending at the step's leaf. It walks the chain, so it is
+// computed on demand rather than stored per step.
+func (tl *Timeline) State(k int) Resume {
+	if k < 0 || k >= len(tl.Steps) {
+		return Resume{LeafSource: LeafNone, ChainEnd: model.ChainNoLeaf}
+	}
+	s := tl.Steps[k]
+	return ResumeTranscript(tl.t, ResumeOptions{AtLine: s.Line, Leaf: s.Leaf})
+}
+
+// Transcript returns the transcript the timeline replays.
+func (tl *Timeline) Transcript() *model.Transcript { return tl.t }
