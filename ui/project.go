@@ -2,9 +2,7 @@ package ui
 
 import (
 	"io/fs"
-	"path"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -13,6 +11,7 @@ import (
 
 	memlint "github.com/memscope/memscope/engine/lint"
 	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/engine/memrows"
 	enginepreview "github.com/memscope/memscope/engine/preview"
 	memstore "github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/engine/timeline"
@@ -116,18 +115,6 @@ func (m Model) projectPath(slug string) string {
 	return ""
 }
 
-// lintFlags are the lint kinds shown as flags on a memory's row.
-var lintFlags = map[memlint.Kind]string{
-	memlint.Duplicate:          "duplicate",
-	memlint.Drift:              "drift",
-	memlint.TooLong:            "too long",
-	memlint.InvalidFrontmatter: "invalid",
-	memlint.MissingFrontmatter: "no frontmatter",
-	memlint.BrokenLink:         "broken link",
-	memlint.NameMismatch:       "name",
-	memlint.UnknownType:        "unknown type",
-}
-
 // loadProject runs the engine over a memory folder already read: lint,
 // the index cap, each file's age and staleness. The project's folder, for
 // drift, is read through root (Model.root).
@@ -145,51 +132,14 @@ func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, h
 		}
 	}
 	msg.lint = memlint.Run(in)
-	// Flags come from lint, which has already run the security scan over
-	// every file: a security finding flags its category (secret,
-	// injection, …), the other kinds their short names.
-	flags := map[string][]string{}
-	for _, f := range msg.lint.Findings {
-		name, ok := lintFlags[f.Kind]
-		if f.Kind == memlint.Security {
-			name, ok = string(f.Category), f.Category != ""
-		}
-		if ok && !slices.Contains(flags[f.Path], name) {
-			flags[f.Path] = append(flags[f.Path], name)
-		}
-	}
 	if md.Index != nil {
 		msg.indexRaw = md.Index.Bytes()
 	}
 	msg.cap = memindex.CapIndex(msg.indexRaw)
-
-	indexed := map[string]bool{}
-	if md.Index != nil {
-		for _, l := range md.Index.Entries() {
-			if l.Entry != nil {
-				indexed[path.Clean(l.Entry.Target)] = true
-			}
-		}
-	}
-	dropped := map[string]bool{}
-	for _, d := range msg.cap.DroppedEntries {
-		dropped[path.Clean(d.Target)] = true
-	}
-	th := memindex.DefaultStaleness()
-	for _, f := range md.Files {
-		t, clock := memindex.MemoryTime(f)
-		age := memindex.AgeDays(t, now)
-		r := memories.Row{
-			File:      f,
-			AbsPath:   joinAbs(homeDir, memDir, f.Path),
-			AgeDays:   age,
-			Clock:     clock,
-			Staleness: th.Classify(f.Type, age),
-			Indexed:   indexed[f.Path],
-			Loaded:    indexed[f.Path] && !dropped[f.Path],
-		}
-		r.Flags = append(r.Flags, flags[f.Path]...)
-		msg.rows = append(msg.rows, r)
+	// The rows are the engine's (memrows, as `memscope export --memory`
+	// prints them), with lint's findings as flags.
+	for _, r := range memrows.Build(memrows.Input{Memory: md, Now: now, Lint: &msg.lint}) {
+		msg.rows = append(msg.rows, memories.Row{Row: r, AbsPath: joinAbs(homeDir, memDir, r.File.Path)})
 	}
 	return msg
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/engine/memrows"
 	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
 )
@@ -111,33 +112,25 @@ func BuildMemoryExport(in MemoryExportInput) *MemoryExport {
 	if md == nil {
 		md = &model.MemoryDir{}
 	}
-	th := in.Staleness
-	if th == nil {
-		th = memindex.DefaultStaleness()
-	}
 	x := &MemoryExport{Schema: MemoryExportSchema, Project: in.Project, MemoryDir: in.MemoryDir, Exists: md.Exists,
 		ExportedAt: in.Now.UTC(), Groups: []MemoryTypeGroup{}, Other: md.Other,
 		Problems: append([]model.Problem{}, in.Problems...)}
 	x.Index.Entries = []MemoryIndexEntry{}
-	files := map[string]bool{}
-	for _, f := range md.Files {
-		files[f.Path] = true
-	}
-	indexed := map[string]MemoryIndexEntry{}
 	if md.Index != nil {
 		raw := md.Index.Bytes()
 		x.Index.Present = true
 		x.Index.Text = strings.ToValidUTF8(string(raw), "\uFFFD")
 		x.Index.Cap = memindex.CapIndex(raw)
+		res := memindex.NewResolver(md)
+		files := make(map[string]bool, len(md.Files))
+		for _, f := range md.Files {
+			files[f.Path] = true
+		}
 		for _, l := range md.Index.Entries() {
-			e := MemoryIndexEntry{Line: l.Number, Title: l.Entry.Title, Target: l.Entry.Target,
-				Loads: !x.Index.Cap.Truncated || l.Number < x.Index.Cap.CutFileLine}
-			rel := indexTarget(e.Target)
-			e.Missing = e.Target != "" && !files[rel]
+			e := MemoryIndexEntry{Line: l.Number, Title: l.Entry.Title, Target: l.Entry.Target, Loads: x.Index.Cap.Loads(l.Number)}
+			rel, ok := res.File(l.Entry)
+			e.Missing = !ok || !files[rel]
 			x.Index.Entries = append(x.Index.Entries, e)
-			if _, dup := indexed[rel]; !dup && rel != "" {
-				indexed[rel] = e
-			}
 		}
 	} else {
 		x.Index.Cap = memindex.CapIndex(nil)
@@ -147,16 +140,15 @@ func BuildMemoryExport(in MemoryExportInput) *MemoryExport {
 		}
 	}
 	groups := map[model.MemoryType][]MemoryFileExport{}
-	for _, f := range md.Files {
-		t, clock := memindex.MemoryTime(f)
-		age := memindex.AgeDays(t, in.Now)
+	// The per-file facts are the Memories pane's rows (memrows), so the
+	// export and the pane agree.
+	for _, r := range memrows.Build(memrows.Input{Memory: md, Now: in.Now, Staleness: in.Staleness}) {
+		f := r.File
 		fe := MemoryFileExport{Path: f.Path, Name: f.Name, Description: f.Description, Type: f.Type, RawType: f.RawType,
-			OriginSessionID: f.OriginSessionID, Written: t.UTC(), Clock: clock, AgeDays: age,
-			Staleness: th.Classify(f.Type, age), FreshnessWarning: memindex.FreshnessWarning(age),
+			OriginSessionID: f.OriginSessionID, Written: r.Written.UTC(), Clock: r.Clock, AgeDays: r.AgeDays,
+			Staleness: r.Staleness, FreshnessWarning: memindex.FreshnessWarning(r.AgeDays),
+			IndexLine: r.IndexLine, IndexLoads: r.Loaded,
 			Size: f.Size, Body: strings.ToValidUTF8(f.Body, "\uFFFD"), Invalid: f.Invalid, Problem: f.Problem}
-		if e, ok := indexed[f.Path]; ok {
-			fe.IndexLine, fe.IndexLoads = e.Line, e.Loads
-		}
 		groups[f.Type] = append(groups[f.Type], fe)
 	}
 	for _, t := range append(append([]model.MemoryType{}, model.MemoryTypes...), model.TypeUntyped) {
@@ -177,18 +169,6 @@ func MemoryStore(s *store.Store, project string, format Format, now time.Time) (
 	}
 	x := BuildMemoryExport(MemoryExportInput{Project: project, MemoryDir: s.Dir(), Memory: s.Memory(), Problems: s.Problems(), Now: now})
 	return RenderMemoryExport(x, format)
-}
-
-// indexTarget turns an index link target into a folder path: "./x.md" and
-// "x.md#part" name x.md.
-func indexTarget(target string) string {
-	if target == "" {
-		return ""
-	}
-	if i := strings.IndexByte(target, '#'); i >= 0 {
-		target = target[:i]
-	}
-	return path.Clean(strings.TrimPrefix(target, "./"))
 }
 
 // RenderMemoryExport renders x as Markdown or JSON.

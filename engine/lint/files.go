@@ -70,15 +70,13 @@ func (l *linter) lintFiles() {
 		if f.Invalid {
 			continue
 		}
-		t, clock := memindex.MemoryTime(f)
-		age := memindex.AgeDays(t, l.in.Now)
-		if l.in.Staleness.Classify(f.Type, age) == memindex.StalenessStale {
+		if a := l.in.Staleness.Age(f, l.in.Now); a.Staleness == memindex.StalenessStale {
 			lim, ok := l.in.Staleness[f.Type]
 			if !ok {
 				lim = l.in.Staleness[model.TypeUntyped]
 			}
 			l.add(Finding{Kind: Stale, Severity: SevWarning, Path: f.Path,
-				Message: fmt.Sprintf("%s memory is %d days old by %s (stale from %d days): check it still holds, or archive it", f.Type, age, clock, lim.StaleDays)})
+				Message: fmt.Sprintf("%s memory is %d days old by %s (stale from %d days): check it still holds, or archive it", f.Type, a.Days, a.Clock, lim.StaleDays)})
 		}
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// indexFacts is what lint and prune both need to know about the index.
+// IndexFacts is what lint and prune both need to know about the index.
 type IndexFacts struct {
 	ix  *model.MemoryIndex
 	Cap memindex.IndexCap
@@ -27,7 +27,8 @@ type IndexFacts struct {
 	Long []model.IndexLine
 }
 
-// analyzeIndex reads the index against the folder's files. memFS, when
+// AnalyzeIndex reads the index against the folder's files, each entry
+// resolved to the file it names by memindex.Resolver. memFS, when
 // given, settles links to files ReadMemoryDir does not list.
 func AnalyzeIndex(md *model.MemoryDir, memFS fs.FS) IndexFacts {
 	f := IndexFacts{ix: md.Index, Linked: map[string]int{}}
@@ -36,19 +37,9 @@ func AnalyzeIndex(md *model.MemoryDir, memFS fs.FS) IndexFacts {
 		return f
 	}
 	f.Cap = memindex.CapIndex(md.Index.Bytes())
-	exists := map[string]bool{model.MemoryIndexName: true}
-	byName := map[string]string{}
-	for _, file := range md.Files {
-		exists[file.Path] = true
-		if file.Name != "" {
-			byName[file.Name] = file.Path
-		}
-	}
-	for _, o := range md.Other {
-		exists[o] = true
-	}
+	res := memindex.NewResolver(md)
 	found := func(rel string) bool {
-		if exists[rel] {
+		if res.Exists(rel) {
 			return true
 		}
 		if memFS == nil {
@@ -58,22 +49,9 @@ func AnalyzeIndex(md *model.MemoryDir, memFS fs.FS) IndexFacts {
 		return !errors.Is(err, fs.ErrNotExist)
 	}
 	for _, l := range md.Index.Lines {
-		e := l.Entry
-		if e == nil {
+		target, ok := res.File(l.Entry)
+		if !ok {
 			continue
-		}
-		target, ok := "", false
-		switch e.Form {
-		case model.EntryLink:
-			if target, ok = memindex.EntryTarget(e); !ok {
-				continue
-			}
-		case model.EntryName:
-			// The seed form names the memory: by file name or by name.
-			target, ok = e.Title+".md", true
-			if p, named := byName[e.Title]; named && !exists[target] {
-				target = p
-			}
 		}
 		if !found(target) {
 			f.Dangling = append(f.Dangling, l)
@@ -94,6 +72,7 @@ func AnalyzeIndex(md *model.MemoryDir, memFS fs.FS) IndexFacts {
 	return f
 }
 
+// DanglingTarget is what a dangling entry names, as written.
 func DanglingTarget(e *model.IndexEntry) string {
 	if e.Form == model.EntryLink {
 		return e.Target

@@ -50,6 +50,10 @@ type IndexCap struct {
 	Content string `json:"-"`
 }
 
+// Loads reports whether MEMORY.md line n (1-based, as in the file) loads
+// whole: a line cut in part counts as cut off, as in DroppedEntries.
+func (c IndexCap) Loads(n int) bool { return !c.Truncated || n < c.CutFileLine }
+
 // DroppedEntry is an index entry cut off by the caps.
 type DroppedEntry struct {
 	Line   int    `json:"line"`

@@ -128,6 +128,28 @@ func staleTypeNames(th StalenessThresholds) string {
 	return strings.Join(names, ", ")
 }
 
+// Age is how old a memory is and what that makes it.
+type Age struct {
+	// Written is when the memory was last written, by Clock.
+	Written   time.Time   `json:"written"`
+	Clock     MemoryClock `json:"clock"`
+	Days      int         `json:"days"`
+	Staleness Staleness   `json:"staleness"`
+}
+
+// Age measures f at now: MemoryTime, AgeDays, then Classify by f's type.
+// It is the one place a memory's age and staleness are computed, so lint,
+// prune, recall, export and the Memories pane agree. Nil thresholds are
+// the defaults.
+func (th StalenessThresholds) Age(f *model.MemoryFile, now time.Time) Age {
+	if th == nil {
+		th = DefaultStaleness()
+	}
+	t, clock := MemoryTime(f)
+	days := AgeDays(t, now)
+	return Age{Written: t, Clock: clock, Days: days, Staleness: th.Classify(f.Type, days)}
+}
+
 // Classify returns the staleness class of a memory of type t and age days.
 func (th StalenessThresholds) Classify(t model.MemoryType, ageDays int) Staleness {
 	lim, ok := th[t]

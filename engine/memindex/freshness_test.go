@@ -82,3 +82,23 @@ func TestStaleness(t *testing.T) {
 		}
 	}
 }
+
+// TestAge: Age is MemoryTime, AgeDays and Classify in one, with nil
+// thresholds meaning the defaults.
+func TestAge(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	mod := now.AddDate(0, 0, -20)
+	f := &model.MemoryFile{Type: model.TypeProject, ModTime: now, Modified: &mod}
+	custom := StalenessThresholds{model.TypeProject: {AgingDays: 30, StaleDays: 60}}
+	for _, c := range []struct {
+		th   StalenessThresholds
+		want Staleness
+	}{
+		{nil, StalenessStale}, {DefaultStaleness(), StalenessStale}, {custom, StalenessFresh},
+	} {
+		a := c.th.Age(f, now)
+		if !a.Written.Equal(mod) || a.Clock != ClockModified || a.Days != 20 || a.Staleness != c.want {
+			t.Errorf("Age with %v = %+v, want 20 days by metadata.modified, %s", c.th, a, c.want)
+		}
+	}
+}

@@ -1,8 +1,6 @@
 package memindex
 
 import (
-	"net/url"
-	"path"
 	"strings"
 	"unicode"
 )
@@ -91,28 +89,4 @@ func RewriteWikiLinks(text, from, to string) (string, int) {
 	}
 	b.WriteString(text[last:])
 	return b.String(), n
-}
-
-// IndexTargetPath turns the target of an index link ("feedback_x.md",
-// "./sub/x.md", "a%20b.md#part") into a slash path relative to the memory
-// folder. It reports false for targets that are not files in the folder:
-// URLs, absolute paths, anchors, and paths leaving the folder.
-func TargetPath(target string) (string, bool) {
-	t := strings.TrimSpace(target)
-	// "[x](<a b.md>)" is markdown for a target with spaces.
-	t = strings.TrimSuffix(strings.TrimPrefix(t, "<"), ">")
-	if k := strings.IndexAny(t, "#?"); k >= 0 {
-		t = t[:k]
-	}
-	if t == "" || strings.Contains(t, "://") || strings.HasPrefix(t, "/") || strings.HasPrefix(t, "mailto:") {
-		return "", false
-	}
-	if u, err := url.PathUnescape(t); err == nil {
-		t = u
-	}
-	rel := path.Clean(strings.ReplaceAll(t, "\\", "/"))
-	if rel == "." || rel == ".." || strings.HasPrefix(rel, "../") || strings.HasPrefix(rel, "/") {
-		return "", false
-	}
-	return rel, true
 }

@@ -241,11 +241,10 @@ func Recall(files []*model.MemoryFile, o RecallOptions) RecallResult {
 
 func recallFile(f *model.MemoryFile, p Pick, q string, o RecallOptions, th memindex.StalenessThresholds) RecalledFile {
 	abs := path.Join(o.MemoryDir, f.Path)
-	t, clock := memindex.MemoryTime(f)
-	age := memindex.AgeDays(t, o.Now)
+	age := th.Age(f, o.Now)
 	content, truncated := CutRecalled(jsstr.DecodeLikeNode(f.Raw()), abs)
-	rf := RecalledFile{File: f.Path, Path: abs, Query: q, Score: p.Score, Why: p.Why, AgeDays: age, Clock: clock,
-		FreshnessWarning: memindex.FreshnessWarning(age), Staleness: th.Classify(f.Type, age), Truncated: truncated}
+	rf := RecalledFile{File: f.Path, Path: abs, Query: q, Score: p.Score, Why: p.Why, AgeDays: age.Days, Clock: age.Clock,
+		FreshnessWarning: memindex.FreshnessWarning(age.Days), Staleness: age.Staleness, Truncated: truncated}
 	var b strings.Builder
 	if rf.FreshnessWarning != "" {
 		b.WriteString(rf.FreshnessWarning + "\n\n")

@@ -153,11 +153,11 @@ func (pl *planner) stale() {
 		if pl.merged[f.Path] {
 			continue
 		}
-		t, _ := memindex.MemoryTime(f)
-		age := memindex.AgeDays(t, pl.o.Now)
-		if pl.o.Staleness.Classify(f.Type, age) != memindex.StalenessStale {
+		a := pl.o.Staleness.Age(f, pl.o.Now)
+		if a.Staleness != memindex.StalenessStale {
 			continue
 		}
+		age := a.Days
 		pl.isStale[f.Path] = true
 		rel := f.Path
 		if pl.o.StaleAction == PruneDelete {

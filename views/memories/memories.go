@@ -16,6 +16,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/engine/memrows"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/list"
@@ -26,19 +27,11 @@ import (
 
 // Row is one memory file as the pane shows it.
 type Row struct {
-	File *model.MemoryFile
+	// Row is the engine's row (memrows.Build): indexed and loaded, age,
+	// staleness, lint's flags. The pane adds only where and how to show it.
+	memrows.Row
 	// AbsPath is the file on disk.
-	AbsPath   string
-	AgeDays   int
-	Clock     memindex.MemoryClock
-	Staleness memindex.Staleness
-	// Indexed says whether a MEMORY.md entry links the file; Loaded
-	// whether that entry is within the caps.
-	Indexed bool
-	Loaded  bool
-	// Flags are lint findings: "secret", "injection", "duplicate",
-	// "drift", "too long", "invalid"...
-	Flags []string
+	AbsPath string
 	// Body is the body rendered as Markdown for the pane's width.
 	Body string
 }
