@@ -8,7 +8,7 @@ import (
 
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
-	"github.com/memscope/memscope/views/text"
+	"github.com/memscope/memscope/views/component/text"
 )
 
 // The screen, top to bottom: an optional banner, the title line, the tabs,

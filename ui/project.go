@@ -17,8 +17,8 @@ import (
 	"github.com/memscope/memscope/engine/timeline"
 	"github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/markdown"
 	"github.com/memscope/memscope/views/index"
-	"github.com/memscope/memscope/views/markdown"
 	"github.com/memscope/memscope/views/memories"
 	"github.com/memscope/memscope/views/replay"
 )

@@ -15,11 +15,12 @@ import (
 
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/markdown"
+	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/files"
 	"github.com/memscope/memscope/views/health"
 	"github.com/memscope/memscope/views/history"
 	"github.com/memscope/memscope/views/index"
-	"github.com/memscope/memscope/views/markdown"
 	"github.com/memscope/memscope/views/memories"
 	"github.com/memscope/memscope/views/msgs"
 	"github.com/memscope/memscope/views/pastes"
@@ -27,7 +28,6 @@ import (
 	"github.com/memscope/memscope/views/prompt"
 	"github.com/memscope/memscope/views/replay"
 	"github.com/memscope/memscope/views/retention"
-	"github.com/memscope/memscope/views/style"
 )
 
 // Options configure the app.

@@ -13,9 +13,9 @@ import (
 
 	"github.com/memscope/memscope/engine/filehist"
 	"github.com/memscope/memscope/keymap"
-	"github.com/memscope/memscope/views/list"
+	"github.com/memscope/memscope/views/component/list"
+	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/msgs"
-	"github.com/memscope/memscope/views/style"
 )
 
 // LoadSession asks the root to read a session's file history

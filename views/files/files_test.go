@@ -15,8 +15,8 @@ import (
 	"github.com/memscope/memscope/engine/filehistgen"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/msgs"
-	"github.com/memscope/memscope/views/style"
 )
 
 // fixture is the generated session, read from disk, and its home.

@@ -9,7 +9,7 @@ import (
 
 	"github.com/memscope/memscope/engine/filehist"
 	"github.com/memscope/memscope/model"
-	"github.com/memscope/memscope/views/text"
+	"github.com/memscope/memscope/views/component/text"
 )
 
 // clean makes text from transcripts and backups safe to print.

@@ -16,9 +16,9 @@ import (
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/style"
+	"github.com/memscope/memscope/views/component/text"
 	"github.com/memscope/memscope/views/msgs"
-	"github.com/memscope/memscope/views/style"
-	"github.com/memscope/memscope/views/text"
 )
 
 // Data is what the pane shows, prepared by the root (rendering included).

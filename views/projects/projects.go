@@ -12,10 +12,10 @@ import (
 
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
-	"github.com/memscope/memscope/views/list"
+	"github.com/memscope/memscope/views/component/list"
+	"github.com/memscope/memscope/views/component/style"
+	"github.com/memscope/memscope/views/component/text"
 	"github.com/memscope/memscope/views/msgs"
-	"github.com/memscope/memscope/views/style"
-	"github.com/memscope/memscope/views/text"
 )
 
 // Row is one project as the pane shows it.

@@ -18,10 +18,10 @@ import (
 	ctxwindow "github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
-	"github.com/memscope/memscope/views/list"
+	"github.com/memscope/memscope/views/component/list"
+	"github.com/memscope/memscope/views/component/style"
+	"github.com/memscope/memscope/views/component/text"
 	"github.com/memscope/memscope/views/msgs"
-	"github.com/memscope/memscope/views/style"
-	"github.com/memscope/memscope/views/text"
 )
 
 // Session is one transcript of the project, as the session list shows it.

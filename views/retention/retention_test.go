@@ -14,8 +14,8 @@ import (
 	"github.com/memscope/memscope/engine/cleanup"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/msgs"
-	"github.com/memscope/memscope/views/style"
 )
 
 var now = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)

@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/keymap"
-	"github.com/memscope/memscope/views/style"
+	"github.com/memscope/memscope/views/component/style"
 )
 
 func newList(n int) Model[string] {

@@ -13,7 +13,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/memscope/memscope/keymap"
-	"github.com/memscope/memscope/views/style"
+	"github.com/memscope/memscope/views/component/style"
 )
 
 // Model is a list of T. Text gives an item's filter text; Render draws one
