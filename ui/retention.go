@@ -2,16 +2,58 @@ package ui
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/engine/cleanup"
+	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/retention"
 )
+
+// retentionLoadedMsg carries the cleanup forecast to the Retention pane.
+type retentionLoadedMsg struct {
+	forecast cleanup.Forecast
+}
 
 // loadRetentionCmd forecasts the client's cleanup sweeps of the home (the
 // Retention pane), reading the managed policy through the root.
 func (m Model) loadRetentionCmd() tea.Cmd {
-	return retention.Load(m.opts.Home, m.root(), m.opts.Now())
+	return forecastCmd(m.opts.Home, m.root(), m.opts.Now())
+}
+
+// forecastCmd reads the cleanup settings (root is an fs.FS rooted at "/",
+// for the managed policy file) and forecasts the home's sweeps as of now,
+// as memscope cleanup --forecast does.
+func forecastCmd(home *model.Home, root fs.FS, now time.Time) tea.Cmd {
+	return func() tea.Msg {
+		st, probs := cleanup.Settings(root, home)
+		return retentionLoadedMsg{forecast: cleanup.BuildForecast(cleanup.Options{
+			Home: home, Settings: st, SettingsProblems: probs, Now: now})}
+	}
+}
+
+// archiveCmd carries out the Retention pane's ArchiveRequest with
+// cleanup.Archive (a leading ~/ is the user's home folder; a relative
+// destination is taken from the current folder) and reports ArchiveDone.
+func archiveCmd(home *model.Home, req retention.ArchiveRequest) tea.Cmd {
+	return func() tea.Msg {
+		to := req.To
+		if to == "~" || strings.HasPrefix(to, "~/") {
+			if h, err := os.UserHomeDir(); err == nil {
+				to = filepath.Join(h, to[1:])
+			}
+		}
+		if abs, err := filepath.Abs(to); err == nil {
+			to = abs
+		}
+		rep, err := cleanup.Archive(cleanup.ArchiveOptions{Home: home, Items: req.Items, To: to})
+		return retention.ArchiveDone{Report: rep, Err: err}
+	}
 }
 
 // handleRetention serves the Retention pane: its forecast, and archive
@@ -19,13 +61,13 @@ func (m Model) loadRetentionCmd() tea.Cmd {
 // too (the archive goes outside the home).
 func (m Model) handleRetention(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case retention.ForecastLoaded:
+	case retentionLoadedMsg:
 		delete(m.loading, "retention")
-		m.retention.SetForecast(msg.Forecast)
+		m.retention.SetForecast(msg.forecast)
 		return m, nil, true
 	case retention.ArchiveRequest:
 		m.setStatus("archiving "+msg.Upto+" to "+msg.To+"…", false)
-		return m, retention.RunArchive(m.opts.Home, msg), true
+		return m, archiveCmd(m.opts.Home, msg), true
 	case retention.ArchiveDone:
 		if msg.Err != nil {
 			m.setStatus("archive: "+msg.Err.Error(), true)

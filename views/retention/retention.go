@@ -23,7 +23,7 @@ import (
 )
 
 // ArchiveRequest asks the root to copy Items into To (a folder or a new
-// .tar.gz) with engine.Archive; RunArchive is a ready Cmd for it.
+// .tar.gz) with cleanup.Archive; the root runs it and answers ArchiveDone.
 type ArchiveRequest struct {
 	To string
 	// Items are what the sweep deletes up to and including the selected

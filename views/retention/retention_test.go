@@ -1,8 +1,6 @@
 package retention
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +11,6 @@ import (
 
 	"github.com/memscope/memscope/engine/cleanup"
 	"github.com/memscope/memscope/keymap"
-	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/msgs"
 )
@@ -262,39 +259,5 @@ func TestBlurDropsTheDestination(t *testing.T) {
 	}
 	if h := m.Help(); len(h) != 1 || h[0].Help().Desc != "archive up to here" || h[0].Keys()[0] != "a" {
 		t.Errorf("help = %+v", h)
-	}
-}
-
-func TestLoadAndRunArchiveOnARealHome(t *testing.T) {
-	dir := t.TempDir()
-	write := func(rel, body string, age time.Duration) {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		os.MkdirAll(filepath.Dir(p), 0o700)
-		os.WriteFile(p, []byte(body), 0o600)
-		mt := now.Add(-age)
-		os.Chtimes(p, mt, mt)
-	}
-	write("settings.json", `{"cleanupPeriodDays":5}`, 0)
-	write("projects/-a/s.jsonl", "{}\n", 6*day)
-	write("todos/t.json", "[]", 1*day)
-	home, err := model.OpenHome(dir, model.HomeFromFlag)
-	if err != nil {
-		t.Fatal(err)
-	}
-	loaded, ok := Load(home, nil, now)().(ForecastLoaded)
-	if !ok || loaded.Forecast.PeriodDays != 5 || loaded.Forecast.Overall.Now.Items != 1 || loaded.Forecast.Overall.Soon.Items != 1 {
-		t.Fatalf("loaded %+v", loaded.Forecast)
-	}
-	m := newPane(loaded.Forecast, 100, 24)
-	m = typeText(t, func() Model { m, _ := press(t, m, "a"); return m }(), filepath.Join(t.TempDir(), "arch"))
-	_, out := press(t, m, "enter")
-	req := out[0].(ArchiveRequest)
-	done := RunArchive(home, req)().(ArchiveDone)
-	if done.Err != nil || done.Report.Copied != 1 || done.Report.Verified != 1 || done.Report.Files[0].Path != "projects/-a/s.jsonl" {
-		t.Errorf("archive: %v %+v", done.Err, done.Report)
-	}
-	done = RunArchive(home, ArchiveRequest{To: filepath.Join(dir, "inside"), Items: req.Items})().(ArchiveDone)
-	if done.Err == nil || !strings.Contains(done.Err.Error(), "inside the Claude home") {
-		t.Errorf("archive into the home: %v", done.Err)
 	}
 }
