@@ -1,0 +1,314 @@
+package replay
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/memscope/memscope/engine/compact"
+	"github.com/memscope/memscope/engine/timeline"
+	ctxwindow "github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/text"
+)
+
+func (m Model) renderSession(s Session, selected bool, width int) string {
+	title := s.Title
+	if title == "" {
+		title = s.File.SessionID
+	}
+	if s.File.Kind != model.TranscriptMain {
+		title = "[" + string(s.File.Kind) + "] " + title
+	}
+	info := fmt.Sprintf("%8s %6d rec %3d compact %3d micro  %9s  ", text.Bytes(s.File.Size), s.Records, s.Boundaries, s.Micro, text.Ago(m.now, s.Last))
+	return info + text.Truncate(model.SanitizeForTerminal(title), max(width-lipgloss.Width(info), 8))
+}
+
+// tokenBar draws v against the window, marking the autocompact level.
+func (m Model) tokenBar(v ctxwindow.Tokens, width int) string {
+	if m.tl == nil || width <= 0 {
+		return ""
+	}
+	window := int64(m.tl.Window.ContextWindow)
+	bar := m.styles.Bar(int64(v), window, width)
+	return bar
+}
+
+func (m Model) renderStep(s timeline.Step, selected bool, width int) string {
+	when := s.Timestamp.Local().Format("15:04:05")
+	barW := max(min(width-48, 40), 5)
+	if s.Kind == timeline.StepBoundary && m.tl != nil {
+		b := m.tl.Boundaries[s.Boundary]
+		label := fmt.Sprintf("⟲ %s %s %s→%s", b.Kind, b.Trigger, fmtTok(b.PreTokens), fmtTok(b.PostTokens))
+		if b.Preserved != nil {
+			label += " partial"
+		}
+		if b.PreservedBroken != "" {
+			label += " (links broken)"
+		}
+		return m.styles.Warn.Render(fmt.Sprintf("%4d %s %s", s.Index+1, when, text.Truncate(label, max(width-15, 8))))
+	}
+	lvl := ""
+	if m.tl != nil && s.Turn >= 0 {
+		switch m.tl.Turns[s.Turn].Level {
+		case ctxwindow.LevelWarning:
+			lvl = m.styles.Warn.Render(" warn")
+		case ctxwindow.LevelAutocompact:
+			lvl = m.styles.Error.Render(" compact!")
+		case ctxwindow.LevelBlocked:
+			lvl = m.styles.Error.Render(" blocked")
+		}
+	}
+	return fmt.Sprintf("%4d %s %7s %s%s", s.Index+1, when, fmtK(int(s.Measured)), m.tokenBar(s.Measured, barW), lvl)
+}
+
+func fmtTok(p *int) string {
+	if p == nil {
+		return "?"
+	}
+	return fmtK(*p)
+}
+
+// fmtK formats a token count as 1.2k / 168k.
+func fmtK(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d", n)
+	case n < 10000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	}
+	return fmt.Sprintf("%dk", n/1000)
+}
+
+// View draws the session list, or the timeline beside the state at the
+// selected step (ModeTimeline) or the pipeline run on it (ModePipeline).
+func (m Model) View() string {
+	switch m.mode {
+	case ModeSessions:
+		return m.sessionsView()
+	case ModeTimeline:
+		nav := "step " + m.steps.Position() + " · ←/→ step, [ ] compactions, p pipeline, esc sessions"
+		return m.timelineView(nav, m.stateView())
+	case ModePipeline:
+		nav := "step " + m.steps.Position() + " · pipeline in a " + windows[m.window].name + " window · ←/→ stage, ↑/↓ step, w window, esc close"
+		return m.timelineView(nav, m.pipelineView())
+	}
+	panic(badMode(m.mode))
+}
+
+// sessionsView is the session list under its header.
+func (m Model) sessionsView() string {
+	head := "Sessions of this project — enter to replay one"
+	if m.loading != "" {
+		head = "reading " + m.loading + "…"
+	}
+	return m.styles.Dim.Render(text.Truncate(head, m.width)) + "\n" +
+		m.styles.Header.Render(text.Truncate(fmt.Sprintf("%8s %10s %11s %9s  %9s  %s", "SIZE", "RECORDS", "COMPACT", "MICRO", "LAST", "TITLE"), m.width)) + "\n" +
+		m.sessions.View()
+}
+
+// timelineView is the steps under the session's summary and nav (the
+// keys of the mode), with right beside them (under them on a narrow
+// screen).
+func (m Model) timelineView(nav, right string) string {
+	th := m.tl.Thresholds
+	head := fmt.Sprintf("%s · %d records · %d compactions · window %s: warn %s, autocompact %s, blocked %s",
+		m.tl.Session, m.tl.Records, len(m.tl.Boundaries), fmtK(int(m.tl.Window.ContextWindow)), fmtK(int(th.Warning)), fmtK(int(th.Autocompact)), fmtK(int(th.Blocked)))
+	left := m.styles.Dim.Render(text.Truncate(head, m.listWidth())) + "\n" +
+		m.styles.Dim.Render(text.Truncate(nav, m.listWidth())) + "\n" +
+		m.steps.View()
+	if m.width < 100 {
+		return m.styles.Divided(m.width, left, right)
+	}
+	left = lipgloss.NewStyle().Width(m.listWidth()).Render(left)
+	sep := m.styles.Dim.Render(strings.TrimRight(strings.Repeat("│\n", max(m.height, 1)), "\n"))
+	return lipgloss.JoinHorizontal(lipgloss.Top, left, sep, right)
+}
+
+// stateView shows what the model saw at the selected step.
+func (m Model) stateView() string {
+	w := m.width - m.listWidth() - 1
+	if m.width < 100 {
+		w = m.width
+	}
+	s, ok := m.steps.Selected()
+	if !ok {
+		return ""
+	}
+	var lines []string
+	title := fmt.Sprintf("Step %d: after a response", s.Index+1)
+	if s.Kind == timeline.StepBoundary {
+		b := m.tl.Boundaries[s.Boundary]
+		title = fmt.Sprintf("Step %d: after a %s compaction (%s)", s.Index+1, b.Kind, b.Trigger)
+	}
+	lines = append(lines, m.styles.Bold.Render(text.Truncate(title, w)))
+	lines = append(lines, m.styles.Dim.Render(text.Truncate(fmt.Sprintf("measured %d tokens (client figure) · estimated %d by category:", s.Measured, s.Context.Total()), w)))
+	c := s.Context
+	barW := max(min(w-30, 30), 5)
+	total := max(int64(c.Total()), 1)
+	for _, cat := range []struct {
+		name string
+		v    ctxwindow.Tokens
+	}{{"system+tools", c.System}, {"instructions", c.Instructions}, {"memory", c.Memory}, {"conversation", c.Conversation}, {"tool results", c.ToolResults}} {
+		lines = append(lines, fmt.Sprintf("%-13s %7s %s", cat.name, fmtK(int(cat.v)), m.styles.Bar(int64(cat.v), total, barW)))
+	}
+	if s.Kind == timeline.StepBoundary {
+		lines = append(lines, "")
+		lines = append(lines, m.boundaryLines(m.tl.Boundaries[s.Boundary], w)...)
+	}
+	lines = append(lines, "")
+	if m.state == nil || m.stateFor != s.Index {
+		lines = append(lines, m.styles.Dim.Render("walking the chain…"))
+	} else {
+		lines = append(lines, m.chainLines(*m.state, w)...)
+	}
+	h := m.height
+	if m.width < 100 {
+		h = m.height - m.height/2 - 1
+	}
+	if len(lines) > h {
+		lines = lines[:max(h, 1)]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m Model) boundaryLines(b timeline.BoundaryInfo, w int) []string {
+	var out []string
+	out = append(out, m.styles.Warn.Render(text.Truncate(fmt.Sprintf("compacted %s → %s tokens in %s", fmtTok(b.PreTokens), fmtTok(b.PostTokens), fmtDur(b.DurationMs)), w)))
+	if b.CumulativeDroppedTokens != nil {
+		out = append(out, text.Truncate(fmt.Sprintf("dropped so far in this session: %s tokens", fmtK(*b.CumulativeDroppedTokens)), w))
+	}
+	if b.TokensSaved != nil {
+		out = append(out, text.Truncate(fmt.Sprintf("microcompact cleared old tool results: %s tokens saved", fmtK(*b.TokensSaved)), w))
+	}
+	if b.SummaryUUID != "" {
+		out = append(out, text.Truncate(fmt.Sprintf("summary message: %d bytes", b.SummaryBytes), w))
+	}
+	if b.Preserved != nil {
+		out = append(out, text.Truncate("partial: a preserved segment is relinked after the summary on resume", w))
+	}
+	if b.PreservedBroken != "" {
+		out = append(out, m.styles.Error.Render(text.Truncate("preserved links broken: "+b.PreservedBroken+" — resume loads the full history", w)))
+	}
+	return out
+}
+
+func fmtDur(ms *int) string {
+	if ms == nil {
+		return "? ms"
+	}
+	return (time.Duration(*ms) * time.Millisecond).String()
+}
+
+// chainLines lists the messages the model saw, newest last.
+func (m Model) chainLines(r timeline.Resume, w int) []string {
+	var out []string
+	from := "the start of the session"
+	if r.FromBoundary != "" {
+		from = "the compaction boundary"
+	}
+	out = append(out, m.styles.Bold.Render(text.Truncate(fmt.Sprintf("The model saw %d messages, from %s:", len(r.Messages), from), w)))
+	if r.Fallback {
+		out = append(out, m.styles.Error.Render(text.Truncate("fallback: "+r.FallbackReason, w)))
+	}
+	if len(r.Preserved) > 0 {
+		out = append(out, m.styles.Dim.Render(text.Truncate(fmt.Sprintf("%d preserved message(s) relinked after the summary", len(r.Preserved)), w)))
+	}
+	msgs := r.Messages
+	const show = 12
+	if len(msgs) > show {
+		out = append(out, m.styles.Dim.Render(fmt.Sprintf("… %d earlier", len(msgs)-show)))
+		msgs = msgs[len(msgs)-show:]
+	}
+	for _, rec := range msgs {
+		out = append(out, text.Truncate(describe(rec), w))
+	}
+	return out
+}
+
+// describe is a one-line view of a chain record.
+func describe(r *model.Record) string {
+	kind := r.Type
+	switch {
+	case r.IsCompactBoundary():
+		return "── compact boundary ──"
+	case r.IsMicrocompactBoundary():
+		return "── microcompact boundary ──"
+	case r.IsCompactSummary:
+		kind = "summary"
+	}
+	body := ""
+	if r.Message != nil {
+		for _, b := range r.Message.Content {
+			switch b.Type {
+			case model.BlockText:
+				if body == "" {
+					body = b.Text
+				}
+			case model.BlockToolUse:
+				body += " [" + b.Name + "]"
+			case model.BlockToolResult:
+				body += fmt.Sprintf(" [result %s]", text.Bytes(int64(b.Bytes)))
+			}
+		}
+	}
+	if body == "" && r.AttachmentType != "" {
+		body = r.AttachmentType
+	}
+	return fmt.Sprintf("%-9s %s", kind, text.OneLine(model.SanitizeForTerminal(strings.TrimSpace(body))))
+}
+
+// pipelineView shows the five stages run on the selected step's state.
+func (m Model) pipelineView() string {
+	w := m.width - m.listWidth() - 1
+	if m.width < 100 {
+		w = m.width
+	}
+	s, ok := m.steps.Selected()
+	if !ok {
+		return ""
+	}
+	lines := []string{m.styles.Bold.Render(text.Truncate(fmt.Sprintf("Pipeline on step %d, %s window (nothing is written)", s.Index+1, windows[m.window].name), w))}
+	if m.pipe == nil || m.pipeFor != s.Index {
+		if m.pipeErr != nil {
+			return strings.Join(append(lines, m.styles.Error.Render(m.pipeErr.Error())), "\n")
+		}
+		return strings.Join(append(lines, m.styles.Dim.Render("running…")), "\n")
+	}
+	r := m.pipe
+	wc := windows[m.window].w
+	lines = append(lines, text.Truncate(fmt.Sprintf("context %s → %s · autocompact at %s · %s", fmtK(int(r.Before)), fmtK(int(r.After)), fmtK(int(wc.AutocompactAt())), fitsText(r)), w))
+	if len(r.Stages) == 0 {
+		lines = append(lines, m.styles.OK.Render(text.Truncate("under the autocompact threshold: no stage runs", w)))
+	}
+	barW := max(min(w-44, 30), 5)
+	for i, st := range r.Stages {
+		mark := "  "
+		if i == m.pipeStage {
+			mark = "▸ "
+		}
+		acted := m.styles.Dim.Render("no change")
+		if st.Acted {
+			acted = m.styles.OK.Render(fmt.Sprintf("freed %s", fmtK(int(st.Freed))))
+		}
+		lines = append(lines, fmt.Sprintf("%s%d %-18s %7s %s %s", mark, i+1, st.Stage, fmtK(int(st.After)), m.styles.Bar(int64(st.After), int64(wc.ContextWindow), barW), acted))
+	}
+	if m.pipeStage < len(r.Stages) {
+		st := r.Stages[m.pipeStage]
+		lines = append(lines, "")
+		lines = append(lines, m.styles.Bold.Render(text.Truncate(fmt.Sprintf("%s: %s → %s tokens, %d item(s)", st.Stage, fmtK(int(st.Before)), fmtK(int(st.After)), st.Items), w)))
+		for _, l := range strings.Split(text.Wrap(st.Detail, w), "\n") {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func fitsText(r *compact.Result) string {
+	if r.Fits {
+		return "fits"
+	}
+	return "still over"
+}
