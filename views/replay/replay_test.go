@@ -80,8 +80,6 @@ func press(t *testing.T, m Model, keys ...string) (Model, []tea.Msg) {
 			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
 		case "esc":
 			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
-		case "up":
-			msg = tea.KeyPressMsg{Code: tea.KeyUp}
 		default:
 			msg = tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
 		}
@@ -137,10 +135,15 @@ func TestModes(t *testing.T) {
 		t.Errorf("pipeline help %q", h)
 	}
 
-	m, _ = press(t, m, "up")
+	// A jump to a compaction in the pipeline view runs the pipeline on
+	// the step it lands on (it used to wait on "running…" for ever).
+	m, _ = press(t, m, "[")
 	at := m.steps.Index()
-	if at != last-1 || m.pipe == nil || m.pipeFor != at {
-		t.Fatalf("up in the pipeline: step %d, pipeline for %d", at, m.pipeFor)
+	if s, _ := m.steps.Selected(); at == last || s.Kind != timeline.StepBoundary {
+		t.Fatalf("[ stayed on step %d (%v)", at, s.Kind)
+	}
+	if m.pipe == nil || m.pipeFor != at || m.stateFor != at || strings.Contains(screen(m), "running…") {
+		t.Errorf("[ in the pipeline: pipeline for %d, state for %d, at %d\n%s", m.pipeFor, m.stateFor, at, screen(m))
 	}
 
 	m, _ = press(t, m, "esc")

@@ -143,7 +143,7 @@ func (m Model) updatePipeline(msg tea.Msg) (Model, tea.Cmd) {
 				dir = -1
 			}
 			m.jumpBoundary(dir)
-			return m, m.stateCmd()
+			return m, m.pipelineIfMoved(before, nil)
 		}
 	}
 	var cmd tea.Cmd
