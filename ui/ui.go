@@ -83,7 +83,9 @@ type pane interface {
 	View() string
 	Help() []key.Binding
 	Filtering() bool
-	ClickRow(y int)
+	// ClickRow moves the cursor to row y of the pane and returns what
+	// the new selection needs computed or loaded.
+	ClickRow(y int) tea.Cmd
 }
 
 // Model is the root model.
@@ -326,7 +328,7 @@ func (m Model) handleClick(msg tea.MouseClickMsg) (tea.Model, tea.Cmd) {
 	}
 	top := m.bodyTop()
 	if mouse.Y > top && mouse.Y < top+m.bodyHeight()+1 {
-		m.paneAt(m.focus).ClickRow(mouse.Y - top - 1)
+		return m, m.paneAt(m.focus).ClickRow(mouse.Y - top - 1)
 	}
 	return m, nil
 }

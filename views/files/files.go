@@ -217,8 +217,13 @@ func (m *Model) Blur() { m.confirm, m.plan = false, nil }
 func (m Model) Filtering() bool { return m.list.Filtering() || m.confirm }
 
 // ClickRow moves the cursor to the clicked row (y counts from the
-// pane's first line, which is the header).
-func (m *Model) ClickRow(y int) { m.list.ClickRow(y - 1) }
+// pane's first line, which is the header) and asks for the diff of the
+// version it lands on, as the list keys do.
+func (m *Model) ClickRow(y int) tea.Cmd {
+	before, _ := m.diffRequest()
+	m.list.ClickRow(y - 1)
+	return m.diffIfMoved(before)
+}
 
 // Help lists the pane's own bindings for the level shown.
 func (m Model) Help() []key.Binding {

@@ -127,7 +127,10 @@ func (m *Model) Blur() { m.confirm = false }
 func (m Model) Filtering() bool { return m.list.Filtering() || m.confirm }
 
 // ClickRow moves the cursor to the clicked row.
-func (m *Model) ClickRow(y int) { m.list.ClickRow(y - 1) }
+func (m *Model) ClickRow(y int) tea.Cmd {
+	m.list.ClickRow(y - 1)
+	return nil
+}
 
 // Help lists the pane's own bindings.
 func (m Model) Help() []key.Binding {

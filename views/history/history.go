@@ -92,7 +92,10 @@ func (m Model) Filtering() bool { return m.list.Filtering() }
 func (m Model) Help() []key.Binding { return []key.Binding{m.keys.Expand} }
 
 // ClickRow moves the cursor to the clicked row.
-func (m *Model) ClickRow(y int) { m.list.ClickRow(y - 1) }
+func (m *Model) ClickRow(y int) tea.Cmd {
+	m.list.ClickRow(y - 1)
+	return nil
+}
 
 // Update handles keys and resolved pastes.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {

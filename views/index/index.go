@@ -94,7 +94,7 @@ func (m *Model) Blur() {}
 func (m Model) Filtering() bool { return false }
 
 // ClickRow does nothing: the pane is a document.
-func (m *Model) ClickRow(int) {}
+func (m *Model) ClickRow(int) tea.Cmd { return nil }
 
 // Help lists the pane's own bindings.
 func (m Model) Help() []key.Binding { return []key.Binding{m.keys.Edit, m.keys.Bottom} }

@@ -133,7 +133,10 @@ func (m *Model) Blur() { m.mode = modeBrowse }
 func (m Model) Filtering() bool { return m.list.Filtering() || m.mode != modeBrowse }
 
 // ClickRow moves the cursor to the clicked row.
-func (m *Model) ClickRow(y int) { m.list.ClickRow(y - 1) }
+func (m *Model) ClickRow(y int) tea.Cmd {
+	m.list.ClickRow(y - 1)
+	return nil
+}
 
 // Help lists the pane's own bindings for the current mode.
 func (m Model) Help() []key.Binding {

@@ -107,7 +107,10 @@ func (m *Model) Blur() { m.querying = false; m.query.Blur() }
 func (m Model) Filtering() bool { return m.querying || m.list.Filtering() }
 
 // ClickRow moves the cursor to the clicked row.
-func (m *Model) ClickRow(y int) { m.list.ClickRow(y - 3) }
+func (m *Model) ClickRow(y int) tea.Cmd {
+	m.list.ClickRow(y - 3)
+	return nil
+}
 
 // Help lists the pane's own bindings.
 func (m Model) Help() []key.Binding {

@@ -195,16 +195,22 @@ func (m *Model) Blur() {}
 func (m Model) Filtering() bool { return m.sessions.Filtering() || m.steps.Filtering() }
 
 // ClickRow moves the cursor to the clicked row (under the two header
-// lines of the session list, or the three of the timeline).
-func (m *Model) ClickRow(y int) {
+// lines of the session list, or the three of the timeline) and computes
+// what the step it lands on needs, as the list keys do.
+func (m *Model) ClickRow(y int) tea.Cmd {
 	switch m.mode {
 	case ModeSessions:
 		m.sessions.ClickRow(y - 2)
-	case ModeTimeline, ModePipeline:
+		return nil
+	case ModeTimeline:
 		m.steps.ClickRow(y - 3)
-	default:
-		panic(badMode(m.mode))
+		return m.stateCmd()
+	case ModePipeline:
+		before := m.steps.Index()
+		m.steps.ClickRow(y - 3)
+		return m.pipelineIfMoved(before, nil)
 	}
+	panic(badMode(m.mode))
 }
 
 // Help lists the pane's own bindings for the mode shown.

@@ -155,7 +155,10 @@ func (m Model) Filtering() bool { return m.list.Filtering() || m.mode == modeDes
 
 // ClickRow moves the cursor to the clicked row (y counts from the pane's
 // first line; the summary takes two).
-func (m *Model) ClickRow(y int) { m.list.ClickRow(y - 2) }
+func (m *Model) ClickRow(y int) tea.Cmd {
+	m.list.ClickRow(y - 2)
+	return nil
+}
 
 // Help lists the pane's own bindings.
 func (m Model) Help() []key.Binding {

@@ -1,0 +1,77 @@
+package ui
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memscope/memscope/engine/filehistgen"
+	"github.com/memscope/memscope/internal/testroot"
+	"github.com/memscope/memscope/model"
+)
+
+// click presses the left button on row paneRow of the focused pane's
+// body (0 is the pane's first line) and runs what the click asks for.
+func click(t *testing.T, m Model, paneRow int) Model {
+	t.Helper()
+	next, cmd := m.Update(tea.MouseClickMsg{X: 10, Y: m.bodyTop() + 1 + paneRow, Button: tea.MouseLeft})
+	return drain(t, next.(Model), cmd)
+}
+
+// A click on a row is the same as reaching the row with the keys: the
+// pane computes or asks for what the new selection shows (the Replay
+// pane's resume state and pipeline, the Files pane's diff) instead of
+// leaving the old one or "walking the chain…" on screen.
+func TestClickSelectsLikeTheKeys(t *testing.T) {
+	t.Run("replay timeline", func(t *testing.T) {
+		m, _ := demoModel(t, 140, 44)
+		m = press(t, m, "6", "G", "enter", "g")
+		// Two header lines, the nav line, then the steps: row 5 is the
+		// third step.
+		clicked, keyed := click(t, m, 3+2), press(t, m, "j", "j")
+		if s := screen(clicked); s != screen(keyed) || !strings.Contains(s, "Step 3: after") || strings.Contains(s, "walking the chain") {
+			t.Errorf("click on step 3:\n%s\nkeys to step 3:\n%s", s, screen(keyed))
+		}
+	})
+	t.Run("replay pipeline", func(t *testing.T) {
+		m, _ := demoModel(t, 140, 44)
+		m = press(t, m, "6", "G", "enter", "g", "p")
+		clicked, keyed := click(t, m, 3+2), press(t, m, "down", "down")
+		if s := screen(clicked); s != screen(keyed) || !strings.Contains(s, "Pipeline on step 3,") || strings.Contains(s, "running…") {
+			t.Errorf("click on step 3:\n%s\nkeys to step 3:\n%s", s, screen(keyed))
+		}
+	})
+	t.Run("files versions", func(t *testing.T) {
+		l, err := filehistgen.Write(t.TempDir(), time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC))
+		if err != nil {
+			t.Fatal(err)
+		}
+		home := &model.Home{Dir: l.Home, FS: os.DirFS(l.Home), Source: model.HomeFromFlag}
+		m := New(Options{Home: home, Now: func() time.Time { return testNow }, Root: testroot.New(t), Getenv: func(string) string { return "" }})
+		m = drain(t, m, m.Init())
+		next, _ := m.Update(tea.WindowSizeMsg{Width: 140, Height: 44})
+		m = press(t, next.(Model), "0", "enter", "enter")
+		for i := 0; ; i++ {
+			m = press(t, m, "enter")
+			if strings.Contains(screen(m), "a/README.md@v") {
+				break
+			}
+			if i == 5 {
+				t.Fatalf("no way to README.md's versions:\n%s", screen(m))
+			}
+			m = press(t, m, "esc", "down")
+		}
+		m = press(t, m, "G")
+		// One header line, then the versions: row 1 is the first.
+		clicked, keyed := click(t, m, 1), press(t, m, "g")
+		if screen(keyed) == screen(m) {
+			t.Fatalf("g did not move from the last version:\n%s", screen(m))
+		}
+		if s := screen(clicked); s != screen(keyed) {
+			t.Errorf("click on the first version:\n%s\ng:\n%s", s, screen(keyed))
+		}
+	})
+}
