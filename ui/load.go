@@ -203,3 +203,31 @@ func (m *Model) historyProjects() []string {
 	}
 	return out
 }
+
+// reloadAll re-reads everything (after a file change or ctrl+r).
+func (m *Model) reloadAll() tea.Cmd {
+	m.loading["home"] = true
+	m.loading["history"] = true
+	m.stale[paneRetention], m.stale[paneFiles] = true, true
+	// The project list's arrival loads the open project and its sessions.
+	return tea.Batch(m.loadHomeCmd(), m.loadHistoryCmd(), m.lazyLoadCmd())
+}
+
+// lazyLoadCmd reads the focused pane's data when it is stale: the
+// Retention and Files panes are not read at start-up nor on every live
+// reload, only when someone looks at them.
+func (m *Model) lazyLoadCmd() tea.Cmd {
+	if !m.stale[m.focus] {
+		return nil
+	}
+	m.stale[m.focus] = false
+	switch m.focus {
+	case paneRetention:
+		m.loading["retention"] = true
+		return m.loadRetentionCmd()
+	case paneFiles:
+		m.loading["files"] = true
+		return m.loadFileSessionsCmd()
+	}
+	return nil
+}

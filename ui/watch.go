@@ -147,3 +147,39 @@ func (w *watcher) Close() {
 		w.w.Close()
 	}
 }
+
+// handleWatch turns file events into one debounced reload.
+func (m Model) handleWatch(msg tea.Msg) (Model, tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case watchStartedMsg:
+		m.watch = msg.w
+		if msg.err != nil {
+			m.setStatus("live reload off: "+msg.err.Error(), true)
+			return m, nil, true
+		}
+		return m, m.watch.next(), true
+	case fileChangedMsg:
+		m.reloadTag++
+		tag := m.reloadTag
+		cmds := []tea.Cmd{m.watch.next(), tea.Tick(debounce, func(time.Time) tea.Msg { return reloadTickMsg{tag: tag, what: msg.what} })}
+		if !m.burstOpen {
+			m.burstOpen = true
+			m.burst++
+			cmds = append(cmds, reloadDeadline(m.burst))
+		}
+		return m, tea.Batch(cmds...), true
+	case reloadTickMsg:
+		if msg.tag != m.reloadTag {
+			return m, nil, true
+		}
+		m.burstOpen = false
+		return m, m.reloadAll(), true
+	case reloadDeadlineMsg:
+		if !m.burstOpen || msg.burst != m.burst {
+			return m, nil, true
+		}
+		m.burstOpen = false
+		return m, m.reloadAll(), true
+	}
+	return m, nil, false
+}

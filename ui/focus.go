@@ -1,0 +1,163 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memscope/memscope/views/msgs"
+)
+
+// Pane indexes, in focus-ring order (keymap.PaneNames).
+const (
+	paneProjects = iota
+	paneIndex
+	paneMemories
+	paneHistory
+	panePastes
+	paneReplay
+	panePrompt
+	paneHealth
+	paneRetention
+	paneFiles
+	paneCount
+)
+
+// pane is what the root needs of every pane to lay it out and route to it.
+// The root stores concrete pane types; this interface is for iterating.
+type pane interface {
+	Title() string
+	SetSize(w, h int)
+	Focus()
+	Blur()
+	View() string
+	Help() []key.Binding
+	Filtering() bool
+	// ClickRow moves the cursor to row y of the pane and returns what
+	// the new selection needs computed or loaded.
+	ClickRow(y int) tea.Cmd
+}
+
+// paneAt returns pane i for iteration.
+func (m *Model) paneAt(i int) pane {
+	switch i {
+	case paneProjects:
+		return &m.projects
+	case paneIndex:
+		return &m.index
+	case paneMemories:
+		return &m.memories
+	case paneHistory:
+		return &m.history
+	case panePastes:
+		return &m.pastes
+	case paneReplay:
+		return &m.replay
+	case panePrompt:
+		return &m.prompt
+	case paneRetention:
+		return &m.retention
+	case paneFiles:
+		return &m.files
+	}
+	return &m.health
+}
+
+// handleKey handles global keys unless the focused pane is taking text
+// (a filter line or a form), then hands the key to the focused pane.
+func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if m.showHelp {
+		m.showHelp = false
+		return m, nil
+	}
+	if c := m.confirm; c != nil {
+		switch {
+		case key.Matches(msg, m.keys.Confirm):
+			m.confirm = nil
+			next, cmd, _ := m.handleEdit(c.onYes)
+			return next, cmd
+		case key.Matches(msg, m.keys.Cancel):
+			m.confirm = nil
+			m.setStatus("cancelled: nothing was written", false)
+		}
+		return m, nil
+	}
+	if !m.paneAt(m.focus).Filtering() {
+		switch {
+		case key.Matches(msg, m.keys.Quit):
+			return m, tea.Quit
+		case key.Matches(msg, m.keys.Help):
+			m.showHelp = true
+			return m, nil
+		case key.Matches(msg, m.keys.NextPane):
+			return m, m.setFocus((m.focus + 1) % paneCount)
+		case key.Matches(msg, m.keys.PrevPane):
+			return m, m.setFocus((m.focus + paneCount - 1) % paneCount)
+		case key.Matches(msg, m.keys.Reload):
+			return m, m.reloadAll()
+		case key.Matches(msg, m.keys.Undo) && m.focus == paneFiles:
+			return m, m.filesUndo()
+		case key.Matches(msg, m.keys.Undo):
+			next, cmd, _ := m.handleEdit(msgs.Undo{})
+			return next, cmd
+		}
+		for i, b := range m.keys.Panes {
+			if key.Matches(msg, b) {
+				return m, m.setFocus(i)
+			}
+		}
+	}
+	return m.routeToFocused(msg)
+}
+
+// routeToFocused hands a key or mouse message to the focused pane.
+func (m Model) routeToFocused(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch m.focus {
+	case paneProjects:
+		m.projects, cmd = m.projects.Update(msg)
+	case paneIndex:
+		m.index, cmd = m.index.Update(msg)
+	case paneMemories:
+		m.memories, cmd = m.memories.Update(msg)
+	case paneHistory:
+		m.history, cmd = m.history.Update(msg)
+	case panePastes:
+		m.pastes, cmd = m.pastes.Update(msg)
+	case paneReplay:
+		m.replay, cmd = m.replay.Update(msg)
+	case panePrompt:
+		m.prompt, cmd = m.prompt.Update(msg)
+	case paneHealth:
+		m.health, cmd = m.health.Update(msg)
+	case paneRetention:
+		m.retention, cmd = m.retention.Update(msg)
+	case paneFiles:
+		m.files, cmd = m.files.Update(msg)
+	}
+	return m, cmd
+}
+
+// setFocus focuses pane i and returns the load it waits for, if any
+// (lazyLoadCmd).
+func (m *Model) setFocus(i int) tea.Cmd {
+	m.paneAt(m.focus).Blur()
+	m.focus = i
+	m.paneAt(m.focus).Focus()
+	return m.lazyLoadCmd()
+}
+
+// handleClick focuses a pane by its tab, or moves a list's cursor.
+func (m Model) handleClick(msg tea.MouseClickMsg) (tea.Model, tea.Cmd) {
+	mouse := msg.Mouse()
+	if mouse.Y == m.tabsRow() {
+		if i := m.tabAt(mouse.X); i >= 0 {
+			return m, m.setFocus(i)
+		}
+		return m, nil
+	}
+	top := m.bodyTop()
+	if mouse.Y > top && mouse.Y < top+m.bodyHeight()+1 {
+		return m, m.paneAt(m.focus).ClickRow(mouse.Y - top - 1)
+	}
+	return m, nil
+}

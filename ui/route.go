@@ -1,0 +1,114 @@
+package ui
+
+import (
+	"path/filepath"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memscope/memscope/views/msgs"
+	"github.com/memscope/memscope/views/replay"
+)
+
+// handleData handles data messages by type; ok is false for messages
+// nobody owns.
+func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
+	for _, h := range []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport} {
+		if next, cmd, ok := h(m, msg); ok {
+			return next, cmd, true
+		}
+	}
+	return m, nil, false
+}
+
+// handleLoaded takes what a loading command read and hands it to its panes.
+func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case homeLoadedMsg:
+		delete(m.loading, "home")
+		m.applyHome(msg)
+		return m, tea.Batch(m.loadProjectCmd(m.data.open), m.loadSessionsCmd(m.data.open)), true
+	case historyLoadedMsg:
+		delete(m.loading, "history")
+		if msg.err != nil {
+			m.setStatus(msg.err.Error(), true)
+			return m, nil, true
+		}
+		m.data.history = msg.history
+		m.data.inventory = msg.inventory
+		m.data.pasteRefs = msg.refs
+		m.applyHistory()
+		return m, nil, true
+	case projectLoadedMsg:
+		delete(m.loading, "project")
+		if msg.slug != m.data.open {
+			return m, nil, true // the user moved on to another project
+		}
+		m.applyProject(msg)
+		return m, tea.Batch(m.renderCmd(), m.previewCmd(m.prompt.Query())), true
+	case renderedMsg:
+		m.applyRendered(msg)
+		return m, nil, true
+	case replay.StateMsg, replay.PipelineMsg:
+		var cmd tea.Cmd
+		m.replay, cmd = m.replay.Update(msg)
+		return m, cmd, true
+	case previewMsg:
+		if msg.project == m.data.openPath() {
+			m.prompt.SetPreview(msg.preview)
+		}
+		return m, nil, true
+	case sessionsLoadedMsg:
+		if msg.slug == m.data.open {
+			m.replay.SetSessions(msg.sessions, m.opts.Now())
+		}
+		return m, nil, true
+	case timelineMsg:
+		if msg.err != nil {
+			m.setStatus(msg.err.Error(), true)
+			return m, nil, true
+		}
+		return m, m.replay.SetTimeline(msg.tl, msg.autocompactOff), true
+	case writableMsg:
+		m.applyWritable(msg)
+		return m, nil, true
+	}
+	return m, nil, false
+}
+
+// handleRequest serves the panes' requests and shows status messages.
+func (m Model) handleRequest(msg tea.Msg) (Model, tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case msgs.RecallQuery:
+		return m, m.previewCmd(msg.Query), true
+	case msgs.ReplaySession:
+		m.replay.SetLoading(msg.Path)
+		return m, m.loadTimelineCmd(msg.Path), true
+	case errMsg:
+		m.setStatus(msg.err.Error(), true)
+		return m, nil, true
+	case msgs.Status:
+		m.setStatus(msg.Text, msg.Error)
+		return m, nil, true
+	case msgs.SelectProject:
+		m.openProject(msg.Slug)
+		m.setStatus("opened "+m.data.openPath(), false)
+		return m, tea.Batch(m.loadProjectCmd(msg.Slug), m.loadSessionsCmd(msg.Slug)), true
+	case msgs.ResolvePaste:
+		return m, m.resolvePasteCmd(msg.Hash), true
+	case msgs.PasteResolved:
+		var c1, c2 tea.Cmd
+		m.history, c1 = m.history.Update(msg)
+		m.pastes, c2 = m.pastes.Update(msg)
+		return m, tea.Batch(c1, c2), true
+	case msgs.OpenEditor:
+		p := msg.Path
+		if !filepath.IsAbs(p) {
+			// Lint findings name files relative to the memory folder.
+			p = filepath.Join(m.memoryDirAbs(), filepath.FromSlash(p))
+		}
+		return m, m.openEditorCmd(p), true
+	case msgs.SwitchPane:
+		return m, m.setFocus(msg.Index), true
+	}
+	return m, nil, false
+}
