@@ -1,16 +1,10 @@
 package ui
 
 import (
-	"os"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/memscope/memscope/engine/filehistgen"
-	"github.com/memscope/memscope/internal/testroot"
-	"github.com/memscope/memscope/model"
 )
 
 // click presses the left button on row paneRow of the focused pane's
@@ -45,25 +39,8 @@ func TestClickSelectsLikeTheKeys(t *testing.T) {
 		}
 	})
 	t.Run("files versions", func(t *testing.T) {
-		l, err := filehistgen.Write(t.TempDir(), time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC))
-		if err != nil {
-			t.Fatal(err)
-		}
-		home := &model.Home{Dir: l.Home, FS: os.DirFS(l.Home), Source: model.HomeFromFlag}
-		m := New(Options{Home: home, Now: func() time.Time { return testNow }, Root: testroot.New(t), Getenv: func(string) string { return "" }})
-		m = drain(t, m, m.Init())
-		next, _ := m.Update(tea.WindowSizeMsg{Width: 140, Height: 44})
-		m = press(t, next.(Model), "0", "enter", "enter")
-		for i := 0; ; i++ {
-			m = press(t, m, "enter")
-			if strings.Contains(screen(m), "a/README.md@v") {
-				break
-			}
-			if i == 5 {
-				t.Fatalf("no way to README.md's versions:\n%s", screen(m))
-			}
-			m = press(t, m, "esc", "down")
-		}
+		m, _ := filehistModel(t, 140, 44)
+		m = toReadmeVersions(t, press(t, m, "0", "enter", "enter"))
 		m = press(t, m, "G")
 		// One header line, then the versions: row 1 is the first.
 		clicked, keyed := click(t, m, 1), press(t, m, "g")

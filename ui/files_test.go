@@ -13,13 +13,11 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// TestFilesPaneRestoreAndUndo drives the Files pane through the root the
-// way a person would: open the session, a turn, a file, a version;
-// restore it with confirmation; then undo with u. The file on disk holds
-// the version after the restore and its old bytes after the undo.
-func TestFilesPaneRestoreAndUndo(t *testing.T) {
-	root := t.TempDir()
-	l, err := filehistgen.Write(root, time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC))
+// filehistModel runs the app on a fresh generated home with one session
+// of file history (engine/filehistgen).
+func filehistModel(t *testing.T, w, h int) (Model, filehistgen.Layout) {
+	t.Helper()
+	l, err := filehistgen.Write(t.TempDir(), time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,8 +30,34 @@ func TestFilesPaneRestoreAndUndo(t *testing.T) {
 			return ""
 		}})
 	m = drain(t, m, m.Init())
-	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	m = next.(Model)
+	next, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return next.(Model), l
+}
+
+// toReadmeVersions goes from a turn's files (the first turn, as enter
+// enter on the Files pane opens it) to README.md's versions, trying the
+// files in order.
+func toReadmeVersions(t *testing.T, m Model) Model {
+	t.Helper()
+	for i := 0; ; i++ {
+		m = press(t, m, "enter")
+		if strings.Contains(screen(m), "a/README.md@v") {
+			break
+		}
+		if i == 5 {
+			t.Fatalf("no way to README.md's versions:\n%s", screen(m))
+		}
+		m = press(t, m, "esc", "down")
+	}
+	return m
+}
+
+// TestFilesPaneRestoreAndUndo drives the Files pane through the root the
+// way a person would: open the session, a turn, a file, a version;
+// restore it with confirmation; then undo with u. The file on disk holds
+// the version after the restore and its old bytes after the undo.
+func TestFilesPaneRestoreAndUndo(t *testing.T) {
+	m, l := filehistModel(t, 120, 40)
 
 	// This home has no history.jsonl (nothing typed yet): loading ends
 	// all the same, without an error.
@@ -55,16 +79,7 @@ func TestFilesPaneRestoreAndUndo(t *testing.T) {
 	if !strings.Contains(s, "README.md") {
 		t.Fatalf("the first turn does not list README.md:\n%s", s)
 	}
-	for i := 0; ; i++ {
-		m = press(t, m, "enter")
-		if strings.Contains(screen(m), "a/README.md@v") {
-			break
-		}
-		if i == 5 {
-			t.Fatalf("no way to README.md's versions:\n%s", screen(m))
-		}
-		m = press(t, m, "esc", "down")
-	}
+	m = toReadmeVersions(t, m)
 	m = press(t, m, "a")
 	if s := screen(m); !strings.Contains(strings.ToLower(s), "y") || !m.files.Filtering() {
 		t.Fatalf("restore asks for no confirmation:\n%s", s)

@@ -112,7 +112,7 @@ func (m Model) render() string {
 	body = lipgloss.NewStyle().Width(m.bodyWidth()).Height(m.bodyHeight()).MaxHeight(m.bodyHeight()).MaxWidth(m.bodyWidth()).Render(body)
 	rows = append(rows, m.styles.PaneFocused.Render(body))
 	// bubbles' help can overflow by one item when the ellipsis does not fit.
-	rows = append(rows, lipgloss.NewStyle().MaxWidth(m.width).Render(m.help.ShortHelpView(append(m.paneAt(m.focus).Help(), m.keys.ShortHelp()...))))
+	rows = append(rows, lipgloss.NewStyle().MaxWidth(m.width).Render(m.help.ShortHelpView(m.shortHelp())))
 	rows = append(rows, m.statusLine())
 	return lipgloss.NewStyle().MaxHeight(m.height).Render(strings.Join(rows, "\n"))
 }
@@ -133,10 +133,19 @@ func (m Model) statusLine() string {
 	return m.styles.StatusBar.Render(s)
 }
 
-// fullHelp is the help overlay: the focused pane's keys, then the global
-// and navigation groups from the keymap.
+// shortHelp is the help line's bindings: the focused pane's keys, then
+// the keymap's short list.
+func (m Model) shortHelp() []key.Binding {
+	return append(m.paneAt(m.focus).Help(), m.keys.ShortHelp()...)
+}
+
+// fullHelpGroups are the help overlay's columns: the focused pane's keys,
+// then the global, navigation and pane-number groups from the keymap.
+func (m Model) fullHelpGroups() [][]key.Binding {
+	return append([][]key.Binding{m.paneAt(m.focus).Help()}, m.keys.FullHelp()...)
+}
+
+// fullHelp is the help overlay.
 func (m Model) fullHelp() string {
-	groups := [][]key.Binding{m.paneAt(m.focus).Help()}
-	groups = append(groups, m.keys.FullHelp()...)
-	return m.styles.Bold.Render("Keys — "+keymap.PaneNames[m.focus]+" (any key closes)") + "\n\n" + m.help.FullHelpView(groups)
+	return m.styles.Bold.Render("Keys — "+keymap.PaneNames[m.focus]+" (any key closes)") + "\n\n" + m.help.FullHelpView(m.fullHelpGroups())
 }
