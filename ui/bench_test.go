@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/internal/keypress"
 	"github.com/memscope/memscope/model"
 )
 
@@ -44,7 +45,7 @@ func BenchmarkHistoryKeypress(b *testing.B) {
 	if m.history.Total() != 100000 {
 		b.Fatalf("history pane has %d prompts", m.history.Total())
 	}
-	down, up := keyMsg("down"), keyMsg("up")
+	down, up := keypress.Msg("down"), keypress.Msg("up")
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		k := down

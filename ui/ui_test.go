@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/memscope/memscope/internal/keypress"
 	"github.com/memscope/memscope/model"
 )
 
@@ -104,38 +105,10 @@ func newTestModel(t testing.TB, w, h int) Model {
 func press(t testing.TB, m Model, keys ...string) Model {
 	t.Helper()
 	for _, k := range keys {
-		next, cmd := m.Update(keyMsg(k))
+		next, cmd := m.Update(keypress.Msg(k))
 		m = drain(t, next.(Model), cmd)
 	}
 	return m
-}
-
-// keyMsg builds the key press for a key name as msg.String() spells it.
-func keyMsg(k string) tea.KeyPressMsg {
-	switch k {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "ctrl+c":
-		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
-	case "ctrl+r":
-		return tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	}
-	r := []rune(k)
-	return tea.KeyPressMsg{Code: r[0], Text: k}
 }
 
 func screen(m Model) string {
@@ -202,7 +175,7 @@ func TestHelpOverlayListsPaneAndGlobalKeys(t *testing.T) {
 
 func TestQuit(t *testing.T) {
 	m := newTestModel(t, 80, 24)
-	_, cmd := m.Update(keyMsg("q"))
+	_, cmd := m.Update(keypress.Msg("q"))
 	if cmd == nil {
 		t.Fatal("q returned no command")
 	}

@@ -12,6 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/internal/keypress"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/scripts/chaos"
@@ -149,7 +150,7 @@ func TestLiveReloadWhileClaudeCodeWrites(t *testing.T) {
 	k := 0
 	l.until(2*time.Minute, "the writer", func() bool {
 		// Keys go in while files change, as a person would press them.
-		next, cmd := l.m.Update(keyMsg(keys[k%len(keys)]))
+		next, cmd := l.m.Update(keypress.Msg(keys[k%len(keys)]))
 		l.m = next.(Model)
 		l.exec(cmd)
 		k++

@@ -13,6 +13,7 @@ import (
 
 	"github.com/memscope/memscope/engine/filehist"
 	"github.com/memscope/memscope/engine/filehistgen"
+	"github.com/memscope/memscope/internal/keypress"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/style"
@@ -57,27 +58,13 @@ func newPane(w, h int) Model {
 	return m
 }
 
-func keyMsg(s string) tea.KeyPressMsg {
-	switch s {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	}
-	return tea.KeyPressMsg{Code: rune(s[0]), Text: s}
-}
-
 // press sends keys and returns the messages their commands emit.
 func press(t *testing.T, m Model, keys ...string) (Model, []tea.Msg) {
 	t.Helper()
 	var out []tea.Msg
 	for _, k := range keys {
 		var cmd tea.Cmd
-		m, cmd = m.Update(keyMsg(k))
+		m, cmd = m.Update(keypress.Msg(k))
 		out = append(out, run(cmd)...)
 	}
 	return m, out

@@ -11,6 +11,7 @@ import (
 
 	"github.com/memscope/memscope/engine/timeline"
 	ctxwindow "github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/internal/keypress"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/style"
@@ -74,17 +75,8 @@ func press(t *testing.T, m Model, keys ...string) (Model, []tea.Msg) {
 	t.Helper()
 	var out []tea.Msg
 	for _, k := range keys {
-		var msg tea.KeyPressMsg
-		switch k {
-		case "enter":
-			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
-		case "esc":
-			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
-		default:
-			msg = tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
-		}
 		var cmd tea.Cmd
-		m, cmd = m.Update(msg)
+		m, cmd = m.Update(keypress.Msg(k))
 		var sent []tea.Msg
 		m, sent = run(t, m, cmd)
 		out = append(out, sent...)

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/memscope/memscope/engine/cleanup"
+	"github.com/memscope/memscope/internal/keypress"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/msgs"
@@ -66,20 +67,8 @@ func press(t *testing.T, m Model, keys ...string) (Model, []tea.Msg) {
 	t.Helper()
 	var out []tea.Msg
 	for _, k := range keys {
-		var msg tea.KeyPressMsg
-		switch k {
-		case "enter":
-			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
-		case "esc":
-			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
-		case "down":
-			msg = tea.KeyPressMsg{Code: tea.KeyDown}
-		default:
-			r := []rune(k)
-			msg = tea.KeyPressMsg{Code: r[0], Text: k}
-		}
 		var cmd tea.Cmd
-		m, cmd = m.Update(msg)
+		m, cmd = m.Update(keypress.Msg(k))
 		if cmd != nil {
 			if res := cmd(); res != nil {
 				out = append(out, res)

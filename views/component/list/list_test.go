@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/internal/keypress"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/views/component/style"
 )
@@ -24,20 +25,7 @@ func newList(n int) Model[string] {
 
 func press(m Model[string], keys ...string) Model[string] {
 	for _, k := range keys {
-		var msg tea.KeyPressMsg
-		switch k {
-		case "down":
-			msg = tea.KeyPressMsg{Code: tea.KeyDown}
-		case "up":
-			msg = tea.KeyPressMsg{Code: tea.KeyUp}
-		case "enter":
-			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
-		case "esc":
-			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
-		default:
-			msg = tea.KeyPressMsg{Code: rune(k[0]), Text: k}
-		}
-		m, _, _ = m.Update(msg)
+		m, _, _ = m.Update(keypress.Msg(k))
 	}
 	return m
 }
