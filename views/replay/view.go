@@ -127,12 +127,18 @@ func (m Model) timelineView(nav, right string) string {
 	return lipgloss.JoinHorizontal(lipgloss.Top, left, sep, right)
 }
 
+// detailWidth is the width of the side of the timeline that shows the
+// selected step: beside the steps, or under them on a narrow screen.
+func (m Model) detailWidth() int {
+	if m.width < 100 {
+		return m.width
+	}
+	return m.width - m.listWidth() - 1
+}
+
 // stateView shows what the model saw at the selected step.
 func (m Model) stateView() string {
-	w := m.width - m.listWidth() - 1
-	if m.width < 100 {
-		w = m.width
-	}
+	w := m.detailWidth()
 	s, ok := m.steps.Selected()
 	if !ok {
 		return ""
@@ -262,10 +268,7 @@ func describe(r *model.Record) string {
 
 // pipelineView shows the five stages run on the selected step's state.
 func (m Model) pipelineView() string {
-	w := m.width - m.listWidth() - 1
-	if m.width < 100 {
-		w = m.width
-	}
+	w := m.detailWidth()
 	s, ok := m.steps.Selected()
 	if !ok {
 		return ""
