@@ -10,6 +10,7 @@ import (
 
 	"github.com/memscope/memscope/demo"
 	"github.com/memscope/memscope/engine/store"
+	"github.com/memscope/memscope/internal/faultfs"
 	"github.com/memscope/memscope/model"
 )
 
@@ -26,7 +27,7 @@ func TestWriteCommandsInReadOnlyHome(t *testing.T) {
 			if _, err := s.Retype("user_timezone.md", model.TypeProject, store.WriteOptions{Now: e.now()}); err != nil {
 				t.Fatal(err)
 			}
-			f := &model.FaultFS{Step: model.StepCreateTemp, Persist: true, Err: errno}
+			f := &faultfs.FS{Step: faultfs.StepCreateTemp, Persist: true, Err: errno}
 			e.writes = f
 			base := []string{"--home", l.Home, "--project", l.Project("shop-api")}
 			before := snapshotAll(t, l.Home)

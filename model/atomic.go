@@ -3,8 +3,10 @@ package model
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
+	"time"
 )
 
 // WriteFileAtomic replaces path with data so that a reader sees either the
@@ -24,7 +26,6 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 // (the undo journal, rollbacks) must be able to trust that an error means
 // path did not change.
 func WriteFileAtomicWith(w WriteFS, path string, data []byte, perm fs.FileMode) error {
-	dir := filepath.Dir(path)
 	if st, err := w.Stat(path); err == nil {
 		if !st.Mode().IsRegular() {
 			return fmt.Errorf("write %s: not a regular file", path)
@@ -33,6 +34,43 @@ func WriteFileAtomicWith(w WriteFS, path string, data []byte, perm fs.FileMode) 
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
+	return writeThroughTemp(w, path, perm, time.Time{}, func(t io.Writer) error {
+		_, err := t.Write(data)
+		return err
+	}, w.Rename)
+}
+
+// CreateFileAtomic creates path, which must not exist, with what write
+// writes to it: as WriteFileAtomic does (a synced temporary file in the
+// same folder, missing folders created, the folder synced), but the
+// temporary file takes the name only while path is still absent, so no
+// file is ever replaced, not even one that appeared during the write; the
+// error then matches fs.ErrExist. The file gets perm and, unless modTime
+// is zero, modTime, before it appears. write may stream any amount (an
+// archive, a copy). On failure path is absent and the temporary file gone.
+func CreateFileAtomic(path string, perm fs.FileMode, modTime time.Time, write func(io.Writer) error) error {
+	return CreateFileAtomicWith(OSWriteFS{}, path, perm, modTime, write)
+}
+
+// CreateFileAtomicWith is CreateFileAtomic through w.
+func CreateFileAtomicWith(w WriteFS, path string, perm fs.FileMode, modTime time.Time, write func(io.Writer) error) error {
+	// Checked first so a large write is not done for nothing; the rename
+	// checks again.
+	if _, err := w.Stat(path); err == nil {
+		return &fs.PathError{Op: "create", Path: path, Err: fs.ErrExist}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return writeThroughTemp(w, path, perm, modTime, write, w.RenameNoReplace)
+}
+
+// writeThroughTemp is the atomic writer's one sequence: the content goes
+// to a temporary file beside path (mode perm, mtime modTime unless zero),
+// is synced and closed, place moves it to path, and the folder is synced.
+// On failure the temporary file is removed, or the error says it could
+// not be.
+func writeThroughTemp(w WriteFS, path string, perm fs.FileMode, modTime time.Time, write func(io.Writer) error, place func(from, to string) error) error {
+	dir := filepath.Dir(path)
 	if err := w.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -54,7 +92,7 @@ func WriteFileAtomicWith(w WriteFS, path string, data []byte, perm fs.FileMode) 
 	if err := tmp.Chmod(perm); err != nil {
 		return fail(err)
 	}
-	if _, err := tmp.Write(data); err != nil {
+	if err := write(tmp); err != nil {
 		return fail(err)
 	}
 	if err := tmp.Sync(); err != nil {
@@ -64,10 +102,15 @@ func WriteFileAtomicWith(w WriteFS, path string, data []byte, perm fs.FileMode) 
 	if err := tmp.Close(); err != nil {
 		return fail(err)
 	}
-	if err := w.Rename(tmpName, path); err != nil {
+	if !modTime.IsZero() {
+		if err := w.Chtimes(tmpName, modTime, modTime); err != nil {
+			return fail(err)
+		}
+	}
+	if err := place(tmpName, path); err != nil {
 		return fail(err)
 	}
-	// Best effort: see the doc comment.
+	// Best effort: see WriteFileAtomicWith's doc comment.
 	_ = w.SyncDir(dir)
 	return nil
 }

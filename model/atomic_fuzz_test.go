@@ -1,4 +1,4 @@
-package model
+package model_test
 
 import (
 	"bytes"
@@ -6,25 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/memscope/memscope/internal/faultfs"
+	"github.com/memscope/memscope/model"
 )
-
-// noSyncFS is the real OS without fsync, which the properties below do
-// not depend on and which would make the fuzzer crawl.
-type noSyncFS struct{ OSWriteFS }
-
-func (noSyncFS) CreateTemp(dir, pattern string) (TempFile, error) {
-	f, err := os.CreateTemp(dir, pattern)
-	if err != nil {
-		return nil, err
-	}
-	return noSyncFile{f}, nil
-}
-
-func (noSyncFS) SyncDir(string) error { return nil }
-
-type noSyncFile struct{ *os.File }
-
-func (noSyncFile) Sync() error { return nil }
 
 // FuzzWriteFileAtomic: whatever the data, the old content, the step that
 // fails and the errno, the file afterwards holds exactly the new data
@@ -42,9 +27,9 @@ func FuzzWriteFileAtomic(f *testing.F) {
 				t.Fatal(err)
 			}
 		}
-		ff := &FaultFS{Base: noSyncFS{}, Step: FaultSteps[int(step)%len(FaultSteps)], Nth: 1 + int(nth)%3,
-			Err: faultErrnos[int(errno)%len(faultErrnos)]}
-		err := WriteFileAtomicWith(ff, path, data, 0o600)
+		ff := &faultfs.FS{Base: faultfs.NoSync{}, Step: faultfs.Steps[int(step)%len(faultfs.Steps)], Nth: 1 + int(nth)%3,
+			Err: faultfs.Errnos[int(errno)%len(faultfs.Errnos)]}
+		err := model.WriteFileAtomicWith(ff, path, data, 0o600)
 		got, rerr := os.ReadFile(path)
 		switch {
 		case err == nil:

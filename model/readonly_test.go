@@ -1,4 +1,4 @@
-package model
+package model_test
 
 import (
 	"errors"
@@ -7,24 +7,27 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/memscope/memscope/internal/faultfs"
+	"github.com/memscope/memscope/model"
 )
 
 func TestProbeWritable(t *testing.T) {
 	tests := []struct {
 		name     string
 		sub      string // probed folder under a fresh temp dir
-		fault    *FaultFS
-		readOnly bool  // want a *ReadOnlyError
+		fault    *faultfs.FS
+		readOnly bool  // want a *model.ReadOnlyError
 		errno    error // want errors.Is
 		leftover bool  // the probe's file may stay (its removal failed)
 	}{
 		{name: "writable", sub: "memory"},
 		{name: "missing folder probed at its parent", sub: "projects/x/memory"},
-		{name: "read-only mount", sub: "memory", fault: &FaultFS{Step: StepCreateTemp, Err: syscall.EROFS}, readOnly: true, errno: syscall.EROFS},
-		{name: "no permission", sub: "memory", fault: &FaultFS{Step: StepCreateTemp, Err: syscall.EACCES}, readOnly: true, errno: syscall.EACCES},
-		{name: "full disk is not read-only", sub: "memory", fault: &FaultFS{Step: StepCreateTemp, Err: syscall.ENOSPC}, errno: syscall.ENOSPC},
-		{name: "unreadable parent", sub: "a/b", fault: &FaultFS{Step: StepStat, Err: syscall.EACCES}, readOnly: true, errno: syscall.EACCES},
-		{name: "probe file not removable", sub: "memory", fault: &FaultFS{Step: StepRemove, Err: syscall.EIO}, errno: syscall.EIO, leftover: true},
+		{name: "read-only mount", sub: "memory", fault: &faultfs.FS{Step: faultfs.StepCreateTemp, Err: syscall.EROFS}, readOnly: true, errno: syscall.EROFS},
+		{name: "no permission", sub: "memory", fault: &faultfs.FS{Step: faultfs.StepCreateTemp, Err: syscall.EACCES}, readOnly: true, errno: syscall.EACCES},
+		{name: "full disk is not read-only", sub: "memory", fault: &faultfs.FS{Step: faultfs.StepCreateTemp, Err: syscall.ENOSPC}, errno: syscall.ENOSPC},
+		{name: "unreadable parent", sub: "a/b", fault: &faultfs.FS{Step: faultfs.StepStat, Err: syscall.EACCES}, readOnly: true, errno: syscall.EACCES},
+		{name: "probe file not removable", sub: "memory", fault: &faultfs.FS{Step: faultfs.StepRemove, Err: syscall.EIO}, errno: syscall.EIO, leftover: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -33,12 +36,12 @@ func TestProbeWritable(t *testing.T) {
 				t.Fatal(err)
 			}
 			dir := filepath.Join(root, tt.sub)
-			var w WriteFS = OSWriteFS{}
+			var w model.WriteFS = model.OSWriteFS{}
 			if tt.fault != nil {
 				w = tt.fault
 			}
-			err := ProbeWritable(w, dir)
-			var ro *ReadOnlyError
+			err := model.ProbeWritable(w, dir)
+			var ro *model.ReadOnlyError
 			if got := errors.As(err, &ro); got != tt.readOnly {
 				t.Errorf("err = %v, read-only %v, want %v", err, got, tt.readOnly)
 			}
@@ -67,7 +70,7 @@ func TestProbeWritable(t *testing.T) {
 	}
 }
 
-// AsReadOnly wraps only refusals, and only once.
+// model.AsReadOnly wraps only refusals, and only once.
 func TestAsReadOnly(t *testing.T) {
 	rofs := &os.PathError{Op: "open", Path: "/x", Err: syscall.EROFS}
 	tests := []struct {
@@ -78,16 +81,16 @@ func TestAsReadOnly(t *testing.T) {
 		{rofs, true},
 		{&os.PathError{Op: "open", Path: "/x", Err: syscall.EPERM}, true},
 		{&os.PathError{Op: "open", Path: "/x", Err: syscall.ENOSPC}, false},
-		{&ReadOnlyError{Dir: "/inner", Err: rofs}, true},
+		{&model.ReadOnlyError{Dir: "/inner", Err: rofs}, true},
 	}
 	for _, tt := range tests {
-		got := AsReadOnly("/home/memory", tt.err)
-		var ro *ReadOnlyError
+		got := model.AsReadOnly("/home/memory", tt.err)
+		var ro *model.ReadOnlyError
 		if errors.As(got, &ro) != tt.want {
-			t.Errorf("AsReadOnly(%v) = %v", tt.err, got)
+			t.Errorf("model.AsReadOnly(%v) = %v", tt.err, got)
 		}
 		if tt.err == nil && got != nil || tt.err != nil && !errors.Is(got, tt.err) {
-			t.Errorf("AsReadOnly(%v) lost the error: %v", tt.err, got)
+			t.Errorf("model.AsReadOnly(%v) lost the error: %v", tt.err, got)
 		}
 		if strings.Count(got2s(got), "read-only: memscope") > 1 {
 			t.Errorf("wrapped twice: %v", got)

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/demo"
+	"github.com/memscope/memscope/internal/faultfs"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
@@ -75,12 +76,12 @@ func TestReadOnlyHome(t *testing.T) {
 		{"writable", func(demo.Layout) model.WriteFS { return nil }, func(demo.Layout) string { return "" }},
 		{"home on a read-only mount",
 			func(demo.Layout) model.WriteFS {
-				return &model.FaultFS{Step: model.StepCreateTemp, Persist: true, Err: syscall.EROFS}
+				return &faultfs.FS{Step: faultfs.StepCreateTemp, Persist: true, Err: syscall.EROFS}
 			},
 			func(l demo.Layout) string { return l.Home }},
 		{"home without write permission",
 			func(demo.Layout) model.WriteFS {
-				return &model.FaultFS{Step: model.StepCreateTemp, Persist: true, Err: syscall.EACCES}
+				return &faultfs.FS{Step: faultfs.StepCreateTemp, Persist: true, Err: syscall.EACCES}
 			},
 			func(l demo.Layout) string { return l.Home }},
 		{"only the memory folder read-only",

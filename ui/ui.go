@@ -42,7 +42,7 @@ type Options struct {
 	// Watch turns on live reload with fsnotify.
 	Watch bool
 	// Writes is what edits write through; nil is the real OS (tests
-	// inject faults: model.FaultFS).
+	// inject faults: faultfs.FS, internal/faultfs).
 	Writes model.WriteFS
 	// ExportDir is where exports from the panes go (x, X); the current
 	// folder when empty.

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/memscope/memscope/engine/filehistgen"
-	"github.com/memscope/memscope/engine/internal/enginetest"
+	"github.com/memscope/memscope/internal/faultfs"
 	"github.com/memscope/memscope/model"
 )
 
@@ -45,15 +45,15 @@ func TestFileRestoreFaults(t *testing.T) {
 		return l, home, p
 	}
 	// The calls a rewind and its undo make without a fault.
-	count := &model.FaultFS{Base: enginetest.NoSyncFS{}}
+	count := &faultfs.FS{Base: faultfs.NoSync{}}
 	l, home, p := rewind(t)
 	before := diskState(t, l)
 	if _, err := applyFileRestore(count, home.Dir, home.FS, p, fhT0); err != nil {
 		t.Fatal(err)
 	}
 	want := diskState(t, l)
-	applyCalls := map[model.FaultStep]int{}
-	for _, st := range model.FaultSteps {
+	applyCalls := map[faultfs.Step]int{}
+	for _, st := range faultfs.Steps {
 		applyCalls[st] = count.Calls(st)
 	}
 	if _, err := undoFileRestore(count, home.Dir, filehistgen.SessionID); err != nil {
@@ -61,30 +61,30 @@ func TestFileRestoreFaults(t *testing.T) {
 	}
 	sameState(t, "reference undo", diskState(t, l), before)
 	for _, undo := range []bool{false, true} {
-		for si, step := range model.FaultSteps {
+		for si, step := range faultfs.Steps {
 			n := applyCalls[step]
 			if undo {
 				n = count.Calls(step) - applyCalls[step]
 			}
 			for k := 1; k <= n; k++ {
-				errno := enginetest.FaultErrnos[(si+k)%len(enginetest.FaultErrnos)]
+				errno := faultfs.Errnos[(si+k)%len(faultfs.Errnos)]
 				name := fmt.Sprintf("rewind/%s/%d/%s", step, k, errno)
 				if undo {
 					name = "undo/" + name[len("rewind/"):]
 				}
 				t.Run(name, func(t *testing.T) {
 					l, home, p := rewind(t)
-					f := &model.FaultFS{Base: enginetest.NoSyncFS{}, Step: step, Nth: k, Err: errno}
+					f := &faultfs.FS{Base: faultfs.NoSync{}, Step: step, Nth: k, Err: errno}
 					var err error
 					if undo {
-						if _, err := applyFileRestore(enginetest.NoSyncFS{}, home.Dir, home.FS, p, fhT0); err != nil {
+						if _, err := applyFileRestore(faultfs.NoSync{}, home.Dir, home.FS, p, fhT0); err != nil {
 							t.Fatal(err)
 						}
 						_, err = undoFileRestore(f, home.Dir, filehistgen.SessionID)
 					} else {
 						_, err = applyFileRestore(f, home.Dir, home.FS, p, fhT0)
 					}
-					if step == model.StepSyncDir {
+					if step == faultfs.StepSyncDir {
 						if err != nil {
 							t.Fatalf("a failed folder fsync failed the restore: %v", err)
 						}

@@ -12,28 +12,28 @@ import (
 
 	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/engine/journal"
-	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/internal/faultfs"
 )
 
 // The exchange steps of the checked writes (ops_concurrent.go), which
-// model.FaultFS does not know.
+// faultfs.FS does not know.
 const (
-	stepExchange model.FaultStep = "exchange"
-	stepLink     model.FaultStep = "link"
+	stepExchange faultfs.Step = "exchange"
+	stepLink     faultfs.Step = "link"
 )
 
 // faultExchange is the exchangeFS production uses on Linux (the OS's
-// exchange and link) over a model.FaultFS, and can make the Nth call of
+// exchange and link) over a faultfs.FS, and can make the Nth call of
 // the exchange or the link fail once too; so the checked write path, not
 // only the plain one, meets every fault.
 type faultExchange struct {
-	*model.FaultFS
-	step model.FaultStep
+	*faultfs.FS
+	step faultfs.Step
 	nth  int
 	err  syscall.Errno
 
 	mu    sync.Mutex
-	calls map[model.FaultStep]int
+	calls map[faultfs.Step]int
 	hits  []string
 }
 
@@ -44,10 +44,10 @@ func TestStoreFaultsCheckedPath(t *testing.T) {
 	if !osExchangeSupported {
 		t.Skip("no atomic exchange on this system: production takes the plain path, which TestStoreFaults covers")
 	}
-	steps := append(slices.Clone(model.FaultSteps), stepExchange, stepLink)
+	steps := append(slices.Clone(faultfs.Steps), stepExchange, stepLink)
 	for _, op := range faultOps() {
-		ref := &faultExchange{FaultFS: &model.FaultFS{}}
-		r := newFaultRunWith(t, op, ref.FaultFS, ref)
+		ref := &faultExchange{FS: &faultfs.FS{}}
+		r := newFaultRunWith(t, op, ref.FS, ref)
 		ch, err := op.op(r.store)
 		if err != nil {
 			t.Fatalf("%s without a fault: %v", op.name, err)
@@ -59,21 +59,21 @@ func TestStoreFaultsCheckedPath(t *testing.T) {
 		}
 		for si, step := range steps {
 			for k := 1; k <= ref.callsOf(step); k++ {
-				errno := enginetest.FaultErrnos[(si+k)%len(enginetest.FaultErrnos)]
+				errno := faultfs.Errnos[(si+k)%len(faultfs.Errnos)]
 				t.Run(fmt.Sprintf("%s/%s/%d/%s", op.name, step, k, errno), func(t *testing.T) {
-					f := &faultExchange{FaultFS: &model.FaultFS{}, step: step, nth: k, err: errno}
+					f := &faultExchange{FS: &faultfs.FS{}, step: step, nth: k, err: errno}
 					if step != stepExchange && step != stepLink {
-						f.FaultFS.Step, f.FaultFS.Nth, f.FaultFS.Err = step, k, errno
+						f.FS.Step, f.FS.Nth, f.FS.Err = step, k, errno
 					}
-					r := newFaultRunWith(t, op, f.FaultFS, f)
+					r := newFaultRunWith(t, op, f.FS, f)
 					r.hits = f.allHits
 					_, err := op.op(r.store)
 					switch {
-					case step == model.StepSyncDir:
+					case step == faultfs.StepSyncDir:
 						if err != nil {
 							t.Fatalf("a failed folder fsync failed the change: %v", err)
 						}
-					case step == model.StepRemove && err == nil:
+					case step == faultfs.StepRemove && err == nil:
 						// Known limit of the checked path: the exchange has
 						// landed the change and the old content sits in the
 						// staged name; when it cannot be removed the change
@@ -125,11 +125,11 @@ func leftoverTarget(name string) string {
 	return dir + base
 }
 
-func (f *faultExchange) fail(step model.FaultStep, path string) bool {
+func (f *faultExchange) fail(step faultfs.Step, path string) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.calls == nil {
-		f.calls = map[model.FaultStep]int{}
+		f.calls = map[faultfs.Step]int{}
 	}
 	f.calls[step]++
 	if f.step != step || f.calls[step] != f.nth {
@@ -156,21 +156,21 @@ func (f *faultExchange) Link(a, b string) error {
 func (f *faultExchange) allHits() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append(f.FaultFS.Hits(), f.hits...)
+	return append(f.FS.Hits(), f.hits...)
 }
 
 func (f *faultExchange) heal() {
-	f.FaultFS.Heal()
+	f.FS.Heal()
 	f.mu.Lock()
 	f.step = ""
 	f.mu.Unlock()
 }
 
-func (f *faultExchange) callsOf(step model.FaultStep) int {
+func (f *faultExchange) callsOf(step faultfs.Step) int {
 	if step == stepExchange || step == stepLink {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		return f.calls[step]
 	}
-	return f.FaultFS.Calls(step)
+	return f.FS.Calls(step)
 }

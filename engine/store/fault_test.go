@@ -13,6 +13,7 @@ import (
 
 	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/engine/journal"
+	"github.com/memscope/memscope/internal/faultfs"
 	"github.com/memscope/memscope/model"
 )
 
@@ -119,10 +120,10 @@ func journalIDs(t *testing.T, dir string) []string {
 	return ids
 }
 
-// faultRun is one operation's folder: set up, then opened on a FaultFS.
+// faultRun is one operation's folder: set up, then opened on a faultfs.FS.
 type faultRun struct {
 	dir string
-	f   *model.FaultFS
+	f   *faultfs.FS
 	// hits are the paths of the calls made to fail.
 	hits  func() []string
 	store *Store
@@ -132,14 +133,14 @@ type faultRun struct {
 	ids    []string
 }
 
-func newFaultRun(t *testing.T, op faultOp, f *model.FaultFS) *faultRun {
+func newFaultRun(t *testing.T, op faultOp, f *faultfs.FS) *faultRun {
 	t.Helper()
 	return newFaultRunWith(t, op, f, nil)
 }
 
 // newFaultRunWith is newFaultRun with the store writing through w (f when
 // nil), a wrapper of f.
-func newFaultRunWith(t *testing.T, op faultOp, f *model.FaultFS, w model.WriteFS) *faultRun {
+func newFaultRunWith(t *testing.T, op faultOp, f *faultfs.FS, w model.WriteFS) *faultRun {
 	t.Helper()
 	dir := t.TempDir()
 	enginetest.WriteTree(t, dir, op.files())
@@ -151,7 +152,7 @@ func newFaultRunWith(t *testing.T, op faultOp, f *model.FaultFS, w model.WriteFS
 		}
 	}
 	if f.Base == nil {
-		f.Base = enginetest.NoSyncFS{}
+		f.Base = faultfs.NoSync{}
 	}
 	if w == nil {
 		w = f
@@ -163,9 +164,9 @@ func newFaultRunWith(t *testing.T, op faultOp, f *model.FaultFS, w model.WriteFS
 
 // reference runs op without a fault: the calls of each step it makes,
 // and the folder and journal it leaves.
-func reference(t *testing.T, op faultOp) (*model.FaultFS, map[string]string, []string, []string) {
+func reference(t *testing.T, op faultOp) (*faultfs.FS, map[string]string, []string, []string) {
 	t.Helper()
-	r := newFaultRun(t, op, &model.FaultFS{})
+	r := newFaultRun(t, op, &faultfs.FS{})
 	ch, err := op.op(r.store)
 	if err != nil {
 		t.Fatalf("%s without a fault: %v", op.name, err)
@@ -189,10 +190,10 @@ func reference(t *testing.T, op faultOp) (*model.FaultFS, map[string]string, []s
 func TestStoreFaults(t *testing.T) {
 	for _, op := range faultOps() {
 		counts, wantFiles, wantIDs, names := reference(t, op)
-		for _, step := range model.FaultSteps {
+		for _, step := range faultfs.Steps {
 			for k := 1; k <= counts.Calls(step); k++ {
-				for ei, errno := range enginetest.FaultErrnos {
-					if k > 1 && ei != k%len(enginetest.FaultErrnos) {
+				for ei, errno := range faultfs.Errnos {
+					if k > 1 && ei != k%len(faultfs.Errnos) {
 						// Every errno at the first call of each step, one
 						// errno per later call in turn: the store's code
 						// does not tell errnos apart past the first write
@@ -201,9 +202,9 @@ func TestStoreFaults(t *testing.T) {
 						continue
 					}
 					t.Run(op.name+"/"+step.String()+"/"+fmt.Sprint(k)+"/"+errno.Error(), func(t *testing.T) {
-						r := newFaultRun(t, op, &model.FaultFS{Step: step, Nth: k, Err: errno})
+						r := newFaultRun(t, op, &faultfs.FS{Step: step, Nth: k, Err: errno})
 						_, err := op.op(r.store)
-						if step == model.StepSyncDir {
+						if step == faultfs.StepSyncDir {
 							if err != nil {
 								t.Fatalf("a failed folder fsync failed the change: %v", err)
 							}
@@ -248,14 +249,14 @@ func TestStoreFaultsThatStay(t *testing.T) {
 		}
 		// checked: on the path production takes on Linux (exchange and
 		// link, see ops_exchange_fault_test.go).
-		wrap := func(f *model.FaultFS) model.WriteFS {
+		wrap := func(f *faultfs.FS) model.WriteFS {
 			if checked {
-				return &faultExchange{FaultFS: f}
+				return &faultExchange{FS: f}
 			}
 			return f
 		}
 		for _, op := range faultOps() {
-			ref := &model.FaultFS{}
+			ref := &faultfs.FS{}
 			r := newFaultRunWith(t, op, ref, wrap(ref))
 			if _, err := op.op(r.store); err != nil {
 				t.Fatalf("%s without a fault: %v", op.name, err)
@@ -267,20 +268,20 @@ func TestStoreFaultsThatStay(t *testing.T) {
 	}
 }
 
-func faultsThatStay(t *testing.T, op faultOp, counts *model.FaultFS, wrap func(*model.FaultFS) model.WriteFS, checked bool) {
-	for si, step := range model.FaultSteps {
-		if step == model.StepSyncDir {
+func faultsThatStay(t *testing.T, op faultOp, counts *faultfs.FS, wrap func(*faultfs.FS) model.WriteFS, checked bool) {
+	for si, step := range faultfs.Steps {
+		if step == faultfs.StepSyncDir {
 			continue
 		}
 		for k := 1; k <= counts.Calls(step); k++ {
-			errno := enginetest.FaultErrnos[(si+k)%len(enginetest.FaultErrnos)]
+			errno := faultfs.Errnos[(si+k)%len(faultfs.Errnos)]
 			t.Run(op.name+"/"+step.String()+"/"+fmt.Sprint(k)+"/"+errno.Error(), func(t *testing.T) {
-				f := &model.FaultFS{Step: step, Nth: k, Persist: true, Err: errno}
+				f := &faultfs.FS{Step: step, Nth: k, Persist: true, Err: errno}
 				r := newFaultRunWith(t, op, f, wrap(f))
 				_, err := op.op(r.store)
 				snap := snapshot(t, r.dir)
 				switch {
-				case checked && step == model.StepRemove && err == nil:
+				case checked && step == faultfs.StepRemove && err == nil:
 					// The known limit of the checked path
 					// (TestStoreFaultsCheckedPath): the change landed and
 					// a copy stayed; undo below must still restore.
@@ -340,11 +341,11 @@ func withoutLeftovers(m map[string]string) map[string]string {
 // A staged file that cannot be removed after a failed multi-file change
 // is named in the error, not left behind silently.
 func TestStagedLeftoverIsReported(t *testing.T) {
-	for _, at := range []model.FaultStep{model.StepRename, model.StepCreateTemp} {
+	for _, at := range []faultfs.Step{faultfs.StepRename, faultfs.StepCreateTemp} {
 		// Calls of the rename: the journal's write, then the staged
 		// files' own atomic writes, then the first move into place.
-		stage := &model.FaultFS{Step: model.StepRemove, Persist: true, Err: syscall.EIO}
-		f := &model.FaultFS{Base: stage, Step: at, Nth: 4, Err: syscall.ENOSPC}
+		stage := &faultfs.FS{Step: faultfs.StepRemove, Persist: true, Err: syscall.EIO}
+		f := &faultfs.FS{Base: stage, Step: at, Nth: 4, Err: syscall.ENOSPC}
 		r := newFaultRun(t, faultOps()[3], f)
 		_, err := r.store.Rename("feedback_terse.md", "Brief Answers", WriteOptions{Now: enginetest.OpsNow})
 		if !errors.Is(err, syscall.ENOSPC) || !errors.Is(err, syscall.EIO) || !strings.Contains(err.Error(), "staged file could not be removed") {

@@ -41,7 +41,7 @@ func DirFS(dir string) FS {
 }
 
 // DirFSWith is DirFS making its writes through w (the real OS when nil);
-// tests pass a model.FaultFS to make any step of any write fail.
+// tests pass a faultfs.FS to make any step of any write fail.
 func DirFSWith(dir string, w model.WriteFS) FS {
 	if w == nil {
 		w = model.OSWriteFS{}

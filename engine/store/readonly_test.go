@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/memscope/memscope/engine/internal/enginetest"
+	"github.com/memscope/memscope/internal/faultfs"
 	"github.com/memscope/memscope/model"
 )
 
@@ -18,9 +19,9 @@ import (
 // nothing; Writable says so up front. A full disk is not read-only.
 func TestReadOnlyFolder(t *testing.T) {
 	for _, op := range faultOps() {
-		for _, errno := range enginetest.FaultErrnos {
+		for _, errno := range faultfs.Errnos {
 			t.Run(op.name+"/"+errno.Error(), func(t *testing.T) {
-				r := newFaultRun(t, op, &model.FaultFS{Step: model.StepCreateTemp, Persist: true, Err: errno})
+				r := newFaultRun(t, op, &faultfs.FS{Step: faultfs.StepCreateTemp, Persist: true, Err: errno})
 				readOnly := errno != syscall.ENOSPC
 				werr := r.store.Writable()
 				_, err := op.op(r.store)
@@ -84,12 +85,12 @@ func TestWritableRefusesLinkedFolder(t *testing.T) {
 	if err := os.Symlink(outside, link); err != nil {
 		t.Skip("no symbolic links here:", err)
 	}
-	f := &model.FaultFS{}
+	f := &faultfs.FS{}
 	s, _ := Open(link, DirFSWith(link, f))
 	if err := s.Writable(); !errors.Is(err, ErrSymlinkWrite) {
 		t.Errorf("Writable = %v, want ErrSymlinkWrite", err)
 	}
-	if n := f.Calls(model.StepCreateTemp); n != 0 {
+	if n := f.Calls(faultfs.StepCreateTemp); n != 0 {
 		t.Errorf("the probe created %d files through the link", n)
 	}
 }
