@@ -3,14 +3,17 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/engine/export"
+	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/msgs"
 )
 
@@ -43,7 +46,7 @@ func (m Model) handleExport(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.setStatus(err.Error(), true)
 			return m, nil, true
 		}
-		home, now, dir := m.opts.Home, m.opts.Now(), m.exportDir()
+		home, now, dir, w := m.opts.Home, m.opts.Now(), m.exportDir(), m.writes()
 		m.setStatus("exporting "+msg.Path+"…", false)
 		return m, func() tea.Msg {
 			x, err := export.LoadSessionExport(export.SessionSource{FS: home.FS, Transcript: msg.Path, Home: home.FS}, now)
@@ -55,7 +58,7 @@ func (m Model) handleExport(msg tea.Msg) (Model, tea.Cmd, bool) {
 				return exportedMsg{err: err}
 			}
 			id := strings.TrimSuffix(filepath.Base(msg.Path), ".jsonl")
-			p, err := writeNewFile(dir, export.DefaultName(id, format), data)
+			p, err := writeNewFile(w, dir, export.DefaultName(id, format), data)
 			return exportedMsg{path: p, err: err}
 		}, true
 	case msgs.ExportMemory:
@@ -69,13 +72,13 @@ func (m Model) handleExport(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.setStatus("export memory: the open project's memory folder is not on disk", true)
 			return m, nil, true
 		}
-		now, dir := m.opts.Now(), m.exportDir()
+		now, dir, w := m.opts.Now(), m.exportDir(), m.writes()
 		return m, func() tea.Msg {
 			data, err := export.MemoryStore(store, project, format, now)
 			if err != nil {
 				return exportedMsg{err: err}
 			}
-			p, err := writeNewFile(dir, export.DefaultMemoryExportName(project, format), data)
+			p, err := writeNewFile(w, dir, export.DefaultMemoryExportName(project, format), data)
 			return exportedMsg{path: p, err: err}
 		}, true
 	case exportedMsg:
@@ -90,10 +93,10 @@ func (m Model) handleExport(msg tea.Msg) (Model, tea.Cmd, bool) {
 }
 
 // writeNewFile writes data to dir/name, or name-2, name-3… when that
-// exists: an export never replaces a file. The file is created
-// exclusively, so a file appearing meanwhile is not overwritten either;
-// a failed write removes the partial file.
-func writeNewFile(dir, name string, data []byte) (string, error) {
+// exists, through w and the atomic writer: an export never replaces a
+// file, not even one appearing meanwhile (the next name is taken then),
+// and a failed write leaves nothing behind.
+func writeNewFile(w model.WriteFS, dir, name string, data []byte) (string, error) {
 	ext := filepath.Ext(name)
 	stem := strings.TrimSuffix(name, ext)
 	for i := 1; i < 1000; i++ {
@@ -101,22 +104,14 @@ func writeNewFile(dir, name string, data []byte) (string, error) {
 		if i > 1 {
 			p = filepath.Join(dir, fmt.Sprintf("%s-%d%s", stem, i, ext))
 		}
-		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		err := model.CreateFileAtomicWith(w, p, 0o600, time.Time{}, func(out io.Writer) error {
+			_, err := out.Write(data)
+			return err
+		})
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		if err != nil {
-			return "", fmt.Errorf("export to %s: %w", p, err)
-		}
-		_, err = f.Write(data)
-		if err == nil {
-			err = f.Sync()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(p)
 			return "", fmt.Errorf("export to %s: %w", p, err)
 		}
 		return p, nil

@@ -3,12 +3,15 @@ package ui
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/internal/faultfs"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
@@ -16,6 +19,12 @@ import (
 // exportModel opens a copy of testdata/home on disk with exports going to
 // a folder of the test's own.
 func exportModel(t *testing.T) (Model, string) {
+	t.Helper()
+	return exportModelWith(t, nil)
+}
+
+// exportModelWith is exportModel with writes going through w.
+func exportModelWith(t *testing.T, w model.WriteFS) (Model, string) {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.CopyFS(filepath.Join(dir, "home"), os.DirFS("../testdata/home")); err != nil {
@@ -27,7 +36,7 @@ func exportModel(t *testing.T) (Model, string) {
 	}
 	home := &model.Home{Dir: filepath.Join(dir, "home"), FS: os.DirFS(filepath.Join(dir, "home")), Source: model.HomeFromFlag}
 	m := New(Options{Home: home, Project: betaProject, Now: func() time.Time { return testNow },
-		Root: testroot.New(t), ExportDir: out})
+		Root: testroot.New(t), ExportDir: out, Writes: w})
 	m = drain(t, m, m.Init())
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	return next.(Model), out
@@ -86,5 +95,27 @@ func TestExportMemoryNeedsAFolderOnDisk(t *testing.T) {
 	m = press(t, m, "3", "x")
 	if !m.statusErr || !strings.Contains(m.status, "not on disk") {
 		t.Fatalf("status %q", m.status)
+	}
+}
+
+// An export goes through the writer the app was given: a full disk
+// fails it with a message naming the file and the cause, and leaves
+// nothing in the export folder.
+func TestExportFailsCleanly(t *testing.T) {
+	for _, step := range []faultfs.Step{faultfs.StepCreateTemp, faultfs.StepWrite, faultfs.StepRename} {
+		t.Run(step.String(), func(t *testing.T) {
+			f := &faultfs.FS{Step: step, Persist: true, Err: syscall.ENOSPC}
+			m, out := exportModelWith(t, f)
+			m = press(t, m, "3", "x")
+			if !m.statusErr || !strings.Contains(m.status, filepath.Join(out, "claude-memory-beta.md")) || !strings.Contains(m.status, syscall.ENOSPC.Error()) {
+				t.Fatalf("status %q", m.status)
+			}
+			if !slices.ContainsFunc(f.Hits(), func(p string) bool { return filepath.Dir(p) == out }) {
+				t.Errorf("no write in %s failed (%q): the export bypassed the writer", out, f.Hits())
+			}
+			if es, _ := os.ReadDir(out); len(es) != 0 {
+				t.Errorf("the export folder holds %d files after the failure", len(es))
+			}
+		})
 	}
 }

@@ -80,6 +80,9 @@ type ArchiveOptions struct {
 	Items []Item
 	// To is a folder (created when missing) or a new .tar.gz file.
 	To string
+	// Writes is what every write of the archive goes through (the atomic
+	// writer's calls); nil is the real OS. Tests inject faults.
+	Writes model.WriteFS
 }
 
 // ArchiveConflictError is returned when the archive folder already holds
@@ -113,11 +116,15 @@ func Archive(o ArchiveOptions) (ArchiveReport, error) {
 	}
 	entries, probs := archiveEntries(o.Home.FS, o.Items)
 	rep.Problems = append(rep.Problems, probs...)
+	w := o.Writes
+	if w == nil {
+		w = model.OSWriteFS{}
+	}
 	var err error
 	if rep.Format == ArchiveTarGz {
-		err = archiveTar(o.Home.FS, entries, o.To, &rep)
+		err = archiveTar(w, o.Home.FS, entries, o.To, &rep)
 	} else {
-		err = archiveFolder(o.Home.FS, entries, o.To, &rep)
+		err = archiveFolder(w, o.Home.FS, entries, o.To, &rep)
 	}
 	rep.Problems = sessions.SortProblems(rep.Problems)
 	return rep, err
@@ -202,8 +209,8 @@ func hashOSFile(p string) (string, int64, error) {
 	return hashFile(os.DirFS(filepath.Clean(dir)), base)
 }
 
-// archiveFolder writes entries into the folder to.
-func archiveFolder(fsys fs.FS, entries []archiveEntry, to string, rep *ArchiveReport) error {
+// archiveFolder writes entries into the folder to through w.
+func archiveFolder(w model.WriteFS, fsys fs.FS, entries []archiveEntry, to string, rep *ArchiveReport) error {
 	// A first pass decides, for every file, copy or identical, and stops on
 	// any conflict before a byte is written.
 	identical := map[string]string{}
@@ -241,7 +248,7 @@ func archiveFolder(fsys fs.FS, entries []archiveEntry, to string, rep *ArchiveRe
 	if len(conflicts) > 0 {
 		return &ArchiveConflictError{To: to, Paths: conflicts}
 	}
-	if err := os.MkdirAll(to, 0o700); err != nil {
+	if err := w.MkdirAll(to, 0o700); err != nil {
 		return fmt.Errorf("archive: create %s: %w", to, err)
 	}
 	for _, e := range entries {
@@ -254,7 +261,7 @@ func archiveFolder(fsys fs.FS, entries []archiveEntry, to string, rep *ArchiveRe
 			}
 			continue
 		}
-		af, err := copyOut(fsys, e, filepath.Join(to, filepath.FromSlash(e.rel)))
+		af, err := copyOut(w, fsys, e, filepath.Join(to, filepath.FromSlash(e.rel)))
 		if err := rep.record(e.rel, af, err); err != nil {
 			return err
 		}
@@ -264,17 +271,20 @@ func archiveFolder(fsys fs.FS, entries []archiveEntry, to string, rep *ArchiveRe
 	for i := len(entries) - 1; i >= 0; i-- {
 		if e := entries[i]; e.dir {
 			dst := filepath.Join(to, filepath.FromSlash(e.rel))
-			if err := os.Chtimes(dst, e.modTime, e.modTime); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := w.Chtimes(dst, e.modTime, e.modTime); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("archive: set mtime of %s: %w", dst, err)
 			}
 		}
 	}
+	syncFolders(w, entries, to)
 	return verifyFolder(to, rep)
 }
 
-// copyOut copies one file to dst through a temporary file in the same
-// folder, linked into place so an existing dst is never replaced.
-func copyOut(fsys fs.FS, e archiveEntry, dst string) (ArchivedFile, error) {
+// copyOut copies one file to dst with the atomic writer: through a
+// synced temporary file in the same folder, given the source's mode and
+// mtime, and moved into place only while dst is still absent, so a file
+// that appeared since the first pass is never replaced.
+func copyOut(w model.WriteFS, fsys fs.FS, e archiveEntry, dst string) (ArchivedFile, error) {
 	af := ArchivedFile{Path: e.rel, Status: ArchiveCopied}
 	src, st, err := openSource(fsys, e.rel)
 	if err != nil {
@@ -282,34 +292,17 @@ func copyOut(fsys fs.FS, e archiveEntry, dst string) (ArchivedFile, error) {
 	}
 	defer src.Close()
 	af.ModTime = st.ModTime()
-	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
-		return af, fmt.Errorf("archive: create folder for %s: %w", dst, err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".memscope-*")
-	if err != nil {
-		return af, fmt.Errorf("archive: %w", err)
-	}
-	tmpName := tmp.Name()
-	defer os.Remove(tmpName)
 	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(tmp, h), src)
-	if err == nil {
-		err = tmp.Chmod(st.Mode().Perm())
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
+	var n int64
+	err = model.CreateFileAtomicWith(w, dst, st.Mode().Perm(), st.ModTime(), func(out io.Writer) error {
+		var err error
+		if n, err = io.Copy(io.MultiWriter(out, h), src); err != nil {
+			return fmt.Errorf("copy %s: %w", e.rel, err)
+		}
+		return nil
+	})
 	if err != nil {
-		return af, fmt.Errorf("archive: copy %s: %w", e.rel, err)
-	}
-	if err := placeNoClobber(tmpName, dst); err != nil {
-		return af, err
-	}
-	if err := os.Chtimes(dst, st.ModTime(), st.ModTime()); err != nil {
-		return af, fmt.Errorf("archive: set mtime of %s: %w", dst, err)
+		return af, placeError(dst, err)
 	}
 	af.Size, af.SHA256 = n, hex.EncodeToString(h.Sum(nil))
 	return af, nil
@@ -330,24 +323,28 @@ func openSource(fsys fs.FS, rel string) (fs.File, fs.FileInfo, error) {
 	return f, st, nil
 }
 
-// placeNoClobber moves tmp to dst unless dst exists. A hard link fails
-// on an existing dst, so a file that appeared since the first pass is
-// never replaced; where links are not supported, a check then rename.
-func placeNoClobber(tmp, dst string) error {
-	err := os.Link(tmp, dst)
-	if err == nil {
-		return nil
-	}
+// placeError is the error of a failed write of dst: a conflict when a
+// file took the name meanwhile (nothing was replaced), else err.
+func placeError(dst string, err error) error {
 	if errors.Is(err, fs.ErrExist) {
 		return &ArchiveConflictError{To: filepath.Dir(dst), Paths: []string{filepath.Base(dst)}}
 	}
-	if _, serr := os.Lstat(dst); serr == nil {
-		return &ArchiveConflictError{To: filepath.Dir(dst), Paths: []string{filepath.Base(dst)}}
+	return fmt.Errorf("archive: %w", err)
+}
+
+// syncFolders makes the archive's folders durable: each file's folder
+// was synced when the file was placed, but not the entries of the
+// folders created for them, nor the folders' mtimes set afterwards.
+// Best effort, as the atomic writer's folder sync: the archive is in
+// place and is verified next.
+func syncFolders(w model.WriteFS, entries []archiveEntry, to string) {
+	for i := len(entries) - 1; i >= 0; i-- {
+		if e := entries[i]; e.dir {
+			_ = w.SyncDir(filepath.Join(to, filepath.FromSlash(e.rel)))
+		}
 	}
-	if err := os.Rename(tmp, dst); err != nil {
-		return fmt.Errorf("archive: place %s: %w", dst, err)
-	}
-	return nil
+	_ = w.SyncDir(to)
+	_ = w.SyncDir(filepath.Dir(to))
 }
 
 // verifyFolder reads every archived file back and compares hashes.

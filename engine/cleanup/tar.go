@@ -9,40 +9,22 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
+	"time"
+
+	"github.com/memscope/memscope/model"
 )
 
-// archiveTar writes entries into a new .tar.gz file at to. An existing
-// file is never replaced.
-func archiveTar(fsys fs.FS, entries []archiveEntry, to string, rep *ArchiveReport) error {
+// archiveTar writes entries into a new .tar.gz file at to, through w
+// and the atomic writer. An existing file is never replaced.
+func archiveTar(w model.WriteFS, fsys fs.FS, entries []archiveEntry, to string, rep *ArchiveReport) error {
 	if _, err := os.Lstat(to); err == nil {
 		return fmt.Errorf("archive %s: the file already exists; nothing was written, choose a new name", to)
 	}
-	dir := filepath.Dir(to)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("archive: create %s: %w", dir, err)
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(to)+".memscope-*")
+	err := model.CreateFileAtomicWith(w, to, 0o600, time.Time{}, func(out io.Writer) error {
+		return writeTar(fsys, entries, out, rep)
+	})
 	if err != nil {
-		return fmt.Errorf("archive: %w", err)
-	}
-	tmpName := tmp.Name()
-	defer os.Remove(tmpName)
-	err = writeTar(fsys, entries, tmp, rep)
-	if err == nil {
-		err = tmp.Chmod(0o600)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("archive %s: %w", to, err)
-	}
-	if err := placeNoClobber(tmpName, to); err != nil {
-		return err
+		return placeError(to, err)
 	}
 	return verifyTar(to, rep)
 }
