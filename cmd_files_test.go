@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/filehist"
-	"github.com/memscope/memscope/engine/filehistgen"
 	"github.com/memscope/memscope/engine/store"
+	"github.com/memscope/memscope/internal/filehistgen"
 )
 
 func filesHome(t *testing.T) filehistgen.Layout {

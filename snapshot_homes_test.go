@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/demo"
-	"github.com/memscope/memscope/engine/filehistgen"
+	"github.com/memscope/memscope/internal/filehistgen"
 )
 
 // snapHomeSpec is what the common command lines need to know of a home.

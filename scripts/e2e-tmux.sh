@@ -223,10 +223,10 @@ sleep 0.3
 keys q
 wait_for "EXITED"
 
-# Files: a home with /rewind snapshots (engine/filehistgen). Rewind the
+# Files: a home with /rewind snapshots (internal/filehistgen). Rewind the
 # files to before the first turn (y confirms), then undo with u: every
 # file is byte for byte what it was.
-go run ./engine/filehistgen/gen "$work/fh" >/dev/null
+go run ./internal/filehistgen/gen "$work/fh" >/dev/null
 app="$work/fh/work/app"
 before=$(cd "$app" && find . -type f | sort | xargs sha256sum)
 tmux -S "$sock" kill-session -t "$session" 2>/dev/null || true

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memscope/memscope/engine/filehistgen"
+	"github.com/memscope/memscope/internal/filehistgen"
 	"github.com/memscope/memscope/model"
 )
 

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memscope/memscope/engine/filehistgen"
 	"github.com/memscope/memscope/engine/store"
+	"github.com/memscope/memscope/internal/filehistgen"
 	"github.com/memscope/memscope/model"
 )
 

@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/memscope/memscope/engine/filehist"
-	"github.com/memscope/memscope/engine/filehistgen"
+	"github.com/memscope/memscope/internal/filehistgen"
 	"github.com/memscope/memscope/internal/keypress"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"

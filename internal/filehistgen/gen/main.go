@@ -1,7 +1,7 @@
 // Command gen writes the file-history test home of package filehistgen
 // into a folder, for trying memscope files and the Files pane by hand:
 //
-//	go run ./engine/filehistgen/gen DIR
+//	go run ./internal/filehistgen/gen DIR
 //	memscope files --home DIR/home
 package main
 
@@ -10,7 +10,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/memscope/memscope/engine/filehistgen"
+	"github.com/memscope/memscope/internal/filehistgen"
 )
 
 func main() {
