@@ -76,7 +76,7 @@ func TestExtractDemoRewindSession(t *testing.T) {
 	l := materializeDemo(t)
 	r := runExtractJSON(t, 0, demo.SessionRewind, "--home", l.Home)
 	memDir := filepath.Join(l.Home, "projects", model.Slug(l.Project("shop-api")), "memory")
-	// 20 topic files: 19 in demo/files/shop-api/memory (archive/ included)
+	// 20 topic files: 19 in demo/_files/shop-api/memory (archive/ included)
 	// and the incident notes Materialize writes.
 	if r.Session != demo.SessionRewind || r.MemoryDir != memDir || r.Project != l.Project("shop-api") || !r.MemoryEnabled || r.Existing != 20 {
 		t.Errorf("session %s memory %s project %s enabled %v existing %d", r.Session, r.MemoryDir, r.Project, r.MemoryEnabled, r.Existing)

@@ -20,7 +20,11 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-//go:embed all:files
+// The demo's files live under _files, a name the go tool skips: the
+// project trees hold .go files (shop-api's cmd/ and internal/), which
+// must not build as packages of this module. all: keeps the dot-files.
+//
+//go:embed all:_files
 var files embed.FS
 
 // Layout says where a materialized demo lives.
@@ -78,16 +82,16 @@ func Materialize(root string, now time.Time) (Layout, error) {
 	}
 	l := Layout{Root: root, Home: filepath.Join(root, "claude"), Work: filepath.Join(root, "work")}
 	w := &writer{now: now}
-	if err := w.copyTree("files/user", l.Home, nil); err != nil {
+	if err := w.copyTree("_files/user", l.Home, nil); err != nil {
 		return l, err
 	}
 	for _, p := range demoProjects {
-		if err := w.copyTree("files/"+p+"/tree", l.Project(p), nil); err != nil {
+		if err := w.copyTree("_files/"+p+"/tree", l.Project(p), nil); err != nil {
 			return l, err
 		}
-		if _, err := fs.Stat(files, "files/"+p+"/memory"); err == nil {
+		if _, err := fs.Stat(files, "_files/"+p+"/memory"); err == nil {
 			memDir := filepath.Join(l.Home, "projects", model.Slug(l.Project(p)), "memory")
-			if err := w.copyTree("files/"+p+"/memory", memDir, func(rel string) int { return memoryAges[p+"/"+rel] }); err != nil {
+			if err := w.copyTree("_files/"+p+"/memory", memDir, func(rel string) int { return memoryAges[p+"/"+rel] }); err != nil {
 				return l, err
 			}
 		}

@@ -133,3 +133,42 @@ func TestDemoHistoryPastes(t *testing.T) {
 		t.Errorf("pastes: resolved %d missing %d mismatch %d, want 2 1 1", resolved, missing, mismatch)
 	}
 }
+
+// The demo's project trees hold Go files, which the demo writes out with
+// their real names and contents, but which must not be packages of this
+// module (go build ./... and go test ./... would build them): every .go
+// file under demo/ other than the package's own sits below a folder the
+// go tool skips (a name starting with "_" or ".", or testdata).
+func TestDemoGoFilesAreNotPackages(t *testing.T) {
+	var goFiles int
+	err := filepath.WalkDir(".", func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(p) != ".go" || filepath.Dir(p) == "." {
+			return err
+		}
+		goFiles++
+		for _, el := range strings.Split(filepath.ToSlash(filepath.Dir(p)), "/") {
+			if strings.HasPrefix(el, "_") || strings.HasPrefix(el, ".") || el == "testdata" {
+				return nil
+			}
+		}
+		t.Errorf("%s builds as a package of the module", p)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if goFiles == 0 {
+		t.Fatal("no Go file in the demo's trees: the test tests nothing")
+	}
+	l, err := Materialize(t.TempDir(), testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := files.ReadFile("_files/shop-api/tree/cmd/reindex/main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(filepath.Join(l.Project("shop-api"), "cmd", "reindex", "main.go")); err != nil || string(got) != string(want) {
+		t.Errorf("the demo wrote cmd/reindex/main.go as %q (%v), want the embedded file", got, err)
+	}
+}

@@ -173,10 +173,10 @@ func (w *writer) contextFiles(l Layout, project string) []contextFile {
 		return string(data)
 	}
 	return []contextFile{
-		{path: filepath.Join(l.Home, "CLAUDE.md"), kind: "User", content: read("files/user/CLAUDE.md")},
-		{path: filepath.Join(l.Home, "rules", "review.md"), kind: "User", content: read("files/user/rules/review.md")},
-		{path: filepath.Join(l.Project(project), "CLAUDE.md"), kind: "Project", content: read("files/" + project + "/tree/CLAUDE.md")},
-		{path: filepath.Join(l.Home, "projects", model.Slug(l.Project(project)), "memory", "MEMORY.md"), kind: "AutoMem", content: read("files/" + project + "/memory/MEMORY.md")},
+		{path: filepath.Join(l.Home, "CLAUDE.md"), kind: "User", content: read("_files/user/CLAUDE.md")},
+		{path: filepath.Join(l.Home, "rules", "review.md"), kind: "User", content: read("_files/user/rules/review.md")},
+		{path: filepath.Join(l.Project(project), "CLAUDE.md"), kind: "Project", content: read("_files/" + project + "/tree/CLAUDE.md")},
+		{path: filepath.Join(l.Home, "projects", model.Slug(l.Project(project)), "memory", "MEMORY.md"), kind: "AutoMem", content: read("_files/" + project + "/memory/MEMORY.md")},
 	}
 }
 
