@@ -187,7 +187,7 @@ func TestWriteFileAtomicReportsLeftoverTemp(t *testing.T) {
 // injected EACCES above covers the same path.
 func TestWriteFileAtomicReadOnlyFolder(t *testing.T) {
 	if os.Geteuid() == 0 {
-		t.Skip("running as root: permission bits do not stop writes (covered by FaultFS)")
+		t.Skip("running as root: permission bits do not stop writes (covered by internal/faultfs)")
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "x.md")

@@ -14,7 +14,7 @@ import (
 )
 
 // filehistModel runs the app on a fresh generated home with one session
-// of file history (engine/filehistgen).
+// of file history (internal/filehistgen).
 func filehistModel(t *testing.T, w, h int) (Model, filehistgen.Layout) {
 	t.Helper()
 	l, err := filehistgen.Write(t.TempDir(), time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC))

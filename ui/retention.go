@@ -39,8 +39,9 @@ func forecastCmd(home *model.Home, root fs.FS, now time.Time) tea.Cmd {
 
 // archiveCmd carries out the Retention pane's ArchiveRequest with
 // cleanup.Archive (a leading ~/ is the user's home folder; a relative
-// destination is taken from the current folder) and reports ArchiveDone.
-func archiveCmd(home *model.Home, req retention.ArchiveRequest) tea.Cmd {
+// destination is taken from the current folder), writing through w, and
+// reports ArchiveDone.
+func archiveCmd(home *model.Home, w model.WriteFS, req retention.ArchiveRequest) tea.Cmd {
 	return func() tea.Msg {
 		to := req.To
 		if to == "~" || strings.HasPrefix(to, "~/") {
@@ -51,7 +52,7 @@ func archiveCmd(home *model.Home, req retention.ArchiveRequest) tea.Cmd {
 		if abs, err := filepath.Abs(to); err == nil {
 			to = abs
 		}
-		rep, err := cleanup.Archive(cleanup.ArchiveOptions{Home: home, Items: req.Items, To: to})
+		rep, err := cleanup.Archive(cleanup.ArchiveOptions{Home: home, Items: req.Items, To: to, Writes: w})
 		return retention.ArchiveDone{Report: rep, Err: err}
 	}
 }
@@ -67,7 +68,7 @@ func (m Model) handleRetention(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, nil, true
 	case retention.ArchiveRequest:
 		m.setStatus("archiving "+msg.Upto+" to "+msg.To+"…", false)
-		return m, archiveCmd(m.opts.Home, msg), true
+		return m, archiveCmd(m.opts.Home, m.writes(), msg), true
 	case retention.ArchiveDone:
 		if msg.Err != nil {
 			m.setStatus("archive: "+msg.Err.Error(), true)

@@ -1,21 +1,26 @@
 package ui
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/engine/cleanup"
+	"github.com/memscope/memscope/internal/faultfs"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/retention"
 )
 
-// TestRetentionForecastAndArchiveOnARealHome drives the Retention pane
-// through the root on a home on disk: the forecast the root's command
-// reads, then an archive the pane asks for and the root carries out.
-func TestRetentionForecastAndArchiveOnARealHome(t *testing.T) {
+// retentionHome is a home on disk whose sweep (every 5 days) deletes
+// one transcript now and a todo soon.
+func retentionHome(t *testing.T) (*model.Home, string) {
+	t.Helper()
 	dir := t.TempDir()
 	write := func(rel, body string, age time.Duration) {
 		t.Helper()
@@ -39,7 +44,14 @@ func TestRetentionForecastAndArchiveOnARealHome(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return home, dir
+}
 
+// TestRetentionForecastAndArchiveOnARealHome drives the Retention pane
+// through the root on a home on disk: the forecast the root's command
+// reads, then an archive the pane asks for and the root carries out.
+func TestRetentionForecastAndArchiveOnARealHome(t *testing.T) {
+	home, dir := retentionHome(t)
 	loaded, ok := forecastCmd(home, nil, testNow)().(retentionLoadedMsg)
 	if f := loaded.forecast; !ok || f.PeriodDays != 5 || f.Overall.Now.Items != 1 || f.Overall.Soon.Items != 1 {
 		t.Fatalf("loaded %+v", loaded.forecast)
@@ -69,5 +81,22 @@ func TestRetentionForecastAndArchiveOnARealHome(t *testing.T) {
 	m = press(t, m, "enter")
 	if !m.statusErr || !strings.Contains(m.status, "inside the Claude home") {
 		t.Errorf("archive into the home: status %q", m.status)
+	}
+}
+
+// The pane's archive writes through the writer the app was given: a
+// full disk at the move into place fails it, naming the cause, and the
+// archive folder holds no file.
+func TestRetentionArchiveWritesThroughTheAppsWriter(t *testing.T) {
+	home, _ := retentionHome(t)
+	f := &faultfs.FS{Step: faultfs.StepRename, Err: syscall.ENOSPC}
+	dest := filepath.Join(t.TempDir(), "arch")
+	items := []cleanup.Item{{Path: "projects/-a/s.jsonl", Files: 1}}
+	done, ok := archiveCmd(home, f, retention.ArchiveRequest{To: dest, Items: items})().(retention.ArchiveDone)
+	if !ok || !errors.Is(done.Err, syscall.ENOSPC) || len(f.Hits()) != 1 {
+		t.Fatalf("archive through a full disk: %+v (faulted %q)", done.Err, f.Hits())
+	}
+	if _, err := os.Stat(filepath.Join(dest, "projects", "-a", "s.jsonl")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the archived file is there after the failure: %v", err)
 	}
 }
