@@ -14,6 +14,7 @@ import (
 
 	"github.com/memscope/memscope/engine/scan"
 	"github.com/memscope/memscope/engine/store"
+	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/msgs"
 )
 
@@ -116,8 +117,8 @@ func (m Model) handleEditor(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.setStatus(fmt.Sprintf("editor: %v — nothing was saved; your copy is %s", msg.err, msg.s.copy), true)
 			return m, m.reloadAll(), true
 		}
-		s := msg.s
-		return m, func() tea.Msg { return editorSavedMsg{status: saveEdit(s)} }, true
+		s, w := msg.s, m.writes()
+		return m, func() tea.Msg { return editorSavedMsg{status: saveEdit(w, s)} }, true
 	case editorSavedMsg:
 		m.setStatus(msg.status.Text, msg.status.Error)
 		return m, m.reloadAll(), true
@@ -125,9 +126,10 @@ func (m Model) handleEditor(msg tea.Msg) (Model, tea.Cmd, bool) {
 	return m, nil, false
 }
 
-// saveEdit writes the edited copy back over the file if nobody changed
-// the file meanwhile, scans what was saved, and says what happened.
-func saveEdit(s editSession) msgs.Status {
+// saveEdit writes the edited copy back over the file through w if nobody
+// changed the file meanwhile, scans what was saved, and says what
+// happened.
+func saveEdit(w model.WriteFS, s editSession) msgs.Status {
 	edited, err := os.ReadFile(s.copy)
 	if err != nil {
 		return msgs.Status{Text: fmt.Sprintf("read the edited copy %s: %v — %s was not changed", s.copy, err, s.path), Error: true}
@@ -136,7 +138,7 @@ func saveEdit(s editSession) msgs.Status {
 		os.RemoveAll(filepath.Dir(s.copy))
 		return msgs.Status{Text: "no changes to " + s.path}
 	}
-	if err := store.ReplaceIfUnchanged(s.path, s.before, s.existed, edited); err != nil {
+	if err := store.ReplaceIfUnchangedWith(w, s.path, s.before, s.existed, edited); err != nil {
 		var ce *store.ConflictError
 		if errors.As(err, &ce) {
 			// The news first: the status line is cut to the terminal's width.

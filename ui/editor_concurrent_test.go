@@ -4,7 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/memscope/memscope/internal/faultfs"
 )
 
 // replaceByRename writes path the way Claude Code does: temp + rename.
@@ -115,4 +118,42 @@ func mustReadDir(t *testing.T, dir string) []string {
 		out = append(out, e.Name())
 	}
 	return out
+}
+
+// A save from the editor goes through the app's writer: a full disk at
+// the move into place leaves the file as it was, says why, and keeps the
+// user's version in the copy; once there is space the save goes through.
+func TestEditorSaveWritesThroughTheAppsWriter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "feedback_terse.md")
+	if err := os.WriteFile(path, []byte("old\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := &faultfs.FS{Step: faultfs.StepRename, Err: syscall.ENOSPC}
+	m := newTestModel(t, 100, 30)
+	m.readOnly = false
+	m.opts.Writes = f
+	pm, ok := m.openEditorCmd(path)().(editorPreparedMsg)
+	if !ok || pm.err != nil {
+		t.Fatalf("prepare: %#v", pm)
+	}
+	if err := os.WriteFile(pm.s.copy, []byte("new\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	save := func() Model {
+		next, cmd := m.Update(editorFinishedMsg{s: pm.s})
+		next, _ = next.(Model).Update(cmd())
+		return next.(Model)
+	}
+	m = save()
+	if got, _ := os.ReadFile(path); string(got) != "old\n" || !m.statusErr || !strings.Contains(m.status, syscall.ENOSPC.Error()) || !strings.Contains(m.status, pm.s.copy) {
+		t.Fatalf("after a full disk: file %q, status %q", got, m.status)
+	}
+	if len(f.Hits()) != 1 {
+		t.Fatalf("faulted calls %q: the save did not go through the app's writer", f.Hits())
+	}
+	f.Heal()
+	m = save()
+	if got, _ := os.ReadFile(path); string(got) != "new\n" || m.statusErr {
+		t.Errorf("after healing: file %q, status %q", got, m.status)
+	}
 }

@@ -124,9 +124,9 @@ func (m Model) handleFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 		if cur != nil {
 			transcript = cur.Transcript
 		}
-		now := m.opts.Now()
+		now, w := m.opts.Now(), m.writes()
 		return m, func() tea.Msg {
-			ch, err := filehist.ApplyRestore(dir, fsys, p, now)
+			ch, err := filehist.ApplyRestoreWith(w, dir, fsys, p, now)
 			return fileRestoredMsg{string(p.SessionID), transcript, ch, err}
 		}, true
 	case files.UndoRequest:
@@ -142,8 +142,9 @@ func (m Model) handleFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 		if cur != nil {
 			transcript = cur.Transcript
 		}
+		w := m.writes()
 		return m, func() tea.Msg {
-			ch, err := filehist.UndoRestore(dir, model.SessionID(msg.SessionID))
+			ch, err := filehist.UndoRestoreWith(w, dir, model.SessionID(msg.SessionID))
 			return fileRestoredMsg{msg.SessionID, transcript, ch, err}
 		}, true
 	case fileRestoredMsg:

@@ -3,11 +3,13 @@ package ui
 import (
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/internal/faultfs"
 	"github.com/memscope/memscope/internal/filehistgen"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
@@ -16,6 +18,12 @@ import (
 // filehistModel runs the app on a fresh generated home with one session
 // of file history (internal/filehistgen).
 func filehistModel(t *testing.T, w, h int) (Model, filehistgen.Layout) {
+	t.Helper()
+	return filehistModelWith(t, w, h, nil)
+}
+
+// filehistModelWith is filehistModel with writes going through writes.
+func filehistModelWith(t *testing.T, w, h int, writes model.WriteFS) (Model, filehistgen.Layout) {
 	t.Helper()
 	l, err := filehistgen.Write(t.TempDir(), time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC))
 	if err != nil {
@@ -28,7 +36,7 @@ func filehistModel(t *testing.T, w, h int) (Model, filehistgen.Layout) {
 				return "1"
 			}
 			return ""
-		}})
+		}, Writes: writes})
 	m = drain(t, m, m.Init())
 	next, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return next.(Model), l
@@ -113,5 +121,22 @@ func TestFilesUndoWithoutSessionSaysWhy(t *testing.T) {
 	m = press(t, m, "0", "u")
 	if !strings.Contains(m.status, "open a session in Files first") {
 		t.Fatalf("u in an empty Files pane: status %q", m.status)
+	}
+}
+
+// A restore from the Files pane writes through the app's writer: a full
+// disk at its first move into place (the journal's) fails it with the
+// cause in the status, and the file on disk stays as it was.
+func TestFilesRestoreWritesThroughTheAppsWriter(t *testing.T) {
+	f := &faultfs.FS{Step: faultfs.StepRename, Err: syscall.ENOSPC}
+	m, l := filehistModelWith(t, 120, 40, f)
+	m = press(t, m, "0", "enter", "enter")
+	m = toReadmeVersions(t, m)
+	m = press(t, m, "a", "y")
+	if got, _ := os.ReadFile(l.Abs("README.md")); string(got) != filehistgen.Disk["README.md"] {
+		t.Errorf("README became %q after a failed restore", got)
+	}
+	if !m.statusErr || !strings.Contains(m.status, syscall.ENOSPC.Error()) || len(f.Hits()) != 1 {
+		t.Errorf("status %q (error %v), faulted %q: want the full disk reported", m.status, m.statusErr, f.Hits())
 	}
 }

@@ -40,20 +40,20 @@ func checkSessionID(sid model.SessionID) error {
 	return nil
 }
 
-// ApplyFileRestore carries out a plan in the home at homeDir, reading
+// ApplyRestore carries out a plan in the home at homeDir, reading
 // backups through fsys (the same home). It refuses, writing nothing, when
 // a step was refused, when a file changed since the plan was made (size
 // and SHA-256; a ConflictError), or when a backup changed. The content
-// every file has now is journaled first, so UndoFileRestore can put it
+// every file has now is journaled first, so UndoRestore can put it
 // back; then each file is written atomically or, for a null version,
 // deleted.
 func ApplyRestore(homeDir string, fsys fs.FS, p *RestorePlan, now time.Time) (store.Change, error) {
-	return applyFileRestore(model.OSWriteFS{}, homeDir, fsys, p, now)
+	return ApplyRestoreWith(model.OSWriteFS{}, homeDir, fsys, p, now)
 }
 
-// applyFileRestore is ApplyFileRestore writing through wfs (tests inject
-// faults).
-func applyFileRestore(wfs model.WriteFS, homeDir string, fsys fs.FS, p *RestorePlan, now time.Time) (store.Change, error) {
+// ApplyRestoreWith is ApplyRestore writing through wfs (the app's writer;
+// tests inject faults).
+func ApplyRestoreWith(wfs model.WriteFS, homeDir string, fsys fs.FS, p *RestorePlan, now time.Time) (store.Change, error) {
 	ch := store.Change{Op: p.op(), Summary: p.summary(), Files: []store.ChangedFile{}}
 	if err := checkSessionID(p.SessionID); err != nil {
 		return ch, fmt.Errorf("restore refused, nothing was written: %w", err)
@@ -169,18 +169,18 @@ func Restores(fsys fs.FS, sid model.SessionID) ([]journal.Entry, []model.Problem
 	return entries, probs, nil
 }
 
-// UndoFileRestore reverts the newest journaled restore of session sid in
+// UndoRestore reverts the newest journaled restore of session sid in
 // the home at homeDir: every file gets back the bytes (or the absence) it
 // had before, then the entry leaves the journal. It refuses with a
 // ConflictError, writing nothing, when a file is neither as the restore
 // left it nor as it was before; a file already back is left alone, so an
 // interrupted undo can be run again.
 func UndoRestore(homeDir string, sid model.SessionID) (store.Change, error) {
-	return undoFileRestore(model.OSWriteFS{}, homeDir, sid)
+	return UndoRestoreWith(model.OSWriteFS{}, homeDir, sid)
 }
 
-// undoFileRestore is UndoFileRestore writing through wfs.
-func undoFileRestore(wfs model.WriteFS, homeDir string, sid model.SessionID) (store.Change, error) {
+// UndoRestoreWith is UndoRestore writing through wfs.
+func UndoRestoreWith(wfs model.WriteFS, homeDir string, sid model.SessionID) (store.Change, error) {
 	if err := checkSessionID(sid); err != nil {
 		return store.Change{}, fmt.Errorf("undo refused: %w", err)
 	}

@@ -48,7 +48,7 @@ func TestFileRestoreFaults(t *testing.T) {
 	count := &faultfs.FS{Base: faultfs.NoSync{}}
 	l, home, p := rewind(t)
 	before := diskState(t, l)
-	if _, err := applyFileRestore(count, home.Dir, home.FS, p, fhT0); err != nil {
+	if _, err := ApplyRestoreWith(count, home.Dir, home.FS, p, fhT0); err != nil {
 		t.Fatal(err)
 	}
 	want := diskState(t, l)
@@ -56,7 +56,7 @@ func TestFileRestoreFaults(t *testing.T) {
 	for _, st := range faultfs.Steps {
 		applyCalls[st] = count.Calls(st)
 	}
-	if _, err := undoFileRestore(count, home.Dir, filehistgen.SessionID); err != nil {
+	if _, err := UndoRestoreWith(count, home.Dir, filehistgen.SessionID); err != nil {
 		t.Fatal(err)
 	}
 	sameState(t, "reference undo", diskState(t, l), before)
@@ -77,12 +77,12 @@ func TestFileRestoreFaults(t *testing.T) {
 					f := &faultfs.FS{Base: faultfs.NoSync{}, Step: step, Nth: k, Err: errno}
 					var err error
 					if undo {
-						if _, err := applyFileRestore(faultfs.NoSync{}, home.Dir, home.FS, p, fhT0); err != nil {
+						if _, err := ApplyRestoreWith(faultfs.NoSync{}, home.Dir, home.FS, p, fhT0); err != nil {
 							t.Fatal(err)
 						}
-						_, err = undoFileRestore(f, home.Dir, filehistgen.SessionID)
+						_, err = UndoRestoreWith(f, home.Dir, filehistgen.SessionID)
 					} else {
-						_, err = applyFileRestore(f, home.Dir, home.FS, p, fhT0)
+						_, err = ApplyRestoreWith(f, home.Dir, home.FS, p, fhT0)
 					}
 					if step == faultfs.StepSyncDir {
 						if err != nil {
@@ -111,12 +111,12 @@ func TestFileRestoreFaults(t *testing.T) {
 						sameState(t, "after a failure with nothing journaled", diskState(t, l), before)
 					}
 					for range entries {
-						if _, err := undoFileRestore(f, home.Dir, filehistgen.SessionID); err != nil {
+						if _, err := UndoRestoreWith(f, home.Dir, filehistgen.SessionID); err != nil {
 							t.Fatalf("undo after the failure: %v", err)
 						}
 					}
 					sameState(t, "after undo", diskState(t, l), before)
-					if _, err := applyFileRestore(f, home.Dir, home.FS, p, fhT0); err != nil {
+					if _, err := ApplyRestoreWith(f, home.Dir, home.FS, p, fhT0); err != nil {
 						t.Fatalf("retry: %v", err)
 					}
 					sameState(t, "after the retry", diskState(t, l), want)

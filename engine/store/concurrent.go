@@ -64,7 +64,13 @@ func hiddenBeside(name, tag string) string {
 // as the store's writes are; when the file changed, nothing is written
 // and the error is a *ConflictError.
 func ReplaceIfUnchanged(path string, before []byte, existed bool, data []byte) error {
-	d, ok := DirFS(filepath.Dir(path)).(dirFS)
+	return ReplaceIfUnchangedWith(nil, path, before, existed, data)
+}
+
+// ReplaceIfUnchangedWith is ReplaceIfUnchanged writing through w (the
+// real OS when nil).
+func ReplaceIfUnchangedWith(w model.WriteFS, path string, before []byte, existed bool, data []byte) error {
+	d, ok := DirFSWith(filepath.Dir(path), w).(dirFS)
 	if !ok {
 		return fmt.Errorf("write %s: no folder file system", path)
 	}

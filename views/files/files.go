@@ -45,13 +45,13 @@ type PlanRequest struct {
 }
 
 // RestoreRequest asks the root to apply a confirmed plan
-// (engine.ApplyFileRestore), then reload the session.
+// (filehist.ApplyRestore), then reload the session.
 type RestoreRequest struct {
 	Plan *filehist.RestorePlan
 }
 
 // UndoRequest asks the root to revert the session's newest restore
-// (engine.UndoFileRestore), then reload the session.
+// (filehist.UndoRestore), then reload the session.
 type UndoRequest struct {
 	SessionID string
 }
