@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/memscope/memscope/engine/filehistgen"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
@@ -33,7 +34,9 @@ func restoreLeftovers(t *testing.T, l filehistgen.Layout) []string {
 // and does not roll back: after a failure either nothing changed, or the
 // journal holds the restore and undo puts every file back. The error
 // names the errno and the path, no temporary file is left, and once the
-// fault is gone the rewind goes through.
+// fault is gone the rewind goes through. By default each step fails at
+// its first or its last call only (testenv.Calls); MEMSCOPE_LONG=1 runs
+// every call.
 func TestFileRestoreFaults(t *testing.T) {
 	rewind := func(t *testing.T) (filehistgen.Layout, *model.Home, *FileRestorePlan) {
 		l, home, s := genFileHistory(t)
@@ -59,13 +62,13 @@ func TestFileRestoreFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameState(t, "reference undo", diskState(t, l), before)
-	for _, undo := range []bool{false, true} {
+	for cell, undo := range []bool{false, true} {
 		for si, step := range model.FaultSteps {
 			n := applyCalls[step]
 			if undo {
 				n = count.Calls(step) - applyCalls[step]
 			}
-			for k := 1; k <= n; k++ {
+			for _, k := range testenv.Calls(n, si+cell) {
 				errno := faultErrnos[(si+k)%len(faultErrnos)]
 				name := fmt.Sprintf("rewind/%s/%d/%s", step, k, errno)
 				if undo {

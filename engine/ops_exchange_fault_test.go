@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
@@ -87,13 +88,14 @@ func (f *faultExchange) callsOf(step model.FaultStep) int {
 
 // TestStoreFaults again, on the checked path that production takes on
 // Linux: every step (the exchange and the link included) fails at each
-// of its calls, one errno per call in turn.
+// of its calls, one errno per call in turn (by default at the first or
+// the last call only, see TestStoreFaults).
 func TestStoreFaultsCheckedPath(t *testing.T) {
 	if !osExchangeSupported {
 		t.Skip("no atomic exchange on this system: production takes the plain path, which TestStoreFaults covers")
 	}
 	steps := append(slices.Clone(model.FaultSteps), stepExchange, stepLink)
-	for _, op := range faultOps() {
+	for oi, op := range faultOps() {
 		ref := &faultExchange{FaultFS: &model.FaultFS{}}
 		r := newFaultRunWith(t, op, ref.FaultFS, ref)
 		ch, err := op.op(r.store)
@@ -106,7 +108,7 @@ func TestStoreFaultsCheckedPath(t *testing.T) {
 			names = append(names, f.Path)
 		}
 		for si, step := range steps {
-			for k := 1; k <= ref.callsOf(step); k++ {
+			for _, k := range testenv.Calls(ref.callsOf(step), oi+si) {
 				errno := faultErrnos[(si+k)%len(faultErrnos)]
 				t.Run(fmt.Sprintf("%s/%s/%d/%s", op.name, step, k, errno), func(t *testing.T) {
 					f := &faultExchange{FaultFS: &model.FaultFS{}, step: step, nth: k, err: errno}

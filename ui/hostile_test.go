@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/scripts/hostile/hostilehome"
 )
@@ -142,14 +143,11 @@ func TestHostileTUIBigAndDeep(t *testing.T) {
 	}
 }
 
-// With 20 000 memory files in one folder (2 000 with -short) the first
-// frame is drawn before anything is read, and the loaded memories pane
-// lists them; both times are logged.
+// With 20 000 memory files in one folder (2 000 unless MEMSCOPE_LONG=1)
+// the first frame is drawn before anything is read, and the loaded
+// memories pane lists them; both times are logged.
 func TestHostileManyFilesFirstFrame(t *testing.T) {
-	n := 20_000
-	if testing.Short() {
-		n = 2_000
-	}
+	n := testenv.Size(t, 20_000, 2_000)
 	dir := filepath.Join(t.TempDir(), "home")
 	res, err := hostilehome.Write(dir, hostilehome.ManyFiles, hostilehome.Options{N: n})
 	if err != nil {
