@@ -91,6 +91,7 @@ func TestHostileCoversEveryCommand(t *testing.T) {
 // escapes, bidi controls and odd names holds no byte a terminal would act
 // on, and its --json output is valid JSON that escapes them all.
 func TestHostileCommandOutput(t *testing.T) {
+	t.Parallel()
 	for _, sc := range []hostilehome.Scenario{hostilehome.Escapes, hostilehome.Bidi, hostilehome.NewlineNames} {
 		home := filepath.Join(t.TempDir(), "home")
 		res, err := hostilehome.Write(home, sc, hostilehome.Options{})
@@ -299,6 +300,7 @@ func readFile(t *testing.T, p string) []byte {
 // their times are logged (scripts/hostile writes a million for the chaos
 // script).
 func TestHostileManyFiles(t *testing.T) {
+	t.Parallel()
 	n := testenv.Size(t, 100_000, 2_000)
 	home := filepath.Join(t.TempDir(), "home")
 	res, err := hostilehome.Write(home, hostilehome.ManyFiles, hostilehome.Options{N: n})

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
@@ -113,8 +114,9 @@ func pipelineStagesFor(in Input, cfg PipelineConfig, st *PipelineState, k int) R
 // After every stage, and after prompt-too-long recovery, no visible
 // tool_result lacks its tool_use and no answered tool_use lacks its result.
 func TestPipelineKeepsToolPairsProperty(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(7, 8))
-	for iter := 0; iter < 400; iter++ {
+	for iter := range testenv.Size(t, 400, 100) {
 		cfg, in := randomInput(r, pairedMsgs)
 		checkPairs(t, fmt.Sprintf("iter %d: input", iter), in.Messages, in.Messages)
 		for k := 1; k <= len(pipelineStages()); k++ {
@@ -133,9 +135,10 @@ func TestPipelineKeepsToolPairsProperty(t *testing.T) {
 // With the paired conversations too, undoing the collapse gives back
 // exactly the input, before and after draining the staged folds.
 func TestCollapseUndoKeepsPairsProperty(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(9, 10))
 	folded := 0
-	for iter := 0; iter < 300; iter++ {
+	for iter := range testenv.Size(t, 300, 100) {
 		cfg := randomConfig(r)
 		in := Input{Messages: pairedMsgs(r, 5+r.IntN(80))}
 		st := &PipelineState{}

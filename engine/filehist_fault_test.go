@@ -38,6 +38,7 @@ func restoreLeftovers(t *testing.T, l filehistgen.Layout) []string {
 // its first or its last call only (testenv.Calls); MEMSCOPE_LONG=1 runs
 // every call.
 func TestFileRestoreFaults(t *testing.T) {
+	t.Parallel()
 	rewind := func(t *testing.T) (filehistgen.Layout, *model.Home, *FileRestorePlan) {
 		l, home, s := genFileHistory(t)
 		p, err := PlanTurnRestore(home.FS, &s, filehistgen.U1)
@@ -75,6 +76,7 @@ func TestFileRestoreFaults(t *testing.T) {
 					name = "undo/" + name[len("rewind/"):]
 				}
 				t.Run(name, func(t *testing.T) {
+					t.Parallel()
 					l, home, p := rewind(t)
 					f := &model.FaultFS{Base: noSyncFS{}, Step: step, Nth: k, Err: errno}
 					var err error

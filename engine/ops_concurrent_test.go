@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
@@ -157,6 +158,7 @@ func TestPlainRenameStillHasTheWindow(t *testing.T) {
 // file is always one whole version, and the journal holds exactly the
 // edits that succeeded.
 func TestStoreUnderConcurrentRenameWriter(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTree(t, dir, opsFixture())
 	s, _ := OpenMemoryStore(dir, nil)
@@ -178,7 +180,7 @@ func TestStoreUnderConcurrentRenameWriter(t *testing.T) {
 		}
 	}()
 	var ok, conflicts int
-	for i := 0; i < 300; i++ {
+	for i := range testenv.Size(t, 300, 100) {
 		s.Reload()
 		var err error
 		if i%3 == 2 {

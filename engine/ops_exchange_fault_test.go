@@ -91,6 +91,7 @@ func (f *faultExchange) callsOf(step model.FaultStep) int {
 // of its calls, one errno per call in turn (by default at the first or
 // the last call only, see TestStoreFaults).
 func TestStoreFaultsCheckedPath(t *testing.T) {
+	t.Parallel()
 	if !osExchangeSupported {
 		t.Skip("no atomic exchange on this system: production takes the plain path, which TestStoreFaults covers")
 	}
@@ -111,6 +112,7 @@ func TestStoreFaultsCheckedPath(t *testing.T) {
 			for _, k := range testenv.Calls(ref.callsOf(step), oi+si) {
 				errno := faultErrnos[(si+k)%len(faultErrnos)]
 				t.Run(fmt.Sprintf("%s/%s/%d/%s", op.name, step, k, errno), func(t *testing.T) {
+					t.Parallel()
 					f := &faultExchange{FaultFS: &model.FaultFS{}, step: step, nth: k, err: errno}
 					if step != stepExchange && step != stepLink {
 						f.FaultFS.Step, f.FaultFS.Nth, f.FaultFS.Err = step, k, errno

@@ -243,6 +243,7 @@ func (r *faultRun) checkFailed(t *testing.T, err error, errno syscall.Errno) {
 // every operation meets every step and every errno; MEMSCOPE_LONG=1 runs
 // the full matrix.
 func TestStoreFaults(t *testing.T) {
+	t.Parallel()
 	for oi, op := range faultOps() {
 		counts, wantFiles, wantIDs, names := reference(t, op)
 		for si, step := range model.FaultSteps {
@@ -260,6 +261,7 @@ func TestStoreFaults(t *testing.T) {
 						continue
 					}
 					t.Run(op.name+"/"+step.String()+"/"+fmt.Sprint(k)+"/"+errno.Error(), func(t *testing.T) {
+						t.Parallel()
 						r := newFaultRun(t, op, &model.FaultFS{Step: step, Nth: k, Err: errno})
 						_, err := op.op(r.store)
 						if step == model.StepSyncDir {
@@ -301,6 +303,7 @@ func TestStoreFaults(t *testing.T) {
 // unless the error says it could not be removed. Both write paths: the
 // plain one, and the checked one production takes on Linux.
 func TestStoreFaultsThatStay(t *testing.T) {
+	t.Parallel()
 	for _, checked := range []bool{false, true} {
 		if checked && !osExchangeSupported {
 			continue
@@ -336,6 +339,7 @@ func faultsThatStay(t *testing.T, op faultOp, oi int, counts *model.FaultFS, wra
 		for _, k := range testenv.Calls(counts.Calls(step), oi+si) {
 			errno := faultErrnos[(si+k)%len(faultErrnos)]
 			t.Run(op.name+"/"+step.String()+"/"+fmt.Sprint(k)+"/"+errno.Error(), func(t *testing.T) {
+				t.Parallel()
 				f := &model.FaultFS{Step: step, Nth: k, Persist: true, Err: errno}
 				r := newFaultRunWith(t, op, f, wrap(f))
 				_, err := op.op(r.store)

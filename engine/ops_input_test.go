@@ -36,6 +36,7 @@ func TestCreateInMissingFolder(t *testing.T) {
 // Odd input never breaks an edit: a 10 MiB line, CRLF, a BOM, invalid
 // UTF-8, an empty file, a missing final newline.
 func TestOpsOnOddFiles(t *testing.T) {
+	t.Parallel()
 	huge := strings.Repeat("x", 10<<20)
 	files := map[string]string{
 		"MEMORY.md":        "\ufeff# Memory\r\n- [Big](project_big.md) — big\r\n- [Empty](empty.md)",
@@ -99,6 +100,7 @@ func TestOpsOnOddFiles(t *testing.T) {
 }
 
 func TestJournalLongLine(t *testing.T) {
+	t.Parallel()
 	e := JournalEntry{ID: "x", Op: OpSetBody, Files: []JournalFile{{Path: "a.md", Existed: true, Before: []byte(strings.Repeat("é", 6<<20))}}}
 	j := &journal{}
 	j.add(e)

@@ -91,6 +91,7 @@ func TestTouchedFileIsNoConflict(t *testing.T) {
 }
 
 func TestScanBlocksUnlessForced(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		op      func(s *MemoryStore, o WriteOptions) (Change, error)
@@ -223,6 +224,7 @@ func TestFailedChangeRollsBack(t *testing.T) {
 }
 
 func TestRestoreFromTrash(t *testing.T) {
+	t.Parallel()
 	s, dir := openFixture(t, opsFixture())
 	before := readTree(t, dir)
 	if _, err := s.Delete("project_freeze.md", WriteOptions{Now: opsNow}); err != nil {
@@ -277,6 +279,7 @@ func TestJournalKeepsUnreadableLines(t *testing.T) {
 }
 
 func TestJournalIsCapped(t *testing.T) {
+	t.Parallel()
 	s, _ := openFixture(t, opsFixture())
 	for i := 0; i < JournalMaxEntries+3; i++ {
 		body := strings.Repeat("x", i+1) + "\n"

@@ -32,6 +32,7 @@ func dirNames(t *testing.T, dir string) []string {
 // it was, no temporary file is left, and a retry succeeds. A failed fsync
 // of the folder comes after the rename, so the write counts as done.
 func TestWriteFileAtomicFaults(t *testing.T) {
+	t.Parallel()
 	old := []byte("old content\n")
 	data := bytes.Repeat([]byte("new content\n"), 1000)
 	for _, exists := range []bool{false, true} {

@@ -58,6 +58,7 @@ func hostileWalk(t *testing.T, m Model, check func(what string, v tea.View)) Mod
 }
 
 func TestHostileTUIFrames(t *testing.T) {
+	t.Parallel()
 	for _, sc := range []hostilehome.Scenario{hostilehome.Escapes, hostilehome.Bidi, hostilehome.NewlineNames} {
 		t.Run(string(sc), func(t *testing.T) {
 			m, _ := hostileModel(t, sc, hostilehome.Options{})
@@ -111,6 +112,7 @@ func checkFrameRows(t *testing.T, what, frame string) {
 // clipped to the terminal: no line wider than 120 cells, no more than 40
 // lines, no control characters.
 func TestHostileTUIBigAndDeep(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		sc hostilehome.Scenario
 		o  hostilehome.Options
@@ -147,6 +149,7 @@ func TestHostileTUIBigAndDeep(t *testing.T) {
 // the first frame is drawn before anything is read, and the loaded
 // memories pane lists them; both times are logged.
 func TestHostileManyFilesFirstFrame(t *testing.T) {
+	t.Parallel()
 	n := testenv.Size(t, 20_000, 2_000)
 	dir := filepath.Join(t.TempDir(), "home")
 	res, err := hostilehome.Write(dir, hostilehome.ManyFiles, hostilehome.Options{N: n})
