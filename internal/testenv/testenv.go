@@ -16,7 +16,7 @@ const Var = "MEMSCOPE_LONG"
 
 // Long reports whether the long tests run at full strength: MEMSCOPE_LONG
 // is 1 and -short is not set. Call it from a test, not at package
-// initialisation (testing's flags are parsed by then).
+// initialisation: testing parses -short only when the tests start.
 func Long() bool {
 	return os.Getenv(Var) == "1" && !testing.Short()
 }
@@ -53,14 +53,5 @@ func Calls(n, cell int) []int {
 		return []int{1}
 	default:
 		return []int{n}
-	}
-}
-
-// SkipUnlessLong skips a test that cannot be reduced unless the long
-// tests are on, naming the switch.
-func SkipUnlessLong(t testing.TB, why string) {
-	t.Helper()
-	if !Long() {
-		t.Skipf("%s: runs with %s=1", why, Var)
 	}
 }
