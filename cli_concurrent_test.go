@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/scripts/chaos"
@@ -110,6 +111,7 @@ func usageOf(u chaos.Usage) model.Usage {
 // corruption, and see at least what the writer had finished before the
 // run started; once the writer stops, every count equals the writer's.
 func TestCLIWhileClaudeCodeWrites(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name       string
 		splitEvery int
@@ -123,7 +125,7 @@ func TestCLIWhileClaudeCodeWrites(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			home := t.TempDir()
 			const project = "/tmp/chaos-cli"
-			w, err := chaos.New(chaos.Config{Home: home, Project: project, Seed: 7, SplitEvery: tc.splitEvery, SplitPause: tc.splitPause, Topics: 8, MaxSteps: 250, Pause: time.Millisecond})
+			w, err := chaos.New(chaos.Config{Home: home, Project: project, Seed: 7, SplitEvery: tc.splitEvery, SplitPause: tc.splitPause, Topics: 8, MaxSteps: testenv.Size(t, 250, 100), Pause: time.Millisecond})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -215,6 +217,7 @@ func TestCLIWhileClaudeCodeWrites(t *testing.T) {
 // second not yet. The partial line is an incomplete tail (or, cut just
 // before its newline, a whole record), never corruption.
 func TestCLIBetweenTheHalvesOfALine(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	const project = "/tmp/chaos-halves"
 	var checks, tails int

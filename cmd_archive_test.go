@@ -32,6 +32,7 @@ func statJSON(t *testing.T, home string) inventory.Report {
 }
 
 func TestArchiveCommandFolderAndTar(t *testing.T) {
+	t.Parallel()
 	home := cleanupHome(t, strp(`{"cleanupPeriodDays":7}`))
 	sums := func() map[string]string {
 		m := map[string]string{}
@@ -87,6 +88,7 @@ func TestArchiveCommandFolderAndTar(t *testing.T) {
 }
 
 func TestArchiveCommandRefusals(t *testing.T) {
+	t.Parallel()
 	home := cleanupHome(t, strp(`{"cleanupPeriodDays":7}`))
 	to := filepath.Join(t.TempDir(), "arch")
 	if code, _, errb := archiveCmd(t, "--home", home, "--to", to); code != 0 {

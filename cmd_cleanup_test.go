@@ -65,6 +65,7 @@ func cleanupHome(t *testing.T, settings *string) string {
 func strp(s string) *string { return &s }
 
 func TestCleanupForecastSettings(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		settings   *string

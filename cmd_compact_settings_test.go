@@ -78,6 +78,7 @@ func runCompactSettings(t *testing.T, getenv func(string) string, args ...string
 // session, the highest-precedence file that sets it winning; false turns
 // stage 5 into a report that changes nothing.
 func TestCompactHonoursAutoCompactEnabled(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		files  map[string]string // relative to "home/" or "project/"

@@ -73,6 +73,7 @@ var demoRewindWant = []struct {
 }
 
 func TestExtractDemoRewindSession(t *testing.T) {
+	t.Parallel()
 	l := materializeDemo(t)
 	r := runExtractJSON(t, 0, demo.SessionRewind, "--home", l.Home)
 	memDir := filepath.Join(l.Home, "projects", model.Slug(l.Project("shop-api")), "memory")
@@ -106,6 +107,7 @@ func TestExtractDemoRewindSession(t *testing.T) {
 // --write saves each candidate as the client would read it, adds its
 // index line and journals it; a second run finds them all as duplicates.
 func TestExtractWriteDemo(t *testing.T) {
+	t.Parallel()
 	l := materializeDemo(t)
 	r := runExtractJSON(t, 0, demo.SessionRewind, "--home", l.Home, "--write")
 	if len(r.Written) != len(r.Candidates) || len(r.Failed) != 0 || len(r.Written) != len(demoRewindWant) {
@@ -222,6 +224,7 @@ func TestExtractWriteBlockedBySecretScan(t *testing.T) {
 }
 
 func TestExtractText(t *testing.T) {
+	t.Parallel()
 	l := materializeDemo(t)
 	e, out, errb := testEnv(t)
 	if code := run(e, []string{"extract", demo.SessionRewind, "--home", l.Home}); code != 0 {

@@ -37,6 +37,7 @@ func readTracked(t *testing.T, l filehistgen.Layout) map[string]string {
 }
 
 func TestFilesCommandOutputs(t *testing.T) {
+	t.Parallel()
 	l := filesHome(t)
 	sid := filehistgen.SessionID
 	tests := []struct {
@@ -145,6 +146,7 @@ func TestFilesCommandOutputs(t *testing.T) {
 }
 
 func TestFilesCommandRestoreAndUndo(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		args  []string

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/scripts/hostile/hostilehome"
 )
 
@@ -90,6 +91,7 @@ func TestHostileCoversEveryCommand(t *testing.T) {
 // escapes, bidi controls and odd names holds no byte a terminal would act
 // on, and its --json output is valid JSON that escapes them all.
 func TestHostileCommandOutput(t *testing.T) {
+	t.Parallel()
 	for _, sc := range []hostilehome.Scenario{hostilehome.Escapes, hostilehome.Bidi, hostilehome.NewlineNames} {
 		home := filepath.Join(t.TempDir(), "home")
 		res, err := hostilehome.Write(home, sc, hostilehome.Options{})
@@ -293,14 +295,13 @@ func readFile(t *testing.T, p string) []byte {
 	return data
 }
 
-// A memory folder of 100 000 tiny files (10 000 with -short): stat, lint,
-// prompt and prune --dry-run count every one of them, and their times are
-// logged (scripts/hostile writes a million for the chaos script).
+// A memory folder of 100 000 tiny files (2 000 unless MEMSCOPE_LONG=1):
+// stat, lint, prompt and prune --dry-run count every one of them, and
+// their times are logged (scripts/hostile writes a million for the chaos
+// script).
 func TestHostileManyFiles(t *testing.T) {
-	n := 100_000
-	if testing.Short() {
-		n = 10_000
-	}
+	t.Parallel()
+	n := testenv.Size(t, 100_000, 2_000)
 	home := filepath.Join(t.TempDir(), "home")
 	res, err := hostilehome.Write(home, hostilehome.ManyFiles, hostilehome.Options{N: n})
 	if err != nil {

@@ -65,6 +65,7 @@ func sameTree(t *testing.T, what string, a, b map[string]string) {
 // prune --dry-run writes nothing; --apply of chosen actions fixes what
 // lint found; undo puts every byte back.
 func TestPruneApplyAndUndoOnDemo(t *testing.T) {
+	t.Parallel()
 	e, out, errb := testEnv(t)
 	l, mem := demoMemory(t, e)
 	base := []string{"--home", l.Home, "--project", l.Project("shop-api")}

@@ -19,6 +19,7 @@ import (
 // exit 1 naming the folder and change nothing; the read commands work;
 // once the folder is writable again the writes go through.
 func TestWriteCommandsInReadOnlyHome(t *testing.T) {
+	t.Parallel()
 	for _, errno := range []syscall.Errno{syscall.EROFS, syscall.EACCES} {
 		t.Run(errno.Error(), func(t *testing.T) {
 			e, out, errb := testEnv(t)

@@ -14,6 +14,7 @@ import (
 // undo sends it to the trash again), and the file comes back byte for
 // byte.
 func TestTrashCommand(t *testing.T) {
+	t.Parallel()
 	e, out, errb := testEnv(t)
 	l, mem := demoMemory(t, e)
 	base := []string{"--home", l.Home, "--project", l.Project("shop-api")}

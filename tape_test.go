@@ -156,6 +156,7 @@ func runCmds(t *testing.T, m tea.Model, cmd tea.Cmd) (tea.Model, bool) {
 // TestDemoTapeReplays plays demo.tape's keys against the app on the demo
 // home and checks every expectation the tape states.
 func TestDemoTapeReplays(t *testing.T) {
+	t.Parallel()
 	steps, err := parseTape("demo.tape")
 	if err != nil {
 		t.Fatal(err)

@@ -59,6 +59,7 @@ var createdAt = time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
 // rename, so the write counts as done. A step the writer does not take
 // (remove on success; chtimes without an mtime) must not be called.
 func TestWriteFileAtomicFaults(t *testing.T) {
+	t.Parallel()
 	old := []byte("old content\n")
 	data := bytes.Repeat([]byte("new content\n"), 1000)
 	cases := []writeCase{{name: "new"}, {name: "existing", exists: true}, {name: "create", create: true}}

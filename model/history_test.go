@@ -159,6 +159,7 @@ func TestHistoryUpArrowWindow(t *testing.T) {
 }
 
 func TestScanHistoryInputs(t *testing.T) {
+	t.Parallel()
 	good := histLine("x", "/p", 1)
 	big := strings.Repeat("y", 10<<20)
 	tests := []struct {
@@ -206,6 +207,7 @@ func TestScanHistoryInputs(t *testing.T) {
 }
 
 func TestScanHistoryBigLineKeptWhole(t *testing.T) {
+	t.Parallel()
 	big := strings.Repeat("z", 10<<20)
 	var got *HistoryEntry
 	_, err := ScanHistory(strings.NewReader(histLine(big, "/p", 7)+"\n"), "h", func(e *HistoryEntry) { got = e })

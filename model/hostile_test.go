@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/scripts/hostile/hostilehome"
 )
 
@@ -105,15 +106,12 @@ func peakHeap(fn func()) uint64 {
 	return 0
 }
 
-// A 100 MiB single line (8 MiB with -short) in history, a transcript, a
-// cached paste and a memory body is read whole by every reader, with the
-// heap's growth logged for each: the readers hold the line a small number
-// of times, never a copy per buffer resize.
+// A 100 MiB single line (8 MiB unless MEMSCOPE_LONG=1) in history, a
+// transcript, a cached paste and a memory body is read whole by every
+// reader, with the heap's growth logged for each: the readers hold the
+// line a small number of times, never a copy per buffer resize.
 func TestHostileBigLineHeap(t *testing.T) {
-	size := int64(100 << 20)
-	if testing.Short() {
-		size = 8 << 20
-	}
+	size := int64(testenv.Size(t, 100<<20, 8<<20))
 	res, err := hostilehome.Write(filepath.Join(t.TempDir(), "home"), hostilehome.BigLine, hostilehome.Options{Size: size})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/scripts/chaos"
 )
 
@@ -18,6 +19,7 @@ import (
 // reports nothing but incomplete tails, and never sees a memory file
 // missing or half written; after the writer stops the counts are exact.
 func TestReadersWhileClaudeCodeWrites(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name       string
 		splitEvery int
@@ -28,7 +30,7 @@ func TestReadersWhileClaudeCodeWrites(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			home := t.TempDir()
-			w, err := chaos.New(chaos.Config{Home: home, Project: "/tmp/chaos-model", Seed: 3, SplitEvery: tc.splitEvery, Topics: 6, MaxSteps: 300, Pause: 500 * time.Microsecond})
+			w, err := chaos.New(chaos.Config{Home: home, Project: "/tmp/chaos-model", Seed: 3, SplitEvery: tc.splitEvery, Topics: 6, MaxSteps: testenv.Size(t, 300, 100), Pause: 500 * time.Microsecond})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -43,6 +43,7 @@ func demoModel(t *testing.T, w, h int) (Model, demo.Layout) {
 // Every binding a pane offers does what its help says, checked on the
 // demo home.
 func TestBindings(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		keys  []string
@@ -155,6 +156,7 @@ func TestBindings(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			m, l := demoModel(t, 140, 44)
 			m = press(t, m, c.keys...)
 			c.check(t, m, l)
@@ -222,6 +224,7 @@ func TestNoColorHasNoColorEscapes(t *testing.T) {
 
 // teatest: the whole program in a virtual terminal, driven by key presses.
 func TestProgramFlow(t *testing.T) {
+	t.Parallel()
 	l, err := demo.Materialize(t.TempDir(), testNow)
 	if err != nil {
 		t.Fatal(err)

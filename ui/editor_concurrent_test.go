@@ -27,6 +27,7 @@ func replaceByRename(t *testing.T, path, content string) {
 // saves. A file changed meanwhile is never overwritten, and the user's
 // version stays in the copy the status line names.
 func TestEditorDoesNotOverwriteAConcurrentChange(t *testing.T) {
+	t.Parallel()
 	const orig = "---\nname: terse\ndescription: Short\nmetadata:\n  type: feedback\n---\n\nBe terse.\n"
 	const mine = orig + "Edited by the user.\n"
 	const theirs = orig + "Written by Claude Code meanwhile.\n"

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/scripts/hostile/hostilehome"
@@ -58,6 +59,7 @@ func hostileWalk(t *testing.T, m Model, check func(what string, v tea.View)) Mod
 }
 
 func TestHostileTUIFrames(t *testing.T) {
+	t.Parallel()
 	for _, sc := range []hostilehome.Scenario{hostilehome.Escapes, hostilehome.Bidi, hostilehome.NewlineNames} {
 		t.Run(string(sc), func(t *testing.T) {
 			m, _ := hostileModel(t, sc, hostilehome.Options{})
@@ -111,6 +113,7 @@ func checkFrameRows(t *testing.T, what, frame string) {
 // clipped to the terminal: no line wider than 120 cells, no more than 40
 // lines, no control characters.
 func TestHostileTUIBigAndDeep(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		sc hostilehome.Scenario
 		o  hostilehome.Options
@@ -143,14 +146,12 @@ func TestHostileTUIBigAndDeep(t *testing.T) {
 	}
 }
 
-// With 20 000 memory files in one folder (2 000 with -short) the first
-// frame is drawn before anything is read, and the loaded memories pane
-// lists them; both times are logged.
+// With 20 000 memory files in one folder (2 000 unless MEMSCOPE_LONG=1)
+// the first frame is drawn before anything is read, and the loaded
+// memories pane lists them; both times are logged.
 func TestHostileManyFilesFirstFrame(t *testing.T) {
-	n := 20_000
-	if testing.Short() {
-		n = 2_000
-	}
+	t.Parallel()
+	n := testenv.Size(t, 20_000, 2_000)
 	dir := filepath.Join(t.TempDir(), "home")
 	res, err := hostilehome.Write(dir, hostilehome.ManyFiles, hostilehome.Options{N: n})
 	if err != nil {

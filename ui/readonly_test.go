@@ -61,6 +61,7 @@ func resize(t *testing.T, m Model, w, h int) Model {
 // home is read-only instead of trying, and no file changes. A writable
 // home shows no banner.
 func TestReadOnlyHome(t *testing.T) {
+	t.Parallel()
 	memDir := func(l demo.Layout) string {
 		return filepath.Join(l.Home, "projects", model.Slug(l.Project("shop-api")), "memory")
 	}

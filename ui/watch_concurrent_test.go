@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/internal/keypress"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/scripts/chaos"
@@ -73,9 +74,10 @@ func (l *liveLoop) until(limit time.Duration, what string, done func() bool) {
 // keeps its screen; once the writer stops, what it shows equals what the
 // writer wrote.
 func TestLiveReloadWhileClaudeCodeWrites(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	const project = "/tmp/chaos-ui"
-	w, err := chaos.New(chaos.Config{Home: home, Project: project, Seed: 5, SplitEvery: 3, SplitPause: time.Millisecond, Topics: 5, MaxSteps: 300, Pause: time.Millisecond})
+	w, err := chaos.New(chaos.Config{Home: home, Project: project, Seed: 5, SplitEvery: 3, SplitPause: time.Millisecond, Topics: 5, MaxSteps: testenv.Size(t, 300, 100), Pause: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

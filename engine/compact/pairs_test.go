@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/memscope/memscope/engine/internal/enginetest"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
@@ -114,8 +115,9 @@ func pipelineStagesFor(in Input, cfg Config, st *State, k int) Result {
 // After every stage, and after prompt-too-long recovery, no visible
 // tool_result lacks its tool_use and no answered tool_use lacks its result.
 func TestPipelineKeepsToolPairsProperty(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(7, 8))
-	for iter := 0; iter < 400; iter++ {
+	for iter := range testenv.Size(t, 400, 100) {
 		cfg, in := randomInput(r, pairedMsgs)
 		checkPairs(t, fmt.Sprintf("iter %d: input", iter), in.Messages, in.Messages)
 		for k := 1; k <= len(pipelineStages()); k++ {
@@ -134,9 +136,10 @@ func TestPipelineKeepsToolPairsProperty(t *testing.T) {
 // With the paired conversations too, undoing the collapse gives back
 // exactly the input, before and after draining the staged folds.
 func TestCollapseUndoKeepsPairsProperty(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(9, 10))
 	folded := 0
-	for iter := 0; iter < 300; iter++ {
+	for iter := range testenv.Size(t, 300, 100) {
 		cfg := randomConfig(r)
 		in := Input{Messages: pairedMsgs(r, 5+r.IntN(80))}
 		st := &State{}

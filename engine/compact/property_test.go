@@ -78,6 +78,7 @@ func randomInput(r *rand.Rand, gen func(*rand.Rand, int) []Msg) (Config, Input) 
 }
 
 func TestPipelineProperties(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	for iter := 0; iter < 300; iter++ {
 		cfg, in := randomInput(r, randomMsgs)
@@ -128,6 +129,7 @@ func TestPipelineProperties(t *testing.T) {
 // With every stage but collapse disabled, undoing the collapse gives back
 // exactly the input.
 func TestCollapseUndoProperty(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
 	for iter := 0; iter < 300; iter++ {
 		cfg := randomConfig(r)

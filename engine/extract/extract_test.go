@@ -342,6 +342,7 @@ func TestRuleExtractorCancelled(t *testing.T) {
 }
 
 func TestRuleExtractorLongAndOddInput(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("word ", 2<<20) + "\n" + "Never force-push to main because the release tooling builds from it." + "\n" + strings.Repeat("x", 10<<20)
 	res := extractOne(t, long+"\xff\xfe\r\n\ufeff")
 	if len(res.Candidates) != 1 || res.Candidates[0].Name != "feedback-no-force-push-main" {

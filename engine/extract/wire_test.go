@@ -181,6 +181,7 @@ func TestCandidateMemoryType(t *testing.T) {
 // Odd files: what the reader skips is reported, and what it reads is
 // still extracted.
 func TestExtractFromOddTranscripts(t *testing.T) {
+	t.Parallel()
 	remember := "Remember that invoices are archived after seven years, because the auditors ask for them."
 	one := func(text string) string {
 		c := enginetest.NewConvo("odd", time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))

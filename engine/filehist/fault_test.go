@@ -10,6 +10,7 @@ import (
 
 	"github.com/memscope/memscope/internal/faultfs"
 	"github.com/memscope/memscope/internal/filehistgen"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
@@ -34,8 +35,11 @@ func restoreLeftovers(t *testing.T, l filehistgen.Layout) []string {
 // and does not roll back: after a failure either nothing changed, or the
 // journal holds the restore and undo puts every file back. The error
 // names the errno and the path, no temporary file is left, and once the
-// fault is gone the rewind goes through.
+// fault is gone the rewind goes through. By default each step fails at
+// its first or its last call only (testenv.Calls); MEMSCOPE_LONG=1 runs
+// every call.
 func TestFileRestoreFaults(t *testing.T) {
+	t.Parallel()
 	rewind := func(t *testing.T) (filehistgen.Layout, *model.Home, *RestorePlan) {
 		l, home, s := genFileHistory(t)
 		p, err := PlanTurnRestore(home.FS, &s, filehistgen.U1)
@@ -60,19 +64,20 @@ func TestFileRestoreFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameState(t, "reference undo", diskState(t, l), before)
-	for _, undo := range []bool{false, true} {
+	for cell, undo := range []bool{false, true} {
 		for si, step := range faultfs.Steps {
 			n := applyCalls[step]
 			if undo {
 				n = count.Calls(step) - applyCalls[step]
 			}
-			for k := 1; k <= n; k++ {
+			for _, k := range testenv.Calls(n, si+cell) {
 				errno := faultfs.Errnos[(si+k)%len(faultfs.Errnos)]
 				name := fmt.Sprintf("rewind/%s/%d/%s", step, k, errno)
 				if undo {
 					name = "undo/" + name[len("rewind/"):]
 				}
 				t.Run(name, func(t *testing.T) {
+					t.Parallel()
 					l, home, p := rewind(t)
 					f := &faultfs.FS{Base: faultfs.NoSync{}, Step: step, Nth: k, Err: errno}
 					var err error

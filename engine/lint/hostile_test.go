@@ -41,6 +41,7 @@ var benchBigBytes = 100 << 20
 // reported as too long, and a copy of it is still found as a duplicate
 // (comparison looks at the first DupeMaxBytes of each).
 func TestLintBigMemoryFile(t *testing.T) {
+	t.Parallel()
 	md, fsys := bigMemoryDir(t, 8<<20)
 	copyRaw := append([]byte(nil), md.File("big.md").Raw()...)
 	fsys["copy.md"] = &fstest.MapFile{Data: append(copyRaw, "and a different tail\n"...)}

@@ -385,6 +385,7 @@ func TestScanMaliciousCorpus(t *testing.T) {
 }
 
 func TestScanLongLine(t *testing.T) {
+	t.Parallel()
 	tok := "npm_" + fakeToken(70, alnum, 36)
 	pad := strings.Repeat("lorem ipsum ", 10<<20/12)
 	fs := Scan("big.md", "head\n"+pad+tok+"\n")

@@ -39,6 +39,7 @@ type genManifest struct {
 // TestSessionsAgreeWithGeneratorManifest checks every row against what
 // scripts/gen says it wrote, counted by the generator itself as it wrote.
 func TestSessionsAgreeWithGeneratorManifest(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs scripts/gen")
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/memscope/memscope/engine/internal/enginetest"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
@@ -134,6 +135,7 @@ func TestPlainRenameStillHasTheWindow(t *testing.T) {
 // file is always one whole version, and the journal holds exactly the
 // edits that succeeded.
 func TestStoreUnderConcurrentRenameWriter(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	enginetest.WriteTree(t, dir, opsFixture())
 	s, _ := Open(dir, nil)
@@ -155,7 +157,7 @@ func TestStoreUnderConcurrentRenameWriter(t *testing.T) {
 		}
 	}()
 	var ok, conflicts int
-	for i := 0; i < 300; i++ {
+	for i := range testenv.Size(t, 300, 100) {
 		s.Reload()
 		var err error
 		if i%3 == 2 {

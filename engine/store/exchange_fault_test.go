@@ -13,6 +13,7 @@ import (
 	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/engine/journal"
 	"github.com/memscope/memscope/internal/faultfs"
+	"github.com/memscope/memscope/internal/testenv"
 )
 
 // The exchange steps of the checked writes (ops_concurrent.go), which
@@ -39,13 +40,15 @@ type faultExchange struct {
 
 // TestStoreFaults again, on the checked path that production takes on
 // Linux: every step (the exchange and the link included) fails at each
-// of its calls, one errno per call in turn.
+// of its calls, one errno per call in turn (by default at the first or
+// the last call only, see TestStoreFaults).
 func TestStoreFaultsCheckedPath(t *testing.T) {
+	t.Parallel()
 	if !osExchangeSupported {
 		t.Skip("no atomic exchange on this system: production takes the plain path, which TestStoreFaults covers")
 	}
 	steps := append(slices.Clone(faultfs.Steps), stepExchange, stepLink)
-	for _, op := range faultOps() {
+	for oi, op := range faultOps() {
 		ref := &faultExchange{FS: &faultfs.FS{}}
 		r := newFaultRunWith(t, op, ref.FS, ref)
 		ch, err := op.op(r.store)
@@ -58,9 +61,10 @@ func TestStoreFaultsCheckedPath(t *testing.T) {
 			names = append(names, f.Path)
 		}
 		for si, step := range steps {
-			for k := 1; k <= ref.callsOf(step); k++ {
+			for _, k := range testenv.Calls(ref.callsOf(step), oi+si) {
 				errno := faultfs.Errnos[(si+k)%len(faultfs.Errnos)]
 				t.Run(fmt.Sprintf("%s/%s/%d/%s", op.name, step, k, errno), func(t *testing.T) {
+					t.Parallel()
 					f := &faultExchange{FS: &faultfs.FS{}, step: step, nth: k, err: errno}
 					if step != stepExchange && step != stepLink {
 						f.FS.Step, f.FS.Nth, f.FS.Err = step, k, errno

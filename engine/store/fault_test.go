@@ -14,6 +14,7 @@ import (
 	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/engine/journal"
 	"github.com/memscope/memscope/internal/faultfs"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
@@ -187,13 +188,19 @@ func reference(t *testing.T, op faultOp) (*faultfs.FS, map[string]string, []stri
 // they were and no temporary file behind; the error names the cause and
 // the file; a retry then does what a run without a fault does. A failed
 // folder fsync comes after a rename and is not a failure.
+//
+// By default a sample runs: each step fails once in every operation, at
+// its first or its last call (testenv.Calls), with one errno in turn, so
+// every operation meets every step and every errno; MEMSCOPE_LONG=1 runs
+// the full matrix.
 func TestStoreFaults(t *testing.T) {
-	for _, op := range faultOps() {
+	t.Parallel()
+	for oi, op := range faultOps() {
 		counts, wantFiles, wantIDs, names := reference(t, op)
-		for _, step := range faultfs.Steps {
-			for k := 1; k <= counts.Calls(step); k++ {
+		for si, step := range faultfs.Steps {
+			for _, k := range testenv.Calls(counts.Calls(step), oi+si) {
 				for ei, errno := range faultfs.Errnos {
-					if k > 1 && ei != k%len(faultfs.Errnos) {
+					if testenv.Long() && k > 1 && ei != k%len(faultfs.Errnos) {
 						// Every errno at the first call of each step, one
 						// errno per later call in turn: the store's code
 						// does not tell errnos apart past the first write
@@ -201,7 +208,11 @@ func TestStoreFaults(t *testing.T) {
 						// minutes on a shared machine.
 						continue
 					}
+					if !testenv.Long() && ei != (oi+si+k)%len(faultfs.Errnos) {
+						continue
+					}
 					t.Run(op.name+"/"+step.String()+"/"+fmt.Sprint(k)+"/"+errno.Error(), func(t *testing.T) {
+						t.Parallel()
 						r := newFaultRun(t, op, &faultfs.FS{Step: step, Nth: k, Err: errno})
 						_, err := op.op(r.store)
 						if step == faultfs.StepSyncDir {
@@ -243,6 +254,7 @@ func TestStoreFaults(t *testing.T) {
 // unless the error says it could not be removed. Both write paths: the
 // plain one, and the checked one production takes on Linux.
 func TestStoreFaultsThatStay(t *testing.T) {
+	t.Parallel()
 	for _, checked := range []bool{false, true} {
 		if checked && !osExchangeSupported {
 			continue
@@ -255,27 +267,30 @@ func TestStoreFaultsThatStay(t *testing.T) {
 			}
 			return f
 		}
-		for _, op := range faultOps() {
+		for oi, op := range faultOps() {
 			ref := &faultfs.FS{}
 			r := newFaultRunWith(t, op, ref, wrap(ref))
 			if _, err := op.op(r.store); err != nil {
 				t.Fatalf("%s without a fault: %v", op.name, err)
 			}
 			t.Run(map[bool]string{false: "plain", true: "checked"}[checked], func(t *testing.T) {
-				faultsThatStay(t, op, ref, wrap, checked)
+				faultsThatStay(t, op, oi, ref, wrap, checked)
 			})
 		}
 	}
 }
 
-func faultsThatStay(t *testing.T, op faultOp, counts *faultfs.FS, wrap func(*faultfs.FS) model.WriteFS, checked bool) {
+// faultsThatStay is TestStoreFaultsThatStay for one operation, the oi-th
+// (which picks the calls of the default sample, see testenv.Calls).
+func faultsThatStay(t *testing.T, op faultOp, oi int, counts *faultfs.FS, wrap func(*faultfs.FS) model.WriteFS, checked bool) {
 	for si, step := range faultfs.Steps {
 		if step == faultfs.StepSyncDir {
 			continue
 		}
-		for k := 1; k <= counts.Calls(step); k++ {
+		for _, k := range testenv.Calls(counts.Calls(step), oi+si) {
 			errno := faultfs.Errnos[(si+k)%len(faultfs.Errnos)]
 			t.Run(op.name+"/"+step.String()+"/"+fmt.Sprint(k)+"/"+errno.Error(), func(t *testing.T) {
+				t.Parallel()
 				f := &faultfs.FS{Step: step, Nth: k, Persist: true, Err: errno}
 				r := newFaultRunWith(t, op, f, wrap(f))
 				_, err := op.op(r.store)

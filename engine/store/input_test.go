@@ -39,6 +39,7 @@ func TestCreateInMissingFolder(t *testing.T) {
 // Odd input never breaks an edit: a 10 MiB line, CRLF, a BOM, invalid
 // UTF-8, an empty file, a missing final newline.
 func TestOpsOnOddFiles(t *testing.T) {
+	t.Parallel()
 	huge := strings.Repeat("x", 10<<20)
 	files := map[string]string{
 		"MEMORY.md":        "\ufeff# Memory\r\n- [Big](project_big.md) — big\r\n- [Empty](empty.md)",
@@ -102,6 +103,7 @@ func TestOpsOnOddFiles(t *testing.T) {
 }
 
 func TestJournalLongLine(t *testing.T) {
+	t.Parallel()
 	e := journal.Entry{ID: "x", Op: OpSetBody, Files: []journal.File{{Path: "a.md", Existed: true, Before: []byte(strings.Repeat("é", 6<<20))}}}
 	j := &journal.Journal{}
 	j.Add(e)

@@ -20,6 +20,7 @@ import (
 // undone; without the journal lock, entries were lost to concurrent
 // rewrites of the journal.
 func TestJournalKeepsEveryChangeOfTwoProcesses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	const n = 16
 	var wg sync.WaitGroup

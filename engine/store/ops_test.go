@@ -101,6 +101,7 @@ func TestMemoryFileTextAsTheClientWrites(t *testing.T) {
 // Every operation changes what it should and nothing else, and undo puts
 // every byte back.
 func TestOpsAndUndo(t *testing.T) {
+	t.Parallel()
 	opts := WriteOptions{Now: enginetest.OpsNow, SessionID: "s-1"}
 	tests := []struct {
 		name  string
@@ -305,6 +306,7 @@ func TestOpsAndUndo(t *testing.T) {
 // Index line edits keep every other byte, including a missing final
 // newline and CRLF endings.
 func TestIndexLineEdits(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		index string

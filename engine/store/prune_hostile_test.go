@@ -7,6 +7,7 @@ import (
 	"testing/fstest"
 
 	"github.com/memscope/memscope/engine/internal/enginetest"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
@@ -32,9 +33,14 @@ func manyNotes(tb testing.TB, n int) *model.MemoryDir {
 }
 
 // Every orphan of a big folder gets its own action and diff, and the
-// plan's diff adds them all.
+// plan's diff adds them all. Either size has more orphans than
+// PruneDiffActions, so the actions past the cap are checked too.
 func TestPlanPruneManyFiles(t *testing.T) {
-	const n = 3000
+	t.Parallel()
+	n := testenv.Size(t, 3000, 1500)
+	if n-250 <= PruneDiffActions {
+		t.Fatalf("%d orphans do not pass the cap of %d diffs", n-250, PruneDiffActions)
+	}
 	p := PlanPrune(manyNotes(t, n), PruneOptions{Now: enginetest.Now})
 	orphans := 0
 	for i, a := range p.Actions {

@@ -62,6 +62,7 @@ func TestPrunePlan(t *testing.T) {
 // Each action alone, and all of them, apply exactly the diff the plan
 // showed; undo restores every byte.
 func TestPruneApplyUndo(t *testing.T) {
+	t.Parallel()
 	plan0 := func() Plan {
 		s, _ := openFixture(t, pruneFixture())
 		return s.PlanPrune(PruneOptions{Now: enginetest.OpsNow})

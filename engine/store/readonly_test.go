@@ -18,6 +18,7 @@ import (
 // *model.ReadOnlyError naming the folder, changes nothing and journals
 // nothing; Writable says so up front. A full disk is not read-only.
 func TestReadOnlyFolder(t *testing.T) {
+	t.Parallel()
 	for _, op := range faultOps() {
 		for _, errno := range faultfs.Errnos {
 			t.Run(op.name+"/"+errno.Error(), func(t *testing.T) {

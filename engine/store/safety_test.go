@@ -90,6 +90,7 @@ func TestTouchedFileIsNoConflict(t *testing.T) {
 }
 
 func TestScanBlocksUnlessForced(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		op      func(s *Store, o WriteOptions) (Change, error)
@@ -207,6 +208,7 @@ func TestFailedChangeRollsBack(t *testing.T) {
 }
 
 func TestRestoreFromTrash(t *testing.T) {
+	t.Parallel()
 	s, dir := openFixture(t, opsFixture())
 	before := enginetest.ReadTree(t, dir)
 	if _, err := s.Delete("project_freeze.md", WriteOptions{Now: enginetest.OpsNow}); err != nil {
@@ -261,6 +263,7 @@ func TestJournalKeepsUnreadableLines(t *testing.T) {
 }
 
 func TestJournalIsCapped(t *testing.T) {
+	t.Parallel()
 	s, _ := openFixture(t, opsFixture())
 	for i := 0; i < journal.MaxEntries+3; i++ {
 		body := strings.Repeat("x", i+1) + "\n"
