@@ -250,17 +250,8 @@ func (t *Tracker) snapshot() Snapshot {
 		f.usage = slices.DeleteFunc(f.usage, func(e UsageEntry) bool { return e.Time.Before(cutoff) })
 		fl = append(fl, f)
 	}
-	slices.SortFunc(fl, func(a, b *followed) int {
-		if a.first.IsZero() != b.first.IsZero() {
-			if a.first.IsZero() {
-				return 1
-			}
-			return -1
-		}
-		return cmp.Or(a.first.Compare(b.first), strings.Compare(a.file.Path, b.file.Path))
-	})
 	var all []UsageEntry
-	for _, f := range fl {
+	for _, f := range orderForDedupe(fl) {
 		all = append(all, f.usage...)
 	}
 	if b, ok := CurrentBlock(Dedupe(all), now); ok {
@@ -299,6 +290,22 @@ func (t *Tracker) snapshot() Snapshot {
 		}
 	}
 	return snap
+}
+
+// orderForDedupe sorts files as ccusage reads them, which decides the
+// file a copied response counts in: by earliest timestamp, files without
+// one last, then by path.
+func orderForDedupe(fl []*followed) []*followed {
+	slices.SortFunc(fl, func(a, b *followed) int {
+		if a.first.IsZero() != b.first.IsZero() {
+			if a.first.IsZero() {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Or(a.first.Compare(b.first), strings.Compare(a.file.Path, b.file.Path))
+	})
+	return fl
 }
 
 func kindRank(k model.TranscriptKind) int {
