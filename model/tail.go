@@ -100,6 +100,12 @@ type TailResult struct {
 // Reset says why. A line for which fn returns an error counts as read;
 // the error is returned with the state after it.
 func TailLines(fsys fs.FS, name string, prev TailState, fn func(Line) error) (TailResult, error) {
+	// Opening a FIFO or a device could block or never end: look first.
+	if info, err := fs.Stat(fsys, name); err != nil {
+		return TailResult{State: prev}, err
+	} else if !info.Mode().IsRegular() {
+		return TailResult{State: prev}, fmt.Errorf("%s is not a regular file", name)
+	}
 	f, err := fsys.Open(name)
 	if err != nil {
 		return TailResult{State: prev}, err

@@ -53,6 +53,9 @@ func (s IndexState) Over() bool { return s.LinesOver || s.CharsOver }
 // ReadIndex judges the MEMORY.md at name in fsys from at most
 // IndexHeadMax bytes of it. It returns the bytes read.
 func ReadIndex(fsys fs.FS, name string) (IndexState, int64, error) {
+	if err := regularFile(fsys, name); err != nil {
+		return IndexState{}, 0, err
+	}
 	f, err := fsys.Open(name)
 	if err != nil {
 		return IndexState{}, 0, err
@@ -61,9 +64,6 @@ func ReadIndex(fsys fs.FS, name string) (IndexState, int64, error) {
 	info, err := f.Stat()
 	if err != nil {
 		return IndexState{}, 0, err
-	}
-	if !info.Mode().IsRegular() {
-		return IndexState{}, 0, fmt.Errorf("%s is not a file", name)
 	}
 	head := make([]byte, min(info.Size(), IndexHeadMax))
 	n, err := io.ReadFull(f, head)
@@ -187,4 +187,18 @@ func MemoryDirResolver(root fs.FS, homeDir, userHome string, getenv func(string)
 		seen[cwd] = d
 		return d
 	}
+}
+
+// regularFile checks that name is a regular file (symlinks followed)
+// before it is opened: opening a FIFO blocks until a writer comes, which
+// a status line cannot afford.
+func regularFile(fsys fs.FS, name string) error {
+	info, err := fs.Stat(fsys, name)
+	if err != nil {
+		return err
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file", name)
+	}
+	return nil
 }
