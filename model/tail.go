@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"errors"
@@ -160,7 +161,9 @@ func TailLines(fsys fs.FS, name string, prev TailState, fn func(Line) error) (Ta
 	}
 	var cr countingReader
 	cr.r = io.NewSectionReader(ra, st.Offset, size-st.Offset)
-	lr := NewLineReader(&cr)
+	// A small append needs a small buffer: the usual call reads one line.
+	buf := int(min(max(size-st.Offset+1, 4096), lineReaderBufSize))
+	lr := &LineReader{r: bufio.NewReaderSize(&cr, buf), first: true}
 	// done is how far into the section the lines handed out reach,
 	// newlines included (the line reader's own count of raw bytes).
 	var done int64

@@ -76,6 +76,14 @@ func Blocks(entries []UsageEntry, now time.Time) []Block {
 	}
 	sorted := slices.Clone(entries)
 	slices.SortStableFunc(sorted, func(a, b UsageEntry) int { return a.Time.Compare(b.Time) })
+	return blocksOfSorted(sorted, now)
+}
+
+// blocksOfSorted is Blocks over entries already sorted by time.
+func blocksOfSorted(sorted []UsageEntry, now time.Time) []Block {
+	if len(sorted) == 0 {
+		return nil
+	}
 	var out []Block
 	start, from := sorted[0].Time.UTC().Truncate(time.Hour), 0
 	for i := 1; i < len(sorted); i++ {
@@ -139,8 +147,12 @@ func UsageOf(rec *model.Record) (UsageEntry, bool) {
 // without a key all count. Order the input as ccusage reads files: by
 // each file's earliest timestamp, then in file order.
 func Dedupe(entries []UsageEntry) []UsageEntry {
+	return dedupeInto(make([]UsageEntry, 0, len(entries)), entries)
+}
+
+// dedupeInto is Dedupe appending to out, which may be entries[:0].
+func dedupeInto(out, entries []UsageEntry) []UsageEntry {
 	seen := make(map[string]struct{}, len(entries))
-	out := make([]UsageEntry, 0, len(entries))
 	for _, e := range entries {
 		if e.Key != "" {
 			if _, dup := seen[e.Key]; dup {

@@ -120,3 +120,14 @@ func TestEventJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestPasteStates(t *testing.T) {
+	inv := &model.PasteInventory{Resolutions: []model.PasteResolution{{Hash: "aa", Status: model.PasteOK}, {Hash: "bb", Status: model.PasteMissing}}}
+	got := PasteStates(inv)
+	if len(got) != 2 || got["aa"] != model.PasteOK || got["bb"] != model.PasteMissing {
+		t.Errorf("states %v", got)
+	}
+	if got := PasteStates(&model.PasteInventory{}); got == nil || len(got) != 0 {
+		t.Errorf("an inventory with no pastes must still watch pastes (non-nil): %v", got)
+	}
+}

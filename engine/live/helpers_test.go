@@ -106,7 +106,7 @@ func feed(t *testing.T, sess *Session, text string) {
 }
 
 // writeFile writes content at dir/rel, making folders.
-func writeFile(t *testing.T, dir, rel, content string) string {
+func writeFile(t testing.TB, dir, rel, content string) string {
 	t.Helper()
 	p := filepath.Join(dir, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -118,7 +118,7 @@ func writeFile(t *testing.T, dir, rel, content string) string {
 	return p
 }
 
-func appendFile(t *testing.T, p, content string) {
+func appendFile(t testing.TB, p, content string) {
 	t.Helper()
 	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {

@@ -100,11 +100,13 @@ type followed struct {
 // read incrementally, each byte once. It is safe for one goroutine at a
 // time; calls are serialised.
 type Tracker struct {
-	mu      sync.Mutex
-	o       Options
-	listing map[string]model.TranscriptFile
-	files   map[string]*followed
-	memory  map[string]MemoryState
+	mu sync.Mutex
+	o  Options
+	// list is the home's transcripts by path; at indexes it.
+	list   []model.TranscriptFile
+	at     map[string]int
+	files  map[string]*followed
+	memory map[string]MemoryState
 }
 
 // NewTracker returns a tracker of o.Home. Nothing is read until Refresh.
@@ -118,7 +120,7 @@ func NewTracker(o Options) *Tracker {
 	if o.Session.MemoryDir == nil && o.Root != nil {
 		o.Session.MemoryDir = MemoryDirResolver(o.Root, o.Home.Dir, "", o.Session.Getenv)
 	}
-	return &Tracker{o: o, listing: map[string]model.TranscriptFile{}, files: map[string]*followed{}, memory: map[string]MemoryState{}}
+	return &Tracker{o: o, at: map[string]int{}, files: map[string]*followed{}, memory: map[string]MemoryState{}}
 }
 
 // Refresh lists the home's transcripts again, reads what was appended to
@@ -129,10 +131,7 @@ func (t *Tracker) Refresh() Snapshot {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	sf, probs := model.FindSessionFiles(t.o.Home.FS)
-	clear(t.listing)
-	for _, f := range sf.Transcripts {
-		t.listing[f.Path] = f
-	}
+	t.setList(sf.Transcripts)
 	snap := t.snapshot()
 	snap.Problems = append(probs, snap.Problems...)
 	return snap
@@ -147,26 +146,47 @@ func (t *Tracker) Update(paths ...string) Snapshot {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var probs []model.Problem
+	changed := false // a transcript came or went: the list is redone
 	for _, p := range paths {
 		f, ok := transcriptAt(p)
 		if !ok {
 			continue
 		}
+		i, known := t.at[p]
 		info, err := fs.Stat(t.o.Home.FS, p)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			delete(t.listing, p)
+			if known {
+				t.list[i].Path, changed = "", true
+			}
 			continue
 		case err != nil:
 			probs = append(probs, model.Problem{File: p, Kind: model.ProblemUnreadable, Reason: err.Error()})
 			continue
 		}
 		f.Size, f.ModTime = info.Size(), info.ModTime()
-		t.listing[p] = f
+		if known {
+			t.list[i] = f
+		} else {
+			t.list, changed = append(t.list, f), true
+		}
+	}
+	if changed {
+		t.setList(slices.DeleteFunc(t.list, func(f model.TranscriptFile) bool { return f.Path == "" }))
 	}
 	snap := t.snapshot()
 	snap.Problems = append(probs, snap.Problems...)
 	return snap
+}
+
+// setList makes files (any order) the listing.
+func (t *Tracker) setList(files []model.TranscriptFile) {
+	slices.SortFunc(files, func(a, b model.TranscriptFile) int { return strings.Compare(a.Path, b.Path) })
+	t.list = files
+	clear(t.at)
+	for i, f := range files {
+		t.at[f.Path] = i
+	}
 }
 
 // transcriptAt tells a transcript's kind and ids from its home path.
@@ -189,8 +209,10 @@ func transcriptAt(p string) (model.TranscriptFile, bool) {
 // snapshot. t.mu is held.
 func (t *Tracker) snapshot() Snapshot {
 	now := t.o.Now()
-	files := slices.Collect(maps.Values(t.listing))
-	slices.SortFunc(files, func(a, b model.TranscriptFile) int { return strings.Compare(a.Path, b.Path) })
+	files := t.list
+	if files == nil {
+		files = []model.TranscriptFile{} // nil would make FindRunning list the home
+	}
 	run := FindRunning(RunningOptions{FS: t.o.Home.FS, Now: now, Alive: t.o.Alive, Recent: t.o.Recent, Transcripts: files})
 	snap := Snapshot{Time: now, Running: run.Sessions, Stale: run.Stale, Sessions: []SessionStatus{}, Memory: []MemoryState{}, Problems: run.Problems}
 
@@ -254,8 +276,11 @@ func (t *Tracker) snapshot() Snapshot {
 	for _, f := range orderForDedupe(fl) {
 		all = append(all, f.usage...)
 	}
-	if b, ok := CurrentBlock(Dedupe(all), now); ok {
-		snap.Block = &b
+	// all is this call's own: deduplicate and sort it in place.
+	all = dedupeInto(all[:0], all)
+	slices.SortStableFunc(all, func(a, b UsageEntry) int { return a.Time.Compare(b.Time) })
+	if bs := blocksOfSorted(all, now); len(bs) > 0 && bs[len(bs)-1].Active {
+		snap.Block = &bs[len(bs)-1]
 	}
 
 	// Statuses and memory folders of the running sessions.

@@ -237,3 +237,27 @@ func readFile(t *testing.T, p string) string {
 	}
 	return string(b)
 }
+
+// A home with nothing running, or no home folders at all, is a quiet
+// snapshot, not a failure.
+func TestTrackerEmptyHomes(t *testing.T) {
+	for name, setup := range map[string]func(dir string){
+		"empty":               func(string) {},
+		"old transcript only": func(dir string) { writeFile(t, dir, "projects/-w/a.jsonl", "{}\n") },
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			setup(dir)
+			home, err := model.OpenHome(dir, model.HomeFromFlag)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr := NewTracker(Options{Home: home, Now: func() time.Time { return now.Add(1000 * time.Hour) }, Alive: func(int) bool { return true }})
+			for _, snap := range []Snapshot{tr.Refresh(), tr.Update("projects/-w/a.jsonl", "sessions/1.json", "history.jsonl")} {
+				if len(snap.Running) != 0 || len(snap.Sessions) != 0 || snap.Block != nil || len(snap.Problems) != 0 || len(Diff(snap, snap)) != 0 {
+					t.Errorf("snapshot %+v", snap)
+				}
+			}
+		})
+	}
+}
