@@ -7,31 +7,13 @@ import (
 	"math"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/model"
 )
-
-// ccusage finds ccusage 18.0.11: $MEMSCOPE_CCUSAGE, else the copy
-// scripts/ccusage-install.sh puts in the module's .cache/ccusage. The
-// parity test skips when there is none, or no node to run it.
-func ccusage(t *testing.T) string {
-	t.Helper()
-	bin := os.Getenv("MEMSCOPE_CCUSAGE")
-	if bin == "" {
-		bin = filepath.Join("..", "..", ".cache", "ccusage", "node_modules", ".bin", "ccusage")
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Skipf("ccusage is not installed (%v): run scripts/ccusage-install.sh or set MEMSCOPE_CCUSAGE to its command", err)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed, so ccusage cannot run")
-	}
-	return bin
-}
 
 type ccusageBlocks struct {
 	Blocks []struct {
@@ -65,7 +47,7 @@ type ccusageBlocks struct {
 // without ids (always counted). ccusage judges activity by the real
 // clock, so the usage is placed relative to it.
 func TestBlocksMatchCcusage(t *testing.T) {
-	bin := ccusage(t)
+	bin := enginetest.Ccusage(t)
 	clock := time.Now().UTC().Truncate(time.Second)
 	home := t.TempDir()
 	line := func(ago time.Duration, id, req string, in, out, read int64, modelName string) string {
