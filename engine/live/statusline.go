@@ -303,19 +303,34 @@ func scanTail(fsys fs.FS, name string, budget int64) (tailScan, error) {
 		}
 		return false
 	}
+	// buf[lo:hi] holds the bytes read and not yet split into lines: a
+	// chunk goes in just before the start of a line whose end was read
+	// already, so a line is always whole in one slice.
+	buf := make([]byte, 2*tailChunk)
+	lo, hi := len(buf), len(buf)
 	pos := info.Size()
-	var carry []byte // the start of a line whose end was read already
-	first := true    // the segment after the last newline is unterminated
+	first := true // the segment after the last newline is unterminated
 	stopped := false
 	for pos > 0 && !stopped && ts.read < budget {
-		n := min(tailChunk, pos)
-		pos -= n
-		buf := make([]byte, n, int(n)+len(carry))
-		if _, err := ra.ReadAt(buf, pos); err != nil && !errors.Is(err, io.EOF) {
+		n := int(min(tailChunk, pos))
+		pos -= int64(n)
+		if lo < n {
+			carry := hi - lo
+			if carry+n > len(buf) {
+				nb := make([]byte, 2*(carry+n))
+				copy(nb[len(nb)-carry:], buf[lo:hi])
+				buf = nb
+			} else {
+				copy(buf[len(buf)-carry:], buf[lo:hi])
+			}
+			lo, hi = len(buf)-carry, len(buf)
+		}
+		lo -= n
+		if _, err := ra.ReadAt(buf[lo:lo+n], pos); err != nil && !errors.Is(err, io.EOF) {
 			return ts, err
 		}
-		ts.read += n
-		data := append(buf, carry...)
+		ts.read += int64(n)
+		data := buf[lo:hi]
 		end := len(data)
 		for !stopped {
 			i := bytes.LastIndexByte(data[:end], '\n')
@@ -328,10 +343,10 @@ func scanTail(fsys fs.FS, name string, budget int64) (tailScan, error) {
 			first = false
 			end = i
 		}
-		carry = data[:end]
+		hi = lo + end
 	}
-	if pos == 0 && !stopped && len(carry) > 0 {
-		handle(carry, !first)
+	if pos == 0 && !stopped && hi > lo {
+		handle(buf[lo:hi], !first)
 	}
 	for i := len(newest) - 1; i >= 0; i-- {
 		ts.contexts = append(ts.contexts, newest[i])

@@ -231,7 +231,7 @@ func BenchmarkStatusline(b *testing.B) {
 	os.WriteFile(filepath.Join(memDir, "MEMORY.md"), []byte(indexLines(212)), 0o600)
 	in := []byte(fmt.Sprintf(`{"session_id":"s1","transcript_path":%q,"cwd":%q,"workspace":{"current_dir":%q,"project_dir":%q},"model":{"id":"claude-opus-5-5"},"context_window":{"context_window_size":200000,"current_usage":{"input_tokens":3,"cache_read_input_tokens":120000,"cache_creation_input_tokens":1000,"output_tokens":9}}}`,
 		filepath.ToSlash(tp), filepath.ToSlash(proj), filepath.ToSlash(proj), filepath.ToSlash(proj)))
-	opts := StatusOptions{HomeDir: filepath.ToSlash(home), Root: os.DirFS("/"), Getenv: env()}
+	opts := StatusOptions{HomeDir: filepath.ToSlash(home), Root: testroot.New(b), Getenv: env()}
 	st := Statusline(in, opts)
 	if st.Line == "" || st.Index == nil || !st.Forecast.OK {
 		b.Fatalf("status %+v", st)
