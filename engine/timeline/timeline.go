@@ -150,10 +150,10 @@ func Build(t *model.Transcript, w window.Config, fileSize int64) Timeline {
 				st.Measured = window.Tokens(*b.PostTokens)
 			}
 			tl.Steps = append(tl.Steps, st)
-		case r.Type == model.RecordAssistant && !r.IsSidechain && r.Message != nil && r.Message.Usage != nil:
+		case IsTurn(r):
 			u := r.Message.Usage
-			key := r.Message.ID + "\x00" + r.RequestID
-			if i, ok := turnAt[key]; ok && key != "\x00" {
+			key, keyed := TurnKey(r)
+			if i, ok := turnAt[key]; ok && keyed {
 				// Another block of the same response: move the turn's end here.
 				tl.Turns[i].UUID = r.UUID
 				tl.Turns[i].Line = r.Line

@@ -1,0 +1,76 @@
+package live
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/memscope/memscope/model"
+)
+
+func procFile(pid int, session, cwd, status string) *fstest.MapFile {
+	return &fstest.MapFile{Data: []byte(fmt.Sprintf(`{"pid":%d,"sessionId":%q,"cwd":%q,"startedAt":"2026-11-22T09:00:00Z","status":%q}`, pid, session, cwd, status))}
+}
+
+func TestFindRunning(t *testing.T) {
+	file := func(age time.Duration) *fstest.MapFile {
+		return &fstest.MapFile{Data: []byte("{}\n"), ModTime: now.Add(-age)}
+	}
+	fsys := fstest.MapFS{
+		"sessions/100.json":          procFile(100, "s100", "/w/app", "busy"),
+		"sessions/100.ab.key":        {Data: []byte("k")},
+		"sessions/200.json":          procFile(200, "s200", "/w/app", "idle"),
+		"sessions/300.json":          procFile(300, "s300", "/w/new", "idle"),
+		"sessions/bad.json":          {Data: []byte("{}")},
+		"projects/-w-app/s100.jsonl": file(2 * time.Hour), // idle for long, but its process lives
+		// A copy of s100 in another project folder: the cwd's folder wins.
+		"projects/-w-copy/s100.jsonl":                   file(time.Minute),
+		"projects/-w-app/s200.jsonl":                    file(3 * time.Minute), // process gone, recently written
+		"projects/-w-other/p1.jsonl":                    file(time.Minute),
+		"projects/-w-other/p2.jsonl":                    file(30 * time.Second),
+		"projects/-w-other/p3.jsonl":                    file(10 * time.Minute), // too old
+		"projects/-w-other/p1/subagents/agent-a1.jsonl": file(time.Second),
+	}
+	alive := map[int]bool{100: true, 300: true}
+	rep := FindRunning(RunningOptions{FS: fsys, Now: now, Alive: func(pid int) bool { return alive[pid] }})
+	var got []string
+	for _, r := range rep.Sessions {
+		got = append(got, fmt.Sprintf("%s:%s:%d:%s", r.Kind, r.SessionID, r.PID, r.Transcript))
+	}
+	want := []string{
+		"interactive:s100:100:projects/-w-app/s100.jsonl",
+		"interactive:s300:300:",
+		"print:p2:0:projects/-w-other/p2.jsonl",
+		"print:p1:0:projects/-w-other/p1.jsonl",
+		"print:s200:0:projects/-w-app/s200.jsonl",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("running:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(rep.Stale) != 1 || rep.Stale[0].PID != 200 {
+		t.Errorf("stale %+v", rep.Stale)
+	}
+	if len(rep.Problems) != 1 || rep.Problems[0].File != "sessions/bad.json" {
+		t.Errorf("problems %+v", rep.Problems)
+	}
+	s := rep.Sessions[0]
+	if s.Status != model.LiveBusy || s.CWD != "/w/app" || !s.StartedAt.Equal(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)) || !s.LastWrite.Equal(now.Add(-2*time.Hour)) {
+		t.Errorf("interactive session %+v", s)
+	}
+
+	// A wider window takes the older -p run in.
+	rep = FindRunning(RunningOptions{FS: fsys, Now: now, Recent: 15 * time.Minute, Alive: func(pid int) bool { return alive[pid] }})
+	if n := len(rep.Sessions); n != 6 || rep.Sessions[n-1].SessionID != "p3" {
+		t.Errorf("with 15 minutes: %+v", rep.Sessions)
+	}
+}
+
+func TestProcessAliveRejectsNonPIDs(t *testing.T) {
+	for _, pid := range []int{0, -1} {
+		if ProcessAlive(pid) {
+			t.Errorf("pid %d alive", pid)
+		}
+	}
+}

@@ -1,0 +1,393 @@
+package live
+
+import (
+	"cmp"
+	"errors"
+	"io/fs"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/memscope/memscope/model"
+)
+
+// DefaultBlockLookback is how far back written transcripts feed the
+// 5-hour block. A block chain only reaches further back when usage never
+// paused for five hours in that time.
+const DefaultBlockLookback = 24 * time.Hour
+
+// Options configure a Tracker.
+type Options struct {
+	// Home is the Claude home.
+	Home *model.Home
+	// Root is an fs.FS rooted at "/" (model.RootName) through which
+	// memory folders are read; nil follows no memory folder.
+	Root fs.FS
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+	// Alive reports whether a process exists (nil: ProcessAlive).
+	Alive func(pid int) bool
+	// Recent is the -p window (default DefaultRecent).
+	Recent time.Duration
+	// BlockLookback is how far back the 5-hour block looks (default
+	// DefaultBlockLookback).
+	BlockLookback time.Duration
+	// Session configures each session's state. When its MemoryDir is nil
+	// and Root is set, the client's rules find the memory folder
+	// (MemoryDirResolver with Session.Getenv).
+	Session SessionOptions
+}
+
+// Snapshot is what is happening in a home at one moment: what the Live
+// view shows and what Diff compares.
+type Snapshot struct {
+	Time time.Time `json:"time"`
+	// Running are the sessions running now (FindRunning); Stale the
+	// process files left by processes that are gone.
+	Running []Running           `json:"running"`
+	Stale   []model.LiveSession `json:"stale"`
+	// Sessions are the statuses of the running sessions that have a
+	// transcript, in Running's order.
+	Sessions []SessionStatus `json:"sessions"`
+	// Block is the current 5-hour usage block; nil when none is active.
+	Block *Block `json:"block,omitempty"`
+	// Memory are the memory folders of the running sessions, by folder.
+	Memory []MemoryState `json:"memory"`
+	// Pastes is the status of each paste history refers to, for the
+	// paste-missing event. The Tracker does not fill it (the paste
+	// inventory has its own cache): set it with PasteStates; nil means
+	// pastes are not watched.
+	Pastes map[model.PasteHash]model.PasteStatus `json:"pastes,omitempty"`
+	// Read is the bytes read from transcripts to make this snapshot.
+	Read     int64           `json:"read"`
+	Problems []model.Problem `json:"problems,omitempty"`
+}
+
+// Session returns the status of the session with id, if it is running.
+func (s Snapshot) Session(id string) (SessionStatus, bool) {
+	i := slices.IndexFunc(s.Sessions, func(st SessionStatus) bool { return st.SessionID == id })
+	if i < 0 {
+		return SessionStatus{}, false
+	}
+	return s.Sessions[i], true
+}
+
+// PasteStates is the status of every paste an inventory resolved.
+func PasteStates(inv *model.PasteInventory) map[model.PasteHash]model.PasteStatus {
+	out := make(map[model.PasteHash]model.PasteStatus, len(inv.Resolutions))
+	for _, r := range inv.Resolutions {
+		out[r.Hash] = r.Status
+	}
+	return out
+}
+
+// followed is one transcript being read incrementally.
+type followed struct {
+	file model.TranscriptFile
+	tail model.TailState
+	// sess is the state of a main transcript; nil for a subagent's.
+	sess  *Session
+	usage []UsageEntry
+	// first is the earliest timestamp read, which orders files for the
+	// block's deduplication as ccusage orders them.
+	first time.Time
+}
+
+// Tracker follows a home: the running sessions' transcripts (and every
+// transcript written within the block lookback, for the 5-hour block) are
+// read incrementally, each byte once. It is safe for one goroutine at a
+// time; calls are serialised.
+type Tracker struct {
+	mu sync.Mutex
+	o  Options
+	// list is the home's transcripts by path; at indexes it.
+	list   []model.TranscriptFile
+	at     map[string]int
+	files  map[string]*followed
+	memory map[string]MemoryState
+}
+
+// NewTracker returns a tracker of o.Home. Nothing is read until Refresh.
+func NewTracker(o Options) *Tracker {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.BlockLookback <= 0 {
+		o.BlockLookback = DefaultBlockLookback
+	}
+	if o.Session.MemoryDir == nil && o.Root != nil {
+		o.Session.MemoryDir = MemoryDirResolver(o.Root, o.Home.Dir, "", o.Session.Getenv)
+	}
+	return &Tracker{o: o, at: map[string]int{}, files: map[string]*followed{}, memory: map[string]MemoryState{}}
+}
+
+// Refresh lists the home's transcripts again, reads what was appended to
+// the ones it follows, and returns the snapshot. The listing walks every
+// project folder: call it at start and now and then; after a file event,
+// Update is cheaper.
+func (t *Tracker) Refresh() Snapshot {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	sf, probs := model.FindSessionFiles(t.o.Home.FS)
+	t.setList(sf.Transcripts)
+	snap := t.snapshot()
+	snap.Problems = append(probs, snap.Problems...)
+	return snap
+}
+
+// Update reads what changed at the given home paths (slash-separated,
+// relative to the home, as a file watcher reports them): a transcript is
+// read from where it stopped (and followed from now on if it is new);
+// the process files and the memory folders followed are always looked
+// at again, since they are small. It returns the snapshot.
+func (t *Tracker) Update(paths ...string) Snapshot {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var probs []model.Problem
+	changed := false // a transcript came or went: the list is redone
+	for _, p := range paths {
+		f, ok := transcriptAt(p)
+		if !ok {
+			continue
+		}
+		i, known := t.at[p]
+		info, err := fs.Stat(t.o.Home.FS, p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if known {
+				t.list[i].Path, changed = "", true
+			}
+			continue
+		case err != nil:
+			probs = append(probs, model.Problem{File: p, Kind: model.ProblemUnreadable, Reason: err.Error()})
+			continue
+		}
+		f.Size, f.ModTime = info.Size(), info.ModTime()
+		if known {
+			t.list[i] = f
+		} else {
+			t.list, changed = append(t.list, f), true
+		}
+	}
+	if changed {
+		t.setList(slices.DeleteFunc(t.list, func(f model.TranscriptFile) bool { return f.Path == "" }))
+	}
+	snap := t.snapshot()
+	snap.Problems = append(probs, snap.Problems...)
+	return snap
+}
+
+// setList makes files (any order) the listing.
+func (t *Tracker) setList(files []model.TranscriptFile) {
+	slices.SortFunc(files, func(a, b model.TranscriptFile) int { return strings.Compare(a.Path, b.Path) })
+	t.list = files
+	clear(t.at)
+	for i, f := range files {
+		t.at[f.Path] = i
+	}
+}
+
+// transcriptAt tells a transcript's kind and ids from its home path.
+func transcriptAt(p string) (model.TranscriptFile, bool) {
+	parts := strings.Split(p, "/")
+	if parts[0] != "projects" || !strings.HasSuffix(p, ".jsonl") {
+		return model.TranscriptFile{}, false
+	}
+	switch {
+	case len(parts) == 3:
+		return model.TranscriptFile{Path: p, ProjectSlug: parts[1], SessionID: strings.TrimSuffix(parts[2], ".jsonl"), Kind: model.TranscriptMain}, true
+	case len(parts) == 5 && parts[3] == "subagents":
+		agent := strings.TrimPrefix(strings.TrimSuffix(parts[4], ".jsonl"), "agent-")
+		return model.TranscriptFile{Path: p, ProjectSlug: parts[1], SessionID: parts[2], AgentID: agent, Kind: model.TranscriptSubagent}, true
+	}
+	return model.TranscriptFile{}, false
+}
+
+// snapshot follows what the listing says changed and builds the
+// snapshot. t.mu is held.
+func (t *Tracker) snapshot() Snapshot {
+	now := t.o.Now()
+	files := t.list
+	if files == nil {
+		files = []model.TranscriptFile{} // nil would make FindRunning list the home
+	}
+	run := FindRunning(RunningOptions{FS: t.o.Home.FS, Now: now, Alive: t.o.Alive, Recent: t.o.Recent, Transcripts: files})
+	snap := Snapshot{Time: now, Running: run.Sessions, Stale: run.Stale, Sessions: []SessionStatus{}, Memory: []MemoryState{}, Problems: run.Problems}
+
+	// Follow the running sessions' transcripts and their subagents', and
+	// everything written within the lookback (the block needs it).
+	cutoff := now.Add(-t.o.BlockLookback)
+	running := map[string]bool{}
+	for _, r := range run.Sessions {
+		if r.Transcript != "" {
+			running[r.Transcript] = true
+		}
+	}
+	main := map[string]string{} // "slug/session" → main transcript path
+	want := map[string]model.TranscriptFile{}
+	for _, f := range files {
+		if f.Kind == model.TranscriptSeed {
+			continue
+		}
+		if f.Kind == model.TranscriptMain {
+			main[f.ProjectSlug+"/"+f.SessionID] = f.Path
+		}
+		if running[f.Path] || !f.ModTime.Before(cutoff) {
+			want[f.Path] = f
+		}
+	}
+	for _, f := range files {
+		if f.Kind == model.TranscriptSubagent && running[main[f.ProjectSlug+"/"+f.SessionID]] {
+			want[f.Path] = f
+		}
+	}
+	for p := range t.files {
+		if _, ok := want[p]; !ok {
+			delete(t.files, p)
+		}
+	}
+	// Main transcripts first, so subagents find their session.
+	order := slices.Collect(maps.Values(want))
+	slices.SortFunc(order, func(a, b model.TranscriptFile) int {
+		return cmp.Or(cmp.Compare(kindRank(a.Kind), kindRank(b.Kind)), strings.Compare(a.Path, b.Path))
+	})
+	for _, f := range order {
+		var parent *Session
+		if f.Kind == model.TranscriptSubagent {
+			if m := t.files[main[f.ProjectSlug+"/"+f.SessionID]]; m != nil {
+				parent = m.sess
+			}
+		}
+		n, probs := t.follow(f, parent, cutoff)
+		snap.Read += n
+		snap.Problems = append(snap.Problems, probs...)
+	}
+
+	// The block, from every followed file's usage, deduplicated in
+	// ccusage's file order.
+	var fl []*followed
+	for _, f := range t.files {
+		f.usage = slices.DeleteFunc(f.usage, func(e UsageEntry) bool { return e.Time.Before(cutoff) })
+		fl = append(fl, f)
+	}
+	var all []UsageEntry
+	for _, f := range orderForDedupe(fl) {
+		all = append(all, f.usage...)
+	}
+	// all is this call's own: deduplicate and sort it in place.
+	all = dedupeInto(all[:0], all)
+	slices.SortStableFunc(all, func(a, b UsageEntry) int { return a.Time.Compare(b.Time) })
+	if bs := blocksOfSorted(all, now); len(bs) > 0 && bs[len(bs)-1].Active {
+		snap.Block = &bs[len(bs)-1]
+	}
+
+	// Statuses and memory folders of the running sessions.
+	dirs := map[string]bool{}
+	for _, r := range run.Sessions {
+		f := t.files[r.Transcript]
+		if f == nil || f.sess == nil {
+			if r.CWD != "" && t.o.Session.MemoryDir != nil {
+				if d := t.o.Session.MemoryDir(r.CWD); d != "" {
+					dirs[d] = true
+				}
+			}
+			continue
+		}
+		st := f.sess.Status(now)
+		snap.Sessions = append(snap.Sessions, st)
+		if st.MemoryDir != "" {
+			dirs[st.MemoryDir] = true
+		}
+	}
+	if t.o.Root != nil {
+		for d := range t.memory {
+			if !dirs[d] {
+				delete(t.memory, d)
+			}
+		}
+		for _, d := range slices.Sorted(maps.Keys(dirs)) {
+			ms, probs := ReadMemoryState(t.o.Root, d, t.memory[d])
+			t.memory[d] = ms
+			snap.Memory = append(snap.Memory, ms)
+			snap.Problems = append(snap.Problems, probs...)
+		}
+	}
+	return snap
+}
+
+// orderForDedupe sorts files as ccusage reads them, which decides the
+// file a copied response counts in: by earliest timestamp, files without
+// one last, then by path.
+func orderForDedupe(fl []*followed) []*followed {
+	slices.SortFunc(fl, func(a, b *followed) int {
+		if a.first.IsZero() != b.first.IsZero() {
+			if a.first.IsZero() {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Or(a.first.Compare(b.first), strings.Compare(a.file.Path, b.file.Path))
+	})
+	return fl
+}
+
+func kindRank(k model.TranscriptKind) int {
+	if k == model.TranscriptMain {
+		return 0
+	}
+	return 1
+}
+
+// follow reads what was appended to f, and all of it again when the file
+// was replaced. It returns the bytes read.
+func (t *Tracker) follow(f model.TranscriptFile, parent *Session, cutoff time.Time) (int64, []model.Problem) {
+	fw := t.files[f.Path]
+	if fw == nil {
+		fw = &followed{}
+		if f.Kind == model.TranscriptMain {
+			fw.sess = NewSession(f.Path, t.o.Session)
+		}
+		t.files[f.Path] = fw
+	}
+	fw.file = f
+	// The listing says nothing changed since the last read.
+	if fw.tail != (model.TailState{}) && fw.tail.Offset == f.Size && fw.tail.Size == f.Size && fw.tail.ModTime.Equal(f.ModTime) {
+		return 0, nil
+	}
+	var read int64
+	var probs []model.Problem
+	for attempt := 0; attempt < 2; attempt++ {
+		res, err := model.TailTranscript(t.o.Home.FS, f.Path, fw.tail, ScanOptions, func(rec *model.Record, line []byte) error {
+			if fw.sess != nil {
+				fw.sess.Add(rec, line)
+			} else if parent != nil {
+				parent.AddUsage(rec)
+			}
+			if e, ok := UsageOf(rec); ok && !e.Time.Before(cutoff) {
+				fw.usage = append(fw.usage, e)
+			}
+			if !rec.Timestamp.IsZero() && (fw.first.IsZero() || rec.Timestamp.Before(fw.first)) {
+				fw.first = rec.Timestamp
+			}
+			return nil
+		})
+		read += res.Read
+		probs = append(probs, res.Problems...)
+		if err != nil {
+			probs = append(probs, model.Problem{File: f.Path, Kind: model.ProblemUnreadable, Reason: err.Error()})
+			return read, probs
+		}
+		fw.tail = res.State
+		if res.Reset == "" {
+			break
+		}
+		// Replaced, truncated or rewritten: start this file over.
+		if fw.sess != nil {
+			fw.sess.Reset()
+		}
+		fw.usage, fw.first = nil, time.Time{}
+	}
+	return read, probs
+}

@@ -1,0 +1,19 @@
+package timeline
+
+import "github.com/memscope/memscope/model"
+
+// IsTurn reports whether r ends (part of) an API response of the main
+// conversation: an assistant record outside a sidechain, with usage.
+// Timeline.Turns and the live view count turns by this rule.
+func IsTurn(r *model.Record) bool {
+	return r.Type == model.RecordAssistant && !r.IsSidechain && r.Message != nil && r.Message.Usage != nil
+}
+
+// TurnKey is what the records of one response share: message.id and
+// requestId. A response written as several lines (one per content block)
+// is one turn; ok is false when both ids are missing, and such a record
+// is a turn of its own.
+func TurnKey(r *model.Record) (key string, ok bool) {
+	key = r.Message.ID + "\x00" + r.RequestID
+	return key, key != "\x00"
+}
