@@ -13,59 +13,59 @@ import (
 // settings file sets it.
 const DefaultCleanupPeriodDays = 30
 
-// DefaultRetentionHorizonDays is how far ahead a forecast looks when the
+// DefaultHorizonDays is how far ahead a forecast looks when the
 // caller does not say.
 const DefaultHorizonDays = 30
 
-// RetentionKind names a store the client's cleanup sweeps.
+// Kind names a store the client's cleanup sweeps.
 type Kind string
 
 // The stores cleanupPeriodDays sweeps, by mtime.
 const (
-	// RetentionTranscript is projects/<slug>/<session>.jsonl.
+	// KindTranscript is projects/<slug>/<session>.jsonl.
 	KindTranscript Kind = "transcript"
-	// RetentionSessionFile is a file in projects/<slug>/<session>/
+	// KindSessionFile is a file in projects/<slug>/<session>/
 	// (subagents/, tool-results/), swept by its own mtime.
 	KindSessionFile Kind = "session-file"
-	// RetentionPaste is paste-cache/<hash>.txt.
+	// KindPaste is paste-cache/<hash>.txt.
 	KindPaste Kind = "paste-cache"
-	// RetentionFileHistory is a file-history/<session> folder, swept whole
+	// KindFileHistory is a file-history/<session> folder, swept whole
 	// by the folder's mtime.
 	KindFileHistory Kind = "file-history"
-	// RetentionDebug is a file under debug/.
+	// KindDebug is a file under debug/.
 	KindDebug Kind = "debug"
-	// RetentionShellSnapshot is a file under shell-snapshots/.
+	// KindShellSnapshot is a file under shell-snapshots/.
 	KindShellSnapshot Kind = "shell-snapshots"
-	// RetentionPlan is a file under plans/.
+	// KindPlan is a file under plans/.
 	KindPlan Kind = "plans"
-	// RetentionTodo is a file under todos/.
+	// KindTodo is a file under todos/.
 	KindTodo Kind = "todos"
-	// RetentionBackup is a file under backups/.
+	// KindBackup is a file under backups/.
 	KindBackup Kind = "backups"
 )
 
-// RetentionKinds lists the swept kinds in report order.
+// Kinds lists the swept kinds in report order.
 func Kinds() []Kind {
 	return []Kind{KindTranscript, KindSessionFile, KindPaste, KindFileHistory,
 		KindDebug, KindShellSnapshot, KindPlan, KindTodo, KindBackup}
 }
 
-// RetentionState says whether the client's sweep runs at all.
+// State says whether the client's sweep runs at all.
 type State string
 
 // The sweep states.
 const (
-	// RetentionActive: the sweep runs when the client starts and deletes
+	// StateActive: the sweep runs when the client starts and deletes
 	// what is older than the period.
 	StateActive State = "active"
-	// RetentionDisabled: cleanupPeriodDays is 0, nothing is swept.
+	// StateDisabled: cleanupPeriodDays is 0, nothing is swept.
 	StateDisabled State = "disabled"
-	// RetentionSkipped: a settings file cannot be read or parsed, and the
+	// StateSkipped: a settings file cannot be read or parsed, and the
 	// client skips the sweep rather than guess the period.
 	StateSkipped State = "skipped"
 )
 
-// RetentionBucket places an item on the forecast's time line.
+// Bucket places an item on the forecast's time line.
 type Bucket string
 
 // The buckets of a forecast.
@@ -80,7 +80,7 @@ const (
 	BucketNever Bucket = "never"
 )
 
-// RetentionItem is one thing the sweep deletes: a file, or a folder swept
+// Item is one thing the sweep deletes: a file, or a folder swept
 // whole (file-history/<session>).
 type Item struct {
 	// Path is slash-separated and relative to the home.
@@ -106,14 +106,14 @@ type Item struct {
 	Project string `json:"project,omitempty"`
 }
 
-// RetentionCount is a number of items and their bytes.
+// Count is a number of items and their bytes.
 type Count struct {
 	Items int   `json:"items"`
 	Files int   `json:"files"`
 	Bytes int64 `json:"bytes"`
 }
 
-// RetentionTotal sums the items of one kind (or all kinds) per bucket.
+// Total sums the items of one kind (or all kinds) per bucket.
 type Total struct {
 	// Kind is empty for the overall total.
 	Kind  Kind  `json:"kind,omitempty"`
@@ -161,7 +161,7 @@ type NeverSwept struct {
 	Size  int64          `json:"size"`
 }
 
-// RetentionForecast is what the client's next sweeps delete and when.
+// Forecast is what the client's next sweeps delete and when.
 type Forecast struct {
 	Home string    `json:"home"`
 	Now  time.Time `json:"now"`
@@ -189,7 +189,7 @@ type Forecast struct {
 	Problems []model.Problem `json:"problems"`
 }
 
-// RetentionOptions say which home to forecast and with which settings.
+// Options say which home to forecast and with which settings.
 type Options struct {
 	Home *model.Home
 	// Settings are the settings files the client reads (user, managed).
@@ -206,7 +206,7 @@ type Options struct {
 	Now         time.Time
 }
 
-// ForecastRetention works out what the client's cleanup sweeps delete:
+// BuildForecast works out what the client's cleanup sweeps delete:
 // everything of a swept kind whose mtime is older than the period is
 // deleted at the next start of the client, the rest on the day it gets
 // that old. Nothing is written.
@@ -249,7 +249,7 @@ func BuildForecast(o Options) Forecast {
 	return f
 }
 
-// CleanupSettings loads the settings files the sweep depends on: the
+// Settings loads the settings files the sweep depends on: the
 // home's settings.json and the managed policy file (root is an fs.FS
 // rooted at "/"; the home is read through its own FS). The sweep runs for
 // the whole home whatever folder the client starts in, so a project's own

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// RetentionGroup is one step of a forecast's time line: the items that
+// Group is one step of a forecast's time line: the items that
 // become eligible on the same day (or all that already are, or all after
 // the horizon).
 type Group struct {
@@ -23,7 +23,7 @@ type Group struct {
 	Items []int `json:"items"`
 }
 
-// RetentionKindCount is the count of one kind in a group.
+// KindCount is the count of one kind in a group.
 type KindCount struct {
 	Kind  Kind  `json:"kind"`
 	Count Count `json:"count"`

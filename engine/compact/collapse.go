@@ -3,6 +3,7 @@ package compact
 import (
 	"fmt"
 
+	"github.com/memscope/memscope/engine/internal/jsstr"
 	"github.com/memscope/memscope/model"
 )
 
@@ -85,7 +86,7 @@ func (s *CollapseStore) stage(msgs []Msg, cfg Config) {
 		span := msgs[i:j]
 		text := fmt.Sprintf("[Collapsed %d messages] %s", len(span), Extract(span, cfg.CollapseSummaryBytes))
 		if len(text) > cfg.CollapseSummaryBytes {
-			text = TruncateUTF8(text, cfg.CollapseSummaryBytes)
+			text = jsstr.TruncateUTF8(text, cfg.CollapseSummaryBytes)
 		}
 		s.nextID++
 		sum := Msg{UUID: fmt.Sprintf("collapse-%d", s.nextID), Kind: MsgCollapsed, CollapseID: s.nextID,

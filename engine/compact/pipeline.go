@@ -25,7 +25,7 @@ const (
 	StageManualCompact StageName = "manual-compact"
 )
 
-// PipelineConfig holds every parameter of the pipeline. Defaults() gives
+// Config holds every parameter of the pipeline. Defaults() gives
 // the client's constants where they are public (FORMATS.md) and
 // documented choices where they are not (snip, collapse).
 type Config struct {
@@ -84,7 +84,7 @@ type Config struct {
 	NewUUID func() string
 }
 
-// DefaultPipelineConfig returns the defaults for window w.
+// DefaultConfig returns the defaults for window w.
 func DefaultConfig(w window.Config) Config {
 	return Config{
 		Window:                 w,
@@ -105,7 +105,7 @@ func DefaultConfig(w window.Config) Config {
 	}
 }
 
-// PipelineState is what the pipeline carries from one turn to the next.
+// State is what the pipeline carries from one turn to the next.
 type State struct {
 	// ConsecutiveFailures counts autocompacts in a row that failed; at
 	// MaxConsecutiveCompactFailures the circuit breaker stops trying.
@@ -176,7 +176,7 @@ func newRun(in Input, cfg Config, st *State, now time.Time, limit window.Tokens)
 	return p
 }
 
-// RunPipeline runs the stages on in, in order, stopping as soon as the
+// Run runs the stages on in, in order, stopping as soon as the
 // context is under the autocompact threshold. The running figure starts
 // at in.Measured when set (else the estimate), and each stage's freed
 // tokens lower the figure the next check uses. A stage whose output
@@ -201,7 +201,7 @@ func pipelineStages() []stage {
 	}
 }
 
-// RunManualCompact is what /compact does: stage 5 alone, run whatever
+// RunManual is what /compact does: stage 5 alone, run whatever
 // the context size, the autoCompactEnabled setting and the circuit
 // breaker say, writing trigger "manual". A manual compaction neither
 // counts towards the breaker nor resets it. Fits says whether the result

@@ -74,7 +74,7 @@ func (p *pipelineRun) keepOriginal(b Block) {
 // PreviewBytes bytes, cut back to a character boundary, and where the rest
 // was saved, as the client does.
 func (p *pipelineRun) preview(b Block) string {
-	head := TruncateUTF8(b.Text, p.cfg.PreviewBytes)
+	head := jsstr.TruncateUTF8(b.Text, p.cfg.PreviewBytes)
 	return fmt.Sprintf("%s\n\n[Output too large (%d characters). Full output saved to tool-results/%s.txt; this is the first %d bytes.]",
 		head, b.Chars, b.ToolUseID, p.cfg.PreviewBytes)
 }

@@ -3,8 +3,8 @@ package compact
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/memscope/memscope/engine/internal/jsstr"
 	"github.com/memscope/memscope/engine/scan"
 	"github.com/memscope/memscope/model"
 )
@@ -90,14 +90,14 @@ func Extract(msgs []Msg, maxBytes int) string {
 			sb.WriteString(l)
 		}
 	}
-	return TruncateUTF8(sb.String(), maxBytes)
+	return jsstr.TruncateUTF8(sb.String(), maxBytes)
 }
 
 // firstLine trims s to its first non-empty line of at most extractLineMax bytes.
 func firstLine(s string) string {
 	for _, l := range strings.Split(s, "\n") {
 		if l = strings.TrimSpace(l); l != "" {
-			return TruncateUTF8(l, extractLineMax)
+			return jsstr.TruncateUTF8(l, extractLineMax)
 		}
 	}
 	return ""
@@ -115,17 +115,6 @@ func errorLine(s string) string {
 
 func splitSentences(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == '\n' || r == '!' || r == '?' })
-}
-
-// truncateUTF8 cuts s to at most n bytes without splitting a character.
-func TruncateUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // Summarize implements Summarizer.

@@ -10,12 +10,12 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// ExportScanOptions are the options to read a transcript for an export
+// ScanOptions are the options to read a transcript for an export
 // with: text to show, and the raw lines for tool inputs (which the model
 // sizes but does not keep).
 var ScanOptions = model.ScanOptions{Content: true, KeepText: true, KeepRaw: true}
 
-// ExportInput is what BuildSessionExport works from.
+// Input is what BuildSessionExport works from.
 type Input struct {
 	// Transcript is the session, read with ExportScanOptions.
 	Transcript *model.Transcript

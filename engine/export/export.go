@@ -9,21 +9,21 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// ExportFormat is the file format of an export.
+// Format is the file format of an export.
 type Format string
 
 // The export formats.
 const (
-	// ExportMarkdown is CommonMark with GFM tables and <details> blocks.
+	// Markdown is CommonMark with GFM tables and <details> blocks.
 	Markdown Format = "md"
-	// ExportHTML is one self-contained HTML file: inline CSS, no scripts,
+	// HTML is one self-contained HTML file: inline CSS, no scripts,
 	// nothing loaded from the network.
 	HTML Format = "html"
-	// ExportJSON is the SessionExport (or MemoryExport) structure itself.
+	// JSON is the SessionExport (or MemoryExport) structure itself.
 	JSON Format = "json"
 )
 
-// ParseExportFormat reads a --format value.
+// ParseFormat reads a --format value.
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(strings.ToLower(strings.TrimSpace(s))); f {
 	case Markdown, HTML, JSON:
@@ -81,7 +81,7 @@ type SessionExport struct {
 	Problems   []model.Problem `json:"problems"`
 }
 
-// ExportUsage sums token usage once per API response (message.id plus
+// Usage sums token usage once per API response (message.id plus
 // requestId), main transcript and subagents together.
 type Usage struct {
 	Responses int          `json:"responses"`
@@ -96,7 +96,7 @@ type ModelUsage struct {
 	Tokens    model.Usage `json:"tokens"`
 }
 
-// ExportLeaf says which leaf the main chain was walked from.
+// Leaf says which leaf the main chain was walked from.
 type Leaf struct {
 	UUID   string              `json:"uuid"`
 	Line   int                 `json:"line,omitempty"`
@@ -130,7 +130,7 @@ const (
 	EntryAttachment EntryKind = "attachment"
 )
 
-// ExportEntry is one record of the conversation.
+// Entry is one record of the conversation.
 type Entry struct {
 	Kind       EntryKind `json:"kind"`
 	UUID       string    `json:"uuid,omitempty"`
@@ -172,7 +172,7 @@ const (
 	BlockKindOther BlockKind = "other"
 )
 
-// ExportBlock is one piece of an entry's content.
+// Block is one piece of an entry's content.
 type Block struct {
 	Kind BlockKind `json:"kind"`
 	// Text is the text of text, thinking and other blocks.
@@ -184,7 +184,7 @@ type Block struct {
 	Images int `json:"images,omitempty"`
 }
 
-// ExportToolCall is a tool_use with its result folded in.
+// ToolCall is a tool_use with its result folded in.
 type ToolCall struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
@@ -198,7 +198,7 @@ type ToolCall struct {
 	Result *ToolResult `json:"result,omitempty"`
 }
 
-// ExportToolResult is a tool_result.
+// ToolResult is a tool_result.
 type ToolResult struct {
 	ToolUseID string    `json:"toolUseId"`
 	UUID      string    `json:"uuid,omitempty"`
@@ -225,7 +225,7 @@ const (
 	PasteUnresolved PasteOrigin = "unresolved"
 )
 
-// ExportPaste is pasted text, marked as such and expanded when it can be.
+// Paste is pasted text, marked as such and expanded when it can be.
 type Paste struct {
 	// ID is the N of "[Pasted text #N]", or the tag's id.
 	ID          string      `json:"id"`
@@ -241,7 +241,7 @@ type Paste struct {
 	Text   string `json:"text"`
 }
 
-// ExportBoundary is a compaction.
+// Boundary is a compaction.
 type Boundary struct {
 	// Number counts boundaries on the main chain from 1.
 	Number  int                   `json:"number"`
@@ -259,14 +259,14 @@ type Boundary struct {
 	Preserved []string `json:"preserved,omitempty"`
 }
 
-// ExportAttachment names an attachment without reproducing it.
+// Attachment names an attachment without reproducing it.
 type Attachment struct {
 	Type  string   `json:"type"`
 	Bytes int      `json:"bytes"`
 	Files []string `json:"files,omitempty"`
 }
 
-// ExportBranch is a rewind branch the main chain did not take: from a
+// Branch is a rewind branch the main chain did not take: from a
 // child of a rewind point down its newest path.
 type Branch struct {
 	// Parent is the rewind point; From the first record of the branch.
@@ -276,7 +276,7 @@ type Branch struct {
 	Entries    []Entry `json:"entries"`
 }
 
-// ExportSidechain is one subagent conversation.
+// Sidechain is one subagent conversation.
 type Sidechain struct {
 	AgentID string `json:"agentId,omitempty"`
 	// Source is "inline" for sidechain records in the main transcript,

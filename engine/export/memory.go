@@ -160,7 +160,7 @@ func BuildMemoryExport(in MemoryExportInput) *MemoryExport {
 	return x
 }
 
-// ExportMemoryStore exports the memory folder a store has read, for the
+// MemoryStore exports the memory folder a store has read, for the
 // project at project: the call behind the Memories pane's "export
 // memory".
 func MemoryStore(s *store.Store, project string, format Format, now time.Time) ([]byte, error) {

@@ -145,7 +145,7 @@ func FindSession(home fs.FS, id string) (model.TranscriptFile, error) {
 	return hits[0], nil
 }
 
-// ExportSession exports session sessionID (or a unique prefix) of home in
+// Session exports session sessionID (or a unique prefix) of home in
 // format: the call behind the Replay pane's "export this session".
 func Session(home *model.Home, sessionID string, format Format, now time.Time) ([]byte, error) {
 	if home == nil {
@@ -188,7 +188,7 @@ func marshalExport(v any) ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-// DefaultExportName is the file name to offer for a session export:
+// DefaultName is the file name to offer for a session export:
 // "claude-session-<first 8 of the id>.<format>", with anything but
 // letters, digits, '-' and '_' taken out of the id.
 func DefaultName(sessionID string, format Format) string {

@@ -10,7 +10,7 @@ import (
 // extraction before another one runs (the harness's MIN_NEW_MESSAGES).
 const MinNewMessages = 4
 
-// ExtractFunc extracts memories from the messages numbered [from, to) of a
+// Func extracts memories from the messages numbered [from, to) of a
 // conversation (0-based, in arrival order).
 type Func func(ctx context.Context, from, to int) error
 

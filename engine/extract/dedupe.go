@@ -3,6 +3,8 @@ package extract
 import (
 	"strings"
 	"unicode"
+
+	"github.com/memscope/memscope/engine/lint"
 )
 
 // exStopWords carry no meaning of their own for deduplication and naming.
@@ -65,21 +67,6 @@ func exTokenSet(s string) map[string]bool {
 		set[w] = true
 	}
 	return set
-}
-
-// exJaccard is |a ∩ b| / |a ∪ b|, 0 for two empty sets.
-func Jaccard(a, b map[string]bool) float64 {
-	inter := 0
-	for w := range a {
-		if b[w] {
-			inter++
-		}
-	}
-	union := len(a) + len(b) - inter
-	if union == 0 {
-		return 0
-	}
-	return float64(inter) / float64(union)
 }
 
 // exContainment is the share of a's words found in b.
@@ -149,7 +136,7 @@ func exFindDuplicate(c Candidate, known []exKnownMemory, threshold float64) (str
 		if neg != k.negDesc && neg != k.negRule {
 			continue
 		}
-		sim := max(Jaccard(cand, k.desc), Jaccard(cand, k.rule))
+		sim := max(lint.Jaccard(cand, k.desc), lint.Jaccard(cand, k.rule))
 		if len(cand) >= 3 {
 			sim = max(sim, 0.9*exContainment(cand, k.full))
 		}

@@ -24,7 +24,7 @@ const (
 	CandidateReference CandidateType = "reference"
 )
 
-// ExtractInput is one user message an extractor reads.
+// Input is one user message an extractor reads.
 type Input struct {
 	SessionID string `json:"sessionId"`
 	UUID      string `json:"uuid"`
@@ -86,7 +86,7 @@ type Rejection struct {
 	Reason string `json:"reason"`
 }
 
-// ExtractResult is what an extractor proposes.
+// Result is what an extractor proposes.
 type Result struct {
 	Candidates []Candidate          `json:"candidates"`
 	Duplicates []DuplicateCandidate `json:"duplicates"`

@@ -142,7 +142,7 @@ func inZone(ts time.Time, loc *time.Location) time.Time {
 	return ts.In(loc)
 }
 
-// ExtractFromTranscript runs ex (RuleExtractor when nil) over the user
+// FromTranscript runs ex (RuleExtractor when nil) over the user
 // prompts of t (see PromptsFromTranscript), deduplicating against
 // existing. It fails only when ctx is done or the extractor fails.
 func FromTranscript(ctx context.Context, t *model.Transcript, existing []ExistingMemory, ex Extractor, loc *time.Location) (Result, TranscriptPrompts, error) {

@@ -16,7 +16,7 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// FileRestoreJournalDir holds, per session, the journal of memscope's
+// RestoreJournalDir holds, per session, the journal of memscope's
 // file-history restores: <home>/.memscope/file-history/<sessionId>/
 // journal.jsonl. Each entry keeps the bytes every file had before the
 // restore, so the restore can be undone. It is a folder of memscope's own
@@ -25,7 +25,7 @@ import (
 // content outlives the backups it was restored from.
 const RestoreJournalDir = ".memscope/file-history"
 
-// FileRestoreJournal is a session's restore journal, inside the home.
+// RestoreJournal is a session's restore journal, inside the home.
 func RestoreJournal(sid model.SessionID) string {
 	return path.Join(RestoreJournalDir, string(sid), "journal.jsonl")
 }
@@ -154,7 +154,7 @@ func readRestoreJournal(name string) (*journal.Journal, error) {
 	return j, nil
 }
 
-// FileRestores lists a session's journaled restores, oldest first, and
+// Restores lists a session's journaled restores, oldest first, and
 // the journal lines that could not be read.
 func Restores(fsys fs.FS, sid model.SessionID) ([]journal.Entry, []model.Problem, error) {
 	name := RestoreJournal(sid)

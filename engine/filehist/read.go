@@ -29,7 +29,7 @@ func ReadSessionFileHistory(fsys fs.FS, sid model.SessionID, transcript string) 
 	return BuildSessionFileHistory(sid, transcript, t, folder), nil
 }
 
-// FileHistorySessionSummary is one session with a backup folder, for a
+// SessionSummary is one session with a backup folder, for a
 // list of sessions.
 type SessionSummary struct {
 	SessionID model.SessionID `json:"sessionId"`
@@ -44,7 +44,7 @@ type SessionSummary struct {
 	ModTime time.Time `json:"modTime"`
 }
 
-// FileHistorySessions lists the sessions of the home fsys that have a
+// Sessions lists the sessions of the home fsys that have a
 // backup folder, newest folder first, with their transcripts.
 func Sessions(fsys fs.FS) ([]SessionSummary, []model.Problem) {
 	folders, probs := model.ListFileHistory(fsys)

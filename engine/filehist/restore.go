@@ -24,7 +24,7 @@ const (
 	OpFileRewind journal.OpKind = "file-rewind"
 )
 
-// FileRestoreStep is one file of a restore: what will be done, the file
+// RestoreStep is one file of a restore: what will be done, the file
 // as it is now and as it will be, and the diff between them.
 type RestoreStep struct {
 	model.RestoreStep
@@ -44,7 +44,7 @@ type RestoreStep struct {
 	Refused string `json:"refused,omitempty"`
 }
 
-// FileRestorePlan is a restore of one session's files: of one version of
+// RestorePlan is a restore of one session's files: of one version of
 // one file, or of a whole turn (Turn set) as /rewind does.
 type RestorePlan struct {
 	SessionID model.SessionID `json:"sessionId"`

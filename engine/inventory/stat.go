@@ -8,7 +8,7 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// StatReport is the inventory of a Claude home: what `memscope stat`
+// Report is the inventory of a Claude home: what `memscope stat`
 // prints. Every count is over what could be read; what could not is in
 // Malformed with its file, line and reason.
 type Report struct {
@@ -53,7 +53,7 @@ type Report struct {
 	Malformed []model.Problem `json:"malformed"`
 }
 
-// StatPastes counts pastes: hashes history refers to and what they
+// Pastes counts pastes: hashes history refers to and what they
 // resolved to, and the files of the paste folders.
 type Pastes struct {
 	Referenced   int `json:"referenced"`
@@ -66,7 +66,7 @@ type Pastes struct {
 	Orphans      int `json:"orphans"`
 }
 
-// StatSecondary is one secondary store and how many files it holds.
+// Secondary is one secondary store and how many files it holds.
 type Secondary struct {
 	Kind  string `json:"kind"`
 	Label string `json:"label"`
@@ -74,7 +74,7 @@ type Secondary struct {
 	Files int    `json:"files"`
 }
 
-// StatOptions say where the home is and how to read it.
+// Options say where the home is and how to read it.
 type Options struct {
 	Home *model.Home
 	// Root is an fs.FS rooted at "/" for the secondary stores that live by

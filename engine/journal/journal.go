@@ -11,16 +11,16 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// JournalPath is the undo journal, relative to the memory folder. The
+// Path is the undo journal, relative to the memory folder. The
 // client skips paths with a segment starting with ".", so it never reads
 // the journal (nor .trash/) as memory.
 const Path = ".memscope/journal.jsonl"
 
-// JournalMaxEntries is how many changes the journal keeps; the oldest
+// MaxEntries is how many changes the journal keeps; the oldest
 // are dropped first. Memory files are small, so this is a few MB at most.
 const MaxEntries = 100
 
-// JournalEntry is one journaled change: what it was and the bytes every
+// Entry is one journaled change: what it was and the bytes every
 // file had before it, so undo restores them exactly. One JSON object per
 // line of the journal, oldest first.
 type Entry struct {
@@ -31,7 +31,7 @@ type Entry struct {
 	Files   []File    `json:"files"`
 }
 
-// JournalFile is one file of a journaled change.
+// File is one file of a journaled change.
 type File struct {
 	// Path is relative to the memory folder.
 	Path string `json:"path"`
@@ -46,7 +46,7 @@ type File struct {
 	After string `json:"after"`
 }
 
-// journal is the journal file as lines: parsed entries and, kept verbatim
+// Journal is the journal file as lines: parsed entries and, kept verbatim
 // so a rewrite never drops them, lines that did not parse.
 type Journal struct {
 	lines []journalLine
@@ -57,7 +57,7 @@ type journalLine struct {
 	entry *Entry
 }
 
-// ParseJournal reads journal bytes. Lines that are not valid entries are
+// ParseEntries reads journal bytes. Lines that are not valid entries are
 // reported (a last line without a newline as ProblemIncompleteTail: an
 // interrupted write) and skipped; name is the file name for the problems.
 func ParseEntries(name string, data []byte) ([]Entry, []model.Problem) {
@@ -144,7 +144,7 @@ func (j *Journal) Entries() []Entry {
 	return out
 }
 
-// bytes writes the journal back: every line read as it was read (entries
+// Bytes writes the journal back: every line read as it was read (entries
 // and lines that did not parse alike), new entries encoded.
 func (j *Journal) Bytes() []byte {
 	var b bytes.Buffer
@@ -160,7 +160,7 @@ func (j *Journal) Bytes() []byte {
 	return b.Bytes()
 }
 
-// newID is a readable id from the time, unique in the journal.
+// NewID is a readable id from the time, unique in the journal.
 func (j *Journal) NewID(now time.Time) string {
 	base := now.UTC().Format("20060102-150405.000")
 	id := base
@@ -179,7 +179,7 @@ func (j *Journal) has(id string) bool {
 	return false
 }
 
-// add appends e and drops the oldest entries past JournalMaxEntries.
+// Add appends e and drops the oldest entries past JournalMaxEntries.
 func (j *Journal) Add(e Entry) {
 	j.lines = append(j.lines, journalLine{entry: &e})
 	n := len(j.Entries())
@@ -193,7 +193,7 @@ func (j *Journal) Add(e Entry) {
 	}
 }
 
-// drop removes the entry with id.
+// Drop removes the entry with id.
 func (j *Journal) Drop(id string) {
 	for i, l := range j.lines {
 		if l.entry != nil && l.entry.ID == id {
@@ -203,7 +203,7 @@ func (j *Journal) Drop(id string) {
 	}
 }
 
-// last returns the newest entry.
+// Last returns the newest entry.
 func (j *Journal) Last() (Entry, bool) {
 	for i := len(j.lines) - 1; i >= 0; i-- {
 		if e := j.lines[i].entry; e != nil {

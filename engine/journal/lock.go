@@ -8,14 +8,14 @@ import (
 	"strings"
 )
 
-// JournalLockPath is the lock file, relative to the memory folder, that
+// LockPath is the lock file, relative to the memory folder, that
 // two memscope processes (the TUI and a CLI command, say) take around a
 // change: the journal is read, extended and rewritten whole, so without
 // the lock one process could drop the other's entry and with it the
 // means to undo that change.
 const LockPath = ".memscope/journal.lock"
 
-// lockJournalFile takes the lock of the journal at journal (a path on
+// LockFile takes the lock of the journal at journal (a path on
 // disk; the lock is the file beside it named ".lock" instead of
 // ".jsonl"), waiting for another memscope that holds it, and returns the
 // function that releases it. Every journal's read-extend-rewrite runs

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/memscope/memscope/engine/extract"
 )
 
 // DefaultDuplicateJaccard is the shingle Jaccard similarity from which two
@@ -126,7 +124,7 @@ func FindDuplicates(docs []DupeDoc, threshold float64) []DuplicatePair {
 	}
 	var out []DuplicatePair
 	for p := range common {
-		sim := extract.Jaccard(sets[p.a], sets[p.b])
+		sim := Jaccard(sets[p.a], sets[p.b])
 		if sim < threshold {
 			continue
 		}
@@ -186,4 +184,19 @@ func sharedRun(text string, a []dupeWord, aList []string, b map[string]bool) str
 		s = s[:off] + "…"
 	}
 	return s
+}
+
+// Jaccard is |a ∩ b| / |a ∪ b|, 0 for two empty sets.
+func Jaccard(a, b map[string]bool) float64 {
+	inter := 0
+	for w := range a {
+		if b[w] {
+			inter++
+		}
+	}
+	union := len(a) + len(b) - inter
+	if union == 0 {
+		return 0
+	}
+	return float64(inter) / float64(union)
 }

@@ -1,6 +1,6 @@
 package lint
 
-import "github.com/memscope/memscope/engine/compact"
+import "github.com/memscope/memscope/engine/internal/jsstr"
 
 // DupeMaxBytes is how much of a memory's text near-duplicate detection
 // compares. Shingling keeps a few words' worth of strings per word, so a
@@ -10,4 +10,4 @@ import "github.com/memscope/memscope/engine/compact"
 const DupeMaxBytes = 64 << 10
 
 // dupeText is text cut to DupeMaxBytes at a character boundary.
-func dupeText(text string) string { return compact.TruncateUTF8(text, DupeMaxBytes) }
+func dupeText(text string) string { return jsstr.TruncateUTF8(text, DupeMaxBytes) }

@@ -32,7 +32,7 @@ func safeOr(name string) string {
 	return name
 }
 
-// dupeDocs are the readable memories as texts to compare.
+// DupeDocs are the readable memories as texts to compare.
 func DupeDocs(md *model.MemoryDir) []DupeDoc {
 	var docs []DupeDoc
 	for _, f := range md.Files {

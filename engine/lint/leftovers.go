@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// LintLeftover is a hidden copy an interrupted memscope write left in the
+// Leftover is a hidden copy an interrupted memscope write left in the
 // memory folder: the atomic writer's temporary file, a staged file, or
 // the copy set aside while a file was replaced or removed. It holds the
 // old or the new content of a file; the change itself either landed or

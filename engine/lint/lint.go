@@ -11,23 +11,23 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// LintSeverity says how much a lint finding matters. `memscope lint`
+// Severity says how much a lint finding matters. `memscope lint`
 // exits 1 when there is an error.
 type Severity string
 
 // The severities.
 const (
-	// LintError: the client loses or misreads memory, or memory holds a
+	// SevError: the client loses or misreads memory, or memory holds a
 	// secret or an injection.
 	SevError Severity = "error"
-	// LintWarning: memory works but is getting worse (orphans, staleness,
+	// SevWarning: memory works but is getting worse (orphans, staleness,
 	// duplicates, drift, mismatched names).
 	SevWarning Severity = "warning"
-	// LintInfo: worth a look.
+	// SevInfo: worth a look.
 	SevInfo Severity = "info"
 )
 
-// LintKind names a lint check.
+// Kind names a lint check.
 type Kind string
 
 // The lint checks.
@@ -49,7 +49,7 @@ const (
 	Unreadable         Kind = "unreadable"
 )
 
-// LintFinding is one thing lint found.
+// Finding is one thing lint found.
 type Finding struct {
 	Kind     Kind     `json:"kind"`
 	Severity Severity `json:"severity"`
@@ -67,7 +67,7 @@ type Finding struct {
 	Category scan.Category `json:"category,omitempty"`
 }
 
-// LintInput is what Lint looks at.
+// Input is what Lint looks at.
 type Input struct {
 	// Memory is the folder as read by model.ReadMemoryDir, paths relative
 	// to it; Problems are that read's problems.
@@ -87,7 +87,7 @@ type Input struct {
 	Drift              DriftOptions
 }
 
-// LintReport is every finding, most serious first within each file, with
+// Report is every finding, most serious first within each file, with
 // the counts and the details the TUI's Health pane shows.
 type Report struct {
 	Findings   []Finding         `json:"findings"`
@@ -99,7 +99,7 @@ type Report struct {
 	Drift      *DriftResult      `json:"drift,omitempty"`
 }
 
-// Lint checks a memory folder for everything that makes memory worse:
+// Run checks a memory folder for everything that makes memory worse:
 // the index (over the cap, dangling links, orphan topic files, long
 // lines), each topic file (frontmatter, type, name, size, [[links]],
 // staleness), near-duplicates, drift against the project, and the

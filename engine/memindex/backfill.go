@@ -92,7 +92,7 @@ func BackfillLine(f *model.MemoryFile) string {
 	return prefix + desc
 }
 
-// linkableName reports whether a topic file's path can stand in an index
+// LinkableName reports whether a topic file's path can stand in an index
 // link: brackets, parentheses or a line break would break the link (or
 // MEMORY.md's lines), so the client skips such files.
 func LinkableName(p string) bool { return !strings.ContainsAny(p, "()[]\n\r") }

@@ -10,9 +10,9 @@ import (
 
 // The MEMORY.md caps (FORMATS.md, "MEMORY.md").
 const (
-	// IndexMaxLines is how many lines of MEMORY.md load.
+	// MaxLines is how many lines of MEMORY.md load.
 	MaxLines = 200
-	// IndexMaxChars is how many UTF-16 code units of MEMORY.md load.
+	// MaxChars is how many UTF-16 code units of MEMORY.md load.
 	MaxChars = 25000
 	// warningQuoteMax is the length of the quoted first cut line.
 	warningQuoteMax = 80
@@ -129,7 +129,7 @@ func lineEnd(u []uint16, n int) int {
 	return len(u)
 }
 
-// capReason is the {WHY} of the warning.
+// CapReason is the {WHY} of the warning.
 func CapReason(c IndexCap) string {
 	switch {
 	case c.CharsOver && !c.LinesOver:

@@ -1,6 +1,6 @@
 package memindex
 
-// IndexLineMaxChars is the length an index line should stay under
+// LineMaxChars is the length an index line should stay under
 // (UTF-16 units, as the client counts): the client's own backfill cuts
 // lines there, and its memory prompt asks for entries "under ~150
 // characters".

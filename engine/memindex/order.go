@@ -6,7 +6,7 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// newestFirst returns files sorted by mtime, newest first, then by path:
+// NewestFirst returns files sorted by mtime, newest first, then by path:
 // the order of both the recall scan and the backfilled index.
 func NewestFirst(files []*model.MemoryFile) []*model.MemoryFile {
 	sorted := append([]*model.MemoryFile{}, files...)

@@ -12,7 +12,7 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// PromptOptions describe the session whose start-up context to preview.
+// Options describe the session whose start-up context to preview.
 type Options struct {
 	// Root is an fs.FS rooted at "/" holding the project and the home
 	// (model.MountFS puts a home given as its own fs.FS in place).
@@ -55,7 +55,7 @@ type IndexReport struct {
 	Backfill *memindex.Backfill `json:"backfill,omitempty"`
 }
 
-// PromptTotals sums the loaded layers.
+// Totals sums the loaded layers.
 type Totals struct {
 	Chars  int `json:"chars"`
 	Tokens int `json:"tokens"`
@@ -89,7 +89,7 @@ type Preview struct {
 	Text string `json:"text"`
 }
 
-// BuildPreview assembles the preview: settings, memory location, CLAUDE.md
+// Build assembles the preview: settings, memory location, CLAUDE.md
 // layers, MEMORY.md (capped, or backfilled), recall, and the text.
 func Build(o Options) Preview {
 	now := o.Now

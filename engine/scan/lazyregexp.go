@@ -5,7 +5,7 @@ import (
 	"sync"
 )
 
-// lazyRegexp is a regular expression compiled on first use. The engine has
+// LazyRegexp is a regular expression compiled on first use. The engine has
 // some seventy of them (scan, extraction, drift, imports); compiling them
 // all when the program starts cost every command, `memscope --version`
 // included, a few milliseconds for rules most commands never run.
@@ -15,7 +15,7 @@ type LazyRegexp struct {
 	re   *regexp.Regexp
 }
 
-// newLazyRegexp returns a regexp that compiles src (which must be valid:
+// NewLazyRegexp returns a regexp that compiles src (which must be valid:
 // it panics on first use otherwise, as regexp.MustCompile would at start).
 func NewLazyRegexp(src string) *LazyRegexp { return &LazyRegexp{src: src} }
 

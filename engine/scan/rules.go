@@ -131,7 +131,7 @@ func keywordWindows(text, lower string, keywords []string, span int) [][2]int {
 	return merged
 }
 
-// asciiLower lower-cases ASCII letters only, so offsets in the result are
+// AsciiLower lower-cases ASCII letters only, so offsets in the result are
 // offsets in s (strings.ToLower may change the length of non-ASCII text).
 func AsciiLower(s string) string {
 	b := []byte(s)

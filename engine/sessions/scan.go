@@ -11,7 +11,7 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// fileScan is what one streaming pass over one transcript finds: the
+// FileScan is what one streaming pass over one transcript finds: the
 // summary model.ScanTranscript would give, and the usage lines ccusage
 // would count.
 type FileScan struct {
@@ -69,7 +69,7 @@ func (w *scanWorker) scanFile(fsys fs.FS, name string) (FileScan, error) {
 	return w.Scan(f, name)
 }
 
-// scan reads one transcript from r in one pass.
+// Scan reads one transcript from r in one pass.
 func (w *scanWorker) Scan(r io.Reader, name string) (FileScan, error) {
 	var out FileScan
 	clear(w.seen)

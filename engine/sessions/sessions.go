@@ -13,7 +13,7 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// SessionRow is one session of a home: its main transcript and the
+// Row is one session of a home: its main transcript and the
 // transcripts of its subagents (projects/<slug>/<id>/subagents/), which
 // belong to it: their records, bytes and usage are in the row, and
 // SubagentUsage says how much of Usage they account for.
@@ -50,7 +50,7 @@ type Row struct {
 	Problems int `json:"problems"`
 }
 
-// SessionTotals sums the rows of a report.
+// Totals sums the rows of a report.
 type Totals struct {
 	Sessions               int         `json:"sessions"`
 	Transcripts            int         `json:"transcripts"`
@@ -65,7 +65,7 @@ type Totals struct {
 	Problems               int         `json:"problems"`
 }
 
-// SessionsReport is what `memscope sessions` prints: one row per session,
+// Report is what `memscope sessions` prints: one row per session,
 // sorted by project, then start time.
 type Report struct {
 	Home     string          `json:"home"`
@@ -76,7 +76,7 @@ type Report struct {
 	Problems []model.Problem `json:"problems"`
 }
 
-// SessionsOptions say which home to report on.
+// Options say which home to report on.
 type Options struct {
 	Home *model.Home
 	// ProjectSlug limits the report to one projects/<slug> folder; "" is
@@ -86,7 +86,7 @@ type Options struct {
 	Workers int
 }
 
-// Sessions reads every transcript of a home once, on all CPUs, and sums
+// Summarize reads every transcript of a home once, on all CPUs, and sums
 // each session. Usage is counted the way ccusage 18.0.11 counts it, so
 // the totals agree with `ccusage session --json --offline`: a response
 // (message.id + requestId) counts once in the whole home, in the file
@@ -169,7 +169,7 @@ func Summarize(o Options) Report {
 	return rep
 }
 
-// sortProblems orders problems by file, then line, keeping the order of
+// SortProblems orders problems by file, then line, keeping the order of
 // those on one line; it never returns nil, so JSON shows [].
 func SortProblems(probs []model.Problem) []model.Problem {
 	sort.SliceStable(probs, func(i, j int) bool {
@@ -260,7 +260,7 @@ func dedupeLikeCcusage(files []model.TranscriptFile, scans []FileScan) {
 	}
 }
 
-// scanAll scans files on a pool of workers, biggest first so one large
+// ScanAll scans files on a pool of workers, biggest first so one large
 // file does not finish last alone. Results are in input order; a file
 // that cannot be read is reported in its summary's problems. With
 // ccusage set, the usage lines ccusage counts are collected too.

@@ -13,7 +13,7 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// StoreFS is all the file access a MemoryStore has: reads through fs.FS
+// FS is all the file access a MemoryStore has: reads through fs.FS
 // and four writes. Names are slash paths relative to the memory folder
 // ("feedback_x.md", ".trash/…/x.md"), as fs.FS names are.
 type FS interface {

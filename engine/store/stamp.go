@@ -23,7 +23,7 @@ type FileStamp struct {
 	SHA256  string    `json:"sha256,omitempty"`
 }
 
-// stampOf stamps data read from a file with info (nil info: no mtime).
+// StampOf stamps data read from a file with info (nil info: no mtime).
 func StampOf(data []byte, exists bool, info fs.FileInfo) FileStamp {
 	if !exists {
 		return FileStamp{}
@@ -63,7 +63,7 @@ type ScanBlockedError struct {
 // ErrNothingToUndo is returned by Undo when the journal is empty.
 var ErrNothingToUndo = errors.New("nothing to undo: the journal is empty")
 
-// sameContent reports whether two stamps describe the same bytes. The
+// SameContent reports whether two stamps describe the same bytes. The
 // mtime is not compared: a file touched without a change loses nothing
 // when it is overwritten, while a change within the mtime's granularity
 // still shows in the hash.

@@ -13,7 +13,7 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// MemoryStore edits one memory folder safely. Every change
+// Store edits one memory folder safely. Every change
 //   - goes through the atomic writer (StoreFS; DirFS uses
 //     model.WriteFileAtomic), several files staged first and renamed after;
 //   - is scanned (Scan): high-severity findings that the change would add
@@ -94,7 +94,7 @@ type Change struct {
 	Diff     string         `json:"diff"`
 }
 
-// OpenMemoryStore reads the memory folder dir through fsys (DirFS(dir)
+// Open reads the memory folder dir through fsys (DirFS(dir)
 // when nil). dir is the folder's path for messages and for turning
 // absolute paths into folder paths; it may be missing (a project without
 // memory yet: Create makes it). The problems are those of the read.

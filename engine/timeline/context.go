@@ -26,7 +26,7 @@ type Context struct {
 	ToolResults window.Tokens `json:"toolResults"`
 }
 
-// promptSnapshot is the attachment that holds the system prompt as sent.
+// PromptSnapshot is the attachment that holds the system prompt as sent.
 const PromptSnapshot = "prompt_snapshot"
 
 // SystemTokens estimates the system prompt and tool definitions in effect
@@ -118,7 +118,7 @@ func (c Context) Total() window.Tokens {
 	return c.System + c.Instructions + c.Memory + c.Conversation + c.ToolResults
 }
 
-// add returns c with d added.
+// Add returns c with d added.
 func (c Context) Add(d Context) Context {
 	return Context{System: c.System + d.System, Instructions: c.Instructions + d.Instructions, Memory: c.Memory + d.Memory,
 		Conversation: c.Conversation + d.Conversation, ToolResults: c.ToolResults + d.ToolResults}

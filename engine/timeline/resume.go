@@ -58,7 +58,7 @@ type Resume struct {
 	SkippedBeforeLine int `json:"skippedBeforeLine,omitempty"`
 }
 
-// view is a transcript as the client can see it: only records within
+// View is a transcript as the client can see it: only records within
 // [from, to] lines.
 type View struct {
 	T        *model.Transcript
@@ -156,7 +156,7 @@ func PickLeaf(v View) (*model.Record, LeafSource) {
 	return nil, LeafNone
 }
 
-// walk follows parentUuid from leaf and returns the chain oldest first.
+// Walk follows parentUuid from leaf and returns the chain oldest first.
 // With across set it continues past compact boundaries through their
 // logicalParentUuid (the full history).
 func Walk(v View, leaf *model.Record, across bool) ([]*model.Record, model.ChainEnd) {

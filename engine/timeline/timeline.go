@@ -124,7 +124,7 @@ type Timeline struct {
 	t *model.Transcript
 }
 
-// BuildTimeline replays t against window w. fileSize is the transcript's
+// Build replays t against window w. fileSize is the transcript's
 // size on disk (for the resume's 5 MiB rule).
 func Build(t *model.Transcript, w window.Config, fileSize int64) Timeline {
 	tl := Timeline{

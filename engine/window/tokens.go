@@ -44,7 +44,7 @@ func EstimateTokens(n int) Tokens {
 // EstimateTextTokens estimates the tokens of text s (see EstimateTokens).
 func EstimateTextTokens(s string) Tokens { return EstimateTokens(jsstr.UTF16Len(s)) }
 
-// WindowConfig describes the model's context window. The thresholds
+// Config describes the model's context window. The thresholds
 // derived from it are the client's.
 type Config struct {
 	// ContextWindow is the model's window in tokens.
@@ -57,10 +57,10 @@ type Config struct {
 	AutocompactPct int `json:"autocompactPct,omitempty"`
 }
 
-// Window200k is the preset for 200k-token models.
+// Size200k is the preset for 200k-token models.
 func Size200k() Config { return Config{ContextWindow: 200000, MaxOutputTokens: 32000} }
 
-// Window1M is the preset for 1M-token models.
+// Size1M is the preset for 1M-token models.
 func Size1M() Config { return Config{ContextWindow: 1000000, MaxOutputTokens: 32000} }
 
 // Level is where a context size stands against the window's thresholds.

@@ -11,7 +11,7 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// benchHome is the home the sessions benchmarks read: $MEMSCOPE_BENCH_HOME
+// BenchHome is the home the sessions benchmarks read: $MEMSCOPE_BENCH_HOME
 // (for example .cache/bench/W from scripts/bench.sh), else a 64 MB home
 // that scripts/gen writes once into the user's cache folder and later
 // runs reuse.
@@ -57,7 +57,7 @@ func generatedBenchHome(b *testing.B) string {
 	return genOnce.dir
 }
 
-// runGen writes a synthetic home of size bytes into dir with scripts/gen.
+// RunGen writes a synthetic home of size bytes into dir with scripts/gen.
 func RunGen(dir, size, seed string) error {
 	root, err := moduleRoot()
 	if err != nil {

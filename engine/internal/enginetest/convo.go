@@ -11,7 +11,7 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// convo writes a transcript the way the client does: chain records linked
+// Convo writes a transcript the way the client does: chain records linked
 // by parentUuid, each with session, cwd, version, branch and a time three
 // seconds after the previous one.
 type Convo struct {
@@ -46,7 +46,7 @@ func ReadConvo(t testing.TB, data string, opts model.ScanOptions) *model.Transcr
 
 var WithText = model.ScanOptions{Content: true, KeepText: true}
 
-// wireSession is a realistic session: a question, a tool round trip, a
+// WireSession is a realistic session: a question, a tool round trip, a
 // request to remember (with an image), a meta caveat, a subagent turn, a
 // compaction, a correction, the same correction's line written twice, a
 // scoped instruction the exclusion list keeps out, and the user's role.
@@ -92,12 +92,12 @@ func (c *Convo) rec(typ, message, extra string) string {
 	return u
 }
 
-// user appends a prompt typed as a plain string.
+// User appends a prompt typed as a plain string.
 func (c *Convo) User(text string) string {
 	return c.rec("user", fmt.Sprintf(`{"role":"user","content":%s}`, jsonString(text)), "")
 }
 
-// assistant appends an answer, optionally calling a tool; it returns the
+// Assistant appends an answer, optionally calling a tool; it returns the
 // tool_use id ("" without a tool).
 func (c *Convo) Assistant(text, tool string) string {
 	blocks := fmt.Sprintf(`[{"type":"text","text":%s}`, jsonString(text))
@@ -110,7 +110,7 @@ func (c *Convo) Assistant(text, tool string) string {
 	return id
 }
 
-// result appends the user message that carries a tool's output.
+// Result appends the user message that carries a tool's output.
 func (c *Convo) Result(toolUseID, output string) string {
 	return c.rec("user", fmt.Sprintf(`{"role":"user","content":[{"type":"tool_result","tool_use_id":%q,"content":%s}]}`, toolUseID, jsonString(output)), "")
 }

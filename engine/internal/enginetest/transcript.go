@@ -20,7 +20,7 @@ func ReadReal(t testing.TB, name string) *model.Transcript {
 	return tr
 }
 
-// line writes one chain record; parent "" is null. extra is appended
+// Line writes one chain record; parent "" is null. extra is appended
 // inside the object.
 func Line(typ, uuid, parent, extra string) string {
 	p := "null"
@@ -56,7 +56,7 @@ func BuildTranscript(t testing.TB, s string) *model.Transcript {
 	return tr
 }
 
-// assertAfterBoundary checks the resume property: no message from before
+// AssertAfterBoundary checks the resume property: no message from before
 // the boundary unless it is in the preserved segment.
 func AssertAfterBoundary(t *testing.T, fromBoundary string, fallback bool, msgs, preserved []*model.Record) {
 	t.Helper()

@@ -11,10 +11,10 @@ import (
 	"github.com/memscope/memscope/engine/internal/udiff"
 )
 
-// opsNow is the fixed clock of the ops tests.
+// OpsNow is the fixed clock of the ops tests.
 var OpsNow = time.Date(2026, 11, 22, 11, 14, 20, 836_000_000, time.UTC)
 
-// writeTree writes files (slash paths → content) under dir.
+// WriteTree writes files (slash paths → content) under dir.
 func WriteTree(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
 	for rel, content := range files {
@@ -28,7 +28,7 @@ func WriteTree(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
-// readTree reads every file under dir but the journal.
+// ReadTree reads every file under dir but the journal.
 func ReadTree(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -54,7 +54,7 @@ func ReadTree(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-// diffTrees says how two trees differ, "" when they are equal.
+// DiffTrees says how two trees differ, "" when they are equal.
 func DiffTrees(a, b map[string]string) string {
 	var d []string
 	for k, v := range a {
@@ -72,7 +72,7 @@ func DiffTrees(a, b map[string]string) string {
 	return strings.Join(d, "\n")
 }
 
-// clientMemory is a memory file as the client writes it.
+// ClientMemory is a memory file as the client writes it.
 func ClientMemory(name, desc, typ, body string) string {
 	return "---\nname: " + name + "\ndescription: " + desc + "\nmetadata:\n  node_type: memory\n  type: " + typ +
 		"\n  modified: 2026-10-01T08:00:00.000Z\n---\n\n" + body

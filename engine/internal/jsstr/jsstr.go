@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// decodeLikeNode decodes b as Node's Buffer.toString("utf8") does
+// DecodeLikeNode decodes b as Node's Buffer.toString("utf8") does
 // (WHATWG UTF-8 decoding with replacement). A BOM is kept, as Node keeps it.
 func DecodeLikeNode(b []byte) string {
 	if utf8.Valid(b) {
@@ -62,7 +62,7 @@ func DecodeLikeNode(b []byte) string {
 	return sb.String()
 }
 
-// isJSSpace reports whether r is white space for String.prototype.trim.
+// IsSpace reports whether r is white space for String.prototype.trim.
 func IsSpace(r rune) bool {
 	switch r {
 	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
@@ -71,10 +71,10 @@ func IsSpace(r rune) bool {
 	return r >= 0x2000 && r <= 0x200A
 }
 
-// jsTrim is String.prototype.trim.
+// Trim is String.prototype.trim.
 func Trim(s string) string { return strings.TrimFunc(s, IsSpace) }
 
-// utf16Len is JavaScript's s.length.
+// UTF16Len is JavaScript's s.length.
 func UTF16Len(s string) int {
 	n := 0
 	for _, r := range s {
@@ -87,14 +87,14 @@ func UTF16Len(s string) int {
 	return n
 }
 
-// units is s as UTF-16 code units.
+// Units is s as UTF-16 code units.
 func Units(s string) []uint16 { return utf16.Encode([]rune(s)) }
 
-// fromUnits turns UTF-16 code units back into text. A surrogate left alone
+// FromUnits turns UTF-16 code units back into text. A surrogate left alone
 // by a cut becomes U+FFFD, which is what Node writes for it in UTF-8.
 func FromUnits(u []uint16) string { return string(utf16.Decode(u)) }
 
-// lastUnit is u.lastIndexOf(c) over u (-1 when absent).
+// LastUnit is u.lastIndexOf(c) over u (-1 when absent).
 func LastUnit(u []uint16, c uint16) int {
 	for i := len(u) - 1; i >= 0; i-- {
 		if u[i] == c {
@@ -104,7 +104,7 @@ func LastUnit(u []uint16, c uint16) int {
 	return -1
 }
 
-// splitUnits is s.split("\n") over UTF-16 units.
+// SplitUnits is s.split("\n") over UTF-16 units.
 func SplitUnits(u []uint16) [][]uint16 {
 	var out [][]uint16
 	start := 0
@@ -117,7 +117,7 @@ func SplitUnits(u []uint16) [][]uint16 {
 	return append(out, u[start:])
 }
 
-// cutAtWord shortens s to at most max UTF-16 units: when it is longer, it
+// CutAtWord shortens s to at most max UTF-16 units: when it is longer, it
 // is cut at the last space that keeps room for "…" and the ellipsis added.
 func CutAtWord(s string, max int) string {
 	u := Units(s)
@@ -129,4 +129,15 @@ func CutAtWord(s string, max int) string {
 		cut = cut[:i]
 	}
 	return strings.TrimRightFunc(FromUnits(cut), IsSpace) + "…"
+}
+
+// TruncateUTF8 cuts s to at most n bytes without splitting a character.
+func TruncateUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

@@ -8,7 +8,7 @@ import (
 // diffContext is how many unchanged lines a hunk shows around a change.
 const diffContext = 3
 
-// UnifiedDiff returns the unified diff (diff -u style, three lines of
+// Unified returns the unified diff (diff -u style, three lines of
 // context) that turns a into b, the file name's content before and after;
 // a missing side is /dev/null. Lines are compared with their endings, so
 // a CRLF change shows; a last line without a newline is marked as diff
@@ -17,7 +17,7 @@ func Unified(name string, a []byte, aExists bool, b []byte, bExists bool) string
 	return Named(name, name, a, aExists, b, bExists)
 }
 
-// unifiedDiff is UnifiedDiff of a file that moved from one name to another.
+// Named is UnifiedDiff of a file that moved from one name to another.
 func Named(fromName, toName string, a []byte, aExists bool, b []byte, bExists bool) string {
 	if aExists == bExists && string(a) == string(b) {
 		return ""
@@ -66,7 +66,7 @@ func hunkRange(start, n int) string {
 	return fmt.Sprintf("%d,%d", start+1, n)
 }
 
-// mostlySame reports whether b keeps at least half of a's lines: a file
+// MostlySame reports whether b keeps at least half of a's lines: a file
 // removed and one created that are mostly the same read as a move.
 func MostlySame(a, b []byte) bool {
 	x, y := splitLinesKeepEOL(string(a)), splitLinesKeepEOL(string(b))
