@@ -19,7 +19,7 @@ import (
 )
 
 // LoadSession asks the root to read a session's file history
-// (engine.ReadSessionFileHistory) and hand it to SetSession.
+// (filehist.ReadSessionFileHistory) and hand it to SetSession.
 type LoadSession struct {
 	SessionID string
 	// Transcript is the transcript's path inside the home, "" when gone.
@@ -27,15 +27,15 @@ type LoadSession struct {
 }
 
 // DiffRequest asks the root for the diff between two versions of a file
-// (engine.FileVersionDiff) and to hand it to SetDiff.
+// (filehist.FileVersionDiff) and to hand it to SetDiff.
 type DiffRequest struct {
 	SessionID    string
 	TrackingPath string
 	From, To     filehist.VersionRef
 }
 
-// PlanRequest asks the root for a restore plan (engine.PlanTurnRestore
-// when Turn is set, else engine.PlanVersionRestore) and to hand it to
+// PlanRequest asks the root for a restore plan (filehist.PlanTurnRestore
+// when Turn is set, else filehist.PlanVersionRestore) and to hand it to
 // SetPlan; the pane then asks for confirmation.
 type PlanRequest struct {
 	SessionID    string
