@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/memscope/memscope/engine/cleanup"
+)
+
+func init() {
+	register(command{
+		name:  "cleanup",
+		usage: "memscope cleanup --forecast [--home DIR] [--days N] [--within N] [--limit N] [--json]",
+		summary: "what Claude Code's cleanup (cleanupPeriodDays) will delete and when: transcripts, session folders, pastes (and the history\n" +
+			"lines left pointing at them), file-history and the other swept folders; what is never swept. memscope deletes nothing.",
+		run: runCleanup,
+	})
+}
+
+func runCleanup(e *env, args []string) int {
+	fs := flag.NewFlagSet("cleanup", flag.ContinueOnError)
+	hf := addHomeFlags(fs)
+	fs.Bool("forecast", true, "print the forecast (the only mode: memscope never deletes)")
+	days := fs.Int("days", -1, "what-if: use this cleanupPeriodDays instead of the settings (0 disables)")
+	within := fs.Int("within", cleanup.DefaultHorizonDays, "how many days ahead the forecast looks")
+	limit := fs.Int("limit", 40, "items listed per group in the text report (0: all)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if !parseFlagsOnly(e, fs, args) {
+		return 2
+	}
+	o, err := e.openHome(hf)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "memscope cleanup: %v\n", err)
+		return 1
+	}
+	defer o.close()
+	f := forecastFor(o, *days, *within, e.now())
+	if *asJSON {
+		if err := writeJSON(e.stdout, f); err != nil {
+			fmt.Fprintf(e.stderr, "memscope cleanup: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	printForecast(humanOutput(e.stdout), f, *limit)
+	return 0
+}
+
+// forecastFor reads the settings that decide the sweep (the home's
+// settings.json and the managed policy file, through o.root) and
+// forecasts. days < 0 means "from the settings".
+func forecastFor(o *opened, days, within int, now time.Time) cleanup.Forecast {
+	ro := cleanup.Options{Home: o.home, HorizonDays: within, Now: now}
+	if days >= 0 {
+		ro.Days = &days
+	} else {
+		ro.Settings, ro.SettingsProblems = cleanup.Settings(o.root, o.home)
+	}
+	return cleanup.BuildForecast(ro)
+}
+
+func printForecast(w io.Writer, f cleanup.Forecast, limit int) {
+	loc := f.Now.Location()
+	fmt.Fprintf(w, "home        %s\n", f.Home)
+	fmt.Fprintf(w, "now         %s\n", f.Now.Format("2006-01-02 15:04 MST"))
+	switch f.State {
+	case cleanup.StateActive:
+		fmt.Fprintf(w, "cleanup     every start of Claude Code deletes what is older than %d days (cleanupPeriodDays from %s)\n", f.PeriodDays, f.PeriodFrom)
+	case cleanup.StateDisabled:
+		fmt.Fprintf(w, "cleanup     disabled: %s\n", f.Reason)
+	case cleanup.StateSkipped:
+		fmt.Fprintf(w, "cleanup     skipped: %s\n", f.Reason)
+	}
+	o := f.Overall
+	if f.State != cleanup.StateActive {
+		fmt.Fprintf(w, "swept kinds %d items, %d files, %s (nothing will be deleted; --days N shows a what-if)\n", o.All.Items, o.All.Files, humanBytes(o.All.Bytes))
+	} else {
+		fmt.Fprintf(w, "eligible    now: %s · next %d days: %s · later: %s\n", countText(o.Now), f.HorizonDays, countText(o.Soon), countText(o.Later))
+		fmt.Fprintln(w, "\nby kind            now                    next "+fmt.Sprint(f.HorizonDays)+" days           later")
+		for _, t := range f.Totals {
+			if t.All.Items == 0 {
+				continue
+			}
+			fmt.Fprintf(w, "  %-16s %-22s %-22s %s\n", t.Kind, countText(t.Now), countText(t.Soon), countText(t.Later))
+		}
+		fmt.Fprintln(w, "\ntimeline")
+		for _, g := range f.Timeline() {
+			var kinds []string
+			for _, k := range g.Kinds {
+				kinds = append(kinds, fmt.Sprintf("%s %d", k.Kind, k.Count.Items))
+			}
+			fmt.Fprintf(w, "  %-14s %-11s %-22s %s\n", g.Label(f.HorizonDays), g.Date.In(loc).Format("2006-01-02"), countText(g.Total), strings.Join(kinds, ", "))
+		}
+		for _, g := range f.Timeline() {
+			if g.Bucket == cleanup.BucketLater {
+				continue
+			}
+			fmt.Fprintf(w, "\n%s: %d item(s), %s\n", g.Label(f.HorizonDays), g.Total.Items, humanBytes(g.Total.Bytes))
+			fmt.Fprintf(w, "  %-16s  %-15s %10s  %s\n", "eligible from", "kind", "size", "path")
+			for n, i := range g.Items {
+				if limit > 0 && n == limit {
+					fmt.Fprintf(w, "  … %d more (--limit 0 lists all, --json gives everything)\n", len(g.Items)-n)
+					break
+				}
+				it := f.Items[i]
+				fmt.Fprintf(w, "  %s  %-15s %10s  %s%s\n", it.Eligible.In(loc).Format("2006-01-02 15:04"), it.Kind, humanBytes(it.Size), it.Path, dirSuffix(it))
+			}
+		}
+	}
+	if len(f.Dangling) > 0 {
+		fmt.Fprintf(w, "\nhistory lines that will point at a missing paste (%d)\n", len(f.Dangling))
+		for n, d := range f.Dangling {
+			if limit > 0 && n == limit {
+				fmt.Fprintf(w, "  … %d more\n", len(f.Dangling)-n)
+				break
+			}
+			fmt.Fprintf(w, "  %s:%d  paste #%d %s  (%s, %s)\n", d.File, d.Line, d.PasteID, d.Hash, d.PastePath, whenText(d.Bucket, d.Eligible, loc))
+		}
+	}
+	if f.AlreadyMissing > 0 {
+		fmt.Fprintf(w, "\n%d history paste reference(s) already point at a missing paste\n", f.AlreadyMissing)
+	}
+	fmt.Fprintln(w, "\nnever swept")
+	if len(f.NeverSwept) == 0 {
+		fmt.Fprintln(w, "  (no history.jsonl or memory folders)")
+	}
+	for _, n := range f.NeverSwept {
+		fmt.Fprintf(w, "  %-8s %10s  %4d file(s)  %s\n", n.Kind, humanBytes(n.Size), n.Files, n.Path)
+	}
+	if len(f.Problems) > 0 {
+		fmt.Fprintf(w, "\nproblems    %d (skipped and reported)\n", len(f.Problems))
+		for _, p := range f.Problems {
+			fmt.Fprintf(w, "  %s [%s]\n", p.Error(), p.Kind)
+		}
+	}
+}
+
+func countText(c cleanup.Count) string {
+	if c.Items == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%d (%s)", c.Items, humanBytes(c.Bytes))
+}
+
+func dirSuffix(it cleanup.Item) string {
+	if it.Dir {
+		return fmt.Sprintf("/ (%d files)", it.Files)
+	}
+	return ""
+}
+
+func whenText(b cleanup.Bucket, t time.Time, loc *time.Location) string {
+	if b == cleanup.BucketNow {
+		return "swept at the next start"
+	}
+	return "swept from " + t.In(loc).Format("2006-01-02 15:04")
+}

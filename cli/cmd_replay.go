@@ -1,0 +1,179 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/memscope/memscope/engine/timeline"
+	"github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/model"
+)
+
+func init() {
+	register(command{
+		name:  "replay",
+		usage: "memscope replay SESSION [--home DIR] [--window N] [--json]",
+		summary: "every compaction of a session, the turns between them with their context size, and what a resume loads\n" +
+			"SESSION is a session id (or a unique prefix) under the home, or a path to a .jsonl transcript.",
+		run: runReplay,
+	})
+}
+
+// replayOut is `replay --json`.
+type replayOut struct {
+	Session    string                   `json:"session"`
+	Path       string                   `json:"path"`
+	Records    int                      `json:"records"`
+	Problems   []model.Problem          `json:"problems"`
+	Window     window.Config            `json:"window"`
+	Thresholds timeline.Thresholds      `json:"thresholds"`
+	Boundaries []timeline.BoundaryInfo  `json:"boundaries"`
+	Resume     resumeOut                `json:"resume"`
+	Branches   []timeline.BranchInfo    `json:"branches"`
+	Sidechains []timeline.SidechainInfo `json:"sidechains"`
+	Turns      []timeline.Turn          `json:"turns"`
+	Steps      []timeline.Step          `json:"steps"`
+}
+
+// resumeOut adds the message count and uuids to the resume's fields.
+type resumeOut struct {
+	timeline.Resume
+	Messages     int      `json:"messages"`
+	MessageUUIDs []string `json:"messageUuids"`
+	Preserved    []string `json:"preserved"`
+}
+
+func uuidsOf(rs []*model.Record) []string {
+	out := make([]string, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, r.UUID)
+	}
+	return out
+}
+
+func runReplay(e *env, args []string) int {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	hf := addHomeFlags(fs)
+	wf := addWindowFlags(fs)
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, ok := parseInterspersed(e, fs, args)
+	if !ok {
+		return 2
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(e.stderr, "usage: memscope replay SESSION [--home DIR] [--window N] [--json]")
+		return 2
+	}
+	w := wf.config(e)
+	if err := w.Validate(); err != nil {
+		fmt.Fprintf(e.stderr, "memscope replay: %v\n", err)
+		return 2
+	}
+	sf, err := openSession(e, hf, pos[0])
+	if err != nil {
+		fmt.Fprintf(e.stderr, "memscope replay: %v\n", err)
+		return 1
+	}
+	defer sf.close()
+	tr, err := model.ReadTranscript(sf.fsys, sf.name)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "memscope replay: %v\n", err)
+		return 1
+	}
+	tl := timeline.Build(tr, w, sf.size)
+	out := replayOut{Session: tl.Session, Path: sf.disk, Records: tl.Records, Problems: tr.Summary.Problems,
+		Window: tl.Window, Thresholds: tl.Thresholds, Boundaries: tl.Boundaries, Branches: tl.Branches,
+		Sidechains: tl.Sidechains, Turns: tl.Turns, Steps: tl.Steps,
+		Resume: resumeOut{Resume: tl.Resume, Messages: len(tl.Resume.Messages), MessageUUIDs: uuidsOf(tl.Resume.Messages),
+			Preserved: uuidsOf(tl.Resume.Preserved)}}
+	if out.Problems == nil {
+		out.Problems = []model.Problem{}
+	}
+	if *asJSON {
+		if err := writeJSON(e.stdout, out); err != nil {
+			fmt.Fprintf(e.stderr, "memscope replay: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	printReplay(humanOutput(e.stdout), out)
+	return 0
+}
+
+// optInt shows a figure the client may leave out.
+func optInt(p *int) string {
+	if p == nil {
+		return "—"
+	}
+	return fmt.Sprint(*p)
+}
+
+func printReplay(w io.Writer, r replayOut) {
+	fmt.Fprintf(w, "session   %s\nfile      %s, %d records\n", r.Session, r.Path, r.Records)
+	t := r.Thresholds
+	fmt.Fprintf(w, "window    %d tokens: effective %d, warning at %d, autocompact at %d, blocked at %d\n\n",
+		r.Window.ContextWindow, t.Effective, t.Warning, t.Autocompact, t.Blocked)
+	fmt.Fprintln(w, " line  time          event")
+	for _, s := range r.Steps {
+		ts := s.Timestamp.Format("15:04:05.000")
+		if s.Kind == timeline.StepTurn {
+			tu := r.Turns[s.Turn]
+			fmt.Fprintf(w, "%5d  %s  turn          %7d tokens  %-11s  est. %s\n", tu.Line, ts, tu.ContextTokens, tu.Level, contextLine(s.Context))
+			continue
+		}
+		b := r.Boundaries[s.Boundary]
+		if b.Kind == timeline.BoundaryMicrocompact {
+			fmt.Fprintf(w, "%5d  %s  %-12s  %s %s tokens, saved %s\n", b.Line, ts, b.Kind, b.Trigger, optInt(b.PreTokens), optInt(b.TokensSaved))
+			continue
+		}
+		fmt.Fprintf(w, "%5d  %s  %-12s  %s %s → %s tokens", b.Line, ts, b.Kind, b.Trigger, optInt(b.PreTokens), optInt(b.PostTokens))
+		if b.SummaryUUID != "" {
+			fmt.Fprintf(w, ", summary %s", humanBytes(int64(b.SummaryBytes)))
+		}
+		if b.Preserved != nil {
+			fmt.Fprintf(w, ", preserves %s..%s", short(b.Preserved.HeadUUID), short(b.Preserved.TailUUID))
+		}
+		if b.PreservedBroken != "" {
+			fmt.Fprintf(w, " (BROKEN: %s)", b.PreservedBroken)
+		}
+		fmt.Fprintln(w)
+	}
+	res := r.Resume
+	fmt.Fprintf(w, "\nresume    leaf %s (%s), %d messages", short(res.Leaf), res.LeafSource, res.Messages)
+	if res.FromBoundary != "" {
+		fmt.Fprintf(w, " from boundary %s", short(res.FromBoundary))
+	}
+	if len(res.Preserved) > 0 {
+		fmt.Fprintf(w, ", %d preserved relinked", len(res.Preserved))
+	}
+	fmt.Fprintln(w)
+	if res.Fallback {
+		fmt.Fprintf(w, "          fell back to the full history: %s\n", res.FallbackReason)
+	}
+	if res.SkippedBeforeLine > 0 {
+		fmt.Fprintf(w, "          file over 5 MiB: lines before %d are not read\n", res.SkippedBeforeLine)
+	}
+	fmt.Fprintf(w, "branches  %d rewind points", len(r.Branches))
+	for _, b := range r.Branches {
+		fmt.Fprintf(w, "; %s → %d branches", short(b.Parent), len(b.Children))
+	}
+	fmt.Fprintf(w, "\nsubagents %d sidechains\n", len(r.Sidechains))
+	for _, p := range r.Problems {
+		fmt.Fprintf(w, "problem   %s\n", p.Error())
+	}
+}
+
+func contextLine(c timeline.Context) string {
+	return fmt.Sprintf("system %d, instructions %d, memory %d, conversation %d, tool results %d",
+		c.System, c.Instructions, c.Memory, c.Conversation, c.ToolResults)
+}
+
+// short trims a uuid to its first block for tables.
+func short(uuid string) string {
+	if i := strings.IndexByte(uuid, '-'); i > 0 {
+		return uuid[:i]
+	}
+	return uuid
+}
