@@ -4,7 +4,7 @@
 //
 // With no subcommand it opens the terminal app; subcommands print the same
 // information as text or --json for scripts and CI. The commands live in
-// package cli; this file only hands them the process.
+// package cli; this file hands them the process.
 package main
 
 import (
@@ -17,5 +17,7 @@ import (
 var version = "0.1.0-dev"
 
 func main() {
-	os.Exit(cli.Main(version, os.Args[1:]))
+	// The machine's file system is opened here and only here: everything
+	// below reads it through this fs.FS, so tests can hide the machine.
+	os.Exit(cli.Main(os.Args[1:], cli.Config{Version: version, Root: os.DirFS("/")}))
 }

@@ -1,160 +1,95 @@
+// Package cli is memscope's command line: flag parsing, the subcommands
+// and their text and --json reports. With no subcommand it opens the
+// terminal app (package ui).
+//
+// The subcommands are listed, in help's order, in commands.go. Each lives
+// in its own cmd_<name>*.go files and is built the same way: parse fills
+// a <name>Options from the flags, run<Name> does the work and returns a
+// result, and print functions write that result as text or --json. What
+// more than one command needs lives in a file named for what it holds
+// (home.go, session.go, memory.go, output.go, ...); no command file uses
+// another command's file (layout_test.go checks).
 package cli
 
 import (
-	"bytes"
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-
-	"github.com/charmbracelet/x/term"
-
-	"github.com/memscope/memscope/demo"
-	"github.com/memscope/memscope/model"
+	"strings"
 )
 
-// homeFlags are the flags of every command that reads a Claude home.
-type homeFlags struct {
-	dir  string
-	demo bool
+// Config is what the process gives the command line besides its
+// arguments.
+type Config struct {
+	// Version is what --version and help print.
+	Version string
+	// Root is the machine's file system from "/": main opens it, so
+	// nothing else in memscope reads the real machine by itself.
+	Root fs.FS
 }
 
-func addHomeFlags(fs *flag.FlagSet) *homeFlags {
-	h := &homeFlags{}
-	fs.StringVar(&h.dir, "home", "", "Claude home folder (default $CLAUDE_CONFIG_DIR, else ~/.claude)")
-	fs.BoolVar(&h.demo, "demo", false, "use the embedded demo home")
-	return h
+// Main runs the memscope command line args (without the program name) in
+// the real environment and returns the process exit code.
+func Main(args []string, c Config) int {
+	e := osEnv(c.Root)
+	e.version = c.Version
+	return run(e, args)
 }
 
-// opened is a home ready to read, and how to let it go.
-type opened struct {
-	home *model.Home
-	// demo is set when the embedded demo home is in use.
-	demo *demo.Layout
-	// close removes a materialized demo home.
-	close func()
-	// root is env.root with the home (and a materialized demo's project
-	// folders) mounted at their paths: the tree that CLAUDE.md, settings,
-	// git-root and memory lookups walk.
-	root fs.FS
-}
-
-// mountHome returns root with home's files at home.Dir, and with the
-// folder demoRoot (a materialized demo, "" for none) at its path.
-func mountHome(root fs.FS, home *model.Home, demoRoot string) fs.FS {
-	if demoRoot != "" {
-		root = model.MountFS(root, demoRoot, os.DirFS(demoRoot))
+// run runs one command line and returns its exit code.
+func run(e *env, args []string) int {
+	// stderr only carries messages for people, and they quote paths and
+	// content from the home: strip terminal controls once, here.
+	safe := *e
+	safe.stderr = humanOutput(e.stderr)
+	e = &safe
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" && args[0] != "--version" && args[0] != "-version" {
+		return exitCode(e, "", runTerminalApp(e, args))
 	}
-	return model.MountFS(root, home.Dir, home.FS)
-}
-
-// defaultProject is the project a command looks at without --project: the
-// current folder, or the demo's main project when the demo is in use.
-func (o *opened) defaultProject(e *env) string {
-	if o.demo != nil {
-		return o.demo.Project("shop-api")
-	}
-	wd, err := e.getwd()
-	if err != nil {
-		return ""
-	}
-	return wd
-}
-
-// openHome resolves and opens the home: --home, $CLAUDE_CONFIG_DIR,
-// ~/.claude; the embedded demo when asked for or when none of those
-// exists (said on stderr, so --json output stays clean).
-func (e *env) openHome(h *homeFlags) (*opened, error) {
-	if !h.demo {
-		dir, src, err := model.ResolveHomeDir(h.dir, e.getenv, e.userHome)
-		if err != nil {
-			return nil, err
-		}
-		if model.IsTarHome(dir) {
-			return e.openArchiveHome(dir)
-		}
-		if model.HomeExists(dir) {
-			home, err := model.OpenHome(dir, src)
-			if err != nil {
-				return nil, err
+	switch args[0] {
+	case "help", "-h", "--help":
+		if len(args) > 1 {
+			if c := lookup(args[1]); c != nil {
+				fmt.Fprintf(e.stdout, "usage: %s\n\n%s\n", c.usage, c.summary)
+				return 0
 			}
-			return &opened{home: home, close: func() {}, root: mountHome(e.root, home, "")}, nil
 		}
-		if src != model.HomeFromDefault {
-			return nil, fmt.Errorf("no Claude home at %s (from %s)", dir, src)
-		}
-		fmt.Fprintf(e.stderr, "memscope: no Claude home at %s; showing the embedded demo home\n", dir)
+		printHelp(e.stdout, e.version)
+		return 0
+	case "version", "--version", "-version":
+		fmt.Fprintf(e.stdout, "memscope %s\n", e.version)
+		return 0
 	}
-	root, err := os.MkdirTemp("", "memscope-demo-")
-	if err != nil {
-		return nil, fmt.Errorf("demo home: %w", err)
+	c := lookup(args[0])
+	if c == nil {
+		fmt.Fprintf(e.stderr, "memscope: unknown command %q (see memscope help)\n", args[0])
+		return 2
 	}
-	l, err := demo.Materialize(root, e.now())
-	if err != nil {
-		os.RemoveAll(root)
-		return nil, fmt.Errorf("demo home: %w", err)
-	}
-	home, err := model.OpenHome(l.Home, model.HomeFromDemo)
-	if err != nil {
-		os.RemoveAll(root)
-		return nil, err
-	}
-	return &opened{home: home, demo: &l, close: func() { os.RemoveAll(root) }, root: mountHome(e.root, home, l.Root)}, nil
+	return runCommand(e, c, args[1:])
 }
 
-// parseFlags parses args, printing errors and usage to stderr. It returns
-// false when the command should stop (exit code 2).
-func parseFlags(e *env, fs *flag.FlagSet, args []string) bool {
-	fs.SetOutput(e.stderr)
-	return fs.Parse(args) == nil
+// runCommand runs subcommand c and turns what it returns into messages
+// and an exit code.
+func runCommand(e *env, c *command, args []string) int {
+	return exitCode(e, c.name, c.run(e, args))
 }
 
-// parseFlagsOnly is parseFlags for a command that takes no argument
-// besides its flags: a stray one is reported under the flag set's name.
-func parseFlagsOnly(e *env, fs *flag.FlagSet, args []string) bool {
-	if !parseFlags(e, fs, args) {
-		return false
+// printHelp lists the subcommands in the order of the command list.
+func printHelp(w io.Writer, version string) {
+	fmt.Fprintf(w, "memscope %s — see and fix what Claude Code remembers\n\n", version)
+	fmt.Fprintln(w, "usage:")
+	fmt.Fprintln(w, "  memscope [--home DIR] [--project PATH] [--demo]   open the terminal app")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-50s %s\n", c.usage, firstLine(c.summary))
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "memscope %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-		return false
-	}
-	return true
+	fmt.Fprintln(w, "  memscope help [COMMAND] | memscope --version")
+	fmt.Fprintln(w, "\nThe home is --home DIR, else $CLAUDE_CONFIG_DIR, else ~/.claude; when none")
+	fmt.Fprintln(w, "exists, the embedded demo home is used and memscope says so.")
 }
 
-// writeJSON prints v as indented JSON, with terminal controls escaped.
-func writeJSON(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
 	}
-	_, err := w.Write(escapeTerminalRunes(buf.Bytes()))
-	return err
-}
-
-// sanitizingWriter strips terminal control sequences from what is written
-// through it: text reports print content from transcripts, memory files
-// and CLAUDE.md, which is untrusted. Each Fprintf is one Write, so a
-// sequence inside one printed value is never split across writes.
-type sanitizingWriter struct{ w io.Writer }
-
-func (s sanitizingWriter) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(s.w, model.SanitizeForTerminal(string(p))); err != nil {
-		return 0, err
-	}
-	return len(p), nil
-}
-
-// humanOutput is w for a text report meant for people.
-func humanOutput(w io.Writer) io.Writer { return sanitizingWriter{w: w} }
-
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(f.Fd())
+	return s
 }

@@ -8,72 +8,94 @@ import (
 	"strings"
 
 	"github.com/memscope/memscope/engine/cleanup"
+	"github.com/memscope/memscope/internal/format"
 )
 
-func init() {
-	register(command{
-		name:  "archive",
-		usage: "memscope archive [--home DIR] [--older-than N] --to DIR|FILE.tar.gz [--json]",
-		summary: "copy (never move) what the next cleanup sweep would delete, or every swept kind older than N days, into a folder\n" +
-			"laid out as a Claude home or a new .tar.gz; both open with --home. Every copy is read back and its SHA-256 checked.",
-		run: runArchive,
-	})
+var archiveCommand = &command{
+	name:  "archive",
+	usage: "memscope archive [--home DIR] [--older-than N] --to DIR|FILE.tar.gz [--json]",
+	summary: "copy (never move) what the next cleanup sweep would delete, or every swept kind older than N days, into a folder\n" +
+		"laid out as a Claude home or a new .tar.gz; both open with --home. Every copy is read back and its SHA-256 checked.",
+	run: archiveMain,
 }
 
-func runArchive(e *env, args []string) int {
-	fs := flag.NewFlagSet("archive", flag.ContinueOnError)
-	hf := addHomeFlags(fs)
-	olderThan := fs.Int("older-than", -1, "archive every swept kind older than N days (default: what the next sweep deletes)")
-	to := fs.String("to", "", "destination: a folder (created if missing) or a new FILE.tar.gz")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if !parseFlags(e, fs, args) {
-		return 2
-	}
-	if *to == "" || fs.NArg() > 0 {
-		fmt.Fprintln(e.stderr, "memscope archive: --to DIR|FILE.tar.gz is required (and nothing else)")
-		return 2
-	}
-	o, err := e.openHome(hf)
+// archiveOptions are archive's flags.
+type archiveOptions struct {
+	home homeFlags
+	// olderThan archives every swept kind older than N days; < 0 what
+	// the next sweep deletes.
+	olderThan int
+	// to is the destination folder or .tar.gz.
+	to   string
+	json bool
+}
+
+// archiveResult is what was copied, of how many selected items.
+type archiveResult struct {
+	report cleanup.ArchiveReport
+	items  int
+}
+
+func archiveMain(e *env, args []string) error {
+	opts, err := parseArchive(e, args)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "memscope archive: %v\n", err)
-		return 1
+		return err
+	}
+	r, err := runArchive(e, opts)
+	if err != nil {
+		return err
+	}
+	return e.output(opts.json, r.report, func(w io.Writer) { printArchive(w, r.report, r.items) })
+}
+
+func parseArchive(e *env, args []string) (archiveOptions, error) {
+	var opts archiveOptions
+	fs := flag.NewFlagSet("archive", flag.ContinueOnError)
+	opts.home.add(fs)
+	fs.IntVar(&opts.olderThan, "older-than", -1, "archive every swept kind older than N days (default: what the next sweep deletes)")
+	fs.StringVar(&opts.to, "to", "", "destination: a folder (created if missing) or a new FILE.tar.gz")
+	fs.BoolVar(&opts.json, "json", false, "print JSON")
+	if err := parseFlags(e, fs, args); err != nil {
+		return opts, err
+	}
+	if opts.to == "" || fs.NArg() > 0 {
+		return opts, badUsagef("--to DIR|FILE.tar.gz is required (and nothing else)")
+	}
+	return opts, nil
+}
+
+// runArchive copies the selected items into the destination and checks
+// every copy. A destination holding different files exits 3.
+func runArchive(e *env, opts archiveOptions) (archiveResult, error) {
+	o, err := e.openHome(&opts.home)
+	if err != nil {
+		return archiveResult{}, err
 	}
 	defer o.close()
-	dest, err := absFrom(e, *to)
+	dest, err := absFrom(e, opts.to)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "memscope archive: %v\n", err)
-		return 1
+		return archiveResult{}, err
 	}
 	f := forecastFor(o, -1, cleanup.DefaultHorizonDays, e.now())
-	items, err := f.ArchiveSelection(*olderThan)
+	items, err := f.ArchiveSelection(opts.olderThan)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "memscope archive: %v\n", err)
-		return 1
+		return archiveResult{}, err
 	}
 	rep, err := cleanup.Archive(cleanup.ArchiveOptions{Home: o.home, Items: items, To: dest})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "memscope archive: %v\n", err)
 		var conflict *cleanup.ArchiveConflictError
 		if errors.As(err, &conflict) {
-			return 3
+			return archiveResult{}, &exitError{code: 3, err: err}
 		}
-		return 1
+		return archiveResult{}, err
 	}
-	if *asJSON {
-		if err := writeJSON(e.stdout, rep); err != nil {
-			fmt.Fprintf(e.stderr, "memscope archive: %v\n", err)
-			return 1
-		}
-		return 0
-	}
-	printArchive(humanOutput(e.stdout), rep, len(items))
-	return 0
+	return archiveResult{report: rep, items: len(items)}, nil
 }
 
 func printArchive(w io.Writer, r cleanup.ArchiveReport, items int) {
 	fmt.Fprintf(w, "archive     %s (%s)\n", r.To, r.Format)
 	fmt.Fprintf(w, "selected    %d item(s)\n", items)
-	fmt.Fprintf(w, "files       %d copied, %d already there and identical, %s\n", r.Copied, r.Identical, humanBytes(r.Bytes))
+	fmt.Fprintf(w, "files       %d copied, %d already there and identical, %s\n", r.Copied, r.Identical, format.Bytes(r.Bytes))
 	fmt.Fprintf(w, "verified    %d of %d files read back from the archive, SHA-256 equal to the source\n", r.Verified, len(r.Files))
 	fmt.Fprintln(w, "source      only read (memscope copies; it never moves or deletes)")
 	if len(r.Problems) > 0 {

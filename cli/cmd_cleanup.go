@@ -8,58 +8,60 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/cleanup"
+	"github.com/memscope/memscope/internal/format"
 )
 
-func init() {
-	register(command{
-		name:  "cleanup",
-		usage: "memscope cleanup --forecast [--home DIR] [--days N] [--within N] [--limit N] [--json]",
-		summary: "what Claude Code's cleanup (cleanupPeriodDays) will delete and when: transcripts, session folders, pastes (and the history\n" +
-			"lines left pointing at them), file-history and the other swept folders; what is never swept. memscope deletes nothing.",
-		run: runCleanup,
-	})
+var cleanupCommand = &command{
+	name:  "cleanup",
+	usage: "memscope cleanup --forecast [--home DIR] [--days N] [--within N] [--limit N] [--json]",
+	summary: "what Claude Code's cleanup (cleanupPeriodDays) will delete and when: transcripts, session folders, pastes (and the history\n" +
+		"lines left pointing at them), file-history and the other swept folders; what is never swept. memscope deletes nothing.",
+	run: cleanupMain,
 }
 
-func runCleanup(e *env, args []string) int {
-	fs := flag.NewFlagSet("cleanup", flag.ContinueOnError)
-	hf := addHomeFlags(fs)
-	fs.Bool("forecast", true, "print the forecast (the only mode: memscope never deletes)")
-	days := fs.Int("days", -1, "what-if: use this cleanupPeriodDays instead of the settings (0 disables)")
-	within := fs.Int("within", cleanup.DefaultHorizonDays, "how many days ahead the forecast looks")
-	limit := fs.Int("limit", 40, "items listed per group in the text report (0: all)")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if !parseFlagsOnly(e, fs, args) {
-		return 2
-	}
-	o, err := e.openHome(hf)
+// cleanupOptions are cleanup's flags.
+type cleanupOptions struct {
+	home homeFlags
+	// days is a what-if cleanupPeriodDays; < 0 reads the settings.
+	days int
+	// within is how many days ahead to look; limit how many items the
+	// text report lists per group (0: all).
+	within, limit int
+	json          bool
+}
+
+func cleanupMain(e *env, args []string) error {
+	opts, err := parseCleanup(e, args)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "memscope cleanup: %v\n", err)
-		return 1
+		return err
+	}
+	f, err := runCleanup(e, opts)
+	if err != nil {
+		return err
+	}
+	return e.output(opts.json, f, func(w io.Writer) { printForecast(w, f, opts.limit) })
+}
+
+func parseCleanup(e *env, args []string) (cleanupOptions, error) {
+	var opts cleanupOptions
+	fs := flag.NewFlagSet("cleanup", flag.ContinueOnError)
+	opts.home.add(fs)
+	fs.Bool("forecast", true, "print the forecast (the only mode: memscope never deletes)")
+	fs.IntVar(&opts.days, "days", -1, "what-if: use this cleanupPeriodDays instead of the settings (0 disables)")
+	fs.IntVar(&opts.within, "within", cleanup.DefaultHorizonDays, "how many days ahead the forecast looks")
+	fs.IntVar(&opts.limit, "limit", 40, "items listed per group in the text report (0: all)")
+	fs.BoolVar(&opts.json, "json", false, "print JSON")
+	return opts, parseFlagsOnly(e, fs, args)
+}
+
+// runCleanup forecasts what the client's cleanup will delete and when.
+func runCleanup(e *env, opts cleanupOptions) (cleanup.Forecast, error) {
+	o, err := e.openHome(&opts.home)
+	if err != nil {
+		return cleanup.Forecast{}, err
 	}
 	defer o.close()
-	f := forecastFor(o, *days, *within, e.now())
-	if *asJSON {
-		if err := writeJSON(e.stdout, f); err != nil {
-			fmt.Fprintf(e.stderr, "memscope cleanup: %v\n", err)
-			return 1
-		}
-		return 0
-	}
-	printForecast(humanOutput(e.stdout), f, *limit)
-	return 0
-}
-
-// forecastFor reads the settings that decide the sweep (the home's
-// settings.json and the managed policy file, through o.root) and
-// forecasts. days < 0 means "from the settings".
-func forecastFor(o *opened, days, within int, now time.Time) cleanup.Forecast {
-	ro := cleanup.Options{Home: o.home, HorizonDays: within, Now: now}
-	if days >= 0 {
-		ro.Days = &days
-	} else {
-		ro.Settings, ro.SettingsProblems = cleanup.Settings(o.root, o.home)
-	}
-	return cleanup.BuildForecast(ro)
+	return forecastFor(o, opts.days, opts.within, e.now()), nil
 }
 
 func printForecast(w io.Writer, f cleanup.Forecast, limit int) {
@@ -76,7 +78,7 @@ func printForecast(w io.Writer, f cleanup.Forecast, limit int) {
 	}
 	o := f.Overall
 	if f.State != cleanup.StateActive {
-		fmt.Fprintf(w, "swept kinds %d items, %d files, %s (nothing will be deleted; --days N shows a what-if)\n", o.All.Items, o.All.Files, humanBytes(o.All.Bytes))
+		fmt.Fprintf(w, "swept kinds %d items, %d files, %s (nothing will be deleted; --days N shows a what-if)\n", o.All.Items, o.All.Files, format.Bytes(o.All.Bytes))
 	} else {
 		fmt.Fprintf(w, "eligible    now: %s · next %d days: %s · later: %s\n", countText(o.Now), f.HorizonDays, countText(o.Soon), countText(o.Later))
 		fmt.Fprintln(w, "\nby kind            now                    next "+fmt.Sprint(f.HorizonDays)+" days           later")
@@ -98,7 +100,7 @@ func printForecast(w io.Writer, f cleanup.Forecast, limit int) {
 			if g.Bucket == cleanup.BucketLater {
 				continue
 			}
-			fmt.Fprintf(w, "\n%s: %d item(s), %s\n", g.Label(f.HorizonDays), g.Total.Items, humanBytes(g.Total.Bytes))
+			fmt.Fprintf(w, "\n%s: %d item(s), %s\n", g.Label(f.HorizonDays), g.Total.Items, format.Bytes(g.Total.Bytes))
 			fmt.Fprintf(w, "  %-16s  %-15s %10s  %s\n", "eligible from", "kind", "size", "path")
 			for n, i := range g.Items {
 				if limit > 0 && n == limit {
@@ -106,7 +108,7 @@ func printForecast(w io.Writer, f cleanup.Forecast, limit int) {
 					break
 				}
 				it := f.Items[i]
-				fmt.Fprintf(w, "  %s  %-15s %10s  %s%s\n", it.Eligible.In(loc).Format("2006-01-02 15:04"), it.Kind, humanBytes(it.Size), it.Path, dirSuffix(it))
+				fmt.Fprintf(w, "  %s  %-15s %10s  %s%s\n", it.Eligible.In(loc).Format("2006-01-02 15:04"), it.Kind, format.Bytes(it.Size), it.Path, dirSuffix(it))
 			}
 		}
 	}
@@ -128,7 +130,7 @@ func printForecast(w io.Writer, f cleanup.Forecast, limit int) {
 		fmt.Fprintln(w, "  (no history.jsonl or memory folders)")
 	}
 	for _, n := range f.NeverSwept {
-		fmt.Fprintf(w, "  %-8s %10s  %4d file(s)  %s\n", n.Kind, humanBytes(n.Size), n.Files, n.Path)
+		fmt.Fprintf(w, "  %-8s %10s  %4d file(s)  %s\n", n.Kind, format.Bytes(n.Size), n.Files, n.Path)
 	}
 	if len(f.Problems) > 0 {
 		fmt.Fprintf(w, "\nproblems    %d (skipped and reported)\n", len(f.Problems))
@@ -142,7 +144,7 @@ func countText(c cleanup.Count) string {
 	if c.Items == 0 {
 		return "—"
 	}
-	return fmt.Sprintf("%d (%s)", c.Items, humanBytes(c.Bytes))
+	return fmt.Sprintf("%d (%s)", c.Items, format.Bytes(c.Bytes))
 }
 
 func dirSuffix(it cleanup.Item) string {

@@ -16,20 +16,33 @@ import (
 // compactUsage is the command line of `memscope compact`.
 const compactUsage = "memscope compact SESSION [--window N] [--max-output N] [--preserve N] [--manual] [--out FILE] [--json] [--flush [--write]]"
 
-func init() {
-	register(command{
-		name:  "compact",
-		usage: compactUsage,
-		summary: "run the five-stage compaction pipeline on a session and show what each stage freed\n" +
-			"SESSION is a session id under the home or a path to a .jsonl. The transcript is never changed;\n" +
-			"--out FILE writes a copy with the records the client would append (microcompact and compact\n" +
-			"boundaries, summary), which resumes like a compacted session. --flush shows the memories the\n" +
-			"pre-compaction flush would save from the messages autocompact summarizes (into the memory folder of\n" +
-			"the session's folder, or --project); --write saves them, --force past the security scan.\n" +
-			"autoCompactEnabled: false in the settings turns stage 5 off, as in the client; --manual compacts as\n" +
-			"/compact does (stage 5 alone, whatever the size, trigger manual).",
-		run: runCompact,
-	})
+var compactCommand = &command{
+	name:  "compact",
+	usage: compactUsage,
+	summary: "run the five-stage compaction pipeline on a session and show what each stage freed\n" +
+		"SESSION is a session id under the home or a path to a .jsonl. The transcript is never changed;\n" +
+		"--out FILE writes a copy with the records the client would append (microcompact and compact\n" +
+		"boundaries, summary), which resumes like a compacted session. --flush shows the memories the\n" +
+		"pre-compaction flush would save from the messages autocompact summarizes (into the memory folder of\n" +
+		"the session's folder, or --project); --write saves them, --force past the security scan.\n" +
+		"autoCompactEnabled: false in the settings turns stage 5 off, as in the client; --manual compacts as\n" +
+		"/compact does (stage 5 alone, whatever the size, trigger manual).",
+	run: compactMain,
+}
+
+// compactOptions are compact's flags and SESSION.
+type compactOptions struct {
+	home   homeFlags
+	window window.Config
+	// preserve keeps the newest messages verbatim (a partial compaction).
+	preserve int
+	// manual compacts as /compact does.
+	manual bool
+	// out is the file the compacted session is written to, "" for none.
+	out     string
+	json    bool
+	flush   flushOptions
+	session string
 }
 
 // compactOut is `compact --json`.
@@ -57,102 +70,109 @@ type compactOut struct {
 	Flush   *flushOut             `json:"flush,omitempty"`
 }
 
-func runCompact(e *env, args []string) int {
-	fs := flag.NewFlagSet("compact", flag.ContinueOnError)
-	hf := addHomeFlags(fs)
-	wf := addWindowFlags(fs)
-	preserve := fs.Int("preserve", 0, "keep the N newest messages verbatim after the summary (a partial compaction)")
-	manual := fs.Bool("manual", false, "compact as /compact does: summarize now, whatever the context size, the circuit breaker or autoCompactEnabled (trigger manual)")
-	outPath := fs.String("out", "", "write the compacted session as a new transcript FILE")
-	asJSON := fs.Bool("json", false, "print JSON")
-	ff := addFlushFlags(fs)
-	pos, ok := parseInterspersed(e, fs, args)
-	if !ok {
-		return 2
-	}
-	if len(pos) != 1 || !ff.valid() {
-		fmt.Fprintln(e.stderr, "usage: "+compactUsage)
-		return 2
-	}
-	w := wf.config(e)
-	if err := w.Validate(); err != nil {
-		fmt.Fprintf(e.stderr, "memscope compact: %v\n", err)
-		return 2
-	}
-	sf, err := openSession(e, hf, pos[0])
+func compactMain(e *env, args []string) error {
+	opts, err := parseCompact(e, args)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "memscope compact: %v\n", err)
-		return 1
+		return err
+	}
+	out, err := runCompact(e, opts)
+	if err != nil {
+		return err
+	}
+	err = e.output(opts.json, out, func(w io.Writer) {
+		printCompact(w, out)
+		if out.Flush != nil {
+			printFlush(w, out.Flush, opts.flush.write)
+		}
+	})
+	if err == nil && out.Flush != nil && len(out.Flush.Failed) > 0 {
+		return exitStatus(1)
+	}
+	return err
+}
+
+func parseCompact(e *env, args []string) (compactOptions, error) {
+	var opts compactOptions
+	var wf windowFlags
+	fs := flag.NewFlagSet("compact", flag.ContinueOnError)
+	opts.home.add(fs)
+	wf.add(fs)
+	fs.IntVar(&opts.preserve, "preserve", 0, "keep the N newest messages verbatim after the summary (a partial compaction)")
+	fs.BoolVar(&opts.manual, "manual", false, "compact as /compact does: summarize now, whatever the context size, the circuit breaker or autoCompactEnabled (trigger manual)")
+	fs.StringVar(&opts.out, "out", "", "write the compacted session as a new transcript FILE")
+	fs.BoolVar(&opts.json, "json", false, "print JSON")
+	opts.flush.add(fs)
+	pos, err := parseInterspersed(e, fs, args)
+	if err != nil {
+		return opts, err
+	}
+	if len(pos) != 1 || !opts.flush.valid() {
+		return opts, usageError("usage: " + compactUsage)
+	}
+	opts.session = pos[0]
+	opts.window, err = wf.config(e)
+	return opts, err
+}
+
+// runCompact runs the compaction pipeline on the session as a resume
+// loads it, with the settings that apply to it, the flush hook when
+// asked for, and writes the compacted copy to --out.
+func runCompact(e *env, opts compactOptions) (compactOut, error) {
+	sf, err := openSession(e, &opts.home, opts.session)
+	if err != nil {
+		return compactOut{}, err
 	}
 	defer sf.close()
 	tr, err := model.ReadTranscriptWith(sf.fsys, sf.name, model.ScanOptions{Content: true, KeepText: true})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "memscope compact: %v\n", err)
-		return 1
+		return compactOut{}, err
 	}
+	w := opts.window
 	in := compact.InputFromResume(tr, timeline.ResumeTranscript(tr, timeline.ResumeOptions{FileSize: sf.size}))
 	cfg := compact.DefaultConfig(w)
-	cfg.PreserveRecent = *preserve
-	project := ff.project
+	cfg.PreserveRecent = opts.preserve
+	project := opts.flush.project
 	if project == "" {
 		project = tr.Summary.CWD
 	}
-	setting := readAutocompactSetting(e, hf, sf, project)
+	setting := readAutocompactSetting(e, &opts.home, sf, project)
 	for _, p := range setting.problems {
 		fmt.Fprintf(e.stderr, "memscope compact: settings: %s:%d: %s\n", p.File, p.Line, p.Reason)
 	}
 	cfg.AutocompactOff = !setting.enabled
 	st := &compact.State{}
-	flush, err := ff.start(e, hf, sf, tr, st)
+	flush, err := opts.flush.start(e, &opts.home, sf, tr, st)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "memscope compact: %v\n", err)
-		return 1
+		return compactOut{}, err
 	}
 	if flush != nil {
 		defer flush.close()
 		cfg.FlushHook = flush.hook
 	}
 	runner := compact.Run
-	if *manual {
+	if opts.manual {
 		runner = compact.RunManual
 	}
 	res, err := runner(in, cfg, st, e.now())
 	if err != nil {
-		fmt.Fprintf(e.stderr, "memscope compact: %v\n", err)
-		return 1
+		return compactOut{}, err
 	}
 	out := compactOut{Session: tr.Summary.SessionID, Path: sf.disk, Window: w,
 		Thresholds: timeline.Thresholds{Effective: w.Effective(), Warning: w.WarningAt(), Autocompact: w.AutocompactAt(), Blocked: w.BlockedAt()},
-		Messages:   len(in.Messages), Measured: in.Measured > 0, AutoCompactEnabled: setting.enabled, AutoCompactSetBy: setting.setBy, Manual: *manual, Before: res.Before, After: res.After, Fits: res.Fits, Stages: res.Stages, Records: len(res.Records)}
+		Messages:   len(in.Messages), Measured: in.Measured > 0, AutoCompactEnabled: setting.enabled, AutoCompactSetBy: setting.setBy, Manual: opts.manual, Before: res.Before, After: res.After, Fits: res.Fits, Stages: res.Stages, Records: len(res.Records)}
 	if out.Stages == nil {
 		out.Stages = []compact.StageResult{}
 	}
 	if flush != nil {
-		out.Flush = flush.finish(e.now(), ff)
+		out.Flush = flush.finish(e.now(), &opts.flush)
 	}
-	if *outPath != "" {
-		if err := writeCompacted(sf.disk, *outPath, res.Records); err != nil {
-			fmt.Fprintf(e.stderr, "memscope compact: %v\n", err)
-			return 1
+	if opts.out != "" {
+		if err := writeCompacted(sf.disk, opts.out, res.Records); err != nil {
+			return compactOut{}, err
 		}
-		out.Out, _ = filepath.Abs(*outPath)
+		out.Out, _ = filepath.Abs(opts.out)
 	}
-	if *asJSON {
-		if err := writeJSON(e.stdout, out); err != nil {
-			fmt.Fprintf(e.stderr, "memscope compact: %v\n", err)
-			return 1
-		}
-	} else {
-		w := humanOutput(e.stdout)
-		printCompact(w, out)
-		if out.Flush != nil {
-			printFlush(w, out.Flush, ff.write)
-		}
-	}
-	if out.Flush != nil && len(out.Flush.Failed) > 0 {
-		return 1
-	}
-	return 0
+	return out, nil
 }
 
 // writeCompacted writes the input transcript followed by records to dst,

@@ -10,94 +10,121 @@ import (
 	"strings"
 
 	"github.com/memscope/memscope/engine/export"
-	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
-func init() {
-	register(command{
-		name:  "export",
-		usage: "memscope export SESSION [--format md|html|json] [--out FILE] | export --memory [--project PATH]",
-		summary: "a session as a readable document (compactions and summaries marked, pastes expanded, tool calls folded, sidechains separated), or a project's memory as one Markdown document\n" +
-			"SESSION is a session id (or a unique prefix) under the home, or a path to a .jsonl transcript. " +
-			"--memory exports the memory of --project (default: the current folder) as md or json. " +
-			"Without --out the export goes to stdout; --out is written atomically and never over the session's own transcript.",
-		run: runExport,
-	})
+var exportCommand = &command{
+	name:  "export",
+	usage: "memscope export SESSION [--format md|html|json] [--out FILE] | export --memory [--project PATH]",
+	summary: "a session as a readable document (compactions and summaries marked, pastes expanded, tool calls folded, sidechains separated), or a project's memory as one Markdown document\n" +
+		"SESSION is a session id (or a unique prefix) under the home, or a path to a .jsonl transcript. " +
+		"--memory exports the memory of --project (default: the current folder) as md or json. " +
+		"Without --out the export goes to stdout; --out is written atomically and never over the session's own transcript.",
+	run: exportMain,
 }
 
 // exportPerm is the mode of a new export file: it holds the transcript's
 // text, which the client keeps 0600.
 const exportPerm = 0o600
 
-func runExport(e *env, args []string) int {
-	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	hf := addHomeFlags(fs)
-	format := fs.String("format", "md", "md, html or json (--memory: md or json)")
-	out := fs.String("out", "", "write to FILE instead of stdout")
-	memory := fs.Bool("memory", false, "export a project's memory instead of a session")
-	project := fs.String("project", "", "with --memory: project folder (default: the current folder)")
-	pos, ok := parseInterspersed(e, fs, args)
-	if !ok {
-		return 2
-	}
-	usage := func() int {
-		fmt.Fprintln(e.stderr, "usage: memscope export SESSION [--format md|html|json] [--out FILE] [--home DIR]\n"+
-			"       memscope export --memory [--project PATH] [--format md|json] [--out FILE] [--home DIR]")
-		return 2
-	}
-	f, err := export.ParseFormat(*format)
+// exportOptions are export's flags and SESSION.
+type exportOptions struct {
+	home   homeFlags
+	format export.Format
+	// out is the file to write, "" for stdout.
+	out string
+	// memory exports the memory of project instead of session.
+	memory  bool
+	project string
+	session string
+}
+
+// exportResult is an export: its bytes, and the file they were written
+// to ("" when they go to stdout).
+type exportResult struct {
+	data  []byte
+	wrote string
+}
+
+func exportMain(e *env, args []string) error {
+	opts, err := parseExport(e, args)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "memscope export: %v\n", err)
-		return 2
+		return err
+	}
+	res, err := runExport(e, opts)
+	if err != nil {
+		return err
+	}
+	return printExport(e, res)
+}
+
+func parseExport(e *env, args []string) (exportOptions, error) {
+	var opts exportOptions
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	opts.home.add(fs)
+	formatName := fs.String("format", "md", "md, html or json (--memory: md or json)")
+	fs.StringVar(&opts.out, "out", "", "write to FILE instead of stdout")
+	fs.BoolVar(&opts.memory, "memory", false, "export a project's memory instead of a session")
+	fs.StringVar(&opts.project, "project", "", "with --memory: project folder (default: the current folder)")
+	pos, err := parseInterspersed(e, fs, args)
+	if err != nil {
+		return opts, err
+	}
+	if opts.format, err = export.ParseFormat(*formatName); err != nil {
+		return opts, badUsage(err)
 	}
 	switch {
-	case *memory && len(pos) != 0, !*memory && len(pos) != 1:
-		return usage()
-	case *memory && f == export.HTML:
-		fmt.Fprintln(e.stderr, "memscope export: --memory exports md or json")
-		return 2
-	case !*memory && *project != "":
-		fmt.Fprintln(e.stderr, "memscope export: --project goes with --memory")
-		return 2
+	case opts.memory && len(pos) != 0, !opts.memory && len(pos) != 1:
+		return opts, usageError("usage: memscope export SESSION [--format md|html|json] [--out FILE] [--home DIR]\n" +
+			"       memscope export --memory [--project PATH] [--format md|json] [--out FILE] [--home DIR]")
+	case opts.memory && opts.format == export.HTML:
+		return opts, badUsagef("--memory exports md or json")
+	case !opts.memory && opts.project != "":
+		return opts, badUsagef("--project goes with --memory")
 	}
+	if !opts.memory {
+		opts.session = pos[0]
+	}
+	return opts, nil
+}
+
+// runExport builds the export and, with --out, writes it atomically
+// where it cannot take the place of what it exports.
+func runExport(e *env, opts exportOptions) (exportResult, error) {
 	var data []byte
 	var guard []string
-	if *memory {
-		data, guard, err = exportMemory(e, hf, *project, f)
+	var err error
+	if opts.memory {
+		data, guard, err = exportMemory(e, &opts.home, opts.project, opts.format)
 	} else {
-		data, guard, err = exportSession(e, hf, pos[0], f)
+		data, guard, err = exportSession(e, &opts.home, opts.session, opts.format)
 	}
+	if err != nil || opts.out == "" {
+		return exportResult{data: data}, err
+	}
+	dst, err := absFrom(e, opts.out)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "memscope export: %v\n", err)
-		return 1
+		return exportResult{}, err
 	}
-	if *out == "" {
-		w := e.stdout
-		if isTerminal(w) {
-			w = humanOutput(w)
-		}
-		if _, err := w.Write(data); err != nil {
-			fmt.Fprintf(e.stderr, "memscope export: %v\n", err)
-			return 1
-		}
-		return 0
-	}
-	dst, err := absFrom(e, *out)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "memscope export: %v\n", err)
-		return 1
-	}
-	if err := checkExportTarget(dst, guard, *memory); err != nil {
-		fmt.Fprintf(e.stderr, "memscope export: %v\n", err)
-		return 1
+	if err := checkExportTarget(dst, guard, opts.memory); err != nil {
+		return exportResult{}, err
 	}
 	if err := model.WriteFileAtomic(dst, data, exportPerm); err != nil {
-		fmt.Fprintf(e.stderr, "memscope export: %v\n", err)
-		return 1
+		return exportResult{}, err
 	}
-	fmt.Fprintf(humanOutput(e.stderr), "memscope export: wrote %s (%s)\n", dst, memindex.FormatFileSize(len(data)))
-	return 0
+	return exportResult{data: data, wrote: dst}, nil
+}
+
+// printExport sends the export to stdout, exact when piped, or says
+// where it was written.
+func printExport(e *env, r exportResult) error {
+	if r.wrote != "" {
+		fmt.Fprintf(humanOutput(e.stderr), "memscope export: wrote %s (%s)\n", r.wrote, format.ClientFileSize(len(r.data)))
+		return nil
+	}
+	_, err := exactOutput(e.stdout).Write(r.data)
+	return err
 }
 
 // exportSession builds the export of SESSION. guard lists the files the

@@ -5,24 +5,36 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/memscope/memscope/engine/extract"
-	"github.com/memscope/memscope/engine/scan"
 	"github.com/memscope/memscope/model"
 )
 
-func init() {
-	register(command{
-		name:  "extract",
-		usage: "memscope extract SESSION [--home DIR] [--demo] [--project PATH] [--json] [--write] [--force]",
-		summary: "propose memories from a session's prompts, with duplicates and what was kept out and why\n" +
-			"Reads requests to remember, corrections, confirmed approaches, the user's role and preferences,\n" +
-			"decisions and deadlines, and tracker links; follows the client's exclusion list. --write saves them into the project's memory folder (the session's folder, or\n" +
-			"--project) with their index lines, through the security scan and the undo journal; --force writes what\n" +
-			"the scan blocks. Exit 1 when a write failed.",
-		run: runExtract,
-	})
+const extractUsage = "memscope extract SESSION [--home DIR] [--demo] [--project PATH] [--json] [--write] [--force]"
+
+var extractCommand = &command{
+	name:  "extract",
+	usage: extractUsage,
+	summary: "propose memories from a session's prompts, with duplicates and what was kept out and why\n" +
+		"Reads requests to remember, corrections, confirmed approaches, the user's role and preferences,\n" +
+		"decisions and deadlines, and tracker links; follows the client's exclusion list. --write saves them into the project's memory folder (the session's folder, or\n" +
+		"--project) with their index lines, through the security scan and the undo journal; --force writes what\n" +
+		"the scan blocks. Exit 1 when a write failed.",
+	run: extractMain,
+}
+
+// extractOptions are extract's flags and SESSION.
+type extractOptions struct {
+	home homeFlags
+	// project names the memory folder; "" for the session's startup folder.
+	project string
+	json    bool
+	// write saves the candidates; force saves what the scan blocks too.
+	write, force bool
+	session      string
 }
 
 // extractOut is `extract --json`.
@@ -44,124 +56,78 @@ type extractOut struct {
 	Problems []model.Problem `json:"problems"`
 }
 
-// savedMemories is what --write did.
-type savedMemories struct {
-	// Written lists the memories saved; Failed those that were not.
-	Written []writtenMemory `json:"written"`
-	Failed  []failedWrite   `json:"failed"`
-}
-
-// writtenMemory is a candidate saved through the store.
-type writtenMemory struct {
-	Name string           `json:"name"`
-	Type model.MemoryType `json:"type"`
-	// Path is the new file, relative to the memory folder.
-	Path string `json:"path"`
-	// Change is the journal id `memscope undo` reverts.
-	Change string `json:"change"`
-	// Findings are scan findings that did not block (or were forced).
-	Findings []scan.Finding `json:"findings,omitempty"`
-}
-
-// failedWrite is a candidate that was not saved.
-type failedWrite struct {
-	Name   string `json:"name"`
-	Reason string `json:"reason"`
-	// Blocked is set when the security scan refused it (--force writes it).
-	Blocked  bool           `json:"blocked,omitempty"`
-	Findings []scan.Finding `json:"findings,omitempty"`
-}
-
-func runExtract(e *env, args []string) int {
-	fs := flag.NewFlagSet("extract", flag.ContinueOnError)
-	hf := addHomeFlags(fs)
-	project := fs.String("project", "", "project whose memory folder to use (default: the session's startup folder)")
-	asJSON := fs.Bool("json", false, "print JSON")
-	write := fs.Bool("write", false, "save the candidates into the memory folder")
-	force := fs.Bool("force", false, "with --write: save candidates the security scan blocks")
-	pos, ok := parseInterspersed(e, fs, args)
-	if !ok {
-		return 2
-	}
-	if len(pos) != 1 || *force && !*write {
-		fmt.Fprintln(e.stderr, "usage: memscope extract SESSION [--home DIR] [--demo] [--project PATH] [--json] [--write] [--force]")
-		return 2
-	}
-	fail := func(err error) int {
-		fmt.Fprintf(e.stderr, "memscope extract: %v\n", err)
-		return 1
-	}
-	sf, err := openSession(e, hf, pos[0])
+func extractMain(e *env, args []string) error {
+	opts, err := parseExtract(e, args)
 	if err != nil {
-		return fail(err)
+		return err
+	}
+	out, err := runExtract(e, opts)
+	if err != nil {
+		return err
+	}
+	if err := e.output(opts.json, out, func(w io.Writer) { printExtract(w, out, opts.write) }); err != nil {
+		return err
+	}
+	if len(out.Failed) > 0 {
+		return exitStatus(1)
+	}
+	return nil
+}
+
+func parseExtract(e *env, args []string) (extractOptions, error) {
+	var opts extractOptions
+	fs := flag.NewFlagSet("extract", flag.ContinueOnError)
+	opts.home.add(fs)
+	fs.StringVar(&opts.project, "project", "", "project whose memory folder to use (default: the session's startup folder)")
+	fs.BoolVar(&opts.json, "json", false, "print JSON")
+	fs.BoolVar(&opts.write, "write", false, "save the candidates into the memory folder")
+	fs.BoolVar(&opts.force, "force", false, "with --write: save candidates the security scan blocks")
+	pos, err := parseInterspersed(e, fs, args)
+	if err != nil {
+		return opts, err
+	}
+	if len(pos) != 1 || opts.force && !opts.write {
+		return opts, usageError("usage: " + extractUsage)
+	}
+	opts.session = pos[0]
+	return opts, nil
+}
+
+// runExtract proposes memories from the session's prompts and, with
+// --write, saves them into its project's memory folder.
+func runExtract(e *env, opts extractOptions) (extractOut, error) {
+	sf, err := openSession(e, &opts.home, opts.session)
+	if err != nil {
+		return extractOut{}, err
 	}
 	defer sf.close()
 	tr, err := model.ReadTranscriptWith(sf.fsys, sf.name, model.ScanOptions{Content: true, KeepText: true})
 	if err != nil {
-		return fail(err)
+		return extractOut{}, err
 	}
-	mem, closeMem, err := openSessionMemory(e, hf, sf, tr, *project)
+	mem, closeMem, err := openSessionMemory(e, &opts.home, sf, tr, opts.project)
 	if err != nil {
-		return fail(err)
+		return extractOut{}, err
 	}
 	defer closeMem()
-	if *write {
+	if opts.write {
 		// Refused up front, not candidate by candidate.
 		if err := mem.store.Writable(); err != nil {
-			return fail(err)
+			return extractOut{}, err
 		}
 	}
 	existing := extract.ExistingFromMemoryDir(mem.store.Memory())
 	res, prompts, err := extract.FromTranscript(context.Background(), tr, existing, extract.RuleExtractor{}, time.Local)
 	if err != nil {
-		return fail(err)
+		return extractOut{}, err
 	}
 	out := extractOut{Session: tr.Summary.SessionID, Path: sf.disk, Project: mem.project, MemoryDir: mem.loc.Dir, MemoryEnabled: mem.loc.Enabled, Existing: len(existing),
 		Prompts: len(prompts.Inputs), Skipped: prompts.Skipped, Result: res, savedMemories: savedMemories{Written: []writtenMemory{}, Failed: []failedWrite{}},
 		Problems: append(append([]model.Problem{}, tr.Summary.Problems...), mem.store.Problems()...)}
-	if *write {
-		out.savedMemories = saveCandidates(mem.store, res.Candidates, e.now(), *force)
+	if opts.write {
+		out.savedMemories = saveCandidates(mem.store, res.Candidates, e.now(), opts.force)
 	}
-	if *asJSON {
-		if err := writeJSON(e.stdout, out); err != nil {
-			return fail(err)
-		}
-	} else {
-		printExtract(humanOutput(e.stdout), out, *write)
-	}
-	if len(out.Failed) > 0 {
-		return 1
-	}
-	return 0
-}
-
-// openSessionMemory opens the memory folder a session's memories belong
-// to: that of project when given, else of the session's startup folder
-// (its first cwd), resolved the client's way (git root, worktrees,
-// overrides). The home is the one the session was found in, else the
-// usual one; the returned func releases a home opened here.
-func openSessionMemory(e *env, hf *homeFlags, sf *sessionFile, tr *model.Transcript, project string) (*memoryTarget, func(), error) {
-	o, done := sf.home, func() {}
-	if o == nil {
-		var err error
-		if o, err = e.openHome(hf); err != nil {
-			return nil, nil, err
-		}
-		done = o.close
-	}
-	if project == "" {
-		project = tr.Summary.CWD
-	}
-	if project == "" {
-		done()
-		return nil, nil, fmt.Errorf("%s names no startup folder (cwd); pass --project", sf.disk)
-	}
-	t, err := openMemory(e, o, project)
-	if err != nil {
-		done()
-		return nil, nil, err
-	}
-	return t, done, nil
+	return out, nil
 }
 
 func printExtract(w io.Writer, r extractOut, wrote bool) {
@@ -176,4 +142,17 @@ func printExtract(w io.Writer, r extractOut, wrote bool) {
 	}
 	printExtraction(w, r.Result)
 	printSaved(w, r.savedMemories, wrote, r.MemoryDir, r.Project, len(r.Candidates))
+}
+
+// skippedText is " (skipped: sidechain 1, tool result 3)", or "".
+func skippedText(m map[extract.PromptSkip]int) string {
+	if len(m) == 0 {
+		return ""
+	}
+	var parts []string
+	for k, n := range m {
+		parts = append(parts, fmt.Sprintf("%s %d", k, n))
+	}
+	sort.Strings(parts)
+	return " (skipped: " + strings.Join(parts, ", ") + ")"
 }

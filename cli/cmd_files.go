@@ -10,14 +10,14 @@ import (
 
 	"github.com/memscope/memscope/engine/filehist"
 	"github.com/memscope/memscope/engine/store"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
-func init() {
-	register(command{
-		name:  "files",
-		usage: "memscope files [SESSION] [--turn UUID] [--file PATH [--diff V1[..V2|..disk]] [--restore V]] [--rewind UUID] [--yes [--plan FP]] [--undo] [--json]",
-		summary: `the per-session file snapshots Claude Code keeps for /rewind: turns, versions, diffs, restore
+var filesCommand = &command{
+	name:  "files",
+	usage: "memscope files [SESSION] [--turn UUID] [--file PATH [--diff V1[..V2|..disk]] [--restore V]] [--rewind UUID] [--yes [--plan FP]] [--undo] [--json]",
+	summary: `the per-session file snapshots Claude Code keeps for /rewind: turns, versions, diffs, restore
 
 Without SESSION, lists the sessions that have a file-history folder. With
 SESSION (an id, a unique prefix, or a transcript path), lists its turns
@@ -60,23 +60,57 @@ disk: {exists, size, sha256}}; --diff {trackingPath, from, to, diff};
 [{trackingPath, action: restore|delete|leave, target, backupPath, backup,
 fromFirstVersion, current, after, diff, unchanged, refused}]}, applied,
 change}; --undo {id, op, summary, files: [{path, action}], diff}.`,
-		run: runFiles,
-	})
+	run: filesMain,
 }
 
-// filesFlags are the options of memscope files.
-type filesFlags struct {
-	asJSON, yes, undo bool
-	turn, file, diff  string
-	restore, rewind   string
-	plan              string
+// filesOptions are the flags of memscope files and its SESSION ("" lists
+// the sessions).
+type filesOptions struct {
+	home             homeFlags
+	session          string
+	json, yes, undo  bool
+	turn, file, diff string
+	restore, rewind  string
+	plan             string
 }
 
-func runFiles(e *env, args []string) int {
+// filesReport is what one mode of files found or did.
+type filesReport struct {
+	// notes are said on stderr first (problems reading the folders).
+	notes []string
+	// json is what --json prints; text prints the text report.
+	json any
+	text func(w io.Writer)
+	// code is the exit code once printed: 1 for a refused restore.
+	code int
+}
+
+func filesMain(e *env, args []string) error {
+	opts, err := parseFiles(e, args)
+	if err != nil {
+		return err
+	}
+	rep, err := runFiles(e, opts)
+	if err != nil {
+		return err
+	}
+	for _, n := range rep.notes {
+		fmt.Fprintf(e.stderr, "memscope files: %s\n", n)
+	}
+	if err := e.output(opts.json, rep.json, rep.text); err != nil {
+		return err
+	}
+	if rep.code != 0 {
+		return exitStatus(rep.code)
+	}
+	return nil
+}
+
+func parseFiles(e *env, args []string) (filesOptions, error) {
+	var f filesOptions
 	fs := flag.NewFlagSet("files", flag.ContinueOnError)
-	hf := addHomeFlags(fs)
-	var f filesFlags
-	fs.BoolVar(&f.asJSON, "json", false, "print JSON")
+	f.home.add(fs)
+	fs.BoolVar(&f.json, "json", false, "print JSON")
 	fs.StringVar(&f.turn, "turn", "", "show one turn (prompt uuid or unique prefix)")
 	fs.StringVar(&f.file, "file", "", "show one tracked file (tracking path or absolute path)")
 	fs.StringVar(&f.diff, "diff", "", "with --file: V1..V2, V..disk or V")
@@ -85,44 +119,24 @@ func runFiles(e *env, args []string) int {
 	fs.BoolVar(&f.yes, "yes", false, "write the restore (without it, only the plan is shown)")
 	fs.BoolVar(&f.undo, "undo", false, "revert the session's newest restore")
 	fs.StringVar(&f.plan, "plan", "", "with --yes: restore only if the plan is still the one shown with this fingerprint")
-	pos, ok := parseInterspersed(e, fs, args)
-	if !ok {
-		return 2
-	}
-	fail := func(err error) int {
-		fmt.Fprintf(e.stderr, "memscope files: %v\n", model.SanitizeForTerminal(err.Error()))
-		return 1
+	pos, err := parseInterspersed(e, fs, args)
+	if err != nil {
+		return f, err
 	}
 	if len(pos) > 1 {
-		fmt.Fprintln(e.stderr, "memscope files: one SESSION at most")
-		return 2
+		return f, badUsagef("one SESSION at most")
+	}
+	if len(pos) == 1 {
+		f.session = pos[0]
 	}
 	if err := f.check(len(pos) == 1); err != nil {
-		fmt.Fprintf(e.stderr, "memscope files: %v\n", err)
-		return 2
+		return f, badUsage(err)
 	}
-	o, err := e.openHome(hf)
-	if err != nil {
-		return fail(err)
-	}
-	defer o.close()
-	if len(pos) == 0 {
-		return filesSessions(e, o, f.asJSON)
-	}
-	s, err := loadFileHistory(e, o, pos[0])
-	if err != nil {
-		return fail(err)
-	}
-	code, err := f.dispatch(e, o, s)
-	if err != nil {
-		fail(err)
-		return max(code, 1)
-	}
-	return code
+	return f, nil
 }
 
 // check rejects flag combinations that mean nothing.
-func (f *filesFlags) check(haveSession bool) error {
+func (f *filesOptions) check(haveSession bool) error {
 	actions := 0
 	for _, set := range []bool{f.diff != "", f.restore != "", f.rewind != "", f.undo, f.turn != ""} {
 		if set {
@@ -146,38 +160,49 @@ func (f *filesFlags) check(haveSession bool) error {
 	return nil
 }
 
-func (f *filesFlags) dispatch(e *env, o *opened, s *filehist.SessionFileHistory) (int, error) {
+// runFiles opens the home and runs the mode the flags ask for: the
+// sessions with file history, or SESSION's turns, a turn, a file, a diff,
+// a restore (planned, or done with --yes) or the undo of one.
+func runFiles(e *env, f filesOptions) (filesReport, error) {
+	o, err := e.openHome(&f.home)
+	if err != nil {
+		return filesReport{}, err
+	}
+	defer o.close()
+	if f.session == "" {
+		return filesSessions(o), nil
+	}
+	s, err := loadFileHistory(e, o, f.session)
+	if err != nil {
+		return filesReport{}, err
+	}
 	switch {
 	case f.undo:
-		return filesUndo(e, o, s, f.asJSON)
+		return filesUndo(o, s)
 	case f.rewind != "":
 		p, err := filehist.PlanTurnRestore(o.home.FS, s, f.rewind)
 		if err != nil {
-			return 1, err
+			return filesReport{}, err
 		}
 		return filesRestore(e, o, p, f)
 	case f.restore != "":
 		v, err := filehist.ParseVersionRef(f.restore)
 		if err != nil || v.Disk {
-			return 2, fmt.Errorf("--restore %q: want a version number", f.restore)
+			return filesReport{}, badUsagef("--restore %q: want a version number", f.restore)
 		}
 		p, err := filehist.PlanVersionRestore(o.home.FS, s, f.file, v.Version)
 		if err != nil {
-			return 1, err
+			return filesReport{}, err
 		}
 		return filesRestore(e, o, p, f)
 	case f.diff != "":
-		return filesDiff(e, o, s, f.file, f.diff, f.asJSON)
+		return filesDiff(o, s, f.file, f.diff)
 	case f.file != "":
-		return filesFile(e, s, f.file, f.asJSON)
+		return filesFile(s, f.file)
 	case f.turn != "":
-		return filesTurn(e, o, s, f.turn, f.asJSON)
+		return filesTurn(o, s, f.turn)
 	}
-	if f.asJSON {
-		return 0, writeJSON(e.stdout, s)
-	}
-	printFileHistory(humanOutput(e.stdout), s)
-	return 0, nil
+	return filesReport{json: s, text: func(w io.Writer) { printFileHistory(w, s) }}, nil
 }
 
 // loadFileHistory reads SESSION's file history: a transcript found like
@@ -238,60 +263,49 @@ func backupOnlySession(o *opened, arg string) (model.SessionID, bool) {
 	return hit, hit != ""
 }
 
-func filesSessions(e *env, o *opened, asJSON bool) int {
+func filesSessions(o *opened) filesReport {
 	sessions, probs := filehist.Sessions(o.home.FS)
+	r := filesReport{json: map[string]any{"home": o.home.Dir, "sessions": sessions},
+		text: func(w io.Writer) { printFileHistorySessions(w, o.home.Dir, sessions) }}
 	for _, p := range probs {
-		fmt.Fprintf(e.stderr, "memscope files: %s\n", model.SanitizeForTerminal(p.Error()))
+		r.notes = append(r.notes, model.SanitizeForTerminal(p.Error()))
 	}
-	if asJSON {
-		if err := writeJSON(e.stdout, map[string]any{"home": o.home.Dir, "sessions": sessions}); err != nil {
-			return 1
-		}
-		return 0
-	}
-	printFileHistorySessions(humanOutput(e.stdout), o.home.Dir, sessions)
-	return 0
+	return r
 }
 
-func filesTurn(e *env, o *opened, s *filehist.SessionFileHistory, id string, asJSON bool) (int, error) {
+func filesTurn(o *opened, s *filehist.SessionFileHistory, id string) (filesReport, error) {
 	t, ok := s.Turn(id)
 	if !ok {
-		return 1, fmt.Errorf("session %s has no turn %q with a file-history snapshot (or the prefix is ambiguous)", s.SessionID, id)
+		return filesReport{}, fmt.Errorf("session %s has no turn %q with a file-history snapshot (or the prefix is ambiguous)", s.SessionID, id)
 	}
 	p, err := filehist.PlanTurnRestore(o.home.FS, s, t.MessageID)
 	if err != nil {
-		return 1, err
+		return filesReport{}, err
 	}
-	if asJSON {
-		return 0, writeJSON(e.stdout, map[string]any{"turn": t, "rewindPlan": p})
-	}
-	w := humanOutput(e.stdout)
-	printTurn(w, *t)
-	fmt.Fprintf(w, "\n/rewind to this turn (memscope files %s --rewind %s):\n", s.SessionID, t.MessageID)
-	printPlan(w, p, false)
-	return 0, nil
+	return filesReport{json: map[string]any{"turn": t, "rewindPlan": p}, text: func(w io.Writer) {
+		printTurn(w, *t)
+		fmt.Fprintf(w, "\n/rewind to this turn (memscope files %s --rewind %s):\n", s.SessionID, t.MessageID)
+		printPlan(w, p, false)
+	}}, nil
 }
 
-func filesFile(e *env, s *filehist.SessionFileHistory, name string, asJSON bool) (int, error) {
+func filesFile(s *filehist.SessionFileHistory, name string) (filesReport, error) {
 	f, ok := s.File(name)
 	if !ok {
-		return 1, fmt.Errorf("session %s tracks no file %q", s.SessionID, name)
+		return filesReport{}, fmt.Errorf("session %s tracks no file %q", s.SessionID, name)
 	}
 	disk, err := diskStamp(f)
 	if err != nil {
-		return 1, err
+		return filesReport{}, err
 	}
-	if asJSON {
-		return 0, writeJSON(e.stdout, map[string]any{"file": f, "disk": disk})
-	}
-	w := humanOutput(e.stdout)
-	printTrackedFile(w, *f, s.Turns)
-	if disk.Exists {
-		fmt.Fprintf(w, "    disk  %s, sha256 %s\n", humanBytes(disk.Size), disk.SHA256[:12])
-	} else {
-		fmt.Fprintln(w, "    disk  (no file)")
-	}
-	return 0, nil
+	return filesReport{json: map[string]any{"file": f, "disk": disk}, text: func(w io.Writer) {
+		printTrackedFile(w, *f, s.Turns)
+		if disk.Exists {
+			fmt.Fprintf(w, "    disk  %s, sha256 %s\n", format.Bytes(disk.Size), disk.SHA256[:12])
+		} else {
+			fmt.Fprintln(w, "    disk  (no file)")
+		}
+	}}, nil
 }
 
 // diskStamp is the tracked file on disk now.
@@ -303,87 +317,77 @@ func diskStamp(f *filehist.TrackedFile) (store.FileStamp, error) {
 	return filehist.StampBytes(data), nil
 }
 
-func filesDiff(e *env, o *opened, s *filehist.SessionFileHistory, name, spec string, asJSON bool) (int, error) {
+func filesDiff(o *opened, s *filehist.SessionFileHistory, name, spec string) (filesReport, error) {
 	f, ok := s.File(name)
 	if !ok {
-		return 1, fmt.Errorf("session %s tracks no file %q", s.SessionID, name)
+		return filesReport{}, fmt.Errorf("session %s tracks no file %q", s.SessionID, name)
 	}
 	from, to, err := filehist.ParseVersionRange(spec, f)
 	if err != nil {
-		return 2, err
+		return filesReport{}, badUsage(err)
 	}
 	d, err := filehist.FileVersionDiff(o.home.FS, f, from, to)
 	if err != nil {
-		return 1, err
+		return filesReport{}, err
 	}
-	if asJSON {
-		return 0, writeJSON(e.stdout, map[string]any{"trackingPath": f.TrackingPath, "from": from.String(), "to": to.String(), "diff": d})
-	}
-	if d == "" {
-		fmt.Fprintf(e.stdout, "%s: %s and %s are the same\n", model.SanitizeForTerminal(f.TrackingPath), from, to)
-		return 0, nil
-	}
-	io.WriteString(humanOutput(e.stdout), d)
-	return 0, nil
+	return filesReport{json: map[string]any{"trackingPath": f.TrackingPath, "from": from.String(), "to": to.String(), "diff": d}, text: func(w io.Writer) {
+		if d == "" {
+			fmt.Fprintf(w, "%s: %s and %s are the same\n", model.SanitizeForTerminal(f.TrackingPath), from, to)
+			return
+		}
+		io.WriteString(w, d)
+	}}, nil
 }
 
-func filesRestore(e *env, o *opened, p *filehist.RestorePlan, f *filesFlags) (int, error) {
-	yes, asJSON := f.yes, f.asJSON
+// filesRestore shows the plan p, or with --yes (and the plan unchanged
+// since --plan's fingerprint) applies it, journaled for --undo.
+func filesRestore(e *env, o *opened, p *filehist.RestorePlan, f filesOptions) (filesReport, error) {
 	refused := len(p.Refusals()) > 0
-	if yes && f.plan != "" && f.plan != p.Fingerprint() {
-		return 1, fmt.Errorf("restore refused, nothing was written: the files or backups changed since plan %s was shown (now %s); look at the plan again", f.plan, p.Fingerprint())
+	if f.yes && f.plan != "" && f.plan != p.Fingerprint() {
+		return filesReport{}, fmt.Errorf("restore refused, nothing was written: the files or backups changed since plan %s was shown (now %s); look at the plan again", f.plan, p.Fingerprint())
 	}
-	if !yes || refused {
-		code := 0
+	if !f.yes || refused {
+		r := filesReport{json: map[string]any{"plan": p, "fingerprint": p.Fingerprint(), "applied": false}, text: func(w io.Writer) {
+			printPlan(w, p, true)
+			switch {
+			case refused:
+				fmt.Fprintln(w, "refused: nothing was written")
+			case p.Writes() == 0:
+				fmt.Fprintln(w, "nothing to do: every file already is as it would be restored")
+			default:
+				fmt.Fprintf(w, "nothing was written: run again with --yes --plan %s to restore exactly this\n", p.Fingerprint())
+			}
+		}}
 		if refused {
-			code = 1
+			r.code = 1
 		}
-		if asJSON {
-			return code, writeJSON(e.stdout, map[string]any{"plan": p, "fingerprint": p.Fingerprint(), "applied": false})
-		}
-		w := humanOutput(e.stdout)
-		printPlan(w, p, true)
-		switch {
-		case refused:
-			fmt.Fprintln(w, "refused: nothing was written")
-		case p.Writes() == 0:
-			fmt.Fprintln(w, "nothing to do: every file already is as it would be restored")
-		default:
-			fmt.Fprintf(w, "nothing was written: run again with --yes --plan %s to restore exactly this\n", p.Fingerprint())
-		}
-		return code, nil
+		return r, nil
 	}
 	ch, err := filehist.ApplyRestore(o.home.Dir, o.home.FS, p, e.now())
 	if err != nil {
-		return 1, err
+		return filesReport{}, err
 	}
-	if asJSON {
-		return 0, writeJSON(e.stdout, map[string]any{"plan": p, "fingerprint": p.Fingerprint(), "applied": true, "change": ch})
-	}
-	w := humanOutput(e.stdout)
-	fmt.Fprintf(w, "%s\n", ch.Summary)
-	for _, c := range ch.Files {
-		fmt.Fprintf(w, "  %-8s %s\n", c.Action, c.Path)
-	}
-	if ch.ID != "" {
-		fmt.Fprintf(w, "journaled as %s: memscope files %s --undo puts the files back\n", ch.ID, p.SessionID)
-	}
-	return 0, nil
+	return filesReport{json: map[string]any{"plan": p, "fingerprint": p.Fingerprint(), "applied": true, "change": ch}, text: func(w io.Writer) {
+		fmt.Fprintf(w, "%s\n", ch.Summary)
+		for _, c := range ch.Files {
+			fmt.Fprintf(w, "  %-8s %s\n", c.Action, c.Path)
+		}
+		if ch.ID != "" {
+			fmt.Fprintf(w, "journaled as %s: memscope files %s --undo puts the files back\n", ch.ID, p.SessionID)
+		}
+	}}, nil
 }
 
-func filesUndo(e *env, o *opened, s *filehist.SessionFileHistory, asJSON bool) (int, error) {
+func filesUndo(o *opened, s *filehist.SessionFileHistory) (filesReport, error) {
 	ch, err := filehist.UndoRestore(o.home.Dir, s.SessionID)
 	if err != nil {
-		return 1, err
+		return filesReport{}, err
 	}
-	if asJSON {
-		return 0, writeJSON(e.stdout, ch)
-	}
-	w := humanOutput(e.stdout)
-	fmt.Fprintf(w, "undid %s: %s\n", ch.ID, ch.Summary)
-	for _, c := range ch.Files {
-		fmt.Fprintf(w, "  %-8s %s\n", c.Action, c.Path)
-	}
-	io.WriteString(w, ch.Diff)
-	return 0, nil
+	return filesReport{json: ch, text: func(w io.Writer) {
+		fmt.Fprintf(w, "undid %s: %s\n", ch.ID, ch.Summary)
+		for _, c := range ch.Files {
+			fmt.Fprintf(w, "  %-8s %s\n", c.Action, c.Path)
+		}
+		io.WriteString(w, ch.Diff)
+	}}, nil
 }

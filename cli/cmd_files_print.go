@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/filehist"
+	"github.com/memscope/memscope/internal/format"
 )
 
 func timeText(t time.Time) string {
@@ -28,7 +29,7 @@ func printFileHistorySessions(w io.Writer, home string, sessions []filehist.Sess
 		if tr == "" {
 			tr = "(transcript gone)"
 		}
-		fmt.Fprintf(w, "  %s  %s  %3d backups %9s  %s\n", s.SessionID, timeText(s.ModTime), s.Backups, humanBytes(s.Bytes), tr)
+		fmt.Fprintf(w, "  %s  %s  %3d backups %9s  %s\n", s.SessionID, timeText(s.ModTime), s.Backups, format.Bytes(s.Bytes), tr)
 	}
 }
 
@@ -58,13 +59,13 @@ func printFileHistory(w io.Writer, s *filehist.SessionFileHistory) {
 	if len(s.Unreferenced) > 0 {
 		fmt.Fprintf(w, "\n%d backups no record names:\n", len(s.Unreferenced))
 		for _, b := range s.Unreferenced {
-			fmt.Fprintf(w, "  %s  %s\n", b.Path, humanBytes(b.Size))
+			fmt.Fprintf(w, "  %s  %s\n", b.Path, format.Bytes(b.Size))
 		}
 	}
 	if len(s.Missing) > 0 {
 		fmt.Fprintf(w, "\n%d records name a missing backup:\n", len(s.Missing))
 		for _, m := range s.Missing {
-			fmt.Fprintf(w, "  %s v%d  %s  (turn %s)\n", m.TrackingPath, m.Version, m.BackupFileName, shortID(m.Turn))
+			fmt.Fprintf(w, "  %s v%d  %s  (turn %s)\n", m.TrackingPath, m.Version, m.BackupFileName, format.ShortID(m.Turn))
 		}
 	}
 	if len(s.Problems) > 0 {
@@ -84,7 +85,7 @@ func printTurn(w io.Writer, t filehist.FileTurn) {
 	if t.Synthesized {
 		note = "  [snapshot record missing: rebuilt from the previous one and the turn's deltas]"
 	}
-	fmt.Fprintf(w, "  %s  %s  %s%s\n", timeText(t.Time), shortID(t.MessageID), prompt, note)
+	fmt.Fprintf(w, "  %s  %s  %s%s\n", timeText(t.Time), format.ShortID(t.MessageID), prompt, note)
 	for _, f := range t.Touched {
 		fmt.Fprintf(w, "      %-9s  %-30s %s\n", f.How, f.TrackingPath, versionText(f.Version, f.Absent))
 	}
@@ -107,14 +108,14 @@ func printTrackedFile(w io.Writer, f filehist.TrackedFile, turns []filehist.File
 		case !v.BackupExists:
 			state = "backup missing: " + v.BackupFileName
 		default:
-			state = fmt.Sprintf("%-9s %s", humanBytes(v.Size), v.BackupFileName)
+			state = fmt.Sprintf("%-9s %s", format.Bytes(v.Size), v.BackupFileName)
 		}
 		if v.Unreferenced {
 			state += "  (no record names it)"
 		}
 		var ts []string
 		for _, id := range v.Turns {
-			ts = append(ts, shortID(id))
+			ts = append(ts, format.ShortID(id))
 		}
 		at := ""
 		if len(ts) > 0 {

@@ -79,9 +79,9 @@ func TestHostileCoversEveryCommand(t *testing.T) {
 	for _, args := range hostileCommands("h", &hostilehome.Result{}, "p") {
 		covered[args[0]] = true
 	}
-	for name := range commands {
-		if !covered[name] {
-			t.Errorf("command %s is not driven on hostile homes", name)
+	for _, c := range commands {
+		if !covered[c.name] {
+			t.Errorf("command %s is not driven on hostile homes", c.name)
 		}
 	}
 }

@@ -10,77 +10,90 @@ import (
 
 	"github.com/memscope/memscope/engine/lint"
 	"github.com/memscope/memscope/engine/memindex"
-	memstore "github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
 )
 
-func init() {
-	register(command{
-		name:    "lint",
-		usage:   "memscope lint [--home DIR] [--demo] [--project PATH] [--json]",
-		summary: "check a project's memory: index cap, dangling links, orphans, frontmatter, types, size, [[links]], duplicates, staleness, drift, secrets and injections (exit 1 on errors)",
-		run:     runLint,
-	})
+var lintCommand = &command{
+	name:    "lint",
+	usage:   "memscope lint [--home DIR] [--demo] [--project PATH] [--json]",
+	summary: "check a project's memory: index cap, dangling links, orphans, frontmatter, types, size, [[links]], duplicates, staleness, drift, secrets and injections (exit 1 on errors)",
+	run:     lintMain,
 }
 
-// memoryTarget is a project's memory folder opened for reading and
-// writing, and the project tree drift is checked against.
-type memoryTarget struct {
-	loc     model.MemoryLocation
-	store   *memstore.Store
+// lintOptions are lint's flags.
+type lintOptions struct {
+	home homeFlags
+	// project is the project folder; "" for the current one.
 	project string
-	// tree is the project's root for drift: the git root, else the folder.
-	tree string
-	// root is the file system the project tree is read from (opened.root).
-	root fs.FS
-	// close lets go of a home opened with the target (a materialized demo
-	// is removed).
-	close func()
+	stale   memindex.StalenessThresholds
+	json    bool
 }
 
-// openProjectMemory opens the home named by hf and the memory of project
-// in it (see openMemory). Call close on the target when done.
-func openProjectMemory(e *env, hf *homeFlags, project string) (*memoryTarget, error) {
-	o, err := e.openHome(hf)
-	if err != nil {
-		return nil, err
-	}
-	t, err := openMemory(e, o, project)
-	if err != nil {
-		o.close()
-		return nil, err
-	}
-	t.close = o.close
-	return t, nil
+// lintResult is the report on a project's memory, and where it is.
+type lintResult struct {
+	loc     model.MemoryLocation
+	project string
+	// exists is false when the memory folder is not there yet.
+	exists bool
+	report lint.Report
 }
 
-// openMemory resolves the memory folder of project (default: the current
-// folder, or the demo's main project) the way the client does and opens a
-// store on it. The home stays o's to close.
-func openMemory(e *env, o *opened, project string) (*memoryTarget, error) {
-	if project == "" {
-		project = o.defaultProject(e)
-	}
-	abs, err := absFrom(e, project)
+// lintOutput is `memscope lint --json`.
+type lintOutput struct {
+	MemoryDir string `json:"memoryDir"`
+	Project   string `json:"project"`
+	lint.Report
+}
+
+func lintMain(e *env, args []string) error {
+	opts, err := parseLint(e, args)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	root := o.root
-	userHome, _ := e.userHome()
-	settings, _ := model.LoadSettings(root, o.home.Dir, abs, model.ManagedDir)
-	loc := model.ResolveMemoryLocation(model.MemoryOptions{
-		Root: root, HomeDir: o.home.Dir, UserHome: userHome, StartDir: abs, Getenv: e.getenv, Settings: settings,
-	})
-	store, _ := memstore.Open(loc.Dir, memstore.DirFSWith(loc.Dir, e.writes))
-	t := &memoryTarget{loc: loc, store: store, project: abs, tree: abs, root: root, close: func() {}}
-	if loc.Git.Root != "" {
-		t.tree = loc.Git.Root
+	res, err := runLint(e, opts)
+	if err != nil {
+		return err
 	}
-	return t, nil
+	js := lintOutput{MemoryDir: res.loc.Dir, Project: res.project, Report: res.report}
+	if err := e.output(opts.json, js, func(w io.Writer) { printLint(w, res) }); err != nil {
+		return err
+	}
+	if res.report.HasErrors() {
+		return exitStatus(1)
+	}
+	return nil
+}
+
+func parseLint(e *env, args []string) (lintOptions, error) {
+	var opts lintOptions
+	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
+	opts.home.add(fs)
+	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
+	stale := fs.String("stale", "", "staleness thresholds, e.g. project=2:14,user=90:365")
+	fs.BoolVar(&opts.json, "json", false, "print JSON")
+	if err := parseFlags(e, fs, args); err != nil {
+		return opts, err
+	}
+	// A bad --stale is reported like a failed check (exit 1), as it
+	// always has been.
+	var err error
+	opts.stale, err = memindex.ParseStaleness(*stale)
+	return opts, err
+}
+
+// runLint checks the project's memory.
+func runLint(e *env, opts lintOptions) (lintResult, error) {
+	t, err := openProjectMemory(e, &opts.home, opts.project)
+	if err != nil {
+		return lintResult{}, err
+	}
+	defer t.close()
+	rep := lint.Run(lintInput(e, t, opts.stale))
+	return lintResult{loc: t.loc, project: t.project, exists: t.store.Memory().Exists, report: rep}, nil
 }
 
 // lintInput is the lint input for the target's memory as the store read it.
-func (t *memoryTarget) lintInput(e *env, th memindex.StalenessThresholds) lint.Input {
+func lintInput(e *env, t *memoryTarget, th memindex.StalenessThresholds) lint.Input {
 	in := lint.Input{
 		Memory:   t.store.Memory(),
 		Problems: t.store.Problems(),
@@ -95,58 +108,15 @@ func (t *memoryTarget) lintInput(e *env, th memindex.StalenessThresholds) lint.I
 	return in
 }
 
-// lintOutput is `memscope lint --json`.
-type lintOutput struct {
-	MemoryDir string `json:"memoryDir"`
-	Project   string `json:"project"`
-	lint.Report
-}
-
-func runLint(e *env, args []string) int {
-	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
-	hf := addHomeFlags(fs)
-	project := fs.String("project", "", "project folder (default: the current folder)")
-	stale := fs.String("stale", "", "staleness thresholds, e.g. project=2:14,user=90:365")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if !parseFlags(e, fs, args) {
-		return 2
+func printLint(w io.Writer, r lintResult) {
+	fmt.Fprintf(w, "memory  %s (%s)\n", r.loc.Dir, r.loc.Reason)
+	if !r.loc.Enabled {
+		fmt.Fprintf(w, "        auto memory is off here (%s): the client neither reads nor writes this folder\n", r.loc.SwitchReason)
 	}
-	fail := func(err error) int {
-		fmt.Fprintf(e.stderr, "memscope lint: %v\n", err)
-		return 1
-	}
-	th, err := memindex.ParseStaleness(*stale)
-	if err != nil {
-		return fail(err)
-	}
-	t, err := openProjectMemory(e, hf, *project)
-	if err != nil {
-		return fail(err)
-	}
-	defer t.close()
-	rep := lint.Run(t.lintInput(e, th))
-	if *asJSON {
-		if err := writeJSON(e.stdout, lintOutput{MemoryDir: t.loc.Dir, Project: t.project, Report: rep}); err != nil {
-			return fail(err)
-		}
-	} else {
-		printLint(humanOutput(e.stdout), t, rep)
-	}
-	if rep.HasErrors() {
-		return 1
-	}
-	return 0
-}
-
-func printLint(w io.Writer, t *memoryTarget, r lint.Report) {
-	fmt.Fprintf(w, "memory  %s (%s)\n", t.loc.Dir, t.loc.Reason)
-	if !t.loc.Enabled {
-		fmt.Fprintf(w, "        auto memory is off here (%s): the client neither reads nor writes this folder\n", t.loc.SwitchReason)
-	}
-	if !t.store.Memory().Exists {
+	if !r.exists {
 		fmt.Fprintln(w, "        no memory folder yet: nothing to check")
 	}
-	for _, f := range r.Findings {
+	for _, f := range r.report.Findings {
 		where := f.Path
 		if where == "" {
 			where = "."
@@ -156,5 +126,5 @@ func printLint(w io.Writer, t *memoryTarget, r lint.Report) {
 		}
 		fmt.Fprintf(w, "%s: %s %s: %s\n", model.SanitizeLine(where), f.Severity, f.Kind, model.SanitizeLine(f.Message))
 	}
-	fmt.Fprintf(w, "%d errors, %d warnings, %d notes\n", r.Errors, r.Warnings, r.Infos)
+	fmt.Fprintf(w, "%d errors, %d warnings, %d notes\n", r.report.Errors, r.report.Warnings, r.report.Infos)
 }

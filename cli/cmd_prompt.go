@@ -3,8 +3,6 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/memscope/memscope/engine/memindex"
@@ -12,66 +10,98 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-func init() {
-	register(command{
-		name:  "prompt",
-		usage: "memscope prompt [--home DIR] [--project PATH] [--query TEXT]... [--at TIME] [--json]",
-		summary: "what the next session's context gets from CLAUDE.md files and memory, layer by layer, and why\n\n" +
-			"--query runs recall for a prompt (repeat it for later prompts of the session); the real\n" +
-			"client picks recalled memories with a model call, memscope with a local BM25 selector.\n" +
-			"--at TIME (RFC 3339, or YYYY-MM-DD[THH:MM]) rebuilds the start of a session at that time.",
-		run: runPrompt,
-	})
+var promptCommand = &command{
+	name:  "prompt",
+	usage: "memscope prompt [--home DIR] [--project PATH] [--query TEXT]... [--at TIME] [--json]",
+	summary: "what the next session's context gets from CLAUDE.md files and memory, layer by layer, and why\n\n" +
+		"--query runs recall for a prompt (repeat it for later prompts of the session); the real\n" +
+		"client picks recalled memories with a model call, memscope with a local BM25 selector.\n" +
+		"--at TIME (RFC 3339, or YYYY-MM-DD[THH:MM]) rebuilds the start of a session at that time.",
+	run: promptMain,
 }
 
-// stringsFlag collects a repeatable string flag.
-type stringsFlag []string
+// promptOptions are prompt's flags.
+type promptOptions struct {
+	home homeFlags
+	// project is the project folder; "" for the current one.
+	project string
+	// queries are prompts to run recall for; addDirs extra folders.
+	queries, addDirs stringsFlag
+	// at rebuilds the session that started then; nil for now.
+	at    *time.Time
+	bare  bool
+	stale memindex.StalenessThresholds
+	// json prints JSON; text only the assembled text.
+	json, text bool
+}
 
-func (s *stringsFlag) String() string     { return strings.Join(*s, ", ") }
-func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
-
-func runPrompt(e *env, args []string) int {
-	fs := flag.NewFlagSet("prompt", flag.ContinueOnError)
-	hf := addHomeFlags(fs)
-	project := fs.String("project", "", "project folder (default: the current folder)")
-	var queries, addDirs stringsFlag
-	fs.Var(&queries, "query", "a prompt to run recall for (repeatable)")
-	fs.Var(&addDirs, "add-dir", "an extra folder, as with claude --add-dir (repeatable)")
-	at := fs.String("at", "", "rebuild the session that started at this time")
-	bare := fs.Bool("bare", false, "as in claude --bare (auto memory off)")
-	stale := fs.String("stale", "", "staleness thresholds, e.g. project=2:14,user=90:365")
-	asJSON := fs.Bool("json", false, "print JSON")
-	textOnly := fs.Bool("text", false, "print only the assembled text")
-	if !parseFlags(e, fs, args) {
-		return 2
-	}
-	fail := func(err error) int {
-		fmt.Fprintf(e.stderr, "memscope prompt: %v\n", err)
-		return 1
-	}
-	th, err := memindex.ParseStaleness(*stale)
+func promptMain(e *env, args []string) error {
+	opts, err := parsePrompt(e, args)
 	if err != nil {
-		return fail(err)
+		return err
 	}
-	var atTime *time.Time
+	p, err := runPrompt(e, opts)
+	if err != nil {
+		return err
+	}
+	switch {
+	case opts.json:
+		return writeJSON(e.stdout, p)
+	case opts.text:
+		// Exact when piped (it is what the client sends); made safe to
+		// show when printed on a terminal.
+		fmt.Fprintln(exactOutput(e.stdout), p.Text)
+		return nil
+	}
+	preview.WritePreviewReport(humanOutput(e.stdout), p)
+	return nil
+}
+
+func parsePrompt(e *env, args []string) (promptOptions, error) {
+	var opts promptOptions
+	fs := flag.NewFlagSet("prompt", flag.ContinueOnError)
+	opts.home.add(fs)
+	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
+	fs.Var(&opts.queries, "query", "a prompt to run recall for (repeatable)")
+	fs.Var(&opts.addDirs, "add-dir", "an extra folder, as with claude --add-dir (repeatable)")
+	at := fs.String("at", "", "rebuild the session that started at this time")
+	fs.BoolVar(&opts.bare, "bare", false, "as in claude --bare (auto memory off)")
+	stale := fs.String("stale", "", "staleness thresholds, e.g. project=2:14,user=90:365")
+	fs.BoolVar(&opts.json, "json", false, "print JSON")
+	fs.BoolVar(&opts.text, "text", false, "print only the assembled text")
+	if err := parseFlags(e, fs, args); err != nil {
+		return opts, err
+	}
+	// A bad --stale or --at is reported like a failure (exit 1), as it
+	// always has been.
+	var err error
+	if opts.stale, err = memindex.ParseStaleness(*stale); err != nil {
+		return opts, err
+	}
 	if *at != "" {
 		t, err := parseAt(*at)
 		if err != nil {
-			return fail(err)
+			return opts, err
 		}
-		atTime = &t
+		opts.at = &t
 	}
-	o, err := e.openHome(hf)
+	return opts, nil
+}
+
+// runPrompt assembles what the next session's context gets from
+// CLAUDE.md files and memory.
+func runPrompt(e *env, opts promptOptions) (preview.Preview, error) {
+	o, err := e.openHome(&opts.home)
 	if err != nil {
-		return fail(err)
+		return preview.Preview{}, err
 	}
 	defer o.close()
-	proj := *project
+	proj := opts.project
 	if proj == "" {
 		proj = o.defaultProject(e)
 	}
 	if proj, err = absFrom(e, proj); err != nil {
-		return fail(err)
+		return preview.Preview{}, err
 	}
 	userHome, _ := e.userHome()
 	configDir := ""
@@ -79,44 +109,27 @@ func runPrompt(e *env, args []string) int {
 		configDir = o.home.Dir
 	}
 	var dirs []string
-	for _, d := range addDirs {
+	for _, d := range opts.addDirs {
 		ad, err := absFrom(e, d)
 		if err != nil {
-			return fail(err)
+			return preview.Preview{}, err
 		}
 		dirs = append(dirs, ad)
 	}
-	p := preview.Build(preview.Options{
+	return preview.Build(preview.Options{
 		Root:            o.root,
 		HomeDir:         o.home.Dir,
 		UserHome:        userHome,
 		Project:         proj,
 		AddDirs:         dirs,
 		Getenv:          e.getenv,
-		Bare:            *bare,
+		Bare:            opts.bare,
 		ClaudeJSONPaths: model.ClaudeJSONPaths(configDir, userHome),
-		Queries:         queries,
-		Staleness:       th,
+		Queries:         opts.queries,
+		Staleness:       opts.stale,
 		Now:             e.now(),
-		At:              atTime,
-	})
-	switch {
-	case *asJSON:
-		if err := writeJSON(e.stdout, p); err != nil {
-			return fail(err)
-		}
-	case *textOnly:
-		// Exact when piped (it is what the client sends); made safe to
-		// show when printed on a terminal.
-		w := e.stdout
-		if isTerminal(w) {
-			w = humanOutput(w)
-		}
-		fmt.Fprintln(w, p.Text)
-	default:
-		preview.WritePreviewReport(humanOutput(e.stdout), p)
-	}
-	return 0
+		At:              opts.at,
+	}), nil
 }
 
 // atLayouts are the forms --at accepts; times without a zone are UTC.
@@ -129,16 +142,4 @@ func parseAt(s string) (time.Time, error) {
 		}
 	}
 	return time.Time{}, fmt.Errorf("--at %q: want RFC 3339 or YYYY-MM-DD[THH:MM[:SS]]", s)
-}
-
-// absFrom makes p absolute against the current folder.
-func absFrom(e *env, p string) (string, error) {
-	if filepath.IsAbs(p) {
-		return filepath.Clean(p), nil
-	}
-	wd, err := e.getwd()
-	if err != nil {
-		return "", fmt.Errorf("current folder: %w", err)
-	}
-	return filepath.Join(wd, p), nil
 }

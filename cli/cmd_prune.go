@@ -11,14 +11,29 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-func init() {
-	register(command{
-		name:  "prune",
-		usage: "memscope prune [--project PATH] [--dry-run|--apply] [--only ID,...] [--json]",
-		summary: "plan fixes for a project's memory (merge duplicates, archive stale memories, drop dangling lines, index orphans, shorten long lines, move overflow out of MEMORY.md)\n" +
-			"and show them as a diff (--dry-run, the default) or apply them as one undoable change (--apply)",
-		run: runPrune,
-	})
+var pruneCommand = &command{
+	name:  "prune",
+	usage: "memscope prune [--project PATH] [--dry-run|--apply] [--only ID,...] [--json]",
+	summary: "plan fixes for a project's memory (merge duplicates, archive stale memories, drop dangling lines, index orphans, shorten long lines, move overflow out of MEMORY.md)\n" +
+		"and show them as a diff (--dry-run, the default) or apply them as one undoable change (--apply)",
+	run: pruneMain,
+}
+
+// pruneOptions are prune's flags.
+type pruneOptions struct {
+	home homeFlags
+	// project is the project folder; "" for the current one.
+	project string
+	// apply writes the plan (the default is a dry run).
+	apply bool
+	// only are the action ids to show or apply; empty for all.
+	only []string
+	// plan is what to plan: the staleness thresholds and what to do with
+	// stale memories.
+	plan store.PruneOptions
+	// force applies past the security scan.
+	force bool
+	json  bool
 }
 
 // pruneOutput is `memscope prune --json`.
@@ -31,76 +46,83 @@ type pruneOutput struct {
 	Applied *store.Change `json:"applied,omitempty"`
 }
 
-func runPrune(e *env, args []string) int {
+func pruneMain(e *env, args []string) error {
+	opts, err := parsePrune(e, args)
+	if err != nil {
+		return err
+	}
+	out, diff, err := runPrune(e, opts)
+	if err != nil {
+		return err
+	}
+	return e.output(opts.json, out, func(w io.Writer) { printPrune(w, out, diff) })
+}
+
+func parsePrune(e *env, args []string) (pruneOptions, error) {
+	var opts pruneOptions
 	fs := flag.NewFlagSet("prune", flag.ContinueOnError)
-	hf := addHomeFlags(fs)
-	project := fs.String("project", "", "project folder (default: the current folder)")
+	opts.home.add(fs)
+	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
 	dryRun := fs.Bool("dry-run", false, "show the plan and its diff without writing (the default)")
-	apply := fs.Bool("apply", false, "apply the plan as one change (undo with memscope undo)")
+	fs.BoolVar(&opts.apply, "apply", false, "apply the plan as one change (undo with memscope undo)")
 	only := fs.String("only", "", "comma-separated action ids to show or apply (default: all)")
 	staleAction := fs.String("stale-action", "archive", "what to do with stale memories: archive (to .archive/) or delete (to .trash/)")
 	staleSpec := fs.String("stale", "", "staleness thresholds, e.g. project=2:14,user=90:365")
-	force := fs.Bool("force", false, "apply even when the security scan finds a high-severity issue in what would be written")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if !parseFlags(e, fs, args) {
-		return 2
+	fs.BoolVar(&opts.force, "force", false, "apply even when the security scan finds a high-severity issue in what would be written")
+	fs.BoolVar(&opts.json, "json", false, "print JSON")
+	if err := parseFlags(e, fs, args); err != nil {
+		return opts, err
 	}
-	if *dryRun && *apply {
-		fmt.Fprintln(e.stderr, "memscope prune: --dry-run and --apply exclude each other")
-		return 2
+	if *dryRun && opts.apply {
+		return opts, badUsagef("--dry-run and --apply exclude each other")
 	}
-	fail := func(err error) int {
-		fmt.Fprintf(e.stderr, "memscope prune: %v\n", err)
-		return 1
-	}
+	// A bad --stale is reported like a failure (exit 1), as it always
+	// has been; a bad --stale-action is a wrong command line.
 	th, err := memindex.ParseStaleness(*staleSpec)
 	if err != nil {
-		return fail(err)
+		return opts, err
 	}
-	opts := store.PruneOptions{Now: e.now(), Staleness: th, StaleAction: store.PruneArchive}
+	opts.plan = store.PruneOptions{Now: e.now(), Staleness: th, StaleAction: store.PruneArchive}
 	switch *staleAction {
 	case "archive":
 	case "delete":
-		opts.StaleAction = store.PruneDelete
+		opts.plan.StaleAction = store.PruneDelete
 	default:
-		fmt.Fprintf(e.stderr, "memscope prune: --stale-action %q: want archive or delete\n", *staleAction)
-		return 2
+		return opts, badUsagef("--stale-action %q: want archive or delete", *staleAction)
 	}
-	var ids []string
 	for _, id := range strings.Split(*only, ",") {
 		if id = strings.TrimSpace(id); id != "" {
-			ids = append(ids, id)
+			opts.only = append(opts.only, id)
 		}
 	}
-	t, err := openProjectMemory(e, hf, *project)
+	return opts, nil
+}
+
+// runPrune plans the fixes for the project's memory and, with --apply,
+// applies the chosen ones as one change. diff is the plan's preview.
+func runPrune(e *env, opts pruneOptions) (out pruneOutput, diff string, err error) {
+	t, err := openProjectMemory(e, &opts.home, opts.project)
 	if err != nil {
-		return fail(err)
+		return out, "", err
 	}
 	defer t.close()
-	plan := t.store.PlanPrune(opts)
-	diff, err := plan.Preview(ids)
+	plan := t.store.PlanPrune(opts.plan)
+	diff, err = plan.Preview(opts.only)
 	if err != nil {
-		return fail(err)
+		return out, "", err
 	}
-	out := pruneOutput{MemoryDir: t.loc.Dir, Plan: plan, Selected: ids}
-	if *apply {
+	out = pruneOutput{MemoryDir: t.loc.Dir, Plan: plan, Selected: opts.only}
+	if opts.apply {
 		if err := t.store.Writable(); err != nil {
-			return fail(err)
+			return out, "", err
 		}
-		ch, err := t.store.Apply(plan, ids, store.WriteOptions{Now: e.now(), Force: *force})
+		ch, err := t.store.Apply(plan, opts.only, store.WriteOptions{Now: e.now(), Force: opts.force})
 		if err != nil {
-			return fail(err)
+			return out, "", err
 		}
 		out.Applied = &ch
 	}
-	if *asJSON {
-		if err := writeJSON(e.stdout, out); err != nil {
-			return fail(err)
-		}
-		return 0
-	}
-	printPrune(humanOutput(e.stdout), out, diff)
-	return 0
+	return out, diff, nil
 }
 
 func printPrune(w io.Writer, out pruneOutput, diff string) {

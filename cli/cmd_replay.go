@@ -4,21 +4,29 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/memscope/memscope/engine/timeline"
 	"github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
-func init() {
-	register(command{
-		name:  "replay",
-		usage: "memscope replay SESSION [--home DIR] [--window N] [--json]",
-		summary: "every compaction of a session, the turns between them with their context size, and what a resume loads\n" +
-			"SESSION is a session id (or a unique prefix) under the home, or a path to a .jsonl transcript.",
-		run: runReplay,
-	})
+const replayUsage = "memscope replay SESSION [--home DIR] [--window N] [--json]"
+
+var replayCommand = &command{
+	name:  "replay",
+	usage: replayUsage,
+	summary: "every compaction of a session, the turns between them with their context size, and what a resume loads\n" +
+		"SESSION is a session id (or a unique prefix) under the home, or a path to a .jsonl transcript.",
+	run: replayMain,
+}
+
+// replayOptions are replay's flags and SESSION.
+type replayOptions struct {
+	home    homeFlags
+	window  window.Config
+	json    bool
+	session string
 }
 
 // replayOut is `replay --json`.
@@ -53,36 +61,50 @@ func uuidsOf(rs []*model.Record) []string {
 	return out
 }
 
-func runReplay(e *env, args []string) int {
+func replayMain(e *env, args []string) error {
+	opts, err := parseReplay(e, args)
+	if err != nil {
+		return err
+	}
+	out, err := runReplay(e, opts)
+	if err != nil {
+		return err
+	}
+	return e.output(opts.json, out, func(w io.Writer) { printReplay(w, out) })
+}
+
+func parseReplay(e *env, args []string) (replayOptions, error) {
+	var opts replayOptions
+	var wf windowFlags
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	hf := addHomeFlags(fs)
-	wf := addWindowFlags(fs)
-	asJSON := fs.Bool("json", false, "print JSON")
-	pos, ok := parseInterspersed(e, fs, args)
-	if !ok {
-		return 2
+	opts.home.add(fs)
+	wf.add(fs)
+	fs.BoolVar(&opts.json, "json", false, "print JSON")
+	pos, err := parseInterspersed(e, fs, args)
+	if err != nil {
+		return opts, err
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(e.stderr, "usage: memscope replay SESSION [--home DIR] [--window N] [--json]")
-		return 2
+		return opts, usageError("usage: " + replayUsage)
 	}
-	w := wf.config(e)
-	if err := w.Validate(); err != nil {
-		fmt.Fprintf(e.stderr, "memscope replay: %v\n", err)
-		return 2
-	}
-	sf, err := openSession(e, hf, pos[0])
+	opts.session = pos[0]
+	opts.window, err = wf.config(e)
+	return opts, err
+}
+
+// runReplay builds the session's timeline: its compactions, turns, and
+// what a resume loads.
+func runReplay(e *env, opts replayOptions) (replayOut, error) {
+	sf, err := openSession(e, &opts.home, opts.session)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "memscope replay: %v\n", err)
-		return 1
+		return replayOut{}, err
 	}
 	defer sf.close()
 	tr, err := model.ReadTranscript(sf.fsys, sf.name)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "memscope replay: %v\n", err)
-		return 1
+		return replayOut{}, err
 	}
-	tl := timeline.Build(tr, w, sf.size)
+	tl := timeline.Build(tr, opts.window, sf.size)
 	out := replayOut{Session: tl.Session, Path: sf.disk, Records: tl.Records, Problems: tr.Summary.Problems,
 		Window: tl.Window, Thresholds: tl.Thresholds, Boundaries: tl.Boundaries, Branches: tl.Branches,
 		Sidechains: tl.Sidechains, Turns: tl.Turns, Steps: tl.Steps,
@@ -91,15 +113,7 @@ func runReplay(e *env, args []string) int {
 	if out.Problems == nil {
 		out.Problems = []model.Problem{}
 	}
-	if *asJSON {
-		if err := writeJSON(e.stdout, out); err != nil {
-			fmt.Fprintf(e.stderr, "memscope replay: %v\n", err)
-			return 1
-		}
-		return 0
-	}
-	printReplay(humanOutput(e.stdout), out)
-	return 0
+	return out, nil
 }
 
 // optInt shows a figure the client may leave out.
@@ -130,10 +144,10 @@ func printReplay(w io.Writer, r replayOut) {
 		}
 		fmt.Fprintf(w, "%5d  %s  %-12s  %s %s → %s tokens", b.Line, ts, b.Kind, b.Trigger, optInt(b.PreTokens), optInt(b.PostTokens))
 		if b.SummaryUUID != "" {
-			fmt.Fprintf(w, ", summary %s", humanBytes(int64(b.SummaryBytes)))
+			fmt.Fprintf(w, ", summary %s", format.Bytes(int64(b.SummaryBytes)))
 		}
 		if b.Preserved != nil {
-			fmt.Fprintf(w, ", preserves %s..%s", short(b.Preserved.HeadUUID), short(b.Preserved.TailUUID))
+			fmt.Fprintf(w, ", preserves %s..%s", format.ShortID(b.Preserved.HeadUUID), format.ShortID(b.Preserved.TailUUID))
 		}
 		if b.PreservedBroken != "" {
 			fmt.Fprintf(w, " (BROKEN: %s)", b.PreservedBroken)
@@ -141,9 +155,9 @@ func printReplay(w io.Writer, r replayOut) {
 		fmt.Fprintln(w)
 	}
 	res := r.Resume
-	fmt.Fprintf(w, "\nresume    leaf %s (%s), %d messages", short(res.Leaf), res.LeafSource, res.Messages)
+	fmt.Fprintf(w, "\nresume    leaf %s (%s), %d messages", format.ShortID(res.Leaf), res.LeafSource, res.Messages)
 	if res.FromBoundary != "" {
-		fmt.Fprintf(w, " from boundary %s", short(res.FromBoundary))
+		fmt.Fprintf(w, " from boundary %s", format.ShortID(res.FromBoundary))
 	}
 	if len(res.Preserved) > 0 {
 		fmt.Fprintf(w, ", %d preserved relinked", len(res.Preserved))
@@ -157,7 +171,7 @@ func printReplay(w io.Writer, r replayOut) {
 	}
 	fmt.Fprintf(w, "branches  %d rewind points", len(r.Branches))
 	for _, b := range r.Branches {
-		fmt.Fprintf(w, "; %s → %d branches", short(b.Parent), len(b.Children))
+		fmt.Fprintf(w, "; %s → %d branches", format.ShortID(b.Parent), len(b.Children))
 	}
 	fmt.Fprintf(w, "\nsubagents %d sidechains\n", len(r.Sidechains))
 	for _, p := range r.Problems {
@@ -168,12 +182,4 @@ func printReplay(w io.Writer, r replayOut) {
 func contextLine(c timeline.Context) string {
 	return fmt.Sprintf("system %d, instructions %d, memory %d, conversation %d, tool results %d",
 		c.System, c.Instructions, c.Memory, c.Conversation, c.ToolResults)
-}
-
-// short trims a uuid to its first block for tables.
-func short(uuid string) string {
-	if i := strings.IndexByte(uuid, '-'); i > 0 {
-		return uuid[:i]
-	}
-	return uuid
 }

@@ -9,55 +9,66 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/sessions"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
-func init() {
-	register(command{
-		name:  "sessions",
-		usage: "memscope sessions [--home DIR] [--demo] [--project PATH] [--json]",
-		summary: "one row per session: records, compactions, token usage, first and last time\n" +
-			"A session is its transcript plus its subagents' transcripts. Usage is counted once per\n" +
-			"message.id+requestId across the home, as ccusage 18.0.11 counts it, so the totals equal\n" +
-			"`ccusage session --json --offline` on the same home. --project takes a project folder (or\n" +
-			"its projects/ slug); without it every session is listed.",
-		run: runSessions,
-	})
+var sessionsCommand = &command{
+	name:  "sessions",
+	usage: "memscope sessions [--home DIR] [--demo] [--project PATH] [--json]",
+	summary: "one row per session: records, compactions, token usage, first and last time\n" +
+		"A session is its transcript plus its subagents' transcripts. Usage is counted once per\n" +
+		"message.id+requestId across the home, as ccusage 18.0.11 counts it, so the totals equal\n" +
+		"`ccusage session --json --offline` on the same home. --project takes a project folder (or\n" +
+		"its projects/ slug); without it every session is listed.",
+	run: sessionsMain,
 }
 
-func runSessions(e *env, args []string) int {
-	fs := flag.NewFlagSet("sessions", flag.ContinueOnError)
-	hf := addHomeFlags(fs)
-	project := fs.String("project", "", "only the sessions of this project folder (or projects/ slug)")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if !parseFlagsOnly(e, fs, args) {
-		return 2
-	}
-	o, err := e.openHome(hf)
+// sessionsOptions are sessions' flags.
+type sessionsOptions struct {
+	home homeFlags
+	// project is a project folder or projects/ slug; "" for every session.
+	project string
+	json    bool
+}
+
+func sessionsMain(e *env, args []string) error {
+	opts, err := parseSessions(e, args)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "memscope sessions: %v\n", err)
-		return 1
+		return err
+	}
+	rep, err := runSessions(e, opts)
+	if err != nil {
+		return err
+	}
+	return e.output(opts.json, rep, func(w io.Writer) { printSessions(w, rep) })
+}
+
+func parseSessions(e *env, args []string) (sessionsOptions, error) {
+	var opts sessionsOptions
+	fs := flag.NewFlagSet("sessions", flag.ContinueOnError)
+	opts.home.add(fs)
+	fs.StringVar(&opts.project, "project", "", "only the sessions of this project folder (or projects/ slug)")
+	fs.BoolVar(&opts.json, "json", false, "print JSON")
+	return opts, parseFlagsOnly(e, fs, args)
+}
+
+// runSessions summarizes the home's sessions, or one project's.
+func runSessions(e *env, opts sessionsOptions) (sessions.Report, error) {
+	o, err := e.openHome(&opts.home)
+	if err != nil {
+		return sessions.Report{}, err
 	}
 	defer o.close()
-	opts := sessions.Options{Home: o.home}
-	if *project != "" {
-		slug, err := projectSlug(e, o.home, *project)
+	so := sessions.Options{Home: o.home}
+	if opts.project != "" {
+		slug, err := projectSlug(e, o.home, opts.project)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "memscope sessions: %v\n", err)
-			return 1
+			return sessions.Report{}, err
 		}
-		opts.ProjectSlug = slug
+		so.ProjectSlug = slug
 	}
-	rep := sessions.Summarize(opts)
-	if *asJSON {
-		if err := writeJSON(e.stdout, rep); err != nil {
-			fmt.Fprintf(e.stderr, "memscope sessions: %v\n", err)
-			return 1
-		}
-		return 0
-	}
-	printSessions(humanOutput(e.stdout), rep)
-	return 0
+	return sessions.Summarize(so), nil
 }
 
 // projectSlug finds the projects/ folder of a project path (relative to
@@ -87,7 +98,7 @@ func printSessions(w io.Writer, r sessions.Report) {
 			"SESSION", "PROJECT", "AGENTS", "RECORDS", "COMPACT", "INPUT", "OUTPUT", "CACHE W", "CACHE R", "FIRST (UTC)", "LAST (UTC)")
 		for _, s := range r.Sessions {
 			fmt.Fprintf(w, "%-8s  %-32s %6s %8d %7d %7s %7s %7s %7s  %-16s  %s\n",
-				shortID(model.SanitizeLine(s.SessionID)), leftCut(model.SanitizeLine(s.Project), 32), agents(s.Subagents), s.Records, s.CompactBoundaries,
+				format.ShortID(model.SanitizeLine(s.SessionID)), leftCut(model.SanitizeLine(s.Project), 32), agents(s.Subagents), s.Records, s.CompactBoundaries,
 				shortCount(s.Usage.InputTokens), shortCount(s.Usage.OutputTokens),
 				shortCount(s.Usage.CacheCreationInputTokens), shortCount(s.Usage.CacheReadInputTokens),
 				stamp(s.First), stamp(s.Last))
@@ -95,7 +106,7 @@ func printSessions(w io.Writer, r sessions.Report) {
 	}
 	t := r.Totals
 	fmt.Fprintf(w, "\n%d sessions (%d transcripts, %d of them subagents), %s, %d records, compact boundaries %d, microcompact %d\n",
-		t.Sessions, t.Transcripts, t.SubagentTranscripts, humanBytes(t.Bytes), t.Records, t.CompactBoundaries, t.MicrocompactBoundaries)
+		t.Sessions, t.Transcripts, t.SubagentTranscripts, format.Bytes(t.Bytes), t.Records, t.CompactBoundaries, t.MicrocompactBoundaries)
 	fmt.Fprintf(w, "usage: input %d, output %d, cache write %d, cache read %d (%d responses; subagents: input %d, output %d)\n",
 		t.Usage.InputTokens, t.Usage.OutputTokens, t.Usage.CacheCreationInputTokens, t.Usage.CacheReadInputTokens, t.Responses,
 		t.SubagentUsage.InputTokens, t.SubagentUsage.OutputTokens)
@@ -107,15 +118,6 @@ func printSessions(w io.Writer, r sessions.Report) {
 	for _, p := range r.Problems {
 		fmt.Fprintf(w, "  %s [%s]\n", model.SanitizeForTerminal(p.Error()), p.Kind)
 	}
-}
-
-// shortID is the first 8 characters of a session id, sanitized.
-func shortID(id string) string {
-	id = model.SanitizeForTerminal(id)
-	if r := []rune(id); len(r) > 8 {
-		return string(r[:8])
-	}
-	return id
 }
 
 // leftCut keeps the end of s within n runes: a path's last folders say

@@ -8,41 +8,51 @@ import (
 	"strings"
 
 	"github.com/memscope/memscope/engine/inventory"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
-func init() {
-	register(command{
-		name:    "stat",
-		usage:   "memscope stat [--home DIR] [--demo] [--json]",
-		summary: "inventory of the Claude home: projects, memory, history, pastes, transcripts, and every malformed line",
-		run:     runStat,
-	})
+var statCommand = &command{
+	name:    "stat",
+	usage:   "memscope stat [--home DIR] [--demo] [--json]",
+	summary: "inventory of the Claude home: projects, memory, history, pastes, transcripts, and every malformed line",
+	run:     statMain,
 }
 
-func runStat(e *env, args []string) int {
-	fs := flag.NewFlagSet("stat", flag.ContinueOnError)
-	hf := addHomeFlags(fs)
-	asJSON := fs.Bool("json", false, "print JSON")
-	if !parseFlags(e, fs, args) {
-		return 2
-	}
-	o, err := e.openHome(hf)
+// statOptions are stat's flags.
+type statOptions struct {
+	home homeFlags
+	json bool
+}
+
+func statMain(e *env, args []string) error {
+	opts, err := parseStat(e, args)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "memscope stat: %v\n", err)
-		return 1
+		return err
+	}
+	rep, err := runStat(e, opts)
+	if err != nil {
+		return err
+	}
+	return e.output(opts.json, rep, func(w io.Writer) { printStat(w, rep) })
+}
+
+func parseStat(e *env, args []string) (statOptions, error) {
+	var opts statOptions
+	fs := flag.NewFlagSet("stat", flag.ContinueOnError)
+	opts.home.add(fs)
+	fs.BoolVar(&opts.json, "json", false, "print JSON")
+	return opts, parseFlags(e, fs, args)
+}
+
+// runStat takes the inventory of the home.
+func runStat(e *env, opts statOptions) (inventory.Report, error) {
+	o, err := e.openHome(&opts.home)
+	if err != nil {
+		return inventory.Report{}, err
 	}
 	defer o.close()
-	rep := inventory.Stat(inventory.Options{Home: o.home, Root: o.root})
-	if *asJSON {
-		if err := writeJSON(e.stdout, rep); err != nil {
-			fmt.Fprintf(e.stderr, "memscope stat: %v\n", err)
-			return 1
-		}
-		return 0
-	}
-	printStat(humanOutput(e.stdout), rep)
-	return 0
+	return inventory.Stat(inventory.Options{Home: o.home, Root: o.root}), nil
 }
 
 func printStat(w io.Writer, r inventory.Report) {
@@ -61,7 +71,7 @@ func printStat(w io.Writer, r inventory.Report) {
 	fmt.Fprintf(w, "pastes        %d referenced: %d resolved, %d missing, %d hash mismatch; %d inline; %d files, %d orphans\n",
 		p.Referenced, p.Resolved, p.Missing, p.HashMismatch, p.Inline, p.Files, p.Orphans)
 	fmt.Fprintf(w, "transcripts   %d sessions, %d subagent, %d older layout, %d tool-result files, %s\n",
-		r.Transcripts, r.SubagentTranscripts, r.SeedTranscripts, r.ToolResultFiles, humanBytes(r.TranscriptBytes))
+		r.Transcripts, r.SubagentTranscripts, r.SeedTranscripts, r.ToolResultFiles, format.Bytes(r.TranscriptBytes))
 	fmt.Fprintf(w, "records       %d; %d compact boundaries, %d microcompact\n", r.Records, r.CompactBoundaries, r.MicrocompactBoundaries)
 	types := make([]string, 0, len(r.RecordTypes))
 	for t := range r.RecordTypes {
@@ -93,16 +103,4 @@ func printStat(w io.Writer, r inventory.Report) {
 	for _, m := range r.Malformed {
 		fmt.Fprintf(w, "  %s [%s]\n", model.SanitizeForTerminal(m.Error()), m.Kind)
 	}
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d B", n)
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
-	case n < 1<<30:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	}
-	return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
 }

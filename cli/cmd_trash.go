@@ -10,65 +10,87 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-func init() {
-	register(command{
-		name:    "trash",
-		usage:   "memscope trash [--project PATH] [--restore TRASH-PATH] [--json]",
-		summary: "the memories deleted to memory/.trash/, newest first, and restore of one (journaled: memscope undo reverts it)",
-		run:     runTrash,
-	})
+var trashCommand = &command{
+	name:    "trash",
+	usage:   "memscope trash [--project PATH] [--restore TRASH-PATH] [--json]",
+	summary: "the memories deleted to memory/.trash/, newest first, and restore of one (journaled: memscope undo reverts it)",
+	run:     trashMain,
 }
 
-func runTrash(e *env, args []string) int {
-	fs := flag.NewFlagSet("trash", flag.ContinueOnError)
-	hf := addHomeFlags(fs)
-	project := fs.String("project", "", "project folder (default: the current folder)")
-	restore := fs.String("restore", "", "put this trashed file (a path under .trash/, as listed) back where it was")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if !parseFlagsOnly(e, fs, args) {
-		return 2
-	}
-	fail := func(err error) int {
-		fmt.Fprintf(e.stderr, "memscope trash: %v\n", err)
-		return 1
-	}
-	t, err := openProjectMemory(e, hf, *project)
+// trashOptions are trash's flags.
+type trashOptions struct {
+	home homeFlags
+	// project is the project folder; "" for the current one.
+	project string
+	// restore is the trashed file to put back; "" lists the trash.
+	restore string
+	json    bool
+}
+
+// trashResult is the trash of a memory folder, or the restore of one of
+// its files.
+type trashResult struct {
+	dir   string
+	items []store.TrashItem
+	// restored is the change a restore made; nil for a listing.
+	restored *store.Change
+}
+
+func trashMain(e *env, args []string) error {
+	opts, err := parseTrash(e, args)
 	if err != nil {
-		return fail(err)
+		return err
+	}
+	r, err := runTrash(e, opts)
+	if err != nil {
+		return err
+	}
+	if ch := r.restored; ch != nil {
+		return e.output(opts.json, ch, func(w io.Writer) {
+			fmt.Fprintf(w, "%s\n%s(memscope undo puts it back in the trash)\n", ch.Summary, ch.Diff)
+		})
+	}
+	now := e.now()
+	return e.output(opts.json, map[string]any{"memoryDir": r.dir, "items": r.items}, func(w io.Writer) { printTrash(w, r.dir, r.items, now) })
+}
+
+func parseTrash(e *env, args []string) (trashOptions, error) {
+	var opts trashOptions
+	fs := flag.NewFlagSet("trash", flag.ContinueOnError)
+	opts.home.add(fs)
+	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
+	fs.StringVar(&opts.restore, "restore", "", "put this trashed file (a path under .trash/, as listed) back where it was")
+	fs.BoolVar(&opts.json, "json", false, "print JSON")
+	return opts, parseFlagsOnly(e, fs, args)
+}
+
+// runTrash lists the project's memory trash, or restores one file from
+// it (journaled).
+func runTrash(e *env, opts trashOptions) (trashResult, error) {
+	t, err := openProjectMemory(e, &opts.home, opts.project)
+	if err != nil {
+		return trashResult{}, err
 	}
 	defer t.close()
-	if *restore != "" {
+	r := trashResult{dir: t.loc.Dir}
+	if opts.restore != "" {
 		if err := t.store.Writable(); err != nil {
-			return fail(err)
+			return r, err
 		}
-		ch, err := t.store.Restore(*restore, store.WriteOptions{Now: e.now()})
+		ch, err := t.store.Restore(opts.restore, store.WriteOptions{Now: e.now()})
 		if err != nil {
-			return fail(err)
+			return r, err
 		}
-		if *asJSON {
-			if err := writeJSON(e.stdout, ch); err != nil {
-				return fail(err)
-			}
-			return 0
-		}
-		fmt.Fprintf(humanOutput(e.stdout), "%s\n%s(memscope undo puts it back in the trash)\n", ch.Summary, ch.Diff)
-		return 0
+		r.restored = &ch
+		return r, nil
 	}
-	items, err := t.store.ListTrash()
-	if err != nil {
-		return fail(err)
+	if r.items, err = t.store.ListTrash(); err != nil {
+		return r, err
 	}
-	if items == nil {
-		items = []store.TrashItem{}
+	if r.items == nil {
+		r.items = []store.TrashItem{}
 	}
-	if *asJSON {
-		if err := writeJSON(e.stdout, map[string]any{"memoryDir": t.loc.Dir, "items": items}); err != nil {
-			return fail(err)
-		}
-		return 0
-	}
-	printTrash(humanOutput(e.stdout), t.loc.Dir, items, e.now())
-	return 0
+	return r, nil
 }
 
 func printTrash(w io.Writer, dir string, items []store.TrashItem, now time.Time) {

@@ -12,13 +12,21 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-func init() {
-	register(command{
-		name:    "undo",
-		usage:   "memscope undo [--project PATH] [--list] [--json]",
-		summary: "revert the last change memscope made to a project's memory (refused if a file changed since), or list the journal",
-		run:     runUndo,
-	})
+var undoCommand = &command{
+	name:    "undo",
+	usage:   "memscope undo [--project PATH] [--list] [--json]",
+	summary: "revert the last change memscope made to a project's memory (refused if a file changed since), or list the journal",
+	run:     undoMain,
+}
+
+// undoOptions are undo's flags.
+type undoOptions struct {
+	home homeFlags
+	// project is the project folder; "" for the current one.
+	project string
+	// list lists the journal instead of undoing.
+	list bool
+	json bool
 }
 
 // journalItem is a journal entry without the saved bytes, for --list.
@@ -30,61 +38,73 @@ type journalItem struct {
 	Files   []store.ChangedFile `json:"files"`
 }
 
-func runUndo(e *env, args []string) int {
-	fs := flag.NewFlagSet("undo", flag.ContinueOnError)
-	hf := addHomeFlags(fs)
-	project := fs.String("project", "", "project folder (default: the current folder)")
-	list := fs.Bool("list", false, "list the journaled changes, newest first, instead of undoing")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if !parseFlags(e, fs, args) {
-		return 2
-	}
-	fail := func(err error) int {
-		fmt.Fprintf(e.stderr, "memscope undo: %v\n", err)
-		return 1
-	}
-	t, err := openProjectMemory(e, hf, *project)
+// undoResult is the journal of a memory folder (--list), or the change
+// that undid its newest entry.
+type undoResult struct {
+	dir   string
+	items []journalItem
+	undid *store.Change
+}
+
+func undoMain(e *env, args []string) error {
+	opts, err := parseUndo(e, args)
 	if err != nil {
-		return fail(err)
+		return err
+	}
+	r, err := runUndo(e, opts)
+	if err != nil {
+		return err
+	}
+	if ch := r.undid; ch != nil {
+		return e.output(opts.json, ch, func(w io.Writer) {
+			fmt.Fprintf(w, "undid change %s: %s\n%s", ch.ID, model.SanitizeForTerminal(ch.Summary), model.SanitizeForTerminal(ch.Diff))
+		})
+	}
+	return e.output(opts.json, map[string]any{"memoryDir": r.dir, "entries": r.items}, func(w io.Writer) { printJournal(w, r.dir, r.items) })
+}
+
+func parseUndo(e *env, args []string) (undoOptions, error) {
+	var opts undoOptions
+	fs := flag.NewFlagSet("undo", flag.ContinueOnError)
+	opts.home.add(fs)
+	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
+	fs.BoolVar(&opts.list, "list", false, "list the journaled changes, newest first, instead of undoing")
+	fs.BoolVar(&opts.json, "json", false, "print JSON")
+	return opts, parseFlags(e, fs, args)
+}
+
+// runUndo reverts the newest journaled change to the project's memory,
+// or with --list reads the journal (its problems said on stderr).
+func runUndo(e *env, opts undoOptions) (undoResult, error) {
+	t, err := openProjectMemory(e, &opts.home, opts.project)
+	if err != nil {
+		return undoResult{}, err
 	}
 	defer t.close()
-	if *list {
+	r := undoResult{dir: t.loc.Dir}
+	if opts.list {
 		entries, probs, err := t.store.Journal()
 		if err != nil {
-			return fail(err)
+			return r, err
 		}
-		items := journalItems(entries)
+		r.items = journalItems(entries)
 		for _, p := range probs {
 			fmt.Fprintf(e.stderr, "memscope undo: %s\n", p.Error())
 		}
-		if *asJSON {
-			if err := writeJSON(e.stdout, map[string]any{"memoryDir": t.loc.Dir, "entries": items}); err != nil {
-				return fail(err)
-			}
-			return 0
-		}
-		printJournal(humanOutput(e.stdout), t.loc.Dir, items)
-		return 0
+		return r, nil
 	}
 	if err := t.store.Writable(); err != nil {
-		return fail(err)
+		return r, err
 	}
 	ch, err := t.store.Undo()
 	if errors.Is(err, store.ErrNothingToUndo) {
-		fmt.Fprintf(e.stderr, "memscope undo: %v (%s)\n", err, t.loc.Dir)
-		return 1
+		return r, fmt.Errorf("%w (%s)", err, t.loc.Dir)
 	}
 	if err != nil {
-		return fail(err)
+		return r, err
 	}
-	if *asJSON {
-		if err := writeJSON(e.stdout, ch); err != nil {
-			return fail(err)
-		}
-		return 0
-	}
-	fmt.Fprintf(e.stdout, "undid change %s: %s\n%s", ch.ID, model.SanitizeForTerminal(ch.Summary), model.SanitizeForTerminal(ch.Diff))
-	return 0
+	r.undid = &ch
+	return r, nil
 }
 
 // journalItems lists entries newest first, with what each did per file.

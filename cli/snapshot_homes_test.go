@@ -17,6 +17,7 @@ import (
 
 	"github.com/memscope/memscope/demo"
 	"github.com/memscope/memscope/engine/filehistgen"
+	"github.com/memscope/memscope/internal/format"
 )
 
 // snapHomeSpec is what the common command lines need to know of a home.
@@ -85,27 +86,27 @@ func readOnlyCases(s snapHomeSpec) []snapCase {
 		{"files.json", s.home("files", "--json")},
 		{"archive.json", s.home("archive", "--to", filepath.Join(s.out, "archive"), "--json")},
 		{"archive.all", s.home("archive", "--older-than", "0", "--to", filepath.Join(s.out, "archive-all.tar.gz"))},
-		{"compact." + short(s.compact), s.home("compact", s.compact)},
-		{"compact." + short(s.compact) + ".json", s.home("compact", s.compact, "--json")},
-		{"compact." + short(s.compact) + ".manual", s.home("compact", s.compact, "--manual", "--preserve", "2")},
-		{"compact." + short(s.compact) + ".window", s.home(append([]string{"compact", s.compact}, smallWindow...)...)},
-		{"compact." + short(s.compact) + ".window.flush.json", s.home(append([]string{"compact", s.compact, "--flush", "--json"}, smallWindow...)...)},
-		{"extract." + short(s.extract), s.home("extract", s.extract)},
-		{"extract." + short(s.extract) + ".json", s.home("extract", s.extract, "--json")},
+		{"compact." + format.ShortID(s.compact), s.home("compact", s.compact)},
+		{"compact." + format.ShortID(s.compact) + ".json", s.home("compact", s.compact, "--json")},
+		{"compact." + format.ShortID(s.compact) + ".manual", s.home("compact", s.compact, "--manual", "--preserve", "2")},
+		{"compact." + format.ShortID(s.compact) + ".window", s.home(append([]string{"compact", s.compact}, smallWindow...)...)},
+		{"compact." + format.ShortID(s.compact) + ".window.flush.json", s.home(append([]string{"compact", s.compact, "--flush", "--json"}, smallWindow...)...)},
+		{"extract." + format.ShortID(s.extract), s.home("extract", s.extract)},
+		{"extract." + format.ShortID(s.extract) + ".json", s.home("extract", s.extract, "--json")},
 	}
 	for _, id := range s.replay {
 		c = append(c,
-			snapCase{"replay." + short(id), s.home("replay", id)},
-			snapCase{"replay." + short(id) + ".json", s.home("replay", id, "--json")},
+			snapCase{"replay." + format.ShortID(id), s.home("replay", id)},
+			snapCase{"replay." + format.ShortID(id) + ".json", s.home("replay", id, "--json")},
 		)
 	}
 	for i, id := range s.export {
 		c = append(c,
-			snapCase{"export." + short(id), s.home("export", id)},
-			snapCase{"export." + short(id) + ".json", s.home("export", id, "--format", "json")},
+			snapCase{"export." + format.ShortID(id), s.home("export", id)},
+			snapCase{"export." + format.ShortID(id) + ".json", s.home("export", id, "--format", "json")},
 		)
 		if i == 0 {
-			c = append(c, snapCase{"export." + short(id) + ".html", s.home("export", id, "--format", "html")})
+			c = append(c, snapCase{"export." + format.ShortID(id) + ".html", s.home("export", id, "--format", "html")})
 		}
 	}
 	if s.fh != "" {
@@ -116,7 +117,7 @@ func readOnlyCases(s snapHomeSpec) []snapCase {
 
 // fileHistoryCases are `memscope files SESSION` and its read-only views.
 func fileHistoryCases(s snapHomeSpec) []snapCase {
-	p := "files." + short(s.fh)
+	p := "files." + format.ShortID(s.fh)
 	return []snapCase{
 		{p, s.home("files", s.fh)},
 		{p + ".json", s.home("files", s.fh, "--json")},
@@ -267,7 +268,7 @@ func testdataSnapHome(t *testing.T, r *snapRunner) snapHome {
 	h := snapHome{name: "testdata", roDir: ro, rwDir: filepath.Dir(rw), ro: readOnlyCases(spec)}
 	h.ro = append(h.ro,
 		snapCase{"sessions.project.json", spec.proj("sessions", "--json")},
-		snapCase{"files." + short(beta), spec.home("files", beta)},
+		snapCase{"files." + format.ShortID(beta), spec.home("files", beta)},
 	)
 	spec.flags, spec.out = []string{"--home", rw}, filepath.Join(r.base, "out", "testdata-rw")
 	h.rw, h.after = writeCases(r, spec)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
@@ -117,8 +118,8 @@ func globalSnapCases() []snapCase {
 
 func sortedCommandNames() []string {
 	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
+	for _, c := range commands {
+		names = append(names, c.name)
 	}
 	sort.Strings(names)
 	return names
@@ -267,7 +268,7 @@ func (r *snapRunner) normalize(s, demoDigits string) string {
 	for i, id := range r.fresh {
 		// The whole id, then its first block, which tables show.
 		s = strings.ReplaceAll(s, id, fmt.Sprintf("new-id-%d", i+1))
-		s = strings.ReplaceAll(s, short(id), fmt.Sprintf("newid%03d", i+1))
+		s = strings.ReplaceAll(s, format.ShortID(id), fmt.Sprintf("newid%03d", i+1))
 	}
 	for h, name := range r.hashes {
 		s = strings.ReplaceAll(s, h, name)

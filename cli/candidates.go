@@ -1,14 +1,77 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
+	"time"
 
 	"github.com/memscope/memscope/engine/extract"
 	"github.com/memscope/memscope/engine/scan"
+	memstore "github.com/memscope/memscope/engine/store"
+	"github.com/memscope/memscope/model"
 )
+
+// This file holds the memory candidates that extraction proposes, shown
+// and saved the same way by extract and by compact --flush.
+
+// savedMemories is what --write did.
+type savedMemories struct {
+	// Written lists the memories saved; Failed those that were not.
+	Written []writtenMemory `json:"written"`
+	Failed  []failedWrite   `json:"failed"`
+}
+
+// writtenMemory is a candidate saved through the store.
+type writtenMemory struct {
+	Name string           `json:"name"`
+	Type model.MemoryType `json:"type"`
+	// Path is the new file, relative to the memory folder.
+	Path string `json:"path"`
+	// Change is the journal id `memscope undo` reverts.
+	Change string `json:"change"`
+	// Findings are scan findings that did not block (or were forced).
+	Findings []scan.Finding `json:"findings,omitempty"`
+}
+
+// failedWrite is a candidate that was not saved.
+type failedWrite struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+	// Blocked is set when the security scan refused it (--force writes it).
+	Blocked  bool           `json:"blocked,omitempty"`
+	Findings []scan.Finding `json:"findings,omitempty"`
+}
+
+// saveCandidates creates each candidate in the store, with its index
+// line, one journaled change each (so `memscope undo` takes them back one
+// by one). A write the security scan blocks, or that fails, is reported
+// and the others still go ahead.
+func saveCandidates(store *memstore.Store, cs []extract.Candidate, now time.Time, force bool) savedMemories {
+	out := savedMemories{Written: []writtenMemory{}, Failed: []failedWrite{}}
+	for _, c := range cs {
+		m := memstore.NewMemory{Name: c.Name, Type: c.Type.MemoryType(), Description: c.Description, Body: c.Body}
+		ch, err := store.Create(m, memstore.WriteOptions{Now: now, SessionID: c.Provenance.SessionID, Force: force})
+		if err != nil {
+			f := failedWrite{Name: c.Name, Reason: err.Error()}
+			var blocked *memstore.ScanBlockedError
+			if errors.As(err, &blocked) {
+				f.Blocked, f.Findings = true, blocked.Findings
+			}
+			out.Failed = append(out.Failed, f)
+			continue
+		}
+		wm := writtenMemory{Name: c.Name, Type: m.Type, Change: ch.ID, Findings: ch.Findings}
+		for _, f := range ch.Files {
+			if f.Action == memstore.FileCreated && f.Path != model.MemoryIndexName {
+				wm.Path = f.Path
+			}
+		}
+		out.Written = append(out.Written, wm)
+	}
+	return out
+}
 
 // printExtraction prints candidates in full (type, name, description,
 // provenance, the rule that proposed it, the body), then the duplicates
@@ -86,24 +149,4 @@ func countBlocked(fs []failedWrite) int {
 		}
 	}
 	return n
-}
-
-// skippedText is " (skipped: sidechain 1, tool result 3)", or "".
-func skippedText(m map[extract.PromptSkip]int) string {
-	if len(m) == 0 {
-		return ""
-	}
-	var parts []string
-	for k, n := range m {
-		parts = append(parts, fmt.Sprintf("%s %d", k, n))
-	}
-	sort.Strings(parts)
-	return " (skipped: " + strings.Join(parts, ", ") + ")"
-}
-
-func countOf(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

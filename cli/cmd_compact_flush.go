@@ -11,23 +11,22 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// flushFlags are compact's pre-compaction flush options.
-type flushFlags struct {
+// flushOptions are compact's pre-compaction flush options.
+type flushOptions struct {
 	flush, write, force bool
 	project             string
 }
 
-func addFlushFlags(fs *flag.FlagSet) *flushFlags {
-	f := &flushFlags{}
+// add defines --flush, --write, --force and --project on fs.
+func (f *flushOptions) add(fs *flag.FlagSet) {
 	fs.BoolVar(&f.flush, "flush", false, "before autocompact, extract memories from the messages it summarizes (the pre-compaction flush)")
 	fs.BoolVar(&f.write, "write", false, "with --flush: save what the flush proposes into the project's memory folder")
 	fs.BoolVar(&f.force, "force", false, "with --flush --write: save what the security scan blocks")
 	fs.StringVar(&f.project, "project", "", "with --flush: project whose memory folder to use (default: the session's startup folder)")
-	return f
 }
 
 // valid reports whether the flags make sense together.
-func (f *flushFlags) valid() bool {
+func (f *flushOptions) valid() bool {
 	return (f.flush || !f.write && f.project == "") && (f.write || !f.force)
 }
 
@@ -41,7 +40,7 @@ type flushSession struct {
 // start builds the flush hook over the session's memory folder, reading
 // through the folds of st's collapse store, or returns nil when --flush
 // is off.
-func (f *flushFlags) start(e *env, hf *homeFlags, sf *sessionFile, tr *model.Transcript, st *compact.State) (*flushSession, error) {
+func (f *flushOptions) start(e *env, hf *homeFlags, sf *sessionFile, tr *model.Transcript, st *compact.State) (*flushSession, error) {
 	if !f.flush {
 		return nil, nil
 	}
@@ -71,7 +70,7 @@ type flushOut struct {
 }
 
 // finish collects what the flush proposed and, with --write, saves it.
-func (s *flushSession) finish(now time.Time, f *flushFlags) *flushOut {
+func (s *flushSession) finish(now time.Time, f *flushOptions) *flushOut {
 	if len(s.hook.Runs()) > 0 {
 		// The run is over: extract what the flushes left below the
 		// threshold (its error is in the final run's report).

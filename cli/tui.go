@@ -2,7 +2,6 @@ package cli
 
 import (
 	"flag"
-	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -13,34 +12,43 @@ import (
 	"github.com/memscope/memscope/ui"
 )
 
-// runDefault opens the terminal app. When stdout is not a terminal (a
-// pipe, CI) it prints the stat report instead, so `go run .` is useful
+// tuiOptions are the flags of memscope without a subcommand.
+type tuiOptions struct {
+	home homeFlags
+	// project is the project to open; "" for the current folder's.
+	project string
+	noWatch bool
+}
+
+// runTerminalApp opens the terminal app. When stdout is not a terminal (a
+// pipe, CI) it runs `memscope stat` instead, so `go run .` is useful
 // everywhere.
-func runDefault(e *env, args []string) int {
+func runTerminalApp(e *env, args []string) error {
+	var opts tuiOptions
 	fs := flag.NewFlagSet("memscope", flag.ContinueOnError)
-	hf := addHomeFlags(fs)
-	project := fs.String("project", "", "project folder to open (default: the current folder's project, else the newest)")
-	noWatch := fs.Bool("no-watch", false, "do not reload when files change")
-	if !parseFlags(e, fs, args) {
-		return 2
+	opts.home.add(fs)
+	fs.StringVar(&opts.project, "project", "", "project folder to open (default: the current folder's project, else the newest)")
+	fs.BoolVar(&opts.noWatch, "no-watch", false, "do not reload when files change")
+	if err := parseFlags(e, fs, args); err != nil {
+		return err
 	}
 	if !term.IsTerminal(os.Stdout.Fd()) || !term.IsTerminal(os.Stdin.Fd()) {
 		var statArgs []string
-		if hf.dir != "" {
-			statArgs = append(statArgs, "--home", hf.dir)
+		if opts.home.dir != "" {
+			statArgs = append(statArgs, "--home", opts.home.dir)
 		}
-		if hf.demo {
+		if opts.home.demo {
 			statArgs = append(statArgs, "--demo")
 		}
-		return runStat(e, statArgs)
+		// stat reports its own errors: pass on only its exit code.
+		return &exitError{code: runCommand(e, lookup("stat"), statArgs)}
 	}
-	o, err := e.openHome(hf)
+	o, err := e.openHome(&opts.home)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "memscope: %v\n", err)
-		return 1
+		return err
 	}
 	defer o.close()
-	proj := *project
+	proj := opts.project
 	if proj == "" {
 		proj = o.defaultProject(e)
 	}
@@ -50,7 +58,7 @@ func runDefault(e *env, args []string) int {
 		Demo:      o.demo != nil,
 		Now:       e.now,
 		Getenv:    e.getenv,
-		Watch:     !*noWatch,
+		Watch:     !opts.noWatch,
 		ExportDir: exportDir(e),
 		Root:      o.root,
 	})
@@ -65,11 +73,8 @@ func runDefault(e *env, args []string) int {
 			prog.Quit()
 		}
 	}()
-	if _, err := prog.Run(); err != nil {
-		fmt.Fprintf(e.stderr, "memscope: %v\n", err)
-		return 1
-	}
-	return 0
+	_, err = prog.Run()
+	return err
 }
 
 // exportDir is where the panes' exports go: the folder memscope was
