@@ -3,12 +3,13 @@
 // terminal app (package ui).
 //
 // The subcommands are listed, in help's order, in commands.go. Each lives
-// in its own cmd_<name>*.go files and is built the same way: parse fills
-// a <name>Options from the flags, run<Name> does the work and returns a
-// result, and print functions write that result as text or --json. What
-// more than one command needs lives in a file named for what it holds
-// (home.go, session.go, memory.go, output.go, ...); no command file uses
-// another command's file (layout_test.go checks).
+// in its own cmd_<name>*.go files and is built the same way:
+// parse<Name> fills a <name>Options from the arguments, run<Name> does the
+// work and returns a result, show<Name> prints it as --json or, through
+// print functions, as text. What more than one command needs lives in a
+// file named for what it holds (home.go, session.go, memory.go,
+// output.go, ...); no command file uses another command's file
+// (layout_test.go checks).
 package cli
 
 import (

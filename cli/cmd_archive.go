@@ -16,7 +16,7 @@ var archiveCommand = &command{
 	usage: "memscope archive [--home DIR] [--older-than N] --to DIR|FILE.tar.gz [--json]",
 	summary: "copy (never move) what the next cleanup sweep would delete, or every swept kind older than N days, into a folder\n" +
 		"laid out as a Claude home or a new .tar.gz; both open with --home. Every copy is read back and its SHA-256 checked.",
-	run: archiveMain,
+	run: steps(parseArchive, runArchive, showArchive),
 }
 
 // archiveOptions are archive's flags.
@@ -34,18 +34,6 @@ type archiveOptions struct {
 type archiveResult struct {
 	report cleanup.ArchiveReport
 	items  int
-}
-
-func archiveMain(e *env, args []string) error {
-	opts, err := parseArchive(e, args)
-	if err != nil {
-		return err
-	}
-	r, err := runArchive(e, opts)
-	if err != nil {
-		return err
-	}
-	return e.output(opts.json, r.report, func(w io.Writer) { printArchive(w, r.report, r.items) })
 }
 
 func parseArchive(e *env, args []string) (archiveOptions, error) {
@@ -90,6 +78,11 @@ func runArchive(e *env, opts archiveOptions) (archiveResult, error) {
 		return archiveResult{}, err
 	}
 	return archiveResult{report: rep, items: len(items)}, nil
+}
+
+// showArchive prints what runArchive returned, as text or --json.
+func showArchive(e *env, opts archiveOptions, r archiveResult) error {
+	return e.output(opts.json, r.report, func(w io.Writer) { printArchive(w, r.report, r.items) })
 }
 
 func printArchive(w io.Writer, r cleanup.ArchiveReport, items int) {

@@ -16,7 +16,7 @@ var cleanupCommand = &command{
 	usage: "memscope cleanup --forecast [--home DIR] [--days N] [--within N] [--limit N] [--json]",
 	summary: "what Claude Code's cleanup (cleanupPeriodDays) will delete and when: transcripts, session folders, pastes (and the history\n" +
 		"lines left pointing at them), file-history and the other swept folders; what is never swept. memscope deletes nothing.",
-	run: cleanupMain,
+	run: steps(parseCleanup, runCleanup, showCleanup),
 }
 
 // cleanupOptions are cleanup's flags.
@@ -28,18 +28,6 @@ type cleanupOptions struct {
 	// text report lists per group (0: all).
 	within, limit int
 	json          bool
-}
-
-func cleanupMain(e *env, args []string) error {
-	opts, err := parseCleanup(e, args)
-	if err != nil {
-		return err
-	}
-	f, err := runCleanup(e, opts)
-	if err != nil {
-		return err
-	}
-	return e.output(opts.json, f, func(w io.Writer) { printForecast(w, f, opts.limit) })
 }
 
 func parseCleanup(e *env, args []string) (cleanupOptions, error) {
@@ -62,6 +50,11 @@ func runCleanup(e *env, opts cleanupOptions) (cleanup.Forecast, error) {
 	}
 	defer o.close()
 	return forecastFor(o, opts.days, opts.within, e.now()), nil
+}
+
+// showCleanup prints what runCleanup returned, as text or --json.
+func showCleanup(e *env, opts cleanupOptions, f cleanup.Forecast) error {
+	return e.output(opts.json, f, func(w io.Writer) { printForecast(w, f, opts.limit) })
 }
 
 func printForecast(w io.Writer, f cleanup.Forecast, limit int) {

@@ -27,7 +27,7 @@ var compactCommand = &command{
 		"the session's folder, or --project); --write saves them, --force past the security scan.\n" +
 		"autoCompactEnabled: false in the settings turns stage 5 off, as in the client; --manual compacts as\n" +
 		"/compact does (stage 5 alone, whatever the size, trigger manual).",
-	run: compactMain,
+	run: steps(parseCompact, runCompact, showCompact),
 }
 
 // compactOptions are compact's flags and SESSION.
@@ -68,27 +68,6 @@ type compactOut struct {
 	Records int                   `json:"records"`
 	Out     string                `json:"out,omitempty"`
 	Flush   *flushOut             `json:"flush,omitempty"`
-}
-
-func compactMain(e *env, args []string) error {
-	opts, err := parseCompact(e, args)
-	if err != nil {
-		return err
-	}
-	out, err := runCompact(e, opts)
-	if err != nil {
-		return err
-	}
-	err = e.output(opts.json, out, func(w io.Writer) {
-		printCompact(w, out)
-		if out.Flush != nil {
-			printFlush(w, out.Flush, opts.flush.write)
-		}
-	})
-	if err == nil && out.Flush != nil && len(out.Flush.Failed) > 0 {
-		return exitStatus(1)
-	}
-	return err
 }
 
 func parseCompact(e *env, args []string) (compactOptions, error) {
@@ -173,6 +152,23 @@ func runCompact(e *env, opts compactOptions) (compactOut, error) {
 		out.Out, _ = filepath.Abs(opts.out)
 	}
 	return out, nil
+}
+
+// showCompact prints what runCompact returned, as text or --json.
+func showCompact(e *env, opts compactOptions, out compactOut) error {
+	err := e.output(opts.json, out, func(w io.Writer) {
+		printCompact(w, out)
+		if out.Flush != nil {
+			printFlush(w, out.Flush, opts.flush.write)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if out.Flush != nil && len(out.Flush.Failed) > 0 {
+		return exitStatus(1)
+	}
+	return nil
 }
 
 // writeCompacted writes the input transcript followed by records to dst,

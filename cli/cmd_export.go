@@ -21,7 +21,7 @@ var exportCommand = &command{
 		"SESSION is a session id (or a unique prefix) under the home, or a path to a .jsonl transcript. " +
 		"--memory exports the memory of --project (default: the current folder) as md or json. " +
 		"Without --out the export goes to stdout; --out is written atomically and never over the session's own transcript.",
-	run: exportMain,
+	run: steps(parseExport, runExport, showExport),
 }
 
 // exportPerm is the mode of a new export file: it holds the transcript's
@@ -45,18 +45,6 @@ type exportOptions struct {
 type exportResult struct {
 	data  []byte
 	wrote string
-}
-
-func exportMain(e *env, args []string) error {
-	opts, err := parseExport(e, args)
-	if err != nil {
-		return err
-	}
-	res, err := runExport(e, opts)
-	if err != nil {
-		return err
-	}
-	return printExport(e, res)
 }
 
 func parseExport(e *env, args []string) (exportOptions, error) {
@@ -116,9 +104,9 @@ func runExport(e *env, opts exportOptions) (exportResult, error) {
 	return exportResult{data: data, wrote: dst}, nil
 }
 
-// printExport sends the export to stdout, exact when piped, or says
+// showExport sends the export to stdout, exact when piped, or says
 // where it was written.
-func printExport(e *env, r exportResult) error {
+func showExport(e *env, _ exportOptions, r exportResult) error {
 	if r.wrote != "" {
 		fmt.Fprintf(humanOutput(e.stderr), "memscope export: wrote %s (%s)\n", r.wrote, format.ClientFileSize(len(r.data)))
 		return nil

@@ -23,7 +23,7 @@ var extractCommand = &command{
 		"decisions and deadlines, and tracker links; follows the client's exclusion list. --write saves them into the project's memory folder (the session's folder, or\n" +
 		"--project) with their index lines, through the security scan and the undo journal; --force writes what\n" +
 		"the scan blocks. Exit 1 when a write failed.",
-	run: extractMain,
+	run: steps(parseExtract, runExtract, showExtract),
 }
 
 // extractOptions are extract's flags and SESSION.
@@ -54,24 +54,6 @@ type extractOut struct {
 	extract.Result
 	savedMemories
 	Problems []model.Problem `json:"problems"`
-}
-
-func extractMain(e *env, args []string) error {
-	opts, err := parseExtract(e, args)
-	if err != nil {
-		return err
-	}
-	out, err := runExtract(e, opts)
-	if err != nil {
-		return err
-	}
-	if err := e.output(opts.json, out, func(w io.Writer) { printExtract(w, out, opts.write) }); err != nil {
-		return err
-	}
-	if len(out.Failed) > 0 {
-		return exitStatus(1)
-	}
-	return nil
 }
 
 func parseExtract(e *env, args []string) (extractOptions, error) {
@@ -128,6 +110,17 @@ func runExtract(e *env, opts extractOptions) (extractOut, error) {
 		out.savedMemories = saveCandidates(mem.store, res.Candidates, e.now(), opts.force)
 	}
 	return out, nil
+}
+
+// showExtract prints what runExtract returned, as text or --json.
+func showExtract(e *env, opts extractOptions, out extractOut) error {
+	if err := e.output(opts.json, out, func(w io.Writer) { printExtract(w, out, opts.write) }); err != nil {
+		return err
+	}
+	if len(out.Failed) > 0 {
+		return exitStatus(1)
+	}
+	return nil
 }
 
 func printExtract(w io.Writer, r extractOut, wrote bool) {

@@ -60,7 +60,7 @@ disk: {exists, size, sha256}}; --diff {trackingPath, from, to, diff};
 [{trackingPath, action: restore|delete|leave, target, backupPath, backup,
 fromFirstVersion, current, after, diff, unchanged, refused}]}, applied,
 change}; --undo {id, op, summary, files: [{path, action}], diff}.`,
-	run: filesMain,
+	run: steps(parseFiles, runFiles, showFiles),
 }
 
 // filesOptions are the flags of memscope files and its SESSION ("" lists
@@ -83,27 +83,6 @@ type filesReport struct {
 	text func(w io.Writer)
 	// code is the exit code once printed: 1 for a refused restore.
 	code int
-}
-
-func filesMain(e *env, args []string) error {
-	opts, err := parseFiles(e, args)
-	if err != nil {
-		return err
-	}
-	rep, err := runFiles(e, opts)
-	if err != nil {
-		return err
-	}
-	for _, n := range rep.notes {
-		fmt.Fprintf(e.stderr, "memscope files: %s\n", n)
-	}
-	if err := e.output(opts.json, rep.json, rep.text); err != nil {
-		return err
-	}
-	if rep.code != 0 {
-		return exitStatus(rep.code)
-	}
-	return nil
 }
 
 func parseFiles(e *env, args []string) (filesOptions, error) {
@@ -203,6 +182,20 @@ func runFiles(e *env, f filesOptions) (filesReport, error) {
 		return filesTurn(o, s, f.turn)
 	}
 	return filesReport{json: s, text: func(w io.Writer) { printFileHistory(w, s) }}, nil
+}
+
+// showFiles prints what runFiles returned, as text or --json.
+func showFiles(e *env, opts filesOptions, rep filesReport) error {
+	for _, n := range rep.notes {
+		fmt.Fprintf(e.stderr, "memscope files: %s\n", n)
+	}
+	if err := e.output(opts.json, rep.json, rep.text); err != nil {
+		return err
+	}
+	if rep.code != 0 {
+		return exitStatus(rep.code)
+	}
+	return nil
 }
 
 // loadFileHistory reads SESSION's file history: a transcript found like

@@ -17,7 +17,7 @@ var lintCommand = &command{
 	name:    "lint",
 	usage:   "memscope lint [--home DIR] [--demo] [--project PATH] [--json]",
 	summary: "check a project's memory: index cap, dangling links, orphans, frontmatter, types, size, [[links]], duplicates, staleness, drift, secrets and injections (exit 1 on errors)",
-	run:     lintMain,
+	run:     steps(parseLint, runLint, showLint),
 }
 
 // lintOptions are lint's flags.
@@ -43,25 +43,6 @@ type lintOutput struct {
 	MemoryDir string `json:"memoryDir"`
 	Project   string `json:"project"`
 	lint.Report
-}
-
-func lintMain(e *env, args []string) error {
-	opts, err := parseLint(e, args)
-	if err != nil {
-		return err
-	}
-	res, err := runLint(e, opts)
-	if err != nil {
-		return err
-	}
-	js := lintOutput{MemoryDir: res.loc.Dir, Project: res.project, Report: res.report}
-	if err := e.output(opts.json, js, func(w io.Writer) { printLint(w, res) }); err != nil {
-		return err
-	}
-	if res.report.HasErrors() {
-		return exitStatus(1)
-	}
-	return nil
 }
 
 func parseLint(e *env, args []string) (lintOptions, error) {
@@ -90,6 +71,18 @@ func runLint(e *env, opts lintOptions) (lintResult, error) {
 	defer t.close()
 	rep := lint.Run(lintInput(e, t, opts.stale))
 	return lintResult{loc: t.loc, project: t.project, exists: t.store.Memory().Exists, report: rep}, nil
+}
+
+// showLint prints what runLint returned, as text or --json.
+func showLint(e *env, opts lintOptions, res lintResult) error {
+	js := lintOutput{MemoryDir: res.loc.Dir, Project: res.project, Report: res.report}
+	if err := e.output(opts.json, js, func(w io.Writer) { printLint(w, res) }); err != nil {
+		return err
+	}
+	if res.report.HasErrors() {
+		return exitStatus(1)
+	}
+	return nil
 }
 
 // lintInput is the lint input for the target's memory as the store read it.

@@ -17,7 +17,7 @@ var promptCommand = &command{
 		"--query runs recall for a prompt (repeat it for later prompts of the session); the real\n" +
 		"client picks recalled memories with a model call, memscope with a local BM25 selector.\n" +
 		"--at TIME (RFC 3339, or YYYY-MM-DD[THH:MM]) rebuilds the start of a session at that time.",
-	run: promptMain,
+	run: steps(parsePrompt, runPrompt, showPrompt),
 }
 
 // promptOptions are prompt's flags.
@@ -33,28 +33,6 @@ type promptOptions struct {
 	stale memindex.StalenessThresholds
 	// json prints JSON; text only the assembled text.
 	json, text bool
-}
-
-func promptMain(e *env, args []string) error {
-	opts, err := parsePrompt(e, args)
-	if err != nil {
-		return err
-	}
-	p, err := runPrompt(e, opts)
-	if err != nil {
-		return err
-	}
-	switch {
-	case opts.json:
-		return writeJSON(e.stdout, p)
-	case opts.text:
-		// Exact when piped (it is what the client sends); made safe to
-		// show when printed on a terminal.
-		fmt.Fprintln(exactOutput(e.stdout), p.Text)
-		return nil
-	}
-	preview.WritePreviewReport(humanOutput(e.stdout), p)
-	return nil
 }
 
 func parsePrompt(e *env, args []string) (promptOptions, error) {
@@ -130,6 +108,21 @@ func runPrompt(e *env, opts promptOptions) (preview.Preview, error) {
 		Now:             e.now(),
 		At:              opts.at,
 	}), nil
+}
+
+// showPrompt prints what runPrompt returned, as text or --json.
+func showPrompt(e *env, opts promptOptions, p preview.Preview) error {
+	switch {
+	case opts.json:
+		return writeJSON(e.stdout, p)
+	case opts.text:
+		// Exact when piped (it is what the client sends); made safe to
+		// show when printed on a terminal.
+		fmt.Fprintln(exactOutput(e.stdout), p.Text)
+		return nil
+	}
+	preview.WritePreviewReport(humanOutput(e.stdout), p)
+	return nil
 }
 
 // atLayouts are the forms --at accepts; times without a zone are UTC.

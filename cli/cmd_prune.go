@@ -16,7 +16,7 @@ var pruneCommand = &command{
 	usage: "memscope prune [--project PATH] [--dry-run|--apply] [--only ID,...] [--json]",
 	summary: "plan fixes for a project's memory (merge duplicates, archive stale memories, drop dangling lines, index orphans, shorten long lines, move overflow out of MEMORY.md)\n" +
 		"and show them as a diff (--dry-run, the default) or apply them as one undoable change (--apply)",
-	run: pruneMain,
+	run: steps(parsePrune, runPrune, showPrune),
 }
 
 // pruneOptions are prune's flags.
@@ -44,18 +44,6 @@ type pruneOutput struct {
 	Selected []string `json:"selected,omitempty"`
 	// Applied is the change --apply made.
 	Applied *store.Change `json:"applied,omitempty"`
-}
-
-func pruneMain(e *env, args []string) error {
-	opts, err := parsePrune(e, args)
-	if err != nil {
-		return err
-	}
-	out, diff, err := runPrune(e, opts)
-	if err != nil {
-		return err
-	}
-	return e.output(opts.json, out, func(w io.Writer) { printPrune(w, out, diff) })
 }
 
 func parsePrune(e *env, args []string) (pruneOptions, error) {
@@ -98,31 +86,42 @@ func parsePrune(e *env, args []string) (pruneOptions, error) {
 	return opts, nil
 }
 
+// pruneResult is the plan (and what --apply did) and its diff.
+type pruneResult struct {
+	out  pruneOutput
+	diff string
+}
+
 // runPrune plans the fixes for the project's memory and, with --apply,
-// applies the chosen ones as one change. diff is the plan's preview.
-func runPrune(e *env, opts pruneOptions) (out pruneOutput, diff string, err error) {
+// applies the chosen ones as one change.
+func runPrune(e *env, opts pruneOptions) (pruneResult, error) {
 	t, err := openProjectMemory(e, &opts.home, opts.project)
 	if err != nil {
-		return out, "", err
+		return pruneResult{}, err
 	}
 	defer t.close()
 	plan := t.store.PlanPrune(opts.plan)
-	diff, err = plan.Preview(opts.only)
+	diff, err := plan.Preview(opts.only)
 	if err != nil {
-		return out, "", err
+		return pruneResult{}, err
 	}
-	out = pruneOutput{MemoryDir: t.loc.Dir, Plan: plan, Selected: opts.only}
+	r := pruneResult{out: pruneOutput{MemoryDir: t.loc.Dir, Plan: plan, Selected: opts.only}, diff: diff}
 	if opts.apply {
 		if err := t.store.Writable(); err != nil {
-			return out, "", err
+			return pruneResult{}, err
 		}
 		ch, err := t.store.Apply(plan, opts.only, store.WriteOptions{Now: e.now(), Force: opts.force})
 		if err != nil {
-			return out, "", err
+			return pruneResult{}, err
 		}
-		out.Applied = &ch
+		r.out.Applied = &ch
 	}
-	return out, diff, nil
+	return r, nil
+}
+
+// showPrune prints what runPrune returned, as text or --json.
+func showPrune(e *env, opts pruneOptions, r pruneResult) error {
+	return e.output(opts.json, r.out, func(w io.Writer) { printPrune(w, r.out, r.diff) })
 }
 
 func printPrune(w io.Writer, out pruneOutput, diff string) {

@@ -18,7 +18,7 @@ var replayCommand = &command{
 	usage: replayUsage,
 	summary: "every compaction of a session, the turns between them with their context size, and what a resume loads\n" +
 		"SESSION is a session id (or a unique prefix) under the home, or a path to a .jsonl transcript.",
-	run: replayMain,
+	run: steps(parseReplay, runReplay, showReplay),
 }
 
 // replayOptions are replay's flags and SESSION.
@@ -59,18 +59,6 @@ func uuidsOf(rs []*model.Record) []string {
 		out = append(out, r.UUID)
 	}
 	return out
-}
-
-func replayMain(e *env, args []string) error {
-	opts, err := parseReplay(e, args)
-	if err != nil {
-		return err
-	}
-	out, err := runReplay(e, opts)
-	if err != nil {
-		return err
-	}
-	return e.output(opts.json, out, func(w io.Writer) { printReplay(w, out) })
 }
 
 func parseReplay(e *env, args []string) (replayOptions, error) {
@@ -114,6 +102,11 @@ func runReplay(e *env, opts replayOptions) (replayOut, error) {
 		out.Problems = []model.Problem{}
 	}
 	return out, nil
+}
+
+// showReplay prints what runReplay returned, as text or --json.
+func showReplay(e *env, opts replayOptions, out replayOut) error {
+	return e.output(opts.json, out, func(w io.Writer) { printReplay(w, out) })
 }
 
 // optInt shows a figure the client may leave out.

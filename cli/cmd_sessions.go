@@ -21,7 +21,7 @@ var sessionsCommand = &command{
 		"message.id+requestId across the home, as ccusage 18.0.11 counts it, so the totals equal\n" +
 		"`ccusage session --json --offline` on the same home. --project takes a project folder (or\n" +
 		"its projects/ slug); without it every session is listed.",
-	run: sessionsMain,
+	run: steps(parseSessions, runSessions, showSessions),
 }
 
 // sessionsOptions are sessions' flags.
@@ -30,18 +30,6 @@ type sessionsOptions struct {
 	// project is a project folder or projects/ slug; "" for every session.
 	project string
 	json    bool
-}
-
-func sessionsMain(e *env, args []string) error {
-	opts, err := parseSessions(e, args)
-	if err != nil {
-		return err
-	}
-	rep, err := runSessions(e, opts)
-	if err != nil {
-		return err
-	}
-	return e.output(opts.json, rep, func(w io.Writer) { printSessions(w, rep) })
 }
 
 func parseSessions(e *env, args []string) (sessionsOptions, error) {
@@ -69,6 +57,11 @@ func runSessions(e *env, opts sessionsOptions) (sessions.Report, error) {
 		so.ProjectSlug = slug
 	}
 	return sessions.Summarize(so), nil
+}
+
+// showSessions prints what runSessions returned, as text or --json.
+func showSessions(e *env, opts sessionsOptions, rep sessions.Report) error {
+	return e.output(opts.json, rep, func(w io.Writer) { printSessions(w, rep) })
 }
 
 // projectSlug finds the projects/ folder of a project path (relative to

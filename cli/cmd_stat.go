@@ -16,25 +16,13 @@ var statCommand = &command{
 	name:    "stat",
 	usage:   "memscope stat [--home DIR] [--demo] [--json]",
 	summary: "inventory of the Claude home: projects, memory, history, pastes, transcripts, and every malformed line",
-	run:     statMain,
+	run:     steps(parseStat, runStat, showStat),
 }
 
 // statOptions are stat's flags.
 type statOptions struct {
 	home homeFlags
 	json bool
-}
-
-func statMain(e *env, args []string) error {
-	opts, err := parseStat(e, args)
-	if err != nil {
-		return err
-	}
-	rep, err := runStat(e, opts)
-	if err != nil {
-		return err
-	}
-	return e.output(opts.json, rep, func(w io.Writer) { printStat(w, rep) })
 }
 
 func parseStat(e *env, args []string) (statOptions, error) {
@@ -53,6 +41,11 @@ func runStat(e *env, opts statOptions) (inventory.Report, error) {
 	}
 	defer o.close()
 	return inventory.Stat(inventory.Options{Home: o.home, Root: o.root}), nil
+}
+
+// showStat prints what runStat returned, as text or --json.
+func showStat(e *env, opts statOptions, rep inventory.Report) error {
+	return e.output(opts.json, rep, func(w io.Writer) { printStat(w, rep) })
 }
 
 func printStat(w io.Writer, r inventory.Report) {

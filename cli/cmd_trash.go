@@ -14,7 +14,7 @@ var trashCommand = &command{
 	name:    "trash",
 	usage:   "memscope trash [--project PATH] [--restore TRASH-PATH] [--json]",
 	summary: "the memories deleted to memory/.trash/, newest first, and restore of one (journaled: memscope undo reverts it)",
-	run:     trashMain,
+	run:     steps(parseTrash, runTrash, showTrash),
 }
 
 // trashOptions are trash's flags.
@@ -34,24 +34,6 @@ type trashResult struct {
 	items []store.TrashItem
 	// restored is the change a restore made; nil for a listing.
 	restored *store.Change
-}
-
-func trashMain(e *env, args []string) error {
-	opts, err := parseTrash(e, args)
-	if err != nil {
-		return err
-	}
-	r, err := runTrash(e, opts)
-	if err != nil {
-		return err
-	}
-	if ch := r.restored; ch != nil {
-		return e.output(opts.json, ch, func(w io.Writer) {
-			fmt.Fprintf(w, "%s\n%s(memscope undo puts it back in the trash)\n", ch.Summary, ch.Diff)
-		})
-	}
-	now := e.now()
-	return e.output(opts.json, map[string]any{"memoryDir": r.dir, "items": r.items}, func(w io.Writer) { printTrash(w, r.dir, r.items, now) })
 }
 
 func parseTrash(e *env, args []string) (trashOptions, error) {
@@ -91,6 +73,16 @@ func runTrash(e *env, opts trashOptions) (trashResult, error) {
 		r.items = []store.TrashItem{}
 	}
 	return r, nil
+}
+
+// showTrash prints what runTrash returned, as text or --json.
+func showTrash(e *env, opts trashOptions, r trashResult) error {
+	if ch := r.restored; ch != nil {
+		return e.output(opts.json, ch, func(w io.Writer) {
+			fmt.Fprintf(w, "%s\n%s(memscope undo puts it back in the trash)\n", ch.Summary, ch.Diff)
+		})
+	}
+	return e.output(opts.json, map[string]any{"memoryDir": r.dir, "items": r.items}, func(w io.Writer) { printTrash(w, r.dir, r.items, e.now()) })
 }
 
 func printTrash(w io.Writer, dir string, items []store.TrashItem, now time.Time) {

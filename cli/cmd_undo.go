@@ -16,7 +16,7 @@ var undoCommand = &command{
 	name:    "undo",
 	usage:   "memscope undo [--project PATH] [--list] [--json]",
 	summary: "revert the last change memscope made to a project's memory (refused if a file changed since), or list the journal",
-	run:     undoMain,
+	run:     steps(parseUndo, runUndo, showUndo),
 }
 
 // undoOptions are undo's flags.
@@ -44,23 +44,6 @@ type undoResult struct {
 	dir   string
 	items []journalItem
 	undid *store.Change
-}
-
-func undoMain(e *env, args []string) error {
-	opts, err := parseUndo(e, args)
-	if err != nil {
-		return err
-	}
-	r, err := runUndo(e, opts)
-	if err != nil {
-		return err
-	}
-	if ch := r.undid; ch != nil {
-		return e.output(opts.json, ch, func(w io.Writer) {
-			fmt.Fprintf(w, "undid change %s: %s\n%s", ch.ID, model.SanitizeForTerminal(ch.Summary), model.SanitizeForTerminal(ch.Diff))
-		})
-	}
-	return e.output(opts.json, map[string]any{"memoryDir": r.dir, "entries": r.items}, func(w io.Writer) { printJournal(w, r.dir, r.items) })
 }
 
 func parseUndo(e *env, args []string) (undoOptions, error) {
@@ -105,6 +88,16 @@ func runUndo(e *env, opts undoOptions) (undoResult, error) {
 	}
 	r.undid = &ch
 	return r, nil
+}
+
+// showUndo prints what runUndo returned, as text or --json.
+func showUndo(e *env, opts undoOptions, r undoResult) error {
+	if ch := r.undid; ch != nil {
+		return e.output(opts.json, ch, func(w io.Writer) {
+			fmt.Fprintf(w, "undid change %s: %s\n%s", ch.ID, model.SanitizeForTerminal(ch.Summary), model.SanitizeForTerminal(ch.Diff))
+		})
+	}
+	return e.output(opts.json, map[string]any{"memoryDir": r.dir, "entries": r.items}, func(w io.Writer) { printJournal(w, r.dir, r.items) })
 }
 
 // journalItems lists entries newest first, with what each did per file.

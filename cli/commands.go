@@ -6,8 +6,8 @@ type command struct {
 	usage   string
 	summary string
 	// run parses the arguments after the command's name, does the work
-	// and prints the result. A nil error is exit code 0; see exitCode for
-	// the others.
+	// and prints the result (steps builds it). A nil error is exit code 0;
+	// see exitCode for the others.
 	run func(e *env, args []string) error
 }
 
@@ -29,6 +29,23 @@ var commands = []*command{
 	statCommand,
 	trashCommand,
 	undoCommand,
+}
+
+// steps makes a command's run out of its three steps: parse fills the
+// options from the arguments, run does the work and returns a result,
+// show prints it (as text or --json) and says how the command ends.
+func steps[O, R any](parse func(*env, []string) (O, error), run func(*env, O) (R, error), show func(*env, O, R) error) func(*env, []string) error {
+	return func(e *env, args []string) error {
+		opts, err := parse(e, args)
+		if err != nil {
+			return err
+		}
+		res, err := run(e, opts)
+		if err != nil {
+			return err
+		}
+		return show(e, opts, res)
+	}
 }
 
 // lookup finds the subcommand called name, or nil.
