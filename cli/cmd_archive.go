@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -38,11 +37,9 @@ type archiveResult struct {
 
 func parseArchive(e *env, args []string) (archiveOptions, error) {
 	var opts archiveOptions
-	fs := flag.NewFlagSet("archive", flag.ContinueOnError)
-	opts.home.add(fs)
+	fs := newFlags("archive", &opts.home, &opts.json)
 	fs.IntVar(&opts.olderThan, "older-than", -1, "archive every swept kind older than N days (default: what the next sweep deletes)")
 	fs.StringVar(&opts.to, "to", "", "destination: a folder (created if missing) or a new FILE.tar.gz")
-	fs.BoolVar(&opts.json, "json", false, "print JSON")
 	if err := parseFlags(e, fs, args); err != nil {
 		return opts, err
 	}

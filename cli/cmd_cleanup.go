@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -32,13 +31,11 @@ type cleanupOptions struct {
 
 func parseCleanup(e *env, args []string) (cleanupOptions, error) {
 	var opts cleanupOptions
-	fs := flag.NewFlagSet("cleanup", flag.ContinueOnError)
-	opts.home.add(fs)
+	fs := newFlags("cleanup", &opts.home, &opts.json)
 	fs.Bool("forecast", true, "print the forecast (the only mode: memscope never deletes)")
 	fs.IntVar(&opts.days, "days", -1, "what-if: use this cleanupPeriodDays instead of the settings (0 disables)")
 	fs.IntVar(&opts.within, "within", cleanup.DefaultHorizonDays, "how many days ahead the forecast looks")
 	fs.IntVar(&opts.limit, "limit", 40, "items listed per group in the text report (0: all)")
-	fs.BoolVar(&opts.json, "json", false, "print JSON")
 	return opts, parseFlagsOnly(e, fs, args)
 }
 

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -73,13 +72,11 @@ type compactOut struct {
 func parseCompact(e *env, args []string) (compactOptions, error) {
 	var opts compactOptions
 	var wf windowFlags
-	fs := flag.NewFlagSet("compact", flag.ContinueOnError)
-	opts.home.add(fs)
+	fs := newFlags("compact", &opts.home, &opts.json)
 	wf.add(fs)
 	fs.IntVar(&opts.preserve, "preserve", 0, "keep the N newest messages verbatim after the summary (a partial compaction)")
 	fs.BoolVar(&opts.manual, "manual", false, "compact as /compact does: summarize now, whatever the context size, the circuit breaker or autoCompactEnabled (trigger manual)")
 	fs.StringVar(&opts.out, "out", "", "write the compacted session as a new transcript FILE")
-	fs.BoolVar(&opts.json, "json", false, "print JSON")
 	opts.flush.add(fs)
 	pos, err := parseInterspersed(e, fs, args)
 	if err != nil {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -49,8 +48,7 @@ type exportResult struct {
 
 func parseExport(e *env, args []string) (exportOptions, error) {
 	var opts exportOptions
-	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	opts.home.add(fs)
+	fs := newFlags("export", &opts.home, nil)
 	formatName := fs.String("format", "md", "md, html or json (--memory: md or json)")
 	fs.StringVar(&opts.out, "out", "", "write to FILE instead of stdout")
 	fs.BoolVar(&opts.memory, "memory", false, "export a project's memory instead of a session")

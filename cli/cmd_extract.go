@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"sort"
@@ -58,10 +57,8 @@ type extractOut struct {
 
 func parseExtract(e *env, args []string) (extractOptions, error) {
 	var opts extractOptions
-	fs := flag.NewFlagSet("extract", flag.ContinueOnError)
-	opts.home.add(fs)
+	fs := newFlags("extract", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "project whose memory folder to use (default: the session's startup folder)")
-	fs.BoolVar(&opts.json, "json", false, "print JSON")
 	fs.BoolVar(&opts.write, "write", false, "save the candidates into the memory folder")
 	fs.BoolVar(&opts.force, "force", false, "with --write: save candidates the security scan blocks")
 	pos, err := parseInterspersed(e, fs, args)

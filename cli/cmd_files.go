@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"path"
@@ -87,9 +86,7 @@ type filesReport struct {
 
 func parseFiles(e *env, args []string) (filesOptions, error) {
 	var f filesOptions
-	fs := flag.NewFlagSet("files", flag.ContinueOnError)
-	f.home.add(fs)
-	fs.BoolVar(&f.json, "json", false, "print JSON")
+	fs := newFlags("files", &f.home, &f.json)
 	fs.StringVar(&f.turn, "turn", "", "show one turn (prompt uuid or unique prefix)")
 	fs.StringVar(&f.file, "file", "", "show one tracked file (tracking path or absolute path)")
 	fs.StringVar(&f.diff, "diff", "", "with --file: V1..V2, V..disk or V")

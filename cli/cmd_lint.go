@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -47,11 +46,9 @@ type lintOutput struct {
 
 func parseLint(e *env, args []string) (lintOptions, error) {
 	var opts lintOptions
-	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
-	opts.home.add(fs)
+	fs := newFlags("lint", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
 	stale := fs.String("stale", "", "staleness thresholds, e.g. project=2:14,user=90:365")
-	fs.BoolVar(&opts.json, "json", false, "print JSON")
 	if err := parseFlags(e, fs, args); err != nil {
 		return opts, err
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"time"
 
@@ -37,15 +36,13 @@ type promptOptions struct {
 
 func parsePrompt(e *env, args []string) (promptOptions, error) {
 	var opts promptOptions
-	fs := flag.NewFlagSet("prompt", flag.ContinueOnError)
-	opts.home.add(fs)
+	fs := newFlags("prompt", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
 	fs.Var(&opts.queries, "query", "a prompt to run recall for (repeatable)")
 	fs.Var(&opts.addDirs, "add-dir", "an extra folder, as with claude --add-dir (repeatable)")
 	at := fs.String("at", "", "rebuild the session that started at this time")
 	fs.BoolVar(&opts.bare, "bare", false, "as in claude --bare (auto memory off)")
 	stale := fs.String("stale", "", "staleness thresholds, e.g. project=2:14,user=90:365")
-	fs.BoolVar(&opts.json, "json", false, "print JSON")
 	fs.BoolVar(&opts.text, "text", false, "print only the assembled text")
 	if err := parseFlags(e, fs, args); err != nil {
 		return opts, err

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -48,8 +47,7 @@ type pruneOutput struct {
 
 func parsePrune(e *env, args []string) (pruneOptions, error) {
 	var opts pruneOptions
-	fs := flag.NewFlagSet("prune", flag.ContinueOnError)
-	opts.home.add(fs)
+	fs := newFlags("prune", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
 	dryRun := fs.Bool("dry-run", false, "show the plan and its diff without writing (the default)")
 	fs.BoolVar(&opts.apply, "apply", false, "apply the plan as one change (undo with memscope undo)")
@@ -57,7 +55,6 @@ func parsePrune(e *env, args []string) (pruneOptions, error) {
 	staleAction := fs.String("stale-action", "archive", "what to do with stale memories: archive (to .archive/) or delete (to .trash/)")
 	staleSpec := fs.String("stale", "", "staleness thresholds, e.g. project=2:14,user=90:365")
 	fs.BoolVar(&opts.force, "force", false, "apply even when the security scan finds a high-severity issue in what would be written")
-	fs.BoolVar(&opts.json, "json", false, "print JSON")
 	if err := parseFlags(e, fs, args); err != nil {
 		return opts, err
 	}

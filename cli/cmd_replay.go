@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
@@ -64,10 +63,8 @@ func uuidsOf(rs []*model.Record) []string {
 func parseReplay(e *env, args []string) (replayOptions, error) {
 	var opts replayOptions
 	var wf windowFlags
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	opts.home.add(fs)
+	fs := newFlags("replay", &opts.home, &opts.json)
 	wf.add(fs)
-	fs.BoolVar(&opts.json, "json", false, "print JSON")
 	pos, err := parseInterspersed(e, fs, args)
 	if err != nil {
 		return opts, err

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -34,10 +33,8 @@ type sessionsOptions struct {
 
 func parseSessions(e *env, args []string) (sessionsOptions, error) {
 	var opts sessionsOptions
-	fs := flag.NewFlagSet("sessions", flag.ContinueOnError)
-	opts.home.add(fs)
+	fs := newFlags("sessions", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "only the sessions of this project folder (or projects/ slug)")
-	fs.BoolVar(&opts.json, "json", false, "print JSON")
 	return opts, parseFlagsOnly(e, fs, args)
 }
 

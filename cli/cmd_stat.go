@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"sort"
@@ -27,9 +26,7 @@ type statOptions struct {
 
 func parseStat(e *env, args []string) (statOptions, error) {
 	var opts statOptions
-	fs := flag.NewFlagSet("stat", flag.ContinueOnError)
-	opts.home.add(fs)
-	fs.BoolVar(&opts.json, "json", false, "print JSON")
+	fs := newFlags("stat", &opts.home, &opts.json)
 	return opts, parseFlags(e, fs, args)
 }
 

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -38,11 +37,9 @@ type trashResult struct {
 
 func parseTrash(e *env, args []string) (trashOptions, error) {
 	var opts trashOptions
-	fs := flag.NewFlagSet("trash", flag.ContinueOnError)
-	opts.home.add(fs)
+	fs := newFlags("trash", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
 	fs.StringVar(&opts.restore, "restore", "", "put this trashed file (a path under .trash/, as listed) back where it was")
-	fs.BoolVar(&opts.json, "json", false, "print JSON")
 	return opts, parseFlagsOnly(e, fs, args)
 }
 

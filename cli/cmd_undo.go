@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -48,11 +47,9 @@ type undoResult struct {
 
 func parseUndo(e *env, args []string) (undoOptions, error) {
 	var opts undoOptions
-	fs := flag.NewFlagSet("undo", flag.ContinueOnError)
-	opts.home.add(fs)
+	fs := newFlags("undo", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
 	fs.BoolVar(&opts.list, "list", false, "list the journaled changes, newest first, instead of undoing")
-	fs.BoolVar(&opts.json, "json", false, "print JSON")
 	return opts, parseFlags(e, fs, args)
 }
 

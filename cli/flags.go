@@ -6,6 +6,17 @@ import (
 	"strings"
 )
 
+// newFlags is the flag set of a command that reads a Claude home: with
+// --home and --demo, and --json into asJSON unless it is nil.
+func newFlags(name string, h *homeFlags, asJSON *bool) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	h.add(fs)
+	if asJSON != nil {
+		fs.BoolVar(asJSON, "json", false, "print JSON")
+	}
+	return fs
+}
+
 // parseFlags parses args, printing errors and usage to stderr. It returns
 // errFlags when the command should stop (exit code 2).
 func parseFlags(e *env, fs *flag.FlagSet, args []string) error {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"os"
 	"os/signal"
 	"syscall"
@@ -25,8 +24,7 @@ type tuiOptions struct {
 // everywhere.
 func runTerminalApp(e *env, args []string) error {
 	var opts tuiOptions
-	fs := flag.NewFlagSet("memscope", flag.ContinueOnError)
-	opts.home.add(fs)
+	fs := newFlags("memscope", &opts.home, nil)
 	fs.StringVar(&opts.project, "project", "", "project folder to open (default: the current folder's project, else the newest)")
 	fs.BoolVar(&opts.noWatch, "no-watch", false, "do not reload when files change")
 	if err := parseFlags(e, fs, args); err != nil {
