@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs ccusage 18.0.11 (the last release that runs on Node alone, with
 # no native binary) into a gitignored folder and prints the path of its
-# command. The sessions parity test (cmd_sessions_ccusage_test.go) and
+# command. The sessions parity test (cli/cmd_sessions_ccusage_test.go) and
 # scripts/bench.sh use it; MEMSCOPE_CCUSAGE may point at another copy.
 #
 #   scripts/ccusage-install.sh [DIR]     default DIR: .cache/ccusage

@@ -206,7 +206,10 @@ wait_for "folder or FILE.tar.gz"
 keys -l "$work/archive.tar.gz"
 keys Enter
 wait_for "read back and verified"
-"$work/memscope" --home "$work/archive.tar.gz" stat 2>/dev/null | grep -q "4 sessions" || fail "the archive does not open as a home with the 4 sessions"
+# Into a file first: grep -q stops reading at the match, and under
+# pipefail memscope's next write would then fail the step (SIGPIPE).
+"$work/memscope" --home "$work/archive.tar.gz" stat >"$work/archive-stat" 2>/dev/null || fail "memscope stat on the archive failed"
+grep -q "4 sessions" "$work/archive-stat" || fail "the archive does not open as a home with the 4 sessions"
 
 # Export: x in Replay writes the selected session as Markdown into the
 # folder memscope was started in.

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/internal/format"
 )
 
 // exportCSP allows inline styles and nothing else: no scripts, no
@@ -71,9 +71,9 @@ func RenderSessionHTML(x *SessionExport) ([]byte, error) {
 	w.raw("</section>\n")
 	for i, br := range x.Branches {
 		w.raw("<section class=\"branch\" id=\"branch-", strconv.Itoa(i+1), "\">\n<h2>")
-		w.line("Branch not taken " + strconv.Itoa(i+1) + ": from " + shortUUID(br.From) + ", rewound at line " + strconv.Itoa(br.ParentLine))
+		w.line("Branch not taken " + strconv.Itoa(i+1) + ": from " + format.ShortID(br.From) + ", rewound at line " + strconv.Itoa(br.ParentLine))
 		w.raw("</h2>\n<p class=\"note\">")
-		w.line("The session went back to message " + shortUUID(br.Parent) + " and continued differently; this is the path it left (at each later fork, the newest reply).")
+		w.line("The session went back to message " + format.ShortID(br.Parent) + " and continued differently; this is the path it left (at each later fork, the newest reply).")
 		w.raw("</p>\n")
 		w.entries(br.Entries)
 		w.raw("</section>\n")
@@ -231,7 +231,7 @@ func (w *htmlWriter) blocks(bs []Block) {
 		case BlockKindToolCall:
 			w.toolCall(b.Tool)
 		case BlockKindToolResult:
-			w.details("Tool result for "+b.Result.ToolUseID+" · "+memindex.FormatFileSize(b.Result.Bytes), func() { w.pre(b.Result.Text) })
+			w.details("Tool result for "+b.Result.ToolUseID+" · "+format.ClientFileSize(b.Result.Bytes), func() { w.pre(b.Result.Text) })
 		case BlockKindPaste:
 			w.raw("<p class=\"paste-label\">")
 			w.line(pasteTitle(b.Paste))
@@ -252,7 +252,7 @@ func (w *htmlWriter) blocks(bs []Block) {
 func (w *htmlWriter) toolCall(c *ToolCall) {
 	w.details(toolTitle(c), func() {
 		w.raw("<p class=\"note\">")
-		w.line("Input (" + memindex.FormatFileSize(c.InputBytes) + "):")
+		w.line("Input (" + format.ClientFileSize(c.InputBytes) + "):")
 		w.raw("</p>\n")
 		w.pre(c.Input)
 		if r := c.Result; r != nil {
@@ -261,7 +261,7 @@ func (w *htmlWriter) toolCall(c *ToolCall) {
 				label = "Error result"
 			}
 			w.raw("<p class=\"note\">")
-			w.line(label + " (" + memindex.FormatFileSize(r.Bytes) + ", line " + strconv.Itoa(r.Line) + "):")
+			w.line(label + " (" + format.ClientFileSize(r.Bytes) + ", line " + strconv.Itoa(r.Line) + "):")
 			w.raw("</p>\n")
 			w.pre(r.Text)
 			if r.Images > 0 {

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
@@ -68,8 +68,8 @@ func RenderSessionMarkdown(x *SessionExport) []byte {
 	w.entries(x.Conversation, 3)
 
 	for i, br := range x.Branches {
-		w.heading(2, "Branch not taken "+strconv.Itoa(i+1)+": from "+shortUUID(br.From)+", rewound at line "+strconv.Itoa(br.ParentLine))
-		w.line("*The session went back to message ", mdEscape(shortUUID(br.Parent)), " and continued differently; this is the path it left (at each later fork, the newest reply).*")
+		w.heading(2, "Branch not taken "+strconv.Itoa(i+1)+": from "+format.ShortID(br.From)+", rewound at line "+strconv.Itoa(br.ParentLine))
+		w.line("*The session went back to message ", mdEscape(format.ShortID(br.Parent)), " and continued differently; this is the path it left (at each later fork, the newest reply).*")
 		w.blank()
 		w.entries(br.Entries, 3)
 	}
@@ -237,7 +237,7 @@ func (w *mdWriter) blocks(bs []Block) {
 		case BlockKindToolCall:
 			w.toolCall(b.Tool)
 		case BlockKindToolResult:
-			w.details("Tool result for "+b.Result.ToolUseID+" · "+memindex.FormatFileSize(b.Result.Bytes), func() { w.fenced("text", b.Result.Text) })
+			w.details("Tool result for "+b.Result.ToolUseID+" · "+format.ClientFileSize(b.Result.Bytes), func() { w.fenced("text", b.Result.Text) })
 		case BlockKindPaste:
 			w.line("**", mdEscape(pasteTitle(b.Paste)), "**")
 			w.blank()
@@ -256,7 +256,7 @@ func (w *mdWriter) blocks(bs []Block) {
 
 func (w *mdWriter) toolCall(c *ToolCall) {
 	w.details(toolTitle(c), func() {
-		w.line("Input (", memindex.FormatFileSize(c.InputBytes), "):")
+		w.line("Input (", format.ClientFileSize(c.InputBytes), "):")
 		w.blank()
 		w.fenced("json", c.Input)
 		if r := c.Result; r != nil {
@@ -264,7 +264,7 @@ func (w *mdWriter) toolCall(c *ToolCall) {
 			if r.IsError {
 				label = "Error result"
 			}
-			w.line(label, " (", memindex.FormatFileSize(r.Bytes), ", line ", strconv.Itoa(r.Line), "):")
+			w.line(label, " (", format.ClientFileSize(r.Bytes), ", line ", strconv.Itoa(r.Line), "):")
 			w.blank()
 			w.fenced("text", r.Text)
 			if r.Images > 0 {

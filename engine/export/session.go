@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
@@ -191,8 +192,8 @@ func marshalExport(v any) ([]byte, error) {
 // DefaultName is the file name to offer for a session export:
 // "claude-session-<first 8 of the id>.<format>", with anything but
 // letters, digits, '-' and '_' taken out of the id.
-func DefaultName(sessionID string, format Format) string {
-	return "claude-session-" + safeNamePart(shortUUID(sessionID), "session") + "." + string(format)
+func DefaultName(sessionID string, f Format) string {
+	return "claude-session-" + safeNamePart(format.ShortID(sessionID), "session") + "." + string(f)
 }
 
 // DefaultMemoryExportName is the file name to offer for a memory export

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/timeline"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
@@ -40,14 +40,6 @@ func groupDigits(n int64) string {
 		return "-" + b.String()
 	}
 	return b.String()
-}
-
-// shortUUID is the first 8 characters of a uuid, enough to find it.
-func shortUUID(u string) string {
-	if len(u) > 8 {
-		return u[:8]
-	}
-	return u
 }
 
 // exportUsageLine is a usage in words: "input 3 · output 12 · cache read 9 ·
@@ -131,7 +123,7 @@ func boundaryFacts(b *Boundary) []string {
 	if len(b.Preserved) > 0 {
 		ids := make([]string, len(b.Preserved))
 		for i, u := range b.Preserved {
-			ids[i] = shortUUID(u)
+			ids[i] = format.ShortID(u)
 		}
 		out = append(out, "partial: "+strconv.Itoa(len(b.Preserved))+" message(s) kept and relinked after the summary on resume ("+strings.Join(ids, ", ")+")")
 	} else {
@@ -150,9 +142,9 @@ func toolTitle(c *ToolCall) string {
 	case r == nil:
 		s += " → no result"
 	case r.IsError:
-		s += " → error, " + memindex.FormatFileSize(r.Bytes)
+		s += " → error, " + format.ClientFileSize(r.Bytes)
 	default:
-		s += " → " + memindex.FormatFileSize(r.Bytes) + " result"
+		s += " → " + format.ClientFileSize(r.Bytes) + " result"
 	}
 	return s
 }
@@ -193,7 +185,7 @@ func attachmentText(a *Attachment) string {
 		}
 		s += " (" + strings.Join(names, ", ") + more + ")"
 	}
-	return s + " " + memindex.FormatFileSize(a.Bytes)
+	return s + " " + format.ClientFileSize(a.Bytes)
 }
 
 // entryTitle is an entry's heading: who, model, when, line.
@@ -244,7 +236,7 @@ func sessionFacts(x *SessionExport) []fact {
 		fs = append(fs, fact{"Usage of " + m.Model, responsesLine(m.Responses, m.Tokens)})
 	}
 	fs = append(fs,
-		fact{"Main chain", "leaf " + shortUUID(x.Leaf.UUID) + " (line " + strconv.Itoa(x.Leaf.Line) + "), chosen as " +
+		fact{"Main chain", "leaf " + format.ShortID(x.Leaf.UUID) + " (line " + strconv.Itoa(x.Leaf.Line) + "), chosen as " +
 			leafSourceText(x.Leaf.Source) + "; the chain " + chainEndText(x.Leaf.ChainEnd)},
 		fact{"Compactions", strconv.Itoa(x.Compactions)},
 		fact{"Branches not taken", strconv.Itoa(len(x.Branches)) + appendixNote(len(x.Branches))},

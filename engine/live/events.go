@@ -12,6 +12,7 @@ import (
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/timeline"
 	"github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
@@ -286,7 +287,7 @@ func indexEvents(p, n *IndexState, file string, t time.Time) []Event {
 		out = append(out, e)
 	}
 	check("lines", a.LinesOver, b.LinesOver, b.Lines, memindex.MaxLines, func(n int) string { return fmt.Sprint(n) })
-	check("chars", a.CharsOver, b.CharsOver, b.Chars, memindex.MaxChars, memindex.FormatFileSize)
+	check("chars", a.CharsOver, b.CharsOver, b.Chars, memindex.MaxChars, format.ClientFileSize)
 	return out
 }
 

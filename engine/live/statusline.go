@@ -11,9 +11,9 @@ import (
 	"path"
 	"strings"
 
-	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/timeline"
 	"github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
@@ -226,7 +226,7 @@ func indexText(ix IndexState) string {
 		plus = "+"
 	}
 	if ix.CharsOver && !ix.LinesOver {
-		return fmt.Sprintf("MEMORY %s%s/%s ✂", memindex.FormatFileSize(ix.Chars), plus, memindex.FormatFileSize(ix.MaxChars))
+		return fmt.Sprintf("MEMORY %s%s/%s ✂", format.ClientFileSize(ix.Chars), plus, format.ClientFileSize(ix.MaxChars))
 	}
 	s := fmt.Sprintf("MEMORY %d%s/%d", ix.Lines, plus, ix.MaxLines)
 	if ix.Over() {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/memscope/memscope/engine/internal/jsstr"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
@@ -133,11 +134,11 @@ func lineEnd(u []uint16, n int) int {
 func CapReason(c IndexCap) string {
 	switch {
 	case c.CharsOver && !c.LinesOver:
-		return FormatFileSize(c.Chars) + " (limit: " + FormatFileSize(MaxChars) + ") — index entries are too long"
+		return format.ClientFileSize(c.Chars) + " (limit: " + format.ClientFileSize(MaxChars) + ") — index entries are too long"
 	case c.LinesOver && !c.CharsOver:
 		return fmt.Sprintf("%d lines (limit: %d)", c.Lines, MaxLines)
 	}
-	return fmt.Sprintf("%d lines and %s", c.Lines, FormatFileSize(c.Chars))
+	return fmt.Sprintf("%d lines and %s", c.Lines, format.ClientFileSize(c.Chars))
 }
 
 func droppedEntries(raw []byte, fromLine int, partialFirst bool) []DroppedEntry {
@@ -148,26 +149,4 @@ func droppedEntries(raw []byte, fromLine int, partialFirst bool) []DroppedEntry 
 		}
 	}
 	return out
-}
-
-// FormatFileSize formats a size as the client does: under 1024 "N bytes";
-// else the value in KB, MB or GB with one decimal (JavaScript toFixed(1),
-// which rounds half up) and a trailing ".0" dropped.
-func FormatFileSize(n int) string {
-	if n < 1024 {
-		return fmt.Sprintf("%d bytes", n)
-	}
-	units := []string{"KB", "MB", "GB"}
-	div := int64(1024)
-	for i, u := range units {
-		if int64(n) < div*1024 || i == len(units)-1 {
-			tenths := (int64(n)*20 + div) / (2 * div)
-			if tenths%10 == 0 {
-				return fmt.Sprintf("%d%s", tenths/10, u)
-			}
-			return fmt.Sprintf("%d.%d%s", tenths/10, tenths%10, u)
-		}
-		div *= 1024
-	}
-	return ""
 }

@@ -21,19 +21,6 @@ func memLines(n int, eol string) string {
 // padLine returns s padded with "x" to n characters (ASCII only).
 func padLine(s string, n int) string { return s + strings.Repeat("x", n-len(s)) }
 
-func TestFormatFileSize(t *testing.T) {
-	// Expected values were printed by node with the client's formula:
-	// kb.toFixed(1).replace(/\.0$/, "") + "KB" and so on.
-	want := map[int]string{0: "0 bytes", 1023: "1023 bytes", 1024: "1KB", 1075: "1KB", 1126: "1.1KB",
-		1280: "1.3KB", 1331: "1.3KB", 25000: "24.4KB", 30009: "29.3KB", 1048575: "1024KB",
-		1048576: "1MB", 1572864: "1.5MB", 1073741824: "1GB", 5000000000: "4.7GB"}
-	for n, w := range want {
-		if got := FormatFileSize(n); got != w {
-			t.Errorf("FormatFileSize(%d) = %q, want %q", n, got, w)
-		}
-	}
-}
-
 func TestCapIndexWarnings(t *testing.T) {
 	lorem := strings.Repeat("lorem ", 100)
 	var sizeOnly, twoCuts []string

@@ -8,19 +8,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memscope/memscope/engine/filehist"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/text"
 )
 
 // clean makes text from transcripts and backups safe to print.
 func clean(s string) string { return text.OneLine(model.SanitizeForTerminal(s)) }
-
-func short(id string) string {
-	if len(id) > 8 {
-		return id[:8]
-	}
-	return id
-}
 
 func when(t time.Time) string {
 	if t.IsZero() {
@@ -52,14 +46,14 @@ func (m Model) renderRow(r Row, _ bool, width int) string {
 		if tr == "" {
 			tr = "(transcript gone)"
 		}
-		line = fmt.Sprintf("%s  %s  %3d backups %9s  %s", short(string(s.SessionID)), when(s.ModTime), s.Backups, text.Bytes(s.Bytes), clean(tr))
+		line = fmt.Sprintf("%s  %s  %3d backups %9s  %s", format.ShortID(string(s.SessionID)), when(s.ModTime), s.Backups, text.Bytes(s.Bytes), clean(tr))
 	case r.Turn != nil:
 		t := r.Turn
 		prompt := clean(t.Prompt)
 		if prompt == "" {
 			prompt = m.styles.Dim.Render("(prompt not in the transcript)")
 		}
-		head := fmt.Sprintf("%s  %s  touched %2d  ", when(t.Time), short(t.MessageID), len(t.Touched))
+		head := fmt.Sprintf("%s  %s  touched %2d  ", when(t.Time), format.ShortID(t.MessageID), len(t.Touched))
 		line = head + prompt
 		if t.Synthesized {
 			line += m.styles.Warn.Render("  [snapshot record missing]")
@@ -133,10 +127,10 @@ func (m Model) crumbs() string {
 		if m.session != nil {
 			id = string(m.session.SessionID)
 		}
-		parts = append(parts, "session "+short(id))
+		parts = append(parts, "session "+format.ShortID(id))
 	}
 	if m.level >= LevelFiles && m.turn != nil {
-		parts = append(parts, "turn "+short(m.turn.MessageID))
+		parts = append(parts, "turn "+format.ShortID(m.turn.MessageID))
 	}
 	if m.level >= LevelVersions && m.file != nil {
 		parts = append(parts, clean(m.file.TrackingPath))
@@ -218,7 +212,7 @@ func (m Model) turnLines(t *filehist.FileTurn) []string {
 	if prompt == "" {
 		prompt = "(prompt not in the transcript)"
 	}
-	lines := []string{m.styles.Bold.Render(m.fit(short(t.MessageID) + "  " + prompt))}
+	lines := []string{m.styles.Bold.Render(m.fit(format.ShortID(t.MessageID) + "  " + prompt))}
 	if t.Synthesized {
 		lines = append(lines, m.styles.Warn.Render(m.fit("the snapshot record never reached the transcript: rebuilt from the previous snapshot and this turn's deltas")))
 	}

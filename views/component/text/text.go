@@ -8,20 +8,13 @@ import (
 	"time"
 
 	"charm.land/lipgloss/v2"
+
+	"github.com/memscope/memscope/internal/format"
 )
 
-// Bytes formats a size as 512B, 4.1K, 12.0M, 1.2G.
-func Bytes(n int64) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%dB", n)
-	case n < 1024*1024:
-		return fmt.Sprintf("%.1fK", float64(n)/1024)
-	case n < 1024*1024*1024:
-		return fmt.Sprintf("%.1fM", float64(n)/(1024*1024))
-	}
-	return fmt.Sprintf("%.1fG", float64(n)/(1024*1024*1024))
-}
+// Bytes formats a size as 512B, 4.1K, 12.0M, 1.2G: the panes' style,
+// written by internal/format with the command line's.
+func Bytes(n int64) string { return format.CompactBytes(n) }
 
 // Ago formats how long before now t was: "now", "5m ago", "3h ago",
 // "12d ago", and "—" for a zero time.

@@ -1,0 +1,152 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/memscope/memscope/engine/cleanup"
+	"github.com/memscope/memscope/internal/format"
+)
+
+var cleanupCommand = &command{
+	name:  "cleanup",
+	usage: "memscope cleanup --forecast [--home DIR] [--days N] [--within N] [--limit N] [--json]",
+	summary: "what Claude Code's cleanup (cleanupPeriodDays) will delete and when: transcripts, session folders, pastes (and the history\n" +
+		"lines left pointing at them), file-history and the other swept folders; what is never swept. memscope deletes nothing.",
+	run: steps(parseCleanup, runCleanup, showCleanup),
+}
+
+// cleanupOptions are cleanup's flags.
+type cleanupOptions struct {
+	home homeFlags
+	// days is a what-if cleanupPeriodDays; < 0 reads the settings.
+	days int
+	// within is how many days ahead to look; limit how many items the
+	// text report lists per group (0: all).
+	within, limit int
+	json          bool
+}
+
+func parseCleanup(e *env, args []string) (cleanupOptions, error) {
+	var opts cleanupOptions
+	fs := newFlags("cleanup", &opts.home, &opts.json)
+	fs.Bool("forecast", true, "print the forecast (the only mode: memscope never deletes)")
+	fs.IntVar(&opts.days, "days", -1, "what-if: use this cleanupPeriodDays instead of the settings (0 disables)")
+	fs.IntVar(&opts.within, "within", cleanup.DefaultHorizonDays, "how many days ahead the forecast looks")
+	fs.IntVar(&opts.limit, "limit", 40, "items listed per group in the text report (0: all)")
+	return opts, parseFlagsOnly(e, fs, args)
+}
+
+// runCleanup forecasts what the client's cleanup will delete and when.
+func runCleanup(e *env, opts cleanupOptions) (cleanup.Forecast, error) {
+	o, err := e.openHome(&opts.home)
+	if err != nil {
+		return cleanup.Forecast{}, err
+	}
+	defer o.close()
+	return forecastFor(o, opts.days, opts.within, e.now()), nil
+}
+
+// showCleanup prints what runCleanup returned, as text or --json.
+func showCleanup(e *env, opts cleanupOptions, f cleanup.Forecast) error {
+	return e.output(opts.json, f, func(w io.Writer) { printForecast(w, f, opts.limit) })
+}
+
+func printForecast(w io.Writer, f cleanup.Forecast, limit int) {
+	loc := f.Now.Location()
+	fmt.Fprintf(w, "home        %s\n", f.Home)
+	fmt.Fprintf(w, "now         %s\n", f.Now.Format("2006-01-02 15:04 MST"))
+	switch f.State {
+	case cleanup.StateActive:
+		fmt.Fprintf(w, "cleanup     every start of Claude Code deletes what is older than %d days (cleanupPeriodDays from %s)\n", f.PeriodDays, f.PeriodFrom)
+	case cleanup.StateDisabled:
+		fmt.Fprintf(w, "cleanup     disabled: %s\n", f.Reason)
+	case cleanup.StateSkipped:
+		fmt.Fprintf(w, "cleanup     skipped: %s\n", f.Reason)
+	}
+	o := f.Overall
+	if f.State != cleanup.StateActive {
+		fmt.Fprintf(w, "swept kinds %d items, %d files, %s (nothing will be deleted; --days N shows a what-if)\n", o.All.Items, o.All.Files, format.Bytes(o.All.Bytes))
+	} else {
+		fmt.Fprintf(w, "eligible    now: %s · next %d days: %s · later: %s\n", countText(o.Now), f.HorizonDays, countText(o.Soon), countText(o.Later))
+		fmt.Fprintln(w, "\nby kind            now                    next "+fmt.Sprint(f.HorizonDays)+" days           later")
+		for _, t := range f.Totals {
+			if t.All.Items == 0 {
+				continue
+			}
+			fmt.Fprintf(w, "  %-16s %-22s %-22s %s\n", t.Kind, countText(t.Now), countText(t.Soon), countText(t.Later))
+		}
+		fmt.Fprintln(w, "\ntimeline")
+		for _, g := range f.Timeline() {
+			var kinds []string
+			for _, k := range g.Kinds {
+				kinds = append(kinds, fmt.Sprintf("%s %d", k.Kind, k.Count.Items))
+			}
+			fmt.Fprintf(w, "  %-14s %-11s %-22s %s\n", g.Label(f.HorizonDays), g.Date.In(loc).Format("2006-01-02"), countText(g.Total), strings.Join(kinds, ", "))
+		}
+		for _, g := range f.Timeline() {
+			if g.Bucket == cleanup.BucketLater {
+				continue
+			}
+			fmt.Fprintf(w, "\n%s: %d item(s), %s\n", g.Label(f.HorizonDays), g.Total.Items, format.Bytes(g.Total.Bytes))
+			fmt.Fprintf(w, "  %-16s  %-15s %10s  %s\n", "eligible from", "kind", "size", "path")
+			for n, i := range g.Items {
+				if limit > 0 && n == limit {
+					fmt.Fprintf(w, "  … %d more (--limit 0 lists all, --json gives everything)\n", len(g.Items)-n)
+					break
+				}
+				it := f.Items[i]
+				fmt.Fprintf(w, "  %s  %-15s %10s  %s%s\n", it.Eligible.In(loc).Format("2006-01-02 15:04"), it.Kind, format.Bytes(it.Size), it.Path, dirSuffix(it))
+			}
+		}
+	}
+	if len(f.Dangling) > 0 {
+		fmt.Fprintf(w, "\nhistory lines that will point at a missing paste (%d)\n", len(f.Dangling))
+		for n, d := range f.Dangling {
+			if limit > 0 && n == limit {
+				fmt.Fprintf(w, "  … %d more\n", len(f.Dangling)-n)
+				break
+			}
+			fmt.Fprintf(w, "  %s:%d  paste #%d %s  (%s, %s)\n", d.File, d.Line, d.PasteID, d.Hash, d.PastePath, whenText(d.Bucket, d.Eligible, loc))
+		}
+	}
+	if f.AlreadyMissing > 0 {
+		fmt.Fprintf(w, "\n%d history paste reference(s) already point at a missing paste\n", f.AlreadyMissing)
+	}
+	fmt.Fprintln(w, "\nnever swept")
+	if len(f.NeverSwept) == 0 {
+		fmt.Fprintln(w, "  (no history.jsonl or memory folders)")
+	}
+	for _, n := range f.NeverSwept {
+		fmt.Fprintf(w, "  %-8s %10s  %4d file(s)  %s\n", n.Kind, format.Bytes(n.Size), n.Files, n.Path)
+	}
+	if len(f.Problems) > 0 {
+		fmt.Fprintf(w, "\nproblems    %d (skipped and reported)\n", len(f.Problems))
+		for _, p := range f.Problems {
+			fmt.Fprintf(w, "  %s [%s]\n", p.Error(), p.Kind)
+		}
+	}
+}
+
+func countText(c cleanup.Count) string {
+	if c.Items == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%d (%s)", c.Items, format.Bytes(c.Bytes))
+}
+
+func dirSuffix(it cleanup.Item) string {
+	if it.Dir {
+		return fmt.Sprintf("/ (%d files)", it.Files)
+	}
+	return ""
+}
+
+func whenText(b cleanup.Bucket, t time.Time, loc *time.Location) string {
+	if b == cleanup.BucketNow {
+		return "swept at the next start"
+	}
+	return "swept from " + t.In(loc).Format("2006-01-02 15:04")
+}

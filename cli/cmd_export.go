@@ -1,0 +1,221 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/memscope/memscope/engine/export"
+	"github.com/memscope/memscope/internal/format"
+	"github.com/memscope/memscope/model"
+)
+
+var exportCommand = &command{
+	name:  "export",
+	usage: "memscope export SESSION [--format md|html|json] [--out FILE] | export --memory [--project PATH]",
+	summary: "a session as a readable document (compactions and summaries marked, pastes expanded, tool calls folded, sidechains separated), or a project's memory as one Markdown document\n" +
+		"SESSION is a session id (or a unique prefix) under the home, or a path to a .jsonl transcript. " +
+		"--memory exports the memory of --project (default: the current folder) as md or json. " +
+		"Without --out the export goes to stdout; --out is written atomically and never over the session's own transcript.",
+	run: steps(parseExport, runExport, showExport),
+}
+
+// exportPerm is the mode of a new export file: it holds the transcript's
+// text, which the client keeps 0600.
+const exportPerm = 0o600
+
+// exportOptions are export's flags and SESSION.
+type exportOptions struct {
+	home   homeFlags
+	format export.Format
+	// out is the file to write, "" for stdout.
+	out string
+	// memory exports the memory of project instead of session.
+	memory  bool
+	project string
+	session string
+}
+
+// exportResult is an export: its bytes, and the file they were written
+// to ("" when they go to stdout).
+type exportResult struct {
+	data  []byte
+	wrote string
+}
+
+func parseExport(e *env, args []string) (exportOptions, error) {
+	var opts exportOptions
+	fs := newFlags("export", &opts.home, nil)
+	formatName := fs.String("format", "md", "md, html or json (--memory: md or json)")
+	fs.StringVar(&opts.out, "out", "", "write to FILE instead of stdout")
+	fs.BoolVar(&opts.memory, "memory", false, "export a project's memory instead of a session")
+	fs.StringVar(&opts.project, "project", "", "with --memory: project folder (default: the current folder)")
+	pos, err := parseInterspersed(e, fs, args)
+	if err != nil {
+		return opts, err
+	}
+	if opts.format, err = export.ParseFormat(*formatName); err != nil {
+		return opts, badUsage(err)
+	}
+	switch {
+	case opts.memory && len(pos) != 0, !opts.memory && len(pos) != 1:
+		return opts, usageError("usage: memscope export SESSION [--format md|html|json] [--out FILE] [--home DIR]\n" +
+			"       memscope export --memory [--project PATH] [--format md|json] [--out FILE] [--home DIR]")
+	case opts.memory && opts.format == export.HTML:
+		return opts, badUsagef("--memory exports md or json")
+	case !opts.memory && opts.project != "":
+		return opts, badUsagef("--project goes with --memory")
+	}
+	if !opts.memory {
+		opts.session = pos[0]
+	}
+	return opts, nil
+}
+
+// runExport builds the export and, with --out, writes it atomically
+// where it cannot take the place of what it exports.
+func runExport(e *env, opts exportOptions) (exportResult, error) {
+	var data []byte
+	var guard []string
+	var err error
+	if opts.memory {
+		data, guard, err = exportMemory(e, &opts.home, opts.project, opts.format)
+	} else {
+		data, guard, err = exportSession(e, &opts.home, opts.session, opts.format)
+	}
+	if err != nil || opts.out == "" {
+		return exportResult{data: data}, err
+	}
+	dst, err := absFrom(e, opts.out)
+	if err != nil {
+		return exportResult{}, err
+	}
+	if err := checkExportTarget(dst, guard, opts.memory); err != nil {
+		return exportResult{}, err
+	}
+	if err := model.WriteFileAtomic(dst, data, exportPerm); err != nil {
+		return exportResult{}, err
+	}
+	return exportResult{data: data, wrote: dst}, nil
+}
+
+// showExport sends the export to stdout, exact when piped, or says
+// where it was written.
+func showExport(e *env, _ exportOptions, r exportResult) error {
+	if r.wrote != "" {
+		fmt.Fprintf(humanOutput(e.stderr), "memscope export: wrote %s (%s)\n", r.wrote, format.ClientFileSize(len(r.data)))
+		return nil
+	}
+	_, err := exactOutput(e.stdout).Write(r.data)
+	return err
+}
+
+// exportSession builds the export of SESSION. guard lists the files the
+// export must not be written over: the transcript and its subagents'.
+func exportSession(e *env, hf *homeFlags, arg string, f export.Format) ([]byte, []string, error) {
+	sf, err := openSession(e, hf, arg)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer sf.close()
+	src := export.SessionSource{FS: sf.fsys, Transcript: sf.name}
+	switch {
+	case sf.home != nil:
+		src.Home = sf.home.home.FS
+	case hf.dir != "" || hf.demo:
+		o, err := e.openHome(hf)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer o.close()
+		src.Home = o.home.FS
+	default:
+		if dir := homeOfTranscript(sf.disk); dir != "" {
+			src.Home = os.DirFS(dir)
+		}
+	}
+	x, err := export.LoadSessionExport(src, e.now())
+	if err != nil {
+		return nil, nil, err
+	}
+	guard := []string{sf.disk}
+	for _, sc := range x.Sidechains {
+		if sc.Source != export.SidechainInline {
+			guard = append(guard, filepath.Join(filepath.Dir(sf.disk), filepath.FromSlash(strings.TrimPrefix(sc.Source, fsDir(sf.name)))))
+		}
+	}
+	data, err := export.RenderSessionExport(x, f)
+	return data, guard, err
+}
+
+// fsDir is the folder part of a slash path inside an fs, with its slash
+// ("projects/-x/" for "projects/-x/s.jsonl"), "" at the top.
+func fsDir(name string) string {
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		return name[:i+1]
+	}
+	return ""
+}
+
+// homeOfTranscript finds the Claude home a transcript named by path sits
+// in (<home>/projects/<slug>/<id>.jsonl, with history.jsonl or
+// paste-cache beside projects), so its pastes can be expanded; "" when it
+// is not in one.
+func homeOfTranscript(disk string) string {
+	projects := filepath.Dir(filepath.Dir(disk))
+	if filepath.Base(projects) != "projects" {
+		return ""
+	}
+	home := filepath.Dir(projects)
+	for _, p := range []string{model.HistoryPath, model.PasteCacheDir} {
+		if _, err := os.Stat(filepath.Join(home, p)); err == nil {
+			return home
+		}
+	}
+	return ""
+}
+
+// exportMemory builds the export of a project's memory. guard is the
+// memory folder: an export written inside it would become a memory.
+func exportMemory(e *env, hf *homeFlags, project string, f export.Format) ([]byte, []string, error) {
+	t, err := openProjectMemory(e, hf, project)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer t.close()
+	data, err := export.MemoryStore(t.store, t.project, f, e.now())
+	return data, []string{t.loc.Dir}, err
+}
+
+// checkExportTarget refuses a destination that is one of the session's
+// transcripts (by path or as the same file through a link), or for a
+// memory export a file inside the memory folder.
+func checkExportTarget(dst string, guard []string, memory bool) error {
+	dstInfo, dstErr := os.Stat(dst)
+	if dstErr == nil && dstInfo.IsDir() {
+		return fmt.Errorf("--out %s is a folder", dst)
+	}
+	for _, g := range guard {
+		if memory {
+			if rel, err := filepath.Rel(g, dst); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return fmt.Errorf("--out %s is inside the memory folder %s: the client would read it as a memory", dst, g)
+			}
+			continue
+		}
+		if filepath.Clean(g) == filepath.Clean(dst) {
+			return fmt.Errorf("--out %s is the session's own transcript; choose another file", dst)
+		}
+		if dstErr != nil {
+			continue
+		}
+		if gi, err := os.Stat(g); err == nil && os.SameFile(gi, dstInfo) {
+			return fmt.Errorf("--out %s is the session's own transcript (through a link); choose another file", dst)
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("check --out against %s: %w", g, err)
+		}
+	}
+	return nil
+}

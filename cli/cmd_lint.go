@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/memscope/memscope/engine/lint"
+	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/model"
+)
+
+var lintCommand = &command{
+	name:    "lint",
+	usage:   "memscope lint [--home DIR] [--demo] [--project PATH] [--json]",
+	summary: "check a project's memory: index cap, dangling links, orphans, frontmatter, types, size, [[links]], duplicates, staleness, drift, secrets and injections (exit 1 on errors)",
+	run:     steps(parseLint, runLint, showLint),
+}
+
+// lintOptions are lint's flags.
+type lintOptions struct {
+	home homeFlags
+	// project is the project folder; "" for the current one.
+	project string
+	stale   memindex.StalenessThresholds
+	json    bool
+}
+
+// lintResult is the report on a project's memory, and where it is.
+type lintResult struct {
+	loc     model.MemoryLocation
+	project string
+	// exists is false when the memory folder is not there yet.
+	exists bool
+	report lint.Report
+}
+
+// lintOutput is `memscope lint --json`.
+type lintOutput struct {
+	MemoryDir string `json:"memoryDir"`
+	Project   string `json:"project"`
+	lint.Report
+}
+
+func parseLint(e *env, args []string) (lintOptions, error) {
+	var opts lintOptions
+	fs := newFlags("lint", &opts.home, &opts.json)
+	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
+	stale := fs.String("stale", "", "staleness thresholds, e.g. project=2:14,user=90:365")
+	if err := parseFlags(e, fs, args); err != nil {
+		return opts, err
+	}
+	// A bad --stale is reported like a failed check (exit 1), as it
+	// always has been.
+	var err error
+	opts.stale, err = memindex.ParseStaleness(*stale)
+	return opts, err
+}
+
+// runLint checks the project's memory.
+func runLint(e *env, opts lintOptions) (lintResult, error) {
+	t, err := openProjectMemory(e, &opts.home, opts.project)
+	if err != nil {
+		return lintResult{}, err
+	}
+	defer t.close()
+	rep := lint.Run(lintInput(e, t, opts.stale))
+	return lintResult{loc: t.loc, project: t.project, exists: t.store.Memory().Exists, report: rep}, nil
+}
+
+// showLint prints what runLint returned, as text or --json.
+func showLint(e *env, opts lintOptions, res lintResult) error {
+	js := lintOutput{MemoryDir: res.loc.Dir, Project: res.project, Report: res.report}
+	if err := e.output(opts.json, js, func(w io.Writer) { printLint(w, res) }); err != nil {
+		return err
+	}
+	if res.report.HasErrors() {
+		return exitStatus(1)
+	}
+	return nil
+}
+
+// lintInput is the lint input for the target's memory as the store read it.
+func lintInput(e *env, t *memoryTarget, th memindex.StalenessThresholds) lint.Input {
+	in := lint.Input{
+		Memory:   t.store.Memory(),
+		Problems: t.store.Problems(),
+		// The memory folder is read where the store reads and writes it.
+		MemoryFS:  os.DirFS(t.loc.Dir),
+		Now:       e.now(),
+		Staleness: th,
+	}
+	if tree, err := fs.Sub(t.root, model.RootName(filepath.ToSlash(t.tree))); err == nil {
+		in.Project = tree
+	}
+	return in
+}
+
+func printLint(w io.Writer, r lintResult) {
+	fmt.Fprintf(w, "memory  %s (%s)\n", r.loc.Dir, r.loc.Reason)
+	if !r.loc.Enabled {
+		fmt.Fprintf(w, "        auto memory is off here (%s): the client neither reads nor writes this folder\n", r.loc.SwitchReason)
+	}
+	if !r.exists {
+		fmt.Fprintln(w, "        no memory folder yet: nothing to check")
+	}
+	for _, f := range r.report.Findings {
+		where := f.Path
+		if where == "" {
+			where = "."
+		}
+		if f.Line > 0 {
+			where = fmt.Sprintf("%s:%d", where, f.Line)
+		}
+		fmt.Fprintf(w, "%s: %s %s: %s\n", model.SanitizeLine(where), f.Severity, f.Kind, model.SanitizeLine(f.Message))
+	}
+	fmt.Fprintf(w, "%d errors, %d warnings, %d notes\n", r.report.Errors, r.report.Warnings, r.report.Infos)
+}

@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// promptFixture writes a Claude home and a project into temp folders.
+func promptFixture(t *testing.T) (home, proj string) {
+	t.Helper()
+	root := t.TempDir()
+	home, proj = filepath.Join(root, "claude-home"), filepath.Join(root, "proj")
+	slug := regexp.MustCompile(`[^A-Za-z0-9]`).ReplaceAllString(proj, "-")
+	mem := filepath.Join(home, "projects", slug, "memory")
+	write := func(p, s string) {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(home, "CLAUDE.md"), "User rule.")
+	write(filepath.Join(proj, "CLAUDE.md"), "Project rule. See @docs/gone.md\n")
+	write(filepath.Join(proj, ".claude", "rules", "web.md"), "---\npaths: web/**\n---\nweb only")
+	write(filepath.Join(mem, "MEMORY.md"), "- [deploys](deploys.md) — no Friday deploys\n")
+	write(filepath.Join(mem, "deploys.md"), "---\nname: deploys\ndescription: No deploys on Friday\nmetadata:\n  type: project\n  modified: 2026-11-01T10:00:00.000Z\n---\nFreeze starts Thursday.\n")
+	return home, proj
+}
+
+func TestPromptJSON(t *testing.T) {
+	home, proj := promptFixture(t)
+	e, out, errb := testEnv(t)
+	if code := run(e, []string{"prompt", "--home", home, "--project", proj, "--query", "deploy on friday", "--json"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(out.Bytes(), &raw); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	for _, k := range []string{"project", "memoryDir", "layers", "memoryIndex", "recalled", "missingImports", "conditionalRules", "text"} {
+		if _, ok := raw[k]; !ok {
+			t.Errorf("JSON lacks %q", k)
+		}
+	}
+	var p struct {
+		Project   string `json:"project"`
+		MemoryDir string `json:"memoryDir"`
+		Layers    []map[string]any
+		Index     map[string]any `json:"memoryIndex"`
+		Recalled  []map[string]any
+		Missing   []struct{ Path string } `json:"missingImports"`
+		Cond      []struct{ Path string } `json:"conditionalRules"`
+		Text      string
+	}
+	json.Unmarshal(out.Bytes(), &p)
+	slug := regexp.MustCompile(`[^A-Za-z0-9]`).ReplaceAllString(proj, "-")
+	if p.Project != proj || p.MemoryDir != filepath.Join(home, "projects", slug, "memory") {
+		t.Errorf("project %s memoryDir %s", p.Project, p.MemoryDir)
+	}
+	for _, l := range p.Layers {
+		for _, k := range []string{"kind", "path", "chars", "tokens", "truncated"} {
+			if _, ok := l[k]; !ok {
+				t.Errorf("layer lacks %q: %v", k, l)
+			}
+		}
+	}
+	for _, k := range []string{"lines", "chars", "loadedLines", "loadedChars", "truncated", "warning", "droppedEntries"} {
+		if _, ok := p.Index[k]; !ok {
+			t.Errorf("memoryIndex lacks %q", k)
+		}
+	}
+	if len(p.Recalled) != 1 || p.Recalled[0]["file"] != "deploys.md" || p.Recalled[0]["ageDays"].(float64) != 21 ||
+		!strings.HasPrefix(p.Recalled[0]["freshnessWarning"].(string), "This memory is 21 days old.") || p.Recalled[0]["score"].(float64) <= 0 {
+		t.Errorf("recalled %v", p.Recalled)
+	}
+	if len(p.Missing) != 1 || p.Missing[0].Path != filepath.Join(proj, "docs", "gone.md") {
+		t.Errorf("missing %v", p.Missing)
+	}
+	if len(p.Cond) != 1 || !strings.HasSuffix(p.Cond[0].Path, "web.md") {
+		t.Errorf("conditional %v", p.Cond)
+	}
+	for _, want := range []string{"Contents of " + filepath.Join(home, "CLAUDE.md"), "Project rule.", "no Friday deploys", "Freeze starts Thursday."} {
+		if !strings.Contains(p.Text, want) {
+			t.Errorf("text lacks %q", want)
+		}
+	}
+}
+
+func TestPromptTextAndErrors(t *testing.T) {
+	home, proj := promptFixture(t)
+	e, out, _ := testEnv(t)
+	if code := run(e, []string{"prompt", "--home", home, "--project", proj}); code != 0 || !strings.Contains(out.String(), "----- assembled text -----") || !strings.Contains(out.String(), "missing imports") {
+		t.Errorf("report: exit %d\n%s", code, out)
+	}
+	e, out, _ = testEnv(t)
+	if code := run(e, []string{"prompt", "--home", home, "--project", proj, "--text", "--at", "2026-11-01T09:00"}); code != 0 || !strings.HasPrefix(out.String(), "Codebase and user instructions") {
+		t.Errorf("--text: exit %d\n%s", code, out)
+	}
+	for _, args := range [][]string{{"--at", "yesterday"}, {"--stale", "project=9"}, {"--home", filepath.Join(home, "nope")}} {
+		e, _, errb := testEnv(t)
+		if code := run(e, append([]string{"prompt", "--project", proj}, args...)); code != 1 || !strings.Contains(errb.String(), "memscope prompt:") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errb)
+		}
+	}
+}

@@ -1,0 +1,175 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/memscope/memscope/engine/timeline"
+	"github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/internal/format"
+	"github.com/memscope/memscope/model"
+)
+
+const replayUsage = "memscope replay SESSION [--home DIR] [--window N] [--json]"
+
+var replayCommand = &command{
+	name:  "replay",
+	usage: replayUsage,
+	summary: "every compaction of a session, the turns between them with their context size, and what a resume loads\n" +
+		"SESSION is a session id (or a unique prefix) under the home, or a path to a .jsonl transcript.",
+	run: steps(parseReplay, runReplay, showReplay),
+}
+
+// replayOptions are replay's flags and SESSION.
+type replayOptions struct {
+	home    homeFlags
+	window  window.Config
+	json    bool
+	session string
+}
+
+// replayOut is `replay --json`.
+type replayOut struct {
+	Session    string                   `json:"session"`
+	Path       string                   `json:"path"`
+	Records    int                      `json:"records"`
+	Problems   []model.Problem          `json:"problems"`
+	Window     window.Config            `json:"window"`
+	Thresholds timeline.Thresholds      `json:"thresholds"`
+	Boundaries []timeline.BoundaryInfo  `json:"boundaries"`
+	Resume     resumeOut                `json:"resume"`
+	Branches   []timeline.BranchInfo    `json:"branches"`
+	Sidechains []timeline.SidechainInfo `json:"sidechains"`
+	Turns      []timeline.Turn          `json:"turns"`
+	Steps      []timeline.Step          `json:"steps"`
+}
+
+// resumeOut adds the message count and uuids to the resume's fields.
+type resumeOut struct {
+	timeline.Resume
+	Messages     int      `json:"messages"`
+	MessageUUIDs []string `json:"messageUuids"`
+	Preserved    []string `json:"preserved"`
+}
+
+func uuidsOf(rs []*model.Record) []string {
+	out := make([]string, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, r.UUID)
+	}
+	return out
+}
+
+func parseReplay(e *env, args []string) (replayOptions, error) {
+	var opts replayOptions
+	var wf windowFlags
+	fs := newFlags("replay", &opts.home, &opts.json)
+	wf.add(fs)
+	pos, err := parseInterspersed(e, fs, args)
+	if err != nil {
+		return opts, err
+	}
+	if len(pos) != 1 {
+		return opts, usageError("usage: " + replayUsage)
+	}
+	opts.session = pos[0]
+	opts.window, err = wf.config(e)
+	return opts, err
+}
+
+// runReplay builds the session's timeline: its compactions, turns, and
+// what a resume loads.
+func runReplay(e *env, opts replayOptions) (replayOut, error) {
+	sf, err := openSession(e, &opts.home, opts.session)
+	if err != nil {
+		return replayOut{}, err
+	}
+	defer sf.close()
+	tr, err := model.ReadTranscript(sf.fsys, sf.name)
+	if err != nil {
+		return replayOut{}, err
+	}
+	tl := timeline.Build(tr, opts.window, sf.size)
+	out := replayOut{Session: tl.Session, Path: sf.disk, Records: tl.Records, Problems: tr.Summary.Problems,
+		Window: tl.Window, Thresholds: tl.Thresholds, Boundaries: tl.Boundaries, Branches: tl.Branches,
+		Sidechains: tl.Sidechains, Turns: tl.Turns, Steps: tl.Steps,
+		Resume: resumeOut{Resume: tl.Resume, Messages: len(tl.Resume.Messages), MessageUUIDs: uuidsOf(tl.Resume.Messages),
+			Preserved: uuidsOf(tl.Resume.Preserved)}}
+	if out.Problems == nil {
+		out.Problems = []model.Problem{}
+	}
+	return out, nil
+}
+
+// showReplay prints what runReplay returned, as text or --json.
+func showReplay(e *env, opts replayOptions, out replayOut) error {
+	return e.output(opts.json, out, func(w io.Writer) { printReplay(w, out) })
+}
+
+// optInt shows a figure the client may leave out.
+func optInt(p *int) string {
+	if p == nil {
+		return "—"
+	}
+	return fmt.Sprint(*p)
+}
+
+func printReplay(w io.Writer, r replayOut) {
+	fmt.Fprintf(w, "session   %s\nfile      %s, %d records\n", r.Session, r.Path, r.Records)
+	t := r.Thresholds
+	fmt.Fprintf(w, "window    %d tokens: effective %d, warning at %d, autocompact at %d, blocked at %d\n\n",
+		r.Window.ContextWindow, t.Effective, t.Warning, t.Autocompact, t.Blocked)
+	fmt.Fprintln(w, " line  time          event")
+	for _, s := range r.Steps {
+		ts := s.Timestamp.Format("15:04:05.000")
+		if s.Kind == timeline.StepTurn {
+			tu := r.Turns[s.Turn]
+			fmt.Fprintf(w, "%5d  %s  turn          %7d tokens  %-11s  est. %s\n", tu.Line, ts, tu.ContextTokens, tu.Level, contextLine(s.Context))
+			continue
+		}
+		b := r.Boundaries[s.Boundary]
+		if b.Kind == timeline.BoundaryMicrocompact {
+			fmt.Fprintf(w, "%5d  %s  %-12s  %s %s tokens, saved %s\n", b.Line, ts, b.Kind, b.Trigger, optInt(b.PreTokens), optInt(b.TokensSaved))
+			continue
+		}
+		fmt.Fprintf(w, "%5d  %s  %-12s  %s %s → %s tokens", b.Line, ts, b.Kind, b.Trigger, optInt(b.PreTokens), optInt(b.PostTokens))
+		if b.SummaryUUID != "" {
+			fmt.Fprintf(w, ", summary %s", format.Bytes(int64(b.SummaryBytes)))
+		}
+		if b.Preserved != nil {
+			fmt.Fprintf(w, ", preserves %s..%s", format.ShortID(b.Preserved.HeadUUID), format.ShortID(b.Preserved.TailUUID))
+		}
+		if b.PreservedBroken != "" {
+			fmt.Fprintf(w, " (BROKEN: %s)", b.PreservedBroken)
+		}
+		fmt.Fprintln(w)
+	}
+	res := r.Resume
+	fmt.Fprintf(w, "\nresume    leaf %s (%s), %d messages", format.ShortID(res.Leaf), res.LeafSource, res.Messages)
+	if res.FromBoundary != "" {
+		fmt.Fprintf(w, " from boundary %s", format.ShortID(res.FromBoundary))
+	}
+	if len(res.Preserved) > 0 {
+		fmt.Fprintf(w, ", %d preserved relinked", len(res.Preserved))
+	}
+	fmt.Fprintln(w)
+	if res.Fallback {
+		fmt.Fprintf(w, "          fell back to the full history: %s\n", res.FallbackReason)
+	}
+	if res.SkippedBeforeLine > 0 {
+		fmt.Fprintf(w, "          file over 5 MiB: lines before %d are not read\n", res.SkippedBeforeLine)
+	}
+	fmt.Fprintf(w, "branches  %d rewind points", len(r.Branches))
+	for _, b := range r.Branches {
+		fmt.Fprintf(w, "; %s → %d branches", format.ShortID(b.Parent), len(b.Children))
+	}
+	fmt.Fprintf(w, "\nsubagents %d sidechains\n", len(r.Sidechains))
+	for _, p := range r.Problems {
+		fmt.Fprintf(w, "problem   %s\n", p.Error())
+	}
+}
+
+func contextLine(c timeline.Context) string {
+	return fmt.Sprintf("system %d, instructions %d, memory %d, conversation %d, tool results %d",
+		c.System, c.Instructions, c.Memory, c.Conversation, c.ToolResults)
+}

@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/memscope/memscope/engine/sessions"
+	"github.com/memscope/memscope/internal/format"
+	"github.com/memscope/memscope/model"
+)
+
+var sessionsCommand = &command{
+	name:  "sessions",
+	usage: "memscope sessions [--home DIR] [--demo] [--project PATH] [--json]",
+	summary: "one row per session: records, compactions, token usage, first and last time\n" +
+		"A session is its transcript plus its subagents' transcripts. Usage is counted once per\n" +
+		"message.id+requestId across the home, as ccusage 18.0.11 counts it, so the totals equal\n" +
+		"`ccusage session --json --offline` on the same home. --project takes a project folder (or\n" +
+		"its projects/ slug); without it every session is listed.",
+	run: steps(parseSessions, runSessions, showSessions),
+}
+
+// sessionsOptions are sessions' flags.
+type sessionsOptions struct {
+	home homeFlags
+	// project is a project folder or projects/ slug; "" for every session.
+	project string
+	json    bool
+}
+
+func parseSessions(e *env, args []string) (sessionsOptions, error) {
+	var opts sessionsOptions
+	fs := newFlags("sessions", &opts.home, &opts.json)
+	fs.StringVar(&opts.project, "project", "", "only the sessions of this project folder (or projects/ slug)")
+	return opts, parseFlagsOnly(e, fs, args)
+}
+
+// runSessions summarizes the home's sessions, or one project's.
+func runSessions(e *env, opts sessionsOptions) (sessions.Report, error) {
+	o, err := e.openHome(&opts.home)
+	if err != nil {
+		return sessions.Report{}, err
+	}
+	defer o.close()
+	so := sessions.Options{Home: o.home}
+	if opts.project != "" {
+		slug, err := projectSlug(e, o.home, opts.project)
+		if err != nil {
+			return sessions.Report{}, err
+		}
+		so.ProjectSlug = slug
+	}
+	return sessions.Summarize(so), nil
+}
+
+// showSessions prints what runSessions returned, as text or --json.
+func showSessions(e *env, opts sessionsOptions, rep sessions.Report) error {
+	return e.output(opts.json, rep, func(w io.Writer) { printSessions(w, rep) })
+}
+
+// projectSlug finds the projects/ folder of a project path (relative to
+// the working folder). A slug works too: slugging a slug changes nothing.
+func projectSlug(e *env, h *model.Home, p string) (string, error) {
+	if !filepath.IsAbs(p) && !strings.HasPrefix(p, "-") {
+		if wd, err := e.getwd(); err == nil {
+			p = filepath.Join(wd, p)
+		}
+	}
+	if slug, ok := model.FindProjectDir(h.FS, p); ok {
+		return slug, nil
+	}
+	return "", fmt.Errorf("no project folder for %s in %s", p, h.Dir)
+}
+
+// printSessions writes the report as a table, times in UTC.
+func printSessions(w io.Writer, r sessions.Report) {
+	fmt.Fprintf(w, "home %s (%s)\n", model.SanitizeForTerminal(r.Home), r.Source)
+	if r.Demo {
+		fmt.Fprintln(w, "     the embedded demo home: no Claude home was found")
+	}
+	if len(r.Sessions) == 0 {
+		fmt.Fprintln(w, "no sessions")
+	} else {
+		fmt.Fprintf(w, "%-8s  %-32s %6s %8s %7s %7s %7s %7s %7s  %-16s  %s\n",
+			"SESSION", "PROJECT", "AGENTS", "RECORDS", "COMPACT", "INPUT", "OUTPUT", "CACHE W", "CACHE R", "FIRST (UTC)", "LAST (UTC)")
+		for _, s := range r.Sessions {
+			fmt.Fprintf(w, "%-8s  %-32s %6s %8d %7d %7s %7s %7s %7s  %-16s  %s\n",
+				format.ShortID(model.SanitizeLine(s.SessionID)), leftCut(model.SanitizeLine(s.Project), 32), agents(s.Subagents), s.Records, s.CompactBoundaries,
+				shortCount(s.Usage.InputTokens), shortCount(s.Usage.OutputTokens),
+				shortCount(s.Usage.CacheCreationInputTokens), shortCount(s.Usage.CacheReadInputTokens),
+				stamp(s.First), stamp(s.Last))
+		}
+	}
+	t := r.Totals
+	fmt.Fprintf(w, "\n%d sessions (%d transcripts, %d of them subagents), %s, %d records, compact boundaries %d, microcompact %d\n",
+		t.Sessions, t.Transcripts, t.SubagentTranscripts, format.Bytes(t.Bytes), t.Records, t.CompactBoundaries, t.MicrocompactBoundaries)
+	fmt.Fprintf(w, "usage: input %d, output %d, cache write %d, cache read %d (%d responses; subagents: input %d, output %d)\n",
+		t.Usage.InputTokens, t.Usage.OutputTokens, t.Usage.CacheCreationInputTokens, t.Usage.CacheReadInputTokens, t.Responses,
+		t.SubagentUsage.InputTokens, t.SubagentUsage.OutputTokens)
+	if len(r.Problems) == 0 {
+		fmt.Fprintln(w, "problems: none")
+		return
+	}
+	fmt.Fprintf(w, "problems: %d (skipped or kept as said; everything else was read)\n", len(r.Problems))
+	for _, p := range r.Problems {
+		fmt.Fprintf(w, "  %s [%s]\n", model.SanitizeForTerminal(p.Error()), p.Kind)
+	}
+}
+
+// leftCut keeps the end of s within n runes: a path's last folders say
+// most about it.
+func leftCut(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return "…" + string(r[len(r)-n+1:])
+}
+
+func agents(n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("+%d", n)
+}
+
+// shortCount writes a token count in at most 6 characters: 999, 12.3k,
+// 4.5M, 1.2G.
+func shortCount(n int64) string {
+	f := float64(n)
+	switch {
+	case n < 1000 && n > -1000:
+		return fmt.Sprintf("%d", n)
+	case n < 999_950 && n > -999_950:
+		return fmt.Sprintf("%.1fk", f/1e3)
+	case n < 999_950_000 && n > -999_950_000:
+		return fmt.Sprintf("%.1fM", f/1e6)
+	}
+	return fmt.Sprintf("%.1fG", f/1e9)
+}
+
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02 15:04")
+}

@@ -1,0 +1,177 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memscope/memscope/engine/sessions"
+	"github.com/memscope/memscope/model"
+)
+
+// ccusageBin finds ccusage 18.0.11: $MEMSCOPE_CCUSAGE, else the copy
+// scripts/ccusage-install.sh puts in the repository's .cache/ccusage. The test skips when
+// there is none, or no node to run it.
+func ccusageBin(t *testing.T) string {
+	t.Helper()
+	bin := os.Getenv("MEMSCOPE_CCUSAGE")
+	if bin == "" {
+		bin = filepath.Join("..", ".cache", "ccusage", "node_modules", ".bin", "ccusage")
+	}
+	if _, err := os.Stat(bin); err != nil {
+		t.Skipf("ccusage is not installed (%v): run scripts/ccusage-install.sh or set MEMSCOPE_CCUSAGE to its command", err)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed, so ccusage cannot run")
+	}
+	return bin
+}
+
+// ccusageReport is the part of `ccusage session --json` compared here.
+type ccusageReport struct {
+	Sessions []struct {
+		SessionID           string `json:"sessionId"`
+		ProjectPath         string `json:"projectPath"`
+		InputTokens         int64  `json:"inputTokens"`
+		OutputTokens        int64  `json:"outputTokens"`
+		CacheCreationTokens int64  `json:"cacheCreationTokens"`
+		CacheReadTokens     int64  `json:"cacheReadTokens"`
+	} `json:"sessions"`
+	Totals struct {
+		InputTokens         int64 `json:"inputTokens"`
+		OutputTokens        int64 `json:"outputTokens"`
+		CacheCreationTokens int64 `json:"cacheCreationTokens"`
+		CacheReadTokens     int64 `json:"cacheReadTokens"`
+	} `json:"totals"`
+}
+
+func runCcusage(t *testing.T, bin, home string) ccusageReport {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "session", "--json", "--offline")
+	cmd.Env = append(os.Environ(), "CLAUDE_CONFIG_DIR="+home)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("ccusage: %v\n%s", err, stderr.String())
+	}
+	var r ccusageReport
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("ccusage output is not its JSON: %v\n%.500s", err, out)
+	}
+	return r
+}
+
+// ccusageGroups regroups a memscope report the way ccusage 18.0.11
+// groups usage: it names a "session" after the folder a transcript sits
+// in, so every main transcript of a project lands in one group named
+// after the project's slug (project "Unknown Project"), and the
+// subagents of a session in a group "subagents" of project
+// "<slug>/<session id>". Groups with no usage are left out, as ccusage
+// only lists groups it saw usage lines in.
+func ccusageGroups(r sessions.Report) map[string]model.Usage {
+	out := map[string]model.Usage{}
+	add := func(k string, u model.Usage) {
+		if u != (model.Usage{}) {
+			out[k] = out[k].Add(u)
+		}
+	}
+	for _, s := range r.Sessions {
+		main := model.Usage{
+			InputTokens:              s.Usage.InputTokens - s.SubagentUsage.InputTokens,
+			OutputTokens:             s.Usage.OutputTokens - s.SubagentUsage.OutputTokens,
+			CacheCreationInputTokens: s.Usage.CacheCreationInputTokens - s.SubagentUsage.CacheCreationInputTokens,
+			CacheReadInputTokens:     s.Usage.CacheReadInputTokens - s.SubagentUsage.CacheReadInputTokens,
+		}
+		add(s.ProjectSlug+" @ Unknown Project", main)
+		add("subagents @ "+s.ProjectSlug+"/"+s.SessionID, s.SubagentUsage)
+	}
+	return out
+}
+
+func compareWithCcusage(t *testing.T, bin, home string) sessions.Report {
+	t.Helper()
+	ours := sessionsJSON(t, "--home", home)
+	theirs := runCcusage(t, bin, home)
+	tt := theirs.Totals
+	want := model.Usage{InputTokens: tt.InputTokens, OutputTokens: tt.OutputTokens, CacheCreationInputTokens: tt.CacheCreationTokens, CacheReadInputTokens: tt.CacheReadTokens}
+	if ours.Totals.Usage != want {
+		t.Errorf("totals: memscope %+v, ccusage %+v", ours.Totals.Usage, want)
+	}
+	groups := map[string]model.Usage{}
+	for _, s := range theirs.Sessions {
+		u := model.Usage{InputTokens: s.InputTokens, OutputTokens: s.OutputTokens, CacheCreationInputTokens: s.CacheCreationTokens, CacheReadInputTokens: s.CacheReadTokens}
+		if u != (model.Usage{}) {
+			groups[s.SessionID+" @ "+s.ProjectPath] = u
+		}
+	}
+	mine := ccusageGroups(ours)
+	for k, u := range groups {
+		if mine[k] != u {
+			t.Errorf("group %s: memscope %+v, ccusage %+v", k, mine[k], u)
+		}
+	}
+	for k := range mine {
+		if _, ok := groups[k]; !ok {
+			t.Errorf("group %s has usage in memscope only: %+v", k, mine[k])
+		}
+	}
+	return ours
+}
+
+// TestSessionsMatchCcusage compares `memscope sessions --json` with
+// `ccusage session --json --offline` (18.0.11) on a generated home, on
+// testdata/home (real transcripts, broken lines, a duplicated response)
+// and on a home where a response was copied into a later session whose
+// path sorts first (ccusage keeps the copy in the file that starts
+// first).
+func TestSessionsMatchCcusage(t *testing.T) {
+	bin := ccusageBin(t)
+	t.Run("generated", func(t *testing.T) {
+		home := filepath.Join(t.TempDir(), "home")
+		if out, err := exec.Command("go", "run", "../scripts/gen", "-out", home, "-size", "10M", "-seed", "5").CombinedOutput(); err != nil {
+			t.Fatalf("scripts/gen: %v\n%s", err, out)
+		}
+		r := compareWithCcusage(t, bin, home)
+		if r.Totals.SubagentTranscripts == 0 || r.Totals.Usage.CacheReadInputTokens == 0 {
+			t.Errorf("the generated home should have subagents and cache reads: %+v", r.Totals)
+		}
+	})
+	t.Run("testdata home", func(t *testing.T) {
+		compareWithCcusage(t, bin, "../testdata/home")
+	})
+	t.Run("copied response", func(t *testing.T) {
+		home := t.TempDir()
+		line := func(ts, id string, in int) string {
+			return fmt.Sprintf(`{"type":"assistant","timestamp":"2026-11-11T%s.000Z","sessionId":"s","requestId":"r-%s","message":{"id":"%s","model":"claude-opus-5-5","content":[],"usage":{"input_tokens":%d,"output_tokens":1}}}`+"\n", ts, id, id, in)
+		}
+		files := map[string]string{
+			// b starts first; a (sorting first) copies its m1 with other numbers.
+			"projects/-p/b.jsonl": line("10:00:00", "m1", 10) + line("10:01:00", "m2", 20),
+			"projects/-p/a.jsonl": line("11:00:00", "m1", 999) + line("11:01:00", "m3", 30),
+			"projects/-q/c.jsonl": line("09:00:00", "m3", 5),
+		}
+		for rel, text := range files {
+			p := filepath.Join(home, filepath.FromSlash(rel))
+			if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r := compareWithCcusage(t, bin, home)
+		// m1 counts in b (10), m2 in b, m3 in c (it starts first), and a has nothing of its own.
+		if r.Totals.Usage.InputTokens != 10+20+5 {
+			t.Errorf("input %d, want 35", r.Totals.Usage.InputTokens)
+		}
+	})
+}

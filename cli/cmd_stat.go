@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/memscope/memscope/engine/inventory"
+	"github.com/memscope/memscope/internal/format"
+	"github.com/memscope/memscope/model"
+)
+
+var statCommand = &command{
+	name:    "stat",
+	usage:   "memscope stat [--home DIR] [--demo] [--json]",
+	summary: "inventory of the Claude home: projects, memory, history, pastes, transcripts, and every malformed line",
+	run:     steps(parseStat, runStat, showStat),
+}
+
+// statOptions are stat's flags.
+type statOptions struct {
+	home homeFlags
+	json bool
+}
+
+func parseStat(e *env, args []string) (statOptions, error) {
+	var opts statOptions
+	fs := newFlags("stat", &opts.home, &opts.json)
+	return opts, parseFlags(e, fs, args)
+}
+
+// runStat takes the inventory of the home.
+func runStat(e *env, opts statOptions) (inventory.Report, error) {
+	o, err := e.openHome(&opts.home)
+	if err != nil {
+		return inventory.Report{}, err
+	}
+	defer o.close()
+	return inventory.Stat(inventory.Options{Home: o.home, Root: o.root}), nil
+}
+
+// showStat prints what runStat returned, as text or --json.
+func showStat(e *env, opts statOptions, rep inventory.Report) error {
+	return e.output(opts.json, rep, func(w io.Writer) { printStat(w, rep) })
+}
+
+func printStat(w io.Writer, r inventory.Report) {
+	fmt.Fprintf(w, "home          %s (%s)\n", r.Home, r.Source)
+	if r.Demo {
+		fmt.Fprintln(w, "              the embedded demo home (made-up data in a temporary folder)")
+	}
+	fmt.Fprintf(w, "projects      %d\n", r.Projects)
+	if r.Projects == 0 && r.HistoryEntries == 0 && !r.Demo {
+		fmt.Fprintln(w, "              this home is empty (Claude Code has not run here); memscope --demo shows the built-in example")
+	}
+	fmt.Fprintf(w, "memory        %d folders, %d topic files (%d invalid), %d team files\n", r.MemoryDirs, r.MemoryFiles, r.InvalidMemoryFiles, r.TeamMemoryFiles)
+	fmt.Fprintf(w, "index         %d MEMORY.md files, %d lines, %d entries\n", r.IndexFiles, r.IndexLines, r.IndexEntries)
+	fmt.Fprintf(w, "history       %d prompts\n", r.HistoryEntries)
+	p := r.Pastes
+	fmt.Fprintf(w, "pastes        %d referenced: %d resolved, %d missing, %d hash mismatch; %d inline; %d files, %d orphans\n",
+		p.Referenced, p.Resolved, p.Missing, p.HashMismatch, p.Inline, p.Files, p.Orphans)
+	fmt.Fprintf(w, "transcripts   %d sessions, %d subagent, %d older layout, %d tool-result files, %s\n",
+		r.Transcripts, r.SubagentTranscripts, r.SeedTranscripts, r.ToolResultFiles, format.Bytes(r.TranscriptBytes))
+	fmt.Fprintf(w, "records       %d; %d compact boundaries, %d microcompact\n", r.Records, r.CompactBoundaries, r.MicrocompactBoundaries)
+	types := make([]string, 0, len(r.RecordTypes))
+	for t := range r.RecordTypes {
+		types = append(types, t)
+	}
+	sort.Slice(types, func(i, j int) bool {
+		if r.RecordTypes[types[i]] != r.RecordTypes[types[j]] {
+			return r.RecordTypes[types[i]] > r.RecordTypes[types[j]]
+		}
+		return types[i] < types[j]
+	})
+	var parts []string
+	for _, t := range types {
+		parts = append(parts, fmt.Sprintf("%s %d", t, r.RecordTypes[t]))
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(w, "              %s\n", strings.Join(parts, ", "))
+	}
+	u := r.Usage
+	fmt.Fprintf(w, "usage         input %d, output %d, cache write %d, cache read %d\n", u.InputTokens, u.OutputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens)
+	for _, s := range r.Secondary {
+		fmt.Fprintf(w, "secondary     %s: %s (%d files)\n", s.Label, s.Path, s.Files)
+	}
+	if len(r.Malformed) == 0 {
+		fmt.Fprintln(w, "problems      none")
+		return
+	}
+	fmt.Fprintf(w, "problems      %d (skipped and counted; everything else was read)\n", len(r.Malformed))
+	for _, m := range r.Malformed {
+		fmt.Fprintf(w, "  %s [%s]\n", model.SanitizeForTerminal(m.Error()), m.Kind)
+	}
+}

@@ -1,0 +1,182 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memscope/memscope/engine/inventory"
+	"github.com/memscope/memscope/internal/testroot"
+)
+
+// testEnv runs commands with captured output, no environment, a fixed
+// clock and a root that shows only the test's temporary folders (and the
+// home a command opens), never the machine's.
+func testEnv(t *testing.T) (*env, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	home := t.TempDir()
+	return &env{
+		stdout:   &out,
+		stderr:   &errb,
+		getenv:   func(string) string { return "" },
+		userHome: func() (string, error) { return home, nil },
+		getwd:    func() (string, error) { return home, nil },
+		now:      func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
+		root:     testroot.New(t),
+		version:  "0.0.0-test",
+	}, &out, &errb
+}
+
+// The numbers below were counted by hand from testdata/home (see the
+// comments) and cross-checked with jq and python, not taken from stat.
+func TestStatTestdataHome(t *testing.T) {
+	e, out, errb := testEnv(t)
+	if code := run(e, []string{"stat", "--home", "../testdata/home", "--json"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	var r inventory.Report
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("stat --json is not JSON: %v\n%s", err, out)
+	}
+	checks := []struct {
+		name      string
+		got, want int
+	}{
+		{"projects (-home-me-bad, -home-me-empty, -tmp-rc-work-beta)", r.Projects, 3},
+		{"memoryDirs", r.MemoryDirs, 1},
+		// prefers_terse, legacy_flat, bad_yaml, no_frontmatter, crlf; loop.md is a symlink loop (reported),
+		// .trash/, logs/ and team/ are not topic files.
+		{"memoryFiles", r.MemoryFiles, 5},
+		{"invalidMemoryFiles (bad_yaml)", r.InvalidMemoryFiles, 1},
+		{"teamMemoryFiles", r.TeamMemoryFiles, 1},
+		{"indexLines", r.IndexLines, 6},
+		{"indexEntries", r.IndexEntries, 3},
+		// 5 current-format lines + 1 seed-format line; a broken line, a blank line and a partial tail are not entries.
+		{"historyEntries", r.HistoryEntries, 6},
+		{"pastes.referenced", r.Pastes.Referenced, 4},
+		{"pastes.resolved (one paste-cache, one seed paste-store)", r.Pastes.Resolved, 2},
+		{"pastes.missing", r.Pastes.Missing, 1},
+		{"pastes.hashMismatch", r.Pastes.HashMismatch, 1},
+		{"pastes.files", r.Pastes.Files, 4},
+		{"pastes.orphans", r.Pastes.Orphans, 1},
+		{"pastes.inline", r.Pastes.Inline, 1},
+		{"transcripts (2 real + bad + empty)", r.Transcripts, 4},
+		{"subagentTranscripts", r.SubagentTranscripts, 1},
+		{"seedTranscripts", r.SeedTranscripts, 1},
+		{"toolResultFiles", r.ToolResultFiles, 1},
+		// 41 + 101 lines of the real transcripts, 9 good lines of the bad one, 2 subagent, 1 seed.
+		{"records", r.Records, 154},
+		{"compactBoundaries (2 real + 1)", r.CompactBoundaries, 3},
+		{"microcompactBoundaries", r.MicrocompactBoundaries, 1},
+		{"recordTypes[some-future-record] (unknown types are kept)", r.RecordTypes["some-future-record"], 1},
+		{"recordTypes[api-request-blob] (jq: 2 + 9)", r.RecordTypes["api-request-blob"], 11},
+		{"recordTypes[assistant] (3 + 4 + 2 + 1 subagent)", r.RecordTypes["assistant"], 10},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s = %d, want %d", c.name, c.got, c.want)
+		}
+	}
+	// Every bad input is reported with its file and line.
+	want := []string{
+		"history.jsonl:5:",
+		"history.jsonl:9:",
+		"9d2c6a10-0000-4000-8000-000000000001.jsonl:4:",
+		"9d2c6a10-0000-4000-8000-000000000001.jsonl:10:",
+		"9d2c6a10-0000-4000-8000-000000000001.jsonl:11:",
+		"9d2c6a10-0000-4000-8000-000000000001.jsonl:12:",
+		"bad_yaml.md:3:", // the line of the unclosed "["
+		"loop.md:",
+	}
+	var all []string
+	for _, m := range r.Malformed {
+		all = append(all, m.Error())
+	}
+	joined := strings.Join(all, "\n")
+	for _, w := range want {
+		if !strings.Contains(joined, w) {
+			t.Errorf("malformed does not report %q; got:\n%s", w, joined)
+		}
+	}
+	if len(r.Malformed) != len(want) {
+		t.Errorf("%d problems reported, want %d:\n%s", len(r.Malformed), len(want), joined)
+	}
+	// The message counts duplicated usage once: the bad transcript writes
+	// msg_1/req_1 twice with 10 input tokens each.
+	if r.Usage.InputTokens == 0 {
+		t.Error("usage not summed")
+	}
+}
+
+func TestStatTextOutput(t *testing.T) {
+	e, out, _ := testEnv(t)
+	if code := run(e, []string{"stat", "--home", "../testdata/home"}); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"projects      3", "4 referenced: 2 resolved, 1 missing, 1 hash mismatch", "problems      8"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("text output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestStatFallsBackToDemoHome(t *testing.T) {
+	e, out, errb := testEnv(t)
+	if code := run(e, []string{"stat", "--json"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	if !strings.Contains(errb.String(), "embedded demo home") {
+		t.Errorf("the demo fallback must be announced on stderr, got %q", errb)
+	}
+	var r inventory.Report
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	// The demo: 3 projects, 2 memory folders, the checkout session's 4
+	// compactions plus the notes session's 1.
+	if !r.Demo || r.Projects != 3 || r.MemoryDirs != 2 || r.CompactBoundaries != 5 || r.MicrocompactBoundaries != 1 {
+		t.Errorf("demo stat: demo=%v projects=%d memoryDirs=%d compact=%d micro=%d", r.Demo, r.Projects, r.MemoryDirs, r.CompactBoundaries, r.MicrocompactBoundaries)
+	}
+	if r.Pastes.Missing != 1 || r.Pastes.HashMismatch != 1 || r.Pastes.Orphans != 1 {
+		t.Errorf("demo pastes: %+v", r.Pastes)
+	}
+}
+
+func TestExplicitMissingHomeIsAnError(t *testing.T) {
+	e, _, errb := testEnv(t)
+	if code := run(e, []string{"stat", "--home", "/nonexistent/claude"}); code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	if !strings.Contains(errb.String(), "/nonexistent/claude") {
+		t.Errorf("error should name the folder: %q", errb)
+	}
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	e, out, _ := testEnv(t)
+	if run(e, []string{"--version"}) != 0 || out.String() != "memscope 0.0.0-test\n" {
+		t.Errorf("--version: %q", out)
+	}
+	out.Reset()
+	if run(e, []string{"help"}) != 0 || !strings.Contains(out.String(), "memscope stat") || !strings.HasPrefix(out.String(), "memscope 0.0.0-test ") {
+		t.Errorf("help: %q", out)
+	}
+	out.Reset()
+	if code := run(e, []string{"nope"}); code != 2 {
+		t.Errorf("unknown command exit %d", code)
+	}
+}
+
+func TestStatDemoBannerDoesNotClaimAMissingHome(t *testing.T) {
+	// --demo was asked for: the banner must not say no home was found.
+	e, out, errb := testEnv(t)
+	if code := run(e, []string{"stat", "--demo"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	if !strings.Contains(out.String(), "embedded demo home") || strings.Contains(out.String(), "no Claude home") {
+		t.Errorf("demo banner:\n%s", out)
+	}
+}

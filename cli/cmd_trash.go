@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/memscope/memscope/engine/store"
+	"github.com/memscope/memscope/model"
+)
+
+var trashCommand = &command{
+	name:    "trash",
+	usage:   "memscope trash [--project PATH] [--restore TRASH-PATH] [--json]",
+	summary: "the memories deleted to memory/.trash/, newest first, and restore of one (journaled: memscope undo reverts it)",
+	run:     steps(parseTrash, runTrash, showTrash),
+}
+
+// trashOptions are trash's flags.
+type trashOptions struct {
+	home homeFlags
+	// project is the project folder; "" for the current one.
+	project string
+	// restore is the trashed file to put back; "" lists the trash.
+	restore string
+	json    bool
+}
+
+// trashResult is the trash of a memory folder, or the restore of one of
+// its files.
+type trashResult struct {
+	dir   string
+	items []store.TrashItem
+	// restored is the change a restore made; nil for a listing.
+	restored *store.Change
+}
+
+func parseTrash(e *env, args []string) (trashOptions, error) {
+	var opts trashOptions
+	fs := newFlags("trash", &opts.home, &opts.json)
+	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
+	fs.StringVar(&opts.restore, "restore", "", "put this trashed file (a path under .trash/, as listed) back where it was")
+	return opts, parseFlagsOnly(e, fs, args)
+}
+
+// runTrash lists the project's memory trash, or restores one file from
+// it (journaled).
+func runTrash(e *env, opts trashOptions) (trashResult, error) {
+	t, err := openProjectMemory(e, &opts.home, opts.project)
+	if err != nil {
+		return trashResult{}, err
+	}
+	defer t.close()
+	r := trashResult{dir: t.loc.Dir}
+	if opts.restore != "" {
+		if err := t.store.Writable(); err != nil {
+			return r, err
+		}
+		ch, err := t.store.Restore(opts.restore, store.WriteOptions{Now: e.now()})
+		if err != nil {
+			return r, err
+		}
+		r.restored = &ch
+		return r, nil
+	}
+	if r.items, err = t.store.ListTrash(); err != nil {
+		return r, err
+	}
+	if r.items == nil {
+		r.items = []store.TrashItem{}
+	}
+	return r, nil
+}
+
+// showTrash prints what runTrash returned, as text or --json.
+func showTrash(e *env, opts trashOptions, r trashResult) error {
+	if ch := r.restored; ch != nil {
+		return e.output(opts.json, ch, func(w io.Writer) {
+			fmt.Fprintf(w, "%s\n%s(memscope undo puts it back in the trash)\n", ch.Summary, ch.Diff)
+		})
+	}
+	return e.output(opts.json, map[string]any{"memoryDir": r.dir, "items": r.items}, func(w io.Writer) { printTrash(w, r.dir, r.items, e.now()) })
+}
+
+func printTrash(w io.Writer, dir string, items []store.TrashItem, now time.Time) {
+	fmt.Fprintf(w, "trash of %s/%s: %s\n", dir, store.TrashDir, countOf(len(items), "memory", "memories"))
+	for _, it := range items {
+		when := "unknown time"
+		if !it.Deleted.IsZero() {
+			when = it.Deleted.Local().Format("2006-01-02 15:04") + " (" + ageText(now.Sub(it.Deleted)) + " ago)"
+		}
+		fmt.Fprintf(w, "  %s  %7d B  %s\n      was %s", when, it.Size, model.SanitizeLine(it.Path), model.SanitizeLine(it.Original))
+		if it.Description != "" {
+			fmt.Fprintf(w, " — %s", model.SanitizeLine(it.Description))
+		}
+		fmt.Fprintln(w)
+	}
+	if len(items) > 0 {
+		fmt.Fprintln(w, "restore one with: memscope trash --restore PATH (memscope never empties the trash; delete files there yourself)")
+	}
+}
+
+// ageText is a duration as whole days, else hours, else minutes.
+func ageText(d time.Duration) string {
+	switch {
+	case d >= 48*time.Hour:
+		return fmt.Sprintf("%d days", int(d.Hours()/24))
+	case d >= 2*time.Hour:
+		return fmt.Sprintf("%d hours", int(d.Hours()))
+	}
+	return fmt.Sprintf("%d minutes", max(int(d.Minutes()), 0))
+}

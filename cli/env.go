@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/memscope/memscope/model"
+)
+
+// env is what a command may touch of the outside world, so tests can run
+// commands without a real terminal, clock or environment.
+type env struct {
+	stdout   io.Writer
+	stderr   io.Writer
+	getenv   func(string) string
+	userHome func() (string, error)
+	getwd    func() (string, error)
+	now      func() time.Time
+	// writes is what memory writes go through; nil is the real OS, tests
+	// inject faults (internal/faultfs).
+	writes model.WriteFS
+	// root is the machine's file system from "/" (names as model.RootName
+	// gives them): every CLAUDE.md, settings file, git root and project
+	// folder is read through it, so tests can hide the real machine. Only
+	// main opens the real one.
+	root fs.FS
+	// version is the build's version, printed by --version and help.
+	version string
+}
+
+// osEnv is the real process's environment, reading the machine through
+// root.
+func osEnv(root fs.FS) *env {
+	return &env{
+		stdout:   os.Stdout,
+		stderr:   os.Stderr,
+		getenv:   os.Getenv,
+		userHome: os.UserHomeDir,
+		getwd:    os.Getwd,
+		now:      time.Now,
+		root:     root,
+	}
+}
+
+// absFrom makes p absolute against the current folder.
+func absFrom(e *env, p string) (string, error) {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p), nil
+	}
+	wd, err := e.getwd()
+	if err != nil {
+		return "", fmt.Errorf("current folder: %w", err)
+	}
+	return filepath.Join(wd, p), nil
+}

@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/memscope/memscope/demo"
+	"github.com/memscope/memscope/model"
+)
+
+// homeFlags are the flags of every command that reads a Claude home.
+type homeFlags struct {
+	dir  string
+	demo bool
+}
+
+// add defines --home and --demo on fs.
+func (h *homeFlags) add(fs *flag.FlagSet) {
+	fs.StringVar(&h.dir, "home", "", "Claude home folder (default $CLAUDE_CONFIG_DIR, else ~/.claude)")
+	fs.BoolVar(&h.demo, "demo", false, "use the embedded demo home")
+}
+
+// opened is a home ready to read, and how to let it go.
+type opened struct {
+	home *model.Home
+	// demo is set when the embedded demo home is in use.
+	demo *demo.Layout
+	// close removes a materialized demo home.
+	close func()
+	// root is env.root with the home (and a materialized demo's project
+	// folders) mounted at their paths: the tree that CLAUDE.md, settings,
+	// git-root and memory lookups walk.
+	root fs.FS
+}
+
+// mountHome returns root with home's files at home.Dir, and with the
+// folder demoRoot (a materialized demo, "" for none) at its path.
+func mountHome(root fs.FS, home *model.Home, demoRoot string) fs.FS {
+	if demoRoot != "" {
+		root = model.MountFS(root, demoRoot, os.DirFS(demoRoot))
+	}
+	return model.MountFS(root, home.Dir, home.FS)
+}
+
+// defaultProject is the project a command looks at without --project: the
+// current folder, or the demo's main project when the demo is in use.
+func (o *opened) defaultProject(e *env) string {
+	if o.demo != nil {
+		return o.demo.Project("shop-api")
+	}
+	wd, err := e.getwd()
+	if err != nil {
+		return ""
+	}
+	return wd
+}
+
+// openHome resolves and opens the home: --home, $CLAUDE_CONFIG_DIR,
+// ~/.claude; the embedded demo when asked for or when none of those
+// exists (said on stderr, so --json output stays clean).
+func (e *env) openHome(h *homeFlags) (*opened, error) {
+	if !h.demo {
+		dir, src, err := model.ResolveHomeDir(h.dir, e.getenv, e.userHome)
+		if err != nil {
+			return nil, err
+		}
+		if model.IsTarHome(dir) {
+			return e.openArchiveHome(dir)
+		}
+		if model.HomeExists(dir) {
+			home, err := model.OpenHome(dir, src)
+			if err != nil {
+				return nil, err
+			}
+			return &opened{home: home, close: func() {}, root: mountHome(e.root, home, "")}, nil
+		}
+		if src != model.HomeFromDefault {
+			return nil, fmt.Errorf("no Claude home at %s (from %s)", dir, src)
+		}
+		fmt.Fprintf(e.stderr, "memscope: no Claude home at %s; showing the embedded demo home\n", dir)
+	}
+	root, err := os.MkdirTemp("", "memscope-demo-")
+	if err != nil {
+		return nil, fmt.Errorf("demo home: %w", err)
+	}
+	l, err := demo.Materialize(root, e.now())
+	if err != nil {
+		os.RemoveAll(root)
+		return nil, fmt.Errorf("demo home: %w", err)
+	}
+	home, err := model.OpenHome(l.Home, model.HomeFromDemo)
+	if err != nil {
+		os.RemoveAll(root)
+		return nil, err
+	}
+	return &opened{home: home, demo: &l, close: func() { os.RemoveAll(root) }, root: mountHome(e.root, home, l.Root)}, nil
+}
+
+// openArchiveHome opens a .tar.gz written by memscope archive as a home:
+// it is extracted read-only into a temporary folder that close removes.
+// Skipped entries are said on stderr, so --json output stays clean.
+func (e *env) openArchiveHome(archive string) (*opened, error) {
+	home, closeHome, probs, err := model.OpenTarHome(archive)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range probs {
+		fmt.Fprintf(e.stderr, "memscope: %s: %s\n", archive, model.SanitizeForTerminal(p.Error()))
+	}
+	fmt.Fprintf(e.stderr, "memscope: reading archive %s (extracted read-only to %s)\n", archive, home.Dir)
+	return &opened{home: home, root: mountHome(e.root, home, ""), close: func() {
+		if err := closeHome(); err != nil {
+			fmt.Fprintf(e.stderr, "memscope: %v\n", err)
+		}
+	}}, nil
+}

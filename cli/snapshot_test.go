@@ -1,0 +1,423 @@
+package cli
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/memscope/memscope/internal/format"
+	"github.com/memscope/memscope/model"
+)
+
+// snapshotNow is the present of every snapshot run: the generated homes'
+// "now" (scripts/gen's baseTime), so ages come out as they were written.
+var snapshotNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+// snapshotVersion is the version the commands are told they are; the
+// snapshots show it as $VERSION.
+const snapshotVersion = "0.0.0-snapshot"
+
+// snapshotRootLen is the length of the folder every snapshot home lives
+// in. Outputs show it as $ROOT, but sizes and column widths count its
+// real characters (prompt counts the "Contents of PATH" lines), so it is
+// padded to the same length on every machine.
+const snapshotRootLen = 120
+
+// snapCase is one command line whose output is kept as a snapshot.
+type snapCase struct {
+	// name is the snapshot's file name under testdata/snapshot/<home>/.
+	name string
+	args []string
+}
+
+// snapHome is a home the commands run on, and the command lines for it.
+type snapHome struct {
+	name string
+	// ro run in order on the home at roDir (and on fresh --demo homes),
+	// which must come out of them unchanged; rw run in order on a copy at
+	// rwDir and may write.
+	ro, rw       []snapCase
+	roDir, rwDir string
+	// after has what to do after some rw cases, by name.
+	after map[string]func(t *testing.T)
+}
+
+// TestCommandSnapshot runs every command, as text and --json, on the
+// demo home, testdata/home and a generated home, and compares what each
+// prints (stdout, stderr, exit code) with testdata/snapshot. Moving code
+// must leave these byte-identical; a deliberate change regenerates them
+// with `go test -run TestCommandSnapshot -update` in the same commit.
+func TestCommandSnapshot(t *testing.T) {
+	r := newSnapRunner(t)
+	// --demo homes are materialized under os.MkdirTemp(""): keep them
+	// under the root so they are normalized like the rest.
+	t.Setenv("TMPDIR", filepath.Join(r.base, "tmp"))
+	for _, dir := range []string{"tmp", "user", "cwd"} {
+		mkdirAll(t, filepath.Join(r.base, dir))
+	}
+	// Text reports print local times (trash): pin the zone.
+	local := time.Local
+	time.Local = time.UTC
+	t.Cleanup(func() { time.Local = local })
+
+	homes := []snapHome{demoSnapHome(t, r), testdataSnapHome(t, r), genSnapHome(t, r)}
+	checkCoverage(t, homes)
+	want := map[string]bool{}
+	check := func(name string, args []string) {
+		want[name] = true
+		t.Run(strings.TrimPrefix(name, "snapshot/"), func(t *testing.T) {
+			golden.RequireEqual(goldenTB{t, name}, r.run(t, args))
+		})
+	}
+	for _, h := range homes {
+		before := treeDigest(t, h.roDir)
+		for _, c := range h.ro {
+			check("snapshot/"+h.name+"/"+c.name, c.args)
+		}
+		sameTree(t, h.name+": after the read-only commands", before, treeDigest(t, h.roDir))
+		for _, c := range h.rw {
+			before := modTimes(t, h.rwDir)
+			check("snapshot/"+h.name+"/"+c.name, c.args)
+			stampWrites(t, h.rwDir, before)
+			if after := h.after[c.name]; after != nil {
+				after(t)
+			}
+		}
+	}
+	for _, c := range globalSnapCases() {
+		check("snapshot/global/"+c.name, c.args)
+	}
+	checkStaleSnapshots(t, want)
+}
+
+// globalSnapCases are the command lines that read no home: help, the
+// help of every command, the version and an unknown command.
+func globalSnapCases() []snapCase {
+	c := []snapCase{
+		{"help", []string{"help"}},
+		{"help.flag", []string{"--help"}},
+		{"version", []string{"--version"}},
+		{"unknown", []string{"no-such-command"}},
+	}
+	for _, n := range sortedCommandNames() {
+		c = append(c, snapCase{"help." + n, []string{"help", n}})
+	}
+	return c
+}
+
+func sortedCommandNames() []string {
+	names := make([]string, 0, len(commands))
+	for _, c := range commands {
+		names = append(names, c.name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// goldenTB names a golden file after the snapshot instead of the test.
+type goldenTB struct {
+	testing.TB
+	name string
+}
+
+func (g goldenTB) Name() string { return g.name }
+
+// newSnapRunner makes the root: a new folder whose path is
+// snapshotRootLen long, the test's temporary folder padded with a
+// folder named x...x.
+func newSnapRunner(t *testing.T) *snapRunner {
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pad := snapshotRootLen - len(tmp) - 1
+	if pad < 1 {
+		t.Fatalf("the temporary folder %s is too long for the snapshot (at most %d characters)", tmp, snapshotRootLen-2)
+	}
+	r := &snapRunner{base: filepath.Join(tmp, strings.Repeat("x", pad)), hashes: map[string]string{}}
+	// A path cut short for display ("<root>/xxx…") keeps a varying number
+	// of x's: the root is the temporary folder and all the x's there are.
+	r.rootRE = regexp.MustCompile(regexp.QuoteMeta(tmp) + "/x+")
+	r.slugRE = regexp.MustCompile(regexp.QuoteMeta(model.Slug(tmp)) + "-x+")
+	mkdirAll(t, r.base)
+	return r
+}
+
+// snapRunner runs command lines in the fake environment under base.
+type snapRunner struct {
+	base           string
+	rootRE, slugRE *regexp.Regexp
+	// hashes names the file-history path hashes of the files the homes'
+	// sessions track: they hash absolute paths, which are under base.
+	hashes map[string]string
+	// fresh are ids a command made up (the records compact --out
+	// appends), in the order it made them.
+	fresh []string
+	// demoFiles are the files of a materialized demo, relative to its
+	// root, whose hashes a --demo run may show.
+	demoFiles []string
+}
+
+// env is the fake outside world of a snapshot run: a fixed clock, no
+// environment variables, a user home and working folder that hold
+// nothing. now reports each call, so a run can tell which --demo home it
+// materialized.
+func (r *snapRunner) env(stdout, stderr *bytes.Buffer, onNow func()) *env {
+	user := filepath.Join(r.base, "user")
+	cwd := filepath.Join(r.base, "cwd")
+	e := &env{
+		stdout:   stdout,
+		stderr:   stderr,
+		version:  snapshotVersion,
+		getenv:   func(string) string { return "" },
+		userHome: func() (string, error) { return user, nil },
+		getwd:    func() (string, error) { return cwd, nil },
+		now: func() time.Time {
+			if onNow != nil {
+				onNow()
+			}
+			return snapshotNow
+		},
+	}
+	// Nothing outside base is read: a project path a fixture names
+	// (testdata/home's beta project, scripts/gen's /home/dev/work/...)
+	// may exist on the machine with its own CLAUDE.md.
+	e.root = model.MountFS(nil, filepath.ToSlash(r.base), os.DirFS(r.base))
+	return e
+}
+
+// demoTempDigits is the random part of a --demo home's folder name.
+var demoTempDigits = regexp.MustCompile(`^memscope-demo-([0-9]+)$`)
+
+// run runs one command line and renders what it did, normalized.
+//
+// A --demo home is materialized in os.MkdirTemp's folder, whose random
+// name is 1 to 10 digits long; its length shows in sizes and widths like
+// the root's, so a run whose folder name is not 10 digits long is
+// repeated (each run picks a new name).
+func (r *snapRunner) run(t *testing.T, args []string) string {
+	t.Helper()
+	for range 100 {
+		var stdout, stderr bytes.Buffer
+		digits := ""
+		onNow := func() {
+			if digits != "" {
+				return
+			}
+			ents, _ := os.ReadDir(filepath.Join(r.base, "tmp"))
+			for _, d := range ents {
+				if m := demoTempDigits.FindStringSubmatch(d.Name()); m != nil {
+					digits = m[1]
+				}
+			}
+		}
+		code := run(r.env(&stdout, &stderr, onNow), args)
+		if slices.Contains(args, "--demo") && len(digits) != 10 {
+			if digits == "" {
+				t.Fatalf("memscope %s: no --demo home was materialized under %s", quoteArgs(args), r.base)
+			}
+			continue
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "$ memscope %s\nexit %d\n--- stdout\n%s--- stderr\n%s", quoteArgs(args), code, stdout.String(), stderr.String())
+		return r.normalize(b.String(), digits)
+	}
+	t.Fatalf("memscope %s: no --demo home with a 10-digit name in 100 runs", quoteArgs(args))
+	return ""
+}
+
+// quoteArgs prints args as a shell would need them.
+func quoteArgs(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = a
+		if a == "" || strings.ContainsAny(a, " \t\"'$\\?") {
+			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(q, " ")
+}
+
+// fingerprintRE finds a file-restore plan's fingerprint, which hashes the
+// targets' absolute paths.
+var fingerprintRE = regexp.MustCompile(`("fingerprint": "|--plan |fingerprint )[0-9a-f]{16}`)
+
+// normalize replaces what changes from run to run and nothing else: the
+// root (as a path and inside project slugs), the random digits of a
+// --demo home, the path hashes and restore fingerprints derived from
+// those, the ids compact --out makes up, and the version.
+func (r *snapRunner) normalize(s, demoDigits string) string {
+	if demoDigits != "" {
+		root := filepath.Join(r.base, "tmp", "memscope-demo-"+demoDigits)
+		for _, rel := range r.demoFiles {
+			s = strings.ReplaceAll(s, model.FileHistoryPathHash(filepath.Join(root, rel)), "#{demo/"+filepath.ToSlash(rel)+"}")
+		}
+		s = strings.ReplaceAll(s, demoDigits, "NNNNNNNNNN")
+	}
+	for i, id := range r.fresh {
+		// The whole id, then its first block, which tables show.
+		s = strings.ReplaceAll(s, id, fmt.Sprintf("new-id-%d", i+1))
+		s = strings.ReplaceAll(s, format.ShortID(id), fmt.Sprintf("newid%03d", i+1))
+	}
+	for h, name := range r.hashes {
+		s = strings.ReplaceAll(s, h, name)
+	}
+	s = fingerprintRE.ReplaceAllString(s, "${1}$$FINGERPRINT")
+	s = r.rootRE.ReplaceAllLiteralString(s, "$ROOT")
+	s = r.slugRE.ReplaceAllLiteralString(s, "-$ROOT")
+	return strings.ReplaceAll(s, snapshotVersion, "$VERSION")
+}
+
+// trackHashes names the path hashes of root/rel for each rel.
+func (r *snapRunner) trackHashes(root string, rels []string) {
+	for _, rel := range rels {
+		abs := filepath.Join(root, rel)
+		name, _ := filepath.Rel(r.base, abs)
+		r.hashes[model.FileHistoryPathHash(abs)] = "#{" + filepath.ToSlash(name) + "}"
+	}
+}
+
+// checkCoverage fails for a registered command some home does not run
+// both as text and as JSON.
+func checkCoverage(t *testing.T, homes []snapHome) {
+	t.Helper()
+	for _, name := range sortedCommandNames() {
+		for _, h := range homes {
+			var text, js bool
+			for _, c := range append(slices.Clip(h.ro), h.rw...) {
+				if len(c.args) == 0 || c.args[0] != name {
+					continue
+				}
+				if isJSONCase(c.args) {
+					js = true
+				} else {
+					text = true
+				}
+			}
+			if !text || !js {
+				t.Errorf("command %q is not in the %s snapshot as text and as JSON (text %v, json %v): add it to snapshot_homes_test.go", name, h.name, text, js)
+			}
+		}
+	}
+}
+
+func isJSONCase(args []string) bool {
+	for i, a := range args {
+		if a == "--json" || a == "--format" && i+1 < len(args) && args[i+1] == "json" {
+			return true
+		}
+	}
+	return false
+}
+
+// checkStaleSnapshots fails for a stored snapshot no case produces (a
+// renamed or dropped case); -update removes them.
+func checkStaleSnapshots(t *testing.T, want map[string]bool) {
+	t.Helper()
+	var stale []string
+	err := filepath.WalkDir(filepath.Join("testdata", "snapshot"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel("testdata", p)
+		if err != nil {
+			return err
+		}
+		if name, ok := strings.CutSuffix(filepath.ToSlash(rel), ".golden"); !ok || !want[name] {
+			stale = append(stale, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(stale)
+	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+		for _, p := range stale {
+			if err := os.Remove(p); err != nil {
+				t.Error(err)
+			}
+		}
+		return
+	}
+	if len(stale) > 0 {
+		t.Errorf("snapshots no case produces (rerun with -update to remove them):\n%s", strings.Join(stale, "\n"))
+	}
+}
+
+// treeDigest maps every file and link under dir to its content (a link
+// to its target), to check that read-only commands wrote nothing.
+func treeDigest(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			m[rel] = "link " + target
+			return err
+		case d.IsDir():
+			m[rel+"/"] = "dir"
+		default:
+			data, err := os.ReadFile(p)
+			m[rel] = string(data)
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// modTimes maps every file and folder under dir to its modification time.
+func modTimes(t *testing.T, dir string) map[string]time.Time {
+	t.Helper()
+	m := map[string]time.Time{}
+	walkDeepestFirst(t, dir, func(p string, d fs.DirEntry) {
+		info, err := d.Info()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[p] = info.ModTime()
+	})
+	return m
+}
+
+// stampWrites gives what a command wrote under dir (new files and
+// folders, changed times) the time of the run, snapshotNow, instead of the
+// wall clock's: later commands judge ages by them (a memory put back by
+// undo is fresh).
+func stampWrites(t *testing.T, dir string, before map[string]time.Time) {
+	t.Helper()
+	for p, mt := range modTimes(t, dir) {
+		if old, ok := before[p]; !ok || !old.Equal(mt) {
+			if err := os.Chtimes(p, snapshotNow, snapshotNow); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func mkdirAll(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"os"
+	"os/signal"
+	"syscall"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
+
+	"github.com/memscope/memscope/ui"
+)
+
+// tuiOptions are the flags of memscope without a subcommand.
+type tuiOptions struct {
+	home homeFlags
+	// project is the project to open; "" for the current folder's.
+	project string
+	noWatch bool
+}
+
+// runTerminalApp opens the terminal app. When stdout is not a terminal (a
+// pipe, CI) it runs `memscope stat` instead, so `go run .` is useful
+// everywhere.
+func runTerminalApp(e *env, args []string) error {
+	var opts tuiOptions
+	fs := newFlags("memscope", &opts.home, nil)
+	fs.StringVar(&opts.project, "project", "", "project folder to open (default: the current folder's project, else the newest)")
+	fs.BoolVar(&opts.noWatch, "no-watch", false, "do not reload when files change")
+	if err := parseFlags(e, fs, args); err != nil {
+		return err
+	}
+	if !term.IsTerminal(os.Stdout.Fd()) || !term.IsTerminal(os.Stdin.Fd()) {
+		var statArgs []string
+		if opts.home.dir != "" {
+			statArgs = append(statArgs, "--home", opts.home.dir)
+		}
+		if opts.home.demo {
+			statArgs = append(statArgs, "--demo")
+		}
+		// stat reports its own errors: pass on only its exit code.
+		return &exitError{code: runCommand(e, lookup("stat"), statArgs)}
+	}
+	o, err := e.openHome(&opts.home)
+	if err != nil {
+		return err
+	}
+	defer o.close()
+	proj := opts.project
+	if proj == "" {
+		proj = o.defaultProject(e)
+	}
+	m := ui.New(ui.Options{
+		Home:      o.home,
+		Project:   proj,
+		Demo:      o.demo != nil,
+		Now:       e.now,
+		Getenv:    e.getenv,
+		Watch:     !opts.noWatch,
+		ExportDir: exportDir(e),
+		Root:      o.root,
+	})
+	prog := tea.NewProgram(m)
+	// A closed terminal (SIGHUP) should still quit cleanly, so a demo home
+	// is removed; bubbletea itself handles SIGINT and SIGTERM.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		if _, ok := <-hup; ok {
+			prog.Quit()
+		}
+	}()
+	_, err = prog.Run()
+	return err
+}
+
+// exportDir is where the panes' exports go: the folder memscope was
+// started in.
+func exportDir(e *env) string {
+	if wd, err := e.getwd(); err == nil {
+		return wd
+	}
+	return "."
+}

@@ -1,0 +1,79 @@
+// Package format writes sizes and ids for people, one function per style,
+// so the command line, the panes and the engine's reports that share a
+// style print it the same way. It is a leaf: it imports only model, for
+// the terminal sanitizer.
+package format
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/memscope/memscope/model"
+)
+
+// Bytes is a size in the command line's reports: "512 B", "4.1 KiB",
+// "12.0 MiB", "1.23 GiB" (binary units, spelled as such).
+func Bytes(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
+	case n < 1<<30:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
+}
+
+// CompactBytes is a size in a pane's column: "512B", "4.1K", "12.0M",
+// "1.2G" (binary units, at most six characters below 1000G).
+func CompactBytes(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%dB", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1fK", float64(n)/1024)
+	case n < 1<<30:
+		return fmt.Sprintf("%.1fM", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.1fG", float64(n)/(1<<30))
+}
+
+// ClientFileSize is a size as Claude Code writes it (its formatFileSize,
+// in the MEMORY.md cap warning the model reads): under 1024 "N bytes";
+// else the value in KB, MB or GB with one decimal (JavaScript toFixed(1),
+// which rounds half up) and a trailing ".0" dropped: "24.4KB", "1MB".
+// Text meant to match the client's byte for byte uses it.
+func ClientFileSize(n int) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	units := []string{"KB", "MB", "GB"}
+	div := int64(1024)
+	for i, u := range units {
+		if int64(n) < div*1024 || i == len(units)-1 {
+			tenths := (int64(n)*20 + div) / (2 * div)
+			if tenths%10 == 0 {
+				return fmt.Sprintf("%d%s", tenths/10, u)
+			}
+			return fmt.Sprintf("%d.%d%s", tenths/10, tenths%10, u)
+		}
+		div *= 1024
+	}
+	return ""
+}
+
+// shortIDLen is how much of an id ShortID keeps: a uuid's first block.
+const shortIDLen = 8
+
+// ShortID is an id cut for a table or a heading: its first 8 characters
+// (a session or message uuid's first block, enough to find it again),
+// with terminal controls removed first, since ids come from transcripts
+// and may hold anything.
+func ShortID(id string) string {
+	id = model.SanitizeForTerminal(id)
+	if utf8.RuneCountInString(id) <= shortIDLen {
+		return id
+	}
+	return string([]rune(id)[:shortIDLen])
+}

@@ -1,0 +1,57 @@
+package format
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestBytes(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 1536: "1.5 KiB",
+		1<<20 - 1: "1024.0 KiB", 1 << 20: "1.0 MiB", 5 << 29: "2.50 GiB"} {
+		if got := Bytes(n); got != want {
+			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestCompactBytes(t *testing.T) {
+	for n, want := range map[int64]string{0: "0B", 1023: "1023B", 1024: "1.0K", 4200: "4.1K",
+		12 << 20: "12.0M", 5 << 29: "2.5G"} {
+		if got := CompactBytes(n); got != want {
+			t.Errorf("CompactBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestClientFileSize(t *testing.T) {
+	// Expected values were printed by node with the client's formula:
+	// kb.toFixed(1).replace(/\.0$/, "") + "KB" and so on.
+	want := map[int]string{0: "0 bytes", 1023: "1023 bytes", 1024: "1KB", 1075: "1KB", 1126: "1.1KB",
+		1280: "1.3KB", 1331: "1.3KB", 25000: "24.4KB", 30009: "29.3KB", 1048575: "1024KB",
+		1048576: "1MB", 1572864: "1.5MB", 1073741824: "1GB", 5000000000: "4.7GB"}
+	for n, w := range want {
+		if got := ClientFileSize(n); got != w {
+			t.Errorf("ClientFileSize(%d) = %q, want %q", n, got, w)
+		}
+	}
+}
+
+func TestShortID(t *testing.T) {
+	for id, want := range map[string]string{
+		"fedcb1e2-dbe4-5555-90b5-52df88de5bed": "fedcb1e2",
+		"u1":                                   "u1",
+		"":                                     "",
+		"big-session":                          "big-sess",
+		// Characters, not bytes: a cut never splits one.
+		"été-ça-über": "été-ça-ü",
+		// Controls go before the cut, so 8 visible characters remain.
+		"\x1b[31mabcdefghij": "abcdefgh",
+	} {
+		if got := ShortID(id); got != want {
+			t.Errorf("ShortID(%q) = %q, want %q", id, got, want)
+		}
+	}
+	if got := ShortID("ab\u202ecdefghij"); strings.ContainsRune(got, '\u202e') {
+		t.Errorf("ShortID kept a bidi control: %q", got)
+	}
+}
