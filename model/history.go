@@ -271,7 +271,7 @@ func parseMillisOrISO(raw json.RawMessage) (time.Time, error) {
 // error of r.
 func ScanHistory(r io.Reader, name string, fn func(*HistoryEntry)) ([]Problem, error) {
 	var problems []Problem
-	pool := make(map[string]string)
+	hd := newHistoryDecoder(make(map[string]string))
 	lr := NewLineReader(r)
 	for {
 		ln, ok := lr.Next()
@@ -281,7 +281,7 @@ func ScanHistory(r io.Reader, name string, fn func(*HistoryEntry)) ([]Problem, e
 		if len(bytes.TrimSpace(ln.Bytes)) == 0 {
 			continue
 		}
-		e, ok := fastHistoryLine(ln.Bytes, ln.Number, pool)
+		e, ok := hd.line(ln.Bytes, ln.Number)
 		var err error
 		if !ok {
 			e, err = decodeHistoryLine(ln.Bytes, ln.Number)

@@ -2,59 +2,9 @@ package model
 
 import (
 	"bytes"
-	"encoding/json"
-	"strings"
 	"testing"
 	"testing/fstest"
 )
-
-// FuzzTranscriptJSON holds the scanner to encoding/json: a line is accepted
-// exactly when it is valid JSON whose value is an object, and the members
-// it reports are those encoding/json decodes.
-func FuzzTranscriptJSON(f *testing.F) {
-	f.Add([]byte(`{"type":"user","message":{"content":"a\"b\u00e9"}}`))
-	f.Add([]byte(`{"a":[1,-2.5e3,true,null,{"b":[]}]}`))
-	f.Fuzz(func(t *testing.T, line []byte) {
-		members := map[string]string{}
-		// encoding/json turns each invalid UTF-8 byte of a key into U+FFFD;
-		// string([]rune(...)) does the same, so the keys compare.
-		err := eachMember(line, func(k, v []byte) { members[string([]rune(string(k)))] = string(v) })
-		trimmed := bytes.TrimLeft(line, " \t\r\n")
-		want := json.Valid(line) && len(trimmed) > 0 && trimmed[0] == '{'
-		if (err == nil) != want {
-			t.Fatalf("eachMember err=%v, json.Valid=%v for %q", err, json.Valid(line), line)
-		}
-		if err != nil {
-			return
-		}
-		// On a validated line the trusted walk must see the same members.
-		var checked, trusted []string
-		_ = eachMember(line, func(k, v []byte) { checked = append(checked, string(k), string(v)) })
-		eachMemberTrusted(line, func(k, v []byte) { trusted = append(trusted, string(k), string(v)) })
-		if strings.Join(checked, "\x00") != strings.Join(trusted, "\x00") {
-			t.Fatalf("trusted walk %q, validating walk %q", trusted, checked)
-		}
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(line, &m); err != nil {
-			t.Fatalf("encoding/json cannot decode an accepted line: %v", err)
-		}
-		if len(m) != len(members) {
-			t.Fatalf("members %d, encoding/json %d", len(members), len(m))
-		}
-		for k, v := range m {
-			// encoding/json keeps the last of duplicate keys, as eachMember's caller does.
-			if !bytes.Equal(bytes.TrimSpace(v), []byte(members[k])) {
-				t.Fatalf("member %q = %q, encoding/json %q", k, members[k], v)
-			}
-			var s string
-			if v[0] == '"' && json.Unmarshal(v, &s) == nil && !strings.ContainsRune(s, '\uFFFD') {
-				if got, ok := rawString([]byte(members[k]), nil); !ok || got != s {
-					t.Fatalf("rawString(%s) = %q, want %q", members[k], got, s)
-				}
-			}
-		}
-	})
-}
 
 // FuzzTranscriptScan feeds arbitrary files to the transcript reader and
 // checks its accounting: every non-blank line is a record or a line

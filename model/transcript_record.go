@@ -100,12 +100,18 @@ func (r *Record) IsChain() bool { return r.UUID != "" }
 
 // IsCompactBoundary reports whether r is a compact_boundary record.
 func (r *Record) IsCompactBoundary() bool {
-	return r.Type == RecordSystem && r.Subtype == SubtypeCompactBoundary
+	return isBoundary(r.Type, r.Subtype, SubtypeCompactBoundary)
 }
 
 // IsMicrocompactBoundary reports whether r is a microcompact_boundary record.
 func (r *Record) IsMicrocompactBoundary() bool {
-	return r.Type == RecordSystem && r.Subtype == SubtypeMicrocompactBoundary
+	return isBoundary(r.Type, r.Subtype, SubtypeMicrocompactBoundary)
+}
+
+// isBoundary reports whether a record of type typ and subtype sub is a
+// system record of the given subtype.
+func isBoundary(typ RecordType, sub, subtype string) bool {
+	return typ == RecordSystem && sub == subtype
 }
 
 // Message is the API message inside a user or assistant record.

@@ -1,7 +1,6 @@
 package sessions
 
 import (
-	"bytes"
 	"fmt"
 	"hash/maphash"
 	"io"
@@ -37,18 +36,20 @@ type usageLine struct {
 
 // scanWorker scans files one after another, reusing its buffers.
 type scanWorker struct {
-	js    jsonScanner
+	ls    *lineScanner
 	lr    *model.LineReader
 	cr    byteCounter
-	z     *summarizer
+	z     *model.Summarizer
 	seeds *[2]maphash.Seed
 	seen  map[[2]uint64]struct{}
+	// name is the file being scanned.
+	name string
 	// ccusage says whether to collect ccusage's usage lines too.
 	ccusage bool
 }
 
-func NewScanWorker(seeds *[2]maphash.Seed, ccusage bool) *scanWorker {
-	return &scanWorker{z: newSummarizer(), seeds: seeds, seen: map[[2]uint64]struct{}{}, ccusage: ccusage}
+func newScanWorker(seeds *[2]maphash.Seed, ccusage bool) *scanWorker {
+	return &scanWorker{ls: newLineScanner(), z: model.NewSummarizer(), seeds: seeds, seen: map[[2]uint64]struct{}{}, ccusage: ccusage}
 }
 
 // byteCounter counts the bytes read through it.
@@ -66,47 +67,47 @@ func (w *scanWorker) scanFile(fsys fs.FS, name string) (FileScan, error) {
 		return FileScan{Sum: model.TranscriptSummary{Path: name}}, fmt.Errorf("open transcript %s: %w", name, err)
 	}
 	defer f.Close()
-	return w.Scan(f, name)
+	return w.scan(f, name)
 }
 
-// Scan reads one transcript from r in one pass.
-func (w *scanWorker) Scan(r io.Reader, name string) (FileScan, error) {
+// scan reads one transcript from r in one pass.
+func (w *scanWorker) scan(r io.Reader, name string) (FileScan, error) {
 	var out FileScan
 	clear(w.seen)
 	z := w.z
-	z.reset(name)
+	z.Reset(name)
+	w.name = name
 	w.cr = byteCounter{r: r}
 	if w.lr == nil {
 		w.lr = model.NewLineReader(&w.cr)
 	} else {
 		w.lr.Reset(&w.cr)
 	}
-	lr, cr := w.lr, &w.cr
-	js := &w.js
+	lr, cr, ls := w.lr, &w.cr, w.ls
+	var rec model.SummaryRecord
 	for {
 		line, ok := lr.Next()
 		if !ok {
 			break
 		}
-		b := line.Bytes
-		if len(bytes.TrimSpace(b)) == 0 {
-			z.sum.BlankLines++
+		if z.Blank(line) {
 			continue
 		}
-		z.sum.Lines++
-		if err := js.line(b); err != nil {
-			z.slow(line)
+		if err := ls.line(line.Bytes); err != nil {
+			z.Line(line)
 			continue
 		}
-		if js.hi&swarMSB != 0 && !utf8.Valid(b) || !z.fast(js) {
-			z.slow(line)
+		problems := z.Problems()
+		if !ls.js.ASCII() && !utf8.Valid(line.Bytes) || !ls.record(z, &rec) {
+			z.Line(line)
+		} else {
+			z.Add(&rec)
 		}
 		if w.ccusage {
-			w.ccusageLine(&out, line.Number)
+			w.ccusageLine(&out, line.Number, z.Problems() > problems)
 		}
 	}
-	z.sum.Bytes = cr.n
-	out.Sum = z.sum
+	out.Sum = z.Summary(cr.n)
 	if err := lr.Err(); err != nil {
 		return out, fmt.Errorf("read %s: %w", name, err)
 	}
@@ -114,21 +115,22 @@ func (w *scanWorker) Scan(r io.Reader, name string) (FileScan, error) {
 }
 
 // ccusageLine notes the usage ccusage would count on the line just
-// scanned (which was valid JSON).
-func (w *scanWorker) ccusageLine(out *FileScan, lineNo int) {
-	js := &w.js
-	u, verdict, why := js.lineUsage()
+// scanned (which was valid JSON); reported says the model's reader
+// already reported a problem on it.
+func (w *scanWorker) ccusageLine(out *FileScan, lineNo int, reported bool) {
+	ls := w.ls
+	u, verdict, why := ls.lineUsage()
 	switch verdict {
 	case usageNone:
 		return
 	case usageNotWhole:
-		if n := len(w.z.sum.Problems); n == 0 || w.z.sum.Problems[n-1].Line != lineNo {
-			out.problems = append(out.problems, model.Problem{File: w.z.name, Line: lineNo, Kind: model.ProblemBadField, Reason: why})
+		if !reported {
+			out.problems = append(out.problems, model.Problem{File: w.name, Line: lineNo, Kind: model.ProblemBadField, Reason: why})
 		}
 		return
 	}
 	ul := usageLine{usage: u}
-	if f := &js.f; f.msgID.present() && f.requestID.present() {
+	if f := &ls.f; f.msgID.present() && f.requestID.present() {
 		ul.keyed = true
 		ul.key = w.key(f.msgID, f.requestID)
 		if _, dup := w.seen[ul.key]; dup {
@@ -146,9 +148,9 @@ func (w *scanWorker) key(id, req span) [2]uint64 {
 	for i := range k {
 		var h maphash.Hash
 		h.SetSeed(w.seeds[i])
-		h.Write(w.js.textBytes(id))
+		h.Write(w.ls.textBytes(id))
 		h.WriteByte(':')
-		h.Write(w.js.textBytes(req))
+		h.Write(w.ls.textBytes(req))
 		k[i] = h.Sum64()
 	}
 	return k

@@ -279,7 +279,7 @@ func ScanAll(fsys fs.FS, files []model.TranscriptFile, workers int, ccusage bool
 	var wg sync.WaitGroup
 	for range min(workers, len(files)) {
 		wg.Go(func() {
-			w := NewScanWorker(seeds, ccusage)
+			w := newScanWorker(seeds, ccusage)
 			for i := range jobs {
 				s, err := w.scanFile(fsys, files[i].Path)
 				if err != nil {

@@ -1,7 +1,6 @@
 package sessions
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"strconv"
@@ -106,8 +105,8 @@ func wholeNumber(raw []byte) (int64, bool) {
 }
 
 // lineUsage applies the rules above to the line just scanned.
-func (s *jsonScanner) lineUsage() (model.Usage, usageVerdict, string) {
-	f, d := &s.f, s.d
+func (s *lineScanner) lineUsage() (model.Usage, usageVerdict, string) {
+	f, d := &s.f, s.js.Bytes()
 	if !f.isObject || !isKind(d, f.message, '{') || !isKind(d, f.msgUsage, '{') {
 		return model.Usage{}, usageNone, ""
 	}
@@ -158,26 +157,4 @@ func (s *jsonScanner) lineUsage() (model.Usage, usageVerdict, string) {
 		*c.dst = n
 	}
 	return u, usageCounted, ""
-}
-
-// text returns the decoded text of the string at v.
-func (s *jsonScanner) text(v span) (string, bool) {
-	if !isKind(s.d, v, '"') {
-		return "", false
-	}
-	raw := s.d[v.start:v.end]
-	if bytes.IndexByte(raw, '\\') >= 0 {
-		return decodeString(raw)
-	}
-	return string(raw[1 : len(raw)-1]), true
-}
-
-// textBytes is text without a copy for the usual string with no escapes.
-func (s *jsonScanner) textBytes(v span) []byte {
-	raw := s.d[v.start:v.end]
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return raw[1 : len(raw)-1]
-	}
-	t, _ := s.text(v)
-	return []byte(t)
 }

@@ -66,7 +66,7 @@ func TestLineUsageFollowsCcusageSchema(t *testing.T) {
 		{"later message wins", good[:len(good)-1] + `,"message":{"content":[]}}`, usageNone, model.Usage{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var s jsonScanner
+			s := newLineScanner()
 			if err := s.line([]byte(tc.in)); err != nil {
 				t.Fatalf("test line is not JSON: %v", err)
 			}
@@ -223,7 +223,7 @@ func FuzzSessionsCcusageLine(f *testing.F) {
 	f.Add([]byte(`{"timestamp":"2026-11-11T05:00:57.454Z","requestId":"r","message":{"id":"m","usage":{"input_tokens":3,"output_tokens":4}}}`))
 	f.Add([]byte(`{"timestamp":"2026-11-11T05:00:57Z","version":"2.1.330","message":{"content":[{"text":"x"}],"usage":{"input_tokens":3e2,"output_tokens":4,"speed":"fast"}}}`))
 	f.Fuzz(func(t *testing.T, line []byte) {
-		var s jsonScanner
+		s := newLineScanner()
 		if s.line(line) != nil {
 			return
 		}

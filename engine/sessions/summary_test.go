@@ -1,4 +1,4 @@
-package inventory
+package sessions
 
 import (
 	"bytes"
@@ -9,20 +9,18 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"github.com/memscope/memscope/demo"
 	"github.com/memscope/memscope/engine/internal/enginetest"
-	"github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
 )
 
 // fastSummary is the sessions scanner's summary of in.
-func fastSummary(t testing.TB, in []byte) sessions.FileScan {
+func fastSummary(t testing.TB, in []byte) FileScan {
 	t.Helper()
-	w := sessions.NewScanWorker(&[2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, true)
-	s, err := w.Scan(bytes.NewReader(in), "t.jsonl")
+	w := newScanWorker(&[2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, true)
+	s, err := w.scan(bytes.NewReader(in), "t.jsonl")
 	if err != nil {
 		t.Fatalf("scan: %v", err)
 	}
@@ -139,6 +137,10 @@ func TestSummaryEdgeCases(t *testing.T) {
 		{name: "fractional usage is a problem", in: asst("m", "r", `{"input_tokens":1.5}`) + "\n", records: 1, lines: 1, replies: 1,
 			problems: []model.ProblemKind{model.ProblemBadField}},
 		{name: "user usage is not counted", in: `{"type":"user","message":{"usage":{"input_tokens":3}}}` + "\n", records: 1, lines: 1},
+		{name: "bad user usage is a problem", in: `{"type":"user","message":{"usage":{"input_tokens":"x"}}}` + "\n", records: 1, lines: 1,
+			problems: []model.ProblemKind{model.ProblemBadField}},
+		{name: "repeated user usage goes to the model", in: `{"type":"user","message":{"usage":{"input_tokens":1.5},"usage":{}}}` + "\n", records: 1, lines: 1,
+			problems: []model.ProblemKind{model.ProblemBadField}},
 		{name: "message not an object", in: `{"type":"user","message":"x"}` + "\n", records: 1, lines: 1, problems: []model.ProblemKind{model.ProblemBadField}},
 		{name: "compact boundary", in: `{"type":"system","subtype":"compact_boundary","compactMetadata":{"trigger":"auto","preTokens":5}}` + "\n" +
 			`{"type":"system","subtype":"compact_boundary","compactMetadata":{"trigger":1}}` + "\n", records: 2, lines: 2, compact: 2,
@@ -186,30 +188,11 @@ func FuzzSessionsSummary(f *testing.F) {
 	})
 }
 
-func TestStatUsesTheFastScanner(t *testing.T) {
-	files := realTranscripts(t)
-	fsys := fstest.MapFS{}
-	var want model.Usage
-	for name, data := range files {
-		p := "projects/-home-me-app/" + strings.TrimSuffix(name, ".jsonl") + ".jsonl"
-		fsys[p] = &fstest.MapFile{Data: data}
-		s, err := model.SummarizeTranscript(fsys, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want = want.Add(s.Usage)
-	}
-	rep := Stat(Options{Home: &model.Home{Dir: "/h", FS: fsys, Source: model.HomeFromFlag}})
-	if rep.Usage != want || rep.Transcripts != len(files) {
-		t.Errorf("stat usage %+v over %d transcripts, model says %+v over %d", rep.Usage, rep.Transcripts, want, len(files))
-	}
-}
-
 // One worker reads many files with one line reader: each file starts
 // over (line numbers, BOM, the per-file dedup) whatever the last one
 // left behind.
 func TestScanWorkerStartsEachFileOver(t *testing.T) {
-	w := sessions.NewScanWorker(&[2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, true)
+	w := newScanWorker(&[2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, true)
 	long := `{"type":"user","x":"` + strings.Repeat("y", 1<<20) + `"}` + "\n"
 	asst := `{"type":"assistant","requestId":"r","message":{"id":"m","usage":{"input_tokens":4,"output_tokens":1}},"timestamp":"2026-11-11T05:00:57Z"}` + "\n"
 	inputs := []string{
@@ -217,7 +200,7 @@ func TestScanWorkerStartsEachFileOver(t *testing.T) {
 		"\xef\xbb\xbf" + asst + "{bad\n",
 	}
 	for i, in := range inputs {
-		got, err := w.Scan(strings.NewReader(in), "t.jsonl")
+		got, err := w.scan(strings.NewReader(in), "t.jsonl")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,6 @@
-package sessions
+package model
 
 import (
-	"fmt"
 	"testing"
 	"time"
 )
@@ -40,26 +39,10 @@ func TestParseClientStamp(t *testing.T) {
 			t.Errorf("%q: %v, time.Parse %v (%v)", tc.in, got, want, err)
 		}
 	}
-	for _, tc := range []struct {
-		in string
-		ok bool
-	}{{"0", true}, {"-0", true}, {"123", true}, {"9223372036854775807", true}, {"-9223372036854775808", true},
-		{"9223372036854775808", false}, {"-9223372036854775809", false}, {"12345678901234567890", false}, {"1.0", false}, {"", false}, {"-", false}} {
-		n, ok := parseInt([]byte(tc.in))
-		if ok != tc.ok {
-			t.Errorf("parseInt(%q) ok = %v", tc.in, ok)
-		}
-		if ok {
-			var want int64
-			if _, err := fmt.Sscan(tc.in, &want); err != nil || n != want {
-				t.Errorf("parseInt(%q) = %d, want %d", tc.in, n, want)
-			}
-		}
-	}
 }
 
-// FuzzSessionsTimestamp holds the hand-read timestamps to time.Parse.
-func FuzzSessionsTimestamp(f *testing.F) {
+// FuzzTranscriptTimestamp holds the hand-read timestamps to time.Parse.
+func FuzzTranscriptTimestamp(f *testing.F) {
 	f.Add("2026-11-11T05:00:57.454Z")
 	f.Add("2024-02-29T23:59:59Z")
 	f.Fuzz(func(t *testing.T, s string) {
@@ -72,4 +55,24 @@ func FuzzSessionsTimestamp(f *testing.F) {
 			t.Fatalf("%q: %v, time.Parse %v (%v)", s, got, want, err)
 		}
 	})
+}
+
+func TestParseTimestamp(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string
+		ok   bool
+	}{
+		{`"2026-11-11T05:00:57.454Z"`, "2026-11-11T05:00:57.454Z", true},
+		{`"2026-11-11T05:00:57+01:00"`, "2026-11-11T04:00:57Z", true},
+		{`"2026-11-11T05:00:57.454\u005a"`, "2026-11-11T05:00:57.454Z", true},
+		{`"yesterday"`, "", false},
+		{`1795345790406`, "", false},
+		{`null`, "", false},
+	} {
+		got, ok := ParseTimestamp([]byte(tc.in))
+		if ok != tc.ok || ok && got.UTC().Format(time.RFC3339Nano) != tc.want {
+			t.Errorf("ParseTimestamp(%s) = %v, %v; want %s, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
 }

@@ -1,6 +1,28 @@
-package sessions
+package model
 
-import "time"
+import (
+	"time"
+
+	"github.com/memscope/memscope/internal/jsonscan"
+)
+
+// ParseTimestamp reads the raw JSON value of a record's "timestamp" with
+// time.Parse(time.RFC3339Nano, ...); ok is false when v is not a string or
+// does not parse. The client's own form, 2026-11-11T05:00:57.454Z, is read
+// by hand, which spares a string and most of time.Parse on every line.
+func ParseTimestamp(v []byte) (time.Time, bool) {
+	if len(v) >= 2 && v[0] == '"' {
+		if t, ok := parseClientStamp(v[1 : len(v)-1]); ok {
+			return t, true
+		}
+	}
+	text, ok := jsonscan.Text(v)
+	if !ok {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, string(text))
+	return t, err == nil
+}
 
 // parseClientStamp parses YYYY-MM-DDTHH:MM:SS[.fff…]Z in UTC. It reports false
 // for anything else, including dates time.Parse would reject (February
@@ -58,22 +80,4 @@ func monthDays(m time.Month, year int) int {
 		return 28
 	}
 	return 31 - int(m-1)%7%2
-}
-
-// time reads the timestamp string at v as model.ScanTranscript does,
-// with time.Parse(time.RFC3339Nano, ...): ok is false when that fails.
-// The client's own form, 2026-11-11T05:00:57.454Z, is read by hand, which
-// spares a string and most of time.Parse on every line.
-func (s *jsonScanner) time(v span) (time.Time, bool) {
-	if isKind(s.d, v, '"') {
-		if t, ok := parseClientStamp(s.d[v.start+1 : v.end-1]); ok {
-			return t, true
-		}
-	}
-	text, ok := s.text(v)
-	if !ok {
-		return time.Time{}, false
-	}
-	t, err := time.Parse(time.RFC3339Nano, text)
-	return t, err == nil
 }

@@ -1,0 +1,114 @@
+package jsonscan
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+)
+
+// SWAR constants: one bit per byte of a little-endian word.
+const (
+	swarLSB = 0x0101010101010101
+	swarMSB = 0x8080808080808080
+	swar20  = swarLSB * 0x20
+)
+
+// lineBytes reports whether d holds a byte below 0x20 and ORs its bytes
+// (whose high bits say whether any was not ASCII), 32 bytes a step. One
+// pass over a line spares every string of it a control check.
+func lineBytes(d []byte) (control bool, or uint64) {
+	// Reslicing (not indexing) lets the compiler drop the bounds checks.
+	for len(d) >= 32 {
+		a := binary.LittleEndian.Uint64(d[0:8])
+		b := binary.LittleEndian.Uint64(d[8:16])
+		c := binary.LittleEndian.Uint64(d[16:24])
+		e := binary.LittleEndian.Uint64(d[24:32])
+		or |= a | b | c | e
+		if ((a-swar20)&^a|(b-swar20)&^b|(c-swar20)&^c|(e-swar20)&^e)&swarMSB != 0 {
+			return true, or
+		}
+		d = d[32:]
+	}
+	for _, c := range d {
+		if c < 0x20 {
+			return true, or
+		}
+		or |= uint64(c)
+	}
+	return false, or
+}
+
+// hasControl reports whether s holds a byte below 0x20, which JSON forbids
+// inside strings. It checks eight bytes at a time.
+func hasControl(s []byte) bool {
+	for len(s) >= 8 {
+		x := binary.LittleEndian.Uint64(s)
+		if (x-swar20)&^x&swarMSB != 0 {
+			return true
+		}
+		s = s[8:]
+	}
+	for _, c := range s {
+		if c < 0x20 {
+			return true
+		}
+	}
+	return false
+}
+
+// Unquote decodes the raw JSON string raw (quotes included) as
+// encoding/json does, invalid UTF-8 read as U+FFFD; ok is false when raw
+// is not a valid string.
+func Unquote(raw []byte) (string, bool) {
+	var t string
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return "", false
+	}
+	return t, true
+}
+
+func unquoteBytes(raw []byte) []byte {
+	t, _ := Unquote(raw)
+	return []byte(t)
+}
+
+// Text returns the text of the JSON string value v (quotes included):
+// when it has no escape, the bytes between the quotes (shared with v and
+// not checked for UTF-8), else its decoded text. ok is false when v is
+// not a string.
+func Text(v []byte) (text []byte, ok bool) {
+	if len(v) < 2 || v[0] != '"' {
+		return nil, false
+	}
+	body := v[1 : len(v)-1]
+	if bytes.IndexByte(body, '\\') >= 0 {
+		return unquoteBytes(v), true
+	}
+	return body, true
+}
+
+// Int reads a JSON integer (-?digits) that fits an int64, as
+// strconv.ParseInt does, without making a string of it.
+func Int(b []byte) (int64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 19 {
+		return 0, false
+	}
+	var n uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	switch {
+	case neg && n <= 1<<63:
+		return int64(-n), true
+	case !neg && n < 1<<63:
+		return int64(n), true
+	}
+	return 0, false
+}

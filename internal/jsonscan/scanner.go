@@ -1,0 +1,446 @@
+// Package jsonscan is memscope's one validating JSON scanner, shared by
+// the transcript, history and sessions readers.
+//
+// Those readers read lines of up to hundreds of kilobytes of which they
+// need a handful of fields; decoding them with encoding/json would
+// allocate and copy every string. A Scanner validates a line exactly as
+// json.Valid does (fuzz tests hold it to that) but hands out byte offsets,
+// and finds the ends of strings with bytes.IndexByte, so long values cost
+// little. A reader walks the objects it reads with Object and Array and
+// skips the rest with Value; the functions of valid.go walk again, without
+// checking, text a Scanner has accepted.
+package jsonscan
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+)
+
+// MaxDepth is encoding/json's nesting limit, so a line accepted here is a
+// line encoding/json accepts.
+const MaxDepth = 10000
+
+// Error is a syntax error at a byte offset of the scanned text.
+type Error struct {
+	Off int
+	Msg string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("invalid JSON at byte %d: %s", e.Off, e.Msg) }
+
+func errAt(off int, format string, args ...any) error {
+	return &Error{Off: off, Msg: fmt.Sprintf(format, args...)}
+}
+
+// ErrNotObject is returned by Line for valid JSON that is not an object.
+var ErrNotObject = errors.New("not a JSON object")
+
+func describe(d []byte, i int) string {
+	if i >= len(d) {
+		return "unexpected end of line"
+	}
+	return fmt.Sprintf("unexpected %q", d[i])
+}
+
+// Scanner validates the JSON text given to Reset. It keeps its container
+// stack from one text to the next, so a scan allocates nothing in the
+// steady state. Offsets handed to its methods must not go backwards
+// between two Resets by more than one string: it caches the position of
+// the next backslash.
+type Scanner struct {
+	d     []byte
+	stack []byte
+	// clean says the text has no byte below 0x20, so strings need no
+	// control check; ascii that it has no byte above 0x7F.
+	clean, ascii bool
+	// bs is the offset of the next '\\' at or after bsFrom (len(d) when
+	// there is none), once looked up.
+	bs, bsFrom int
+	// checked is checkedMember, bound once; fn is Members' callback.
+	checked MemberFunc
+	fn      func(key, val []byte)
+}
+
+// MemberFunc is called by Object with each member of an object: key is
+// its name (decoded when written with escapes; valid only during the
+// call), v the offset of its value (v < len(Bytes())) and depth the
+// number of containers around that value. It returns the offset just past the value, having
+// checked it with Value or walked into it with Object or Array.
+type MemberFunc func(key []byte, v, depth int) (int, error)
+
+// ElemFunc is called by Array with the offset of each element (inside
+// the text) and the number of containers around it; it returns the offset just past it.
+type ElemFunc func(i, depth int) (int, error)
+
+// Reset starts a scan of d.
+func (s *Scanner) Reset(d []byte) {
+	control, or := lineBytes(d)
+	s.d, s.stack, s.bs, s.bsFrom = d, s.stack[:0], -1, 0
+	s.clean, s.ascii = !control, or&swarMSB == 0
+}
+
+// Bytes is the text being scanned.
+func (s *Scanner) Bytes() []byte { return s.d }
+
+// ASCII reports whether the text has only ASCII bytes (so it is valid
+// UTF-8 without looking further).
+func (s *Scanner) ASCII() bool { return s.ascii }
+
+// Line validates d as exactly one JSON value (surrounded by optional
+// white space). When it is an object, member is called with each of its
+// members in order; a valid value of another kind gives ErrNotObject.
+func (s *Scanner) Line(d []byte, member MemberFunc) error {
+	s.Reset(d)
+	i := s.WS(0)
+	if i >= len(d) {
+		return errAt(i, "empty")
+	}
+	if d[i] != '{' {
+		end, err := s.Value(i, 0)
+		if err != nil {
+			return err
+		}
+		if err := s.end(end, "value"); err != nil {
+			return err
+		}
+		return ErrNotObject
+	}
+	end, err := s.Object(i, 0, member)
+	if err != nil {
+		return err
+	}
+	return s.end(end, "object")
+}
+
+// Valid reports why d is not exactly one JSON value, as json.Valid
+// decides, or nil when it is.
+func (s *Scanner) Valid(d []byte) error {
+	s.Reset(d)
+	end, err := s.Value(s.WS(0), 0)
+	if err != nil {
+		return err
+	}
+	return s.end(end, "value")
+}
+
+// end checks that only white space follows the value ending at i.
+func (s *Scanner) end(i int, what string) error {
+	if j := s.WS(i); j != len(s.d) {
+		return errAt(j, "%s after %s", describe(s.d, j), what)
+	}
+	return nil
+}
+
+// WS returns the offset of the first byte at or after i that is not JSON
+// white space.
+func (s *Scanner) WS(i int) int { return skipWS(s.d, i) }
+
+// String validates the string at d[i] == '"'. It returns the offset past
+// its closing quote and whether it holds escapes.
+func (s *Scanner) String(i int) (end int, escaped bool, err error) {
+	d := s.d
+	start := i
+	i++
+	q := -1 // the next '"' at or after i, kept across escapes
+	for {
+		if q < i {
+			n := bytes.IndexByte(d[i:], '"')
+			if n < 0 {
+				return 0, false, errAt(start, "unterminated string")
+			}
+			q = i + n
+		}
+		if s.bs < i || s.bsFrom > i {
+			s.bsFrom, s.bs = i, len(d)
+			if n := bytes.IndexByte(d[i:], '\\'); n >= 0 {
+				s.bs = i + n
+			}
+		}
+		e := min(s.bs, q) // the end of the run of plain text
+		if !s.clean && hasControl(d[i:e]) {
+			return 0, false, errAt(i, "control character in string")
+		}
+		if e == q {
+			return q + 1, escaped, nil
+		}
+		// A backslash before q, so e+1 is inside the text.
+		escaped = true
+		switch d[e+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			i = e + 2
+		case 'u':
+			if e+6 > len(d) || !isHex(d[e+2]) || !isHex(d[e+3]) || !isHex(d[e+4]) || !isHex(d[e+5]) {
+				return 0, false, errAt(e, "bad \\u escape")
+			}
+			i = e + 6
+		default:
+			return 0, false, errAt(e, "bad escape \\%c", d[e+1])
+		}
+	}
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func (s *Scanner) digits(i int) int {
+	d := s.d
+	for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// number validates the number at d[i].
+func (s *Scanner) number(i int) (int, error) {
+	d := s.d
+	start := i
+	if d[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(d) && d[i] == '0':
+		i++
+	case i < len(d) && '1' <= d[i] && d[i] <= '9':
+		i = s.digits(i + 1)
+	default:
+		return 0, errAt(start, "bad number")
+	}
+	if i < len(d) && d[i] == '.' {
+		j := s.digits(i + 1)
+		if j == i+1 {
+			return 0, errAt(start, "bad number")
+		}
+		i = j
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		j := s.digits(i)
+		if j == i {
+			return 0, errAt(start, "bad number")
+		}
+		i = j
+	}
+	return i, nil
+}
+
+// scalar validates a string, number or literal at d[i], i < len(d).
+func (s *Scanner) scalar(i int) (int, error) {
+	d := s.d
+	lit := ""
+	switch c := d[i]; {
+	case c == '"':
+		end, _, err := s.String(i)
+		return end, err
+	case c == '-' || '0' <= c && c <= '9':
+		return s.number(i)
+	case c == 't':
+		lit = "true"
+	case c == 'f':
+		lit = "false"
+	case c == 'n':
+		lit = "null"
+	default:
+		return 0, errAt(i, "%s", describe(d, i))
+	}
+	if len(d)-i < len(lit) || string(d[i:i+len(lit)]) != lit {
+		return 0, errAt(i, "bad literal")
+	}
+	return i + len(lit), nil
+}
+
+// Key validates `"name" :` at d[i]. It returns the name's span [ks, ke)
+// (quotes included), whether it has escapes, and the offset of the value
+// after it (past white space), which is inside the text.
+func (s *Scanner) Key(i int) (ks, ke int, escaped bool, v int, err error) {
+	d := s.d
+	if i >= len(d) || d[i] != '"' {
+		return 0, 0, false, 0, errAt(i, "%s, want object key", describe(d, i))
+	}
+	ke, escaped, err = s.String(i)
+	if err != nil {
+		return 0, 0, false, 0, err
+	}
+	j := s.WS(ke)
+	if j >= len(d) || d[j] != ':' {
+		return 0, 0, false, 0, errAt(j, "%s, want ':'", describe(d, j))
+	}
+	if v = s.WS(j + 1); v >= len(d) {
+		return 0, 0, false, 0, errAt(v, "unexpected end of line")
+	}
+	return i, ke, escaped, v, nil
+}
+
+// Value validates the value at d[i] (no leading white space) inside depth
+// open containers and returns the offset just past it. Its containers are
+// tracked on an explicit stack, so hostile nesting cannot exhaust the
+// goroutine stack.
+func (s *Scanner) Value(i, depth int) (int, error) {
+	d := s.d
+	base := len(s.stack)
+	for {
+		if i >= len(d) {
+			return 0, errAt(i, "unexpected end of line")
+		}
+		switch open := d[i]; open {
+		case '{', '[':
+			s.stack = append(s.stack, open)
+			if depth+len(s.stack)-base > MaxDepth {
+				return 0, errAt(i, "nested too deeply")
+			}
+			i = s.WS(i + 1)
+			closer := byte('}')
+			if open == '[' {
+				closer = ']'
+			}
+			if i < len(d) && d[i] == closer {
+				s.stack = s.stack[:len(s.stack)-1]
+				i++
+				break
+			}
+			if open == '{' {
+				_, _, _, v, err := s.Key(i)
+				if err != nil {
+					return 0, err
+				}
+				i = v
+			}
+			continue
+		default:
+			var err error
+			if i, err = s.scalar(i); err != nil {
+				return 0, err
+			}
+		}
+		// A value ended at i: close containers until one wants more.
+		for {
+			if len(s.stack) == base {
+				return i, nil
+			}
+			i = s.WS(i)
+			if i >= len(d) {
+				return 0, errAt(i, "unexpected end of line")
+			}
+			top := s.stack[len(s.stack)-1]
+			if d[i] == ',' {
+				i = s.WS(i + 1)
+				if top == '{' {
+					_, _, _, v, err := s.Key(i)
+					if err != nil {
+						return 0, err
+					}
+					i = v
+				}
+				break
+			}
+			if top == '{' && d[i] == '}' || top == '[' && d[i] == ']' {
+				s.stack = s.stack[:len(s.stack)-1]
+				i++
+				continue
+			}
+			return 0, errAt(i, "%s, want ',' or closing bracket", describe(d, i))
+		}
+	}
+}
+
+// Object validates the object at d[i] == '{' inside depth open
+// containers, calling member with each member in order, and returns the
+// offset just past it. A repeated name is passed each time; readers keep
+// the last, as encoding/json does.
+func (s *Scanner) Object(i, depth int, member MemberFunc) (int, error) {
+	d := s.d
+	if depth >= MaxDepth {
+		return 0, errAt(i, "nested too deeply")
+	}
+	i = s.WS(i + 1)
+	if i < len(d) && d[i] == '}' {
+		return i + 1, nil
+	}
+	for {
+		ks, ke, esc, v, err := s.Key(i)
+		if err != nil {
+			return 0, err
+		}
+		key := d[ks+1 : ke-1]
+		if esc {
+			key = unquoteBytes(d[ks:ke])
+		}
+		end, err := member(key, v, depth+1)
+		if err != nil {
+			return 0, err
+		}
+		var done bool
+		if i, done, err = s.next(end, '}'); done || err != nil {
+			return i, err
+		}
+	}
+}
+
+// Array validates the array at d[i] == '[' inside depth open containers,
+// calling elem with each element in order, and returns the offset just
+// past it.
+func (s *Scanner) Array(i, depth int, elem ElemFunc) (int, error) {
+	d := s.d
+	if depth >= MaxDepth {
+		return 0, errAt(i, "nested too deeply")
+	}
+	i = s.WS(i + 1)
+	if i < len(d) && d[i] == ']' {
+		return i + 1, nil
+	}
+	for {
+		if i >= len(d) {
+			return 0, errAt(i, "unexpected end of line")
+		}
+		end, err := elem(i, depth+1)
+		if err != nil {
+			return 0, err
+		}
+		var done bool
+		if i, done, err = s.next(end, ']'); done || err != nil {
+			return i, err
+		}
+	}
+}
+
+// next reads what follows a member or an element ending at i: a ',' (more
+// to come, the offset returned is that of the next one) or the
+// container's closer (done, the offset is past it).
+func (s *Scanner) next(i int, closer byte) (int, bool, error) {
+	d := s.d
+	i = s.WS(i)
+	switch {
+	case i >= len(d):
+		return 0, false, errAt(i, "unexpected end of line")
+	case d[i] == ',':
+		return s.WS(i + 1), false, nil
+	case d[i] == closer:
+		return i + 1, true, nil
+	}
+	return 0, false, errAt(i, "%s, want ',' or '%c'", describe(d, i), closer)
+}
+
+// Members is Line for a reader that wants each member's raw value: fn is
+// called with the name and the bytes of each member's value, in order,
+// once the value is validated; fn must not keep key.
+func (s *Scanner) Members(d []byte, fn func(key, val []byte)) error {
+	if s.checked == nil {
+		s.checked = s.checkedMember
+	}
+	s.fn = fn
+	err := s.Line(d, s.checked)
+	s.fn = nil
+	return err
+}
+
+func (s *Scanner) checkedMember(key []byte, v, depth int) (int, error) {
+	end, err := s.Value(v, depth)
+	if err == nil {
+		s.fn(key, s.d[v:end])
+	}
+	return end, err
+}

@@ -1,0 +1,185 @@
+package model
+
+import (
+	"encoding/json"
+
+	"github.com/memscope/memscope/internal/jsonscan"
+)
+
+// decodeAttachment reads attachment.type and the files an attachment
+// carries: a "files" array of {path, type, content}, or a top-level path
+// and content.
+func (d *recordDecoder) decodeAttachment(r *Record, v []byte) {
+	r.AttachmentBytes, r.AttachmentChars = len(v), utf16Units(v)
+	if v[0] != '{' {
+		return
+	}
+	var single AttachmentFile
+	var hasContent bool
+	jsonscan.EachMember(v, func(key, val []byte) {
+		switch string(key) {
+		case "type":
+			r.AttachmentType = d.interned(val)
+		case "path":
+			single.Path = d.str(val)
+		case "content":
+			single.Bytes, single.Chars, hasContent = rawStringLen(val), rawStringUnits(val), val[0] == '"'
+		case "files":
+			if val[0] != '[' {
+				return
+			}
+			jsonscan.EachElement(val, func(el []byte) {
+				if el[0] != '{' {
+					return
+				}
+				var f AttachmentFile
+				jsonscan.EachMember(el, func(key, val []byte) {
+					switch string(key) {
+					case "path":
+						f.Path = d.str(val)
+					case "type":
+						f.Type = d.interned(val)
+					case "content":
+						f.Bytes, f.Chars = rawStringLen(val), rawStringUnits(val)
+					}
+				})
+				r.AttachmentFiles = append(r.AttachmentFiles, f)
+			})
+		}
+	})
+	if single.Path != "" && hasContent {
+		r.AttachmentFiles = append(r.AttachmentFiles, single)
+	}
+}
+
+func (d *recordDecoder) decodeMessage(v []byte) {
+	if v[0] != '{' {
+		if string(v) != "null" {
+			d.fieldProblem("message is not an object")
+		}
+		return
+	}
+	m := new(Message)
+	d.cur.msgOut = m
+	d.cur.rec.Message = m
+	jsonscan.EachMember(v, d.msgFn) // v was validated with the line
+}
+
+func (d *recordDecoder) messageMember(key, val []byte) {
+	m := d.cur.msgOut
+	switch string(key) {
+	case "role":
+		m.Role = d.interned(val)
+	case "id":
+		m.ID = d.str(val)
+	case "model":
+		m.Model = d.interned(val)
+	case "usage":
+		if val[0] == '{' {
+			m.Usage = new(Usage)
+			if err := json.Unmarshal(val, m.Usage); err != nil {
+				d.fieldProblem("message.usage: %v", err)
+			}
+		}
+	case "content":
+		d.decodeContent(m, val)
+	}
+}
+
+func (d *recordDecoder) decodeContent(m *Message, v []byte) {
+	switch v[0] {
+	case '"':
+		n, u := rawStringLen(v), rawStringUnits(v)
+		m.ContentBytes, m.ContentChars = n, u
+		if d.opts.Content {
+			b := ContentBlock{Type: BlockText, Bytes: n, Chars: u}
+			if d.opts.KeepText {
+				b.Text = d.str(v)
+			}
+			m.Content = []ContentBlock{b}
+		}
+	case '[':
+		jsonscan.EachElement(v, func(el []byte) {
+			var b ContentBlock
+			if el[0] == '{' {
+				d.cur.block = &b
+				jsonscan.EachMember(el, d.blockFn)
+			}
+			if b.Type == BlockImage {
+				b.Images = 1
+			}
+			m.ContentBytes += b.Bytes
+			m.ContentChars += b.Chars
+			if d.opts.Content {
+				m.Content = append(m.Content, b)
+			}
+		})
+	}
+}
+
+func (d *recordDecoder) blockMember(key, val []byte) {
+	b := d.cur.block
+	switch string(key) {
+	case "type":
+		s, _ := rawString(val, &d.in)
+		b.Type = BlockType(s)
+	case "text", "thinking":
+		b.Bytes += rawStringLen(val)
+		b.Chars += rawStringUnits(val)
+		if d.opts.KeepText {
+			b.Text += d.str(val)
+		}
+	case "input":
+		b.Bytes += len(val)
+		b.Chars += utf16Units(val)
+	case "id":
+		b.ID = d.str(val)
+	case "name":
+		b.Name = d.interned(val)
+	case "tool_use_id":
+		b.ToolUseID = d.str(val)
+	case "is_error":
+		b.IsError = rawBool(val)
+	case "content":
+		d.decodeResultContent(b, val)
+	}
+}
+
+// decodeResultContent sizes a tool_result's content: a string, or an array
+// of text and image blocks.
+func (d *recordDecoder) decodeResultContent(b *ContentBlock, v []byte) {
+	switch v[0] {
+	case '"':
+		b.Bytes += rawStringLen(v)
+		b.Chars += rawStringUnits(v)
+		if d.opts.KeepText {
+			b.Text += d.str(v)
+		}
+	case '[':
+		jsonscan.EachElement(v, func(el []byte) {
+			if el[0] != '{' {
+				return
+			}
+			var typ, text []byte
+			jsonscan.EachMember(el, func(key, val []byte) {
+				switch string(key) {
+				case "type":
+					typ = val
+				case "text":
+					text = val
+				}
+			})
+			if string(typ) == `"image"` {
+				b.Images++
+				return
+			}
+			if text != nil {
+				b.Bytes += rawStringLen(text)
+				b.Chars += rawStringUnits(text)
+				if d.opts.KeepText {
+					b.Text += d.str(text)
+				}
+			}
+		})
+	}
+}

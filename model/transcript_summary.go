@@ -1,0 +1,187 @@
+package model
+
+import (
+	"bytes"
+	"time"
+)
+
+// TranscriptSummary is what one pass over a transcript learns about it.
+type TranscriptSummary struct {
+	Path      string `json:"path"`
+	SessionID string `json:"sessionId"`
+	// CWD is the first cwd in the file: the startup folder of the session.
+	CWD string `json:"cwd"`
+	// Bytes is how much was read (the file size, unless a callback stopped
+	// the scan early).
+	Bytes int64 `json:"bytes"`
+	// Lines counts non-blank lines; Records the ones that parsed.
+	Lines      int `json:"lines"`
+	BlankLines int `json:"blankLines"`
+	Records    int `json:"records"`
+	// Types counts records by type; Subtypes by "type/subtype" for records
+	// that have a subtype ("system/compact_boundary").
+	Types                  map[string]int `json:"types"`
+	Subtypes               map[string]int `json:"subtypes"`
+	CompactBoundaries      int            `json:"compactBoundaries"`
+	MicrocompactBoundaries int            `json:"microcompactBoundaries"`
+	// Usage sums assistant usage once per message.id+requestId;
+	// Responses counts those distinct responses.
+	Usage     Usage `json:"usage"`
+	Responses int   `json:"responses"`
+	// First and Last are the earliest and latest timestamps.
+	First    time.Time `json:"first"`
+	Last     time.Time `json:"last"`
+	Problems []Problem `json:"problems"`
+}
+
+// SummaryRecord is the part of a record a TranscriptSummary reads.
+type SummaryRecord struct {
+	Type      RecordType
+	Subtype   string
+	SessionID string
+	CWD       string
+	// Timestamp is zero when absent.
+	Timestamp time.Time
+	// Usage is message.usage of a user or assistant record, nil when the
+	// message has none; MessageID and RequestID name the response.
+	Usage     *Usage
+	MessageID string
+	RequestID string
+}
+
+// Summarizer builds a TranscriptSummary line by line. It is the one
+// definition of what a summary counts: which lines are blank, which are
+// records, how usage is deduplicated, which times and names are kept.
+// ScanTranscript hands it every line through the record decoder; the
+// sessions report's scanner, which reads most lines faster on its own,
+// hands it the SummaryRecord of each line it read (Add) and the other
+// lines whole (Line), so both give the same summary.
+type Summarizer struct {
+	sum TranscriptSummary
+	dec *recordDecoder
+	rec Record
+	// seen holds message.id+"\x00"+requestId of the responses counted.
+	seen map[string]struct{}
+	key  []byte
+}
+
+// NewSummarizer returns a Summarizer; call Reset before each file.
+func NewSummarizer() *Summarizer { return newSummarizer("", ScanOptions{}) }
+
+func newSummarizer(name string, opts ScanOptions) *Summarizer {
+	z := &Summarizer{dec: newRecordDecoder(name, opts), seen: map[string]struct{}{}}
+	z.Reset(name)
+	return z
+}
+
+// Reset starts the summary of the transcript name.
+func (z *Summarizer) Reset(name string) {
+	z.sum = TranscriptSummary{Path: name, Types: map[string]int{}, Subtypes: map[string]int{}}
+	z.dec.name = name
+	clear(z.seen)
+}
+
+// Summary is the summary so far, of a file of which n bytes were read.
+func (z *Summarizer) Summary(n int64) TranscriptSummary {
+	z.sum.Bytes = n
+	return z.sum
+}
+
+// Blank counts line and reports true when it is blank (white space only);
+// other lines must then go to Line or Add.
+func (z *Summarizer) Blank(line Line) bool {
+	if len(bytes.TrimSpace(line.Bytes)) != 0 {
+		return false
+	}
+	z.sum.BlankLines++
+	return true
+}
+
+// Line reads a non-blank line with the transcript reader and counts it,
+// as a record or as a problem.
+func (z *Summarizer) Line(line Line) {
+	z.rec = Record{}
+	z.line(line, &z.rec)
+}
+
+// line decodes a non-blank line into rec and counts it; false when the
+// line is not a record (its problem is noted).
+func (z *Summarizer) line(line Line, rec *Record) bool {
+	z.sum.Lines++
+	p, ok := z.dec.decode(line, rec)
+	if !ok {
+		z.sum.Problems = append(z.sum.Problems, p)
+		return false
+	}
+	z.sum.Problems = append(z.sum.Problems, z.dec.problems...)
+	r := SummaryRecord{Type: rec.Type, Subtype: rec.Subtype, SessionID: rec.SessionID, CWD: rec.CWD,
+		Timestamp: rec.Timestamp, RequestID: rec.RequestID}
+	if m := rec.Message; m != nil {
+		r.Usage, r.MessageID = m.Usage, m.ID
+	}
+	z.add(&r)
+	return true
+}
+
+// Add counts a non-blank line the caller read itself: a record (a JSON
+// object with a non-empty string "type") in which the transcript reader
+// would find no problem.
+func (z *Summarizer) Add(r *SummaryRecord) {
+	z.sum.Lines++
+	z.add(r)
+}
+
+// Wants reports whether the summary still takes a session id and a cwd
+// (it keeps the first), so a caller may skip reading them.
+func (z *Summarizer) Wants() (sessionID, cwd bool) {
+	return z.sum.SessionID == "", z.sum.CWD == ""
+}
+
+// Problems is how many problems the summary has so far.
+func (z *Summarizer) Problems() int { return len(z.sum.Problems) }
+
+// Intern returns b as a string, one copy per distinct value.
+func (z *Summarizer) Intern(b []byte) string { return z.dec.in.get(b) }
+
+// add counts one record.
+func (z *Summarizer) add(r *SummaryRecord) {
+	s := &z.sum
+	s.Records++
+	s.Types[string(r.Type)]++
+	if r.Subtype != "" {
+		z.key = append(append(append(z.key[:0], r.Type...), '/'), r.Subtype...)
+		s.Subtypes[z.Intern(z.key)]++
+	}
+	switch {
+	case isBoundary(r.Type, r.Subtype, SubtypeCompactBoundary):
+		s.CompactBoundaries++
+	case isBoundary(r.Type, r.Subtype, SubtypeMicrocompactBoundary):
+		s.MicrocompactBoundaries++
+	}
+	if s.SessionID == "" {
+		s.SessionID = r.SessionID
+	}
+	if s.CWD == "" {
+		s.CWD = r.CWD
+	}
+	if t := r.Timestamp; !t.IsZero() {
+		if s.First.IsZero() || t.Before(s.First) {
+			s.First = t
+		}
+		if t.After(s.Last) {
+			s.Last = t
+		}
+	}
+	if r.Usage == nil || r.Type != RecordAssistant {
+		return
+	}
+	if r.MessageID != "" || r.RequestID != "" {
+		z.key = append(append(append(z.key[:0], r.MessageID...), 0), r.RequestID...)
+		if _, dup := z.seen[string(z.key)]; dup {
+			return
+		}
+		z.seen[string(z.key)] = struct{}{}
+	}
+	s.Responses++
+	s.Usage = s.Usage.Add(*r.Usage)
+}
