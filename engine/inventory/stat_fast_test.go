@@ -1,8 +1,6 @@
 package inventory
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -12,18 +10,7 @@ import (
 )
 
 func TestStatUsesTheFastScanner(t *testing.T) {
-	paths, _ := filepath.Glob(filepath.Join(enginetest.RealDir, "*.jsonl"))
-	if len(paths) == 0 {
-		t.Fatalf("no real transcripts in %s", enginetest.RealDir)
-	}
-	files := map[string][]byte{}
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[filepath.Base(p)] = data
-	}
+	files := enginetest.RealTranscripts(t)
 	fsys := fstest.MapFS{}
 	var want model.Usage
 	for name, data := range files {

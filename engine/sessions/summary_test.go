@@ -43,27 +43,8 @@ func sameSummary(t testing.TB, in []byte, got model.TranscriptSummary) {
 	}
 }
 
-// realTranscripts are the real transcripts (prose replaced), testdata's
-// copies.
-func realTranscripts(t testing.TB) map[string][]byte {
-	t.Helper()
-	paths, _ := filepath.Glob(filepath.Join(enginetest.RealDir, "*.jsonl"))
-	if len(paths) == 0 {
-		t.Fatalf("no real transcripts in %s", enginetest.RealDir)
-	}
-	out := map[string][]byte{}
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[filepath.Base(p)] = data
-	}
-	return out
-}
-
 func TestSummaryMatchesModelOnRealTranscripts(t *testing.T) {
-	files := realTranscripts(t)
+	files := enginetest.RealTranscripts(t)
 	for name, data := range files {
 		t.Run(name, func(t *testing.T) {
 			got := fastSummary(t, data).Sum
@@ -172,7 +153,7 @@ func TestSummaryEdgeCases(t *testing.T) {
 func FuzzSessionsSummary(f *testing.F) {
 	// Pairs of the shorter real lines: big seeds make the fuzzer spend its
 	// time minimizing rather than exploring.
-	for _, data := range realTranscripts(f) {
+	for _, data := range enginetest.RealTranscripts(f) {
 		var short [][]byte
 		for _, l := range bytes.SplitAfter(data, []byte("\n")) {
 			if len(l) < 3000 {

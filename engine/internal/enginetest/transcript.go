@@ -3,6 +3,7 @@ package enginetest
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 	"testing/fstest"
 
@@ -10,6 +11,25 @@ import (
 )
 
 const RealDir = "../../model/testdata/transcripts"
+
+// RealTranscripts are the real transcripts (prose replaced) in
+// model/testdata, by base name.
+func RealTranscripts(t testing.TB) map[string][]byte {
+	t.Helper()
+	paths, _ := filepath.Glob(filepath.Join(RealDir, "*.jsonl"))
+	if len(paths) == 0 {
+		t.Fatalf("no real transcripts in %s", RealDir)
+	}
+	out := map[string][]byte{}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[filepath.Base(p)] = data
+	}
+	return out
+}
 
 func ReadReal(t testing.TB, name string) *model.Transcript {
 	t.Helper()
