@@ -45,9 +45,8 @@ func describe(d []byte, i int) string {
 
 // Scanner validates the JSON text given to Reset. It keeps its container
 // stack from one text to the next, so a scan allocates nothing in the
-// steady state. Offsets handed to its methods must not go backwards
-// between two Resets by more than one string: it caches the position of
-// the next backslash.
+// steady state, and it remembers where the next backslash is, so a line
+// of many strings and few escapes is searched for them about once.
 type Scanner struct {
 	d     []byte
 	stack []byte
@@ -65,12 +64,14 @@ type Scanner struct {
 // MemberFunc is called by Object with each member of an object: key is
 // its name (decoded when written with escapes; valid only during the
 // call), v the offset of its value (v < len(Bytes())) and depth the
-// number of containers around that value. It returns the offset just past the value, having
-// checked it with Value or walked into it with Object or Array.
+// number of containers around that value. It returns the offset just
+// past the value, having checked it with Value or walked into it with
+// Object or Array; an error stops the walk and is returned by it.
 type MemberFunc func(key []byte, v, depth int) (int, error)
 
 // ElemFunc is called by Array with the offset of each element (inside
-// the text) and the number of containers around it; it returns the offset just past it.
+// the text) and the number of containers around it; it returns the
+// offset just past the element, as MemberFunc does.
 type ElemFunc func(i, depth int) (int, error)
 
 // Reset starts a scan of d.
@@ -92,7 +93,7 @@ func (s *Scanner) ASCII() bool { return s.ascii }
 // members in order; a valid value of another kind gives ErrNotObject.
 func (s *Scanner) Line(d []byte, member MemberFunc) error {
 	s.Reset(d)
-	i := s.WS(0)
+	i := s.ws(0)
 	if i >= len(d) {
 		return errAt(i, "empty")
 	}
@@ -113,28 +114,17 @@ func (s *Scanner) Line(d []byte, member MemberFunc) error {
 	return s.end(end, "object")
 }
 
-// Valid reports why d is not exactly one JSON value, as json.Valid
-// decides, or nil when it is.
-func (s *Scanner) Valid(d []byte) error {
-	s.Reset(d)
-	end, err := s.Value(s.WS(0), 0)
-	if err != nil {
-		return err
-	}
-	return s.end(end, "value")
-}
-
 // end checks that only white space follows the value ending at i.
 func (s *Scanner) end(i int, what string) error {
-	if j := s.WS(i); j != len(s.d) {
+	if j := s.ws(i); j != len(s.d) {
 		return errAt(j, "%s after %s", describe(s.d, j), what)
 	}
 	return nil
 }
 
-// WS returns the offset of the first byte at or after i that is not JSON
+// ws returns the offset of the first byte at or after i that is not JSON
 // white space.
-func (s *Scanner) WS(i int) int { return skipWS(s.d, i) }
+func (s *Scanner) ws(i int) int { return skipWS(s.d, i) }
 
 // String validates the string at d[i] == '"'. It returns the offset past
 // its closing quote and whether it holds escapes.
@@ -253,10 +243,10 @@ func (s *Scanner) scalar(i int) (int, error) {
 	return i + len(lit), nil
 }
 
-// Key validates `"name" :` at d[i]. It returns the name's span [ks, ke)
+// key validates `"name" :` at d[i]. It returns the name's span [ks, ke)
 // (quotes included), whether it has escapes, and the offset of the value
 // after it (past white space), which is inside the text.
-func (s *Scanner) Key(i int) (ks, ke int, escaped bool, v int, err error) {
+func (s *Scanner) key(i int) (ks, ke int, escaped bool, v int, err error) {
 	d := s.d
 	if i >= len(d) || d[i] != '"' {
 		return 0, 0, false, 0, errAt(i, "%s, want object key", describe(d, i))
@@ -265,11 +255,11 @@ func (s *Scanner) Key(i int) (ks, ke int, escaped bool, v int, err error) {
 	if err != nil {
 		return 0, 0, false, 0, err
 	}
-	j := s.WS(ke)
+	j := s.ws(ke)
 	if j >= len(d) || d[j] != ':' {
 		return 0, 0, false, 0, errAt(j, "%s, want ':'", describe(d, j))
 	}
-	if v = s.WS(j + 1); v >= len(d) {
+	if v = s.ws(j + 1); v >= len(d) {
 		return 0, 0, false, 0, errAt(v, "unexpected end of line")
 	}
 	return i, ke, escaped, v, nil
@@ -292,7 +282,7 @@ func (s *Scanner) Value(i, depth int) (int, error) {
 			if depth+len(s.stack)-base > MaxDepth {
 				return 0, errAt(i, "nested too deeply")
 			}
-			i = s.WS(i + 1)
+			i = s.ws(i + 1)
 			closer := byte('}')
 			if open == '[' {
 				closer = ']'
@@ -303,7 +293,7 @@ func (s *Scanner) Value(i, depth int) (int, error) {
 				break
 			}
 			if open == '{' {
-				_, _, _, v, err := s.Key(i)
+				_, _, _, v, err := s.key(i)
 				if err != nil {
 					return 0, err
 				}
@@ -321,15 +311,15 @@ func (s *Scanner) Value(i, depth int) (int, error) {
 			if len(s.stack) == base {
 				return i, nil
 			}
-			i = s.WS(i)
+			i = s.ws(i)
 			if i >= len(d) {
 				return 0, errAt(i, "unexpected end of line")
 			}
 			top := s.stack[len(s.stack)-1]
 			if d[i] == ',' {
-				i = s.WS(i + 1)
+				i = s.ws(i + 1)
 				if top == '{' {
-					_, _, _, v, err := s.Key(i)
+					_, _, _, v, err := s.key(i)
 					if err != nil {
 						return 0, err
 					}
@@ -356,12 +346,12 @@ func (s *Scanner) Object(i, depth int, member MemberFunc) (int, error) {
 	if depth >= MaxDepth {
 		return 0, errAt(i, "nested too deeply")
 	}
-	i = s.WS(i + 1)
+	i = s.ws(i + 1)
 	if i < len(d) && d[i] == '}' {
 		return i + 1, nil
 	}
 	for {
-		ks, ke, esc, v, err := s.Key(i)
+		ks, ke, esc, v, err := s.key(i)
 		if err != nil {
 			return 0, err
 		}
@@ -388,7 +378,7 @@ func (s *Scanner) Array(i, depth int, elem ElemFunc) (int, error) {
 	if depth >= MaxDepth {
 		return 0, errAt(i, "nested too deeply")
 	}
-	i = s.WS(i + 1)
+	i = s.ws(i + 1)
 	if i < len(d) && d[i] == ']' {
 		return i + 1, nil
 	}
@@ -412,12 +402,12 @@ func (s *Scanner) Array(i, depth int, elem ElemFunc) (int, error) {
 // container's closer (done, the offset is past it).
 func (s *Scanner) next(i int, closer byte) (int, bool, error) {
 	d := s.d
-	i = s.WS(i)
+	i = s.ws(i)
 	switch {
 	case i >= len(d):
 		return 0, false, errAt(i, "unexpected end of line")
 	case d[i] == ',':
-		return s.WS(i + 1), false, nil
+		return s.ws(i + 1), false, nil
 	case d[i] == closer:
 		return i + 1, true, nil
 	}
