@@ -5,10 +5,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memscope/memscope/internal/testroot"
 )
 
 // TestPromptTestdataHome runs memscope prompt on testdata/home for the
-// project /tmp/rc/work/beta, where its beta transcripts were recorded.
+// project testroot.BetaProject, where its beta transcripts were recorded.
 // testEnv's root does not show the machine, so that folder has no
 // CLAUDE.md and is not in git (the startup folder is the memory key)
 // whatever this machine holds there. Expected values come from the files: MEMORY.md trimmed is
@@ -21,7 +23,7 @@ func TestPromptTestdataHome(t *testing.T) {
 		t.Fatal(err)
 	}
 	e, out, errb := testEnv(t)
-	if code := run(e, []string{"prompt", "--home", "../testdata/home", "--project", "/tmp/rc/work/beta", "--query", "terse answers please", "--json"}); code != 0 {
+	if code := run(e, []string{"prompt", "--home", "../testdata/home", "--project", testroot.BetaProject, "--query", "terse answers please", "--json"}); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)
 	}
 	var p struct {

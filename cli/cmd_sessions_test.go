@@ -2,12 +2,14 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/memscope/memscope/engine/sessions"
+	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
 
@@ -72,7 +74,7 @@ func TestSessionsText(t *testing.T) {
 	for _, want := range []string{
 		"SESSION   PROJECT",
 		"9d2c6a10  /home/me/bad                         +1       11       1",
-		"fedcb1e2  /tmp/rc/work/beta                     -      101       2   77.6k      44",
+		fmt.Sprintf("fedcb1e2  %-36s  -      101       2   77.6k      44", testroot.BetaProject),
 		"2026-11-22 11:37",
 		"5 sessions (6 transcripts, 1 of them subagents)",
 		"usage: input 142044, output 84, cache write 100, cache read 1000",
@@ -122,9 +124,10 @@ func jsonString(t *testing.T, s string) string {
 }
 
 func TestSessionsProjectFlag(t *testing.T) {
-	for _, p := range []string{"/tmp/rc/work/beta", "-tmp-rc-work-beta"} {
+	slug := model.Slug(testroot.BetaProject)
+	for _, p := range []string{testroot.BetaProject, slug} {
 		r := sessionsJSON(t, "--home", "../testdata/home", "--project", p)
-		if len(r.Sessions) != 2 || r.Sessions[0].ProjectSlug != "-tmp-rc-work-beta" || r.Totals.Records != 142 {
+		if len(r.Sessions) != 2 || r.Sessions[0].ProjectSlug != slug || r.Totals.Records != 142 {
 			t.Errorf("--project %s: %+v", p, r.Sessions)
 		}
 	}

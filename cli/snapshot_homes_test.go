@@ -18,6 +18,7 @@ import (
 	"github.com/memscope/memscope/demo"
 	"github.com/memscope/memscope/internal/filehistgen"
 	"github.com/memscope/memscope/internal/format"
+	"github.com/memscope/memscope/internal/testroot"
 )
 
 // snapHomeSpec is what the common command lines need to know of a home.
@@ -259,7 +260,7 @@ func testdataSnapHome(t *testing.T, r *snapRunner) snapHome {
 	// empty one and one in the old sessions/ layout.
 	beta, beta2, bad := "668e1d4c-98ed-55ff-b990-a2cdf6449cee", "fedcb1e2-dbe4-5555-90b5-52df88de5bed", "9d2c6a10-0000-4000-8000-000000000001"
 	spec := snapHomeSpec{
-		project: "/tmp/rc/work/beta", query: "terse answers please",
+		project: testroot.BetaProject, query: "terse answers please",
 		replay:  []string{beta, beta2, bad, "00000000-0000-4000-8000-00000000e000", "5e0e8a7b-1111-4222-8333-444455556666"},
 		export:  []string{beta, bad},
 		compact: beta2, extract: beta2,

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -91,7 +93,14 @@ func TestScanRealTranscripts(t *testing.T) {
 			if s.Usage != (Usage{InputTokens: c.input, OutputTokens: c.output}) {
 				t.Errorf("usage %+v", s.Usage)
 			}
-			if s.SessionID != c.sessionID || s.CWD != "/tmp/rc/work/beta" {
+			// The cwd the client recorded, read with a pattern rather than
+			// the JSON reader under test.
+			raw, err := os.ReadFile(filepath.Join("testdata/transcripts", c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cwd := regexp.MustCompile(`"cwd": ?"([^"]+)"`).FindSubmatch(raw)
+			if cwd == nil || s.SessionID != c.sessionID || s.CWD != string(cwd[1]) {
 				t.Errorf("session %q cwd %q", s.SessionID, s.CWD)
 			}
 			first, _ := time.Parse(time.RFC3339Nano, c.first)

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/memscope/memscope/internal/keypress"
+	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
 
@@ -29,7 +30,7 @@ func TestMain(m *testing.M) {
 // betaProject is the folder testdata/home's beta transcripts were
 // recorded in (their cwd). The tests' Root does not show the machine, so
 // whether that folder exists here, and what it holds, changes nothing.
-const betaProject = "/tmp/rc/work/beta"
+const betaProject = testroot.BetaProject
 
 // fixedHome copies testdata/home into a MapFS whose files all have one
 // mtime a day before testNow, so ages in goldens do not depend on when

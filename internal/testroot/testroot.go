@@ -34,3 +34,9 @@ func New(t testing.TB, dirs ...string) fs.FS {
 	}
 	return root
 }
+
+// BetaProject is the folder testdata/home's beta transcripts were
+// recorded in (their cwd), so the fixture's beta project has this path.
+// The folder may exist on a machine with a CLAUDE.md of its own; tests
+// never read it, because the root New gives them hides it.
+const BetaProject = "/tmp/rc/work/beta"
