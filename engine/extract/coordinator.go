@@ -62,16 +62,7 @@ func NewCoordinator(extract Func) *Coordinator {
 // or the context's error; a failed or cancelled extraction leaves the
 // watermark where it was, so the next request retries those messages.
 func (c *Coordinator) RequestExtraction(ctx context.Context, messageCount int) error {
-	c.mu.Lock()
-	c.latest = max(c.latest, messageCount)
-	if c.running {
-		c.dirty = true
-		c.mu.Unlock()
-		return nil
-	}
-	c.running = true
-	c.mu.Unlock()
-	return c.loop(ctx)
+	return c.request(ctx, func() { c.latest = max(c.latest, messageCount) })
 }
 
 // Drain extracts whatever is new, however few messages (MinNewMessages
@@ -80,8 +71,14 @@ func (c *Coordinator) RequestExtraction(ctx context.Context, messageCount int) e
 // over the threshold. Like RequestExtraction it coalesces into a running
 // loop (that loop then drains) or runs the loop itself.
 func (c *Coordinator) Drain(ctx context.Context) error {
+	return c.request(ctx, func() { c.drain = true })
+}
+
+// request records a request (note runs under the lock) and coalesces it
+// into a running loop, or runs the loop on the caller's goroutine.
+func (c *Coordinator) request(ctx context.Context, note func()) error {
 	c.mu.Lock()
-	c.drain = true
+	note()
 	if c.running {
 		c.dirty = true
 		c.mu.Unlock()
