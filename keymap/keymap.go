@@ -12,7 +12,7 @@ type KeyMap struct {
 	Help     key.Binding
 	NextPane key.Binding
 	PrevPane key.Binding
-	Panes    [10]key.Binding
+	Panes    [11]key.Binding
 	Undo     key.Binding
 	Reload   key.Binding
 
@@ -57,16 +57,24 @@ type KeyMap struct {
 	// Export (Replay: the session; Memories: the project's memory).
 	Export     key.Binding
 	ExportHTML key.Binding
+
+	// Live pane: replay the selected session's last compaction.
+	LiveCompaction key.Binding
 }
 
-// PaneNames are the panes in focus-ring order; number keys 1–9 and 0 jump
-// to them (PaneKey).
-var PaneNames = [10]string{"Projects", "Index", "Memories", "History", "Pastes", "Replay", "Prompt", "Health", "Retention", "Files"}
+// PaneNames are the panes in focus-ring order; the keys 1–9, 0 and L
+// jump to them (PaneKey).
+var PaneNames = [11]string{"Projects", "Index", "Memories", "History", "Pastes", "Replay", "Prompt", "Health", "Retention", "Files", "Live"}
 
-// PaneKey is the number key of pane i: 1–9, then 0 for the tenth.
+// PaneKey is the key of pane i: 1–9, then 0 for the tenth, and L for
+// Live, the eleventh (the number keys ran out; l steps in Replay, so the
+// capital is Live's).
 func PaneKey(i int) string {
-	if i == 9 {
+	switch i {
+	case 9:
 		return "0"
+	case 10:
+		return "L"
 	}
 	return string(rune('1' + i))
 }
@@ -115,6 +123,8 @@ func Default() KeyMap {
 
 		Export:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "export as Markdown")),
 		ExportHTML: key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "export as HTML")),
+
+		LiveCompaction: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "replay the last compaction")),
 	}
 	for i, name := range PaneNames {
 		k := PaneKey(i)

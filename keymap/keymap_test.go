@@ -30,13 +30,13 @@ func TestGlobalAndNavigationKeysDoNotOverlap(t *testing.T) {
 // checked without being listed here), has keys and help text.
 func TestEveryBindingHasHelp(t *testing.T) {
 	all := keymaptest.Bindings(keymap.Default())
-	// The walk must see the whole map: every named field and the ten
-	// number keys.
+	// The walk must see the whole map: every named field and the eleven
+	// pane keys.
 	var names []string
 	for _, n := range all {
 		names = append(names, n.Name)
 	}
-	for _, want := range []string{"Quit", "Back", "Expand", "Window", "Apply", "Export", "ExportHTML", "Panes[0]", "Panes[9]"} {
+	for _, want := range []string{"Quit", "Back", "Expand", "Window", "Apply", "Export", "ExportHTML", "Panes[0]", "Panes[9]", "Panes[10]", "LiveCompaction"} {
 		if !strings.Contains(" "+strings.Join(names, " ")+" ", " "+want+" ") {
 			t.Errorf("the walk missed %s: %v", want, names)
 		}
@@ -97,7 +97,7 @@ func TestKeymapHelpListsItsGroups(t *testing.T) {
 
 func TestPaneNumberKeys(t *testing.T) {
 	km := keymap.Default()
-	want := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0"}
+	want := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "L"}
 	if len(km.Panes) != len(want) {
 		t.Fatalf("%d pane keys, want %d", len(km.Panes), len(want))
 	}

@@ -181,7 +181,8 @@ func TestMouseClickOnTabAndWheel(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	row := m.tabsRow()
 	x := 0
-	for i, l := range m.tabLabels() {
+	labels, _, _ := m.tabs()
+	for i, l := range labels {
 		if i == paneHistory {
 			break
 		}

@@ -19,6 +19,7 @@ const (
 	paneHealth
 	paneRetention
 	paneFiles
+	paneLive
 	paneCount
 )
 
@@ -58,6 +59,8 @@ func (m *Model) paneAt(i int) pane {
 		return &m.retention
 	case paneFiles:
 		return &m.files
+	case paneLive:
+		return &m.live
 	}
 	return &m.health
 }
@@ -133,6 +136,8 @@ func (m Model) routeToFocused(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.retention, cmd = m.retention.Update(msg)
 	case paneFiles:
 		m.files, cmd = m.files.Update(msg)
+	case paneLive:
+		m.live, cmd = m.live.Update(msg)
 	}
 	return m, cmd
 }
@@ -143,7 +148,7 @@ func (m *Model) setFocus(i int) tea.Cmd {
 	m.paneAt(m.focus).Blur()
 	m.focus = i
 	m.paneAt(m.focus).Focus()
-	return m.lazyLoadCmd()
+	return tea.Batch(m.lazyLoadCmd(), m.followTimelineCmd())
 }
 
 // handleClick focuses a pane by its tab, or moves a list's cursor.

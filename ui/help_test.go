@@ -39,6 +39,7 @@ var helpModes = []struct {
 	{"files files", true, []string{"0", "enter", "enter"}, "esc"},
 	{"files versions", true, []string{"0", "enter", "enter", "enter"}, "space"},
 	{"files confirm", true, []string{"0", "enter", "a"}, "y"},
+	{"live", false, []string{"L"}, "c"},
 }
 
 // TestHelpOffersEveryBinding walks every pane through its modes and

@@ -46,7 +46,7 @@ func hostileModel(t *testing.T, sc hostilehome.Scenario, o hostilehome.Options) 
 func hostileWalk(t *testing.T, m Model, check func(what string, v tea.View)) Model {
 	t.Helper()
 	check("first frame", m.View())
-	for _, pane := range []string{"1", "2", "3", "4", "5", "6", "7", "8"} {
+	for _, pane := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "L"} {
 		m = press(t, m, pane)
 		check("pane "+pane, m.View())
 		for _, k := range []string{"down", "down", "space", "enter", "down", "space", "G", "enter", "esc", "g"} {

@@ -52,28 +52,40 @@ func (m *Model) layout() {
 	m.help.SetWidth(m.width)
 }
 
-// tabLabels are the tab texts, numbered for the number keys; names are
-// shortened when the full row would not fit in width.
-func (m Model) tabLabels() []string {
-	out := make([]string, len(keymap.PaneNames))
-	total := 0
-	for i, n := range keymap.PaneNames {
-		out[i] = keymap.PaneKey(i) + " " + n
-		total += lipgloss.Width(m.styles.TabInactive.Render(out[i]))
-	}
-	if total > m.width {
+// tabs are the tab texts, with each pane's key, and their styles. When
+// the full names do not fit in width they are cut to four letters, and
+// then the space after each tab goes too.
+func (m Model) tabs() (labels []string, active, inactive lipgloss.Style) {
+	labels = make([]string, len(keymap.PaneNames))
+	active, inactive = m.styles.TabActive, m.styles.TabInactive
+	for _, step := range []struct {
+		cut   int
+		tight bool
+	}{{0, false}, {4, false}, {4, true}} {
+		if step.tight {
+			active, inactive = active.PaddingRight(0), inactive.PaddingRight(0)
+		}
+		total := 0
 		for i, n := range keymap.PaneNames {
-			out[i] = keymap.PaneKey(i) + " " + string([]rune(n)[:min(4, len([]rune(n)))])
+			if r := []rune(n); step.cut > 0 && len(r) > step.cut {
+				n = string(r[:step.cut])
+			}
+			labels[i] = keymap.PaneKey(i) + " " + n
+			total += lipgloss.Width(inactive.Render(labels[i]))
+		}
+		if total <= m.width {
+			break
 		}
 	}
-	return out
+	return labels, active, inactive
 }
 
 // tabAt returns the pane whose tab covers column x, or -1.
 func (m Model) tabAt(x int) int {
+	labels, _, inactive := m.tabs()
 	pos := 0
-	for i, l := range m.tabLabels() {
-		w := lipgloss.Width(m.styles.TabInactive.Render(l))
+	for i, l := range labels {
+		w := lipgloss.Width(inactive.Render(l))
 		if x >= pos && x < pos+w {
 			return i
 		}
@@ -83,12 +95,13 @@ func (m Model) tabAt(x int) int {
 }
 
 func (m Model) renderTabs() string {
+	labels, active, inactive := m.tabs()
 	var b strings.Builder
-	for i, l := range m.tabLabels() {
+	for i, l := range labels {
 		if i == m.focus {
-			b.WriteString(m.styles.TabActive.Render(l))
+			b.WriteString(active.Render(l))
 		} else {
-			b.WriteString(m.styles.TabInactive.Render(l))
+			b.WriteString(inactive.Render(l))
 		}
 	}
 	return lipgloss.NewStyle().MaxWidth(m.width).Render(b.String())

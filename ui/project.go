@@ -14,8 +14,6 @@ import (
 	"github.com/memscope/memscope/engine/memrows"
 	enginepreview "github.com/memscope/memscope/engine/preview"
 	memstore "github.com/memscope/memscope/engine/store"
-	"github.com/memscope/memscope/engine/timeline"
-	"github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/markdown"
 	"github.com/memscope/memscope/views/index"
@@ -240,21 +238,13 @@ type sessionsLoadedMsg struct {
 	sessions []replay.Session
 }
 
-// timelineMsg carries a session's replay and whether the settings that
-// apply to it turn autocompact off.
-type timelineMsg struct {
-	path           string
-	tl             *timeline.Timeline
-	autocompactOff bool
-	err            error
-}
-
 // loadSessionsCmd lists the project's transcripts with a one-pass summary
 // of each (records, compactions, time span).
-func (m Model) loadSessionsCmd(slug string) tea.Cmd {
+func (m *Model) loadSessionsCmd(slug string) tea.Cmd {
 	if slug == "" {
 		return nil
 	}
+	m.replay.SetSessionsLoading(slug)
 	fsys := m.opts.Home.FS
 	return func() tea.Msg {
 		sf, _ := model.FindSessionFiles(fsys)
@@ -269,29 +259,6 @@ func (m Model) loadSessionsCmd(slug string) tea.Cmd {
 		}
 		sort.SliceStable(out, func(i, j int) bool { return out[i].File.ModTime.After(out[j].File.ModTime) })
 		return sessionsLoadedMsg{slug: slug, sessions: out}
-	}
-}
-
-// keepTextLimit is the largest transcript whose message text the replay
-// keeps in memory for its message previews.
-const keepTextLimit = 64 << 20
-
-// loadTimelineCmd reads a transcript and builds its replay.
-func (m Model) loadTimelineCmd(p string) tea.Cmd {
-	fsys, home, project, root := m.opts.Home.FS, m.opts.Home, m.data.openPath(), m.root()
-	return func() tea.Msg {
-		stack, _ := model.LoadSettings(root, home.Dir, project, model.ManagedDir)
-		on, _ := stack.AutoCompactEnabled()
-		var size int64
-		if st, err := fs.Stat(fsys, p); err == nil {
-			size = st.Size()
-		}
-		t, err := model.ReadTranscriptWith(fsys, p, model.ScanOptions{Content: true, KeepText: size <= keepTextLimit})
-		if err != nil && t == nil {
-			return timelineMsg{path: p, err: err}
-		}
-		tl := timeline.Build(t, window.Size200k(), size)
-		return timelineMsg{path: p, tl: &tl, autocompactOff: !on}
 	}
 }
 

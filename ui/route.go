@@ -12,7 +12,7 @@ import (
 // handleData handles data messages by type; ok is false for messages
 // nobody owns.
 func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
-	for _, h := range []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport} {
+	for _, h := range []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport} {
 		if next, cmd, ok := h(m, msg); ok {
 			return next, cmd, true
 		}
@@ -62,12 +62,6 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.replay.SetSessions(msg.sessions, m.opts.Now())
 		}
 		return m, nil, true
-	case timelineMsg:
-		if msg.err != nil {
-			m.setStatus(msg.err.Error(), true)
-			return m, nil, true
-		}
-		return m, m.replay.SetTimeline(msg.tl, msg.autocompactOff), true
 	case writableMsg:
 		m.applyWritable(msg)
 		return m, nil, true
@@ -81,8 +75,7 @@ func (m Model) handleRequest(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case msgs.RecallQuery:
 		return m, m.previewCmd(msg.Query), true
 	case msgs.ReplaySession:
-		m.replay.SetLoading(msg.Path)
-		return m, m.loadTimelineCmd(msg.Path), true
+		return m, m.openTimelineCmd(msg.Path, nil), true
 	case errMsg:
 		m.setStatus(msg.err.Error(), true)
 		return m, nil, true

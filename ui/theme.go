@@ -22,6 +22,7 @@ func (m *Model) setTheme(isDark bool) {
 	m.health.SetStyles(st)
 	m.retention.SetStyles(st)
 	m.files.SetStyles(st)
+	m.live.SetStyles(st)
 }
 
 // helpStyles are bubbles' help styles, plain under NO_COLOR.

@@ -19,6 +19,7 @@ import (
 	"github.com/memscope/memscope/views/health"
 	"github.com/memscope/memscope/views/history"
 	"github.com/memscope/memscope/views/index"
+	livepane "github.com/memscope/memscope/views/live"
 	"github.com/memscope/memscope/views/memories"
 	"github.com/memscope/memscope/views/pastes"
 	"github.com/memscope/memscope/views/projects"
@@ -53,6 +54,9 @@ type Options struct {
 	// mounted at Home.Dir. main passes os.DirFS("/"); nil shows nothing
 	// but the home, which is what tests want.
 	Root fs.FS
+	// Alive reports whether a process exists, for the Live pane's
+	// sessions/<pid>.json files; nil asks the OS (tests inject it).
+	Alive func(pid int) bool
 }
 
 // Model is the root model.
@@ -88,6 +92,14 @@ type Model struct {
 	health    health.Model
 	retention retention.Model
 	files     files.Model
+	live      livepane.Model
+
+	// lv feeds the Live pane (live.go); follow is the Replay pane's open
+	// session, followed as it is written, and followGen numbers the
+	// sessions opened (follow.go).
+	lv        *liveState
+	follow    *timelineFollow
+	followGen int
 
 	watch     *watcher
 	reloadTag int
@@ -136,7 +148,10 @@ func New(opts Options) Model {
 		health:    health.New(km, st),
 		retention: retention.New(km, st),
 		files:     files.New(km, st),
+		live:      livepane.New(km, st),
+		lv:        &liveState{pending: map[string]bool{}, relist: true},
 	}
+	m.lv.tracker = m.newTracker()
 	m.help.Styles = helpStyles(true, noColor)
 	m.paneAt(m.focus).Focus()
 	return m
@@ -144,9 +159,9 @@ func New(opts Options) Model {
 
 // Init starts loading the home and, when asked, watching it.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.loadHomeCmd(), m.loadHistoryCmd(), m.checkWritableCmd()}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.loadHomeCmd(), m.loadHistoryCmd(), m.checkWritableCmd(), m.liveCmd()}
 	if m.opts.Watch {
-		cmds = append(cmds, startWatchCmd(m.opts.Home.Dir))
+		cmds = append(cmds, startWatchCmd(m.opts.Home.Dir), livePollCmd())
 	}
 	return tea.Batch(cmds...)
 }

@@ -150,7 +150,7 @@ func TestFocusRing(t *testing.T) {
 		t.Fatalf("tab: focus %d", m.focus)
 	}
 	m = press(t, m, "shift+tab", "shift+tab")
-	if m.focus != paneFiles {
+	if m.focus != paneLive {
 		t.Fatalf("shift+tab wraps around: focus %d", m.focus)
 	}
 	m = press(t, m, "4")
@@ -251,7 +251,7 @@ func TestPanesGolden(t *testing.T) {
 
 func TestSmallTerminal(t *testing.T) {
 	m := newTestModel(t, 60, 15)
-	for _, k := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0"} {
+	for _, k := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "L"} {
 		m = press(t, m, k)
 		lines := strings.Split(screen(m), "\n")
 		if len(lines) > 15 {

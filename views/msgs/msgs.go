@@ -100,3 +100,15 @@ type ExportSession struct {
 type ExportMemory struct {
 	Format string
 }
+
+// ReplayAt asks the root to open a session in the Replay pane (loading its
+// project when another one is open) and to select a step there.
+type ReplayAt struct {
+	// Path is the transcript's path inside the home.
+	Path string
+	// Boundary is the uuid of the compaction to select; "" selects the
+	// last step. Line is the boundary's line, for a boundary without a
+	// uuid.
+	Boundary string
+	Line     int
+}

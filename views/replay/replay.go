@@ -74,11 +74,17 @@ type Model struct {
 	keys   keymap.KeyMap
 	styles style.Styles
 	mode   Mode
-	// loading names the transcript asked for and not yet handed over.
-	loading string
-	now     time.Time
-	width   int
-	height  int
+	// loading names the transcript asked for and not yet handed over;
+	// listing is the project whose sessions are being read ("" when
+	// none is) and listed the one the list shows.
+	loading         string
+	listing, listed string
+	// following says the open timeline follows its transcript as lines
+	// are appended (the root re-reads it on file events).
+	following bool
+	now       time.Time
+	width     int
+	height    int
 
 	sessions list.Model[Session]
 
@@ -129,9 +135,22 @@ func (m Model) Title() string { return "Replay" }
 // Mode returns what the pane shows.
 func (m Model) Mode() Mode { return m.mode }
 
+// SetSessionsLoading says the sessions of project (any key naming it)
+// are being read: the list says so, and it empties when it showed
+// another project's.
+func (m *Model) SetSessionsLoading(project string) {
+	m.listing = project
+	m.sessions.Empty = "loading sessions…"
+	if project != m.listed {
+		m.sessions.SetItems(nil)
+	}
+}
+
 // SetSessions shows a project's sessions and leaves any open timeline.
 func (m *Model) SetSessions(ss []Session, now time.Time) {
 	m.now = now
+	m.listed, m.listing = m.listing, ""
+	m.sessions.Empty = "no sessions for this project"
 	m.sessions.Render = m.renderSession
 	m.sessions.SetItems(ss)
 }
@@ -148,6 +167,59 @@ func (m *Model) SetTimeline(tl *timeline.Timeline, autocompactOff bool) tea.Cmd 
 	m.steps.Select(len(tl.Steps) - 1)
 	return m.stateCmd()
 }
+
+// UpdateTimeline swaps in a newer timeline of the open session (lines
+// were appended): the mode and the selected step stay, except that a
+// selection on the last step moves on to the new last step, so the view
+// follows the session as it is written.
+func (m *Model) UpdateTimeline(tl *timeline.Timeline) tea.Cmd {
+	if m.tl == nil || tl.Path != m.tl.Path {
+		return nil
+	}
+	k, last := m.steps.Index(), m.steps.Index() == len(m.tl.Steps)-1
+	m.tl, m.state, m.stateFor = tl, nil, -1
+	m.steps.Render = m.renderStep
+	m.steps.SetItems(tl.Steps)
+	switch {
+	case last || k >= len(tl.Steps):
+		m.steps.Select(len(tl.Steps) - 1)
+	default:
+		m.steps.Select(k)
+	}
+	if m.mode == ModePipeline {
+		if m.pipe == nil || m.pipeFor != m.steps.Index() {
+			m.pipe = nil
+			return tea.Batch(m.stateCmd(), m.pipelineCmd())
+		}
+		// The steps before the new lines did not change: the run stands,
+		// re-tagged with the new timeline so its messages still apply.
+	}
+	return m.stateCmd()
+}
+
+// SelectBoundary selects the step of the compaction with uuid (or, for
+// one without a uuid, at line) and reports whether there is one.
+func (m *Model) SelectBoundary(uuid string, line int) (tea.Cmd, bool) {
+	if m.tl == nil {
+		return nil, false
+	}
+	for i, s := range m.tl.Steps {
+		if s.Kind != timeline.StepBoundary {
+			continue
+		}
+		if b := m.tl.Boundaries[s.Boundary]; uuid != "" && b.UUID == uuid || uuid == "" && b.Line == line {
+			m.steps.Select(i)
+			return m.stateCmd(), true
+		}
+	}
+	return nil, false
+}
+
+// SetFollowing says whether the open timeline follows its transcript.
+func (m *Model) SetFollowing(on bool) { m.following = on }
+
+// Timeline is the open timeline; nil in the session list.
+func (m Model) Timeline() *timeline.Timeline { return m.tl }
 
 // closeTimeline goes back to the session list.
 func (m *Model) closeTimeline() {

@@ -90,6 +90,9 @@ func (m Model) View() string {
 		return m.sessionsView()
 	case ModeTimeline:
 		nav := "step " + m.steps.Position() + " · ←/→ step, [ ] compactions, p pipeline, esc sessions"
+		if m.following {
+			nav = "● live · " + nav
+		}
 		return m.timelineView(nav, m.stateView())
 	case ModePipeline:
 		nav := "step " + m.steps.Position() + " · pipeline in a " + windows[m.window].name + " window · ←/→ stage, ↑/↓ step, w window, esc close"
@@ -101,6 +104,9 @@ func (m Model) View() string {
 // sessionsView is the session list under its header.
 func (m Model) sessionsView() string {
 	head := "Sessions of this project — enter to replay one"
+	if m.listing != "" {
+		head = "Sessions of this project — loading sessions…"
+	}
 	if m.loading != "" {
 		head = "reading " + m.loading + "…"
 	}

@@ -108,3 +108,16 @@ func Wrap(s string, w int) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// Tokens formats a token count as 950, 1.2k, 168k, 1.2M.
+func Tokens(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d", n)
+	case n < 10000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	case n < 1000000:
+		return fmt.Sprintf("%dk", n/1000)
+	}
+	return fmt.Sprintf("%.1fM", float64(n)/1000000)
+}

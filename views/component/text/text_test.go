@@ -26,6 +26,14 @@ func TestAgo(t *testing.T) {
 	}
 }
 
+func TestTokens(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1.0k", 9950: "9.9k", 10000: "10k", 167500: "167k", 999999: "999k", 1000000: "1.0M", 2345678: "2.3M"} {
+		if got := Tokens(n); got != want {
+			t.Errorf("Tokens(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
 func TestTruncate(t *testing.T) {
 	if got := Truncate("hello world", 6); got != "hello…" {
 		t.Errorf("Truncate = %q", got)

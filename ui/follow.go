@@ -1,0 +1,149 @@
+package ui
+
+import (
+	"io/fs"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memscope/memscope/engine/timeline"
+	"github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/msgs"
+)
+
+// The Replay pane's open session follows its transcript: the transcript
+// is read once by a model.TranscriptFollower, and each file event that
+// names it reads only the appended lines; the timeline is then rebuilt
+// from the records in memory (nothing is read again), and only while
+// the Replay pane is in front (an event seen elsewhere waits for the
+// pane's focus). One read is in flight at a time; events that arrive
+// meanwhile make one more.
+
+// keepTextLimit is the largest transcript whose message text the replay
+// keeps in memory for its message previews.
+const keepTextLimit = 64 << 20
+
+// timelineFollow is the open session's follower and its state.
+type timelineFollow struct {
+	// gen tells this follow from an earlier one: a message for another
+	// gen is stale.
+	gen  int
+	path string
+	f    *model.TranscriptFollower
+	// autocompactOff is settings.json's autoCompactEnabled: false for the
+	// session's project.
+	autocompactOff bool
+	// inflight says a read is running; dirty that the file changed since
+	// the last read began.
+	inflight, dirty bool
+	// jump is where to select once the first read is in.
+	jump *msgs.ReplayAt
+}
+
+// timelineMsg carries a session's timeline: the first read (open) or a
+// later one after lines were appended.
+type timelineMsg struct {
+	gen            int
+	path           string
+	tl             *timeline.Timeline
+	autocompactOff bool
+	open           bool
+	err            error
+}
+
+// openTimelineCmd starts following the transcript at p (inside the home)
+// and reads it; jump, when set, is the step to select when it is in.
+func (m *Model) openTimelineCmd(p string, jump *msgs.ReplayAt) tea.Cmd {
+	m.followGen++
+	fsys, home, project, root := m.opts.Home.FS, m.opts.Home, m.data.openPath(), m.root()
+	var size int64
+	if st, err := fs.Stat(fsys, p); err == nil {
+		size = st.Size()
+	}
+	f := &timelineFollow{gen: m.followGen, path: p, inflight: true, jump: jump,
+		f: model.NewTranscriptFollower(p, model.ScanOptions{Content: true, KeepText: size <= keepTextLimit})}
+	m.follow = f
+	m.replay.SetLoading(p)
+	m.replay.SetFollowing(false)
+	return func() tea.Msg {
+		stack, _ := model.LoadSettings(root, home.Dir, project, model.ManagedDir)
+		on, _ := stack.AutoCompactEnabled()
+		msg := readTimeline(f, fsys)
+		msg.open, msg.autocompactOff = true, !on
+		return msg
+	}
+}
+
+// readTimeline reads what was appended to f's transcript and builds its
+// timeline; tl is nil when nothing changed.
+func readTimeline(f *timelineFollow, fsys fs.FS) timelineMsg {
+	msg := timelineMsg{gen: f.gen, path: f.path}
+	res, err := f.f.Next(fsys)
+	if err != nil {
+		msg.err = err
+		return msg
+	}
+	if res.Changed {
+		tl := timeline.Build(res.Transcript, window.Size200k(), res.Size)
+		msg.tl = &tl
+	}
+	return msg
+}
+
+// followTimelineCmd reads the open session again if it changed and no
+// read is running.
+func (m *Model) followTimelineCmd() tea.Cmd {
+	f := m.follow
+	if f == nil || f.inflight || !f.dirty || m.focus != paneReplay {
+		return nil
+	}
+	if tl := m.replay.Timeline(); tl == nil || tl.Path != f.path {
+		return nil // the pane closed the session
+	}
+	f.inflight, f.dirty = true, false
+	fsys := m.opts.Home.FS
+	return func() tea.Msg { return readTimeline(f, fsys) }
+}
+
+// noteTimelineChange marks the open session changed when rel (inside the
+// home) is its transcript, and reads it if the Replay pane is in front.
+func (m *Model) noteTimelineChange(rel string) tea.Cmd {
+	if f := m.follow; f != nil && f.path == rel {
+		f.dirty = true
+		return m.followTimelineCmd()
+	}
+	return nil
+}
+
+// handleTimeline hands a read timeline to the Replay pane.
+func (m Model) handleTimeline(msg timelineMsg) (Model, tea.Cmd) {
+	f := m.follow
+	if f == nil || msg.gen != f.gen {
+		return m, nil // a session the pane has left
+	}
+	f.inflight = false
+	if msg.err != nil {
+		m.replay.SetLoading("")
+		m.setStatus(msg.err.Error(), true)
+		return m, nil
+	}
+	var cmd tea.Cmd
+	switch {
+	case msg.open:
+		f.autocompactOff = msg.autocompactOff
+		cmd = m.replay.SetTimeline(msg.tl, msg.autocompactOff)
+		m.replay.SetFollowing(true)
+		if j := f.jump; j != nil && (j.Boundary != "" || j.Line > 0) {
+			c, ok := m.replay.SelectBoundary(j.Boundary, j.Line)
+			if ok {
+				cmd = c
+			} else {
+				m.setStatus("that compaction is not in the transcript", true)
+			}
+		}
+		f.jump = nil
+	case msg.tl != nil:
+		cmd = m.replay.UpdateTimeline(msg.tl)
+	}
+	return m, tea.Batch(cmd, m.followTimelineCmd())
+}

@@ -1,0 +1,224 @@
+// Package live is the Live pane: the Claude Code sessions running now in
+// the home, each with its context fill against the warning, autocompact
+// and blocking levels, the turns since its last compaction and a forecast
+// of the turns left before autocompact, its tokens per minute, the
+// memory files it wrote; and the current 5-hour usage block.
+//
+// The pane does no I/O: the root follows the home with engine/live's
+// Tracker and hands each snapshot over with SetData. enter asks the root
+// to open the selected session in Replay (msgs.ReplayAt), c to open it at
+// its last compaction.
+package live
+
+import (
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	englive "github.com/memscope/memscope/engine/live"
+	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/list"
+	"github.com/memscope/memscope/views/component/style"
+	"github.com/memscope/memscope/views/msgs"
+)
+
+// Row is one running session.
+type Row struct {
+	Run englive.Running
+	// Status is where the session stands; nil until its transcript has a
+	// line (a client that has just started).
+	Status *englive.SessionStatus
+	// Memory is the state of the session's memory folder; nil when it is
+	// not followed (auto memory off, or no transcript yet).
+	Memory *englive.MemoryState
+}
+
+// Data is one snapshot as the pane shows it.
+type Data struct {
+	Rows []Row
+	// Block is the current 5-hour usage block; nil when none is active.
+	Block *englive.Block
+	// Stale counts process files whose process is gone.
+	Stale int
+}
+
+// FromSnapshot arranges a tracker's snapshot for the pane: one row per
+// running session, in the snapshot's order, with its status and memory
+// folder.
+func FromSnapshot(s englive.Snapshot) Data {
+	d := Data{Block: s.Block, Stale: len(s.Stale)}
+	mem := map[string]*englive.MemoryState{}
+	for i := range s.Memory {
+		mem[s.Memory[i].Dir] = &s.Memory[i]
+	}
+	byTranscript := map[string]*englive.SessionStatus{}
+	for i := range s.Sessions {
+		byTranscript[s.Sessions[i].Transcript] = &s.Sessions[i]
+	}
+	for _, r := range s.Running {
+		row := Row{Run: r}
+		if st := byTranscript[r.Transcript]; r.Transcript != "" && st != nil {
+			row.Status = st
+			row.Memory = mem[st.MemoryDir]
+		}
+		d.Rows = append(d.Rows, row)
+	}
+	return d
+}
+
+// view is what rendering needs besides a row: shared by pointer with the
+// list's render function, so the function holds no copy of the pane (a
+// method value on the pane would keep every earlier snapshot alive).
+type view struct {
+	styles style.Styles
+	now    time.Time
+}
+
+// Model is the Live pane.
+type Model struct {
+	keys   keymap.KeyMap
+	v      *view
+	list   list.Model[Row]
+	data   Data
+	loaded bool
+	width  int
+	height int
+}
+
+// New returns the pane before its first snapshot.
+func New(keys keymap.KeyMap, st style.Styles) Model {
+	v := &view{styles: st}
+	m := Model{keys: keys, v: v}
+	m.list = list.New(keys, st, func(r Row) string { return r.Run.SessionID + " " + r.Run.CWD + " " + project(r) }, v.renderRow)
+	m.list.Empty = "no Claude Code session is running in this home"
+	return m
+}
+
+// Title names the pane.
+func (m Model) Title() string { return "Live" }
+
+// SetData shows a snapshot taken at now, keeping the selected session
+// selected.
+func (m *Model) SetData(d Data, now time.Time) {
+	sel, had := m.list.Selected()
+	m.data, m.loaded = d, true
+	m.v.now = now
+	m.list.SetItems(d.Rows)
+	if had {
+		for i, r := range d.Rows {
+			if r.Run.SessionID == sel.Run.SessionID {
+				m.list.Select(i)
+			}
+		}
+	}
+	m.layout()
+}
+
+// Loaded reports whether a snapshot arrived.
+func (m Model) Loaded() bool { return m.loaded }
+
+// Selected is the session under the cursor.
+func (m Model) Selected() (Row, bool) { return m.list.Selected() }
+
+// SetStyles replaces the styles.
+func (m *Model) SetStyles(st style.Styles) {
+	m.v.styles = st
+	m.list.SetStyles(st)
+}
+
+// SetSize sets the pane's inner size.
+func (m *Model) SetSize(w, h int) {
+	m.width, m.height = w, h
+	m.layout()
+}
+
+// listRows is the height of the session list: the sessions, up to a
+// third of the pane, leaving the rest to the selected one's detail.
+func (m Model) listRows() int {
+	return max(min(len(m.data.Rows), m.height/3), 1)
+}
+
+func (m *Model) layout() {
+	m.list.SetSize(m.width, m.listRows()+boolInt(m.list.Filtering() || m.list.FilterValue() != ""))
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Focus gives the pane the keyboard.
+func (m *Model) Focus() {}
+
+// Blur takes the keyboard away.
+func (m *Model) Blur() {}
+
+// Filtering reports whether the filter line has the keyboard.
+func (m Model) Filtering() bool { return m.list.Filtering() }
+
+// Help lists the pane's own bindings.
+func (m Model) Help() []key.Binding { return []key.Binding{m.keys.Open, m.keys.LiveCompaction} }
+
+// ClickRow moves the cursor to the clicked row (under the block line and
+// the header).
+func (m *Model) ClickRow(y int) tea.Cmd {
+	m.list.ClickRow(y - 2)
+	return nil
+}
+
+// Update moves through the sessions, and asks the root to open one in
+// Replay (enter) or its last compaction (c).
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	var handled bool
+	m.list, cmd, handled = m.list.Update(msg)
+	m.layout()
+	if handled {
+		return m, cmd
+	}
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return m, nil
+	}
+	r, selected := m.list.Selected()
+	switch {
+	case !selected:
+	case key.Matches(k, m.keys.Open):
+		return m, m.replay(r, false)
+	case key.Matches(k, m.keys.LiveCompaction):
+		return m, m.replay(r, true)
+	}
+	return m, nil
+}
+
+// replay asks the root to open r's transcript in Replay, at its last
+// compaction when compaction is set.
+func (m Model) replay(r Row, compaction bool) tea.Cmd {
+	if r.Run.Transcript == "" {
+		return status("session " + short(r.Run.SessionID) + " has not written its transcript yet")
+	}
+	req := msgs.ReplayAt{Path: r.Run.Transcript}
+	if compaction {
+		if r.Status == nil || len(r.Status.Compactions) == 0 {
+			return status("session " + short(r.Run.SessionID) + " has not compacted yet")
+		}
+		c := r.Status.Compactions[len(r.Status.Compactions)-1]
+		req.Boundary, req.Line = c.UUID, c.Line
+	}
+	return func() tea.Msg { return req }
+}
+
+func status(s string) tea.Cmd {
+	return func() tea.Msg { return msgs.Status{Text: s} }
+}
+
+// short is the first eight characters of a session id, for rows and
+// messages (ids come from files: shown on one row, controls removed).
+func short(id string) string {
+	r := []rune(model.SanitizeLine(id))
+	return string(r[:min(len(r), 8)])
+}

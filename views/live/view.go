@@ -1,0 +1,315 @@
+package live
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+
+	englive "github.com/memscope/memscope/engine/live"
+	"github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/text"
+)
+
+// recent is how long a compaction is news: the row marks it and the
+// detail says it in the warning colour.
+const recent = 5 * time.Minute
+
+// project is the session's folder as the row shows it.
+func project(r Row) string {
+	if r.Run.CWD != "" {
+		return r.Run.CWD
+	}
+	if r.Status != nil && r.Status.Project != "" {
+		return r.Status.Project
+	}
+	if parts := strings.Split(r.Run.Transcript, "/"); len(parts) == 3 {
+		return parts[1]
+	}
+	return "?"
+}
+
+const headerFormat = "  %-8s  %-13s %5s  %-11s %-10s %8s  %s"
+
+func (v *view) renderRow(r Row, selected bool, width int) string {
+	proc := "-p run"
+	if r.Run.Kind == englive.RunInteractive {
+		proc = fmt.Sprintf("pid %d", r.Run.PID)
+		if r.Run.Status != "" {
+			proc += " " + model.SanitizeLine(string(r.Run.Status))
+		}
+	}
+	ctx, level, next, active := "—", "no turn yet", "", text.Ago(v.now, r.Run.LastWrite)
+	mark := "  "
+	if st := r.Status; st != nil {
+		if st.ContextKnown {
+			ctx = fmt.Sprintf("%.0f%%", 100*st.Fill)
+			level = string(st.Level)
+		} else {
+			level = "unknown"
+		}
+		next = forecastShort(st.Forecast)
+		if !st.LastActivity.IsZero() {
+			active = text.Ago(v.now, st.LastActivity)
+		}
+		if c, ok := lastCompaction(st); ok && v.now.Sub(c.Time) < recent {
+			mark = "⟲ "
+		}
+	}
+	head := fmt.Sprintf(headerFormat, short(r.Run.SessionID), text.Truncate(proc, 13), ctx, level, next, active, "")
+	head = mark + head[2:]
+	line := head + text.TruncateLeft(model.SanitizeLine(project(r)), max(width-lipgloss.Width(head), 8))
+	if r.Status != nil && r.Status.ContextKnown {
+		switch r.Status.Level {
+		case window.LevelWarning:
+			return v.styles.Warn.Render(line)
+		case window.LevelAutocompact, window.LevelBlocked:
+			return v.styles.Error.Render(line)
+		}
+	}
+	return line
+}
+
+func lastCompaction(st *englive.SessionStatus) (englive.Compaction, bool) {
+	if len(st.Compactions) == 0 {
+		return englive.Compaction{}, false
+	}
+	return st.Compactions[len(st.Compactions)-1], true
+}
+
+// forecastShort is the forecast in a column: "~9 turns", "due", or ""
+// when there is none.
+func forecastShort(f englive.Forecast) string {
+	switch {
+	case !f.OK:
+		return ""
+	case f.Turns == 0:
+		return "due"
+	case f.Turns == 1:
+		return "~1 turn"
+	}
+	return fmt.Sprintf("~%d turns", f.Turns)
+}
+
+// View draws the block line, the sessions, and the selected session's
+// detail.
+func (m Model) View() string {
+	st := m.v.styles
+	if !m.loaded {
+		return st.Dim.Render("reading the running sessions…")
+	}
+	top := text.Truncate(m.blockLine(), m.width) + "\n" +
+		st.Header.Render(text.Truncate(fmt.Sprintf(headerFormat, "SESSION", "PROCESS", "CTX", "LEVEL", "COMPACT IN", "ACTIVE", "PROJECT"), m.width)) + "\n" +
+		m.list.View()
+	if len(m.data.Rows) == 0 {
+		return top + "\n\n" + st.Dim.Render(text.Wrap(m.emptyText(), max(m.width, 10)))
+	}
+	rest := max(m.height-m.listRows()-3-boolInt(m.list.Filtering() || m.list.FilterValue() != ""), 1)
+	r, _ := m.list.Selected()
+	lines := m.detail(r)
+	if m.data.Stale > 0 {
+		lines = append(lines, st.Dim.Render(text.Truncate(fmt.Sprintf("%d process file(s) in sessions/ name a process that is gone", m.data.Stale), m.width)))
+	}
+	return st.Divided(m.width, top, st.Clip(lines, rest))
+}
+
+func (m Model) emptyText() string {
+	s := "Interactive sessions are found by their sessions/<pid>.json (while the process lives), `claude -p` runs by a transcript written in the last 5 minutes."
+	if m.data.Stale > 0 {
+		s += fmt.Sprintf(" %d process file(s) name a process that is gone.", m.data.Stale)
+	}
+	return s
+}
+
+// blockLine is the current 5-hour usage block, as ccusage's `blocks`
+// shows it.
+func (m Model) blockLine() string {
+	b := m.data.Block
+	if b == nil {
+		return m.v.styles.Dim.Render("5-hour block: none active")
+	}
+	s := fmt.Sprintf("5-hour block %s–%s · %s tokens · %s/min", b.Start.Local().Format("15:04"), b.End.Local().Format("15:04"),
+		text.Tokens(englive.TotalTokens(b.Tokens)), text.Tokens(int64(b.TokensPerMinute)))
+	if left := b.End.Sub(m.v.now); left > 0 {
+		s += " · " + duration(left) + " left"
+	}
+	if b.ProjectedTokens > 0 {
+		s += " · projected " + text.Tokens(b.ProjectedTokens)
+	}
+	return s
+}
+
+// duration formats a span as 2h13m, 45m or 30s.
+func duration(d time.Duration) string {
+	switch {
+	case d >= time.Hour:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	case d >= time.Minute:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	}
+	return fmt.Sprintf("%ds", int(d.Seconds()))
+}
+
+// detail is the selected session, line by line.
+func (m Model) detail(r Row) []string {
+	st, w := m.v.styles, m.width
+	head := model.SanitizeLine(r.Run.SessionID)
+	if r.Run.Kind == englive.RunInteractive {
+		head += fmt.Sprintf(" · pid %d", r.Run.PID)
+	}
+	s := r.Status
+	if s == nil {
+		return []string{text.Truncate(head, w), st.Dim.Render("no transcript line yet: the session has not sent its first prompt")}
+	}
+	if s.Model != "" {
+		head += " · " + model.SanitizeLine(s.Model)
+	}
+	if !s.Started.IsZero() {
+		head += " · started " + s.Started.Local().Format("15:04")
+	}
+	head += fmt.Sprintf(" · %d records", s.Records)
+	lines := []string{text.Truncate(head, w)}
+
+	win := "window " + text.Tokens(int64(s.Window.ContextWindow))
+	if s.WindowGuessed {
+		win += " (guessed)"
+	}
+	if s.ContextKnown {
+		lines = append(lines, text.Truncate(fmt.Sprintf("context %s of %s (%.0f%%) · %s", text.Tokens(int64(s.Context)), text.Tokens(int64(s.Window.ContextWindow)), 100*s.Fill, s.Level), w))
+	} else {
+		lines = append(lines, st.Dim.Render(text.Truncate("context unknown: no response since the last compaction", w)))
+	}
+	lines = append(lines, m.meter(s, max(w-2, 10)))
+	th := s.Thresholds
+	lines = append(lines, st.Dim.Render(text.Truncate(fmt.Sprintf("%s: warning %s │ autocompact %s │ blocked %s", win,
+		text.Tokens(int64(th.Warning)), text.Tokens(int64(th.Autocompact)), text.Tokens(int64(th.Blocked))), w)))
+
+	turns := fmt.Sprintf("%d turns · %d since the last compaction · %s", s.Turns, s.TurnsSinceCompaction, forecastLong(s.Forecast))
+	lines = append(lines, text.Truncate(turns, w))
+	lines = append(lines, text.Truncate(fmt.Sprintf("%s tokens/min over the last %d minutes", text.Tokens(int64(s.TokensPerMinute)), int(englive.DefaultRateWindow.Minutes())), w))
+
+	if c, ok := lastCompaction(s); ok {
+		kind := "compacted"
+		if c.Kind != "compact" {
+			kind = "microcompacted"
+		}
+		line := fmt.Sprintf("⟲ %s %s at line %d (%s, %s → %s tokens) · c replays it", kind, text.Ago(m.v.now, c.Time), c.Line,
+			orDash(model.SanitizeLine(string(c.Trigger))), tokens(c.PreTokens), tokens(c.PostTokens))
+		line = text.Truncate(line, w)
+		if m.v.now.Sub(c.Time) < recent {
+			line = st.Warn.Render(line)
+		}
+		lines = append(lines, line)
+	} else {
+		lines = append(lines, st.Dim.Render("no compaction yet"))
+	}
+	return append(lines, m.memoryLines(r)...)
+}
+
+// meter draws the context against the window, the three levels marked.
+func (m Model) meter(s *englive.SessionStatus, width int) string {
+	st := m.v.styles
+	win := int64(max(s.Window.ContextWindow, 1))
+	at := func(t window.Tokens) int { return min(int(int64(t)*int64(width)/win), width-1) }
+	marks := map[int]bool{at(s.Thresholds.Warning): true, at(s.Thresholds.Autocompact): true, at(s.Thresholds.Blocked): true}
+	fill := 0
+	if s.ContextKnown {
+		fill = min(int(int64(s.Context)*int64(width)/win), width)
+	}
+	fillStyle := st.BarFill
+	switch s.Level {
+	case window.LevelWarning:
+		fillStyle = st.Warn
+	case window.LevelAutocompact, window.LevelBlocked:
+		fillStyle = st.Error
+	}
+	var b strings.Builder
+	for i := range width {
+		switch {
+		case marks[i]:
+			b.WriteString(st.Warn.Render("│"))
+		case i < fill:
+			b.WriteString(fillStyle.Render("█"))
+		default:
+			b.WriteString(st.BarEmpty.Render("░"))
+		}
+	}
+	return "[" + b.String() + "]"
+}
+
+func forecastLong(f englive.Forecast) string {
+	what := "autocompact"
+	if f.Target == window.LevelBlocked {
+		what = "the blocking limit"
+	}
+	switch {
+	case !f.OK:
+		return "no forecast: " + f.Reason
+	case f.Turns == 0:
+		return what + " is due before the next request"
+	}
+	turns := "turns"
+	if f.Turns == 1 {
+		turns = "turn"
+	}
+	return fmt.Sprintf("~%d %s to %s (median +%s a turn over %d)", f.Turns, turns, what, text.Tokens(int64(f.Growth)), f.Steps)
+}
+
+// memoryLines are the session's memory folder and the memory files it
+// wrote.
+func (m Model) memoryLines(r Row) []string {
+	st, w, s := m.v.styles, m.width, r.Status
+	if s.MemoryDir == "" {
+		return []string{st.Dim.Render("memory: auto memory is off for this session, or its folder is unknown")}
+	}
+	head := "memory " + model.SanitizeLine(s.MemoryDir)
+	if mem := r.Memory; mem != nil {
+		switch {
+		case !mem.Exists:
+			head += " · no folder yet"
+		case mem.Index == nil:
+			head += fmt.Sprintf(" · %d files · no MEMORY.md", len(mem.Files))
+		default:
+			ix := mem.Index
+			head += fmt.Sprintf(" · %d files · MEMORY.md %d/%d lines", len(mem.Files), ix.Lines, ix.MaxLines)
+			if ix.Over() {
+				head += " ✂ cut when loaded"
+			}
+		}
+	}
+	lines := []string{text.TruncateLeft(head, w)}
+	if len(s.MemoryWrites) == 0 {
+		return append(lines, st.Dim.Render("  this session wrote no memory file"))
+	}
+	var parts []string
+	for _, wr := range s.MemoryWrites {
+		p := model.SanitizeLine(wr.Name) + " (" + model.SanitizeLine(wr.Tool)
+		if wr.Count > 1 {
+			p += fmt.Sprintf(" ×%d", wr.Count)
+		}
+		if !wr.Time.IsZero() {
+			p += ", " + text.Ago(m.v.now, wr.Time)
+		}
+		if wr.Failed {
+			p += ", failed"
+		}
+		parts = append(parts, p+")")
+	}
+	return append(lines, strings.Split(text.Wrap("written by this session: "+strings.Join(parts, " · "), max(w, 10)), "\n")...)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func tokens(p *int) string {
+	if p == nil {
+		return "?"
+	}
+	return text.Tokens(int64(*p))
+}
