@@ -420,3 +420,32 @@ func TestLoadingStatesAreShown(t *testing.T) {
 	m = press(t, next.(Model), "L")
 	mustShow(t, m, "reading the running sessions…")
 }
+
+// With live reload on, the real watcher feeds the Live pane: an appended
+// line shows in it, and so does a client that starts (its process file
+// appears in sessions/, which the watcher follows). The times logged are
+// from the write to the frame that shows it.
+func TestLivePaneWithTheWatcher(t *testing.T) {
+	t.Parallel()
+	d := newDiskLive(t)
+	m := New(Options{Home: d.home, Project: betaProject, Watch: true, Now: func() time.Time { return testNow }, Root: testroot.New(t),
+		Alive: func(pid int) bool { return pid == livePID || pid == livePID+1 }})
+	l := &liveLoop{t: t, m: m, msgs: make(chan tea.Msg, 256)}
+	next, _ := l.m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	l.m = press(t, next.(Model), "L")
+	l.exec(l.m.Init())
+	l.until(time.Minute, "the watcher and the first snapshot", func() bool { return l.m.watch != nil && l.m.live.Loaded() })
+	defer func() { l.m.watch.Close() }()
+
+	d.l.parent = liveSession[:8] + "-0013"
+	d.l.answer(testNow.Add(-20*time.Second), "b3", 120000, "")
+	start := time.Now()
+	d.flush()
+	l.until(time.Minute, "the appended line in the Live pane", func() bool { return strings.Contains(screen(l.m), "8 turns · 4 since") })
+	t.Logf("append → Live pane: %v", time.Since(start))
+
+	start = time.Now()
+	d.put("sessions/4243.json", []byte(`{"pid":4243,"sessionId":"33333333-0000-4000-8000-000000000000","cwd":"/home/me/new","status":"idle"}`), testNow)
+	l.until(time.Minute, "the new client in the Live pane", func() bool { return strings.Contains(screen(l.m), "pid 4243 idle") })
+	t.Logf("process file → Live pane: %v", time.Since(start))
+}

@@ -50,8 +50,9 @@ type reloadTickMsg struct {
 	what string
 }
 
-// startWatchCmd watches the home folder, projects/*, their memory folders
-// and the paste cache. One goroutine reads fsnotify and exits when the
+// startWatchCmd watches the home folder, projects/*, their memory folders,
+// the paste cache and sessions/ (the running clients' process files, for
+// the Live pane). One goroutine reads fsnotify and exits when the
 // watcher is closed (its channels close).
 func startWatchCmd(home string) tea.Cmd {
 	return func() tea.Msg {
@@ -59,7 +60,7 @@ func startWatchCmd(home string) tea.Cmd {
 		if err != nil {
 			return watchStartedMsg{err: err}
 		}
-		dirs := []string{home, filepath.Join(home, "projects"), filepath.Join(home, "paste-cache")}
+		dirs := []string{home, filepath.Join(home, "projects"), filepath.Join(home, "paste-cache"), filepath.Join(home, "sessions")}
 		projects, _ := filepath.Glob(filepath.Join(home, "projects", "*"))
 		for _, p := range projects {
 			dirs = append(dirs, p, filepath.Join(p, "memory"))
@@ -106,10 +107,14 @@ func (w *watcher) run() {
 }
 
 // watchNew adds a folder created after the start that startWatchCmd
-// would have watched: a project folder (Claude Code's first run in a
-// project), its memory folder, or a memory sub-folder. A project folder
+// would have watched: sessions/, a project folder (Claude Code's first
+// run in a project), its memory folder, or a memory sub-folder. A project folder
 // and its memory folder can appear together, so both are tried.
 func (w *watcher) watchNew(p string) {
+	if p == filepath.Join(w.home, "sessions") {
+		w.w.Add(p) // the first client to run made it
+		return
+	}
 	rel, err := filepath.Rel(filepath.Join(w.home, "projects"), p)
 	if err != nil || strings.HasPrefix(rel, "..") || strings.HasPrefix(filepath.Base(p), ".") {
 		return
