@@ -252,4 +252,67 @@ after=$(cd "$app" && find . -type f | sort | xargs sha256sum)
 test "$before" = "$after" || fail "undo did not restore the files byte for byte"
 keys q
 wait_for "EXITED"
+
+# Live: a home with one running client (its process file names this
+# script's pid, alive for the whole test) and its transcript. Lines
+# appended while the app is open reach the Live pane and the session open
+# in Replay; the times from the write to the screen are printed.
+live="$work/live"
+sid=11111111-2222-4333-8444-555555555555
+tr="$live/projects/-e2e-live/$sid.jsonl"
+mkdir -p "$live/sessions" "$live/projects/-e2e-live"
+printf '{"pid":%d,"sessionId":"%s","cwd":"/e2e/live","startedAt":"%s","status":"busy"}\n' $$ "$sid" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$live/sessions/$$.json"
+n=0
+parent=null
+# line TYPE BODY: append one transcript record now, chained to the last.
+line() {
+  n=$((n + 1))
+  printf '{"parentUuid":%s,"isSidechain":false,"type":"%s","uuid":"u%d","timestamp":"%s","sessionId":"%s","cwd":"/e2e/live"%s}\n' \
+    "$parent" "$1" "$n" "$(date -u +%Y-%m-%dT%H:%M:%S.000Z)" "$sid" "$2" >>"$tr"
+  parent="\"u$n\""
+}
+# answer CONTEXT: one response whose request held CONTEXT tokens.
+answer() {
+  line assistant "$(printf ',"requestId":"r%d","message":{"id":"m%d","role":"assistant","model":"claude-opus-5-5","content":[{"type":"text","text":"ok"}],"usage":{"input_tokens":3,"cache_read_input_tokens":%d,"output_tokens":100}}' "$n" "$n" "$1")"
+}
+line user ',"message":{"role":"user","content":"start"}'
+for c in 40000 60000 80000; do answer "$c"; done
+# ms_until TEXT: milliseconds until TEXT shows (polled every 20 ms).
+ms_until() {
+  local t0 t1
+  t0=$(date +%s%N)
+  for _ in $(seq 1 500); do
+    if screen | grep -qF -- "$1"; then
+      t1=$(date +%s%N)
+      echo $(((t1 - t0) / 1000000))
+      return 0
+    fi
+    sleep 0.02
+  done
+  fail "waited for: $1"
+}
+tmux -S "$sock" kill-session -t "$session" 2>/dev/null || true
+tmux -S "$sock" new-session -d -s "$session" -x 120 -y 36 \
+  "NO_COLOR=1 $work/memscope --home $live; echo EXITED; sleep 30"
+wait_for "1 Projects"
+keys L
+wait_for "pid $$ busy"
+wait_for "3 turns · 3 since the last compaction"
+answer 100000
+live_ms=$(ms_until "4 turns · 4 since the last compaction")
+wait_for "context 100k of 200k (50%)"
+line system ',"subtype":"compact_boundary","content":"Conversation compacted","compactMetadata":{"trigger":"auto","preTokens":170000,"postTokens":15000}'
+wait_for "L then c replays it"
+wait_for "0 since the last compaction"
+keys c
+wait_for "after a compact compaction (auto)"
+wait_for "● live"
+keys G
+wait_for "step 5/5"
+answer 30000
+replay_ms=$(ms_until "step 6/6")
+wait_for "measured 30003 tokens"
+keys q
+wait_for "EXITED"
+echo "e2e live: append → Live pane ${live_ms} ms, append → Replay timeline ${replay_ms} ms"
 echo "e2e ok"
