@@ -29,12 +29,12 @@ type TranscriptFollower struct {
 	mu   sync.Mutex
 	name string
 	opts ScanOptions
-	ld   *LineDecoder
-	// t holds the complete lines read so far. shared says it was handed
-	// out as a snapshot, so it is copied before the next change.
+	// z counts the complete lines read so far, and t keeps their
+	// records. shared says t was handed out as a snapshot, so it is
+	// copied before the next change.
+	z      *Summarizer
 	t      *Transcript
 	shared bool
-	seen   map[string]struct{}
 	tail   TailState
 	// last is the snapshot Next returned; pending the size of the
 	// unterminated line it included (0: none).
@@ -70,15 +70,9 @@ func NewTranscriptFollower(name string, opts ScanOptions) *TranscriptFollower {
 }
 
 func (f *TranscriptFollower) reset() {
-	f.ld = NewLineDecoder(f.name, f.opts)
-	f.t = newFollowed(f.name)
-	f.shared, f.seen, f.tail, f.last, f.pending = false, map[string]struct{}{}, TailState{}, nil, 0
-}
-
-func newFollowed(name string) *Transcript {
-	t := NewTranscript(name)
-	t.Summary = TranscriptSummary{Path: name, Types: map[string]int{}, Subtypes: map[string]int{}}
-	return t
+	f.z = newSummarizer(f.name, f.opts)
+	f.t = NewTranscript(f.name)
+	f.shared, f.tail, f.last, f.pending = false, TailState{}, nil, 0
 }
 
 // Path is the transcript's name.
@@ -125,34 +119,27 @@ func (f *TranscriptFollower) takeLine(line Line) error {
 	if f.shared {
 		f.t, f.shared = f.t.followCopy(), false
 	}
-	if len(bytes.TrimSpace(line.Bytes)) == 0 {
-		f.t.Summary.BlankLines++
-		return nil
-	}
-	f.addLine(f.t, line)
+	addLine(f.z, f.t, line)
 	return nil
 }
 
-func (f *TranscriptFollower) addLine(t *Transcript, line Line) {
-	s := &t.Summary
-	s.Lines++
-	rec := new(Record)
-	probs, ok := f.ld.Decode(line, rec)
-	s.Problems = append(s.Problems, probs...)
-	if !ok {
+// addLine counts line in z and keeps its record in t.
+func addLine(z *Summarizer, t *Transcript, line Line) {
+	if z.Blank(line) {
 		return
 	}
-	s.add(rec, f.seen)
-	t.Add(rec)
+	if rec := new(Record); z.line(line, rec) {
+		t.Add(rec)
+	}
 }
 
 // snapshot hands out the lines read so far, plus the unterminated last
-// line of pending bytes when there is one (which stays out of f.t: it is
-// read again, whole, once its newline is written). It returns the bytes
-// it read.
+// line of pending bytes when there is one (which stays out of f.z and
+// f.t: it is read again, whole, once its newline is written). It
+// returns the bytes it read.
 func (f *TranscriptFollower) snapshot(fsys fs.FS, pending int64) (*Transcript, int64, error) {
-	f.t.Summary.Bytes = f.tail.Offset
 	if pending == 0 || pending > followPendingMax {
+		f.t.Summary = f.z.summaryCopy(f.tail.Offset)
 		f.shared = true
 		return f.t, 0, nil
 	}
@@ -165,24 +152,16 @@ func (f *TranscriptFollower) snapshot(fsys fs.FS, pending int64) (*Transcript, i
 	// where f.t's next line goes.
 	snap.Records = slices.Clip(snap.Records)
 	snap.DuplicateUUIDs = slices.Clip(snap.DuplicateUUIDs)
-	snap.Summary.Problems = slices.Clip(snap.Summary.Problems)
 	for k, v := range snap.children {
 		snap.children[k] = slices.Clip(v)
 	}
-	// The line decoder's seen set is the follower's: keep it unchanged.
-	seen := f.seen
-	f.seen = maps.Clone(seen)
 	line := Line{Bytes: data, Number: f.tail.Lines + 1, Offset: f.tail.Offset}
 	if f.tail.Lines == 0 {
 		line.Bytes = bytes.TrimPrefix(line.Bytes, utf8BOM)
 	}
-	if len(bytes.TrimSpace(line.Bytes)) > 0 {
-		f.addLine(snap, line)
-	} else {
-		snap.Summary.BlankLines++
-	}
-	f.seen = seen
-	snap.Summary.Bytes = f.tail.Offset + int64(len(data))
+	z := f.z.fork()
+	addLine(z, snap, line)
+	snap.Summary = z.Summary(f.tail.Offset + int64(len(data)))
 	return snap, int64(len(data)), nil
 }
 
@@ -214,7 +193,27 @@ func (t *Transcript) followCopy() *Transcript {
 	c := *t
 	c.byUUID = maps.Clone(t.byUUID)
 	c.children = maps.Clone(t.children)
-	c.Summary.Types = maps.Clone(t.Summary.Types)
-	c.Summary.Subtypes = maps.Clone(t.Summary.Subtypes)
+	return &c
+}
+
+// summaryCopy is the summary so far (n bytes read) with maps of its own,
+// for a snapshot z goes on counting past.
+func (z *Summarizer) summaryCopy(n int64) TranscriptSummary {
+	s := z.Summary(n)
+	s.Types, s.Subtypes = maps.Clone(s.Types), maps.Clone(s.Subtypes)
+	s.Problems = slices.Clip(s.Problems)
+	return s
+}
+
+// fork is a copy of z that counts on without changing z: its maps are
+// its own, and its problems go past the length z's summary hands out.
+// The decoder is shared (calls are serialised by the follower).
+func (z *Summarizer) fork() *Summarizer {
+	c := *z
+	c.sum.Types = maps.Clone(z.sum.Types)
+	c.sum.Subtypes = maps.Clone(z.sum.Subtypes)
+	c.sum.Problems = slices.Clip(z.sum.Problems)
+	c.seen = maps.Clone(z.seen)
+	c.key = nil
 	return &c
 }
