@@ -17,6 +17,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	englive "github.com/memscope/memscope/engine/live"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/list"
@@ -216,9 +217,6 @@ func status(s string) tea.Cmd {
 	return func() tea.Msg { return msgs.Status{Text: s} }
 }
 
-// short is the first eight characters of a session id, for rows and
-// messages (ids come from files: shown on one row, controls removed).
-func short(id string) string {
-	r := []rune(model.SanitizeLine(id))
-	return string(r[:min(len(r), 8)])
-}
+// short is a session id cut for a row or a message, kept on one row (a
+// newline in an id shows as \n).
+func short(id string) string { return format.ShortID(model.SanitizeLine(id)) }
