@@ -42,7 +42,18 @@ func hostileCommands(home string, res *hostilehome.Result, oddProject string) []
 		{"export", "--memory", "--home", home, "--project", p},
 		{"files", "--home", home},
 		{"files", s, "--home", home},
+		{"watch", "--once", "--home", home},
+		{"statusline", "--home", home}, // stdin: hostileStatusInput
 	}
+}
+
+// hostileStatusInput is the status line's stdin on a hostile home: the
+// client's JSON naming its session's transcript and project.
+func hostileStatusInput(home string, res *hostilehome.Result) string {
+	tr, _ := filepath.Glob(filepath.Join(home, "projects", "*", res.SessionID+".jsonl"))
+	in, _ := json.Marshal(map[string]any{"session_id": res.SessionID, "transcript_path": strings.Join(tr, ""), "cwd": res.Project,
+		"workspace": map[string]string{"project_dir": res.Project}})
+	return string(in)
 }
 
 // oddProjects are the startup directories of a hostile home's second
@@ -101,6 +112,7 @@ func TestHostileCommandOutput(t *testing.T) {
 		for _, args := range hostileCommands(home, res, oddProject(sc)) {
 			name := string(sc) + " " + strings.Join(args[:1], " ")
 			e, out, errb := testEnv(t)
+			e.stdin = strings.NewReader(hostileStatusInput(home, res))
 			code := run(e, args)
 			if code != 0 && code != 1 {
 				t.Errorf("%s: exit %d: %s", name, code, errb)
@@ -110,6 +122,7 @@ func TestHostileCommandOutput(t *testing.T) {
 			checkTerminalSafe(t, name+" (stderr)", errb.String())
 
 			e, out, errb = testEnv(t)
+			e.stdin = strings.NewReader(hostileStatusInput(home, res))
 			run(e, append(args, "--json"))
 			checkJSONSafe(t, name+" --json", out.Bytes())
 			checkTerminalSafe(t, name+" --json (stderr)", errb.String())

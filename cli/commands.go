@@ -27,8 +27,10 @@ var commands = []*command{
 	replayCommand,
 	sessionsCommand,
 	statCommand,
+	statuslineCommand,
 	trashCommand,
 	undoCommand,
+	watchCommand,
 }
 
 // steps makes a command's run out of its three steps: parse fills the

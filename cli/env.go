@@ -5,7 +5,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/memscope/memscope/model"
@@ -14,6 +16,7 @@ import (
 // env is what a command may touch of the outside world, so tests can run
 // commands without a real terminal, clock or environment.
 type env struct {
+	stdin    io.Reader
 	stdout   io.Writer
 	stderr   io.Writer
 	getenv   func(string) string
@@ -30,12 +33,19 @@ type env struct {
 	root fs.FS
 	// version is the build's version, printed by --version and help.
 	version string
+	// alive reports whether a process exists (the running clients'
+	// sessions/<pid>.json); nil asks the OS.
+	alive func(pid int) bool
+	// signals delivers the signals that stop a long-running command
+	// (SIGINT, SIGTERM) until stop is called; nil delivers none.
+	signals func() (sigs <-chan os.Signal, stop func())
 }
 
 // osEnv is the real process's environment, reading the machine through
 // root.
 func osEnv(root fs.FS) *env {
 	return &env{
+		stdin:    os.Stdin,
 		stdout:   os.Stdout,
 		stderr:   os.Stderr,
 		getenv:   os.Getenv,
@@ -43,7 +53,15 @@ func osEnv(root fs.FS) *env {
 		getwd:    os.Getwd,
 		now:      time.Now,
 		root:     root,
+		signals:  notifyStop,
 	}
+}
+
+// notifyStop delivers SIGINT and SIGTERM.
+func notifyStop() (<-chan os.Signal, func()) {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+	return c, func() { signal.Stop(c) }
 }
 
 // absFrom makes p absolute against the current folder.

@@ -62,8 +62,8 @@ func exactOutput(w io.Writer) io.Writer {
 	return w
 }
 
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
+// isTerminal reports whether f (a writer or a reader) is a terminal.
+func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(f.Fd())
 }

@@ -94,6 +94,8 @@ func readOnlyCases(s snapHomeSpec) []snapCase {
 		{"compact." + format.ShortID(s.compact) + ".window.flush.json", s.home(append([]string{"compact", s.compact, "--flush", "--json"}, smallWindow...)...)},
 		{"extract." + format.ShortID(s.extract), s.home("extract", s.extract)},
 		{"extract." + format.ShortID(s.extract) + ".json", s.home("extract", s.extract, "--json")},
+		{"watch.once", s.home("watch", "--once")},
+		{"watch.once.json", s.home("watch", "--once", "--json")},
 	}
 	for _, id := range s.replay {
 		c = append(c,
@@ -114,6 +116,38 @@ func readOnlyCases(s snapHomeSpec) []snapCase {
 		c = append(c, fileHistoryCases(s)...)
 	}
 	return c
+}
+
+// statuslineCases are the status line for the session the spec
+// compacts, as text and JSON, and the input each reads on stdin.
+func statuslineCases(s snapHomeSpec) ([]snapCase, map[string]string) {
+	in := statusInput(s, "")
+	return []snapCase{
+		{"statusline", s.home("statusline")},
+		{"statusline.json", s.home("statusline", "--json")},
+	}, map[string]string{"statusline": in, "statusline.json": in}
+}
+
+// statusInput is the JSON Claude Code pipes to its statusLine command,
+// for the session the spec compacts, started in the spec's project;
+// extra is more fields (the client's context_window figures).
+func statusInput(s snapHomeSpec, extra string) string {
+	transcript := ""
+	if len(s.flags) == 2 && s.flags[0] == "--home" {
+		if m, _ := filepath.Glob(filepath.Join(s.flags[1], "projects", "*", s.compact+".jsonl")); len(m) == 1 {
+			transcript = m[0]
+		}
+	}
+	in, _ := json.Marshal(map[string]any{
+		"hook_event_name": "Status", "session_id": s.compact, "transcript_path": transcript, "cwd": s.project,
+		"model":     map[string]string{"id": "claude-opus-4-5", "display_name": "Opus"},
+		"workspace": map[string]string{"current_dir": s.project, "project_dir": s.project},
+		"version":   "2.1.331",
+	})
+	if extra != "" {
+		in = append(in[:len(in)-1], ","+extra+"}"...)
+	}
+	return string(in)
 }
 
 // fileHistoryCases are `memscope files SESSION` and its read-only views.
@@ -183,6 +217,8 @@ func demoSnapHome(t *testing.T, r *snapRunner) snapHome {
 	}
 	spec.turn = lastFileHistoryTurn(t, r, []string{"files", demo.SessionRewind, "--home", ro.Home, "--json"})
 	h := snapHome{name: "demo", roDir: ro.Root, rwDir: rw.Root, ro: readOnlyCases(spec)}
+	sl, stdin := statuslineCases(spec)
+	h.ro, h.stdin = append(h.ro, sl...), stdin
 	for _, p := range []string{"notes-site", "infra"} {
 		other := spec
 		other.project = ro.Project(p)
@@ -270,7 +306,19 @@ func testdataSnapHome(t *testing.T, r *snapRunner) snapHome {
 	h.ro = append(h.ro,
 		snapCase{"sessions.project.json", spec.proj("sessions", "--json")},
 		snapCase{"files." + format.ShortID(beta), spec.home("files", beta)},
+		// The client's own figures win over the transcript's; input that
+		// is not the client's JSON, none at all, or a wrong flag print an
+		// empty line and exit 0.
+		snapCase{"statusline.context-window.json", spec.home("statusline", "--json")},
+		snapCase{"statusline.bad-input", spec.home("statusline")},
+		snapCase{"statusline.no-input", spec.home("statusline")},
+		snapCase{"statusline.bad-flag", spec.home("statusline", "--nope")},
 	)
+	sl, stdin := statuslineCases(spec)
+	h.ro, h.stdin = append(h.ro, sl...), stdin
+	stdin["statusline.context-window.json"] = statusInput(spec, `"context_window":{"context_window_size":200000,"current_usage":{"input_tokens":5,"cache_read_input_tokens":150000,"cache_creation_input_tokens":900,"output_tokens":40}}`)
+	stdin["statusline.bad-input"] = "{not json"
+	stdin["statusline.bad-flag"] = "{}"
 	spec.flags, spec.out = []string{"--home", rw}, filepath.Join(r.base, "out", "testdata-rw")
 	h.rw, h.after = writeCases(r, spec)
 	return h
@@ -326,6 +374,8 @@ func genSnapHome(t *testing.T, r *snapRunner) snapHome {
 		flags: []string{"--home", filepath.Join(ro, "home")}, out: filepath.Join(r.base, "out", "gen"),
 	}
 	h := snapHome{name: "gen", roDir: ro, rwDir: rw, ro: readOnlyCases(spec)}
+	sl, stdin := statuslineCases(spec)
+	h.ro, h.stdin = append(h.ro, sl...), stdin
 	app := spec
 	app.project = filepath.Join(ro, "work", "app")
 	h.ro = append(h.ro,

@@ -51,6 +51,8 @@ type snapHome struct {
 	roDir, rwDir string
 	// after has what to do after some rw cases, by name.
 	after map[string]func(t *testing.T)
+	// stdin has what some ro cases read on stdin, by name.
+	stdin map[string]string
 }
 
 // TestCommandSnapshot runs every command, as text and --json, on the
@@ -74,21 +76,21 @@ func TestCommandSnapshot(t *testing.T) {
 	homes := []snapHome{demoSnapHome(t, r), testdataSnapHome(t, r), genSnapHome(t, r)}
 	checkCoverage(t, homes)
 	want := map[string]bool{}
-	check := func(name string, args []string) {
+	check := func(name string, args []string, stdin string) {
 		want[name] = true
 		t.Run(strings.TrimPrefix(name, "snapshot/"), func(t *testing.T) {
-			golden.RequireEqual(goldenTB{t, name}, r.run(t, args))
+			golden.RequireEqual(goldenTB{t, name}, r.run(t, args, stdin))
 		})
 	}
 	for _, h := range homes {
 		before := treeDigest(t, h.roDir)
 		for _, c := range h.ro {
-			check("snapshot/"+h.name+"/"+c.name, c.args)
+			check("snapshot/"+h.name+"/"+c.name, c.args, h.stdin[c.name])
 		}
 		sameTree(t, h.name+": after the read-only commands", before, treeDigest(t, h.roDir))
 		for _, c := range h.rw {
 			before := modTimes(t, h.rwDir)
-			check("snapshot/"+h.name+"/"+c.name, c.args)
+			check("snapshot/"+h.name+"/"+c.name, c.args, "")
 			stampWrites(t, h.rwDir, before)
 			if after := h.after[c.name]; after != nil {
 				after(t)
@@ -96,7 +98,7 @@ func TestCommandSnapshot(t *testing.T) {
 		}
 	}
 	for _, c := range globalSnapCases() {
-		check("snapshot/global/"+c.name, c.args)
+		check("snapshot/global/"+c.name, c.args, "")
 	}
 	checkStaleSnapshots(t, want)
 }
@@ -183,6 +185,9 @@ func (r *snapRunner) env(stdout, stderr *bytes.Buffer, onNow func()) *env {
 		getenv:   func(string) string { return "" },
 		userHome: func() (string, error) { return user, nil },
 		getwd:    func() (string, error) { return cwd, nil },
+		// The generated home's first process file is a client running
+		// now; every other pid is gone, whatever runs on the machine.
+		alive: func(pid int) bool { return pid == 41001 },
 		now: func() time.Time {
 			if onNow != nil {
 				onNow()
@@ -206,7 +211,7 @@ var demoTempDigits = regexp.MustCompile(`^memscope-demo-([0-9]+)$`)
 // name is 1 to 10 digits long; its length shows in sizes and widths like
 // the root's, so a run whose folder name is not 10 digits long is
 // repeated (each run picks a new name).
-func (r *snapRunner) run(t *testing.T, args []string) string {
+func (r *snapRunner) run(t *testing.T, args []string, stdin string) string {
 	t.Helper()
 	for range 100 {
 		var stdout, stderr bytes.Buffer
@@ -222,7 +227,9 @@ func (r *snapRunner) run(t *testing.T, args []string) string {
 				}
 			}
 		}
-		code := run(r.env(&stdout, &stderr, onNow), args)
+		e := r.env(&stdout, &stderr, onNow)
+		e.stdin = strings.NewReader(stdin)
+		code := run(e, args)
 		if slices.Contains(args, "--demo") && len(digits) != 10 {
 			if digits == "" {
 				t.Fatalf("memscope %s: no --demo home was materialized under %s", quoteArgs(args), r.base)

@@ -82,38 +82,53 @@ type Event struct {
 }
 
 // Diff returns what happened between prev and next, in a stable order:
-// sessions by id (started, level, compactions, ended), then memory
+// sessions by id (started, level, compactions, ended; a session is
+// running from its process file on, before its transcript has a line),
+// then memory
 // folders by path, then pastes by hash. It is pure: the same snapshots
 // give the same events. A memory folder or paste map that prev did not
 // follow gives no events (it is new to the watcher, not new on disk).
 func Diff(prev, next Snapshot) []Event {
 	var out []Event
-	before := map[string]SessionStatus{}
-	for _, s := range prev.Sessions {
-		before[s.SessionID] = s
-	}
-	after := map[string]SessionStatus{}
-	for _, s := range next.Sessions {
-		after[s.SessionID] = s
-	}
-	for _, id := range slices.Sorted(maps.Keys(after)) {
-		s := after[id]
-		p, was := before[id]
-		if !was {
+	before, beforeRunning := sessionsOf(prev)
+	after, afterRunning := sessionsOf(next)
+	for _, id := range slices.Sorted(maps.Keys(afterRunning)) {
+		s := afterRunning[id]
+		if _, was := beforeRunning[id]; !was {
 			out = append(out, sessionEvent(EventSessionStarted, next.Time, s, "session "+shortID(id)+" started in "+orUnknown(s.Project)))
 			continue
 		}
-		out = append(out, levelEvents(p, s, next.Time)...)
-		out = append(out, compactionEvents(p, s)...)
+		p, had := before[id]
+		n, has := after[id]
+		if had && has {
+			out = append(out, levelEvents(p, n, next.Time)...)
+			out = append(out, compactionEvents(p, n)...)
+		}
 	}
-	for _, id := range slices.Sorted(maps.Keys(before)) {
-		if _, still := after[id]; !still {
-			p := before[id]
+	for _, id := range slices.Sorted(maps.Keys(beforeRunning)) {
+		if _, still := afterRunning[id]; !still {
+			p := beforeRunning[id]
 			out = append(out, sessionEvent(EventSessionEnded, next.Time, p, "session "+shortID(id)+" is no longer running"))
 		}
 	}
 	out = append(out, memoryEvents(prev, next)...)
 	return append(out, pasteEvents(prev, next)...)
+}
+
+// sessionsOf are a snapshot's session statuses by id, and every running
+// session by id: its status, or for a client that has not written its
+// transcript yet, what its process file says.
+func sessionsOf(s Snapshot) (status, running map[string]SessionStatus) {
+	status, running = map[string]SessionStatus{}, map[string]SessionStatus{}
+	for _, st := range s.Sessions {
+		status[st.SessionID], running[st.SessionID] = st, st
+	}
+	for _, r := range s.Running {
+		if _, ok := running[r.SessionID]; !ok {
+			running[r.SessionID] = SessionStatus{SessionID: r.SessionID, Transcript: r.Transcript, Project: r.CWD}
+		}
+	}
+	return status, running
 }
 
 func sessionEvent(k EventKind, t time.Time, s SessionStatus, text string) Event {

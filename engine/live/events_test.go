@@ -55,6 +55,10 @@ func TestDiff(t *testing.T) {
 	}{
 		{"nothing", snapAt(status("s1", 1000, true)), snapAt(status("s1", 2000, true)), ""},
 		{"started and ended", snapAt(status("s1", 1000, true)), snapAt(status("s2", 1000, true)), "session-started session-ended"},
+		{"a client without a transcript yet runs", Snapshot{}, Snapshot{Running: []Running{{Kind: RunInteractive, SessionID: "s3", PID: 7, CWD: "/w"}}}, "session-started"},
+		{"its first line: nothing new", Snapshot{Running: []Running{{Kind: RunInteractive, SessionID: "s1", PID: 7, CWD: "/w"}}},
+			Snapshot{Running: []Running{{Kind: RunInteractive, SessionID: "s1", PID: 7, CWD: "/w", Transcript: "projects/-w/s1.jsonl"}}, Sessions: []SessionStatus{status("s1", 150000, true)}}, ""},
+		{"it ends", Snapshot{Running: []Running{{Kind: RunInteractive, SessionID: "s3", PID: 7}}}, Snapshot{}, "session-ended"},
 		{"up two levels", snapAt(status("s1", 140000, true)), snapAt(status("s1", 170000, true)), "context-level:ok>autocompact"},
 		{"first figure already high", snapAt(status("s1", 0, false)), snapAt(status("s1", 150000, true)), "context-level:ok>warning"},
 		{"figure lost: nothing said", snapAt(status("s1", 150000, true)), snapAt(status("s1", 0, false)), ""},

@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/memscope/memscope/engine/live"
+	"github.com/memscope/memscope/model"
+)
+
+var statuslineCommand = &command{
+	name:  "statusline",
+	usage: "memscope statusline [--home DIR] [--json]",
+	summary: "one line for Claude Code's statusLine setting: context fill, turns until autocompact, MEMORY.md's load state\n" +
+		"Reads the session's JSON on stdin (at most 1 MiB), reads only the end of its transcript and the head of\n" +
+		"MEMORY.md, and always exits 0: on input it cannot use it prints an empty line and the reason on stderr.\n" +
+		`In ~/.claude/settings.json: {"statusLine": {"type": "command", "command": "memscope statusline"}}`,
+	run: steps(parseStatusline, runStatusline, showStatusline),
+}
+
+// maxStatusInput bounds what statusline reads from stdin: the client's
+// JSON is a few hundred bytes.
+const maxStatusInput = 1 << 20
+
+// statuslineOptions are statusline's flags; bad is why they could not be
+// read (the status line still prints, empty).
+type statuslineOptions struct {
+	home string
+	json bool
+	bad  error
+}
+
+// parseStatusline never fails: a status line must not show an error, so
+// a wrong command line becomes the reason of an empty line.
+func parseStatusline(e *env, args []string) (statuslineOptions, error) {
+	var opts statuslineOptions
+	fs := flag.NewFlagSet("statusline", flag.ContinueOnError)
+	fs.StringVar(&opts.home, "home", "", "Claude home folder (default $CLAUDE_CONFIG_DIR, else ~/.claude)")
+	fs.BoolVar(&opts.json, "json", false, "print what the line was made from as JSON")
+	var msg strings.Builder
+	fs.SetOutput(&msg)
+	switch err := fs.Parse(args); {
+	case err != nil:
+		opts.bad = fmt.Errorf("command line: %s", strings.TrimSpace(firstLine(msg.String())))
+	case fs.NArg() > 0:
+		opts.bad = fmt.Errorf("command line: unexpected argument %q", fs.Arg(0))
+	}
+	return opts, nil
+}
+
+// runStatusline reads stdin and answers from the transcript it names.
+func runStatusline(e *env, opts statuslineOptions) (live.Status, error) {
+	if opts.bad != nil {
+		return live.Status{Reason: opts.bad.Error()}, nil
+	}
+	input, err := readStatusInput(e.stdin)
+	if err != nil {
+		return live.Status{Reason: err.Error()}, nil
+	}
+	dir, _, err := model.ResolveHomeDir(opts.home, e.getenv, e.userHome)
+	if err != nil {
+		return live.Status{Reason: err.Error()}, nil
+	}
+	user, _ := e.userHome()
+	return live.Statusline(input, live.StatusOptions{HomeDir: dir, UserHome: user, Root: e.root, Getenv: e.getenv}), nil
+}
+
+// readStatusInput reads at most maxStatusInput bytes of stdin.
+func readStatusInput(r io.Reader) ([]byte, error) {
+	if r == nil {
+		return nil, errors.New("no input on stdin")
+	}
+	if isTerminal(r) {
+		return nil, errors.New("stdin is a terminal: Claude Code pipes the session's JSON to this command")
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxStatusInput+1))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("reading stdin: %w", err)
+	case len(data) > maxStatusInput:
+		return nil, fmt.Errorf("the input on stdin is over %d bytes", maxStatusInput)
+	}
+	return data, nil
+}
+
+// showStatusline prints the line (empty when there is nothing to say)
+// and the reason, if any, on stderr. It never fails.
+func showStatusline(e *env, opts statuslineOptions, st live.Status) error {
+	if st.Reason != "" {
+		fmt.Fprintf(e.stderr, "memscope statusline: %s\n", st.Reason)
+	}
+	if opts.json {
+		if err := writeJSON(e.stdout, st); err != nil {
+			fmt.Fprintf(e.stderr, "memscope statusline: %v\n", err)
+		}
+		return nil
+	}
+	fmt.Fprintln(humanOutput(e.stdout), model.SanitizeLine(st.Line))
+	return nil
+}
