@@ -26,8 +26,8 @@ import (
 
 // livePoll and liveRelist pace the Live pane's polling (see above).
 const (
-	livePoll   = 2 * time.Second
-	liveRelist = 15
+	livePoll   = 5 * time.Second
+	liveRelist = 12
 )
 
 // liveState is the root's side of the Live pane.

@@ -31,7 +31,7 @@ func project(r Row) string {
 	return "?"
 }
 
-const headerFormat = "  %-8s  %-13s %5s  %-11s %-10s %8s  %s"
+const headerFormat = "  %-8s  %-15s %5s  %-11s %-10s %8s  %s"
 
 func (v *view) renderRow(r Row, selected bool, width int) string {
 	proc := "-p run"
@@ -58,7 +58,7 @@ func (v *view) renderRow(r Row, selected bool, width int) string {
 			mark = "⟲ "
 		}
 	}
-	head := fmt.Sprintf(headerFormat, short(r.Run.SessionID), text.Truncate(proc, 13), ctx, level, next, active, "")
+	head := fmt.Sprintf(headerFormat, short(r.Run.SessionID), text.Truncate(proc, 15), ctx, level, next, active, "")
 	head = mark + head[2:]
 	line := head + text.TruncateLeft(model.SanitizeLine(project(r)), max(width-lipgloss.Width(head), 8))
 	if r.Status != nil && r.Status.ContextKnown {
