@@ -225,16 +225,22 @@ func (m Model) meter(s *englive.SessionStatus, width int) string {
 	case window.LevelAutocompact, window.LevelBlocked:
 		fillStyle = st.Error
 	}
+	// Cells go out in runs of one style: a Render per run, not per cell.
 	var b strings.Builder
-	for i := range width {
+	for i := 0; i < width; {
+		cell, style := "░", st.BarEmpty
 		switch {
 		case marks[i]:
-			b.WriteString(st.Warn.Render("│"))
+			cell, style = "│", st.Warn
 		case i < fill:
-			b.WriteString(fillStyle.Render("█"))
-		default:
-			b.WriteString(st.BarEmpty.Render("░"))
+			cell, style = "█", fillStyle
 		}
+		j := i + 1
+		for j < width && !marks[j] && !marks[i] && (j < fill) == (i < fill) {
+			j++
+		}
+		b.WriteString(style.Render(strings.Repeat(cell, j-i)))
+		i = j
 	}
 	return "[" + b.String() + "]"
 }
