@@ -61,6 +61,21 @@ func newWatchHome(t *testing.T) *watchHome {
 	return h
 }
 
+// env runs watch on the real clock with pid 4242 alive, the given
+// signals delivered, and stop called when it stops listening.
+func (h *watchHome) env(out, errb *lockedBuffer, sigs chan os.Signal, stop func()) *env {
+	return &env{
+		stdout: out, stderr: errb,
+		getenv:   func(string) string { return "" },
+		userHome: func() (string, error) { return h.dir, nil },
+		getwd:    func() (string, error) { return h.proj, nil },
+		now:      time.Now,
+		root:     testroot.New(h.t),
+		alive:    func(pid int) bool { return pid == 4242 },
+		signals:  func() (<-chan os.Signal, func()) { return sigs, stop },
+	}
+}
+
 func (h *watchHome) path(rel string) string { return filepath.Join(h.dir, filepath.FromSlash(rel)) }
 
 func (h *watchHome) write(rel, content string) {
@@ -118,16 +133,7 @@ func TestWatchFollowsTheHome(t *testing.T) {
 	var out, errb lockedBuffer
 	sigs := make(chan os.Signal, 1)
 	stopped := make(chan struct{})
-	e := &env{
-		stdout: &out, stderr: &errb,
-		getenv:   func(string) string { return "" },
-		userHome: func() (string, error) { return h.dir, nil },
-		getwd:    func() (string, error) { return h.proj, nil },
-		now:      time.Now,
-		root:     testroot.New(t),
-		alive:    func(pid int) bool { return pid == 4242 },
-		signals:  func() (<-chan os.Signal, func()) { return sigs, func() { close(stopped) } },
-	}
+	e := h.env(&out, &errb, sigs, func() { close(stopped) })
 	code := make(chan int, 1)
 	go func() { code <- run(e, []string{"watch", "--json", "--home", h.dir}) }()
 
@@ -225,16 +231,7 @@ func TestWatchStopsOnSIGTERM(t *testing.T) {
 	h := newWatchHome(t)
 	var out, errb lockedBuffer
 	sigs := make(chan os.Signal, 1)
-	e := &env{
-		stdout: &out, stderr: &errb,
-		getenv:   func(string) string { return "" },
-		userHome: func() (string, error) { return h.dir, nil },
-		getwd:    func() (string, error) { return h.proj, nil },
-		now:      time.Now,
-		root:     testroot.New(t),
-		alive:    func(pid int) bool { return pid == 4242 },
-		signals:  func() (<-chan os.Signal, func()) { return sigs, func() {} },
-	}
+	e := h.env(&out, &errb, sigs, func() {})
 	code := make(chan int, 1)
 	go func() { code <- run(e, []string{"watch", "--home", h.dir}) }()
 	deadline := time.Now().Add(30 * time.Second)

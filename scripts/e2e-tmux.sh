@@ -32,34 +32,7 @@ echo "Edited by the e2e test." >>"$1"
 EOF
 chmod +x "$work/editor.sh"
 
-fail() {
-  echo "e2e FAIL: $*" >&2
-  echo "---- screen ----" >&2
-  tmux -S "$sock" capture-pane -p -t "$session" >&2 || true
-  exit 1
-}
-
-screen() { tmux -S "$sock" capture-pane -p -t "$session"; }
-
-# wait_for TEXT: poll the screen until TEXT shows (10 s).
-wait_for() {
-  for _ in $(seq 1 100); do
-    if screen | grep -qF -- "$1"; then return 0; fi
-    sleep 0.1
-  done
-  fail "waited for: $1"
-}
-
-# wait_gone TEXT: poll the screen until TEXT is no longer shown (10 s).
-wait_gone() {
-  for _ in $(seq 1 100); do
-    if ! screen | grep -qF -- "$1"; then return 0; fi
-    sleep 0.1
-  done
-  fail "still on screen: $1"
-}
-
-keys() { tmux -S "$sock" send-keys -t "$session" "$@"; }
+. scripts/tmux-lib.sh
 
 mkdir "$work/out"
 tmux -S "$sock" new-session -d -s "$session" -x 120 -y 36 \
@@ -277,20 +250,6 @@ answer() {
 }
 line user ',"message":{"role":"user","content":"start"}'
 for c in 40000 60000 80000; do answer "$c"; done
-# ms_until TEXT: milliseconds until TEXT shows (polled every 20 ms).
-ms_until() {
-  local t0 t1
-  t0=$(date +%s%N)
-  for _ in $(seq 1 500); do
-    if screen | grep -qF -- "$1"; then
-      t1=$(date +%s%N)
-      echo $(((t1 - t0) / 1000000))
-      return 0
-    fi
-    sleep 0.02
-  done
-  fail "waited for: $1"
-}
 tmux -S "$sock" kill-session -t "$session" 2>/dev/null || true
 tmux -S "$sock" new-session -d -s "$session" -x 120 -y 36 \
   "NO_COLOR=1 $work/memscope --home $live; echo EXITED; sleep 30"
@@ -298,8 +257,9 @@ wait_for "1 Projects"
 keys L
 wait_for "pid $$ busy"
 wait_for "3 turns · 3 since the last compaction"
+t0=$(date +%s%N)
 answer 100000
-live_ms=$(ms_until "4 turns · 4 since the last compaction")
+live_ms=$(ms_until "$t0" "4 turns · 4 since the last compaction")
 wait_for "context 100k of 200k (50%)"
 line system ',"subtype":"compact_boundary","content":"Conversation compacted","compactMetadata":{"trigger":"auto","preTokens":170000,"postTokens":15000}'
 wait_for "L then c replays it"
@@ -309,8 +269,9 @@ wait_for "after a compact compaction (auto)"
 wait_for "● live"
 keys G
 wait_for "step 5/5"
+t0=$(date +%s%N)
 answer 30000
-replay_ms=$(ms_until "step 6/6")
+replay_ms=$(ms_until "$t0" "step 6/6")
 wait_for "measured 30003 tokens"
 keys q
 wait_for "EXITED"

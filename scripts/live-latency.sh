@@ -44,31 +44,8 @@ mkdir -p "$home/sessions"
 printf '{"pid":%d,"sessionId":"%s","cwd":"%s","status":"busy"}\n' $$ "$sid" "$cwd" >"$home/sessions/$$.json"
 trap 'rm -f "$home/sessions/$$.json"; cleanup' EXIT
 
-screen() { tmux -S "$sock" capture-pane -p -t "$session"; }
-keys() { tmux -S "$sock" send-keys -t "$session" "$@"; }
-wait_for() {
-  for _ in $(seq 1 600); do
-    if screen | grep -qF -- "$1"; then return 0; fi
-    sleep 0.05
-  done
-  echo "live-latency: waited 30 s for: $1" >&2
-  screen >&2
-  exit 1
-}
-# ms_until TEXT: milliseconds until TEXT shows.
-ms_until() {
-  local t0=$1 t1
-  for _ in $(seq 1 1500); do
-    if screen | grep -qF -- "$2"; then
-      t1=$(date +%s%N)
-      echo $(((t1 - t0) / 1000000))
-      return 0
-    fi
-    sleep 0.02
-  done
-  echo "live-latency: waited 30 s for: $2" >&2
-  exit 1
-}
+wait_tries=300
+. scripts/tmux-lib.sh
 k=0
 # answer: append one response (with usage) to the session, now.
 answer() {

@@ -126,16 +126,7 @@ func liveModel(t testing.TB, w, h int) Model {
 	for k, v := range liveFiles(home.Dir) {
 		mfs[k] = v
 	}
-	m := New(Options{Home: home, Project: betaProject, Now: func() time.Time { return testNow }, Root: fstest.MapFS{},
-		Alive: func(pid int) bool { return pid == livePID }, Getenv: func(k string) string {
-			if k == "NO_COLOR" {
-				return "1"
-			}
-			return ""
-		}})
-	m = drain(t, m, m.Init())
-	next, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	return next.(Model)
+	return loadedModel(t, Options{Home: home, Root: fstest.MapFS{}, Alive: func(pid int) bool { return pid == livePID }}, w, h)
 }
 
 func TestLivePaneGolden(t *testing.T) {
@@ -215,16 +206,7 @@ func (d *diskLive) flush() string {
 
 func (d *diskLive) model(w, h int) Model {
 	d.t.Helper()
-	m := New(Options{Home: d.home, Project: betaProject, Now: func() time.Time { return testNow }, Root: testroot.New(d.t),
-		Alive: func(pid int) bool { return pid == livePID }, Getenv: func(k string) string {
-			if k == "NO_COLOR" {
-				return "1"
-			}
-			return ""
-		}})
-	m = drain(d.t, m, m.Init())
-	next, cmd := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	return drain(d.t, next.(Model), cmd)
+	return loadedModel(d.t, Options{Home: d.home, Root: testroot.New(d.t), Alive: func(pid int) bool { return pid == livePID }}, w, h)
 }
 
 // event is what the watcher's event for the file at p does to the Live

@@ -92,12 +92,29 @@ func drain(t testing.TB, m Model, cmd tea.Cmd) Model {
 
 func newTestModel(t testing.TB, w, h int) Model {
 	t.Helper()
-	m := New(Options{Home: fixedHome(t), Project: betaProject, Now: func() time.Time { return testNow }, Root: fstest.MapFS{}, Getenv: func(k string) string {
-		if k == "NO_COLOR" {
-			return "1"
+	return loadedModel(t, Options{Home: fixedHome(t), Root: fstest.MapFS{}}, w, h)
+}
+
+// loadedModel is the app with o, on the beta project at testNow with
+// NO_COLOR (unless o says otherwise), loaded and sized w×h (what the
+// new size asks for, the Markdown rendering, is not run).
+func loadedModel(t testing.TB, o Options, w, h int) Model {
+	t.Helper()
+	if o.Project == "" {
+		o.Project = betaProject
+	}
+	if o.Now == nil {
+		o.Now = func() time.Time { return testNow }
+	}
+	if o.Getenv == nil {
+		o.Getenv = func(k string) string {
+			if k == "NO_COLOR" {
+				return "1"
+			}
+			return ""
 		}
-		return ""
-	}})
+	}
+	m := New(o)
 	m = drain(t, m, m.Init())
 	next, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return next.(Model)

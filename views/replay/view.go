@@ -71,16 +71,8 @@ func fmtTok(p *int) string {
 	return fmtK(*p)
 }
 
-// fmtK formats a token count as 1.2k / 168k.
-func fmtK(n int) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprintf("%d", n)
-	case n < 10000:
-		return fmt.Sprintf("%.1fk", float64(n)/1000)
-	}
-	return fmt.Sprintf("%dk", n/1000)
-}
+// fmtK formats a token count as 1.2k / 168k / 1.0M (text.Tokens).
+func fmtK(n int) string { return text.Tokens(int64(n)) }
 
 // View draws the session list, or the timeline beside the state at the
 // selected step (ModeTimeline) or the pipeline run on it (ModePipeline).
