@@ -10,14 +10,8 @@ if ! command -v tmux >/dev/null 2>&1; then
   exit 0
 fi
 
-work=$(mktemp -d)
-sock="$work/tmux.sock"
-session=memscope-e2e
-cleanup() {
-  tmux -S "$sock" kill-server 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+. scripts/tmux-lib.sh
+tmux_work memscope-e2e
 
 go build -o "$work/memscope" .
 cp -a testdata/home "$work/home"
@@ -31,8 +25,6 @@ cat >"$work/editor.sh" <<'EOF'
 echo "Edited by the e2e test." >>"$1"
 EOF
 chmod +x "$work/editor.sh"
-
-. scripts/tmux-lib.sh
 
 mkdir "$work/out"
 tmux -S "$sock" new-session -d -s "$session" -x 120 -y 36 \

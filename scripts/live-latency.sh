@@ -23,14 +23,9 @@ while [ $# -gt 0 ]; do
 done
 command -v tmux >/dev/null || { echo "live-latency: tmux not installed" >&2; exit 1; }
 
-work=$(mktemp -d)
-sock="$work/tmux.sock"
-session=memscope-latency
-cleanup() {
-  tmux -S "$sock" kill-server 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+wait_tries=300
+. scripts/tmux-lib.sh
+tmux_work memscope-latency
 
 go build -o "$work/memscope" .
 if [ -z "$home" ]; then
@@ -44,8 +39,6 @@ mkdir -p "$home/sessions"
 printf '{"pid":%d,"sessionId":"%s","cwd":"%s","status":"busy"}\n' $$ "$sid" "$cwd" >"$home/sessions/$$.json"
 trap 'rm -f "$home/sessions/$$.json"; cleanup' EXIT
 
-wait_tries=300
-. scripts/tmux-lib.sh
 k=0
 # answer: append one response (with usage) to the session, now.
 answer() {

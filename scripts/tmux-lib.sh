@@ -1,7 +1,21 @@
 # Helpers for the scripts that drive memscope in a private tmux server
-# (e2e-tmux.sh, live-latency.sh). Source it after setting sock (the
-# server's socket) and session (the session's name). wait_tries is how
-# many 0.1 s polls wait_for and wait_gone make (default 100: 10 s).
+# (e2e-tmux.sh, live-latency.sh): source it, then call tmux_work. wait_tries
+# is how many 0.1 s polls wait_for and wait_gone make (default 100: 10 s).
+
+# tmux_work NAME: a temporary folder (work), the private server's socket
+# in it (sock) and the session's name (session); cleanup, run on exit,
+# stops the server and removes the folder.
+tmux_work() {
+  work=$(mktemp -d)
+  sock="$work/tmux.sock"
+  session=$1
+  trap cleanup EXIT
+}
+
+cleanup() {
+  tmux -S "$sock" kill-server 2>/dev/null || true
+  rm -rf "$work"
+}
 
 # fail MESSAGE: say what failed, show the screen, stop.
 fail() {
