@@ -60,7 +60,7 @@ func (m *Model) paneAt(i int) pane {
 	case paneFiles:
 		return &m.files
 	case paneLive:
-		return &m.live
+		return &m.livePane
 	}
 	return &m.health
 }
@@ -137,7 +137,7 @@ func (m Model) routeToFocused(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case paneFiles:
 		m.files, cmd = m.files.Update(msg)
 	case paneLive:
-		m.live, cmd = m.live.Update(msg)
+		m.livePane, cmd = m.livePane.Update(msg)
 	}
 	return m, cmd
 }

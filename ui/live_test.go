@@ -416,7 +416,7 @@ func TestLivePaneWithTheWatcher(t *testing.T) {
 	next, _ := l.m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	l.m = press(t, next.(Model), "L")
 	l.exec(l.m.Init())
-	l.until(time.Minute, "the watcher and the first snapshot", func() bool { return l.m.watch != nil && l.m.live.Loaded() })
+	l.until(time.Minute, "the watcher and the first snapshot", func() bool { return l.m.watch != nil && l.m.livePane.Loaded() })
 	defer func() { l.m.watch.Close() }()
 
 	d.l.parent = liveSession[:8] + "-0013"

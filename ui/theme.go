@@ -22,7 +22,7 @@ func (m *Model) setTheme(isDark bool) {
 	m.health.SetStyles(st)
 	m.retention.SetStyles(st)
 	m.files.SetStyles(st)
-	m.live.SetStyles(st)
+	m.livePane.SetStyles(st)
 }
 
 // helpStyles are bubbles' help styles, plain under NO_COLOR.

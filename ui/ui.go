@@ -92,7 +92,7 @@ type Model struct {
 	health    health.Model
 	retention retention.Model
 	files     files.Model
-	live      livepane.Model
+	livePane  livepane.Model
 
 	// lv feeds the Live pane (live.go); follow is the Replay pane's open
 	// session, followed as it is written, and followGen numbers the
@@ -148,7 +148,7 @@ func New(opts Options) Model {
 		health:    health.New(km, st),
 		retention: retention.New(km, st),
 		files:     files.New(km, st),
-		live:      livepane.New(km, st),
+		livePane:  livepane.New(km, st),
 		lv:        &liveState{pending: map[string]bool{}, relist: true},
 	}
 	m.lv.tracker = m.newTracker()
