@@ -111,7 +111,7 @@ start() {
     return 1
   fi
   buffers0=$(buffers)
-  panes=$(screen | sed -n 2p | grep -oE ' [0-9] [A-Z]' | awk '{print $1}' | tr '\n' ' ')
+  panes=$(screen | sed -n 2p | grep -oE ' [0-9L] [A-Z]' | awk '{print $1}' | tr '\n' ' ')
   title_ok "start"
   return 0
 }

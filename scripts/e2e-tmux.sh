@@ -36,7 +36,7 @@ wait_for "/tmp/rc/work/beta"
 wait_for "/home/me/bad"
 
 # Every pane answers its number key.
-for i in 1 2 3 4 5 6 7 8 9 0; do
+for i in 1 2 3 4 5 6 7 8 9 0 L; do
   keys "$i"
   sleep 0.2
 done
