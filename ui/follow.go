@@ -29,7 +29,9 @@ type timelineFollow struct {
 	// gen is stale.
 	gen  int
 	path string
-	f    *model.TranscriptFollower
+	// f reads the transcript; nil until the first read is in (it is
+	// made there, once the file's size is known).
+	f *model.TranscriptFollower
 	// autocompactOff is settings.json's autoCompactEnabled: false for the
 	// session's project.
 	autocompactOff bool
@@ -47,8 +49,10 @@ type timelineMsg struct {
 	path           string
 	tl             *timeline.Timeline
 	autocompactOff bool
-	open           bool
-	err            error
+	// f is the follower the first read made (open).
+	f    *model.TranscriptFollower
+	open bool
+	err  error
 }
 
 // openTimelineCmd starts following the transcript at p (inside the home)
@@ -56,29 +60,29 @@ type timelineMsg struct {
 func (m *Model) openTimelineCmd(p string, jump *msgs.ReplayAt) tea.Cmd {
 	m.followGen++
 	fsys, home, project, root := m.opts.Home.FS, m.opts.Home, m.data.openPath(), m.root()
-	var size int64
-	if st, err := fs.Stat(fsys, p); err == nil {
-		size = st.Size()
-	}
-	f := &timelineFollow{gen: m.followGen, path: p, inflight: true, jump: jump,
-		f: model.NewTranscriptFollower(p, model.ScanOptions{Content: true, KeepText: size <= keepTextLimit})}
-	m.follow = f
+	gen := m.followGen
+	m.follow = &timelineFollow{gen: gen, path: p, inflight: true, jump: jump}
 	m.replay.SetLoading(p)
 	m.replay.SetFollowing(false)
 	return func() tea.Msg {
 		stack, _ := model.LoadSettings(root, home.Dir, project, model.ManagedDir)
 		on, _ := stack.AutoCompactEnabled()
-		msg := readTimeline(f, fsys)
-		msg.open, msg.autocompactOff = true, !on
+		var size int64
+		if st, err := fs.Stat(fsys, p); err == nil {
+			size = st.Size()
+		}
+		f := model.NewTranscriptFollower(p, model.ScanOptions{Content: true, KeepText: size <= keepTextLimit})
+		msg := readTimeline(gen, f, fsys)
+		msg.open, msg.autocompactOff, msg.f = true, !on, f
 		return msg
 	}
 }
 
-// readTimeline reads what was appended to f's transcript and builds its
-// timeline; tl is nil when nothing changed.
-func readTimeline(f *timelineFollow, fsys fs.FS) timelineMsg {
-	msg := timelineMsg{gen: f.gen, path: f.path}
-	res, err := f.f.Next(fsys)
+// readTimeline reads what was appended to the transcript f follows and
+// builds its timeline; tl is nil when nothing changed.
+func readTimeline(gen int, f *model.TranscriptFollower, fsys fs.FS) timelineMsg {
+	msg := timelineMsg{gen: gen, path: f.Path()}
+	res, err := f.Next(fsys)
 	if err != nil {
 		msg.err = err
 		return msg
@@ -94,15 +98,15 @@ func readTimeline(f *timelineFollow, fsys fs.FS) timelineMsg {
 // read is running.
 func (m *Model) followTimelineCmd() tea.Cmd {
 	f := m.follow
-	if f == nil || f.inflight || !f.dirty || m.focus != paneReplay {
+	if f == nil || f.f == nil || f.inflight || !f.dirty || m.focus != paneReplay {
 		return nil
 	}
 	if tl := m.replay.Timeline(); tl == nil || tl.Path != f.path {
 		return nil // the pane closed the session
 	}
 	f.inflight, f.dirty = true, false
-	fsys := m.opts.Home.FS
-	return func() tea.Msg { return readTimeline(f, fsys) }
+	fsys, gen, tf := m.opts.Home.FS, f.gen, f.f
+	return func() tea.Msg { return readTimeline(gen, tf, fsys) }
 }
 
 // noteTimelineChange marks the open session changed when rel (inside the
@@ -122,6 +126,9 @@ func (m Model) handleTimeline(msg timelineMsg) (Model, tea.Cmd) {
 		return m, nil // a session the pane has left
 	}
 	f.inflight = false
+	if msg.f != nil {
+		f.f = msg.f
+	}
 	if msg.err != nil {
 		m.replay.SetLoading("")
 		m.setStatus(msg.err.Error(), true)
