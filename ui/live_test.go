@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/memscope/memscope/internal/keypress"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/replay"
@@ -397,10 +398,20 @@ func TestLoadingStatesAreShown(t *testing.T) {
 		t.Errorf("still loading once the sessions are in:\n%s", screen(m))
 	}
 
+	// Before anything is read, no pane passes for empty.
 	m = New(Options{Home: fixedHome(t), Now: func() time.Time { return testNow }, Root: fstest.MapFS{}})
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	m = press(t, next.(Model), "L")
-	mustShow(t, m, "reading the running sessions…")
+	m = next.(Model)
+	for _, p := range []struct{ key, says string }{
+		{"1", "reading the projects…"}, {"2", "reading MEMORY.md…"}, {"3", "reading the memory folder…"},
+		{"4", "reading history.jsonl…"}, {"5", "reading history and the paste cache…"}, {"6", "loading sessions…"},
+		{"7", "building the preview…"}, {"8", "checking memory…"}, {"9", "reading the home…"},
+		{"0", "loading file history…"}, {"L", "reading the running sessions…"},
+	} {
+		next, _ := m.Update(keypress.Msg(p.key))
+		m = next.(Model)
+		mustShow(t, m, p.says)
+	}
 }
 
 // With live reload on, the real watcher feeds the Live pane: an appended

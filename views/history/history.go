@@ -40,7 +40,7 @@ type Model struct {
 func New(keys keymap.KeyMap, st style.Styles) Model {
 	m := Model{keys: keys, styles: st, pastes: map[string]msgs.PasteResolved{}}
 	m.list = list.New(keys, st, func(e *model.HistoryEntry) string { return e.Display }, m.renderRow)
-	m.list.Empty = "no prompts for this project in history.jsonl"
+	m.list.Empty = "reading history.jsonl…"
 	return m
 }
 
@@ -54,6 +54,7 @@ func (m *Model) SetEntries(project string, entries []*model.HistoryEntry, status
 		m.expanded = false
 	}
 	m.project, m.status, m.now, m.total = project, status, now, len(entries)
+	m.list.Empty = "no prompts for this project in history.jsonl"
 	m.list.Render = m.renderRow
 	m.list.SetItems(entries)
 }

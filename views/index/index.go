@@ -47,6 +47,8 @@ type Model struct {
 	styles style.Styles
 	vp     viewport.Model
 	data   Data
+	// loaded says the project's index arrived.
+	loaded bool
 	width  int
 	height int
 }
@@ -63,7 +65,7 @@ func (m Model) Title() string { return "Index" }
 
 // SetData shows a new index.
 func (m *Model) SetData(d Data) {
-	m.data = d
+	m.data, m.loaded = d, true
 	m.refresh()
 }
 
@@ -186,6 +188,9 @@ func (m *Model) refresh() {
 
 // View draws the meter, the summary and the document.
 func (m Model) View() string {
+	if !m.loaded {
+		return m.styles.Dim.Render("reading MEMORY.md…")
+	}
 	head := text.Truncate(m.meter(), m.width)
 	if m.data.Path == "" {
 		head = ""

@@ -71,7 +71,7 @@ func New(keys keymap.KeyMap, st style.Styles) Model {
 	m.list = list.New(keys, st, func(r Row) string {
 		return r.File.Path + " " + r.File.Name + " " + r.File.Description + " " + string(r.File.Type) + " " + strings.Join(r.Flags, " ")
 	}, m.renderRow)
-	m.list.Empty = "no memory files in this project"
+	m.list.Empty = "reading the memory folder…"
 	return m
 }
 
@@ -80,6 +80,7 @@ func (m Model) Title() string { return "Memories" }
 
 // SetRows shows a project's memory files.
 func (m *Model) SetRows(rows []Row) {
+	m.list.Empty = "no memory files in this project"
 	m.list.Render = m.renderRow
 	m.list.SetItems(rows)
 }

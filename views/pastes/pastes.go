@@ -70,6 +70,9 @@ type Model struct {
 	styles  style.Styles
 	list    list.Model[Row]
 	summary model.PasteSummary
+	// loaded says an inventory arrived (until then the pane says it is
+	// reading).
+	loaded  bool
 	preview map[string]msgs.PasteResolved
 	now     time.Time
 	width   int
@@ -80,7 +83,7 @@ type Model struct {
 func New(keys keymap.KeyMap, st style.Styles) Model {
 	m := Model{keys: keys, styles: st, preview: map[string]msgs.PasteResolved{}}
 	m.list = list.New(keys, st, func(r Row) string { return string(r.Hash) + " " + string(r.Status) + " " + r.Path }, m.renderRow)
-	m.list.Empty = "the paste cache is empty"
+	m.list.Empty = "reading the paste cache…"
 	return m
 }
 
@@ -89,10 +92,11 @@ func (m Model) Title() string { return "Pastes" }
 
 // SetInventory shows a paste inventory.
 func (m *Model) SetInventory(inv *model.PasteInventory, refs map[model.PasteHash]int, now time.Time) {
-	m.now = now
+	m.now, m.loaded = now, true
 	if inv != nil {
 		m.summary = inv.Summary
 	}
+	m.list.Empty = "the paste cache is empty"
 	m.list.Render = m.renderRow
 	m.list.SetItems(Rows(inv, refs))
 }
@@ -179,6 +183,9 @@ func (m Model) View() string {
 	s := m.summary
 	head := fmt.Sprintf("%d files · %d referenced hashes: %d ok, %d missing, %d mismatched · %d orphans · %d inline pastes",
 		s.Files, s.Referenced, s.Resolved, s.Missing, s.HashMismatch, s.Orphans, s.Inline)
+	if !m.loaded {
+		head = "reading history and the paste cache…"
+	}
 	var b strings.Builder
 	b.WriteString(m.styles.Dim.Render(text.Truncate(head, m.width)))
 	b.WriteByte('\n')

@@ -44,7 +44,7 @@ type Model struct {
 func New(keys keymap.KeyMap, st style.Styles) Model {
 	m := Model{keys: keys, styles: st}
 	m.list = list.New(keys, st, func(r Row) string { return r.Project.Path + " " + r.Project.Slug }, m.renderRow)
-	m.list.Empty = "no projects in this home yet (Claude Code has not run here) — memscope --demo shows the built-in example"
+	m.list.Empty = "reading the projects…"
 	return m
 }
 
@@ -54,6 +54,7 @@ func (m Model) Title() string { return "Projects" }
 // SetRows replaces the projects. now is the clock for "last activity".
 func (m *Model) SetRows(rows []Row, now time.Time) {
 	m.now = now
+	m.list.Empty = "no projects in this home yet (Claude Code has not run here) — memscope --demo shows the built-in example"
 	m.list.Render = m.renderRow
 	m.list.SetItems(rows)
 	for i, r := range rows {

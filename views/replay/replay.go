@@ -123,7 +123,7 @@ var windows = []struct {
 func New(keys keymap.KeyMap, st style.Styles) Model {
 	m := Model{keys: keys, styles: st, stateFor: -1}
 	m.sessions = list.New(keys, st, func(s Session) string { return s.File.SessionID + " " + s.Title }, m.renderSession)
-	m.sessions.Empty = "no sessions for this project"
+	m.sessions.Empty = "loading sessions…"
 	m.steps = list.New(keys, st, func(s timeline.Step) string { return string(s.Kind) }, m.renderStep)
 	m.steps.Empty = "this session has no turns"
 	return m
