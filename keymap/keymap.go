@@ -143,9 +143,17 @@ func (k KeyMap) Navigation() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.Top, k.Bottom, k.PageUp, k.PageDown, k.Filter, k.Open, k.Back}
 }
 
-// ShortHelp is the one-line help shown at the bottom of every pane.
+// ShortHelp is the one-line help's shared keys after the pane's own, most
+// important first: when the line is too narrow the help line drops keys
+// from the end, and never drops Pinned.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.NextPane, k.Up, k.Down, k.Filter, k.Undo, k.Help, k.Quit}
+	return []key.Binding{k.NextPane, k.Filter, k.Undo, k.Up, k.Down}
+}
+
+// Pinned are the keys the help line always ends with, at any width: how to
+// learn the rest, and how to leave.
+func (k KeyMap) Pinned() []key.Binding {
+	return []key.Binding{k.Help, k.Quit}
 }
 
 // FullHelp is the help overlay: global keys, navigation, the number keys.

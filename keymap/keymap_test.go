@@ -82,7 +82,7 @@ func TestKeymapHelpListsItsGroups(t *testing.T) {
 			t.Errorf("full help shows %+v, which is no binding of the map", b.Help())
 		}
 	}
-	for _, b := range km.ShortHelp() {
+	for _, b := range append(km.ShortHelp(), km.Pinned()...) {
 		if !inFull(b) {
 			t.Errorf("short help shows %+v, which the full help lacks", b.Help())
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memscope/memscope/keymap/keymaptest"
 )
@@ -124,4 +125,56 @@ func helpKeys(bs []key.Binding) string {
 		ks = append(ks, b.Help().Key)
 	}
 	return strings.Join(ks, " ")
+}
+
+// TestHelpLineKeepsHelpAndQuit: at 80 and 120 columns, in every mode of
+// every pane where the global keys work, the help line ends with "? help"
+// and "q quit", fits the screen, has no dangling separator, and what it
+// drops is the end of the pane's priority list (the line at 80 columns is
+// a prefix of the one at 120, before the pinned keys).
+func TestHelpLineKeepsHelpAndQuit(t *testing.T) {
+	for _, hm := range helpModes {
+		var lines []string
+		for _, w := range []int{80, 120} {
+			var m Model
+			if hm.filehist {
+				m, _ = filehistModel(t, w, 40)
+			} else {
+				m, _ = demoModel(t, w, 40)
+			}
+			m = press(t, m, hm.keys...)
+			if m.paneAt(m.focus).Filtering() {
+				continue // the pane has the keyboard: q and ? are text or answers
+			}
+			line := strings.TrimSpace(ansi.Strip(m.helpLine()))
+			if !strings.HasSuffix(line, "? help • q quit") {
+				t.Errorf("%s at %d columns: help line does not end with ? and q: %q", hm.name, w, line)
+			}
+			if ansi.StringWidth(line) > w {
+				t.Errorf("%s at %d columns: help line is %d wide", hm.name, w, ansi.StringWidth(line))
+			}
+			if strings.HasSuffix(line, "•") || strings.Contains(line, "• •") || strings.Contains(line, "…") {
+				t.Errorf("%s at %d columns: help line is cut: %q", hm.name, w, line)
+			}
+			if !strings.Contains(screen(m), line) {
+				t.Errorf("%s at %d columns: the screen does not show the help line %q\n%s", hm.name, w, line, screen(m))
+			}
+			lines = append(lines, strings.TrimSuffix(line, "? help • q quit"))
+		}
+		if len(lines) == 2 && !strings.HasPrefix(lines[1], lines[0]) {
+			t.Errorf("%s: at 80 columns the line is not the start of the one at 120:\n 80: %q\n120: %q", hm.name, lines[0], lines[1])
+		}
+	}
+}
+
+// TestIndexDoesNotOfferFilter: the Index pane is one document; "/" is not
+// offered there, while list panes offer it.
+func TestIndexDoesNotOfferFilter(t *testing.T) {
+	m, _ := demoModel(t, 200, 40)
+	if s := ansi.Strip(press(t, m, "2").helpLine()); strings.Contains(s, "/ filter") {
+		t.Errorf("Index offers a filter it does not have: %q", s)
+	}
+	if s := ansi.Strip(press(t, m, "3").helpLine()); !strings.Contains(s, "/ filter") {
+		t.Errorf("Memories does not offer its filter: %q", s)
+	}
 }

@@ -124,8 +124,7 @@ func (m Model) render() string {
 	}
 	body = lipgloss.NewStyle().Width(m.bodyWidth()).Height(m.bodyHeight()).MaxHeight(m.bodyHeight()).MaxWidth(m.bodyWidth()).Render(body)
 	rows = append(rows, m.styles.PaneFocused.Render(body))
-	// bubbles' help can overflow by one item when the ellipsis does not fit.
-	rows = append(rows, lipgloss.NewStyle().MaxWidth(m.width).Render(m.help.ShortHelpView(m.shortHelp())))
+	rows = append(rows, m.helpLine())
 	rows = append(rows, m.statusLine())
 	return lipgloss.NewStyle().MaxHeight(m.height).Render(strings.Join(rows, "\n"))
 }
@@ -146,10 +145,55 @@ func (m Model) statusLine() string {
 	return m.styles.StatusBar.Render(s)
 }
 
-// shortHelp is the help line's bindings: the focused pane's keys, then
-// the keymap's short list.
+// filterer is a pane that says whether "/" filters it; panes without the
+// method are lists and always filter.
+type filterer interface{ CanFilter() bool }
+
+// shortHelpParts are the help line's bindings: optional is the focused
+// pane's keys then the keymap's short list, most important first; pinned
+// ends the line at every width. While the pane has the keyboard (a filter,
+// a form, a question) the global keys do not work, so only its own are
+// offered.
+func (m Model) shortHelpParts() (optional, pinned []key.Binding) {
+	p := m.paneAt(m.focus)
+	optional = append([]key.Binding{}, p.Help()...)
+	if p.Filtering() {
+		return optional, nil
+	}
+	for _, b := range m.keys.ShortHelp() {
+		if f, ok := p.(filterer); ok && !f.CanFilter() && sameBinding(b, m.keys.Filter) {
+			continue
+		}
+		optional = append(optional, b)
+	}
+	return optional, m.keys.Pinned()
+}
+
+// sameBinding reports whether a and b are the same binding.
+func sameBinding(a, b key.Binding) bool {
+	return a.Help() == b.Help() && strings.Join(a.Keys(), " ") == strings.Join(b.Keys(), " ")
+}
+
+// shortHelp is every binding the help line can show.
 func (m Model) shortHelp() []key.Binding {
-	return append(m.paneAt(m.focus).Help(), m.keys.ShortHelp()...)
+	optional, pinned := m.shortHelpParts()
+	return append(optional, pinned...)
+}
+
+// helpLine is the help line at the screen's width: optional keys are
+// dropped from the end (the least important first) until the line fits,
+// so the pinned "? help" and "q quit" stay and no separator dangles.
+func (m Model) helpLine() string {
+	optional, pinned := m.shortHelpParts()
+	h := m.help
+	h.SetWidth(0) // measure whole; the fitting is done here
+	for n := len(optional); n >= 0; n-- {
+		line := h.ShortHelpView(append(optional[:n:n], pinned...))
+		if lipgloss.Width(line) <= m.width {
+			return line
+		}
+	}
+	return lipgloss.NewStyle().MaxWidth(m.width).Render(h.ShortHelpView(pinned))
 }
 
 // fullHelpGroups are the help overlay's columns: the focused pane's keys,

@@ -197,3 +197,7 @@ func (m Model) View() string {
 	}
 	return head + "\n" + text.Truncate(m.summary(), m.width) + "\n" + m.vp.View()
 }
+
+// CanFilter is false: the pane is one document, not a list of rows, so
+// "/" is not offered (scroll with the list keys, G to the cut).
+func (m Model) CanFilter() bool { return false }
