@@ -86,7 +86,7 @@ func Default() KeyMap {
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		NextPane: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
 		PrevPane: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev pane")),
-		Undo:     key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo last change")),
+		Undo:     key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo memory change")),
 		Reload:   key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "reload")),
 
 		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),

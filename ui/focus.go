@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/views/component/text"
 	"github.com/memscope/memscope/views/msgs"
 )
 
@@ -36,6 +37,9 @@ type pane interface {
 	// ClickRow moves the cursor to row y of the pane and returns what
 	// the new selection needs computed or loaded.
 	ClickRow(y int) tea.Cmd
+	// Legend explains the symbols and badges the pane draws; the help
+	// overlay (?) lists it under the keys.
+	Legend() []text.LegendEntry
 }
 
 // paneAt returns pane i for iteration.
@@ -69,7 +73,20 @@ func (m *Model) paneAt(i int) pane {
 // (a filter line or a form), then hands the key to the focused pane.
 func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.showHelp {
-		m.showHelp = false
+		// The list keys scroll the overlay; any other key closes it.
+		switch {
+		case key.Matches(msg, m.keys.Down):
+			m.helpOffset++
+		case key.Matches(msg, m.keys.Up):
+			m.helpOffset--
+		case key.Matches(msg, m.keys.PageDown):
+			m.helpOffset += m.bodyHeight() - 1
+		case key.Matches(msg, m.keys.PageUp):
+			m.helpOffset -= m.bodyHeight() - 1
+		default:
+			m.showHelp = false
+		}
+		m.helpOffset = max(min(m.helpOffset, m.helpMaxOffset()), 0)
 		return m, nil
 	}
 	if c := m.confirm; c != nil {
@@ -89,7 +106,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		case key.Matches(msg, m.keys.Quit):
 			return m, tea.Quit
 		case key.Matches(msg, m.keys.Help):
-			m.showHelp = true
+			m.showHelp, m.helpOffset = true, 0
 			return m, nil
 		case key.Matches(msg, m.keys.NextPane):
 			return m, m.setFocus((m.focus + 1) % paneCount)

@@ -2,12 +2,15 @@ package ui
 
 import (
 	"fmt"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/keymap/keymaptest"
 )
 
@@ -176,5 +179,149 @@ func TestIndexDoesNotOfferFilter(t *testing.T) {
 	}
 	if s := ansi.Strip(press(t, m, "3").helpLine()); !strings.Contains(s, "/ filter") {
 		t.Errorf("Memories does not offer its filter: %q", s)
+	}
+}
+
+// TestLegendOverlay: ? on every pane shows its legend (every mark and
+// meaning reachable by scrolling), at 80×24 as at 120×40.
+func TestLegendOverlay(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		m, _ := demoModel(t, size.w, size.h)
+		for i := range paneCount {
+			m = press(t, m, keymap.PaneKey(i), "?")
+			legend := m.paneAt(m.focus).Legend()
+			if len(legend) == 0 {
+				t.Errorf("pane %d has no legend", i)
+			}
+			var seen strings.Builder
+			for range 40 {
+				seen.WriteString(screen(m))
+				m = press(t, m, "pgdown")
+			}
+			flat := strings.Join(strings.Fields(seen.String()), " ")
+			for _, e := range legend {
+				if !strings.Contains(flat, e.Mark) {
+					t.Errorf("%dx%d pane %d: the overlay never shows %q", size.w, size.h, i, e.Mark)
+				}
+				first := strings.Join(strings.Fields(e.Means), " ")
+				first = first[:min(len(first), 20)]
+				if !strings.Contains(flat, first) {
+					t.Errorf("%dx%d pane %d: the overlay never shows %q", size.w, size.h, i, first)
+				}
+			}
+			m = press(t, m, "esc")
+		}
+	}
+}
+
+// TestReadmeKeysAgree walks the README's pane table against the code: every
+// key the keys column names is bound in that pane (its own keys in some
+// mode, or the list keys), every key the pane offers in its first mode is
+// named there, and every one-symbol mark of the pane's legend (what ?
+// explains) appears in the row.
+func TestReadmeKeysAgree(t *testing.T) {
+	raw, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string][]string{} // pane name → the row's cells
+	for _, l := range strings.Split(string(raw), "\n") {
+		cells := strings.Split(l, "|")
+		if len(cells) != 5 {
+			continue
+		}
+		for _, name := range keymap.PaneNames {
+			if strings.TrimSpace(cells[1]) == name || strings.HasSuffix(strings.TrimSpace(cells[1]), " "+name) {
+				rows[name] = cells[1:4]
+			}
+		}
+	}
+	readmeKey := map[string]string{"←": "left", "→": "right"}
+	backticked := regexp.MustCompile("`([^`]+)`")
+	for i, name := range keymap.PaneNames {
+		row, ok := rows[name]
+		if !ok {
+			t.Errorf("README's pane table has no row for %s", name)
+			continue
+		}
+		bound := map[string]bool{}
+		km := keymapOf(t).(keymap.KeyMap)
+		for _, b := range append(km.Navigation(), km.Global()...) {
+			for _, k := range b.Keys() {
+				bound[k] = true
+			}
+		}
+		var first []key.Binding
+		for _, hm := range helpModes {
+			if hm.keys[0] != keymap.PaneKey(i) {
+				continue
+			}
+			var m Model
+			if hm.filehist {
+				m, _ = filehistModel(t, 140, 44)
+			} else {
+				m, _ = demoModel(t, 140, 44)
+			}
+			m = press(t, m, hm.keys...)
+			help := m.paneAt(m.focus).Help()
+			if first == nil {
+				first = help
+			}
+			for _, b := range help {
+				for _, k := range b.Keys() {
+					bound[k] = true
+				}
+			}
+		}
+		named := map[string]bool{}
+		for _, mt := range backticked.FindAllStringSubmatch(row[2], -1) {
+			k := mt[1]
+			if r, ok := readmeKey[k]; ok {
+				k = r
+			}
+			if len([]rune(k)) > 6 && k != "space" && k != "enter" {
+				continue // a name like `$EDITOR` or `.tar.gz`, not a key
+			}
+			named[k] = true
+			if !bound[k] {
+				t.Errorf("README says %s has key %q; the pane binds no such key", name, mt[1])
+			}
+		}
+		for _, b := range first {
+			found := false
+			for _, k := range b.Keys() {
+				found = found || named[k]
+			}
+			if !found {
+				t.Errorf("%s offers %q (%s); README's keys column does not name it", name, b.Help().Key, b.Help().Desc)
+			}
+		}
+		var p pane
+		if m, _ := demoModel(t, 100, 30); true {
+			p = m.paneAt(i)
+		}
+		for _, e := range p.Legend() {
+			if len([]rune(e.Mark)) == 1 && !strings.Contains(row[1], e.Mark) {
+				t.Errorf("%s's legend explains %q; README's row does not show it", name, e.Mark)
+			}
+		}
+	}
+}
+
+// TestUndoSaysWhichHistory: u undoes file-history restores on Files and
+// memory changes elsewhere; the help line and overlay say which.
+func TestUndoSaysWhichHistory(t *testing.T) {
+	m, _ := filehistModel(t, 160, 44)
+	for _, c := range []struct{ pane, want, not string }{{"0", "u undo file restore", "undo memory change"}, {"4", "u undo memory change", "undo file restore"}} {
+		m = press(t, m, c.pane)
+		line := ansi.Strip(m.helpLine())
+		if !strings.Contains(line, c.want) || strings.Contains(line, c.not) {
+			t.Errorf("pane %s: help line %q, want %q", c.pane, line, c.want)
+		}
+		m = press(t, m, "?")
+		if s := screen(m); !strings.Contains(s, strings.TrimPrefix(c.want, "u ")) || strings.Contains(s, c.not) {
+			t.Errorf("pane %s: help overlay does not say %q:\n%s", c.pane, c.want, s)
+		}
+		m = press(t, m, "esc")
 	}
 }

@@ -161,12 +161,23 @@ func (m Model) shortHelpParts() (optional, pinned []key.Binding) {
 		return optional, nil
 	}
 	for _, b := range m.keys.ShortHelp() {
+		b = m.undoNamed(b)
 		if f, ok := p.(filterer); ok && !f.CanFilter() && sameBinding(b, m.keys.Filter) {
 			continue
 		}
 		optional = append(optional, b)
 	}
 	return optional, m.keys.Pinned()
+}
+
+// undoNamed returns b, or when b is the undo key, the undo key named for
+// the history it undoes on the focused pane: file-history restores on
+// Files, memory changes everywhere else.
+func (m Model) undoNamed(b key.Binding) key.Binding {
+	if m.focus != paneFiles || !sameBinding(b, m.keys.Undo) {
+		return b
+	}
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "undo file restore"))
 }
 
 // sameBinding reports whether a and b are the same binding.
@@ -199,10 +210,60 @@ func (m Model) helpLine() string {
 // fullHelpGroups are the help overlay's columns: the focused pane's keys,
 // then the global, navigation and pane-number groups from the keymap.
 func (m Model) fullHelpGroups() [][]key.Binding {
-	return append([][]key.Binding{m.paneAt(m.focus).Help()}, m.keys.FullHelp()...)
+	groups := [][]key.Binding{m.paneAt(m.focus).Help()}
+	for _, g := range m.keys.FullHelp() {
+		named := make([]key.Binding, len(g))
+		for i, b := range g {
+			named[i] = m.undoNamed(b)
+		}
+		groups = append(groups, named)
+	}
+	return groups
 }
 
-// fullHelp is the help overlay.
+// helpLines is the whole help overlay, line by line: the pane's keys and
+// the global ones, then the pane's legend (what its symbols and badges
+// mean).
+func (m Model) helpLines() []string {
+	var b strings.Builder
+	b.WriteString(m.styles.Bold.Render("Keys — " + keymap.PaneNames[m.focus]))
+	b.WriteString(m.styles.Dim.Render("  (↑/↓ pgup/pgdn scroll, any other key closes)"))
+	b.WriteString("\n\n")
+	h := m.help
+	h.SetWidth(m.bodyWidth()) // columns that do not fit end in "…", not wrapped
+	b.WriteString(h.FullHelpView(m.fullHelpGroups()))
+	if legend := m.paneAt(m.focus).Legend(); len(legend) > 0 {
+		b.WriteString("\n\n")
+		b.WriteString(m.styles.Bold.Render("Symbols — " + keymap.PaneNames[m.focus]))
+		markW := 0
+		for _, e := range legend {
+			markW = max(markW, lipgloss.Width(e.Mark))
+		}
+		markW = min(markW, 26)
+		for _, e := range legend {
+			means := text.Wrap(e.Means, max(m.bodyWidth()-markW-4, 10))
+			indent := strings.Repeat(" ", markW+4)
+			b.WriteString("\n  " + text.Pad(e.Mark, markW) + "  " + strings.ReplaceAll(means, "\n", "\n"+indent))
+		}
+	}
+	lines := strings.Split(b.String(), "\n")
+	for i, l := range lines {
+		// bubbles' help can overrun its width by a column; a wrapped line
+		// would shift every line after it.
+		lines[i] = text.Truncate(l, m.bodyWidth())
+	}
+	return lines
+}
+
+// helpMaxOffset is the last first line the overlay scrolls to.
+func (m Model) helpMaxOffset() int {
+	return max(len(m.helpLines())-m.bodyHeight(), 0)
+}
+
+// fullHelp is the help overlay from helpOffset, one body high.
 func (m Model) fullHelp() string {
-	return m.styles.Bold.Render("Keys — "+keymap.PaneNames[m.focus]+" (any key closes)") + "\n\n" + m.help.FullHelpView(m.fullHelpGroups())
+	lines := m.helpLines()
+	off := max(min(m.helpOffset, m.helpMaxOffset()), 0)
+	end := min(off+m.bodyHeight(), len(lines))
+	return strings.Join(lines[off:end], "\n")
 }

@@ -69,6 +69,7 @@ type Model struct {
 	width, height int
 	focus         int
 	showHelp      bool
+	helpOffset    int // the help overlay's first line on screen
 	readOnly      bool
 	status        string
 	statusErr     bool
@@ -182,6 +183,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseClickMsg:
 		return m.handleClick(msg)
 	case tea.MouseWheelMsg:
+		if m.showHelp {
+			if msg.Mouse().Button == tea.MouseWheelUp {
+				m.helpOffset = max(m.helpOffset-3, 0)
+			} else {
+				m.helpOffset = min(m.helpOffset+3, m.helpMaxOffset())
+			}
+			return m, nil
+		}
 		return m.routeToFocused(msg)
 	}
 	if next, cmd, ok := m.handleData(msg); ok {

@@ -186,8 +186,12 @@ func TestHelpOverlayListsPaneAndGlobalKeys(t *testing.T) {
 		}
 	}
 	m = press(t, m, "j")
+	if !m.showHelp {
+		t.Error("j scrolls the help; it should not close it")
+	}
+	m = press(t, m, "x")
 	if m.showHelp {
-		t.Error("any key closes help")
+		t.Error("any key but the scroll keys closes help")
 	}
 }
 

@@ -42,17 +42,35 @@ type Input struct {
 	Lint *lint.Report
 }
 
-// flagNames are the lint kinds shown as flags, by their short names.
-var flagNames = map[lint.Kind]string{
-	lint.Duplicate:          "duplicate",
-	lint.Drift:              "drift",
-	lint.TooLong:            "too long",
-	lint.InvalidFrontmatter: "invalid",
-	lint.MissingFrontmatter: "no frontmatter",
-	lint.BrokenLink:         "broken link",
-	lint.NameMismatch:       "name",
-	lint.UnknownType:        "unknown type",
+// FlagMeaning is one flag a row can carry, and what lint found.
+type FlagMeaning struct {
+	Kind  lint.Kind
+	Flag  string
+	Means string
 }
+
+// FlagMeanings are the lint kinds shown as flags, by their short names, in
+// the order a legend lists them; a security finding flags its category
+// (secret, injection, …) instead.
+var FlagMeanings = []FlagMeaning{
+	{lint.Duplicate, "duplicate", "says nearly what another memory says (prune can merge them)"},
+	{lint.Drift, "drift", "names a file, path or identifier the project no longer has"},
+	{lint.TooLong, "too long", "longer than recall shows; the client cuts it when recalled"},
+	{lint.InvalidFrontmatter, "invalid", "frontmatter the client cannot read"},
+	{lint.MissingFrontmatter, "no frontmatter", "no name, description or type"},
+	{lint.BrokenLink, "broken link", "a [[link]] that names no memory"},
+	{lint.NameMismatch, "name", "frontmatter name and file name disagree (a file memscope wrote)"},
+	{lint.UnknownType, "unknown type", "no type, or one the client does not know"},
+}
+
+// flagNames are the lint kinds shown as flags, by their short names.
+var flagNames = func() map[lint.Kind]string {
+	out := map[lint.Kind]string{}
+	for _, f := range FlagMeanings {
+		out[f.Kind] = f.Flag
+	}
+	return out
+}()
 
 // Build returns one row per topic file of in.Memory, in the folder's
 // order (by path).

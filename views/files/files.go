@@ -15,6 +15,7 @@ import (
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
+	"github.com/memscope/memscope/views/component/text"
 	"github.com/memscope/memscope/views/msgs"
 )
 
@@ -265,3 +266,13 @@ func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 
 // Session returns the session shown, nil before one is loaded.
 func (m Model) Session() *filehist.SessionFileHistory { return m.session }
+
+// Legend explains the pane's marks.
+func (m Model) Legend() []text.LegendEntry {
+	return []text.LegendEntry{
+		{Mark: "●", Means: "touched by the selected turn"},
+		{Mark: "vN", Means: "the Nth saved version of the file (restoring it writes it back)"},
+		{Mark: "backup missing", Means: "the record names a version whose backup file is gone"},
+		{Mark: "u", Means: "here, undoes the last file-history restore (not a memory change)"},
+	}
+}

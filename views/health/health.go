@@ -277,3 +277,13 @@ func (m Model) detail() string {
 }
 
 func (m Model) diffLine(l string) string { return m.styles.DiffLine(l) }
+
+// Legend explains the pane's marks.
+func (m Model) Legend() []text.LegendEntry {
+	return []text.LegendEntry{
+		{Mark: "[ ] / [x]", Means: "a prune action, unselected / selected (space); a applies the selected after a y/n"},
+		{Mark: "error", Means: "the client loses or misreads memory, or memory holds a secret or an injection"},
+		{Mark: "warn", Means: "memory works but is getting worse"},
+		{Mark: "info", Means: "worth a look"},
+	}
+}

@@ -282,3 +282,13 @@ func (m Model) pasteBody(p model.PastedContent) []string {
 	}
 	return []string{m.styles.Error.Render(fmt.Sprintf("%s: %s", r.Status, r.Reason))}
 }
+
+// Legend explains the pane's marks and badges.
+func (m Model) Legend() []text.LegendEntry {
+	return []text.LegendEntry{
+		{Mark: "↑", Means: fmt.Sprintf("in the up-arrow window (the newest %d prompts of the project)", model.HistoryUpArrowLimit)},
+		{Mark: "[missing paste]", Means: "a paste the prompt refers to is not in the paste cache"},
+		{Mark: "[hash mismatch]", Means: "the cached paste's content does not match its hash"},
+		{Mark: "[unreadable paste]", Means: "the cached paste cannot be read"},
+	}
+}

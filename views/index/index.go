@@ -201,3 +201,12 @@ func (m Model) View() string {
 // CanFilter is false: the pane is one document, not a list of rows, so
 // "/" is not offered (scroll with the list keys, G to the cut).
 func (m Model) CanFilter() bool { return false }
+
+// Legend explains the pane's marks.
+func (m Model) Legend() []text.LegendEntry {
+	return []text.LegendEntry{
+		{Mark: "lines / chars", Means: fmt.Sprintf("MEMORY.md against the client's caps (%d lines, %d characters)", memindex.MaxLines, memindex.MaxChars)},
+		{Mark: "✂", Means: "the line where the client stops loading; the dimmed lines after it are never seen"},
+		{Mark: "What the client appends", Means: "the WARNING the client adds when it cuts the index"},
+	}
+}

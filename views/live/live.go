@@ -11,6 +11,7 @@
 package live
 
 import (
+	"fmt"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -22,6 +23,7 @@ import (
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
+	"github.com/memscope/memscope/views/component/text"
 	"github.com/memscope/memscope/views/msgs"
 )
 
@@ -220,3 +222,13 @@ func status(s string) tea.Cmd {
 // short is a session id cut for a row or a message, kept on one row (a
 // newline in an id shows as \n).
 func short(id string) string { return format.ShortID(model.SanitizeLine(id)) }
+
+// Legend explains the pane's marks.
+func (m Model) Legend() []text.LegendEntry {
+	return []text.LegendEntry{
+		{Mark: "⟲", Means: fmt.Sprintf("the session compacted in the last %d minutes", int(recent.Minutes()))},
+		{Mark: "█ ░", Means: "the context used / left of the session's window"},
+		{Mark: "│", Means: "on the meter: the warning, autocompact and blocking levels"},
+		{Mark: "5-hour block", Means: "the current usage block, counted as ccusage blocks does"},
+	}
+}

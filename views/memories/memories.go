@@ -417,3 +417,27 @@ func (m Model) detail() string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// Legend explains the pane's marks and badges. The age thresholds depend
+// on the memory's type; they are the engine's (memindex.DefaultStaleness).
+func (m Model) Legend() []text.LegendEntry {
+	th := memindex.DefaultStaleness()
+	var limits []string
+	for _, t := range append(append([]model.MemoryType{}, memoryTypes...), model.TypeUntyped) {
+		l := th[t]
+		limits = append(limits, fmt.Sprintf("%s aging from %dd, stale from %dd", t, l.AgingDays, l.StaleDays))
+	}
+	out := []text.LegendEntry{
+		{Mark: "●", Means: "MEMORY.md links it, and the client loads that line"},
+		{Mark: "◐", Means: "MEMORY.md links it, past the cut: the client never sees the line"},
+		{Mark: "·", Means: "MEMORY.md does not link it (recall can still find it)"},
+		{Mark: "user feed proj ref ----", Means: "the memory's type (---- none or unknown)"},
+		{Mark: "Nd fresh / aging / stale", Means: "days since last written (metadata.modified, else mtime), judged by type: " + strings.Join(limits, "; ")},
+		{Mark: "N days old", Means: fmt.Sprintf("the client's own note, added to a recalled memory %d or more days old (shown as \"recall adds\")", memindex.FreshnessWarnAfterDays)},
+		{Mark: "[link]", Means: "a symbolic link: shown and read, never written through"},
+	}
+	for _, f := range memrows.FlagMeanings {
+		out = append(out, text.LegendEntry{Mark: "[" + f.Flag + "]", Means: f.Means})
+	}
+	return append(out, text.LegendEntry{Mark: "[secret] [injection] …", Means: "the security scan's finding; a write needs your y/n"})
+}

@@ -220,3 +220,15 @@ func (m Model) detail() string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// Legend explains the pane's statuses.
+func (m Model) Legend() []text.LegendEntry {
+	return []text.LegendEntry{
+		{Mark: "ok", Means: "cached, and its content matches its hash"},
+		{Mark: "orphan", Means: "cached, but no history line refers to it"},
+		{Mark: "missing", Means: "history refers to it, the cache does not have it"},
+		{Mark: "hash mismatch", Means: "the content does not match the hash it is filed under"},
+		{Mark: "unreadable", Means: "the file cannot be read"},
+		{Mark: "REFS", Means: "how many history lines refer to the paste"},
+	}
+}

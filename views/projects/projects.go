@@ -148,3 +148,13 @@ func (m Model) renderRow(r Row, selected bool, width int) string {
 	nameW := max(width-34, 10)
 	return fmt.Sprintf("%-3s%-*s %8d %9s %10s", mark, nameW, text.TruncateLeft(name, nameW), r.Project.Sessions, mem, text.Ago(m.now, r.Project.LastActivity))
 }
+
+// Legend explains the pane's marks and columns.
+func (m Model) Legend() []text.LegendEntry {
+	return []text.LegendEntry{
+		{Mark: "▸", Means: "the open project: the other panes show it (enter opens another)"},
+		{Mark: "*", Means: "the project of the folder memscope was started in"},
+		{Mark: "MEMORY", Means: "memory files (topic files, not MEMORY.md) · their size; — no memory folder"},
+		{Mark: "ACTIVE", Means: "the newest record timestamp of the project's transcripts"},
+	}
+}

@@ -288,3 +288,16 @@ func (m Model) detail() string {
 	}
 	return lipgloss.NewStyle().MaxWidth(m.width).Render(m.styles.Clip(lines, rows))
 }
+
+// Legend explains the pane's statuses.
+func (m Model) Legend() []text.LegendEntry {
+	return []text.LegendEntry{
+		{Mark: "loaded", Means: "enters the next session's context whole"},
+		{Mark: "truncated", Means: "enters it cut to the client's limit"},
+		{Mark: "later", Means: "a rule with paths:, loaded when a matching file is touched"},
+		{Mark: "missing", Means: "an @import whose file does not exist"},
+		{Mark: "not in session", Means: "written after the session started, so not in it"},
+		{Mark: "skipped", Means: "found but not sent (the line below says why)"},
+		{Mark: "recalled / over budget", Means: "a memory recall would add for the query (i), or leave out for size"},
+	}
+}

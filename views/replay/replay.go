@@ -25,6 +25,7 @@ import (
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
+	"github.com/memscope/memscope/views/component/text"
 )
 
 // Session is one transcript of the project, as the session list shows it.
@@ -296,4 +297,13 @@ func (m Model) Help() []key.Binding {
 		return []key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.Window, m.keys.Pipeline, m.keys.Back}
 	}
 	panic(badMode(m.mode))
+}
+
+// Legend explains the pane's marks.
+func (m Model) Legend() []text.LegendEntry {
+	return []text.LegendEntry{
+		{Mark: "[kind]", Means: "a transcript that is not the main session: [subagent] an agent's, [seed] sessions/<id>/transcript.jsonl"},
+		{Mark: "compact / micro", Means: "compactions and micro-compactions recorded in the session"},
+		{Mark: "▸", Means: "in the pipeline, the stage shown (←/→)"},
+	}
 }

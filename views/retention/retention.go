@@ -419,3 +419,12 @@ func neverWhat(k cleanup.NeverSweptKind) string {
 	}
 	return string(k)
 }
+
+// Legend explains the pane's rows.
+func (m Model) Legend() []text.LegendEntry {
+	return []text.LegendEntry{
+		{Mark: "day rows", Means: "what the client's cleanup deletes on that day (cleanupPeriodDays after the file's last change)"},
+		{Mark: "never swept", Means: "history and memory: cleanup never deletes them"},
+		{Mark: "a", Means: "archives everything up to the selected day (copies, verified; deletes nothing)"},
+	}
+}

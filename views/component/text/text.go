@@ -121,3 +121,12 @@ func Tokens(n int64) string {
 	}
 	return fmt.Sprintf("%.1fM", float64(n)/1000000)
 }
+
+// LegendEntry explains one symbol or badge a pane draws; the help overlay
+// (?) lists a pane's entries under its keys.
+type LegendEntry struct {
+	// Mark is the symbol or badge as the pane draws it.
+	Mark string
+	// Means says what it means.
+	Means string
+}
