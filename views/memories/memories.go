@@ -68,15 +68,24 @@ type Model struct {
 // New returns an empty Memories pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
 	m := Model{keys: keys, styles: st, name: style.Input("", "name (a-z, 0-9, -)"), desc: style.Input("", "one-line description")}
-	m.list = list.New(keys, st, func(r Row) string {
-		return r.File.Path + " " + r.File.Name + " " + r.File.Description + " " + string(r.File.Type) + " " + strings.Join(r.Flags, " ")
-	}, m.renderRow)
+	m.list = list.New(keys, st, rowText, m.renderRow)
 	m.list.Empty = "reading the memory folder…"
 	return m
 }
 
 // Title names the pane.
 func (m Model) Title() string { return "Memories" }
+
+// rowText is what the filter matches: the file's names and type, and the
+// badges the row shows (staleness, [link], lint's flags), so "/stale"
+// finds the stale rows.
+func rowText(r Row) string {
+	parts := []string{r.File.Path, r.File.Name, r.File.Description, string(r.File.Type), string(r.Staleness)}
+	if r.File.Symlink {
+		parts = append(parts, "link")
+	}
+	return strings.Join(append(parts, r.Flags...), " ")
+}
 
 // SetRows shows a project's memory files.
 func (m *Model) SetRows(rows []Row) {

@@ -37,6 +37,16 @@ type Row struct {
 // Orphan reports a file no history line refers to.
 func (r Row) Orphan() bool { return r.Refs == 0 && r.Status != model.PasteMissing }
 
+// rowText is what the filter matches: the hash, the path, and the status
+// badge the row shows ("/orphan" finds the orphans).
+func rowText(r Row) string {
+	s := string(r.Hash) + " " + strings.ReplaceAll(string(r.Status), "-", " ") + " " + r.Path
+	if r.Orphan() {
+		s += " orphan"
+	}
+	return s
+}
+
 // Rows builds the pane's rows from a paste inventory: every file, then
 // every referenced hash without a file.
 func Rows(inv *model.PasteInventory, refs map[model.PasteHash]int) []Row {
@@ -82,7 +92,7 @@ type Model struct {
 // New returns an empty Pastes pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
 	m := Model{keys: keys, styles: st, preview: map[string]msgs.PasteResolved{}}
-	m.list = list.New(keys, st, func(r Row) string { return string(r.Hash) + " " + string(r.Status) + " " + r.Path }, m.renderRow)
+	m.list = list.New(keys, st, rowText, m.renderRow)
 	m.list.Empty = "reading the paste cache…"
 	return m
 }

@@ -125,6 +125,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 // View draws the header and the list.
 func (m Model) View() string {
 	header := m.styles.Header.Render(fmt.Sprintf("%-3s%-*s %8s %9s %10s", "", max(m.width-34, 10), "PROJECT", "SESSIONS", "MEMORY", "ACTIVE"))
+	// The row renderer is bound here, to this frame's pane: a method value
+	// bound earlier keeps a copy of the pane from then, and ▸ would show
+	// the project that was open at that time.
+	m.list.Render = m.renderRow
 	return header + "\n" + m.list.View()
 }
 

@@ -34,6 +34,9 @@ type Model[T any] struct {
 	Empty    string
 	lowered  []string // lower-cased filter text per item, built lazily
 	filtered string
+	// before is the item under the cursor when the filter line opened
+	// (-1 for none): esc while typing puts the cursor back on it.
+	before int
 }
 
 // New returns an empty list.
@@ -181,6 +184,11 @@ func (m Model[T]) Update(msg tea.Msg) (Model[T], tea.Cmd, bool) {
 				m.filter.Blur()
 				m.filter.SetValue("")
 				m.applyFilter()
+				// Typing moved the cursor onto matches; esc cancels the
+				// filter, so the cursor goes back where it was.
+				if m.before >= 0 {
+					m.Select(m.before)
+				}
 				return m, nil, true
 			}
 			var cmd tea.Cmd
@@ -205,6 +213,7 @@ func (m Model[T]) Update(msg tea.Msg) (Model[T], tea.Cmd, bool) {
 			m.cursor += m.rows()
 		case key.Matches(msg, m.keys.Filter):
 			m.editing = true
+			m.before = m.Index()
 			m.clamp()
 			return m, m.filter.Focus(), true
 		case key.Matches(msg, m.keys.Back) && m.filter.Value() != "":
@@ -259,7 +268,12 @@ func (m Model[T]) View() string {
 		if lines > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(m.styles.Dim.Render(m.Empty))
+		empty := m.Empty
+		if q := strings.TrimSpace(m.filter.Value()); q != "" && len(m.items) > 0 {
+			// The list has rows; the filter hides them all.
+			empty = "no row matches /" + q + " (esc clears)"
+		}
+		b.WriteString(m.styles.Dim.Render(empty))
 		return b.String()
 	}
 	end := min(m.offset+m.rows(), len(m.visible))

@@ -105,3 +105,32 @@ func BenchmarkViewHundredThousand(b *testing.B) {
 		_ = m.View()
 	}
 }
+
+// TestEscWhileTypingKeepsTheCursor: typing moves the cursor onto the
+// matches; esc cancels the filter and puts it back where it was.
+func TestEscWhileTypingKeepsTheCursor(t *testing.T) {
+	m := newList(100)
+	m = press(m, "j", "j", "j", "j", "j", "/", "9")
+	if got, _ := m.Selected(); got != "item 9" {
+		t.Fatalf("typing 9 selected %q", got)
+	}
+	m = press(m, "esc")
+	if got, _ := m.Selected(); got != "item 5" {
+		t.Fatalf("esc while typing moved the cursor to %q, want item 5", got)
+	}
+}
+
+// TestFilterMatchingNothingSaysSo: a filter that hides every row says so,
+// not the list's empty text.
+func TestFilterMatchingNothingSaysSo(t *testing.T) {
+	m := newList(3)
+	m.Empty = "no items in this project"
+	m = press(m, "/", "x", "y", "z")
+	v := m.View()
+	if !strings.Contains(v, "no row matches /xyz") || strings.Contains(v, "no items in this project") {
+		t.Fatalf("filter matching nothing: %q", v)
+	}
+	if v := newList(0).View(); !strings.Contains(v, "nothing here") {
+		t.Fatalf("an empty list keeps its empty text: %q", v)
+	}
+}
