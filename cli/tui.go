@@ -54,6 +54,7 @@ func runTerminalApp(e *env, args []string) error {
 		Home:      o.home,
 		Project:   proj,
 		Demo:      o.demo != nil,
+		DemoAsked: opts.home.demo,
 		Now:       e.now,
 		Getenv:    e.getenv,
 		Watch:     !opts.noWatch,

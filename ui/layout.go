@@ -16,7 +16,10 @@ import (
 
 func (m Model) bannerText() string {
 	var parts []string
-	if m.opts.Demo {
+	switch {
+	case m.opts.Demo && m.opts.DemoAsked:
+		parts = append(parts, "DEMO HOME — memscope's built-in example (--demo); without it memscope opens ~/.claude or --home DIR")
+	case m.opts.Demo:
 		parts = append(parts, "DEMO HOME — no Claude home found; this is memscope's built-in example (use --home DIR)")
 	}
 	if m.readOnly {

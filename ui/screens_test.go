@@ -42,3 +42,16 @@ func TestFilterMatchesBadges(t *testing.T) {
 		t.Fatalf("a filter matching nothing:\n%s", s)
 	}
 }
+
+// TestDemoBannerSaysWhy: the demo banner says "no Claude home found" only
+// when none was; asked for with --demo, it says so.
+func TestDemoBannerSaysWhy(t *testing.T) {
+	m := Model{opts: Options{Demo: true, DemoAsked: true}}
+	if b := m.bannerText(); strings.Contains(b, "no Claude home found") || !strings.Contains(b, "--demo") {
+		t.Errorf("--demo banner: %q", b)
+	}
+	m.opts.DemoAsked = false
+	if b := m.bannerText(); !strings.Contains(b, "no Claude home found") {
+		t.Errorf("fallback demo banner: %q", b)
+	}
+}

@@ -4,7 +4,6 @@
 package ui
 
 import (
-	"fmt"
 	"io/fs"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/markdown"
 	"github.com/memscope/memscope/views/component/style"
+	"github.com/memscope/memscope/views/component/text"
 	"github.com/memscope/memscope/views/files"
 	"github.com/memscope/memscope/views/health"
 	"github.com/memscope/memscope/views/history"
@@ -36,6 +36,9 @@ type Options struct {
 	Project string
 	// Demo says Home is the embedded demo (shown in the banner).
 	Demo bool
+	// DemoAsked says the demo was asked for (--demo); otherwise it is
+	// shown because no Claude home was found, and the banner says that.
+	DemoAsked bool
 	// Now is the clock; time.Now in production.
 	Now func() time.Time
 	// Getenv reads the environment (EDITOR, NO_COLOR).
@@ -218,5 +221,5 @@ func (m Model) loadingText() string {
 	if len(m.loading) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("loading %d source(s)…", len(m.loading))
+	return "loading " + text.Count(len(m.loading), "source", "") + "…"
 }

@@ -159,7 +159,7 @@ func (m Model) confirmLine() string {
 	if p.Writes() == 0 {
 		return "Nothing to restore: every file already is as it would be. Any key to close."
 	}
-	return fmt.Sprintf("Restore %d file(s) as shown below? The current content is saved first; undo puts it back. y/n", p.Writes())
+	return fmt.Sprintf("Restore %s as shown below? The current content is saved first; undo puts it back. y/n", text.Count(p.Writes(), "file", ""))
 }
 
 func (m Model) detail(rows int) string {

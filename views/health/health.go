@@ -235,10 +235,10 @@ func (m Model) View() string {
 	if m.plan != nil {
 		actions = len(m.plan.Actions)
 	}
-	head := fmt.Sprintf("%d errors · %d warnings · %d infos · %d prune actions (%d selected) — space select, a apply, u undo",
-		r.Errors, r.Warnings, r.Infos, actions, len(m.Selected()))
+	head := fmt.Sprintf("%s · %s · %s · %s (%d selected) — space select, a apply, u undo",
+		text.Count(r.Errors, "error", ""), text.Count(r.Warnings, "warning", ""), text.Count(r.Infos, "info", ""), text.Count(actions, "prune action", ""), len(m.Selected()))
 	if m.confirm {
-		head = m.styles.Warn.Render(fmt.Sprintf("Apply %d prune action(s)? Deletions go to the trash; u undoes it all. y/n", len(m.applyIDs())))
+		head = m.styles.Warn.Render(fmt.Sprintf("Apply %s? Deletions go to the trash; u undoes it all. y/n", text.Count(len(m.applyIDs()), "prune action", "")))
 	}
 	var b strings.Builder
 	b.WriteString(text.Truncate(head, m.width))

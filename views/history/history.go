@@ -234,7 +234,7 @@ func (m Model) detail() string {
 	lines = append(lines, shown...)
 	ps := e.SortedPastes()
 	if len(ps) > 0 && !m.expanded {
-		lines = append(lines, m.styles.Dim.Render(fmt.Sprintf("%d paste(s) — space to expand", len(ps))))
+		lines = append(lines, m.styles.Dim.Render(text.Count(len(ps), "paste", "")+" — space to expand"))
 	}
 	if m.expanded {
 		for _, p := range ps {

@@ -191,8 +191,8 @@ func (m Model) renderRow(r Row, selected bool, width int) string {
 // View draws the summary, the list and a preview of the selected paste.
 func (m Model) View() string {
 	s := m.summary
-	head := fmt.Sprintf("%d files · %d referenced hashes: %d ok, %d missing, %d mismatched · %d orphans · %d inline pastes",
-		s.Files, s.Referenced, s.Resolved, s.Missing, s.HashMismatch, s.Orphans, s.Inline)
+	head := fmt.Sprintf("%s · %s: %d ok, %d missing, %d mismatched · %s · %s",
+		text.Count(s.Files, "file", ""), text.Count(s.Referenced, "referenced hash", "referenced hashes"), s.Resolved, s.Missing, s.HashMismatch, text.Count(s.Orphans, "orphan", ""), text.Count(s.Inline, "inline paste", ""))
 	if !m.loaded {
 		head = "reading history and the paste cache…"
 	}
@@ -213,7 +213,7 @@ func (m Model) detail() string {
 	lines := []string{m.styles.Dim.Render(model.SanitizeLine(r.Path))}
 	switch {
 	case r.Status == model.PasteMissing:
-		lines = append(lines, m.styles.Error.Render(fmt.Sprintf("%d history line(s) refer to this paste, but the file is gone (swept by cleanupPeriodDays?)", r.Refs)))
+		lines = append(lines, m.styles.Error.Render(text.Count(r.Refs, "history line refers", "history lines refer")+" to this paste, but the file is gone (swept by cleanupPeriodDays?)"))
 	case r.Reason != "":
 		lines = append(lines, m.styles.Warn.Render(model.SanitizeLine(r.Reason)))
 	}

@@ -218,7 +218,7 @@ func (m Model) chainLines(r timeline.Resume, w int) []string {
 		out = append(out, m.styles.Error.Render(text.Truncate("fallback: "+r.FallbackReason, w)))
 	}
 	if len(r.Preserved) > 0 {
-		out = append(out, m.styles.Dim.Render(text.Truncate(fmt.Sprintf("%d preserved message(s) relinked after the summary", len(r.Preserved)), w)))
+		out = append(out, m.styles.Dim.Render(text.Truncate(text.Count(len(r.Preserved), "preserved message", "")+" relinked after the summary", w)))
 	}
 	msgs := r.Messages
 	const show = 12
@@ -299,7 +299,7 @@ func (m Model) pipelineView() string {
 	if m.pipeStage < len(r.Stages) {
 		st := r.Stages[m.pipeStage]
 		lines = append(lines, "")
-		lines = append(lines, m.styles.Bold.Render(text.Truncate(fmt.Sprintf("%s: %s → %s tokens, %d item(s)", st.Stage, fmtK(int(st.Before)), fmtK(int(st.After)), st.Items), w)))
+		lines = append(lines, m.styles.Bold.Render(text.Truncate(fmt.Sprintf("%s: %s → %s tokens, %s", st.Stage, fmtK(int(st.Before)), fmtK(int(st.After)), text.Count(st.Items, "item", "")), w)))
 		for _, l := range strings.Split(text.Wrap(st.Detail, w), "\n") {
 			lines = append(lines, l)
 		}

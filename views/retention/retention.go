@@ -193,7 +193,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, status(m.nothingToArchive(), true)
 		}
 		m.mode = modeDest
-		m.dest.Prompt = fmt.Sprintf("archive %d item(s) up to %q to: ", len(m.selection()), m.uptoLabel())
+		m.dest.Prompt = fmt.Sprintf("archive %s up to %q to: ", text.Count(len(m.selection()), "item", ""), m.uptoLabel())
 		m.dest.SetValue("")
 		m.dest.Placeholder = destPlaceholder
 		if m.lastDest != "" {
@@ -223,7 +223,7 @@ func (m Model) updateDest(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.dest.Blur()
 		m.lastDest = to
 		req := ArchiveRequest{To: to, Items: m.selection(), Upto: m.uptoLabel()}
-		m.last, m.lastErr = fmt.Sprintf("archiving %d item(s) to %s…", len(req.Items), to), false
+		m.last, m.lastErr = fmt.Sprintf("archiving %s to %s…", text.Count(len(req.Items), "item", ""), to), false
 		return m, func() tea.Msg { return req }
 	}
 	var cmd tea.Cmd
@@ -364,7 +364,7 @@ func (m Model) hint() string {
 	if label == "" {
 		return "a: archive (select a step of the time line)"
 	}
-	return fmt.Sprintf("a: archive what is swept up to %q (%d items) — copies, never moves", label, len(m.selection()))
+	return fmt.Sprintf("a: archive what is swept up to %q (%s) — copies, never moves", label, text.Count(len(m.selection()), "item", ""))
 }
 
 func (m Model) detail() string {
@@ -377,17 +377,17 @@ func (m Model) detail() string {
 	var lines []string
 	if n := r.Never; n != nil {
 		lines = append(lines, m.styles.Bold.Render(text.Truncate(model.SanitizeForTerminal(n.Path), m.width)),
-			fmt.Sprintf("%d file(s), %s — cleanupPeriodDays never deletes %s", n.Files, text.Bytes(n.Size), neverWhat(n.Kind)))
+			fmt.Sprintf("%s, %s — cleanupPeriodDays never deletes %s", text.Count(n.Files, "file", ""), text.Bytes(n.Size), neverWhat(n.Kind)))
 		return m.styles.Clip(lines, rows)
 	}
 	g := r.Group
-	lines = append(lines, m.styles.Bold.Render(fmt.Sprintf("%s: %d item(s), %d file(s), %s", g.Label(m.forecast.HorizonDays), g.Total.Items, g.Total.Files, text.Bytes(g.Total.Bytes))))
+	lines = append(lines, m.styles.Bold.Render(fmt.Sprintf("%s: %s, %s, %s", g.Label(m.forecast.HorizonDays), text.Count(g.Total.Items, "item", ""), text.Count(g.Total.Files, "file", ""), text.Bytes(g.Total.Bytes))))
 	pastes := map[string]bool{}
 	for _, idx := range g.Items {
 		it := m.forecast.Items[idx]
 		p := model.SanitizeForTerminal(it.Path)
 		if it.Dir {
-			p += fmt.Sprintf("/ (%d files)", it.Files)
+			p += "/ (" + text.Count(it.Files, "file", "") + ")"
 		}
 		if it.Kind == cleanup.KindPaste {
 			pastes[it.Path] = true
@@ -402,7 +402,7 @@ func (m Model) detail() string {
 		}
 	}
 	if len(dangling) > 0 {
-		lines = append(lines, m.styles.Warn.Render(fmt.Sprintf("%d history line(s) will then point at a missing paste:", len(dangling))))
+		lines = append(lines, m.styles.Warn.Render(text.Count(len(dangling), "history line", "")+" will then point at a missing paste:"))
 		lines = append(lines, dangling...)
 	}
 	return m.styles.Clip(lines, rows)

@@ -61,7 +61,7 @@ func (r *Renderer) Render(md string, width int, st Style) string {
 	tr, ok := r.cache[k]
 	if !ok {
 		var err error
-		tr, err = glamour.NewTermRenderer(glamour.WithStandardStyle(string(st)), glamour.WithWordWrap(width-margin))
+		tr, err = glamour.NewTermRenderer(glamour.WithStandardStyle(string(st)), glamour.WithWordWrap(width-margin), glamour.WithBaseURL(linkBase))
 		if err != nil {
 			return md
 		}
@@ -71,5 +71,11 @@ func (r *Renderer) Render(md string, width int, st Style) string {
 	if err != nil {
 		return md
 	}
-	return strings.Trim(out, "\n")
+	return strings.Trim(strings.ReplaceAll(out, linkBase, ""), "\n")
 }
+
+// linkBase is the base URL relative links are resolved against, removed
+// from the output after. Without a base, glamour resolves "user_role.md"
+// against an empty URL and prints "/user_role.md", a path that does not
+// exist; MEMORY.md's links are relative to the memory folder.
+const linkBase = "x://memscope/"

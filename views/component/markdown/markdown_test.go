@@ -31,3 +31,15 @@ func TestStyleFor(t *testing.T) {
 		t.Fatal("style choice wrong")
 	}
 }
+
+// TestRelativeLinksKeepTheirPath: MEMORY.md's links name files in the
+// memory folder; they render as written, without a leading slash.
+func TestRelativeLinksKeepTheirPath(t *testing.T) {
+	out := NewRenderer().Render("- [Who I am](user_writer.md) — the hook\n", 80, NoTTY)
+	if !strings.Contains(out, "user_writer.md") || strings.Contains(out, "/user_writer.md") || strings.Contains(out, "x://") {
+		t.Fatalf("relative link rendered as %q", out)
+	}
+	if out := NewRenderer().Render("[site](https://example.com/a)\n", 80, NoTTY); !strings.Contains(out, "https://example.com/a") {
+		t.Fatalf("absolute link rendered as %q", out)
+	}
+}

@@ -4,6 +4,7 @@ package text
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -129,4 +130,16 @@ type LegendEntry struct {
 	Mark string
 	// Means says what it means.
 	Means string
+}
+
+// Count is n with its noun, singular for one: "1 file", "2 files". many
+// is the plural; empty adds "s" to one.
+func Count(n int, one, many string) string {
+	if many == "" {
+		many = one + "s"
+	}
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

@@ -59,3 +59,15 @@ func TestWrap(t *testing.T) {
 		t.Errorf("long word: %q", got)
 	}
 }
+
+func TestCount(t *testing.T) {
+	for _, c := range []struct {
+		n         int
+		one, many string
+		want      string
+	}{{1, "orphan", "", "1 orphan"}, {0, "orphan", "", "0 orphans"}, {2, "file", "", "2 files"}, {1, "hash", "hashes", "1 hash"}, {3, "hash", "hashes", "3 hashes"}} {
+		if got := Count(c.n, c.one, c.many); got != c.want {
+			t.Errorf("Count(%d, %q, %q) = %q, want %q", c.n, c.one, c.many, got, c.want)
+		}
+	}
+}
