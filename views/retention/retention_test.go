@@ -134,7 +134,7 @@ func TestTimelineRows(t *testing.T) {
 		"after 30 days 2027-01-06",
 		"transcript 1 · session-file 1",
 		"never swept   history",
-		"now: 3 item(s), 5 file(s)",
+		"now: 3 items, 5 files",
 		"file-history/s1/ (3 files)",
 		"1 history line(s) will then point at a missing paste:",
 		"history.jsonl:4 paste #1 aaaaaaaaaaaaaaaa",
@@ -172,7 +172,7 @@ func TestArchiveRequest(t *testing.T) {
 	if req.To != "/backup/claude-old" || req.Upto != "in 12 days" || strings.Join(paths, " ") != want {
 		t.Errorf("request = to %q upto %q items %v", req.To, req.Upto, paths)
 	}
-	if m.Filtering() || !strings.Contains(screen(m), "archiving 6 item(s) to /backup/claude-old") {
+	if m.Filtering() || !strings.Contains(screen(m), "archiving 6 items to /backup/claude-old") {
 		t.Errorf("after enter: filtering %v\n%s", m.Filtering(), screen(m))
 	}
 
