@@ -136,7 +136,7 @@ func TestTimelineRows(t *testing.T) {
 		"never swept   history",
 		"now: 3 items, 5 files",
 		"file-history/s1/ (3 files)",
-		"1 history line(s) will then point at a missing paste:",
+		"1 history line will then point at a missing paste:",
 		"history.jsonl:4 paste #1 aaaaaaaaaaaaaaaa",
 	} {
 		if !strings.Contains(s, want) {
