@@ -248,7 +248,7 @@ func TestFilesPaneRestoreConfirmation(t *testing.T) {
 			}
 			p, err := filehist.PlanVersionRestore(f.home.FS, &f.s, "README.md", 1)
 			m.SetPlan(p, err)
-			if !m.Filtering() || !strings.Contains(screen(f, m), "Restore 1 file(s)") {
+			if !m.Filtering() || !strings.Contains(screen(f, m), "Restore 1 file as shown") {
 				t.Fatalf("no confirmation:\n%s", screen(f, m))
 			}
 			m, out = press(t, m, tt.answer)
