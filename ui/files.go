@@ -9,6 +9,7 @@ import (
 	"github.com/memscope/memscope/engine/filehist"
 	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/text"
 	"github.com/memscope/memscope/views/files"
 )
 
@@ -154,9 +155,9 @@ func (m Model) handleFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		// The short part first: summaries name whole session and turn ids,
 		// which a status line cuts.
-		status := fmt.Sprintf("undone: %d file(s) put back · %s", len(msg.ch.Files), msg.ch.Summary)
+		status := fmt.Sprintf("undone: %s put back · %s", text.Count(len(msg.ch.Files), "file", ""), msg.ch.Summary)
 		if msg.ch.ID != "" && msg.ch.Op != "" && !strings.HasPrefix(msg.ch.Summary, "undo:") {
-			status = fmt.Sprintf("restored %d file(s), u undoes it · %s", len(msg.ch.Files), msg.ch.Summary)
+			status = fmt.Sprintf("restored %s, u undoes it · %s", text.Count(len(msg.ch.Files), "file", ""), msg.ch.Summary)
 		}
 		m.setStatus(status, false)
 		return m, m.loadFileSessionCmd(msg.sid, msg.transcript), true
