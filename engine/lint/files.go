@@ -112,9 +112,14 @@ func (l *linter) lintFrontmatter(f *model.MemoryFile) {
 		l.add(Finding{Kind: UnknownType, Severity: SevWarning, Path: f.Path, Line: 1,
 			Message: fmt.Sprintf("unknown type %q: the client reads it as untyped; use one of user, feedback, project, reference", f.RawType)})
 	}
-	if f.Name != "" && !memindex.NameMatchesFile(f.Path, f.Name, f.Type) {
-		l.add(Finding{Kind: NameMismatch, Severity: SevWarning, Path: f.Path, Line: 1,
-			Message: fmt.Sprintf("name %q does not match the file name (expected %s); rename to make them agree", f.Name, memindex.MemoryFileName(f.Type, safeOr(f.Name)))})
+	// The client does not name files after name (it picks the file name
+	// itself and never compares them), so a difference costs nothing: on a
+	// file the client stamped (originSessionId, node_type) it is its own
+	// convention and not reported; elsewhere it is info, memscope's naming
+	// (n and r write <type>_<name>.md) offered for consistency.
+	if f.Name != "" && !clientStamped(f) && !memindex.NameMatchesFile(f.Path, f.Name, f.Type) {
+		l.add(Finding{Kind: NameMismatch, Severity: SevInfo, Path: f.Path, Line: 1,
+			Message: fmt.Sprintf("name %q differs from the file name (memscope would name it %s); the client does not mind, rename only for tidiness", f.Name, memindex.MemoryFileName(f.Type, safeOr(f.Name)))})
 	}
 }
 
@@ -190,4 +195,10 @@ func (l *linter) lintProblems() {
 		rel := strings.TrimPrefix(strings.TrimPrefix(p.File, l.md.Dir), "/")
 		l.add(Finding{Kind: Unreadable, Severity: SevWarning, Path: rel, Line: p.Line, Message: p.Reason})
 	}
+}
+
+// clientStamped reports whether the client wrote f: it stamps the
+// frontmatter's metadata with node_type: memory and originSessionId.
+func clientStamped(f *model.MemoryFile) bool {
+	return f.OriginSessionID != "" || f.Metadata["node_type"] == "memory"
 }

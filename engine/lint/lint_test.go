@@ -102,9 +102,16 @@ func TestLintKinds(t *testing.T) {
 			notWant: []want{{lint.Orphan, lint.SevWarning, "feedback_terse.md", -1}},
 		},
 		{
-			name:  "name does not match the file",
-			files: with(healthy(), map[string]string{"feedback_terse.md": enginetest.FreshMemory("verbose", "Short answers", "feedback", "x\n")}),
-			want:  []want{{lint.NameMismatch, lint.SevWarning, "feedback_terse.md", 1}},
+			// The client does not name files after name: on a file it
+			// stamped, a difference is no finding at all.
+			name:    "name differs from the file name on a client-written file",
+			files:   with(healthy(), map[string]string{"feedback_terse.md": enginetest.FreshMemory("verbose", "Short answers", "feedback", "x\n")}),
+			notWant: []want{{lint.NameMismatch, lint.SevWarning, "feedback_terse.md", -1}, {lint.NameMismatch, lint.SevInfo, "feedback_terse.md", -1}},
+		},
+		{
+			name:  "name differs from the file name on a hand-written file",
+			files: with(healthy(), map[string]string{"feedback_terse.md": "---\nname: verbose\ndescription: Short answers\nmetadata:\n  type: feedback\n  modified: 2026-11-21T08:00:00.000Z\n---\nx\n"}),
+			want:  []want{{lint.NameMismatch, lint.SevInfo, "feedback_terse.md", 1}},
 		},
 		{
 			name: "missing frontmatter and fields",

@@ -59,7 +59,7 @@ var FlagMeanings = []FlagMeaning{
 	{lint.InvalidFrontmatter, "invalid", "frontmatter the client cannot read"},
 	{lint.MissingFrontmatter, "no frontmatter", "no name, description or type"},
 	{lint.BrokenLink, "broken link", "a [[link]] that names no memory"},
-	{lint.NameMismatch, "name", "frontmatter name and file name disagree (a file memscope wrote)"},
+	{lint.NameMismatch, "name", "info: name differs from the file name on a file the client did not stamp (the client does not mind)"},
 	{lint.UnknownType, "unknown type", "no type, or one the client does not know"},
 }
 
