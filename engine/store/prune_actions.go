@@ -214,9 +214,35 @@ func (pl *planner) dangling() {
 
 // orphans proposes indexing the topic files no entry links, except those
 // a merge removes or that are stale (archiving is proposed instead).
+// overflowDescription marks the topic file move-overflow writes.
+const overflowDescription = "Lines moved out of MEMORY.md because they were past the load cap"
+
+// overflowLinked are the files an overflow file's moved index lines link:
+// move-overflow took those lines out of MEMORY.md because they never
+// loaded, so putting them back (index-orphan) would only overflow again.
+func (pl *planner) overflowLinked() map[string]bool {
+	out := map[string]bool{}
+	res := memindex.NewResolver(pl.md)
+	for _, f := range pl.md.Files {
+		if f.Description != overflowDescription {
+			continue
+		}
+		for _, l := range model.ParseMemoryIndex([]byte(f.Body)).Lines {
+			if l.Entry == nil {
+				continue
+			}
+			if rel, ok := res.File(l.Entry); ok {
+				out[rel] = true
+			}
+		}
+	}
+	return out
+}
+
 func (pl *planner) orphans() {
+	parked := pl.overflowLinked()
 	for _, f := range pl.facts.Orphans {
-		if pl.merged[f.Path] || pl.isStale[f.Path] || !memindex.LinkableName(f.Path) {
+		if pl.merged[f.Path] || pl.isStale[f.Path] || parked[f.Path] || !memindex.LinkableName(f.Path) {
 			// A name the client's backfill skips gets no index line here
 			// either: it would split MEMORY.md's line or break the link.
 			continue
@@ -244,8 +270,11 @@ func (pl *planner) shorten() {
 // overflow proposes moving what does not load out of MEMORY.md: first
 // every section (a heading and what follows it, up to the next heading)
 // that holds no index entry, apart from the opening one; then, if the
-// rest is still over the cap, everything from its cut on. The lines go
-// verbatim into a new topic file, linked from the index.
+// rest is still over the cap, everything from where it stops loading
+// whole with the link to the new file after it. The lines go verbatim
+// into a new topic file, linked from the index, so one pass converges: the
+// index then loads whole, and orphans() leaves the files the moved lines
+// link where they are.
 func (pl *planner) overflow() {
 	ix := pl.md.Index
 	if !pl.facts.Cap.Truncated {
@@ -273,11 +302,30 @@ func (pl *planner) overflow() {
 			restLines = append(restLines, l.Number)
 		}
 	}
-	if c := memindex.CapIndex([]byte(rest.String())); c.Truncated {
-		for i, n := range restLines {
-			if i+1 >= c.CutFileLine {
-				moved[n] = true
+	// The rest gets one more line, the link to the overflow file; it
+	// must load too, or the next plan would move it again. So the cut is
+	// taken with that line in place (a generous stand-in: the real one
+	// names the file freePath picks).
+	linkRoom := "- [" + strings.Repeat("x", 40) + "](" + strings.Repeat("x", 40) + ".md) — " + overflowDescription
+	if memindex.CapIndex([]byte(rest.String())).Truncated || len(moved) > 0 {
+		// Keep the longest head of the rest that loads whole with the
+		// link after it.
+		keep := len(restLines)
+		if c := memindex.CapIndex([]byte(rest.String() + linkRoom + "\n")); c.Truncated {
+			keep = min(keep, max(c.CutFileLine-1, 0)) // nothing from the cut on loads
+		}
+		for keep > 0 {
+			var b strings.Builder
+			for _, n := range restLines[:keep] {
+				b.WriteString(ix.Lines[n-1].Text + "\n")
 			}
+			if !memindex.CapIndex([]byte(b.String() + linkRoom + "\n")).Truncated {
+				break
+			}
+			keep--
+		}
+		for _, n := range restLines[keep:] {
+			moved[n] = true
 		}
 	}
 	var lines []string
@@ -308,7 +356,7 @@ func (pl *planner) overflow() {
 			name := strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(rel, "project_"), ".md"), "_", "-")
 			body := fmt.Sprintf("Moved out of MEMORY.md by memscope on %s: these lines were past the client's load cap (%d lines / %d characters), so they never reached the model.\n\n%s\n",
 				st.now.UTC().Format("2006-01-02"), memindex.MaxLines, memindex.MaxChars, strings.Join(lines, "\n"))
-			data, err := MemoryFileText(name, "Lines moved out of MEMORY.md because they were past the load cap", model.TypeProject, "", st.now, body)
+			data, err := MemoryFileText(name, overflowDescription, model.TypeProject, "", st.now, body)
 			if err != nil {
 				return err
 			}

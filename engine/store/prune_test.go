@@ -234,3 +234,52 @@ func TestShortenIndexLine(t *testing.T) {
 		}
 	}
 }
+
+// TestPruneConverges: plan, apply all, plan again → nothing left to do.
+// (move-overflow used to carry index lines out of MEMORY.md, so the files
+// they linked came back as index-orphan actions on the next plan.)
+func TestPruneConverges(t *testing.T) {
+	s, dir := openFixture(t, pruneFixture())
+	p := s.PlanPrune(PruneOptions{Now: enginetest.OpsNow})
+	if _, err := s.Apply(p, nil, WriteOptions{Now: enginetest.OpsNow}); err != nil {
+		t.Fatal(err)
+	}
+	again, probs := Open(dir, nil)
+	if len(probs) > 0 {
+		t.Fatalf("after apply: %v", probs)
+	}
+	p2 := again.PlanPrune(PruneOptions{Now: enginetest.OpsNow})
+	for _, a := range p2.Actions {
+		t.Errorf("the second plan still proposes %s: %s", a.ID, a.Summary)
+	}
+}
+
+// TestPruneConvergesWhenOverflowCarriesEntries: an index whose links run
+// past the cap; move-overflow carries those lines out, and the next plan
+// must not propose putting them back (index-orphan) only to overflow again.
+func TestPruneConvergesWhenOverflowCarriesEntries(t *testing.T) {
+	files := map[string]string{}
+	ix := "# Memory\n\n"
+	for i := 1; i <= memindex.MaxLines+10; i++ {
+		name := fmt.Sprintf("note-%03d", i)
+		ix += fmt.Sprintf("- [Note %d](project_%s.md) — fact %d\n", i, strings.ReplaceAll(name, "-", "_"), i)
+		files["project_"+strings.ReplaceAll(name, "-", "_")+".md"] = enginetest.FreshMemory(name, fmt.Sprintf("Fact number %d about topic %d", i, i*7919), "project", fmt.Sprintf("Distinct body %d %d.\n", i, i*104729))
+	}
+	files["MEMORY.md"] = ix
+	s, dir := openFixture(t, files)
+	p := s.PlanPrune(PruneOptions{Now: enginetest.OpsNow})
+	if len(p.Actions) == 0 {
+		t.Fatal("an index past the cap gets no plan")
+	}
+	if _, err := s.Apply(p, nil, WriteOptions{Now: enginetest.OpsNow}); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := Open(dir, nil)
+	if ix, _ := os.ReadFile(filepath.Join(dir, "MEMORY.md")); memindex.CapIndex(ix).Truncated {
+		lines := strings.Split(string(ix), "\n")
+		t.Errorf("after apply MEMORY.md is still cut (%d lines); its end:\n%s", len(lines), strings.Join(lines[max(len(lines)-5, 0):], "\n"))
+	}
+	for _, a := range again.PlanPrune(PruneOptions{Now: enginetest.OpsNow}).Actions {
+		t.Errorf("the second plan still proposes %s: %s", a.ID, a.Summary)
+	}
+}
