@@ -255,13 +255,28 @@ func (s *Store) commit(op journal.OpKind, summary string, w *workset, o WriteOpt
 // rename adds nothing) does not block, so a file holding a leaked key can
 // still be edited, retyped or cleaned.
 func (w *workset) scan(rels []string) (all, blocking []secscan.Finding) {
+	return w.scanWhere(rels, clientReads)
+}
+
+// ScanEdit scans after, the new content of the file name, as every
+// change is scanned (see Store): it returns every finding, and the
+// high-severity ones after adds to before (the file's content until now;
+// existed false when it had none). Writes outside a memory folder (a
+// CLAUDE.md saved from $EDITOR) use it to stop where the store would.
+func ScanEdit(name string, before []byte, existed bool, after []byte) (all, blocking []secscan.Finding) {
+	w := &workset{files: map[string]*wfile{name: {base: before, baseExists: existed, data: after, exists: true}}}
+	return w.scanWhere([]string{name}, func(string) bool { return true })
+}
+
+// scanWhere is scan over the files of rels that scanned says to scan.
+func (w *workset) scanWhere(rels []string, scanned func(rel string) bool) (all, blocking []secscan.Finding) {
 	type key struct {
 		rule    secscan.RuleID
 		excerpt string
 	}
 	before := map[key]int{}
 	for _, rel := range rels {
-		if f := w.files[rel]; f.baseExists && clientReads(rel) {
+		if f := w.files[rel]; f.baseExists && scanned(rel) {
 			for _, fd := range secscan.Scan(rel, string(f.base)) {
 				before[key{fd.Rule, fd.Excerpt}]++
 			}
@@ -269,7 +284,7 @@ func (w *workset) scan(rels []string) (all, blocking []secscan.Finding) {
 	}
 	for _, rel := range rels {
 		f := w.files[rel]
-		if !f.exists || !clientReads(rel) {
+		if !f.exists || !scanned(rel) {
 			continue
 		}
 		for _, fd := range secscan.Scan(rel, string(f.data)) {
