@@ -109,7 +109,7 @@ func runPrune(e *env, opts pruneOptions) (pruneResult, error) {
 		}
 		ch, err := t.store.Apply(plan, opts.only, store.WriteOptions{Now: e.now(), Force: opts.force})
 		if err != nil {
-			return pruneResult{}, err
+			return pruneResult{}, withForceHint(err)
 		}
 		r.out.Applied = &ch
 	}

@@ -44,6 +44,12 @@ func trashNotePath(trashPath string) string {
 	return path.Join(path.Dir(trashPath), "."+path.Base(trashPath)+".index.json")
 }
 
+// isTrashNote reports whether rel is a note trashNotePath names.
+func isTrashNote(rel string) bool {
+	base := path.Base(rel)
+	return strings.HasPrefix(rel, TrashDir+"/") && strings.HasPrefix(base, ".") && strings.HasSuffix(base, ".md.index.json")
+}
+
 // noteIndexLines writes, beside the trashed file at to, the lines of ix
 // (MEMORY.md before the delete) linking rel; nothing when none does.
 func (w *workset) noteIndexLines(ix *model.MemoryIndex, rel, to string) error {

@@ -218,10 +218,17 @@ func (w *workset) changedFiles(rels []string) []ChangedFile {
 
 // diff is the unified diff of the changed files. A file removed and one
 // created with the same or mostly the same content read as a move: a
-// "rename" line, then the diff between the two if any.
+// "rename" line, then the diff between the two if any. The notes kept
+// beside trashed memories are bookkeeping, listed in a change's files but
+// left out of the diff people read.
 func (w *workset) diff(rels []string) string {
 	var b bytes.Buffer
-	sorted := append([]string{}, rels...)
+	var sorted []string
+	for _, rel := range rels {
+		if !isTrashNote(rel) {
+			sorted = append(sorted, rel)
+		}
+	}
 	sort.Strings(sorted)
 	movedTo, movedFrom := map[string]string{}, map[string]string{}
 	for _, exact := range []bool{true, false} {
