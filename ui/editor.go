@@ -138,7 +138,8 @@ func (m Model) handleEditor(msg tea.Msg) (Model, tea.Cmd, bool) {
 		next, cmd, _ := m.handleEdit(editorSave(msg))
 		return next, cmd, true
 	case editorDeclined:
-		m.setStatus(fmt.Sprintf("not saved: %s was not changed — your version is in %s", msg.s.path, msg.s.copy), false)
+		// The copy's path first: the status line is cut to the width.
+		m.setStatus(fmt.Sprintf("not saved: your version is in %s (%s was not changed)", msg.s.copy, filepath.Base(msg.s.path)), false)
 		return m, nil, true
 	case editorSavedMsg:
 		m.setStatus(msg.status.Text, msg.status.Error)
@@ -224,12 +225,12 @@ func (m Model) editorDone(r editorSave, d opDoneMsg) (Model, tea.Cmd, bool) {
 		return m, m.reloadAll(), true
 	}
 	text := "saved " + s.path
-	if fs := d.change.Findings; len(fs) > 0 {
-		f := fs[0]
-		text += fmt.Sprintf(" — %d security finding(s), first: line %d %s (%s)", len(fs), f.Line, f.Rule, f.Severity)
-	}
 	if d.change.ID != "" {
 		text += " — u undoes it"
+	}
+	if fs := d.change.Findings; len(fs) > 0 {
+		f := fs[0]
+		text += fmt.Sprintf("; %d security finding(s), first: line %d %s (%s)", len(fs), f.Line, f.Rule, f.Severity)
 	}
 	m.setStatus(text, false)
 	return m, m.reloadAll(), true
