@@ -36,9 +36,21 @@ mkdir "$work/tmp"
 # meta FILE: its mtime (seconds) and mode, as undo must put them back.
 meta() { stat -c '%Y %a' "$1"; }
 
+# start_app CMD: runs CMD (memscope) in a new tmux session of 120x36,
+# then ends the previous one (in that order: ending the last session stops
+# the tmux server, which a new session must not race); the screen says
+# EXITED when CMD ends.
+runs=0
+start_app() {
+  local old=$session
+  runs=$((runs + 1))
+  session="memscope-e2e-$runs"
+  tmux -S "$sock" new-session -d -s "$session" -x 120 -y 36 "$1; echo EXITED; sleep 30"
+  if [ "$runs" -gt 1 ]; then tmux -S "$sock" kill-session -t "$old" 2>/dev/null || true; fi
+}
+
 mkdir "$work/out"
-tmux -S "$sock" new-session -d -s "$session" -x 120 -y 36 \
-  "cd $work/out && TMPDIR=$work/tmp EDITOR=$work/editor.sh VISUAL= NO_COLOR=1 $work/memscope --home $work/home --project /tmp/rc/work/beta; echo EXITED; sleep 30"
+start_app "cd $work/out && TMPDIR=$work/tmp EDITOR=$work/editor.sh VISUAL= NO_COLOR=1 $work/memscope --home $work/home --project /tmp/rc/work/beta"
 
 # Projects pane first, on the requested project.
 wait_for "PROJECT"
@@ -88,8 +100,10 @@ wait_gone "any key closes"
 printf '%s\n' '{"display":"typed while memscope was open","pastedContents":{},"timestamp":1795349999000,"project":"/home/me/bad"}' >>"$work/home/history.jsonl"
 wait_for "typed while memscope was open"
 
-# Nothing under the home was changed by browsing.
-if ! diff -r --no-dereference testdata/home "$work/home" -x history.jsonl; then
+# Nothing under the home was changed by browsing. (Each project load
+# checks that the memory folder is writable with a hidden file it creates
+# and removes at once: .memscope-write-test-*.)
+if ! diff -r --no-dereference testdata/home "$work/home" -x history.jsonl -x '.memscope-write-test-*'; then
   fail "browsing changed files in the home"
 fi
 
@@ -167,8 +181,11 @@ keys y
 wait_file test ! -e "$mem/prefers_terse.md"
 ls "$mem"/.trash/*/prefers_terse.md >/dev/null 2>&1 || fail "deleted memory is not in the trash"
 wait_for "u undoes it"
+wait_for "0/0 ·"
 keys u
 wait_file test -e "$mem/prefers_terse.md"
+# The list shows it again before e edits it.
+wait_for "1/1 ·"
 test "$(sha256sum "$mem/prefers_terse.md" | cut -d' ' -f1)" = "$edited" || fail "restored file differs"
 test "$(meta "$mem/prefers_terse.md")" = "$deleted_meta" || fail "undo of the delete changed mtime/mode: $(meta "$mem/prefers_terse.md"), was $deleted_meta"
 
@@ -276,9 +293,7 @@ wait_for "EXITED"
 # An empty home (Claude Code never ran): every pane ends loading; Prompt
 # previews the folder memscope started in, Health says what to do.
 mkdir -p "$work/empty/projects"
-tmux -S "$sock" kill-session -t "$session" 2>/dev/null || true
-tmux -S "$sock" new-session -d -s "$session" -x 120 -y 36 \
-  "cd $work/out && NO_COLOR=1 $work/memscope --home $work/empty; echo EXITED; sleep 30"
+start_app "cd $work/out && NO_COLOR=1 $work/memscope --home $work/empty"
 wait_for "no projects in this home yet"
 keys 7
 wait_for "next session:"
@@ -302,9 +317,7 @@ wait_for "EXITED"
 go run ./internal/filehistgen/gen "$work/fh" >/dev/null
 app="$work/fh/work/app"
 before=$(cd "$app" && find . -type f | sort | xargs sha256sum)
-tmux -S "$sock" kill-session -t "$session" 2>/dev/null || true
-tmux -S "$sock" new-session -d -s "$session" -x 120 -y 36 \
-  "NO_COLOR=1 $work/memscope --home $work/fh/home; echo EXITED; sleep 30"
+start_app "NO_COLOR=1 $work/memscope --home $work/fh/home"
 wait_for "9 Retention"
 keys 0
 wait_for "sessions with file history"
