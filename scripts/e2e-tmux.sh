@@ -301,10 +301,10 @@ keys 8
 wait_for "no project in this home yet"
 keys C-r
 sleep 0.5
-for i in 1 2 3 4 5 6 7 8 9 0; do
+for i in 1 2 3 4 5 6 7 8 9 0 L; do
   keys "$i"
   sleep 0.3
-  if screen | grep -qE "building the preview…|checking memory…|loading [0-9]+ source"; then
+  if screen | grep -qE "building the preview…|checking memory…|loading [0-9]+ source|reading…"; then
     fail "pane $i still loading in an empty home"
   fi
 done
@@ -360,9 +360,7 @@ answer() {
 }
 line user ',"message":{"role":"user","content":"start"}'
 for c in 40000 60000 80000; do answer "$c"; done
-tmux -S "$sock" kill-session -t "$session" 2>/dev/null || true
-tmux -S "$sock" new-session -d -s "$session" -x 120 -y 36 \
-  "NO_COLOR=1 $work/memscope --home $live; echo EXITED; sleep 30"
+start_app "NO_COLOR=1 $work/memscope --home $live"
 wait_for "1 Projects"
 keys L
 wait_for "pid $$ busy"

@@ -299,6 +299,15 @@ func (m Model) previewCmd(query string) tea.Cmd {
 // Code has not run yet.
 const noProjectText = "no project in this home yet: Claude Code has not run here. Run claude in a project folder, then press ctrl+r here (memscope --demo shows the built-in example)."
 
+// showNoProject tells the panes that show a project's data that there is
+// none to load, so none of them keeps saying it is reading.
+func (m *Model) showNoProject() {
+	m.index.SetUnavailable(noProjectText)
+	m.memories.SetUnavailable(noProjectText)
+	m.replay.SetUnavailable(noProjectText)
+	m.health.SetUnavailable(noProjectText)
+}
+
 // previewProject is the folder the Prompt pane previews: the open
 // project's, else (no project in the home yet) the folder memscope was
 // started in, as the CLI's prompt command does.

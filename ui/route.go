@@ -29,7 +29,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 		if m.data.open == "" {
 			// No project to load: the panes that wait for one say so
 			// (Prompt still previews the folder memscope started in).
-			m.health.SetUnavailable(noProjectText)
+			m.showNoProject()
 			return m, m.previewOrExplainCmd(m.prompt.Query()), true
 		}
 		return m, tea.Batch(m.loadProjectCmd(m.data.open), m.loadSessionsCmd(m.data.open)), true
