@@ -97,7 +97,10 @@ func TestEditorSaveGoesThroughTheScan(t *testing.T) {
 // A new memory (n) opens the editor on it; the create and the save are
 // two changes, undone one by one, newest first, twice over.
 func TestCreateEditUndoTwice(t *testing.T) {
-	t.Parallel()
+	// Not parallel: the editor's copies go under this test's own temporary
+	// folder (the app prepares one after each create, which no editor
+	// runs here).
+	t.Setenv("TMPDIR", t.TempDir())
 	m, l := demoModel(t, 120, 40)
 	ix := readMemory(t, l, "MEMORY.md")
 	for round := 1; round <= 2; round++ {
