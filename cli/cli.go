@@ -13,6 +13,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -37,6 +38,12 @@ func Main(args []string, c Config) int {
 	return run(e, args)
 }
 
+// appUsage and appSummary describe memscope without a subcommand.
+const (
+	appUsage   = "memscope [--home DIR] [--project PATH] [--demo] [--no-watch]"
+	appSummary = "open the terminal app (--no-watch: do not reload when files change)"
+)
+
 // run runs one command line and returns its exit code.
 func run(e *env, args []string) int {
 	// stderr only carries messages for people, and they quote paths and
@@ -45,26 +52,34 @@ func run(e *env, args []string) int {
 	safe.stderr = humanOutput(e.stderr)
 	e = &safe
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" && args[0] != "--version" && args[0] != "-version" {
-		return exitCode(e, "", runTerminalApp(e, args))
+		return exitCode(e, "", runTerminalApp(e, args), false)
 	}
 	switch args[0] {
 	case "help", "-h", "--help":
 		if len(args) > 1 {
-			if c := lookup(args[1]); c != nil {
-				fmt.Fprintf(e.stdout, "usage: %s\n\n%s\n", c.usage, c.summary)
-				return 0
+			c := lookup(args[1])
+			if c == nil {
+				fmt.Fprintf(e.stderr, "memscope help: unknown command %q (see memscope help)\n", args[1])
+				return exitBadInput
 			}
+			// The command's own --help: usage, summary and its flags.
+			ce := *e
+			ce.command = c
+			if err := c.run(&ce, []string{"--help"}); !errors.Is(err, errHelpShown) {
+				fmt.Fprintf(e.stdout, "usage: %s\n\n%s\n", c.usage, c.summary)
+			}
+			return exitOK
 		}
 		printHelp(e.stdout, e.version)
-		return 0
+		return exitOK
 	case "version", "--version", "-version":
 		fmt.Fprintf(e.stdout, "memscope %s\n", e.version)
-		return 0
+		return exitOK
 	}
 	c := lookup(args[0])
 	if c == nil {
 		fmt.Fprintf(e.stderr, "memscope: unknown command %q (see memscope help)\n", args[0])
-		return 2
+		return exitBadInput
 	}
 	return runCommand(e, c, args[1:])
 }
@@ -72,25 +87,78 @@ func run(e *env, args []string) int {
 // runCommand runs subcommand c and turns what it returns into messages
 // and an exit code.
 func runCommand(e *env, c *command, args []string) int {
-	return exitCode(e, c.name, c.run(e, args))
+	ce := *e
+	ce.command = c
+	return exitCode(&ce, c.name, c.run(&ce, args), wantsJSON(args))
 }
 
-// printHelp lists the subcommands in the order of the command list.
+// wantsJSON reports whether a command line asks for --json, so an error
+// is printed as JSON too, even one found before the flags were parsed.
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "--json", "-json", "--json=true", "-json=true":
+			return true
+		}
+	}
+	return false
+}
+
+// printHelp lists the subcommands in the order of the command list, each
+// with its usage and the first paragraph of its summary, then the exit
+// codes.
 func printHelp(w io.Writer, version string) {
 	fmt.Fprintf(w, "memscope %s — see and fix what Claude Code remembers\n\n", version)
 	fmt.Fprintln(w, "usage:")
-	fmt.Fprintln(w, "  memscope [--home DIR] [--project PATH] [--demo]   open the terminal app")
+	fmt.Fprintf(w, "  %s\n      %s\n", appUsage, appSummary)
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-50s %s\n", c.usage, firstLine(c.summary))
+		fmt.Fprintf(w, "  %s\n", c.usage)
+		for _, l := range wrapWords(headline(c.summary), 72) {
+			fmt.Fprintf(w, "      %s\n", l)
+		}
 	}
 	fmt.Fprintln(w, "  memscope help [COMMAND] | memscope --version")
 	fmt.Fprintln(w, "\nThe home is --home DIR, else $CLAUDE_CONFIG_DIR, else ~/.claude; when none")
 	fmt.Fprintln(w, "exists, the embedded demo home is used and memscope says so.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, exitCodesHelp)
 }
 
+// headline is a summary's first paragraph (what memscope help lists;
+// memscope help COMMAND prints the rest).
+func headline(summary string) string {
+	if i := strings.Index(summary, "\n\n"); i >= 0 {
+		return summary[:i]
+	}
+	return summary
+}
+
+// firstLine is s up to its first line break.
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i]
 	}
 	return s
+}
+
+// wrapWords breaks s into lines of at most width columns between words.
+func wrapWords(s string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if line != "" && len([]rune(line))+1+len([]rune(w)) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }

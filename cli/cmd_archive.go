@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -13,8 +12,9 @@ import (
 var archiveCommand = &command{
 	name:  "archive",
 	usage: "memscope archive [--home DIR] [--older-than N] --to DIR|FILE.tar.gz [--json]",
-	summary: "copy (never move) what the next cleanup sweep would delete, or every swept kind older than N days, into a folder\n" +
-		"laid out as a Claude home or a new .tar.gz; both open with --home. Every copy is read back and its SHA-256 checked.",
+	summary: "copy (never move) what the next cleanup sweep would delete, or every swept kind older than N days\n\n" +
+		"The copy goes into a folder laid out as a Claude home, or into a new .tar.gz; both open with --home.\n" +
+		"Every copy is read back and its SHA-256 checked.",
 	run: steps(parseArchive, runArchive, showArchive),
 }
 
@@ -46,11 +46,15 @@ func parseArchive(e *env, args []string) (archiveOptions, error) {
 	if opts.to == "" || fs.NArg() > 0 {
 		return opts, badUsagef("--to DIR|FILE.tar.gz is required (and nothing else)")
 	}
+	if setNegative(fs, "older-than") {
+		return opts, badUsagef("--older-than takes a number of days, 0 or more (not %d)", opts.olderThan)
+	}
 	return opts, nil
 }
 
 // runArchive copies the selected items into the destination and checks
-// every copy. A destination holding different files exits 3.
+// every copy. A destination holding different files is a refusal (exit
+// 1): nothing is overwritten.
 func runArchive(e *env, opts archiveOptions) (archiveResult, error) {
 	o, err := e.openHome(&opts.home)
 	if err != nil {
@@ -68,10 +72,6 @@ func runArchive(e *env, opts archiveOptions) (archiveResult, error) {
 	}
 	rep, err := cleanup.Archive(cleanup.ArchiveOptions{Home: o.home, Items: items, To: dest})
 	if err != nil {
-		var conflict *cleanup.ArchiveConflictError
-		if errors.As(err, &conflict) {
-			return archiveResult{}, &exitError{code: 3, err: err}
-		}
 		return archiveResult{}, err
 	}
 	return archiveResult{report: rep, items: len(items)}, nil

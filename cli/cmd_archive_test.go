@@ -96,7 +96,7 @@ func TestArchiveCommandRefusals(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(to, "shell-snapshots", "snapshot-bash-1.sh"), []byte("changed"), 0o600)
 	code, _, errb := archiveCmd(t, "--home", home, "--to", to)
-	if code != 3 || !strings.Contains(errb, "shell-snapshots/snapshot-bash-1.sh") || !strings.Contains(errb, "nothing was copied") {
+	if code != 1 || !strings.Contains(errb, "shell-snapshots/snapshot-bash-1.sh") || !strings.Contains(errb, "nothing was copied") {
 		t.Errorf("conflict: exit %d, stderr %q", code, errb)
 	}
 

@@ -13,8 +13,9 @@ import (
 var cleanupCommand = &command{
 	name:  "cleanup",
 	usage: "memscope cleanup --forecast [--home DIR] [--days N] [--within N] [--limit N] [--json]",
-	summary: "what Claude Code's cleanup (cleanupPeriodDays) will delete and when: transcripts, session folders, pastes (and the history\n" +
-		"lines left pointing at them), file-history and the other swept folders; what is never swept. memscope deletes nothing.",
+	summary: "what Claude Code's cleanup (cleanupPeriodDays) will delete and when; memscope deletes nothing\n\n" +
+		"Transcripts, session folders, pastes (and the history lines left pointing at them), file-history\n" +
+		"and the other swept folders, each with when it goes; and what is never swept.",
 	run: steps(parseCleanup, runCleanup, showCleanup),
 }
 
@@ -36,7 +37,15 @@ func parseCleanup(e *env, args []string) (cleanupOptions, error) {
 	fs.IntVar(&opts.days, "days", -1, "what-if: use this cleanupPeriodDays instead of the settings (0 disables)")
 	fs.IntVar(&opts.within, "within", cleanup.DefaultHorizonDays, "how many days ahead the forecast looks")
 	fs.IntVar(&opts.limit, "limit", 40, "items listed per group in the text report (0: all)")
-	return opts, parseFlagsOnly(e, fs, args)
+	if err := parseFlagsOnly(e, fs, args); err != nil {
+		return opts, err
+	}
+	for _, name := range []string{"days", "within", "limit"} {
+		if setNegative(fs, name) {
+			return opts, badUsagef("--%s takes a number, 0 or more (not %s)", name, fs.Lookup(name).Value)
+		}
+	}
+	return opts, nil
 }
 
 // runCleanup forecasts what the client's cleanup will delete and when.

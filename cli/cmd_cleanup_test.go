@@ -162,7 +162,7 @@ func TestCleanupBadArgs(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errb)
 	}
 	e, _, errb = testEnv(t)
-	if code := run(e, []string{"cleanup", "--home", filepath.Join(t.TempDir(), "none")}); code != 1 || !strings.Contains(errb.String(), "no Claude home") {
+	if code := run(e, []string{"cleanup", "--home", filepath.Join(t.TempDir(), "none")}); code != 2 || !strings.Contains(errb.String(), "no Claude home") {
 		t.Errorf("exit %d, stderr %q", code, errb)
 	}
 }

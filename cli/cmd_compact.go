@@ -18,7 +18,7 @@ const compactUsage = "memscope compact SESSION [--window N] [--max-output N] [--
 var compactCommand = &command{
 	name:  "compact",
 	usage: compactUsage,
-	summary: "run the five-stage compaction pipeline on a session and show what each stage freed\n" +
+	summary: "run the five-stage compaction pipeline on a session and show what each stage freed\n\n" +
 		"SESSION is a session id under the home or a path to a .jsonl. The transcript is never changed;\n" +
 		"--out FILE writes a copy with the records the client would append (microcompact and compact\n" +
 		"boundaries, summary), which resumes like a compacted session. --flush shows the memories the\n" +

@@ -16,7 +16,7 @@ import (
 var exportCommand = &command{
 	name:  "export",
 	usage: "memscope export SESSION [--format md|html|json] [--out FILE] | export --memory [--project PATH]",
-	summary: "a session as a readable document (compactions and summaries marked, pastes expanded, tool calls folded, sidechains separated), or a project's memory as one Markdown document\n" +
+	summary: "a session as a readable document (compactions and summaries marked, pastes expanded, tool calls folded, sidechains separated), or a project's memory as one Markdown document\n\n" +
 		"SESSION is a session id (or a unique prefix) under the home, or a path to a .jsonl transcript. " +
 		"--memory exports the memory of --project (default: the current folder) as md or json. " +
 		"Without --out the export goes to stdout; --out is written atomically and never over the session's own transcript.",

@@ -92,7 +92,7 @@ func TestExportCommand(t *testing.T) {
 		{name: "no session", args: []string{"--home", home}, code: 2, stderr: "usage"},
 		{name: "two sessions", args: []string{"a", "b", "--home", home}, code: 2},
 		{name: "bad format", args: []string{exportTestSession, "--home", home, "--format", "pdf"}, code: 2, stderr: "unknown export format"},
-		{name: "unknown session", args: []string{"ffff", "--home", home}, code: 1, stderr: "no session"},
+		{name: "unknown session", args: []string{"ffff", "--home", home}, code: 2, stderr: "no session"},
 		{name: "project without memory", args: []string{exportTestSession, "--project", project, "--home", home}, code: 2},
 	}
 	before, _ := os.ReadFile(transcript)

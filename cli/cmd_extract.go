@@ -17,7 +17,7 @@ const extractUsage = "memscope extract SESSION [--home DIR] [--demo] [--project 
 var extractCommand = &command{
 	name:  "extract",
 	usage: extractUsage,
-	summary: "propose memories from a session's prompts, with duplicates and what was kept out and why\n" +
+	summary: "propose memories from a session's prompts, with duplicates and what was kept out and why\n\n" +
 		"Reads requests to remember, corrections, confirmed approaches, the user's role and preferences,\n" +
 		"decisions and deadlines, and tracker links; follows the client's exclusion list. --write saves them into the project's memory folder (the session's folder, or\n" +
 		"--project) with their index lines, through the security scan and the undo journal; --force writes what\n" +

@@ -269,7 +269,7 @@ func TestExtractErrors(t *testing.T) {
 		{[]string{"extract"}, 2, "usage"},
 		{[]string{"extract", "a", "b"}, 2, "usage"},
 		{[]string{"extract", noCwd, "--force"}, 2, "usage"},
-		{[]string{"extract", "no-such-session", "--home", home}, 1, `no session "no-such-session"`},
+		{[]string{"extract", "no-such-session", "--home", home}, 2, `no session "no-such-session"`},
 		{[]string{"extract", noCwd, "--home", home}, 1, "names no startup folder (cwd); pass --project"},
 	}
 	for _, c := range cases {

@@ -101,10 +101,13 @@ func TestPromptTextAndErrors(t *testing.T) {
 	if code := run(e, []string{"prompt", "--home", home, "--project", proj, "--text", "--at", "2026-11-01T09:00"}); code != 0 || !strings.HasPrefix(out.String(), "Codebase and user instructions") {
 		t.Errorf("--text: exit %d\n%s", code, out)
 	}
-	for _, args := range [][]string{{"--at", "yesterday"}, {"--stale", "project=9"}, {"--home", filepath.Join(home, "nope")}} {
+	for _, c := range []struct {
+		args []string
+		code int
+	}{{[]string{"--at", "yesterday"}, 1}, {[]string{"--stale", "project=9"}, 1}, {[]string{"--home", filepath.Join(home, "nope")}, 2}} {
 		e, _, errb := testEnv(t)
-		if code := run(e, append([]string{"prompt", "--project", proj}, args...)); code != 1 || !strings.Contains(errb.String(), "memscope prompt:") {
-			t.Errorf("%v: exit %d, stderr %q", args, code, errb)
+		if code := run(e, append([]string{"prompt", "--project", proj}, c.args...)); code != c.code || !strings.Contains(errb.String(), "memscope prompt:") {
+			t.Errorf("%v: exit %d (want %d), stderr %q", c.args, code, c.code, errb)
 		}
 	}
 }

@@ -13,8 +13,8 @@ import (
 var pruneCommand = &command{
 	name:  "prune",
 	usage: "memscope prune [--project PATH] [--dry-run|--apply] [--only ID,...] [--json]",
-	summary: "plan fixes for a project's memory (merge duplicates, archive stale memories, drop dangling lines, index orphans, shorten long lines, move overflow out of MEMORY.md)\n" +
-		"and show them as a diff (--dry-run, the default) or apply them as one undoable change (--apply)",
+	summary: "plan fixes for a project's memory (merge duplicates, archive stale memories, drop dangling lines, index orphans, shorten long lines, move overflow out of MEMORY.md)\n\n" +
+		"The plan is shown as a diff (--dry-run, the default) or applied as one undoable change (--apply).",
 	run: steps(parsePrune, runPrune, showPrune),
 }
 
@@ -109,7 +109,7 @@ func runPrune(e *env, opts pruneOptions) (pruneResult, error) {
 		}
 		ch, err := t.store.Apply(plan, opts.only, store.WriteOptions{Now: e.now(), Force: opts.force})
 		if err != nil {
-			return pruneResult{}, err
+			return pruneResult{}, withForceHint(err)
 		}
 		r.out.Applied = &ch
 	}

@@ -15,7 +15,7 @@ const replayUsage = "memscope replay SESSION [--home DIR] [--window N] [--json]"
 var replayCommand = &command{
 	name:  "replay",
 	usage: replayUsage,
-	summary: "every compaction of a session, the turns between them with their context size, and what a resume loads\n" +
+	summary: "every compaction of a session, the turns between them with their context size, and what a resume loads\n\n" +
 		"SESSION is a session id (or a unique prefix) under the home, or a path to a .jsonl transcript.",
 	run: steps(parseReplay, runReplay, showReplay),
 }

@@ -139,10 +139,10 @@ func TestReplayErrors(t *testing.T) {
 		{[]string{"replay"}, 2, "usage"},
 		{[]string{"replay", "a", "b"}, 2, "usage"},
 		{[]string{"replay", "x", "--window", "1000"}, 2, "too small"},
-		{[]string{"replay", "nope", "--home", dir}, 1, "no session"},
-		{[]string{"replay", "aaaa", "--home", dir}, 1, "ambiguous"},
-		{[]string{"replay", "missing/file.jsonl"}, 1, "file.jsonl"},
-		{[]string{"compact", "nope", "--home", dir}, 1, "no session"},
+		{[]string{"replay", "nope", "--home", dir}, 2, "no session"},
+		{[]string{"replay", "aaaa", "--home", dir}, 2, "ambiguous"},
+		{[]string{"replay", "missing/file.jsonl"}, 2, "file.jsonl"},
+		{[]string{"compact", "nope", "--home", dir}, 2, "no session"},
 	}
 	for _, c := range cases {
 		e, _, errb := testEnv(t)

@@ -15,7 +15,7 @@ import (
 var sessionsCommand = &command{
 	name:  "sessions",
 	usage: "memscope sessions [--home DIR] [--demo] [--project PATH] [--json]",
-	summary: "one row per session: records, compactions, token usage, first and last time\n" +
+	summary: "one row per session: records, compactions, token usage, first and last time\n\n" +
 		"A session is its transcript plus its subagents' transcripts. Usage is counted once per\n" +
 		"message.id+requestId across the home, as ccusage 18.0.11 counts it, so the totals equal\n" +
 		"`ccusage session --json --offline` on the same home. --project takes a project folder (or\n" +

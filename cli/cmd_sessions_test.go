@@ -146,7 +146,7 @@ func TestSessionsBadUsage(t *testing.T) {
 		}
 	}
 	e, _, errb := testEnv(t)
-	if code := run(e, []string{"sessions", "--home", "/no/such/home"}); code != 1 || !strings.Contains(errb.String(), "no Claude home") {
+	if code := run(e, []string{"sessions", "--home", "/no/such/home"}); code != 2 || !strings.Contains(errb.String(), "no Claude home") {
 		t.Errorf("missing home: exit %d, %q", code, errb)
 	}
 }

@@ -147,8 +147,8 @@ func TestStatFallsBackToDemoHome(t *testing.T) {
 
 func TestExplicitMissingHomeIsAnError(t *testing.T) {
 	e, _, errb := testEnv(t)
-	if code := run(e, []string{"stat", "--home", "/nonexistent/claude"}); code != 1 {
-		t.Fatalf("exit %d, want 1", code)
+	if code := run(e, []string{"stat", "--home", "/nonexistent/claude"}); code != 2 {
+		t.Fatalf("exit %d, want 2 (input that cannot be read)", code)
 	}
 	if !strings.Contains(errb.String(), "/nonexistent/claude") {
 		t.Errorf("error should name the folder: %q", errb)

@@ -14,7 +14,7 @@ import (
 var statuslineCommand = &command{
 	name:  "statusline",
 	usage: "memscope statusline [--home DIR] [--json]",
-	summary: "one line for Claude Code's statusLine setting: context fill, turns until autocompact, MEMORY.md's load state\n" +
+	summary: "one line for Claude Code's statusLine setting: context fill, turns until autocompact, MEMORY.md's load state\n\n" +
 		"Reads the session's JSON on stdin (at most 1 MiB), reads only the end of its transcript and the head of\n" +
 		"MEMORY.md, and always exits 0: on input it cannot use it prints an empty line and the reason on stderr.\n" +
 		`In ~/.claude/settings.json: {"statusLine": {"type": "command", "command": "memscope statusline"}}`,
@@ -43,8 +43,12 @@ func parseStatusline(e *env, args []string) (statuslineOptions, error) {
 	var msg strings.Builder
 	fs.SetOutput(&msg)
 	switch err := fs.Parse(args); {
+	case errors.Is(err, flag.ErrHelp):
+		// Asked for help (memscope help statusline): the help, not a line.
+		printCommandHelp(e, fs)
+		return opts, errHelpShown
 	case err != nil:
-		opts.bad = fmt.Errorf("command line: %s", strings.TrimSpace(firstLine(msg.String())))
+		opts.bad = fmt.Errorf("command line: %s", doubleDash(strings.TrimSpace(firstLine(msg.String()))))
 	case fs.NArg() > 0:
 		opts.bad = fmt.Errorf("command line: unexpected argument %q", fs.Arg(0))
 	}

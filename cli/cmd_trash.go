@@ -11,7 +11,7 @@ import (
 
 var trashCommand = &command{
 	name:    "trash",
-	usage:   "memscope trash [--project PATH] [--restore TRASH-PATH] [--json]",
+	usage:   "memscope trash [--project PATH] [--restore TRASH-PATH [--force]] [--json]",
 	summary: "the memories deleted to memory/.trash/, newest first, and restore of one (journaled: memscope undo reverts it)",
 	run:     steps(parseTrash, runTrash, showTrash),
 }
@@ -23,7 +23,9 @@ type trashOptions struct {
 	project string
 	// restore is the trashed file to put back; "" lists the trash.
 	restore string
-	json    bool
+	// force restores past the security scan.
+	force bool
+	json  bool
 }
 
 // trashResult is the trash of a memory folder, or the restore of one of
@@ -39,8 +41,15 @@ func parseTrash(e *env, args []string) (trashOptions, error) {
 	var opts trashOptions
 	fs := newFlags("trash", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
-	fs.StringVar(&opts.restore, "restore", "", "put this trashed file (a path under .trash/, as listed) back where it was")
-	return opts, parseFlagsOnly(e, fs, args)
+	fs.StringVar(&opts.restore, "restore", "", "put this trashed file (a path under .trash/, as listed) back where it was, with its index line")
+	fs.BoolVar(&opts.force, "force", false, "with --restore: restore even when the security scan finds a high-severity issue in the file")
+	if err := parseFlagsOnly(e, fs, args); err != nil {
+		return opts, err
+	}
+	if opts.force && opts.restore == "" {
+		return opts, badUsagef("--force goes with --restore")
+	}
+	return opts, nil
 }
 
 // runTrash lists the project's memory trash, or restores one file from
@@ -56,9 +65,9 @@ func runTrash(e *env, opts trashOptions) (trashResult, error) {
 		if err := t.store.Writable(); err != nil {
 			return r, err
 		}
-		ch, err := t.store.Restore(opts.restore, store.WriteOptions{Now: e.now()})
+		ch, err := t.store.Restore(opts.restore, store.WriteOptions{Now: e.now(), Force: opts.force})
 		if err != nil {
-			return r, err
+			return r, withForceHint(err)
 		}
 		r.restored = &ch
 		return r, nil

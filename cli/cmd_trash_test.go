@@ -67,3 +67,47 @@ func TestTrashCommand(t *testing.T) {
 		t.Fatalf("restore of a non-trash path: exit %d: %s", code, errb)
 	}
 }
+
+// A trashed memory holding a secret is restored only with --force, and
+// comes back with its index line as and where it was.
+func TestTrashRestoreForce(t *testing.T) {
+	t.Parallel()
+	e, _, errb := testEnv(t)
+	l, mem := demoMemory(t, e)
+	base := []string{"--home", l.Home, "--project", l.Project("shop-api")}
+	p := filepath.Join(mem, "user_role.md")
+	orig, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flagged := append(orig, "aws key AKIAQZ4XB7WJ2RTLMN5K\n"...)
+	if err := os.WriteFile(p, flagged, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	index, _ := os.ReadFile(filepath.Join(mem, "MEMORY.md"))
+	s, _ := store.Open(mem, nil)
+	if _, err := s.Delete("user_role.md", store.WriteOptions{Now: e.now()}); err != nil {
+		t.Fatal(err)
+	}
+	items, err := s.ListTrash()
+	if err != nil || len(items) != 1 {
+		t.Fatalf("trash %+v, %v", items, err)
+	}
+	restore := append([]string{"trash", "--restore", items[0].Path}, base...)
+	if code := run(e, restore); code != 1 || !strings.Contains(errb.String(), "--force") {
+		t.Fatalf("restore of a flagged memory: exit %d, want 1 and a hint at --force: %s", code, errb)
+	}
+	if _, err := os.Stat(p); err == nil {
+		t.Fatal("a refused restore wrote the file")
+	}
+	errb.Reset()
+	if code := run(e, append(restore, "--force")); code != 0 {
+		t.Fatalf("restore --force: exit %d: %s", code, errb)
+	}
+	if got, _ := os.ReadFile(p); string(got) != string(flagged) {
+		t.Errorf("restored file differs:\n%s", got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(mem, "MEMORY.md")); string(got) != string(index) {
+		t.Errorf("index after restore:\n%s\nwant it as before the delete:\n%s", got, index)
+	}
+}

@@ -21,7 +21,7 @@ import (
 var watchCommand = &command{
 	name:  "watch",
 	usage: "memscope watch [--home DIR] [--json] [--once]",
-	summary: "follow the home and print its events as they happen, one a line (NDJSON with --json)\n" +
+	summary: "follow the home and print its events as they happen, one a line (NDJSON with --json)\n\n" +
 		"The events: a session started or ended, its context crossed a level (warning, autocompact, blocked), it\n" +
 		"compacted (with the tokens before and after), a memory file was written or deleted, MEMORY.md went over or\n" +
 		"back under a cap, a paste history refers to went missing. --once prints the sessions running now (as\n" +

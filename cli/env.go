@@ -39,6 +39,9 @@ type env struct {
 	// signals delivers the signals that stop a long-running command
 	// (SIGINT, SIGTERM) until stop is called; nil delivers none.
 	signals func() (sigs <-chan os.Signal, stop func())
+	// command is the subcommand running, nil for the terminal app: flag
+	// errors and --help quote its usage.
+	command *command
 }
 
 // osEnv is the real process's environment, reading the machine through

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -17,25 +19,92 @@ func newFlags(name string, h *homeFlags, asJSON *bool) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args, printing errors and usage to stderr. It returns
-// errFlags when the command should stop (exit code 2).
+// errHelpShown ends a command whose --help was printed: exit 0.
+var errHelpShown = errors.New("help shown")
+
+// parseFlags parses args. A wrong flag is a usage error (exit 2) in
+// memscope's words: the flag as the user typed it (--name), the
+// command's usage line, and where its flags are listed; the flag
+// package's own report (single-dash flags, "Usage of …") is not printed.
+// --help prints the command's help and flags.
 func parseFlags(e *env, fs *flag.FlagSet, args []string) error {
-	fs.SetOutput(e.stderr)
-	if fs.Parse(args) != nil {
-		return errFlags
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, flag.ErrHelp):
+		printCommandHelp(e, fs)
+		return errHelpShown
 	}
-	return nil
+	msg := doubleDash(err.Error()) + "\nusage: " + e.usage()
+	if e.command != nil {
+		msg += "\n(memscope help " + e.command.name + " lists its flags)"
+	}
+	return badUsage(errors.New(msg))
+}
+
+// doubleDash writes the flag package's "-name" as "--name", the way
+// memscope's help writes flags (both forms are accepted).
+func doubleDash(msg string) string {
+	for _, p := range []string{"defined: -", "argument: -", " for flag -"} {
+		msg = strings.Replace(msg, p, p+"-", 1)
+	}
+	return msg
+}
+
+// usage is the usage line of the command running (the terminal app's
+// when none).
+func (e *env) usage() string {
+	if e.command != nil {
+		return e.command.usage
+	}
+	return appUsage
+}
+
+// printCommandHelp prints the running command's usage, summary and flags.
+func printCommandHelp(e *env, fs *flag.FlagSet) {
+	summary := appSummary
+	if e.command != nil {
+		summary = e.command.summary
+	}
+	fmt.Fprintf(e.stdout, "usage: %s\n\n%s\n", e.usage(), summary)
+	printFlags(e.stdout, fs)
+}
+
+// printFlags lists a flag set's flags as --name VALUE, with what each
+// does and its default.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintln(w, "\nflags:")
+	fs.VisitAll(func(f *flag.Flag) {
+		name, usage := flag.UnquoteUsage(f)
+		switch {
+		case f.Name == "project":
+			name = "PATH"
+		case name == "int":
+			name = "N"
+		case name == "string" || name == "value":
+			name = "VALUE"
+		}
+		head := "  --" + f.Name
+		if name != "" {
+			head += " " + name
+		}
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "-1" {
+			usage += " (default " + f.DefValue + ")"
+		}
+		fmt.Fprintf(w, "%-24s %s\n", head, usage)
+	})
 }
 
 // parseFlagsOnly is parseFlags for a command that takes no argument
-// besides its flags: a stray one is reported under the flag set's name.
+// besides its flags: a stray one is a usage error.
 func parseFlagsOnly(e *env, fs *flag.FlagSet, args []string) error {
 	if err := parseFlags(e, fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "memscope %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-		return errFlags
+		return badUsage(fmt.Errorf("unexpected argument %q\nusage: %s", fs.Arg(0), e.usage()))
 	}
 	return nil
 }
@@ -56,6 +125,22 @@ func parseInterspersed(e *env, fs *flag.FlagSet, args []string) ([]string, error
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// setNegative reports whether the integer flag name was given a value
+// below 0 (its default may be negative: "not set").
+func setNegative(fs *flag.FlagSet, name string) bool {
+	neg := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			if g, ok := f.Value.(flag.Getter); ok {
+				if n, ok := g.Get().(int); ok && n < 0 {
+					neg = true
+				}
+			}
+		}
+	})
+	return neg
 }
 
 // stringsFlag collects a repeatable string flag.

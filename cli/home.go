@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -18,7 +19,7 @@ type homeFlags struct {
 
 // add defines --home and --demo on fs.
 func (h *homeFlags) add(fs *flag.FlagSet) {
-	fs.StringVar(&h.dir, "home", "", "Claude home folder (default $CLAUDE_CONFIG_DIR, else ~/.claude)")
+	fs.StringVar(&h.dir, "home", "", "Claude home folder `DIR`, or a .tar.gz from memscope archive (default $CLAUDE_CONFIG_DIR, else ~/.claude)")
 	fs.BoolVar(&h.demo, "demo", false, "use the embedded demo home")
 }
 
@@ -70,14 +71,20 @@ func (e *env) openHome(h *homeFlags) (*opened, error) {
 			return e.openArchiveHome(dir)
 		}
 		if model.HomeExists(dir) {
+			if err := checkHomeReadable(e.root, dir); err != nil {
+				return nil, err
+			}
 			home, err := model.OpenHome(dir, src)
 			if err != nil {
-				return nil, err
+				return nil, badInput(err)
 			}
 			return &opened{home: home, close: func() {}, root: mountHome(e.root, home, "")}, nil
 		}
+		if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+			return nil, badInput(fmt.Errorf("%s (from %s) is not a folder: the Claude home is a folder (or a .tar.gz written by memscope archive)", dir, src))
+		}
 		if src != model.HomeFromDefault {
-			return nil, fmt.Errorf("no Claude home at %s (from %s)", dir, src)
+			return nil, badInput(fmt.Errorf("no Claude home at %s (from %s)", dir, src))
 		}
 		fmt.Fprintf(e.stderr, "memscope: no Claude home at %s; showing the embedded demo home\n", dir)
 	}
@@ -96,6 +103,27 @@ func (e *env) openHome(h *homeFlags) (*opened, error) {
 		return nil, err
 	}
 	return &opened{home: home, demo: &l, close: func() { os.RemoveAll(root) }, root: mountHome(e.root, home, l.Root)}, nil
+}
+
+// checkHomeReadable refuses a home folder memscope cannot list (a mode
+// 000 folder, a folder of another user): read as it is, it would look
+// empty. It reads through root, the machine as the command line was
+// given it; a root that does not show the folder leaves the answer to
+// the folder itself.
+func checkHomeReadable(root fs.FS, dir string) error {
+	if root == nil {
+		return nil
+	}
+	_, err := fs.ReadDir(root, model.RootName(dir))
+	if err == nil || errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		// The path error names the folder relative to the root.
+		err = pe.Err
+	}
+	return badInput(fmt.Errorf("cannot read the Claude home %s: %w", dir, err))
 }
 
 // openArchiveHome opens a .tar.gz written by memscope archive as a home:

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 
@@ -92,4 +93,14 @@ func openSessionMemory(e *env, hf *homeFlags, sf *sessionFile, tr *model.Transcr
 		return nil, nil, err
 	}
 	return t, done, nil
+}
+
+// withForceHint adds to a write the security scan blocked how to make it
+// anyway: the command's --force.
+func withForceHint(err error) error {
+	var blocked *memstore.ScanBlockedError
+	if errors.As(err, &blocked) {
+		return fmt.Errorf("%w (--force writes it anyway)", err)
+	}
+	return err
 }

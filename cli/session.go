@@ -32,7 +32,7 @@ func openSession(e *env, hf *homeFlags, arg string) (*sessionFile, error) {
 		}
 		st, err := os.Stat(abs)
 		if err != nil {
-			return nil, fmt.Errorf("transcript %s: %w", arg, err)
+			return nil, badInput(fmt.Errorf("transcript %s: %w", arg, err))
 		}
 		return &sessionFile{fsys: os.DirFS(filepath.Dir(abs)), name: filepath.Base(abs), disk: abs, size: st.Size(), close: func() {}}, nil
 	}
@@ -43,7 +43,7 @@ func openSession(e *env, hf *homeFlags, arg string) (*sessionFile, error) {
 	f, err := export.FindSession(o.home.FS, arg)
 	if err != nil {
 		o.close()
-		return nil, fmt.Errorf("%w (%s)", err, o.home.Dir)
+		return nil, badInput(fmt.Errorf("%w (%s)", err, o.home.Dir))
 	}
 	return &sessionFile{fsys: o.home.FS, name: f.Path, disk: o.home.Abs(f.Path), size: f.Size, home: o, close: o.close}, nil
 }

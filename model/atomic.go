@@ -26,15 +26,32 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 // (the undo journal, rollbacks) must be able to trust that an error means
 // path did not change.
 func WriteFileAtomicWith(w WriteFS, path string, data []byte, perm fs.FileMode) error {
+	return writeFileAtomic(w, path, data, perm, true, time.Time{})
+}
+
+// WriteFileAtomicAs is WriteFileAtomicWith putting a file back as it was:
+// the file gets exactly perm (an existing file's mode is not kept) and,
+// unless modTime is zero, that mtime, both set before it takes the name.
+// Undo and restores use it, so a file put back keeps its age: the
+// client's staleness and cleanup read the mtime.
+func WriteFileAtomicAs(w WriteFS, path string, data []byte, perm fs.FileMode, modTime time.Time) error {
+	return writeFileAtomic(w, path, data, perm.Perm(), false, modTime)
+}
+
+// writeFileAtomic replaces path with data; an existing file keeps its
+// mode when keepMode.
+func writeFileAtomic(w WriteFS, path string, data []byte, perm fs.FileMode, keepMode bool, modTime time.Time) error {
 	if st, err := w.Stat(path); err == nil {
 		if !st.Mode().IsRegular() {
 			return fmt.Errorf("write %s: not a regular file", path)
 		}
-		perm = st.Mode().Perm()
+		if keepMode {
+			perm = st.Mode().Perm()
+		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	return writeThroughTemp(w, path, perm, time.Time{}, func(t io.Writer) error {
+	return writeThroughTemp(w, path, perm, modTime, func(t io.Writer) error {
 		_, err := t.Write(data)
 		return err
 	}, w.Rename)

@@ -18,6 +18,16 @@ func RootName(abs string) string {
 	return c[1:]
 }
 
+// RootPath turns a name in an fs.FS rooted at "/" back into the absolute
+// path people read ("home/me/app" → "/home/me/app"); a path already
+// absolute is left as it is.
+func RootPath(name string) string {
+	if strings.HasPrefix(name, "/") {
+		return name
+	}
+	return path.Clean("/" + name)
+}
+
 // GitRootKind says how a git root was found.
 type GitRootKind string
 

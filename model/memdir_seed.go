@@ -128,6 +128,11 @@ func ReadSecondaryMemory(o SecondaryOptions) ([]SecondarySource, []Problem) {
 			probs = append(probs, Problem{File: p, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read %s: %v", p, err)})
 		}
 	}
+	// Everything here was read through the root: name files by their
+	// absolute paths, as they are shown everywhere else.
+	for i := range probs {
+		probs[i].File = RootPath(probs[i].File)
+	}
 	return out, probs
 }
 

@@ -1,7 +1,9 @@
 package model
 
 import (
+	"io/fs"
 	"reflect"
+	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -58,5 +60,40 @@ func TestReadSecondaryMemory(t *testing.T) {
 	none, probs := ReadSecondaryMemory(SecondaryOptions{Root: fstest.MapFS{}, HomeDir: "/h", RepoDir: "/r", MemoryDir: "/m"})
 	if len(none) != 0 || len(probs) != 0 {
 		t.Errorf("empty tree: %+v %+v", none, probs)
+	}
+}
+
+// deniedFS refuses to open the names in deny, as a mode-000 file or
+// folder does (tests run as root, where chmod stops nothing).
+type deniedFS struct {
+	fs.FS
+	deny map[string]bool
+}
+
+func (d deniedFS) Open(name string) (fs.File, error) {
+	if d.deny[name] {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return d.FS.Open(name)
+}
+
+// The stores read through the machine's root are named by their absolute
+// paths in problems, as everywhere else they are shown.
+func TestSecondaryMemoryProblemsAreAbsolute(t *testing.T) {
+	fsys := deniedFS{FS: fstest.MapFS{
+		"h/sessionMemory.md":               {Data: []byte("notes")},
+		"h/agent-memory/reviewer/style.md": {Data: []byte("---\nname: style\n---\n")},
+		"h/memory/2026/11/2026-11-20.md":   {Data: []byte("day log")},
+		"r/.claude/MEMORY.md":              {Data: []byte("- [A](a.md)\n")},
+		"h/projects/-r/memory/team/t.md":   {Data: []byte("t")},
+	}, deny: map[string]bool{"h/sessionMemory.md": true, "h/agent-memory/reviewer": true, "h/memory/2026/11": true, "r/.claude/MEMORY.md": true, "h/projects/-r/memory/team": true}}
+	_, probs := ReadSecondaryMemory(SecondaryOptions{Root: fsys, HomeDir: "/h", RepoDir: "/r", MemoryDir: "/h/projects/-r/memory"})
+	if len(probs) < 4 {
+		t.Fatalf("want a problem per unreadable store, got %+v", probs)
+	}
+	for _, p := range probs {
+		if !strings.HasPrefix(p.File, "/") {
+			t.Errorf("problem names %q: want the absolute path", p.File)
+		}
 	}
 }

@@ -18,17 +18,39 @@ cp -a testdata/home "$work/home"
 # The fixture ends history.jsonl with a half-written line; finish it, as
 # the client would, so lines appended below stand on their own.
 echo '","x":1}' >>"$work/home/history.jsonl"
-# A project folder the demo-like memory can point into, and a scripted
-# editor that appends a line to whatever file it is given.
-cat >"$work/editor.sh" <<'EOF'
+# A scripted editor that appends a line to whatever file it is given:
+# "Edited by the e2e test." by default, an AWS access key when the file
+# editor-mode says "secret" (the save must then stop for a y/n).
+cat >"$work/editor.sh" <<EOF
 #!/usr/bin/env bash
-echo "Edited by the e2e test." >>"$1"
+if [ "\$(cat "$work/editor-mode" 2>/dev/null)" = secret ]; then
+  echo "aws key AKIAQZ4XB7WJ2RTLMN5K" >>"\$1"
+else
+  echo "Edited by the e2e test." >>"\$1"
+fi
 EOF
 chmod +x "$work/editor.sh"
+# The editor's private copies go under $work/tmp, where the test finds them.
+mkdir "$work/tmp"
+
+# meta FILE: its mtime (seconds) and mode, as undo must put them back.
+meta() { stat -c '%Y %a' "$1"; }
+
+# start_app CMD: runs CMD (memscope) in a new tmux session of 120x36,
+# then ends the previous one (in that order: ending the last session stops
+# the tmux server, which a new session must not race); the screen says
+# EXITED when CMD ends.
+runs=0
+start_app() {
+  local old=$session
+  runs=$((runs + 1))
+  session="memscope-e2e-$runs"
+  tmux -S "$sock" new-session -d -s "$session" -x 120 -y 36 "$1; echo EXITED; sleep 30"
+  if [ "$runs" -gt 1 ]; then tmux -S "$sock" kill-session -t "$old" 2>/dev/null || true; fi
+}
 
 mkdir "$work/out"
-tmux -S "$sock" new-session -d -s "$session" -x 120 -y 36 \
-  "cd $work/out && EDITOR=$work/editor.sh VISUAL= NO_COLOR=1 $work/memscope --home $work/home --project /tmp/rc/work/beta; echo EXITED; sleep 30"
+start_app "cd $work/out && TMPDIR=$work/tmp EDITOR=$work/editor.sh VISUAL= NO_COLOR=1 $work/memscope --home $work/home --project /tmp/rc/work/beta"
 
 # Projects pane first, on the requested project.
 wait_for "PROJECT"
@@ -78,8 +100,10 @@ wait_gone "any key closes"
 printf '%s\n' '{"display":"typed while memscope was open","pastedContents":{},"timestamp":1795349999000,"project":"/home/me/bad"}' >>"$work/home/history.jsonl"
 wait_for "typed while memscope was open"
 
-# Nothing under the home was changed by browsing.
-if ! diff -r --no-dereference testdata/home "$work/home" -x history.jsonl; then
+# Nothing under the home was changed by browsing. (Each project load
+# checks that the memory folder is writable with a hidden file it creates
+# and removes at once: .memscope-write-test-*.)
+if ! diff -r --no-dereference testdata/home "$work/home" -x history.jsonl -x '.memscope-write-test-*'; then
   fail "browsing changed files in the home"
 fi
 
@@ -94,6 +118,17 @@ wait_file() {
   fail "file check failed: $*"
 }
 
+# sha FILE: its SHA-256. wait_sha FILE WANT: poll until FILE has that
+# SHA-256 (10 s); the hash is taken again at every poll.
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+wait_sha() {
+  for _ in $(seq 1 100); do
+    if [ -e "$1" ] && [ "$(sha "$1")" = "$2" ]; then return 0; fi
+    sleep 0.1
+  done
+  fail "$1 has SHA-256 $(sha "$1" 2>/dev/null), want $2"
+}
+
 # Back to the beta project, Memories pane.
 keys 1
 sleep 0.3
@@ -106,13 +141,16 @@ wait_for "opened /tmp/rc/work/beta"
 keys 3
 wait_for "prefers_terse.md"
 
-# Edit a memory through the scripted $EDITOR: the file changes on disk.
+# Edit a memory through the scripted $EDITOR: the file changes on disk,
+# and the save is a journaled change (u undoes it, further down).
+orig=$(sha256sum "$mem/prefers_terse.md" | cut -d' ' -f1)
+orig_meta=$(meta "$mem/prefers_terse.md")
 keys /
 keys -l "prefers"
 keys Enter
 sleep 0.3
 keys e
-wait_for "saved"
+wait_for "prefers_terse.md — u undoes it"
 wait_file grep -q "Edited by the e2e test." "$mem/prefers_terse.md"
 edited=$(sha256sum "$mem/prefers_terse.md" | cut -d' ' -f1)
 
@@ -129,18 +167,79 @@ grep -q "node_type: memory" "$mem/prefers_terse.md" || fail "retype lost metadat
 # Undo the retype: the file is byte for byte what the editor left.
 keys u
 wait_for "undo: retype"
-wait_file test "$(sha256sum "$mem/prefers_terse.md" | cut -d' ' -f1)" = "$edited"
+wait_sha "$mem/prefers_terse.md" "$edited"
 
-# Delete to the trash (with confirmation), then restore it with undo.
+# Delete to the trash (with confirmation), then restore it with undo: the
+# same bytes, and the same mtime and mode (its age must not reset).
+touch -d '45 days ago' "$mem/prefers_terse.md"
+keys C-r
+sleep 0.5
+deleted_meta=$(meta "$mem/prefers_terse.md")
 keys d
 wait_for "to the trash? y/n"
 keys y
 wait_file test ! -e "$mem/prefers_terse.md"
 ls "$mem"/.trash/*/prefers_terse.md >/dev/null 2>&1 || fail "deleted memory is not in the trash"
 wait_for "u undoes it"
+wait_for "0/0 ·"
 keys u
 wait_file test -e "$mem/prefers_terse.md"
+# The list shows it again before e edits it.
+wait_for "1/1 ·"
 test "$(sha256sum "$mem/prefers_terse.md" | cut -d' ' -f1)" = "$edited" || fail "restored file differs"
+test "$(meta "$mem/prefers_terse.md")" = "$deleted_meta" || fail "undo of the delete changed mtime/mode: $(meta "$mem/prefers_terse.md"), was $deleted_meta"
+
+# An editor save that adds a secret stops for y/n: n leaves the file as it
+# was and the user's text in the private copy the status names.
+echo secret >"$work/editor-mode"
+keys e
+wait_for "write anyway? y/n"
+keys n
+wait_for "not saved: your version is in $work/tmp/"
+test "$(sha256sum "$mem/prefers_terse.md" | cut -d' ' -f1)" = "$edited" || fail "a refused save changed the file"
+grep -lq AKIAQZ4XB7WJ2RTLMN5K "$work"/tmp/memscope-edit-*/prefers_terse.md || fail "the refused text is not kept in the copy"
+rm -rf "$work"/tmp/memscope-edit-*
+# y writes it, and u takes it back.
+keys e
+wait_for "write anyway? y/n"
+keys y
+wait_file grep -q AKIAQZ4XB7WJ2RTLMN5K "$mem/prefers_terse.md"
+wait_for "prefers_terse.md — u undoes it"
+keys u
+wait_for "undo: edit prefers_terse.md"
+wait_sha "$mem/prefers_terse.md" "$edited"
+echo append >"$work/editor-mode"
+
+# u once more undoes the first editor save (the retype and the delete were
+# undone already): the file is as in the fixture, bytes, mtime and mode.
+# (The undo above has reported, so this u is not refused as "another
+# change is still being written".)
+keys u
+wait_sha "$mem/prefers_terse.md" "$orig"
+test "$(meta "$mem/prefers_terse.md")" = "$orig_meta" || fail "undo of the editor save changed mtime/mode: $(meta "$mem/prefers_terse.md"), was $orig_meta"
+
+# Create then edit, twice: n makes the memory and opens the editor on it;
+# u undoes the save, u again the create, in that order, each time.
+keys Escape
+sleep 0.3
+for round in 1 2; do
+  keys n
+  wait_for "new memory — name:"
+  keys -l "scratch"
+  keys Tab Tab
+  keys -l "a scratch note"
+  keys Enter
+  wait_file grep -qs "Edited by the e2e test." "$mem/user_scratch.md"
+  wait_for "user_scratch.md — u undoes it"
+  created=$(grep -v "Edited by the e2e test." "$mem/user_scratch.md" | sha256sum | cut -d' ' -f1)
+  keys u
+  wait_for "undo: edit user_scratch.md"
+  wait_sha "$mem/user_scratch.md" "$created"
+  keys u
+  wait_for "undo: create"
+  wait_file test ! -e "$mem/user_scratch.md"
+  if grep -q "user_scratch.md" "$mem/MEMORY.md"; then fail "round $round: the index still links the undone memory"; fi
+done
 
 # Live reload of memory: Claude Code writes a new memory while memscope is
 # open; the Memories pane shows it without a keypress.
@@ -191,15 +290,34 @@ sleep 0.3
 keys q
 wait_for "EXITED"
 
+# An empty home (Claude Code never ran): every pane ends loading; Prompt
+# previews the folder memscope started in, Health says what to do.
+mkdir -p "$work/empty/projects"
+start_app "cd $work/out && NO_COLOR=1 $work/memscope --home $work/empty"
+wait_for "no projects in this home yet"
+keys 7
+wait_for "next session:"
+keys 8
+wait_for "no project in this home yet"
+keys C-r
+sleep 0.5
+for i in 1 2 3 4 5 6 7 8 9 0 L; do
+  keys "$i"
+  sleep 0.3
+  if screen | grep -qE "building the preview…|checking memory…|loading [0-9]+ source|reading…"; then
+    fail "pane $i still loading in an empty home"
+  fi
+done
+keys q
+wait_for "EXITED"
+
 # Files: a home with /rewind snapshots (internal/filehistgen). Rewind the
 # files to before the first turn (y confirms), then undo with u: every
 # file is byte for byte what it was.
 go run ./internal/filehistgen/gen "$work/fh" >/dev/null
 app="$work/fh/work/app"
 before=$(cd "$app" && find . -type f | sort | xargs sha256sum)
-tmux -S "$sock" kill-session -t "$session" 2>/dev/null || true
-tmux -S "$sock" new-session -d -s "$session" -x 120 -y 36 \
-  "NO_COLOR=1 $work/memscope --home $work/fh/home; echo EXITED; sleep 30"
+start_app "NO_COLOR=1 $work/memscope --home $work/fh/home"
 wait_for "9 Retention"
 keys 0
 wait_for "sessions with file history"
@@ -242,9 +360,7 @@ answer() {
 }
 line user ',"message":{"role":"user","content":"start"}'
 for c in 40000 60000 80000; do answer "$c"; done
-tmux -S "$sock" kill-session -t "$session" 2>/dev/null || true
-tmux -S "$sock" new-session -d -s "$session" -x 120 -y 36 \
-  "NO_COLOR=1 $work/memscope --home $live; echo EXITED; sleep 30"
+start_app "NO_COLOR=1 $work/memscope --home $live"
 wait_for "1 Projects"
 keys L
 wait_for "pid $$ busy"

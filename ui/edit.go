@@ -34,6 +34,8 @@ type opDoneMsg struct {
 type confirmState struct {
 	text  string
 	onYes tea.Msg
+	// onNo, when set, is handled on no instead of the plain "cancelled".
+	onNo tea.Msg
 }
 
 // memoryDirAbs is the open project's memory folder on disk.
@@ -123,6 +125,9 @@ func (m Model) handleEdit(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, m.storeOp(msg, "", func(s *store.Store, o store.WriteOptions) (store.Change, error) {
 			return s.Apply(*plan, r.Actions, o)
 		}), true
+	case editorSave:
+		_, force := msg.(forceRequest)
+		return m, m.saveEditCmd(msg, r, force), true
 	case msgs.Undo:
 		return m, m.storeOp(msg, "", func(s *store.Store, o store.WriteOptions) (store.Change, error) {
 			return s.Undo()
@@ -136,6 +141,9 @@ func (m Model) handleEdit(msg tea.Msg) (Model, tea.Cmd, bool) {
 
 // opDone reports a finished operation and reloads the project.
 func (m Model) opDone(d opDoneMsg) (Model, tea.Cmd, bool) {
+	if r, ok := unwrapForce(d.retry).(editorSave); ok {
+		return m.editorDone(r, d)
+	}
 	var blocked *store.ScanBlockedError
 	switch {
 	case errors.As(d.err, &blocked):

@@ -12,9 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/memscope/memscope/engine/scan"
 	"github.com/memscope/memscope/engine/store"
-	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/msgs"
 )
 
@@ -98,8 +96,26 @@ func prepareEdit(path string) (editSession, error) {
 	return s, nil
 }
 
-// handleEditor runs the editor on a prepared copy, writes it back when
-// the editor exits, and reports the outcome; ok is false for other
+// editorEditedMsg carries what the user saved in the copy, for writing
+// back.
+type editorEditedMsg struct {
+	s      editSession
+	edited []byte
+}
+
+// editorSave is the request to write an edited copy back: a change like
+// any other (see handleEdit), so it can be retried with Force.
+type editorSave struct {
+	s      editSession
+	edited []byte
+}
+
+// editorDeclined says the user answered no to writing a save the scan
+// blocked.
+type editorDeclined struct{ s editSession }
+
+// handleEditor runs the editor on a prepared copy, reads the copy back
+// when the editor exits, and reports the outcome; ok is false for other
 // messages.
 func (m Model) handleEditor(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
@@ -117,8 +133,14 @@ func (m Model) handleEditor(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.setStatus(fmt.Sprintf("editor: %v — nothing was saved; your copy is %s", msg.err, msg.s.copy), true)
 			return m, m.reloadAll(), true
 		}
-		s, w := msg.s, m.writes()
-		return m, func() tea.Msg { return editorSavedMsg{status: saveEdit(w, s)} }, true
+		return m, readEditedCmd(msg.s), true
+	case editorEditedMsg:
+		next, cmd, _ := m.handleEdit(editorSave(msg))
+		return next, cmd, true
+	case editorDeclined:
+		// The copy's path first: the status line is cut to the width.
+		m.setStatus(fmt.Sprintf("not saved: your version is in %s (%s was not changed)", msg.s.copy, filepath.Base(msg.s.path)), false)
+		return m, nil, true
 	case editorSavedMsg:
 		m.setStatus(msg.status.Text, msg.status.Error)
 		return m, m.reloadAll(), true
@@ -126,38 +148,90 @@ func (m Model) handleEditor(msg tea.Msg) (Model, tea.Cmd, bool) {
 	return m, nil, false
 }
 
-// saveEdit writes the edited copy back over the file through w if nobody
-// changed the file meanwhile, scans what was saved, and says what
-// happened.
-func saveEdit(w model.WriteFS, s editSession) msgs.Status {
-	edited, err := os.ReadFile(s.copy)
-	if err != nil {
-		return msgs.Status{Text: fmt.Sprintf("read the edited copy %s: %v — %s was not changed", s.copy, err, s.path), Error: true}
-	}
-	if s.existed && bytes.Equal(edited, s.before) {
-		os.RemoveAll(filepath.Dir(s.copy))
-		return msgs.Status{Text: "no changes to " + s.path}
-	}
-	if err := store.ReplaceIfUnchangedWith(w, s.path, s.before, s.existed, edited); err != nil {
-		var ce *store.ConflictError
-		if errors.As(err, &ce) {
-			// The news first: the status line is cut to the terminal's width.
-			return msgs.Status{Text: fmt.Sprintf("not saved: %s changed on disk while the editor was open; nothing was overwritten — your version is in %s", filepath.Base(s.path), s.copy), Error: true}
+// readEditedCmd reads the copy the editor saved: unchanged, nothing is
+// written.
+func readEditedCmd(s editSession) tea.Cmd {
+	return func() tea.Msg {
+		edited, err := os.ReadFile(s.copy)
+		if err != nil {
+			return editorSavedMsg{status: msgs.Status{Text: fmt.Sprintf("read the edited copy %s: %v — %s was not changed", s.copy, err, s.path), Error: true}}
 		}
-		return msgs.Status{Text: fmt.Sprintf("not saved: %v — your version is in %s", err, s.copy), Error: true}
+		if s.existed && bytes.Equal(edited, s.before) {
+			os.RemoveAll(filepath.Dir(s.copy))
+			return editorSavedMsg{status: msgs.Status{Text: "no changes to " + s.path}}
+		}
+		return editorEditedMsg{s: s, edited: edited}
 	}
-	os.RemoveAll(filepath.Dir(s.copy))
-	return scanSaved(s.path, edited)
 }
 
-// scanSaved scans a file the user just saved from the editor: memscope
-// wrote what the user typed, nothing was blocked, but the user should
-// know.
-func scanSaved(path string, data []byte) msgs.Status {
-	fs := scan.Scan(path, string(data))
-	if len(fs) == 0 {
-		return msgs.Status{Text: "saved " + path}
+// saveEditCmd writes an edited copy back. A file of the open project's
+// memory folder goes through its store: checked against what the editor
+// started from, scanned, journaled (u undoes it). Any other file (a
+// CLAUDE.md) is scanned the same way and written only if nobody changed
+// it meanwhile, with no journal: it is not in a memory folder. A
+// high-severity finding the save adds stops it either way until forced.
+func (m *Model) saveEditCmd(req tea.Msg, r editorSave, force bool) tea.Cmd {
+	if st := m.data.project.store; st != nil && st.Edits(r.s.path) {
+		if m.busy {
+			return func() tea.Msg {
+				return msgs.Status{Text: "not saved: another change is still being written — your version is in " + r.s.copy, Error: true}
+			}
+		}
+		return m.storeOp(req, "", func(st *store.Store, o store.WriteOptions) (store.Change, error) {
+			ch, err := st.Replace(r.s.path, r.s.before, r.s.existed, r.edited, o)
+			if err == nil {
+				os.RemoveAll(filepath.Dir(r.s.copy))
+			}
+			return ch, err
+		})
 	}
-	f := fs[0]
-	return msgs.Status{Text: fmt.Sprintf("saved %s — %d security finding(s), first: line %d %s (%s)", path, len(fs), f.Line, f.Rule, f.Severity), Error: scan.Blocking(fs)}
+	w := m.writes()
+	return func() tea.Msg {
+		d := opDoneMsg{retry: req}
+		all, blocking := store.ScanEdit(r.s.path, r.s.before, r.s.existed, r.edited)
+		if len(blocking) > 0 && !force {
+			d.err = &store.ScanBlockedError{Findings: blocking}
+			return d
+		}
+		d.change.Findings = all
+		if d.err = store.ReplaceIfUnchangedWith(w, r.s.path, r.s.before, r.s.existed, r.edited); d.err == nil {
+			os.RemoveAll(filepath.Dir(r.s.copy))
+		}
+		return d
+	}
+}
+
+// editorDone reports a finished save: written (the copy goes), stopped
+// by the scan (the user is asked), or refused (the copy stays and the
+// status names it).
+func (m Model) editorDone(r editorSave, d opDoneMsg) (Model, tea.Cmd, bool) {
+	s := r.s
+	var blocked *store.ScanBlockedError
+	var ce *store.ConflictError
+	switch {
+	case errors.As(d.err, &blocked):
+		m.confirm = &confirmState{
+			text:  fmt.Sprintf("write anyway? y/n (n keeps your version in %s) — %v", s.copy, d.err),
+			onYes: forceRequest{msg: r},
+			onNo:  editorDeclined{s: s},
+		}
+		return m, nil, true
+	case errors.As(d.err, &ce):
+		// The news first: the status line is cut to the terminal's width.
+		m.setStatus(fmt.Sprintf("not saved: %s changed on disk while the editor was open; nothing was overwritten — your version is in %s", filepath.Base(s.path), s.copy), true)
+		return m, m.reloadAll(), true
+	case d.err != nil:
+		m.setStatus(fmt.Sprintf("not saved: %v — your version is in %s", d.err, s.copy), true)
+		return m, m.reloadAll(), true
+	}
+	text := "saved " + s.path
+	if d.change.ID != "" {
+		text += " — u undoes it"
+	}
+	if fs := d.change.Findings; len(fs) > 0 {
+		f := fs[0]
+		text += fmt.Sprintf("; %d security finding(s), first: line %d %s (%s)", len(fs), f.Line, f.Rule, f.Severity)
+	}
+	m.setStatus(text, false)
+	return m, m.reloadAll(), true
 }

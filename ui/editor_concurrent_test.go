@@ -76,10 +76,7 @@ func TestEditorDoesNotOverwriteAConcurrentChange(t *testing.T) {
 				tc.meanwhile(t, path)
 			}
 			next, cmd := m.Update(editorFinishedMsg{s: pm.s})
-			m = next.(Model)
-			saved := cmd()
-			next, _ = m.Update(saved)
-			m = next.(Model)
+			m = drain(t, next.(Model), cmd)
 			got, err := os.ReadFile(path)
 			if tc.want == "" {
 				if err == nil {
@@ -142,8 +139,7 @@ func TestEditorSaveWritesThroughTheAppsWriter(t *testing.T) {
 	}
 	save := func() Model {
 		next, cmd := m.Update(editorFinishedMsg{s: pm.s})
-		next, _ = next.(Model).Update(cmd())
-		return next.(Model)
+		return drain(t, next.(Model), cmd)
 	}
 	m = save()
 	if got, _ := os.ReadFile(path); string(got) != "old\n" || !m.statusErr || !strings.Contains(m.status, syscall.ENOSPC.Error()) || !strings.Contains(m.status, pm.s.copy) {

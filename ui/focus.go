@@ -97,6 +97,10 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return next, cmd
 		case key.Matches(msg, m.keys.Cancel):
 			m.confirm = nil
+			if c.onNo != nil {
+				next, cmd, _ := m.handleData(c.onNo)
+				return next, cmd
+			}
 			m.setStatus("cancelled: nothing was written", false)
 		}
 		return m, nil

@@ -271,7 +271,7 @@ type previewMsg struct {
 // previewCmd builds what enters the next session's prompt for the open
 // project, with recall for query when it is set.
 func (m Model) previewCmd(query string) tea.Cmd {
-	project := m.data.openPath()
+	project := m.previewProject()
 	if project == "" || !strings.HasPrefix(project, "/") {
 		return nil
 	}
@@ -293,4 +293,41 @@ func (m Model) previewCmd(query string) tea.Cmd {
 		p := enginepreview.Build(o)
 		return previewMsg{project: project, preview: &p}
 	}
+}
+
+// noProjectText is what the project panes say in a home where Claude
+// Code has not run yet.
+const noProjectText = "no project in this home yet: Claude Code has not run here. Run claude in a project folder, then press ctrl+r here (memscope --demo shows the built-in example)."
+
+// showNoProject tells the panes that show a project's data that there is
+// none to load, so none of them keeps saying it is reading.
+func (m *Model) showNoProject() {
+	m.index.SetUnavailable(noProjectText)
+	m.memories.SetUnavailable(noProjectText)
+	m.replay.SetUnavailable(noProjectText)
+	m.health.SetUnavailable(noProjectText)
+}
+
+// previewProject is the folder the Prompt pane previews: the open
+// project's, else (no project in the home yet) the folder memscope was
+// started in, as the CLI's prompt command does.
+func (m Model) previewProject() string {
+	if m.data.open == "" {
+		return m.opts.Project
+	}
+	return m.data.openPath()
+}
+
+// previewOrExplainCmd builds the preview, or, when there is no folder to
+// build it for, tells the Prompt pane why, so it never waits for nothing.
+func (m *Model) previewOrExplainCmd(query string) tea.Cmd {
+	if cmd := m.previewCmd(query); cmd != nil {
+		return cmd
+	}
+	if m.data.open == "" {
+		m.prompt.SetUnavailable(noProjectText)
+	} else {
+		m.prompt.SetUnavailable("no preview: the transcripts of " + m.data.open + " do not say which folder it was started in, and the preview reads that folder's CLAUDE.md files and settings.")
+	}
+	return nil
 }

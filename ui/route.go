@@ -26,6 +26,12 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case homeLoadedMsg:
 		delete(m.loading, "home")
 		m.applyHome(msg)
+		if m.data.open == "" {
+			// No project to load: the panes that wait for one say so
+			// (Prompt still previews the folder memscope started in).
+			m.showNoProject()
+			return m, m.previewOrExplainCmd(m.prompt.Query()), true
+		}
 		return m, tea.Batch(m.loadProjectCmd(m.data.open), m.loadSessionsCmd(m.data.open)), true
 	case historyLoadedMsg:
 		delete(m.loading, "history")
@@ -44,7 +50,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, nil, true // the user moved on to another project
 		}
 		m.applyProject(msg)
-		return m, tea.Batch(m.renderCmd(), m.previewCmd(m.prompt.Query())), true
+		return m, tea.Batch(m.renderCmd(), m.previewOrExplainCmd(m.prompt.Query())), true
 	case renderedMsg:
 		m.applyRendered(msg)
 		return m, nil, true
@@ -53,7 +59,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.replay, cmd = m.replay.Update(msg)
 		return m, cmd, true
 	case previewMsg:
-		if msg.project == m.data.openPath() {
+		if msg.project == m.previewProject() {
 			m.prompt.SetPreview(msg.preview)
 		}
 		return m, nil, true
@@ -73,7 +79,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 func (m Model) handleRequest(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case msgs.RecallQuery:
-		return m, m.previewCmd(msg.Query), true
+		return m, m.previewOrExplainCmd(msg.Query), true
 	case msgs.ReplaySession:
 		return m, m.openTimelineCmd(msg.Path, nil), true
 	case errMsg:

@@ -97,8 +97,10 @@ func ApplyRestoreWith(wfs model.WriteFS, homeDir string, fsys fs.FS, p *RestoreP
 		writes = append(writes, w)
 		jf := journal.File{Path: journalPath(s.Target), Existed: cur.Exists, Before: before, After: s.After.SHA256}
 		if cur.Exists {
+			// Mode and mtime too: the undo puts the file back as old as
+			// it was.
 			if st, err := os.Lstat(s.Target); err == nil {
-				jf.Mode = st.Mode().Perm()
+				jf.Mode, jf.ModTime = st.Mode().Perm(), st.ModTime()
 			}
 		}
 		files = append(files, jf)
@@ -129,11 +131,15 @@ func ApplyRestoreWith(wfs model.WriteFS, homeDir string, fsys fs.FS, p *RestoreP
 			if !s.Current.Exists {
 				a = store.FileCreated
 			}
-			mode := fs.FileMode(0o644)
-			if m, err := fs.Stat(fsys, s.BackupPath); err == nil {
-				mode = m.Mode().Perm()
+			// The version's mode: the client's backup is a copy with the
+			// mode kept. The content is written now, so the mtime is now.
+			var err error
+			if m, serr := fs.Stat(fsys, s.BackupPath); serr == nil {
+				err = model.WriteFileAtomicAs(wfs, s.Target, w.data, m.Mode().Perm(), time.Time{})
+			} else {
+				err = model.WriteFileAtomicWith(wfs, s.Target, w.data, 0o644)
 			}
-			if err := model.WriteFileAtomicWith(wfs, s.Target, w.data, mode); err != nil {
+			if err != nil {
 				return ch, fmt.Errorf("restore %s: %w (memscope files --undo puts back what was done)", s.Target, err)
 			}
 		}
@@ -229,7 +235,14 @@ func UndoRestoreWith(wfs model.WriteFS, homeDir string, sid model.SessionID) (st
 			if mode == 0 {
 				mode = 0o644
 			}
-			if err := model.WriteFileAtomicWith(wfs, target, f.Before, mode); err != nil {
+			// Back with its mode and, when the entry kept it, its mtime.
+			var err error
+			if f.Mode != 0 {
+				err = model.WriteFileAtomicAs(wfs, target, f.Before, mode, f.ModTime)
+			} else {
+				err = model.WriteFileAtomicWith(wfs, target, f.Before, mode)
+			}
+			if err != nil {
 				return ch, fmt.Errorf("undo %s: %w", e.ID, err)
 			}
 		} else {

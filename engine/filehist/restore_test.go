@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/internal/filehistgen"
@@ -344,4 +345,43 @@ func transcriptOf(home *model.Home) string {
 		}
 	}
 	return ""
+}
+
+// A restore gives the file the version's mode (the client's backup is a
+// copy with the mode kept); its undo puts back the mode and the mtime the
+// file had, so the file is as old as it was.
+func TestRestoreUndoPutsBackMtimeAndMode(t *testing.T) {
+	l, home, s := genFileHistory(t)
+	target := l.Abs("README.md")
+	mt := time.Now().Add(-45 * 24 * time.Hour).Truncate(time.Second)
+	if err := os.Chmod(target, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(target, mt, mt); err != nil {
+		t.Fatal(err)
+	}
+	p, err := PlanVersionRestore(home.FS, &s, "README.md", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	backup := filepath.Join(home.Dir, filepath.FromSlash(p.Steps[0].BackupPath))
+	if err := os.Chmod(backup, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ApplyRestore(home.Dir, home.FS, p, fhT0); err != nil {
+		t.Fatal(err)
+	}
+	if m := fileMode(t, target); m != 0o640 {
+		t.Errorf("mode after the restore = %v, want the version's %v", m, os.FileMode(0o640))
+	}
+	if _, err := UndoRestore(home.Dir, filehistgen.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o600 || !st.ModTime().Equal(mt) {
+		t.Errorf("after undo: mode %v mtime %v, want %v %v as before the restore", st.Mode().Perm(), st.ModTime(), os.FileMode(0o600), mt)
+	}
 }

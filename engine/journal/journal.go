@@ -40,6 +40,11 @@ type File struct {
 	Existed bool        `json:"existed"`
 	Before  []byte      `json:"before,omitempty"`
 	Mode    fs.FileMode `json:"mode,omitempty"`
+	// ModTime is the file's mtime before the change, so undo puts back
+	// its age too (the client's staleness and cleanup read the mtime).
+	// Zero in entries written before memscope kept it: undo then leaves
+	// the restored file with the time of the undo.
+	ModTime time.Time `json:"mtime,omitzero"`
 	// After is the SHA-256 (hex) of the bytes the change wrote, "" when
 	// the change removed the file. Undo refuses when the file is neither
 	// as the change left it nor as it was before.

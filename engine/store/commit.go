@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"time"
 
 	"github.com/memscope/memscope/engine/journal"
 	secscan "github.com/memscope/memscope/engine/scan"
@@ -17,13 +18,52 @@ func clientReads(rel string) bool {
 
 // fileTarget is what one file becomes, and what it was (for rolling back).
 type fileTarget struct {
-	rel        string
-	data       []byte
-	exists     bool
-	perm       fs.FileMode
+	rel    string
+	data   []byte
+	exists bool
+	perm   fs.FileMode
+	// modTime, unless zero, is the mtime the file gets, with exactly
+	// perm: a file put back as it was (undo, a move) keeps its age.
+	modTime    time.Time
 	prev       []byte
 	prevExists bool
+	prevPerm   fs.FileMode
 	prevStamp  FileStamp
+}
+
+// metaStager is a StoreFS that can stage a file with an exact mode and
+// mtime (DirFS); the rename into place keeps both.
+type metaStager interface {
+	stageAs(name string, data []byte, perm fs.FileMode, modTime time.Time) (string, error)
+}
+
+// stage stages t's new content: with its mode and mtime when it keeps
+// them and the file system can.
+func stage(fsys FS, t fileTarget) (string, error) {
+	if ms, ok := fsys.(metaStager); ok && !t.modTime.IsZero() {
+		return ms.stageAs(t.rel, t.data, t.perm, t.modTime)
+	}
+	return fsys.Stage(t.rel, t.data, t.perm)
+}
+
+// putBack writes t's previous content back (a rollback), with the mtime
+// and mode it had when the file system can.
+func putBack(fsys FS, t fileTarget) error {
+	if !t.prevExists {
+		return fsys.Remove(t.rel)
+	}
+	back := fileTarget{rel: t.rel, data: t.prev, perm: t.prevPerm, modTime: t.prevStamp.ModTime}
+	if _, ok := fsys.(metaStager); !ok || back.modTime.IsZero() {
+		return fsys.WriteFile(t.rel, t.prev, t.perm)
+	}
+	name, err := stage(fsys, back)
+	if err != nil {
+		return err
+	}
+	if err := fsys.Rename(name, t.rel); err != nil {
+		return errors.Join(err, fsys.Remove(name))
+	}
+	return nil
 }
 
 // rollbackError is a failed change whose rollback failed too: files may be
@@ -55,13 +95,22 @@ func applyTargets(fsys FS, ts []fileTarget, during string) error {
 		case checked && t.exists:
 			// Staged and synced first; the check is made at the rename
 			// (ops_concurrent.go), so a concurrent write cannot be lost.
-			name, err := fsys.Stage(t.rel, t.data, t.perm)
+			name, err := stage(fsys, t)
 			if err != nil {
 				return fmt.Errorf("%s: %w", during, err)
 			}
 			return cfs.replaceChecked(name, t.rel, t.prevStamp, during)
 		case checked:
 			return cfs.removeChecked(t.rel, t.prevStamp, during)
+		case t.exists && !t.modTime.IsZero():
+			name, err := stage(fsys, t)
+			if err != nil {
+				return fmt.Errorf("%s: %w", during, err)
+			}
+			if err := fsys.Rename(name, t.rel); err != nil {
+				return errors.Join(err, fsys.Remove(name))
+			}
+			return nil
 		case t.exists:
 			return fsys.WriteFile(t.rel, t.data, t.perm)
 		}
@@ -84,7 +133,7 @@ func applyTargets(fsys FS, ts []fileTarget, during string) error {
 		if !t.exists {
 			continue
 		}
-		name, err := fsys.Stage(t.rel, t.data, t.perm)
+		name, err := stage(fsys, t)
 		if err != nil {
 			return unstage(fmt.Errorf("%s: %w", during, err))
 		}
@@ -95,14 +144,7 @@ func applyTargets(fsys FS, ts []fileTarget, during string) error {
 		err = unstage(err)
 		var rbErr error
 		for i := len(done) - 1; i >= 0; i-- {
-			t := done[i]
-			var e error
-			if t.prevExists {
-				e = fsys.WriteFile(t.rel, t.prev, t.perm)
-			} else {
-				e = fsys.Remove(t.rel)
-			}
-			rbErr = errors.Join(rbErr, e)
+			rbErr = errors.Join(rbErr, putBack(fsys, done[i]))
 		}
 		if rbErr != nil {
 			return &rollbackError{err: err, rollback: rbErr}
@@ -176,13 +218,13 @@ func (s *Store) commit(op journal.OpKind, summary string, w *workset, o WriteOpt
 		f := w.files[rel]
 		jf := journal.File{Path: rel, Existed: f.baseExists, Mode: f.perm}
 		if f.baseExists {
-			jf.Before = f.base
+			jf.Before, jf.ModTime = f.base, f.baseStamp.ModTime
 		}
 		if f.exists {
 			jf.After = hashBytes(f.data)
 		}
 		entry.Files = append(entry.Files, jf)
-		targets = append(targets, fileTarget{rel: rel, data: f.data, exists: f.exists, perm: f.perm, prev: f.base, prevExists: f.baseExists, prevStamp: f.baseStamp})
+		targets = append(targets, fileTarget{rel: rel, data: f.data, exists: f.exists, perm: f.perm, modTime: f.modTime, prev: f.base, prevExists: f.baseExists, prevPerm: f.perm, prevStamp: f.baseStamp})
 	}
 	// Write ahead: the journal holds the old bytes before any file changes,
 	// so even a crash mid-change leaves something undo can restore.
@@ -213,13 +255,28 @@ func (s *Store) commit(op journal.OpKind, summary string, w *workset, o WriteOpt
 // rename adds nothing) does not block, so a file holding a leaked key can
 // still be edited, retyped or cleaned.
 func (w *workset) scan(rels []string) (all, blocking []secscan.Finding) {
+	return w.scanWhere(rels, clientReads)
+}
+
+// ScanEdit scans after, the new content of the file name, as every
+// change is scanned (see Store): it returns every finding, and the
+// high-severity ones after adds to before (the file's content until now;
+// existed false when it had none). Writes outside a memory folder (a
+// CLAUDE.md saved from $EDITOR) use it to stop where the store would.
+func ScanEdit(name string, before []byte, existed bool, after []byte) (all, blocking []secscan.Finding) {
+	w := &workset{files: map[string]*wfile{name: {base: before, baseExists: existed, data: after, exists: true}}}
+	return w.scanWhere([]string{name}, func(string) bool { return true })
+}
+
+// scanWhere is scan over the files of rels that scanned says to scan.
+func (w *workset) scanWhere(rels []string, scanned func(rel string) bool) (all, blocking []secscan.Finding) {
 	type key struct {
 		rule    secscan.RuleID
 		excerpt string
 	}
 	before := map[key]int{}
 	for _, rel := range rels {
-		if f := w.files[rel]; f.baseExists && clientReads(rel) {
+		if f := w.files[rel]; f.baseExists && scanned(rel) {
 			for _, fd := range secscan.Scan(rel, string(f.base)) {
 				before[key{fd.Rule, fd.Excerpt}]++
 			}
@@ -227,7 +284,7 @@ func (w *workset) scan(rels []string) (all, blocking []secscan.Finding) {
 	}
 	for _, rel := range rels {
 		f := w.files[rel]
-		if !f.exists || !clientReads(rel) {
+		if !f.exists || !scanned(rel) {
 			continue
 		}
 		for _, fd := range secscan.Scan(rel, string(f.data)) {

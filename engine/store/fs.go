@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
-	"strconv"
 	"sync/atomic"
+	"time"
 
 	"github.com/memscope/memscope/model"
 )
@@ -89,9 +88,24 @@ func (d dirFS) Stage(name string, data []byte, perm fs.FileMode) (string, error)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Errorf("stage %s: %w", name, err)
 	}
-	staged := path.Join(path.Dir(name), "."+path.Base(name)+".memscope-stage-"+strconv.FormatInt(stageSeq.Add(1), 10)+"-"+strconv.Itoa(os.Getpid()))
+	staged := hiddenBeside(name, "memscope-stage")
 	sp, _ := d.abs(staged)
 	if err := model.WriteFileAtomicWith(d.w, sp, data, perm); err != nil {
+		return "", fmt.Errorf("stage %s: %w", name, err)
+	}
+	return staged, nil
+}
+
+// stageAs is Stage for a file put back as it was: the staged file gets
+// exactly perm and, unless zero, modTime, which the rename into place
+// keeps (see metaStager).
+func (d dirFS) stageAs(name string, data []byte, perm fs.FileMode, modTime time.Time) (string, error) {
+	if _, err := d.abs(name); err != nil {
+		return "", err
+	}
+	staged := hiddenBeside(name, "memscope-stage")
+	sp, _ := d.abs(staged)
+	if err := model.WriteFileAtomicAs(d.w, sp, data, perm, modTime); err != nil {
 		return "", fmt.Errorf("stage %s: %w", name, err)
 	}
 	return staged, nil

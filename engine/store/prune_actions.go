@@ -168,7 +168,12 @@ func (pl *planner) stale() {
 					if err != nil {
 						return err
 					}
-					return st.w.move(rel, to)
+					if err := st.w.move(rel, to); err != nil || st.ix == nil {
+						return err
+					}
+					// finish drops its index lines; the note lets a
+					// restore from the trash put them back.
+					return st.w.noteIndexLines(st.ix, rel, to)
 				}})
 			continue
 		}

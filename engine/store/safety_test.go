@@ -225,10 +225,26 @@ func TestRestoreFromTrash(t *testing.T) {
 	if after["project_freeze.md"] != before["project_freeze.md"] {
 		t.Error("restored file differs")
 	}
-	// The index line comes back in the backfill form, where entries load.
+	// The index line comes back as it was, where it was.
+	if after["MEMORY.md"] != before["MEMORY.md"] {
+		t.Errorf("index after restore = %q\nwant %q", after["MEMORY.md"], before["MEMORY.md"])
+	}
+	// A memory trashed without a note of its lines (by an older
+	// memscope) gets the backfill's line, where entries load.
+	if _, err := s.Delete("project_freeze.md", WriteOptions{Now: enginetest.OpsNow.Add(timeHours(1))}); err != nil {
+		t.Fatal(err)
+	}
+	items, _ = s.ListTrash()
+	if err := os.Remove(filepath.Join(dir, filepath.FromSlash(trashNotePath(items[0].Path)))); err != nil {
+		t.Fatal(err)
+	}
+	s.Reload()
+	if _, err := s.Restore(items[0].Path, WriteOptions{Now: enginetest.OpsNow.Add(timeHours(1))}); err != nil {
+		t.Fatal(err)
+	}
 	want := strings.Replace(before["MEMORY.md"], "- [Merge freeze](./project_freeze.md) — no merges 2026-12-03 → 2026-12-10\n", "- [project_freeze](project_freeze.md) — Merge freeze in December\n", 1)
-	if after["MEMORY.md"] != want {
-		t.Errorf("index after restore = %q\nwant %q", after["MEMORY.md"], want)
+	if got := enginetest.ReadTree(t, dir)["MEMORY.md"]; got != want {
+		t.Errorf("index after restoring without a note = %q\nwant %q", got, want)
 	}
 	// A file back in place blocks a second restore of the same name.
 	if _, err := s.Delete("project_freeze.md", WriteOptions{Now: enginetest.OpsNow.Add(timeHours(2))}); err != nil {

@@ -97,13 +97,17 @@ func (e *ConflictError) Error() string {
 
 func (e *ScanBlockedError) Error() string {
 	var b strings.Builder
-	b.WriteString("write blocked by the security scan (force to write anyway):")
+	// How to write anyway is the caller's to say (a y/n, a --force).
+	b.WriteString("write blocked by the security scan: ")
 	for i, f := range e.Findings {
 		if i == 5 {
 			fmt.Fprintf(&b, "; and %d more", len(e.Findings)-5)
 			break
 		}
-		fmt.Fprintf(&b, "; %s:%d %s: %s", f.Path, f.Line, f.Rule, f.Message)
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s:%d %s: %s", f.Path, f.Line, f.Rule, f.Message)
 	}
 	return b.String()
 }

@@ -68,9 +68,17 @@ func (s *Store) Delete(p string, o WriteOptions) (Change, error) {
 	return s.commit(OpDelete, fmt.Sprintf("delete %s (to %s)", rel, to), w, o)
 }
 
-// toTrash moves rel to the trash path to and drops its index lines.
+// toTrash moves rel to the trash path to and drops its index lines,
+// noting them beside it for Restore.
 func (w *workset) toTrash(rel, to string) error {
 	if err := w.move(rel, to); err != nil {
+		return err
+	}
+	ix, err := w.readIndex()
+	if err != nil {
+		return err
+	}
+	if err := w.noteIndexLines(ix, rel, to); err != nil {
 		return err
 	}
 	return w.dropIndexLinks(rel)
@@ -117,10 +125,12 @@ func (w *workset) trashPath(rel string, now time.Time) (string, error) {
 	return "", fmt.Errorf("no free place in the trash for %s", rel)
 }
 
-// Restore puts a trashed memory back where it was and, when no index line
-// links it, adds its line after the last entry that loads. It refuses
-// when a file is already there. The restored file is scanned like any
-// write.
+// Restore puts a trashed memory back where it was, with its mtime and
+// mode and, when no index line links it, its index lines as Delete
+// removed them, each at its place (see noteIndexLines); a memory trashed
+// without that note gets the line the client's backfill writes, after the
+// last entry that loads. It refuses when a file is already there. The
+// restored file is scanned like any write.
 func (s *Store) Restore(trashPath string, o WriteOptions) (Change, error) {
 	rel, err := s.Rel(trashPath)
 	if err != nil {
@@ -141,16 +151,8 @@ func (s *Store) Restore(trashPath string, o WriteOptions) (Change, error) {
 	if err := w.move(rel, orig); err != nil {
 		return Change{}, fmt.Errorf("restore %s: %w; move that file away first", orig, err)
 	}
-	ix, err := w.readIndex()
-	if err != nil {
+	if err := w.restoreIndexLines(rel, orig, data); err != nil {
 		return Change{}, err
-	}
-	if indexLineLinking(ix, orig) == 0 {
-		f, _ := model.ParseMemoryFile(orig, data)
-		insertIndexLines(ix, indexInsertPoint(ix), []string{entryLineFor(f)})
-		if err := w.putIndex(ix); err != nil {
-			return Change{}, err
-		}
 	}
 	return s.commit(OpRestore, fmt.Sprintf("restore %s from %s", orig, rel), w, o)
 }

@@ -82,9 +82,15 @@ func (s *Store) planUndo() (j *journal.Journal, e journal.Entry, ch Change, targ
 		if perm == 0 {
 			perm = defaultFilePerm
 		}
-		w.files[f.Path] = &wfile{base: data, baseExists: exists, baseStamp: now, perm: perm, data: f.Before, exists: f.Existed}
+		prevPerm := perm
+		if info != nil {
+			prevPerm = info.Mode().Perm()
+		}
+		w.files[f.Path] = &wfile{base: data, baseExists: exists, baseStamp: now, perm: perm, data: f.Before, exists: f.Existed, modTime: f.ModTime}
 		w.order = append(w.order, f.Path)
-		targets = append(targets, fileTarget{rel: f.Path, data: f.Before, exists: f.Existed, perm: perm, prev: data, prevExists: exists, prevStamp: now})
+		// The file gets back its bytes, mode and (when the entry kept it)
+		// mtime: a restored memory is as old as it was.
+		targets = append(targets, fileTarget{rel: f.Path, data: f.Before, exists: f.Existed, perm: perm, modTime: f.ModTime, prev: data, prevExists: exists, prevPerm: prevPerm, prevStamp: now})
 	}
 	rels := w.changed()
 	ch.Files, ch.Diff = w.changedFiles(rels), w.diff(rels)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+	"time"
 
 	"github.com/memscope/memscope/engine/internal/udiff"
 	"github.com/memscope/memscope/model"
@@ -36,6 +37,23 @@ type wfile struct {
 	perm       fs.FileMode
 	data       []byte
 	exists     bool
+	// modTime is the mtime the new content keeps: a file moved unchanged
+	// (to the trash, back, to the archive) keeps its age. Zero: the
+	// content is new and gets the time of the write.
+	modTime time.Time
+}
+
+// keptTime is the mtime the file's content carries when it moves: its
+// own when it was moved before, the one it was read with when it is
+// unchanged, else none (new content).
+func (f *wfile) keptTime() time.Time {
+	switch {
+	case !f.modTime.IsZero():
+		return f.modTime
+	case f.baseExists && f.exists && bytes.Equal(f.data, f.base):
+		return f.baseStamp.ModTime
+	}
+	return time.Time{}
 }
 
 // snapshotWorkset reads MEMORY.md and the topic files from md (as read
@@ -120,7 +138,7 @@ func (w *workset) put(rel string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	f.data, f.exists = bytes.Clone(data), true
+	f.data, f.exists, f.modTime = bytes.Clone(data), true, time.Time{}
 	return nil
 }
 
@@ -145,11 +163,12 @@ func (w *workset) remove(rel string) error {
 	if !f.exists {
 		return fmt.Errorf("%s does not exist", rel)
 	}
-	f.data, f.exists = nil, false
+	f.data, f.exists, f.modTime = nil, false, time.Time{}
 	return nil
 }
 
-// move moves from to to (which must not exist), keeping the mode.
+// move moves from to to (which must not exist), keeping the mode and,
+// when the content is unchanged, the mtime.
 func (w *workset) move(from, to string) error {
 	data, ok, err := w.get(from)
 	if err != nil {
@@ -161,7 +180,8 @@ func (w *workset) move(from, to string) error {
 	if err := w.create(to, data); err != nil {
 		return err
 	}
-	w.files[to].perm = w.files[from].perm
+	src, dst := w.files[from], w.files[to]
+	dst.perm, dst.modTime = src.perm, src.keptTime()
 	return w.remove(from)
 }
 
@@ -198,10 +218,17 @@ func (w *workset) changedFiles(rels []string) []ChangedFile {
 
 // diff is the unified diff of the changed files. A file removed and one
 // created with the same or mostly the same content read as a move: a
-// "rename" line, then the diff between the two if any.
+// "rename" line, then the diff between the two if any. The notes kept
+// beside trashed memories are bookkeeping, listed in a change's files but
+// left out of the diff people read.
 func (w *workset) diff(rels []string) string {
 	var b bytes.Buffer
-	sorted := append([]string{}, rels...)
+	var sorted []string
+	for _, rel := range rels {
+		if !isTrashNote(rel) {
+			sorted = append(sorted, rel)
+		}
+	}
 	sort.Strings(sorted)
 	movedTo, movedFrom := map[string]string{}, map[string]string{}
 	for _, exact := range []bool{true, false} {

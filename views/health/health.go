@@ -40,8 +40,10 @@ type Model struct {
 	selected map[string]bool
 	confirm  bool
 	readOnly bool
-	width    int
-	height   int
+	// unavailable says why there is nothing to check (SetUnavailable).
+	unavailable string
+	width       int
+	height      int
 }
 
 // New returns an empty Health pane.
@@ -63,7 +65,7 @@ func (m Model) Title() string { return "Health" }
 // SetData shows a lint report and a prune plan. Selections that still
 // exist in the new plan are kept.
 func (m *Model) SetData(r *lint.Report, p *store.Plan) {
-	m.report, m.plan, m.confirm = r, p, false
+	m.report, m.plan, m.confirm, m.unavailable = r, p, false, ""
 	var rows []Row
 	keep := map[string]bool{}
 	if p != nil {
@@ -83,6 +85,13 @@ func (m *Model) SetData(r *lint.Report, p *store.Plan) {
 	}
 	m.list.Render = m.renderRow
 	m.list.SetItems(rows)
+}
+
+// SetUnavailable says why there is no memory to check (no project
+// yet): the pane shows why instead of waiting.
+func (m *Model) SetUnavailable(why string) {
+	m.SetData(nil, nil)
+	m.unavailable = why
 }
 
 // SetReadOnly disables applying.
@@ -228,6 +237,9 @@ func (m Model) renderRow(r Row, selected bool, width int) string {
 // View draws the counts, the list and the selected row's detail.
 func (m Model) View() string {
 	if m.report == nil {
+		if m.unavailable != "" {
+			return m.styles.Dim.Render(text.Wrap(m.unavailable, max(m.width, 20)))
+		}
 		return m.styles.Dim.Render("checking memory…")
 	}
 	r := m.report

@@ -49,8 +49,10 @@ type Model struct {
 	data   Data
 	// loaded says the project's index arrived.
 	loaded bool
-	width  int
-	height int
+	// unavailable says why there is no index (SetUnavailable).
+	unavailable string
+	width       int
+	height      int
 }
 
 // New returns an empty Index pane.
@@ -65,8 +67,15 @@ func (m Model) Title() string { return "Index" }
 
 // SetData shows a new index.
 func (m *Model) SetData(d Data) {
-	m.data, m.loaded = d, true
+	m.data, m.loaded, m.unavailable = d, true, ""
 	m.refresh()
+}
+
+// SetUnavailable says why there is no index to show (no project yet):
+// the pane shows why instead of reading.
+func (m *Model) SetUnavailable(why string) {
+	m.SetData(Data{})
+	m.unavailable = why
 }
 
 // RenderWidth is the width the root should render the loaded part for.
@@ -190,6 +199,9 @@ func (m *Model) refresh() {
 func (m Model) View() string {
 	if !m.loaded {
 		return m.styles.Dim.Render("reading MEMORY.md…")
+	}
+	if m.unavailable != "" {
+		return m.styles.Dim.Render(text.Wrap(m.unavailable, max(m.width, 20)))
 	}
 	head := text.Truncate(m.meter(), m.width)
 	if m.data.Path == "" {

@@ -94,6 +94,13 @@ func (m *Model) SetRows(rows []Row) {
 	m.list.SetItems(rows)
 }
 
+// SetUnavailable says why there are no memory files to show (no project
+// yet), instead of reading.
+func (m *Model) SetUnavailable(why string) {
+	m.list.Empty = why
+	m.list.SetItems(nil)
+}
+
 // SetReadOnly disables the editing keys.
 func (m *Model) SetReadOnly(ro bool) { m.readOnly = ro }
 

@@ -37,8 +37,10 @@ type Model struct {
 	query    textinput.Model
 	querying bool
 	loading  bool
-	width    int
-	height   int
+	// unavailable says why there is no preview (SetUnavailable).
+	unavailable string
+	width       int
+	height      int
 }
 
 // New returns an empty Prompt pane.
@@ -59,7 +61,7 @@ func (m Model) Title() string { return "Prompt" }
 
 // SetPreview shows a preview.
 func (m *Model) SetPreview(p *enginepreview.Preview) {
-	m.preview, m.loading = p, false
+	m.preview, m.loading, m.unavailable = p, false, ""
 	var rows []Row
 	for i := range p.Layers {
 		rows = append(rows, Row{Layer: &p.Layers[i]})
@@ -77,6 +79,13 @@ func (m *Model) SetPreview(p *enginepreview.Preview) {
 
 // SetLoading says a preview is being built.
 func (m *Model) SetLoading() { m.loading = true }
+
+// SetUnavailable says why there is no preview to build (no project,
+// no folder to build it for): the pane shows why instead of waiting.
+func (m *Model) SetUnavailable(why string) {
+	m.preview, m.loading, m.unavailable = nil, false, why
+	m.list.SetItems(nil)
+}
 
 // Query is the recall query in effect.
 func (m Model) Query() string { return strings.TrimSpace(m.query.Value()) }
@@ -215,6 +224,9 @@ func (m Model) renderRow(r Row, selected bool, width int) string {
 func (m Model) View() string {
 	var b strings.Builder
 	if m.preview == nil {
+		if m.unavailable != "" {
+			return m.styles.Dim.Render(text.Wrap(m.unavailable, max(m.width, 20)))
+		}
 		return m.styles.Dim.Render("building the preview…")
 	}
 	p := m.preview

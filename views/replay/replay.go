@@ -156,6 +156,14 @@ func (m *Model) SetSessions(ss []Session, now time.Time) {
 	m.sessions.SetItems(ss)
 }
 
+// SetUnavailable says why there are no sessions to list (no project
+// yet), instead of loading.
+func (m *Model) SetUnavailable(why string) {
+	m.listed, m.listing = "", ""
+	m.sessions.Empty = why
+	m.sessions.SetItems(nil)
+}
+
 // SetTimeline opens a session's timeline at its last step. autocompactOff
 // is settings.json's autoCompactEnabled: false for the session, which the
 // pipeline view honours.
