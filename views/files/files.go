@@ -119,7 +119,7 @@ type DiffResult struct {
 // New returns an empty Files pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
 	m := Model{keys: keys, styles: st}
-	m.list = list.New(keys, st, rowText, m.renderRow)
+	m.list = list.New(keys, st, rowText)
 	m.list.Empty = "loading file history…"
 	return m
 }
@@ -194,7 +194,6 @@ func (m *Model) SetReadOnly(ro bool) { m.readOnly = ro }
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.list.SetStyles(st)
-	m.list.Render = m.renderRow
 }
 
 // Level returns the list shown.

@@ -170,7 +170,6 @@ func (m *Model) showLevel(lv Level) {
 			}
 		}
 	}
-	m.list.Render = m.renderRow
 	m.list.SetItems(rows)
 	m.list.Select(0)
 	if lv == LevelVersions {

@@ -144,7 +144,7 @@ func (m Model) View() string {
 	if m.confirm && m.plan != nil {
 		head = m.styles.Warn.Render(m.confirmLine())
 	}
-	top := text.Truncate(head, m.width) + "\n" + m.list.View()
+	top := text.Truncate(head, m.width) + "\n" + m.list.View(m.renderRow)
 	// The detail takes every row the list leaves (a short list leaves
 	// more room for a diff), less the divider.
 	rows := max(m.height-strings.Count(top, "\n")-2, 1)

@@ -54,7 +54,7 @@ func New(keys keymap.KeyMap, st style.Styles) Model {
 			return string(r.Finding.Kind) + " " + r.Finding.Path + " " + r.Finding.Message
 		}
 		return string(r.Action.Kind) + " " + r.Action.Summary
-	}, m.renderRow)
+	})
 	m.list.Empty = "nothing to report"
 	return m
 }
@@ -83,7 +83,6 @@ func (m *Model) SetData(r *lint.Report, p *store.Plan) {
 			rows = append(rows, Row{Finding: &r.Findings[i]})
 		}
 	}
-	m.list.Render = m.renderRow
 	m.list.SetItems(rows)
 }
 
@@ -115,7 +114,6 @@ func (m Model) Selected() []string {
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.list.SetStyles(st)
-	m.list.Render = m.renderRow
 }
 
 func (m Model) listHeight() int { return max(m.height/2-1, 3) }
@@ -255,7 +253,7 @@ func (m Model) View() string {
 	var b strings.Builder
 	b.WriteString(text.Truncate(head, m.width))
 	b.WriteByte('\n')
-	return m.styles.Divided(m.width, b.String()+m.list.View(), m.detail())
+	return m.styles.Divided(m.width, b.String()+m.list.View(m.renderRow), m.detail())
 }
 
 func (m Model) detail() string {

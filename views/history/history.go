@@ -39,7 +39,7 @@ type Model struct {
 // New returns an empty History pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
 	m := Model{keys: keys, styles: st, pastes: map[string]msgs.PasteResolved{}}
-	m.list = list.New(keys, st, func(e *model.HistoryEntry) string { return e.Display }, m.renderRow)
+	m.list = list.New(keys, st, func(e *model.HistoryEntry) string { return e.Display })
 	m.list.Empty = "reading history.jsonl…"
 	return m
 }
@@ -55,7 +55,6 @@ func (m *Model) SetEntries(project string, entries []*model.HistoryEntry, status
 	}
 	m.project, m.status, m.now, m.total = project, status, now, len(entries)
 	m.list.Empty = "no prompts for this project in history.jsonl"
-	m.list.Render = m.renderRow
 	m.list.SetItems(entries)
 }
 
@@ -66,7 +65,6 @@ func (m Model) Total() int { return m.total }
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.list.SetStyles(st)
-	m.list.Render = m.renderRow
 }
 
 // SetSize sets the pane's inner size; the list takes the top part and the
@@ -201,7 +199,7 @@ func (m Model) View() string {
 	var b strings.Builder
 	b.WriteString(m.styles.Dim.Render(text.Truncate(head, m.width)))
 	b.WriteByte('\n')
-	return m.styles.Divided(m.width, b.String()+m.list.View(), m.detail())
+	return m.styles.Divided(m.width, b.String()+m.list.View(m.renderRow), m.detail())
 }
 
 // detail renders the selected prompt in full, with its pastes expanded

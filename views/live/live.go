@@ -94,7 +94,7 @@ type Model struct {
 func New(keys keymap.KeyMap, st style.Styles) Model {
 	v := &view{styles: st}
 	m := Model{keys: keys, v: v}
-	m.list = list.New(keys, st, func(r Row) string { return r.Run.SessionID + " " + r.Run.CWD + " " + project(r) }, v.renderRow)
+	m.list = list.New(keys, st, func(r Row) string { return r.Run.SessionID + " " + r.Run.CWD + " " + project(r) })
 	m.list.Empty = "no Claude Code session is running in this home"
 	return m
 }

@@ -102,7 +102,7 @@ func (m Model) View() string {
 	}
 	top := text.Truncate(m.blockLine(), m.width) + "\n" +
 		st.Header.Render(text.Truncate(fmt.Sprintf(headerFormat, "SESSION", "PROCESS", "CTX", "LEVEL", "COMPACT IN", "ACTIVE", "PROJECT"), m.width)) + "\n" +
-		m.list.View()
+		m.list.View(m.v.renderRow)
 	if len(m.data.Rows) == 0 {
 		return top + "\n\n" + st.Dim.Render(text.Wrap(m.emptyText(), max(m.width, 10)))
 	}

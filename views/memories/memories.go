@@ -68,7 +68,7 @@ type Model struct {
 // New returns an empty Memories pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
 	m := Model{keys: keys, styles: st, name: style.Input("", "name (a-z, 0-9, -)"), desc: style.Input("", "one-line description")}
-	m.list = list.New(keys, st, rowText, m.renderRow)
+	m.list = list.New(keys, st, rowText)
 	m.list.Empty = "reading the memory folder…"
 	return m
 }
@@ -90,7 +90,6 @@ func rowText(r Row) string {
 // SetRows shows a project's memory files.
 func (m *Model) SetRows(rows []Row) {
 	m.list.Empty = "no memory files in this project"
-	m.list.Render = m.renderRow
 	m.list.SetItems(rows)
 }
 
@@ -108,7 +107,6 @@ func (m *Model) SetReadOnly(ro bool) { m.readOnly = ro }
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.list.SetStyles(st)
-	m.list.Render = m.renderRow
 }
 
 // listWidth is the list's share of the width; the body takes the rest.
@@ -365,7 +363,7 @@ func (m Model) View() string {
 	} else {
 		legend = m.formView()
 	}
-	left := legend + "\n" + m.list.View()
+	left := legend + "\n" + m.list.View(m.renderRow)
 	right := m.detail()
 	if m.width < 90 {
 		return m.styles.Divided(m.width, left, right)

@@ -92,7 +92,7 @@ type Model struct {
 // New returns an empty Pastes pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
 	m := Model{keys: keys, styles: st, preview: map[string]msgs.PasteResolved{}}
-	m.list = list.New(keys, st, rowText, m.renderRow)
+	m.list = list.New(keys, st, rowText)
 	m.list.Empty = "reading the paste cache…"
 	return m
 }
@@ -107,7 +107,6 @@ func (m *Model) SetInventory(inv *model.PasteInventory, refs map[model.PasteHash
 		m.summary = inv.Summary
 	}
 	m.list.Empty = "the paste cache is empty"
-	m.list.Render = m.renderRow
 	m.list.SetItems(Rows(inv, refs))
 }
 
@@ -115,7 +114,6 @@ func (m *Model) SetInventory(inv *model.PasteInventory, refs map[model.PasteHash
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.list.SetStyles(st)
-	m.list.Render = m.renderRow
 }
 
 // SetSize sets the pane's inner size.
@@ -201,7 +199,7 @@ func (m Model) View() string {
 	b.WriteByte('\n')
 	b.WriteString(m.styles.Header.Render(fmt.Sprintf("%-20s %8s %9s %5s  %s", "HASH", "SIZE", "AGE", "REFS", "STATUS")))
 	b.WriteByte('\n')
-	return m.styles.Divided(m.width, b.String()+m.list.View(), m.detail())
+	return m.styles.Divided(m.width, b.String()+m.list.View(m.renderRow), m.detail())
 }
 
 func (m Model) detail() string {

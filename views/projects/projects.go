@@ -43,7 +43,7 @@ type Model struct {
 // New returns an empty Projects pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
 	m := Model{keys: keys, styles: st}
-	m.list = list.New(keys, st, func(r Row) string { return r.Project.Path + " " + r.Project.Slug }, m.renderRow)
+	m.list = list.New(keys, st, func(r Row) string { return r.Project.Path + " " + r.Project.Slug })
 	m.list.Empty = "reading the projects…"
 	return m
 }
@@ -55,7 +55,6 @@ func (m Model) Title() string { return "Projects" }
 func (m *Model) SetRows(rows []Row, now time.Time) {
 	m.now = now
 	m.list.Empty = "no projects in this home yet (Claude Code has not run here) — memscope --demo shows the built-in example"
-	m.list.Render = m.renderRow
 	m.list.SetItems(rows)
 	for i, r := range rows {
 		if r.Project.Slug == m.open {
@@ -78,7 +77,6 @@ func (m *Model) SetOpen(slug string) {
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.list.SetStyles(st)
-	m.list.Render = m.renderRow
 }
 
 // SetSize sets the pane's inner size.
@@ -125,11 +123,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 // View draws the header and the list.
 func (m Model) View() string {
 	header := m.styles.Header.Render(fmt.Sprintf("%-3s%-*s %8s %9s %10s", "", max(m.width-34, 10), "PROJECT", "SESSIONS", "MEMORY", "ACTIVE"))
-	// The row renderer is bound here, to this frame's pane: a method value
-	// bound earlier keeps a copy of the pane from then, and ▸ would show
-	// the project that was open at that time.
-	m.list.Render = m.renderRow
-	return header + "\n" + m.list.View()
+	return header + "\n" + m.list.View(m.renderRow)
 }
 
 func (m Model) renderRow(r Row, selected bool, width int) string {

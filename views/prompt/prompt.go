@@ -51,7 +51,7 @@ func New(keys keymap.KeyMap, st style.Styles) Model {
 			return r.Layer.Path + " " + string(r.Layer.Kind) + " " + string(r.Layer.Status)
 		}
 		return r.Recalled.File
-	}, m.renderRow)
+	})
 	m.list.Empty = "no layers"
 	return m
 }
@@ -73,7 +73,6 @@ func (m *Model) SetPreview(p *enginepreview.Preview) {
 			rows = append(rows, Row{Recalled: &p.Recalled[i]})
 		}
 	}
-	m.list.Render = m.renderRow
 	m.list.SetItems(rows)
 }
 
@@ -94,7 +93,6 @@ func (m Model) Query() string { return strings.TrimSpace(m.query.Value()) }
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.list.SetStyles(st)
-	m.list.Render = m.renderRow
 }
 
 func (m Model) listHeight() int { return max(m.height/2-2, 3) }
@@ -247,7 +245,7 @@ func (m Model) View() string {
 	b.WriteByte('\n')
 	b.WriteString(m.styles.Header.Render(text.Truncate(fmt.Sprintf("%-15s %6s %s %-14s %s", "KIND", "TOKENS", strings.Repeat(" ", max(min(m.width/5, 20), 4)), "STATUS", "SOURCE"), m.width)))
 	b.WriteByte('\n')
-	return m.styles.Divided(m.width, b.String()+m.list.View(), m.detail())
+	return m.styles.Divided(m.width, b.String()+m.list.View(m.renderRow), m.detail())
 }
 
 // recalled finds the recall entry of a recalled-memory layer.

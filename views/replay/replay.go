@@ -123,9 +123,9 @@ var windows = []struct {
 // New returns an empty Replay pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
 	m := Model{keys: keys, styles: st, stateFor: -1}
-	m.sessions = list.New(keys, st, func(s Session) string { return s.File.SessionID + " " + s.Title }, m.renderSession)
+	m.sessions = list.New(keys, st, func(s Session) string { return s.File.SessionID + " " + s.Title })
 	m.sessions.Empty = "loading sessions…"
-	m.steps = list.New(keys, st, func(s timeline.Step) string { return string(s.Kind) }, m.renderStep)
+	m.steps = list.New(keys, st, func(s timeline.Step) string { return string(s.Kind) })
 	m.steps.Empty = "this session has no turns"
 	return m
 }
@@ -152,7 +152,6 @@ func (m *Model) SetSessions(ss []Session, now time.Time) {
 	m.now = now
 	m.listed, m.listing = m.listing, ""
 	m.sessions.Empty = "no sessions for this project"
-	m.sessions.Render = m.renderSession
 	m.sessions.SetItems(ss)
 }
 
@@ -171,7 +170,6 @@ func (m *Model) SetTimeline(tl *timeline.Timeline, autocompactOff bool) tea.Cmd 
 	m.mode = ModeTimeline
 	m.tl, m.loading, m.state, m.stateFor, m.pipe = tl, "", nil, -1, nil
 	m.autocompactOff = autocompactOff
-	m.steps.Render = m.renderStep
 	m.steps.SetItems(tl.Steps)
 	m.steps.Select(len(tl.Steps) - 1)
 	return m.stateCmd()
@@ -187,7 +185,6 @@ func (m *Model) UpdateTimeline(tl *timeline.Timeline) tea.Cmd {
 	}
 	k, last := m.steps.Index(), m.steps.Index() == len(m.tl.Steps)-1
 	m.tl, m.state, m.stateFor = tl, nil, -1
-	m.steps.Render = m.renderStep
 	m.steps.SetItems(tl.Steps)
 	switch {
 	case last || k >= len(tl.Steps):
@@ -244,8 +241,6 @@ func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.sessions.SetStyles(st)
 	m.steps.SetStyles(st)
-	m.sessions.Render = m.renderSession
-	m.steps.Render = m.renderStep
 }
 
 func (m Model) listWidth() int {

@@ -104,7 +104,7 @@ func (m Model) sessionsView() string {
 	}
 	return m.styles.Dim.Render(text.Truncate(head, m.width)) + "\n" +
 		m.styles.Header.Render(text.Truncate(fmt.Sprintf("%8s %10s %11s %9s  %9s  %s", "SIZE", "RECORDS", "COMPACT", "MICRO", "LAST", "TITLE"), m.width)) + "\n" +
-		m.sessions.View()
+		m.sessions.View(m.renderSession)
 }
 
 // timelineView is the steps under the session's summary and nav (the
@@ -116,7 +116,7 @@ func (m Model) timelineView(nav, right string) string {
 		m.tl.Session, m.tl.Records, len(m.tl.Boundaries), fmtK(int(m.tl.Window.ContextWindow)), fmtK(int(th.Warning)), fmtK(int(th.Autocompact)), fmtK(int(th.Blocked)))
 	left := m.styles.Dim.Render(text.Truncate(head, m.listWidth())) + "\n" +
 		m.styles.Dim.Render(text.Truncate(nav, m.listWidth())) + "\n" +
-		m.steps.View()
+		m.steps.View(m.renderStep)
 	if m.width < 100 {
 		return m.styles.Divided(m.width, left, right)
 	}

@@ -81,7 +81,7 @@ func New(keys keymap.KeyMap, st style.Styles) Model {
 	m := Model{keys: keys, styles: st, dest: style.Input("archive to: ", destPlaceholder)}
 	// The archive action reuses the Apply keys, with its own help text.
 	m.archive = key.NewBinding(key.WithKeys(keys.Apply.Keys()...), key.WithHelp(keys.Apply.Help().Key, "archive up to here"))
-	m.list = list.New(keys, st, rowText, m.renderRow)
+	m.list = list.New(keys, st, rowText)
 	m.list.Empty = "no forecast yet"
 	return m
 }
@@ -114,7 +114,6 @@ func (m *Model) SetForecast(f cleanup.Forecast) {
 	for i := range f.NeverSwept {
 		rows = append(rows, Row{Never: &f.NeverSwept[i]})
 	}
-	m.list.Render = m.renderRow
 	m.list.Empty = "nothing of a swept kind in this home"
 	m.list.SetItems(rows)
 }
@@ -123,7 +122,6 @@ func (m *Model) SetForecast(f cleanup.Forecast) {
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.list.SetStyles(st)
-	m.list.Render = m.renderRow
 }
 
 func (m Model) listHeight() int { return max(m.height/2-2, 3) }
@@ -339,7 +337,7 @@ func (m Model) View() string {
 		b.WriteString(m.styles.Dim.Render(text.Truncate(m.hint(), m.width)))
 	}
 	b.WriteByte('\n')
-	return m.styles.Divided(m.width, b.String()+m.list.View(), m.detail())
+	return m.styles.Divided(m.width, b.String()+m.list.View(m.renderRow), m.detail())
 }
 
 func (m Model) summary() string {

@@ -16,8 +16,16 @@ import (
 	"github.com/memscope/memscope/views/component/style"
 )
 
-// Model is a list of T. Text gives an item's filter text; Render draws one
-// row at the given width.
+// RenderFunc draws one item as a row of the given width.
+type RenderFunc[T any] func(item T, selected bool, width int) string
+
+// Model is a list of T. Text gives an item's filter text. The list keeps
+// no renderer: the pane passes its row renderer to View on each frame.
+// A renderer stored in the list would be a method value of the pane, and
+// a method value on a value receiver copies the pane, list and items
+// included: every reload would keep the previous one's whole data alive
+// through it, a chain that grows with each reload. Text is a function of
+// the item alone, set once in New; it must not capture the pane either.
 type Model[T any] struct {
 	items    []T
 	visible  []int // indexes into items after filtering
@@ -30,7 +38,6 @@ type Model[T any] struct {
 	filter   textinput.Model
 	editing  bool
 	Text     func(T) string
-	Render   func(item T, selected bool, width int) string
 	Empty    string
 	lowered  []string // lower-cased filter text per item, built lazily
 	filtered string
@@ -39,9 +46,9 @@ type Model[T any] struct {
 	before int
 }
 
-// New returns an empty list.
-func New[T any](keys keymap.KeyMap, st style.Styles, text func(T) string, render func(T, bool, int) string) Model[T] {
-	return Model[T]{keys: keys, styles: st, filter: style.Input("/", "filter"), Text: text, Render: render, Empty: "(nothing here)"}
+// New returns an empty list whose items filter by text(item).
+func New[T any](keys keymap.KeyMap, st style.Styles, text func(T) string) Model[T] {
+	return Model[T]{keys: keys, styles: st, filter: style.Input("/", "filter"), Text: text, Empty: "(nothing here)"}
 }
 
 // SetItems replaces the items, keeping the filter and, where possible, the
@@ -252,8 +259,9 @@ func (m *Model[T]) ClickRow(y int) {
 	}
 }
 
-// View renders the filter line (when used) and the rows on screen.
-func (m Model[T]) View() string {
+// View renders the filter line (when used) and the rows on screen, each
+// drawn by render.
+func (m Model[T]) View(render RenderFunc[T]) string {
 	var b strings.Builder
 	lines := 0
 	if m.editing || m.filter.Value() != "" {
@@ -282,7 +290,7 @@ func (m Model[T]) View() string {
 			b.WriteByte('\n')
 		}
 		sel := vi == m.cursor
-		row := m.Render(m.items[m.visible[vi]], sel, m.width)
+		row := render(m.items[m.visible[vi]], sel, m.width)
 		row = lipgloss.NewStyle().MaxWidth(m.width).Render(row)
 		if sel {
 			row = m.styles.Selected.Render(padRight(row, m.width))

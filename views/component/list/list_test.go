@@ -17,7 +17,7 @@ func newList(n int) Model[string] {
 	for i := range items {
 		items[i] = fmt.Sprintf("item %d", i)
 	}
-	m := New(keymap.Default(), style.New(true, true), func(s string) string { return s }, func(s string, sel bool, w int) string { return s })
+	m := New(keymap.Default(), style.New(true, true), func(s string) string { return s })
 	m.SetItems(items)
 	m.SetSize(30, 5)
 	return m
@@ -40,7 +40,7 @@ func TestNavigationScrollsAndClamps(t *testing.T) {
 	if got, _ := m.Selected(); got != "item 99" {
 		t.Fatalf("G selected %q", got)
 	}
-	view := m.View()
+	view := m.View(plain)
 	if strings.Count(view, "\n") != 4 || !strings.Contains(view, "item 99") || strings.Contains(view, "item 94") {
 		t.Fatalf("view should show exactly items 95..99:\n%s", view)
 	}
@@ -67,8 +67,8 @@ func TestFilterNarrowsAndEscClears(t *testing.T) {
 	if m.Filtering() {
 		t.Fatal("enter should leave the filter line")
 	}
-	if !strings.Contains(m.View(), "/42") {
-		t.Fatalf("view should show the active filter:\n%s", m.View())
+	if !strings.Contains(m.View(plain), "/42") {
+		t.Fatalf("view should show the active filter:\n%s", m.View(plain))
 	}
 	m = press(m, "esc")
 	if m.Len() != 100 {
@@ -91,8 +91,8 @@ func TestEmptyList(t *testing.T) {
 	if _, ok := m.Selected(); ok {
 		t.Fatal("empty list has no selection")
 	}
-	if !strings.Contains(m.View(), "nothing here") {
-		t.Fatalf("empty view: %q", m.View())
+	if !strings.Contains(m.View(plain), "nothing here") {
+		t.Fatalf("empty view: %q", m.View(plain))
 	}
 }
 
@@ -102,7 +102,7 @@ func BenchmarkViewHundredThousand(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		m, _, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
-		_ = m.View()
+		_ = m.View(plain)
 	}
 }
 
@@ -126,11 +126,14 @@ func TestFilterMatchingNothingSaysSo(t *testing.T) {
 	m := newList(3)
 	m.Empty = "no items in this project"
 	m = press(m, "/", "x", "y", "z")
-	v := m.View()
+	v := m.View(plain)
 	if !strings.Contains(v, "no row matches /xyz") || strings.Contains(v, "no items in this project") {
 		t.Fatalf("filter matching nothing: %q", v)
 	}
-	if v := newList(0).View(); !strings.Contains(v, "nothing here") {
+	if v := newList(0).View(plain); !strings.Contains(v, "nothing here") {
 		t.Fatalf("an empty list keeps its empty text: %q", v)
 	}
 }
+
+// plain draws an item as itself.
+func plain(s string, _ bool, _ int) string { return s }
