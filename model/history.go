@@ -271,38 +271,53 @@ func parseMillisOrISO(raw json.RawMessage) (time.Time, error) {
 // error of r.
 func ScanHistory(r io.Reader, name string, fn func(*HistoryEntry)) ([]Problem, error) {
 	var problems []Problem
-	hd := newHistoryDecoder(make(map[string]string))
+	hs := historyScanner{name: name, hd: newHistoryDecoder(make(map[string]string))}
 	lr := NewLineReader(r)
 	for {
 		ln, ok := lr.Next()
 		if !ok {
 			break
 		}
-		if len(bytes.TrimSpace(ln.Bytes)) == 0 {
-			continue
+		if e, ok := hs.line(ln, &problems); ok {
+			fn(&e)
 		}
-		e, ok := hd.line(ln.Bytes, ln.Number)
-		var err error
-		if !ok {
-			e, err = decodeHistoryLine(ln.Bytes, ln.Number)
-		}
-		if err != nil {
-			kind := ProblemMalformed
-			if !ln.Terminated {
-				kind = ProblemIncompleteTail
-			}
-			problems = append(problems, Problem{File: name, Line: ln.Number, Kind: kind, Reason: err.Error()})
-			continue
-		}
-		if !utf8.Valid(ln.Bytes) {
-			problems = append(problems, Problem{File: name, Line: ln.Number, Kind: ProblemEncoding, Reason: "invalid UTF-8 (replaced with U+FFFD)"})
-		}
-		fn(&e)
 	}
 	if err := lr.Err(); err != nil {
 		return problems, fmt.Errorf("read %s: %w", name, err)
 	}
 	return problems, nil
+}
+
+// historyScanner decodes history lines one at a time, the way ScanHistory
+// does; HistoryTail uses it for the lines it finds.
+type historyScanner struct {
+	name string
+	hd   *historyDecoder
+}
+
+// line decodes one line, appending its problems to problems. ok is false
+// for a blank or unusable line.
+func (hs *historyScanner) line(ln Line, problems *[]Problem) (HistoryEntry, bool) {
+	if len(bytes.TrimSpace(ln.Bytes)) == 0 {
+		return HistoryEntry{}, false
+	}
+	e, ok := hs.hd.line(ln.Bytes, ln.Number)
+	var err error
+	if !ok {
+		e, err = decodeHistoryLine(ln.Bytes, ln.Number)
+	}
+	if err != nil {
+		kind := ProblemMalformed
+		if !ln.Terminated {
+			kind = ProblemIncompleteTail
+		}
+		*problems = append(*problems, Problem{File: hs.name, Line: ln.Number, Kind: kind, Reason: err.Error()})
+		return HistoryEntry{}, false
+	}
+	if !utf8.Valid(ln.Bytes) {
+		*problems = append(*problems, Problem{File: hs.name, Line: ln.Number, Kind: ProblemEncoding, Reason: "invalid UTF-8 (replaced with U+FFFD)"})
+	}
+	return e, true
 }
 
 // ReadHistory reads the history file at path (slash-separated, inside
@@ -335,22 +350,59 @@ func NewHistory(path string, entries []HistoryEntry, problems []Problem) *Histor
 	return h
 }
 
-// index groups entries by project, newest first, and marks the up-arrow
-// window. Newest means latest in the file: the client appends and reads
-// history backwards, and timestamps from separate processes may interleave.
+// index groups entries by project and marks the up-arrow window. Newest
+// means latest in the file: the client appends and reads history
+// backwards, and timestamps from separate processes may interleave.
 func (h *History) index() {
 	h.byProject = make(map[string][]int)
-	h.projects = h.projects[:0]
-	for i := len(h.Entries) - 1; i >= 0; i-- {
+	h.projects = nil
+	h.add(0)
+}
+
+// add indexes the entries from h.Entries[from:] on, which are newer than
+// all before them: each goes at the end of its project's list (lists are
+// oldest first), is in the up-arrow window, and pushes the entry
+// HistoryUpArrowLimit places older out of it.
+func (h *History) add(from int) {
+	added := false
+	for i := from; i < len(h.Entries); i++ {
 		p := h.Entries[i].Project
 		list, seen := h.byProject[p]
 		if !seen {
-			h.projects = append(h.projects, p)
+			added = true
 		}
-		h.Entries[i].InUpArrow = len(list) < HistoryUpArrowLimit
-		h.byProject[p] = append(list, i)
+		list = append(list, i)
+		h.byProject[p] = list
+		h.Entries[i].InUpArrow = true
+		if n := len(list); n > HistoryUpArrowLimit {
+			h.Entries[list[n-1-HistoryUpArrowLimit]].InUpArrow = false
+		}
 	}
-	sort.Strings(h.projects)
+	if added {
+		// A new slice: callers may hold the previous one.
+		ps := make([]string, 0, len(h.byProject))
+		for p := range h.byProject {
+			ps = append(ps, p)
+		}
+		sort.Strings(ps)
+		h.projects = ps
+	}
+}
+
+// Append adds entries read after the ones h holds (TailHistory's), in
+// file order, with their problems, and updates the index and the
+// up-arrow window. It costs what was appended, not the size of h (plus
+// the sorted project list when a new project appears). Entries that
+// moved out of the up-arrow window are changed in place, so h must not
+// be read concurrently.
+func (h *History) Append(entries []HistoryEntry, problems []Problem) {
+	from := len(h.Entries)
+	h.Entries = append(h.Entries, entries...)
+	h.Problems = append(h.Problems, problems...)
+	if h.byProject == nil {
+		h.byProject = make(map[string][]int)
+	}
+	h.add(from)
 }
 
 // Projects lists the distinct project values, sorted.
@@ -364,7 +416,7 @@ func (h *History) ForProject(project string) []*HistoryEntry {
 	idx := h.byProject[project]
 	out := make([]*HistoryEntry, len(idx))
 	for i, j := range idx {
-		out[i] = &h.Entries[j]
+		out[len(idx)-1-i] = &h.Entries[j]
 	}
 	return out
 }

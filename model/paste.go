@@ -106,6 +106,9 @@ type PasteResolution struct {
 // PasteCache reads the paste folders of a Claude home.
 type PasteCache struct {
 	fsys fs.FS
+	// verdicts, when set, answers Check for files seen before and
+	// lends its buffer and hash to the ones that are not.
+	verdicts *PasteVerdicts
 }
 
 // NewPasteCache returns a PasteCache over a Claude home (fsys rooted at
@@ -156,6 +159,10 @@ func (c *PasteCache) read(res *PasteResolution, keep bool) bool {
 		return true
 	}
 	defer f.Close()
+	if !keep && c.verdicts != nil {
+		c.verdicts.check(f, res)
+		return true
+	}
 	var sb strings.Builder
 	sum := sha256.New()
 	w := io.Writer(sum)
@@ -169,6 +176,13 @@ func (c *PasteCache) read(res *PasteResolution, keep bool) bool {
 		return true
 	}
 	res.Content = sb.String()
+	setPasteVerdict(res, sum)
+	return true
+}
+
+// setPasteVerdict sets res's status from the hash of the content read
+// (sum), compared with its name.
+func setPasteVerdict(res *PasteResolution, sum hash.Hash) {
 	res.Status = PasteOK
 	actual, ok := verifyPasteName(res.Hash, res.Source, sum)
 	res.Verified = ok
@@ -176,7 +190,6 @@ func (c *PasteCache) read(res *PasteResolution, keep bool) bool {
 		res.Status, res.Actual = PasteHashMismatch, actual
 		res.Reason = fmt.Sprintf("content hashes to %s", actual)
 	}
-	return true
 }
 
 // verifyPasteName compares the content's sha256 with the file's hash name.

@@ -42,43 +42,82 @@ type PasteInventory struct {
 // CountPasteRefs counts, per hash, the history pastes that refer to it.
 // Inline pastes are not counted.
 func CountPasteRefs(h *History) map[PasteHash]int {
-	refs := make(map[PasteHash]int)
-	for i := range h.Entries {
-		for _, p := range h.Entries[i].PastedContents {
-			if p.Hash != "" && !p.Inline {
-				refs[p.Hash]++
+	return PasteRefsOf(h).Counts
+}
+
+// PasteRefs is what history says about pastes.
+type PasteRefs struct {
+	// Counts is, per hash, how many history pastes refer to it.
+	Counts map[PasteHash]int
+	// Inline is the number of pastes stored inline.
+	Inline int
+}
+
+// PasteRefsOf counts the pastes of h, which may be nil.
+func PasteRefsOf(h *History) PasteRefs {
+	r := PasteRefs{Counts: make(map[PasteHash]int)}
+	if h != nil {
+		r.Add(h.Entries)
+	}
+	return r
+}
+
+// Add counts the pastes of more entries. It reports whether any of them
+// refers to a hashed paste.
+func (r *PasteRefs) Add(entries []HistoryEntry) (hashed bool) {
+	if r.Counts == nil {
+		r.Counts = make(map[PasteHash]int)
+	}
+	for i := range entries {
+		for _, p := range entries[i].PastedContents {
+			switch {
+			case p.Inline:
+				r.Inline++
+			case p.Hash != "":
+				r.Counts[p.Hash]++
+				hashed = true
 			}
 		}
 	}
-	return refs
+	return hashed
+}
+
+// Clone returns a copy that does not share the counts.
+func (r PasteRefs) Clone() PasteRefs {
+	c := PasteRefs{Counts: make(map[PasteHash]int, len(r.Counts)), Inline: r.Inline}
+	for k, n := range r.Counts {
+		c.Counts[k] = n
+	}
+	return c
 }
 
 // InventoryPastes lists the paste folders of the home fsys, checks every
 // hash history refers to, and finds orphans. h may be nil (no history).
 func InventoryPastes(fsys fs.FS, h *History) *PasteInventory {
-	c := NewPasteCache(fsys)
+	return InventoryPasteRefs(fsys, PasteRefsOf(h), nil)
+}
+
+// InventoryPasteRefs is InventoryPastes for the references refs counts.
+// With v, a file checked before (same name, size, mtime and inode) is not
+// read again; nil checks every file, through one buffer.
+func InventoryPasteRefs(fsys fs.FS, refs PasteRefs, v *PasteVerdicts) *PasteInventory {
+	if v == nil {
+		v = NewPasteVerdicts()
+	}
+	v.NextRound()
+	c := NewPasteCacheWith(fsys, v)
 	inv := &PasteInventory{}
 	inv.Files, inv.Problems = c.List()
-	refs := map[PasteHash]int{}
-	if h != nil {
-		refs = CountPasteRefs(h)
-		for i := range h.Entries {
-			for _, p := range h.Entries[i].PastedContents {
-				if p.Inline {
-					inv.Summary.Inline++
-				}
-			}
-		}
-	}
+	inv.Summary.Inline = refs.Inline
 	for i := range inv.Files {
 		f := &inv.Files[i]
-		f.Refs = refs[f.Hash]
+		f.Refs = refs.Counts[f.Hash]
 		if f.Refs == 0 {
 			inv.Orphans = append(inv.Orphans, *f)
 		}
 	}
-	hashes := make([]PasteHash, 0, len(refs))
-	for hash, n := range refs {
+	hashes := make([]PasteHash, 0, len(refs.Counts))
+	for hash, n := range refs.Counts {
 		hashes = append(hashes, hash)
 		inv.Summary.References += n
 	}

@@ -163,7 +163,9 @@ func TailLines(fsys fs.FS, name string, prev TailState, fn func(Line) error) (Ta
 	cr.r = io.NewSectionReader(ra, st.Offset, size-st.Offset)
 	// A small append needs a small buffer: the usual call reads one line.
 	buf := int(min(max(size-st.Offset+1, 4096), lineReaderBufSize))
-	lr := &LineReader{r: bufio.NewReaderSize(&cr, buf), first: true}
+	// A byte order mark is stripped only at the start of the file, as
+	// a whole read does.
+	lr := &LineReader{r: bufio.NewReaderSize(&cr, buf), first: st.Offset == 0}
 	// done is how far into the section the lines handed out reach,
 	// newlines included (the line reader's own count of raw bytes).
 	var done int64

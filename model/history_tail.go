@@ -1,0 +1,76 @@
+package model
+
+import (
+	"io/fs"
+)
+
+// HistoryTail reads history.jsonl incrementally: each Read returns only
+// the entries appended since the previous one, so following a busy
+// client costs what it wrote, not the size of its history. The first
+// Read, and any Read after the file was replaced, truncated or rewritten
+// (see TailReset), returns the whole file with Full set. A HistoryTail is
+// used by one goroutine at a time.
+type HistoryTail struct {
+	// State is where the next Read starts (plain data: see TailState).
+	State TailState
+	// hd decodes lines, sharing repeated project and session strings
+	// across reads.
+	hd *historyDecoder
+}
+
+// HistoryRead is what one Read found.
+type HistoryRead struct {
+	// Entries are the complete lines that parsed, in file order, with
+	// line numbers continuing the earlier reads'.
+	Entries  []HistoryEntry
+	Problems []Problem
+	// Full says Entries are the whole file: the first read, or a reread
+	// after Reset. The caller replaces what it built before.
+	Full bool
+	// Reset is why the file was read again from its start ("" when it
+	// was not).
+	Reset TailReset
+	// Tail is the last read's accounting (bytes read, pending line).
+	Tail TailResult
+}
+
+// Read reads the entries appended to path in fsys since the last call.
+// An unterminated last line (a write in progress) is left for a later
+// call. A missing file is an error wrapping fs.ErrNotExist, and the next
+// Read starts over.
+func (t *HistoryTail) Read(fsys fs.FS, path string) (HistoryRead, error) {
+	out, err := t.read(fsys, path)
+	if err == nil && out.Tail.Reset != "" {
+		// The file is not the one read before: read it whole.
+		reset := out.Tail.Reset
+		out, err = t.read(fsys, path)
+		out.Reset = reset
+	}
+	if err != nil {
+		t.State, t.hd = TailState{}, nil
+	}
+	return out, err
+}
+
+func (t *HistoryTail) read(fsys fs.FS, path string) (HistoryRead, error) {
+	out := HistoryRead{Full: t.State == TailState{}}
+	if out.Full || t.hd == nil {
+		t.hd = newHistoryDecoder(make(map[string]string))
+	}
+	if out.Full {
+		// About 150 bytes a line: one allocation instead of a dozen.
+		if st, err := fs.Stat(fsys, path); err == nil && st.Size() > 0 {
+			out.Entries = make([]HistoryEntry, 0, min(st.Size()/150+16, 1<<22))
+		}
+	}
+	hs := historyScanner{name: path, hd: t.hd}
+	res, err := TailLines(fsys, path, t.State, func(ln Line) error {
+		if e, ok := hs.line(ln, &out.Problems); ok {
+			out.Entries = append(out.Entries, e)
+		}
+		return nil
+	})
+	out.Tail = res
+	t.State = res.State
+	return out, err
+}

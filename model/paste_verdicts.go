@@ -1,0 +1,131 @@
+package model
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"sync"
+)
+
+// PasteVerdicts remembers what checking each paste file found, by the
+// file's path, size, modification time and inode. Pastes are
+// content-addressed and written once, so a file whose name, size and
+// mtime are those of a file already hashed holds the same content: its
+// verdict is reused and the file is not read again. Files that are read
+// share one buffer and one hash. Verdicts of files not looked at in the
+// last two rounds (NextRound) are dropped, so verdicts that follow a home
+// stay the size of its paste folders. Safe for concurrent use.
+type PasteVerdicts struct {
+	mu        sync.Mutex
+	cur, prev map[pasteKey]pasteVerdict
+	buf       []byte
+	sum       hash.Hash
+	hashed    int
+}
+
+// pasteKey identifies one version of one paste file.
+type pasteKey struct {
+	path  string
+	size  int64
+	mtime int64
+	id    FileID
+}
+
+// pasteVerdict is the part of a PasteResolution that checking a file's
+// content decides.
+type pasteVerdict struct {
+	status   PasteStatus
+	verified bool
+	actual   PasteHash
+	reason   string
+}
+
+// pasteReadBuf is the size of the one read buffer.
+const pasteReadBuf = 64 << 10
+
+// NewPasteVerdicts returns empty verdicts.
+func NewPasteVerdicts() *PasteVerdicts {
+	return &PasteVerdicts{cur: map[pasteKey]pasteVerdict{}, prev: map[pasteKey]pasteVerdict{}}
+}
+
+// NewPasteCacheWith returns a PasteCache whose Check answers from v for
+// files already checked (Resolve always reads: it returns the text).
+func NewPasteCacheWith(fsys fs.FS, v *PasteVerdicts) *PasteCache {
+	return &PasteCache{fsys: fsys, verdicts: v}
+}
+
+// NextRound starts a round of checks: verdicts not used in this round or
+// the one before are dropped at the start of the next.
+func (v *PasteVerdicts) NextRound() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.prev, v.cur = v.cur, make(map[pasteKey]pasteVerdict, len(v.cur))
+}
+
+// Hashed is how many files were read and hashed so far.
+func (v *PasteVerdicts) Hashed() int {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.hashed
+}
+
+// check fills res (whose Path f is) from the remembered verdict of this
+// version of the file, or from reading and hashing it.
+func (v *PasteVerdicts) check(f fs.File, res *PasteResolution) {
+	info, err := f.Stat()
+	if err != nil {
+		res.Status, res.Reason = PasteUnreadable, fmt.Sprintf("stat %s: %v", res.Path, err)
+		return
+	}
+	key := pasteKey{path: res.Path, size: info.Size(), mtime: info.ModTime().UnixNano(), id: FileIDOf(info)}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	vd, ok := v.cur[key]
+	if !ok {
+		vd, ok = v.prev[key]
+	}
+	if ok {
+		v.cur[key] = vd
+		res.Size = key.size
+		res.Status, res.Verified, res.Actual, res.Reason = vd.status, vd.verified, vd.actual, vd.reason
+		return
+	}
+	if v.buf == nil {
+		v.buf, v.sum = make([]byte, pasteReadBuf), sha256.New()
+	}
+	v.sum.Reset()
+	v.hashed++
+	n, err := copyBuffer(v.sum, f, v.buf)
+	res.Size = n
+	if err != nil {
+		res.Status, res.Reason = PasteUnreadable, fmt.Sprintf("read %s: %v", res.Path, err)
+		return
+	}
+	setPasteVerdict(res, v.sum)
+	if n == key.size {
+		// A file that changed while it was read is not remembered.
+		v.cur[key] = pasteVerdict{status: res.Status, verified: res.Verified, actual: res.Actual, reason: res.Reason}
+	}
+}
+
+// copyBuffer copies r to w through buf. (io.CopyBuffer would let an
+// *os.File's WriteTo pick its own buffer.)
+func copyBuffer(w io.Writer, r io.Reader, buf []byte) (int64, error) {
+	var n int64
+	for {
+		k, err := r.Read(buf)
+		if k > 0 {
+			w.Write(buf[:k])
+			n += int64(k)
+		}
+		if errors.Is(err, io.EOF) {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}

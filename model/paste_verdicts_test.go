@@ -1,0 +1,93 @@
+package model
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+	"testing/fstest"
+	"time"
+)
+
+// pasteHome has n good pastes, one whose content does not match its name
+// and a history line referring to each and to one missing hash.
+func pasteHome(n int) fstest.MapFS {
+	mt := time.Unix(1_800_000_000, 0)
+	fsys := fstest.MapFS{}
+	var hist []byte
+	add := func(h PasteHash) {
+		hist = fmt.Appendf(hist, `{"display":"p","pastedContents":{"1":{"id":1,"type":"text","contentHash":%q}},"timestamp":1795340000000,"project":"/p"}`+"\n", h)
+	}
+	for i := range n {
+		body := []byte(fmt.Sprintf("paste number %d\n", i))
+		h := HashPaste(body)
+		fsys[PasteCacheDir+"/"+string(h)+".txt"] = &fstest.MapFile{Data: body, ModTime: mt}
+		add(h)
+	}
+	fsys[PasteCacheDir+"/00000000000000aa.txt"] = &fstest.MapFile{Data: []byte("not what the name says"), ModTime: mt}
+	add("00000000000000aa")
+	add("00000000000000bb")
+	fsys[HistoryPath] = &fstest.MapFile{Data: hist, ModTime: mt}
+	return fsys
+}
+
+// With remembered verdicts, a second inventory reads no paste file and
+// gives the same answer; a file that changed (size or mtime) is read
+// again and its new verdict shows.
+func TestPasteVerdictsReadEachVersionOnce(t *testing.T) {
+	fsys := pasteHome(20)
+	h, err := ReadHistory(fsys, HistoryPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := InventoryPastes(fsys, h)
+	if want.Summary.Resolved != 20 || want.Summary.HashMismatch != 1 || want.Summary.Missing != 1 {
+		t.Fatalf("the home is not what the test meant: %+v", want.Summary)
+	}
+	v := NewPasteVerdicts()
+	refs := PasteRefsOf(h)
+	for round := 0; round < 3; round++ {
+		got := InventoryPasteRefs(fsys, refs, v)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d: inventory with verdicts differs:\n%+v\nwant\n%+v", round, got.Summary, want.Summary)
+		}
+		if n := v.Hashed(); n != 21 {
+			t.Fatalf("round %d: %d files hashed in all, want each of the 21 once", round, n)
+		}
+	}
+	// The mismatched file is fixed: same name, new content and mtime.
+	fixed := []byte("fixed")
+	name := HashPaste(fixed)
+	fsys[PasteCacheDir+"/00000000000000aa.txt"] = &fstest.MapFile{Data: []byte("still wrong, longer now"), ModTime: time.Unix(1_800_000_100, 0)}
+	fsys[PasteCacheDir+"/"+string(name)+".txt"] = &fstest.MapFile{Data: fixed, ModTime: time.Unix(1_800_000_100, 0)}
+	refs.Add([]HistoryEntry{{PastedContents: map[PasteID]PastedContent{1: {ID: 1, Hash: name}}}})
+	got := InventoryPasteRefs(fsys, refs, v)
+	if n := v.Hashed(); n != 23 {
+		t.Fatalf("%d files hashed in all after two changed, want 23", n)
+	}
+	if got.Summary.Resolved != 21 || got.Summary.HashMismatch != 1 {
+		t.Fatalf("after the change: %+v", got.Summary)
+	}
+	for _, r := range got.Resolutions {
+		if r.Hash == "00000000000000aa" && r.Size != int64(len("still wrong, longer now")) {
+			t.Fatalf("the changed file's verdict is the old one: %+v", r)
+		}
+	}
+}
+
+// Verdicts of files that are gone are dropped after two rounds.
+func TestPasteVerdictsForgetGoneFiles(t *testing.T) {
+	fsys := pasteHome(5)
+	h, _ := ReadHistory(fsys, HistoryPath)
+	v := NewPasteVerdicts()
+	InventoryPasteRefs(fsys, PasteRefsOf(h), v)
+	for p := range fsys {
+		if p != HistoryPath {
+			delete(fsys, p)
+		}
+	}
+	InventoryPasteRefs(fsys, PasteRefsOf(h), v)
+	InventoryPasteRefs(fsys, PasteRefsOf(h), v)
+	if n := len(v.cur) + len(v.prev); n != 0 {
+		t.Fatalf("%d verdicts kept for files that are gone", n)
+	}
+}
