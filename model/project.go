@@ -36,6 +36,14 @@ const (
 // ListProjects lists the projects of the home fsys, sorted by slug.
 // Unreadable folders and broken symlinks are reported, not fatal.
 func ListProjects(fsys fs.FS) ([]Project, []Problem) {
+	ps, _, probs := ListProjectsFiles(fsys)
+	return ps, probs
+}
+
+// ListProjectsFiles is ListProjects that also returns the transcripts it
+// counted, per project slug, newest first: a caller that follows the home
+// updates a project from them (Project.SetTranscripts) when one changes.
+func ListProjectsFiles(fsys fs.FS) ([]Project, map[string][]TranscriptFile, []Problem) {
 	var probs []Problem
 	sf, fprobs := FindSessionFiles(fsys)
 	probs = append(probs, fprobs...)
@@ -57,22 +65,37 @@ func ListProjects(fsys fs.FS) ([]Project, []Problem) {
 			p.HasMemory = true
 		}
 		ts := bySlug[d.name]
-		sort.Slice(ts, func(i, j int) bool { return ts[i].ModTime.After(ts[j].ModTime) })
-		for i, t := range ts {
-			if i == 0 {
-				p.LastActivity = t.ModTime
-			}
-			p.TranscriptBytes += t.Size
-			if t.Kind == TranscriptMain {
-				p.Sessions++
-			} else {
-				p.Subagents++
-			}
-		}
-		p.Path = probeCWD(fsys, ts)
+		p.SetTranscripts(ts)
+		p.Path = ProbeProjectPath(fsys, ts)
 		out = append(out, p)
 	}
-	return out, probs
+	return out, bySlug, probs
+}
+
+// SetTranscripts sets p's session counts, transcript bytes and last
+// activity from its transcripts, which it sorts newest first. With none,
+// LastActivity is left as it is (ListProjects sets the folder's mtime).
+func (p *Project) SetTranscripts(ts []TranscriptFile) {
+	sort.Slice(ts, func(i, j int) bool { return ts[i].ModTime.After(ts[j].ModTime) })
+	p.TranscriptBytes, p.Sessions, p.Subagents = 0, 0, 0
+	for i, t := range ts {
+		if i == 0 {
+			p.LastActivity = t.ModTime
+		}
+		p.TranscriptBytes += t.Size
+		if t.Kind == TranscriptMain {
+			p.Sessions++
+		} else {
+			p.Subagents++
+		}
+	}
+}
+
+// ProbeProjectPath returns the project's real folder: the first cwd in
+// its newest main transcripts (newestFirst as SetTranscripts sorts them),
+// reading only their first lines.
+func ProbeProjectPath(fsys fs.FS, newestFirst []TranscriptFile) string {
+	return probeCWD(fsys, newestFirst)
 }
 
 // probeCWD returns the first cwd in the newest main transcripts, reading

@@ -71,16 +71,7 @@ func FindSessionFiles(fsys fs.FS) (SessionFiles, []Problem) {
 		if !p.dir {
 			continue
 		}
-		slug := p.name
-		for _, e := range listDir(fsys, p.path, &probs) {
-			switch {
-			case !e.dir && strings.HasSuffix(e.name, ".jsonl"):
-				sf.Transcripts = append(sf.Transcripts, TranscriptFile{Path: e.path, ProjectSlug: slug,
-					SessionID: strings.TrimSuffix(e.name, ".jsonl"), Kind: TranscriptMain, Size: e.size, ModTime: e.mod})
-			case e.dir && e.name != "memory":
-				findSessionDir(fsys, slug, e, &sf, &probs)
-			}
-		}
+		findProject(fsys, p.name, p.path, &sf, &probs)
 	}
 	for _, s := range listDir(fsys, "sessions", &probs) {
 		if !s.dir {
@@ -99,6 +90,72 @@ func FindSessionFiles(fsys fs.FS) (SessionFiles, []Problem) {
 	sort.Slice(sf.Transcripts, func(i, j int) bool { return sf.Transcripts[i].Path < sf.Transcripts[j].Path })
 	sort.Slice(sf.ToolResults, func(i, j int) bool { return sf.ToolResults[i].Path < sf.ToolResults[j].Path })
 	return sf, probs
+}
+
+// findProject adds the transcripts and tool results of the project
+// folder dir (projects/<slug>).
+func findProject(fsys fs.FS, slug, dir string, sf *SessionFiles, probs *[]Problem) {
+	for _, e := range listDir(fsys, dir, probs) {
+		switch {
+		case !e.dir && strings.HasSuffix(e.name, ".jsonl"):
+			sf.Transcripts = append(sf.Transcripts, TranscriptFile{Path: e.path, ProjectSlug: slug,
+				SessionID: strings.TrimSuffix(e.name, ".jsonl"), Kind: TranscriptMain, Size: e.size, ModTime: e.mod})
+		case e.dir && e.name != "memory":
+			findSessionDir(fsys, slug, e, sf, probs)
+		}
+	}
+}
+
+// FindProjectTranscripts lists the transcripts of one project (main and
+// subagent), sorted by path: what FindSessionFiles lists for it, reading
+// only projects/<slug>.
+func FindProjectTranscripts(fsys fs.FS, slug string) ([]TranscriptFile, []Problem) {
+	var sf SessionFiles
+	var probs []Problem
+	findProject(fsys, slug, "projects/"+slug, &sf, &probs)
+	sort.Slice(sf.Transcripts, func(i, j int) bool { return sf.Transcripts[i].Path < sf.Transcripts[j].Path })
+	return sf.Transcripts, probs
+}
+
+// FindSessionTranscripts lists the transcripts of one session of project
+// slug, sorted by path: projects/<slug>/<sessionID>.jsonl when it exists,
+// and its subagents' (what FindSessionFiles lists for that session).
+func FindSessionTranscripts(fsys fs.FS, slug, sessionID string) ([]TranscriptFile, []Problem) {
+	var sf SessionFiles
+	var probs []Problem
+	dir := "projects/" + slug
+	for _, e := range listEntries(fsys, dir, []string{sessionID + ".jsonl", sessionID}, &probs) {
+		switch {
+		case !e.dir && e.name == sessionID+".jsonl":
+			sf.Transcripts = append(sf.Transcripts, TranscriptFile{Path: e.path, ProjectSlug: slug,
+				SessionID: sessionID, Kind: TranscriptMain, Size: e.size, ModTime: e.mod})
+		case e.dir && e.name == sessionID && e.name != "memory":
+			findSessionDir(fsys, slug, e, &sf, &probs)
+		}
+	}
+	sort.Slice(sf.Transcripts, func(i, j int) bool { return sf.Transcripts[i].Path < sf.Transcripts[j].Path })
+	return sf.Transcripts, probs
+}
+
+// listEntries is listDir for the named entries of dir only: those that
+// exist, with symlinks followed.
+func listEntries(fsys fs.FS, dir string, names []string, probs *[]Problem) []dirEntry {
+	var out []dirEntry
+	for _, name := range names {
+		if !fs.ValidPath(name) || strings.Contains(name, "/") {
+			continue
+		}
+		p := dir + "/" + name
+		info, err := fs.Stat(fsys, p)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				*probs = append(*probs, Problem{File: p, Kind: ProblemUnreadable, Reason: err.Error()})
+			}
+			continue
+		}
+		out = append(out, dirEntry{name: name, path: p, dir: info.IsDir(), size: info.Size(), mod: info.ModTime()})
+	}
+	return out
 }
 
 // findSessionDir adds the subagent transcripts and tool results of one
