@@ -44,6 +44,8 @@ type scanWorker struct {
 	seen  map[[2]uint64]struct{}
 	// name is the file being scanned.
 	name string
+	// rec is the record of the line being scanned.
+	rec model.SummaryRecord
 	// ccusage says whether to collect ccusage's usage lines too.
 	ccusage bool
 }
@@ -83,35 +85,41 @@ func (w *scanWorker) scan(r io.Reader, name string) (FileScan, error) {
 	} else {
 		w.lr.Reset(&w.cr)
 	}
-	lr, cr, ls := w.lr, &w.cr, w.ls
-	var rec model.SummaryRecord
+	lr, cr := w.lr, &w.cr
 	for {
 		line, ok := lr.Next()
 		if !ok {
 			break
 		}
-		if z.Blank(line) {
-			continue
-		}
-		if err := ls.line(line.Bytes); err != nil {
-			z.Line(line)
-			continue
-		}
-		problems := z.Problems()
-		if !ls.js.ASCII() && !utf8.Valid(line.Bytes) || !ls.record(z, &rec) {
-			z.Line(line)
-		} else {
-			z.Add(&rec)
-		}
-		if w.ccusage {
-			w.ccusageLine(&out, line.Number, z.Problems() > problems)
-		}
+		w.line(&out, line)
 	}
 	out.Sum = z.Summary(cr.n)
 	if err := lr.Err(); err != nil {
 		return out, fmt.Errorf("read %s: %w", name, err)
 	}
 	return out, nil
+}
+
+// line adds one line to the summary (and to out's usage lines when
+// collecting ccusage's).
+func (w *scanWorker) line(out *FileScan, line model.Line) {
+	z, ls := w.z, w.ls
+	if z.Blank(line) {
+		return
+	}
+	if err := ls.line(line.Bytes); err != nil {
+		z.Line(line)
+		return
+	}
+	problems := z.Problems()
+	if !ls.js.ASCII() && !utf8.Valid(line.Bytes) || !ls.record(z, &w.rec) {
+		z.Line(line)
+	} else {
+		z.Add(&w.rec)
+	}
+	if w.ccusage {
+		w.ccusageLine(out, line.Number, z.Problems() > problems)
+	}
 }
 
 // ccusageLine notes the usage ccusage would count on the line just

@@ -1,0 +1,63 @@
+package sessions
+
+import (
+	"fmt"
+	"io/fs"
+	"maps"
+	"slices"
+
+	"github.com/memscope/memscope/model"
+)
+
+// Follower keeps one transcript's summary up to date while the client
+// appends to it: each Update reads, with the fast scanner, only the
+// complete lines written since the last one (model.TailLines), and reads
+// the file again whole when it was replaced, truncated or rewritten. The
+// summary counts complete lines only (a line being written counts once
+// it ends), so its Bytes is the size of those lines. A Follower is used
+// by one goroutine at a time.
+type Follower struct {
+	w    *scanWorker
+	tail model.TailState
+}
+
+// NewFollower returns a Follower that has read nothing yet.
+func NewFollower() *Follower {
+	return &Follower{w: &scanWorker{ls: newLineScanner(), z: model.NewSummarizer()}}
+}
+
+// Update reads what was appended to the transcript name in fsys since
+// the last call (the whole file the first time) and returns the summary
+// of everything read. On an error the next call reads the file whole
+// again.
+func (f *Follower) Update(fsys fs.FS, name string) (model.TranscriptSummary, error) {
+	var out FileScan
+	for range 2 {
+		if f.tail == (model.TailState{}) {
+			f.w.z.Reset(name)
+			f.w.name = name
+		}
+		res, err := model.TailLines(fsys, name, f.tail, func(line model.Line) error {
+			f.w.line(&out, line)
+			return nil
+		})
+		if err != nil {
+			f.tail = model.TailState{}
+			return model.TranscriptSummary{Path: name}, fmt.Errorf("read transcript %s: %w", name, err)
+		}
+		f.tail = res.State
+		if res.Reset == "" {
+			break
+		}
+		// Not the file read before: the loop reads it from the start.
+	}
+	sum := f.w.z.Summary(f.tail.Offset)
+	// The summary goes to other goroutines while the next Update adds
+	// to the follower's own maps and problems.
+	sum.Types, sum.Subtypes = maps.Clone(sum.Types), maps.Clone(sum.Subtypes)
+	sum.Problems = slices.Clone(sum.Problems)
+	return sum, nil
+}
+
+// Read is how far the Follower has read.
+func (f *Follower) Read() model.TailState { return f.tail }
