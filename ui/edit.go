@@ -157,7 +157,8 @@ func (m Model) opDone(d opDoneMsg) (Model, tea.Cmd, bool) {
 		return m, nil, true
 	case d.err != nil:
 		m.setStatus(d.err.Error(), true)
-		return m, m.loadProjectCmd(m.data.open), true
+		cmd := m.requestProject(m.data.open)
+		return m, cmd, true
 	}
 	text := d.change.Summary
 	if n := len(d.change.Findings); n > 0 {
@@ -169,7 +170,7 @@ func (m Model) opDone(d opDoneMsg) (Model, tea.Cmd, bool) {
 		text += " — u undoes it"
 	}
 	m.setStatus(text, false)
-	cmds := []tea.Cmd{m.loadProjectCmd(m.data.open)}
+	cmds := []tea.Cmd{m.requestProject(m.data.open)}
 	if d.thenEdit != "" {
 		cmds = append(cmds, m.openEditorCmd(d.thenEdit))
 	}

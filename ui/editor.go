@@ -131,7 +131,8 @@ func (m Model) handleEditor(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case editorFinishedMsg:
 		if msg.err != nil {
 			m.setStatus(fmt.Sprintf("editor: %v — nothing was saved; your copy is %s", msg.err, msg.s.copy), true)
-			return m, m.reloadAll(), true
+			cmd := m.reloadAll()
+			return m, cmd, true
 		}
 		return m, readEditedCmd(msg.s), true
 	case editorEditedMsg:
@@ -143,7 +144,8 @@ func (m Model) handleEditor(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, nil, true
 	case editorSavedMsg:
 		m.setStatus(msg.status.Text, msg.status.Error)
-		return m, m.reloadAll(), true
+		cmd := m.reloadAll()
+		return m, cmd, true
 	}
 	return m, nil, false
 }

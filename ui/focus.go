@@ -117,7 +117,8 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		case key.Matches(msg, m.keys.PrevPane):
 			return m, m.setFocus((m.focus + paneCount - 1) % paneCount)
 		case key.Matches(msg, m.keys.Reload):
-			return m, m.reloadAll()
+			cmd := m.reloadAll()
+			return m, cmd
 		case key.Matches(msg, m.keys.Undo) && m.focus == paneFiles:
 			return m, m.filesUndo()
 		case key.Matches(msg, m.keys.Undo):

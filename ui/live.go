@@ -93,15 +93,17 @@ func (m Model) homeRel(name string) string {
 	return filepath.ToSlash(rel)
 }
 
-// fileEvent hands the file name (absolute) an event named to the
+// fileEvents hands the file names (absolute) events named to the
 // tracker and to the open session's follower.
-func (m *Model) fileEvent(name string) tea.Cmd {
-	rel := m.homeRel(name)
-	if rel == "" {
-		return nil
+func (m *Model) fileEvents(names []string) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, name := range names {
+		if rel := m.homeRel(name); rel != "" {
+			m.lv.pending[rel] = true
+			cmds = append(cmds, m.noteTimelineChange(rel))
+		}
 	}
-	m.lv.pending[rel] = true
-	return tea.Batch(m.liveCmd(), m.noteTimelineChange(rel))
+	return tea.Batch(append(cmds, m.liveCmd())...)
 }
 
 // handleLive feeds file events to the tracker and the open session's
@@ -110,11 +112,9 @@ func (m *Model) fileEvent(name string) tea.Cmd {
 func (m Model) handleLive(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case fileChangedMsg:
-		live := m.fileEvent(msg.what)
-		if strings.HasPrefix(m.homeRel(msg.what), "sessions/") {
-			// Process files concern the Live pane only: no reload.
-			return m, tea.Batch(live, m.watch.next()), true
-		}
+		live := m.fileEvents(msg.paths)
+		// Process files concern the Live pane only (classify gives them
+		// no store to reload); the rest goes on to the reload.
 		next, cmd, _ := m.handleWatch(msg)
 		return next, tea.Batch(live, cmd), true
 	case livePollMsg:
@@ -163,7 +163,7 @@ func (m *Model) replayAt(r msgs.ReplayAt) tea.Cmd {
 	var cmds []tea.Cmd
 	if parts := strings.Split(r.Path, "/"); len(parts) == 3 && parts[0] == "projects" && parts[1] != m.data.open {
 		m.openProject(parts[1])
-		cmds = append(cmds, m.loadProjectCmd(parts[1]), m.loadSessionsCmd(parts[1]))
+		cmds = append(cmds, m.loadOpenProject())
 	}
 	jump := r
 	cmds = append(cmds, m.openTimelineCmd(r.Path, &jump), m.setFocus(paneReplay))

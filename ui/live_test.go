@@ -214,7 +214,7 @@ func (d *diskLive) model(w, h int) Model {
 // pane and the open session.
 func event(t *testing.T, m Model, p string) Model {
 	t.Helper()
-	return drain(t, m, m.fileEvent(p))
+	return drain(t, m, m.fileEvents([]string{p}))
 }
 
 func mustShow(t *testing.T, m Model, wants ...string) {
@@ -312,12 +312,12 @@ func TestFileEventsReachTheLivePane(t *testing.T) {
 	m := press(t, d.model(120, 40), "L")
 	d.l.parent = liveSession[:8] + "-0013"
 	d.l.answer(testNow.Add(-20*time.Second), "b3", 120000, "")
-	next, cmd := m.Update(fileChangedMsg{what: d.flush()})
+	next, cmd := m.Update(fileChangedMsg{paths: []string{d.flush()}})
 	m = drainTimers(t, next.(Model), cmd)
 	mustShow(t, m, "8 turns")
 
 	d.put("sessions/4243.json", []byte(`{"pid":4243,"sessionId":"33333333-0000-4000-8000-000000000000","cwd":"/home/me/new","status":"idle"}`), testNow)
-	next, cmd = m.Update(fileChangedMsg{what: filepath.Join(d.dir, "sessions", "4243.json")})
+	next, cmd = m.Update(fileChangedMsg{paths: []string{filepath.Join(d.dir, "sessions", "4243.json")}})
 	m = next.(Model)
 	if m.loading["home"] {
 		t.Error("a process file's event reloads the home")
@@ -390,7 +390,7 @@ func TestLivePaneSanitizes(t *testing.T) {
 // pane's sessions, and the Live pane before the tracker's first answer.
 func TestLoadingStatesAreShown(t *testing.T) {
 	m := press(t, newTestModel(t, 80, 24), "6")
-	cmd := m.loadSessionsCmd(m.data.open)
+	cmd := m.loadOpenProject()
 	mustShow(t, m, "loading sessions…")
 	m = drain(t, m, cmd)
 	mustShow(t, m, "668e1d4c", "fedcb1e2")

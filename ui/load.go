@@ -4,14 +4,17 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	enginesessions "github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/msgs"
 	"github.com/memscope/memscope/views/projects"
+	"github.com/memscope/memscope/views/replay"
 )
 
 // homeData is everything loaded from the home, as the last commands
@@ -24,6 +27,37 @@ type homeData struct {
 	inventory *model.PasteInventory
 	pasteRefs map[model.PasteHash]int
 	project   projectLoadedMsg
+	// files are each project's transcripts, by slug, newest first: a
+	// changed session updates its project's row from them.
+	files map[string][]model.TranscriptFile
+	// refs counts history's paste references, kept current as history
+	// grows (the paste inventory checks what it counts).
+	refs model.PasteRefs
+	// sessions is the open project's Replay list, as last loaded.
+	sessions []replay.Session
+}
+
+// loaders is what a store's loads carry from one to the next. Each part
+// belongs to the running load of its store (its flight runs one at a
+// time), so Update only hands it on, never reads it.
+type loaders struct {
+	// history is where history.jsonl was read up to.
+	history *model.HistoryTail
+	// verdicts remembers the paste files already hashed.
+	verdicts *model.PasteVerdicts
+	// followers summarize the open project's transcripts, by path;
+	// followersOf is the project they belong to.
+	followers   map[string]*enginesessions.Follower
+	followersOf string
+}
+
+// flights are the stores' flights (see flight).
+type flights struct {
+	home     flight[homeReq]
+	history  flight[historyReq]
+	pastes   flight[struct{}]
+	project  flight[string]
+	sessions flight[sessionsReq]
 }
 
 // openPath is the open project's real path (or its slug when unknown).
@@ -39,34 +73,182 @@ func (d homeData) openPath() string {
 	return d.open
 }
 
+// homeReq asks for the project list: all of it (full), or the rows of
+// the projects whose sessions or memory folder changed.
+type homeReq struct {
+	full bool
+	// openAll loads the open project's memory and sessions afterwards
+	// (start-up, ctrl+r); otherwise they load when another project opens.
+	openAll  bool
+	sessions map[sessionKey]bool
+	memory   map[string]bool
+}
+
+func mergeHome(a, b homeReq) homeReq {
+	a.full, a.openAll = a.full || b.full, a.openAll || b.openAll
+	c := change{sessions: a.sessions, memory: a.memory}
+	c.merge(change{sessions: b.sessions, memory: b.memory})
+	a.sessions, a.memory = c.sessions, c.memory
+	return a
+}
+
 type homeLoadedMsg struct {
 	rows     []projects.Row
 	problems []model.Problem
+	files    map[string][]model.TranscriptFile
+	openAll  bool
 }
 
+// homeDeltaMsg carries the changed parts of some project rows.
+type homeDeltaMsg struct {
+	// sessions are the transcripts of each changed session now (none
+	// when it is gone).
+	sessions map[sessionKey][]model.TranscriptFile
+	memory   map[string]memoryState
+	// paths are projects' real folders, probed for rows that had none.
+	paths    map[string]string
+	problems []model.Problem
+}
+
+// memoryState is the size of one project's memory folder.
+type memoryState struct {
+	exists       bool
+	files        int
+	bytes        int64
+}
+
+// historyReq asks for what was appended to history.jsonl, or for all of
+// it (full).
+type historyReq struct{ full bool }
+
+func mergeHistory(a, b historyReq) historyReq { return historyReq{full: a.full || b.full} }
+
 type historyLoadedMsg struct {
-	err       error // the file could not be read; nothing else is set
-	history   *model.History
+	err error // the file could not be read; nothing else is set
+	// read is what was read: all of the file (read.Full, then history is
+	// set) or what was appended.
+	read    model.HistoryRead
+	history *model.History
+	// refs counts history's paste references (with a full read).
+	refs model.PasteRefs
+}
+
+// pastesLoadedMsg carries the paste inventory for the references refs.
+type pastesLoadedMsg struct {
 	inventory *model.PasteInventory
 	refs      map[model.PasteHash]int
 }
 
+// sessionsReq asks for the open project's Replay list: all of it, or the
+// sessions ids whose transcripts changed.
+type sessionsReq struct {
+	slug string
+	full bool
+	ids  map[string]bool
+}
+
+func mergeSessions(a, b sessionsReq) sessionsReq {
+	if a.slug != b.slug {
+		return sessionsReq{slug: b.slug, full: true}
+	}
+	a.full = a.full || b.full
+	for id := range b.ids {
+		if a.ids == nil {
+			a.ids = map[string]bool{}
+		}
+		a.ids[id] = true
+	}
+	return a
+}
+
+// sessionsLoadedMsg lists a project's sessions for the Replay pane.
+type sessionsLoadedMsg struct {
+	slug      string
+	sessions  []replay.Session
+	followers map[string]*enginesessions.Follower
+}
+
 type errMsg struct{ err error }
 
-// loadHomeCmd lists the projects with the size of their memory.
-func (m Model) loadHomeCmd() tea.Cmd {
+// requestHome starts a project list load, or queues it behind the
+// running one.
+func (m *Model) requestHome(r homeReq) tea.Cmd {
+	if !m.fl.home.start(r, mergeHome) {
+		return nil
+	}
+	return m.loadHomeCmd(r)
+}
+
+// loadHomeCmd lists the projects with the size of their memory, or reads
+// the changed parts of some rows.
+func (m Model) loadHomeCmd(r homeReq) tea.Cmd {
 	fsys := m.opts.Home.FS
+	if r.full {
+		m.loading["home"] = true
+		return func() tea.Msg {
+			ps, files, probs := model.ListProjectsFiles(fsys)
+			rows := make([]projects.Row, len(ps))
+			for i, p := range ps {
+				rows[i] = projects.Row{Project: p}
+				if p.HasMemory {
+					rows[i].MemoryFiles, rows[i].MemoryBytes = memorySize(fsys, p.Dir+"/memory")
+				}
+			}
+			return homeLoadedMsg{rows: rows, problems: probs, files: files, openAll: r.openAll}
+		}
+	}
+	// Rows without a real path probe it again from their transcripts,
+	// which the command gets a copy of.
+	probe := map[string][]model.TranscriptFile{}
+	for k := range r.sessions {
+		if i := m.rowIndex(k.slug); i >= 0 && m.data.projects[i].Project.Path == "" {
+			probe[k.slug] = slices.Clone(m.data.files[k.slug])
+		}
+	}
 	return func() tea.Msg {
-		ps, probs := model.ListProjects(fsys)
-		rows := make([]projects.Row, len(ps))
-		for i, p := range ps {
-			rows[i] = projects.Row{Project: p}
-			if p.HasMemory {
-				rows[i].MemoryFiles, rows[i].MemoryBytes = memorySize(fsys, p.Dir+"/memory")
+		out := homeDeltaMsg{sessions: map[sessionKey][]model.TranscriptFile{}, memory: map[string]memoryState{}, paths: map[string]string{}}
+		for k := range r.sessions {
+			ts, probs := model.FindSessionTranscripts(fsys, k.slug, k.id)
+			out.sessions[k] = ts
+			out.problems = append(out.problems, probs...)
+			if old, ok := probe[k.slug]; ok {
+				all := append(withoutSession(old, k.id), ts...)
+				(&model.Project{}).SetTranscripts(all)
+				out.paths[k.slug] = model.ProbeProjectPath(fsys, all)
 			}
 		}
-		return homeLoadedMsg{rows: rows, problems: probs}
+		for slug := range r.memory {
+			dir := "projects/" + slug + "/memory"
+			var st memoryState
+			if info, err := fs.Stat(fsys, dir); err == nil && info.IsDir() {
+				st.exists = true
+				st.files, st.bytes = memorySize(fsys, dir)
+			}
+			out.memory[slug] = st
+		}
+		return out
 	}
+}
+
+// withoutSession returns ts without the transcripts of session id.
+func withoutSession(ts []model.TranscriptFile, id string) []model.TranscriptFile {
+	out := make([]model.TranscriptFile, 0, len(ts))
+	for _, t := range ts {
+		if t.SessionID != id {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// rowIndex is the index of project slug's row, or -1.
+func (m *Model) rowIndex(slug string) int {
+	for i, r := range m.data.projects {
+		if r.Project.Slug == slug {
+			return i
+		}
+	}
+	return -1
 }
 
 // memorySize counts the markdown files under a memory folder.
@@ -89,21 +271,166 @@ func memorySize(fsys fs.FS, dir string) (files int, bytes int64) {
 	return files, bytes
 }
 
-// loadHistoryCmd reads history.jsonl and checks every paste it refers to.
-func (m Model) loadHistoryCmd() tea.Cmd {
-	fsys := m.opts.Home.FS
+// homeDone ends a project list load and starts the one waiting.
+func (m *Model) homeDone() tea.Cmd {
+	if r, ok := m.fl.home.done(); ok {
+		return m.loadHomeCmd(r)
+	}
+	return nil
+}
+
+// applyHomeDelta updates the rows of the projects that changed. A session
+// of a project the list does not have yet asks for the whole list.
+func (m *Model) applyHomeDelta(msg homeDeltaMsg) tea.Cmd {
+	rows := slices.Clone(m.data.projects)
+	if m.data.files == nil {
+		m.data.files = map[string][]model.TranscriptFile{}
+	}
+	unknown := false
+	touched := map[string]bool{}
+	for k, ts := range msg.sessions {
+		m.data.files[k.slug] = append(withoutSession(m.data.files[k.slug], k.id), ts...)
+		touched[k.slug] = true
+	}
+	for slug := range touched {
+		i := m.rowIndex(slug)
+		if i < 0 {
+			unknown = true
+			continue
+		}
+		rows[i].Project.SetTranscripts(m.data.files[slug])
+		if p := msg.paths[slug]; p != "" && rows[i].Project.Path == "" {
+			rows[i].Project.Path = p
+		}
+	}
+	for slug, st := range msg.memory {
+		i := m.rowIndex(slug)
+		if i < 0 {
+			unknown = true
+			continue
+		}
+		rows[i].Project.HasMemory = st.exists
+		rows[i].MemoryFiles, rows[i].MemoryBytes = st.files, st.bytes
+	}
+	m.data.projects = rows
+	m.projects.SetRows(rows, m.opts.Now())
+	if unknown {
+		return m.requestHome(homeReq{full: true})
+	}
+	return nil
+}
+
+// requestHistory starts reading history.jsonl, or queues it behind the
+// running read.
+func (m *Model) requestHistory(r historyReq) tea.Cmd {
+	if !m.fl.history.start(r, mergeHistory) {
+		return nil
+	}
+	return m.loadHistoryCmd(r)
+}
+
+// loadHistoryCmd reads what was appended to history.jsonl since the last
+// read, or all of it (the first time, when asked, or when the file is no
+// longer the one read before).
+func (m Model) loadHistoryCmd(r historyReq) tea.Cmd {
+	fsys, tail := m.opts.Home.FS, m.live.history
+	if r.full {
+		tail.State = model.TailState{}
+		m.loading["history"] = true
+	}
 	return func() tea.Msg {
-		h, err := model.ReadHistory(fsys, model.HistoryPath)
-		if err != nil && h == nil {
+		read, err := tail.Read(fsys, model.HistoryPath)
+		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				return historyLoadedMsg{err: err}
 			}
 			// A home where nothing was typed yet has no history file.
-			h = &model.History{}
+			read = model.HistoryRead{Full: true}
 		}
-		inv := model.InventoryPastes(fsys, h)
-		return historyLoadedMsg{history: h, inventory: inv, refs: model.CountPasteRefs(h)}
+		msg := historyLoadedMsg{read: read}
+		if read.Full {
+			msg.history = model.NewHistory(model.HistoryPath, read.Entries, read.Problems)
+			msg.refs = model.PasteRefsOf(msg.history)
+		}
+		return msg
 	}
+}
+
+// applyHistoryRead takes what loadHistoryCmd read: a new history, or
+// entries to append. The paste inventory is checked again when history
+// refers to new pastes.
+func (m *Model) applyHistoryRead(msg historyLoadedMsg) tea.Cmd {
+	r := msg.read
+	if r.Full || m.data.history == nil {
+		if msg.history == nil {
+			msg.history = model.NewHistory(model.HistoryPath, r.Entries, r.Problems)
+			msg.refs = model.PasteRefsOf(msg.history)
+		}
+		m.data.history, m.data.refs = msg.history, msg.refs
+		m.showHistory()
+		return m.requestPastes()
+	}
+	if len(r.Entries) == 0 && len(r.Problems) == 0 {
+		return nil
+	}
+	before := cap(m.data.history.Entries)
+	m.data.history.Append(r.Entries, r.Problems)
+	hashed := m.data.refs.Add(r.Entries)
+	// The pane holds pointers into the entries: show them again when
+	// the open project got prompts, or when the entries moved.
+	if cap(m.data.history.Entries) != before || m.touchesOpen(r.Entries) {
+		m.showHistory()
+	}
+	if hashed {
+		return m.requestPastes()
+	}
+	return nil
+}
+
+// touchesOpen reports whether any of entries belongs to the open project.
+func (m *Model) touchesOpen(entries []model.HistoryEntry) bool {
+	openPath := m.data.openPath()
+	for i := range entries {
+		if p := entries[i].Project; p == openPath || model.Slug(p) == m.data.open {
+			return true
+		}
+	}
+	return false
+}
+
+// historyDone ends a history read and starts the one waiting.
+func (m *Model) historyDone() tea.Cmd {
+	if r, ok := m.fl.history.done(); ok {
+		return m.loadHistoryCmd(r)
+	}
+	return nil
+}
+
+// requestPastes starts checking the paste inventory against history's
+// current references, or queues it behind the running check.
+func (m *Model) requestPastes() tea.Cmd {
+	if !m.fl.pastes.start(struct{}{}, func(a, _ struct{}) struct{} { return a }) {
+		return nil
+	}
+	return m.loadPastesCmd()
+}
+
+// loadPastesCmd lists the paste folders and checks every referenced
+// hash; a file already checked (same name, size, mtime and inode) is not
+// read again.
+func (m Model) loadPastesCmd() tea.Cmd {
+	fsys, v, refs := m.opts.Home.FS, m.live.verdicts, m.data.refs.Clone()
+	return func() tea.Msg {
+		return pastesLoadedMsg{inventory: model.InventoryPasteRefs(fsys, refs, v), refs: refs.Counts}
+	}
+}
+
+// pastesDone ends a paste check and starts the one waiting.
+func (m *Model) pastesDone() tea.Cmd {
+	if _, ok := m.fl.pastes.done(); ok {
+		return m.loadPastesCmd()
+	}
+	return nil
 }
 
 // resolvePasteCmd reads one paste's text.
@@ -116,10 +443,13 @@ func (m Model) resolvePasteCmd(hash string) tea.Cmd {
 }
 
 // applyHome takes a fresh project list and picks the project to open: the
-// one asked for, else the one already open, else the most recently active.
-func (m *Model) applyHome(msg homeLoadedMsg) {
+// one asked for, else the one already open, else the most recently
+// active. It reports whether the open project changed.
+func (m *Model) applyHome(msg homeLoadedMsg) bool {
 	m.data.projects = msg.rows
 	m.data.problems = msg.problems
+	m.data.files = msg.files
+	was := m.data.open
 	want := m.data.open
 	if want == "" && m.opts.Project != "" {
 		want = m.projectFor(m.opts.Project)
@@ -138,6 +468,7 @@ func (m *Model) applyHome(msg homeLoadedMsg) {
 	}
 	m.openProject(want)
 	m.projects.SetRows(m.data.projects, m.opts.Now())
+	return want != was
 }
 
 // projectFor finds the project of folder dir: the project started there,
@@ -163,11 +494,20 @@ func (m *Model) projectFor(dir string) string {
 func (m *Model) openProject(slug string) {
 	m.data.open = slug
 	m.projects.SetOpen(slug)
-	m.applyHistory()
+	m.showHistory()
 }
 
-// applyHistory shows the open project's prompts and the paste inventory.
-func (m *Model) applyHistory() {
+// loadOpenProject reads the open project's memory folder and its
+// sessions.
+func (m *Model) loadOpenProject() tea.Cmd {
+	slug := m.data.open
+	m.replay.SetSessionsLoading(slug)
+	return tea.Batch(m.requestProject(slug), m.requestSessions(sessionsReq{slug: slug, full: true}))
+}
+
+// showHistory shows the open project's prompts, with the status of their
+// hashed pastes from the paste inventory.
+func (m *Model) showHistory() {
 	h := m.data.history
 	if h == nil {
 		return
@@ -179,11 +519,18 @@ func (m *Model) applyHistory() {
 		}
 	}
 	var entries []*model.HistoryEntry
-	for _, p := range m.historyProjects() {
+	ps := m.historyProjects()
+	for _, p := range ps {
 		entries = append(entries, h.ForProject(p)...)
 	}
-	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Line > entries[j].Line })
+	if len(ps) > 1 {
+		sort.SliceStable(entries, func(i, j int) bool { return entries[i].Line > entries[j].Line })
+	}
 	m.history.SetEntries(m.data.open, entries, status, m.opts.Now())
+}
+
+// showPastes shows the paste inventory.
+func (m *Model) showPastes() {
 	m.pastes.SetInventory(m.data.inventory, m.data.pasteRefs, m.opts.Now())
 }
 
@@ -204,13 +551,56 @@ func (m *Model) historyProjects() []string {
 	return out
 }
 
-// reloadAll re-reads everything (after a file change or ctrl+r).
+// reloadAll re-reads everything (ctrl+r, or after the editor).
 func (m *Model) reloadAll() tea.Cmd {
-	m.loading["home"] = true
-	m.loading["history"] = true
 	m.stale[paneRetention], m.stale[paneFiles] = true, true
 	// The project list's arrival loads the open project and its sessions.
-	return tea.Batch(m.loadHomeCmd(), m.loadHistoryCmd(), m.lazyLoadCmd())
+	return tea.Batch(m.requestHome(homeReq{full: true, openAll: true}), m.requestHistory(historyReq{full: true}), m.lazyLoadCmd())
+}
+
+// reload re-reads what a batch of file events changed, and only that.
+func (m *Model) reload(c change) tea.Cmd {
+	if c.all {
+		return m.reloadAll()
+	}
+	var cmds []tea.Cmd
+	switch {
+	case c.projects:
+		cmds = append(cmds, m.requestHome(homeReq{full: true}))
+	case len(c.sessions) > 0 || len(c.memory) > 0:
+		cmds = append(cmds, m.requestHome(homeReq{sessions: c.sessions, memory: c.memory}))
+	}
+	if c.history {
+		cmds = append(cmds, m.requestHistory(historyReq{}))
+	}
+	if c.pastes {
+		cmds = append(cmds, m.requestPastes())
+	}
+	if open := m.data.open; open != "" {
+		if c.memory[open] {
+			cmds = append(cmds, m.requestProject(open))
+		}
+		var ids map[string]bool
+		for k := range c.sessions {
+			if k.slug == open {
+				if ids == nil {
+					ids = map[string]bool{}
+				}
+				ids[k.id] = true
+			}
+		}
+		if ids != nil {
+			cmds = append(cmds, m.requestSessions(sessionsReq{slug: open, ids: ids}))
+		}
+	}
+	if c.prompt {
+		cmds = append(cmds, m.previewCmd(m.prompt.Query()))
+	}
+	// The lazily read panes read all of the home: any change makes
+	// them stale.
+	m.stale[paneRetention], m.stale[paneFiles] = true, true
+	cmds = append(cmds, m.lazyLoadCmd())
+	return tea.Batch(cmds...)
 }
 
 // lazyLoadCmd reads the focused pane's data when it is stale: the

@@ -3,8 +3,11 @@ package ui
 import (
 	"io/fs"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -13,6 +16,7 @@ import (
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/memrows"
 	enginepreview "github.com/memscope/memscope/engine/preview"
+	enginesessions "github.com/memscope/memscope/engine/sessions"
 	memstore "github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/markdown"
@@ -47,12 +51,29 @@ type renderedMsg struct {
 	bodies      map[string]string // by memory file path
 }
 
-// loadProjectCmd reads a project's memory folder and runs the engine over
-// it: the index cap, each file's age and staleness, and the scan.
-func (m Model) loadProjectCmd(slug string) tea.Cmd {
+// requestProject starts loading a project's memory folder, or queues it
+// behind the running load (the newest request wins).
+func (m *Model) requestProject(slug string) tea.Cmd {
 	if slug == "" {
 		return nil
 	}
+	if !m.fl.project.start(slug, func(_, b string) string { return b }) {
+		return nil
+	}
+	return m.loadProjectCmd(slug)
+}
+
+// projectDone ends a memory folder load and starts the one waiting.
+func (m *Model) projectDone() tea.Cmd {
+	if slug, ok := m.fl.project.done(); ok {
+		return m.loadProjectCmd(slug)
+	}
+	return nil
+}
+
+// loadProjectCmd reads a project's memory folder and runs the engine over
+// it: the index cap, each file's age and staleness, and the scan.
+func (m Model) loadProjectCmd(slug string) tea.Cmd {
 	m.loading["project"] = true
 	fsys, now, homeDir, project, writes, root := m.opts.Home.FS, m.opts.Now(), m.opts.Home.Dir, m.projectPath(slug), m.opts.Writes, m.root()
 	machine := m.opts.Root
@@ -232,34 +253,111 @@ func (m *Model) applyRendered(r renderedMsg) {
 	m.index.SetData(m.indexData(p, &r))
 }
 
-// sessionsLoadedMsg lists a project's sessions for the Replay pane.
-type sessionsLoadedMsg struct {
-	slug     string
-	sessions []replay.Session
-}
-
-// loadSessionsCmd lists the project's transcripts with a one-pass summary
-// of each (records, compactions, time span).
-func (m *Model) loadSessionsCmd(slug string) tea.Cmd {
-	if slug == "" {
+// requestSessions starts loading the open project's Replay list, or
+// queues it behind the running load.
+func (m *Model) requestSessions(r sessionsReq) tea.Cmd {
+	if r.slug == "" {
 		return nil
 	}
-	m.replay.SetSessionsLoading(slug)
-	fsys := m.opts.Home.FS
-	return func() tea.Msg {
-		sf, _ := model.FindSessionFiles(fsys)
-		var out []replay.Session
-		for _, f := range sf.Transcripts {
-			if f.ProjectSlug != slug {
-				continue
-			}
-			sum, _ := model.SummarizeTranscript(fsys, f.Path)
-			out = append(out, replay.Session{File: f, Records: sum.Records, Boundaries: sum.CompactBoundaries,
-				Micro: sum.MicrocompactBoundaries, First: sum.First, Last: sum.Last})
-		}
-		sort.SliceStable(out, func(i, j int) bool { return out[i].File.ModTime.After(out[j].File.ModTime) })
-		return sessionsLoadedMsg{slug: slug, sessions: out}
+	if !m.fl.sessions.start(r, mergeSessions) {
+		return nil
 	}
+	return m.loadSessionsCmd(r)
+}
+
+// sessionsDone ends a Replay list load and starts the one waiting.
+func (m *Model) sessionsDone() tea.Cmd {
+	if r, ok := m.fl.sessions.done(); ok {
+		return m.loadSessionsCmd(r)
+	}
+	return nil
+}
+
+// loadSessionsCmd lists a project's transcripts with a summary of each
+// (records, compactions, time span): all of them, or, when the list is
+// that project's, only the sessions whose transcripts changed, each read
+// from where its follower stopped.
+func (m Model) loadSessionsCmd(r sessionsReq) tea.Cmd {
+	fsys := m.opts.Home.FS
+	if r.full || m.live.followersOf != r.slug {
+		return func() tea.Msg {
+			ts, _ := model.FindProjectTranscripts(fsys, r.slug)
+			fw := make(map[string]*enginesessions.Follower, len(ts))
+			out := make([]replay.Session, len(ts))
+			for i, t := range ts {
+				fw[t.Path] = enginesessions.NewFollower()
+				out[i].File = t
+			}
+			summarizeSessions(fsys, out, fw)
+			return sessionsLoadedMsg{slug: r.slug, sessions: sortSessions(out), followers: fw}
+		}
+	}
+	prev, fw := slices.Clone(m.data.sessions), m.live.followers
+	return func() tea.Msg {
+		var out, changed []replay.Session
+		for _, s := range prev {
+			if !r.ids[s.File.SessionID] {
+				out = append(out, s)
+			}
+		}
+		keep := map[string]bool{}
+		for id := range r.ids {
+			ts, _ := model.FindSessionTranscripts(fsys, r.slug, id)
+			for _, t := range ts {
+				keep[t.Path] = true
+				if fw[t.Path] == nil {
+					fw[t.Path] = enginesessions.NewFollower()
+				}
+				changed = append(changed, replay.Session{File: t})
+			}
+		}
+		for p := range fw {
+			if s, ok := sessionOf(prev, p); ok && r.ids[s] && !keep[p] {
+				delete(fw, p) // the transcript is gone
+			}
+		}
+		summarizeSessions(fsys, changed, fw)
+		return sessionsLoadedMsg{slug: r.slug, sessions: sortSessions(append(out, changed...)), followers: fw}
+	}
+}
+
+// sessionOf is the session id of transcript path in ss.
+func sessionOf(ss []replay.Session, path string) (string, bool) {
+	for _, s := range ss {
+		if s.File.Path == path {
+			return s.File.SessionID, true
+		}
+	}
+	return "", false
+}
+
+// summarizeSessions brings each session's counts up to date through its
+// follower (fw, by path), on as many workers as there are processors.
+func summarizeSessions(fsys fs.FS, ss []replay.Session, fw map[string]*enginesessions.Follower) {
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(ss)) {
+		wg.Go(func() {
+			for i := range jobs {
+				s := &ss[i]
+				sum, _ := fw[s.File.Path].Update(fsys, s.File.Path)
+				s.Records, s.Boundaries, s.Micro, s.First, s.Last = sum.Records, sum.CompactBoundaries, sum.MicrocompactBoundaries, sum.First, sum.Last
+			}
+		})
+	}
+	for i := range ss {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+// sortSessions orders the Replay list newest first (by path among
+// equals, as the transcripts are listed).
+func sortSessions(ss []replay.Session) []replay.Session {
+	sort.Slice(ss, func(i, j int) bool { return ss[i].File.Path < ss[j].File.Path })
+	sort.SliceStable(ss, func(i, j int) bool { return ss[i].File.ModTime.After(ss[j].File.ModTime) })
+	return ss
 }
 
 // previewMsg carries the prompt preview for a project.

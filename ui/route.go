@@ -25,32 +25,47 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case homeLoadedMsg:
 		delete(m.loading, "home")
-		m.applyHome(msg)
+		next := m.homeDone()
+		changed := m.applyHome(msg)
 		if m.data.open == "" {
 			// No project to load: the panes that wait for one say so
 			// (Prompt still previews the folder memscope started in).
 			m.showNoProject()
-			return m, m.previewOrExplainCmd(m.prompt.Query()), true
+			next = tea.Batch(next, m.previewOrExplainCmd(m.prompt.Query()))
+			return m, next, true
 		}
-		return m, tea.Batch(m.loadProjectCmd(m.data.open), m.loadSessionsCmd(m.data.open)), true
+		if changed || msg.openAll {
+			next = tea.Batch(next, m.loadOpenProject())
+		}
+		return m, next, true
+	case homeDeltaMsg:
+		next := m.homeDone()
+		next = tea.Batch(next, m.applyHomeDelta(msg))
+		return m, next, true
 	case historyLoadedMsg:
 		delete(m.loading, "history")
+		next := m.historyDone()
 		if msg.err != nil {
 			m.setStatus(msg.err.Error(), true)
-			return m, nil, true
+			return m, next, true
 		}
-		m.data.history = msg.history
-		m.data.inventory = msg.inventory
-		m.data.pasteRefs = msg.refs
-		m.applyHistory()
-		return m, nil, true
+		next = tea.Batch(next, m.applyHistoryRead(msg))
+		return m, next, true
+	case pastesLoadedMsg:
+		next := m.pastesDone()
+		m.data.inventory, m.data.pasteRefs = msg.inventory, msg.refs
+		m.showHistory()
+		m.showPastes()
+		return m, next, true
 	case projectLoadedMsg:
 		delete(m.loading, "project")
+		next := m.projectDone()
 		if msg.slug != m.data.open {
-			return m, nil, true // the user moved on to another project
+			return m, next, true // the user moved on to another project
 		}
 		m.applyProject(msg)
-		return m, tea.Batch(m.renderCmd(), m.previewOrExplainCmd(m.prompt.Query())), true
+		next = tea.Batch(next, m.renderCmd(), m.previewOrExplainCmd(m.prompt.Query()))
+		return m, next, true
 	case renderedMsg:
 		m.applyRendered(msg)
 		return m, nil, true
@@ -64,10 +79,13 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		return m, nil, true
 	case sessionsLoadedMsg:
+		next := m.sessionsDone()
 		if msg.slug == m.data.open {
+			m.data.sessions = msg.sessions
+			m.live.followers, m.live.followersOf = msg.followers, msg.slug
 			m.replay.SetSessions(msg.sessions, m.opts.Now())
 		}
-		return m, nil, true
+		return m, next, true
 	case writableMsg:
 		m.applyWritable(msg)
 		return m, nil, true
@@ -91,7 +109,8 @@ func (m Model) handleRequest(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case msgs.SelectProject:
 		m.openProject(msg.Slug)
 		m.setStatus("opened "+m.data.openPath(), false)
-		return m, tea.Batch(m.loadProjectCmd(msg.Slug), m.loadSessionsCmd(msg.Slug)), true
+		cmd := m.loadOpenProject()
+		return m, cmd, true
 	case msgs.ResolvePaste:
 		return m, m.resolvePasteCmd(msg.Hash), true
 	case msgs.PasteResolved:

@@ -105,8 +105,15 @@ type Model struct {
 	follow    *timelineFollow
 	followGen int
 
+	// fl runs each store's loads one at a time; live is what the loads
+	// carry from one to the next (see load.go).
+	fl   flights
+	live *loaders
+
 	watch     *watcher
 	reloadTag int
+	// pending is what the file events since the last reload changed.
+	pending change
 	// stale marks the panes whose data is read only while they are
 	// focused (the cleanup forecast walks the whole home, file history
 	// reads a transcript): on focus, and on a reload while focused.
@@ -156,6 +163,9 @@ func New(opts Options) Model {
 		lv:        &liveState{pending: map[string]bool{}, relist: true},
 	}
 	m.lv.tracker = m.newTracker()
+	m.live = &loaders{history: &model.HistoryTail{}, verdicts: model.NewPasteVerdicts()}
+	// Init starts these two loads.
+	m.fl.home.running, m.fl.history.running = true, true
 	m.help.Styles = helpStyles(true, noColor)
 	m.paneAt(m.focus).Focus()
 	return m
@@ -163,7 +173,7 @@ func New(opts Options) Model {
 
 // Init starts loading the home and, when asked, watching it.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.loadHomeCmd(), m.loadHistoryCmd(), m.checkWritableCmd(), m.liveCmd()}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.loadHomeCmd(homeReq{full: true, openAll: true}), m.loadHistoryCmd(historyReq{full: true}), m.checkWritableCmd(), m.liveCmd()}
 	if m.opts.Watch {
 		cmds = append(cmds, startWatchCmd(m.opts.Home.Dir), livePollCmd())
 	}

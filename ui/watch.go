@@ -3,7 +3,9 @@ package ui
 import (
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -29,25 +31,42 @@ func reloadDeadline(burst int) tea.Cmd {
 
 // watcher forwards file events from the home as messages. It watches
 // folders, not files, because editors and the atomic writer save by
-// renaming a new file over the old one.
+// renaming a new file over the old one. Events are gathered into a set
+// of paths until the root takes them: none is dropped (each names the
+// store to reload), and a burst of events on one file is one path.
 type watcher struct {
-	w      *fsnotify.Watcher
-	home   string
-	events chan string
+	w    *fsnotify.Watcher
+	home string
+
+	mu    sync.Mutex
+	paths map[string]bool
+	// overflow says more than maxPendingPaths paths changed: the root
+	// reloads everything.
+	overflow bool
+	// ready holds a token while paths has something to take; done is
+	// closed when the watcher stops.
+	ready chan struct{}
+	done  chan struct{}
 }
+
+// maxPendingPaths bounds the paths gathered between two takes.
+const maxPendingPaths = 4096
 
 type watchStartedMsg struct {
 	w   *watcher
 	err error
 }
 
-// fileChangedMsg says something under the home changed; what is the path.
-type fileChangedMsg struct{ what string }
+// fileChangedMsg says files under the home changed.
+type fileChangedMsg struct {
+	paths []string
+	// overflow: too many paths changed to name them.
+	overflow bool
+}
 
 // reloadTickMsg fires debounce after an event; only the newest tag acts.
 type reloadTickMsg struct {
-	tag  int
-	what string
+	tag int
 }
 
 // startWatchCmd watches the home folder, projects/*, their memory folders,
@@ -74,14 +93,14 @@ func startWatchCmd(home string) tea.Cmd {
 		for _, d := range dirs {
 			fw.Add(d) // missing folders are fine: nothing to watch yet
 		}
-		w := &watcher{w: fw, home: home, events: make(chan string, 64)}
+		w := &watcher{w: fw, home: home, paths: map[string]bool{}, ready: make(chan struct{}, 1), done: make(chan struct{})}
 		go w.run()
 		return watchStartedMsg{w: w}
 	}
 }
 
 func (w *watcher) run() {
-	defer close(w.events)
+	defer close(w.done)
 	for {
 		select {
 		case ev, ok := <-w.w.Events:
@@ -94,16 +113,44 @@ func (w *watcher) run() {
 			if ev.Has(fsnotify.Create) {
 				w.watchNew(ev.Name)
 			}
-			select {
-			case w.events <- ev.Name:
-			default: // a reload is already pending; dropping is fine
-			}
+			w.add(ev.Name)
 		case _, ok := <-w.w.Errors:
 			if !ok {
 				return
 			}
 		}
 	}
+}
+
+// add notes that path changed.
+func (w *watcher) add(path string) {
+	w.mu.Lock()
+	if !w.overflow {
+		w.paths[path] = true
+		if len(w.paths) > maxPendingPaths {
+			w.overflow = true
+			clear(w.paths)
+		}
+	}
+	w.mu.Unlock()
+	select {
+	case w.ready <- struct{}{}:
+	default: // already signalled
+	}
+}
+
+// take returns the paths gathered since the last take.
+func (w *watcher) take() fileChangedMsg {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	msg := fileChangedMsg{overflow: w.overflow}
+	for p := range w.paths {
+		msg.paths = append(msg.paths, p)
+	}
+	sort.Strings(msg.paths)
+	clear(w.paths)
+	w.overflow = false
+	return msg
 }
 
 // watchNew adds a folder created after the start that startWatchCmd
@@ -132,17 +179,18 @@ func (w *watcher) watchNew(p string) {
 	}
 }
 
-// next waits for the next event.
+// next waits for file events and returns all those gathered by then.
 func (w *watcher) next() tea.Cmd {
 	if w == nil {
 		return nil
 	}
 	return func() tea.Msg {
-		name, ok := <-w.events
-		if !ok {
+		select {
+		case <-w.ready:
+		case <-w.done:
 			return nil
 		}
-		return fileChangedMsg{what: name}
+		return w.take()
 	}
 }
 
@@ -164,9 +212,13 @@ func (m Model) handleWatch(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		return m, m.watch.next(), true
 	case fileChangedMsg:
+		for _, p := range msg.paths {
+			m.pending.merge(classify(m.opts.Home.Dir, p))
+		}
+		m.pending.all = m.pending.all || msg.overflow
 		m.reloadTag++
 		tag := m.reloadTag
-		cmds := []tea.Cmd{m.watch.next(), tea.Tick(debounce, func(time.Time) tea.Msg { return reloadTickMsg{tag: tag, what: msg.what} })}
+		cmds := []tea.Cmd{m.watch.next(), tea.Tick(debounce, func(time.Time) tea.Msg { return reloadTickMsg{tag: tag} })}
 		if !m.burstOpen {
 			m.burstOpen = true
 			m.burst++
@@ -178,13 +230,27 @@ func (m Model) handleWatch(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, nil, true
 		}
 		m.burstOpen = false
-		return m, m.reloadAll(), true
+		cmd := m.reloadPending()
+		return m, cmd, true
 	case reloadDeadlineMsg:
 		if !m.burstOpen || msg.burst != m.burst {
 			return m, nil, true
 		}
 		m.burstOpen = false
-		return m, m.reloadAll(), true
+		cmd := m.reloadPending()
+		return m, cmd, true
 	}
 	return m, nil, false
+}
+
+// reloadPending reloads what the file events since the last reload
+// changed. Each store reloads one at a time (see flight): what changes
+// while one reloads is read by the next.
+func (m *Model) reloadPending() tea.Cmd {
+	c := m.pending
+	m.pending = change{}
+	if c.empty() {
+		return nil
+	}
+	return m.reload(c)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -96,7 +97,6 @@ func TestLiveReloadWhileClaudeCodeWrites(t *testing.T) {
 			return ""
 		}})
 	var homeLoads, historyLoads int
-	var lastHistory *model.History
 	var lastSessions []int
 	var lastProject *projectLoadedMsg
 	check := func(where string, probs []model.Problem) {
@@ -116,10 +116,7 @@ func TestLiveReloadWhileClaudeCodeWrites(t *testing.T) {
 			check("home", msg.problems)
 		case historyLoadedMsg:
 			historyLoads++
-			lastHistory = msg.history
-			if msg.history != nil {
-				check("history", msg.history.Problems)
-			}
+			check("history", msg.read.Problems)
 		case sessionsLoadedMsg:
 			lastSessions = lastSessions[:0]
 			for _, s := range msg.sessions {
@@ -167,15 +164,15 @@ func TestLiveReloadWhileClaudeCodeWrites(t *testing.T) {
 	}
 	want := w.Counts()
 	l.until(time.Minute, "the reload after the last write", func() bool {
-		return len(l.m.loading) == 0 && lastHistory != nil && len(lastHistory.Entries) == want.HistoryLines &&
+		return len(l.m.loading) == 0 && l.m.data.history != nil && len(l.m.data.history.Entries) == want.HistoryLines &&
 			len(lastSessions) == 1 && lastSessions[0] == want.TranscriptRecords &&
 			lastProject != nil && lastProject.dir != nil && len(lastProject.dir.Files) == want.MemoryFiles
 	})
 	if n := len(l.m.data.history.Entries); n != want.HistoryLines {
 		t.Errorf("the model holds %d history entries, the writer wrote %d", n, want.HistoryLines)
 	}
-	if len(lastHistory.Problems) != 0 {
-		t.Errorf("after the writer stopped, history still has problems: %v", lastHistory.Problems)
+	if len(l.m.data.history.Problems) != 0 {
+		t.Errorf("after the writer stopped, history still has problems: %v", l.m.data.history.Problems)
 	}
 	ix := 0
 	if lastProject.dir.Index != nil {
@@ -199,8 +196,9 @@ func TestLiveReloadWhileClaudeCodeWrites(t *testing.T) {
 // when it fires and the burst has not been reloaded, the model reloads.
 func TestSteadyEventsStillReload(t *testing.T) {
 	m := newTestModel(t, 100, 30)
+	event := fileChangedMsg{paths: []string{filepath.Join(m.opts.Home.Dir, "history.jsonl")}}
 	for i := 0; i < 100; i++ {
-		next, _, ok := m.handleWatch(fileChangedMsg{what: "history.jsonl"})
+		next, _, ok := m.handleWatch(event)
 		if !ok {
 			t.Fatal("fileChangedMsg not handled")
 		}
@@ -219,14 +217,19 @@ func TestSteadyEventsStillReload(t *testing.T) {
 		{"the newest event's debounce tick reloads (the final state)", reloadTickMsg{tag: m.reloadTag}, true},
 	}
 	for _, s := range steps {
-		m.loading = map[string]bool{}
+		m.fl = flights{}
+		if s.wantReload {
+			// Each reload reads what the events since the last one
+			// changed: here, history.jsonl again.
+			m.pending.merge(change{history: true})
+		}
 		next, _, _ := m.handleWatch(s.msg)
 		m = next
-		if got := m.loading["home"]; got != s.wantReload {
+		if got := m.fl.history.running; got != s.wantReload {
 			t.Errorf("%s: reload = %v, want %v", s.name, got, s.wantReload)
 		}
 	}
-	next, _, _ := m.handleWatch(fileChangedMsg{what: "history.jsonl"})
+	next, _, _ := m.handleWatch(event)
 	if next.burst != burst+1 || !next.burstOpen {
 		t.Errorf("an event after a reload opens burst %d (open %v), want %d", next.burst, next.burstOpen, burst+1)
 	}
@@ -258,7 +261,7 @@ func TestWatchSeesProjectsCreatedLater(t *testing.T) {
 			if !ok {
 				return
 			}
-			if msg.what == want {
+			if slices.Contains(msg.paths, want) {
 				close(got)
 				return
 			}
