@@ -112,9 +112,9 @@ type homeDeltaMsg struct {
 
 // memoryState is the size of one project's memory folder.
 type memoryState struct {
-	exists       bool
-	files        int
-	bytes        int64
+	exists bool
+	files  int
+	bytes  int64
 }
 
 // historyReq asks for what was appended to history.jsonl, or for all of

@@ -61,6 +61,12 @@ func fixedHome(t testing.TB) *model.Home {
 // the model, the way the program loop would (without a terminal).
 func drain(t testing.TB, m Model, cmd tea.Cmd) Model {
 	t.Helper()
+	return drainWith(t, m, cmd, nil)
+}
+
+// drainWith is drain that shows seen every message before Update.
+func drainWith(t testing.TB, m Model, cmd tea.Cmd, seen func(tea.Msg)) Model {
+	t.Helper()
 	queue := []tea.Cmd{cmd}
 	for steps := 0; len(queue) > 0; steps++ {
 		if steps > 1000 {
@@ -82,6 +88,9 @@ func drain(t testing.TB, m Model, cmd tea.Cmd) Model {
 		switch msg.(type) {
 		case reloadTickMsg, fileChangedMsg:
 			continue
+		}
+		if seen != nil {
+			seen(msg)
 		}
 		next, c2 := m.Update(msg)
 		m = next.(Model)

@@ -1,0 +1,81 @@
+package ui
+
+import (
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// Each file event names the one store it changes.
+func TestClassifyNamesTheStore(t *testing.T) {
+	t.Parallel()
+	home := filepath.FromSlash("/h/.claude")
+	s := func(slug, id string) map[sessionKey]bool { return map[sessionKey]bool{{slug, id}: true} }
+	for _, c := range []struct {
+		path string
+		want change
+	}{
+		{"", change{all: true}},
+		{"history.jsonl", change{history: true}},
+		{"history.jsonl.bak", change{lazy: true}},
+		{"paste-cache/0123456789abcdef.txt", change{pastes: true}},
+		{"paste-cache", change{pastes: true}},
+		{"paste-store/abc", change{pastes: true}},
+		{"settings.json", change{prompt: true, lazy: true}},
+		{"CLAUDE.md", change{prompt: true, lazy: true}},
+		{"todos/x.json", change{lazy: true}},
+		{"file-history", change{lazy: true}},
+		{"projects", change{projects: true}},
+		{"projects/-p", change{projects: true}},
+		{"projects/-p/memory", change{memory: map[string]bool{"-p": true}}},
+		{"projects/-p/memory/MEMORY.md", change{memory: map[string]bool{"-p": true}}},
+		{"projects/-p/memory/sub/x.md", change{memory: map[string]bool{"-p": true}}},
+		{"projects/-p/abc-1.jsonl", change{sessions: s("-p", "abc-1")}},
+		{"projects/-p/abc-1", change{sessions: s("-p", "abc-1")}},
+		{"projects/-p/abc-1/subagents/agent-x.jsonl", change{sessions: s("-p", "abc-1")}},
+		{"projects/-p/.DS_Store", change{lazy: true}},
+		{"../elsewhere", change{lazy: true}},
+	} {
+		got := classify(home, filepath.Join(home, filepath.FromSlash(c.path)))
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%q: %+v, want %+v", c.path, got, c.want)
+		}
+	}
+}
+
+// A request made while a load runs waits, merged with the others that
+// arrive meanwhile, and starts when the running load is done.
+func TestFlightRunsOneAtATime(t *testing.T) {
+	t.Parallel()
+	var f flight[historyReq]
+	if !f.start(historyReq{}, mergeHistory) {
+		t.Fatal("the first request did not start")
+	}
+	if f.start(historyReq{}, mergeHistory) || f.start(historyReq{full: true}, mergeHistory) || f.start(historyReq{}, mergeHistory) {
+		t.Fatal("a request started while one ran")
+	}
+	r, ok := f.done()
+	if !ok || !r.full || !f.running {
+		t.Fatalf("after the first: next %+v (%v), running %v; want the merged full request, running", r, ok, f.running)
+	}
+	if _, ok := f.done(); ok || f.running {
+		t.Fatalf("after the second: another request (%v), running %v", ok, f.running)
+	}
+	if !f.start(historyReq{}, mergeHistory) {
+		t.Fatal("a request after all were done did not start")
+	}
+}
+
+// Session requests for the same project merge their sessions; one for
+// another project replaces them with a full load.
+func TestMergeSessions(t *testing.T) {
+	t.Parallel()
+	a := sessionsReq{slug: "p", ids: map[string]bool{"1": true}}
+	got := mergeSessions(a, sessionsReq{slug: "p", ids: map[string]bool{"2": true}})
+	if got.full || !got.ids["1"] || !got.ids["2"] {
+		t.Fatalf("same project: %+v", got)
+	}
+	if got := mergeSessions(a, sessionsReq{slug: "q", ids: map[string]bool{"2": true}}); got.slug != "q" || !got.full {
+		t.Fatalf("another project: %+v", got)
+	}
+}
