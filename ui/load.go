@@ -26,7 +26,10 @@ type homeData struct {
 	history   *model.History
 	inventory *model.PasteInventory
 	pasteRefs map[model.PasteHash]int
-	project   projectLoadedMsg
+	// pasteStatus is the inventory's resolutions by hash (the History
+	// pane's badges).
+	pasteStatus map[model.PasteHash]model.PasteResolution
+	project     projectLoadedMsg
 	// files are each project's transcripts, by slug, newest first: a
 	// changed session updates its project's row from them.
 	files map[string][]model.TranscriptFile
@@ -512,11 +515,9 @@ func (m *Model) showHistory() {
 	if h == nil {
 		return
 	}
-	var status = map[model.PasteHash]model.PasteResolution{}
-	if m.data.inventory != nil {
-		for _, r := range m.data.inventory.Resolutions {
-			status[r.Hash] = r
-		}
+	status := m.data.pasteStatus
+	if status == nil {
+		status = map[model.PasteHash]model.PasteResolution{}
 	}
 	var entries []*model.HistoryEntry
 	ps := m.historyProjects()
@@ -527,6 +528,15 @@ func (m *Model) showHistory() {
 		sort.SliceStable(entries, func(i, j int) bool { return entries[i].Line > entries[j].Line })
 	}
 	m.history.SetEntries(m.data.open, entries, status, m.opts.Now())
+}
+
+// setInventory takes a new paste inventory.
+func (m *Model) setInventory(inv *model.PasteInventory, refs map[model.PasteHash]int) {
+	m.data.inventory, m.data.pasteRefs = inv, refs
+	m.data.pasteStatus = make(map[model.PasteHash]model.PasteResolution, len(inv.Resolutions))
+	for _, r := range inv.Resolutions {
+		m.data.pasteStatus[r.Hash] = r
+	}
 }
 
 // showPastes shows the paste inventory.

@@ -53,7 +53,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, next, true
 	case pastesLoadedMsg:
 		next := m.pastesDone()
-		m.data.inventory, m.data.pasteRefs = msg.inventory, msg.refs
+		m.setInventory(msg.inventory, msg.refs)
 		m.showHistory()
 		m.showPastes()
 		return m, next, true

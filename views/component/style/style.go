@@ -12,8 +12,15 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
-// Styles is every style the panes use.
-type Styles struct {
+// Styles is every style the panes use. It is a handle on one Set: every
+// pane and list keeps its Styles, and the root model is copied on every
+// message, so a copy must be a pointer, not 17 KB of lipgloss.Style
+// values (that was most of the root model's size). A Set is never changed
+// after New; a theme change builds new Styles.
+type Styles struct{ *Set }
+
+// Set is the styles themselves.
+type Set struct {
 	NoColor bool
 	IsDark  bool
 
@@ -51,7 +58,7 @@ type Styles struct {
 func New(isDark, noColor bool) Styles {
 	ld := lipgloss.LightDark(isDark)
 	c := func(light, dark string) color.Color { return ld(lipgloss.Color(light), lipgloss.Color(dark)) }
-	s := Styles{NoColor: noColor, IsDark: isDark}
+	s := Styles{&Set{NoColor: noColor, IsDark: isDark}}
 	if noColor {
 		plain := lipgloss.NewStyle()
 		s.Title = plain.Bold(true)
