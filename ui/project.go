@@ -49,6 +49,18 @@ type renderedMsg struct {
 	bodyWidth   int
 	indexLoaded string
 	bodies      map[string]string // by memory file path
+	// cache is every text rendered for this message, for the next
+	// renderCmd (see renderKey).
+	cache map[renderKey]string
+}
+
+// renderKey identifies one Markdown rendering: the same text at the same
+// width and style renders the same, so a memory folder where one file
+// changed renders only that file again.
+type renderKey struct {
+	text          string
+	width         int
+	dark, noColor bool
 }
 
 // requestProject starts loading a project's memory folder, or queues it
@@ -175,19 +187,34 @@ func (m Model) renderCmd() tea.Cmd {
 		return nil
 	}
 	r, st := m.md, markdown.StyleFor(m.styles.IsDark, m.styles.NoColor)
+	dark, noColor := m.styles.IsDark, m.styles.NoColor
 	iw, bw := m.index.RenderWidth(), m.memories.BodyWidth()
 	loaded := loadedIndexText(p.cap)
 	bodies := map[string]string{}
 	for _, row := range p.rows {
 		bodies[row.File.Path] = row.File.Body
 	}
+	// The last rendering's cache is only read here: each renderedMsg
+	// brings a new one.
+	prev := m.rendered
 	return func() tea.Msg {
-		out := renderedMsg{slug: p.slug, indexWidth: iw, bodyWidth: bw, bodies: map[string]string{}}
+		out := renderedMsg{slug: p.slug, indexWidth: iw, bodyWidth: bw, bodies: map[string]string{}, cache: map[renderKey]string{}}
+		render := func(text string, width int) string {
+			k := renderKey{text: text, width: width, dark: dark, noColor: noColor}
+			s, ok := out.cache[k]
+			if !ok {
+				if s, ok = prev[k]; !ok {
+					s = r.Render(text, width, st)
+				}
+				out.cache[k] = s
+			}
+			return s
+		}
 		if loaded != "" {
-			out.indexLoaded = r.Render(loaded, iw, st)
+			out.indexLoaded = render(loaded, iw)
 		}
 		for k, body := range bodies {
-			out.bodies[k] = r.Render(model.SanitizeForTerminal(body), bw, st)
+			out.bodies[k] = render(model.SanitizeForTerminal(body), bw)
 		}
 		return out
 	}
@@ -242,6 +269,7 @@ func (m *Model) applyRendered(r renderedMsg) {
 	if r.slug != p.slug {
 		return
 	}
+	m.rendered = r.cache
 	rows := make([]memories.Row, len(p.rows))
 	copy(rows, p.rows)
 	for i := range rows {

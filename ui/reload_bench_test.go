@@ -73,6 +73,41 @@ func benchReload(b *testing.B, base string) {
 	}
 }
 
+// BenchmarkReloadAfterMemoryWrite is the same for a memory file written
+// in the open project (of the 64 MB home, 80 memory files): the project's
+// memory is read and checked again (lint, the prune plan), and only the
+// changed file's Markdown is rendered again.
+func BenchmarkReloadAfterMemoryWrite(b *testing.B) {
+	base, err := genhome.Cached("64M", "1")
+	if err != nil {
+		b.Fatalf("scripts/gen (in this repository) failed: %v", err)
+	}
+	project, _ := biggestSession(b, base)
+	home := linkedCopy(b, base)
+	h, err := model.OpenHome(home, model.HomeFromFlag)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := New(Options{Home: h, Project: project, Now: time.Now})
+	m = drain(b, m, m.Init())
+	next, cmd := m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
+	m = drain(b, next.(Model), cmd)
+	mem := filepath.Join(home, "projects", m.data.open, "memory", "bench_note.md")
+	c := classify(home, mem)
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		if err := os.WriteFile(mem, fmt.Appendf(nil, "---\nname: bench %d\ndescription: d\ntype: project\n---\nbody %d\n", i, i), 0o600); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		m = drain(b, m, m.reload(c))
+		_ = m.View()
+	}
+	if len(m.data.project.rows) == 0 {
+		b.Fatal("no memory rows")
+	}
+}
+
 // biggestSession finds, in a scripts/gen manifest, the project with the
 // most transcript bytes and its biggest main transcript.
 func biggestSession(b *testing.B, home string) (project, transcript string) {

@@ -85,6 +85,8 @@ type Model struct {
 	data homeData
 
 	md *markdown.Renderer
+	// rendered is the last Markdown rendered, for the next renderCmd.
+	rendered map[renderKey]string
 
 	projects  projects.Model
 	index     index.Model
