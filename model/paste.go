@@ -226,6 +226,8 @@ type PasteFile struct {
 	ModTime time.Time   `json:"modTime"`
 	// Refs counts history references to Hash (set by InventoryPastes).
 	Refs int `json:"refs"`
+	// id is the file's inode, as List saw it (PasteVerdicts' key).
+	id FileID
 }
 
 // List returns every file of paste-cache and paste-store, sorted by source
@@ -265,7 +267,7 @@ func (c *PasteCache) List() ([]PasteFile, []Problem) {
 				problems = append(problems, Problem{File: p, Kind: ProblemMalformed, Reason: "not a regular file"})
 				continue
 			}
-			files = append(files, PasteFile{Hash: PasteHash(name), Path: p, Source: src, Size: info.Size(), ModTime: info.ModTime()})
+			files = append(files, PasteFile{Hash: PasteHash(name), Path: p, Source: src, Size: info.Size(), ModTime: info.ModTime(), id: FileIDOf(info)})
 		}
 	}
 	sort.SliceStable(files, func(i, j int) bool {

@@ -2,6 +2,7 @@ package model
 
 import (
 	"io/fs"
+	"path"
 	"sort"
 )
 
@@ -122,8 +123,23 @@ func InventoryPasteRefs(fsys fs.FS, refs PasteRefs, v *PasteVerdicts) *PasteInve
 		inv.Summary.References += n
 	}
 	sort.Slice(hashes, func(i, j int) bool { return hashes[i] < hashes[j] })
+	// A paste-cache file List found whose verdict is remembered is not
+	// opened. (Check looks in paste-store only when paste-cache has no
+	// such entry at all, which List cannot tell: those go to Check.)
+	listed := make(map[string]PasteFile, len(inv.Files))
+	for _, f := range inv.Files {
+		if f.Source == PasteSourceCache {
+			listed[f.Path] = f
+		}
+	}
 	for _, hash := range hashes {
-		r := c.Check(hash)
+		r, ok := PasteResolution{}, false
+		if f, in := listed[path.Join(PasteCacheDir, string(hash)+pasteCacheExt)]; in && hash.validName() {
+			r, ok = v.listed(hash, f)
+		}
+		if !ok {
+			r = c.Check(hash)
+		}
 		inv.Resolutions = append(inv.Resolutions, r)
 		switch r.Status {
 		case PasteOK:

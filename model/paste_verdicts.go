@@ -83,14 +83,7 @@ func (v *PasteVerdicts) check(f fs.File, res *PasteResolution) {
 	key := pasteKey{path: res.Path, size: info.Size(), mtime: info.ModTime().UnixNano(), id: FileIDOf(info)}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	vd, ok := v.cur[key]
-	if !ok {
-		vd, ok = v.prev[key]
-	}
-	if ok {
-		v.cur[key] = vd
-		res.Size = key.size
-		res.Status, res.Verified, res.Actual, res.Reason = vd.status, vd.verified, vd.actual, vd.reason
+	if v.lookup(key, res) {
 		return
 	}
 	if v.buf == nil {
@@ -109,6 +102,33 @@ func (v *PasteVerdicts) check(f fs.File, res *PasteResolution) {
 		// A file that changed while it was read is not remembered.
 		v.cur[key] = pasteVerdict{status: res.Status, verified: res.Verified, actual: res.Actual, reason: res.Reason}
 	}
+}
+
+// lookup fills res from the verdict remembered for key, if any. The
+// caller holds v.mu.
+func (v *PasteVerdicts) lookup(key pasteKey, res *PasteResolution) bool {
+	vd, ok := v.cur[key]
+	if !ok {
+		vd, ok = v.prev[key]
+	}
+	if !ok {
+		return false
+	}
+	v.cur[key] = vd
+	res.Size = key.size
+	res.Status, res.Verified, res.Actual, res.Reason = vd.status, vd.verified, vd.actual, vd.reason
+	return true
+}
+
+// listed answers Check for hash h from the file f that List found
+// (paste-cache/<h>.txt), without opening it, when its verdict is
+// remembered.
+func (v *PasteVerdicts) listed(h PasteHash, f PasteFile) (PasteResolution, bool) {
+	res := PasteResolution{Hash: h, Source: f.Source, Path: f.Path}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	ok := v.lookup(pasteKey{path: f.Path, size: f.Size, mtime: f.ModTime.UnixNano(), id: f.id}, &res)
+	return res, ok
 }
 
 // copyBuffer copies r to w through buf. (io.CopyBuffer would let an

@@ -122,8 +122,26 @@ func FindDuplicates(docs []DupeDoc, threshold float64) []DuplicatePair {
 			}
 		}
 	}
+	// frequent[i] counts doc i's shingles left out of common (those in
+	// more than maxShinglePosting docs): a pair shares at most
+	// common + min(frequent) shingles, and the Jaccard that bound gives
+	// rules most pairs out without comparing their sets.
+	frequent := make([]int, len(docs))
+	for _, list := range postings {
+		if len(list) > maxShinglePosting {
+			for _, i := range list {
+				frequent[i]++
+			}
+		}
+	}
 	var out []DuplicatePair
-	for p := range common {
+	for p, n := range common {
+		most := n + min(frequent[p.a], frequent[p.b])
+		// i/(|a|+|b|-i) grows with i; the margin keeps a pair whose
+		// bound is the threshold up to rounding.
+		if float64(most) < threshold*float64(len(sets[p.a])+len(sets[p.b])-most)*(1-1e-9) {
+			continue
+		}
 		sim := Jaccard(sets[p.a], sets[p.b])
 		if sim < threshold {
 			continue
@@ -133,6 +151,12 @@ func FindDuplicates(docs []DupeDoc, threshold float64) []DuplicatePair {
 			Shared: sharedRun(docs[p.a].Text, words[p.a], lists[p.a], sets[p.b]),
 		})
 	}
+	sortDuplicatePairs(out)
+	return out
+}
+
+// sortDuplicatePairs orders pairs most similar first, then by paths.
+func sortDuplicatePairs(out []DuplicatePair) {
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Similarity != out[j].Similarity {
 			return out[i].Similarity > out[j].Similarity
@@ -142,7 +166,6 @@ func FindDuplicates(docs []DupeDoc, threshold float64) []DuplicatePair {
 		}
 		return out[i].B < out[j].B
 	})
-	return out
 }
 
 // sharedRun is the longest run of a's words whose shingles (aList, in
