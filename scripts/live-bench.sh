@@ -120,8 +120,11 @@ steps=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["steps"]
 
 wall=$(awk -v a="$t1" -v b="$t0" 'BEGIN {printf "%.1f", a - b}')
 cpu=$(awk -v t="$ticks1" -v t0="$ticks0" -v c="$clk" 'BEGIN {printf "%.2f", (t - t0) / c}')
-echo "samples: $samples"
-column -t "$samples" | sed -n '1p;$p'
+# Keep the samples; print about one a minute.
+mkdir -p .cache/live-bench
+cp "$samples" .cache/live-bench/last-samples.tsv
+echo "samples (all in .cache/live-bench/last-samples.tsv):"
+awk -v s="$SAMPLE" 'NR == 1 || $1 % 60 < s' "$samples" | column -t
 echo
 echo "home              $SIZE ($(du -sh "$home" | cut -f1) after the run)"
 echo "writer            $steps steps in ${DURATION}s (pause $PAUSE)"

@@ -3,7 +3,10 @@ package ui
 import (
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // Each file event names the one store it changes.
@@ -24,6 +27,8 @@ func TestClassifyNamesTheStore(t *testing.T) {
 		{"settings.json", change{prompt: true, lazy: true}},
 		{"CLAUDE.md", change{prompt: true, lazy: true}},
 		{"todos/x.json", change{lazy: true}},
+		{"sessions/1234.json", change{}},
+		{"sessions", change{}},
 		{"file-history", change{lazy: true}},
 		{"projects", change{projects: true}},
 		{"projects/-p", change{projects: true}},
@@ -77,5 +82,35 @@ func TestMergeSessions(t *testing.T) {
 	}
 	if got := mergeSessions(a, sessionsReq{slug: "q", ids: map[string]bool{"2": true}}); got.slug != "q" || !got.full {
 		t.Fatalf("another project: %+v", got)
+	}
+}
+
+// File events and debounce ticks that change nothing on the screen keep
+// the model's view number, so the screen drawn after them is the memo;
+// a tick that starts a full reload shows "loading" and takes a new one,
+// and so does any other message.
+func TestFileEventsDoNotRedraw(t *testing.T) {
+	m := newTestModel(t, 100, 30)
+	first := screen(m)
+	gen := m.gen
+	next, _ := m.Update(fileChangedMsg{paths: []string{filepath.Join(m.opts.Home.Dir, "history.jsonl")}})
+	m = next.(Model)
+	if m.gen != gen || screen(m) != first {
+		t.Fatalf("a file event made a new view (gen %d → %d)", gen, m.gen)
+	}
+	next, _ = m.Update(reloadTickMsg{tag: m.reloadTag - 1})
+	if next.(Model).gen != gen {
+		t.Fatal("a stale tick made a new view")
+	}
+	m.pending = change{all: true}
+	next, _ = m.Update(reloadTickMsg{tag: m.reloadTag})
+	m = next.(Model)
+	if m.gen == gen || !strings.Contains(screen(m), "loading") {
+		t.Fatalf("a tick that starts a full reload kept the view (gen %d):\n%s", m.gen, screen(m))
+	}
+	gen = m.gen
+	next, _ = m.Update(tea.WindowSizeMsg{Width: 90, Height: 30})
+	if next.(Model).gen == gen {
+		t.Fatal("a resize kept the view")
 	}
 }

@@ -5,6 +5,7 @@ package ui
 
 import (
 	"io/fs"
+	"sync/atomic"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -114,6 +115,12 @@ type Model struct {
 
 	watch     *watcher
 	reloadTag int
+	// gen numbers this state for View's memo (see viewGens); quiet says
+	// the last Update changed nothing on the screen, so the memo of the
+	// state before it, when it has this gen, is this state's view.
+	gen   uint64
+	quiet bool
+	memo  *viewMemo
 	// pending is what the file events since the last reload changed.
 	pending change
 	// stale marks the panes whose data is read only while they are
@@ -165,6 +172,7 @@ func New(opts Options) Model {
 		lv:        &liveState{pending: map[string]bool{}, relist: true},
 	}
 	m.lv.tracker = m.newTracker()
+	m.memo = &viewMemo{}
 	m.live = &loaders{history: &model.HistoryTail{}, verdicts: model.NewPasteVerdicts()}
 	// Init starts these two loads.
 	m.fl.home.running, m.fl.history.running = true, true
@@ -182,9 +190,61 @@ func (m Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// Update routes a message: global keys and data messages first, then keys
-// and mouse to the focused pane.
+// Update routes a message (see update) and says whether the screen may
+// have changed: the program draws the screen after every message, and a
+// busy session sends file events and debounce ticks that change nothing
+// on it; View draws those from its memo.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	before := m.chrome()
+	next, cmd := m.update(msg)
+	if nm, ok := next.(Model); ok {
+		nm.quiet = watchMsg(msg) && nm.chrome() == before
+		if !nm.quiet {
+			nm.gen = viewGens.Add(1)
+		}
+		next = nm
+	}
+	return next, cmd
+}
+
+// chrome is what handling a file event or a debounce tick can change on
+// the screen: the status line (a reload says how many sources it reads).
+type chrome struct {
+	loading   int
+	status    string
+	statusErr bool
+}
+
+func (m Model) chrome() chrome {
+	return chrome{loading: len(m.loading), status: m.status, statusErr: m.statusErr}
+}
+
+// watchMsg reports the messages of file watching, which change the
+// screen only through chrome (their loads' results come as other
+// messages).
+func watchMsg(msg tea.Msg) bool {
+	switch msg.(type) {
+	case fileChangedMsg, reloadTickMsg, reloadDeadlineMsg:
+		return true
+	}
+	return false
+}
+
+// viewGens numbers model states that may look different: every Update
+// that may change the screen takes a new number, unique across models
+// (tests branch models from one another).
+var viewGens atomic.Uint64
+
+// viewMemo is the last view drawn and the number of the state it shows.
+type viewMemo struct {
+	gen  uint64
+	view tea.View
+	ok   bool
+}
+
+// update routes a message: global keys and data messages first, then
+// keys and mouse to the focused pane.
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -219,8 +279,20 @@ func (m *Model) setStatus(s string, isErr bool) {
 	m.status, m.statusErr = s, isErr
 }
 
-// View draws tabs, the focused pane, the help line and the status bar.
+// View draws tabs, the focused pane, the help line and the status bar
+// (or returns the last drawing, when the model has not changed since).
 func (m Model) View() tea.View {
+	if m.quiet && m.memo != nil && m.memo.ok && m.memo.gen == m.gen {
+		return m.memo.view
+	}
+	v := m.view()
+	if m.memo != nil {
+		*m.memo = viewMemo{gen: m.gen, view: v, ok: true}
+	}
+	return v
+}
+
+func (m Model) view() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
