@@ -2,6 +2,8 @@ package ui
 
 import (
 	"path/filepath"
+	"reflect"
+	"sync"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -9,14 +11,33 @@ import (
 	"github.com/memscope/memscope/views/replay"
 )
 
+// dataHandlers handle the data messages, each a switch on the message's
+// type; the first that takes a message owns it.
+var dataHandlers = []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport}
+
+// handlerOf remembers which of dataHandlers owns each message type (-1:
+// none). Each handler takes or leaves a message by its type alone, so
+// the owner of a type never changes; and trying the handlers in turn
+// copies the root model twice per handler, for every message.
+var handlerOf sync.Map // reflect.Type → int
+
 // handleData handles data messages by type; ok is false for messages
 // nobody owns.
 func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
-	for _, h := range []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport} {
+	t := reflect.TypeOf(msg)
+	if i, ok := handlerOf.Load(t); ok {
+		if i.(int) < 0 {
+			return m, nil, false
+		}
+		return dataHandlers[i.(int)](m, msg)
+	}
+	for i, h := range dataHandlers {
 		if next, cmd, ok := h(m, msg); ok {
+			handlerOf.Store(t, i)
 			return next, cmd, true
 		}
 	}
+	handlerOf.Store(t, -1)
 	return m, nil, false
 }
 
