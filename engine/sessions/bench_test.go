@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/memscope/memscope/engine/internal/enginetest"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
@@ -25,11 +26,11 @@ func transcriptBytes(b *testing.B, h *model.Home) int64 {
 // work, where wall-clock MB/s does not.
 func loopCPU(b *testing.B, n int64, body func()) {
 	b.SetBytes(n)
-	c0 := processCPU()
+	c0 := testenv.ProcessCPU()
 	for b.Loop() {
 		body()
 	}
-	if c := processCPU() - c0; c > 0 {
+	if c := testenv.ProcessCPU() - c0; c > 0 {
 		b.ReportMetric(float64(n)*float64(b.N)/1e6/c.Seconds(), "MB/cpu-s")
 	}
 }

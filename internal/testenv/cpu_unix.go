@@ -1,14 +1,15 @@
 //go:build unix
 
-package sessions
+package testenv
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU is the CPU time the test process has used, all threads.
-func processCPU() time.Duration {
+// ProcessCPU is the CPU time the test process has used, all threads (0
+// where it is not measured).
+func ProcessCPU() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
