@@ -1,5 +1,7 @@
 package ui
 
+import tea "charm.land/bubbletea/v2"
+
 // flight runs one store's loads one at a time. A request made while a
 // load runs waits, merged with any request already waiting, and starts
 // when the running load's result has been applied. So results apply in
@@ -42,3 +44,25 @@ func (f *flight[R]) done() (R, bool) {
 	f.next, f.waiting = zero, false
 	return r, true
 }
+
+// request starts r with load on m, or queues it behind the running load
+// (nil then: its result comes when the running one is done). load is a
+// method expression, so m is copied only when a load starts.
+func (f *flight[R]) request(m *Model, r R, merge func(waiting, r R) R, load func(Model, R) tea.Cmd) tea.Cmd {
+	if !f.start(r, merge) {
+		return nil
+	}
+	return load(*m, r)
+}
+
+// finish ends the running load and starts the waiting request, if any,
+// with load on m.
+func (f *flight[R]) finish(m *Model, load func(Model, R) tea.Cmd) tea.Cmd {
+	if r, ok := f.done(); ok {
+		return load(*m, r)
+	}
+	return nil
+}
+
+// newest merges requests by keeping the newest.
+func newest[R any](_, r R) R { return r }

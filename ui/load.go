@@ -176,10 +176,7 @@ type errMsg struct{ err error }
 // requestHome starts a project list load, or queues it behind the
 // running one.
 func (m *Model) requestHome(r homeReq) tea.Cmd {
-	if !m.fl.home.start(r, mergeHome) {
-		return nil
-	}
-	return m.loadHomeCmd(r)
+	return m.fl.home.request(m, r, mergeHome, Model.loadHomeCmd)
 }
 
 // loadHomeCmd lists the projects with the size of their memory, or reads
@@ -275,12 +272,7 @@ func memorySize(fsys fs.FS, dir string) (files int, bytes int64) {
 }
 
 // homeDone ends a project list load and starts the one waiting.
-func (m *Model) homeDone() tea.Cmd {
-	if r, ok := m.fl.home.done(); ok {
-		return m.loadHomeCmd(r)
-	}
-	return nil
-}
+func (m *Model) homeDone() tea.Cmd { return m.fl.home.finish(m, Model.loadHomeCmd) }
 
 // applyHomeDelta updates the rows of the projects that changed. A session
 // of a project the list does not have yet asks for the whole list.
@@ -326,10 +318,7 @@ func (m *Model) applyHomeDelta(msg homeDeltaMsg) tea.Cmd {
 // requestHistory starts reading history.jsonl, or queues it behind the
 // running read.
 func (m *Model) requestHistory(r historyReq) tea.Cmd {
-	if !m.fl.history.start(r, mergeHistory) {
-		return nil
-	}
-	return m.loadHistoryCmd(r)
+	return m.fl.history.request(m, r, mergeHistory, Model.loadHistoryCmd)
 }
 
 // loadHistoryCmd reads what was appended to history.jsonl since the last
@@ -402,26 +391,18 @@ func (m *Model) touchesOpen(entries []model.HistoryEntry) bool {
 }
 
 // historyDone ends a history read and starts the one waiting.
-func (m *Model) historyDone() tea.Cmd {
-	if r, ok := m.fl.history.done(); ok {
-		return m.loadHistoryCmd(r)
-	}
-	return nil
-}
+func (m *Model) historyDone() tea.Cmd { return m.fl.history.finish(m, Model.loadHistoryCmd) }
 
 // requestPastes starts checking the paste inventory against history's
 // current references, or queues it behind the running check.
 func (m *Model) requestPastes() tea.Cmd {
-	if !m.fl.pastes.start(struct{}{}, func(a, _ struct{}) struct{} { return a }) {
-		return nil
-	}
-	return m.loadPastesCmd()
+	return m.fl.pastes.request(m, struct{}{}, newest, Model.loadPastesCmd)
 }
 
 // loadPastesCmd lists the paste folders and checks every referenced
 // hash; a file already checked (same name, size, mtime and inode) is not
 // read again.
-func (m Model) loadPastesCmd() tea.Cmd {
+func (m Model) loadPastesCmd(struct{}) tea.Cmd {
 	fsys, v, refs := m.opts.Home.FS, m.live.verdicts, m.data.refs.Clone()
 	return func() tea.Msg {
 		return pastesLoadedMsg{inventory: model.InventoryPasteRefs(fsys, refs, v), refs: refs.Counts}
@@ -429,12 +410,7 @@ func (m Model) loadPastesCmd() tea.Cmd {
 }
 
 // pastesDone ends a paste check and starts the one waiting.
-func (m *Model) pastesDone() tea.Cmd {
-	if _, ok := m.fl.pastes.done(); ok {
-		return m.loadPastesCmd()
-	}
-	return nil
-}
+func (m *Model) pastesDone() tea.Cmd { return m.fl.pastes.finish(m, Model.loadPastesCmd) }
 
 // resolvePasteCmd reads one paste's text.
 func (m Model) resolvePasteCmd(hash string) tea.Cmd {

@@ -69,19 +69,11 @@ func (m *Model) requestProject(slug string) tea.Cmd {
 	if slug == "" {
 		return nil
 	}
-	if !m.fl.project.start(slug, func(_, b string) string { return b }) {
-		return nil
-	}
-	return m.loadProjectCmd(slug)
+	return m.fl.project.request(m, slug, newest, Model.loadProjectCmd)
 }
 
 // projectDone ends a memory folder load and starts the one waiting.
-func (m *Model) projectDone() tea.Cmd {
-	if slug, ok := m.fl.project.done(); ok {
-		return m.loadProjectCmd(slug)
-	}
-	return nil
-}
+func (m *Model) projectDone() tea.Cmd { return m.fl.project.finish(m, Model.loadProjectCmd) }
 
 // loadProjectCmd reads a project's memory folder and runs the engine over
 // it: the index cap, each file's age and staleness, and the scan.
@@ -287,19 +279,11 @@ func (m *Model) requestSessions(r sessionsReq) tea.Cmd {
 	if r.slug == "" {
 		return nil
 	}
-	if !m.fl.sessions.start(r, mergeSessions) {
-		return nil
-	}
-	return m.loadSessionsCmd(r)
+	return m.fl.sessions.request(m, r, mergeSessions, Model.loadSessionsCmd)
 }
 
 // sessionsDone ends a Replay list load and starts the one waiting.
-func (m *Model) sessionsDone() tea.Cmd {
-	if r, ok := m.fl.sessions.done(); ok {
-		return m.loadSessionsCmd(r)
-	}
-	return nil
-}
+func (m *Model) sessionsDone() tea.Cmd { return m.fl.sessions.finish(m, Model.loadSessionsCmd) }
 
 // loadSessionsCmd lists a project's transcripts with a summary of each
 // (records, compactions, time span): all of them, or, when the list is

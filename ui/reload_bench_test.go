@@ -47,14 +47,7 @@ func benchReload(b *testing.B, base string) {
 	home := linkedCopy(b, base, hist, transcript)
 	hist = filepath.Join(home, model.HistoryPath)
 	transcript = filepath.Join(home, transcript[len(base)+1:])
-	h, err := model.OpenHome(home, model.HomeFromFlag)
-	if err != nil {
-		b.Fatal(err)
-	}
-	m := New(Options{Home: h, Project: project, Now: time.Now})
-	m = drain(b, m, m.Init())
-	next, cmd := m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
-	m = drain(b, next.(Model), cmd)
+	m := openBench(b, home, project)
 	if len(m.data.sessions) == 0 || m.data.history == nil {
 		b.Fatal("the home did not load")
 	}
@@ -95,14 +88,7 @@ func BenchmarkReloadAfterMemoryWrite(b *testing.B) {
 	}
 	project, _ := biggestSession(b, base)
 	home := linkedCopy(b, base)
-	h, err := model.OpenHome(home, model.HomeFromFlag)
-	if err != nil {
-		b.Fatal(err)
-	}
-	m := New(Options{Home: h, Project: project, Now: time.Now})
-	m = drain(b, m, m.Init())
-	next, cmd := m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
-	m = drain(b, next.(Model), cmd)
+	m := openBench(b, home, project)
 	mem := filepath.Join(home, "projects", m.data.open, "memory", "bench_note.md")
 	c := classify(home, mem)
 	for i := 0; b.Loop(); i++ {
@@ -117,6 +103,19 @@ func BenchmarkReloadAfterMemoryWrite(b *testing.B) {
 	if len(m.data.project.rows) == 0 {
 		b.Fatal("no memory rows")
 	}
+}
+
+// openBench opens the app on the home at dir, on project, loaded and
+// drawn at 160 × 50.
+func openBench(b *testing.B, dir, project string) Model {
+	h, err := model.OpenHome(dir, model.HomeFromFlag)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := New(Options{Home: h, Project: project, Now: time.Now})
+	m = drain(b, m, m.Init())
+	next, cmd := m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
+	return drain(b, next.(Model), cmd)
 }
 
 // biggestSession finds, in a scripts/gen manifest, the project with the
