@@ -221,10 +221,12 @@ func (m Model) editorDone(r editorSave, d opDoneMsg) (Model, tea.Cmd, bool) {
 	case errors.As(d.err, &ce):
 		// The news first: the status line is cut to the terminal's width.
 		m.setStatus(fmt.Sprintf("not saved: %s changed on disk while the editor was open; nothing was overwritten — your version is in %s", filepath.Base(s.path), s.copy), true)
-		return m, m.reloadAll(), true
+		cmd := m.reloadAll()
+		return m, cmd, true
 	case d.err != nil:
 		m.setStatus(fmt.Sprintf("not saved: %v — your version is in %s", d.err, s.copy), true)
-		return m, m.reloadAll(), true
+		cmd := m.reloadAll()
+		return m, cmd, true
 	}
 	text := "saved " + s.path
 	if d.change.ID != "" {
@@ -235,5 +237,6 @@ func (m Model) editorDone(r editorSave, d opDoneMsg) (Model, tea.Cmd, bool) {
 		text += fmt.Sprintf("; %d security finding(s), first: line %d %s (%s)", len(fs), f.Line, f.Rule, f.Severity)
 	}
 	m.setStatus(text, false)
-	return m, m.reloadAll(), true
+	cmd := m.reloadAll()
+	return m, cmd, true
 }
