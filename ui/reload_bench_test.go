@@ -20,8 +20,8 @@ import (
 
 // BenchmarkReloadAfterAppend is what the app spends when Claude Code
 // appends to the session it shows: one history line and one ~1 KB
-// transcript line are appended, then the app reloads what those file
-// events name and draws its screen. It runs on homes of several sizes
+// transcript line are appended, then the app hands the two paths to the
+// Live pane's tracker, reloads what they name and draws its screen. It runs on homes of several sizes
 // from scripts/gen, kept in the user's cache folder
 // (MEMSCOPE_BENCH_SIZES, default "16M 64M 256M"; the issue's targets use
 // "W/4 W/2 W"): the time per op should not grow with the home.
@@ -51,8 +51,9 @@ func benchReload(b *testing.B, base string) {
 	if len(m.data.sessions) == 0 || m.data.history == nil {
 		b.Fatal("the home did not load")
 	}
+	paths := []string{hist, transcript}
 	var c change
-	for _, p := range []string{hist, transcript} {
+	for _, p := range paths {
 		c.merge(classify(home, p))
 	}
 	pad := strings.Repeat("x", 900)
@@ -64,7 +65,9 @@ func benchReload(b *testing.B, base string) {
 		appendTo(b, transcript, fmt.Sprintf(`{"type":"user","timestamp":%q,"sessionId":"bench","uuid":"u%d","message":{"role":"user","content":"line %d %s"}}`, time.Now().UTC().Format(time.RFC3339Nano), i, i, pad))
 		c0 := testenv.ProcessCPU()
 		b.StartTimer()
-		m = drain(b, m, m.reload(c))
+		// What the events and their debounce tick start: the Live pane's
+		// tracker and the reload of the stores they name.
+		m = drain(b, m, tea.Batch(m.fileEvents(paths), m.reload(c)))
 		_ = m.View()
 		b.StopTimer()
 		cpu += testenv.ProcessCPU() - c0
