@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/memscope/memscope/engine/lint"
@@ -88,7 +87,7 @@ func lintInput(e *env, t *memoryTarget, th memindex.StalenessThresholds) lint.In
 		Memory:   t.store.Memory(),
 		Problems: t.store.Problems(),
 		// The memory folder is read where the store reads and writes it.
-		MemoryFS:  os.DirFS(t.loc.Dir),
+		MemoryFS:  model.DirFS(t.loc.Dir),
 		Now:       e.now(),
 		Staleness: th,
 	}

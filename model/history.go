@@ -278,6 +278,10 @@ func ScanHistory(r io.Reader, name string, fn func(*HistoryEntry)) ([]Problem, e
 		if !ok {
 			break
 		}
+		if ln.TooLong {
+			problems = append(problems, ln.TooLongProblem(name))
+			continue
+		}
 		if len(bytes.TrimSpace(ln.Bytes)) == 0 {
 			continue
 		}
@@ -310,7 +314,7 @@ func ScanHistory(r io.Reader, name string, fn func(*HistoryEntry)) ([]Problem, e
 // an error wrapping fs.ErrNotExist. A read error midway returns the entries
 // read so far together with the error.
 func ReadHistory(fsys fs.FS, path string) (*History, error) {
-	f, err := fsys.Open(path)
+	f, err := OpenRegular(fsys, path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}

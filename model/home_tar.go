@@ -46,7 +46,7 @@ func OpenTarHome(archive string) (h *Home, close func() error, probs []Problem, 
 		close()
 		return nil, nil, probs, fmt.Errorf("open archive %s: %w", archive, err)
 	}
-	return &Home{Dir: root, FS: os.DirFS(root), Source: HomeFromArchive}, close, probs, nil
+	return &Home{Dir: root, FS: DirFS(root), Source: HomeFromArchive}, close, probs, nil
 }
 
 type extracted struct {
@@ -60,7 +60,7 @@ type extracted struct {
 // sets modes and mtimes (folders last, deepest first, since writing into
 // a folder changes its mtime).
 func extractTarGz(archive, root string) ([]Problem, error) {
-	f, err := os.Open(archive)
+	f, err := OpenRegularFile(archive)
 	if err != nil {
 		return nil, err
 	}

@@ -142,7 +142,7 @@ func (md *MemoryDir) readIndex(fsys fs.FS, name string) []Problem {
 	st, err := fs.Stat(fsys, name)
 	var data []byte
 	if err == nil {
-		data, err = fs.ReadFile(fsys, name)
+		data, err = ReadFileBounded(fsys, name, MaxDocumentBytes)
 	}
 	if err != nil {
 		return []Problem{{File: name, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read MEMORY.md: %v", err)}}

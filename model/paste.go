@@ -147,7 +147,7 @@ func (c *PasteCache) resolve(h PasteHash, keep bool) PasteResolution {
 // read fills res from res.Path. It returns false when the file does not
 // exist, so the caller can try the next folder.
 func (c *PasteCache) read(res *PasteResolution, keep bool) bool {
-	f, err := c.fsys.Open(res.Path)
+	f, err := OpenRegular(c.fsys, res.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false
 	}
@@ -249,7 +249,7 @@ func (c *PasteCache) List() ([]PasteFile, []Problem) {
 				continue
 			}
 			if !info.Mode().IsRegular() {
-				problems = append(problems, Problem{File: p, Kind: ProblemMalformed, Reason: "not a regular file"})
+				problems = append(problems, Problem{File: p, Kind: ProblemMalformed, Reason: NotRegularReason(info.Mode())})
 				continue
 			}
 			files = append(files, PasteFile{Hash: PasteHash(name), Path: p, Source: src, Size: info.Size(), ModTime: info.ModTime()})

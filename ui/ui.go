@@ -54,7 +54,7 @@ type Options struct {
 	// Root is the machine's file system from "/" (names as model.RootName
 	// gives them): project folders, their CLAUDE.md and settings, git
 	// roots and the managed settings are read through it, with Home
-	// mounted at Home.Dir. main passes os.DirFS("/"); nil shows nothing
+	// mounted at Home.Dir. main passes model.DirFS("/"); nil shows nothing
 	// but the home, which is what tests want.
 	Root fs.FS
 	// Alive reports whether a process exists, for the Live pane's

@@ -165,7 +165,7 @@ func archiveEntries(fsys fs.FS, items []Item) ([]archiveEntry, []model.Problem) 
 	}
 	for _, it := range items {
 		if !it.Dir {
-			st, err := fs.Stat(fsys, it.Path)
+			st, err := model.StatInside(fsys, it.Path)
 			if err != nil {
 				probs = append(probs, model.Problem{File: it.Path, Kind: model.ProblemUnreadable, Reason: "not archived: " + err.Error()})
 				continue
@@ -190,7 +190,7 @@ func archiveEntries(fsys fs.FS, items []Item) ([]archiveEntry, []model.Problem) 
 
 // hashFile returns the SHA-256 and size of a file read through fsys.
 func hashFile(fsys fs.FS, name string) (string, int64, error) {
-	f, err := fsys.Open(name)
+	f, err := model.OpenRegular(fsys, name)
 	if err != nil {
 		return "", 0, err
 	}
@@ -206,7 +206,7 @@ func hashFile(fsys fs.FS, name string) (string, int64, error) {
 // hashOSFile is hashFile for a path on disk.
 func hashOSFile(p string) (string, int64, error) {
 	dir, base := filepath.Split(p)
-	return hashFile(os.DirFS(filepath.Clean(dir)), base)
+	return hashFile(model.DirFS(filepath.Clean(dir)), base)
 }
 
 // archiveFolder writes entries into the folder to through w.
@@ -311,7 +311,11 @@ func copyOut(w model.WriteFS, fsys fs.FS, e archiveEntry, dst string) (ArchivedF
 // openSource opens a home file and stats the open file, so its size and
 // mtime describe what is then read.
 func openSource(fsys fs.FS, rel string) (fs.File, fs.FileInfo, error) {
-	f, err := fsys.Open(rel)
+	// Whatever the walk found, nothing outside the home is copied.
+	if _, err := model.ResolveInside(fsys, rel); err != nil {
+		return nil, nil, fmt.Errorf("open %s: %w", rel, err)
+	}
+	f, err := model.OpenRegular(fsys, rel)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open %s: %w", rel, err)
 	}

@@ -88,7 +88,7 @@ func verifyTar(to string, rep *ArchiveReport) error {
 	for i, f := range rep.Files {
 		want[f.Path] = i
 	}
-	f, err := os.Open(to)
+	f, err := model.OpenRegularFile(to)
 	if err != nil {
 		return fmt.Errorf("archive: verify %s: %w", to, err)
 	}
