@@ -131,3 +131,33 @@ func TestHostileSpecialFiles(t *testing.T) {
 		}
 	}
 }
+
+// On a home where a transcript line, a history line, MEMORY.md, a memory
+// file, a paste, CLAUDE.md and a tool result are each a run of NUL bytes
+// (1 GiB with MEMSCOPE_LONG=1, else 64 MiB: past every limit either way)
+// and a frontmatter nests 3 000 deep, every command finishes within
+// seconds, its memory stays bounded, and the lines after the runs are
+// still read. Each command's peak RSS is logged.
+func TestHostileHugeFilesBoundedMemory(t *testing.T) {
+	t.Parallel()
+	size := int64(testenv.Size(t, 1<<30, 64<<20))
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	res, err := hostilehome.Write(home, hostilehome.Huge, hostilehome.Options{Size: size})
+	if err != nil {
+		t.Fatal(err)
+	}
+	limits := guard.Limits{Timeout: 60 * time.Second, MaxRSS: 250 << 20}
+	for _, args := range hostileCommands(home, res, oddProject(hostilehome.Huge)) {
+		r := runGuarded(t, dir, limits, args...)
+		t.Logf("%-40s %v", strings.Join(args[:min(2, len(args))], " "), r)
+		if r.Killed != "" || r.Code < 0 || r.Code > 1 {
+			t.Errorf("%s: %v\nstderr: %s", strings.Join(args, " "), r, r.Stderr)
+		}
+	}
+	// The record after the transcript's NUL line is the session's last.
+	r := runGuarded(t, dir, limits, "sessions", "--home", home, "--json")
+	if !strings.Contains(string(r.Stdout), "too-large") || !strings.Contains(string(r.Stdout), `"last": "2026-11-22T12:00:11Z"`) {
+		t.Errorf("sessions --json does not report the NUL line as too large, or lost the record after it:\n%s", r.Stdout)
+	}
+}

@@ -321,8 +321,10 @@ func ReadHistory(fsys fs.FS, path string) (*History, error) {
 	defer f.Close()
 	h := &History{Path: path}
 	if st, err := f.Stat(); err == nil && st.Size() > 0 {
-		// About 150 bytes a line: one allocation instead of a dozen.
-		h.Entries = make([]HistoryEntry, 0, min(st.Size()/150+16, 1<<22))
+		// About 150 bytes a line: one allocation instead of a dozen, for
+		// up to 65 536 lines (a few MB: a file's size says nothing of its
+		// lines when it holds a run of NUL bytes).
+		h.Entries = make([]HistoryEntry, 0, min(st.Size()/150+16, 1<<16))
 	}
 	h.Problems, err = ScanHistory(f, path, func(e *HistoryEntry) {
 		h.Entries = append(h.Entries, *e)

@@ -15,6 +15,10 @@ const (
 	// MEMORY.md, CLAUDE.md and its imports, a rule. The client loads
 	// 25 000 characters of MEMORY.md and a few of a memory file.
 	MaxDocumentBytes = 16 << 20
+	// MaxIndexHeadBytes is how much of a MEMORY.md larger than
+	// MaxDocumentBytes is read: the client loads 25 000 characters (at
+	// most 100 000 bytes of UTF-8) of it, and a margin shows what follows.
+	MaxIndexHeadBytes = 128 << 10
 	// MaxFrontmatterBytes bounds the YAML block of a memory file that is
 	// parsed: a memory's frontmatter is a few lines (name, description,
 	// type, metadata), and a nested block costs the parser time and

@@ -106,7 +106,7 @@ func (lr *LineReader) Next() (Line, bool) {
 				lr.long = lr.long[:0]
 			}
 			if !tooLong {
-				lr.long = append(lr.long, chunk...)
+				lr.long = appendDoubling(lr.long, chunk, limit+2)
 			} else if len(chunk) > 0 && chunk[len(chunk)-1] == '\n' {
 				// Keep the newline: it says the line was whole.
 				lr.long = append(lr.long[:0], '\n')
@@ -148,6 +148,18 @@ func (lr *LineReader) Next() (Line, bool) {
 	}
 	lr.n++
 	return Line{Bytes: data, Number: lr.n, Offset: start, Terminated: terminated, Size: int64(len(data))}, true
+}
+
+// appendDoubling is append that at least doubles the capacity when it
+// grows (never past most, unless needed): append grows large slices by a
+// quarter, which allocates about five times a long line's size on the way.
+func appendDoubling(b, more []byte, most int) []byte {
+	if need := len(b) + len(more); need > cap(b) {
+		nb := make([]byte, len(b), max(need, min(2*cap(b), most)))
+		copy(nb, b)
+		b = nb
+	}
+	return append(b, more...)
 }
 
 // Err returns the first read error other than io.EOF.

@@ -101,6 +101,9 @@ type PasteResolution struct {
 	Actual PasteHash `json:"actual,omitempty"`
 	// Reason explains a status other than ok.
 	Reason string `json:"reason,omitempty"`
+	// Truncated is set when Content holds only the first MaxDocumentBytes
+	// of a larger paste (the whole was still hashed).
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 // PasteCache reads the paste folders of a Claude home.
@@ -156,11 +159,11 @@ func (c *PasteCache) read(res *PasteResolution, keep bool) bool {
 		return true
 	}
 	defer f.Close()
-	var sb strings.Builder
 	sum := sha256.New()
 	w := io.Writer(sum)
+	kept := &capWriter{left: MaxDocumentBytes}
 	if keep {
-		w = io.MultiWriter(sum, &sb)
+		w = io.MultiWriter(sum, kept)
 	}
 	n, err := io.Copy(w, f)
 	res.Size = n
@@ -168,7 +171,7 @@ func (c *PasteCache) read(res *PasteResolution, keep bool) bool {
 		res.Status, res.Reason = PasteUnreadable, fmt.Sprintf("read %s: %v", res.Path, err)
 		return true
 	}
-	res.Content = sb.String()
+	res.Content, res.Truncated = kept.sb.String(), kept.cut
 	res.Status = PasteOK
 	actual, ok := verifyPasteName(res.Hash, res.Source, sum)
 	res.Verified = ok
@@ -177,6 +180,22 @@ func (c *PasteCache) read(res *PasteResolution, keep bool) bool {
 		res.Reason = fmt.Sprintf("content hashes to %s", actual)
 	}
 	return true
+}
+
+// capWriter keeps the first left bytes written to it and drops the rest,
+// so a huge paste is hashed whole but kept in part.
+type capWriter struct {
+	sb   strings.Builder
+	left int64
+	cut  bool
+}
+
+func (c *capWriter) Write(p []byte) (int, error) {
+	k := min(int64(len(p)), c.left)
+	c.sb.Write(p[:k])
+	c.left -= k
+	c.cut = c.cut || k < int64(len(p))
+	return len(p), nil
 }
 
 // verifyPasteName compares the content's sha256 with the file's hash name.

@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/scripts/hostile/hostilehome"
 )
 
@@ -62,5 +63,29 @@ func TestHostileTUISpecialFiles(t *testing.T) {
 				t.Errorf("no pane names a %s", want)
 			}
 		})
+	}
+}
+
+// With runs of NUL bytes in every kind of file (64 MiB, 1 GiB with
+// MEMSCOPE_LONG=1) the app loads and every pane can be walked without
+// its heap passing 400 MiB, and MEMORY.md's problem is shown.
+func TestHostileTUIHugeFiles(t *testing.T) {
+	heapGuard(t, 400<<20)
+	size := int64(testenv.Size(t, 1<<30, 64<<20))
+	done := make(chan struct{})
+	seen := false
+	go func() {
+		defer close(done)
+		m, _ := hostileModel(t, hostilehome.Huge, hostilehome.Options{Size: size})
+		seen = strings.Contains(screen(press(t, m, "8")), "MEMORY.md is "+map[bool]string{true: "1.0 GiB", false: "64.0 MiB"}[size == 1<<30])
+		hostileWalk(t, m, func(string, tea.View) {})
+	}()
+	select {
+	case <-done:
+	case <-time.After(120 * time.Second):
+		t.Fatal("the TUI did not finish loading and walking its panes")
+	}
+	if !seen {
+		t.Error("the Health pane does not say MEMORY.md is too large to read")
 	}
 }

@@ -39,6 +39,11 @@ const (
 	// and links that stay inside, where the inventory, the forecast and
 	// the archive walk.
 	LinkLoops Scenario = "linkloops"
+	// Huge puts a sparse run of Options.Size NUL bytes (default 1 GiB) in
+	// a transcript line, a history line, MEMORY.md, a memory file, a
+	// paste, CLAUDE.md and a tool result, and nests a memory's
+	// frontmatter Options.Depth levels deep (default 3 000).
+	Huge Scenario = "huge"
 )
 
 // Scenarios lists every scenario whose home a plain reader can read
@@ -47,7 +52,7 @@ var Scenarios = []Scenario{Escapes, Bidi, BigLine, DeepJSON, ManyFiles, NewlineN
 
 // Traps lists the scenarios whose homes hang or exhaust a reader that
 // does not guard against them.
-var Traps = []Scenario{Special, LinkLoops}
+var Traps = []Scenario{Special, LinkLoops, Huge}
 
 // Defaults for Options fields left zero.
 const (
@@ -111,6 +116,12 @@ type Result struct {
 // Write writes scenario sc as a complete home in dir, which must be empty
 // or absent.
 func Write(dir string, sc Scenario, o Options) (*Result, error) {
+	if o.Size <= 0 && sc == Huge {
+		o.Size = DefaultHugeSize
+	}
+	if o.Depth <= 0 && sc == Huge {
+		o.Depth = 3_000
+	}
 	if o.Size <= 0 {
 		o.Size = DefaultSize
 	}
@@ -149,6 +160,8 @@ func Write(dir string, sc Scenario, o Options) (*Result, error) {
 		writeSymlinksOut(w, out)
 	case Special:
 		writeSpecial(w, o.Kind, o.Place)
+	case Huge:
+		writeHuge(w, o.Size, o.Depth)
 	case LinkLoops:
 		out := o.Outside
 		if out == "" {

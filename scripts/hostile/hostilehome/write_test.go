@@ -265,3 +265,38 @@ func TestWriteSpecial(t *testing.T) {
 		t.Error("an unknown place was accepted")
 	}
 }
+
+// Huge's runs are as long as asked and cost no disk; LinkLoops' links
+// point where the result says.
+func TestWriteHugeAndLinkLoops(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need privileges on windows")
+	}
+	home := filepath.Join(t.TempDir(), "home")
+	res, err := Write(home, Huge, Options{Size: 8 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{res.MemoryDir + "/MEMORY.md", "CLAUDE.md", res.Paste} {
+		st, err := os.Stat(filepath.Join(home, rel))
+		if err != nil || st.Size() != 8<<20 {
+			t.Errorf("%s: %v, size %d", rel, err, st.Size())
+		}
+	}
+	if st, _ := os.Stat(filepath.Join(home, res.Transcript)); st.Size() < 8<<20 {
+		t.Errorf("transcript is %d bytes", st.Size())
+	}
+	home = filepath.Join(t.TempDir(), "home")
+	res, err = Write(home, LinkLoops, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Links) < 10 || len(res.Targets) == 0 {
+		t.Errorf("%d links, %d targets", len(res.Links), len(res.Targets))
+	}
+	for rel, target := range res.Links {
+		if got, err := os.Readlink(filepath.Join(home, rel)); err != nil || got != target {
+			t.Errorf("%s → %q (%v), want %q", rel, got, err, target)
+		}
+	}
+}
