@@ -212,6 +212,11 @@ func (s *Store) commit(op journal.OpKind, summary string, w *workset, o WriteOpt
 	if err != nil {
 		return ch, err
 	}
+	// Entries left by changes that never landed go with this rewrite.
+	_, phantom, _ := s.landedEntries(j)
+	for _, p := range phantom {
+		j.Drop(p.ID)
+	}
 	entry := journal.Entry{ID: j.NewID(o.Now), Time: o.Now.UTC(), Op: op, Summary: summary}
 	targets := make([]fileTarget, 0, len(rels))
 	for _, rel := range rels {
