@@ -76,6 +76,9 @@ type Model struct {
 	readOnly      bool
 	status        string
 	statusErr     bool
+	// lastError is the last error shown, in full; showError opens it.
+	lastError string
+	showError bool
 	loading       map[string]bool
 
 	// homeRO and projectRO are why editing is off: the home, or the open
@@ -202,9 +205,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// setStatus shows a message in the status bar.
+// setStatus shows a message in the status bar. An error is shown cause
+// first ("no space left on device: write the undo journal: …"): the
+// line is cut at the terminal's width, and the cause is what the user
+// needs. The full text stays openable (LastError).
 func (m *Model) setStatus(s string, isErr bool) {
 	m.status, m.statusErr = s, isErr
+	if isErr {
+		m.lastError = s
+		m.status = causeFirst(s)
+	}
 }
 
 // View draws tabs, the focused pane, the help line and the status bar.
