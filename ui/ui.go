@@ -79,7 +79,7 @@ type Model struct {
 	// lastError is the last error shown, in full; showError opens it.
 	lastError string
 	showError bool
-	loading       map[string]bool
+	loading   map[string]bool
 
 	// homeRO and projectRO are why editing is off: the home, or the open
 	// project's memory folder, refuses writes (see readonly.go).
