@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -132,6 +133,8 @@ type faultRun struct {
 	orig   map[string]string
 	before map[string]string
 	ids    []string
+	// folders are the folders before the operation.
+	folders []string
 }
 
 func newFaultRun(t *testing.T, op faultOp, f *faultfs.FS) *faultRun {
@@ -158,7 +161,7 @@ func newFaultRunWith(t *testing.T, op faultOp, f *faultfs.FS, w model.WriteFS) *
 	if w == nil {
 		w = f
 	}
-	r := &faultRun{dir: dir, f: f, hits: f.Hits, orig: orig, before: snapshot(t, dir), ids: journalIDs(t, dir)}
+	r := &faultRun{dir: dir, f: f, hits: f.Hits, orig: orig, before: snapshot(t, dir), ids: journalIDs(t, dir), folders: folders(t, dir)}
 	r.store, _ = Open(dir, DirFSWith(dir, w))
 	return r
 }
@@ -390,6 +393,30 @@ func TestStagedLeftoverIsReported(t *testing.T) {
 // files were restored but whose journal entry could not be dropped
 // (undo's files are then as before the undone change, and running undo
 // again drops the entry).
+// folders lists the folders under dir but memscope's own .memscope/
+// (the journal a first change writes ahead stays, emptied).
+func folders(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if d.IsDir() && rel != "." && rel != path.Dir(journal.Path) {
+			out = append(out, filepath.ToSlash(rel))
+		}
+		if d.IsDir() && rel == path.Dir(journal.Path) {
+			return fs.SkipDir
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // undoneAlready reports a retried undo that finds nothing left to undo:
 // the failed undo had put the files back.
 func undoneAlready(op faultOp, err error) bool {
@@ -417,6 +444,10 @@ func (r *faultRun) checkFailed(t *testing.T, err error, errno syscall.Errno) {
 	}
 	if d := enginetest.DiffTrees(withoutJournal(want), withoutJournal(snap)); d != "" {
 		t.Errorf("files changed by a failed change:\n%s", d)
+	}
+	// No folder made for the change (.trash/<time>/, .archive/) is left.
+	if got := folders(t, r.dir); !slices.Equal(got, r.folders) && !strings.Contains(err.Error(), "undo to restore") {
+		t.Errorf("folders after the failure %q, before %q", got, r.folders)
 	}
 	if ids := journalIDs(t, r.dir); !slices.Equal(ids, wantIDs) {
 		t.Errorf("journal %q after the failure, want %q", ids, wantIDs)
