@@ -134,9 +134,7 @@ func lintInput(e *env, t *memoryTarget, th memindex.StalenessThresholds) lint.In
 	// Restores write into project trees: their journals say where.
 	if t.home != nil {
 		found, _ := filehist.FindLeftovers(t.home.FS, t.root, e.now(), lint.LeftoverAge)
-		for _, l := range found {
-			in.Elsewhere = append(in.Elsewhere, lint.LeftoverCopy{Path: l.Path, Of: l.Of, Why: "an interrupted memscope restore (session " + string(l.Session) + ")", Size: l.Size, ModTime: l.ModTime})
-		}
+		in.Elsewhere = filehist.LintCopies(found)
 	}
 	return in
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memscope/memscope/engine/lint"
 	"github.com/memscope/memscope/model"
 )
 
@@ -92,4 +93,13 @@ func leftoversBeside(root fs.FS, target string, sid model.SessionID, now time.Ti
 func (l Leftover) String() string {
 	return fmt.Sprintf("%s: a copy of %s left by an interrupted memscope restore (session %s; %d bytes, %s)",
 		l.Path, l.Of, l.Session, l.Size, l.ModTime.UTC().Format(time.DateTime))
+}
+
+// LintCopies are the leftovers as lint reports them (lint.Input.Elsewhere).
+func LintCopies(found []Leftover) []lint.LeftoverCopy {
+	out := make([]lint.LeftoverCopy, 0, len(found))
+	for _, l := range found {
+		out = append(out, lint.LeftoverCopy{Path: l.Path, Of: l.Of, Why: "an interrupted memscope restore (session " + string(l.Session) + ")", Size: l.Size, ModTime: l.ModTime})
+	}
+	return out
 }
