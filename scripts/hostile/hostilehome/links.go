@@ -1,11 +1,6 @@
 package hostilehome
 
-import (
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
-)
+import "path/filepath"
 
 // writeLinkLoops writes a content home whose walks (inventory, forecast,
 // archive) meet symbolic links out of the home (to a folder of files
@@ -15,24 +10,11 @@ import (
 // makes it). Targets records the sha256 of
 // every outside file: none may be read into an archive.
 func writeLinkLoops(w *homeWriter, out string) {
-	out, err := filepath.Abs(out)
-	if err != nil {
-		w.err = fmt.Errorf("outside %s: %w", out, err)
+	out, ok := w.outside(out)
+	if !ok {
 		return
 	}
-	if rel, err := filepath.Rel(w.dir, out); err == nil && !strings.HasPrefix(rel, "..") {
-		w.err = fmt.Errorf("outside folder %s is inside the home %s", out, w.dir)
-		return
-	}
-	if err := ensureEmpty(out); err != nil {
-		w.err = err
-		return
-	}
-	contentHome(w, " plain text")
 	w.file("debug/0badc0de.txt", []byte("a debug log\n"))
-	w.res.Outside = out
-	w.res.Targets = map[string]string{}
-	w.res.Links = map[string]string{}
 	// The outside folder looks like a project: transcripts, a session
 	// folder with a subagent and tool results, and a secret.
 	outside := &homeWriter{dir: out, res: &Result{}}
@@ -61,23 +43,7 @@ func writeLinkLoops(w *homeWriter, out string) {
 		proj + "/uploop":                                    "..",
 		"debug/latest":                                      w.path("debug/0badc0de.txt"),
 	}
-	for rel, target := range links {
-		if !w.mkdirFor(rel) {
-			return
-		}
-		if err := os.Symlink(target, w.path(rel)); err != nil {
-			w.err = fmt.Errorf("symlink %s: %w", rel, err)
-			return
-		}
-		w.res.Links[rel] = target
-	}
-	for _, f := range outside.res.Files {
-		p := filepath.Join(out, f)
-		sum, err := sha256File(p)
-		if err != nil {
-			w.err = err
-			return
-		}
-		w.res.Targets[p] = sum
+	if w.symlinks(links, false) {
+		w.recordTargets(out, outside.res.Files)
 	}
 }
