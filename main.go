@@ -11,6 +11,7 @@ import (
 	"os"
 
 	"github.com/memscope/memscope/cli"
+	"github.com/memscope/memscope/model"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -19,5 +20,6 @@ var version = "0.1.0-dev"
 func main() {
 	// The machine's file system is opened here and only here: everything
 	// below reads it through this fs.FS, so tests can hide the machine.
-	os.Exit(cli.Main(os.Args[1:], cli.Config{Version: version, Root: os.DirFS("/")}))
+	// model.DirFS never blocks on a named pipe nor reads a device.
+	os.Exit(cli.Main(os.Args[1:], cli.Config{Version: version, Root: model.DirFS("/")}))
 }

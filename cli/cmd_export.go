@@ -134,7 +134,7 @@ func exportSession(e *env, hf *homeFlags, arg string, f export.Format) ([]byte, 
 		src.Home = o.home.FS
 	default:
 		if dir := homeOfTranscript(sf.disk); dir != "" {
-			src.Home = os.DirFS(dir)
+			src.Home = model.DirFS(dir)
 		}
 	}
 	x, err := export.LoadSessionExport(src, e.now())

@@ -209,7 +209,7 @@ func loadFileHistory(e *env, o *opened, arg string) (*filehist.SessionFileHistor
 		return &s, err
 	}
 	defer sf.close()
-	r, err := sf.fsys.Open(sf.name)
+	r, err := model.OpenRegular(sf.fsys, sf.name)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", sf.disk, err)
 	}

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 
+	"github.com/memscope/memscope/engine/filehist"
 	"github.com/memscope/memscope/engine/lint"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/model"
@@ -14,8 +14,8 @@ import (
 
 var lintCommand = &command{
 	name:    "lint",
-	usage:   "memscope lint [--home DIR] [--demo] [--project PATH] [--json]",
-	summary: "check a project's memory: index cap, dangling links, orphans, frontmatter, types, size, [[links]], duplicates, staleness, drift, secrets and injections (exit 1 on errors)",
+	usage:   "memscope lint [--home DIR] [--demo] [--project PATH] [--remove-leftovers] [--json]",
+	summary: "check a project's memory: index cap, dangling links, orphans, frontmatter, types, size, [[links]], duplicates, staleness, drift, secrets and injections, and memscope's own leftover copies (exit 1 on errors)",
 	run:     steps(parseLint, runLint, showLint),
 }
 
@@ -26,6 +26,9 @@ type lintOptions struct {
 	project string
 	stale   memindex.StalenessThresholds
 	json    bool
+	// removeLeftovers deletes the leftover copies lint finds (memscope's
+	// own, never the user's files).
+	removeLeftovers bool
 }
 
 // lintResult is the report on a project's memory, and where it is.
@@ -35,12 +38,15 @@ type lintResult struct {
 	// exists is false when the memory folder is not there yet.
 	exists bool
 	report lint.Report
+	// removed are the leftover copies --remove-leftovers deleted.
+	removed []string
 }
 
 // lintOutput is `memscope lint --json`.
 type lintOutput struct {
-	MemoryDir string `json:"memoryDir"`
-	Project   string `json:"project"`
+	MemoryDir string   `json:"memoryDir"`
+	Project   string   `json:"project"`
+	Removed   []string `json:"removedLeftovers,omitempty"`
 	lint.Report
 }
 
@@ -48,6 +54,7 @@ func parseLint(e *env, args []string) (lintOptions, error) {
 	var opts lintOptions
 	fs := newFlags("lint", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
+	fs.BoolVar(&opts.removeLeftovers, "remove-leftovers", false, "delete the copies interrupted memscope writes left (listed as leftover-copy)")
 	stale := fs.String("stale", "", "staleness thresholds, e.g. project=2:14,user=90:365")
 	if err := parseFlags(e, fs, args); err != nil {
 		return opts, err
@@ -67,12 +74,41 @@ func runLint(e *env, opts lintOptions) (lintResult, error) {
 	}
 	defer t.close()
 	rep := lint.Run(lintInput(e, t, opts.stale))
-	return lintResult{loc: t.loc, project: t.project, exists: t.store.Memory().Exists, report: rep}, nil
+	res := lintResult{loc: t.loc, project: t.project, exists: t.store.Memory().Exists, report: rep}
+	if opts.removeLeftovers {
+		res.removed, err = removeLeftovers(e, t.loc.Dir, rep)
+	}
+	return res, err
+}
+
+// removeLeftovers deletes the copies lint reported as leftovers: their
+// names are the ones memscope gives its own copies, so none is the
+// user's file. Paths are relative to the memory folder dir, or absolute.
+func removeLeftovers(e *env, dir string, rep lint.Report) ([]string, error) {
+	w := e.writes
+	if w == nil {
+		w = model.OSWriteFS{}
+	}
+	var removed []string
+	for _, f := range rep.Findings {
+		if f.Kind != lint.Leftover || !lint.IsLeftoverName(filepath.Base(f.Path)) {
+			continue
+		}
+		p := filepath.FromSlash(f.Path)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if err := w.Remove(p); err != nil {
+			return removed, fmt.Errorf("remove leftover %s: %w", p, err)
+		}
+		removed = append(removed, p)
+	}
+	return removed, nil
 }
 
 // showLint prints what runLint returned, as text or --json.
 func showLint(e *env, opts lintOptions, res lintResult) error {
-	js := lintOutput{MemoryDir: res.loc.Dir, Project: res.project, Report: res.report}
+	js := lintOutput{MemoryDir: res.loc.Dir, Project: res.project, Removed: res.removed, Report: res.report}
 	if err := e.output(opts.json, js, func(w io.Writer) { printLint(w, res) }); err != nil {
 		return err
 	}
@@ -88,12 +124,17 @@ func lintInput(e *env, t *memoryTarget, th memindex.StalenessThresholds) lint.In
 		Memory:   t.store.Memory(),
 		Problems: t.store.Problems(),
 		// The memory folder is read where the store reads and writes it.
-		MemoryFS:  os.DirFS(t.loc.Dir),
+		MemoryFS:  model.DirFS(t.loc.Dir),
 		Now:       e.now(),
 		Staleness: th,
 	}
 	if tree, err := fs.Sub(t.root, model.RootName(filepath.ToSlash(t.tree))); err == nil {
 		in.Project = tree
+	}
+	// Restores write into project trees: their journals say where.
+	if t.home != nil {
+		found, _ := filehist.FindLeftovers(t.home.FS, t.root, e.now(), lint.LeftoverAge)
+		in.Elsewhere = filehist.LintCopies(found)
 	}
 	return in
 }
@@ -117,4 +158,7 @@ func printLint(w io.Writer, r lintResult) {
 		fmt.Fprintf(w, "%s: %s %s: %s\n", model.SanitizeLine(where), f.Severity, f.Kind, model.SanitizeLine(f.Message))
 	}
 	fmt.Fprintf(w, "%d errors, %d warnings, %d notes\n", r.report.Errors, r.report.Warnings, r.report.Infos)
+	for _, p := range r.removed {
+		fmt.Fprintf(w, "removed leftover %s\n", model.SanitizeLine(p))
+	}
 }

@@ -40,7 +40,7 @@ type opened struct {
 // folder demoRoot (a materialized demo, "" for none) at its path.
 func mountHome(root fs.FS, home *model.Home, demoRoot string) fs.FS {
 	if demoRoot != "" {
-		root = model.MountFS(root, demoRoot, os.DirFS(demoRoot))
+		root = model.MountFS(root, demoRoot, model.DirFS(demoRoot))
 	}
 	return model.MountFS(root, home.Dir, home.FS)
 }

@@ -22,6 +22,8 @@ type memoryTarget struct {
 	// close lets go of a home opened with the target (a materialized demo
 	// is removed).
 	close func()
+	// home is the Claude home the memory was resolved in.
+	home *model.Home
 }
 
 // openProjectMemory opens the home named by hf and the memory of project
@@ -58,7 +60,7 @@ func openMemory(e *env, o *opened, project string) (*memoryTarget, error) {
 		Root: root, HomeDir: o.home.Dir, UserHome: userHome, StartDir: abs, Getenv: e.getenv, Settings: settings,
 	})
 	store, _ := memstore.Open(loc.Dir, memstore.DirFSWith(loc.Dir, e.writes))
-	t := &memoryTarget{loc: loc, store: store, project: abs, tree: abs, root: root, close: func() {}}
+	t := &memoryTarget{loc: loc, store: store, project: abs, tree: abs, root: root, close: func() {}, home: o.home}
 	if loc.Git.Root != "" {
 		t.tree = loc.Git.Root
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/memscope/memscope/engine/export"
+	"github.com/memscope/memscope/model"
 )
 
 // sessionFile is a transcript named on the command line (the SESSION of
@@ -34,7 +35,7 @@ func openSession(e *env, hf *homeFlags, arg string) (*sessionFile, error) {
 		if err != nil {
 			return nil, badInput(fmt.Errorf("transcript %s: %w", arg, err))
 		}
-		return &sessionFile{fsys: os.DirFS(filepath.Dir(abs)), name: filepath.Base(abs), disk: abs, size: st.Size(), close: func() {}}, nil
+		return &sessionFile{fsys: model.DirFS(filepath.Dir(abs)), name: filepath.Base(abs), disk: abs, size: st.Size(), close: func() {}}, nil
 	}
 	o, err := e.openHome(hf)
 	if err != nil {

@@ -15,6 +15,9 @@ type KeyMap struct {
 	Panes    [11]key.Binding
 	Undo     key.Binding
 	Reload   key.Binding
+	// LastError opens the last error in full: the status line has room
+	// for one line, and a long error is cut at the terminal's width.
+	LastError key.Binding
 
 	// List navigation, shared by every list pane.
 	Up       key.Binding
@@ -82,12 +85,13 @@ func PaneKey(i int) string {
 // Default returns the standard bindings.
 func Default() KeyMap {
 	km := KeyMap{
-		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		NextPane: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
-		PrevPane: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev pane")),
-		Undo:     key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo memory change")),
-		Reload:   key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "reload")),
+		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		NextPane:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
+		PrevPane:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev pane")),
+		Undo:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo memory change")),
+		Reload:    key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "reload")),
+		LastError: key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "last error in full")),
 
 		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
 		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
@@ -135,7 +139,7 @@ func Default() KeyMap {
 
 // Global returns the bindings the root handles for every pane.
 func (k KeyMap) Global() []key.Binding {
-	return []key.Binding{k.NextPane, k.PrevPane, k.Undo, k.Reload, k.Help, k.Quit}
+	return []key.Binding{k.NextPane, k.PrevPane, k.Undo, k.Reload, k.LastError, k.Help, k.Quit}
 }
 
 // Navigation returns the list bindings every list pane shares.

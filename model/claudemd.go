@@ -76,7 +76,7 @@ func globList(v *yaml.Node) []string {
 
 // ReadClaudeMd reads the file name of fsys; abs is its absolute path.
 func ReadClaudeMd(fsys fs.FS, name, abs string) (*ClaudeMdFile, *Problem) {
-	data, err := fs.ReadFile(fsys, name)
+	data, err := ReadFileBounded(fsys, name, MaxDocumentBytes)
 	if err != nil {
 		return nil, &Problem{File: abs, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read %s: %v", abs, err)}
 	}

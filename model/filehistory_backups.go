@@ -124,6 +124,14 @@ func readBackups(fsys fs.FS, dir string, problems []Problem) ([]FileHistoryBacku
 			problems = append(problems, Problem{File: p, Kind: ProblemUnreadable, Reason: err.Error()})
 			continue
 		}
+		if !fi.Mode().IsRegular() {
+			// Kept, so the version shows, but never read or restored.
+			reason := NotRegularReason(fi.Mode())
+			if target, err := fs.Stat(fsys, p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				reason = "is a symbolic link to a " + FileKind(target.Mode()) + ", not a regular file"
+			}
+			problems = append(problems, Problem{File: p, Kind: ProblemMalformed, Reason: reason})
+		}
 		out = append(out, FileHistoryBackup{Name: f.Name(), Path: p, PathHash: h, Version: v, Size: fi.Size(), Mode: fi.Mode(), ModTime: fi.ModTime()})
 	}
 	return out, problems

@@ -123,6 +123,11 @@ func ParseFrontmatter(file string, data []byte) (fm Frontmatter, prob *Problem) 
 	if !fm.Present {
 		return fm, nil
 	}
+	if n := fm.YAMLEnd - fm.YAMLStart; n > MaxFrontmatterBytes {
+		// yaml.v3's time and memory grow with nesting: a hostile block
+		// could take seconds and a GB. Real frontmatter is a few lines.
+		return fm, bad(fm.FirstLine, fmt.Sprintf("frontmatter is %s, more than the %s memscope parses", sizeText(int64(n)), sizeText(MaxFrontmatterBytes)))
+	}
 	root, err := parseYAML(data[fm.YAMLStart:fm.YAMLEnd])
 	if err != nil {
 		line, msg := yamlErrorLine(err, fm.FirstLine)

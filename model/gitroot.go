@@ -8,7 +8,7 @@ import (
 
 // RootName turns an absolute slash path ("/home/me/app") into the name of
 // that file in an fs.FS rooted at "/" ("home/me/app"); "/" becomes ".".
-// Production code opens os.DirFS("/") and tests an fstest.MapFS, so all
+// Production code opens DirFS("/") and tests an fstest.MapFS, so all
 // project-side lookups share this one convention.
 func RootName(abs string) string {
 	c := path.Clean("/" + abs)
@@ -84,7 +84,7 @@ func followGitFile(root fs.FS, checkout string) GitRoot {
 	plain := func(reason string) GitRoot {
 		return GitRoot{Root: checkout, Checkout: checkout, Kind: GitRootGitFile, Reason: reason}
 	}
-	data, err := fs.ReadFile(root, RootName(path.Join(checkout, ".git")))
+	data, err := ReadFileBounded(root, RootName(path.Join(checkout, ".git")), MaxSmallBytes)
 	if err != nil {
 		return plain("cannot read .git file: " + err.Error())
 	}
@@ -94,7 +94,7 @@ func followGitFile(root fs.FS, checkout string) GitRoot {
 		return plain(`.git file has no "gitdir:" line`)
 	}
 	gitdir := absJoin(checkout, strings.TrimSpace(target))
-	cd, err := fs.ReadFile(root, RootName(path.Join(gitdir, "commondir")))
+	cd, err := ReadFileBounded(root, RootName(path.Join(gitdir, "commondir")), MaxSmallBytes)
 	if err != nil {
 		return plain("no commondir in " + gitdir + " (submodule or plain gitdir link)")
 	}
@@ -102,7 +102,7 @@ func followGitFile(root fs.FS, checkout string) GitRoot {
 	if path.Dir(gitdir) != path.Join(common, "worktrees") {
 		return plain(gitdir + " is not inside " + path.Join(common, "worktrees"))
 	}
-	if back, err := fs.ReadFile(root, RootName(path.Join(gitdir, "gitdir"))); err == nil {
+	if back, err := ReadFileBounded(root, RootName(path.Join(gitdir, "gitdir")), MaxSmallBytes); err == nil {
 		want := path.Join(checkout, ".git")
 		if got := absJoin(gitdir, strings.TrimSpace(firstTextLine(back))); got != want {
 			return plain("worktree back-link points at " + got + ", not " + want)

@@ -298,6 +298,10 @@ type historyScanner struct {
 // line decodes one line, appending its problems to problems. ok is false
 // for a blank or unusable line.
 func (hs *historyScanner) line(ln Line, problems *[]Problem) (HistoryEntry, bool) {
+	if ln.TooLong {
+		*problems = append(*problems, ln.TooLongProblem(hs.name))
+		return HistoryEntry{}, false
+	}
 	if len(bytes.TrimSpace(ln.Bytes)) == 0 {
 		return HistoryEntry{}, false
 	}
@@ -325,15 +329,17 @@ func (hs *historyScanner) line(ln Line, problems *[]Problem) (HistoryEntry, bool
 // an error wrapping fs.ErrNotExist. A read error midway returns the entries
 // read so far together with the error.
 func ReadHistory(fsys fs.FS, path string) (*History, error) {
-	f, err := fsys.Open(path)
+	f, err := OpenRegular(fsys, path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	defer f.Close()
 	h := &History{Path: path}
 	if st, err := f.Stat(); err == nil && st.Size() > 0 {
-		// About 150 bytes a line: one allocation instead of a dozen.
-		h.Entries = make([]HistoryEntry, 0, min(st.Size()/150+16, 1<<22))
+		// About 150 bytes a line: one allocation instead of a dozen, for
+		// up to 65 536 lines (a few MB: a file's size says nothing of its
+		// lines when it holds a run of NUL bytes).
+		h.Entries = make([]HistoryEntry, 0, min(st.Size()/150+16, 1<<16))
 	}
 	h.Problems, err = ScanHistory(f, path, func(e *HistoryEntry) {
 		h.Entries = append(h.Entries, *e)

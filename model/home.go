@@ -25,7 +25,7 @@ const (
 type Home struct {
 	// Dir is the absolute folder on disk (used for display and writes).
 	Dir string
-	// FS reads the home; os.DirFS(Dir) for a real home.
+	// FS reads the home; DirFS(Dir) for a real home.
 	FS fs.FS
 	// Source says how Dir was chosen.
 	Source HomeSource
@@ -69,7 +69,7 @@ func OpenHome(dir string, source HomeSource) (*Home, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("open home %s: not a folder", dir)
 	}
-	return &Home{Dir: dir, FS: os.DirFS(dir), Source: source}, nil
+	return &Home{Dir: dir, FS: DirFS(dir), Source: source}, nil
 }
 
 // HomeExists reports whether dir is an existing folder.

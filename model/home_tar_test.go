@@ -5,10 +5,13 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 )
@@ -126,43 +129,105 @@ func TestOpenTarHomeErrors(t *testing.T) {
 	}
 }
 
-// FuzzOpenTarHome feeds arbitrary tar streams (gzipped here, so the fuzzer
-// works on the tar layer): opening must not panic, and every extracted
-// file must sit inside the extraction folder.
+// FuzzOpenTarHome feeds arbitrary tar streams to the archive reader
+// OpenTarHome extracts with (after gzip, which is not fuzzed), in memory
+// and with small limits: a run takes microseconds where writing, gzipping
+// and extracting to a temporary folder took a millisecond and more, which
+// left the fuzzer minimizing its first finds for the whole run (a few
+// executions a minute). Reading must not panic, every entry handed out
+// must be a local name, no body may be longer than declared, and the
+// limits must hold. TestOpenTarHomeSkipsHostileEntries and
+// TestOpenTarHomeRefusesBombs cover the extraction to disk.
 func FuzzOpenTarHome(f *testing.F) {
+	limits := TarLimits{Entry: 64 << 10, Total: 256 << 10}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		dir := t.TempDir()
-		p := filepath.Join(dir, "f.tar.gz")
+		var total int64
+		_, err := scanTar(bytes.NewReader(data), limits, func(e TarEntry, body io.Reader) error {
+			if !fs.ValidPath(e.Name) || !filepath.IsLocal(filepath.FromSlash(e.Name)) {
+				t.Errorf("entry %q leaves the root", e.Name)
+			}
+			if e.Size > limits.Entry {
+				t.Errorf("entry %q of %d bytes passed the %d limit", e.Name, e.Size, limits.Entry)
+			}
+			if body == nil {
+				return nil
+			}
+			n, err := io.Copy(io.Discard, body)
+			if n > e.Size {
+				t.Errorf("entry %q gave %d bytes, declared %d", e.Name, n, e.Size)
+			}
+			total += n
+			return err
+		})
+		if total > limits.Total {
+			t.Errorf("%d bytes handed out, limit %d", total, limits.Total)
+		}
+		var bomb *TarBombError
+		if errors.As(err, &bomb) && bomb.Error() == "" {
+			t.Error("empty refusal")
+		}
+	})
+}
+
+// An archive whose entry, or whose total, expands past the limits is
+// refused before that entry is written, and nothing of it is left.
+func TestOpenTarHomeRefusesBombs(t *testing.T) {
+	zeros := func(n int) tar.Header {
+		return tar.Header{Typeflag: tar.TypeReg, Name: "projects/-a/big.jsonl", Size: int64(n), Mode: 0o600}
+	}
+	write := func(t *testing.T, hdrs []tar.Header) string {
+		p := filepath.Join(t.TempDir(), "bomb.tar.gz")
 		var buf bytes.Buffer
 		gz := gzip.NewWriter(&buf)
-		gz.Write(data)
+		tw := tar.NewWriter(gz)
+		for i, h := range hdrs {
+			h.Name = fmt.Sprintf("%s.%d", h.Name, i)
+			if err := tw.WriteHeader(&h); err != nil {
+				t.Fatal(err)
+			}
+			tw.Write(make([]byte, h.Size))
+		}
+		tw.Close()
 		gz.Close()
 		if err := os.WriteFile(p, buf.Bytes(), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		h, closeHome, _, err := OpenTarHome(p)
-		if err != nil {
-			return
-		}
-		root, _ := filepath.EvalSymlinks(h.Dir)
-		filepath.WalkDir(h.Dir, func(q string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil
+		return p
+	}
+	limits := TarLimits{Entry: 1 << 20, Total: 3 << 20}
+	for name, tc := range map[string]struct {
+		hdrs  []tar.Header
+		total bool
+	}{
+		"entry": {[]tar.Header{zeros(1 << 10), zeros(1<<20 + 1)}, false},
+		"total": {[]tar.Header{zeros(1 << 20), zeros(1 << 20), zeros(1 << 20), zeros(1)}, true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			before, _ := filepath.Glob(filepath.Join(os.TempDir(), "memscope-archive-*"))
+			_, _, _, err := OpenTarHomeWith(write(t, tc.hdrs), limits)
+			var bomb *TarBombError
+			if !errors.As(err, &bomb) || bomb.Total != tc.total || !strings.Contains(err.Error(), "decompression bomb") {
+				t.Fatalf("err = %v, want a refusal (total %v)", err, tc.total)
 			}
-			if d.Type()&fs.ModeSymlink != 0 {
-				t.Errorf("symlink extracted: %s", q)
+			after, _ := filepath.Glob(filepath.Join(os.TempDir(), "memscope-archive-*"))
+			if len(after) > len(before) {
+				t.Errorf("extraction left behind: %v", after)
 			}
-			real, _ := filepath.EvalSymlinks(q)
-			if rel, err := filepath.Rel(root, real); err != nil || !(rel == "." || filepath.IsLocal(rel)) {
-				t.Errorf("%s is outside %s", real, root)
-			}
-			return nil
 		})
-		if err := closeHome(); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := os.Stat(h.Dir); err == nil {
-			t.Errorf("%s left behind", h.Dir)
-		}
-	})
+	}
+	// At the limits, the archive opens.
+	h, closeHome, _, err := OpenTarHomeWith(write(t, []tar.Header{zeros(1 << 20), zeros(1 << 20), zeros(1 << 20)}), limits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeHome()
+	_ = h
+	// The decompressed stream is bounded too, whatever the entries handed
+	// out: a skipped entry's content is read through the same bound.
+	skipped := tar.Header{Typeflag: 'x' + 1, Name: "odd", Size: 4 << 20, Mode: 0o600}
+	_, _, _, err = OpenTarHomeWith(write(t, []tar.Header{skipped}), limits)
+	var bomb *TarBombError
+	if !errors.As(err, &bomb) || !bomb.Total {
+		t.Errorf("a skipped 4 MiB entry: err = %v, want the stream refused", err)
+	}
 }

@@ -3,6 +3,7 @@ package model
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 )
 
@@ -17,6 +18,12 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // order mark at the start of the input and a trailing "\r" before "\n".
 // It tells whether the last line ended with a newline, so callers can tell
 // a writer's partial append from a corrupt line.
+//
+// A line longer than MaxLine (MaxLineBytes unless set) is not kept: its
+// bytes past the first MaxLine are read and dropped, and it comes back
+// with TooLong set, its Size and no Bytes, so memory stays bounded
+// whatever the input (a power loss can leave a gigabyte of NUL bytes
+// without a newline). The caller reports it and goes on.
 type LineReader struct {
 	r     *bufio.Reader
 	long  []byte
@@ -24,6 +31,8 @@ type LineReader struct {
 	err   error
 	first bool
 	off   int64
+	// MaxLine is the longest line kept, in bytes; 0 is MaxLineBytes.
+	MaxLine int
 }
 
 // NewLineReader returns a LineReader over r.
@@ -49,6 +58,28 @@ type Line struct {
 	Offset int64
 	// Terminated is false for a last line that had no newline.
 	Terminated bool
+	// TooLong is set when the line was longer than the reader's MaxLine:
+	// Bytes is then empty and Size says how long it was.
+	TooLong bool
+	// Size is the line's length in bytes, newline excluded.
+	Size int64
+	// limit is the reader's MaxLine, for TooLongProblem.
+	limit int
+}
+
+// TooLongProblem reports a line that was too long, in file: its number,
+// its size and the limit.
+func (l Line) TooLongProblem(file string) Problem {
+	return Problem{File: file, Line: l.Number, Kind: ProblemTooLarge,
+		Reason: fmt.Sprintf("line is %s, more than the %s memscope reads: skipped", sizeText(l.Size), sizeText(int64(l.limit)))}
+}
+
+// Limit is the longest line lr keeps.
+func (lr *LineReader) Limit() int {
+	if lr.MaxLine > 0 {
+		return lr.MaxLine
+	}
+	return MaxLineBytes
 }
 
 // Next returns the next line, or false at the end of the input or on a read
@@ -60,41 +91,75 @@ func (lr *LineReader) Next() (Line, bool) {
 	start := lr.off
 	chunk, err := lr.r.ReadSlice('\n')
 	var data []byte
+	var size int64
+	tooLong := false
 	switch {
 	case err == bufio.ErrBufferFull:
+		limit := lr.Limit()
 		lr.long = append(lr.long[:0], chunk...)
+		size = int64(len(chunk))
 		for err == bufio.ErrBufferFull {
 			chunk, err = lr.r.ReadSlice('\n')
-			lr.long = append(lr.long, chunk...)
+			size += int64(len(chunk))
+			if !tooLong && len(lr.long)+len(chunk) > limit+2 { // + "\r\n"
+				tooLong = true
+				lr.long = lr.long[:0]
+			}
+			if !tooLong {
+				lr.long = appendDoubling(lr.long, chunk, limit+2)
+			} else if len(chunk) > 0 && chunk[len(chunk)-1] == '\n' {
+				// Keep the newline: it says the line was whole.
+				lr.long = append(lr.long[:0], '\n')
+			}
 		}
 		data = lr.long
 	default:
 		data = chunk
+		size = int64(len(chunk))
 	}
-	lr.off += int64(len(data))
+	lr.off += size
 	if err != nil && err != io.EOF {
 		lr.err = err
 		return Line{}, false
 	}
 	if err == io.EOF {
 		lr.err = io.EOF
-		if len(data) == 0 {
+		if len(data) == 0 && !tooLong {
 			return Line{}, false
 		}
 	}
 	terminated := len(data) > 0 && data[len(data)-1] == '\n'
 	if terminated {
 		data = data[:len(data)-1]
+		size--
 		if len(data) > 0 && data[len(data)-1] == '\r' {
 			data = data[:len(data)-1]
+			size--
 		}
+	}
+	if tooLong {
+		lr.n++
+		lr.first = false
+		return Line{Number: lr.n, Offset: start, Terminated: terminated, TooLong: true, Size: size, limit: lr.Limit()}, true
 	}
 	if lr.first {
 		lr.first = false
 		data = bytes.TrimPrefix(data, utf8BOM)
 	}
 	lr.n++
-	return Line{Bytes: data, Number: lr.n, Offset: start, Terminated: terminated}, true
+	return Line{Bytes: data, Number: lr.n, Offset: start, Terminated: terminated, Size: int64(len(data))}, true
+}
+
+// appendDoubling is append that at least doubles the capacity when it
+// grows (never past most, unless needed): append grows large slices by a
+// quarter, which allocates about five times a long line's size on the way.
+func appendDoubling(b, more []byte, most int) []byte {
+	if need := len(b) + len(more); need > cap(b) {
+		nb := make([]byte, len(b), max(need, min(2*cap(b), most)))
+		copy(nb, b)
+		b = nb
+	}
+	return append(b, more...)
 }
 
 // Err returns the first read error other than io.EOF.

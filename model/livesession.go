@@ -96,7 +96,7 @@ func ReadLiveSessions(fsys fs.FS) ([]LiveSession, []Problem) {
 			problems = append(problems, Problem{File: p, Kind: ProblemMalformed, Reason: "not a live session file (<pid>.json)"})
 			continue
 		}
-		data, err := fs.ReadFile(fsys, p)
+		data, err := ReadFileBounded(fsys, p, MaxSmallBytes)
 		if err != nil {
 			problems = append(problems, Problem{File: p, Kind: ProblemUnreadable, Reason: err.Error()})
 			continue

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"slices"
@@ -25,6 +26,12 @@ type MemoryDir struct {
 	Index        *MemoryIndex `json:"-"`
 	IndexSize    int64        `json:"indexSize,omitempty"`
 	IndexModTime time.Time    `json:"indexMtime,omitzero"`
+	// IndexPartial is set when MEMORY.md is larger than memscope reads
+	// whole (MaxDocumentBytes): Index then holds its first
+	// MaxIndexHeadBytes, more than the client loads (200 lines, 25 000
+	// characters), IndexSize is the file's size, and nothing may rewrite
+	// it from Index.
+	IndexPartial bool `json:"indexPartial,omitempty"`
 	// Files are the topic files, sorted by path.
 	Files []*MemoryFile `json:"files"`
 	// Other lists files that are not memory files (not *.md), by path.
@@ -140,15 +147,42 @@ func readMemoryDir(fsys fs.FS, dir string, each func(*MemoryFile)) (*MemoryDir, 
 
 func (md *MemoryDir) readIndex(fsys fs.FS, name string) []Problem {
 	st, err := fs.Stat(fsys, name)
+	if err == nil && st.Mode().IsRegular() && st.Size() > MaxDocumentBytes {
+		return md.readIndexHead(fsys, name, st)
+	}
 	var data []byte
 	if err == nil {
-		data, err = fs.ReadFile(fsys, name)
+		data, err = ReadFileBounded(fsys, name, MaxDocumentBytes)
 	}
 	if err != nil {
 		return []Problem{{File: name, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read MEMORY.md: %v", err)}}
 	}
 	md.Index, md.IndexSize, md.IndexModTime = ParseMemoryIndex(data), int64(len(data)), st.ModTime()
 	return encodingProblem(name, data)
+}
+
+// readIndexHead reads the head of a MEMORY.md too large to read whole:
+// the client loads no more of it, so what it loads can still be shown.
+func (md *MemoryDir) readIndexHead(fsys fs.FS, name string, st fs.FileInfo) []Problem {
+	f, err := OpenRegular(fsys, name)
+	if err != nil {
+		return []Problem{{File: name, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read MEMORY.md: %v", err)}}
+	}
+	defer f.Close()
+	head := make([]byte, MaxIndexHeadBytes)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return []Problem{{File: name, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read MEMORY.md: %v", err)}}
+	}
+	head = head[:n]
+	// Whole lines only: the line cut by the read is not the file's.
+	if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
+		head = head[:i+1]
+	}
+	md.Index, md.IndexSize, md.IndexModTime, md.IndexPartial = ParseMemoryIndex(head), st.Size(), st.ModTime(), true
+	return append(encodingProblem(name, head), Problem{File: name, Kind: ProblemTooLarge, Reason: fmt.Sprintf(
+		"MEMORY.md is %s, more than the %s memscope reads whole: only its first %s were read (the client loads 200 lines or 25 000 characters of it), and memscope will not rewrite it",
+		sizeText(st.Size()), sizeText(MaxDocumentBytes), sizeText(int64(len(head))))})
 }
 
 // encodingProblem reports the first line of data that is not valid UTF-8.

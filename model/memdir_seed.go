@@ -122,7 +122,7 @@ func ReadSecondaryMemory(o SecondaryOptions) ([]SecondarySource, []Problem) {
 	}
 	if o.RepoDir != "" {
 		p := path.Join(o.RepoDir, ".claude", MemoryIndexName)
-		if data, err := fs.ReadFile(root, RootName(p)); err == nil {
+		if data, err := ReadFileBounded(root, RootName(p), MaxDocumentBytes); err == nil {
 			out = append(out, SecondarySource{Kind: SecondaryRepoIndex, Label: secondaryLabels[SecondaryRepoIndex], Path: p, Index: ParseMemoryIndex(data)})
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			probs = append(probs, Problem{File: p, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read %s: %v", p, err)})

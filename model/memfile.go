@@ -2,7 +2,6 @@ package model
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -258,7 +257,7 @@ func parseModified(v any) *time.Time {
 // statAndRead opens name once to stat and read it (a folder of memory
 // files is read on every preview, so the second open matters).
 func statAndRead(fsys fs.FS, name string) (fs.FileInfo, []byte, error) {
-	f, err := fsys.Open(name)
+	f, err := OpenRegular(fsys, name)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -267,19 +266,11 @@ func statAndRead(fsys fs.FS, name string) (fs.FileInfo, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if !st.Mode().IsRegular() {
-		return nil, nil, errors.New("not a regular file")
-	}
-	var buf bytes.Buffer
-	if n := st.Size(); n > 0 && n < 1<<30 {
-		// ReadFrom wants MinRead bytes free before each read: with less,
-		// the buffer would be copied once more after the whole file is in.
-		buf.Grow(int(n) + bytes.MinRead)
-	}
-	if _, err := buf.ReadFrom(f); err != nil {
+	data, err := readBounded(f, name, MaxDocumentBytes)
+	if err != nil {
 		return nil, nil, err
 	}
-	return st, buf.Bytes(), nil
+	return st, data, nil
 }
 
 // ReadMemoryFile reads and parses the file name of fsys; rel is the path

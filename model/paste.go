@@ -101,6 +101,9 @@ type PasteResolution struct {
 	Actual PasteHash `json:"actual,omitempty"`
 	// Reason explains a status other than ok.
 	Reason string `json:"reason,omitempty"`
+	// Truncated is set when Content holds only the first MaxDocumentBytes
+	// of a larger paste (the whole was still hashed).
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 // PasteCache reads the paste folders of a Claude home.
@@ -150,7 +153,7 @@ func (c *PasteCache) resolve(h PasteHash, keep bool) PasteResolution {
 // read fills res from res.Path. It returns false when the file does not
 // exist, so the caller can try the next folder.
 func (c *PasteCache) read(res *PasteResolution, keep bool) bool {
-	f, err := c.fsys.Open(res.Path)
+	f, err := OpenRegular(c.fsys, res.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false
 	}
@@ -163,11 +166,11 @@ func (c *PasteCache) read(res *PasteResolution, keep bool) bool {
 		c.verdicts.check(f, res)
 		return true
 	}
-	var sb strings.Builder
 	sum := sha256.New()
 	w := io.Writer(sum)
+	kept := &capWriter{left: MaxDocumentBytes}
 	if keep {
-		w = io.MultiWriter(sum, &sb)
+		w = io.MultiWriter(sum, kept)
 	}
 	n, err := io.Copy(w, f)
 	res.Size = n
@@ -175,7 +178,7 @@ func (c *PasteCache) read(res *PasteResolution, keep bool) bool {
 		res.Status, res.Reason = PasteUnreadable, fmt.Sprintf("read %s: %v", res.Path, err)
 		return true
 	}
-	res.Content = sb.String()
+	res.Content, res.Truncated = kept.sb.String(), kept.cut
 	setPasteVerdict(res, sum)
 	return true
 }
@@ -190,6 +193,22 @@ func setPasteVerdict(res *PasteResolution, sum hash.Hash) {
 		res.Status, res.Actual = PasteHashMismatch, actual
 		res.Reason = fmt.Sprintf("content hashes to %s", actual)
 	}
+}
+
+// capWriter keeps the first left bytes written to it and drops the rest,
+// so a huge paste is hashed whole but kept in part.
+type capWriter struct {
+	sb   strings.Builder
+	left int64
+	cut  bool
+}
+
+func (c *capWriter) Write(p []byte) (int, error) {
+	k := min(int64(len(p)), c.left)
+	c.sb.Write(p[:k])
+	c.left -= k
+	c.cut = c.cut || k < int64(len(p))
+	return len(p), nil
 }
 
 // verifyPasteName compares the content's sha256 with the file's hash name.
@@ -264,7 +283,7 @@ func (c *PasteCache) List() ([]PasteFile, []Problem) {
 				continue
 			}
 			if !info.Mode().IsRegular() {
-				problems = append(problems, Problem{File: p, Kind: ProblemMalformed, Reason: "not a regular file"})
+				problems = append(problems, Problem{File: p, Kind: ProblemMalformed, Reason: NotRegularReason(info.Mode())})
 				continue
 			}
 			files = append(files, PasteFile{Hash: PasteHash(name), Path: p, Source: src, Size: info.Size(), ModTime: info.ModTime(), id: FileIDOf(info)})

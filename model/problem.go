@@ -18,6 +18,9 @@ const (
 	ProblemUnreadable ProblemKind = "unreadable"
 	// ProblemEncoding is text that is not valid UTF-8 (kept, but reported).
 	ProblemEncoding ProblemKind = "encoding"
+	// ProblemTooLarge is a line or file longer than memscope reads (see
+	// the limits in limits.go); it was skipped without being kept.
+	ProblemTooLarge ProblemKind = "too-large"
 )
 
 // Problem is one piece of bad input: where it is and why it was skipped.

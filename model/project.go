@@ -110,7 +110,7 @@ func probeCWD(fsys fs.FS, newestFirst []TranscriptFile) string {
 			break
 		}
 		tried++
-		f, err := fsys.Open(t.Path)
+		f, err := OpenRegular(fsys, t.Path)
 		if err != nil {
 			continue
 		}

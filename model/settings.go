@@ -147,7 +147,7 @@ func lineAt(data []byte, off int64) int {
 // ReadSettings reads and parses the settings file name (an fs.FS name). A
 // missing file is not a problem: found is false. An unreadable one is.
 func ReadSettings(fsys fs.FS, name string) (s Settings, found bool, probs []Problem) {
-	data, err := fs.ReadFile(fsys, name)
+	data, err := ReadFileBounded(fsys, name, MaxConfigBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Settings{Path: name}, false, nil
 	}

@@ -82,7 +82,7 @@ func ParseClaudeJSON(file string, data []byte) (*ClaudeJSON, []Problem) {
 // (an fs.FS rooted at "/"). It returns nil when none exists.
 func ReadClaudeJSON(root fs.FS, paths []string) (*ClaudeJSON, []Problem) {
 	for _, p := range paths {
-		data, err := fs.ReadFile(root, RootName(p))
+		data, err := ReadFileBounded(root, RootName(p), MaxConfigBytes)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}

@@ -101,13 +101,8 @@ type TailResult struct {
 // Reset says why. A line for which fn returns an error counts as read;
 // the error is returned with the state after it.
 func TailLines(fsys fs.FS, name string, prev TailState, fn func(Line) error) (TailResult, error) {
-	// Opening a FIFO or a device could block or never end: look first.
-	if info, err := fs.Stat(fsys, name); err != nil {
-		return TailResult{State: prev}, err
-	} else if !info.Mode().IsRegular() {
-		return TailResult{State: prev}, fmt.Errorf("%s is not a regular file", name)
-	}
-	f, err := fsys.Open(name)
+	// Opening a FIFO or a device could block or never end.
+	f, err := OpenRegular(fsys, name)
 	if err != nil {
 		return TailResult{State: prev}, err
 	}
@@ -262,6 +257,9 @@ func NewLineDecoder(name string, opts ScanOptions) *LineDecoder {
 // problems. The slice is reused by the next call.
 func (ld *LineDecoder) Decode(line Line, rec *Record) (problems []Problem, ok bool) {
 	ld.probs = ld.probs[:0]
+	if line.TooLong {
+		return append(ld.probs, line.TooLongProblem(ld.d.name)), false
+	}
 	if len(bytes.TrimSpace(line.Bytes)) == 0 {
 		return nil, false
 	}

@@ -202,7 +202,8 @@ func listDir(fsys fs.FS, dir string, probs *[]Problem) []dirEntry {
 		p := dir + "/" + e.Name()
 		var info fs.FileInfo
 		if e.Type()&fs.ModeSymlink != 0 {
-			info, err = fs.Stat(fsys, p)
+			// Only while it stays inside the home and makes no loop.
+			info, err = StatInside(fsys, p)
 		} else {
 			info, err = e.Info()
 		}

@@ -85,7 +85,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // SummarizeTranscript reads the transcript at path in fsys once and
 // returns its summary.
 func SummarizeTranscript(fsys fs.FS, path string) (TranscriptSummary, error) {
-	f, err := fsys.Open(path)
+	f, err := OpenRegular(fsys, path)
 	if err != nil {
 		return TranscriptSummary{Path: path}, fmt.Errorf("open transcript %s: %w", path, err)
 	}

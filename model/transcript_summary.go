@@ -87,9 +87,16 @@ func (z *Summarizer) Summary(n int64) TranscriptSummary {
 	return z.sum
 }
 
-// Blank counts line and reports true when it is blank (white space only);
-// other lines must then go to Line or Add.
+// Blank counts line and reports true when it needs no more reading: it
+// is blank (white space only), or too long to be kept (LineReader's
+// MaxLine: counted as a line, with a too-large problem). Other lines
+// must then go to Line or Add.
 func (z *Summarizer) Blank(line Line) bool {
+	if line.TooLong {
+		z.sum.Lines++
+		z.sum.Problems = append(z.sum.Problems, line.TooLongProblem(z.sum.Path))
+		return true
+	}
 	if len(bytes.TrimSpace(line.Bytes)) != 0 {
 		return false
 	}

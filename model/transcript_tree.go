@@ -32,7 +32,7 @@ func ReadTranscript(fsys fs.FS, path string) (*Transcript, error) {
 // ReadTranscriptWith is ReadTranscript with explicit scan options, e.g.
 // KeepText for a summarizer or KeepRaw for rewriting.
 func ReadTranscriptWith(fsys fs.FS, path string, opts ScanOptions) (*Transcript, error) {
-	f, err := fsys.Open(path)
+	f, err := OpenRegular(fsys, path)
 	if err != nil {
 		return nil, fmt.Errorf("open transcript %s: %w", path, err)
 	}

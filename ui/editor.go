@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/engine/store"
+	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/msgs"
 )
 
@@ -77,7 +78,7 @@ func (m Model) openEditorCmd(path string) tea.Cmd {
 // syntax) into a new private temporary folder.
 func prepareEdit(path string) (editSession, error) {
 	s := editSession{path: path}
-	data, err := os.ReadFile(path)
+	data, err := model.ReadRegularFile(path, model.MaxDocumentBytes)
 	switch {
 	case err == nil:
 		s.before, s.existed = data, true

@@ -72,6 +72,10 @@ func (m *Model) paneAt(i int) pane {
 // handleKey handles global keys unless the focused pane is taking text
 // (a filter line or a form), then hands the key to the focused pane.
 func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if m.showError {
+		m.showError = false
+		return m, nil
+	}
 	if m.showHelp {
 		// The list keys scroll the overlay; any other key closes it.
 		switch {
@@ -119,6 +123,13 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		case key.Matches(msg, m.keys.Reload):
 			cmd := m.reloadAll()
 			return m, cmd
+		case key.Matches(msg, m.keys.LastError):
+			if m.lastError == "" {
+				m.setStatus("no error so far", false)
+			} else {
+				m.showError = true
+			}
+			return m, nil
 		case key.Matches(msg, m.keys.Undo) && m.focus == paneFiles:
 			return m, m.filesUndo()
 		case key.Matches(msg, m.keys.Undo):

@@ -125,6 +125,12 @@ func (m Model) render() string {
 	if m.showHelp {
 		body = m.fullHelp()
 	}
+	if m.showError {
+		// Wrapped at words, and inside a word longer than the pane (a
+		// path), so none of it is cut off.
+		full := lipgloss.NewStyle().Width(max(m.bodyWidth()-2, 1)).Render(model.SanitizeForTerminal(m.lastError))
+		body = m.styles.Bold.Render("Last error (any key closes)") + "\n\n" + full
+	}
 	body = lipgloss.NewStyle().Width(m.bodyWidth()).Height(m.bodyHeight()).MaxHeight(m.bodyHeight()).MaxWidth(m.bodyWidth()).Render(body)
 	rows = append(rows, m.styles.PaneFocused.Render(body))
 	rows = append(rows, m.helpLine())

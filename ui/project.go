@@ -12,6 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/engine/filehist"
 	memlint "github.com/memscope/memscope/engine/lint"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/memrows"
@@ -154,6 +155,10 @@ func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, h
 			in.Project, _ = fs.Sub(root, name)
 		}
 	}
+	// memscope's own copies beside files its restores wrote (the
+	// Health pane lists them, as lint does).
+	found, _ := filehist.FindLeftovers(fsys, root, now, memlint.LeftoverAge)
+	in.Elsewhere = filehist.LintCopies(found)
 	msg.lint = memlint.Run(in)
 	if md.Index != nil {
 		msg.indexRaw = md.Index.Bytes()

@@ -55,7 +55,7 @@ type Options struct {
 	// Root is the machine's file system from "/" (names as model.RootName
 	// gives them): project folders, their CLAUDE.md and settings, git
 	// roots and the managed settings are read through it, with Home
-	// mounted at Home.Dir. main passes os.DirFS("/"); nil shows nothing
+	// mounted at Home.Dir. main passes model.DirFS("/"); nil shows nothing
 	// but the home, which is what tests want.
 	Root fs.FS
 	// Alive reports whether a process exists, for the Live pane's
@@ -77,7 +77,10 @@ type Model struct {
 	readOnly      bool
 	status        string
 	statusErr     bool
-	loading       map[string]bool
+	// lastError is the last error shown, in full; showError opens it.
+	lastError string
+	showError bool
+	loading   map[string]bool
 
 	// homeRO and projectRO are why editing is off: the home, or the open
 	// project's memory folder, refuses writes (see readonly.go).
@@ -274,9 +277,16 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// setStatus shows a message in the status bar.
+// setStatus shows a message in the status bar. An error is shown cause
+// first ("no space left on device: write the undo journal: …"): the
+// line is cut at the terminal's width, and the cause is what the user
+// needs. The full text stays openable (LastError).
 func (m *Model) setStatus(s string, isErr bool) {
 	m.status, m.statusErr = s, isErr
+	if isErr {
+		m.lastError = s
+		m.status = causeFirst(s)
+	}
 }
 
 // View draws tabs, the focused pane, the help line and the status bar

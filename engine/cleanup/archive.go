@@ -165,7 +165,7 @@ func archiveEntries(fsys fs.FS, items []Item) ([]archiveEntry, []model.Problem) 
 	}
 	for _, it := range items {
 		if !it.Dir {
-			st, err := fs.Stat(fsys, it.Path)
+			st, err := model.StatInside(fsys, it.Path)
 			if err != nil {
 				probs = append(probs, model.Problem{File: it.Path, Kind: model.ProblemUnreadable, Reason: "not archived: " + err.Error()})
 				continue
@@ -190,7 +190,7 @@ func archiveEntries(fsys fs.FS, items []Item) ([]archiveEntry, []model.Problem) 
 
 // hashFile returns the SHA-256 and size of a file read through fsys.
 func hashFile(fsys fs.FS, name string) (string, int64, error) {
-	f, err := fsys.Open(name)
+	f, err := model.OpenRegular(fsys, name)
 	if err != nil {
 		return "", 0, err
 	}
@@ -206,11 +206,11 @@ func hashFile(fsys fs.FS, name string) (string, int64, error) {
 // hashOSFile is hashFile for a path on disk.
 func hashOSFile(p string) (string, int64, error) {
 	dir, base := filepath.Split(p)
-	return hashFile(os.DirFS(filepath.Clean(dir)), base)
+	return hashFile(model.DirFS(filepath.Clean(dir)), base)
 }
 
 // archiveFolder writes entries into the folder to through w.
-func archiveFolder(w model.WriteFS, fsys fs.FS, entries []archiveEntry, to string, rep *ArchiveReport) error {
+func archiveFolder(w model.WriteFS, fsys fs.FS, entries []archiveEntry, to string, rep *ArchiveReport) (err error) {
 	// A first pass decides, for every file, copy or identical, and stops on
 	// any conflict before a byte is written.
 	identical := map[string]string{}
@@ -248,6 +248,20 @@ func archiveFolder(w model.WriteFS, fsys fs.FS, entries []archiveEntry, to strin
 	if len(conflicts) > 0 {
 		return &ArchiveConflictError{To: to, Paths: conflicts}
 	}
+	// A failed archive removes what it made: the files it copied and the
+	// folders that were not there (never what was there before).
+	made := absentFolders(to)
+	for _, e := range entries {
+		dst := filepath.Join(to, filepath.FromSlash(e.rel))
+		if _, err := os.Lstat(dst); e.dir && errors.Is(err, fs.ErrNotExist) {
+			made = append(made, dst)
+		}
+	}
+	defer func() {
+		if err != nil {
+			err = removeMade(w, to, rep, made, err)
+		}
+	}()
 	if err := w.MkdirAll(to, 0o700); err != nil {
 		return fmt.Errorf("archive: create %s: %w", to, err)
 	}
@@ -278,6 +292,59 @@ func archiveFolder(w model.WriteFS, fsys fs.FS, entries []archiveEntry, to strin
 	}
 	syncFolders(w, entries, to)
 	return verifyFolder(to, rep)
+}
+
+// absentFolders lists dir and the folders above it that do not exist,
+// outermost first: what writing into dir will create.
+func absentFolders(dir string) []string {
+	var made []string
+	for d := filepath.Clean(dir); filepath.Dir(d) != d; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		made = append([]string{d}, made...)
+	}
+	return made
+}
+
+// removeEmptyFolder removes the folder d when it is empty: one that holds
+// something (a file another program wrote meanwhile) is not the
+// archive's to remove, and neither is an error.
+func removeEmptyFolder(w model.WriteFS, d string) error {
+	err := w.Remove(d)
+	if err == nil || errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if ents, rerr := os.ReadDir(d); rerr == nil && len(ents) > 0 {
+		return nil
+	}
+	return err
+}
+
+// removeMade undoes a failed folder archive: it removes the files it
+// copied into to (rep.Files with status copied, which it then drops from
+// the report) and the folders in made, deepest first, when empty. What it
+// cannot remove is named in the error.
+func removeMade(w model.WriteFS, to string, rep *ArchiveReport, made []string, err error) error {
+	var left error
+	kept := rep.Files[:0]
+	for _, f := range rep.Files {
+		if f.Status != ArchiveCopied {
+			kept = append(kept, f)
+			continue
+		}
+		if rerr := w.Remove(filepath.Join(to, filepath.FromSlash(f.Path))); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			left = errors.Join(left, rerr)
+		}
+	}
+	rep.Files = kept
+	for i := len(made) - 1; i >= 0; i-- {
+		left = errors.Join(left, removeEmptyFolder(w, made[i]))
+	}
+	if left != nil {
+		return fmt.Errorf("%w (and what the archive had written could not all be removed: %v)", err, left)
+	}
+	return fmt.Errorf("%w (what the archive had written was removed)", err)
 }
 
 // copyOut copies one file to dst with the atomic writer: through a
@@ -311,7 +378,11 @@ func copyOut(w model.WriteFS, fsys fs.FS, e archiveEntry, dst string) (ArchivedF
 // openSource opens a home file and stats the open file, so its size and
 // mtime describe what is then read.
 func openSource(fsys fs.FS, rel string) (fs.File, fs.FileInfo, error) {
-	f, err := fsys.Open(rel)
+	// Whatever the walk found, nothing outside the home is copied.
+	if _, err := model.ResolveInside(fsys, rel); err != nil {
+		return nil, nil, fmt.Errorf("open %s: %w", rel, err)
+	}
+	f, err := model.OpenRegular(fsys, rel)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open %s: %w", rel, err)
 	}

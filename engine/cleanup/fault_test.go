@@ -139,6 +139,11 @@ func TestArchiveFaults(t *testing.T) {
 						if _, serr := os.Lstat(to); IsTarGzPath(to) && !errors.Is(serr, fs.ErrNotExist) {
 							t.Errorf("a failed .tar.gz archive is there: %v", serr)
 						}
+						// Nothing the failed archive made is left, the
+						// folders it created included, unless it says so.
+						if _, serr := os.Lstat(filepath.Dir(to)); !errors.Is(serr, fs.ErrNotExist) && !strings.Contains(err.Error(), "could not all be removed") {
+							t.Errorf("a failed archive left %s (%v)", filepath.Dir(to), serr)
+						}
 					}
 					if left := archiveLeftovers(t, parent); len(left) > 0 {
 						t.Errorf("left behind: %q", left)

@@ -109,7 +109,7 @@ func readDirFollow(fsys fs.FS, dir string, probs *[]model.Problem) []followed {
 		p := path.Join(dir, e.Name())
 		info, err := entryInfo(fsys, p, e)
 		if err != nil {
-			*probs = append(*probs, model.Problem{File: p, Kind: model.ProblemUnreadable, Reason: err.Error()})
+			*probs = append(*probs, entryProblem(p, err))
 			continue
 		}
 		out = append(out, followed{name: e.Name(), path: p, info: info})
@@ -117,11 +117,26 @@ func readDirFollow(fsys fs.FS, dir string, probs *[]model.Problem) []followed {
 	return out
 }
 
+// entryInfo is e's info, a symbolic link followed only while it stays
+// inside the home and makes no loop (model.StatInside).
 func entryInfo(fsys fs.FS, p string, e fs.DirEntry) (fs.FileInfo, error) {
 	if e.Type()&fs.ModeSymlink != 0 {
-		return fs.Stat(fsys, p)
+		return model.StatInside(fsys, p)
 	}
 	return e.Info()
+}
+
+// entryProblem is the problem of an entry entryInfo could not give: a
+// link not followed, or a file that cannot be read.
+func entryProblem(p string, err error) model.Problem {
+	if model.IsLinkNotFollowed(err) {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return model.Problem{File: p, Kind: model.ProblemMalformed, Reason: err.Error()}
+	}
+	return model.Problem{File: p, Kind: model.ProblemUnreadable, Reason: err.Error()}
 }
 
 // walkFiles visits every regular file under dir (symlinks to files
@@ -145,11 +160,11 @@ func walkFiles(fsys fs.FS, dir string, probs *[]model.Problem, fn func(p string,
 		info, err := entryInfo(fsys, p, d)
 		switch {
 		case err != nil:
-			*probs = append(*probs, model.Problem{File: p, Kind: model.ProblemUnreadable, Reason: err.Error()})
+			*probs = append(*probs, entryProblem(p, err))
 		case info.IsDir():
 			*probs = append(*probs, model.Problem{File: p, Kind: model.ProblemMalformed, Reason: "symlinked folder (not followed)"})
 		case !info.Mode().IsRegular():
-			*probs = append(*probs, model.Problem{File: p, Kind: model.ProblemMalformed, Reason: "not a regular file (not forecast)"})
+			*probs = append(*probs, model.Problem{File: p, Kind: model.ProblemMalformed, Reason: model.NotRegularReason(info.Mode()) + " (not forecast)"})
 		default:
 			files++
 			size += info.Size()

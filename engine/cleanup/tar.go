@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/memscope/memscope/model"
@@ -20,13 +21,28 @@ func archiveTar(w model.WriteFS, fsys fs.FS, entries []archiveEntry, to string, 
 	if _, err := os.Lstat(to); err == nil {
 		return fmt.Errorf("archive %s: the file already exists; nothing was written, choose a new name", to)
 	}
+	// A failed archive removes what it made: the folders created for it
+	// and, when it was written but does not read back, the file.
+	made := absentFolders(filepath.Dir(to))
 	err := model.CreateFileAtomicWith(w, to, 0o600, time.Time{}, func(out io.Writer) error {
 		return writeTar(fsys, entries, out, rep)
 	})
 	if err != nil {
-		return placeError(to, err)
+		err = placeError(to, err)
+	} else if err = verifyTar(to, rep); err != nil {
+		rep.Files = nil
+		if rerr := w.Remove(to); rerr != nil {
+			return fmt.Errorf("%w (and the archive could not be removed: %v)", err, rerr)
+		}
 	}
-	return verifyTar(to, rep)
+	if err != nil {
+		for i := len(made) - 1; i >= 0; i-- {
+			if rerr := removeEmptyFolder(w, made[i]); rerr != nil {
+				return fmt.Errorf("%w (and a folder it created could not all be removed: %v)", err, rerr)
+			}
+		}
+	}
+	return err
 }
 
 // writeTar streams the folders, then the files, into w as a gzipped
@@ -88,7 +104,7 @@ func verifyTar(to string, rep *ArchiveReport) error {
 	for i, f := range rep.Files {
 		want[f.Path] = i
 	}
-	f, err := os.Open(to)
+	f, err := model.OpenRegularFile(to)
 	if err != nil {
 		return fmt.Errorf("archive: verify %s: %w", to, err)
 	}

@@ -53,7 +53,7 @@ func LoadSessionExport(src SessionSource, now time.Time) (*SessionExport, error)
 // readSessionHistory keeps the history prompts that may belong to t: its
 // session's, and those without a session id from its folder (old lines).
 func readSessionHistory(home fs.FS, t *model.Transcript, probs []model.Problem) ([]*model.HistoryEntry, []model.Problem) {
-	f, err := home.Open(model.HistoryPath)
+	f, err := model.OpenRegular(home, model.HistoryPath)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			probs = append(probs, model.Problem{File: model.HistoryPath, Kind: model.ProblemUnreadable, Reason: err.Error()})

@@ -85,7 +85,7 @@ func ApplyRestoreWith(wfs model.WriteFS, homeDir string, fsys fs.FS, p *RestoreP
 		}
 		w := write{step: s}
 		if s.Action == model.RestoreCopy {
-			data, err := fs.ReadFile(fsys, s.BackupPath)
+			data, err := model.ReadFileBounded(fsys, s.BackupPath, model.MaxBackupBytes)
 			if err != nil {
 				return ch, fmt.Errorf("restore refused, nothing was written: read backup %s: %w", s.BackupPath, err)
 			}
@@ -152,7 +152,7 @@ func ApplyRestoreWith(wfs model.WriteFS, homeDir string, fsys fs.FS, p *RestoreP
 // readRestoreJournal reads a restore journal from disk; a missing one is
 // empty. Lines that do not parse are kept as they are.
 func readRestoreJournal(name string) (*journal.Journal, error) {
-	data, err := os.ReadFile(name)
+	data, err := model.ReadRegularFile(name, model.MaxJournalBytes)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("read the restore journal: %w", err)
 	}
@@ -164,7 +164,7 @@ func readRestoreJournal(name string) (*journal.Journal, error) {
 // the journal lines that could not be read.
 func Restores(fsys fs.FS, sid model.SessionID) ([]journal.Entry, []model.Problem, error) {
 	name := RestoreJournal(sid)
-	data, err := fs.ReadFile(fsys, name)
+	data, err := model.ReadFileBounded(fsys, name, model.MaxJournalBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/memscope/memscope/engine/internal/udiff"
 	"github.com/memscope/memscope/engine/store"
+	"github.com/memscope/memscope/model"
 )
 
 // VersionRef names one side of a file-history diff: a version of the
@@ -71,9 +72,9 @@ func ReadFileVersion(fsys fs.FS, f *TrackedFile, ref VersionRef) (data []byte, e
 		if !st.Mode().IsRegular() {
 			// A link or a device could stand for anything (/dev/zero
 			// never ends); restores refuse them too.
-			return nil, false, fmt.Errorf("read %s: not a regular file (%s)", f.Target, st.Mode().Type())
+			return nil, false, fmt.Errorf("read %s: %s", f.Target, model.NotRegularReason(st.Mode()))
 		}
-		data, err := os.ReadFile(f.Target)
+		data, err := model.ReadRegularFile(f.Target, model.MaxBackupBytes)
 		if err != nil {
 			return nil, false, fmt.Errorf("read %s: %w", f.Target, err)
 		}
@@ -87,9 +88,9 @@ func ReadFileVersion(fsys fs.FS, f *TrackedFile, ref VersionRef) (data []byte, e
 		return nil, false, nil
 	}
 	if v.Mode.Type() != 0 {
-		return nil, false, fmt.Errorf("backup %s of %s v%d is not a regular file (%s)", v.BackupPath, f.TrackingPath, v.Version, v.Mode.Type())
+		return nil, false, fmt.Errorf("backup %s of %s v%d %s", v.BackupPath, f.TrackingPath, v.Version, model.NotRegularReason(v.Mode))
 	}
-	data, err = fs.ReadFile(fsys, v.BackupPath)
+	data, err = model.ReadFileBounded(fsys, v.BackupPath, model.MaxBackupBytes)
 	if err != nil {
 		return nil, false, fmt.Errorf("read backup %s of %s v%d: %w", v.BackupPath, f.TrackingPath, v.Version, err)
 	}

@@ -14,7 +14,7 @@ import (
 func ReadSessionFileHistory(fsys fs.FS, sid model.SessionID, transcript string) (SessionFileHistory, error) {
 	var t model.FileHistoryTranscript
 	if transcript != "" {
-		f, err := fsys.Open(transcript)
+		f, err := model.OpenRegular(fsys, transcript)
 		if err != nil {
 			return SessionFileHistory{}, fmt.Errorf("read file history of session %s: %w", sid, err)
 		}

@@ -121,12 +121,12 @@ func planStep(fsys fs.FS, cwd string, f *TrackedFile, st model.RestoreStep) Rest
 		if f != nil {
 			for _, v := range f.Versions {
 				if v.BackupFileName == st.Backup.BackupFileName && v.Mode.Type() != 0 {
-					step.Refused = fmt.Sprintf("backup %s is not a regular file (%s)", st.BackupPath, v.Mode.Type())
+					step.Refused = fmt.Sprintf("backup %s %s", st.BackupPath, model.NotRegularReason(v.Mode))
 					return step
 				}
 			}
 		}
-		b, err := fs.ReadFile(fsys, st.BackupPath)
+		b, err := model.ReadFileBounded(fsys, st.BackupPath, model.MaxBackupBytes)
 		if err != nil {
 			step.Refused = fmt.Sprintf("backup %s cannot be read: %v", st.BackupPath, err)
 			return step
@@ -178,9 +178,9 @@ func readTarget(target string) (store.FileStamp, []byte, string) {
 	case st.IsDir():
 		return store.FileStamp{}, nil, "is a folder"
 	case !st.Mode().IsRegular():
-		return store.FileStamp{}, nil, "is not a regular file"
+		return store.FileStamp{}, nil, model.NotRegularReason(st.Mode())
 	}
-	data, err := os.ReadFile(target)
+	data, err := model.ReadRegularFile(target, model.MaxBackupBytes)
 	if err != nil {
 		return store.FileStamp{}, nil, err.Error()
 	}

@@ -74,10 +74,18 @@ func Parse(name string, data []byte) (*Journal, []model.Problem) {
 	j := &Journal{}
 	var probs []model.Problem
 	lr := model.NewLineReader(bytes.NewReader(data))
+	// An entry holds whole files: its line may be as long as the journal
+	// may be (the journal's own size is bounded when it is read).
+	lr.MaxLine = model.MaxJournalBytes
 	for {
 		l, ok := lr.Next()
 		if !ok {
 			break
+		}
+		if l.TooLong {
+			// Cannot happen: data is no longer than MaxJournalBytes.
+			probs = append(probs, l.TooLongProblem(name))
+			continue
 		}
 		raw := bytes.Clone(l.Bytes)
 		if len(bytes.TrimSpace(raw)) == 0 {

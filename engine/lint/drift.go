@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/memscope/memscope/engine/scan"
+	"github.com/memscope/memscope/model"
 )
 
 // DriftRefKind says what a memory names.
@@ -321,7 +322,7 @@ func searchProject(project fs.FS, idents, names map[string][]driftUse, o DriftOp
 		if err != nil || info.Size() > o.MaxFileSize {
 			return nil
 		}
-		data, err := fs.ReadFile(project, p)
+		data, err := model.ReadFileBounded(project, p, o.MaxFileSize)
 		if err != nil {
 			return nil
 		}

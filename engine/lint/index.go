@@ -65,6 +65,10 @@ func AnalyzeIndex(md *model.MemoryDir, memFS fs.FS) IndexFacts {
 		}
 	}
 	for _, file := range md.Files {
+		if md.IndexPartial {
+			// The unread rest of MEMORY.md may link them.
+			break
+		}
 		if _, ok := f.Linked[file.Path]; !ok {
 			f.Orphans = append(f.Orphans, file)
 		}

@@ -85,6 +85,10 @@ type Input struct {
 	Staleness          memindex.StalenessThresholds
 	DuplicateThreshold float64
 	Drift              DriftOptions
+	// Elsewhere are memscope's own copies found outside the memory
+	// folder (beside the files its restores wrote, in project trees);
+	// they are reported as leftovers with their absolute paths.
+	Elsewhere []LeftoverCopy
 }
 
 // Report is every finding, most serious first within each file, with

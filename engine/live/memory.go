@@ -2,7 +2,7 @@ package live
 
 import (
 	"errors"
-	"fmt"
+
 	"io"
 	"io/fs"
 	"path"
@@ -53,10 +53,8 @@ func (s IndexState) Over() bool { return s.LinesOver || s.CharsOver }
 // ReadIndex judges the MEMORY.md at name in fsys from at most
 // IndexHeadMax bytes of it. It returns the bytes read.
 func ReadIndex(fsys fs.FS, name string) (IndexState, int64, error) {
-	if err := regularFile(fsys, name); err != nil {
-		return IndexState{}, 0, err
-	}
-	f, err := fsys.Open(name)
+	// Opening a FIFO or a device could block or never end.
+	f, err := model.OpenRegular(fsys, name)
 	if err != nil {
 		return IndexState{}, 0, err
 	}
@@ -192,13 +190,3 @@ func MemoryDirResolver(root fs.FS, homeDir, userHome string, getenv func(string)
 // regularFile checks that name is a regular file (symlinks followed)
 // before it is opened: opening a FIFO blocks until a writer comes, which
 // a status line cannot afford.
-func regularFile(fsys fs.FS, name string) error {
-	info, err := fs.Stat(fsys, name)
-	if err != nil {
-		return err
-	}
-	if !info.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file", name)
-	}
-	return nil
-}

@@ -256,10 +256,7 @@ const tailChunk = 64 << 10
 // or the start, or has read budget bytes.
 func scanTail(fsys fs.FS, name string, budget int64) (tailScan, error) {
 	var ts tailScan
-	if err := regularFile(fsys, name); err != nil {
-		return ts, err
-	}
-	f, err := fsys.Open(name)
+	f, err := model.OpenRegular(fsys, name)
 	if err != nil {
 		return ts, err
 	}

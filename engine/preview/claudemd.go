@@ -106,7 +106,7 @@ type ConditionalRule struct {
 
 // ClaudeMdOptions says where to look for instructions.
 type ClaudeMdOptions struct {
-	// Root is an fs.FS rooted at "/" (os.DirFS("/") in production).
+	// Root is an fs.FS rooted at "/" (model.DirFS("/") in production).
 	Root fs.FS
 	// HomeDir is $H; UserHome is the user's home folder (for "~/").
 	HomeDir  string

@@ -64,7 +64,7 @@ type byteCounter struct {
 // model.SummarizeTranscript, an open error is returned with an empty
 // summary; a read error with what was read before it.
 func (w *scanWorker) scanFile(fsys fs.FS, name string) (FileScan, error) {
-	f, err := fsys.Open(name)
+	f, err := model.OpenRegular(fsys, name)
 	if err != nil {
 		return FileScan{Sum: model.TranscriptSummary{Path: name}}, fmt.Errorf("open transcript %s: %w", name, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"time"
 
 	"github.com/memscope/memscope/engine/journal"
@@ -212,6 +213,11 @@ func (s *Store) commit(op journal.OpKind, summary string, w *workset, o WriteOpt
 	if err != nil {
 		return ch, err
 	}
+	// Entries left by changes that never landed go with this rewrite.
+	_, phantom, _ := s.landedEntries(j)
+	for _, p := range phantom {
+		j.Drop(p.ID)
+	}
 	entry := journal.Entry{ID: j.NewID(o.Now), Time: o.Now.UTC(), Op: op, Summary: summary}
 	targets := make([]fileTarget, 0, len(rels))
 	for _, rel := range rels {
@@ -232,7 +238,13 @@ func (s *Store) commit(op journal.OpKind, summary string, w *workset, o WriteOpt
 	if err := s.writeJournal(j); err != nil {
 		return ch, err
 	}
+	made := absentFolders(s.fsys, targets)
 	if err := applyTargets(s.fsys, targets, string(op)); err != nil {
+		// The folders made for the change (.trash/<time>/, .archive/) go
+		// too; a folder something else was written into stays.
+		for i := len(made) - 1; i >= 0; i-- {
+			_ = s.fsys.Remove(made[i])
+		}
 		var rb *rollbackError
 		if !errors.As(err, &rb) {
 			j.Drop(entry.ID)
@@ -246,6 +258,28 @@ func (s *Store) commit(op journal.OpKind, summary string, w *workset, o WriteOpt
 	ch.ID = entry.ID
 	s.Reload()
 	return ch, nil
+}
+
+// absentFolders lists the folders the targets' new files go into that do
+// not exist yet, parents first.
+func absentFolders(fsys FS, ts []fileTarget) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range ts {
+		if !t.exists {
+			continue
+		}
+		var chain []string
+		for d := path.Dir(t.rel); d != "." && !seen[d]; d = path.Dir(d) {
+			seen[d] = true
+			if _, err := fs.Stat(fsys, d); !errors.Is(err, fs.ErrNotExist) {
+				break
+			}
+			chain = append([]string{d}, chain...)
+		}
+		out = append(out, chain...)
+	}
+	return out
 }
 
 // scan runs the security scan over the files the client reads (MEMORY.md

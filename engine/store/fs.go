@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sync/atomic"
 	"time"
@@ -45,7 +44,7 @@ func DirFSWith(dir string, w model.WriteFS) FS {
 	if w == nil {
 		w = model.OSWriteFS{}
 	}
-	return dirFS{FS: os.DirFS(dir), dir: dir, w: w}
+	return dirFS{FS: model.DirFS(dir), dir: dir, w: w}
 }
 
 type dirFS struct {

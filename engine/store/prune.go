@@ -98,6 +98,11 @@ func PlanPrune(md *model.MemoryDir, o PruneOptions) Plan {
 		o.StaleAction = PruneArchive
 	}
 	p := Plan{Actions: []PruneAction{}, md: md, now: o.Now, base: map[string]string{}}
+	if md.IndexPartial {
+		// Only MEMORY.md's head was read (it is too large): a plan made
+		// from it would drop the rest. Its problem says so.
+		return p
+	}
 	if md.Index != nil {
 		p.base[model.MemoryIndexName] = hashBytes(md.Index.Bytes())
 	}

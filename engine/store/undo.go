@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 
 	"github.com/memscope/memscope/engine/journal"
@@ -17,7 +18,12 @@ import (
 // puts back bytes that were on disk before.
 func (s *Store) Undo() (Change, error) {
 	defer s.lockJournal()()
-	j, e, ch, targets, err := s.planUndo()
+	j, e, ch, targets, phantoms, err := s.planUndo()
+	if errors.Is(err, ErrNothingToUndo) && phantoms > 0 {
+		// Only entries of changes that never landed were left: drop
+		// them (best effort: they are not listed either way).
+		_ = s.writeJournal(j)
+	}
 	if err != nil {
 		return ch, err
 	}
@@ -32,9 +38,9 @@ func (s *Store) Undo() (Change, error) {
 		s.Reload()
 		if len(targets) > 0 {
 			// The files are back; the entry left in the journal now
-			// matches them as they were before, so the next undo only
-			// drops it.
-			return ch, fmt.Errorf("%w (the files of %s are restored; run undo again to drop it from the journal)", err, e.ID)
+			// matches them as they were before, so it is no longer
+			// listed or undone (see landed).
+			return ch, fmt.Errorf("%w (the files of %s are restored; its entry stays in the journal but is no longer listed or undone)", err, e.ID)
 		}
 		return ch, err
 	}
@@ -45,28 +51,36 @@ func (s *Store) Undo() (Change, error) {
 // UndoPreview says what Undo would do now, without doing it: the change
 // it reverts with the diff, or the error that would stop it.
 func (s *Store) UndoPreview() (Change, error) {
-	_, _, ch, _, err := s.planUndo()
+	_, _, ch, _, _, err := s.planUndo()
 	return ch, err
 }
 
-// planUndo takes the newest journal entry, checks every file of it
-// against the disk and returns the targets that put back the bytes from
-// before it.
-func (s *Store) planUndo() (j *journal.Journal, e journal.Entry, ch Change, targets []fileTarget, err error) {
+// planUndo takes the newest journal entry whose change landed, checks
+// every file of it against the disk and returns the targets that put
+// back the bytes from before it. The journal it returns has the entries
+// of changes that never landed dropped; phantoms counts them.
+func (s *Store) planUndo() (j *journal.Journal, e journal.Entry, ch Change, targets []fileTarget, phantoms int, err error) {
 	j, _, err = s.readJournal()
 	if err != nil {
-		return j, e, ch, nil, err
+		return j, e, ch, nil, 0, err
 	}
-	e, ok := j.Last()
-	if !ok {
-		return j, e, ch, nil, ErrNothingToUndo
+	// Entries of changes that never landed are skipped (and dropped with
+	// the one undone): undo reverts the newest change that landed.
+	kept, phantom, _ := s.landedEntries(j)
+	for _, p := range phantom {
+		j.Drop(p.ID)
 	}
+	phantoms = len(phantom)
+	if len(kept) == 0 {
+		return j, e, ch, nil, phantoms, ErrNothingToUndo
+	}
+	e = kept[len(kept)-1]
 	ch = Change{ID: e.ID, Op: e.Op, Summary: "undo: " + e.Summary}
 	w := s.newWorkset()
 	for _, f := range e.Files {
 		data, exists, info, err := readStoreFile(s.fsys, f.Path)
 		if err != nil {
-			return j, e, ch, nil, err
+			return j, e, ch, nil, phantoms, err
 		}
 		now := StampOf(data, exists, info)
 		atBefore := exists == f.Existed && (!exists || bytes.Equal(data, f.Before))
@@ -76,7 +90,7 @@ func (s *Store) planUndo() (j *journal.Journal, e journal.Entry, ch Change, targ
 		}
 		if !atAfter {
 			left := FileStamp{Exists: f.After != "", SHA256: f.After}
-			return j, e, ch, nil, &ConflictError{Path: f.Path, Read: left, Now: now, During: "undo of " + e.ID}
+			return j, e, ch, nil, phantoms, &ConflictError{Path: f.Path, Read: left, Now: now, During: "undo of " + e.ID}
 		}
 		perm := f.Mode.Perm()
 		if perm == 0 {
@@ -94,5 +108,5 @@ func (s *Store) planUndo() (j *journal.Journal, e journal.Entry, ch Change, targ
 	}
 	rels := w.changed()
 	ch.Files, ch.Diff = w.changedFiles(rels), w.diff(rels)
-	return j, e, ch, targets, nil
+	return j, e, ch, targets, phantoms, nil
 }

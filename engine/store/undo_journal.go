@@ -26,12 +26,14 @@ func (s *Store) writeJournal(j *memjournal.Journal) error {
 	return nil
 }
 
-// Journal returns the journaled changes, oldest first, and the journal
-// lines that could not be read.
+// Journal returns the journaled changes that landed, oldest first, and
+// the journal lines that could not be read; an entry left by a change
+// that never landed is not returned but reported (see landed).
 func (s *Store) Journal() ([]memjournal.Entry, []model.Problem, error) {
 	j, probs, err := s.readJournal()
 	if err != nil {
 		return nil, nil, err
 	}
-	return j.Entries(), probs, nil
+	kept, _, lprobs := s.landedEntries(j)
+	return kept, append(probs, lprobs...), nil
 }

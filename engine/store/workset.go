@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/internal/udiff"
+	memjournal "github.com/memscope/memscope/engine/journal"
 	"github.com/memscope/memscope/model"
 )
 
@@ -71,16 +72,21 @@ func snapshotWorkset(md *model.MemoryDir) *workset {
 }
 
 // readStoreFile reads a file of fsys; a missing file is not an error.
+// The journal may be larger than a memory file (see model.MaxJournalBytes).
 func readStoreFile(fsys fs.FS, rel string) (data []byte, exists bool, info fs.FileInfo, err error) {
+	limit := int64(model.MaxDocumentBytes)
+	if rel == memjournal.Path {
+		limit = model.MaxJournalBytes
+	}
 	info, err = fs.Stat(fsys, rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil, nil
 	}
 	if err == nil && !info.Mode().IsRegular() {
-		err = errors.New("not a regular file")
+		err = errors.New(model.NotRegularReason(info.Mode()))
 	}
 	if err == nil {
-		data, err = fs.ReadFile(fsys, rel)
+		data, err = model.ReadFileBounded(fsys, rel, limit)
 	}
 	if err != nil {
 		return nil, false, nil, fmt.Errorf("read %s: %w", rel, err)

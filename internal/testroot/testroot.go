@@ -2,12 +2,11 @@
 // what the test names and its own temporary folders, so no test reads the
 // machine it runs on: not a CLAUDE.md or settings file in a folder a
 // fixture names, not the managed settings, not a git checkout around the
-// repository. Production code never imports it; main opens os.DirFS("/").
+// repository. Production code never imports it; main opens model.DirFS("/").
 package testroot
 
 import (
 	"io/fs"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -30,7 +29,7 @@ func New(t testing.TB, dirs ...string) fs.FS {
 		if err != nil {
 			t.Fatalf("testroot: %v", err)
 		}
-		root = model.MountFS(root, filepath.ToSlash(abs), os.DirFS(abs))
+		root = model.MountFS(root, filepath.ToSlash(abs), model.DirFS(abs))
 	}
 	return root
 }

@@ -217,6 +217,7 @@ func contentHome(w *homeWriter, text string) {
 	long := strings.Repeat("pasted line "+text+"\n", 1+2048/(len(text)+13))
 	hash := pasteHash([]byte(long))
 	w.file("paste-cache/"+hash+".txt", []byte(long))
+	w.res.Paste = "paste-cache/" + hash + ".txt"
 	// The odd project's folder name is its slug: keep it under the
 	// 200-character limit where Claude Code switches to a hashed name.
 	odd := "/home/me/odd" + prefix(text, 120)

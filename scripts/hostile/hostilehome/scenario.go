@@ -30,10 +30,29 @@ const (
 	// SymlinksOut links a memory file, a memory folder, a cached paste and a
 	// rule to targets outside the home.
 	SymlinksOut Scenario = "symlinks-out"
+	// Special replaces a file memscope reads as data (Options.Place; all
+	// of them when empty) with a named pipe or a link to /dev/zero or
+	// /dev/urandom (Options.Kind).
+	Special Scenario = "special"
+	// LinkLoops adds symbolic links out of the home (to a folder that
+	// looks like a project, twice, and to the outside root), link loops
+	// and links that stay inside, where the inventory, the forecast and
+	// the archive walk.
+	LinkLoops Scenario = "linkloops"
+	// Huge puts a sparse run of Options.Size NUL bytes (default 1 GiB) in
+	// a transcript line, a history line, MEMORY.md, a memory file, a
+	// paste, CLAUDE.md and a tool result, and nests a memory's
+	// frontmatter Options.Depth levels deep (default 3 000).
+	Huge Scenario = "huge"
 )
 
-// Scenarios lists every scenario in a fixed order.
+// Scenarios lists every scenario whose home a plain reader can read
+// (no file of it blocks or never ends), in a fixed order.
 var Scenarios = []Scenario{Escapes, Bidi, BigLine, DeepJSON, ManyFiles, NewlineNames, SymlinksOut}
+
+// Traps lists the scenarios whose homes hang or exhaust a reader that
+// does not guard against them.
+var Traps = []Scenario{Special, LinkLoops, Huge}
 
 // Defaults for Options fields left zero.
 const (
@@ -50,9 +69,13 @@ type Options struct {
 	N int
 	// Depth is DeepJSON's nesting depth.
 	Depth int
-	// Outside is where SymlinksOut puts its targets (default: the home's
-	// path + "-outside"); it must be outside the home.
+	// Outside is where SymlinksOut and LinkLoops put their targets
+	// (default: the home's path + "-outside"); it must be outside the
+	// home.
 	Outside string
+	// Kind is what Special puts in place of a file (SpecialKinds; default
+	// KindFIFO); Place is which file (SpecialPlaces; "" for all).
+	Kind, Place string
 }
 
 // Result says what Write wrote, so tests and scripts can check against it.
@@ -84,11 +107,21 @@ type Result struct {
 	Links   map[string]string `json:"links,omitempty"`
 	// Names are the odd names NewlineNames wrote, home-relative.
 	Names []string `json:"names,omitempty"`
+	// Paste is the content home's cached paste, home-relative.
+	Paste string `json:"paste,omitempty"`
+	// Special maps each place Special spoiled to its home-relative path.
+	Special map[string]string `json:"special,omitempty"`
 }
 
 // Write writes scenario sc as a complete home in dir, which must be empty
 // or absent.
 func Write(dir string, sc Scenario, o Options) (*Result, error) {
+	if o.Size <= 0 && sc == Huge {
+		o.Size = DefaultHugeSize
+	}
+	if o.Depth <= 0 && sc == Huge {
+		o.Depth = 3_000
+	}
 	if o.Size <= 0 {
 		o.Size = DefaultSize
 	}
@@ -125,8 +158,18 @@ func Write(dir string, sc Scenario, o Options) (*Result, error) {
 			out = abs + "-outside"
 		}
 		writeSymlinksOut(w, out)
+	case Special:
+		writeSpecial(w, o.Kind, o.Place)
+	case Huge:
+		writeHuge(w, o.Size, o.Depth)
+	case LinkLoops:
+		out := o.Outside
+		if out == "" {
+			out = abs + "-outside"
+		}
+		writeLinkLoops(w, out)
 	default:
-		return nil, fmt.Errorf("unknown scenario %q (known: %v)", sc, Scenarios)
+		return nil, fmt.Errorf("unknown scenario %q (known: %v and %v)", sc, Scenarios, Traps)
 	}
 	if w.err != nil {
 		return nil, w.err

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -219,6 +220,83 @@ func TestForbiddenInOutput(t *testing.T) {
 	} {
 		if _, _, ok := ForbiddenInOutput(tc.in); ok != tc.want {
 			t.Errorf("ForbiddenInOutput(%q) ok = %v, want %v", tc.in, ok, tc.want)
+		}
+	}
+}
+
+// Special puts the asked kind at each place, and only there; without a
+// place, at every place.
+func TestWriteSpecial(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("named pipes are a unix matter")
+	}
+	for _, kind := range SpecialKinds {
+		home := filepath.Join(t.TempDir(), "home")
+		res, err := Write(home, Special, Options{Kind: kind})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Special) != len(SpecialPlaces()) {
+			t.Errorf("%s: %d places spoiled, want %d", kind, len(res.Special), len(SpecialPlaces()))
+		}
+		for place, rel := range res.Special {
+			st, err := os.Stat(filepath.Join(home, rel))
+			if err != nil {
+				t.Fatalf("%s %s: %v", kind, place, err)
+			}
+			isPipe, isDev := st.Mode()&os.ModeNamedPipe != 0, st.Mode()&os.ModeCharDevice != 0
+			if kind == KindFIFO && !isPipe || kind != KindFIFO && !isDev {
+				t.Errorf("%s %s: %s has mode %v", kind, place, rel, st.Mode())
+			}
+		}
+	}
+	home := filepath.Join(t.TempDir(), "home")
+	res, err := Write(home, Special, Options{Place: "history"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Special) != 1 || res.Special["history"] != "history.jsonl" {
+		t.Errorf("one place: %v", res.Special)
+	}
+	if st, err := os.Stat(filepath.Join(home, res.Transcript)); err != nil || !st.Mode().IsRegular() {
+		t.Errorf("the transcript was spoiled too: %v", err)
+	}
+	if _, err := Write(filepath.Join(t.TempDir(), "h"), Special, Options{Place: "nowhere"}); err == nil {
+		t.Error("an unknown place was accepted")
+	}
+}
+
+// Huge's runs are as long as asked and cost no disk; LinkLoops' links
+// point where the result says.
+func TestWriteHugeAndLinkLoops(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need privileges on windows")
+	}
+	home := filepath.Join(t.TempDir(), "home")
+	res, err := Write(home, Huge, Options{Size: 8 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{res.MemoryDir + "/MEMORY.md", "CLAUDE.md", res.Paste} {
+		st, err := os.Stat(filepath.Join(home, rel))
+		if err != nil || st.Size() != 8<<20 {
+			t.Errorf("%s: %v, size %d", rel, err, st.Size())
+		}
+	}
+	if st, _ := os.Stat(filepath.Join(home, res.Transcript)); st.Size() < 8<<20 {
+		t.Errorf("transcript is %d bytes", st.Size())
+	}
+	home = filepath.Join(t.TempDir(), "home")
+	res, err = Write(home, LinkLoops, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Links) < 10 || len(res.Targets) == 0 {
+		t.Errorf("%d links, %d targets", len(res.Links), len(res.Targets))
+	}
+	for rel, target := range res.Links {
+		if got, err := os.Readlink(filepath.Join(home, rel)); err != nil || got != target {
+			t.Errorf("%s → %q (%v), want %q", rel, got, err, target)
 		}
 	}
 }

@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memscope/memscope/model"
+)
+
+// A killed restore leaves the atomic writer's copy beside the file it
+// wrote, in the user's project tree; a killed prune leaves a staged copy
+// in the memory folder. lint finds both (the first through the restore
+// journal that names the file) and says what each copies;
+// --remove-leftovers deletes them and nothing else.
+func TestLintFindsAndRemovesLeftovers(t *testing.T) {
+	e, out, errb := testEnv(t)
+	base := t.TempDir()
+	home, project := filepath.Join(base, "home"), filepath.Join(base, "proj")
+	mem := filepath.Join(home, "projects", model.Slug(project), "memory")
+	target := filepath.Join(project, "main.go")
+	old := time.Date(2026, 11, 22, 11, 0, 0, 0, time.UTC) // an hour before testEnv's now
+	sum := sha256.Sum256([]byte("package main // v2\n"))
+	entry := fmt.Sprintf(`{"id":"r1","time":"2026-11-22T10:00:00Z","op":"restore","summary":"restore main.go","files":[{"path":%q,"existed":true,"before":%q,"after":%q}]}`,
+		strings.TrimPrefix(filepath.ToSlash(target), "/"), base64.StdEncoding.EncodeToString([]byte("package main\n")), hex.EncodeToString(sum[:]))
+	files := map[string]string{
+		filepath.Join(mem, "MEMORY.md"):                                         "- [Note](note.md) — a note\n",
+		filepath.Join(mem, "note.md"):                                           "---\nname: note\ndescription: a note\ntype: project\n---\n\nNote.\n",
+		filepath.Join(mem, ".note.md.memscope-stage-7-4242"):                    "half a prune",
+		filepath.Join(home, ".memscope", "file-history", "s1", "journal.jsonl"): entry + "\n",
+		target: "package main // v2\n",
+		filepath.Join(project, ".main.go.memscope-123456"): "package main // v2\n",
+		filepath.Join(project, ".other.go.memscope-1"):     "not named by any journal",
+	}
+	for p, data := range files {
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, old, old)
+	}
+	code := run(e, []string{"lint", "--home", home, "--project", project})
+	for _, want := range []string{
+		filepath.Join(project, ".main.go.memscope-123456") + ": warning leftover-copy: a copy of " + target,
+		".note.md.memscope-stage-7-4242: warning leftover-copy: a copy of note.md",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("lint (exit %d) does not report %q:\n%s%s", code, want, out, errb)
+		}
+	}
+	if strings.Contains(out.String(), ".other.go") {
+		t.Error("lint reports a file no restore journal names")
+	}
+	e, out, errb = testEnv(t)
+	run(e, []string{"lint", "--home", home, "--project", project, "--remove-leftovers"})
+	for p := range files {
+		_, err := os.Stat(p)
+		gone := strings.Contains(filepath.Base(p), ".memscope-") && !strings.Contains(p, ".other.go")
+		if gone != (err != nil) {
+			t.Errorf("%s: removed %v, want %v (%s%s)", p, err != nil, gone, out, errb)
+		}
+	}
+	if !strings.Contains(out.String(), "removed leftover "+filepath.Join(project, ".main.go.memscope-123456")) {
+		t.Errorf("lint --remove-leftovers does not say what it removed:\n%s", out)
+	}
+}

@@ -1,0 +1,163 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memscope/memscope/internal/guard"
+	"github.com/memscope/memscope/internal/testenv"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/scripts/hostile/hostilehome"
+)
+
+// childVar makes the test binary run memscope itself (see TestMain):
+// commands that could hang or run away are run in their own process,
+// under internal/guard's limits, never in the test's.
+const childVar = "MEMSCOPE_TEST_CHILD_ROOT"
+
+// TestMain runs memscope when childVar is set: the value is the only
+// folder the child's root shows (as testroot does), and its user home.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(childVar); dir != "" {
+		home := func() (string, error) { return dir, nil }
+		os.Exit(run(&env{
+			stdout:   os.Stdout,
+			stderr:   os.Stderr,
+			getenv:   func(string) string { return "" },
+			userHome: home,
+			getwd:    home,
+			now:      func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
+			root:     model.MountFS(nil, filepath.ToSlash(dir), model.DirFS(dir)),
+			version:  "0.0.0-test",
+		}, os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// runGuarded runs memscope args in a child process that sees only dir,
+// within l.
+func runGuarded(t *testing.T, dir string, l guard.Limits, args ...string) guard.Result {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), childVar+"="+dir)
+	res, err := guard.Run(cmd, l)
+	if err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	return res
+}
+
+// finished reports whether a guarded run ended by itself with one of the
+// CLI's exit codes (0, 1 for problems found or a failure, 2 for bad
+// input: a session whose transcript is a link out of the home is not
+// found) and without a panic.
+func finished(r guard.Result) bool {
+	return r.Killed == "" && r.Code >= 0 && r.Code <= 2 && !strings.Contains(string(r.Stderr), "panic:")
+}
+
+// specialNamedBy is, for each place hostilehome's special scenario can
+// spoil, a command whose output must name the file and its kind.
+var specialNamedBy = map[string]string{
+	"memory-index":  "lint",
+	"memory-file":   "lint",
+	"team-memory":   "stat",
+	"journal":       "undo",
+	"settings":      "prompt",
+	"history":       "stat",
+	"transcript":    "stat",
+	"subagent":      "stat",
+	"paste":         "stat",
+	"claude-md":     "prompt",
+	"rule":          "prompt",
+	"file-history":  "files",
+	"tool-result":   "",
+	"trash":         "",
+	"live-session":  "",
+	"config-backup": "",
+}
+
+// Where memscope expects a regular file, a named pipe or a link to
+// /dev/zero or /dev/urandom makes no command hang or grow: each finishes
+// within seconds and bounded memory, exits 0 or 1, and the command that
+// reads the file names it and its kind as a problem. Every place is
+// spoiled in its own home, so an earlier one cannot hide a later one.
+func TestHostileSpecialFiles(t *testing.T) {
+	t.Parallel()
+	kinds := hostilehome.SpecialKinds
+	if !testenv.Long() {
+		kinds = kinds[:2]
+		t.Logf("kinds %v (%s=1 adds %v)", kinds, testenv.Var, hostilehome.SpecialKinds[2:])
+	}
+	limits := guard.Limits{Timeout: 10 * time.Second, MaxRSS: 400 << 20}
+	for _, kind := range kinds {
+		for _, place := range hostilehome.SpecialPlaces() {
+			t.Run(kind+"/"+place, func(t *testing.T) {
+				dir := t.TempDir()
+				home := filepath.Join(dir, "home")
+				res, err := hostilehome.Write(home, hostilehome.Special, hostilehome.Options{Kind: kind, Place: place})
+				if err != nil {
+					t.Fatal(err)
+				}
+				rel := res.Special[place]
+				// A link to a device is named by its kind where memscope
+				// reads the file, and as a link out of the home where it
+				// walks a folder (model.StatInside).
+				want := []string{"named pipe"}
+				if kind != hostilehome.KindFIFO {
+					want = []string{"character device", "outside the home (not followed)"}
+				}
+				named := map[string]bool{}
+				for _, args := range hostileCommands(home, res, oddProject(hostilehome.Special)) {
+					r := runGuarded(t, dir, limits, args...)
+					if !finished(r) {
+						t.Errorf("%s: %v\nstderr: %s", strings.Join(args, " "), r, r.Stderr)
+						continue
+					}
+					out := string(r.Stdout) + string(r.Stderr)
+					for _, w := range want {
+						if strings.Contains(out, w) && strings.Contains(out, filepath.Base(rel)) {
+							named[args[0]] = true
+						}
+					}
+				}
+				if cmd := specialNamedBy[place]; cmd != "" && !named[cmd] {
+					t.Errorf("%s does not name %s as %q (named by %v)", cmd, rel, want, named)
+				}
+			})
+		}
+	}
+}
+
+// On a home where a transcript line, a history line, MEMORY.md, a memory
+// file, a paste, CLAUDE.md and a tool result are each a run of NUL bytes
+// (1 GiB with MEMSCOPE_LONG=1, else 64 MiB: past every limit either way)
+// and a frontmatter nests 3 000 deep, every command finishes within
+// seconds, its memory stays bounded, and the lines after the runs are
+// still read. Each command's peak RSS is logged.
+func TestHostileHugeFilesBoundedMemory(t *testing.T) {
+	t.Parallel()
+	size := int64(testenv.Size(t, 1<<30, 64<<20))
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	res, err := hostilehome.Write(home, hostilehome.Huge, hostilehome.Options{Size: size})
+	if err != nil {
+		t.Fatal(err)
+	}
+	limits := guard.Limits{Timeout: 60 * time.Second, MaxRSS: 250 << 20}
+	for _, args := range hostileCommands(home, res, oddProject(hostilehome.Huge)) {
+		r := runGuarded(t, dir, limits, args...)
+		t.Logf("%-40s %v", strings.Join(args[:min(2, len(args))], " "), r)
+		if !finished(r) {
+			t.Errorf("%s: %v\nstderr: %s", strings.Join(args, " "), r, r.Stderr)
+		}
+	}
+	// The record after the transcript's NUL line is the session's last.
+	r := runGuarded(t, dir, limits, "sessions", "--home", home, "--json")
+	if !strings.Contains(string(r.Stdout), "too-large") || !strings.Contains(string(r.Stdout), `"last": "2026-11-22T12:00:11Z"`) {
+		t.Errorf("sessions --json does not report the NUL line as too large, or lost the record after it:\n%s", r.Stdout)
+	}
+}

@@ -1,0 +1,314 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+)
+
+// Every file memscope reads as data (MEMORY.md, memory files, settings,
+// history, transcripts, pastes, CLAUDE.md, the journal, backups) must be
+// a regular file. Opening a named pipe blocks until a writer comes, and a
+// link to /dev/zero or /dev/urandom never ends: either hangs a command or
+// grows its memory without bound. So the home is read through DirFS,
+// whose Open never blocks (O_NONBLOCK) and checks the opened descriptor
+// (fstat, so a swap between a check and the open cannot slip a pipe in),
+// and readers open files through OpenRegular.
+
+// NotRegularError says a file memscope expected to be regular is
+// something else. It is the Err of an fs.PathError naming the file.
+type NotRegularError struct {
+	// Kind is what the file is: "named pipe", "character device", ….
+	Kind string
+}
+
+func (e *NotRegularError) Error() string {
+	return "is a " + e.Kind + ", not a regular file"
+}
+
+// FileKind names the type of a file mode for people: "named pipe",
+// "character device", "block device", "socket", "symbolic link",
+// "folder", "regular file" or "irregular file".
+func FileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
+	case m&fs.ModeDevice != 0:
+		return "block device"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeSymlink != 0:
+		return "symbolic link"
+	case m.IsDir():
+		return "folder"
+	case m.IsRegular():
+		return "regular file"
+	}
+	return "irregular file"
+}
+
+// NotRegularReason is a problem's reason for a file of mode m that
+// memscope does not read: "is a named pipe, not a regular file".
+func NotRegularReason(m fs.FileMode) string {
+	return (&NotRegularError{Kind: FileKind(m)}).Error()
+}
+
+// notRegular is the error for name, whose mode is m.
+func notRegular(op, name string, m fs.FileMode) error {
+	return &fs.PathError{Op: op, Path: name, Err: &NotRegularError{Kind: FileKind(m)}}
+}
+
+// IsNotRegular reports whether err says a file is not a regular file.
+func IsNotRegular(err error) bool {
+	var nr *NotRegularError
+	return errors.As(err, &nr)
+}
+
+// RegularOpener is an fs.FS that can open a regular file without ever
+// blocking on another kind of file. DirFS and MountFS are.
+type RegularOpener interface {
+	// OpenRegular opens name when it is a regular file (following
+	// symbolic links) and fails with a NotRegularError otherwise.
+	OpenRegular(name string) (fs.File, error)
+}
+
+// OpenRegular opens name of fsys for reading, refusing anything but a
+// regular file with an fs.PathError whose Err is a *NotRegularError. An
+// fsys that is a RegularOpener (DirFS, MountFS) opens without blocking
+// and checks the opened file; any other is checked with fs.Stat before
+// the open and with the file's own Stat after.
+func OpenRegular(fsys fs.FS, name string) (fs.File, error) {
+	if r, ok := fsys.(RegularOpener); ok {
+		return r.OpenRegular(name)
+	}
+	info, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, notRegular("open", name, info.Mode())
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRegular(f, name); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// checkRegular closes f and fails unless it is a regular file.
+func checkRegular(f fs.File, name string) error {
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = notRegular("open", name, info.Mode())
+	}
+	if err != nil {
+		f.Close()
+		return err
+	}
+	return nil
+}
+
+// TooLargeError says a file is larger than a reader's limit; nothing of
+// it was kept.
+type TooLargeError struct {
+	// Size is the file's size, or 0 when it is not known (a file that
+	// grew while it was read, a device).
+	Size, Max int64
+}
+
+func (e *TooLargeError) Error() string {
+	if e.Size <= 0 {
+		return fmt.Sprintf("is more than the %s memscope reads", sizeText(e.Max))
+	}
+	return fmt.Sprintf("is %s, more than the %s memscope reads", sizeText(e.Size), sizeText(e.Max))
+}
+
+// sizeText is n bytes for people: "512 bytes", "3.0 MiB".
+func sizeText(n int64) string {
+	units := []string{"KiB", "MiB", "GiB", "TiB"}
+	if n < 1024 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	f, u := float64(n)/1024, 0
+	for f >= 1024 && u < len(units)-1 {
+		f /= 1024
+		u++
+	}
+	return fmt.Sprintf("%.1f %s", f, units[u])
+}
+
+// ReadFileBounded reads the regular file name of fsys (see OpenRegular)
+// when it holds at most max bytes, and fails with an fs.PathError whose
+// Err is a *TooLargeError otherwise: a file that grows while it is read
+// never takes more than max+1 bytes of memory.
+func ReadFileBounded(fsys fs.FS, name string, max int64) ([]byte, error) {
+	f, err := OpenRegular(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readBounded(f, name, max)
+}
+
+// readBounded reads f (name) whole when it holds at most max bytes.
+func readBounded(f fs.File, name string, limit int64) ([]byte, error) {
+	var size int64
+	if info, err := f.Stat(); err == nil {
+		size = info.Size()
+	}
+	if size > limit {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: &TooLargeError{Size: size, Max: limit}}
+	}
+	buf := make([]byte, 0, size+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, max(len(buf), 512))
+		}
+		// Never read past limit+1: one byte more than the limit is
+		// enough to know the file is too large.
+		n, err := f.Read(buf[len(buf):min(int64(cap(buf)), limit+1)])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > limit {
+			return nil, &fs.PathError{Op: "read", Path: name, Err: &TooLargeError{Max: limit}}
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// ReadRegularFile is ReadFileBounded for a path of the operating system
+// (a project's file, an archive given on the command line).
+func ReadRegularFile(name string, max int64) ([]byte, error) {
+	return ReadFileBounded(DirFS(filepath.Dir(name)), filepath.Base(name), max)
+}
+
+// OpenRegularFile is OpenRegular for a path of the operating system.
+func OpenRegularFile(name string) (*os.File, error) {
+	f, err := DirFS(filepath.Dir(name)).(RegularOpener).OpenRegular(filepath.Base(name))
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Path = name
+		}
+		return nil, err
+	}
+	return f.(*os.File), nil
+}
+
+// DirFS is os.DirFS(dir) for files memscope reads: Open never blocks
+// (named pipes open with O_NONBLOCK) and refuses, by the opened
+// descriptor's type, anything but a regular file or a folder, so neither
+// fs.ReadFile nor a walk can hang on a pipe or read a device forever. It
+// implements fs.ReadFileFS, fs.ReadDirFS, fs.StatFS, fs.ReadLinkFS and
+// RegularOpener.
+func DirFS(dir string) fs.FS {
+	return dirFS{base: os.DirFS(dir), dir: dir}
+}
+
+type dirFS struct {
+	base fs.FS
+	dir  string
+}
+
+// join is os.DirFS's name check and join.
+func (d dirFS) join(op, name string) (string, error) {
+	if !fs.ValidPath(name) || runtime.GOOS == "windows" && strings.ContainsAny(name, `\:`) {
+		return "", &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	if d.dir == "" {
+		return "", &fs.PathError{Op: op, Path: name, Err: errors.New("DirFS with empty root")}
+	}
+	return filepath.Join(d.dir, filepath.FromSlash(name)), nil
+}
+
+// open opens name without blocking; it keeps a regular file, and a
+// folder when dirOK.
+func (d dirFS) open(name string, dirOK bool) (fs.File, error) {
+	full, err := d.join("open", name)
+	if err != nil {
+		return nil, err
+	}
+	// Look first: a socket cannot be opened at all, and a device need
+	// not be. The descriptor is checked again below.
+	if info, err := os.Stat(full); err == nil && !info.Mode().IsRegular() && !(dirOK && info.IsDir()) {
+		return nil, notRegular("open", name, info.Mode())
+	}
+	f, err := os.OpenFile(full, os.O_RDONLY|oNonblock, 0)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Path = name
+		}
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !info.Mode().IsRegular() && !(dirOK && info.IsDir()) {
+		f.Close()
+		return nil, notRegular("open", name, info.Mode())
+	}
+	return f, nil
+}
+
+func (d dirFS) Open(name string) (fs.File, error) { return d.open(name, true) }
+
+func (d dirFS) OpenRegular(name string) (fs.File, error) { return d.open(name, false) }
+
+func (d dirFS) ReadFile(name string) ([]byte, error) {
+	f, err := d.open(name, false)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readBounded(f, name, 1<<62)
+}
+
+func (d dirFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	f, err := d.open(name, true)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rd, ok := f.(fs.ReadDirFile)
+	if !ok {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: errors.New("not implemented")}
+	}
+	entries, err := rd.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
+}
+
+func (d dirFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(d.base, name) }
+
+func (d dirFS) ReadLink(name string) (string, error) { return fs.ReadLink(d.base, name) }
+
+func (d dirFS) Lstat(name string) (fs.FileInfo, error) { return fs.Lstat(d.base, name) }
+
+// OpenRegular makes a mounted tree a RegularOpener.
+func (m mountFS) OpenRegular(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	if rel, ok := m.rel(name); ok {
+		return OpenRegular(m.sub, rel)
+	}
+	return OpenRegular(orEmpty(m.root), name)
+}
