@@ -58,9 +58,11 @@ func (t *HistoryTail) read(fsys fs.FS, path string) (HistoryRead, error) {
 		t.hd = newHistoryDecoder(make(map[string]string))
 	}
 	if out.Full {
-		// About 150 bytes a line: one allocation instead of a dozen.
+		// About 150 bytes a line: one allocation instead of a dozen, but
+		// never more than 2^17 entries ahead: a huge file of one line must
+		// not reserve gigabytes.
 		if st, err := fs.Stat(fsys, path); err == nil && st.Size() > 0 {
-			out.Entries = make([]HistoryEntry, 0, min(st.Size()/150+16, 1<<22))
+			out.Entries = make([]HistoryEntry, 0, min(st.Size()/150+16, 1<<17))
 		}
 	}
 	hs := historyScanner{name: path, hd: t.hd}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"runtime"
 	"runtime/metrics"
 	"strings"
 	"testing"
@@ -12,14 +13,19 @@ import (
 	"github.com/memscope/memscope/scripts/hostile/hostilehome"
 )
 
-// heapGuard stops the test binary when its heap passes limit: a read of
-// /dev/zero would otherwise take the machine's memory before any timeout.
+// heapGuard stops the test binary when its heap grows by more than limit
+// over what it held when the test started (after a collection, so an
+// earlier test's garbage does not count): a read of /dev/zero would
+// otherwise take the machine's memory before any timeout.
 func heapGuard(t *testing.T, limit uint64) {
 	t.Helper()
 	stop := make(chan struct{})
 	t.Cleanup(func() { close(stop) })
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	runtime.GC()
+	metrics.Read(s)
+	limit += s[0].Value.Uint64()
 	go func() {
-		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 		for {
 			select {
 			case <-stop:
