@@ -92,9 +92,9 @@ wait_for "plain prompt"
 
 # Help overlay opens and closes.
 keys "?"
-wait_for "any key closes"
-keys j
-wait_gone "any key closes"
+wait_for "any other key closes"
+keys Escape
+wait_gone "any other key closes"
 
 # Live reload: a new history line appears without a keypress.
 printf '%s\n' '{"display":"typed while memscope was open","pastedContents":{},"timestamp":1795349999000,"project":"/home/me/bad"}' >>"$work/home/history.jsonl"
