@@ -4,18 +4,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/memscope/memscope/engine/filehist"
 	"github.com/memscope/memscope/internal/format"
 )
-
-func timeText(t time.Time) string {
-	if t.IsZero() {
-		return "(no time)          "
-	}
-	return t.UTC().Format("2006-01-02 15:04:05")
-}
 
 func printFileHistorySessions(w io.Writer, home string, sessions []filehist.SessionSummary) {
 	fmt.Fprintf(w, "home %s\n", home)
@@ -29,7 +21,7 @@ func printFileHistorySessions(w io.Writer, home string, sessions []filehist.Sess
 		if tr == "" {
 			tr = "(transcript gone)"
 		}
-		fmt.Fprintf(w, "  %s  %s  %3d backups %9s  %s\n", s.SessionID, timeText(s.ModTime), s.Backups, format.Bytes(s.Bytes), tr)
+		fmt.Fprintf(w, "  %s  %s  %3d backups %9s  %s\n", s.SessionID, format.Timestamp(s.ModTime), s.Backups, format.Bytes(s.Bytes), tr)
 	}
 }
 
@@ -85,7 +77,7 @@ func printTurn(w io.Writer, t filehist.FileTurn) {
 	if t.Synthesized {
 		note = "  [snapshot record missing: rebuilt from the previous one and the turn's deltas]"
 	}
-	fmt.Fprintf(w, "  %s  %s  %s%s\n", timeText(t.Time), format.ShortID(t.MessageID), prompt, note)
+	fmt.Fprintf(w, "  %s  %s  %s%s\n", format.Timestamp(t.Time), format.ShortID(t.MessageID), prompt, note)
 	for _, f := range t.Touched {
 		fmt.Fprintf(w, "      %-9s  %-30s %s\n", f.How, f.TrackingPath, versionText(f.Version, f.Absent))
 	}
@@ -121,7 +113,7 @@ func printTrackedFile(w io.Writer, f filehist.TrackedFile, turns []filehist.File
 		if len(ts) > 0 {
 			at = "  turns " + strings.Join(ts, ",")
 		}
-		fmt.Fprintf(w, "    v%-3d %s  %s%s\n", v.Version, timeText(v.BackupTime), state, at)
+		fmt.Fprintf(w, "    v%-3d %s  %s%s\n", v.Version, format.Timestamp(v.BackupTime), state, at)
 	}
 }
 

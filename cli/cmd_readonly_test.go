@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -11,6 +8,7 @@ import (
 	"github.com/memscope/memscope/demo"
 	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/internal/faultfs"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
@@ -31,7 +29,7 @@ func TestWriteCommandsInReadOnlyHome(t *testing.T) {
 			f := &faultfs.FS{Step: faultfs.StepCreateTemp, Persist: true, Err: errno}
 			e.writes = f
 			base := []string{"--home", l.Home, "--project", l.Project("shop-api")}
-			before := snapshotAll(t, l.Home)
+			before := testenv.Files(t, l.Home)
 			tests := []struct {
 				args []string
 				code int
@@ -54,7 +52,7 @@ func TestWriteCommandsInReadOnlyHome(t *testing.T) {
 					t.Errorf("%v: stderr %q does not name the read-only folder %s", tt.args, errb, mem)
 				}
 			}
-			sameTree(t, "after the refused writes", before, snapshotAll(t, l.Home))
+			sameTree(t, "after the refused writes", before, testenv.Files(t, l.Home))
 			f.Heal()
 			for _, args := range [][]string{append([]string{"prune", "--apply"}, base...), append([]string{"undo"}, base...)} {
 				if code := run(e, args); code != 0 {
@@ -63,22 +61,4 @@ func TestWriteCommandsInReadOnlyHome(t *testing.T) {
 			}
 		})
 	}
-}
-
-// snapshotAll reads every file under dir, the journal included.
-func snapshotAll(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		out[p] = string(data)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/memscope/memscope/demo"
 	"github.com/memscope/memscope/internal/faultfs"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
@@ -93,7 +94,7 @@ func TestReadOnlyHome(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m, l := readOnlyModel(t, tt.writes)
 			dir := tt.readOnly(l)
-			before := snapshotDir(t, memDir(l))
+			before := testenv.Files(t, memDir(l))
 			s := screen(m)
 			if got := strings.Contains(s, "READ-ONLY HOME"); got != (dir != "") {
 				t.Fatalf("banner shown %v, want %v:\n%s", got, dir != "", s)
@@ -117,7 +118,7 @@ func TestReadOnlyHome(t *testing.T) {
 				}
 			}
 			m = press(t, m, "8", "enter")
-			if after := snapshotDir(t, memDir(l)); !sameFiles(before, after) {
+			if after := testenv.Files(t, memDir(l)); !sameFiles(before, after) {
 				t.Error("a read-only home was written")
 			}
 		})
@@ -139,24 +140,6 @@ func TestReadOnlyHomePermissions(t *testing.T) {
 	if s := screen(m); !strings.Contains(s, "READ-ONLY HOME — cannot write in "+l.Home) {
 		t.Errorf("no banner naming %s:\n%s", l.Home, s)
 	}
-}
-
-// snapshotDir reads every file under dir.
-func snapshotDir(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		out[p] = string(data)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 func sameFiles(a, b map[string]string) bool {

@@ -6,6 +6,7 @@ package format
 
 import (
 	"fmt"
+	"time"
 	"unicode/utf8"
 
 	"github.com/memscope/memscope/model"
@@ -76,4 +77,13 @@ func ShortID(id string) string {
 		return id
 	}
 	return string([]rune(id)[:shortIDLen])
+}
+
+// Timestamp is a time for a column of file-history times: UTC to the
+// second, or "(no time)" padded to the same width when t is zero.
+func Timestamp(t time.Time) string {
+	if t.IsZero() {
+		return "(no time)          "
+	}
+	return t.UTC().Format("2006-01-02 15:04:05")
 }

@@ -3,6 +3,7 @@ package format
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestBytes(t *testing.T) {
@@ -53,5 +54,15 @@ func TestShortID(t *testing.T) {
 	}
 	if got := ShortID("ab\u202ecdefghij"); strings.ContainsRune(got, '\u202e') {
 		t.Errorf("ShortID kept a bidi control: %q", got)
+	}
+}
+
+func TestTimestamp(t *testing.T) {
+	at := time.Date(2026, 11, 22, 13, 4, 5, 0, time.FixedZone("X", 3600))
+	if got := Timestamp(at); got != "2026-11-22 12:04:05" {
+		t.Errorf("Timestamp = %q", got)
+	}
+	if got := Timestamp(time.Time{}); got != "(no time)          " || len(got) != len(Timestamp(at)) {
+		t.Errorf("zero Timestamp = %q, want the column's width", got)
 	}
 }

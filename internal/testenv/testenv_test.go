@@ -1,6 +1,8 @@
 package testenv
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -35,5 +37,21 @@ func TestSwitch(t *testing.T) {
 				t.Errorf("Calls(0, 1) = %v: a step without calls has nothing to fail", got)
 			}
 		})
+	}
+}
+
+func TestFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "a", ".memscope"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"x.md": "x", "a/.memscope/journal.jsonl": "{}\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := Files(t, dir)
+	if len(got) != 2 || got[filepath.Join(dir, "x.md")] != "x" || got[filepath.Join(dir, "a/.memscope/journal.jsonl")] != "{}\n" {
+		t.Errorf("Files = %v", got)
 	}
 }

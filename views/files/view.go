@@ -3,7 +3,6 @@ package files
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -15,13 +14,6 @@ import (
 
 // clean makes text from transcripts and backups safe to print.
 func clean(s string) string { return text.OneLine(model.SanitizeForTerminal(s)) }
-
-func when(t time.Time) string {
-	if t.IsZero() {
-		return "(no time)          "
-	}
-	return t.UTC().Format("2006-01-02 15:04:05")
-}
 
 func rowText(r Row) string {
 	switch {
@@ -46,14 +38,14 @@ func (m Model) renderRow(r Row, _ bool, width int) string {
 		if tr == "" {
 			tr = "(transcript gone)"
 		}
-		line = fmt.Sprintf("%s  %s  %3d backups %9s  %s", format.ShortID(string(s.SessionID)), when(s.ModTime), s.Backups, text.Bytes(s.Bytes), clean(tr))
+		line = fmt.Sprintf("%s  %s  %3d backups %9s  %s", format.ShortID(string(s.SessionID)), format.Timestamp(s.ModTime), s.Backups, text.Bytes(s.Bytes), clean(tr))
 	case r.Turn != nil:
 		t := r.Turn
 		prompt := clean(t.Prompt)
 		if prompt == "" {
 			prompt = m.styles.Dim.Render("(prompt not in the transcript)")
 		}
-		head := fmt.Sprintf("%s  %s  touched %2d  ", when(t.Time), format.ShortID(t.MessageID), len(t.Touched))
+		head := fmt.Sprintf("%s  %s  touched %2d  ", format.Timestamp(t.Time), format.ShortID(t.MessageID), len(t.Touched))
 		line = head + prompt
 		if t.Synthesized {
 			line += m.styles.Warn.Render("  [snapshot record missing]")
@@ -116,7 +108,7 @@ func (m Model) versionRow(v *filehist.FileVersion) string {
 			}
 		}
 	}
-	return fmt.Sprintf("%sv%-3d %s  %s", mark, v.Version, when(v.BackupTime), state)
+	return fmt.Sprintf("%sv%-3d %s  %s", mark, v.Version, format.Timestamp(v.BackupTime), state)
 }
 
 // crumbs says where the pane is.
@@ -176,7 +168,7 @@ func (m Model) detail(rows int) string {
 		s := r.Session
 		lines = append(lines, m.styles.Bold.Render(m.fit(clean(string(s.SessionID)))),
 			m.fit("transcript "+clean(orNone(s.Transcript))),
-			m.fit(fmt.Sprintf("%d backups, %s; folder modified %s (cleanup goes by this)", s.Backups, text.Bytes(s.Bytes), when(s.ModTime))),
+			m.fit(fmt.Sprintf("%d backups, %s; folder modified %s (cleanup goes by this)", s.Backups, text.Bytes(s.Bytes), format.Timestamp(s.ModTime))),
 			m.styles.Dim.Render(m.fit("enter: turns and files")))
 	case r.Turn != nil:
 		lines = m.turnLines(r.Turn)
