@@ -70,7 +70,7 @@ func runArchive(e *env, opts archiveOptions) (archiveResult, error) {
 	if err != nil {
 		return archiveResult{}, err
 	}
-	rep, err := cleanup.Archive(cleanup.ArchiveOptions{Home: o.home, Items: items, To: dest})
+	rep, err := cleanup.Archive(cleanup.ArchiveOptions{Home: o.home, Items: items, To: dest, Writes: e.writes})
 	if err != nil {
 		return archiveResult{}, err
 	}

@@ -143,7 +143,7 @@ func runCompact(e *env, opts compactOptions) (compactOut, error) {
 		out.Flush = flush.finish(e.now(), &opts.flush)
 	}
 	if opts.out != "" {
-		if err := writeCompacted(sf.disk, opts.out, res.Records); err != nil {
+		if err := writeCompacted(e.writer(), sf.disk, opts.out, res.Records); err != nil {
 			return compactOut{}, err
 		}
 		out.Out, _ = filepath.Abs(opts.out)
@@ -170,7 +170,7 @@ func showCompact(e *env, opts compactOptions, out compactOut) error {
 
 // writeCompacted writes the input transcript followed by records to dst,
 // which must not be the input: the user's transcript is never modified.
-func writeCompacted(src, dst string, records [][]byte) error {
+func writeCompacted(w model.WriteFS, src, dst string, records [][]byte) error {
 	if st, err := os.Stat(dst); err == nil {
 		if in, err2 := os.Stat(src); err2 == nil && os.SameFile(st, in) {
 			return fmt.Errorf("--out %s is the input transcript; memscope never modifies it", dst)
@@ -186,7 +186,7 @@ func writeCompacted(src, dst string, records [][]byte) error {
 	for _, r := range records {
 		data = append(append(data, r...), '\n')
 	}
-	return model.WriteFileAtomic(dst, data, 0o600)
+	return model.WriteFileAtomicWith(w, dst, data, 0o600)
 }
 
 func printCompact(w io.Writer, r compactOut) {

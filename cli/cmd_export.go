@@ -96,7 +96,7 @@ func runExport(e *env, opts exportOptions) (exportResult, error) {
 	if err := checkExportTarget(dst, guard, opts.memory); err != nil {
 		return exportResult{}, err
 	}
-	if err := model.WriteFileAtomic(dst, data, exportPerm); err != nil {
+	if err := model.WriteFileAtomicWith(e.writer(), dst, data, exportPerm); err != nil {
 		return exportResult{}, err
 	}
 	return exportResult{data: data, wrote: dst}, nil

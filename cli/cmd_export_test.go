@@ -5,8 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/memscope/memscope/internal/faultfs"
 	"github.com/memscope/memscope/model"
 )
 
@@ -167,5 +169,26 @@ func TestExportCommandJSONShape(t *testing.T) {
 	if x.Schema != "memscope.session-export/v1" || x.SessionID != exportTestSession || x.Leaf.Source != "last-prompt" || x.Leaf.Line != 37 ||
 		len(x.Conversation) == 0 || x.Conversation[0].Line != 5 || x.Conversation[0].Kind != "user" || strings.Join(x.Models, ",") != "claude-opus-5-5" {
 		t.Errorf("%+v", x)
+	}
+}
+
+// export --out and compact --out write through the command's writer, so a
+// failing disk is reported and leaves no file (the writer seam, not the
+// real OS behind the test's back).
+func TestOutWritesGoThroughTheWriter(t *testing.T) {
+	home, _, _ := exportHome(t)
+	for _, args := range [][]string{
+		{"export", exportTestSession, "--home", home, "--format", "md"},
+		{"compact", exportTestSession, "--home", home, "--manual"},
+	} {
+		e, _, errb := testEnv(t)
+		e.writes = &faultfs.FS{Step: faultfs.StepWrite, Nth: 1, Err: syscall.ENOSPC}
+		dst := filepath.Join(t.TempDir(), "out.txt")
+		if code := run(e, append(args, "--out", dst)); code == 0 || !strings.Contains(errb.String(), "no space left on device") {
+			t.Errorf("%v: exit %d, stderr %q; want the injected ENOSPC", args[0], code, errb)
+		}
+		if _, err := os.Stat(dst); !os.IsNotExist(err) {
+			t.Errorf("%v: %s exists after a failed write (%v)", args[0], dst, err)
+		}
 	}
 }

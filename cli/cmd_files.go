@@ -154,7 +154,7 @@ func runFiles(e *env, f filesOptions) (filesReport, error) {
 	}
 	switch {
 	case f.undo:
-		return filesUndo(o, s)
+		return filesUndo(e, o, s)
 	case f.rewind != "":
 		p, err := filehist.PlanTurnRestore(o.home.FS, s, f.rewind)
 		if err != nil {
@@ -353,7 +353,7 @@ func filesRestore(e *env, o *opened, p *filehist.RestorePlan, f filesOptions) (f
 		}
 		return r, nil
 	}
-	ch, err := filehist.ApplyRestore(o.home.Dir, o.home.FS, p, e.now())
+	ch, err := filehist.ApplyRestoreWith(e.writer(), o.home.Dir, o.home.FS, p, e.now())
 	if err != nil {
 		return filesReport{}, err
 	}
@@ -368,8 +368,8 @@ func filesRestore(e *env, o *opened, p *filehist.RestorePlan, f filesOptions) (f
 	}}, nil
 }
 
-func filesUndo(o *opened, s *filehist.SessionFileHistory) (filesReport, error) {
-	ch, err := filehist.UndoRestore(o.home.Dir, s.SessionID)
+func filesUndo(e *env, o *opened, s *filehist.SessionFileHistory) (filesReport, error) {
+	ch, err := filehist.UndoRestoreWith(e.writer(), o.home.Dir, s.SessionID)
 	if err != nil {
 		return filesReport{}, err
 	}

@@ -85,10 +85,7 @@ func runLint(e *env, opts lintOptions) (lintResult, error) {
 // names are the ones memscope gives its own copies, so none is the
 // user's file. Paths are relative to the memory folder dir, or absolute.
 func removeLeftovers(e *env, dir string, rep lint.Report) ([]string, error) {
-	w := e.writes
-	if w == nil {
-		w = model.OSWriteFS{}
-	}
+	w := e.writer()
 	var removed []string
 	for _, f := range rep.Findings {
 		if f.Kind != lint.Leftover || !lint.IsLeftoverName(filepath.Base(f.Path)) {

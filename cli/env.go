@@ -78,3 +78,12 @@ func absFrom(e *env, p string) (string, error) {
 	}
 	return filepath.Join(wd, p), nil
 }
+
+// writer is what a command writes through: the injected writer, else the
+// real OS. Every write of the CLI takes it, so tests can fail any of them.
+func (e *env) writer() model.WriteFS {
+	if e.writes == nil {
+		return model.OSWriteFS{}
+	}
+	return e.writes
+}
