@@ -13,31 +13,34 @@ import (
 
 var statCommand = &command{
 	name:    "stat",
-	usage:   "memscope stat [--home DIR] [--demo] [--json]",
+	usage:   "memscope stat [--home DIR] [--demo] [--json] [--no-cache]",
 	summary: "inventory of the Claude home: projects, memory, history, pastes, transcripts, and every malformed line",
 	run:     steps(parseStat, runStat, showStat),
 }
 
 // statOptions are stat's flags.
 type statOptions struct {
-	home homeFlags
-	json bool
+	home  homeFlags
+	json  bool
+	cache cacheFlags
 }
 
 func parseStat(e *env, args []string) (statOptions, error) {
 	var opts statOptions
 	fs := newFlags("stat", &opts.home, &opts.json)
+	opts.cache.add(fs)
 	return opts, parseFlags(e, fs, args)
 }
 
-// runStat takes the inventory of the home.
+// runStat takes the inventory of the home. What it read is kept in
+// memscope's cache, so the next run reads only what changed.
 func runStat(e *env, opts statOptions) (inventory.Report, error) {
 	o, err := e.openHome(&opts.home)
 	if err != nil {
 		return inventory.Report{}, err
 	}
 	defer o.close()
-	return inventory.Stat(inventory.Options{Home: o.home, Root: o.root}), nil
+	return inventory.Stat(inventory.Options{Home: o.home, Root: o.root, Cache: e.cache(opts.cache, o)}), nil
 }
 
 // showStat prints what runStat returned, as text or --json.

@@ -54,7 +54,20 @@ func writeFileAtomic(w WriteFS, path string, data []byte, perm fs.FileMode, keep
 	return writeThroughTemp(w, path, perm, modTime, func(t io.Writer) error {
 		_, err := t.Write(data)
 		return err
-	}, w.Rename)
+	}, w.Rename, true)
+}
+
+// WriteCacheFileWith replaces path with data through w as
+// WriteFileAtomicWith does (a reader sees the old file or the new one,
+// never a mix; missing folders are created 0700; the file is 0600), but
+// syncs nothing: it is for memscope's own cache, which may be lost in a
+// crash (its reader checks what it reads) and must not make a command
+// wait for the disk.
+func WriteCacheFileWith(w WriteFS, path string, data []byte) error {
+	return writeThroughTemp(w, path, 0o600, time.Time{}, func(t io.Writer) error {
+		_, err := t.Write(data)
+		return err
+	}, w.Rename, false)
 }
 
 // CreateFileAtomic creates path, which must not exist, with what write
@@ -78,15 +91,16 @@ func CreateFileAtomicWith(w WriteFS, path string, perm fs.FileMode, modTime time
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	return writeThroughTemp(w, path, perm, modTime, write, w.RenameNoReplace)
+	return writeThroughTemp(w, path, perm, modTime, write, w.RenameNoReplace, true)
 }
 
 // writeThroughTemp is the atomic writer's one sequence: the content goes
 // to a temporary file beside path (mode perm, mtime modTime unless zero),
-// is synced and closed, place moves it to path, and the folder is synced.
+// is synced and closed, place moves it to path, and the folder is synced
+// (nothing is synced unless sync).
 // On failure the temporary file is removed, or the error says it could
 // not be.
-func writeThroughTemp(w WriteFS, path string, perm fs.FileMode, modTime time.Time, write func(io.Writer) error, place func(from, to string) error) error {
+func writeThroughTemp(w WriteFS, path string, perm fs.FileMode, modTime time.Time, write func(io.Writer) error, place func(from, to string) error, sync bool) error {
 	dir := filepath.Dir(path)
 	if err := w.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
@@ -112,8 +126,10 @@ func writeThroughTemp(w WriteFS, path string, perm fs.FileMode, modTime time.Tim
 	if err := write(tmp); err != nil {
 		return fail(err)
 	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
+	if sync {
+		if err := tmp.Sync(); err != nil {
+			return fail(err)
+		}
 	}
 	closed = true
 	if err := tmp.Close(); err != nil {
@@ -127,7 +143,9 @@ func writeThroughTemp(w WriteFS, path string, perm fs.FileMode, modTime time.Tim
 	if err := place(tmpName, path); err != nil {
 		return fail(err)
 	}
-	// Best effort: see WriteFileAtomicWith's doc comment.
-	_ = w.SyncDir(dir)
+	if sync {
+		// Best effort: see WriteFileAtomicWith's doc comment.
+		_ = w.SyncDir(dir)
+	}
 	return nil
 }

@@ -1,6 +1,9 @@
 package model
 
 import (
+	"bufio"
+	"fmt"
+	"io"
 	"io/fs"
 )
 
@@ -75,4 +78,46 @@ func (t *HistoryTail) read(fsys fs.FS, path string) (HistoryRead, error) {
 	out.Tail = res
 	t.State = res.State
 	return out, err
+}
+
+// Pending decodes what follows the last complete line Read stopped at,
+// the part Read leaves for later (a write in progress, or a file that
+// ends without a newline), as ReadHistory would: an entry when it
+// parses, else an incomplete-tail problem, with the line numbers a whole
+// read gives. It returns nothing when Read reached the end of the file.
+// It does not move State.
+func (t *HistoryTail) Pending(fsys fs.FS, path string) ([]HistoryEntry, []Problem, error) {
+	f, err := OpenRegular(fsys, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, nil, fmt.Errorf("stat %s: %w", path, err)
+	}
+	if info.Size() <= t.State.Offset {
+		return nil, nil, nil
+	}
+	if t.hd == nil {
+		t.hd = newHistoryDecoder(make(map[string]string))
+	}
+	hs := historyScanner{name: path, hd: t.hd}
+	lr := &LineReader{r: bufio.NewReaderSize(io.NewSectionReader(readerAt(f), t.State.Offset, info.Size()-t.State.Offset), 4096), first: t.State.Offset == 0}
+	var entries []HistoryEntry
+	var probs []Problem
+	for {
+		ln, ok := lr.Next()
+		if !ok {
+			break
+		}
+		ln.Number += t.State.Lines
+		if e, ok := hs.line(ln, &probs); ok {
+			entries = append(entries, e)
+		}
+	}
+	if err := lr.Err(); err != nil {
+		return entries, probs, fmt.Errorf("read %s: %w", path, err)
+	}
+	return entries, probs, nil
 }

@@ -245,8 +245,8 @@ type PasteFile struct {
 	ModTime time.Time   `json:"modTime"`
 	// Refs counts history references to Hash (set by InventoryPastes).
 	Refs int `json:"refs"`
-	// id is the file's inode, as List saw it (PasteVerdicts' key).
-	id FileID
+	// stamp is the file as List saw it (PasteVerdicts' key).
+	stamp FileStamp
 }
 
 // List returns every file of paste-cache and paste-store, sorted by source
@@ -286,7 +286,7 @@ func (c *PasteCache) List() ([]PasteFile, []Problem) {
 				problems = append(problems, Problem{File: p, Kind: ProblemMalformed, Reason: NotRegularReason(info.Mode())})
 				continue
 			}
-			files = append(files, PasteFile{Hash: PasteHash(name), Path: p, Source: src, Size: info.Size(), ModTime: info.ModTime(), id: FileIDOf(info)})
+			files = append(files, PasteFile{Hash: PasteHash(name), Path: p, Source: src, Size: info.Size(), ModTime: info.ModTime(), stamp: StampOf(info)})
 		}
 	}
 	sort.SliceStable(files, func(i, j int) bool {

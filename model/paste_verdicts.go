@@ -7,6 +7,7 @@ import (
 	"hash"
 	"io"
 	"io/fs"
+	"sort"
 	"sync"
 )
 
@@ -26,12 +27,11 @@ type PasteVerdicts struct {
 	hashed    int
 }
 
-// pasteKey identifies one version of one paste file.
+// pasteKey identifies one version of one paste file: its path and its
+// stamp without a head hash (size, mtime, change time, inode).
 type pasteKey struct {
 	path  string
-	size  int64
-	mtime int64
-	id    FileID
+	stamp FileStamp
 }
 
 // pasteVerdict is the part of a PasteResolution that checking a file's
@@ -80,7 +80,7 @@ func (v *PasteVerdicts) check(f fs.File, res *PasteResolution) {
 		res.Status, res.Reason = PasteUnreadable, fmt.Sprintf("stat %s: %v", res.Path, err)
 		return
 	}
-	key := pasteKey{path: res.Path, size: info.Size(), mtime: info.ModTime().UnixNano(), id: FileIDOf(info)}
+	key := pasteKey{path: res.Path, stamp: StampOf(info)}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.lookup(key, res) {
@@ -98,7 +98,7 @@ func (v *PasteVerdicts) check(f fs.File, res *PasteResolution) {
 		return
 	}
 	setPasteVerdict(res, v.sum)
-	if n == key.size {
+	if n == key.stamp.Size {
 		// A file that changed while it was read is not remembered.
 		v.cur[key] = pasteVerdict{status: res.Status, verified: res.Verified, actual: res.Actual, reason: res.Reason}
 	}
@@ -115,7 +115,7 @@ func (v *PasteVerdicts) lookup(key pasteKey, res *PasteResolution) bool {
 		return false
 	}
 	v.cur[key] = vd
-	res.Size = key.size
+	res.Size = key.stamp.Size
 	res.Status, res.Verified, res.Actual, res.Reason = vd.status, vd.verified, vd.actual, vd.reason
 	return true
 }
@@ -127,8 +127,54 @@ func (v *PasteVerdicts) listed(h PasteHash, f PasteFile) (PasteResolution, bool)
 	res := PasteResolution{Hash: h, Source: f.Source, Path: f.Path}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	ok := v.lookup(pasteKey{path: f.Path, size: f.Size, mtime: f.ModTime.UnixNano(), id: f.id}, &res)
+	ok := v.lookup(pasteKey{path: f.Path, stamp: f.stamp}, &res)
 	return res, ok
+}
+
+// PasteVerdict is one remembered verdict as plain data, to keep across
+// runs (memscope's cache): the version of the file it is for, and what
+// checking its content found.
+type PasteVerdict struct {
+	Path     string      `json:"path"`
+	Stamp    FileStamp   `json:"stamp"`
+	Status   PasteStatus `json:"status"`
+	Verified bool        `json:"verified"`
+	Actual   PasteHash   `json:"actual"`
+	Reason   string      `json:"reason"`
+}
+
+// Saved returns the verdicts used or found in the last round (see
+// NextRound), the ones worth keeping, sorted by path. Verdicts whose
+// stamp has no change time are left out: without it a file rewritten to
+// the same size within the mtime's resolution would look the same to a
+// later run (within one run, the round structure keeps them fresh).
+func (v *PasteVerdicts) Saved() []PasteVerdict {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	out := make([]PasteVerdict, 0, len(v.cur))
+	for k, vd := range v.cur {
+		if !k.stamp.Known() {
+			continue
+		}
+		out = append(out, PasteVerdict{Path: k.path, Stamp: k.stamp, Status: vd.status, Verified: vd.verified, Actual: vd.actual, Reason: vd.reason})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// Restore remembers verdicts saved by an earlier run, as if checked in
+// the current round. Each is used only for the version of the file its
+// stamp names, and only when the stamp has a change time.
+func (v *PasteVerdicts) Restore(saved []PasteVerdict) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for _, s := range saved {
+		if !s.Stamp.Known() {
+			continue
+		}
+		s.Stamp.Head, s.Stamp.HeadLen = [32]byte{}, 0
+		v.cur[pasteKey{path: s.Path, stamp: s.Stamp}] = pasteVerdict{status: s.Status, verified: s.Verified, actual: s.Actual, reason: s.Reason}
+	}
 }
 
 // copyBuffer copies r to w through buf. (io.CopyBuffer would let an

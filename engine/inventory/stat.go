@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 
+	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
 )
@@ -82,20 +83,52 @@ type Options struct {
 	Root fs.FS
 	// Workers bounds the transcripts read at once (default: the CPUs).
 	Workers int
+	// Cache keeps what was read across runs (see diskcache): files whose
+	// stamp is unchanged are not read again, history.jsonl is read from
+	// where the last run stopped. nil reads everything.
+	Cache *diskcache.Store
 }
 
 // Stat takes the inventory of a home. Transcripts, the bulk of the bytes,
 // are scanned on all CPUs (one streaming pass per file) while the smaller
-// stores are read.
+// stores are read. With a cache, only what changed since the last run
+// is read, and the answer is the same.
 func Stat(o Options) Report {
 	h := o.Home
 	r := Report{Home: h.Dir, Source: string(h.Source), Demo: h.Source == model.HomeFromDemo, RecordTypes: map[string]int{}}
 	var probs []model.Problem
+	var cache, next *statCache
+	if o.Cache != nil {
+		cache = loadCache(o.Cache, h.Dir)
+		next = &statCache{Transcripts: map[string]cachedTranscript{}, Memory: map[string]cachedMemory{}}
+	} else {
+		cache, next = &statCache{}, &statCache{}
+	}
 
 	// ListProjects reports what FindSessionFiles finds wrong.
 	sf, _ := model.FindSessionFiles(h.FS)
 	summaries := make(chan []model.TranscriptSummary, 1)
-	go func() { summaries <- summarizeAll(h.FS, sf.Transcripts, o.Workers) }()
+	go func() { summaries <- summarizeCached(h.FS, sf.Transcripts, o.Workers, cache.Transcripts, next.Transcripts) }()
+
+	hc, ok := historyCounts{}, false
+	if o.Cache != nil {
+		hc, next.History, ok = readHistoryCached(h.FS, cache.History)
+	}
+	if !ok {
+		hc = readHistory(h.FS)
+	}
+	r.HistoryEntries = hc.entries
+	probs = append(probs, hc.problems...)
+	pastes := make(chan *model.PasteInventory, 1)
+	go func() {
+		v := model.NewPasteVerdicts()
+		v.Restore(cache.Pastes)
+		inv := model.InventoryPasteRefs(h.FS, hc.refs, v)
+		if o.Cache != nil {
+			next.Pastes = v.Saved()
+		}
+		pastes <- inv
+	}()
 
 	projects, p := model.ListProjects(h.FS)
 	probs = append(probs, p...)
@@ -105,36 +138,21 @@ func Stat(o Options) Report {
 			continue
 		}
 		// Counted as read, not kept: a folder may hold a million files.
-		md, p := model.ScanMemoryDir(h.FS, pr.Dir+"/memory", func(f *model.MemoryFile) {
-			r.MemoryFiles++
-			if f.Invalid {
-				r.InvalidMemoryFiles++
-			}
-		})
-		probs = append(probs, p...)
-		if !md.Exists {
+		m := scanMemoryCached(h.FS, pr.Dir+"/memory", cache.Memory, next.Memory)
+		probs = append(probs, m.Problems...)
+		r.MemoryFiles += m.Files
+		r.InvalidMemoryFiles += m.Invalid
+		if !m.Exists {
 			continue
 		}
 		r.MemoryDirs++
-		if md.Index != nil {
-			r.IndexFiles++
-			r.IndexLines += len(md.Index.Lines)
-			r.IndexEntries += len(md.Index.Entries())
-		}
-		_, p = model.ScanMemoryDir(h.FS, pr.Dir+"/memory/team", func(*model.MemoryFile) { r.TeamMemoryFiles++ })
-		probs = append(probs, p...)
+		r.IndexFiles += m.IndexFiles
+		r.IndexLines += m.IndexLines
+		r.IndexEntries += m.IndexEntries
+		r.TeamMemoryFiles += m.Team
 	}
 
-	hist, err := model.ReadHistory(h.FS, model.HistoryPath)
-	// No history.jsonl is normal (only -p runs, or a fresh home).
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		probs = append(probs, model.Problem{File: model.HistoryPath, Kind: model.ProblemUnreadable, Reason: err.Error()})
-	}
-	if hist != nil {
-		r.HistoryEntries = len(hist.Entries)
-		probs = append(probs, hist.Problems...)
-	}
-	inv := model.InventoryPastes(h.FS, hist)
+	inv := <-pastes
 	probs = append(probs, inv.Problems...)
 	s := inv.Summary
 	r.Pastes = Pastes{Referenced: s.Referenced, Resolved: s.Resolved, Missing: s.Missing, HashMismatch: s.HashMismatch,
@@ -171,7 +189,28 @@ func Stat(o Options) Report {
 		}
 	}
 	r.Malformed = sessions.SortProblems(probs)
+	if o.Cache != nil {
+		// A cache that cannot be written costs the next run its speed,
+		// never its answer.
+		_ = diskcache.Save(o.Cache, cacheKind, diskcache.Name(cacheKind, h.Dir), *next)
+	}
 	return r
+}
+
+// readHistory reads history.jsonl whole: its entries, problems and paste
+// references. No history.jsonl is normal (only -p runs, or a fresh home).
+func readHistory(fsys fs.FS) historyCounts {
+	hist, err := model.ReadHistory(fsys, model.HistoryPath)
+	var hc historyCounts
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		hc.problems = append(hc.problems, model.Problem{File: model.HistoryPath, Kind: model.ProblemUnreadable, Reason: err.Error()})
+	}
+	if hist != nil {
+		hc.entries = len(hist.Entries)
+		hc.problems = append(hc.problems, hist.Problems...)
+	}
+	hc.refs = model.PasteRefsOf(hist)
+	return hc
 }
 
 // summarizeAll summarizes transcripts on all CPUs with the sessions

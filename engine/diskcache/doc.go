@@ -1,0 +1,18 @@
+// Package diskcache keeps what memscope computed from a Claude home
+// across runs, so a second `memscope stat` reads only what changed.
+//
+// The cache lives in the user's cache folder ($XDG_CACHE_HOME/memscope,
+// else ~/.cache/memscope; Dir says where, and refuses a folder inside
+// the Claude home), one file per home and kind of result. It is safe to
+// delete at any moment: a file is replaced atomically, never synced (a
+// crash may lose it, nothing more), and read whole; a file that is
+// missing, torn, of another format or build, or fails its checksum is
+// ignored and rebuilt. It is bounded: one file is at most MaxFile, and
+// after each save the folder's oldest files go until it holds at most
+// MaxFiles files and MaxTotal bytes.
+//
+// Entries say which version of which file they came from with a
+// model.FileStamp (size, mtime, change time, inode, a hash of the head),
+// and callers use an entry only when the file's stamp is still the same;
+// the callers own that rule, this package only stores.
+package diskcache
