@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -178,5 +180,69 @@ func TestStatDemoBannerDoesNotClaimAMissingHome(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "embedded demo home") || strings.Contains(out.String(), "no Claude home") {
 		t.Errorf("demo banner:\n%s", out)
+	}
+}
+
+// stat keeps its cache in the user's cache folder ($XDG_CACHE_HOME when
+// set, else ~/.cache), never in the Claude home; --no-cache and the demo
+// home write none; the second run prints what the first did.
+func TestStatCacheFolder(t *testing.T) {
+	cacheFiles := func(dir string) []string {
+		m, _ := filepath.Glob(filepath.Join(dir, "memscope", "scan", "*.cache"))
+		return m
+	}
+	home := "../testdata/home"
+	e, out, errb := testEnv(t)
+	user, _ := e.userHome()
+	if code := run(e, []string{"stat", "--home", home, "--json", "--no-cache"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	first := out.String()
+	if got := cacheFiles(filepath.Join(user, ".cache")); len(got) != 0 {
+		t.Errorf("--no-cache wrote %v", got)
+	}
+	for i := range 2 {
+		out.Reset()
+		if code := run(e, []string{"stat", "--home", home, "--json"}); code != 0 || out.String() != first {
+			t.Errorf("run %d with the cache: exit %d, output differs: %s (%s)", i+1, code, out, errb)
+		}
+	}
+	if got := cacheFiles(filepath.Join(user, ".cache")); len(got) != 1 {
+		t.Errorf("cache files in ~/.cache/memscope/scan: %v, want one", got)
+	}
+	xdg := t.TempDir()
+	e.getenv = func(k string) string {
+		if k == "XDG_CACHE_HOME" {
+			return xdg
+		}
+		return ""
+	}
+	if code := run(e, []string{"stat", "--home", home}); code != 0 || len(cacheFiles(xdg)) != 1 {
+		t.Errorf("with XDG_CACHE_HOME: exit %d, cache files %v", code, cacheFiles(xdg))
+	}
+	demoXDG := t.TempDir()
+	e.getenv = func(k string) string {
+		if k == "XDG_CACHE_HOME" {
+			return demoXDG
+		}
+		return ""
+	}
+	if code := run(e, []string{"stat", "--demo"}); code != 0 || len(cacheFiles(demoXDG)) != 0 {
+		t.Errorf("--demo: exit %d, cache files %v (a new temporary home each run: nothing to keep)", code, cacheFiles(demoXDG))
+	}
+	// A cache folder inside the Claude home is never written.
+	claude := t.TempDir()
+	os.MkdirAll(filepath.Join(claude, "projects"), 0o700)
+	e.getenv = func(k string) string {
+		if k == "XDG_CACHE_HOME" {
+			return claude
+		}
+		return ""
+	}
+	if code := run(e, []string{"stat", "--home", claude}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	if got := cacheFiles(claude); len(got) != 0 {
+		t.Errorf("wrote a cache inside the Claude home: %v", got)
 	}
 }

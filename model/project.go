@@ -44,9 +44,15 @@ func ListProjects(fsys fs.FS) ([]Project, []Problem) {
 // counted, per project slug, newest first: a caller that follows the home
 // updates a project from them (Project.SetTranscripts) when one changes.
 func ListProjectsFiles(fsys fs.FS) ([]Project, map[string][]TranscriptFile, []Problem) {
-	var probs []Problem
-	sf, fprobs := FindSessionFiles(fsys)
-	probs = append(probs, fprobs...)
+	sf, probs := FindSessionFiles(fsys)
+	return ListProjectsFrom(fsys, sf, probs)
+}
+
+// ListProjectsFrom is ListProjectsFiles for a caller that already has
+// FindSessionFiles' answer (sf and its problems, which are returned with
+// the projects'), so the home is walked once.
+func ListProjectsFrom(fsys fs.FS, sf SessionFiles, sfProbs []Problem) ([]Project, map[string][]TranscriptFile, []Problem) {
+	probs := append([]Problem(nil), sfProbs...)
 	bySlug := map[string][]TranscriptFile{}
 	for _, t := range sf.Transcripts {
 		if t.ProjectSlug != "" {

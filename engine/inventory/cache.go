@@ -79,11 +79,12 @@ type stampedScan struct {
 }
 
 // summarizeCached is summarizeAll that takes the summaries of unchanged
-// files from cache and scans the others; next receives what to keep.
-// Without a cache (cache nil) it is summarizeAll.
-func summarizeCached(fsys fs.FS, files []model.TranscriptFile, workers int, cache, next map[string]cachedTranscript) []model.TranscriptSummary {
-	if cache == nil && next == nil {
-		return summarizeAll(fsys, files, workers)
+// files from cache and scans the others; next receives what to keep, and
+// hits counts the summaries taken from cache. Without a cache (next nil)
+// it is summarizeAll.
+func summarizeCached(fsys fs.FS, files []model.TranscriptFile, workers int, cache, next map[string]cachedTranscript) (sums []model.TranscriptSummary, hits int) {
+	if next == nil {
+		return summarizeAll(fsys, files, workers), 0
 	}
 	out := make([]model.TranscriptSummary, len(files))
 	stamps := make([]model.FileStamp, len(files))
@@ -97,6 +98,7 @@ func summarizeCached(fsys fs.FS, files []model.TranscriptFile, workers int, cach
 			if c, ok := cache[t.Path]; ok && c.Stamp.Equal(st) {
 				out[i] = c.Sum
 				next[t.Path] = c
+				hits++
 				continue
 			}
 		}
@@ -110,7 +112,7 @@ func summarizeCached(fsys fs.FS, files []model.TranscriptFile, workers int, cach
 			next[files[i].Path] = cachedTranscript{Stamp: stamps[i], Sum: sum}
 		}
 	}
-	return out
+	return out, hits
 }
 
 // unchanged says the file at name still has the stamp st (checked after
@@ -273,18 +275,18 @@ func scanMemory(fsys fs.FS, dir string) cachedMemory {
 }
 
 // scanMemoryCached is scanMemory answered from cache when the folder's
-// fingerprint is the one cached; next receives what to keep. Without a
-// cache (next nil) it is scanMemory.
-func scanMemoryCached(fsys fs.FS, dir string, cache, next map[string]cachedMemory) cachedMemory {
+// fingerprint is the one cached (hit); next receives what to keep.
+// Without a cache (next nil) it is scanMemory.
+func scanMemoryCached(fsys fs.FS, dir string, cache, next map[string]cachedMemory) (m cachedMemory, hit bool) {
 	if next == nil {
-		return scanMemory(fsys, dir)
+		return scanMemory(fsys, dir), false
 	}
 	print, ok := memoryPrint(fsys, dir)
-	if c, hit := cache[dir]; ok && hit && c.Print == print {
+	if c, in := cache[dir]; ok && in && c.Print == print {
 		next[dir] = c
-		return c
+		return c, true
 	}
-	m := scanMemory(fsys, dir)
+	m = scanMemory(fsys, dir)
 	if ok {
 		// Kept under the fingerprint taken before the scan: a file that
 		// changed meanwhile has another change time now, so the entry can
@@ -292,5 +294,11 @@ func scanMemoryCached(fsys fs.FS, dir string, cache, next map[string]cachedMemor
 		m.Print = print
 		next[dir] = m
 	}
-	return m
+	return m, false
+}
+
+// sameHistory says the history kept is the one loaded: the file was
+// unchanged (nothing to write back).
+func sameHistory(a, b *cachedHistory) bool {
+	return a != nil && b != nil && a.Stamp.Equal(b.Stamp) && a.Tail == b.Tail
 }

@@ -105,10 +105,14 @@ func Stat(o Options) Report {
 		cache, next = &statCache{}, &statCache{}
 	}
 
-	// ListProjects reports what FindSessionFiles finds wrong.
-	sf, _ := model.FindSessionFiles(h.FS)
+	sf, sfProbs := model.FindSessionFiles(h.FS)
 	summaries := make(chan []model.TranscriptSummary, 1)
-	go func() { summaries <- summarizeCached(h.FS, sf.Transcripts, o.Workers, cache.Transcripts, next.Transcripts) }()
+	var kept int
+	go func() {
+		var sums []model.TranscriptSummary
+		sums, kept = summarizeCached(h.FS, sf.Transcripts, o.Workers, cache.Transcripts, next.Transcripts)
+		summaries <- sums
+	}()
 
 	hc, ok := historyCounts{}, false
 	if o.Cache != nil {
@@ -120,25 +124,33 @@ func Stat(o Options) Report {
 	r.HistoryEntries = hc.entries
 	probs = append(probs, hc.problems...)
 	pastes := make(chan *model.PasteInventory, 1)
+	var pastesSame bool
 	go func() {
 		v := model.NewPasteVerdicts()
 		v.Restore(cache.Pastes)
 		inv := model.InventoryPasteRefs(h.FS, hc.refs, v)
 		if o.Cache != nil {
 			next.Pastes = v.Saved()
+			// Nothing hashed, so what is kept is what was loaded, less
+			// any dropped.
+			pastesSame = v.Hashed() == 0 && len(next.Pastes) == len(cache.Pastes)
 		}
 		pastes <- inv
 	}()
 
-	projects, p := model.ListProjects(h.FS)
+	projects, _, p := model.ListProjectsFrom(h.FS, sf, sfProbs)
 	probs = append(probs, p...)
 	r.Projects = len(projects)
+	memKept := 0
 	for _, pr := range projects {
 		if !pr.HasMemory {
 			continue
 		}
 		// Counted as read, not kept: a folder may hold a million files.
-		m := scanMemoryCached(h.FS, pr.Dir+"/memory", cache.Memory, next.Memory)
+		m, hit := scanMemoryCached(h.FS, pr.Dir+"/memory", cache.Memory, next.Memory)
+		if hit {
+			memKept++
+		}
 		probs = append(probs, m.Problems...)
 		r.MemoryFiles += m.Files
 		r.InvalidMemoryFiles += m.Invalid
@@ -189,7 +201,9 @@ func Stat(o Options) Report {
 		}
 	}
 	r.Malformed = sessions.SortProblems(probs)
-	if o.Cache != nil {
+	same := pastesSame && kept == len(sf.Transcripts) && kept == len(cache.Transcripts) &&
+		memKept == len(next.Memory) && memKept == len(cache.Memory) && sameHistory(cache.History, next.History)
+	if o.Cache != nil && !same {
 		// A cache that cannot be written costs the next run its speed,
 		// never its answer.
 		_ = diskcache.Save(o.Cache, cacheKind, diskcache.Name(cacheKind, h.Dir), *next)
