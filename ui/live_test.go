@@ -442,3 +442,26 @@ func TestLivePaneWithTheWatcher(t *testing.T) {
 	l.until(time.Minute, "the new client in the Live pane", func() bool { return strings.Contains(screen(l.m), "pid 4243 idle") })
 	t.Logf("process file → Live pane: %v", time.Since(start))
 }
+
+// With autoCompactEnabled: false in the project's settings, the Live
+// pane says there is no autocompact, where it was turned off, and
+// forecasts the blocking limit instead.
+func TestLivePaneAutocompactOff(t *testing.T) {
+	home := fixedHome(t)
+	mfs := home.FS.(fstest.MapFS)
+	for k, v := range liveFiles(home.Dir) {
+		mfs[k] = v
+	}
+	settings := betaProject + "/.claude/settings.json"
+	root := fstest.MapFS{model.RootName(settings): {Data: []byte(`{"autoCompactEnabled": false}`), Mode: 0o644}}
+	m := loadedModel(t, Options{Home: home, Root: root, Alive: func(pid int) bool { return pid == livePID }}, 120, 40)
+	s := screen(press(t, m, "L"))
+	for _, want := range []string{"no autocompact", "autocompact is off (autoCompactEnabled: false in " + settings, "to the blocking limit", " off "} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the Live pane does not say %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "to autocompact") {
+		t.Errorf("the Live pane forecasts autocompact, which is off:\n%s", s)
+	}
+}

@@ -187,6 +187,35 @@ func MemoryDirResolver(root fs.FS, homeDir, userHome string, getenv func(string)
 	}
 }
 
+// AutocompactResolver returns SessionOptions.Autocompact for a home: the
+// autoCompactEnabled setting in force for a session started in cwd (user,
+// project, local and managed settings, as the client stacks them), read
+// once per folder.
+func AutocompactResolver(root fs.FS, homeDir string) func(cwd string) (bool, string) {
+	type answer struct {
+		on   bool
+		from string
+	}
+	var mu sync.Mutex
+	seen := map[string]answer{}
+	return func(cwd string) (bool, string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if a, ok := seen[cwd]; ok {
+			return a.on, a.from
+		}
+		settings, _ := model.LoadSettings(root, homeDir, cwd, model.ManagedDir)
+		var a answer
+		var from *model.Settings
+		a.on, from = settings.AutoCompactEnabled()
+		if from != nil {
+			a.from = from.Path
+		}
+		seen[cwd] = a
+		return a.on, a.from
+	}
+}
+
 // regularFile checks that name is a regular file (symlinks followed)
 // before it is opened: opening a FIFO blocks until a writer comes, which
 // a status line cannot afford.

@@ -34,6 +34,11 @@ type SessionOptions struct {
 	// AutocompactOff is the autoCompactEnabled: false setting: the
 	// forecast then runs to the blocking level.
 	AutocompactOff bool
+	// Autocompact returns settings.json's autoCompactEnabled for a
+	// session started in cwd and the settings file that set it ("" for
+	// the default, on); nil leaves AutocompactOff alone. It is called
+	// once, with the first cwd a record carries.
+	Autocompact func(cwd string) (on bool, from string)
 	// MemoryDir returns the absolute memory folder of a session started
 	// in cwd (see model.ResolveMemoryLocation); nil tracks no memory
 	// writes. It is called once, with the first cwd a record carries.
@@ -83,6 +88,13 @@ type SessionStatus struct {
 	Window        window.Config       `json:"window"`
 	WindowGuessed bool                `json:"windowGuessed,omitempty"`
 	Thresholds    timeline.Thresholds `json:"thresholds"`
+	// AutocompactOff says the client will not compact on its own
+	// (autoCompactEnabled: false, in AutocompactOffIn when a settings file
+	// said so): Level then never reads autocompact (a context past that
+	// threshold is at the warning level until it blocks) and the forecast
+	// runs to the blocking level.
+	AutocompactOff   bool   `json:"autocompactOff,omitempty"`
+	AutocompactOffIn string `json:"autocompactOffIn,omitempty"`
 	// Context is what the last request put in the window (input + cache
 	// read + cache creation of the last response, as Timeline.Turns
 	// count it), or the client's postTokens when a compaction came
@@ -132,6 +144,10 @@ type Session struct {
 	model      string
 	memDir     string
 	memAsked   bool
+	// acAsked says Autocompact was asked; acOff and acFrom are its answer.
+	acAsked bool
+	acOff   bool
+	acFrom  string
 	started    time.Time
 	last       time.Time
 	records    int
@@ -179,6 +195,11 @@ func (s *Session) Add(rec *model.Record, line []byte) {
 		if d := s.opts.MemoryDir(s.cwd); d != "" {
 			s.memDir = path.Clean(d)
 		}
+	}
+	if !s.acAsked && s.cwd != "" && s.opts.Autocompact != nil {
+		s.acAsked = true
+		on, from := s.opts.Autocompact(s.cwd)
+		s.acOff, s.acFrom = !on, from
 	}
 	if t := rec.Timestamp; !t.IsZero() {
 		if s.started.IsZero() || t.Before(s.started) {
@@ -353,12 +374,23 @@ func (s *Session) Status(now time.Time) SessionStatus {
 	if st.MemoryWrites == nil {
 		st.MemoryWrites = []MemoryWrite{}
 	}
+	off := s.opts.AutocompactOff || s.acOff
+	if off {
+		st.AutocompactOff = true
+		if s.acOff {
+			st.AutocompactOffIn = s.acFrom
+		}
+	}
 	if s.contextKnown {
 		st.Level = w.Level(s.context)
+		if off && st.Level == window.LevelAutocompact {
+			// Nothing happens at that threshold without autocompact.
+			st.Level = window.LevelWarning
+		}
 		st.Fill = float64(s.context) / float64(w.ContextWindow)
 	}
 	target, at := window.LevelAutocompact, w.AutocompactAt()
-	if s.opts.AutocompactOff {
+	if off {
 		target, at = window.LevelBlocked, w.BlockedAt()
 	}
 	contexts := make([]window.Tokens, len(s.recent))

@@ -40,7 +40,9 @@ func TestSessionContextLevelsAndForecast(t *testing.T) {
 		{"warning", SessionOptions{}, []int64{140000, 150000}, 150000, window.LevelWarning, "2@autocompact", 200000},
 		{"at autocompact", SessionOptions{}, []int64{160000, 170000}, 170000, window.LevelAutocompact, "0@autocompact", 200000},
 		{"blocked", SessionOptions{}, []int64{170000, 178000}, 178000, window.LevelBlocked, "0@autocompact", 200000},
-		{"autocompact off runs to blocking", SessionOptions{AutocompactOff: true}, []int64{160000, 170000}, 170000, window.LevelAutocompact, "1@blocked", 200000},
+		// Past the autocompact threshold with autocompact off nothing
+		// happens until the blocking level: the level stays warning.
+		{"autocompact off runs to blocking", SessionOptions{AutocompactOff: true}, []int64{160000, 170000}, 170000, window.LevelWarning, "1@blocked", 200000},
 		// The override lowers autocompact to 50 % of 180000.
 		{"env override", SessionOptions{Getenv: env(window.EnvAutocompactPct, "50")}, []int64{60000, 80000}, 80000, window.LevelWarning, "1@autocompact", 200000},
 		{"shrinking has no forecast", SessionOptions{}, []int64{120000, 110000}, 110000, window.LevelOK, "none", 200000},

@@ -36,7 +36,9 @@ type Options struct {
 	BlockLookback time.Duration
 	// Session configures each session's state. When its MemoryDir is nil
 	// and Root is set, the client's rules find the memory folder
-	// (MemoryDirResolver with Session.Getenv).
+	// (MemoryDirResolver with Session.Getenv); when its Autocompact is nil
+	// and Root is set, the settings files say whether autocompact is on
+	// (AutocompactResolver).
 	Session SessionOptions
 }
 
@@ -119,6 +121,9 @@ func NewTracker(o Options) *Tracker {
 	}
 	if o.Session.MemoryDir == nil && o.Root != nil {
 		o.Session.MemoryDir = MemoryDirResolver(o.Root, o.Home.Dir, "", o.Session.Getenv)
+	}
+	if o.Session.Autocompact == nil && o.Root != nil {
+		o.Session.Autocompact = AutocompactResolver(o.Root, o.Home.Dir)
 	}
 	return &Tracker{o: o, at: map[string]int{}, files: map[string]*followed{}, memory: map[string]MemoryState{}}
 }

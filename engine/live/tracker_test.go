@@ -261,3 +261,36 @@ func TestTrackerEmptyHomes(t *testing.T) {
 		})
 	}
 }
+
+// A project whose settings say autoCompactEnabled: false has no
+// autocompact: the status says so and where, the forecast runs to the
+// blocking level, and the level past the autocompact threshold stays
+// warning. Another project of the same home keeps autocompact.
+func TestTrackerAutocompactOff(t *testing.T) {
+	h := newLiveHome(t)
+	writeFile(t, h.proj, ".claude/settings.json", `{"autoCompactEnabled": false}`)
+	s := newScript("s1", filepath.ToSlash(h.proj), now.Add(-30*time.Minute))
+	s.user("start")
+	s.answer("a", 150000)
+	s.answer("b", 170000)
+	h.put(h.transcript(), s.String(), now.Add(-time.Minute))
+	p := newScript("p1", "/w/batch", now.Add(-2*time.Minute))
+	p.user("go")
+	p.answer("p1", 150000)
+	p.answer("p2", 170000)
+	h.put("projects/-w-batch/p1.jsonl", p.String(), now.Add(-time.Minute))
+
+	snap := h.tracker.Refresh()
+	st, ok := snap.Session("s1")
+	want := filepath.ToSlash(filepath.Join(h.proj, ".claude", "settings.json"))
+	if !ok || !st.AutocompactOff || st.AutocompactOffIn != want {
+		t.Fatalf("s1: autocompact off %v in %q, want off in %s", st.AutocompactOff, st.AutocompactOffIn, want)
+	}
+	if st.Level != window.LevelWarning || st.Forecast.Target != window.LevelBlocked || !st.Forecast.OK || st.Forecast.Turns != 1 {
+		t.Errorf("s1: level %s, forecast %+v; want warning and one turn to blocked", st.Level, st.Forecast)
+	}
+	ps, ok := snap.Session("p1")
+	if !ok || ps.AutocompactOff || ps.Level != window.LevelAutocompact || ps.Forecast.Target != window.LevelAutocompact {
+		t.Errorf("p1 (no such setting): off %v level %s forecast %+v; want autocompact on", ps.AutocompactOff, ps.Level, ps.Forecast)
+	}
+}

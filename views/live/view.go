@@ -51,6 +51,11 @@ func (v *view) renderRow(r Row, selected bool, width int) string {
 			level = "unknown"
 		}
 		next = forecastShort(st.Forecast)
+		if st.AutocompactOff {
+			// No autocompact: the column says so; the detail has the
+			// turns left before the blocking limit.
+			next = "off"
+		}
 		if !st.LastActivity.IsZero() {
 			active = text.Ago(v.now, st.LastActivity)
 		}
@@ -183,8 +188,19 @@ func (m Model) detail(r Row) []string {
 	}
 	lines = append(lines, m.meter(s, max(w-2, 10)))
 	th := s.Thresholds
-	lines = append(lines, st.Dim.Render(text.Truncate(fmt.Sprintf("%s: warning %s │ autocompact %s │ blocked %s", win,
-		text.Tokens(int64(th.Warning)), text.Tokens(int64(th.Autocompact)), text.Tokens(int64(th.Blocked))), w)))
+	ac := "autocompact " + text.Tokens(int64(th.Autocompact))
+	if s.AutocompactOff {
+		ac = "no autocompact"
+	}
+	lines = append(lines, st.Dim.Render(text.Truncate(fmt.Sprintf("%s: warning %s │ %s │ blocked %s", win,
+		text.Tokens(int64(th.Warning)), ac, text.Tokens(int64(th.Blocked))), w)))
+	if s.AutocompactOff {
+		why := "autocompact is off (autoCompactEnabled: false"
+		if s.AutocompactOffIn != "" {
+			why += " in " + model.SanitizeLine(s.AutocompactOffIn)
+		}
+		lines = append(lines, st.Warn.Render(text.Truncate(why+"): the client will not compact on its own; /compact by hand before the blocking limit", w)))
+	}
 
 	turns := fmt.Sprintf("%d turns · %d since the last compaction · %s", s.Turns, s.TurnsSinceCompaction, forecastLong(s.Forecast))
 	lines = append(lines, text.Truncate(turns, w))
@@ -213,7 +229,10 @@ func (m Model) meter(s *englive.SessionStatus, width int) string {
 	st := m.v.styles
 	win := int64(max(s.Window.ContextWindow, 1))
 	at := func(t window.Tokens) int { return min(int(int64(t)*int64(width)/win), width-1) }
-	marks := map[int]bool{at(s.Thresholds.Warning): true, at(s.Thresholds.Autocompact): true, at(s.Thresholds.Blocked): true}
+	marks := map[int]bool{at(s.Thresholds.Warning): true, at(s.Thresholds.Blocked): true}
+	if !s.AutocompactOff {
+		marks[at(s.Thresholds.Autocompact)] = true
+	}
 	fill := 0
 	if s.ContextKnown {
 		fill = min(int(int64(s.Context)*int64(width)/win), width)
