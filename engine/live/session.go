@@ -148,9 +148,9 @@ type Session struct {
 	acAsked bool
 	acOff   bool
 	acFrom  string
-	started    time.Time
-	last       time.Time
-	records    int
+	started time.Time
+	last    time.Time
+	records int
 
 	turns      int
 	since      int         // turns since the last compaction
