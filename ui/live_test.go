@@ -109,7 +109,20 @@ func liveFiles(homeDir string) map[string]*fstest.MapFile {
 	file := func(s string, at time.Time) *fstest.MapFile {
 		return &fstest.MapFile{Data: []byte(s), Mode: 0o644, ModTime: at}
 	}
+	// Two subagents of the interactive session: one still exploring, one
+	// whose meta file says it finished.
+	agent := func(id string, at time.Time, context int) string {
+		a := &liveLines{session: liveSession, cwd: betaProject}
+		a.prompt(at, "look around")
+		a.answer(at.Add(10*time.Second), id, context, "")
+		return strings.ReplaceAll(a.b.String(), `"isSidechain":false`, `"isSidechain":true`)
+	}
+	subs := "projects/" + liveSlug + "/" + liveSession + "/subagents/"
 	return map[string]*fstest.MapFile{
+		subs + "agent-a0e1.jsonl":     file(agent("x1", testNow.Add(-40*time.Second), 23000), testNow.Add(-30*time.Second)),
+		subs + "agent-a0e1.meta.json": file(`{"agentType":"Explore","isBuiltIn":true,"description":"Find where the flaky test seeds its clock","model":"claude-haiku-5","finished":false}`, testNow.Add(-40*time.Second)),
+		subs + "agent-b7f2.jsonl":     file(agent("x2", testNow.Add(-20*time.Minute), 41000), testNow.Add(-19*time.Minute)),
+		subs + "agent-b7f2.meta.json": file(`{"agentType":"general-purpose","description":"Run the suite twice","finished":true}`, testNow.Add(-19*time.Minute)),
 		fmt.Sprintf("sessions/%d.json", livePID):               file(fmt.Sprintf(`{"pid":%d,"sessionId":%q,"cwd":%q,"startedAt":"2026-11-22T11:20:00Z","status":"busy"}`, livePID, liveSession, betaProject), testNow.Add(-time.Minute)),
 		"sessions/999.json":                                    file(fmt.Sprintf(`{"pid":999,"sessionId":"gone","cwd":%q,"startedAt":"2026-11-21T08:00:00Z","status":"idle"}`, betaProject), testNow.Add(-20*time.Hour)),
 		"projects/" + liveSlug + "/" + liveSession + ".jsonl":  file(l.b.String(), testNow.Add(-time.Minute)),
@@ -293,7 +306,8 @@ func TestLiveJumpsToCompactionInReplay(t *testing.T) {
 // session in Replay at its last step.
 func TestLiveOpensAnotherProjectsSession(t *testing.T) {
 	d := newDiskLive(t)
-	m := press(t, d.model(120, 40), "L", "j", "enter")
+	// The second row is the session's running subagent.
+	m := press(t, d.model(120, 40), "L", "j", "j", "enter")
 	if m.data.open != "-home-me-app" {
 		t.Fatalf("enter opened project %q", m.data.open)
 	}
@@ -301,7 +315,7 @@ func TestLiveOpensAnotherProjectsSession(t *testing.T) {
 		t.Fatalf("enter: focus %d, timeline %v", m.focus, tl)
 	}
 	mustShow(t, m, "step 1/1", "/home/me/app")
-	m = press(t, m, "L", "j", "c")
+	m = press(t, m, "L", "j", "j", "c")
 	mustShow(t, m, "has not compacted yet")
 }
 

@@ -70,9 +70,11 @@ type reloadTickMsg struct {
 }
 
 // startWatchCmd watches the home folder, projects/*, their memory folders,
-// the paste cache and sessions/ (the running clients' process files, for
-// the Live pane). One goroutine reads fsnotify and exits when the
-// watcher is closed (its channels close).
+// their session folders and the subagents/ folders in them (the running
+// subagents' transcripts, for the Live pane and the open session), the
+// paste cache and sessions/ (the running clients' process files, for the
+// Live pane). One goroutine reads fsnotify and exits when the watcher is
+// closed (its channels close).
 func startWatchCmd(home string) tea.Cmd {
 	return func() tea.Msg {
 		fw, err := fsnotify.NewWatcher()
@@ -89,6 +91,7 @@ func startWatchCmd(home string) tea.Cmd {
 					dirs = append(dirs, s)
 				}
 			}
+			dirs = append(dirs, sessionFolders(p)...)
 		}
 		for _, d := range dirs {
 			fw.Add(d) // missing folders are fine: nothing to watch yet
@@ -153,10 +156,30 @@ func (w *watcher) take() fileChangedMsg {
 	return msg
 }
 
+// sessionFolders are the session folders of the project folder p
+// (projects/<slug>/<session id>/, which hold tool results and
+// subagents/) and their subagents/ folders that exist.
+func sessionFolders(p string) []string {
+	var dirs []string
+	entries, _ := os.ReadDir(p)
+	for _, e := range entries {
+		if !e.IsDir() || e.Name() == "memory" || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		d := filepath.Join(p, e.Name())
+		dirs = append(dirs, d)
+		if st, err := os.Stat(filepath.Join(d, "subagents")); err == nil && st.IsDir() {
+			dirs = append(dirs, filepath.Join(d, "subagents"))
+		}
+	}
+	return dirs
+}
+
 // watchNew adds a folder created after the start that startWatchCmd
 // would have watched: sessions/, a project folder (Claude Code's first
-// run in a project), its memory folder, or a memory sub-folder. A project folder
-// and its memory folder can appear together, so both are tried.
+// run in a project), its memory folder or a memory sub-folder, a session
+// folder or its subagents/ folder (the first subagent of a session). A
+// folder and the one inside it can appear together, so both are tried.
 func (w *watcher) watchNew(p string) {
 	if p == filepath.Join(w.home, "sessions") {
 		w.w.Add(p) // the first client to run made it
@@ -167,15 +190,20 @@ func (w *watcher) watchNew(p string) {
 		return
 	}
 	parts := strings.Split(filepath.ToSlash(rel), "/")
-	if len(parts) > 3 || len(parts) >= 2 && parts[1] != "memory" {
+	memory := len(parts) >= 2 && parts[1] == "memory"
+	subagents := len(parts) == 3 && !memory && parts[2] == "subagents"
+	if len(parts) > 3 || len(parts) == 3 && !memory && !subagents {
 		return
 	}
 	if st, err := os.Stat(p); err != nil || !st.IsDir() {
 		return
 	}
 	w.w.Add(p)
-	if len(parts) == 1 {
+	switch {
+	case len(parts) == 1:
 		w.w.Add(filepath.Join(p, "memory")) // missing is fine: its Create comes later
+	case len(parts) == 2 && !memory:
+		w.w.Add(filepath.Join(p, "subagents"))
 	}
 }
 

@@ -282,3 +282,78 @@ func TestWatchSeesProjectsCreatedLater(t *testing.T) {
 		}
 	}
 }
+
+// waitEvent writes the file want (through write, with the attempt's
+// number) until the watcher w reports it: a folder is watched once its
+// own Create event has been handled. The limit is on waiting, not an
+// assertion about speed.
+func waitEvent(t *testing.T, w *watcher, want string, write func(i int)) {
+	t.Helper()
+	got := make(chan struct{})
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			msg, ok := w.next()().(fileChangedMsg)
+			if !ok {
+				return
+			}
+			if slices.Contains(msg.paths, want) {
+				close(got)
+				return
+			}
+			select {
+			case <-stop:
+				return
+			default:
+			}
+		}
+	}()
+	deadline := time.After(30 * time.Second)
+	for i := 0; ; i++ {
+		write(i)
+		select {
+		case <-got:
+			return
+		case <-deadline:
+			t.Fatalf("no event for %s", want)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// Subagent transcripts are watched: in a session folder that existed at
+// the start, and in a subagents/ folder made later, in a session folder
+// made later.
+func TestWatchSeesSubagents(t *testing.T) {
+	home := t.TempDir()
+	proj := filepath.Join(home, "projects", "-tmp-app")
+	old := filepath.Join(proj, "s-old", "subagents")
+	if err := os.MkdirAll(old, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	started := startWatchCmd(home)().(watchStartedMsg)
+	if started.err != nil {
+		t.Fatal(started.err)
+	}
+	w := started.w
+	defer w.Close()
+	appendLine := func(p string) func(int) {
+		return func(i int) {
+			f, err := os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(f, "{\"n\":%d}\n", i)
+			f.Close()
+		}
+	}
+	first := filepath.Join(old, "agent-a1.jsonl")
+	waitEvent(t, w, first, appendLine(first))
+	later := filepath.Join(proj, "s-new", "subagents")
+	if err := os.MkdirAll(later, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	second := filepath.Join(later, "agent-b2.jsonl")
+	waitEvent(t, w, second, appendLine(second))
+}

@@ -117,6 +117,9 @@ type SessionStatus struct {
 	Compactions     []Compaction  `json:"compactions"`
 	MemoryDir       string        `json:"memoryDir,omitempty"`
 	MemoryWrites    []MemoryWrite `json:"memoryWrites"`
+	// Subagents are the session's subagents, running ones first, then
+	// the latest written (set by the Tracker).
+	Subagents []Subagent `json:"subagents,omitempty"`
 	Started         time.Time     `json:"started,omitzero"`
 	LastActivity    time.Time     `json:"lastActivity,omitzero"`
 	Records         int           `json:"records"`

@@ -89,8 +89,10 @@ func PasteStates(inv *model.PasteInventory) map[model.PasteHash]model.PasteStatu
 type followed struct {
 	file model.TranscriptFile
 	tail model.TailState
-	// sess is the state of a main transcript; nil for a subagent's.
+	// sess is the state of a main transcript; nil for a subagent's,
+	// whose own state is agent.
 	sess  *Session
+	agent *agentState
 	usage []UsageEntry
 	// first is the earliest timestamp read, which orders files for the
 	// block's deduplication as ccusage orders them.
@@ -288,7 +290,15 @@ func (t *Tracker) snapshot() Snapshot {
 		snap.Block = &bs[len(bs)-1]
 	}
 
-	// Statuses and memory folders of the running sessions.
+	// Statuses and memory folders of the running sessions, with their
+	// subagents.
+	agents := map[string][]*followed{} // "slug/session" → its subagents
+	for _, f := range t.files {
+		if f.agent != nil {
+			k := f.file.ProjectSlug + "/" + f.file.SessionID
+			agents[k] = append(agents[k], f)
+		}
+	}
 	dirs := map[string]bool{}
 	for _, r := range run.Sessions {
 		f := t.files[r.Transcript]
@@ -301,6 +311,11 @@ func (t *Tracker) snapshot() Snapshot {
 			continue
 		}
 		st := f.sess.Status(now)
+		for _, a := range agents[f.file.ProjectSlug+"/"+f.file.SessionID] {
+			a.agent.readMeta(t.o.Home.FS, a.file.Path)
+			st.Subagents = append(st.Subagents, a.agent.status(a.file, now))
+		}
+		sortSubagents(st.Subagents)
 		snap.Sessions = append(snap.Sessions, st)
 		if st.MemoryDir != "" {
 			dirs[st.MemoryDir] = true
@@ -353,6 +368,8 @@ func (t *Tracker) follow(f model.TranscriptFile, parent *Session, cutoff time.Ti
 		fw = &followed{}
 		if f.Kind == model.TranscriptMain {
 			fw.sess = NewSession(f.Path, t.o.Session)
+		} else {
+			fw.agent = &agentState{}
 		}
 		t.files[f.Path] = fw
 	}
@@ -367,8 +384,11 @@ func (t *Tracker) follow(f model.TranscriptFile, parent *Session, cutoff time.Ti
 		res, err := model.TailTranscript(t.o.Home.FS, f.Path, fw.tail, ScanOptions, func(rec *model.Record, line []byte) error {
 			if fw.sess != nil {
 				fw.sess.Add(rec, line)
-			} else if parent != nil {
-				parent.AddUsage(rec)
+			} else {
+				fw.agent.add(rec)
+				if parent != nil {
+					parent.AddUsage(rec)
+				}
 			}
 			if e, ok := UsageOf(rec); ok && !e.Time.Before(cutoff) {
 				fw.usage = append(fw.usage, e)
@@ -391,6 +411,8 @@ func (t *Tracker) follow(f model.TranscriptFile, parent *Session, cutoff time.Ti
 		// Replaced, truncated or rewritten: start this file over.
 		if fw.sess != nil {
 			fw.sess.Reset()
+		} else {
+			fw.agent = &agentState{}
 		}
 		fw.usage, fw.first = nil, time.Time{}
 	}

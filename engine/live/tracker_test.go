@@ -294,3 +294,62 @@ func TestTrackerAutocompactOff(t *testing.T) {
 		t.Errorf("p1 (no such setting): off %v level %s forecast %+v; want autocompact on", ps.AutocompactOff, ps.Level, ps.Forecast)
 	}
 }
+
+// A running session's subagents are in its status: running while their
+// meta file does not say finished (or, with none, while their transcript
+// was written in the last SubagentQuiet), with their own context and
+// tokens; one that starts later is seen by Update.
+func TestTrackerSubagents(t *testing.T) {
+	h := newLiveHome(t)
+	s := newScript("s1", filepath.ToSlash(h.proj), now.Add(-30*time.Minute))
+	s.user("start")
+	s.answer("a", 100000)
+	h.put(h.transcript(), s.String(), now.Add(-time.Minute))
+	sub := func(id string, ctx int64, at time.Time) string {
+		a := newScript("s1", filepath.ToSlash(h.proj), at)
+		a.user("look")
+		a.answer(id, ctx)
+		a.answer(id+"b", ctx+1000)
+		return a.String()
+	}
+	dir := "projects/" + h.slug + "/s1/subagents/"
+	h.put(dir+"agent-run.jsonl", sub("r", 20000, now.Add(-2*time.Minute)), now.Add(-20*time.Second))
+	h.put(dir+"agent-run.meta.json", `{"agentType":"Explore","description":"find the seed","finished":false}`, now.Add(-2*time.Minute))
+	h.put(dir+"agent-done.jsonl", sub("d", 30000, now.Add(-9*time.Minute)), now.Add(-8*time.Minute))
+	h.put(dir+"agent-done.meta.json", `{"agentType":"Plan","finished":true}`, now.Add(-8*time.Minute))
+	// No meta file: an older client; quiet for longer than SubagentQuiet.
+	h.put(dir+"agent-old.jsonl", sub("o", 40000, now.Add(-10*time.Minute)), now.Add(-SubagentQuiet-time.Minute))
+
+	st, ok := h.tracker.Refresh().Session("s1")
+	if !ok || len(st.Subagents) != 3 {
+		t.Fatalf("s1 subagents %+v", st.Subagents)
+	}
+	r := st.Subagents[0]
+	if r.AgentID != "run" || !r.Running || r.AgentType != "Explore" || r.Description != "find the seed" || r.Responses != 2 || r.Context != 21000 || r.Tokens != 20100+21100 {
+		t.Errorf("the running subagent %+v", r)
+	}
+	for _, a := range st.Subagents[1:] {
+		if a.Running {
+			t.Errorf("%s runs: %+v", a.AgentID, a)
+		}
+	}
+	// Not running: the latest written first.
+	if st.Subagents[1].AgentID != "old" || st.Subagents[1].Finished || st.Subagents[2].AgentID != "done" || !st.Subagents[2].Finished {
+		t.Errorf("the subagents at rest %+v", st.Subagents[1:])
+	}
+
+	// A new subagent starts, the running one finishes.
+	h.clock = now.Add(30 * time.Second)
+	h.put(dir+"agent-new.jsonl", sub("n", 5000, now), now.Add(25*time.Second))
+	h.put(dir+"agent-run.meta.json", `{"agentType":"Explore","description":"find the seed","finished":true}`, now.Add(26*time.Second))
+	st, _ = h.tracker.Update(dir+"agent-new.jsonl", dir+"agent-run.meta.json").Session("s1")
+	var running []string
+	for _, a := range st.Subagents {
+		if a.Running {
+			running = append(running, a.AgentID)
+		}
+	}
+	if len(st.Subagents) != 4 || strings.Join(running, ",") != "new" {
+		t.Errorf("after the update: %d subagents, running %v", len(st.Subagents), running)
+	}
+}

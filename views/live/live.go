@@ -27,7 +27,8 @@ import (
 	"github.com/memscope/memscope/views/msgs"
 )
 
-// Row is one running session.
+// Row is one running session, or one running subagent of the session
+// above it (Agent set; Run, Status and Memory are its session's).
 type Row struct {
 	Run englive.Running
 	// Status is where the session stands; nil until its transcript has a
@@ -36,6 +37,9 @@ type Row struct {
 	// Memory is the state of the session's memory folder; nil when it is
 	// not followed (auto memory off, or no transcript yet).
 	Memory *englive.MemoryState
+	// Agent is the running subagent this row shows, under its session;
+	// nil on the session's own row.
+	Agent *englive.Subagent
 }
 
 // Data is one snapshot as the pane shows it.
@@ -49,7 +53,7 @@ type Data struct {
 
 // FromSnapshot arranges a tracker's snapshot for the pane: one row per
 // running session, in the snapshot's order, with its status and memory
-// folder.
+// folder, each followed by a row per subagent of it still running.
 func FromSnapshot(s englive.Snapshot) Data {
 	d := Data{Block: s.Block, Stale: len(s.Stale)}
 	mem := map[string]*englive.MemoryState{}
@@ -67,8 +71,26 @@ func FromSnapshot(s englive.Snapshot) Data {
 			row.Memory = mem[st.MemoryDir]
 		}
 		d.Rows = append(d.Rows, row)
+		if row.Status == nil {
+			continue
+		}
+		for i := range row.Status.Subagents {
+			if a := &row.Status.Subagents[i]; a.Running {
+				sub := row
+				sub.Agent = a
+				d.Rows = append(d.Rows, sub)
+			}
+		}
 	}
 	return d
+}
+
+// agentID is the subagent a row shows, "" for a session's row.
+func (r Row) agentID() string {
+	if r.Agent == nil {
+		return ""
+	}
+	return r.Agent.AgentID
 }
 
 // view is what rendering needs besides a row: shared by pointer with the
@@ -94,7 +116,13 @@ type Model struct {
 func New(keys keymap.KeyMap, st style.Styles) Model {
 	v := &view{styles: st}
 	m := Model{keys: keys, v: v}
-	m.list = list.New(keys, st, func(r Row) string { return r.Run.SessionID + " " + r.Run.CWD + " " + project(r) })
+	m.list = list.New(keys, st, func(r Row) string {
+		s := r.Run.SessionID + " " + r.Run.CWD + " " + project(r)
+		if a := r.Agent; a != nil {
+			s += " " + a.AgentID + " " + a.AgentType + " " + a.Description
+		}
+		return s
+	})
 	m.list.Empty = "no Claude Code session is running in this home"
 	return m
 }
@@ -111,8 +139,9 @@ func (m *Model) SetData(d Data, now time.Time) {
 	m.list.SetItems(d.Rows)
 	if had {
 		for i, r := range d.Rows {
-			if r.Run.SessionID == sel.Run.SessionID {
+			if r.Run.SessionID == sel.Run.SessionID && r.agentID() == sel.agentID() {
 				m.list.Select(i)
+				break
 			}
 		}
 	}
@@ -229,6 +258,7 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "⟲", Means: fmt.Sprintf("the session compacted in the last %d minutes", int(recent.Minutes()))},
 		{Mark: "█ ░", Means: "the context used / left of the session's window"},
 		{Mark: "│", Means: "on the meter: the warning, autocompact and blocking levels"},
+		{Mark: "└", Means: "a subagent of the session above, still running: its type, context, tokens, last write and task"},
 		{Mark: "5-hour block", Means: "the current usage block, counted as ccusage blocks does"},
 	}
 }

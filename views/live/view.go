@@ -34,6 +34,9 @@ func project(r Row) string {
 const headerFormat = "  %-8s  %-15s %5s  %-11s %-10s %8s  %s"
 
 func (v *view) renderRow(r Row, selected bool, width int) string {
+	if r.Agent != nil {
+		return v.renderAgent(*r.Agent, width)
+	}
 	proc := "-p run"
 	if r.Run.Kind == englive.RunInteractive {
 		proc = fmt.Sprintf("pid %d", r.Run.PID)
@@ -75,6 +78,58 @@ func (v *view) renderRow(r Row, selected bool, width int) string {
 		}
 	}
 	return line
+}
+
+// renderAgent is a running subagent's row, under its session's: its
+// type and task, its own context, tokens and last write.
+func (v *view) renderAgent(a englive.Subagent, width int) string {
+	name := a.AgentType
+	if name == "" {
+		name = "agent " + short(a.AgentID)
+	}
+	ctx := "—"
+	if a.Responses > 0 {
+		ctx = text.Tokens(int64(a.Context))
+	}
+	head := fmt.Sprintf("    └ %-18s ctx %-6s %6s tokens %8s  ", text.Truncate(model.SanitizeLine(name), 18), ctx,
+		text.Tokens(a.Tokens), text.Ago(v.now, a.LastWrite))
+	return v.styles.Dim.Render(head + text.Truncate(model.SanitizeLine(a.Description), max(width-lipgloss.Width(head), 8)))
+}
+
+// agentLines are the session's subagents in the detail: how many ran,
+// and the selected (else each running) one's figures.
+func (m Model) agentLines(r Row) []string {
+	st, w, s := m.v.styles, m.width, r.Status
+	if len(s.Subagents) == 0 {
+		return nil
+	}
+	running := 0
+	for _, a := range s.Subagents {
+		if a.Running {
+			running++
+		}
+	}
+	lines := []string{text.Truncate(fmt.Sprintf("subagents: %d running, %d in all", running, len(s.Subagents)), w)}
+	for _, a := range s.Subagents {
+		if !a.Running || r.Agent != nil && a.AgentID != r.Agent.AgentID {
+			continue
+		}
+		responses := fmt.Sprintf("%d responses", a.Responses)
+		if a.Responses == 1 {
+			responses = "1 response"
+		}
+		line := fmt.Sprintf("  %s %s · %s · context %s · %s tokens · started %s · last write %s",
+			model.SanitizeLine(orDash(a.AgentType)), short(a.AgentID), responses, text.Tokens(int64(a.Context)), text.Tokens(a.Tokens),
+			text.Ago(m.v.now, a.Started), text.Ago(m.v.now, a.LastWrite))
+		if a.Model != "" {
+			line += " · " + model.SanitizeLine(a.Model)
+		}
+		lines = append(lines, text.Truncate(line, w))
+		if a.Description != "" {
+			lines = append(lines, st.Dim.Render(text.Truncate("    "+model.SanitizeLine(a.Description), w)))
+		}
+	}
+	return lines
 }
 
 func lastCompaction(st *englive.SessionStatus) (englive.Compaction, bool) {
@@ -221,6 +276,7 @@ func (m Model) detail(r Row) []string {
 	} else {
 		lines = append(lines, st.Dim.Render("no compaction yet"))
 	}
+	lines = append(lines, m.agentLines(r)...)
 	return append(lines, m.memoryLines(r)...)
 }
 
