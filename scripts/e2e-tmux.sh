@@ -369,6 +369,20 @@ t0=$(date +%s%N)
 answer 100000
 live_ms=$(ms_until "$t0" "4 turns · 4 since the last compaction")
 wait_for "context 100k of 200k (50%)"
+# A subagent starts: its session folder and subagents/ folder are made
+# while the app runs; it shows under its session until its meta file
+# says it finished.
+sub="$live/projects/-e2e-live/$sid/subagents"
+mkdir -p "$sub"
+printf '{"agentType":"Explore","description":"find the e2e seed","finished":false}\n' >"$sub/agent-e2e1.meta.json"
+t0=$(date +%s%N)
+printf '{"parentUuid":null,"isSidechain":true,"type":"assistant","uuid":"s1","timestamp":"%s","sessionId":"%s","cwd":"/e2e/live","requestId":"rs1","message":{"id":"ms1","role":"assistant","model":"claude-haiku-5","content":[{"type":"text","text":"ok"}],"usage":{"input_tokens":3,"cache_read_input_tokens":12000,"output_tokens":100}}}\n' \
+  "$(date -u +%Y-%m-%dT%H:%M:%S.000Z)" "$sid" >>"$sub/agent-e2e1.jsonl"
+agent_ms=$(ms_until "$t0" "└ Explore")
+wait_for "subagents: 1 running, 1 in all"
+printf '{"agentType":"Explore","description":"find the e2e seed","finished":true}\n' >"$sub/agent-e2e1.meta.json"
+wait_gone "└ Explore"
+wait_for "subagents: 0 running, 1 in all"
 line system ',"subtype":"compact_boundary","content":"Conversation compacted","compactMetadata":{"trigger":"auto","preTokens":170000,"postTokens":15000}'
 wait_for "L then c replays it"
 wait_for "0 since the last compaction"
@@ -383,5 +397,5 @@ replay_ms=$(ms_until "$t0" "step 6/6")
 wait_for "measured 30003 tokens"
 keys q
 wait_for "EXITED"
-echo "e2e live: append → Live pane ${live_ms} ms, append → Replay timeline ${replay_ms} ms"
+echo "e2e live: append → Live pane ${live_ms} ms, append → Replay timeline ${replay_ms} ms, new subagent → Live pane ${agent_ms} ms"
 echo "e2e ok"

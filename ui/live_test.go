@@ -119,10 +119,10 @@ func liveFiles(homeDir string) map[string]*fstest.MapFile {
 	}
 	subs := "projects/" + liveSlug + "/" + liveSession + "/subagents/"
 	return map[string]*fstest.MapFile{
-		subs + "agent-a0e1.jsonl":     file(agent("x1", testNow.Add(-40*time.Second), 23000), testNow.Add(-30*time.Second)),
-		subs + "agent-a0e1.meta.json": file(`{"agentType":"Explore","isBuiltIn":true,"description":"Find where the flaky test seeds its clock","model":"claude-haiku-5","finished":false}`, testNow.Add(-40*time.Second)),
-		subs + "agent-b7f2.jsonl":     file(agent("x2", testNow.Add(-20*time.Minute), 41000), testNow.Add(-19*time.Minute)),
-		subs + "agent-b7f2.meta.json": file(`{"agentType":"general-purpose","description":"Run the suite twice","finished":true}`, testNow.Add(-19*time.Minute)),
+		subs + "agent-a0e1.jsonl":                              file(agent("x1", testNow.Add(-40*time.Second), 23000), testNow.Add(-30*time.Second)),
+		subs + "agent-a0e1.meta.json":                          file(`{"agentType":"Explore","isBuiltIn":true,"description":"Find where the flaky test seeds its clock","model":"claude-haiku-5","finished":false}`, testNow.Add(-40*time.Second)),
+		subs + "agent-b7f2.jsonl":                              file(agent("x2", testNow.Add(-20*time.Minute), 41000), testNow.Add(-19*time.Minute)),
+		subs + "agent-b7f2.meta.json":                          file(`{"agentType":"general-purpose","description":"Run the suite twice","finished":true}`, testNow.Add(-19*time.Minute)),
 		fmt.Sprintf("sessions/%d.json", livePID):               file(fmt.Sprintf(`{"pid":%d,"sessionId":%q,"cwd":%q,"startedAt":"2026-11-22T11:20:00Z","status":"busy"}`, livePID, liveSession, betaProject), testNow.Add(-time.Minute)),
 		"sessions/999.json":                                    file(fmt.Sprintf(`{"pid":999,"sessionId":"gone","cwd":%q,"startedAt":"2026-11-21T08:00:00Z","status":"idle"}`, betaProject), testNow.Add(-20*time.Hour)),
 		"projects/" + liveSlug + "/" + liveSession + ".jsonl":  file(l.b.String(), testNow.Add(-time.Minute)),

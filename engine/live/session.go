@@ -119,10 +119,10 @@ type SessionStatus struct {
 	MemoryWrites    []MemoryWrite `json:"memoryWrites"`
 	// Subagents are the session's subagents, running ones first, then
 	// the latest written (set by the Tracker).
-	Subagents []Subagent `json:"subagents,omitempty"`
-	Started         time.Time     `json:"started,omitzero"`
-	LastActivity    time.Time     `json:"lastActivity,omitzero"`
-	Records         int           `json:"records"`
+	Subagents    []Subagent `json:"subagents,omitempty"`
+	Started      time.Time  `json:"started,omitzero"`
+	LastActivity time.Time  `json:"lastActivity,omitzero"`
+	Records      int        `json:"records"`
 }
 
 // turnPoint is one response of the main conversation.
