@@ -86,7 +86,7 @@ const (
 
 // Model is the Files pane.
 type Model struct {
-	keys     keymap.KeyMap
+	keys     *keymap.KeyMap
 	styles   style.Styles
 	list     list.Model[Row]
 	level    Level
@@ -118,7 +118,7 @@ type DiffResult struct {
 
 // New returns an empty Files pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: keys, styles: st}
+	m := Model{keys: &keys, styles: st}
 	m.list = list.New(keys, st, rowText)
 	m.list.Empty = "loading file history…"
 	return m

@@ -32,7 +32,7 @@ type Row struct {
 
 // Model is the Health pane.
 type Model struct {
-	keys     keymap.KeyMap
+	keys     *keymap.KeyMap
 	styles   style.Styles
 	list     list.Model[Row]
 	report   *lint.Report
@@ -48,7 +48,7 @@ type Model struct {
 
 // New returns an empty Health pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: keys, styles: st, selected: map[string]bool{}}
+	m := Model{keys: &keys, styles: st, selected: map[string]bool{}}
 	m.list = list.New(keys, st, func(r Row) string {
 		if r.Finding != nil {
 			return string(r.Finding.Kind) + " " + r.Finding.Path + " " + r.Finding.Message

@@ -23,7 +23,7 @@ import (
 
 // Model is the History pane.
 type Model struct {
-	keys     keymap.KeyMap
+	keys     *keymap.KeyMap
 	styles   style.Styles
 	list     list.Model[*model.HistoryEntry]
 	status   map[model.PasteHash]model.PasteResolution
@@ -38,7 +38,7 @@ type Model struct {
 
 // New returns an empty History pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: keys, styles: st, pastes: map[string]msgs.PasteResolved{}}
+	m := Model{keys: &keys, styles: st, pastes: map[string]msgs.PasteResolved{}}
 	m.list = list.New(keys, st, func(e *model.HistoryEntry) string { return e.Display })
 	m.list.Empty = "reading history.jsonl…"
 	return m

@@ -43,7 +43,7 @@ type Data struct {
 
 // Model is the Index pane.
 type Model struct {
-	keys   keymap.KeyMap
+	keys   *keymap.KeyMap
 	styles style.Styles
 	vp     viewport.Model
 	data   Data
@@ -59,7 +59,7 @@ type Model struct {
 func New(keys keymap.KeyMap, st style.Styles) Model {
 	vp := viewport.New()
 	vp.SoftWrap = false
-	return Model{keys: keys, styles: st, vp: vp}
+	return Model{keys: &keys, styles: st, vp: vp}
 }
 
 // Title names the pane.

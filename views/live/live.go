@@ -103,7 +103,7 @@ type view struct {
 
 // Model is the Live pane.
 type Model struct {
-	keys   keymap.KeyMap
+	keys   *keymap.KeyMap
 	v      *view
 	list   list.Model[Row]
 	data   Data
@@ -115,7 +115,7 @@ type Model struct {
 // New returns the pane before its first snapshot.
 func New(keys keymap.KeyMap, st style.Styles) Model {
 	v := &view{styles: st}
-	m := Model{keys: keys, v: v}
+	m := Model{keys: &keys, v: v}
 	m.list = list.New(keys, st, func(r Row) string {
 		s := r.Run.SessionID + " " + r.Run.CWD + " " + project(r)
 		if a := r.Agent; a != nil {

@@ -51,7 +51,7 @@ var memoryTypes = []model.MemoryType{model.TypeUser, model.TypeFeedback, model.T
 
 // Model is the Memories pane.
 type Model struct {
-	keys     keymap.KeyMap
+	keys     *keymap.KeyMap
 	styles   style.Styles
 	list     list.Model[Row]
 	width    int
@@ -67,7 +67,7 @@ type Model struct {
 
 // New returns an empty Memories pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: keys, styles: st, name: style.Input("", "name (a-z, 0-9, -)"), desc: style.Input("", "one-line description")}
+	m := Model{keys: &keys, styles: st, name: style.Input("", "name (a-z, 0-9, -)"), desc: style.Input("", "one-line description")}
 	m.list = list.New(keys, st, rowText)
 	m.list.Empty = "reading the memory folder…"
 	return m

@@ -76,7 +76,7 @@ func Rows(inv *model.PasteInventory, refs map[model.PasteHash]int) []Row {
 
 // Model is the Pastes pane.
 type Model struct {
-	keys    keymap.KeyMap
+	keys    *keymap.KeyMap
 	styles  style.Styles
 	list    list.Model[Row]
 	summary model.PasteSummary
@@ -91,7 +91,7 @@ type Model struct {
 
 // New returns an empty Pastes pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: keys, styles: st, preview: map[string]msgs.PasteResolved{}}
+	m := Model{keys: &keys, styles: st, preview: map[string]msgs.PasteResolved{}}
 	m.list = list.New(keys, st, rowText)
 	m.list.Empty = "reading the paste cache…"
 	return m

@@ -30,7 +30,7 @@ type Row struct {
 
 // Model is the Projects pane.
 type Model struct {
-	keys    keymap.KeyMap
+	keys    *keymap.KeyMap
 	styles  style.Styles
 	list    list.Model[Row]
 	now     time.Time
@@ -42,7 +42,7 @@ type Model struct {
 
 // New returns an empty Projects pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: keys, styles: st}
+	m := Model{keys: &keys, styles: st}
 	m.list = list.New(keys, st, func(r Row) string { return r.Project.Path + " " + r.Project.Slug })
 	m.list.Empty = "reading the projects…"
 	return m

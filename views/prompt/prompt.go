@@ -30,7 +30,7 @@ type Row struct {
 
 // Model is the Prompt pane.
 type Model struct {
-	keys     keymap.KeyMap
+	keys     *keymap.KeyMap
 	styles   style.Styles
 	list     list.Model[Row]
 	preview  *enginepreview.Preview
@@ -45,7 +45,7 @@ type Model struct {
 
 // New returns an empty Prompt pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: keys, styles: st, query: style.Input("recall query: ", "type what you would ask Claude (more than one word)"), loading: true}
+	m := Model{keys: &keys, styles: st, query: style.Input("recall query: ", "type what you would ask Claude (more than one word)"), loading: true}
 	m.list = list.New(keys, st, func(r Row) string {
 		if r.Layer != nil {
 			return r.Layer.Path + " " + string(r.Layer.Kind) + " " + string(r.Layer.Status)

@@ -72,7 +72,7 @@ func badMode(md Mode) string { return "replay: unknown mode " + md.String() }
 
 // Model is the Replay pane.
 type Model struct {
-	keys   keymap.KeyMap
+	keys   *keymap.KeyMap
 	styles style.Styles
 	mode   Mode
 	// loading names the transcript asked for and not yet handed over;
@@ -122,7 +122,7 @@ var windows = []struct {
 
 // New returns an empty Replay pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: keys, styles: st, stateFor: -1}
+	m := Model{keys: &keys, styles: st, stateFor: -1}
 	m.sessions = list.New(keys, st, func(s Session) string { return s.File.SessionID + " " + s.Title })
 	m.sessions.Empty = "loading sessions…"
 	m.steps = list.New(keys, st, func(s timeline.Step) string { return string(s.Kind) })

@@ -69,7 +69,7 @@ func (m Model) updateSessions(msg tea.Msg) (Model, tea.Cmd) {
 	switch {
 	case !selected:
 	case key.Matches(k, m.keys.Export) || key.Matches(k, m.keys.ExportHTML):
-		return m, exportCmd(k, m.keys, s.File.Path)
+		return m, exportCmd(k, *m.keys, s.File.Path)
 	case key.Matches(k, m.keys.Open):
 		p := s.File.Path
 		m.loading = p
@@ -87,7 +87,7 @@ func (m Model) updateTimeline(msg tea.Msg) (Model, tea.Cmd) {
 			m.closeTimeline()
 			return m, nil
 		case m.exports(k):
-			return m, exportCmd(k, m.keys, m.tl.Path)
+			return m, exportCmd(k, *m.keys, m.tl.Path)
 		case key.Matches(k, m.keys.Pipeline):
 			m.mode, m.pipe = ModePipeline, nil
 			return m, m.pipelineCmd()
@@ -122,7 +122,7 @@ func (m Model) updatePipeline(msg tea.Msg) (Model, tea.Cmd) {
 			m.mode = ModeTimeline
 			return m, nil
 		case m.exports(k):
-			return m, exportCmd(k, m.keys, m.tl.Path)
+			return m, exportCmd(k, *m.keys, m.tl.Path)
 		case key.Matches(k, m.keys.Window):
 			m.window = (m.window + 1) % len(windows)
 			m.pipe = nil

@@ -59,7 +59,7 @@ const destPlaceholder = "folder or FILE.tar.gz (outside the Claude home)"
 
 // Model is the Retention pane.
 type Model struct {
-	keys     keymap.KeyMap
+	keys     *keymap.KeyMap
 	styles   style.Styles
 	list     list.Model[Row]
 	forecast *cleanup.Forecast
@@ -78,7 +78,7 @@ type Model struct {
 
 // New returns an empty Retention pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: keys, styles: st, dest: style.Input("archive to: ", destPlaceholder)}
+	m := Model{keys: &keys, styles: st, dest: style.Input("archive to: ", destPlaceholder)}
 	// The archive action reuses the Apply keys, with its own help text.
 	m.archive = key.NewBinding(key.WithKeys(keys.Apply.Keys()...), key.WithHelp(keys.Apply.Help().Key, "archive up to here"))
 	m.list = list.New(keys, st, rowText)

@@ -27,15 +27,20 @@ type RenderFunc[T any] func(item T, selected bool, width int) string
 // through it, a chain that grows with each reload. Text is a function of
 // the item alone, set once in New; it must not capture the pane either.
 type Model[T any] struct {
-	items    []T
-	visible  []int // indexes into items after filtering
-	cursor   int   // index into visible
-	offset   int   // first visible row on screen
-	width    int
-	height   int
-	keys     keymap.KeyMap
+	items   []T
+	visible []int // indexes into items after filtering
+	cursor  int   // index into visible
+	offset  int   // first visible row on screen
+	width   int
+	height  int
+	// keys and filter are held by pointer: a text input is 8 KB and a
+	// keymap 3 KB, and the app's root model, which holds a dozen lists,
+	// is copied on every message (a model over 64 KB lives on the heap).
+	// keys is never changed; filter is replaced, never changed in place
+	// (editFilter), so copies of a list do not share edits.
+	keys     *keymap.KeyMap
 	styles   style.Styles
-	filter   textinput.Model
+	filter   *textinput.Model
 	editing  bool
 	Text     func(T) string
 	Empty    string
@@ -48,7 +53,15 @@ type Model[T any] struct {
 
 // New returns an empty list whose items filter by text(item).
 func New[T any](keys keymap.KeyMap, st style.Styles, text func(T) string) Model[T] {
-	return Model[T]{keys: keys, styles: st, filter: style.Input("/", "filter"), Text: text, Empty: "(nothing here)"}
+	f := style.Input("/", "filter")
+	return Model[T]{keys: &keys, styles: st, filter: &f, Text: text, Empty: "(nothing here)"}
+}
+
+// editFilter changes a copy of the filter input and keeps the copy.
+func (m *Model[T]) editFilter(change func(f *textinput.Model)) {
+	f := *m.filter
+	change(&f)
+	m.filter = &f
 }
 
 // SetItems replaces the items, keeping the filter and, where possible, the
@@ -72,7 +85,9 @@ func (m Model[T]) Len() int { return len(m.visible) }
 // shown, is part of the height).
 func (m *Model[T]) SetSize(w, h int) {
 	m.width, m.height = w, h
-	m.filter.SetWidth(max(w-2, 1))
+	if fw := max(w-2, 1); m.filter.Width() != fw {
+		m.editFilter(func(f *textinput.Model) { f.SetWidth(fw) })
+	}
 	m.clamp()
 }
 
@@ -112,7 +127,7 @@ func (m Model[T]) FilterValue() string { return m.filter.Value() }
 
 // SetFilter sets the filter text (for tests and restoring state).
 func (m *Model[T]) SetFilter(s string) {
-	m.filter.SetValue(s)
+	m.editFilter(func(f *textinput.Model) { f.SetValue(s) })
 	m.applyFilter()
 }
 
@@ -184,12 +199,14 @@ func (m Model[T]) Update(msg tea.Msg) (Model[T], tea.Cmd, bool) {
 			switch msg.String() {
 			case "enter":
 				m.editing = false
-				m.filter.Blur()
+				m.editFilter((*textinput.Model).Blur)
 				return m, nil, true
 			case "esc":
 				m.editing = false
-				m.filter.Blur()
-				m.filter.SetValue("")
+				m.editFilter(func(f *textinput.Model) {
+					f.Blur()
+					f.SetValue("")
+				})
 				m.applyFilter()
 				// Typing moved the cursor onto matches; esc cancels the
 				// filter, so the cursor goes back where it was.
@@ -199,7 +216,7 @@ func (m Model[T]) Update(msg tea.Msg) (Model[T], tea.Cmd, bool) {
 				return m, nil, true
 			}
 			var cmd tea.Cmd
-			m.filter, cmd = m.filter.Update(msg)
+			m.editFilter(func(f *textinput.Model) { *f, cmd = f.Update(msg) })
 			if strings.ToLower(strings.TrimSpace(m.filter.Value())) != m.filtered {
 				m.applyFilter()
 			}
@@ -222,9 +239,11 @@ func (m Model[T]) Update(msg tea.Msg) (Model[T], tea.Cmd, bool) {
 			m.editing = true
 			m.before = m.Index()
 			m.clamp()
-			return m, m.filter.Focus(), true
+			var cmd tea.Cmd
+			m.editFilter(func(f *textinput.Model) { cmd = f.Focus() })
+			return m, cmd, true
 		case key.Matches(msg, m.keys.Back) && m.filter.Value() != "":
-			m.filter.SetValue("")
+			m.editFilter(func(f *textinput.Model) { f.SetValue("") })
 			m.applyFilter()
 		default:
 			return m, nil, false
