@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	memlint "github.com/memscope/memscope/engine/lint"
 	enginesessions "github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/msgs"
@@ -52,6 +53,10 @@ type loaders struct {
 	// followersOf is the project they belong to.
 	followers   map[string]*enginesessions.Follower
 	followersOf string
+	// lint remembers per-file lint work (shingles, pairs, scans) on the
+	// open project's memory folder; lintOf is that project.
+	lint   *memlint.Memo
+	lintOf string
 }
 
 // flights are the stores' flights (see flight).

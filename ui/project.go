@@ -82,6 +82,11 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 	m.loading["project"] = true
 	fsys, now, homeDir, project, writes, root := m.opts.Home.FS, m.opts.Now(), m.opts.Home.Dir, m.projectPath(slug), m.opts.Writes, m.root()
 	machine := m.opts.Root
+	if m.live.lint == nil || m.live.lintOf != slug {
+		// One folder's memo: a project switch starts another.
+		m.live.lint, m.live.lintOf = memlint.NewMemo(), slug
+	}
+	memo := m.live.lint
 	return func() tea.Msg {
 		memDir := "projects/" + slug + "/memory"
 		// On disk, the store reads the folder once for everything: the
@@ -96,13 +101,13 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 		} else {
 			md, probs = model.ReadMemoryDir(fsys, memDir)
 		}
-		msg := loadProject(fsys, root, md, probs, homeDir, slug, project, now)
+		msg := loadProject(fsys, root, md, probs, homeDir, slug, project, now, memo)
 		msg.store = store
 		if store != nil {
 			msg.writable = store.Writable()
 		}
 		// The store's plan is the plan of the folder it read (md).
-		plan := memstore.PlanPrune(md, memstore.PruneOptions{Now: now})
+		plan := memstore.PlanPrune(md, memstore.PruneOptions{Now: now, Dupes: memo.Dupes()})
 		msg.plan = &plan
 		return msg
 	}
@@ -141,11 +146,12 @@ func (m Model) projectPath(slug string) string {
 
 // loadProject runs the engine over a memory folder already read: lint,
 // the index cap, each file's age and staleness. The project's folder, for
-// drift, is read through root (Model.root).
-func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, homeDir, slug, project string, now time.Time) projectLoadedMsg {
+// drift, is read through root (Model.root). memo (may be nil) keeps lint's
+// per-file work from the folder's last load.
+func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, homeDir, slug, project string, now time.Time, memo *memlint.Memo) projectLoadedMsg {
 	memDir := "projects/" + slug + "/memory"
 	msg := projectLoadedMsg{slug: slug, memDir: memDir, dir: md, problems: probs}
-	in := memlint.Input{Memory: md, Problems: probs, Now: now}
+	in := memlint.Input{Memory: md, Problems: probs, Now: now, Memo: memo}
 	if sub, err := fs.Sub(fsys, memDir); err == nil {
 		in.MemoryFS = sub
 	}

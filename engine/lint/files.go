@@ -124,7 +124,7 @@ func (l *linter) lintFrontmatter(f *model.MemoryFile) {
 }
 
 func (l *linter) lintDuplicates() []DuplicatePair {
-	pairs := FindDuplicates(DupeDocs(l.md), l.in.DuplicateThreshold)
+	pairs := l.in.Memo.Dupes().Find(DupeDocs(l.md), l.in.DuplicateThreshold)
 	for _, p := range pairs {
 		l.add(Finding{Kind: Duplicate, Severity: SevWarning, Path: p.A, Related: []string{p.B},
 			Message: fmt.Sprintf("near-duplicate of %s (similarity %.2f), both say “%s”; merge them (prune can)", p.B, p.Similarity, strings.Join(strings.Fields(strings.ReplaceAll(p.Shared, "**", "")), " "))})
@@ -164,8 +164,16 @@ func (l *linter) lintDrift() DriftResult {
 
 // lintScan runs the security scan over everything the client reads.
 func (l *linter) lintScan() {
-	scan := func(p string, raw []byte) {
-		for _, fd := range secscan.Scan(p, string(raw)) {
+	var files []scanFile
+	if l.md.Index != nil {
+		files = append(files, scanFile{model.MemoryIndexName, l.md.Index.Bytes()})
+	}
+	for _, f := range l.md.Files {
+		files = append(files, scanFile{f.Path, f.Raw()})
+	}
+	for i, found := range l.in.Memo.scanFiles(files) {
+		p := files[i].path
+		for _, fd := range found {
 			sev := SevInfo
 			switch fd.Severity {
 			case secscan.SeverityHigh:
@@ -176,12 +184,6 @@ func (l *linter) lintScan() {
 			l.add(Finding{Kind: Security, Severity: sev, Path: p, Line: fd.Line, Rule: fd.Rule, Category: fd.Category,
 				Message: fmt.Sprintf("%s (%s): %s", fd.Message, fd.Rule, fd.Excerpt)})
 		}
-	}
-	if l.md.Index != nil {
-		scan(model.MemoryIndexName, l.md.Index.Bytes())
-	}
-	for _, f := range l.md.Files {
-		scan(f.Path, f.Raw())
 	}
 }
 

@@ -89,6 +89,10 @@ type Input struct {
 	// folder (beside the files its restores wrote, in project trees);
 	// they are reported as leftovers with their absolute paths.
 	Elsewhere []LeftoverCopy
+	// Memo, when set, keeps per-file work across runs on the same folder
+	// (near-duplicate shingles and pairs, the security scan), so a run
+	// after one file changed costs that file. nil computes everything.
+	Memo *Memo
 }
 
 // Report is every finding, most serious first within each file, with

@@ -51,6 +51,9 @@ type PruneOptions struct {
 	StaleAction PruneKind `json:"staleAction"`
 	// DuplicateThreshold defaults to DefaultDuplicateJaccard.
 	DuplicateThreshold float64 `json:"duplicateThreshold"`
+	// Dupes, when set, is the near-duplicate index lint keeps for the
+	// same folder (lint.Memo.Dupes): only what changed is compared again.
+	Dupes *lint.DupeIndex `json:"-"`
 }
 
 // PruneAction is one step of a plan, with the diff it makes on its own.

@@ -81,7 +81,7 @@ func (pl *planner) rebuild() {
 // the one in the index, else the newer one; a memory merged away in one
 // pair is not used again.
 func (pl *planner) merges() {
-	for _, pair := range lint.FindDuplicates(lint.DupeDocs(pl.md), pl.o.DuplicateThreshold) {
+	for _, pair := range pl.o.Dupes.Find(lint.DupeDocs(pl.md), pl.o.DuplicateThreshold) {
 		a, b := pl.md.File(pair.A), pl.md.File(pair.B)
 		if pl.merged[a.Path] || pl.merged[b.Path] {
 			continue
