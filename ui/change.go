@@ -27,8 +27,12 @@ type change struct {
 	// memory holds the projects whose memory folder changed.
 	memory map[string]bool
 	// lazy: a file only the lazily read panes (Retention, Files) read
-	// changed. Every other change also marks them stale.
+	// changed.
 	lazy bool
+	// names are the changed files inside the home (slash-separated,
+	// relative to it), which the lazily read panes look at again one by
+	// one where they can (lazyChange).
+	names map[string]bool
 }
 
 // sessionKey names one session of one project.
@@ -53,6 +57,16 @@ func (c *change) merge(o change) {
 	for s := range o.memory {
 		c.addMemory(s)
 	}
+	for n := range o.names {
+		c.addName(n)
+	}
+}
+
+func (c *change) addName(n string) {
+	if c.names == nil {
+		c.names = map[string]bool{}
+	}
+	c.names[n] = true
 }
 
 func (c *change) addSession(k sessionKey) {
@@ -82,6 +96,9 @@ func classify(home, p string) change {
 	}
 	parts := strings.Split(filepath.ToSlash(rel), "/")
 	var c change
+	if rel != "." {
+		c.addName(filepath.ToSlash(rel))
+	}
 	switch {
 	case rel == ".":
 		c.all = true

@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -10,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/engine/cleanup"
 	memlint "github.com/memscope/memscope/engine/lint"
 	enginesessions "github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
@@ -587,28 +589,95 @@ func (m *Model) reload(c change) tea.Cmd {
 	if c.prompt {
 		cmds = append(cmds, m.previewCmd(m.prompt.Query()))
 	}
-	// The lazily read panes read all of the home: any change makes
-	// them stale.
-	m.stale[paneRetention], m.stale[paneFiles] = true, true
+	m.lazyChange(c)
 	cmds = append(cmds, m.lazyLoadCmd())
 	return tea.Batch(cmds...)
 }
 
-// lazyLoadCmd reads the focused pane's data when it is stale: the
-// Retention and Files panes are not read at start-up nor on every live
-// reload, only when someone looks at them.
-func (m *Model) lazyLoadCmd() tea.Cmd {
-	if !m.stale[m.focus] {
-		return nil
+// lazyPanes is what the lazily read panes can bring up to date without
+// reading the home again.
+type lazyPanes struct {
+	// forecast is the Retention pane's last forecast, which
+	// cleanup.Refresh brings up to date from the files in names.
+	forecast *cleanup.Forecast
+	names    map[string]bool
+	// filesSession says the transcript of the session open in the Files
+	// pane changed: that session is read again, not the list.
+	filesSession bool
+}
+
+// maxLazyNames bounds the file names kept for a refresh: past it the
+// pane reads the home again.
+const maxLazyNames = 4096
+
+// lazyChange notes what a change means to the lazily read panes, which
+// read far more than a file event names: the Retention forecast is
+// refreshed from the files named (cleanup.Refresh reads those, and the
+// whole home only when it must); the Files pane lists its sessions again
+// only when file history or the project list changed, and reads its open
+// session again when that session's transcript changed. Other changes
+// (history, pastes, memory, other sessions) leave it alone.
+func (m *Model) lazyChange(c change) {
+	lz := m.lazy
+	if c.all || len(lz.names)+len(c.names) > maxLazyNames {
+		m.stale[paneRetention], m.stale[paneFiles] = true, true
+		clear(lz.names)
+		return
 	}
-	m.stale[m.focus] = false
+	if !m.stale[paneRetention] {
+		for n := range c.names {
+			lz.names[n] = true
+		}
+	}
+	if c.projects {
+		m.stale[paneFiles] = true
+	}
+	cur := m.files.Session()
+	for n := range c.names {
+		switch {
+		case n == model.FileHistoryDir || strings.HasPrefix(n, model.FileHistoryDir+"/"):
+			m.stale[paneFiles] = true
+		case cur != nil && n == cur.Transcript:
+			lz.filesSession = true
+		}
+	}
+}
+
+// lazyLoadCmd reads the focused pane's data when it is stale, or brings
+// it up to date from the files that changed (lazyChange): the Retention
+// and Files panes are not read at start-up nor on every live reload,
+// only when someone looks at them. One Retention read runs at a time;
+// what changes meanwhile is read when it is in.
+func (m *Model) lazyLoadCmd() tea.Cmd {
+	lz := m.lazy
 	switch m.focus {
 	case paneRetention:
-		m.loading["retention"] = true
-		return m.loadRetentionCmd()
+		if m.loading["retention"] {
+			return nil
+		}
+		home, root, now := m.opts.Home, m.root(), m.opts.Now()
+		switch {
+		case m.stale[paneRetention] || lz.forecast == nil:
+			m.stale[paneRetention] = false
+			clear(lz.names)
+			m.loading["retention"] = true
+			return forecastCmd(home, root, now, nil, nil)
+		case len(lz.names) > 0:
+			names := slices.Sorted(maps.Keys(lz.names))
+			clear(lz.names)
+			m.loading["retention"] = true
+			return forecastCmd(home, root, now, lz.forecast, names)
+		}
 	case paneFiles:
-		m.loading["files"] = true
-		return m.loadFileSessionsCmd()
+		switch cur := m.files.Session(); {
+		case m.stale[paneFiles]:
+			m.stale[paneFiles], lz.filesSession = false, false
+			m.loading["files"] = true
+			return m.loadFileSessionsCmd()
+		case lz.filesSession && cur != nil:
+			lz.filesSession = false
+			return m.loadFileSessionCmd(string(cur.SessionID), cur.Transcript)
+		}
 	}
 	return nil
 }

@@ -20,20 +20,21 @@ type retentionLoadedMsg struct {
 	forecast cleanup.Forecast
 }
 
-// loadRetentionCmd forecasts the client's cleanup sweeps of the home (the
-// Retention pane), reading the managed policy through the root.
-func (m Model) loadRetentionCmd() tea.Cmd {
-	return forecastCmd(m.opts.Home, m.root(), m.opts.Now())
-}
-
 // forecastCmd reads the cleanup settings (root is an fs.FS rooted at "/",
 // for the managed policy file) and forecasts the home's sweeps as of now,
-// as memscope cleanup --forecast does.
-func forecastCmd(home *model.Home, root fs.FS, now time.Time) tea.Cmd {
+// as memscope cleanup --forecast does: from prev (an earlier forecast)
+// and the files that changed since, when cleanup.Refresh can, else by
+// reading the home.
+func forecastCmd(home *model.Home, root fs.FS, now time.Time, prev *cleanup.Forecast, changed []string) tea.Cmd {
 	return func() tea.Msg {
 		st, probs := cleanup.Settings(root, home)
-		return retentionLoadedMsg{forecast: cleanup.BuildForecast(cleanup.Options{
-			Home: home, Settings: st, SettingsProblems: probs, Now: now})}
+		o := cleanup.Options{Home: home, Settings: st, SettingsProblems: probs, Now: now}
+		if prev != nil {
+			if f, ok := cleanup.Refresh(*prev, o, changed); ok {
+				return retentionLoadedMsg{forecast: f}
+			}
+		}
+		return retentionLoadedMsg{forecast: cleanup.BuildForecast(o)}
 	}
 }
 
@@ -64,8 +65,11 @@ func (m Model) handleRetention(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case retentionLoadedMsg:
 		delete(m.loading, "retention")
+		f := msg.forecast
+		m.lazy.forecast = &f
 		m.retention.SetForecast(msg.forecast)
-		return m, nil, true
+		// What changed while it was read.
+		return m, m.lazyLoadCmd(), true
 	case retention.ArchiveRequest:
 		m.setStatus("archiving "+msg.Upto+" to "+msg.To+"…", false)
 		return m, archiveCmd(m.opts.Home, m.writes(), msg), true

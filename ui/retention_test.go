@@ -52,7 +52,7 @@ func retentionHome(t *testing.T) (*model.Home, string) {
 // reads, then an archive the pane asks for and the root carries out.
 func TestRetentionForecastAndArchiveOnARealHome(t *testing.T) {
 	home, dir := retentionHome(t)
-	loaded, ok := forecastCmd(home, nil, testNow)().(retentionLoadedMsg)
+	loaded, ok := forecastCmd(home, nil, testNow, nil, nil)().(retentionLoadedMsg)
 	if f := loaded.forecast; !ok || f.PeriodDays != 5 || f.Overall.Now.Items != 1 || f.Overall.Soon.Items != 1 {
 		t.Fatalf("loaded %+v", loaded.forecast)
 	}
@@ -98,5 +98,81 @@ func TestRetentionArchiveWritesThroughTheAppsWriter(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dest, "projects", "-a", "s.jsonl")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the archived file is there after the failure: %v", err)
+	}
+}
+
+// While the Retention pane is focused, a transcript appended to is looked
+// at again on its own (cleanup.Refresh): a file no event named stays
+// unread; an event naming a file the refresh cannot follow (a new todo)
+// reads the home again. Events the forecast does not read (the process
+// files) change nothing.
+func TestRetentionRefreshesWhatChanged(t *testing.T) {
+	home, dir := retentionHome(t)
+	m := loadedModel(t, Options{Home: home}, 120, 40)
+	m = press(t, m, "9")
+	if m.lazy.forecast == nil || len(m.lazy.forecast.Items) != 2 {
+		t.Fatalf("forecast on focus: %+v", m.lazy.forecast)
+	}
+	item := func(m Model, p string) (cleanup.Item, bool) {
+		for _, it := range m.lazy.forecast.Items {
+			if it.Path == p {
+				return it, true
+			}
+		}
+		return cleanup.Item{}, false
+	}
+	// Written without an event: only a read of the home finds it.
+	os.MkdirAll(filepath.Join(dir, "todos"), 0o700)
+	os.WriteFile(filepath.Join(dir, "todos", "unseen.json"), []byte("[]"), 0o600)
+	tr := filepath.Join(dir, "projects", "-a", "s.jsonl")
+	f, _ := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("{\"more\":1}\n")
+	f.Close()
+	now := testNow
+	os.Chtimes(tr, now, now)
+	reload := func(m Model, paths ...string) Model {
+		var c change
+		for _, p := range paths {
+			c.merge(classify(dir, filepath.Join(dir, filepath.FromSlash(p))))
+		}
+		return drain(t, m, m.reload(c))
+	}
+	m = reload(m, "projects/-a/s.jsonl", "sessions/4242.json")
+	it, ok := item(m, "projects/-a/s.jsonl")
+	if !ok || it.Size != 14 || !it.ModTime.Equal(now) || it.Bucket != cleanup.BucketSoon {
+		t.Errorf("the appended transcript: %+v (want 14 bytes, written now, no longer due)", it)
+	}
+	if _, ok := item(m, "todos/unseen.json"); ok {
+		t.Error("the refresh read the whole home: it found a file no event named")
+	}
+	m = reload(m, "todos/new.json")
+	if _, ok := item(m, "todos/unseen.json"); !ok {
+		t.Error("an event the refresh cannot follow did not read the home again")
+	}
+}
+
+// While the Files pane is focused, only file history, the project list
+// and the open session's transcript make it read again.
+func TestFilesReadsWhatChanged(t *testing.T) {
+	m := press(t, newTestModel(t, 120, 40), "0")
+	home := m.opts.Home.Dir
+	for _, tt := range []struct {
+		path string
+		read bool
+	}{
+		{"history.jsonl", false},
+		{"paste-cache/0123456789abcdef.txt", false},
+		{"projects/-tmp-rc-work-beta/memory/x.md", false},
+		{"projects/-tmp-rc-work-beta/668e1d4c-98ed-55ff-b990-a2cdf6449cee.jsonl", false},
+		{"file-history/668e1d4c-98ed-55ff-b990-a2cdf6449cee/0123456789abcdef@v2", true},
+		{"projects/-new-project", true},
+	} {
+		c := classify(home, filepath.Join(home, filepath.FromSlash(tt.path)))
+		m.lazyChange(c)
+		cmd := m.lazyLoadCmd()
+		if got := cmd != nil && m.loading["files"]; got != tt.read {
+			t.Errorf("%s: the Files pane read its sessions again: %v, want %v", tt.path, got, tt.read)
+		}
+		delete(m.loading, "files")
 	}
 }

@@ -130,6 +130,9 @@ type Model struct {
 	// focused (the cleanup forecast walks the whole home, file history
 	// reads a transcript): on focus, and on a reload while focused.
 	stale map[int]bool
+	// lazy is what the lazily read panes can refresh without reading the
+	// home again (see lazyChange).
+	lazy *lazyPanes
 	// burst numbers the current run of file events; burstOpen is set
 	// while one waits for its reload (see maxReloadDelay).
 	burst     int
@@ -160,6 +163,7 @@ func New(opts Options) Model {
 		help:      help.New(),
 		loading:   map[string]bool{"home": true, "history": true},
 		stale:     map[int]bool{paneRetention: true, paneFiles: true},
+		lazy:      &lazyPanes{names: map[string]bool{}},
 		md:        markdown.NewRenderer(),
 		projects:  projects.New(km, st),
 		index:     index.New(km, st),

@@ -10,6 +10,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/memscope/memscope/model"
 )
 
 // debounce is how long the root waits after the last file event before it
@@ -69,7 +71,8 @@ type reloadTickMsg struct {
 	tag int
 }
 
-// startWatchCmd watches the home folder, projects/*, their memory folders,
+// startWatchCmd watches the home folder, file-history/ and its session
+// folders (the Files pane), projects/*, their memory folders,
 // their session folders and the subagents/ folders in them (the running
 // subagents' transcripts, for the Live pane and the open session), the
 // paste cache and sessions/ (the running clients' process files, for the
@@ -81,7 +84,14 @@ func startWatchCmd(home string) tea.Cmd {
 		if err != nil {
 			return watchStartedMsg{err: err}
 		}
-		dirs := []string{home, filepath.Join(home, "projects"), filepath.Join(home, "paste-cache"), filepath.Join(home, "sessions")}
+		dirs := []string{home, filepath.Join(home, "projects"), filepath.Join(home, "paste-cache"), filepath.Join(home, "sessions"), filepath.Join(home, model.FileHistoryDir)}
+		// Each session's file history (the Files pane).
+		fh, _ := filepath.Glob(filepath.Join(home, model.FileHistoryDir, "*"))
+		for _, d := range fh {
+			if st, err := os.Stat(d); err == nil && st.IsDir() {
+				dirs = append(dirs, d)
+			}
+		}
 		projects, _ := filepath.Glob(filepath.Join(home, "projects", "*"))
 		for _, p := range projects {
 			dirs = append(dirs, p, filepath.Join(p, "memory"))
@@ -181,8 +191,12 @@ func sessionFolders(p string) []string {
 // folder or its subagents/ folder (the first subagent of a session). A
 // folder and the one inside it can appear together, so both are tried.
 func (w *watcher) watchNew(p string) {
-	if p == filepath.Join(w.home, "sessions") {
-		w.w.Add(p) // the first client to run made it
+	if fh := filepath.Join(w.home, model.FileHistoryDir); p == filepath.Join(w.home, "sessions") || p == fh || filepath.Dir(p) == fh {
+		// The first client to run made sessions/ or file-history/; a
+		// session's first edit made its file-history folder.
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			w.w.Add(p)
+		}
 		return
 	}
 	rel, err := filepath.Rel(filepath.Join(w.home, "projects"), p)

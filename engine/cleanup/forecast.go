@@ -2,6 +2,7 @@ package cleanup
 
 import (
 	"io/fs"
+	"slices"
 	"sort"
 	"time"
 
@@ -187,6 +188,12 @@ type Forecast struct {
 	NeverSwept     []NeverSwept `json:"neverSwept"`
 	// Problems are the files and lines that could not be read.
 	Problems []model.Problem `json:"problems"`
+
+	// scanProblems are the listing's problems, hist where the read of
+	// history.jsonl stopped (nil when it could not be read): what Refresh
+	// goes on from.
+	scanProblems []model.Problem
+	hist         *historyRead
 }
 
 // Options say which home to forecast and with which settings.
@@ -225,6 +232,19 @@ func BuildForecast(o Options) Forecast {
 	if never == nil {
 		never = []NeverSwept{}
 	}
+	placeItems(items, f)
+	f.Items, f.NeverSwept = items, never
+	f.Totals, f.Overall = retentionTotals(items)
+	var hp []model.Problem
+	f.Dangling, f.AlreadyMissing, hp, f.hist = danglingPastes(o.Home.FS, items)
+	f.scanProblems = probs
+	f.Problems = forecastProblems(f, o, probs, hp)
+	return f
+}
+
+// placeItems places every item for f's period and now, and sorts them by
+// Eligible (ModTime when never), then Path.
+func placeItems(items []Item, f Forecast) {
 	for i := range items {
 		placeItem(&items[i], f)
 	}
@@ -238,15 +258,16 @@ func BuildForecast(o Options) Forecast {
 		}
 		return items[i].Path < items[j].Path
 	})
-	f.Items, f.NeverSwept = items, never
-	f.Totals, f.Overall = retentionTotals(items)
-	var hp []model.Problem
-	f.Dangling, f.AlreadyMissing, hp = danglingPastes(o.Home.FS, items)
-	f.Problems = sessions.SortProblems(append(probs, hp...))
+}
+
+// forecastProblems are the listing's and history's problems, and the
+// settings' when they made the client skip the sweep, sorted.
+func forecastProblems(f Forecast, o Options, scan, hist []model.Problem) []model.Problem {
+	probs := sessions.SortProblems(append(slices.Clone(scan), hist...))
 	if f.State == StateSkipped {
-		f.Problems = sessions.SortProblems(append(f.Problems, o.SettingsProblems...))
+		probs = sessions.SortProblems(append(probs, o.SettingsProblems...))
 	}
-	return f
+	return probs
 }
 
 // Settings loads the settings files the sweep depends on: the
