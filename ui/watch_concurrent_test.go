@@ -240,47 +240,30 @@ func TestSteadyEventsStillReload(t *testing.T) {
 // reload must see files written there too.
 func TestWatchSeesProjectsCreatedLater(t *testing.T) {
 	home := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(home, "projects"), 0o700); err != nil {
+	w := startedWatch(t, home, filepath.Join(home, "projects"))
+	mem := filepath.Join(home, "projects", "-tmp-later", "memory")
+	if err := os.MkdirAll(mem, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(mem, "MEMORY.md")
+	waitEvent(t, w, want, func(i int) {
+		os.WriteFile(want, []byte(fmt.Sprintf("- [x](x.md) — %d\n", i)), 0o600)
+	})
+}
+
+// startedWatch makes the folder dir and starts watching home, until the
+// test ends.
+func startedWatch(t *testing.T, home, dir string) *watcher {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	started := startWatchCmd(home)().(watchStartedMsg)
 	if started.err != nil {
 		t.Fatal(started.err)
 	}
-	w := started.w
-	defer w.Close()
-	mem := filepath.Join(home, "projects", "-tmp-later", "memory")
-	if err := os.MkdirAll(mem, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	want := filepath.Join(mem, "MEMORY.md")
-	got := make(chan struct{})
-	go func() {
-		for {
-			msg, ok := w.next()().(fileChangedMsg)
-			if !ok {
-				return
-			}
-			if slices.Contains(msg.paths, want) {
-				close(got)
-				return
-			}
-		}
-	}()
-	// Write until the watcher reports the file: a folder is watched once
-	// its own Create event has been handled. The limit is on waiting,
-	// not an assertion about speed.
-	deadline := time.After(30 * time.Second)
-	for i := 0; ; i++ {
-		os.WriteFile(want, []byte(fmt.Sprintf("- [x](x.md) — %d\n", i)), 0o600)
-		select {
-		case <-got:
-			return
-		case <-deadline:
-			t.Fatal("no event for a memory file in a project folder created after the watcher started")
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+	t.Cleanup(started.w.Close)
+	return started.w
 }
 
 // waitEvent writes the file want (through write, with the attempt's
@@ -329,15 +312,7 @@ func TestWatchSeesSubagents(t *testing.T) {
 	home := t.TempDir()
 	proj := filepath.Join(home, "projects", "-tmp-app")
 	old := filepath.Join(proj, "s-old", "subagents")
-	if err := os.MkdirAll(old, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	started := startWatchCmd(home)().(watchStartedMsg)
-	if started.err != nil {
-		t.Fatal(started.err)
-	}
-	w := started.w
-	defer w.Close()
+	w := startedWatch(t, home, old)
 	appendLine := func(p string) func(int) {
 		return func(i int) {
 			f, err := os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
