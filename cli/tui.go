@@ -17,6 +17,7 @@ type tuiOptions struct {
 	// project is the project to open; "" for the current folder's.
 	project string
 	noWatch bool
+	cache   cacheFlags
 }
 
 // runTerminalApp opens the terminal app. When stdout is not a terminal (a
@@ -27,6 +28,7 @@ func runTerminalApp(e *env, args []string) error {
 	fs := newFlags("memscope", &opts.home, nil)
 	fs.StringVar(&opts.project, "project", "", "project folder to open (default: the current folder's project, else the newest)")
 	fs.BoolVar(&opts.noWatch, "no-watch", false, "do not reload when files change")
+	opts.cache.add(fs)
 	if err := parseFlags(e, fs, args); err != nil {
 		return err
 	}
@@ -60,6 +62,7 @@ func runTerminalApp(e *env, args []string) error {
 		Watch:     !opts.noWatch,
 		ExportDir: exportDir(e),
 		Root:      o.root,
+		Cache:     e.cache(opts.cache, o),
 	})
 	prog := tea.NewProgram(m)
 	// A closed terminal (SIGHUP) should still quit cleanly, so a demo home

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/engine/cleanup"
+	"github.com/memscope/memscope/engine/diskcache"
 	memlint "github.com/memscope/memscope/engine/lint"
 	enginesessions "github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
@@ -49,8 +50,10 @@ type homeData struct {
 type loaders struct {
 	// history is where history.jsonl was read up to.
 	history *model.HistoryTail
-	// verdicts remembers the paste files already hashed.
+	// verdicts remembers the paste files already hashed; restored says
+	// the ones kept by an earlier run were asked for (Options.Cache).
 	verdicts *model.PasteVerdicts
+	restored bool
 	// followers summarize the open project's transcripts, by path;
 	// followersOf is the project they belong to.
 	followers   map[string]*enginesessions.Follower
@@ -409,12 +412,34 @@ func (m *Model) requestPastes() tea.Cmd {
 // loadPastesCmd lists the paste folders and checks every referenced
 // hash; a file already checked (same name, size, mtime and inode) is not
 // read again.
+//
+// With Options.Cache the verdicts outlive the run: the first check starts
+// from the ones an earlier run kept (each used only for the file version
+// its stamp names), and a check that hashed a file keeps them again.
 func (m Model) loadPastesCmd(struct{}) tea.Cmd {
 	fsys, v, refs := m.opts.Home.FS, m.live.verdicts, m.data.refs.Clone()
+	cache, restore := m.opts.Cache, !m.live.restored
+	m.live.restored = true
+	name := diskcache.Name(pasteCacheKind, m.opts.Home.Dir)
 	return func() tea.Msg {
-		return pastesLoadedMsg{inventory: model.InventoryPasteRefs(fsys, refs, v), refs: refs.Counts}
+		if restore {
+			if saved, ok := diskcache.Load[[]model.PasteVerdict](cache, pasteCacheKind, name); ok {
+				v.Restore(saved)
+			}
+		}
+		before := v.Hashed()
+		inv := model.InventoryPasteRefs(fsys, refs, v)
+		if v.Hashed() > before {
+			// A cache that cannot be written costs the next start its
+			// speed, never its answer.
+			_ = diskcache.Save(cache, pasteCacheKind, name, v.Saved())
+		}
+		return pastesLoadedMsg{inventory: inv, refs: refs.Counts}
 	}
 }
+
+// pasteCacheKind names and versions the paste verdicts kept across runs.
+const pasteCacheKind = "paste-verdicts.1"
 
 // pastesDone ends a paste check and starts the one waiting.
 func (m *Model) pastesDone() tea.Cmd { return m.fl.pastes.finish(m, Model.loadPastesCmd) }

@@ -11,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/markdown"
@@ -61,6 +62,10 @@ type Options struct {
 	// Alive reports whether a process exists, for the Live pane's
 	// sessions/<pid>.json files; nil asks the OS (tests inject it).
 	Alive func(pid int) bool
+	// Cache keeps the paste files' verdicts across runs (see
+	// engine/diskcache), so a start does not hash every paste again; nil
+	// keeps nothing.
+	Cache *diskcache.Store
 }
 
 // Model is the root model.
