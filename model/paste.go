@@ -257,43 +257,69 @@ func (c *PasteCache) List() ([]PasteFile, []Problem) {
 	var files []PasteFile
 	var problems []Problem
 	for _, src := range []PasteSource{PasteSourceCache, PasteSourceStore} {
-		dir := PasteCacheDir
-		if src == PasteSourceStore {
-			dir = PasteStoreDir
-		}
+		dir := pasteDir(src)
 		ents, probs := readStoreDir(c.fsys, dir)
 		problems = append(problems, probs...)
 		for _, de := range ents {
-			p := path.Join(dir, de.Name())
-			name := de.Name()
-			if src == PasteSourceCache {
-				if !strings.HasSuffix(name, pasteCacheExt) {
-					problems = append(problems, Problem{File: p, Kind: ProblemMalformed, Reason: "not a paste cache file (<hash>.txt)"})
-					continue
-				}
-				name = strings.TrimSuffix(name, pasteCacheExt)
+			f, prob, ok := c.listEntry(src, dir, de.Name(), de)
+			if prob != nil {
+				problems = append(problems, *prob)
 			}
-			info, err := de.Info()
-			if err == nil && de.Type()&fs.ModeSymlink != 0 {
-				// Resolve opens through symlinks, so List follows them too.
-				info, err = fs.Stat(c.fsys, p)
+			if ok {
+				files = append(files, f)
 			}
-			if err != nil {
-				problems = append(problems, Problem{File: p, Kind: ProblemUnreadable, Reason: err.Error()})
-				continue
-			}
-			if !info.Mode().IsRegular() {
-				problems = append(problems, Problem{File: p, Kind: ProblemMalformed, Reason: NotRegularReason(info.Mode())})
-				continue
-			}
-			files = append(files, PasteFile{Hash: PasteHash(name), Path: p, Source: src, Size: info.Size(), ModTime: info.ModTime(), stamp: StampOf(info)})
 		}
 	}
+	sortPasteFiles(files)
+	return files, problems
+}
+
+// pasteDir is the folder of a paste source.
+func pasteDir(src PasteSource) string {
+	if src == PasteSourceStore {
+		return PasteStoreDir
+	}
+	return PasteCacheDir
+}
+
+// listEntry is List's verdict on one entry of a paste folder: the file,
+// or the problem that keeps it out. de is the folder entry when the
+// folder was listed, nil to look the name up.
+func (c *PasteCache) listEntry(src PasteSource, dir, name string, de fs.DirEntry) (PasteFile, *Problem, bool) {
+	p := path.Join(dir, name)
+	if src == PasteSourceCache {
+		if !strings.HasSuffix(name, pasteCacheExt) {
+			return PasteFile{}, &Problem{File: p, Kind: ProblemMalformed, Reason: "not a paste cache file (<hash>.txt)"}, false
+		}
+		name = strings.TrimSuffix(name, pasteCacheExt)
+	}
+	var info fs.FileInfo
+	var err error
+	switch {
+	case de != nil:
+		info, err = de.Info()
+		if err == nil && de.Type()&fs.ModeSymlink != 0 {
+			// Resolve opens through symlinks, so List follows them too.
+			info, err = fs.Stat(c.fsys, p)
+		}
+	default:
+		info, err = fs.Stat(c.fsys, p)
+	}
+	if err != nil {
+		return PasteFile{}, &Problem{File: p, Kind: ProblemUnreadable, Reason: err.Error()}, false
+	}
+	if !info.Mode().IsRegular() {
+		return PasteFile{}, &Problem{File: p, Kind: ProblemMalformed, Reason: NotRegularReason(info.Mode())}, false
+	}
+	return PasteFile{Hash: PasteHash(name), Path: p, Source: src, Size: info.Size(), ModTime: info.ModTime(), stamp: StampOf(info)}, nil, true
+}
+
+// sortPasteFiles orders files by source (paste-cache first), then hash.
+func sortPasteFiles(files []PasteFile) {
 	sort.SliceStable(files, func(i, j int) bool {
 		if files[i].Source != files[j].Source {
 			return files[i].Source == PasteSourceCache
 		}
 		return files[i].Hash < files[j].Hash
 	})
-	return files, problems
 }

@@ -1,9 +1,11 @@
 package model
 
 import (
+	"errors"
 	"io/fs"
 	"path"
 	"sort"
+	"strings"
 )
 
 // PasteSummary counts the pastes of a home. Status counts are over
@@ -107,8 +109,84 @@ func InventoryPasteRefs(fsys fs.FS, refs PasteRefs, v *PasteVerdicts) *PasteInve
 	}
 	v.NextRound()
 	c := NewPasteCacheWith(fsys, v)
-	inv := &PasteInventory{}
-	inv.Files, inv.Problems = c.List()
+	files, probs := c.List()
+	return inventoryOf(c, v, refs, files, probs)
+}
+
+// UpdatePasteInventory is InventoryPasteRefs for a home whose paste
+// folders changed only at the files named in changed (slash-separated,
+// relative to the home): prev's listing is kept but for those files, which
+// are looked at again, so a new paste costs one file, not the folder. ok
+// is false when a name is not a file of a paste folder (a folder itself
+// came or went): call InventoryPasteRefs then.
+func UpdatePasteInventory(fsys fs.FS, refs PasteRefs, v *PasteVerdicts, prev *PasteInventory, changed []string) (*PasteInventory, bool) {
+	if prev == nil {
+		return nil, false
+	}
+	if v == nil {
+		v = NewPasteVerdicts()
+	}
+	type entry struct {
+		src  PasteSource
+		name string
+	}
+	look := map[string]entry{}
+	for _, p := range changed {
+		dir, name := path.Split(p)
+		src := PasteSourceCache
+		switch strings.TrimSuffix(dir, "/") {
+		case PasteCacheDir:
+		case PasteStoreDir:
+			src = PasteSourceStore
+		default:
+			return nil, false
+		}
+		if name == "" {
+			return nil, false
+		}
+		look[p] = entry{src, name}
+	}
+	v.NextRound()
+	c := NewPasteCacheWith(fsys, v)
+	files := make([]PasteFile, 0, len(prev.Files)+len(look))
+	for _, f := range prev.Files {
+		if _, again := look[f.Path]; !again {
+			f.Refs = 0
+			files = append(files, f)
+		}
+	}
+	var probs []Problem
+	for _, p := range prev.Problems {
+		if _, again := look[p.File]; !again {
+			probs = append(probs, p)
+		}
+	}
+	for p, e := range look {
+		f, prob, ok := c.listEntry(e.src, pasteDir(e.src), e.name, nil)
+		switch {
+		case prob != nil && prob.Kind == ProblemUnreadable && errors.Is(statErr(fsys, p), fs.ErrNotExist):
+			// Gone: nothing to list, nothing to report.
+		case prob != nil:
+			probs = append(probs, *prob)
+		case ok:
+			files = append(files, f)
+		}
+	}
+	sortPasteFiles(files)
+	sortProblemsByFile(probs)
+	return inventoryOf(c, v, refs, files, probs), true
+}
+
+// statErr is the error of looking name up.
+func statErr(fsys fs.FS, name string) error {
+	_, err := fs.Stat(fsys, name)
+	return err
+}
+
+// inventoryOf relates the listed paste files to history's references,
+// checking each referenced hash (from v's verdicts where it can).
+func inventoryOf(c *PasteCache, v *PasteVerdicts, refs PasteRefs, files []PasteFile, probs []Problem) *PasteInventory {
+	inv := &PasteInventory{Files: files, Problems: probs}
 	inv.Summary.Inline = refs.Inline
 	for i := range inv.Files {
 		f := &inv.Files[i]
@@ -156,4 +234,11 @@ func InventoryPasteRefs(fsys fs.FS, refs PasteRefs, v *PasteVerdicts) *PasteInve
 	inv.Summary.Files = len(inv.Files)
 	inv.Summary.Orphans = len(inv.Orphans)
 	return inv
+}
+
+// sortProblemsByFile puts listing problems in List's order: by path
+// (paste-cache before paste-store, a folder before its files, files by
+// name, as folders are listed).
+func sortProblemsByFile(probs []Problem) {
+	sort.SliceStable(probs, func(i, j int) bool { return probs[i].File < probs[j].File })
 }

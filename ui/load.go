@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"maps"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -68,7 +69,7 @@ type loaders struct {
 type flights struct {
 	home     flight[homeReq]
 	history  flight[historyReq]
-	pastes   flight[struct{}]
+	pastes   flight[pastesReq]
 	project  flight[string]
 	sessions flight[sessionsReq]
 }
@@ -370,7 +371,9 @@ func (m *Model) applyHistoryRead(msg historyLoadedMsg) tea.Cmd {
 		}
 		m.data.history, m.data.refs = msg.history, msg.refs
 		m.showHistory()
-		return m.requestPastes()
+		// A whole read (the start, ctrl+r, history rewritten) lists the
+		// paste folders again too.
+		return m.requestPastes(pastesReq{full: true})
 	}
 	if len(r.Entries) == 0 && len(r.Problems) == 0 {
 		return nil
@@ -384,7 +387,7 @@ func (m *Model) applyHistoryRead(msg historyLoadedMsg) tea.Cmd {
 		m.showHistory()
 	}
 	if hashed {
-		return m.requestPastes()
+		return m.requestPastes(pastesReq{})
 	}
 	return nil
 }
@@ -403,10 +406,49 @@ func (m *Model) touchesOpen(entries []model.HistoryEntry) bool {
 // historyDone ends a history read and starts the one waiting.
 func (m *Model) historyDone() tea.Cmd { return m.fl.history.finish(m, Model.loadHistoryCmd) }
 
+// pastesReq asks for the paste inventory to be checked against
+// history's current references: the paste folders listed again (full),
+// or only the files named (the rest of the last listing is kept).
+type pastesReq struct {
+	full  bool
+	names map[string]bool
+}
+
+func mergePastes(a, b pastesReq) pastesReq {
+	r := pastesReq{full: a.full || b.full, names: map[string]bool{}}
+	for n := range a.names {
+		r.names[n] = true
+	}
+	for n := range b.names {
+		r.names[n] = true
+	}
+	return r
+}
+
 // requestPastes starts checking the paste inventory against history's
 // current references, or queues it behind the running check.
-func (m *Model) requestPastes() tea.Cmd {
-	return m.fl.pastes.request(m, struct{}{}, newest, Model.loadPastesCmd)
+func (m *Model) requestPastes(r pastesReq) tea.Cmd {
+	return m.fl.pastes.request(m, r, mergePastes, Model.loadPastesCmd)
+}
+
+// pasteNames are the changed files in the paste folders, for a check
+// that lists only those; full when a folder itself changed.
+func pasteNames(c change) pastesReq {
+	r := pastesReq{names: map[string]bool{}}
+	for n := range c.names {
+		dir, name := path.Split(n)
+		switch strings.TrimSuffix(dir, "/") {
+		case model.PasteCacheDir, model.PasteStoreDir:
+			if name != "" {
+				r.names[n] = true
+				continue
+			}
+		}
+		if n == model.PasteCacheDir || n == model.PasteStoreDir {
+			r.full = true
+		}
+	}
+	return r
 }
 
 // loadPastesCmd lists the paste folders and checks every referenced
@@ -416,8 +458,13 @@ func (m *Model) requestPastes() tea.Cmd {
 // With Options.Cache the verdicts outlive the run: the first check starts
 // from the ones an earlier run kept (each used only for the file version
 // its stamp names), and a check that hashed a file keeps them again.
-func (m Model) loadPastesCmd(struct{}) tea.Cmd {
+func (m Model) loadPastesCmd(r pastesReq) tea.Cmd {
 	fsys, v, refs := m.opts.Home.FS, m.live.verdicts, m.data.refs.Clone()
+	prev := m.data.inventory
+	if r.full {
+		prev = nil
+	}
+	names := slices.Sorted(maps.Keys(r.names))
 	cache, restore := m.opts.Cache, !m.live.restored
 	m.live.restored = true
 	name := diskcache.Name(pasteCacheKind, m.opts.Home.Dir)
@@ -428,7 +475,10 @@ func (m Model) loadPastesCmd(struct{}) tea.Cmd {
 			}
 		}
 		before := v.Hashed()
-		inv := model.InventoryPasteRefs(fsys, refs, v)
+		inv, ok := model.UpdatePasteInventory(fsys, refs, v, prev, names)
+		if !ok {
+			inv = model.InventoryPasteRefs(fsys, refs, v)
+		}
 		if v.Hashed() > before {
 			// A cache that cannot be written costs the next start its
 			// speed, never its answer.
@@ -592,7 +642,7 @@ func (m *Model) reload(c change) tea.Cmd {
 		cmds = append(cmds, m.requestHistory(historyReq{}))
 	}
 	if c.pastes {
-		cmds = append(cmds, m.requestPastes())
+		cmds = append(cmds, m.requestPastes(pasteNames(c)))
 	}
 	if open := m.data.open; open != "" {
 		if c.memory[open] {

@@ -73,8 +73,9 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 		next = tea.Batch(next, m.applyHistoryRead(msg))
 		return m, next, true
 	case pastesLoadedMsg:
-		next := m.pastesDone()
+		// The inventory first: the check waiting starts from it.
 		m.setInventory(msg.inventory, msg.refs)
+		next := m.pastesDone()
 		m.showHistory()
 		m.showPastes()
 		return m, next, true
