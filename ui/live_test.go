@@ -479,3 +479,23 @@ func TestLivePaneAutocompactOff(t *testing.T) {
 		t.Errorf("the Live pane forecasts autocompact, which is off:\n%s", s)
 	}
 }
+
+// A Live snapshot arriving while another pane is in front does not
+// redraw the screen (View answers from its memo); in front, it does.
+func TestLiveSnapshotRedrawsOnlyTheLivePane(t *testing.T) {
+	m := liveModel(t, 120, 40)
+	snap := m.lv.prev
+	if snap == nil {
+		t.Fatal("no snapshot after load")
+	}
+	for _, tt := range []struct {
+		keys  []string
+		quiet bool
+	}{{nil, true}, {[]string{"L"}, false}} {
+		m := press(t, m, tt.keys...)
+		next, _ := m.Update(liveSnapMsg{snap: *snap})
+		if got := next.(Model).quiet; got != tt.quiet {
+			t.Errorf("focus %d: a snapshot leaves the screen quiet: %v, want %v", m.focus, got, tt.quiet)
+		}
+	}
+}

@@ -210,7 +210,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	before := m.chrome()
 	next, cmd := m.update(msg)
 	if nm, ok := next.(Model); ok {
-		nm.quiet = watchMsg(msg) && nm.chrome() == before
+		nm.quiet = (watchMsg(msg) || unseenMsg(msg, nm.focus)) && nm.chrome() == before && !nm.showHelp
 		if !nm.quiet {
 			nm.gen = viewGens.Add(1)
 		}
@@ -238,6 +238,21 @@ func watchMsg(msg tea.Msg) bool {
 	switch msg.(type) {
 	case fileChangedMsg, reloadTickMsg, reloadDeadlineMsg:
 		return true
+	}
+	return false
+}
+
+// unseenMsg reports data messages that change only panes other than the
+// focused one (a busy session sends them every second): the screen shows
+// them only through chrome. The Live pane's snapshots show in the Live
+// pane (and, as an announcement, in the status line); the paste
+// inventory in the Pastes and History panes.
+func unseenMsg(msg tea.Msg, focus int) bool {
+	switch msg.(type) {
+	case liveSnapMsg, livePollMsg:
+		return focus != paneLive
+	case pastesLoadedMsg:
+		return focus != panePastes && focus != paneHistory
 	}
 	return false
 }
