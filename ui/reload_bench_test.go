@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -56,7 +57,13 @@ func benchReload(b *testing.B, base string) {
 	for _, p := range paths {
 		c.merge(classify(home, p))
 	}
-	pad := strings.Repeat("x", 900)
+	// The transcript line is ~1 KB; MEMSCOPE_BENCH_LINE_BYTES makes it
+	// longer, for the cost per KB appended.
+	padBytes := 900
+	if n, err := strconv.Atoi(os.Getenv("MEMSCOPE_BENCH_LINE_BYTES")); err == nil && n > 100 {
+		padBytes = n - 100
+	}
+	pad := strings.Repeat("x", padBytes)
 	var cpu time.Duration
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
