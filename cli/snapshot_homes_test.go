@@ -65,6 +65,8 @@ func readOnlyCases(s snapHomeSpec) []snapCase {
 		{"stat.json", s.home("stat", "--json")},
 		{"sessions", s.home("sessions")},
 		{"sessions.json", s.home("sessions", "--json")},
+		{"completion.values.sessions", s.home("completion", "values", "sessions")},
+		{"completion.values.projects", s.home("completion", "values", "projects")},
 		{"prompt", s.proj("prompt")},
 		{"prompt.json", s.proj("prompt", "--json")},
 		{"prompt.query", s.proj("prompt", "--query", s.query)},

@@ -39,7 +39,7 @@ func runTerminalApp(e *env, args []string) error {
 			statArgs = append(statArgs, "--demo")
 		}
 		// stat reports its own errors: pass on only its exit code.
-		return &exitError{code: runCommand(e, lookup("stat"), statArgs)}
+		return &exitError{code: runCommand(e, e.lookup("stat"), statArgs)}
 	}
 	o, err := e.openHome(&opts.home)
 	if err != nil {
