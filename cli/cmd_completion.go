@@ -101,7 +101,9 @@ func completionValues(e *env, h *homeFlags, kind string) []string {
 	switch kind {
 	case "projects":
 		for _, p := range projects {
-			if p.Path != "" {
+			// A path with a control character (a line break, an escape)
+			// cannot be completed, nor printed as one line: left out.
+			if p.Path != "" && p.Path == model.SanitizeLine(p.Path) {
 				out = append(out, p.Path)
 			}
 		}
@@ -117,41 +119,12 @@ func completionValues(e *env, h *homeFlags, kind string) []string {
 		}
 		sort.Slice(all, func(i, j int) bool { return all[i].ModTime.After(all[j].ModTime) })
 		for _, t := range all {
-			out = append(out, t.SessionID)
+			if t.SessionID == model.SanitizeLine(t.SessionID) {
+				out = append(out, t.SessionID)
+			}
 		}
 	}
 	return out
-}
-
-// completionSpec is the command table as the completion scripts and the
-// man page need it.
-type completionSpec struct {
-	// app is the terminal app's flags (memscope without a command).
-	app      []flagInfo
-	commands []commandSpec
-}
-
-// commandSpec is one command: its name, one-line summary, flags, and
-// what its first argument is ("SESSION", "bash|zsh|fish", or "").
-type commandSpec struct {
-	name, usage, summary string
-	flags                []flagInfo
-	positional           string
-}
-
-// completionSpecOf reads every command's flags from the command itself.
-func completionSpecOf(e *env) completionSpec {
-	spec := completionSpec{app: flagList(commandFlags(e, nil))}
-	for _, c := range e.commands() {
-		spec.commands = append(spec.commands, commandSpec{
-			name:       c.name,
-			usage:      c.usage,
-			summary:    c.summary,
-			flags:      flagList(commandFlags(e, c)),
-			positional: positional(c),
-		})
-	}
-	return spec
 }
 
 // valueKind says how a shell completes a flag's value: "" for a switch,

@@ -44,6 +44,8 @@ func hostileCommands(home string, res *hostilehome.Result, oddProject string) []
 		{"files", s, "--home", home},
 		{"watch", "--once", "--home", home},
 		{"statusline", "--home", home}, // stdin: hostileStatusInput
+		{"completion", "values", "projects", "--home", home},
+		{"completion", "values", "sessions", "--home", home},
 	}
 }
 
@@ -85,9 +87,9 @@ func prefixBytes(s string, n int) string {
 
 // TestHostileCoversEveryCommand keeps hostileCommands in step with the
 // registered subcommands (archive writes a copy of the home, so it is
-// left to its own tests).
+// left to its own tests; man reads no home).
 func TestHostileCoversEveryCommand(t *testing.T) {
-	covered := map[string]bool{"archive": true}
+	covered := map[string]bool{"archive": true, "man": true}
 	for _, args := range hostileCommands("h", &hostilehome.Result{}, "p") {
 		covered[args[0]] = true
 	}

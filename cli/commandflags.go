@@ -105,3 +105,34 @@ func positional(c *command) string {
 	}
 	return ""
 }
+
+// completionSpec is the command table as the completion scripts and the
+// man page need it.
+type completionSpec struct {
+	// app is the terminal app's flags (memscope without a command).
+	app      []flagInfo
+	commands []commandSpec
+}
+
+// commandSpec is one command: its name, one-line summary, flags, and
+// what its first argument is ("SESSION", "bash|zsh|fish", or "").
+type commandSpec struct {
+	name, usage, summary string
+	flags                []flagInfo
+	positional           string
+}
+
+// completionSpecOf reads every command's flags from the command itself.
+func completionSpecOf(e *env) completionSpec {
+	spec := completionSpec{app: flagList(commandFlags(e, nil))}
+	for _, c := range e.commands() {
+		spec.commands = append(spec.commands, commandSpec{
+			name:       c.name,
+			usage:      c.usage,
+			summary:    c.summary,
+			flags:      flagList(commandFlags(e, c)),
+			positional: positional(c),
+		})
+	}
+	return spec
+}

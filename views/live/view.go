@@ -9,6 +9,7 @@ import (
 
 	englive "github.com/memscope/memscope/engine/live"
 	"github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/text"
 )
@@ -188,7 +189,11 @@ func (m Model) detail(r Row) []string {
 
 	turns := fmt.Sprintf("%d turns · %d since the last compaction · %s", s.Turns, s.TurnsSinceCompaction, forecastLong(s.Forecast))
 	lines = append(lines, text.Truncate(turns, w))
-	lines = append(lines, text.Truncate(fmt.Sprintf("%s tokens/min over the last %d minutes", text.Tokens(int64(s.TokensPerMinute)), int(englive.DefaultRateWindow.Minutes())), w))
+	rate := fmt.Sprintf("%s tokens/min over the last %d minutes · cost so far %s", text.Tokens(int64(s.TokensPerMinute)), int(englive.DefaultRateWindow.Minutes()), format.USD(s.CostUSD))
+	if s.CostPartial {
+		rate += " (some responses of a model without a price)"
+	}
+	lines = append(lines, text.Truncate(rate, w))
 
 	if c, ok := lastCompaction(s); ok {
 		kind := "compacted"
