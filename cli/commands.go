@@ -25,6 +25,7 @@ var commands = []*command{
 	promptCommand,
 	pruneCommand,
 	replayCommand,
+	searchCommand,
 	sessionsCommand,
 	statCommand,
 	statuslineCommand,

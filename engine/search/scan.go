@@ -1,0 +1,333 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/memscope/memscope/model"
+)
+
+// maxCount bounds the matches counted in one field or line.
+const maxCount = 1000
+
+// binaryProbe is how much of a text file is looked at for a NUL byte,
+// which says the file is binary (as grep decides).
+const binaryProbe = 8000
+
+// unitKind says how a unit is read.
+type unitKind int
+
+const (
+	unitTranscript unitKind = iota
+	unitHistory
+	unitText
+)
+
+// unit is one file to search.
+type unit struct {
+	kind  unitKind
+	store Store
+	fsys  fs.FS
+	// name is the file's name in fsys; file the path a hit shows.
+	name, file string
+	mod        time.Time
+	size       int64
+	project    string
+	session    string
+	agent      string
+	label      string
+	// memory splits a memory file into frontmatter and body.
+	memory bool
+	// paste is the hash of a paste file.
+	paste model.PasteHash
+}
+
+// result is what searching one unit found.
+type result struct {
+	hits     []Hit
+	problems []model.Problem
+	bytes    int64
+}
+
+// worker searches units one after another, reusing its buffers.
+type worker struct {
+	q       *Query
+	o       *Options
+	refs    *pasteRefs
+	lr      *model.LineReader
+	scratch []byte
+}
+
+func (w *worker) search(ctx context.Context, u *unit) result {
+	switch u.kind {
+	case unitTranscript:
+		return w.transcript(ctx, u)
+	case unitHistory:
+		return w.history(ctx, u)
+	}
+	return w.text(u)
+}
+
+// lines reads u's lines with the worker's line reader; each is handed
+// to fn until it returns false or ctx is done.
+func (w *worker) lines(ctx context.Context, u *unit, res *result, fn func(model.Line)) {
+	f, err := model.OpenRegular(u.fsys, u.name)
+	if err != nil {
+		res.problems = append(res.problems, openProblem(u.file, err))
+		return
+	}
+	defer f.Close()
+	if w.lr == nil {
+		w.lr = model.NewLineReader(f)
+	} else {
+		w.lr.Reset(f)
+	}
+	for n := 0; ; n++ {
+		if n&1023 == 0 && ctx.Err() != nil {
+			return
+		}
+		line, ok := w.lr.Next()
+		if !ok {
+			break
+		}
+		res.bytes += line.Size + 1
+		if line.TooLong {
+			res.problems = append(res.problems, line.TooLongProblem(u.file))
+			continue
+		}
+		fn(line)
+	}
+	if err := w.lr.Err(); err != nil {
+		res.problems = append(res.problems, model.Problem{File: u.file, Kind: model.ProblemUnreadable, Reason: err.Error()})
+	}
+}
+
+// openProblem reports a file that could not be opened: not a regular
+// file, a link that leaves the home, or unreadable.
+func openProblem(file string, err error) model.Problem {
+	kind := model.ProblemUnreadable
+	if model.IsNotRegular(err) || model.IsLinkNotFollowed(err) {
+		kind = model.ProblemMalformed
+	}
+	return model.Problem{File: file, Kind: kind, Reason: "not read: " + err.Error()}
+}
+
+// transcript searches one transcript.
+func (w *worker) transcript(ctx context.Context, u *unit) result {
+	var res result
+	last := 0 // line of the last compact boundary
+	var preserved map[string]bool
+	w.lines(ctx, u, &res, func(line model.Line) {
+		b := line.Bytes
+		if typ := peekType(b); typ != nil {
+			switch string(typ) {
+			case `"system"`:
+				if bytes.Contains(b, []byte("compact_boundary")) {
+					if p, ok := compactBoundary(b); ok {
+						last, preserved = line.Number, p
+						return
+					}
+				}
+			case `"user"`, `"assistant"`, `"summary"`:
+			default:
+				return
+			}
+		}
+		if !w.q.pre.candidate(b, &w.scratch) {
+			return
+		}
+		var rec record
+		if json.Unmarshal(b, &rec) != nil || !searchedTypes[rec.Type] || strings.HasSuffix(rec.Subtype, "_boundary") {
+			return
+		}
+		at := rec.time()
+		if !w.o.Since.IsZero() && !at.IsZero() && at.Before(w.o.Since) {
+			return
+		}
+		for _, f := range rec.fields() {
+			h, ok := w.match(f.text, u)
+			if !ok {
+				continue
+			}
+			h.Line, h.Where, h.UUID, h.Role, h.Time = line.Number, f.where, rec.UUID, rec.role(), at
+			res.hits = append(res.hits, h)
+		}
+	})
+	for i := range res.hits {
+		h := &res.hits[i]
+		seen := true
+		switch {
+		case last == 0:
+			h.Compaction = CompactionNone
+		case h.Line > last:
+			h.Compaction = CompactionAfter
+		default:
+			h.Compaction = CompactionBefore
+			seen = preserved[h.UUID]
+		}
+		h.Seen = &seen
+	}
+	return res
+}
+
+// compactBoundary decodes a system line that names compact_boundary:
+// whether it is a compaction's boundary, and the messages a partial one
+// preserved.
+func compactBoundary(b []byte) (map[string]bool, bool) {
+	var rec struct {
+		Subtype string                 `json:"subtype"`
+		Meta    *model.CompactMetadata `json:"compactMetadata"`
+	}
+	if json.Unmarshal(b, &rec) != nil || rec.Subtype != model.SubtypeCompactBoundary {
+		return nil, false
+	}
+	kept := map[string]bool{}
+	if m := rec.Meta; m != nil {
+		if pm := m.PreservedMessages; pm != nil {
+			for _, id := range append(pm.UUIDs, pm.AllUUIDs...) {
+				kept[id] = true
+			}
+		}
+		if ps := m.PreservedSegment; ps != nil {
+			kept[ps.HeadUUID], kept[ps.TailUUID] = true, true
+		}
+	}
+	return kept, true
+}
+
+// match matches text; ok is false when it does not match. The hit has
+// u's file and its snippet, count and offset.
+func (w *worker) match(text string, u *unit) (Hit, bool) {
+	ms := w.q.matches(text, maxCount)
+	if len(ms) == 0 {
+		return Hit{}, false
+	}
+	h := w.hit(u)
+	h.Count, h.Offset = len(ms), ms[0][0]
+	h.Snippet, h.Match = makeSnippet(text, ms[0][0], ms[0][1], !w.o.ShowSecrets)
+	return h, true
+}
+
+// hit is a hit in u, before what is known of the place in it.
+func (w *worker) hit(u *unit) Hit {
+	return Hit{Store: u.store, File: u.file, Project: u.project, SessionID: u.session, AgentID: u.agent, Label: u.label}
+}
+
+// history searches history.jsonl: each prompt as typed and its pastes
+// kept inline (a paste kept in the paste cache is searched there).
+func (w *worker) history(ctx context.Context, u *unit) result {
+	var res result
+	w.lines(ctx, u, &res, func(line model.Line) {
+		if !w.q.pre.candidate(line.Bytes, &w.scratch) {
+			return
+		}
+		e, err := model.ParseHistoryLine(line.Bytes, line.Number)
+		if err != nil || !w.o.wantsPrompt(&e) {
+			return
+		}
+		add := func(where, text string) {
+			h, ok := w.match(text, u)
+			if !ok {
+				return
+			}
+			h.Line, h.Where, h.Time, h.Project, h.SessionID = line.Number, where, e.Timestamp, e.Project, string(e.SessionID)
+			h.Role = "user"
+			res.hits = append(res.hits, h)
+		}
+		add("prompt", e.Display)
+		for _, p := range e.SortedPastes() {
+			if p.Inline && p.Kind != model.PasteImage {
+				add(fmt.Sprintf("paste #%d", p.ID), p.Content)
+			}
+		}
+	})
+	return res
+}
+
+// text searches a text file: one hit per line that matches.
+func (w *worker) text(u *unit) result {
+	var res result
+	data, err := model.ReadFileBounded(u.fsys, u.name, maxTextBytes(u))
+	if err != nil {
+		res.problems = append(res.problems, openProblem(u.file, err))
+		return res
+	}
+	res.bytes = int64(len(data))
+	if bytes.IndexByte(data[:min(len(data), binaryProbe)], 0) >= 0 {
+		return res // binary: nothing a person would read
+	}
+	text := string(data)
+	ms := w.q.matches(text, 1<<30)
+	if len(ms) == 0 {
+		return res
+	}
+	var refs []PromptRef
+	if u.paste != "" && w.refs != nil {
+		refs = w.refs.of(u.paste)
+	}
+	front := frontmatterEnd(text, u.memory)
+	line, pos := 1, 0
+	for i := 0; i < len(ms); {
+		m := ms[i]
+		line += strings.Count(text[pos:m[0]], "\n")
+		pos = m[0]
+		eol := strings.IndexByte(text[m[0]:], '\n')
+		if eol < 0 {
+			eol = len(text)
+		} else {
+			eol += m[0]
+		}
+		n := 0
+		for i < len(ms) && (ms[i][0] < eol || ms[i][0] == m[0]) {
+			n++
+			i++
+		}
+		h := w.hit(u)
+		h.Line, h.Count, h.Offset, h.Time, h.Prompts = line, min(n, maxCount), m[0], u.mod, refs
+		h.Where = "line"
+		if u.memory {
+			h.Where = "body"
+			if m[0] < front {
+				h.Where = "frontmatter"
+			}
+		}
+		h.Snippet, h.Match = makeSnippet(text, m[0], m[1], !w.o.ShowSecrets)
+		res.hits = append(res.hits, h)
+	}
+	return res
+}
+
+// maxTextBytes is the largest file of u's kind read whole.
+func maxTextBytes(u *unit) int64 {
+	if u.store == StoreFileHistory || u.store == StoreTranscripts {
+		return model.MaxBackupBytes
+	}
+	return model.MaxDocumentBytes
+}
+
+// frontmatterEnd is the offset where a memory file's frontmatter ends
+// (0 when it has none): past the line "---" that closes the block the
+// file opens with.
+func frontmatterEnd(text string, memory bool) int {
+	if !memory || !(strings.HasPrefix(text, "---\n") || strings.HasPrefix(text, "---\r\n")) {
+		return 0
+	}
+	first := strings.IndexByte(text, '\n') + 1
+	for i := first; i < len(text); {
+		eol := strings.IndexByte(text[i:], '\n')
+		end := len(text)
+		if eol >= 0 {
+			end = i + eol
+		}
+		if strings.TrimRight(text[i:end], "\r ") == "---" {
+			return end
+		}
+		i = end + 1
+	}
+	return 0
+}
