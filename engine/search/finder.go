@@ -2,7 +2,6 @@ package search
 
 import (
 	"bytes"
-	"strings"
 	"unsafe"
 )
 
@@ -59,9 +58,6 @@ func lower(c byte) byte {
 
 // index is the offset of the first match in s, or -1.
 func (f *finder) index(s []byte) int {
-	if !f.fold {
-		return bytes.Index(s, f.pat)
-	}
 	n := len(f.pat)
 	if len(s) < n {
 		return -1
@@ -87,7 +83,7 @@ func (f *finder) index(s []byte) int {
 		if p < 0 || (b >= 0 && b < p) {
 			p = b
 		}
-		if start := p - f.rare; equalFold(s[start:start+n], f.pat) {
+		if start := p - f.rare; f.equal(s[start:start+n]) {
 			return start
 		}
 		if p == a {
@@ -97,6 +93,14 @@ func (f *finder) index(s []byte) int {
 		}
 	}
 	return -1
+}
+
+// equal compares s with the pattern.
+func (f *finder) equal(s []byte) bool {
+	if f.fold {
+		return equalFold(s, f.pat)
+	}
+	return bytes.Equal(s, f.pat)
 }
 
 // equalFold compares s with the lowered pattern pat, folding s's ASCII
@@ -112,9 +116,6 @@ func equalFold(s, pat []byte) bool {
 
 // indexString is index for a string.
 func (f *finder) indexString(s string) int {
-	if !f.fold {
-		return strings.Index(s, string(f.pat))
-	}
 	return f.index(stringBytes(s))
 }
 

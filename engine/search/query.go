@@ -116,6 +116,9 @@ func (q *Query) find(s string, from int) (start, end int) {
 // an empty match is skipped (a regex like "x*" matches everywhere, and
 // "nothing" is no place to show).
 func (q *Query) matches(s string, max int) [][2]int {
+	if a := q.pre.anchor; a != nil && q.re != nil && a.indexString(s) < 0 {
+		return nil // every match holds the anchor: no need to run the expression
+	}
 	var out [][2]int
 	for from := 0; from <= len(s) && len(out) < max; {
 		st, en := q.find(s, from)

@@ -59,7 +59,7 @@ type worker struct {
 	q       *Query
 	o       *Options
 	refs    *pasteRefs
-	lr      *model.LineReader
+	buf     []byte
 	scratch []byte
 }
 
@@ -73,40 +73,6 @@ func (w *worker) search(ctx context.Context, u *unit) result {
 	return w.text(u)
 }
 
-// lines reads u's lines with the worker's line reader; each is handed
-// to fn until it returns false or ctx is done.
-func (w *worker) lines(ctx context.Context, u *unit, res *result, fn func(model.Line)) {
-	f, err := model.OpenRegular(u.fsys, u.name)
-	if err != nil {
-		res.problems = append(res.problems, openProblem(u.file, err))
-		return
-	}
-	defer f.Close()
-	if w.lr == nil {
-		w.lr = model.NewLineReader(f)
-	} else {
-		w.lr.Reset(f)
-	}
-	for n := 0; ; n++ {
-		if n&1023 == 0 && ctx.Err() != nil {
-			return
-		}
-		line, ok := w.lr.Next()
-		if !ok {
-			break
-		}
-		res.bytes += line.Size + 1
-		if line.TooLong {
-			res.problems = append(res.problems, line.TooLongProblem(u.file))
-			continue
-		}
-		fn(line)
-	}
-	if err := w.lr.Err(); err != nil {
-		res.problems = append(res.problems, model.Problem{File: u.file, Kind: model.ProblemUnreadable, Reason: err.Error()})
-	}
-}
-
 // openProblem reports a file that could not be opened: not a regular
 // file, a link that leaves the home, or unreadable.
 func openProblem(file string, err error) model.Problem {
@@ -117,28 +83,34 @@ func openProblem(file string, err error) model.Problem {
 	return model.Problem{File: file, Kind: kind, Reason: "not read: " + err.Error()}
 }
 
+// queryScan is how the query's lines are found: by the anchor, or
+// lines with a \u escape that hold it once decoded; every line when the
+// query has no anchor (fn then asks the relaxed expression).
+func (w *worker) queryScan() lineScan {
+	pre := &w.q.pre
+	if pre.anchor == nil {
+		return lineScan{count: true}
+	}
+	return lineScan{find: pre.anchor.index, escapes: true, count: true,
+		check: func(line []byte) bool { return pre.candidate(line, &w.scratch) }}
+}
+
+// wanted reports whether a line handed over by queryScan can match.
+func (w *worker) wanted(line []byte) bool {
+	return w.q.pre.anchor != nil || w.q.pre.candidate(line, &w.scratch)
+}
+
+// boundaryFinder finds the lines that may be compact boundaries.
+var boundaryFinder = newFinder([]byte("compact_boundary"), false)
+
 // transcript searches one transcript.
 func (w *worker) transcript(ctx context.Context, u *unit) result {
 	var res result
-	last := 0 // line of the last compact boundary
-	var preserved map[string]bool
-	w.lines(ctx, u, &res, func(line model.Line) {
-		b := line.Bytes
-		if typ := peekType(b); typ != nil {
-			switch string(typ) {
-			case `"system"`:
-				if bytes.Contains(b, []byte("compact_boundary")) {
-					if p, ok := compactBoundary(b); ok {
-						last, preserved = line.Number, p
-						return
-					}
-				}
-			case `"user"`, `"assistant"`, `"summary"`:
-			default:
-				return
-			}
+	w.scanLines(ctx, u, &res, w.queryScan(), func(b []byte, n int) {
+		if typ := peekType(b); typ != nil && !searchedType(typ) {
+			return
 		}
-		if !w.q.pre.candidate(b, &w.scratch) {
+		if !w.wanted(b) {
 			return
 		}
 		var rec record
@@ -154,8 +126,22 @@ func (w *worker) transcript(ctx context.Context, u *unit) result {
 			if !ok {
 				continue
 			}
-			h.Line, h.Where, h.UUID, h.Role, h.Time = line.Number, f.where, rec.UUID, rec.role(), at
+			h.Line, h.Where, h.UUID, h.Role, h.Time = n, f.where, rec.UUID, rec.role(), at
 			res.hits = append(res.hits, h)
+		}
+	})
+	if len(res.hits) == 0 {
+		return res
+	}
+	// Where the last compaction is: a second pass, over the files with a
+	// hit only, looking for nothing but boundaries.
+	last := 0
+	var preserved map[string]bool
+	w.scanLines(ctx, u, &res, lineScan{find: boundaryFinder.index}, func(b []byte, n int) {
+		if typ := peekType(b); typ == nil || string(typ) == `"system"` {
+			if p, ok := compactBoundary(b); ok {
+				last, preserved = n, p
+			}
 		}
 	})
 	for i := range res.hits {
@@ -173,6 +159,15 @@ func (w *worker) transcript(ctx context.Context, u *unit) result {
 		h.Seen = &seen
 	}
 	return res
+}
+
+// searchedType reports whether the raw type value is a searched type.
+func searchedType(typ []byte) bool {
+	switch string(typ) {
+	case `"user"`, `"assistant"`, `"system"`, `"summary"`:
+		return true
+	}
+	return false
 }
 
 // compactBoundary decodes a system line that names compact_boundary:
@@ -222,11 +217,11 @@ func (w *worker) hit(u *unit) Hit {
 // kept inline (a paste kept in the paste cache is searched there).
 func (w *worker) history(ctx context.Context, u *unit) result {
 	var res result
-	w.lines(ctx, u, &res, func(line model.Line) {
-		if !w.q.pre.candidate(line.Bytes, &w.scratch) {
+	w.scanLines(ctx, u, &res, w.queryScan(), func(b []byte, n int) {
+		if !w.wanted(b) {
 			return
 		}
-		e, err := model.ParseHistoryLine(line.Bytes, line.Number)
+		e, err := model.ParseHistoryLine(b, n)
 		if err != nil || !w.o.wantsPrompt(&e) {
 			return
 		}
@@ -235,7 +230,7 @@ func (w *worker) history(ctx context.Context, u *unit) result {
 			if !ok {
 				return
 			}
-			h.Line, h.Where, h.Time, h.Project, h.SessionID = line.Number, where, e.Timestamp, e.Project, string(e.SessionID)
+			h.Line, h.Where, h.Time, h.Project, h.SessionID = n, where, e.Timestamp, e.Project, string(e.SessionID)
 			h.Role = "user"
 			res.hits = append(res.hits, h)
 		}
