@@ -44,6 +44,8 @@ func hostileCommands(home string, res *hostilehome.Result, oddProject string) []
 		{"files", s, "--home", home},
 		{"watch", "--once", "--home", home},
 		{"statusline", "--home", home}, // stdin: hostileStatusInput
+		{"search", "e", "--home", home},
+		{"search", "--regex", "(?s).", "--home", home, "--project", oddProject},
 	}
 }
 

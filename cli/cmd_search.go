@@ -106,7 +106,7 @@ func runSearch(e *env, opts searchOptions) (searchResult, error) {
 	if opts.project != "" {
 		slug, err := projectSlug(e, o.home, opts.project)
 		if err != nil {
-			return searchResult{}, badInput(err)
+			return searchResult{}, err
 		}
 		t, err := openMemory(e, o, opts.project)
 		if err != nil {

@@ -83,7 +83,7 @@ func (f *finder) index(s []byte) int {
 		if p < 0 || (b >= 0 && b < p) {
 			p = b
 		}
-		if start := p - f.rare; f.equal(s[start:start+n]) {
+		if start := p - f.rare; f.equal(s[start : start+n]) {
 			return start
 		}
 		if p == a {

@@ -41,6 +41,11 @@ func (w *worker) scanLines(ctx context.Context, u *unit, res *result, ls lineSca
 		return
 	}
 	defer f.Close()
+	defer func() {
+		if len(w.buf) > 4*chunkSize {
+			w.buf = nil // a long line grew it: give the memory back
+		}
+	}()
 	if w.buf == nil {
 		w.buf = make([]byte, chunkSize)
 	}

@@ -168,7 +168,12 @@ func (p *planner) memory() []*unit {
 	var us []*unit
 	addDir := func(fsys fs.FS, dir, shown, label, project string) {
 		md, probs := model.ReadMemoryDir(fsys, dir)
-		p.probs = append(p.probs, probs...)
+		if fsys == p.root {
+			for i := range probs {
+				probs[i].File = p.shown(model.RootPath(probs[i].File))
+			}
+		}
+		p.notRead(probs)
 		if !md.Exists {
 			return
 		}
@@ -186,7 +191,10 @@ func (p *planner) memory() []*unit {
 	}
 	addSecondary := func(so model.SecondaryOptions, project string) {
 		srcs, probs := model.ReadSecondaryMemory(so)
-		p.probs = append(p.probs, probs...)
+		for i := range probs {
+			probs[i].File = p.shown(probs[i].File)
+		}
+		p.notRead(probs)
 		for _, s := range srcs {
 			label := labelOf(s)
 			switch {
@@ -226,6 +234,16 @@ func (p *planner) memory() []*unit {
 	}
 	addSecondary(model.SecondaryOptions{Root: p.root, HomeDir: o.HomeDir}, "")
 	return us
+}
+
+// notRead keeps the problems that say a file was not read: a memory
+// file whose frontmatter does not parse is still searched, as text.
+func (p *planner) notRead(probs []model.Problem) {
+	for _, pr := range probs {
+		if pr.Kind == model.ProblemUnreadable {
+			p.probs = append(p.probs, pr)
+		}
+	}
 }
 
 // labelOf names a secondary memory store for a hit.

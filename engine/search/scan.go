@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/memscope/memscope/model"
 )
@@ -244,19 +246,24 @@ func (w *worker) history(ctx context.Context, u *unit) result {
 	return res
 }
 
-// text searches a text file: one hit per line that matches.
+// text searches a text file: one hit per line that matches. A file
+// whose first bytes hold a NUL is binary (as grep decides): nothing a
+// person would read, so it is not read further.
 func (w *worker) text(u *unit) result {
 	var res result
-	data, err := model.ReadFileBounded(u.fsys, u.name, maxTextBytes(u))
+	data, err := readText(u.fsys, u.name, model.MaxDocumentBytes)
 	if err != nil {
 		res.problems = append(res.problems, openProblem(u.file, err))
 		return res
 	}
 	res.bytes = int64(len(data))
-	if bytes.IndexByte(data[:min(len(data), binaryProbe)], 0) >= 0 {
-		return res // binary: nothing a person would read
+	if data == nil {
+		return res
 	}
-	text := string(data)
+	if a := w.q.pre.anchor; a != nil && a.index(data) < 0 {
+		return res
+	}
+	text := unsafe.String(unsafe.SliceData(data), len(data)) // data is not written again; snippets are copies
 	ms := w.q.matches(text, 1<<30)
 	if len(ms) == 0 {
 		return res
@@ -297,12 +304,37 @@ func (w *worker) text(u *unit) result {
 	return res
 }
 
-// maxTextBytes is the largest file of u's kind read whole.
-func maxTextBytes(u *unit) int64 {
-	if u.store == StoreFileHistory || u.store == StoreTranscripts {
-		return model.MaxBackupBytes
+// readText reads the regular file name of fsys, at most max bytes; a
+// binary file gives nil after its first binaryProbe bytes.
+func readText(fsys fs.FS, name string, max int64) ([]byte, error) {
+	f, err := model.OpenRegular(fsys, name)
+	if err != nil {
+		return nil, err
 	}
-	return model.MaxDocumentBytes
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > max {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: &model.TooLargeError{Size: st.Size(), Max: max}}
+	}
+	head := make([]byte, binaryProbe)
+	n, err := io.ReadFull(f, head)
+	head = head[:n]
+	if bytes.IndexByte(head, 0) >= 0 {
+		return nil, nil
+	}
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return head, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	rest, err := io.ReadAll(io.LimitReader(f, max-int64(n)+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(n+len(rest)) > max {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: &model.TooLargeError{Max: max}}
+	}
+	return append(head, rest...), nil
 }
 
 // frontmatterEnd is the offset where a memory file's frontmatter ends

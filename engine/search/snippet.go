@@ -39,6 +39,10 @@ func makeSnippet(text string, start, end int, mask bool) (string, [2]int) {
 		}
 		ws -= size
 	}
+	atLineStart := ws == 0 || text[ws-1] == '\n'
+	for atLineStart && ws < start && (text[ws] == ' ' || text[ws] == '\t') {
+		ws++ // indentation says nothing on a snippet's one line
+	}
 	me := end
 	if cut := runeOffset(text[start:end], snippetMatch); cut < end-start {
 		me = start + cut
@@ -70,7 +74,7 @@ func makeSnippet(text string, start, end int, mask bool) (string, [2]int) {
 		}
 	}
 	var b strings.Builder
-	if ws > 0 && text[ws-1] != '\n' {
+	if !atLineStart {
 		b.WriteString(Ellipsis)
 	}
 	write := func(from, to int) {
