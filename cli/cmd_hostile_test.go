@@ -46,6 +46,8 @@ func hostileCommands(home string, res *hostilehome.Result, oddProject string) []
 		{"statusline", "--home", home}, // stdin: hostileStatusInput
 		{"completion", "values", "projects", "--home", home},
 		{"completion", "values", "sessions", "--home", home},
+		{"search", "e", "--home", home},
+		{"search", "--regex", "(?s).", "--home", home, "--project", oddProject},
 	}
 }
 

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -70,20 +69,6 @@ func runSessions(e *env, opts sessionsOptions) (sessions.Report, error) {
 // showSessions prints what runSessions returned, as text or --json.
 func showSessions(e *env, opts sessionsOptions, rep sessions.Report) error {
 	return e.output(opts.json, rep, func(w io.Writer) { printSessions(w, rep) })
-}
-
-// projectSlug finds the projects/ folder of a project path (relative to
-// the working folder). A slug works too: slugging a slug changes nothing.
-func projectSlug(e *env, h *model.Home, p string) (string, error) {
-	if !filepath.IsAbs(p) && !strings.HasPrefix(p, "-") {
-		if wd, err := e.getwd(); err == nil {
-			p = filepath.Join(wd, p)
-		}
-	}
-	if slug, ok := model.FindProjectDir(h.FS, p); ok {
-		return slug, nil
-	}
-	return "", fmt.Errorf("no project folder for %s in %s", p, h.Dir)
 }
 
 // printSessions writes the report as a table, times in UTC.

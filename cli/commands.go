@@ -27,6 +27,7 @@ var commands = []*command{
 	promptCommand,
 	pruneCommand,
 	replayCommand,
+	searchCommand,
 	sessionsCommand,
 	statCommand,
 	statuslineCommand,

@@ -96,6 +96,10 @@ func readOnlyCases(s snapHomeSpec) []snapCase {
 		{"compact." + format.ShortID(s.compact) + ".window.flush.json", s.home(append([]string{"compact", s.compact, "--flush", "--json"}, smallWindow...)...)},
 		{"extract." + format.ShortID(s.extract), s.home("extract", s.extract)},
 		{"extract." + format.ShortID(s.extract) + ".json", s.home("extract", s.extract, "--json")},
+		{"search", s.home("search", "memory")},
+		{"search.json", s.home("search", "memory", "--json")},
+		{"search.project.regex", s.proj("search", "--regex", `mem(ory|o)\b`, "--in", "memory,claudemd,history,pastes", "--case")},
+		{"search.none", s.home("search", "no such words anywhere")},
 		{"watch.once", s.home("watch", "--once")},
 		{"watch.once.json", s.home("watch", "--once", "--json")},
 	}

@@ -20,6 +20,7 @@
 #              build has the command)
 #   jq         jq selecting the compact boundaries of every transcript
 #   ccusage    ccusage session --json --offline
+#   search     scripts/search-bench.sh on W (memscope search vs ripgrep; SEARCH=0 skips it)
 #
 # cat, sessions and stat run on every size, to show cost growing with the
 # bytes and memory staying flat; jq and ccusage (tens of seconds each) on W
@@ -201,3 +202,8 @@ LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 		rm -f "$RAW.check"
 	fi
 } | tee "$OUT"
+
+# memscope search against ripgrep on W (its own table).
+if [ "${SEARCH:-1}" = 1 ] && [[ " $SIZES " == *" W "* ]]; then
+	RUNS="$RUNS" NICE="$NICE" scripts/search-bench.sh
+fi
