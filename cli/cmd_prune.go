@@ -63,7 +63,7 @@ func parsePrune(e *env, args []string) (pruneOptions, error) {
 	}
 	// A bad --stale is reported like a failure (exit 1), as it always
 	// has been; a bad --stale-action is a wrong command line.
-	th, err := memindex.ParseStaleness(*staleSpec)
+	th, err := memindex.ParseStalenessOver(e.settings().Staleness, *staleSpec)
 	if err != nil {
 		return opts, err
 	}

@@ -19,6 +19,7 @@ var commands = []*command{
 	cleanupCommand,
 	compactCommand,
 	completionCommand,
+	configCommand,
 	exportCommand,
 	extractCommand,
 	filesCommand,

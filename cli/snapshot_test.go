@@ -115,6 +115,9 @@ func globalSnapCases() []snapCase {
 		{"completion.zsh", []string{"completion", "zsh"}},
 		{"completion.fish", []string{"completion", "fish"}},
 		{"man", []string{"man"}},
+		{"config.path", []string{"config", "path"}},
+		{"config.show", []string{"config", "show"}},
+		{"config.show.json", []string{"config", "show", "--json"}},
 	}
 	for _, n := range sortedCommandNames() {
 		c = append(c, snapCase{"help." + n, []string{"help", n}})

@@ -7,8 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/internal/keypress"
+	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/keymap/keymaptest"
 )
 
