@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"sort"
 	"strings"
 
 	"github.com/memscope/memscope/config"
@@ -114,12 +113,7 @@ func settingsOf(c config.Config) []setting {
 		b, _ := c.Keys.Binding(n)
 		add("keys."+n, b.Keys())
 	}
-	roles := style.Roles()
-	var names []string
-	for r := range roles {
-		names = append(names, r)
-	}
-	sort.Strings(names)
+	roles, names := style.Roles(), style.RoleNames()
 	for i, variant := range []string{"light", "dark"} {
 		set := c.Theme.Light
 		if i == 1 {

@@ -312,11 +312,7 @@ func ValidColour(s string) bool {
 }
 
 func (p *parser) theme(n *yaml.Node) error {
-	roles := style.Roles()
-	var roleNames []string
-	for r := range roles {
-		roleNames = append(roleNames, r)
-	}
+	roles, roleNames := style.Roles(), style.RoleNames()
 	return p.pairs(n, "theme", func(k, v *yaml.Node) error {
 		var dst map[string]string
 		switch k.Value {

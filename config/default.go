@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/memscope/memscope/engine/memindex"
@@ -42,12 +41,7 @@ func DefaultYAML() string {
 	w("\n# Colours by role, for light and dark terminals: #RRGGBB, #RGB or an ANSI\n")
 	w("# number 0-255. NO_COLOR in the environment still turns colour off.\n")
 	w("theme:\n")
-	roles := style.Roles()
-	var names []string
-	for r := range roles {
-		names = append(names, r)
-	}
-	sort.Strings(names)
+	roles, names := style.Roles(), style.RoleNames()
 	for i, variant := range []string{"light", "dark"} {
 		w("  %s:\n", variant)
 		for _, r := range names {

@@ -2,7 +2,6 @@ package config
 
 import (
 	"encoding/json"
-	"sort"
 
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/views/component/style"
@@ -26,12 +25,7 @@ func Schema() []byte {
 	}
 	colour := map[string]any{"type": "string", "pattern": colourRE.String()}
 	roles := map[string]any{}
-	var roleNames []string
-	for r := range style.Roles() {
-		roleNames = append(roleNames, r)
-	}
-	sort.Strings(roleNames)
-	for _, r := range roleNames {
+	for _, r := range style.RoleNames() {
 		roles[r] = colour
 	}
 	days := map[string]any{"type": "integer", "minimum": 0, "maximum": 36500}

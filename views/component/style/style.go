@@ -5,6 +5,7 @@ package style
 
 import (
 	"image/color"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -83,6 +84,16 @@ func Roles() map[string][2]string {
 		"user":        {"#2D6CDF", "#6FA3FF"},
 		"feedback":    {"#8E44AD", "#C792EA"},
 	}
+}
+
+// RoleNames are the roles' names, sorted.
+func RoleNames() []string {
+	var names []string
+	for r := range Roles() {
+		names = append(names, r)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // NewThemed is New with a theme's colours over memscope's.
