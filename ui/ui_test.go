@@ -21,10 +21,20 @@ import (
 var testNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
 // TestMain pins the local time zone so times in goldens do not depend on
-// the machine.
+// the machine, and gives the tests a temporary folder of their own
+// (removed after), so the private copies a declined or failed editor save
+// keeps on purpose do not pile up in the machine's.
 func TestMain(m *testing.M) {
 	time.Local = time.UTC
-	os.Exit(m.Run())
+	tmp, err := os.MkdirTemp("", "memscope-ui-test-")
+	if err == nil {
+		os.Setenv("TMPDIR", tmp)
+	}
+	code := m.Run()
+	if err == nil {
+		os.RemoveAll(tmp)
+	}
+	os.Exit(code)
 }
 
 // betaProject is the folder testdata/home's beta transcripts were
