@@ -73,6 +73,50 @@ func MemoryFileText(name, description string, t model.MemoryType, session string
 	return data, nil
 }
 
+// UnstampedMemoryFileText is a memory file as an agent writes one in its
+// memory folder, where the client stamps nothing:
+//
+//	---
+//	name: <name>
+//	description: <description>
+//	type: <type>
+//	---
+//
+//	<body>
+func UnstampedMemoryFileText(name, description string, t model.MemoryType, body string) ([]byte, error) {
+	desc := strings.Join(strings.Fields(description), " ")
+	if name == "" || desc == "" {
+		return nil, fmt.Errorf("a memory needs a name and a description")
+	}
+	var b strings.Builder
+	b.WriteString("---\nname: " + yamlScalar(name, false) + "\n")
+	b.WriteString("description: " + yamlScalar(desc, false) + "\n")
+	b.WriteString("type: " + string(t) + "\n---\n\n")
+	body = strings.TrimLeft(body, "\r\n")
+	b.WriteString(body)
+	if body != "" && !strings.HasSuffix(body, "\n") {
+		b.WriteByte('\n')
+	}
+	data := []byte(b.String())
+	f, prob := model.ParseMemoryFile(name+".md", data)
+	switch {
+	case prob != nil:
+		return nil, fmt.Errorf("new memory %s would not parse: %s", name, prob.Reason)
+	case f.Name != name || f.Description != desc || f.Type != t:
+		return nil, fmt.Errorf("new memory %s does not read back as written", name)
+	}
+	return data, nil
+}
+
+// memoryFileText is a new memory file as the client would write it in
+// this folder: stamped (MemoryFileText), or not (UnstampedMemoryFileText).
+func (s *Store) memoryFileText(name, description string, t model.MemoryType, session string, now time.Time, body string) ([]byte, error) {
+	if s.unstamped {
+		return UnstampedMemoryFileText(name, description, t, body)
+	}
+	return MemoryFileText(name, description, t, session, now, body)
+}
+
 // yamlScalar renders s as a one-line YAML string: plain when YAML reads it
 // back as the same string, else quoted.
 func yamlScalar(s string, double bool) string {
@@ -101,7 +145,7 @@ func (s *Store) Create(m NewMemory, o WriteOptions) (Change, error) {
 	if model.ParseMemoryType(string(m.Type)) == model.TypeUntyped {
 		return Change{}, fmt.Errorf("create %s: type %q is not one of user, feedback, project, reference", name, m.Type)
 	}
-	data, err := MemoryFileText(name, m.Description, m.Type, o.SessionID, o.Now, m.Body)
+	data, err := s.memoryFileText(name, m.Description, m.Type, o.SessionID, o.Now, m.Body)
 	if err != nil {
 		return Change{}, err
 	}
