@@ -14,7 +14,7 @@ import (
 
 var lintCommand = &command{
 	name:    "lint",
-	usage:   "memscope lint [--home DIR] [--demo] [--project PATH] [--remove-leftovers] [--json]",
+	usage:   "memscope lint [--home DIR] [--demo] [--project PATH] [--agent NAME] [--remove-leftovers] [--json]",
 	summary: "check a project's memory: index cap, dangling links, orphans, frontmatter, types, size, [[links]], duplicates, staleness, drift, secrets and injections, and memscope's own leftover copies (exit 1 on errors)",
 	run:     steps(parseLint, runLint, showLint),
 }
@@ -24,8 +24,10 @@ type lintOptions struct {
 	home homeFlags
 	// project is the project folder; "" for the current one.
 	project string
-	stale   memindex.StalenessThresholds
-	json    bool
+	// agent selects an agent's memory (--agent); "" the project's.
+	agent string
+	stale memindex.StalenessThresholds
+	json  bool
 	// removeLeftovers deletes the leftover copies lint finds (memscope's
 	// own, never the user's files).
 	removeLeftovers bool
@@ -54,6 +56,7 @@ func parseLint(e *env, args []string) (lintOptions, error) {
 	var opts lintOptions
 	fs := newFlags("lint", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
+	addAgentFlag(fs, &opts.agent)
 	fs.BoolVar(&opts.removeLeftovers, "remove-leftovers", false, "delete the copies interrupted memscope writes left (listed as leftover-copy)")
 	stale := fs.String("stale", "", "staleness thresholds, e.g. project=2:14,user=90:365")
 	if err := parseFlags(e, fs, args); err != nil {
@@ -68,7 +71,7 @@ func parseLint(e *env, args []string) (lintOptions, error) {
 
 // runLint checks the project's memory.
 func runLint(e *env, opts lintOptions) (lintResult, error) {
-	t, err := openProjectMemory(e, &opts.home, opts.project)
+	t, err := openProjectMemory(e, &opts.home, opts.project, opts.agent)
 	if err != nil {
 		return lintResult{}, err
 	}
@@ -121,7 +124,9 @@ func lintInput(e *env, t *memoryTarget, th memindex.StalenessThresholds) lint.In
 		Memory:   t.store.Memory(),
 		Problems: t.store.Problems(),
 		// The memory folder is read where the store reads and writes it.
-		MemoryFS:  model.DirFS(t.loc.Dir),
+		MemoryFS: model.DirFS(t.loc.Dir),
+		// The client does not stamp agent memory.
+		Unstamped: !t.kind.Stamped,
 		Now:       e.now(),
 		Staleness: th,
 	}

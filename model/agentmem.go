@@ -330,11 +330,17 @@ func agentScopeParent(o AgentStoreOptions, scope AgentMemoryScope) string {
 	return ""
 }
 
-// agentScopeLabels say in words what each scope is.
-var agentScopeLabels = map[AgentMemoryScope]string{
-	AgentScopeUser:    "user scope, every project",
-	AgentScopeProject: "project scope, checked in",
-	AgentScopeLocal:   "project scope, local (not checked in)",
+// AgentScopeLabel says in words what a scope is.
+func AgentScopeLabel(s AgentMemoryScope) string {
+	switch s {
+	case AgentScopeUser:
+		return "user scope, every project"
+	case AgentScopeProject:
+		return "project scope, checked in"
+	case AgentScopeLocal:
+		return "project scope, local (not checked in)"
+	}
+	return string(s)
 }
 
 // FindAgentStores lists the agent memory stores of a project: one per
@@ -358,7 +364,7 @@ func FindAgentStores(o AgentStoreOptions) ([]MemoryStore, []Problem) {
 		seen[s.Dir] = true
 		st, err := fs.Stat(root, RootName(s.Dir))
 		s.Exists = err == nil && st.IsDir()
-		s.Label = "agent " + s.Agent + " (" + agentScopeLabels[s.Scope] + ")"
+		s.Label = "agent " + s.Agent + " (" + AgentScopeLabel(s.Scope) + ")"
 		if s.Definition == "" {
 			s.Label += "; no agent definition declares it"
 		}

@@ -108,10 +108,10 @@ func UnstampedMemoryFileText(name, description string, t model.MemoryType, body 
 	return data, nil
 }
 
-// memoryFileText is a new memory file as the client would write it in
-// this folder: stamped (MemoryFileText), or not (UnstampedMemoryFileText).
-func (s *Store) memoryFileText(name, description string, t model.MemoryType, session string, now time.Time, body string) ([]byte, error) {
-	if s.unstamped {
+// memoryFileText is a new memory file as the client would write it in a
+// folder: stamped (MemoryFileText), or not (UnstampedMemoryFileText).
+func memoryFileText(unstamped bool, name, description string, t model.MemoryType, session string, now time.Time, body string) ([]byte, error) {
+	if unstamped {
 		return UnstampedMemoryFileText(name, description, t, body)
 	}
 	return MemoryFileText(name, description, t, session, now, body)
@@ -145,7 +145,7 @@ func (s *Store) Create(m NewMemory, o WriteOptions) (Change, error) {
 	if model.ParseMemoryType(string(m.Type)) == model.TypeUntyped {
 		return Change{}, fmt.Errorf("create %s: type %q is not one of user, feedback, project, reference", name, m.Type)
 	}
-	data, err := s.memoryFileText(name, m.Description, m.Type, o.SessionID, o.Now, m.Body)
+	data, err := memoryFileText(s.unstamped, name, m.Description, m.Type, o.SessionID, o.Now, m.Body)
 	if err != nil {
 		return Change{}, err
 	}

@@ -68,3 +68,29 @@ func TestUnstampedStore(t *testing.T) {
 		t.Errorf("undo of create left the file: %v", err)
 	}
 }
+
+// Prune's overflow file, the one memory prune writes, is unstamped in an
+// agent's folder too (planned and applied).
+func TestUnstampedPruneOverflow(t *testing.T) {
+	var ix strings.Builder
+	for i := range 210 {
+		ix.WriteString("- line " + strings.Repeat("x", i%7) + "\n")
+	}
+	s, dir := openFixture(t, map[string]string{"MEMORY.md": ix.String()})
+	s.Unstamped()
+	now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	plan := s.PlanPrune(PruneOptions{Now: now})
+	if !strings.Contains(plan.Diff, "index-overflow") || strings.Contains(plan.Diff, "node_type") {
+		t.Fatalf("plan diff:\n%s", plan.Diff)
+	}
+	ch, err := s.Apply(plan, []string{"overflow"}, WriteOptions{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range ch.Files {
+		data, _ := os.ReadFile(filepath.Join(dir, f.Path))
+		if f.Action == FileCreated && (bytes.Contains(data, []byte("node_type")) || bytes.Contains(data, []byte("modified:"))) {
+			t.Errorf("%s is stamped:\n%s", f.Path, data)
+		}
+	}
+}
