@@ -113,8 +113,12 @@ type ClaudeMdOptions struct {
 	UserHome string
 	// Project is the absolute startup directory.
 	Project string
-	// AddDirs are --add-dir folders.
-	AddDirs []string
+	// AddDirs are --add-dir folders; their files load only with
+	// AddDirsClaudeMd (the client reads them only when
+	// CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD is true), else they are
+	// listed as skipped.
+	AddDirs         []string
+	AddDirsClaudeMd bool
 	// ManagedDir defaults to model.ManagedDir.
 	ManagedDir string
 	// Excludes are the claudeMdExcludes globs.
@@ -153,11 +157,29 @@ func AssembleClaudeMd(o ClaudeMdOptions) ClaudeMdResult {
 	for _, d := range dirsDownTo(o.Project) {
 		a.folder(d)
 	}
+	layers, missing, cond := len(a.res.Layers), len(a.res.MissingImports), len(a.res.ConditionalRules)
 	for _, d := range o.AddDirs {
 		a.folder(path.Clean(d))
 	}
+	if !o.AddDirsClaudeMd {
+		// Shown, so the user sees what setting the variable would add;
+		// nothing of them loads, imports and path rules included.
+		a.res.MissingImports, a.res.ConditionalRules = a.res.MissingImports[:missing], a.res.ConditionalRules[:cond]
+		for i := layers; i < len(a.res.Layers); i++ {
+			if l := &a.res.Layers[i]; l.Status == StatusLoaded {
+				l.Status, l.Reason = StatusSkipped, joinReason(l.Reason, AddDirsOffReason)
+			}
+		}
+	}
 	return a.res
 }
+
+// EnvAddDirsClaudeMd makes the client load the CLAUDE.md files (and rules)
+// of --add-dir folders; without a true value it loads none of them.
+const EnvAddDirsClaudeMd = "CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD"
+
+// AddDirsOffReason is why an --add-dir folder's file does not load.
+const AddDirsOffReason = "--add-dir folders' CLAUDE.md files load only when " + EnvAddDirsClaudeMd + " is set to a true value (it is not)"
 
 // dirsDownTo lists "/" and every folder down to dir.
 func dirsDownTo(dir string) []string {

@@ -44,7 +44,7 @@ func TestAssembleLoadOrder(t *testing.T) {
 		"/repo/sub/other/CLAUDE.md", "not on the path",
 		"/extra/CLAUDE.md", "add dir",
 	)
-	res := AssembleClaudeMd(ClaudeMdOptions{Root: fsys, HomeDir: "/home/me/.claude", UserHome: "/home/me", Project: "/repo/sub", AddDirs: []string{"/extra"}})
+	res := AssembleClaudeMd(ClaudeMdOptions{Root: fsys, HomeDir: "/home/me/.claude", UserHome: "/home/me", Project: "/repo/sub", AddDirs: []string{"/extra"}, AddDirsClaudeMd: true})
 	want := []string{
 		"loaded managed /etc/claude-code/CLAUDE.md",
 		"loaded managed /etc/claude-code/.claude/rules/policy.md",
@@ -74,6 +74,55 @@ func TestAssembleLoadOrder(t *testing.T) {
 	}
 	if got := res.Layers[2].Text; got != "Contents of /home/me/.claude/CLAUDE.md (user's private global instructions for all projects):\n\nuser" {
 		t.Errorf("user header: %q", got)
+	}
+}
+
+// 2.1.331 reads --add-dir folders' files only when
+// CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD is true: Build follows the
+// environment, and the files show as skipped (imports and path rules
+// included) when it is not set.
+func TestAddDirsFollowTheEnvironment(t *testing.T) {
+	fsys := files(
+		"/repo/CLAUDE.md", "repo",
+		"/repo/extra/CLAUDE.md", "add dir @more.md @gone.md",
+		"/repo/extra/more.md", "more",
+		"/repo/extra/.claude/rules/ts.md", "---\npaths: [\"**/*.ts\"]\n---\nts",
+	)
+	for _, tc := range []struct {
+		env  string
+		want []string
+		note string
+	}{
+		{"", []string{"loaded project /repo/CLAUDE.md", "skipped project /repo/extra/CLAUDE.md", "skipped project /repo/extra/more.md", "missing project /repo/extra/gone.md", "conditional project /repo/extra/.claude/rules/ts.md"}, "do not load"},
+		{"0", []string{"loaded project /repo/CLAUDE.md", "skipped project /repo/extra/CLAUDE.md", "skipped project /repo/extra/more.md", "missing project /repo/extra/gone.md", "conditional project /repo/extra/.claude/rules/ts.md"}, "do not load"},
+		{"true", []string{"loaded project /repo/CLAUDE.md", "loaded project /repo/extra/CLAUDE.md", "loaded project /repo/extra/more.md", "missing project /repo/extra/gone.md", "conditional project /repo/extra/.claude/rules/ts.md"}, "load because"},
+	} {
+		p := Build(Options{Root: fsys, HomeDir: "/h", Project: "/repo", AddDirs: []string{"/repo/extra"}, Now: time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC),
+			Getenv: func(k string) string {
+				if k == EnvAddDirsClaudeMd {
+					return tc.env
+				}
+				return ""
+			}})
+		var got []string
+		for _, l := range p.Layers {
+			if l.Kind == KindProject {
+				got = append(got, fmt.Sprintf("%s %s %s", l.Status, l.Kind, l.Path))
+			}
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("env %q:\n%s\nwant\n%s", tc.env, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		}
+		off := tc.note == "do not load"
+		if off && (len(p.MissingImports) != 0 || len(p.ConditionalRules) != 0 || strings.Contains(p.Text, "add dir")) {
+			t.Errorf("env %q: nothing of --add-dir may load: missing %v rules %v", tc.env, p.MissingImports, p.ConditionalRules)
+		}
+		if !off && !strings.Contains(p.Text, "add dir") {
+			t.Errorf("env %q: the --add-dir CLAUDE.md is not in the text", tc.env)
+		}
+		if !strings.Contains(strings.Join(p.Notes, "\n"), tc.note) {
+			t.Errorf("env %q: notes %v", tc.env, p.Notes)
+		}
 	}
 }
 
