@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"syscall"
 	"testing"
 	"testing/fstest"
@@ -50,5 +51,27 @@ func TestReadSubagentMetaBounded(t *testing.T) {
 	}
 	if _, err := ReadSubagentMeta(os.DirFS(dir), "agent-f.meta.json"); !IsNotRegular(err) {
 		t.Errorf("a FIFO: %v, want a not-regular error", err)
+	}
+}
+
+// earlierMessages that are not a list of {kind, text} are a field problem
+// of their line; the record still reads.
+func TestEarlierMessagesDecode(t *testing.T) {
+	good := `{"type":"user","uuid":"s","isCompactSummary":true,"rowSource":"harness","earlierMessages":[{"kind":"note","text":"ab"}],"message":{"role":"user","content":"sum"}}`
+	bad := `{"type":"user","uuid":"t","isCompactSummary":true,"earlierMessages":{"kind":"note"},"message":{"role":"user","content":"sum"}}`
+	tr, err := ReadTranscript(fstest.MapFS{"t.jsonl": {Data: []byte(good + "\n" + bad + "\n")}}, "t.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, b := tr.Get("s"), tr.Get("t")
+	if s == nil || b == nil || len(s.EarlierMessages) != 1 || s.EarlierChars() != 2 || s.RowSource != RowHarness || b.EarlierMessages != nil {
+		t.Fatalf("decoded %+v / %+v", s, b)
+	}
+	found := false
+	for _, p := range tr.Summary.Problems {
+		found = found || (p.Line == 2 && strings.Contains(p.Reason, "earlierMessages"))
+	}
+	if !found {
+		t.Errorf("no problem for line 2: %v", tr.Summary.Problems)
 	}
 }

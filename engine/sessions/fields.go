@@ -18,6 +18,7 @@ func (v span) present() bool { return v.end > 0 }
 type lineFields struct {
 	typ, subtype, timestamp, sessionID, cwd, requestID, version, costUSD, apiError, message span
 	compactMeta, microcompactMeta                                                           span
+	earlier                                                                                 span
 	msgID, msgModel, msgUsage, msgContent                                                   span
 	input, output, cacheCreation, cacheRead, speed                                          span
 	badContent, isObject                                                                    bool
@@ -105,6 +106,8 @@ func (s *lineScanner) top(key []byte, v, depth int) (int, error) {
 		f.compactMeta = sp
 	case "microcompactMetadata":
 		f.microcompactMeta = sp
+	case "earlierMessages":
+		f.earlier = sp
 	case "uuid", "parentUuid", "logicalParentUuid", "leafUuid":
 		if c := d[v]; c != '"' && c != 'n' {
 			f.badLink = true
