@@ -102,6 +102,19 @@ type ConditionalRule struct {
 	Paths []string  `json:"paths"`
 	// Note says when it loads.
 	Note string `json:"note"`
+	// Text is the rule as it joins mid-session (a nested_memory
+	// attachment, sent inside the tool result: NestedMemoryText), and
+	// Chars and Tokens its size then.
+	Text   string `json:"-"`
+	Chars  int    `json:"chars"`
+	Tokens int    `json:"tokens"`
+}
+
+// NestedMemoryText is a rule or nested CLAUDE.md as the client sends it
+// when it joins mid-session: "Contents of <path>:" without the (label)
+// the session-start files carry (2.1.331).
+func NestedMemoryText(path, text string) string {
+	return "Contents of " + path + ":\n\n" + text
 }
 
 // ClaudeMdOptions says where to look for instructions.
@@ -329,15 +342,23 @@ func (a *assembler) load(p string, kind LayerKind, chain []string, ref *ImportRe
 	if prob != nil {
 		a.res.Problems = append(a.res.Problems, *prob)
 	}
+	content := jsstr.DecodeLikeNode([]byte(cf.Content))
+	text := jsstr.Trim(StripHTMLComments(content))
 	if isRule && cf.Conditional() {
 		note := "loads when a file matching " + strings.Join(cf.Paths, ", ") + " is touched"
-		a.res.ConditionalRules = append(a.res.ConditionalRules, ConditionalRule{Path: p, Kind: kind, Paths: cf.Paths, Note: note})
+		cr := ConditionalRule{Path: p, Kind: kind, Paths: cf.Paths, Note: note}
+		if text != "" {
+			cr.Text = NestedMemoryText(p, text)
+			cr.Chars = jsstr.UTF16Len(cr.Text)
+			cr.Tokens = int(window.EstimateTokens(cr.Chars))
+			note += fmt.Sprintf(" (then about %d tokens, sent in the tool result)", cr.Tokens)
+			cr.Note = note
+		}
+		a.res.ConditionalRules = append(a.res.ConditionalRules, cr)
 		skip(StatusConditional, note)
 		return
 	}
 	a.seen[p] = true
-	content := jsstr.DecodeLikeNode([]byte(cf.Content))
-	text := jsstr.Trim(StripHTMLComments(content))
 	if text == "" {
 		l.Status, l.Reason = StatusSkipped, joinReason(l.Reason, "empty after comments are removed")
 	} else {

@@ -63,7 +63,7 @@ func TestAssembleLoadOrder(t *testing.T) {
 	if got := rows(res.Layers); !reflect.DeepEqual(got, want) {
 		t.Errorf("layers\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if len(res.ConditionalRules) != 1 || res.ConditionalRules[0].Note != "loads when a file matching src/**/*.ts is touched" {
+	if len(res.ConditionalRules) != 1 || res.ConditionalRules[0].Note != "loads when a file matching src/**/*.ts is touched (then about 12 tokens, sent in the tool result)" {
 		t.Errorf("conditional = %+v", res.ConditionalRules)
 	}
 	if got := res.Layers[6].Text; got != "Contents of /repo/CLAUDE.md (project instructions, checked into the codebase):\n\nrepo" {
@@ -222,5 +222,22 @@ func TestAssembleStripsCommentsAndMarksLaterChanges(t *testing.T) {
 	}
 	if !strings.Contains(l.Reason, "changed after the session started") {
 		t.Errorf("reason %q", l.Reason)
+	}
+}
+
+// A paths: rule joins mid-session as a nested_memory attachment sent in
+// the tool result, "Contents of <path>:" without the session-start label.
+func TestConditionalRuleJoinText(t *testing.T) {
+	fsys := files("/r/.claude/rules/ts.md", "---\npaths: [\"**/*.ts\"]\n---\n<!-- note -->\nUse strict mode.\n")
+	res := AssembleClaudeMd(ClaudeMdOptions{Root: fsys, HomeDir: "/h", Project: "/r"})
+	if len(res.ConditionalRules) != 1 {
+		t.Fatalf("rules %+v", res.ConditionalRules)
+	}
+	c := res.ConditionalRules[0]
+	if want := "Contents of /r/.claude/rules/ts.md:\n\nUse strict mode."; c.Text != want || c.Chars != len(want) || c.Tokens != (len(want)+3)/4 {
+		t.Errorf("join text %q (%d chars, %d tokens), want %q", c.Text, c.Chars, c.Tokens, want)
+	}
+	if !strings.Contains(c.Note, "then about") {
+		t.Errorf("note %q", c.Note)
 	}
 }
