@@ -134,7 +134,7 @@ func Default() KeyMap {
 
 		LiveCompaction: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "replay the last compaction")),
 
-		NextStore: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "next memory store (project, agents)")),
+		NextStore: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "next store")),
 	}
 	for i, name := range PaneNames {
 		k := PaneKey(i)
