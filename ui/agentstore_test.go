@@ -58,3 +58,13 @@ func TestNextMemoryStore(t *testing.T) {
 		t.Errorf("m after the last store goes back to project memory:\n%s", s)
 	}
 }
+
+// The Replay list labels a subagent's transcript from its meta file.
+func TestReplayLabelsSubagents(t *testing.T) {
+	t.Parallel()
+	m, _ := demoModel(t, 140, 40)
+	m = press(t, m, "6")
+	if s := screen(m); !strings.Contains(s, "[subagent] agent-a1b2c3d4 of 7c0d5e92 · Explore “Find webhook order creation”") {
+		t.Errorf("Replay list:\n%s", s)
+	}
+}

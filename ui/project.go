@@ -429,6 +429,11 @@ func summarizeSessions(fsys fs.FS, ss []replay.Session, fw map[string]*engineses
 				s := &ss[i]
 				sum, _ := fw[s.File.Path].Update(fsys, s.File.Path)
 				s.Records, s.Boundaries, s.Micro, s.First, s.Last = sum.Records, sum.CompactBoundaries, sum.MicrocompactBoundaries, sum.First, sum.Last
+				if s.File.MetaPath != "" {
+					if meta, err := model.ReadSubagentMeta(fsys, s.File.MetaPath); err == nil {
+						s.Agent = meta.Label()
+					}
+				}
 			}
 		})
 	}

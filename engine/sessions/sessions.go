@@ -31,6 +31,9 @@ type Row struct {
 	// subagent transcripts of the session are left.
 	Path      string `json:"path,omitempty"`
 	Subagents int    `json:"subagents"`
+	// Agents are the subagents' transcripts, labelled from their meta
+	// files when the client wrote them (2.1.331).
+	Agents []Agent `json:"agents,omitempty"`
 	Bytes     int64  `json:"bytes"`
 	Records   int    `json:"records"`
 	// CompactBoundaries and MicrocompactBoundaries count compaction
@@ -48,6 +51,16 @@ type Row struct {
 	// Problems counts the lines of the session's files that were skipped
 	// or read with a fault (listed in SessionsReport.Problems).
 	Problems int `json:"problems"`
+}
+
+// Agent is one subagent transcript of a session.
+type Agent struct {
+	ID      string `json:"id"`
+	Path    string `json:"path"`
+	Records int    `json:"records"`
+	// Meta is what agent-<id>.meta.json says; nil when there is none
+	// (older clients) or it does not read (then in Report.Problems).
+	Meta *model.SubagentMeta `json:"meta,omitempty"`
 }
 
 // Totals sums the rows of a report.
@@ -121,6 +134,18 @@ func Summarize(o Options) Report {
 			order = append(order, k)
 		}
 		addScan(r, t, s)
+		if t.Kind == model.TranscriptSubagent {
+			a := Agent{ID: t.AgentID, Path: t.Path, Records: s.Sum.Records}
+			if t.MetaPath != "" {
+				if meta, err := model.ReadSubagentMeta(h.FS, t.MetaPath); err == nil {
+					a.Meta = &meta
+				} else {
+					probs = append(probs, model.Problem{File: t.MetaPath, Kind: model.ProblemUnreadable, Reason: err.Error()})
+					r.Problems++
+				}
+			}
+			r.Agents = append(r.Agents, a)
+		}
 		if t.Kind != model.TranscriptSubagent && r.Project == "" {
 			r.Project = s.Sum.CWD
 		}
