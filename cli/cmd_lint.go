@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"strings"
 
 	"github.com/memscope/memscope/engine/filehist"
 	"github.com/memscope/memscope/engine/lint"
@@ -42,6 +43,9 @@ type lintResult struct {
 	report lint.Report
 	// removed are the leftover copies --remove-leftovers deleted.
 	removed []string
+	// agents are the project's agent memory folders on disk, when the
+	// project's own memory was checked: --agent checks one.
+	agents []string
 }
 
 // lintOutput is `memscope lint --json`.
@@ -49,6 +53,8 @@ type lintOutput struct {
 	MemoryDir string   `json:"memoryDir"`
 	Project   string   `json:"project"`
 	Removed   []string `json:"removedLeftovers,omitempty"`
+	// AgentMemory names the project's agent memory stores (--agent).
+	AgentMemory []string `json:"agentMemory,omitempty"`
 	lint.Report
 }
 
@@ -78,6 +84,13 @@ func runLint(e *env, opts lintOptions) (lintResult, error) {
 	defer t.close()
 	rep := lint.Run(lintInput(e, t, opts.stale))
 	res := lintResult{loc: t.loc, project: t.project, exists: t.store.Memory().Exists, report: rep}
+	if opts.agent == "" {
+		for _, s := range t.agentStores(e) {
+			if s.Exists {
+				res.agents = append(res.agents, s.ID())
+			}
+		}
+	}
 	if opts.removeLeftovers {
 		res.removed, err = removeLeftovers(e, t.loc.Dir, rep)
 	}
@@ -108,7 +121,7 @@ func removeLeftovers(e *env, dir string, rep lint.Report) ([]string, error) {
 
 // showLint prints what runLint returned, as text or --json.
 func showLint(e *env, opts lintOptions, res lintResult) error {
-	js := lintOutput{MemoryDir: res.loc.Dir, Project: res.project, Removed: res.removed, Report: res.report}
+	js := lintOutput{MemoryDir: res.loc.Dir, Project: res.project, Removed: res.removed, AgentMemory: res.agents, Report: res.report}
 	if err := e.output(opts.json, js, func(w io.Writer) { printLint(w, res) }); err != nil {
 		return err
 	}
@@ -160,6 +173,9 @@ func printLint(w io.Writer, r lintResult) {
 		fmt.Fprintf(w, "%s: %s %s: %s\n", model.SanitizeLine(where), f.Severity, f.Kind, model.SanitizeLine(f.Message))
 	}
 	fmt.Fprintf(w, "%d errors, %d warnings, %d notes\n", r.report.Errors, r.report.Warnings, r.report.Infos)
+	if len(r.agents) > 0 {
+		fmt.Fprintf(w, "agent memory here too: %s (memscope lint --agent NAME checks one)\n", model.SanitizeLine(strings.Join(r.agents, ", ")))
+	}
 	for _, p := range r.removed {
 		fmt.Fprintf(w, "removed leftover %s\n", model.SanitizeLine(p))
 	}

@@ -66,8 +66,7 @@ func openProjectMemory(e *env, hf *homeFlags, project, agent string) (*memoryTar
 // (model.FindAgentStores). No match, or a name with stores in several
 // scopes, is a usage error that lists what there is.
 func (t *memoryTarget) selectAgent(e *env, sel string) error {
-	mo := model.MemoryOptions{Root: t.root, HomeDir: t.home.Dir, StartDir: t.project, Getenv: e.getenv}
-	stores, _ := model.FindAgentStores(model.AgentStoreOptionsFor(mo, t.loc))
+	stores := t.agentStores(e)
 	var match []model.MemoryStore
 	var all []string
 	for _, s := range stores {
@@ -158,6 +157,14 @@ func openSessionMemory(e *env, hf *homeFlags, sf *sessionFile, tr *model.Transcr
 		return nil, nil, err
 	}
 	return t, done, nil
+}
+
+// agentStores are the project's agent memory stores, found the client's
+// way (model.FindAgentStores).
+func (t *memoryTarget) agentStores(e *env) []model.MemoryStore {
+	mo := model.MemoryOptions{Root: t.root, HomeDir: t.home.Dir, StartDir: t.project, Getenv: e.getenv}
+	stores, _ := model.FindAgentStores(model.AgentStoreOptionsFor(mo, t.loc))
+	return stores
 }
 
 // withForceHint adds to a write the security scan blocked how to make it

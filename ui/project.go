@@ -303,6 +303,7 @@ func (m *Model) applyProject(p projectLoadedMsg) {
 	m.data.project = p
 	m.memories.SetRows(p.rows)
 	m.memories.SetStore(storeLabel(p))
+	m.health.SetStore(storeLabel(p))
 	m.health.SetData(&p.lint, p.plan)
 	m.index.SetData(m.indexData(p, nil))
 	m.applyWritable(writableMsg{project: true, err: p.writable})
