@@ -1,6 +1,9 @@
 package model
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -130,4 +133,36 @@ func FuzzParseAgentDefinition(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkListMemoryStores lists a project's stores on disk: 20 agent
+// definitions in the project and 20 in the home, each with a memory
+// folder (what `stat` does per project, and the Memories pane per load).
+func BenchmarkListMemoryStores(b *testing.B) {
+	root := b.TempDir()
+	home, proj := filepath.Join(root, "h"), filepath.Join(root, "p")
+	write := func(p, s string) {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	write(filepath.Join(proj, ".git", "HEAD"), "ref: refs/heads/main\n")
+	for i := range 20 {
+		write(filepath.Join(proj, ".claude", "agents", fmt.Sprintf("a%d.md", i)), fmt.Sprintf("---\nname: p%d\nmemory: project\n---\n", i))
+		write(filepath.Join(proj, ".claude", "agent-memory", fmt.Sprintf("p%d", i), "MEMORY.md"), "- [x](x.md)\n")
+		write(filepath.Join(home, "agents", fmt.Sprintf("u%d.md", i)), fmt.Sprintf("---\nname: u%d\nmemory: user\n---\n", i))
+		write(filepath.Join(home, "agent-memory", fmt.Sprintf("u%d", i), "MEMORY.md"), "- [x](x.md)\n")
+	}
+	// Only the benchmark's folder, at its path.
+	fsys := MountFS(nil, root, os.DirFS(root))
+	b.ResetTimer()
+	for b.Loop() {
+		stores, _, _ := ListMemoryStores(MemoryOptions{Root: fsys, HomeDir: home, StartDir: proj})
+		if len(stores) != 41 {
+			b.Fatalf("%d stores", len(stores))
+		}
+	}
 }
