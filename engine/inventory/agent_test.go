@@ -2,11 +2,11 @@ package inventory
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
@@ -39,15 +39,7 @@ func TestStatAgentMemoryAndMetaFiles(t *testing.T) {
 		"h/projects/" + model.Slug(proj) + "/s1/subagents/agent-1.meta.json": `{"agentType":"reviewer","spawnDepth":1}`,
 		"h/projects/" + model.Slug(proj) + "/s1/subagents/agent-2.meta.json": `not json`,
 	}
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	enginetest.WriteTree(t, root, files)
 	h, err := model.OpenHome(home, model.HomeFromFlag)
 	if err != nil {
 		t.Fatal(err)

@@ -1,10 +1,9 @@
 package sessions
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/model"
 )
 
@@ -22,15 +21,7 @@ func TestSessionAgentsFromMetaFiles(t *testing.T) {
 		"projects/-p/s1/subagents/agent-b.meta.json": `{"agentType":`,
 		"projects/-p/s1/subagents/agent-c.jsonl":     line,
 	}
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	enginetest.WriteTree(t, dir, files)
 	h, err := model.OpenHome(dir, model.HomeFromFlag)
 	if err != nil {
 		t.Fatal(err)

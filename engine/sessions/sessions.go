@@ -33,9 +33,9 @@ type Row struct {
 	Subagents int    `json:"subagents"`
 	// Agents are the subagents' transcripts, labelled from their meta
 	// files when the client wrote them (2.1.331).
-	Agents []Agent `json:"agents,omitempty"`
-	Bytes     int64  `json:"bytes"`
-	Records   int    `json:"records"`
+	Agents  []Agent `json:"agents,omitempty"`
+	Bytes   int64   `json:"bytes"`
+	Records int     `json:"records"`
 	// CompactBoundaries and MicrocompactBoundaries count compaction
 	// records.
 	CompactBoundaries      int `json:"compactBoundaries"`
