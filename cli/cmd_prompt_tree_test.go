@@ -76,7 +76,9 @@ func TestPromptRealTree(t *testing.T) {
 		e, out, errb := testEnv(t)
 		e.userHome = func() (string, error) { return filepath.Join(root, "home"), nil }
 		if addDirs {
-			e.getenv = func(k string) string { return map[string]string{"CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD": "true"}[k] }
+			e.getenv = func(k string) string {
+				return map[string]string{"CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD": "true"}[k]
+			}
 		}
 		args := []string{"prompt", "--json", "--home", filepath.Join(root, "home", ".claude"), "--project", filepath.Join(root, "repo", "sub", "deeper"), "--add-dir", filepath.Join(root, "other")}
 		if code := run(e, args); code != 0 {

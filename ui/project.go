@@ -29,8 +29,8 @@ import (
 
 // projectLoadedMsg carries what the project panes show, before rendering.
 type projectLoadedMsg struct {
-	slug     string
-	memDir   string // fs path of the memory folder
+	slug   string
+	memDir string // fs path of the memory folder
 	// absDir is the memory folder on disk; stores are the project's
 	// memory stores (its auto memory first, then each agent's) and
 	// storeIdx the one read; want is the store that was asked for (a
