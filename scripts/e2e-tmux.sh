@@ -373,6 +373,62 @@ screen | grep -qF EXITED && fail "q still quits after quit was moved to x"
 keys x
 wait_for "EXITED"
 rm "$XDG_CONFIG_HOME/memscope/config.yaml"
+# Agent memory: a project whose reviewer agent keeps project-scope memory
+# in the repository. m shows it in the Memories and Index panes; a delete
+# there goes to the agent's own trash and journal, and u puts it back byte
+# for byte. At 80x24 and at 120x40.
+agents="$work/agents"
+aproj="$agents/work/app"
+aslug=$(printf '%s' "$aproj" | sed 's/[^A-Za-z0-9]/-/g')
+amem="$aproj/.claude/agent-memory/reviewer"
+mkdir -p "$agents/home/projects/$aslug/memory" "$aproj/.git" "$aproj/.claude/agents" "$amem"
+echo 'ref: refs/heads/main' >"$aproj/.git/HEAD"
+printf '{"type":"user","uuid":"u1","sessionId":"s1","cwd":"%s","timestamp":"2026-11-20T10:00:00Z","message":{"role":"user","content":"hi"}}\n' "$aproj" >"$agents/home/projects/$aslug/s1.jsonl"
+printf -- '- [Own](own.md) — the project'"'"'s own memory\n' >"$agents/home/projects/$aslug/memory/MEMORY.md"
+printf -- '---\nname: own\ndescription: the project memory\ntype: project\n---\n\nOwn.\n' >"$agents/home/projects/$aslug/memory/own.md"
+printf -- '---\nname: reviewer\ndescription: reviews\nmemory: project\n---\n\nReview.\n' >"$aproj/.claude/agents/reviewer.md"
+printf -- '- [Wrapping](wrapping.md) — wrap errors with %%w\n- [Tests](tests.md) — table tests\n' >"$amem/MEMORY.md"
+printf -- '---\nname: wrapping\ndescription: wrap errors\ntype: feedback\n---\n\nWrap them.\n' >"$amem/wrapping.md"
+printf -- '---\nname: tests\ndescription: table tests\ntype: project\n---\n\nUse table tests.\n' >"$amem/tests.md"
+touch -d '2026-11-01 10:00' "$amem/tests.md"
+abefore=$(cd "$amem" && find . -path ./.memscope -prune -o -path ./.trash -prune -o -type f -print | sort | xargs sha256sum)
+tmeta=$(meta "$amem/tests.md")
+for size in 80x24 120x40; do
+  runs=$((runs + 1))
+  old=$session
+  session="memscope-e2e-$runs"
+  tmux -S "$sock" new-session -d -s "$session" -x "${size%x*}" -y "${size#*x}" "NO_COLOR=1 $work/memscope --home $agents/home --project $aproj; echo EXITED; sleep 30"
+  tmux -S "$sock" kill-session -t "$old" 2>/dev/null || true
+  wait_for "PROJECT"
+  keys 3
+  wait_for "own.md"
+  keys m
+  wait_for "agent reviewer"
+  wait_for "store 2/2"
+  wait_for "tests.md"
+  wait_gone "own.md"
+  keys 2
+  wait_for "2/200"
+  keys 3
+  keys g d
+  wait_for "Move tests.md to the trash?"
+  keys y
+  wait_for "delete tests.md (to .trash"
+  test ! -e "$amem/tests.md" || fail "$size: tests.md was not moved to the agent's trash"
+  ls "$amem/.trash"/*/tests.md >/dev/null 2>&1 || fail "$size: tests.md is not in $amem/.trash"
+  grep -q "tests.md" "$amem/.memscope/journal.jsonl" || fail "$size: the delete is not in the agent's journal"
+  keys u
+  wait_for "undo: delete tests.md"
+  wait_for "1/2 · ● indexed"
+  aafter=$(cd "$amem" && find . -path ./.memscope -prune -o -path ./.trash -prune -o -type f -print | sort | xargs sha256sum)
+  test "$abefore" = "$aafter" || fail "$size: undo did not restore the agent's memory byte for byte"
+  test "$(meta "$amem/tests.md")" = "$tmeta" || fail "$size: undo did not restore tests.md's mtime and mode"
+  keys m
+  wait_for "own.md"
+  test ! -e "$agents/home/projects/$aslug/memory/.memscope" || fail "$size: the project's memory got a journal"
+  keys q
+  wait_for "EXITED"
+done
 
 # Live: a home with one running client (its process file names this
 # script's pid, alive for the whole test) and its transcript. Lines

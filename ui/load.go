@@ -30,6 +30,9 @@ type homeData struct {
 	// pane's badges).
 	pasteStatus map[model.PasteHash]model.PasteResolution
 	project     projectLoadedMsg
+	// storeDir is the memory store the Memories and Index panes show: an
+	// agent's folder, "" for the project's auto memory (msgs.NextMemoryStore).
+	storeDir string
 	// files are each project's transcripts, by slug, newest first: a
 	// changed session updates its project's row from them.
 	files map[string][]model.TranscriptFile
@@ -471,6 +474,9 @@ func (m *Model) projectFor(dir string) string {
 
 // openProject switches the project panes to slug.
 func (m *Model) openProject(slug string) {
+	if slug != m.data.open {
+		m.data.storeDir = ""
+	}
 	m.data.open = slug
 	m.projects.SetOpen(slug)
 	m.showHistory()

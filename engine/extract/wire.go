@@ -31,6 +31,9 @@ const (
 	// SkipTextNotKept: the transcript was read without
 	// ScanOptions.KeepText, so the text is not there to read.
 	SkipTextNotKept PromptSkip = "text not kept"
+	// SkipNotTyped: a row 2.1.331 marks as not typed by the user
+	// (rowSource hook or harness: hook output, text the client injected).
+	SkipNotTyped PromptSkip = "hook or harness row"
 	// SkipRepeatedUUID: a second line with a uuid already read.
 	SkipRepeatedUUID PromptSkip = "repeated uuid"
 )
@@ -54,6 +57,8 @@ func promptSkip(r *model.Record) PromptSkip {
 		return SkipMeta
 	case r.IsVisibleInTranscriptOnly:
 		return SkipTranscriptOnly
+	case r.RowSource == model.RowHook || r.RowSource == model.RowHarness:
+		return SkipNotTyped
 	}
 	return ""
 }

@@ -60,6 +60,9 @@ type Model struct {
 	height    int
 	mode      mode
 	readOnly  bool
+	// store names the memory store shown when the project has more than
+	// one (see SetStore); "" otherwise.
+	store string
 
 	// The new-memory form and the rename field.
 	name, desc textinput.Model
@@ -102,6 +105,14 @@ func (m *Model) SetUnavailable(why string) {
 	m.list.SetItems(nil)
 }
 
+// SetStore names the memory store the rows are from ("" when the
+// project has only its auto memory): "agent reviewer (project scope) ·
+// 2/3 · m: next".
+func (m *Model) SetStore(label string) {
+	m.store = label
+	m.SetSize(m.width, m.height)
+}
+
 // SetReadOnly disables the editing keys.
 func (m *Model) SetReadOnly(ro bool) { m.readOnly = ro }
 
@@ -134,6 +145,9 @@ func (m *Model) SetSize(w, h int) {
 	if w < 90 {
 		lh = max(h/2-1, 3)
 	}
+	if m.store != "" {
+		lh = max(lh-1, 1) // the store's line above the legend
+	}
 	m.list.SetSize(m.listWidth(), lh)
 	m.name.SetWidth(max(w-20, 10))
 	m.desc.SetWidth(max(w-20, 10))
@@ -165,9 +179,9 @@ func (m Model) Help() []key.Binding {
 	}
 	export := key.NewBinding(key.WithKeys(m.keys.Export.Keys()...), key.WithHelp(m.keys.Export.Help().Key, "export memory as Markdown"))
 	if m.readOnly {
-		return []key.Binding{export}
+		return []key.Binding{export, m.keys.NextStore}
 	}
-	return []key.Binding{m.keys.Edit, m.keys.New, m.keys.Retype, m.keys.Rename, m.keys.Delete, export}
+	return []key.Binding{m.keys.Edit, m.keys.New, m.keys.Retype, m.keys.Rename, m.keys.Delete, export, m.keys.NextStore}
 }
 
 // Selected returns the row under the cursor.
@@ -196,6 +210,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch {
 	case key.Matches(k, m.keys.Export):
 		return m, send(msgs.ExportMemory{Format: "md"})
+	case key.Matches(k, m.keys.NextStore):
+		return m, send(msgs.NextMemoryStore{})
 	}
 	row, has := m.list.Selected()
 	switch {
@@ -362,6 +378,9 @@ func (m Model) View() string {
 	var legend string
 	if m.mode == modeBrowse {
 		legend = m.styles.Dim.Render(text.Truncate(fmt.Sprintf("%s · ● indexed ◐ indexed but cut off · not indexed", m.list.Position()), m.listWidth()))
+		if m.store != "" {
+			legend = m.styles.Bold.Render(text.Truncate(model.SanitizeForTerminal(m.store), m.listWidth())) + "\n" + legend
+		}
 	} else {
 		legend = m.formView()
 	}

@@ -112,3 +112,8 @@ type ReplayAt struct {
 	Boundary string
 	Line     int
 }
+
+// NextMemoryStore asks the root to show the open project's next memory
+// store in the Memories and Index panes: its auto memory, then each
+// agent's memory.
+type NextMemoryStore struct{}

@@ -37,6 +37,9 @@ type Session struct {
 	First      time.Time
 	Last       time.Time
 	Title      string
+	// Agent labels a subagent's transcript from its meta file (type and
+	// task, model.SubagentMeta.Label); "" when there is none.
+	Agent string
 }
 
 // Mode is what the pane shows and what its keys do.
@@ -123,7 +126,7 @@ var windows = []struct {
 // New returns an empty Replay pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
 	m := Model{keys: keys, styles: st, stateFor: -1}
-	m.sessions = list.New(keys, st, func(s Session) string { return s.File.SessionID + " " + s.Title })
+	m.sessions = list.New(keys, st, func(s Session) string { return s.File.SessionID + " " + s.Title + " " + s.Agent })
 	m.sessions.Empty = "loading sessions…"
 	m.steps = list.New(keys, st, func(s timeline.Step) string { return string(s.Kind) })
 	m.steps.Empty = "this session has no turns"
@@ -305,7 +308,7 @@ func (m Model) Help() []key.Binding {
 // Legend explains the pane's marks.
 func (m Model) Legend() []text.LegendEntry {
 	return []text.LegendEntry{
-		{Mark: "[kind]", Means: "a transcript that is not the main session: [subagent] an agent's, [seed] sessions/<id>/transcript.jsonl"},
+		{Mark: "[kind]", Means: "a transcript that is not the main session: [subagent] an agent's (its type and task from agent-<id>.meta.json), [seed] sessions/<id>/transcript.jsonl"},
 		{Mark: "compact / micro", Means: "compactions and micro-compactions recorded in the session"},
 		{Mark: "▸", Means: "in the pipeline, the stage shown (←/→)"},
 	}
