@@ -229,7 +229,7 @@ func (o *Origin) bestClock() time.Time {
 	return o.ModTime
 }
 
-// By names who made a call: "main agent" or the subagent.
+// ByText names who made a call: "main agent" or the subagent.
 func (w *Write) ByText() string {
 	if w.By == nil {
 		return "main agent"

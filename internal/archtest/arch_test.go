@@ -42,7 +42,7 @@ func isLeaf(pkg string) bool {
 // import: they never ship.
 var testOnly = []string{
 	"internal/faultfs", "internal/testroot", "internal/testenv", "internal/keypress",
-	"internal/filehistgen", "internal/genhome", "engine/internal/enginetest", "keymap/keymaptest",
+	"internal/filehistgen", "internal/genhome", "internal/provgen", "engine/internal/enginetest", "keymap/keymaptest",
 }
 
 func isTestOnly(pkg string) bool {
