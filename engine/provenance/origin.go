@@ -189,6 +189,11 @@ func origin(mf MemoryFile, ws []Write, js []JournalChange, onDisk map[string]boo
 	holds, known := false, false
 	if last != nil {
 		holds, known = last.probe.check(f)
+		// An Edit's text still being there does not say nothing was
+		// added since: then the mtime must agree too.
+		if holds && last.probe.body == nil && after(f.ModTime, writeTime(last)) {
+			holds = false
+		}
 	}
 	switch {
 	case mine != nil && asLeft && (last == nil || !mine.Time.Before(writeTime(last))):
@@ -200,9 +205,9 @@ func origin(mf MemoryFile, ws []Write, js []JournalChange, onDisk map[string]boo
 		o.Last = Change{Source: SourceUnknown, Time: o.bestClock(),
 			Text: fmt.Sprintf("changed outside any transcript on disk after %s (%s)", writeText(last), format.Timestamp(o.bestClock()))}
 	case o.OriginSessionID != "" || o.Modified != nil:
-		o.Last = Change{Source: SourceStamp, Time: o.bestClock(), Text: stampText(&o, onDisk)}
+		o.Last = Change{Source: SourceStamp, Time: o.bestClock(), Text: "Claude Code, by its frontmatter stamp (" + format.Timestamp(o.bestClock()) + "); no call on it in the transcripts on disk"}
 	default:
-		o.Last = Change{Source: SourceUnknown, Time: f.ModTime, Text: NoOrigin}
+		o.Last = Change{Source: SourceUnknown, Time: f.ModTime, Text: "no record of who; the file's mtime is " + format.Timestamp(f.ModTime)}
 	}
 	o.Text = o.originText(onDisk)
 	o.crossCheck(last, holds, known, mine, asLeft, onDisk)
@@ -229,10 +234,10 @@ func (o *Origin) bestClock() time.Time {
 	return o.ModTime
 }
 
-// ByText names who made a call: "main agent" or the subagent.
+// ByText names who made a call: "the main agent" or the subagent.
 func (w *Write) ByText() string {
 	if w.By == nil {
-		return "main agent"
+		return "the main agent"
 	}
 	s := "subagent " + format.ShortID(w.By.ID)
 	if w.By.Type != "" {
@@ -242,7 +247,7 @@ func (w *Write) ByText() string {
 }
 
 func writeText(w *Write) string {
-	return fmt.Sprintf("%s by %s in session %s, %s", w.Tool, w.ByText(), format.ShortID(w.SessionID), format.Timestamp(w.Time))
+	return fmt.Sprintf("%s by %s in session %s at %s", w.Tool, w.ByText(), format.ShortID(w.SessionID), format.Timestamp(w.Time))
 }
 
 func stampText(o *Origin, onDisk map[string]bool) string {
@@ -263,7 +268,7 @@ func stampText(o *Origin, onDisk map[string]bool) string {
 func (o *Origin) originText(onDisk map[string]bool) string {
 	switch {
 	case o.Created != nil && o.Created.Tool == "Write":
-		return "created by " + writeText(o.Created)
+		return "created with a " + writeText(o.Created)
 	case o.Created != nil:
 		return "created before the oldest transcript on disk; first changed by " + writeText(o.Created)
 	case o.OriginSessionID != "" || o.Modified != nil:
@@ -310,7 +315,7 @@ func (o *Origin) crossCheck(last *Write, holds, known bool, mine *JournalChange,
 		if holds {
 			add("content", true, "the file still holds what the last recorded %s wrote", last.Tool)
 		} else {
-			add("content", false, "the file no longer holds what the last recorded %s wrote", last.Tool)
+			add("content", false, "the file changed after the last recorded %s (its text or its mtime says so)", last.Tool)
 		}
 	}
 	if mine != nil {

@@ -22,7 +22,8 @@ var engineLayers = map[string]int{
 	"engine/memindex": 2, "engine/timeline": 2,
 	"engine/lint": 3, "engine/preview": 3, "engine/compact": 3, "engine/inventory": 3, "engine/cleanup": 3, "engine/live": 3,
 	"engine/extract": 4, "engine/memrows": 4, "engine/store": 4,
-	"engine/filehist": 5, "engine/export": 5,
+	"engine/filehist": 5, "engine/export": 5, "engine/provenance": 5,
+	"engine/review": 6,
 }
 
 // leaves are the packages below model: they import no memscope package,
