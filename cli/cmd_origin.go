@@ -128,7 +128,7 @@ func showOrigin(e *env, opts originOptions, r originResult) error {
 
 func printOrigins(w io.Writer, r originResult) {
 	p := r.prov
-	fmt.Fprintf(w, "memory of %s: %s, %s on them in %s (%s read a second time)\n", r.project,
+	fmt.Fprintf(w, "memory of %s: %s, %s on them in %s (%s read a second time)\n", model.SanitizeLine(r.project),
 		countOf(len(p.Origins), "file", "files"), countOf(len(p.Scan.Writes), "call", "calls"),
 		countOf(p.Scan.Transcripts, "transcript", "transcripts"), countOf(p.Scan.Decoded, "transcript", "transcripts"))
 	group := ""
@@ -139,10 +139,10 @@ func printOrigins(w io.Writer, r originResult) {
 			if o.Kind.IsAgent() {
 				dir = path.Join(originFolder(p, o), o.Agent)
 			}
-			fmt.Fprintf(w, "\n%s\n", dir)
+			fmt.Fprintf(w, "\n%s\n", model.SanitizeLine(dir))
 			group = g
 		}
-		fmt.Fprintf(w, "  %s\n", originLabel(o))
+		fmt.Fprintf(w, "  %s\n", model.SanitizeLine(originLabel(o)))
 		fmt.Fprintf(w, "      origin  %s\n", model.SanitizeLine(o.Text))
 		if o.Created != nil && o.Created.Prompt != nil {
 			fmt.Fprintf(w, "              after %q\n", model.SanitizeLine(o.Created.Prompt.Text))
@@ -154,7 +154,7 @@ func printOrigins(w io.Writer, r originResult) {
 			}
 		}
 		if o.Failed > 0 {
-			fmt.Fprintf(w, "      failed  %s (memscope origin %s shows them)\n", countOf(o.Failed, "call that did not write", "calls that did not write"), o.Path)
+			fmt.Fprintf(w, "      failed  %s (memscope origin %s shows them)\n", countOf(o.Failed, "call that did not write", "calls that did not write"), model.SanitizeLine(o.Path))
 		}
 		for _, c := range o.Checks {
 			if !c.OK {
@@ -166,7 +166,7 @@ func printOrigins(w io.Writer, r originResult) {
 		fmt.Fprintf(w, "\ncalls on memory files no longer on disk: %d\n", len(r.gone))
 		for i := range r.gone {
 			g := &r.gone[i]
-			fmt.Fprintf(w, "  %s  %s %s by %s, session %s (%s)\n", format.Timestamp(g.Time), g.Tool, g.Rel, g.ByText(), format.ShortID(g.SessionID), g.Result)
+			fmt.Fprintf(w, "  %s  %s %s by %s, session %s (%s)\n", format.Timestamp(g.Time), g.Tool, model.SanitizeLine(g.Rel), g.ByText(), format.ShortID(g.SessionID), g.Result)
 		}
 	}
 	for _, pr := range p.Problems {
@@ -185,7 +185,7 @@ func originFolder(p provenance.Project, o *provenance.Origin) string {
 }
 
 func printOriginDetail(w io.Writer, o *provenance.Origin) {
-	fmt.Fprintf(w, "%s\n  %s, %s, modified %s\n", o.Abs, originLabel(o), format.Bytes(o.Size), format.Timestamp(o.ModTime))
+	fmt.Fprintf(w, "%s\n  %s, %s, modified %s\n", model.SanitizeLine(o.Abs), model.SanitizeLine(originLabel(o)), format.Bytes(o.Size), format.Timestamp(o.ModTime))
 	if o.OriginSessionID != "" || o.Modified != nil {
 		fmt.Fprintf(w, "  frontmatter: originSessionId %s", orNone(o.OriginSessionID))
 		if o.Modified != nil {

@@ -110,7 +110,7 @@ func runReview(e *env, opts reviewOptions) (reviewResult, error) {
 	}
 	for _, p := range append(append([]string{}, accept...), opts.reject...) {
 		if in.Find(p) == nil {
-			return r, badInput(fmt.Errorf("%s is not in the review inbox (memscope review lists it)", p))
+			return r, badInput(fmt.Errorf("%s is not in the review inbox: no change of the model's to it waits for review (memscope review lists what does)", p))
 		}
 	}
 	now := e.now()
@@ -157,19 +157,19 @@ func showReview(e *env, opts reviewOptions, r reviewResult) error {
 
 func printReview(w io.Writer, r reviewResult) {
 	for _, p := range r.accepted {
-		fmt.Fprintf(w, "accepted %s\n", p)
+		fmt.Fprintf(w, "accepted %s\n", model.SanitizeLine(p))
 	}
 	for _, ch := range r.rejected {
-		fmt.Fprintf(w, "rejected: %s (memscope undo puts it back)\n", ch.Summary)
+		fmt.Fprintf(w, "rejected: %s (memscope undo puts it back)\n", model.SanitizeLine(ch.Summary))
 	}
 	if r.acting {
 		fmt.Fprintln(w)
 	}
 	in := r.inbox
 	fmt.Fprintf(w, "review inbox of %s: %s Claude Code wrote or changed since you last reviewed (%d reviewed and unchanged)\n",
-		in.Dir, countOf(len(in.Items), "memory", "memories"), in.Reviewed)
+		model.SanitizeLine(in.Dir), countOf(len(in.Items), "memory", "memories"), in.Reviewed)
 	for _, it := range in.Items {
-		fmt.Fprintf(w, "\n● %-7s %s  %s\n", it.Status, it.Path, format.Timestamp(it.Time))
+		fmt.Fprintf(w, "\n● %-7s %s  %s\n", it.Status, model.SanitizeLine(it.Path), format.Timestamp(it.Time))
 		o := it.Origin
 		fmt.Fprintf(w, "    last change: %s\n", model.SanitizeLine(o.Last.Text))
 		if lw := o.Last.Write; lw != nil && lw.Prompt != nil {

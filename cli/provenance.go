@@ -5,8 +5,8 @@ import (
 	"io"
 	"path/filepath"
 
-	memstore "github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/engine/provenance"
+	memstore "github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
@@ -47,7 +47,7 @@ func agentScope(k provenance.Kind) string {
 // prompt behind it and its result, indented by pad.
 func printWrite(w io.Writer, pad string, c *provenance.Write) {
 	fmt.Fprintf(w, "%s%s  %s by %s, session %s, message %s (%s:%d)\n", pad, format.Timestamp(c.Time), c.Tool, c.ByText(),
-		format.ShortID(c.SessionID), format.ShortID(c.MessageUUID), filepath.Base(c.Transcript), c.Line)
+		format.ShortID(c.SessionID), format.ShortID(c.MessageUUID), model.SanitizeLine(filepath.Base(c.Transcript)), c.Line)
 	if c.By != nil && c.By.Description != "" {
 		fmt.Fprintf(w, "%s    subagent: %s\n", pad, model.SanitizeLine(c.By.Description))
 	}

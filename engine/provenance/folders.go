@@ -139,7 +139,11 @@ func ListFiles(root fs.FS, folders []Folder) ([]MemoryFile, []model.Problem) {
 	var probs []model.Problem
 	add := func(i int, dir, prefix string) {
 		md, p := model.ReadMemoryDir(root, model.RootName(dir))
-		probs = append(probs, p...)
+		for _, pr := range p {
+			// Named through root: put back the leading "/".
+			pr.File = "/" + strings.TrimPrefix(pr.File, "/")
+			probs = append(probs, pr)
+		}
 		if md.Index != nil {
 			f, _ := model.ParseMemoryFile(model.MemoryIndexName, md.Index.Bytes())
 			f.ModTime, f.Size = md.IndexModTime, md.IndexSize

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/memscope/memscope/engine/journal"
@@ -251,14 +252,14 @@ func writeText(w *Write) string {
 }
 
 func stampText(o *Origin, onDisk map[string]bool) string {
-	s := "Claude Code wrote it (frontmatter"
+	var stamps []string
 	if o.OriginSessionID != "" {
-		s += " originSessionId " + format.ShortID(o.OriginSessionID)
+		stamps = append(stamps, "originSessionId "+format.ShortID(o.OriginSessionID))
 	}
 	if o.Modified != nil {
-		s += ", modified " + format.Timestamp(*o.Modified)
+		stamps = append(stamps, "modified "+format.Timestamp(*o.Modified))
 	}
-	s += ")"
+	s := "Claude Code wrote it (frontmatter " + strings.Join(stamps, ", ") + ")"
 	if o.OriginSessionID != "" && !onDisk[o.OriginSessionID] {
 		return s + ", but that session's transcript is not on disk (swept)"
 	}

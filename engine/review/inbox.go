@@ -7,6 +7,7 @@ import (
 
 	"github.com/memscope/memscope/engine/internal/udiff"
 	"github.com/memscope/memscope/engine/provenance"
+	"github.com/memscope/memscope/model"
 )
 
 // Status says why a file is in the inbox.
@@ -81,7 +82,10 @@ func Build(p *provenance.Project, st State) Inbox {
 		case seen && e.Copy == nil:
 			it.NoDiff = "the reviewed copy was not kept (the file was over 256 KB)"
 		default:
-			it.Diff = udiff.Named(path.Join("reviewed", o.Path), path.Join("now", o.Path), before, seen, o.File().Raw(), true)
+			// The names are for people: a name with a line break would
+			// break the diff's header.
+			name := model.SanitizeLine(o.Path)
+			it.Diff = udiff.Named(path.Join("reviewed", name), path.Join("now", name), before, seen, o.File().Raw(), true)
 		}
 		in.Items = append(in.Items, it)
 	}
