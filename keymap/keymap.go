@@ -12,7 +12,7 @@ type KeyMap struct {
 	Help     key.Binding
 	NextPane key.Binding
 	PrevPane key.Binding
-	Panes    [11]key.Binding
+	Panes    [12]key.Binding
 	Undo     key.Binding
 	Reload   key.Binding
 	// LastError opens the last error in full: the status line has room
@@ -63,21 +63,32 @@ type KeyMap struct {
 
 	// Live pane: replay the selected session's last compaction.
 	LiveCompaction key.Binding
+
+	// Provenance (Memories, Review): open the turn that wrote the
+	// selected memory in Replay.
+	Origin key.Binding
+	// Review pane: mark the selected memory reviewed; reject it (to the
+	// trash, after a y/n).
+	Accept key.Binding
+	Reject key.Binding
 }
 
-// PaneNames are the panes in focus-ring order; the keys 1–9, 0 and L
+// PaneNames are the panes in focus-ring order; the keys 1–9, 0, L and R
 // jump to them (PaneKey).
-var PaneNames = [11]string{"Projects", "Index", "Memories", "History", "Pastes", "Replay", "Prompt", "Health", "Retention", "Files", "Live"}
+var PaneNames = [12]string{"Projects", "Index", "Memories", "History", "Pastes", "Replay", "Prompt", "Health", "Retention", "Files", "Live", "Review"}
 
-// PaneKey is the key of pane i: 1–9, then 0 for the tenth, and L for
-// Live, the eleventh (the number keys ran out; l steps in Replay, so the
-// capital is Live's).
+// PaneKey is the key of pane i: 1–9, then 0 for the tenth, L for Live,
+// the eleventh (the number keys ran out; l steps in Replay, so the
+// capital is Live's), and R for Review, the twelfth (r renames in
+// Memories).
 func PaneKey(i int) string {
 	switch i {
 	case 9:
 		return "0"
 	case 10:
 		return "L"
+	case 11:
+		return "R"
 	}
 	return string(rune('1' + i))
 }
@@ -129,6 +140,10 @@ func Default() KeyMap {
 		ExportHTML: key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "export as HTML")),
 
 		LiveCompaction: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "replay the last compaction")),
+
+		Origin: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "jump to origin in Replay")),
+		Accept: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "accept (mark reviewed)")),
+		Reject: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "reject to trash")),
 	}
 	for i, name := range PaneNames {
 		k := PaneKey(i)
