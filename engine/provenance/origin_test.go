@@ -153,3 +153,33 @@ func sha(b []byte) string {
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
 }
+
+func TestForProjectsAgreesWithForProject(t *testing.T) {
+	l, err := provgen.Write(t.TempDir(), now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := project(t, l)
+	opts := ProjectOptions{Root: model.DirFS("/"), Home: model.DirFS(l.Home), HomeDir: l.Home, MemoryDir: l.MemoryDir}
+	none := opts
+	none.MemoryDir = ""
+	many := ForProjects([]ProjectOptions{none, opts})
+	if len(many) != 2 || len(many[0].Origins) != 0 {
+		t.Fatalf("ForProjects: %d projects, first with %d files", len(many), len(many[0].Origins))
+	}
+	var want []Origin
+	for _, o := range one.Origins {
+		if o.Kind == KindProject {
+			want = append(want, o)
+		}
+	}
+	got := many[1].Origins
+	if len(got) != len(want) {
+		t.Fatalf("%d project memory files, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].Path != want[i].Path || got[i].Last.Source != want[i].Last.Source || got[i].Last.Text != want[i].Last.Text || got[i].Text != want[i].Text {
+			t.Errorf("%s: %q / %q, want %q / %q", got[i].Path, got[i].Text, got[i].Last.Text, want[i].Text, want[i].Last.Text)
+		}
+	}
+}

@@ -89,3 +89,53 @@ func (p *Project) Find(abs string) *Origin {
 	}
 	return nil
 }
+
+// ForProjects is ForProject for several projects' auto memory (agent
+// memory aside) with one scan of the home's transcripts: what the
+// Projects list's review counts need. Each options' Home, Root, HomeDir
+// and Transcripts must be the same.
+func ForProjects(opts []ProjectOptions) []Project {
+	out := make([]Project, len(opts))
+	if len(opts) == 0 {
+		return out
+	}
+	o0 := opts[0]
+	files := o0.Transcripts
+	var probs []model.Problem
+	if files == nil {
+		files, probs = model.FindTranscripts(o0.Home)
+	}
+	var folders []Folder
+	first := make([]int, len(opts))
+	for i, o := range opts {
+		first[i] = len(folders)
+		if o.MemoryDir != "" {
+			folders = append(folders, ProjectFolders(o.HomeDir, o.MemoryDir, "")[0])
+		}
+	}
+	scan := Scan(Options{Home: o0.Home, Transcripts: files, Folders: folders, Workers: o0.Workers})
+	onDisk := map[string]bool{}
+	for _, t := range files {
+		onDisk[t.SessionID] = true
+	}
+	for i, o := range opts {
+		p := Project{Problems: append([]model.Problem{}, probs...), Scan: Report{Writes: []Write{}, Transcripts: scan.Transcripts, Decoded: scan.Decoded, Bytes: scan.Bytes}}
+		if o.MemoryDir == "" {
+			out[i] = p
+			continue
+		}
+		p.Folders = folders[first[i] : first[i]+1]
+		for _, w := range scan.Writes {
+			if w.Folder == first[i] {
+				w.Folder = 0
+				p.Scan.Writes = append(p.Scan.Writes, w)
+			}
+		}
+		mfs, fprobs := ListFiles(o.Root, p.Folders)
+		changes, jprobs := ReadJournals(o.Root, o.MemoryDir)
+		p.Problems = append(append(p.Problems, fprobs...), jprobs...)
+		p.Origins = Origins(mfs, p.Scan.Writes, changes, onDisk)
+		out[i] = p
+	}
+	return out
+}
