@@ -69,6 +69,9 @@ func (m Model) loadReviewCmd() tea.Cmd {
 		for i := range p.Origins {
 			o := &p.Origins[i]
 			mo := memories.Origin{Text: o.Text, Last: o.Last.Text, Jump: originJump(o)}
+			if o.Last.Write != nil && o.Last.Write == o.Created {
+				mo.Last = ""
+			}
 			if w := o.Last.Write; w != nil && w.Prompt != nil {
 				mo.Prompt = w.Prompt.Text
 			}
@@ -78,7 +81,7 @@ func (m Model) loadReviewCmd() tea.Cmd {
 			mo := msg.origins[it.Abs]
 			msg.data.Items = append(msg.data.Items, reviewpane.Item{
 				Path: it.Path, Abs: it.Abs, Status: string(it.Status), Time: it.Time, Reviewed: it.Reviewed,
-				Last: mo.Last, Prompt: mo.Prompt, Origin: mo.Text, Diff: it.Diff, NoDiff: it.NoDiff,
+				Last: it.Origin.Last.Text, Prompt: mo.Prompt, Origin: mo.Text, Diff: it.Diff, NoDiff: it.NoDiff,
 				Content: it.Origin.File().Raw(), Jump: mo.Jump,
 			})
 		}

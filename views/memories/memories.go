@@ -72,6 +72,8 @@ type Model struct {
 // Origin is where a memory file came from and who changed it last, as
 // the detail shows it.
 type Origin struct {
+	// Text says where the file came from; Last its last change, "" when
+	// the call that created it was the last.
 	Text, Last string
 	// Prompt is the user prompt behind the last change ("" when none).
 	Prompt string
@@ -445,12 +447,20 @@ func (m Model) detail() string {
 		lines = append(lines, m.styles.Error.Render(text.Truncate("invalid: "+f.Problem.Error(), w)))
 	}
 	if o, ok := m.origins[r.AbsPath]; ok {
-		lines = append(lines, m.styles.Dim.Render(text.Truncate(model.SanitizeLine("origin: "+o.Text), w)))
-		if o.Last != o.Text {
-			lines = append(lines, m.styles.Dim.Render(text.Truncate(model.SanitizeLine("last change: "+o.Last), w)))
+		wrapped := func(s string) {
+			for _, l := range strings.Split(text.Wrap(model.SanitizeLine(s), w), "\n") {
+				lines = append(lines, m.styles.Dim.Render(text.Truncate(l, w)))
+			}
+		}
+		wrapped("origin: " + o.Text)
+		if o.Last != "" {
+			wrapped("last change: " + o.Last)
 		}
 		if o.Prompt != "" {
-			lines = append(lines, m.styles.Dim.Render(text.Truncate(model.SanitizeLine(fmt.Sprintf("  after %q", o.Prompt)), w)))
+			wrapped(fmt.Sprintf("after %q", o.Prompt))
+		}
+		if o.Jump != nil {
+			lines = append(lines, m.styles.Dim.Render(text.Truncate(m.keys.Origin.Help().Key+" opens that turn in Replay", w)))
 		}
 	}
 	if warn := memindex.FreshnessWarning(r.AgeDays); warn != "" {

@@ -242,6 +242,14 @@ func (m *Model) SelectMessage(uuid string, line int) (tea.Cmd, bool) {
 	return m.stateCmd(), ok
 }
 
+// Step is the index of the selected step; -1 in the session list.
+func (m Model) Step() int {
+	if m.tl == nil {
+		return -1
+	}
+	return m.steps.Index()
+}
+
 // SetFollowing says whether the open timeline follows its transcript.
 func (m *Model) SetFollowing(on bool) { m.following = on }
 
