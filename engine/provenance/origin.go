@@ -122,6 +122,11 @@ type Origin struct {
 	Writes []Write `json:"writes"`
 	Failed int     `json:"failed"`
 	Checks []Check `json:"checks"`
+	// ModelTime is Claude Code's last change to the file: its last
+	// recorded call that wrote, else its frontmatter stamp; zero when
+	// there is no sign of one (the review inbox compares it with when
+	// the user last accepted the file).
+	ModelTime time.Time `json:"modelTime,omitzero"`
 	// Text says where the file came from in a sentence.
 	Text string `json:"text"`
 
@@ -209,6 +214,12 @@ func origin(mf MemoryFile, ws []Write, js []JournalChange, onDisk map[string]boo
 		o.Last = Change{Source: SourceStamp, Time: o.bestClock(), Text: "Claude Code, by its frontmatter stamp (" + format.Timestamp(o.bestClock()) + "); no call on it in the transcripts on disk"}
 	default:
 		o.Last = Change{Source: SourceUnknown, Time: f.ModTime, Text: "no record of who; the file's mtime is " + format.Timestamp(f.ModTime)}
+	}
+	switch {
+	case last != nil:
+		o.ModelTime = writeTime(last)
+	case o.OriginSessionID != "" || o.Modified != nil:
+		o.ModelTime = o.bestClock()
 	}
 	o.Text = o.originText(onDisk)
 	o.crossCheck(last, holds, known, mine, asLeft, onDisk)

@@ -48,9 +48,10 @@ type Inbox struct {
 
 // Build lists the files of the project's auto memory folder (team/
 // included) whose last change Claude Code made (provenance.Origin.ByModel)
-// and that differ from what was accepted, newest first. A file memscope
-// changed last is the user's own change, and one with no record of who
-// changed it is not the model's: neither waits for review.
+// and that differ from what was accepted, newest first. A file changed
+// last by hand (no record of who) is the user's own change and does not
+// wait for review; nor does one memscope changed last, unless Claude
+// Code's change before it was never accepted.
 func Build(p *provenance.Project, st State) Inbox {
 	in := Inbox{Items: []Item{}}
 	dir := ""
@@ -70,7 +71,11 @@ func Build(p *provenance.Project, st State) Inbox {
 			in.Reviewed++
 			continue
 		}
-		if !o.ByModel() {
+		// memscope's own change on top of one of the model's that was
+		// never reviewed (rejecting a memory edits MEMORY.md) leaves the
+		// model's change waiting.
+		modelPending := o.Last.Source == provenance.SourceMemscope && !o.ModelTime.IsZero() && (!seen || o.ModelTime.After(e.Reviewed))
+		if !o.ByModel() && !modelPending {
 			continue
 		}
 		it := Item{Path: o.Path, Abs: o.Abs, Status: StatusNew, Time: o.Last.Time, Origin: o}

@@ -163,3 +163,26 @@ func TestLoadRejectsADamagedState(t *testing.T) {
 		t.Errorf("damaged state: %v", err)
 	}
 }
+
+func TestMemscopesChangeOnTopOfAnUnreviewedOneStaysInTheInbox(t *testing.T) {
+	l, fsys := setup(t)
+	s, _ := store.Open(l.MemoryDir, fsys)
+	// Rejecting user_role.md drops its index line: memscope changes
+	// MEMORY.md, whose model change (the subagent's Edit) was never
+	// reviewed.
+	if _, err := s.Delete("user_role.md", store.WriteOptions{Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	in, st := inbox(t, l, fsys)
+	it := in.Find("MEMORY.md")
+	if it == nil || it.Origin.Last.Source != provenance.SourceMemscope {
+		t.Fatalf("MEMORY.md after memscope's edit: %+v (inbox %v)", it, paths(in))
+	}
+	st.Accept("MEMORY.md", it.Origin.File().Raw(), now.Add(time.Hour))
+	if err := Save(fsys, st); err != nil {
+		t.Fatal(err)
+	}
+	if in, _ = inbox(t, l, fsys); in.Find("MEMORY.md") != nil {
+		t.Errorf("accepted MEMORY.md is still in the inbox")
+	}
+}
