@@ -73,5 +73,5 @@ func printWrite(w io.Writer, pad string, c *provenance.Write) {
 // written: through the command's writer (the atomic writer, with its
 // fault seam), like every memory write.
 func reviewFS(e *env, t *memoryTarget) memstore.FS {
-	return memstore.DirFSWith(t.loc.Dir, e.writes)
+	return memstore.DirFSWith(t.loc.Dir, e.writer())
 }
