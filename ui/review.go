@@ -20,6 +20,9 @@ import (
 
 // reviewLoadedMsg is the open project's provenance and review inbox.
 type reviewLoadedMsg struct {
+	// gen is the load's number: a slower, older load never replaces a
+	// newer one.
+	gen     int
 	slug    string
 	data    reviewpane.Data
 	origins map[string]memories.Origin
@@ -52,20 +55,22 @@ func reviewState(root fs.FS, memDir string) (review.State, error) {
 
 // loadReviewCmd scans the home for where the open project's memory came
 // from and builds its review inbox (and the Memories pane's origins).
-func (m Model) loadReviewCmd() tea.Cmd {
+func (m *Model) loadReviewCmd() tea.Cmd {
 	slug := m.data.open
 	if slug == "" {
 		return nil
 	}
+	m.reviewGen++
+	gen := m.reviewGen
 	opts, memDir := m.reviewOptions(slug)
 	return func() tea.Msg {
 		p := provenance.ForProject(opts)
 		st, err := reviewState(opts.Root, memDir)
 		if err != nil {
-			return reviewLoadedMsg{slug: slug, err: err}
+			return reviewLoadedMsg{gen: gen, slug: slug, err: err}
 		}
 		in := review.Build(&p, st)
-		msg := reviewLoadedMsg{slug: slug, data: reviewpane.Data{Dir: in.Dir, Reviewed: in.Reviewed}, origins: map[string]memories.Origin{}}
+		msg := reviewLoadedMsg{gen: gen, slug: slug, data: reviewpane.Data{Dir: in.Dir, Reviewed: in.Reviewed}, origins: map[string]memories.Origin{}}
 		for i := range p.Origins {
 			o := &p.Origins[i]
 			mo := memories.Origin{Text: o.Text, Last: o.Last.Text, Jump: originJump(o)}
@@ -156,7 +161,7 @@ func (m Model) acceptCmd(r msgs.AcceptReview) tea.Cmd {
 func (m Model) handleReview(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case reviewLoadedMsg:
-		if msg.slug != m.data.open {
+		if msg.slug != m.data.open || msg.gen != m.reviewGen {
 			return m, nil, true
 		}
 		if msg.err != nil {
@@ -186,7 +191,8 @@ func (m Model) handleReview(msg tea.Msg) (Model, tea.Cmd, bool) {
 		if msg.slug != m.data.open {
 			return m, nil, true
 		}
-		return m, m.loadReviewCmd(), true
+		cmd := m.loadReviewCmd()
+		return m, cmd, true
 	}
 	return m, nil, false
 }

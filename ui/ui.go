@@ -105,8 +105,10 @@ type Model struct {
 	retention retention.Model
 	files     files.Model
 	livePane  livepane.Model
-	// reviewPane is the review inbox (review.go).
+	// reviewPane is the review inbox (review.go); reviewGen numbers its
+	// loads.
 	reviewPane reviewpane.Model
+	reviewGen  int
 
 	// lv feeds the Live pane (live.go); follow is the Replay pane's open
 	// session, followed as it is written, and followGen numbers the
