@@ -71,6 +71,10 @@ type KeyMap struct {
 	// trash, after a y/n).
 	Accept key.Binding
 	Reject key.Binding
+	// DetailDown and DetailUp scroll the detail beside a list (the
+	// Review pane's diff).
+	DetailDown key.Binding
+	DetailUp   key.Binding
 }
 
 // PaneNames are the panes in focus-ring order; the keys 1–9, 0, L and R
@@ -144,6 +148,9 @@ func Default() KeyMap {
 		Origin: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "jump to origin in Replay")),
 		Accept: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "accept (mark reviewed)")),
 		Reject: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "reject to trash")),
+
+		DetailDown: key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "scroll the diff down")),
+		DetailUp:   key.NewBinding(key.WithKeys("K"), key.WithHelp("K", "scroll the diff up")),
 	}
 	for i, name := range PaneNames {
 		k := PaneKey(i)

@@ -65,6 +65,10 @@ type Model struct {
 	now      time.Time
 	readOnly bool
 	confirm  bool
+	// scroll is the first line of the selected item's detail shown;
+	// scrolled is the item it belongs to.
+	scroll   int
+	scrolled string
 }
 
 // New returns an empty Review pane.
@@ -143,9 +147,9 @@ func (m Model) Help() []key.Binding {
 		return []key.Binding{m.keys.Confirm, m.keys.Cancel}
 	}
 	if m.readOnly {
-		return []key.Binding{m.keys.Origin}
+		return []key.Binding{m.keys.Origin, m.keys.DetailDown, m.keys.DetailUp}
 	}
-	return []key.Binding{m.keys.Accept, m.keys.Reject, m.keys.Edit, m.keys.Origin}
+	return []key.Binding{m.keys.Accept, m.keys.Reject, m.keys.Edit, m.keys.Origin, m.keys.DetailDown, m.keys.DetailUp}
 }
 
 func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
@@ -176,6 +180,15 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, send(msgs.Status{Text: "the home is read-only: review is off", Error: true})
 	}
 	switch {
+	case key.Matches(k, m.keys.DetailDown), key.Matches(k, m.keys.DetailUp):
+		if m.scrolled != it.Abs {
+			m.scroll, m.scrolled = 0, it.Abs
+		}
+		step := max(m.height/2, 1)
+		if key.Matches(k, m.keys.DetailUp) {
+			step = -step
+		}
+		m.scroll = max(m.scroll+step, 0)
 	case key.Matches(k, m.keys.Accept):
 		return m, send(msgs.AcceptReview{Path: it.Path, Content: it.Content})
 	case key.Matches(k, m.keys.Reject):
@@ -243,12 +256,18 @@ func (m Model) detail(w, h int) string {
 	if it.NoDiff != "" {
 		lines = append(lines, m.styles.Dim.Render(clean(it.NoDiff)))
 	}
+	var diff []string
 	for _, l := range strings.Split(strings.TrimRight(it.Diff, "\n"), "\n") {
 		if l != "" {
-			lines = append(lines, m.styles.DiffLine(text.Truncate(model.SanitizeForTerminal(l), w)))
+			diff = append(diff, m.styles.DiffLine(text.Truncate(model.SanitizeForTerminal(l), w)))
 		}
 	}
-	return m.styles.Clip(lines, h)
+	// J and K scroll the diff; the origin lines stay.
+	if m.scrolled == it.Abs && m.scroll > 0 && len(diff) > 0 {
+		skip := min(m.scroll, len(diff)-1)
+		diff = append([]string{m.styles.Dim.Render(fmt.Sprintf("… %d lines above (K)", skip))}, diff[skip:]...)
+	}
+	return m.styles.Clip(append(lines, diff...), h)
 }
 
 // Legend explains the pane's marks.
