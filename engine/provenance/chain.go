@@ -28,6 +28,10 @@ type use struct {
 	uuid, session string
 	line          int
 	time          time.Time
+	// agent is the record's agentId when it is a sidechain turn written
+	// into the main transcript (older clients); "" otherwise.
+	agent     string
+	sidechain bool
 }
 
 // result is a tool_result.
@@ -48,6 +52,7 @@ type chain struct {
 // link and prompt, the records holding the tool_use ids in wanted, and
 // those ids' results.
 func readChain(home fs.FS, t model.TranscriptFile, wanted map[string]bool) (*chain, []model.Problem) {
+	// sub: a subagent's own transcript, whose every turn is a sidechain.
 	c := &chain{nodes: map[string]node{}, uses: map[string]use{}, results: map[string]result{}}
 	f, err := model.OpenRegular(home, t.Path)
 	if err != nil {
@@ -80,9 +85,9 @@ func (c *chain) add(r *model.Record, sub bool, wanted map[string]bool) {
 		switch {
 		case skip == "":
 			n.isPrompt, n.prompt = true, firstLine(text)
-		case skip == extract.SkipSidechain && sub:
-			// In a subagent's transcript the "user" is the main agent:
-			// its prompt is the subagent's task, read by the same rule.
+		case skip == extract.SkipSidechain:
+			// In a subagent's turns the "user" is the main agent: its
+			// prompt is the subagent's task, read by the same rule.
 			cp := *r
 			cp.IsSidechain = false
 			if text, skip := extract.PromptText(&cp); skip == "" {
@@ -103,7 +108,7 @@ func (c *chain) add(r *model.Record, sub bool, wanted map[string]bool) {
 	if r.Type == model.RecordAssistant && r.Message != nil {
 		for _, b := range r.Message.Content {
 			if b.Type == model.BlockToolUse && wanted[b.ID] {
-				c.uses[b.ID] = use{uuid: r.UUID, session: r.SessionID, line: r.Line, time: r.Timestamp}
+				c.uses[b.ID] = use{uuid: r.UUID, session: r.SessionID, line: r.Line, time: r.Timestamp, agent: r.AgentID, sidechain: r.IsSidechain && !sub}
 			}
 		}
 	}

@@ -191,3 +191,32 @@ func TestFolderRel(t *testing.T) {
 		}
 	}
 }
+
+// Older clients kept a subagent's turns in the main transcript, marked
+// isSidechain with an agentId: a write there is the subagent's.
+func TestSidechainInTheMainTranscript(t *testing.T) {
+	dir := t.TempDir()
+	mem := dir + "/home/projects/-p/memory"
+	lines := []string{
+		`{"type":"user","uuid":"p1","sessionId":"s","message":{"role":"user","content":"remember the build flags"}}`,
+		`{"type":"user","uuid":"t1","parentUuid":null,"isSidechain":true,"agentId":"ag1","sessionId":"s","message":{"role":"user","content":"Save the build flags to memory."}}`,
+		`{"type":"assistant","uuid":"a1","parentUuid":"t1","isSidechain":true,"agentId":"ag1","sessionId":"s","message":{"role":"assistant","content":[{"type":"tool_use","id":"w1","name":"Write","input":{"file_path":"` + mem + `/build.md","content":"flags"}}]}}`,
+		`{"type":"user","uuid":"r1","parentUuid":"a1","isSidechain":true,"agentId":"ag1","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"w1","content":"ok"}]}}`,
+	}
+	if err := os.MkdirAll(filepath.Dir(mem), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Dir(mem)+"/s.jsonl", []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	home := model.DirFS(dir + "/home")
+	files, _ := model.FindTranscripts(home)
+	r := Scan(Options{Home: home, Transcripts: files, Folders: ProjectFolders(dir+"/home", mem, "")})
+	if len(r.Writes) != 1 {
+		t.Fatalf("writes: %+v", r.Writes)
+	}
+	w := r.Writes[0]
+	if w.By == nil || w.By.ID != "ag1" || w.By.Task != "Save the build flags to memory." || !w.OK() || w.Prompt != nil {
+		t.Errorf("sidechain write = %+v by %+v", w, w.By)
+	}
+}

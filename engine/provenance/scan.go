@@ -275,7 +275,13 @@ func Scan(o Options) Report {
 				w.Result, w.Error, w.ResultTime = res.outcome, res.text, res.time
 			}
 			w.probe = call.probe
+			u := c.uses[call.id]
 			switch {
+			case agent == nil && u.sidechain:
+				// A subagent's turn kept in the main transcript (older
+				// clients): its chain ends at its task, not at a prompt.
+				w.By = &Agent{ID: u.agent, Transcript: t.Path, Task: c.taskOf(w.MessageUUID)}
+				w.Turn = TurnRef{Transcript: t.Path, UUID: w.MessageUUID, Line: call.line}
 			case agent == nil:
 				w.Turn = TurnRef{Transcript: t.Path, UUID: w.MessageUUID, Line: call.line}
 				w.Prompt = c.promptOf(w.MessageUUID)
