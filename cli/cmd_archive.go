@@ -39,7 +39,7 @@ func parseArchive(e *env, args []string) (archiveOptions, error) {
 	var opts archiveOptions
 	fs := newFlags("archive", &opts.home, &opts.json)
 	fs.IntVar(&opts.olderThan, "older-than", -1, "archive every swept kind older than N days (default: what the next sweep deletes)")
-	fs.StringVar(&opts.to, "to", "", "destination: a folder (created if missing) or a new FILE.tar.gz")
+	fs.StringVar(&opts.to, "to", "", "destination: a folder (created if missing) or a new `DIR|FILE.tar.gz`")
 	if err := parseFlags(e, fs, args); err != nil {
 		return opts, err
 	}

@@ -76,7 +76,7 @@ func parseCompact(e *env, args []string) (compactOptions, error) {
 	wf.add(fs)
 	fs.IntVar(&opts.preserve, "preserve", 0, "keep the N newest messages verbatim after the summary (a partial compaction)")
 	fs.BoolVar(&opts.manual, "manual", false, "compact as /compact does: summarize now, whatever the context size, the circuit breaker or autoCompactEnabled (trigger manual)")
-	fs.StringVar(&opts.out, "out", "", "write the compacted session as a new transcript FILE")
+	fs.StringVar(&opts.out, "out", "", "write the compacted session as a new transcript `FILE`")
 	opts.flush.add(fs)
 	pos, err := parseInterspersed(e, fs, args)
 	if err != nil {

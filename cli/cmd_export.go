@@ -49,8 +49,8 @@ type exportResult struct {
 func parseExport(e *env, args []string) (exportOptions, error) {
 	var opts exportOptions
 	fs := newFlags("export", &opts.home, nil)
-	formatName := fs.String("format", "md", "md, html or json (--memory: md or json)")
-	fs.StringVar(&opts.out, "out", "", "write to FILE instead of stdout")
+	formatName := fs.String("format", "md", "output format `md|html|json` (--memory: md or json)")
+	fs.StringVar(&opts.out, "out", "", "write to `FILE` instead of stdout")
 	fs.BoolVar(&opts.memory, "memory", false, "export a project's memory instead of a session")
 	fs.StringVar(&opts.project, "project", "", "with --memory: project folder (default: the current folder)")
 	pos, err := parseInterspersed(e, fs, args)

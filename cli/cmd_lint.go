@@ -62,7 +62,7 @@ func parseLint(e *env, args []string) (lintOptions, error) {
 	// A bad --stale is reported like a failed check (exit 1), as it
 	// always has been.
 	var err error
-	opts.stale, err = memindex.ParseStaleness(*stale)
+	opts.stale, err = memindex.ParseStalenessOver(e.settings().Staleness, *stale)
 	return opts, err
 }
 

@@ -50,7 +50,7 @@ func parsePrompt(e *env, args []string) (promptOptions, error) {
 	// A bad --stale or --at is reported like a failure (exit 1), as it
 	// always has been.
 	var err error
-	if opts.stale, err = memindex.ParseStaleness(*stale); err != nil {
+	if opts.stale, err = memindex.ParseStalenessOver(e.settings().Staleness, *stale); err != nil {
 		return opts, err
 	}
 	if *at != "" {

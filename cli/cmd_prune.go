@@ -52,7 +52,7 @@ func parsePrune(e *env, args []string) (pruneOptions, error) {
 	dryRun := fs.Bool("dry-run", false, "show the plan and its diff without writing (the default)")
 	fs.BoolVar(&opts.apply, "apply", false, "apply the plan as one change (undo with memscope undo)")
 	only := fs.String("only", "", "comma-separated action ids to show or apply (default: all)")
-	staleAction := fs.String("stale-action", "archive", "what to do with stale memories: archive (to .archive/) or delete (to .trash/)")
+	staleAction := fs.String("stale-action", "archive", "what to do with stale memories: `archive|delete` (archive: to .archive/; delete: to .trash/)")
 	staleSpec := fs.String("stale", "", "staleness thresholds, e.g. project=2:14,user=90:365")
 	fs.BoolVar(&opts.force, "force", false, "apply even when the security scan finds a high-severity issue in what would be written")
 	if err := parseFlags(e, fs, args); err != nil {
@@ -63,7 +63,7 @@ func parsePrune(e *env, args []string) (pruneOptions, error) {
 	}
 	// A bad --stale is reported like a failure (exit 1), as it always
 	// has been; a bad --stale-action is a wrong command line.
-	th, err := memindex.ParseStaleness(*staleSpec)
+	th, err := memindex.ParseStalenessOver(e.settings().Staleness, *staleSpec)
 	if err != nil {
 		return opts, err
 	}

@@ -41,7 +41,7 @@ func parseTrash(e *env, args []string) (trashOptions, error) {
 	var opts trashOptions
 	fs := newFlags("trash", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
-	fs.StringVar(&opts.restore, "restore", "", "put this trashed file (a path under .trash/, as listed) back where it was, with its index line")
+	fs.StringVar(&opts.restore, "restore", "", "put this trashed file (a `TRASH-PATH` under .trash/, as listed) back where it was, with its index line")
 	fs.BoolVar(&opts.force, "force", false, "with --restore: restore even when the security scan finds a high-severity issue in the file")
 	if err := parseFlagsOnly(e, fs, args); err != nil {
 		return opts, err

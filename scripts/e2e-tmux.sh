@@ -12,6 +12,10 @@ fi
 
 . scripts/tmux-lib.sh
 tmux_work memscope-e2e
+# memscope's settings file is read from $XDG_CONFIG_HOME: keep the
+# machine's own out of every run (the settings step below writes one).
+export XDG_CONFIG_HOME="$work/xdg"
+unset MEMSCOPE_CONFIG
 
 go build -o "$work/memscope" .
 cp -a testdata/home "$work/home"
@@ -335,6 +339,40 @@ after=$(cd "$app" && find . -type f | sort | xargs sha256sum)
 test "$before" = "$after" || fail "undo did not restore the files byte for byte"
 keys q
 wait_for "EXITED"
+
+# Settings file at 80x24: quit on x (export moved to ctrl+e), delete on D;
+# the unknown setting is said (in full with !), ? shows the new keys, d no
+# longer deletes, q no longer quits, x does.
+mkdir -p "$XDG_CONFIG_HOME/memscope"
+printf 'keys:\n  quit: [x, ctrl+c]\n  export: [ctrl+e]\n  delete: [D]\ncolour: red\n' >"$XDG_CONFIG_HOME/memscope/config.yaml"
+start_app "cd $work/out && NO_COLOR=1 $work/memscope --home $work/home --project /tmp/rc/work/beta"
+tmux -S "$sock" resize-window -t "$session" -x 80 -y 24
+wait_for "x/ctrl+c quit"
+keys '!'
+wait_for 'config.yaml:5: unknown setting'
+wait_for '"colour" (ignored; known here'
+keys Escape
+wait_gone "known here:"
+keys 3
+wait_for "3 Memo"
+keys '?'
+wait_for "D      delete to trash"
+wait_for "ctrl+e export memory as Markdown"
+keys Escape
+wait_gone "Keys — Memories"
+keys d
+sleep 0.5
+screen | grep -qF "to the trash? y/n" && fail "d still deletes after delete was moved to D"
+keys D
+wait_for "to the trash? y/n"
+keys n
+wait_gone "to the trash? y/n"
+keys q
+sleep 0.5
+screen | grep -qF EXITED && fail "q still quits after quit was moved to x"
+keys x
+wait_for "EXITED"
+rm "$XDG_CONFIG_HOME/memscope/config.yaml"
 
 # Live: a home with one running client (its process file names this
 # script's pid, alive for the whole test) and its transcript. Lines

@@ -81,6 +81,7 @@ func (m *Model) projectDone() tea.Cmd { return m.fl.project.finish(m, Model.load
 func (m Model) loadProjectCmd(slug string) tea.Cmd {
 	m.loading["project"] = true
 	fsys, now, homeDir, project, writes, root := m.opts.Home.FS, m.opts.Now(), m.opts.Home.Dir, m.projectPath(slug), m.opts.Writes, m.root()
+	th := m.opts.Staleness
 	machine := m.opts.Root
 	return func() tea.Msg {
 		memDir := "projects/" + slug + "/memory"
@@ -96,13 +97,13 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 		} else {
 			md, probs = model.ReadMemoryDir(fsys, memDir)
 		}
-		msg := loadProject(fsys, root, md, probs, homeDir, slug, project, now)
+		msg := loadProject(fsys, root, md, probs, homeDir, slug, project, now, th)
 		msg.store = store
 		if store != nil {
 			msg.writable = store.Writable()
 		}
 		// The store's plan is the plan of the folder it read (md).
-		plan := memstore.PlanPrune(md, memstore.PruneOptions{Now: now})
+		plan := memstore.PlanPrune(md, memstore.PruneOptions{Now: now, Staleness: th})
 		msg.plan = &plan
 		return msg
 	}
@@ -142,10 +143,10 @@ func (m Model) projectPath(slug string) string {
 // loadProject runs the engine over a memory folder already read: lint,
 // the index cap, each file's age and staleness. The project's folder, for
 // drift, is read through root (Model.root).
-func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, homeDir, slug, project string, now time.Time) projectLoadedMsg {
+func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, homeDir, slug, project string, now time.Time, th memindex.StalenessThresholds) projectLoadedMsg {
 	memDir := "projects/" + slug + "/memory"
 	msg := projectLoadedMsg{slug: slug, memDir: memDir, dir: md, problems: probs}
-	in := memlint.Input{Memory: md, Problems: probs, Now: now}
+	in := memlint.Input{Memory: md, Problems: probs, Now: now, Staleness: th}
 	if sub, err := fs.Sub(fsys, memDir); err == nil {
 		in.MemoryFS = sub
 	}
@@ -166,7 +167,7 @@ func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, h
 	msg.cap = memindex.CapIndex(msg.indexRaw)
 	// The rows are the engine's (memrows, as `memscope export --memory`
 	// prints them), with lint's findings as flags.
-	for _, r := range memrows.Build(memrows.Input{Memory: md, Now: now, Lint: &msg.lint}) {
+	for _, r := range memrows.Build(memrows.Input{Memory: md, Now: now, Lint: &msg.lint, Staleness: th}) {
 		msg.rows = append(msg.rows, memories.Row{Row: r, AbsPath: joinAbs(homeDir, memDir, r.File.Path)})
 	}
 	return msg

@@ -12,6 +12,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/markdown"
@@ -63,6 +64,18 @@ type Options struct {
 	// Alive reports whether a process exists, for the Live pane's
 	// sessions/<pid>.json files; nil asks the OS (tests inject it).
 	Alive func(pid int) bool
+	// The user's settings (memscope's config.yaml): Keys replaces the
+	// default bindings when set; Theme's colours go over memscope's;
+	// MouseOff turns mouse reporting off; Staleness are the thresholds
+	// (nil: the defaults); LiveWarnPercent and LiveAlertPercent colour the
+	// Live pane (0: the client's levels); Notice is said in the status
+	// line at start (a problem with the settings file).
+	Keys                              *keymap.KeyMap
+	Theme                             style.Theme
+	MouseOff                          bool
+	Staleness                         memindex.StalenessThresholds
+	LiveWarnPercent, LiveAlertPercent float64
+	Notice                            string
 }
 
 // Model is the root model.
@@ -157,8 +170,11 @@ func New(opts Options) Model {
 		opts.Getenv = func(string) string { return "" }
 	}
 	noColor := opts.Getenv("NO_COLOR") != ""
-	st := style.New(true, noColor)
+	st := style.NewThemed(true, noColor, opts.Theme)
 	km := keymap.Default()
+	if opts.Keys != nil {
+		km = *opts.Keys
+	}
 	m := Model{
 		opts:       opts,
 		keys:       km,
@@ -187,6 +203,11 @@ func New(opts Options) Model {
 	// Init starts these two loads.
 	m.fl.home.running, m.fl.history.running = true, true
 	m.help.Styles = helpStyles(true, noColor)
+	m.livePane.SetLevels(opts.LiveWarnPercent, opts.LiveAlertPercent)
+	m.memories.SetStaleness(opts.Staleness)
+	if opts.Notice != "" {
+		m.setStatus(opts.Notice, true)
+	}
 	m.paneAt(m.focus).Focus()
 	return m
 }
@@ -313,6 +334,9 @@ func (m Model) view() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
+	if m.opts.MouseOff {
+		v.MouseMode = tea.MouseModeNone
+	}
 	v.WindowTitle = "memscope — " + model.SanitizeForTerminal(m.data.openPath())
 	if n := m.data.unreviewed; n > 0 {
 		v.WindowTitle += fmt.Sprintf(" · %d to review", n)

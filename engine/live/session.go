@@ -2,6 +2,7 @@ package live
 
 import (
 	"encoding/json"
+	"github.com/memscope/memscope/engine/pricing"
 	"path"
 	"slices"
 	"strings"
@@ -40,6 +41,8 @@ type SessionOptions struct {
 	MemoryDir func(cwd string) string
 	// RateWindow is the span TokensPerMinute covers (default 10 minutes).
 	RateWindow time.Duration
+	// Prices prices the usage (CostUSD); nil is the embedded table.
+	Prices *pricing.Table
 }
 
 // Compaction is one compaction of a session, where Replay can jump to.
@@ -108,6 +111,11 @@ type SessionStatus struct {
 	Started         time.Time     `json:"started,omitzero"`
 	LastActivity    time.Time     `json:"lastActivity,omitzero"`
 	Records         int           `json:"records"`
+	// CostUSD is the cost so far of the responses read (subagents'
+	// included), from the price table (engine/pricing); CostPartial says
+	// some responses were of a model the table does not price.
+	CostUSD     float64 `json:"costUSD"`
+	CostPartial bool    `json:"costPartial,omitempty"`
 }
 
 // turnPoint is one response of the main conversation.
@@ -150,6 +158,7 @@ type Session struct {
 	rateKeys    map[string]struct{}
 	writes      []MemoryWrite
 	writeByTool map[string]int // tool_use id → index in writes
+	cost        pricing.Sum
 }
 
 // NewSession starts the state of the transcript named transcript.
@@ -214,6 +223,12 @@ func (s *Session) AddUsage(rec *model.Record) {
 		s.rateKeys[e.Key] = struct{}{}
 	}
 	s.rate = append(s.rate, usagePoint{t: e.Time, tokens: TotalTokens(e.Usage)})
+	prices := s.opts.Prices
+	if prices == nil {
+		t := pricing.Embedded()
+		prices, s.opts.Prices = &t, &t
+	}
+	s.cost.Add(prices, pricing.Response{Model: e.Model, Usage: e.Usage})
 	// Keep what the rate can still need, measured from the newest entry.
 	if newest := s.rate[len(s.rate)-1].t; len(s.rate) > 2*keptTurns {
 		cut := newest.Add(-s.opts.RateWindow)
@@ -350,6 +365,9 @@ func (s *Session) Status(now time.Time) SessionStatus {
 		Compactions: slices.Clone(s.compactions), MemoryDir: s.memDir, MemoryWrites: slices.Clone(s.writes),
 		Started: s.started, LastActivity: s.last, Records: s.records,
 	}
+	var unpriced []string
+	st.CostUSD, _, unpriced = s.cost.Total()
+	st.CostPartial = len(unpriced) > 0
 	if st.Compactions == nil {
 		st.Compactions = []Compaction{}
 	}

@@ -6,6 +6,7 @@ package format
 
 import (
 	"fmt"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -86,4 +87,22 @@ func Timestamp(t time.Time) string {
 		return "(no time)          "
 	}
 	return t.UTC().Format("2006-01-02 15:04:05")
+}
+
+// USD writes a cost in US dollars for people: cents ("$12.34"), thousands
+// grouped ("$1,234.56"), a positive cost under a cent as "<$0.01".
+func USD(x float64) string {
+	if x > 0 && x < 0.005 {
+		return "<$0.01"
+	}
+	s := fmt.Sprintf("%.2f", x)
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	whole, cents, _ := strings.Cut(s, ".")
+	for i := len(whole) - 3; i > 0; i -= 3 {
+		whole = whole[:i] + "," + whole[i:]
+	}
+	return sign + "$" + whole + "." + cents
 }

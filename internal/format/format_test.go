@@ -66,3 +66,14 @@ func TestTimestamp(t *testing.T) {
 		t.Errorf("zero Timestamp = %q, want the column's width", got)
 	}
 }
+
+func TestUSD(t *testing.T) {
+	for x, want := range map[float64]string{
+		0: "$0.00", 0.001: "<$0.01", 0.005: "$0.01", 0.258492: "$0.26", 12.346: "$12.35",
+		1234.5: "$1,234.50", 1234567.891: "$1,234,567.89", -3.2: "-$3.20",
+	} {
+		if got := USD(x); got != want {
+			t.Errorf("USD(%v) = %q, want %q", x, got, want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	englive "github.com/memscope/memscope/engine/live"
 	"github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/text"
 )
@@ -62,10 +63,10 @@ func (v *view) renderRow(r Row, selected bool, width int) string {
 	head = mark + head[2:]
 	line := head + text.TruncateLeft(model.SanitizeLine(project(r)), max(width-lipgloss.Width(head), 8))
 	if r.Status != nil && r.Status.ContextKnown {
-		switch r.Status.Level {
+		switch v.alarm(r.Status) {
 		case window.LevelWarning:
 			return v.styles.Warn.Render(line)
-		case window.LevelAutocompact, window.LevelBlocked:
+		case window.LevelAutocompact:
 			return v.styles.Error.Render(line)
 		}
 	}
@@ -188,7 +189,11 @@ func (m Model) detail(r Row) []string {
 
 	turns := fmt.Sprintf("%d turns · %d since the last compaction · %s", s.Turns, s.TurnsSinceCompaction, forecastLong(s.Forecast))
 	lines = append(lines, text.Truncate(turns, w))
-	lines = append(lines, text.Truncate(fmt.Sprintf("%s tokens/min over the last %d minutes", text.Tokens(int64(s.TokensPerMinute)), int(englive.DefaultRateWindow.Minutes())), w))
+	rate := fmt.Sprintf("%s tokens/min over the last %d minutes · cost so far %s", text.Tokens(int64(s.TokensPerMinute)), int(englive.DefaultRateWindow.Minutes()), format.USD(s.CostUSD))
+	if s.CostPartial {
+		rate += " (some responses of a model without a price)"
+	}
+	lines = append(lines, text.Truncate(rate, w))
 
 	if c, ok := lastCompaction(s); ok {
 		kind := "compacted"
@@ -219,10 +224,10 @@ func (m Model) meter(s *englive.SessionStatus, width int) string {
 		fill = min(int(int64(s.Context)*int64(width)/win), width)
 	}
 	fillStyle := st.BarFill
-	switch s.Level {
+	switch m.v.alarm(s) {
 	case window.LevelWarning:
 		fillStyle = st.Warn
-	case window.LevelAutocompact, window.LevelBlocked:
+	case window.LevelAutocompact:
 		fillStyle = st.Error
 	}
 	// Cells go out in runs of one style: a Render per run, not per cell.

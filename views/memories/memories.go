@@ -51,13 +51,15 @@ var memoryTypes = []model.MemoryType{model.TypeUser, model.TypeFeedback, model.T
 
 // Model is the Memories pane.
 type Model struct {
-	keys     keymap.KeyMap
-	styles   style.Styles
-	list     list.Model[Row]
-	width    int
-	height   int
-	mode     mode
-	readOnly bool
+	keys   keymap.KeyMap
+	styles style.Styles
+	// staleness are the thresholds the legend states (nil: the defaults).
+	staleness memindex.StalenessThresholds
+	list      list.Model[Row]
+	width     int
+	height    int
+	mode      mode
+	readOnly  bool
 
 	// The new-memory form and the rename field.
 	name, desc textinput.Model
@@ -478,10 +480,18 @@ func (m Model) detail() string {
 	return strings.Join(lines, "\n")
 }
 
+// SetStaleness sets the thresholds the legend states (the settings
+// file's; nil: memindex.DefaultStaleness).
+func (m *Model) SetStaleness(th memindex.StalenessThresholds) { m.staleness = th }
+
 // Legend explains the pane's marks and badges. The age thresholds depend
-// on the memory's type; they are the engine's (memindex.DefaultStaleness).
+// on the memory's type; they are the engine's (memindex.DefaultStaleness,
+// or the settings file's).
 func (m Model) Legend() []text.LegendEntry {
-	th := memindex.DefaultStaleness()
+	th := m.staleness
+	if th == nil {
+		th = memindex.DefaultStaleness()
+	}
 	var limits []string
 	for _, t := range append(append([]model.MemoryType{}, memoryTypes...), model.TypeUntyped) {
 		l := th[t]
