@@ -62,7 +62,7 @@ wait_for "/tmp/rc/work/beta"
 wait_for "/home/me/bad"
 
 # Every pane answers its number key.
-for i in 1 2 3 4 5 6 7 8 9 0 L; do
+for i in 1 2 3 4 5 6 7 8 9 0 L R; do
   keys "$i"
   sleep 0.2
 done
@@ -354,7 +354,7 @@ wait_for '"colour" (ignored; known here'
 keys Escape
 wait_gone "known here:"
 keys 3
-wait_for "3 Memo"
+wait_for "3 Mem"
 keys '?'
 wait_for "D      delete to trash"
 wait_for "ctrl+e export memory as Markdown"
