@@ -44,6 +44,9 @@ func hostileCommands(home string, res *hostilehome.Result, oddProject string) []
 		{"files", s, "--home", home},
 		{"watch", "--once", "--home", home},
 		{"statusline", "--home", home}, // stdin: hostileStatusInput
+		{"origin", "--home", home, "--project", p},
+		{"origin", "--home", home, "--project", oddProject},
+		{"review", "--home", home, "--project", p},
 		{"completion", "values", "projects", "--home", home},
 		{"completion", "values", "sessions", "--home", home},
 		{"search", "e", "--home", home},

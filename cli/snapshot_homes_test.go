@@ -102,6 +102,10 @@ func readOnlyCases(s snapHomeSpec) []snapCase {
 		{"search.none", s.home("search", "no such words anywhere")},
 		{"watch.once", s.home("watch", "--once")},
 		{"watch.once.json", s.home("watch", "--once", "--json")},
+		{"origin", s.proj("origin")},
+		{"origin.json", s.proj("origin", "--json")},
+		{"review", s.proj("review")},
+		{"review.json", s.proj("review", "--json")},
 	}
 	for _, id := range s.replay {
 		c = append(c,

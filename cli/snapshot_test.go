@@ -73,7 +73,7 @@ func TestCommandSnapshot(t *testing.T) {
 	time.Local = time.UTC
 	t.Cleanup(func() { time.Local = local })
 
-	homes := []snapHome{demoSnapHome(t, r), testdataSnapHome(t, r), genSnapHome(t, r)}
+	homes := []snapHome{demoSnapHome(t, r), testdataSnapHome(t, r), genSnapHome(t, r), provSnapHome(t, r)}
 	checkCoverage(t, homes)
 	want := map[string]bool{}
 	check := func(name string, args []string, stdin string) {

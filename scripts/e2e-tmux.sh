@@ -62,7 +62,7 @@ wait_for "/tmp/rc/work/beta"
 wait_for "/home/me/bad"
 
 # Every pane answers its number key.
-for i in 1 2 3 4 5 6 7 8 9 0 L; do
+for i in 1 2 3 4 5 6 7 8 9 0 L R; do
   keys "$i"
   sleep 0.2
 done
@@ -305,7 +305,7 @@ keys 8
 wait_for "no project in this home yet"
 keys C-r
 sleep 0.5
-for i in 1 2 3 4 5 6 7 8 9 0 L; do
+for i in 1 2 3 4 5 6 7 8 9 0 L R; do
   keys "$i"
   sleep 0.3
   if screen | grep -qE "building the preview…|checking memory…|loading [0-9]+ source|reading…"; then
@@ -354,7 +354,7 @@ wait_for '"colour" (ignored; known here'
 keys Escape
 wait_gone "known here:"
 keys 3
-wait_for "3 Memo"
+wait_for "3 Mem"
 keys '?'
 wait_for "D      delete to trash"
 wait_for "ctrl+e export memory as Markdown"
@@ -478,4 +478,63 @@ wait_for "measured 30003 tokens"
 keys q
 wait_for "EXITED"
 echo "e2e live: append → Live pane ${live_ms} ms, append → Replay timeline ${replay_ms} ms"
+
+# Review inbox (issue 17): a home where the model wrote memory through
+# Write and Edit calls, in main sessions and a subagent
+# (internal/provgen), at 80x24 and 120x40. The Projects list counts the
+# inbox; R opens it; a accepts one (review.json keeps it); d then y
+# rejects one to the trash; u brings it back byte for byte, mode and
+# mtime included, and into the inbox; in Memories, o opens the turn that
+# wrote a memory in Replay.
+for size in 80x24 120x40; do
+  rv="$work/review-$size"
+  go run ./internal/provgen/gen "$rv" >/dev/null
+  mem=$(echo "$rv"/home/projects/*/memory)
+  role_sum=$(sha256sum <"$mem/user_role.md")
+  role_meta=$(meta "$mem/user_role.md")
+  old=$session
+  runs=$((runs + 1))
+  session="memscope-e2e-$runs"
+  tmux -S "$sock" new-session -d -s "$session" -x "${size%x*}" -y "${size#*x}" \
+    "NO_COLOR=1 $work/memscope --home $rv/home --project $rv/project; echo EXITED; sleep 30"
+  tmux -S "$sock" kill-session -t "$old" 2>/dev/null || true
+  wait_for "REVIEW"
+  # The REVIEW column counts the inbox once the home is scanned.
+  for _ in $(seq 1 100); do
+    screen | grep -F "/project " | grep -qE " 4 +[0-9]+[dh] ago" && break
+    sleep 0.1
+  done
+  screen | grep -F "/project " | grep -qE " 4 +[0-9]+[dh] ago" || fail "$size: the Projects list does not count 4 memories to review"
+  keys R
+  wait_for "4 memories to review · 0 reviewed"
+  wait_for "never reviewed"
+  keys a
+  wait_for "accepted feedback_terse.md"
+  wait_for "3 memories to review · 1 reviewed"
+  grep -q '"feedback_terse.md"' "$mem/.memscope/review.json" || fail "$size: review.json does not hold the accepted memory"
+  keys / u s e r Enter
+  wait_for "user_role.md"
+  keys d
+  wait_for "move it to the trash? y/n"
+  keys y
+  wait_for "delete user_role.md"
+  test ! -e "$mem/user_role.md" || fail "$size: user_role.md is still there after reject"
+  keys Escape
+  wait_for "2 memories to review · 1 reviewed"
+  # (a key right after Escape would read as alt+key)
+  sleep 0.3
+  keys u
+  wait_for "3 memories to review · 1 reviewed"
+  test "$(sha256sum <"$mem/user_role.md")" = "$role_sum" || fail "$size: undo did not restore user_role.md byte for byte"
+  test "$(meta "$mem/user_role.md")" = "$role_meta" || fail "$size: undo did not restore user_role.md's mtime and mode"
+  keys 3 / d e p l o y Enter
+  wait_for "memory-keeper"
+  keys Escape
+  sleep 0.3
+  keys o
+  # The subagent's Write shows at the main agent's Task call: step 1 of 2.
+  wait_for "step 1/2"
+  keys q
+  wait_for "EXITED"
+done
 echo "e2e ok"

@@ -498,6 +498,7 @@ func (m *Model) showNoProject() {
 	m.memories.SetUnavailable(noProjectText)
 	m.replay.SetUnavailable(noProjectText)
 	m.health.SetUnavailable(noProjectText)
+	m.reviewPane.SetUnavailable(noProjectText)
 }
 
 // previewProject is the folder the Prompt pane previews: the open

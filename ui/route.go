@@ -14,7 +14,7 @@ import (
 
 // dataHandlers handle the data messages, each a switch on the message's
 // type; the first that takes a message owns it.
-var dataHandlers = []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport}
+var dataHandlers = []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport, Model.handleReview}
 
 // handlerOf remembers which of dataHandlers owns each message type (-1:
 // none). Each handler takes or leaves a message by its type alone, so
@@ -59,7 +59,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 		if changed || msg.openAll {
 			next = tea.Batch(next, m.loadOpenProject())
 		}
-		return m, next, true
+		return m, tea.Batch(next, m.reviewCountsCmd()), true
 	case homeDeltaMsg:
 		next := m.homeDone()
 		next = tea.Batch(next, m.applyHomeDelta(msg))
@@ -86,7 +86,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, next, true // the user moved on to another project or store
 		}
 		m.applyProject(msg)
-		next = tea.Batch(next, m.renderCmd(), m.previewOrExplainCmd(m.prompt.Query()))
+		next = tea.Batch(next, m.renderCmd(), m.previewOrExplainCmd(m.prompt.Query()), m.loadReviewCmd())
 		return m, next, true
 	case renderedMsg:
 		m.applyRendered(msg)

@@ -4,6 +4,7 @@
 package ui
 
 import (
+	"fmt"
 	"io/fs"
 	"sync/atomic"
 	"time"
@@ -28,6 +29,7 @@ import (
 	"github.com/memscope/memscope/views/prompt"
 	"github.com/memscope/memscope/views/replay"
 	"github.com/memscope/memscope/views/retention"
+	reviewpane "github.com/memscope/memscope/views/review"
 )
 
 // Options configure the app.
@@ -116,6 +118,10 @@ type Model struct {
 	retention retention.Model
 	files     files.Model
 	livePane  livepane.Model
+	// reviewPane is the review inbox (review.go); reviewGen numbers its
+	// loads.
+	reviewPane reviewpane.Model
+	reviewGen  int
 
 	// lv feeds the Live pane (live.go); follow is the Replay pane's open
 	// session, followed as it is written, and followGen numbers the
@@ -170,25 +176,26 @@ func New(opts Options) Model {
 		km = *opts.Keys
 	}
 	m := Model{
-		opts:      opts,
-		keys:      km,
-		styles:    st,
-		help:      help.New(),
-		loading:   map[string]bool{"home": true, "history": true},
-		stale:     map[int]bool{paneRetention: true, paneFiles: true},
-		md:        markdown.NewRenderer(),
-		projects:  projects.New(km, st),
-		index:     index.New(km, st),
-		memories:  memories.New(km, st),
-		history:   history.New(km, st),
-		pastes:    pastes.New(km, st),
-		replay:    replay.New(km, st),
-		prompt:    prompt.New(km, st),
-		health:    health.New(km, st),
-		retention: retention.New(km, st),
-		files:     files.New(km, st),
-		livePane:  livepane.New(km, st),
-		lv:        &liveState{pending: map[string]bool{}, relist: true},
+		opts:       opts,
+		keys:       km,
+		styles:     st,
+		help:       help.New(),
+		loading:    map[string]bool{"home": true, "history": true},
+		stale:      map[int]bool{paneRetention: true, paneFiles: true},
+		md:         markdown.NewRenderer(),
+		projects:   projects.New(km, st),
+		index:      index.New(km, st),
+		memories:   memories.New(km, st),
+		history:    history.New(km, st),
+		pastes:     pastes.New(km, st),
+		replay:     replay.New(km, st),
+		prompt:     prompt.New(km, st),
+		health:     health.New(km, st),
+		retention:  retention.New(km, st),
+		files:      files.New(km, st),
+		livePane:   livepane.New(km, st),
+		reviewPane: reviewpane.New(km, st),
+		lv:         &liveState{pending: map[string]bool{}, relist: true},
 	}
 	m.lv.tracker = m.newTracker()
 	m.memo = &viewMemo{}
@@ -331,6 +338,9 @@ func (m Model) view() tea.View {
 		v.MouseMode = tea.MouseModeNone
 	}
 	v.WindowTitle = "memscope — " + model.SanitizeForTerminal(m.data.openPath())
+	if n := m.data.unreviewed; n > 0 {
+		v.WindowTitle += fmt.Sprintf(" · %d to review", n)
+	}
 	return v
 }
 

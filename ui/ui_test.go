@@ -186,7 +186,7 @@ func TestFocusRing(t *testing.T) {
 		t.Fatalf("tab: focus %d", m.focus)
 	}
 	m = press(t, m, "shift+tab", "shift+tab")
-	if m.focus != paneLive {
+	if m.focus != paneCount-1 {
 		t.Fatalf("shift+tab wraps around: focus %d", m.focus)
 	}
 	m = press(t, m, "4")
@@ -279,6 +279,7 @@ func TestPanesGolden(t *testing.T) {
 			{"retention", []string{"9"}},
 			{"retention_step", []string{"9", "G"}},
 			{"files", []string{"0"}},
+			{"review", []string{"R"}},
 		} {
 			t.Run(p.name+"_"+fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 				m := newTestModel(t, size.w, size.h)
@@ -291,7 +292,7 @@ func TestPanesGolden(t *testing.T) {
 
 func TestSmallTerminal(t *testing.T) {
 	m := newTestModel(t, 60, 15)
-	for _, k := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "L"} {
+	for _, k := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "L", "R"} {
 		m = press(t, m, k)
 		lines := strings.Split(screen(m), "\n")
 		if len(lines) > 15 {

@@ -68,7 +68,27 @@ type Model struct {
 	name, desc textinput.Model
 	typeIdx    int
 	field      int
+
+	// origins are where each file came from, by AbsPath (provenance);
+	// nil until read.
+	origins map[string]Origin
 }
+
+// Origin is where a memory file came from and who changed it last, as
+// the detail shows it.
+type Origin struct {
+	// Text says where the file came from; Last its last change, "" when
+	// the call that created it was the last.
+	Text, Last string
+	// Prompt is the user prompt behind the last change ("" when none).
+	Prompt string
+	// Jump opens the turn of the last change (else the one that created
+	// the file) in Replay; nil when no transcript holds either.
+	Jump *msgs.ReplayAt
+}
+
+// SetOrigins shows where each file came from (by AbsPath).
+func (m *Model) SetOrigins(o map[string]Origin) { m.origins = o }
 
 // New returns an empty Memories pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
@@ -179,9 +199,9 @@ func (m Model) Help() []key.Binding {
 	}
 	export := key.NewBinding(key.WithKeys(m.keys.Export.Keys()...), key.WithHelp(m.keys.Export.Help().Key, "export memory as Markdown"))
 	if m.readOnly {
-		return []key.Binding{export, m.keys.NextStore}
+		return []key.Binding{m.keys.Origin, export, m.keys.NextStore}
 	}
-	return []key.Binding{m.keys.Edit, m.keys.New, m.keys.Retype, m.keys.Rename, m.keys.Delete, export, m.keys.NextStore}
+	return []key.Binding{m.keys.Edit, m.keys.New, m.keys.Retype, m.keys.Rename, m.keys.Delete, m.keys.Origin, export, m.keys.NextStore}
 }
 
 // Selected returns the row under the cursor.
@@ -225,6 +245,15 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	case key.Matches(k, m.keys.Edit):
 		return m, send(msgs.OpenEditor{Path: row.AbsPath})
+	case key.Matches(k, m.keys.Origin):
+		o, known := m.origins[row.AbsPath]
+		switch {
+		case !known:
+			return m, send(msgs.Status{Text: "still reading the transcripts for who wrote it"})
+		case o.Jump == nil:
+			return m, send(msgs.Status{Text: model.SanitizeLine(row.File.Path) + ": " + o.Text, Error: true})
+		}
+		return m, send(*o.Jump)
 	case key.Matches(k, m.keys.Retype):
 		m.mode = modeRetype
 		m.typeIdx = 0
@@ -437,6 +466,23 @@ func (m Model) detail() string {
 	lines = append(lines, m.styles.Dim.Render(text.Truncate(meta, w)))
 	if f.Invalid && f.Problem != nil {
 		lines = append(lines, m.styles.Error.Render(text.Truncate("invalid: "+f.Problem.Error(), w)))
+	}
+	if o, ok := m.origins[r.AbsPath]; ok {
+		wrapped := func(s string) {
+			for _, l := range strings.Split(text.Wrap(model.SanitizeLine(s), w), "\n") {
+				lines = append(lines, m.styles.Dim.Render(text.Truncate(l, w)))
+			}
+		}
+		wrapped("origin: " + o.Text)
+		if o.Last != "" {
+			wrapped("last change: " + o.Last)
+		}
+		if o.Prompt != "" {
+			wrapped(fmt.Sprintf("after %q", o.Prompt))
+		}
+		if o.Jump != nil {
+			lines = append(lines, m.styles.Dim.Render(text.Truncate(m.keys.Origin.Help().Key+" opens that turn in Replay", w)))
+		}
 	}
 	if warn := memindex.FreshnessWarning(r.AgeDays); warn != "" {
 		lines = append(lines, m.styles.Warn.Render(text.Truncate("recall adds: "+warn, w)))

@@ -111,6 +111,19 @@ type ReplayAt struct {
 	// uuid.
 	Boundary string
 	Line     int
+	// Message is the uuid of a record to step to (the turn holding it);
+	// MessageLine its line, when the uuid is not a step's. Both zero
+	// with Boundary: the last step.
+	Message     string
+	MessageLine int
+}
+
+// AcceptReview asks the root to mark a memory reviewed as Content (the
+// bytes the Review pane showed).
+type AcceptReview struct {
+	// Path is relative to the open project's memory folder.
+	Path    string
+	Content []byte
 }
 
 // NextMemoryStore asks the root to show the open project's next memory

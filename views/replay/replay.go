@@ -224,6 +224,35 @@ func (m *Model) SelectBoundary(uuid string, line int) (tea.Cmd, bool) {
 	return nil, false
 }
 
+// SelectMessage selects the step of the record with uuid: the step that
+// ends with it, else the first step at or after line (the turn the record
+// belongs to), else the last; it reports whether a step holds it.
+func (m *Model) SelectMessage(uuid string, line int) (tea.Cmd, bool) {
+	if m.tl == nil || len(m.tl.Steps) == 0 {
+		return nil, false
+	}
+	pick, ok := len(m.tl.Steps)-1, false
+	for i, s := range m.tl.Steps {
+		if uuid != "" && s.Leaf == uuid {
+			pick, ok = i, true
+			break
+		}
+		if !ok && line > 0 && s.Line >= line {
+			pick, ok = i, true
+		}
+	}
+	m.steps.Select(pick)
+	return m.stateCmd(), ok
+}
+
+// Step is the index of the selected step; -1 in the session list.
+func (m Model) Step() int {
+	if m.tl == nil {
+		return -1
+	}
+	return m.steps.Index()
+}
+
 // SetFollowing says whether the open timeline follows its transcript.
 func (m *Model) SetFollowing(on bool) { m.following = on }
 
