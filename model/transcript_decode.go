@@ -28,7 +28,7 @@ type recordDecoder struct {
 type lineState struct {
 	line                  int
 	rec                   *Record
-	ts, msg, cm, mcm, att []byte
+	ts, msg, cm, mcm, att, sm []byte
 	hasType               bool
 	msgOut                *Message
 	block                 *ContentBlock
@@ -151,6 +151,8 @@ func (d *recordDecoder) member(key, val []byte) {
 		d.cur.cm = val
 	case "microcompactMetadata":
 		d.cur.mcm = val
+	case "summarizeMetadata":
+		d.cur.sm = val
 	case "leafUuid":
 		r.LeafUUID = d.link("leafUuid", val)
 	case "lastPrompt":
@@ -181,6 +183,13 @@ func (d *recordDecoder) finish() {
 		r.Compact = new(CompactMetadata)
 		if err := json.Unmarshal(d.cur.cm, r.Compact); err != nil {
 			d.fieldProblem("compactMetadata: %v", err)
+		}
+	}
+	if d.cur.sm != nil && r.Type == RecordUser && string(d.cur.sm) != "null" {
+		r.Summarize = new(SummarizeMetadata)
+		if err := json.Unmarshal(d.cur.sm, r.Summarize); err != nil {
+			d.fieldProblem("summarizeMetadata: %v", err)
+			r.Summarize = nil
 		}
 	}
 	if d.cur.mcm != nil && r.IsMicrocompactBoundary() {

@@ -82,6 +82,9 @@ type Record struct {
 
 	// Compact is compactMetadata of a compact_boundary record.
 	Compact *CompactMetadata
+	// Summarize is summarizeMetadata of the summary row a partial
+	// compaction from the rewind menu writes after its boundary.
+	Summarize *SummarizeMetadata
 	// Microcompact is microcompactMetadata of a microcompact_boundary record.
 	Microcompact *MicrocompactMetadata
 
@@ -200,6 +203,28 @@ type CompactMetadata struct {
 	CumulativeDroppedTokens *int               `json:"cumulativeDroppedTokens,omitempty"`
 	PreservedSegment        *PreservedSegment  `json:"preservedSegment,omitempty"`
 	PreservedMessages       *PreservedMessages `json:"preservedMessages,omitempty"`
+	// MessagesSummarized counts the messages a partial compaction from the
+	// rewind menu summarized ("Summarize from here" / "up to here").
+	MessagesSummarized *int `json:"messagesSummarized,omitempty"`
+}
+
+// SummarizeDirection says which side of the chosen message a partial
+// compaction from the rewind menu summarized.
+type SummarizeDirection string
+
+// The directions the client writes: "from" summarizes the chosen message
+// and everything after it (the earlier messages stay as they were),
+// "up_to" everything before it (the later messages stay).
+const (
+	SummarizeFrom SummarizeDirection = "from"
+	SummarizeUpTo SummarizeDirection = "up_to"
+)
+
+// SummarizeMetadata is summarizeMetadata of a partial compaction's summary
+// row. MessagesSummarized is nil when the client did not write it.
+type SummarizeMetadata struct {
+	MessagesSummarized *int               `json:"messagesSummarized,omitempty"`
+	Direction          SummarizeDirection `json:"direction,omitempty"`
 }
 
 // PreservedSegment names the messages a partial compaction kept: the chain

@@ -39,6 +39,42 @@ type BoundaryInfo struct {
 	// its links do not hold (resume then loads the full history).
 	Preserved       *model.PreservedSegment `json:"preserved,omitempty"`
 	PreservedBroken string                  `json:"preservedBroken,omitempty"`
+	// PreservedMessages counts the messages the client listed as kept
+	// (compactMetadata.preservedMessages.uuids); 0 when it listed none.
+	PreservedMessages int `json:"preservedMessages,omitempty"`
+	// Compaction says which kind of compaction this was: auto, manual
+	// (/compact), or partial (the rewind menu's "Summarize from here" or
+	// "Summarize up to here"). Empty for a microcompact.
+	Compaction CompactionKind `json:"compaction,omitempty"`
+	// Direction is a partial compaction's side: "from" (the chosen message
+	// and what follows were summarized) or "up_to" (what came before it).
+	Direction model.SummarizeDirection `json:"direction,omitempty"`
+	// MessagesSummarized is how many messages a partial compaction
+	// summarized (the boundary's figure, else the summary row's); nil when
+	// the client wrote neither.
+	MessagesSummarized *int `json:"messagesSummarized,omitempty"`
+}
+
+// CompactionKind is what started a compaction, as Replay names it.
+type CompactionKind string
+
+// The compaction kinds.
+const (
+	CompactionAuto    CompactionKind = "auto"
+	CompactionManual  CompactionKind = "manual"
+	CompactionPartial CompactionKind = "partial"
+)
+
+// DirectionText says in words which part of the conversation a partial
+// compaction summarized ("" for other compactions).
+func (b BoundaryInfo) DirectionText() string {
+	switch b.Direction {
+	case model.SummarizeFrom:
+		return "summarized from the chosen message on; earlier messages kept"
+	case model.SummarizeUpTo:
+		return "summarized up to the chosen message; later messages kept"
+	}
+	return ""
 }
 
 // Turn is one API response: the assistant records sharing a message.id
@@ -203,6 +239,10 @@ func boundaryInfo(t *model.Transcript, r *model.Record) BoundaryInfo {
 		b.Trigger, b.PreTokens, b.PostTokens = c.Trigger, c.PreTokens, c.PostTokens
 		b.DurationMs, b.CumulativeDroppedTokens = c.DurationMs, c.CumulativeDroppedTokens
 		b.Preserved = c.PreservedSegment
+		b.MessagesSummarized = c.MessagesSummarized
+		if c.PreservedMessages != nil {
+			b.PreservedMessages = len(c.PreservedMessages.UUIDs)
+		}
 		if c.PreservedSegment != nil {
 			if _, err := preservedSegment(View{T: t, From: 1}, c.PreservedSegment); err != nil {
 				b.PreservedBroken = err.Error()
@@ -215,10 +255,32 @@ func boundaryInfo(t *model.Transcript, r *model.Record) BoundaryInfo {
 			if c.Message != nil {
 				b.SummaryBytes = c.Message.ContentBytes
 			}
+			if sm := c.Summarize; sm != nil {
+				b.Direction = sm.Direction
+				if b.MessagesSummarized == nil {
+					b.MessagesSummarized = sm.MessagesSummarized
+				}
+			}
 			break
 		}
 	}
+	b.Compaction = compactionKind(b)
 	return b
+}
+
+// compactionKind names a compact boundary's kind: partial when the client
+// recorded a summarized count or a direction (only the rewind menu's
+// partial compactions write them), else its trigger.
+func compactionKind(b BoundaryInfo) CompactionKind {
+	switch {
+	case b.MessagesSummarized != nil || b.Direction != "":
+		return CompactionPartial
+	case b.Trigger == model.TriggerAuto:
+		return CompactionAuto
+	case b.Trigger == model.TriggerManual:
+		return CompactionManual
+	}
+	return ""
 }
 
 // State is what the model saw at step k: the resume chain as the file
