@@ -47,6 +47,10 @@ const (
 	Drift              Kind = "drift"
 	Security           Kind = "security"
 	Unreadable         Kind = "unreadable"
+	// CorrectionBelowCut: a memory linked only past MEMORY.md's cut is newer
+	// than a near-duplicate that still loads, so the model sees the older
+	// text and never the correction.
+	CorrectionBelowCut Kind = "correction-below-cut"
 )
 
 // Finding is one thing lint found.
@@ -122,7 +126,7 @@ func Run(in Input) Report {
 	r.Cap = facts.Cap
 	l.lintIndex(facts)
 	l.lintFiles()
-	r.Duplicates = l.lintDuplicates()
+	r.Duplicates = l.lintDuplicates(facts)
 	if in.Project != nil {
 		d := l.lintDrift()
 		r.Drift = &d
