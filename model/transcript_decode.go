@@ -26,12 +26,12 @@ type recordDecoder struct {
 
 // lineState is what recordDecoder learns from the current line.
 type lineState struct {
-	line                  int
-	rec                   *Record
+	line                      int
+	rec                       *Record
 	ts, msg, cm, mcm, att, sm []byte
-	hasType               bool
-	msgOut                *Message
-	block                 *ContentBlock
+	hasType                   bool
+	msgOut                    *Message
+	block                     *ContentBlock
 }
 
 func newRecordDecoder(name string, opts ScanOptions) *recordDecoder {
