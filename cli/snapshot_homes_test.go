@@ -69,6 +69,7 @@ func readOnlyCases(s snapHomeSpec) []snapCase {
 		{"prompt.json", s.proj("prompt", "--json")},
 		{"prompt.query", s.proj("prompt", "--query", s.query)},
 		{"prompt.query.json", s.proj("prompt", "--query", s.query, "--json")},
+		{"prompt.query.recall-on", s.proj("prompt", "--query", s.query, "--recall", "on")},
 		{"prompt.text", s.proj("prompt", "--text")},
 		{"lint", s.proj("lint")},
 		{"lint.json", s.proj("lint", "--json")},
