@@ -262,7 +262,20 @@ type AttachmentFile struct {
 	// same in characters (see ContentBlock.Chars).
 	Bytes int
 	Chars int
+	// Globs are the paths: globs of a path-scoped rule that joined
+	// mid-session (a nested_memory attachment's content.globs).
+	Globs []string
+	// Text is the content as sent, kept only for memory files (IsMemory)
+	// and only with ScanOptions.MemoryText.
+	Text string
 }
+
+// The attachment types that record what instructions were loaded: the
+// session start's list, and a rule or CLAUDE.md joining mid-session.
+const (
+	AttachmentInstructions = "instructions"
+	AttachmentNestedMemory = "nested_memory"
+)
 
 // The AttachmentFile types that hold auto memory rather than instructions.
 const (
