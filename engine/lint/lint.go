@@ -93,6 +93,9 @@ type Input struct {
 	// folder (beside the files its restores wrote, in project trees);
 	// they are reported as leftovers with their absolute paths.
 	Elsewhere []LeftoverCopy
+	// Loads are what the transcripts say was loaded; nil skips the
+	// checks on rules and imports (reported with their absolute paths).
+	Loads *LoadFacts
 }
 
 // Report is every finding, most serious first within each file, with
@@ -134,6 +137,7 @@ func Run(in Input) Report {
 	l.lintScan()
 	l.lintProblems()
 	l.lintLeftovers()
+	l.lintLoads()
 	r.Findings = append(r.Findings, l.out...)
 	slices.SortStableFunc(r.Findings, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(pathRank(a.Path), pathRank(b.Path)), cmp.Compare(a.Path, b.Path),

@@ -51,6 +51,24 @@ type PruneOptions struct {
 	StaleAction PruneKind `json:"staleAction"`
 	// DuplicateThreshold defaults to DefaultDuplicateJaccard.
 	DuplicateThreshold float64 `json:"duplicateThreshold"`
+	// LoadsSince is the first session the transcripts record loading
+	// MEMORY.md (zero: none recorded, and the plan says nothing of loads);
+	// LastLoaded the last load whose MEMORY.md listed each memory (by path;
+	// absent: none since LoadsSince). engine/loads reads them.
+	LoadsSince time.Time            `json:"-"`
+	LastLoaded map[string]time.Time `json:"-"`
+}
+
+// loadedNote says when a session last had the memory's index line in
+// context, for the stale plan: "" when the transcripts record no loads.
+func (o PruneOptions) loadedNote(rel string) string {
+	if o.LoadsSince.IsZero() {
+		return ""
+	}
+	if t, ok := o.LastLoaded[rel]; ok {
+		return fmt.Sprintf("; not loaded in any session for %d days", memindex.AgeDays(t, o.Now))
+	}
+	return fmt.Sprintf("; not loaded in any recorded session (%d days of records)", memindex.AgeDays(o.LoadsSince, o.Now))
 }
 
 // PruneAction is one step of a plan, with the diff it makes on its own.
