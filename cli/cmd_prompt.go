@@ -6,7 +6,6 @@ import (
 
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/preview"
-	"github.com/memscope/memscope/model"
 )
 
 var promptCommand = &command{
@@ -88,11 +87,6 @@ func runPrompt(e *env, opts promptOptions) (preview.Preview, error) {
 	if proj, err = absFrom(e, proj); err != nil {
 		return preview.Preview{}, err
 	}
-	userHome, _ := e.userHome()
-	configDir := ""
-	if o.home.Source != model.HomeFromDefault {
-		configDir = o.home.Dir
-	}
 	var dirs []string
 	for _, d := range opts.addDirs {
 		ad, err := absFrom(e, d)
@@ -101,20 +95,8 @@ func runPrompt(e *env, opts promptOptions) (preview.Preview, error) {
 		}
 		dirs = append(dirs, ad)
 	}
-	return preview.Build(preview.Options{
-		Root:            o.root,
-		HomeDir:         o.home.Dir,
-		UserHome:        userHome,
-		Project:         proj,
-		AddDirs:         dirs,
-		Getenv:          e.getenv,
-		Bare:            opts.bare,
-		ClaudeJSONPaths: model.ClaudeJSONPaths(configDir, userHome),
-		Queries:         opts.queries,
-		Recall:          opts.recall,
-		Staleness:       opts.stale,
-		Now:             e.now(),
-		At:              opts.at,
+	return previewFor(e, o.root, o.home, proj, func(po *preview.Options) {
+		po.AddDirs, po.Bare, po.Queries, po.Recall, po.Staleness, po.At = dirs, opts.bare, opts.queries, opts.recall, opts.stale, opts.at
 	}), nil
 }
 

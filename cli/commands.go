@@ -22,6 +22,7 @@ var commands = []*command{
 	extractCommand,
 	filesCommand,
 	lintCommand,
+	loadsCommand,
 	promptCommand,
 	pruneCommand,
 	replayCommand,

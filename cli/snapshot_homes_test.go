@@ -97,6 +97,8 @@ func readOnlyCases(s snapHomeSpec) []snapCase {
 		{"extract." + format.ShortID(s.extract) + ".json", s.home("extract", s.extract, "--json")},
 		{"watch.once", s.home("watch", "--once")},
 		{"watch.once.json", s.home("watch", "--once", "--json")},
+		{"loads", s.proj("loads")},
+		{"loads.json", s.proj("loads", "--json")},
 	}
 	for _, id := range s.replay {
 		c = append(c,

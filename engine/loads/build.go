@@ -35,7 +35,8 @@ type Options struct {
 	// Home is the Claude home; HomeDir its absolute folder.
 	Home    fs.FS
 	HomeDir string
-	// Slug is the project's folder under projects/ (its transcripts).
+	// Slug is the project's folder under projects/ (its transcripts);
+	// "" when it has none.
 	Slug string
 	// Root is the machine from "/" (with the home mounted), to say which
 	// loaded files are still on disk; nil skips that.
@@ -170,8 +171,12 @@ func Build(o Options) Report {
 	}
 	since := o.Now.Add(-time.Duration(o.Days) * 24 * time.Hour)
 	r := Report{Slug: o.Slug, MemoryDir: o.MemoryDir, Days: o.Days, Files: []File{}, Memories: []Memory{}, Expected: []Expected{}, Problems: []model.Problem{}}
-	tfs, probs := model.FindProjectTranscripts(o.Home, o.Slug)
-	r.Problems = append(r.Problems, probs...)
+	var tfs []model.TranscriptFile
+	if o.Slug != "" {
+		var probs []model.Problem
+		tfs, probs = model.FindProjectTranscripts(o.Home, o.Slug)
+		r.Problems = append(r.Problems, probs...)
+	}
 	var events []Event
 	all := map[string]bool{}
 	for _, tf := range tfs {

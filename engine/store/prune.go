@@ -65,10 +65,19 @@ func (o PruneOptions) loadedNote(rel string) string {
 	if o.LoadsSince.IsZero() {
 		return ""
 	}
-	if t, ok := o.LastLoaded[rel]; ok {
-		return fmt.Sprintf("; not loaded in any session for %d days", memindex.AgeDays(t, o.Now))
+	days := func(n int) string {
+		if n == 1 {
+			return "1 day"
+		}
+		return fmt.Sprintf("%d days", n)
 	}
-	return fmt.Sprintf("; not loaded in any recorded session (%d days of records)", memindex.AgeDays(o.LoadsSince, o.Now))
+	if t, ok := o.LastLoaded[rel]; ok {
+		if d := memindex.AgeDays(t, o.Now); d > 0 {
+			return "; not loaded in any session for " + days(d)
+		}
+		return "; still loaded today"
+	}
+	return "; not loaded in any session of the " + days(memindex.AgeDays(o.LoadsSince, o.Now)) + " on record"
 }
 
 // PruneAction is one step of a plan, with the diff it makes on its own.
