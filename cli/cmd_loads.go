@@ -105,9 +105,9 @@ func printLoads(w io.Writer, r loadsOutput) {
 		}
 	}
 	if len(r.Memories) > 0 {
-		fmt.Fprintf(w, "\nmemories (seen = the session's MEMORY.md listed it)\n")
+		fmt.Fprintf(w, "\nmemories (loaded = the session's MEMORY.md listed it)\n")
 		for _, m := range r.Memories {
-			fmt.Fprintf(w, "  %-32s %s\n", model.SanitizeLine(m.File), memoryLoadLine(m))
+			fmt.Fprintf(w, "  %-32s %s\n", model.SanitizeLine(m.File), m.Summary())
 		}
 	}
 	if len(r.Expected) > 0 {
@@ -119,23 +119,6 @@ func printLoads(w io.Writer, r loadsOutput) {
 	for _, p := range r.Problems {
 		fmt.Fprintf(w, "problem   %s\n", model.SanitizeLine(p.Error()))
 	}
-}
-
-// memoryLoadLine is one memory's loads in words.
-func memoryLoadLine(m loads.Memory) string {
-	switch {
-	case m.IndexLine == 0 && m.Sessions == 0:
-		return "not in MEMORY.md: never in a loaded index"
-	case m.PastCut && m.Sessions == 0:
-		return fmt.Sprintf("line %d, past the cut: never seen by the model (records since %s)", m.IndexLine, loadsDay(m.UnseenSince))
-	case m.PastCut:
-		return fmt.Sprintf("line %d, past the cut: not seen by the model since %s (seen in %s before)", m.IndexLine, loadsDay(m.UnseenSince), countOf(m.Sessions, "session", "sessions"))
-	case m.IndexLine == 0:
-		return fmt.Sprintf("not in MEMORY.md now; seen in %s, last %s", countOf(m.Sessions, "session", "sessions"), loadsDay(m.Last))
-	case m.Sessions == 0:
-		return fmt.Sprintf("line %d: in no recorded session's MEMORY.md", m.IndexLine)
-	}
-	return fmt.Sprintf("line %d: seen in %s, last %s", m.IndexLine, countOf(m.Sessions, "session", "sessions"), loadsDay(m.Last))
 }
 
 // expectedLine is a rule's or import's loads in the window in words;

@@ -384,4 +384,60 @@ wait_for "measured 30003 tokens"
 keys q
 wait_for "EXITED"
 echo "e2e live: append → Live pane ${live_ms} ms, append → Replay timeline ${replay_ms} ms"
+
+# Loads, recall and partial compactions (issue 17), at 80x24 and 120x40:
+# the demo's Memories detail says which sessions saw each memory's index
+# line (and that one past the cut was never seen); the Prompt pane says
+# recall is off unless CLAUDE_MEMORY_STORES is set, and on when it is;
+# Replay labels a partial compaction from the rewind menu.
+part="$work/partial/projects/-tmp-rc-work-beta"
+mkdir -p "$part"
+cp model/testdata/derived/transcript-rewind-partial.jsonl "$part/fedcb1e2-dbe4-5555-90b5-52df88de5bed.jsonl"
+# start_sized W H CMD: start_app at another size.
+start_sized() {
+  local old=$session
+  runs=$((runs + 1))
+  session="memscope-e2e-$runs"
+  tmux -S "$sock" new-session -d -s "$session" -x "$1" -y "$2" "$3; echo EXITED; sleep 30"
+  if [ "$runs" -gt 1 ]; then tmux -S "$sock" kill-session -t "$old" 2>/dev/null || true; fi
+}
+for size in "80 24" "120 40"; do
+  read -r w h <<<"$size"
+  start_sized "$w" "$h" "cd $work/out && EDITOR=true VISUAL= NO_COLOR=1 $work/memscope --demo"
+  wait_for "DEMO HOME"
+  keys 3
+  keys /
+  keys -l "reference_linear"
+  keys Enter
+  wait_for "sessions: line 206, past the cut: never seen by the"
+  keys Escape
+  sleep 0.3
+  keys /
+  keys -l "feedback_terse"
+  keys Enter
+  wait_for "sessions: line 4: loaded in 2 sessions, last "
+  keys Escape
+  sleep 0.3
+  keys 7
+  wait_for "recall off (CLAUDE_MEMORY_STORES unset): MEMORY.md loads"
+  keys q
+  wait_for "EXITED"
+  start_sized "$w" "$h" "cd $work/out && NO_COLOR=1 CLAUDE_MEMORY_STORES=1 $work/memscope --demo"
+  wait_for "DEMO HOME"
+  keys 7
+  wait_for "recall ON (CLAUDE_MEMORY_STORES set): MEMORY.md dropped"
+  keys q
+  wait_for "EXITED"
+  start_sized "$w" "$h" "NO_COLOR=1 $work/memscope --home $work/partial"
+  wait_for "/tmp/rc/work/beta"
+  keys 6
+  wait_for "fedcb1e2"
+  keys Enter
+  wait_for "step 6/6"
+  keys "["
+  wait_for "after a compact compaction (partial)"
+  wait_for "⟲ compact partial"
+  keys q
+  wait_for "EXITED"
+done
 echo "e2e ok"

@@ -14,6 +14,7 @@ import (
 
 	"github.com/memscope/memscope/engine/filehist"
 	memlint "github.com/memscope/memscope/engine/lint"
+	engineloads "github.com/memscope/memscope/engine/loads"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/memrows"
 	enginepreview "github.com/memscope/memscope/engine/preview"
@@ -81,7 +82,7 @@ func (m *Model) projectDone() tea.Cmd { return m.fl.project.finish(m, Model.load
 func (m Model) loadProjectCmd(slug string) tea.Cmd {
 	m.loading["project"] = true
 	fsys, now, homeDir, project, writes, root := m.opts.Home.FS, m.opts.Now(), m.opts.Home.Dir, m.projectPath(slug), m.opts.Writes, m.root()
-	machine := m.opts.Root
+	machine, getenv, cache := m.opts.Root, m.opts.Getenv, m.loadsCache
 	return func() tea.Msg {
 		memDir := "projects/" + slug + "/memory"
 		// On disk, the store reads the folder once for everything: the
@@ -96,13 +97,24 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 		} else {
 			md, probs = model.ReadMemoryDir(fsys, memDir)
 		}
-		msg := loadProject(fsys, root, md, probs, homeDir, slug, project, now)
+		lo := engineloads.Options{Home: fsys, HomeDir: homeDir, Slug: slug, Root: root, Memory: md,
+			MemoryDir: joinAbs(homeDir, memDir), Now: now, Cache: cache}
+		if strings.HasPrefix(project, "/") {
+			p := enginepreview.Build(previewOptions(root, homeDir, project, getenv, now))
+			lo.Preview = &p
+		}
+		loads := engineloads.Build(lo)
+		msg := loadProject(fsys, root, md, probs, homeDir, slug, project, now, &loads)
 		msg.store = store
 		if store != nil {
 			msg.writable = store.Writable()
 		}
 		// The store's plan is the plan of the folder it read (md).
-		plan := memstore.PlanPrune(md, memstore.PruneOptions{Now: now})
+		po := memstore.PruneOptions{Now: now}
+		if ml := loads.MemoryLoads(); ml != nil {
+			po.LoadsSince, po.LastLoaded = ml.Since, ml.Last
+		}
+		plan := memstore.PlanPrune(md, po)
 		msg.plan = &plan
 		return msg
 	}
@@ -142,7 +154,7 @@ func (m Model) projectPath(slug string) string {
 // loadProject runs the engine over a memory folder already read: lint,
 // the index cap, each file's age and staleness. The project's folder, for
 // drift, is read through root (Model.root).
-func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, homeDir, slug, project string, now time.Time) projectLoadedMsg {
+func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, homeDir, slug, project string, now time.Time, loads *engineloads.Report) projectLoadedMsg {
 	memDir := "projects/" + slug + "/memory"
 	msg := projectLoadedMsg{slug: slug, memDir: memDir, dir: md, problems: probs}
 	in := memlint.Input{Memory: md, Problems: probs, Now: now}
@@ -159,6 +171,13 @@ func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, h
 	// Health pane lists them, as lint does).
 	found, _ := filehist.FindLeftovers(fsys, root, now, memlint.LeftoverAge)
 	in.Elsewhere = filehist.LintCopies(found)
+	byFile := map[string]*engineloads.Memory{}
+	if loads != nil {
+		in.Loads = loads.LintFacts()
+		for i := range loads.Memories {
+			byFile[loads.Memories[i].File] = &loads.Memories[i]
+		}
+	}
 	msg.lint = memlint.Run(in)
 	if md.Index != nil {
 		msg.indexRaw = md.Index.Bytes()
@@ -167,7 +186,7 @@ func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, h
 	// The rows are the engine's (memrows, as `memscope export --memory`
 	// prints them), with lint's findings as flags.
 	for _, r := range memrows.Build(memrows.Input{Memory: md, Now: now, Lint: &msg.lint}) {
-		msg.rows = append(msg.rows, memories.Row{Row: r, AbsPath: joinAbs(homeDir, memDir, r.File.Path)})
+		msg.rows = append(msg.rows, memories.Row{Row: r, AbsPath: joinAbs(homeDir, memDir, r.File.Path), Loads: byFile[r.File.Path]})
 	}
 	return msg
 }
@@ -392,21 +411,27 @@ func (m Model) previewCmd(query string) tea.Cmd {
 	}
 	home, now, getenv, root := m.opts.Home, m.opts.Now(), m.opts.Getenv, m.root()
 	return func() tea.Msg {
-		userHome := getenv("HOME")
-		o := enginepreview.Options{
-			Root:            root,
-			HomeDir:         home.Dir,
-			UserHome:        userHome,
-			Project:         project,
-			Getenv:          getenv,
-			ClaudeJSONPaths: model.ClaudeJSONPaths(home.Dir, userHome),
-			Now:             now,
-		}
+		o := previewOptions(root, home.Dir, project, getenv, now)
 		if query != "" {
 			o.Queries = []string{query}
 		}
 		p := enginepreview.Build(o)
 		return previewMsg{project: project, preview: &p}
+	}
+}
+
+// previewOptions are the options of the next session's prompt for
+// project, as the Prompt pane builds it.
+func previewOptions(root fs.FS, homeDir, project string, getenv func(string) string, now time.Time) enginepreview.Options {
+	userHome := getenv("HOME")
+	return enginepreview.Options{
+		Root:            root,
+		HomeDir:         homeDir,
+		UserHome:        userHome,
+		Project:         project,
+		Getenv:          getenv,
+		ClaudeJSONPaths: model.ClaudeJSONPaths(homeDir, userHome),
+		Now:             now,
 	}
 }
 

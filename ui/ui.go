@@ -4,6 +4,7 @@
 package ui
 
 import (
+	engineloads "github.com/memscope/memscope/engine/loads"
 	"io/fs"
 	"sync/atomic"
 	"time"
@@ -139,6 +140,10 @@ type Model struct {
 	// yes/no question.
 	busy    bool
 	confirm *confirmState
+
+	// loadsCache keeps what each transcript says was loaded, so a project
+	// reload rereads only the transcripts that changed.
+	loadsCache *engineloads.Cache
 }
 
 // New builds the root model. Nothing is read until Init's commands run, so
@@ -154,25 +159,26 @@ func New(opts Options) Model {
 	st := style.New(true, noColor)
 	km := keymap.Default()
 	m := Model{
-		opts:      opts,
-		keys:      km,
-		styles:    st,
-		help:      help.New(),
-		loading:   map[string]bool{"home": true, "history": true},
-		stale:     map[int]bool{paneRetention: true, paneFiles: true},
-		md:        markdown.NewRenderer(),
-		projects:  projects.New(km, st),
-		index:     index.New(km, st),
-		memories:  memories.New(km, st),
-		history:   history.New(km, st),
-		pastes:    pastes.New(km, st),
-		replay:    replay.New(km, st),
-		prompt:    prompt.New(km, st),
-		health:    health.New(km, st),
-		retention: retention.New(km, st),
-		files:     files.New(km, st),
-		livePane:  livepane.New(km, st),
-		lv:        &liveState{pending: map[string]bool{}, relist: true},
+		opts:       opts,
+		keys:       km,
+		styles:     st,
+		help:       help.New(),
+		loading:    map[string]bool{"home": true, "history": true},
+		stale:      map[int]bool{paneRetention: true, paneFiles: true},
+		md:         markdown.NewRenderer(),
+		loadsCache: engineloads.NewCache(),
+		projects:   projects.New(km, st),
+		index:      index.New(km, st),
+		memories:   memories.New(km, st),
+		history:    history.New(km, st),
+		pastes:     pastes.New(km, st),
+		replay:     replay.New(km, st),
+		prompt:     prompt.New(km, st),
+		health:     health.New(km, st),
+		retention:  retention.New(km, st),
+		files:      files.New(km, st),
+		livePane:   livepane.New(km, st),
+		lv:         &liveState{pending: map[string]bool{}, relist: true},
 	}
 	m.lv.tracker = m.newTracker()
 	m.memo = &viewMemo{}

@@ -29,7 +29,7 @@ func TestBoundaryPartialFromRewindMenu(t *testing.T) {
 		b2.PreservedMessages != 1 || b2.Preserved == nil || b2.PreservedBroken != "" {
 		t.Errorf("second boundary %+v", b2)
 	}
-	if got := b2.DirectionText(); got != "summarized up to the chosen message; later messages kept" {
+	if got := b2.DirectionText(); got != "summarized up to the chosen message; later ones kept" {
 		t.Errorf("direction text %q", got)
 	}
 	// Resume relinks the preserved message exactly as for /compact.
@@ -76,7 +76,7 @@ func TestCompactionKind(t *testing.T) {
 			t.Errorf("boundary %d: %s %s %d, want %s %s %d", i, b.Compaction, b.Direction, n, w.kind, w.dir, w.n)
 		}
 	}
-	if got := tl.Boundaries[1].DirectionText(); got != "summarized from the chosen message on; earlier messages kept" {
+	if got := tl.Boundaries[1].DirectionText(); got != "summarized from the chosen message on; earlier ones kept" {
 		t.Errorf("from: %q", got)
 	}
 }

@@ -70,9 +70,9 @@ const (
 func (b BoundaryInfo) DirectionText() string {
 	switch b.Direction {
 	case model.SummarizeFrom:
-		return "summarized from the chosen message on; earlier messages kept"
+		return "summarized from the chosen message on; earlier ones kept"
 	case model.SummarizeUpTo:
-		return "summarized up to the chosen message; later messages kept"
+		return "summarized up to the chosen message; later ones kept"
 	}
 	return ""
 }

@@ -33,8 +33,8 @@ func TestPartialCompactionShown(t *testing.T) {
 	for _, want := range []string{
 		"⟲ compact partial 19k→2.6k up to here: 7 summarized",
 		"Step 5: after a compact compaction (partial)",
-		"partial compaction from the rewind menu: 7 messages summarized",
-		"summarized up to the chosen message; later messages kept",
+		"rewind-menu partial: 7 messages summarized",
+		"summarized up to the chosen message; later ones kept",
 		"kept: 1 message, relinked after the summary on resume",
 		"⟲ compact manual 19k→2.5k",
 	} {

@@ -194,7 +194,7 @@ func (m Model) boundaryLines(b timeline.BoundaryInfo, w int) []string {
 		out = append(out, text.Truncate(fmt.Sprintf("summary message: %d bytes", b.SummaryBytes), w))
 	}
 	if b.Compaction == timeline.CompactionPartial {
-		out = append(out, text.Truncate("partial compaction from the rewind menu: "+summarizedCount(b)+" summarized", w))
+		out = append(out, text.Truncate("rewind-menu partial: "+summarizedCount(b)+" summarized", w))
 		if d := b.DirectionText(); d != "" {
 			out = append(out, text.Truncate(d, w))
 		}

@@ -1,0 +1,35 @@
+package loads
+
+import (
+	"fmt"
+	"time"
+)
+
+// Summary says in words what the recorded sessions saw of the memory's
+// index line: the line the CLI's loads report and the Memories pane show.
+func (m Memory) Summary() string {
+	switch {
+	case m.IndexLine == 0 && m.Sessions == 0:
+		return "not in MEMORY.md: never in a loaded index"
+	case m.PastCut && m.Sessions == 0:
+		return fmt.Sprintf("line %d, past the cut: never seen by the model (records since %s)", m.IndexLine, day(m.UnseenSince))
+	case m.PastCut:
+		return fmt.Sprintf("line %d, past the cut: not seen by the model since %s (seen in %s before)", m.IndexLine, day(m.UnseenSince), sessions(m.Sessions))
+	case m.IndexLine == 0:
+		return fmt.Sprintf("not in MEMORY.md now; loaded in %s, last %s", sessions(m.Sessions), day(m.Last))
+	case m.Sessions == 0:
+		return fmt.Sprintf("line %d: in no recorded session's MEMORY.md", m.IndexLine)
+	}
+	return fmt.Sprintf("line %d: loaded in %s, last %s", m.IndexLine, sessions(m.Sessions), day(m.Last))
+}
+
+// day is a date in the report's words.
+func day(t time.Time) string { return t.UTC().Format("2006-01-02") }
+
+// sessions is "1 session" or "3 sessions".
+func sessions(n int) string {
+	if n == 1 {
+		return "1 session"
+	}
+	return fmt.Sprintf("%d sessions", n)
+}
