@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"os"
 	"strings"
 	"testing"
@@ -70,5 +71,31 @@ func TestScanLoadsNestedMemory(t *testing.T) {
 	f := r.AttachmentFiles[0]
 	if f.Path != "/w/app/.claude/rules/web.md" || f.Type != "Project" || strings.Join(f.Globs, ",") != "web/**/*.tsx,*.css" || f.Bytes != len("Use tabs.") || f.Text != "" {
 		t.Errorf("file %+v", f)
+	}
+}
+
+// BenchmarkScanLoads reads the real transcripts for their loads;
+// BenchmarkScanLoadsFullReader does the same with the full reader, for
+// comparison (go test -bench ScanLoads ./model).
+func BenchmarkScanLoads(b *testing.B) {
+	for _, name := range []string{"transcript-partial-compactions.jsonl", "transcript-interactive-pastes.jsonl"} {
+		data, err := os.ReadFile("testdata/transcripts/" + name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if l, _ := ScanLoads(bytes.NewReader(data), "t"); len(l.Records) == 0 {
+					b.Fatal("no loads")
+				}
+			}
+		})
+		b.Run(name+"/full-reader", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				ScanTranscript(bytes.NewReader(data), "t", ScanOptions{MemoryText: true}, func(*Record) error { return nil })
+			}
+		})
 	}
 }
