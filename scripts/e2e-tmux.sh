@@ -420,6 +420,7 @@ for size in "80 24" "120 40"; do
   sleep 0.3
   keys 7
   wait_for "recall off (CLAUDE_MEMORY_STORES unset): MEMORY.md loads"
+  wait_for "sessions: loaded in 2 sessions, last "
   keys q
   wait_for "EXITED"
   start_sized "$w" "$h" "cd $work/out && NO_COLOR=1 CLAUDE_MEMORY_STORES=1 $work/memscope --demo"

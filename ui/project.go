@@ -42,6 +42,8 @@ type projectLoadedMsg struct {
 	plan  *memstore.Plan
 	// writable is nil when the store may write the memory folder.
 	writable error
+	// loads is what the project's sessions loaded; nil when not read.
+	loads *engineloads.Report
 }
 
 // renderedMsg carries Markdown rendered for the current widths.
@@ -105,6 +107,7 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 		}
 		loads := engineloads.Build(lo)
 		msg := loadProject(fsys, root, md, probs, homeDir, slug, project, now, &loads)
+		msg.loads = &loads
 		msg.store = store
 		if store != nil {
 			msg.writable = store.Writable()
@@ -253,6 +256,7 @@ func loadedIndexText(c memindex.IndexCap) string {
 func (m *Model) applyProject(p projectLoadedMsg) {
 	m.data.project = p
 	m.memories.SetRows(p.rows)
+	m.prompt.SetLoads(p.loads)
 	m.health.SetData(&p.lint, p.plan)
 	m.index.SetData(m.indexData(p, nil))
 	m.applyWritable(writableMsg{project: true, err: p.writable})

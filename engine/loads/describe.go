@@ -33,3 +33,29 @@ func sessions(n int) string {
 	}
 	return fmt.Sprintf("%d sessions", n)
 }
+
+// Summary says in words which recorded sessions loaded the file.
+func (f File) Summary() string {
+	s := "loaded in " + sessions(f.Sessions)
+	if f.MidSession > 0 {
+		s += fmt.Sprintf(" (%d times mid-session)", f.MidSession)
+		if f.MidSession == 1 {
+			s = "loaded in " + sessions(f.Sessions) + " (once mid-session)"
+		}
+	}
+	return s + ", last " + day(f.Last)
+}
+
+// FileSummary says what the recorded sessions loaded of the file at path
+// (as the preview names it): "" when no session recorded its loads.
+func (r Report) FileSummary(path string) string {
+	if r.Sessions == 0 {
+		return ""
+	}
+	for _, f := range r.Files {
+		if f.Path == path {
+			return f.Summary()
+		}
+	}
+	return "loaded in none of the " + sessions(r.Sessions) + " on record"
+}

@@ -25,3 +25,27 @@ func TestMemorySummary(t *testing.T) {
 		}
 	}
 }
+
+// A file's loads in words; a file no recorded session loaded; nothing
+// when no session recorded its loads.
+func TestFileSummary(t *testing.T) {
+	last := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+	r := Report{Sessions: 3, Files: []File{
+		{Path: "/p/CLAUDE.md", Sessions: 3, Last: last},
+		{Path: "/p/.claude/rules/web.md", Sessions: 1, MidSession: 1, Last: last},
+		{Path: "/p/.claude/rules/db.md", Sessions: 2, MidSession: 3, Last: last},
+	}}
+	for path, want := range map[string]string{
+		"/p/CLAUDE.md":            "loaded in 3 sessions, last 2026-11-20",
+		"/p/.claude/rules/web.md": "loaded in 1 session (once mid-session), last 2026-11-20",
+		"/p/.claude/rules/db.md":  "loaded in 2 sessions (3 times mid-session), last 2026-11-20",
+		"/p/.claude/rules/x.md":   "loaded in none of the 3 sessions on record",
+	} {
+		if got := r.FileSummary(path); got != want {
+			t.Errorf("%s: %q, want %q", path, got, want)
+		}
+	}
+	if got := (Report{}).FileSummary("/p/CLAUDE.md"); got != "" {
+		t.Errorf("no records: %q", got)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	engineloads "github.com/memscope/memscope/engine/loads"
 	enginepreview "github.com/memscope/memscope/engine/preview"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
@@ -39,8 +40,11 @@ type Model struct {
 	loading  bool
 	// unavailable says why there is no preview (SetUnavailable).
 	unavailable string
-	width       int
-	height      int
+	// loads is what the open project's sessions loaded (engine/loads);
+	// nil until read.
+	loads  *engineloads.Report
+	width  int
+	height int
 }
 
 // New returns an empty Prompt pane.
@@ -75,6 +79,10 @@ func (m *Model) SetPreview(p *enginepreview.Preview) {
 	}
 	m.list.SetItems(rows)
 }
+
+// SetLoads gives the pane what the project's sessions loaded, for the
+// selected layer's detail.
+func (m *Model) SetLoads(r *engineloads.Report) { m.loads = r }
 
 // SetLoading says a preview is being built.
 func (m *Model) SetLoading() { m.loading = true }
@@ -307,6 +315,11 @@ func (m Model) detail() string {
 			meta += " · outside the project"
 		}
 		lines = append(lines, m.styles.Dim.Render(text.Truncate(model.SanitizeForTerminal(meta), m.width)))
+		if m.loads != nil && l.Kind != enginepreview.KindRecalled {
+			if s := m.loads.FileSummary(l.Path); s != "" {
+				lines = append(lines, m.styles.Dim.Render(text.Truncate("sessions: "+s, m.width)))
+			}
+		}
 		if l.Reason != "" {
 			lines = append(lines, m.styles.Warn.Render(text.Truncate(model.SanitizeForTerminal(l.Reason), m.width)))
 		}

@@ -3,9 +3,11 @@ package prompt
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
+	engineloads "github.com/memscope/memscope/engine/loads"
 	enginepreview "github.com/memscope/memscope/engine/preview"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
@@ -62,5 +64,29 @@ func TestRecallLine(t *testing.T) {
 	m.SetPreview(p)
 	if !strings.Contains(ansi.Strip(m.View()), "recall: none (auto memory is off)") {
 		t.Errorf("memory off:\n%s", ansi.Strip(m.View()))
+	}
+}
+
+// The selected layer's detail says which recorded sessions loaded it.
+func TestLayerLoads(t *testing.T) {
+	m := New(keymap.Default(), style.New(true, true))
+	m.SetSize(120, 30)
+	m.SetPreview(preview(false, "default"))
+	screen := func() string { return ansi.Strip(m.View()) }
+	if strings.Contains(screen(), "sessions:") {
+		t.Fatalf("a loads line before the loads are read:\n%s", screen())
+	}
+	last := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+	m.SetLoads(&engineloads.Report{Sessions: 2, Files: []engineloads.File{{Path: "/h/CLAUDE.md", Sessions: 2, Loads: 3, Last: last}}})
+	if !strings.Contains(screen(), "sessions: loaded in 2 sessions, last 2026-11-20") {
+		t.Errorf("user CLAUDE.md:\n%s", screen())
+	}
+	m.ClickRow(5)
+	if !strings.Contains(screen(), "sessions: loaded in none of the 2 sessions on record") {
+		t.Errorf("MEMORY.md:\n%s", screen())
+	}
+	m.ClickRow(6)
+	if strings.Contains(screen(), "sessions:") {
+		t.Errorf("a recalled memory has a loads line:\n%s", screen())
 	}
 }
