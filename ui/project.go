@@ -99,23 +99,22 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 		} else {
 			md, probs = model.ReadMemoryDir(fsys, memDir)
 		}
-		lo := engineloads.Options{Home: fsys, HomeDir: homeDir, Slug: slug, Root: root, Memory: md,
-			MemoryDir: joinAbs(homeDir, memDir), Now: now, Cache: cache}
-		if strings.HasPrefix(project, "/") {
-			p := enginepreview.Build(previewOptions(root, homeDir, project, getenv, now))
-			lo.Preview = &p
-		}
-		loads := engineloads.Build(lo)
-		msg := loadProject(fsys, root, md, probs, homeDir, slug, project, now, &loads)
-		msg.loads = &loads
+		// The loads are what the cache holds of the transcripts: reading
+		// them does not hold up the memory panes. loads.go reads them
+		// after this load, and loads the project again if they changed.
+		prev := projectLoads(fsys, root, md, homeDir, slug, project, getenv, now, cache, true)
+		msg := loadProject(fsys, root, md, probs, homeDir, slug, project, now, prev)
+		msg.loads = prev
 		msg.store = store
 		if store != nil {
 			msg.writable = store.Writable()
 		}
 		// The store's plan is the plan of the folder it read (md).
 		po := memstore.PruneOptions{Now: now}
-		if ml := loads.MemoryLoads(); ml != nil {
-			po.LoadsSince, po.LastLoaded = ml.Since, ml.Last
+		if prev != nil {
+			if ml := prev.MemoryLoads(); ml != nil {
+				po.LoadsSince, po.LastLoaded = ml.Since, ml.Last
+			}
 		}
 		plan := memstore.PlanPrune(md, po)
 		msg.plan = &plan

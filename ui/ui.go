@@ -142,7 +142,7 @@ type Model struct {
 	confirm *confirmState
 
 	// loadsCache keeps what each transcript says was loaded, so a project
-	// reload rereads only the transcripts that changed.
+	// reload rereads only the transcripts that changed (see loads.go).
 	loadsCache *engineloads.Cache
 }
 

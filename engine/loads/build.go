@@ -54,6 +54,10 @@ type Options struct {
 	Days int
 	// Cache keeps transcripts' events between builds; nil reads all.
 	Cache *Cache
+	// CachedOnly reads no transcript: each one's events are what the
+	// cache holds, even for a transcript that changed since (none for one
+	// never read). A quick build for a caller that reads again later.
+	CachedOnly bool
 }
 
 // File is one instruction file or MEMORY.md, and the sessions that loaded it.
@@ -181,7 +185,7 @@ func Build(o Options) Report {
 	all := map[string]bool{}
 	for _, tf := range tfs {
 		all[tf.SessionID] = true
-		evs, probs, err := o.Cache.events(o.Home, tf)
+		evs, probs, err := o.Cache.events(o.Home, tf, o.CachedOnly)
 		if err != nil {
 			r.Problems = append(r.Problems, model.Problem{File: tf.Path, Kind: model.ProblemUnreadable, Reason: err.Error()})
 			continue

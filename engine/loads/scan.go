@@ -57,6 +57,9 @@ type cached struct {
 	mod    time.Time
 	events []Event
 	probs  []model.Problem
+	// err is why the transcript could not be read (kept, so a build from
+	// the cache says what a read would).
+	err error
 }
 
 // NewCache returns an empty cache.
@@ -64,16 +67,23 @@ func NewCache() *Cache {
 	return &Cache{files: map[string]cached{}, indexes: map[uint64]*loadedIndex{}, seed: maphash.MakeSeed()}
 }
 
-// events returns tf's events, from the cache when tf has not changed.
-func (c *Cache) events(home fs.FS, tf model.TranscriptFile) ([]Event, []model.Problem, error) {
+// events returns tf's events, from the cache when tf has not changed
+// (or, cachedOnly, whatever the cache holds for it).
+func (c *Cache) events(home fs.FS, tf model.TranscriptFile, cachedOnly bool) ([]Event, []model.Problem, error) {
 	c.mu.Lock()
 	hit, ok := c.files[tf.Path]
 	c.mu.Unlock()
-	if ok && hit.size == tf.Size && hit.mod.Equal(tf.ModTime) {
-		return hit.events, hit.probs, nil
+	if ok && (cachedOnly || hit.size == tf.Size && hit.mod.Equal(tf.ModTime)) {
+		return hit.events, hit.probs, hit.err
+	}
+	if cachedOnly {
+		return nil, nil, nil
 	}
 	loads, err := model.ReadLoads(home, tf.Path)
 	if err != nil {
+		c.mu.Lock()
+		c.files[tf.Path] = cached{size: tf.Size, mod: tf.ModTime, err: err}
+		c.mu.Unlock()
 		return nil, nil, err
 	}
 	var evs []Event
