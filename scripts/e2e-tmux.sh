@@ -405,6 +405,10 @@ for size in "80 24" "120 40"; do
   read -r w h <<<"$size"
   start_sized "$w" "$h" "cd $work/out && EDITOR=true VISUAL= NO_COLOR=1 $work/memscope --demo"
   wait_for "DEMO HOME"
+  keys 2
+  wait_for "TRUNCATED"
+  keys G
+  wait_for "↳ never seen by the model (records since"
   keys 3
   keys /
   keys -l "reference_linear"

@@ -278,6 +278,7 @@ func (m *Model) indexData(p projectLoadedMsg, r *renderedMsg) index.Data {
 		if p.cap.CutFileLine-1 < len(lines) {
 			d.Dropped = lines[p.cap.CutFileLine-1:]
 		}
+		d.Unseen = unseenNotes(p, d.Dropped)
 	}
 	return d
 }
@@ -473,4 +474,26 @@ func (m *Model) previewOrExplainCmd(query string) tea.Cmd {
 		m.prompt.SetUnavailable("no preview: the transcripts of " + m.data.open + " do not say which folder it was started in, and the preview reads that folder's CLAUDE.md files and settings.")
 	}
 	return nil
+}
+
+// unseenNotes says, for each dropped index line that links a memory,
+// since when the model has not seen it (by index into dropped).
+func unseenNotes(p projectLoadedMsg, dropped []string) map[int]string {
+	if p.loads == nil || p.loads.Sessions == 0 || p.dir == nil {
+		return nil
+	}
+	byFile := map[string]engineloads.Memory{}
+	for _, mem := range p.loads.Memories {
+		byFile[mem.File] = mem
+	}
+	res := memindex.NewResolver(p.dir)
+	out := map[int]string{}
+	for i, l := range dropped {
+		if rel, ok := res.File(model.ParseIndexEntry(l)); ok {
+			if u := byFile[rel].Unseen(); u != "" {
+				out[i] = u
+			}
+		}
+	}
+	return out
 }

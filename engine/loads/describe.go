@@ -12,15 +12,27 @@ func (m Memory) Summary() string {
 	case m.IndexLine == 0 && m.Sessions == 0:
 		return "not in MEMORY.md: never in a loaded index"
 	case m.PastCut && m.Sessions == 0:
-		return fmt.Sprintf("line %d, past the cut: never seen by the model (records since %s)", m.IndexLine, day(m.UnseenSince))
+		return fmt.Sprintf("line %d, past the cut: %s", m.IndexLine, m.Unseen())
 	case m.PastCut:
-		return fmt.Sprintf("line %d, past the cut: not seen by the model since %s (seen in %s before)", m.IndexLine, day(m.UnseenSince), sessions(m.Sessions))
+		return fmt.Sprintf("line %d, past the cut: %s (seen in %s before)", m.IndexLine, m.Unseen(), sessions(m.Sessions))
 	case m.IndexLine == 0:
 		return fmt.Sprintf("not in MEMORY.md now; loaded in %s, last %s", sessions(m.Sessions), day(m.Last))
 	case m.Sessions == 0:
 		return fmt.Sprintf("line %d: in no recorded session's MEMORY.md", m.IndexLine)
 	}
 	return fmt.Sprintf("line %d: loaded in %s, last %s", m.IndexLine, sessions(m.Sessions), day(m.Last))
+}
+
+// Unseen says since when the model has not seen a memory past the cut:
+// "" for one whose index line loads.
+func (m Memory) Unseen() string {
+	switch {
+	case !m.PastCut:
+		return ""
+	case m.Sessions == 0:
+		return "never seen by the model (records since " + day(m.UnseenSince) + ")"
+	}
+	return "not seen by the model since " + day(m.UnseenSince)
 }
 
 // day is a date in the report's words.
