@@ -48,3 +48,17 @@ func TestReplayPartialCompaction(t *testing.T) {
 		t.Errorf("the first compaction is not a plain manual one:\n%s", out)
 	}
 }
+
+// A session export names the partial compaction, its count and direction.
+func TestExportPartialCompaction(t *testing.T) {
+	e, out, errb := testEnv(t)
+	if code := run(e, []string{"export", rewindPartial, "--format", "md"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	for _, want := range []string{"## Compaction 1: manual,", "## Compaction 2: partial (rewind menu),",
+		"- partial compaction from the rewind menu: 7 message(s) summarized; summarized up to the chosen message; later ones kept\n"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("export lacks %q", want)
+		}
+	}
+}

@@ -67,8 +67,12 @@ const (
 
 // DirectionText says in words which part of the conversation a partial
 // compaction summarized ("" for other compactions).
-func (b BoundaryInfo) DirectionText() string {
-	switch b.Direction {
+func (b BoundaryInfo) DirectionText() string { return DirectionText(b.Direction) }
+
+// DirectionText says in words which part of the conversation a partial
+// compaction in direction d summarized ("" for no direction).
+func DirectionText(d model.SummarizeDirection) string {
+	switch d {
 	case model.SummarizeFrom:
 		return "summarized from the chosen message on; earlier ones kept"
 	case model.SummarizeUpTo:
@@ -239,7 +243,6 @@ func boundaryInfo(t *model.Transcript, r *model.Record) BoundaryInfo {
 		b.Trigger, b.PreTokens, b.PostTokens = c.Trigger, c.PreTokens, c.PostTokens
 		b.DurationMs, b.CumulativeDroppedTokens = c.DurationMs, c.CumulativeDroppedTokens
 		b.Preserved = c.PreservedSegment
-		b.MessagesSummarized = c.MessagesSummarized
 		if c.PreservedMessages != nil {
 			b.PreservedMessages = len(c.PreservedMessages.UUIDs)
 		}
@@ -249,38 +252,54 @@ func boundaryInfo(t *model.Transcript, r *model.Record) BoundaryInfo {
 			}
 		}
 	}
-	for _, c := range t.Children(r.UUID) {
-		if c.IsCompactSummary {
-			b.SummaryUUID = c.UUID
-			if c.Message != nil {
-				b.SummaryBytes = c.Message.ContentBytes
-			}
-			if sm := c.Summarize; sm != nil {
-				b.Direction = sm.Direction
-				if b.MessagesSummarized == nil {
-					b.MessagesSummarized = sm.MessagesSummarized
-				}
-			}
-			break
+	if s := summaryOf(t, r); s != nil {
+		b.SummaryUUID = s.UUID
+		if s.Message != nil {
+			b.SummaryBytes = s.Message.ContentBytes
 		}
 	}
-	b.Compaction = compactionKind(b)
+	b.Compaction, b.Direction, b.MessagesSummarized = Compaction(t, r)
 	return b
 }
 
-// compactionKind names a compact boundary's kind: partial when the client
-// recorded a summarized count or a direction (only the rewind menu's
-// partial compactions write them), else its trigger.
-func compactionKind(b BoundaryInfo) CompactionKind {
-	switch {
-	case b.MessagesSummarized != nil || b.Direction != "":
-		return CompactionPartial
-	case b.Trigger == model.TriggerAuto:
-		return CompactionAuto
-	case b.Trigger == model.TriggerManual:
-		return CompactionManual
+// summaryOf is the compact summary row that follows boundary r, nil when
+// none does.
+func summaryOf(t *model.Transcript, r *model.Record) *model.Record {
+	for _, c := range t.Children(r.UUID) {
+		if c.IsCompactSummary {
+			return c
+		}
 	}
-	return ""
+	return nil
+}
+
+// Compaction says what kind of compaction the compact boundary r is:
+// partial when the client recorded a summarized count or a direction
+// (only the rewind menu's partial compactions write them), else its
+// trigger ("" when that is unknown); with the direction and the count of
+// summarized messages (the boundary's figure, else its summary row's).
+func Compaction(t *model.Transcript, r *model.Record) (CompactionKind, model.SummarizeDirection, *int) {
+	var dir model.SummarizeDirection
+	var n *int
+	var trigger model.CompactTrigger
+	if c := r.Compact; c != nil {
+		n, trigger = c.MessagesSummarized, c.Trigger
+	}
+	if s := summaryOf(t, r); s != nil && s.Summarize != nil {
+		dir = s.Summarize.Direction
+		if n == nil {
+			n = s.Summarize.MessagesSummarized
+		}
+	}
+	switch {
+	case n != nil || dir != "":
+		return CompactionPartial, dir, n
+	case trigger == model.TriggerAuto:
+		return CompactionAuto, dir, n
+	case trigger == model.TriggerManual:
+		return CompactionManual, dir, n
+	}
+	return "", dir, n
 }
 
 // State is what the model saw at step k: the resume chain as the file
