@@ -17,8 +17,9 @@ var loadsCommand = &command{
 	summary: "what the project's sessions actually loaded, and when: CLAUDE.md files, imports, rules, MEMORY.md\n\n" +
 		"Per file: the sessions that loaded it, how often and the last time; rules that joined\n" +
 		"mid-session; per memory, the sessions whose MEMORY.md listed it, and since when the model\n" +
-		"has not seen those past the cut. Read from the transcripts' \"instructions\" attachment (written at each process start) and\n" +
-		"\"nested_memory\" attachments (a path-scoped rule or nested CLAUDE.md joining mid-session).\n" +
+		"has not seen those past the cut. Read from the transcripts' \"instructions\" attachment\n" +
+		"(written at each process start) and \"nested_memory\" attachments (a path-scoped rule or\n" +
+		"nested CLAUDE.md joining mid-session).\n" +
 		"Sessions from clients that did not record them are counted apart. The next session's rules\n" +
 		"and imports are checked against the last --days days (default 30); lint reports the rules\n" +
 		"that never loaded and the imports that never resolved.",

@@ -337,7 +337,8 @@ func memories(o Options, events []Event, first time.Time) []Memory {
 	var firstIndex time.Time
 	for _, ev := range events {
 		for _, ef := range ev.Files {
-			if ef.index == nil {
+			// Team memory's index links files of its own folder.
+			if ef.index == nil || ef.Label != model.AttachmentAutoMem {
 				continue
 			}
 			if firstIndex.IsZero() {
