@@ -405,6 +405,10 @@ for size in "80 24" "120 40"; do
   read -r w h <<<"$size"
   start_sized "$w" "$h" "cd $work/out && EDITOR=true VISUAL= NO_COLOR=1 $work/memscope --demo"
   wait_for "DEMO HOME"
+  # The Prompt pane first: its detail shows the loads once they are read.
+  keys 7
+  wait_for "recall off (CLAUDE_MEMORY_STORES unset): MEMORY.md loads"
+  wait_for "sessions: loaded in 2 sessions, last "
   keys 2
   wait_for "TRUNCATED"
   keys G
@@ -422,9 +426,6 @@ for size in "80 24" "120 40"; do
   wait_for "sessions: line 4: loaded in 2 sessions, last "
   keys Escape
   sleep 0.3
-  keys 7
-  wait_for "recall off (CLAUDE_MEMORY_STORES unset): MEMORY.md loads"
-  wait_for "sessions: loaded in 2 sessions, last "
   keys q
   wait_for "EXITED"
   start_sized "$w" "$h" "cd $work/out && NO_COLOR=1 CLAUDE_MEMORY_STORES=1 $work/memscope --demo"
