@@ -9,6 +9,7 @@ import (
 
 	"github.com/memscope/memscope/engine/filehist"
 	"github.com/memscope/memscope/engine/lint"
+	"github.com/memscope/memscope/engine/loads"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/model"
 )
@@ -16,7 +17,7 @@ import (
 var lintCommand = &command{
 	name:    "lint",
 	usage:   "memscope lint [--home DIR] [--demo] [--project PATH] [--agent NAME] [--remove-leftovers] [--json]",
-	summary: "check a project's memory: index cap, dangling links, orphans, frontmatter, types, size, [[links]], duplicates, staleness, drift, secrets and injections, and memscope's own leftover copies (exit 1 on errors)",
+	summary: "check a project's memory: index cap, dangling links, orphans, frontmatter, types, size, [[links]], duplicates, staleness, drift, secrets and injections, and memscope's own leftover copies; and, from the transcripts, rules no session loaded and imports that never resolved in the last 30 days (exit 1 on errors)",
 	run:     steps(parseLint, runLint, showLint),
 }
 
@@ -150,6 +151,7 @@ func lintInput(e *env, t *memoryTarget, th memindex.StalenessThresholds) lint.In
 	if t.home != nil {
 		found, _ := filehist.FindLeftovers(t.home.FS, t.root, e.now(), lint.LeftoverAge)
 		in.Elsewhere = filehist.LintCopies(found)
+		in.Loads = projectLoads(e, t, loads.DefaultDays).LintFacts()
 	}
 	return in
 }

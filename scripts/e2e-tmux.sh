@@ -53,6 +53,15 @@ start_app() {
   if [ "$runs" -gt 1 ]; then tmux -S "$sock" kill-session -t "$old" 2>/dev/null || true; fi
 }
 
+# start_sized W H CMD: start_app at another size.
+start_sized() {
+  local old=$session
+  runs=$((runs + 1))
+  session="memscope-e2e-$runs"
+  tmux -S "$sock" new-session -d -s "$session" -x "$1" -y "$2" "$3; echo EXITED; sleep 30"
+  if [ "$runs" -gt 1 ]; then tmux -S "$sock" kill-session -t "$old" 2>/dev/null || true; fi
+}
+
 mkdir "$work/out"
 start_app "cd $work/out && TMPDIR=$work/tmp EDITOR=$work/editor.sh VISUAL= NO_COLOR=1 $work/memscope --home $work/home --project /tmp/rc/work/beta"
 
@@ -345,8 +354,7 @@ wait_for "EXITED"
 # longer deletes, q no longer quits, x does.
 mkdir -p "$XDG_CONFIG_HOME/memscope"
 printf 'keys:\n  quit: [x, ctrl+c]\n  export: [ctrl+e]\n  delete: [D]\ncolour: red\n' >"$XDG_CONFIG_HOME/memscope/config.yaml"
-start_app "cd $work/out && NO_COLOR=1 $work/memscope --home $work/home --project /tmp/rc/work/beta"
-tmux -S "$sock" resize-window -t "$session" -x 80 -y 24
+start_sized 80 24 "cd $work/out && NO_COLOR=1 $work/memscope --home $work/home --project /tmp/rc/work/beta"
 wait_for "x/ctrl+c quit"
 keys '!'
 wait_for 'config.yaml:5: unknown setting'
@@ -426,6 +434,60 @@ for size in 80x24 120x40; do
   keys m
   wait_for "own.md"
   test ! -e "$agents/home/projects/$aslug/memory/.memscope" || fail "$size: the project's memory got a journal"
+  keys q
+  wait_for "EXITED"
+done
+
+# Loads, recall and partial compactions (issue 17), at 80x24 and 120x40:
+# the demo's Memories detail says which sessions saw each memory's index
+# line (and that one past the cut was never seen); the Prompt pane says
+# recall is off unless CLAUDE_MEMORY_STORES is set, and on when it is;
+# Replay labels a partial compaction from the rewind menu.
+part="$work/partial/projects/-tmp-rc-work-beta"
+mkdir -p "$part"
+cp model/testdata/derived/transcript-rewind-partial.jsonl "$part/fedcb1e2-dbe4-5555-90b5-52df88de5bed.jsonl"
+for size in "80 24" "120 40"; do
+  read -r w h <<<"$size"
+  start_sized "$w" "$h" "cd $work/out && EDITOR=true VISUAL= NO_COLOR=1 $work/memscope --demo"
+  wait_for "DEMO HOME"
+  # The Prompt pane first: its detail shows the loads once they are read.
+  keys 7
+  wait_for "recall off (CLAUDE_MEMORY_STORES unset): MEMORY.md loads"
+  wait_for "sessions: loaded in 2 sessions, last "
+  keys 2
+  wait_for "TRUNCATED"
+  keys G
+  wait_for "↳ never seen by the model (records since"
+  keys 3
+  keys /
+  keys -l "reference_linear"
+  keys Enter
+  wait_for "sessions: line 206, past the cut: never seen by the"
+  keys Escape
+  sleep 0.3
+  keys /
+  keys -l "feedback_terse"
+  keys Enter
+  wait_for "sessions: line 4: loaded in 2 sessions, last "
+  keys Escape
+  sleep 0.3
+  keys q
+  wait_for "EXITED"
+  start_sized "$w" "$h" "cd $work/out && NO_COLOR=1 CLAUDE_MEMORY_STORES=1 $work/memscope --demo"
+  wait_for "DEMO HOME"
+  keys 7
+  wait_for "recall ON (CLAUDE_MEMORY_STORES set): MEMORY.md dropped"
+  keys q
+  wait_for "EXITED"
+  start_sized "$w" "$h" "NO_COLOR=1 $work/memscope --home $work/partial"
+  wait_for "/tmp/rc/work/beta"
+  keys 6
+  wait_for "fedcb1e2"
+  keys Enter
+  wait_for "step 6/6"
+  keys "["
+  wait_for "after a compact compaction (partial)"
+  wait_for "⟲ compact partial"
   keys q
   wait_for "EXITED"
 done

@@ -5,6 +5,7 @@ package ui
 
 import (
 	"fmt"
+	engineloads "github.com/memscope/memscope/engine/loads"
 	"io/fs"
 	"sync/atomic"
 	"time"
@@ -158,6 +159,10 @@ type Model struct {
 	// yes/no question.
 	busy    bool
 	confirm *confirmState
+
+	// loadsCache keeps what each transcript says was loaded, so a project
+	// reload rereads only the transcripts that changed (see loads.go).
+	loadsCache *engineloads.Cache
 }
 
 // New builds the root model. Nothing is read until Init's commands run, so
@@ -183,6 +188,7 @@ func New(opts Options) Model {
 		loading:    map[string]bool{"home": true, "history": true},
 		stale:      map[int]bool{paneRetention: true, paneFiles: true},
 		md:         markdown.NewRenderer(),
+		loadsCache: engineloads.NewCache(),
 		projects:   projects.New(km, st),
 		index:      index.New(km, st),
 		memories:   memories.New(km, st),
