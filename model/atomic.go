@@ -91,7 +91,7 @@ func writeThroughTemp(w WriteFS, path string, perm fs.FileMode, modTime time.Tim
 	if err := w.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	tmp, err := w.CreateTemp(dir, "."+filepath.Base(path)+".memscope-*")
+	tmp, err := w.CreateTemp(dir, OwnPrefix(filepath.Base(path))+"*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}

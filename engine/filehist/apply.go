@@ -64,7 +64,7 @@ func ApplyRestoreWith(wfs model.WriteFS, homeDir string, fsys fs.FS, p *RestoreP
 	// Checks, journal and writes under the session journal's lock, so a
 	// second memscope restoring or undoing at once waits its turn.
 	jname := filepath.Join(homeDir, filepath.FromSlash(RestoreJournal(p.SessionID)))
-	defer journal.LockFile(jname)()
+	defer journal.Acquire(jname).Release(true)
 	type write struct {
 		step RestoreStep
 		data []byte
@@ -114,8 +114,12 @@ func ApplyRestoreWith(wfs model.WriteFS, homeDir string, fsys fs.FS, p *RestoreP
 	if err != nil {
 		return ch, err
 	}
+	// The intent first: the entry, marked pending, holds every file's
+	// content before any file changes, so a restore killed part way
+	// leaves a record undo understands (each file is as before or as
+	// after); it is marked done once every file is written.
 	ch.ID = j.NewID(now)
-	j.Add(journal.Entry{ID: ch.ID, Time: now.UTC(), Op: ch.Op, Summary: ch.Summary, Files: files})
+	j.Add(journal.Entry{ID: ch.ID, Time: now.UTC(), Op: ch.Op, Summary: ch.Summary, Files: files, Pending: true})
 	if err := model.WriteFileAtomicWith(wfs, jname, j.Bytes(), 0o600); err != nil {
 		return ch, fmt.Errorf("save the current content before restoring (nothing was restored): %w", err)
 	}
@@ -146,6 +150,12 @@ func ApplyRestoreWith(wfs model.WriteFS, homeDir string, fsys fs.FS, p *RestoreP
 		ch.Files = append(ch.Files, store.ChangedFile{Path: s.Target, Action: a})
 	}
 	ch.Diff = diffs.String()
+	j.Done(ch.ID)
+	if err := model.WriteFileAtomicWith(wfs, jname, j.Bytes(), 0o600); err != nil {
+		// Every file is restored; the entry, still marked pending, undoes
+		// it all the same.
+		return ch, fmt.Errorf("restored, but the journal could not mark restore %s done (memscope files --undo still undoes it): %w", ch.ID, err)
+	}
 	return ch, nil
 }
 
@@ -191,7 +201,7 @@ func UndoRestoreWith(wfs model.WriteFS, homeDir string, sid model.SessionID) (st
 		return store.Change{}, fmt.Errorf("undo refused: %w", err)
 	}
 	jname := filepath.Join(homeDir, filepath.FromSlash(RestoreJournal(sid)))
-	defer journal.LockFile(jname)()
+	defer journal.Acquire(jname).Release(true)
 	j, err := readRestoreJournal(jname)
 	if err != nil {
 		return store.Change{}, err
@@ -201,6 +211,9 @@ func UndoRestoreWith(wfs model.WriteFS, homeDir string, sid model.SessionID) (st
 		return store.Change{}, fmt.Errorf("%w (session %s)", store.ErrNothingToUndo, sid)
 	}
 	ch := store.Change{ID: e.ID, Op: e.Op, Summary: "undo: " + e.Summary, Files: []store.ChangedFile{}}
+	if e.Pending {
+		ch.Summary += " (interrupted: only the files it changed are put back)"
+	}
 	type undoFile struct {
 		journal.File
 		existsNow bool

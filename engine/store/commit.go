@@ -208,7 +208,7 @@ func (s *Store) commit(op journal.OpKind, summary string, w *workset, o WriteOpt
 	if len(blocking) > 0 && !o.Force {
 		return ch, &ScanBlockedError{Findings: blocking}
 	}
-	defer s.lockJournal()()
+	defer s.lockJournal().Release(true)
 	j, _, err := s.readJournal()
 	if err != nil {
 		return ch, err
