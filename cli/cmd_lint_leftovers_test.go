@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/memscope/memscope/engine/journal"
 	"github.com/memscope/memscope/model"
 )
 
@@ -37,6 +39,12 @@ func TestLintFindsAndRemovesLeftovers(t *testing.T) {
 		target: "package main // v2\n",
 		filepath.Join(project, ".main.go.memscope-123456"): "package main // v2\n",
 		filepath.Join(project, ".other.go.memscope-1"):     "not named by any journal",
+		// Named with their writers' pids: one long gone, one this process,
+		// which is writing nothing (its journal lock is free). Both are
+		// found at once, whatever their age.
+		filepath.Join(mem, ".note.md.memscope-99999999-stage-1"):  "a killed prune's staged copy",
+		filepath.Join(mem, ".note.md.memscope-"+strconv.Itoa(os.Getpid())+"-77"): "a failed write's temporary file",
+		filepath.Join(mem, ".trash", "20261122-100000", ".keep"):                     "",
 	}
 	for p, data := range files {
 		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
@@ -45,12 +53,31 @@ func TestLintFindsAndRemovesLeftovers(t *testing.T) {
 		if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		os.Chtimes(p, old, old)
+		if !strings.Contains(p, "memscope-99999999") && !strings.Contains(p, strconv.Itoa(os.Getpid())) {
+			os.Chtimes(p, old, old)
+		}
 	}
+	// An empty deletion folder a failed prune made.
+	if err := os.Remove(filepath.Join(mem, ".trash", "20261122-100000", ".keep")); err != nil {
+		t.Fatal(err)
+	}
+	delete(files, filepath.Join(mem, ".trash", "20261122-100000", ".keep"))
+	// While a change runs in the memory folder (its lock held), this
+	// process's copy may be in use: not reported.
+	held := journal.Acquire(filepath.Join(mem, filepath.FromSlash(journal.Path)))
+	run(e, []string{"lint", "--home", home, "--project", project})
+	held.Release(false)
+	if strings.Contains(out.String(), "-77:") || !strings.Contains(out.String(), "belong to a memscope writing now") || strings.Contains(out.String(), "20261122-100000") {
+		t.Errorf("lint during a change reports its copy or its folder:\n%s", out)
+	}
+	e, out, errb = testEnv(t)
 	code := run(e, []string{"lint", "--home", home, "--project", project})
 	for _, want := range []string{
 		filepath.Join(project, ".main.go.memscope-123456") + ": warning leftover-copy: a copy of " + target,
-		".note.md.memscope-stage-7-4242: warning leftover-copy: a copy of note.md",
+		".note.md.memscope-stage-7-4242: warning leftover-copy: a copy of " + filepath.Join(mem, "note.md"),
+		".note.md.memscope-99999999-stage-1: warning leftover-copy: a copy of " + filepath.Join(mem, "note.md") + " (28 B) left by an interrupted memscope write (process 99999999, gone)",
+		".note.md.memscope-" + strconv.Itoa(os.Getpid()) + "-77: warning leftover-copy: a copy of " + filepath.Join(mem, "note.md"),
+		".trash/20261122-100000: warning leftover-copy: an empty folder made by a memscope change",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("lint (exit %d) does not report %q:\n%s%s", code, want, out, errb)
@@ -61,6 +88,9 @@ func TestLintFindsAndRemovesLeftovers(t *testing.T) {
 	}
 	e, out, errb = testEnv(t)
 	run(e, []string{"lint", "--home", home, "--project", project, "--remove-leftovers"})
+	if _, err := os.Stat(filepath.Join(mem, ".trash", "20261122-100000")); err == nil {
+		t.Error("the empty deletion folder was not removed")
+	}
 	for p := range files {
 		_, err := os.Stat(p)
 		gone := strings.Contains(filepath.Base(p), ".memscope-") && !strings.Contains(p, ".other.go")

@@ -63,6 +63,10 @@ type KeyMap struct {
 
 	// Live pane: replay the selected session's last compaction.
 	LiveCompaction key.Binding
+
+	// RemoveLeftovers (Health pane) removes what interrupted memscope
+	// writes left, after a y/n.
+	RemoveLeftovers key.Binding
 }
 
 // PaneNames are the panes in focus-ring order; the keys 1–9, 0 and L
@@ -129,6 +133,8 @@ func Default() KeyMap {
 		ExportHTML: key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "export as HTML")),
 
 		LiveCompaction: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "replay the last compaction")),
+
+		RemoveLeftovers: key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "remove memscope's leftovers")),
 	}
 	for i, name := range PaneNames {
 		k := PaneKey(i)

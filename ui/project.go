@@ -12,7 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/memscope/memscope/engine/filehist"
+	"github.com/memscope/memscope/engine/leftover"
 	memlint "github.com/memscope/memscope/engine/lint"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/memrows"
@@ -41,6 +41,10 @@ type projectLoadedMsg struct {
 	plan  *memstore.Plan
 	// writable is nil when the store may write the memory folder.
 	writable error
+	// leftovers are what interrupted memscope writes left, in every
+	// memory folder of the home and beside the files its restores wrote
+	// (the Health pane lists them; D removes them).
+	leftovers leftover.Report
 }
 
 // renderedMsg carries Markdown rendered for the current widths.
@@ -155,10 +159,12 @@ func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, h
 			in.Project, _ = fs.Sub(root, name)
 		}
 	}
-	// memscope's own copies beside files its restores wrote (the
-	// Health pane lists them, as lint does).
-	found, _ := filehist.FindLeftovers(fsys, root, now, memlint.LeftoverAge)
-	in.Elsewhere = filehist.LintCopies(found)
+	// memscope's own leftovers, wherever it writes (the Health pane
+	// lists them, as lint does), looked for on every start and reload.
+	absMem := joinAbs(homeDir, memDir)
+	msg.leftovers = leftover.Find(leftover.Input{Root: root, HomeDir: homeDir, MemoryDirs: []string{absMem}, Now: now})
+	in.Leftovers = leftover.LintCopies(msg.leftovers.Items, absMem)
+	in.Interrupted = leftover.LintInterrupted(homeDir, msg.leftovers.Interrupted)
 	msg.lint = memlint.Run(in)
 	if md.Index != nil {
 		msg.indexRaw = md.Index.Bytes()
@@ -237,6 +243,7 @@ func (m *Model) applyProject(p projectLoadedMsg) {
 	m.health.SetData(&p.lint, p.plan)
 	m.index.SetData(m.indexData(p, nil))
 	m.applyWritable(writableMsg{project: true, err: p.writable})
+	m.announceLeftovers(p)
 }
 
 // indexData builds the Index pane's data; r is the rendered text, nil

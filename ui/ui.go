@@ -138,6 +138,9 @@ type Model struct {
 	// busy is set while a store operation runs; confirm is a pending
 	// yes/no question.
 	busy    bool
+	// leftoversAnnounced is set once the status line said that
+	// interrupted memscope writes left something.
+	leftoversAnnounced bool
 	confirm *confirmState
 }
 

@@ -85,10 +85,12 @@ type Input struct {
 	Staleness          memindex.StalenessThresholds
 	DuplicateThreshold float64
 	Drift              DriftOptions
-	// Elsewhere are memscope's own copies found outside the memory
-	// folder (beside the files its restores wrote, in project trees);
-	// they are reported as leftovers with their absolute paths.
-	Elsewhere []LeftoverCopy
+	// Leftovers are what interrupted memscope writes left, in the memory
+	// folder and elsewhere (beside the files its restores wrote, in
+	// project trees): engine/leftover finds them.
+	Leftovers []LeftoverCopy
+	// Interrupted are changes memscope began and did not finish.
+	Interrupted []InterruptedChange
 }
 
 // Report is every finding, most serious first within each file, with
@@ -130,6 +132,7 @@ func Run(in Input) Report {
 	l.lintScan()
 	l.lintProblems()
 	l.lintLeftovers()
+	l.lintInterrupted()
 	r.Findings = append(r.Findings, l.out...)
 	slices.SortStableFunc(r.Findings, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(pathRank(a.Path), pathRank(b.Path)), cmp.Compare(a.Path, b.Path),
