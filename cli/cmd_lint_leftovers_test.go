@@ -74,9 +74,9 @@ func TestLintFindsAndRemovesLeftovers(t *testing.T) {
 	code := run(e, []string{"lint", "--home", home, "--project", project})
 	for _, want := range []string{
 		filepath.Join(project, ".main.go.memscope-123456") + ": warning leftover-copy: a copy of " + target,
-		".note.md.memscope-stage-7-4242: warning leftover-copy: a copy of " + filepath.Join(mem, "note.md"),
-		".note.md.memscope-99999999-stage-1: warning leftover-copy: a copy of " + filepath.Join(mem, "note.md") + " (28 B) left by an interrupted memscope write (process 99999999, gone)",
-		".note.md.memscope-" + strconv.Itoa(os.Getpid()) + "-77: warning leftover-copy: a copy of " + filepath.Join(mem, "note.md"),
+		".note.md.memscope-stage-7-4242: warning leftover-copy: a copy of note.md",
+		".note.md.memscope-99999999-stage-1: warning leftover-copy: a copy of note.md (28 B) left by an interrupted memscope write (process 99999999, gone)",
+		".note.md.memscope-" + strconv.Itoa(os.Getpid()) + "-77: warning leftover-copy: a copy of note.md",
 		".trash/20261122-100000: warning leftover-copy: an empty folder made by a memscope change",
 	} {
 		if !strings.Contains(out.String(), want) {

@@ -71,10 +71,18 @@ type Item struct {
 }
 
 // What says what the leftover is, for a report.
-func (it Item) What() string {
+func (it Item) What() string { return it.WhatIn("") }
+
+// WhatIn is What with the file a copy holds named relative to the folder
+// dir when it is inside it (the memory folder a report is about).
+func (it Item) WhatIn(dir string) string {
 	switch it.Kind {
 	case KindCopy:
-		return fmt.Sprintf("a copy of %s (%s) left by %s; the change itself landed or was rolled back", it.Of, format.Bytes(it.Size), it.Why)
+		of := it.Of
+		if rel, err := filepath.Rel(dir, of); err == nil && dir != "" && filepath.IsLocal(rel) {
+			of = filepath.ToSlash(rel)
+		}
+		return fmt.Sprintf("a copy of %s (%s) left by %s; the change itself landed or was rolled back", of, format.Bytes(it.Size), it.Why)
 	case KindProbe:
 		return "an empty write probe left by " + it.Why
 	}
@@ -388,7 +396,7 @@ func LintCopies(items []Item, memDir string) []lint.LeftoverCopy {
 		if rel, err := filepath.Rel(memDir, it.Path); err == nil && memDir != "" && filepath.IsLocal(rel) {
 			p = filepath.ToSlash(rel)
 		}
-		out = append(out, lint.LeftoverCopy{Path: p, What: it.What(), ModTime: it.ModTime})
+		out = append(out, lint.LeftoverCopy{Path: p, What: it.WhatIn(memDir), ModTime: it.ModTime})
 	}
 	return out
 }

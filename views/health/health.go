@@ -161,7 +161,11 @@ func (m Model) Help() []key.Binding {
 	if m.confirm || m.confirmLeftovers {
 		return []key.Binding{m.keys.Confirm, m.keys.Cancel}
 	}
-	return []key.Binding{m.keys.Toggle, m.keys.Apply, m.keys.Edit, m.keys.RemoveLeftovers}
+	bs := []key.Binding{m.keys.Toggle, m.keys.Apply, m.keys.Edit}
+	if len(m.leftovers()) > 0 {
+		bs = append(bs, m.keys.RemoveLeftovers)
+	}
+	return bs
 }
 
 // Update handles selection, applying and the list.
@@ -302,8 +306,10 @@ func (m Model) leftoverConfirm() string {
 	fs := m.leftovers()
 	lines := []string{m.styles.Warn.Render(text.Truncate(fmt.Sprintf("Remove %s of interrupted memscope writes? y/n", text.Count(len(fs), "leftover", "")), m.width))}
 	for _, f := range fs {
-		lines = append(lines, text.Truncate("  "+model.SanitizeLine(f.Path), m.width),
-			m.styles.Dim.Render(text.Truncate("    "+text.OneLine(model.SanitizeForTerminal(f.Message)), m.width)))
+		lines = append(lines, text.Truncate("  "+model.SanitizeLine(f.Path), m.width))
+		for _, l := range strings.Split(text.Wrap(text.OneLine(model.SanitizeForTerminal(f.Message)), max(m.width-4, 16)), "\n") {
+			lines = append(lines, m.styles.Dim.Render("    "+l))
+		}
 	}
 	return m.styles.Clip(lines, rows)
 }
