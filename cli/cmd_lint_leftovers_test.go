@@ -42,9 +42,9 @@ func TestLintFindsAndRemovesLeftovers(t *testing.T) {
 		// Named with their writers' pids: one long gone, one this process,
 		// which is writing nothing (its journal lock is free). Both are
 		// found at once, whatever their age.
-		filepath.Join(mem, ".note.md.memscope-99999999-stage-1"):  "a killed prune's staged copy",
+		filepath.Join(mem, ".note.md.memscope-99999999-stage-1"):                 "a killed prune's staged copy",
 		filepath.Join(mem, ".note.md.memscope-"+strconv.Itoa(os.Getpid())+"-77"): "a failed write's temporary file",
-		filepath.Join(mem, ".trash", "20261122-100000", ".keep"):                     "",
+		filepath.Join(mem, ".trash", "20261122-100000", ".keep"):                 "",
 	}
 	for p, data := range files {
 		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {

@@ -137,11 +137,11 @@ type Model struct {
 
 	// busy is set while a store operation runs; confirm is a pending
 	// yes/no question.
-	busy    bool
+	busy bool
 	// leftoversAnnounced is set once the status line said that
 	// interrupted memscope writes left something.
 	leftoversAnnounced bool
-	confirm *confirmState
+	confirm            *confirmState
 }
 
 // New builds the root model. Nothing is read until Init's commands run, so

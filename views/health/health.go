@@ -41,7 +41,7 @@ type Model struct {
 	confirm  bool
 	// confirmLeftovers asks before removing the leftovers.
 	confirmLeftovers bool
-	readOnly bool
+	readOnly         bool
 	// unavailable says why there is nothing to check (SetUnavailable).
 	unavailable string
 	width       int
