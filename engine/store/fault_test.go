@@ -44,7 +44,7 @@ func faultOps() []faultOp {
 		{name: "rename", files: opsFixture, op: func(s *Store) (Change, error) { return s.Rename("feedback_terse.md", "Brief Answers", later) }},
 		{name: "delete to trash", files: opsFixture, op: func(s *Store) (Change, error) { return s.Delete("project_freeze.md", later) }},
 		{name: "restore", files: opsFixture, setup: deleteFreeze, op: func(s *Store) (Change, error) {
-			items, err := s.ListTrash()
+			items, _, err := s.ListTrash()
 			if err != nil || len(items) != 1 {
 				return Change{}, errors.New("no trash item to restore")
 			}
