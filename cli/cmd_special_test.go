@@ -155,8 +155,20 @@ func TestHostileHugeFilesBoundedMemory(t *testing.T) {
 			t.Errorf("%s: %v\nstderr: %s", strings.Join(args, " "), r, r.Stderr)
 		}
 	}
+	// compact --out copies the transcript (NUL run and all) and appends
+	// its records, streaming: memory stays bounded whatever its size.
+	out := filepath.Join(dir, "compacted.jsonl")
+	r := runGuarded(t, dir, limits, "compact", res.SessionID, "--home", home, "--out", out)
+	t.Logf("%-40s %v", "compact --out", r)
+	tr, _ := filepath.Glob(filepath.Join(home, "projects", "*", res.SessionID+".jsonl"))
+	src, serr := os.Stat(strings.Join(tr, ""))
+	dst, derr := os.Stat(out)
+	if !finished(r) || r.Code != 0 || serr != nil || derr != nil || dst.Size() < src.Size() {
+		t.Errorf("compact --out: %v (%v, %v)\nstderr: %s", r, serr, derr, r.Stderr)
+	}
+	os.Remove(out)
 	// The record after the transcript's NUL line is the session's last.
-	r := runGuarded(t, dir, limits, "sessions", "--home", home, "--json")
+	r = runGuarded(t, dir, limits, "sessions", "--home", home, "--json")
 	if !strings.Contains(string(r.Stdout), "too-large") || !strings.Contains(string(r.Stdout), `"last": "2026-11-22T12:00:11Z"`) {
 		t.Errorf("sessions --json does not report the NUL line as too large, or lost the record after it:\n%s", r.Stdout)
 	}
