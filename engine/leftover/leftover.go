@@ -51,6 +51,10 @@ const (
 	KindProbe Kind = "probe"
 	// KindEmptyFolder is an empty folder a change made for its files.
 	KindEmptyFolder Kind = "empty-folder"
+	// KindJournal is a journal's lock file with no journal entry beside
+	// it, or an empty journal: what a first change killed before its
+	// entry was written leaves.
+	KindJournal Kind = "journal"
 )
 
 // Item is one leftover.
@@ -85,6 +89,8 @@ func (it Item) WhatIn(dir string) string {
 		return fmt.Sprintf("a copy of %s (%s) left by %s; the change itself landed or was rolled back", of, format.Bytes(it.Size), it.Why)
 	case KindProbe:
 		return "an empty write probe left by " + it.Why
+	case KindJournal:
+		return "a journal file with no change in it, left by " + it.Why
 	}
 	return "an empty folder made by " + it.Why
 }
@@ -134,6 +140,8 @@ type finder struct {
 	rep  Report
 	busy map[string]bool
 	seen map[string]bool
+	// found are the paths of the copies listed.
+	found map[string]bool
 }
 
 // Find looks for memscope's leftovers in the memory folders, in the
@@ -146,7 +154,7 @@ func Find(in Input) Report {
 	if in.Busy == nil {
 		in.Busy = journal.Busy
 	}
-	f := &finder{in: in, busy: map[string]bool{}, seen: map[string]bool{},
+	f := &finder{in: in, busy: map[string]bool{}, seen: map[string]bool{}, found: map[string]bool{},
 		rep: Report{Items: []Item{}, Interrupted: []Interrupted{}, Problems: []model.Problem{}}}
 	dirs := map[string]bool{}
 	for _, d := range append(homeMemoryDirs(in.Root, in.HomeDir), in.MemoryDirs...) {
@@ -184,6 +192,9 @@ func homeMemoryDirs(root fs.FS, home string) []string {
 
 // isBusy is in.Busy, asked once per journal.
 func (f *finder) isBusy(j string) bool {
+	if j == "" {
+		return false
+	}
 	b, ok := f.busy[j]
 	if !ok {
 		b = f.in.Busy(j)
@@ -240,6 +251,7 @@ func (f *finder) add(dir, name string, info fs.FileInfo, journal, what string) {
 	} else {
 		it.Of = filepath.Join(dir, model.OriginalOf(name))
 	}
+	f.found[abs] = true
 	f.rep.Items = append(f.rep.Items, it)
 }
 
@@ -273,6 +285,9 @@ func (f *finder) memoryDir(dir string) {
 		if err != nil {
 			return nil
 		}
+		if path.Dir(rel) == path.Dir(journal.Path) {
+			f.journalFile(filepath.Join(dir, filepath.FromSlash(rel)), info, jn)
+		}
 		f.add(filepath.Join(dir, filepath.FromSlash(path.Dir(rel))), d.Name(), info, jn, "write")
 		return nil
 	})
@@ -288,14 +303,18 @@ func (f *finder) memoryDir(dir string) {
 }
 
 // isEmpty reports whether the folder rel of the memory folder dir holds
-// nothing but folders already found empty.
+// nothing but folders already found empty and leftover copies.
 func (f *finder) isEmpty(dir, rel string, empty map[string]bool) bool {
 	ents, err := fs.ReadDir(f.in.Root, model.RootName(filepath.ToSlash(filepath.Join(dir, filepath.FromSlash(rel)))))
 	if err != nil {
 		return false
 	}
 	for _, e := range ents {
-		if !e.IsDir() || !empty[path.Join(rel, e.Name())] {
+		switch {
+		case e.IsDir() && empty[path.Join(rel, e.Name())]:
+		case !e.IsDir() && f.found[filepath.Join(dir, filepath.FromSlash(rel), e.Name())]:
+			// A leftover copy: removed before the folder (Remove).
+		default:
 			return false
 		}
 	}
@@ -330,12 +349,63 @@ func (f *finder) addEmptyFolder(dir, rel string, d fs.DirEntry, jn string) {
 	f.rep.Items = append(f.rep.Items, it)
 }
 
+// journalFile records the journal jn's lock file, or jn itself, at abs
+// when the journal holds no change (absent or empty) and no memscope
+// holds the lock: a change killed before its entry was written, or
+// whose first write failed, left them.
+func (f *finder) journalFile(abs string, info fs.FileInfo, jn string) {
+	if abs != jn && abs != journal.LockOf(jn) || !info.Mode().IsRegular() {
+		return
+	}
+	if st, err := fs.Stat(f.in.Root, model.RootName(filepath.ToSlash(jn))); err == nil && st.Size() > 0 || err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	if f.isBusy(jn) {
+		f.rep.InFlight++
+		return
+	}
+	f.found[abs] = true
+	f.rep.Items = append(f.rep.Items, Item{Path: abs, Kind: KindJournal, Size: info.Size(), ModTime: info.ModTime(), journal: jn,
+		Why: "a memscope change that did not complete"})
+}
+
+// tidyFolder records the folder abs (of memscope's own) when it holds
+// nothing but what was found already, and reports whether it did.
+func (f *finder) tidyFolder(abs, jn string) bool {
+	ents, err := fs.ReadDir(f.in.Root, model.RootName(filepath.ToSlash(abs)))
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		if !f.found[filepath.Join(abs, e.Name())] {
+			return false
+		}
+	}
+	if f.isBusy(jn) {
+		f.rep.InFlight++
+		return false
+	}
+	it := Item{Path: abs, Kind: KindEmptyFolder, Why: "a memscope change that did not complete (it holds nothing)", journal: jn}
+	if st, err := fs.Stat(f.in.Root, model.RootName(filepath.ToSlash(abs))); err == nil {
+		it.ModTime = st.ModTime()
+	}
+	f.found[abs] = true
+	f.rep.Items = append(f.rep.Items, it)
+	return true
+}
+
 // restores searches the home's restore journals' folder, and beside each
 // file a restore wrote, for copies a killed restore left; and reports
 // restores still marked pending.
 func (f *finder) restores(home string) {
 	jdir := filepath.Join(home, filepath.FromSlash(filehist.RestoreJournalDir))
 	sessions, err := fs.ReadDir(f.in.Root, model.RootName(filepath.ToSlash(jdir)))
+	if errors.Is(err, fs.ErrNotExist) {
+		// A restore killed as it made the folders may leave .memscope/
+		// alone.
+		f.tidyFolder(filepath.Dir(jdir), "")
+		return
+	}
 	if err != nil {
 		return
 	}
@@ -350,6 +420,12 @@ func (f *finder) restores(home string) {
 		sid := model.SessionID(d.Name())
 		jn := filepath.Join(home, filepath.FromSlash(filehist.RestoreJournal(sid)))
 		f.beside(filepath.Dir(jn), "", jn, "restore journal write")
+		for _, name := range []string{jn, journal.LockOf(jn)} {
+			if st, err := fs.Stat(f.in.Root, model.RootName(filepath.ToSlash(name))); err == nil {
+				f.journalFile(name, st, jn)
+			}
+		}
+		f.tidyFolder(filepath.Dir(jn), jn)
 		entries, probs, err := filehist.Restores(homeFS, sid)
 		f.rep.Problems = append(f.rep.Problems, probs...)
 		if err != nil {
@@ -365,6 +441,10 @@ func (f *finder) restores(home string) {
 				f.beside(filepath.Dir(target), filepath.Base(target), jn, "restore (session "+string(sid)+")")
 			}
 		}
+	}
+	// The folders above, when all they hold is found.
+	if f.tidyFolder(jdir, "") {
+		f.tidyFolder(filepath.Dir(jdir), "")
 	}
 }
 

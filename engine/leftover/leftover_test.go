@@ -109,10 +109,11 @@ func TestFindWhileAChangeRuns(t *testing.T) {
 		t.Fatalf("leftovers\n%q\nwant\n%q", got, want)
 	}
 	// In flight: two copies and a probe of the running writer, the young
-	// unnamed copy, the three empty folders (.archive/ holds only an
-	// empty folder).
-	if rep.InFlight != 7 {
-		t.Errorf("in flight %d, want 7", rep.InFlight)
+	// unnamed copy, the five folders that hold nothing but leftovers
+	// (.archive/ holds only an empty folder; .memscope/ and a deletion's
+	// folder only a gone writer's copy).
+	if rep.InFlight != 9 {
+		t.Errorf("in flight %d, want 9", rep.InFlight)
 	}
 	for _, it := range rep.Items {
 		switch filepath.Base(it.Path) {
@@ -196,6 +197,8 @@ func TestRemove(t *testing.T) {
 		"20261122-101010":             "a change is under way there",
 		"notes":                       "a change is under way there",
 		".archive":                    "a change is under way there",
+		".memscope":                   "a change is under way there",
+		"20261120-101010":             "a change is under way there",
 		"a.md":                        "not a name memscope gives its copies",
 	}
 	for k, v := range want {
@@ -223,5 +226,43 @@ func TestRemove(t *testing.T) {
 	}
 	if again := f.find(t, func(string) bool { return false }); len(again.Items) != 0 {
 		t.Fatalf("left after removing: %q", rels(f.home, again.Items))
+	}
+}
+
+// A change killed after taking the journal lock and before writing its
+// entry leaves the lock file (and the folders made for it) with no
+// journal: found, removed, and nothing of memscope's is left. A journal
+// that holds a change keeps its lock.
+func TestFindLockWithoutJournal(t *testing.T) {
+	base := t.TempDir()
+	home := filepath.Join(base, "home")
+	mem := filepath.Join(home, "projects", "-p", "memory")
+	kept := filepath.Join(home, "projects", "-q", "memory")
+	enginetest.WriteTree(t, home, map[string]string{
+		"projects/-p/memory/MEMORY.md":               "- [A](a.md) — a\n",
+		"projects/-p/memory/.memscope/journal.lock":  "",
+		".memscope/file-history/s2/journal.lock":     "",
+		"projects/-q/memory/.memscope/journal.lock":  "",
+		"projects/-q/memory/.memscope/journal.jsonl": "{\"id\":\"x\"}\n",
+		"projects/-q/memory/MEMORY.md":               "",
+	})
+	in := Input{Root: testroot.New(t), HomeDir: home, Now: time.Now(), Alive: alive, Busy: func(string) bool { return false }}
+	rep := Find(in)
+	got := rels(home, rep.Items)
+	want := []string{".memscope", ".memscope/file-history", ".memscope/file-history/s2", ".memscope/file-history/s2/journal.lock",
+		"projects/-p/memory/.memscope", "projects/-p/memory/.memscope/journal.lock"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("found %q, want %q", got, want)
+	}
+	if _, err := Remove(model.OSWriteFS{}, rep.Items, alive, func(string) bool { return false }); err != nil {
+		t.Fatal(err)
+	}
+	for _, gone := range []string{filepath.Join(home, ".memscope"), filepath.Join(mem, ".memscope")} {
+		if _, err := os.Lstat(gone); err == nil {
+			t.Errorf("%s is still there", gone)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(kept, ".memscope", "journal.lock")); err != nil {
+		t.Errorf("the lock of a journal with a change was removed: %v", err)
 	}
 }

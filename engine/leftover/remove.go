@@ -53,7 +53,7 @@ func Remove(w model.WriteFS, items []Item, alive func(int) bool, busy func(strin
 			case c.PID != 0 && alive(c.PID) && (c.Tag == "probe" || busy(it.journal)):
 				r.Skipped = fmt.Sprintf("process %d is writing now", c.PID)
 			}
-		case KindEmptyFolder:
+		case KindEmptyFolder, KindJournal:
 			if it.journal != "" && busy(it.journal) {
 				r.Skipped = "a change is under way there"
 			}
