@@ -123,13 +123,35 @@ func ApplyRestoreWith(wfs model.WriteFS, homeDir string, fsys fs.FS, p *RestoreP
 	if err := model.WriteFileAtomicWith(wfs, jname, j.Bytes(), 0o600); err != nil {
 		return ch, fmt.Errorf("save the current content before restoring (nothing was restored): %w", err)
 	}
+	// failed ends a restore a write failed: the atomic writer left that
+	// file as it was, so when it was the first, nothing changed and the
+	// entry goes (the journal never presents a change that did not
+	// land); else it stays pending, for undo.
+	failed := func(target string, err error) (store.Change, error) {
+		if len(ch.Files) > 0 {
+			return ch, fmt.Errorf("restore %s: %w (memscope files --undo puts back what was done)", target, err)
+		}
+		j.Drop(ch.ID)
+		id := ch.ID
+		ch.ID = ""
+		if len(j.Bytes()) == 0 {
+			// No room may be left to rewrite it; a removal needs none.
+			if rerr := wfs.Remove(jname); rerr == nil || errors.Is(rerr, fs.ErrNotExist) {
+				return ch, fmt.Errorf("restore %s: %w (nothing was restored)", target, err)
+			}
+		}
+		if jerr := model.WriteFileAtomicWith(wfs, jname, j.Bytes(), 0o600); jerr != nil {
+			return ch, fmt.Errorf("restore %s: %w (nothing was restored; its journal entry %s, still pending, is for no change)", target, err, id)
+		}
+		return ch, fmt.Errorf("restore %s: %w (nothing was restored)", target, err)
+	}
 	for _, w := range writes {
 		s := w.step
 		a := store.FileModified
 		if s.Action == model.RestoreDelete {
 			a = store.FileDeleted
 			if err := wfs.Remove(s.Target); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return ch, fmt.Errorf("restore %s: %w (memscope files --undo puts back what was done)", s.Target, err)
+				return failed(s.Target, err)
 			}
 		} else {
 			if !s.Current.Exists {
@@ -144,7 +166,7 @@ func ApplyRestoreWith(wfs model.WriteFS, homeDir string, fsys fs.FS, p *RestoreP
 				err = model.WriteFileAtomicWith(wfs, s.Target, w.data, 0o644)
 			}
 			if err != nil {
-				return ch, fmt.Errorf("restore %s: %w (memscope files --undo puts back what was done)", s.Target, err)
+				return failed(s.Target, err)
 			}
 		}
 		ch.Files = append(ch.Files, store.ChangedFile{Path: s.Target, Action: a})

@@ -53,7 +53,8 @@ func Acquire(journal string) *Lock {
 			l.made = absentChain(dir)
 		}
 		if err := os.MkdirAll(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-			l.made = nil
+			// Some of the folders may have been made: Release(true)
+			// removes them.
 			return l
 		}
 		// Made now or by another process meanwhile: it must be a folder,
@@ -105,12 +106,21 @@ func (l *Lock) Release(tidy bool) {
 	}
 	// All of it while the lock is held: a memscope waiting on it then
 	// finds the name gone and makes its own (Acquire).
-	if tidy && l.f != nil {
+	switch {
+	case tidy && l.f != nil:
 		if st, err := os.Lstat(l.journal); errors.Is(err, fs.ErrNotExist) || err == nil && st.Mode().IsRegular() && st.Size() == 0 {
 			os.Remove(l.journal)
 			os.Remove(l.lock)
 		}
 		l.removeFolders()
+	case tidy:
+		// The lock could not be taken (no room for its file, say): the
+		// folders made for it go if they are still empty.
+		for i := len(l.made) - 1; i >= 0; i-- {
+			if err := os.Remove(l.made[i]); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				break
+			}
+		}
 	}
 	if l.f != nil {
 		unlockFile(l.f)

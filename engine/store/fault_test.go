@@ -217,9 +217,12 @@ func TestStoreFaults(t *testing.T) {
 						t.Parallel()
 						r := newFaultRun(t, op, &faultfs.FS{Step: step, Nth: k, Err: errno})
 						_, err := op.op(r.store)
-						if step == faultfs.StepSyncDir {
+						if step == faultfs.StepSyncDir || emptiedFolderHit(r) {
+							// A failed folder fsync, or the removal of a
+							// folder the change emptied (best effort: a
+							// leftover for lint), is not a failed change.
 							if err != nil {
-								t.Fatalf("a failed folder fsync failed the change: %v", err)
+								t.Fatalf("a failed %s failed the change: %v", step, err)
 							}
 						} else {
 							if err == nil {
@@ -298,6 +301,8 @@ func faultsThatStay(t *testing.T, op faultOp, oi int, counts *faultfs.FS, wrap f
 				_, err := op.op(r.store)
 				snap := snapshot(t, r.dir)
 				switch {
+				case emptiedFolderHit(r) && err == nil:
+					// Removing a folder the change emptied is best effort.
 				case checked && step == faultfs.StepRemove && err == nil:
 					// The known limit of the checked path
 					// (TestStoreFaultsCheckedPath): the change landed and
@@ -448,4 +453,17 @@ func (r *faultRun) checkFailed(t *testing.T, err error, errno syscall.Errno) {
 	if ids := journalIDs(t, r.dir); !slices.Equal(ids, wantIDs) {
 		t.Errorf("journal %q after the failure, want %q", ids, wantIDs)
 	}
+}
+
+// emptiedFolderHit reports whether the fault hit the removal of a folder
+// of the trash or the archive that was there before the change (one the
+// change emptied), which the change makes as best effort once it landed.
+func emptiedFolderHit(r *faultRun) bool {
+	for _, h := range r.f.Hits() {
+		rel, err := filepath.Rel(r.dir, h)
+		if err == nil && isOwnFolder(filepath.ToSlash(rel)) && slices.Contains(r.folders, filepath.ToSlash(rel)) {
+			return true
+		}
+	}
+	return false
 }

@@ -32,6 +32,7 @@ func (s *Store) Undo() (Change, error) {
 			s.Reload()
 			return ch, model.AsReadOnly(s.dir, err)
 		}
+		removeEmptiedFolders(s.fsys, targets)
 	}
 	j.Drop(e.ID)
 	if err := s.writeJournal(j); err != nil {
