@@ -9,11 +9,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/memscope/memscope/demo"
 	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
@@ -138,9 +140,9 @@ func TestDiskFullChild(t *testing.T) {
 		t.Skip("runs only inside TestDiskFullOnASizeLimitedFS's mount")
 	}
 	mode := os.Getenv("MEMSCOPE_TEST_DISKFULL_MODE")
-	step := int64(4096)
+	unit := int64(4096)
 	if mode == "inodes" {
-		step = 1
+		unit = 1
 	}
 	newEnv := func() *env {
 		return &env{stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" },
@@ -153,12 +155,14 @@ func TestDiskFullChild(t *testing.T) {
 		// another process.
 		return run(newEnv(), args)
 	}
-	for _, op := range killOps {
+	for _, op := range append(slices.Clone(killOps), archiveOp("archive", "arch"), archiveOp("archive tar", "arch.tar.gz")) {
 		t.Run(op.name, func(t *testing.T) {
 			for _, d := range []string{"ref", "run", "filler"} {
 				os.RemoveAll(filepath.Join(base, d))
 			}
-			ref := filepath.Join(base, "ref")
+			// The reference run in the folder every level runs in: paths
+			// (project slugs among them) are the same.
+			ref := filepath.Join(base, "run")
 			c := op.setup(t, ref)
 			before := c.read()
 			if code := runIn(ref, c.args); code != 0 {
@@ -166,6 +170,12 @@ func TestDiskFullChild(t *testing.T) {
 			}
 			after := c.read()
 			os.RemoveAll(ref)
+			// A page (an inode) at a time; an archive, which copies the
+			// whole home, a sixteenth of what it writes at a time.
+			step := unit
+			if strings.HasPrefix(op.name, "archive") && mode == "bytes" {
+				step = max(unit, int64(len(strings.Join(mapValues(after), "")))/16/unit*unit)
+			}
 			fails, oks, levels := 0, 0, 0
 			for free := int64(0); oks < 3 && levels < 2000; free += step {
 				levels++
@@ -185,10 +195,15 @@ func TestDiskFullChild(t *testing.T) {
 						t.Fatalf("%s free: exit 0 and nothing changed", fmt.Sprint(free))
 					}
 				default:
-					t.Fatalf("%d %s free: the data is neither as before nor as after", free, mode)
+					t.Fatalf("%d %s free (exit %d): the data is neither as before nor as after: %d files, before %d, after %d; missing %q", free, mode, code, len(got), len(before), len(after), missing(after, got))
 				}
 				if left := ownLeftovers(c.roots); len(left) > 0 {
 					t.Fatalf("%d %s free (exit %d): left %q", free, mode, code, left)
+				}
+				for _, p := range c.absent {
+					if _, err := os.Lstat(p); err == nil && equalMaps(got, before) {
+						t.Fatalf("%d %s free (exit %d): a failed command left %s", free, mode, code, p)
+					}
 				}
 				if now := memscopeFolders(c.roots); equalMaps(got, before) && !equalMaps(now, own) {
 					t.Fatalf("%d %s free: the failed command left memscope's folders %v (before: %v)", free, mode, now, own)
@@ -207,7 +222,7 @@ func TestDiskFullChild(t *testing.T) {
 			if oks < 3 {
 				t.Fatalf("%v never succeeded in %d levels", c.args, levels)
 			}
-			t.Logf("%s: %d levels a %s apart, %d failed cleanly, then succeeded", op.name, levels, map[bool]string{true: "page", false: "inode"}[mode == "bytes"], fails)
+			t.Logf("%s: %d levels %d %s apart, %d failed cleanly, then succeeded", op.name, levels, step, mode, fails)
 		})
 	}
 }
@@ -233,4 +248,47 @@ func memscopeFolders(roots []string) map[string]string {
 		})
 	}
 	return out
+}
+
+// archiveOp archives every swept kind of a demo home to dest (a folder,
+// or a .tar.gz by its name) beside it. The archive is the data: a failed
+// archive leaves nothing of it, not even an empty folder.
+func archiveOp(name, dest string) killOp {
+	return killOp{name: name, setup: func(t *testing.T, dir string) killCase {
+		l, err := demo.Materialize(dir, time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+		if err != nil {
+			t.Fatal(err)
+		}
+		to := filepath.Join(dir, "out", dest)
+		read := func() map[string]string {
+			if st, err := os.Stat(to); err == nil && !st.IsDir() {
+				// Whole or absent: the archive verified it read back (its
+				// folders' times make the bytes differ from run to run).
+				return map[string]string{dest: "present"}
+			}
+			return readTree(to)
+		}
+		return killCase{args: []string{"archive", "--home", l.Home, "--older-than", "0", "--to", to}, read: read,
+			roots: []string{dir}, absent: []string{to, filepath.Dir(to)}, again: true}
+	}}
+}
+
+func mapValues(m map[string]string) []string {
+	var out []string
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
+}
+
+// missing lists the keys of want that got lacks or holds otherwise.
+func missing(want, got map[string]string) []string {
+	var out []string
+	for k, v := range want {
+		if got[k] != v {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out[:min(len(out), 5)]
 }

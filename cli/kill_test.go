@@ -42,6 +42,9 @@ type killCase struct {
 	// again says the killed command is finished by running it again (an
 	// undo), not undone.
 	again bool
+	// absent are paths a failed command must not leave (a partial
+	// archive's folder).
+	absent []string
 }
 
 // childRun runs memscope args in a child that sees only dir and waits
