@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,7 +14,10 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/journal"
+	"github.com/memscope/memscope/engine/store"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/scripts/hostile/hostilehome"
 )
 
 // A killed restore leaves the atomic writer's copy beside the file it
@@ -101,4 +105,75 @@ func TestLintFindsAndRemovesLeftovers(t *testing.T) {
 	if !strings.Contains(out.String(), "removed leftover "+filepath.Join(project, ".main.go.memscope-123456")) {
 		t.Errorf("lint --remove-leftovers does not say what it removed:\n%s", out)
 	}
+}
+
+// On hostilehome's leftovers home (what killed and failed writes leave),
+// lint names every leftover, --remove-leftovers removes them all and the
+// folders they leave empty, and nothing of the user's changes: not the
+// memory files, not the project tree the pending restore names.
+func TestLintCleansTheLeftoversHome(t *testing.T) {
+	e, out, errb := testEnv(t)
+	base := t.TempDir()
+	home := filepath.Join(base, "home")
+	res, err := hostilehome.Write(home, hostilehome.Leftovers, hostilehome.Options{Outside: filepath.Join(base, "project")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := testenv.Files(t, filepath.Join(home, filepath.FromSlash(res.MemoryDir)))
+	args := []string{"lint", "--home", home, "--project", res.Project}
+	run(e, args)
+	for _, l := range res.Leftovers {
+		rel, _ := filepath.Rel(filepath.Join(home, filepath.FromSlash(res.MemoryDir)), l)
+		if !strings.Contains(out.String(), l+": warning leftover-copy") && !strings.Contains(out.String(), filepath.ToSlash(rel)+": warning leftover-copy") {
+			t.Errorf("lint does not name %s:\n%s%s", l, out, errb)
+		}
+	}
+	if !strings.Contains(out.String(), "interrupted-change") || !strings.Contains(out.String(), "files "+res.SessionID+" --undo") {
+		t.Errorf("lint does not report the pending restore:\n%s", out)
+	}
+	e, out, errb = testEnv(t)
+	run(e, append(args, "--remove-leftovers"))
+	for _, l := range res.Leftovers {
+		if _, err := os.Lstat(l); err == nil {
+			t.Errorf("%s is still there after --remove-leftovers:\n%s%s", l, out, errb)
+		}
+	}
+	if left := ownLeftovers([]string{home, filepath.Join(base, "project")}); len(left) > 0 {
+		t.Errorf("left after --remove-leftovers: %q", left)
+	}
+	for p, sum := range res.Targets {
+		data, err := os.ReadFile(p)
+		if got := sha256.Sum256(data); err != nil || hex.EncodeToString(got[:]) != sum {
+			t.Errorf("the user's %s changed (%v)", p, err)
+		}
+	}
+	after := testenv.Files(t, filepath.Join(home, filepath.FromSlash(res.MemoryDir)))
+	for p, c := range user {
+		if _, own := model.ParseOwnCopy(filepath.Base(p)); !own && after[p] != c {
+			t.Errorf("memory file %s changed", p)
+		}
+	}
+}
+
+// ownLeftovers lists memscope's copies and its empty folders under the
+// roots.
+func ownLeftovers(roots []string) []string {
+	var out []string
+	for _, r := range roots {
+		filepath.WalkDir(r, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if _, own := model.ParseOwnCopy(d.Name()); own {
+				out = append(out, p)
+			}
+			if d.IsDir() && (strings.Contains(p, "/"+store.TrashDir) || strings.Contains(p, "/"+store.ArchiveDir) || d.Name() == ".memscope") {
+				if ents, _ := os.ReadDir(p); len(ents) == 0 {
+					out = append(out, p+"/ (empty)")
+				}
+			}
+			return nil
+		})
+	}
+	return out
 }

@@ -10,13 +10,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/memscope/memscope/demo"
-	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/internal/filehistgen"
 	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
@@ -132,29 +130,6 @@ var killOps = []killOp{
 			undo: []string{"files", "--home", l.Home, sid, "--undo"},
 			lint: []string{"lint", "--home", l.Home, "--project", l.CWD, "--remove-leftovers"}, roots: []string{dir}}
 	}},
-}
-
-// ownLeftovers lists memscope's copies and its empty folders under the
-// roots.
-func ownLeftovers(roots []string) []string {
-	var out []string
-	for _, r := range roots {
-		filepath.WalkDir(r, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil
-			}
-			if _, own := model.ParseOwnCopy(d.Name()); own {
-				out = append(out, p)
-			}
-			if d.IsDir() && (strings.Contains(p, "/"+store.TrashDir) || strings.Contains(p, "/"+store.ArchiveDir) || d.Name() == ".memscope") {
-				if ents, _ := os.ReadDir(p); len(ents) == 0 {
-					out = append(out, p+"/ (empty)")
-				}
-			}
-			return nil
-		})
-	}
-	return out
 }
 
 // memscope is killed (SIGKILL) at random points of a prune, an undo and

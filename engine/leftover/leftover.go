@@ -342,7 +342,7 @@ func (f *finder) addEmptyFolder(dir, rel string, d fs.DirEntry, jn string) {
 		f.rep.InFlight++
 		return
 	}
-	it := Item{Path: abs, Kind: KindEmptyFolder, Why: "a memscope change that did not complete (it holds nothing)", journal: jn}
+	it := Item{Path: abs, Kind: KindEmptyFolder, Why: "a memscope change that did not complete (it holds nothing else)", journal: jn}
 	if info, err := d.Info(); err == nil {
 		it.ModTime = info.ModTime()
 	}
@@ -385,7 +385,7 @@ func (f *finder) tidyFolder(abs, jn string) bool {
 		f.rep.InFlight++
 		return false
 	}
-	it := Item{Path: abs, Kind: KindEmptyFolder, Why: "a memscope change that did not complete (it holds nothing)", journal: jn}
+	it := Item{Path: abs, Kind: KindEmptyFolder, Why: "a memscope change that did not complete (it holds nothing else)", journal: jn}
 	if st, err := fs.Stat(f.in.Root, model.RootName(filepath.ToSlash(abs))); err == nil {
 		it.ModTime = st.ModTime()
 	}

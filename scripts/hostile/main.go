@@ -5,7 +5,10 @@
 //	go run ./scripts/hostile -out DIR -scenario NAME [-size 100M] [-n 1000000] [-depth 100000] [-outside DIR] [-kind fifo] [-place NAME]
 //
 // Scenarios: escapes, bidi, bigline, deepjson, manyfiles, newlinenames,
-// symlinks-out; and the traps, whose homes hang or exhaust a careless
+// symlinks-out, leftovers (what killed or failed memscope writes leave:
+// copies of gone writers, empty trash and archive folders, a journal
+// lock with no journal, a pending restore with its copy in a project
+// tree at -outside); and the traps, whose homes hang or exhaust a careless
 // reader: special (a named pipe, or a link to /dev/zero or /dev/urandom
 // with -kind, at -place or at every place memscope reads a file) and
 // linkloops (links out of the home, link loops, links inside it) and huge
@@ -42,7 +45,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	size := fl.String("size", "", "bigline (default 100M), huge (default 1G): length of the line in bytes (suffixes K, M, G: powers of 1024)")
 	n := fl.Int("n", hostilehome.DefaultN, "manyfiles: number of memory files")
 	depth := fl.Int("depth", 0, "deepjson (default 100000), huge (default 3000): nesting depth")
-	outside := fl.String("outside", "", "symlinks-out, linkloops: folder for the link targets (default DIR-outside)")
+	outside := fl.String("outside", "", "symlinks-out, linkloops: folder for the link targets; leftovers: the project tree (default DIR-outside)")
 	kind := fl.String("kind", hostilehome.KindFIFO, fmt.Sprintf("special: one of %v", hostilehome.SpecialKinds))
 	place := fl.String("place", "", fmt.Sprintf("special: one of %v (default all)", hostilehome.SpecialPlaces()))
 	if err := fl.Parse(args); err != nil {
