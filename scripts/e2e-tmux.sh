@@ -36,7 +36,8 @@ mkdir "$work/tmp"
 # meta FILE: its mtime (seconds) and mode, as undo must put them back.
 meta() { stat -c '%Y %a' "$1"; }
 
-# start_app CMD: runs CMD (memscope) in a new tmux session of 120x36,
+# start_app CMD [W H]: runs CMD (memscope) in a new tmux session of 120x36
+# (or WxH),
 # then ends the previous one (in that order: ending the last session stops
 # the tmux server, which a new session must not race); the screen says
 # EXITED when CMD ends.
@@ -45,7 +46,7 @@ start_app() {
   local old=$session
   runs=$((runs + 1))
   session="memscope-e2e-$runs"
-  tmux -S "$sock" new-session -d -s "$session" -x 120 -y 36 "$1; echo EXITED; sleep 30"
+  tmux -S "$sock" new-session -d -s "$session" -x "${2:-120}" -y "${3:-36}" "$1; echo EXITED; sleep 30"
   if [ "$runs" -gt 1 ]; then tmux -S "$sock" kill-session -t "$old" 2>/dev/null || true; fi
 }
 
@@ -384,4 +385,39 @@ wait_for "measured 30003 tokens"
 keys q
 wait_for "EXITED"
 echo "e2e live: append → Live pane ${live_ms} ms, append → Replay timeline ${replay_ms} ms"
+
+# Leftovers: a home as killed memscope writes leave it (scripts/hostile
+# leftovers). The start says so; the Health pane lists each leftover, D
+# asks (n keeps them all), y removes them, in the memory folders and in
+# the project tree a pending restore named; the user's files stay. At
+# 80x24 and at 120x40.
+for size in "80 24" "120 40"; do
+  rm -rf "$work/lh" "$work/lh-outside" "$work/lh.hostile.json"
+  go run ./scripts/hostile -out "$work/lh" -scenario leftovers >/dev/null
+  copy="$work/lh-outside/src/.main.go.memscope-99999999-55"
+  staged=$(find "$work/lh/projects" -name '.note.md.memscope-99999999-stage-3')
+  user=$(sha "$work/lh-outside/src/main.go")
+  test -e "$copy" && test -n "$staged" || fail "the leftovers home has no leftovers"
+  # shellcheck disable=SC2086
+  start_app "NO_COLOR=1 $work/memscope --home $work/lh --project /home/me/hostile" $size
+  wait_for "leftover(s) of interrupted"
+  keys 8
+  wait_for "D removes them"
+  keys D
+  wait_for "y/n"
+  wait_for "a copy of"
+  keys n
+  wait_for "leftovers kept"
+  test -e "$copy" || fail "n removed a leftover"
+  keys D
+  wait_for "y/n"
+  keys y
+  wait_for "removed "
+  test ! -e "$copy" || fail "the restore's copy in the project tree is still there"
+  test ! -e "$staged" || fail "the staged copy in the memory folder is still there"
+  test "$(sha "$work/lh-outside/src/main.go")" = "$user" || fail "the user's file changed"
+  wait_gone "D removes them"
+  keys q
+  wait_for "EXITED"
+done
 echo "e2e ok"

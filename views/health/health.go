@@ -305,11 +305,11 @@ func (m Model) leftoverConfirm() string {
 	rows := max(m.height-m.listHeight()-3, 1)
 	fs := m.leftovers()
 	lines := []string{m.styles.Warn.Render(text.Truncate(fmt.Sprintf("Remove %s of interrupted memscope writes? y/n", text.Count(len(fs), "leftover", "")), m.width))}
+	// Two lines each: the path, and what it copies (the start of the
+	// finding's message; the list above shows it whole).
 	for _, f := range fs {
-		lines = append(lines, text.Truncate("  "+model.SanitizeLine(f.Path), m.width))
-		for _, l := range strings.Split(text.Wrap(text.OneLine(model.SanitizeForTerminal(f.Message)), max(m.width-4, 16)), "\n") {
-			lines = append(lines, m.styles.Dim.Render("    "+l))
-		}
+		lines = append(lines, text.Truncate("  "+model.SanitizeLine(f.Path), m.width),
+			m.styles.Dim.Render(text.Truncate("    "+text.OneLine(model.SanitizeForTerminal(f.Message)), m.width)))
 	}
 	return m.styles.Clip(lines, rows)
 }
