@@ -55,6 +55,7 @@ func mountCommand(t *testing.T) ([]string, string) {
 // free-space sweep and nr_inodes= for the inode sweep. Where no tmpfs can
 // be mounted the test says why and skips.
 func TestDiskFullOnASizeLimitedFS(t *testing.T) {
+	t.Parallel()
 	if !testenv.Long() {
 		t.Skipf("long test (%s=1): free space and inodes swept on a size-limited tmpfs", testenv.Var)
 	}

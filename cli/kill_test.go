@@ -140,6 +140,7 @@ var killOps = []killOp{
 // landed: one undo brings the data back exactly as before the killed
 // command (an undo killed half way is finished by running it again).
 func TestKill9DuringWrites(t *testing.T) {
+	t.Parallel()
 	if !testenv.Long() {
 		t.Skipf("long test (%s=1): kills memscope at random points of prune, undo and a rewind", testenv.Var)
 	}
