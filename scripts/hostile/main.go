@@ -13,7 +13,9 @@
 // with -kind, at -place or at every place memscope reads a file) and
 // linkloops (links out of the home, link loops, links inside it) and huge
 // (sparse runs of -size NUL bytes, default 1G here, in every kind of file,
-// and a frontmatter nested -depth deep). The home is a complete one (history.jsonl, a transcript,
+// and a frontmatter nested -depth deep) and tarbomb (the home, and beside
+// it DIR.tar.gz with one more entry of -size NUL bytes, default 2G: a
+// decompression bomb for --home). The home is a complete one (history.jsonl, a transcript,
 // pastes, memory files, CLAUDE.md) carrying that content. What was written
 // (counts, odd names, symlink targets and their sha256) is printed as JSON
 // on stdout and saved beside the home as DIR.hostile.json, so the home
@@ -42,7 +44,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	out := fl.String("out", "", "folder to write the home into (must be empty or absent)")
 	scenario := fl.String("scenario", "", fmt.Sprintf("one of %v", hostilehome.Scenarios))
-	size := fl.String("size", "", "bigline (default 100M), huge (default 1G): length of the line in bytes (suffixes K, M, G: powers of 1024)")
+	size := fl.String("size", "", "bigline (default 100M), huge (default 1G), tarbomb (default 2G): length of the line or entry in bytes (suffixes K, M, G: powers of 1024)")
 	n := fl.Int("n", hostilehome.DefaultN, "manyfiles: number of memory files")
 	depth := fl.Int("depth", 0, "deepjson (default 100000), huge (default 3000): nesting depth")
 	outside := fl.String("outside", "", "symlinks-out, linkloops: folder for the link targets; leftovers: the project tree (default DIR-outside)")
