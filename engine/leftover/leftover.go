@@ -281,11 +281,17 @@ func (f *finder) memoryDir(dir string) {
 			}
 			return nil
 		}
+		// Names first: most files are the user's, and need no stat.
+		_, own := model.ParseOwnCopy(d.Name())
+		inJournalDir := path.Dir(rel) == path.Dir(journal.Path)
+		if !own && !inJournalDir {
+			return nil
+		}
 		info, err := d.Info()
 		if err != nil {
 			return nil
 		}
-		if path.Dir(rel) == path.Dir(journal.Path) {
+		if inJournalDir {
 			f.journalFile(filepath.Join(dir, filepath.FromSlash(rel)), info, jn)
 		}
 		f.add(filepath.Join(dir, filepath.FromSlash(path.Dir(rel))), d.Name(), info, jn, "write")
