@@ -261,10 +261,16 @@ func (f *finder) add(dir, name string, info fs.FileInfo, journal, what string) {
 func (f *finder) memoryDir(dir string) {
 	jn := filepath.Join(dir, filepath.FromSlash(journal.Path))
 	root := model.RootName(filepath.ToSlash(dir))
-	if _, err := fs.Stat(f.in.Root, root); err != nil {
+	st, err := fs.Lstat(f.in.Root, root)
+	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			f.rep.Problems = append(f.rep.Problems, model.Problem{File: dir, Kind: model.ProblemUnreadable, Reason: err.Error()})
 		}
+		return
+	}
+	if !st.IsDir() {
+		// memscope never writes through a link, so nothing of its can be
+		// there; and nothing there is removed through one.
 		return
 	}
 	var folders []fs.DirEntry

@@ -266,3 +266,21 @@ func TestFindLockWithoutJournal(t *testing.T) {
 		t.Errorf("the lock of a journal with a change was removed: %v", err)
 	}
 }
+
+// A memory folder that is a link (outside the home) is not searched:
+// memscope never writes through one, and nothing is removed through one.
+func TestFindSkipsALinkedMemoryFolder(t *testing.T) {
+	base := t.TempDir()
+	home, outside := filepath.Join(base, "home"), filepath.Join(base, "outside")
+	enginetest.WriteTree(t, outside, map[string]string{".x.md.memscope-99-1": "looks like a copy"})
+	if err := os.MkdirAll(filepath.Join(home, "projects", "-p"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(home, "projects", "-p", "memory")); err != nil {
+		t.Fatal(err)
+	}
+	rep := Find(Input{Root: testroot.New(t), HomeDir: home, Now: time.Now(), Alive: alive, Busy: func(string) bool { return false }})
+	if len(rep.Items) != 0 {
+		t.Fatalf("found through the link: %q", rels(base, rep.Items))
+	}
+}
