@@ -492,6 +492,41 @@ for size in "80 24" "120 40"; do
   wait_for "EXITED"
 done
 
+# Leftovers: a home as killed memscope writes leave it (scripts/hostile
+# leftovers). The start says so; the Health pane lists each leftover, C
+# asks (n keeps them all), y removes them, in the memory folders and in
+# the project tree a pending restore named; the user's files stay. At
+# 80x24 and at 120x40.
+for size in "80 24" "120 40"; do
+  rm -rf "$work/lh" "$work/lh-outside" "$work/lh.hostile.json"
+  go run ./scripts/hostile -out "$work/lh" -scenario leftovers >/dev/null
+  copy="$work/lh-outside/src/.main.go.memscope-99999999-55"
+  staged=$(find "$work/lh/projects" -name '.note.md.memscope-99999999-stage-3')
+  user=$(sha "$work/lh-outside/src/main.go")
+  test -e "$copy" && test -n "$staged" || fail "the leftovers home has no leftovers"
+  # shellcheck disable=SC2086
+  start_sized $size "NO_COLOR=1 $work/memscope --home $work/lh --project /home/me/hostile"
+  wait_for "leftover(s) of interrupted"
+  keys 8
+  wait_for "C removes them"
+  keys C
+  wait_for "y/n"
+  wait_for "a copy of"
+  keys n
+  wait_for "leftovers kept"
+  test -e "$copy" || fail "n removed a leftover"
+  keys C
+  wait_for "y/n"
+  keys y
+  wait_for "removed "
+  test ! -e "$copy" || fail "the restore's copy in the project tree is still there"
+  test ! -e "$staged" || fail "the staged copy in the memory folder is still there"
+  test "$(sha "$work/lh-outside/src/main.go")" = "$user" || fail "the user's file changed"
+  wait_gone "C removes them"
+  keys q
+  wait_for "EXITED"
+done
+
 # Live: a home with one running client (its process file names this
 # script's pid, alive for the whole test) and its transcript. Lines
 # appended while the app is open reach the Live pane and the session open

@@ -13,7 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/memscope/memscope/engine/filehist"
+	"github.com/memscope/memscope/engine/leftover"
 	memlint "github.com/memscope/memscope/engine/lint"
 	engineloads "github.com/memscope/memscope/engine/loads"
 	"github.com/memscope/memscope/engine/memindex"
@@ -53,6 +53,10 @@ type projectLoadedMsg struct {
 	writable error
 	// loads is what the project's sessions loaded; nil when not read.
 	loads *engineloads.Report
+	// leftovers are what interrupted memscope writes left, in every
+	// memory folder of the home and beside the files its restores wrote
+	// (the Health pane lists them; C removes them).
+	leftovers leftover.Report
 }
 
 // renderedMsg carries Markdown rendered for the current widths.
@@ -97,11 +101,11 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 	machine, want, getenv, cache := m.opts.Root, m.data.storeDir, m.opts.Getenv, m.loadsCache
 	return func() tea.Msg {
 		memDir := "projects/" + slug + "/memory"
-		src := memSource{fsys: fsys, home: fsys, name: memDir, abs: joinAbs(homeDir, memDir), onDisk: homeOnDisk(machine, homeDir)}
+		src := memSource{fsys: fsys, home: fsys, name: memDir, abs: joinAbs(homeDir, memDir), onDisk: homeOnDisk(machine, homeDir), homeDir: homeDir}
 		stores, idx := projectStores(root, homeDir, project, src.abs, want, getenv)
 		if idx > 0 {
 			s := stores[idx]
-			src = memSource{fsys: root, home: fsys, name: model.RootName(s.Dir), abs: s.Dir, onDisk: homeOnDisk(machine, s.Dir), unstamped: !s.Stamped}
+			src = memSource{fsys: root, home: fsys, name: model.RootName(s.Dir), abs: s.Dir, onDisk: homeOnDisk(machine, s.Dir), unstamped: !s.Stamped, homeDir: homeDir}
 		}
 		// On disk, the store reads the folder once for everything: the
 		// panes, lint, the prune plan and the edits' conflict checks.
@@ -161,6 +165,8 @@ type memSource struct {
 	onDisk bool
 	// unstamped: the client does not stamp it (agent memory).
 	unstamped bool
+	// homeDir is the Claude home (its journals, for the leftover search).
+	homeDir string
 }
 
 // projectStores lists the open project's memory stores: its auto memory
@@ -228,10 +234,11 @@ func loadProject(src memSource, root fs.FS, md *model.MemoryDir, probs []model.P
 			in.Project, _ = fs.Sub(root, name)
 		}
 	}
-	// memscope's own copies beside files its restores wrote (the
-	// Health pane lists them, as lint does).
-	found, _ := filehist.FindLeftovers(src.home, root, now, memlint.LeftoverAge)
-	in.Elsewhere = filehist.LintCopies(found)
+	// memscope's own leftovers, wherever it writes (the Health pane
+	// lists them, as lint does), looked for on every start and reload.
+	msg.leftovers = leftover.Find(leftover.Input{Root: root, HomeDir: src.homeDir, MemoryDirs: []string{src.abs}, Now: now})
+	in.Leftovers = leftover.LintCopies(msg.leftovers.Items, src.abs)
+	in.Interrupted = leftover.LintInterrupted(src.homeDir, msg.leftovers.Interrupted)
 	byFile := map[string]*engineloads.Memory{}
 	if loads != nil {
 		in.Loads = loads.LintFacts()
@@ -337,6 +344,7 @@ func (m *Model) applyProject(p projectLoadedMsg) {
 	m.health.SetData(&p.lint, p.plan)
 	m.index.SetData(m.indexData(p, nil))
 	m.applyWritable(writableMsg{project: true, err: p.writable})
+	m.announceLeftovers(p)
 }
 
 // indexData builds the Index pane's data; r is the rendered text, nil

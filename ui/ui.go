@@ -157,8 +157,11 @@ type Model struct {
 
 	// busy is set while a store operation runs; confirm is a pending
 	// yes/no question.
-	busy    bool
-	confirm *confirmState
+	busy bool
+	// leftoversAnnounced is set once the status line said that
+	// interrupted memscope writes left something.
+	leftoversAnnounced bool
+	confirm            *confirmState
 
 	// loadsCache keeps what each transcript says was loaded, so a project
 	// reload rereads only the transcripts that changed (see loads.go).

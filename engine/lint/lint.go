@@ -95,10 +95,12 @@ type Input struct {
 	// files itself, so a name that differs from its file name is not
 	// reported.
 	Unstamped bool
-	// Elsewhere are memscope's own copies found outside the memory
-	// folder (beside the files its restores wrote, in project trees);
-	// they are reported as leftovers with their absolute paths.
-	Elsewhere []LeftoverCopy
+	// Leftovers are what interrupted memscope writes left, in the memory
+	// folder and elsewhere (beside the files its restores wrote, in
+	// project trees): engine/leftover finds them.
+	Leftovers []LeftoverCopy
+	// Interrupted are changes memscope began and did not finish.
+	Interrupted []InterruptedChange
 	// Loads are what the transcripts say was loaded; nil skips the
 	// checks on rules and imports (reported with their absolute paths).
 	Loads *LoadFacts
@@ -144,6 +146,7 @@ func Run(in Input) Report {
 	l.lintProblems()
 	l.lintLeftovers()
 	l.lintLoads()
+	l.lintInterrupted()
 	r.Findings = append(r.Findings, l.out...)
 	slices.SortStableFunc(r.Findings, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(pathRank(a.Path), pathRank(b.Path)), cmp.Compare(a.Path, b.Path),
