@@ -94,7 +94,9 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 	for _, pr := range projects {
 		pathOf[pr.Slug] = pr.Path
 	}
-	wantSlug := func(slug string) bool { return o.Project == "" || pathOf[slug] == o.Project || slug == model.Slug(o.Project) }
+	wantSlug := func(slug string) bool {
+		return o.Project == "" || pathOf[slug] == o.Project || slug == model.Slug(o.Project)
+	}
 	sessions := map[model.SessionID]bool{}
 	for _, t := range sf.Transcripts {
 		if t.ProjectSlug == "" && o.Project != "" || t.ProjectSlug != "" && !wantSlug(t.ProjectSlug) {

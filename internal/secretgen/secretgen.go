@@ -80,7 +80,9 @@ func Write(dir, fixtures string, now time.Time) (Layout, error) {
 
 	toolOut := "$ cat .env\nAWS_REGION=eu-west-1\nAWS_ACCESS_KEY_ID=" + aws + "\n"
 	t0 := now.Add(-2 * time.Hour)
-	ts := func(i int) string { return t0.Add(time.Duration(i) * time.Second).UTC().Format("2006-01-02T15:04:05.000Z") }
+	ts := func(i int) string {
+		return t0.Add(time.Duration(i) * time.Second).UTC().Format("2006-01-02T15:04:05.000Z")
+	}
 	base := func(typ, uuid, parent string, i int) map[string]any {
 		r := map[string]any{"type": typ, "uuid": uuid, "isSidechain": false, "timestamp": ts(i),
 			"sessionId": l.Session, "cwd": l.Project, "version": "2.1.331", "gitBranch": "main"}
