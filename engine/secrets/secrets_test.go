@@ -337,3 +337,85 @@ func TestScrubRefusesChangedFile(t *testing.T) {
 		t.Errorf("a refused scrub left a copy: %+v", cs)
 	}
 }
+
+// A transcript Claude Code is appending to is refused, not scrubbed: by
+// its mtime at the plan, and, with the idle rule off, by the check at the
+// rename. Either way no appended line is lost and every line parses.
+func TestScrubConcurrentWriter(t *testing.T) {
+	t.Parallel()
+	for _, idle := range []time.Duration{DefaultIdle, time.Nanosecond} {
+		t.Run(idle.String(), func(t *testing.T) {
+			l, h := plantedHome(t)
+			tp := h.Abs(l.Transcript)
+			stop, done := make(chan struct{}), make(chan int)
+			started := make(chan struct{})
+			go func() {
+				n := 0
+				for {
+					select {
+					case <-stop:
+						done <- n
+						return
+					default:
+					}
+					f, err := os.OpenFile(tp, os.O_APPEND|os.O_WRONLY, 0)
+					if err == nil {
+						// Half a line, then the rest, as the client's
+						// appends may land.
+						line := `{"type":"queue-operation","operation":"enqueue","n":` + string(rune('0'+n%10)) + `}` + "\n"
+						f.WriteString(line[:10])
+						f.WriteString(line[10:])
+						f.Close()
+						n++
+					}
+					if n == 1 {
+						close(started)
+					}
+					time.Sleep(200 * time.Microsecond)
+				}
+			}()
+			<-started
+			busy := BusyOptions{Now: time.Now(), Idle: idle}
+			if idle < time.Second {
+				// The idle rule off: only the checks against the disk
+				// (at the apply, and at the rename) stand in the way.
+				busy.Now = busy.Now.Add(time.Hour)
+			}
+			o := Options{Home: h}
+			p := PlanScrub(o, Scan(o), nil, busy)
+			var refused string
+			for _, f := range p.Files {
+				if f.File == l.Transcript {
+					refused = f.Refused
+				}
+			}
+			if idle == DefaultIdle && !strings.Contains(refused, "Claude Code may be writing it") {
+				t.Errorf("a transcript being appended is planned: refused %q", refused)
+			}
+			_, err := Apply(ApplyOptions{Home: h, Busy: busy, Now: now}, p)
+			close(stop)
+			appended := <-done
+			t.Logf("apply: %v", err)
+			data, _ := os.ReadFile(tp)
+			lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+			if got := strings.Count(string(data), `"queue-operation"`); got != appended {
+				t.Fatalf("%d appended lines in the file, %d written (err %v)", got, appended, err)
+			}
+			for i, line := range lines {
+				if !json.Valid([]byte(line)) {
+					t.Fatalf("line %d does not parse: %q", i+1, line)
+				}
+			}
+			if idle == DefaultIdle {
+				if err != nil {
+					t.Fatalf("the other files: %v", err)
+				}
+				if !strings.Contains(string(data), l.Planted[0].Secret) {
+					t.Error("the busy transcript was scrubbed")
+				}
+			} else if err != nil && !strings.Contains(err.Error(), "changed on disk") {
+				t.Errorf("err = %v, want a conflict or success", err)
+			}
+		})
+	}
+}
