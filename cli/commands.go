@@ -25,6 +25,7 @@ var commands = []*command{
 	promptCommand,
 	pruneCommand,
 	replayCommand,
+	secretsCommand,
 	sessionsCommand,
 	statCommand,
 	statuslineCommand,

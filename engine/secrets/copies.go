@@ -60,10 +60,13 @@ func listCopies(h *model.Home, probs []model.Problem) ([]Copy, []model.Problem) 
 // Copies lists the scrub copies kept in the home, oldest first.
 func Copies(h *model.Home) ([]Copy, []model.Problem) { return listCopies(h, nil) }
 
+// ErrNoCopy says a scrub id names no copy.
+var ErrNoCopy = errors.New("no such scrub")
+
 // checkID refuses an id that is not one plain name (it becomes a path).
 func checkID(id string) error {
 	if id == "" || id == "." || id == ".." || strings.ContainsAny(id, `/\`+"\x00") {
-		return fmt.Errorf("%q is not a scrub id (memscope secrets lists them)", id)
+		return fmt.Errorf("%w: %q is not a scrub id (memscope secrets lists them)", ErrNoCopy, id)
 	}
 	return nil
 }
@@ -76,7 +79,7 @@ func readManifest(h *model.Home, id string) (manifest, error) {
 	data, err := model.ReadFileBounded(h.FS, path.Join(CopyDir, id, manifestName), model.MaxJournalBytes)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return m, fmt.Errorf("no scrub %s in %s", id, h.Abs(CopyDir))
+			return m, fmt.Errorf("%w: no scrub %s in %s (memscope secrets lists them)", ErrNoCopy, id, h.Abs(CopyDir))
 		}
 		return m, err
 	}
