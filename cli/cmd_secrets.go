@@ -370,4 +370,3 @@ func printSkipped(w io.Writer, p secrets.Plan) {
 		fmt.Fprintf(w, "  not scrubbed: %s %s: %s\n", s.Finding, model.SanitizeLine(s.File), s.Why)
 	}
 }
-

@@ -129,4 +129,3 @@ func TestScrubFaults(t *testing.T) {
 		}
 	}
 }
-
