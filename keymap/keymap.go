@@ -12,7 +12,7 @@ type KeyMap struct {
 	Help     key.Binding
 	NextPane key.Binding
 	PrevPane key.Binding
-	Panes    [11]key.Binding
+	Panes    [12]key.Binding
 	Undo     key.Binding
 	Reload   key.Binding
 	// LastError opens the last error in full: the status line has room
@@ -65,19 +65,21 @@ type KeyMap struct {
 	LiveCompaction key.Binding
 }
 
-// PaneNames are the panes in focus-ring order; the keys 1–9, 0 and L
+// PaneNames are the panes in focus-ring order; the keys 1–9, 0, L and S
 // jump to them (PaneKey).
-var PaneNames = [11]string{"Projects", "Index", "Memories", "History", "Pastes", "Replay", "Prompt", "Health", "Retention", "Files", "Live"}
+var PaneNames = [12]string{"Projects", "Index", "Memories", "History", "Pastes", "Replay", "Prompt", "Health", "Retention", "Files", "Live", "Security"}
 
 // PaneKey is the key of pane i: 1–9, then 0 for the tenth, and L for
 // Live, the eleventh (the number keys ran out; l steps in Replay, so the
-// capital is Live's).
+// capital is Live's), and S for Security, the twelfth.
 func PaneKey(i int) string {
 	switch i {
 	case 9:
 		return "0"
 	case 10:
 		return "L"
+	case 11:
+		return "S"
 	}
 	return string(rune('1' + i))
 }

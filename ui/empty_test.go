@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/memscope/memscope/keymap"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -37,7 +38,7 @@ func TestEmptyHomeNoPaneWaits(t *testing.T) {
 		for round, keys := range [][]string{nil, {"ctrl+r"}} {
 			m = press(t, m, keys...)
 			for i := 0; i < paneCount; i++ {
-				key := "L"
+				key := keymap.PaneKey(i)
 				if i < 10 {
 					key = strconv.Itoa((i + 1) % 10)
 				}

@@ -21,6 +21,7 @@ const (
 	paneRetention
 	paneFiles
 	paneLive
+	paneSecurity
 	paneCount
 )
 
@@ -65,6 +66,8 @@ func (m *Model) paneAt(i int) pane {
 		return &m.files
 	case paneLive:
 		return &m.livePane
+	case paneSecurity:
+		return &m.security
 	}
 	return &m.health
 }
@@ -132,6 +135,10 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		case key.Matches(msg, m.keys.Undo) && m.focus == paneFiles:
 			return m, m.filesUndo()
+		case key.Matches(msg, m.keys.Undo) && m.focus == paneSecurity:
+			var cmd tea.Cmd
+			m.security, cmd = m.security.AskRestore()
+			return m, cmd
 		case key.Matches(msg, m.keys.Undo):
 			next, cmd, _ := m.handleEdit(msgs.Undo{})
 			return next, cmd
@@ -171,6 +178,8 @@ func (m Model) routeToFocused(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.files, cmd = m.files.Update(msg)
 	case paneLive:
 		m.livePane, cmd = m.livePane.Update(msg)
+	case paneSecurity:
+		m.security, cmd = m.security.Update(msg)
 	}
 	return m, cmd
 }

@@ -44,6 +44,8 @@ var helpModes = []struct {
 	{"files versions", true, []string{"0", "enter", "enter", "enter"}, "space"},
 	{"files confirm", true, []string{"0", "enter", "a"}, "y"},
 	{"live", false, []string{"L"}, "c"},
+	{"security", false, []string{"S"}, "space"},
+	{"security confirm", false, []string{"S", "a"}, "y"},
 }
 
 // TestHelpOffersEveryBinding walks every pane through its modes and

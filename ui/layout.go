@@ -56,15 +56,17 @@ func (m *Model) layout() {
 }
 
 // tabs are the tab texts, with each pane's key, and their styles. When
-// the full names do not fit in width they are cut to four letters, and
-// then the space after each tab goes too.
+// the full names do not fit in width the space after each tab goes, then
+// the names are cut to four letters (with the space back), then the
+// space goes again, then the names are cut to three.
 func (m Model) tabs() (labels []string, active, inactive lipgloss.Style) {
 	labels = make([]string, len(keymap.PaneNames))
 	active, inactive = m.styles.TabActive, m.styles.TabInactive
 	for _, step := range []struct {
 		cut   int
 		tight bool
-	}{{0, false}, {4, false}, {4, true}} {
+	}{{0, false}, {0, true}, {4, false}, {4, true}, {3, true}} {
+		active, inactive = m.styles.TabActive, m.styles.TabInactive
 		if step.tight {
 			active, inactive = active.PaddingRight(0), inactive.PaddingRight(0)
 		}
@@ -181,12 +183,18 @@ func (m Model) shortHelpParts() (optional, pinned []key.Binding) {
 
 // undoNamed returns b, or when b is the undo key, the undo key named for
 // the history it undoes on the focused pane: file-history restores on
-// Files, memory changes everywhere else.
+// Files, scrubs on Security, memory changes everywhere else.
 func (m Model) undoNamed(b key.Binding) key.Binding {
-	if m.focus != paneFiles || !sameBinding(b, m.keys.Undo) {
+	if !sameBinding(b, m.keys.Undo) {
 		return b
 	}
-	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "undo file restore"))
+	switch m.focus {
+	case paneFiles:
+		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "undo file restore"))
+	case paneSecurity:
+		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "restore scrub"))
+	}
+	return b
 }
 
 // sameBinding reports whether a and b are the same binding.

@@ -539,7 +539,7 @@ func (m *Model) historyProjects() []string {
 
 // reloadAll re-reads everything (ctrl+r, or after the editor).
 func (m *Model) reloadAll() tea.Cmd {
-	m.stale[paneRetention], m.stale[paneFiles] = true, true
+	m.stale[paneRetention], m.stale[paneFiles], m.stale[paneSecurity] = true, true, true
 	// The project list's arrival loads the open project and its sessions.
 	return tea.Batch(m.requestHome(homeReq{full: true, openAll: true}), m.requestHistory(historyReq{full: true}), m.lazyLoadCmd())
 }
@@ -584,7 +584,7 @@ func (m *Model) reload(c change) tea.Cmd {
 	}
 	// The lazily read panes read all of the home: any change makes
 	// them stale.
-	m.stale[paneRetention], m.stale[paneFiles] = true, true
+	m.stale[paneRetention], m.stale[paneFiles], m.stale[paneSecurity] = true, true, true
 	cmds = append(cmds, m.lazyLoadCmd())
 	return tea.Batch(cmds...)
 }
@@ -604,6 +604,9 @@ func (m *Model) lazyLoadCmd() tea.Cmd {
 	case paneFiles:
 		m.loading["files"] = true
 		return m.loadFileSessionsCmd()
+	case paneSecurity:
+		m.loading["secrets"] = true
+		return m.loadSecretsCmd()
 	}
 	return nil
 }

@@ -23,6 +23,7 @@ func (m *Model) setTheme(isDark bool) {
 	m.retention.SetStyles(st)
 	m.files.SetStyles(st)
 	m.livePane.SetStyles(st)
+	m.security.SetStyles(st)
 }
 
 // helpStyles are bubbles' help styles, plain under NO_COLOR.

@@ -27,6 +27,7 @@ import (
 	"github.com/memscope/memscope/views/prompt"
 	"github.com/memscope/memscope/views/replay"
 	"github.com/memscope/memscope/views/retention"
+	"github.com/memscope/memscope/views/security"
 )
 
 // Options configure the app.
@@ -103,6 +104,7 @@ type Model struct {
 	retention retention.Model
 	files     files.Model
 	livePane  livepane.Model
+	security  security.Model
 
 	// lv feeds the Live pane (live.go); follow is the Replay pane's open
 	// session, followed as it is written, and followGen numbers the
@@ -159,7 +161,7 @@ func New(opts Options) Model {
 		styles:    st,
 		help:      help.New(),
 		loading:   map[string]bool{"home": true, "history": true},
-		stale:     map[int]bool{paneRetention: true, paneFiles: true},
+		stale:     map[int]bool{paneRetention: true, paneFiles: true, paneSecurity: true},
 		md:        markdown.NewRenderer(),
 		projects:  projects.New(km, st),
 		index:     index.New(km, st),
@@ -172,6 +174,7 @@ func New(opts Options) Model {
 		retention: retention.New(km, st),
 		files:     files.New(km, st),
 		livePane:  livepane.New(km, st),
+		security:  security.New(km, st),
 		lv:        &liveState{pending: map[string]bool{}, relist: true},
 	}
 	m.lv.tracker = m.newTracker()

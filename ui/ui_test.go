@@ -176,7 +176,7 @@ func TestFocusRing(t *testing.T) {
 		t.Fatalf("tab: focus %d", m.focus)
 	}
 	m = press(t, m, "shift+tab", "shift+tab")
-	if m.focus != paneLive {
+	if m.focus != paneSecurity {
 		t.Fatalf("shift+tab wraps around: focus %d", m.focus)
 	}
 	m = press(t, m, "4")
