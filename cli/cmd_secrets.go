@@ -296,20 +296,7 @@ func printSecrets(w io.Writer, r secrets.Report, show bool) {
 				continue
 			}
 			fmt.Fprintf(w, "  %s  %-26s %s\n", f.ID, f.Rule, model.SanitizeLine(f.Where()))
-			var ctx []string
-			if f.Part != "" {
-				ctx = append(ctx, f.Part)
-			}
-			if f.Session != "" {
-				s := "session " + format.ShortID(string(f.Session))
-				if f.Turn > 0 {
-					s += fmt.Sprintf(" turn %d", f.Turn)
-				}
-				ctx = append(ctx, s)
-			}
-			if !f.Time.IsZero() {
-				ctx = append(ctx, format.Timestamp(f.Time))
-			}
+			ctx := f.Context()
 			if n := repeats[f.ID]; n > 0 && !show {
 				ctx = append(ctx, fmt.Sprintf("and %s of the same secret", countOf(n, "more place", "more places")))
 			}

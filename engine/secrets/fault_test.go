@@ -3,27 +3,14 @@ package secrets
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/internal/faultfs"
 	"github.com/memscope/memscope/internal/testenv"
 )
-
-// leftovers lists temporary and staged files in the home.
-func leftovers(t *testing.T, dir string) []string {
-	t.Helper()
-	var out []string
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && strings.Contains(d.Name(), ".memscope-") {
-			out = append(out, p)
-		}
-		return nil
-	})
-	return out
-}
 
 // A scrub of every planted secret (eight files) and its restore meet a
 // fault at every step (create, write, fsync, close, chtimes, rename, …;
@@ -100,7 +87,7 @@ func TestScrubFaults(t *testing.T) {
 						t.Errorf("error %q does not name the path that failed (%q)", err, hits)
 					}
 					sameState(t, "after the failure", snapshot(t, h.Dir), want)
-					if left := leftovers(t, h.Dir); len(left) > 0 {
+					if left := enginetest.Leftovers(t, h.Dir); len(left) > 0 {
 						t.Errorf("left behind: %q", left)
 					}
 					cs, _ := Copies(h)

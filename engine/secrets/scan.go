@@ -18,6 +18,7 @@ import (
 
 	"github.com/memscope/memscope/engine/scan"
 	"github.com/memscope/memscope/engine/timeline"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
 )
@@ -503,6 +504,26 @@ func (f Finding) Where() string {
 		b.WriteString(" " + f.JSONPath)
 	}
 	return b.String()
+}
+
+// Context says in words what held the finding and when: its part, its
+// session and turn, its time (each when known).
+func (f Finding) Context() []string {
+	var ctx []string
+	if f.Part != "" {
+		ctx = append(ctx, f.Part)
+	}
+	if f.Session != "" {
+		s := "session " + format.ShortID(string(f.Session))
+		if f.Turn > 0 {
+			s += fmt.Sprintf(" turn %d", f.Turn)
+		}
+		ctx = append(ctx, s)
+	}
+	if !f.Time.IsZero() {
+		ctx = append(ctx, format.Timestamp(f.Time))
+	}
+	return ctx
 }
 
 // matchesAny reports whether f is selected by --only: its ID, or its rule.

@@ -38,10 +38,10 @@ func Stores() []Store {
 
 // format says how a file is read: one JSON value per line, one JSON
 // value, or text.
-type format int
+type fileFormat int
 
 const (
-	formatText format = iota
+	formatText fileFormat = iota
 	formatJSONL
 	formatJSON
 )
@@ -55,7 +55,7 @@ type unit struct {
 	name    string
 	file    string
 	outside bool
-	format  format
+	format  fileFormat
 	size    int64
 	modTime time.Time
 	session model.SessionID
@@ -209,7 +209,7 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 func outsideUnits(o Options, projects []model.Project, wantSlug func(string) bool, probs *[]model.Problem) []unit {
 	var us []unit
 	seen := map[string]bool{}
-	add := func(st Store, abs string, f format) {
+	add := func(st Store, abs string, f fileFormat) {
 		name := model.RootName(abs)
 		if seen[name] || strings.HasPrefix(abs+"/", o.Home.Dir+"/") {
 			return

@@ -436,21 +436,7 @@ func storeLabel(st secrets.Store) string {
 // placeLine says where one finding is.
 func placeLine(f *secrets.Finding) string {
 	s := model.SanitizeLine(f.Where())
-	var ctx []string
-	if f.Part != "" {
-		ctx = append(ctx, f.Part)
-	}
-	if f.Session != "" {
-		c := "session " + format.ShortID(string(f.Session))
-		if f.Turn > 0 {
-			c += fmt.Sprintf(" turn %d", f.Turn)
-		}
-		ctx = append(ctx, c)
-	}
-	if !f.Time.IsZero() {
-		ctx = append(ctx, format.Timestamp(f.Time))
-	}
-	if len(ctx) > 0 {
+	if ctx := f.Context(); len(ctx) > 0 {
 		s += "  (" + strings.Join(ctx, ", ") + ")"
 	}
 	return s
