@@ -182,10 +182,11 @@ type worker struct {
 
 func newWorker() *worker { return &worker{a: scan.SecretAnchors()} }
 
-// maxTextBytes bounds a text or JSON file read whole; bigger ones are read
-// line by line like JSONL (a secret never spans lines in these rules but
-// for key blocks, which a file this big is not).
-const maxTextBytes = 64 << 20
+// maxTextBytes bounds a text or JSON file read whole (so a key block
+// spanning lines is found, and a JSON file's strings have paths); bigger
+// ones are read line by line like JSONL, each line bounded, so memory
+// stays flat whatever a hostile home holds.
+const maxTextBytes = 4 << 20
 
 func (w *worker) scanUnit(u unit) fileResult {
 	var res fileResult
