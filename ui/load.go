@@ -585,6 +585,14 @@ func (m *Model) reload(c change) tea.Cmd {
 	// The lazily read panes read all of the home: any change makes
 	// them stale.
 	m.stale[paneRetention], m.stale[paneFiles], m.stale[paneSecurity] = true, true, true
+	if m.focus == paneSecurity {
+		// A scan reads every byte of the home (a second of CPU on a
+		// gigabyte): not on every append of a running session. The pane
+		// says its scan is older than the home; ctrl+r scans again, and
+		// so does coming back to the pane.
+		m.security.SetOutdated(true)
+		return tea.Batch(cmds...)
+	}
 	cmds = append(cmds, m.lazyLoadCmd())
 	return tea.Batch(cmds...)
 }

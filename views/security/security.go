@@ -79,7 +79,8 @@ type Model struct {
 	plan   *secrets.Plan
 	ask    ask
 	target string
-	// planErr says why the last plan could not be made.
+	// outdated says the home changed since the scan shown.
+	outdated      bool
 	readOnly      bool
 	width, height int
 }
@@ -106,7 +107,7 @@ func (m Model) Title() string { return "Security" }
 // SetReport shows a scan: one row per secret, stores in report order,
 // then the scrub copies. Picks of secrets still there are kept.
 func (m *Model) SetReport(r secrets.Report) {
-	m.report = &r
+	m.report, m.outdated = &r, false
 	byID := map[string]int{}
 	var rows []Row
 	for _, st := range secrets.Stores() {
@@ -138,6 +139,10 @@ func (m *Model) SetReport(r secrets.Report) {
 	m.list.SetItems(rows)
 	m.list.Select(at)
 }
+
+// SetOutdated says the home changed since the scan shown (or, false,
+// that a new scan is shown).
+func (m *Model) SetOutdated(o bool) { m.outdated = o }
 
 // SetPlan hands over a scrub plan and asks y/n (or says why not).
 func (m *Model) SetPlan(p secrets.Plan) tea.Cmd {
@@ -379,6 +384,9 @@ func (m Model) hint() string {
 		return "restore scrub " + m.target + "? y/n — puts the secrets back into the files, byte for byte"
 	case askForget:
 		return "forget scrub " + m.target + "? y/n — deletes the copy: the secrets in it are gone, and the scrub cannot be restored"
+	}
+	if m.outdated {
+		return "the home changed since this scan: ctrl+r scans again (a scrub plans from the files as they are now)"
 	}
 	if len(m.picked) > 0 {
 		return fmt.Sprintf("a: scrub the %s picked · space: pick · secrets are masked", text.Count(len(m.picked), "secret", ""))
