@@ -37,7 +37,9 @@ Exit 1 when secrets are found.
                      the JSON string (or text) that holds it, every other
                      byte unchanged; prints the plan, its diff (secrets
                      masked) and its fingerprint, and writes nothing
-  --only LIST        with --scrub: only these rules or finding ids
+  --only LIST        with --scrub: only these rules or finding ids; a
+                     secret in a settings file (configuration Claude Code
+                     uses) is scrubbed only when its id is named
   --idle MIN         with --scrub: leave alone files changed in the last
                      MIN minutes (default 10): Claude Code may be writing
                      them; files open in a running process and transcripts

@@ -89,7 +89,15 @@ func PlanScrub(o Options, r Report, sel Selection, busy BusyOptions) Plan {
 		}
 		if f.Outside {
 			p.Skipped = append(p.Skipped, Skipped{Finding: f.ID, File: f.File,
-				Why: "outside the Claude home (a file of your project: edit it yourself; its git history may keep the secret too)"})
+				Why: "outside the Claude home, where memscope writes nothing: edit it yourself (in a git repository, its history may keep the secret too)"})
+			continue
+		}
+		if f.Store == StoreSettings && !slices.Contains(sel, f.ID) {
+			// A settings file is configuration Claude Code reads (an env
+			// value, an MCP server's key): a marker there breaks what uses
+			// it, so only a scrub that names the finding touches it.
+			p.Skipped = append(p.Skipped, Skipped{Finding: f.ID, File: f.File,
+				Why: "configuration Claude Code reads: scrubbing breaks what uses it; name the finding (--only " + f.ID + ") to scrub it anyway"})
 			continue
 		}
 		if _, ok := byFile[f.File]; !ok {

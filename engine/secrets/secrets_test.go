@@ -419,3 +419,34 @@ func TestScrubConcurrentWriter(t *testing.T) {
 		})
 	}
 }
+
+// A secret in a settings file is reported but scrubbed only when its
+// finding is named: it is configuration Claude Code uses.
+func TestScrubLeavesSettingsUnlessNamed(t *testing.T) {
+	t.Parallel()
+	_, h := plantedHome(t)
+	key := "sk-ant-api03-" + secretgen.Token(99, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", 93) + "AA"
+	os.WriteFile(filepath.Join(h.Dir, "settings.json"), []byte("{\n  \"env\": {\"ANTHROPIC_API_KEY\": \""+key+"\"}\n}\n"), 0o600)
+	os.Chtimes(filepath.Join(h.Dir, "settings.json"), now.Add(-time.Hour), now.Add(-time.Hour))
+	r := Scan(Options{Home: h})
+	var id string
+	for _, f := range r.Findings {
+		if f.Store == StoreSettings {
+			id = f.ID
+			if f.JSONPath != "env.ANTHROPIC_API_KEY" || f.Rule != "anthropic-api-key" || f.Line != 2 {
+				t.Errorf("settings finding %+v", f)
+			}
+		}
+	}
+	if id == "" {
+		t.Fatal("the key in settings.json is not found")
+	}
+	all := PlanScrub(Options{Home: h}, r, nil, BusyOptions{Now: now})
+	if len(all.Skipped) != 1 || all.Skipped[0].Finding != id || !strings.Contains(all.Skipped[0].Why, "--only "+id) {
+		t.Errorf("skipped %+v", all.Skipped)
+	}
+	named := PlanScrub(Options{Home: h}, r, Selection{id}, BusyOptions{Now: now})
+	if named.Secrets() != 1 || len(named.Skipped) != 0 || named.Files[0].File != "settings.json" {
+		t.Errorf("named: %d secrets, skipped %+v", named.Secrets(), named.Skipped)
+	}
+}
