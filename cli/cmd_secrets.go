@@ -22,8 +22,9 @@ var secretsCommand = &command{
 Scans every store: transcripts (main and subagent: prompts, replies, tool
 inputs and results, request bodies), history.jsonl, the paste cache,
 file-history backups, tool-results files, memory (auto, team, agent, the
-trash), CLAUDE.md and rules, settings, shell snapshots, plans, todos and
-debug logs; and, outside the home, each project's CLAUDE.md files, rules
+trash), CLAUDE.md and rules, settings, shell snapshots, plans, todos,
+debug logs and memscope's own undo journals (reported, not scrubbed);
+and, outside the home, each project's CLAUDE.md files, rules
 and settings and ~/.claude.json (reported, never scrubbed: they are
 yours to edit). The client's own credential store (.credentials.json)
 is not read. Each finding says the rule, the store, the file and line,

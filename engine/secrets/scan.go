@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/memscope/memscope/engine/journal"
 	"github.com/memscope/memscope/engine/scan"
 	"github.com/memscope/memscope/engine/timeline"
 	"github.com/memscope/memscope/internal/format"
@@ -199,6 +200,10 @@ func (w *worker) scanUnit(u unit) fileResult {
 	}
 	defer f.Close()
 	res.read = true
+	if u.format == formatJournal {
+		w.scanJournal(f, u, &res)
+		return res
+	}
 	if u.format == formatJSONL || u.size > maxTextBytes {
 		w.scanLines(f, u, &res)
 	} else {
@@ -288,6 +293,37 @@ func (w *worker) scanWhole(r io.Reader, u unit, res *fileResult) {
 		}
 		s.Start, s.End = s.Start-ls, s.End-ls
 		res.findings = append(res.findings, newFinding(u, s, data[ls:ls+le], line, int64(ls), ""))
+	}
+}
+
+// scanJournal scans the files an undo journal keeps (each entry holds
+// the bytes of every file it changed, as they were before): a secret
+// removed from memory, or restored over, lives on there.
+func (w *worker) scanJournal(r io.Reader, u unit, res *fileResult) {
+	data, err := io.ReadAll(io.LimitReader(r, model.MaxJournalBytes))
+	if err != nil {
+		res.problems = append(res.problems, model.Problem{File: u.file, Kind: model.ProblemUnreadable, Reason: err.Error()})
+		return
+	}
+	res.bytes = int64(len(data))
+	entries, _ := journal.ParseEntries(u.file, data)
+	for _, e := range entries {
+		for i, jf := range e.Files {
+			w.hits = w.a.Find(jf.Before, w.hits[:0])
+			if len(w.hits) == 0 || looksBinary(jf.Before) {
+				continue
+			}
+			for _, s := range w.a.ScanText(jf.Before, w.hits) {
+				line := bytes.Count(jf.Before[:s.Start], []byte("\n")) + 1
+				f := Finding{Rule: s.Rule, Message: s.Message, Store: u.store, File: u.file, Line: line,
+					Column: s.Start - bytes.LastIndexByte(jf.Before[:s.Start], '\n'), Offset: int64(s.Start), Length: s.End - s.Start,
+					JSONPath: fmt.Sprintf("[%q].files[%d].before", e.ID, i), Part: "undo copy of " + jf.Path + " (" + string(e.Op) + ", " + e.ID + ")",
+					Session: u.session, Project: u.project, Time: e.Time, Excerpt: s.Excerpt, secret: s.Secret}
+				h := sha256.Sum256([]byte(f.File + "\x00" + e.ID + "\x00" + strconv.Itoa(i) + "\x00" + strconv.Itoa(s.Start) + "\x00" + string(f.Rule)))
+				f.ID = "s" + hex.EncodeToString(h[:])[:9]
+				res.findings = append(res.findings, f)
+			}
+		}
 	}
 }
 

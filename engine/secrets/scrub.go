@@ -92,6 +92,11 @@ func PlanScrub(o Options, r Report, sel Selection, busy BusyOptions) Plan {
 				Why: "outside the Claude home, where memscope writes nothing: edit it yourself (in a git repository, its history may keep the secret too)"})
 			continue
 		}
+		if f.Store == StoreUndoCopy {
+			p.Skipped = append(p.Skipped, Skipped{Finding: f.ID, File: f.File,
+				Why: "memscope's undo copy of a file as it was before a change: it stays until that change leaves the journal (memscope undo --list, memscope files SESSION)"})
+			continue
+		}
 		if f.Store == StoreSettings && !slices.Contains(sel, f.ID) {
 			// A settings file is configuration Claude Code reads (an env
 			// value, an MCP server's key): a marker there breaks what uses

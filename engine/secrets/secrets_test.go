@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memscope/memscope/engine/journal"
 	"github.com/memscope/memscope/internal/secretgen"
 	"github.com/memscope/memscope/model"
 )
@@ -448,5 +449,41 @@ func TestScrubLeavesSettingsUnlessNamed(t *testing.T) {
 	named := PlanScrub(Options{Home: h}, r, Selection{id}, BusyOptions{Now: now})
 	if named.Secrets() != 1 || len(named.Skipped) != 0 || named.Files[0].File != "settings.json" {
 		t.Errorf("named: %d secrets, skipped %+v", named.Secrets(), named.Skipped)
+	}
+}
+
+// A secret memscope's undo journal keeps (a memory file as it was before
+// an edit removed the secret) is reported where it is, and a scrub says
+// why it leaves it.
+func TestScanReportsUndoCopies(t *testing.T) {
+	t.Parallel()
+	l, h := plantedHome(t)
+	tok := "glpat-" + secretgen.Token(98, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", 20)
+	j := &journal.Journal{}
+	j.Add(journal.Entry{ID: "20261122-100000.000", Time: now.Add(-2 * time.Hour), Op: "edit", Summary: "edit deploy.md",
+		Files: []journal.File{{Path: "deploy.md", Existed: true, Before: []byte("line one\nthe gitlab token " + tok + "\n"), After: strings.Repeat("a", 64)}}})
+	jp := filepath.Join(h.Dir, "projects", l.Slug, "memory", filepath.FromSlash(journal.Path))
+	os.MkdirAll(filepath.Dir(jp), 0o700)
+	if err := os.WriteFile(jp, j.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := Scan(Options{Home: h})
+	var got []Finding
+	for _, f := range r.Findings {
+		if f.Store == StoreUndoCopy {
+			got = append(got, f)
+		}
+	}
+	if len(got) != 1 || got[0].Rule != "gitlab-pat" || got[0].Line != 2 || got[0].secret != tok ||
+		got[0].JSONPath != `["20261122-100000.000"].files[0].before` || !strings.Contains(got[0].Part, "undo copy of deploy.md") {
+		t.Fatalf("undo copy findings %+v", got)
+	}
+	p := PlanScrub(Options{Home: h}, r, nil, BusyOptions{Now: now})
+	found := false
+	for _, s := range p.Skipped {
+		found = found || s.Finding == got[0].ID && strings.Contains(s.Why, "undo copy")
+	}
+	if !found {
+		t.Errorf("the plan does not say why it leaves the undo copy: %+v", p.Skipped)
 	}
 }

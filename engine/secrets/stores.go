@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memscope/memscope/engine/filehist"
+	"github.com/memscope/memscope/engine/journal"
 	"github.com/memscope/memscope/model"
 )
 
@@ -28,12 +30,15 @@ const (
 	StoreClaudeMd    Store = "claude-md"
 	StoreSettings    Store = "settings"
 	StoreOther       Store = "other"
+	// StoreUndoCopy is memscope's own journals (memory changes, file
+	// restores), which keep whole files as they were before a change.
+	StoreUndoCopy Store = "undo-copy"
 )
 
 // Stores lists every store in the order reports show them.
 func Stores() []Store {
 	return []Store{StoreTranscript, StoreSubagent, StoreToolResult, StoreHistory, StorePaste, StoreFileHistory,
-		StoreMemory, StoreMemoryTrash, StoreClaudeMd, StoreSettings, StoreOther}
+		StoreMemory, StoreMemoryTrash, StoreClaudeMd, StoreSettings, StoreOther, StoreUndoCopy}
 }
 
 // format says how a file is read: one JSON value per line, one JSON
@@ -44,6 +49,9 @@ const (
 	formatText fileFormat = iota
 	formatJSONL
 	formatJSON
+	// formatJournal is an undo journal: the files its entries keep are
+	// decoded and scanned.
+	formatJournal
 )
 
 // unit is one file to scan.
@@ -124,6 +132,13 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 	walk(h.FS, model.PasteStoreDir, 1, &probs, func(name string, info fs.FileInfo) {
 		add(unit{store: StorePaste, name: name, size: info.Size(), modTime: info.ModTime()})
 	})
+	walk(h.FS, filehist.RestoreJournalDir, 2, &probs, func(name string, info fs.FileInfo) {
+		sid := model.SessionID(path.Base(path.Dir(name)))
+		if path.Base(name) != path.Base(filehist.RestoreJournal(sid)) || o.Project != "" && !sessions[sid] {
+			return
+		}
+		add(unit{store: StoreUndoCopy, name: name, format: formatJournal, size: info.Size(), modTime: info.ModTime(), session: sid})
+	})
 	walk(h.FS, "file-history", 2, &probs, func(name string, info fs.FileInfo) {
 		sid := model.SessionID(strings.Split(name, "/")[1])
 		if o.Project != "" && !sessions[sid] {
@@ -139,6 +154,9 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 			rel := strings.TrimPrefix(name, pr.Dir+"/memory/")
 			st := StoreMemory
 			switch {
+			case rel == journal.Path:
+				add(unit{store: StoreUndoCopy, name: name, format: formatJournal, size: info.Size(), modTime: info.ModTime(), project: projectName(pathOf, pr.Slug)})
+				return
 			case strings.HasPrefix(rel, ".trash/"):
 				st = StoreMemoryTrash
 			case strings.HasPrefix(rel, "."):

@@ -23,7 +23,7 @@ var engineLayers = map[string]int{
 	"engine/lint": 3, "engine/preview": 3, "engine/compact": 3, "engine/inventory": 3, "engine/cleanup": 3, "engine/live": 3,
 	"engine/extract": 4, "engine/memrows": 4, "engine/store": 4,
 	"engine/filehist": 5, "engine/export": 5,
-	"engine/secrets": 5,
+	"engine/secrets": 6,
 }
 
 // leaves are the packages below model: they import no memscope package,

@@ -437,6 +437,8 @@ func storeLabel(st secrets.Store) string {
 		return "memory trash"
 	case secrets.StoreClaudeMd:
 		return "CLAUDE.md"
+	case secrets.StoreUndoCopy:
+		return "undo copy"
 	}
 	return string(st)
 }
