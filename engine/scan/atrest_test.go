@@ -331,3 +331,21 @@ func BenchmarkSecretsAtRest(b *testing.B) {
 		b.Fatal("the planted secrets were not found")
 	}
 }
+
+// The base64 bytes of an image block are not scanned: random letters
+// hold anchors by chance, never a secret a pattern can see. A secret in
+// the text beside the image is found.
+func TestScanJSONSkipsMediaData(t *testing.T) {
+	img := strings.Repeat("eyJhbGciOiJIUzI1NiJ9SK0123456789abcdef0123456789abcdef", 2000)
+	tok := "ghp_" + fakeToken(91, alnum, 36)
+	line := []byte(`{"type":"user","message":{"content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"` + img + `"}},{"type":"text","text":"` + tok + `"}]}}`)
+	a := SecretAnchors()
+	var sc jsonscan.Scanner
+	spans, _, err := a.ScanJSON(&sc, line, a.Find(line, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(spans) != 1 || spans[0].Secret != tok || spans[0].Path != "message.content[1].text" {
+		t.Fatalf("spans %+v", spans)
+	}
+}
