@@ -487,3 +487,38 @@ func TestScanReportsUndoCopies(t *testing.T) {
 		t.Errorf("the plan does not say why it leaves the undo copy: %+v", p.Skipped)
 	}
 }
+
+// Outside the home, a project's CLAUDE.md, settings and agent memory are
+// read through the machine's root (and reported, never scrubbed).
+func TestScanReadsProjectFiles(t *testing.T) {
+	t.Parallel()
+	l, h := plantedHome(t)
+	proj := t.TempDir()
+	// The planted transcripts say the project is /home/me/app: point it
+	// at a folder of the test's through a root that shows it there.
+	tok := "npm_" + secretgen.Token(97, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", 36)
+	os.MkdirAll(filepath.Join(proj, ".claude", "agent-memory", "reviewer"), 0o755)
+	os.WriteFile(filepath.Join(proj, "CLAUDE.md"), []byte("# App\n\npublish with "+tok+"\n"), 0o644)
+	os.WriteFile(filepath.Join(proj, ".claude", "agent-memory", "reviewer", "notes.md"), []byte("token "+tok+"\n"), 0o644)
+	root := model.MountFS(nil, l.Project, model.DirFS(proj))
+	r := Scan(Options{Home: h, Root: root})
+	var outside []string
+	for _, f := range r.Findings {
+		if f.Outside {
+			outside = append(outside, string(f.Store)+" "+f.File)
+		}
+	}
+	want := []string{"claude-md /home/me/app/CLAUDE.md", "memory /home/me/app/.claude/agent-memory/reviewer/notes.md"}
+	if strings.Join(outside, ",") != strings.Join(want, ",") {
+		t.Fatalf("outside findings %q, want %q", outside, want)
+	}
+	p := PlanScrub(Options{Home: h, Root: root}, r, nil, BusyOptions{Now: now})
+	if len(p.Skipped) != 2 {
+		t.Errorf("skipped %+v", p.Skipped)
+	}
+	for _, f := range p.Files {
+		if strings.HasPrefix(f.File, "/") {
+			t.Errorf("a file outside the home is planned: %s", f.File)
+		}
+	}
+}

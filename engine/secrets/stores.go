@@ -253,6 +253,13 @@ func outsideUnits(o Options, projects []model.Project, wantSlug func(string) boo
 		for _, n := range []string{".claude/settings.json", ".claude/settings.local.json"} {
 			add(StoreSettings, path.Join(pr.Path, n), formatJSON)
 		}
+		for _, n := range []string{".claude/agent-memory", ".claude/agent-memory-local"} {
+			walk(o.Root, model.RootName(path.Join(pr.Path, n)), 4, probs, func(name string, _ fs.FileInfo) {
+				if strings.HasSuffix(name, ".md") {
+					add(StoreMemory, "/"+name, formatText)
+				}
+			})
+		}
 	}
 	if o.Project == "" {
 		for _, p := range model.ClaudeJSONPaths("", o.UserHome) {
