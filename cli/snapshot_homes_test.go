@@ -196,7 +196,7 @@ func writeCases(r *snapRunner, s snapHomeSpec) ([]snapCase, map[string]func(t *t
 		{"w14.replay.compacted", []string{"replay", compacted}},
 		{"w15.export.out", s.home("export", s.export[0], "--out", filepath.Join(s.out, "export.md"))},
 		{"w16.secrets.scrub.yes", s.home("secrets", "--scrub", "--idle", "0", "--yes")},
-		{"w17.secrets.after.json", s.home("secrets", "--json")},
+		{"w17.secrets.after", s.home("secrets")},
 	}
 	if s.fh != "" {
 		c = append(c,
