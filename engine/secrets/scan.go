@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -223,10 +224,17 @@ func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 // skipped after one pass over their bytes; the others are decoded (JSON)
 // or matched as text when they do not parse.
 func (w *worker) scanLines(r io.Reader, u unit, res *fileResult) {
+	// The line reader drops a byte order mark from the first line; the
+	// line's offsets must still be the file's.
+	br := bufio.NewReaderSize(r, 4<<10)
+	bom := 0
+	if p, _ := br.Peek(len(utf8BOM)); bytes.Equal(p, utf8BOM) {
+		bom = len(utf8BOM)
+	}
 	if w.lr == nil {
-		w.lr = model.NewLineReader(r)
+		w.lr = model.NewLineReader(br)
 	} else {
-		w.lr.Reset(r)
+		w.lr.Reset(br)
 	}
 	lr := w.lr
 	for {
@@ -254,8 +262,12 @@ func (w *worker) scanLines(r io.Reader, u unit, res *fileResult) {
 		} else {
 			spans = w.a.ScanText(l.Bytes, w.hits)
 		}
+		off := l.Offset
+		if l.Number == 1 {
+			off += int64(bom)
+		}
 		for _, s := range spans {
-			res.findings = append(res.findings, newFinding(u, s, l.Bytes, l.Number, l.Offset, recType))
+			res.findings = append(res.findings, newFinding(u, s, l.Bytes, l.Number, off, recType))
 		}
 	}
 	if err := lr.Err(); err != nil {
@@ -326,6 +338,8 @@ func (w *worker) scanJournal(r io.Reader, u unit, res *fileResult) {
 		}
 	}
 }
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // looksBinary reports a file that is not text (a NUL byte in its first
 // 8 KiB): file-history backups of images and the like.

@@ -18,6 +18,7 @@ import (
 	"github.com/memscope/memscope/engine/journal"
 	"github.com/memscope/memscope/engine/scan"
 	"github.com/memscope/memscope/engine/store"
+	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
 )
 
@@ -172,6 +173,10 @@ func planFile(h *model.Home, w *worker, bc *busyChecker, want []Finding) PlanFil
 		if !ids[f.ID] {
 			continue
 		}
+		if !spanHolds(data, f) {
+			pf.Refused = fmt.Sprintf("line %d: the bytes at the secret's place are not the secret (nothing is written when memscope is not sure)", f.Line)
+			return pf
+		}
 		pf.Edits = append(pf.Edits, Edit{Finding: f.ID, Rule: f.Rule, Line: f.Line, JSONPath: f.JSONPath, Part: f.Part,
 			Offset: f.Offset, Length: f.Length, Marker: scan.Marker(f.Rule), Excerpt: f.Excerpt})
 	}
@@ -182,6 +187,24 @@ func planFile(h *model.Home, w *worker, bc *busyChecker, want []Finding) PlanFil
 	pf.After = store.StampOf(pf.after, true, nil)
 	pf.Diff = maskedDiff(pf.File, data, pf.Edits, lineSpans)
 	return pf
+}
+
+// spanHolds checks a finding's span before it is replaced: its bytes are
+// the secret, as written (decoded, inside a JSON string).
+func spanHolds(data []byte, f Finding) bool {
+	end := f.Offset + int64(f.Length)
+	if f.Offset < 0 || end > int64(len(data)) {
+		return false
+	}
+	raw := data[f.Offset:end]
+	if string(raw) == f.secret {
+		return true
+	}
+	if f.JSONPath == "" {
+		return false
+	}
+	s, ok := jsonscan.Unquote([]byte(`"` + string(raw) + `"`))
+	return ok && s == f.secret
 }
 
 // folderRefusal refuses a file whose folder inside the home is reached

@@ -522,3 +522,39 @@ func TestScanReadsProjectFiles(t *testing.T) {
 		}
 	}
 }
+
+// Offsets are the file's own: a byte order mark, CRLF line ends and a
+// file read line by line (over 4 MiB) scrub exactly the secret.
+func TestScrubOffsetsWithBOMAndCRLF(t *testing.T) {
+	t.Parallel()
+	_, h := plantedHome(t)
+	tok := "glpat-" + secretgen.Token(96, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", 20)
+	big := strings.Repeat("filler line of text\r\n", (5<<20)/21)
+	files := map[string]string{
+		"rules/bom.md":      "\ufefftoken " + tok + "\r\nnext line\r\n",
+		"rules/big.md":      big + "token " + tok + "\r\n" + big,
+		"history.jsonl":     "\ufeff" + `{"display":"use ` + tok + `","timestamp":1,"project":"/p"}` + "\r\n",
+		"plans/crlf.md":     "a\r\nb " + tok + "\r\n",
+		"todos/nested.json": "{\r\n  \"x\": \"" + tok + "\"\r\n}\r\n",
+	}
+	for name, content := range files {
+		p := filepath.Join(h.Dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(content), 0o600)
+		os.Chtimes(p, now.Add(-time.Hour), now.Add(-time.Hour))
+	}
+	r := Scan(Options{Home: h})
+	p := PlanScrub(Options{Home: h}, r, Selection{"gitlab-pat"}, BusyOptions{Now: now})
+	if p.Secrets() != len(files) {
+		t.Fatalf("plan takes %d secrets, want %d (findings %d)", p.Secrets(), len(files), len(r.Findings))
+	}
+	if _, err := Apply(ApplyOptions{Home: h, Busy: BusyOptions{Now: now}, Now: now}, p); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range files {
+		got, _ := os.ReadFile(filepath.Join(h.Dir, filepath.FromSlash(name)))
+		if want := strings.Replace(content, tok, "[REDACTED:gitlab-pat]", 1); string(got) != want {
+			t.Errorf("%s scrubbed wrong: %q…", name, string(got)[:min(len(got), 80)])
+		}
+	}
+}
