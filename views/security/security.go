@@ -156,6 +156,9 @@ func (m *Model) SetPlan(p secrets.Plan) tea.Cmd {
 				break
 			}
 		}
+		if why == "nothing to scrub" && len(p.Skipped) > 0 {
+			why = "nothing to scrub: " + p.Skipped[0].File + ": " + p.Skipped[0].Why
+		}
 		return status(why, len(p.Files) > 0)
 	}
 	m.plan, m.ask = &p, askScrub
