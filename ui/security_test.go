@@ -178,3 +178,12 @@ func TestSecurityPaneDoesNotRescanOnEveryEvent(t *testing.T) {
 		t.Fatalf("ctrl+r did not scan again:\n%s", screen(m))
 	}
 }
+
+// enter on a secret in a transcript opens its session in Replay.
+func TestSecurityPaneOpensReplay(t *testing.T) {
+	m, _ := secretsModel(t, 120, 40)
+	m = press(t, m, "S", "enter")
+	if m.focus != paneReplay || !strings.Contains(screen(m), "5e55c0de") {
+		t.Fatalf("enter did not open the session in Replay (focus %d):\n%s", m.focus, screen(m))
+	}
+}

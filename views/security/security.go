@@ -204,6 +204,7 @@ func (m Model) Help() []key.Binding {
 		return []key.Binding{m.keys.Confirm, m.keys.Cancel}
 	}
 	return []key.Binding{
+		rebind(m.keys.Open, "open in Replay"),
 		rebind(m.keys.Toggle, "pick for the scrub"),
 		rebind(m.keys.Apply, "scrub picked (or all)"),
 		rebind(m.keys.Delete, "forget scrub copy"),
@@ -260,6 +261,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			delete(m.picked, id)
 		}
 		m.list.Select(m.list.Index() + 1)
+	case key.Matches(k, m.keys.Open) && ok && r.Finding != nil:
+		f := r.Finding
+		if f.Store != secrets.StoreTranscript && f.Store != secrets.StoreSubagent {
+			return m, status("enter opens a transcript's session in Replay; this secret is in "+string(f.Store), false)
+		}
+		return m, func() tea.Msg { return msgs.ReplayAt{Path: f.File} }
 	case key.Matches(k, m.keys.Apply):
 		return m.planScrub()
 	case key.Matches(k, m.keys.Delete) && ok && r.Copy != nil:
