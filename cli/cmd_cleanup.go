@@ -16,7 +16,9 @@ var cleanupCommand = &command{
 	usage: "memscope cleanup --forecast [--home DIR] [--days N] [--within N] [--limit N] [--json]",
 	summary: "what Claude Code's cleanup (cleanupPeriodDays) will delete and when; memscope deletes nothing\n\n" +
 		"Transcripts, session folders, pastes (and the history lines left pointing at them), file-history\n" +
-		"and the other swept folders, each with when it goes; and what is never swept.",
+		"and the other swept folders, each with when it goes; what is never swept; and what earlier\n" +
+		"sweeps already lost: sessions history.jsonl still names whose transcripts are gone (dates,\n" +
+		"prompts, the first one) and pastes it references whose text is gone (--json: lost).",
 	run: steps(parseCleanup, runCleanup, showCleanup),
 }
 
