@@ -313,7 +313,9 @@ func maskedDiff(file string, data []byte, edits []Edit, all []Finding) string {
 func (p Plan) Fingerprint() string {
 	h := sha256.New()
 	for _, f := range p.Files {
-		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\n", f.File, f.Current.SHA256, f.After.SHA256, f.Refused)
+		// Whether a file is left alone, not why: the reason may name how
+		// long ago it changed, which moves while the plan is read.
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%v\n", f.File, f.Current.SHA256, f.After.SHA256, f.Refused != "")
 		for _, e := range f.Edits {
 			fmt.Fprintf(h, "%d\x00%d\x00%s\n", e.Offset, e.Length, e.Marker)
 		}

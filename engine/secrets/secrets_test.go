@@ -558,3 +558,21 @@ func TestScrubOffsetsWithBOMAndCRLF(t *testing.T) {
 		}
 	}
 }
+
+// A plan shown with a busy file keeps its fingerprint while time passes
+// (the reason names how long ago the file changed), and changes when the
+// file is no longer left alone.
+func TestFingerprintStableWhileTimePasses(t *testing.T) {
+	t.Parallel()
+	l, h := plantedHome(t)
+	os.Chtimes(h.Abs(l.Transcript), now.Add(-time.Minute), now.Add(-time.Minute))
+	r := Scan(Options{Home: h})
+	at := func(d time.Duration) Plan { return PlanScrub(Options{Home: h}, r, nil, BusyOptions{Now: now.Add(d)}) }
+	p0, p1 := at(0), at(time.Minute)
+	if p0.Fingerprint() != p1.Fingerprint() {
+		t.Error("the fingerprint moved with the clock")
+	}
+	if p2 := at(20 * time.Minute); p2.Fingerprint() == p0.Fingerprint() || p2.Writes() != p0.Writes()+1 {
+		t.Errorf("the transcript became idle, but the plan is the same (%d writes, was %d)", p2.Writes(), p0.Writes())
+	}
+}
