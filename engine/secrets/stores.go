@@ -72,10 +72,9 @@ type unit struct {
 }
 
 // skippedNames are files a scan never reads: the client's own credential
-// store (where a token belongs) and memscope's copies of scrubbed secrets.
-var skippedNames = map[string]string{
-	".credentials.json": "the client's credential store",
-}
+// store, where its token belongs (memscope's scrub copies are never
+// listed: no store walks .memscope/scrub).
+var skippedNames = map[string]bool{".credentials.json": true}
 
 // listUnits lists the files of every store of the home (and, with root,
 // the project files and ~/.claude.json outside it). project, when set,
@@ -211,8 +210,7 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 	}
 	kept := us[:0]
 	for _, u := range us {
-		if why, skip := skippedNames[path.Base(u.name)]; skip {
-			_ = why
+		if skippedNames[path.Base(u.name)] {
 			continue
 		}
 		kept = append(kept, u)
