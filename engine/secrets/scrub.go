@@ -408,7 +408,7 @@ func (o ApplyOptions) writer() model.WriteFS {
 // lock takes the scrub folder's lock, so two memscope processes do not
 // scrub or restore at once.
 func lock(home *model.Home) func() {
-	return journal.LockFile(filepath.Join(home.Dir, filepath.FromSlash(CopyDir), "lock"))
+	return journal.LockFile(filepath.Join(home.Dir, filepath.FromSlash(CopyDir), "copies"))
 }
 
 // Apply carries out the plan's files that are not refused. Each file is
