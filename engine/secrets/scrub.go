@@ -53,8 +53,6 @@ type PlanFile struct {
 	// Diff shows each changed line around its secrets, secrets masked.
 	Diff    string `json:"diff"`
 	Refused string `json:"refused,omitempty"`
-	data    []byte
-	after   []byte
 }
 
 // Skipped is a selected finding the plan leaves alone, and why.
@@ -146,7 +144,7 @@ func planFile(h *model.Home, w *worker, bc *busyChecker, want []Finding) PlanFil
 		pf.Refused = err.Error()
 		return pf
 	}
-	pf.data, pf.Mode = data, st.Mode().Perm()
+	pf.Mode = st.Mode().Perm()
 	pf.Current = store.StampOf(data, true, st)
 	pf.Refused = bc.why(abs, st.ModTime(), f0.Session, f0.Store == StoreTranscript || f0.Store == StoreSubagent)
 	// Scan again what is on disk now; keep the findings asked for.
@@ -183,8 +181,7 @@ func planFile(h *model.Home, w *worker, bc *busyChecker, want []Finding) PlanFil
 	if len(pf.Edits) == 0 && pf.Refused == "" {
 		pf.Refused = "the secrets are no longer there (the file changed since the scan)"
 	}
-	pf.after = applyEdits(data, pf.Edits)
-	pf.After = store.StampOf(pf.after, true, nil)
+	pf.After = store.StampOf(applyEdits(data, pf.Edits), true, nil)
 	pf.Diff = maskedDiff(pf.File, data, pf.Edits, lineSpans)
 	return pf
 }
@@ -418,85 +415,120 @@ func lock(home *model.Home) func() {
 // rename, with its mode and mtime kept, and read back: every line that
 // parsed still parses and only the planned bytes differ. A failure puts
 // back the files already written and removes the copy: nothing is left
-// half done, and the error names the file.
+// half done, and the error names the file. One file's bytes are in memory
+// at a time (a transcript may be hundreds of megabytes).
 func Apply(o ApplyOptions, p Plan) (Result, error) {
 	wfs := o.writer()
 	defer lock(o.Home)()
 	bc := newBusyChecker(o.Busy, o.Home)
 	var todo []*PlanFile
+	m := manifest{ID: copyID(o.Now, p.Fingerprint()), Time: o.Now.UTC()}
 	for i := range p.Files {
 		f := &p.Files[i]
 		if f.Refused != "" || len(f.Edits) == 0 {
 			continue
 		}
+		data, st, err := readPlanned(o.Home, f)
+		if err != nil {
+			return Result{}, err
+		}
 		abs := o.Home.Abs(f.File)
-		st, err := os.Lstat(abs)
-		if err != nil {
-			return Result{}, fmt.Errorf("scrub refused, nothing was written: %s: %w", abs, err)
-		}
-		data, err := model.ReadRegularFile(abs, maxScrubBytes)
-		if err != nil {
-			return Result{}, fmt.Errorf("scrub refused, nothing was written: %w", err)
-		}
-		if now := store.StampOf(data, true, st); !now.SameContent(f.Current) {
-			return Result{}, &store.ConflictError{Path: abs, Read: f.Current, Now: now, During: "scrub"}
-		}
 		if why := bc.why(abs, st.ModTime(), f.Session, f.Store == StoreTranscript || f.Store == StoreSubagent); why != "" {
 			return Result{}, fmt.Errorf("scrub refused, nothing was written: %s: %s", abs, why)
 		}
-		f.data, f.Mode = data, st.Mode().Perm()
-		f.Current.ModTime = st.ModTime()
-		f.after = applyEdits(data, f.Edits)
-		if err := verifyScrub(f.data, f.after, f.Edits); err != nil {
+		f.Mode, f.Current.ModTime = st.Mode().Perm(), st.ModTime()
+		after := applyEdits(data, f.Edits)
+		if err := verifyScrub(data, after, f.Edits); err != nil {
 			return Result{}, fmt.Errorf("scrub refused, nothing was written: %s: %w", abs, err)
 		}
-		todo = append(todo, f)
-	}
-	if len(todo) == 0 {
-		return Result{}, nil
-	}
-	m := manifest{ID: copyID(o.Now, p.Fingerprint()), Time: o.Now.UTC()}
-	for _, f := range todo {
-		mf := manifestFile{File: f.File, Mode: f.Mode, ModTime: f.Current.ModTime, Before: f.Current, After: store.StampOf(f.after, true, nil)}
+		mf := manifestFile{File: f.File, Mode: f.Mode, ModTime: f.Current.ModTime, Before: f.Current, After: store.StampOf(after, true, nil)}
 		mf.Before.ModTime = time.Time{}
 		sorted := slices.Clone(f.Edits)
 		sort.Slice(sorted, func(i, j int) bool { return sorted[i].Offset < sorted[j].Offset })
 		shift := int64(0)
 		for _, e := range sorted {
 			mf.Edits = append(mf.Edits, savedEdit{Rule: e.Rule, Offset: e.Offset, AfterOffset: e.Offset + shift, Marker: e.Marker,
-				Bytes: slices.Clone(f.data[e.Offset : e.Offset+int64(e.Length)])})
+				Bytes: slices.Clone(data[e.Offset : e.Offset+int64(e.Length)])})
 			shift += int64(len(e.Marker) - e.Length)
 		}
 		m.Files = append(m.Files, mf)
+		todo = append(todo, f)
+	}
+	if len(todo) == 0 {
+		return Result{}, nil
 	}
 	dir := filepath.Join(o.Home.Dir, filepath.FromSlash(CopyDir), m.ID)
 	res := Result{ID: m.ID, Copy: dir}
 	if err := saveManifest(wfs, dir, m); err != nil {
 		return Result{}, fmt.Errorf("save the secrets' copy before scrubbing (nothing was scrubbed): %w", err)
 	}
-	var done []*PlanFile
-	for _, f := range todo {
+	for k, f := range todo {
 		abs := o.Home.Abs(f.File)
-		err := store.ReplaceIfUnchangedAs(wfs, abs, f.data, f.after, f.Mode, f.Current.ModTime)
-		if err == nil {
-			err = verifyWritten(abs, f)
-		}
+		err := writeScrubbed(wfs, o.Home, f)
 		if err != nil {
-			return Result{}, rollback(wfs, o.Home, dir, done, fmt.Errorf("scrub %s: %w", abs, err), m.ID)
+			return Result{}, rollback(wfs, o.Home, dir, m.Files[:k], fmt.Errorf("scrub %s: %w", abs, err), m.ID)
 		}
-		done = append(done, f)
 		res.Files = append(res.Files, f.File)
 		res.Secrets += len(f.Edits)
 	}
 	return res, nil
 }
 
-// rollback puts back the files a failed scrub wrote and removes its copy;
-// when it cannot, the error says that --restore finishes the job.
-func rollback(wfs model.WriteFS, h *model.Home, dir string, done []*PlanFile, cause error, id string) error {
-	for _, f := range done {
-		abs := h.Abs(f.File)
-		if err := store.ReplaceIfUnchangedAs(wfs, abs, f.after, f.data, f.Mode, f.Current.ModTime); err != nil {
+// readPlanned reads a planned file again and checks it still has the
+// bytes the plan was made from.
+func readPlanned(h *model.Home, f *PlanFile) ([]byte, fs.FileInfo, error) {
+	abs := h.Abs(f.File)
+	st, err := os.Lstat(abs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("scrub refused, nothing was written: %s: %w", abs, err)
+	}
+	data, err := model.ReadRegularFile(abs, maxScrubBytes)
+	if err != nil {
+		return nil, nil, fmt.Errorf("scrub refused, nothing was written: %w", err)
+	}
+	if now := store.StampOf(data, true, st); !now.SameContent(f.Current) {
+		return nil, nil, &store.ConflictError{Path: abs, Read: f.Current, Now: now, During: "scrub"}
+	}
+	return data, st, nil
+}
+
+// writeScrubbed reads a file once more (it must still be as planned),
+// writes it scrubbed, checked at the rename, and reads it back.
+func writeScrubbed(wfs model.WriteFS, h *model.Home, f *PlanFile) error {
+	data, _, err := readPlanned(h, f)
+	if err != nil {
+		return err
+	}
+	abs := h.Abs(f.File)
+	after := applyEdits(data, f.Edits)
+	if err := store.ReplaceIfUnchangedAs(wfs, abs, data, after, f.Mode, f.Current.ModTime); err != nil {
+		return err
+	}
+	got, err := model.ReadRegularFile(abs, maxScrubBytes)
+	if err != nil {
+		return fmt.Errorf("read back: %w", err)
+	}
+	if !bytes.Equal(got, after) {
+		return errors.New("read back: the file does not hold what was written")
+	}
+	return nil
+}
+
+// rollback puts back the files a failed scrub wrote (from the copy's
+// saved bytes) and removes its copy; when it cannot, the error says that
+// --restore finishes the job.
+func rollback(wfs model.WriteFS, h *model.Home, dir string, done []manifestFile, cause error, id string) error {
+	for _, mf := range done {
+		abs := h.Abs(mf.File)
+		after, err := model.ReadRegularFile(abs, maxScrubBytes)
+		var before []byte
+		if err == nil {
+			before, err = unscrub(after, mf.Edits)
+		}
+		if err == nil {
+			err = store.ReplaceIfUnchangedAs(wfs, abs, after, before, mf.Mode, mf.ModTime)
+		}
+		if err != nil {
 			return fmt.Errorf("%w; putting back %s failed too (%v): memscope secrets --restore %s puts back what was scrubbed", cause, abs, err, id)
 		}
 	}
@@ -523,19 +555,6 @@ func verifyScrub(before, after []byte, edits []Edit) error {
 	}
 	if json.Valid(before) && !json.Valid(after) {
 		return errors.New("the file would no longer be valid JSON")
-	}
-	return nil
-}
-
-// verifyWritten reads a scrubbed file back: it must hold exactly the
-// planned bytes.
-func verifyWritten(abs string, f *PlanFile) error {
-	got, err := model.ReadRegularFile(abs, maxScrubBytes)
-	if err != nil {
-		return fmt.Errorf("read back: %w", err)
-	}
-	if !bytes.Equal(got, f.after) {
-		return errors.New("read back: the file does not hold what was written")
 	}
 	return nil
 }
