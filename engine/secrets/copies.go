@@ -105,68 +105,33 @@ func Restore(o ApplyOptions, id string) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	type put struct {
-		abs         string
-		now, data   []byte
-		mode        fs.FileMode
-		mtime       time.Time
-		appended    int64
-		curMtime    time.Time
-		secrets     int
-		relativeFor string
-	}
-	var todo []put
+	// Check every file first, keeping only its stamp: one file's bytes
+	// are in memory at a time.
+	var todo []restoreFile
 	res := Result{ID: id}
 	for _, f := range m.Files {
-		abs := o.Home.Abs(f.File)
-		st, err := os.Lstat(abs)
+		r, err := planRestore(o.Home, f, id)
 		if err != nil {
-			return res, fmt.Errorf("restore refused, nothing was written: %s: %w", abs, err)
+			return res, err
 		}
-		if !st.Mode().IsRegular() {
-			return res, fmt.Errorf("restore refused, nothing was written: %s: %s", abs, model.NotRegularReason(st.Mode()))
-		}
-		cur, err := model.ReadRegularFile(abs, maxScrubBytes)
-		if err != nil {
-			return res, fmt.Errorf("restore refused, nothing was written: %w", err)
-		}
-		now := store.StampOf(cur, true, nil)
-		if now.SameContent(f.Before) {
+		if r.done {
 			continue // already back
 		}
-		p := put{abs: abs, now: cur, mode: f.Mode, mtime: f.ModTime, curMtime: st.ModTime(), secrets: len(f.Edits), relativeFor: f.File}
-		head := cur
-		if !now.SameContent(f.After) {
-			// Appended to since the scrub: the head must be the scrub's.
-			if int64(len(cur)) <= f.After.Size || !store.StampOf(cur[:f.After.Size], true, nil).SameContent(f.After) {
-				return res, &store.ConflictError{Path: abs, Read: f.After, Now: now, During: "restore of scrub " + id}
-			}
-			head = cur[:f.After.Size]
-			p.appended = int64(len(cur)) - f.After.Size
-			p.mtime = st.ModTime()
-		}
-		data, err := unscrub(head, f.Edits)
-		if err != nil || !store.StampOf(data, true, nil).SameContent(f.Before) {
-			return res, fmt.Errorf("restore refused, nothing was written: %s: the saved bytes do not rebuild the file as it was", abs)
-		}
-		p.data = append(data, cur[len(head):]...)
-		todo = append(todo, p)
+		todo = append(todo, r)
 	}
-	var done []put
-	for _, p := range todo {
-		if err := store.ReplaceIfUnchangedAs(wfs, p.abs, p.now, p.data, p.mode, p.mtime); err != nil {
-			for _, d := range done {
-				if rerr := store.ReplaceIfUnchangedAs(wfs, d.abs, d.data, d.now, d.mode, d.curMtime); rerr != nil {
-					return res, fmt.Errorf("restore %s: %w; putting %s back as scrubbed failed too (%v): run the restore again", p.abs, err, d.abs, rerr)
+	for k, r := range todo {
+		if err := r.write(wfs, o.Home); err != nil {
+			for _, d := range todo[:k] {
+				if rerr := d.undo(wfs, o.Home); rerr != nil {
+					return res, fmt.Errorf("restore %s: %w; putting %s back as scrubbed failed too (%v): run the restore again", r.abs, err, d.abs, rerr)
 				}
 			}
-			return res, fmt.Errorf("restore %s: %w (nothing was restored; the copy is kept)", p.abs, err)
+			return res, fmt.Errorf("restore %s: %w (nothing was restored; the copy is kept)", r.abs, err)
 		}
-		done = append(done, p)
-		res.Files = append(res.Files, p.relativeFor)
-		res.Secrets += p.secrets
-		if p.appended > 0 {
-			res.Notes = append(res.Notes, fmt.Sprintf("%s: %d bytes appended since the scrub are kept (and its mtime)", p.relativeFor, p.appended))
+		res.Files = append(res.Files, r.f.File)
+		res.Secrets += len(r.f.Edits)
+		if r.appended > 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("%s: %d bytes appended since the scrub are kept (and its mtime)", r.f.File, r.appended))
 		}
 	}
 	dir := filepath.Join(o.Home.Dir, filepath.FromSlash(CopyDir), id)
@@ -175,6 +140,101 @@ func Restore(o ApplyOptions, id string) (Result, error) {
 		res.Notes = append(res.Notes, fmt.Sprintf("the copy %s could not be deleted (%v): memscope secrets --forget %s", dir, err, id))
 	}
 	return res, nil
+}
+
+// restoreFile is one file of a restore, checked: its stamp now, and how
+// to rebuild it.
+type restoreFile struct {
+	f       manifestFile
+	abs, id string
+	// now is the file as checked; done says it is already as it was.
+	now  store.FileStamp
+	done bool
+	// appended counts the bytes Claude Code appended since the scrub,
+	// kept with the file's mtime now (curMtime).
+	appended int64
+	curMtime time.Time
+}
+
+// planRestore checks that a file is as the scrub left it (or that and
+// more lines) and that the saved bytes rebuild it as it was.
+func planRestore(h *model.Home, f manifestFile, id string) (restoreFile, error) {
+	abs := h.Abs(f.File)
+	r := restoreFile{f: f, abs: abs, id: id}
+	st, err := os.Lstat(abs)
+	if err != nil {
+		return r, fmt.Errorf("restore refused, nothing was written: %s: %w", abs, err)
+	}
+	if !st.Mode().IsRegular() {
+		return r, fmt.Errorf("restore refused, nothing was written: %s: %s", abs, model.NotRegularReason(st.Mode()))
+	}
+	cur, err := model.ReadRegularFile(abs, maxScrubBytes)
+	if err != nil {
+		return r, fmt.Errorf("restore refused, nothing was written: %w", err)
+	}
+	r.now, r.curMtime = store.StampOf(cur, true, nil), st.ModTime()
+	if r.now.SameContent(f.Before) {
+		r.done = true
+		return r, nil
+	}
+	if _, err := r.rebuild(cur); err != nil {
+		return r, err
+	}
+	return r, nil
+}
+
+// rebuild returns the file as it was from cur, the file as checked.
+func (r *restoreFile) rebuild(cur []byte) ([]byte, error) {
+	f := r.f
+	head := cur
+	if !store.StampOf(cur, true, nil).SameContent(f.After) {
+		// Appended to since the scrub: the head must be the scrub's.
+		if int64(len(cur)) <= f.After.Size || !store.StampOf(cur[:f.After.Size], true, nil).SameContent(f.After) {
+			return nil, &store.ConflictError{Path: r.abs, Read: f.After, Now: store.StampOf(cur, true, nil), During: "restore of scrub " + r.id}
+		}
+		head = cur[:f.After.Size]
+		r.appended = int64(len(cur)) - f.After.Size
+	}
+	data, err := unscrub(head, f.Edits)
+	if err != nil || !store.StampOf(data, true, nil).SameContent(f.Before) {
+		return nil, fmt.Errorf("restore refused, nothing was written: %s: the saved bytes do not rebuild the file as it was", r.abs)
+	}
+	return append(data, cur[len(head):]...), nil
+}
+
+// write reads the file again (it must be as checked) and puts it back as
+// it was: its mtime too, unless lines were appended since the scrub.
+func (r restoreFile) write(wfs model.WriteFS, h *model.Home) error {
+	cur, err := model.ReadRegularFile(r.abs, maxScrubBytes)
+	if err != nil {
+		return err
+	}
+	if now := store.StampOf(cur, true, nil); !now.SameContent(r.now) {
+		return &store.ConflictError{Path: r.abs, Read: r.now, Now: now, During: "restore"}
+	}
+	data, err := r.rebuild(cur)
+	if err != nil {
+		return err
+	}
+	mtime := r.f.ModTime
+	if r.appended > 0 {
+		mtime = r.curMtime
+	}
+	return store.ReplaceIfUnchangedAs(wfs, r.abs, cur, data, r.f.Mode, mtime)
+}
+
+// undo puts a restored file back as the scrub left it (a later file of
+// the restore failed).
+func (r restoreFile) undo(wfs model.WriteFS, h *model.Home) error {
+	cur, err := model.ReadRegularFile(r.abs, maxScrubBytes)
+	if err != nil {
+		return err
+	}
+	var edits []Edit
+	for _, e := range r.f.Edits {
+		edits = append(edits, Edit{Offset: e.Offset, Length: len(e.Bytes), Marker: e.Marker})
+	}
+	return store.ReplaceIfUnchangedAs(wfs, r.abs, cur, applyEdits(cur, edits), r.f.Mode, r.curMtime)
 }
 
 // unscrub puts the saved bytes back where the markers are.
