@@ -31,6 +31,7 @@ import (
 	"github.com/memscope/memscope/views/replay"
 	"github.com/memscope/memscope/views/retention"
 	reviewpane "github.com/memscope/memscope/views/review"
+	"github.com/memscope/memscope/views/security"
 )
 
 // Options configure the app.
@@ -123,6 +124,7 @@ type Model struct {
 	// loads.
 	reviewPane reviewpane.Model
 	reviewGen  int
+	security   security.Model
 
 	// lv feeds the Live pane (live.go); follow is the Replay pane's open
 	// session, followed as it is written, and followGen numbers the
@@ -189,7 +191,7 @@ func New(opts Options) Model {
 		styles:     st,
 		help:       help.New(),
 		loading:    map[string]bool{"home": true, "history": true},
-		stale:      map[int]bool{paneRetention: true, paneFiles: true},
+		stale:      map[int]bool{paneRetention: true, paneFiles: true, paneSecurity: true},
 		md:         markdown.NewRenderer(),
 		loadsCache: engineloads.NewCache(),
 		projects:   projects.New(km, st),
@@ -204,6 +206,7 @@ func New(opts Options) Model {
 		files:      files.New(km, st),
 		livePane:   livepane.New(km, st),
 		reviewPane: reviewpane.New(km, st),
+		security:   security.New(km, st),
 		lv:         &liveState{pending: map[string]bool{}, relist: true},
 	}
 	m.lv.tracker = m.newTracker()
