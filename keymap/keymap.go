@@ -63,6 +63,13 @@ type KeyMap struct {
 
 	// Live pane: replay the selected session's last compaction.
 	LiveCompaction key.Binding
+
+	// The detail beside or under a list (a diff, a file's text): scroll
+	// it without moving the list, and zoom it to the whole pane (where
+	// the list keys then scroll it).
+	DetailDown key.Binding
+	DetailUp   key.Binding
+	Zoom       key.Binding
 }
 
 // PaneNames are the panes in focus-ring order; the keys 1–9, 0 and L
@@ -129,6 +136,10 @@ func Default() KeyMap {
 		ExportHTML: key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "export as HTML")),
 
 		LiveCompaction: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "replay the last compaction")),
+
+		DetailDown: key.NewBinding(key.WithKeys("J", "shift+down"), key.WithHelp("J", "scroll detail down")),
+		DetailUp:   key.NewBinding(key.WithKeys("K", "shift+up"), key.WithHelp("K", "scroll detail up")),
+		Zoom:       key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "zoom detail")),
 	}
 	for i, name := range PaneNames {
 		k := PaneKey(i)

@@ -18,6 +18,7 @@ import (
 	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
@@ -35,6 +36,7 @@ type Model struct {
 	keys     keymap.KeyMap
 	styles   style.Styles
 	list     list.Model[Row]
+	det      detail.Model
 	report   *lint.Report
 	plan     *store.Plan
 	selected map[string]bool
@@ -48,7 +50,7 @@ type Model struct {
 
 // New returns an empty Health pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: keys, styles: st, selected: map[string]bool{}}
+	m := Model{keys: keys, styles: st, selected: map[string]bool{}, det: detail.New(keys, st)}
 	m.list = list.New(keys, st, func(r Row) string {
 		if r.Finding != nil {
 			return string(r.Finding.Kind) + " " + r.Finding.Path + " " + r.Finding.Message
@@ -114,6 +116,7 @@ func (m Model) Selected() []string {
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.list.SetStyles(st)
+	m.det.SetStyles(st)
 }
 
 func (m Model) listHeight() int { return max(m.height/2-1, 3) }
@@ -135,6 +138,9 @@ func (m Model) Filtering() bool { return m.list.Filtering() || m.confirm }
 
 // ClickRow moves the cursor to the clicked row.
 func (m *Model) ClickRow(y int) tea.Cmd {
+	if m.det.Zoomed() {
+		return nil
+	}
 	m.list.ClickRow(y - 1)
 	return nil
 }
@@ -144,11 +150,17 @@ func (m Model) Help() []key.Binding {
 	if m.confirm {
 		return []key.Binding{m.keys.Confirm, m.keys.Cancel}
 	}
-	return []key.Binding{m.keys.Toggle, m.keys.Apply, m.keys.Edit}
+	return append([]key.Binding{m.keys.Toggle, m.keys.Apply, m.keys.Edit}, m.det.Help()...)
 }
 
 // Update handles selection, applying and the list.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if (!m.confirm || m.det.Scrolls(msg)) && !m.list.Filtering() && m.report != nil {
+		if d, ok := m.det.Update(msg, m.detailContent(), m.det.Area(m.top(), m.width, m.height)); ok {
+			m.det = d
+			return m, nil
+		}
+	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.confirm {
 		m.confirm = false
 		if key.Matches(k, m.keys.Confirm) {
@@ -240,6 +252,11 @@ func (m Model) View() string {
 		}
 		return m.styles.Dim.Render("checking memory…")
 	}
+	return m.det.Under(m.top(), m.detailContent(), m.width, m.height)
+}
+
+// top is the counts line (or the question) over the list.
+func (m Model) top() string {
 	r := m.report
 	actions := 0
 	if m.plan != nil {
@@ -250,29 +267,30 @@ func (m Model) View() string {
 	if m.confirm {
 		head = m.styles.Warn.Render(fmt.Sprintf("Apply %s? Deletions go to the trash; u undoes it all. y/n", text.Count(len(m.applyIDs()), "prune action", "")))
 	}
-	var b strings.Builder
-	b.WriteString(text.Truncate(head, m.width))
-	b.WriteByte('\n')
-	return m.styles.Divided(m.width, b.String()+m.list.View(m.renderRow), m.detail())
+	return text.Truncate(head, m.width) + "\n" + m.list.View(m.renderRow)
 }
 
-func (m Model) detail() string {
+// detailContent is the selected row in full: an action's whole diff, a
+// finding's message and the files it relates.
+func (m Model) detailContent() detail.Content {
 	r, ok := m.list.Selected()
 	if !ok {
-		return ""
+		return detail.Content{}
 	}
-	rows := max(m.height-m.listHeight()-3, 1)
 	var lines []string
+	var id string
 	if a := r.Action; a != nil {
+		id = "action " + a.ID
 		lines = append(lines, m.styles.Bold.Render(text.Truncate(model.SanitizeLine(a.ID+": "+a.Summary), m.width)))
 		if a.Diff == "" {
 			lines = append(lines, m.styles.Dim.Render(text.Truncate("no diff shown for actions past the first "+strconv.Itoa(store.PruneDiffActions)+": memscope prune --dry-run --only "+model.SanitizeLine(a.ID), m.width)))
 		}
 		for _, l := range strings.Split(model.SanitizeForTerminal(a.Diff), "\n") {
-			lines = append(lines, m.diffLine(text.Truncate(l, m.width)))
+			lines = append(lines, m.diffLine(text.Truncate(text.ExpandTabs(l), m.width)))
 		}
 	} else {
 		f := r.Finding
+		id = fmt.Sprintf("finding %s %s %d %s", f.Kind, f.Path, f.Line, f.Message)
 		lines = append(lines, m.styles.Bold.Render(text.Truncate(fmt.Sprintf("%s %s", f.Kind, f.Path), m.width)))
 		for _, l := range strings.Split(text.Wrap(model.SanitizeForTerminal(f.Message), m.width), "\n") {
 			lines = append(lines, l)
@@ -283,7 +301,7 @@ func (m Model) detail() string {
 			lines = append(lines, m.styles.Dim.Render(text.Truncate("  · "+model.SanitizeForTerminal(x), m.width)))
 		}
 	}
-	return m.styles.Clip(lines, rows)
+	return detail.Content{ID: id, Lines: lines}
 }
 
 func (m Model) diffLine(l string) string { return m.styles.DiffLine(l) }

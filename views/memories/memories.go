@@ -19,6 +19,7 @@ import (
 	"github.com/memscope/memscope/engine/memrows"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
@@ -54,6 +55,7 @@ type Model struct {
 	keys     keymap.KeyMap
 	styles   style.Styles
 	list     list.Model[Row]
+	det      detail.Model
 	width    int
 	height   int
 	mode     mode
@@ -67,7 +69,7 @@ type Model struct {
 
 // New returns an empty Memories pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: keys, styles: st, name: style.Input("", "name (a-z, 0-9, -)"), desc: style.Input("", "one-line description")}
+	m := Model{keys: keys, styles: st, det: detail.New(keys, st), name: style.Input("", "name (a-z, 0-9, -)"), desc: style.Input("", "one-line description")}
 	m.list = list.New(keys, st, rowText)
 	m.list.Empty = "reading the memory folder…"
 	return m
@@ -107,6 +109,7 @@ func (m *Model) SetReadOnly(ro bool) { m.readOnly = ro }
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.list.SetStyles(st)
+	m.det.SetStyles(st)
 }
 
 // listWidth is the list's share of the width; the body takes the rest.
@@ -149,6 +152,9 @@ func (m Model) Filtering() bool { return m.list.Filtering() || m.mode != modeBro
 
 // ClickRow moves the cursor to the clicked row.
 func (m *Model) ClickRow(y int) tea.Cmd {
+	if m.det.Zoomed() {
+		return nil
+	}
 	m.list.ClickRow(y - 1)
 	return nil
 }
@@ -163,9 +169,9 @@ func (m Model) Help() []key.Binding {
 	}
 	export := key.NewBinding(key.WithKeys(m.keys.Export.Keys()...), key.WithHelp(m.keys.Export.Help().Key, "export memory as Markdown"))
 	if m.readOnly {
-		return []key.Binding{export}
+		return append([]key.Binding{export}, m.det.Help()...)
 	}
-	return []key.Binding{m.keys.Edit, m.keys.New, m.keys.Retype, m.keys.Rename, m.keys.Delete, export}
+	return append([]key.Binding{m.keys.Edit, m.keys.New, m.keys.Retype, m.keys.Rename, m.keys.Delete, export}, m.det.Help()...)
 }
 
 // Selected returns the row under the cursor.
@@ -177,6 +183,12 @@ func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.mode != modeBrowse {
 		return m.updateForm(k)
+	}
+	if !m.list.Filtering() {
+		if d, ok := m.det.Update(msg, m.detailContent(), m.detailArea()); ok {
+			m.det = d
+			return m, nil
+		}
 	}
 	var cmd tea.Cmd
 	var handled bool
@@ -357,20 +369,32 @@ func (m Model) renderRow(r Row, selected bool, width int) string {
 
 // View draws the list and the selected file beside (or under) it.
 func (m Model) View() string {
-	var legend string
-	if m.mode == modeBrowse {
-		legend = m.styles.Dim.Render(text.Truncate(fmt.Sprintf("%s · ● indexed ◐ indexed but cut off · not indexed", m.list.Position()), m.listWidth()))
-	} else {
+	left := m.top()
+	if m.width < 90 || m.det.Zoomed() {
+		return m.det.Under(left, m.detailContent(), m.width, m.height)
+	}
+	a := m.detailArea()
+	left = lipgloss.NewStyle().Width(m.listWidth()).Height(m.height).MaxHeight(m.height).Render(left)
+	sep := m.styles.Dim.Render(strings.TrimRight(strings.Repeat("│\n", max(m.height, 1)), "\n"))
+	return lipgloss.JoinHorizontal(lipgloss.Top, left, sep, m.det.View(m.detailContent(), a.W, a.H))
+}
+
+// top is the legend (or the form) over the list, as View draws it.
+func (m Model) top() string {
+	legend := m.styles.Dim.Render(text.Truncate(fmt.Sprintf("%s · ● indexed ◐ indexed but cut off · not indexed", m.list.Position()), m.listWidth()))
+	if m.mode != modeBrowse {
 		legend = m.formView()
 	}
-	left := legend + "\n" + m.list.View(m.renderRow)
-	right := m.detail()
-	if m.width < 90 {
-		return m.styles.Divided(m.width, left, right)
+	return legend + "\n" + m.list.View(m.renderRow)
+}
+
+// detailArea is where the selected file's text is: beside the list from
+// 90 columns, else under it; the whole pane when zoomed.
+func (m Model) detailArea() detail.Area {
+	if m.width < 90 || m.det.Zoomed() {
+		return m.det.Area(m.top(), m.width, m.height)
 	}
-	left = lipgloss.NewStyle().Width(m.listWidth()).Render(left)
-	sep := m.styles.Dim.Render(strings.TrimRight(strings.Repeat("│\n", max(m.height, 1)), "\n"))
-	return lipgloss.JoinHorizontal(lipgloss.Top, left, sep, right)
+	return detail.Area{X: m.listWidth() + 1, W: m.BodyWidth(), H: m.height}
 }
 
 func (m Model) formView() string {
@@ -400,10 +424,12 @@ func (m Model) formView() string {
 	return ""
 }
 
-func (m Model) detail() string {
+// detailContent is the selected file: its name, description, what it
+// is, and its whole body.
+func (m Model) detailContent() detail.Content {
 	r, ok := m.list.Selected()
 	if !ok {
-		return ""
+		return detail.Content{}
 	}
 	f := r.File
 	w := m.BodyWidth()
@@ -412,7 +438,7 @@ func (m Model) detail() string {
 	if f.Description != "" {
 		lines = append(lines, text.Truncate(model.SanitizeForTerminal(f.Description), w))
 	}
-	meta := fmt.Sprintf("%s · %s · %d bytes · %d days old (%s)", f.Path, f.Type, f.Size, r.AgeDays, r.Clock)
+	meta := fmt.Sprintf("%s · %s · %s · %s old (%s)", f.Path, f.Type, text.Count(int(f.Size), "byte", ""), text.Count(r.AgeDays, "day", ""), r.Clock)
 	lines = append(lines, m.styles.Dim.Render(text.Truncate(meta, w)))
 	if f.Invalid && f.Problem != nil {
 		lines = append(lines, m.styles.Error.Render(text.Truncate("invalid: "+f.Problem.Error(), w)))
@@ -422,14 +448,7 @@ func (m Model) detail() string {
 	}
 	lines = append(lines, "")
 	lines = append(lines, strings.Split(r.Body, "\n")...)
-	h := m.height
-	if m.width < 90 {
-		h = m.height - m.height/2 - 1
-	}
-	if len(lines) > h {
-		lines = lines[:max(h, 1)]
-	}
-	return strings.Join(lines, "\n")
+	return detail.Content{ID: r.AbsPath, Lines: lines}
 }
 
 // Legend explains the pane's marks and badges. The age thresholds depend

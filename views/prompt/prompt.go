@@ -11,11 +11,11 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	enginepreview "github.com/memscope/memscope/engine/preview"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
@@ -33,6 +33,7 @@ type Model struct {
 	keys     keymap.KeyMap
 	styles   style.Styles
 	list     list.Model[Row]
+	det      detail.Model
 	preview  *enginepreview.Preview
 	query    textinput.Model
 	querying bool
@@ -45,7 +46,7 @@ type Model struct {
 
 // New returns an empty Prompt pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: keys, styles: st, query: style.Input("recall query: ", "type what you would ask Claude (more than one word)"), loading: true}
+	m := Model{keys: keys, styles: st, query: style.Input("recall query: ", "type what you would ask Claude (more than one word)"), loading: true, det: detail.New(keys, st)}
 	m.list = list.New(keys, st, func(r Row) string {
 		if r.Layer != nil {
 			return r.Layer.Path + " " + string(r.Layer.Kind) + " " + string(r.Layer.Status)
@@ -93,6 +94,7 @@ func (m Model) Query() string { return strings.TrimSpace(m.query.Value()) }
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.list.SetStyles(st)
+	m.det.SetStyles(st)
 }
 
 func (m Model) listHeight() int { return max(m.height/2-2, 3) }
@@ -115,6 +117,9 @@ func (m Model) Filtering() bool { return m.querying || m.list.Filtering() }
 
 // ClickRow moves the cursor to the clicked row.
 func (m *Model) ClickRow(y int) tea.Cmd {
+	if m.det.Zoomed() {
+		return nil
+	}
 	m.list.ClickRow(y - 3)
 	return nil
 }
@@ -124,7 +129,7 @@ func (m Model) Help() []key.Binding {
 	if m.querying {
 		return []key.Binding{m.keys.Open, m.keys.Back}
 	}
-	return []key.Binding{m.keys.Query, m.keys.Edit}
+	return append([]key.Binding{m.keys.Query, m.keys.Edit}, m.det.Help()...)
 }
 
 // Update handles the list and the query line.
@@ -145,6 +150,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.query, cmd = m.query.Update(k)
 		return m, cmd
+	}
+	if !m.list.Filtering() && m.preview != nil {
+		if d, ok := m.det.Update(msg, m.detailContent(), m.det.Area(m.top(), m.width, m.height)); ok {
+			m.det = d
+			return m, nil
+		}
 	}
 	var cmd tea.Cmd
 	var handled bool
@@ -220,13 +231,18 @@ func (m Model) renderRow(r Row, selected bool, width int) string {
 
 // View draws the totals, the query, the layers and the selected layer.
 func (m Model) View() string {
-	var b strings.Builder
 	if m.preview == nil {
 		if m.unavailable != "" {
 			return m.styles.Dim.Render(text.Wrap(m.unavailable, max(m.width, 20)))
 		}
 		return m.styles.Dim.Render("building the preview…")
 	}
+	return m.det.Under(m.top(), m.detailContent(), m.width, m.height)
+}
+
+// top is the totals, the query line and the layer list.
+func (m Model) top() string {
+	var b strings.Builder
 	p := m.preview
 	head := fmt.Sprintf("next session: %d layers, %d chars ≈ %d tokens · memory %s", len(p.Layers), p.Totals.Chars, p.Totals.Tokens, p.MemoryDir)
 	if m.loading {
@@ -245,7 +261,7 @@ func (m Model) View() string {
 	b.WriteByte('\n')
 	b.WriteString(m.styles.Header.Render(text.Truncate(fmt.Sprintf("%-15s %6s %s %-14s %s", "KIND", "TOKENS", strings.Repeat(" ", max(min(m.width/5, 20), 4)), "STATUS", "SOURCE"), m.width)))
 	b.WriteByte('\n')
-	return m.styles.Divided(m.width, b.String()+m.list.View(m.renderRow), m.detail())
+	return b.String() + m.list.View(m.renderRow)
 }
 
 // recalled finds the recall entry of a recalled-memory layer.
@@ -261,13 +277,14 @@ func (m Model) recalled(path string) *enginepreview.RecalledFile {
 	return nil
 }
 
-func (m Model) detail() string {
+// detailContent is the selected layer's text in full, under what it is.
+func (m Model) detailContent() detail.Content {
 	r, ok := m.list.Selected()
 	if !ok {
-		return ""
+		return detail.Content{}
 	}
-	rows := max(m.height-m.listHeight()-5, 1)
 	var lines []string
+	var id string
 	var body string
 	if l := r.Layer; l != nil {
 		meta := fmt.Sprintf("%s · %s · %d chars", l.Kind, l.Status, l.Chars)
@@ -284,19 +301,19 @@ func (m Model) detail() string {
 		if l.Reason != "" {
 			lines = append(lines, m.styles.Warn.Render(text.Truncate(model.SanitizeForTerminal(l.Reason), m.width)))
 		}
-		body = l.Text
+		body, id = l.Text, "layer "+l.Path+" "+string(l.Kind)
 	} else {
 		f := r.Recalled
-		lines = append(lines, m.styles.Dim.Render(text.Truncate(fmt.Sprintf("%s · %d days old · %s", f.Path, f.AgeDays, f.Why), m.width)))
+		lines = append(lines, m.styles.Dim.Render(text.Truncate(fmt.Sprintf("%s · %s old · %s", f.Path, text.Count(f.AgeDays, "day", ""), f.Why), m.width)))
 		if f.Skipped != "" {
 			lines = append(lines, m.styles.Warn.Render(text.Truncate(f.Skipped, m.width)))
 		}
-		body = f.Text
+		body, id = f.Text, "recalled "+f.Path
 	}
 	for _, l := range strings.Split(model.SanitizeForTerminal(body), "\n") {
-		lines = append(lines, text.Truncate(l, m.width))
+		lines = append(lines, text.Truncate(text.ExpandTabs(l), m.width))
 	}
-	return lipgloss.NewStyle().MaxWidth(m.width).Render(m.styles.Clip(lines, rows))
+	return detail.Content{ID: id, Lines: lines}
 }
 
 // Legend explains the pane's statuses.

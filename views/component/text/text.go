@@ -86,6 +86,34 @@ func OneLine(s string) string {
 	return strings.NewReplacer("\r\n", " ⏎ ", "\n", " ⏎ ", "\r", " ", "\t", " ").Replace(s)
 }
 
+// TabWidth is how many cells apart the tab stops are when a detail
+// expands tabs (ExpandTabs): four, as most editors show code, and narrow
+// enough for a diff at 80 columns.
+const TabWidth = 4
+
+// ExpandTabs replaces each tab in a line with the spaces up to the next
+// tab stop (every TabWidth cells from the line's start), so indented code
+// keeps its shape; a terminal would draw a raw tab as it likes, and a
+// cut to the width would count it as one cell.
+func ExpandTabs(s string) string {
+	if !strings.Contains(s, "\t") {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for _, part := range strings.SplitAfter(s, "\t") {
+		seg, tab := strings.CutSuffix(part, "\t")
+		b.WriteString(seg)
+		col += lipgloss.Width(seg)
+		if tab {
+			n := TabWidth - col%TabWidth
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+		}
+	}
+	return b.String()
+}
+
 // Wrap breaks s at spaces into lines of at most w cells, keeping its
 // line breaks. A word longer than w stays whole on its own line.
 func Wrap(s string, w int) string {
