@@ -71,3 +71,20 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+// Tabs become the spaces to the next stop, counted in cells from the
+// line's start (wide runes included), so indentation keeps its shape.
+func TestExpandTabs(t *testing.T) {
+	for in, want := range map[string]string{
+		"\tx":       "    x",
+		"+\tx":      "+   x",
+		"ab\t\tc":   "ab      c",
+		"日本\tx":     "日本    x",
+		"no tabs":   "no tabs",
+		"abcd\tefg": "abcd    efg",
+	} {
+		if got := ExpandTabs(in); got != want {
+			t.Errorf("ExpandTabs(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
