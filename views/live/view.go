@@ -9,6 +9,7 @@ import (
 
 	englive "github.com/memscope/memscope/engine/live"
 	"github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/text"
 )
@@ -41,7 +42,7 @@ func (v *view) renderRow(r Row, selected bool, width int) string {
 			proc += " " + model.SanitizeLine(string(r.Run.Status))
 		}
 	}
-	ctx, level, next, active := "—", "no turn yet", "", text.Ago(v.now, r.Run.LastWrite)
+	ctx, level, next, active := "—", "no turn yet", "", format.Ago(v.now, r.Run.LastWrite)
 	mark := "  "
 	if st := r.Status; st != nil {
 		if st.ContextKnown {
@@ -52,7 +53,7 @@ func (v *view) renderRow(r Row, selected bool, width int) string {
 		}
 		next = forecastShort(st.Forecast)
 		if !st.LastActivity.IsZero() {
-			active = text.Ago(v.now, st.LastActivity)
+			active = format.Ago(v.now, st.LastActivity)
 		}
 		if c, ok := lastCompaction(st); ok && v.now.Sub(c.Time) < recent {
 			mark = "⟲ "
@@ -195,7 +196,7 @@ func (m Model) detail(r Row) []string {
 		if c.Kind != "compact" {
 			kind = "microcompacted"
 		}
-		line := fmt.Sprintf("⟲ %s %s at line %d (%s, %s → %s tokens) · c replays it", kind, text.Ago(m.v.now, c.Time), c.Line,
+		line := fmt.Sprintf("⟲ %s %s at line %d (%s, %s → %s tokens) · c replays it", kind, format.Ago(m.v.now, c.Time), c.Line,
 			orDash(model.SanitizeLine(string(c.Trigger))), tokens(c.PreTokens), tokens(c.PostTokens))
 		line = text.Truncate(line, w)
 		if m.v.now.Sub(c.Time) < recent {
@@ -296,7 +297,7 @@ func (m Model) memoryLines(r Row) []string {
 			p += fmt.Sprintf(" ×%d", wr.Count)
 		}
 		if !wr.Time.IsZero() {
-			p += ", " + text.Ago(m.v.now, wr.Time)
+			p += ", " + format.Ago(m.v.now, wr.Time)
 		}
 		if wr.Failed {
 			p += ", failed"

@@ -434,7 +434,11 @@ func (m Model) detailContent() detail.Content {
 	f := r.File
 	w := m.BodyWidth()
 	var lines []string
-	lines = append(lines, m.styles.Bold.Render(text.Truncate(model.SanitizeForTerminal(f.Name), w)))
+	name := f.Name
+	if name == "" {
+		name = f.Path + " (no name)"
+	}
+	lines = append(lines, m.styles.Bold.Render(text.Truncate(model.SanitizeForTerminal(name), w)))
 	if f.Description != "" {
 		lines = append(lines, text.Truncate(model.SanitizeForTerminal(f.Description), w))
 	}

@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/detail"
@@ -196,7 +197,7 @@ func (m Model) renderRow(r Row, selected bool, width int) string {
 	}
 	size, age := "—", "—"
 	if r.Status != model.PasteMissing {
-		size, age = text.Bytes(r.Size), text.Ago(m.now, r.ModTime)
+		size, age = text.Bytes(r.Size), format.Ago(m.now, r.ModTime)
 	}
 	return fmt.Sprintf("%-20s %8s %9s %5d  %s%s", model.SanitizeLine(string(r.Hash)), size, age, r.Refs, badge, src)
 }

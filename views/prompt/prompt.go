@@ -11,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	enginepreview "github.com/memscope/memscope/engine/preview"
 	"github.com/memscope/memscope/keymap"
@@ -244,10 +245,12 @@ func (m Model) View() string {
 func (m Model) top() string {
 	var b strings.Builder
 	p := m.preview
-	head := fmt.Sprintf("next session: %d layers, %d chars ≈ %d tokens · memory %s", len(p.Layers), p.Totals.Chars, p.Totals.Tokens, p.MemoryDir)
+	head := fmt.Sprintf("next session: %d layers, %d chars ≈ %d tokens · memory ", len(p.Layers), p.Totals.Chars, p.Totals.Tokens)
 	if m.loading {
 		head = "updating… " + head
 	}
+	// The folder's end names the project; its start is the home.
+	head += text.TruncateLeft(model.SanitizeLine(p.MemoryDir), max(m.width-lipgloss.Width(head), 12))
 	b.WriteString(m.styles.Dim.Render(text.Truncate(head, m.width)))
 	b.WriteByte('\n')
 	switch {

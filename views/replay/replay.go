@@ -19,6 +19,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/engine/compact"
+	"github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/engine/timeline"
 	ctxwindow "github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/keymap"
@@ -36,7 +37,12 @@ type Session struct {
 	Micro      int
 	First      time.Time
 	Last       time.Time
-	Title      string
+	// Title is the session's name (custom title, AI title, else its
+	// first prompt); empty when it has none of them.
+	Title sessions.Title
+	// Active is when the transcript was last active (the clock the
+	// Projects pane's ACTIVE column uses too).
+	Active sessions.Active
 }
 
 // Mode is what the pane shows and what its keys do.
@@ -123,7 +129,7 @@ var windows = []struct {
 // New returns an empty Replay pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
 	m := Model{keys: keys, styles: st, stateFor: -1}
-	m.sessions = list.New(keys, st, func(s Session) string { return s.File.SessionID + " " + s.Title })
+	m.sessions = list.New(keys, st, func(s Session) string { return s.File.SessionID + " " + s.Title.Text })
 	m.sessions.Empty = "loading sessions…"
 	m.steps = list.New(keys, st, func(s timeline.Step) string { return string(s.Kind) })
 	m.steps.Empty = "this session has no turns"

@@ -8,22 +8,27 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/memscope/memscope/engine/compact"
+	"github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/engine/timeline"
 	ctxwindow "github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/text"
 )
 
 func (m Model) renderSession(s Session, selected bool, width int) string {
-	title := s.Title
+	title := model.SanitizeForTerminal(s.Title.Text)
+	if s.Title.Source == sessions.TitlePrompt {
+		title = "“" + title + "”"
+	}
 	if title == "" {
-		title = s.File.SessionID
+		title = m.styles.Dim.Render(format.ShortID(s.File.SessionID) + " (no title, no prompt)")
 	}
 	if s.File.Kind != model.TranscriptMain {
 		title = "[" + string(s.File.Kind) + "] " + title
 	}
-	info := fmt.Sprintf("%8s %6d rec %3d compact %3d micro  %9s  ", text.Bytes(s.File.Size), s.Records, s.Boundaries, s.Micro, text.Ago(m.now, s.Last))
-	return info + text.Truncate(model.SanitizeForTerminal(title), max(width-lipgloss.Width(info), 8))
+	info := fmt.Sprintf("%8s %6d rec %3d compact %3d micro  %9s  ", text.Bytes(s.File.Size), s.Records, s.Boundaries, s.Micro, format.Ago(m.now, s.Active.Time))
+	return info + text.Truncate(title, max(width-lipgloss.Width(info), 8))
 }
 
 // tokenBar draws v against the window, marking the autocompact level.
@@ -103,7 +108,7 @@ func (m Model) sessionsView() string {
 		head = "reading " + m.loading + "…"
 	}
 	return m.styles.Dim.Render(text.Truncate(head, m.width)) + "\n" +
-		m.styles.Header.Render(text.Truncate(fmt.Sprintf("%8s %10s %11s %9s  %9s  %s", "SIZE", "RECORDS", "COMPACT", "MICRO", "LAST", "TITLE"), m.width)) + "\n" +
+		m.styles.Header.Render(text.Truncate(fmt.Sprintf("%8s %10s %11s %9s  %9s  %s", "SIZE", "RECORDS", "COMPACT", "MICRO", "ACTIVE", "TITLE"), m.width)) + "\n" +
 		m.sessions.View(m.renderSession)
 }
 

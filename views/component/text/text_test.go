@@ -2,7 +2,6 @@ package text
 
 import (
 	"testing"
-	"time"
 )
 
 func TestBytes(t *testing.T) {
@@ -10,19 +9,6 @@ func TestBytes(t *testing.T) {
 		if got := Bytes(n); got != want {
 			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
 		}
-	}
-}
-
-func TestAgo(t *testing.T) {
-	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	cases := map[time.Duration]string{30 * time.Second: "now", 5 * time.Minute: "5m ago", 3 * time.Hour: "3h ago", 47 * time.Hour: "47h ago", 72 * time.Hour: "3d ago"}
-	for d, want := range cases {
-		if got := Ago(now, now.Add(-d)); got != want {
-			t.Errorf("Ago(-%v) = %q, want %q", d, got, want)
-		}
-	}
-	if Ago(now, time.Time{}) != "—" {
-		t.Error("zero time should be —")
 	}
 }
 

@@ -1,0 +1,162 @@
+package ui
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/memscope/memscope/engine/inventory"
+	enginesessions "github.com/memscope/memscope/engine/sessions"
+	"github.com/memscope/memscope/internal/testroot"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/msgs"
+)
+
+// writableRootLen is the length of the folder a writable test home is
+// copied under: the test's temporary folder padded with x's, so a path
+// cut for display cuts the same on every machine.
+const writableRootLen = 100
+
+// writableHome copies testdata/home to a folder of the test on disk,
+// every file and folder dated a day before testNow (ages in goldens do
+// not depend on the checkout), and returns it with a pattern matching
+// the folder it is in (for "$ROOT" in goldens).
+func writableHome(t testing.TB) (*model.Home, *regexp.Regexp) {
+	t.Helper()
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pad := writableRootLen - len(tmp) - 1
+	if pad < 1 {
+		t.Skipf("the temporary folder %s is too long for the writable goldens (at most %d characters)", tmp, writableRootLen-2)
+	}
+	dir := filepath.Join(tmp, strings.Repeat("x", pad), "home")
+	if err := os.CopyFS(dir, os.DirFS("../testdata/home")); err != nil {
+		t.Fatal(err)
+	}
+	mt := testNow.Add(-26 * time.Hour)
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil {
+			os.Chtimes(p, mt, mt)
+		}
+		return nil
+	})
+	return &model.Home{Dir: dir, FS: os.DirFS(dir), Source: model.HomeFromFlag}, regexp.MustCompile(regexp.QuoteMeta(tmp) + "/x+")
+}
+
+// writableModel is the app on a writable copy of testdata/home, on the
+// beta project, sized w×h.
+func writableModel(t testing.TB, w, h int) (Model, *regexp.Regexp) {
+	t.Helper()
+	home, root := writableHome(t)
+	return loadedModel(t, Options{Home: home, Root: testroot.New(t)}, w, h), root
+}
+
+// TestPanesGoldenWritable: every pane at 80×24 and 120×40 on a home
+// memscope can write (no read-only banner; the editing keys offered),
+// its folder shown as $ROOT.
+func TestPanesGoldenWritable(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		for _, p := range []struct {
+			name string
+			keys []string
+		}{
+			{"projects", []string{"1"}},
+			{"index", []string{"2"}},
+			{"memories", []string{"3"}},
+			{"memories_new", []string{"3", "n"}},
+			{"history", []string{"4"}},
+			{"pastes", []string{"5"}},
+			{"replay", []string{"6"}},
+			{"replay_timeline", []string{"6", "G", "enter"}},
+			{"prompt", []string{"7"}},
+			{"health", []string{"8"}},
+			{"retention", []string{"9"}},
+			{"files", []string{"0"}},
+			{"live", []string{"L"}},
+		} {
+			t.Run(fmt.Sprintf("%s_%dx%d", p.name, size.w, size.h), func(t *testing.T) {
+				m, root := writableModel(t, size.w, size.h)
+				m = press(t, m, p.keys...)
+				s := screen(m)
+				if strings.Contains(s, "READ-ONLY") {
+					t.Fatalf("the writable home opened read-only:\n%s", s)
+				}
+				golden.RequireEqual(t, root.ReplaceAllString(s, "$$ROOT"))
+			})
+		}
+	}
+}
+
+// TestCountsAndActivityAgree: the panes that show a project's memory
+// file count and its last activity show one number each: Projects' row,
+// the Memories pane's rows, stat's topic files (summed over projects),
+// and the newest ACTIVE of the project's sessions in Replay.
+func TestCountsAndActivityAgree(t *testing.T) {
+	for _, home := range []string{"testdata", "demo"} {
+		t.Run(home, func(t *testing.T) {
+			var m Model
+			var h *model.Home
+			if home == "demo" {
+				m, _ = demoModel(t, 120, 40)
+				h = m.opts.Home
+			} else {
+				m, _ = writableModel(t, 120, 40)
+				h = m.opts.Home
+			}
+			rows := m.data.projects
+			if len(rows) < 2 {
+				t.Fatalf("%d projects", len(rows))
+			}
+			sum, withMemory := 0, 0
+			for _, r := range rows {
+				m = drainMsg(t, m, msgs.SelectProject{Slug: r.Project.Slug})
+				m = press(t, m, "6") // Replay loads its list when shown
+				if m.data.open != r.Project.Slug {
+					t.Fatalf("%s did not open", r.Project.Slug)
+				}
+				if got := len(m.data.project.rows); got != r.Memory.Files {
+					t.Errorf("%s: Projects says %d memory files, Memories lists %d", r.Project.Slug, r.Memory.Files, got)
+				}
+				var as []enginesessions.Active
+				records := 0
+				for _, s := range m.data.sessions {
+					as = append(as, s.Active)
+					records += s.Records
+				}
+				if got := enginesessions.Newest(as...); got != r.LastActive {
+					t.Errorf("%s: Projects says last active %v, Replay's newest session %v", r.Project.Slug, r.LastActive, got)
+				}
+				if r.LastActive.Clock != enginesessions.ClockRecord && records > 0 {
+					t.Errorf("%s: last active by %q, though its transcripts have timestamps", r.Project.Slug, r.LastActive.Clock)
+				}
+				sum += r.Memory.Files
+				if r.Memory.Files > 0 {
+					withMemory++
+				}
+			}
+			if withMemory == 0 {
+				t.Fatal("no project has memory files: the test compares nothing")
+			}
+			if st := inventory.Stat(inventory.Options{Home: h}); st.MemoryFiles != sum {
+				t.Errorf("stat says %d memory files, the projects %d", st.MemoryFiles, sum)
+			}
+		})
+	}
+}
+
+// drainMsg feeds msg to m and runs what it leads to.
+func drainMsg(t *testing.T, m Model, msg tea.Msg) Model {
+	t.Helper()
+	next, cmd := m.Update(msg)
+	return drain(t, next.(Model), cmd)
+}
