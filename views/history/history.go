@@ -35,7 +35,7 @@ type Model struct {
 	width    int
 	height   int
 	total    int
-	det detail.Model
+	det      detail.Model
 }
 
 // New returns an empty History pane.

@@ -75,7 +75,7 @@ type Model struct {
 	lastDest string
 	width    int
 	height   int
-	det detail.Model
+	det      detail.Model
 }
 
 // New returns an empty Retention pane.
