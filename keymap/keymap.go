@@ -70,6 +70,13 @@ type KeyMap struct {
 	DetailDown key.Binding
 	DetailUp   key.Binding
 	Zoom       key.Binding
+
+	// Forms (the new-memory form): move between fields, and pick among
+	// a field's choices (the memory type) without typing into it.
+	NextField  key.Binding
+	PrevField  key.Binding
+	ChoiceNext key.Binding
+	ChoicePrev key.Binding
 }
 
 // PaneNames are the panes in focus-ring order; the keys 1–9, 0 and L
@@ -140,6 +147,11 @@ func Default() KeyMap {
 		DetailDown: key.NewBinding(key.WithKeys("J", "shift+down"), key.WithHelp("J", "scroll detail down")),
 		DetailUp:   key.NewBinding(key.WithKeys("K", "shift+up"), key.WithHelp("K", "scroll detail up")),
 		Zoom:       key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "zoom detail")),
+
+		NextField:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next field")),
+		PrevField:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous field")),
+		ChoiceNext: key.NewBinding(key.WithKeys("right", "space"), key.WithHelp("→", "next type")),
+		ChoicePrev: key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "previous type")),
 	}
 	for i, name := range PaneNames {
 		k := PaneKey(i)

@@ -26,6 +26,7 @@ var helpModes = []struct {
 	{"index", false, []string{"2"}, "G"},
 	{"memories", false, []string{"3"}, "n"},
 	{"memories form", false, []string{"3", "n"}, "esc"},
+	{"memories form type", false, []string{"3", "n", "tab"}, "→"},
 	{"memories delete", false, []string{"3", "g", "d"}, "y"},
 	{"history", false, []string{"4"}, "space"},
 	{"pastes", false, []string{"5"}, "enter"},

@@ -160,3 +160,57 @@ func drainMsg(t *testing.T, m Model, msg tea.Msg) Model {
 	next, cmd := m.Update(msg)
 	return drain(t, next.(Model), cmd)
 }
+
+// typeText presses the keys that type s.
+func typeText(t *testing.T, m Model, s string) Model {
+	t.Helper()
+	for _, r := range s {
+		k := string(r)
+		if r == ' ' {
+			k = "space"
+		}
+		m = press(t, m, k)
+	}
+	return m
+}
+
+// The new-memory form: letters typed on the type field never change the
+// type (← → do, and the choices are all shown), and the index line it
+// writes is titled with the name as typed, not the file name.
+func TestNewMemoryForm(t *testing.T) {
+	m, _ := writableModel(t, 120, 40)
+	m = press(t, m, "3", "n")
+	m = typeText(t, m, "No DB Mocks")
+	m = press(t, m, "tab")
+	m = typeText(t, m, "hjklqx")
+	if s := screen(m); !strings.Contains(s, "‹user›") || !strings.Contains(s, "feedback") || !strings.Contains(s, "reference") {
+		t.Fatalf("letters changed the type, or the choices are not shown:\n%s", s)
+	}
+	if !strings.Contains(m.status, "← →") {
+		t.Errorf("a letter on the type field says nothing: status %q", m.status)
+	}
+	m = press(t, m, "right")
+	if !strings.Contains(screen(m), "‹feedback›") {
+		t.Fatalf("→ did not choose feedback:\n%s", screen(m))
+	}
+	m = press(t, m, "tab")
+	m = typeText(t, m, "Use the real database")
+	// Every line of the form stays in the list's column beside the text.
+	for _, l := range strings.Split(screen(m), "\n") {
+		if strings.Count(l, "│") > 3 {
+			t.Errorf("a row is split: %q", l)
+		}
+	}
+	if !strings.Contains(screen(m), "› description: Use the real database") {
+		t.Errorf("the form does not show the description with its field marked:\n%s", screen(m))
+	}
+	m = press(t, m, "enter")
+	mem := filepath.Join(m.opts.Home.Dir, "projects", "-tmp-rc-work-beta", "memory")
+	ix, err := os.ReadFile(filepath.Join(mem, "MEMORY.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(ix), "- [No DB Mocks](feedback_no_db_mocks.md) — Use the real database\n") {
+		t.Fatalf("index after create (status %q):\n%s", m.status, ix)
+	}
+}

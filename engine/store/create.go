@@ -14,6 +14,8 @@ import (
 // NewMemory is a memory to create.
 type NewMemory struct {
 	// Name is made safe with SafeMemoryName.
+	// The index entry's link text is the name as given
+	// (memindex.EntryTitle), never the file name.
 	Name string           `json:"name"`
 	Type model.MemoryType `json:"type"`
 	// Description is the one-line hook (line breaks become spaces).
@@ -119,12 +121,12 @@ func (s *Store) Create(m NewMemory, o WriteOptions) (Change, error) {
 		return Change{}, fmt.Errorf("create %s: %w; pick another name", name, err)
 	}
 	if !m.NoIndex {
-		f, _ := model.ParseMemoryFile(rel, data)
 		ix, err := w.readIndex()
 		if err != nil {
 			return Change{}, err
 		}
-		insertIndexLines(ix, indexInsertPoint(ix), []string{entryLineFor(f)})
+		line := memindex.EntryLine(memindex.EntryTitle(m.Name, name), rel, m.Description)
+		insertIndexLines(ix, indexInsertPoint(ix), []string{line})
 		if err := w.putIndex(ix); err != nil {
 			return Change{}, err
 		}

@@ -14,6 +14,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/memrows"
@@ -48,6 +49,14 @@ const (
 	modeConfirmDelete
 )
 
+// The new-memory form's fields, in tab order.
+const (
+	fieldName = iota
+	fieldType
+	fieldDesc
+	formFields
+)
+
 var memoryTypes = []model.MemoryType{model.TypeUser, model.TypeFeedback, model.TypeProject, model.TypeReference}
 
 // Model is the Memories pane.
@@ -69,7 +78,7 @@ type Model struct {
 
 // New returns an empty Memories pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: keys, styles: st, det: detail.New(keys, st), name: style.Input("", "name (a-z, 0-9, -)"), desc: style.Input("", "one-line description")}
+	m := Model{keys: keys, styles: st, det: detail.New(keys, st), name: style.Input("", "e.g. Prefers terse answers (the file is named from it)"), desc: style.Input("", "one-line description")}
 	m.list = list.New(keys, st, rowText)
 	m.list.Empty = "reading the memory folder…"
 	return m
@@ -128,16 +137,23 @@ func (m Model) BodyWidth() int {
 	return m.width - m.listWidth() - 1
 }
 
+// listRows is the list's height under its one-line legend: the pane's
+// height beside the text from 90 columns, else half of it.
+func (m Model) listRows() int {
+	if m.width < 90 {
+		return max(m.height/2-1, 3)
+	}
+	return m.height - 2
+}
+
 // SetSize sets the pane's inner size.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
-	lh := h - 2
-	if w < 90 {
-		lh = max(h/2-1, 3)
-	}
-	m.list.SetSize(m.listWidth(), lh)
-	m.name.SetWidth(max(w-20, 10))
-	m.desc.SetWidth(max(w-20, 10))
+	m.list.SetSize(m.listWidth(), m.listRows())
+	// "› description: " is 15 cells; the inputs take the rest of the
+	// list's width.
+	m.name.SetWidth(max(m.listWidth()-17, 10))
+	m.desc.SetWidth(max(m.listWidth()-17, 10))
 }
 
 // Focus gives the pane the keyboard.
@@ -164,7 +180,14 @@ func (m Model) Help() []key.Binding {
 	switch m.mode {
 	case modeConfirmDelete:
 		return []key.Binding{m.keys.Confirm, m.keys.Cancel}
-	case modeNew, modeRename, modeRetype:
+	case modeNew:
+		create := key.NewBinding(key.WithKeys(m.keys.Open.Keys()...), key.WithHelp(m.keys.Open.Help().Key, "create"))
+		help := []key.Binding{create, m.keys.Back, m.keys.NextField, m.keys.PrevField}
+		if m.field == fieldType {
+			help = append(help, m.keys.ChoicePrev, m.keys.ChoiceNext)
+		}
+		return help
+	case modeRename, modeRetype:
 		return []key.Binding{m.keys.Open, m.keys.Back}
 	}
 	export := key.NewBinding(key.WithKeys(m.keys.Export.Keys()...), key.WithHelp(m.keys.Export.Help().Key, "export memory as Markdown"))
@@ -276,47 +299,61 @@ func (m Model) updateForm(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.name, cmd = m.name.Update(k)
 		return m, cmd
 	case modeNew:
-		switch k.String() {
-		case "tab", "shift+tab":
-			m.field = (m.field + map[bool]int{true: 2, false: 1}[k.String() == "shift+tab"]) % 3
-			m.name.Blur()
-			m.desc.Blur()
-			switch m.field {
-			case 0:
-				return m, m.name.Focus()
-			case 2:
-				return m, m.desc.Focus()
-			}
-			return m, nil
-		case "enter":
-			name, desc := strings.TrimSpace(m.name.Value()), strings.TrimSpace(m.desc.Value())
-			if name == "" || desc == "" {
-				return m, send(msgs.Status{Text: "a memory needs a name and a description", Error: true})
-			}
-			m.mode = modeBrowse
-			m.name.Blur()
-			m.desc.Blur()
-			return m, send(msgs.CreateMemory{Name: name, Type: string(memoryTypes[m.typeIdx]), Description: desc})
-		}
-		var cmd tea.Cmd
-		switch m.field {
-		case 0:
-			m.name, cmd = m.name.Update(k)
-		case 1:
-			switch k.String() {
-			case "left", "h":
-				m.typeIdx = (m.typeIdx + len(memoryTypes) - 1) % len(memoryTypes)
-			case "right", "l", "space":
-				m.typeIdx = (m.typeIdx + 1) % len(memoryTypes)
-			case "1", "2", "3", "4":
-				m.typeIdx = int(k.String()[0] - '1')
-			}
-		case 2:
-			m.desc, cmd = m.desc.Update(k)
-		}
-		return m, cmd
+		return m.updateNew(k)
 	}
 	return m, nil
+}
+
+// updateNew handles a key in the new-memory form: tab and shift+tab move
+// between the fields, enter creates; the type field takes ←/→ (or space,
+// or 1–4) and nothing else, so typing meant for another field never
+// changes the type silently.
+func (m Model) updateNew(k tea.KeyPressMsg) (Model, tea.Cmd) {
+	switch {
+	case key.Matches(k, m.keys.NextField, m.keys.PrevField):
+		step := 1
+		if key.Matches(k, m.keys.PrevField) {
+			step = formFields - 1
+		}
+		m.field = (m.field + step) % formFields
+		m.name.Blur()
+		m.desc.Blur()
+		switch m.field {
+		case fieldName:
+			return m, m.name.Focus()
+		case fieldDesc:
+			return m, m.desc.Focus()
+		}
+		return m, nil
+	case key.Matches(k, m.keys.Open):
+		name, desc := strings.TrimSpace(m.name.Value()), strings.TrimSpace(m.desc.Value())
+		if name == "" || desc == "" {
+			return m, send(msgs.Status{Text: "a memory needs a name and a description", Error: true})
+		}
+		m.mode = modeBrowse
+		m.name.Blur()
+		m.desc.Blur()
+		return m, send(msgs.CreateMemory{Name: name, Type: string(memoryTypes[m.typeIdx]), Description: desc})
+	}
+	var cmd tea.Cmd
+	switch m.field {
+	case fieldName:
+		m.name, cmd = m.name.Update(k)
+	case fieldType:
+		switch {
+		case key.Matches(k, m.keys.ChoicePrev):
+			m.typeIdx = (m.typeIdx + len(memoryTypes) - 1) % len(memoryTypes)
+		case len(k.String()) == 1 && k.String() >= "1" && k.String() <= "4":
+			m.typeIdx = int(k.String()[0] - '1')
+		case key.Matches(k, m.keys.ChoiceNext):
+			m.typeIdx = (m.typeIdx + 1) % len(memoryTypes)
+		default:
+			return m, send(msgs.Status{Text: "the type is chosen with ← →, space or 1–4; tab moves to the description"})
+		}
+	case fieldDesc:
+		m.desc, cmd = m.desc.Update(k)
+	}
+	return m, cmd
 }
 
 // TypeBadge renders a memory type as a short coloured tag.
@@ -382,10 +419,13 @@ func (m Model) View() string {
 // top is the legend (or the form) over the list, as View draws it.
 func (m Model) top() string {
 	legend := m.styles.Dim.Render(text.Truncate(fmt.Sprintf("%s · ● indexed ◐ indexed but cut off · not indexed", m.list.Position()), m.listWidth()))
+	l := m.list
 	if m.mode != modeBrowse {
 		legend = m.formView()
+		// The form's extra lines come out of the list's rows.
+		l.SetSize(m.listWidth(), max(m.listRows()-strings.Count(legend, "\n"), 1))
 	}
-	return legend + "\n" + m.list.View(m.renderRow)
+	return legend + "\n" + l.View(m.renderRow)
 }
 
 // detailArea is where the selected file's text is: beside the list from
@@ -415,13 +455,48 @@ func (m Model) formView() string {
 	case modeRename:
 		return "rename to: " + m.name.View()
 	case modeNew:
-		tp := string(memoryTypes[m.typeIdx])
-		if m.field == 1 {
-			tp = m.styles.Selected.Render("◀ " + tp + " ▶")
-		}
-		return "new memory — name: " + m.name.View() + "\n type: " + tp + "   description: " + m.desc.View() + m.styles.Dim.Render("  (tab, enter)")
+		return strings.Join(m.newFormLines(), "\n")
 	}
 	return ""
+}
+
+// newFormLines is the new-memory form, one field a line, each cut to the
+// list's width (beside the file's text from 90 columns, a longer line
+// would wrap into the list's rows): › marks the field that has the
+// keyboard, ‹ › the chosen type among all four.
+func (m Model) newFormLines() []string {
+	w := m.listWidth()
+	mark := func(f int) string {
+		if m.field == f {
+			return m.styles.Bold.Render("› ")
+		}
+		return "  "
+	}
+	var types []string
+	for i, t := range memoryTypes {
+		s := " " + string(t) + " "
+		if i == m.typeIdx {
+			s = "‹" + string(t) + "›"
+			if m.field == fieldType {
+				s = m.styles.Selected.Render(s)
+			}
+		}
+		types = append(types, s)
+	}
+	hint := "  (← → or 1–4)"
+	if m.field != fieldType {
+		hint = ""
+	}
+	lines := []string{
+		m.styles.Dim.Render(text.Truncate("new memory — tab: next field · enter: create · esc: cancel", w)),
+		mark(fieldName) + "name:        " + m.name.View(),
+		mark(fieldType) + "type:        " + strings.Join(types, " ") + m.styles.Dim.Render(hint),
+		mark(fieldDesc) + "description: " + m.desc.View(),
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "…")
+	}
+	return lines
 }
 
 // detailContent is the selected file: its name, description, what it
