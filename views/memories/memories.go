@@ -78,7 +78,7 @@ type Model struct {
 
 // New returns an empty Memories pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: keys, styles: st, det: detail.New(keys, st), name: style.Input("", "e.g. Prefers terse answers (the file is named from it)"), desc: style.Input("", "one-line description")}
+	m := Model{keys: keys, styles: st, det: detail.New(keys, st), name: style.Input("", "e.g. Prefers terse answers"), desc: style.Input("", "one-line description")}
 	m.list = list.New(keys, st, rowText)
 	m.list.Empty = "reading the memory folder…"
 	return m
