@@ -86,7 +86,7 @@ func (m Model) handleEdit(msg tea.Msg) (Model, tea.Cmd, bool) {
 		t := model.ParseMemoryType(r.Type)
 		var newPath string
 		cmd := m.storeOp(msg, "", func(s *store.Store, o store.WriteOptions) (store.Change, error) {
-			ch, err := s.Create(store.NewMemory{Name: r.Name, Type: t, Description: r.Description, Body: r.Body}, o)
+			ch, err := s.Create(store.NewMemory{Name: r.Name, Title: r.Name, Type: t, Description: r.Description, Body: r.Body}, o)
 			for _, f := range ch.Files {
 				if f.Action == store.FileCreated && filepath.Base(f.Path) != model.MemoryIndexName {
 					newPath = filepath.Join(s.Dir(), filepath.FromSlash(f.Path))

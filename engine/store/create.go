@@ -14,10 +14,13 @@ import (
 // NewMemory is a memory to create.
 type NewMemory struct {
 	// Name is made safe with SafeMemoryName.
-	// The index entry's link text is the name as given
-	// (memindex.EntryTitle), never the file name.
-	Name string           `json:"name"`
-	Type model.MemoryType `json:"type"`
+	Name string `json:"name"`
+	// Title is the index entry's link text (memindex.EntryTitle, from
+	// what the user typed). Empty: Name when it is not already a safe
+	// name ("No DB Mocks"), else the file's base name as the client's
+	// backfill writes it.
+	Title string           `json:"title,omitempty"`
+	Type  model.MemoryType `json:"type"`
 	// Description is the one-line hook (line breaks become spaces).
 	Description string `json:"description"`
 	Body        string `json:"body"`
@@ -125,7 +128,14 @@ func (s *Store) Create(m NewMemory, o WriteOptions) (Change, error) {
 		if err != nil {
 			return Change{}, err
 		}
-		line := memindex.EntryLine(memindex.EntryTitle(m.Name, name), rel, m.Description)
+		title := strings.TrimSuffix(path.Base(rel), ".md")
+		switch {
+		case strings.TrimSpace(m.Title) != "":
+			title = memindex.EntryTitle(m.Title, name)
+		case strings.TrimSpace(m.Name) != name:
+			title = memindex.EntryTitle(m.Name, name)
+		}
+		line := memindex.EntryLine(title, rel, m.Description)
 		insertIndexLines(ix, indexInsertPoint(ix), []string{line})
 		if err := w.putIndex(ix); err != nil {
 			return Change{}, err

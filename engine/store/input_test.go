@@ -25,7 +25,7 @@ func TestCreateInMissingFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := enginetest.ReadTree(t, dir)
-	if got["MEMORY.md"] != "- [Role](user_role.md) — Backend lead\n" || !strings.HasPrefix(got["user_role.md"], "---\nname: role\n") || len(ch.Files) != 2 {
+	if got["MEMORY.md"] != "- [user_role](user_role.md) — Backend lead\n" || !strings.HasPrefix(got["user_role.md"], "---\nname: role\n") || len(ch.Files) != 2 {
 		t.Errorf("tree = %q", got)
 	}
 	if _, err := s.Undo(); err != nil {
