@@ -474,7 +474,7 @@ func (m Model) newFormLines() []string {
 	}
 	var types []string
 	for i, t := range memoryTypes {
-		s := " " + string(t) + " "
+		s := string(t)
 		if i == m.typeIdx {
 			s = "‹" + string(t) + "›"
 			if m.field == fieldType {
