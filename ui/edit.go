@@ -129,8 +129,11 @@ func (m Model) handleEdit(msg tea.Msg) (Model, tea.Cmd, bool) {
 		_, force := msg.(forceRequest)
 		return m, m.saveEditCmd(msg, r, force), true
 	case msgs.Undo:
+		// The newest change, in the memory folder or in a CLAUDE.md or
+		// rule saved from the editor (their journals are in the home).
+		home, w := m.opts.Home.Dir, m.writes()
 		return m, m.storeOp(msg, "", func(s *store.Store, o store.WriteOptions) (store.Change, error) {
-			return s.Undo()
+			return store.UndoNewest(append([]*store.Store{s}, store.OpenDocuments(home, w)...))
 		}), true
 	case opDoneMsg:
 		m.busy = false

@@ -28,7 +28,11 @@ type Entry struct {
 	Time    time.Time `json:"time"`
 	Op      OpKind    `json:"op"`
 	Summary string    `json:"summary"`
-	Files   []File    `json:"files"`
+	// Folder is the folder the files' paths are relative to, for a
+	// document journal (edits of CLAUDE.md and rules: store.OpenDocument);
+	// empty in a memory folder's journal, whose folder it is.
+	Folder string `json:"folder,omitempty"`
+	Files  []File `json:"files"`
 }
 
 // File is one file of a journaled change.

@@ -3,7 +3,6 @@ package store
 import (
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	memjournal "github.com/memscope/memscope/engine/journal"
 )
@@ -13,11 +12,11 @@ import (
 // memory folder that is a symbolic link: writes never go through one (the
 // store refuses them with ErrSymlinkWrite), and neither does the lock.
 func (s *Store) lockJournal() func() {
-	if _, ok := s.fsys.(dirFS); !ok || s.dir == "" {
+	if s.jlock == "" {
 		return func() {}
 	}
-	if fi, err := os.Lstat(s.dir); err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+	if fi, err := os.Lstat(s.dir); !s.doc && (err != nil || fi.Mode()&fs.ModeSymlink != 0) {
 		return func() {}
 	}
-	return memjournal.LockFile(filepath.Join(s.dir, filepath.FromSlash(memjournal.Path)))
+	return memjournal.LockFile(s.jlock)
 }
