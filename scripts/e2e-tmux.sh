@@ -271,6 +271,22 @@ for round in 1 2; do
   if grep -q "user_scratch.md" "$mem/MEMORY.md"; then fail "round $round: the index still links the undone memory"; fi
 done
 
+# Prompt's e on the user's CLAUDE.md: the save is journaled like a
+# memory edit, and u puts back its bytes and mtime.
+claude_md="$work/home/CLAUDE.md"
+claude_sha=$(sha "$claude_md")
+claude_meta=$(meta "$claude_md")
+keys 7
+wait_for "auto-memory"
+keys g e
+wait_file grep -qs "Edited by the e2e test." "$claude_md"
+wait_for "CLAUDE.md — u undoes it"
+keys u
+wait_for "undo: edit CLAUDE.md"
+wait_sha "$claude_md" "$claude_sha"
+[ "$(meta "$claude_md")" = "$claude_meta" ] || fail "CLAUDE.md after undo: $(meta "$claude_md"), want $claude_meta"
+keys 3
+
 # Live reload of memory: Claude Code writes a new memory while memscope is
 # open; the Memories pane shows it without a keypress.
 keys Escape
