@@ -103,7 +103,7 @@ func Default() KeyMap {
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		NextPane:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
 		PrevPane:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev pane")),
-		Undo:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo memory change")),
+		Undo:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo last change")),
 		Reload:    key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "reload")),
 		LastError: key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "last error in full")),
 

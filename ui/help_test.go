@@ -313,7 +313,7 @@ func TestReadmeKeysAgree(t *testing.T) {
 // memory changes elsewhere; the help line and overlay say which.
 func TestUndoSaysWhichHistory(t *testing.T) {
 	m, _ := filehistModel(t, 160, 44)
-	for _, c := range []struct{ pane, want, not string }{{"0", "u undo file restore", "undo memory change"}, {"4", "u undo memory change", "undo file restore"}} {
+	for _, c := range []struct{ pane, want, not string }{{"0", "u undo file restore", "undo last change"}, {"4", "u undo last change", "undo file restore"}} {
 		m = press(t, m, c.pane)
 		line := ansi.Strip(m.helpLine())
 		if !strings.Contains(line, c.want) || strings.Contains(line, c.not) {
