@@ -103,7 +103,7 @@ func TestHealthDiffScrollsAndZooms(t *testing.T) {
 
 // Every detail pane offers the scroll and zoom keys, and z zooms there.
 func TestEveryDetailZooms(t *testing.T) {
-	for _, pane := range []string{"3", "5", "7", "8"} {
+	for _, pane := range []string{"3", "4", "5", "7", "8", "9"} {
 		m, _ := demoModel(t, 80, 24)
 		m = press(t, m, pane)
 		full := helpKeys(m.paneAt(m.focus).Help())

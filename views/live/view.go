@@ -11,6 +11,7 @@ import (
 	"github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/text"
 )
 
@@ -101,19 +102,29 @@ func (m Model) View() string {
 	if !m.loaded {
 		return st.Dim.Render("reading the running sessions…")
 	}
-	top := text.Truncate(m.blockLine(), m.width) + "\n" +
-		st.Header.Render(text.Truncate(fmt.Sprintf(headerFormat, "SESSION", "PROCESS", "CTX", "LEVEL", "COMPACT IN", "ACTIVE", "PROJECT"), m.width)) + "\n" +
-		m.list.View(m.v.renderRow)
+	top := m.top()
 	if len(m.data.Rows) == 0 {
 		return top + "\n\n" + st.Dim.Render(text.Wrap(m.emptyText(), max(m.width, 10)))
 	}
-	rest := max(m.height-m.listRows()-3-boolInt(m.list.Filtering() || m.list.FilterValue() != ""), 1)
+	return m.det.Under(top, m.detailContent(), m.width, m.height)
+}
+
+// top is the block line, the header and the sessions.
+func (m Model) top() string {
+	st := m.v.styles
+	return text.Truncate(m.blockLine(), m.width) + "\n" +
+		st.Header.Render(text.Truncate(fmt.Sprintf(headerFormat, "SESSION", "PROCESS", "CTX", "LEVEL", "COMPACT IN", "ACTIVE", "PROJECT"), m.width)) + "\n" +
+		m.list.View(m.v.renderRow)
+}
+
+// detailContent is the selected session in full.
+func (m Model) detailContent() detail.Content {
 	r, _ := m.list.Selected()
 	lines := m.detail(r)
 	if m.data.Stale > 0 {
-		lines = append(lines, st.Dim.Render(text.Truncate(fmt.Sprintf("%d process file(s) in sessions/ name a process that is gone", m.data.Stale), m.width)))
+		lines = append(lines, m.v.styles.Dim.Render(text.Truncate(fmt.Sprintf("%d process file(s) in sessions/ name a process that is gone", m.data.Stale), m.width)))
 	}
-	return st.Divided(m.width, top, st.Clip(lines, rest))
+	return detail.Content{ID: r.Run.SessionID + " " + r.Run.Transcript, Lines: lines}
 }
 
 func (m Model) emptyText() string {
