@@ -251,25 +251,35 @@ func TestHistoryExpandsPastes(t *testing.T) {
 	}
 }
 
+// goldenSizes and goldenPanes are what the pane goldens take: every pane
+// (and the modes worth seeing) at 80×24 and 120×40, on the read-only home
+// (TestPanesGolden) and on a writable one (TestPanesGoldenWritable).
+var (
+	goldenSizes = []struct{ w, h int }{{80, 24}, {120, 40}}
+	goldenPanes = []struct {
+		name string
+		keys []string
+	}{
+		{"projects", []string{"1"}},
+		{"index", []string{"2"}},
+		{"memories", []string{"3"}},
+		{"memories_new", []string{"3", "n"}},
+		{"history", []string{"4"}},
+		{"pastes", []string{"5"}},
+		{"replay", []string{"6"}},
+		{"replay_timeline", []string{"6", "G", "enter"}},
+		{"prompt", []string{"7"}},
+		{"health", []string{"8"}},
+		{"retention", []string{"9"}},
+		{"retention_step", []string{"9", "G"}},
+		{"files", []string{"0"}},
+		{"live", []string{"L"}},
+	}
+)
+
 func TestPanesGolden(t *testing.T) {
-	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
-		for _, p := range []struct {
-			name string
-			keys []string
-		}{
-			{"projects", []string{"1"}},
-			{"index", []string{"2"}},
-			{"memories", []string{"3"}},
-			{"history", []string{"4"}},
-			{"pastes", []string{"5"}},
-			{"replay", []string{"6"}},
-			{"replay_timeline", []string{"6", "G", "enter"}},
-			{"prompt", []string{"7"}},
-			{"health", []string{"8"}},
-			{"retention", []string{"9"}},
-			{"retention_step", []string{"9", "G"}},
-			{"files", []string{"0"}},
-		} {
+	for _, size := range goldenSizes {
+		for _, p := range goldenPanes {
 			t.Run(p.name+"_"+fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 				m := newTestModel(t, size.w, size.h)
 				m = press(t, m, p.keys...)

@@ -31,15 +31,8 @@ const writableRootLen = 100
 // the folder it is in (for "$ROOT" in goldens).
 func writableHome(t testing.TB) (*model.Home, *regexp.Regexp) {
 	t.Helper()
-	tmp, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	pad := writableRootLen - len(tmp) - 1
-	if pad < 1 {
-		t.Skipf("the temporary folder %s is too long for the writable goldens (at most %d characters)", tmp, writableRootLen-2)
-	}
-	dir := filepath.Join(tmp, strings.Repeat("x", pad), "home")
+	base, root := testroot.Padded(t, writableRootLen)
+	dir := filepath.Join(base, "home")
 	if err := os.CopyFS(dir, os.DirFS("../testdata/home")); err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +43,7 @@ func writableHome(t testing.TB) (*model.Home, *regexp.Regexp) {
 		}
 		return nil
 	})
-	return &model.Home{Dir: dir, FS: os.DirFS(dir), Source: model.HomeFromFlag}, regexp.MustCompile(regexp.QuoteMeta(tmp) + "/x+")
+	return &model.Home{Dir: dir, FS: os.DirFS(dir), Source: model.HomeFromFlag}, root
 }
 
 // writableModel is the app on a writable copy of testdata/home, on the
@@ -65,25 +58,8 @@ func writableModel(t testing.TB, w, h int) (Model, *regexp.Regexp) {
 // memscope can write (no read-only banner; the editing keys offered),
 // its folder shown as $ROOT.
 func TestPanesGoldenWritable(t *testing.T) {
-	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
-		for _, p := range []struct {
-			name string
-			keys []string
-		}{
-			{"projects", []string{"1"}},
-			{"index", []string{"2"}},
-			{"memories", []string{"3"}},
-			{"memories_new", []string{"3", "n"}},
-			{"history", []string{"4"}},
-			{"pastes", []string{"5"}},
-			{"replay", []string{"6"}},
-			{"replay_timeline", []string{"6", "G", "enter"}},
-			{"prompt", []string{"7"}},
-			{"health", []string{"8"}},
-			{"retention", []string{"9"}},
-			{"files", []string{"0"}},
-			{"live", []string{"L"}},
-		} {
+	for _, size := range goldenSizes {
+		for _, p := range goldenPanes {
 			t.Run(fmt.Sprintf("%s_%dx%d", p.name, size.w, size.h), func(t *testing.T) {
 				m, root := writableModel(t, size.w, size.h)
 				m = press(t, m, p.keys...)

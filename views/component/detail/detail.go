@@ -115,18 +115,7 @@ func (m Model) Update(msg tea.Msg, c Content, a Area) (Model, bool) {
 		case !m.zoomed:
 			return m, false
 		// Zoomed, the list is hidden: its keys scroll the detail.
-		case key.Matches(msg, m.keys.Down):
-			m.vp.ScrollDown(1)
-		case key.Matches(msg, m.keys.Up):
-			m.vp.ScrollUp(1)
-		case key.Matches(msg, m.keys.PageDown):
-			m.vp.PageDown()
-		case key.Matches(msg, m.keys.PageUp):
-			m.vp.PageUp()
-		case key.Matches(msg, m.keys.Top):
-			m.vp.GotoTop()
-		case key.Matches(msg, m.keys.Bottom):
-			m.vp.GotoBottom()
+		case ScrollKeys(&m.vp, m.keys, msg):
 		case key.Matches(msg, m.keys.Back):
 			m.zoomed = false
 		case key.Matches(msg, m.keys.Filter):
@@ -153,6 +142,29 @@ func (m Model) Update(msg tea.Msg, c Content, a Area) (Model, bool) {
 		return m, true
 	}
 	return m, false
+}
+
+// ScrollKeys scrolls a document viewport with the list keys (↑/↓ a
+// line, pgup/pgdn a page, g/G to either end) and reports whether k was
+// one of them: a zoomed detail and the Index pane read them the same.
+func ScrollKeys(vp *viewport.Model, km keymap.KeyMap, k tea.KeyPressMsg) bool {
+	switch {
+	case key.Matches(k, km.Down):
+		vp.ScrollDown(1)
+	case key.Matches(k, km.Up):
+		vp.ScrollUp(1)
+	case key.Matches(k, km.PageDown):
+		vp.PageDown()
+	case key.Matches(k, km.PageUp):
+		vp.PageUp()
+	case key.Matches(k, km.Top):
+		vp.GotoTop()
+	case key.Matches(k, km.Bottom):
+		vp.GotoBottom()
+	default:
+		return false
+	}
+	return true
 }
 
 // View draws c in a w×h block at the scroll position, padded to h rows.
