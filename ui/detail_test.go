@@ -121,3 +121,17 @@ func TestEveryDetailZooms(t *testing.T) {
 		}
 	}
 }
+
+// A form or a question opened while the detail is zoomed shows: the
+// zoom gives way to the list and the question over it.
+func TestZoomGivesWayToQuestions(t *testing.T) {
+	m, _ := writableModel(t, 120, 40)
+	m = press(t, m, "3", "z", "n")
+	if !strings.Contains(screen(m), "new memory") {
+		t.Errorf("n while zoomed: the form does not show\n%s", screen(m))
+	}
+	m = press(t, m, "esc", "8", "z", "space", "a")
+	if !strings.Contains(screen(m), "y/n") {
+		t.Errorf("a while zoomed: the question does not show\n%s", screen(m))
+	}
+}

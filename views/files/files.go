@@ -186,6 +186,7 @@ func (m *Model) SetPlan(p *filehist.RestorePlan, err error) tea.Cmd {
 		return status("no restore plan: "+err.Error(), true)
 	}
 	m.plan, m.confirm = p, true
+	m.det.Unzoom() // the question is over the list
 	return nil
 }
 

@@ -195,6 +195,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, func() tea.Msg { return msgs.Status{Text: "select prune actions with space first", Error: true} }
 		}
 		m.confirm = true
+		m.det.Unzoom() // the question is over the list
 	case key.Matches(k, m.keys.Edit) && has && r.Finding != nil && r.Finding.Path != "":
 		p := r.Finding.Path
 		return m, func() tea.Msg { return msgs.OpenEditor{Path: p} }

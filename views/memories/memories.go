@@ -213,6 +213,15 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil
 		}
 	}
+	m, cmd := m.updateBrowse(msg)
+	if m.mode != modeBrowse {
+		m.det.Unzoom() // a form or a question is over the list
+	}
+	return m, cmd
+}
+
+// updateBrowse handles the list and the editing keys.
+func (m Model) updateBrowse(msg tea.Msg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	var handled bool
 	m.list, cmd, handled = m.list.Update(msg)

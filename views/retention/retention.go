@@ -203,6 +203,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, status(m.nothingToArchive(), true)
 		}
 		m.mode = modeDest
+		m.det.Unzoom()
 		m.dest.Prompt = fmt.Sprintf("archive %s up to %q to: ", text.Count(len(m.selection()), "item", ""), m.uptoLabel())
 		m.dest.SetValue("")
 		m.dest.Placeholder = destPlaceholder
