@@ -130,10 +130,16 @@ func (m Model) handleEdit(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, m.saveEditCmd(msg, r, force), true
 	case msgs.Undo:
 		// The newest change, in the memory folder or in a CLAUDE.md or
-		// rule saved from the editor (their journals are in the home).
+		// rule of this project's prompt saved from the editor (their
+		// journals are in the home).
 		home, w := m.opts.Home.Dir, m.writes()
+		folders := map[string]bool{}
+		for _, p := range m.prompt.Paths() {
+			folders[filepath.Dir(p)] = true
+		}
+		keep := func(f string) bool { return folders[f] }
 		return m, m.storeOp(msg, "", func(s *store.Store, o store.WriteOptions) (store.Change, error) {
-			return store.UndoNewest(append([]*store.Store{s}, store.OpenDocuments(home, w)...))
+			return store.UndoNewest(append([]*store.Store{s}, store.OpenDocuments(home, w, keep)...))
 		}), true
 	case opDoneMsg:
 		m.busy = false

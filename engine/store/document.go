@@ -42,9 +42,10 @@ func openDocumentFolder(folder, homeDir string, writes model.WriteFS) *Store {
 }
 
 // OpenDocuments returns the store of every folder with a document
-// journal in the home homeDir (each journal names its folder), for an
-// undo that takes back the newest change wherever it was.
-func OpenDocuments(homeDir string, writes model.WriteFS) []*Store {
+// journal in the home homeDir (each journal names its folder) that keep
+// accepts (nil: all), for an undo that takes back the newest change
+// wherever it was.
+func OpenDocuments(homeDir string, writes model.WriteFS, keep func(folder string) bool) []*Store {
 	root := filepath.Join(homeDir, filepath.FromSlash(DocumentsDir))
 	ents, err := os.ReadDir(root)
 	if err != nil {
@@ -60,7 +61,7 @@ func OpenDocuments(homeDir string, writes model.WriteFS) []*Store {
 		if err != nil {
 			continue
 		}
-		if last, ok := jn.Last(); ok && last.Folder != "" && filepath.IsAbs(last.Folder) {
+		if last, ok := jn.Last(); ok && last.Folder != "" && filepath.IsAbs(last.Folder) && (keep == nil || keep(last.Folder)) {
 			out = append(out, openDocumentFolder(last.Folder, homeDir, writes))
 		}
 	}

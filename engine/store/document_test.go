@@ -62,9 +62,12 @@ func TestDocumentEditIsAChange(t *testing.T) {
 	if _, err := mem.Create(NewMemory{Name: "role", Type: model.TypeUser, Description: "lead"}, later); err != nil {
 		t.Fatal(err)
 	}
-	all := func() []*Store { return append([]*Store{mem}, OpenDocuments(home, nil)...) }
-	if n := len(OpenDocuments(home, nil)); n != 1 {
+	all := func() []*Store { return append([]*Store{mem}, OpenDocuments(home, nil, nil)...) }
+	if n := len(OpenDocuments(home, nil, nil)); n != 1 {
 		t.Fatalf("%d document journals, want 1", n)
+	}
+	if n := len(OpenDocuments(home, nil, func(f string) bool { return f != project })); n != 0 {
+		t.Fatalf("keep did not leave the project's journal out: %d", n)
 	}
 	u1, err := UndoNewest(all())
 	if err != nil || !strings.Contains(u1.Summary, "create") {

@@ -88,6 +88,21 @@ func (m *Model) SetUnavailable(why string) {
 	m.list.SetItems(nil)
 }
 
+// Paths are the files the preview reads (its layers), none before one
+// is in.
+func (m Model) Paths() []string {
+	if m.preview == nil {
+		return nil
+	}
+	out := make([]string, 0, len(m.preview.Layers))
+	for _, l := range m.preview.Layers {
+		if l.Path != "" {
+			out = append(out, l.Path)
+		}
+	}
+	return out
+}
+
 // Query is the recall query in effect.
 func (m Model) Query() string { return strings.TrimSpace(m.query.Value()) }
 
