@@ -24,6 +24,7 @@ import (
 	ctxwindow "github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
@@ -94,6 +95,9 @@ type Model struct {
 	height    int
 
 	sessions list.Model[Session]
+	// det scrolls and zooms the side of the timeline: the state at the
+	// selected step, or the pipeline run on it.
+	det detail.Model
 
 	// The timeline (ModeTimeline and ModePipeline; nil in ModeSessions)
 	// and the resume state computed for step stateFor.
@@ -128,7 +132,7 @@ var windows = []struct {
 
 // New returns an empty Replay pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: keys, styles: st, stateFor: -1}
+	m := Model{keys: keys, styles: st, stateFor: -1, det: detail.New(keys, st)}
 	m.sessions = list.New(keys, st, func(s Session) string { return s.File.SessionID + " " + s.Title.Text })
 	m.sessions.Empty = "loading sessions…"
 	m.steps = list.New(keys, st, func(s timeline.Step) string { return string(s.Kind) })
@@ -247,6 +251,7 @@ func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.sessions.SetStyles(st)
 	m.steps.SetStyles(st)
+	m.det.SetStyles(st)
 }
 
 func (m Model) listWidth() int {
@@ -280,6 +285,9 @@ func (m Model) Filtering() bool { return m.sessions.Filtering() || m.steps.Filte
 // lines of the session list, or the three of the timeline) and computes
 // what the step it lands on needs, as the list keys do.
 func (m *Model) ClickRow(y int) tea.Cmd {
+	if m.mode != ModeSessions && m.det.Zoomed() {
+		return nil
+	}
 	switch m.mode {
 	case ModeSessions:
 		m.sessions.ClickRow(y - 2)
@@ -301,9 +309,9 @@ func (m Model) Help() []key.Binding {
 	case ModeSessions:
 		return []key.Binding{m.keys.Open, m.keys.Export, m.keys.ExportHTML}
 	case ModeTimeline:
-		return []key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.NextBoundary, m.keys.PrevBoundary, m.keys.Pipeline, m.keys.Window, m.keys.Export, m.keys.ExportHTML, m.keys.Back}
+		return append([]key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.NextBoundary, m.keys.PrevBoundary, m.keys.Pipeline, m.keys.Window, m.keys.Export, m.keys.ExportHTML, m.keys.Back}, m.det.Help()...)
 	case ModePipeline:
-		return []key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.Window, m.keys.Pipeline, m.keys.Back}
+		return append([]key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.Window, m.keys.Pipeline, m.keys.Back}, m.det.Help()...)
 	}
 	panic(badMode(m.mode))
 }

@@ -116,7 +116,7 @@ func TestModes(t *testing.T) {
 	if m.Mode() != ModeTimeline || m.steps.Index() != last || m.stateFor != last || !strings.Contains(screen(m), "The model saw") {
 		t.Fatalf("timeline: mode %v, step %d, state for %d\n%s", m.Mode(), m.steps.Index(), m.stateFor, screen(m))
 	}
-	if h := helpKeys(m); h != "→/l ←/h ] [ p w x X esc" {
+	if h := helpKeys(m); h != "→/l ←/h ] [ p w x X esc J K z" {
 		t.Errorf("timeline help %q", h)
 	}
 
@@ -124,7 +124,7 @@ func TestModes(t *testing.T) {
 	if m.Mode() != ModePipeline || m.pipe == nil || m.pipeFor != last || !strings.Contains(screen(m), "Pipeline on step") {
 		t.Fatalf("p: mode %v, pipeline %v for %d\n%s", m.Mode(), m.pipe != nil, m.pipeFor, screen(m))
 	}
-	if h := helpKeys(m); h != "→/l ←/h w p esc" {
+	if h := helpKeys(m); h != "→/l ←/h w p esc J K z" {
 		t.Errorf("pipeline help %q", h)
 	}
 

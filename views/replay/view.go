@@ -13,6 +13,7 @@ import (
 	ctxwindow "github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/text"
 )
 
@@ -86,16 +87,46 @@ func (m Model) View() string {
 	case ModeSessions:
 		return m.sessionsView()
 	case ModeTimeline:
-		nav := "step " + m.steps.Position() + " · ←/→ step, [ ] compactions, p pipeline, esc sessions"
-		if m.following {
-			nav = "● live · " + nav
-		}
-		return m.timelineView(nav, m.stateView())
+		return m.timelineView(m.timelineNav())
 	case ModePipeline:
-		nav := "step " + m.steps.Position() + " · pipeline in a " + windows[m.window].name + " window · ←/→ stage, ↑/↓ step, w window, esc close"
-		return m.timelineView(nav, m.pipelineView())
+		return m.timelineView(m.pipelineNav())
 	}
 	panic(badMode(m.mode))
+}
+
+func (m Model) timelineNav() string {
+	nav := "step " + m.steps.Position() + " · ←/→ step, [ ] compactions, p pipeline, esc sessions"
+	if m.following {
+		nav = "● live · " + nav
+	}
+	return nav
+}
+
+func (m Model) pipelineNav() string {
+	return "step " + m.steps.Position() + " · pipeline in a " + windows[m.window].name + " window · ←/→ stage, ↑/↓ step, w window, esc close"
+}
+
+// sideContent is what the side of the timeline shows, whole: the state
+// at the selected step, or the pipeline run on it.
+func (m Model) sideContent() detail.Content {
+	step := m.steps.Index()
+	if m.mode == ModePipeline {
+		return detail.Content{ID: fmt.Sprintf("pipeline %d %d %d", step, m.window, m.pipeStage), Lines: m.pipelineLines()}
+	}
+	return detail.Content{ID: fmt.Sprintf("state %d", step), Lines: m.stateLines()}
+}
+
+// sideArea is where the side is drawn: beside the steps from 100
+// columns, else under them; the whole pane when zoomed.
+func (m Model) sideArea() detail.Area {
+	if m.width < 100 || m.det.Zoomed() {
+		nav := m.timelineNav()
+		if m.mode == ModePipeline {
+			nav = m.pipelineNav()
+		}
+		return m.det.Area(m.timelineLeft(nav), m.width, m.height)
+	}
+	return detail.Area{X: m.listWidth() + 1, W: m.detailWidth(), H: m.height}
 }
 
 // sessionsView is the session list under its header.
@@ -113,21 +144,27 @@ func (m Model) sessionsView() string {
 }
 
 // timelineView is the steps under the session's summary and nav (the
-// keys of the mode), with right beside them (under them on a narrow
-// screen).
-func (m Model) timelineView(nav, right string) string {
+// keys of the mode), with the side (sideContent) beside them (under them
+// on a narrow screen), scrollable and zoomable.
+func (m Model) timelineView(nav string) string {
+	left := m.timelineLeft(nav)
+	if m.width < 100 || m.det.Zoomed() {
+		return m.det.Under(left, m.sideContent(), m.width, m.height)
+	}
+	a := m.sideArea()
+	left = lipgloss.NewStyle().Width(m.listWidth()).Height(m.height).MaxHeight(m.height).Render(left)
+	sep := m.styles.Dim.Render(strings.TrimRight(strings.Repeat("│\n", max(m.height, 1)), "\n"))
+	return lipgloss.JoinHorizontal(lipgloss.Top, left, sep, m.det.View(m.sideContent(), a.W, a.H))
+}
+
+// timelineLeft is the session's summary, nav and the steps.
+func (m Model) timelineLeft(nav string) string {
 	th := m.tl.Thresholds
 	head := fmt.Sprintf("%s · %d records · %d compactions · window %s: warn %s, autocompact %s, blocked %s",
 		m.tl.Session, m.tl.Records, len(m.tl.Boundaries), fmtK(int(m.tl.Window.ContextWindow)), fmtK(int(th.Warning)), fmtK(int(th.Autocompact)), fmtK(int(th.Blocked)))
-	left := m.styles.Dim.Render(text.Truncate(head, m.listWidth())) + "\n" +
+	return m.styles.Dim.Render(text.Truncate(head, m.listWidth())) + "\n" +
 		m.styles.Dim.Render(text.Truncate(nav, m.listWidth())) + "\n" +
 		m.steps.View(m.renderStep)
-	if m.width < 100 {
-		return m.styles.Divided(m.width, left, right)
-	}
-	left = lipgloss.NewStyle().Width(m.listWidth()).Render(left)
-	sep := m.styles.Dim.Render(strings.TrimRight(strings.Repeat("│\n", max(m.height, 1)), "\n"))
-	return lipgloss.JoinHorizontal(lipgloss.Top, left, sep, right)
 }
 
 // detailWidth is the width of the side of the timeline that shows the
@@ -139,12 +176,12 @@ func (m Model) detailWidth() int {
 	return m.width - m.listWidth() - 1
 }
 
-// stateView shows what the model saw at the selected step.
-func (m Model) stateView() string {
+// stateLines is what the model saw at the selected step.
+func (m Model) stateLines() []string {
 	w := m.detailWidth()
 	s, ok := m.steps.Selected()
 	if !ok {
-		return ""
+		return nil
 	}
 	var lines []string
 	title := fmt.Sprintf("Step %d: after a response", s.Index+1)
@@ -173,14 +210,7 @@ func (m Model) stateView() string {
 	} else {
 		lines = append(lines, m.chainLines(*m.state, w)...)
 	}
-	h := m.height
-	if m.width < 100 {
-		h = m.height - m.height/2 - 1
-	}
-	if len(lines) > h {
-		lines = lines[:max(h, 1)]
-	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
 func (m Model) boundaryLines(b timeline.BoundaryInfo, w int) []string {
@@ -269,19 +299,19 @@ func describe(r *model.Record) string {
 	return fmt.Sprintf("%-9s %s", kind, text.OneLine(model.SanitizeForTerminal(strings.TrimSpace(body))))
 }
 
-// pipelineView shows the five stages run on the selected step's state.
-func (m Model) pipelineView() string {
+// pipelineLines are the five stages run on the selected step's state.
+func (m Model) pipelineLines() []string {
 	w := m.detailWidth()
 	s, ok := m.steps.Selected()
 	if !ok {
-		return ""
+		return nil
 	}
 	lines := []string{m.styles.Bold.Render(text.Truncate(fmt.Sprintf("Pipeline on step %d, %s window (nothing is written)", s.Index+1, windows[m.window].name), w))}
 	if m.pipe == nil || m.pipeFor != s.Index {
 		if m.pipeErr != nil {
-			return strings.Join(append(lines, m.styles.Error.Render(m.pipeErr.Error())), "\n")
+			return append(lines, m.styles.Error.Render(m.pipeErr.Error()))
 		}
-		return strings.Join(append(lines, m.styles.Dim.Render("running…")), "\n")
+		return append(lines, m.styles.Dim.Render("running…"))
 	}
 	r := m.pipe
 	wc := windows[m.window].w
@@ -309,7 +339,7 @@ func (m Model) pipelineView() string {
 			lines = append(lines, l)
 		}
 	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
 func fitsText(r *compact.Result) string {
