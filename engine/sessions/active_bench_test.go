@@ -2,7 +2,6 @@ package sessions
 
 import (
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/memscope/memscope/internal/genhome"
@@ -14,11 +13,7 @@ import (
 // "64M 256M"): the end of every transcript, so the time should follow
 // the number of transcripts, not their size.
 func BenchmarkLastActiveHome(b *testing.B) {
-	sizes := strings.Fields(os.Getenv("MEMSCOPE_BENCH_SIZES"))
-	if len(sizes) == 0 {
-		sizes = []string{"64M", "256M"}
-	}
-	for _, size := range sizes {
+	for _, size := range genhome.BenchSizes("64M", "256M") {
 		b.Run("size="+size, func(b *testing.B) {
 			base, err := genhome.Cached(size, "1")
 			if err != nil {

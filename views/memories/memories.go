@@ -415,14 +415,10 @@ func (m Model) renderRow(r Row, selected bool, width int) string {
 
 // View draws the list and the selected file beside (or under) it.
 func (m Model) View() string {
-	left := m.top()
-	if m.width < 90 || m.det.Zoomed() {
-		return m.det.Under(left, m.detailContent(), m.width, m.height)
+	if m.width < 90 {
+		return m.det.Under(m.top(), m.detailContent(), m.width, m.height)
 	}
-	a := m.detailArea()
-	left = lipgloss.NewStyle().Width(m.listWidth()).Height(m.height).MaxHeight(m.height).Render(left)
-	sep := m.styles.Dim.Render(strings.TrimRight(strings.Repeat("│\n", max(m.height, 1)), "\n"))
-	return lipgloss.JoinHorizontal(lipgloss.Top, left, sep, m.det.View(m.detailContent(), a.W, a.H))
+	return m.det.Beside(m.top(), m.listWidth(), m.detailContent(), m.width, m.height)
 }
 
 // top is the legend (or the form) over the list, as View draws it.
@@ -440,10 +436,10 @@ func (m Model) top() string {
 // detailArea is where the selected file's text is: beside the list from
 // 90 columns, else under it; the whole pane when zoomed.
 func (m Model) detailArea() detail.Area {
-	if m.width < 90 || m.det.Zoomed() {
+	if m.width < 90 {
 		return m.det.Area(m.top(), m.width, m.height)
 	}
-	return detail.Area{X: m.listWidth() + 1, W: m.BodyWidth(), H: m.height}
+	return m.det.BesideArea(m.listWidth(), m.width, m.height)
 }
 
 func (m Model) formView() string {

@@ -119,14 +119,14 @@ func (m Model) sideContent() detail.Content {
 // sideArea is where the side is drawn: beside the steps from 100
 // columns, else under them; the whole pane when zoomed.
 func (m Model) sideArea() detail.Area {
-	if m.width < 100 || m.det.Zoomed() {
+	if m.width < 100 {
 		nav := m.timelineNav()
 		if m.mode == ModePipeline {
 			nav = m.pipelineNav()
 		}
 		return m.det.Area(m.timelineLeft(nav), m.width, m.height)
 	}
-	return detail.Area{X: m.listWidth() + 1, W: m.detailWidth(), H: m.height}
+	return m.det.BesideArea(m.listWidth(), m.width, m.height)
 }
 
 // sessionsView is the session list under its header.
@@ -147,14 +147,10 @@ func (m Model) sessionsView() string {
 // keys of the mode), with the side (sideContent) beside them (under them
 // on a narrow screen), scrollable and zoomable.
 func (m Model) timelineView(nav string) string {
-	left := m.timelineLeft(nav)
-	if m.width < 100 || m.det.Zoomed() {
-		return m.det.Under(left, m.sideContent(), m.width, m.height)
+	if m.width < 100 {
+		return m.det.Under(m.timelineLeft(nav), m.sideContent(), m.width, m.height)
 	}
-	a := m.sideArea()
-	left = lipgloss.NewStyle().Width(m.listWidth()).Height(m.height).MaxHeight(m.height).Render(left)
-	sep := m.styles.Dim.Render(strings.TrimRight(strings.Repeat("│\n", max(m.height, 1)), "\n"))
-	return lipgloss.JoinHorizontal(lipgloss.Top, left, sep, m.det.View(m.sideContent(), a.W, a.H))
+	return m.det.Beside(m.timelineLeft(nav), m.listWidth(), m.sideContent(), m.width, m.height)
 }
 
 // timelineLeft is the session's summary, nav and the steps.

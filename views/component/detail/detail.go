@@ -17,6 +17,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/views/component/style"
@@ -195,6 +196,28 @@ func (m Model) Area(top string, w, h int) Area {
 	}
 	y := strings.Count(top, "\n") + 2
 	return Area{Y: y, W: w, H: max(h-y, 1)}
+}
+
+// BesideArea is where the detail goes beside a left column leftW wide
+// (and a one-cell rule) in a w×h pane, or the whole pane when zoomed.
+func (m Model) BesideArea(leftW, w, h int) Area {
+	if m.zoomed {
+		return Area{W: w, H: h}
+	}
+	return Area{X: leftW + 1, W: max(w-leftW-1, 1), H: h}
+}
+
+// Beside draws left (a column leftW wide, cut to h rows) and the detail
+// beside it, divided by a rule, in a w×h pane; the detail alone when
+// zoomed.
+func (m Model) Beside(left string, leftW int, c Content, w, h int) string {
+	a := m.BesideArea(leftW, w, h)
+	if m.zoomed {
+		return m.View(c, a.W, a.H)
+	}
+	left = lipgloss.NewStyle().Width(leftW).Height(h).MaxHeight(h).Render(left)
+	rule := m.styles.Dim.Render(strings.TrimRight(strings.Repeat("│\n", max(h, 1)), "\n"))
+	return lipgloss.JoinHorizontal(lipgloss.Top, left, rule, m.View(c, a.W, a.H))
 }
 
 // Under draws top over the detail (divided by a rule) in a w×h pane, or
