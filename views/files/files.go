@@ -280,5 +280,6 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "vN", Means: "the Nth saved version of the file (restoring it writes it back)"},
 		{Mark: "backup missing", Means: "the record names a version whose backup file is gone"},
 		{Mark: "u", Means: "here, undoes the last file-history restore (not a memory change)"},
+		m.det.Legend(),
 	}
 }

@@ -314,5 +314,6 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "error", Means: "the client loses or misreads memory, or memory holds a secret or an injection"},
 		{Mark: "warn", Means: "memory works but is getting worse"},
 		{Mark: "info", Means: "worth a look"},
+		m.det.Legend(),
 	}
 }

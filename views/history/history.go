@@ -318,5 +318,6 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "[missing paste]", Means: "a paste the prompt refers to is not in the paste cache"},
 		{Mark: "[hash mismatch]", Means: "the cached paste's content does not match its hash"},
 		{Mark: "[unreadable paste]", Means: "the cached paste cannot be read"},
+		m.det.Legend(),
 	}
 }

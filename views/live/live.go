@@ -244,5 +244,6 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "█ ░", Means: "the context used / left of the session's window"},
 		{Mark: "│", Means: "on the meter: the warning, autocompact and blocking levels"},
 		{Mark: "5-hour block", Means: "the current usage block, counted as ccusage blocks does"},
+		m.det.Legend(),
 	}
 }

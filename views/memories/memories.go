@@ -556,5 +556,5 @@ func (m Model) Legend() []text.LegendEntry {
 	for _, f := range memrows.FlagMeanings {
 		out = append(out, text.LegendEntry{Mark: "[" + f.Flag + "]", Means: f.Means})
 	}
-	return append(out, text.LegendEntry{Mark: "[secret] [injection] …", Means: "the security scan's finding; a write needs your y/n"})
+	return append(out, text.LegendEntry{Mark: "[secret] [injection] …", Means: "the security scan's finding; a write needs your y/n"}, m.det.Legend())
 }

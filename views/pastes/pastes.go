@@ -269,5 +269,6 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "hash mismatch", Means: "the content does not match the hash it is filed under"},
 		{Mark: "unreadable", Means: "the file cannot be read"},
 		{Mark: "REFS", Means: "how many history lines refer to the paste"},
+		m.det.Legend(),
 	}
 }

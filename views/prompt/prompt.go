@@ -344,5 +344,6 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "not in session", Means: "written after the session started, so not in it"},
 		{Mark: "skipped", Means: "found but not sent (the line below says why)"},
 		{Mark: "recalled / over budget", Means: "a memory recall would add for the query (i), or leave out for size"},
+		m.det.Legend(),
 	}
 }

@@ -322,5 +322,8 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "[kind]", Means: "a transcript that is not the main session: [subagent] an agent's, [seed] sessions/<id>/transcript.jsonl"},
 		{Mark: "compact / micro", Means: "compactions and micro-compactions recorded in the session"},
 		{Mark: "▸", Means: "in the pipeline, the stage shown (←/→)"},
+		{Mark: "TITLE", Means: "the name given with /rename, else the client's AI title, else the first prompt (“in quotes”)"},
+		{Mark: "ACTIVE", Means: "last active: the newest record timestamp at the end of the transcript (its mtime when it has none), the Projects pane's clock"},
+		m.det.Legend(),
 	}
 }

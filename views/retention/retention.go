@@ -443,5 +443,6 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "day rows", Means: "what the client's cleanup deletes on that day (cleanupPeriodDays after the file's last change)"},
 		{Mark: "never swept", Means: "history and memory: cleanup never deletes them"},
 		{Mark: "a", Means: "archives everything up to the selected day (copies, verified; deletes nothing)"},
+		m.det.Legend(),
 	}
 }

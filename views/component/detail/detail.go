@@ -66,6 +66,11 @@ func (m Model) Zoomed() bool { return m.zoomed }
 // Unzoom gives the pane back to the list.
 func (m *Model) Unzoom() { m.zoomed = false }
 
+// Legend explains the line a long detail ends in, for the pane's ?.
+func (m Model) Legend() text.LegendEntry {
+	return text.LegendEntry{Mark: "── lines A–B of N", Means: "the detail shows lines A to B of N: J/K (shift+↓/↑) or the wheel over it scroll it, z gives it the whole pane"}
+}
+
 // Offset is the first line shown (for tests).
 func (m Model) Offset() int { return m.vp.YOffset() }
 
