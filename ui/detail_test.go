@@ -135,3 +135,14 @@ func TestZoomGivesWayToQuestions(t *testing.T) {
 		t.Errorf("a while zoomed: the question does not show\n%s", screen(m))
 	}
 }
+
+// Zoomed, the help line starts with the way back, at any width.
+func TestZoomedHelpLineShowsTheWayBack(t *testing.T) {
+	for _, w := range []int{80, 120} {
+		m, _ := demoModel(t, w, 24)
+		m = press(t, m, "8", "z")
+		if line := m.helpLine(); !strings.HasPrefix(line, "z back to the list") || !strings.HasSuffix(strings.TrimSpace(line), "q quit") {
+			t.Errorf("%d columns, zoomed: help line %q", w, line)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	componentdetail "github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/text"
 )
 
@@ -167,11 +168,15 @@ func (m Model) shortHelpParts() (optional, pinned []key.Binding) {
 	p := m.paneAt(m.focus)
 	// The detail's scroll and zoom keys come after the shared ones: the
 	// pane's own keys and the filter matter more on a narrow line.
+	// A zoomed detail's way back comes first of all.
 	var detail []key.Binding
 	for _, b := range p.Help() {
-		if m.detailKey(b) {
+		switch {
+		case b.Help().Desc == componentdetail.UnzoomHelp:
+			optional = append([]key.Binding{b}, optional...)
+		case m.detailKey(b):
 			detail = append(detail, b)
-		} else {
+		default:
 			optional = append(optional, b)
 		}
 	}

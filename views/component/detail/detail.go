@@ -79,9 +79,13 @@ func (m Model) Help() []key.Binding {
 	return []key.Binding{m.keys.DetailDown, m.keys.DetailUp, m.zoomBinding()}
 }
 
+// UnzoomHelp is the zoom key's help while the detail is zoomed: the
+// root's help line puts it first, so the way back is always shown.
+const UnzoomHelp = "back to the list"
+
 func (m Model) zoomBinding() key.Binding {
 	if m.zoomed {
-		return key.NewBinding(key.WithKeys(m.keys.Zoom.Keys()...), key.WithHelp(m.keys.Zoom.Help().Key, "back to the list"))
+		return key.NewBinding(key.WithKeys(m.keys.Zoom.Keys()...), key.WithHelp(m.keys.Zoom.Help().Key, UnzoomHelp))
 	}
 	return m.keys.Zoom
 }
