@@ -214,7 +214,7 @@ func (m Model) View() string {
 
 // top is the counts over the list.
 func (m Model) top() string {
-	head := fmt.Sprintf("%d prompts · ↑ = in the up-arrow window (newest %d per project) · %s", m.total, model.HistoryUpArrowLimit, m.list.Position())
+	head := fmt.Sprintf("%s · ↑ = in the up-arrow window (newest %d per project) · %s", text.Count(m.total, "prompt", ""), model.HistoryUpArrowLimit, m.list.Position())
 	return m.styles.Dim.Render(text.Truncate(head, m.width)) + "\n" + m.list.View(m.renderRow)
 }
 
@@ -281,7 +281,7 @@ func (m Model) pasteHeader(p model.PastedContent) string {
 	case p.Kind == model.PasteImage:
 		return fmt.Sprintf("── paste #%d: image %s %s", p.ID, p.MediaType, p.Filename)
 	case p.Inline:
-		return fmt.Sprintf("── paste #%d: inline, %d chars", p.ID, len([]rune(p.Content)))
+		return fmt.Sprintf("── paste #%d: inline, %s", p.ID, text.Count(len([]rune(p.Content)), "char", ""))
 	}
 	st := m.status[p.Hash]
 	return fmt.Sprintf("── paste #%d: %s (%s)", p.ID, p.Hash, st.Status)

@@ -181,7 +181,7 @@ func (m Model) detail(r Row) []string {
 	if !s.Started.IsZero() {
 		head += " · started " + s.Started.Local().Format("15:04")
 	}
-	head += fmt.Sprintf(" · %d records", s.Records)
+	head += " · " + text.Count(s.Records, "record", "")
 	lines := []string{text.Truncate(head, w)}
 
 	win := "window " + text.Tokens(int64(s.Window.ContextWindow))
@@ -198,7 +198,7 @@ func (m Model) detail(r Row) []string {
 	lines = append(lines, st.Dim.Render(text.Truncate(fmt.Sprintf("%s: warning %s │ autocompact %s │ blocked %s", win,
 		text.Tokens(int64(th.Warning)), text.Tokens(int64(th.Autocompact)), text.Tokens(int64(th.Blocked))), w)))
 
-	turns := fmt.Sprintf("%d turns · %d since the last compaction · %s", s.Turns, s.TurnsSinceCompaction, forecastLong(s.Forecast))
+	turns := fmt.Sprintf("%s · %d since the last compaction · %s", text.Count(s.Turns, "turn", ""), s.TurnsSinceCompaction, forecastLong(s.Forecast))
 	lines = append(lines, text.Truncate(turns, w))
 	lines = append(lines, text.Truncate(fmt.Sprintf("%s tokens/min over the last %d minutes", text.Tokens(int64(s.TokensPerMinute)), int(englive.DefaultRateWindow.Minutes())), w))
 
@@ -288,10 +288,10 @@ func (m Model) memoryLines(r Row) []string {
 		case !mem.Exists:
 			head += " · no folder yet"
 		case mem.Index == nil:
-			head += fmt.Sprintf(" · %d files · no MEMORY.md", len(mem.Files))
+			head += " · " + text.Count(len(mem.Files), "file", "") + " · no MEMORY.md"
 		default:
 			ix := mem.Index
-			head += fmt.Sprintf(" · %d files · MEMORY.md %d/%d lines", len(mem.Files), ix.Lines, ix.MaxLines)
+			head += fmt.Sprintf(" · %s · MEMORY.md %d/%d lines", text.Count(len(mem.Files), "file", ""), ix.Lines, ix.MaxLines)
 			if ix.Over() {
 				head += " ✂ cut when loaded"
 			}

@@ -260,7 +260,7 @@ func (m Model) View() string {
 func (m Model) top() string {
 	var b strings.Builder
 	p := m.preview
-	head := fmt.Sprintf("next session: %d layers, %d chars ≈ %d tokens · memory ", len(p.Layers), p.Totals.Chars, p.Totals.Tokens)
+	head := fmt.Sprintf("next session: %s, %s ≈ %s · memory ", text.Count(len(p.Layers), "layer", ""), text.Count(p.Totals.Chars, "char", ""), text.Count(int(p.Totals.Tokens), "token", ""))
 	if m.loading {
 		head = "updating… " + head
 	}
@@ -305,7 +305,7 @@ func (m Model) detailContent() detail.Content {
 	var id string
 	var body string
 	if l := r.Layer; l != nil {
-		meta := fmt.Sprintf("%s · %s · %d chars", l.Kind, l.Status, l.Chars)
+		meta := fmt.Sprintf("%s · %s · %s", l.Kind, l.Status, text.Count(l.Chars, "char", ""))
 		if f := m.recalled(l.Path); f != nil {
 			meta += fmt.Sprintf(" · score %.2f: %s", f.Score, f.Why)
 		}

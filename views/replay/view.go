@@ -156,8 +156,8 @@ func (m Model) timelineView(nav string) string {
 // timelineLeft is the session's summary, nav and the steps.
 func (m Model) timelineLeft(nav string) string {
 	th := m.tl.Thresholds
-	head := fmt.Sprintf("%s · %d records · %d compactions · window %s: warn %s, autocompact %s, blocked %s",
-		m.tl.Session, m.tl.Records, len(m.tl.Boundaries), fmtK(int(m.tl.Window.ContextWindow)), fmtK(int(th.Warning)), fmtK(int(th.Autocompact)), fmtK(int(th.Blocked)))
+	head := fmt.Sprintf("%s · %s · %s · window %s: warn %s, autocompact %s, blocked %s",
+		m.tl.Session, text.Count(m.tl.Records, "record", ""), text.Count(len(m.tl.Boundaries), "compaction", ""), fmtK(int(m.tl.Window.ContextWindow)), fmtK(int(th.Warning)), fmtK(int(th.Autocompact)), fmtK(int(th.Blocked)))
 	return m.styles.Dim.Render(text.Truncate(head, m.listWidth())) + "\n" +
 		m.styles.Dim.Render(text.Truncate(nav, m.listWidth())) + "\n" +
 		m.steps.View(m.renderStep)
@@ -244,7 +244,7 @@ func (m Model) chainLines(r timeline.Resume, w int) []string {
 	if r.FromBoundary != "" {
 		from = "the compaction boundary"
 	}
-	out = append(out, m.styles.Bold.Render(text.Truncate(fmt.Sprintf("The model saw %d messages, from %s:", len(r.Messages), from), w)))
+	out = append(out, m.styles.Bold.Render(text.Truncate(fmt.Sprintf("The model saw %s, from %s:", text.Count(len(r.Messages), "message", ""), from), w)))
 	if r.Fallback {
 		out = append(out, m.styles.Error.Render(text.Truncate("fallback: "+r.FallbackReason, w)))
 	}
