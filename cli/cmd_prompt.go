@@ -6,7 +6,6 @@ import (
 
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/preview"
-	"github.com/memscope/memscope/model"
 )
 
 var promptCommand = &command{
@@ -78,11 +77,6 @@ func runPrompt(e *env, opts promptOptions) (preview.Preview, error) {
 	if proj, err = absFrom(e, proj); err != nil {
 		return preview.Preview{}, err
 	}
-	userHome, _ := e.userHome()
-	configDir := ""
-	if o.home.Source != model.HomeFromDefault {
-		configDir = o.home.Dir
-	}
 	var dirs []string
 	for _, d := range opts.addDirs {
 		ad, err := absFrom(e, d)
@@ -91,20 +85,9 @@ func runPrompt(e *env, opts promptOptions) (preview.Preview, error) {
 		}
 		dirs = append(dirs, ad)
 	}
-	return preview.Build(preview.Options{
-		Root:            o.root,
-		HomeDir:         o.home.Dir,
-		UserHome:        userHome,
-		Project:         proj,
-		AddDirs:         dirs,
-		Getenv:          e.getenv,
-		Bare:            opts.bare,
-		ClaudeJSONPaths: model.ClaudeJSONPaths(configDir, userHome),
-		Queries:         opts.queries,
-		Staleness:       opts.stale,
-		Now:             e.now(),
-		At:              opts.at,
-	}), nil
+	po := previewOptions(e, o.root, o.home, proj)
+	po.AddDirs, po.Bare, po.Queries, po.Staleness, po.At = dirs, opts.bare, opts.queries, opts.stale, opts.at
+	return preview.Build(po), nil
 }
 
 // showPrompt prints what runPrompt returned, as text or --json.

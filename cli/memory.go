@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 
+	"github.com/memscope/memscope/engine/preview"
 	memstore "github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
 )
@@ -24,6 +26,21 @@ type memoryTarget struct {
 	close func()
 	// home is the Claude home the memory was resolved in.
 	home *model.Home
+}
+
+// documents are the stores of the folders of the files the project's
+// prompt reads (CLAUDE.md, rules) that have a journal: a save from the
+// app's Prompt pane is journaled there (memstore.OpenDocument), and undo
+// takes it back in turn with the memory's changes.
+func (t *memoryTarget) documents(e *env) []*memstore.Store {
+	p := preview.Build(previewOptions(e, t.root, t.home, t.project))
+	folders := map[string]bool{}
+	for _, l := range p.Layers {
+		if l.Path != "" {
+			folders[filepath.Dir(l.Path)] = true
+		}
+	}
+	return memstore.OpenDocuments(t.home.Dir, e.writer(), func(f string) bool { return folders[f] })
 }
 
 // openProjectMemory opens the home named by hf and the memory of project
