@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/store"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
@@ -110,7 +111,7 @@ func printTrash(w io.Writer, dir string, items []store.TrashItem, now time.Time)
 	for _, it := range items {
 		when := "unknown time"
 		if !it.Deleted.IsZero() {
-			when = it.Deleted.Local().Format("2006-01-02 15:04") + " (" + ageText(now.Sub(it.Deleted)) + " ago)"
+			when = it.Deleted.Local().Format("2006-01-02 15:04") + " (" + format.Ago(now, it.Deleted) + ")"
 		}
 		fmt.Fprintf(w, "  %s  %7d B  %s\n      was %s", when, it.Size, model.SanitizeLine(it.Path), model.SanitizeLine(it.Original))
 		if it.Description != "" {
@@ -121,15 +122,4 @@ func printTrash(w io.Writer, dir string, items []store.TrashItem, now time.Time)
 	if len(items) > 0 {
 		fmt.Fprintln(w, "restore one with: memscope trash --restore PATH (memscope never empties the trash; delete files there yourself)")
 	}
-}
-
-// ageText is a duration as whole days, else hours, else minutes.
-func ageText(d time.Duration) string {
-	switch {
-	case d >= 48*time.Hour:
-		return fmt.Sprintf("%d days", int(d.Hours()/24))
-	case d >= 2*time.Hour:
-		return fmt.Sprintf("%d hours", int(d.Hours()))
-	}
-	return fmt.Sprintf("%d minutes", max(int(d.Minutes()), 0))
 }

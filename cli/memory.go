@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"strings"
 
 	memstore "github.com/memscope/memscope/engine/store"
@@ -39,6 +40,21 @@ const agentFlagUsage = "an agent's memory instead of the project's: `NAME`, or N
 // addAgentFlag adds --agent to a memory command's flags.
 func addAgentFlag(fs *flag.FlagSet, agent *string) {
 	fs.StringVar(agent, "agent", "", agentFlagUsage)
+}
+
+// documents are the stores of the folders of the files the project's
+// prompt reads (CLAUDE.md, rules) that have a journal: a save from the
+// app's Prompt pane is journaled there (memstore.OpenDocument), and undo
+// takes it back in turn with the memory's changes.
+func (t *memoryTarget) documents(e *env) []*memstore.Store {
+	p := previewFor(e, t.root, t.home, t.project, nil)
+	folders := map[string]bool{}
+	for _, l := range p.Layers {
+		if l.Path != "" {
+			folders[filepath.Dir(l.Path)] = true
+		}
+	}
+	return memstore.OpenDocuments(t.home.Dir, e.writer(), func(f string) bool { return folders[f] })
 }
 
 // openProjectMemory opens the home named by hf and the memory of project

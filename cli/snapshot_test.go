@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/memscope/memscope/internal/format"
+	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
 
@@ -146,20 +147,10 @@ func (g goldenTB) Name() string { return g.name }
 // snapshotRootLen long, the test's temporary folder padded with a
 // folder named x...x.
 func newSnapRunner(t *testing.T) *snapRunner {
-	tmp, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	pad := snapshotRootLen - len(tmp) - 1
-	if pad < 1 {
-		t.Fatalf("the temporary folder %s is too long for the snapshot (at most %d characters)", tmp, snapshotRootLen-2)
-	}
-	r := &snapRunner{base: filepath.Join(tmp, strings.Repeat("x", pad)), hashes: map[string]string{}}
-	// A path cut short for display ("<root>/xxx…") keeps a varying number
-	// of x's: the root is the temporary folder and all the x's there are.
-	r.rootRE = regexp.MustCompile(regexp.QuoteMeta(tmp) + "/x+")
+	base, root := testroot.Padded(t, snapshotRootLen)
+	r := &snapRunner{base: base, hashes: map[string]string{}, rootRE: root}
+	tmp := filepath.Dir(base)
 	r.slugRE = regexp.MustCompile(regexp.QuoteMeta(model.Slug(tmp)) + "-x+")
-	mkdirAll(t, r.base)
 	return r
 }
 

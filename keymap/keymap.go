@@ -74,13 +74,22 @@ type KeyMap struct {
 	// trash, after a y/n).
 	Accept key.Binding
 	Reject key.Binding
-	// DetailDown and DetailUp scroll the detail beside a list (the
-	// Review pane's diff).
-	DetailDown key.Binding
-	DetailUp   key.Binding
 	// RemoveLeftovers (Health pane) removes what interrupted memscope
 	// writes left, after a y/n.
 	RemoveLeftovers key.Binding
+	// The detail beside or under a list (a diff, a file's text): scroll
+	// it without moving the list, and zoom it to the whole pane (where
+	// the list keys then scroll it).
+	DetailDown key.Binding
+	DetailUp   key.Binding
+	Zoom       key.Binding
+
+	// Forms (the new-memory form): move between fields, and pick among
+	// a field's choices (the memory type) without typing into it.
+	NextField  key.Binding
+	PrevField  key.Binding
+	ChoiceNext key.Binding
+	ChoicePrev key.Binding
 }
 
 // PaneNames are the panes in focus-ring order; the keys 1–9, 0, L, R and
@@ -116,7 +125,7 @@ func Default() KeyMap {
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		NextPane:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
 		PrevPane:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev pane")),
-		Undo:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo memory change")),
+		Undo:      key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo last change")),
 		Reload:    key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "reload")),
 		LastError: key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "last error in full")),
 
@@ -162,9 +171,15 @@ func Default() KeyMap {
 		Accept:    key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "accept (mark reviewed)")),
 		Reject:    key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "reject to trash")),
 
-		DetailDown:      key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "scroll the diff down")),
-		DetailUp:        key.NewBinding(key.WithKeys("K"), key.WithHelp("K", "scroll the diff up")),
 		RemoveLeftovers: key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "remove memscope's leftovers")),
+		DetailDown:      key.NewBinding(key.WithKeys("J", "shift+down"), key.WithHelp("J", "scroll detail down")),
+		DetailUp:        key.NewBinding(key.WithKeys("K", "shift+up"), key.WithHelp("K", "scroll detail up")),
+		Zoom:            key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "zoom detail")),
+
+		NextField:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next field")),
+		PrevField:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous field")),
+		ChoiceNext: key.NewBinding(key.WithKeys("right", "space"), key.WithHelp("→", "next type")),
+		ChoicePrev: key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "previous type")),
 	}
 	for i, name := range PaneNames {
 		k := PaneKey(i)

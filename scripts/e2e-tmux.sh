@@ -76,6 +76,30 @@ for i in 1 2 3 4 5 6 7 8 9 0 L R S; do
   sleep 0.2
 done
 
+# At 80x24 every pane keeps "? help" and "q quit" on its help line.
+tmux -S "$sock" resize-window -t "$session" -x 80 -y 24
+for i in 1 2 3 4 5 6 7 8 9 0 L R S; do
+  keys "$i"
+  sleep 0.3
+  help_line=$(screen | grep -F "? help" || true)
+  case "$help_line" in
+  *"? help • q quit"*) ;;
+  *) fail "pane $i at 80x24: no '? help • q quit' on the help line" ;;
+  esac
+done
+
+# A detail longer than its rows scrolls (J/K) and zooms (z): Health's
+# prune diff, at 80x24.
+keys 8
+wait_for "lines 1–"
+keys J
+wait_for "lines 2–"
+keys z
+wait_gone "prune actions"
+keys Escape
+wait_for "prune actions"
+tmux -S "$sock" resize-window -t "$session" -x 120 -y 36
+
 # History: the project's prompts, the mismatched paste flagged, a paste expanded.
 keys 4
 wait_for "3 prompts"
@@ -237,13 +261,19 @@ keys Escape
 sleep 0.3
 for round in 1 2; do
   keys n
-  wait_for "new memory — name:"
+  wait_for "› name:"
   keys -l "scratch"
-  keys Tab Tab
+  keys Tab
+  # Letters on the type field leave the type alone.
+  keys -l "pf"
+  wait_for "‹user›"
+  keys Tab
   keys -l "a scratch note"
   keys Enter
   wait_file grep -qs "Edited by the e2e test." "$mem/user_scratch.md"
   wait_for "user_scratch.md — u undoes it"
+  # The index line is titled from the name typed, not the file name.
+  grep -qF -- "- [Scratch](user_scratch.md) — a scratch note" "$mem/MEMORY.md" || fail "round $round: index line for the new memory"
   created=$(grep -v "Edited by the e2e test." "$mem/user_scratch.md" | sha256sum | cut -d' ' -f1)
   keys u
   wait_for "undo: edit user_scratch.md"
@@ -253,6 +283,22 @@ for round in 1 2; do
   wait_file test ! -e "$mem/user_scratch.md"
   if grep -q "user_scratch.md" "$mem/MEMORY.md"; then fail "round $round: the index still links the undone memory"; fi
 done
+
+# Prompt's e on the user's CLAUDE.md: the save is journaled like a
+# memory edit, and u puts back its bytes and mtime.
+claude_md="$work/home/CLAUDE.md"
+claude_sha=$(sha "$claude_md")
+claude_meta=$(meta "$claude_md")
+keys 7
+wait_for "auto-memory"
+keys g e
+wait_file grep -qs "Edited by the e2e test." "$claude_md"
+wait_for "CLAUDE.md — u undoes it"
+keys u
+wait_for "undo: edit CLAUDE.md"
+wait_sha "$claude_md" "$claude_sha"
+[ "$(meta "$claude_md")" = "$claude_meta" ] || fail "CLAUDE.md after undo: $(meta "$claude_md"), want $claude_meta"
+keys 3
 
 # Live reload of memory: Claude Code writes a new memory while memscope is
 # open; the Memories pane shows it without a keypress.

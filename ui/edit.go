@@ -90,7 +90,7 @@ func (m Model) handleEdit(msg tea.Msg) (Model, tea.Cmd, bool) {
 		t := model.ParseMemoryType(r.Type)
 		var newPath string
 		cmd := m.storeOp(msg, "", func(s *store.Store, o store.WriteOptions) (store.Change, error) {
-			ch, err := s.Create(store.NewMemory{Name: r.Name, Type: t, Description: r.Description, Body: r.Body}, o)
+			ch, err := s.Create(store.NewMemory{Name: r.Name, Title: r.Name, Type: t, Description: r.Description, Body: r.Body}, o)
 			for _, f := range ch.Files {
 				if f.Action == store.FileCreated && filepath.Base(f.Path) != model.MemoryIndexName {
 					newPath = filepath.Join(s.Dir(), filepath.FromSlash(f.Path))
@@ -133,8 +133,17 @@ func (m Model) handleEdit(msg tea.Msg) (Model, tea.Cmd, bool) {
 		_, force := msg.(forceRequest)
 		return m, m.saveEditCmd(msg, r, force), true
 	case msgs.Undo:
+		// The newest change, in the memory folder or in a CLAUDE.md or
+		// rule of this project's prompt saved from the editor (their
+		// journals are in the home).
+		home, w := m.opts.Home.Dir, m.writes()
+		folders := map[string]bool{}
+		for _, p := range m.prompt.Paths() {
+			folders[filepath.Dir(p)] = true
+		}
+		keep := func(f string) bool { return folders[f] }
 		return m, m.storeOp(msg, "", func(s *store.Store, o store.WriteOptions) (store.Change, error) {
-			return s.Undo()
+			return store.UndoNewest(append([]*store.Store{s}, store.OpenDocuments(home, w, keep)...))
 		}), true
 	case msgs.RemoveLeftovers:
 		return m, m.removeLeftoversCmd(), true

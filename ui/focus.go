@@ -198,6 +198,15 @@ func (m *Model) setFocus(i int) tea.Cmd {
 	return tea.Batch(m.lazyLoadCmd(), m.followTimelineCmd())
 }
 
+// inPane makes a wheel turn's position relative to the pane's inside
+// (its top-left cell inside the border is 0,0), as the panes place their
+// parts: a pane's detail scrolls only when the wheel is over it.
+func (m Model) inPane(msg tea.MouseWheelMsg) tea.MouseWheelMsg {
+	msg.X--
+	msg.Y -= m.bodyTop() + 1
+	return msg
+}
+
 // handleClick focuses a pane by its tab, or moves a list's cursor.
 func (m Model) handleClick(msg tea.MouseClickMsg) (tea.Model, tea.Cmd) {
 	mouse := msg.Mouse()

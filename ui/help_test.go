@@ -26,6 +26,7 @@ var helpModes = []struct {
 	{"index", false, []string{"2"}, "G"},
 	{"memories", false, []string{"3"}, "n"},
 	{"memories form", false, []string{"3", "n"}, "esc"},
+	{"memories form type", false, []string{"3", "n", "tab"}, "→"},
 	{"memories delete", false, []string{"3", "g", "d"}, "y"},
 	{"history", false, []string{"4"}, "space"},
 	{"pastes", false, []string{"5"}, "enter"},
@@ -317,7 +318,7 @@ func TestReadmeKeysAgree(t *testing.T) {
 // memory changes elsewhere; the help line and overlay say which.
 func TestUndoSaysWhichHistory(t *testing.T) {
 	m, _ := filehistModel(t, 160, 44)
-	for _, c := range []struct{ pane, want, not string }{{"0", "u undo file restore", "undo memory change"}, {"4", "u undo memory change", "undo file restore"}} {
+	for _, c := range []struct{ pane, want, not string }{{"0", "u undo file restore", "undo last change"}, {"4", "u undo last change", "undo file restore"}} {
 		m = press(t, m, c.pane)
 		line := ansi.Strip(m.helpLine())
 		if !strings.Contains(line, c.want) || strings.Contains(line, c.not) {

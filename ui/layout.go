@@ -8,6 +8,7 @@ import (
 
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	componentdetail "github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/text"
 )
 
@@ -170,9 +171,22 @@ type filterer interface{ CanFilter() bool }
 // offered.
 func (m Model) shortHelpParts() (optional, pinned []key.Binding) {
 	p := m.paneAt(m.focus)
-	optional = append([]key.Binding{}, p.Help()...)
+	// The detail's scroll and zoom keys come after the shared ones: the
+	// pane's own keys and the filter matter more on a narrow line.
+	// A zoomed detail's way back comes first of all.
+	var detail []key.Binding
+	for _, b := range p.Help() {
+		switch {
+		case b.Help().Desc == componentdetail.UnzoomHelp:
+			optional = append([]key.Binding{b}, optional...)
+		case m.detailKey(b):
+			detail = append(detail, b)
+		default:
+			optional = append(optional, b)
+		}
+	}
 	if p.Filtering() {
-		return optional, nil
+		return append(optional, detail...), nil
 	}
 	for _, b := range m.keys.ShortHelp() {
 		b = m.undoNamed(b)
@@ -181,7 +195,18 @@ func (m Model) shortHelpParts() (optional, pinned []key.Binding) {
 		}
 		optional = append(optional, b)
 	}
-	return optional, m.keys.Pinned()
+	return append(optional, detail...), m.keys.Pinned()
+}
+
+// detailKey reports whether b scrolls or zooms a pane's detail (by its
+// keys: zoom's help text says where it goes).
+func (m Model) detailKey(b key.Binding) bool {
+	for _, d := range []key.Binding{m.keys.DetailDown, m.keys.DetailUp, m.keys.Zoom} {
+		if strings.Join(b.Keys(), " ") == strings.Join(d.Keys(), " ") {
+			return true
+		}
+	}
+	return false
 }
 
 // undoNamed returns b, or when b is the undo key, the undo key named for

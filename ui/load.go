@@ -3,13 +3,14 @@ package ui
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/engine/inventory"
 	enginesessions "github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/msgs"
@@ -36,6 +37,9 @@ type homeData struct {
 	// files are each project's transcripts, by slug, newest first: a
 	// changed session updates its project's row from them.
 	files map[string][]model.TranscriptFile
+	// active is when each of those transcripts was last active, by path
+	// (enginesessions.LastActive).
+	active map[string]enginesessions.Active
 	// refs counts history's paste references, kept current as history
 	// grows (the paste inventory checks what it counts).
 	refs model.PasteRefs
@@ -105,7 +109,9 @@ type homeLoadedMsg struct {
 	rows     []projects.Row
 	problems []model.Problem
 	files    map[string][]model.TranscriptFile
-	openAll  bool
+	// active is when each transcript was last active, by path.
+	active  map[string]enginesessions.Active
+	openAll bool
 }
 
 // homeDeltaMsg carries the changed parts of some project rows.
@@ -117,13 +123,15 @@ type homeDeltaMsg struct {
 	// paths are projects' real folders, probed for rows that had none.
 	paths    map[string]string
 	problems []model.Problem
+	// active is when each changed session's transcripts were last
+	// active, by path.
+	active map[string]enginesessions.Active
 }
 
 // memoryState is the size of one project's memory folder.
 type memoryState struct {
 	exists bool
-	files  int
-	bytes  int64
+	count  inventory.MemoryCount
 }
 
 // historyReq asks for what was appended to history.jsonl, or for all of
@@ -194,13 +202,18 @@ func (m Model) loadHomeCmd(r homeReq) tea.Cmd {
 		return func() tea.Msg {
 			ps, files, probs := model.ListProjectsFiles(fsys)
 			rows := make([]projects.Row, len(ps))
+			active := map[string]enginesessions.Active{}
 			for i, p := range ps {
 				rows[i] = projects.Row{Project: p, Unreviewed: -1}
 				if p.HasMemory {
-					rows[i].MemoryFiles, rows[i].MemoryBytes = memorySize(fsys, p.Dir+"/memory")
+					rows[i].Memory = inventory.CountMemory(fsys, p.Dir+"/memory")
 				}
+				for _, t := range files[p.Slug] {
+					active[t.Path] = enginesessions.LastActive(fsys, t)
+				}
+				rows[i].LastActive = lastActive(files[p.Slug], active)
 			}
-			return homeLoadedMsg{rows: rows, problems: probs, files: files, openAll: r.openAll}
+			return homeLoadedMsg{rows: rows, problems: probs, files: files, active: active, openAll: r.openAll}
 		}
 	}
 	// Rows without a real path probe it again from their transcripts,
@@ -212,10 +225,13 @@ func (m Model) loadHomeCmd(r homeReq) tea.Cmd {
 		}
 	}
 	return func() tea.Msg {
-		out := homeDeltaMsg{sessions: map[sessionKey][]model.TranscriptFile{}, memory: map[string]memoryState{}, paths: map[string]string{}}
+		out := homeDeltaMsg{sessions: map[sessionKey][]model.TranscriptFile{}, memory: map[string]memoryState{}, paths: map[string]string{}, active: map[string]enginesessions.Active{}}
 		for k := range r.sessions {
 			ts, probs := model.FindSessionTranscripts(fsys, k.slug, k.id)
 			out.sessions[k] = ts
+			for _, t := range ts {
+				out.active[t.Path] = enginesessions.LastActive(fsys, t)
+			}
 			out.problems = append(out.problems, probs...)
 			if old, ok := probe[k.slug]; ok {
 				all := append(withoutSession(old, k.id), ts...)
@@ -228,12 +244,33 @@ func (m Model) loadHomeCmd(r homeReq) tea.Cmd {
 			var st memoryState
 			if info, err := fs.Stat(fsys, dir); err == nil && info.IsDir() {
 				st.exists = true
-				st.files, st.bytes = memorySize(fsys, dir)
+				st.count = inventory.CountMemory(fsys, dir)
 			}
 			out.memory[slug] = st
 		}
 		return out
 	}
+}
+
+// lastActive is when a project was last active: the newest of its
+// transcripts' (enginesessions.LastActive, by path in active).
+func lastActive(ts []model.TranscriptFile, active map[string]enginesessions.Active) enginesessions.Active {
+	as := make([]enginesessions.Active, 0, len(ts))
+	for _, t := range ts {
+		as = append(as, active[t.Path])
+	}
+	return enginesessions.Newest(as...)
+}
+
+// withSession returns the transcripts of session id in ts.
+func withSession(ts []model.TranscriptFile, id string) []model.TranscriptFile {
+	var out []model.TranscriptFile
+	for _, t := range ts {
+		if t.SessionID == id {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // withoutSession returns ts without the transcripts of session id.
@@ -257,26 +294,6 @@ func (m *Model) rowIndex(slug string) int {
 	return -1
 }
 
-// memorySize counts the markdown files under a memory folder.
-func memorySize(fsys fs.FS, dir string) (files int, bytes int64) {
-	fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() && p != dir && strings.HasPrefix(d.Name(), ".") {
-			return fs.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(d.Name(), ".md") {
-			if info, err := d.Info(); err == nil {
-				files++
-				bytes += info.Size()
-			}
-		}
-		return nil
-	})
-	return files, bytes
-}
-
 // homeDone ends a project list load and starts the one waiting.
 func (m *Model) homeDone() tea.Cmd { return m.fl.home.finish(m, Model.loadHomeCmd) }
 
@@ -289,10 +306,17 @@ func (m *Model) applyHomeDelta(msg homeDeltaMsg) tea.Cmd {
 	}
 	unknown := false
 	touched := map[string]bool{}
+	if m.data.active == nil {
+		m.data.active = map[string]enginesessions.Active{}
+	}
 	for k, ts := range msg.sessions {
+		for _, t := range withSession(m.data.files[k.slug], k.id) {
+			delete(m.data.active, t.Path)
+		}
 		m.data.files[k.slug] = append(withoutSession(m.data.files[k.slug], k.id), ts...)
 		touched[k.slug] = true
 	}
+	maps.Copy(m.data.active, msg.active)
 	for slug := range touched {
 		i := m.rowIndex(slug)
 		if i < 0 {
@@ -300,6 +324,7 @@ func (m *Model) applyHomeDelta(msg homeDeltaMsg) tea.Cmd {
 			continue
 		}
 		rows[i].Project.SetTranscripts(m.data.files[slug])
+		rows[i].LastActive = lastActive(m.data.files[slug], m.data.active)
 		if p := msg.paths[slug]; p != "" && rows[i].Project.Path == "" {
 			rows[i].Project.Path = p
 		}
@@ -311,7 +336,7 @@ func (m *Model) applyHomeDelta(msg homeDeltaMsg) tea.Cmd {
 			continue
 		}
 		rows[i].Project.HasMemory = st.exists
-		rows[i].MemoryFiles, rows[i].MemoryBytes = st.files, st.bytes
+		rows[i].Memory = st.count
 	}
 	m.data.projects = rows
 	m.projects.SetRows(rows, m.opts.Now())
@@ -444,6 +469,7 @@ func (m *Model) applyHome(msg homeLoadedMsg) bool {
 	m.data.projects = msg.rows
 	m.data.problems = msg.problems
 	m.data.files = msg.files
+	m.data.active = msg.active
 	was := m.data.open
 	want := m.data.open
 	if want == "" && m.opts.Project != "" {
@@ -452,7 +478,7 @@ func (m *Model) applyHome(msg homeLoadedMsg) bool {
 	if want == "" && len(msg.rows) > 0 {
 		newest := msg.rows[0]
 		for _, r := range msg.rows {
-			if r.Project.LastActivity.After(newest.Project.LastActivity) {
+			if r.LastActive.Time.After(newest.LastActive.Time) {
 				newest = r
 			}
 		}

@@ -467,13 +467,15 @@ func summarizeSessions(fsys fs.FS, ss []replay.Session, fw map[string]*engineses
 		wg.Go(func() {
 			for i := range jobs {
 				s := &ss[i]
-				sum, _ := fw[s.File.Path].Update(fsys, s.File.Path)
+				f := fw[s.File.Path]
+				sum, _ := f.Update(fsys, s.File.Path)
 				s.Records, s.Boundaries, s.Micro, s.First, s.Last = sum.Records, sum.CompactBoundaries, sum.MicrocompactBoundaries, sum.First, sum.Last
 				if s.File.MetaPath != "" {
 					if meta, err := model.ReadSubagentMeta(fsys, s.File.MetaPath); err == nil {
 						s.Agent = meta.Label()
 					}
 				}
+				s.Title, s.Active = f.Title(), enginesessions.LastActive(fsys, s.File)
 			}
 		})
 	}

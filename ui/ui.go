@@ -309,7 +309,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			return m, nil
 		}
-		return m.routeToFocused(msg)
+		return m.routeToFocused(m.inPane(msg))
 	}
 	if next, cmd, ok := m.handleData(msg); ok {
 		return next, cmd

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -26,7 +27,10 @@ var testNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 // keeps on purpose do not pile up in the machine's.
 func TestMain(m *testing.M) {
 	time.Local = time.UTC
-	tmp, err := os.MkdirTemp("", "memscope-ui-test-")
+	// A name of fixed length, so paths under it (the writable goldens
+	// pad them to one length) come out the same on every run.
+	tmp := filepath.Join(os.TempDir(), fmt.Sprintf("memscope-ui-%08d", os.Getpid()%100000000))
+	err := os.Mkdir(tmp, 0o700)
 	if err == nil {
 		os.Setenv("TMPDIR", tmp)
 	}
@@ -261,26 +265,37 @@ func TestHistoryExpandsPastes(t *testing.T) {
 	}
 }
 
+// goldenSizes and goldenPanes are what the pane goldens take: every pane
+// (and the modes worth seeing) at 80×24 and 120×40, on the read-only home
+// (TestPanesGolden) and on a writable one (TestPanesGoldenWritable).
+var (
+	goldenSizes = []struct{ w, h int }{{80, 24}, {120, 40}}
+	goldenPanes = []struct {
+		name string
+		keys []string
+	}{
+		{"projects", []string{"1"}},
+		{"index", []string{"2"}},
+		{"memories", []string{"3"}},
+		{"memories_new", []string{"3", "n"}},
+		{"history", []string{"4"}},
+		{"pastes", []string{"5"}},
+		{"replay", []string{"6"}},
+		{"replay_timeline", []string{"6", "G", "enter"}},
+		{"prompt", []string{"7"}},
+		{"health", []string{"8"}},
+		{"retention", []string{"9"}},
+		{"retention_step", []string{"9", "G"}},
+		{"files", []string{"0"}},
+		{"live", []string{"L"}},
+		{"review", []string{"R"}},
+		{"security", []string{"S"}},
+	}
+)
+
 func TestPanesGolden(t *testing.T) {
-	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
-		for _, p := range []struct {
-			name string
-			keys []string
-		}{
-			{"projects", []string{"1"}},
-			{"index", []string{"2"}},
-			{"memories", []string{"3"}},
-			{"history", []string{"4"}},
-			{"pastes", []string{"5"}},
-			{"replay", []string{"6"}},
-			{"replay_timeline", []string{"6", "G", "enter"}},
-			{"prompt", []string{"7"}},
-			{"health", []string{"8"}},
-			{"retention", []string{"9"}},
-			{"retention_step", []string{"9", "G"}},
-			{"files", []string{"0"}},
-			{"review", []string{"R"}},
-		} {
+	for _, size := range goldenSizes {
+		for _, p := range goldenPanes {
 			t.Run(p.name+"_"+fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 				m := newTestModel(t, size.w, size.h)
 				m = press(t, m, p.keys...)

@@ -140,11 +140,11 @@ func Stat(o Options) Report {
 		}
 		// Counted as read, not kept: a folder may hold a million files.
 		md, p := model.ScanMemoryDir(h.FS, pr.Dir+"/memory", func(f *model.MemoryFile) {
-			r.MemoryFiles++
 			if f.Invalid {
 				r.InvalidMemoryFiles++
 			}
 		})
+		r.MemoryFiles += CountMemory(h.FS, pr.Dir+"/memory").Files
 		probs = append(probs, p...)
 		if !md.Exists {
 			continue

@@ -28,7 +28,11 @@ type Entry struct {
 	Time    time.Time `json:"time"`
 	Op      OpKind    `json:"op"`
 	Summary string    `json:"summary"`
-	Files   []File    `json:"files"`
+	// Folder is the folder the files' paths are relative to, for a
+	// document journal (edits of CLAUDE.md and rules: store.OpenDocument);
+	// empty in a memory folder's journal, whose folder it is.
+	Folder string `json:"folder,omitempty"`
+	Files  []File `json:"files"`
 	// Pending marks an entry written before its change (the intent): it
 	// is cleared once every file is written. An entry still pending was
 	// interrupted (killed, or failed part way): its files are each as

@@ -57,8 +57,14 @@ func (l *linter) lintFiles() {
 	for _, f := range l.md.Files {
 		l.lintFrontmatter(f)
 		if lines := strings.Count(string(f.Raw()), "\n"); f.Size > RecallMaxBytes || lines > RecallMaxLines {
-			l.add(Finding{Kind: TooLong, Severity: SevWarning, Path: f.Path,
-				Message: fmt.Sprintf("%d bytes, %d lines: when recalled, the client shows only the first %d bytes / %d lines; split it or move detail out", f.Size, lines, RecallMaxBytes, RecallMaxLines)})
+			sev, why := SevWarning, "split it or move detail out"
+			if memindex.IsOverflowFile(f) {
+				// prune wrote it to hold what never loaded; a warning
+				// would ask to undo that.
+				sev, why = SevInfo, "it holds the index lines prune moved out of MEMORY.md, which never loaded anyway"
+			}
+			l.add(Finding{Kind: TooLong, Severity: sev, Path: f.Path,
+				Message: fmt.Sprintf("%d bytes, %d lines: when recalled, the client shows only the first %d bytes / %d lines; %s", f.Size, lines, RecallMaxBytes, RecallMaxLines, why)})
 		}
 		start := bodyLine(f)
 		for _, link := range memindex.FindWikiLinks(f.Body) {

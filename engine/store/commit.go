@@ -205,6 +205,10 @@ func (s *Store) commit(op journal.OpKind, summary string, w *workset, o WriteOpt
 		return ch, errors.New("write refused: WriteOptions.Now is not set")
 	}
 	all, blocking := w.scan(rels)
+	if s.doc {
+		// A document (CLAUDE.md, a rule) is read by the client too.
+		all, blocking = w.scanWhere(rels, func(string) bool { return true })
+	}
 	ch.Findings = all
 	if len(blocking) > 0 && !o.Force {
 		return ch, &ScanBlockedError{Findings: blocking}
@@ -220,6 +224,9 @@ func (s *Store) commit(op journal.OpKind, summary string, w *workset, o WriteOpt
 		j.Drop(p.ID)
 	}
 	entry := journal.Entry{ID: j.NewID(o.Now), Time: o.Now.UTC(), Op: op, Summary: summary}
+	if s.doc {
+		entry.Folder = s.dir
+	}
 	targets := make([]fileTarget, 0, len(rels))
 	for _, rel := range rels {
 		f := w.files[rel]

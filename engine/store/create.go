@@ -14,8 +14,13 @@ import (
 // NewMemory is a memory to create.
 type NewMemory struct {
 	// Name is made safe with SafeMemoryName.
-	Name string           `json:"name"`
-	Type model.MemoryType `json:"type"`
+	Name string `json:"name"`
+	// Title is the index entry's link text (memindex.EntryTitle, from
+	// what the user typed). Empty: Name when it is not already a safe
+	// name ("No DB Mocks"), else the file's base name as the client's
+	// backfill writes it.
+	Title string           `json:"title,omitempty"`
+	Type  model.MemoryType `json:"type"`
 	// Description is the one-line hook (line breaks become spaces).
 	Description string `json:"description"`
 	Body        string `json:"body"`
@@ -148,12 +153,19 @@ func (s *Store) Create(m NewMemory, o WriteOptions) (Change, error) {
 		return Change{}, fmt.Errorf("create %s: %w; pick another name", name, err)
 	}
 	if !m.NoIndex {
-		f, _ := model.ParseMemoryFile(rel, data)
 		ix, err := w.readIndex()
 		if err != nil {
 			return Change{}, err
 		}
-		insertIndexLines(ix, indexInsertPoint(ix), []string{entryLineFor(f)})
+		title := strings.TrimSuffix(path.Base(rel), ".md")
+		switch {
+		case strings.TrimSpace(m.Title) != "":
+			title = memindex.EntryTitle(m.Title, name)
+		case strings.TrimSpace(m.Name) != name:
+			title = memindex.EntryTitle(m.Name, name)
+		}
+		line := memindex.EntryLine(title, rel, m.Description)
+		insertIndexLines(ix, indexInsertPoint(ix), []string{line})
 		if err := w.putIndex(ix); err != nil {
 			return Change{}, err
 		}

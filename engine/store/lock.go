@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	memjournal "github.com/memscope/memscope/engine/journal"
 )
@@ -16,13 +15,16 @@ import (
 // memory folder that is a symbolic link: writes never go through one (the
 // store refuses them with ErrSymlinkWrite), and neither does the lock.
 func (s *Store) lockJournal() *memjournal.Lock {
-	if _, ok := s.fsys.(dirFS); !ok || s.dir == "" {
+	if s.jlock == "" {
 		return nil
 	}
 	// A memory folder not there yet is made by the lock (and removed
-	// again with it when the first change fails).
-	if fi, err := os.Lstat(s.dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 || err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil
+	// again with it when the first change fails); one that is a link is
+	// never written through. A document journal lives in the home.
+	if !s.doc {
+		if fi, err := os.Lstat(s.dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 || err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
 	}
-	return memjournal.Acquire(filepath.Join(s.dir, filepath.FromSlash(memjournal.Path)))
+	return memjournal.Acquire(s.jlock)
 }

@@ -65,6 +65,29 @@ func ClientFileSize(n int) string {
 	return ""
 }
 
+// Ago is how long before now t was, in every "ago" column of the panes
+// and the command line: "now", "12m ago", "5h ago", "3d ago" — the unit
+// is the largest whole one (days from 24 hours), so a column never puts
+// "47h ago" beside "2d ago"; "—" for an unknown time, "in the future"
+// for a clock ahead of now.
+func Ago(now, t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	d := now.Sub(t)
+	switch {
+	case d < -time.Minute:
+		return "in the future"
+	case d < time.Minute:
+		return "now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+}
+
 // shortIDLen is how much of an id ShortID keeps: a uuid's first block.
 const shortIDLen = 8
 

@@ -77,3 +77,22 @@ func TestUSD(t *testing.T) {
 		}
 	}
 }
+
+// One unit style: the largest whole unit, days from 24 hours (never
+// "47h ago" beside "2d ago").
+func TestAgo(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	cases := map[time.Duration]string{
+		30 * time.Second: "now", 5 * time.Minute: "5m ago", 3 * time.Hour: "3h ago",
+		23*time.Hour + 59*time.Minute: "23h ago", 24 * time.Hour: "1d ago", 47 * time.Hour: "1d ago",
+		72 * time.Hour: "3d ago", -time.Hour: "in the future",
+	}
+	for d, want := range cases {
+		if got := Ago(now, now.Add(-d)); got != want {
+			t.Errorf("Ago(-%v) = %q, want %q", d, got, want)
+		}
+	}
+	if Ago(now, time.Time{}) != "—" {
+		t.Error("zero time should be —")
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
 	"github.com/memscope/memscope/views/msgs"
@@ -123,18 +124,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		switch {
-		case key.Matches(msg, m.keys.Up):
-			m.vp.ScrollUp(1)
-		case key.Matches(msg, m.keys.Down):
-			m.vp.ScrollDown(1)
-		case key.Matches(msg, m.keys.PageUp):
-			m.vp.PageUp()
-		case key.Matches(msg, m.keys.PageDown):
-			m.vp.PageDown()
-		case key.Matches(msg, m.keys.Top):
-			m.vp.GotoTop()
-		case key.Matches(msg, m.keys.Bottom):
-			m.vp.GotoBottom()
+		case detail.ScrollKeys(&m.vp, m.keys, msg):
 		case key.Matches(msg, m.keys.Edit) && m.data.Path != "":
 			p := m.data.Path
 			return m, func() tea.Msg { return msgs.OpenEditor{Path: p} }

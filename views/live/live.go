@@ -22,6 +22,7 @@ import (
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
@@ -113,6 +114,7 @@ type Model struct {
 	keys   keymap.KeyMap
 	v      *view
 	list   list.Model[Row]
+	det    detail.Model
 	data   Data
 	loaded bool
 	width  int
@@ -122,7 +124,7 @@ type Model struct {
 // New returns the pane before its first snapshot.
 func New(keys keymap.KeyMap, st style.Styles) Model {
 	v := &view{styles: st}
-	m := Model{keys: keys, v: v}
+	m := Model{keys: keys, v: v, det: detail.New(keys, st)}
 	m.list = list.New(keys, st, func(r Row) string { return r.Run.SessionID + " " + r.Run.CWD + " " + project(r) })
 	m.list.Empty = "no Claude Code session is running in this home"
 	return m
@@ -158,6 +160,7 @@ func (m Model) Selected() (Row, bool) { return m.list.Selected() }
 func (m *Model) SetStyles(st style.Styles) {
 	m.v.styles = st
 	m.list.SetStyles(st)
+	m.det.SetStyles(st)
 }
 
 // SetSize sets the pane's inner size.
@@ -193,11 +196,16 @@ func (m *Model) Blur() {}
 func (m Model) Filtering() bool { return m.list.Filtering() }
 
 // Help lists the pane's own bindings.
-func (m Model) Help() []key.Binding { return []key.Binding{m.keys.Open, m.keys.LiveCompaction} }
+func (m Model) Help() []key.Binding {
+	return append([]key.Binding{m.keys.Open, m.keys.LiveCompaction}, m.det.Help()...)
+}
 
 // ClickRow moves the cursor to the clicked row (under the block line and
 // the header).
 func (m *Model) ClickRow(y int) tea.Cmd {
+	if m.det.Zoomed() {
+		return nil
+	}
 	m.list.ClickRow(y - 2)
 	return nil
 }
@@ -205,6 +213,12 @@ func (m *Model) ClickRow(y int) tea.Cmd {
 // Update moves through the sessions, and asks the root to open one in
 // Replay (enter) or its last compaction (c).
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if !m.list.Filtering() && m.loaded && len(m.data.Rows) > 0 {
+		if d, ok := m.det.Update(msg, m.detailContent(), m.det.Area(m.top(), m.width, m.height)); ok {
+			m.det = d
+			return m, nil
+		}
+	}
 	var cmd tea.Cmd
 	var handled bool
 	m.list, cmd, handled = m.list.Update(msg)
@@ -259,5 +273,6 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "█ ░", Means: "the context used / left of the session's window"},
 		{Mark: "│", Means: "on the meter: the warning, autocompact and blocking levels"},
 		{Mark: "5-hour block", Means: "the current usage block, counted as ccusage blocks does"},
+		m.det.Legend(),
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/text"
 )
 
@@ -42,7 +43,7 @@ func (v *view) renderRow(r Row, selected bool, width int) string {
 			proc += " " + model.SanitizeLine(string(r.Run.Status))
 		}
 	}
-	ctx, level, next, active := "—", "no turn yet", "", text.Ago(v.now, r.Run.LastWrite)
+	ctx, level, next, active := "—", "no turn yet", "", format.Ago(v.now, r.Run.LastWrite)
 	mark := "  "
 	if st := r.Status; st != nil {
 		if st.ContextKnown {
@@ -53,7 +54,7 @@ func (v *view) renderRow(r Row, selected bool, width int) string {
 		}
 		next = forecastShort(st.Forecast)
 		if !st.LastActivity.IsZero() {
-			active = text.Ago(v.now, st.LastActivity)
+			active = format.Ago(v.now, st.LastActivity)
 		}
 		if c, ok := lastCompaction(st); ok && v.now.Sub(c.Time) < recent {
 			mark = "⟲ "
@@ -101,19 +102,29 @@ func (m Model) View() string {
 	if !m.loaded {
 		return st.Dim.Render("reading the running sessions…")
 	}
-	top := text.Truncate(m.blockLine(), m.width) + "\n" +
-		st.Header.Render(text.Truncate(fmt.Sprintf(headerFormat, "SESSION", "PROCESS", "CTX", "LEVEL", "COMPACT IN", "ACTIVE", "PROJECT"), m.width)) + "\n" +
-		m.list.View(m.v.renderRow)
+	top := m.top()
 	if len(m.data.Rows) == 0 {
 		return top + "\n\n" + st.Dim.Render(text.Wrap(m.emptyText(), max(m.width, 10)))
 	}
-	rest := max(m.height-m.listRows()-3-boolInt(m.list.Filtering() || m.list.FilterValue() != ""), 1)
+	return m.det.Under(top, m.detailContent(), m.width, m.height)
+}
+
+// top is the block line, the header and the sessions.
+func (m Model) top() string {
+	st := m.v.styles
+	return text.Truncate(m.blockLine(), m.width) + "\n" +
+		st.Header.Render(text.Truncate(fmt.Sprintf(headerFormat, "SESSION", "PROCESS", "CTX", "LEVEL", "COMPACT IN", "ACTIVE", "PROJECT"), m.width)) + "\n" +
+		m.list.View(m.v.renderRow)
+}
+
+// detailContent is the selected session in full.
+func (m Model) detailContent() detail.Content {
 	r, _ := m.list.Selected()
 	lines := m.detail(r)
 	if m.data.Stale > 0 {
-		lines = append(lines, st.Dim.Render(text.Truncate(fmt.Sprintf("%d process file(s) in sessions/ name a process that is gone", m.data.Stale), m.width)))
+		lines = append(lines, m.v.styles.Dim.Render(text.Truncate(fmt.Sprintf("%d process file(s) in sessions/ name a process that is gone", m.data.Stale), m.width)))
 	}
-	return st.Divided(m.width, top, st.Clip(lines, rest))
+	return detail.Content{ID: r.Run.SessionID + " " + r.Run.Transcript, Lines: lines}
 }
 
 func (m Model) emptyText() string {
@@ -170,7 +181,7 @@ func (m Model) detail(r Row) []string {
 	if !s.Started.IsZero() {
 		head += " · started " + s.Started.Local().Format("15:04")
 	}
-	head += fmt.Sprintf(" · %d records", s.Records)
+	head += " · " + text.Count(s.Records, "record", "")
 	lines := []string{text.Truncate(head, w)}
 
 	win := "window " + text.Tokens(int64(s.Window.ContextWindow))
@@ -187,7 +198,7 @@ func (m Model) detail(r Row) []string {
 	lines = append(lines, st.Dim.Render(text.Truncate(fmt.Sprintf("%s: warning %s │ autocompact %s │ blocked %s", win,
 		text.Tokens(int64(th.Warning)), text.Tokens(int64(th.Autocompact)), text.Tokens(int64(th.Blocked))), w)))
 
-	turns := fmt.Sprintf("%d turns · %d since the last compaction · %s", s.Turns, s.TurnsSinceCompaction, forecastLong(s.Forecast))
+	turns := fmt.Sprintf("%s · %d since the last compaction · %s", text.Count(s.Turns, "turn", ""), s.TurnsSinceCompaction, forecastLong(s.Forecast))
 	lines = append(lines, text.Truncate(turns, w))
 	rate := fmt.Sprintf("%s tokens/min over the last %d minutes · cost so far %s", text.Tokens(int64(s.TokensPerMinute)), int(englive.DefaultRateWindow.Minutes()), format.USD(s.CostUSD))
 	if s.CostPartial {
@@ -200,7 +211,7 @@ func (m Model) detail(r Row) []string {
 		if c.Kind != "compact" {
 			kind = "microcompacted"
 		}
-		line := fmt.Sprintf("⟲ %s %s at line %d (%s, %s → %s tokens) · c replays it", kind, text.Ago(m.v.now, c.Time), c.Line,
+		line := fmt.Sprintf("⟲ %s %s at line %d (%s, %s → %s tokens) · c replays it", kind, format.Ago(m.v.now, c.Time), c.Line,
 			orDash(model.SanitizeLine(string(c.Trigger))), tokens(c.PreTokens), tokens(c.PostTokens))
 		line = text.Truncate(line, w)
 		if m.v.now.Sub(c.Time) < recent {
@@ -281,10 +292,10 @@ func (m Model) memoryLines(r Row) []string {
 		case !mem.Exists:
 			head += " · no folder yet"
 		case mem.Index == nil:
-			head += fmt.Sprintf(" · %d files · no MEMORY.md", len(mem.Files))
+			head += " · " + text.Count(len(mem.Files), "file", "") + " · no MEMORY.md"
 		default:
 			ix := mem.Index
-			head += fmt.Sprintf(" · %d files · MEMORY.md %d/%d lines", len(mem.Files), ix.Lines, ix.MaxLines)
+			head += fmt.Sprintf(" · %s · MEMORY.md %d/%d lines", text.Count(len(mem.Files), "file", ""), ix.Lines, ix.MaxLines)
 			if ix.Over() {
 				head += " ✂ cut when loaded"
 			}
@@ -301,7 +312,7 @@ func (m Model) memoryLines(r Row) []string {
 			p += fmt.Sprintf(" ×%d", wr.Count)
 		}
 		if !wr.Time.IsZero() {
-			p += ", " + text.Ago(m.v.now, wr.Time)
+			p += ", " + format.Ago(m.v.now, wr.Time)
 		}
 		if wr.Failed {
 			p += ", failed"

@@ -17,6 +17,7 @@ import (
 	enginepreview "github.com/memscope/memscope/engine/preview"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
@@ -34,6 +35,7 @@ type Model struct {
 	keys     keymap.KeyMap
 	styles   style.Styles
 	list     list.Model[Row]
+	det      detail.Model
 	preview  *enginepreview.Preview
 	query    textinput.Model
 	querying bool
@@ -49,7 +51,7 @@ type Model struct {
 
 // New returns an empty Prompt pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: keys, styles: st, query: style.Input("recall query: ", "type what you would ask Claude (more than one word)"), loading: true}
+	m := Model{keys: keys, styles: st, query: style.Input("recall query: ", "type what you would ask Claude (more than one word)"), loading: true, det: detail.New(keys, st)}
 	m.list = list.New(keys, st, func(r Row) string {
 		if r.Layer != nil {
 			return r.Layer.Path + " " + string(r.Layer.Kind) + " " + string(r.Layer.Status)
@@ -94,6 +96,21 @@ func (m *Model) SetUnavailable(why string) {
 	m.list.SetItems(nil)
 }
 
+// Paths are the files the preview reads (its layers), none before one
+// is in.
+func (m Model) Paths() []string {
+	if m.preview == nil {
+		return nil
+	}
+	out := make([]string, 0, len(m.preview.Layers))
+	for _, l := range m.preview.Layers {
+		if l.Path != "" {
+			out = append(out, l.Path)
+		}
+	}
+	return out
+}
+
 // Query is the recall query in effect.
 func (m Model) Query() string { return strings.TrimSpace(m.query.Value()) }
 
@@ -101,6 +118,7 @@ func (m Model) Query() string { return strings.TrimSpace(m.query.Value()) }
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.list.SetStyles(st)
+	m.det.SetStyles(st)
 }
 
 func (m Model) listHeight() int { return max(m.height/2-3, 3) }
@@ -123,6 +141,9 @@ func (m Model) Filtering() bool { return m.querying || m.list.Filtering() }
 
 // ClickRow moves the cursor to the clicked row.
 func (m *Model) ClickRow(y int) tea.Cmd {
+	if m.det.Zoomed() {
+		return nil
+	}
 	m.list.ClickRow(y - 4)
 	return nil
 }
@@ -132,7 +153,7 @@ func (m Model) Help() []key.Binding {
 	if m.querying {
 		return []key.Binding{m.keys.Open, m.keys.Back}
 	}
-	return []key.Binding{m.keys.Query, m.keys.Edit}
+	return append([]key.Binding{m.keys.Query, m.keys.Edit}, m.det.Help()...)
 }
 
 // Update handles the list and the query line.
@@ -153,6 +174,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.query, cmd = m.query.Update(k)
 		return m, cmd
+	}
+	if !m.list.Filtering() && m.preview != nil {
+		if d, ok := m.det.Update(msg, m.detailContent(), m.det.Area(m.top(), m.width, m.height)); ok {
+			m.det = d
+			return m, nil
+		}
 	}
 	var cmd tea.Cmd
 	var handled bool
@@ -228,18 +255,25 @@ func (m Model) renderRow(r Row, selected bool, width int) string {
 
 // View draws the totals, the query, the layers and the selected layer.
 func (m Model) View() string {
-	var b strings.Builder
 	if m.preview == nil {
 		if m.unavailable != "" {
 			return m.styles.Dim.Render(text.Wrap(m.unavailable, max(m.width, 20)))
 		}
 		return m.styles.Dim.Render("building the preview…")
 	}
+	return m.det.Under(m.top(), m.detailContent(), m.width, m.height)
+}
+
+// top is the totals, the query line and the layer list.
+func (m Model) top() string {
+	var b strings.Builder
 	p := m.preview
-	head := fmt.Sprintf("next session: %d layers, %d chars ≈ %d tokens · memory %s", len(p.Layers), p.Totals.Chars, p.Totals.Tokens, p.MemoryDir)
+	head := fmt.Sprintf("next session: %s, %s ≈ %s · memory ", text.Count(len(p.Layers), "layer", ""), text.Count(p.Totals.Chars, "char", ""), text.Count(int(p.Totals.Tokens), "token", ""))
 	if m.loading {
 		head = "updating… " + head
 	}
+	// The folder's end names the project; its start is the home.
+	head += text.TruncateLeft(model.SanitizeLine(p.MemoryDir), max(m.width-lipgloss.Width(head), 12))
 	b.WriteString(m.styles.Dim.Render(text.Truncate(head, m.width)))
 	b.WriteByte('\n')
 	b.WriteString(text.Truncate(m.recallLine(), m.width))
@@ -259,7 +293,7 @@ func (m Model) View() string {
 	b.WriteByte('\n')
 	b.WriteString(m.styles.Header.Render(text.Truncate(fmt.Sprintf("%-15s %6s %s %-14s %s", "KIND", "TOKENS", strings.Repeat(" ", max(min(m.width/5, 20), 4)), "STATUS", "SOURCE"), m.width)))
 	b.WriteByte('\n')
-	return m.styles.Divided(m.width, b.String()+m.list.View(m.renderRow), m.detail())
+	return b.String() + m.list.View(m.renderRow)
 }
 
 // recallLine says whether recall is on for this user and what each state
@@ -295,16 +329,17 @@ func (m Model) recalled(path string) *enginepreview.RecalledFile {
 	return nil
 }
 
-func (m Model) detail() string {
+// detailContent is the selected layer's text in full, under what it is.
+func (m Model) detailContent() detail.Content {
 	r, ok := m.list.Selected()
 	if !ok {
-		return ""
+		return detail.Content{}
 	}
-	rows := max(m.height-m.listHeight()-6, 1)
 	var lines []string
+	var id string
 	var body string
 	if l := r.Layer; l != nil {
-		meta := fmt.Sprintf("%s · %s · %d chars", l.Kind, l.Status, l.Chars)
+		meta := fmt.Sprintf("%s · %s · %s", l.Kind, l.Status, text.Count(l.Chars, "char", ""))
 		if f := m.recalled(l.Path); f != nil {
 			meta += fmt.Sprintf(" · score %.2f: %s", f.Score, f.Why)
 		}
@@ -323,19 +358,19 @@ func (m Model) detail() string {
 		if l.Reason != "" {
 			lines = append(lines, m.styles.Warn.Render(text.Truncate(model.SanitizeForTerminal(l.Reason), m.width)))
 		}
-		body = l.Text
+		body, id = l.Text, "layer "+l.Path+" "+string(l.Kind)
 	} else {
 		f := r.Recalled
-		lines = append(lines, m.styles.Dim.Render(text.Truncate(fmt.Sprintf("%s · %d days old · %s", f.Path, f.AgeDays, f.Why), m.width)))
+		lines = append(lines, m.styles.Dim.Render(text.Truncate(fmt.Sprintf("%s · %s old · %s", f.Path, text.Count(f.AgeDays, "day", ""), f.Why), m.width)))
 		if f.Skipped != "" {
 			lines = append(lines, m.styles.Warn.Render(text.Truncate(f.Skipped, m.width)))
 		}
-		body = f.Text
+		body, id = f.Text, "recalled "+f.Path
 	}
 	for _, l := range strings.Split(model.SanitizeForTerminal(body), "\n") {
-		lines = append(lines, text.Truncate(l, m.width))
+		lines = append(lines, text.Truncate(text.ExpandTabs(l), m.width))
 	}
-	return lipgloss.NewStyle().MaxWidth(m.width).Render(m.styles.Clip(lines, rows))
+	return detail.Content{ID: id, Lines: lines}
 }
 
 // Legend explains the pane's statuses.
@@ -349,5 +384,6 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "skipped", Means: "found but not sent (the line below says why)"},
 		{Mark: "recalled / over budget", Means: "a memory recall would add for the query (i), or leave out for size"},
 		{Mark: "recall off / ON", Means: "recall (the model picking up to 5 memories per prompt) is off unless CLAUDE_MEMORY_STORES is set or a server-side gate memscope cannot see turns it on; when on, the client drops MEMORY.md. memscope's BM25 ranking stands in for the model's pick"},
+		m.det.Legend(),
 	}
 }

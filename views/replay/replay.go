@@ -19,10 +19,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/engine/compact"
+	"github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/engine/timeline"
 	ctxwindow "github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
@@ -36,7 +38,12 @@ type Session struct {
 	Micro      int
 	First      time.Time
 	Last       time.Time
-	Title      string
+	// Title is the session's name (custom title, AI title, else its
+	// first prompt); empty when it has none of them.
+	Title sessions.Title
+	// Active is when the transcript was last active (the clock the
+	// Projects pane's ACTIVE column uses too).
+	Active sessions.Active
 	// Agent labels a subagent's transcript from its meta file (type and
 	// task, model.SubagentMeta.Label); "" when there is none.
 	Agent string
@@ -91,6 +98,9 @@ type Model struct {
 	height    int
 
 	sessions list.Model[Session]
+	// det scrolls and zooms the side of the timeline: the state at the
+	// selected step, or the pipeline run on it.
+	det detail.Model
 
 	// The timeline (ModeTimeline and ModePipeline; nil in ModeSessions)
 	// and the resume state computed for step stateFor.
@@ -125,8 +135,8 @@ var windows = []struct {
 
 // New returns an empty Replay pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: keys, styles: st, stateFor: -1}
-	m.sessions = list.New(keys, st, func(s Session) string { return s.File.SessionID + " " + s.Title + " " + s.Agent })
+	m := Model{keys: keys, styles: st, stateFor: -1, det: detail.New(keys, st)}
+	m.sessions = list.New(keys, st, func(s Session) string { return s.File.SessionID + " " + s.Title.Text + " " + s.Agent })
 	m.sessions.Empty = "loading sessions…"
 	m.steps = list.New(keys, st, func(s timeline.Step) string { return string(s.Kind) })
 	m.steps.Empty = "this session has no turns"
@@ -273,6 +283,7 @@ func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.sessions.SetStyles(st)
 	m.steps.SetStyles(st)
+	m.det.SetStyles(st)
 }
 
 func (m Model) listWidth() int {
@@ -306,6 +317,9 @@ func (m Model) Filtering() bool { return m.sessions.Filtering() || m.steps.Filte
 // lines of the session list, or the three of the timeline) and computes
 // what the step it lands on needs, as the list keys do.
 func (m *Model) ClickRow(y int) tea.Cmd {
+	if m.mode != ModeSessions && m.det.Zoomed() {
+		return nil
+	}
 	switch m.mode {
 	case ModeSessions:
 		m.sessions.ClickRow(y - 2)
@@ -327,9 +341,9 @@ func (m Model) Help() []key.Binding {
 	case ModeSessions:
 		return []key.Binding{m.keys.Open, m.keys.Export, m.keys.ExportHTML}
 	case ModeTimeline:
-		return []key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.NextBoundary, m.keys.PrevBoundary, m.keys.Pipeline, m.keys.Window, m.keys.Export, m.keys.ExportHTML, m.keys.Back}
+		return append([]key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.NextBoundary, m.keys.PrevBoundary, m.keys.Pipeline, m.keys.Window, m.keys.Export, m.keys.ExportHTML, m.keys.Back}, m.det.Help()...)
 	case ModePipeline:
-		return []key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.Window, m.keys.Pipeline, m.keys.Back}
+		return append([]key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.Window, m.keys.Pipeline, m.keys.Back}, m.det.Help()...)
 	}
 	panic(badMode(m.mode))
 }
@@ -340,5 +354,8 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "[kind]", Means: "a transcript that is not the main session: [subagent] an agent's (its type and task from agent-<id>.meta.json), [seed] sessions/<id>/transcript.jsonl"},
 		{Mark: "compact / micro", Means: "compactions and micro-compactions recorded in the session"},
 		{Mark: "▸", Means: "in the pipeline, the stage shown (←/→)"},
+		{Mark: "TITLE", Means: "the name given with /rename, else the client's AI title, else the first prompt (“in quotes”)"},
+		{Mark: "ACTIVE", Means: "last active: the newest record timestamp at the end of the transcript (its mtime when it has none), the Projects pane's clock"},
+		m.det.Legend(),
 	}
 }

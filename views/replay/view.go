@@ -8,17 +8,22 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/memscope/memscope/engine/compact"
+	"github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/engine/timeline"
 	ctxwindow "github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/text"
 )
 
 func (m Model) renderSession(s Session, selected bool, width int) string {
-	title := s.Title
+	title := model.SanitizeForTerminal(s.Title.Text)
+	if s.Title.Source == sessions.TitlePrompt {
+		title = "“" + title + "”"
+	}
 	if title == "" {
-		title = s.File.SessionID
+		title = m.styles.Dim.Render(format.ShortID(s.File.SessionID) + " (no title, no prompt)")
 	}
 	if s.File.Kind == model.TranscriptSubagent {
 		title = "agent-" + s.File.AgentID + " of " + format.ShortID(s.File.SessionID)
@@ -29,8 +34,8 @@ func (m Model) renderSession(s Session, selected bool, width int) string {
 	if s.File.Kind != model.TranscriptMain {
 		title = "[" + string(s.File.Kind) + "] " + title
 	}
-	info := fmt.Sprintf("%8s %6d rec %3d compact %3d micro  %9s  ", text.Bytes(s.File.Size), s.Records, s.Boundaries, s.Micro, text.Ago(m.now, s.Last))
-	return info + text.Truncate(model.SanitizeForTerminal(title), max(width-lipgloss.Width(info), 8))
+	info := fmt.Sprintf("%8s %6d rec %3d compact %3d micro  %9s  ", text.Bytes(s.File.Size), s.Records, s.Boundaries, s.Micro, format.Ago(m.now, s.Active.Time))
+	return info + text.Truncate(title, max(width-lipgloss.Width(info), 8))
 }
 
 // tokenBar draws v against the window, marking the autocompact level.
@@ -91,16 +96,46 @@ func (m Model) View() string {
 	case ModeSessions:
 		return m.sessionsView()
 	case ModeTimeline:
-		nav := "step " + m.steps.Position() + " · ←/→ step, [ ] compactions, p pipeline, esc sessions"
-		if m.following {
-			nav = "● live · " + nav
-		}
-		return m.timelineView(nav, m.stateView())
+		return m.timelineView(m.timelineNav())
 	case ModePipeline:
-		nav := "step " + m.steps.Position() + " · pipeline in a " + windows[m.window].name + " window · ←/→ stage, ↑/↓ step, w window, esc close"
-		return m.timelineView(nav, m.pipelineView())
+		return m.timelineView(m.pipelineNav())
 	}
 	panic(badMode(m.mode))
+}
+
+func (m Model) timelineNav() string {
+	nav := "step " + m.steps.Position() + " · ←/→ step, [ ] compactions, p pipeline, esc sessions"
+	if m.following {
+		nav = "● live · " + nav
+	}
+	return nav
+}
+
+func (m Model) pipelineNav() string {
+	return "step " + m.steps.Position() + " · pipeline in a " + windows[m.window].name + " window · ←/→ stage, ↑/↓ step, w window, esc close"
+}
+
+// sideContent is what the side of the timeline shows, whole: the state
+// at the selected step, or the pipeline run on it.
+func (m Model) sideContent() detail.Content {
+	step := m.steps.Index()
+	if m.mode == ModePipeline {
+		return detail.Content{ID: fmt.Sprintf("pipeline %d %d %d", step, m.window, m.pipeStage), Lines: m.pipelineLines()}
+	}
+	return detail.Content{ID: fmt.Sprintf("state %d", step), Lines: m.stateLines()}
+}
+
+// sideArea is where the side is drawn: beside the steps from 100
+// columns, else under them; the whole pane when zoomed.
+func (m Model) sideArea() detail.Area {
+	if m.width < 100 {
+		nav := m.timelineNav()
+		if m.mode == ModePipeline {
+			nav = m.pipelineNav()
+		}
+		return m.det.Area(m.timelineLeft(nav), m.width, m.height)
+	}
+	return m.det.BesideArea(m.listWidth(), m.width, m.height)
 }
 
 // sessionsView is the session list under its header.
@@ -113,26 +148,28 @@ func (m Model) sessionsView() string {
 		head = "reading " + m.loading + "…"
 	}
 	return m.styles.Dim.Render(text.Truncate(head, m.width)) + "\n" +
-		m.styles.Header.Render(text.Truncate(fmt.Sprintf("%8s %10s %11s %9s  %9s  %s", "SIZE", "RECORDS", "COMPACT", "MICRO", "LAST", "TITLE"), m.width)) + "\n" +
+		m.styles.Header.Render(text.Truncate(fmt.Sprintf("%8s %10s %11s %9s  %9s  %s", "SIZE", "RECORDS", "COMPACT", "MICRO", "ACTIVE", "TITLE"), m.width)) + "\n" +
 		m.sessions.View(m.renderSession)
 }
 
 // timelineView is the steps under the session's summary and nav (the
-// keys of the mode), with right beside them (under them on a narrow
-// screen).
-func (m Model) timelineView(nav, right string) string {
+// keys of the mode), with the side (sideContent) beside them (under them
+// on a narrow screen), scrollable and zoomable.
+func (m Model) timelineView(nav string) string {
+	if m.width < 100 {
+		return m.det.Under(m.timelineLeft(nav), m.sideContent(), m.width, m.height)
+	}
+	return m.det.Beside(m.timelineLeft(nav), m.listWidth(), m.sideContent(), m.width, m.height)
+}
+
+// timelineLeft is the session's summary, nav and the steps.
+func (m Model) timelineLeft(nav string) string {
 	th := m.tl.Thresholds
-	head := fmt.Sprintf("%s · %d records · %d compactions · window %s: warn %s, autocompact %s, blocked %s",
-		m.tl.Session, m.tl.Records, len(m.tl.Boundaries), fmtK(int(m.tl.Window.ContextWindow)), fmtK(int(th.Warning)), fmtK(int(th.Autocompact)), fmtK(int(th.Blocked)))
-	left := m.styles.Dim.Render(text.Truncate(head, m.listWidth())) + "\n" +
+	head := fmt.Sprintf("%s · %s · %s · window %s: warn %s, autocompact %s, blocked %s",
+		m.tl.Session, text.Count(m.tl.Records, "record", ""), text.Count(len(m.tl.Boundaries), "compaction", ""), fmtK(int(m.tl.Window.ContextWindow)), fmtK(int(th.Warning)), fmtK(int(th.Autocompact)), fmtK(int(th.Blocked)))
+	return m.styles.Dim.Render(text.Truncate(head, m.listWidth())) + "\n" +
 		m.styles.Dim.Render(text.Truncate(nav, m.listWidth())) + "\n" +
 		m.steps.View(m.renderStep)
-	if m.width < 100 {
-		return m.styles.Divided(m.width, left, right)
-	}
-	left = lipgloss.NewStyle().Width(m.listWidth()).Render(left)
-	sep := m.styles.Dim.Render(strings.TrimRight(strings.Repeat("│\n", max(m.height, 1)), "\n"))
-	return lipgloss.JoinHorizontal(lipgloss.Top, left, sep, right)
 }
 
 // detailWidth is the width of the side of the timeline that shows the
@@ -144,12 +181,12 @@ func (m Model) detailWidth() int {
 	return m.width - m.listWidth() - 1
 }
 
-// stateView shows what the model saw at the selected step.
-func (m Model) stateView() string {
+// stateLines is what the model saw at the selected step.
+func (m Model) stateLines() []string {
 	w := m.detailWidth()
 	s, ok := m.steps.Selected()
 	if !ok {
-		return ""
+		return nil
 	}
 	var lines []string
 	title := fmt.Sprintf("Step %d: after a response", s.Index+1)
@@ -178,14 +215,7 @@ func (m Model) stateView() string {
 	} else {
 		lines = append(lines, m.chainLines(*m.state, w)...)
 	}
-	h := m.height
-	if m.width < 100 {
-		h = m.height - m.height/2 - 1
-	}
-	if len(lines) > h {
-		lines = lines[:max(h, 1)]
-	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
 func (m Model) boundaryLines(b timeline.BoundaryInfo, w int) []string {
@@ -233,7 +263,7 @@ func (m Model) chainLines(r timeline.Resume, w int) []string {
 	if r.FromBoundary != "" {
 		from = "the compaction boundary"
 	}
-	out = append(out, m.styles.Bold.Render(text.Truncate(fmt.Sprintf("The model saw %d messages, from %s:", len(r.Messages), from), w)))
+	out = append(out, m.styles.Bold.Render(text.Truncate(fmt.Sprintf("The model saw %s, from %s:", text.Count(len(r.Messages), "message", ""), from), w)))
 	if r.Fallback {
 		out = append(out, m.styles.Error.Render(text.Truncate("fallback: "+r.FallbackReason, w)))
 	}
@@ -284,19 +314,19 @@ func describe(r *model.Record) string {
 	return fmt.Sprintf("%-9s %s", kind, text.OneLine(model.SanitizeForTerminal(strings.TrimSpace(body))))
 }
 
-// pipelineView shows the five stages run on the selected step's state.
-func (m Model) pipelineView() string {
+// pipelineLines are the five stages run on the selected step's state.
+func (m Model) pipelineLines() []string {
 	w := m.detailWidth()
 	s, ok := m.steps.Selected()
 	if !ok {
-		return ""
+		return nil
 	}
 	lines := []string{m.styles.Bold.Render(text.Truncate(fmt.Sprintf("Pipeline on step %d, %s window (nothing is written)", s.Index+1, windows[m.window].name), w))}
 	if m.pipe == nil || m.pipeFor != s.Index {
 		if m.pipeErr != nil {
-			return strings.Join(append(lines, m.styles.Error.Render(m.pipeErr.Error())), "\n")
+			return append(lines, m.styles.Error.Render(m.pipeErr.Error()))
 		}
-		return strings.Join(append(lines, m.styles.Dim.Render("running…")), "\n")
+		return append(lines, m.styles.Dim.Render("running…"))
 	}
 	r := m.pipe
 	wc := windows[m.window].w
@@ -324,7 +354,7 @@ func (m Model) pipelineView() string {
 			lines = append(lines, l)
 		}
 	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
 func fitsText(r *compact.Result) string {

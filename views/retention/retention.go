@@ -17,6 +17,7 @@ import (
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
@@ -77,11 +78,12 @@ type Model struct {
 	lastDest string
 	width    int
 	height   int
+	det      detail.Model
 }
 
 // New returns an empty Retention pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: keys, styles: st, dest: style.Input("archive to: ", destPlaceholder)}
+	m := Model{keys: keys, styles: st, dest: style.Input("archive to: ", destPlaceholder), det: detail.New(keys, st)}
 	// The archive action reuses the Apply keys, with its own help text.
 	m.archive = key.NewBinding(key.WithKeys(keys.Apply.Keys()...), key.WithHelp(keys.Apply.Help().Key, "archive up to here"))
 	m.list = list.New(keys, st, rowText)
@@ -131,6 +133,7 @@ func (m *Model) SetForecast(f cleanup.Forecast) {
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.list.SetStyles(st)
+	m.det.SetStyles(st)
 }
 
 func (m Model) listHeight() int { return max(m.height/2-2, 3) }
@@ -163,6 +166,9 @@ func (m Model) Filtering() bool { return m.list.Filtering() || m.mode == modeDes
 // ClickRow moves the cursor to the clicked row (y counts from the pane's
 // first line; the summary takes two).
 func (m *Model) ClickRow(y int) tea.Cmd {
+	if m.det.Zoomed() {
+		return nil
+	}
 	m.list.ClickRow(y - 2)
 	return nil
 }
@@ -175,7 +181,7 @@ func (m Model) Help() []key.Binding {
 			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 		}
 	}
-	return []key.Binding{m.archive}
+	return append([]key.Binding{m.archive}, m.det.Help()...)
 }
 
 // Update handles the archive action and the list.
@@ -189,6 +195,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m.updateDest(msg)
 		}
 	}
+	if !m.list.Filtering() && m.forecast != nil {
+		if d, ok := m.det.Update(msg, m.detailContent(), m.det.Area(m.top(), m.width, m.height)); ok {
+			m.det = d
+			return m, nil
+		}
+	}
 	var cmd tea.Cmd
 	var handled bool
 	m.list, cmd, handled = m.list.Update(msg)
@@ -200,6 +212,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, status(m.nothingToArchive(), true)
 		}
 		m.mode = modeDest
+		m.det.Unzoom()
 		m.dest.Prompt = fmt.Sprintf("archive %s up to %q to: ", text.Count(len(m.selection()), "item", ""), m.uptoLabel())
 		m.dest.SetValue("")
 		m.dest.Placeholder = destPlaceholder
@@ -335,6 +348,11 @@ func (m Model) View() string {
 	if m.forecast == nil {
 		return m.styles.Dim.Render("reading the home…")
 	}
+	return m.det.Under(m.top(), m.detailContent(), m.width, m.height)
+}
+
+// top is the summary, the archive line and the time line.
+func (m Model) top() string {
 	var b strings.Builder
 	b.WriteString(text.Truncate(m.summary(), m.width))
 	b.WriteByte('\n')
@@ -351,7 +369,7 @@ func (m Model) View() string {
 		b.WriteString(m.styles.Dim.Render(text.Truncate(m.hint(), m.width)))
 	}
 	b.WriteByte('\n')
-	return m.styles.Divided(m.width, b.String()+m.list.View(m.renderRow), m.detail())
+	return b.String() + m.list.View(m.renderRow)
 }
 
 func (m Model) summary() string {
@@ -379,16 +397,17 @@ func (m Model) hint() string {
 	return fmt.Sprintf("a: archive what is swept up to %q (%s) — copies, never moves", label, text.Count(len(m.selection()), "item", ""))
 }
 
-func (m Model) detail() string {
+// detailContent is the selected step's every item, or a never-swept
+// store.
+func (m Model) detailContent() detail.Content {
 	r, ok := m.list.Selected()
 	if !ok {
-		return ""
+		return detail.Content{}
 	}
-	rows := max(m.height-m.listHeight()-4, 1)
 	loc := m.forecast.Now.Location()
 	var lines []string
 	if l := r.Lost; l != nil {
-		return m.styles.Clip(m.lostLines(l), rows)
+		return detail.Content{ID: "lost", Lines: m.lostLines(l)}
 	}
 	if n := r.Never; n != nil {
 		lines = append(lines, m.styles.Bold.Render(text.Truncate(model.SanitizeForTerminal(n.Path), m.width)),
@@ -396,7 +415,7 @@ func (m Model) detail() string {
 		if n.Kind == cleanup.NeverSweptHistory {
 			lines = append(lines, m.styles.Dim.Render(text.Truncate("history is "+cleanup.HistoryKeptNote, m.width)))
 		}
-		return m.styles.Clip(lines, rows)
+		return detail.Content{ID: "never " + n.Path, Lines: lines}
 	}
 	g := r.Group
 	lines = append(lines, m.styles.Bold.Render(fmt.Sprintf("%s: %s, %s, %s", g.Label(m.forecast.HorizonDays), text.Count(g.Total.Items, "item", ""), text.Count(g.Total.Files, "file", ""), text.Bytes(g.Total.Bytes))))
@@ -423,7 +442,7 @@ func (m Model) detail() string {
 		lines = append(lines, m.styles.Warn.Render(text.Count(len(dangling), "history line", "")+" will then point at a missing paste:"))
 		lines = append(lines, dangling...)
 	}
-	return m.styles.Clip(lines, rows)
+	return detail.Content{ID: "step " + g.Date.String(), Lines: lines}
 }
 
 // lostLines lists the lost sessions (date, id, prompts, project, first
@@ -468,5 +487,6 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "never swept", Means: "history and memory: cleanup never deletes them (history is " + cleanup.HistoryKeptNote + ")"},
 		{Mark: "already lost", Means: "sessions and pastes history still names whose text an earlier sweep deleted"},
 		{Mark: "a", Means: "archives everything up to the selected day (copies, verified; deletes nothing)"},
+		m.det.Legend(),
 	}
 }

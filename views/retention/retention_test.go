@@ -258,7 +258,7 @@ func TestBlurDropsTheDestination(t *testing.T) {
 	if m.Filtering() {
 		t.Error("blurred pane still takes text")
 	}
-	if h := m.Help(); len(h) != 1 || h[0].Help().Desc != "archive up to here" || h[0].Keys()[0] != "a" {
+	if h := m.Help(); len(h) != 4 || h[0].Help().Desc != "archive up to here" || h[0].Keys()[0] != "a" {
 		t.Errorf("help = %+v", h)
 	}
 }

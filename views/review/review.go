@@ -15,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/list"
@@ -209,7 +210,7 @@ func (m Model) renderRow(it Item, selected bool, width int) string {
 	if it.Status == "changed" {
 		status = m.styles.Error.Render("● changed")
 	}
-	ago := text.Ago(m.now, it.Time)
+	ago := format.Ago(m.now, it.Time)
 	avail := max(width-lipgloss.Width(status)-len(ago)-2, 8)
 	return status + " " + text.Pad(text.Truncate(model.SanitizeLine(it.Path), avail), avail) + " " + ago
 }
@@ -250,7 +251,7 @@ func (m Model) detail(w, h int) string {
 	if it.Reviewed.IsZero() {
 		lines = append(lines, m.styles.Dim.Render(clean("never reviewed: the whole file is new to you")))
 	} else {
-		lines = append(lines, m.styles.Dim.Render(clean("reviewed "+text.Ago(m.now, it.Reviewed)+" ago; changed since")))
+		lines = append(lines, m.styles.Dim.Render(clean("reviewed "+format.Ago(m.now, it.Reviewed)+"; changed since")))
 	}
 	lines = append(lines, "")
 	if it.NoDiff != "" {

@@ -11,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/views/component/style"
@@ -291,7 +292,9 @@ func (m Model[T]) View(render RenderFunc[T]) string {
 		}
 		sel := vi == m.cursor
 		row := render(m.items[m.visible[vi]], sel, m.width)
-		row = lipgloss.NewStyle().MaxWidth(m.width).Render(row)
+		// A row wider than the list is cut with "…" (escape sequences
+		// kept whole), so a cut never looks like the row's end.
+		row = ansi.Truncate(row, m.width, "…")
 		if sel {
 			row = m.styles.Selected.Render(padRight(row, m.width))
 		}
