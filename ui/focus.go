@@ -109,8 +109,28 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	if m.search.IsOpen() {
+		var cmd tea.Cmd
+		var handled bool
+		m.search, cmd, handled = m.search.Update(msg)
+		switch {
+		case handled:
+			return m, cmd
+		case key.Matches(msg, m.keys.Quit):
+			return m, tea.Quit
+		case key.Matches(msg, m.keys.Help):
+			m.showHelp, m.helpOffset = true, 0
+		}
+		return m, nil
+	}
 	if !m.paneAt(m.focus).Filtering() {
 		switch {
+		case key.Matches(msg, m.keys.Search):
+			return m, m.openSearch()
+		case m.search.Stepping() && key.Matches(msg, m.keys.NextHit):
+			return m, m.search.Step(1)
+		case m.search.Stepping() && key.Matches(msg, m.keys.PrevHit):
+			return m, m.search.Step(-1)
 		case key.Matches(msg, m.keys.Quit):
 			return m, tea.Quit
 		case key.Matches(msg, m.keys.Help):

@@ -11,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
+	engsearch "github.com/memscope/memscope/engine/search"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/markdown"
@@ -27,6 +28,7 @@ import (
 	"github.com/memscope/memscope/views/prompt"
 	"github.com/memscope/memscope/views/replay"
 	"github.com/memscope/memscope/views/retention"
+	searchview "github.com/memscope/memscope/views/search"
 )
 
 // Options configure the app.
@@ -104,6 +106,13 @@ type Model struct {
 	files     files.Model
 	livePane  livepane.Model
 
+	// search is the Search overlay (ctrl+f); srch its search under way
+	// or last run; pendingHit a memory hit waiting for its project to
+	// load (search.go).
+	search     searchview.Model
+	srch       *searchRun
+	pendingHit *engsearch.Hit
+
 	// lv feeds the Live pane (live.go); follow is the Replay pane's open
 	// session, followed as it is written, and followGen numbers the
 	// sessions opened (follow.go).
@@ -172,6 +181,7 @@ func New(opts Options) Model {
 		retention: retention.New(km, st),
 		files:     files.New(km, st),
 		livePane:  livepane.New(km, st),
+		search:    searchview.New(km, st),
 		lv:        &liveState{pending: map[string]bool{}, relist: true},
 	}
 	m.lv.tracker = m.newTracker()

@@ -100,6 +100,12 @@ func (m *Model) SetUnavailable(why string) {
 	m.list.SetItems(nil)
 }
 
+// SelectPath selects the memory file at abs (a search hit) and reports
+// whether the pane lists it.
+func (m *Model) SelectPath(abs string) bool {
+	return m.list.SelectWhere(func(r Row) bool { return r.AbsPath == abs })
+}
+
 // SetReadOnly disables the editing keys.
 func (m *Model) SetReadOnly(ro bool) { m.readOnly = ro }
 
