@@ -455,7 +455,11 @@ func (m Model) statusLine(w int) string {
 // hitLine is one hit: where it is, then the snippet with the match
 // marked, cut to the width around the match.
 func (m Model) hitLine(h engine.Hit, selected bool, w int) string {
-	place := "  " + Place(h) + "  "
+	mark := "  "
+	if selected {
+		mark = "▸ "
+	}
+	place := mark + Place(h) + "  "
 	place = text.Truncate(place, max(w/2, 12))
 	room := max(w-lipgloss.Width(place), 8)
 	before, match, after := Marked(h)
