@@ -166,9 +166,15 @@ func (p *planner) pastes() []*unit {
 func (p *planner) memory() []*unit {
 	o := p.o
 	var us []*unit
-	addDir := func(fsys fs.FS, dir, shown, label, project string) {
+	// addDir adds a memory folder of the home (rooted false) or of the
+	// machine (p.root; file systems are not compared: a map one panics).
+	addDir := func(rooted bool, dir, shown, label, project string) {
+		fsys := p.o.Home
+		if rooted {
+			fsys = p.root
+		}
 		md, probs := model.ReadMemoryDir(fsys, dir)
-		if fsys == p.root {
+		if rooted {
 			for i := range probs {
 				probs[i].File = p.shown(model.RootPath(probs[i].File))
 			}
@@ -211,13 +217,13 @@ func (p *planner) memory() []*unit {
 						mod: f.ModTime, size: f.Size, label: label, project: project, memory: true})
 				}
 			default:
-				addDir(p.root, model.RootName(s.Path), p.shown(s.Path), label, project)
+				addDir(true, model.RootName(s.Path), p.shown(s.Path), label, project)
 			}
 		}
 	}
 	if o.Project != nil {
 		if o.Project.MemoryDir != "" {
-			addDir(p.root, model.RootName(o.Project.MemoryDir), p.shown(o.Project.MemoryDir), "auto memory", o.Project.Dir)
+			addDir(true, model.RootName(o.Project.MemoryDir), p.shown(o.Project.MemoryDir), "auto memory", o.Project.Dir)
 		}
 		addSecondary(model.SecondaryOptions{Root: p.root, HomeDir: o.HomeDir, RepoDir: o.Project.Dir, MemoryDir: o.Project.MemoryDir}, o.Project.Dir)
 		return us
@@ -225,7 +231,7 @@ func (p *planner) memory() []*unit {
 	for _, pr := range p.projects {
 		dir := pr.Dir + "/memory"
 		project := p.projectPath(pr.Slug)
-		addDir(o.Home, dir, dir, "auto memory", project)
+		addDir(false, dir, dir, "auto memory", project)
 		so := model.SecondaryOptions{Root: p.root, MemoryDir: path.Join(o.HomeDir, dir)}
 		if pr.Path != "" {
 			so.RepoDir = pr.Path
