@@ -36,7 +36,8 @@ mkdir "$work/tmp"
 # meta FILE: its mtime (seconds) and mode, as undo must put them back.
 meta() { stat -c '%Y %a' "$1"; }
 
-# start_app CMD: runs CMD (memscope) in a new tmux session of 120x36,
+# start_app CMD [W H]: runs CMD (memscope) in a new tmux session of 120x36
+# (or W x H),
 # then ends the previous one (in that order: ending the last session stops
 # the tmux server, which a new session must not race); the screen says
 # EXITED when CMD ends.
@@ -45,7 +46,7 @@ start_app() {
   local old=$session
   runs=$((runs + 1))
   session="memscope-e2e-$runs"
-  tmux -S "$sock" new-session -d -s "$session" -x 120 -y 36 "$1; echo EXITED; sleep 30"
+  tmux -S "$sock" new-session -d -s "$session" -x "${2:-120}" -y "${3:-36}" "$1; echo EXITED; sleep 30"
   if [ "$runs" -gt 1 ]; then tmux -S "$sock" kill-session -t "$old" 2>/dev/null || true; fi
 }
 
@@ -384,4 +385,43 @@ wait_for "measured 30003 tokens"
 keys q
 wait_for "EXITED"
 echo "e2e live: append → Live pane ${live_ms} ms, append → Replay timeline ${replay_ms} ms"
+# Search (ctrl+f) at 80x24 and 120x40 on the fixture home: the hits of
+# every store stream into the overlay; enter opens a memory hit in
+# Memories, n steps to the next hit, a transcript hit opens Replay at its
+# turn with the hit marked; esc stops and closes.
+search_e2e() {
+  start_app "NO_COLOR=1 $work/memscope --home $work/home --project /tmp/rc/work/beta" "$1" "$2"
+  wait_for "/tmp/rc/work/beta"
+  keys C-f
+  wait_for "search:"
+  keys -l "terse"
+  keys Enter
+  wait_for "4 hits in 2 files"
+  wait_for "«terse»"
+  keys j Enter
+  wait_for "hit 2/4"
+  wait_for "prefers_terse.md"
+  wait_gone "search:"
+  keys n
+  wait_for "hit 3/4"
+  keys C-f
+  wait_for "4 hits in 2 files"
+  keys /
+  keys C-u
+  keys -l "lorem"
+  keys Enter
+  wait_for "ipsum"
+  keys Enter
+  wait_for "⌕ search hit: line 3"
+  wait_for "step 1/6"
+  keys C-f
+  wait_for "search:"
+  keys Escape
+  wait_gone "search:"
+  keys q
+  wait_for "EXITED"
+}
+search_e2e 80 24
+search_e2e 120 40
+
 echo "e2e ok"
