@@ -45,6 +45,11 @@ func (p *planner) storeUnits(st Store) []*unit {
 	case StoreFileHistory:
 		us = p.fileHistory()
 	}
+	return p.newestFirst(us)
+}
+
+// newestFirst keeps the units Since wants, newest first.
+func (p *planner) newestFirst(us []*unit) []*unit {
 	kept := us[:0]
 	for _, u := range us {
 		if p.o.Since.IsZero() || !u.mod.Before(p.o.Since) {
@@ -93,9 +98,17 @@ func (p *planner) transcripts() []*unit {
 		us = append(us, &unit{kind: unitTranscript, store: StoreTranscripts, fsys: p.o.Home, name: t.Path, file: t.Path,
 			mod: t.ModTime, size: t.Size, project: p.projectPath(t.ProjectSlug), session: t.SessionID, agent: t.AgentID})
 	}
+	return us
+}
+
+// sessionFiles lists what the client keeps beside sessions: large tool
+// results saved to files, and the seed layout's
+// sessions/<id>/transcript.jsonl. They are listed after the transcripts
+// (a second walk of the session folders), so the first hits of the
+// newest transcripts do not wait for it.
+func (p *planner) sessionFiles() []*unit {
+	var us []*unit
 	if p.o.Project == nil {
-		// Large tool results the client saved beside their session, and
-		// the seed layout's sessions/<id>/transcript.jsonl.
 		sf, _ := model.FindSessionFiles(p.o.Home)
 		for _, t := range sf.Transcripts {
 			if t.Kind == model.TranscriptSeed {

@@ -135,6 +135,21 @@ func Run(ctx context.Context, o Options, emit func(Batch) error) (Summary, error
 				return false
 			}
 		}
+		// sendAll sends the planning's problems, then units.
+		sendAll := func(units []*unit) bool {
+			if len(p.probs) > 0 {
+				if !send(queued{probs: p.probs}) {
+					return false
+				}
+				p.probs = nil
+			}
+			for _, u := range units {
+				if !send(queued{u: u}) {
+					return false
+				}
+			}
+			return true
+		}
 		stores := o.Stores
 		if stores == nil {
 			stores = Stores
@@ -159,17 +174,13 @@ func Run(ctx context.Context, o Options, emit func(Batch) error) (Summary, error
 			if !slices.Contains(wanted, st) {
 				continue
 			}
-			units := p.storeUnits(st)
-			if len(p.probs) > 0 {
-				if !send(queued{probs: p.probs}) {
-					return
-				}
-				p.probs = nil
+			if !sendAll(p.storeUnits(st)) {
+				return
 			}
-			for _, u := range units {
-				if !send(queued{u: u}) {
-					return
-				}
+			// The files kept beside sessions come after the transcripts:
+			// listing them is a second walk the first hits need not wait for.
+			if st == StoreTranscripts && !sendAll(p.newestFirst(p.sessionFiles())) {
+				return
 			}
 		}
 	}()
