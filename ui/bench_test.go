@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"testing"
 	"syscall"
+	"testing"
 	"testing/fstest"
 	"time"
 

@@ -85,12 +85,12 @@ type Model struct {
 	rows    []row
 	hitRow  []int // each hit's row
 	// full says MaxHits were reached.
-	full bool
-	files   int
-	cursor  int // the selected hit (index in hits)
-	top     int // the first row on screen
-	sum     *engine.Summary
-	err     string
+	full   bool
+	files  int
+	cursor int // the selected hit (index in hits)
+	top    int // the first row on screen
+	sum    *engine.Summary
+	err    string
 }
 
 // New returns a closed overlay.
