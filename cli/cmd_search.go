@@ -101,7 +101,7 @@ func runSearch(e *env, opts searchOptions) (searchResult, error) {
 	}
 	defer o.close()
 	userHome, _ := e.userHome()
-	so := search.Options{Home: o.home.FS, HomeDir: o.home.Dir, Root: o.root, UserHome: userHome, Query: q, Stores: stores,
+	so := search.Options{Home: o.home.FS, HomeDir: o.home.Dir, Root: o.root, UserHome: userHome, Getenv: e.getenv, Query: q, Stores: stores,
 		Since: since, ShowSecrets: opts.showSecrets}
 	if opts.project != "" {
 		slug, err := projectSlug(e, o.home, opts.project)

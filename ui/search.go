@@ -93,7 +93,7 @@ func (m *Model) startSearch(s searchview.Start) tea.Cmd {
 		m.search.Failed(err)
 		return nil
 	}
-	o := engsearch.Options{Home: m.opts.Home.FS, HomeDir: m.opts.Home.Dir, Root: m.root(), UserHome: m.opts.Getenv("HOME"), Query: q}
+	o := engsearch.Options{Home: m.opts.Home.FS, HomeDir: m.opts.Home.Dir, Root: m.root(), UserHome: m.opts.Getenv("HOME"), Getenv: m.opts.Getenv, Query: q}
 	if s.Project && m.data.open != "" {
 		o.Project = &engsearch.Project{Slug: m.data.open, MemoryDir: joinAbs(m.opts.Home.Dir, "projects", m.data.open, "memory")}
 		if p := m.data.openPath(); strings.HasPrefix(p, "/") {

@@ -59,7 +59,8 @@ func plantedHome(t *testing.T) string {
 		noise = append(noise, chain("user", fmt.Sprintf("n-%d", i), "", m{"role": "user", "content": fmt.Sprintf("ordinary prompt %d\nwith a second line", i)}))
 	}
 	recs := []any{
-		m{"type": "file-history-snapshot", "messageId": "u1", "snapshot": m{"trackedFileBackups": m{}}},
+		m{"type": "file-history-snapshot", "messageId": "u1", "snapshot": m{"trackedFileBackups": m{
+			"main.go": m{"backupFileName": model.BackupFileName("/work/app/main.go", 1), "version": 1, "backupTime": "2026-11-20T10:00:00.000Z"}}}},
 		chain("user", "u1", "", m{"role": "user", "content": "please find plantUserAlpha42 in the code"}), // line 2
 		chain("assistant", "a1", "u1", m{"role": "assistant", "content": []m{
 			{"type": "thinking", "thinking": "I think plantThinkingGamma about it"},
@@ -152,7 +153,8 @@ func TestPlantedStringsFoundOnceWhereTheyAre(t *testing.T) {
 		{"plantMemoryBodyZeta", Hit{Store: StoreMemory, File: "projects/-work-app/memory/fact.md", Line: 8, Where: "body", Label: "auto memory"}},
 		{"plantClaudeMdNu", Hit{Store: StoreClaudeMd, File: "CLAUDE.md", Line: 3, Where: "line", Label: "user"}},
 		{"plantRuleXi", Hit{Store: StoreClaudeMd, File: "rules/style.md", Line: 1, Where: "line", Label: "user"}},
-		{"plantBackupOmicron", Hit{Store: StoreFileHistory, File: "file-history/" + sid + "/" + model.BackupFileName("/work/app/main.go", 1), Line: 2, Where: "line"}},
+		{"plantBackupOmicron", Hit{Store: StoreFileHistory, File: "file-history/" + sid + "/" + model.BackupFileName("/work/app/main.go", 1), Line: 2, Where: "line",
+			Label: "backup v1 of /work/app/main.go"}},
 	}
 	for _, c := range cases {
 		for _, qo := range []QueryOptions{{}, {Case: true}, {Regex: true}} {
@@ -168,7 +170,7 @@ func TestPlantedStringsFoundOnceWhereTheyAre(t *testing.T) {
 			h := hits[0]
 			got := Hit{Store: h.Store, File: h.File, Line: h.Line, Where: h.Where, Role: h.Role, UUID: h.UUID, Compaction: h.Compaction}
 			want := c.want
-			if h.Store == StorePastes || h.Store == StoreMemory || h.Store == StoreClaudeMd {
+			if h.Store == StorePastes || h.Store == StoreMemory || h.Store == StoreClaudeMd || h.Store == StoreFileHistory {
 				got.Label = h.Label
 			}
 			if !reflect.DeepEqual(got, want) {
@@ -274,5 +276,33 @@ func TestSecretsMaskedInSnippets(t *testing.T) {
 		if !strings.Contains(shown[0].Snippet, key) {
 			t.Errorf("%q with ShowSecrets: %q", q, shown[0].Snippet)
 		}
+	}
+}
+
+// A memory folder the settings moved (autoMemoryDirectory) is searched
+// in whole-home mode, once, and its hits say where it is.
+func TestMovedMemoryFolderIsSearched(t *testing.T) {
+	t.Parallel()
+	dir := plantedHome(t)
+	moved := filepath.Join(dir, "elsewhere", "mem")
+	if err := os.MkdirAll(moved, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(moved, "moved.md"), []byte("---\nname: moved\n---\nplantMovedPi lives here\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "settings.json"), []byte(`{"autoMemoryDirectory": "`+moved+`"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hits, _ := runAll(t, dir, "plantMovedPi", QueryOptions{}, nil)
+	if len(hits) != 1 {
+		t.Fatalf("%d hits, want 1: %+v", len(hits), hits)
+	}
+	if h := hits[0]; h.Store != StoreMemory || h.File != "elsewhere/mem/moved.md" || h.Where != "body" || h.Project != "/work/app" {
+		t.Errorf("the hit is %+v", h)
+	}
+	// The home's own memory folder is still searched.
+	if hits, _ := runAll(t, dir, "plantMemoryBodyZeta", QueryOptions{}, nil); len(hits) != 1 {
+		t.Errorf("the home's memory folder: %d hits, want 1", len(hits))
 	}
 }
