@@ -93,7 +93,8 @@ measure "memscope search --regex (transcripts)" "$MEMSCOPE" search --home "$H" -
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # The TUI: from enter in the Search overlay (ctrl+f) to the first hits on
-# the screen, in a real terminal (tmux, polled every 20 ms), RUNS times;
+# the screen, in a real terminal (tmux, polled every 20 ms), RUNS times,
+# each in a new app that has settled (SETTLE seconds after loading);
 # and the same through the app's command and pump without a terminal
 # (go test -bench), with the CPU time it took.
 FIRST_QUERY=${FIRST_QUERY:-queue branch}
@@ -107,6 +108,11 @@ if command -v tmux >/dev/null; then
 		tmux -S "$sock" new-session -d -s "$session" -x 120 -y 40 "NO_COLOR=1 $MEMSCOPE --home $H --no-watch; sleep 30"
 		wait_tries=600 wait_for "1 Projects"
 		wait_tries=600 wait_gone "loading"
+		# The app goes on with quieter background reads (the paste
+		# inventory, the Live pane's sessions) after the status line's
+		# "loading" ends: let them end, as a person reading the first
+		# screen would.
+		sleep "${SETTLE:-5}"
 		keys C-f
 		wait_for "search:"
 		keys -l "$FIRST_QUERY"
