@@ -66,17 +66,7 @@ func BenchmarkHistoryKeypress(b *testing.B) {
 // set MEMSCOPE_BENCH_HOME to a big home (scripts/gen W) to check.
 // Target: under 150 ms.
 func BenchmarkFirstFrame(b *testing.B) {
-	dir := os.Getenv("MEMSCOPE_BENCH_HOME")
-	var home *model.Home
-	if dir != "" {
-		h, err := model.OpenHome(dir, model.HomeFromFlag)
-		if err != nil {
-			b.Fatal(err)
-		}
-		home = h
-	} else {
-		home = historyHome(b, 1000)
-	}
+	home := benchHomeOr(b, func() *model.Home { return historyHome(b, 1000) })
 	for i := 0; i < b.N; i++ {
 		m := New(Options{Home: home, Now: func() time.Time { return testNow }})
 		_ = m.Init()
@@ -95,19 +85,11 @@ func BenchmarkFirstFrame(b *testing.B) {
 // Target: 100 ms on W. It reports the CPU time the process used too
 // (user+sys), which a loaded machine disturbs less than wall time.
 func BenchmarkSearchFirstHits(b *testing.B) {
-	dir := os.Getenv("MEMSCOPE_BENCH_HOME")
 	q := os.Getenv("MEMSCOPE_BENCH_QUERY")
-	var home *model.Home
-	if dir != "" {
-		h, err := model.OpenHome(dir, model.HomeFromFlag)
-		if err != nil {
-			b.Fatal(err)
-		}
-		home = h
-	} else {
-		home = fixedHome(b)
+	home := benchHomeOr(b, func() *model.Home {
 		q = "lorem"
-	}
+		return fixedHome(b)
+	})
 	if q == "" {
 		q = "queue branch"
 	}
@@ -130,6 +112,20 @@ func BenchmarkSearchFirstHits(b *testing.B) {
 	}
 	b.ReportMetric(float64(wall.Milliseconds())/float64(b.N), "ms/first-hits")
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/first-hits")
+}
+
+// benchHomeOr opens the home MEMSCOPE_BENCH_HOME names, else returns
+// fallback's.
+func benchHomeOr(b *testing.B, fallback func() *model.Home) *model.Home {
+	dir := os.Getenv("MEMSCOPE_BENCH_HOME")
+	if dir == "" {
+		return fallback()
+	}
+	h, err := model.OpenHome(dir, model.HomeFromFlag)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return h
 }
 
 // cpuTime is the process's user and system time so far.

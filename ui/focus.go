@@ -206,6 +206,9 @@ func (m *Model) setFocus(i int) tea.Cmd {
 
 // handleClick focuses a pane by its tab, or moves a list's cursor.
 func (m Model) handleClick(msg tea.MouseClickMsg) (tea.Model, tea.Cmd) {
+	if m.search.IsOpen() {
+		return m, nil // the overlay covers the pane: a click must not move it
+	}
 	mouse := msg.Mouse()
 	if mouse.Y == m.tabsRow() {
 		if i := m.tabAt(mouse.X); i >= 0 {

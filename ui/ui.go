@@ -279,6 +279,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			return m, nil
 		}
+		if m.search.IsOpen() {
+			return m, nil // the overlay covers the pane
+		}
 		return m.routeToFocused(msg)
 	}
 	if next, cmd, ok := m.handleData(msg); ok {
