@@ -98,7 +98,7 @@ func (w *worker) queryScan() lineScan {
 	if pre.anchor == nil {
 		return lineScan{count: true}
 	}
-	return lineScan{find: pre.anchor.index, escapes: true, count: true,
+	return lineScan{find: pre.anchor.index, specials: pre.specials, count: true,
 		check: func(line []byte) bool { return pre.candidate(line, &w.scratch) }}
 }
 
@@ -265,7 +265,7 @@ func (w *worker) text(ctx context.Context, u *unit) result {
 	if data == nil {
 		return res
 	}
-	if a := w.q.pre.anchor; a != nil && a.index(data) < 0 {
+	if !w.q.pre.mayHold(data) {
 		return res
 	}
 	text := unsafe.String(unsafe.SliceData(data), len(data)) // data is not written again; snippets are copies

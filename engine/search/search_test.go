@@ -306,3 +306,55 @@ func TestMovedMemoryFolderIsSearched(t *testing.T) {
 		t.Errorf("the home's memory folder: %d hits, want 1", len(hits))
 	}
 }
+
+// Ignoring case is Unicode's simple folding: k matches the Kelvin sign
+// and s the long s, written as themselves or as \u escapes, in
+// transcripts and text files; the anchor keeps k and s (a fast
+// prefilter), and a line with such a character is still looked at.
+func TestKelvinAndLongSFold(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	sid := "11111111-2222-4333-8444-555555555555"
+	write := func(name, data string) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec := func(uuid, text string) string {
+		return `{"parentUuid":null,"type":"user","uuid":"` + uuid + `","sessionId":"` + sid + `","timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"user","content":"` + text + `"}}` + "\n"
+	}
+	write("projects/-work-app/"+sid+".jsonl",
+		rec("u1", "a plant\u212aelvin here")+ // written as an escape
+			rec("u2", "a plantKelvin there")+ // written as itself
+			rec("u3", "the plantLongſign")+
+			rec("u4", "plainly nothing"))
+	write("projects/-work-app/memory/k.md", "---\nname: k\n---\nplantKelvin in a memory\n")
+	for _, c := range []struct {
+		query string
+		qo    QueryOptions
+		want  []string // files#uuid or file
+	}{
+		{"plantkelvin", QueryOptions{}, []string{"u1", "u2", "k.md"}},
+		{"PLANTKELVIN", QueryOptions{}, []string{"u1", "u2", "k.md"}},
+		{"plantKelvin", QueryOptions{Case: true}, nil},
+		{"plantlongsign", QueryOptions{}, []string{"u3"}},
+		{"plant(k|x)elvin", QueryOptions{Regex: true}, []string{"u1", "u2", "k.md"}},
+	} {
+		hits, _ := runAll(t, dir, c.query, c.qo, nil)
+		var got []string
+		for _, h := range hits {
+			if h.UUID != "" {
+				got = append(got, h.UUID)
+			} else {
+				got = append(got, filepath.Base(h.File))
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("%q %+v: hits %v, want %v", c.query, c.qo, got, c.want)
+		}
+	}
+}
