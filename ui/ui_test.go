@@ -269,6 +269,9 @@ func TestPanesGolden(t *testing.T) {
 			{"retention", []string{"9"}},
 			{"retention_step", []string{"9", "G"}},
 			{"files", []string{"0"}},
+			{"search_prompt", []string{"ctrl+f", "t", "e", "r", "s", "e"}},
+			{"search_results", []string{"ctrl+f", "t", "e", "r", "s", "e", "enter", "j"}},
+			{"search_replay_hit", []string{"ctrl+f", "l", "o", "r", "e", "m", "enter", "j", "j", "j", "enter"}},
 		} {
 			t.Run(p.name+"_"+fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 				m := newTestModel(t, size.w, size.h)
