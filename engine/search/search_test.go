@@ -19,16 +19,7 @@ import (
 func plantedHome(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	write := func(rel, content string) {
-		t.Helper()
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, content string) { writeFile(t, dir, rel, content) }
 	jsonl := func(recs ...any) string {
 		var b strings.Builder
 		for _, r := range recs {
@@ -100,6 +91,19 @@ func plantedHome(t *testing.T) string {
 	write("rules/style.md", "Prefer plantRuleXi.\n")
 	write("file-history/"+sid+"/"+model.BackupFileName("/work/app/main.go", 1), "package main\n// plantBackupOmicron\n")
 	return dir
+}
+
+// writeFile writes content to rel (slash-separated) under dir, making
+// its folders.
+func writeFile(t *testing.T, dir, rel, content string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // runAll searches dir for query and returns every hit in order.
@@ -285,15 +289,8 @@ func TestMovedMemoryFolderIsSearched(t *testing.T) {
 	t.Parallel()
 	dir := plantedHome(t)
 	moved := filepath.Join(dir, "elsewhere", "mem")
-	if err := os.MkdirAll(moved, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(moved, "moved.md"), []byte("---\nname: moved\n---\nplantMovedPi lives here\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "settings.json"), []byte(`{"autoMemoryDirectory": "`+moved+`"}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, dir, "elsewhere/mem/moved.md", "---\nname: moved\n---\nplantMovedPi lives here\n")
+	writeFile(t, dir, "settings.json", `{"autoMemoryDirectory": "`+moved+`"}`)
 	hits, _ := runAll(t, dir, "plantMovedPi", QueryOptions{}, nil)
 	if len(hits) != 1 {
 		t.Fatalf("%d hits, want 1: %+v", len(hits), hits)
@@ -315,15 +312,7 @@ func TestKelvinAndLongSFold(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	sid := "11111111-2222-4333-8444-555555555555"
-	write := func(name, data string) {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, content string) { writeFile(t, dir, rel, content) }
 	rec := func(uuid, text string) string {
 		return `{"parentUuid":null,"type":"user","uuid":"` + uuid + `","sessionId":"` + sid + `","timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"user","content":"` + text + `"}}` + "\n"
 	}
