@@ -56,6 +56,9 @@ func run(e *env, args []string) int {
 	if e.table == nil {
 		e.table = commands
 	}
+	if e.cfg == nil {
+		e.cfg = &settingsState{}
+	}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" && args[0] != "--version" && args[0] != "-version" {
 		return exitCode(e, "", runTerminalApp(e, args), false)
 	}

@@ -130,6 +130,9 @@ func printForecast(w io.Writer, f cleanup.Forecast, limit int) {
 	}
 	for _, n := range f.NeverSwept {
 		fmt.Fprintf(w, "  %-8s %10s  %4d file(s)  %s\n", n.Kind, format.Bytes(n.Size), n.Files, n.Path)
+		if n.Kind == cleanup.NeverSweptHistory {
+			fmt.Fprintf(w, "  %-8s %10s  %s\n", "", "", cleanup.HistoryKeptNote)
+		}
 	}
 	if len(f.Problems) > 0 {
 		fmt.Fprintf(w, "\nproblems    %d (skipped and reported)\n", len(f.Problems))

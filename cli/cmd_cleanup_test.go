@@ -82,7 +82,8 @@ func TestCleanupForecastSettings(t *testing.T) {
 		{"missing settings: default 30 days", nil, nil, false, cleanup.StateActive, 30, 1, cleanup.BucketSoon, ""},
 		{"cleanupPeriodDays 7", strp(`{"cleanupPeriodDays":7}`), nil, false, cleanup.StateActive, 7, 3, cleanup.BucketSoon, ""},
 		{"cleanupPeriodDays 2", strp(`{"cleanupPeriodDays":2}`), nil, false, cleanup.StateActive, 2, 4, cleanup.BucketNow, ""},
-		{"cleanupPeriodDays 0", strp(`{"cleanupPeriodDays":0}`), nil, false, cleanup.StateDisabled, 0, 0, "", "cleanupPeriodDays is 0"},
+		// Below 1 the client finds the settings invalid and skips the sweep.
+		{"cleanupPeriodDays 0", strp(`{"cleanupPeriodDays":0}`), nil, false, cleanup.StateSkipped, 0, 0, "", "cleanupPeriodDays is 0 in"},
 		{"invalid JSON", strp("{\n\"cleanupPeriodDays\": 7,,\n}"), nil, false, cleanup.StateSkipped, 30, 0, "", "settings.json:2"},
 		{"wrong type", strp(`{"cleanupPeriodDays":"week"}`), nil, false, cleanup.StateSkipped, 30, 0, "", "whole number"},
 		{"unreadable", strp(`{"cleanupPeriodDays":7}`), nil, true, cleanup.StateSkipped, 30, 0, "", "settings.json"},
@@ -151,8 +152,9 @@ func TestCleanupForecastText(t *testing.T) {
 	e, out, _ = testEnv(t)
 	disabled := cleanupHome(t, strp(`{"cleanupPeriodDays":0}`))
 	run(e, []string{"cleanup", "--home", disabled})
-	if !strings.Contains(out.String(), "cleanup     disabled: cleanupPeriodDays is 0") || !strings.Contains(out.String(), "nothing will be deleted") {
-		t.Errorf("disabled report:\n%s", out)
+	if !strings.Contains(out.String(), "cleanup     skipped: cleanupPeriodDays is 0") || !strings.Contains(out.String(), "requires at least 1") ||
+		!strings.Contains(out.String(), "nothing will be deleted") || !strings.Contains(out.String(), "kept unless your organisation's retention policy") {
+		t.Errorf("skipped report:\n%s", out)
 	}
 }
 

@@ -88,7 +88,7 @@ func completionValues(e *env, h *homeFlags, kind string) []string {
 	if h.demo {
 		return nil
 	}
-	dir, src, err := model.ResolveHomeDir(h.dir, e.getenv, e.userHome)
+	dir, src, err := e.resolveHome(h.dir)
 	if err != nil || !model.HomeExists(dir) {
 		return nil
 	}

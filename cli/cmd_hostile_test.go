@@ -44,6 +44,9 @@ func hostileCommands(home string, res *hostilehome.Result, oddProject string) []
 		{"files", s, "--home", home},
 		{"watch", "--once", "--home", home},
 		{"statusline", "--home", home}, // stdin: hostileStatusInput
+		{"origin", "--home", home, "--project", p},
+		{"origin", "--home", home, "--project", oddProject},
+		{"review", "--home", home, "--project", p},
 		{"completion", "values", "projects", "--home", home},
 		{"completion", "values", "sessions", "--home", home},
 		{"search", "e", "--home", home},
@@ -89,9 +92,9 @@ func prefixBytes(s string, n int) string {
 
 // TestHostileCoversEveryCommand keeps hostileCommands in step with the
 // registered subcommands (archive writes a copy of the home, so it is
-// left to its own tests; man reads no home).
+// left to its own tests; man and config read no home).
 func TestHostileCoversEveryCommand(t *testing.T) {
-	covered := map[string]bool{"archive": true, "man": true}
+	covered := map[string]bool{"archive": true, "man": true, "config": true}
 	for _, args := range hostileCommands("h", &hostilehome.Result{}, "p") {
 		covered[args[0]] = true
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"strings"
 
 	"github.com/memscope/memscope/engine/filehist"
 	"github.com/memscope/memscope/engine/lint"
@@ -14,7 +15,7 @@ import (
 
 var lintCommand = &command{
 	name:    "lint",
-	usage:   "memscope lint [--home DIR] [--demo] [--project PATH] [--remove-leftovers] [--json]",
+	usage:   "memscope lint [--home DIR] [--demo] [--project PATH] [--agent NAME] [--remove-leftovers] [--json]",
 	summary: "check a project's memory: index cap, dangling links, orphans, frontmatter, types, size, [[links]], duplicates, staleness, drift, secrets and injections, and memscope's own leftover copies (exit 1 on errors)",
 	run:     steps(parseLint, runLint, showLint),
 }
@@ -24,8 +25,10 @@ type lintOptions struct {
 	home homeFlags
 	// project is the project folder; "" for the current one.
 	project string
-	stale   memindex.StalenessThresholds
-	json    bool
+	// agent selects an agent's memory (--agent); "" the project's.
+	agent string
+	stale memindex.StalenessThresholds
+	json  bool
 	// removeLeftovers deletes the leftover copies lint finds (memscope's
 	// own, never the user's files).
 	removeLeftovers bool
@@ -40,6 +43,9 @@ type lintResult struct {
 	report lint.Report
 	// removed are the leftover copies --remove-leftovers deleted.
 	removed []string
+	// agents are the project's agent memory folders on disk, when the
+	// project's own memory was checked: --agent checks one.
+	agents []string
 }
 
 // lintOutput is `memscope lint --json`.
@@ -47,6 +53,8 @@ type lintOutput struct {
 	MemoryDir string   `json:"memoryDir"`
 	Project   string   `json:"project"`
 	Removed   []string `json:"removedLeftovers,omitempty"`
+	// AgentMemory names the project's agent memory stores (--agent).
+	AgentMemory []string `json:"agentMemory,omitempty"`
 	lint.Report
 }
 
@@ -54,6 +62,7 @@ func parseLint(e *env, args []string) (lintOptions, error) {
 	var opts lintOptions
 	fs := newFlags("lint", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
+	addAgentFlag(fs, &opts.agent)
 	fs.BoolVar(&opts.removeLeftovers, "remove-leftovers", false, "delete the copies interrupted memscope writes left (listed as leftover-copy)")
 	stale := fs.String("stale", "", "staleness thresholds, e.g. project=2:14,user=90:365")
 	if err := parseFlags(e, fs, args); err != nil {
@@ -62,19 +71,26 @@ func parseLint(e *env, args []string) (lintOptions, error) {
 	// A bad --stale is reported like a failed check (exit 1), as it
 	// always has been.
 	var err error
-	opts.stale, err = memindex.ParseStaleness(*stale)
+	opts.stale, err = memindex.ParseStalenessOver(e.settings().Staleness, *stale)
 	return opts, err
 }
 
 // runLint checks the project's memory.
 func runLint(e *env, opts lintOptions) (lintResult, error) {
-	t, err := openProjectMemory(e, &opts.home, opts.project)
+	t, err := openProjectMemory(e, &opts.home, opts.project, opts.agent)
 	if err != nil {
 		return lintResult{}, err
 	}
 	defer t.close()
 	rep := lint.Run(lintInput(e, t, opts.stale))
 	res := lintResult{loc: t.loc, project: t.project, exists: t.store.Memory().Exists, report: rep}
+	if opts.agent == "" {
+		for _, s := range t.agentStores(e) {
+			if s.Exists {
+				res.agents = append(res.agents, s.ID())
+			}
+		}
+	}
 	if opts.removeLeftovers {
 		res.removed, err = removeLeftovers(e, t.loc.Dir, rep)
 	}
@@ -105,7 +121,7 @@ func removeLeftovers(e *env, dir string, rep lint.Report) ([]string, error) {
 
 // showLint prints what runLint returned, as text or --json.
 func showLint(e *env, opts lintOptions, res lintResult) error {
-	js := lintOutput{MemoryDir: res.loc.Dir, Project: res.project, Removed: res.removed, Report: res.report}
+	js := lintOutput{MemoryDir: res.loc.Dir, Project: res.project, Removed: res.removed, AgentMemory: res.agents, Report: res.report}
 	if err := e.output(opts.json, js, func(w io.Writer) { printLint(w, res) }); err != nil {
 		return err
 	}
@@ -121,7 +137,9 @@ func lintInput(e *env, t *memoryTarget, th memindex.StalenessThresholds) lint.In
 		Memory:   t.store.Memory(),
 		Problems: t.store.Problems(),
 		// The memory folder is read where the store reads and writes it.
-		MemoryFS:  model.DirFS(t.loc.Dir),
+		MemoryFS: model.DirFS(t.loc.Dir),
+		// The client does not stamp agent memory.
+		Unstamped: !t.kind.Stamped,
 		Now:       e.now(),
 		Staleness: th,
 	}
@@ -155,6 +173,9 @@ func printLint(w io.Writer, r lintResult) {
 		fmt.Fprintf(w, "%s: %s %s: %s\n", model.SanitizeLine(where), f.Severity, f.Kind, model.SanitizeLine(f.Message))
 	}
 	fmt.Fprintf(w, "%d errors, %d warnings, %d notes\n", r.report.Errors, r.report.Warnings, r.report.Infos)
+	if len(r.agents) > 0 {
+		fmt.Fprintf(w, "agent memory here too: %s (memscope lint --agent NAME checks one)\n", model.SanitizeLine(strings.Join(r.agents, ", ")))
+	}
 	for _, p := range r.removed {
 		fmt.Fprintf(w, "removed leftover %s\n", model.SanitizeLine(p))
 	}

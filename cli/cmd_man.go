@@ -66,6 +66,7 @@ func writeManPage(w io.Writer, version string, spec completionSpec) {
 	for _, v := range [][2]string{
 		{"CLAUDE_CONFIG_DIR", "the Claude home when --home is not given (default ~/.claude)"},
 		{"EDITOR", "the editor the terminal app opens memory files in"},
+		{"MEMSCOPE_CONFIG", "memscope's settings file (default $XDG_CONFIG_HOME/memscope/config.yaml, else ~/.config/memscope/config.yaml; see memscope config)"},
 		{"NO_COLOR", "when set, the terminal app draws without colour"},
 		{"XDG_CACHE_HOME", "where memscope keeps its cache (default ~/.cache/memscope); safe to delete"},
 	} {

@@ -39,7 +39,7 @@ func parsePrompt(e *env, args []string) (promptOptions, error) {
 	fs := newFlags("prompt", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
 	fs.Var(&opts.queries, "query", "a prompt to run recall for (repeatable)")
-	fs.Var(&opts.addDirs, "add-dir", "an extra folder, as with claude --add-dir (repeatable)")
+	fs.Var(&opts.addDirs, "add-dir", "an extra folder, as with claude --add-dir (repeatable); its CLAUDE.md files load only when CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD is true, as in the client")
 	at := fs.String("at", "", "rebuild the session that started at this time")
 	fs.BoolVar(&opts.bare, "bare", false, "as in claude --bare (auto memory off)")
 	stale := fs.String("stale", "", "staleness thresholds, e.g. project=2:14,user=90:365")
@@ -50,7 +50,7 @@ func parsePrompt(e *env, args []string) (promptOptions, error) {
 	// A bad --stale or --at is reported like a failure (exit 1), as it
 	// always has been.
 	var err error
-	if opts.stale, err = memindex.ParseStaleness(*stale); err != nil {
+	if opts.stale, err = memindex.ParseStalenessOver(e.settings().Staleness, *stale); err != nil {
 		return opts, err
 	}
 	if *at != "" {

@@ -12,7 +12,7 @@ import (
 
 var pruneCommand = &command{
 	name:  "prune",
-	usage: "memscope prune [--project PATH] [--dry-run|--apply] [--only ID,...] [--json]",
+	usage: "memscope prune [--project PATH] [--agent NAME] [--dry-run|--apply] [--only ID,...] [--json]",
 	summary: "plan fixes for a project's memory (merge duplicates, archive stale memories, drop dangling lines, index orphans, shorten long lines, move overflow out of MEMORY.md)\n\n" +
 		"The plan is shown as a diff (--dry-run, the default) or applied as one undoable change (--apply).",
 	run: steps(parsePrune, runPrune, showPrune),
@@ -23,6 +23,8 @@ type pruneOptions struct {
 	home homeFlags
 	// project is the project folder; "" for the current one.
 	project string
+	// agent selects an agent's memory (--agent); "" the project's.
+	agent string
 	// apply writes the plan (the default is a dry run).
 	apply bool
 	// only are the action ids to show or apply; empty for all.
@@ -49,6 +51,7 @@ func parsePrune(e *env, args []string) (pruneOptions, error) {
 	var opts pruneOptions
 	fs := newFlags("prune", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
+	addAgentFlag(fs, &opts.agent)
 	dryRun := fs.Bool("dry-run", false, "show the plan and its diff without writing (the default)")
 	fs.BoolVar(&opts.apply, "apply", false, "apply the plan as one change (undo with memscope undo)")
 	only := fs.String("only", "", "comma-separated action ids to show or apply (default: all)")
@@ -63,7 +66,7 @@ func parsePrune(e *env, args []string) (pruneOptions, error) {
 	}
 	// A bad --stale is reported like a failure (exit 1), as it always
 	// has been; a bad --stale-action is a wrong command line.
-	th, err := memindex.ParseStaleness(*staleSpec)
+	th, err := memindex.ParseStalenessOver(e.settings().Staleness, *staleSpec)
 	if err != nil {
 		return opts, err
 	}
@@ -92,7 +95,7 @@ type pruneResult struct {
 // runPrune plans the fixes for the project's memory and, with --apply,
 // applies the chosen ones as one change.
 func runPrune(e *env, opts pruneOptions) (pruneResult, error) {
-	t, err := openProjectMemory(e, &opts.home, opts.project)
+	t, err := openProjectMemory(e, &opts.home, opts.project, opts.agent)
 	if err != nil {
 		return pruneResult{}, err
 	}

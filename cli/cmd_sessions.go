@@ -88,6 +88,9 @@ func printSessions(w io.Writer, r sessions.Report) {
 				shortCount(s.Usage.InputTokens), shortCount(s.Usage.OutputTokens),
 				shortCount(s.Usage.CacheCreationInputTokens), shortCount(s.Usage.CacheReadInputTokens),
 				sessionCost(s), stamp(s.First), stamp(s.Last))
+			for _, a := range s.Agents {
+				fmt.Fprintf(w, "  └ agent-%s  %s\n", model.SanitizeLine(a.ID), agentLabel(a))
+			}
 		}
 	}
 	t := r.Totals
@@ -172,4 +175,32 @@ func stamp(t time.Time) string {
 		return "-"
 	}
 	return t.UTC().Format("2006-01-02 15:04")
+}
+
+// agentLabel says what a subagent was, from its meta file: type, task,
+// model, spawn depth and whether it finished.
+func agentLabel(a sessions.Agent) string {
+	if a.Meta == nil {
+		return fmt.Sprintf("%d records (no meta file)", a.Records)
+	}
+	m := a.Meta
+	var parts []string
+	if m.Model != "" {
+		parts = append(parts, model.SanitizeLine(m.Model))
+	}
+	if m.SpawnDepth > 0 {
+		parts = append(parts, fmt.Sprintf("depth %d", m.SpawnDepth))
+	}
+	if m.IsBuiltIn != nil && *m.IsBuiltIn {
+		parts = append(parts, "built in")
+	}
+	if m.Finished != nil {
+		parts = append(parts, map[bool]string{true: "finished", false: "did not finish"}[*m.Finished])
+	}
+	parts = append(parts, fmt.Sprintf("%d records", a.Records))
+	label := m.Label()
+	if label == "" {
+		label = "(no type)"
+	}
+	return model.SanitizeLine(label) + " (" + strings.Join(parts, ", ") + ")"
 }

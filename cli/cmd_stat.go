@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/memscope/memscope/engine/inventory"
+	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
@@ -37,7 +38,7 @@ func runStat(e *env, opts statOptions) (inventory.Report, error) {
 		return inventory.Report{}, err
 	}
 	defer o.close()
-	return inventory.Stat(inventory.Options{Home: o.home, Root: o.root}), nil
+	return inventory.Stat(inventory.Options{Home: o.home, Root: o.root, Getenv: e.getenv}), nil
 }
 
 // showStat prints what runStat returned, as text or --json.
@@ -60,8 +61,8 @@ func printStat(w io.Writer, r inventory.Report) {
 	p := r.Pastes
 	fmt.Fprintf(w, "pastes        %d referenced: %d resolved, %d missing, %d hash mismatch; %d inline; %d files, %d orphans\n",
 		p.Referenced, p.Resolved, p.Missing, p.HashMismatch, p.Inline, p.Files, p.Orphans)
-	fmt.Fprintf(w, "transcripts   %d sessions, %d subagent, %d older layout, %d tool-result files, %s\n",
-		r.Transcripts, r.SubagentTranscripts, r.SeedTranscripts, r.ToolResultFiles, format.Bytes(r.TranscriptBytes))
+	fmt.Fprintf(w, "transcripts   %d sessions, %d subagent (%d meta files), %d older layout, %d tool-result files, %s\n",
+		r.Transcripts, r.SubagentTranscripts, r.SubagentMetaFiles, r.SeedTranscripts, r.ToolResultFiles, format.Bytes(r.TranscriptBytes))
 	fmt.Fprintf(w, "records       %d; %d compact boundaries, %d microcompact\n", r.Records, r.CompactBoundaries, r.MicrocompactBoundaries)
 	types := make([]string, 0, len(r.RecordTypes))
 	for t := range r.RecordTypes {
@@ -82,6 +83,7 @@ func printStat(w io.Writer, r inventory.Report) {
 	}
 	u := r.Usage
 	fmt.Fprintf(w, "usage         input %d, output %d, cache write %d, cache read %d\n", u.InputTokens, u.OutputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens)
+	printAgentMemory(w, r.AgentMemory)
 	for _, s := range r.Secondary {
 		fmt.Fprintf(w, "secondary     %s: %s (%d files)\n", s.Label, s.Path, s.Files)
 	}
@@ -92,5 +94,32 @@ func printStat(w io.Writer, r inventory.Report) {
 	fmt.Fprintf(w, "problems      %d (skipped and counted; everything else was read)\n", len(r.Malformed))
 	for _, m := range r.Malformed {
 		fmt.Fprintf(w, "  %s [%s]\n", model.SanitizeForTerminal(m.Error()), m.Kind)
+	}
+}
+
+// printAgentMemory lists each agent memory folder with its MEMORY.md
+// against the caps (the client loads an agent's index as it loads a
+// project's).
+func printAgentMemory(w io.Writer, as []inventory.AgentMemory) {
+	if len(as) == 0 {
+		fmt.Fprintln(w, "agent memory  none")
+		return
+	}
+	fmt.Fprintf(w, "agent memory  %d folders\n", len(as))
+	for _, a := range as {
+		c := a.Cap
+		index := "no MEMORY.md"
+		if a.Index {
+			index = fmt.Sprintf("MEMORY.md %d/%d lines, %d/%d chars", c.Lines, memindex.MaxLines, c.Chars, memindex.MaxChars)
+			if c.Truncated {
+				index += fmt.Sprintf(", cut at line %d: %d entries do not load", c.CutFileLine, len(c.DroppedEntries))
+			}
+		}
+		declared := ""
+		if a.Definition == "" {
+			declared = "; no agent definition declares it"
+		}
+		fmt.Fprintf(w, "  %s (%s): %d topic files (%d invalid), %s%s\n", model.SanitizeForTerminal(a.Agent), a.Scope, a.Files, a.InvalidFiles, index, declared)
+		fmt.Fprintf(w, "    %s\n", model.SanitizeForTerminal(a.Dir))
 	}
 }

@@ -67,7 +67,7 @@ func runStatusline(e *env, opts statuslineOptions) (live.Status, error) {
 	if err != nil {
 		return live.Status{Reason: err.Error()}, nil
 	}
-	dir, _, err := model.ResolveHomeDir(opts.home, e.getenv, e.userHome)
+	dir, _, err := e.resolveHome(opts.home)
 	if err != nil {
 		return live.Status{Reason: err.Error()}, nil
 	}

@@ -11,7 +11,7 @@ import (
 
 var trashCommand = &command{
 	name:    "trash",
-	usage:   "memscope trash [--project PATH] [--restore TRASH-PATH [--force]] [--json]",
+	usage:   "memscope trash [--project PATH] [--agent NAME] [--restore TRASH-PATH [--force]] [--json]",
 	summary: "the memories deleted to memory/.trash/, newest first, and restore of one (journaled: memscope undo reverts it)",
 	run:     steps(parseTrash, runTrash, showTrash),
 }
@@ -21,6 +21,8 @@ type trashOptions struct {
 	home homeFlags
 	// project is the project folder; "" for the current one.
 	project string
+	// agent selects an agent's memory (--agent); "" the project's.
+	agent string
 	// restore is the trashed file to put back; "" lists the trash.
 	restore string
 	// force restores past the security scan.
@@ -41,6 +43,7 @@ func parseTrash(e *env, args []string) (trashOptions, error) {
 	var opts trashOptions
 	fs := newFlags("trash", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
+	addAgentFlag(fs, &opts.agent)
 	fs.StringVar(&opts.restore, "restore", "", "put this trashed file (a `TRASH-PATH` under .trash/, as listed) back where it was, with its index line")
 	fs.BoolVar(&opts.force, "force", false, "with --restore: restore even when the security scan finds a high-severity issue in the file")
 	if err := parseFlagsOnly(e, fs, args); err != nil {
@@ -55,7 +58,7 @@ func parseTrash(e *env, args []string) (trashOptions, error) {
 // runTrash lists the project's memory trash, or restores one file from
 // it (journaled).
 func runTrash(e *env, opts trashOptions) (trashResult, error) {
-	t, err := openProjectMemory(e, &opts.home, opts.project)
+	t, err := openProjectMemory(e, &opts.home, opts.project, opts.agent)
 	if err != nil {
 		return trashResult{}, err
 	}

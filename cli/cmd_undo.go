@@ -13,7 +13,7 @@ import (
 
 var undoCommand = &command{
 	name:    "undo",
-	usage:   "memscope undo [--project PATH] [--list] [--json]",
+	usage:   "memscope undo [--project PATH] [--agent NAME] [--list] [--json]",
 	summary: "revert the last change memscope made to a project's memory (refused if a file changed since), or list the journal",
 	run:     steps(parseUndo, runUndo, showUndo),
 }
@@ -23,6 +23,8 @@ type undoOptions struct {
 	home homeFlags
 	// project is the project folder; "" for the current one.
 	project string
+	// agent selects an agent's memory (--agent); "" the project's.
+	agent string
 	// list lists the journal instead of undoing.
 	list bool
 	json bool
@@ -49,6 +51,7 @@ func parseUndo(e *env, args []string) (undoOptions, error) {
 	var opts undoOptions
 	fs := newFlags("undo", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
+	addAgentFlag(fs, &opts.agent)
 	fs.BoolVar(&opts.list, "list", false, "list the journaled changes, newest first, instead of undoing")
 	return opts, parseFlags(e, fs, args)
 }
@@ -56,7 +59,7 @@ func parseUndo(e *env, args []string) (undoOptions, error) {
 // runUndo reverts the newest journaled change to the project's memory,
 // or with --list reads the journal (its problems said on stderr).
 func runUndo(e *env, opts undoOptions) (undoResult, error) {
-	t, err := openProjectMemory(e, &opts.home, opts.project)
+	t, err := openProjectMemory(e, &opts.home, opts.project, opts.agent)
 	if err != nil {
 		return undoResult{}, err
 	}

@@ -209,8 +209,8 @@ func TestBashCompletionCompletes(t *testing.T) {
 		}
 		return strings.Fields(out.String())
 	}
-	if got := complete("memscope re"); !equalSets(got, []string{"replay"}) {
-		t.Errorf("memscope re<TAB> = %v, want [replay]", got)
+	if got := complete("memscope re"); !equalSets(got, []string{"replay", "review"}) {
+		t.Errorf("memscope re<TAB> = %v, want [replay review]", got)
 	}
 	if got := complete("memscope export --format "); !equalSets(got, []string{"md", "html", "json"}) {
 		t.Errorf("export --format <TAB> = %v", got)

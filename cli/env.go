@@ -51,6 +51,9 @@ type env struct {
 	flagSink func(*flag.FlagSet)
 	// table is the command list (commands.go); set by run.
 	table []*command
+	// cfg is the settings file once read (settings); shared by the
+	// copies of env a run makes.
+	cfg *settingsState
 }
 
 // osEnv is the real process's environment, reading the machine through

@@ -19,6 +19,11 @@ func newFlags(name string, h *homeFlags, asJSON *bool) *flag.FlagSet {
 	return fs
 }
 
+// newBareFlags is the flag set of a command that reads no home.
+func newBareFlags(name string) *flag.FlagSet {
+	return flag.NewFlagSet(name, flag.ContinueOnError)
+}
+
 // errHelpShown ends a command whose --help was printed: exit 0.
 var errHelpShown = errors.New("help shown")
 

@@ -102,6 +102,10 @@ func readOnlyCases(s snapHomeSpec) []snapCase {
 		{"search.none", s.home("search", "no such words anywhere")},
 		{"watch.once", s.home("watch", "--once")},
 		{"watch.once.json", s.home("watch", "--once", "--json")},
+		{"origin", s.proj("origin")},
+		{"origin.json", s.proj("origin", "--json")},
+		{"review", s.proj("review")},
+		{"review.json", s.proj("review", "--json")},
 	}
 	for _, id := range s.replay {
 		c = append(c,
@@ -237,6 +241,14 @@ func demoSnapHome(t *testing.T, r *snapRunner) snapHome {
 			snapCase{"sessions." + p, other.proj("sessions")},
 		)
 	}
+	// Agent memory: the project-scope reviewer and the user-scope planner.
+	h.ro = append(h.ro,
+		snapCase{"lint.agent-reviewer", spec.proj("lint", "--agent", "reviewer")},
+		snapCase{"lint.agent-planner.json", spec.proj("lint", "--agent", "planner@user", "--json")},
+		snapCase{"prune.dry-run.agent-reviewer", spec.proj("prune", "--dry-run", "--agent", "reviewer")},
+		snapCase{"export.memory.agent-planner", spec.proj("export", "--memory", "--agent", "planner")},
+		snapCase{"lint.agent-unknown", spec.proj("lint", "--agent", "nobody")},
+	)
 	// --demo itself (its own temporary home and default project), for a
 	// few command lines: each run materializes the demo. Not the
 	// commands that show folder times (cleanup, archive, the files list):

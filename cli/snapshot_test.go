@@ -73,7 +73,7 @@ func TestCommandSnapshot(t *testing.T) {
 	time.Local = time.UTC
 	t.Cleanup(func() { time.Local = local })
 
-	homes := []snapHome{demoSnapHome(t, r), testdataSnapHome(t, r), genSnapHome(t, r)}
+	homes := []snapHome{demoSnapHome(t, r), testdataSnapHome(t, r), genSnapHome(t, r), provSnapHome(t, r)}
 	checkCoverage(t, homes)
 	want := map[string]bool{}
 	check := func(name string, args []string, stdin string) {
@@ -115,6 +115,9 @@ func globalSnapCases() []snapCase {
 		{"completion.zsh", []string{"completion", "zsh"}},
 		{"completion.fish", []string{"completion", "fish"}},
 		{"man", []string{"man"}},
+		{"config.path", []string{"config", "path"}},
+		{"config.show", []string{"config", "show"}},
+		{"config.show.json", []string{"config", "show", "--json"}},
 	}
 	for _, n := range sortedCommandNames() {
 		c = append(c, snapCase{"help." + n, []string{"help", n}})

@@ -100,6 +100,11 @@ func Materialize(root string, now time.Time) (Layout, error) {
 	w.file(filepath.Join(shopMem, "project_incident_notes.md"), incidentNotes(now.AddDate(0, 0, -33)), 33)
 	w.transcripts(l)
 	w.history(l)
+	// What 2.1.331's cleanup also sweeps: other sessions' image caches
+	// and the skill archives at every start, growth-test state by age.
+	w.file(filepath.Join(l.Home, "image-cache", SessionRewind, "1.png"), []byte("\x89PNG demo screenshot"), 2)
+	w.file(filepath.Join(l.Home, "mcp-skill-archives", "pdf-tools.zip"), []byte("PK demo archive"), 1)
+	w.file(filepath.Join(l.Home, "state", "growth-test-onboarding.json"), []byte(`{"variant":"b"}`+"\n"), 40)
 	return l, w.err
 }
 

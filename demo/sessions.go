@@ -134,6 +134,9 @@ func (w *writer) transcripts(l Layout) {
 	sub.reply("Searching.", toolCall{name: "Grep", input: map[string]any{"pattern": "CreateOrder"}, result: "internal/payments/webhook.go:88\ninternal/orders/import.go:41\n"})
 	sub.reply("Two places: internal/payments/webhook.go and internal/orders/import.go.")
 	w.file(filepath.Join(shopDir, SessionRewind, "subagents", "agent-a1b2c3d4.jsonl"), sub.buf.Bytes(), 2)
+	// What 2.1.331 writes beside a subagent's transcript.
+	w.file(filepath.Join(shopDir, SessionRewind, "subagents", "agent-a1b2c3d4.meta.json"),
+		[]byte(`{"agentType":"Explore","isBuiltIn":true,"description":"Find webhook order creation","toolUseId":"toolu_01Demo5ubAgent","spawnDepth":1,"model":"claude-haiku-4-5","finished":true}`+"\n"), 2)
 
 	// The notes site: one manual compaction.
 	notes := l.Project("notes-site")

@@ -12,7 +12,7 @@ type KeyMap struct {
 	Help     key.Binding
 	NextPane key.Binding
 	PrevPane key.Binding
-	Panes    [11]key.Binding
+	Panes    [12]key.Binding
 	Undo     key.Binding
 	Reload   key.Binding
 	// LastError opens the last error in full: the status line has room
@@ -74,21 +74,38 @@ type KeyMap struct {
 	SearchScope key.Binding
 	NextHit     key.Binding
 	PrevHit     key.Binding
+	// Memories and Index panes: show the next memory store of the
+	// project (its auto memory, then each agent's memory).
+	NextStore key.Binding
+	// Provenance (Memories, Review): open the turn that wrote the
+	// selected memory in Replay.
+	Origin key.Binding
+	// Review pane: mark the selected memory reviewed; reject it (to the
+	// trash, after a y/n).
+	Accept key.Binding
+	Reject key.Binding
+	// DetailDown and DetailUp scroll the detail beside a list (the
+	// Review pane's diff).
+	DetailDown key.Binding
+	DetailUp   key.Binding
 }
 
-// PaneNames are the panes in focus-ring order; the keys 1–9, 0 and L
+// PaneNames are the panes in focus-ring order; the keys 1–9, 0, L and R
 // jump to them (PaneKey).
-var PaneNames = [11]string{"Projects", "Index", "Memories", "History", "Pastes", "Replay", "Prompt", "Health", "Retention", "Files", "Live"}
+var PaneNames = [12]string{"Projects", "Index", "Memories", "History", "Pastes", "Replay", "Prompt", "Health", "Retention", "Files", "Live", "Review"}
 
-// PaneKey is the key of pane i: 1–9, then 0 for the tenth, and L for
-// Live, the eleventh (the number keys ran out; l steps in Replay, so the
-// capital is Live's).
+// PaneKey is the key of pane i: 1–9, then 0 for the tenth, L for Live,
+// the eleventh (the number keys ran out; l steps in Replay, so the
+// capital is Live's), and R for Review, the twelfth (r renames in
+// Memories).
 func PaneKey(i int) string {
 	switch i {
 	case 9:
 		return "0"
 	case 10:
 		return "L"
+	case 11:
+		return "R"
 	}
 	return string(rune('1' + i))
 }
@@ -147,6 +164,13 @@ func Default() KeyMap {
 		SearchScope: key.NewBinding(key.WithKeys("alt+p"), key.WithHelp("alt+p", "whole home / this project")),
 		NextHit:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next search hit")),
 		PrevHit:     key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous search hit")),
+		NextStore:   key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "next store")),
+		Origin:      key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "jump to origin in Replay")),
+		Accept:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "accept (mark reviewed)")),
+		Reject:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "reject to trash")),
+
+		DetailDown: key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "scroll the diff down")),
+		DetailUp:   key.NewBinding(key.WithKeys("K"), key.WithHelp("K", "scroll the diff up")),
 	}
 	for i, name := range PaneNames {
 		k := PaneKey(i)

@@ -29,6 +29,7 @@ type lineState struct {
 	line                  int
 	rec                   *Record
 	ts, msg, cm, mcm, att []byte
+	earlier               []byte
 	hasType               bool
 	msgOut                *Message
 	block                 *ContentBlock
@@ -137,6 +138,10 @@ func (d *recordDecoder) member(key, val []byte) {
 		r.IsCompactSummary = rawBool(val)
 	case "isVisibleInTranscriptOnly":
 		r.IsVisibleInTranscriptOnly = rawBool(val)
+	case "rowSource":
+		r.RowSource = RowSource(d.interned(val))
+	case "earlierMessages":
+		d.cur.earlier = val
 	case "timestamp":
 		d.cur.ts = val
 	case "message":
@@ -181,6 +186,12 @@ func (d *recordDecoder) finish() {
 		r.Compact = new(CompactMetadata)
 		if err := json.Unmarshal(d.cur.cm, r.Compact); err != nil {
 			d.fieldProblem("compactMetadata: %v", err)
+		}
+	}
+	if d.cur.earlier != nil && string(d.cur.earlier) != "null" && r.Type == RecordUser {
+		if err := json.Unmarshal(d.cur.earlier, &r.EarlierMessages); err != nil {
+			r.EarlierMessages = nil
+			d.fieldProblem("earlierMessages: %v", err)
 		}
 	}
 	if d.cur.mcm != nil && r.IsMicrocompactBoundary() {

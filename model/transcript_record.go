@@ -60,6 +60,14 @@ type Record struct {
 	IsCompactSummary          bool
 	IsVisibleInTranscriptOnly bool
 
+	// RowSource is where a user row came from (2.1.331): local, harness,
+	// hook or recorded; "" in older transcripts.
+	RowSource RowSource
+	// EarlierMessages are the messages a compact summary carries after
+	// the summary (2.1.331, CLAUDE_CODE_ELEGANT_MIST): the client sends
+	// them to the model after it, so they count in the resumed context.
+	EarlierMessages []EarlierMessage
+
 	// Timestamp is zero when absent or unparseable.
 	Timestamp time.Time
 
@@ -93,6 +101,34 @@ type Record struct {
 
 	// Raw is a copy of the line, only when ScanOptions.KeepRaw is set.
 	Raw []byte
+}
+
+// RowSource says where a user row came from.
+type RowSource string
+
+// The row sources 2.1.331 writes.
+const (
+	RowLocal    RowSource = "local"
+	RowHarness  RowSource = "harness"
+	RowHook     RowSource = "hook"
+	RowRecorded RowSource = "recorded"
+)
+
+// EarlierMessage is one message a compact summary keeps after the
+// summary text: kind user, reply or note.
+type EarlierMessage struct {
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+}
+
+// EarlierChars is the length of the earlier messages' text in UTF-16
+// code units, as the context counts characters.
+func (r *Record) EarlierChars() int {
+	n := 0
+	for _, m := range r.EarlierMessages {
+		n += utf16Units([]byte(m.Text))
+	}
+	return n
 }
 
 // IsChain reports whether the record takes part in the message tree.

@@ -12,6 +12,10 @@ fi
 
 . scripts/tmux-lib.sh
 tmux_work memscope-e2e
+# memscope's settings file is read from $XDG_CONFIG_HOME: keep the
+# machine's own out of every run (the settings step below writes one).
+export XDG_CONFIG_HOME="$work/xdg"
+unset MEMSCOPE_CONFIG
 
 go build -o "$work/memscope" .
 cp -a testdata/home "$work/home"
@@ -59,7 +63,7 @@ wait_for "/tmp/rc/work/beta"
 wait_for "/home/me/bad"
 
 # Every pane answers its number key.
-for i in 1 2 3 4 5 6 7 8 9 0 L; do
+for i in 1 2 3 4 5 6 7 8 9 0 L R; do
   keys "$i"
   sleep 0.2
 done
@@ -302,7 +306,7 @@ keys 8
 wait_for "no project in this home yet"
 keys C-r
 sleep 0.5
-for i in 1 2 3 4 5 6 7 8 9 0 L; do
+for i in 1 2 3 4 5 6 7 8 9 0 L R; do
   keys "$i"
   sleep 0.3
   if screen | grep -qE "building the preview…|checking memory…|loading [0-9]+ source|reading…"; then
@@ -336,6 +340,96 @@ after=$(cd "$app" && find . -type f | sort | xargs sha256sum)
 test "$before" = "$after" || fail "undo did not restore the files byte for byte"
 keys q
 wait_for "EXITED"
+
+# Settings file at 80x24: quit on x (export moved to ctrl+e), delete on D;
+# the unknown setting is said (in full with !), ? shows the new keys, d no
+# longer deletes, q no longer quits, x does.
+mkdir -p "$XDG_CONFIG_HOME/memscope"
+printf 'keys:\n  quit: [x, ctrl+c]\n  export: [ctrl+e]\n  delete: [D]\ncolour: red\n' >"$XDG_CONFIG_HOME/memscope/config.yaml"
+start_app "cd $work/out && NO_COLOR=1 $work/memscope --home $work/home --project /tmp/rc/work/beta"
+tmux -S "$sock" resize-window -t "$session" -x 80 -y 24
+wait_for "x/ctrl+c quit"
+keys '!'
+wait_for 'config.yaml:5: unknown setting'
+wait_for '"colour" (ignored; known here'
+keys Escape
+wait_gone "known here:"
+keys 3
+wait_for "3 Mem"
+keys '?'
+wait_for "D      delete to trash"
+wait_for "ctrl+e export memory as Markdown"
+keys Escape
+wait_gone "Keys — Memories"
+keys d
+sleep 0.5
+screen | grep -qF "to the trash? y/n" && fail "d still deletes after delete was moved to D"
+keys D
+wait_for "to the trash? y/n"
+keys n
+wait_gone "to the trash? y/n"
+keys q
+sleep 0.5
+screen | grep -qF EXITED && fail "q still quits after quit was moved to x"
+keys x
+wait_for "EXITED"
+rm "$XDG_CONFIG_HOME/memscope/config.yaml"
+# Agent memory: a project whose reviewer agent keeps project-scope memory
+# in the repository. m shows it in the Memories and Index panes; a delete
+# there goes to the agent's own trash and journal, and u puts it back byte
+# for byte. At 80x24 and at 120x40.
+agents="$work/agents"
+aproj="$agents/work/app"
+aslug=$(printf '%s' "$aproj" | sed 's/[^A-Za-z0-9]/-/g')
+amem="$aproj/.claude/agent-memory/reviewer"
+mkdir -p "$agents/home/projects/$aslug/memory" "$aproj/.git" "$aproj/.claude/agents" "$amem"
+echo 'ref: refs/heads/main' >"$aproj/.git/HEAD"
+printf '{"type":"user","uuid":"u1","sessionId":"s1","cwd":"%s","timestamp":"2026-11-20T10:00:00Z","message":{"role":"user","content":"hi"}}\n' "$aproj" >"$agents/home/projects/$aslug/s1.jsonl"
+printf -- '- [Own](own.md) — the project'"'"'s own memory\n' >"$agents/home/projects/$aslug/memory/MEMORY.md"
+printf -- '---\nname: own\ndescription: the project memory\ntype: project\n---\n\nOwn.\n' >"$agents/home/projects/$aslug/memory/own.md"
+printf -- '---\nname: reviewer\ndescription: reviews\nmemory: project\n---\n\nReview.\n' >"$aproj/.claude/agents/reviewer.md"
+printf -- '- [Wrapping](wrapping.md) — wrap errors with %%w\n- [Tests](tests.md) — table tests\n' >"$amem/MEMORY.md"
+printf -- '---\nname: wrapping\ndescription: wrap errors\ntype: feedback\n---\n\nWrap them.\n' >"$amem/wrapping.md"
+printf -- '---\nname: tests\ndescription: table tests\ntype: project\n---\n\nUse table tests.\n' >"$amem/tests.md"
+touch -d '2026-11-01 10:00' "$amem/tests.md"
+abefore=$(cd "$amem" && find . -path ./.memscope -prune -o -path ./.trash -prune -o -type f -print | sort | xargs sha256sum)
+tmeta=$(meta "$amem/tests.md")
+for size in 80x24 120x40; do
+  runs=$((runs + 1))
+  old=$session
+  session="memscope-e2e-$runs"
+  tmux -S "$sock" new-session -d -s "$session" -x "${size%x*}" -y "${size#*x}" "NO_COLOR=1 $work/memscope --home $agents/home --project $aproj; echo EXITED; sleep 30"
+  tmux -S "$sock" kill-session -t "$old" 2>/dev/null || true
+  wait_for "PROJECT"
+  keys 3
+  wait_for "own.md"
+  keys m
+  wait_for "agent reviewer"
+  wait_for "store 2/2"
+  wait_for "tests.md"
+  wait_gone "own.md"
+  keys 2
+  wait_for "2/200"
+  keys 3
+  keys g d
+  wait_for "Move tests.md to the trash?"
+  keys y
+  wait_for "delete tests.md (to .trash"
+  test ! -e "$amem/tests.md" || fail "$size: tests.md was not moved to the agent's trash"
+  ls "$amem/.trash"/*/tests.md >/dev/null 2>&1 || fail "$size: tests.md is not in $amem/.trash"
+  grep -q "tests.md" "$amem/.memscope/journal.jsonl" || fail "$size: the delete is not in the agent's journal"
+  keys u
+  wait_for "undo: delete tests.md"
+  wait_for "1/2 · ● indexed"
+  aafter=$(cd "$amem" && find . -path ./.memscope -prune -o -path ./.trash -prune -o -type f -print | sort | xargs sha256sum)
+  test "$abefore" = "$aafter" || fail "$size: undo did not restore the agent's memory byte for byte"
+  test "$(meta "$amem/tests.md")" = "$tmeta" || fail "$size: undo did not restore tests.md's mtime and mode"
+  keys m
+  wait_for "own.md"
+  test ! -e "$agents/home/projects/$aslug/memory/.memscope" || fail "$size: the project's memory got a journal"
+  keys q
+  wait_for "EXITED"
+done
 
 # Live: a home with one running client (its process file names this
 # script's pid, alive for the whole test) and its transcript. Lines
@@ -424,4 +518,63 @@ search_e2e() {
 search_e2e 80 24
 search_e2e 120 40
 
+
+# Review inbox (issue 17): a home where the model wrote memory through
+# Write and Edit calls, in main sessions and a subagent
+# (internal/provgen), at 80x24 and 120x40. The Projects list counts the
+# inbox; R opens it; a accepts one (review.json keeps it); d then y
+# rejects one to the trash; u brings it back byte for byte, mode and
+# mtime included, and into the inbox; in Memories, o opens the turn that
+# wrote a memory in Replay.
+for size in 80x24 120x40; do
+  rv="$work/review-$size"
+  go run ./internal/provgen/gen "$rv" >/dev/null
+  mem=$(echo "$rv"/home/projects/*/memory)
+  role_sum=$(sha256sum <"$mem/user_role.md")
+  role_meta=$(meta "$mem/user_role.md")
+  old=$session
+  runs=$((runs + 1))
+  session="memscope-e2e-$runs"
+  tmux -S "$sock" new-session -d -s "$session" -x "${size%x*}" -y "${size#*x}" \
+    "NO_COLOR=1 $work/memscope --home $rv/home --project $rv/project; echo EXITED; sleep 30"
+  tmux -S "$sock" kill-session -t "$old" 2>/dev/null || true
+  wait_for "REVIEW"
+  # The REVIEW column counts the inbox once the home is scanned.
+  for _ in $(seq 1 100); do
+    screen | grep -F "/project " | grep -qE " 4 +[0-9]+[dh] ago" && break
+    sleep 0.1
+  done
+  screen | grep -F "/project " | grep -qE " 4 +[0-9]+[dh] ago" || fail "$size: the Projects list does not count 4 memories to review"
+  keys R
+  wait_for "4 memories to review · 0 reviewed"
+  wait_for "never reviewed"
+  keys a
+  wait_for "accepted feedback_terse.md"
+  wait_for "3 memories to review · 1 reviewed"
+  grep -q '"feedback_terse.md"' "$mem/.memscope/review.json" || fail "$size: review.json does not hold the accepted memory"
+  keys / u s e r Enter
+  wait_for "user_role.md"
+  keys d
+  wait_for "move it to the trash? y/n"
+  keys y
+  wait_for "delete user_role.md"
+  test ! -e "$mem/user_role.md" || fail "$size: user_role.md is still there after reject"
+  keys Escape
+  wait_for "2 memories to review · 1 reviewed"
+  # (a key right after Escape would read as alt+key)
+  sleep 0.3
+  keys u
+  wait_for "3 memories to review · 1 reviewed"
+  test "$(sha256sum <"$mem/user_role.md")" = "$role_sum" || fail "$size: undo did not restore user_role.md byte for byte"
+  test "$(meta "$mem/user_role.md")" = "$role_meta" || fail "$size: undo did not restore user_role.md's mtime and mode"
+  keys 3 / d e p l o y Enter
+  wait_for "memory-keeper"
+  keys Escape
+  sleep 0.3
+  keys o
+  # The subagent's Write shows at the main agent's Task call: step 1 of 2.
+  wait_for "step 1/2"
+  keys q
+  wait_for "EXITED"
+done
 echo "e2e ok"

@@ -38,8 +38,12 @@ type confirmState struct {
 	onNo tea.Msg
 }
 
-// memoryDirAbs is the open project's memory folder on disk.
+// memoryDirAbs is the open project's memory folder on disk: the memory
+// store the panes show (its auto memory, or an agent's).
 func (m Model) memoryDirAbs() string {
+	if d := m.data.project.absDir; d != "" {
+		return filepath.FromSlash(d)
+	}
 	return filepath.Join(m.opts.Home.Dir, filepath.FromSlash(m.data.project.memDir))
 }
 

@@ -21,6 +21,7 @@ const (
 	paneRetention
 	paneFiles
 	paneLive
+	paneReview
 	paneCount
 )
 
@@ -65,6 +66,8 @@ func (m *Model) paneAt(i int) pane {
 		return &m.files
 	case paneLive:
 		return &m.livePane
+	case paneReview:
+		return &m.reviewPane
 	}
 	return &m.health
 }
@@ -191,6 +194,8 @@ func (m Model) routeToFocused(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.files, cmd = m.files.Update(msg)
 	case paneLive:
 		m.livePane, cmd = m.livePane.Update(msg)
+	case paneReview:
+		m.reviewPane, cmd = m.reviewPane.Update(msg)
 	}
 	return m, cmd
 }

@@ -150,6 +150,13 @@ func (m Model) handleTimeline(msg timelineMsg) (Model, tea.Cmd) {
 				m.setStatus("that compaction is not in the transcript", true)
 			}
 		}
+		if j := f.jump; j != nil && (j.Message != "" || j.MessageLine > 0) {
+			c, ok := m.replay.SelectMessage(j.Message, j.MessageLine)
+			cmd = c
+			if !ok {
+				m.setStatus("that message is past the last turn of the transcript: showing the last step", true)
+			}
+		}
 		f.jump = nil
 	case msg.tl != nil:
 		cmd = m.replay.UpdateTimeline(msg.tl)

@@ -44,6 +44,8 @@ var helpModes = []struct {
 	{"files versions", true, []string{"0", "enter", "enter", "enter"}, "space"},
 	{"files confirm", true, []string{"0", "enter", "a"}, "y"},
 	{"live", false, []string{"L"}, "c"},
+	{"review", false, []string{"R"}, "a"},
+	{"review reject", false, []string{"R", "d"}, "y"},
 }
 
 // TestHelpOffersEveryBinding walks every pane through its modes and

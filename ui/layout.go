@@ -57,15 +57,17 @@ func (m *Model) layout() {
 }
 
 // tabs are the tab texts, with each pane's key, and their styles. When
-// the full names do not fit in width they are cut to four letters, and
-// then the space after each tab goes too.
+// the full names do not fit in width the space after each tab goes, then
+// the names are cut to four letters (with the space, then without), then
+// to three.
 func (m Model) tabs() (labels []string, active, inactive lipgloss.Style) {
 	labels = make([]string, len(keymap.PaneNames))
 	active, inactive = m.styles.TabActive, m.styles.TabInactive
 	for _, step := range []struct {
 		cut   int
 		tight bool
-	}{{0, false}, {4, false}, {4, true}} {
+	}{{0, false}, {0, true}, {4, false}, {4, true}, {3, true}} {
+		active, inactive = m.styles.TabActive, m.styles.TabInactive
 		if step.tight {
 			active, inactive = active.PaddingRight(0), inactive.PaddingRight(0)
 		}

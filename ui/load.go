@@ -30,6 +30,9 @@ type homeData struct {
 	// pane's badges).
 	pasteStatus map[model.PasteHash]model.PasteResolution
 	project     projectLoadedMsg
+	// storeDir is the memory store the Memories and Index panes show: an
+	// agent's folder, "" for the project's auto memory (msgs.NextMemoryStore).
+	storeDir string
 	// files are each project's transcripts, by slug, newest first: a
 	// changed session updates its project's row from them.
 	files map[string][]model.TranscriptFile
@@ -38,6 +41,9 @@ type homeData struct {
 	refs model.PasteRefs
 	// sessions is the open project's Replay list, as last loaded.
 	sessions []replay.Session
+	// unreviewed counts the open project's memories to review; -1 until
+	// its inbox is read.
+	unreviewed int
 }
 
 // loaders is what a store's loads carry from one to the next. Each part
@@ -189,7 +195,7 @@ func (m Model) loadHomeCmd(r homeReq) tea.Cmd {
 			ps, files, probs := model.ListProjectsFiles(fsys)
 			rows := make([]projects.Row, len(ps))
 			for i, p := range ps {
-				rows[i] = projects.Row{Project: p}
+				rows[i] = projects.Row{Project: p, Unreviewed: -1}
 				if p.HasMemory {
 					rows[i].MemoryFiles, rows[i].MemoryBytes = memorySize(fsys, p.Dir+"/memory")
 				}
@@ -425,6 +431,16 @@ func (m Model) resolvePasteCmd(hash string) tea.Cmd {
 // one asked for, else the one already open, else the most recently
 // active. It reports whether the open project changed.
 func (m *Model) applyHome(msg homeLoadedMsg) bool {
+	// Review counts stay until they are counted again.
+	counted := map[string]int{}
+	for _, r := range m.data.projects {
+		counted[r.Project.Slug] = r.Unreviewed
+	}
+	for i, r := range msg.rows {
+		if n, ok := counted[r.Project.Slug]; ok {
+			msg.rows[i].Unreviewed = n
+		}
+	}
 	m.data.projects = msg.rows
 	m.data.problems = msg.problems
 	m.data.files = msg.files
@@ -471,6 +487,10 @@ func (m *Model) projectFor(dir string) string {
 
 // openProject switches the project panes to slug.
 func (m *Model) openProject(slug string) {
+	if slug != m.data.open {
+		m.data.storeDir = ""
+		m.data.unreviewed = -1
+	}
 	m.data.open = slug
 	m.projects.SetOpen(slug)
 	m.showHistory()

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"runtime"
@@ -28,8 +29,16 @@ import (
 
 // projectLoadedMsg carries what the project panes show, before rendering.
 type projectLoadedMsg struct {
-	slug     string
-	memDir   string // fs path of the memory folder
+	slug   string
+	memDir string // fs path of the memory folder
+	// absDir is the memory folder on disk; stores are the project's
+	// memory stores (its auto memory first, then each agent's) and
+	// storeIdx the one read; want is the store that was asked for (a
+	// folder, "" for auto memory), to tell a stale load.
+	absDir   string
+	stores   []model.MemoryStore
+	storeIdx int
+	want     string
 	dir      *model.MemoryDir
 	indexRaw []byte
 	cap      memindex.IndexCap
@@ -81,31 +90,75 @@ func (m *Model) projectDone() tea.Cmd { return m.fl.project.finish(m, Model.load
 func (m Model) loadProjectCmd(slug string) tea.Cmd {
 	m.loading["project"] = true
 	fsys, now, homeDir, project, writes, root := m.opts.Home.FS, m.opts.Now(), m.opts.Home.Dir, m.projectPath(slug), m.opts.Writes, m.root()
-	machine := m.opts.Root
+	th := m.opts.Staleness
+	machine, want, getenv := m.opts.Root, m.data.storeDir, m.opts.Getenv
 	return func() tea.Msg {
 		memDir := "projects/" + slug + "/memory"
+		src := memSource{fsys: fsys, home: fsys, name: memDir, abs: joinAbs(homeDir, memDir), onDisk: homeOnDisk(machine, homeDir)}
+		stores, idx := projectStores(root, homeDir, project, src.abs, want, getenv)
+		if idx > 0 {
+			s := stores[idx]
+			src = memSource{fsys: root, home: fsys, name: model.RootName(s.Dir), abs: s.Dir, onDisk: homeOnDisk(machine, s.Dir), unstamped: !s.Stamped}
+		}
 		// On disk, the store reads the folder once for everything: the
 		// panes, lint, the prune plan and the edits' conflict checks.
 		var store *memstore.Store
 		var md *model.MemoryDir
 		var probs []model.Problem
-		if homeOnDisk(machine, homeDir) {
-			abs := filepath.Join(homeDir, filepath.FromSlash(memDir))
+		if src.onDisk {
+			abs := filepath.FromSlash(src.abs)
 			store, probs = memstore.Open(abs, memstore.DirFSWith(abs, writes))
+			if src.unstamped {
+				store.Unstamped()
+			}
 			md = store.Memory()
 		} else {
-			md, probs = model.ReadMemoryDir(fsys, memDir)
+			md, probs = model.ReadMemoryDir(src.fsys, src.name)
 		}
-		msg := loadProject(fsys, root, md, probs, homeDir, slug, project, now)
+		msg := loadProject(src, root, md, probs, slug, project, now, th)
+		msg.stores, msg.storeIdx, msg.want = stores, idx, want
 		msg.store = store
 		if store != nil {
 			msg.writable = store.Writable()
 		}
 		// The store's plan is the plan of the folder it read (md).
-		plan := memstore.PlanPrune(md, memstore.PruneOptions{Now: now})
+		plan := memstore.PlanPrune(md, memstore.PruneOptions{Now: now, Unstamped: src.unstamped, Staleness: th})
 		msg.plan = &plan
 		return msg
 	}
+}
+
+// memSource is the memory folder a project load reads: name through fsys
+// (the home's projects/<slug>/memory, or an agent's folder through the
+// machine's root), abs on disk.
+type memSource struct {
+	fsys      fs.FS
+	name, abs string
+	// home is the home's file system (memscope's journals there).
+	home fs.FS
+	// onDisk: a store on disk reads and writes it.
+	onDisk bool
+	// unstamped: the client does not stamp it (agent memory).
+	unstamped bool
+}
+
+// projectStores lists the open project's memory stores: its auto memory
+// (the home's folder, auto) then each agent's memory
+// (model.FindAgentStores, found the client's way from the project's
+// folder), and the index of want (a folder; "" or gone: 0).
+func projectStores(root fs.FS, homeDir, project, auto, want string, getenv func(string) string) ([]model.MemoryStore, int) {
+	stores := []model.MemoryStore{{Kind: model.StoreAuto, Dir: auto, Label: "project memory (auto memory)", Exists: true, Stamped: true}}
+	if strings.HasPrefix(project, "/") {
+		mo := model.MemoryOptions{Root: root, HomeDir: homeDir, StartDir: project, Getenv: getenv}
+		agents, _ := model.FindAgentStores(model.AgentStoreOptionsFor(mo, model.MemoryLocation{Git: model.FindGitRoot(root, project)}))
+		stores = append(stores, agents...)
+	}
+	for i, s := range stores {
+		if want != "" && s.Dir == want {
+			return stores, i
+		}
+	}
+	return stores, 0
 }
 
 // homeOnDisk reports whether the home folder dir is a folder of the
@@ -142,11 +195,10 @@ func (m Model) projectPath(slug string) string {
 // loadProject runs the engine over a memory folder already read: lint,
 // the index cap, each file's age and staleness. The project's folder, for
 // drift, is read through root (Model.root).
-func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, homeDir, slug, project string, now time.Time) projectLoadedMsg {
-	memDir := "projects/" + slug + "/memory"
-	msg := projectLoadedMsg{slug: slug, memDir: memDir, dir: md, problems: probs}
-	in := memlint.Input{Memory: md, Problems: probs, Now: now}
-	if sub, err := fs.Sub(fsys, memDir); err == nil {
+func loadProject(src memSource, root fs.FS, md *model.MemoryDir, probs []model.Problem, slug, project string, now time.Time, th memindex.StalenessThresholds) projectLoadedMsg {
+	msg := projectLoadedMsg{slug: slug, memDir: src.name, absDir: src.abs, dir: md, problems: probs}
+	in := memlint.Input{Memory: md, Problems: probs, Now: now, Unstamped: src.unstamped, Staleness: th}
+	if sub, err := fs.Sub(src.fsys, src.name); err == nil {
 		in.MemoryFS = sub
 	}
 	if project != "" {
@@ -157,7 +209,7 @@ func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, h
 	}
 	// memscope's own copies beside files its restores wrote (the
 	// Health pane lists them, as lint does).
-	found, _ := filehist.FindLeftovers(fsys, root, now, memlint.LeftoverAge)
+	found, _ := filehist.FindLeftovers(src.home, root, now, memlint.LeftoverAge)
 	in.Elsewhere = filehist.LintCopies(found)
 	msg.lint = memlint.Run(in)
 	if md.Index != nil {
@@ -166,8 +218,8 @@ func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, h
 	msg.cap = memindex.CapIndex(msg.indexRaw)
 	// The rows are the engine's (memrows, as `memscope export --memory`
 	// prints them), with lint's findings as flags.
-	for _, r := range memrows.Build(memrows.Input{Memory: md, Now: now, Lint: &msg.lint}) {
-		msg.rows = append(msg.rows, memories.Row{Row: r, AbsPath: joinAbs(homeDir, memDir, r.File.Path)})
+	for _, r := range memrows.Build(memrows.Input{Memory: md, Now: now, Lint: &msg.lint, Staleness: th}) {
+		msg.rows = append(msg.rows, memories.Row{Row: r, AbsPath: src.abs + "/" + r.File.Path})
 	}
 	return msg
 }
@@ -229,11 +281,30 @@ func loadedIndexText(c memindex.IndexCap) string {
 	return model.SanitizeForTerminal(strings.TrimRight(s, "\n"))
 }
 
+// storeLabel names the store p shows when the project has more than one,
+// for the Memories and Index panes: "" when there is only auto memory.
+func storeLabel(p projectLoadedMsg) string {
+	if len(p.stores) < 2 || p.storeIdx >= len(p.stores) {
+		return ""
+	}
+	s := p.stores[p.storeIdx]
+	label := "project memory"
+	if s.Kind == model.StoreAgent {
+		label = "agent " + s.Agent + " (" + model.AgentScopeLabel(s.Scope) + ")"
+		if !s.Exists {
+			label += ", no memory yet"
+		}
+	}
+	return fmt.Sprintf("%s · store %d/%d · m: next", label, p.storeIdx+1, len(p.stores))
+}
+
 // applyProject hands a loaded project to the Index and Memories panes,
 // with raw text until the rendered text arrives.
 func (m *Model) applyProject(p projectLoadedMsg) {
 	m.data.project = p
 	m.memories.SetRows(p.rows)
+	m.memories.SetStore(storeLabel(p))
+	m.health.SetStore(storeLabel(p))
 	m.health.SetData(&p.lint, p.plan)
 	m.index.SetData(m.indexData(p, nil))
 	m.applyWritable(writableMsg{project: true, err: p.writable})
@@ -244,8 +315,9 @@ func (m *Model) applyProject(p projectLoadedMsg) {
 func (m *Model) indexData(p projectLoadedMsg, r *renderedMsg) index.Data {
 	d := index.Data{Cap: p.cap, Exists: p.dir != nil && p.dir.Index != nil}
 	if p.dir != nil && p.dir.Exists {
-		d.Path = joinAbs(m.opts.Home.Dir, p.memDir, model.MemoryIndexName)
+		d.Path = p.absDir + "/" + model.MemoryIndexName
 	}
+	d.Store = storeLabel(p)
 	if r != nil {
 		d.Loaded, d.Width = r.indexLoaded, r.indexWidth
 	} else {
@@ -359,6 +431,11 @@ func summarizeSessions(fsys fs.FS, ss []replay.Session, fw map[string]*engineses
 				s := &ss[i]
 				sum, _ := fw[s.File.Path].Update(fsys, s.File.Path)
 				s.Records, s.Boundaries, s.Micro, s.First, s.Last = sum.Records, sum.CompactBoundaries, sum.MicrocompactBoundaries, sum.First, sum.Last
+				if s.File.MetaPath != "" {
+					if meta, err := model.ReadSubagentMeta(fsys, s.File.MetaPath); err == nil {
+						s.Agent = meta.Label()
+					}
+				}
 			}
 		})
 	}
@@ -421,6 +498,7 @@ func (m *Model) showNoProject() {
 	m.memories.SetUnavailable(noProjectText)
 	m.replay.SetUnavailable(noProjectText)
 	m.health.SetUnavailable(noProjectText)
+	m.reviewPane.SetUnavailable(noProjectText)
 }
 
 // previewProject is the folder the Prompt pane previews: the open

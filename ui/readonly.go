@@ -59,6 +59,7 @@ func (m *Model) applyWritable(msg writableMsg) {
 	m.memories.SetReadOnly(ro)
 	m.health.SetReadOnly(ro)
 	m.files.SetReadOnly(ro)
+	m.reviewPane.SetReadOnly(ro)
 	m.layout()
 }
 

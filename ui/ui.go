@@ -4,6 +4,7 @@
 package ui
 
 import (
+	"fmt"
 	"io/fs"
 	"sync/atomic"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/engine/memindex"
 	engsearch "github.com/memscope/memscope/engine/search"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
@@ -28,6 +30,7 @@ import (
 	"github.com/memscope/memscope/views/prompt"
 	"github.com/memscope/memscope/views/replay"
 	"github.com/memscope/memscope/views/retention"
+	reviewpane "github.com/memscope/memscope/views/review"
 	searchview "github.com/memscope/memscope/views/search"
 )
 
@@ -63,6 +66,18 @@ type Options struct {
 	// Alive reports whether a process exists, for the Live pane's
 	// sessions/<pid>.json files; nil asks the OS (tests inject it).
 	Alive func(pid int) bool
+	// The user's settings (memscope's config.yaml): Keys replaces the
+	// default bindings when set; Theme's colours go over memscope's;
+	// MouseOff turns mouse reporting off; Staleness are the thresholds
+	// (nil: the defaults); LiveWarnPercent and LiveAlertPercent colour the
+	// Live pane (0: the client's levels); Notice is said in the status
+	// line at start (a problem with the settings file).
+	Keys                              *keymap.KeyMap
+	Theme                             style.Theme
+	MouseOff                          bool
+	Staleness                         memindex.StalenessThresholds
+	LiveWarnPercent, LiveAlertPercent float64
+	Notice                            string
 }
 
 // Model is the root model.
@@ -105,6 +120,10 @@ type Model struct {
 	retention retention.Model
 	files     files.Model
 	livePane  livepane.Model
+	// reviewPane is the review inbox (review.go); reviewGen numbers its
+	// loads.
+	reviewPane reviewpane.Model
+	reviewGen  int
 
 	// search is the Search overlay (ctrl+f); srch its search under way
 	// or last run; pendingHit a memory hit waiting for its project to
@@ -160,29 +179,33 @@ func New(opts Options) Model {
 		opts.Getenv = func(string) string { return "" }
 	}
 	noColor := opts.Getenv("NO_COLOR") != ""
-	st := style.New(true, noColor)
+	st := style.NewThemed(true, noColor, opts.Theme)
 	km := keymap.Default()
+	if opts.Keys != nil {
+		km = *opts.Keys
+	}
 	m := Model{
-		opts:      opts,
-		keys:      km,
-		styles:    st,
-		help:      help.New(),
-		loading:   map[string]bool{"home": true, "history": true},
-		stale:     map[int]bool{paneRetention: true, paneFiles: true},
-		md:        markdown.NewRenderer(),
-		projects:  projects.New(km, st),
-		index:     index.New(km, st),
-		memories:  memories.New(km, st),
-		history:   history.New(km, st),
-		pastes:    pastes.New(km, st),
-		replay:    replay.New(km, st),
-		prompt:    prompt.New(km, st),
-		health:    health.New(km, st),
-		retention: retention.New(km, st),
-		files:     files.New(km, st),
-		livePane:  livepane.New(km, st),
-		search:    searchview.New(km, st),
-		lv:        &liveState{pending: map[string]bool{}, relist: true},
+		opts:       opts,
+		keys:       km,
+		styles:     st,
+		help:       help.New(),
+		loading:    map[string]bool{"home": true, "history": true},
+		stale:      map[int]bool{paneRetention: true, paneFiles: true},
+		md:         markdown.NewRenderer(),
+		projects:   projects.New(km, st),
+		index:      index.New(km, st),
+		memories:   memories.New(km, st),
+		history:    history.New(km, st),
+		pastes:     pastes.New(km, st),
+		replay:     replay.New(km, st),
+		prompt:     prompt.New(km, st),
+		health:     health.New(km, st),
+		retention:  retention.New(km, st),
+		files:      files.New(km, st),
+		livePane:   livepane.New(km, st),
+		reviewPane: reviewpane.New(km, st),
+		search:     searchview.New(km, st),
+		lv:         &liveState{pending: map[string]bool{}, relist: true},
 	}
 	m.lv.tracker = m.newTracker()
 	m.memo = &viewMemo{}
@@ -190,6 +213,11 @@ func New(opts Options) Model {
 	// Init starts these two loads.
 	m.fl.home.running, m.fl.history.running = true, true
 	m.help.Styles = helpStyles(true, noColor)
+	m.livePane.SetLevels(opts.LiveWarnPercent, opts.LiveAlertPercent)
+	m.memories.SetStaleness(opts.Staleness)
+	if opts.Notice != "" {
+		m.setStatus(opts.Notice, true)
+	}
 	m.paneAt(m.focus).Focus()
 	return m
 }
@@ -319,7 +347,13 @@ func (m Model) view() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
+	if m.opts.MouseOff {
+		v.MouseMode = tea.MouseModeNone
+	}
 	v.WindowTitle = "memscope — " + model.SanitizeForTerminal(m.data.openPath())
+	if n := m.data.unreviewed; n > 0 {
+		v.WindowTitle += fmt.Sprintf(" · %d to review", n)
+	}
 	return v
 }
 

@@ -21,10 +21,20 @@ import (
 var testNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
 // TestMain pins the local time zone so times in goldens do not depend on
-// the machine.
+// the machine, and gives the tests a temporary folder of their own
+// (removed after), so the private copies a declined or failed editor save
+// keeps on purpose do not pile up in the machine's.
 func TestMain(m *testing.M) {
 	time.Local = time.UTC
-	os.Exit(m.Run())
+	tmp, err := os.MkdirTemp("", "memscope-ui-test-")
+	if err == nil {
+		os.Setenv("TMPDIR", tmp)
+	}
+	code := m.Run()
+	if err == nil {
+		os.RemoveAll(tmp)
+	}
+	os.Exit(code)
 }
 
 // betaProject is the folder testdata/home's beta transcripts were
@@ -176,7 +186,7 @@ func TestFocusRing(t *testing.T) {
 		t.Fatalf("tab: focus %d", m.focus)
 	}
 	m = press(t, m, "shift+tab", "shift+tab")
-	if m.focus != paneLive {
+	if m.focus != paneCount-1 {
 		t.Fatalf("shift+tab wraps around: focus %d", m.focus)
 	}
 	m = press(t, m, "4")
@@ -272,6 +282,7 @@ func TestPanesGolden(t *testing.T) {
 			{"search_prompt", []string{"ctrl+f", "t", "e", "r", "s", "e"}},
 			{"search_results", []string{"ctrl+f", "t", "e", "r", "s", "e", "enter", "j"}},
 			{"search_replay_hit", []string{"ctrl+f", "l", "o", "r", "e", "m", "enter", "j", "j", "j", "enter"}},
+			{"review", []string{"R"}},
 		} {
 			t.Run(p.name+"_"+fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 				m := newTestModel(t, size.w, size.h)
@@ -284,7 +295,7 @@ func TestPanesGolden(t *testing.T) {
 
 func TestSmallTerminal(t *testing.T) {
 	m := newTestModel(t, 60, 15)
-	for _, k := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "L"} {
+	for _, k := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "L", "R"} {
 		m = press(t, m, k)
 		lines := strings.Split(screen(m), "\n")
 		if len(lines) > 15 {

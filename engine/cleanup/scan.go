@@ -24,6 +24,13 @@ var sweptFolders = []struct {
 	{model.ConfigBackupsDir, KindBackup},
 }
 
+// The folders 2.1.331 added to the sweep.
+const (
+	imageCacheDir    = "image-cache"
+	skillArchivesDir = "mcp-skill-archives"
+	stateDir         = "state"
+)
+
 // memoryFolder is the name of a project's auto-memory folder, which sits
 // beside the session folders and is never swept.
 const memoryFolder = "memory"
@@ -76,6 +83,25 @@ func scanRetention(fsys fs.FS) ([]Item, []NeverSwept, []model.Problem) {
 		files, size := walkFiles(fsys, e.path, &probs, nil)
 		items = append(items, Item{Path: e.path, Kind: KindFileHistory, Dir: true, Files: files, Size: size,
 			ModTime: e.info.ModTime(), Session: model.SessionID(e.name)})
+	}
+
+	// 2.1.331: other sessions' image caches and the skill archives go at
+	// every sweep; growth-test state files by their mtime.
+	for _, e := range readDirFollow(fsys, imageCacheDir, &probs) {
+		if !e.info.IsDir() {
+			continue
+		}
+		files, size := walkFiles(fsys, e.path, &probs, nil)
+		items = append(items, Item{Path: e.path, Kind: KindImageCache, Dir: true, Files: files, Size: size,
+			ModTime: e.info.ModTime(), Session: model.SessionID(e.name)})
+	}
+	walkFiles(fsys, skillArchivesDir, &probs, func(p string, info fs.FileInfo) {
+		items = append(items, Item{Path: p, Kind: KindSkillArchive, Files: 1, Size: info.Size(), ModTime: info.ModTime()})
+	})
+	for _, e := range readDirFollow(fsys, stateDir, &probs) {
+		if e.info.Mode().IsRegular() && strings.HasPrefix(e.name, "growth-test-") && strings.HasSuffix(e.name, ".json") {
+			items = append(items, Item{Path: e.path, Kind: KindGrowthTest, Files: 1, Size: e.info.Size(), ModTime: e.info.ModTime()})
+		}
 	}
 
 	for _, sf := range sweptFolders {

@@ -114,10 +114,11 @@ func (l *linter) lintFrontmatter(f *model.MemoryFile) {
 	}
 	// The client does not name files after name (it picks the file name
 	// itself and never compares them), so a difference costs nothing: on a
-	// file the client stamped (originSessionId, node_type) it is its own
-	// convention and not reported; elsewhere it is info, memscope's naming
+	// file the client stamped (originSessionId, node_type), or in a folder
+	// it never stamps (agent memory), it is its own convention and not
+	// reported; elsewhere it is info, memscope's naming
 	// (n and r write <type>_<name>.md) offered for consistency.
-	if f.Name != "" && !clientStamped(f) && !memindex.NameMatchesFile(f.Path, f.Name, f.Type) {
+	if f.Name != "" && !l.in.Unstamped && !clientStamped(f) && !memindex.NameMatchesFile(f.Path, f.Name, f.Type) {
 		l.add(Finding{Kind: NameMismatch, Severity: SevInfo, Path: f.Path, Line: 1,
 			Message: fmt.Sprintf("name %q differs from the file name (memscope would name it %s); the client does not mind, rename only for tidiness", f.Name, memindex.MemoryFileName(f.Type, safeOr(f.Name)))})
 	}

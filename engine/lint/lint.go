@@ -85,6 +85,12 @@ type Input struct {
 	Staleness          memindex.StalenessThresholds
 	DuplicateThreshold float64
 	Drift              DriftOptions
+	// Unstamped says the client writes this folder without stamping the
+	// frontmatter (agent memory, model.MemoryStore.Stamped): no file
+	// there carries originSessionId or node_type, and the agent names its
+	// files itself, so a name that differs from its file name is not
+	// reported.
+	Unstamped bool
 	// Elsewhere are memscope's own copies found outside the memory
 	// folder (beside the files its restores wrote, in project trees);
 	// they are reported as leftovers with their absolute paths.

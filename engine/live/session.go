@@ -290,14 +290,17 @@ func (s *Session) memoryTools(rec *model.Record, line []byte) {
 			if i, ok := s.writeByTool[b.ToolUseID]; ok {
 				s.writes[i].Failed = true
 			}
-		case b.Type == model.BlockToolUse && isWriteTool(b.Name) && line != nil:
+		case b.Type == model.BlockToolUse && IsWriteTool(b.Name) && line != nil:
 			s.noteWrites(rec, line)
 			return
 		}
 	}
 }
 
-func isWriteTool(name string) bool { return name == "Write" || name == "Edit" || name == "MultiEdit" }
+// IsWriteTool reports whether a tool call named name writes a file by
+// its input.file_path: Write, Edit and MultiEdit (what live and
+// provenance follow; Bash commands are not).
+func IsWriteTool(name string) bool { return name == "Write" || name == "Edit" || name == "MultiEdit" }
 
 // toolLine is the part of an assistant line that names the files its
 // tool calls write. The record decoder sizes tool inputs without keeping
@@ -321,7 +324,7 @@ func (s *Session) noteWrites(rec *model.Record, line []byte) {
 		return
 	}
 	for _, b := range tl.Message.Content {
-		if b.Type != string(model.BlockToolUse) || !isWriteTool(b.Name) {
+		if b.Type != string(model.BlockToolUse) || !IsWriteTool(b.Name) {
 			continue
 		}
 		p := path.Clean(b.Input.FilePath)

@@ -1,6 +1,7 @@
 package preview
 
 import (
+	"fmt"
 	"io/fs"
 	"path"
 	"strings"
@@ -110,10 +111,21 @@ func Build(o Options) Preview {
 	if loc.Git.Kind != model.GitRootNone {
 		key = loc.Git.Root
 	}
-	cm := AssembleClaudeMd(ClaudeMdOptions{Root: o.Root, HomeDir: o.HomeDir, UserHome: o.UserHome, Project: o.Project, AddDirs: o.AddDirs,
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	addDirsOn := model.EnvTruthy(getenv(EnvAddDirsClaudeMd))
+	cm := AssembleClaudeMd(ClaudeMdOptions{Root: o.Root, HomeDir: o.HomeDir, UserHome: o.UserHome, Project: o.Project, AddDirs: o.AddDirs, AddDirsClaudeMd: addDirsOn,
 		ManagedDir: o.ManagedDir, Excludes: settings.ClaudeMdExcludes(), ExternalApproved: cj.ExternalIncludesApproved(key), At: o.At})
 	p.Layers, p.MissingImports, p.ConditionalRules = cm.Layers, cm.MissingImports, cm.ConditionalRules
 	p.Problems = append(p.Problems, cm.Problems...)
+	switch {
+	case len(o.AddDirs) > 0 && addDirsOn:
+		p.Notes = append(p.Notes, fmt.Sprintf("--add-dir: the CLAUDE.md files of %d folder(s) load because %s=%s.", len(o.AddDirs), EnvAddDirsClaudeMd, getenv(EnvAddDirsClaudeMd)))
+	case len(o.AddDirs) > 0:
+		p.Notes = append(p.Notes, fmt.Sprintf("--add-dir: the CLAUDE.md files of %d folder(s) are shown but do not load: the client reads them only when %s is set to a true value.", len(o.AddDirs), EnvAddDirsClaudeMd))
+	}
 
 	p.MemoryIndex.Path = path.Join(loc.Dir, model.MemoryIndexName)
 	p.MemoryIndex.DroppedEntries = []memindex.DroppedEntry{}

@@ -246,11 +246,28 @@ func (p *planner) memory() []*unit {
 			}
 		}
 	}
+	// Agent memory (user, project and local scope), each folder once.
+	seenAgent := map[string]bool{}
+	addAgents := func(startDir, project string) {
+		stores, probs := model.FindAgentStores(model.AgentStoreOptions{Root: p.root, HomeDir: o.HomeDir, StartDir: startDir})
+		for i := range probs {
+			probs[i].File = p.shown(probs[i].File)
+		}
+		p.notRead(probs)
+		for _, st := range stores {
+			if !st.Exists || seenAgent[st.Dir] {
+				continue
+			}
+			seenAgent[st.Dir] = true
+			addDir(true, model.RootName(st.Dir), p.shown(st.Dir), "agent memory "+st.Agent, project)
+		}
+	}
 	if o.Project != nil {
 		if o.Project.MemoryDir != "" {
 			addDir(true, model.RootName(o.Project.MemoryDir), p.shown(o.Project.MemoryDir), "auto memory", o.Project.Dir)
 		}
 		addSecondary(model.SecondaryOptions{Root: p.root, HomeDir: o.HomeDir, RepoDir: o.Project.Dir, MemoryDir: o.Project.MemoryDir}, o.Project.Dir)
+		addAgents(o.Project.Dir, o.Project.Dir)
 		return us
 	}
 	// read are the memory folders read: the home's, then those the
@@ -275,8 +292,12 @@ func (p *planner) memory() []*unit {
 			}
 		}
 		addSecondary(so, project)
+		if pr.Path != "" {
+			addAgents(pr.Path, project)
+		}
 	}
 	addSecondary(model.SecondaryOptions{Root: p.root, HomeDir: o.HomeDir}, "")
+	addAgents("", "")
 	return us
 }
 
@@ -302,11 +323,7 @@ func (p *planner) notRead(probs []model.Problem) {
 
 // labelOf names a secondary memory store for a hit.
 func labelOf(s model.SecondarySource) string {
-	label := strings.ReplaceAll(string(s.Kind), "-", " ")
-	if s.Agent != "" {
-		label += " " + s.Agent
-	}
-	return label
+	return strings.ReplaceAll(string(s.Kind), "-", " ")
 }
 
 // claudeMd lists the CLAUDE.md files and rules the project loads (or

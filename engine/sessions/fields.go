@@ -27,6 +27,8 @@ type lineFields struct {
 	// at the 1-hour cache-write rate).
 	cache1h              span
 	badContent, isObject bool
+	// earlier is a compact summary record's earlierMessages.
+	earlier span
 	// usageMembers counts "usage" members of the message; usageOdd says
 	// one had a key json.Unmarshal would match to a count regardless of
 	// case. Either makes the line one for the model's reader.
@@ -116,6 +118,8 @@ func (s *lineScanner) top(key []byte, v, depth int) (int, error) {
 		f.compactMeta = sp
 	case "microcompactMetadata":
 		f.microcompactMeta = sp
+	case "earlierMessages":
+		f.earlier = sp
 	case "uuid", "parentUuid", "logicalParentUuid", "leafUuid":
 		if c := d[v]; c != '"' && c != 'n' {
 			f.badLink = true

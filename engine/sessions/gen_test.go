@@ -95,6 +95,10 @@ func TestSessionsAgreeWithGeneratorManifest(t *testing.T) {
 			got.First, got.Last = want.First, want.Last
 			// Cost is checked against the price table in pricing_test.go.
 			got.CostUSD, got.Models, got.UnpricedModels, got.ClientCostUSD = 0, nil, nil, 0
+			if len(got.Agents) != len(s.Subagents) {
+				t.Errorf("%s: %d agents listed, %d subagent transcripts", s.Path, len(got.Agents), len(s.Subagents))
+			}
+			got.Agents = nil
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s:\n got %+v\nwant %+v", s.Path, got, want)
 			}

@@ -32,8 +32,11 @@ type Row struct {
 	// subagent transcripts of the session are left.
 	Path      string `json:"path,omitempty"`
 	Subagents int    `json:"subagents"`
-	Bytes     int64  `json:"bytes"`
-	Records   int    `json:"records"`
+	// Agents are the subagents' transcripts, labelled from their meta
+	// files when the client wrote them (2.1.331).
+	Agents  []Agent `json:"agents,omitempty"`
+	Bytes   int64   `json:"bytes"`
+	Records int     `json:"records"`
 	// CompactBoundaries and MicrocompactBoundaries count compaction
 	// records.
 	CompactBoundaries      int `json:"compactBoundaries"`
@@ -62,6 +65,16 @@ type Row struct {
 	// compaction summaries. 0 when the transcripts have none.
 	ClientCostUSD float64 `json:"clientCostUSD,omitempty"`
 	cost          pricing.Sum
+}
+
+// Agent is one subagent transcript of a session.
+type Agent struct {
+	ID      string `json:"id"`
+	Path    string `json:"path"`
+	Records int    `json:"records"`
+	// Meta is what agent-<id>.meta.json says; nil when there is none
+	// (older clients) or it does not read (then in Report.Problems).
+	Meta *model.SubagentMeta `json:"meta,omitempty"`
 }
 
 // Totals sums the rows of a report.
@@ -161,6 +174,18 @@ func Summarize(o Options) Report {
 			order = append(order, k)
 		}
 		addScan(r, t, s, prices)
+		if t.Kind == model.TranscriptSubagent {
+			a := Agent{ID: t.AgentID, Path: t.Path, Records: s.Sum.Records}
+			if t.MetaPath != "" {
+				if meta, err := model.ReadSubagentMeta(h.FS, t.MetaPath); err == nil {
+					a.Meta = &meta
+				} else {
+					probs = append(probs, model.Problem{File: t.MetaPath, Kind: model.ProblemUnreadable, Reason: err.Error()})
+					r.Problems++
+				}
+			}
+			r.Agents = append(r.Agents, a)
+		}
 		if t.Kind != model.TranscriptSubagent && r.Project == "" {
 			r.Project = s.Sum.CWD
 		}

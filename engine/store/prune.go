@@ -51,6 +51,10 @@ type PruneOptions struct {
 	StaleAction PruneKind `json:"staleAction"`
 	// DuplicateThreshold defaults to DefaultDuplicateJaccard.
 	DuplicateThreshold float64 `json:"duplicateThreshold"`
+	// Unstamped plans for a folder the client does not stamp (agent
+	// memory; see Store.Unstamped): a file the plan writes has no stamps.
+	// Store.PlanPrune sets it from the store.
+	Unstamped bool `json:"unstamped,omitempty"`
 }
 
 // PruneAction is one step of a plan, with the diff it makes on its own.
@@ -73,8 +77,9 @@ type Plan struct {
 	// Diff is what applying every action does.
 	Diff string `json:"diff"`
 
-	md  *model.MemoryDir
-	now time.Time
+	md        *model.MemoryDir
+	now       time.Time
+	unstamped bool
 	// insertAt is where new index lines go (see indexInsertPoint).
 	insertAt int
 	// base is the SHA-256 of every file the plan was made from.
@@ -97,7 +102,7 @@ func PlanPrune(md *model.MemoryDir, o PruneOptions) Plan {
 	if o.StaleAction != PruneDelete {
 		o.StaleAction = PruneArchive
 	}
-	p := Plan{Actions: []PruneAction{}, md: md, now: o.Now, base: map[string]string{}}
+	p := Plan{Actions: []PruneAction{}, md: md, now: o.Now, unstamped: o.Unstamped, base: map[string]string{}}
 	if md.IndexPartial {
 		// Only MEMORY.md's head was read (it is too large): a plan made
 		// from it would drop the rest. Its problem says so.
@@ -141,7 +146,10 @@ func boolInt(b bool) int {
 }
 
 // PlanPrune plans on the store's view of the folder.
-func (s *Store) PlanPrune(o PruneOptions) Plan { return PlanPrune(s.mem, o) }
+func (s *Store) PlanPrune(o PruneOptions) Plan {
+	o.Unstamped = o.Unstamped || s.unstamped
+	return PlanPrune(s.mem, o)
+}
 
 // Preview returns the diff of applying the actions ids (all when nil)
 // without writing anything.
@@ -204,6 +212,7 @@ func (p Plan) runActions(w *workset, acts []PruneAction, now time.Time) error {
 	if err != nil {
 		return err
 	}
+	st.unstamped = p.unstamped
 	for _, a := range acts {
 		if err := a.run(st); err != nil {
 			return fmt.Errorf("prune action %s: %w", a.ID, err)

@@ -361,7 +361,7 @@ func (pl *planner) overflow() {
 			name := strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(rel, "project_"), ".md"), "_", "-")
 			body := fmt.Sprintf("Moved out of MEMORY.md by memscope on %s: these lines were past the client's load cap (%d lines / %d characters), so they never reached the model.\n\n%s\n",
 				st.now.UTC().Format("2006-01-02"), memindex.MaxLines, memindex.MaxChars, strings.Join(lines, "\n"))
-			data, err := MemoryFileText(name, overflowDescription, model.TypeProject, "", st.now, body)
+			data, err := memoryFileText(st.unstamped, name, overflowDescription, model.TypeProject, "", st.now, body)
 			if err != nil {
 				return err
 			}

@@ -39,7 +39,24 @@ type Store struct {
 	// stamps are the files as read: MEMORY.md (absent or not) and every
 	// topic file.
 	stamps map[string]FileStamp
+	// unstamped is set for a folder the client writes without stamping
+	// the frontmatter (agent memory): see Unstamped.
+	unstamped bool
 }
+
+// Unstamped marks the folder as one the client writes without stamping
+// the frontmatter (agent memory: the agent writes its files with the
+// Write tool, no node_type, originSessionId or modified). memscope then
+// writes as the client does there: a new memory gets name, description
+// and type only, and an edit leaves metadata.modified alone. It returns s.
+func (s *Store) Unstamped() *Store {
+	s.unstamped = true
+	return s
+}
+
+// Stamped reports whether the store stamps what it writes as the client
+// stamps auto memory (see Unstamped).
+func (s *Store) Stamped() bool { return !s.unstamped }
 
 // WriteOptions are the parameters of a change that come from outside:
 // the time (journal, trash folder, metadata.modified), the session a new

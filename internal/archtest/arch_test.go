@@ -22,7 +22,8 @@ var engineLayers = map[string]int{
 	"engine/memindex": 2, "engine/timeline": 2,
 	"engine/lint": 3, "engine/preview": 3, "engine/compact": 3, "engine/inventory": 3, "engine/cleanup": 3, "engine/live": 3,
 	"engine/extract": 4, "engine/memrows": 4, "engine/store": 4, "engine/search": 4,
-	"engine/filehist": 5, "engine/export": 5,
+	"engine/filehist": 5, "engine/export": 5, "engine/provenance": 5,
+	"engine/review": 6,
 }
 
 // leaves are the packages below model: they import no memscope package,
@@ -42,7 +43,7 @@ func isLeaf(pkg string) bool {
 // import: they never ship.
 var testOnly = []string{
 	"internal/faultfs", "internal/testroot", "internal/testenv", "internal/keypress",
-	"internal/filehistgen", "internal/genhome", "engine/internal/enginetest", "keymap/keymaptest",
+	"internal/filehistgen", "internal/genhome", "internal/provgen", "engine/internal/enginetest", "keymap/keymaptest",
 }
 
 func isTestOnly(pkg string) bool {

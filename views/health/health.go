@@ -38,6 +38,8 @@ type Model struct {
 	report   *lint.Report
 	plan     *store.Plan
 	selected map[string]bool
+	// store names the memory store shown (SetStore).
+	store    string
 	confirm  bool
 	readOnly bool
 	// unavailable says why there is nothing to check (SetUnavailable).
@@ -61,6 +63,11 @@ func New(keys keymap.KeyMap, st style.Styles) Model {
 
 // Title names the pane.
 func (m Model) Title() string { return "Health" }
+
+// SetStore names the memory store the findings and the plan are about
+// when the project has more than one (its auto memory, agents'); "" when
+// it has only its own.
+func (m *Model) SetStore(label string) { m.store = label }
 
 // SetData shows a lint report and a prune plan. Selections that still
 // exist in the new plan are kept.
@@ -247,6 +254,9 @@ func (m Model) View() string {
 	}
 	head := fmt.Sprintf("%s · %s · %s · %s (%d selected) — space select, a apply, u undo",
 		text.Count(r.Errors, "error", ""), text.Count(r.Warnings, "warning", ""), text.Count(r.Infos, "info", ""), text.Count(actions, "prune action", ""), len(m.Selected()))
+	if m.store != "" {
+		head = m.styles.Bold.Render(model.SanitizeForTerminal(m.store)) + " · " + head
+	}
 	if m.confirm {
 		head = m.styles.Warn.Render(fmt.Sprintf("Apply %s? Deletions go to the trash; u undoes it all. y/n", text.Count(len(m.applyIDs()), "prune action", "")))
 	}

@@ -39,6 +39,9 @@ type Data struct {
 	Backfill string
 	// Width is the width Loaded was rendered for.
 	Width int
+	// Store names the memory store when the project has more than one
+	// (its auto memory, agents' memory); "" otherwise.
+	Store string
 }
 
 // Model is the Index pane.
@@ -108,7 +111,9 @@ func (m Model) Filtering() bool { return false }
 func (m *Model) ClickRow(int) tea.Cmd { return nil }
 
 // Help lists the pane's own bindings.
-func (m Model) Help() []key.Binding { return []key.Binding{m.keys.Edit, m.keys.Bottom} }
+func (m Model) Help() []key.Binding {
+	return []key.Binding{m.keys.Edit, m.keys.Bottom, m.keys.NextStore}
+}
 
 // Update scrolls, jumps to the cut, or asks to edit MEMORY.md.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
@@ -130,6 +135,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		case key.Matches(msg, m.keys.Edit) && m.data.Path != "":
 			p := m.data.Path
 			return m, func() tea.Msg { return msgs.OpenEditor{Path: p} }
+		case key.Matches(msg, m.keys.NextStore):
+			return m, func() tea.Msg { return msgs.NextMemoryStore{} }
 		}
 	case tea.MouseWheelMsg:
 		var cmd tea.Cmd
@@ -207,7 +214,11 @@ func (m Model) View() string {
 	if m.data.Path == "" {
 		head = ""
 	}
-	return head + "\n" + text.Truncate(m.summary(), m.width) + "\n" + m.vp.View()
+	sum := m.summary()
+	if m.data.Store != "" {
+		sum = m.styles.Bold.Render(model.SanitizeForTerminal(m.data.Store)) + " · " + sum
+	}
+	return head + "\n" + text.Truncate(sum, m.width) + "\n" + m.vp.View()
 }
 
 // CanFilter is false: the pane is one document, not a list of rows, so

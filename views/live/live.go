@@ -18,6 +18,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	englive "github.com/memscope/memscope/engine/live"
+	"github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
@@ -77,6 +78,34 @@ func FromSnapshot(s englive.Snapshot) Data {
 type view struct {
 	styles style.Styles
 	now    time.Time
+	// warnPct and alertPct are the user's warning levels in percent of
+	// the window (the settings file's live section); 0 keeps the
+	// client's levels.
+	warnPct, alertPct float64
+}
+
+// alarm is how loud a session's context is: LevelWarning (the warn
+// colour), LevelAutocompact (the alert colour) or LevelOK. The client's
+// own levels decide, unless the user set percentages.
+func (v *view) alarm(s *englive.SessionStatus) window.Level {
+	pct := 100 * s.Fill
+	switch {
+	case v.alertPct > 0 && pct >= v.alertPct:
+		return window.LevelAutocompact
+	case v.warnPct > 0 && pct >= v.warnPct:
+		return window.LevelWarning
+	case v.alertPct == 0 && (s.Level == window.LevelAutocompact || s.Level == window.LevelBlocked):
+		return window.LevelAutocompact
+	case v.warnPct == 0 && s.Level == window.LevelWarning:
+		return window.LevelWarning
+	}
+	return window.LevelOK
+}
+
+// SetLevels sets the user's warning levels (percent of the window; 0
+// keeps the client's).
+func (m *Model) SetLevels(warnPct, alertPct float64) {
+	m.v.warnPct, m.v.alertPct = warnPct, alertPct
 }
 
 // Model is the Live pane.

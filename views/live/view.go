@@ -63,10 +63,10 @@ func (v *view) renderRow(r Row, selected bool, width int) string {
 	head = mark + head[2:]
 	line := head + text.TruncateLeft(model.SanitizeLine(project(r)), max(width-lipgloss.Width(head), 8))
 	if r.Status != nil && r.Status.ContextKnown {
-		switch r.Status.Level {
+		switch v.alarm(r.Status) {
 		case window.LevelWarning:
 			return v.styles.Warn.Render(line)
-		case window.LevelAutocompact, window.LevelBlocked:
+		case window.LevelAutocompact:
 			return v.styles.Error.Render(line)
 		}
 	}
@@ -224,10 +224,10 @@ func (m Model) meter(s *englive.SessionStatus, width int) string {
 		fill = min(int(int64(s.Context)*int64(width)/win), width)
 	}
 	fillStyle := st.BarFill
-	switch s.Level {
+	switch m.v.alarm(s) {
 	case window.LevelWarning:
 		fillStyle = st.Warn
-	case window.LevelAutocompact, window.LevelBlocked:
+	case window.LevelAutocompact:
 		fillStyle = st.Error
 	}
 	// Cells go out in runs of one style: a Render per run, not per cell.

@@ -51,19 +51,44 @@ var memoryTypes = []model.MemoryType{model.TypeUser, model.TypeFeedback, model.T
 
 // Model is the Memories pane.
 type Model struct {
-	keys     keymap.KeyMap
-	styles   style.Styles
-	list     list.Model[Row]
-	width    int
-	height   int
-	mode     mode
-	readOnly bool
+	keys   keymap.KeyMap
+	styles style.Styles
+	// staleness are the thresholds the legend states (nil: the defaults).
+	staleness memindex.StalenessThresholds
+	list      list.Model[Row]
+	width     int
+	height    int
+	mode      mode
+	readOnly  bool
+	// store names the memory store shown when the project has more than
+	// one (see SetStore); "" otherwise.
+	store string
 
 	// The new-memory form and the rename field.
 	name, desc textinput.Model
 	typeIdx    int
 	field      int
+
+	// origins are where each file came from, by AbsPath (provenance);
+	// nil until read.
+	origins map[string]Origin
 }
+
+// Origin is where a memory file came from and who changed it last, as
+// the detail shows it.
+type Origin struct {
+	// Text says where the file came from; Last its last change, "" when
+	// the call that created it was the last.
+	Text, Last string
+	// Prompt is the user prompt behind the last change ("" when none).
+	Prompt string
+	// Jump opens the turn of the last change (else the one that created
+	// the file) in Replay; nil when no transcript holds either.
+	Jump *msgs.ReplayAt
+}
+
+// SetOrigins shows where each file came from (by AbsPath).
+func (m *Model) SetOrigins(o map[string]Origin) { m.origins = o }
 
 // New returns an empty Memories pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
@@ -106,6 +131,14 @@ func (m *Model) SelectPath(abs string) bool {
 	return m.list.SelectWhere(func(r Row) bool { return r.AbsPath == abs })
 }
 
+// SetStore names the memory store the rows are from ("" when the
+// project has only its auto memory): "agent reviewer (project scope) ·
+// 2/3 · m: next".
+func (m *Model) SetStore(label string) {
+	m.store = label
+	m.SetSize(m.width, m.height)
+}
+
 // SetReadOnly disables the editing keys.
 func (m *Model) SetReadOnly(ro bool) { m.readOnly = ro }
 
@@ -138,6 +171,9 @@ func (m *Model) SetSize(w, h int) {
 	if w < 90 {
 		lh = max(h/2-1, 3)
 	}
+	if m.store != "" {
+		lh = max(lh-1, 1) // the store's line above the legend
+	}
 	m.list.SetSize(m.listWidth(), lh)
 	m.name.SetWidth(max(w-20, 10))
 	m.desc.SetWidth(max(w-20, 10))
@@ -169,9 +205,9 @@ func (m Model) Help() []key.Binding {
 	}
 	export := key.NewBinding(key.WithKeys(m.keys.Export.Keys()...), key.WithHelp(m.keys.Export.Help().Key, "export memory as Markdown"))
 	if m.readOnly {
-		return []key.Binding{export}
+		return []key.Binding{m.keys.Origin, export, m.keys.NextStore}
 	}
-	return []key.Binding{m.keys.Edit, m.keys.New, m.keys.Retype, m.keys.Rename, m.keys.Delete, export}
+	return []key.Binding{m.keys.Edit, m.keys.New, m.keys.Retype, m.keys.Rename, m.keys.Delete, m.keys.Origin, export, m.keys.NextStore}
 }
 
 // Selected returns the row under the cursor.
@@ -200,6 +236,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch {
 	case key.Matches(k, m.keys.Export):
 		return m, send(msgs.ExportMemory{Format: "md"})
+	case key.Matches(k, m.keys.NextStore):
+		return m, send(msgs.NextMemoryStore{})
 	}
 	row, has := m.list.Selected()
 	switch {
@@ -213,6 +251,15 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	case key.Matches(k, m.keys.Edit):
 		return m, send(msgs.OpenEditor{Path: row.AbsPath})
+	case key.Matches(k, m.keys.Origin):
+		o, known := m.origins[row.AbsPath]
+		switch {
+		case !known:
+			return m, send(msgs.Status{Text: "still reading the transcripts for who wrote it"})
+		case o.Jump == nil:
+			return m, send(msgs.Status{Text: model.SanitizeLine(row.File.Path) + ": " + o.Text, Error: true})
+		}
+		return m, send(*o.Jump)
 	case key.Matches(k, m.keys.Retype):
 		m.mode = modeRetype
 		m.typeIdx = 0
@@ -366,6 +413,9 @@ func (m Model) View() string {
 	var legend string
 	if m.mode == modeBrowse {
 		legend = m.styles.Dim.Render(text.Truncate(fmt.Sprintf("%s · ● indexed ◐ indexed but cut off · not indexed", m.list.Position()), m.listWidth()))
+		if m.store != "" {
+			legend = m.styles.Bold.Render(text.Truncate(model.SanitizeForTerminal(m.store), m.listWidth())) + "\n" + legend
+		}
 	} else {
 		legend = m.formView()
 	}
@@ -423,6 +473,23 @@ func (m Model) detail() string {
 	if f.Invalid && f.Problem != nil {
 		lines = append(lines, m.styles.Error.Render(text.Truncate("invalid: "+f.Problem.Error(), w)))
 	}
+	if o, ok := m.origins[r.AbsPath]; ok {
+		wrapped := func(s string) {
+			for _, l := range strings.Split(text.Wrap(model.SanitizeLine(s), w), "\n") {
+				lines = append(lines, m.styles.Dim.Render(text.Truncate(l, w)))
+			}
+		}
+		wrapped("origin: " + o.Text)
+		if o.Last != "" {
+			wrapped("last change: " + o.Last)
+		}
+		if o.Prompt != "" {
+			wrapped(fmt.Sprintf("after %q", o.Prompt))
+		}
+		if o.Jump != nil {
+			lines = append(lines, m.styles.Dim.Render(text.Truncate(m.keys.Origin.Help().Key+" opens that turn in Replay", w)))
+		}
+	}
 	if warn := memindex.FreshnessWarning(r.AgeDays); warn != "" {
 		lines = append(lines, m.styles.Warn.Render(text.Truncate("recall adds: "+warn, w)))
 	}
@@ -438,10 +505,18 @@ func (m Model) detail() string {
 	return strings.Join(lines, "\n")
 }
 
+// SetStaleness sets the thresholds the legend states (the settings
+// file's; nil: memindex.DefaultStaleness).
+func (m *Model) SetStaleness(th memindex.StalenessThresholds) { m.staleness = th }
+
 // Legend explains the pane's marks and badges. The age thresholds depend
-// on the memory's type; they are the engine's (memindex.DefaultStaleness).
+// on the memory's type; they are the engine's (memindex.DefaultStaleness,
+// or the settings file's).
 func (m Model) Legend() []text.LegendEntry {
-	th := memindex.DefaultStaleness()
+	th := m.staleness
+	if th == nil {
+		th = memindex.DefaultStaleness()
+	}
 	var limits []string
 	for _, t := range append(append([]model.MemoryType{}, memoryTypes...), model.TypeUntyped) {
 		l := th[t]

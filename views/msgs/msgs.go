@@ -111,6 +111,11 @@ type ReplayAt struct {
 	// uuid.
 	Boundary string
 	Line     int
+	// Message is the uuid of a record to step to (the turn holding it);
+	// MessageLine its line, when the uuid is not a step's. Both zero
+	// with Boundary: the last step.
+	Message     string
+	MessageLine int
 	// Hit, when set, is a search hit in the session: the turn holding it
 	// is selected (not a boundary) and the hit is shown marked.
 	Hit *Highlight
@@ -127,3 +132,16 @@ type Highlight struct {
 	Snippet string
 	Match   [2]int
 }
+
+// AcceptReview asks the root to mark a memory reviewed as Content (the
+// bytes the Review pane showed).
+type AcceptReview struct {
+	// Path is relative to the open project's memory folder.
+	Path    string
+	Content []byte
+}
+
+// NextMemoryStore asks the root to show the open project's next memory
+// store in the Memories and Index panes: its auto memory, then each
+// agent's memory.
+type NextMemoryStore struct{}

@@ -26,6 +26,9 @@ type Row struct {
 	MemoryBytes int64
 	// Current marks the project memscope was opened on.
 	Current bool
+	// Unreviewed counts the memories waiting in the review inbox; -1
+	// until counted.
+	Unreviewed int
 }
 
 // Model is the Projects pane.
@@ -61,6 +64,18 @@ func (m *Model) SetRows(rows []Row, now time.Time) {
 			m.list.Select(i)
 		}
 	}
+}
+
+// SetUnreviewed sets the review counts, by slug (projects not in the map
+// keep theirs).
+func (m *Model) SetUnreviewed(counts map[string]int) {
+	items := m.list.Items()
+	for i := range items {
+		if n, ok := counts[items[i].Project.Slug]; ok {
+			items[i].Unreviewed = n
+		}
+	}
+	m.list.SetItems(items)
 }
 
 // SetOpen marks the project shown in the other panes and moves the cursor to it.
@@ -122,7 +137,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 
 // View draws the header and the list.
 func (m Model) View() string {
-	header := m.styles.Header.Render(fmt.Sprintf("%-3s%-*s %8s %9s %10s", "", max(m.width-34, 10), "PROJECT", "SESSIONS", "MEMORY", "ACTIVE"))
+	header := m.styles.Header.Render(fmt.Sprintf("%-3s%-*s %8s %9s %6s %10s", "", max(m.width-41, 10), "PROJECT", "SESSIONS", "MEMORY", "REVIEW", "ACTIVE"))
 	return header + "\n" + m.list.View(m.renderRow)
 }
 
@@ -143,8 +158,15 @@ func (m Model) renderRow(r Row, selected bool, width int) string {
 	if r.Project.HasMemory {
 		mem = fmt.Sprintf("%d·%s", r.MemoryFiles, text.Bytes(r.MemoryBytes))
 	}
-	nameW := max(width-34, 10)
-	return fmt.Sprintf("%-3s%-*s %8d %9s %10s", mark, nameW, text.TruncateLeft(name, nameW), r.Project.Sessions, mem, text.Ago(m.now, r.Project.LastActivity))
+	review := "·"
+	switch {
+	case r.Unreviewed > 0:
+		review = fmt.Sprintf("%d", r.Unreviewed)
+	case r.Unreviewed == 0 && r.Project.HasMemory:
+		review = "✓"
+	}
+	nameW := max(width-41, 10)
+	return fmt.Sprintf("%-3s%-*s %8d %9s %6s %10s", mark, nameW, text.TruncateLeft(name, nameW), r.Project.Sessions, mem, review, text.Ago(m.now, r.Project.LastActivity))
 }
 
 // Legend explains the pane's marks and columns.
@@ -153,6 +175,7 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "▸", Means: "the open project: the other panes show it (enter opens another)"},
 		{Mark: "*", Means: "the project of the folder memscope was started in"},
 		{Mark: "MEMORY", Means: "memory files (topic files, not MEMORY.md) · their size; — no memory folder"},
+		{Mark: "REVIEW", Means: "memories Claude Code wrote or changed since you last reviewed them (R opens the inbox); ✓ none; · not counted yet"},
 		{Mark: "ACTIVE", Means: "the newest record timestamp of the project's transcripts"},
 	}
 }

@@ -38,6 +38,9 @@ type Session struct {
 	First      time.Time
 	Last       time.Time
 	Title      string
+	// Agent labels a subagent's transcript from its meta file (type and
+	// task, model.SubagentMeta.Label); "" when there is none.
+	Agent string
 }
 
 // Mode is what the pane shows and what its keys do.
@@ -128,7 +131,7 @@ var windows = []struct {
 // New returns an empty Replay pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
 	m := Model{keys: keys, styles: st, stateFor: -1}
-	m.sessions = list.New(keys, st, func(s Session) string { return s.File.SessionID + " " + s.Title })
+	m.sessions = list.New(keys, st, func(s Session) string { return s.File.SessionID + " " + s.Title + " " + s.Agent })
 	m.sessions.Empty = "loading sessions…"
 	m.steps = list.New(keys, st, func(s timeline.Step) string { return string(s.Kind) })
 	m.steps.Empty = "this session has no turns"
@@ -226,27 +229,49 @@ func (m *Model) SelectBoundary(uuid string, line int) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// SelectHit selects the step that holds the search hit h (the first
-// step at or after its line: the response that ends its turn) and shows
-// the hit marked until another session opens.
+// SelectHit selects the step that holds the search hit h (as
+// SelectMessage: the turn its record belongs to) and shows the hit
+// marked until another session opens.
 func (m *Model) SelectHit(h msgs.Highlight) tea.Cmd {
 	if m.tl == nil || len(m.tl.Steps) == 0 {
 		return nil
 	}
 	m.hit = &h
-	at := len(m.tl.Steps) - 1
-	for i, s := range m.tl.Steps {
-		if s.Line >= h.Line {
-			at = i
-			break
-		}
-	}
-	m.steps.Select(at)
-	return m.stateCmd()
+	cmd, _ := m.SelectMessage(h.UUID, h.Line)
+	return cmd
 }
 
 // Hit is the search hit shown, if any.
 func (m Model) Hit() *msgs.Highlight { return m.hit }
+
+// SelectMessage selects the step of the record with uuid: the step that
+// ends with it, else the first step at or after line (the turn the record
+// belongs to), else the last; it reports whether a step holds it.
+func (m *Model) SelectMessage(uuid string, line int) (tea.Cmd, bool) {
+	if m.tl == nil || len(m.tl.Steps) == 0 {
+		return nil, false
+	}
+	pick, ok := len(m.tl.Steps)-1, false
+	for i, s := range m.tl.Steps {
+		if uuid != "" && s.Leaf == uuid {
+			pick, ok = i, true
+			break
+		}
+		if !ok && line > 0 && s.Line >= line {
+			pick, ok = i, true
+		}
+	}
+	m.steps.Select(pick)
+	return m.stateCmd(), ok
+}
+
+// Step is the index of the selected step; -1 in the session list.
+func (m Model) Step() int {
+	if m.tl == nil {
+		return -1
+	}
+	return m.steps.Index()
+}
 
 // SetFollowing says whether the open timeline follows its transcript.
 func (m *Model) SetFollowing(on bool) { m.following = on }
@@ -332,7 +357,7 @@ func (m Model) Help() []key.Binding {
 // Legend explains the pane's marks.
 func (m Model) Legend() []text.LegendEntry {
 	return []text.LegendEntry{
-		{Mark: "[kind]", Means: "a transcript that is not the main session: [subagent] an agent's, [seed] sessions/<id>/transcript.jsonl"},
+		{Mark: "[kind]", Means: "a transcript that is not the main session: [subagent] an agent's (its type and task from agent-<id>.meta.json), [seed] sessions/<id>/transcript.jsonl"},
 		{Mark: "compact / micro", Means: "compactions and micro-compactions recorded in the session"},
 		{Mark: "▸", Means: "in the pipeline, the stage shown (←/→)"},
 	}

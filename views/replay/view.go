@@ -10,6 +10,7 @@ import (
 	"github.com/memscope/memscope/engine/compact"
 	"github.com/memscope/memscope/engine/timeline"
 	ctxwindow "github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/text"
 	"github.com/memscope/memscope/views/msgs"
@@ -19,6 +20,12 @@ func (m Model) renderSession(s Session, selected bool, width int) string {
 	title := s.Title
 	if title == "" {
 		title = s.File.SessionID
+	}
+	if s.File.Kind == model.TranscriptSubagent {
+		title = "agent-" + s.File.AgentID + " of " + format.ShortID(s.File.SessionID)
+		if s.Agent != "" {
+			title += " · " + s.Agent
+		}
 	}
 	if s.File.Kind != model.TranscriptMain {
 		title = "[" + string(s.File.Kind) + "] " + title

@@ -376,6 +376,9 @@ func (m Model) detail() string {
 	if n := r.Never; n != nil {
 		lines = append(lines, m.styles.Bold.Render(text.Truncate(model.SanitizeForTerminal(n.Path), m.width)),
 			fmt.Sprintf("%s, %s — cleanupPeriodDays never deletes %s", text.Count(n.Files, "file", ""), text.Bytes(n.Size), neverWhat(n.Kind)))
+		if n.Kind == cleanup.NeverSweptHistory {
+			lines = append(lines, m.styles.Dim.Render(text.Truncate("history is "+cleanup.HistoryKeptNote, m.width)))
+		}
 		return m.styles.Clip(lines, rows)
 	}
 	g := r.Group
@@ -422,7 +425,7 @@ func neverWhat(k cleanup.NeverSweptKind) string {
 func (m Model) Legend() []text.LegendEntry {
 	return []text.LegendEntry{
 		{Mark: "day rows", Means: "what the client's cleanup deletes on that day (cleanupPeriodDays after the file's last change)"},
-		{Mark: "never swept", Means: "history and memory: cleanup never deletes them"},
+		{Mark: "never swept", Means: "history and memory: cleanup never deletes them (history is " + cleanup.HistoryKeptNote + ")"},
 		{Mark: "a", Means: "archives everything up to the selected day (copies, verified; deletes nothing)"},
 	}
 }
