@@ -86,8 +86,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, next, true // the user moved on to another project or store
 		}
 		m.applyProject(msg)
-		m.selectPendingHit()
-		next = tea.Batch(next, m.renderCmd(), m.previewOrExplainCmd(m.prompt.Query()), m.loadReviewCmd())
+		next = tea.Batch(next, m.selectPendingHit(), m.renderCmd(), m.previewOrExplainCmd(m.prompt.Query()), m.loadReviewCmd())
 		return m, next, true
 	case renderedMsg:
 		m.applyRendered(msg)

@@ -182,10 +182,10 @@ func (m *Model) openHit(j searchview.Jump) tea.Cmd {
 		return focus
 	case engsearch.StoreMemory:
 		cmd := m.openProjectOf(h)
-		m.pendingHit = &h
+		m.pendingHit, m.pendingStore = &h, false
 		focus := m.setFocus(paneMemories)
 		if m.data.project.slug == m.data.open {
-			m.selectPendingHit()
+			cmd = tea.Batch(cmd, m.selectPendingHit())
 		}
 		return tea.Batch(cmd, focus)
 	case engsearch.StoreClaudeMd:
@@ -239,18 +239,34 @@ func (m *Model) openProjectOf(h engsearch.Hit) tea.Cmd {
 }
 
 // selectPendingHit selects the memory hit waiting for its project's
-// memory folder to load.
-func (m *Model) selectPendingHit() {
+// memory to load. A hit in another of the project's stores (an agent's
+// memory) switches the Memories pane to that store, once, and waits for
+// it to load.
+func (m *Model) selectPendingHit() tea.Cmd {
 	h := m.pendingHit
 	if h == nil {
-		return
+		return nil
 	}
-	m.pendingHit = nil
 	abs := h.File
 	if !strings.HasPrefix(abs, "/") {
 		abs = joinAbs(m.opts.Home.Dir, h.File)
 	}
-	if !m.memories.SelectPath(abs) {
-		m.setStatus(model.SanitizeLine(h.File)+" line "+fmt.Sprint(h.Line)+": "+h.Label+", which the Memories pane does not list (it lists the project's auto memory)", false)
+	if m.memories.SelectPath(abs) {
+		m.pendingHit = nil
+		return nil
 	}
+	p := m.data.project
+	for i, st := range p.stores {
+		if !m.pendingStore && i != p.storeIdx && strings.HasPrefix(abs, strings.TrimSuffix(st.Dir, "/")+"/") {
+			m.pendingStore = true
+			m.data.storeDir = st.Dir
+			if st.Kind == model.StoreAuto {
+				m.data.storeDir = ""
+			}
+			return m.requestProject(m.data.open)
+		}
+	}
+	m.pendingHit = nil
+	m.setStatus(model.SanitizeLine(h.File)+" line "+fmt.Sprint(h.Line)+": "+h.Label+", which the Memories pane does not list (it lists the project's memory stores)", false)
+	return nil
 }

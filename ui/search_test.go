@@ -224,3 +224,28 @@ func TestSearchHelp(t *testing.T) {
 		t.Errorf("while stepping, the help line should offer n: %s", h)
 	}
 }
+
+// A hit in an agent's memory opens the Memories pane on that agent's
+// store, at the file.
+func TestSearchOpensAgentMemoryHit(t *testing.T) {
+	t.Parallel()
+	m, _ := demoModel(t, 120, 40)
+	m = typeQuery(t, m, "applies and reverts it")
+	var at = -1
+	for i, h := range m.search.Hits() {
+		if strings.HasSuffix(h.File, "agent-memory/reviewer/migrations.md") {
+			at = i
+		}
+	}
+	if at < 0 {
+		t.Fatalf("no hit in the reviewer's migrations.md:\n%s", screen(m))
+	}
+	for m.search.Cursor() < at {
+		m = press(t, m, "j")
+	}
+	m = press(t, m, "enter")
+	s := screen(m)
+	if r, ok := m.memories.Selected(); m.focus != paneMemories || !ok || r.File.Path != "migrations.md" || !strings.Contains(s, "agent reviewer") {
+		t.Errorf("Memories should show the reviewer's store at migrations.md (focus %d):\n%s", m.focus, s)
+	}
+}

@@ -131,6 +131,9 @@ type Model struct {
 	search     searchview.Model
 	srch       *searchRun
 	pendingHit *engsearch.Hit
+	// pendingStore says the Memories pane was switched to the hit's
+	// store already (it is tried once).
+	pendingStore bool
 
 	// lv feeds the Live pane (live.go); follow is the Replay pane's open
 	// session, followed as it is written, and followGen numbers the
