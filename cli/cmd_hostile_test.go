@@ -30,6 +30,8 @@ func hostileCommands(home string, res *hostilehome.Result, oddProject string) []
 		{"sessions", "--home", home, "--project", oddProject},
 		{"prompt", "--home", home, "--project", p},
 		{"prompt", "--home", home, "--project", oddProject},
+		{"loads", "--home", home, "--project", p},
+		{"loads", "--home", home, "--project", oddProject},
 		{"replay", s, "--home", home},
 		{"compact", s, "--home", home},
 		{"compact", s, "--home", home, "--manual"},

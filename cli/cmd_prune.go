@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/memscope/memscope/engine/loads"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
@@ -100,6 +101,9 @@ func runPrune(e *env, opts pruneOptions) (pruneResult, error) {
 		return pruneResult{}, err
 	}
 	defer t.close()
+	if ml := projectLoads(e, t, loads.DefaultDays).MemoryLoads(); ml != nil {
+		opts.plan.LoadsSince, opts.plan.LastLoaded = ml.Since, ml.Last
+	}
 	plan := t.store.PlanPrune(opts.plan)
 	diff, err := plan.Preview(opts.only)
 	if err != nil {

@@ -35,6 +35,8 @@ type trashOptions struct {
 type trashResult struct {
 	dir   string
 	items []store.TrashItem
+	// problems are trash entries that are not regular files (not listed).
+	problems []model.Problem
 	// restored is the change a restore made; nil for a listing.
 	restored *store.Change
 }
@@ -75,7 +77,7 @@ func runTrash(e *env, opts trashOptions) (trashResult, error) {
 		r.restored = &ch
 		return r, nil
 	}
-	if r.items, err = t.store.ListTrash(); err != nil {
+	if r.items, r.problems, err = t.store.ListTrash(); err != nil {
 		return r, err
 	}
 	if r.items == nil {
@@ -91,7 +93,16 @@ func showTrash(e *env, opts trashOptions, r trashResult) error {
 			fmt.Fprintf(w, "%s\n%s(memscope undo puts it back in the trash)\n", ch.Summary, ch.Diff)
 		})
 	}
-	return e.output(opts.json, map[string]any{"memoryDir": r.dir, "items": r.items}, func(w io.Writer) { printTrash(w, r.dir, r.items, e.now()) })
+	js := map[string]any{"memoryDir": r.dir, "items": r.items}
+	if len(r.problems) > 0 {
+		js["problems"] = r.problems
+	}
+	return e.output(opts.json, js, func(w io.Writer) {
+		printTrash(w, r.dir, r.items, e.now())
+		for _, p := range r.problems {
+			fmt.Fprintf(w, "  %s: %s\n", model.SanitizeLine(p.File), model.SanitizeLine(p.Reason))
+		}
+	})
 }
 
 func printTrash(w io.Writer, dir string, items []store.TrashItem, now time.Time) {

@@ -24,6 +24,7 @@ var commands = []*command{
 	extractCommand,
 	filesCommand,
 	lintCommand,
+	loadsCommand,
 	manCommand,
 	originCommand,
 	promptCommand,

@@ -71,6 +71,7 @@ func readOnlyCases(s snapHomeSpec) []snapCase {
 		{"prompt.json", s.proj("prompt", "--json")},
 		{"prompt.query", s.proj("prompt", "--query", s.query)},
 		{"prompt.query.json", s.proj("prompt", "--query", s.query, "--json")},
+		{"prompt.query.recall-on", s.proj("prompt", "--query", s.query, "--recall", "on")},
 		{"prompt.text", s.proj("prompt", "--text")},
 		{"lint", s.proj("lint")},
 		{"lint.json", s.proj("lint", "--json")},
@@ -106,6 +107,8 @@ func readOnlyCases(s snapHomeSpec) []snapCase {
 		{"origin.json", s.proj("origin", "--json")},
 		{"review", s.proj("review")},
 		{"review.json", s.proj("review", "--json")},
+		{"loads", s.proj("loads")},
+		{"loads.json", s.proj("loads", "--json")},
 	}
 	for _, id := range s.replay {
 		c = append(c,

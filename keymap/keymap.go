@@ -88,6 +88,9 @@ type KeyMap struct {
 	// Review pane's diff).
 	DetailDown key.Binding
 	DetailUp   key.Binding
+	// RemoveLeftovers (Health pane) removes what interrupted memscope
+	// writes left, after a y/n.
+	RemoveLeftovers key.Binding
 }
 
 // PaneNames are the panes in focus-ring order; the keys 1–9, 0, L and R
@@ -169,8 +172,9 @@ func Default() KeyMap {
 		Accept:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "accept (mark reviewed)")),
 		Reject:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "reject to trash")),
 
-		DetailDown: key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "scroll the diff down")),
-		DetailUp:   key.NewBinding(key.WithKeys("K"), key.WithHelp("K", "scroll the diff up")),
+		DetailDown:      key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "scroll the diff down")),
+		DetailUp:        key.NewBinding(key.WithKeys("K"), key.WithHelp("K", "scroll the diff up")),
+		RemoveLeftovers: key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "remove memscope's leftovers")),
 	}
 	for i, name := range PaneNames {
 		k := PaneKey(i)

@@ -212,21 +212,41 @@ func listDir(fsys fs.FS, dir string, probs *[]Problem) []dirEntry {
 		}
 		return nil
 	}
+	// Folders by their own names first, then links: a link to a folder
+	// of the listing is reported, not listed again.
+	walked := NewWalked()
+	infos := make([]fs.FileInfo, len(ents))
+	for pass := range 2 {
+		for i, e := range ents {
+			isLink := e.Type()&fs.ModeSymlink != 0
+			if isLink != (pass == 1) {
+				continue
+			}
+			p := dir + "/" + e.Name()
+			var info fs.FileInfo
+			if isLink {
+				// Only while it stays inside the home and makes no loop.
+				info, err = StatInside(fsys, p)
+			} else {
+				info, err = e.Info()
+			}
+			if err != nil {
+				*probs = append(*probs, Problem{File: p, Kind: ProblemUnreadable, Reason: err.Error()})
+				continue
+			}
+			if first, ok := walked.Visit(p, info); !ok {
+				target, _ := fs.ReadLink(fsys, p)
+				*probs = append(*probs, Problem{File: p, Kind: ProblemMalformed, Reason: SameFolderReason(target, first)})
+				continue
+			}
+			infos[i] = info
+		}
+	}
 	out := make([]dirEntry, 0, len(ents))
-	for _, e := range ents {
-		p := dir + "/" + e.Name()
-		var info fs.FileInfo
-		if e.Type()&fs.ModeSymlink != 0 {
-			// Only while it stays inside the home and makes no loop.
-			info, err = StatInside(fsys, p)
-		} else {
-			info, err = e.Info()
+	for i, e := range ents {
+		if info := infos[i]; info != nil {
+			out = append(out, dirEntry{name: e.Name(), path: dir + "/" + e.Name(), dir: info.IsDir(), size: info.Size(), mod: info.ModTime()})
 		}
-		if err != nil {
-			*probs = append(*probs, Problem{File: p, Kind: ProblemUnreadable, Reason: err.Error()})
-			continue
-		}
-		out = append(out, dirEntry{name: e.Name(), path: p, dir: info.IsDir(), size: info.Size(), mod: info.ModTime()})
 	}
 	return out
 }

@@ -40,8 +40,7 @@ mkdir "$work/tmp"
 # meta FILE: its mtime (seconds) and mode, as undo must put them back.
 meta() { stat -c '%Y %a' "$1"; }
 
-# start_app CMD [W H]: runs CMD (memscope) in a new tmux session of 120x36
-# (or W x H),
+# start_app CMD: runs CMD (memscope) in a new tmux session of 120x36,
 # then ends the previous one (in that order: ending the last session stops
 # the tmux server, which a new session must not race); the screen says
 # EXITED when CMD ends.
@@ -50,7 +49,16 @@ start_app() {
   local old=$session
   runs=$((runs + 1))
   session="memscope-e2e-$runs"
-  tmux -S "$sock" new-session -d -s "$session" -x "${2:-120}" -y "${3:-36}" "$1; echo EXITED; sleep 30"
+  tmux -S "$sock" new-session -d -s "$session" -x 120 -y 36 "$1; echo EXITED; sleep 30"
+  if [ "$runs" -gt 1 ]; then tmux -S "$sock" kill-session -t "$old" 2>/dev/null || true; fi
+}
+
+# start_sized W H CMD: start_app at another size.
+start_sized() {
+  local old=$session
+  runs=$((runs + 1))
+  session="memscope-e2e-$runs"
+  tmux -S "$sock" new-session -d -s "$session" -x "$1" -y "$2" "$3; echo EXITED; sleep 30"
   if [ "$runs" -gt 1 ]; then tmux -S "$sock" kill-session -t "$old" 2>/dev/null || true; fi
 }
 
@@ -346,8 +354,7 @@ wait_for "EXITED"
 # longer deletes, q no longer quits, x does.
 mkdir -p "$XDG_CONFIG_HOME/memscope"
 printf 'keys:\n  quit: [x, ctrl+c]\n  export: [ctrl+e]\n  delete: [D]\ncolour: red\n' >"$XDG_CONFIG_HOME/memscope/config.yaml"
-start_app "cd $work/out && NO_COLOR=1 $work/memscope --home $work/home --project /tmp/rc/work/beta"
-tmux -S "$sock" resize-window -t "$session" -x 80 -y 24
+start_sized 80 24 "cd $work/out && NO_COLOR=1 $work/memscope --home $work/home --project /tmp/rc/work/beta"
 wait_for "x/ctrl+c quit"
 keys '!'
 wait_for 'config.yaml:5: unknown setting'
@@ -431,6 +438,95 @@ for size in 80x24 120x40; do
   wait_for "EXITED"
 done
 
+# Loads, recall and partial compactions (issue 17), at 80x24 and 120x40:
+# the demo's Memories detail says which sessions saw each memory's index
+# line (and that one past the cut was never seen); the Prompt pane says
+# recall is off unless CLAUDE_MEMORY_STORES is set, and on when it is;
+# Replay labels a partial compaction from the rewind menu.
+part="$work/partial/projects/-tmp-rc-work-beta"
+mkdir -p "$part"
+cp model/testdata/derived/transcript-rewind-partial.jsonl "$part/fedcb1e2-dbe4-5555-90b5-52df88de5bed.jsonl"
+for size in "80 24" "120 40"; do
+  read -r w h <<<"$size"
+  start_sized "$w" "$h" "cd $work/out && EDITOR=true VISUAL= NO_COLOR=1 $work/memscope --demo"
+  wait_for "DEMO HOME"
+  # The Prompt pane first: its detail shows the loads once they are read.
+  keys 7
+  wait_for "recall off (CLAUDE_MEMORY_STORES unset): MEMORY.md loads"
+  wait_for "sessions: loaded in 2 sessions, last "
+  keys 2
+  wait_for "TRUNCATED"
+  keys G
+  wait_for "↳ never seen by the model (records since"
+  keys 3
+  keys /
+  keys -l "reference_linear"
+  keys Enter
+  wait_for "sessions: line 206, past the cut: never seen by the"
+  keys Escape
+  sleep 0.3
+  keys /
+  keys -l "feedback_terse"
+  keys Enter
+  wait_for "sessions: line 4: loaded in 2 sessions, last "
+  keys Escape
+  sleep 0.3
+  keys q
+  wait_for "EXITED"
+  start_sized "$w" "$h" "cd $work/out && NO_COLOR=1 CLAUDE_MEMORY_STORES=1 $work/memscope --demo"
+  wait_for "DEMO HOME"
+  keys 7
+  wait_for "recall ON (CLAUDE_MEMORY_STORES set): MEMORY.md dropped"
+  keys q
+  wait_for "EXITED"
+  start_sized "$w" "$h" "NO_COLOR=1 $work/memscope --home $work/partial"
+  wait_for "/tmp/rc/work/beta"
+  keys 6
+  wait_for "fedcb1e2"
+  keys Enter
+  wait_for "step 6/6"
+  keys "["
+  wait_for "after a compact compaction (partial)"
+  wait_for "⟲ compact partial"
+  keys q
+  wait_for "EXITED"
+done
+
+# Leftovers: a home as killed memscope writes leave it (scripts/hostile
+# leftovers). The start says so; the Health pane lists each leftover, C
+# asks (n keeps them all), y removes them, in the memory folders and in
+# the project tree a pending restore named; the user's files stay. At
+# 80x24 and at 120x40.
+for size in "80 24" "120 40"; do
+  rm -rf "$work/lh" "$work/lh-outside" "$work/lh.hostile.json"
+  go run ./scripts/hostile -out "$work/lh" -scenario leftovers >/dev/null
+  copy="$work/lh-outside/src/.main.go.memscope-99999999-55"
+  staged=$(find "$work/lh/projects" -name '.note.md.memscope-99999999-stage-3')
+  user=$(sha "$work/lh-outside/src/main.go")
+  test -e "$copy" && test -n "$staged" || fail "the leftovers home has no leftovers"
+  # shellcheck disable=SC2086
+  start_sized $size "NO_COLOR=1 $work/memscope --home $work/lh --project /home/me/hostile"
+  wait_for "leftover(s) of interrupted"
+  keys 8
+  wait_for "C removes them"
+  keys C
+  wait_for "y/n"
+  wait_for "a copy of"
+  keys n
+  wait_for "leftovers kept"
+  test -e "$copy" || fail "n removed a leftover"
+  keys C
+  wait_for "y/n"
+  keys y
+  wait_for "removed "
+  test ! -e "$copy" || fail "the restore's copy in the project tree is still there"
+  test ! -e "$staged" || fail "the staged copy in the memory folder is still there"
+  test "$(sha "$work/lh-outside/src/main.go")" = "$user" || fail "the user's file changed"
+  wait_gone "C removes them"
+  keys q
+  wait_for "EXITED"
+done
+
 # Live: a home with one running client (its process file names this
 # script's pid, alive for the whole test) and its transcript. Lines
 # appended while the app is open reach the Live pane and the session open
@@ -484,7 +580,7 @@ echo "e2e live: append → Live pane ${live_ms} ms, append → Replay timeline $
 # Memories, n steps to the next hit, a transcript hit opens Replay at its
 # turn with the hit marked; esc stops and closes.
 search_e2e() {
-  start_app "NO_COLOR=1 $work/memscope --home $work/home --project /tmp/rc/work/beta" "$1" "$2"
+  start_sized "$1" "$2" "NO_COLOR=1 $work/memscope --home $work/home --project /tmp/rc/work/beta"
   wait_for "/tmp/rc/work/beta"
   keys C-f
   wait_for "search:"

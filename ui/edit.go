@@ -136,6 +136,11 @@ func (m Model) handleEdit(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, m.storeOp(msg, "", func(s *store.Store, o store.WriteOptions) (store.Change, error) {
 			return s.Undo()
 		}), true
+	case msgs.RemoveLeftovers:
+		return m, m.removeLeftoversCmd(), true
+	case leftoversRemovedMsg:
+		m.busy = false
+		return m, m.leftoversRemoved(r), true
 	case opDoneMsg:
 		m.busy = false
 		return m.opDone(r)

@@ -36,6 +36,8 @@ var helpModes = []struct {
 	{"prompt query", false, []string{"7", "i"}, "esc"},
 	{"health", false, []string{"8"}, "space"},
 	{"health confirm", false, []string{"8", "space", "a"}, "y"},
+	{"health leftovers", false, []string{"8"}, "C"},
+	{"health leftovers confirm", false, []string{"8", "C"}, "y"},
 	{"retention", false, []string{"9"}, "a"},
 	{"retention destination", false, []string{"9", "a"}, "esc"},
 	{"files sessions", true, []string{"0"}, "enter"},
@@ -46,6 +48,23 @@ var helpModes = []struct {
 	{"live", false, []string{"L"}, "c"},
 	{"review", false, []string{"R"}, "a"},
 	{"review reject", false, []string{"R", "d"}, "y"},
+}
+
+// helpModeModel is the home a help mode is reached on: the generated
+// file-history home, the demo with leftovers of interrupted writes, or
+// the demo.
+func helpModeModel(t *testing.T, name string, filehist bool, w, h int) Model {
+	t.Helper()
+	switch {
+	case filehist:
+		m, _ := filehistModel(t, w, h)
+		return m
+	case strings.HasPrefix(name, "health leftovers"):
+		m, _, _ := leftoverModel(t, w, h)
+		return m
+	}
+	m, _ := demoModel(t, w, h)
+	return m
 }
 
 // TestHelpOffersEveryBinding walks every pane through its modes and
@@ -61,13 +80,7 @@ func TestHelpOffersEveryBinding(t *testing.T) {
 	all := keymaptest.Bindings(keymapOf(t))
 	offered := make([]bool, len(all))
 	for _, hm := range helpModes {
-		var m Model
-		if hm.filehist {
-			m, _ = filehistModel(t, 140, 44)
-		} else {
-			m, _ = demoModel(t, 140, 44)
-		}
-		m = press(t, m, hm.keys...)
+		m := press(t, helpModeModel(t, hm.name, hm.filehist, 140, 44), hm.keys...)
 		p := m.paneAt(m.focus)
 		if !strings.Contains(" "+helpKeys(p.Help())+" ", " "+hm.shows+" ") {
 			t.Errorf("%s: the pane offers %q, without %q: the keys did not reach the mode\n%s", hm.name, helpKeys(p.Help()), hm.shows, screen(m))
@@ -141,13 +154,7 @@ func TestHelpLineKeepsHelpAndQuit(t *testing.T) {
 	for _, hm := range helpModes {
 		var lines []string
 		for _, w := range []int{80, 120} {
-			var m Model
-			if hm.filehist {
-				m, _ = filehistModel(t, w, 40)
-			} else {
-				m, _ = demoModel(t, w, 40)
-			}
-			m = press(t, m, hm.keys...)
+			m := press(t, helpModeModel(t, hm.name, hm.filehist, w, 40), hm.keys...)
 			if m.paneAt(m.focus).Filtering() {
 				continue // the pane has the keyboard: q and ? are text or answers
 			}
@@ -258,13 +265,7 @@ func TestReadmeKeysAgree(t *testing.T) {
 			if hm.keys[0] != keymap.PaneKey(i) {
 				continue
 			}
-			var m Model
-			if hm.filehist {
-				m, _ = filehistModel(t, 140, 44)
-			} else {
-				m, _ = demoModel(t, 140, 44)
-			}
-			m = press(t, m, hm.keys...)
+			m := press(t, helpModeModel(t, hm.name, hm.filehist, 140, 44), hm.keys...)
 			help := m.paneAt(m.focus).Help()
 			if first == nil {
 				first = help

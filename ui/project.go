@@ -13,8 +13,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/memscope/memscope/engine/filehist"
+	"github.com/memscope/memscope/engine/leftover"
 	memlint "github.com/memscope/memscope/engine/lint"
+	engineloads "github.com/memscope/memscope/engine/loads"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/memrows"
 	enginepreview "github.com/memscope/memscope/engine/preview"
@@ -50,6 +51,12 @@ type projectLoadedMsg struct {
 	plan  *memstore.Plan
 	// writable is nil when the store may write the memory folder.
 	writable error
+	// loads is what the project's sessions loaded; nil when not read.
+	loads *engineloads.Report
+	// leftovers are what interrupted memscope writes left, in every
+	// memory folder of the home and beside the files its restores wrote
+	// (the Health pane lists them; C removes them).
+	leftovers leftover.Report
 }
 
 // renderedMsg carries Markdown rendered for the current widths.
@@ -91,14 +98,14 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 	m.loading["project"] = true
 	fsys, now, homeDir, project, writes, root := m.opts.Home.FS, m.opts.Now(), m.opts.Home.Dir, m.projectPath(slug), m.opts.Writes, m.root()
 	th := m.opts.Staleness
-	machine, want, getenv := m.opts.Root, m.data.storeDir, m.opts.Getenv
+	machine, want, getenv, cache := m.opts.Root, m.data.storeDir, m.opts.Getenv, m.loadsCache
 	return func() tea.Msg {
 		memDir := "projects/" + slug + "/memory"
-		src := memSource{fsys: fsys, home: fsys, name: memDir, abs: joinAbs(homeDir, memDir), onDisk: homeOnDisk(machine, homeDir)}
+		src := memSource{fsys: fsys, home: fsys, name: memDir, abs: joinAbs(homeDir, memDir), onDisk: homeOnDisk(machine, homeDir), homeDir: homeDir}
 		stores, idx := projectStores(root, homeDir, project, src.abs, want, getenv)
 		if idx > 0 {
 			s := stores[idx]
-			src = memSource{fsys: root, home: fsys, name: model.RootName(s.Dir), abs: s.Dir, onDisk: homeOnDisk(machine, s.Dir), unstamped: !s.Stamped}
+			src = memSource{fsys: root, home: fsys, name: model.RootName(s.Dir), abs: s.Dir, onDisk: homeOnDisk(machine, s.Dir), unstamped: !s.Stamped, homeDir: homeDir}
 		}
 		// On disk, the store reads the folder once for everything: the
 		// panes, lint, the prune plan and the edits' conflict checks.
@@ -115,14 +122,32 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 		} else {
 			md, probs = model.ReadMemoryDir(src.fsys, src.name)
 		}
-		msg := loadProject(src, root, md, probs, slug, project, now, th)
+		// The loads are what the cache holds of the transcripts: reading
+		// them does not hold up the memory panes. loads.go reads them
+		// after this load, and loads the project again if they changed.
+		// Loads are the project's: read against its auto memory even when
+		// an agent's store is shown (loadsCmd reads the same, so the two
+		// agree and the load does not start again).
+		loadsMD := md
+		if idx > 0 {
+			loadsMD, _ = model.ReadMemoryDir(fsys, memDir)
+		}
+		prev := projectLoads(fsys, root, loadsMD, homeDir, slug, project, getenv, now, cache, true)
+		msg := loadProject(src, root, md, probs, slug, project, now, th, prev)
 		msg.stores, msg.storeIdx, msg.want = stores, idx, want
+		msg.loads = prev
 		msg.store = store
 		if store != nil {
 			msg.writable = store.Writable()
 		}
 		// The store's plan is the plan of the folder it read (md).
-		plan := memstore.PlanPrune(md, memstore.PruneOptions{Now: now, Unstamped: src.unstamped, Staleness: th})
+		po := memstore.PruneOptions{Now: now, Unstamped: src.unstamped, Staleness: th}
+		if prev != nil {
+			if ml := prev.MemoryLoads(); ml != nil {
+				po.LoadsSince, po.LastLoaded = ml.Since, ml.Last
+			}
+		}
+		plan := memstore.PlanPrune(md, po)
 		msg.plan = &plan
 		return msg
 	}
@@ -140,6 +165,8 @@ type memSource struct {
 	onDisk bool
 	// unstamped: the client does not stamp it (agent memory).
 	unstamped bool
+	// homeDir is the Claude home (its journals, for the leftover search).
+	homeDir string
 }
 
 // projectStores lists the open project's memory stores: its auto memory
@@ -195,7 +222,7 @@ func (m Model) projectPath(slug string) string {
 // loadProject runs the engine over a memory folder already read: lint,
 // the index cap, each file's age and staleness. The project's folder, for
 // drift, is read through root (Model.root).
-func loadProject(src memSource, root fs.FS, md *model.MemoryDir, probs []model.Problem, slug, project string, now time.Time, th memindex.StalenessThresholds) projectLoadedMsg {
+func loadProject(src memSource, root fs.FS, md *model.MemoryDir, probs []model.Problem, slug, project string, now time.Time, th memindex.StalenessThresholds, loads *engineloads.Report) projectLoadedMsg {
 	msg := projectLoadedMsg{slug: slug, memDir: src.name, absDir: src.abs, dir: md, problems: probs}
 	in := memlint.Input{Memory: md, Problems: probs, Now: now, Unstamped: src.unstamped, Staleness: th}
 	if sub, err := fs.Sub(src.fsys, src.name); err == nil {
@@ -207,10 +234,18 @@ func loadProject(src memSource, root fs.FS, md *model.MemoryDir, probs []model.P
 			in.Project, _ = fs.Sub(root, name)
 		}
 	}
-	// memscope's own copies beside files its restores wrote (the
-	// Health pane lists them, as lint does).
-	found, _ := filehist.FindLeftovers(src.home, root, now, memlint.LeftoverAge)
-	in.Elsewhere = filehist.LintCopies(found)
+	// memscope's own leftovers, wherever it writes (the Health pane
+	// lists them, as lint does), looked for on every start and reload.
+	msg.leftovers = leftover.Find(leftover.Input{Root: root, HomeDir: src.homeDir, MemoryDirs: []string{src.abs}, Now: now})
+	in.Leftovers = leftover.LintCopies(msg.leftovers.Items, src.abs)
+	in.Interrupted = leftover.LintInterrupted(src.homeDir, msg.leftovers.Interrupted)
+	byFile := map[string]*engineloads.Memory{}
+	if loads != nil {
+		in.Loads = loads.LintFacts()
+		for i := range loads.Memories {
+			byFile[loads.Memories[i].File] = &loads.Memories[i]
+		}
+	}
 	msg.lint = memlint.Run(in)
 	if md.Index != nil {
 		msg.indexRaw = md.Index.Bytes()
@@ -219,7 +254,7 @@ func loadProject(src memSource, root fs.FS, md *model.MemoryDir, probs []model.P
 	// The rows are the engine's (memrows, as `memscope export --memory`
 	// prints them), with lint's findings as flags.
 	for _, r := range memrows.Build(memrows.Input{Memory: md, Now: now, Lint: &msg.lint, Staleness: th}) {
-		msg.rows = append(msg.rows, memories.Row{Row: r, AbsPath: src.abs + "/" + r.File.Path})
+		msg.rows = append(msg.rows, memories.Row{Row: r, AbsPath: src.abs + "/" + r.File.Path, Loads: byFile[r.File.Path]})
 	}
 	return msg
 }
@@ -305,9 +340,11 @@ func (m *Model) applyProject(p projectLoadedMsg) {
 	m.memories.SetRows(p.rows)
 	m.memories.SetStore(storeLabel(p))
 	m.health.SetStore(storeLabel(p))
+	m.prompt.SetLoads(p.loads)
 	m.health.SetData(&p.lint, p.plan)
 	m.index.SetData(m.indexData(p, nil))
 	m.applyWritable(writableMsg{project: true, err: p.writable})
+	m.announceLeftovers(p)
 }
 
 // indexData builds the Index pane's data; r is the rendered text, nil
@@ -328,6 +365,7 @@ func (m *Model) indexData(p projectLoadedMsg, r *renderedMsg) index.Data {
 		if p.cap.CutFileLine-1 < len(lines) {
 			d.Dropped = lines[p.cap.CutFileLine-1:]
 		}
+		d.Unseen = unseenNotes(p, d.Dropped)
 	}
 	return d
 }
@@ -469,21 +507,27 @@ func (m Model) previewCmd(query string) tea.Cmd {
 	}
 	home, now, getenv, root := m.opts.Home, m.opts.Now(), m.opts.Getenv, m.root()
 	return func() tea.Msg {
-		userHome := getenv("HOME")
-		o := enginepreview.Options{
-			Root:            root,
-			HomeDir:         home.Dir,
-			UserHome:        userHome,
-			Project:         project,
-			Getenv:          getenv,
-			ClaudeJSONPaths: model.ClaudeJSONPaths(home.Dir, userHome),
-			Now:             now,
-		}
+		o := previewOptions(root, home.Dir, project, getenv, now)
 		if query != "" {
 			o.Queries = []string{query}
 		}
 		p := enginepreview.Build(o)
 		return previewMsg{project: project, preview: &p}
+	}
+}
+
+// previewOptions are the options of the next session's prompt for
+// project, as the Prompt pane builds it.
+func previewOptions(root fs.FS, homeDir, project string, getenv func(string) string, now time.Time) enginepreview.Options {
+	userHome := getenv("HOME")
+	return enginepreview.Options{
+		Root:            root,
+		HomeDir:         homeDir,
+		UserHome:        userHome,
+		Project:         project,
+		Getenv:          getenv,
+		ClaudeJSONPaths: model.ClaudeJSONPaths(homeDir, userHome),
+		Now:             now,
 	}
 }
 
@@ -523,4 +567,26 @@ func (m *Model) previewOrExplainCmd(query string) tea.Cmd {
 		m.prompt.SetUnavailable("no preview: the transcripts of " + m.data.open + " do not say which folder it was started in, and the preview reads that folder's CLAUDE.md files and settings.")
 	}
 	return nil
+}
+
+// unseenNotes says, for each dropped index line that links a memory,
+// since when the model has not seen it (by index into dropped).
+func unseenNotes(p projectLoadedMsg, dropped []string) map[int]string {
+	if p.loads == nil || p.loads.Sessions == 0 || p.dir == nil {
+		return nil
+	}
+	byFile := map[string]engineloads.Memory{}
+	for _, mem := range p.loads.Memories {
+		byFile[mem.File] = mem
+	}
+	res := memindex.NewResolver(p.dir)
+	out := map[int]string{}
+	for i, l := range dropped {
+		if rel, ok := res.File(model.ParseIndexEntry(l)); ok {
+			if u := byFile[rel].Unseen(); u != "" {
+				out[i] = u
+			}
+		}
+	}
+	return out
 }

@@ -86,8 +86,10 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, next, true // the user moved on to another project or store
 		}
 		m.applyProject(msg)
-		next = tea.Batch(next, m.selectPendingHit(), m.renderCmd(), m.previewOrExplainCmd(m.prompt.Query()), m.loadReviewCmd())
+		next = tea.Batch(next, m.selectPendingHit(), m.renderCmd(), m.previewOrExplainCmd(m.prompt.Query()), m.loadReviewCmd(), m.loadsCmd(msg.slug))
 		return m, next, true
+	case loadsReadMsg:
+		return m, m.applyLoads(msg), true
 	case renderedMsg:
 		m.applyRendered(msg)
 		return m, nil, true
@@ -106,6 +108,8 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.data.sessions = msg.sessions
 			m.live.followers, m.live.followersOf = msg.followers, msg.slug
 			m.replay.SetSessions(msg.sessions, m.opts.Now())
+			// A session that started or wrote may have loaded files.
+			next = tea.Batch(next, m.loadsCmd(msg.slug))
 		}
 		return m, next, true
 	case writableMsg:

@@ -5,6 +5,7 @@ package ui
 
 import (
 	"fmt"
+	engineloads "github.com/memscope/memscope/engine/loads"
 	"io/fs"
 	"sync/atomic"
 	"time"
@@ -168,8 +169,15 @@ type Model struct {
 
 	// busy is set while a store operation runs; confirm is a pending
 	// yes/no question.
-	busy    bool
-	confirm *confirmState
+	busy bool
+	// leftoversAnnounced is set once the status line said that
+	// interrupted memscope writes left something.
+	leftoversAnnounced bool
+	confirm            *confirmState
+
+	// loadsCache keeps what each transcript says was loaded, so a project
+	// reload rereads only the transcripts that changed (see loads.go).
+	loadsCache *engineloads.Cache
 }
 
 // New builds the root model. Nothing is read until Init's commands run, so
@@ -195,6 +203,7 @@ func New(opts Options) Model {
 		loading:    map[string]bool{"home": true, "history": true},
 		stale:      map[int]bool{paneRetention: true, paneFiles: true},
 		md:         markdown.NewRenderer(),
+		loadsCache: engineloads.NewCache(),
 		projects:   projects.New(km, st),
 		index:      index.New(km, st),
 		memories:   memories.New(km, st),

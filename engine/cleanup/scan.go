@@ -130,15 +130,35 @@ func readDirFollow(fsys fs.FS, dir string, probs *[]model.Problem) []followed {
 		}
 		return nil
 	}
-	out := make([]followed, 0, len(ents))
-	for _, e := range ents {
-		p := path.Join(dir, e.Name())
-		info, err := entryInfo(fsys, p, e)
-		if err != nil {
-			*probs = append(*probs, entryProblem(p, err))
-			continue
+	// Folders by their own names first, then links: a link to a folder
+	// of the listing (projects/alias -> projects/real) is reported, not
+	// forecast or archived twice.
+	walked := model.NewWalked()
+	infos := make([]fs.FileInfo, len(ents))
+	for pass := range 2 {
+		for i, e := range ents {
+			if (e.Type()&fs.ModeSymlink != 0) != (pass == 1) {
+				continue
+			}
+			p := path.Join(dir, e.Name())
+			info, err := entryInfo(fsys, p, e)
+			if err != nil {
+				*probs = append(*probs, entryProblem(p, err))
+				continue
+			}
+			if first, ok := walked.Visit(p, info); !ok {
+				target, _ := fs.ReadLink(fsys, p)
+				*probs = append(*probs, model.Problem{File: p, Kind: model.ProblemMalformed, Reason: model.SameFolderReason(target, first)})
+				continue
+			}
+			infos[i] = info
 		}
-		out = append(out, followed{name: e.Name(), path: p, info: info})
+	}
+	out := make([]followed, 0, len(ents))
+	for i, e := range ents {
+		if infos[i] != nil {
+			out = append(out, followed{name: e.Name(), path: path.Join(dir, e.Name()), info: infos[i]})
+		}
 	}
 	return out
 }

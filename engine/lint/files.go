@@ -124,16 +124,47 @@ func (l *linter) lintFrontmatter(f *model.MemoryFile) {
 	}
 }
 
-func (l *linter) lintDuplicates() []DuplicatePair {
+func (l *linter) lintDuplicates(facts IndexFacts) []DuplicatePair {
 	pairs := FindDuplicates(DupeDocs(l.md), l.in.DuplicateThreshold)
 	for _, p := range pairs {
 		l.add(Finding{Kind: Duplicate, Severity: SevWarning, Path: p.A, Related: []string{p.B},
 			Message: fmt.Sprintf("near-duplicate of %s (similarity %.2f), both say “%s”; merge them (prune can)", p.B, p.Similarity, strings.Join(strings.Fields(strings.ReplaceAll(p.Shared, "**", "")), " "))})
+		l.lintCorrectionBelowCut(facts, p)
 	}
 	if pairs == nil {
 		pairs = []DuplicatePair{}
 	}
 	return pairs
+}
+
+// lintCorrectionBelowCut reports a near-duplicate pair where the newer
+// memory is linked only past MEMORY.md's cut and the older one loads: the
+// newest correction is the one the model never sees.
+func (l *linter) lintCorrectionBelowCut(facts IndexFacts, p DuplicatePair) {
+	if !facts.Cap.Truncated {
+		return
+	}
+	for _, pair := range [2][2]string{{p.A, p.B}, {p.B, p.A}} {
+		cut, kept := pair[0], pair[1]
+		cutLine, cutLinked := facts.Linked[cut]
+		keptLine, keptLinked := facts.Linked[kept]
+		if !cutLinked || !keptLinked || facts.Cap.Loads(cutLine) || !facts.Cap.Loads(keptLine) {
+			continue
+		}
+		cf, kf := l.md.File(cut), l.md.File(kept)
+		if cf == nil || kf == nil {
+			continue
+		}
+		ct, _ := memindex.MemoryTime(cf)
+		kt, _ := memindex.MemoryTime(kf)
+		if !ct.After(kt) {
+			continue
+		}
+		l.add(Finding{Kind: CorrectionBelowCut, Severity: SevError, Path: cut, Related: []string{kept, fmt.Sprintf("%s:%d", model.MemoryIndexName, cutLine)},
+			Message: fmt.Sprintf("newer than its near-duplicate %s (similarity %.2f, written %s vs %s), but its index line %d is past the cut (line %d): "+
+				"the model reads the older %s and never this correction; move the line above the cut or merge the two (prune can)",
+				kept, p.Similarity, ct.UTC().Format("2006-01-02"), kt.UTC().Format("2006-01-02"), cutLine, facts.Cap.CutFileLine, kept)})
+	}
 }
 
 func (l *linter) lintDrift() DriftResult {

@@ -47,6 +47,10 @@ const (
 	Drift              Kind = "drift"
 	Security           Kind = "security"
 	Unreadable         Kind = "unreadable"
+	// CorrectionBelowCut: a memory linked only past MEMORY.md's cut is newer
+	// than a near-duplicate that still loads, so the model sees the older
+	// text and never the correction.
+	CorrectionBelowCut Kind = "correction-below-cut"
 )
 
 // Finding is one thing lint found.
@@ -91,10 +95,15 @@ type Input struct {
 	// files itself, so a name that differs from its file name is not
 	// reported.
 	Unstamped bool
-	// Elsewhere are memscope's own copies found outside the memory
-	// folder (beside the files its restores wrote, in project trees);
-	// they are reported as leftovers with their absolute paths.
-	Elsewhere []LeftoverCopy
+	// Leftovers are what interrupted memscope writes left, in the memory
+	// folder and elsewhere (beside the files its restores wrote, in
+	// project trees): engine/leftover finds them.
+	Leftovers []LeftoverCopy
+	// Interrupted are changes memscope began and did not finish.
+	Interrupted []InterruptedChange
+	// Loads are what the transcripts say was loaded; nil skips the
+	// checks on rules and imports (reported with their absolute paths).
+	Loads *LoadFacts
 }
 
 // Report is every finding, most serious first within each file, with
@@ -128,7 +137,7 @@ func Run(in Input) Report {
 	r.Cap = facts.Cap
 	l.lintIndex(facts)
 	l.lintFiles()
-	r.Duplicates = l.lintDuplicates()
+	r.Duplicates = l.lintDuplicates(facts)
 	if in.Project != nil {
 		d := l.lintDrift()
 		r.Drift = &d
@@ -136,6 +145,8 @@ func Run(in Input) Report {
 	l.lintScan()
 	l.lintProblems()
 	l.lintLeftovers()
+	l.lintLoads()
+	l.lintInterrupted()
 	r.Findings = append(r.Findings, l.out...)
 	slices.SortStableFunc(r.Findings, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(pathRank(a.Path), pathRank(b.Path)), cmp.Compare(a.Path, b.Path),

@@ -217,8 +217,11 @@ type assembler struct {
 }
 
 func joinReason(a, b string) string {
-	if a == "" {
+	switch {
+	case a == "":
 		return b
+	case b == "":
+		return a
 	}
 	return a + "; " + b
 }

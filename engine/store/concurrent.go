@@ -54,7 +54,7 @@ func parentDir(p string) string { return filepath.Dir(p) }
 // hiddenBeside names a new hidden file beside name (readers skip names
 // starting with "."; the TUI's watcher ignores ".memscope-").
 func hiddenBeside(name, tag string) string {
-	return path.Join(path.Dir(name), "."+path.Base(name)+"."+tag+"-"+strconv.FormatInt(stageSeq.Add(1), 10)+"-"+strconv.Itoa(os.Getpid()))
+	return path.Join(path.Dir(name), model.OwnPrefix(path.Base(name))+tag+"-"+strconv.FormatInt(stageSeq.Add(1), 10))
 }
 
 // ReplaceIfUnchanged writes data over the file at path only if the file
@@ -234,7 +234,7 @@ func (d dirFS) removeChecked(name string, expect FileStamp, during string) error
 	}
 	// Move the file aside (a rename takes whatever is there at that
 	// instant), then look at what was moved.
-	aside := hiddenBeside(name, "memscope-remove")
+	aside := hiddenBeside(name, "remove")
 	ap, err := d.abs(aside)
 	if err != nil {
 		return err

@@ -55,6 +55,33 @@ type PruneOptions struct {
 	// memory; see Store.Unstamped): a file the plan writes has no stamps.
 	// Store.PlanPrune sets it from the store.
 	Unstamped bool `json:"unstamped,omitempty"`
+	// LoadsSince is the first session the transcripts record loading
+	// MEMORY.md (zero: none recorded, and the plan says nothing of loads);
+	// LastLoaded the last load whose MEMORY.md listed each memory (by path;
+	// absent: none since LoadsSince). engine/loads reads them.
+	LoadsSince time.Time            `json:"-"`
+	LastLoaded map[string]time.Time `json:"-"`
+}
+
+// loadedNote says when a session last had the memory's index line in
+// context, for the stale plan: "" when the transcripts record no loads.
+func (o PruneOptions) loadedNote(rel string) string {
+	if o.LoadsSince.IsZero() {
+		return ""
+	}
+	days := func(n int) string {
+		if n == 1 {
+			return "1 day"
+		}
+		return fmt.Sprintf("%d days", n)
+	}
+	if t, ok := o.LastLoaded[rel]; ok {
+		if d := memindex.AgeDays(t, o.Now); d > 0 {
+			return "; not loaded in any session for " + days(d)
+		}
+		return "; still loaded today"
+	}
+	return "; not loaded in any session of the " + days(memindex.AgeDays(o.LoadsSince, o.Now)) + " on record"
 }
 
 // PruneAction is one step of a plan, with the diff it makes on its own.

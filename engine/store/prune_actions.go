@@ -162,7 +162,7 @@ func (pl *planner) stale() {
 		rel := f.Path
 		if pl.o.StaleAction == PruneDelete {
 			pl.add(PruneAction{ID: "delete:" + rel, Kind: PruneDelete, Paths: []string{rel},
-				Summary: fmt.Sprintf("delete %s (%s, %d days old) to the trash, with its index line", rel, f.Type, age),
+				Summary: fmt.Sprintf("delete %s (%s, %d days old%s) to the trash, with its index line", rel, f.Type, age, pl.o.loadedNote(rel)),
 				run: func(st *pruneState) error {
 					to, err := st.w.trashPath(rel, st.now)
 					if err != nil {
@@ -178,7 +178,7 @@ func (pl *planner) stale() {
 			continue
 		}
 		pl.add(PruneAction{ID: "archive:" + rel, Kind: PruneArchive, Paths: []string{rel},
-			Summary: fmt.Sprintf("archive %s (%s, %d days old) to %s/, where the client no longer reads it, with its index line", rel, f.Type, age, ArchiveDir),
+			Summary: fmt.Sprintf("archive %s (%s, %d days old%s) to %s/, where the client no longer reads it, with its index line", rel, f.Type, age, pl.o.loadedNote(rel), ArchiveDir),
 			run: func(st *pruneState) error {
 				to, err := st.w.freePath(path.Join(ArchiveDir, rel))
 				if err != nil {

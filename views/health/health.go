@@ -39,9 +39,11 @@ type Model struct {
 	plan     *store.Plan
 	selected map[string]bool
 	// store names the memory store shown (SetStore).
-	store    string
-	confirm  bool
-	readOnly bool
+	store   string
+	confirm bool
+	// confirmLeftovers asks before removing the leftovers.
+	confirmLeftovers bool
+	readOnly         bool
 	// unavailable says why there is nothing to check (SetUnavailable).
 	unavailable string
 	width       int
@@ -72,7 +74,7 @@ func (m *Model) SetStore(label string) { m.store = label }
 // SetData shows a lint report and a prune plan. Selections that still
 // exist in the new plan are kept.
 func (m *Model) SetData(r *lint.Report, p *store.Plan) {
-	m.report, m.plan, m.confirm, m.unavailable = r, p, false, ""
+	m.report, m.plan, m.confirm, m.confirmLeftovers, m.unavailable = r, p, false, false, ""
 	var rows []Row
 	keep := map[string]bool{}
 	if p != nil {
@@ -135,10 +137,25 @@ func (m *Model) SetSize(w, h int) {
 func (m *Model) Focus() {}
 
 // Blur takes the keyboard away and drops a pending confirmation.
-func (m *Model) Blur() { m.confirm = false }
+func (m *Model) Blur() { m.confirm, m.confirmLeftovers = false, false }
 
 // Filtering reports whether the pane takes text or a y/n answer.
-func (m Model) Filtering() bool { return m.list.Filtering() || m.confirm }
+func (m Model) Filtering() bool { return m.list.Filtering() || m.confirm || m.confirmLeftovers }
+
+// leftovers are the report's leftover findings: what interrupted
+// memscope writes left.
+func (m Model) leftovers() []lint.Finding {
+	if m.report == nil {
+		return nil
+	}
+	var out []lint.Finding
+	for _, f := range m.report.Findings {
+		if f.Kind == lint.Leftover {
+			out = append(out, f)
+		}
+	}
+	return out
+}
 
 // ClickRow moves the cursor to the clicked row.
 func (m *Model) ClickRow(y int) tea.Cmd {
@@ -148,14 +165,25 @@ func (m *Model) ClickRow(y int) tea.Cmd {
 
 // Help lists the pane's own bindings.
 func (m Model) Help() []key.Binding {
-	if m.confirm {
+	if m.confirm || m.confirmLeftovers {
 		return []key.Binding{m.keys.Confirm, m.keys.Cancel}
 	}
-	return []key.Binding{m.keys.Toggle, m.keys.Apply, m.keys.Edit}
+	bs := []key.Binding{m.keys.Toggle, m.keys.Apply, m.keys.Edit}
+	if len(m.leftovers()) > 0 {
+		bs = append(bs, m.keys.RemoveLeftovers)
+	}
+	return bs
 }
 
 // Update handles selection, applying and the list.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && m.confirmLeftovers {
+		m.confirmLeftovers = false
+		if key.Matches(k, m.keys.Confirm) {
+			return m, func() tea.Msg { return msgs.RemoveLeftovers{} }
+		}
+		return m, func() tea.Msg { return msgs.Status{Text: "leftovers kept: nothing was removed"} }
+	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.confirm {
 		m.confirm = false
 		if key.Matches(k, m.keys.Confirm) {
@@ -190,6 +218,14 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, func() tea.Msg { return msgs.Status{Text: "select prune actions with space first", Error: true} }
 		}
 		m.confirm = true
+	case key.Matches(k, m.keys.RemoveLeftovers):
+		switch {
+		case len(m.leftovers()) == 0:
+			return m, func() tea.Msg { return msgs.Status{Text: "no leftovers of interrupted memscope writes here"} }
+		case m.readOnly:
+			return m, func() tea.Msg { return msgs.Status{Text: "the home is read-only: nothing can be removed", Error: true} }
+		}
+		m.confirmLeftovers = true
 	case key.Matches(k, m.keys.Edit) && has && r.Finding != nil && r.Finding.Path != "":
 		p := r.Finding.Path
 		return m, func() tea.Msg { return msgs.OpenEditor{Path: p} }
@@ -257,13 +293,35 @@ func (m Model) View() string {
 	if m.store != "" {
 		head = m.styles.Bold.Render(model.SanitizeForTerminal(m.store)) + " · " + head
 	}
+	if n := len(m.leftovers()); n > 0 {
+		head = fmt.Sprintf("%s of interrupted memscope writes — C removes them · ", text.Count(n, "leftover", "")) + head
+	}
 	if m.confirm {
 		head = m.styles.Warn.Render(fmt.Sprintf("Apply %s? Deletions go to the trash; u undoes it all. y/n", text.Count(len(m.applyIDs()), "prune action", "")))
 	}
 	var b strings.Builder
 	b.WriteString(text.Truncate(head, m.width))
 	b.WriteByte('\n')
+	if m.confirmLeftovers {
+		return m.styles.Divided(m.width, b.String()+m.list.View(m.renderRow), m.leftoverConfirm())
+	}
 	return m.styles.Divided(m.width, b.String()+m.list.View(m.renderRow), m.detail())
+}
+
+// leftoverConfirm asks before removing the leftovers, listing each with
+// what it copies: they are memscope's own copies, never the only copy of
+// the user's data, but the user decides.
+func (m Model) leftoverConfirm() string {
+	rows := max(m.height-m.listHeight()-3, 1)
+	fs := m.leftovers()
+	lines := []string{m.styles.Warn.Render(text.Truncate(fmt.Sprintf("Remove %s of interrupted memscope writes? y/n", text.Count(len(fs), "leftover", "")), m.width))}
+	// Two lines each: the path, and what it copies (the start of the
+	// finding's message; the list above shows it whole).
+	for _, f := range fs {
+		lines = append(lines, text.Truncate("  "+model.SanitizeLine(f.Path), m.width),
+			m.styles.Dim.Render(text.Truncate("    "+text.OneLine(model.SanitizeForTerminal(f.Message)), m.width)))
+	}
+	return m.styles.Clip(lines, rows)
 }
 
 func (m Model) detail() string {

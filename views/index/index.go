@@ -32,8 +32,11 @@ type Data struct {
 	Cap memindex.IndexCap
 	// Loaded is the part that loads, rendered as Markdown for the width.
 	Loaded string
-	// Dropped are the raw lines past the cut, in file order.
+	// Dropped are the raw lines past the cut, in file order; Unseen, by
+	// index into Dropped, says since when the model has not seen the
+	// memory a line links (engine/loads), when the transcripts say.
 	Dropped []string
+	Unseen  map[int]string
 	// Backfill is what the client would write when MEMORY.md is missing
 	// and topic files exist; empty otherwise.
 	Backfill string
@@ -187,9 +190,13 @@ func (m *Model) refresh() {
 			cut := fmt.Sprintf(" ✂ the client stops here: line %d of MEMORY.md and everything after it is not loaded ", m.data.Cap.CutFileLine)
 			b.WriteString(m.styles.CutLine.Render(text.Truncate("────"+cut+strings.Repeat("─", max(m.width-lipgloss.Width(cut)-4, 0)), m.width)))
 			b.WriteString("\n")
-			for _, l := range m.data.Dropped {
+			for i, l := range m.data.Dropped {
 				b.WriteString(m.styles.Dim.Render(text.Truncate(model.SanitizeForTerminal(l), m.width)))
 				b.WriteString("\n")
+				if u := m.data.Unseen[i]; u != "" {
+					b.WriteString(m.styles.Warn.Render(text.Truncate("    ↳ "+u, m.width)))
+					b.WriteString("\n")
+				}
 			}
 		}
 		if w := m.data.Cap.Warning; w != "" {
@@ -230,6 +237,7 @@ func (m Model) Legend() []text.LegendEntry {
 	return []text.LegendEntry{
 		{Mark: "lines / chars", Means: fmt.Sprintf("MEMORY.md against the client's caps (%d lines, %d characters)", memindex.MaxLines, memindex.MaxChars)},
 		{Mark: "✂", Means: "the line where the client stops loading; the dimmed lines after it are never seen"},
+		{Mark: "↳ never seen / not seen since", Means: "what the recorded sessions' MEMORY.md shows of the memory a line past the cut links: never listed, or last listed then (memscope loads)"},
 		{Mark: "What the client appends", Means: "the WARNING the client adds when it cuts the index"},
 	}
 }

@@ -15,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/memscope/memscope/engine/loads"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/memrows"
 	"github.com/memscope/memscope/keymap"
@@ -32,6 +33,9 @@ type Row struct {
 	memrows.Row
 	// AbsPath is the file on disk.
 	AbsPath string
+	// Loads is what the transcripts say the sessions saw of its index
+	// line (engine/loads); nil when they were not read.
+	Loads *loads.Memory
 	// Body is the body rendered as Markdown for the pane's width.
 	Body string
 }
@@ -488,6 +492,15 @@ func (m Model) detail() string {
 		}
 		if o.Jump != nil {
 			lines = append(lines, m.styles.Dim.Render(text.Truncate(m.keys.Origin.Help().Key+" opens that turn in Replay", w)))
+		}
+	}
+	if l := r.Loads; l != nil {
+		st := m.styles.Dim
+		if l.PastCut {
+			st = m.styles.Warn
+		}
+		for _, ln := range strings.Split(text.Wrap("sessions: "+l.Summary(), w), "\n") {
+			lines = append(lines, st.Render(ln))
 		}
 	}
 	if warn := memindex.FreshnessWarning(r.AgeDays); warn != "" {

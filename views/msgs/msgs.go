@@ -57,6 +57,10 @@ type ApplyPlan struct {
 // Undo asks the root to revert the last journaled change.
 type Undo struct{}
 
+// RemoveLeftovers asks the root to remove the leftovers of interrupted
+// memscope writes it found (the Health pane's leftover-copy rows).
+type RemoveLeftovers struct{}
+
 // ReplaySession asks the root to load a session for the replay pane.
 type ReplaySession struct {
 	// Path is the transcript's path inside the home.

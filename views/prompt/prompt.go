@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	engineloads "github.com/memscope/memscope/engine/loads"
 	enginepreview "github.com/memscope/memscope/engine/preview"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
@@ -39,8 +40,11 @@ type Model struct {
 	loading  bool
 	// unavailable says why there is no preview (SetUnavailable).
 	unavailable string
-	width       int
-	height      int
+	// loads is what the open project's sessions loaded (engine/loads);
+	// nil until read.
+	loads  *engineloads.Report
+	width  int
+	height int
 }
 
 // New returns an empty Prompt pane.
@@ -76,6 +80,10 @@ func (m *Model) SetPreview(p *enginepreview.Preview) {
 	m.list.SetItems(rows)
 }
 
+// SetLoads gives the pane what the project's sessions loaded, for the
+// selected layer's detail.
+func (m *Model) SetLoads(r *engineloads.Report) { m.loads = r }
+
 // SetLoading says a preview is being built.
 func (m *Model) SetLoading() { m.loading = true }
 
@@ -95,7 +103,7 @@ func (m *Model) SetStyles(st style.Styles) {
 	m.list.SetStyles(st)
 }
 
-func (m Model) listHeight() int { return max(m.height/2-2, 3) }
+func (m Model) listHeight() int { return max(m.height/2-3, 3) }
 
 // SetSize sets the pane's inner size.
 func (m *Model) SetSize(w, h int) {
@@ -115,7 +123,7 @@ func (m Model) Filtering() bool { return m.querying || m.list.Filtering() }
 
 // ClickRow moves the cursor to the clicked row.
 func (m *Model) ClickRow(y int) tea.Cmd {
-	m.list.ClickRow(y - 3)
+	m.list.ClickRow(y - 4)
 	return nil
 }
 
@@ -234,11 +242,17 @@ func (m Model) View() string {
 	}
 	b.WriteString(m.styles.Dim.Render(text.Truncate(head, m.width)))
 	b.WriteByte('\n')
+	b.WriteString(text.Truncate(m.recallLine(), m.width))
+	b.WriteByte('\n')
+	picked := "picked"
+	if !p.RecallMode.On {
+		picked = "would be picked (recall is off: none is sent)"
+	}
 	switch {
 	case m.querying:
 		b.WriteString(m.query.View())
 	case m.Query() != "":
-		b.WriteString(text.Truncate(fmt.Sprintf("recall for %q: %d picked — the real client picks with a model call; memscope uses BM25 over name, description and the first lines", m.Query(), len(p.Recalled)), m.width))
+		b.WriteString(text.Truncate(fmt.Sprintf("recall for %q: %d %s — the real client picks with a model call; memscope uses BM25 over name, description and the first lines", m.Query(), len(p.Recalled), picked), m.width))
 	default:
 		b.WriteString(m.styles.Dim.Render(text.Truncate("i: type a query to preview recall (the real client picks up to 5 memories with a model call; memscope shows a local BM25 choice)", m.width)))
 	}
@@ -246,6 +260,26 @@ func (m Model) View() string {
 	b.WriteString(m.styles.Header.Render(text.Truncate(fmt.Sprintf("%-15s %6s %s %-14s %s", "KIND", "TOKENS", strings.Repeat(" ", max(min(m.width/5, 20), 4)), "STATUS", "SOURCE"), m.width)))
 	b.WriteByte('\n')
 	return m.styles.Divided(m.width, b.String()+m.list.View(m.renderRow), m.detail())
+}
+
+// recallLine says whether recall is on for this user and what each state
+// does with MEMORY.md; the layers below show the state it names.
+func (m Model) recallLine() string {
+	r := m.preview.RecallMode
+	if !m.preview.Memory.Enabled {
+		return m.styles.Dim.Render("recall: none (auto memory is off)")
+	}
+	why := r.Reason
+	switch r.Source {
+	case enginepreview.RecallEnv:
+		why = enginepreview.RecallEnv + " set"
+	case "default":
+		why = enginepreview.RecallEnv + " unset"
+	}
+	if r.On {
+		return m.styles.Warn.Render("recall ON") + fmt.Sprintf(" (%s): MEMORY.md dropped (−%d tok) · ≤5 picked per prompt, BM25 as stand-in", why, r.Off.IndexTokens)
+	}
+	return m.styles.OK.Render("recall off") + fmt.Sprintf(" (%s): MEMORY.md loads, %d tok · on: dropped, ≤5 picked per prompt", why, r.Off.IndexTokens)
 }
 
 // recalled finds the recall entry of a recalled-memory layer.
@@ -266,7 +300,7 @@ func (m Model) detail() string {
 	if !ok {
 		return ""
 	}
-	rows := max(m.height-m.listHeight()-5, 1)
+	rows := max(m.height-m.listHeight()-6, 1)
 	var lines []string
 	var body string
 	if l := r.Layer; l != nil {
@@ -281,6 +315,11 @@ func (m Model) detail() string {
 			meta += " · outside the project"
 		}
 		lines = append(lines, m.styles.Dim.Render(text.Truncate(model.SanitizeForTerminal(meta), m.width)))
+		if m.loads != nil && l.Kind != enginepreview.KindRecalled {
+			if s := m.loads.FileSummary(l.Path); s != "" {
+				lines = append(lines, m.styles.Dim.Render(text.Truncate("sessions: "+s, m.width)))
+			}
+		}
 		if l.Reason != "" {
 			lines = append(lines, m.styles.Warn.Render(text.Truncate(model.SanitizeForTerminal(l.Reason), m.width)))
 		}
@@ -309,5 +348,6 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "not in session", Means: "written after the session started, so not in it"},
 		{Mark: "skipped", Means: "found but not sent (the line below says why)"},
 		{Mark: "recalled / over budget", Means: "a memory recall would add for the query (i), or leave out for size"},
+		{Mark: "recall off / ON", Means: "recall (the model picking up to 5 memories per prompt) is off unless CLAUDE_MEMORY_STORES is set or a server-side gate memscope cannot see turns it on; when on, the client drops MEMORY.md. memscope's BM25 ranking stands in for the model's pick"},
 	}
 }

@@ -49,8 +49,11 @@ func (m Model) renderStep(s timeline.Step, selected bool, width int) string {
 	barW := max(min(width-48, 40), 5)
 	if s.Kind == timeline.StepBoundary && m.tl != nil {
 		b := m.tl.Boundaries[s.Boundary]
-		label := fmt.Sprintf("⟲ %s %s %s→%s", b.Kind, b.Trigger, fmtTok(b.PreTokens), fmtTok(b.PostTokens))
-		if b.Preserved != nil {
+		label := fmt.Sprintf("⟲ %s %s %s→%s", b.Kind, compactionName(b), fmtTok(b.PreTokens), fmtTok(b.PostTokens))
+		switch {
+		case b.Compaction == timeline.CompactionPartial:
+			label += " " + summarizedShort(b)
+		case b.Preserved != nil:
 			label += " partial"
 		}
 		if b.PreservedBroken != "" {
@@ -153,7 +156,7 @@ func (m Model) stateView() string {
 	title := fmt.Sprintf("Step %d: after a response", s.Index+1)
 	if s.Kind == timeline.StepBoundary {
 		b := m.tl.Boundaries[s.Boundary]
-		title = fmt.Sprintf("Step %d: after a %s compaction (%s)", s.Index+1, b.Kind, b.Trigger)
+		title = fmt.Sprintf("Step %d: after a %s compaction (%s)", s.Index+1, b.Kind, compactionName(b))
 	}
 	lines = append(lines, m.styles.Bold.Render(text.Truncate(title, w)))
 	if h := m.hit; h != nil {
@@ -201,8 +204,18 @@ func (m Model) boundaryLines(b timeline.BoundaryInfo, w int) []string {
 	if b.SummaryUUID != "" {
 		out = append(out, text.Truncate(fmt.Sprintf("summary message: %d bytes", b.SummaryBytes), w))
 	}
+	if b.Compaction == timeline.CompactionPartial {
+		out = append(out, text.Truncate("rewind-menu partial: "+summarizedCount(b)+" summarized", w))
+		if d := b.DirectionText(); d != "" {
+			out = append(out, text.Truncate(d, w))
+		}
+	}
 	if b.Preserved != nil {
-		out = append(out, text.Truncate("partial: a preserved segment is relinked after the summary on resume", w))
+		kept := "a preserved segment"
+		if b.PreservedMessages > 0 {
+			kept = text.Count(b.PreservedMessages, "message", "")
+		}
+		out = append(out, text.Truncate("kept: "+kept+", relinked after the summary on resume", w))
 	}
 	if b.PreservedBroken != "" {
 		out = append(out, m.styles.Error.Render(text.Truncate("preserved links broken: "+b.PreservedBroken+" — resume loads the full history", w)))
@@ -353,4 +366,36 @@ func fitsText(r *compact.Result) string {
 		return "fits"
 	}
 	return "still over"
+}
+
+// compactionName is a compact boundary's kind (auto, manual, partial), or
+// its trigger when the kind is unknown.
+func compactionName(b timeline.BoundaryInfo) string {
+	if b.Compaction != "" {
+		return string(b.Compaction)
+	}
+	return string(b.Trigger)
+}
+
+// summarizedCount says how many messages a partial compaction summarized.
+func summarizedCount(b timeline.BoundaryInfo) string {
+	if b.MessagesSummarized == nil {
+		return "an unrecorded number of messages"
+	}
+	return text.Count(*b.MessagesSummarized, "message", "")
+}
+
+// summarizedShort is a partial compaction's direction and count for a row.
+func summarizedShort(b timeline.BoundaryInfo) string {
+	n := "?"
+	if b.MessagesSummarized != nil {
+		n = fmt.Sprint(*b.MessagesSummarized)
+	}
+	switch b.Direction {
+	case model.SummarizeFrom:
+		return "from here: " + n + " summarized"
+	case model.SummarizeUpTo:
+		return "up to here: " + n + " summarized"
+	}
+	return n + " summarized"
 }
