@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -91,19 +92,9 @@ func TestSearchOpensTranscriptHitInReplay(t *testing.T) {
 	t.Parallel()
 	m := newTestModel(t, 120, 40)
 	m = typeQuery(t, m, "lorem")
-	var at int = -1
-	for i, h := range m.search.Hits() {
-		if strings.HasSuffix(h.File, "fedcb1e2-dbe4-5555-90b5-52df88de5bed.jsonl") && h.Line == 30 {
-			at = i
-		}
-	}
-	if at < 0 {
-		t.Fatalf("no hit on line 30 of session fedcb1e2:\n%s", screen(m))
-	}
-	for m.search.Cursor() < at {
-		m = press(t, m, "j")
-	}
-	m = press(t, m, "enter")
+	m = openHitWhere(t, m, "line 30 of session fedcb1e2", func(h engsearch.Hit) bool {
+		return strings.HasSuffix(h.File, "fedcb1e2-dbe4-5555-90b5-52df88de5bed.jsonl") && h.Line == 30
+	})
 	if m.focus != paneReplay || m.replay.Timeline() == nil {
 		t.Fatalf("enter should open the session in Replay:\n%s", screen(m))
 	}
@@ -231,21 +222,25 @@ func TestSearchOpensAgentMemoryHit(t *testing.T) {
 	t.Parallel()
 	m, _ := demoModel(t, 120, 40)
 	m = typeQuery(t, m, "applies and reverts it")
-	var at = -1
-	for i, h := range m.search.Hits() {
-		if strings.HasSuffix(h.File, "agent-memory/reviewer/migrations.md") {
-			at = i
-		}
-	}
-	if at < 0 {
-		t.Fatalf("no hit in the reviewer's migrations.md:\n%s", screen(m))
-	}
-	for m.search.Cursor() < at {
-		m = press(t, m, "j")
-	}
-	m = press(t, m, "enter")
+	m = openHitWhere(t, m, "the reviewer's migrations.md", func(h engsearch.Hit) bool {
+		return strings.HasSuffix(h.File, "agent-memory/reviewer/migrations.md")
+	})
 	s := screen(m)
 	if r, ok := m.memories.Selected(); m.focus != paneMemories || !ok || r.File.Path != "migrations.md" || !strings.Contains(s, "agent reviewer") {
 		t.Errorf("Memories should show the reviewer's store at migrations.md (focus %d):\n%s", m.focus, s)
 	}
+}
+
+// openHitWhere moves the results' cursor down to the first hit ok
+// accepts (what names it) and opens it with enter.
+func openHitWhere(t *testing.T, m Model, what string, ok func(engsearch.Hit) bool) Model {
+	t.Helper()
+	at := slices.IndexFunc(m.search.Hits(), ok)
+	if at < 0 {
+		t.Fatalf("no hit in %s:\n%s", what, screen(m))
+	}
+	for m.search.Cursor() < at {
+		m = press(t, m, "j")
+	}
+	return press(t, m, "enter")
 }
