@@ -275,7 +275,7 @@ func (m Model) chainLines(r timeline.Resume, w int) []string {
 // hitLines show the search hit the pane was opened at: where it is, and
 // its snippet with the match marked.
 func (m Model) hitLines(h msgs.Highlight, w int) []string {
-	place := fmt.Sprintf("⌕ search hit: line %d · %s", h.Line, h.Where)
+	place := fmt.Sprintf("⌕ search hit: line %d · %s", h.Line, model.SanitizeLine(h.Where))
 	if h.Seeing != "" {
 		place += " · " + h.Seeing
 	}

@@ -20,6 +20,7 @@ import (
 
 	engine "github.com/memscope/memscope/engine/search"
 	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
 )
@@ -477,7 +478,7 @@ func Place(h engine.Hit) string {
 	if h.Role != "" && h.Store == engine.StoreTranscripts {
 		parts = append(parts, h.Role)
 	}
-	parts = append(parts, text.OneLine(h.Where))
+	parts = append(parts, model.SanitizeLine(h.Where)) // a tool's name comes from the transcript
 	s := strings.Join(parts, " ")
 	if h.Compaction == engine.CompactionBefore && (h.Seen == nil || !*h.Seen) {
 		s = "⟲ " + s

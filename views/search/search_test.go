@@ -135,3 +135,18 @@ func TestHitLineFits(t *testing.T) {
 		t.Errorf("the match should be in view:\n%s", ansi.Strip(m.View()))
 	}
 }
+
+// What a hit says about itself comes from transcripts: a control
+// sequence in a tool's name reaches the screen as text, not as a
+// command to the terminal.
+func TestHitLineStripsControls(t *testing.T) {
+	m := newModel()
+	m.Open()
+	m, _ = press(t, m, "x", "enter")
+	h := hit("a.jsonl", 1, "x", 0, 1)
+	h.Store, h.Where = engine.StoreTranscripts, "tool_use evil\x1b]0;pwned\x07 input.command"
+	m.Add([]engine.Hit{h})
+	if v := m.View(); strings.Contains(v, "\x1b]0;") || strings.Contains(v, "\x07") {
+		t.Errorf("a control sequence reached the view: %q", v)
+	}
+}
