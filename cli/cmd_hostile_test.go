@@ -45,6 +45,9 @@ func hostileCommands(home string, res *hostilehome.Result, oddProject string) []
 		{"files", "--home", home},
 		{"files", s, "--home", home},
 		{"watch", "--once", "--home", home},
+		{"secrets", "--home", home},
+		{"secrets", "--home", home, "--project", oddProject},
+		{"secrets", "--home", home, "--scrub", "--idle", "0"},
 		{"statusline", "--home", home}, // stdin: hostileStatusInput
 		{"origin", "--home", home, "--project", p},
 		{"origin", "--home", home, "--project", oddProject},

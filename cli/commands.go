@@ -32,6 +32,7 @@ var commands = []*command{
 	replayCommand,
 	reviewCommand,
 	searchCommand,
+	secretsCommand,
 	sessionsCommand,
 	statCommand,
 	statuslineCommand,

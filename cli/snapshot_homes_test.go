@@ -109,6 +109,11 @@ func readOnlyCases(s snapHomeSpec) []snapCase {
 		{"review.json", s.proj("review", "--json")},
 		{"loads", s.proj("loads")},
 		{"loads.json", s.proj("loads", "--json")},
+		{"secrets", s.home("secrets")},
+		{"secrets.json", s.home("secrets", "--json")},
+		{"secrets.project", s.proj("secrets")},
+		{"secrets.scrub", s.home("secrets", "--scrub", "--idle", "0")},
+		{"secrets.scrub.json", s.home("secrets", "--scrub", "--idle", "0", "--json")},
 	}
 	for _, id := range s.replay {
 		c = append(c,
@@ -203,6 +208,8 @@ func writeCases(r *snapRunner, s snapHomeSpec) ([]snapCase, map[string]func(t *t
 		{"w13.compact.out", s.home(append([]string{"compact", s.compact, "--out", compacted}, smallWindow...)...)},
 		{"w14.replay.compacted", []string{"replay", compacted}},
 		{"w15.export.out", s.home("export", s.export[0], "--out", filepath.Join(s.out, "export.md"))},
+		{"w16.secrets.scrub.yes", s.home("secrets", "--scrub", "--idle", "0", "--yes")},
+		{"w17.secrets.after", s.home("secrets")},
 	}
 	if s.fh != "" {
 		c = append(c,

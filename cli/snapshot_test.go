@@ -267,6 +267,11 @@ func quoteArgs(args []string) string {
 // targets' absolute paths.
 var fingerprintRE = regexp.MustCompile(`("fingerprint": "|--plan |fingerprint )[0-9a-f]{16}`)
 
+// secretIDRE matches the ids of secrets findings (a hash of the file's
+// path, which holds the root) and of scrubs (which end in the plan's
+// fingerprint).
+var secretIDRE = regexp.MustCompile(`\bs[0-9a-f]{9}\b|\b(\d{8}-\d{6}-)[0-9a-f]{6}\b`)
+
 // normalize replaces what changes from run to run and nothing else: the
 // root (as a path and inside project slugs), the random digits of a
 // --demo home, the path hashes and restore fingerprints derived from
@@ -288,6 +293,7 @@ func (r *snapRunner) normalize(s, demoDigits string) string {
 		s = strings.ReplaceAll(s, h, name)
 	}
 	s = fingerprintRE.ReplaceAllString(s, "${1}$$FINGERPRINT")
+	s = secretIDRE.ReplaceAllString(s, "${1}$$ID")
 	s = r.rootRE.ReplaceAllLiteralString(s, "$ROOT")
 	s = r.slugRE.ReplaceAllLiteralString(s, "-$ROOT")
 	return strings.ReplaceAll(s, snapshotVersion, "$VERSION")

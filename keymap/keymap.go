@@ -12,7 +12,7 @@ type KeyMap struct {
 	Help     key.Binding
 	NextPane key.Binding
 	PrevPane key.Binding
-	Panes    [12]key.Binding
+	Panes    [13]key.Binding
 	Undo     key.Binding
 	Reload   key.Binding
 	// LastError opens the last error in full: the status line has room
@@ -93,14 +93,18 @@ type KeyMap struct {
 	RemoveLeftovers key.Binding
 }
 
-// PaneNames are the panes in focus-ring order; the keys 1–9, 0, L and R
-// jump to them (PaneKey).
-var PaneNames = [12]string{"Projects", "Index", "Memories", "History", "Pastes", "Replay", "Prompt", "Health", "Retention", "Files", "Live", "Review"}
+// PaneNames are the panes in focus-ring order; the keys 1–9, 0, L, R and
+// S jump to them (PaneKey).
+var PaneNames = [13]string{"Projects", "Index", "Memories", "History", "Pastes", "Replay", "Prompt", "Health", "Retention", "Files", "Live", "Review", "Security"}
+
+// PaneShort are the panes' names in three letters, all different, for a
+// tab bar too narrow for the names (13 tabs at 80 columns).
+var PaneShort = [13]string{"Prj", "Idx", "Mem", "His", "Pst", "Rpl", "Pmt", "Hlt", "Ret", "Fil", "Liv", "Rev", "Sec"}
 
 // PaneKey is the key of pane i: 1–9, then 0 for the tenth, L for Live,
 // the eleventh (the number keys ran out; l steps in Replay, so the
-// capital is Live's), and R for Review, the twelfth (r renames in
-// Memories).
+// capital is Live's), R for Review, the twelfth (r renames in Memories),
+// and S for Security, the thirteenth.
 func PaneKey(i int) string {
 	switch i {
 	case 9:
@@ -109,6 +113,8 @@ func PaneKey(i int) string {
 		return "L"
 	case 11:
 		return "R"
+	case 12:
+		return "S"
 	}
 	return string(rune('1' + i))
 }

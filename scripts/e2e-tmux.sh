@@ -71,7 +71,7 @@ wait_for "/tmp/rc/work/beta"
 wait_for "/home/me/bad"
 
 # Every pane answers its number key.
-for i in 1 2 3 4 5 6 7 8 9 0 L R; do
+for i in 1 2 3 4 5 6 7 8 9 0 L R S; do
   keys "$i"
   sleep 0.2
 done
@@ -314,7 +314,7 @@ keys 8
 wait_for "no project in this home yet"
 keys C-r
 sleep 0.5
-for i in 1 2 3 4 5 6 7 8 9 0 L R; do
+for i in 1 2 3 4 5 6 7 8 9 0 L R S; do
   keys "$i"
   sleep 0.3
   if screen | grep -qE "building the preview…|checking memory…|loading [0-9]+ source|reading…"; then
@@ -526,6 +526,62 @@ for size in "80 24" "120 40"; do
   keys q
   wait_for "EXITED"
 done
+
+# Security: a home with a GitHub token in a user prompt and an AWS key in
+# a memory file (made up now, so the repository holds none), both two
+# hours old. The pane lists them masked; a, y scrubs both (no token left
+# in any file, every transcript line still JSON); u, y restores every
+# byte; at 120x40, space picks one, a, y scrubs it and d, y forgets the
+# copy. At 80x24, then 120x40.
+sec="$work/secrets"
+ssid=22222222-3333-4444-8555-666666666666
+mkdir -p "$sec/projects/-e2e-sec/memory"
+token() { python3 -c 'import random,sys; print("".join(random.choice(sys.argv[1]) for _ in range(int(sys.argv[2]))))' "$1" "$2"; }
+ghp="ghp_$(token ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 36)"
+aws="AKIA$(token ABCDEFGHIJKLMNOPQRSTUVWXYZ234567 16)"
+printf '{"parentUuid":null,"isSidechain":false,"type":"user","uuid":"s1","timestamp":"2026-11-20T10:00:00.000Z","sessionId":"%s","cwd":"/e2e/sec","message":{"role":"user","content":"deploy with token %s please"}}\n' "$ssid" "$ghp" >"$sec/projects/-e2e-sec/$ssid.jsonl"
+printf -- '---\nname: ci\ndescription: ci keys\nmetadata:\n  type: reference\n---\n\nThe CI bucket key is %s.\n' "$aws" >"$sec/projects/-e2e-sec/memory/ci.md"
+printf -- '- [CI](ci.md) — ci keys\n' >"$sec/projects/-e2e-sec/memory/MEMORY.md"
+find "$sec" -type f -exec touch -d '2 hours ago' {} +
+tree_sha() { (cd "$sec" && find . -path ./.memscope -prune -o -type f -print | sort | xargs sha256sum); }
+before=$(tree_sha)
+start_sized 80 24 "NO_COLOR=1 $work/memscope --home $sec"
+wait_for "1 Prj"
+keys S
+wait_for "2 secrets in 2 places"
+wait_for "github-pat"
+wait_for "aws-access-key-id"
+if screen | grep -qF -- "$ghp"; then fail "the Security pane shows a secret in full"; fi
+keys a
+wait_for "y/n"
+wait_for "[REDACTED:github-pat]"
+keys y
+wait_for "scrubbed 2 secrets in 2 files"
+if grep -rqF -e "$ghp" -e "$aws" --exclude-dir=.memscope "$sec"; then fail "a secret is still in the home after the scrub"; fi
+python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$sec/projects/-e2e-sec/$ssid.jsonl" || fail "the scrubbed transcript does not parse"
+wait_for "scrub copy"
+keys u
+wait_for "y/n"
+keys y
+wait_for "restored scrub"
+test "$(tree_sha)" = "$before" || fail "the restore did not put back every byte"
+keys q
+wait_for "EXITED"
+start_sized 120 40 "NO_COLOR=1 $work/memscope --home $sec"
+wait_for "1 Projects"
+keys S
+wait_for "2 secrets in 2 places"
+keys Space a
+wait_for "scrub 1 secret in 1 file? y/n"
+keys y
+wait_for "scrubbed 1 secret in 1 file"
+keys G d
+wait_for "forget scrub"
+keys y
+wait_for "forgot scrub"
+test -z "$(find "$sec/.memscope/scrub" -name manifest.json)" || fail "the forgotten copy is still on disk"
+keys q
+wait_for "EXITED"
 
 # Live: a home with one running client (its process file names this
 # script's pid, alive for the whole test) and its transcript. Lines

@@ -22,6 +22,7 @@ const (
 	paneFiles
 	paneLive
 	paneReview
+	paneSecurity
 	paneCount
 )
 
@@ -68,6 +69,8 @@ func (m *Model) paneAt(i int) pane {
 		return &m.livePane
 	case paneReview:
 		return &m.reviewPane
+	case paneSecurity:
+		return &m.security
 	}
 	return &m.health
 }
@@ -155,6 +158,10 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		case key.Matches(msg, m.keys.Undo) && m.focus == paneFiles:
 			return m, m.filesUndo()
+		case key.Matches(msg, m.keys.Undo) && m.focus == paneSecurity:
+			var cmd tea.Cmd
+			m.security, cmd = m.security.AskRestore()
+			return m, cmd
 		case key.Matches(msg, m.keys.Undo):
 			next, cmd, _ := m.handleEdit(msgs.Undo{})
 			return next, cmd
@@ -196,6 +203,8 @@ func (m Model) routeToFocused(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.livePane, cmd = m.livePane.Update(msg)
 	case paneReview:
 		m.reviewPane, cmd = m.reviewPane.Update(msg)
+	case paneSecurity:
+		m.security, cmd = m.security.Update(msg)
 	}
 	return m, cmd
 }

@@ -46,6 +46,8 @@ var helpModes = []struct {
 	{"files versions", true, []string{"0", "enter", "enter", "enter"}, "space"},
 	{"files confirm", true, []string{"0", "enter", "a"}, "y"},
 	{"live", false, []string{"L"}, "c"},
+	{"security", false, []string{"S"}, "space"},
+	{"security confirm", false, []string{"S", "a"}, "y"},
 	{"review", false, []string{"R"}, "a"},
 	{"review reject", false, []string{"R", "d"}, "y"},
 }

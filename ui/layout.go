@@ -59,7 +59,7 @@ func (m *Model) layout() {
 // tabs are the tab texts, with each pane's key, and their styles. When
 // the full names do not fit in width the space after each tab goes, then
 // the names are cut to four letters (with the space, then without), then
-// to three.
+// to their three-letter forms (keymap.PaneShort, all different).
 func (m Model) tabs() (labels []string, active, inactive lipgloss.Style) {
 	labels = make([]string, len(keymap.PaneNames))
 	active, inactive = m.styles.TabActive, m.styles.TabInactive
@@ -73,7 +73,10 @@ func (m Model) tabs() (labels []string, active, inactive lipgloss.Style) {
 		}
 		total := 0
 		for i, n := range keymap.PaneNames {
-			if r := []rune(n); step.cut > 0 && len(r) > step.cut {
+			switch r := []rune(n); {
+			case step.cut == 3:
+				n = keymap.PaneShort[i]
+			case step.cut > 0 && len(r) > step.cut:
 				n = string(r[:step.cut])
 			}
 			labels[i] = keymap.PaneKey(i) + " " + n
@@ -195,12 +198,18 @@ func (m Model) shortHelpParts() (optional, pinned []key.Binding) {
 
 // undoNamed returns b, or when b is the undo key, the undo key named for
 // the history it undoes on the focused pane: file-history restores on
-// Files, memory changes everywhere else.
+// Files, scrubs on Security, memory changes everywhere else.
 func (m Model) undoNamed(b key.Binding) key.Binding {
-	if m.focus != paneFiles || !sameBinding(b, m.keys.Undo) {
+	if !sameBinding(b, m.keys.Undo) {
 		return b
 	}
-	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "undo file restore"))
+	switch m.focus {
+	case paneFiles:
+		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "undo file restore"))
+	case paneSecurity:
+		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "restore scrub"))
+	}
+	return b
 }
 
 // sameBinding reports whether a and b are the same binding.

@@ -559,7 +559,7 @@ func (m *Model) historyProjects() []string {
 
 // reloadAll re-reads everything (ctrl+r, or after the editor).
 func (m *Model) reloadAll() tea.Cmd {
-	m.stale[paneRetention], m.stale[paneFiles] = true, true
+	m.stale[paneRetention], m.stale[paneFiles], m.stale[paneSecurity] = true, true, true
 	// The project list's arrival loads the open project and its sessions.
 	return tea.Batch(m.requestHome(homeReq{full: true, openAll: true}), m.requestHistory(historyReq{full: true}), m.lazyLoadCmd())
 }
@@ -604,7 +604,15 @@ func (m *Model) reload(c change) tea.Cmd {
 	}
 	// The lazily read panes read all of the home: any change makes
 	// them stale.
-	m.stale[paneRetention], m.stale[paneFiles] = true, true
+	m.stale[paneRetention], m.stale[paneFiles], m.stale[paneSecurity] = true, true, true
+	if m.focus == paneSecurity {
+		// A scan reads every byte of the home (a second of CPU on a
+		// gigabyte): not on every append of a running session. The pane
+		// says its scan is older than the home; ctrl+r scans again, and
+		// so does coming back to the pane.
+		m.security.SetOutdated(true)
+		return tea.Batch(cmds...)
+	}
 	cmds = append(cmds, m.lazyLoadCmd())
 	return tea.Batch(cmds...)
 }
@@ -624,6 +632,9 @@ func (m *Model) lazyLoadCmd() tea.Cmd {
 	case paneFiles:
 		m.loading["files"] = true
 		return m.loadFileSessionsCmd()
+	case paneSecurity:
+		m.loading["secrets"] = true
+		return m.loadSecretsCmd()
 	}
 	return nil
 }

@@ -60,6 +60,7 @@ func (m *Model) applyWritable(msg writableMsg) {
 	m.health.SetReadOnly(ro)
 	m.files.SetReadOnly(ro)
 	m.reviewPane.SetReadOnly(ro)
+	m.security.SetReadOnly(ro)
 	m.layout()
 }
 

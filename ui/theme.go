@@ -25,6 +25,7 @@ func (m *Model) setTheme(isDark bool) {
 	m.files.SetStyles(st)
 	m.livePane.SetStyles(st)
 	m.reviewPane.SetStyles(st)
+	m.security.SetStyles(st)
 }
 
 // helpStyles are bubbles' help styles, plain under NO_COLOR.

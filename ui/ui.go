@@ -33,6 +33,7 @@ import (
 	"github.com/memscope/memscope/views/retention"
 	reviewpane "github.com/memscope/memscope/views/review"
 	searchview "github.com/memscope/memscope/views/search"
+	"github.com/memscope/memscope/views/security"
 )
 
 // Options configure the app.
@@ -125,6 +126,7 @@ type Model struct {
 	// loads.
 	reviewPane reviewpane.Model
 	reviewGen  int
+	security   security.Model
 
 	// search is the Search overlay (ctrl+f); srch its search under way
 	// or last run; pendingHit a memory hit waiting for its project to
@@ -201,7 +203,7 @@ func New(opts Options) Model {
 		styles:     st,
 		help:       help.New(),
 		loading:    map[string]bool{"home": true, "history": true},
-		stale:      map[int]bool{paneRetention: true, paneFiles: true},
+		stale:      map[int]bool{paneRetention: true, paneFiles: true, paneSecurity: true},
 		md:         markdown.NewRenderer(),
 		loadsCache: engineloads.NewCache(),
 		projects:   projects.New(km, st),
@@ -217,6 +219,7 @@ func New(opts Options) Model {
 		livePane:   livepane.New(km, st),
 		reviewPane: reviewpane.New(km, st),
 		search:     searchview.New(km, st),
+		security:   security.New(km, st),
 		lv:         &liveState{pending: map[string]bool{}, relist: true},
 	}
 	m.lv.tracker = m.newTracker()

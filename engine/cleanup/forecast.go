@@ -209,9 +209,13 @@ type Forecast struct {
 	// Dangling are the history lines that will point at a swept paste,
 	// by Eligible then line.
 	Dangling []DanglingPaste `json:"dangling"`
-	// AlreadyMissing counts history references whose paste is gone now.
-	AlreadyMissing int          `json:"alreadyMissing"`
-	NeverSwept     []NeverSwept `json:"neverSwept"`
+	// AlreadyMissing counts history references whose paste is gone now
+	// (Lost.Pastes lists them).
+	AlreadyMissing int `json:"alreadyMissing"`
+	// Lost is what earlier sweeps already deleted that history still
+	// names: sessions without a transcript, pastes without their text.
+	Lost       Lost         `json:"lost"`
+	NeverSwept []NeverSwept `json:"neverSwept"`
 	// Problems are the files and lines that could not be read.
 	Problems []model.Problem `json:"problems"`
 }
@@ -268,7 +272,8 @@ func BuildForecast(o Options) Forecast {
 	f.Items, f.NeverSwept = items, never
 	f.Totals, f.Overall = retentionTotals(items)
 	var hp []model.Problem
-	f.Dangling, f.AlreadyMissing, hp = danglingPastes(o.Home.FS, items)
+	f.Dangling, f.Lost, hp = danglingPastes(o.Home.FS, items)
+	f.AlreadyMissing = len(f.Lost.Pastes)
 	f.Problems = sessions.SortProblems(append(probs, hp...))
 	if f.State == StateSkipped {
 		f.Problems = sessions.SortProblems(append(f.Problems, o.SettingsProblems...))

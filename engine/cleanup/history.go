@@ -10,18 +10,19 @@ import (
 )
 
 // danglingPastes finds the history lines whose paste-cache file is among
-// the items the sweep will delete, and counts the references whose paste
-// is already gone. A paste also kept in the seed paste-store (never swept)
-// does not dangle.
-func danglingPastes(fsys fs.FS, items []Item) ([]DanglingPaste, int, []model.Problem) {
+// the items the sweep will delete, and what history names that is already
+// gone: references whose paste is gone, sessions whose transcript is. A
+// paste also kept in the seed paste-store (never swept) does not dangle.
+func danglingPastes(fsys fs.FS, items []Item) ([]DanglingPaste, Lost, []model.Problem) {
 	hist, err := model.ReadHistory(fsys, model.HistoryPath)
 	var probs []model.Problem
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		probs = append(probs, model.Problem{File: model.HistoryPath, Kind: model.ProblemUnreadable, Reason: err.Error()})
 	}
 	out := []DanglingPaste{}
+	lost := Lost{Sessions: []LostSession{}, Pastes: []LostPaste{}}
 	if hist == nil {
-		return out, 0, probs
+		return out, lost, probs
 	}
 	probs = append(probs, hist.Problems...)
 	swept := map[string]*Item{}
@@ -40,7 +41,6 @@ func danglingPastes(fsys fs.FS, items []Item) ([]DanglingPaste, int, []model.Pro
 		}
 		return v
 	}
-	missing := 0
 	for i := range hist.Entries {
 		e := &hist.Entries[i]
 		for _, p := range e.SortedPastes() {
@@ -52,7 +52,8 @@ func danglingPastes(fsys fs.FS, items []Item) ([]DanglingPaste, int, []model.Pro
 			switch {
 			case !ok:
 				if !inStore(p.Hash) {
-					missing++
+					lost.Pastes = append(lost.Pastes, LostPaste{File: hist.Path, Line: e.Line, PasteID: p.ID, Hash: p.Hash,
+						Project: e.Project, SessionID: e.SessionID, Time: e.Timestamp})
 				}
 			case it.Bucket == BucketNever || inStore(p.Hash):
 			default:
@@ -70,5 +71,7 @@ func danglingPastes(fsys fs.FS, items []Item) ([]DanglingPaste, int, []model.Pro
 		}
 		return out[i].PasteID < out[j].PasteID
 	})
-	return out, missing, probs
+	lost.Sessions, lost.Unattributed = lostSessions(fsys, hist, items)
+	lost.span()
+	return out, lost, probs
 }

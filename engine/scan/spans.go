@@ -2,16 +2,8 @@ package scan
 
 import "slices"
 
-// SecretSpan is one secret the scan finds in a text: its byte range and
-// the safe form of it that a finding's excerpt shows (a short prefix and
-// the length).
-type SecretSpan struct {
-	Start, End int
-	Rule       RuleID
-	Excerpt    string
-}
-
-// SecretSpans lists, in order and without overlaps, the secrets
+// SecretSpans lists (as SecretSpan, atrest.go), in order and without
+// overlaps, the secrets
 // RedactSecrets would redact in text: for output that shows part of a
 // text and must mask the secrets in it (search snippets) while knowing
 // where the rest of the text went.

@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"github.com/memscope/memscope/model"
 )
@@ -84,6 +85,31 @@ func ReplaceIfUnchangedWith(w model.WriteFS, path string, before []byte, existed
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return d.replaceChecked(staged, name, expect, "save")
+}
+
+// ReplaceIfUnchangedAs is ReplaceIfUnchangedWith for a file that must
+// keep its mode and mtime (zero modTime: now): a scrub of a transcript
+// changes a few bytes, not the file's age, which the client's cleanup and
+// session list go by.
+func ReplaceIfUnchangedAs(w model.WriteFS, path string, before, data []byte, perm fs.FileMode, modTime time.Time) error {
+	d, ok := DirFSWith(filepath.Dir(path), w).(dirFS)
+	if !ok {
+		return fmt.Errorf("write %s: no folder file system", path)
+	}
+	name := filepath.Base(path)
+	staged, err := d.stageAs(name, data, perm, modTime)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := d.replaceChecked(staged, name, StampOf(before, true, nil), "scrub"); err != nil {
+		var ce *ConflictError
+		if errors.As(err, &ce) {
+			ce.Path = path
+			return ce
+		}
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }
 
 func (osExchangeFS) Exchange(a, b string) error { return osExchange(a, b) }

@@ -25,6 +25,7 @@ var engineLayers = map[string]int{
 	"engine/filehist": 5, "engine/export": 5, "engine/provenance": 5,
 	"engine/review":   6,
 	"engine/leftover": 6,
+	"engine/secrets":  6,
 }
 
 // leaves are the packages below model: they import no memscope package,
@@ -44,7 +45,7 @@ func isLeaf(pkg string) bool {
 // import: they never ship.
 var testOnly = []string{
 	"internal/faultfs", "internal/testroot", "internal/testenv", "internal/keypress",
-	"internal/filehistgen", "internal/genhome", "internal/provgen", "engine/internal/enginetest", "keymap/keymaptest",
+	"internal/filehistgen", "internal/genhome", "internal/provgen", "internal/secretgen", "engine/internal/enginetest", "keymap/keymaptest",
 }
 
 func isTestOnly(pkg string) bool {

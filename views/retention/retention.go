@@ -14,6 +14,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/memscope/memscope/engine/cleanup"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/list"
@@ -44,6 +45,8 @@ type ArchiveDone struct {
 type Row struct {
 	Group *cleanup.Group
 	Never *cleanup.NeverSwept
+	// Lost is what earlier sweeps deleted that history still names.
+	Lost *cleanup.Lost
 }
 
 // mode is what the pane's keyboard does.
@@ -87,6 +90,9 @@ func New(keys keymap.KeyMap, st style.Styles) Model {
 }
 
 func rowText(r Row) string {
+	if r.Lost != nil {
+		return "already lost sessions pastes"
+	}
 	if r.Never != nil {
 		return "never swept " + string(r.Never.Kind) + " " + r.Never.Path
 	}
@@ -111,8 +117,11 @@ func (m *Model) SetForecast(f cleanup.Forecast) {
 		m.maxBytes = max(m.maxBytes, m.groups[i].Total.Bytes)
 		rows = append(rows, Row{Group: &m.groups[i]})
 	}
-	for i := range f.NeverSwept {
-		rows = append(rows, Row{Never: &f.NeverSwept[i]})
+	for i := range m.forecast.NeverSwept {
+		rows = append(rows, Row{Never: &m.forecast.NeverSwept[i]})
+	}
+	if m.forecast.Lost.Summary(f.Now.Location()) != "" {
+		rows = append(rows, Row{Lost: &m.forecast.Lost})
 	}
 	m.list.Empty = "nothing of a swept kind in this home"
 	m.list.SetItems(rows)
@@ -297,6 +306,11 @@ func archiveSummary(d ArchiveDone) string {
 const barWidth = 12
 
 func (m Model) renderRow(r Row, selected bool, width int) string {
+	if l := r.Lost; l != nil {
+		head := m.styles.Warn.Render(fmt.Sprintf("%-13s", "already lost")) + " "
+		sum := strings.TrimPrefix(l.Summary(m.forecast.Now.Location()), "already lost: ")
+		return head + text.Truncate(sum+" (history names them; their text is gone)", max(width-lipgloss.Width(head), 8))
+	}
 	if n := r.Never; n != nil {
 		head := fmt.Sprintf("%-13s %-11s %s %9s  ", "never swept", n.Kind, strings.Repeat(" ", barWidth), text.Bytes(n.Size))
 		return m.styles.Dim.Render(head) + text.Truncate(model.SanitizeForTerminal(n.Path), max(width-lipgloss.Width(head), 8))
@@ -373,6 +387,9 @@ func (m Model) detail() string {
 	rows := max(m.height-m.listHeight()-4, 1)
 	loc := m.forecast.Now.Location()
 	var lines []string
+	if l := r.Lost; l != nil {
+		return m.styles.Clip(m.lostLines(l), rows)
+	}
 	if n := r.Never; n != nil {
 		lines = append(lines, m.styles.Bold.Render(text.Truncate(model.SanitizeForTerminal(n.Path), m.width)),
 			fmt.Sprintf("%s, %s — cleanupPeriodDays never deletes %s", text.Count(n.Files, "file", ""), text.Bytes(n.Size), neverWhat(n.Kind)))
@@ -409,6 +426,29 @@ func (m Model) detail() string {
 	return m.styles.Clip(lines, rows)
 }
 
+// lostLines lists the lost sessions (date, id, prompts, project, first
+// prompt) and pastes, and what to do.
+func (m Model) lostLines(l *cleanup.Lost) []string {
+	loc := m.forecast.Now.Location()
+	lines := []string{m.styles.Bold.Render(text.Truncate(l.Summary(loc), m.width)),
+		m.styles.Dim.Render(text.Truncate("history still names them; their text is gone for good", m.width)),
+		m.styles.Dim.Render(text.Truncate("so that the next sweep loses nothing more, archive first: a on a day row (copies, verified)", m.width))}
+	for _, s := range l.Sessions {
+		head := fmt.Sprintf("%s  %s  %s  ", s.First.In(loc).Format("2006-01-02"), format.ShortID(string(s.SessionID)), text.Count(s.Prompts, "prompt", ""))
+		rest := model.SanitizeLine(s.Project) + "  " + strconvQuote(model.SanitizeLine(s.FirstPrompt))
+		lines = append(lines, head+text.Truncate(rest, max(m.width-lipgloss.Width(head), 8)))
+	}
+	for _, p := range l.Pastes {
+		lines = append(lines, text.Truncate(fmt.Sprintf("paste #%d %s gone, named at %s:%d  %s", p.PasteID, p.Hash, p.File, p.Line, model.SanitizeLine(p.Project)), m.width))
+	}
+	if l.Unattributed > 0 {
+		lines = append(lines, m.styles.Dim.Render(text.Count(l.Unattributed, "history line", "")+" without a session id (older clients) not matched"))
+	}
+	return lines
+}
+
+func strconvQuote(s string) string { return "“" + s + "”" }
+
 func neverWhat(k cleanup.NeverSweptKind) string {
 	switch k {
 	case cleanup.NeverSweptHistory:
@@ -426,6 +466,7 @@ func (m Model) Legend() []text.LegendEntry {
 	return []text.LegendEntry{
 		{Mark: "day rows", Means: "what the client's cleanup deletes on that day (cleanupPeriodDays after the file's last change)"},
 		{Mark: "never swept", Means: "history and memory: cleanup never deletes them (history is " + cleanup.HistoryKeptNote + ")"},
+		{Mark: "already lost", Means: "sessions and pastes history still names whose text an earlier sweep deleted"},
 		{Mark: "a", Means: "archives everything up to the selected day (copies, verified; deletes nothing)"},
 	}
 }
