@@ -101,7 +101,7 @@ func runSearch(e *env, opts searchOptions) (searchResult, error) {
 	}
 	defer o.close()
 	userHome, _ := e.userHome()
-	so := search.Options{Home: o.home.FS, HomeDir: o.home.Dir, Root: o.root, UserHome: userHome, Query: q, Stores: stores,
+	so := search.Options{Home: o.home.FS, HomeDir: o.home.Dir, Root: o.root, UserHome: userHome, Getenv: e.getenv, Query: q, Stores: stores,
 		Since: since, ShowSecrets: opts.showSecrets}
 	if opts.project != "" {
 		slug, err := projectSlug(e, o.home, opts.project)
@@ -183,9 +183,9 @@ func (p *hitPrinter) batch(b search.Batch) error {
 				fmt.Fprintln(p.w2)
 			}
 			p.last = h.Key()
-			fmt.Fprintln(p.w2, hitGroup(h))
+			fmt.Fprintln(p.w2, h.Group())
 		}
-		fmt.Fprintf(p.w2, "  %s\n      %s\n", hitPlace(h), markMatch(h))
+		fmt.Fprintf(p.w2, "  %s\n      %s\n", h.Place(), markMatch(h))
 	}
 	// A batch is one file: let it out, so a long search shows as it goes.
 	return p.flush()
@@ -198,69 +198,6 @@ func (p *hitPrinter) flush() error {
 		}
 	}
 	return p.w.Flush()
-}
-
-// hitGroup is the heading of a file's hits: the store, the file, and
-// what the file belongs to.
-func hitGroup(h search.Hit) string {
-	parts := []string{string(h.Store), model.SanitizeLine(h.File)}
-	if h.SessionID != "" && h.Store != search.StoreHistory {
-		s := "session " + format.ShortID(model.SanitizeLine(h.SessionID))
-		if h.AgentID != "" {
-			s += " agent " + model.SanitizeLine(h.AgentID)
-		}
-		parts = append(parts, s)
-	}
-	if h.Label != "" {
-		parts = append(parts, model.SanitizeLine(h.Label))
-	}
-	if h.Project != "" && h.Store != search.StoreHistory {
-		parts = append(parts, model.SanitizeLine(h.Project))
-	}
-	return strings.Join(parts, " · ")
-}
-
-// hitPlace is a hit's line: where in the file, who said it, when, and
-// whether the model still sees it.
-func hitPlace(h search.Hit) string {
-	parts := []string{"line " + strconv.Itoa(h.Line)}
-	if h.Role != "" && h.Store == search.StoreTranscripts {
-		parts = append(parts, h.Role)
-	}
-	parts = append(parts, model.SanitizeLine(h.Where))
-	if h.Store == search.StoreHistory && h.Project != "" {
-		parts = append(parts, model.SanitizeLine(h.Project))
-	}
-	if !h.Time.IsZero() {
-		parts = append(parts, h.Time.UTC().Format("2006-01-02 15:04 UTC"))
-	}
-	if h.UUID != "" {
-		parts = append(parts, "uuid "+format.ShortID(model.SanitizeLine(h.UUID)))
-	}
-	if c := compactionText(h); c != "" {
-		parts = append(parts, c)
-	}
-	if h.Count > 1 {
-		parts = append(parts, strconv.Itoa(h.Count)+" matches")
-	}
-	for _, r := range h.Prompts {
-		parts = append(parts, fmt.Sprintf("pasted as #%d in history.jsonl line %d", r.PasteID, r.Line))
-	}
-	return strings.Join(parts, " · ")
-}
-
-// compactionText says whether the model still sees a transcript hit.
-func compactionText(h search.Hit) string {
-	switch h.Compaction {
-	case search.CompactionAfter:
-		return "after the last compaction"
-	case search.CompactionBefore:
-		if h.Seen != nil && *h.Seen {
-			return "before the last compaction, preserved"
-		}
-		return "compacted away (the model no longer sees it)"
-	}
-	return ""
 }
 
 // markMatch is the snippet with the match between « and ».

@@ -64,6 +64,16 @@ type KeyMap struct {
 	// Live pane: replay the selected session's last compaction.
 	LiveCompaction key.Binding
 
+	// Search: ctrl+f opens it from every pane. In its prompt, alt+r,
+	// alt+c and alt+p switch regex, case and scope; while a search has
+	// hits, n and N step from hit to hit in their panes (only then: n is
+	// "new memory" otherwise).
+	Search      key.Binding
+	SearchRegex key.Binding
+	SearchCase  key.Binding
+	SearchScope key.Binding
+	NextHit     key.Binding
+	PrevHit     key.Binding
 	// Memories and Index panes: show the next memory store of the
 	// project (its auto memory, then each agent's memory).
 	NextStore key.Binding
@@ -166,10 +176,16 @@ func Default() KeyMap {
 
 		LiveCompaction: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "replay the last compaction")),
 
-		NextStore: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "next store")),
-		Origin:    key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "jump to origin in Replay")),
-		Accept:    key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "accept (mark reviewed)")),
-		Reject:    key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "reject to trash")),
+		Search:      key.NewBinding(key.WithKeys("ctrl+f"), key.WithHelp("ctrl+f", "search everything")),
+		SearchRegex: key.NewBinding(key.WithKeys("alt+r"), key.WithHelp("alt+r", "regex on/off")),
+		SearchCase:  key.NewBinding(key.WithKeys("alt+c"), key.WithHelp("alt+c", "match case on/off")),
+		SearchScope: key.NewBinding(key.WithKeys("alt+p"), key.WithHelp("alt+p", "whole home / this project")),
+		NextHit:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next search hit")),
+		PrevHit:     key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous search hit")),
+		NextStore:   key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "next store")),
+		Origin:      key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "jump to origin in Replay")),
+		Accept:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "accept (mark reviewed)")),
+		Reject:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "reject to trash")),
 
 		RemoveLeftovers: key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "remove memscope's leftovers")),
 		DetailDown:      key.NewBinding(key.WithKeys("J", "shift+down"), key.WithHelp("J", "scroll detail down")),
@@ -190,7 +206,13 @@ func Default() KeyMap {
 
 // Global returns the bindings the root handles for every pane.
 func (k KeyMap) Global() []key.Binding {
-	return []key.Binding{k.NextPane, k.PrevPane, k.Undo, k.Reload, k.LastError, k.Help, k.Quit}
+	return []key.Binding{k.NextPane, k.PrevPane, k.Search, k.Undo, k.Reload, k.LastError, k.Help, k.Quit}
+}
+
+// SearchKeys are the search's own keys: the prompt's switches, and n/N,
+// which step through the hits while a search has some.
+func (k KeyMap) SearchKeys() []key.Binding {
+	return []key.Binding{k.SearchRegex, k.SearchCase, k.SearchScope, k.NextHit, k.PrevHit}
 }
 
 // Navigation returns the list bindings every list pane shares.
@@ -211,8 +233,9 @@ func (k KeyMap) Pinned() []key.Binding {
 	return []key.Binding{k.Help, k.Quit}
 }
 
-// FullHelp is the help overlay: global keys, navigation, the number keys.
-// Panes add their own column with their pane-specific bindings.
+// FullHelp is the help overlay: global keys, navigation, the number keys,
+// the search's keys. Panes add their own column with their pane-specific
+// bindings.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.Global(), k.Navigation(), k.Panes[:]}
+	return [][]key.Binding{k.Global(), k.Navigation(), k.Panes[:], k.SearchKeys()}
 }

@@ -62,7 +62,7 @@ func TestRebind(t *testing.T) {
 	}
 	// Keys the defaults already share (n: new memory and "no") stay
 	// shareable.
-	if _, err := keymap.Default().Rebind(map[string][]string{"new": {"n", "N"}}); err != nil {
+	if _, err := keymap.Default().Rebind(map[string][]string{"new": {"n", "ctrl+n"}}); err != nil {
 		t.Errorf("rebinding new: %v", err)
 	}
 }

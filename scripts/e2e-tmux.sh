@@ -677,6 +677,45 @@ wait_for "measured 30003 tokens"
 keys q
 wait_for "EXITED"
 echo "e2e live: append → Live pane ${live_ms} ms, append → Replay timeline ${replay_ms} ms"
+# Search (ctrl+f) at 80x24 and 120x40 on the fixture home: the hits of
+# every store stream into the overlay; enter opens a memory hit in
+# Memories, n steps to the next hit, a transcript hit opens Replay at its
+# turn with the hit marked; esc stops and closes.
+search_e2e() {
+  start_sized "$1" "$2" "NO_COLOR=1 $work/memscope --home $work/home --project /tmp/rc/work/beta"
+  wait_for "/tmp/rc/work/beta"
+  keys C-f
+  wait_for "search:"
+  keys -l "terse"
+  keys Enter
+  wait_for "4 hits in 2 files"
+  wait_for "«terse»"
+  keys j Enter
+  wait_for "hit 2/4"
+  wait_for "prefers_terse.md"
+  wait_gone "search:"
+  keys n
+  wait_for "hit 3/4"
+  keys C-f
+  wait_for "4 hits in 2 files"
+  keys /
+  keys C-u
+  keys -l "lorem"
+  keys Enter
+  wait_for "ipsum"
+  keys Enter
+  wait_for "⌕ search hit: line 3"
+  wait_for "step 1/6"
+  keys C-f
+  wait_for "search:"
+  keys Escape
+  wait_gone "search:"
+  keys q
+  wait_for "EXITED"
+}
+search_e2e 80 24
+search_e2e 120 40
+
 
 # Review inbox (issue 17): a home where the model wrote memory through
 # Write and Edit calls, in main sessions and a subagent

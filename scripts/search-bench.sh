@@ -92,6 +92,42 @@ measure "rg -i -c regex" sh -c 'xargs -0 rg -i -c -- "$1" <"$2"; s=$?; [ $s -le 
 measure "memscope search --regex (transcripts)" "$MEMSCOPE" search --home "$H" --in transcripts --regex --json -- "$REGEX"
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 
+# The TUI: from enter in the Search overlay (ctrl+f) to the first hits on
+# the screen, in a real terminal (tmux, polled every 20 ms), RUNS times,
+# each in a new app that has settled (SETTLE seconds after loading);
+# and the same through the app's command and pump without a terminal
+# (go test -bench), with the CPU time it took.
+FIRST_QUERY=${FIRST_QUERY:-queue branch}
+FIRST=""
+if command -v tmux >/dev/null; then
+	. scripts/tmux-lib.sh
+	tmux_work memscope-search-bench
+	firsts=()
+	for ((i = 0; i < RUNS; i++)); do
+		session="search-bench-$i"
+		tmux -S "$sock" new-session -d -s "$session" -x 120 -y 40 "NO_COLOR=1 $MEMSCOPE --home $H --no-watch; sleep 30"
+		wait_tries=600 wait_for "1 Projects"
+		wait_tries=600 wait_gone "loading"
+		# The app goes on with quieter background reads (the paste
+		# inventory, the Live pane's sessions) after the status line's
+		# "loading" ends: let them end, as a person reading the first
+		# screen would.
+		sleep "${SETTLE:-5}"
+		keys C-f
+		wait_for "search:"
+		keys -l "$FIRST_QUERY"
+		t0=$(date +%s%N)
+		keys Enter
+		firsts+=("$(ms_until "$t0" "«")")
+		keys Escape Escape
+		tmux -S "$sock" kill-session -t "$session"
+	done
+	FIRST="$(printf '%s\n' "${firsts[@]}" | median) ms (runs: ${firsts[*]})"
+	log "TUI first hits on screen: $FIRST"
+fi
+FIRST_BENCH=$(MEMSCOPE_BENCH_HOME="$H" MEMSCOPE_BENCH_QUERY="$FIRST_QUERY" go test ./ui -run '^$' -bench SearchFirstHits -benchtime "${RUNS}x" | awk '/^BenchmarkSearchFirstHits/ {print $7 " ms wall, " $5 " ms CPU"}')
+log "first hits through the command and pump: $FIRST_BENCH"
+
 {
 	echo "### memscope search vs ripgrep on W, $(date -u +%Y-%m-%dT%H:%MZ)"
 	echo
@@ -102,5 +138,7 @@ LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "| command | wall | CPU (user+sys) | peak RSS |"
 	echo "|---|---:|---:|---:|"
 	awk -F'\t' '{printf "| %s | %.3f s | %.2f s | %.1f MB |\n", $1, $2, $3, $4}' "$RAW"
+	echo
+	echo "TUI, query \`$FIRST_QUERY\`: first hits on screen (tmux) ${FIRST:-not measured (no tmux)}; through the app's command and pump: $FIRST_BENCH"
 } | tee "$CACHE/search-results.md"
 rm -f "$RAW"

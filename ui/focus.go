@@ -115,8 +115,28 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	if m.search.IsOpen() {
+		var cmd tea.Cmd
+		var handled bool
+		m.search, cmd, handled = m.search.Update(msg)
+		switch {
+		case handled:
+			return m, cmd
+		case key.Matches(msg, m.keys.Quit):
+			return m, tea.Quit
+		case key.Matches(msg, m.keys.Help):
+			m.showHelp, m.helpOffset = true, 0
+		}
+		return m, nil
+	}
 	if !m.paneAt(m.focus).Filtering() {
 		switch {
+		case key.Matches(msg, m.keys.Search):
+			return m, m.openSearch()
+		case m.search.Stepping() && key.Matches(msg, m.keys.NextHit):
+			return m, m.search.Step(1)
+		case m.search.Stepping() && key.Matches(msg, m.keys.PrevHit):
+			return m, m.search.Step(-1)
 		case key.Matches(msg, m.keys.Quit):
 			return m, tea.Quit
 		case key.Matches(msg, m.keys.Help):
@@ -209,6 +229,9 @@ func (m Model) inPane(msg tea.MouseWheelMsg) tea.MouseWheelMsg {
 
 // handleClick focuses a pane by its tab, or moves a list's cursor.
 func (m Model) handleClick(msg tea.MouseClickMsg) (tea.Model, tea.Cmd) {
+	if m.search.IsOpen() {
+		return m, nil // the overlay covers the pane: a click must not move it
+	}
 	mouse := msg.Mouse()
 	if mouse.Y == m.tabsRow() {
 		if i := m.tabAt(mouse.X); i >= 0 {

@@ -140,7 +140,9 @@ func (m Model) handleTimeline(msg timelineMsg) (Model, tea.Cmd) {
 		f.autocompactOff = msg.autocompactOff
 		cmd = m.replay.SetTimeline(msg.tl, msg.autocompactOff)
 		m.replay.SetFollowing(true)
-		if j := f.jump; j != nil && (j.Boundary != "" || j.Line > 0) {
+		if j := f.jump; j != nil && j.Hit != nil {
+			cmd = m.replay.SelectHit(*j.Hit)
+		} else if j != nil && (j.Boundary != "" || j.Line > 0) {
 			c, ok := m.replay.SelectBoundary(j.Boundary, j.Line)
 			if ok {
 				cmd = c

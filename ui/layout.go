@@ -53,6 +53,7 @@ func (m *Model) layout() {
 	for i := 0; i < paneCount; i++ {
 		m.paneAt(i).SetSize(m.bodyWidth(), m.bodyHeight())
 	}
+	m.search.SetSize(m.bodyWidth(), m.bodyHeight())
 	m.help.SetWidth(m.width)
 }
 
@@ -128,6 +129,9 @@ func (m Model) render() string {
 	rows = append(rows, title)
 	rows = append(rows, m.renderTabs())
 	body := m.paneAt(m.focus).View()
+	if m.search.IsOpen() {
+		body = m.search.View()
+	}
 	if m.showHelp {
 		body = m.fullHelp()
 	}
@@ -171,6 +175,15 @@ type filterer interface{ CanFilter() bool }
 // offered.
 func (m Model) shortHelpParts() (optional, pinned []key.Binding) {
 	p := m.paneAt(m.focus)
+	if m.search.IsOpen() {
+		// The overlay has the keyboard (in its results, help and quit
+		// still work).
+		if m.search.Typing() {
+			return m.search.Help(), nil
+		}
+		return m.search.Help(), m.keys.Pinned()
+	}
+	optional = append(optional, m.search.Help()...)
 	// The detail's scroll and zoom keys come after the shared ones: the
 	// pane's own keys and the filter matter more on a narrow line.
 	// A zoomed detail's way back comes first of all.
@@ -255,7 +268,11 @@ func (m Model) helpLine() string {
 // fullHelpGroups are the help overlay's columns: the focused pane's keys,
 // then the global, navigation and pane-number groups from the keymap.
 func (m Model) fullHelpGroups() [][]key.Binding {
-	groups := [][]key.Binding{m.paneAt(m.focus).Help()}
+	own := m.paneAt(m.focus).Help()
+	if m.search.IsOpen() {
+		own = m.search.Help()
+	}
+	groups := [][]key.Binding{own}
 	for _, g := range m.keys.FullHelp() {
 		named := make([]key.Binding, len(g))
 		for i, b := range g {

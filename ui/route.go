@@ -14,7 +14,7 @@ import (
 
 // dataHandlers handle the data messages, each a switch on the message's
 // type; the first that takes a message owns it.
-var dataHandlers = []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport, Model.handleReview, Model.handleSecurity}
+var dataHandlers = []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport, Model.handleReview, Model.handleSecurity, Model.handleSearch}
 
 // handlerOf remembers which of dataHandlers owns each message type (-1:
 // none). Each handler takes or leaves a message by its type alone, so
@@ -86,7 +86,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, next, true // the user moved on to another project or store
 		}
 		m.applyProject(msg)
-		next = tea.Batch(next, m.renderCmd(), m.previewOrExplainCmd(m.prompt.Query()), m.loadReviewCmd(), m.loadsCmd(msg.slug))
+		next = tea.Batch(next, m.selectPendingHit(), m.renderCmd(), m.previewOrExplainCmd(m.prompt.Query()), m.loadReviewCmd(), m.loadsCmd(msg.slug))
 		return m, next, true
 	case loadsReadMsg:
 		return m, m.applyLoads(msg), true

@@ -13,6 +13,7 @@ func (m *Model) setTheme(isDark bool) {
 	m.styles = st
 	m.help.Styles = helpStyles(isDark, m.styles.NoColor)
 	m.projects.SetStyles(st)
+	m.search.SetStyles(st)
 	m.index.SetStyles(st)
 	m.memories.SetStyles(st)
 	m.history.SetStyles(st)

@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/engine/memindex"
+	engsearch "github.com/memscope/memscope/engine/search"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/markdown"
@@ -31,6 +32,7 @@ import (
 	"github.com/memscope/memscope/views/replay"
 	"github.com/memscope/memscope/views/retention"
 	reviewpane "github.com/memscope/memscope/views/review"
+	searchview "github.com/memscope/memscope/views/search"
 	"github.com/memscope/memscope/views/security"
 )
 
@@ -126,6 +128,16 @@ type Model struct {
 	reviewGen  int
 	security   security.Model
 
+	// search is the Search overlay (ctrl+f); srch its search under way
+	// or last run; pendingHit a memory hit waiting for its project to
+	// load (search.go).
+	search     searchview.Model
+	srch       *searchRun
+	pendingHit *engsearch.Hit
+	// pendingStore says the Memories pane was switched to the hit's
+	// store already (it is tried once).
+	pendingStore bool
+
 	// lv feeds the Live pane (live.go); follow is the Replay pane's open
 	// session, followed as it is written, and followGen numbers the
 	// sessions opened (follow.go).
@@ -206,6 +218,7 @@ func New(opts Options) Model {
 		files:      files.New(km, st),
 		livePane:   livepane.New(km, st),
 		reviewPane: reviewpane.New(km, st),
+		search:     searchview.New(km, st),
 		security:   security.New(km, st),
 		lv:         &liveState{pending: map[string]bool{}, relist: true},
 	}
@@ -308,6 +321,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.helpOffset = min(m.helpOffset+3, m.helpMaxOffset())
 			}
 			return m, nil
+		}
+		if m.search.IsOpen() {
+			return m, nil // the overlay covers the pane
 		}
 		return m.routeToFocused(m.inPane(msg))
 	}

@@ -290,6 +290,9 @@ var (
 		{"live", []string{"L"}},
 		{"review", []string{"R"}},
 		{"security", []string{"S"}},
+		{"search_prompt", []string{"ctrl+f", "t", "e", "r", "s", "e"}},
+		{"search_results", []string{"ctrl+f", "t", "e", "r", "s", "e", "enter", "j"}},
+		{"search_replay_hit", []string{"ctrl+f", "l", "o", "r", "e", "m", "enter", "j", "j", "j", "enter"}},
 	}
 )
 

@@ -58,7 +58,7 @@ func writableModel(t testing.TB, w, h int) (Model, *regexp.Regexp) {
 // path mid-way (the Prompt detail's "Contents of PATH", the Security
 // summary), which no pattern can mask the same on every run; their
 // goldens on the read-only home (fixed paths) cover them.
-var pathHeavy = map[string]bool{"prompt": true, "security": true}
+var pathHeavy = map[string]bool{"prompt": true, "security": true, "search_prompt": true, "search_results": true, "search_replay_hit": true}
 
 // TestPanesGoldenWritable: every pane at 80×24 and 120×40 on a home
 // memscope can write (no read-only banner; the editing keys offered),

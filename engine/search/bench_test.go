@@ -68,3 +68,38 @@ func BenchmarkRegexLiteral(b *testing.B) {
 func BenchmarkRegexNoLiteral(b *testing.B) {
 	benchSearch(b, `[pq]lanted[NM]eedle`, QueryOptions{Regex: true}, 1)
 }
+
+// BenchmarkHomeTranscripts searches the transcripts of the home
+// MEMSCOPE_BENCH_HOME (W: scripts/gen) for MEMSCOPE_BENCH_QUERY
+// (default "deadlock"), any case, with case, and as a regex, for
+// profiling the scan on real sizes.
+func BenchmarkHomeTranscripts(b *testing.B) {
+	dir := os.Getenv("MEMSCOPE_BENCH_HOME")
+	if dir == "" {
+		b.Skip("MEMSCOPE_BENCH_HOME is not set (a home made by scripts/gen)")
+	}
+	query := os.Getenv("MEMSCOPE_BENCH_QUERY")
+	if query == "" {
+		query = "deadlock"
+	}
+	for _, c := range []struct {
+		name string
+		q    string
+		o    QueryOptions
+	}{{"any-case", query, QueryOptions{}}, {"case", query, QueryOptions{Case: true}}, {"regex", `dead(lock|line)s?`, QueryOptions{Regex: true}}} {
+		b.Run(c.name, func(b *testing.B) {
+			q, err := Compile(c.q, c.o)
+			if err != nil {
+				b.Fatal(err)
+			}
+			o := Options{Home: model.DirFS(dir), HomeDir: dir, Query: q, Stores: []Store{StoreTranscripts}}
+			for range b.N {
+				sum, err := Run(context.Background(), o, func(Batch) error { return nil })
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.SetBytes(sum.Bytes)
+			}
+		})
+	}
+}

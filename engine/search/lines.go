@@ -14,6 +14,9 @@ import (
 // counted in bulk (bytes.Count) over the stretches between. A line no
 // anchor falls in costs no work of its own.
 
+// maxSpecials bounds lineScan.specials.
+const maxSpecials = 4
+
 // chunkSize is the read buffer of a worker; it grows to hold a longer
 // line, up to model.MaxLineBytes.
 const chunkSize = 1 << 20
@@ -23,10 +26,11 @@ type lineScan struct {
 	// find returns the offset of the first place in b a wanted line may
 	// hold, or -1; nil wants every line.
 	find func(b []byte) int
-	// escapes, when set, also looks at lines with a \u escape: check
-	// decides on those (the anchor may be written escaped).
-	escapes bool
-	check   func(line []byte) bool
+	// specials are byte strings that make a line worth a closer look
+	// although find does not find it there (a \u escape, a Kelvin sign):
+	// check decides on those lines. At most maxSpecials.
+	specials [][]byte
+	check    func(line []byte) bool
 	// count adds the bytes read to the result (false for a second pass
 	// over a file).
 	count bool
@@ -133,17 +137,29 @@ func (w *worker) scanRegion(region []byte, line int, ls lineScan, fn func(line [
 			pos = e + 1
 		}
 	} else {
-		a, u := -2, -2 // the next anchor and \u escape at or after pos (-2: not looked for yet)
+		// The next anchor and special at or after pos (-2: not looked
+		// for yet, -1: none left).
+		a := -2
+		var next [maxSpecials]int
+		for i := range next {
+			next[i] = -2
+		}
 		for pos := 0; pos < len(region); {
 			if a != -1 && a < pos {
 				a = indexFrom(region, pos, ls.find)
 			}
-			if ls.escapes && u != -1 && u < pos {
-				u = indexFrom(region, pos, func(b []byte) int { return bytes.Index(b, []byte(`\u`)) })
-			}
 			p, fromAnchor := a, true
-			if u >= 0 && (p < 0 || u < p) {
-				p, fromAnchor = u, false
+			for i, sp := range ls.specials {
+				if next[i] != -1 && next[i] < pos {
+					if j := bytes.Index(region[pos:], sp); j >= 0 {
+						next[i] = pos + j
+					} else {
+						next[i] = -1
+					}
+				}
+				if next[i] >= 0 && (p < 0 || next[i] < p) {
+					p, fromAnchor = next[i], false
+				}
 			}
 			if p < 0 {
 				break

@@ -23,8 +23,10 @@ type planner struct {
 	// projects are the home's projects (whole-home search) or the one
 	// searched; their folders say where CLAUDE.md and agent memory are.
 	projects []model.Project
-	// transcripts are the project's (or every) transcript, by slug.
+	// sessions are the sessions searched (their transcripts listed);
+	// mains their main transcripts, by session id.
 	sessions map[string]bool
+	mains    map[string]model.TranscriptFile
 	probs    []model.Problem
 }
 
@@ -45,6 +47,11 @@ func (p *planner) storeUnits(st Store) []*unit {
 	case StoreFileHistory:
 		us = p.fileHistory()
 	}
+	return p.newestFirst(us)
+}
+
+// newestFirst keeps the units Since wants, newest first.
+func (p *planner) newestFirst(us []*unit) []*unit {
 	kept := us[:0]
 	for _, u := range us {
 		if p.o.Since.IsZero() || !u.mod.Before(p.o.Since) {
@@ -84,18 +91,36 @@ func (p *planner) projectPath(slug string) string {
 	return slug
 }
 
-func (p *planner) transcripts() []*unit {
-	ts := p.listProjects()
-	var us []*unit
-	p.sessions = map[string]bool{}
+// noteSessions records the sessions of the transcripts ts.
+func (p *planner) noteSessions(ts []model.TranscriptFile) {
+	p.sessions, p.mains = map[string]bool{}, map[string]model.TranscriptFile{}
 	for _, t := range ts {
 		p.sessions[t.SessionID] = true
+		if t.AgentID == "" {
+			p.mains[t.SessionID] = t
+		}
+	}
+}
+
+func (p *planner) transcripts() []*unit {
+	ts := p.listProjects()
+	p.noteSessions(ts)
+	var us []*unit
+	for _, t := range ts {
 		us = append(us, &unit{kind: unitTranscript, store: StoreTranscripts, fsys: p.o.Home, name: t.Path, file: t.Path,
 			mod: t.ModTime, size: t.Size, project: p.projectPath(t.ProjectSlug), session: t.SessionID, agent: t.AgentID})
 	}
+	return us
+}
+
+// sessionFiles lists what the client keeps beside sessions: large tool
+// results saved to files, and the seed layout's
+// sessions/<id>/transcript.jsonl. They are listed after the transcripts
+// (a second walk of the session folders), so the first hits of the
+// newest transcripts do not wait for it.
+func (p *planner) sessionFiles() []*unit {
+	var us []*unit
 	if p.o.Project == nil {
-		// Large tool results the client saved beside their session, and
-		// the seed layout's sessions/<id>/transcript.jsonl.
 		sf, _ := model.FindSessionFiles(p.o.Home)
 		for _, t := range sf.Transcripts {
 			if t.Kind == model.TranscriptSeed {
@@ -166,9 +191,15 @@ func (p *planner) pastes() []*unit {
 func (p *planner) memory() []*unit {
 	o := p.o
 	var us []*unit
-	addDir := func(fsys fs.FS, dir, shown, label, project string) {
+	// addDir adds a memory folder of the home (rooted false) or of the
+	// machine (p.root; file systems are not compared: a map one panics).
+	addDir := func(rooted bool, dir, shown, label, project string) {
+		fsys := p.o.Home
+		if rooted {
+			fsys = p.root
+		}
 		md, probs := model.ReadMemoryDir(fsys, dir)
-		if fsys == p.root {
+		if rooted {
 			for i := range probs {
 				probs[i].File = p.shown(model.RootPath(probs[i].File))
 			}
@@ -211,7 +242,7 @@ func (p *planner) memory() []*unit {
 						mod: f.ModTime, size: f.Size, label: label, project: project, memory: true})
 				}
 			default:
-				addDir(p.root, model.RootName(s.Path), p.shown(s.Path), label, project)
+				addDir(true, model.RootName(s.Path), p.shown(s.Path), label, project)
 			}
 		}
 	}
@@ -228,24 +259,37 @@ func (p *planner) memory() []*unit {
 				continue
 			}
 			seenAgent[st.Dir] = true
-			addDir(p.root, model.RootName(st.Dir), p.shown(st.Dir), "agent memory "+st.Agent, project)
+			addDir(true, model.RootName(st.Dir), p.shown(st.Dir), "agent memory "+st.Agent, project)
 		}
 	}
 	if o.Project != nil {
 		if o.Project.MemoryDir != "" {
-			addDir(p.root, model.RootName(o.Project.MemoryDir), p.shown(o.Project.MemoryDir), "auto memory", o.Project.Dir)
+			addDir(true, model.RootName(o.Project.MemoryDir), p.shown(o.Project.MemoryDir), "auto memory", o.Project.Dir)
 		}
 		addSecondary(model.SecondaryOptions{Root: p.root, HomeDir: o.HomeDir, RepoDir: o.Project.Dir, MemoryDir: o.Project.MemoryDir}, o.Project.Dir)
 		addAgents(o.Project.Dir, o.Project.Dir)
 		return us
 	}
+	// read are the memory folders read: the home's, then those the
+	// settings moved elsewhere (which may be another project's).
+	read := map[string]bool{}
+	for _, pr := range p.projects {
+		read[path.Join(o.HomeDir, pr.Dir, "memory")] = true
+	}
 	for _, pr := range p.projects {
 		dir := pr.Dir + "/memory"
 		project := p.projectPath(pr.Slug)
-		addDir(o.Home, dir, dir, "auto memory", project)
+		addDir(false, dir, dir, "auto memory", project)
 		so := model.SecondaryOptions{Root: p.root, MemoryDir: path.Join(o.HomeDir, dir)}
 		if pr.Path != "" {
 			so.RepoDir = pr.Path
+			// A memory folder the settings moved (autoMemoryDirectory,
+			// or the environment's overrides) is read where it is, once
+			// however many projects it serves.
+			if m := p.memoryDir(pr.Path); m != "" && !read[m] {
+				read[m] = true
+				addDir(true, model.RootName(m), p.shown(m), "auto memory", project)
+			}
 		}
 		addSecondary(so, project)
 		if pr.Path != "" {
@@ -255,6 +299,16 @@ func (p *planner) memory() []*unit {
 	addSecondary(model.SecondaryOptions{Root: p.root, HomeDir: o.HomeDir}, "")
 	addAgents("", "")
 	return us
+}
+
+// memoryDir is the memory folder the client uses for a session started
+// in project (absolute), as its rules resolve it: the settings'
+// autoMemoryDirectory and the environment's overrides included.
+func (p *planner) memoryDir(project string) string {
+	st, _ := model.LoadSettings(p.root, p.o.HomeDir, project, model.ManagedDir)
+	loc := model.ResolveMemoryLocation(model.MemoryOptions{Root: p.root, HomeDir: p.o.HomeDir, UserHome: p.o.UserHome,
+		StartDir: project, Getenv: p.o.Getenv, Settings: st})
+	return loc.Dir
 }
 
 // notRead keeps the problems that say a file was not read: a memory
@@ -333,12 +387,17 @@ func (p *planner) fileHistory() []*unit {
 		if p.o.Project != nil && !p.sessions[string(s.SessionID)] {
 			continue
 		}
+		main, known := p.mains[string(s.SessionID)]
 		for _, b := range s.Backups {
 			if !b.Mode.IsRegular() {
 				continue // reported by the listing
 			}
-			us = append(us, &unit{kind: unitText, store: StoreFileHistory, fsys: p.o.Home, name: b.Path, file: b.Path, mod: b.ModTime, size: b.Size,
-				session: string(s.SessionID), label: "backup v" + itoa(b.Version) + " of " + b.PathHash})
+			u := &unit{kind: unitText, store: StoreFileHistory, fsys: p.o.Home, name: b.Path, file: b.Path, mod: b.ModTime, size: b.Size,
+				session: string(s.SessionID), label: "backup v" + itoa(b.Version) + " of " + b.PathHash, backup: b.Name}
+			if known {
+				u.transcript, u.project = main.Path, p.projectPath(main.ProjectSlug)
+			}
+			us = append(us, u)
 		}
 	}
 	return us

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"regexp/syntax"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -11,9 +12,12 @@ import (
 // whether the line can hold a match. It looks for an anchor: the longest
 // run of the query's characters that JSON writes as themselves. A
 // character JSON escapes (", \, a control) or may escape (/ as \/) ends a
-// run, and so, when case is ignored, does a character whose other cases
-// are not plain ASCII letters (k and s fold with the Kelvin sign and the
-// long s; é with É): those can differ byte for byte from the query.
+// run, and so, when case is ignored, does a non-ASCII character with
+// other cases (é with É): those can differ byte for byte from the query.
+// The ASCII letters k and s stay in a run although they fold with the
+// Kelvin sign K and the long s ſ as well as with K and S: a line holding
+// one of those is looked at closely, as a line with a \u escape is (both
+// are rare), with them read as k and s.
 //
 // Any character may still be written as a \uXXXX escape (JSON allows it;
 // the client never does it for printable text, other writers do). A line
@@ -26,6 +30,14 @@ type prefilter struct {
 	// anchor is a run of characters every match holds, as the raw line
 	// holds it (no JSON escapes); nil when the query has none.
 	anchor *finder
+	// specials are what makes a raw line worth decoding although the
+	// anchor is not in it as written: a \u escape, and the non-ASCII
+	// characters that fold to the anchor's k or s.
+	specials [][]byte
+	// folds are those characters (nil when there are none), and foldTo
+	// the lower-case ASCII letter each folds to.
+	folds  [][]byte
+	foldTo []byte
 	// relaxed, when there is no anchor, is the regular expression with
 	// its text anchors (^ $ \A \z) made empty: it matches the fully
 	// unescaped line wherever the expression matches a field's text.
@@ -46,11 +58,58 @@ func (p *prefilter) candidate(line []byte, scratch *[]byte) bool {
 	if p.anchor.index(line) >= 0 {
 		return true
 	}
-	if bytes.Index(line, []byte(`\u`)) < 0 {
+	if bytes.Index(line, []byte(`\u`)) < 0 && !p.hasFold(line) {
 		return false
 	}
-	*scratch = unescapeU((*scratch)[:0], line)
+	*scratch = p.unfold(unescapeU((*scratch)[:0], line))
 	return p.anchor.index(*scratch) >= 0
+}
+
+// mayHold reports whether decoded text (a text field, a text file) can
+// hold a match: it has the anchor, or a character that folds to one of
+// its letters.
+func (p *prefilter) mayHold(text []byte) bool {
+	return p.anchor == nil || p.anchor.index(text) >= 0 || p.hasFold(text)
+}
+
+// hasFold reports whether b holds one of the folds.
+func (p *prefilter) hasFold(b []byte) bool {
+	for _, f := range p.folds {
+		if bytes.Contains(b, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// unfold rewrites the folds in b as the ASCII letter each folds to.
+func (p *prefilter) unfold(b []byte) []byte {
+	for i, f := range p.folds {
+		if bytes.Contains(b, f) {
+			b = bytes.ReplaceAll(b, f, p.foldTo[i:i+1])
+		}
+	}
+	return b
+}
+
+// withAnchor is the prefilter of the anchor run (fold: ignoring case):
+// its finder, and the specials that make a line worth a closer look.
+func withAnchor(run []rune, fold bool) prefilter {
+	p := prefilter{anchor: newFinder([]byte(string(run)), fold), specials: [][]byte{[]byte(`\u`)}}
+	if fold {
+		seen := map[rune]bool{}
+		for _, r := range run {
+			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+				if f >= utf8.RuneSelf && !seen[f] {
+					seen[f] = true
+					p.folds = append(p.folds, []byte(string(f)))
+					p.foldTo = append(p.foldTo, byte(unicode.ToLower(r)))
+				}
+			}
+		}
+	}
+	p.specials = append(p.specials, p.folds...)
+	return p
 }
 
 // anchorRune reports whether r can be part of an anchor: JSON writes it
@@ -62,8 +121,8 @@ func anchorRune(r rune, fold bool) bool {
 		return false
 	case !fold || foldTrivial(r):
 		return true
-	case r < utf8.RuneSelf && r != 'k' && r != 'K' && r != 's' && r != 'S':
-		return true
+	case r < utf8.RuneSelf:
+		return true // k and s too: see withAnchor
 	}
 	return false
 }
@@ -90,7 +149,7 @@ func literalPrefilter(rs []rune, fold bool) prefilter {
 	if len(run) == 0 {
 		return prefilter{}
 	}
-	return prefilter{anchor: newFinder([]byte(string(run)), fold)}
+	return withAnchor(run, fold)
 }
 
 // regexPrefilter is the prefilter of a parsed regular expression: the
@@ -105,7 +164,7 @@ func regexPrefilter(re *syntax.Regexp) prefilter {
 		}
 	}
 	if len(best) > 0 {
-		return prefilter{anchor: newFinder([]byte(string(best)), bestFold)}
+		return withAnchor(best, bestFold)
 	}
 	relaxed, err := regexp.Compile(relax(re).String())
 	if err != nil {

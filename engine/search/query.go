@@ -116,7 +116,7 @@ func (q *Query) find(s string, from int) (start, end int) {
 // an empty match is skipped (a regex like "x*" matches everywhere, and
 // "nothing" is no place to show).
 func (q *Query) matches(s string, max int) [][2]int {
-	if a := q.pre.anchor; a != nil && q.re != nil && a.indexString(s) < 0 {
+	if q.re != nil && !q.pre.mayHold(stringBytes(s)) {
 		return nil // every match holds the anchor: no need to run the expression
 	}
 	var out [][2]int

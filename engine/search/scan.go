@@ -47,6 +47,10 @@ type unit struct {
 	memory bool
 	// paste is the hash of a paste file.
 	paste model.PasteHash
+	// backup is a file-history backup's name ("<h16>@v<N>") and
+	// transcript its session's main transcript ("" when not found),
+	// whose snapshots say which file it backs up.
+	backup, transcript string
 }
 
 // result is what searching one unit found.
@@ -61,6 +65,7 @@ type worker struct {
 	q       *Query
 	o       *Options
 	refs    *pasteRefs
+	backups *backupPaths
 	buf     []byte
 	scratch []byte
 }
@@ -72,7 +77,7 @@ func (w *worker) search(ctx context.Context, u *unit) result {
 	case unitHistory:
 		return w.history(ctx, u)
 	}
-	return w.text(u)
+	return w.text(ctx, u)
 }
 
 // openProblem reports a file that could not be opened: not a regular
@@ -93,7 +98,7 @@ func (w *worker) queryScan() lineScan {
 	if pre.anchor == nil {
 		return lineScan{count: true}
 	}
-	return lineScan{find: pre.anchor.index, escapes: true, count: true,
+	return lineScan{find: pre.anchor.index, specials: pre.specials, count: true,
 		check: func(line []byte) bool { return pre.candidate(line, &w.scratch) }}
 }
 
@@ -249,7 +254,7 @@ func (w *worker) history(ctx context.Context, u *unit) result {
 // text searches a text file: one hit per line that matches. A file
 // whose first bytes hold a NUL is binary (as grep decides): nothing a
 // person would read, so it is not read further.
-func (w *worker) text(u *unit) result {
+func (w *worker) text(ctx context.Context, u *unit) result {
 	var res result
 	data, err := readText(u.fsys, u.name, model.MaxDocumentBytes)
 	if err != nil {
@@ -260,7 +265,7 @@ func (w *worker) text(u *unit) result {
 	if data == nil {
 		return res
 	}
-	if a := w.q.pre.anchor; a != nil && a.index(data) < 0 {
+	if !w.q.pre.mayHold(data) {
 		return res
 	}
 	text := unsafe.String(unsafe.SliceData(data), len(data)) // data is not written again; snippets are copies
@@ -271,6 +276,11 @@ func (w *worker) text(u *unit) result {
 	var refs []PromptRef
 	if u.paste != "" && w.refs != nil {
 		refs = w.refs.of(u.paste)
+	}
+	if u.backup != "" {
+		if of := w.backupOf(ctx, u); of != "" {
+			u.label = strings.Replace(u.label, u.backup[:strings.IndexByte(u.backup, '@')], of, 1)
+		}
 	}
 	front := frontmatterEnd(text, u.memory)
 	line, pos := 1, 0

@@ -22,9 +22,13 @@ type Options struct {
 	// memory folders outside the home are read through it. nil reads
 	// only the home.
 	Root fs.FS
-	// UserHome is the user's home folder (for "~/" in imports).
+	// UserHome is the user's home folder (for "~/" in imports and
+	// settings).
 	UserHome string
-	Query    *Query
+	// Getenv reads the environment (the memory folder's overrides); nil
+	// reads nothing.
+	Getenv func(string) string
+	Query  *Query
 	// Stores are the stores to search; nil is all of them.
 	Stores []Store
 	// Since drops what is older: records and prompts by their time,
@@ -118,6 +122,7 @@ func Run(ctx context.Context, o Options, emit func(Batch) error) (Summary, error
 		root = model.MountFS(nil, o.HomeDir, o.Home)
 	}
 	refs := &pasteRefs{o: &o}
+	backups := &backupPaths{by: map[string]map[string]string{}}
 	p := &planner{o: &o, root: root, refs: refs}
 
 	work := make(chan queued, 256)
@@ -135,6 +140,21 @@ func Run(ctx context.Context, o Options, emit func(Batch) error) (Summary, error
 				return false
 			}
 		}
+		// sendAll sends the planning's problems, then units.
+		sendAll := func(units []*unit) bool {
+			if len(p.probs) > 0 {
+				if !send(queued{probs: p.probs}) {
+					return false
+				}
+				p.probs = nil
+			}
+			for _, u := range units {
+				if !send(queued{u: u}) {
+					return false
+				}
+			}
+			return true
+		}
 		stores := o.Stores
 		if stores == nil {
 			stores = Stores
@@ -146,30 +166,19 @@ func Run(ctx context.Context, o Options, emit func(Batch) error) (Summary, error
 			wanted = append(wanted, StorePastes)
 		}
 		if !slices.Contains(wanted, StoreTranscripts) {
-			p.listProjects()
-			p.sessions = map[string]bool{}
-			if o.Project != nil {
-				ts, _ := model.FindProjectTranscripts(o.Home, o.Project.Slug)
-				for _, t := range ts {
-					p.sessions[t.SessionID] = true
-				}
-			}
+			p.noteSessions(p.listProjects())
 		}
 		for _, st := range Stores {
 			if !slices.Contains(wanted, st) {
 				continue
 			}
-			units := p.storeUnits(st)
-			if len(p.probs) > 0 {
-				if !send(queued{probs: p.probs}) {
-					return
-				}
-				p.probs = nil
+			if !sendAll(p.storeUnits(st)) {
+				return
 			}
-			for _, u := range units {
-				if !send(queued{u: u}) {
-					return
-				}
+			// The files kept beside sessions come after the transcripts:
+			// listing them is a second walk the first hits need not wait for.
+			if st == StoreTranscripts && !sendAll(p.newestFirst(p.sessionFiles())) {
+				return
 			}
 		}
 	}()
@@ -183,7 +192,7 @@ func Run(ctx context.Context, o Options, emit func(Batch) error) (Summary, error
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := &worker{q: o.Query, o: &o, refs: refs}
+			w := &worker{q: o.Query, o: &o, refs: refs, backups: backups}
 			for q := range work {
 				var res result
 				switch {

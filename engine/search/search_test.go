@@ -19,16 +19,7 @@ import (
 func plantedHome(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	write := func(rel, content string) {
-		t.Helper()
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, content string) { writeFile(t, dir, rel, content) }
 	jsonl := func(recs ...any) string {
 		var b strings.Builder
 		for _, r := range recs {
@@ -59,7 +50,8 @@ func plantedHome(t *testing.T) string {
 		noise = append(noise, chain("user", fmt.Sprintf("n-%d", i), "", m{"role": "user", "content": fmt.Sprintf("ordinary prompt %d\nwith a second line", i)}))
 	}
 	recs := []any{
-		m{"type": "file-history-snapshot", "messageId": "u1", "snapshot": m{"trackedFileBackups": m{}}},
+		m{"type": "file-history-snapshot", "messageId": "u1", "snapshot": m{"trackedFileBackups": m{
+			"main.go": m{"backupFileName": model.BackupFileName("/work/app/main.go", 1), "version": 1, "backupTime": "2026-11-20T10:00:00.000Z"}}}},
 		chain("user", "u1", "", m{"role": "user", "content": "please find plantUserAlpha42 in the code"}), // line 2
 		chain("assistant", "a1", "u1", m{"role": "assistant", "content": []m{
 			{"type": "thinking", "thinking": "I think plantThinkingGamma about it"},
@@ -99,6 +91,19 @@ func plantedHome(t *testing.T) string {
 	write("rules/style.md", "Prefer plantRuleXi.\n")
 	write("file-history/"+sid+"/"+model.BackupFileName("/work/app/main.go", 1), "package main\n// plantBackupOmicron\n")
 	return dir
+}
+
+// writeFile writes content to rel (slash-separated) under dir, making
+// its folders.
+func writeFile(t *testing.T, dir, rel, content string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // runAll searches dir for query and returns every hit in order.
@@ -152,7 +157,8 @@ func TestPlantedStringsFoundOnceWhereTheyAre(t *testing.T) {
 		{"plantMemoryBodyZeta", Hit{Store: StoreMemory, File: "projects/-work-app/memory/fact.md", Line: 8, Where: "body", Label: "auto memory"}},
 		{"plantClaudeMdNu", Hit{Store: StoreClaudeMd, File: "CLAUDE.md", Line: 3, Where: "line", Label: "user"}},
 		{"plantRuleXi", Hit{Store: StoreClaudeMd, File: "rules/style.md", Line: 1, Where: "line", Label: "user"}},
-		{"plantBackupOmicron", Hit{Store: StoreFileHistory, File: "file-history/" + sid + "/" + model.BackupFileName("/work/app/main.go", 1), Line: 2, Where: "line"}},
+		{"plantBackupOmicron", Hit{Store: StoreFileHistory, File: "file-history/" + sid + "/" + model.BackupFileName("/work/app/main.go", 1), Line: 2, Where: "line",
+			Label: "backup v1 of /work/app/main.go"}},
 	}
 	for _, c := range cases {
 		for _, qo := range []QueryOptions{{}, {Case: true}, {Regex: true}} {
@@ -168,7 +174,7 @@ func TestPlantedStringsFoundOnceWhereTheyAre(t *testing.T) {
 			h := hits[0]
 			got := Hit{Store: h.Store, File: h.File, Line: h.Line, Where: h.Where, Role: h.Role, UUID: h.UUID, Compaction: h.Compaction}
 			want := c.want
-			if h.Store == StorePastes || h.Store == StoreMemory || h.Store == StoreClaudeMd {
+			if h.Store == StorePastes || h.Store == StoreMemory || h.Store == StoreClaudeMd || h.Store == StoreFileHistory {
 				got.Label = h.Label
 			}
 			if !reflect.DeepEqual(got, want) {
@@ -273,6 +279,71 @@ func TestSecretsMaskedInSnippets(t *testing.T) {
 		shown, _ := runAll(t, dir, q, QueryOptions{}, func(o *Options) { o.ShowSecrets = true })
 		if !strings.Contains(shown[0].Snippet, key) {
 			t.Errorf("%q with ShowSecrets: %q", q, shown[0].Snippet)
+		}
+	}
+}
+
+// A memory folder the settings moved (autoMemoryDirectory) is searched
+// in whole-home mode, once, and its hits say where it is.
+func TestMovedMemoryFolderIsSearched(t *testing.T) {
+	t.Parallel()
+	dir := plantedHome(t)
+	moved := filepath.Join(dir, "elsewhere", "mem")
+	writeFile(t, dir, "elsewhere/mem/moved.md", "---\nname: moved\n---\nplantMovedPi lives here\n")
+	writeFile(t, dir, "settings.json", `{"autoMemoryDirectory": "`+moved+`"}`)
+	hits, _ := runAll(t, dir, "plantMovedPi", QueryOptions{}, nil)
+	if len(hits) != 1 {
+		t.Fatalf("%d hits, want 1: %+v", len(hits), hits)
+	}
+	if h := hits[0]; h.Store != StoreMemory || h.File != "elsewhere/mem/moved.md" || h.Where != "body" || h.Project != "/work/app" {
+		t.Errorf("the hit is %+v", h)
+	}
+	// The home's own memory folder is still searched.
+	if hits, _ := runAll(t, dir, "plantMemoryBodyZeta", QueryOptions{}, nil); len(hits) != 1 {
+		t.Errorf("the home's memory folder: %d hits, want 1", len(hits))
+	}
+}
+
+// Ignoring case is Unicode's simple folding: k matches the Kelvin sign
+// and s the long s, written as themselves or as \u escapes, in
+// transcripts and text files; the anchor keeps k and s (a fast
+// prefilter), and a line with such a character is still looked at.
+func TestKelvinAndLongSFold(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	sid := "11111111-2222-4333-8444-555555555555"
+	write := func(rel, content string) { writeFile(t, dir, rel, content) }
+	rec := func(uuid, text string) string {
+		return `{"parentUuid":null,"type":"user","uuid":"` + uuid + `","sessionId":"` + sid + `","timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"user","content":"` + text + `"}}` + "\n"
+	}
+	write("projects/-work-app/"+sid+".jsonl",
+		rec("u1", "a plant\u212aelvin here")+ // written as an escape
+			rec("u2", "a plantKelvin there")+ // written as itself
+			rec("u3", "the plantLongſign")+
+			rec("u4", "plainly nothing"))
+	write("projects/-work-app/memory/k.md", "---\nname: k\n---\nplantKelvin in a memory\n")
+	for _, c := range []struct {
+		query string
+		qo    QueryOptions
+		want  []string // files#uuid or file
+	}{
+		{"plantkelvin", QueryOptions{}, []string{"u1", "u2", "k.md"}},
+		{"PLANTKELVIN", QueryOptions{}, []string{"u1", "u2", "k.md"}},
+		{"plantKelvin", QueryOptions{Case: true}, nil},
+		{"plantlongsign", QueryOptions{}, []string{"u3"}},
+		{"plant(k|x)elvin", QueryOptions{Regex: true}, []string{"u1", "u2", "k.md"}},
+	} {
+		hits, _ := runAll(t, dir, c.query, c.qo, nil)
+		var got []string
+		for _, h := range hits {
+			if h.UUID != "" {
+				got = append(got, h.UUID)
+			} else {
+				got = append(got, filepath.Base(h.File))
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("%q %+v: hits %v, want %v", c.query, c.qo, got, c.want)
 		}
 	}
 }

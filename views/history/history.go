@@ -60,6 +60,15 @@ func (m *Model) SetEntries(project string, entries []*model.HistoryEntry, status
 	m.list.SetItems(entries)
 }
 
+// SelectLine selects the prompt on line n of history.jsonl (a search
+// hit) and reports whether the pane lists it.
+func (m *Model) SelectLine(n int) bool {
+	return m.list.SelectWhere(func(e *model.HistoryEntry) bool { return e.Line == n })
+}
+
+// Selected is the prompt under the cursor.
+func (m Model) Selected() (*model.HistoryEntry, bool) { return m.list.Selected() }
+
 // Total is the number of prompts shown (before filtering).
 func (m Model) Total() int { return m.total }
 

@@ -140,6 +140,12 @@ func (m *Model) SetUnavailable(why string) {
 	m.list.SetItems(nil)
 }
 
+// SelectPath selects the memory file at abs (a search hit) and reports
+// whether the pane lists it.
+func (m *Model) SelectPath(abs string) bool {
+	return m.list.SelectWhere(func(r Row) bool { return r.AbsPath == abs })
+}
+
 // SetStore names the memory store the rows are from ("" when the
 // project has only its auto memory): "agent reviewer (project scope) ·
 // 2/3 · m: next".

@@ -120,6 +120,21 @@ type ReplayAt struct {
 	// with Boundary: the last step.
 	Message     string
 	MessageLine int
+	// Hit, when set, is a search hit in the session: the turn holding it
+	// is selected (not a boundary) and the hit is shown marked.
+	Hit *Highlight
+}
+
+// Highlight is a search hit for a pane to select and show marked: the
+// record's uuid and line, what text it is, and the snippet with the
+// match's byte range in it.
+type Highlight struct {
+	UUID    string
+	Line    int
+	Where   string
+	Seeing  string
+	Snippet string
+	Match   [2]int
 }
 
 // AcceptReview asks the root to mark a memory reviewed as Content (the

@@ -114,6 +114,15 @@ func (m *Model) SetInventory(inv *model.PasteInventory, refs map[model.PasteHash
 	m.list.SetItems(Rows(inv, refs))
 }
 
+// SelectHash selects the paste with hash h (a search hit) and reports
+// whether the pane lists it.
+func (m *Model) SelectHash(h model.PasteHash) bool {
+	return m.list.SelectWhere(func(r Row) bool { return r.Hash == h })
+}
+
+// Selected is the paste under the cursor.
+func (m Model) Selected() (Row, bool) { return m.list.Selected() }
+
 // SetStyles replaces the styles.
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st

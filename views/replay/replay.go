@@ -28,6 +28,7 @@ import (
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
+	"github.com/memscope/memscope/views/msgs"
 )
 
 // Session is one transcript of the project, as the session list shows it.
@@ -119,6 +120,10 @@ type Model struct {
 	pipeFor   int
 	pipeStage int
 	window    int
+
+	// hit is the search hit the pane was opened at (SelectHit): shown
+	// marked above the step's detail, its message marked in the chain.
+	hit *msgs.Highlight
 }
 
 // windows are the windows the pipeline can be tried in: the session's own
@@ -181,7 +186,7 @@ func (m *Model) SetUnavailable(why string) {
 // pipeline view honours.
 func (m *Model) SetTimeline(tl *timeline.Timeline, autocompactOff bool) tea.Cmd {
 	m.mode = ModeTimeline
-	m.tl, m.loading, m.state, m.stateFor, m.pipe = tl, "", nil, -1, nil
+	m.tl, m.loading, m.state, m.stateFor, m.pipe, m.hit = tl, "", nil, -1, nil, nil
 	m.autocompactOff = autocompactOff
 	m.steps.SetItems(tl.Steps)
 	m.steps.Select(len(tl.Steps) - 1)
@@ -234,6 +239,21 @@ func (m *Model) SelectBoundary(uuid string, line int) (tea.Cmd, bool) {
 	return nil, false
 }
 
+// SelectHit selects the step that holds the search hit h (as
+// SelectMessage: the turn its record belongs to) and shows the hit
+// marked until another session opens.
+func (m *Model) SelectHit(h msgs.Highlight) tea.Cmd {
+	if m.tl == nil || len(m.tl.Steps) == 0 {
+		return nil
+	}
+	m.hit = &h
+	cmd, _ := m.SelectMessage(h.UUID, h.Line)
+	return cmd
+}
+
+// Hit is the search hit shown, if any.
+func (m Model) Hit() *msgs.Highlight { return m.hit }
+
 // SelectMessage selects the step of the record with uuid: the step that
 // ends with it, else the first step at or after line (the turn the record
 // belongs to), else the last; it reports whether a step holds it.
@@ -272,7 +292,7 @@ func (m Model) Timeline() *timeline.Timeline { return m.tl }
 // closeTimeline goes back to the session list.
 func (m *Model) closeTimeline() {
 	m.mode = ModeSessions
-	m.tl, m.state, m.stateFor, m.pipe = nil, nil, -1, nil
+	m.tl, m.state, m.stateFor, m.pipe, m.hit = nil, nil, -1, nil, nil
 }
 
 // SetLoading says a timeline is being read.

@@ -15,6 +15,7 @@ import (
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/text"
+	"github.com/memscope/memscope/views/msgs"
 )
 
 func (m Model) renderSession(s Session, selected bool, width int) string {
@@ -195,6 +196,9 @@ func (m Model) stateLines() []string {
 		title = fmt.Sprintf("Step %d: after a %s compaction (%s)", s.Index+1, b.Kind, compactionName(b))
 	}
 	lines = append(lines, m.styles.Bold.Render(text.Truncate(title, w)))
+	if h := m.hit; h != nil {
+		lines = append(lines, m.hitLines(*h, w)...)
+	}
 	lines = append(lines, m.styles.Dim.Render(text.Truncate(fmt.Sprintf("measured %d tokens (client figure) · estimated %d by category:", s.Measured, s.Context.Total()), w)))
 	c := s.Context
 	barW := max(min(w-30, 30), 5)
@@ -270,16 +274,46 @@ func (m Model) chainLines(r timeline.Resume, w int) []string {
 	if len(r.Preserved) > 0 {
 		out = append(out, m.styles.Dim.Render(text.Truncate(text.Count(len(r.Preserved), "preserved message", "")+" relinked after the summary", w)))
 	}
-	msgs := r.Messages
+	recs := r.Messages
 	const show = 12
-	if len(msgs) > show {
-		out = append(out, m.styles.Dim.Render(fmt.Sprintf("… %d earlier", len(msgs)-show)))
-		msgs = msgs[len(msgs)-show:]
+	first := max(len(recs)-show, 0)
+	if m.hit != nil {
+		// The search hit's message stays in view.
+		for i, rec := range recs {
+			if rec.UUID == m.hit.UUID && i < first {
+				first = max(i-show/2, 0)
+			}
+		}
 	}
-	for _, rec := range msgs {
+	if first > 0 {
+		out = append(out, m.styles.Dim.Render(fmt.Sprintf("… %d earlier", first)))
+	}
+	end := min(first+show, len(recs))
+	for _, rec := range recs[first:end] {
+		if m.hit != nil && rec.UUID != "" && rec.UUID == m.hit.UUID {
+			out = append(out, m.styles.Warn.Render(text.Truncate("▶ "+describe(rec), w)))
+			continue
+		}
 		out = append(out, text.Truncate(describe(rec), w))
 	}
+	if end < len(recs) {
+		out = append(out, m.styles.Dim.Render(fmt.Sprintf("… %d later", len(recs)-end)))
+	}
 	return out
+}
+
+// hitLines show the search hit the pane was opened at: where it is, and
+// its snippet with the match marked.
+func (m Model) hitLines(h msgs.Highlight, w int) []string {
+	place := fmt.Sprintf("⌕ search hit: line %d · %s", h.Line, model.SanitizeLine(h.Where))
+	if h.Seeing != "" {
+		place += " · " + h.Seeing
+	}
+	before, match, after := text.SplitMatch(h.Snippet, h.Match)
+	return []string{
+		m.styles.Warn.Render(text.Truncate(text.OneLine(place), w)),
+		"  " + text.FitMatch(before, match, after, max(w-2, 8), m.styles.Warn.Underline(true).Render),
+	}
 }
 
 // describe is a one-line view of a chain record.

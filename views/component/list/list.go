@@ -4,6 +4,7 @@
 package list
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -103,6 +104,23 @@ func (m *Model[T]) Select(i int) {
 			return
 		}
 	}
+}
+
+// SelectWhere moves the cursor to the first item ok accepts, clearing a
+// filter that hides it, and reports whether there is one (a search hit
+// opened in a pane).
+func (m *Model[T]) SelectWhere(ok func(T) bool) bool {
+	for i, it := range m.items {
+		if !ok(it) {
+			continue
+		}
+		if !slices.Contains(m.visible, i) {
+			m.SetFilter("")
+		}
+		m.Select(i)
+		return true
+	}
+	return false
 }
 
 // Filtering reports whether the filter line has the keyboard.

@@ -153,3 +153,24 @@ func Count(n int, one, many string) string {
 	}
 	return strconv.Itoa(n) + " " + many
 }
+
+// SplitMatch splits a one-line snippet around the match at byte range
+// mt (the whole snippet is before it when mt is out of range).
+func SplitMatch(s string, mt [2]int) (before, match, after string) {
+	if mt[0] < 0 || mt[1] > len(s) || mt[0] > mt[1] {
+		return OneLine(s), "", ""
+	}
+	return OneLine(s[:mt[0]]), OneLine(s[mt[0]:mt[1]]), OneLine(s[mt[1]:])
+}
+
+// FitMatch draws before, match and after in w cells, the match between
+// « and » and styled by mark; the context is cut on both sides so the
+// match stays in view.
+func FitMatch(before, match, after string, w int, mark func(...string) string) string {
+	match = Truncate(match, max(w-2, 1))
+	room := w - lipgloss.Width(match) - 2
+	keepB := min(lipgloss.Width(before), max(room/3, room-lipgloss.Width(after)))
+	before = TruncateLeft(before, max(keepB, 0))
+	after = Truncate(after, max(room-lipgloss.Width(before), 0))
+	return before + mark("«"+match+"»") + after
+}
