@@ -14,8 +14,10 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
+// version can be set at build time with -ldflags "-X main.version=...";
+// left empty, memscope --version reads the module version, commit and
+// commit date from the Go build info.
+var version = ""
 
 func main() {
 	// The machine's file system is opened here and only here: everything

@@ -15,15 +15,16 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
+	"runtime/debug"
 	"strings"
 )
 
 // Config is what the process gives the command line besides its
 // arguments.
 type Config struct {
-	// Version is what --version and help print.
+	// Version is what --version and help print; "" takes it from the
+	// Go build info (the module version of a `go install`, else "devel").
 	Version string
 	// Root is the machine's file system from "/": main opens it, so
 	// nothing else in memscope reads the real machine by itself.
@@ -34,7 +35,8 @@ type Config struct {
 // the real environment and returns the process exit code.
 func Main(args []string, c Config) int {
 	e := osEnv(c.Root)
-	e.version = c.Version
+	e.build = readBuildInfo(debug.ReadBuildInfo)
+	e.version = versionOf(c.Version, e.build)
 	return run(e, args)
 }
 
@@ -51,13 +53,19 @@ func run(e *env, args []string) int {
 	safe := *e
 	safe.stderr = humanOutput(e.stderr)
 	e = &safe
+	if e.table == nil {
+		e.table = commands
+	}
+	if e.cfg == nil {
+		e.cfg = &settingsState{}
+	}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" && args[0] != "--version" && args[0] != "-version" {
 		return exitCode(e, "", runTerminalApp(e, args), false)
 	}
 	switch args[0] {
 	case "help", "-h", "--help":
 		if len(args) > 1 {
-			c := lookup(args[1])
+			c := e.lookup(args[1])
 			if c == nil {
 				fmt.Fprintf(e.stderr, "memscope help: unknown command %q (see memscope help)\n", args[1])
 				return exitBadInput
@@ -70,13 +78,13 @@ func run(e *env, args []string) int {
 			}
 			return exitOK
 		}
-		printHelp(e.stdout, e.version)
+		printHelp(e)
 		return exitOK
 	case "version", "--version", "-version":
-		fmt.Fprintf(e.stdout, "memscope %s\n", e.version)
+		printVersion(e.stdout, e.version, e.build)
 		return exitOK
 	}
-	c := lookup(args[0])
+	c := e.lookup(args[0])
 	if c == nil {
 		fmt.Fprintf(e.stderr, "memscope: unknown command %q (see memscope help)\n", args[0])
 		return exitBadInput
@@ -109,8 +117,9 @@ func wantsJSON(args []string) bool {
 // printHelp lists the subcommands in the order of the command list, each
 // with its usage and the first paragraph of its summary, then the exit
 // codes.
-func printHelp(w io.Writer, version string) {
-	fmt.Fprintf(w, "memscope %s — see and fix what Claude Code remembers\n\n", version)
+func printHelp(e *env) {
+	w := e.stdout
+	fmt.Fprintf(w, "memscope %s — see and fix what Claude Code remembers\n\n", e.version)
 	fmt.Fprintln(w, "usage:")
 	fmt.Fprintf(w, "  %s\n      %s\n", appUsage, appSummary)
 	for _, c := range commands {
@@ -120,6 +129,8 @@ func printHelp(w io.Writer, version string) {
 		}
 	}
 	fmt.Fprintln(w, "  memscope help [COMMAND] | memscope --version")
+	fmt.Fprintln(w, "\nflags of the terminal app (memscope without a command):")
+	printFlagList(w, commandFlags(e, nil))
 	fmt.Fprintln(w, "\nThe home is --home DIR, else $CLAUDE_CONFIG_DIR, else ~/.claude; when none")
 	fmt.Fprintln(w, "exists, the embedded demo home is used and memscope says so.")
 	fmt.Fprintln(w)

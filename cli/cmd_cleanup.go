@@ -8,6 +8,7 @@ import (
 
 	"github.com/memscope/memscope/engine/cleanup"
 	"github.com/memscope/memscope/internal/format"
+	"github.com/memscope/memscope/model"
 )
 
 var cleanupCommand = &command{
@@ -15,7 +16,9 @@ var cleanupCommand = &command{
 	usage: "memscope cleanup --forecast [--home DIR] [--days N] [--within N] [--limit N] [--json]",
 	summary: "what Claude Code's cleanup (cleanupPeriodDays) will delete and when; memscope deletes nothing\n\n" +
 		"Transcripts, session folders, pastes (and the history lines left pointing at them), file-history\n" +
-		"and the other swept folders, each with when it goes; and what is never swept.",
+		"and the other swept folders, each with when it goes; what is never swept; and what earlier\n" +
+		"sweeps already lost: sessions history.jsonl still names whose transcripts are gone (dates,\n" +
+		"prompts, the first one) and pastes it references whose text is gone (--json: lost).",
 	run: steps(parseCleanup, runCleanup, showCleanup),
 }
 
@@ -121,15 +124,16 @@ func printForecast(w io.Writer, f cleanup.Forecast, limit int) {
 			fmt.Fprintf(w, "  %s:%d  paste #%d %s  (%s, %s)\n", d.File, d.Line, d.PasteID, d.Hash, d.PastePath, whenText(d.Bucket, d.Eligible, loc))
 		}
 	}
-	if f.AlreadyMissing > 0 {
-		fmt.Fprintf(w, "\n%d history paste reference(s) already point at a missing paste\n", f.AlreadyMissing)
-	}
+	printLost(w, f.Lost, loc, limit)
 	fmt.Fprintln(w, "\nnever swept")
 	if len(f.NeverSwept) == 0 {
 		fmt.Fprintln(w, "  (no history.jsonl or memory folders)")
 	}
 	for _, n := range f.NeverSwept {
 		fmt.Fprintf(w, "  %-8s %10s  %4d file(s)  %s\n", n.Kind, format.Bytes(n.Size), n.Files, n.Path)
+		if n.Kind == cleanup.NeverSweptHistory {
+			fmt.Fprintf(w, "  %-8s %10s  %s\n", "", "", cleanup.HistoryKeptNote)
+		}
 	}
 	if len(f.Problems) > 0 {
 		fmt.Fprintf(w, "\nproblems    %d (skipped and reported)\n", len(f.Problems))
@@ -137,6 +141,31 @@ func printForecast(w io.Writer, f cleanup.Forecast, limit int) {
 			fmt.Fprintf(w, "  %s [%s]\n", p.Error(), p.Kind)
 		}
 	}
+}
+
+// printLost lists what earlier sweeps deleted that history still names.
+func printLost(w io.Writer, l cleanup.Lost, loc *time.Location, limit int) {
+	sum := l.Summary(loc)
+	if sum == "" {
+		return
+	}
+	fmt.Fprintf(w, "\n%s\n", sum)
+	for n, s := range l.Sessions {
+		if limit > 0 && n == limit {
+			fmt.Fprintf(w, "  … %d more (--limit 0 lists all)\n", len(l.Sessions)-n)
+			break
+		}
+		fmt.Fprintf(w, "  %s  %s  %3d prompt(s)  %s\n      %q\n", s.First.In(loc).Format("2006-01-02"), format.ShortID(string(s.SessionID)),
+			s.Prompts, model.SanitizeLine(s.Project), model.SanitizeLine(s.FirstPrompt))
+	}
+	for n, p := range l.Pastes {
+		if limit > 0 && n == limit {
+			fmt.Fprintf(w, "  … %d more pastes\n", len(l.Pastes)-n)
+			break
+		}
+		fmt.Fprintf(w, "  %s:%d  paste #%d %s  %s\n", p.File, p.Line, p.PasteID, p.Hash, model.SanitizeLine(p.Project))
+	}
+	fmt.Fprintf(w, "  %s\n", cleanup.ArchiveAdvice)
 }
 
 func countText(c cleanup.Count) string {

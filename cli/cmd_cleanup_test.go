@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -82,7 +83,8 @@ func TestCleanupForecastSettings(t *testing.T) {
 		{"missing settings: default 30 days", nil, nil, false, cleanup.StateActive, 30, 1, cleanup.BucketSoon, ""},
 		{"cleanupPeriodDays 7", strp(`{"cleanupPeriodDays":7}`), nil, false, cleanup.StateActive, 7, 3, cleanup.BucketSoon, ""},
 		{"cleanupPeriodDays 2", strp(`{"cleanupPeriodDays":2}`), nil, false, cleanup.StateActive, 2, 4, cleanup.BucketNow, ""},
-		{"cleanupPeriodDays 0", strp(`{"cleanupPeriodDays":0}`), nil, false, cleanup.StateDisabled, 0, 0, "", "cleanupPeriodDays is 0"},
+		// Below 1 the client finds the settings invalid and skips the sweep.
+		{"cleanupPeriodDays 0", strp(`{"cleanupPeriodDays":0}`), nil, false, cleanup.StateSkipped, 0, 0, "", "cleanupPeriodDays is 0 in"},
 		{"invalid JSON", strp("{\n\"cleanupPeriodDays\": 7,,\n}"), nil, false, cleanup.StateSkipped, 30, 0, "", "settings.json:2"},
 		{"wrong type", strp(`{"cleanupPeriodDays":"week"}`), nil, false, cleanup.StateSkipped, 30, 0, "", "whole number"},
 		{"unreadable", strp(`{"cleanupPeriodDays":7}`), nil, true, cleanup.StateSkipped, 30, 0, "", "settings.json"},
@@ -151,8 +153,9 @@ func TestCleanupForecastText(t *testing.T) {
 	e, out, _ = testEnv(t)
 	disabled := cleanupHome(t, strp(`{"cleanupPeriodDays":0}`))
 	run(e, []string{"cleanup", "--home", disabled})
-	if !strings.Contains(out.String(), "cleanup     disabled: cleanupPeriodDays is 0") || !strings.Contains(out.String(), "nothing will be deleted") {
-		t.Errorf("disabled report:\n%s", out)
+	if !strings.Contains(out.String(), "cleanup     skipped: cleanupPeriodDays is 0") || !strings.Contains(out.String(), "requires at least 1") ||
+		!strings.Contains(out.String(), "nothing will be deleted") || !strings.Contains(out.String(), "kept unless your organisation's retention policy") {
+		t.Errorf("skipped report:\n%s", out)
 	}
 }
 
@@ -164,5 +167,51 @@ func TestCleanupBadArgs(t *testing.T) {
 	e, _, errb = testEnv(t)
 	if code := run(e, []string{"cleanup", "--home", filepath.Join(t.TempDir(), "none")}); code != 2 || !strings.Contains(errb.String(), "no Claude home") {
 		t.Errorf("exit %d, stderr %q", code, errb)
+	}
+}
+
+// The forecast says what earlier sweeps already lost: a session history
+// names without its transcript (dates, prompts, the first prompt, with
+// terminal controls removed) and a paste whose text is gone.
+func TestCleanupForecastAlreadyLost(t *testing.T) {
+	ms := time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC).UnixMilli()
+	line := func(display, sid string, off int64, extra string) string {
+		return `{"display":"` + display + `","timestamp":` + strconv.FormatInt(ms+off, 10) + `,"project":"/home/me/app","sessionId":"` + sid + `"` + extra + `}`
+	}
+	home := agedHome(t, map[string]string{
+		"projects/-home-me-app/aaaaaaaa-0000-4000-8000-000000000000.jsonl": "{}\n",
+		"history.jsonl": strings.Join([]string{
+			line("kept", "aaaaaaaa-0000-4000-8000-000000000000", 0, ""),
+			line(`refactor the \u001b[2Jbilling module`, "bbbbbbbb-0000-4000-8000-000000000000", 1000, ""),
+			line("and the tests", "bbbbbbbb-0000-4000-8000-000000000000", 30*24*3600*1000, `,"pastedContents":{"1":{"id":1,"type":"text","contentHash":"0123456789abcdef"}}`),
+		}, "\n") + "\n",
+	}, nil)
+	e, out, errb := testEnv(t)
+	if code := run(e, []string{"cleanup", "--forecast", "--home", home}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	s := out.String()
+	for _, want := range []string{
+		"already lost: 1 session, 2026-06-01 … 2026-07-01; 1 paste",
+		"2026-06-01  bbbbbbbb    2 prompt(s)  /home/me/app",
+		`"refactor the billing module"`,
+		"history.jsonl:3  paste #1 0123456789abcdef",
+		"archive first: memscope archive --to DIR",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("forecast lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "\x1b") {
+		t.Error("a terminal control reached the output")
+	}
+	out.Reset()
+	run(e, []string{"cleanup", "--forecast", "--home", home, "--json"})
+	var f cleanup.Forecast
+	if err := json.Unmarshal(out.Bytes(), &f); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Lost.Sessions) != 1 || f.Lost.Sessions[0].Prompts != 2 || len(f.Lost.Pastes) != 1 {
+		t.Errorf("--json lost = %+v", f.Lost)
 	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -76,7 +77,7 @@ func parseCompact(e *env, args []string) (compactOptions, error) {
 	wf.add(fs)
 	fs.IntVar(&opts.preserve, "preserve", 0, "keep the N newest messages verbatim after the summary (a partial compaction)")
 	fs.BoolVar(&opts.manual, "manual", false, "compact as /compact does: summarize now, whatever the context size, the circuit breaker or autoCompactEnabled (trigger manual)")
-	fs.StringVar(&opts.out, "out", "", "write the compacted session as a new transcript FILE")
+	fs.StringVar(&opts.out, "out", "", "write the compacted session as a new transcript `FILE`")
 	opts.flush.add(fs)
 	pos, err := parseInterspersed(e, fs, args)
 	if err != nil {
@@ -143,7 +144,7 @@ func runCompact(e *env, opts compactOptions) (compactOut, error) {
 		out.Flush = flush.finish(e.now(), &opts.flush)
 	}
 	if opts.out != "" {
-		if err := writeCompacted(e.writer(), sf.disk, opts.out, res.Records); err != nil {
+		if err := writeCompacted(e.writer(), sf.fsys, sf.name, sf.disk, opts.out, res.Records); err != nil {
 			return compactOut{}, err
 		}
 		out.Out, _ = filepath.Abs(opts.out)
@@ -168,25 +169,54 @@ func showCompact(e *env, opts compactOptions, out compactOut) error {
 	return nil
 }
 
-// writeCompacted writes the input transcript followed by records to dst,
-// which must not be the input: the user's transcript is never modified.
-func writeCompacted(w model.WriteFS, src, dst string, records [][]byte) error {
+// writeCompacted writes the input transcript (name in fsys, src on
+// disk) followed by records to dst, which must not be the input: the
+// user's transcript is never modified. The transcript is streamed, not
+// read whole: its size does not matter.
+func writeCompacted(w model.WriteFS, fsys fs.FS, name, src, dst string, records [][]byte) error {
 	if st, err := os.Stat(dst); err == nil {
 		if in, err2 := os.Stat(src); err2 == nil && os.SameFile(st, in) {
 			return fmt.Errorf("--out %s is the input transcript; memscope never modifies it", dst)
 		}
 	}
-	data, err := os.ReadFile(src)
+	f, err := model.OpenRegular(fsys, name)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", src, err)
 	}
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		data = append(data, '\n')
+	defer f.Close()
+	return model.WriteFileAtomicFrom(w, dst, 0o600, func(out io.Writer) error {
+		last := &lastByte{w: out}
+		if _, err := io.Copy(last, f); err != nil {
+			return fmt.Errorf("read %s: %w", src, err)
+		}
+		if last.n > 0 && last.b != '\n' {
+			if _, err := out.Write([]byte{'\n'}); err != nil {
+				return err
+			}
+		}
+		for _, r := range records {
+			if _, err := out.Write(append(r[:len(r):len(r)], '\n')); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// lastByte passes writes on and remembers the last byte written.
+type lastByte struct {
+	w io.Writer
+	n int64
+	b byte
+}
+
+func (l *lastByte) Write(p []byte) (int, error) {
+	n, err := l.w.Write(p)
+	if n > 0 {
+		l.n += int64(n)
+		l.b = p[n-1]
 	}
-	for _, r := range records {
-		data = append(append(data, r...), '\n')
-	}
-	return model.WriteFileAtomicWith(w, dst, data, 0o600)
+	return n, err
 }
 
 func printCompact(w io.Writer, r compactOut) {

@@ -26,7 +26,7 @@ func readAutocompactSetting(e *env, hf *homeFlags, sf *sessionFile, project stri
 		homeDir = sf.home.home.Dir
 		root = sf.home.root
 	} else {
-		dir, _, err := model.ResolveHomeDir(hf.dir, e.getenv, e.userHome)
+		dir, _, err := e.resolveHome(hf.dir)
 		if err != nil {
 			out.problems = []model.Problem{{Kind: model.ProblemUnreadable, Reason: "settings not read: " + err.Error()}}
 			return out

@@ -15,7 +15,7 @@ import (
 
 var exportCommand = &command{
 	name:  "export",
-	usage: "memscope export SESSION [--format md|html|json] [--out FILE] | export --memory [--project PATH]",
+	usage: "memscope export SESSION [--format md|html|json] [--out FILE] | export --memory [--project PATH] [--agent NAME]",
 	summary: "a session as a readable document (compactions and summaries marked, pastes expanded, tool calls folded, sidechains separated), or a project's memory as one Markdown document\n\n" +
 		"SESSION is a session id (or a unique prefix) under the home, or a path to a .jsonl transcript. " +
 		"--memory exports the memory of --project (default: the current folder) as md or json. " +
@@ -36,6 +36,8 @@ type exportOptions struct {
 	// memory exports the memory of project instead of session.
 	memory  bool
 	project string
+	// agent selects an agent's memory with --memory; "" the project's.
+	agent   string
 	session string
 }
 
@@ -49,10 +51,11 @@ type exportResult struct {
 func parseExport(e *env, args []string) (exportOptions, error) {
 	var opts exportOptions
 	fs := newFlags("export", &opts.home, nil)
-	formatName := fs.String("format", "md", "md, html or json (--memory: md or json)")
-	fs.StringVar(&opts.out, "out", "", "write to FILE instead of stdout")
+	formatName := fs.String("format", "md", "output format `md|html|json` (--memory: md or json)")
+	fs.StringVar(&opts.out, "out", "", "write to `FILE` instead of stdout")
 	fs.BoolVar(&opts.memory, "memory", false, "export a project's memory instead of a session")
 	fs.StringVar(&opts.project, "project", "", "with --memory: project folder (default: the current folder)")
+	addAgentFlag(fs, &opts.agent)
 	pos, err := parseInterspersed(e, fs, args)
 	if err != nil {
 		return opts, err
@@ -63,11 +66,13 @@ func parseExport(e *env, args []string) (exportOptions, error) {
 	switch {
 	case opts.memory && len(pos) != 0, !opts.memory && len(pos) != 1:
 		return opts, usageError("usage: memscope export SESSION [--format md|html|json] [--out FILE] [--home DIR]\n" +
-			"       memscope export --memory [--project PATH] [--format md|json] [--out FILE] [--home DIR]")
+			"       memscope export --memory [--project PATH] [--agent NAME] [--format md|json] [--out FILE] [--home DIR]")
 	case opts.memory && opts.format == export.HTML:
 		return opts, badUsagef("--memory exports md or json")
 	case !opts.memory && opts.project != "":
 		return opts, badUsagef("--project goes with --memory")
+	case !opts.memory && opts.agent != "":
+		return opts, badUsagef("--agent goes with --memory")
 	}
 	if !opts.memory {
 		opts.session = pos[0]
@@ -82,7 +87,7 @@ func runExport(e *env, opts exportOptions) (exportResult, error) {
 	var guard []string
 	var err error
 	if opts.memory {
-		data, guard, err = exportMemory(e, &opts.home, opts.project, opts.format)
+		data, guard, err = exportMemory(e, &opts.home, opts.project, opts.agent, opts.format)
 	} else {
 		data, guard, err = exportSession(e, &opts.home, opts.session, opts.format)
 	}
@@ -180,8 +185,8 @@ func homeOfTranscript(disk string) string {
 
 // exportMemory builds the export of a project's memory. guard is the
 // memory folder: an export written inside it would become a memory.
-func exportMemory(e *env, hf *homeFlags, project string, f export.Format) ([]byte, []string, error) {
-	t, err := openProjectMemory(e, hf, project)
+func exportMemory(e *env, hf *homeFlags, project, agent string, f export.Format) ([]byte, []string, error) {
+	t, err := openProjectMemory(e, hf, project, agent)
 	if err != nil {
 		return nil, nil, err
 	}

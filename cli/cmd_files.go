@@ -87,14 +87,14 @@ type filesReport struct {
 func parseFiles(e *env, args []string) (filesOptions, error) {
 	var f filesOptions
 	fs := newFlags("files", &f.home, &f.json)
-	fs.StringVar(&f.turn, "turn", "", "show one turn (prompt uuid or unique prefix)")
-	fs.StringVar(&f.file, "file", "", "show one tracked file (tracking path or absolute path)")
+	fs.StringVar(&f.turn, "turn", "", "show one turn (prompt `UUID` or unique prefix)")
+	fs.StringVar(&f.file, "file", "", "show one tracked file (tracking path or absolute `PATH`)")
 	fs.StringVar(&f.diff, "diff", "", "with --file: V1..V2, V..disk or V")
-	fs.StringVar(&f.restore, "restore", "", "with --file: restore version V")
-	fs.StringVar(&f.rewind, "rewind", "", "restore every tracked file as before turn UUID")
+	fs.StringVar(&f.restore, "restore", "", "with --file: restore version `V`")
+	fs.StringVar(&f.rewind, "rewind", "", "restore every tracked file as before turn `UUID`")
 	fs.BoolVar(&f.yes, "yes", false, "write the restore (without it, only the plan is shown)")
 	fs.BoolVar(&f.undo, "undo", false, "revert the session's newest restore")
-	fs.StringVar(&f.plan, "plan", "", "with --yes: restore only if the plan is still the one shown with this fingerprint")
+	fs.StringVar(&f.plan, "plan", "", "with --yes: restore only if the plan is still the one shown with this fingerprint `FP`")
 	pos, err := parseInterspersed(e, fs, args)
 	if err != nil {
 		return f, err

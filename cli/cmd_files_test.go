@@ -60,7 +60,7 @@ func TestFilesCommandOutputs(t *testing.T) {
 			}
 		}},
 		{"overview", []string{"5e55"}, 0, []string{"4 turns", "Fix the README", "edited     new.txt                        v1 (did not exist)",
-			"[snapshot record missing", "backup missing: " + l.BackupName("README.md", 3), "1 backups no record names"}, nil},
+			"[snapshot record missing", "backup missing: " + l.BackupName("README.md", 3), "1 backup no record names"}, nil},
 		{"overview json", []string{sid, "--json"}, 0, nil, func(t *testing.T, out []byte) {
 			var s filehist.SessionFileHistory
 			if err := json.Unmarshal(out, &s); err != nil {

@@ -30,6 +30,8 @@ func hostileCommands(home string, res *hostilehome.Result, oddProject string) []
 		{"sessions", "--home", home, "--project", oddProject},
 		{"prompt", "--home", home, "--project", p},
 		{"prompt", "--home", home, "--project", oddProject},
+		{"loads", "--home", home, "--project", p},
+		{"loads", "--home", home, "--project", oddProject},
 		{"replay", s, "--home", home},
 		{"compact", s, "--home", home},
 		{"compact", s, "--home", home, "--manual"},
@@ -43,7 +45,17 @@ func hostileCommands(home string, res *hostilehome.Result, oddProject string) []
 		{"files", "--home", home},
 		{"files", s, "--home", home},
 		{"watch", "--once", "--home", home},
+		{"secrets", "--home", home},
+		{"secrets", "--home", home, "--project", oddProject},
+		{"secrets", "--home", home, "--scrub", "--idle", "0"},
 		{"statusline", "--home", home}, // stdin: hostileStatusInput
+		{"origin", "--home", home, "--project", p},
+		{"origin", "--home", home, "--project", oddProject},
+		{"review", "--home", home, "--project", p},
+		{"completion", "values", "projects", "--home", home},
+		{"completion", "values", "sessions", "--home", home},
+		{"search", "e", "--home", home},
+		{"search", "--regex", "(?s).", "--home", home, "--project", oddProject},
 	}
 }
 
@@ -85,9 +97,9 @@ func prefixBytes(s string, n int) string {
 
 // TestHostileCoversEveryCommand keeps hostileCommands in step with the
 // registered subcommands (archive writes a copy of the home, so it is
-// left to its own tests).
+// left to its own tests; man and config read no home).
 func TestHostileCoversEveryCommand(t *testing.T) {
-	covered := map[string]bool{"archive": true}
+	covered := map[string]bool{"archive": true, "man": true, "config": true}
 	for _, args := range hostileCommands("h", &hostilehome.Result{}, "p") {
 		covered[args[0]] = true
 	}

@@ -5,17 +5,19 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"strings"
 
-	"github.com/memscope/memscope/engine/filehist"
+	"github.com/memscope/memscope/engine/leftover"
 	"github.com/memscope/memscope/engine/lint"
+	"github.com/memscope/memscope/engine/loads"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/model"
 )
 
 var lintCommand = &command{
 	name:    "lint",
-	usage:   "memscope lint [--home DIR] [--demo] [--project PATH] [--remove-leftovers] [--json]",
-	summary: "check a project's memory: index cap, dangling links, orphans, frontmatter, types, size, [[links]], duplicates, staleness, drift, secrets and injections, and memscope's own leftover copies (exit 1 on errors)",
+	usage:   "memscope lint [--home DIR] [--demo] [--project PATH] [--agent NAME] [--remove-leftovers] [--json]",
+	summary: "check a project's memory: index cap, dangling links, orphans, frontmatter, types, size, [[links]], duplicates, staleness, drift, secrets and injections, and memscope's own leftover copies; and, from the transcripts, rules no session loaded and imports that never resolved in the last 30 days (exit 1 on errors)",
 	run:     steps(parseLint, runLint, showLint),
 }
 
@@ -24,8 +26,10 @@ type lintOptions struct {
 	home homeFlags
 	// project is the project folder; "" for the current one.
 	project string
-	stale   memindex.StalenessThresholds
-	json    bool
+	// agent selects an agent's memory (--agent); "" the project's.
+	agent string
+	stale memindex.StalenessThresholds
+	json  bool
 	// removeLeftovers deletes the leftover copies lint finds (memscope's
 	// own, never the user's files).
 	removeLeftovers bool
@@ -38,15 +42,23 @@ type lintResult struct {
 	// exists is false when the memory folder is not there yet.
 	exists bool
 	report lint.Report
-	// removed are the leftover copies --remove-leftovers deleted.
-	removed []string
+	// leftovers are what interrupted memscope writes left (in the
+	// report as leftover-copy findings).
+	leftovers leftover.Report
+	// removed are the leftovers --remove-leftovers deleted or left.
+	removed []leftover.Removed
+	// agents are the project's agent memory folders on disk, when the
+	// project's own memory was checked: --agent checks one.
+	agents []string
 }
 
 // lintOutput is `memscope lint --json`.
 type lintOutput struct {
-	MemoryDir string   `json:"memoryDir"`
-	Project   string   `json:"project"`
-	Removed   []string `json:"removedLeftovers,omitempty"`
+	MemoryDir string             `json:"memoryDir"`
+	Project   string             `json:"project"`
+	Removed   []leftover.Removed `json:"removedLeftovers,omitempty"`
+	// AgentMemory names the project's agent memory stores (--agent).
+	AgentMemory []string `json:"agentMemory,omitempty"`
 	lint.Report
 }
 
@@ -54,6 +66,7 @@ func parseLint(e *env, args []string) (lintOptions, error) {
 	var opts lintOptions
 	fs := newFlags("lint", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
+	addAgentFlag(fs, &opts.agent)
 	fs.BoolVar(&opts.removeLeftovers, "remove-leftovers", false, "delete the copies interrupted memscope writes left (listed as leftover-copy)")
 	stale := fs.String("stale", "", "staleness thresholds, e.g. project=2:14,user=90:365")
 	if err := parseFlags(e, fs, args); err != nil {
@@ -62,50 +75,37 @@ func parseLint(e *env, args []string) (lintOptions, error) {
 	// A bad --stale is reported like a failed check (exit 1), as it
 	// always has been.
 	var err error
-	opts.stale, err = memindex.ParseStaleness(*stale)
+	opts.stale, err = memindex.ParseStalenessOver(e.settings().Staleness, *stale)
 	return opts, err
 }
 
-// runLint checks the project's memory.
+// runLint checks the project's memory, and looks for memscope's
+// leftovers everywhere it writes.
 func runLint(e *env, opts lintOptions) (lintResult, error) {
-	t, err := openProjectMemory(e, &opts.home, opts.project)
+	t, err := openProjectMemory(e, &opts.home, opts.project, opts.agent)
 	if err != nil {
 		return lintResult{}, err
 	}
 	defer t.close()
-	rep := lint.Run(lintInput(e, t, opts.stale))
-	res := lintResult{loc: t.loc, project: t.project, exists: t.store.Memory().Exists, report: rep}
+	in, found := lintInput(e, t, opts.stale)
+	rep := lint.Run(in)
+	res := lintResult{loc: t.loc, project: t.project, exists: t.store.Memory().Exists, report: rep, leftovers: found}
+	if opts.agent == "" {
+		for _, s := range t.agentStores(e) {
+			if s.Exists {
+				res.agents = append(res.agents, s.ID())
+			}
+		}
+	}
 	if opts.removeLeftovers {
-		res.removed, err = removeLeftovers(e, t.loc.Dir, rep)
+		res.removed, err = leftover.Remove(e.writer(), found.Items, nil, nil)
 	}
 	return res, err
 }
 
-// removeLeftovers deletes the copies lint reported as leftovers: their
-// names are the ones memscope gives its own copies, so none is the
-// user's file. Paths are relative to the memory folder dir, or absolute.
-func removeLeftovers(e *env, dir string, rep lint.Report) ([]string, error) {
-	w := e.writer()
-	var removed []string
-	for _, f := range rep.Findings {
-		if f.Kind != lint.Leftover || !lint.IsLeftoverName(filepath.Base(f.Path)) {
-			continue
-		}
-		p := filepath.FromSlash(f.Path)
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
-		}
-		if err := w.Remove(p); err != nil {
-			return removed, fmt.Errorf("remove leftover %s: %w", p, err)
-		}
-		removed = append(removed, p)
-	}
-	return removed, nil
-}
-
 // showLint prints what runLint returned, as text or --json.
 func showLint(e *env, opts lintOptions, res lintResult) error {
-	js := lintOutput{MemoryDir: res.loc.Dir, Project: res.project, Removed: res.removed, Report: res.report}
+	js := lintOutput{MemoryDir: res.loc.Dir, Project: res.project, Removed: res.removed, AgentMemory: res.agents, Report: res.report}
 	if err := e.output(opts.json, js, func(w io.Writer) { printLint(w, res) }); err != nil {
 		return err
 	}
@@ -115,25 +115,32 @@ func showLint(e *env, opts lintOptions, res lintResult) error {
 	return nil
 }
 
-// lintInput is the lint input for the target's memory as the store read it.
-func lintInput(e *env, t *memoryTarget, th memindex.StalenessThresholds) lint.Input {
+// lintInput is the lint input for the target's memory as the store read
+// it, with the leftovers of interrupted memscope writes: in every memory
+// folder of the home, and beside the files its restores wrote.
+func lintInput(e *env, t *memoryTarget, th memindex.StalenessThresholds) (lint.Input, leftover.Report) {
 	in := lint.Input{
 		Memory:   t.store.Memory(),
 		Problems: t.store.Problems(),
 		// The memory folder is read where the store reads and writes it.
-		MemoryFS:  model.DirFS(t.loc.Dir),
+		MemoryFS: model.DirFS(t.loc.Dir),
+		// The client does not stamp agent memory.
+		Unstamped: !t.kind.Stamped,
 		Now:       e.now(),
 		Staleness: th,
 	}
 	if tree, err := fs.Sub(t.root, model.RootName(filepath.ToSlash(t.tree))); err == nil {
 		in.Project = tree
 	}
-	// Restores write into project trees: their journals say where.
+	li := leftover.Input{Root: t.root, MemoryDirs: []string{t.loc.Dir}, Now: e.now()}
 	if t.home != nil {
-		found, _ := filehist.FindLeftovers(t.home.FS, t.root, e.now(), lint.LeftoverAge)
-		in.Elsewhere = filehist.LintCopies(found)
+		li.HomeDir = t.home.Dir
+		in.Loads = projectLoads(e, t, loads.DefaultDays).LintFacts()
 	}
-	return in
+	found := leftover.Find(li)
+	in.Leftovers = leftover.LintCopies(found.Items, t.loc.Dir)
+	in.Interrupted = leftover.LintInterrupted(li.HomeDir, found.Interrupted)
+	return in, found
 }
 
 func printLint(w io.Writer, r lintResult) {
@@ -155,7 +162,17 @@ func printLint(w io.Writer, r lintResult) {
 		fmt.Fprintf(w, "%s: %s %s: %s\n", model.SanitizeLine(where), f.Severity, f.Kind, model.SanitizeLine(f.Message))
 	}
 	fmt.Fprintf(w, "%d errors, %d warnings, %d notes\n", r.report.Errors, r.report.Warnings, r.report.Infos)
+	if len(r.agents) > 0 {
+		fmt.Fprintf(w, "agent memory here too: %s (memscope lint --agent NAME checks one)\n", model.SanitizeLine(strings.Join(r.agents, ", ")))
+	}
+	if r.leftovers.InFlight > 0 {
+		fmt.Fprintf(w, "(%d copies belong to a memscope writing now: not leftovers)\n", r.leftovers.InFlight)
+	}
 	for _, p := range r.removed {
-		fmt.Fprintf(w, "removed leftover %s\n", model.SanitizeLine(p))
+		if p.Skipped != "" {
+			fmt.Fprintf(w, "left %s: %s\n", model.SanitizeLine(p.Path), p.Skipped)
+			continue
+		}
+		fmt.Fprintf(w, "removed leftover %s\n", model.SanitizeLine(p.Path))
 	}
 }

@@ -6,15 +6,17 @@ import (
 
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/preview"
-	"github.com/memscope/memscope/model"
 )
 
 var promptCommand = &command{
 	name:  "prompt",
-	usage: "memscope prompt [--home DIR] [--project PATH] [--query TEXT]... [--at TIME] [--json]",
+	usage: "memscope prompt [--home DIR] [--project PATH] [--query TEXT]... [--at TIME] [--recall on|off|env] [--json]",
 	summary: "what the next session's context gets from CLAUDE.md files and memory, layer by layer, and why\n\n" +
 		"--query runs recall for a prompt (repeat it for later prompts of the session); the real\n" +
 		"client picks recalled memories with a model call, memscope with a local BM25 selector.\n" +
+		"Recall is off unless CLAUDE_MEMORY_STORES is set (or a server-side gate turns it on); when\n" +
+		"it is on, the client leaves MEMORY.md out. The report shows both states; --recall on|off\n" +
+		"shows the layers of the other one (env, the default, follows the environment).\n" +
 		"--at TIME (RFC 3339, or YYYY-MM-DD[THH:MM]) rebuilds the start of a session at that time.",
 	run: steps(parsePrompt, runPrompt, showPrompt),
 }
@@ -30,6 +32,8 @@ type promptOptions struct {
 	at    *time.Time
 	bare  bool
 	stale memindex.StalenessThresholds
+	// recall is --recall: the recall state to show.
+	recall preview.RecallSwitch
 	// json prints JSON; text only the assembled text.
 	json, text bool
 }
@@ -39,18 +43,23 @@ func parsePrompt(e *env, args []string) (promptOptions, error) {
 	fs := newFlags("prompt", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
 	fs.Var(&opts.queries, "query", "a prompt to run recall for (repeatable)")
-	fs.Var(&opts.addDirs, "add-dir", "an extra folder, as with claude --add-dir (repeatable)")
+	fs.Var(&opts.addDirs, "add-dir", "an extra folder, as with claude --add-dir (repeatable); its CLAUDE.md files load only when CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD is true, as in the client")
 	at := fs.String("at", "", "rebuild the session that started at this time")
 	fs.BoolVar(&opts.bare, "bare", false, "as in claude --bare (auto memory off)")
 	stale := fs.String("stale", "", "staleness thresholds, e.g. project=2:14,user=90:365")
 	fs.BoolVar(&opts.text, "text", false, "print only the assembled text")
+	recall := fs.String("recall", "env", "recall state to show: on, off, or env (CLAUDE_MEMORY_STORES decides)")
 	if err := parseFlags(e, fs, args); err != nil {
 		return opts, err
+	}
+	var rerr error
+	if opts.recall, rerr = preview.ParseRecallSwitch(*recall); rerr != nil {
+		return opts, badUsage(rerr)
 	}
 	// A bad --stale or --at is reported like a failure (exit 1), as it
 	// always has been.
 	var err error
-	if opts.stale, err = memindex.ParseStaleness(*stale); err != nil {
+	if opts.stale, err = memindex.ParseStalenessOver(e.settings().Staleness, *stale); err != nil {
 		return opts, err
 	}
 	if *at != "" {
@@ -78,11 +87,6 @@ func runPrompt(e *env, opts promptOptions) (preview.Preview, error) {
 	if proj, err = absFrom(e, proj); err != nil {
 		return preview.Preview{}, err
 	}
-	userHome, _ := e.userHome()
-	configDir := ""
-	if o.home.Source != model.HomeFromDefault {
-		configDir = o.home.Dir
-	}
 	var dirs []string
 	for _, d := range opts.addDirs {
 		ad, err := absFrom(e, d)
@@ -91,19 +95,8 @@ func runPrompt(e *env, opts promptOptions) (preview.Preview, error) {
 		}
 		dirs = append(dirs, ad)
 	}
-	return preview.Build(preview.Options{
-		Root:            o.root,
-		HomeDir:         o.home.Dir,
-		UserHome:        userHome,
-		Project:         proj,
-		AddDirs:         dirs,
-		Getenv:          e.getenv,
-		Bare:            opts.bare,
-		ClaudeJSONPaths: model.ClaudeJSONPaths(configDir, userHome),
-		Queries:         opts.queries,
-		Staleness:       opts.stale,
-		Now:             e.now(),
-		At:              opts.at,
+	return previewFor(e, o.root, o.home, proj, func(po *preview.Options) {
+		po.AddDirs, po.Bare, po.Queries, po.Recall, po.Staleness, po.At = dirs, opts.bare, opts.queries, opts.recall, opts.stale, opts.at
 	}), nil
 }
 

@@ -84,10 +84,30 @@ func TestPromptJSON(t *testing.T) {
 	if len(p.Cond) != 1 || !strings.HasSuffix(p.Cond[0].Path, "web.md") {
 		t.Errorf("conditional %v", p.Cond)
 	}
-	for _, want := range []string{"Contents of " + filepath.Join(home, "CLAUDE.md"), "Project rule.", "no Friday deploys", "Freeze starts Thursday."} {
+	// Recall is off without CLAUDE_MEMORY_STORES: MEMORY.md is sent, the
+	// recalled memory is not.
+	for _, want := range []string{"Contents of " + filepath.Join(home, "CLAUDE.md"), "Project rule.", "no Friday deploys"} {
 		if !strings.Contains(p.Text, want) {
 			t.Errorf("text lacks %q", want)
 		}
+	}
+	if strings.Contains(p.Text, "Freeze starts Thursday.") {
+		t.Error("recall is off, but the recalled memory is in the text")
+	}
+
+	// --recall on shows the other state: the recalled memory, no MEMORY.md.
+	e, out, errb = testEnv(t)
+	if code := run(e, []string{"prompt", "--home", home, "--project", proj, "--query", "deploy on friday", "--recall", "on", "--json"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	p.Text = ""
+	json.Unmarshal(out.Bytes(), &p)
+	if !strings.Contains(p.Text, "Freeze starts Thursday.") || strings.Contains(p.Text, "no Friday deploys") {
+		t.Errorf("--recall on text:\n%s", p.Text)
+	}
+	e, _, errb = testEnv(t)
+	if code := run(e, []string{"prompt", "--home", home, "--project", proj, "--recall", "maybe"}); code != 2 || !strings.Contains(errb.String(), "want on, off or env") {
+		t.Errorf("--recall maybe: exit %d, %s", code, errb)
 	}
 }
 

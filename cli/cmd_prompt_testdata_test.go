@@ -63,7 +63,9 @@ func TestPromptTestdataHome(t *testing.T) {
 			kinds = append(kinds, l.Kind)
 		}
 	}
-	if strings.Join(kinds, ",") != "user,auto-memory,recalled-memory" {
+	// Recall is off by default: MEMORY.md loads, the pick is not sent
+	// (TestPromptTestdataHomeRecallOn has the other state).
+	if strings.Join(kinds, ",") != "user,auto-memory" {
 		t.Errorf("loaded layers %v", kinds)
 	}
 	if l := p.Layers[0]; l.Path != filepath.Join(home, "CLAUDE.md") || l.Chars != len(userBlock) || l.Tokens != (len(userBlock)+3)/4 {
@@ -88,7 +90,48 @@ func TestPromptTestdataHome(t *testing.T) {
 	wantStart := "Codebase and user instructions are shown below. Be sure to adhere to these instructions. " +
 		"IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.\n\n" +
 		userBlock + "\n\nContents of " + filepath.Join(mem, "MEMORY.md") + " (user's auto-memory, persists across conversations):\n\n# Beta project memory\n\n- [Prefers terse](prefers_terse.md)"
-	if !strings.HasPrefix(p.Text, wantStart) || !strings.Contains(p.Text, "Some free text that is not an entry.\n\nContents of "+filepath.Join(mem, "prefers_terse.md")) {
+	if !strings.HasPrefix(p.Text, wantStart) || !strings.HasSuffix(p.Text, "Some free text that is not an entry.") {
+		t.Errorf("text:\n%s", p.Text)
+	}
+}
+
+// With recall on (CLAUDE_MEMORY_STORES set in the environment the command
+// is given), MEMORY.md is left out and the picked memory follows the user
+// instructions.
+func TestPromptTestdataHomeRecallOn(t *testing.T) {
+	home, err := filepath.Abs("../testdata/home")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, out, errb := testEnv(t)
+	e.getenv = func(k string) string { return map[string]string{"CLAUDE_MEMORY_STORES": "1"}[k] }
+	if code := run(e, []string{"prompt", "--home", "../testdata/home", "--project", testroot.BetaProject, "--query", "terse answers please", "--json"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	var p struct {
+		Layers []struct {
+			Kind, Status string
+		} `json:"layers"`
+		RecallMode struct {
+			On     bool   `json:"on"`
+			Source string `json:"source"`
+		} `json:"recallMode"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &p); err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, l := range p.Layers {
+		if l.Status == "loaded" {
+			kinds = append(kinds, l.Kind)
+		}
+	}
+	mem := filepath.Join(home, "projects", "-tmp-rc-work-beta", "memory")
+	if !p.RecallMode.On || p.RecallMode.Source != "CLAUDE_MEMORY_STORES" || strings.Join(kinds, ",") != "user,recalled-memory" {
+		t.Errorf("recall %+v, loaded layers %v", p.RecallMode, kinds)
+	}
+	if strings.Contains(p.Text, filepath.Join(mem, "MEMORY.md")) || !strings.Contains(p.Text, "Be brief.\n\n") || !strings.Contains(p.Text, "Contents of "+filepath.Join(mem, "prefers_terse.md")) {
 		t.Errorf("text:\n%s", p.Text)
 	}
 }

@@ -64,7 +64,7 @@ func promptTree(t *testing.T, root string) {
 func TestPromptRealTree(t *testing.T) {
 	root := t.TempDir()
 	promptTree(t, root)
-	rows := func(approved bool) ([]string, string) {
+	rows := func(approved, addDirs bool) ([]string, string) {
 		t.Helper()
 		cj := "{}"
 		if approved {
@@ -75,6 +75,11 @@ func TestPromptRealTree(t *testing.T) {
 		}
 		e, out, errb := testEnv(t)
 		e.userHome = func() (string, error) { return filepath.Join(root, "home"), nil }
+		if addDirs {
+			e.getenv = func(k string) string {
+				return map[string]string{"CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD": "true"}[k]
+			}
+		}
 		args := []string{"prompt", "--json", "--home", filepath.Join(root, "home", ".claude"), "--project", filepath.Join(root, "repo", "sub", "deeper"), "--add-dir", filepath.Join(root, "other")}
 		if code := run(e, args); code != 0 {
 			t.Fatalf("exit %d: %s", code, errb)
@@ -110,7 +115,7 @@ func TestPromptRealTree(t *testing.T) {
 		}
 	}
 	for _, approved := range []bool{false, true} {
-		got, text := rows(approved)
+		got, text := rows(approved, true)
 		w := want(map[bool]string{false: "skipped", true: "loaded"}[approved])
 		if !reflect.DeepEqual(got, w) {
 			t.Errorf("approved=%v layers\n%s\nwant\n%s", approved, strings.Join(got, "\n"), strings.Join(w, "\n"))
@@ -118,5 +123,11 @@ func TestPromptRealTree(t *testing.T) {
 		if strings.Contains(text, "MUST NOT LOAD") || strings.Contains(text, "level 5") || !strings.Contains(text, "level 4") {
 			t.Errorf("approved=%v: text has code/comment imports or the wrong depth", approved)
 		}
+	}
+	// Without CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD the client
+	// does not read the --add-dir folder's CLAUDE.md.
+	got, text := rows(false, false)
+	if last := got[len(got)-1]; last != "skipped project other/CLAUDE.md" || strings.Contains(text, "other add dir") {
+		t.Errorf("env unset: --add-dir file %q, in the text: %v", last, strings.Contains(text, "other add dir"))
 	}
 }

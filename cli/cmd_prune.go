@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/memscope/memscope/engine/loads"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
@@ -12,7 +13,7 @@ import (
 
 var pruneCommand = &command{
 	name:  "prune",
-	usage: "memscope prune [--project PATH] [--dry-run|--apply] [--only ID,...] [--json]",
+	usage: "memscope prune [--project PATH] [--agent NAME] [--dry-run|--apply] [--only ID,...] [--json]",
 	summary: "plan fixes for a project's memory (merge duplicates, archive stale memories, drop dangling lines, index orphans, shorten long lines, move overflow out of MEMORY.md)\n\n" +
 		"The plan is shown as a diff (--dry-run, the default) or applied as one undoable change (--apply).",
 	run: steps(parsePrune, runPrune, showPrune),
@@ -23,6 +24,8 @@ type pruneOptions struct {
 	home homeFlags
 	// project is the project folder; "" for the current one.
 	project string
+	// agent selects an agent's memory (--agent); "" the project's.
+	agent string
 	// apply writes the plan (the default is a dry run).
 	apply bool
 	// only are the action ids to show or apply; empty for all.
@@ -49,10 +52,11 @@ func parsePrune(e *env, args []string) (pruneOptions, error) {
 	var opts pruneOptions
 	fs := newFlags("prune", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
+	addAgentFlag(fs, &opts.agent)
 	dryRun := fs.Bool("dry-run", false, "show the plan and its diff without writing (the default)")
 	fs.BoolVar(&opts.apply, "apply", false, "apply the plan as one change (undo with memscope undo)")
 	only := fs.String("only", "", "comma-separated action ids to show or apply (default: all)")
-	staleAction := fs.String("stale-action", "archive", "what to do with stale memories: archive (to .archive/) or delete (to .trash/)")
+	staleAction := fs.String("stale-action", "archive", "what to do with stale memories: `archive|delete` (archive: to .archive/; delete: to .trash/)")
 	staleSpec := fs.String("stale", "", "staleness thresholds, e.g. project=2:14,user=90:365")
 	fs.BoolVar(&opts.force, "force", false, "apply even when the security scan finds a high-severity issue in what would be written")
 	if err := parseFlags(e, fs, args); err != nil {
@@ -63,7 +67,7 @@ func parsePrune(e *env, args []string) (pruneOptions, error) {
 	}
 	// A bad --stale is reported like a failure (exit 1), as it always
 	// has been; a bad --stale-action is a wrong command line.
-	th, err := memindex.ParseStaleness(*staleSpec)
+	th, err := memindex.ParseStalenessOver(e.settings().Staleness, *staleSpec)
 	if err != nil {
 		return opts, err
 	}
@@ -92,11 +96,14 @@ type pruneResult struct {
 // runPrune plans the fixes for the project's memory and, with --apply,
 // applies the chosen ones as one change.
 func runPrune(e *env, opts pruneOptions) (pruneResult, error) {
-	t, err := openProjectMemory(e, &opts.home, opts.project)
+	t, err := openProjectMemory(e, &opts.home, opts.project, opts.agent)
 	if err != nil {
 		return pruneResult{}, err
 	}
 	defer t.close()
+	if ml := projectLoads(e, t, loads.DefaultDays).MemoryLoads(); ml != nil {
+		opts.plan.LoadsSince, opts.plan.LastLoaded = ml.Since, ml.Last
+	}
 	plan := t.store.PlanPrune(opts.plan)
 	diff, err := plan.Preview(opts.only)
 	if err != nil {

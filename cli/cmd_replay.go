@@ -132,12 +132,25 @@ func printReplay(w io.Writer, r replayOut) {
 			fmt.Fprintf(w, "%5d  %s  %-12s  %s %s tokens, saved %s\n", b.Line, ts, b.Kind, b.Trigger, optInt(b.PreTokens), optInt(b.TokensSaved))
 			continue
 		}
-		fmt.Fprintf(w, "%5d  %s  %-12s  %s %s → %s tokens", b.Line, ts, b.Kind, b.Trigger, optInt(b.PreTokens), optInt(b.PostTokens))
+		kind := string(b.Compaction)
+		if kind == "" {
+			kind = string(b.Trigger)
+		}
+		fmt.Fprintf(w, "%5d  %s  %-12s  %s %s → %s tokens", b.Line, ts, b.Kind, kind, optInt(b.PreTokens), optInt(b.PostTokens))
+		if b.Compaction == timeline.CompactionPartial {
+			fmt.Fprintf(w, ", %s summarized", optInt(b.MessagesSummarized))
+			if b.Direction != "" {
+				fmt.Fprintf(w, " (%s)", b.Direction)
+			}
+		}
 		if b.SummaryUUID != "" {
 			fmt.Fprintf(w, ", summary %s", format.Bytes(int64(b.SummaryBytes)))
 		}
 		if b.Preserved != nil {
 			fmt.Fprintf(w, ", preserves %s..%s", format.ShortID(b.Preserved.HeadUUID), format.ShortID(b.Preserved.TailUUID))
+			if b.PreservedMessages > 0 {
+				fmt.Fprintf(w, " (%s)", countOf(b.PreservedMessages, "message", "messages"))
+			}
 		}
 		if b.PreservedBroken != "" {
 			fmt.Fprintf(w, " (BROKEN: %s)", b.PreservedBroken)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,18 +37,20 @@ func ccusageBin(t *testing.T) string {
 // ccusageReport is the part of `ccusage session --json` compared here.
 type ccusageReport struct {
 	Sessions []struct {
-		SessionID           string `json:"sessionId"`
-		ProjectPath         string `json:"projectPath"`
-		InputTokens         int64  `json:"inputTokens"`
-		OutputTokens        int64  `json:"outputTokens"`
-		CacheCreationTokens int64  `json:"cacheCreationTokens"`
-		CacheReadTokens     int64  `json:"cacheReadTokens"`
+		SessionID           string  `json:"sessionId"`
+		ProjectPath         string  `json:"projectPath"`
+		InputTokens         int64   `json:"inputTokens"`
+		OutputTokens        int64   `json:"outputTokens"`
+		CacheCreationTokens int64   `json:"cacheCreationTokens"`
+		CacheReadTokens     int64   `json:"cacheReadTokens"`
+		TotalCost           float64 `json:"totalCost"`
 	} `json:"sessions"`
 	Totals struct {
-		InputTokens         int64 `json:"inputTokens"`
-		OutputTokens        int64 `json:"outputTokens"`
-		CacheCreationTokens int64 `json:"cacheCreationTokens"`
-		CacheReadTokens     int64 `json:"cacheReadTokens"`
+		InputTokens         int64   `json:"inputTokens"`
+		OutputTokens        int64   `json:"outputTokens"`
+		CacheCreationTokens int64   `json:"cacheCreationTokens"`
+		CacheReadTokens     int64   `json:"cacheReadTokens"`
+		TotalCost           float64 `json:"totalCost"`
 	} `json:"totals"`
 }
 
@@ -97,11 +100,24 @@ func ccusageGroups(r sessions.Report) map[string]model.Usage {
 	return out
 }
 
-func compareWithCcusage(t *testing.T, bin, home string) sessions.Report {
+// compareWithCcusage compares usage, and with costToo the total cost (within
+// 0.1 %: ccusage sums in floating point, line by line), of both reports.
+// Cost is compared only on homes whose models both price: ccusage counts
+// a model missing from its table (the 2.1.330 client's claude-opus-5-5)
+// as $0.
+func compareWithCcusage(t *testing.T, bin, home string, costToo bool) sessions.Report {
 	t.Helper()
 	ours := sessionsJSON(t, "--home", home)
 	theirs := runCcusage(t, bin, home)
 	tt := theirs.Totals
+	if costToo {
+		if tt.TotalCost <= 0 || math.Abs(ours.Totals.CostUSD-tt.TotalCost) > 0.001*tt.TotalCost {
+			t.Errorf("total cost: memscope $%.6f, ccusage $%.6f", ours.Totals.CostUSD, tt.TotalCost)
+		}
+		if len(ours.Totals.UnpricedModels) > 0 {
+			t.Errorf("memscope could not price %v", ours.Totals.UnpricedModels)
+		}
+	}
 	want := model.Usage{InputTokens: tt.InputTokens, OutputTokens: tt.OutputTokens, CacheCreationInputTokens: tt.CacheCreationTokens, CacheReadInputTokens: tt.CacheReadTokens}
 	if ours.Totals.Usage != want {
 		t.Errorf("totals: memscope %+v, ccusage %+v", ours.Totals.Usage, want)
@@ -140,18 +156,21 @@ func TestSessionsMatchCcusage(t *testing.T) {
 		if out, err := exec.Command("go", "run", "../scripts/gen", "-out", home, "-size", "10M", "-seed", "5").CombinedOutput(); err != nil {
 			t.Fatalf("scripts/gen: %v\n%s", err, out)
 		}
-		r := compareWithCcusage(t, bin, home)
+		r := compareWithCcusage(t, bin, home, true)
+		if len(r.Totals.Models) < 2 {
+			t.Errorf("the generated home should use several models: %+v", r.Totals.Models)
+		}
 		if r.Totals.SubagentTranscripts == 0 || r.Totals.Usage.CacheReadInputTokens == 0 {
 			t.Errorf("the generated home should have subagents and cache reads: %+v", r.Totals)
 		}
 	})
 	t.Run("testdata home", func(t *testing.T) {
-		compareWithCcusage(t, bin, "../testdata/home")
+		compareWithCcusage(t, bin, "../testdata/home", false)
 	})
 	t.Run("copied response", func(t *testing.T) {
 		home := t.TempDir()
 		line := func(ts, id string, in int) string {
-			return fmt.Sprintf(`{"type":"assistant","timestamp":"2026-11-11T%s.000Z","sessionId":"s","requestId":"r-%s","message":{"id":"%s","model":"claude-opus-5-5","content":[],"usage":{"input_tokens":%d,"output_tokens":1}}}`+"\n", ts, id, id, in)
+			return fmt.Sprintf(`{"type":"assistant","timestamp":"2026-11-11T%s.000Z","sessionId":"s","requestId":"r-%s","message":{"id":"%s","model":"claude-opus-4-5","content":[],"usage":{"input_tokens":%d,"output_tokens":1}}}`+"\n", ts, id, id, in)
 		}
 		files := map[string]string{
 			// b starts first; a (sorting first) copies its m1 with other numbers.
@@ -168,7 +187,7 @@ func TestSessionsMatchCcusage(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		r := compareWithCcusage(t, bin, home)
+		r := compareWithCcusage(t, bin, home, true)
 		// m1 counts in b (10), m2 in b, m3 in c (it starts first), and a has nothing of its own.
 		if r.Totals.Usage.InputTokens != 10+20+5 {
 			t.Errorf("input %d, want 35", r.Totals.Usage.InputTokens)

@@ -155,9 +155,56 @@ func TestHostileHugeFilesBoundedMemory(t *testing.T) {
 			t.Errorf("%s: %v\nstderr: %s", strings.Join(args, " "), r, r.Stderr)
 		}
 	}
+	// compact --out copies the transcript (NUL run and all) and appends
+	// its records, streaming: memory stays bounded whatever its size.
+	out := filepath.Join(dir, "compacted.jsonl")
+	r := runGuarded(t, dir, limits, "compact", res.SessionID, "--home", home, "--out", out)
+	t.Logf("%-40s %v", "compact --out", r)
+	tr, _ := filepath.Glob(filepath.Join(home, "projects", "*", res.SessionID+".jsonl"))
+	src, serr := os.Stat(strings.Join(tr, ""))
+	dst, derr := os.Stat(out)
+	if !finished(r) || r.Code != 0 || serr != nil || derr != nil || dst.Size() < src.Size() {
+		t.Errorf("compact --out: %v (%v, %v)\nstderr: %s", r, serr, derr, r.Stderr)
+	}
+	os.Remove(out)
 	// The record after the transcript's NUL line is the session's last.
-	r := runGuarded(t, dir, limits, "sessions", "--home", home, "--json")
+	r = runGuarded(t, dir, limits, "sessions", "--home", home, "--json")
 	if !strings.Contains(string(r.Stdout), "too-large") || !strings.Contains(string(r.Stdout), `"last": "2026-11-22T12:00:11Z"`) {
 		t.Errorf("sessions --json does not report the NUL line as too large, or lost the record after it:\n%s", r.Stdout)
+	}
+}
+
+// hostilehome's tarbomb: a small .tar.gz whose one entry expands past the
+// archive limits. Opened with --home, it is refused before it fills the
+// temporary folder: the command ends within seconds and bounded memory,
+// names the entry, and leaves nothing extracted behind.
+func TestHostileTarBomb(t *testing.T) {
+	t.Parallel()
+	size := int64(testenv.Size(t, 2<<30, int(model.DefaultTarLimits.Entry)+1<<20))
+	dir := t.TempDir()
+	res, err := hostilehome.Write(filepath.Join(dir, "home"), hostilehome.TarBomb, hostilehome.Options{Size: size})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(res.Archive)
+	if err != nil || st.Size() > size/100 {
+		t.Fatalf("the bomb is %v bytes on disk for a %d-byte entry (%v)", st, size, err)
+	}
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "stat", "--home", res.Archive)
+	cmd.Env = append(os.Environ(), childVar+"="+dir, "TMPDIR="+tmp)
+	r, err := guard.Run(cmd, guard.Limits{Timeout: 60 * time.Second, MaxRSS: 250 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("stat --home bomb: %v", r)
+	if r.Killed != "" || r.Code == 0 || !strings.Contains(string(r.Stderr), res.Bomb) {
+		t.Errorf("stat --home on the bomb: %v\nstderr: %s", r, r.Stderr)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("left in the temporary folder: %v", left)
 	}
 }

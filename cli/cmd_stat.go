@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/memscope/memscope/engine/inventory"
+	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
@@ -40,7 +41,7 @@ func runStat(e *env, opts statOptions) (inventory.Report, error) {
 		return inventory.Report{}, err
 	}
 	defer o.close()
-	return inventory.Stat(inventory.Options{Home: o.home, Root: o.root, Cache: e.cache(opts.cache, o)}), nil
+	return inventory.Stat(inventory.Options{Home: o.home, Root: o.root, Cache: e.cache(opts.cache, o), Getenv: e.getenv}), nil
 }
 
 // showStat prints what runStat returned, as text or --json.
@@ -57,15 +58,15 @@ func printStat(w io.Writer, r inventory.Report) {
 	if r.Projects == 0 && r.HistoryEntries == 0 && !r.Demo {
 		fmt.Fprintln(w, "              this home is empty (Claude Code has not run here); memscope --demo shows the built-in example")
 	}
-	fmt.Fprintf(w, "memory        %d folders, %d topic files (%d invalid), %d team files\n", r.MemoryDirs, r.MemoryFiles, r.InvalidMemoryFiles, r.TeamMemoryFiles)
-	fmt.Fprintf(w, "index         %d MEMORY.md files, %d lines, %d entries\n", r.IndexFiles, r.IndexLines, r.IndexEntries)
-	fmt.Fprintf(w, "history       %d prompts\n", r.HistoryEntries)
+	fmt.Fprintf(w, "memory        %s, %s (%d invalid), %s\n", countOf(r.MemoryDirs, "folder", "folders"), countOf(r.MemoryFiles, "memory file", "memory files"), r.InvalidMemoryFiles, countOf(r.TeamMemoryFiles, "team file", "team files"))
+	fmt.Fprintf(w, "index         %s, %s, %s\n", countOf(r.IndexFiles, "MEMORY.md file", "MEMORY.md files"), countOf(r.IndexLines, "line", "lines"), countOf(r.IndexEntries, "entry", "entries"))
+	fmt.Fprintf(w, "history       %s\n", countOf(r.HistoryEntries, "prompt", "prompts"))
 	p := r.Pastes
-	fmt.Fprintf(w, "pastes        %d referenced: %d resolved, %d missing, %d hash mismatch; %d inline; %d files, %d orphans\n",
-		p.Referenced, p.Resolved, p.Missing, p.HashMismatch, p.Inline, p.Files, p.Orphans)
-	fmt.Fprintf(w, "transcripts   %d sessions, %d subagent, %d older layout, %d tool-result files, %s\n",
-		r.Transcripts, r.SubagentTranscripts, r.SeedTranscripts, r.ToolResultFiles, format.Bytes(r.TranscriptBytes))
-	fmt.Fprintf(w, "records       %d; %d compact boundaries, %d microcompact\n", r.Records, r.CompactBoundaries, r.MicrocompactBoundaries)
+	fmt.Fprintf(w, "pastes        %d referenced: %d resolved, %d missing, %d hash mismatch; %d inline; %s, %s\n",
+		p.Referenced, p.Resolved, p.Missing, p.HashMismatch, p.Inline, countOf(p.Files, "file", "files"), countOf(p.Orphans, "orphan", "orphans"))
+	fmt.Fprintf(w, "transcripts   %s, %d subagent (%d meta files), %d older layout, %s, %s\n",
+		countOf(r.Transcripts, "session", "sessions"), r.SubagentTranscripts, r.SubagentMetaFiles, r.SeedTranscripts, countOf(r.ToolResultFiles, "tool-result file", "tool-result files"), format.Bytes(r.TranscriptBytes))
+	fmt.Fprintf(w, "records       %d; %s, %d microcompact\n", r.Records, countOf(r.CompactBoundaries, "compact boundary", "compact boundaries"), r.MicrocompactBoundaries)
 	types := make([]string, 0, len(r.RecordTypes))
 	for t := range r.RecordTypes {
 		types = append(types, t)
@@ -85,8 +86,9 @@ func printStat(w io.Writer, r inventory.Report) {
 	}
 	u := r.Usage
 	fmt.Fprintf(w, "usage         input %d, output %d, cache write %d, cache read %d\n", u.InputTokens, u.OutputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens)
+	printAgentMemory(w, r.AgentMemory)
 	for _, s := range r.Secondary {
-		fmt.Fprintf(w, "secondary     %s: %s (%d files)\n", s.Label, s.Path, s.Files)
+		fmt.Fprintf(w, "secondary     %s: %s (%s)\n", s.Label, s.Path, countOf(s.Files, "file", "files"))
 	}
 	if len(r.Malformed) == 0 {
 		fmt.Fprintln(w, "problems      none")
@@ -95,5 +97,32 @@ func printStat(w io.Writer, r inventory.Report) {
 	fmt.Fprintf(w, "problems      %d (skipped and counted; everything else was read)\n", len(r.Malformed))
 	for _, m := range r.Malformed {
 		fmt.Fprintf(w, "  %s [%s]\n", model.SanitizeForTerminal(m.Error()), m.Kind)
+	}
+}
+
+// printAgentMemory lists each agent memory folder with its MEMORY.md
+// against the caps (the client loads an agent's index as it loads a
+// project's).
+func printAgentMemory(w io.Writer, as []inventory.AgentMemory) {
+	if len(as) == 0 {
+		fmt.Fprintln(w, "agent memory  none")
+		return
+	}
+	fmt.Fprintf(w, "agent memory  %d folders\n", len(as))
+	for _, a := range as {
+		c := a.Cap
+		index := "no MEMORY.md"
+		if a.Index {
+			index = fmt.Sprintf("MEMORY.md %d/%d lines, %d/%d chars", c.Lines, memindex.MaxLines, c.Chars, memindex.MaxChars)
+			if c.Truncated {
+				index += fmt.Sprintf(", cut at line %d: %d entries do not load", c.CutFileLine, len(c.DroppedEntries))
+			}
+		}
+		declared := ""
+		if a.Definition == "" {
+			declared = "; no agent definition declares it"
+		}
+		fmt.Fprintf(w, "  %s (%s): %d topic files (%d invalid), %s%s\n", model.SanitizeForTerminal(a.Agent), a.Scope, a.Files, a.InvalidFiles, index, declared)
+		fmt.Fprintf(w, "    %s\n", model.SanitizeForTerminal(a.Dir))
 	}
 }

@@ -40,6 +40,9 @@ func parseStatusline(e *env, args []string) (statuslineOptions, error) {
 	fs := flag.NewFlagSet("statusline", flag.ContinueOnError)
 	fs.StringVar(&opts.home, "home", "", "Claude home folder (default $CLAUDE_CONFIG_DIR, else ~/.claude)")
 	fs.BoolVar(&opts.json, "json", false, "print what the line was made from as JSON")
+	if sinkFlags(e, fs) {
+		return opts, errHelpShown
+	}
 	var msg strings.Builder
 	fs.SetOutput(&msg)
 	switch err := fs.Parse(args); {
@@ -64,7 +67,7 @@ func runStatusline(e *env, opts statuslineOptions) (live.Status, error) {
 	if err != nil {
 		return live.Status{Reason: err.Error()}, nil
 	}
-	dir, _, err := model.ResolveHomeDir(opts.home, e.getenv, e.userHome)
+	dir, _, err := e.resolveHome(opts.home)
 	if err != nil {
 		return live.Status{Reason: err.Error()}, nil
 	}

@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/store"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
 var trashCommand = &command{
 	name:    "trash",
-	usage:   "memscope trash [--project PATH] [--restore TRASH-PATH [--force]] [--json]",
+	usage:   "memscope trash [--project PATH] [--agent NAME] [--restore TRASH-PATH [--force]] [--json]",
 	summary: "the memories deleted to memory/.trash/, newest first, and restore of one (journaled: memscope undo reverts it)",
 	run:     steps(parseTrash, runTrash, showTrash),
 }
@@ -21,6 +22,8 @@ type trashOptions struct {
 	home homeFlags
 	// project is the project folder; "" for the current one.
 	project string
+	// agent selects an agent's memory (--agent); "" the project's.
+	agent string
 	// restore is the trashed file to put back; "" lists the trash.
 	restore string
 	// force restores past the security scan.
@@ -33,6 +36,8 @@ type trashOptions struct {
 type trashResult struct {
 	dir   string
 	items []store.TrashItem
+	// problems are trash entries that are not regular files (not listed).
+	problems []model.Problem
 	// restored is the change a restore made; nil for a listing.
 	restored *store.Change
 }
@@ -41,7 +46,8 @@ func parseTrash(e *env, args []string) (trashOptions, error) {
 	var opts trashOptions
 	fs := newFlags("trash", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
-	fs.StringVar(&opts.restore, "restore", "", "put this trashed file (a path under .trash/, as listed) back where it was, with its index line")
+	addAgentFlag(fs, &opts.agent)
+	fs.StringVar(&opts.restore, "restore", "", "put this trashed file (a `TRASH-PATH` under .trash/, as listed) back where it was, with its index line")
 	fs.BoolVar(&opts.force, "force", false, "with --restore: restore even when the security scan finds a high-severity issue in the file")
 	if err := parseFlagsOnly(e, fs, args); err != nil {
 		return opts, err
@@ -55,7 +61,7 @@ func parseTrash(e *env, args []string) (trashOptions, error) {
 // runTrash lists the project's memory trash, or restores one file from
 // it (journaled).
 func runTrash(e *env, opts trashOptions) (trashResult, error) {
-	t, err := openProjectMemory(e, &opts.home, opts.project)
+	t, err := openProjectMemory(e, &opts.home, opts.project, opts.agent)
 	if err != nil {
 		return trashResult{}, err
 	}
@@ -72,7 +78,7 @@ func runTrash(e *env, opts trashOptions) (trashResult, error) {
 		r.restored = &ch
 		return r, nil
 	}
-	if r.items, err = t.store.ListTrash(); err != nil {
+	if r.items, r.problems, err = t.store.ListTrash(); err != nil {
 		return r, err
 	}
 	if r.items == nil {
@@ -88,7 +94,16 @@ func showTrash(e *env, opts trashOptions, r trashResult) error {
 			fmt.Fprintf(w, "%s\n%s(memscope undo puts it back in the trash)\n", ch.Summary, ch.Diff)
 		})
 	}
-	return e.output(opts.json, map[string]any{"memoryDir": r.dir, "items": r.items}, func(w io.Writer) { printTrash(w, r.dir, r.items, e.now()) })
+	js := map[string]any{"memoryDir": r.dir, "items": r.items}
+	if len(r.problems) > 0 {
+		js["problems"] = r.problems
+	}
+	return e.output(opts.json, js, func(w io.Writer) {
+		printTrash(w, r.dir, r.items, e.now())
+		for _, p := range r.problems {
+			fmt.Fprintf(w, "  %s: %s\n", model.SanitizeLine(p.File), model.SanitizeLine(p.Reason))
+		}
+	})
 }
 
 func printTrash(w io.Writer, dir string, items []store.TrashItem, now time.Time) {
@@ -96,7 +111,7 @@ func printTrash(w io.Writer, dir string, items []store.TrashItem, now time.Time)
 	for _, it := range items {
 		when := "unknown time"
 		if !it.Deleted.IsZero() {
-			when = it.Deleted.Local().Format("2006-01-02 15:04") + " (" + ageText(now.Sub(it.Deleted)) + " ago)"
+			when = it.Deleted.Local().Format("2006-01-02 15:04") + " (" + format.Ago(now, it.Deleted) + ")"
 		}
 		fmt.Fprintf(w, "  %s  %7d B  %s\n      was %s", when, it.Size, model.SanitizeLine(it.Path), model.SanitizeLine(it.Original))
 		if it.Description != "" {
@@ -107,15 +122,4 @@ func printTrash(w io.Writer, dir string, items []store.TrashItem, now time.Time)
 	if len(items) > 0 {
 		fmt.Fprintln(w, "restore one with: memscope trash --restore PATH (memscope never empties the trash; delete files there yourself)")
 	}
-}
-
-// ageText is a duration as whole days, else hours, else minutes.
-func ageText(d time.Duration) string {
-	switch {
-	case d >= 48*time.Hour:
-		return fmt.Sprintf("%d days", int(d.Hours()/24))
-	case d >= 2*time.Hour:
-		return fmt.Sprintf("%d hours", int(d.Hours()))
-	}
-	return fmt.Sprintf("%d minutes", max(int(d.Minutes()), 0))
 }

@@ -89,7 +89,7 @@ func TestTrashRestoreForce(t *testing.T) {
 	if _, err := s.Delete("user_role.md", store.WriteOptions{Now: e.now()}); err != nil {
 		t.Fatal(err)
 	}
-	items, err := s.ListTrash()
+	items, _, err := s.ListTrash()
 	if err != nil || len(items) != 1 {
 		t.Fatalf("trash %+v, %v", items, err)
 	}

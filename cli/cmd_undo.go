@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/memscope/memscope/engine/journal"
@@ -13,8 +15,8 @@ import (
 
 var undoCommand = &command{
 	name:    "undo",
-	usage:   "memscope undo [--project PATH] [--list] [--json]",
-	summary: "revert the last change memscope made to a project's memory (refused if a file changed since), or list the journal",
+	usage:   "memscope undo [--project PATH] [--agent NAME] [--list] [--json]",
+	summary: "revert the last change memscope made to a project's memory or to a CLAUDE.md or rule of its prompt (refused if a file changed since), or list the journal",
 	run:     steps(parseUndo, runUndo, showUndo),
 }
 
@@ -23,6 +25,8 @@ type undoOptions struct {
 	home homeFlags
 	// project is the project folder; "" for the current one.
 	project string
+	// agent selects an agent's memory (--agent); "" the project's.
+	agent string
 	// list lists the journal instead of undoing.
 	list bool
 	json bool
@@ -49,6 +53,7 @@ func parseUndo(e *env, args []string) (undoOptions, error) {
 	var opts undoOptions
 	fs := newFlags("undo", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
+	addAgentFlag(fs, &opts.agent)
 	fs.BoolVar(&opts.list, "list", false, "list the journaled changes, newest first, instead of undoing")
 	return opts, parseFlags(e, fs, args)
 }
@@ -56,17 +61,29 @@ func parseUndo(e *env, args []string) (undoOptions, error) {
 // runUndo reverts the newest journaled change to the project's memory,
 // or with --list reads the journal (its problems said on stderr).
 func runUndo(e *env, opts undoOptions) (undoResult, error) {
-	t, err := openProjectMemory(e, &opts.home, opts.project)
+	t, err := openProjectMemory(e, &opts.home, opts.project, opts.agent)
 	if err != nil {
 		return undoResult{}, err
 	}
 	defer t.close()
 	r := undoResult{dir: t.loc.Dir}
+	// A CLAUDE.md or rule of the project's prompt saved from the app is
+	// journaled in the home; its changes are undone in turn with the
+	// memory's, newest first.
+	docs := t.documents(e)
 	if opts.list {
 		entries, probs, err := t.store.Journal()
 		if err != nil {
 			return r, err
 		}
+		for _, d := range docs {
+			des, dprobs, err := d.Journal()
+			if err != nil {
+				return r, err
+			}
+			entries, probs = append(entries, absoluteEntries(des)...), append(probs, dprobs...)
+		}
+		slices.SortStableFunc(entries, func(a, b journal.Entry) int { return a.Time.Compare(b.Time) })
 		r.items = journalItems(entries)
 		for _, p := range probs {
 			fmt.Fprintf(e.stderr, "memscope undo: %s\n", p.Error())
@@ -76,7 +93,7 @@ func runUndo(e *env, opts undoOptions) (undoResult, error) {
 	if err := t.store.Writable(); err != nil {
 		return r, err
 	}
-	ch, err := t.store.Undo()
+	ch, err := store.UndoNewest(append([]*store.Store{t.store}, docs...))
 	if errors.Is(err, store.ErrNothingToUndo) {
 		return r, fmt.Errorf("%w (%s)", err, t.loc.Dir)
 	}
@@ -95,6 +112,23 @@ func showUndo(e *env, opts undoOptions, r undoResult) error {
 		})
 	}
 	return e.output(opts.json, map[string]any{"memoryDir": r.dir, "entries": r.items}, func(w io.Writer) { printJournal(w, r.dir, r.items) })
+}
+
+// absoluteEntries are document journal entries with their files' paths
+// made absolute (a memory journal's are relative to the memory folder,
+// which the list names; a document's folder is its own).
+func absoluteEntries(es []journal.Entry) []journal.Entry {
+	out := make([]journal.Entry, len(es))
+	for i, en := range es {
+		files := make([]journal.File, len(en.Files))
+		for j, f := range en.Files {
+			f.Path = filepath.Join(en.Folder, filepath.FromSlash(f.Path))
+			files[j] = f
+		}
+		en.Files = files
+		out[i] = en
+	}
+	return out
 }
 
 // journalItems lists entries newest first, with what each did per file.

@@ -69,3 +69,48 @@ func TestUndoCommand(t *testing.T) {
 		t.Error("the refused undo overwrote the hand edit")
 	}
 }
+
+// A CLAUDE.md the app saved (journaled in the home) is listed and undone
+// by memscope undo in turn with the memory's changes, newest first.
+func TestUndoTakesBackDocumentSaves(t *testing.T) {
+	e, out, errb := testEnv(t)
+	l, mem := demoMemory(t, e)
+	base := []string{"--home", l.Home, "--project", l.Project("shop-api")}
+	doc := filepath.Join(l.Project("shop-api"), "CLAUDE.md")
+	orig, err := os.ReadFile(doc)
+	if os.IsNotExist(err) {
+		orig = []byte("# Shop API\n")
+		if err := os.WriteFile(doc, orig, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	o := store.WriteOptions{Now: e.now()}
+	if _, err := store.OpenDocument(doc, l.Home, nil).Replace(doc, orig, true, append(append([]byte{}, orig...), "Run make test.\n"...), o); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := store.Open(mem, nil)
+	if _, err := s.Retype("user_timezone.md", model.TypeProject, store.WriteOptions{Now: e.now().Add(1)}); err != nil {
+		t.Fatal(err)
+	}
+
+	if code := run(e, append([]string{"undo", "--list"}, base...)); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	if !strings.Contains(out.String(), doc) {
+		t.Fatalf("--list does not show the CLAUDE.md save:\n%s", out)
+	}
+	for i, want := range []string{"retype", "CLAUDE.md"} {
+		out.Reset()
+		if code := run(e, append([]string{"undo"}, base...)); code != 0 {
+			t.Fatalf("undo %d: exit %d: %s", i, code, errb)
+		}
+		if !strings.Contains(out.String(), want) {
+			t.Fatalf("undo %d undid something else than the %s:\n%s", i, want, out)
+		}
+	}
+	if got, _ := os.ReadFile(doc); string(got) != string(orig) {
+		t.Fatalf("CLAUDE.md after undo:\n%s", got)
+	}
+}

@@ -18,13 +18,21 @@ var commands = []*command{
 	archiveCommand,
 	cleanupCommand,
 	compactCommand,
+	completionCommand,
+	configCommand,
 	exportCommand,
 	extractCommand,
 	filesCommand,
 	lintCommand,
+	loadsCommand,
+	manCommand,
+	originCommand,
 	promptCommand,
 	pruneCommand,
 	replayCommand,
+	reviewCommand,
+	searchCommand,
+	secretsCommand,
 	sessionsCommand,
 	statCommand,
 	statuslineCommand,
@@ -51,11 +59,18 @@ func steps[O, R any](parse func(*env, []string) (O, error), run func(*env, O) (R
 }
 
 // lookup finds the subcommand called name, or nil.
-func lookup(name string) *command {
-	for _, c := range commands {
+func (e *env) lookup(name string) *command {
+	for _, c := range e.commands() {
 		if c.name == name {
 			return c
 		}
 	}
 	return nil
+}
+
+// commands is the command list this run uses: the one above, which run
+// puts in env, so that the commands describing the list (completion,
+// man) can read it without an initialization cycle.
+func (e *env) commands() []*command {
+	return e.table
 }

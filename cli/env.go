@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -33,6 +34,8 @@ type env struct {
 	root fs.FS
 	// version is the build's version, printed by --version and help.
 	version string
+	// build is what the Go build info says of the binary (--version).
+	build buildInfo
 	// alive reports whether a process exists (the running clients'
 	// sessions/<pid>.json); nil asks the OS.
 	alive func(pid int) bool
@@ -42,6 +45,15 @@ type env struct {
 	// command is the subcommand running, nil for the terminal app: flag
 	// errors and --help quote its usage.
 	command *command
+	// flagSink, when set, receives a command's flag set instead of
+	// parsing it: completion, the man page and help read each command's
+	// flags from the command itself (commandFlags), so they cannot drift.
+	flagSink func(*flag.FlagSet)
+	// table is the command list (commands.go); set by run.
+	table []*command
+	// cfg is the settings file once read (settings); shared by the
+	// copies of env a run makes.
+	cfg *settingsState
 }
 
 // osEnv is the real process's environment, reading the machine through

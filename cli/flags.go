@@ -19,6 +19,11 @@ func newFlags(name string, h *homeFlags, asJSON *bool) *flag.FlagSet {
 	return fs
 }
 
+// newBareFlags is the flag set of a command that reads no home.
+func newBareFlags(name string) *flag.FlagSet {
+	return flag.NewFlagSet(name, flag.ContinueOnError)
+}
+
 // errHelpShown ends a command whose --help was printed: exit 0.
 var errHelpShown = errors.New("help shown")
 
@@ -29,6 +34,9 @@ var errHelpShown = errors.New("help shown")
 // --help prints the command's help and flags.
 func parseFlags(e *env, fs *flag.FlagSet, args []string) error {
 	fs.SetOutput(io.Discard)
+	if sinkFlags(e, fs) {
+		return errHelpShown
+	}
 	err := fs.Parse(args)
 	switch {
 	case err == nil:
@@ -76,16 +84,13 @@ func printCommandHelp(e *env, fs *flag.FlagSet) {
 // does and its default.
 func printFlags(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "\nflags:")
+	printFlagList(w, fs)
+}
+
+// printFlagList lists fs's flags, one a line.
+func printFlagList(w io.Writer, fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) {
-		name, usage := flag.UnquoteUsage(f)
-		switch {
-		case f.Name == "project":
-			name = "PATH"
-		case name == "int":
-			name = "N"
-		case name == "string" || name == "value":
-			name = "VALUE"
-		}
+		name, usage := flagPlaceholder(f)
 		head := "  --" + f.Name
 		if name != "" {
 			head += " " + name
@@ -148,3 +153,13 @@ type stringsFlag []string
 
 func (s *stringsFlag) String() string     { return strings.Join(*s, ", ") }
 func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
+
+// sinkFlags hands fs to the flag sink when one is set (commandFlags) and
+// reports whether it did: the command must then stop, as after --help.
+func sinkFlags(e *env, fs *flag.FlagSet) bool {
+	if e.flagSink == nil {
+		return false
+	}
+	e.flagSink(fs)
+	return true
+}

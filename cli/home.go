@@ -63,7 +63,7 @@ func (o *opened) defaultProject(e *env) string {
 // exists (said on stderr, so --json output stays clean).
 func (e *env) openHome(h *homeFlags) (*opened, error) {
 	if !h.demo {
-		dir, src, err := model.ResolveHomeDir(h.dir, e.getenv, e.userHome)
+		dir, src, err := e.resolveHome(h.dir)
 		if err != nil {
 			return nil, err
 		}
@@ -143,4 +143,10 @@ func (e *env) openArchiveHome(archive string) (*opened, error) {
 			fmt.Fprintf(e.stderr, "memscope: %v\n", err)
 		}
 	}}, nil
+}
+
+// resolveHome picks the Claude home folder: --home, else
+// $CLAUDE_CONFIG_DIR, else the settings file's home, else ~/.claude.
+func (e *env) resolveHome(flagDir string) (string, model.HomeSource, error) {
+	return model.ResolveHomeDirWith(flagDir, e.settings().Home, e.getenv, e.userHome)
 }

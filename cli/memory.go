@@ -2,8 +2,11 @@ package cli
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
+	"path/filepath"
+	"strings"
 
 	memstore "github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
@@ -12,7 +15,12 @@ import (
 // memoryTarget is a project's memory folder opened for reading and
 // writing, and the project tree drift is checked against.
 type memoryTarget struct {
-	loc     model.MemoryLocation
+	// loc is where the memory folder is and why: the project's auto
+	// memory, or (with --agent) an agent's folder, Dir and Reason set
+	// from the store.
+	loc model.MemoryLocation
+	// kind is the store: auto memory, or an agent's.
+	kind    model.MemoryStore
 	store   *memstore.Store
 	project string
 	// tree is the project's root for drift: the git root, else the folder.
@@ -26,20 +34,89 @@ type memoryTarget struct {
 	home *model.Home
 }
 
+// agentFlagUsage says what --agent selects, for every memory command.
+const agentFlagUsage = "an agent's memory instead of the project's: `NAME`, or NAME@user|project|local when it has several (memscope stat lists them)"
+
+// addAgentFlag adds --agent to a memory command's flags.
+func addAgentFlag(fs *flag.FlagSet, agent *string) {
+	fs.StringVar(agent, "agent", "", agentFlagUsage)
+}
+
+// documents are the stores of the folders of the files the project's
+// prompt reads (CLAUDE.md, rules) that have a journal: a save from the
+// app's Prompt pane is journaled there (memstore.OpenDocument), and undo
+// takes it back in turn with the memory's changes.
+func (t *memoryTarget) documents(e *env) []*memstore.Store {
+	p := previewFor(e, t.root, t.home, t.project, nil)
+	folders := map[string]bool{}
+	for _, l := range p.Layers {
+		if l.Path != "" {
+			folders[filepath.Dir(l.Path)] = true
+		}
+	}
+	return memstore.OpenDocuments(t.home.Dir, e.writer(), func(f string) bool { return folders[f] })
+}
+
 // openProjectMemory opens the home named by hf and the memory of project
-// in it (see openMemory). Call close on the target when done.
-func openProjectMemory(e *env, hf *homeFlags, project string) (*memoryTarget, error) {
+// in it (see openMemory): its auto memory, or with agent ("" for none)
+// that agent's. Call close on the target when done.
+func openProjectMemory(e *env, hf *homeFlags, project, agent string) (*memoryTarget, error) {
 	o, err := e.openHome(hf)
 	if err != nil {
 		return nil, err
 	}
 	t, err := openMemory(e, o, project)
+	if err == nil && agent != "" {
+		err = t.selectAgent(e, agent)
+	}
 	if err != nil {
 		o.close()
 		return nil, err
 	}
 	t.close = o.close
 	return t, nil
+}
+
+// selectAgent points the target at the agent memory store sel names
+// (model.MemoryStore.Matches), found the client's way for the project
+// (model.FindAgentStores). No match, or a name with stores in several
+// scopes, is a usage error that lists what there is.
+func (t *memoryTarget) selectAgent(e *env, sel string) error {
+	stores := t.agentStores(e)
+	var match []model.MemoryStore
+	var all []string
+	for _, s := range stores {
+		all = append(all, s.ID())
+		if s.Matches(sel) {
+			match = append(match, s)
+		}
+	}
+	switch {
+	case len(match) == 1:
+	case len(match) == 0 && len(all) == 0:
+		return badUsagef("--agent %s: no agent memory for %s (no agent definition with memory: user|project|local, and no agent-memory folder)", sel, t.project)
+	case len(match) == 0:
+		return badUsagef("--agent %s: no such agent memory for %s; there is %s", sel, t.project, strings.Join(all, ", "))
+	default:
+		ids := make([]string, len(match))
+		for i, s := range match {
+			ids[i] = s.ID()
+		}
+		return badUsagef("--agent %s has memory in several scopes: %s; name one", sel, strings.Join(ids, ", "))
+	}
+	s := match[0]
+	t.kind = s
+	why := "memory of agent " + s.Agent + ", " + model.AgentScopeLabel(s.Scope) + "; "
+	if s.Definition != "" {
+		why += "declared in " + s.Definition
+	} else {
+		why += "no agent definition declares it"
+	}
+	t.loc = model.MemoryLocation{Dir: s.Dir, Rule: model.MemoryRuleAgent, Reason: why, Git: t.loc.Git, Enabled: true,
+		Switch: model.SwitchDefault, SwitchReason: "agent memory loads whenever the agent runs"}
+	t.store, _ = memstore.Open(s.Dir, memstore.DirFSWith(s.Dir, e.writes))
+	t.store.Unstamped()
+	return nil
 }
 
 // openMemory resolves the memory folder of project (default: the current
@@ -60,7 +137,8 @@ func openMemory(e *env, o *opened, project string) (*memoryTarget, error) {
 		Root: root, HomeDir: o.home.Dir, UserHome: userHome, StartDir: abs, Getenv: e.getenv, Settings: settings,
 	})
 	store, _ := memstore.Open(loc.Dir, memstore.DirFSWith(loc.Dir, e.writes))
-	t := &memoryTarget{loc: loc, store: store, project: abs, tree: abs, root: root, close: func() {}, home: o.home}
+	auto := model.MemoryStore{Kind: model.StoreAuto, Dir: loc.Dir, Label: "project memory (auto memory)", Stamped: true}
+	t := &memoryTarget{loc: loc, kind: auto, store: store, project: abs, tree: abs, root: root, close: func() {}, home: o.home}
 	if loc.Git.Root != "" {
 		t.tree = loc.Git.Root
 	}
@@ -95,6 +173,14 @@ func openSessionMemory(e *env, hf *homeFlags, sf *sessionFile, tr *model.Transcr
 		return nil, nil, err
 	}
 	return t, done, nil
+}
+
+// agentStores are the project's agent memory stores, found the client's
+// way (model.FindAgentStores).
+func (t *memoryTarget) agentStores(e *env) []model.MemoryStore {
+	mo := model.MemoryOptions{Root: t.root, HomeDir: t.home.Dir, StartDir: t.project, Getenv: e.getenv}
+	stores, _ := model.FindAgentStores(model.AgentStoreOptionsFor(mo, t.loc))
+	return stores
 }
 
 // withForceHint adds to a write the security scan blocked how to make it

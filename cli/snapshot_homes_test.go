@@ -65,10 +65,13 @@ func readOnlyCases(s snapHomeSpec) []snapCase {
 		{"stat.json", s.home("stat", "--json")},
 		{"sessions", s.home("sessions")},
 		{"sessions.json", s.home("sessions", "--json")},
+		{"completion.values.sessions", s.home("completion", "values", "sessions")},
+		{"completion.values.projects", s.home("completion", "values", "projects")},
 		{"prompt", s.proj("prompt")},
 		{"prompt.json", s.proj("prompt", "--json")},
 		{"prompt.query", s.proj("prompt", "--query", s.query)},
 		{"prompt.query.json", s.proj("prompt", "--query", s.query, "--json")},
+		{"prompt.query.recall-on", s.proj("prompt", "--query", s.query, "--recall", "on")},
 		{"prompt.text", s.proj("prompt", "--text")},
 		{"lint", s.proj("lint")},
 		{"lint.json", s.proj("lint", "--json")},
@@ -94,8 +97,23 @@ func readOnlyCases(s snapHomeSpec) []snapCase {
 		{"compact." + format.ShortID(s.compact) + ".window.flush.json", s.home(append([]string{"compact", s.compact, "--flush", "--json"}, smallWindow...)...)},
 		{"extract." + format.ShortID(s.extract), s.home("extract", s.extract)},
 		{"extract." + format.ShortID(s.extract) + ".json", s.home("extract", s.extract, "--json")},
+		{"search", s.home("search", "memory")},
+		{"search.json", s.home("search", "memory", "--json")},
+		{"search.project.regex", s.proj("search", "--regex", `mem(ory|o)\b`, "--in", "memory,claudemd,history,pastes", "--case")},
+		{"search.none", s.home("search", "no such words anywhere")},
 		{"watch.once", s.home("watch", "--once")},
 		{"watch.once.json", s.home("watch", "--once", "--json")},
+		{"origin", s.proj("origin")},
+		{"origin.json", s.proj("origin", "--json")},
+		{"review", s.proj("review")},
+		{"review.json", s.proj("review", "--json")},
+		{"loads", s.proj("loads")},
+		{"loads.json", s.proj("loads", "--json")},
+		{"secrets", s.home("secrets")},
+		{"secrets.json", s.home("secrets", "--json")},
+		{"secrets.project", s.proj("secrets")},
+		{"secrets.scrub", s.home("secrets", "--scrub", "--idle", "0")},
+		{"secrets.scrub.json", s.home("secrets", "--scrub", "--idle", "0", "--json")},
 	}
 	for _, id := range s.replay {
 		c = append(c,
@@ -190,6 +208,8 @@ func writeCases(r *snapRunner, s snapHomeSpec) ([]snapCase, map[string]func(t *t
 		{"w13.compact.out", s.home(append([]string{"compact", s.compact, "--out", compacted}, smallWindow...)...)},
 		{"w14.replay.compacted", []string{"replay", compacted}},
 		{"w15.export.out", s.home("export", s.export[0], "--out", filepath.Join(s.out, "export.md"))},
+		{"w16.secrets.scrub.yes", s.home("secrets", "--scrub", "--idle", "0", "--yes")},
+		{"w17.secrets.after", s.home("secrets")},
 	}
 	if s.fh != "" {
 		c = append(c,
@@ -231,6 +251,14 @@ func demoSnapHome(t *testing.T, r *snapRunner) snapHome {
 			snapCase{"sessions." + p, other.proj("sessions")},
 		)
 	}
+	// Agent memory: the project-scope reviewer and the user-scope planner.
+	h.ro = append(h.ro,
+		snapCase{"lint.agent-reviewer", spec.proj("lint", "--agent", "reviewer")},
+		snapCase{"lint.agent-planner.json", spec.proj("lint", "--agent", "planner@user", "--json")},
+		snapCase{"prune.dry-run.agent-reviewer", spec.proj("prune", "--dry-run", "--agent", "reviewer")},
+		snapCase{"export.memory.agent-planner", spec.proj("export", "--memory", "--agent", "planner")},
+		snapCase{"lint.agent-unknown", spec.proj("lint", "--agent", "nobody")},
+	)
 	// --demo itself (its own temporary home and default project), for a
 	// few command lines: each run materializes the demo. Not the
 	// commands that show folder times (cleanup, archive, the files list):

@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/memscope/memscope/internal/format"
+	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
 
@@ -73,7 +74,7 @@ func TestCommandSnapshot(t *testing.T) {
 	time.Local = time.UTC
 	t.Cleanup(func() { time.Local = local })
 
-	homes := []snapHome{demoSnapHome(t, r), testdataSnapHome(t, r), genSnapHome(t, r)}
+	homes := []snapHome{demoSnapHome(t, r), testdataSnapHome(t, r), genSnapHome(t, r), provSnapHome(t, r)}
 	checkCoverage(t, homes)
 	want := map[string]bool{}
 	check := func(name string, args []string, stdin string) {
@@ -111,6 +112,13 @@ func globalSnapCases() []snapCase {
 		{"help.flag", []string{"--help"}},
 		{"version", []string{"--version"}},
 		{"unknown", []string{"no-such-command"}},
+		{"completion.bash", []string{"completion", "bash"}},
+		{"completion.zsh", []string{"completion", "zsh"}},
+		{"completion.fish", []string{"completion", "fish"}},
+		{"man", []string{"man"}},
+		{"config.path", []string{"config", "path"}},
+		{"config.show", []string{"config", "show"}},
+		{"config.show.json", []string{"config", "show", "--json"}},
 	}
 	for _, n := range sortedCommandNames() {
 		c = append(c, snapCase{"help." + n, []string{"help", n}})
@@ -139,20 +147,10 @@ func (g goldenTB) Name() string { return g.name }
 // snapshotRootLen long, the test's temporary folder padded with a
 // folder named x...x.
 func newSnapRunner(t *testing.T) *snapRunner {
-	tmp, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	pad := snapshotRootLen - len(tmp) - 1
-	if pad < 1 {
-		t.Fatalf("the temporary folder %s is too long for the snapshot (at most %d characters)", tmp, snapshotRootLen-2)
-	}
-	r := &snapRunner{base: filepath.Join(tmp, strings.Repeat("x", pad)), hashes: map[string]string{}}
-	// A path cut short for display ("<root>/xxx…") keeps a varying number
-	// of x's: the root is the temporary folder and all the x's there are.
-	r.rootRE = regexp.MustCompile(regexp.QuoteMeta(tmp) + "/x+")
+	base, root := testroot.Padded(t, snapshotRootLen)
+	r := &snapRunner{base: base, hashes: map[string]string{}, rootRE: root}
+	tmp := filepath.Dir(base)
 	r.slugRE = regexp.MustCompile(regexp.QuoteMeta(model.Slug(tmp)) + "-x+")
-	mkdirAll(t, r.base)
 	return r
 }
 
@@ -260,6 +258,11 @@ func quoteArgs(args []string) string {
 // targets' absolute paths.
 var fingerprintRE = regexp.MustCompile(`("fingerprint": "|--plan |fingerprint )[0-9a-f]{16}`)
 
+// secretIDRE matches the ids of secrets findings (a hash of the file's
+// path, which holds the root) and of scrubs (which end in the plan's
+// fingerprint).
+var secretIDRE = regexp.MustCompile(`\bs[0-9a-f]{9}\b|\b(\d{8}-\d{6}-)[0-9a-f]{6}\b`)
+
 // normalize replaces what changes from run to run and nothing else: the
 // root (as a path and inside project slugs), the random digits of a
 // --demo home, the path hashes and restore fingerprints derived from
@@ -281,6 +284,7 @@ func (r *snapRunner) normalize(s, demoDigits string) string {
 		s = strings.ReplaceAll(s, h, name)
 	}
 	s = fingerprintRE.ReplaceAllString(s, "${1}$$FINGERPRINT")
+	s = secretIDRE.ReplaceAllString(s, "${1}$$ID")
 	s = r.rootRE.ReplaceAllLiteralString(s, "$ROOT")
 	s = r.slugRE.ReplaceAllLiteralString(s, "-$ROOT")
 	return strings.ReplaceAll(s, snapshotVersion, "$VERSION")
@@ -312,11 +316,33 @@ func checkCoverage(t *testing.T, homes []snapHome) {
 					text = true
 				}
 			}
+			if !hasJSONFlag(name) {
+				// A command without --json (man, completion) is
+				// covered by its text alone.
+				js = true
+			}
+			if homeless(name) {
+				// It reads no home: the global cases cover it.
+				text, js = true, true
+			}
 			if !text || !js {
 				t.Errorf("command %q is not in the %s snapshot as text and as JSON (text %v, json %v): add it to snapshot_homes_test.go", name, h.name, text, js)
 			}
 		}
 	}
+}
+
+// hasJSONFlag reports whether command name takes --json.
+func hasJSONFlag(name string) bool {
+	e := &env{table: commands}
+	return commandFlags(e, e.lookup(name)).Lookup("json") != nil
+}
+
+// homeless reports whether command name reads no home (it has no
+// --home flag): the global snapshot cases cover it.
+func homeless(name string) bool {
+	e := &env{table: commands}
+	return commandFlags(e, e.lookup(name)).Lookup("home") == nil
 }
 
 func isJSONCase(args []string) bool {

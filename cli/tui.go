@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 
+	"github.com/memscope/memscope/config"
 	"github.com/memscope/memscope/ui"
 )
 
@@ -42,7 +43,7 @@ func runTerminalApp(e *env, args []string) error {
 			statArgs = append(statArgs, "--demo")
 		}
 		// stat reports its own errors: pass on only its exit code.
-		return &exitError{code: runCommand(e, lookup("stat"), statArgs)}
+		return &exitError{code: runCommand(e, e.lookup("stat"), statArgs)}
 	}
 	o, err := e.openHome(&opts.home)
 	if err != nil {
@@ -61,17 +62,25 @@ func runTerminalApp(e *env, args []string) error {
 		// stays near its size after load (+1.5 %, 3.8 % of a core).
 		debug.SetGCPercent(50)
 	}
+	cfg := e.settings()
 	m := ui.New(ui.Options{
-		Home:      o.home,
-		Project:   proj,
-		Demo:      o.demo != nil,
-		DemoAsked: opts.home.demo,
-		Now:       e.now,
-		Getenv:    e.getenv,
-		Watch:     !opts.noWatch,
-		ExportDir: exportDir(e),
-		Root:      o.root,
-		Cache:     e.cache(opts.cache, o),
+		Home:             o.home,
+		Project:          proj,
+		Demo:             o.demo != nil,
+		DemoAsked:        opts.home.demo,
+		Now:              e.now,
+		Getenv:           e.getenv,
+		Watch:            !opts.noWatch,
+		ExportDir:        exportDir(e, cfg),
+		Root:             o.root,
+		Cache:            e.cache(opts.cache, o),
+		Keys:             &cfg.Keys,
+		Theme:            cfg.Theme,
+		MouseOff:         !cfg.Mouse,
+		Staleness:        cfg.Staleness,
+		LiveWarnPercent:  cfg.Live.WarnPercent,
+		LiveAlertPercent: cfg.Live.AlertPercent,
+		Notice:           e.cfg.notice,
 	})
 	prog := tea.NewProgram(m)
 	// A closed terminal (SIGHUP) should still quit cleanly, so a demo home
@@ -88,9 +97,14 @@ func runTerminalApp(e *env, args []string) error {
 	return err
 }
 
-// exportDir is where the panes' exports go: the folder memscope was
-// started in.
-func exportDir(e *env) string {
+// exportDir is where the panes' exports go: the settings file's
+// export_dir, else the folder memscope was started in.
+func exportDir(e *env, cfg config.Config) string {
+	if cfg.ExportDir != "" {
+		if d, err := absFrom(e, config.ExpandHome(cfg.ExportDir, e.userHome)); err == nil {
+			return d
+		}
+	}
 	if wd, err := e.getwd(); err == nil {
 		return wd
 	}

@@ -73,6 +73,10 @@ var memoryAges = map[string]int{
 	"notes-site/reference_analytics.md":              2,
 }
 
+// instructionsAge is how many days ago the demo's CLAUDE.md files, rules
+// and project files were written.
+const instructionsAge = 60
+
 // Materialize writes the demo under root (which should be empty or
 // missing) and returns its layout. now anchors every age and timestamp.
 func Materialize(root string, now time.Time) (Layout, error) {
@@ -82,11 +86,14 @@ func Materialize(root string, now time.Time) (Layout, error) {
 	}
 	l := Layout{Root: root, Home: filepath.Join(root, "claude"), Work: filepath.Join(root, "work")}
 	w := &writer{now: now}
-	if err := w.copyTree("_files/user", l.Home, nil); err != nil {
+	// Instructions and project files were written before any session of
+	// the demo ran (loads judge rules over the sessions after them).
+	written := func(string) int { return instructionsAge }
+	if err := w.copyTree("_files/user", l.Home, written); err != nil {
 		return l, err
 	}
 	for _, p := range demoProjects {
-		if err := w.copyTree("_files/"+p+"/tree", l.Project(p), nil); err != nil {
+		if err := w.copyTree("_files/"+p+"/tree", l.Project(p), written); err != nil {
 			return l, err
 		}
 		if _, err := fs.Stat(files, "_files/"+p+"/memory"); err == nil {
@@ -100,6 +107,11 @@ func Materialize(root string, now time.Time) (Layout, error) {
 	w.file(filepath.Join(shopMem, "project_incident_notes.md"), incidentNotes(now.AddDate(0, 0, -33)), 33)
 	w.transcripts(l)
 	w.history(l)
+	// What 2.1.331's cleanup also sweeps: other sessions' image caches
+	// and the skill archives at every start, growth-test state by age.
+	w.file(filepath.Join(l.Home, "image-cache", SessionRewind, "1.png"), []byte("\x89PNG demo screenshot"), 2)
+	w.file(filepath.Join(l.Home, "mcp-skill-archives", "pdf-tools.zip"), []byte("PK demo archive"), 1)
+	w.file(filepath.Join(l.Home, "state", "growth-test-onboarding.json"), []byte(`{"variant":"b"}`+"\n"), 40)
 	return l, w.err
 }
 

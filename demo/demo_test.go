@@ -45,6 +45,9 @@ func TestMaterializeWritesEveryStore(t *testing.T) {
 		filepath.Join(l.Home, "CLAUDE.md"),
 		filepath.Join(l.Home, "history.jsonl"),
 		filepath.Join(l.Home, "projects", model.Slug(l.Project("shop-api")), SessionRewind, "subagents", "agent-a1b2c3d4.jsonl"),
+		filepath.Join(l.Home, "projects", model.Slug(l.Project("shop-api")), SessionRewind, "subagents", "agent-a1b2c3d4.meta.json"),
+		filepath.Join(l.Project("shop-api"), ".claude", "agent-memory", "reviewer", "MEMORY.md"),
+		filepath.Join(l.Home, "agent-memory", "planner", "plan-shape.md"),
 	} {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("missing %s", p)

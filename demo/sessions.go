@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/model"
 )
 
@@ -54,6 +55,7 @@ func (w *writer) transcripts(l Layout) {
 	b := newTranscript(SessionCheckout, shop, w.now.AddDate(0, 0, -9))
 	b.metadata("Bundle discounts in the pricing service")
 	b.context = w.contextFiles(l, "shop-api")
+	goStyle, _ := files.ReadFile("_files/user/rules/go-style.md")
 	topics := []string{"pricing", "cart", "payments", "search", "store", "orders", "tax", "promo"}
 	summaries := []string{
 		"The user is moving bundle discounts from internal/cart/legacy.go into the pricing service. Decided: rules live in internal/pricing/rules.go; PriceBasket is the entry point. Open: tax rounding for bundles.",
@@ -76,6 +78,10 @@ func (w *writer) transcripts(l Layout) {
 			input:  map[string]any{"pattern": "Discount", "path": filepath.Join(shop, "internal")},
 			result: strings.Repeat(fmt.Sprintf("internal/%s/%s.go:42: // Discount hooks\n", topic, topic), 30),
 		})
+		if turn == 0 {
+			// Reading a .go file brought in the user's Go rule.
+			b.nestedMemory(contextFile{path: filepath.Join(l.Home, "rules", "go-style.md"), kind: "User", content: string(goStyle)}, []string{"**/*.go"})
+		}
 		b.reply(fmt.Sprintf("The %s package calls the pricing service once per basket; the hook belongs in PriceBasket.", topic))
 		if b.autoCompactIfNeeded(summaries[compactions%len(summaries)]) {
 			compactions++
@@ -96,7 +102,9 @@ func (w *writer) transcripts(l Layout) {
 	// subagent working on a sidechain.
 	r := newTranscript(SessionRewind, shop, w.now.AddDate(0, 0, -2))
 	r.metadata("Webhook retry storm")
+	r.context = w.contextFiles(l, "shop-api")
 	r.prompt("why did the payment webhook create duplicate orders yesterday?")
+	r.contextAttachments(r.context)
 	r.reply("Checking the webhook handler.", toolCall{name: "Read", input: map[string]any{"file_path": filepath.Join(shop, "internal/payments/webhook.go")}, result: sourceFile("payments", 120)})
 	fork := r.parent
 	r.prompt("add an idempotency key check to the handler")
@@ -134,6 +142,9 @@ func (w *writer) transcripts(l Layout) {
 	sub.reply("Searching.", toolCall{name: "Grep", input: map[string]any{"pattern": "CreateOrder"}, result: "internal/payments/webhook.go:88\ninternal/orders/import.go:41\n"})
 	sub.reply("Two places: internal/payments/webhook.go and internal/orders/import.go.")
 	w.file(filepath.Join(shopDir, SessionRewind, "subagents", "agent-a1b2c3d4.jsonl"), sub.buf.Bytes(), 2)
+	// What 2.1.331 writes beside a subagent's transcript.
+	w.file(filepath.Join(shopDir, SessionRewind, "subagents", "agent-a1b2c3d4.meta.json"),
+		[]byte(`{"agentType":"Explore","isBuiltIn":true,"description":"Find webhook order creation","toolUseId":"toolu_01Demo5ubAgent","spawnDepth":1,"model":"claude-haiku-4-5","finished":true}`+"\n"), 2)
 
 	// The notes site: one manual compaction.
 	notes := l.Project("notes-site")
@@ -166,18 +177,33 @@ func (w *writer) transcripts(l Layout) {
 }
 
 // contextFiles are the instruction and memory files the client attaches
-// for a demo project, with their real text.
+// for a demo project, with their real text, as its instructions
+// attachment lists them: each CLAUDE.md with its imports after it, the
+// rules without paths:, CLAUDE.local.md, and MEMORY.md as it loads (cut
+// to the caps, with the warning).
 func (w *writer) contextFiles(l Layout, project string) []contextFile {
 	read := func(p string) string {
 		data, _ := files.ReadFile(p)
 		return string(data)
 	}
-	return []contextFile{
+	tree := func(rel string) contextFile {
+		return contextFile{path: filepath.Join(l.Project(project), filepath.FromSlash(rel)), kind: "Project", content: read("_files/" + project + "/tree/" + rel)}
+	}
+	out := []contextFile{
 		{path: filepath.Join(l.Home, "CLAUDE.md"), kind: "User", content: read("_files/user/CLAUDE.md")},
 		{path: filepath.Join(l.Home, "rules", "review.md"), kind: "User", content: read("_files/user/rules/review.md")},
-		{path: filepath.Join(l.Project(project), "CLAUDE.md"), kind: "Project", content: read("_files/" + project + "/tree/CLAUDE.md")},
-		{path: filepath.Join(l.Home, "projects", model.Slug(l.Project(project)), "memory", "MEMORY.md"), kind: "AutoMem", content: read("_files/" + project + "/memory/MEMORY.md")},
+		tree("CLAUDE.md"),
 	}
+	switch project {
+	case "shop-api":
+		local := tree("CLAUDE.local.md")
+		local.kind = "Local"
+		out = append(out, tree("docs/architecture.md"), tree("docs/storage.md"), tree(".claude/rules/migrations.md"), local)
+	case "notes-site":
+		out = append(out, tree("docs/style.md"))
+	}
+	index := memindex.CapIndex([]byte(read("_files/" + project + "/memory/MEMORY.md")))
+	return append(out, contextFile{path: filepath.Join(l.Home, "projects", model.Slug(l.Project(project)), "memory", "MEMORY.md"), kind: "AutoMem", content: index.Content})
 }
 
 // pasteHash is the client's paste-cache key: the first 16 hex digits of

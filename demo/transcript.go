@@ -276,6 +276,14 @@ func (b *transcriptBuilder) contextAttachments(files []contextFile) {
 	b.chain("attachment", map[string]any{"attachment": map[string]any{"type": "instructions", "files": fs}})
 }
 
+// nestedMemory records a path-scoped rule joining the session when the
+// model read a file its paths: match (the client's nested_memory
+// attachment, sent without the session-start header's label).
+func (b *transcriptBuilder) nestedMemory(f contextFile, globs []string) {
+	b.chain("attachment", map[string]any{"attachment": map[string]any{"type": "nested_memory", "path": f.path, "displayPath": filepath.Base(f.path),
+		"content": map[string]any{"path": f.path, "type": f.kind, "globs": globs, "rawContent": f.content, "contentDiffersFromDisk": false}}})
+}
+
 // fileEdit records, as the client does, that the turn its prompt started
 // (prompt is the prompt's uuid) first touched rel (relative to the cwd):
 // a file-history-delta naming the backup of the file as it stood before

@@ -38,9 +38,25 @@ func WriteFileAtomicAs(w WriteFS, path string, data []byte, perm fs.FileMode, mo
 	return writeFileAtomic(w, path, data, perm.Perm(), false, modTime)
 }
 
+// WriteFileAtomicFrom is WriteFileAtomicWith with the content streamed
+// by write, so a file of any size is written without being held in
+// memory (a transcript copied with records appended).
+func WriteFileAtomicFrom(w WriteFS, path string, perm fs.FileMode, write func(io.Writer) error) error {
+	return replaceAtomic(w, path, perm, true, time.Time{}, write)
+}
+
 // writeFileAtomic replaces path with data; an existing file keeps its
 // mode when keepMode.
 func writeFileAtomic(w WriteFS, path string, data []byte, perm fs.FileMode, keepMode bool, modTime time.Time) error {
+	return replaceAtomic(w, path, perm, keepMode, modTime, func(t io.Writer) error {
+		_, err := t.Write(data)
+		return err
+	})
+}
+
+// replaceAtomic replaces path with what write writes; an existing file
+// keeps its mode when keepMode.
+func replaceAtomic(w WriteFS, path string, perm fs.FileMode, keepMode bool, modTime time.Time, write func(io.Writer) error) error {
 	if st, err := w.Stat(path); err == nil {
 		if !st.Mode().IsRegular() {
 			return fmt.Errorf("write %s: not a regular file", path)
@@ -51,10 +67,7 @@ func writeFileAtomic(w WriteFS, path string, data []byte, perm fs.FileMode, keep
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	return writeThroughTemp(w, path, perm, modTime, func(t io.Writer) error {
-		_, err := t.Write(data)
-		return err
-	}, w.Rename, true)
+	return writeThroughTemp(w, path, perm, modTime, write, w.Rename, true)
 }
 
 // WriteCacheFileWith replaces path with data through w as
@@ -105,7 +118,7 @@ func writeThroughTemp(w WriteFS, path string, perm fs.FileMode, modTime time.Tim
 	if err := w.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	tmp, err := w.CreateTemp(dir, "."+filepath.Base(path)+".memscope-*")
+	tmp, err := w.CreateTemp(dir, OwnPrefix(filepath.Base(path))+"*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}

@@ -16,6 +16,7 @@ const (
 	HomeFromFlag    HomeSource = "--home"
 	HomeFromEnv     HomeSource = "$CLAUDE_CONFIG_DIR"
 	HomeFromDefault HomeSource = "~/.claude"
+	HomeFromConfig  HomeSource = "config home"
 	HomeFromDemo    HomeSource = "demo"
 )
 
@@ -35,6 +36,12 @@ type Home struct {
 // $CLAUDE_CONFIG_DIR, else ~/.claude. getenv and userHome are parameters so
 // tests do not depend on the machine.
 func ResolveHomeDir(flagDir string, getenv func(string) string, userHome func() (string, error)) (string, HomeSource, error) {
+	return ResolveHomeDirWith(flagDir, "", getenv, userHome)
+}
+
+// ResolveHomeDirWith is ResolveHomeDir with the settings file's home
+// (memscope's config.yaml) between $CLAUDE_CONFIG_DIR and ~/.claude.
+func ResolveHomeDirWith(flagDir, configHome string, getenv func(string) string, userHome func() (string, error)) (string, HomeSource, error) {
 	if flagDir != "" {
 		abs, err := filepath.Abs(expandTilde(flagDir, userHome))
 		return abs, HomeFromFlag, err
@@ -42,6 +49,10 @@ func ResolveHomeDir(flagDir string, getenv func(string) string, userHome func() 
 	if env := getenv("CLAUDE_CONFIG_DIR"); env != "" {
 		abs, err := filepath.Abs(expandTilde(env, userHome))
 		return abs, HomeFromEnv, err
+	}
+	if configHome != "" {
+		abs, err := filepath.Abs(expandTilde(configHome, userHome))
+		return abs, HomeFromConfig, err
 	}
 	h, err := userHome()
 	if err != nil {

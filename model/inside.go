@@ -180,3 +180,36 @@ func StatInside(fsys fs.FS, name string) (fs.FileInfo, error) {
 	}
 	return info, nil
 }
+
+// Walked is the folders a walk of the home has entered, by device and
+// inode, so a symbolic link inside the home to a folder the walk reaches
+// by its own name too (projects/alias -> projects/real) is not walked a
+// second time: each real folder is walked once, and the link reported.
+type Walked struct {
+	seen map[FileID]string
+}
+
+// NewWalked returns an empty Walked.
+func NewWalked() *Walked { return &Walked{seen: map[FileID]string{}} }
+
+// Visit records the folder name (info as the walk got it, links
+// followed) and reports true; when the same folder was visited under
+// another name it returns that name and false. A folder whose inode is
+// unknown (an fs.FS without one) is always new.
+func (w *Walked) Visit(name string, info fs.FileInfo) (string, bool) {
+	id := FileIDOf(info)
+	if !id.Known || !info.IsDir() {
+		return "", true
+	}
+	if first, ok := w.seen[id]; ok && first != name {
+		return first, false
+	}
+	w.seen[id] = name
+	return "", true
+}
+
+// SameFolderReason is the problem's reason for a link to a folder the
+// walk already went through as first.
+func SameFolderReason(target, first string) string {
+	return fmt.Sprintf("symbolic link to %s, the same folder as %s, walked once there (not followed)", target, first)
+}

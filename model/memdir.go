@@ -21,6 +21,9 @@ const (
 	MemoryRuleWorktree MemoryRule = "worktree"
 	// MemoryRuleStartDir: not in git; the startup directory is the key.
 	MemoryRuleStartDir MemoryRule = "startup-dir"
+	// MemoryRuleAgent: an agent's memory folder (AgentMemoryDir), chosen
+	// by name, not by the rules above.
+	MemoryRuleAgent MemoryRule = "agent-memory"
 )
 
 // MemorySwitch says what decided whether auto memory is on.

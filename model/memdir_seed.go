@@ -11,20 +11,15 @@ import (
 )
 
 // SecondaryKind names a memory store other than the project's auto-memory
-// folder: team memory, agent memory, and the layouts the seed documents
-// describe. The client may not read them all; memscope shows them labelled.
+// folder and its agents' memory (ListMemoryStores): team memory, and the
+// layouts the seed documents describe. The client may not read them all;
+// memscope shows them labelled.
 type SecondaryKind string
 
 // The secondary stores.
 const (
 	// SecondaryTeam is <memory dir>/team/, shared team memory.
 	SecondaryTeam SecondaryKind = "team-memory"
-	// SecondaryAgentUser is $H/agent-memory/<agent>/.
-	SecondaryAgentUser SecondaryKind = "agent-memory-user"
-	// SecondaryAgentProject is <repo>/.claude/agent-memory/<agent>/.
-	SecondaryAgentProject SecondaryKind = "agent-memory-project"
-	// SecondaryAgentLocal is <repo>/.claude/agent-memory-local/<agent>/.
-	SecondaryAgentLocal SecondaryKind = "agent-memory-local"
 	// SecondaryDailyLog is $H/memory/YYYY/MM/YYYY-MM-DD.md (seed layout).
 	SecondaryDailyLog SecondaryKind = "daily-log"
 	// SecondarySessionMemory is $H/sessionMemory.md (seed layout).
@@ -36,9 +31,6 @@ const (
 // secondaryLabels say in words what each store is.
 var secondaryLabels = map[SecondaryKind]string{
 	SecondaryTeam:          "team memory (shared with the team)",
-	SecondaryAgentUser:     "agent memory, user scope",
-	SecondaryAgentProject:  "agent memory, project scope (checked in)",
-	SecondaryAgentLocal:    "agent memory, project scope (local, not checked in)",
 	SecondaryDailyLog:      "daily memory log (older layout from the seed documents)",
 	SecondarySessionMemory: "session memory notes (older layout from the seed documents)",
 	SecondaryRepoIndex:     "repository MEMORY.md (older layout from the seed documents)",
@@ -51,8 +43,6 @@ type SecondarySource struct {
 	Label string `json:"label"`
 	// Path is the absolute folder or file.
 	Path string `json:"path"`
-	// Agent names the agent for agent memory.
-	Agent string `json:"agent,omitempty"`
 	// Files are the memory files of the store (for daily logs, each
 	// Path is "YYYY/MM/YYYY-MM-DD.md").
 	Files []*MemoryFile `json:"files,omitempty"`
@@ -77,33 +67,13 @@ func ReadSecondaryMemory(o SecondaryOptions) ([]SecondarySource, []Problem) {
 	root := orEmpty(o.Root)
 	var out []SecondarySource
 	var probs []Problem
-	addDir := func(kind SecondaryKind, dir, agent string) {
+	if o.MemoryDir != "" {
+		dir := path.Join(o.MemoryDir, "team")
 		md, p := ReadMemoryDir(root, RootName(dir))
 		probs = append(probs, p...)
 		if md.Exists && (md.Index != nil || len(md.Files) > 0) {
-			out = append(out, SecondarySource{Kind: kind, Label: secondaryLabels[kind], Path: dir, Agent: agent, Files: md.Files, Index: md.Index})
+			out = append(out, SecondarySource{Kind: SecondaryTeam, Label: secondaryLabels[SecondaryTeam], Path: dir, Files: md.Files, Index: md.Index})
 		}
-	}
-	addAgents := func(kind SecondaryKind, parent string) {
-		entries, err := fs.ReadDir(root, RootName(parent))
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			probs = append(probs, Problem{File: parent, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read agent memory: %v", err)})
-		}
-		for _, e := range entries {
-			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
-				addDir(kind, path.Join(parent, e.Name()), e.Name())
-			}
-		}
-	}
-	if o.MemoryDir != "" {
-		addDir(SecondaryTeam, path.Join(o.MemoryDir, "team"), "")
-	}
-	if o.HomeDir != "" {
-		addAgents(SecondaryAgentUser, path.Join(o.HomeDir, "agent-memory"))
-	}
-	if o.RepoDir != "" {
-		addAgents(SecondaryAgentProject, path.Join(o.RepoDir, ".claude", "agent-memory"))
-		addAgents(SecondaryAgentLocal, path.Join(o.RepoDir, ".claude", "agent-memory-local"))
 	}
 	if o.HomeDir != "" {
 		s, p := readDailyLogs(root, path.Join(o.HomeDir, "memory"))

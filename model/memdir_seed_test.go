@@ -30,13 +30,12 @@ func TestReadSecondaryMemory(t *testing.T) {
 	type row struct {
 		Kind  SecondaryKind
 		Path  string
-		Agent string
 		Files []string
 		Index bool
 	}
 	var rows []row
 	for _, s := range got {
-		r := row{Kind: s.Kind, Path: s.Path, Agent: s.Agent, Index: s.Index != nil}
+		r := row{Kind: s.Kind, Path: s.Path, Index: s.Index != nil}
 		for _, f := range s.Files {
 			r.Files = append(r.Files, f.Path)
 		}
@@ -46,13 +45,11 @@ func TestReadSecondaryMemory(t *testing.T) {
 		rows = append(rows, r)
 	}
 	want := []row{
-		{SecondaryTeam, "/h/projects/-r/memory/team", "", []string{"t.md"}, true},
-		{SecondaryAgentUser, "/h/agent-memory/reviewer", "reviewer", []string{"style.md"}, false},
-		{SecondaryAgentProject, "/r/.claude/agent-memory/planner", "planner", []string{"p.md"}, false},
-		{SecondaryAgentLocal, "/r/.claude/agent-memory-local/mine", "mine", []string{"m.md"}, false},
-		{SecondaryDailyLog, "/h/memory", "", []string{"2026/11/2026-11-20.md"}, false},
-		{SecondarySessionMemory, "/h/sessionMemory.md", "", []string{"sessionMemory.md"}, false},
-		{SecondaryRepoIndex, "/r/.claude/MEMORY.md", "", nil, true},
+		// Agent memory is not secondary: ListMemoryStores lists it.
+		{SecondaryTeam, "/h/projects/-r/memory/team", []string{"t.md"}, true},
+		{SecondaryDailyLog, "/h/memory", []string{"2026/11/2026-11-20.md"}, false},
+		{SecondarySessionMemory, "/h/sessionMemory.md", []string{"sessionMemory.md"}, false},
+		{SecondaryRepoIndex, "/r/.claude/MEMORY.md", nil, true},
 	}
 	if !reflect.DeepEqual(rows, want) {
 		t.Errorf("got  %+v\nwant %+v", rows, want)
@@ -88,7 +85,7 @@ func TestSecondaryMemoryProblemsAreAbsolute(t *testing.T) {
 		"h/projects/-r/memory/team/t.md":   {Data: []byte("t")},
 	}, deny: map[string]bool{"h/sessionMemory.md": true, "h/agent-memory/reviewer": true, "h/memory/2026/11": true, "r/.claude/MEMORY.md": true, "h/projects/-r/memory/team": true}}
 	_, probs := ReadSecondaryMemory(SecondaryOptions{Root: fsys, HomeDir: "/h", RepoDir: "/r", MemoryDir: "/h/projects/-r/memory"})
-	if len(probs) < 4 {
+	if len(probs) < 3 {
 		t.Fatalf("want a problem per unreadable store, got %+v", probs)
 	}
 	for _, p := range probs {

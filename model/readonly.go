@@ -59,7 +59,7 @@ func ProbeWritable(w WriteFS, dir string) error {
 		}
 		at = parent
 	}
-	f, err := w.CreateTemp(at, ".memscope-write-test-*")
+	f, err := w.CreateTemp(at, OwnProbePattern())
 	if err != nil {
 		if !IsReadOnly(err) {
 			return fmt.Errorf("probe %s: %w", at, err)

@@ -53,7 +53,7 @@ func TestProbeWritable(t *testing.T) {
 			}
 			var left []string
 			filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-				if err == nil && strings.Contains(d.Name(), "write-test") {
+				if err == nil && strings.Contains(d.Name(), "-probe-") {
 					left = append(left, p)
 				}
 				return nil

@@ -8,7 +8,8 @@ import (
 
 // decodeAttachment reads attachment.type and the files an attachment
 // carries: a "files" array of {path, type, content}, or a top-level path
-// and content.
+// and content, where content is the text or (nested_memory) an object
+// {type, globs, content, rawContent, …}.
 func (d *recordDecoder) decodeAttachment(r *Record, v []byte) {
 	r.AttachmentBytes, r.AttachmentChars = len(v), utf16Units(v)
 	if v[0] != '{' {
@@ -23,7 +24,14 @@ func (d *recordDecoder) decodeAttachment(r *Record, v []byte) {
 		case "path":
 			single.Path = d.str(val)
 		case "content":
-			single.Bytes, single.Chars, hasContent = rawStringLen(val), rawStringUnits(val), val[0] == '"'
+			switch val[0] {
+			case '"':
+				hasContent = true
+				d.attachmentText(&single, val)
+			case '{':
+				hasContent = true
+				d.nestedContent(&single, val)
+			}
 		case "files":
 			if val[0] != '[' {
 				return
@@ -33,6 +41,7 @@ func (d *recordDecoder) decodeAttachment(r *Record, v []byte) {
 					return
 				}
 				var f AttachmentFile
+				var text []byte
 				jsonscan.EachMember(el, func(key, val []byte) {
 					switch string(key) {
 					case "path":
@@ -40,9 +49,12 @@ func (d *recordDecoder) decodeAttachment(r *Record, v []byte) {
 					case "type":
 						f.Type = d.interned(val)
 					case "content":
-						f.Bytes, f.Chars = rawStringLen(val), rawStringUnits(val)
+						text = val
 					}
 				})
+				if text != nil {
+					d.attachmentText(&f, text)
+				}
 				r.AttachmentFiles = append(r.AttachmentFiles, f)
 			})
 		}
@@ -50,6 +62,46 @@ func (d *recordDecoder) decodeAttachment(r *Record, v []byte) {
 	if single.Path != "" && hasContent {
 		r.AttachmentFiles = append(r.AttachmentFiles, single)
 	}
+}
+
+// attachmentText sizes a file's content (a raw JSON string) and keeps the
+// text of a memory file when asked to. f.Type must be set first.
+func (d *recordDecoder) attachmentText(f *AttachmentFile, v []byte) {
+	if len(v) == 0 || v[0] != '"' {
+		return
+	}
+	f.Bytes, f.Chars = rawStringLen(v), rawStringUnits(v)
+	if d.opts.MemoryText && f.IsMemory() {
+		f.Text = d.str(v)
+	}
+}
+
+// nestedContent reads a nested_memory's content object: whose file it is
+// (type), its globs, and its size (content as sent, else rawContent).
+func (d *recordDecoder) nestedContent(f *AttachmentFile, v []byte) {
+	var text, raw []byte
+	jsonscan.EachMember(v, func(key, val []byte) {
+		switch string(key) {
+		case "type":
+			f.Type = d.interned(val)
+		case "globs":
+			if val[0] == '[' {
+				jsonscan.EachElement(val, func(el []byte) {
+					if g, ok := rawString(el, nil); ok {
+						f.Globs = append(f.Globs, g)
+					}
+				})
+			}
+		case "content":
+			text = val
+		case "rawContent":
+			raw = val
+		}
+	})
+	if text == nil || text[0] != '"' {
+		text = raw
+	}
+	d.attachmentText(f, text)
 }
 
 func (d *recordDecoder) decodeMessage(v []byte) {

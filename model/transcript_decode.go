@@ -26,12 +26,13 @@ type recordDecoder struct {
 
 // lineState is what recordDecoder learns from the current line.
 type lineState struct {
-	line                  int
-	rec                   *Record
-	ts, msg, cm, mcm, att []byte
-	hasType               bool
-	msgOut                *Message
-	block                 *ContentBlock
+	line                      int
+	rec                       *Record
+	ts, msg, cm, mcm, att, sm []byte
+	earlier                   []byte
+	hasType                   bool
+	msgOut                    *Message
+	block                     *ContentBlock
 }
 
 func newRecordDecoder(name string, opts ScanOptions) *recordDecoder {
@@ -137,6 +138,10 @@ func (d *recordDecoder) member(key, val []byte) {
 		r.IsCompactSummary = rawBool(val)
 	case "isVisibleInTranscriptOnly":
 		r.IsVisibleInTranscriptOnly = rawBool(val)
+	case "rowSource":
+		r.RowSource = RowSource(d.interned(val))
+	case "earlierMessages":
+		d.cur.earlier = val
 	case "timestamp":
 		d.cur.ts = val
 	case "message":
@@ -151,6 +156,8 @@ func (d *recordDecoder) member(key, val []byte) {
 		d.cur.cm = val
 	case "microcompactMetadata":
 		d.cur.mcm = val
+	case "summarizeMetadata":
+		d.cur.sm = val
 	case "leafUuid":
 		r.LeafUUID = d.link("leafUuid", val)
 	case "lastPrompt":
@@ -181,6 +188,19 @@ func (d *recordDecoder) finish() {
 		r.Compact = new(CompactMetadata)
 		if err := json.Unmarshal(d.cur.cm, r.Compact); err != nil {
 			d.fieldProblem("compactMetadata: %v", err)
+		}
+	}
+	if d.cur.earlier != nil && string(d.cur.earlier) != "null" && r.Type == RecordUser {
+		if err := json.Unmarshal(d.cur.earlier, &r.EarlierMessages); err != nil {
+			r.EarlierMessages = nil
+			d.fieldProblem("earlierMessages: %v", err)
+		}
+	}
+	if d.cur.sm != nil && r.Type == RecordUser && string(d.cur.sm) != "null" {
+		r.Summarize = new(SummarizeMetadata)
+		if err := json.Unmarshal(d.cur.sm, r.Summarize); err != nil {
+			d.fieldProblem("summarizeMetadata: %v", err)
+			r.Summarize = nil
 		}
 	}
 	if d.cur.mcm != nil && r.IsMicrocompactBoundary() {

@@ -27,13 +27,16 @@ const (
 // TranscriptFile is one transcript found in a home. Path is slash-separated
 // and relative to the home.
 type TranscriptFile struct {
-	Path        string         `json:"path"`
-	ProjectSlug string         `json:"projectSlug,omitempty"`
-	SessionID   string         `json:"sessionId"`
-	AgentID     string         `json:"agentId,omitempty"`
-	Kind        TranscriptKind `json:"kind"`
-	Size        int64          `json:"size"`
-	ModTime     time.Time      `json:"modTime"`
+	Path        string `json:"path"`
+	ProjectSlug string `json:"projectSlug,omitempty"`
+	SessionID   string `json:"sessionId"`
+	AgentID     string `json:"agentId,omitempty"`
+	// MetaPath is a subagent transcript's agent-<id>.meta.json beside it
+	// (see ReadSubagentMeta), "" when there is none.
+	MetaPath string         `json:"metaPath,omitempty"`
+	Kind     TranscriptKind `json:"kind"`
+	Size     int64          `json:"size"`
+	ModTime  time.Time      `json:"modTime"`
 }
 
 // ToolResultFile is a large tool result the client saved beside a session:
@@ -51,6 +54,9 @@ type ToolResultFile struct {
 type SessionFiles struct {
 	Transcripts []TranscriptFile
 	ToolResults []ToolResultFile
+	// SubagentMeta are the subagents' agent-<id>.meta.json files
+	// (relative paths), whether or not their transcript is there.
+	SubagentMeta []string
 }
 
 // FindTranscripts lists the transcripts of the home fsys, sorted by path.
@@ -89,6 +95,7 @@ func FindSessionFiles(fsys fs.FS) (SessionFiles, []Problem) {
 	}
 	sort.Slice(sf.Transcripts, func(i, j int) bool { return sf.Transcripts[i].Path < sf.Transcripts[j].Path })
 	sort.Slice(sf.ToolResults, func(i, j int) bool { return sf.ToolResults[i].Path < sf.ToolResults[j].Path })
+	sort.Strings(sf.SubagentMeta)
 	return sf, probs
 }
 
@@ -161,13 +168,21 @@ func listEntries(fsys fs.FS, dir string, names []string, probs *[]Problem) []dir
 // findSessionDir adds the subagent transcripts and tool results of one
 // projects/<slug>/<sessionId>/ folder.
 func findSessionDir(fsys fs.FS, slug string, sess dirEntry, sf *SessionFiles, probs *[]Problem) {
-	for _, e := range listDir(fsys, sess.path+"/subagents", probs) {
+	ents := listDir(fsys, sess.path+"/subagents", probs)
+	metas := map[string]string{}
+	for _, e := range ents {
+		if !e.dir && strings.HasSuffix(e.name, SubagentMetaSuffix) {
+			metas[strings.TrimSuffix(e.name, SubagentMetaSuffix)] = e.path
+			sf.SubagentMeta = append(sf.SubagentMeta, e.path)
+		}
+	}
+	for _, e := range ents {
 		if e.dir || !strings.HasSuffix(e.name, ".jsonl") {
 			continue
 		}
-		agent := strings.TrimPrefix(strings.TrimSuffix(e.name, ".jsonl"), "agent-")
-		sf.Transcripts = append(sf.Transcripts, TranscriptFile{Path: e.path, ProjectSlug: slug,
-			SessionID: sess.name, AgentID: agent, Kind: TranscriptSubagent, Size: e.size, ModTime: e.mod})
+		base := strings.TrimSuffix(e.name, ".jsonl")
+		sf.Transcripts = append(sf.Transcripts, TranscriptFile{Path: e.path, ProjectSlug: slug, SessionID: sess.name,
+			AgentID: strings.TrimPrefix(base, "agent-"), MetaPath: metas[base], Kind: TranscriptSubagent, Size: e.size, ModTime: e.mod})
 	}
 	for _, e := range listDir(fsys, sess.path+"/tool-results", probs) {
 		if e.dir {
@@ -197,21 +212,41 @@ func listDir(fsys fs.FS, dir string, probs *[]Problem) []dirEntry {
 		}
 		return nil
 	}
+	// Folders by their own names first, then links: a link to a folder
+	// of the listing is reported, not listed again.
+	walked := NewWalked()
+	infos := make([]fs.FileInfo, len(ents))
+	for pass := range 2 {
+		for i, e := range ents {
+			isLink := e.Type()&fs.ModeSymlink != 0
+			if isLink != (pass == 1) {
+				continue
+			}
+			p := dir + "/" + e.Name()
+			var info fs.FileInfo
+			if isLink {
+				// Only while it stays inside the home and makes no loop.
+				info, err = StatInside(fsys, p)
+			} else {
+				info, err = e.Info()
+			}
+			if err != nil {
+				*probs = append(*probs, Problem{File: p, Kind: ProblemUnreadable, Reason: err.Error()})
+				continue
+			}
+			if first, ok := walked.Visit(p, info); !ok {
+				target, _ := fs.ReadLink(fsys, p)
+				*probs = append(*probs, Problem{File: p, Kind: ProblemMalformed, Reason: SameFolderReason(target, first)})
+				continue
+			}
+			infos[i] = info
+		}
+	}
 	out := make([]dirEntry, 0, len(ents))
-	for _, e := range ents {
-		p := dir + "/" + e.Name()
-		var info fs.FileInfo
-		if e.Type()&fs.ModeSymlink != 0 {
-			// Only while it stays inside the home and makes no loop.
-			info, err = StatInside(fsys, p)
-		} else {
-			info, err = e.Info()
+	for i, e := range ents {
+		if info := infos[i]; info != nil {
+			out = append(out, dirEntry{name: e.Name(), path: dir + "/" + e.Name(), dir: info.IsDir(), size: info.Size(), mod: info.ModTime()})
 		}
-		if err != nil {
-			*probs = append(*probs, Problem{File: p, Kind: ProblemUnreadable, Reason: err.Error()})
-			continue
-		}
-		out = append(out, dirEntry{name: e.Name(), path: p, dir: info.IsDir(), size: info.Size(), mod: info.ModTime()})
 	}
 	return out
 }

@@ -17,6 +17,8 @@ func TestFindSessionFiles(t *testing.T) {
 		"projects/-home-me-my-app/s2.jsonl":                            {Data: []byte(line + line), ModTime: old.Add(time.Hour)},
 		"projects/-home-me-my-app/s1/subagents/agent-a7.jsonl":         {Data: []byte(line)},
 		"projects/-home-me-my-app/s1/subagents/notes.txt":              {Data: []byte("x")},
+		"projects/-home-me-my-app/s1/subagents/agent-a7.meta.json":     {Data: []byte(`{"agentType":"Explore"}`)},
+		"projects/-home-me-my-app/s3/subagents/agent-gone.meta.json":   {Data: []byte(`{}`)},
 		"projects/-home-me-my-app/s1/tool-results/toolu_01.txt":        {Data: []byte("big output")},
 		"projects/-home-me-my-app/memory/MEMORY.md":                    {Data: []byte("- [a](a.md) — b\n")},
 		"projects/-home-me-my-app/memory/old.jsonl":                    {Data: []byte(line)},
@@ -42,6 +44,12 @@ func TestFindSessionFiles(t *testing.T) {
 	want := "main:s1: subagent:s1:a7 main:s2: subagent:s3:zz seed:9b1c:"
 	if strings.Join(got, " ") != want {
 		t.Errorf("transcripts %q\nwant        %q", strings.Join(got, " "), want)
+	}
+	if sf.Transcripts[1].MetaPath != "projects/-home-me-my-app/s1/subagents/agent-a7.meta.json" || sf.Transcripts[3].MetaPath != "" {
+		t.Errorf("meta paths %q %q", sf.Transcripts[1].MetaPath, sf.Transcripts[3].MetaPath)
+	}
+	if strings.Join(sf.SubagentMeta, " ") != "projects/-home-me-my-app/s1/subagents/agent-a7.meta.json projects/-home-me-my-app/s3/subagents/agent-gone.meta.json" {
+		t.Errorf("meta files %q", sf.SubagentMeta)
 	}
 	if sf.Transcripts[2].Size != int64(2*len(line)) || !sf.Transcripts[2].ModTime.Equal(old.Add(time.Hour)) {
 		t.Errorf("s2 size/mtime %+v", sf.Transcripts[2])

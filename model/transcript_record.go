@@ -60,6 +60,14 @@ type Record struct {
 	IsCompactSummary          bool
 	IsVisibleInTranscriptOnly bool
 
+	// RowSource is where a user row came from (2.1.331): local, harness,
+	// hook or recorded; "" in older transcripts.
+	RowSource RowSource
+	// EarlierMessages are the messages a compact summary carries after
+	// the summary (2.1.331, CLAUDE_CODE_ELEGANT_MIST): the client sends
+	// them to the model after it, so they count in the resumed context.
+	EarlierMessages []EarlierMessage
+
 	// Timestamp is zero when absent or unparseable.
 	Timestamp time.Time
 
@@ -82,6 +90,9 @@ type Record struct {
 
 	// Compact is compactMetadata of a compact_boundary record.
 	Compact *CompactMetadata
+	// Summarize is summarizeMetadata of the summary row a partial
+	// compaction from the rewind menu writes after its boundary.
+	Summarize *SummarizeMetadata
 	// Microcompact is microcompactMetadata of a microcompact_boundary record.
 	Microcompact *MicrocompactMetadata
 
@@ -93,6 +104,34 @@ type Record struct {
 
 	// Raw is a copy of the line, only when ScanOptions.KeepRaw is set.
 	Raw []byte
+}
+
+// RowSource says where a user row came from.
+type RowSource string
+
+// The row sources 2.1.331 writes.
+const (
+	RowLocal    RowSource = "local"
+	RowHarness  RowSource = "harness"
+	RowHook     RowSource = "hook"
+	RowRecorded RowSource = "recorded"
+)
+
+// EarlierMessage is one message a compact summary keeps after the
+// summary text: kind user, reply or note.
+type EarlierMessage struct {
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+}
+
+// EarlierChars is the length of the earlier messages' text in UTF-16
+// code units, as the context counts characters.
+func (r *Record) EarlierChars() int {
+	n := 0
+	for _, m := range r.EarlierMessages {
+		n += utf16Units([]byte(m.Text))
+	}
+	return n
 }
 
 // IsChain reports whether the record takes part in the message tree.
@@ -200,6 +239,28 @@ type CompactMetadata struct {
 	CumulativeDroppedTokens *int               `json:"cumulativeDroppedTokens,omitempty"`
 	PreservedSegment        *PreservedSegment  `json:"preservedSegment,omitempty"`
 	PreservedMessages       *PreservedMessages `json:"preservedMessages,omitempty"`
+	// MessagesSummarized counts the messages a partial compaction from the
+	// rewind menu summarized ("Summarize from here" / "up to here").
+	MessagesSummarized *int `json:"messagesSummarized,omitempty"`
+}
+
+// SummarizeDirection says which side of the chosen message a partial
+// compaction from the rewind menu summarized.
+type SummarizeDirection string
+
+// The directions the client writes: "from" summarizes the chosen message
+// and everything after it (the earlier messages stay as they were),
+// "up_to" everything before it (the later messages stay).
+const (
+	SummarizeFrom SummarizeDirection = "from"
+	SummarizeUpTo SummarizeDirection = "up_to"
+)
+
+// SummarizeMetadata is summarizeMetadata of a partial compaction's summary
+// row. MessagesSummarized is nil when the client did not write it.
+type SummarizeMetadata struct {
+	MessagesSummarized *int               `json:"messagesSummarized,omitempty"`
+	Direction          SummarizeDirection `json:"direction,omitempty"`
 }
 
 // PreservedSegment names the messages a partial compaction kept: the chain
@@ -237,7 +298,20 @@ type AttachmentFile struct {
 	// same in characters (see ContentBlock.Chars).
 	Bytes int
 	Chars int
+	// Globs are the paths: globs of a path-scoped rule that joined
+	// mid-session (a nested_memory attachment's content.globs).
+	Globs []string
+	// Text is the content as sent, kept only for memory files (IsMemory)
+	// and only with ScanOptions.MemoryText.
+	Text string
 }
+
+// The attachment types that record what instructions were loaded: the
+// session start's list, and a rule or CLAUDE.md joining mid-session.
+const (
+	AttachmentInstructions = "instructions"
+	AttachmentNestedMemory = "nested_memory"
+)
 
 // The AttachmentFile types that hold auto memory rather than instructions.
 const (

@@ -26,6 +26,9 @@ type ScanOptions struct {
 	KeepText bool
 	// KeepRaw keeps a copy of every line in Record.Raw.
 	KeepRaw bool
+	// MemoryText keeps the text of the memory files (MEMORY.md) an
+	// attachment carries, in AttachmentFile.Text.
+	MemoryText bool
 }
 
 // ScanTranscript reads a JSONL transcript from r, calling fn (which may be

@@ -20,6 +20,7 @@
 #              build has the command)
 #   jq         jq selecting the compact boundaries of every transcript
 #   ccusage    ccusage session --json --offline
+#   search     scripts/search-bench.sh on W (memscope search vs ripgrep; SEARCH=0 skips it)
 #
 # cat, sessions and stat run on every size, to show cost growing with the
 # bytes and memory staying flat; jq and ccusage (tens of seconds each) on W
@@ -150,6 +151,16 @@ for size in $SIZES; do
 			echo "$size	totals	DIFFER	memscope $ours ccusage $theirs" >>"$RAW.check"
 			log "$size: totals DIFFER: memscope $ours, ccusage $theirs"
 		fi
+		# Cost: equal within 0.1 % (both sum per line in floating point).
+		ourcost=$("$MEMSCOPE" sessions --home "$h" --json | jq '.totals.costUSD')
+		theircost=$(CLAUDE_CONFIG_DIR="$h" "$CCUSAGE" session --json --offline | jq '.totals.totalCost')
+		if awk -v a="$ourcost" -v b="$theircost" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.001 * b) }'; then
+			echo "$size	cost	within 0.1 %	memscope \$$ourcost ccusage \$$theircost" >>"$RAW.check"
+			log "$size: cost within 0.1 %: memscope \$$ourcost, ccusage \$$theircost"
+		else
+			echo "$size	cost	DIFFER	memscope \$$ourcost ccusage \$$theircost" >>"$RAW.check"
+			log "$size: cost DIFFERS: memscope \$$ourcost, ccusage \$$theircost"
+		fi
 	fi
 done
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -191,3 +202,8 @@ LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 		rm -f "$RAW.check"
 	fi
 } | tee "$OUT"
+
+# memscope search against ripgrep on W (its own table).
+if [ "${SEARCH:-1}" = 1 ] && [[ " $SIZES " == *" W "* ]]; then
+	RUNS="$RUNS" NICE="$NICE" scripts/search-bench.sh
+fi

@@ -12,6 +12,10 @@ fi
 
 . scripts/tmux-lib.sh
 tmux_work memscope-e2e
+# memscope's settings file is read from $XDG_CONFIG_HOME: keep the
+# machine's own out of every run (the settings step below writes one).
+export XDG_CONFIG_HOME="$work/xdg"
+unset MEMSCOPE_CONFIG
 
 go build -o "$work/memscope" .
 cp -a testdata/home "$work/home"
@@ -49,6 +53,15 @@ start_app() {
   if [ "$runs" -gt 1 ]; then tmux -S "$sock" kill-session -t "$old" 2>/dev/null || true; fi
 }
 
+# start_sized W H CMD: start_app at another size.
+start_sized() {
+  local old=$session
+  runs=$((runs + 1))
+  session="memscope-e2e-$runs"
+  tmux -S "$sock" new-session -d -s "$session" -x "$1" -y "$2" "$3; echo EXITED; sleep 30"
+  if [ "$runs" -gt 1 ]; then tmux -S "$sock" kill-session -t "$old" 2>/dev/null || true; fi
+}
+
 mkdir "$work/out"
 start_app "cd $work/out && TMPDIR=$work/tmp EDITOR=$work/editor.sh VISUAL= NO_COLOR=1 $work/memscope --home $work/home --project /tmp/rc/work/beta"
 
@@ -58,10 +71,34 @@ wait_for "/tmp/rc/work/beta"
 wait_for "/home/me/bad"
 
 # Every pane answers its number key.
-for i in 1 2 3 4 5 6 7 8 9 0 L; do
+for i in 1 2 3 4 5 6 7 8 9 0 L R S; do
   keys "$i"
   sleep 0.2
 done
+
+# At 80x24 every pane keeps "? help" and "q quit" on its help line.
+tmux -S "$sock" resize-window -t "$session" -x 80 -y 24
+for i in 1 2 3 4 5 6 7 8 9 0 L R S; do
+  keys "$i"
+  sleep 0.3
+  help_line=$(screen | grep -F "? help" || true)
+  case "$help_line" in
+  *"? help • q quit"*) ;;
+  *) fail "pane $i at 80x24: no '? help • q quit' on the help line" ;;
+  esac
+done
+
+# A detail longer than its rows scrolls (J/K) and zooms (z): Health's
+# prune diff, at 80x24.
+keys 8
+wait_for "lines 1–"
+keys J
+wait_for "lines 2–"
+keys z
+wait_gone "prune actions"
+keys Escape
+wait_for "prune actions"
+tmux -S "$sock" resize-window -t "$session" -x 120 -y 36
 
 # History: the project's prompts, the mismatched paste flagged, a paste expanded.
 keys 4
@@ -224,13 +261,19 @@ keys Escape
 sleep 0.3
 for round in 1 2; do
   keys n
-  wait_for "new memory — name:"
+  wait_for "› name:"
   keys -l "scratch"
-  keys Tab Tab
+  keys Tab
+  # Letters on the type field leave the type alone.
+  keys -l "pf"
+  wait_for "‹user›"
+  keys Tab
   keys -l "a scratch note"
   keys Enter
   wait_file grep -qs "Edited by the e2e test." "$mem/user_scratch.md"
   wait_for "user_scratch.md — u undoes it"
+  # The index line is titled from the name typed, not the file name.
+  grep -qF -- "- [Scratch](user_scratch.md) — a scratch note" "$mem/MEMORY.md" || fail "round $round: index line for the new memory"
   created=$(grep -v "Edited by the e2e test." "$mem/user_scratch.md" | sha256sum | cut -d' ' -f1)
   keys u
   wait_for "undo: edit user_scratch.md"
@@ -240,6 +283,22 @@ for round in 1 2; do
   wait_file test ! -e "$mem/user_scratch.md"
   if grep -q "user_scratch.md" "$mem/MEMORY.md"; then fail "round $round: the index still links the undone memory"; fi
 done
+
+# Prompt's e on the user's CLAUDE.md: the save is journaled like a
+# memory edit, and u puts back its bytes and mtime.
+claude_md="$work/home/CLAUDE.md"
+claude_sha=$(sha "$claude_md")
+claude_meta=$(meta "$claude_md")
+keys 7
+wait_for "auto-memory"
+keys g e
+wait_file grep -qs "Edited by the e2e test." "$claude_md"
+wait_for "CLAUDE.md — u undoes it"
+keys u
+wait_for "undo: edit CLAUDE.md"
+wait_sha "$claude_md" "$claude_sha"
+[ "$(meta "$claude_md")" = "$claude_meta" ] || fail "CLAUDE.md after undo: $(meta "$claude_md"), want $claude_meta"
+keys 3
 
 # Live reload of memory: Claude Code writes a new memory while memscope is
 # open; the Memories pane shows it without a keypress.
@@ -301,7 +360,7 @@ keys 8
 wait_for "no project in this home yet"
 keys C-r
 sleep 0.5
-for i in 1 2 3 4 5 6 7 8 9 0 L; do
+for i in 1 2 3 4 5 6 7 8 9 0 L R S; do
   keys "$i"
   sleep 0.3
   if screen | grep -qE "building the preview…|checking memory…|loading [0-9]+ source|reading…"; then
@@ -333,6 +392,240 @@ keys u
 wait_for "undone: "
 after=$(cd "$app" && find . -type f | sort | xargs sha256sum)
 test "$before" = "$after" || fail "undo did not restore the files byte for byte"
+keys q
+wait_for "EXITED"
+
+# Settings file at 80x24: quit on x (export moved to ctrl+e), delete on D;
+# the unknown setting is said (in full with !), ? shows the new keys, d no
+# longer deletes, q no longer quits, x does.
+mkdir -p "$XDG_CONFIG_HOME/memscope"
+printf 'keys:\n  quit: [x, ctrl+c]\n  export: [ctrl+e]\n  delete: [D]\ncolour: red\n' >"$XDG_CONFIG_HOME/memscope/config.yaml"
+start_sized 80 24 "cd $work/out && NO_COLOR=1 $work/memscope --home $work/home --project /tmp/rc/work/beta"
+wait_for "x/ctrl+c quit"
+keys '!'
+wait_for 'config.yaml:5: unknown setting'
+wait_for '"colour" (ignored; known here'
+keys Escape
+wait_gone "known here:"
+keys 3
+wait_for "3 Mem"
+keys '?'
+wait_for "D      delete to trash"
+wait_for "ctrl+e export memory as Markdown"
+keys Escape
+wait_gone "Keys — Memories"
+keys d
+sleep 0.5
+screen | grep -qF "to the trash? y/n" && fail "d still deletes after delete was moved to D"
+keys D
+wait_for "to the trash? y/n"
+keys n
+wait_gone "to the trash? y/n"
+keys q
+sleep 0.5
+screen | grep -qF EXITED && fail "q still quits after quit was moved to x"
+keys x
+wait_for "EXITED"
+rm "$XDG_CONFIG_HOME/memscope/config.yaml"
+# Agent memory: a project whose reviewer agent keeps project-scope memory
+# in the repository. m shows it in the Memories and Index panes; a delete
+# there goes to the agent's own trash and journal, and u puts it back byte
+# for byte. At 80x24 and at 120x40.
+agents="$work/agents"
+aproj="$agents/work/app"
+aslug=$(printf '%s' "$aproj" | sed 's/[^A-Za-z0-9]/-/g')
+amem="$aproj/.claude/agent-memory/reviewer"
+mkdir -p "$agents/home/projects/$aslug/memory" "$aproj/.git" "$aproj/.claude/agents" "$amem"
+echo 'ref: refs/heads/main' >"$aproj/.git/HEAD"
+printf '{"type":"user","uuid":"u1","sessionId":"s1","cwd":"%s","timestamp":"2026-11-20T10:00:00Z","message":{"role":"user","content":"hi"}}\n' "$aproj" >"$agents/home/projects/$aslug/s1.jsonl"
+printf -- '- [Own](own.md) — the project'"'"'s own memory\n' >"$agents/home/projects/$aslug/memory/MEMORY.md"
+printf -- '---\nname: own\ndescription: the project memory\ntype: project\n---\n\nOwn.\n' >"$agents/home/projects/$aslug/memory/own.md"
+printf -- '---\nname: reviewer\ndescription: reviews\nmemory: project\n---\n\nReview.\n' >"$aproj/.claude/agents/reviewer.md"
+printf -- '- [Wrapping](wrapping.md) — wrap errors with %%w\n- [Tests](tests.md) — table tests\n' >"$amem/MEMORY.md"
+printf -- '---\nname: wrapping\ndescription: wrap errors\ntype: feedback\n---\n\nWrap them.\n' >"$amem/wrapping.md"
+printf -- '---\nname: tests\ndescription: table tests\ntype: project\n---\n\nUse table tests.\n' >"$amem/tests.md"
+touch -d '2026-11-01 10:00' "$amem/tests.md"
+abefore=$(cd "$amem" && find . -path ./.memscope -prune -o -path ./.trash -prune -o -type f -print | sort | xargs sha256sum)
+tmeta=$(meta "$amem/tests.md")
+for size in 80x24 120x40; do
+  runs=$((runs + 1))
+  old=$session
+  session="memscope-e2e-$runs"
+  tmux -S "$sock" new-session -d -s "$session" -x "${size%x*}" -y "${size#*x}" "NO_COLOR=1 $work/memscope --home $agents/home --project $aproj; echo EXITED; sleep 30"
+  tmux -S "$sock" kill-session -t "$old" 2>/dev/null || true
+  wait_for "PROJECT"
+  keys 3
+  wait_for "own.md"
+  keys m
+  wait_for "agent reviewer"
+  wait_for "store 2/2"
+  wait_for "tests.md"
+  wait_gone "own.md"
+  keys 2
+  wait_for "2/200"
+  keys 3
+  keys g d
+  wait_for "Move tests.md to the trash?"
+  keys y
+  wait_for "delete tests.md (to .trash"
+  test ! -e "$amem/tests.md" || fail "$size: tests.md was not moved to the agent's trash"
+  ls "$amem/.trash"/*/tests.md >/dev/null 2>&1 || fail "$size: tests.md is not in $amem/.trash"
+  grep -q "tests.md" "$amem/.memscope/journal.jsonl" || fail "$size: the delete is not in the agent's journal"
+  keys u
+  wait_for "undo: delete tests.md"
+  wait_for "1/2 · ● indexed"
+  aafter=$(cd "$amem" && find . -path ./.memscope -prune -o -path ./.trash -prune -o -type f -print | sort | xargs sha256sum)
+  test "$abefore" = "$aafter" || fail "$size: undo did not restore the agent's memory byte for byte"
+  test "$(meta "$amem/tests.md")" = "$tmeta" || fail "$size: undo did not restore tests.md's mtime and mode"
+  keys m
+  wait_for "own.md"
+  test ! -e "$agents/home/projects/$aslug/memory/.memscope" || fail "$size: the project's memory got a journal"
+  keys q
+  wait_for "EXITED"
+done
+
+# Loads, recall and partial compactions (issue 17), at 80x24 and 120x40:
+# the demo's Memories detail says which sessions saw each memory's index
+# line (and that one past the cut was never seen); the Prompt pane says
+# recall is off unless CLAUDE_MEMORY_STORES is set, and on when it is;
+# Replay labels a partial compaction from the rewind menu.
+part="$work/partial/projects/-tmp-rc-work-beta"
+mkdir -p "$part"
+cp model/testdata/derived/transcript-rewind-partial.jsonl "$part/fedcb1e2-dbe4-5555-90b5-52df88de5bed.jsonl"
+for size in "80 24" "120 40"; do
+  read -r w h <<<"$size"
+  start_sized "$w" "$h" "cd $work/out && EDITOR=true VISUAL= NO_COLOR=1 $work/memscope --demo"
+  wait_for "DEMO HOME"
+  # The Prompt pane first: its detail shows the loads once they are read.
+  keys 7
+  wait_for "recall off (CLAUDE_MEMORY_STORES unset): MEMORY.md loads"
+  wait_for "sessions: loaded in 2 sessions, last "
+  keys 2
+  wait_for "TRUNCATED"
+  keys G
+  wait_for "↳ never seen by the model (records since"
+  keys 3
+  keys /
+  keys -l "reference_linear"
+  keys Enter
+  wait_for "sessions: line 206, past the cut: never seen by the"
+  keys Escape
+  sleep 0.3
+  keys /
+  keys -l "feedback_terse"
+  keys Enter
+  wait_for "sessions: line 4: loaded in 2 sessions, last "
+  keys Escape
+  sleep 0.3
+  keys q
+  wait_for "EXITED"
+  start_sized "$w" "$h" "cd $work/out && NO_COLOR=1 CLAUDE_MEMORY_STORES=1 $work/memscope --demo"
+  wait_for "DEMO HOME"
+  keys 7
+  wait_for "recall ON (CLAUDE_MEMORY_STORES set): MEMORY.md dropped"
+  keys q
+  wait_for "EXITED"
+  start_sized "$w" "$h" "NO_COLOR=1 $work/memscope --home $work/partial"
+  wait_for "/tmp/rc/work/beta"
+  keys 6
+  wait_for "fedcb1e2"
+  keys Enter
+  wait_for "step 6/6"
+  keys "["
+  wait_for "after a compact compaction (partial)"
+  wait_for "⟲ compact partial"
+  keys q
+  wait_for "EXITED"
+done
+
+# Leftovers: a home as killed memscope writes leave it (scripts/hostile
+# leftovers). The start says so; the Health pane lists each leftover, C
+# asks (n keeps them all), y removes them, in the memory folders and in
+# the project tree a pending restore named; the user's files stay. At
+# 80x24 and at 120x40.
+for size in "80 24" "120 40"; do
+  rm -rf "$work/lh" "$work/lh-outside" "$work/lh.hostile.json"
+  go run ./scripts/hostile -out "$work/lh" -scenario leftovers >/dev/null
+  copy="$work/lh-outside/src/.main.go.memscope-99999999-55"
+  staged=$(find "$work/lh/projects" -name '.note.md.memscope-99999999-stage-3')
+  user=$(sha "$work/lh-outside/src/main.go")
+  test -e "$copy" && test -n "$staged" || fail "the leftovers home has no leftovers"
+  # shellcheck disable=SC2086
+  start_sized $size "NO_COLOR=1 $work/memscope --home $work/lh --project /home/me/hostile"
+  wait_for "leftover(s) of interrupted"
+  keys 8
+  wait_for "C removes them"
+  keys C
+  wait_for "y/n"
+  wait_for "a copy of"
+  keys n
+  wait_for "leftovers kept"
+  test -e "$copy" || fail "n removed a leftover"
+  keys C
+  wait_for "y/n"
+  keys y
+  wait_for "removed "
+  test ! -e "$copy" || fail "the restore's copy in the project tree is still there"
+  test ! -e "$staged" || fail "the staged copy in the memory folder is still there"
+  test "$(sha "$work/lh-outside/src/main.go")" = "$user" || fail "the user's file changed"
+  wait_gone "C removes them"
+  keys q
+  wait_for "EXITED"
+done
+
+# Security: a home with a GitHub token in a user prompt and an AWS key in
+# a memory file (made up now, so the repository holds none), both two
+# hours old. The pane lists them masked; a, y scrubs both (no token left
+# in any file, every transcript line still JSON); u, y restores every
+# byte; at 120x40, space picks one, a, y scrubs it and d, y forgets the
+# copy. At 80x24, then 120x40.
+sec="$work/secrets"
+ssid=22222222-3333-4444-8555-666666666666
+mkdir -p "$sec/projects/-e2e-sec/memory"
+token() { python3 -c 'import random,sys; print("".join(random.choice(sys.argv[1]) for _ in range(int(sys.argv[2]))))' "$1" "$2"; }
+ghp="ghp_$(token ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 36)"
+aws="AKIA$(token ABCDEFGHIJKLMNOPQRSTUVWXYZ234567 16)"
+printf '{"parentUuid":null,"isSidechain":false,"type":"user","uuid":"s1","timestamp":"2026-11-20T10:00:00.000Z","sessionId":"%s","cwd":"/e2e/sec","message":{"role":"user","content":"deploy with token %s please"}}\n' "$ssid" "$ghp" >"$sec/projects/-e2e-sec/$ssid.jsonl"
+printf -- '---\nname: ci\ndescription: ci keys\nmetadata:\n  type: reference\n---\n\nThe CI bucket key is %s.\n' "$aws" >"$sec/projects/-e2e-sec/memory/ci.md"
+printf -- '- [CI](ci.md) — ci keys\n' >"$sec/projects/-e2e-sec/memory/MEMORY.md"
+find "$sec" -type f -exec touch -d '2 hours ago' {} +
+tree_sha() { (cd "$sec" && find . -path ./.memscope -prune -o -type f -print | sort | xargs sha256sum); }
+before=$(tree_sha)
+start_sized 80 24 "NO_COLOR=1 $work/memscope --home $sec"
+wait_for "1 Prj"
+keys S
+wait_for "2 secrets in 2 places"
+wait_for "github-pat"
+wait_for "aws-access-key-id"
+if screen | grep -qF -- "$ghp"; then fail "the Security pane shows a secret in full"; fi
+keys a
+wait_for "y/n"
+wait_for "[REDACTED:github-pat]"
+keys y
+wait_for "scrubbed 2 secrets in 2 files"
+if grep -rqF -e "$ghp" -e "$aws" --exclude-dir=.memscope "$sec"; then fail "a secret is still in the home after the scrub"; fi
+python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$sec/projects/-e2e-sec/$ssid.jsonl" || fail "the scrubbed transcript does not parse"
+wait_for "scrub copy"
+keys u
+wait_for "y/n"
+keys y
+wait_for "restored scrub"
+test "$(tree_sha)" = "$before" || fail "the restore did not put back every byte"
+keys q
+wait_for "EXITED"
+start_sized 120 40 "NO_COLOR=1 $work/memscope --home $sec"
+wait_for "1 Projects"
+keys S
+wait_for "2 secrets in 2 places"
+keys Space a
+wait_for "scrub 1 secret in 1 file? y/n"
+keys y
+wait_for "scrubbed 1 secret in 1 file"
+keys G d
+wait_for "forget scrub"
+keys y
+wait_for "forgot scrub"
+test -z "$(find "$sec/.memscope/scrub" -name manifest.json)" || fail "the forgotten copy is still on disk"
 keys q
 wait_for "EXITED"
 
@@ -398,4 +691,102 @@ wait_for "measured 30003 tokens"
 keys q
 wait_for "EXITED"
 echo "e2e live: append → Live pane ${live_ms} ms, append → Replay timeline ${replay_ms} ms, new subagent → Live pane ${agent_ms} ms"
+# Search (ctrl+f) at 80x24 and 120x40 on the fixture home: the hits of
+# every store stream into the overlay; enter opens a memory hit in
+# Memories, n steps to the next hit, a transcript hit opens Replay at its
+# turn with the hit marked; esc stops and closes.
+search_e2e() {
+  start_sized "$1" "$2" "NO_COLOR=1 $work/memscope --home $work/home --project /tmp/rc/work/beta"
+  wait_for "/tmp/rc/work/beta"
+  keys C-f
+  wait_for "search:"
+  keys -l "terse"
+  keys Enter
+  wait_for "4 hits in 2 files"
+  wait_for "«terse»"
+  keys j Enter
+  wait_for "hit 2/4"
+  wait_for "prefers_terse.md"
+  wait_gone "search:"
+  keys n
+  wait_for "hit 3/4"
+  keys C-f
+  wait_for "4 hits in 2 files"
+  keys /
+  keys C-u
+  keys -l "lorem"
+  keys Enter
+  wait_for "ipsum"
+  keys Enter
+  wait_for "⌕ search hit: line 3"
+  wait_for "step 1/6"
+  keys C-f
+  wait_for "search:"
+  keys Escape
+  wait_gone "search:"
+  keys q
+  wait_for "EXITED"
+}
+search_e2e 80 24
+search_e2e 120 40
+
+
+# Review inbox (issue 17): a home where the model wrote memory through
+# Write and Edit calls, in main sessions and a subagent
+# (internal/provgen), at 80x24 and 120x40. The Projects list counts the
+# inbox; R opens it; a accepts one (review.json keeps it); d then y
+# rejects one to the trash; u brings it back byte for byte, mode and
+# mtime included, and into the inbox; in Memories, o opens the turn that
+# wrote a memory in Replay.
+for size in 80x24 120x40; do
+  rv="$work/review-$size"
+  go run ./internal/provgen/gen "$rv" >/dev/null
+  mem=$(echo "$rv"/home/projects/*/memory)
+  role_sum=$(sha256sum <"$mem/user_role.md")
+  role_meta=$(meta "$mem/user_role.md")
+  old=$session
+  runs=$((runs + 1))
+  session="memscope-e2e-$runs"
+  tmux -S "$sock" new-session -d -s "$session" -x "${size%x*}" -y "${size#*x}" \
+    "NO_COLOR=1 $work/memscope --home $rv/home --project $rv/project; echo EXITED; sleep 30"
+  tmux -S "$sock" kill-session -t "$old" 2>/dev/null || true
+  wait_for "REVIEW"
+  # The REVIEW column counts the inbox once the home is scanned.
+  for _ in $(seq 1 100); do
+    screen | grep -F "/project " | grep -qE " 4 +[0-9]+[dh] ago" && break
+    sleep 0.1
+  done
+  screen | grep -F "/project " | grep -qE " 4 +[0-9]+[dh] ago" || fail "$size: the Projects list does not count 4 memories to review"
+  keys R
+  wait_for "4 memories to review · 0 reviewed"
+  wait_for "never reviewed"
+  keys a
+  wait_for "accepted feedback_terse.md"
+  wait_for "3 memories to review · 1 reviewed"
+  grep -q '"feedback_terse.md"' "$mem/.memscope/review.json" || fail "$size: review.json does not hold the accepted memory"
+  keys / u s e r Enter
+  wait_for "user_role.md"
+  keys d
+  wait_for "move it to the trash? y/n"
+  keys y
+  wait_for "delete user_role.md"
+  test ! -e "$mem/user_role.md" || fail "$size: user_role.md is still there after reject"
+  keys Escape
+  wait_for "2 memories to review · 1 reviewed"
+  # (a key right after Escape would read as alt+key)
+  sleep 0.3
+  keys u
+  wait_for "3 memories to review · 1 reviewed"
+  test "$(sha256sum <"$mem/user_role.md")" = "$role_sum" || fail "$size: undo did not restore user_role.md byte for byte"
+  test "$(meta "$mem/user_role.md")" = "$role_meta" || fail "$size: undo did not restore user_role.md's mtime and mode"
+  keys 3 / d e p l o y Enter
+  wait_for "memory-keeper"
+  keys Escape
+  sleep 0.3
+  keys o
+  # The subagent's Write shows at the main agent's Task call: step 1 of 2.
+  wait_for "step 1/2"
+  keys q
+  wait_for "EXITED"
+done
 echo "e2e ok"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/memscope/memscope/internal/keypress"
 	"github.com/memscope/memscope/model"
+	searchview "github.com/memscope/memscope/views/search"
 )
 
 // historyHome is a home whose history has n prompts for one project, a
@@ -64,17 +66,7 @@ func BenchmarkHistoryKeypress(b *testing.B) {
 // set MEMSCOPE_BENCH_HOME to a big home (scripts/gen W) to check.
 // Target: under 150 ms.
 func BenchmarkFirstFrame(b *testing.B) {
-	dir := os.Getenv("MEMSCOPE_BENCH_HOME")
-	var home *model.Home
-	if dir != "" {
-		h, err := model.OpenHome(dir, model.HomeFromFlag)
-		if err != nil {
-			b.Fatal(err)
-		}
-		home = h
-	} else {
-		home = historyHome(b, 1000)
-	}
+	home := benchHomeOr(b, func() *model.Home { return historyHome(b, 1000) })
 	for i := 0; i < b.N; i++ {
 		m := New(Options{Home: home, Now: func() time.Time { return testNow }})
 		_ = m.Init()
@@ -83,4 +75,64 @@ func BenchmarkFirstFrame(b *testing.B) {
 			b.Fatal("first frame is empty")
 		}
 	}
+}
+
+// BenchmarkSearchFirstHits is the time from enter in the Search overlay
+// to the first hits handed to it (the message that puts them on
+// screen), through the same command and pump as the app. On the
+// fixture home by default; set MEMSCOPE_BENCH_HOME to W (scripts/gen)
+// and MEMSCOPE_BENCH_QUERY to a query (default "queue branch").
+// Target: 100 ms on W. It reports the CPU time the process used too
+// (user+sys), which a loaded machine disturbs less than wall time.
+func BenchmarkSearchFirstHits(b *testing.B) {
+	q := os.Getenv("MEMSCOPE_BENCH_QUERY")
+	home := benchHomeOr(b, func() *model.Home {
+		q = "lorem"
+		return fixedHome(b)
+	})
+	if q == "" {
+		q = "queue branch"
+	}
+	m := New(Options{Home: home, Now: func() time.Time { return testNow }})
+	var cpu, wall time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c0, t0 := cpuTime(), time.Now()
+		cmd := m.startSearch(searchview.Start{Query: q})
+		msg := cmd().(searchBatchMsg)
+		wall += time.Since(t0)
+		cpu += cpuTime() - c0
+		if len(msg.hits) == 0 {
+			b.Fatalf("no hit for %q", q)
+		}
+		m.stopSearch()
+		for msg.fin == nil {
+			msg = pumpSearch(msg.gen, msg.ch, msg.done)().(searchBatchMsg)
+		}
+	}
+	b.ReportMetric(float64(wall.Milliseconds())/float64(b.N), "ms/first-hits")
+	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/first-hits")
+}
+
+// benchHomeOr opens the home MEMSCOPE_BENCH_HOME names, else returns
+// fallback's.
+func benchHomeOr(b *testing.B, fallback func() *model.Home) *model.Home {
+	dir := os.Getenv("MEMSCOPE_BENCH_HOME")
+	if dir == "" {
+		return fallback()
+	}
+	h, err := model.OpenHome(dir, model.HomeFromFlag)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return h
+}
+
+// cpuTime is the process's user and system time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -193,7 +193,9 @@ func TestMouseClickOnTabAndWheel(t *testing.T) {
 	if m.focus != paneHistory {
 		t.Fatalf("click on the History tab focused %d", m.focus)
 	}
-	next, _ = m.Update(tea.MouseWheelMsg{X: 10, Y: 10, Button: tea.MouseWheelDown})
+	// Over the list (its first row); over the detail the wheel scrolls
+	// the detail.
+	next, _ = m.Update(tea.MouseWheelMsg{X: 10, Y: m.bodyTop() + 2, Button: tea.MouseWheelDown})
 	m = next.(Model)
 	if !strings.Contains(screen(m), "3/3") {
 		t.Errorf("wheel down should move the cursor:\n%s", screen(m))

@@ -38,8 +38,12 @@ type confirmState struct {
 	onNo tea.Msg
 }
 
-// memoryDirAbs is the open project's memory folder on disk.
+// memoryDirAbs is the open project's memory folder on disk: the memory
+// store the panes show (its auto memory, or an agent's).
 func (m Model) memoryDirAbs() string {
+	if d := m.data.project.absDir; d != "" {
+		return filepath.FromSlash(d)
+	}
 	return filepath.Join(m.opts.Home.Dir, filepath.FromSlash(m.data.project.memDir))
 }
 
@@ -86,7 +90,7 @@ func (m Model) handleEdit(msg tea.Msg) (Model, tea.Cmd, bool) {
 		t := model.ParseMemoryType(r.Type)
 		var newPath string
 		cmd := m.storeOp(msg, "", func(s *store.Store, o store.WriteOptions) (store.Change, error) {
-			ch, err := s.Create(store.NewMemory{Name: r.Name, Type: t, Description: r.Description, Body: r.Body}, o)
+			ch, err := s.Create(store.NewMemory{Name: r.Name, Title: r.Name, Type: t, Description: r.Description, Body: r.Body}, o)
 			for _, f := range ch.Files {
 				if f.Action == store.FileCreated && filepath.Base(f.Path) != model.MemoryIndexName {
 					newPath = filepath.Join(s.Dir(), filepath.FromSlash(f.Path))
@@ -129,9 +133,23 @@ func (m Model) handleEdit(msg tea.Msg) (Model, tea.Cmd, bool) {
 		_, force := msg.(forceRequest)
 		return m, m.saveEditCmd(msg, r, force), true
 	case msgs.Undo:
+		// The newest change, in the memory folder or in a CLAUDE.md or
+		// rule of this project's prompt saved from the editor (their
+		// journals are in the home).
+		home, w := m.opts.Home.Dir, m.writes()
+		folders := map[string]bool{}
+		for _, p := range m.prompt.Paths() {
+			folders[filepath.Dir(p)] = true
+		}
+		keep := func(f string) bool { return folders[f] }
 		return m, m.storeOp(msg, "", func(s *store.Store, o store.WriteOptions) (store.Change, error) {
-			return s.Undo()
+			return store.UndoNewest(append([]*store.Store{s}, store.OpenDocuments(home, w, keep)...))
 		}), true
+	case msgs.RemoveLeftovers:
+		return m, m.removeLeftoversCmd(), true
+	case leftoversRemovedMsg:
+		m.busy = false
+		return m, m.leftoversRemoved(r), true
 	case opDoneMsg:
 		m.busy = false
 		return m.opDone(r)

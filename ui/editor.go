@@ -167,12 +167,12 @@ func readEditedCmd(s editSession) tea.Cmd {
 	}
 }
 
-// saveEditCmd writes an edited copy back. A file of the open project's
-// memory folder goes through its store: checked against what the editor
-// started from, scanned, journaled (u undoes it). Any other file (a
-// CLAUDE.md) is scanned the same way and written only if nobody changed
-// it meanwhile, with no journal: it is not in a memory folder. A
-// high-severity finding the save adds stops it either way until forced.
+// saveEditCmd writes an edited copy back as a change like any other:
+// checked against what the editor started from, scanned (a high-severity
+// finding the save adds stops it until forced), atomic, journaled, and
+// undone by u. A file of the open project's memory folder goes through
+// its store; any other file (a CLAUDE.md, a rule) through the store of
+// its folder, whose journal is in the home (store.OpenDocument).
 func (m *Model) saveEditCmd(req tea.Msg, r editorSave, force bool) tea.Cmd {
 	if st := m.data.project.store; st != nil && st.Edits(r.s.path) {
 		if m.busy {
@@ -188,19 +188,20 @@ func (m *Model) saveEditCmd(req tea.Msg, r editorSave, force bool) tea.Cmd {
 			return ch, err
 		})
 	}
-	w := m.writes()
-	return func() tea.Msg {
-		d := opDoneMsg{retry: req}
-		all, blocking := store.ScanEdit(r.s.path, r.s.before, r.s.existed, r.edited)
-		if len(blocking) > 0 && !force {
-			d.err = &store.ScanBlockedError{Findings: blocking}
-			return d
+	if m.busy {
+		return func() tea.Msg {
+			return msgs.Status{Text: "not saved: another change is still being written — your version is in " + r.s.copy, Error: true}
 		}
-		d.change.Findings = all
-		if d.err = store.ReplaceIfUnchangedWith(w, r.s.path, r.s.before, r.s.existed, r.edited); d.err == nil {
+	}
+	m.busy = true
+	w, home, now, slug := m.writes(), m.opts.Home.Dir, m.opts.Now(), m.data.open
+	return func() tea.Msg {
+		st := store.OpenDocument(r.s.path, home, w)
+		ch, err := st.Replace(r.s.path, r.s.before, r.s.existed, r.edited, store.WriteOptions{Now: now, Force: force})
+		if err == nil {
 			os.RemoveAll(filepath.Dir(r.s.copy))
 		}
-		return d
+		return opDoneMsg{slug: slug, change: ch, err: err, retry: req}
 	}
 }
 

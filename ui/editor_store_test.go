@@ -128,3 +128,34 @@ func TestCreateEditUndoTwice(t *testing.T) {
 		}
 	}
 }
+
+// Prompt's e on a CLAUDE.md: the save is scanned (a secret asks y/n),
+// journaled and undone by u like a memory edit, bytes and mtime back.
+func TestClaudeMdSaveIsAChange(t *testing.T) {
+	t.Parallel()
+	m, _ := writableModel(t, 120, 40)
+	path := filepath.Join(m.opts.Home.Dir, "CLAUDE.md")
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st0, _ := os.Stat(path)
+	m = press(t, m, "7")
+	m, _ = editWith(t, m, path, string(orig)+"aws key "+awsKey+"\n")
+	if m.confirm == nil {
+		t.Fatalf("a CLAUDE.md save adding an AWS key did not ask (status %q)", m.status)
+	}
+	m = press(t, m, "n")
+	if got, _ := os.ReadFile(path); string(got) != string(orig) {
+		t.Fatalf("n: CLAUDE.md changed:\n%s", got)
+	}
+	m, _ = editWith(t, m, path, string(orig)+"Run make test first.\n")
+	if got, _ := os.ReadFile(path); string(got) != string(orig)+"Run make test first.\n" || !strings.Contains(m.status, "u undoes it") {
+		t.Fatalf("save: status %q, file:\n%s", m.status, got)
+	}
+	m = press(t, m, "u")
+	st1, _ := os.Stat(path)
+	if got, _ := os.ReadFile(path); string(got) != string(orig) || m.statusErr || !st1.ModTime().Equal(st0.ModTime()) {
+		t.Fatalf("u: status %q, mtime %v (was %v), file:\n%s", m.status, st1.ModTime(), st0.ModTime(), got)
+	}
+}

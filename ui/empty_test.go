@@ -3,12 +3,12 @@ package ui
 import (
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/memscope/memscope/internal/testroot"
+	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 )
 
@@ -37,10 +37,7 @@ func TestEmptyHomeNoPaneWaits(t *testing.T) {
 		for round, keys := range [][]string{nil, {"ctrl+r"}} {
 			m = press(t, m, keys...)
 			for i := 0; i < paneCount; i++ {
-				key := "L"
-				if i < 10 {
-					key = strconv.Itoa((i + 1) % 10)
-				}
+				key := keymap.PaneKey(i)
 				m = press(t, m, key)
 				if m.focus != i {
 					t.Fatalf("key %s focused pane %d, want %d", key, m.focus, i)

@@ -21,6 +21,8 @@ const (
 	paneRetention
 	paneFiles
 	paneLive
+	paneReview
+	paneSecurity
 	paneCount
 )
 
@@ -65,6 +67,10 @@ func (m *Model) paneAt(i int) pane {
 		return &m.files
 	case paneLive:
 		return &m.livePane
+	case paneReview:
+		return &m.reviewPane
+	case paneSecurity:
+		return &m.security
 	}
 	return &m.health
 }
@@ -109,8 +115,28 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	if m.search.IsOpen() {
+		var cmd tea.Cmd
+		var handled bool
+		m.search, cmd, handled = m.search.Update(msg)
+		switch {
+		case handled:
+			return m, cmd
+		case key.Matches(msg, m.keys.Quit):
+			return m, tea.Quit
+		case key.Matches(msg, m.keys.Help):
+			m.showHelp, m.helpOffset = true, 0
+		}
+		return m, nil
+	}
 	if !m.paneAt(m.focus).Filtering() {
 		switch {
+		case key.Matches(msg, m.keys.Search):
+			return m, m.openSearch()
+		case m.search.Stepping() && key.Matches(msg, m.keys.NextHit):
+			return m, m.search.Step(1)
+		case m.search.Stepping() && key.Matches(msg, m.keys.PrevHit):
+			return m, m.search.Step(-1)
 		case key.Matches(msg, m.keys.Quit):
 			return m, tea.Quit
 		case key.Matches(msg, m.keys.Help):
@@ -132,6 +158,10 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		case key.Matches(msg, m.keys.Undo) && m.focus == paneFiles:
 			return m, m.filesUndo()
+		case key.Matches(msg, m.keys.Undo) && m.focus == paneSecurity:
+			var cmd tea.Cmd
+			m.security, cmd = m.security.AskRestore()
+			return m, cmd
 		case key.Matches(msg, m.keys.Undo):
 			next, cmd, _ := m.handleEdit(msgs.Undo{})
 			return next, cmd
@@ -171,6 +201,10 @@ func (m Model) routeToFocused(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.files, cmd = m.files.Update(msg)
 	case paneLive:
 		m.livePane, cmd = m.livePane.Update(msg)
+	case paneReview:
+		m.reviewPane, cmd = m.reviewPane.Update(msg)
+	case paneSecurity:
+		m.security, cmd = m.security.Update(msg)
 	}
 	return m, cmd
 }
@@ -184,8 +218,20 @@ func (m *Model) setFocus(i int) tea.Cmd {
 	return tea.Batch(m.lazyLoadCmd(), m.followTimelineCmd())
 }
 
+// inPane makes a wheel turn's position relative to the pane's inside
+// (its top-left cell inside the border is 0,0), as the panes place their
+// parts: a pane's detail scrolls only when the wheel is over it.
+func (m Model) inPane(msg tea.MouseWheelMsg) tea.MouseWheelMsg {
+	msg.X--
+	msg.Y -= m.bodyTop() + 1
+	return msg
+}
+
 // handleClick focuses a pane by its tab, or moves a list's cursor.
 func (m Model) handleClick(msg tea.MouseClickMsg) (tea.Model, tea.Cmd) {
+	if m.search.IsOpen() {
+		return m, nil // the overlay covers the pane: a click must not move it
+	}
 	mouse := msg.Mouse()
 	if mouse.Y == m.tabsRow() {
 		if i := m.tabAt(mouse.X); i >= 0 {

@@ -140,12 +140,21 @@ func (m Model) handleTimeline(msg timelineMsg) (Model, tea.Cmd) {
 		f.autocompactOff = msg.autocompactOff
 		cmd = m.replay.SetTimeline(msg.tl, msg.autocompactOff)
 		m.replay.SetFollowing(true)
-		if j := f.jump; j != nil && (j.Boundary != "" || j.Line > 0) {
+		if j := f.jump; j != nil && j.Hit != nil {
+			cmd = m.replay.SelectHit(*j.Hit)
+		} else if j != nil && (j.Boundary != "" || j.Line > 0) {
 			c, ok := m.replay.SelectBoundary(j.Boundary, j.Line)
 			if ok {
 				cmd = c
 			} else {
 				m.setStatus("that compaction is not in the transcript", true)
+			}
+		}
+		if j := f.jump; j != nil && (j.Message != "" || j.MessageLine > 0) {
+			c, ok := m.replay.SelectMessage(j.Message, j.MessageLine)
+			cmd = c
+			if !ok {
+				m.setStatus("that message is past the last turn of the transcript: showing the last step", true)
 			}
 		}
 		f.jump = nil

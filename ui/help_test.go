@@ -26,6 +26,7 @@ var helpModes = []struct {
 	{"index", false, []string{"2"}, "G"},
 	{"memories", false, []string{"3"}, "n"},
 	{"memories form", false, []string{"3", "n"}, "esc"},
+	{"memories form type", false, []string{"3", "n", "tab"}, "→"},
 	{"memories delete", false, []string{"3", "g", "d"}, "y"},
 	{"history", false, []string{"4"}, "space"},
 	{"pastes", false, []string{"5"}, "enter"},
@@ -36,6 +37,8 @@ var helpModes = []struct {
 	{"prompt query", false, []string{"7", "i"}, "esc"},
 	{"health", false, []string{"8"}, "space"},
 	{"health confirm", false, []string{"8", "space", "a"}, "y"},
+	{"health leftovers", false, []string{"8"}, "C"},
+	{"health leftovers confirm", false, []string{"8", "C"}, "y"},
 	{"retention", false, []string{"9"}, "a"},
 	{"retention destination", false, []string{"9", "a"}, "esc"},
 	{"files sessions", true, []string{"0"}, "enter"},
@@ -44,6 +47,27 @@ var helpModes = []struct {
 	{"files versions", true, []string{"0", "enter", "enter", "enter"}, "space"},
 	{"files confirm", true, []string{"0", "enter", "a"}, "y"},
 	{"live", false, []string{"L"}, "c"},
+	{"security", false, []string{"S"}, "space"},
+	{"security confirm", false, []string{"S", "a"}, "y"},
+	{"review", false, []string{"R"}, "a"},
+	{"review reject", false, []string{"R", "d"}, "y"},
+}
+
+// helpModeModel is the home a help mode is reached on: the generated
+// file-history home, the demo with leftovers of interrupted writes, or
+// the demo.
+func helpModeModel(t *testing.T, name string, filehist bool, w, h int) Model {
+	t.Helper()
+	switch {
+	case filehist:
+		m, _ := filehistModel(t, w, h)
+		return m
+	case strings.HasPrefix(name, "health leftovers"):
+		m, _, _ := leftoverModel(t, w, h)
+		return m
+	}
+	m, _ := demoModel(t, w, h)
+	return m
 }
 
 // TestHelpOffersEveryBinding walks every pane through its modes and
@@ -59,13 +83,7 @@ func TestHelpOffersEveryBinding(t *testing.T) {
 	all := keymaptest.Bindings(keymapOf(t))
 	offered := make([]bool, len(all))
 	for _, hm := range helpModes {
-		var m Model
-		if hm.filehist {
-			m, _ = filehistModel(t, 140, 44)
-		} else {
-			m, _ = demoModel(t, 140, 44)
-		}
-		m = press(t, m, hm.keys...)
+		m := press(t, helpModeModel(t, hm.name, hm.filehist, 140, 44), hm.keys...)
 		p := m.paneAt(m.focus)
 		if !strings.Contains(" "+helpKeys(p.Help())+" ", " "+hm.shows+" ") {
 			t.Errorf("%s: the pane offers %q, without %q: the keys did not reach the mode\n%s", hm.name, helpKeys(p.Help()), hm.shows, screen(m))
@@ -139,13 +157,7 @@ func TestHelpLineKeepsHelpAndQuit(t *testing.T) {
 	for _, hm := range helpModes {
 		var lines []string
 		for _, w := range []int{80, 120} {
-			var m Model
-			if hm.filehist {
-				m, _ = filehistModel(t, w, 40)
-			} else {
-				m, _ = demoModel(t, w, 40)
-			}
-			m = press(t, m, hm.keys...)
+			m := press(t, helpModeModel(t, hm.name, hm.filehist, w, 40), hm.keys...)
 			if m.paneAt(m.focus).Filtering() {
 				continue // the pane has the keyboard: q and ? are text or answers
 			}
@@ -256,13 +268,7 @@ func TestReadmeKeysAgree(t *testing.T) {
 			if hm.keys[0] != keymap.PaneKey(i) {
 				continue
 			}
-			var m Model
-			if hm.filehist {
-				m, _ = filehistModel(t, 140, 44)
-			} else {
-				m, _ = demoModel(t, 140, 44)
-			}
-			m = press(t, m, hm.keys...)
+			m := press(t, helpModeModel(t, hm.name, hm.filehist, 140, 44), hm.keys...)
 			help := m.paneAt(m.focus).Help()
 			if first == nil {
 				first = help
@@ -312,7 +318,7 @@ func TestReadmeKeysAgree(t *testing.T) {
 // memory changes elsewhere; the help line and overlay say which.
 func TestUndoSaysWhichHistory(t *testing.T) {
 	m, _ := filehistModel(t, 160, 44)
-	for _, c := range []struct{ pane, want, not string }{{"0", "u undo file restore", "undo memory change"}, {"4", "u undo memory change", "undo file restore"}} {
+	for _, c := range []struct{ pane, want, not string }{{"0", "u undo file restore", "undo last change"}, {"4", "u undo last change", "undo file restore"}} {
 		m = press(t, m, c.pane)
 		line := ansi.Strip(m.helpLine())
 		if !strings.Contains(line, c.want) || strings.Contains(line, c.not) {

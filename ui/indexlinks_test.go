@@ -44,7 +44,7 @@ func TestIndexLinkTargetsAgree(t *testing.T) {
 				t.Fatalf("read %d topic files, want %d (%v)", len(md.Files), len(files), probs)
 			}
 
-			msg := loadProject(fsys, fstest.MapFS{}, md, probs, "/home", "-p", "", now, nil)
+			msg := loadProject(memSource{fsys: fsys, home: fsys, name: memDir, abs: "/home/" + memDir}, fstest.MapFS{}, md, probs, "-p", "", now, nil, nil, nil)
 			var pane []string
 			for _, r := range msg.rows {
 				if r.Indexed {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	componentdetail "github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/text"
 )
 
@@ -52,25 +53,31 @@ func (m *Model) layout() {
 	for i := 0; i < paneCount; i++ {
 		m.paneAt(i).SetSize(m.bodyWidth(), m.bodyHeight())
 	}
+	m.search.SetSize(m.bodyWidth(), m.bodyHeight())
 	m.help.SetWidth(m.width)
 }
 
 // tabs are the tab texts, with each pane's key, and their styles. When
-// the full names do not fit in width they are cut to four letters, and
-// then the space after each tab goes too.
+// the full names do not fit in width the space after each tab goes, then
+// the names are cut to four letters (with the space, then without), then
+// to their three-letter forms (keymap.PaneShort, all different).
 func (m Model) tabs() (labels []string, active, inactive lipgloss.Style) {
 	labels = make([]string, len(keymap.PaneNames))
 	active, inactive = m.styles.TabActive, m.styles.TabInactive
 	for _, step := range []struct {
 		cut   int
 		tight bool
-	}{{0, false}, {4, false}, {4, true}} {
+	}{{0, false}, {0, true}, {4, false}, {4, true}, {3, true}} {
+		active, inactive = m.styles.TabActive, m.styles.TabInactive
 		if step.tight {
 			active, inactive = active.PaddingRight(0), inactive.PaddingRight(0)
 		}
 		total := 0
 		for i, n := range keymap.PaneNames {
-			if r := []rune(n); step.cut > 0 && len(r) > step.cut {
+			switch r := []rune(n); {
+			case step.cut == 3:
+				n = keymap.PaneShort[i]
+			case step.cut > 0 && len(r) > step.cut:
 				n = string(r[:step.cut])
 			}
 			labels[i] = keymap.PaneKey(i) + " " + n
@@ -122,6 +129,9 @@ func (m Model) render() string {
 	rows = append(rows, title)
 	rows = append(rows, m.renderTabs())
 	body := m.paneAt(m.focus).View()
+	if m.search.IsOpen() {
+		body = m.search.View()
+	}
 	if m.showHelp {
 		body = m.fullHelp()
 	}
@@ -165,9 +175,31 @@ type filterer interface{ CanFilter() bool }
 // offered.
 func (m Model) shortHelpParts() (optional, pinned []key.Binding) {
 	p := m.paneAt(m.focus)
-	optional = append([]key.Binding{}, p.Help()...)
+	if m.search.IsOpen() {
+		// The overlay has the keyboard (in its results, help and quit
+		// still work).
+		if m.search.Typing() {
+			return m.search.Help(), nil
+		}
+		return m.search.Help(), m.keys.Pinned()
+	}
+	optional = append(optional, m.search.Help()...)
+	// The detail's scroll and zoom keys come after the shared ones: the
+	// pane's own keys and the filter matter more on a narrow line.
+	// A zoomed detail's way back comes first of all.
+	var detail []key.Binding
+	for _, b := range p.Help() {
+		switch {
+		case b.Help().Desc == componentdetail.UnzoomHelp:
+			optional = append([]key.Binding{b}, optional...)
+		case m.detailKey(b):
+			detail = append(detail, b)
+		default:
+			optional = append(optional, b)
+		}
+	}
 	if p.Filtering() {
-		return optional, nil
+		return append(optional, detail...), nil
 	}
 	for _, b := range m.keys.ShortHelp() {
 		b = m.undoNamed(b)
@@ -176,17 +208,34 @@ func (m Model) shortHelpParts() (optional, pinned []key.Binding) {
 		}
 		optional = append(optional, b)
 	}
-	return optional, m.keys.Pinned()
+	return append(optional, detail...), m.keys.Pinned()
+}
+
+// detailKey reports whether b scrolls or zooms a pane's detail (by its
+// keys: zoom's help text says where it goes).
+func (m Model) detailKey(b key.Binding) bool {
+	for _, d := range []key.Binding{m.keys.DetailDown, m.keys.DetailUp, m.keys.Zoom} {
+		if strings.Join(b.Keys(), " ") == strings.Join(d.Keys(), " ") {
+			return true
+		}
+	}
+	return false
 }
 
 // undoNamed returns b, or when b is the undo key, the undo key named for
 // the history it undoes on the focused pane: file-history restores on
-// Files, memory changes everywhere else.
+// Files, scrubs on Security, memory changes everywhere else.
 func (m Model) undoNamed(b key.Binding) key.Binding {
-	if m.focus != paneFiles || !sameBinding(b, m.keys.Undo) {
+	if !sameBinding(b, m.keys.Undo) {
 		return b
 	}
-	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "undo file restore"))
+	switch m.focus {
+	case paneFiles:
+		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "undo file restore"))
+	case paneSecurity:
+		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "restore scrub"))
+	}
+	return b
 }
 
 // sameBinding reports whether a and b are the same binding.
@@ -219,7 +268,11 @@ func (m Model) helpLine() string {
 // fullHelpGroups are the help overlay's columns: the focused pane's keys,
 // then the global, navigation and pane-number groups from the keymap.
 func (m Model) fullHelpGroups() [][]key.Binding {
-	groups := [][]key.Binding{m.paneAt(m.focus).Help()}
+	own := m.paneAt(m.focus).Help()
+	if m.search.IsOpen() {
+		own = m.search.Help()
+	}
+	groups := [][]key.Binding{own}
 	for _, g := range m.keys.FullHelp() {
 		named := make([]key.Binding, len(g))
 		for i, b := range g {

@@ -407,7 +407,7 @@ func TestLoadingStatesAreShown(t *testing.T) {
 	cmd := m.loadOpenProject()
 	mustShow(t, m, "loading sessions…")
 	m = drain(t, m, cmd)
-	mustShow(t, m, "668e1d4c", "fedcb1e2")
+	mustShow(t, m, "“lorem ipsum dolor”", "“lorem ipsum dolor sit")
 	if strings.Contains(screen(m), "loading") {
 		t.Errorf("still loading once the sessions are in:\n%s", screen(m))
 	}

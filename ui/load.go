@@ -14,6 +14,7 @@ import (
 
 	"github.com/memscope/memscope/engine/cleanup"
 	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/engine/inventory"
 	memlint "github.com/memscope/memscope/engine/lint"
 	enginesessions "github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
@@ -35,14 +36,23 @@ type homeData struct {
 	// pane's badges).
 	pasteStatus map[model.PasteHash]model.PasteResolution
 	project     projectLoadedMsg
+	// storeDir is the memory store the Memories and Index panes show: an
+	// agent's folder, "" for the project's auto memory (msgs.NextMemoryStore).
+	storeDir string
 	// files are each project's transcripts, by slug, newest first: a
 	// changed session updates its project's row from them.
 	files map[string][]model.TranscriptFile
+	// active is when each of those transcripts was last active, by path
+	// (enginesessions.LastActive).
+	active map[string]enginesessions.Active
 	// refs counts history's paste references, kept current as history
 	// grows (the paste inventory checks what it counts).
 	refs model.PasteRefs
 	// sessions is the open project's Replay list, as last loaded.
 	sessions []replay.Session
+	// unreviewed counts the open project's memories to review; -1 until
+	// its inbox is read.
+	unreviewed int
 }
 
 // loaders is what a store's loads carry from one to the next. Each part
@@ -60,7 +70,8 @@ type loaders struct {
 	followers   map[string]*enginesessions.Follower
 	followersOf string
 	// lint remembers per-file lint work (shingles, pairs, scans) on the
-	// open project's memory folder; lintOf is that project.
+	// open project's memory folder; lintOf is that project and the store
+	// asked for (slug, NUL, folder).
 	lint   *memlint.Memo
 	lintOf string
 }
@@ -110,7 +121,9 @@ type homeLoadedMsg struct {
 	rows     []projects.Row
 	problems []model.Problem
 	files    map[string][]model.TranscriptFile
-	openAll  bool
+	// active is when each transcript was last active, by path.
+	active  map[string]enginesessions.Active
+	openAll bool
 }
 
 // homeDeltaMsg carries the changed parts of some project rows.
@@ -122,13 +135,15 @@ type homeDeltaMsg struct {
 	// paths are projects' real folders, probed for rows that had none.
 	paths    map[string]string
 	problems []model.Problem
+	// active is when each changed session's transcripts were last
+	// active, by path.
+	active map[string]enginesessions.Active
 }
 
 // memoryState is the size of one project's memory folder.
 type memoryState struct {
 	exists bool
-	files  int
-	bytes  int64
+	count  inventory.MemoryCount
 }
 
 // historyReq asks for what was appended to history.jsonl, or for all of
@@ -199,13 +214,18 @@ func (m Model) loadHomeCmd(r homeReq) tea.Cmd {
 		return func() tea.Msg {
 			ps, files, probs := model.ListProjectsFiles(fsys)
 			rows := make([]projects.Row, len(ps))
+			active := map[string]enginesessions.Active{}
 			for i, p := range ps {
-				rows[i] = projects.Row{Project: p}
+				rows[i] = projects.Row{Project: p, Unreviewed: -1}
 				if p.HasMemory {
-					rows[i].MemoryFiles, rows[i].MemoryBytes = memorySize(fsys, p.Dir+"/memory")
+					rows[i].Memory = inventory.CountMemory(fsys, p.Dir+"/memory")
 				}
+				for _, t := range files[p.Slug] {
+					active[t.Path] = enginesessions.LastActive(fsys, t)
+				}
+				rows[i].LastActive = lastActive(files[p.Slug], active)
 			}
-			return homeLoadedMsg{rows: rows, problems: probs, files: files, openAll: r.openAll}
+			return homeLoadedMsg{rows: rows, problems: probs, files: files, active: active, openAll: r.openAll}
 		}
 	}
 	// Rows without a real path probe it again from their transcripts,
@@ -217,10 +237,13 @@ func (m Model) loadHomeCmd(r homeReq) tea.Cmd {
 		}
 	}
 	return func() tea.Msg {
-		out := homeDeltaMsg{sessions: map[sessionKey][]model.TranscriptFile{}, memory: map[string]memoryState{}, paths: map[string]string{}}
+		out := homeDeltaMsg{sessions: map[sessionKey][]model.TranscriptFile{}, memory: map[string]memoryState{}, paths: map[string]string{}, active: map[string]enginesessions.Active{}}
 		for k := range r.sessions {
 			ts, probs := model.FindSessionTranscripts(fsys, k.slug, k.id)
 			out.sessions[k] = ts
+			for _, t := range ts {
+				out.active[t.Path] = enginesessions.LastActive(fsys, t)
+			}
 			out.problems = append(out.problems, probs...)
 			if old, ok := probe[k.slug]; ok {
 				all := append(withoutSession(old, k.id), ts...)
@@ -233,12 +256,33 @@ func (m Model) loadHomeCmd(r homeReq) tea.Cmd {
 			var st memoryState
 			if info, err := fs.Stat(fsys, dir); err == nil && info.IsDir() {
 				st.exists = true
-				st.files, st.bytes = memorySize(fsys, dir)
+				st.count = inventory.CountMemory(fsys, dir)
 			}
 			out.memory[slug] = st
 		}
 		return out
 	}
+}
+
+// lastActive is when a project was last active: the newest of its
+// transcripts' (enginesessions.LastActive, by path in active).
+func lastActive(ts []model.TranscriptFile, active map[string]enginesessions.Active) enginesessions.Active {
+	as := make([]enginesessions.Active, 0, len(ts))
+	for _, t := range ts {
+		as = append(as, active[t.Path])
+	}
+	return enginesessions.Newest(as...)
+}
+
+// withSession returns the transcripts of session id in ts.
+func withSession(ts []model.TranscriptFile, id string) []model.TranscriptFile {
+	var out []model.TranscriptFile
+	for _, t := range ts {
+		if t.SessionID == id {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // withoutSession returns ts without the transcripts of session id.
@@ -262,26 +306,6 @@ func (m *Model) rowIndex(slug string) int {
 	return -1
 }
 
-// memorySize counts the markdown files under a memory folder.
-func memorySize(fsys fs.FS, dir string) (files int, bytes int64) {
-	fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() && p != dir && strings.HasPrefix(d.Name(), ".") {
-			return fs.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(d.Name(), ".md") {
-			if info, err := d.Info(); err == nil {
-				files++
-				bytes += info.Size()
-			}
-		}
-		return nil
-	})
-	return files, bytes
-}
-
 // homeDone ends a project list load and starts the one waiting.
 func (m *Model) homeDone() tea.Cmd { return m.fl.home.finish(m, Model.loadHomeCmd) }
 
@@ -294,10 +318,17 @@ func (m *Model) applyHomeDelta(msg homeDeltaMsg) tea.Cmd {
 	}
 	unknown := false
 	touched := map[string]bool{}
+	if m.data.active == nil {
+		m.data.active = map[string]enginesessions.Active{}
+	}
 	for k, ts := range msg.sessions {
+		for _, t := range withSession(m.data.files[k.slug], k.id) {
+			delete(m.data.active, t.Path)
+		}
 		m.data.files[k.slug] = append(withoutSession(m.data.files[k.slug], k.id), ts...)
 		touched[k.slug] = true
 	}
+	maps.Copy(m.data.active, msg.active)
 	for slug := range touched {
 		i := m.rowIndex(slug)
 		if i < 0 {
@@ -305,6 +336,7 @@ func (m *Model) applyHomeDelta(msg homeDeltaMsg) tea.Cmd {
 			continue
 		}
 		rows[i].Project.SetTranscripts(m.data.files[slug])
+		rows[i].LastActive = lastActive(m.data.files[slug], m.data.active)
 		if p := msg.paths[slug]; p != "" && rows[i].Project.Path == "" {
 			rows[i].Project.Path = p
 		}
@@ -316,7 +348,7 @@ func (m *Model) applyHomeDelta(msg homeDeltaMsg) tea.Cmd {
 			continue
 		}
 		rows[i].Project.HasMemory = st.exists
-		rows[i].MemoryFiles, rows[i].MemoryBytes = st.files, st.bytes
+		rows[i].Memory = st.count
 	}
 	m.data.projects = rows
 	m.projects.SetRows(rows, m.opts.Now())
@@ -507,9 +539,20 @@ func (m Model) resolvePasteCmd(hash string) tea.Cmd {
 // one asked for, else the one already open, else the most recently
 // active. It reports whether the open project changed.
 func (m *Model) applyHome(msg homeLoadedMsg) bool {
+	// Review counts stay until they are counted again.
+	counted := map[string]int{}
+	for _, r := range m.data.projects {
+		counted[r.Project.Slug] = r.Unreviewed
+	}
+	for i, r := range msg.rows {
+		if n, ok := counted[r.Project.Slug]; ok {
+			msg.rows[i].Unreviewed = n
+		}
+	}
 	m.data.projects = msg.rows
 	m.data.problems = msg.problems
 	m.data.files = msg.files
+	m.data.active = msg.active
 	was := m.data.open
 	want := m.data.open
 	if want == "" && m.opts.Project != "" {
@@ -518,7 +561,7 @@ func (m *Model) applyHome(msg homeLoadedMsg) bool {
 	if want == "" && len(msg.rows) > 0 {
 		newest := msg.rows[0]
 		for _, r := range msg.rows {
-			if r.Project.LastActivity.After(newest.Project.LastActivity) {
+			if r.LastActive.Time.After(newest.LastActive.Time) {
 				newest = r
 			}
 		}
@@ -553,6 +596,10 @@ func (m *Model) projectFor(dir string) string {
 
 // openProject switches the project panes to slug.
 func (m *Model) openProject(slug string) {
+	if slug != m.data.open {
+		m.data.storeDir = ""
+		m.data.unreviewed = -1
+	}
 	m.data.open = slug
 	m.projects.SetOpen(slug)
 	m.showHistory()
@@ -621,7 +668,7 @@ func (m *Model) historyProjects() []string {
 
 // reloadAll re-reads everything (ctrl+r, or after the editor).
 func (m *Model) reloadAll() tea.Cmd {
-	m.stale[paneRetention], m.stale[paneFiles] = true, true
+	m.stale[paneRetention], m.stale[paneFiles], m.stale[paneSecurity] = true, true, true
 	// The project list's arrival loads the open project and its sessions.
 	return tea.Batch(m.requestHome(homeReq{full: true, openAll: true}), m.requestHistory(historyReq{full: true}), m.lazyLoadCmd())
 }
@@ -665,6 +712,17 @@ func (m *Model) reload(c change) tea.Cmd {
 		cmds = append(cmds, m.previewCmd(m.prompt.Query()))
 	}
 	m.lazyChange(c)
+	// The Security pane's scan reads all of the home: any change makes
+	// it stale.
+	m.stale[paneSecurity] = true
+	if m.focus == paneSecurity {
+		// A scan reads every byte of the home (a second of CPU on a
+		// gigabyte): not on every append of a running session. The pane
+		// says its scan is older than the home; ctrl+r scans again, and
+		// so does coming back to the pane.
+		m.security.SetOutdated(true)
+		return tea.Batch(cmds...)
+	}
 	cmds = append(cmds, m.lazyLoadCmd())
 	return tea.Batch(cmds...)
 }
@@ -752,6 +810,12 @@ func (m *Model) lazyLoadCmd() tea.Cmd {
 		case lz.filesSession && cur != nil:
 			lz.filesSession = false
 			return m.loadFileSessionCmd(string(cur.SessionID), cur.Transcript)
+		}
+	case paneSecurity:
+		if m.stale[paneSecurity] {
+			m.stale[paneSecurity] = false
+			m.loading["secrets"] = true
+			return m.loadSecretsCmd()
 		}
 	}
 	return nil

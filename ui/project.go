@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"runtime"
@@ -12,8 +13,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/memscope/memscope/engine/filehist"
+	"github.com/memscope/memscope/engine/leftover"
 	memlint "github.com/memscope/memscope/engine/lint"
+	engineloads "github.com/memscope/memscope/engine/loads"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/memrows"
 	enginepreview "github.com/memscope/memscope/engine/preview"
@@ -28,8 +30,16 @@ import (
 
 // projectLoadedMsg carries what the project panes show, before rendering.
 type projectLoadedMsg struct {
-	slug     string
-	memDir   string // fs path of the memory folder
+	slug   string
+	memDir string // fs path of the memory folder
+	// absDir is the memory folder on disk; stores are the project's
+	// memory stores (its auto memory first, then each agent's) and
+	// storeIdx the one read; want is the store that was asked for (a
+	// folder, "" for auto memory), to tell a stale load.
+	absDir   string
+	stores   []model.MemoryStore
+	storeIdx int
+	want     string
 	dir      *model.MemoryDir
 	indexRaw []byte
 	cap      memindex.IndexCap
@@ -41,6 +51,12 @@ type projectLoadedMsg struct {
 	plan  *memstore.Plan
 	// writable is nil when the store may write the memory folder.
 	writable error
+	// loads is what the project's sessions loaded; nil when not read.
+	loads *engineloads.Report
+	// leftovers are what interrupted memscope writes left, in every
+	// memory folder of the home and beside the files its restores wrote
+	// (the Health pane lists them; C removes them).
+	leftovers leftover.Report
 }
 
 // renderedMsg carries Markdown rendered for the current widths.
@@ -81,36 +97,100 @@ func (m *Model) projectDone() tea.Cmd { return m.fl.project.finish(m, Model.load
 func (m Model) loadProjectCmd(slug string) tea.Cmd {
 	m.loading["project"] = true
 	fsys, now, homeDir, project, writes, root := m.opts.Home.FS, m.opts.Now(), m.opts.Home.Dir, m.projectPath(slug), m.opts.Writes, m.root()
-	machine := m.opts.Root
-	if m.live.lint == nil || m.live.lintOf != slug {
-		// One folder's memo: a project switch starts another.
-		m.live.lint, m.live.lintOf = memlint.NewMemo(), slug
+	th := m.opts.Staleness
+	machine, want, getenv, cache := m.opts.Root, m.data.storeDir, m.opts.Getenv, m.loadsCache
+	if key := slug + "\x00" + want; m.live.lint == nil || m.live.lintOf != key {
+		// One folder's memo: a project or store switch starts another.
+		m.live.lint, m.live.lintOf = memlint.NewMemo(), key
 	}
 	memo := m.live.lint
 	return func() tea.Msg {
 		memDir := "projects/" + slug + "/memory"
+		src := memSource{fsys: fsys, home: fsys, name: memDir, abs: joinAbs(homeDir, memDir), onDisk: homeOnDisk(machine, homeDir), homeDir: homeDir}
+		stores, idx := projectStores(root, homeDir, project, src.abs, want, getenv)
+		if idx > 0 {
+			s := stores[idx]
+			src = memSource{fsys: root, home: fsys, name: model.RootName(s.Dir), abs: s.Dir, onDisk: homeOnDisk(machine, s.Dir), unstamped: !s.Stamped, homeDir: homeDir}
+		}
 		// On disk, the store reads the folder once for everything: the
 		// panes, lint, the prune plan and the edits' conflict checks.
 		var store *memstore.Store
 		var md *model.MemoryDir
 		var probs []model.Problem
-		if homeOnDisk(machine, homeDir) {
-			abs := filepath.Join(homeDir, filepath.FromSlash(memDir))
+		if src.onDisk {
+			abs := filepath.FromSlash(src.abs)
 			store, probs = memstore.Open(abs, memstore.DirFSWith(abs, writes))
+			if src.unstamped {
+				store.Unstamped()
+			}
 			md = store.Memory()
 		} else {
-			md, probs = model.ReadMemoryDir(fsys, memDir)
+			md, probs = model.ReadMemoryDir(src.fsys, src.name)
 		}
-		msg := loadProject(fsys, root, md, probs, homeDir, slug, project, now, memo)
+		// The loads are what the cache holds of the transcripts: reading
+		// them does not hold up the memory panes. loads.go reads them
+		// after this load, and loads the project again if they changed.
+		// Loads are the project's: read against its auto memory even when
+		// an agent's store is shown (loadsCmd reads the same, so the two
+		// agree and the load does not start again).
+		loadsMD := md
+		if idx > 0 {
+			loadsMD, _ = model.ReadMemoryDir(fsys, memDir)
+		}
+		prev := projectLoads(fsys, root, loadsMD, homeDir, slug, project, getenv, now, cache, true)
+		msg := loadProject(src, root, md, probs, slug, project, now, th, prev, memo)
+		msg.stores, msg.storeIdx, msg.want = stores, idx, want
+		msg.loads = prev
 		msg.store = store
 		if store != nil {
 			msg.writable = store.Writable()
 		}
 		// The store's plan is the plan of the folder it read (md).
-		plan := memstore.PlanPrune(md, memstore.PruneOptions{Now: now, Dupes: memo.Dupes()})
+		po := memstore.PruneOptions{Now: now, Unstamped: src.unstamped, Staleness: th, Dupes: memo.Dupes()}
+		if prev != nil {
+			if ml := prev.MemoryLoads(); ml != nil {
+				po.LoadsSince, po.LastLoaded = ml.Since, ml.Last
+			}
+		}
+		plan := memstore.PlanPrune(md, po)
 		msg.plan = &plan
 		return msg
 	}
+}
+
+// memSource is the memory folder a project load reads: name through fsys
+// (the home's projects/<slug>/memory, or an agent's folder through the
+// machine's root), abs on disk.
+type memSource struct {
+	fsys      fs.FS
+	name, abs string
+	// home is the home's file system (memscope's journals there).
+	home fs.FS
+	// onDisk: a store on disk reads and writes it.
+	onDisk bool
+	// unstamped: the client does not stamp it (agent memory).
+	unstamped bool
+	// homeDir is the Claude home (its journals, for the leftover search).
+	homeDir string
+}
+
+// projectStores lists the open project's memory stores: its auto memory
+// (the home's folder, auto) then each agent's memory
+// (model.FindAgentStores, found the client's way from the project's
+// folder), and the index of want (a folder; "" or gone: 0).
+func projectStores(root fs.FS, homeDir, project, auto, want string, getenv func(string) string) ([]model.MemoryStore, int) {
+	stores := []model.MemoryStore{{Kind: model.StoreAuto, Dir: auto, Label: "project memory (auto memory)", Exists: true, Stamped: true}}
+	if strings.HasPrefix(project, "/") {
+		mo := model.MemoryOptions{Root: root, HomeDir: homeDir, StartDir: project, Getenv: getenv}
+		agents, _ := model.FindAgentStores(model.AgentStoreOptionsFor(mo, model.MemoryLocation{Git: model.FindGitRoot(root, project)}))
+		stores = append(stores, agents...)
+	}
+	for i, s := range stores {
+		if want != "" && s.Dir == want {
+			return stores, i
+		}
+	}
+	return stores, 0
 }
 
 // homeOnDisk reports whether the home folder dir is a folder of the
@@ -148,11 +228,10 @@ func (m Model) projectPath(slug string) string {
 // the index cap, each file's age and staleness. The project's folder, for
 // drift, is read through root (Model.root). memo (may be nil) keeps lint's
 // per-file work from the folder's last load.
-func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, homeDir, slug, project string, now time.Time, memo *memlint.Memo) projectLoadedMsg {
-	memDir := "projects/" + slug + "/memory"
-	msg := projectLoadedMsg{slug: slug, memDir: memDir, dir: md, problems: probs}
-	in := memlint.Input{Memory: md, Problems: probs, Now: now, Memo: memo}
-	if sub, err := fs.Sub(fsys, memDir); err == nil {
+func loadProject(src memSource, root fs.FS, md *model.MemoryDir, probs []model.Problem, slug, project string, now time.Time, th memindex.StalenessThresholds, loads *engineloads.Report, memo *memlint.Memo) projectLoadedMsg {
+	msg := projectLoadedMsg{slug: slug, memDir: src.name, absDir: src.abs, dir: md, problems: probs}
+	in := memlint.Input{Memory: md, Problems: probs, Now: now, Unstamped: src.unstamped, Staleness: th, Memo: memo}
+	if sub, err := fs.Sub(src.fsys, src.name); err == nil {
 		in.MemoryFS = sub
 	}
 	if project != "" {
@@ -161,10 +240,18 @@ func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, h
 			in.Project, _ = fs.Sub(root, name)
 		}
 	}
-	// memscope's own copies beside files its restores wrote (the
-	// Health pane lists them, as lint does).
-	found, _ := filehist.FindLeftovers(fsys, root, now, memlint.LeftoverAge)
-	in.Elsewhere = filehist.LintCopies(found)
+	// memscope's own leftovers, wherever it writes (the Health pane
+	// lists them, as lint does), looked for on every start and reload.
+	msg.leftovers = leftover.Find(leftover.Input{Root: root, HomeDir: src.homeDir, MemoryDirs: []string{src.abs}, Now: now})
+	in.Leftovers = leftover.LintCopies(msg.leftovers.Items, src.abs)
+	in.Interrupted = leftover.LintInterrupted(src.homeDir, msg.leftovers.Interrupted)
+	byFile := map[string]*engineloads.Memory{}
+	if loads != nil {
+		in.Loads = loads.LintFacts()
+		for i := range loads.Memories {
+			byFile[loads.Memories[i].File] = &loads.Memories[i]
+		}
+	}
 	msg.lint = memlint.Run(in)
 	if md.Index != nil {
 		msg.indexRaw = md.Index.Bytes()
@@ -172,8 +259,8 @@ func loadProject(fsys, root fs.FS, md *model.MemoryDir, probs []model.Problem, h
 	msg.cap = memindex.CapIndex(msg.indexRaw)
 	// The rows are the engine's (memrows, as `memscope export --memory`
 	// prints them), with lint's findings as flags.
-	for _, r := range memrows.Build(memrows.Input{Memory: md, Now: now, Lint: &msg.lint}) {
-		msg.rows = append(msg.rows, memories.Row{Row: r, AbsPath: joinAbs(homeDir, memDir, r.File.Path)})
+	for _, r := range memrows.Build(memrows.Input{Memory: md, Now: now, Lint: &msg.lint, Staleness: th}) {
+		msg.rows = append(msg.rows, memories.Row{Row: r, AbsPath: src.abs + "/" + r.File.Path, Loads: byFile[r.File.Path]})
 	}
 	return msg
 }
@@ -235,14 +322,35 @@ func loadedIndexText(c memindex.IndexCap) string {
 	return model.SanitizeForTerminal(strings.TrimRight(s, "\n"))
 }
 
+// storeLabel names the store p shows when the project has more than one,
+// for the Memories and Index panes: "" when there is only auto memory.
+func storeLabel(p projectLoadedMsg) string {
+	if len(p.stores) < 2 || p.storeIdx >= len(p.stores) {
+		return ""
+	}
+	s := p.stores[p.storeIdx]
+	label := "project memory"
+	if s.Kind == model.StoreAgent {
+		label = "agent " + s.Agent + " (" + model.AgentScopeLabel(s.Scope) + ")"
+		if !s.Exists {
+			label += ", no memory yet"
+		}
+	}
+	return fmt.Sprintf("%s · store %d/%d · m: next", label, p.storeIdx+1, len(p.stores))
+}
+
 // applyProject hands a loaded project to the Index and Memories panes,
 // with raw text until the rendered text arrives.
 func (m *Model) applyProject(p projectLoadedMsg) {
 	m.data.project = p
 	m.memories.SetRows(p.rows)
+	m.memories.SetStore(storeLabel(p))
+	m.health.SetStore(storeLabel(p))
+	m.prompt.SetLoads(p.loads)
 	m.health.SetData(&p.lint, p.plan)
 	m.index.SetData(m.indexData(p, nil))
 	m.applyWritable(writableMsg{project: true, err: p.writable})
+	m.announceLeftovers(p)
 }
 
 // indexData builds the Index pane's data; r is the rendered text, nil
@@ -250,8 +358,9 @@ func (m *Model) applyProject(p projectLoadedMsg) {
 func (m *Model) indexData(p projectLoadedMsg, r *renderedMsg) index.Data {
 	d := index.Data{Cap: p.cap, Exists: p.dir != nil && p.dir.Index != nil}
 	if p.dir != nil && p.dir.Exists {
-		d.Path = joinAbs(m.opts.Home.Dir, p.memDir, model.MemoryIndexName)
+		d.Path = p.absDir + "/" + model.MemoryIndexName
 	}
+	d.Store = storeLabel(p)
 	if r != nil {
 		d.Loaded, d.Width = r.indexLoaded, r.indexWidth
 	} else {
@@ -262,6 +371,7 @@ func (m *Model) indexData(p projectLoadedMsg, r *renderedMsg) index.Data {
 		if p.cap.CutFileLine-1 < len(lines) {
 			d.Dropped = lines[p.cap.CutFileLine-1:]
 		}
+		d.Unseen = unseenNotes(p, d.Dropped)
 	}
 	return d
 }
@@ -363,8 +473,15 @@ func summarizeSessions(fsys fs.FS, ss []replay.Session, fw map[string]*engineses
 		wg.Go(func() {
 			for i := range jobs {
 				s := &ss[i]
-				sum, _ := fw[s.File.Path].Update(fsys, s.File.Path)
+				f := fw[s.File.Path]
+				sum, _ := f.Update(fsys, s.File.Path)
 				s.Records, s.Boundaries, s.Micro, s.First, s.Last = sum.Records, sum.CompactBoundaries, sum.MicrocompactBoundaries, sum.First, sum.Last
+				if s.File.MetaPath != "" {
+					if meta, err := model.ReadSubagentMeta(fsys, s.File.MetaPath); err == nil {
+						s.Agent = meta.Label()
+					}
+				}
+				s.Title, s.Active = f.Title(), enginesessions.LastActive(fsys, s.File)
 			}
 		})
 	}
@@ -398,21 +515,27 @@ func (m Model) previewCmd(query string) tea.Cmd {
 	}
 	home, now, getenv, root := m.opts.Home, m.opts.Now(), m.opts.Getenv, m.root()
 	return func() tea.Msg {
-		userHome := getenv("HOME")
-		o := enginepreview.Options{
-			Root:            root,
-			HomeDir:         home.Dir,
-			UserHome:        userHome,
-			Project:         project,
-			Getenv:          getenv,
-			ClaudeJSONPaths: model.ClaudeJSONPaths(home.Dir, userHome),
-			Now:             now,
-		}
+		o := previewOptions(root, home.Dir, project, getenv, now)
 		if query != "" {
 			o.Queries = []string{query}
 		}
 		p := enginepreview.Build(o)
 		return previewMsg{project: project, preview: &p}
+	}
+}
+
+// previewOptions are the options of the next session's prompt for
+// project, as the Prompt pane builds it.
+func previewOptions(root fs.FS, homeDir, project string, getenv func(string) string, now time.Time) enginepreview.Options {
+	userHome := getenv("HOME")
+	return enginepreview.Options{
+		Root:            root,
+		HomeDir:         homeDir,
+		UserHome:        userHome,
+		Project:         project,
+		Getenv:          getenv,
+		ClaudeJSONPaths: model.ClaudeJSONPaths(homeDir, userHome),
+		Now:             now,
 	}
 }
 
@@ -427,6 +550,7 @@ func (m *Model) showNoProject() {
 	m.memories.SetUnavailable(noProjectText)
 	m.replay.SetUnavailable(noProjectText)
 	m.health.SetUnavailable(noProjectText)
+	m.reviewPane.SetUnavailable(noProjectText)
 }
 
 // previewProject is the folder the Prompt pane previews: the open
@@ -451,4 +575,26 @@ func (m *Model) previewOrExplainCmd(query string) tea.Cmd {
 		m.prompt.SetUnavailable("no preview: the transcripts of " + m.data.open + " do not say which folder it was started in, and the preview reads that folder's CLAUDE.md files and settings.")
 	}
 	return nil
+}
+
+// unseenNotes says, for each dropped index line that links a memory,
+// since when the model has not seen it (by index into dropped).
+func unseenNotes(p projectLoadedMsg, dropped []string) map[int]string {
+	if p.loads == nil || p.loads.Sessions == 0 || p.dir == nil {
+		return nil
+	}
+	byFile := map[string]engineloads.Memory{}
+	for _, mem := range p.loads.Memories {
+		byFile[mem.File] = mem
+	}
+	res := memindex.NewResolver(p.dir)
+	out := map[int]string{}
+	for i, l := range dropped {
+		if rel, ok := res.File(model.ParseIndexEntry(l)); ok {
+			if u := byFile[rel].Unseen(); u != "" {
+				out[i] = u
+			}
+		}
+	}
+	return out
 }

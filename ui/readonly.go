@@ -59,6 +59,8 @@ func (m *Model) applyWritable(msg writableMsg) {
 	m.memories.SetReadOnly(ro)
 	m.health.SetReadOnly(ro)
 	m.files.SetReadOnly(ro)
+	m.reviewPane.SetReadOnly(ro)
+	m.security.SetReadOnly(ro)
 	m.layout()
 }
 

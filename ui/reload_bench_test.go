@@ -27,11 +27,7 @@ import (
 // (MEMSCOPE_BENCH_SIZES, default "16M 64M 256M"; the targets use
 // "W/4 W/2 W"): the time per op should not grow with the home.
 func BenchmarkReloadAfterAppend(b *testing.B) {
-	sizes := strings.Fields(os.Getenv("MEMSCOPE_BENCH_SIZES"))
-	if len(sizes) == 0 {
-		sizes = []string{"16M", "64M", "256M"}
-	}
-	for _, size := range sizes {
+	for _, size := range genhome.BenchSizes("16M", "64M", "256M") {
 		b.Run("size="+size, func(b *testing.B) {
 			base, err := genhome.Cached(size, "1")
 			if err != nil {

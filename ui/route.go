@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/memscope/memscope/model"
 	"path/filepath"
 	"reflect"
 	"sync"
@@ -13,7 +14,7 @@ import (
 
 // dataHandlers handle the data messages, each a switch on the message's
 // type; the first that takes a message owns it.
-var dataHandlers = []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport}
+var dataHandlers = []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport, Model.handleReview, Model.handleSecurity, Model.handleSearch}
 
 // handlerOf remembers which of dataHandlers owns each message type (-1:
 // none). Each handler takes or leaves a message by its type alone, so
@@ -58,7 +59,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 		if changed || msg.openAll {
 			next = tea.Batch(next, m.loadOpenProject())
 		}
-		return m, next, true
+		return m, tea.Batch(next, m.reviewCountsCmd()), true
 	case homeDeltaMsg:
 		next := m.homeDone()
 		next = tea.Batch(next, m.applyHomeDelta(msg))
@@ -82,12 +83,14 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case projectLoadedMsg:
 		delete(m.loading, "project")
 		next := m.projectDone()
-		if msg.slug != m.data.open {
-			return m, next, true // the user moved on to another project
+		if msg.slug != m.data.open || msg.want != m.data.storeDir {
+			return m, next, true // the user moved on to another project or store
 		}
 		m.applyProject(msg)
-		next = tea.Batch(next, m.renderCmd(), m.previewOrExplainCmd(m.prompt.Query()))
+		next = tea.Batch(next, m.selectPendingHit(), m.renderCmd(), m.previewOrExplainCmd(m.prompt.Query()), m.loadReviewCmd(), m.loadsCmd(msg.slug))
 		return m, next, true
+	case loadsReadMsg:
+		return m, m.applyLoads(msg), true
 	case renderedMsg:
 		m.applyRendered(msg)
 		return m, nil, true
@@ -106,6 +109,8 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.data.sessions = msg.sessions
 			m.live.followers, m.live.followersOf = msg.followers, msg.slug
 			m.replay.SetSessions(msg.sessions, m.opts.Now())
+			// A session that started or wrote may have loaded files.
+			next = tea.Batch(next, m.loadsCmd(msg.slug))
 		}
 		return m, next, true
 	case writableMsg:
@@ -149,6 +154,25 @@ func (m Model) handleRequest(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, m.openEditorCmd(p), true
 	case msgs.SwitchPane:
 		return m, m.setFocus(msg.Index), true
+	case msgs.NextMemoryStore:
+		return m, m.nextStore(), true
 	}
 	return m, nil, false
+}
+
+// nextStore shows the open project's next memory store (after the last,
+// its auto memory again) in the Memories and Index panes.
+func (m *Model) nextStore() tea.Cmd {
+	p := m.data.project
+	if p.slug != m.data.open || len(p.stores) < 2 {
+		m.setStatus("this project has only its own memory: no agent defines memory: user|project|local, and no agent-memory folder", false)
+		return nil
+	}
+	next := p.stores[(p.storeIdx+1)%len(p.stores)]
+	m.data.storeDir = next.Dir
+	if next.Kind == model.StoreAuto {
+		m.data.storeDir = ""
+	}
+	m.setStatus("showing "+next.Label+": "+next.Dir, false)
+	return m.requestProject(m.data.open)
 }

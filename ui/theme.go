@@ -9,10 +9,11 @@ import (
 // setTheme rebuilds the styles for a light or dark background and hands
 // them to every pane.
 func (m *Model) setTheme(isDark bool) {
-	st := style.New(isDark, m.styles.NoColor)
+	st := style.NewThemed(isDark, m.styles.NoColor, m.opts.Theme)
 	m.styles = st
 	m.help.Styles = helpStyles(isDark, m.styles.NoColor)
 	m.projects.SetStyles(st)
+	m.search.SetStyles(st)
 	m.index.SetStyles(st)
 	m.memories.SetStyles(st)
 	m.history.SetStyles(st)
@@ -23,6 +24,8 @@ func (m *Model) setTheme(isDark bool) {
 	m.retention.SetStyles(st)
 	m.files.SetStyles(st)
 	m.livePane.SetStyles(st)
+	m.reviewPane.SetStyles(st)
+	m.security.SetStyles(st)
 }
 
 // helpStyles are bubbles' help styles, plain under NO_COLOR.

@@ -4,6 +4,8 @@
 package ui
 
 import (
+	"fmt"
+	engineloads "github.com/memscope/memscope/engine/loads"
 	"io/fs"
 	"sync/atomic"
 	"time"
@@ -12,6 +14,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/engine/memindex"
+	engsearch "github.com/memscope/memscope/engine/search"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/markdown"
@@ -28,6 +32,9 @@ import (
 	"github.com/memscope/memscope/views/prompt"
 	"github.com/memscope/memscope/views/replay"
 	"github.com/memscope/memscope/views/retention"
+	reviewpane "github.com/memscope/memscope/views/review"
+	searchview "github.com/memscope/memscope/views/search"
+	"github.com/memscope/memscope/views/security"
 )
 
 // Options configure the app.
@@ -66,6 +73,18 @@ type Options struct {
 	// engine/diskcache), so a start does not hash every paste again; nil
 	// keeps nothing.
 	Cache *diskcache.Store
+	// The user's settings (memscope's config.yaml): Keys replaces the
+	// default bindings when set; Theme's colours go over memscope's;
+	// MouseOff turns mouse reporting off; Staleness are the thresholds
+	// (nil: the defaults); LiveWarnPercent and LiveAlertPercent colour the
+	// Live pane (0: the client's levels); Notice is said in the status
+	// line at start (a problem with the settings file).
+	Keys                              *keymap.KeyMap
+	Theme                             style.Theme
+	MouseOff                          bool
+	Staleness                         memindex.StalenessThresholds
+	LiveWarnPercent, LiveAlertPercent float64
+	Notice                            string
 }
 
 // Model is the root model.
@@ -108,6 +127,21 @@ type Model struct {
 	retention retention.Model
 	files     files.Model
 	livePane  livepane.Model
+	// reviewPane is the review inbox (review.go); reviewGen numbers its
+	// loads.
+	reviewPane reviewpane.Model
+	reviewGen  int
+	security   security.Model
+
+	// search is the Search overlay (ctrl+f); srch its search under way
+	// or last run; pendingHit a memory hit waiting for its project to
+	// load (search.go).
+	search     searchview.Model
+	srch       *searchRun
+	pendingHit *engsearch.Hit
+	// pendingStore says the Memories pane was switched to the hit's
+	// store already (it is tried once).
+	pendingStore bool
 
 	// lv feeds the Live pane (live.go); follow is the Replay pane's open
 	// session, followed as it is written, and followGen numbers the
@@ -145,8 +179,15 @@ type Model struct {
 
 	// busy is set while a store operation runs; confirm is a pending
 	// yes/no question.
-	busy    bool
-	confirm *confirmState
+	busy bool
+	// leftoversAnnounced is set once the status line said that
+	// interrupted memscope writes left something.
+	leftoversAnnounced bool
+	confirm            *confirmState
+
+	// loadsCache keeps what each transcript says was loaded, so a project
+	// reload rereads only the transcripts that changed (see loads.go).
+	loadsCache *engineloads.Cache
 }
 
 // New builds the root model. Nothing is read until Init's commands run, so
@@ -159,29 +200,36 @@ func New(opts Options) Model {
 		opts.Getenv = func(string) string { return "" }
 	}
 	noColor := opts.Getenv("NO_COLOR") != ""
-	st := style.New(true, noColor)
+	st := style.NewThemed(true, noColor, opts.Theme)
 	km := keymap.Default()
+	if opts.Keys != nil {
+		km = *opts.Keys
+	}
 	m := Model{
-		opts:      opts,
-		keys:      km,
-		styles:    st,
-		help:      help.New(),
-		loading:   map[string]bool{"home": true, "history": true},
-		stale:     map[int]bool{paneRetention: true, paneFiles: true},
-		lazy:      &lazyPanes{names: map[string]bool{}},
-		md:        markdown.NewRenderer(),
-		projects:  projects.New(km, st),
-		index:     index.New(km, st),
-		memories:  memories.New(km, st),
-		history:   history.New(km, st),
-		pastes:    pastes.New(km, st),
-		replay:    replay.New(km, st),
-		prompt:    prompt.New(km, st),
-		health:    health.New(km, st),
-		retention: retention.New(km, st),
-		files:     files.New(km, st),
-		livePane:  livepane.New(km, st),
-		lv:        &liveState{pending: map[string]bool{}, relist: true},
+		opts:       opts,
+		keys:       km,
+		styles:     st,
+		help:       help.New(),
+		loading:    map[string]bool{"home": true, "history": true},
+		stale:      map[int]bool{paneRetention: true, paneFiles: true, paneSecurity: true},
+		lazy:       &lazyPanes{names: map[string]bool{}},
+		md:         markdown.NewRenderer(),
+		loadsCache: engineloads.NewCache(),
+		projects:   projects.New(km, st),
+		index:      index.New(km, st),
+		memories:   memories.New(km, st),
+		history:    history.New(km, st),
+		pastes:     pastes.New(km, st),
+		replay:     replay.New(km, st),
+		prompt:     prompt.New(km, st),
+		health:     health.New(km, st),
+		retention:  retention.New(km, st),
+		files:      files.New(km, st),
+		livePane:   livepane.New(km, st),
+		reviewPane: reviewpane.New(km, st),
+		search:     searchview.New(km, st),
+		security:   security.New(km, st),
+		lv:         &liveState{pending: map[string]bool{}, relist: true},
 	}
 	m.lv.tracker = m.newTracker()
 	m.memo = &viewMemo{}
@@ -189,6 +237,11 @@ func New(opts Options) Model {
 	// Init starts these two loads.
 	m.fl.home.running, m.fl.history.running = true, true
 	m.help.Styles = helpStyles(true, noColor)
+	m.livePane.SetLevels(opts.LiveWarnPercent, opts.LiveAlertPercent)
+	m.memories.SetStaleness(opts.Staleness)
+	if opts.Notice != "" {
+		m.setStatus(opts.Notice, true)
+	}
 	m.paneAt(m.focus).Focus()
 	return m
 }
@@ -293,7 +346,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			return m, nil
 		}
-		return m.routeToFocused(msg)
+		if m.search.IsOpen() {
+			return m, nil // the overlay covers the pane
+		}
+		return m.routeToFocused(m.inPane(msg))
 	}
 	if next, cmd, ok := m.handleData(msg); ok {
 		return next, cmd
@@ -330,7 +386,13 @@ func (m Model) view() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
+	if m.opts.MouseOff {
+		v.MouseMode = tea.MouseModeNone
+	}
 	v.WindowTitle = "memscope — " + model.SanitizeForTerminal(m.data.openPath())
+	if n := m.data.unreviewed; n > 0 {
+		v.WindowTitle += fmt.Sprintf(" · %d to review", n)
+	}
 	return v
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -21,10 +22,23 @@ import (
 var testNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
 // TestMain pins the local time zone so times in goldens do not depend on
-// the machine.
+// the machine, and gives the tests a temporary folder of their own
+// (removed after), so the private copies a declined or failed editor save
+// keeps on purpose do not pile up in the machine's.
 func TestMain(m *testing.M) {
 	time.Local = time.UTC
-	os.Exit(m.Run())
+	// A name of fixed length, so paths under it (the writable goldens
+	// pad them to one length) come out the same on every run.
+	tmp := filepath.Join(os.TempDir(), fmt.Sprintf("memscope-ui-%08d", os.Getpid()%100000000))
+	err := os.Mkdir(tmp, 0o700)
+	if err == nil {
+		os.Setenv("TMPDIR", tmp)
+	}
+	code := m.Run()
+	if err == nil {
+		os.RemoveAll(tmp)
+	}
+	os.Exit(code)
 }
 
 // betaProject is the folder testdata/home's beta transcripts were
@@ -176,7 +190,7 @@ func TestFocusRing(t *testing.T) {
 		t.Fatalf("tab: focus %d", m.focus)
 	}
 	m = press(t, m, "shift+tab", "shift+tab")
-	if m.focus != paneLive {
+	if m.focus != paneCount-1 {
 		t.Fatalf("shift+tab wraps around: focus %d", m.focus)
 	}
 	m = press(t, m, "4")
@@ -251,25 +265,40 @@ func TestHistoryExpandsPastes(t *testing.T) {
 	}
 }
 
+// goldenSizes and goldenPanes are what the pane goldens take: every pane
+// (and the modes worth seeing) at 80×24 and 120×40, on the read-only home
+// (TestPanesGolden) and on a writable one (TestPanesGoldenWritable).
+var (
+	goldenSizes = []struct{ w, h int }{{80, 24}, {120, 40}}
+	goldenPanes = []struct {
+		name string
+		keys []string
+	}{
+		{"projects", []string{"1"}},
+		{"index", []string{"2"}},
+		{"memories", []string{"3"}},
+		{"memories_new", []string{"3", "n"}},
+		{"history", []string{"4"}},
+		{"pastes", []string{"5"}},
+		{"replay", []string{"6"}},
+		{"replay_timeline", []string{"6", "G", "enter"}},
+		{"prompt", []string{"7"}},
+		{"health", []string{"8"}},
+		{"retention", []string{"9"}},
+		{"retention_step", []string{"9", "G"}},
+		{"files", []string{"0"}},
+		{"live", []string{"L"}},
+		{"review", []string{"R"}},
+		{"security", []string{"S"}},
+		{"search_prompt", []string{"ctrl+f", "t", "e", "r", "s", "e"}},
+		{"search_results", []string{"ctrl+f", "t", "e", "r", "s", "e", "enter", "j"}},
+		{"search_replay_hit", []string{"ctrl+f", "l", "o", "r", "e", "m", "enter", "j", "j", "j", "enter"}},
+	}
+)
+
 func TestPanesGolden(t *testing.T) {
-	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
-		for _, p := range []struct {
-			name string
-			keys []string
-		}{
-			{"projects", []string{"1"}},
-			{"index", []string{"2"}},
-			{"memories", []string{"3"}},
-			{"history", []string{"4"}},
-			{"pastes", []string{"5"}},
-			{"replay", []string{"6"}},
-			{"replay_timeline", []string{"6", "G", "enter"}},
-			{"prompt", []string{"7"}},
-			{"health", []string{"8"}},
-			{"retention", []string{"9"}},
-			{"retention_step", []string{"9", "G"}},
-			{"files", []string{"0"}},
-		} {
+	for _, size := range goldenSizes {
+		for _, p := range goldenPanes {
 			t.Run(p.name+"_"+fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 				m := newTestModel(t, size.w, size.h)
 				m = press(t, m, p.keys...)
@@ -281,7 +310,7 @@ func TestPanesGolden(t *testing.T) {
 
 func TestSmallTerminal(t *testing.T) {
 	m := newTestModel(t, 60, 15)
-	for _, k := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "L"} {
+	for _, k := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "L", "R"} {
 		m = press(t, m, k)
 		lines := strings.Split(screen(m), "\n")
 		if len(lines) > 15 {

@@ -153,7 +153,8 @@ func TestLiveReloadWhileClaudeCodeWrites(t *testing.T) {
 		l.m = next.(Model)
 		l.exec(cmd)
 		k++
-		if s := screen(l.m); !strings.Contains(s, "Projects") {
+		if labels, _, _ := l.m.tabs(); !strings.Contains(screen(l.m), labels[0]) {
+			s := screen(l.m)
 			t.Fatalf("the tab bar is gone:\n%s", s)
 		}
 		return !writing.Load()
@@ -182,7 +183,8 @@ func TestLiveReloadWhileClaudeCodeWrites(t *testing.T) {
 		t.Errorf("the model's MEMORY.md has %d entries, the writer wrote %d", ix, want.IndexEntries)
 	}
 	s := screen(l.m)
-	for _, part := range []string{"Projects", "Memories", "History"} {
+	labels, _, _ := l.m.tabs()
+	for _, part := range labels[:4] {
 		if !strings.Contains(s, part) {
 			t.Errorf("the screen lost %q:\n%s", part, s)
 		}

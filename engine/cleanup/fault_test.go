@@ -11,22 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/internal/faultfs"
 	"github.com/memscope/memscope/model"
 )
-
-// archiveLeftovers lists temporary files under dir.
-func archiveLeftovers(t *testing.T, dir string) []string {
-	t.Helper()
-	var out []string
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && strings.Contains(d.Name(), ".memscope-") {
-			out = append(out, p)
-		}
-		return nil
-	})
-	return out
-}
 
 // steadyArchiveHome is archiveHome with every folder's mtime fixed (the
 // ones archiveHome leaves are the time the test ran): the .tar.gz then
@@ -145,7 +133,7 @@ func TestArchiveFaults(t *testing.T) {
 							t.Errorf("a failed archive left %s (%v)", filepath.Dir(to), serr)
 						}
 					}
-					if left := archiveLeftovers(t, parent); len(left) > 0 {
+					if left := enginetest.Leftovers(t, parent); len(left) > 0 {
 						t.Errorf("left behind: %q", left)
 					}
 					if after := snapshotTree(t, h.Dir); !reflect.DeepEqual(before, after) {
@@ -198,7 +186,7 @@ func TestArchiveNeverReplacesAFileThatAppeared(t *testing.T) {
 			if got, _ := os.ReadFile(appears); string(got) != "theirs" {
 				t.Errorf("the file that appeared became %q", got)
 			}
-			if left := archiveLeftovers(t, parent); len(left) > 0 {
+			if left := enginetest.Leftovers(t, parent); len(left) > 0 {
 				t.Errorf("left behind: %q", left)
 			}
 		})

@@ -1,6 +1,7 @@
 package cleanup
 
 import (
+	"fmt"
 	"io/fs"
 	"slices"
 	"sort"
@@ -43,13 +44,29 @@ const (
 	KindTodo Kind = "todos"
 	// KindBackup is a file under backups/.
 	KindBackup Kind = "backups"
+	// KindImageCache is an image-cache/<session> folder: 2.1.331 removes
+	// every one but the folder of the session that runs the sweep,
+	// whatever its age.
+	KindImageCache Kind = "image-cache"
+	// KindSkillArchive is a file under mcp-skill-archives/, which 2.1.331
+	// empties on every sweep.
+	KindSkillArchive Kind = "skill-archive"
+	// KindGrowthTest is a state/growth-test-<name>.json file, swept by
+	// its mtime (2.1.331).
+	KindGrowthTest Kind = "growth-test"
 )
 
 // Kinds lists the swept kinds in report order.
 func Kinds() []Kind {
 	return []Kind{KindTranscript, KindSessionFile, KindPaste, KindFileHistory,
-		KindDebug, KindShellSnapshot, KindPlan, KindTodo, KindBackup}
+		KindDebug, KindShellSnapshot, KindPlan, KindTodo, KindBackup,
+		KindImageCache, KindSkillArchive, KindGrowthTest}
 }
+
+// EverySweep reports whether the sweep deletes items of kind k whatever
+// their age (image caches of other sessions, skill archives): they are
+// eligible now.
+func (k Kind) EverySweep() bool { return k == KindImageCache || k == KindSkillArchive }
 
 // State says whether the client's sweep runs at all.
 type State string
@@ -59,10 +76,12 @@ const (
 	// StateActive: the sweep runs when the client starts and deletes
 	// what is older than the period.
 	StateActive State = "active"
-	// StateDisabled: cleanupPeriodDays is 0, nothing is swept.
+	// StateDisabled: nothing is swept (a --days 0 what-if).
 	StateDisabled State = "disabled"
-	// StateSkipped: a settings file cannot be read or parsed, and the
-	// client skips the sweep rather than guess the period.
+	// StateSkipped: a settings file cannot be read or parsed, or sets
+	// cleanupPeriodDays below 1 (the settings schema requires at least 1,
+	// so the settings are invalid), and the client skips the sweep rather
+	// than guess the period.
 	StateSkipped State = "skipped"
 )
 
@@ -146,6 +165,10 @@ type NeverSweptKind string
 
 // The stores cleanup never deletes.
 const (
+	// NeverSweptHistory is history.jsonl: no cleanupPeriodDays sweep
+	// deletes it, but an organisation's retention policy (a HIPAA
+	// configuration of the Claude organisation, applied by the client and
+	// not visible in any local file) prunes it; see HistoryKeptNote.
 	NeverSweptHistory NeverSweptKind = "history"
 	NeverSweptMemory  NeverSweptKind = "memory"
 	// NeverSweptMemscope is memscope's own folder in the home (the bytes
@@ -153,6 +176,10 @@ const (
 	// only deletes the folders it names.
 	NeverSweptMemscope NeverSweptKind = "memscope"
 )
+
+// HistoryKeptNote says how far "never swept" holds for history.jsonl:
+// memscope cannot see an organisation's retention policy.
+const HistoryKeptNote = "kept unless your organisation's retention policy (a HIPAA configuration) prunes it"
 
 // NeverSwept is a store the sweep leaves alone, with its size.
 type NeverSwept struct {
@@ -183,9 +210,13 @@ type Forecast struct {
 	// Dangling are the history lines that will point at a swept paste,
 	// by Eligible then line.
 	Dangling []DanglingPaste `json:"dangling"`
-	// AlreadyMissing counts history references whose paste is gone now.
-	AlreadyMissing int          `json:"alreadyMissing"`
-	NeverSwept     []NeverSwept `json:"neverSwept"`
+	// AlreadyMissing counts history references whose paste is gone now
+	// (Lost.Pastes lists them).
+	AlreadyMissing int `json:"alreadyMissing"`
+	// Lost is what earlier sweeps already deleted that history still
+	// names: sessions without a transcript, pastes without their text.
+	Lost       Lost         `json:"lost"`
+	NeverSwept []NeverSwept `json:"neverSwept"`
 	// Problems are the files and lines that could not be read.
 	Problems []model.Problem `json:"problems"`
 
@@ -236,7 +267,8 @@ func BuildForecast(o Options) Forecast {
 	f.Items, f.NeverSwept = items, never
 	f.Totals, f.Overall = retentionTotals(items)
 	var hp []model.Problem
-	f.Dangling, f.AlreadyMissing, hp, f.hist = danglingPastes(o.Home.FS, items)
+	f.Dangling, f.Lost, hp, f.hist = danglingPastes(o.Home.FS, items)
+	f.AlreadyMissing = len(f.Lost.Pastes)
 	f.scanProblems = probs
 	f.Problems = forecastProblems(f, o, probs, hp)
 	return f
@@ -296,8 +328,11 @@ func retentionPeriod(o Options) (state State, days int, from, reason string) {
 			}
 		}
 	}
-	if days == 0 {
-		return StateDisabled, 0, from, "cleanupPeriodDays is 0 (" + from + "): nothing is swept"
+	switch {
+	case days < 1 && from == "--days":
+		return StateDisabled, 0, from, "--days 0: nothing is swept"
+	case days < 1:
+		return StateSkipped, days, from, fmt.Sprintf("cleanupPeriodDays is %d in %s: the settings schema requires at least 1, so the client finds the settings invalid and skips the sweep (nothing is deleted) until it is fixed", days, from)
 	}
 	return StateActive, days, from, ""
 }
@@ -306,6 +341,10 @@ func retentionPeriod(o Options) (state State, days int, from, reason string) {
 func placeItem(it *Item, f Forecast) {
 	if f.State != StateActive {
 		it.Bucket = BucketNever
+		return
+	}
+	if it.Kind.EverySweep() {
+		it.Eligible, it.DaysLeft, it.Bucket = f.Now, 0, BucketNow
 		return
 	}
 	it.Eligible = it.ModTime.Add(time.Duration(f.PeriodDays) * 24 * time.Hour)

@@ -3,6 +3,7 @@ package cleanup
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -15,49 +16,62 @@ import (
 type historyRead struct {
 	tail     model.HistoryTail
 	dangling []DanglingPaste
-	missing  int
-	probs    []model.Problem
+	// lostPastes are the references whose paste is gone; lost the
+	// sessions without a transcript.
+	lostPastes []LostPaste
+	lost       *lostSessions
+	probs      []model.Problem
 }
 
 // danglingPastes finds the history lines whose paste-cache file is among
-// the items the sweep will delete, and counts the references whose paste
-// is already gone. A paste also kept in the seed paste-store (never swept)
-// does not dangle. hr is the read to continue from (nil when history
-// could not be read).
-func danglingPastes(fsys fs.FS, items []Item) (out []DanglingPaste, missing int, probs []model.Problem, hr *historyRead) {
-	hr = &historyRead{}
+// the items the sweep will delete, and what history names that is already
+// gone: references whose paste is gone, sessions whose transcript is. A
+// paste also kept in the seed paste-store (never swept) does not dangle.
+// hr is the read to continue from (nil when history could not be read).
+func danglingPastes(fsys fs.FS, items []Item) (out []DanglingPaste, lost Lost, probs []model.Problem, hr *historyRead) {
+	hr = &historyRead{lost: newLostSessions(fsys, items)}
 	read, err := hr.tail.Read(fsys, model.HistoryPath)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			probs = append(probs, model.Problem{File: model.HistoryPath, Kind: model.ProblemUnreadable, Reason: err.Error()})
 		}
-		return []DanglingPaste{}, 0, probs, nil
+		return []DanglingPaste{}, Lost{Sessions: []LostSession{}, Pastes: []LostPaste{}}, probs, nil
 	}
 	d := newDangler(fsys, items)
-	hr.dangling, hr.missing = d.entries(read.Entries, nil)
+	hr.dangling, hr.lostPastes = d.entries(read.Entries, nil, nil)
+	hr.lost.add(read.Entries)
 	hr.probs = read.Problems
-	out, missing, probs = hr.finish(fsys, d)
-	return out, missing, probs, hr
+	out, lost, probs = hr.finish(fsys, d)
+	return out, lost, probs, hr
 }
 
 // finish adds the unterminated last line (counted as a whole read counts
 // it, never kept: it is still being written) to what the complete lines
 // gave, and sorts.
-func (hr *historyRead) finish(fsys fs.FS, d *dangler) ([]DanglingPaste, int, []model.Problem) {
+func (hr *historyRead) finish(fsys fs.FS, d *dangler) ([]DanglingPaste, Lost, []model.Problem) {
 	out := slices.Clone(hr.dangling)
-	missing := hr.missing
+	lost := Lost{Pastes: slices.Clone(hr.lostPastes)}
 	probs := slices.Clone(hr.probs)
+	sessions := hr.lost
 	pend, pprobs, err := hr.tail.Pending(fsys, model.HistoryPath)
 	if err == nil {
-		out, missing = d.entries(pend, out)
-		missing += hr.missing
+		out, lost.Pastes = d.entries(pend, out, lost.Pastes)
 		probs = append(probs, pprobs...)
+		if len(pend) > 0 {
+			sessions = sessions.clone()
+			sessions.add(pend)
+		}
 	}
 	if out == nil {
 		out = []DanglingPaste{}
 	}
+	if lost.Pastes == nil {
+		lost.Pastes = []LostPaste{}
+	}
 	sortDangling(out)
-	return out, missing, probs
+	lost.Sessions, lost.Unattributed = sessions.list()
+	lost.span()
+	return out, lost, probs
 }
 
 // dangler tells which paste references dangle, given the items.
@@ -88,10 +102,9 @@ func (d *dangler) inStore(h model.PasteHash) bool {
 	return v
 }
 
-// entries appends the dangling references of entries to out and counts
-// the ones already missing.
-func (d *dangler) entries(entries []model.HistoryEntry, out []DanglingPaste) ([]DanglingPaste, int) {
-	missing := 0
+// entries appends the dangling references of entries to out, and those
+// whose paste is already gone to lost.
+func (d *dangler) entries(entries []model.HistoryEntry, out []DanglingPaste, lost []LostPaste) ([]DanglingPaste, []LostPaste) {
 	for i := range entries {
 		e := &entries[i]
 		for _, p := range e.SortedPastes() {
@@ -103,7 +116,8 @@ func (d *dangler) entries(entries []model.HistoryEntry, out []DanglingPaste) ([]
 			switch {
 			case !ok:
 				if !d.inStore(p.Hash) {
-					missing++
+					lost = append(lost, LostPaste{File: model.HistoryPath, Line: e.Line, PasteID: p.ID, Hash: p.Hash,
+						Project: e.Project, SessionID: e.SessionID, Time: e.Timestamp})
 				}
 			case it.Bucket == BucketNever || d.inStore(p.Hash):
 			default:
@@ -112,7 +126,7 @@ func (d *dangler) entries(entries []model.HistoryEntry, out []DanglingPaste) ([]
 			}
 		}
 	}
-	return out, missing
+	return out, lost
 }
 
 // sortDangling orders dangling pastes by eligibility, line, paste id.
@@ -126,4 +140,97 @@ func sortDangling(out []DanglingPaste) {
 		}
 		return out[i].PasteID < out[j].PasteID
 	})
+}
+
+// lostSessions gathers, history line by history line, the sessions
+// history names with no transcript among the items (nor in the seed
+// layout's sessions/<id>/transcript.jsonl), so Refresh adds only the
+// lines appended. It is not changed once a forecast holds it: clone it
+// first.
+type lostSessions struct {
+	fsys fs.FS
+	// have are the sessions with a transcript (and ids that cannot name
+	// one); at is where each lost session is in sessions, in the order
+	// history first names them.
+	have         map[model.SessionID]bool
+	at           map[model.SessionID]int
+	sessions     []LostSession
+	unattributed int
+}
+
+func newLostSessions(fsys fs.FS, items []Item) *lostSessions {
+	l := &lostSessions{fsys: fsys, have: map[model.SessionID]bool{}, at: map[model.SessionID]int{}}
+	for _, it := range items {
+		if it.Kind == KindTranscript {
+			l.have[it.Session] = true
+		}
+	}
+	return l
+}
+
+// clone is a copy to add lines to.
+func (l *lostSessions) clone() *lostSessions {
+	c := *l
+	c.have, c.at, c.sessions = maps.Clone(l.have), maps.Clone(l.at), slices.Clone(l.sessions)
+	return &c
+}
+
+// seedTranscript is the seed layout's transcript of session id.
+func seedTranscript(id model.SessionID) string {
+	return "sessions/" + string(id) + "/transcript.jsonl"
+}
+
+// changedBy says whether the seed-layout transcript of id appearing or
+// going may change which sessions are lost.
+func (l *lostSessions) changedBy(id model.SessionID) bool {
+	_, err := fs.Stat(l.fsys, seedTranscript(id))
+	_, lost := l.at[id]
+	if err == nil {
+		return lost
+	}
+	return l.have[id]
+}
+
+// add counts the history entries.
+func (l *lostSessions) add(entries []model.HistoryEntry) {
+	for i := range entries {
+		e := &entries[i]
+		if e.SessionID == "" {
+			l.unattributed++
+			continue
+		}
+		if l.have[e.SessionID] {
+			continue
+		}
+		k, ok := l.at[e.SessionID]
+		if !ok {
+			if _, err := fs.Stat(l.fsys, seedTranscript(e.SessionID)); err == nil || !fs.ValidPath(string(e.SessionID)) {
+				l.have[e.SessionID] = true
+				continue
+			}
+			k = len(l.sessions)
+			l.at[e.SessionID] = k
+			l.sessions = append(l.sessions, LostSession{SessionID: e.SessionID, Project: e.Project, First: e.Timestamp, Last: e.Timestamp,
+				FirstPrompt: firstWords(e.Display), Line: e.Line})
+		}
+		s := &l.sessions[k]
+		s.Prompts++
+		if !e.Timestamp.IsZero() && (s.First.IsZero() || e.Timestamp.Before(s.First)) {
+			s.First = e.Timestamp
+		}
+		if e.Timestamp.After(s.Last) {
+			s.Last = e.Timestamp
+		}
+	}
+}
+
+// list is the lost sessions, oldest first, and the lines without a
+// session.
+func (l *lostSessions) list() ([]LostSession, int) {
+	out := slices.Clone(l.sessions)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].First.Before(out[j].First) })
+	if out == nil {
+		out = []LostSession{}
+	}
+	return out, l.unattributed
 }

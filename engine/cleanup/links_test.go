@@ -114,3 +114,45 @@ func hasArchived(files []ArchivedFile, p string) bool {
 	}
 	return false
 }
+
+// A link inside the home to a folder the walk reaches by its own name
+// (projects/alias -> the main project) is walked once: the transcripts
+// are listed, forecast and archived under the real name only, and the
+// link is named.
+func TestInsideFolderLinkWalkedOnce(t *testing.T) {
+	h, res := linkLoopsHome(t)
+	sf, probs := model.FindSessionFiles(h.FS)
+	n := 0
+	for _, tr := range sf.Transcripts {
+		if strings.HasPrefix(tr.Path, "projects/alias/") {
+			t.Errorf("transcript listed through the alias: %s", tr.Path)
+		}
+		if tr.ProjectSlug == res.Slug {
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("the main project's transcripts are not listed under its own name")
+	}
+	named := false
+	for _, p := range probs {
+		named = named || p.File == "projects/alias" && strings.Contains(p.Reason, "the same folder as projects/"+res.Slug)
+	}
+	if !named {
+		t.Errorf("the alias is not named: %v", probs)
+	}
+	zero := 0
+	f := BuildForecast(Options{Home: h, Now: time.Now().Add(48 * time.Hour), Days: &zero})
+	seen := map[string]bool{}
+	for _, it := range f.Items {
+		if strings.HasPrefix(it.Path, "projects/alias/") {
+			t.Errorf("forecast item through the alias: %s", it.Path)
+		}
+		if it.Kind == KindTranscript {
+			if seen[string(it.Session)] {
+				t.Errorf("session %s forecast twice", it.Session)
+			}
+			seen[string(it.Session)] = true
+		}
+	}
+}

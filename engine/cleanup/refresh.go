@@ -42,6 +42,14 @@ func Refresh(f Forecast, o Options, paths []string) (Forecast, bool) {
 		case len(parts) >= 3 && parts[0] == "projects" && parts[2] == memoryFolder:
 			memory[strings.Join(parts[:3], "/")] = true
 			continue
+		case len(parts) == 3 && parts[0] == "sessions" && parts[2] == "transcript.jsonl":
+			// A seed-layout transcript decides whether its session is lost.
+			if f.hist != nil && f.hist.lost.changedBy(model.SessionID(parts[1])) {
+				return f, false
+			}
+			continue
+		case parts[0] == stateDir && (len(parts) != 2 || !isGrowthTest(parts[1])):
+			continue
 		case !readsPath(parts[0]):
 			continue
 		}
@@ -81,7 +89,7 @@ func Refresh(f Forecast, o Options, paths []string) (Forecast, bool) {
 		out.Problems = forecastProblems(out, o, f.scanProblems, nil)
 		return out, true
 	}
-	hr := &historyRead{tail: model.HistoryTail{State: f.hist.tail.State}, missing: f.hist.missing, probs: f.hist.probs}
+	hr := &historyRead{tail: model.HistoryTail{State: f.hist.tail.State}, lostPastes: f.hist.lostPastes, lost: f.hist.lost, probs: f.hist.probs}
 	d := newDangler(o.Home.FS, items)
 	// What the earlier lines refer to stays; its place may have moved
 	// with now.
@@ -108,13 +116,14 @@ func Refresh(f Forecast, o Options, paths []string) (Forecast, bool) {
 		if err != nil || read.Full {
 			return f, false
 		}
-		var n int
-		hr.dangling, n = d.entries(read.Entries, hr.dangling)
-		hr.missing += n
+		hr.dangling, hr.lostPastes = d.entries(read.Entries, hr.dangling, slices.Clone(hr.lostPastes))
+		hr.lost = hr.lost.clone()
+		hr.lost.add(read.Entries)
 		hr.probs = append(slices.Clone(hr.probs), read.Problems...)
 	}
 	var hp []model.Problem
-	out.Dangling, out.AlreadyMissing, hp = hr.finish(o.Home.FS, d)
+	out.Dangling, out.Lost, hp = hr.finish(o.Home.FS, d)
+	out.AlreadyMissing = len(out.Lost.Pastes)
 	out.hist = hr
 	out.Problems = forecastProblems(out, o, f.scanProblems, hp)
 	return out, true
@@ -125,7 +134,7 @@ func Refresh(f Forecast, o Options, paths []string) (Forecast, bool) {
 // the swept folders, the paste store and memscope's own folder.
 func readsPath(top string) bool {
 	switch top {
-	case "projects", model.FileHistoryDir, model.PasteStoreDir, memscopeHomeDir:
+	case "projects", model.FileHistoryDir, model.PasteStoreDir, memscopeHomeDir, imageCacheDir, skillArchivesDir, stateDir:
 		return true
 	}
 	for _, sf := range sweptFolders {

@@ -2,6 +2,7 @@ package cleanup
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,6 +12,16 @@ import (
 // histLine is a history line pasting the paste-cache file of hash.
 func histLine(n int, hash string) string {
 	return `{"display":"prompt ` + string(rune('a'+n%26)) + ` [Pasted text #1]","pastedContents":{"1":{"id":1,"type":"text","contentHash":"` + hash + `"}},"timestamp":1763632800000,"project":"/w/app","sessionId":"s1"}` + "\n"
+}
+
+// histPrompt is a history line of session sid ("" writes none) without
+// pastes, n minutes after the first.
+func histPrompt(n int, sid string) string {
+	s := ""
+	if sid != "" {
+		s = `,"sessionId":"` + sid + `"`
+	}
+	return `{"display":"asked ` + string(rune('a'+n%26)) + `","timestamp":` + fmt.Sprint(1763632800000+int64(n)*60000) + `,"project":"/w/app"` + s + "}\n"
 }
 
 // Refresh after appends (a transcript, a subagent's transcript, history
@@ -25,7 +36,7 @@ func TestRefreshMatchesBuildForecast(t *testing.T) {
 		"projects/-w-app/s2.jsonl":                   {`{"type":"user"}` + "\n", 40 * day},
 		"paste-cache/aaaaaaaaaaaaaaaa.txt":           {"old paste", 25 * day},
 		"paste-cache/bbbbbbbbbbbbbbbb.txt":           {"new paste", time.Hour},
-		"history.jsonl":                              {histLine(0, "aaaaaaaaaaaaaaaa") + histLine(1, "cccccccccccccccc"), time.Hour},
+		"history.jsonl":                              {histLine(0, "aaaaaaaaaaaaaaaa") + histLine(1, "cccccccccccccccc") + histPrompt(2, "gone1") + histPrompt(3, ""), time.Hour},
 		"file-history/s1/0123456789abcdef@v1":        {"v1", 5 * day},
 		"projects/-w-app/memory/note.md":             {"a note", 3 * day},
 	}, nil)
@@ -63,10 +74,10 @@ func TestRefreshMatchesBuildForecast(t *testing.T) {
 			appendTo("projects/-w-app/s1/subagents/agent-a.jsonl", `{"type":"assistant"}`+"\n", retNow)
 		}},
 		{"history: a dangling paste and a half line", []string{"history.jsonl"}, func() {
-			appendTo("history.jsonl", histLine(2, "aaaaaaaaaaaaaaaa")+histLine(3, "aaaaaaaaaaaaaaaa")[:50], retNow)
+			appendTo("history.jsonl", histLine(2, "aaaaaaaaaaaaaaaa")+histPrompt(5, "gone2")+histPrompt(4, "gone1")+histLine(3, "aaaaaaaaaaaaaaaa")[:50], retNow)
 		}},
 		{"history: the line ends", []string{"history.jsonl"}, func() {
-			appendTo("history.jsonl", histLine(3, "aaaaaaaaaaaaaaaa")[50:]+histLine(4, "dddddddddddddddd"), retNow)
+			appendTo("history.jsonl", histLine(3, "aaaaaaaaaaaaaaaa")[50:]+histLine(4, "dddddddddddddddd")+histPrompt(1, "gone3")+histPrompt(6, ""), retNow)
 		}},
 		{"a memory file written, a process file and the settings touched", []string{"projects/-w-app/memory/note.md", "sessions/42.json", "settings.json"}, func() {
 			os.WriteFile(abs("projects/-w-app/memory/note.md"), []byte("a note, longer now"), 0o600)
@@ -83,8 +94,22 @@ func TestRefreshMatchesBuildForecast(t *testing.T) {
 		same(s.name, next)
 		f = next
 	}
-	if len(f.Dangling) != 3 || f.AlreadyMissing != 2 {
+	if len(f.Dangling) != 3 || f.AlreadyMissing != 2 || len(f.Lost.Pastes) != 2 {
 		t.Errorf("after the steps: %d dangling, %d missing; want 3 and 2", len(f.Dangling), f.AlreadyMissing)
+	}
+	// The sessions history names without a transcript, oldest first, with
+	// their prompts counted across the appends.
+	var lost []string
+	for _, s := range f.Lost.Sessions {
+		lost = append(lost, fmt.Sprintf("%s:%d", s.SessionID, s.Prompts))
+	}
+	if fmt.Sprint(lost) != "[gone3:1 gone1:2 gone2:1]" || f.Lost.Unattributed != 2 {
+		t.Errorf("lost sessions %v, %d lines without a session; want [gone3:1 gone1:2 gone2:1] and 2", lost, f.Lost.Unattributed)
+	}
+	os.MkdirAll(abs("sessions/gone2"), 0o700)
+	os.WriteFile(abs("sessions/gone2/transcript.jsonl"), []byte(`{"type":"user"}`+"\n"), 0o600)
+	if _, ok := Refresh(f, o, []string{"sessions/gone2/transcript.jsonl"}); ok {
+		t.Error("a lost session's seed transcript appeared: Refresh went on")
 	}
 	for name, paths := range map[string][]string{
 		"a new transcript": {"projects/-w-app/s3.jsonl"},

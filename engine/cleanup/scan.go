@@ -24,6 +24,13 @@ var sweptFolders = []struct {
 	{model.ConfigBackupsDir, KindBackup},
 }
 
+// The folders 2.1.331 added to the sweep.
+const (
+	imageCacheDir    = "image-cache"
+	skillArchivesDir = "mcp-skill-archives"
+	stateDir         = "state"
+)
+
 // memoryFolder is the name of a project's auto-memory folder, which sits
 // beside the session folders and is never swept.
 const memoryFolder = "memory"
@@ -78,6 +85,25 @@ func scanRetention(fsys fs.FS) ([]Item, []NeverSwept, []model.Problem) {
 			ModTime: e.info.ModTime(), Session: model.SessionID(e.name)})
 	}
 
+	// 2.1.331: other sessions' image caches and the skill archives go at
+	// every sweep; growth-test state files by their mtime.
+	for _, e := range readDirFollow(fsys, imageCacheDir, &probs) {
+		if !e.info.IsDir() {
+			continue
+		}
+		files, size := walkFiles(fsys, e.path, &probs, nil)
+		items = append(items, Item{Path: e.path, Kind: KindImageCache, Dir: true, Files: files, Size: size,
+			ModTime: e.info.ModTime(), Session: model.SessionID(e.name)})
+	}
+	walkFiles(fsys, skillArchivesDir, &probs, func(p string, info fs.FileInfo) {
+		items = append(items, Item{Path: p, Kind: KindSkillArchive, Files: 1, Size: info.Size(), ModTime: info.ModTime()})
+	})
+	for _, e := range readDirFollow(fsys, stateDir, &probs) {
+		if e.info.Mode().IsRegular() && isGrowthTest(e.name) {
+			items = append(items, Item{Path: e.path, Kind: KindGrowthTest, Files: 1, Size: e.info.Size(), ModTime: e.info.ModTime()})
+		}
+	}
+
 	for _, sf := range sweptFolders {
 		walkFiles(fsys, sf.dir, &probs, func(p string, info fs.FileInfo) {
 			it := Item{Path: p, Kind: sf.kind, Files: 1, Size: info.Size(), ModTime: info.ModTime()}
@@ -104,15 +130,35 @@ func readDirFollow(fsys fs.FS, dir string, probs *[]model.Problem) []followed {
 		}
 		return nil
 	}
-	out := make([]followed, 0, len(ents))
-	for _, e := range ents {
-		p := path.Join(dir, e.Name())
-		info, err := entryInfo(fsys, p, e)
-		if err != nil {
-			*probs = append(*probs, entryProblem(p, err))
-			continue
+	// Folders by their own names first, then links: a link to a folder
+	// of the listing (projects/alias -> projects/real) is reported, not
+	// forecast or archived twice.
+	walked := model.NewWalked()
+	infos := make([]fs.FileInfo, len(ents))
+	for pass := range 2 {
+		for i, e := range ents {
+			if (e.Type()&fs.ModeSymlink != 0) != (pass == 1) {
+				continue
+			}
+			p := path.Join(dir, e.Name())
+			info, err := entryInfo(fsys, p, e)
+			if err != nil {
+				*probs = append(*probs, entryProblem(p, err))
+				continue
+			}
+			if first, ok := walked.Visit(p, info); !ok {
+				target, _ := fs.ReadLink(fsys, p)
+				*probs = append(*probs, model.Problem{File: p, Kind: model.ProblemMalformed, Reason: model.SameFolderReason(target, first)})
+				continue
+			}
+			infos[i] = info
 		}
-		out = append(out, followed{name: e.Name(), path: p, info: info})
+	}
+	out := make([]followed, 0, len(ents))
+	for i, e := range ents {
+		if infos[i] != nil {
+			out = append(out, followed{name: e.Name(), path: path.Join(dir, e.Name()), info: infos[i]})
+		}
 	}
 	return out
 }
@@ -182,3 +228,9 @@ func walkFiles(fsys fs.FS, dir string, probs *[]model.Problem, fn func(p string,
 
 // memscopeHomeDir is memscope's folder in a Claude home.
 const memscopeHomeDir = ".memscope"
+
+// isGrowthTest says a file of state/ is a growth-test state file, which
+// the sweep deletes by its mtime.
+func isGrowthTest(name string) bool {
+	return strings.HasPrefix(name, "growth-test-") && strings.HasSuffix(name, ".json")
+}

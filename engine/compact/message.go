@@ -204,6 +204,10 @@ func msgFromRecord(r *model.Record, toolNames map[string]string) (Msg, bool) {
 	switch {
 	case r.IsCompactSummary:
 		m.Kind = MsgSummary
+		// 2.1.331's earlier messages go to the model after the summary.
+		if n := r.EarlierChars(); n > 0 {
+			m.Attached.Conversation += window.EstimateTokens(n)
+		}
 	case r.Type == model.RecordAssistant:
 		m.Kind = MsgAnswer
 	case r.IsMeta:

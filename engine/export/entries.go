@@ -205,6 +205,7 @@ func (b *exportBuilder) boundary(r *model.Record) *Boundary {
 		eb.Trigger, eb.PreTokens, eb.PostTokens = c.Trigger, c.PreTokens, c.PostTokens
 		eb.DurationMs, eb.CumulativeDroppedTokens = c.DurationMs, c.CumulativeDroppedTokens
 		eb.Preserved = preservedUUIDs(c)
+		eb.Compaction, eb.Direction, eb.MessagesSummarized = timeline.Compaction(b.t, r)
 	}
 	if r.IsMicrocompactBoundary() {
 		eb.Kind = timeline.BoundaryMicrocompact

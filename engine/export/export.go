@@ -257,6 +257,11 @@ type Boundary struct {
 	LogicalParent string `json:"logicalParent,omitempty"`
 	// Preserved lists the uuids a partial compaction kept.
 	Preserved []string `json:"preserved,omitempty"`
+	// Compaction, Direction and MessagesSummarized say what kind of
+	// compaction this was (timeline.Compaction).
+	Compaction         timeline.CompactionKind  `json:"compaction,omitempty"`
+	Direction          model.SummarizeDirection `json:"direction,omitempty"`
+	MessagesSummarized *int                     `json:"messagesSummarized,omitempty"`
 }
 
 // Attachment names an attachment without reproducing it.

@@ -99,7 +99,10 @@ func boundaryTitle(b *Boundary, at time.Time) string {
 		kind = "Microcompaction"
 	}
 	trig := string(b.Trigger)
-	if trig == "" {
+	switch {
+	case b.Compaction == timeline.CompactionPartial:
+		trig = "partial (rewind menu)"
+	case trig == "":
 		trig = "trigger not recorded"
 	}
 	return kind + " " + strconv.Itoa(b.Number) + ": " + trig + ", " + exportTime(at)
@@ -120,6 +123,17 @@ func boundaryFacts(b *Boundary) []string {
 		line += "; dropped so far: " + groupDigits(int64(*b.CumulativeDroppedTokens))
 	}
 	out = append(out, line)
+	if b.Compaction == timeline.CompactionPartial {
+		n := "an unrecorded number of"
+		if b.MessagesSummarized != nil {
+			n = strconv.Itoa(*b.MessagesSummarized)
+		}
+		what := "partial compaction from the rewind menu: " + n + " message(s) summarized"
+		if d := timeline.DirectionText(b.Direction); d != "" {
+			what += "; " + d
+		}
+		out = append(out, what)
+	}
 	if len(b.Preserved) > 0 {
 		ids := make([]string, len(b.Preserved))
 		for i, u := range b.Preserved {

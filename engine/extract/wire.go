@@ -31,6 +31,9 @@ const (
 	// SkipTextNotKept: the transcript was read without
 	// ScanOptions.KeepText, so the text is not there to read.
 	SkipTextNotKept PromptSkip = "text not kept"
+	// SkipNotTyped: a row 2.1.331 marks as not typed by the user
+	// (rowSource hook or harness: hook output, text the client injected).
+	SkipNotTyped PromptSkip = "hook or harness row"
 	// SkipRepeatedUUID: a second line with a uuid already read.
 	SkipRepeatedUUID PromptSkip = "repeated uuid"
 )
@@ -54,6 +57,8 @@ func promptSkip(r *model.Record) PromptSkip {
 		return SkipMeta
 	case r.IsVisibleInTranscriptOnly:
 		return SkipTranscriptOnly
+	case r.RowSource == model.RowHook || r.RowSource == model.RowHarness:
+		return SkipNotTyped
 	}
 	return ""
 }
@@ -87,6 +92,25 @@ func blocksText[B any](blocks []B, get func(B) (model.BlockType, string, int)) (
 	return "", SkipNoText
 }
 
+// PromptText is what the user typed in r, a user record, or why r is not
+// a prompt of theirs: the one rule of what a real prompt is (extraction
+// reads these; provenance walks back to the nearest one). Read r with
+// ScanOptions{Content: true, KeepText: true}; without its text a prompt
+// is SkipTextNotKept.
+func PromptText(r *model.Record) (string, PromptSkip) {
+	if r.Type != model.RecordUser || r.Message == nil {
+		return "", SkipNoText
+	}
+	if skip := promptSkip(r); skip != "" {
+		return "", skip
+	}
+	text, skip := blocksText(r.Message.Content, contentBlock)
+	if skip == SkipNoText && r.Message.Content == nil && r.Message.ContentBytes > 0 {
+		skip = SkipTextNotKept
+	}
+	return text, skip
+}
+
 func contentBlock(b model.ContentBlock) (model.BlockType, string, int) {
 	return b.Type, b.Text, b.Bytes
 }
@@ -113,14 +137,7 @@ func PromptsFromTranscript(t *model.Transcript, loc *time.Location) TranscriptPr
 			p.Skipped[SkipRepeatedUUID]++
 			continue
 		}
-		skip := promptSkip(r)
-		text := ""
-		if skip == "" {
-			text, skip = blocksText(r.Message.Content, contentBlock)
-			if skip == SkipNoText && r.Message.Content == nil && r.Message.ContentBytes > 0 {
-				skip = SkipTextNotKept
-			}
-		}
+		text, skip := PromptText(r)
 		if skip != "" {
 			p.Skipped[skip]++
 			continue

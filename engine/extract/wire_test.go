@@ -277,3 +277,25 @@ func TestPromptsFromRealTranscripts(t *testing.T) {
 func (failingExtractor) Extract(context.Context, []Input, []ExistingMemory) (Result, error) {
 	return Result{}, fmt.Errorf("model unavailable")
 }
+
+// 2.1.331 marks where a user row came from: hook output and rows the
+// client injected are not something the user said; typed and recorded
+// rows are.
+func TestPromptsSkipHookAndHarnessRows(t *testing.T) {
+	row := func(uuid, source string) string {
+		return `{"type":"user","uuid":"` + uuid + `","sessionId":"s","rowSource":"` + source + `","timestamp":"2026-11-20T10:00:00Z","message":{"role":"user","content":"Remember that the build needs Go 1.26 for the tests to pass."}}` + "\n"
+	}
+	data := row("a", "local") + row("b", "hook") + row("c", "harness") + row("d", "recorded") + row("e", "")
+	tr, err := model.ReadTranscriptWith(fstest.MapFS{"t.jsonl": {Data: []byte(data)}}, "t.jsonl", model.ScanOptions{Content: true, KeepText: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := PromptsFromTranscript(tr, time.UTC)
+	var got []string
+	for _, in := range p.Inputs {
+		got = append(got, in.UUID)
+	}
+	if !slices.Equal(got, []string{"a", "d", "e"}) || p.Skipped[SkipNotTyped] != 2 {
+		t.Errorf("inputs %v skipped %v", got, p.Skipped)
+	}
+}

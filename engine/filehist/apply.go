@@ -64,7 +64,7 @@ func ApplyRestoreWith(wfs model.WriteFS, homeDir string, fsys fs.FS, p *RestoreP
 	// Checks, journal and writes under the session journal's lock, so a
 	// second memscope restoring or undoing at once waits its turn.
 	jname := filepath.Join(homeDir, filepath.FromSlash(RestoreJournal(p.SessionID)))
-	defer journal.LockFile(jname)()
+	defer journal.Acquire(jname).Release(true)
 	type write struct {
 		step RestoreStep
 		data []byte
@@ -114,10 +114,36 @@ func ApplyRestoreWith(wfs model.WriteFS, homeDir string, fsys fs.FS, p *RestoreP
 	if err != nil {
 		return ch, err
 	}
+	// The intent first: the entry, marked pending, holds every file's
+	// content before any file changes, so a restore killed part way
+	// leaves a record undo understands (each file is as before or as
+	// after); it is marked done once every file is written.
 	ch.ID = j.NewID(now)
-	j.Add(journal.Entry{ID: ch.ID, Time: now.UTC(), Op: ch.Op, Summary: ch.Summary, Files: files})
+	j.Add(journal.Entry{ID: ch.ID, Time: now.UTC(), Op: ch.Op, Summary: ch.Summary, Files: files, Pending: true})
 	if err := model.WriteFileAtomicWith(wfs, jname, j.Bytes(), 0o600); err != nil {
 		return ch, fmt.Errorf("save the current content before restoring (nothing was restored): %w", err)
+	}
+	// failed ends a restore a write failed: the atomic writer left that
+	// file as it was, so when it was the first, nothing changed and the
+	// entry goes (the journal never presents a change that did not
+	// land); else it stays pending, for undo.
+	failed := func(target string, err error) (store.Change, error) {
+		if len(ch.Files) > 0 {
+			return ch, fmt.Errorf("restore %s: %w (memscope files --undo puts back what was done)", target, err)
+		}
+		j.Drop(ch.ID)
+		id := ch.ID
+		ch.ID = ""
+		if len(j.Bytes()) == 0 {
+			// No room may be left to rewrite it; a removal needs none.
+			if rerr := wfs.Remove(jname); rerr == nil || errors.Is(rerr, fs.ErrNotExist) {
+				return ch, fmt.Errorf("restore %s: %w (nothing was restored)", target, err)
+			}
+		}
+		if jerr := model.WriteFileAtomicWith(wfs, jname, j.Bytes(), 0o600); jerr != nil {
+			return ch, fmt.Errorf("restore %s: %w (nothing was restored; its journal entry %s, still pending, is for no change)", target, err, id)
+		}
+		return ch, fmt.Errorf("restore %s: %w (nothing was restored)", target, err)
 	}
 	for _, w := range writes {
 		s := w.step
@@ -125,7 +151,7 @@ func ApplyRestoreWith(wfs model.WriteFS, homeDir string, fsys fs.FS, p *RestoreP
 		if s.Action == model.RestoreDelete {
 			a = store.FileDeleted
 			if err := wfs.Remove(s.Target); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return ch, fmt.Errorf("restore %s: %w (memscope files --undo puts back what was done)", s.Target, err)
+				return failed(s.Target, err)
 			}
 		} else {
 			if !s.Current.Exists {
@@ -140,12 +166,18 @@ func ApplyRestoreWith(wfs model.WriteFS, homeDir string, fsys fs.FS, p *RestoreP
 				err = model.WriteFileAtomicWith(wfs, s.Target, w.data, 0o644)
 			}
 			if err != nil {
-				return ch, fmt.Errorf("restore %s: %w (memscope files --undo puts back what was done)", s.Target, err)
+				return failed(s.Target, err)
 			}
 		}
 		ch.Files = append(ch.Files, store.ChangedFile{Path: s.Target, Action: a})
 	}
 	ch.Diff = diffs.String()
+	j.Done(ch.ID)
+	if err := model.WriteFileAtomicWith(wfs, jname, j.Bytes(), 0o600); err != nil {
+		// Every file is restored; the entry, still marked pending, undoes
+		// it all the same.
+		return ch, fmt.Errorf("restored, but the journal could not mark restore %s done (memscope files --undo still undoes it): %w", ch.ID, err)
+	}
 	return ch, nil
 }
 
@@ -191,7 +223,7 @@ func UndoRestoreWith(wfs model.WriteFS, homeDir string, sid model.SessionID) (st
 		return store.Change{}, fmt.Errorf("undo refused: %w", err)
 	}
 	jname := filepath.Join(homeDir, filepath.FromSlash(RestoreJournal(sid)))
-	defer journal.LockFile(jname)()
+	defer journal.Acquire(jname).Release(true)
 	j, err := readRestoreJournal(jname)
 	if err != nil {
 		return store.Change{}, err
@@ -201,6 +233,9 @@ func UndoRestoreWith(wfs model.WriteFS, homeDir string, sid model.SessionID) (st
 		return store.Change{}, fmt.Errorf("%w (session %s)", store.ErrNothingToUndo, sid)
 	}
 	ch := store.Change{ID: e.ID, Op: e.Op, Summary: "undo: " + e.Summary, Files: []store.ChangedFile{}}
+	if e.Pending {
+		ch.Summary += " (interrupted: only the files it changed are put back)"
+	}
 	type undoFile struct {
 		journal.File
 		existsNow bool

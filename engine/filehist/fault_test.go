@@ -3,32 +3,16 @@ package filehist
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/internal/faultfs"
 	"github.com/memscope/memscope/internal/filehistgen"
 	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
-
-// restoreLeftovers lists temporary files under the generated home's
-// folder (home and project alike).
-func restoreLeftovers(t *testing.T, l filehistgen.Layout) []string {
-	t.Helper()
-	var out []string
-	for _, root := range []string{l.Home, filepath.Dir(l.CWD)} {
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && strings.Contains(d.Name(), ".memscope-") {
-				out = append(out, p)
-			}
-			return nil
-		})
-	}
-	return out
-}
 
 // A file-history rewind (four files, one of them deleted) and its undo
 // meet a fault at every call of every step. The restore journals first
@@ -101,7 +85,7 @@ func TestFileRestoreFaults(t *testing.T) {
 							t.Errorf("error %q does not name the path that failed (%q)", err, hits)
 						}
 					}
-					if left := restoreLeftovers(t, l); len(left) > 0 {
+					if left := enginetest.Leftovers(t, l.Home, filepath.Dir(l.CWD)); len(left) > 0 {
 						t.Errorf("left behind: %q", left)
 					}
 					f.Heal()

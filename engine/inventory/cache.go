@@ -13,7 +13,7 @@ import (
 
 // cacheKind names and versions what stat keeps across runs: bump it when
 // what an entry holds changes meaning.
-const cacheKind = "stat.1"
+const cacheKind = "stat.2"
 
 // statCache is what stat keeps of a home across runs. Every entry says
 // which version of its files it was computed from; an entry whose files
@@ -254,11 +254,11 @@ func memoryPrint(fsys fs.FS, dir string) (print [sha256.Size]byte, ok bool) {
 func scanMemory(fsys fs.FS, dir string) cachedMemory {
 	var m cachedMemory
 	md, p := model.ScanMemoryDir(fsys, dir, func(f *model.MemoryFile) {
-		m.Files++
 		if f.Invalid {
 			m.Invalid++
 		}
 	})
+	m.Files = CountMemory(fsys, dir).Files
 	m.Problems = append(m.Problems, p...)
 	if !md.Exists {
 		return m

@@ -3,8 +3,11 @@ package inventory
 import (
 	"errors"
 	"io/fs"
+	"sort"
+	"strings"
 
 	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
 )
@@ -36,8 +39,12 @@ type Report struct {
 
 	// Transcripts counts main session transcripts; subagent and seed-layout
 	// transcripts are counted apart.
-	Transcripts            int            `json:"transcripts"`
-	SubagentTranscripts    int            `json:"subagentTranscripts"`
+	Transcripts         int `json:"transcripts"`
+	SubagentTranscripts int `json:"subagentTranscripts"`
+	// SubagentMetaFiles counts the subagents' agent-<id>.meta.json files
+	// (2.1.331 writes one per subagent); those that do not read are in
+	// Malformed.
+	SubagentMetaFiles      int            `json:"subagentMetaFiles"`
 	SeedTranscripts        int            `json:"seedTranscripts"`
 	ToolResultFiles        int            `json:"toolResultFiles"`
 	TranscriptBytes        int64          `json:"transcriptBytes"`
@@ -47,8 +54,13 @@ type Report struct {
 	MicrocompactBoundaries int            `json:"microcompactBoundaries"`
 	Usage                  model.Usage    `json:"usage"`
 
-	// Secondary lists the stores in the older layouts of the seed
-	// documents (daily logs, sessionMemory.md, agent memory).
+	// AgentMemory lists every agent memory folder on disk: user scope,
+	// and project and local scope of each project whose folder is known,
+	// each with its MEMORY.md against the caps.
+	AgentMemory []AgentMemory `json:"agentMemory"`
+
+	// Secondary lists team memory and the stores in the older layouts of
+	// the seed documents (daily logs, sessionMemory.md).
 	Secondary []Secondary `json:"secondary"`
 
 	Malformed []model.Problem `json:"malformed"`
@@ -75,6 +87,25 @@ type Secondary struct {
 	Files int    `json:"files"`
 }
 
+// AgentMemory is one agent's memory folder: its files and its MEMORY.md
+// against the same caps as project memory.
+type AgentMemory struct {
+	Agent string                 `json:"agent"`
+	Scope model.AgentMemoryScope `json:"scope"`
+	Dir   string                 `json:"dir"`
+	// Project is the project folder of a project or local scope store.
+	Project string `json:"project,omitempty"`
+	// Definition is the agent file declaring it; "" when none does.
+	Definition string `json:"definition,omitempty"`
+	// Files counts topic files; InvalidFiles those whose frontmatter does
+	// not parse.
+	Files        int `json:"files"`
+	InvalidFiles int `json:"invalidFiles"`
+	// Index says whether it has a MEMORY.md; Cap is it against the caps.
+	Index bool              `json:"index"`
+	Cap   memindex.IndexCap `json:"cap"`
+}
+
 // Options say where the home is and how to read it.
 type Options struct {
 	Home *model.Home
@@ -87,6 +118,9 @@ type Options struct {
 	// stamp is unchanged are not read again, history.jsonl is read from
 	// where the last run stopped. nil reads everything.
 	Cache *diskcache.Store
+	// Getenv reads the environment (CLAUDE_CODE_REMOTE_MEMORY_DIR moves
+	// agent memory); nil reads nothing.
+	Getenv func(string) string
 }
 
 // Stat takes the inventory of a home. Transcripts, the bulk of the bytes,
@@ -171,6 +205,12 @@ func Stat(o Options) Report {
 		Unreadable: s.Unreadable, Inline: s.Inline, Files: s.Files, Orphans: s.Orphans}
 
 	r.ToolResultFiles = len(sf.ToolResults)
+	r.SubagentMetaFiles = len(sf.SubagentMeta)
+	for _, m := range sf.SubagentMeta {
+		if _, err := model.ReadSubagentMeta(h.FS, m); err != nil {
+			probs = append(probs, model.Problem{File: m, Kind: model.ProblemUnreadable, Reason: err.Error()})
+		}
+	}
 	for _, t := range sf.Transcripts {
 		switch t.Kind {
 		case model.TranscriptMain:
@@ -194,6 +234,9 @@ func Stat(o Options) Report {
 	}
 
 	if o.Root != nil {
+		var p []model.Problem
+		r.AgentMemory, p = agentMemory(o, projects)
+		probs = append(probs, p...)
 		sec, p := model.ReadSecondaryMemory(model.SecondaryOptions{Root: o.Root, HomeDir: h.Dir})
 		probs = append(probs, p...)
 		for _, s := range sec {
@@ -225,6 +268,67 @@ func readHistory(fsys fs.FS) historyCounts {
 	}
 	hc.refs = model.PasteRefsOf(hist)
 	return hc
+}
+
+// agentMemory finds every agent memory folder of the home: user scope
+// once, project and local scope for each project with a known folder
+// (model.FindAgentStores, the one rule for where they are).
+func agentMemory(o Options, projects []model.Project) ([]AgentMemory, []model.Problem) {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	var out []AgentMemory
+	var probs []model.Problem
+	seen := map[string]bool{}
+	look := func(project string) {
+		mo := model.MemoryOptions{Root: o.Root, HomeDir: o.Home.Dir, StartDir: project, Getenv: getenv}
+		loc := model.MemoryLocation{}
+		if project != "" {
+			loc.Git = model.FindGitRoot(o.Root, project)
+		}
+		stores, p := model.FindAgentStores(model.AgentStoreOptionsFor(mo, loc))
+		probs = append(probs, p...)
+		for _, s := range stores {
+			if !s.Exists || seen[s.Dir] {
+				continue
+			}
+			seen[s.Dir] = true
+			a := AgentMemory{Agent: s.Agent, Scope: s.Scope, Dir: s.Dir, Definition: s.Definition}
+			if s.Scope != model.AgentScopeUser {
+				a.Project = project
+			}
+			md, p := model.ScanMemoryDir(o.Root, model.RootName(s.Dir), func(f *model.MemoryFile) {
+				a.Files++
+				if f.Invalid {
+					a.InvalidFiles++
+				}
+			})
+			for i := range p {
+				p[i].File = model.RootPath(p[i].File)
+			}
+			probs = append(probs, p...)
+			var raw []byte
+			if md.Index != nil {
+				a.Index, raw = true, md.Index.Bytes()
+			}
+			a.Cap = memindex.CapIndex(raw)
+			out = append(out, a)
+		}
+	}
+	look("")
+	for _, pr := range projects {
+		if strings.HasPrefix(pr.Path, "/") {
+			look(pr.Path)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Agent != out[j].Agent {
+			return out[i].Agent < out[j].Agent
+		}
+		return out[i].Dir < out[j].Dir
+	})
+	return out, probs
 }
 
 // summarizeAll summarizes transcripts on all CPUs with the sessions

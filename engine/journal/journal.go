@@ -28,7 +28,16 @@ type Entry struct {
 	Time    time.Time `json:"time"`
 	Op      OpKind    `json:"op"`
 	Summary string    `json:"summary"`
-	Files   []File    `json:"files"`
+	// Folder is the folder the files' paths are relative to, for a
+	// document journal (edits of CLAUDE.md and rules: store.OpenDocument);
+	// empty in a memory folder's journal, whose folder it is.
+	Folder string `json:"folder,omitempty"`
+	Files  []File `json:"files"`
+	// Pending marks an entry written before its change (the intent): it
+	// is cleared once every file is written. An entry still pending was
+	// interrupted (killed, or failed part way): its files are each as
+	// before or as after, and undo puts back those that changed.
+	Pending bool `json:"pending,omitempty"`
 }
 
 // File is one file of a journaled change.
@@ -204,6 +213,20 @@ func (j *Journal) Add(e Entry) {
 		}
 		i++
 	}
+}
+
+// Done clears the Pending mark of the entry with id: its change is
+// complete. It reports whether there was such an entry.
+func (j *Journal) Done(id string) bool {
+	for i, l := range j.lines {
+		if l.entry != nil && l.entry.ID == id {
+			e := *l.entry
+			e.Pending = false
+			j.lines[i] = journalLine{entry: &e}
+			return true
+		}
+	}
+	return false
 }
 
 // Drop removes the entry with id.

@@ -12,6 +12,10 @@ import (
 // changed).
 func lockFile(*os.File) error { return errors.ErrUnsupported }
 
+func tryLockFile(*os.File) (bool, error) { return false, errors.ErrUnsupported }
+
 func unlockFile(*os.File) {}
 
 func openLockFile(string) (*os.File, error) { return nil, errors.ErrUnsupported }
+
+func openExistingLockFile(p string) (*os.File, error) { return os.Open(p) }

@@ -57,8 +57,14 @@ func (l *linter) lintFiles() {
 	for _, f := range l.md.Files {
 		l.lintFrontmatter(f)
 		if lines := strings.Count(string(f.Raw()), "\n"); f.Size > RecallMaxBytes || lines > RecallMaxLines {
-			l.add(Finding{Kind: TooLong, Severity: SevWarning, Path: f.Path,
-				Message: fmt.Sprintf("%d bytes, %d lines: when recalled, the client shows only the first %d bytes / %d lines; split it or move detail out", f.Size, lines, RecallMaxBytes, RecallMaxLines)})
+			sev, why := SevWarning, "split it or move detail out"
+			if memindex.IsOverflowFile(f) {
+				// prune wrote it to hold what never loaded; a warning
+				// would ask to undo that.
+				sev, why = SevInfo, "it holds the index lines prune moved out of MEMORY.md, which never loaded anyway"
+			}
+			l.add(Finding{Kind: TooLong, Severity: sev, Path: f.Path,
+				Message: fmt.Sprintf("%d bytes, %d lines: when recalled, the client shows only the first %d bytes / %d lines; %s", f.Size, lines, RecallMaxBytes, RecallMaxLines, why)})
 		}
 		start := bodyLine(f)
 		for _, link := range memindex.FindWikiLinks(f.Body) {
@@ -114,25 +120,57 @@ func (l *linter) lintFrontmatter(f *model.MemoryFile) {
 	}
 	// The client does not name files after name (it picks the file name
 	// itself and never compares them), so a difference costs nothing: on a
-	// file the client stamped (originSessionId, node_type) it is its own
-	// convention and not reported; elsewhere it is info, memscope's naming
+	// file the client stamped (originSessionId, node_type), or in a folder
+	// it never stamps (agent memory), it is its own convention and not
+	// reported; elsewhere it is info, memscope's naming
 	// (n and r write <type>_<name>.md) offered for consistency.
-	if f.Name != "" && !clientStamped(f) && !memindex.NameMatchesFile(f.Path, f.Name, f.Type) {
+	if f.Name != "" && !l.in.Unstamped && !clientStamped(f) && !memindex.NameMatchesFile(f.Path, f.Name, f.Type) {
 		l.add(Finding{Kind: NameMismatch, Severity: SevInfo, Path: f.Path, Line: 1,
 			Message: fmt.Sprintf("name %q differs from the file name (memscope would name it %s); the client does not mind, rename only for tidiness", f.Name, memindex.MemoryFileName(f.Type, safeOr(f.Name)))})
 	}
 }
 
-func (l *linter) lintDuplicates() []DuplicatePair {
+func (l *linter) lintDuplicates(facts IndexFacts) []DuplicatePair {
 	pairs := l.in.Memo.Dupes().Find(DupeDocs(l.md), l.in.DuplicateThreshold)
 	for _, p := range pairs {
 		l.add(Finding{Kind: Duplicate, Severity: SevWarning, Path: p.A, Related: []string{p.B},
 			Message: fmt.Sprintf("near-duplicate of %s (similarity %.2f), both say “%s”; merge them (prune can)", p.B, p.Similarity, strings.Join(strings.Fields(strings.ReplaceAll(p.Shared, "**", "")), " "))})
+		l.lintCorrectionBelowCut(facts, p)
 	}
 	if pairs == nil {
 		pairs = []DuplicatePair{}
 	}
 	return pairs
+}
+
+// lintCorrectionBelowCut reports a near-duplicate pair where the newer
+// memory is linked only past MEMORY.md's cut and the older one loads: the
+// newest correction is the one the model never sees.
+func (l *linter) lintCorrectionBelowCut(facts IndexFacts, p DuplicatePair) {
+	if !facts.Cap.Truncated {
+		return
+	}
+	for _, pair := range [2][2]string{{p.A, p.B}, {p.B, p.A}} {
+		cut, kept := pair[0], pair[1]
+		cutLine, cutLinked := facts.Linked[cut]
+		keptLine, keptLinked := facts.Linked[kept]
+		if !cutLinked || !keptLinked || facts.Cap.Loads(cutLine) || !facts.Cap.Loads(keptLine) {
+			continue
+		}
+		cf, kf := l.md.File(cut), l.md.File(kept)
+		if cf == nil || kf == nil {
+			continue
+		}
+		ct, _ := memindex.MemoryTime(cf)
+		kt, _ := memindex.MemoryTime(kf)
+		if !ct.After(kt) {
+			continue
+		}
+		l.add(Finding{Kind: CorrectionBelowCut, Severity: SevError, Path: cut, Related: []string{kept, fmt.Sprintf("%s:%d", model.MemoryIndexName, cutLine)},
+			Message: fmt.Sprintf("newer than its near-duplicate %s (similarity %.2f, written %s vs %s), but its index line %d is past the cut (line %d): "+
+				"the model reads the older %s and never this correction; move the line above the cut or merge the two (prune can)",
+				kept, p.Similarity, ct.UTC().Format("2006-01-02"), kt.UTC().Format("2006-01-02"), cutLine, facts.Cap.CutFileLine, kept)})
+	}
 }
 
 func (l *linter) lintDrift() DriftResult {

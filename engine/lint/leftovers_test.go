@@ -1,49 +1,39 @@
 package lint
 
 import (
-	"slices"
 	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"github.com/memscope/memscope/model"
 )
 
+// Lint reports every leftover and interrupted change it is given as a
+// warning naming the path and what it is.
 func TestLintLeftoverCopies(t *testing.T) {
-	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	old, fresh := now.Add(-time.Hour), now.Add(-time.Minute)
-	mfs := fstest.MapFS{
-		".a.md.memscope-123":                   {Data: []byte("old a"), ModTime: old},
-		".b.md.memscope-stage-4-99":            {Data: []byte("in progress"), ModTime: fresh},
-		".memscope/.journal.jsonl.memscope-77": {Data: []byte("{}"), ModTime: old},
-		".trash/x/.c.md.memscope-remove-1-2":   {Data: []byte("c"), ModTime: old},
-		".hidden.md":                           {Data: []byte("not ours"), ModTime: old},
-		".memscope-write-test-42":              {ModTime: old},
-		"a.memscope-1.md":                      {Data: []byte("not hidden"), ModTime: old},
-		"MEMORY.md":                            {Data: []byte("- [A](a.md) — a\n"), ModTime: old},
-	}
-	r := Run(Input{Memory: &model.MemoryDir{}, MemoryFS: mfs, Now: now})
-	var got []string
+	when := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	r := Run(Input{Memory: &model.MemoryDir{},
+		Leftovers: []LeftoverCopy{
+			{Path: ".a.md.memscope-4242-1", What: "a copy of /m/a.md (5 B) left by an interrupted memscope write (process 4242, gone)", ModTime: when},
+			{Path: "/src/app/.main.go.memscope-7-9", What: "a copy of /src/app/main.go (1 KiB) left by an interrupted memscope restore"},
+		},
+		Interrupted: []InterruptedChange{{Path: "/h/.memscope/file-history/s/journal.jsonl", What: "restore r1 of session s was interrupted"}},
+	})
+	var got []Finding
 	for _, f := range r.Findings {
-		if f.Kind == Leftover {
-			if f.Severity != SevWarning {
-				t.Errorf("%s: severity %s", f.Path, f.Severity)
-			}
-			got = append(got, f.Path)
+		if f.Kind == Leftover || f.Kind == Interrupted {
+			got = append(got, f)
 		}
 	}
-	want := []string{".a.md.memscope-123", ".memscope-write-test-42", ".memscope/.journal.jsonl.memscope-77", ".trash/x/.c.md.memscope-remove-1-2"}
-	slices.Sort(got)
-	if !slices.Equal(got, want) {
-		t.Fatalf("leftovers %v, want %v", got, want)
+	if len(got) != 3 || r.Warnings < 3 {
+		t.Fatalf("findings %+v, warnings %d; want the two leftovers and the interrupted restore", got, r.Warnings)
 	}
-	for _, f := range r.Findings {
-		if f.Path == ".trash/x/.c.md.memscope-remove-1-2" && !strings.Contains(f.Message, "a copy of .trash/x/c.md") {
-			t.Errorf("message does not name the file it copies: %s", f.Message)
+	for _, f := range got {
+		if f.Severity != SevWarning {
+			t.Errorf("%s: severity %s", f.Path, f.Severity)
 		}
-		if f.Path == ".memscope-write-test-42" && !strings.Contains(f.Message, "write probe") {
-			t.Errorf("a probe file is not called one: %s", f.Message)
-		}
+	}
+	if !strings.Contains(got[0].Message, "2026-11-22 12:00:00") || !strings.Contains(got[0].Message, "a copy of /m/a.md") || !strings.Contains(got[0].Message, "--remove-leftovers") {
+		t.Errorf("leftover message %q misses what it copies, its time or how to remove it", got[0].Message)
 	}
 }

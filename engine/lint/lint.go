@@ -47,6 +47,10 @@ const (
 	Drift              Kind = "drift"
 	Security           Kind = "security"
 	Unreadable         Kind = "unreadable"
+	// CorrectionBelowCut: a memory linked only past MEMORY.md's cut is newer
+	// than a near-duplicate that still loads, so the model sees the older
+	// text and never the correction.
+	CorrectionBelowCut Kind = "correction-below-cut"
 )
 
 // Finding is one thing lint found.
@@ -85,10 +89,21 @@ type Input struct {
 	Staleness          memindex.StalenessThresholds
 	DuplicateThreshold float64
 	Drift              DriftOptions
-	// Elsewhere are memscope's own copies found outside the memory
-	// folder (beside the files its restores wrote, in project trees);
-	// they are reported as leftovers with their absolute paths.
-	Elsewhere []LeftoverCopy
+	// Unstamped says the client writes this folder without stamping the
+	// frontmatter (agent memory, model.MemoryStore.Stamped): no file
+	// there carries originSessionId or node_type, and the agent names its
+	// files itself, so a name that differs from its file name is not
+	// reported.
+	Unstamped bool
+	// Leftovers are what interrupted memscope writes left, in the memory
+	// folder and elsewhere (beside the files its restores wrote, in
+	// project trees): engine/leftover finds them.
+	Leftovers []LeftoverCopy
+	// Interrupted are changes memscope began and did not finish.
+	Interrupted []InterruptedChange
+	// Loads are what the transcripts say was loaded; nil skips the
+	// checks on rules and imports (reported with their absolute paths).
+	Loads *LoadFacts
 	// Memo, when set, keeps per-file work across runs on the same folder
 	// (near-duplicate shingles and pairs, the security scan), so a run
 	// after one file changed costs that file. nil computes everything.
@@ -126,7 +141,7 @@ func Run(in Input) Report {
 	r.Cap = facts.Cap
 	l.lintIndex(facts)
 	l.lintFiles()
-	r.Duplicates = l.lintDuplicates()
+	r.Duplicates = l.lintDuplicates(facts)
 	if in.Project != nil {
 		d := l.lintDrift()
 		r.Drift = &d
@@ -134,6 +149,8 @@ func Run(in Input) Report {
 	l.lintScan()
 	l.lintProblems()
 	l.lintLeftovers()
+	l.lintLoads()
+	l.lintInterrupted()
 	r.Findings = append(r.Findings, l.out...)
 	slices.SortStableFunc(r.Findings, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(pathRank(a.Path), pathRank(b.Path)), cmp.Compare(a.Path, b.Path),

@@ -311,3 +311,33 @@ func (w want) in(r lint.Report) bool {
 	}
 	return false
 }
+
+// Agent memory is never stamped by the client and its agent names its
+// files: the same hand-written-looking file that gets a name note in
+// project memory gets none there, and every other check still runs.
+func TestLintUnstampedAgentMemory(t *testing.T) {
+	dir := t.TempDir()
+	enginetest.WriteTree(t, dir, map[string]string{
+		"MEMORY.md":   "- [Wrapping](wrapping.md) — wrap errors\n",
+		"wrapping.md": "---\nname: error-wrapping\ndescription: Wrap errors with %w\ntype: feedback\n---\nWrap them.\n",
+		"orphan.md":   "---\nname: orphan\ndescription: not linked\ntype: project\n---\nx\n",
+	})
+	s, _ := store.Open(dir, nil)
+	in := lint.Input{Memory: s.Memory(), Problems: s.Problems(), MemoryFS: os.DirFS(dir), Now: enginetest.OpsNow}
+	kinds := func(r lint.Report) map[lint.Kind]int {
+		m := map[lint.Kind]int{}
+		for _, f := range r.Findings {
+			m[f.Kind]++
+		}
+		return m
+	}
+	project := kinds(lint.Run(in))
+	in.Unstamped = true
+	agent := kinds(lint.Run(in))
+	if project[lint.NameMismatch] != 1 || agent[lint.NameMismatch] != 0 {
+		t.Errorf("name notes: %d in project memory (want 1), %d in agent memory (want 0)", project[lint.NameMismatch], agent[lint.NameMismatch])
+	}
+	if agent[lint.Orphan] != 1 {
+		t.Errorf("the orphan check still runs on agent memory: %v", agent)
+	}
+}

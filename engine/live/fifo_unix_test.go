@@ -29,7 +29,7 @@ func TestFIFOsDoNotBlock(t *testing.T) {
 	go func() { done <- Statusline([]byte(h.input(50000, 200000)), h.opts) }()
 	select {
 	case st := <-done:
-		if st.Line != "ctx 25%" || !strings.Contains(st.Reason, "not a regular file") {
+		if st.Line != "ctx 25% · $0.50" || !strings.Contains(st.Reason, "not a regular file") {
 			t.Errorf("status %+v", st)
 		}
 	case <-time.After(10 * time.Second):

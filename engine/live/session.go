@@ -2,6 +2,7 @@ package live
 
 import (
 	"encoding/json"
+	"github.com/memscope/memscope/engine/pricing"
 	"path"
 	"slices"
 	"strings"
@@ -45,6 +46,8 @@ type SessionOptions struct {
 	MemoryDir func(cwd string) string
 	// RateWindow is the span TokensPerMinute covers (default 10 minutes).
 	RateWindow time.Duration
+	// Prices prices the usage (CostUSD); nil is the embedded table.
+	Prices *pricing.Table
 }
 
 // Compaction is one compaction of a session, where Replay can jump to.
@@ -123,6 +126,11 @@ type SessionStatus struct {
 	Started      time.Time  `json:"started,omitzero"`
 	LastActivity time.Time  `json:"lastActivity,omitzero"`
 	Records      int        `json:"records"`
+	// CostUSD is the cost so far of the responses read (subagents'
+	// included), from the price table (engine/pricing); CostPartial says
+	// some responses were of a model the table does not price.
+	CostUSD     float64 `json:"costUSD"`
+	CostPartial bool    `json:"costPartial,omitempty"`
 }
 
 // turnPoint is one response of the main conversation.
@@ -169,6 +177,7 @@ type Session struct {
 	rateKeys    map[string]struct{}
 	writes      []MemoryWrite
 	writeByTool map[string]int // tool_use id → index in writes
+	cost        pricing.Sum
 }
 
 // NewSession starts the state of the transcript named transcript.
@@ -238,6 +247,12 @@ func (s *Session) AddUsage(rec *model.Record) {
 		s.rateKeys[e.Key] = struct{}{}
 	}
 	s.rate = append(s.rate, usagePoint{t: e.Time, tokens: TotalTokens(e.Usage)})
+	prices := s.opts.Prices
+	if prices == nil {
+		t := pricing.Embedded()
+		prices, s.opts.Prices = &t, &t
+	}
+	s.cost.Add(prices, pricing.Response{Model: e.Model, Usage: e.Usage})
 	// Keep what the rate can still need, measured from the newest entry.
 	if newest := s.rate[len(s.rate)-1].t; len(s.rate) > 2*keptTurns {
 		cut := newest.Add(-s.opts.RateWindow)
@@ -299,14 +314,17 @@ func (s *Session) memoryTools(rec *model.Record, line []byte) {
 			if i, ok := s.writeByTool[b.ToolUseID]; ok {
 				s.writes[i].Failed = true
 			}
-		case b.Type == model.BlockToolUse && isWriteTool(b.Name) && line != nil:
+		case b.Type == model.BlockToolUse && IsWriteTool(b.Name) && line != nil:
 			s.noteWrites(rec, line)
 			return
 		}
 	}
 }
 
-func isWriteTool(name string) bool { return name == "Write" || name == "Edit" || name == "MultiEdit" }
+// IsWriteTool reports whether a tool call named name writes a file by
+// its input.file_path: Write, Edit and MultiEdit (what live and
+// provenance follow; Bash commands are not).
+func IsWriteTool(name string) bool { return name == "Write" || name == "Edit" || name == "MultiEdit" }
 
 // toolLine is the part of an assistant line that names the files its
 // tool calls write. The record decoder sizes tool inputs without keeping
@@ -330,7 +348,7 @@ func (s *Session) noteWrites(rec *model.Record, line []byte) {
 		return
 	}
 	for _, b := range tl.Message.Content {
-		if b.Type != string(model.BlockToolUse) || !isWriteTool(b.Name) {
+		if b.Type != string(model.BlockToolUse) || !IsWriteTool(b.Name) {
 			continue
 		}
 		p := path.Clean(b.Input.FilePath)
@@ -371,6 +389,9 @@ func (s *Session) Status(now time.Time) SessionStatus {
 		Compactions: slices.Clone(s.compactions), MemoryDir: s.memDir, MemoryWrites: slices.Clone(s.writes),
 		Started: s.started, LastActivity: s.last, Records: s.records,
 	}
+	var unpriced []string
+	st.CostUSD, _, unpriced = s.cost.Total()
+	st.CostPartial = len(unpriced) > 0
 	if st.Compactions == nil {
 		st.Compactions = []Compaction{}
 	}

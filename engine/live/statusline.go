@@ -41,6 +41,10 @@ type StatusInput struct {
 		UsedPercentage    *float64     `json:"used_percentage"`
 		CurrentUsage      *model.Usage `json:"current_usage"`
 	} `json:"context_window"`
+	// Cost is the client's own count for the session so far.
+	Cost *struct {
+		TotalCostUSD *float64 `json:"total_cost_usd"`
+	} `json:"cost"`
 }
 
 // ParseStatusInput decodes the status line JSON.
@@ -96,6 +100,9 @@ type Status struct {
 	Index *IndexState `json:"index,omitempty"`
 	// Read is the bytes read from the transcript and MEMORY.md.
 	Read int64 `json:"read"`
+	// CostUSD is the session's cost so far as the client counts it
+	// (cost.total_cost_usd of the input); nil when the input has none.
+	CostUSD *float64 `json:"costUSD,omitempty"`
 }
 
 // Statusline answers one statusLine call: input is what the client wrote
@@ -171,6 +178,10 @@ func Statusline(input []byte, o StatusOptions) Status {
 				why = append(why, "MEMORY.md: "+err.Error())
 			}
 		}
+	}
+	if in.Cost != nil && in.Cost.TotalCostUSD != nil && *in.Cost.TotalCostUSD >= 0 {
+		st.CostUSD = in.Cost.TotalCostUSD
+		parts = append(parts, format.USD(*st.CostUSD))
 	}
 	st.Line = strings.Join(parts, " · ")
 	st.Reason = strings.Join(why, "; ")

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/memscope/memscope/internal/testroot"
@@ -67,71 +68,71 @@ func TestStatusline(t *testing.T) {
 			writeFile(t, h.home, rel(h, h.transcript), s.String())
 			writeFile(t, h.home, rel(h, h.memDir)+"/MEMORY.md", indexLines(212))
 			return h.input(122000, 200000)
-		}, "ctx 61% · ~5 turns to compact · MEMORY 212/200 ✂", "", "context_window"},
+		}, "ctx 61% · ~5 turns to compact · MEMORY 212/200 ✂ · $0.50", "", "context_window"},
 		{"transcript only", func(h *statusHome) string {
 			s := newScript("s1", h.proj, now)
 			growing(s, 100000, 10000, 4)
 			writeFile(t, h.home, rel(h, h.transcript), s.String())
 			writeFile(t, h.home, rel(h, h.memDir)+"/MEMORY.md", indexLines(12))
 			return h.input(-1, 0)
-		}, "ctx 65% · ~4 turns to compact · MEMORY 12/200", "", "transcript"},
+		}, "ctx 65% · ~4 turns to compact · MEMORY 12/200 · $0.50", "", "transcript"},
 		{"current_usage null falls back to the transcript", func(h *statusHome) string {
 			s := newScript("s1", h.proj, now)
 			growing(s, 100000, 10000, 2)
 			writeFile(t, h.home, rel(h, h.transcript), s.String())
 			return h.input(0, 200000)
-		}, "ctx 55% · ~6 turns to compact", "", "transcript"},
+		}, "ctx 55% · ~6 turns to compact · $0.50", "", "transcript"},
 		{"used_percentage as a last resort", func(h *statusHome) string {
 			return h.input(0, 1000000) // no transcript
-		}, "ctx 43%", "transcript: ", "used_percentage"},
+		}, "ctx 43% · $0.50", "transcript: ", "used_percentage"},
 		{"1M window", func(h *statusHome) string {
 			s := newScript("s1", h.proj, now)
 			growing(s, 300000, 50000, 3)
 			writeFile(t, h.home, rel(h, h.transcript), s.String())
 			return h.input(400000, 1000000)
-		}, "ctx 40% · ~12 turns to compact", "", "context_window"},
+		}, "ctx 40% · ~12 turns to compact · $0.50", "", "context_window"},
 		{"size cap over", func(h *statusHome) string {
 			writeFile(t, h.home, rel(h, h.memDir)+"/MEMORY.md", strings.Repeat("- [A long entry](a.md) — "+strings.Repeat("x", 400)+"\n", 70))
 			return h.input(50000, 200000)
 			// 70 lines of 425 characters and a newline, trimmed: 29819
 			// characters, 29.1 KB as the client writes sizes.
-		}, "ctx 25% · MEMORY 29.1KB/24.4KB ✂", "transcript: ", "context_window"},
+		}, "ctx 25% · MEMORY 29.1KB/24.4KB ✂ · $0.50", "transcript: ", "context_window"},
 		{"autocompact off in settings", func(h *statusHome) string {
 			s := newScript("s1", h.proj, now)
 			growing(s, 150000, 5000, 3)
 			writeFile(t, h.home, rel(h, h.transcript), s.String())
 			writeFile(t, h.home, "settings.json", `{"autoCompactEnabled": false}`)
 			return h.input(-1, 0)
-		}, "ctx 80% · ~4 turns to full", "", "transcript"},
+		}, "ctx 80% · ~4 turns to full · $0.50", "", "transcript"},
 		{"env lowers autocompact", func(h *statusHome) string {
 			h.opts.Getenv = env("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE", "50")
 			s := newScript("s1", h.proj, now)
 			growing(s, 80000, 10000, 3)
 			writeFile(t, h.home, rel(h, h.transcript), s.String())
 			return h.input(-1, 0)
-		}, "ctx 50% · compact due", "", "transcript"},
+		}, "ctx 50% · compact due · $0.50", "", "transcript"},
 		{"memory off", func(h *statusHome) string {
 			h.opts.Getenv = env("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1")
 			writeFile(t, h.home, rel(h, h.memDir)+"/MEMORY.md", indexLines(212))
 			return h.input(50000, 200000)
-		}, "ctx 25%", "transcript: ", "context_window"},
+		}, "ctx 25% · $0.50", "transcript: ", "context_window"},
 		{"just compacted", func(h *statusHome) string {
 			s := newScript("s1", h.proj, now)
 			growing(s, 150000, 10000, 3)
 			s.compact("auto", 170000, 12000)
 			writeFile(t, h.home, rel(h, h.transcript), s.String())
 			return h.input(-1, 0)
-		}, "ctx 6%", "", "transcript"},
+		}, "ctx 6% · $0.50", "", "transcript"},
 		{"a partial last line is not read as a record", func(h *statusHome) string {
 			s := newScript("s1", h.proj, now)
 			growing(s, 100000, 10000, 3)
 			writeFile(t, h.home, rel(h, h.transcript), s.String()+`{"type":"assistant","message":{"usage":{"input_tok`)
 			return h.input(-1, 0)
-		}, "ctx 60% · ~5 turns to compact", "", "transcript"},
+		}, "ctx 60% · ~5 turns to compact · $0.50", "", "transcript"},
 		{"no figure at all", func(h *statusHome) string {
 			writeFile(t, h.home, rel(h, h.memDir)+"/MEMORY.md", indexLines(3))
 			return h.input(-1, 0)
-		}, "MEMORY 3/200", "no context figure", ""},
+		}, "MEMORY 3/200 · $0.50", "no context figure", ""},
 		{"not JSON", func(h *statusHome) string { return `{"session_id":` }, "", "not the client's JSON", ""},
 		{"empty", func(h *statusHome) string { return " \n" }, "", "no input", ""},
 	}
@@ -243,4 +244,14 @@ func BenchmarkStatusline(b *testing.B) {
 	}
 	b.ReportMetric(float64(read), "B-read/op")
 	b.ReportMetric(float64(size)/(1<<20), "MB-transcript")
+}
+
+// Without the client's cost in the input the line says nothing of cost
+// (the status line never guesses one from a partial read).
+func TestStatuslineWithoutCost(t *testing.T) {
+	in := `{"session_id":"s1","transcript_path":"/nonexistent/s1.jsonl","cwd":"/nonexistent","context_window":{"context_window_size":200000,"current_usage":{"input_tokens":50000,"output_tokens":1}}}`
+	st := Statusline([]byte(in), StatusOptions{Root: fstest.MapFS{}})
+	if st.Line != "ctx 25%" || st.CostUSD != nil {
+		t.Errorf("line %q cost %v, want \"ctx 25%%\" and no cost", st.Line, st.CostUSD)
+	}
 }

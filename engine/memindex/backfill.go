@@ -72,9 +72,21 @@ func BackfillIndex(files []*model.MemoryFile) Backfill {
 }
 
 func BackfillLine(f *model.MemoryFile) string {
-	link := "- [" + strings.TrimSuffix(path.Base(f.Path), ".md") + "](" + f.Path + ")"
-	desc := strings.Join(strings.Fields(f.Description), " ")
-	if f.Form == model.FormNone || desc == "" {
+	desc := f.Description
+	if f.Form == model.FormNone {
+		desc = ""
+	}
+	return EntryLine(strings.TrimSuffix(path.Base(f.Path), ".md"), f.Path, desc)
+}
+
+// EntryLine is an index entry in the client's form, "- [title](rel) —
+// description", the description on one line and cut (with "…") so the
+// line stays within BackfillMaxLineChar UTF-16 units; with no
+// description, or no room for one, the link alone.
+func EntryLine(title, rel, desc string) string {
+	link := "- [" + title + "](" + rel + ")"
+	desc = strings.Join(strings.Fields(desc), " ")
+	if desc == "" {
 		return link
 	}
 	prefix := link + " — "
@@ -90,6 +102,29 @@ func BackfillLine(f *model.MemoryFile) string {
 		desc = strings.TrimRightFunc(jsstr.FromUnits(u[:cut]), jsstr.IsSpace) + "…"
 	}
 	return prefix + desc
+}
+
+// EntryTitle is the link text of a new memory's index entry, never its
+// file name: the name as the user typed it ("No DB Mocks"), or, when
+// that is already the safe name (SafeMemoryName), the name read as words
+// ("user-role" → "User role"); brackets and line breaks, which would
+// break the link, become spaces.
+func EntryTitle(typed, safe string) string {
+	t := strings.TrimSpace(typed)
+	if t == "" || t == safe {
+		t = strings.NewReplacer("-", " ", "_", " ").Replace(safe)
+	}
+	t = strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+		if strings.ContainsRune("[]\r\n", r) {
+			return ' '
+		}
+		return r
+	}, t)), " ")
+	if r := []rune(t); len(r) > 0 && r[0] >= 'a' && r[0] <= 'z' {
+		r[0] -= 'a' - 'A'
+		t = string(r)
+	}
+	return t
 }
 
 // LinkableName reports whether a topic file's path can stand in an index

@@ -71,3 +71,21 @@ func TestBackfillCaps(t *testing.T) {
 		t.Errorf("empty: %+v", e)
 	}
 }
+
+// A new memory's index entry is titled as the user named it, never by
+// its file name; a slug reads as words; nothing can break the link.
+func TestEntryTitle(t *testing.T) {
+	for _, c := range []struct{ typed, safe, want string }{
+		{"No DB Mocks", "no-db-mocks", "No DB Mocks"},
+		{"user-role", "user-role", "User role"},
+		{"", "prefers_terse", "Prefers terse"},
+		{"  a [weird]\nname ", "a-weird-name", "A weird name"},
+	} {
+		if got := EntryTitle(c.typed, c.safe); got != c.want {
+			t.Errorf("EntryTitle(%q, %q) = %q, want %q", c.typed, c.safe, got, c.want)
+		}
+	}
+	if got := EntryLine("Role", "user_role.md", "Backend\nlead"); got != "- [Role](user_role.md) — Backend lead" {
+		t.Errorf("EntryLine = %q", got)
+	}
+}

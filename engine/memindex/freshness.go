@@ -98,7 +98,16 @@ func DefaultStaleness() StalenessThresholds {
 // example "project=3:10,user=120:400") over the defaults. Types are the
 // four memory types and "untyped".
 func ParseStaleness(spec string) (StalenessThresholds, error) {
-	th := DefaultStaleness()
+	return ParseStalenessOver(DefaultStaleness(), spec)
+}
+
+// ParseStalenessOver is ParseStaleness over base (the settings file's
+// thresholds) instead of the defaults; base is not changed.
+func ParseStalenessOver(base StalenessThresholds, spec string) (StalenessThresholds, error) {
+	th := StalenessThresholds{}
+	for t, l := range base {
+		th[t] = l
+	}
 	if strings.TrimSpace(spec) == "" {
 		return th, nil
 	}

@@ -102,3 +102,20 @@ func TestAge(t *testing.T) {
 		}
 	}
 }
+
+// ParseStalenessOver starts from the settings file's thresholds, lets
+// --stale change some, and leaves the base alone.
+func TestParseStalenessOver(t *testing.T) {
+	base := DefaultStaleness()
+	base[model.TypeUser] = StalenessLimit{AgingDays: 1, StaleDays: 2}
+	th, err := ParseStalenessOver(base, "project=3:4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if th[model.TypeUser] != (StalenessLimit{AgingDays: 1, StaleDays: 2}) || th[model.TypeProject] != (StalenessLimit{AgingDays: 3, StaleDays: 4}) {
+		t.Errorf("thresholds %v", th)
+	}
+	if base[model.TypeProject] != DefaultStaleness()[model.TypeProject] {
+		t.Error("the base was changed")
+	}
+}

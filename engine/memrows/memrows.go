@@ -54,6 +54,7 @@ type FlagMeaning struct {
 // (secret, injection, …) instead.
 var FlagMeanings = []FlagMeaning{
 	{lint.Duplicate, "duplicate", "says nearly what another memory says (prune can merge them)"},
+	{lint.CorrectionBelowCut, "correction cut off", "newer than a near-duplicate that loads, but linked only past the index's cut: the model reads the older one"},
 	{lint.Drift, "drift", "names a file, path or identifier the project no longer has"},
 	{lint.TooLong, "too long", "longer than recall shows; the client cuts it when recalled"},
 	{lint.InvalidFrontmatter, "invalid", "frontmatter the client cannot read"},

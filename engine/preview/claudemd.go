@@ -102,6 +102,19 @@ type ConditionalRule struct {
 	Paths []string  `json:"paths"`
 	// Note says when it loads.
 	Note string `json:"note"`
+	// Text is the rule as it joins mid-session (a nested_memory
+	// attachment, sent inside the tool result: NestedMemoryText), and
+	// Chars and Tokens its size then.
+	Text   string `json:"-"`
+	Chars  int    `json:"chars"`
+	Tokens int    `json:"tokens"`
+}
+
+// NestedMemoryText is a rule or nested CLAUDE.md as the client sends it
+// when it joins mid-session: "Contents of <path>:" without the (label)
+// the session-start files carry (2.1.331).
+func NestedMemoryText(path, text string) string {
+	return "Contents of " + path + ":\n\n" + text
 }
 
 // ClaudeMdOptions says where to look for instructions.
@@ -113,8 +126,12 @@ type ClaudeMdOptions struct {
 	UserHome string
 	// Project is the absolute startup directory.
 	Project string
-	// AddDirs are --add-dir folders.
-	AddDirs []string
+	// AddDirs are --add-dir folders; their files load only with
+	// AddDirsClaudeMd (the client reads them only when
+	// CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD is true), else they are
+	// listed as skipped.
+	AddDirs         []string
+	AddDirsClaudeMd bool
 	// ManagedDir defaults to model.ManagedDir.
 	ManagedDir string
 	// Excludes are the claudeMdExcludes globs.
@@ -153,11 +170,29 @@ func AssembleClaudeMd(o ClaudeMdOptions) ClaudeMdResult {
 	for _, d := range dirsDownTo(o.Project) {
 		a.folder(d)
 	}
+	layers, missing, cond := len(a.res.Layers), len(a.res.MissingImports), len(a.res.ConditionalRules)
 	for _, d := range o.AddDirs {
 		a.folder(path.Clean(d))
 	}
+	if !o.AddDirsClaudeMd {
+		// Shown, so the user sees what setting the variable would add;
+		// nothing of them loads, imports and path rules included.
+		a.res.MissingImports, a.res.ConditionalRules = a.res.MissingImports[:missing], a.res.ConditionalRules[:cond]
+		for i := layers; i < len(a.res.Layers); i++ {
+			if l := &a.res.Layers[i]; l.Status == StatusLoaded {
+				l.Status, l.Reason = StatusSkipped, joinReason(l.Reason, AddDirsOffReason)
+			}
+		}
+	}
 	return a.res
 }
+
+// EnvAddDirsClaudeMd makes the client load the CLAUDE.md files (and rules)
+// of --add-dir folders; without a true value it loads none of them.
+const EnvAddDirsClaudeMd = "CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD"
+
+// AddDirsOffReason is why an --add-dir folder's file does not load.
+const AddDirsOffReason = "--add-dir folders' CLAUDE.md files load only when " + EnvAddDirsClaudeMd + " is set to a true value (it is not)"
 
 // dirsDownTo lists "/" and every folder down to dir.
 func dirsDownTo(dir string) []string {
@@ -182,8 +217,11 @@ type assembler struct {
 }
 
 func joinReason(a, b string) string {
-	if a == "" {
+	switch {
+	case a == "":
 		return b
+	case b == "":
+		return a
 	}
 	return a + "; " + b
 }
@@ -307,15 +345,23 @@ func (a *assembler) load(p string, kind LayerKind, chain []string, ref *ImportRe
 	if prob != nil {
 		a.res.Problems = append(a.res.Problems, *prob)
 	}
+	content := jsstr.DecodeLikeNode([]byte(cf.Content))
+	text := jsstr.Trim(StripHTMLComments(content))
 	if isRule && cf.Conditional() {
 		note := "loads when a file matching " + strings.Join(cf.Paths, ", ") + " is touched"
-		a.res.ConditionalRules = append(a.res.ConditionalRules, ConditionalRule{Path: p, Kind: kind, Paths: cf.Paths, Note: note})
+		cr := ConditionalRule{Path: p, Kind: kind, Paths: cf.Paths, Note: note}
+		if text != "" {
+			cr.Text = NestedMemoryText(p, text)
+			cr.Chars = jsstr.UTF16Len(cr.Text)
+			cr.Tokens = int(window.EstimateTokens(cr.Chars))
+			note += fmt.Sprintf(" (then about %d tokens, sent in the tool result)", cr.Tokens)
+			cr.Note = note
+		}
+		a.res.ConditionalRules = append(a.res.ConditionalRules, cr)
 		skip(StatusConditional, note)
 		return
 	}
 	a.seen[p] = true
-	content := jsstr.DecodeLikeNode([]byte(cf.Content))
-	text := jsstr.Trim(StripHTMLComments(content))
 	if text == "" {
 		l.Status, l.Reason = StatusSkipped, joinReason(l.Reason, "empty after comments are removed")
 	} else {

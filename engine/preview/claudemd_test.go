@@ -44,7 +44,7 @@ func TestAssembleLoadOrder(t *testing.T) {
 		"/repo/sub/other/CLAUDE.md", "not on the path",
 		"/extra/CLAUDE.md", "add dir",
 	)
-	res := AssembleClaudeMd(ClaudeMdOptions{Root: fsys, HomeDir: "/home/me/.claude", UserHome: "/home/me", Project: "/repo/sub", AddDirs: []string{"/extra"}})
+	res := AssembleClaudeMd(ClaudeMdOptions{Root: fsys, HomeDir: "/home/me/.claude", UserHome: "/home/me", Project: "/repo/sub", AddDirs: []string{"/extra"}, AddDirsClaudeMd: true})
 	want := []string{
 		"loaded managed /etc/claude-code/CLAUDE.md",
 		"loaded managed /etc/claude-code/.claude/rules/policy.md",
@@ -63,7 +63,7 @@ func TestAssembleLoadOrder(t *testing.T) {
 	if got := rows(res.Layers); !reflect.DeepEqual(got, want) {
 		t.Errorf("layers\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if len(res.ConditionalRules) != 1 || res.ConditionalRules[0].Note != "loads when a file matching src/**/*.ts is touched" {
+	if len(res.ConditionalRules) != 1 || res.ConditionalRules[0].Note != "loads when a file matching src/**/*.ts is touched (then about 12 tokens, sent in the tool result)" {
 		t.Errorf("conditional = %+v", res.ConditionalRules)
 	}
 	if got := res.Layers[6].Text; got != "Contents of /repo/CLAUDE.md (project instructions, checked into the codebase):\n\nrepo" {
@@ -74,6 +74,55 @@ func TestAssembleLoadOrder(t *testing.T) {
 	}
 	if got := res.Layers[2].Text; got != "Contents of /home/me/.claude/CLAUDE.md (user's private global instructions for all projects):\n\nuser" {
 		t.Errorf("user header: %q", got)
+	}
+}
+
+// 2.1.331 reads --add-dir folders' files only when
+// CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD is true: Build follows the
+// environment, and the files show as skipped (imports and path rules
+// included) when it is not set.
+func TestAddDirsFollowTheEnvironment(t *testing.T) {
+	fsys := files(
+		"/repo/CLAUDE.md", "repo",
+		"/repo/extra/CLAUDE.md", "add dir @more.md @gone.md",
+		"/repo/extra/more.md", "more",
+		"/repo/extra/.claude/rules/ts.md", "---\npaths: [\"**/*.ts\"]\n---\nts",
+	)
+	for _, tc := range []struct {
+		env  string
+		want []string
+		note string
+	}{
+		{"", []string{"loaded project /repo/CLAUDE.md", "skipped project /repo/extra/CLAUDE.md", "skipped project /repo/extra/more.md", "missing project /repo/extra/gone.md", "conditional project /repo/extra/.claude/rules/ts.md"}, "do not load"},
+		{"0", []string{"loaded project /repo/CLAUDE.md", "skipped project /repo/extra/CLAUDE.md", "skipped project /repo/extra/more.md", "missing project /repo/extra/gone.md", "conditional project /repo/extra/.claude/rules/ts.md"}, "do not load"},
+		{"true", []string{"loaded project /repo/CLAUDE.md", "loaded project /repo/extra/CLAUDE.md", "loaded project /repo/extra/more.md", "missing project /repo/extra/gone.md", "conditional project /repo/extra/.claude/rules/ts.md"}, "load because"},
+	} {
+		p := Build(Options{Root: fsys, HomeDir: "/h", Project: "/repo", AddDirs: []string{"/repo/extra"}, Now: time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC),
+			Getenv: func(k string) string {
+				if k == EnvAddDirsClaudeMd {
+					return tc.env
+				}
+				return ""
+			}})
+		var got []string
+		for _, l := range p.Layers {
+			if l.Kind == KindProject {
+				got = append(got, fmt.Sprintf("%s %s %s", l.Status, l.Kind, l.Path))
+			}
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("env %q:\n%s\nwant\n%s", tc.env, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		}
+		off := tc.note == "do not load"
+		if off && (len(p.MissingImports) != 0 || len(p.ConditionalRules) != 0 || strings.Contains(p.Text, "add dir")) {
+			t.Errorf("env %q: nothing of --add-dir may load: missing %v rules %v", tc.env, p.MissingImports, p.ConditionalRules)
+		}
+		if !off && !strings.Contains(p.Text, "add dir") {
+			t.Errorf("env %q: the --add-dir CLAUDE.md is not in the text", tc.env)
+		}
+		if !strings.Contains(strings.Join(p.Notes, "\n"), tc.note) {
+			t.Errorf("env %q: notes %v", tc.env, p.Notes)
+		}
 	}
 }
 
@@ -173,5 +222,22 @@ func TestAssembleStripsCommentsAndMarksLaterChanges(t *testing.T) {
 	}
 	if !strings.Contains(l.Reason, "changed after the session started") {
 		t.Errorf("reason %q", l.Reason)
+	}
+}
+
+// A paths: rule joins mid-session as a nested_memory attachment sent in
+// the tool result, "Contents of <path>:" without the session-start label.
+func TestConditionalRuleJoinText(t *testing.T) {
+	fsys := files("/r/.claude/rules/ts.md", "---\npaths: [\"**/*.ts\"]\n---\n<!-- note -->\nUse strict mode.\n")
+	res := AssembleClaudeMd(ClaudeMdOptions{Root: fsys, HomeDir: "/h", Project: "/r"})
+	if len(res.ConditionalRules) != 1 {
+		t.Fatalf("rules %+v", res.ConditionalRules)
+	}
+	c := res.ConditionalRules[0]
+	if want := "Contents of /r/.claude/rules/ts.md:\n\nUse strict mode."; c.Text != want || c.Chars != len(want) || c.Tokens != (len(want)+3)/4 {
+		t.Errorf("join text %q (%d chars, %d tokens), want %q", c.Text, c.Chars, c.Tokens, want)
+	}
+	if !strings.Contains(c.Note, "then about") {
+		t.Errorf("note %q", c.Note)
 	}
 }

@@ -1,6 +1,7 @@
 package preview
 
 import (
+	"fmt"
 	"io/fs"
 	"path"
 	"strings"
@@ -36,6 +37,9 @@ type Options struct {
 	Queries []string
 	// Selector picks recalled memories; nil uses BM25.
 	Selector Selector
+	// Recall is the recall state to show; RecallFromEnv reads
+	// CLAUDE_MEMORY_STORES through Getenv.
+	Recall RecallSwitch
 	// Staleness classifies memory ages; nil uses DefaultStaleness.
 	Staleness memindex.StalenessThresholds
 	// Now is the time of the preview; At, when set, is the session start
@@ -75,6 +79,9 @@ type Preview struct {
 	Recalled    []RecalledFile `json:"recalled"`
 	// Recall is the full recall run (manifest, per-query picks).
 	Recall *RecallResult `json:"recall,omitempty"`
+	// RecallMode says whether recall is on for this user and models both
+	// states; the layers show the state it names.
+	RecallMode RecallMode `json:"recallMode"`
 	// MissingImports and ConditionalRules repeat those layers for scripts.
 	MissingImports   []MissingImport   `json:"missingImports"`
 	ConditionalRules []ConditionalRule `json:"conditionalRules"`
@@ -110,25 +117,43 @@ func Build(o Options) Preview {
 	if loc.Git.Kind != model.GitRootNone {
 		key = loc.Git.Root
 	}
-	cm := AssembleClaudeMd(ClaudeMdOptions{Root: o.Root, HomeDir: o.HomeDir, UserHome: o.UserHome, Project: o.Project, AddDirs: o.AddDirs,
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	addDirsOn := model.EnvTruthy(getenv(EnvAddDirsClaudeMd))
+	cm := AssembleClaudeMd(ClaudeMdOptions{Root: o.Root, HomeDir: o.HomeDir, UserHome: o.UserHome, Project: o.Project, AddDirs: o.AddDirs, AddDirsClaudeMd: addDirsOn,
 		ManagedDir: o.ManagedDir, Excludes: settings.ClaudeMdExcludes(), ExternalApproved: cj.ExternalIncludesApproved(key), At: o.At})
 	p.Layers, p.MissingImports, p.ConditionalRules = cm.Layers, cm.MissingImports, cm.ConditionalRules
 	p.Problems = append(p.Problems, cm.Problems...)
+	switch {
+	case len(o.AddDirs) > 0 && addDirsOn:
+		p.Notes = append(p.Notes, fmt.Sprintf("--add-dir: the CLAUDE.md files of %d folder(s) load because %s=%s.", len(o.AddDirs), EnvAddDirsClaudeMd, getenv(EnvAddDirsClaudeMd)))
+	case len(o.AddDirs) > 0:
+		p.Notes = append(p.Notes, fmt.Sprintf("--add-dir: the CLAUDE.md files of %d folder(s) are shown but do not load: the client reads them only when %s is set to a true value.", len(o.AddDirs), EnvAddDirsClaudeMd))
+	}
 
 	p.MemoryIndex.Path = path.Join(loc.Dir, model.MemoryIndexName)
 	p.MemoryIndex.DroppedEntries = []memindex.DroppedEntry{}
+	p.RecallMode = recallMode(o)
+	var index, recalled int
 	if !loc.Enabled {
 		p.Notes = append(p.Notes, "Auto memory is off ("+loc.SwitchReason+"): no MEMORY.md and no recall.")
 	} else {
-		p.addMemory(o, loc, now)
+		index, recalled = p.addMemory(o, loc, now)
 	}
 	p.Text = assembleText(p.Layers)
+	instr := 0
 	for _, l := range p.Layers {
 		if l.Status == StatusLoaded {
 			p.Totals.Chars += l.Chars
 			p.Totals.Tokens += l.Tokens
+			if l.Kind != KindAutoMemory && l.Kind != KindRecalled {
+				instr += l.Tokens
+			}
 		}
 	}
+	p.RecallMode.fillStates(instr, index, recalled)
 	if o.At != nil {
 		p.Notes = append(p.Notes, "Reconstructed for a session started "+o.At.UTC().Format(time.RFC3339)+
 			": files show their current text; those changed since are marked, memories written since are left out.")
@@ -158,8 +183,12 @@ func assembleText(layers []Layer) string {
 	return strings.Join(parts, "\n\n")
 }
 
-// addMemory adds MEMORY.md (or the backfilled index) and recall.
-func (p *Preview) addMemory(o Options, loc model.MemoryLocation, now time.Time) {
+// addMemory adds MEMORY.md (or the backfilled index) and recall, as the
+// recall state has them: MEMORY.md is left out when recall is on, recalled
+// files are not sent when it is off. It returns the tokens of each, as
+// they would be in the state that sends them.
+func (p *Preview) addMemory(o Options, loc model.MemoryLocation, now time.Time) (index, recalled int) {
+	on := p.RecallMode.On
 	md, probs := model.ReadMemoryDir(o.Root, model.RootName(loc.Dir))
 	for _, pr := range probs {
 		pr.File = "/" + strings.TrimPrefix(pr.File, "/") // fs names are relative to "/"
@@ -202,14 +231,22 @@ func (p *Preview) addMemory(o Options, loc model.MemoryLocation, now time.Time) 
 			l.Status, l.Truncated = StatusLoaded, c.Truncated
 			l.Text = "Contents of " + l.Path + " (" + layerLabels[KindAutoMemory] + "):\n\n" + c.Content
 			l.Chars, l.Tokens = jsstr.UTF16Len(l.Text), int(window.EstimateTokens(jsstr.UTF16Len(l.Text)))
-			if c.Truncated {
+			index = l.Tokens
+			switch {
+			case on:
+				// Left out whole: the caps do not matter then.
+				l.Status, l.Truncated, l.Reason = StatusSkipped, false, joinReason(recallOnIndexReason, l.Reason)
+			case c.Truncated:
 				l.Reason = joinReason(l.Reason, "over the caps: only part loads, with a warning")
 			}
 		}
 		p.Layers = append(p.Layers, l)
 	}
 	if len(o.Queries) == 0 {
-		return
+		if on {
+			p.Notes = append(p.Notes, "Recall is on: it picks memories per prompt; give a prompt (--query, or i in the Prompt pane) to see its picks.")
+		}
+		return index, 0
 	}
 	rr := Recall(files, RecallOptions{Queries: o.Queries, Selector: o.Selector, Now: now, Staleness: o.Staleness, MemoryDir: loc.Dir})
 	p.Recall = &rr
@@ -220,12 +257,18 @@ func (p *Preview) addMemory(o Options, loc model.MemoryLocation, now time.Time) 
 	p.Notes = append(p.Notes, rr.Note)
 	for _, f := range p.Recalled {
 		rl := Layer{Kind: KindRecalled, Path: f.Path, Truncated: f.Truncated, Reason: "recalled for “" + f.Query + "”: " + f.Why}
-		if f.Skipped != "" {
+		switch {
+		case f.Skipped != "":
 			rl.Status, rl.Reason = StatusSkipped, f.Skipped
-		} else {
+		case !on:
+			rl.Status, rl.Reason = StatusSkipped, recallOffPickReason+" (“"+f.Query+"”: "+f.Why+")"
+			rl.Chars, rl.Tokens = jsstr.UTF16Len(f.Text), int(window.EstimateTokens(jsstr.UTF16Len(f.Text)))
+		default:
 			rl.Status, rl.Text = StatusLoaded, f.Text
 			rl.Chars, rl.Tokens = jsstr.UTF16Len(f.Text), int(window.EstimateTokens(jsstr.UTF16Len(f.Text)))
 		}
+		recalled += rl.Tokens
 		p.Layers = append(p.Layers, rl)
 	}
+	return index, recalled
 }

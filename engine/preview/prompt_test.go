@@ -87,6 +87,14 @@ func TestPromptGolden(t *testing.T) {
 			if len(p.MissingImports) != 1 || p.MissingImports[0].Path != "/home/me/repo/docs/missing.md" {
 				t.Errorf("missing %+v", p.MissingImports)
 			}
+			// Recall is off by default: MEMORY.md is sent, the pick is not.
+			checkRecallState(t, p, false, "default")
+		}},
+		{"recall-on", func(o *Options) {
+			o.Project, o.At, o.Queries = "/home/me/repo", &at, []string{"can we deploy on friday?"}
+			o.Getenv = func(k string) string { return map[string]string{RecallEnv: "1"}[k] }
+		}, func(t *testing.T, p Preview) {
+			checkRecallState(t, p, true, RecallEnv)
 		}},
 		{"subdir-unapproved", func(o *Options) { o.Project = "/home/me/repo/api" }, func(t *testing.T, p Preview) {
 			if p.MemoryDir != "/home/me/.claude/projects/-home-me-repo/memory" {
@@ -222,5 +230,47 @@ func BenchmarkBuildPreviewDisk(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		Build(o)
+	}
+}
+
+// checkRecallState checks the layers against the recall state: with
+// recall off MEMORY.md is in the text and the recalled file is not; with
+// it on, the other way round; both states' figures add up either way.
+func checkRecallState(t *testing.T, p Preview, on bool, source string) {
+	t.Helper()
+	r := p.RecallMode
+	if r.On != on || r.Source != source || !strings.Contains(r.Selector, "stand-in") {
+		t.Errorf("recall mode %+v, want on=%v from %s", r, on, source)
+	}
+	var index, recalled *Layer
+	for i := range p.Layers {
+		switch p.Layers[i].Kind {
+		case KindAutoMemory:
+			index = &p.Layers[i]
+		case KindRecalled:
+			if p.Layers[i].Status != StatusNotInSession {
+				recalled = &p.Layers[i]
+			}
+		}
+	}
+	if index == nil || recalled == nil {
+		t.Fatalf("index %v recalled %v", index, recalled)
+	}
+	indexSent, recalledSent := index.Status == StatusLoaded, recalled.Status == StatusLoaded
+	if indexSent == on || recalledSent != on {
+		t.Errorf("recall on=%v: MEMORY.md %s, recalled %s", on, index.Status, recalled.Status)
+	}
+	if strings.Contains(p.Text, "(user's auto-memory") == on || strings.Contains(p.Text, "Deploys stop Thursday") != on {
+		t.Errorf("recall on=%v: text has MEMORY.md %v, the recalled memory %v", on, strings.Contains(p.Text, "(user's auto-memory"), strings.Contains(p.Text, "Deploys stop Thursday"))
+	}
+	if r.Off.IndexTokens != index.Tokens || r.OnState.RecalledTokens != recalled.Tokens || r.Off.StartupTokens-r.OnState.StartupTokens != index.Tokens {
+		t.Errorf("states off %+v on %+v; index %d recalled %d tokens", r.Off, r.OnState, index.Tokens, recalled.Tokens)
+	}
+	want := r.Off.StartupTokens
+	if on {
+		want = r.OnState.StartupTokens + recalled.Tokens
+	}
+	if p.Totals.Tokens != want {
+		t.Errorf("totals %d tokens, want %d", p.Totals.Tokens, want)
 	}
 }

@@ -23,6 +23,7 @@ func WritePreviewReport(w io.Writer, p Preview) {
 	for _, ig := range m.Ignored {
 		fmt.Fprintf(w, "            ignored: %s\n", ig)
 	}
+	writeRecallMode(w, p.RecallMode, m.Enabled)
 	if p.At != nil {
 		fmt.Fprintf(w, "session at  %s\n", p.At.UTC().Format("2006-01-02T15:04:05Z"))
 	}
@@ -40,7 +41,11 @@ func WritePreviewReport(w io.Writer, p Preview) {
 	}
 	writeIndexReport(w, p.MemoryIndex)
 	if p.Recall != nil {
-		fmt.Fprintf(w, "\nrecall (%s; %d of %d bytes of the session budget used)\n", p.Recall.Selector, p.Recall.BudgetUsed, RecallSessionBudget)
+		when := "sent: recall is on"
+		if !p.RecallMode.On {
+			when = "not sent: recall is off; what it would pick when on"
+		}
+		fmt.Fprintf(w, "\nrecall picks (%s for the client's model call; %s; %d of %d bytes of the session budget used)\n", p.Recall.Selector, when, p.Recall.BudgetUsed, RecallSessionBudget)
 		fmt.Fprintf(w, "  manifest: %d of %d topic files offered\n", len(p.Recall.Manifest.Entries), p.Recall.Manifest.Considered)
 		for _, q := range p.Recall.Queries {
 			fmt.Fprintf(w, "  prompt %q\n", q.Query)
@@ -88,6 +93,22 @@ func WritePreviewReport(w io.Writer, p Preview) {
 		}
 	}
 	fmt.Fprintf(w, "\n----- assembled text -----\n%s\n----- end -----\n", p.Text)
+}
+
+// writeRecallMode says whether recall is on and what each state loads;
+// the state the layers show is marked.
+func writeRecallMode(w io.Writer, r RecallMode, memoryOn bool) {
+	if !memoryOn {
+		fmt.Fprintf(w, "recall      none: auto memory is off\n")
+		return
+	}
+	state, offMark, onMark := "off", "  ← shown", ""
+	if r.On {
+		state, offMark, onMark = "on", "", "  ← shown"
+	}
+	fmt.Fprintf(w, "recall      %s for this user (%s)\n", state, r.Reason)
+	fmt.Fprintf(w, "            off: %s%s\n", r.Off.Summary, offMark)
+	fmt.Fprintf(w, "            on:  %s%s\n", r.OnState.Summary, onMark)
 }
 
 func writeIndexReport(w io.Writer, ix IndexReport) {

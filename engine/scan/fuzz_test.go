@@ -43,6 +43,7 @@ func FuzzScan(f *testing.F) {
 			t.Fatalf("Blocking = %v, high finding present = %v", Blocking(fs), high)
 		}
 		checkWindowsMatchWholeText(t, text)
+		checkAtRestAgrees(t, SecretAnchors(), text)
 	})
 }
 

@@ -18,6 +18,13 @@ type scanRule struct {
 	// only runs on the lines around a keyword, which keeps a large file
 	// cheap, since Go's regexp is slow on patterns without a literal prefix.
 	keywords []string
+	// anchors (secret rules) are case-sensitive literals of which every
+	// match contains at least one, so finding none in the raw bytes of a
+	// file rules the rule out there (SecretAnchors). They use only bytes
+	// a JSON writer leaves as they are (letters, digits, "_-.:~= ", no
+	// "/" or quote), so they show in a JSON line as in its decoded text.
+	// A rule with anchors gates its regexp on them instead of keywords.
+	anchors []string
 	// span is how many lines after a keyword's line a match may reach.
 	span int
 	// whole runs the regexp over the whole text: for patterns that start
@@ -50,31 +57,48 @@ func scanRules(c *hitCollector, text string) {
 	lower := AsciiLower(text)
 	for _, r := range scanRuleSet() {
 		for _, loc := range ruleMatches(r, text, lower) {
-			start, end := loc[2*r.group], loc[2*r.group+1]
-			if start < 0 {
+			start, end, ok := r.check(text, loc)
+			if !ok || c.overlaps(r.category, start, end) || !c.want(r.id) {
 				continue
 			}
-			found := text[start:end]
-			if r.minEntropy > 0 && shannonEntropy(found) < r.minEntropy {
-				continue
-			}
-			if r.placeholders && looksLikePlaceholder(found) {
-				continue
-			}
-			if r.accept != nil && !r.accept(text, loc) {
-				continue
-			}
-			if c.overlaps(r.category, start, end) || !c.want(r.id) {
-				continue
-			}
-			excerpt := excerptText(found)
-			if r.category == CategorySecret {
-				excerpt = redactSecret(found)
-			}
-			c.add(scanHit{rule: r.id, category: r.category, severity: r.severity,
-				start: start, end: end, message: r.message, excerpt: excerpt})
+			c.add(r.hit(text, start, end))
 		}
 	}
+}
+
+// check applies r's allowlists to a match of its regexp (loc, as offsets
+// into text) and returns the span it reports.
+func (r scanRule) check(text string, loc []int) (start, end int, ok bool) {
+	start, end = loc[2*r.group], loc[2*r.group+1]
+	if start < 0 {
+		return 0, 0, false
+	}
+	found := text[start:end]
+	if r.minEntropy > 0 && shannonEntropy(found) < r.minEntropy {
+		return 0, 0, false
+	}
+	if r.placeholders && looksLikePlaceholder(found) {
+		return 0, 0, false
+	}
+	if r.category == CategorySecret && strings.Contains(found, RedactedPrefix) {
+		// What a scrub left: a marker is not a secret.
+		return 0, 0, false
+	}
+	if r.accept != nil && !r.accept(text, loc) {
+		return 0, 0, false
+	}
+	return start, end, true
+}
+
+// hit is the finding of r's match text[start:end], excerpt made safe.
+func (r scanRule) hit(text string, start, end int) scanHit {
+	found := text[start:end]
+	excerpt := excerptText(found)
+	if r.category == CategorySecret {
+		excerpt = redactSecret(found)
+	}
+	return scanHit{rule: r.id, category: r.category, severity: r.severity,
+		start: start, end: end, message: r.message, excerpt: excerpt}
 }
 
 // ruleMatches returns the submatch indexes, as offsets into text, of r's
@@ -82,14 +106,18 @@ func scanRules(c *hitCollector, text string) {
 // line start and end at a line end, so ^, $ (multi-line) and \b see what
 // they would see in the whole text.
 func ruleMatches(r scanRule, text, lower string) [][]int {
+	gate, words := lower, r.keywords
+	if r.anchors != nil {
+		gate, words = text, r.anchors
+	}
 	if r.whole {
-		if !ContainsAny(lower, r.keywords) {
+		if !ContainsAny(gate, words) {
 			return nil
 		}
 		return r.re.FindAllStringSubmatchIndex(text, -1)
 	}
 	var out [][]int
-	for _, w := range keywordWindows(text, lower, r.keywords, r.span) {
+	for _, w := range keywordWindows(text, gate, words, r.span) {
 		for _, loc := range r.re.FindAllStringSubmatchIndex(text[w[0]:w[1]], -1) {
 			for i := range loc {
 				if loc[i] >= 0 {
@@ -103,12 +131,13 @@ func ruleMatches(r scanRule, text, lower string) [][]int {
 }
 
 // keywordWindows returns the sorted, disjoint byte ranges made of each
-// keyword's line and the span lines after it.
-func keywordWindows(text, lower string, keywords []string, span int) [][2]int {
+// keyword's line and the span lines after it; keywords are looked for in
+// gate (text itself, or its ASCII lower case).
+func keywordWindows(text, gate string, keywords []string, span int) [][2]int {
 	var wins [][2]int
 	for _, kw := range keywords {
-		for off := 0; off < len(lower); {
-			i := strings.Index(lower[off:], kw)
+		for off := 0; off < len(gate); {
+			i := strings.Index(gate[off:], kw)
 			if i < 0 {
 				break
 			}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/memscope/memscope/internal/secretgen"
 )
 
 const (
@@ -21,15 +23,7 @@ const (
 // fakeToken builds a random-looking token at test time, so the repository
 // holds no secret-shaped strings for other scanners to trip on.
 func fakeToken(seed uint64, alphabet string, n int) string {
-	x := seed*0x9E3779B97F4A7C15 + 1
-	b := make([]byte, n)
-	for i := range b {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		b[i] = alphabet[x%uint64(len(alphabet))]
-	}
-	return string(b)
+	return secretgen.Token(seed, alphabet, n)
 }
 
 func fakeJWT(header string) string {

@@ -3,17 +3,19 @@ package scan
 import (
 	"encoding/base64"
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
-// tokenRule is a secret rule for a token with a recognisable prefix.
-func tokenRule(id RuleID, message string, keywords []string, pattern string) scanRule {
+// tokenRule is a secret rule for a token with a recognisable prefix;
+// anchors are literals every match contains (see scanRule.anchors).
+func tokenRule(id RuleID, message string, anchors []string, pattern string) scanRule {
 	return scanRule{
 		id:           id,
 		category:     CategorySecret,
 		severity:     SeverityHigh,
 		message:      message,
-		keywords:     keywords,
+		anchors:      anchors,
 		re:           NewLazyRegexp(pattern),
 		minEntropy:   3,
 		placeholders: true,
@@ -26,7 +28,7 @@ func tokenRule(id RuleID, message string, keywords []string, pattern string) sca
 func secretRules() []scanRule {
 	return []scanRule{
 		tokenRule("aws-access-key-id", "AWS access key ID",
-			[]string{"akia", "asia", "abia", "acca", "a3t"},
+			[]string{"AKIA", "ASIA", "ABIA", "ACCA", "A3T"},
 			`\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`),
 		tokenRule("github-pat", "GitHub personal access token",
 			[]string{"ghp_"}, `\bghp_[0-9A-Za-z]{36}\b`),
@@ -43,19 +45,19 @@ func secretRules() []scanRule {
 		tokenRule("anthropic-admin-api-key", "Anthropic admin API key",
 			[]string{"sk-ant-admin01-"}, `\bsk-ant-admin01-[A-Za-z0-9_\-]{93}AA\b`),
 		tokenRule("openai-api-key", "OpenAI API key",
-			[]string{"t3blbkfj"}, `\bsk-(?:(?:proj|svcacct|admin)-)?[A-Za-z0-9_\-]{20,}T3BlbkFJ[A-Za-z0-9_\-]{20,}`),
+			[]string{"T3BlbkFJ"}, `\bsk-(?:(?:proj|svcacct|admin)-)?[A-Za-z0-9_\-]{20,}T3BlbkFJ[A-Za-z0-9_\-]{20,}`),
 		// Newer OpenAI project keys need not contain the T3BlbkFJ marker;
 		// their length alone sets them apart from prose.
 		tokenRule("openai-project-key", "OpenAI project API key",
 			[]string{"sk-proj-", "sk-svcacct-", "sk-admin-"}, `\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{80,}`),
 		tokenRule("gcp-api-key", "Google Cloud API key",
-			[]string{"aiza"}, `\bAIza[0-9A-Za-z_\-]{35}`),
+			[]string{"AIza"}, `\bAIza[0-9A-Za-z_\-]{35}`),
 		{
 			id:       "gcp-service-account-key",
 			category: CategorySecret,
 			severity: SeverityHigh,
 			message:  "Google Cloud service account private key",
-			keywords: []string{"private_key"},
+			anchors:  []string{"private_key"},
 			whole:    true,
 			re:       NewLazyRegexp(`"private_key"\s*:\s*"(-----BEGIN[A-Z ]*PRIVATE KEY-----[A-Za-z0-9+/=\\]{64,})`),
 			group:    1,
@@ -73,13 +75,82 @@ func secretRules() []scanRule {
 		tokenRule("npm-access-token", "npm access token",
 			[]string{"npm_"}, `\bnpm_[A-Za-z0-9]{36}\b`),
 		tokenRule("pypi-upload-token", "PyPI upload token",
-			[]string{"pypi-ageichlwas5vcmc"}, `pypi-AgEIcHlwaS5vcmc[A-Za-z0-9\-_]{50,}`),
+			[]string{"pypi-AgEIcHlwaS5vcmc"}, `pypi-AgEIcHlwaS5vcmc[A-Za-z0-9\-_]{50,}`),
+		tokenRule("google-oauth-client-secret", "Google OAuth client secret",
+			[]string{"GOCSPX-"}, `\bGOCSPX-[A-Za-z0-9_\-]{28}\b`),
+		tokenRule("google-oauth-access-token", "Google OAuth access token",
+			[]string{"ya29."}, `\bya29\.[0-9A-Za-z_\-]{30,}`),
+		{
+			id:           "azure-storage-account-key",
+			category:     CategorySecret,
+			severity:     SeverityHigh,
+			message:      "Azure storage account key (connection string)",
+			anchors:      []string{"AccountKey="},
+			re:           NewLazyRegexp(`AccountKey=([A-Za-z0-9+/]{86}==)`),
+			group:        1,
+			minEntropy:   4,
+			placeholders: true,
+		},
+		{
+			id:           "azure-shared-access-key",
+			category:     CategorySecret,
+			severity:     SeverityHigh,
+			message:      "Azure shared access key (Service Bus, Event Hubs, IoT Hub connection string)",
+			anchors:      []string{"SharedAccessKey="},
+			re:           NewLazyRegexp(`SharedAccessKey=([A-Za-z0-9+/]{43}=)`),
+			group:        1,
+			minEntropy:   4,
+			placeholders: true,
+		},
+		{
+			// gitleaks' azure-ad-client-secret: the "Q~" after three
+			// characters and a digit is the format's own marker.
+			id:           "azure-ad-client-secret",
+			category:     CategorySecret,
+			severity:     SeverityHigh,
+			message:      "Azure AD (Entra ID) client secret",
+			anchors:      []string{"Q~"},
+			re:           NewLazyRegexp("(?m)(?:^|[\\'\"`\\s>=:(,)])([a-zA-Z0-9_~.]{3}\\dQ~[a-zA-Z0-9_~.\\-]{31,34})(?:$|[\\'\"`\\s<),])"),
+			group:        1,
+			minEntropy:   3,
+			placeholders: true,
+		},
+		tokenRule("twilio-api-key", "Twilio API key",
+			[]string{"SK"}, `\bSK[0-9a-fA-F]{32}\b`),
+		tokenRule("sendgrid-api-token", "SendGrid API key",
+			[]string{"SG."}, `\bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}\b`),
+		{
+			// The password of a database URL; the rest of the URL (user,
+			// host, database) stays readable, and is what a scrub keeps.
+			id:       "database-url-password",
+			category: CategorySecret,
+			severity: SeverityHigh,
+			message:  "password in a database URL",
+			anchors:  dbURLAnchors,
+			re:       NewLazyRegexp(`\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|cockroachdb|clickhouse)://[^\s:/@'"\x60\\<>]{0,64}:([^\s:/@'"\x60\\<>\[\]${}]{3,200})@[A-Za-z0-9.\-_\[\]]+`),
+			group:    1,
+			accept:   passwordIsReal,
+		},
+		{
+			// .env-style assignments of a credential-named variable; the
+			// value is reported.
+			id:           "dotenv-secret",
+			category:     CategorySecret,
+			severity:     SeverityHigh,
+			message:      "credential in a KEY=value assignment (.env style)",
+			anchors:      []string{"SECRET", "TOKEN", "PASSWORD", "PASSWD", "API_KEY", "APIKEY"},
+			re:           NewLazyRegexp(`(?m)(?:^|[^A-Za-z0-9_$.\n\r])(?:export[ \t]+)?([A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_KEY|APIKEY)[A-Z0-9_]*)[ \t]*=[ \t]*["']?([^\s"'\x60\\$#=()\[\]{}<>,;|&][^\s"'\x60\\$#()\[\]{}<>,;|&]{7,199})`),
+			group:        2,
+			minEntropy:   3,
+			placeholders: true,
+			accept:       dotenvNameIsSecret,
+		},
 		{
 			id:       "private-key",
 			category: CategorySecret,
 			severity: SeverityHigh,
 			message:  "private key block",
-			keywords: []string{"private key"},
+			anchors:  []string{"PRIVATE KEY"},
 			whole:    true,
 			re:       NewLazyRegexp(`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----([\s\S]{64,}?)-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`),
 			accept:   privateKeyHasBody,
@@ -89,7 +160,7 @@ func secretRules() []scanRule {
 			category: CategorySecret,
 			severity: SeverityHigh,
 			message:  "JSON Web Token",
-			keywords: []string{"eyj"},
+			anchors:  []string{"eyJ"},
 			re:       NewLazyRegexp(`\beyJ[A-Za-z0-9_-]{9,}\.ey[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*`),
 			accept:   jwtHeaderHasAlg,
 		},
@@ -129,4 +200,67 @@ func jwtHeaderHasAlg(text string, loc []int) bool {
 	}
 	_, ok := h["alg"]
 	return ok
+}
+
+// dbURLAnchors are the schemes database-url-password knows, with the
+// colon (not the "//", which some JSON writers escape).
+var dbURLAnchors = []string{"postgres:", "postgresql:", "mysql:", "mariadb:", "mongodb:", "mongodb+srv:",
+	"redis:", "rediss:", "amqp:", "amqps:", "mssql:", "sqlserver:", "cockroachdb:", "clickhouse:"}
+
+// placeholderPasswords are the values documentation and templates put
+// where a password goes.
+var placeholderPasswords = []string{"password", "passwd", "pass", "pwd", "secret", "changeme", "change_me",
+	"yourpassword", "your_password", "your-password", "mypassword", "my_password", "example", "dummy",
+	"placeholder", "redacted", "hidden", "null", "none", "undefined", "true", "false", "xxx", "***"}
+
+// passwordIsReal rejects the placeholder passwords of examples:
+// "postgres://user:password@host", "${DB_PASSWORD}" (already refused
+// by the pattern), "%s", "*****".
+func passwordIsReal(text string, loc []int) bool {
+	pw := strings.ToLower(text[loc[2]:loc[3]])
+	if slices.Contains(placeholderPasswords, pw) || strings.HasPrefix(pw, "%") || looksLikePlaceholder(pw) {
+		return false
+	}
+	return strings.Trim(pw, "*x.") != ""
+}
+
+// notSecretNameSuffixes end the names of credential-named variables that
+// do not hold the credential: where it is, how long it lives, what it is
+// called.
+var notSecretNameSuffixes = []string{"_NAME", "_FILE", "_PATH", "_DIR", "_URL", "_URI", "_ENDPOINT", "_HOST",
+	"_PORT", "_ID", "_TYPE", "_LIMIT", "_COUNT", "_TTL", "_EXPIRY", "_EXPIRES", "_EXPIRES_IN", "_LENGTH", "_LEN",
+	"_SIZE", "_HEADER", "_FIELD", "_PREFIX", "_ENV", "_VAR", "_REF", "_ARN", "_REGION", "_VERSION", "_ENABLED",
+	"_MODE", "_MAX", "_MIN", "_TIMEOUT", "_FORMAT", "_ALGORITHM", "_SCOPE", "_SCOPES", "_AUDIENCE", "_ISSUER"}
+
+// placeholderValues are assignment values that stand for a credential
+// rather than being one.
+var placeholderValues = []string{"changeme", "change_me", "placeholder", "your_token_here", "your-token-here",
+	"your_api_key", "your-api-key", "your_secret", "your-secret", "redacted", "undefined", "required", "optional",
+	"insert_here", "replace_me", "replaceme", "not_set", "notset"}
+
+// dotenvNameIsSecret accepts an assignment whose name says it holds the
+// credential itself (not its file, URL, id or lifetime) and whose value
+// is not a placeholder or a number.
+func dotenvNameIsSecret(text string, loc []int) bool {
+	name := text[loc[2]:loc[3]]
+	for _, suf := range notSecretNameSuffixes {
+		if strings.HasSuffix(name, suf) {
+			return false
+		}
+	}
+	v := text[loc[4]:loc[5]]
+	lv := strings.ToLower(v)
+	if slices.Contains(placeholderValues, lv) || strings.HasPrefix(lv, "your") || strings.HasPrefix(lv, "http") ||
+		strings.Contains(lv, "your-") || strings.Contains(lv, "your_") || strings.HasSuffix(lv, "here") ||
+		strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, "%") {
+		return false
+	}
+	digits := true
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			digits = false
+			break
+		}
+	}
+	return !digits
 }

@@ -18,9 +18,17 @@ func (v span) present() bool { return v.end > 0 }
 type lineFields struct {
 	typ, subtype, timestamp, sessionID, cwd, requestID, version, costUSD, apiError, message span
 	compactMeta, microcompactMeta                                                           span
-	msgID, msgModel, msgUsage, msgContent                                                   span
-	input, output, cacheCreation, cacheRead, speed                                          span
-	badContent, isObject                                                                    bool
+	// totalCost and startTime are a cost-state record's totalCostUSD and
+	// startTime (the client's own running cost of one process).
+	totalCost, startTime                           span
+	msgID, msgModel, msgUsage, msgContent          span
+	input, output, cacheCreation, cacheRead, speed span
+	// cache1h is usage.cache_creation.ephemeral_1h_input_tokens (priced
+	// at the 1-hour cache-write rate).
+	cache1h              span
+	badContent, isObject bool
+	// earlier is a compact summary record's earlierMessages.
+	earlier span
 	// usageMembers counts "usage" members of the message; usageOdd says
 	// one had a key json.Unmarshal would match to a count regardless of
 	// case. Either makes the line one for the model's reader.
@@ -42,13 +50,14 @@ type lineScanner struct {
 	// usage holds the counts record hands out, so they need no allocation.
 	usage model.Usage
 
-	topFn, messageFn, usageFn, blockFn jsonscan.MemberFunc
-	contentFn                          jsonscan.ElemFunc
+	topFn, messageFn, usageFn, blockFn, cacheFn jsonscan.MemberFunc
+	contentFn                                   jsonscan.ElemFunc
 }
 
 func newLineScanner() *lineScanner {
 	s := &lineScanner{}
 	s.topFn, s.messageFn, s.usageFn, s.blockFn, s.contentFn = s.top, s.messageMember, s.usageMember, s.blockMember, s.contentElem
+	s.cacheFn = s.cacheCreationMember
 	return s
 }
 
@@ -68,7 +77,7 @@ func (s *lineScanner) top(key []byte, v, depth int) (int, error) {
 	var err error
 	if string(key) == "message" {
 		f.msgID, f.msgModel, f.msgUsage, f.msgContent = span{}, span{}, span{}, span{}
-		f.input, f.output, f.cacheCreation, f.cacheRead, f.speed = span{}, span{}, span{}, span{}, span{}
+		f.input, f.output, f.cacheCreation, f.cacheRead, f.speed, f.cache1h = span{}, span{}, span{}, span{}, span{}, span{}
 		f.badContent, f.usageMembers, f.usageOdd = false, 0, false
 	}
 	if string(key) == "message" && d[v] == '{' {
@@ -97,6 +106,10 @@ func (s *lineScanner) top(key []byte, v, depth int) (int, error) {
 		f.version = sp
 	case "costUSD":
 		f.costUSD = sp
+	case "totalCostUSD":
+		f.totalCost = sp
+	case "startTime":
+		f.startTime = sp
 	case "isApiErrorMessage":
 		f.apiError = sp
 	case "message":
@@ -105,6 +118,8 @@ func (s *lineScanner) top(key []byte, v, depth int) (int, error) {
 		f.compactMeta = sp
 	case "microcompactMetadata":
 		f.microcompactMeta = sp
+	case "earlierMessages":
+		f.earlier = sp
 	case "uuid", "parentUuid", "logicalParentUuid", "leafUuid":
 		if c := d[v]; c != '"' && c != 'n' {
 			f.badLink = true
@@ -120,7 +135,7 @@ func (s *lineScanner) messageMember(key []byte, v, depth int) (int, error) {
 	var err error
 	switch {
 	case string(key) == "usage":
-		f.input, f.output, f.cacheCreation, f.cacheRead, f.speed = span{}, span{}, span{}, span{}, span{}
+		f.input, f.output, f.cacheCreation, f.cacheRead, f.speed, f.cache1h = span{}, span{}, span{}, span{}, span{}, span{}
 		if d[v] == '{' {
 			end, err = s.js.Object(v, depth, s.usageFn)
 		} else {
@@ -156,7 +171,14 @@ func (s *lineScanner) messageMember(key []byte, v, depth int) (int, error) {
 
 // usageMember reads a member of message.usage.
 func (s *lineScanner) usageMember(key []byte, v, depth int) (int, error) {
-	end, err := s.js.Value(v, depth)
+	var end int
+	var err error
+	if string(key) == "cache_creation" && s.js.Bytes()[v] == '{' {
+		s.f.cache1h = span{}
+		end, err = s.js.Object(v, depth, s.cacheFn)
+	} else {
+		end, err = s.js.Value(v, depth)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -172,8 +194,21 @@ func (s *lineScanner) usageMember(key []byte, v, depth int) (int, error) {
 		f.cacheRead = sp
 	case "speed":
 		f.speed = sp
+	case "cache_creation":
 	default:
 		f.usageOdd = f.usageOdd || oddUsageKey(key)
+	}
+	return end, nil
+}
+
+// cacheCreationMember reads a member of message.usage.cache_creation.
+func (s *lineScanner) cacheCreationMember(key []byte, v, depth int) (int, error) {
+	end, err := s.js.Value(v, depth)
+	if err != nil {
+		return 0, err
+	}
+	if string(key) == "ephemeral_1h_input_tokens" {
+		s.f.cache1h = span{v, end}
 	}
 	return end, nil
 }

@@ -17,8 +17,9 @@ import (
 // it ends), so its Bytes is the size of those lines. A Follower is used
 // by one goroutine at a time.
 type Follower struct {
-	w    *scanWorker
-	tail model.TailState
+	w     *scanWorker
+	tail  model.TailState
+	title titler
 }
 
 // NewFollower returns a Follower that has read nothing yet.
@@ -36,9 +37,11 @@ func (f *Follower) Update(fsys fs.FS, name string) (model.TranscriptSummary, err
 		if f.tail == (model.TailState{}) {
 			f.w.z.Reset(name)
 			f.w.name = name
+			f.title = titler{}
 		}
 		res, err := model.TailLines(fsys, name, f.tail, func(line model.Line) error {
 			f.w.line(&out, line)
+			f.title.line(line.Bytes)
 			return nil
 		})
 		if err != nil {
@@ -58,6 +61,10 @@ func (f *Follower) Update(fsys fs.FS, name string) (model.TranscriptSummary, err
 	sum.Problems = slices.Clone(sum.Problems)
 	return sum, nil
 }
+
+// Title is the session's title in what was read (Title's rules: custom
+// title, else AI title, else first prompt).
+func (f *Follower) Title() Title { return f.title.title() }
 
 // Read is how far the Follower has read.
 func (f *Follower) Read() model.TailState { return f.tail }

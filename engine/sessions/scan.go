@@ -1,12 +1,15 @@
 package sessions
 
 import (
+	"bytes"
 	"fmt"
 	"hash/maphash"
 	"io"
 	"io/fs"
+	"strconv"
 	"unicode/utf8"
 
+	"github.com/memscope/memscope/engine/pricing"
 	"github.com/memscope/memscope/model"
 )
 
@@ -22,6 +25,9 @@ type FileScan struct {
 	// problems are ccusage usage lines whose counts memscope will not
 	// round (when the model's reader did not already report the line).
 	problems []model.Problem
+	// clientCost is the client's own cost-state figure: the last
+	// totalCostUSD of each process (by its startTime) that wrote here.
+	clientCost map[string]float64
 }
 
 // usageLine is one line's usage and the identity ccusage dedups it by.
@@ -32,6 +38,9 @@ type usageLine struct {
 	key   [2]uint64
 	keyed bool
 	usage model.Usage
+	// price is what pricing needs besides the counts: the model, the
+	// 1-hour cache writes, speed and a recorded costUSD.
+	price pricing.Response
 }
 
 // scanWorker scans files one after another, reusing its buffers.
@@ -48,10 +57,12 @@ type scanWorker struct {
 	rec model.SummaryRecord
 	// ccusage says whether to collect ccusage's usage lines too.
 	ccusage bool
+	// models interns model names, so a usage line costs no allocation.
+	models map[string]string
 }
 
 func newScanWorker(seeds *[2]maphash.Seed, ccusage bool) *scanWorker {
-	return &scanWorker{ls: newLineScanner(), z: model.NewSummarizer(), seeds: seeds, seen: map[[2]uint64]struct{}{}, ccusage: ccusage}
+	return &scanWorker{ls: newLineScanner(), z: model.NewSummarizer(), seeds: seeds, seen: map[[2]uint64]struct{}{}, ccusage: ccusage, models: map[string]string{}}
 }
 
 // byteCounter counts the bytes read through it.
@@ -119,6 +130,7 @@ func (w *scanWorker) line(out *FileScan, line model.Line) {
 	}
 	if w.ccusage {
 		w.ccusageLine(out, line.Number, z.Problems() > problems)
+		w.costState(out)
 	}
 }
 
@@ -137,7 +149,7 @@ func (w *scanWorker) ccusageLine(out *FileScan, lineNo int, reported bool) {
 		}
 		return
 	}
-	ul := usageLine{usage: u}
+	ul := usageLine{usage: u, price: w.price(u)}
 	if f := &ls.f; f.msgID.present() && f.requestID.present() {
 		ul.keyed = true
 		ul.key = w.key(f.msgID, f.requestID)
@@ -147,6 +159,54 @@ func (w *scanWorker) ccusageLine(out *FileScan, lineNo int, reported bool) {
 		w.seen[ul.key] = struct{}{}
 	}
 	out.Usage = append(out.Usage, ul)
+}
+
+// costState notes the client's running cost when the line just scanned
+// is a cost-state record.
+func (w *scanWorker) costState(out *FileScan) {
+	f, d := &w.ls.f, w.ls.js.Bytes()
+	if !isKind(d, f.totalCost, 'n') || !bytes.Equal(w.ls.textBytes(f.typ), []byte("cost-state")) {
+		return
+	}
+	c, err := strconv.ParseFloat(string(d[f.totalCost.start:f.totalCost.end]), 64)
+	if err != nil {
+		return
+	}
+	if out.clientCost == nil {
+		out.clientCost = map[string]float64{}
+	}
+	start := ""
+	if f.startTime.present() {
+		start = string(d[f.startTime.start:f.startTime.end])
+	}
+	out.clientCost[start] = c
+}
+
+// price reads what pricing needs of the usage line just scanned.
+func (w *scanWorker) price(u model.Usage) pricing.Response {
+	f, d := &w.ls.f, w.ls.js.Bytes()
+	r := pricing.Response{Usage: u}
+	if f.msgModel.present() && isKind(d, f.msgModel, '"') {
+		name := w.ls.textBytes(f.msgModel)
+		m, ok := w.models[string(name)]
+		if !ok {
+			m = string(name)
+			w.models[m] = m
+		}
+		r.Model = m
+	}
+	if isKind(d, f.cache1h, 'n') {
+		r.CacheWrite1h, _ = wholeNumber(d[f.cache1h.start:f.cache1h.end])
+	}
+	if sp, ok := w.ls.text(f.speed); ok && sp == "fast" {
+		r.Fast = true
+	}
+	if isKind(d, f.costUSD, 'n') {
+		if c, err := strconv.ParseFloat(string(d[f.costUSD.start:f.costUSD.end]), 64); err == nil {
+			r.Recorded, r.HasRecorded = c, true
+		}
+	}
+	return r
 }
 
 // key hashes message.id and requestId as ccusage joins them ("id:req"),

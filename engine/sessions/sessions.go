@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/memscope/memscope/engine/pricing"
 	"github.com/memscope/memscope/model"
 )
 
@@ -31,8 +32,11 @@ type Row struct {
 	// subagent transcripts of the session are left.
 	Path      string `json:"path,omitempty"`
 	Subagents int    `json:"subagents"`
-	Bytes     int64  `json:"bytes"`
-	Records   int    `json:"records"`
+	// Agents are the subagents' transcripts, labelled from their meta
+	// files when the client wrote them (2.1.331).
+	Agents  []Agent `json:"agents,omitempty"`
+	Bytes   int64   `json:"bytes"`
+	Records int     `json:"records"`
 	// CompactBoundaries and MicrocompactBoundaries count compaction
 	// records.
 	CompactBoundaries      int `json:"compactBoundaries"`
@@ -48,6 +52,29 @@ type Row struct {
 	// Problems counts the lines of the session's files that were skipped
 	// or read with a fault (listed in SessionsReport.Problems).
 	Problems int `json:"problems"`
+	// CostUSD is what the session's responses cost (engine/pricing);
+	// Models breaks usage and cost down by model. UnpricedModels are the
+	// models the price table does not know (their tokens are not in
+	// CostUSD).
+	CostUSD        float64             `json:"costUSD"`
+	Models         []pricing.ModelCost `json:"models"`
+	UnpricedModels []string            `json:"unpricedModels,omitempty"`
+	// ClientCostUSD is what the client itself counted in its cost-state
+	// records (the last figure of each process that wrote the session):
+	// it includes calls whose usage is not in the transcript, such as
+	// compaction summaries. 0 when the transcripts have none.
+	ClientCostUSD float64 `json:"clientCostUSD,omitempty"`
+	cost          pricing.Sum
+}
+
+// Agent is one subagent transcript of a session.
+type Agent struct {
+	ID      string `json:"id"`
+	Path    string `json:"path"`
+	Records int    `json:"records"`
+	// Meta is what agent-<id>.meta.json says; nil when there is none
+	// (older clients) or it does not read (then in Report.Problems).
+	Meta *model.SubagentMeta `json:"meta,omitempty"`
 }
 
 // Totals sums the rows of a report.
@@ -63,6 +90,23 @@ type Totals struct {
 	SubagentUsage          model.Usage `json:"subagentUsage"`
 	Responses              int         `json:"responses"`
 	Problems               int         `json:"problems"`
+	// CostUSD sums the sessions' costs; Models is the home's usage and
+	// cost by model; UnpricedUsage counts the tokens of UnpricedModels.
+	CostUSD        float64             `json:"costUSD"`
+	Models         []pricing.ModelCost `json:"models"`
+	UnpricedUsage  model.Usage         `json:"unpricedUsage"`
+	UnpricedModels []string            `json:"unpricedModels,omitempty"`
+	ClientCostUSD  float64             `json:"clientCostUSD,omitempty"`
+}
+
+// Pricing says which price table the costs come from.
+type Pricing struct {
+	Date string `json:"date"`
+	// File is the --pricing file merged over the embedded table; Base is
+	// then the embedded table's date.
+	File   string `json:"file,omitempty"`
+	Base   string `json:"base,omitempty"`
+	Source string `json:"source"`
 }
 
 // Report is what `memscope sessions` prints: one row per session,
@@ -73,6 +117,7 @@ type Report struct {
 	Demo     bool            `json:"demo"`
 	Sessions []Row           `json:"sessions"`
 	Totals   Totals          `json:"totals"`
+	Pricing  Pricing         `json:"pricing"`
 	Problems []model.Problem `json:"problems"`
 }
 
@@ -84,6 +129,8 @@ type Options struct {
 	ProjectSlug string
 	// Workers bounds the files read at once (default: the CPUs).
 	Workers int
+	// Prices prices the usage; nil is the embedded table.
+	Prices *pricing.Table
 }
 
 // Summarize reads every transcript of a home once, on all CPUs, and sums
@@ -95,6 +142,12 @@ type Options struct {
 func Summarize(o Options) Report {
 	h := o.Home
 	rep := Report{Home: h.Dir, Source: string(h.Source), Demo: h.Source == model.HomeFromDemo}
+	prices := o.Prices
+	if prices == nil {
+		t := pricing.Embedded()
+		prices = &t
+	}
+	rep.Pricing = Pricing{Date: prices.Date, File: prices.File, Base: prices.Base, Source: prices.Source}
 	sf, probs := model.FindSessionFiles(h.FS)
 	files := sf.Transcripts[:0:0]
 	for _, t := range sf.Transcripts {
@@ -120,7 +173,19 @@ func Summarize(o Options) Report {
 			rows[k] = r
 			order = append(order, k)
 		}
-		addScan(r, t, s)
+		addScan(r, t, s, prices)
+		if t.Kind == model.TranscriptSubagent {
+			a := Agent{ID: t.AgentID, Path: t.Path, Records: s.Sum.Records}
+			if t.MetaPath != "" {
+				if meta, err := model.ReadSubagentMeta(h.FS, t.MetaPath); err == nil {
+					a.Meta = &meta
+				} else {
+					probs = append(probs, model.Problem{File: t.MetaPath, Kind: model.ProblemUnreadable, Reason: err.Error()})
+					r.Problems++
+				}
+			}
+			r.Agents = append(r.Agents, a)
+		}
 		if t.Kind != model.TranscriptSubagent && r.Project == "" {
 			r.Project = s.Sum.CWD
 		}
@@ -148,7 +213,13 @@ func Summarize(o Options) Report {
 	slices.SortStableFunc(rep.Sessions, func(a, b Row) int {
 		return cmp.Or(cmp.Compare(a.Project, b.Project), a.First.Compare(b.First), cmp.Compare(a.SessionID, b.SessionID))
 	})
-	for _, r := range rep.Sessions {
+	var all pricing.Sum
+	for i := range rep.Sessions {
+		r := &rep.Sessions[i]
+		r.Models = r.cost.Models()
+		r.CostUSD, _, r.UnpricedModels = r.cost.Total()
+		all.Merge(r.cost)
+		r.cost = pricing.Sum{}
 		t := &rep.Totals
 		t.Sessions++
 		t.Transcripts += r.Subagents
@@ -163,7 +234,10 @@ func Summarize(o Options) Report {
 		t.Usage = t.Usage.Add(r.Usage)
 		t.SubagentUsage = t.SubagentUsage.Add(r.SubagentUsage)
 		t.Responses += r.Responses
+		t.ClientCostUSD += r.ClientCostUSD
 	}
+	rep.Totals.Models = all.Models()
+	rep.Totals.CostUSD, rep.Totals.UnpricedUsage, rep.Totals.UnpricedModels = all.Total()
 	rep.Problems = SortProblems(probs)
 	rep.Totals.Problems = len(rep.Problems)
 	return rep
@@ -195,7 +269,7 @@ func rowKey(t model.TranscriptFile) string {
 }
 
 // addScan adds one transcript's scan to its session's row.
-func addScan(r *Row, t model.TranscriptFile, s *FileScan) {
+func addScan(r *Row, t model.TranscriptFile, s *FileScan, prices *pricing.Table) {
 	if t.Kind == model.TranscriptSubagent {
 		r.Subagents++
 	} else {
@@ -209,9 +283,13 @@ func addScan(r *Row, t model.TranscriptFile, s *FileScan) {
 	for _, u := range s.Usage {
 		r.Usage = r.Usage.Add(u.usage)
 		r.Responses++
+		r.cost.Add(prices, u.price)
 		if t.Kind == model.TranscriptSubagent {
 			r.SubagentUsage = r.SubagentUsage.Add(u.usage)
 		}
+	}
+	for _, c := range s.clientCost {
+		r.ClientCostUSD += c
 	}
 	if f := s.Sum.First; !f.IsZero() && (r.First.IsZero() || f.Before(r.First)) {
 		r.First = f

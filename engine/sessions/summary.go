@@ -45,6 +45,12 @@ func (s *lineScanner) record(z *model.Summarizer, r *model.SummaryRecord) bool {
 		micro && f.microcompactMeta.present() && json.Unmarshal(d[f.microcompactMeta.start:f.microcompactMeta.end], new(model.MicrocompactMetadata)) != nil {
 		return false
 	}
+	// earlierMessages of a user row that do not decode are the model's
+	// reader's problem to report.
+	if string(typ) == string(model.RecordUser) && f.earlier.present() && string(d[f.earlier.start:f.earlier.end]) != "null" &&
+		json.Unmarshal(d[f.earlier.start:f.earlier.end], new([]model.EarlierMessage)) != nil {
+		return false
+	}
 	var ts time.Time
 	if f.timestamp.present() && string(d[f.timestamp.start:f.timestamp.end]) != "null" {
 		t, ok := model.ParseTimestamp(d[f.timestamp.start:f.timestamp.end])

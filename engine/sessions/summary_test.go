@@ -164,6 +164,9 @@ func FuzzSessionsSummary(f *testing.F) {
 			f.Add(append(append([]byte{}, short[i]...), short[i+1]...))
 		}
 	}
+	// 2.1.331's earlierMessages, good and of the wrong shape.
+	f.Add([]byte(`{"type":"user","isCompactSummary":true,"earlierMessages":[{"kind":"user","text":"x"}],"message":{"content":"s"}}` + "\n" +
+		`{"type":"user","earlierMessages":{"kind":1},"message":{"content":"s"}}` + "\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		sameSummary(t, in, fastSummary(t, in).Sum)
 	})

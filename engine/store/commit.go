@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/memscope/memscope/engine/journal"
@@ -204,11 +205,15 @@ func (s *Store) commit(op journal.OpKind, summary string, w *workset, o WriteOpt
 		return ch, errors.New("write refused: WriteOptions.Now is not set")
 	}
 	all, blocking := w.scan(rels)
+	if s.doc {
+		// A document (CLAUDE.md, a rule) is read by the client too.
+		all, blocking = w.scanWhere(rels, func(string) bool { return true })
+	}
 	ch.Findings = all
 	if len(blocking) > 0 && !o.Force {
 		return ch, &ScanBlockedError{Findings: blocking}
 	}
-	defer s.lockJournal()()
+	defer s.lockJournal().Release(true)
 	j, _, err := s.readJournal()
 	if err != nil {
 		return ch, err
@@ -219,6 +224,9 @@ func (s *Store) commit(op journal.OpKind, summary string, w *workset, o WriteOpt
 		j.Drop(p.ID)
 	}
 	entry := journal.Entry{ID: j.NewID(o.Now), Time: o.Now.UTC(), Op: op, Summary: summary}
+	if s.doc {
+		entry.Folder = s.dir
+	}
 	targets := make([]fileTarget, 0, len(rels))
 	for _, rel := range rels {
 		f := w.files[rel]
@@ -249,15 +257,52 @@ func (s *Store) commit(op journal.OpKind, summary string, w *workset, o WriteOpt
 		if !errors.As(err, &rb) {
 			j.Drop(entry.ID)
 			if jerr := s.writeJournal(j); jerr != nil {
-				err = fmt.Errorf("%w (and the journal entry %s could not be removed: %v)", err, entry.ID, jerr)
+				// A journal with no other entry can go whole: a removal
+				// needs no room (a disk out of inodes cannot rewrite it).
+				if len(j.Bytes()) > 0 || s.fsys.Remove(journal.Path) != nil {
+					err = fmt.Errorf("%w (and the journal entry %s could not be removed: %v)", err, entry.ID, jerr)
+				}
 			}
 		}
 		s.Reload()
 		return ch, err
 	}
+	removeEmptiedFolders(s.fsys, targets)
 	ch.ID = entry.ID
 	s.Reload()
 	return ch, nil
+}
+
+// removeEmptiedFolders removes the folders of memscope's own (the
+// trash's, the archive's) that a change emptied by moving or removing
+// their files (an undone deletion, a memory restored from the trash), up
+// to the trash or archive folder itself: a folder that still holds
+// anything stays, and so does every folder of the user's.
+func removeEmptiedFolders(fsys FS, ts []fileTarget) {
+	for _, t := range ts {
+		if t.exists {
+			continue
+		}
+		for d := path.Dir(t.rel); d != "." && isOwnFolder(d); d = path.Dir(d) {
+			if _, err := fs.Stat(fsys, d); err != nil {
+				continue
+			}
+			if ents, err := fs.ReadDir(fsys, d); err != nil || len(ents) > 0 || fsys.Remove(d) != nil {
+				break
+			}
+		}
+	}
+}
+
+// isOwnFolder reports whether the folder rel of a memory folder is one
+// memscope makes: the trash or the archive, or a folder in them.
+func isOwnFolder(rel string) bool {
+	for _, own := range []string{TrashDir, ArchiveDir} {
+		if rel == own || strings.HasPrefix(rel, own+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // absentFolders lists the folders the targets' new files go into that do

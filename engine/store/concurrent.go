@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"github.com/memscope/memscope/model"
 )
@@ -54,7 +55,7 @@ func parentDir(p string) string { return filepath.Dir(p) }
 // hiddenBeside names a new hidden file beside name (readers skip names
 // starting with "."; the TUI's watcher ignores ".memscope-").
 func hiddenBeside(name, tag string) string {
-	return path.Join(path.Dir(name), "."+path.Base(name)+"."+tag+"-"+strconv.FormatInt(stageSeq.Add(1), 10)+"-"+strconv.Itoa(os.Getpid()))
+	return path.Join(path.Dir(name), model.OwnPrefix(path.Base(name))+tag+"-"+strconv.FormatInt(stageSeq.Add(1), 10))
 }
 
 // ReplaceIfUnchanged writes data over the file at path only if the file
@@ -84,6 +85,31 @@ func ReplaceIfUnchangedWith(w model.WriteFS, path string, before []byte, existed
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return d.replaceChecked(staged, name, expect, "save")
+}
+
+// ReplaceIfUnchangedAs is ReplaceIfUnchangedWith for a file that must
+// keep its mode and mtime (zero modTime: now): a scrub of a transcript
+// changes a few bytes, not the file's age, which the client's cleanup and
+// session list go by.
+func ReplaceIfUnchangedAs(w model.WriteFS, path string, before, data []byte, perm fs.FileMode, modTime time.Time) error {
+	d, ok := DirFSWith(filepath.Dir(path), w).(dirFS)
+	if !ok {
+		return fmt.Errorf("write %s: no folder file system", path)
+	}
+	name := filepath.Base(path)
+	staged, err := d.stageAs(name, data, perm, modTime)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := d.replaceChecked(staged, name, StampOf(before, true, nil), "scrub"); err != nil {
+		var ce *ConflictError
+		if errors.As(err, &ce) {
+			ce.Path = path
+			return ce
+		}
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }
 
 func (osExchangeFS) Exchange(a, b string) error { return osExchange(a, b) }
@@ -234,7 +260,7 @@ func (d dirFS) removeChecked(name string, expect FileStamp, during string) error
 	}
 	// Move the file aside (a rename takes whatever is there at that
 	// instant), then look at what was moved.
-	aside := hiddenBeside(name, "memscope-remove")
+	aside := hiddenBeside(name, "remove")
 	ap, err := d.abs(aside)
 	if err != nil {
 		return err

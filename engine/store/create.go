@@ -14,8 +14,13 @@ import (
 // NewMemory is a memory to create.
 type NewMemory struct {
 	// Name is made safe with SafeMemoryName.
-	Name string           `json:"name"`
-	Type model.MemoryType `json:"type"`
+	Name string `json:"name"`
+	// Title is the index entry's link text (memindex.EntryTitle, from
+	// what the user typed). Empty: Name when it is not already a safe
+	// name ("No DB Mocks"), else the file's base name as the client's
+	// backfill writes it.
+	Title string           `json:"title,omitempty"`
+	Type  model.MemoryType `json:"type"`
 	// Description is the one-line hook (line breaks become spaces).
 	Description string `json:"description"`
 	Body        string `json:"body"`
@@ -45,18 +50,47 @@ type NewMemory struct {
 // (the client's YAML writer does that) or needs quotes in YAML. The text
 // is parsed back and must read as written.
 func MemoryFileText(name, description string, t model.MemoryType, session string, now time.Time, body string) ([]byte, error) {
+	return memoryFileText(false, name, description, t, session, now, body)
+}
+
+// UnstampedMemoryFileText is a memory file as an agent writes one in its
+// memory folder, where the client stamps nothing:
+//
+//	---
+//	name: <name>
+//	description: <description>
+//	type: <type>
+//	---
+//
+//	<body>
+func UnstampedMemoryFileText(name, description string, t model.MemoryType, body string) ([]byte, error) {
+	return memoryFileText(true, name, description, t, "", time.Time{}, body)
+}
+
+// memoryFileText is a new memory file as the client would write it in a
+// folder: stamped (MemoryFileText), or not (UnstampedMemoryFileText). The
+// text is parsed back and must read as written.
+func memoryFileText(unstamped bool, name, description string, t model.MemoryType, session string, now time.Time, body string) ([]byte, error) {
 	desc := strings.Join(strings.Fields(description), " ")
 	if name == "" || desc == "" {
 		return nil, fmt.Errorf("a memory needs a name and a description")
 	}
+	if unstamped {
+		session = "" // the client records no session there
+	}
 	var b strings.Builder
 	b.WriteString("---\nname: " + yamlScalar(name, false) + "\n")
-	b.WriteString("description: " + yamlScalar(desc, strings.Contains(desc, ", ")) + "\n")
-	b.WriteString("metadata:\n  node_type: memory\n  type: " + string(t) + "\n")
-	if session != "" {
-		b.WriteString("  originSessionId: " + yamlScalar(session, false) + "\n")
+	if unstamped {
+		b.WriteString("description: " + yamlScalar(desc, false) + "\ntype: " + string(t) + "\n")
+	} else {
+		b.WriteString("description: " + yamlScalar(desc, strings.Contains(desc, ", ")) + "\n")
+		b.WriteString("metadata:\n  node_type: memory\n  type: " + string(t) + "\n")
+		if session != "" {
+			b.WriteString("  originSessionId: " + yamlScalar(session, false) + "\n")
+		}
+		b.WriteString("  modified: " + now.UTC().Format(model.ISOMillis) + "\n")
 	}
-	b.WriteString("  modified: " + now.UTC().Format(model.ISOMillis) + "\n---\n\n")
+	b.WriteString("---\n\n")
 	body = strings.TrimLeft(body, "\r\n")
 	b.WriteString(body)
 	if body != "" && !strings.HasSuffix(body, "\n") {
@@ -101,7 +135,7 @@ func (s *Store) Create(m NewMemory, o WriteOptions) (Change, error) {
 	if model.ParseMemoryType(string(m.Type)) == model.TypeUntyped {
 		return Change{}, fmt.Errorf("create %s: type %q is not one of user, feedback, project, reference", name, m.Type)
 	}
-	data, err := MemoryFileText(name, m.Description, m.Type, o.SessionID, o.Now, m.Body)
+	data, err := memoryFileText(s.unstamped, name, m.Description, m.Type, o.SessionID, o.Now, m.Body)
 	if err != nil {
 		return Change{}, err
 	}
@@ -119,12 +153,19 @@ func (s *Store) Create(m NewMemory, o WriteOptions) (Change, error) {
 		return Change{}, fmt.Errorf("create %s: %w; pick another name", name, err)
 	}
 	if !m.NoIndex {
-		f, _ := model.ParseMemoryFile(rel, data)
 		ix, err := w.readIndex()
 		if err != nil {
 			return Change{}, err
 		}
-		insertIndexLines(ix, indexInsertPoint(ix), []string{entryLineFor(f)})
+		title := strings.TrimSuffix(path.Base(rel), ".md")
+		switch {
+		case strings.TrimSpace(m.Title) != "":
+			title = memindex.EntryTitle(m.Title, name)
+		case strings.TrimSpace(m.Name) != name:
+			title = memindex.EntryTitle(m.Name, name)
+		}
+		line := memindex.EntryLine(title, rel, m.Description)
+		insertIndexLines(ix, indexInsertPoint(ix), []string{line})
 		if err := w.putIndex(ix); err != nil {
 			return Change{}, err
 		}

@@ -10,7 +10,8 @@ import (
 
 // editFile applies edit to the topic file at p with the model's minimal
 // line edits, then sets metadata.modified to o.Now as the client does on
-// every write of a memory file, and commits.
+// every write of a memory file (not in a folder it does not stamp), and
+// commits.
 func (s *Store) editFile(p string, op journal.OpKind, what string, o WriteOptions, edit func(*model.MemoryFile) error) (Change, error) {
 	rel, _, err := s.topicFile(p)
 	if err != nil {
@@ -25,7 +26,7 @@ func (s *Store) editFile(p string, op journal.OpKind, what string, o WriteOption
 	if err := edit(f); err != nil {
 		return Change{}, err
 	}
-	if f.Form != model.FormNone {
+	if f.Form != model.FormNone && !s.unstamped {
 		if err := f.SetModified(o.Now); err != nil {
 			return Change{}, err
 		}

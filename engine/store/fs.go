@@ -87,7 +87,7 @@ func (d dirFS) Stage(name string, data []byte, perm fs.FileMode) (string, error)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Errorf("stage %s: %w", name, err)
 	}
-	staged := hiddenBeside(name, "memscope-stage")
+	staged := hiddenBeside(name, "stage")
 	sp, _ := d.abs(staged)
 	if err := model.WriteFileAtomicWith(d.w, sp, data, perm); err != nil {
 		return "", fmt.Errorf("stage %s: %w", name, err)
@@ -102,7 +102,7 @@ func (d dirFS) stageAs(name string, data []byte, perm fs.FileMode, modTime time.
 	if _, err := d.abs(name); err != nil {
 		return "", err
 	}
-	staged := hiddenBeside(name, "memscope-stage")
+	staged := hiddenBeside(name, "stage")
 	sp, _ := d.abs(staged)
 	if err := model.WriteFileAtomicAs(d.w, sp, data, perm, modTime); err != nil {
 		return "", fmt.Errorf("stage %s: %w", name, err)

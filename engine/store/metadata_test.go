@@ -63,7 +63,7 @@ func TestChangesKeepMtimeAndMode(t *testing.T) {
 		}},
 		{"delete then restore from the trash", func(t *testing.T, s *Store, dir string) {
 			mustChange(t)(s.Delete("user_role.md", now()))
-			items, err := s.ListTrash()
+			items, _, err := s.ListTrash()
 			if err != nil || len(items) != 1 {
 				t.Fatalf("trash %+v, %v", items, err)
 			}
@@ -210,7 +210,7 @@ func TestRestorePutsTheIndexLineBack(t *testing.T) {
 				enginetest.WriteTree(t, dir, map[string]string{model.MemoryIndexName: tc.meanwhile(string(ix))})
 				s.Reload()
 			}
-			items, err := s.ListTrash()
+			items, _, err := s.ListTrash()
 			if err != nil || len(items) != 1 {
 				t.Fatalf("trash %+v, %v: want only the deleted memory listed", items, err)
 			}
@@ -324,7 +324,7 @@ func TestRestoreAfterPruneDelete(t *testing.T) {
 	s.Reload()
 	p := s.PlanPrune(PruneOptions{Now: enginetest.OpsNow, StaleAction: PruneDelete})
 	mustChange(t)(s.Apply(p, []string{"delete:project_freeze.md"}, WriteOptions{Now: enginetest.OpsNow}))
-	items, err := s.ListTrash()
+	items, _, err := s.ListTrash()
 	if err != nil || len(items) != 1 {
 		t.Fatalf("trash %+v, %v", items, err)
 	}

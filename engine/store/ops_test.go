@@ -118,7 +118,7 @@ func TestOpsAndUndo(t *testing.T) {
 				if after["feedback_no_db_mocks.md"] != want {
 					t.Errorf("created file = %q", after["feedback_no_db_mocks.md"])
 				}
-				wantIx := strings.Replace(before["MEMORY.md"], "2026-12-10\n", "2026-12-10\n- [feedback_no_db_mocks](feedback_no_db_mocks.md) — Use the real database\n", 1)
+				wantIx := strings.Replace(before["MEMORY.md"], "2026-12-10\n", "2026-12-10\n- [No DB Mocks](feedback_no_db_mocks.md) — Use the real database\n", 1)
 				if after["MEMORY.md"] != wantIx {
 					t.Errorf("index = %q\nwant %q", after["MEMORY.md"], wantIx)
 				}

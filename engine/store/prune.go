@@ -54,6 +54,37 @@ type PruneOptions struct {
 	// Dupes, when set, is the near-duplicate index lint keeps for the
 	// same folder (lint.Memo.Dupes): only what changed is compared again.
 	Dupes *lint.DupeIndex `json:"-"`
+	// Unstamped plans for a folder the client does not stamp (agent
+	// memory; see Store.Unstamped): a file the plan writes has no stamps.
+	// Store.PlanPrune sets it from the store.
+	Unstamped bool `json:"unstamped,omitempty"`
+	// LoadsSince is the first session the transcripts record loading
+	// MEMORY.md (zero: none recorded, and the plan says nothing of loads);
+	// LastLoaded the last load whose MEMORY.md listed each memory (by path;
+	// absent: none since LoadsSince). engine/loads reads them.
+	LoadsSince time.Time            `json:"-"`
+	LastLoaded map[string]time.Time `json:"-"`
+}
+
+// loadedNote says when a session last had the memory's index line in
+// context, for the stale plan: "" when the transcripts record no loads.
+func (o PruneOptions) loadedNote(rel string) string {
+	if o.LoadsSince.IsZero() {
+		return ""
+	}
+	days := func(n int) string {
+		if n == 1 {
+			return "1 day"
+		}
+		return fmt.Sprintf("%d days", n)
+	}
+	if t, ok := o.LastLoaded[rel]; ok {
+		if d := memindex.AgeDays(t, o.Now); d > 0 {
+			return "; not loaded in any session for " + days(d)
+		}
+		return "; still loaded today"
+	}
+	return "; not loaded in any session of the " + days(memindex.AgeDays(o.LoadsSince, o.Now)) + " on record"
 }
 
 // PruneAction is one step of a plan, with the diff it makes on its own.
@@ -76,8 +107,9 @@ type Plan struct {
 	// Diff is what applying every action does.
 	Diff string `json:"diff"`
 
-	md  *model.MemoryDir
-	now time.Time
+	md        *model.MemoryDir
+	now       time.Time
+	unstamped bool
 	// insertAt is where new index lines go (see indexInsertPoint).
 	insertAt int
 	// base is the SHA-256 of every file the plan was made from.
@@ -100,7 +132,7 @@ func PlanPrune(md *model.MemoryDir, o PruneOptions) Plan {
 	if o.StaleAction != PruneDelete {
 		o.StaleAction = PruneArchive
 	}
-	p := Plan{Actions: []PruneAction{}, md: md, now: o.Now, base: map[string]string{}}
+	p := Plan{Actions: []PruneAction{}, md: md, now: o.Now, unstamped: o.Unstamped, base: map[string]string{}}
 	if md.IndexPartial {
 		// Only MEMORY.md's head was read (it is too large): a plan made
 		// from it would drop the rest. Its problem says so.
@@ -144,7 +176,10 @@ func boolInt(b bool) int {
 }
 
 // PlanPrune plans on the store's view of the folder.
-func (s *Store) PlanPrune(o PruneOptions) Plan { return PlanPrune(s.mem, o) }
+func (s *Store) PlanPrune(o PruneOptions) Plan {
+	o.Unstamped = o.Unstamped || s.unstamped
+	return PlanPrune(s.mem, o)
+}
 
 // Preview returns the diff of applying the actions ids (all when nil)
 // without writing anything.
@@ -207,6 +242,7 @@ func (p Plan) runActions(w *workset, acts []PruneAction, now time.Time) error {
 	if err != nil {
 		return err
 	}
+	st.unstamped = p.unstamped
 	for _, a := range acts {
 		if err := a.run(st); err != nil {
 			return fmt.Errorf("prune action %s: %w", a.ID, err)

@@ -162,7 +162,7 @@ func (pl *planner) stale() {
 		rel := f.Path
 		if pl.o.StaleAction == PruneDelete {
 			pl.add(PruneAction{ID: "delete:" + rel, Kind: PruneDelete, Paths: []string{rel},
-				Summary: fmt.Sprintf("delete %s (%s, %d days old) to the trash, with its index line", rel, f.Type, age),
+				Summary: fmt.Sprintf("delete %s (%s, %d days old%s) to the trash, with its index line", rel, f.Type, age, pl.o.loadedNote(rel)),
 				run: func(st *pruneState) error {
 					to, err := st.w.trashPath(rel, st.now)
 					if err != nil {
@@ -178,7 +178,7 @@ func (pl *planner) stale() {
 			continue
 		}
 		pl.add(PruneAction{ID: "archive:" + rel, Kind: PruneArchive, Paths: []string{rel},
-			Summary: fmt.Sprintf("archive %s (%s, %d days old) to %s/, where the client no longer reads it, with its index line", rel, f.Type, age, ArchiveDir),
+			Summary: fmt.Sprintf("archive %s (%s, %d days old%s) to %s/, where the client no longer reads it, with its index line", rel, f.Type, age, pl.o.loadedNote(rel), ArchiveDir),
 			run: func(st *pruneState) error {
 				to, err := st.w.freePath(path.Join(ArchiveDir, rel))
 				if err != nil {
@@ -219,35 +219,12 @@ func (pl *planner) dangling() {
 
 // orphans proposes indexing the topic files no entry links, except those
 // a merge removes or that are stale (archiving is proposed instead).
-// overflowDescription marks the topic file move-overflow writes.
-const overflowDescription = "Lines moved out of MEMORY.md because they were past the load cap"
-
-// overflowLinked are the files an overflow file's moved index lines link:
-// move-overflow took those lines out of MEMORY.md because they never
-// loaded, so putting them back (index-orphan) would only overflow again.
-func (pl *planner) overflowLinked() map[string]bool {
-	out := map[string]bool{}
-	res := memindex.NewResolver(pl.md)
-	for _, f := range pl.md.Files {
-		if f.Description != overflowDescription {
-			continue
-		}
-		for _, l := range model.ParseMemoryIndex([]byte(f.Body)).Lines {
-			if l.Entry == nil {
-				continue
-			}
-			if rel, ok := res.File(l.Entry); ok {
-				out[rel] = true
-			}
-		}
-	}
-	return out
-}
-
 func (pl *planner) orphans() {
-	parked := pl.overflowLinked()
+	// Files an overflow file links are parked there on purpose
+	// (memindex.OverflowLinked): their lines would only overflow again.
+	parked := memindex.OverflowLinked(pl.md)
 	for _, f := range pl.facts.Orphans {
-		if pl.merged[f.Path] || pl.isStale[f.Path] || parked[f.Path] || !memindex.LinkableName(f.Path) {
+		if _, isParked := parked[f.Path]; pl.merged[f.Path] || pl.isStale[f.Path] || isParked || !memindex.LinkableName(f.Path) {
 			// A name the client's backfill skips gets no index line here
 			// either: it would split MEMORY.md's line or break the link.
 			continue
@@ -311,7 +288,7 @@ func (pl *planner) overflow() {
 	// must load too, or the next plan would move it again. So the cut is
 	// taken with that line in place (a generous stand-in: the real one
 	// names the file freePath picks).
-	linkRoom := "- [" + strings.Repeat("x", 40) + "](" + strings.Repeat("x", 40) + ".md) — " + overflowDescription
+	linkRoom := "- [" + strings.Repeat("x", 40) + "](" + strings.Repeat("x", 40) + ".md) — " + memindex.OverflowDescription
 	if memindex.CapIndex([]byte(rest.String())).Truncated || len(moved) > 0 {
 		// Keep the longest head of the rest that loads whole with the
 		// link after it.
@@ -361,7 +338,7 @@ func (pl *planner) overflow() {
 			name := strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(rel, "project_"), ".md"), "_", "-")
 			body := fmt.Sprintf("Moved out of MEMORY.md by memscope on %s: these lines were past the client's load cap (%d lines / %d characters), so they never reached the model.\n\n%s\n",
 				st.now.UTC().Format("2006-01-02"), memindex.MaxLines, memindex.MaxChars, strings.Join(lines, "\n"))
-			data, err := MemoryFileText(name, overflowDescription, model.TypeProject, "", st.now, body)
+			data, err := memoryFileText(st.unstamped, name, memindex.OverflowDescription, model.TypeProject, "", st.now, body)
 			if err != nil {
 				return err
 			}

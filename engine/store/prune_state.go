@@ -15,6 +15,8 @@ import (
 type pruneState struct {
 	w   *workset
 	now time.Time
+	// unstamped: new files are written without stamps (Plan.unstamped).
+	unstamped bool
 	// ix is MEMORY.md as planned on; nil when there is none.
 	ix      *model.MemoryIndex
 	drop    map[int]bool

@@ -214,7 +214,7 @@ func TestRestoreFromTrash(t *testing.T) {
 	if _, err := s.Delete("project_freeze.md", WriteOptions{Now: enginetest.OpsNow}); err != nil {
 		t.Fatal(err)
 	}
-	items, err := s.ListTrash()
+	items, _, err := s.ListTrash()
 	if err != nil || len(items) != 1 || items[0].Original != "project_freeze.md" || !items[0].Deleted.Equal(enginetest.OpsNow) || items[0].Name != "freeze" {
 		t.Fatalf("trash = %+v, %v", items, err)
 	}
@@ -234,7 +234,7 @@ func TestRestoreFromTrash(t *testing.T) {
 	if _, err := s.Delete("project_freeze.md", WriteOptions{Now: enginetest.OpsNow.Add(timeHours(1))}); err != nil {
 		t.Fatal(err)
 	}
-	items, _ = s.ListTrash()
+	items, _, _ = s.ListTrash()
 	if err := os.Remove(filepath.Join(dir, filepath.FromSlash(trashNotePath(items[0].Path)))); err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func TestRestoreFromTrash(t *testing.T) {
 	}
 	enginetest.WriteTree(t, dir, map[string]string{"project_freeze.md": "new\n"})
 	s.Reload()
-	items, _ = s.ListTrash()
+	items, _, _ = s.ListTrash()
 	if _, err := s.Restore(items[0].Path, WriteOptions{Now: enginetest.OpsNow}); err == nil || !strings.Contains(err.Error(), "already exists") {
 		t.Errorf("restore over an existing file: %v", err)
 	}

@@ -33,13 +33,39 @@ import (
 type Store struct {
 	fsys FS
 	dir  string
-	mem  *model.MemoryDir
+	// doc marks a document store (OpenDocument): a folder that is not a
+	// memory folder, whose files are written one at a time and never
+	// read as a whole, with its journal in the home.
+	doc bool
+	// jfs holds the undo journal at jname; jlock is the journal's path on
+	// disk for the cross-process lock ("" for none).
+	jfs   FS
+	jname string
+	jlock string
+	mem   *model.MemoryDir
 	// probs are the problems of the last read.
 	probs []model.Problem
 	// stamps are the files as read: MEMORY.md (absent or not) and every
 	// topic file.
 	stamps map[string]FileStamp
+	// unstamped is set for a folder the client writes without stamping
+	// the frontmatter (agent memory): see Unstamped.
+	unstamped bool
 }
+
+// Unstamped marks the folder as one the client writes without stamping
+// the frontmatter (agent memory: the agent writes its files with the
+// Write tool, no node_type, originSessionId or modified). memscope then
+// writes as the client does there: a new memory gets name, description
+// and type only, and an edit leaves metadata.modified alone. It returns s.
+func (s *Store) Unstamped() *Store {
+	s.unstamped = true
+	return s
+}
+
+// Stamped reports whether the store stamps what it writes as the client
+// stamps auto memory (see Unstamped).
+func (s *Store) Stamped() bool { return !s.unstamped }
 
 // WriteOptions are the parameters of a change that come from outside:
 // the time (journal, trash folder, metadata.modified), the session a new
@@ -102,13 +128,22 @@ func Open(dir string, fsys FS) (*Store, []model.Problem) {
 	if fsys == nil {
 		fsys = DirFS(dir)
 	}
-	s := &Store{fsys: fsys, dir: dir}
+	s := &Store{fsys: fsys, dir: dir, jfs: fsys, jname: journal.Path}
+	if _, ok := fsys.(dirFS); ok && dir != "" {
+		s.jlock = filepath.Join(dir, filepath.FromSlash(journal.Path))
+	}
 	return s, s.Reload()
 }
 
 // Reload reads the folder again: the store's view and the stamps writes
 // are checked against become what is on disk now.
 func (s *Store) Reload() []model.Problem {
+	if s.doc {
+		// A document's folder is a project's, maybe a large tree: only
+		// the file a change names is read, when it is changed.
+		s.mem, s.probs, s.stamps = &model.MemoryDir{Dir: s.dir}, nil, map[string]FileStamp{}
+		return nil
+	}
 	md, probs := model.ReadMemoryDir(s.fsys, ".")
 	md.Dir = s.dir
 	s.mem, s.probs = md, probs
@@ -136,6 +171,9 @@ func (s *Store) Dir() string { return s.dir }
 // it: as read for MEMORY.md and topic files (absent when the read did
 // not see one); unknown (false) for anything else, such as the trash.
 func (s *Store) expected(rel string) (FileStamp, bool) {
+	if s.doc {
+		return FileStamp{}, false
+	}
 	if st, ok := s.stamps[rel]; ok {
 		return st, true
 	}

@@ -145,7 +145,7 @@ func TestHostileLinkPlantedBeforeUndoAndRestore(t *testing.T) {
 	if _, err := s2.Delete("project_deploy.md", hostileOpts); err != nil {
 		t.Fatal(err)
 	}
-	items, err := s2.ListTrash()
+	items, _, err := s2.ListTrash()
 	if err != nil || len(items) == 0 {
 		t.Fatalf("trash: %v, %d items", err, len(items))
 	}

@@ -157,9 +157,13 @@ func (s *Store) Restore(trashPath string, o WriteOptions) (Change, error) {
 	return s.commit(OpRestore, fmt.Sprintf("restore %s from %s", orig, rel), w, o)
 }
 
-// ListTrash lists the memories in the trash, newest deletion first.
-func (s *Store) ListTrash() ([]TrashItem, error) {
+// ListTrash lists the memories in the trash, newest deletion first, and
+// a problem for every entry of the trash that is not a regular file or a
+// folder (a named pipe, a device, a socket, a symbolic link): it is not
+// listed, and never opened, but not skipped silently either.
+func (s *Store) ListTrash() ([]TrashItem, []model.Problem, error) {
 	var items []TrashItem
+	var probs []model.Problem
 	err := fs.WalkDir(s.fsys, TrashDir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) && p == TrashDir {
@@ -167,7 +171,12 @@ func (s *Store) ListTrash() ([]TrashItem, error) {
 			}
 			return err
 		}
-		if d.IsDir() || !d.Type().IsRegular() {
+		if d.IsDir() {
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			probs = append(probs, model.Problem{File: p, Kind: model.ProblemMalformed,
+				Reason: "in the trash but " + model.NotRegularReason(d.Type()) + ": not listed, never opened"})
 			return nil
 		}
 		orig, ok := trashOriginal(p)
@@ -181,7 +190,10 @@ func (s *Store) ListTrash() ([]TrashItem, error) {
 				it.Deleted = t
 			}
 		}
-		if data, err := fs.ReadFile(s.fsys, p); err == nil {
+		data, err := model.ReadFileBounded(s.fsys, p, model.MaxDocumentBytes)
+		if err != nil {
+			probs = append(probs, model.Problem{File: p, Kind: model.ProblemUnreadable, Reason: err.Error()})
+		} else {
 			f, _ := model.ParseMemoryFile(orig, data)
 			it.Size, it.Name, it.Description = int64(len(data)), f.Name, f.Description
 		}
@@ -189,7 +201,7 @@ func (s *Store) ListTrash() ([]TrashItem, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("list the trash: %w", err)
+		return nil, probs, fmt.Errorf("list the trash: %w", err)
 	}
 	sort.SliceStable(items, func(i, j int) bool {
 		if !items[i].Deleted.Equal(items[j].Deleted) {
@@ -197,5 +209,5 @@ func (s *Store) ListTrash() ([]TrashItem, error) {
 		}
 		return items[i].Path < items[j].Path
 	})
-	return items, nil
+	return items, probs, nil
 }

@@ -17,7 +17,7 @@ import (
 // interrupted halfway can simply be run again. Nothing is scanned: undo
 // puts back bytes that were on disk before.
 func (s *Store) Undo() (Change, error) {
-	defer s.lockJournal()()
+	defer s.lockJournal().Release(true)
 	j, e, ch, targets, phantoms, err := s.planUndo()
 	if errors.Is(err, ErrNothingToUndo) && phantoms > 0 {
 		// Only entries of changes that never landed were left: drop
@@ -32,6 +32,7 @@ func (s *Store) Undo() (Change, error) {
 			s.Reload()
 			return ch, model.AsReadOnly(s.dir, err)
 		}
+		removeEmptiedFolders(s.fsys, targets)
 	}
 	j.Drop(e.ID)
 	if err := s.writeJournal(j); err != nil {

@@ -9,7 +9,7 @@ import (
 
 // readJournal reads the journal (an absent journal is empty).
 func (s *Store) readJournal() (*memjournal.Journal, []model.Problem, error) {
-	data, _, _, err := readStoreFile(s.fsys, memjournal.Path)
+	data, _, _, err := readStoreFile(s.jfs, s.jname)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read the undo journal: %w", err)
 	}
@@ -18,7 +18,7 @@ func (s *Store) readJournal() (*memjournal.Journal, []model.Problem, error) {
 }
 
 func (s *Store) writeJournal(j *memjournal.Journal) error {
-	if err := s.fsys.WriteFile(memjournal.Path, j.Bytes(), 0o600); err != nil {
+	if err := s.jfs.WriteFile(s.jname, j.Bytes(), 0o600); err != nil {
 		// Every change writes the journal first, so a read-only folder
 		// is found here and named as such.
 		return model.AsReadOnly(s.dir, fmt.Errorf("write the undo journal: %w", err))

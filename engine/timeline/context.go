@@ -81,12 +81,14 @@ func RecordContext(r *model.Record) Context {
 			c.Instructions = window.EstimateTokens(r.AttachmentChars)
 		}
 	case model.RecordUser, model.RecordAssistant:
+		// A compact summary's earlier messages are sent after it.
+		c.Conversation = window.EstimateTokens(r.EarlierChars())
 		m := r.Message
 		if m == nil {
 			break
 		}
 		if m.Content == nil {
-			c.Conversation = window.EstimateTokens(m.ContentChars)
+			c.Conversation += window.EstimateTokens(m.ContentChars)
 			break
 		}
 		for _, b := range m.Content {

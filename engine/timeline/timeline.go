@@ -39,6 +39,46 @@ type BoundaryInfo struct {
 	// its links do not hold (resume then loads the full history).
 	Preserved       *model.PreservedSegment `json:"preserved,omitempty"`
 	PreservedBroken string                  `json:"preservedBroken,omitempty"`
+	// PreservedMessages counts the messages the client listed as kept
+	// (compactMetadata.preservedMessages.uuids); 0 when it listed none.
+	PreservedMessages int `json:"preservedMessages,omitempty"`
+	// Compaction says which kind of compaction this was: auto, manual
+	// (/compact), or partial (the rewind menu's "Summarize from here" or
+	// "Summarize up to here"). Empty for a microcompact.
+	Compaction CompactionKind `json:"compaction,omitempty"`
+	// Direction is a partial compaction's side: "from" (the chosen message
+	// and what follows were summarized) or "up_to" (what came before it).
+	Direction model.SummarizeDirection `json:"direction,omitempty"`
+	// MessagesSummarized is how many messages a partial compaction
+	// summarized (the boundary's figure, else the summary row's); nil when
+	// the client wrote neither.
+	MessagesSummarized *int `json:"messagesSummarized,omitempty"`
+}
+
+// CompactionKind is what started a compaction, as Replay names it.
+type CompactionKind string
+
+// The compaction kinds.
+const (
+	CompactionAuto    CompactionKind = "auto"
+	CompactionManual  CompactionKind = "manual"
+	CompactionPartial CompactionKind = "partial"
+)
+
+// DirectionText says in words which part of the conversation a partial
+// compaction summarized ("" for other compactions).
+func (b BoundaryInfo) DirectionText() string { return DirectionText(b.Direction) }
+
+// DirectionText says in words which part of the conversation a partial
+// compaction in direction d summarized ("" for no direction).
+func DirectionText(d model.SummarizeDirection) string {
+	switch d {
+	case model.SummarizeFrom:
+		return "summarized from the chosen message on; earlier ones kept"
+	case model.SummarizeUpTo:
+		return "summarized up to the chosen message; later ones kept"
+	}
+	return ""
 }
 
 // Turn is one API response: the assistant records sharing a message.id
@@ -203,22 +243,63 @@ func boundaryInfo(t *model.Transcript, r *model.Record) BoundaryInfo {
 		b.Trigger, b.PreTokens, b.PostTokens = c.Trigger, c.PreTokens, c.PostTokens
 		b.DurationMs, b.CumulativeDroppedTokens = c.DurationMs, c.CumulativeDroppedTokens
 		b.Preserved = c.PreservedSegment
+		if c.PreservedMessages != nil {
+			b.PreservedMessages = len(c.PreservedMessages.UUIDs)
+		}
 		if c.PreservedSegment != nil {
 			if _, err := preservedSegment(View{T: t, From: 1}, c.PreservedSegment); err != nil {
 				b.PreservedBroken = err.Error()
 			}
 		}
 	}
-	for _, c := range t.Children(r.UUID) {
-		if c.IsCompactSummary {
-			b.SummaryUUID = c.UUID
-			if c.Message != nil {
-				b.SummaryBytes = c.Message.ContentBytes
-			}
-			break
+	if s := summaryOf(t, r); s != nil {
+		b.SummaryUUID = s.UUID
+		if s.Message != nil {
+			b.SummaryBytes = s.Message.ContentBytes
 		}
 	}
+	b.Compaction, b.Direction, b.MessagesSummarized = Compaction(t, r)
 	return b
+}
+
+// summaryOf is the compact summary row that follows boundary r, nil when
+// none does.
+func summaryOf(t *model.Transcript, r *model.Record) *model.Record {
+	for _, c := range t.Children(r.UUID) {
+		if c.IsCompactSummary {
+			return c
+		}
+	}
+	return nil
+}
+
+// Compaction says what kind of compaction the compact boundary r is:
+// partial when the client recorded a summarized count or a direction
+// (only the rewind menu's partial compactions write them), else its
+// trigger ("" when that is unknown); with the direction and the count of
+// summarized messages (the boundary's figure, else its summary row's).
+func Compaction(t *model.Transcript, r *model.Record) (CompactionKind, model.SummarizeDirection, *int) {
+	var dir model.SummarizeDirection
+	var n *int
+	var trigger model.CompactTrigger
+	if c := r.Compact; c != nil {
+		n, trigger = c.MessagesSummarized, c.Trigger
+	}
+	if s := summaryOf(t, r); s != nil && s.Summarize != nil {
+		dir = s.Summarize.Direction
+		if n == nil {
+			n = s.Summarize.MessagesSummarized
+		}
+	}
+	switch {
+	case n != nil || dir != "":
+		return CompactionPartial, dir, n
+	case trigger == model.TriggerAuto:
+		return CompactionAuto, dir, n
+	case trigger == model.TriggerManual:
+		return CompactionManual, dir, n
+	}
+	return "", dir, n
 }
 
 // State is what the model saw at step k: the resume chain as the file

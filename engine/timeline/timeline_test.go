@@ -1,7 +1,12 @@
 package timeline
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/engine/window"
@@ -149,5 +154,51 @@ func TestTimelineBranchesSidechainsAndBrokenSegment(t *testing.T) {
 	}
 	if !tl.Resume.Fallback || ids(tl.Resume.Messages) != "u1 a1 u2b B S" {
 		t.Errorf("resume %+v %q", tl.Resume, ids(tl.Resume.Messages))
+	}
+}
+
+// A 2.1.331 compact summary may carry earlierMessages, which the client
+// sends after the summary: the resumed context counts them. The real
+// transcript is read as it is and again with its first summary given two
+// earlier messages (a copy in memory; the fixture is not edited), and the
+// user rows a rowSource.
+func TestTimelineEarlierMessagesCount(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(enginetest.RealDir, "transcript-partial-compactions.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, `"isCompactSummary": true`) })
+	if i < 0 {
+		t.Fatal("no compact summary in the fixture")
+	}
+	earlier := `"earlierMessages":[{"kind":"user","text":"` + strings.Repeat("u", 400) + `"},{"kind":"reply","text":"` + strings.Repeat("é", 396) + `"}],"rowSource":"local",`
+	lines[i] = "{" + earlier + strings.TrimPrefix(lines[i], "{")
+	tr, err := model.ReadTranscriptWith(fstest.MapFS{"t.jsonl": {Data: []byte(strings.Join(lines, "\n"))}}, "t.jsonl", model.ScanOptions{Content: true, KeepText: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var summary *model.Record
+	for _, r := range tr.Records {
+		if r.IsCompactSummary {
+			summary = r
+			break
+		}
+	}
+	if summary == nil || len(summary.EarlierMessages) != 2 || summary.EarlierMessages[1].Kind != "reply" || summary.RowSource != model.RowLocal || summary.EarlierChars() != 796 {
+		t.Fatalf("summary decoded as %+v", summary)
+	}
+	base := Build(enginetest.ReadReal(t, "transcript-partial-compactions.jsonl"), window.Size200k(), 687786)
+	with := Build(tr, window.Size200k(), 687786)
+	// 400 + 396 characters: 100 + 99 tokens more, from the boundary on
+	// until the second compaction replaces the summary.
+	if d := with.Steps[1].Context.Conversation - base.Steps[1].Context.Conversation; d != 199 {
+		t.Errorf("boundary step conversation +%d, want +199", d)
+	}
+	if d := with.Steps[2].Context.Total() - base.Steps[2].Context.Total(); d != 199 {
+		t.Errorf("next turn +%d, want +199", d)
+	}
+	if d := with.Steps[4].Context.Total() - base.Steps[4].Context.Total(); d != 0 {
+		t.Errorf("after the second compaction +%d, want 0", d)
 	}
 }

@@ -17,12 +17,15 @@ const module = "github.com/memscope/memscope"
 // engineLayers ranks the engine packages: a package imports only packages
 // of a lower layer. docs/ARCHITECTURE.md shows the same table.
 var engineLayers = map[string]int{
-	"engine/internal/jsstr": 0, "engine/internal/udiff": 0, "engine/diskcache": 0,
+	"engine/internal/jsstr": 0, "engine/internal/udiff": 0, "engine/diskcache": 0, "engine/pricing": 0,
 	"engine/window": 1, "engine/scan": 1, "engine/journal": 1, "engine/sessions": 1,
 	"engine/memindex": 2, "engine/timeline": 2,
 	"engine/lint": 3, "engine/preview": 3, "engine/compact": 3, "engine/inventory": 3, "engine/cleanup": 3, "engine/live": 3,
-	"engine/extract": 4, "engine/memrows": 4, "engine/store": 4,
-	"engine/filehist": 5, "engine/export": 5,
+	"engine/extract": 4, "engine/memrows": 4, "engine/store": 4, "engine/search": 4, "engine/loads": 4,
+	"engine/filehist": 5, "engine/export": 5, "engine/provenance": 5,
+	"engine/review":   6,
+	"engine/leftover": 6,
+	"engine/secrets":  6,
 }
 
 // leaves are the packages below model: they import no memscope package,
@@ -42,7 +45,7 @@ func isLeaf(pkg string) bool {
 // import: they never ship.
 var testOnly = []string{
 	"internal/faultfs", "internal/testroot", "internal/testenv", "internal/keypress",
-	"internal/filehistgen", "internal/genhome", "engine/internal/enginetest", "keymap/keymaptest",
+	"internal/filehistgen", "internal/genhome", "internal/provgen", "internal/secretgen", "engine/internal/enginetest", "keymap/keymaptest",
 }
 
 func isTestOnly(pkg string) bool {

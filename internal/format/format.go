@@ -6,6 +6,7 @@ package format
 
 import (
 	"fmt"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -64,6 +65,29 @@ func ClientFileSize(n int) string {
 	return ""
 }
 
+// Ago is how long before now t was, in every "ago" column of the panes
+// and the command line: "now", "12m ago", "5h ago", "3d ago" — the unit
+// is the largest whole one (days from 24 hours), so a column never puts
+// "47h ago" beside "2d ago"; "—" for an unknown time, "in the future"
+// for a clock ahead of now.
+func Ago(now, t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	d := now.Sub(t)
+	switch {
+	case d < -time.Minute:
+		return "in the future"
+	case d < time.Minute:
+		return "now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+}
+
 // shortIDLen is how much of an id ShortID keeps: a uuid's first block.
 const shortIDLen = 8
 
@@ -86,4 +110,22 @@ func Timestamp(t time.Time) string {
 		return "(no time)          "
 	}
 	return t.UTC().Format("2006-01-02 15:04:05")
+}
+
+// USD writes a cost in US dollars for people: cents ("$12.34"), thousands
+// grouped ("$1,234.56"), a positive cost under a cent as "<$0.01".
+func USD(x float64) string {
+	if x > 0 && x < 0.005 {
+		return "<$0.01"
+	}
+	s := fmt.Sprintf("%.2f", x)
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	whole, cents, _ := strings.Cut(s, ".")
+	for i := len(whole) - 3; i > 0; i -= 3 {
+		whole = whole[:i] + "," + whole[i:]
+	}
+	return sign + "$" + whole + "." + cents
 }

@@ -66,3 +66,33 @@ func TestTimestamp(t *testing.T) {
 		t.Errorf("zero Timestamp = %q, want the column's width", got)
 	}
 }
+
+func TestUSD(t *testing.T) {
+	for x, want := range map[float64]string{
+		0: "$0.00", 0.001: "<$0.01", 0.005: "$0.01", 0.258492: "$0.26", 12.346: "$12.35",
+		1234.5: "$1,234.50", 1234567.891: "$1,234,567.89", -3.2: "-$3.20",
+	} {
+		if got := USD(x); got != want {
+			t.Errorf("USD(%v) = %q, want %q", x, got, want)
+		}
+	}
+}
+
+// One unit style: the largest whole unit, days from 24 hours (never
+// "47h ago" beside "2d ago").
+func TestAgo(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	cases := map[time.Duration]string{
+		30 * time.Second: "now", 5 * time.Minute: "5m ago", 3 * time.Hour: "3h ago",
+		23*time.Hour + 59*time.Minute: "23h ago", 24 * time.Hour: "1d ago", 47 * time.Hour: "1d ago",
+		72 * time.Hour: "3d ago", -time.Hour: "in the future",
+	}
+	for d, want := range cases {
+		if got := Ago(now, now.Add(-d)); got != want {
+			t.Errorf("Ago(-%v) = %q, want %q", d, got, want)
+		}
+	}
+	if Ago(now, time.Time{}) != "—" {
+		t.Error("zero time should be —")
+	}
+}

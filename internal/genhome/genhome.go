@@ -81,3 +81,12 @@ func ModuleRoot() (string, error) {
 		dir = up
 	}
 }
+
+// BenchSizes are the home sizes a benchmark runs on: those of
+// MEMSCOPE_BENCH_SIZES (e.g. "W/4 W/2 W"), else defaults.
+func BenchSizes(defaults ...string) []string {
+	if sizes := strings.Fields(os.Getenv("MEMSCOPE_BENCH_SIZES")); len(sizes) > 0 {
+		return sizes
+	}
+	return defaults
+}

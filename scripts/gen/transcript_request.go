@@ -32,8 +32,8 @@ func (g *sessionGen) request(final bool) {
 		t.meta("api-request-blob", fmt.Sprintf(`"hash":"%s","message":{"role":"user","content":[{"type":"text","text":"%s"}]}`, tail[i], filler(r, size)))
 	}
 	reqRef := newUUID(r)
-	t.metaAt("api-request", fmt.Sprintf(`"id":"%s","version":"%s","querySource":"repl_main_thread","shapeHash":"%s","params":{"model":"claude-opus-5-5","max_tokens":128000,"thinking":{"type":"adaptive"}},"keep":0,"tail":["%s"],"requestDigest":"%s"`,
-		reqRef, clientVersion, shape, strings.Join(tail, `","`), randHex(r, 64)), ts)
+	t.metaAt("api-request", fmt.Sprintf(`"id":"%s","version":"%s","querySource":"repl_main_thread","shapeHash":"%s","params":{"model":"%s","max_tokens":128000,"thinking":{"type":"adaptive"}},"keep":0,"tail":["%s"],"requestDigest":"%s"`,
+		reqRef, clientVersion, shape, t.model, strings.Join(tail, `","`), randHex(r, 64)), ts)
 	g.fresh = false
 	resp := g.response(reqRef)
 	var blocks []string

@@ -204,7 +204,7 @@ func (g *sessionGen) attachments() {
 	r := g.r
 	if g.fresh {
 		g.attachment("environment", fmt.Sprintf(`,"snapshot":{"workingDirectory":"%s","isGitRepo":true,"platform":"linux","shell":"bash"}`, jsonEscape(g.plan.CWD)), 800+r.IntN(400))
-		g.attachment("model", `,"identity":{"modelId":"claude-opus-5-5"}`, 300+r.IntN(200))
+		g.attachment("model", `,"identity":{"modelId":"`+g.t.model+`"}`, 300+r.IntN(200))
 		g.attachment("skill_listing", fmt.Sprintf(`,"skillCount":%d,"isInitial":true`, 5+r.IntN(15)), 6000+r.IntN(8000))
 		g.attachment("instructions", fmt.Sprintf(`,"files":[{"path":"%s/CLAUDE.md","type":"Project","content":"%s"}]`, jsonEscape(g.plan.CWD), filler(r, 100+r.IntN(400))), 20000+r.IntN(35000))
 		g.attachment("date", `,"date":"2026-11-22"`, 60)

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -73,6 +74,22 @@ type transcriptWriter struct {
 	parent string
 	// seen holds message.id+requestId pairs already counted.
 	seen map[string]bool
+	// model is the session's model (genModel).
+	model string
+}
+
+// genModels are the models sessions run on: priced by ccusage 18.0.11's
+// offline table as by memscope's, so the cost parity test compares like
+// with like, and all as long as the real client's claude-opus-5-5, so
+// the files keep their sizes.
+var genModels = [...]string{"claude-opus-4-5", "claude-opus-4-6", "claude-opus-4-1"}
+
+// genModel picks a session's model from its id, without drawing from the
+// random stream (which would change everything generated after it).
+func genModel(sid string) string {
+	h := fnv.New32a()
+	h.Write([]byte(sid))
+	return genModels[h.Sum32()%uint32(len(genModels))]
 }
 
 func newTranscriptWriter(home, rel string, r *rand.Rand, st *TranscriptStats, start time.Time) (*transcriptWriter, error) {
@@ -88,7 +105,7 @@ func newTranscriptWriter(home, rel string, r *rand.Rand, st *TranscriptStats, st
 	st.Types = map[string]int{}
 	st.Subtypes = map[string]int{}
 	return &transcriptWriter{f: f, w: bufio.NewWriterSize(f, 1<<20), r: r, st: st, now: start, sid: st.SessionID, cwd: st.CWD,
-		branch: "main", agentID: st.AgentID, seen: map[string]bool{}}, nil
+		branch: "main", agentID: st.AgentID, seen: map[string]bool{}, model: genModel(st.SessionID)}, nil
 }
 
 // close flushes the file and sets its mtime to the last record's time, as
@@ -196,8 +213,8 @@ type apiResponse struct {
 func (t *transcriptWriter) assistant(resp apiResponse, blocks []string, stop string) {
 	for i, block := range blocks {
 		u := resp.usage
-		body := fmt.Sprintf(`"message":{"id":"%s","type":"message","role":"assistant","model":"claude-opus-5-5","content":[%s],"stop_reason":"%s","stop_sequence":null,"usage":{"input_tokens":%d,"cache_creation_input_tokens":%d,"cache_read_input_tokens":%d,"output_tokens":%d,"service_tier":"standard","cache_creation":{"ephemeral_1h_input_tokens":0,"ephemeral_5m_input_tokens":%d}}},"apiBlockIndex":%d,"requestId":"%s","requestRef":"%s","requestedModel":"claude-opus-5-5","promptCacheRequested":"5m","effort":"medium","madeBy":"model"`,
-			resp.msgID, block, stop, u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens, u.OutputTokens, u.CacheCreationInputTokens, i, resp.reqID, resp.reqRef)
+		body := fmt.Sprintf(`"message":{"id":"%s","type":"message","role":"assistant","model":"%s","content":[%s],"stop_reason":"%s","stop_sequence":null,"usage":{"input_tokens":%d,"cache_creation_input_tokens":%d,"cache_read_input_tokens":%d,"output_tokens":%d,"service_tier":"standard","cache_creation":{"ephemeral_1h_input_tokens":0,"ephemeral_5m_input_tokens":%d}}},"apiBlockIndex":%d,"requestId":"%s","requestRef":"%s","requestedModel":"%s","promptCacheRequested":"5m","effort":"medium","madeBy":"model"`,
+			resp.msgID, t.model, block, stop, u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens, u.OutputTokens, u.CacheCreationInputTokens, i, resp.reqID, resp.reqRef, t.model)
 		t.chain("assistant", "", newUUID(t.r), body, t.tick(time.Millisecond, 40*time.Millisecond))
 		t.st.AssistantLines++
 	}

@@ -5,12 +5,17 @@
 //	go run ./scripts/hostile -out DIR -scenario NAME [-size 100M] [-n 1000000] [-depth 100000] [-outside DIR] [-kind fifo] [-place NAME]
 //
 // Scenarios: escapes, bidi, bigline, deepjson, manyfiles, newlinenames,
-// symlinks-out; and the traps, whose homes hang or exhaust a careless
+// symlinks-out, leftovers (what killed or failed memscope writes leave:
+// copies of gone writers, empty trash and archive folders, a journal
+// lock with no journal, a pending restore with its copy in a project
+// tree at -outside); and the traps, whose homes hang or exhaust a careless
 // reader: special (a named pipe, or a link to /dev/zero or /dev/urandom
 // with -kind, at -place or at every place memscope reads a file) and
 // linkloops (links out of the home, link loops, links inside it) and huge
 // (sparse runs of -size NUL bytes, default 1G here, in every kind of file,
-// and a frontmatter nested -depth deep). The home is a complete one (history.jsonl, a transcript,
+// and a frontmatter nested -depth deep) and tarbomb (the home, and beside
+// it DIR.tar.gz with one more entry of -size NUL bytes, default 2G: a
+// decompression bomb for --home). The home is a complete one (history.jsonl, a transcript,
 // pastes, memory files, CLAUDE.md) carrying that content. What was written
 // (counts, odd names, symlink targets and their sha256) is printed as JSON
 // on stdout and saved beside the home as DIR.hostile.json, so the home
@@ -39,10 +44,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	out := fl.String("out", "", "folder to write the home into (must be empty or absent)")
 	scenario := fl.String("scenario", "", fmt.Sprintf("one of %v", hostilehome.Scenarios))
-	size := fl.String("size", "", "bigline (default 100M), huge (default 1G): length of the line in bytes (suffixes K, M, G: powers of 1024)")
+	size := fl.String("size", "", "bigline (default 100M), huge (default 1G), tarbomb (default 2G): length of the line or entry in bytes (suffixes K, M, G: powers of 1024)")
 	n := fl.Int("n", hostilehome.DefaultN, "manyfiles: number of memory files")
 	depth := fl.Int("depth", 0, "deepjson (default 100000), huge (default 3000): nesting depth")
-	outside := fl.String("outside", "", "symlinks-out, linkloops: folder for the link targets (default DIR-outside)")
+	outside := fl.String("outside", "", "symlinks-out, linkloops: folder for the link targets; leftovers: the project tree (default DIR-outside)")
 	kind := fl.String("kind", hostilehome.KindFIFO, fmt.Sprintf("special: one of %v", hostilehome.SpecialKinds))
 	place := fl.String("place", "", fmt.Sprintf("special: one of %v (default all)", hostilehome.SpecialPlaces()))
 	if err := fl.Parse(args); err != nil {

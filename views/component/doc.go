@@ -1,6 +1,7 @@
 // Package component groups the pieces the panes share and that are not
-// panes themselves: list (the scrolling, filterable list), style (the
-// Styles every pane is drawn with), text (sizes, ages, truncation) and
+// panes themselves: list (the scrolling, filterable list), detail (the
+// scrollable, zoomable text beside or under a list), style (the
+// Styles every pane is drawn with), text (sizes, truncation, wrapping) and
 // markdown (the cached glamour renderer). Components know nothing of
 // panes, of the root model or of the disk.
 package component

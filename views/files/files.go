@@ -13,6 +13,7 @@ import (
 
 	"github.com/memscope/memscope/engine/filehist"
 	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
@@ -89,6 +90,7 @@ type Model struct {
 	keys     *keymap.KeyMap
 	styles   style.Styles
 	list     list.Model[Row]
+	det      detail.Model
 	level    Level
 	sessions []filehist.SessionSummary
 	loaded   bool
@@ -118,7 +120,7 @@ type DiffResult struct {
 
 // New returns an empty Files pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: &keys, styles: st}
+	m := Model{keys: &keys, styles: st, det: detail.New(keys, st)}
 	m.list = list.New(keys, st, rowText)
 	m.list.Empty = "loading file history…"
 	return m
@@ -184,6 +186,7 @@ func (m *Model) SetPlan(p *filehist.RestorePlan, err error) tea.Cmd {
 		return status("no restore plan: "+err.Error(), true)
 	}
 	m.plan, m.confirm = p, true
+	m.det.Unzoom() // the question is over the list
 	return nil
 }
 
@@ -194,6 +197,7 @@ func (m *Model) SetReadOnly(ro bool) { m.readOnly = ro }
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.list.SetStyles(st)
+	m.det.SetStyles(st)
 }
 
 // Level returns the list shown.
@@ -220,6 +224,9 @@ func (m Model) Filtering() bool { return m.list.Filtering() || m.confirm }
 // pane's first line, which is the header) and asks for the diff of the
 // version it lands on, as the list keys do.
 func (m *Model) ClickRow(y int) tea.Cmd {
+	if m.det.Zoomed() {
+		return nil
+	}
 	before, _ := m.diffRequest()
 	m.list.ClickRow(y - 1)
 	return m.diffIfMoved(before)
@@ -228,19 +235,19 @@ func (m *Model) ClickRow(y int) tea.Cmd {
 // Help lists the pane's own bindings for the level shown.
 func (m Model) Help() []key.Binding {
 	if m.confirm {
-		return []key.Binding{m.keys.Confirm, m.keys.Cancel}
+		return append([]key.Binding{m.keys.Confirm, m.keys.Cancel}, m.det.Help()...)
 	}
 	open := m.keys.Open
 	back := m.keys.Back
 	switch m.level {
 	case LevelSessions:
-		return []key.Binding{open}
+		return append([]key.Binding{open}, m.det.Help()...)
 	case LevelTurns:
-		return []key.Binding{open, back, m.restoreKey("rewind files to before this turn")}
+		return append([]key.Binding{open, back, m.restoreKey("rewind files to before this turn")}, m.det.Help()...)
 	case LevelFiles:
-		return []key.Binding{open, back}
+		return append([]key.Binding{open, back}, m.det.Help()...)
 	}
-	return []key.Binding{back, m.restoreKey("restore this version"), m.toggleKey()}
+	return append([]key.Binding{back, m.restoreKey("restore this version"), m.toggleKey()}, m.det.Help()...)
 }
 
 // restoreKey is the Apply binding with this pane's help text.
@@ -273,5 +280,6 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "vN", Means: "the Nth saved version of the file (restoring it writes it back)"},
 		{Mark: "backup missing", Means: "the record names a version whose backup file is gone"},
 		{Mark: "u", Means: "here, undoes the last file-history restore (not a memory change)"},
+		m.det.Legend(),
 	}
 }

@@ -138,8 +138,16 @@ func pressAnswered(t *testing.T, f fixture, m Model, k string) Model {
 	return m
 }
 
+// screen is the pane as text, the fixture's folder as $ROOT. Lines lose
+// their trailing blanks: the detail pads its rows to the width, and a
+// path of a different length would pad differently.
 func screen(f fixture, m Model) string {
-	return backupHash.ReplaceAllString(strings.ReplaceAll(ansi.Strip(m.View()), f.root, "$ROOT"), "<h16>@v")
+	s := backupHash.ReplaceAllString(strings.ReplaceAll(ansi.Strip(m.View()), f.root, "$ROOT"), "<h16>@v")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
 }
 
 func TestFilesPaneGolden(t *testing.T) {
@@ -349,5 +357,35 @@ func TestFilesPaneFitsItsSize(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A diff keeps a file's indentation (tabs expanded to the next stop,
+// never drawn as one space) and a row cut at the border ends in "…".
+func TestDiffTabsAndCuts(t *testing.T) {
+	f := newFixture(t)
+	m := newPane(60, 30)
+	m.SetSessions(sessionsFixture)
+	for _, k := range []string{"enter", "down", "enter", "down", "enter"} {
+		m = pressAnswered(t, f, m, k)
+	}
+	req, ok := m.diffRequest()
+	if !ok {
+		t.Fatal("no version selected")
+	}
+	long := strings.Repeat("word ", 30)
+	m.SetDiff(DiffResult{Request: req, Diff: "--- a\n+++ b\n@@ -1 +1 @@\n-\tif x {\n+\t\treturn y\n+" + long + "\n"})
+	s := screen(f, m)
+	if !strings.Contains(s, "-   if x {") || !strings.Contains(s, "+       return y") {
+		t.Errorf("tabs not expanded:\n%s", s)
+	}
+	cut := false
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "+word") {
+			cut = strings.HasSuffix(l, "…") && len([]rune(l)) == 60
+		}
+	}
+	if !cut {
+		t.Errorf("the long row is not cut with … at the border:\n%s", s)
 	}
 }

@@ -10,6 +10,12 @@ import (
 // Update handles navigation, the diff base, restores and the
 // confirmation.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if (!m.confirm || m.det.Scrolls(msg)) && !m.list.Filtering() {
+		if d, ok := m.det.Update(msg, m.detailContent(), m.det.Area(m.top(), m.width, m.height)); ok {
+			m.det = d
+			return m, nil
+		}
+	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.confirm {
 		return m.answer(k)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/memscope/memscope/engine/filehist"
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/text"
 )
 
@@ -132,15 +133,18 @@ func (m Model) crumbs() string {
 
 // View draws the header, the list and the detail of the selected row.
 func (m Model) View() string {
+	// The detail takes every row the list leaves (a short list leaves
+	// more room for a diff), less the divider.
+	return m.det.Under(m.top(), m.detailContent(), m.width, m.height)
+}
+
+// top is the crumbs (or the question) over the list.
+func (m Model) top() string {
 	head := m.crumbs() + "  " + m.styles.Dim.Render(m.list.Position())
 	if m.confirm && m.plan != nil {
 		head = m.styles.Warn.Render(m.confirmLine())
 	}
-	top := text.Truncate(head, m.width) + "\n" + m.list.View(m.renderRow)
-	// The detail takes every row the list leaves (a short list leaves
-	// more room for a diff), less the divider.
-	rows := max(m.height-strings.Count(top, "\n")-2, 1)
-	return m.styles.Divided(m.width, top, m.detail(rows))
+	return text.Truncate(head, m.width) + "\n" + m.list.View(m.renderRow)
 }
 
 func (m Model) confirmLine() string {
@@ -154,15 +158,18 @@ func (m Model) confirmLine() string {
 	return fmt.Sprintf("Restore %s as shown below? The current content is saved first; undo puts it back. y/n", text.Count(p.Writes(), "file", ""))
 }
 
-func (m Model) detail(rows int) string {
+// detailContent is the selected row in full (a version's whole diff),
+// or the restore plan being asked about.
+func (m Model) detailContent() detail.Content {
 	if m.confirm && m.plan != nil {
-		return m.styles.Clip(m.planLines(), rows)
+		return detail.Content{ID: "plan", Lines: m.planLines()}
 	}
 	r, ok := m.list.Selected()
 	if !ok {
-		return ""
+		return detail.Content{}
 	}
 	var lines []string
+	id := fmt.Sprintf("%d %s", m.level, rowText(r))
 	switch {
 	case r.Session != nil:
 		s := r.Session
@@ -180,12 +187,13 @@ func (m Model) detail(rows int) string {
 		}
 	case r.Version != nil:
 		lines = m.diffLines()
+		id += fmt.Sprintf(" %d %s", m.base, m.diff.Request.TrackingPath)
 	}
 	for i, l := range lines {
 		// Styled lines too: ansi.Truncate keeps escape sequences whole.
 		lines[i] = ansi.Truncate(l, m.width, "…")
 	}
-	return m.styles.Clip(lines, rows)
+	return detail.Content{ID: id, Lines: lines}
 }
 
 // fit cuts plain text to the pane's width; styling comes after, so a cut
@@ -228,7 +236,7 @@ func (m Model) diffLines() []string {
 		return append(lines, m.styles.Dim.Render("no difference"))
 	}
 	for _, l := range strings.Split(strings.TrimSuffix(d.Diff, "\n"), "\n") {
-		lines = append(lines, m.diffLine(m.fit(text.OneLine(model.SanitizeForTerminal(l)))))
+		lines = append(lines, m.diffLine(m.fit(diffText(l))))
 	}
 	return lines
 }
@@ -244,7 +252,7 @@ func (m Model) planLines() []string {
 		lines = append(lines, line)
 		if s.Refused == "" && s.Diff != "" {
 			for _, l := range strings.Split(strings.TrimSuffix(s.Diff, "\n"), "\n") {
-				lines = append(lines, "  "+m.diffLine(text.Truncate(text.OneLine(model.SanitizeForTerminal(l)), m.width-2)))
+				lines = append(lines, "  "+m.diffLine(text.Truncate(diffText(l), m.width-2)))
 			}
 		}
 	}
@@ -252,3 +260,10 @@ func (m Model) planLines() []string {
 }
 
 func (m Model) diffLine(l string) string { return m.styles.DiffLine(l) }
+
+// diffText is one line of a diff made safe to print, its tabs expanded
+// (a file's indentation keeps its shape; a raw tab would be one cell to
+// the cut and eight on the screen).
+func diffText(l string) string {
+	return text.OneLine(text.ExpandTabs(model.SanitizeForTerminal(l)))
+}

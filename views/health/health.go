@@ -18,6 +18,7 @@ import (
 	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
@@ -35,11 +36,16 @@ type Model struct {
 	keys     *keymap.KeyMap
 	styles   style.Styles
 	list     list.Model[Row]
+	det      detail.Model
 	report   *lint.Report
 	plan     *store.Plan
 	selected map[string]bool
-	confirm  bool
-	readOnly bool
+	// store names the memory store shown (SetStore).
+	store   string
+	confirm bool
+	// confirmLeftovers asks before removing the leftovers.
+	confirmLeftovers bool
+	readOnly         bool
 	// unavailable says why there is nothing to check (SetUnavailable).
 	unavailable string
 	width       int
@@ -48,7 +54,7 @@ type Model struct {
 
 // New returns an empty Health pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: &keys, styles: st, selected: map[string]bool{}}
+	m := Model{keys: &keys, styles: st, selected: map[string]bool{}, det: detail.New(keys, st)}
 	m.list = list.New(keys, st, func(r Row) string {
 		if r.Finding != nil {
 			return string(r.Finding.Kind) + " " + r.Finding.Path + " " + r.Finding.Message
@@ -62,10 +68,15 @@ func New(keys keymap.KeyMap, st style.Styles) Model {
 // Title names the pane.
 func (m Model) Title() string { return "Health" }
 
+// SetStore names the memory store the findings and the plan are about
+// when the project has more than one (its auto memory, agents'); "" when
+// it has only its own.
+func (m *Model) SetStore(label string) { m.store = label }
+
 // SetData shows a lint report and a prune plan. Selections that still
 // exist in the new plan are kept.
 func (m *Model) SetData(r *lint.Report, p *store.Plan) {
-	m.report, m.plan, m.confirm, m.unavailable = r, p, false, ""
+	m.report, m.plan, m.confirm, m.confirmLeftovers, m.unavailable = r, p, false, false, ""
 	var rows []Row
 	keep := map[string]bool{}
 	if p != nil {
@@ -114,6 +125,7 @@ func (m Model) Selected() []string {
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.list.SetStyles(st)
+	m.det.SetStyles(st)
 }
 
 func (m Model) listHeight() int { return max(m.height/2-1, 3) }
@@ -128,27 +140,62 @@ func (m *Model) SetSize(w, h int) {
 func (m *Model) Focus() {}
 
 // Blur takes the keyboard away and drops a pending confirmation.
-func (m *Model) Blur() { m.confirm = false }
+func (m *Model) Blur() { m.confirm, m.confirmLeftovers = false, false }
 
 // Filtering reports whether the pane takes text or a y/n answer.
-func (m Model) Filtering() bool { return m.list.Filtering() || m.confirm }
+func (m Model) Filtering() bool { return m.list.Filtering() || m.confirm || m.confirmLeftovers }
+
+// leftovers are the report's leftover findings: what interrupted
+// memscope writes left.
+func (m Model) leftovers() []lint.Finding {
+	if m.report == nil {
+		return nil
+	}
+	var out []lint.Finding
+	for _, f := range m.report.Findings {
+		if f.Kind == lint.Leftover {
+			out = append(out, f)
+		}
+	}
+	return out
+}
 
 // ClickRow moves the cursor to the clicked row.
 func (m *Model) ClickRow(y int) tea.Cmd {
+	if m.det.Zoomed() {
+		return nil
+	}
 	m.list.ClickRow(y - 1)
 	return nil
 }
 
 // Help lists the pane's own bindings.
 func (m Model) Help() []key.Binding {
-	if m.confirm {
+	if m.confirm || m.confirmLeftovers {
 		return []key.Binding{m.keys.Confirm, m.keys.Cancel}
 	}
-	return []key.Binding{m.keys.Toggle, m.keys.Apply, m.keys.Edit}
+	bs := []key.Binding{m.keys.Toggle, m.keys.Apply, m.keys.Edit}
+	if len(m.leftovers()) > 0 {
+		bs = append(bs, m.keys.RemoveLeftovers)
+	}
+	return append(bs, m.det.Help()...)
 }
 
 // Update handles selection, applying and the list.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && m.confirmLeftovers {
+		m.confirmLeftovers = false
+		if key.Matches(k, m.keys.Confirm) {
+			return m, func() tea.Msg { return msgs.RemoveLeftovers{} }
+		}
+		return m, func() tea.Msg { return msgs.Status{Text: "leftovers kept: nothing was removed"} }
+	}
+	if (!m.confirm || m.det.Scrolls(msg)) && !m.list.Filtering() && m.report != nil {
+		if d, ok := m.det.Update(msg, m.detailContent(), m.det.Area(m.top(), m.width, m.height)); ok {
+			m.det = d
+			return m, nil
+		}
+	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.confirm {
 		m.confirm = false
 		if key.Matches(k, m.keys.Confirm) {
@@ -183,6 +230,15 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, func() tea.Msg { return msgs.Status{Text: "select prune actions with space first", Error: true} }
 		}
 		m.confirm = true
+		m.det.Unzoom() // the question is over the list
+	case key.Matches(k, m.keys.RemoveLeftovers):
+		switch {
+		case len(m.leftovers()) == 0:
+			return m, func() tea.Msg { return msgs.Status{Text: "no leftovers of interrupted memscope writes here"} }
+		case m.readOnly:
+			return m, func() tea.Msg { return msgs.Status{Text: "the home is read-only: nothing can be removed", Error: true} }
+		}
+		m.confirmLeftovers = true
 	case key.Matches(k, m.keys.Edit) && has && r.Finding != nil && r.Finding.Path != "":
 		p := r.Finding.Path
 		return m, func() tea.Msg { return msgs.OpenEditor{Path: p} }
@@ -240,6 +296,11 @@ func (m Model) View() string {
 		}
 		return m.styles.Dim.Render("checking memory…")
 	}
+	return m.det.Under(m.top(), m.detailContent(), m.width, m.height)
+}
+
+// top is the counts line (or the question) over the list.
+func (m Model) top() string {
 	r := m.report
 	actions := 0
 	if m.plan != nil {
@@ -247,32 +308,58 @@ func (m Model) View() string {
 	}
 	head := fmt.Sprintf("%s · %s · %s · %s (%d selected) — space select, a apply, u undo",
 		text.Count(r.Errors, "error", ""), text.Count(r.Warnings, "warning", ""), text.Count(r.Infos, "info", ""), text.Count(actions, "prune action", ""), len(m.Selected()))
+	if m.store != "" {
+		head = m.styles.Bold.Render(model.SanitizeForTerminal(m.store)) + " · " + head
+	}
+	if n := len(m.leftovers()); n > 0 {
+		head = fmt.Sprintf("%s of interrupted memscope writes — C removes them · ", text.Count(n, "leftover", "")) + head
+	}
 	if m.confirm {
 		head = m.styles.Warn.Render(fmt.Sprintf("Apply %s? Deletions go to the trash; u undoes it all. y/n", text.Count(len(m.applyIDs()), "prune action", "")))
 	}
-	var b strings.Builder
-	b.WriteString(text.Truncate(head, m.width))
-	b.WriteByte('\n')
-	return m.styles.Divided(m.width, b.String()+m.list.View(m.renderRow), m.detail())
+	return text.Truncate(head, m.width) + "\n" + m.list.View(m.renderRow)
 }
 
-func (m Model) detail() string {
+// leftoverLines ask before removing the leftovers, listing each with
+// what it copies: they are memscope's own copies, never the only copy of
+// the user's data, but the user decides.
+func (m Model) leftoverLines() []string {
+	fs := m.leftovers()
+	lines := []string{m.styles.Warn.Render(text.Truncate(fmt.Sprintf("Remove %s of interrupted memscope writes? y/n", text.Count(len(fs), "leftover", "")), m.width))}
+	// Two lines each: the path, and what it copies (the start of the
+	// finding's message; the list above shows it whole).
+	for _, f := range fs {
+		lines = append(lines, text.Truncate("  "+model.SanitizeLine(f.Path), m.width),
+			m.styles.Dim.Render(text.Truncate("    "+text.OneLine(model.SanitizeForTerminal(f.Message)), m.width)))
+	}
+	return lines
+}
+
+// detailContent is the selected row in full: an action's whole diff, a
+// finding's message and the files it relates; while C asks, the
+// leftovers it would remove.
+func (m Model) detailContent() detail.Content {
+	if m.confirmLeftovers {
+		return detail.Content{ID: "leftovers", Lines: m.leftoverLines()}
+	}
 	r, ok := m.list.Selected()
 	if !ok {
-		return ""
+		return detail.Content{}
 	}
-	rows := max(m.height-m.listHeight()-3, 1)
 	var lines []string
+	var id string
 	if a := r.Action; a != nil {
+		id = "action " + a.ID
 		lines = append(lines, m.styles.Bold.Render(text.Truncate(model.SanitizeLine(a.ID+": "+a.Summary), m.width)))
 		if a.Diff == "" {
 			lines = append(lines, m.styles.Dim.Render(text.Truncate("no diff shown for actions past the first "+strconv.Itoa(store.PruneDiffActions)+": memscope prune --dry-run --only "+model.SanitizeLine(a.ID), m.width)))
 		}
 		for _, l := range strings.Split(model.SanitizeForTerminal(a.Diff), "\n") {
-			lines = append(lines, m.diffLine(text.Truncate(l, m.width)))
+			lines = append(lines, m.diffLine(text.Truncate(text.ExpandTabs(l), m.width)))
 		}
 	} else {
 		f := r.Finding
+		id = fmt.Sprintf("finding %s %s %d %s", f.Kind, f.Path, f.Line, f.Message)
 		lines = append(lines, m.styles.Bold.Render(text.Truncate(fmt.Sprintf("%s %s", f.Kind, f.Path), m.width)))
 		for _, l := range strings.Split(text.Wrap(model.SanitizeForTerminal(f.Message), m.width), "\n") {
 			lines = append(lines, l)
@@ -283,7 +370,7 @@ func (m Model) detail() string {
 			lines = append(lines, m.styles.Dim.Render(text.Truncate("  · "+model.SanitizeForTerminal(x), m.width)))
 		}
 	}
-	return m.styles.Clip(lines, rows)
+	return detail.Content{ID: id, Lines: lines}
 }
 
 func (m Model) diffLine(l string) string { return m.styles.DiffLine(l) }
@@ -295,5 +382,6 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "error", Means: "the client loses or misreads memory, or memory holds a secret or an injection"},
 		{Mark: "warn", Means: "memory works but is getting worse"},
 		{Mark: "info", Means: "worth a look"},
+		m.det.Legend(),
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
@@ -34,11 +35,12 @@ type Model struct {
 	width    int
 	height   int
 	total    int
+	det      detail.Model
 }
 
 // New returns an empty History pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: &keys, styles: st, pastes: map[string]msgs.PasteResolved{}}
+	m := Model{keys: &keys, styles: st, pastes: map[string]msgs.PasteResolved{}, det: detail.New(keys, st)}
 	m.list = list.New(keys, st, func(e *model.HistoryEntry) string { return e.Display })
 	m.list.Empty = "reading history.jsonl…"
 	return m
@@ -58,6 +60,15 @@ func (m *Model) SetEntries(project string, entries []*model.HistoryEntry, status
 	m.list.SetItems(entries)
 }
 
+// SelectLine selects the prompt on line n of history.jsonl (a search
+// hit) and reports whether the pane lists it.
+func (m *Model) SelectLine(n int) bool {
+	return m.list.SelectWhere(func(e *model.HistoryEntry) bool { return e.Line == n })
+}
+
+// Selected is the prompt under the cursor.
+func (m Model) Selected() (*model.HistoryEntry, bool) { return m.list.Selected() }
+
 // Total is the number of prompts shown (before filtering).
 func (m Model) Total() int { return m.total }
 
@@ -65,6 +76,7 @@ func (m Model) Total() int { return m.total }
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.list.SetStyles(st)
+	m.det.SetStyles(st)
 }
 
 // SetSize sets the pane's inner size; the list takes the top part and the
@@ -88,10 +100,15 @@ func (m *Model) Blur() {}
 func (m Model) Filtering() bool { return m.list.Filtering() }
 
 // Help lists the pane's own bindings.
-func (m Model) Help() []key.Binding { return []key.Binding{m.keys.Expand} }
+func (m Model) Help() []key.Binding {
+	return append([]key.Binding{m.keys.Expand}, m.det.Help()...)
+}
 
 // ClickRow moves the cursor to the clicked row.
 func (m *Model) ClickRow(y int) tea.Cmd {
+	if m.det.Zoomed() {
+		return nil
+	}
 	m.list.ClickRow(y - 1)
 	return nil
 }
@@ -101,6 +118,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if r, ok := msg.(msgs.PasteResolved); ok {
 		m.pastes[r.Hash] = r
 		return m, nil
+	}
+	if !m.list.Filtering() {
+		if d, ok := m.det.Update(msg, m.detailContent(), m.det.Area(m.top(), m.width, m.height)); ok {
+			m.det = d
+			return m, nil
+		}
 	}
 	var cmd tea.Cmd
 	var handled bool
@@ -195,21 +218,28 @@ func shownPrefix(s string, width int) string {
 
 // View draws the counts, the list and the selected prompt's detail.
 func (m Model) View() string {
-	head := fmt.Sprintf("%d prompts · ↑ = in the up-arrow window (newest %d per project) · %s", m.total, model.HistoryUpArrowLimit, m.list.Position())
-	var b strings.Builder
-	b.WriteString(m.styles.Dim.Render(text.Truncate(head, m.width)))
-	b.WriteByte('\n')
-	return m.styles.Divided(m.width, b.String()+m.list.View(m.renderRow), m.detail())
+	return m.det.Under(m.top(), m.detailContent(), m.width, m.height)
 }
 
-// detail renders the selected prompt in full, with its pastes expanded
+// top is the counts over the list.
+func (m Model) top() string {
+	head := fmt.Sprintf("%s · ↑ = in the up-arrow window (newest %d per project) · %s", text.Count(m.total, "prompt", ""), model.HistoryUpArrowLimit, m.list.Position())
+	return m.styles.Dim.Render(text.Truncate(head, m.width)) + "\n" + m.list.View(m.renderRow)
+}
+
+// detailLines bounds how many lines of one prompt or paste the detail
+// prepares: a prompt of millions of lines would otherwise be split and
+// sanitized on every frame. Each line is also prepared only as far as
+// the width (shownPrefix).
+const detailLines = 5000
+
+// detailContent is the selected prompt in full, with its pastes expanded
 // when asked.
-func (m Model) detail() string {
+func (m Model) detailContent() detail.Content {
 	e, ok := m.list.Selected()
 	if !ok {
-		return ""
+		return detail.Content{}
 	}
-	rows := max(m.height-m.listHeight()-3, 1)
 	var lines []string
 	meta := fmt.Sprintf("line %d · %s", e.Line, e.Timestamp.Local().Format(time.RFC3339))
 	if e.SessionID != "" {
@@ -219,17 +249,7 @@ func (m Model) detail() string {
 		meta += " · older history format"
 	}
 	lines = append(lines, m.styles.Dim.Render(meta))
-	// Only the lines that can show are sanitized, each only as far as
-	// the width; the others only count for Clip's "… N more lines".
-	shown := strings.Split(e.Display, "\n")
-	for i, l := range shown {
-		if i < rows {
-			shown[i] = model.SanitizeForTerminal(shownPrefix(l, m.width))
-		} else {
-			shown[i] = ""
-		}
-	}
-	lines = append(lines, shown...)
+	lines = append(lines, m.textLines(e.Display)...)
 	ps := e.SortedPastes()
 	if len(ps) > 0 && !m.expanded {
 		lines = append(lines, m.styles.Dim.Render(text.Count(len(ps), "paste", "")+" — space to expand"))
@@ -243,7 +263,26 @@ func (m Model) detail() string {
 	for i := range lines {
 		lines[i] = text.Truncate(lines[i], m.width)
 	}
-	return m.styles.Clip(lines, rows)
+	id := fmt.Sprintf("%d %v", e.Line, m.expanded)
+	return detail.Content{ID: id, Lines: lines}
+}
+
+// textLines is a prompt's or a paste's text as lines to show: sanitized,
+// tabs expanded, each cut to what the width can show, at most
+// detailLines of them (then a line saying how many more there are).
+func (m Model) textLines(s string) []string {
+	var out []string
+	for i := 0; s != ""; i++ {
+		l, rest, _ := strings.Cut(s, "\n")
+		if i == detailLines {
+			more := strings.Count(s, "\n") + 1
+			out = append(out, m.styles.Dim.Render(fmt.Sprintf("… and %s more (memscope shows the first %d of a text)", text.Count(more, "line", ""), detailLines)))
+			break
+		}
+		out = append(out, text.ExpandTabs(model.SanitizeForTerminal(shownPrefix(l, m.width))))
+		s = rest
+	}
+	return out
 }
 
 func (m Model) pasteHeader(p model.PastedContent) string {
@@ -251,7 +290,7 @@ func (m Model) pasteHeader(p model.PastedContent) string {
 	case p.Kind == model.PasteImage:
 		return fmt.Sprintf("── paste #%d: image %s %s", p.ID, p.MediaType, p.Filename)
 	case p.Inline:
-		return fmt.Sprintf("── paste #%d: inline, %d chars", p.ID, len([]rune(p.Content)))
+		return fmt.Sprintf("── paste #%d: inline, %s", p.ID, text.Count(len([]rune(p.Content)), "char", ""))
 	}
 	st := m.status[p.Hash]
 	return fmt.Sprintf("── paste #%d: %s (%s)", p.ID, p.Hash, st.Status)
@@ -262,7 +301,7 @@ func (m Model) pasteBody(p model.PastedContent) []string {
 		return []string{m.styles.Dim.Render("(image content is not kept in history)")}
 	}
 	if p.Inline {
-		return strings.Split(model.SanitizeForTerminal(p.Content), "\n")
+		return m.textLines(p.Content)
 	}
 	if p.Hash == "" {
 		return []string{m.styles.Warn.Render("(no content and no hash recorded)")}
@@ -273,10 +312,10 @@ func (m Model) pasteBody(p model.PastedContent) []string {
 	}
 	switch r.Status {
 	case string(model.PasteOK):
-		return strings.Split(model.SanitizeForTerminal(r.Content), "\n")
+		return m.textLines(r.Content)
 	case string(model.PasteHashMismatch):
 		out := []string{m.styles.Warn.Render("content does not match its hash: the file was changed after it was cached")}
-		return append(out, strings.Split(model.SanitizeForTerminal(r.Content), "\n")...)
+		return append(out, m.textLines(r.Content)...)
 	}
 	return []string{m.styles.Error.Render(fmt.Sprintf("%s: %s", r.Status, r.Reason))}
 }
@@ -288,5 +327,6 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "[missing paste]", Means: "a paste the prompt refers to is not in the paste cache"},
 		{Mark: "[hash mismatch]", Means: "the cached paste's content does not match its hash"},
 		{Mark: "[unreadable paste]", Means: "the cached paste cannot be read"},
+		m.det.Legend(),
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
 	"github.com/memscope/memscope/views/msgs"
@@ -32,13 +33,19 @@ type Data struct {
 	Cap memindex.IndexCap
 	// Loaded is the part that loads, rendered as Markdown for the width.
 	Loaded string
-	// Dropped are the raw lines past the cut, in file order.
+	// Dropped are the raw lines past the cut, in file order; Unseen, by
+	// index into Dropped, says since when the model has not seen the
+	// memory a line links (engine/loads), when the transcripts say.
 	Dropped []string
+	Unseen  map[int]string
 	// Backfill is what the client would write when MEMORY.md is missing
 	// and topic files exist; empty otherwise.
 	Backfill string
 	// Width is the width Loaded was rendered for.
 	Width int
+	// Store names the memory store when the project has more than one
+	// (its auto memory, agents' memory); "" otherwise.
+	Store string
 }
 
 // Model is the Index pane.
@@ -108,28 +115,21 @@ func (m Model) Filtering() bool { return false }
 func (m *Model) ClickRow(int) tea.Cmd { return nil }
 
 // Help lists the pane's own bindings.
-func (m Model) Help() []key.Binding { return []key.Binding{m.keys.Edit, m.keys.Bottom} }
+func (m Model) Help() []key.Binding {
+	return []key.Binding{m.keys.Edit, m.keys.Bottom, m.keys.NextStore}
+}
 
 // Update scrolls, jumps to the cut, or asks to edit MEMORY.md.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		switch {
-		case key.Matches(msg, m.keys.Up):
-			m.vp.ScrollUp(1)
-		case key.Matches(msg, m.keys.Down):
-			m.vp.ScrollDown(1)
-		case key.Matches(msg, m.keys.PageUp):
-			m.vp.PageUp()
-		case key.Matches(msg, m.keys.PageDown):
-			m.vp.PageDown()
-		case key.Matches(msg, m.keys.Top):
-			m.vp.GotoTop()
-		case key.Matches(msg, m.keys.Bottom):
-			m.vp.GotoBottom()
+		case detail.ScrollKeys(&m.vp, m.keys, msg):
 		case key.Matches(msg, m.keys.Edit) && m.data.Path != "":
 			p := m.data.Path
 			return m, func() tea.Msg { return msgs.OpenEditor{Path: p} }
+		case key.Matches(msg, m.keys.NextStore):
+			return m, func() tea.Msg { return msgs.NextMemoryStore{} }
 		}
 	case tea.MouseWheelMsg:
 		var cmd tea.Cmd
@@ -180,9 +180,13 @@ func (m *Model) refresh() {
 			cut := fmt.Sprintf(" ✂ the client stops here: line %d of MEMORY.md and everything after it is not loaded ", m.data.Cap.CutFileLine)
 			b.WriteString(m.styles.CutLine.Render(text.Truncate("────"+cut+strings.Repeat("─", max(m.width-lipgloss.Width(cut)-4, 0)), m.width)))
 			b.WriteString("\n")
-			for _, l := range m.data.Dropped {
+			for i, l := range m.data.Dropped {
 				b.WriteString(m.styles.Dim.Render(text.Truncate(model.SanitizeForTerminal(l), m.width)))
 				b.WriteString("\n")
+				if u := m.data.Unseen[i]; u != "" {
+					b.WriteString(m.styles.Warn.Render(text.Truncate("    ↳ "+u, m.width)))
+					b.WriteString("\n")
+				}
 			}
 		}
 		if w := m.data.Cap.Warning; w != "" {
@@ -207,7 +211,11 @@ func (m Model) View() string {
 	if m.data.Path == "" {
 		head = ""
 	}
-	return head + "\n" + text.Truncate(m.summary(), m.width) + "\n" + m.vp.View()
+	sum := m.summary()
+	if m.data.Store != "" {
+		sum = m.styles.Bold.Render(model.SanitizeForTerminal(m.data.Store)) + " · " + sum
+	}
+	return head + "\n" + text.Truncate(sum, m.width) + "\n" + m.vp.View()
 }
 
 // CanFilter is false: the pane is one document, not a list of rows, so
@@ -219,6 +227,7 @@ func (m Model) Legend() []text.LegendEntry {
 	return []text.LegendEntry{
 		{Mark: "lines / chars", Means: fmt.Sprintf("MEMORY.md against the client's caps (%d lines, %d characters)", memindex.MaxLines, memindex.MaxChars)},
 		{Mark: "✂", Means: "the line where the client stops loading; the dimmed lines after it are never seen"},
+		{Mark: "↳ never seen / not seen since", Means: "what the recorded sessions' MEMORY.md shows of the memory a line past the cut links: never listed, or last listed then (memscope loads)"},
 		{Mark: "What the client appends", Means: "the WARNING the client adds when it cuts the index"},
 	}
 }

@@ -18,9 +18,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	englive "github.com/memscope/memscope/engine/live"
+	"github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
@@ -99,6 +101,34 @@ func (r Row) agentID() string {
 type view struct {
 	styles style.Styles
 	now    time.Time
+	// warnPct and alertPct are the user's warning levels in percent of
+	// the window (the settings file's live section); 0 keeps the
+	// client's levels.
+	warnPct, alertPct float64
+}
+
+// alarm is how loud a session's context is: LevelWarning (the warn
+// colour), LevelAutocompact (the alert colour) or LevelOK. The client's
+// own levels decide, unless the user set percentages.
+func (v *view) alarm(s *englive.SessionStatus) window.Level {
+	pct := 100 * s.Fill
+	switch {
+	case v.alertPct > 0 && pct >= v.alertPct:
+		return window.LevelAutocompact
+	case v.warnPct > 0 && pct >= v.warnPct:
+		return window.LevelWarning
+	case v.alertPct == 0 && (s.Level == window.LevelAutocompact || s.Level == window.LevelBlocked):
+		return window.LevelAutocompact
+	case v.warnPct == 0 && s.Level == window.LevelWarning:
+		return window.LevelWarning
+	}
+	return window.LevelOK
+}
+
+// SetLevels sets the user's warning levels (percent of the window; 0
+// keeps the client's).
+func (m *Model) SetLevels(warnPct, alertPct float64) {
+	m.v.warnPct, m.v.alertPct = warnPct, alertPct
 }
 
 // Model is the Live pane.
@@ -106,6 +136,7 @@ type Model struct {
 	keys   *keymap.KeyMap
 	v      *view
 	list   list.Model[Row]
+	det    detail.Model
 	data   Data
 	loaded bool
 	width  int
@@ -115,7 +146,7 @@ type Model struct {
 // New returns the pane before its first snapshot.
 func New(keys keymap.KeyMap, st style.Styles) Model {
 	v := &view{styles: st}
-	m := Model{keys: &keys, v: v}
+	m := Model{keys: &keys, v: v, det: detail.New(keys, st)}
 	m.list = list.New(keys, st, func(r Row) string {
 		s := r.Run.SessionID + " " + r.Run.CWD + " " + project(r)
 		if a := r.Agent; a != nil {
@@ -158,6 +189,7 @@ func (m Model) Selected() (Row, bool) { return m.list.Selected() }
 func (m *Model) SetStyles(st style.Styles) {
 	m.v.styles = st
 	m.list.SetStyles(st)
+	m.det.SetStyles(st)
 }
 
 // SetSize sets the pane's inner size.
@@ -193,11 +225,16 @@ func (m *Model) Blur() {}
 func (m Model) Filtering() bool { return m.list.Filtering() }
 
 // Help lists the pane's own bindings.
-func (m Model) Help() []key.Binding { return []key.Binding{m.keys.Open, m.keys.LiveCompaction} }
+func (m Model) Help() []key.Binding {
+	return append([]key.Binding{m.keys.Open, m.keys.LiveCompaction}, m.det.Help()...)
+}
 
 // ClickRow moves the cursor to the clicked row (under the block line and
 // the header).
 func (m *Model) ClickRow(y int) tea.Cmd {
+	if m.det.Zoomed() {
+		return nil
+	}
 	m.list.ClickRow(y - 2)
 	return nil
 }
@@ -205,6 +242,12 @@ func (m *Model) ClickRow(y int) tea.Cmd {
 // Update moves through the sessions, and asks the root to open one in
 // Replay (enter) or its last compaction (c).
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if !m.list.Filtering() && m.loaded && len(m.data.Rows) > 0 {
+		if d, ok := m.det.Update(msg, m.detailContent(), m.det.Area(m.top(), m.width, m.height)); ok {
+			m.det = d
+			return m, nil
+		}
+	}
 	var cmd tea.Cmd
 	var handled bool
 	m.list, cmd, handled = m.list.Update(msg)
@@ -260,5 +303,6 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "│", Means: "on the meter: the warning, autocompact and blocking levels"},
 		{Mark: "└", Means: "a subagent of the session above, still running: its type, context, tokens, last write and task"},
 		{Mark: "5-hour block", Means: "the current usage block, counted as ccusage blocks does"},
+		m.det.Legend(),
 	}
 }

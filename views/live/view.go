@@ -9,7 +9,9 @@ import (
 
 	englive "github.com/memscope/memscope/engine/live"
 	"github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/text"
 )
 
@@ -44,7 +46,7 @@ func (v *view) renderRow(r Row, selected bool, width int) string {
 			proc += " " + model.SanitizeLine(string(r.Run.Status))
 		}
 	}
-	ctx, level, next, active := "—", "no turn yet", "", text.Ago(v.now, r.Run.LastWrite)
+	ctx, level, next, active := "—", "no turn yet", "", format.Ago(v.now, r.Run.LastWrite)
 	mark := "  "
 	if st := r.Status; st != nil {
 		if st.ContextKnown {
@@ -60,7 +62,7 @@ func (v *view) renderRow(r Row, selected bool, width int) string {
 			next = "off"
 		}
 		if !st.LastActivity.IsZero() {
-			active = text.Ago(v.now, st.LastActivity)
+			active = format.Ago(v.now, st.LastActivity)
 		}
 		if c, ok := lastCompaction(st); ok && v.now.Sub(c.Time) < recent {
 			mark = "⟲ "
@@ -70,10 +72,10 @@ func (v *view) renderRow(r Row, selected bool, width int) string {
 	head = mark + head[2:]
 	line := head + text.TruncateLeft(model.SanitizeLine(project(r)), max(width-lipgloss.Width(head), 8))
 	if r.Status != nil && r.Status.ContextKnown {
-		switch r.Status.Level {
+		switch v.alarm(r.Status) {
 		case window.LevelWarning:
 			return v.styles.Warn.Render(line)
-		case window.LevelAutocompact, window.LevelBlocked:
+		case window.LevelAutocompact:
 			return v.styles.Error.Render(line)
 		}
 	}
@@ -92,7 +94,7 @@ func (v *view) renderAgent(a englive.Subagent, width int) string {
 		ctx = text.Tokens(int64(a.Context))
 	}
 	head := fmt.Sprintf("    └ %-18s ctx %-6s %6s tokens %8s  ", text.Truncate(model.SanitizeLine(name), 18), ctx,
-		text.Tokens(a.Tokens), text.Ago(v.now, a.LastWrite))
+		text.Tokens(a.Tokens), format.Ago(v.now, a.LastWrite))
 	return v.styles.Dim.Render(head + text.Truncate(model.SanitizeLine(a.Description), max(width-lipgloss.Width(head), 8)))
 }
 
@@ -120,7 +122,7 @@ func (m Model) agentLines(r Row) []string {
 		}
 		line := fmt.Sprintf("  %s %s · %s · context %s · %s tokens · started %s · last write %s",
 			model.SanitizeLine(orDash(a.AgentType)), short(a.AgentID), responses, text.Tokens(int64(a.Context)), text.Tokens(a.Tokens),
-			text.Ago(m.v.now, a.Started), text.Ago(m.v.now, a.LastWrite))
+			format.Ago(m.v.now, a.Started), format.Ago(m.v.now, a.LastWrite))
 		if a.Model != "" {
 			line += " · " + model.SanitizeLine(a.Model)
 		}
@@ -160,19 +162,29 @@ func (m Model) View() string {
 	if !m.loaded {
 		return st.Dim.Render("reading the running sessions…")
 	}
-	top := text.Truncate(m.blockLine(), m.width) + "\n" +
-		st.Header.Render(text.Truncate(fmt.Sprintf(headerFormat, "SESSION", "PROCESS", "CTX", "LEVEL", "COMPACT IN", "ACTIVE", "PROJECT"), m.width)) + "\n" +
-		m.list.View(m.v.renderRow)
+	top := m.top()
 	if len(m.data.Rows) == 0 {
 		return top + "\n\n" + st.Dim.Render(text.Wrap(m.emptyText(), max(m.width, 10)))
 	}
-	rest := max(m.height-m.listRows()-3-boolInt(m.list.Filtering() || m.list.FilterValue() != ""), 1)
+	return m.det.Under(top, m.detailContent(), m.width, m.height)
+}
+
+// top is the block line, the header and the sessions.
+func (m Model) top() string {
+	st := m.v.styles
+	return text.Truncate(m.blockLine(), m.width) + "\n" +
+		st.Header.Render(text.Truncate(fmt.Sprintf(headerFormat, "SESSION", "PROCESS", "CTX", "LEVEL", "COMPACT IN", "ACTIVE", "PROJECT"), m.width)) + "\n" +
+		m.list.View(m.v.renderRow)
+}
+
+// detailContent is the selected session in full.
+func (m Model) detailContent() detail.Content {
 	r, _ := m.list.Selected()
 	lines := m.detail(r)
 	if m.data.Stale > 0 {
-		lines = append(lines, st.Dim.Render(text.Truncate(fmt.Sprintf("%d process file(s) in sessions/ name a process that is gone", m.data.Stale), m.width)))
+		lines = append(lines, m.v.styles.Dim.Render(text.Truncate(fmt.Sprintf("%d process file(s) in sessions/ name a process that is gone", m.data.Stale), m.width)))
 	}
-	return st.Divided(m.width, top, st.Clip(lines, rest))
+	return detail.Content{ID: r.Run.SessionID + " " + r.Run.Transcript, Lines: lines}
 }
 
 func (m Model) emptyText() string {
@@ -229,7 +241,7 @@ func (m Model) detail(r Row) []string {
 	if !s.Started.IsZero() {
 		head += " · started " + s.Started.Local().Format("15:04")
 	}
-	head += fmt.Sprintf(" · %d records", s.Records)
+	head += " · " + text.Count(s.Records, "record", "")
 	lines := []string{text.Truncate(head, w)}
 
 	win := "window " + text.Tokens(int64(s.Window.ContextWindow))
@@ -257,16 +269,20 @@ func (m Model) detail(r Row) []string {
 		lines = append(lines, st.Warn.Render(text.Truncate(why+"): the client will not compact on its own; /compact by hand before the blocking limit", w)))
 	}
 
-	turns := fmt.Sprintf("%d turns · %d since the last compaction · %s", s.Turns, s.TurnsSinceCompaction, forecastLong(s.Forecast))
+	turns := fmt.Sprintf("%s · %d since the last compaction · %s", text.Count(s.Turns, "turn", ""), s.TurnsSinceCompaction, forecastLong(s.Forecast))
 	lines = append(lines, text.Truncate(turns, w))
-	lines = append(lines, text.Truncate(fmt.Sprintf("%s tokens/min over the last %d minutes", text.Tokens(int64(s.TokensPerMinute)), int(englive.DefaultRateWindow.Minutes())), w))
+	rate := fmt.Sprintf("%s tokens/min over the last %d minutes · cost so far %s", text.Tokens(int64(s.TokensPerMinute)), int(englive.DefaultRateWindow.Minutes()), format.USD(s.CostUSD))
+	if s.CostPartial {
+		rate += " (some responses of a model without a price)"
+	}
+	lines = append(lines, text.Truncate(rate, w))
 
 	if c, ok := lastCompaction(s); ok {
 		kind := "compacted"
 		if c.Kind != "compact" {
 			kind = "microcompacted"
 		}
-		line := fmt.Sprintf("⟲ %s %s at line %d (%s, %s → %s tokens) · c replays it", kind, text.Ago(m.v.now, c.Time), c.Line,
+		line := fmt.Sprintf("⟲ %s %s at line %d (%s, %s → %s tokens) · c replays it", kind, format.Ago(m.v.now, c.Time), c.Line,
 			orDash(model.SanitizeLine(string(c.Trigger))), tokens(c.PreTokens), tokens(c.PostTokens))
 		line = text.Truncate(line, w)
 		if m.v.now.Sub(c.Time) < recent {
@@ -294,10 +310,10 @@ func (m Model) meter(s *englive.SessionStatus, width int) string {
 		fill = min(int(int64(s.Context)*int64(width)/win), width)
 	}
 	fillStyle := st.BarFill
-	switch s.Level {
+	switch m.v.alarm(s) {
 	case window.LevelWarning:
 		fillStyle = st.Warn
-	case window.LevelAutocompact, window.LevelBlocked:
+	case window.LevelAutocompact:
 		fillStyle = st.Error
 	}
 	// Cells go out in runs of one style: a Render per run, not per cell.
@@ -351,10 +367,10 @@ func (m Model) memoryLines(r Row) []string {
 		case !mem.Exists:
 			head += " · no folder yet"
 		case mem.Index == nil:
-			head += fmt.Sprintf(" · %d files · no MEMORY.md", len(mem.Files))
+			head += " · " + text.Count(len(mem.Files), "file", "") + " · no MEMORY.md"
 		default:
 			ix := mem.Index
-			head += fmt.Sprintf(" · %d files · MEMORY.md %d/%d lines", len(mem.Files), ix.Lines, ix.MaxLines)
+			head += fmt.Sprintf(" · %s · MEMORY.md %d/%d lines", text.Count(len(mem.Files), "file", ""), ix.Lines, ix.MaxLines)
 			if ix.Over() {
 				head += " ✂ cut when loaded"
 			}
@@ -371,7 +387,7 @@ func (m Model) memoryLines(r Row) []string {
 			p += fmt.Sprintf(" ×%d", wr.Count)
 		}
 		if !wr.Time.IsZero() {
-			p += ", " + text.Ago(m.v.now, wr.Time)
+			p += ", " + format.Ago(m.v.now, wr.Time)
 		}
 		if wr.Failed {
 			p += ", failed"

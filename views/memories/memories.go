@@ -14,11 +14,14 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memscope/memscope/engine/loads"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/memrows"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
@@ -32,6 +35,9 @@ type Row struct {
 	memrows.Row
 	// AbsPath is the file on disk.
 	AbsPath string
+	// Loads is what the transcripts say the sessions saw of its index
+	// line (engine/loads); nil when they were not read.
+	Loads *loads.Memory
 	// Body is the body rendered as Markdown for the pane's width.
 	Body string
 }
@@ -47,27 +53,61 @@ const (
 	modeConfirmDelete
 )
 
+// The new-memory form's fields, in tab order.
+const (
+	fieldName = iota
+	fieldType
+	fieldDesc
+	formFields
+)
+
 var memoryTypes = []model.MemoryType{model.TypeUser, model.TypeFeedback, model.TypeProject, model.TypeReference}
 
 // Model is the Memories pane.
 type Model struct {
-	keys     *keymap.KeyMap
-	styles   style.Styles
-	list     list.Model[Row]
-	width    int
-	height   int
-	mode     mode
-	readOnly bool
+	keys   *keymap.KeyMap
+	styles style.Styles
+	// staleness are the thresholds the legend states (nil: the defaults).
+	staleness memindex.StalenessThresholds
+	list      list.Model[Row]
+	det       detail.Model
+	width     int
+	height    int
+	mode      mode
+	readOnly  bool
+	// store names the memory store shown when the project has more than
+	// one (see SetStore); "" otherwise.
+	store string
 
 	// The new-memory form and the rename field.
 	name, desc textinput.Model
 	typeIdx    int
 	field      int
+
+	// origins are where each file came from, by AbsPath (provenance);
+	// nil until read.
+	origins map[string]Origin
 }
+
+// Origin is where a memory file came from and who changed it last, as
+// the detail shows it.
+type Origin struct {
+	// Text says where the file came from; Last its last change, "" when
+	// the call that created it was the last.
+	Text, Last string
+	// Prompt is the user prompt behind the last change ("" when none).
+	Prompt string
+	// Jump opens the turn of the last change (else the one that created
+	// the file) in Replay; nil when no transcript holds either.
+	Jump *msgs.ReplayAt
+}
+
+// SetOrigins shows where each file came from (by AbsPath).
+func (m *Model) SetOrigins(o map[string]Origin) { m.origins = o }
 
 // New returns an empty Memories pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: &keys, styles: st, name: style.Input("", "name (a-z, 0-9, -)"), desc: style.Input("", "one-line description")}
+	m := Model{keys: &keys, styles: st, det: detail.New(keys, st), name: style.Input("", "e.g. Prefers terse answers"), desc: style.Input("", "one-line description")}
 	m.list = list.New(keys, st, rowText)
 	m.list.Empty = "reading the memory folder…"
 	return m
@@ -100,6 +140,20 @@ func (m *Model) SetUnavailable(why string) {
 	m.list.SetItems(nil)
 }
 
+// SelectPath selects the memory file at abs (a search hit) and reports
+// whether the pane lists it.
+func (m *Model) SelectPath(abs string) bool {
+	return m.list.SelectWhere(func(r Row) bool { return r.AbsPath == abs })
+}
+
+// SetStore names the memory store the rows are from ("" when the
+// project has only its auto memory): "agent reviewer (project scope) ·
+// 2/3 · m: next".
+func (m *Model) SetStore(label string) {
+	m.store = label
+	m.SetSize(m.width, m.height)
+}
+
 // SetReadOnly disables the editing keys.
 func (m *Model) SetReadOnly(ro bool) { m.readOnly = ro }
 
@@ -107,6 +161,7 @@ func (m *Model) SetReadOnly(ro bool) { m.readOnly = ro }
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.list.SetStyles(st)
+	m.det.SetStyles(st)
 }
 
 // listWidth is the list's share of the width; the body takes the rest.
@@ -125,16 +180,27 @@ func (m Model) BodyWidth() int {
 	return m.width - m.listWidth() - 1
 }
 
+// listRows is the list's height under its one-line legend: the pane's
+// height beside the text from 90 columns, else half of it.
+func (m Model) listRows() int {
+	rows := m.height - 2
+	if m.width < 90 {
+		rows = max(m.height/2-1, 3)
+	}
+	if m.store != "" {
+		rows = max(rows-1, 1) // the store's line above the legend
+	}
+	return rows
+}
+
 // SetSize sets the pane's inner size.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
-	lh := h - 2
-	if w < 90 {
-		lh = max(h/2-1, 3)
-	}
-	m.list.SetSize(m.listWidth(), lh)
-	m.name.SetWidth(max(w-20, 10))
-	m.desc.SetWidth(max(w-20, 10))
+	m.list.SetSize(m.listWidth(), m.listRows())
+	// "› description: " is 15 cells; the inputs take the rest of the
+	// list's width.
+	m.name.SetWidth(max(m.listWidth()-17, 10))
+	m.desc.SetWidth(max(m.listWidth()-17, 10))
 }
 
 // Focus gives the pane the keyboard.
@@ -149,6 +215,9 @@ func (m Model) Filtering() bool { return m.list.Filtering() || m.mode != modeBro
 
 // ClickRow moves the cursor to the clicked row.
 func (m *Model) ClickRow(y int) tea.Cmd {
+	if m.det.Zoomed() {
+		return nil
+	}
 	m.list.ClickRow(y - 1)
 	return nil
 }
@@ -158,14 +227,21 @@ func (m Model) Help() []key.Binding {
 	switch m.mode {
 	case modeConfirmDelete:
 		return []key.Binding{m.keys.Confirm, m.keys.Cancel}
-	case modeNew, modeRename, modeRetype:
+	case modeNew:
+		create := key.NewBinding(key.WithKeys(m.keys.Open.Keys()...), key.WithHelp(m.keys.Open.Help().Key, "create"))
+		help := []key.Binding{create, m.keys.Back, m.keys.NextField, m.keys.PrevField}
+		if m.field == fieldType {
+			help = append(help, m.keys.ChoicePrev, m.keys.ChoiceNext)
+		}
+		return help
+	case modeRename, modeRetype:
 		return []key.Binding{m.keys.Open, m.keys.Back}
 	}
 	export := key.NewBinding(key.WithKeys(m.keys.Export.Keys()...), key.WithHelp(m.keys.Export.Help().Key, "export memory as Markdown"))
 	if m.readOnly {
-		return []key.Binding{export}
+		return append([]key.Binding{m.keys.Origin, export, m.keys.NextStore}, m.det.Help()...)
 	}
-	return []key.Binding{m.keys.Edit, m.keys.New, m.keys.Retype, m.keys.Rename, m.keys.Delete, export}
+	return append([]key.Binding{m.keys.Edit, m.keys.New, m.keys.Retype, m.keys.Rename, m.keys.Delete, m.keys.Origin, export, m.keys.NextStore}, m.det.Help()...)
 }
 
 // Selected returns the row under the cursor.
@@ -178,6 +254,21 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.mode != modeBrowse {
 		return m.updateForm(k)
 	}
+	if !m.list.Filtering() {
+		if d, ok := m.det.Update(msg, m.detailContent(), m.detailArea()); ok {
+			m.det = d
+			return m, nil
+		}
+	}
+	m, cmd := m.updateBrowse(msg)
+	if m.mode != modeBrowse {
+		m.det.Unzoom() // a form or a question is over the list
+	}
+	return m, cmd
+}
+
+// updateBrowse handles the list and the editing keys.
+func (m Model) updateBrowse(msg tea.Msg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	var handled bool
 	m.list, cmd, handled = m.list.Update(msg)
@@ -194,6 +285,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch {
 	case key.Matches(k, m.keys.Export):
 		return m, send(msgs.ExportMemory{Format: "md"})
+	case key.Matches(k, m.keys.NextStore):
+		return m, send(msgs.NextMemoryStore{})
 	}
 	row, has := m.list.Selected()
 	switch {
@@ -207,6 +300,15 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	case key.Matches(k, m.keys.Edit):
 		return m, send(msgs.OpenEditor{Path: row.AbsPath})
+	case key.Matches(k, m.keys.Origin):
+		o, known := m.origins[row.AbsPath]
+		switch {
+		case !known:
+			return m, send(msgs.Status{Text: "still reading the transcripts for who wrote it"})
+		case o.Jump == nil:
+			return m, send(msgs.Status{Text: model.SanitizeLine(row.File.Path) + ": " + o.Text, Error: true})
+		}
+		return m, send(*o.Jump)
 	case key.Matches(k, m.keys.Retype):
 		m.mode = modeRetype
 		m.typeIdx = 0
@@ -264,47 +366,61 @@ func (m Model) updateForm(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.name, cmd = m.name.Update(k)
 		return m, cmd
 	case modeNew:
-		switch k.String() {
-		case "tab", "shift+tab":
-			m.field = (m.field + map[bool]int{true: 2, false: 1}[k.String() == "shift+tab"]) % 3
-			m.name.Blur()
-			m.desc.Blur()
-			switch m.field {
-			case 0:
-				return m, m.name.Focus()
-			case 2:
-				return m, m.desc.Focus()
-			}
-			return m, nil
-		case "enter":
-			name, desc := strings.TrimSpace(m.name.Value()), strings.TrimSpace(m.desc.Value())
-			if name == "" || desc == "" {
-				return m, send(msgs.Status{Text: "a memory needs a name and a description", Error: true})
-			}
-			m.mode = modeBrowse
-			m.name.Blur()
-			m.desc.Blur()
-			return m, send(msgs.CreateMemory{Name: name, Type: string(memoryTypes[m.typeIdx]), Description: desc})
-		}
-		var cmd tea.Cmd
-		switch m.field {
-		case 0:
-			m.name, cmd = m.name.Update(k)
-		case 1:
-			switch k.String() {
-			case "left", "h":
-				m.typeIdx = (m.typeIdx + len(memoryTypes) - 1) % len(memoryTypes)
-			case "right", "l", "space":
-				m.typeIdx = (m.typeIdx + 1) % len(memoryTypes)
-			case "1", "2", "3", "4":
-				m.typeIdx = int(k.String()[0] - '1')
-			}
-		case 2:
-			m.desc, cmd = m.desc.Update(k)
-		}
-		return m, cmd
+		return m.updateNew(k)
 	}
 	return m, nil
+}
+
+// updateNew handles a key in the new-memory form: tab and shift+tab move
+// between the fields, enter creates; the type field takes ←/→ (or space,
+// or 1–4) and nothing else, so typing meant for another field never
+// changes the type silently.
+func (m Model) updateNew(k tea.KeyPressMsg) (Model, tea.Cmd) {
+	switch {
+	case key.Matches(k, m.keys.NextField, m.keys.PrevField):
+		step := 1
+		if key.Matches(k, m.keys.PrevField) {
+			step = formFields - 1
+		}
+		m.field = (m.field + step) % formFields
+		m.name.Blur()
+		m.desc.Blur()
+		switch m.field {
+		case fieldName:
+			return m, m.name.Focus()
+		case fieldDesc:
+			return m, m.desc.Focus()
+		}
+		return m, nil
+	case key.Matches(k, m.keys.Open):
+		name, desc := strings.TrimSpace(m.name.Value()), strings.TrimSpace(m.desc.Value())
+		if name == "" || desc == "" {
+			return m, send(msgs.Status{Text: "a memory needs a name and a description", Error: true})
+		}
+		m.mode = modeBrowse
+		m.name.Blur()
+		m.desc.Blur()
+		return m, send(msgs.CreateMemory{Name: name, Type: string(memoryTypes[m.typeIdx]), Description: desc})
+	}
+	var cmd tea.Cmd
+	switch m.field {
+	case fieldName:
+		m.name, cmd = m.name.Update(k)
+	case fieldType:
+		switch {
+		case key.Matches(k, m.keys.ChoicePrev):
+			m.typeIdx = (m.typeIdx + len(memoryTypes) - 1) % len(memoryTypes)
+		case len(k.String()) == 1 && k.String() >= "1" && k.String() <= "4":
+			m.typeIdx = int(k.String()[0] - '1')
+		case key.Matches(k, m.keys.ChoiceNext):
+			m.typeIdx = (m.typeIdx + 1) % len(memoryTypes)
+		default:
+			return m, send(msgs.Status{Text: "the type is chosen with ← →, space or 1–4; tab moves to the description"})
+		}
+	case fieldDesc:
+		m.desc, cmd = m.desc.Update(k)
+	}
+	return m, cmd
 }
 
 // TypeBadge renders a memory type as a short coloured tag.
@@ -357,20 +473,34 @@ func (m Model) renderRow(r Row, selected bool, width int) string {
 
 // View draws the list and the selected file beside (or under) it.
 func (m Model) View() string {
-	var legend string
-	if m.mode == modeBrowse {
-		legend = m.styles.Dim.Render(text.Truncate(fmt.Sprintf("%s · ● indexed ◐ indexed but cut off · not indexed", m.list.Position()), m.listWidth()))
-	} else {
-		legend = m.formView()
-	}
-	left := legend + "\n" + m.list.View(m.renderRow)
-	right := m.detail()
 	if m.width < 90 {
-		return m.styles.Divided(m.width, left, right)
+		return m.det.Under(m.top(), m.detailContent(), m.width, m.height)
 	}
-	left = lipgloss.NewStyle().Width(m.listWidth()).Render(left)
-	sep := m.styles.Dim.Render(strings.TrimRight(strings.Repeat("│\n", max(m.height, 1)), "\n"))
-	return lipgloss.JoinHorizontal(lipgloss.Top, left, sep, right)
+	return m.det.Beside(m.top(), m.listWidth(), m.detailContent(), m.width, m.height)
+}
+
+// top is the legend (or the form) over the list, as View draws it.
+func (m Model) top() string {
+	legend := m.styles.Dim.Render(text.Truncate(fmt.Sprintf("%s · ● indexed ◐ indexed but cut off · not indexed", m.list.Position()), m.listWidth()))
+	if m.store != "" {
+		legend = m.styles.Bold.Render(text.Truncate(model.SanitizeForTerminal(m.store), m.listWidth())) + "\n" + legend
+	}
+	l := m.list
+	if m.mode != modeBrowse {
+		legend = m.formView()
+		// The form's extra lines come out of the list's rows.
+		l.SetSize(m.listWidth(), max(m.listRows()-strings.Count(legend, "\n"), 1))
+	}
+	return legend + "\n" + l.View(m.renderRow)
+}
+
+// detailArea is where the selected file's text is: beside the list from
+// 90 columns, else under it; the whole pane when zoomed.
+func (m Model) detailArea() detail.Area {
+	if m.width < 90 {
+		return m.det.Area(m.top(), m.width, m.height)
+	}
+	return m.det.BesideArea(m.listWidth(), m.width, m.height)
 }
 
 func (m Model) formView() string {
@@ -391,51 +521,119 @@ func (m Model) formView() string {
 	case modeRename:
 		return "rename to: " + m.name.View()
 	case modeNew:
-		tp := string(memoryTypes[m.typeIdx])
-		if m.field == 1 {
-			tp = m.styles.Selected.Render("◀ " + tp + " ▶")
-		}
-		return "new memory — name: " + m.name.View() + "\n type: " + tp + "   description: " + m.desc.View() + m.styles.Dim.Render("  (tab, enter)")
+		return strings.Join(m.newFormLines(), "\n")
 	}
 	return ""
 }
 
-func (m Model) detail() string {
+// newFormLines is the new-memory form, one field a line, each cut to the
+// list's width (beside the file's text from 90 columns, a longer line
+// would wrap into the list's rows): › marks the field that has the
+// keyboard, ‹ › the chosen type among all four.
+func (m Model) newFormLines() []string {
+	w := m.listWidth()
+	mark := func(f int) string {
+		if m.field == f {
+			return m.styles.Bold.Render("› ")
+		}
+		return "  "
+	}
+	var types []string
+	for i, t := range memoryTypes {
+		s := string(t)
+		if i == m.typeIdx {
+			s = "‹" + string(t) + "›"
+			if m.field == fieldType {
+				s = m.styles.Selected.Render(s)
+			}
+		}
+		types = append(types, s)
+	}
+	hint := "  (← → or 1–4)"
+	if m.field != fieldType {
+		hint = ""
+	}
+	lines := []string{
+		m.styles.Dim.Render(text.Truncate("new memory — tab: next field · enter: create · esc: cancel", w)),
+		mark(fieldName) + "name:        " + m.name.View(),
+		mark(fieldType) + "type:        " + strings.Join(types, " ") + m.styles.Dim.Render(hint),
+		mark(fieldDesc) + "description: " + m.desc.View(),
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "…")
+	}
+	return lines
+}
+
+// detailContent is the selected file: its name, description, what it
+// is, and its whole body.
+func (m Model) detailContent() detail.Content {
 	r, ok := m.list.Selected()
 	if !ok {
-		return ""
+		return detail.Content{}
 	}
 	f := r.File
 	w := m.BodyWidth()
 	var lines []string
-	lines = append(lines, m.styles.Bold.Render(text.Truncate(model.SanitizeForTerminal(f.Name), w)))
+	name := f.Name
+	if name == "" {
+		name = f.Path + " (no name)"
+	}
+	lines = append(lines, m.styles.Bold.Render(text.Truncate(model.SanitizeForTerminal(name), w)))
 	if f.Description != "" {
 		lines = append(lines, text.Truncate(model.SanitizeForTerminal(f.Description), w))
 	}
-	meta := fmt.Sprintf("%s · %s · %d bytes · %d days old (%s)", f.Path, f.Type, f.Size, r.AgeDays, r.Clock)
+	meta := fmt.Sprintf("%s · %s · %s · %s old (%s)", f.Path, f.Type, text.Count(int(f.Size), "byte", ""), text.Count(r.AgeDays, "day", ""), r.Clock)
 	lines = append(lines, m.styles.Dim.Render(text.Truncate(meta, w)))
 	if f.Invalid && f.Problem != nil {
 		lines = append(lines, m.styles.Error.Render(text.Truncate("invalid: "+f.Problem.Error(), w)))
+	}
+	if o, ok := m.origins[r.AbsPath]; ok {
+		wrapped := func(s string) {
+			for _, l := range strings.Split(text.Wrap(model.SanitizeLine(s), w), "\n") {
+				lines = append(lines, m.styles.Dim.Render(text.Truncate(l, w)))
+			}
+		}
+		wrapped("origin: " + o.Text)
+		if o.Last != "" {
+			wrapped("last change: " + o.Last)
+		}
+		if o.Prompt != "" {
+			wrapped(fmt.Sprintf("after %q", o.Prompt))
+		}
+		if o.Jump != nil {
+			lines = append(lines, m.styles.Dim.Render(text.Truncate(m.keys.Origin.Help().Key+" opens that turn in Replay", w)))
+		}
+	}
+	if l := r.Loads; l != nil {
+		st := m.styles.Dim
+		if l.PastCut {
+			st = m.styles.Warn
+		}
+		for _, ln := range strings.Split(text.Wrap("sessions: "+l.Summary(), w), "\n") {
+			lines = append(lines, st.Render(ln))
+		}
 	}
 	if warn := memindex.FreshnessWarning(r.AgeDays); warn != "" {
 		lines = append(lines, m.styles.Warn.Render(text.Truncate("recall adds: "+warn, w)))
 	}
 	lines = append(lines, "")
 	lines = append(lines, strings.Split(r.Body, "\n")...)
-	h := m.height
-	if m.width < 90 {
-		h = m.height - m.height/2 - 1
-	}
-	if len(lines) > h {
-		lines = lines[:max(h, 1)]
-	}
-	return strings.Join(lines, "\n")
+	return detail.Content{ID: r.AbsPath, Lines: lines}
 }
 
+// SetStaleness sets the thresholds the legend states (the settings
+// file's; nil: memindex.DefaultStaleness).
+func (m *Model) SetStaleness(th memindex.StalenessThresholds) { m.staleness = th }
+
 // Legend explains the pane's marks and badges. The age thresholds depend
-// on the memory's type; they are the engine's (memindex.DefaultStaleness).
+// on the memory's type; they are the engine's (memindex.DefaultStaleness,
+// or the settings file's).
 func (m Model) Legend() []text.LegendEntry {
-	th := memindex.DefaultStaleness()
+	th := m.staleness
+	if th == nil {
+		th = memindex.DefaultStaleness()
+	}
 	var limits []string
 	for _, t := range append(append([]model.MemoryType{}, memoryTypes...), model.TypeUntyped) {
 		l := th[t]
@@ -453,5 +651,5 @@ func (m Model) Legend() []text.LegendEntry {
 	for _, f := range memrows.FlagMeanings {
 		out = append(out, text.LegendEntry{Mark: "[" + f.Flag + "]", Means: f.Means})
 	}
-	return append(out, text.LegendEntry{Mark: "[secret] [injection] …", Means: "the security scan's finding; a write needs your y/n"})
+	return append(out, text.LegendEntry{Mark: "[secret] [injection] …", Means: "the security scan's finding; a write needs your y/n"}, m.det.Legend())
 }

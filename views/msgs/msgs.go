@@ -57,6 +57,10 @@ type ApplyPlan struct {
 // Undo asks the root to revert the last journaled change.
 type Undo struct{}
 
+// RemoveLeftovers asks the root to remove the leftovers of interrupted
+// memscope writes it found (the Health pane's leftover-copy rows).
+type RemoveLeftovers struct{}
+
 // ReplaySession asks the root to load a session for the replay pane.
 type ReplaySession struct {
 	// Path is the transcript's path inside the home.
@@ -111,4 +115,37 @@ type ReplayAt struct {
 	// uuid.
 	Boundary string
 	Line     int
+	// Message is the uuid of a record to step to (the turn holding it);
+	// MessageLine its line, when the uuid is not a step's. Both zero
+	// with Boundary: the last step.
+	Message     string
+	MessageLine int
+	// Hit, when set, is a search hit in the session: the turn holding it
+	// is selected (not a boundary) and the hit is shown marked.
+	Hit *Highlight
 }
+
+// Highlight is a search hit for a pane to select and show marked: the
+// record's uuid and line, what text it is, and the snippet with the
+// match's byte range in it.
+type Highlight struct {
+	UUID    string
+	Line    int
+	Where   string
+	Seeing  string
+	Snippet string
+	Match   [2]int
+}
+
+// AcceptReview asks the root to mark a memory reviewed as Content (the
+// bytes the Review pane showed).
+type AcceptReview struct {
+	// Path is relative to the open project's memory folder.
+	Path    string
+	Content []byte
+}
+
+// NextMemoryStore asks the root to show the open project's next memory
+// store in the Memories and Index panes: its auto memory, then each
+// agent's memory.
+type NextMemoryStore struct{}

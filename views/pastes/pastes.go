@@ -12,9 +12,12 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
@@ -79,6 +82,7 @@ type Model struct {
 	keys    *keymap.KeyMap
 	styles  style.Styles
 	list    list.Model[Row]
+	det     detail.Model
 	summary model.PasteSummary
 	// loaded says an inventory arrived (until then the pane says it is
 	// reading).
@@ -91,7 +95,7 @@ type Model struct {
 
 // New returns an empty Pastes pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: &keys, styles: st, preview: map[string]msgs.PasteResolved{}}
+	m := Model{keys: &keys, styles: st, preview: map[string]msgs.PasteResolved{}, det: detail.New(keys, st)}
 	m.list = list.New(keys, st, rowText)
 	m.list.Empty = "reading the paste cache…"
 	return m
@@ -110,10 +114,20 @@ func (m *Model) SetInventory(inv *model.PasteInventory, refs map[model.PasteHash
 	m.list.SetItems(Rows(inv, refs))
 }
 
+// SelectHash selects the paste with hash h (a search hit) and reports
+// whether the pane lists it.
+func (m *Model) SelectHash(h model.PasteHash) bool {
+	return m.list.SelectWhere(func(r Row) bool { return r.Hash == h })
+}
+
+// Selected is the paste under the cursor.
+func (m Model) Selected() (Row, bool) { return m.list.Selected() }
+
 // SetStyles replaces the styles.
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.list.SetStyles(st)
+	m.det.SetStyles(st)
 }
 
 // SetSize sets the pane's inner size.
@@ -132,10 +146,15 @@ func (m *Model) Blur() {}
 func (m Model) Filtering() bool { return m.list.Filtering() }
 
 // Help lists the pane's own bindings.
-func (m Model) Help() []key.Binding { return []key.Binding{m.keys.Open} }
+func (m Model) Help() []key.Binding {
+	return append([]key.Binding{m.keys.Open}, m.det.Help()...)
+}
 
 // ClickRow moves the cursor to the clicked row.
 func (m *Model) ClickRow(y int) tea.Cmd {
+	if m.det.Zoomed() {
+		return nil
+	}
 	m.list.ClickRow(y - 2)
 	return nil
 }
@@ -145,6 +164,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if r, ok := msg.(msgs.PasteResolved); ok {
 		m.preview[r.Hash] = r
 		return m, nil
+	}
+	if !m.list.Filtering() {
+		if d, ok := m.det.Update(msg, m.detailContent(), m.det.Area(m.top(), m.width, m.height)); ok {
+			m.det = d
+			return m, nil
+		}
 	}
 	var cmd tea.Cmd
 	var handled bool
@@ -181,13 +206,18 @@ func (m Model) renderRow(r Row, selected bool, width int) string {
 	}
 	size, age := "—", "—"
 	if r.Status != model.PasteMissing {
-		size, age = text.Bytes(r.Size), text.Ago(m.now, r.ModTime)
+		size, age = text.Bytes(r.Size), format.Ago(m.now, r.ModTime)
 	}
 	return fmt.Sprintf("%-20s %8s %9s %5d  %s%s", model.SanitizeLine(string(r.Hash)), size, age, r.Refs, badge, src)
 }
 
 // View draws the summary, the list and a preview of the selected paste.
 func (m Model) View() string {
+	return m.det.Under(m.top(), m.detailContent(), m.width, m.height)
+}
+
+// top is the counts, the column header and the list.
+func (m Model) top() string {
 	s := m.summary
 	head := fmt.Sprintf("%s · %s: %d ok, %d missing, %d mismatched · %s · %s",
 		text.Count(s.Files, "file", ""), text.Count(s.Referenced, "referenced hash", "referenced hashes"), s.Resolved, s.Missing, s.HashMismatch, text.Count(s.Orphans, "orphan", ""), text.Count(s.Inline, "inline paste", ""))
@@ -199,15 +229,16 @@ func (m Model) View() string {
 	b.WriteByte('\n')
 	b.WriteString(m.styles.Header.Render(fmt.Sprintf("%-20s %8s %9s %5s  %s", "HASH", "SIZE", "AGE", "REFS", "STATUS")))
 	b.WriteByte('\n')
-	return m.styles.Divided(m.width, b.String()+m.list.View(m.renderRow), m.detail())
+	return b.String() + m.list.View(m.renderRow)
 }
 
-func (m Model) detail() string {
+// detailContent is the selected paste: where it is, what is wrong with
+// it, and its whole text once previewed (enter), long lines wrapped.
+func (m Model) detailContent() detail.Content {
 	r, ok := m.list.Selected()
 	if !ok {
-		return ""
+		return detail.Content{}
 	}
-	rows := max(m.height-max(m.height*3/5-2, 3)-4, 1)
 	lines := []string{m.styles.Dim.Render(model.SanitizeLine(r.Path))}
 	switch {
 	case r.Status == model.PasteMissing:
@@ -215,18 +246,27 @@ func (m Model) detail() string {
 	case r.Reason != "":
 		lines = append(lines, m.styles.Warn.Render(model.SanitizeLine(r.Reason)))
 	}
-	if p, ok := m.preview[string(r.Hash)]; ok {
-		lines = append(lines, strings.Split(model.SanitizeForTerminal(p.Content), "\n")...)
-	} else if r.Status != model.PasteMissing {
-		lines = append(lines, m.styles.Dim.Render("enter to preview"))
-	}
-	if len(lines) > rows {
-		lines = lines[:rows]
-	}
 	for i := range lines {
 		lines[i] = text.Truncate(lines[i], m.width)
 	}
-	return strings.Join(lines, "\n")
+	id := string(r.Hash)
+	if p, ok := m.preview[string(r.Hash)]; ok {
+		id += " previewed"
+		for _, l := range strings.Split(model.SanitizeForTerminal(p.Content), "\n") {
+			l = text.ExpandTabs(l)
+			if lipgloss.Width(l) > m.width {
+				// Wrapped at spaces (a paste is mostly prose); a line that fits
+				// keeps its indentation.
+				l = text.Wrap(l, m.width)
+			}
+			for _, w := range strings.Split(l, "\n") {
+				lines = append(lines, text.Truncate(w, m.width))
+			}
+		}
+	} else if r.Status != model.PasteMissing {
+		lines = append(lines, m.styles.Dim.Render("enter to preview"))
+	}
+	return detail.Content{ID: id, Lines: lines}
 }
 
 // Legend explains the pane's statuses.
@@ -238,5 +278,6 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "hash mismatch", Means: "the content does not match the hash it is filed under"},
 		{Mark: "unreadable", Means: "the file cannot be read"},
 		{Mark: "REFS", Means: "how many history lines refer to the paste"},
+		m.det.Legend(),
 	}
 }

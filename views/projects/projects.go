@@ -10,6 +10,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/engine/inventory"
+	"github.com/memscope/memscope/engine/sessions"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/list"
@@ -21,11 +24,17 @@ import (
 // Row is one project as the pane shows it.
 type Row struct {
 	Project model.Project
-	// MemoryFiles and MemoryBytes size the project's memory folder.
-	MemoryFiles int
-	MemoryBytes int64
+	// Memory counts the project's memory files (inventory.CountMemory,
+	// the count every pane shows).
+	Memory inventory.MemoryCount
+	// LastActive is the newest of its transcripts' last activity
+	// (sessions.LastActive, as Replay shows each session's).
+	LastActive sessions.Active
 	// Current marks the project memscope was opened on.
 	Current bool
+	// Unreviewed counts the memories waiting in the review inbox; -1
+	// until counted.
+	Unreviewed int
 }
 
 // Model is the Projects pane.
@@ -61,6 +70,18 @@ func (m *Model) SetRows(rows []Row, now time.Time) {
 			m.list.Select(i)
 		}
 	}
+}
+
+// SetUnreviewed sets the review counts, by slug (projects not in the map
+// keep theirs).
+func (m *Model) SetUnreviewed(counts map[string]int) {
+	items := m.list.Items()
+	for i := range items {
+		if n, ok := counts[items[i].Project.Slug]; ok {
+			items[i].Unreviewed = n
+		}
+	}
+	m.list.SetItems(items)
 }
 
 // SetOpen marks the project shown in the other panes and moves the cursor to it.
@@ -122,7 +143,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 
 // View draws the header and the list.
 func (m Model) View() string {
-	header := m.styles.Header.Render(fmt.Sprintf("%-3s%-*s %8s %9s %10s", "", max(m.width-34, 10), "PROJECT", "SESSIONS", "MEMORY", "ACTIVE"))
+	header := m.styles.Header.Render(fmt.Sprintf("%-3s%-*s %8s %9s %6s %10s", "", max(m.width-41, 10), "PROJECT", "SESSIONS", "MEMORY", "REVIEW", "ACTIVE"))
 	return header + "\n" + m.list.View(m.renderRow)
 }
 
@@ -141,10 +162,17 @@ func (m Model) renderRow(r Row, selected bool, width int) string {
 	name = model.SanitizeLine(name)
 	mem := "—"
 	if r.Project.HasMemory {
-		mem = fmt.Sprintf("%d·%s", r.MemoryFiles, text.Bytes(r.MemoryBytes))
+		mem = fmt.Sprintf("%d·%s", r.Memory.Files, text.Bytes(r.Memory.Bytes))
 	}
-	nameW := max(width-34, 10)
-	return fmt.Sprintf("%-3s%-*s %8d %9s %10s", mark, nameW, text.TruncateLeft(name, nameW), r.Project.Sessions, mem, text.Ago(m.now, r.Project.LastActivity))
+	review := "·"
+	switch {
+	case r.Unreviewed > 0:
+		review = fmt.Sprintf("%d", r.Unreviewed)
+	case r.Unreviewed == 0 && r.Project.HasMemory:
+		review = "✓"
+	}
+	nameW := max(width-41, 10)
+	return fmt.Sprintf("%-3s%-*s %8d %9s %6s %10s", mark, nameW, text.TruncateLeft(name, nameW), r.Project.Sessions, mem, review, format.Ago(m.now, r.LastActive.Time))
 }
 
 // Legend explains the pane's marks and columns.
@@ -153,6 +181,7 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "▸", Means: "the open project: the other panes show it (enter opens another)"},
 		{Mark: "*", Means: "the project of the folder memscope was started in"},
 		{Mark: "MEMORY", Means: "memory files (topic files, not MEMORY.md) · their size; — no memory folder"},
-		{Mark: "ACTIVE", Means: "the newest record timestamp of the project's transcripts"},
+		{Mark: "REVIEW", Means: "memories Claude Code wrote or changed since you last reviewed them (R opens the inbox); ✓ none; · not counted yet"},
+		{Mark: "ACTIVE", Means: "last active: the newest record timestamp at the end of the project's transcripts (a transcript without one: its mtime); Replay's ACTIVE is the same clock per session"},
 	}
 }

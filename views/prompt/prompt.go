@@ -13,9 +13,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	engineloads "github.com/memscope/memscope/engine/loads"
 	enginepreview "github.com/memscope/memscope/engine/preview"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
@@ -33,19 +35,23 @@ type Model struct {
 	keys     *keymap.KeyMap
 	styles   style.Styles
 	list     list.Model[Row]
+	det      detail.Model
 	preview  *enginepreview.Preview
 	query    textinput.Model
 	querying bool
 	loading  bool
 	// unavailable says why there is no preview (SetUnavailable).
 	unavailable string
-	width       int
-	height      int
+	// loads is what the open project's sessions loaded (engine/loads);
+	// nil until read.
+	loads  *engineloads.Report
+	width  int
+	height int
 }
 
 // New returns an empty Prompt pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: &keys, styles: st, query: style.Input("recall query: ", "type what you would ask Claude (more than one word)"), loading: true}
+	m := Model{keys: &keys, styles: st, query: style.Input("recall query: ", "type what you would ask Claude (more than one word)"), loading: true, det: detail.New(keys, st)}
 	m.list = list.New(keys, st, func(r Row) string {
 		if r.Layer != nil {
 			return r.Layer.Path + " " + string(r.Layer.Kind) + " " + string(r.Layer.Status)
@@ -76,6 +82,10 @@ func (m *Model) SetPreview(p *enginepreview.Preview) {
 	m.list.SetItems(rows)
 }
 
+// SetLoads gives the pane what the project's sessions loaded, for the
+// selected layer's detail.
+func (m *Model) SetLoads(r *engineloads.Report) { m.loads = r }
+
 // SetLoading says a preview is being built.
 func (m *Model) SetLoading() { m.loading = true }
 
@@ -86,6 +96,21 @@ func (m *Model) SetUnavailable(why string) {
 	m.list.SetItems(nil)
 }
 
+// Paths are the files the preview reads (its layers), none before one
+// is in.
+func (m Model) Paths() []string {
+	if m.preview == nil {
+		return nil
+	}
+	out := make([]string, 0, len(m.preview.Layers))
+	for _, l := range m.preview.Layers {
+		if l.Path != "" {
+			out = append(out, l.Path)
+		}
+	}
+	return out
+}
+
 // Query is the recall query in effect.
 func (m Model) Query() string { return strings.TrimSpace(m.query.Value()) }
 
@@ -93,9 +118,10 @@ func (m Model) Query() string { return strings.TrimSpace(m.query.Value()) }
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.list.SetStyles(st)
+	m.det.SetStyles(st)
 }
 
-func (m Model) listHeight() int { return max(m.height/2-2, 3) }
+func (m Model) listHeight() int { return max(m.height/2-3, 3) }
 
 // SetSize sets the pane's inner size.
 func (m *Model) SetSize(w, h int) {
@@ -115,7 +141,10 @@ func (m Model) Filtering() bool { return m.querying || m.list.Filtering() }
 
 // ClickRow moves the cursor to the clicked row.
 func (m *Model) ClickRow(y int) tea.Cmd {
-	m.list.ClickRow(y - 3)
+	if m.det.Zoomed() {
+		return nil
+	}
+	m.list.ClickRow(y - 4)
 	return nil
 }
 
@@ -124,7 +153,7 @@ func (m Model) Help() []key.Binding {
 	if m.querying {
 		return []key.Binding{m.keys.Open, m.keys.Back}
 	}
-	return []key.Binding{m.keys.Query, m.keys.Edit}
+	return append([]key.Binding{m.keys.Query, m.keys.Edit}, m.det.Help()...)
 }
 
 // Update handles the list and the query line.
@@ -145,6 +174,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.query, cmd = m.query.Update(k)
 		return m, cmd
+	}
+	if !m.list.Filtering() && m.preview != nil {
+		if d, ok := m.det.Update(msg, m.detailContent(), m.det.Area(m.top(), m.width, m.height)); ok {
+			m.det = d
+			return m, nil
+		}
 	}
 	var cmd tea.Cmd
 	var handled bool
@@ -220,32 +255,65 @@ func (m Model) renderRow(r Row, selected bool, width int) string {
 
 // View draws the totals, the query, the layers and the selected layer.
 func (m Model) View() string {
-	var b strings.Builder
 	if m.preview == nil {
 		if m.unavailable != "" {
 			return m.styles.Dim.Render(text.Wrap(m.unavailable, max(m.width, 20)))
 		}
 		return m.styles.Dim.Render("building the preview…")
 	}
+	return m.det.Under(m.top(), m.detailContent(), m.width, m.height)
+}
+
+// top is the totals, the query line and the layer list.
+func (m Model) top() string {
+	var b strings.Builder
 	p := m.preview
-	head := fmt.Sprintf("next session: %d layers, %d chars ≈ %d tokens · memory %s", len(p.Layers), p.Totals.Chars, p.Totals.Tokens, p.MemoryDir)
+	head := fmt.Sprintf("next session: %s, %s ≈ %s · memory ", text.Count(len(p.Layers), "layer", ""), text.Count(p.Totals.Chars, "char", ""), text.Count(int(p.Totals.Tokens), "token", ""))
 	if m.loading {
 		head = "updating… " + head
 	}
+	// The folder's end names the project; its start is the home.
+	head += text.TruncateLeft(model.SanitizeLine(p.MemoryDir), max(m.width-lipgloss.Width(head), 12))
 	b.WriteString(m.styles.Dim.Render(text.Truncate(head, m.width)))
 	b.WriteByte('\n')
+	b.WriteString(text.Truncate(m.recallLine(), m.width))
+	b.WriteByte('\n')
+	picked := "picked"
+	if !p.RecallMode.On {
+		picked = "would be picked (recall is off: none is sent)"
+	}
 	switch {
 	case m.querying:
 		b.WriteString(m.query.View())
 	case m.Query() != "":
-		b.WriteString(text.Truncate(fmt.Sprintf("recall for %q: %d picked — the real client picks with a model call; memscope uses BM25 over name, description and the first lines", m.Query(), len(p.Recalled)), m.width))
+		b.WriteString(text.Truncate(fmt.Sprintf("recall for %q: %d %s — the real client picks with a model call; memscope uses BM25 over name, description and the first lines", m.Query(), len(p.Recalled), picked), m.width))
 	default:
 		b.WriteString(m.styles.Dim.Render(text.Truncate("i: type a query to preview recall (the real client picks up to 5 memories with a model call; memscope shows a local BM25 choice)", m.width)))
 	}
 	b.WriteByte('\n')
 	b.WriteString(m.styles.Header.Render(text.Truncate(fmt.Sprintf("%-15s %6s %s %-14s %s", "KIND", "TOKENS", strings.Repeat(" ", max(min(m.width/5, 20), 4)), "STATUS", "SOURCE"), m.width)))
 	b.WriteByte('\n')
-	return m.styles.Divided(m.width, b.String()+m.list.View(m.renderRow), m.detail())
+	return b.String() + m.list.View(m.renderRow)
+}
+
+// recallLine says whether recall is on for this user and what each state
+// does with MEMORY.md; the layers below show the state it names.
+func (m Model) recallLine() string {
+	r := m.preview.RecallMode
+	if !m.preview.Memory.Enabled {
+		return m.styles.Dim.Render("recall: none (auto memory is off)")
+	}
+	why := r.Reason
+	switch r.Source {
+	case enginepreview.RecallEnv:
+		why = enginepreview.RecallEnv + " set"
+	case "default":
+		why = enginepreview.RecallEnv + " unset"
+	}
+	if r.On {
+		return m.styles.Warn.Render("recall ON") + fmt.Sprintf(" (%s): MEMORY.md dropped (−%d tok) · ≤5 picked per prompt, BM25 as stand-in", why, r.Off.IndexTokens)
+	}
+	return m.styles.OK.Render("recall off") + fmt.Sprintf(" (%s): MEMORY.md loads, %d tok · on: dropped, ≤5 picked per prompt", why, r.Off.IndexTokens)
 }
 
 // recalled finds the recall entry of a recalled-memory layer.
@@ -261,16 +329,17 @@ func (m Model) recalled(path string) *enginepreview.RecalledFile {
 	return nil
 }
 
-func (m Model) detail() string {
+// detailContent is the selected layer's text in full, under what it is.
+func (m Model) detailContent() detail.Content {
 	r, ok := m.list.Selected()
 	if !ok {
-		return ""
+		return detail.Content{}
 	}
-	rows := max(m.height-m.listHeight()-5, 1)
 	var lines []string
+	var id string
 	var body string
 	if l := r.Layer; l != nil {
-		meta := fmt.Sprintf("%s · %s · %d chars", l.Kind, l.Status, l.Chars)
+		meta := fmt.Sprintf("%s · %s · %s", l.Kind, l.Status, text.Count(l.Chars, "char", ""))
 		if f := m.recalled(l.Path); f != nil {
 			meta += fmt.Sprintf(" · score %.2f: %s", f.Score, f.Why)
 		}
@@ -281,22 +350,27 @@ func (m Model) detail() string {
 			meta += " · outside the project"
 		}
 		lines = append(lines, m.styles.Dim.Render(text.Truncate(model.SanitizeForTerminal(meta), m.width)))
+		if m.loads != nil && l.Kind != enginepreview.KindRecalled {
+			if s := m.loads.FileSummary(l.Path); s != "" {
+				lines = append(lines, m.styles.Dim.Render(text.Truncate("sessions: "+s, m.width)))
+			}
+		}
 		if l.Reason != "" {
 			lines = append(lines, m.styles.Warn.Render(text.Truncate(model.SanitizeForTerminal(l.Reason), m.width)))
 		}
-		body = l.Text
+		body, id = l.Text, "layer "+l.Path+" "+string(l.Kind)
 	} else {
 		f := r.Recalled
-		lines = append(lines, m.styles.Dim.Render(text.Truncate(fmt.Sprintf("%s · %d days old · %s", f.Path, f.AgeDays, f.Why), m.width)))
+		lines = append(lines, m.styles.Dim.Render(text.Truncate(fmt.Sprintf("%s · %s old · %s", f.Path, text.Count(f.AgeDays, "day", ""), f.Why), m.width)))
 		if f.Skipped != "" {
 			lines = append(lines, m.styles.Warn.Render(text.Truncate(f.Skipped, m.width)))
 		}
-		body = f.Text
+		body, id = f.Text, "recalled "+f.Path
 	}
 	for _, l := range strings.Split(model.SanitizeForTerminal(body), "\n") {
-		lines = append(lines, text.Truncate(l, m.width))
+		lines = append(lines, text.Truncate(text.ExpandTabs(l), m.width))
 	}
-	return lipgloss.NewStyle().MaxWidth(m.width).Render(m.styles.Clip(lines, rows))
+	return detail.Content{ID: id, Lines: lines}
 }
 
 // Legend explains the pane's statuses.
@@ -309,5 +383,7 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "not in session", Means: "written after the session started, so not in it"},
 		{Mark: "skipped", Means: "found but not sent (the line below says why)"},
 		{Mark: "recalled / over budget", Means: "a memory recall would add for the query (i), or leave out for size"},
+		{Mark: "recall off / ON", Means: "recall (the model picking up to 5 memories per prompt) is off unless CLAUDE_MEMORY_STORES is set or a server-side gate memscope cannot see turns it on; when on, the client drops MEMORY.md. memscope's BM25 ranking stands in for the model's pick"},
+		m.det.Legend(),
 	}
 }

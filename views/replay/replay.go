@@ -19,13 +19,16 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/engine/compact"
+	"github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/engine/timeline"
 	ctxwindow "github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
+	"github.com/memscope/memscope/views/msgs"
 )
 
 // Session is one transcript of the project, as the session list shows it.
@@ -36,7 +39,15 @@ type Session struct {
 	Micro      int
 	First      time.Time
 	Last       time.Time
-	Title      string
+	// Title is the session's name (custom title, AI title, else its
+	// first prompt); empty when it has none of them.
+	Title sessions.Title
+	// Active is when the transcript was last active (the clock the
+	// Projects pane's ACTIVE column uses too).
+	Active sessions.Active
+	// Agent labels a subagent's transcript from its meta file (type and
+	// task, model.SubagentMeta.Label); "" when there is none.
+	Agent string
 }
 
 // Mode is what the pane shows and what its keys do.
@@ -88,6 +99,9 @@ type Model struct {
 	height    int
 
 	sessions list.Model[Session]
+	// det scrolls and zooms the side of the timeline: the state at the
+	// selected step, or the pipeline run on it.
+	det detail.Model
 
 	// The timeline (ModeTimeline and ModePipeline; nil in ModeSessions)
 	// and the resume state computed for step stateFor.
@@ -106,6 +120,10 @@ type Model struct {
 	pipeFor   int
 	pipeStage int
 	window    int
+
+	// hit is the search hit the pane was opened at (SelectHit): shown
+	// marked above the step's detail, its message marked in the chain.
+	hit *msgs.Highlight
 }
 
 // windows are the windows the pipeline can be tried in: the session's own
@@ -122,8 +140,8 @@ var windows = []struct {
 
 // New returns an empty Replay pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: &keys, styles: st, stateFor: -1}
-	m.sessions = list.New(keys, st, func(s Session) string { return s.File.SessionID + " " + s.Title })
+	m := Model{keys: &keys, styles: st, stateFor: -1, det: detail.New(keys, st)}
+	m.sessions = list.New(keys, st, func(s Session) string { return s.File.SessionID + " " + s.Title.Text + " " + s.Agent })
 	m.sessions.Empty = "loading sessions…"
 	m.steps = list.New(keys, st, func(s timeline.Step) string { return string(s.Kind) })
 	m.steps.Empty = "this session has no turns"
@@ -168,7 +186,7 @@ func (m *Model) SetUnavailable(why string) {
 // pipeline view honours.
 func (m *Model) SetTimeline(tl *timeline.Timeline, autocompactOff bool) tea.Cmd {
 	m.mode = ModeTimeline
-	m.tl, m.loading, m.state, m.stateFor, m.pipe = tl, "", nil, -1, nil
+	m.tl, m.loading, m.state, m.stateFor, m.pipe, m.hit = tl, "", nil, -1, nil, nil
 	m.autocompactOff = autocompactOff
 	m.steps.SetItems(tl.Steps)
 	m.steps.Select(len(tl.Steps) - 1)
@@ -221,6 +239,50 @@ func (m *Model) SelectBoundary(uuid string, line int) (tea.Cmd, bool) {
 	return nil, false
 }
 
+// SelectHit selects the step that holds the search hit h (as
+// SelectMessage: the turn its record belongs to) and shows the hit
+// marked until another session opens.
+func (m *Model) SelectHit(h msgs.Highlight) tea.Cmd {
+	if m.tl == nil || len(m.tl.Steps) == 0 {
+		return nil
+	}
+	m.hit = &h
+	cmd, _ := m.SelectMessage(h.UUID, h.Line)
+	return cmd
+}
+
+// Hit is the search hit shown, if any.
+func (m Model) Hit() *msgs.Highlight { return m.hit }
+
+// SelectMessage selects the step of the record with uuid: the step that
+// ends with it, else the first step at or after line (the turn the record
+// belongs to), else the last; it reports whether a step holds it.
+func (m *Model) SelectMessage(uuid string, line int) (tea.Cmd, bool) {
+	if m.tl == nil || len(m.tl.Steps) == 0 {
+		return nil, false
+	}
+	pick, ok := len(m.tl.Steps)-1, false
+	for i, s := range m.tl.Steps {
+		if uuid != "" && s.Leaf == uuid {
+			pick, ok = i, true
+			break
+		}
+		if !ok && line > 0 && s.Line >= line {
+			pick, ok = i, true
+		}
+	}
+	m.steps.Select(pick)
+	return m.stateCmd(), ok
+}
+
+// Step is the index of the selected step; -1 in the session list.
+func (m Model) Step() int {
+	if m.tl == nil {
+		return -1
+	}
+	return m.steps.Index()
+}
+
 // SetFollowing says whether the open timeline follows its transcript.
 func (m *Model) SetFollowing(on bool) { m.following = on }
 
@@ -230,7 +292,7 @@ func (m Model) Timeline() *timeline.Timeline { return m.tl }
 // closeTimeline goes back to the session list.
 func (m *Model) closeTimeline() {
 	m.mode = ModeSessions
-	m.tl, m.state, m.stateFor, m.pipe = nil, nil, -1, nil
+	m.tl, m.state, m.stateFor, m.pipe, m.hit = nil, nil, -1, nil, nil
 }
 
 // SetLoading says a timeline is being read.
@@ -241,6 +303,7 @@ func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.sessions.SetStyles(st)
 	m.steps.SetStyles(st)
+	m.det.SetStyles(st)
 }
 
 func (m Model) listWidth() int {
@@ -274,6 +337,9 @@ func (m Model) Filtering() bool { return m.sessions.Filtering() || m.steps.Filte
 // lines of the session list, or the three of the timeline) and computes
 // what the step it lands on needs, as the list keys do.
 func (m *Model) ClickRow(y int) tea.Cmd {
+	if m.mode != ModeSessions && m.det.Zoomed() {
+		return nil
+	}
 	switch m.mode {
 	case ModeSessions:
 		m.sessions.ClickRow(y - 2)
@@ -295,9 +361,9 @@ func (m Model) Help() []key.Binding {
 	case ModeSessions:
 		return []key.Binding{m.keys.Open, m.keys.Export, m.keys.ExportHTML}
 	case ModeTimeline:
-		return []key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.NextBoundary, m.keys.PrevBoundary, m.keys.Pipeline, m.keys.Window, m.keys.Export, m.keys.ExportHTML, m.keys.Back}
+		return append([]key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.NextBoundary, m.keys.PrevBoundary, m.keys.Pipeline, m.keys.Window, m.keys.Export, m.keys.ExportHTML, m.keys.Back}, m.det.Help()...)
 	case ModePipeline:
-		return []key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.Window, m.keys.Pipeline, m.keys.Back}
+		return append([]key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.Window, m.keys.Pipeline, m.keys.Back}, m.det.Help()...)
 	}
 	panic(badMode(m.mode))
 }
@@ -305,8 +371,11 @@ func (m Model) Help() []key.Binding {
 // Legend explains the pane's marks.
 func (m Model) Legend() []text.LegendEntry {
 	return []text.LegendEntry{
-		{Mark: "[kind]", Means: "a transcript that is not the main session: [subagent] an agent's, [seed] sessions/<id>/transcript.jsonl"},
+		{Mark: "[kind]", Means: "a transcript that is not the main session: [subagent] an agent's (its type and task from agent-<id>.meta.json), [seed] sessions/<id>/transcript.jsonl"},
 		{Mark: "compact / micro", Means: "compactions and micro-compactions recorded in the session"},
 		{Mark: "▸", Means: "in the pipeline, the stage shown (←/→)"},
+		{Mark: "TITLE", Means: "the name given with /rename, else the client's AI title, else the first prompt (“in quotes”)"},
+		{Mark: "ACTIVE", Means: "last active: the newest record timestamp at the end of the transcript (its mtime when it has none), the Projects pane's clock"},
+		m.det.Legend(),
 	}
 }

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/engine/timeline"
 	ctxwindow "github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/internal/keypress"
@@ -101,7 +102,7 @@ func TestModes(t *testing.T) {
 	tl := readTimeline(t)
 	m := New(keymap.Default(), style.New(true, true))
 	m.SetSize(120, 30)
-	m.SetSessions([]Session{{File: model.TranscriptFile{Path: tl.Path, SessionID: tl.Session, Kind: model.TranscriptMain}, Title: "partial"}}, now)
+	m.SetSessions([]Session{{File: model.TranscriptFile{Path: tl.Path, SessionID: tl.Session, Kind: model.TranscriptMain}, Title: sessions.Title{Text: "partial", Source: sessions.TitleAI}}}, now)
 	if m.Mode() != ModeSessions || helpKeys(m) != "enter x X" || !strings.Contains(screen(m), "enter to replay one") {
 		t.Fatalf("new pane: mode %v, help %q\n%s", m.Mode(), helpKeys(m), screen(m))
 	}
@@ -115,7 +116,7 @@ func TestModes(t *testing.T) {
 	if m.Mode() != ModeTimeline || m.steps.Index() != last || m.stateFor != last || !strings.Contains(screen(m), "The model saw") {
 		t.Fatalf("timeline: mode %v, step %d, state for %d\n%s", m.Mode(), m.steps.Index(), m.stateFor, screen(m))
 	}
-	if h := helpKeys(m); h != "→/l ←/h ] [ p w x X esc" {
+	if h := helpKeys(m); h != "→/l ←/h ] [ p w x X esc J K z" {
 		t.Errorf("timeline help %q", h)
 	}
 
@@ -123,7 +124,7 @@ func TestModes(t *testing.T) {
 	if m.Mode() != ModePipeline || m.pipe == nil || m.pipeFor != last || !strings.Contains(screen(m), "Pipeline on step") {
 		t.Fatalf("p: mode %v, pipeline %v for %d\n%s", m.Mode(), m.pipe != nil, m.pipeFor, screen(m))
 	}
-	if h := helpKeys(m); h != "→/l ←/h w p esc" {
+	if h := helpKeys(m); h != "→/l ←/h w p esc J K z" {
 		t.Errorf("pipeline help %q", h)
 	}
 

@@ -41,6 +41,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	if m.mode != ModeSessions && !m.steps.Filtering() {
+		if d, ok := m.det.Update(msg, m.sideContent(), m.sideArea()); ok {
+			m.det = d
+			return m, nil
+		}
+	}
 	switch m.mode {
 	case ModeSessions:
 		return m.updateSessions(msg)

@@ -8,22 +8,35 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/memscope/memscope/engine/compact"
+	"github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/engine/timeline"
 	ctxwindow "github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/text"
+	"github.com/memscope/memscope/views/msgs"
 )
 
 func (m Model) renderSession(s Session, selected bool, width int) string {
-	title := s.Title
+	title := model.SanitizeForTerminal(s.Title.Text)
+	if s.Title.Source == sessions.TitlePrompt {
+		title = "“" + title + "”"
+	}
 	if title == "" {
-		title = s.File.SessionID
+		title = m.styles.Dim.Render(format.ShortID(s.File.SessionID) + " (no title, no prompt)")
+	}
+	if s.File.Kind == model.TranscriptSubagent {
+		title = "agent-" + s.File.AgentID + " of " + format.ShortID(s.File.SessionID)
+		if s.Agent != "" {
+			title += " · " + s.Agent
+		}
 	}
 	if s.File.Kind != model.TranscriptMain {
 		title = "[" + string(s.File.Kind) + "] " + title
 	}
-	info := fmt.Sprintf("%8s %6d rec %3d compact %3d micro  %9s  ", text.Bytes(s.File.Size), s.Records, s.Boundaries, s.Micro, text.Ago(m.now, s.Last))
-	return info + text.Truncate(model.SanitizeForTerminal(title), max(width-lipgloss.Width(info), 8))
+	info := fmt.Sprintf("%8s %6d rec %3d compact %3d micro  %9s  ", text.Bytes(s.File.Size), s.Records, s.Boundaries, s.Micro, format.Ago(m.now, s.Active.Time))
+	return info + text.Truncate(title, max(width-lipgloss.Width(info), 8))
 }
 
 // tokenBar draws v against the window, marking the autocompact level.
@@ -41,8 +54,11 @@ func (m Model) renderStep(s timeline.Step, selected bool, width int) string {
 	barW := max(min(width-48, 40), 5)
 	if s.Kind == timeline.StepBoundary && m.tl != nil {
 		b := m.tl.Boundaries[s.Boundary]
-		label := fmt.Sprintf("⟲ %s %s %s→%s", b.Kind, b.Trigger, fmtTok(b.PreTokens), fmtTok(b.PostTokens))
-		if b.Preserved != nil {
+		label := fmt.Sprintf("⟲ %s %s %s→%s", b.Kind, compactionName(b), fmtTok(b.PreTokens), fmtTok(b.PostTokens))
+		switch {
+		case b.Compaction == timeline.CompactionPartial:
+			label += " " + summarizedShort(b)
+		case b.Preserved != nil:
 			label += " partial"
 		}
 		if b.PreservedBroken != "" {
@@ -81,16 +97,46 @@ func (m Model) View() string {
 	case ModeSessions:
 		return m.sessionsView()
 	case ModeTimeline:
-		nav := "step " + m.steps.Position() + " · ←/→ step, [ ] compactions, p pipeline, esc sessions"
-		if m.following {
-			nav = "● live · " + nav
-		}
-		return m.timelineView(nav, m.stateView())
+		return m.timelineView(m.timelineNav())
 	case ModePipeline:
-		nav := "step " + m.steps.Position() + " · pipeline in a " + windows[m.window].name + " window · ←/→ stage, ↑/↓ step, w window, esc close"
-		return m.timelineView(nav, m.pipelineView())
+		return m.timelineView(m.pipelineNav())
 	}
 	panic(badMode(m.mode))
+}
+
+func (m Model) timelineNav() string {
+	nav := "step " + m.steps.Position() + " · ←/→ step, [ ] compactions, p pipeline, esc sessions"
+	if m.following {
+		nav = "● live · " + nav
+	}
+	return nav
+}
+
+func (m Model) pipelineNav() string {
+	return "step " + m.steps.Position() + " · pipeline in a " + windows[m.window].name + " window · ←/→ stage, ↑/↓ step, w window, esc close"
+}
+
+// sideContent is what the side of the timeline shows, whole: the state
+// at the selected step, or the pipeline run on it.
+func (m Model) sideContent() detail.Content {
+	step := m.steps.Index()
+	if m.mode == ModePipeline {
+		return detail.Content{ID: fmt.Sprintf("pipeline %d %d %d", step, m.window, m.pipeStage), Lines: m.pipelineLines()}
+	}
+	return detail.Content{ID: fmt.Sprintf("state %d", step), Lines: m.stateLines()}
+}
+
+// sideArea is where the side is drawn: beside the steps from 100
+// columns, else under them; the whole pane when zoomed.
+func (m Model) sideArea() detail.Area {
+	if m.width < 100 {
+		nav := m.timelineNav()
+		if m.mode == ModePipeline {
+			nav = m.pipelineNav()
+		}
+		return m.det.Area(m.timelineLeft(nav), m.width, m.height)
+	}
+	return m.det.BesideArea(m.listWidth(), m.width, m.height)
 }
 
 // sessionsView is the session list under its header.
@@ -103,26 +149,28 @@ func (m Model) sessionsView() string {
 		head = "reading " + m.loading + "…"
 	}
 	return m.styles.Dim.Render(text.Truncate(head, m.width)) + "\n" +
-		m.styles.Header.Render(text.Truncate(fmt.Sprintf("%8s %10s %11s %9s  %9s  %s", "SIZE", "RECORDS", "COMPACT", "MICRO", "LAST", "TITLE"), m.width)) + "\n" +
+		m.styles.Header.Render(text.Truncate(fmt.Sprintf("%8s %10s %11s %9s  %9s  %s", "SIZE", "RECORDS", "COMPACT", "MICRO", "ACTIVE", "TITLE"), m.width)) + "\n" +
 		m.sessions.View(m.renderSession)
 }
 
 // timelineView is the steps under the session's summary and nav (the
-// keys of the mode), with right beside them (under them on a narrow
-// screen).
-func (m Model) timelineView(nav, right string) string {
+// keys of the mode), with the side (sideContent) beside them (under them
+// on a narrow screen), scrollable and zoomable.
+func (m Model) timelineView(nav string) string {
+	if m.width < 100 {
+		return m.det.Under(m.timelineLeft(nav), m.sideContent(), m.width, m.height)
+	}
+	return m.det.Beside(m.timelineLeft(nav), m.listWidth(), m.sideContent(), m.width, m.height)
+}
+
+// timelineLeft is the session's summary, nav and the steps.
+func (m Model) timelineLeft(nav string) string {
 	th := m.tl.Thresholds
-	head := fmt.Sprintf("%s · %d records · %d compactions · window %s: warn %s, autocompact %s, blocked %s",
-		m.tl.Session, m.tl.Records, len(m.tl.Boundaries), fmtK(int(m.tl.Window.ContextWindow)), fmtK(int(th.Warning)), fmtK(int(th.Autocompact)), fmtK(int(th.Blocked)))
-	left := m.styles.Dim.Render(text.Truncate(head, m.listWidth())) + "\n" +
+	head := fmt.Sprintf("%s · %s · %s · window %s: warn %s, autocompact %s, blocked %s",
+		m.tl.Session, text.Count(m.tl.Records, "record", ""), text.Count(len(m.tl.Boundaries), "compaction", ""), fmtK(int(m.tl.Window.ContextWindow)), fmtK(int(th.Warning)), fmtK(int(th.Autocompact)), fmtK(int(th.Blocked)))
+	return m.styles.Dim.Render(text.Truncate(head, m.listWidth())) + "\n" +
 		m.styles.Dim.Render(text.Truncate(nav, m.listWidth())) + "\n" +
 		m.steps.View(m.renderStep)
-	if m.width < 100 {
-		return m.styles.Divided(m.width, left, right)
-	}
-	left = lipgloss.NewStyle().Width(m.listWidth()).Render(left)
-	sep := m.styles.Dim.Render(strings.TrimRight(strings.Repeat("│\n", max(m.height, 1)), "\n"))
-	return lipgloss.JoinHorizontal(lipgloss.Top, left, sep, right)
 }
 
 // detailWidth is the width of the side of the timeline that shows the
@@ -134,20 +182,23 @@ func (m Model) detailWidth() int {
 	return m.width - m.listWidth() - 1
 }
 
-// stateView shows what the model saw at the selected step.
-func (m Model) stateView() string {
+// stateLines is what the model saw at the selected step.
+func (m Model) stateLines() []string {
 	w := m.detailWidth()
 	s, ok := m.steps.Selected()
 	if !ok {
-		return ""
+		return nil
 	}
 	var lines []string
 	title := fmt.Sprintf("Step %d: after a response", s.Index+1)
 	if s.Kind == timeline.StepBoundary {
 		b := m.tl.Boundaries[s.Boundary]
-		title = fmt.Sprintf("Step %d: after a %s compaction (%s)", s.Index+1, b.Kind, b.Trigger)
+		title = fmt.Sprintf("Step %d: after a %s compaction (%s)", s.Index+1, b.Kind, compactionName(b))
 	}
 	lines = append(lines, m.styles.Bold.Render(text.Truncate(title, w)))
+	if h := m.hit; h != nil {
+		lines = append(lines, m.hitLines(*h, w)...)
+	}
 	lines = append(lines, m.styles.Dim.Render(text.Truncate(fmt.Sprintf("measured %d tokens (client figure) · estimated %d by category:", s.Measured, s.Context.Total()), w)))
 	c := s.Context
 	barW := max(min(w-30, 30), 5)
@@ -168,14 +219,7 @@ func (m Model) stateView() string {
 	} else {
 		lines = append(lines, m.chainLines(*m.state, w)...)
 	}
-	h := m.height
-	if m.width < 100 {
-		h = m.height - m.height/2 - 1
-	}
-	if len(lines) > h {
-		lines = lines[:max(h, 1)]
-	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
 func (m Model) boundaryLines(b timeline.BoundaryInfo, w int) []string {
@@ -190,8 +234,18 @@ func (m Model) boundaryLines(b timeline.BoundaryInfo, w int) []string {
 	if b.SummaryUUID != "" {
 		out = append(out, text.Truncate(fmt.Sprintf("summary message: %d bytes", b.SummaryBytes), w))
 	}
+	if b.Compaction == timeline.CompactionPartial {
+		out = append(out, text.Truncate("rewind-menu partial: "+summarizedCount(b)+" summarized", w))
+		if d := b.DirectionText(); d != "" {
+			out = append(out, text.Truncate(d, w))
+		}
+	}
 	if b.Preserved != nil {
-		out = append(out, text.Truncate("partial: a preserved segment is relinked after the summary on resume", w))
+		kept := "a preserved segment"
+		if b.PreservedMessages > 0 {
+			kept = text.Count(b.PreservedMessages, "message", "")
+		}
+		out = append(out, text.Truncate("kept: "+kept+", relinked after the summary on resume", w))
 	}
 	if b.PreservedBroken != "" {
 		out = append(out, m.styles.Error.Render(text.Truncate("preserved links broken: "+b.PreservedBroken+" — resume loads the full history", w)))
@@ -213,23 +267,53 @@ func (m Model) chainLines(r timeline.Resume, w int) []string {
 	if r.FromBoundary != "" {
 		from = "the compaction boundary"
 	}
-	out = append(out, m.styles.Bold.Render(text.Truncate(fmt.Sprintf("The model saw %d messages, from %s:", len(r.Messages), from), w)))
+	out = append(out, m.styles.Bold.Render(text.Truncate(fmt.Sprintf("The model saw %s, from %s:", text.Count(len(r.Messages), "message", ""), from), w)))
 	if r.Fallback {
 		out = append(out, m.styles.Error.Render(text.Truncate("fallback: "+r.FallbackReason, w)))
 	}
 	if len(r.Preserved) > 0 {
 		out = append(out, m.styles.Dim.Render(text.Truncate(text.Count(len(r.Preserved), "preserved message", "")+" relinked after the summary", w)))
 	}
-	msgs := r.Messages
+	recs := r.Messages
 	const show = 12
-	if len(msgs) > show {
-		out = append(out, m.styles.Dim.Render(fmt.Sprintf("… %d earlier", len(msgs)-show)))
-		msgs = msgs[len(msgs)-show:]
+	first := max(len(recs)-show, 0)
+	if m.hit != nil {
+		// The search hit's message stays in view.
+		for i, rec := range recs {
+			if rec.UUID == m.hit.UUID && i < first {
+				first = max(i-show/2, 0)
+			}
+		}
 	}
-	for _, rec := range msgs {
+	if first > 0 {
+		out = append(out, m.styles.Dim.Render(fmt.Sprintf("… %d earlier", first)))
+	}
+	end := min(first+show, len(recs))
+	for _, rec := range recs[first:end] {
+		if m.hit != nil && rec.UUID != "" && rec.UUID == m.hit.UUID {
+			out = append(out, m.styles.Warn.Render(text.Truncate("▶ "+describe(rec), w)))
+			continue
+		}
 		out = append(out, text.Truncate(describe(rec), w))
 	}
+	if end < len(recs) {
+		out = append(out, m.styles.Dim.Render(fmt.Sprintf("… %d later", len(recs)-end)))
+	}
 	return out
+}
+
+// hitLines show the search hit the pane was opened at: where it is, and
+// its snippet with the match marked.
+func (m Model) hitLines(h msgs.Highlight, w int) []string {
+	place := fmt.Sprintf("⌕ search hit: line %d · %s", h.Line, model.SanitizeLine(h.Where))
+	if h.Seeing != "" {
+		place += " · " + h.Seeing
+	}
+	before, match, after := text.SplitMatch(h.Snippet, h.Match)
+	return []string{
+		m.styles.Warn.Render(text.Truncate(text.OneLine(place), w)),
+		"  " + text.FitMatch(before, match, after, max(w-2, 8), m.styles.Warn.Underline(true).Render),
+	}
 }
 
 // describe is a one-line view of a chain record.
@@ -264,19 +348,19 @@ func describe(r *model.Record) string {
 	return fmt.Sprintf("%-9s %s", kind, text.OneLine(model.SanitizeForTerminal(strings.TrimSpace(body))))
 }
 
-// pipelineView shows the five stages run on the selected step's state.
-func (m Model) pipelineView() string {
+// pipelineLines are the five stages run on the selected step's state.
+func (m Model) pipelineLines() []string {
 	w := m.detailWidth()
 	s, ok := m.steps.Selected()
 	if !ok {
-		return ""
+		return nil
 	}
 	lines := []string{m.styles.Bold.Render(text.Truncate(fmt.Sprintf("Pipeline on step %d, %s window (nothing is written)", s.Index+1, windows[m.window].name), w))}
 	if m.pipe == nil || m.pipeFor != s.Index {
 		if m.pipeErr != nil {
-			return strings.Join(append(lines, m.styles.Error.Render(m.pipeErr.Error())), "\n")
+			return append(lines, m.styles.Error.Render(m.pipeErr.Error()))
 		}
-		return strings.Join(append(lines, m.styles.Dim.Render("running…")), "\n")
+		return append(lines, m.styles.Dim.Render("running…"))
 	}
 	r := m.pipe
 	wc := windows[m.window].w
@@ -304,7 +388,7 @@ func (m Model) pipelineView() string {
 			lines = append(lines, l)
 		}
 	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
 func fitsText(r *compact.Result) string {
@@ -312,4 +396,36 @@ func fitsText(r *compact.Result) string {
 		return "fits"
 	}
 	return "still over"
+}
+
+// compactionName is a compact boundary's kind (auto, manual, partial), or
+// its trigger when the kind is unknown.
+func compactionName(b timeline.BoundaryInfo) string {
+	if b.Compaction != "" {
+		return string(b.Compaction)
+	}
+	return string(b.Trigger)
+}
+
+// summarizedCount says how many messages a partial compaction summarized.
+func summarizedCount(b timeline.BoundaryInfo) string {
+	if b.MessagesSummarized == nil {
+		return "an unrecorded number of messages"
+	}
+	return text.Count(*b.MessagesSummarized, "message", "")
+}
+
+// summarizedShort is a partial compaction's direction and count for a row.
+func summarizedShort(b timeline.BoundaryInfo) string {
+	n := "?"
+	if b.MessagesSummarized != nil {
+		n = fmt.Sprint(*b.MessagesSummarized)
+	}
+	switch b.Direction {
+	case model.SummarizeFrom:
+		return "from here: " + n + " summarized"
+	case model.SummarizeUpTo:
+		return "up to here: " + n + " summarized"
+	}
+	return n + " summarized"
 }

@@ -14,8 +14,10 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/memscope/memscope/engine/cleanup"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
@@ -44,6 +46,8 @@ type ArchiveDone struct {
 type Row struct {
 	Group *cleanup.Group
 	Never *cleanup.NeverSwept
+	// Lost is what earlier sweeps deleted that history still names.
+	Lost *cleanup.Lost
 }
 
 // mode is what the pane's keyboard does.
@@ -74,11 +78,12 @@ type Model struct {
 	lastDest string
 	width    int
 	height   int
+	det      detail.Model
 }
 
 // New returns an empty Retention pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: &keys, styles: st, dest: style.Input("archive to: ", destPlaceholder)}
+	m := Model{keys: &keys, styles: st, dest: style.Input("archive to: ", destPlaceholder), det: detail.New(keys, st)}
 	// The archive action reuses the Apply keys, with its own help text.
 	m.archive = key.NewBinding(key.WithKeys(keys.Apply.Keys()...), key.WithHelp(keys.Apply.Help().Key, "archive up to here"))
 	m.list = list.New(keys, st, rowText)
@@ -87,6 +92,9 @@ func New(keys keymap.KeyMap, st style.Styles) Model {
 }
 
 func rowText(r Row) string {
+	if r.Lost != nil {
+		return "already lost sessions pastes"
+	}
 	if r.Never != nil {
 		return "never swept " + string(r.Never.Kind) + " " + r.Never.Path
 	}
@@ -111,8 +119,11 @@ func (m *Model) SetForecast(f cleanup.Forecast) {
 		m.maxBytes = max(m.maxBytes, m.groups[i].Total.Bytes)
 		rows = append(rows, Row{Group: &m.groups[i]})
 	}
-	for i := range f.NeverSwept {
-		rows = append(rows, Row{Never: &f.NeverSwept[i]})
+	for i := range m.forecast.NeverSwept {
+		rows = append(rows, Row{Never: &m.forecast.NeverSwept[i]})
+	}
+	if m.forecast.Lost.Summary(f.Now.Location()) != "" {
+		rows = append(rows, Row{Lost: &m.forecast.Lost})
 	}
 	m.list.Empty = "nothing of a swept kind in this home"
 	m.list.SetItems(rows)
@@ -122,6 +133,7 @@ func (m *Model) SetForecast(f cleanup.Forecast) {
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.list.SetStyles(st)
+	m.det.SetStyles(st)
 }
 
 func (m Model) listHeight() int { return max(m.height/2-2, 3) }
@@ -154,6 +166,9 @@ func (m Model) Filtering() bool { return m.list.Filtering() || m.mode == modeDes
 // ClickRow moves the cursor to the clicked row (y counts from the pane's
 // first line; the summary takes two).
 func (m *Model) ClickRow(y int) tea.Cmd {
+	if m.det.Zoomed() {
+		return nil
+	}
 	m.list.ClickRow(y - 2)
 	return nil
 }
@@ -166,7 +181,7 @@ func (m Model) Help() []key.Binding {
 			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 		}
 	}
-	return []key.Binding{m.archive}
+	return append([]key.Binding{m.archive}, m.det.Help()...)
 }
 
 // Update handles the archive action and the list.
@@ -180,6 +195,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m.updateDest(msg)
 		}
 	}
+	if !m.list.Filtering() && m.forecast != nil {
+		if d, ok := m.det.Update(msg, m.detailContent(), m.det.Area(m.top(), m.width, m.height)); ok {
+			m.det = d
+			return m, nil
+		}
+	}
 	var cmd tea.Cmd
 	var handled bool
 	m.list, cmd, handled = m.list.Update(msg)
@@ -191,6 +212,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, status(m.nothingToArchive(), true)
 		}
 		m.mode = modeDest
+		m.det.Unzoom()
 		m.dest.Prompt = fmt.Sprintf("archive %s up to %q to: ", text.Count(len(m.selection()), "item", ""), m.uptoLabel())
 		m.dest.SetValue("")
 		m.dest.Placeholder = destPlaceholder
@@ -297,6 +319,11 @@ func archiveSummary(d ArchiveDone) string {
 const barWidth = 12
 
 func (m Model) renderRow(r Row, selected bool, width int) string {
+	if l := r.Lost; l != nil {
+		head := m.styles.Warn.Render(fmt.Sprintf("%-13s", "already lost")) + " "
+		sum := strings.TrimPrefix(l.Summary(m.forecast.Now.Location()), "already lost: ")
+		return head + text.Truncate(sum+" (history names them; their text is gone)", max(width-lipgloss.Width(head), 8))
+	}
 	if n := r.Never; n != nil {
 		head := fmt.Sprintf("%-13s %-11s %s %9s  ", "never swept", n.Kind, strings.Repeat(" ", barWidth), text.Bytes(n.Size))
 		return m.styles.Dim.Render(head) + text.Truncate(model.SanitizeForTerminal(n.Path), max(width-lipgloss.Width(head), 8))
@@ -321,6 +348,11 @@ func (m Model) View() string {
 	if m.forecast == nil {
 		return m.styles.Dim.Render("reading the home…")
 	}
+	return m.det.Under(m.top(), m.detailContent(), m.width, m.height)
+}
+
+// top is the summary, the archive line and the time line.
+func (m Model) top() string {
 	var b strings.Builder
 	b.WriteString(text.Truncate(m.summary(), m.width))
 	b.WriteByte('\n')
@@ -337,7 +369,7 @@ func (m Model) View() string {
 		b.WriteString(m.styles.Dim.Render(text.Truncate(m.hint(), m.width)))
 	}
 	b.WriteByte('\n')
-	return m.styles.Divided(m.width, b.String()+m.list.View(m.renderRow), m.detail())
+	return b.String() + m.list.View(m.renderRow)
 }
 
 func (m Model) summary() string {
@@ -365,18 +397,25 @@ func (m Model) hint() string {
 	return fmt.Sprintf("a: archive what is swept up to %q (%s) — copies, never moves", label, text.Count(len(m.selection()), "item", ""))
 }
 
-func (m Model) detail() string {
+// detailContent is the selected step's every item, or a never-swept
+// store.
+func (m Model) detailContent() detail.Content {
 	r, ok := m.list.Selected()
 	if !ok {
-		return ""
+		return detail.Content{}
 	}
-	rows := max(m.height-m.listHeight()-4, 1)
 	loc := m.forecast.Now.Location()
 	var lines []string
+	if l := r.Lost; l != nil {
+		return detail.Content{ID: "lost", Lines: m.lostLines(l)}
+	}
 	if n := r.Never; n != nil {
 		lines = append(lines, m.styles.Bold.Render(text.Truncate(model.SanitizeForTerminal(n.Path), m.width)),
 			fmt.Sprintf("%s, %s — cleanupPeriodDays never deletes %s", text.Count(n.Files, "file", ""), text.Bytes(n.Size), neverWhat(n.Kind)))
-		return m.styles.Clip(lines, rows)
+		if n.Kind == cleanup.NeverSweptHistory {
+			lines = append(lines, m.styles.Dim.Render(text.Truncate("history is "+cleanup.HistoryKeptNote, m.width)))
+		}
+		return detail.Content{ID: "never " + n.Path, Lines: lines}
 	}
 	g := r.Group
 	lines = append(lines, m.styles.Bold.Render(fmt.Sprintf("%s: %s, %s, %s", g.Label(m.forecast.HorizonDays), text.Count(g.Total.Items, "item", ""), text.Count(g.Total.Files, "file", ""), text.Bytes(g.Total.Bytes))))
@@ -403,8 +442,31 @@ func (m Model) detail() string {
 		lines = append(lines, m.styles.Warn.Render(text.Count(len(dangling), "history line", "")+" will then point at a missing paste:"))
 		lines = append(lines, dangling...)
 	}
-	return m.styles.Clip(lines, rows)
+	return detail.Content{ID: "step " + g.Date.String(), Lines: lines}
 }
+
+// lostLines lists the lost sessions (date, id, prompts, project, first
+// prompt) and pastes, and what to do.
+func (m Model) lostLines(l *cleanup.Lost) []string {
+	loc := m.forecast.Now.Location()
+	lines := []string{m.styles.Bold.Render(text.Truncate(l.Summary(loc), m.width)),
+		m.styles.Dim.Render(text.Truncate("history still names them; their text is gone for good", m.width)),
+		m.styles.Dim.Render(text.Truncate("so that the next sweep loses nothing more, archive first: a on a day row (copies, verified)", m.width))}
+	for _, s := range l.Sessions {
+		head := fmt.Sprintf("%s  %s  %s  ", s.First.In(loc).Format("2006-01-02"), format.ShortID(string(s.SessionID)), text.Count(s.Prompts, "prompt", ""))
+		rest := model.SanitizeLine(s.Project) + "  " + strconvQuote(model.SanitizeLine(s.FirstPrompt))
+		lines = append(lines, head+text.Truncate(rest, max(m.width-lipgloss.Width(head), 8)))
+	}
+	for _, p := range l.Pastes {
+		lines = append(lines, text.Truncate(fmt.Sprintf("paste #%d %s gone, named at %s:%d  %s", p.PasteID, p.Hash, p.File, p.Line, model.SanitizeLine(p.Project)), m.width))
+	}
+	if l.Unattributed > 0 {
+		lines = append(lines, m.styles.Dim.Render(text.Count(l.Unattributed, "history line", "")+" without a session id (older clients) not matched"))
+	}
+	return lines
+}
+
+func strconvQuote(s string) string { return "“" + s + "”" }
 
 func neverWhat(k cleanup.NeverSweptKind) string {
 	switch k {
@@ -422,7 +484,9 @@ func neverWhat(k cleanup.NeverSweptKind) string {
 func (m Model) Legend() []text.LegendEntry {
 	return []text.LegendEntry{
 		{Mark: "day rows", Means: "what the client's cleanup deletes on that day (cleanupPeriodDays after the file's last change)"},
-		{Mark: "never swept", Means: "history and memory: cleanup never deletes them"},
+		{Mark: "never swept", Means: "history and memory: cleanup never deletes them (history is " + cleanup.HistoryKeptNote + ")"},
+		{Mark: "already lost", Means: "sessions and pastes history still names whose text an earlier sweep deleted"},
 		{Mark: "a", Means: "archives everything up to the selected day (copies, verified; deletes nothing)"},
+		m.det.Legend(),
 	}
 }

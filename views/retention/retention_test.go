@@ -95,6 +95,17 @@ func TestGoldens(t *testing.T) {
 		disabled.Items[i].Bucket, disabled.Items[i].Eligible = cleanup.BucketNever, time.Time{}
 	}
 	disabled.Dangling = nil
+	lost := sampleForecast()
+	lost.Lost = cleanup.Lost{
+		Sessions: []cleanup.LostSession{
+			{SessionID: "5e55c0de-0000-4000-8000-00000000a11c", Project: "/home/me/app", First: now.Add(-90 * day), Last: now.Add(-89 * day), Prompts: 12, FirstPrompt: "fix the flaky login test \x1b[31mred", Line: 3},
+			{SessionID: "0b5e55ed-0000-4000-8000-00000000b22d", Project: "/home/me/api", First: now.Add(-60 * day), Last: now.Add(-60 * day), Prompts: 1, FirstPrompt: "summarize the incident", Line: 40},
+		},
+		Pastes:       []cleanup.LostPaste{{File: "history.jsonl", Line: 7, PasteID: 1, Hash: "cccccccccccccccc", Project: "/home/me/app"}},
+		From:         now.Add(-90 * day),
+		To:           now.Add(-60 * day),
+		Unattributed: 2,
+	}
 	tests := []struct {
 		name string
 		f    cleanup.Forecast
@@ -106,6 +117,7 @@ func TestGoldens(t *testing.T) {
 		{"never_swept_100x24", sampleForecast(), []string{"G"}, 100, 24},
 		{"archive_destination_100x24", sampleForecast(), []string{"down", "a"}, 100, 24},
 		{"disabled_100x24", disabled, nil, 100, 24},
+		{"already_lost_100x24", lost, []string{"G"}, 100, 24},
 		{"timeline_60x14", sampleForecast(), nil, 60, 14},
 	}
 	for _, tt := range tests {
@@ -246,7 +258,7 @@ func TestBlurDropsTheDestination(t *testing.T) {
 	if m.Filtering() {
 		t.Error("blurred pane still takes text")
 	}
-	if h := m.Help(); len(h) != 1 || h[0].Help().Desc != "archive up to here" || h[0].Keys()[0] != "a" {
+	if h := m.Help(); len(h) != 4 || h[0].Help().Desc != "archive up to here" || h[0].Keys()[0] != "a" {
 		t.Errorf("help = %+v", h)
 	}
 }

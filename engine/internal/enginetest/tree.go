@@ -77,3 +77,19 @@ func ClientMemory(name, desc, typ, body string) string {
 	return "---\nname: " + name + "\ndescription: " + desc + "\nmetadata:\n  node_type: memory\n  type: " + typ +
 		"\n  modified: 2026-10-01T08:00:00.000Z\n---\n\n" + body
 }
+
+// Leftovers lists the temporary and staged files a write left under
+// dirs: the atomic writer's and the stores' names hold ".memscope-".
+func Leftovers(t testing.TB, dirs ...string) []string {
+	t.Helper()
+	var out []string
+	for _, dir := range dirs {
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && strings.Contains(d.Name(), ".memscope-") {
+				out = append(out, p)
+			}
+			return nil
+		})
+	}
+	return out
+}

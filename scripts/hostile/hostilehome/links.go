@@ -6,8 +6,9 @@ import "path/filepath"
 // archive) meet symbolic links out of the home (to a folder of files
 // that look like a Claude home's, twice, and to the outside root), loops
 // (loopA → loopB → loopA, selfloop → ., uploop → ..) in the main project,
-// and a link that stays inside (an absolute debug/latest, as the client
-// makes it). Targets records the sha256 of
+// a link that stays inside (an absolute debug/latest, as the client
+// makes it), and a link inside the home to the main project's folder
+// (projects/alias), which a walk must enter once, not twice. Targets records the sha256 of
 // every outside file: none may be read into an archive.
 func writeLinkLoops(w *homeWriter, out string) {
 	out, ok := w.outside(out)
@@ -42,6 +43,9 @@ func writeLinkLoops(w *homeWriter, out string) {
 		proj + "/selfloop":                                  ".",
 		proj + "/uploop":                                    "..",
 		"debug/latest":                                      w.path("debug/0badc0de.txt"),
+		// Inside the home, to a folder a walk reaches by its own name:
+		// walked once, under that name.
+		"projects/alias": w.res.Slug,
 	}
 	if w.symlinks(links, false) {
 		w.recordTargets(out, outside.res.Files)

@@ -44,15 +44,24 @@ const (
 	// paste, CLAUDE.md and a tool result, and nests a memory's
 	// frontmatter Options.Depth levels deep (default 3 000).
 	Huge Scenario = "huge"
+	// Leftovers is a home as killed or failed memscope writes leave it:
+	// copies, probes and empty folders of gone writers in memory
+	// folders, a journal lock with no journal, and a pending restore
+	// whose copy lies in a project tree outside the home (Options.Outside).
+	Leftovers Scenario = "leftovers"
+	// TarBomb writes the content home and, beside it, the home as a
+	// .tar.gz with one more entry of Options.Size NUL bytes (default
+	// 2 GiB): a decompression bomb for --home.
+	TarBomb Scenario = "tarbomb"
 )
 
 // Scenarios lists every scenario whose home a plain reader can read
 // (no file of it blocks or never ends), in a fixed order.
-var Scenarios = []Scenario{Escapes, Bidi, BigLine, DeepJSON, ManyFiles, NewlineNames, SymlinksOut}
+var Scenarios = []Scenario{Escapes, Bidi, BigLine, DeepJSON, ManyFiles, NewlineNames, SymlinksOut, Leftovers}
 
 // Traps lists the scenarios whose homes hang or exhaust a reader that
 // does not guard against them.
-var Traps = []Scenario{Special, LinkLoops, Huge}
+var Traps = []Scenario{Special, LinkLoops, Huge, TarBomb}
 
 // Defaults for Options fields left zero.
 const (
@@ -111,6 +120,13 @@ type Result struct {
 	Paste string `json:"paste,omitempty"`
 	// Special maps each place Special spoiled to its home-relative path.
 	Special map[string]string `json:"special,omitempty"`
+	// Leftovers are Leftovers' copies, probes, empty folders and lock
+	// (absolute paths).
+	Leftovers []string `json:"leftovers,omitempty"`
+	// Archive is TarBomb's .tar.gz (beside the home), Bomb its huge
+	// entry.
+	Archive string `json:"archive,omitempty"`
+	Bomb    string `json:"bomb,omitempty"`
 }
 
 // Write writes scenario sc as a complete home in dir, which must be empty
@@ -118,6 +134,9 @@ type Result struct {
 func Write(dir string, sc Scenario, o Options) (*Result, error) {
 	if o.Size <= 0 && sc == Huge {
 		o.Size = DefaultHugeSize
+	}
+	if o.Size <= 0 && sc == TarBomb {
+		o.Size = DefaultBombSize
 	}
 	if o.Depth <= 0 && sc == Huge {
 		o.Depth = 3_000
@@ -162,6 +181,14 @@ func Write(dir string, sc Scenario, o Options) (*Result, error) {
 		writeSpecial(w, o.Kind, o.Place)
 	case Huge:
 		writeHuge(w, o.Size, o.Depth)
+	case TarBomb:
+		writeTarBomb(w, o.Size)
+	case Leftovers:
+		out := o.Outside
+		if out == "" {
+			out = abs + "-outside"
+		}
+		writeLeftovers(w, out)
 	case LinkLoops:
 		out := o.Outside
 		if out == "" {

@@ -4,6 +4,7 @@
 package list
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/views/component/style"
@@ -117,6 +119,23 @@ func (m *Model[T]) Select(i int) {
 			return
 		}
 	}
+}
+
+// SelectWhere moves the cursor to the first item ok accepts, clearing a
+// filter that hides it, and reports whether there is one (a search hit
+// opened in a pane).
+func (m *Model[T]) SelectWhere(ok func(T) bool) bool {
+	for i, it := range m.items {
+		if !ok(it) {
+			continue
+		}
+		if !slices.Contains(m.visible, i) {
+			m.SetFilter("")
+		}
+		m.Select(i)
+		return true
+	}
+	return false
 }
 
 // Filtering reports whether the filter line has the keyboard.
@@ -310,7 +329,9 @@ func (m Model[T]) View(render RenderFunc[T]) string {
 		}
 		sel := vi == m.cursor
 		row := render(m.items[m.visible[vi]], sel, m.width)
-		row = lipgloss.NewStyle().MaxWidth(m.width).Render(row)
+		// A row wider than the list is cut with "…" (escape sequences
+		// kept whole), so a cut never looks like the row's end.
+		row = ansi.Truncate(row, m.width, "…")
 		if sel {
 			row = m.styles.Selected.Render(padRight(row, m.width))
 		}

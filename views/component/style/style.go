@@ -5,6 +5,7 @@ package style
 
 import (
 	"image/color"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -56,7 +57,59 @@ type Set struct {
 // (NO_COLOR in the environment) every style is plain text, with bold and
 // reverse kept where they carry meaning.
 func New(isDark, noColor bool) Styles {
+	return NewThemed(isDark, noColor, Theme{})
+}
+
+// Theme overrides colours by role (Roles), for light and for dark
+// backgrounds: "#RRGGBB", "#RGB" or an ANSI colour number. A role left
+// out keeps memscope's colour.
+type Theme struct {
+	Light map[string]string
+	Dark  map[string]string
+}
+
+// Roles are the colour roles a theme can set, with memscope's light and
+// dark colours.
+func Roles() map[string][2]string {
+	return map[string][2]string{
+		"accent":      {"#5A56E0", "#7D79F6"},
+		"muted":       {"#555555", "#9A9A9A"},
+		"dim":         {"#9A9A9A", "#666666"},
+		"border":      {"#CCCCCC", "#444444"},
+		"warn":        {"#B25E00", "#F2B155"},
+		"error":       {"#C4252C", "#FF6B6B"},
+		"ok":          {"#1E7F3B", "#5FD38D"},
+		"selected_bg": {"#5A56E0", "#4B47B8"},
+		"banner_bg":   {"#C26A00", "#E8A33D"},
+		"user":        {"#2D6CDF", "#6FA3FF"},
+		"feedback":    {"#8E44AD", "#C792EA"},
+	}
+}
+
+// RoleNames are the roles' names, sorted.
+func RoleNames() []string {
+	var names []string
+	for r := range Roles() {
+		names = append(names, r)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// NewThemed is New with a theme's colours over memscope's.
+func NewThemed(isDark, noColor bool, th Theme) Styles {
 	ld := lipgloss.LightDark(isDark)
+	roles := Roles()
+	role := func(name string) color.Color {
+		light, dark := roles[name][0], roles[name][1]
+		if v := th.Light[name]; v != "" {
+			light = v
+		}
+		if v := th.Dark[name]; v != "" {
+			dark = v
+		}
+		return ld(lipgloss.Color(light), lipgloss.Color(dark))
+	}
 	c := func(light, dark string) color.Color { return ld(lipgloss.Color(light), lipgloss.Color(dark)) }
 	s := Styles{&Set{NoColor: noColor, IsDark: isDark}}
 	if noColor {
@@ -77,36 +130,33 @@ func New(isDark, noColor bool) Styles {
 		}
 		return s
 	}
-	accent := c("#5A56E0", "#7D79F6")
+	accent := role("accent")
 	s.Title = lipgloss.NewStyle().Bold(true).Foreground(accent)
 	s.TabActive = lipgloss.NewStyle().Bold(true).Foreground(c("#FFFFFF", "#1A1A1A")).Background(accent).Padding(0, 1)
-	s.TabInactive = lipgloss.NewStyle().Foreground(c("#555555", "#9A9A9A")).Padding(0, 1)
+	s.TabInactive = lipgloss.NewStyle().Foreground(role("muted")).Padding(0, 1)
 	s.PaneFocused = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(accent)
-	s.PaneBlurred = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(c("#CCCCCC", "#444444"))
-	s.StatusBar = lipgloss.NewStyle().Foreground(c("#555555", "#A0A0A0"))
-	s.Banner = lipgloss.NewStyle().Bold(true).Foreground(c("#FFFFFF", "#1A1A1A")).Background(c("#C26A00", "#E8A33D")).Padding(0, 1)
-	s.Selected = lipgloss.NewStyle().Foreground(c("#FFFFFF", "#FFFFFF")).Background(c("#5A56E0", "#4B47B8"))
-	s.Dim = lipgloss.NewStyle().Foreground(c("#9A9A9A", "#666666"))
+	s.PaneBlurred = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(role("border"))
+	s.StatusBar = lipgloss.NewStyle().Foreground(role("muted"))
+	s.Banner = lipgloss.NewStyle().Bold(true).Foreground(c("#FFFFFF", "#1A1A1A")).Background(role("banner_bg")).Padding(0, 1)
+	s.Selected = lipgloss.NewStyle().Foreground(c("#FFFFFF", "#FFFFFF")).Background(role("selected_bg"))
+	s.Dim = lipgloss.NewStyle().Foreground(role("dim"))
 	s.Bold = lipgloss.NewStyle().Bold(true)
-	s.Warn = lipgloss.NewStyle().Foreground(c("#B25E00", "#F2B155"))
-	s.Error = lipgloss.NewStyle().Bold(true).Foreground(c("#C4252C", "#FF6B6B"))
-	s.OK = lipgloss.NewStyle().Foreground(c("#1E7F3B", "#5FD38D"))
-	s.CutLine = lipgloss.NewStyle().Bold(true).Foreground(c("#C4252C", "#FF6B6B"))
+	s.Warn = lipgloss.NewStyle().Foreground(role("warn"))
+	s.Error = lipgloss.NewStyle().Bold(true).Foreground(role("error"))
+	s.OK = lipgloss.NewStyle().Foreground(role("ok"))
+	s.CutLine = lipgloss.NewStyle().Bold(true).Foreground(role("error"))
 	s.Header = lipgloss.NewStyle().Bold(true).Underline(true)
 	s.BarFill = lipgloss.NewStyle().Foreground(accent)
 	s.BarEmpty = lipgloss.NewStyle().Foreground(c("#DDDDDD", "#3A3A3A"))
-	badge := func(light, dark string) lipgloss.Style {
-		return lipgloss.NewStyle().Foreground(c(light, dark))
-	}
-	s.BadgeUser = badge("#2D6CDF", "#6FA3FF")
-	s.BadgeFeed = badge("#8E44AD", "#C792EA")
-	s.BadgeProj = badge("#1E7F3B", "#5FD38D")
-	s.BadgeRef = badge("#B25E00", "#F2B155")
-	s.BadgeNone = badge("#777777", "#888888")
-	s.BadgeFresh = badge("#1E7F3B", "#5FD38D")
-	s.BadgeAging = badge("#B25E00", "#F2B155")
-	s.BadgeStale = badge("#C4252C", "#FF6B6B")
-	s.BadgeProblem = lipgloss.NewStyle().Bold(true).Foreground(c("#C4252C", "#FF6B6B"))
+	s.BadgeUser = lipgloss.NewStyle().Foreground(role("user"))
+	s.BadgeFeed = lipgloss.NewStyle().Foreground(role("feedback"))
+	s.BadgeProj = lipgloss.NewStyle().Foreground(role("ok"))
+	s.BadgeRef = lipgloss.NewStyle().Foreground(role("warn"))
+	s.BadgeNone = lipgloss.NewStyle().Foreground(c("#777777", "#888888"))
+	s.BadgeFresh = lipgloss.NewStyle().Foreground(role("ok"))
+	s.BadgeAging = lipgloss.NewStyle().Foreground(role("warn"))
+	s.BadgeStale = lipgloss.NewStyle().Foreground(role("error"))
+	s.BadgeProblem = lipgloss.NewStyle().Bold(true).Foreground(role("error"))
 	return s
 }
 

@@ -1,12 +1,12 @@
-// Package text formats values for the panes: sizes, ages, truncation. The
-// same helpers everywhere, so every pane says "3d ago" the same way.
+// Package text formats values for the panes: sizes, truncation, wrapping.
+// The same helpers everywhere (ages are internal/format's Ago, shared
+// with the command line).
 package text
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"charm.land/lipgloss/v2"
 
@@ -16,24 +16,6 @@ import (
 // Bytes formats a size as 512B, 4.1K, 12.0M, 1.2G: the panes' style,
 // written by internal/format with the command line's.
 func Bytes(n int64) string { return format.CompactBytes(n) }
-
-// Ago formats how long before now t was: "now", "5m ago", "3h ago",
-// "12d ago", and "—" for a zero time.
-func Ago(now, t time.Time) string {
-	if t.IsZero() {
-		return "—"
-	}
-	d := now.Sub(t)
-	switch {
-	case d < time.Minute:
-		return "now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
-}
 
 // Truncate cuts s to at most w cells, ending with "…" when cut.
 func Truncate(s string, w int) string {
@@ -84,6 +66,34 @@ func Pad(s string, w int) string {
 // OneLine replaces line breaks and tabs with spaces, for list rows.
 func OneLine(s string) string {
 	return strings.NewReplacer("\r\n", " ⏎ ", "\n", " ⏎ ", "\r", " ", "\t", " ").Replace(s)
+}
+
+// TabWidth is how many cells apart the tab stops are when a detail
+// expands tabs (ExpandTabs): four, as most editors show code, and narrow
+// enough for a diff at 80 columns.
+const TabWidth = 4
+
+// ExpandTabs replaces each tab in a line with the spaces up to the next
+// tab stop (every TabWidth cells from the line's start), so indented code
+// keeps its shape; a terminal would draw a raw tab as it likes, and a
+// cut to the width would count it as one cell.
+func ExpandTabs(s string) string {
+	if !strings.Contains(s, "\t") {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for _, part := range strings.SplitAfter(s, "\t") {
+		seg, tab := strings.CutSuffix(part, "\t")
+		b.WriteString(seg)
+		col += lipgloss.Width(seg)
+		if tab {
+			n := TabWidth - col%TabWidth
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+		}
+	}
+	return b.String()
 }
 
 // Wrap breaks s at spaces into lines of at most w cells, keeping its
@@ -142,4 +152,25 @@ func Count(n int, one, many string) string {
 		return "1 " + one
 	}
 	return strconv.Itoa(n) + " " + many
+}
+
+// SplitMatch splits a one-line snippet around the match at byte range
+// mt (the whole snippet is before it when mt is out of range).
+func SplitMatch(s string, mt [2]int) (before, match, after string) {
+	if mt[0] < 0 || mt[1] > len(s) || mt[0] > mt[1] {
+		return OneLine(s), "", ""
+	}
+	return OneLine(s[:mt[0]]), OneLine(s[mt[0]:mt[1]]), OneLine(s[mt[1]:])
+}
+
+// FitMatch draws before, match and after in w cells, the match between
+// « and » and styled by mark; the context is cut on both sides so the
+// match stays in view.
+func FitMatch(before, match, after string, w int, mark func(...string) string) string {
+	match = Truncate(match, max(w-2, 1))
+	room := w - lipgloss.Width(match) - 2
+	keepB := min(lipgloss.Width(before), max(room/3, room-lipgloss.Width(after)))
+	before = TruncateLeft(before, max(keepB, 0))
+	after = Truncate(after, max(room-lipgloss.Width(before), 0))
+	return before + mark("«"+match+"»") + after
 }

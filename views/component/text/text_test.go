@@ -2,7 +2,6 @@ package text
 
 import (
 	"testing"
-	"time"
 )
 
 func TestBytes(t *testing.T) {
@@ -10,19 +9,6 @@ func TestBytes(t *testing.T) {
 		if got := Bytes(n); got != want {
 			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
 		}
-	}
-}
-
-func TestAgo(t *testing.T) {
-	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	cases := map[time.Duration]string{30 * time.Second: "now", 5 * time.Minute: "5m ago", 3 * time.Hour: "3h ago", 47 * time.Hour: "47h ago", 72 * time.Hour: "3d ago"}
-	for d, want := range cases {
-		if got := Ago(now, now.Add(-d)); got != want {
-			t.Errorf("Ago(-%v) = %q, want %q", d, got, want)
-		}
-	}
-	if Ago(now, time.Time{}) != "—" {
-		t.Error("zero time should be —")
 	}
 }
 
@@ -68,6 +54,23 @@ func TestCount(t *testing.T) {
 	}{{1, "orphan", "", "1 orphan"}, {0, "orphan", "", "0 orphans"}, {2, "file", "", "2 files"}, {1, "hash", "hashes", "1 hash"}, {3, "hash", "hashes", "3 hashes"}} {
 		if got := Count(c.n, c.one, c.many); got != c.want {
 			t.Errorf("Count(%d, %q, %q) = %q, want %q", c.n, c.one, c.many, got, c.want)
+		}
+	}
+}
+
+// Tabs become the spaces to the next stop, counted in cells from the
+// line's start (wide runes included), so indentation keeps its shape.
+func TestExpandTabs(t *testing.T) {
+	for in, want := range map[string]string{
+		"\tx":       "    x",
+		"+\tx":      "+   x",
+		"ab\t\tc":   "ab      c",
+		"日本\tx":     "日本    x",
+		"no tabs":   "no tabs",
+		"abcd\tefg": "abcd    efg",
+	} {
+		if got := ExpandTabs(in); got != want {
+			t.Errorf("ExpandTabs(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/memscope/memscope/engine/provenance"
+	memstore "github.com/memscope/memscope/engine/store"
+	"github.com/memscope/memscope/internal/format"
+	"github.com/memscope/memscope/model"
+)
+
+// projectProvenance is where every memory file of t's project came from
+// (origin, review): the whole home's transcripts scanned for calls on its
+// memory folders, and memscope's journals.
+func projectProvenance(t *memoryTarget) provenance.Project {
+	memDir := ""
+	if t.loc.Enabled || t.store.Memory().Exists {
+		memDir = t.loc.Dir
+	}
+	return provenance.ForProject(provenance.ProjectOptions{
+		Root: t.root, Home: t.home.FS, HomeDir: t.home.Dir, MemoryDir: memDir, Tree: t.tree,
+	})
+}
+
+// originLabel names a memory file for a list: its path, and for agent
+// memory the agent and scope.
+func originLabel(o *provenance.Origin) string {
+	if o.Kind.IsAgent() {
+		return fmt.Sprintf("%s  (agent memory, %s scope)", o.Path, agentScope(o.Kind))
+	}
+	return o.Path
+}
+
+func agentScope(k provenance.Kind) string {
+	switch k {
+	case provenance.KindAgentUser:
+		return "user"
+	case provenance.KindAgentLocal:
+		return "local"
+	}
+	return "project"
+}
+
+// printWrite prints one call on a memory file: what, by whom, when, the
+// prompt behind it and its result, indented by pad.
+func printWrite(w io.Writer, pad string, c *provenance.Write) {
+	fmt.Fprintf(w, "%s%s  %s by %s, session %s, message %s (%s:%d)\n", pad, format.Timestamp(c.Time), c.Tool, c.ByText(),
+		format.ShortID(c.SessionID), format.ShortID(c.MessageUUID), model.SanitizeLine(filepath.Base(c.Transcript)), c.Line)
+	if c.By != nil && c.By.Description != "" {
+		fmt.Fprintf(w, "%s    subagent: %s\n", pad, model.SanitizeLine(c.By.Description))
+	}
+	if c.By != nil && c.By.Task != "" {
+		fmt.Fprintf(w, "%s    task:     %q\n", pad, model.SanitizeLine(c.By.Task))
+	}
+	if c.Prompt != nil {
+		fmt.Fprintf(w, "%s    prompt:   %q (%s)\n", pad, model.SanitizeLine(c.Prompt.Text), format.Timestamp(c.Prompt.Time))
+	} else {
+		fmt.Fprintf(w, "%s    prompt:   not found (the chain or the parent session is not on disk)\n", pad)
+	}
+	switch c.Result {
+	case provenance.OutcomeOK:
+		fmt.Fprintf(w, "%s    result:   ok\n", pad)
+	case provenance.OutcomeError:
+		fmt.Fprintf(w, "%s    result:   FAILED — %s (the file was not written)\n", pad, model.SanitizeLine(c.Error))
+	default:
+		fmt.Fprintf(w, "%s    result:   none on disk (the session stopped mid-call?)\n", pad)
+	}
+}
+
+// reviewFS is the memory folder of t as the review state is read and
+// written: through the command's writer (the atomic writer, with its
+// fault seam), like every memory write.
+func reviewFS(e *env, t *memoryTarget) memstore.FS {
+	return memstore.DirFSWith(t.loc.Dir, e.writer())
+}

@@ -1,0 +1,54 @@
+package inventory
+
+import (
+	"io/fs"
+	"strings"
+
+	"github.com/memscope/memscope/model"
+)
+
+// MemoryCount is how many memory files a memory folder holds, and their
+// size: THE count every pane and command shows (Projects' MEMORY column,
+// the Memories pane's rows, stat's topic files). A memory file is a topic
+// file by the client's rule (model.IsMemoryTopicPath): a *.md file other
+// than MEMORY.md, outside team/, logs/, sessions/, proposals/ and hidden
+// folders. MEMORY.md itself, daily logs and other files are not counted.
+type MemoryCount struct {
+	Files int   `json:"files"`
+	Bytes int64 `json:"bytes"`
+}
+
+// CountMemory counts the memory files of the memory folder dir (an fs
+// name) without reading them: only their names and sizes. A missing or
+// unreadable folder counts nothing. A memory file that cannot be read
+// is counted (and reported as a problem by the readers, which list only
+// what they could read).
+func CountMemory(fsys fs.FS, dir string) MemoryCount {
+	var c MemoryCount
+	fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return nil
+		}
+		rel := strings.TrimPrefix(p, dir+"/")
+		if d.IsDir() {
+			// A folder no topic file can be in is not walked.
+			if !model.IsMemoryTopicPath(rel + "/x.md") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !model.IsMemoryTopicPath(rel) {
+			return nil
+		}
+		info, err := fs.Stat(fsys, p)
+		if err != nil || !info.Mode().IsRegular() {
+			// A link to a folder, a pipe or a device is not a memory
+			// (the readers refuse them too).
+			return nil
+		}
+		c.Files++
+		c.Bytes += info.Size()
+		return nil
+	})
+	return c
+}

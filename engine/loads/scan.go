@@ -1,0 +1,127 @@
+package loads
+
+import (
+	"hash/maphash"
+	"io/fs"
+	"sync"
+	"time"
+
+	"github.com/memscope/memscope/model"
+)
+
+// Event is one load a transcript records: a process start's instructions
+// (every file then loaded) or a file joining mid-session.
+type Event struct {
+	Session    string    `json:"session"`
+	Transcript string    `json:"transcript"`
+	Line       int       `json:"line"`
+	UUID       string    `json:"uuid"`
+	Time       time.Time `json:"time"`
+	// MidSession marks a nested_memory attachment.
+	MidSession bool        `json:"midSession,omitempty"`
+	Files      []EventFile `json:"files"`
+}
+
+// EventFile is one file of an event, as recorded.
+type EventFile struct {
+	// Path is the path the client wrote (on the machine that ran it).
+	Path string `json:"path"`
+	// Label is the client's word for whose file it is: User, Project,
+	// Local, Managed, AutoMem, TeamMem, …
+	Label string   `json:"label"`
+	Globs []string `json:"globs,omitempty"`
+	Bytes int      `json:"bytes"`
+	// index is the entries of a loaded MEMORY.md, shared by the events
+	// that loaded the same text.
+	index *loadedIndex
+}
+
+// loadedIndex is a MEMORY.md text as the client sent it, reduced to its
+// index entries.
+type loadedIndex struct {
+	entries []*model.IndexEntry
+}
+
+// Cache keeps each transcript's events by path, size and modification
+// time, so a reload reads only the transcripts that changed. It is safe
+// for concurrent use; the zero value is not: use NewCache.
+type Cache struct {
+	mu      sync.Mutex
+	files   map[string]cached
+	indexes map[uint64]*loadedIndex
+	seed    maphash.Seed
+}
+
+type cached struct {
+	size   int64
+	mod    time.Time
+	events []Event
+	probs  []model.Problem
+	// err is why the transcript could not be read (kept, so a build from
+	// the cache says what a read would).
+	err error
+}
+
+// NewCache returns an empty cache.
+func NewCache() *Cache {
+	return &Cache{files: map[string]cached{}, indexes: map[uint64]*loadedIndex{}, seed: maphash.MakeSeed()}
+}
+
+// events returns tf's events, from the cache when tf has not changed
+// (or, cachedOnly, whatever the cache holds for it).
+func (c *Cache) events(home fs.FS, tf model.TranscriptFile, cachedOnly bool) ([]Event, []model.Problem, error) {
+	c.mu.Lock()
+	hit, ok := c.files[tf.Path]
+	c.mu.Unlock()
+	if ok && (cachedOnly || hit.size == tf.Size && hit.mod.Equal(tf.ModTime)) {
+		return hit.events, hit.probs, hit.err
+	}
+	if cachedOnly {
+		return nil, nil, nil
+	}
+	loads, err := model.ReadLoads(home, tf.Path)
+	if err != nil {
+		c.mu.Lock()
+		c.files[tf.Path] = cached{size: tf.Size, mod: tf.ModTime, err: err}
+		c.mu.Unlock()
+		return nil, nil, err
+	}
+	var evs []Event
+	for _, r := range loads.Records {
+		ev := Event{Session: r.SessionID, Transcript: tf.Path, Line: r.Line, UUID: r.UUID, Time: r.Timestamp,
+			MidSession: r.AttachmentType == model.AttachmentNestedMemory}
+		if ev.Session == "" {
+			ev.Session = tf.SessionID
+		}
+		for _, f := range r.AttachmentFiles {
+			ef := EventFile{Path: f.Path, Label: f.Type, Globs: f.Globs, Bytes: f.Bytes}
+			if f.IsMemory() {
+				ef.index = c.index(f.Text)
+			}
+			ev.Files = append(ev.Files, ef)
+		}
+		evs = append(evs, ev)
+	}
+	c.mu.Lock()
+	c.files[tf.Path] = cached{size: tf.Size, mod: tf.ModTime, events: evs, probs: loads.Problems}
+	c.mu.Unlock()
+	return evs, loads.Problems, nil
+}
+
+// index parses a loaded MEMORY.md text once per distinct text.
+func (c *Cache) index(text string) *loadedIndex {
+	h := maphash.String(c.seed, text)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ix, ok := c.indexes[h]; ok {
+		return ix
+	}
+	ix := &loadedIndex{}
+	for _, l := range model.ParseMemoryIndex([]byte(text)).Lines {
+		if l.Entry != nil {
+			ix.entries = append(ix.entries, l.Entry)
+		}
+	}
+	c.indexes[h] = ix
+	return ix
+}

@@ -1,0 +1,484 @@
+package provenance
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/memscope/memscope/engine/live"
+	"github.com/memscope/memscope/engine/sessions"
+	"github.com/memscope/memscope/model"
+)
+
+// Outcome is what became of a write tool call.
+type Outcome string
+
+// The outcomes of a write.
+const (
+	// OutcomeOK: the tool_result came back without is_error.
+	OutcomeOK Outcome = "ok"
+	// OutcomeError: the tool_result is an error (the file was not
+	// written: "File has not been read yet", "String to replace not
+	// found", a denied permission…).
+	OutcomeError Outcome = "error"
+	// OutcomeNoResult: no tool_result on disk (the session was stopped
+	// mid-call, or the result line was never written).
+	OutcomeNoResult Outcome = "no result"
+)
+
+// Agent is the subagent that made a write; nil means the main agent.
+type Agent struct {
+	ID string `json:"id"`
+	// Type and Description come from agent-<id>.meta.json when the client
+	// wrote one.
+	Type        string `json:"type,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Transcript is the subagent's transcript (home-relative).
+	Transcript string `json:"transcript"`
+	// Task is the first line of the prompt the main agent gave it.
+	Task string `json:"task,omitempty"`
+}
+
+// Prompt is the user prompt a write came from: the nearest real prompt
+// (extract.PromptText) up the message chain.
+type Prompt struct {
+	UUID string    `json:"uuid"`
+	Line int       `json:"line"`
+	Time time.Time `json:"time,omitzero"`
+	// Text is the prompt's first line, at most PromptMax characters.
+	Text string `json:"text"`
+}
+
+// PromptMax bounds Prompt.Text, in characters.
+const PromptMax = 200
+
+// Write is one Write, Edit or MultiEdit call on a memory file.
+type Write struct {
+	// Folder indexes the folders scanned; Kind, Agent (the agent type of
+	// agent memory) and Rel say which file; Path is file_path as the
+	// tool named it.
+	Folder     int    `json:"-"`
+	Kind       Kind   `json:"kind"`
+	AgentType  string `json:"agentType,omitempty"`
+	Rel        string `json:"file"`
+	Path       string `json:"filePath"`
+	Tool       string `json:"tool"`
+	ToolUseID  string `json:"toolUseId"`
+	SessionID  string `json:"sessionId"`
+	Transcript string `json:"transcript"`
+	// MessageUUID and Line are the assistant record holding the call.
+	MessageUUID string    `json:"messageUuid"`
+	Line        int       `json:"line"`
+	Time        time.Time `json:"time,omitzero"`
+	// By is the subagent that made the call; nil for the main agent.
+	By *Agent `json:"subagent,omitempty"`
+	// Turn is where Replay shows the call: the record itself for the
+	// main agent, the main agent's call that spawned the subagent for a
+	// subagent (zero when it is not on disk).
+	Turn TurnRef `json:"turn"`
+	// Prompt is the user prompt that led to the call; nil when the chain
+	// reaches none (a broken chain, a subagent whose parent session is
+	// gone).
+	Prompt *Prompt `json:"prompt,omitempty"`
+	Result Outcome `json:"result"`
+	Error  string  `json:"error,omitempty"`
+	// Bytes is the size of the text the call carried: content for Write,
+	// new_string (summed over edits) for Edit and MultiEdit.
+	Bytes int `json:"bytes"`
+	// ResultTime is the tool_result's time (the file was written just
+	// before it); zero without a result.
+	ResultTime time.Time `json:"resultTime,omitzero"`
+	probe      probe
+}
+
+// TurnRef names a record of a main transcript, where Replay can step to.
+type TurnRef struct {
+	Transcript string `json:"transcript,omitempty"`
+	UUID       string `json:"uuid,omitempty"`
+	Line       int    `json:"line,omitempty"`
+}
+
+// OK reports whether the call wrote the file.
+func (w *Write) OK() bool { return w.Result == OutcomeOK }
+
+// Report is what Scan found.
+type Report struct {
+	// Writes are every write to a memory file, oldest first.
+	Writes []Write `json:"writes"`
+	// Transcripts counts the transcripts read; Decoded those read a
+	// second time for their chain; Bytes the bytes read in all.
+	Transcripts int   `json:"transcripts"`
+	Decoded     int   `json:"decoded"`
+	Bytes       int64 `json:"bytes"`
+	// Problems are transcripts that could not be read, and lines that
+	// could not be decoded.
+	Problems []model.Problem `json:"problems,omitempty"`
+}
+
+// Options configure Scan.
+type Options struct {
+	// Home is the Claude home; Transcripts its transcripts (main and
+	// subagent, model.FindTranscripts). Seed-layout transcripts are
+	// skipped.
+	Home        fs.FS
+	Transcripts []model.TranscriptFile
+	Folders     []Folder
+	// Workers read files in parallel (GOMAXPROCS when 0).
+	Workers int
+}
+
+// toolCall is a write call found by the first pass.
+type toolCall struct {
+	id, name, path string
+	folder         int
+	rel            string
+	line           int
+	bytes          int
+	probe          probe
+}
+
+// firstPass is what one byte-first read of a transcript found.
+type firstPass struct {
+	calls []toolCall
+	// spawns maps a subagent id to the tool_use id of the call that
+	// started it, from Task results (toolUseResult.agentId): the link
+	// when the subagent has no meta file.
+	spawns map[string]string
+	bytes  int64
+	err    error
+}
+
+// Scan finds every write to a memory file of o.Folders in o.Transcripts.
+func Scan(o Options) Report {
+	var files []model.TranscriptFile
+	for _, t := range o.Transcripts {
+		if t.Kind == model.TranscriptMain || t.Kind == model.TranscriptSubagent {
+			files = append(files, t)
+		}
+	}
+	r := Report{Writes: []Write{}, Transcripts: len(files)}
+	if len(o.Folders) == 0 || len(files) == 0 {
+		return r
+	}
+	var markers [][]byte
+	for _, f := range o.Folders {
+		for _, m := range f.markers() {
+			markers = append(markers, []byte(m))
+		}
+	}
+	passes := make([]firstPass, len(files))
+	parallel(len(files), o.Workers, func(i int) {
+		passes[i] = scanFirst(o.Home, files[i], o.Folders, markers)
+	})
+	// The second pass: transcripts with calls, and the main transcript of
+	// every session a subagent with calls belongs to.
+	mains := map[string]int{} // session → index of its main transcript
+	for i, t := range files {
+		r.Bytes += passes[i].bytes
+		if passes[i].err != nil {
+			r.Problems = append(r.Problems, model.Problem{File: t.Path, Kind: model.ProblemUnreadable, Reason: passes[i].err.Error()})
+		}
+		if t.Kind == model.TranscriptMain {
+			mains[t.ProjectSlug+"/"+t.SessionID] = i
+		}
+	}
+	var todo []int
+	need := map[int]bool{}
+	metas := map[int]model.SubagentMeta{}
+	for i, t := range files {
+		if len(passes[i].calls) == 0 {
+			continue
+		}
+		need[i] = true
+		if t.Kind == model.TranscriptSubagent {
+			metas[i] = readMeta(o.Home, t)
+			if m, ok := mains[t.ProjectSlug+"/"+t.SessionID]; ok {
+				need[m] = true
+			}
+		}
+	}
+	for i := range files {
+		if need[i] {
+			todo = append(todo, i)
+		}
+	}
+	// Which tool_use ids each main transcript must place: its own calls
+	// and the calls that spawned its subagents.
+	wanted := map[int]map[string]bool{}
+	for _, i := range todo {
+		w := map[string]bool{}
+		for _, c := range passes[i].calls {
+			w[c.id] = true
+		}
+		wanted[i] = w
+	}
+	for i, m := range metas {
+		t := files[i]
+		mi, ok := mains[t.ProjectSlug+"/"+t.SessionID]
+		if !ok {
+			continue
+		}
+		id := m.ToolUseID
+		if id == "" {
+			id = passes[mi].spawns[t.AgentID]
+		}
+		m.ToolUseID = id
+		metas[i] = m
+		if id != "" {
+			wanted[mi][id] = true
+		}
+	}
+	chains := make([]*chain, len(files))
+	var mu sync.Mutex
+	parallel(len(todo), o.Workers, func(k int) {
+		i := todo[k]
+		c, probs := readChain(o.Home, files[i], wanted[i])
+		chains[i] = c
+		if len(probs) > 0 {
+			mu.Lock()
+			r.Problems = append(r.Problems, probs...)
+			mu.Unlock()
+		}
+	})
+	r.Decoded = len(todo)
+	for _, i := range todo {
+		t, c := files[i], chains[i]
+		if c == nil || len(passes[i].calls) == 0 {
+			continue
+		}
+		var agent *Agent
+		var main *chain
+		mainPath := t.Path
+		if t.Kind == model.TranscriptSubagent {
+			m := metas[i]
+			agent = &Agent{ID: t.AgentID, Type: m.AgentType, Description: m.Description, Transcript: t.Path}
+			if mi, ok := mains[t.ProjectSlug+"/"+t.SessionID]; ok {
+				main, mainPath = chains[mi], files[mi].Path
+			}
+		}
+		for _, call := range passes[i].calls {
+			w := Write{Folder: call.folder, Kind: o.Folders[call.folder].Kind, AgentType: o.Folders[call.folder].Agent(call.rel),
+				Rel: call.rel, Path: call.path, Tool: call.name, ToolUseID: call.id, SessionID: t.SessionID,
+				Transcript: t.Path, Line: call.line, Bytes: call.bytes, Result: OutcomeNoResult}
+			if u, ok := c.uses[call.id]; ok {
+				w.MessageUUID, w.Time = u.uuid, u.time
+				if u.session != "" {
+					w.SessionID = u.session
+				}
+			}
+			if res, ok := c.results[call.id]; ok {
+				w.Result, w.Error, w.ResultTime = res.outcome, res.text, res.time
+			}
+			w.probe = call.probe
+			u := c.uses[call.id]
+			switch {
+			case agent == nil && u.sidechain:
+				// A subagent's turn kept in the main transcript (older
+				// clients): its chain ends at its task, not at a prompt.
+				w.By = &Agent{ID: u.agent, Transcript: t.Path, Task: c.taskOf(w.MessageUUID)}
+				w.Turn = TurnRef{Transcript: t.Path, UUID: w.MessageUUID, Line: call.line}
+			case agent == nil:
+				w.Turn = TurnRef{Transcript: t.Path, UUID: w.MessageUUID, Line: call.line}
+				w.Prompt = c.promptOf(w.MessageUUID)
+			default:
+				a := *agent
+				a.Task = c.taskOf(w.MessageUUID)
+				w.By = &a
+				if main != nil {
+					if u, ok := main.uses[metas[i].ToolUseID]; ok {
+						w.Turn = TurnRef{Transcript: mainPath, UUID: u.uuid, Line: u.line}
+						w.Prompt = main.promptOf(u.uuid)
+					}
+				}
+			}
+			r.Writes = append(r.Writes, w)
+		}
+	}
+	sort.SliceStable(r.Writes, func(a, b int) bool {
+		wa, wb := r.Writes[a], r.Writes[b]
+		if !wa.Time.Equal(wb.Time) {
+			return wa.Time.Before(wb.Time)
+		}
+		if wa.Transcript != wb.Transcript {
+			return wa.Transcript < wb.Transcript
+		}
+		return wa.Line < wb.Line
+	})
+	r.Problems = sessions.SortProblems(r.Problems)
+	return r
+}
+
+// parallel runs fn(0..n-1) on at most workers goroutines.
+func parallel(n, workers int, fn func(int)) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, n)
+	var next sync.Mutex
+	k := 0
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				next.Lock()
+				i := k
+				k++
+				next.Unlock()
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+var (
+	toolUseBytes    = []byte(`"tool_use"`)
+	toolResultBytes = []byte(`"toolUseResult"`)
+	agentIDBytes    = []byte(`"agentId":"`)
+)
+
+// scanFirst reads t once: lines that name a memory folder and hold a
+// tool_use are decoded for their write calls; in a main transcript,
+// Task results (toolUseResult with an agentId) are decoded for the
+// subagents they started.
+func scanFirst(home fs.FS, t model.TranscriptFile, folders []Folder, markers [][]byte) firstPass {
+	var p firstPass
+	f, err := model.OpenRegular(home, t.Path)
+	if err != nil {
+		p.err = err
+		return p
+	}
+	defer f.Close()
+	lr := model.NewLineReader(f)
+	main := t.Kind == model.TranscriptMain
+	for {
+		line, ok := lr.Next()
+		if !ok {
+			break
+		}
+		d := line.Bytes
+		p.bytes += int64(len(d)) + 1
+		if line.TooLong {
+			continue
+		}
+		if main && bytes.Contains(d, toolResultBytes) && bytes.Contains(d, agentIDBytes) {
+			noteSpawn(&p, d)
+		}
+		if !bytes.Contains(d, toolUseBytes) || !containsAny(d, markers) {
+			continue
+		}
+		p.calls = append(p.calls, writeCalls(d, line.Number, folders)...)
+	}
+	if err := lr.Err(); err != nil {
+		p.err = fmt.Errorf("read %s: %w", t.Path, err)
+	}
+	return p
+}
+
+func containsAny(d []byte, markers [][]byte) bool {
+	for _, m := range markers {
+		if bytes.Contains(d, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// callLine is the part of an assistant line that names its write calls.
+type callLine struct {
+	Message struct {
+		Content []struct {
+			Type  string `json:"type"`
+			ID    string `json:"id"`
+			Name  string `json:"name"`
+			Input struct {
+				FilePath  string `json:"file_path"`
+				Content   string `json:"content"`
+				NewString string `json:"new_string"`
+				Edits     []struct {
+					NewString string `json:"new_string"`
+				} `json:"edits"`
+			} `json:"input"`
+		} `json:"content"`
+	} `json:"message"`
+}
+
+// writeCalls decodes the write calls on memory files of one line.
+func writeCalls(d []byte, lineNo int, folders []Folder) []toolCall {
+	var cl callLine
+	if json.Unmarshal(d, &cl) != nil {
+		return nil
+	}
+	var out []toolCall
+	for _, b := range cl.Message.Content {
+		if b.Type != string(model.BlockToolUse) || !live.IsWriteTool(b.Name) {
+			continue
+		}
+		for fi, f := range folders {
+			rel, ok := f.Rel(b.Input.FilePath)
+			if !ok {
+				continue
+			}
+			n := len(b.Input.Content) + len(b.Input.NewString)
+			for _, e := range b.Input.Edits {
+				n += len(e.NewString)
+			}
+			pr := probe{}
+			switch {
+			case b.Name == "Write":
+				pr = writeProbe(b.Input.Content)
+			case len(b.Input.Edits) > 0:
+				pr = editProbe(b.Input.Edits[len(b.Input.Edits)-1].NewString)
+			default:
+				pr = editProbe(b.Input.NewString)
+			}
+			out = append(out, toolCall{id: b.ID, name: b.Name, path: b.Input.FilePath, folder: fi, rel: rel, line: lineNo, bytes: n, probe: pr})
+			break
+		}
+	}
+	return out
+}
+
+// spawnLine is a Task tool's result: which call started which subagent.
+type spawnLine struct {
+	ToolUseResult json.RawMessage `json:"toolUseResult"`
+	Message       struct {
+		Content json.RawMessage `json:"content"`
+	} `json:"message"`
+}
+
+func noteSpawn(p *firstPass, d []byte) {
+	var sl spawnLine
+	if json.Unmarshal(d, &sl) != nil || len(sl.ToolUseResult) == 0 || sl.ToolUseResult[0] != '{' {
+		return
+	}
+	var res struct {
+		AgentID string `json:"agentId"`
+	}
+	var blocks []struct {
+		Type      string `json:"type"`
+		ToolUseID string `json:"tool_use_id"`
+	}
+	if json.Unmarshal(sl.ToolUseResult, &res) != nil || res.AgentID == "" || json.Unmarshal(sl.Message.Content, &blocks) != nil {
+		return
+	}
+	for _, b := range blocks {
+		if b.Type == string(model.BlockToolResult) && b.ToolUseID != "" {
+			if p.spawns == nil {
+				p.spawns = map[string]string{}
+			}
+			p.spawns[res.AgentID] = b.ToolUseID
+			return
+		}
+	}
+}

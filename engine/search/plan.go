@@ -1,0 +1,450 @@
+package search
+
+import (
+	"errors"
+	"io/fs"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/memscope/memscope/engine/preview"
+	"github.com/memscope/memscope/model"
+)
+
+// planner lists the units of each store, in the order the hits come
+// back: store by store (transcripts, history, pastes, memory, CLAUDE.md,
+// file history), newest file first within a store.
+type planner struct {
+	o    *Options
+	root fs.FS
+	refs *pasteRefs
+	// projects are the home's projects (whole-home search) or the one
+	// searched; their folders say where CLAUDE.md and agent memory are.
+	projects []model.Project
+	// sessions are the sessions searched (their transcripts listed);
+	// mains their main transcripts, by session id.
+	sessions map[string]bool
+	mains    map[string]model.TranscriptFile
+	probs    []model.Problem
+}
+
+// storeUnits lists the units of store st.
+func (p *planner) storeUnits(st Store) []*unit {
+	var us []*unit
+	switch st {
+	case StoreTranscripts:
+		us = p.transcripts()
+	case StoreHistory:
+		us = p.history()
+	case StorePastes:
+		us = p.pastes()
+	case StoreMemory:
+		us = p.memory()
+	case StoreClaudeMd:
+		us = p.claudeMd()
+	case StoreFileHistory:
+		us = p.fileHistory()
+	}
+	return p.newestFirst(us)
+}
+
+// newestFirst keeps the units Since wants, newest first.
+func (p *planner) newestFirst(us []*unit) []*unit {
+	kept := us[:0]
+	for _, u := range us {
+		if p.o.Since.IsZero() || !u.mod.Before(p.o.Since) {
+			kept = append(kept, u)
+		}
+	}
+	sort.SliceStable(kept, func(i, j int) bool { return kept[i].mod.After(kept[j].mod) })
+	return kept
+}
+
+// listProjects finds the projects searched and their transcripts.
+func (p *planner) listProjects() []model.TranscriptFile {
+	o := p.o
+	if o.Project != nil {
+		ts, probs := model.FindProjectTranscripts(o.Home, o.Project.Slug)
+		p.probs = append(p.probs, probs...)
+		p.projects = []model.Project{{Slug: o.Project.Slug, Dir: "projects/" + o.Project.Slug, Path: o.Project.Dir}}
+		return ts
+	}
+	ps, bySlug, probs := model.ListProjectsFiles(o.Home)
+	p.probs = append(p.probs, probs...)
+	p.projects = ps
+	var ts []model.TranscriptFile
+	for _, pr := range ps {
+		ts = append(ts, bySlug[pr.Slug]...)
+	}
+	return ts
+}
+
+// projectPath is the folder of project slug, else the slug.
+func (p *planner) projectPath(slug string) string {
+	for _, pr := range p.projects {
+		if pr.Slug == slug && pr.Path != "" {
+			return pr.Path
+		}
+	}
+	return slug
+}
+
+// noteSessions records the sessions of the transcripts ts.
+func (p *planner) noteSessions(ts []model.TranscriptFile) {
+	p.sessions, p.mains = map[string]bool{}, map[string]model.TranscriptFile{}
+	for _, t := range ts {
+		p.sessions[t.SessionID] = true
+		if t.AgentID == "" {
+			p.mains[t.SessionID] = t
+		}
+	}
+}
+
+func (p *planner) transcripts() []*unit {
+	ts := p.listProjects()
+	p.noteSessions(ts)
+	var us []*unit
+	for _, t := range ts {
+		us = append(us, &unit{kind: unitTranscript, store: StoreTranscripts, fsys: p.o.Home, name: t.Path, file: t.Path,
+			mod: t.ModTime, size: t.Size, project: p.projectPath(t.ProjectSlug), session: t.SessionID, agent: t.AgentID})
+	}
+	return us
+}
+
+// sessionFiles lists what the client keeps beside sessions: large tool
+// results saved to files, and the seed layout's
+// sessions/<id>/transcript.jsonl. They are listed after the transcripts
+// (a second walk of the session folders), so the first hits of the
+// newest transcripts do not wait for it.
+func (p *planner) sessionFiles() []*unit {
+	var us []*unit
+	if p.o.Project == nil {
+		sf, _ := model.FindSessionFiles(p.o.Home)
+		for _, t := range sf.Transcripts {
+			if t.Kind == model.TranscriptSeed {
+				us = append(us, &unit{kind: unitTranscript, store: StoreTranscripts, fsys: p.o.Home, name: t.Path, file: t.Path,
+					mod: t.ModTime, size: t.Size, session: t.SessionID})
+			}
+		}
+		for _, r := range sf.ToolResults {
+			us = append(us, p.toolResult(r))
+		}
+		return us
+	}
+	for _, r := range p.projectToolResults() {
+		us = append(us, p.toolResult(r))
+	}
+	return us
+}
+
+func (p *planner) toolResult(r model.ToolResultFile) *unit {
+	return &unit{kind: unitText, store: StoreTranscripts, fsys: p.o.Home, name: r.Path, file: r.Path, mod: r.ModTime, size: r.Size,
+		project: p.projectPath(r.ProjectSlug), session: r.SessionID, label: "tool result saved to a file"}
+}
+
+// projectToolResults are the tool-result files of the searched project.
+func (p *planner) projectToolResults() []model.ToolResultFile {
+	sf, _ := model.FindSessionFiles(p.o.Home)
+	var out []model.ToolResultFile
+	for _, r := range sf.ToolResults {
+		if r.ProjectSlug == p.o.Project.Slug {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (p *planner) history() []*unit {
+	st, err := fs.Stat(p.o.Home, model.HistoryPath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		p.probs = append(p.probs, openProblem(model.HistoryPath, err))
+		return nil
+	}
+	return []*unit{{kind: unitHistory, store: StoreHistory, fsys: p.o.Home, name: model.HistoryPath, file: model.HistoryPath, mod: st.ModTime(), size: st.Size()}}
+}
+
+// pastes are the paste cache's files: all of them, or only those the
+// searched prompts refer to (a project's, or when pastes are searched as
+// part of history).
+func (p *planner) pastes() []*unit {
+	files, probs := model.NewPasteCache(p.o.Home).List()
+	p.probs = append(p.probs, probs...)
+	onlyReferenced := p.o.Project != nil || !p.o.has(StorePastes)
+	var us []*unit
+	for _, f := range files {
+		if onlyReferenced && len(p.refs.of(f.Hash)) == 0 {
+			continue
+		}
+		us = append(us, &unit{kind: unitText, store: StorePastes, fsys: p.o.Home, name: f.Path, file: f.Path, mod: f.ModTime, size: f.Size,
+			paste: f.Hash, label: string(f.Hash)})
+	}
+	return us
+}
+
+// memory lists the memory files: the project's auto memory (or every
+// project's), team memory, agent memory, and the seed layouts.
+func (p *planner) memory() []*unit {
+	o := p.o
+	var us []*unit
+	// addDir adds a memory folder of the home (rooted false) or of the
+	// machine (p.root; file systems are not compared: a map one panics).
+	addDir := func(rooted bool, dir, shown, label, project string) {
+		fsys := p.o.Home
+		if rooted {
+			fsys = p.root
+		}
+		md, probs := model.ReadMemoryDir(fsys, dir)
+		if rooted {
+			for i := range probs {
+				probs[i].File = p.shown(model.RootPath(probs[i].File))
+			}
+		}
+		p.notRead(probs)
+		if !md.Exists {
+			return
+		}
+		if md.Index != nil {
+			name := path.Join(dir, model.MemoryIndexName)
+			if st, err := fs.Stat(fsys, name); err == nil {
+				us = append(us, &unit{kind: unitText, store: StoreMemory, fsys: fsys, name: name, file: path.Join(shown, model.MemoryIndexName),
+					mod: st.ModTime(), size: st.Size(), label: label, project: project, memory: true})
+			}
+		}
+		for _, f := range md.Files {
+			us = append(us, &unit{kind: unitText, store: StoreMemory, fsys: fsys, name: path.Join(dir, f.Path), file: path.Join(shown, f.Path),
+				mod: f.ModTime, size: f.Size, label: label, project: project, memory: true})
+		}
+	}
+	addSecondary := func(so model.SecondaryOptions, project string) {
+		srcs, probs := model.ReadSecondaryMemory(so)
+		for i := range probs {
+			probs[i].File = p.shown(probs[i].File)
+		}
+		p.notRead(probs)
+		for _, s := range srcs {
+			label := labelOf(s)
+			switch {
+			case s.Kind == model.SecondarySessionMemory || s.Kind == model.SecondaryRepoIndex:
+				name := model.RootName(s.Path)
+				if st, err := fs.Stat(p.root, name); err == nil {
+					us = append(us, &unit{kind: unitText, store: StoreMemory, fsys: p.root, name: name, file: p.shown(s.Path), mod: st.ModTime(),
+						size: st.Size(), label: label, project: project, memory: true})
+				}
+			case s.Kind == model.SecondaryDailyLog:
+				for _, f := range s.Files {
+					abs := path.Join(s.Path, f.Path)
+					us = append(us, &unit{kind: unitText, store: StoreMemory, fsys: p.root, name: model.RootName(abs), file: p.shown(abs),
+						mod: f.ModTime, size: f.Size, label: label, project: project, memory: true})
+				}
+			default:
+				addDir(true, model.RootName(s.Path), p.shown(s.Path), label, project)
+			}
+		}
+	}
+	// Agent memory (user, project and local scope), each folder once.
+	seenAgent := map[string]bool{}
+	addAgents := func(startDir, project string) {
+		stores, probs := model.FindAgentStores(model.AgentStoreOptions{Root: p.root, HomeDir: o.HomeDir, StartDir: startDir})
+		for i := range probs {
+			probs[i].File = p.shown(probs[i].File)
+		}
+		p.notRead(probs)
+		for _, st := range stores {
+			if !st.Exists || seenAgent[st.Dir] {
+				continue
+			}
+			seenAgent[st.Dir] = true
+			addDir(true, model.RootName(st.Dir), p.shown(st.Dir), "agent memory "+st.Agent, project)
+		}
+	}
+	if o.Project != nil {
+		if o.Project.MemoryDir != "" {
+			addDir(true, model.RootName(o.Project.MemoryDir), p.shown(o.Project.MemoryDir), "auto memory", o.Project.Dir)
+		}
+		addSecondary(model.SecondaryOptions{Root: p.root, HomeDir: o.HomeDir, RepoDir: o.Project.Dir, MemoryDir: o.Project.MemoryDir}, o.Project.Dir)
+		addAgents(o.Project.Dir, o.Project.Dir)
+		return us
+	}
+	// read are the memory folders read: the home's, then those the
+	// settings moved elsewhere (which may be another project's).
+	read := map[string]bool{}
+	for _, pr := range p.projects {
+		read[path.Join(o.HomeDir, pr.Dir, "memory")] = true
+	}
+	for _, pr := range p.projects {
+		dir := pr.Dir + "/memory"
+		project := p.projectPath(pr.Slug)
+		addDir(false, dir, dir, "auto memory", project)
+		so := model.SecondaryOptions{Root: p.root, MemoryDir: path.Join(o.HomeDir, dir)}
+		if pr.Path != "" {
+			so.RepoDir = pr.Path
+			// A memory folder the settings moved (autoMemoryDirectory,
+			// or the environment's overrides) is read where it is, once
+			// however many projects it serves.
+			if m := p.memoryDir(pr.Path); m != "" && !read[m] {
+				read[m] = true
+				addDir(true, model.RootName(m), p.shown(m), "auto memory", project)
+			}
+		}
+		addSecondary(so, project)
+		if pr.Path != "" {
+			addAgents(pr.Path, project)
+		}
+	}
+	addSecondary(model.SecondaryOptions{Root: p.root, HomeDir: o.HomeDir}, "")
+	addAgents("", "")
+	return us
+}
+
+// memoryDir is the memory folder the client uses for a session started
+// in project (absolute), as its rules resolve it: the settings'
+// autoMemoryDirectory and the environment's overrides included.
+func (p *planner) memoryDir(project string) string {
+	st, _ := model.LoadSettings(p.root, p.o.HomeDir, project, model.ManagedDir)
+	loc := model.ResolveMemoryLocation(model.MemoryOptions{Root: p.root, HomeDir: p.o.HomeDir, UserHome: p.o.UserHome,
+		StartDir: project, Getenv: p.o.Getenv, Settings: st})
+	return loc.Dir
+}
+
+// notRead keeps the problems that say a file was not read: a memory
+// file whose frontmatter does not parse is still searched, as text.
+func (p *planner) notRead(probs []model.Problem) {
+	for _, pr := range probs {
+		if pr.Kind == model.ProblemUnreadable {
+			p.probs = append(p.probs, pr)
+		}
+	}
+}
+
+// labelOf names a secondary memory store for a hit.
+func labelOf(s model.SecondarySource) string {
+	return strings.ReplaceAll(string(s.Kind), "-", " ")
+}
+
+// claudeMd lists the CLAUDE.md files and rules the project loads (or
+// every project of the home does), conditional rules included.
+func (p *planner) claudeMd() []*unit {
+	o := p.o
+	dirs := []string{""}
+	if o.Project != nil {
+		dirs = []string{o.Project.Dir}
+	} else {
+		for _, pr := range p.projects {
+			if pr.Path != "" {
+				dirs = append(dirs, pr.Path)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	var us []*unit
+	add := func(abs string, kind preview.LayerKind, project string) {
+		if seen[abs] {
+			return
+		}
+		seen[abs] = true
+		name := model.RootName(abs)
+		st, err := fs.Stat(p.root, name)
+		if err != nil {
+			return
+		}
+		us = append(us, &unit{kind: unitText, store: StoreClaudeMd, fsys: p.root, name: name, file: p.shown(abs), mod: st.ModTime(), size: st.Size(),
+			label: string(kind), project: project})
+	}
+	for _, d := range dirs {
+		if d == "" && o.Project == nil {
+			// The user's own files, read by every project.
+			d = o.HomeDir
+		}
+		res := preview.AssembleClaudeMd(preview.ClaudeMdOptions{Root: p.root, HomeDir: o.HomeDir, UserHome: o.UserHome, Project: d})
+		project := d
+		if d == o.HomeDir {
+			project = ""
+		}
+		for _, l := range res.Layers {
+			owner := project
+			if l.Kind == preview.KindManaged || l.Kind == preview.KindUser {
+				owner = ""
+			}
+			add(l.Path, l.Kind, owner)
+		}
+		for _, r := range res.ConditionalRules {
+			add(r.Path, r.Kind, project)
+		}
+	}
+	return us
+}
+
+func (p *planner) fileHistory() []*unit {
+	sessions, probs := model.ListFileHistory(p.o.Home)
+	p.probs = append(p.probs, probs...)
+	var us []*unit
+	for _, s := range sessions {
+		if p.o.Project != nil && !p.sessions[string(s.SessionID)] {
+			continue
+		}
+		main, known := p.mains[string(s.SessionID)]
+		for _, b := range s.Backups {
+			if !b.Mode.IsRegular() {
+				continue // reported by the listing
+			}
+			u := &unit{kind: unitText, store: StoreFileHistory, fsys: p.o.Home, name: b.Path, file: b.Path, mod: b.ModTime, size: b.Size,
+				session: string(s.SessionID), label: "backup v" + itoa(b.Version) + " of " + b.PathHash, backup: b.Name}
+			if known {
+				u.transcript, u.project = main.Path, p.projectPath(main.ProjectSlug)
+			}
+			us = append(us, u)
+		}
+	}
+	return us
+}
+
+// shown is how a hit names the file at abs: inside the home relative to
+// it, else absolute.
+func (p *planner) shown(abs string) string {
+	home := strings.TrimSuffix(p.o.HomeDir, "/")
+	if rel, ok := strings.CutPrefix(abs, home+"/"); ok && home != "" {
+		return rel
+	}
+	return abs
+}
+
+// pasteRefs are the history lines that refer to each paste, read from
+// history.jsonl once, when first asked for.
+type pasteRefs struct {
+	o    *Options
+	once sync.Once
+	by   map[model.PasteHash][]PromptRef
+}
+
+func (r *pasteRefs) of(h model.PasteHash) []PromptRef {
+	r.once.Do(r.read)
+	return r.by[h]
+}
+
+func (r *pasteRefs) read() {
+	r.by = map[model.PasteHash][]PromptRef{}
+	f, err := model.OpenRegular(r.o.Home, model.HistoryPath)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	_, _ = model.ScanHistory(f, model.HistoryPath, func(e *model.HistoryEntry) {
+		if !r.o.wantsProject(e) {
+			return
+		}
+		for _, pc := range e.SortedPastes() {
+			if pc.Hash == "" || pc.Inline {
+				continue
+			}
+			refs := r.by[pc.Hash]
+			if !slices.ContainsFunc(refs, func(x PromptRef) bool { return x.Line == e.Line && x.PasteID == int(pc.ID) }) {
+				r.by[pc.Hash] = append(refs, PromptRef{Line: e.Line, Project: e.Project, Time: e.Timestamp, PasteID: int(pc.ID)})
+			}
+		}
+	})
+}

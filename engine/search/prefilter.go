@@ -1,0 +1,331 @@
+package search
+
+import (
+	"bytes"
+	"regexp"
+	"regexp/syntax"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The prefilter decides from a raw JSON line, without decoding it,
+// whether the line can hold a match. It looks for an anchor: the longest
+// run of the query's characters that JSON writes as themselves. A
+// character JSON escapes (", \, a control) or may escape (/ as \/) ends a
+// run, and so, when case is ignored, does a non-ASCII character with
+// other cases (é with É): those can differ byte for byte from the query.
+// The ASCII letters k and s stay in a run although they fold with the
+// Kelvin sign K and the long s ſ as well as with K and S: a line holding
+// one of those is looked at closely, as a line with a \u escape is (both
+// are rare), with them read as k and s.
+//
+// Any character may still be written as a \uXXXX escape (JSON allows it;
+// the client never does it for printable text, other writers do). A line
+// without the anchor that has a \u escape is therefore checked again
+// with its \u escapes decoded. A line with the anchor is only a
+// candidate: the record is decoded and its text fields matched.
+
+// prefilter finds the lines that can hold a match.
+type prefilter struct {
+	// anchor is a run of characters every match holds, as the raw line
+	// holds it (no JSON escapes); nil when the query has none.
+	anchor *finder
+	// specials are what makes a raw line worth decoding although the
+	// anchor is not in it as written: a \u escape, and the non-ASCII
+	// characters that fold to the anchor's k or s.
+	specials [][]byte
+	// folds are those characters (nil when there are none), and foldTo
+	// the lower-case ASCII letter each folds to.
+	folds  [][]byte
+	foldTo []byte
+	// relaxed, when there is no anchor, is the regular expression with
+	// its text anchors (^ $ \A \z) made empty: it matches the fully
+	// unescaped line wherever the expression matches a field's text.
+	// nil matches every line.
+	relaxed *regexp.Regexp
+}
+
+// candidate reports whether line (a raw JSON record) can hold a match;
+// scratch is a buffer to decode escapes into.
+func (p *prefilter) candidate(line []byte, scratch *[]byte) bool {
+	if p.anchor == nil {
+		if p.relaxed == nil {
+			return true
+		}
+		*scratch = unescapeAll((*scratch)[:0], line)
+		return p.relaxed.Match(*scratch)
+	}
+	if p.anchor.index(line) >= 0 {
+		return true
+	}
+	if bytes.Index(line, []byte(`\u`)) < 0 && !p.hasFold(line) {
+		return false
+	}
+	*scratch = p.unfold(unescapeU((*scratch)[:0], line))
+	return p.anchor.index(*scratch) >= 0
+}
+
+// mayHold reports whether decoded text (a text field, a text file) can
+// hold a match: it has the anchor, or a character that folds to one of
+// its letters.
+func (p *prefilter) mayHold(text []byte) bool {
+	return p.anchor == nil || p.anchor.index(text) >= 0 || p.hasFold(text)
+}
+
+// hasFold reports whether b holds one of the folds.
+func (p *prefilter) hasFold(b []byte) bool {
+	for _, f := range p.folds {
+		if bytes.Contains(b, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// unfold rewrites the folds in b as the ASCII letter each folds to.
+func (p *prefilter) unfold(b []byte) []byte {
+	for i, f := range p.folds {
+		if bytes.Contains(b, f) {
+			b = bytes.ReplaceAll(b, f, p.foldTo[i:i+1])
+		}
+	}
+	return b
+}
+
+// withAnchor is the prefilter of the anchor run (fold: ignoring case):
+// its finder, and the specials that make a line worth a closer look.
+func withAnchor(run []rune, fold bool) prefilter {
+	p := prefilter{anchor: newFinder([]byte(string(run)), fold), specials: [][]byte{[]byte(`\u`)}}
+	if fold {
+		seen := map[rune]bool{}
+		for _, r := range run {
+			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+				if f >= utf8.RuneSelf && !seen[f] {
+					seen[f] = true
+					p.folds = append(p.folds, []byte(string(f)))
+					p.foldTo = append(p.foldTo, byte(unicode.ToLower(r)))
+				}
+			}
+		}
+	}
+	p.specials = append(p.specials, p.folds...)
+	return p
+}
+
+// anchorRune reports whether r can be part of an anchor: JSON writes it
+// as itself, and (when fold) ignoring case changes it only within ASCII
+// letters, which the finder folds.
+func anchorRune(r rune, fold bool) bool {
+	switch {
+	case r < 0x20 || r == '"' || r == '\\' || r == '/' || r == utf8.RuneError:
+		return false
+	case !fold || foldTrivial(r):
+		return true
+	case r < utf8.RuneSelf:
+		return true // k and s too: see withAnchor
+	}
+	return false
+}
+
+// longestRun is the longest run of runes that can be part of an anchor.
+func longestRun(rs []rune, fold bool) []rune {
+	var best []rune
+	start := 0
+	for i := 0; i <= len(rs); i++ {
+		if i < len(rs) && anchorRune(rs[i], fold) {
+			continue
+		}
+		if i-start > len(best) {
+			best = rs[start:i]
+		}
+		start = i + 1
+	}
+	return best
+}
+
+// literalPrefilter is the prefilter of a literal query.
+func literalPrefilter(rs []rune, fold bool) prefilter {
+	run := longestRun(rs, fold)
+	if len(run) == 0 {
+		return prefilter{}
+	}
+	return withAnchor(run, fold)
+}
+
+// regexPrefilter is the prefilter of a parsed regular expression: the
+// longest anchor among the literals every match holds; else the relaxed
+// expression.
+func regexPrefilter(re *syntax.Regexp) prefilter {
+	var best []rune
+	bestFold := false
+	for _, l := range requiredLiterals(re) {
+		if run := longestRun(l.runes, l.fold); len(run) > len(best) {
+			best, bestFold = run, l.fold
+		}
+	}
+	if len(best) > 0 {
+		return withAnchor(best, bestFold)
+	}
+	relaxed, err := regexp.Compile(relax(re).String())
+	if err != nil {
+		return prefilter{}
+	}
+	return prefilter{relaxed: relaxed}
+}
+
+// literal is a run of characters a regular expression requires.
+type literal struct {
+	runes []rune
+	fold  bool
+}
+
+// requiredLiterals lists literals every match of re holds (not every
+// such literal: the ones found by looking through concatenations,
+// groups and repeats that happen at least once).
+func requiredLiterals(re *syntax.Regexp) []literal {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return []literal{{runes: re.Rune, fold: re.Flags&syntax.FoldCase != 0}}
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredLiterals(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return requiredLiterals(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var out []literal
+		var run literal
+		flush := func() {
+			if len(run.runes) > 0 {
+				out = append(out, run)
+			}
+			run = literal{}
+		}
+		for _, sub := range re.Sub {
+			if sub.Op == syntax.OpLiteral {
+				fold := sub.Flags&syntax.FoldCase != 0
+				if len(run.runes) > 0 && run.fold != fold {
+					flush()
+				}
+				run.fold = fold
+				run.runes = append(run.runes[:len(run.runes):len(run.runes)], sub.Rune...)
+				continue
+			}
+			flush()
+			out = append(out, requiredLiterals(sub)...)
+		}
+		flush()
+		return out
+	}
+	return nil
+}
+
+// relax returns re with the assertions that look at the edges of the text
+// (^ $ \A \z, in either mode) made empty, so that it matches a line in
+// which a field's text sits between other bytes wherever re matches that
+// text alone. Word boundaries stay: a field's text is quoted in the line,
+// and a quote is not a word character, as the edge of a text is not.
+func relax(re *syntax.Regexp) *syntax.Regexp {
+	c := *re
+	switch c.Op {
+	case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText:
+		return &syntax.Regexp{Op: syntax.OpEmptyMatch}
+	}
+	if len(c.Sub) > 0 {
+		c.Sub = make([]*syntax.Regexp, len(re.Sub))
+		for i, s := range re.Sub {
+			c.Sub[i] = relax(s)
+		}
+	}
+	return &c
+}
+
+// unescapeU appends line to dst with its \uXXXX escapes decoded (a
+// surrogate pair as one character); the other escapes stay as written.
+func unescapeU(dst, line []byte) []byte {
+	return unescape(dst, line, false)
+}
+
+// unescapeAll appends line to dst with every JSON string escape decoded.
+func unescapeAll(dst, line []byte) []byte {
+	return unescape(dst, line, true)
+}
+
+func unescape(dst, line []byte, all bool) []byte {
+	for {
+		i := bytes.IndexByte(line, '\\')
+		if i < 0 || i+1 >= len(line) {
+			return append(dst, line...)
+		}
+		dst = append(dst, line[:i]...)
+		c := line[i+1]
+		if c == 'u' {
+			r, n := decodeU(line[i:])
+			if n > 0 {
+				dst = utf8.AppendRune(dst, r)
+				line = line[i+n:]
+				continue
+			}
+		}
+		if !all {
+			dst = append(dst, line[i], c)
+			line = line[i+2:]
+			continue
+		}
+		switch c {
+		case 'n':
+			dst = append(dst, '\n')
+		case 't':
+			dst = append(dst, '\t')
+		case 'r':
+			dst = append(dst, '\r')
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		default: // " \ / and anything else as itself
+			dst = append(dst, c)
+		}
+		line = line[i+2:]
+	}
+}
+
+// decodeU decodes the \uXXXX escape (or surrogate pair of two) at the
+// start of b; n is 0 when there is none.
+func decodeU(b []byte) (r rune, n int) {
+	r1, ok := hex4(b)
+	if !ok {
+		return 0, 0
+	}
+	if r1 >= 0xd800 && r1 < 0xdc00 {
+		if r2, ok := hex4(b[6:]); ok && r2 >= 0xdc00 && r2 < 0xe000 {
+			return (r1-0xd800)<<10 | (r2 - 0xdc00) + 0x10000, 12
+		}
+		return utf8.RuneError, 6
+	}
+	if r1 >= 0xdc00 && r1 < 0xe000 {
+		return utf8.RuneError, 6
+	}
+	return r1, 6
+}
+
+// hex4 reads `\uXXXX` at the start of b.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[2:6] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}

@@ -1,0 +1,370 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"strings"
+	"time"
+	"unsafe"
+
+	"github.com/memscope/memscope/model"
+)
+
+// maxCount bounds the matches counted in one field or line.
+const maxCount = 1000
+
+// binaryProbe is how much of a text file is looked at for a NUL byte,
+// which says the file is binary (as grep decides).
+const binaryProbe = 8000
+
+// unitKind says how a unit is read.
+type unitKind int
+
+const (
+	unitTranscript unitKind = iota
+	unitHistory
+	unitText
+)
+
+// unit is one file to search.
+type unit struct {
+	kind  unitKind
+	store Store
+	fsys  fs.FS
+	// name is the file's name in fsys; file the path a hit shows.
+	name, file string
+	mod        time.Time
+	size       int64
+	project    string
+	session    string
+	agent      string
+	label      string
+	// memory splits a memory file into frontmatter and body.
+	memory bool
+	// paste is the hash of a paste file.
+	paste model.PasteHash
+	// backup is a file-history backup's name ("<h16>@v<N>") and
+	// transcript its session's main transcript ("" when not found),
+	// whose snapshots say which file it backs up.
+	backup, transcript string
+}
+
+// result is what searching one unit found.
+type result struct {
+	hits     []Hit
+	problems []model.Problem
+	bytes    int64
+}
+
+// worker searches units one after another, reusing its buffers.
+type worker struct {
+	q       *Query
+	o       *Options
+	refs    *pasteRefs
+	backups *backupPaths
+	buf     []byte
+	scratch []byte
+}
+
+func (w *worker) search(ctx context.Context, u *unit) result {
+	switch u.kind {
+	case unitTranscript:
+		return w.transcript(ctx, u)
+	case unitHistory:
+		return w.history(ctx, u)
+	}
+	return w.text(ctx, u)
+}
+
+// openProblem reports a file that could not be opened: not a regular
+// file, a link that leaves the home, or unreadable.
+func openProblem(file string, err error) model.Problem {
+	kind := model.ProblemUnreadable
+	if model.IsNotRegular(err) || model.IsLinkNotFollowed(err) {
+		kind = model.ProblemMalformed
+	}
+	return model.Problem{File: file, Kind: kind, Reason: "not read: " + err.Error()}
+}
+
+// queryScan is how the query's lines are found: by the anchor, or
+// lines with a \u escape that hold it once decoded; every line when the
+// query has no anchor (fn then asks the relaxed expression).
+func (w *worker) queryScan() lineScan {
+	pre := &w.q.pre
+	if pre.anchor == nil {
+		return lineScan{count: true}
+	}
+	return lineScan{find: pre.anchor.index, specials: pre.specials, count: true,
+		check: func(line []byte) bool { return pre.candidate(line, &w.scratch) }}
+}
+
+// wanted reports whether a line handed over by queryScan can match.
+func (w *worker) wanted(line []byte) bool {
+	return w.q.pre.anchor != nil || w.q.pre.candidate(line, &w.scratch)
+}
+
+// boundaryFinder finds the lines that may be compact boundaries.
+var boundaryFinder = newFinder([]byte("compact_boundary"), false)
+
+// transcript searches one transcript.
+func (w *worker) transcript(ctx context.Context, u *unit) result {
+	var res result
+	w.scanLines(ctx, u, &res, w.queryScan(), func(b []byte, n int) {
+		if typ := peekType(b); typ != nil && !searchedType(typ) {
+			return
+		}
+		if !w.wanted(b) {
+			return
+		}
+		var rec record
+		if json.Unmarshal(b, &rec) != nil || !searchedTypes[rec.Type] || strings.HasSuffix(rec.Subtype, "_boundary") {
+			return
+		}
+		at := rec.time()
+		if !w.o.Since.IsZero() && !at.IsZero() && at.Before(w.o.Since) {
+			return
+		}
+		for _, f := range rec.fields() {
+			h, ok := w.match(f.text, u)
+			if !ok {
+				continue
+			}
+			h.Line, h.Where, h.UUID, h.Role, h.Time = n, f.where, rec.UUID, rec.role(), at
+			res.hits = append(res.hits, h)
+		}
+	})
+	if len(res.hits) == 0 {
+		return res
+	}
+	// Where the last compaction is: a second pass, over the files with a
+	// hit only, looking for nothing but boundaries.
+	last := 0
+	var preserved map[string]bool
+	w.scanLines(ctx, u, &res, lineScan{find: boundaryFinder.index}, func(b []byte, n int) {
+		if typ := peekType(b); typ == nil || string(typ) == `"system"` {
+			if p, ok := compactBoundary(b); ok {
+				last, preserved = n, p
+			}
+		}
+	})
+	for i := range res.hits {
+		h := &res.hits[i]
+		seen := true
+		switch {
+		case last == 0:
+			h.Compaction = CompactionNone
+		case h.Line > last:
+			h.Compaction = CompactionAfter
+		default:
+			h.Compaction = CompactionBefore
+			seen = preserved[h.UUID]
+		}
+		h.Seen = &seen
+	}
+	return res
+}
+
+// searchedType reports whether the raw type value is a searched type.
+func searchedType(typ []byte) bool {
+	switch string(typ) {
+	case `"user"`, `"assistant"`, `"system"`, `"summary"`:
+		return true
+	}
+	return false
+}
+
+// compactBoundary decodes a system line that names compact_boundary:
+// whether it is a compaction's boundary, and the messages a partial one
+// preserved.
+func compactBoundary(b []byte) (map[string]bool, bool) {
+	var rec struct {
+		Subtype string                 `json:"subtype"`
+		Meta    *model.CompactMetadata `json:"compactMetadata"`
+	}
+	if json.Unmarshal(b, &rec) != nil || rec.Subtype != model.SubtypeCompactBoundary {
+		return nil, false
+	}
+	kept := map[string]bool{}
+	if m := rec.Meta; m != nil {
+		if pm := m.PreservedMessages; pm != nil {
+			for _, id := range append(pm.UUIDs, pm.AllUUIDs...) {
+				kept[id] = true
+			}
+		}
+		if ps := m.PreservedSegment; ps != nil {
+			kept[ps.HeadUUID], kept[ps.TailUUID] = true, true
+		}
+	}
+	return kept, true
+}
+
+// match matches text; ok is false when it does not match. The hit has
+// u's file and its snippet, count and offset.
+func (w *worker) match(text string, u *unit) (Hit, bool) {
+	ms := w.q.matches(text, maxCount)
+	if len(ms) == 0 {
+		return Hit{}, false
+	}
+	h := w.hit(u)
+	h.Count, h.Offset = len(ms), ms[0][0]
+	h.Snippet, h.Match = makeSnippet(text, ms[0][0], ms[0][1], !w.o.ShowSecrets)
+	return h, true
+}
+
+// hit is a hit in u, before what is known of the place in it.
+func (w *worker) hit(u *unit) Hit {
+	return Hit{Store: u.store, File: u.file, Project: u.project, SessionID: u.session, AgentID: u.agent, Label: u.label}
+}
+
+// history searches history.jsonl: each prompt as typed and its pastes
+// kept inline (a paste kept in the paste cache is searched there).
+func (w *worker) history(ctx context.Context, u *unit) result {
+	var res result
+	w.scanLines(ctx, u, &res, w.queryScan(), func(b []byte, n int) {
+		if !w.wanted(b) {
+			return
+		}
+		e, err := model.ParseHistoryLine(b, n)
+		if err != nil || !w.o.wantsPrompt(&e) {
+			return
+		}
+		add := func(where, text string) {
+			h, ok := w.match(text, u)
+			if !ok {
+				return
+			}
+			h.Line, h.Where, h.Time, h.Project, h.SessionID = n, where, e.Timestamp, e.Project, string(e.SessionID)
+			h.Role = "user"
+			res.hits = append(res.hits, h)
+		}
+		add("prompt", e.Display)
+		for _, p := range e.SortedPastes() {
+			if p.Inline && p.Kind != model.PasteImage {
+				add(fmt.Sprintf("paste #%d", p.ID), p.Content)
+			}
+		}
+	})
+	return res
+}
+
+// text searches a text file: one hit per line that matches. A file
+// whose first bytes hold a NUL is binary (as grep decides): nothing a
+// person would read, so it is not read further.
+func (w *worker) text(ctx context.Context, u *unit) result {
+	var res result
+	data, err := readText(u.fsys, u.name, model.MaxDocumentBytes)
+	if err != nil {
+		res.problems = append(res.problems, openProblem(u.file, err))
+		return res
+	}
+	res.bytes = int64(len(data))
+	if data == nil {
+		return res
+	}
+	if !w.q.pre.mayHold(data) {
+		return res
+	}
+	text := unsafe.String(unsafe.SliceData(data), len(data)) // data is not written again; snippets are copies
+	ms := w.q.matches(text, 1<<30)
+	if len(ms) == 0 {
+		return res
+	}
+	var refs []PromptRef
+	if u.paste != "" && w.refs != nil {
+		refs = w.refs.of(u.paste)
+	}
+	if u.backup != "" {
+		if of := w.backupOf(ctx, u); of != "" {
+			u.label = strings.Replace(u.label, u.backup[:strings.IndexByte(u.backup, '@')], of, 1)
+		}
+	}
+	front := frontmatterEnd(text, u.memory)
+	line, pos := 1, 0
+	for i := 0; i < len(ms); {
+		m := ms[i]
+		line += strings.Count(text[pos:m[0]], "\n")
+		pos = m[0]
+		eol := strings.IndexByte(text[m[0]:], '\n')
+		if eol < 0 {
+			eol = len(text)
+		} else {
+			eol += m[0]
+		}
+		n := 0
+		for i < len(ms) && (ms[i][0] < eol || ms[i][0] == m[0]) {
+			n++
+			i++
+		}
+		h := w.hit(u)
+		h.Line, h.Count, h.Offset, h.Time, h.Prompts = line, min(n, maxCount), m[0], u.mod, refs
+		h.Where = "line"
+		if u.memory {
+			h.Where = "body"
+			if m[0] < front {
+				h.Where = "frontmatter"
+			}
+		}
+		h.Snippet, h.Match = makeSnippet(text, m[0], m[1], !w.o.ShowSecrets)
+		res.hits = append(res.hits, h)
+	}
+	return res
+}
+
+// readText reads the regular file name of fsys, at most max bytes; a
+// binary file gives nil after its first binaryProbe bytes.
+func readText(fsys fs.FS, name string, max int64) ([]byte, error) {
+	f, err := model.OpenRegular(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > max {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: &model.TooLargeError{Size: st.Size(), Max: max}}
+	}
+	head := make([]byte, binaryProbe)
+	n, err := io.ReadFull(f, head)
+	head = head[:n]
+	if bytes.IndexByte(head, 0) >= 0 {
+		return nil, nil
+	}
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return head, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	rest, err := io.ReadAll(io.LimitReader(f, max-int64(n)+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(n+len(rest)) > max {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: &model.TooLargeError{Max: max}}
+	}
+	return append(head, rest...), nil
+}
+
+// frontmatterEnd is the offset where a memory file's frontmatter ends
+// (0 when it has none): past the line "---" that closes the block the
+// file opens with.
+func frontmatterEnd(text string, memory bool) int {
+	if !memory || !(strings.HasPrefix(text, "---\n") || strings.HasPrefix(text, "---\r\n")) {
+		return 0
+	}
+	first := strings.IndexByte(text, '\n') + 1
+	for i := first; i < len(text); {
+		eol := strings.IndexByte(text[i:], '\n')
+		end := len(text)
+		if eol >= 0 {
+			end = i + eol
+		}
+		if strings.TrimRight(text[i:end], "\r ") == "---" {
+			return end
+		}
+		i = end + 1
+	}
+	return 0
+}

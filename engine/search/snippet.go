@@ -1,0 +1,155 @@
+package search
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/memscope/memscope/engine/scan"
+	"github.com/memscope/memscope/model"
+)
+
+// The snippet shows the match on its line with some context: at most
+// snippetBefore characters before it and snippetAfter after it (less when
+// the line ends), a match cut to snippetMatch characters, and "…" where
+// the line goes on. Secrets the scanner finds within secretMargin bytes
+// of the match are masked, so a search cannot print a key on a shared
+// screen: the scan looks that far around so that a secret cut by the
+// snippet's edge is still recognised whole.
+const (
+	snippetBefore = 40
+	snippetAfter  = 80
+	snippetMatch  = 120
+	secretMargin  = 1024
+)
+
+// Ellipsis marks text cut from a snippet.
+const Ellipsis = "…"
+
+// newlineMark shows a line break inside a snippet.
+const newlineMark = "⏎"
+
+// makeSnippet cuts the text around text[start:end] (a match) and returns
+// it with the match's byte range in it.
+func makeSnippet(text string, start, end int, mask bool) (string, [2]int) {
+	ws := start
+	for n := 0; ws > 0 && n < snippetBefore; n++ {
+		_, size := utf8.DecodeLastRuneInString(text[:ws])
+		if text[ws-size] == '\n' {
+			break
+		}
+		ws -= size
+	}
+	atLineStart := ws == 0 || text[ws-1] == '\n'
+	for atLineStart && ws < start && (text[ws] == ' ' || text[ws] == '\t') {
+		ws++ // indentation says nothing on a snippet's one line
+	}
+	me := end
+	if cut := runeOffset(text[start:end], snippetMatch); cut < end-start {
+		me = start + cut
+	}
+	we := me
+	for n := 0; we < len(text) && n < snippetAfter; n++ {
+		if text[we] == '\n' {
+			break
+		}
+		_, size := utf8.DecodeRuneInString(text[we:])
+		we += size
+	}
+	var spans []scan.SecretSpan
+	if mask {
+		spans = secretsAround(text, ws, we)
+	}
+	// No secret may straddle an edge of the match or of the snippet:
+	// the edges move out to the secret's, which is masked whole.
+	ms := start
+	for _, sp := range spans {
+		if sp.Start < ms && ms < sp.End {
+			ms = sp.Start
+		}
+		if sp.Start < me && me < sp.End {
+			me = sp.End
+		}
+		if sp.Start < we && we < sp.End {
+			we = sp.End
+		}
+	}
+	var b strings.Builder
+	if !atLineStart {
+		b.WriteString(Ellipsis)
+	}
+	write := func(from, to int) {
+		for len(spans) > 0 && spans[0].End <= from {
+			spans = spans[1:] // inside a match that was cut
+		}
+		for len(spans) > 0 && spans[0].Start < to {
+			sp := spans[0]
+			b.WriteString(clean(text[from:max(sp.Start, from)]))
+			b.WriteString("[secret: " + sp.Excerpt + "]")
+			from = sp.End
+			spans = spans[1:]
+		}
+		if from < to {
+			b.WriteString(clean(text[from:to]))
+		}
+	}
+	var m [2]int
+	write(ws, ms)
+	m[0] = b.Len()
+	write(ms, me)
+	if me < end {
+		b.WriteString(Ellipsis)
+	}
+	m[1] = b.Len()
+	write(max(me, end), max(we, end))
+	if we < len(text) && text[we] != '\n' {
+		b.WriteString(Ellipsis)
+	}
+	return b.String(), m
+}
+
+// secretsAround lists the secrets that overlap text[ws:we], found by
+// scanning secretMargin bytes around it, clipped to start no earlier than
+// ws (a secret that begins before the snippet is masked from its edge).
+func secretsAround(text string, ws, we int) []scan.SecretSpan {
+	rs, re := max(ws-secretMargin, 0), min(we+secretMargin, len(text))
+	for rs > 0 && !utf8.RuneStart(text[rs]) {
+		rs--
+	}
+	for re < len(text) && !utf8.RuneStart(text[re]) {
+		re++
+	}
+	var out []scan.SecretSpan
+	for _, sp := range scan.SecretSpans(text[rs:re]) {
+		sp.Start += rs
+		sp.End += rs
+		if sp.End <= ws || sp.Start >= we {
+			continue
+		}
+		sp.Start = max(sp.Start, ws)
+		out = append(out, sp)
+	}
+	return out
+}
+
+// clean makes text fit one row of a terminal: line breaks shown as ⏎,
+// tabs as spaces, carriage returns dropped, terminal controls removed.
+func clean(s string) string {
+	if strings.ContainsAny(s, "\n\r\t") {
+		s = snippetReplacer.Replace(s)
+	}
+	return model.SanitizeForTerminal(s)
+}
+
+var snippetReplacer = strings.NewReplacer("\r\n", newlineMark, "\n", newlineMark, "\r", "", "\t", " ")
+
+// runeOffset is the byte offset of the n-th rune of s (len(s) when s is
+// shorter).
+func runeOffset(s string, n int) int {
+	for i := range s {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return len(s)
+}

@@ -1,0 +1,591 @@
+package secrets
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/memscope/memscope/engine/journal"
+	"github.com/memscope/memscope/engine/scan"
+	"github.com/memscope/memscope/engine/store"
+	"github.com/memscope/memscope/internal/jsonscan"
+	"github.com/memscope/memscope/model"
+)
+
+// maxScrubBytes bounds a file a scrub reads whole (a transcript of a long
+// session is tens of megabytes).
+const maxScrubBytes = 1 << 30
+
+// Edit is one secret a scrub replaces.
+type Edit struct {
+	Finding  string      `json:"finding"`
+	Rule     scan.RuleID `json:"rule"`
+	Line     int         `json:"line"`
+	JSONPath string      `json:"jsonPath,omitempty"`
+	Part     string      `json:"part,omitempty"`
+	// Offset and Length are the bytes replaced, in the file as it is.
+	Offset  int64  `json:"offset"`
+	Length  int    `json:"length"`
+	Marker  string `json:"marker"`
+	Excerpt string `json:"excerpt"`
+}
+
+// PlanFile is one file of a scrub: as it is, as it will be, and why it
+// will not be touched when Refused is set.
+type PlanFile struct {
+	File    string          `json:"file"`
+	Store   Store           `json:"store"`
+	Session model.SessionID `json:"session,omitempty"`
+	Current store.FileStamp `json:"current"`
+	Mode    fs.FileMode     `json:"mode"`
+	After   store.FileStamp `json:"after"`
+	Edits   []Edit          `json:"edits"`
+	// Diff shows each changed line around its secrets, secrets masked.
+	Diff    string `json:"diff"`
+	Refused string `json:"refused,omitempty"`
+}
+
+// Skipped is a selected finding the plan leaves alone, and why.
+type Skipped struct {
+	Finding string `json:"finding"`
+	File    string `json:"file"`
+	Why     string `json:"why"`
+}
+
+// Plan is a scrub: the files it writes, the findings it leaves.
+type Plan struct {
+	Home    string     `json:"home"`
+	Files   []PlanFile `json:"files"`
+	Skipped []Skipped  `json:"skipped"`
+}
+
+// Selection says which findings a scrub takes: IDs or rule names (any
+// match); empty takes them all.
+type Selection []string
+
+// PlanScrub plans the scrub of the report's selected findings. Each file
+// is read again and scanned again (a finding's ID names the same secret
+// while the file only grows); files outside the home, files Claude Code
+// may be writing (see BusyOptions) and files that are not plain regular
+// files are left alone and say why.
+func PlanScrub(o Options, r Report, sel Selection, busy BusyOptions) Plan {
+	p := Plan{Home: o.Home.Dir, Files: []PlanFile{}, Skipped: []Skipped{}}
+	byFile := map[string][]Finding{}
+	var files []string
+	for _, f := range r.Findings {
+		if !f.matchesAny(sel) {
+			continue
+		}
+		if f.Outside {
+			p.Skipped = append(p.Skipped, Skipped{Finding: f.ID, File: f.File,
+				Why: "outside the Claude home, where memscope writes nothing: edit it yourself (in a git repository, its history may keep the secret too)"})
+			continue
+		}
+		if f.Store == StoreUndoCopy {
+			p.Skipped = append(p.Skipped, Skipped{Finding: f.ID, File: f.File,
+				Why: "memscope's undo copy of a file as it was before a change: it stays until that change leaves the journal (memscope undo --list, memscope files SESSION)"})
+			continue
+		}
+		if f.Store == StoreSettings && !slices.Contains(sel, f.ID) {
+			// A settings file is configuration Claude Code reads (an env
+			// value, an MCP server's key): a marker there breaks what uses
+			// it, so only a scrub that names the finding touches it.
+			p.Skipped = append(p.Skipped, Skipped{Finding: f.ID, File: f.File,
+				Why: "configuration Claude Code reads: scrubbing breaks what uses it; name the finding (--only " + f.ID + ") to scrub it anyway"})
+			continue
+		}
+		if _, ok := byFile[f.File]; !ok {
+			files = append(files, f.File)
+		}
+		byFile[f.File] = append(byFile[f.File], f)
+	}
+	bc := newBusyChecker(busy, o.Home)
+	w := newWorker()
+	for _, name := range files {
+		fs0 := byFile[name]
+		pf := planFile(o.Home, w, bc, fs0)
+		p.Files = append(p.Files, pf)
+	}
+	return p
+}
+
+func planFile(h *model.Home, w *worker, bc *busyChecker, want []Finding) PlanFile {
+	f0 := want[0]
+	pf := PlanFile{File: f0.File, Store: f0.Store, Session: f0.Session, Edits: []Edit{}}
+	abs := h.Abs(f0.File)
+	st, err := os.Lstat(abs)
+	switch {
+	case err != nil:
+		pf.Refused = err.Error()
+		return pf
+	case st.Mode()&fs.ModeSymlink != 0:
+		pf.Refused = "a symbolic link: memscope does not write through links"
+		return pf
+	case !st.Mode().IsRegular():
+		pf.Refused = model.NotRegularReason(st.Mode())
+		return pf
+	}
+	if r := folderRefusal(h.Dir, filepath.Dir(abs)); r != "" {
+		pf.Refused = r
+		return pf
+	}
+	data, err := model.ReadRegularFile(abs, maxScrubBytes)
+	if err != nil {
+		pf.Refused = err.Error()
+		return pf
+	}
+	pf.Mode = st.Mode().Perm()
+	pf.Current = store.StampOf(data, true, st)
+	pf.Refused = bc.why(abs, st.ModTime(), f0.Session, f0.Store == StoreTranscript || f0.Store == StoreSubagent)
+	// Scan again what is on disk now; keep the findings asked for.
+	u := unit{store: f0.Store, fsys: h.FS, name: f0.File, file: f0.File, session: f0.Session, agent: f0.Agent, project: f0.Project, size: int64(len(data))}
+	switch f0.Store {
+	case StoreTranscript, StoreSubagent, StoreHistory:
+		u.format = formatJSONL
+	case StoreSettings:
+		u.format = formatJSON
+	}
+	var res fileResult
+	if u.format == formatJSONL || u.size > maxTextBytes {
+		w.scanLines(bytes.NewReader(data), u, &res)
+	} else {
+		w.scanWhole(bytes.NewReader(data), u, &res)
+	}
+	ids := map[string]bool{}
+	for _, f := range want {
+		ids[f.ID] = true
+	}
+	var lineSpans []Finding
+	for _, f := range res.findings {
+		lineSpans = append(lineSpans, f)
+		if !ids[f.ID] {
+			continue
+		}
+		if !spanHolds(data, f) {
+			pf.Refused = fmt.Sprintf("line %d: the bytes at the secret's place are not the secret (nothing is written when memscope is not sure)", f.Line)
+			return pf
+		}
+		pf.Edits = append(pf.Edits, Edit{Finding: f.ID, Rule: f.Rule, Line: f.Line, JSONPath: f.JSONPath, Part: f.Part,
+			Offset: f.Offset, Length: f.Length, Marker: scan.Marker(f.Rule), Excerpt: f.Excerpt})
+	}
+	if len(pf.Edits) == 0 && pf.Refused == "" {
+		pf.Refused = "the secrets are no longer there (the file changed since the scan)"
+	}
+	pf.After = store.StampOf(applyEdits(data, pf.Edits), true, nil)
+	pf.Diff = maskedDiff(pf.File, data, pf.Edits, lineSpans)
+	return pf
+}
+
+// spanHolds checks a finding's span before it is replaced: its bytes are
+// the secret, as written (decoded, inside a JSON string).
+func spanHolds(data []byte, f Finding) bool {
+	end := f.Offset + int64(f.Length)
+	if f.Offset < 0 || end > int64(len(data)) {
+		return false
+	}
+	raw := data[f.Offset:end]
+	if string(raw) == f.secret {
+		return true
+	}
+	if f.JSONPath == "" {
+		return false
+	}
+	s, ok := jsonscan.Unquote([]byte(`"` + string(raw) + `"`))
+	return ok && s == f.secret
+}
+
+// folderRefusal refuses a file whose folder inside the home is reached
+// through a symbolic link: a write would land elsewhere.
+func folderRefusal(home, dir string) string {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return err.Error()
+	}
+	realHome, err := filepath.EvalSymlinks(home)
+	if err != nil {
+		return err.Error()
+	}
+	rel, err := filepath.Rel(realHome, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") || filepath.Join(home, rel) != dir {
+		return "its folder is reached through a symbolic link"
+	}
+	return ""
+}
+
+// applyEdits returns data with every edit's bytes replaced by its marker.
+func applyEdits(data []byte, edits []Edit) []byte {
+	sorted := slices.Clone(edits)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Offset < sorted[j].Offset })
+	var b bytes.Buffer
+	b.Grow(len(data))
+	at := int64(0)
+	for _, e := range sorted {
+		b.Write(data[at:e.Offset])
+		b.WriteString(e.Marker)
+		at = e.Offset + int64(e.Length)
+	}
+	b.Write(data[at:])
+	return b.Bytes()
+}
+
+// diffContext is how many bytes of a line a diff shows around a secret.
+const diffContext = 32
+
+// maskedDiff shows each changed line near its secrets: "-" with every
+// secret of the line masked, "+" with the markers in place (and secrets
+// not scrubbed still masked). Nothing secret is printed.
+func maskedDiff(file string, data []byte, edits []Edit, all []Finding) string {
+	if len(edits) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "--- %s\n+++ %s (scrubbed)\n", file, file)
+	byLine := map[int][]Edit{}
+	var lines []int
+	for _, e := range edits {
+		if _, ok := byLine[e.Line]; !ok {
+			lines = append(lines, e.Line)
+		}
+		byLine[e.Line] = append(byLine[e.Line], e)
+	}
+	for _, ln := range lines {
+		es := byLine[ln]
+		lo, hi := es[0].Offset, es[0].Offset+int64(es[0].Length)
+		for _, e := range es {
+			lo, hi = min(lo, e.Offset), max(hi, e.Offset+int64(e.Length))
+		}
+		ls := int64(bytes.LastIndexByte(data[:lo], '\n') + 1)
+		le := int64(len(data))
+		if i := bytes.IndexByte(data[hi:], '\n'); i >= 0 {
+			le = hi + int64(i)
+		}
+		from, to := max(ls, lo-diffContext), min(le, hi+diffContext)
+		var masked, marked []Edit
+		for _, f := range all {
+			if f.Offset >= from && f.Offset+int64(f.Length) <= to {
+				m := Edit{Offset: f.Offset, Length: f.Length, Marker: "‹" + f.Excerpt + "›"}
+				masked = append(masked, m)
+				if !slices.ContainsFunc(es, func(e Edit) bool { return e.Finding == f.ID }) {
+					marked = append(marked, m)
+				}
+			}
+		}
+		marked = append(marked, es...)
+		seg := func(edits []Edit) string {
+			var shifted []Edit
+			for _, e := range edits {
+				e.Offset -= from
+				shifted = append(shifted, e)
+			}
+			s := string(applyEdits(data[from:to], shifted))
+			s = model.SanitizeForTerminal(strings.ToValidUTF8(s, "\uFFFD"))
+			if from > ls {
+				s = "…" + s
+			}
+			if to < le {
+				s += "…"
+			}
+			return s
+		}
+		fmt.Fprintf(&b, "@@ line %d @@\n-%s\n+%s\n", ln, seg(masked), seg(marked))
+	}
+	return b.String()
+}
+
+// Fingerprint names the plan and the state it was made in: every file's
+// content now and after, its edits and whether it is refused. A plan made
+// again gives the same fingerprint only when nothing changed, so a plan
+// shown once is applied only as it was shown (secrets --yes --plan FP),
+// as memscope files does for restores.
+func (p Plan) Fingerprint() string {
+	h := sha256.New()
+	for _, f := range p.Files {
+		// Whether a file is left alone, not why: the reason may name how
+		// long ago it changed, which moves while the plan is read.
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%v\n", f.File, f.Current.SHA256, f.After.SHA256, f.Refused != "")
+		for _, e := range f.Edits {
+			fmt.Fprintf(h, "%d\x00%d\x00%s\n", e.Offset, e.Length, e.Marker)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// Writes counts the files applying writes.
+func (p Plan) Writes() int {
+	n := 0
+	for _, f := range p.Files {
+		if f.Refused == "" && len(f.Edits) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Secrets counts the secrets applying replaces.
+func (p Plan) Secrets() int {
+	n := 0
+	for _, f := range p.Files {
+		if f.Refused == "" {
+			n += len(f.Edits)
+		}
+	}
+	return n
+}
+
+// CopyDir is where scrubs keep what they replaced, inside the home.
+const CopyDir = ".memscope/scrub"
+
+// manifestName is a copy's one file.
+const manifestName = "manifest.json"
+
+// manifest is what a scrub replaced: enough to put back every byte, mode
+// and mtime.
+type manifest struct {
+	ID    string         `json:"id"`
+	Time  time.Time      `json:"time"`
+	Files []manifestFile `json:"files"`
+}
+
+type manifestFile struct {
+	File    string          `json:"file"`
+	Mode    fs.FileMode     `json:"mode"`
+	ModTime time.Time       `json:"mtime"`
+	Before  store.FileStamp `json:"before"`
+	After   store.FileStamp `json:"after"`
+	Edits   []savedEdit     `json:"edits"`
+}
+
+// savedEdit is one replaced secret: where its marker is in the scrubbed
+// file, and the bytes it replaced (base64 in JSON).
+type savedEdit struct {
+	Rule        scan.RuleID `json:"rule"`
+	Offset      int64       `json:"offset"`
+	AfterOffset int64       `json:"afterOffset"`
+	Marker      string      `json:"marker"`
+	Bytes       []byte      `json:"bytes"`
+}
+
+// Result is what Apply or Restore did.
+type Result struct {
+	ID      string   `json:"id"`
+	Files   []string `json:"files"`
+	Secrets int      `json:"secrets"`
+	// Copy is the folder that holds the replaced secrets ("" once gone).
+	Copy string `json:"copy,omitempty"`
+	// Notes say what else the user should know (appended lines kept).
+	Notes []string `json:"notes,omitempty"`
+}
+
+// ApplyOptions say how to write a scrub.
+type ApplyOptions struct {
+	Home *model.Home
+	// Write is the writer (model.OSWriteFS when nil); tests inject faults.
+	Write model.WriteFS
+	Busy  BusyOptions
+	Now   time.Time
+}
+
+func (o ApplyOptions) writer() model.WriteFS {
+	if o.Write == nil {
+		return model.OSWriteFS{}
+	}
+	return o.Write
+}
+
+// lock takes the scrub folder's lock, so two memscope processes do not
+// scrub or restore at once.
+func lock(home *model.Home) func() {
+	return journal.LockFile(filepath.Join(home.Dir, filepath.FromSlash(CopyDir), "copies"))
+}
+
+// Apply carries out the plan's files that are not refused. Each file is
+// checked again (the same bytes as planned, still not busy), the bytes it
+// replaces are saved first in <home>/.memscope/scrub/<id>/ (mode 0600),
+// then each file is replaced atomically, checked against the disk at the
+// rename, with its mode and mtime kept, and read back: every line that
+// parsed still parses and only the planned bytes differ. A failure puts
+// back the files already written and removes the copy: nothing is left
+// half done, and the error names the file. One file's bytes are in memory
+// at a time (a transcript may be hundreds of megabytes).
+func Apply(o ApplyOptions, p Plan) (Result, error) {
+	wfs := o.writer()
+	defer lock(o.Home)()
+	bc := newBusyChecker(o.Busy, o.Home)
+	var todo []*PlanFile
+	m := manifest{ID: copyID(o.Now, p.Fingerprint()), Time: o.Now.UTC()}
+	for i := range p.Files {
+		f := &p.Files[i]
+		if f.Refused != "" || len(f.Edits) == 0 {
+			continue
+		}
+		data, st, err := readPlanned(o.Home, f)
+		if err != nil {
+			return Result{}, err
+		}
+		abs := o.Home.Abs(f.File)
+		if why := bc.why(abs, st.ModTime(), f.Session, f.Store == StoreTranscript || f.Store == StoreSubagent); why != "" {
+			return Result{}, fmt.Errorf("scrub refused, nothing was written: %s: %s", abs, why)
+		}
+		f.Mode, f.Current.ModTime = st.Mode().Perm(), st.ModTime()
+		after := applyEdits(data, f.Edits)
+		if err := verifyScrub(data, after, f.Edits); err != nil {
+			return Result{}, fmt.Errorf("scrub refused, nothing was written: %s: %w", abs, err)
+		}
+		mf := manifestFile{File: f.File, Mode: f.Mode, ModTime: f.Current.ModTime, Before: f.Current, After: store.StampOf(after, true, nil)}
+		mf.Before.ModTime = time.Time{}
+		sorted := slices.Clone(f.Edits)
+		sort.Slice(sorted, func(i, j int) bool { return sorted[i].Offset < sorted[j].Offset })
+		shift := int64(0)
+		for _, e := range sorted {
+			mf.Edits = append(mf.Edits, savedEdit{Rule: e.Rule, Offset: e.Offset, AfterOffset: e.Offset + shift, Marker: e.Marker,
+				Bytes: slices.Clone(data[e.Offset : e.Offset+int64(e.Length)])})
+			shift += int64(len(e.Marker) - e.Length)
+		}
+		m.Files = append(m.Files, mf)
+		todo = append(todo, f)
+	}
+	if len(todo) == 0 {
+		return Result{}, nil
+	}
+	dir := filepath.Join(o.Home.Dir, filepath.FromSlash(CopyDir), m.ID)
+	res := Result{ID: m.ID, Copy: dir}
+	if err := saveManifest(wfs, dir, m); err != nil {
+		return Result{}, fmt.Errorf("save the secrets' copy before scrubbing (nothing was scrubbed): %w", err)
+	}
+	for k, f := range todo {
+		abs := o.Home.Abs(f.File)
+		err := writeScrubbed(wfs, o.Home, f)
+		if err != nil {
+			return Result{}, rollback(wfs, o.Home, dir, m.Files[:k], fmt.Errorf("scrub %s: %w", abs, err), m.ID)
+		}
+		res.Files = append(res.Files, f.File)
+		res.Secrets += len(f.Edits)
+	}
+	return res, nil
+}
+
+// readPlanned reads a planned file again and checks it still has the
+// bytes the plan was made from.
+func readPlanned(h *model.Home, f *PlanFile) ([]byte, fs.FileInfo, error) {
+	abs := h.Abs(f.File)
+	st, err := os.Lstat(abs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("scrub refused, nothing was written: %s: %w", abs, err)
+	}
+	data, err := model.ReadRegularFile(abs, maxScrubBytes)
+	if err != nil {
+		return nil, nil, fmt.Errorf("scrub refused, nothing was written: %w", err)
+	}
+	if now := store.StampOf(data, true, st); !now.SameContent(f.Current) {
+		return nil, nil, &store.ConflictError{Path: abs, Read: f.Current, Now: now, During: "scrub"}
+	}
+	return data, st, nil
+}
+
+// writeScrubbed reads a file once more (it must still be as planned),
+// writes it scrubbed, checked at the rename, and reads it back.
+func writeScrubbed(wfs model.WriteFS, h *model.Home, f *PlanFile) error {
+	data, _, err := readPlanned(h, f)
+	if err != nil {
+		return err
+	}
+	abs := h.Abs(f.File)
+	after := applyEdits(data, f.Edits)
+	if err := store.ReplaceIfUnchangedAs(wfs, abs, data, after, f.Mode, f.Current.ModTime); err != nil {
+		return err
+	}
+	got, err := model.ReadRegularFile(abs, maxScrubBytes)
+	if err != nil {
+		return fmt.Errorf("read back: %w", err)
+	}
+	if !bytes.Equal(got, after) {
+		return errors.New("read back: the file does not hold what was written")
+	}
+	return nil
+}
+
+// rollback puts back the files a failed scrub wrote (from the copy's
+// saved bytes) and removes its copy; when it cannot, the error says that
+// --restore finishes the job.
+func rollback(wfs model.WriteFS, h *model.Home, dir string, done []manifestFile, cause error, id string) error {
+	for _, mf := range done {
+		abs := h.Abs(mf.File)
+		after, err := model.ReadRegularFile(abs, maxScrubBytes)
+		var before []byte
+		if err == nil {
+			before, err = unscrub(after, mf.Edits)
+		}
+		if err == nil {
+			err = store.ReplaceIfUnchangedAs(wfs, abs, after, before, mf.Mode, mf.ModTime)
+		}
+		if err != nil {
+			return fmt.Errorf("%w; putting back %s failed too (%v): memscope secrets --restore %s puts back what was scrubbed", cause, abs, err, id)
+		}
+	}
+	if err := removeCopy(wfs, dir); err != nil {
+		return fmt.Errorf("%w; every file is as it was, but the copy %s could not be removed (%v): memscope secrets --forget %s deletes it", cause, dir, err, id)
+	}
+	return fmt.Errorf("%w (nothing was scrubbed: every file is as it was)", cause)
+}
+
+// verifyScrub checks a scrub's result before it is written: only the
+// planned spans changed, and every line that was valid JSON still is.
+func verifyScrub(before, after []byte, edits []Edit) error {
+	if !bytes.Equal(after, applyEdits(before, edits)) {
+		return errors.New("the scrubbed file differs from the plan")
+	}
+	if bytes.Count(before, []byte("\n")) != bytes.Count(after, []byte("\n")) {
+		return errors.New("the scrub would change the number of lines")
+	}
+	bl, al := bytes.Split(before, []byte("\n")), bytes.Split(after, []byte("\n"))
+	for i := range bl {
+		if !bytes.Equal(bl[i], al[i]) && json.Valid(bl[i]) && !json.Valid(al[i]) {
+			return fmt.Errorf("line %d would no longer be valid JSON", i+1)
+		}
+	}
+	if json.Valid(before) && !json.Valid(after) {
+		return errors.New("the file would no longer be valid JSON")
+	}
+	return nil
+}
+
+// copyID names a scrub's copy: its time, and a few hex digits of its plan.
+func copyID(now time.Time, fp string) string {
+	return now.UTC().Format("20060102-150405") + "-" + fp[:6]
+}
+
+func saveManifest(wfs model.WriteFS, dir string, m manifest) error {
+	data, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	if err := wfs.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("mkdir %s: %w", dir, err)
+	}
+	if err := model.WriteFileAtomicWith(wfs, filepath.Join(dir, manifestName), append(data, '\n'), 0o600); err != nil {
+		removeCopy(wfs, dir)
+		return err
+	}
+	return nil
+}
+
+// removeCopy deletes a copy folder (its manifest, then the folder).
+func removeCopy(wfs model.WriteFS, dir string) error {
+	if err := wfs.Remove(filepath.Join(dir, manifestName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err := wfs.Remove(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}

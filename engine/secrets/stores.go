@@ -1,0 +1,318 @@
+package secrets
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/memscope/memscope/engine/filehist"
+	"github.com/memscope/memscope/engine/journal"
+	"github.com/memscope/memscope/model"
+)
+
+// Store names where a secret was found.
+type Store string
+
+// The stores a home scan reads.
+const (
+	StoreTranscript  Store = "transcript"
+	StoreSubagent    Store = "subagent-transcript"
+	StoreToolResult  Store = "tool-result"
+	StoreHistory     Store = "history"
+	StorePaste       Store = "paste"
+	StoreFileHistory Store = "file-history"
+	StoreMemory      Store = "memory"
+	StoreMemoryTrash Store = "memory-trash"
+	StoreClaudeMd    Store = "claude-md"
+	StoreSettings    Store = "settings"
+	StoreOther       Store = "other"
+	// StoreUndoCopy is memscope's own journals (memory changes, file
+	// restores), which keep whole files as they were before a change.
+	StoreUndoCopy Store = "undo-copy"
+)
+
+// Stores lists every store in the order reports show them.
+func Stores() []Store {
+	return []Store{StoreTranscript, StoreSubagent, StoreToolResult, StoreHistory, StorePaste, StoreFileHistory,
+		StoreMemory, StoreMemoryTrash, StoreClaudeMd, StoreSettings, StoreOther, StoreUndoCopy}
+}
+
+// format says how a file is read: one JSON value per line, one JSON
+// value, or text.
+type fileFormat int
+
+const (
+	formatText fileFormat = iota
+	formatJSONL
+	formatJSON
+	// formatJournal is an undo journal: the files its entries keep are
+	// decoded and scanned.
+	formatJournal
+)
+
+// unit is one file to scan.
+type unit struct {
+	store Store
+	// name is the file in fsys; file is how reports name it: relative to
+	// the home, or absolute outside it (outside is then set).
+	fsys    fs.FS
+	name    string
+	file    string
+	outside bool
+	format  fileFormat
+	size    int64
+	modTime time.Time
+	session model.SessionID
+	agent   string
+	project string
+}
+
+// skippedNames are files a scan never reads: the client's own credential
+// store, where its token belongs (memscope's scrub copies are never
+// listed: no store walks .memscope/scrub).
+var skippedNames = map[string]bool{".credentials.json": true}
+
+// listUnits lists the files of every store of the home (and, with root,
+// the project files and ~/.claude.json outside it). project, when set,
+// keeps only that project's files and the home-wide stores filtered to
+// it later (history lines, pastes).
+func listUnits(o Options) ([]unit, []model.Problem) {
+	h := o.Home
+	var us []unit
+	var probs []model.Problem
+	add := func(u unit) {
+		if u.fsys == nil {
+			u.fsys = h.FS
+		}
+		if u.file == "" {
+			u.file = u.name
+		}
+		us = append(us, u)
+	}
+	sf, p := model.FindSessionFiles(h.FS)
+	probs = append(probs, p...)
+	projects, p := model.ListProjects(h.FS)
+	probs = append(probs, p...)
+	pathOf := map[string]string{}
+	for _, pr := range projects {
+		pathOf[pr.Slug] = pr.Path
+	}
+	wantSlug := func(slug string) bool {
+		return o.Project == "" || pathOf[slug] == o.Project || slug == model.Slug(o.Project)
+	}
+	sessions := map[model.SessionID]bool{}
+	for _, t := range sf.Transcripts {
+		if t.ProjectSlug == "" && o.Project != "" || t.ProjectSlug != "" && !wantSlug(t.ProjectSlug) {
+			continue
+		}
+		st := StoreTranscript
+		if t.Kind == model.TranscriptSubagent {
+			st = StoreSubagent
+		}
+		sessions[model.SessionID(t.SessionID)] = true
+		add(unit{store: st, name: t.Path, format: formatJSONL, size: t.Size, modTime: t.ModTime,
+			session: model.SessionID(t.SessionID), agent: t.AgentID, project: projectName(pathOf, t.ProjectSlug)})
+	}
+	for _, t := range sf.ToolResults {
+		if !wantSlug(t.ProjectSlug) {
+			continue
+		}
+		add(unit{store: StoreToolResult, name: t.Path, size: t.Size, modTime: t.ModTime,
+			session: model.SessionID(t.SessionID), project: projectName(pathOf, t.ProjectSlug)})
+	}
+	add(unit{store: StoreHistory, name: model.HistoryPath, format: formatJSONL})
+	walk(h.FS, model.PasteCacheDir, 1, &probs, func(name string, info fs.FileInfo) {
+		add(unit{store: StorePaste, name: name, size: info.Size(), modTime: info.ModTime()})
+	})
+	walk(h.FS, model.PasteStoreDir, 1, &probs, func(name string, info fs.FileInfo) {
+		add(unit{store: StorePaste, name: name, size: info.Size(), modTime: info.ModTime()})
+	})
+	walk(h.FS, filehist.RestoreJournalDir, 2, &probs, func(name string, info fs.FileInfo) {
+		sid := model.SessionID(path.Base(path.Dir(name)))
+		if path.Base(name) != path.Base(filehist.RestoreJournal(sid)) || o.Project != "" && !sessions[sid] {
+			return
+		}
+		add(unit{store: StoreUndoCopy, name: name, format: formatJournal, size: info.Size(), modTime: info.ModTime(), session: sid})
+	})
+	walk(h.FS, "file-history", 2, &probs, func(name string, info fs.FileInfo) {
+		sid := model.SessionID(strings.Split(name, "/")[1])
+		if o.Project != "" && !sessions[sid] {
+			return
+		}
+		add(unit{store: StoreFileHistory, name: name, size: info.Size(), modTime: info.ModTime(), session: sid})
+	})
+	for _, pr := range projects {
+		if !wantSlug(pr.Slug) {
+			continue
+		}
+		walk(h.FS, pr.Dir+"/memory", 4, &probs, func(name string, info fs.FileInfo) {
+			rel := strings.TrimPrefix(name, pr.Dir+"/memory/")
+			st := StoreMemory
+			switch {
+			case rel == journal.Path:
+				add(unit{store: StoreUndoCopy, name: name, format: formatJournal, size: info.Size(), modTime: info.ModTime(), project: projectName(pathOf, pr.Slug)})
+				return
+			case strings.HasPrefix(rel, ".trash/"):
+				st = StoreMemoryTrash
+			case strings.HasPrefix(rel, "."):
+				return // memscope's journal and locks, the client's dot files
+			case !strings.HasSuffix(name, ".md"):
+				return
+			}
+			add(unit{store: st, name: name, size: info.Size(), modTime: info.ModTime(), project: projectName(pathOf, pr.Slug)})
+		})
+	}
+	if o.Project == "" {
+		for _, dir := range []string{"agent-memory", "memory"} {
+			walk(h.FS, dir, 4, &probs, func(name string, info fs.FileInfo) {
+				if strings.HasSuffix(name, ".md") {
+					add(unit{store: StoreMemory, name: name, size: info.Size(), modTime: info.ModTime()})
+				}
+			})
+		}
+		for _, name := range []string{"sessionMemory.md"} {
+			if info, ok := regular(h.FS, name, &probs); ok {
+				add(unit{store: StoreMemory, name: name, size: info.Size(), modTime: info.ModTime()})
+			}
+		}
+		if info, ok := regular(h.FS, "CLAUDE.md", &probs); ok {
+			add(unit{store: StoreClaudeMd, name: "CLAUDE.md", size: info.Size(), modTime: info.ModTime()})
+		}
+		walk(h.FS, "rules", 6, &probs, func(name string, info fs.FileInfo) {
+			if strings.HasSuffix(name, ".md") {
+				add(unit{store: StoreClaudeMd, name: name, size: info.Size(), modTime: info.ModTime()})
+			}
+		})
+		for _, name := range []string{"settings.json", "settings.local.json", ".claude.json"} {
+			if info, ok := regular(h.FS, name, &probs); ok {
+				add(unit{store: StoreSettings, name: name, format: formatJSON, size: info.Size(), modTime: info.ModTime()})
+			}
+		}
+		walk(h.FS, "backups", 1, &probs, func(name string, info fs.FileInfo) {
+			add(unit{store: StoreSettings, name: name, format: formatJSON, size: info.Size(), modTime: info.ModTime()})
+		})
+		for _, dir := range []string{"shell-snapshots", "plans", "todos", "debug"} {
+			walk(h.FS, dir, 2, &probs, func(name string, info fs.FileInfo) {
+				f := formatText
+				if strings.HasSuffix(name, ".json") {
+					f = formatJSON
+				}
+				add(unit{store: StoreOther, name: name, format: f, size: info.Size(), modTime: info.ModTime()})
+			})
+		}
+	}
+	if o.Root != nil {
+		us = append(us, outsideUnits(o, projects, wantSlug, &probs)...)
+	}
+	kept := us[:0]
+	for _, u := range us {
+		if skippedNames[path.Base(u.name)] {
+			continue
+		}
+		kept = append(kept, u)
+	}
+	return kept, probs
+}
+
+// outsideUnits are the files outside the home that the client reads: each
+// project's CLAUDE.md files, rules and settings, and ~/.claude.json.
+// They are scanned and reported, never scrubbed (they belong to the
+// user's repositories).
+func outsideUnits(o Options, projects []model.Project, wantSlug func(string) bool, probs *[]model.Problem) []unit {
+	var us []unit
+	seen := map[string]bool{}
+	add := func(st Store, abs string, f fileFormat) {
+		name := model.RootName(abs)
+		if seen[name] || strings.HasPrefix(abs+"/", o.Home.Dir+"/") {
+			return
+		}
+		seen[name] = true
+		if info, ok := regular(o.Root, name, probs); ok {
+			us = append(us, unit{store: st, fsys: o.Root, name: name, file: abs, outside: true, format: f,
+				size: info.Size(), modTime: info.ModTime()})
+		}
+	}
+	for _, pr := range projects {
+		if pr.Path == "" || !wantSlug(pr.Slug) {
+			continue
+		}
+		for _, n := range []string{"CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"} {
+			add(StoreClaudeMd, path.Join(pr.Path, n), formatText)
+		}
+		walk(o.Root, model.RootName(path.Join(pr.Path, ".claude", "rules")), 6, probs, func(name string, _ fs.FileInfo) {
+			if strings.HasSuffix(name, ".md") {
+				add(StoreClaudeMd, "/"+name, formatText)
+			}
+		})
+		for _, n := range []string{".claude/settings.json", ".claude/settings.local.json"} {
+			add(StoreSettings, path.Join(pr.Path, n), formatJSON)
+		}
+		for _, n := range []string{".claude/agent-memory", ".claude/agent-memory-local"} {
+			walk(o.Root, model.RootName(path.Join(pr.Path, n)), 4, probs, func(name string, _ fs.FileInfo) {
+				if strings.HasSuffix(name, ".md") {
+					add(StoreMemory, "/"+name, formatText)
+				}
+			})
+		}
+	}
+	if o.Project == "" {
+		for _, p := range model.ClaudeJSONPaths("", o.UserHome) {
+			add(StoreSettings, p, formatJSON)
+		}
+	}
+	return us
+}
+
+func projectName(pathOf map[string]string, slug string) string {
+	if p := pathOf[slug]; p != "" {
+		return p
+	}
+	return slug
+}
+
+// regular stats name and reports whether it is a regular file.
+func regular(fsys fs.FS, name string, probs *[]model.Problem) (fs.FileInfo, bool) {
+	info, err := fs.Stat(fsys, name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, false
+	case err != nil:
+		*probs = append(*probs, model.Problem{File: name, Kind: model.ProblemUnreadable, Reason: err.Error()})
+		return nil, false
+	}
+	return info, info.Mode().IsRegular()
+}
+
+// walk calls fn with every regular file under dir, at most depth levels
+// down, in name order. Symbolic links are not followed (a walk stays in
+// the home), special files are skipped, and unreadable folders reported.
+func walk(fsys fs.FS, dir string, depth int, probs *[]model.Problem, fn func(name string, info fs.FileInfo)) {
+	ents, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrInvalid) {
+			*probs = append(*probs, model.Problem{File: dir, Kind: model.ProblemUnreadable, Reason: fmt.Sprintf("read folder: %v", err)})
+		}
+		return
+	}
+	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+	for _, e := range ents {
+		name := dir + "/" + e.Name()
+		switch {
+		case e.IsDir():
+			if depth > 1 {
+				walk(fsys, name, depth-1, probs, fn)
+			}
+		case e.Type().IsRegular():
+			info, err := e.Info()
+			if err != nil {
+				*probs = append(*probs, model.Problem{File: name, Kind: model.ProblemUnreadable, Reason: err.Error()})
+				continue
+			}
+			fn(name, info)
+		}
+	}
+}

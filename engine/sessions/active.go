@@ -1,0 +1,106 @@
+package sessions
+
+import (
+	"io"
+	"io/fs"
+	"time"
+
+	"github.com/memscope/memscope/model"
+)
+
+// ActiveClock says where a "last active" time comes from.
+type ActiveClock string
+
+// The clocks, best first.
+const (
+	// ClockRecord: the newest timestamp among the transcript's last
+	// records. The client stamps every chain record as it appends it, so
+	// this is when the session last did something, whatever happened to
+	// the file since (a copy, an archive, the demo home all reset mtimes).
+	ClockRecord ActiveClock = "record"
+	// ClockMTime: the transcript's modification time, for a transcript
+	// whose end holds no timestamped record.
+	ClockMTime ActiveClock = "mtime"
+)
+
+// Active is when a transcript, a session or a project was last active,
+// and by which clock.
+type Active struct {
+	Time  time.Time   `json:"time,omitzero"`
+	Clock ActiveClock `json:"clock,omitempty"`
+}
+
+// lastActiveWindows are the sizes of the transcript's end LastActive
+// reads, each tried when the one before held no timestamped record: most
+// transcripts end in a stamped record, but a request blob line can be
+// 230 KB.
+var lastActiveWindows = []int64{64 << 10, 256 << 10, 1 << 20}
+
+// LastActive is THE definition of "last active" every pane and command
+// shows (Projects, Replay, Live's lists; one transcript, or the newest
+// of a session's or a project's with Newest): the newest record
+// timestamp at the end of transcript f (its last 64 KiB, up to 1 MiB
+// when those hold none), read by the transcript summary's rules
+// (model.Summarizer); else, for a transcript with no timestamped record
+// there or one that cannot be read, its mtime. The client appends in time
+// order, so the end holds the newest record.
+func LastActive(fsys fs.FS, f model.TranscriptFile) Active {
+	mtime := Active{Time: f.ModTime, Clock: ClockMTime}
+	file, err := model.OpenRegular(fsys, f.Path)
+	if err != nil {
+		return mtime
+	}
+	defer file.Close()
+	info, err := file.Stat()
+	if err != nil {
+		return mtime
+	}
+	mtime.Time = info.ModTime()
+	ra, ok := file.(io.ReaderAt)
+	if !ok {
+		return mtime
+	}
+	size := info.Size()
+	w := &scanWorker{ls: newLineScanner(), z: model.NewSummarizer()}
+	for _, window := range lastActiveWindows {
+		start := max(size-window, 0)
+		if t := newestRecord(w, f.Path, io.NewSectionReader(ra, start, size-start), start > 0); !t.IsZero() {
+			return Active{Time: t, Clock: ClockRecord}
+		}
+		if start == 0 {
+			break
+		}
+	}
+	return mtime
+}
+
+// newestRecord is the newest timestamp among the lines of r; cut says r
+// starts inside a line, which is skipped.
+func newestRecord(w *scanWorker, name string, r io.Reader, cut bool) time.Time {
+	w.z.Reset(name)
+	lr := model.NewLineReader(r)
+	var out FileScan
+	for first := true; ; first = false {
+		line, ok := lr.Next()
+		if !ok {
+			break
+		}
+		if first && cut {
+			continue
+		}
+		w.line(&out, line)
+	}
+	return w.z.Summary(0).Last
+}
+
+// Newest is the latest of as (a session's transcripts, a project's);
+// the zero Active when there is none.
+func Newest(as ...Active) Active {
+	var out Active
+	for _, a := range as {
+		if a.Time.After(out.Time) {
+			out = a
+		}
+	}
+	return out
+}

@@ -1,0 +1,82 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memscope/memscope/demo"
+	"github.com/memscope/memscope/internal/testroot"
+	"github.com/memscope/memscope/model"
+)
+
+// leftoverModel is the demo home with a staged copy a killed prune left
+// in shop-api's memory folder (its writer's pid long gone) and an empty
+// deletion folder; it returns the two paths.
+func leftoverModel(t *testing.T, w, h int) (Model, string, string) {
+	t.Helper()
+	l, err := demo.Materialize(t.TempDir(), testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := filepath.Join(l.Home, "projects", model.Slug(l.Project("shop-api")), "memory")
+	staged := filepath.Join(mem, ".MEMORY.md.memscope-99999999-stage-4")
+	folder := filepath.Join(mem, ".trash", "20261120-090000")
+	if err := os.WriteFile(staged, []byte("half a prune\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(folder, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	home, err := model.OpenHome(l.Home, model.HomeFromDemo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(Options{Home: home, Project: l.Project("shop-api"), Now: func() time.Time { return testNow }, Root: testroot.New(t),
+		Getenv: func(k string) string {
+			if k == "NO_COLOR" {
+				return "1"
+			}
+			return ""
+		}})
+	m = drain(t, m, m.Init())
+	next, cmd := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return drain(t, next.(Model), cmd), staged, folder
+}
+
+// On start memscope says interrupted writes left something; the Health
+// pane lists each leftover with what it copies, D asks, n keeps them, y
+// removes them, and the next load finds none.
+func TestLeftoversFoundOnStartAndRemovedFromHealth(t *testing.T) {
+	m, staged, folder := leftoverModel(t, 140, 44)
+	if s := screen(m); !strings.Contains(s, "3 leftover(s) of interrupted memscope writes found") {
+		t.Fatalf("the start does not announce the leftovers:\n%s", s)
+	}
+	m = press(t, m, "8")
+	if s := screen(m); !strings.Contains(s, "3 leftovers of interrupted memscope writes — C removes them") || !strings.Contains(s, "leftover-copy") {
+		t.Fatalf("the Health pane does not list the leftovers:\n%s", s)
+	}
+	m = press(t, m, "C")
+	s := screen(m)
+	if !strings.Contains(s, "Remove 3 leftovers of interrupted memscope writes? y/n") || !strings.Contains(s, "a copy of") || !strings.Contains(s, "MEMORY.md (13 B)") {
+		t.Fatalf("D does not ask, showing what each copies:\n%s", s)
+	}
+	m = press(t, m, "n")
+	if _, err := os.Stat(staged); err != nil {
+		t.Fatalf("n removed the copy: %v", err)
+	}
+	m = press(t, m, "C", "y")
+	for _, p := range []string{staged, folder, filepath.Dir(folder)} {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s is still there after y", p)
+		}
+	}
+	s = screen(m)
+	if !strings.Contains(s, "removed 3 leftover(s)") || strings.Contains(s, "leftover-copy") {
+		t.Fatalf("after y the pane still lists leftovers or the status does not say what was removed:\n%s", s)
+	}
+}

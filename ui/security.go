@@ -1,0 +1,107 @@
+package ui
+
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memscope/memscope/engine/secrets"
+	"github.com/memscope/memscope/views/component/text"
+	"github.com/memscope/memscope/views/security"
+)
+
+// The Security pane's I/O: the scan of every store for secrets, scrub
+// plans, scrubs, and the restore and forgetting of scrub copies.
+
+// secretsLoadedMsg carries a scan to the Security pane.
+type secretsLoadedMsg struct{ report secrets.Report }
+
+// securityPlanMsg carries a scrub plan to the Security pane.
+type securityPlanMsg struct{ plan secrets.Plan }
+
+// secretsOptions are the scan's options: the home, and the machine for
+// the projects' own CLAUDE.md and settings files and ~/.claude.json.
+func (m Model) secretsOptions() secrets.Options {
+	return secrets.Options{Home: m.opts.Home, Root: m.root(), UserHome: m.opts.Getenv("HOME")}
+}
+
+// busyOptions say how a scrub tells files Claude Code may be writing:
+// the machine's /proc (through Root), and the clock.
+func (m Model) busyOptions() secrets.BusyOptions {
+	return secrets.BusyOptions{Root: m.opts.Root, Now: m.opts.Now()}
+}
+
+// loadSecretsCmd scans the home for secrets (memscope secrets).
+func (m Model) loadSecretsCmd() tea.Cmd {
+	o := m.secretsOptions()
+	return func() tea.Msg { return secretsLoadedMsg{report: secrets.Scan(o)} }
+}
+
+// rescanSecrets reads the home again after a scrub, restore or forget.
+func (m *Model) rescanSecrets() tea.Cmd {
+	m.stale[paneSecurity] = true
+	if m.focus != paneSecurity {
+		return nil
+	}
+	return m.lazyLoadCmd()
+}
+
+// handleSecurity serves the Security pane's requests.
+func (m Model) handleSecurity(msg tea.Msg) (Model, tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case secretsLoadedMsg:
+		delete(m.loading, "secrets")
+		m.security.SetReport(msg.report)
+		return m, nil, true
+	case security.PlanRequest:
+		o, b, r := m.secretsOptions(), m.busyOptions(), *msg.Report
+		sel := msg.Selection
+		m.setStatus("planning the scrub…", false)
+		return m, func() tea.Msg { return securityPlanMsg{plan: secrets.PlanScrub(o, r, sel, b)} }, true
+	case securityPlanMsg:
+		m.setStatus("", false)
+		return m, m.security.SetPlan(msg.plan), true
+	case security.ApplyRequest, security.RestoreRequest, security.ForgetRequest:
+		if m.readOnly {
+			m.setStatus("read-only home: nothing was written", true)
+			return m, nil, true
+		}
+		ao := secrets.ApplyOptions{Home: m.opts.Home, Write: m.writes(), Busy: m.busyOptions(), Now: m.opts.Now()}
+		return m, func() tea.Msg { return securityAction(ao, msg) }, true
+	case security.Done:
+		if msg.Err != nil {
+			m.setStatus(msg.Err.Error(), true)
+		} else {
+			m.setStatus(msg.Text, false)
+		}
+		return m, m.rescanSecrets(), true
+	}
+	return m, nil, false
+}
+
+// securityAction does what the pane asked and says how it went.
+func securityAction(ao secrets.ApplyOptions, msg tea.Msg) security.Done {
+	switch msg := msg.(type) {
+	case security.ApplyRequest:
+		res, err := secrets.Apply(ao, msg.Plan)
+		if err != nil {
+			return security.Done{Err: err}
+		}
+		return security.Done{Text: fmt.Sprintf("scrubbed %s in %s · copy %s keeps them (u restores, d on it forgets)",
+			text.Count(res.Secrets, "secret", ""), text.Count(len(res.Files), "file", ""), res.ID)}
+	case security.RestoreRequest:
+		res, err := secrets.Restore(ao, msg.ID)
+		if err != nil {
+			return security.Done{Err: err}
+		}
+		return security.Done{Text: fmt.Sprintf("restored scrub %s: %s back in %s; its copy is deleted",
+			res.ID, text.Count(res.Secrets, "secret", ""), text.Count(len(res.Files), "file", ""))}
+	case security.ForgetRequest:
+		c, err := secrets.Forget(ao, msg.ID)
+		if err != nil {
+			return security.Done{Err: err}
+		}
+		return security.Done{Text: fmt.Sprintf("forgot scrub %s: its copy of %s is deleted", c.ID, text.Count(c.Secrets, "secret", ""))}
+	}
+	return security.Done{}
+}

@@ -1,0 +1,128 @@
+package detail
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memscope/memscope/internal/keypress"
+	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/views/component/style"
+)
+
+func lines(n int) []string {
+	var out []string
+	for i := 1; i <= n; i++ {
+		out = append(out, fmt.Sprintf("line %d", i))
+	}
+	return out
+}
+
+func wheel(b tea.MouseButton, x, y int) tea.MouseWheelMsg {
+	return tea.MouseWheelMsg{X: x, Y: y, Button: b}
+}
+
+func newModel() Model { return New(keymap.Default(), style.New(true, true)) }
+
+// Every line of a long detail can be reached with J, and the last row
+// says which lines are shown instead of hiding the rest.
+func TestEveryLineIsReachable(t *testing.T) {
+	m := newModel()
+	c := Content{ID: "a", Lines: lines(30)}
+	a := Area{Y: 5, W: 40, H: 10}
+	v := ansi.Strip(m.View(c, a.W, a.H))
+	rows := strings.Split(v, "\n")
+	if len(rows) != 10 || !strings.Contains(rows[9], "lines 1–9 of 30") || strings.Contains(v, "more lines") {
+		t.Fatalf("first view:\n%s", v)
+	}
+	for range 40 {
+		var ok bool
+		m, ok = m.Update(keypress.Msg("J"), c, a)
+		if !ok {
+			t.Fatal("J was not the detail's")
+		}
+	}
+	v = ansi.Strip(m.View(c, a.W, a.H))
+	if !strings.Contains(v, "line 30") || !strings.Contains(v, "lines 22–30 of 30") {
+		t.Fatalf("after J to the end:\n%s", v)
+	}
+	m, _ = m.Update(keypress.Msg("K"), c, a)
+	if m.Offset() != 20 {
+		t.Fatalf("K: offset %d, want 20", m.Offset())
+	}
+	// A short detail has no position line.
+	if v := ansi.Strip(m.View(Content{ID: "b", Lines: lines(3)}, 40, 10)); strings.Contains(v, "of 3") {
+		t.Fatalf("short detail:\n%s", v)
+	}
+}
+
+// The wheel scrolls the detail only over it; other keys are the pane's.
+func TestWheelOverTheDetailOnly(t *testing.T) {
+	m := newModel()
+	c := Content{ID: "a", Lines: lines(30)}
+	a := Area{X: 50, Y: 5, W: 40, H: 10}
+	if _, ok := m.Update(wheel(tea.MouseWheelDown, 10, 6), c, a); ok {
+		t.Fatal("a wheel left of the detail scrolled it")
+	}
+	if _, ok := m.Update(wheel(tea.MouseWheelDown, 60, 2), c, a); ok {
+		t.Fatal("a wheel above the detail scrolled it")
+	}
+	m, ok := m.Update(wheel(tea.MouseWheelDown, 60, 6), c, a)
+	if !ok || m.Offset() != 3 {
+		t.Fatalf("wheel over the detail: handled %v, offset %d", ok, m.Offset())
+	}
+	for _, k := range []string{"j", "k", "enter", "space", "/"} {
+		if _, ok := m.Update(keypress.Msg(k), c, a); ok {
+			t.Errorf("unzoomed, %q was taken from the pane", k)
+		}
+	}
+}
+
+// z gives the detail the pane: the list keys scroll it, the wheel works
+// anywhere, esc (or z) gives the pane back, and a new selection starts
+// at its top.
+func TestZoom(t *testing.T) {
+	m := newModel()
+	c := Content{ID: "a", Lines: lines(100)}
+	top := "header\nrow 1\nrow 2"
+	m, _ = m.Update(keypress.Msg("z"), c, m.Area(top, 80, 20))
+	if !m.Zoomed() {
+		t.Fatal("z did not zoom")
+	}
+	if a := m.Area(top, 80, 20); a != (Area{W: 80, H: 20}) {
+		t.Fatalf("zoomed area %+v", a)
+	}
+	if v := ansi.Strip(m.Under(top, c, 80, 20)); strings.Contains(v, "header") || len(strings.Split(v, "\n")) != 20 {
+		t.Fatalf("zoomed view shows the list or is not 20 rows:\n%s", v)
+	}
+	a := m.Area(top, 80, 20)
+	for _, k := range []string{"j", "j", "pgdown"} {
+		m, _ = m.Update(keypress.Msg(k), c, a)
+	}
+	if m.Offset() != 2+19 {
+		t.Fatalf("j j pgdn zoomed: offset %d", m.Offset())
+	}
+	m, _ = m.Update(keypress.Msg("G"), c, a)
+	if m.Offset() != 100-19 {
+		t.Fatalf("G zoomed: offset %d", m.Offset())
+	}
+	m, _ = m.Update(wheel(tea.MouseWheelUp, 0, 0), c, a)
+	if m.Offset() != 100-19-3 {
+		t.Fatalf("wheel zoomed: offset %d", m.Offset())
+	}
+	m, _ = m.Update(keypress.Msg("esc"), c, a)
+	if m.Zoomed() {
+		t.Fatal("esc did not unzoom")
+	}
+	v := ansi.Strip(m.Under(top, c, 80, 20))
+	if !strings.HasPrefix(v, "header\n") {
+		t.Fatalf("unzoomed view:\n%s", v)
+	}
+	m, _ = m.Update(keypress.Msg("J"), Content{ID: "b", Lines: lines(100)}, a)
+	if m.Offset() != 1 {
+		t.Fatalf("a new selection did not start at its top: offset %d", m.Offset())
+	}
+}

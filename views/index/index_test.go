@@ -1,0 +1,37 @@
+package index
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/views/component/style"
+)
+
+// A line past the cut that links a memory the sessions never saw gets a
+// note under it; the other dropped lines do not.
+func TestDroppedLinesSayWhenSeen(t *testing.T) {
+	var raw strings.Builder
+	for i := 1; i <= 201; i++ {
+		raw.WriteString("- filler\n")
+	}
+	raw.WriteString("- [Late](late.md) — past the cut\n")
+	m := New(keymap.Default(), style.New(true, true))
+	m.SetSize(100, 40)
+	m.SetData(Data{Path: "/h/MEMORY.md", Exists: true, Cap: memindex.CapIndex([]byte(raw.String())), Loaded: "- filler",
+		Dropped: []string{"- filler", "- [Late](late.md) — past the cut"}, Unseen: map[int]string{1: "never seen by the model (records since 2026-11-13)"}})
+	m.vp.GotoBottom()
+	got := ansi.Strip(m.View())
+	want := "- [Late](late.md) — past the cut\n    ↳ never seen by the model (records since 2026-11-13)"
+	lines := strings.Split(got, "\n")
+	var trimmed []string
+	for _, l := range lines {
+		trimmed = append(trimmed, strings.TrimRight(l, " "))
+	}
+	if !strings.Contains(strings.Join(trimmed, "\n"), want) || strings.Count(got, "↳") != 1 {
+		t.Errorf("index pane:\n%s", got)
+	}
+}

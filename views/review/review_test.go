@@ -1,0 +1,102 @@
+package review
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/memscope/memscope/internal/keypress"
+	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/views/component/style"
+	"github.com/memscope/memscope/views/msgs"
+)
+
+func testPane(t *testing.T) Model {
+	t.Helper()
+	m := New(keymap.Default(), style.New(true, true))
+	m.SetSize(100, 20)
+	var diff strings.Builder
+	diff.WriteString("--- /dev/null\n+++ b/now/a.md\n@@ -0,0 +1,40 @@\n")
+	for i := range 40 {
+		fmt.Fprintf(&diff, "+line %02d\n", i)
+	}
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	m.SetData(Data{Items: []Item{
+		{Path: "a.md", Abs: "/m/a.md", Status: "new", Time: now.Add(-time.Hour), Last: "Write by the main agent", Diff: diff.String(), Content: []byte("A"),
+			Jump: &msgs.ReplayAt{Path: "projects/p/s.jsonl", Message: "u1"}},
+		{Path: "b\x1b[31m.md", Abs: "/m/b.md", Status: "changed", Time: now.Add(-2 * time.Hour), Last: "Edit", Diff: "-x\n+y\n", Reviewed: now.Add(-48 * time.Hour)},
+	}}, now)
+	return m
+}
+
+func press(t *testing.T, m Model, k string) (Model, tea.Msg) {
+	t.Helper()
+	m, cmd := m.Update(keypress.Msg(k))
+	if cmd == nil {
+		return m, nil
+	}
+	return m, cmd()
+}
+
+func TestKeysSendTheirRequests(t *testing.T) {
+	m := testPane(t)
+	_, msg := press(t, m, "a")
+	if a, ok := msg.(msgs.AcceptReview); !ok || a.Path != "a.md" || string(a.Content) != "A" {
+		t.Errorf("a sent %#v", msg)
+	}
+	_, msg = press(t, m, "o")
+	if j, ok := msg.(msgs.ReplayAt); !ok || j.Message != "u1" {
+		t.Errorf("o sent %#v", msg)
+	}
+	_, msg = press(t, m, "e")
+	if e, ok := msg.(msgs.OpenEditor); !ok || e.Path != "/m/a.md" {
+		t.Errorf("e sent %#v", msg)
+	}
+	// d asks first; n cancels, y rejects.
+	m2, msg := press(t, m, "d")
+	if msg != nil || !m2.Filtering() || !strings.Contains(ansi.Strip(m2.View()), "Reject a.md: move it to the trash? y/n") {
+		t.Fatalf("d did not ask: %#v", msg)
+	}
+	_, msg = press(t, m2, "n")
+	if _, ok := msg.(msgs.Status); !ok {
+		t.Errorf("n sent %#v", msg)
+	}
+	_, msg = press(t, m2, "y")
+	if d, ok := msg.(msgs.DeleteMemory); !ok || d.Path != "/m/a.md" {
+		t.Errorf("y sent %#v", msg)
+	}
+	// o on an item no transcript holds says so.
+	m3, _ := press(t, m, "j")
+	if _, msg = press(t, m3, "o"); msg == nil {
+		t.Error("o without a turn sent nothing")
+	} else if s, ok := msg.(msgs.Status); !ok || !s.Error {
+		t.Errorf("o without a turn sent %#v", msg)
+	}
+}
+
+func TestDiffScrollsAndNamesAreClean(t *testing.T) {
+	m := testPane(t)
+	if s := ansi.Strip(m.View()); !strings.Contains(s, "+line 00") || strings.Contains(s, "+line 39") {
+		t.Fatalf("first view:\n%s", s)
+	}
+	m, _ = press(t, m, "J")
+	m, _ = press(t, m, "J")
+	m, _ = press(t, m, "J")
+	s := ansi.Strip(m.View())
+	if !strings.Contains(s, "lines above (K)") || strings.Contains(s, "+line 00") || !strings.Contains(s, "+line 39") {
+		t.Fatalf("after J:\n%s", s)
+	}
+	m, _ = press(t, m, "K")
+	m, _ = press(t, m, "K")
+	m, _ = press(t, m, "K")
+	if s := ansi.Strip(m.View()); !strings.Contains(s, "+line 00") {
+		t.Fatalf("after K:\n%s", s)
+	}
+	if strings.Contains(m.View(), "\x1b[31m") {
+		t.Error("a name's escape reached the screen")
+	}
+}
