@@ -528,7 +528,7 @@ for size in "80 24" "120 40"; do
   start_sized "$w" "$h" "NO_COLOR=1 $work/memscope --home $work/partial"
   wait_for "/tmp/rc/work/beta"
   keys 6
-  wait_for "fedcb1e2"
+  wait_for "2 compact"
   keys Enter
   wait_for "step 6/6"
   keys "["
