@@ -377,7 +377,7 @@ go run ./internal/filehistgen/gen "$work/fh" >/dev/null
 app="$work/fh/work/app"
 before=$(cd "$app" && find . -type f | sort | xargs sha256sum)
 start_app "NO_COLOR=1 $work/memscope --home $work/fh/home"
-wait_for "9 Retention"
+wait_for "9 Rete"
 keys 0
 wait_for "sessions with file history"
 keys Enter
@@ -528,7 +528,7 @@ for size in "80 24" "120 40"; do
   start_sized "$w" "$h" "NO_COLOR=1 $work/memscope --home $work/partial"
   wait_for "/tmp/rc/work/beta"
   keys 6
-  wait_for "fedcb1e2"
+  wait_for "2 compact"
   keys Enter
   wait_for "step 6/6"
   keys "["
@@ -614,7 +614,7 @@ test "$(tree_sha)" = "$before" || fail "the restore did not put back every byte"
 keys q
 wait_for "EXITED"
 start_sized 120 40 "NO_COLOR=1 $work/memscope --home $sec"
-wait_for "1 Projects"
+wait_for "1 Proj"
 keys S
 wait_for "2 secrets in 2 places"
 keys Space a
@@ -654,7 +654,7 @@ answer() {
 line user ',"message":{"role":"user","content":"start"}'
 for c in 40000 60000 80000; do answer "$c"; done
 start_app "NO_COLOR=1 $work/memscope --home $live"
-wait_for "1 Projects"
+wait_for "1 Proj"
 keys L
 wait_for "pid $$ busy"
 wait_for "3 turns · 3 since the last compaction"

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -212,7 +213,7 @@ func TestCacheRereadsOnlyChanges(t *testing.T) {
 	}
 }
 
-// The real transcripts were recorded under /tmp/rc/home/.claude: their
+// The real transcripts were recorded under recordedHome: their
 // paths map to the home being read, so the copy in testdata/home names
 // its own CLAUDE.md and MEMORY.md.
 func TestRealTranscriptPathsMapToTheHome(t *testing.T) {
@@ -229,16 +230,20 @@ func TestRealTranscriptPathsMapToTheHome(t *testing.T) {
 		t.Fatalf("transcripts %d sessions %d unrecorded %d", r.Transcripts, r.Sessions, r.Unrecorded)
 	}
 	user := fileOf(r, home+"/CLAUDE.md")
-	if user == nil || user.Loads != 4 || user.Sessions != 2 || !user.OnDisk || len(user.RecordedAs) != 1 || user.RecordedAs[0] != "/tmp/rc/home/.claude/CLAUDE.md" {
+	if user == nil || user.Loads != 4 || user.Sessions != 2 || !user.OnDisk || len(user.RecordedAs) != 1 || user.RecordedAs[0] != recordedHome+"/CLAUDE.md" {
 		t.Errorf("user CLAUDE.md %+v", user)
 	}
 	if rule := fileOf(r, home+"/rules/user-rule.md"); rule == nil || rule.Kind != KindRule || rule.OnDisk {
 		t.Errorf("user rule %+v", rule)
 	}
-	if p := fileOf(r, "/tmp/rc/work/beta/CLAUDE.md"); p == nil || p.Kind != KindClaudeMd || p.Label != "Project" || p.OnDisk {
+	if p := fileOf(r, testroot.BetaProject+"/CLAUDE.md"); p == nil || p.Kind != KindClaudeMd || p.Label != "Project" || p.OnDisk {
 		t.Errorf("project CLAUDE.md %+v", p)
 	}
 	if m := fileOf(r, home+"/projects/-tmp-rc-work-beta/memory/MEMORY.md"); m == nil || m.Kind != KindMemoryIndex || m.Loads != 4 {
 		t.Errorf("MEMORY.md %+v", m)
 	}
 }
+
+// recordedHome is the Claude home the real transcripts were recorded in
+// (beside testroot.BetaProject, the project they ran in).
+var recordedHome = path.Join(path.Dir(path.Dir(testroot.BetaProject)), "home", ".claude")
