@@ -195,6 +195,10 @@ type sessionsLoadedMsg struct {
 	slug      string
 	sessions  []replay.Session
 	followers map[string]*enginesessions.Follower
+	// mayLoad says what the sessions loaded may have changed: a
+	// transcript was read from its start, or an attachment record was
+	// appended (summarizeSessions). Other appends leave the loads be.
+	mayLoad bool
 }
 
 type errMsg struct{ err error }

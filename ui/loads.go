@@ -34,14 +34,25 @@ func projectLoads(fsys, root fs.FS, md *model.MemoryDir, homeDir, slug, project 
 }
 
 // loadsCmd reads what the project's transcripts say was loaded (through
-// the cache: only transcripts that changed are read again).
+// the cache: only transcripts that changed are read again). The project's
+// memory folder is the one its last load read, when that load showed it
+// (a store's read is replaced, never changed, and a change to the folder
+// loads the project again, then this): a session's append does not read
+// the folder again.
 func (m Model) loadsCmd(slug string) tea.Cmd {
 	if slug == "" {
 		return nil
 	}
 	fsys, now, homeDir, project, root, getenv, cache := m.opts.Home.FS, m.opts.Now(), m.opts.Home.Dir, m.projectPath(slug), m.root(), m.opts.Getenv, m.loadsCache
+	var read *model.MemoryDir
+	if p := m.data.project; p.slug == slug && p.storeIdx == 0 && p.dir != nil {
+		read = p.dir
+	}
 	return func() tea.Msg {
-		md, _ := model.ReadMemoryDir(fsys, "projects/"+slug+"/memory")
+		md := read
+		if md == nil {
+			md, _ = model.ReadMemoryDir(fsys, "projects/"+slug+"/memory")
+		}
 		return loadsReadMsg{slug: slug, report: projectLoads(fsys, root, md, homeDir, slug, project, getenv, now, cache, false)}
 	}
 }

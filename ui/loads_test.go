@@ -50,4 +50,35 @@ func TestMemoriesDetailShowsLoads(t *testing.T) {
 	if n := len(seen["projectLoadedMsg"]); n != 1 {
 		t.Errorf("%d project loads for a new session's loads, want 1", n)
 	}
+	appendTo := func(p, text string) {
+		t.Helper()
+		f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteString(text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// An append without an attachment record cannot change what the
+	// sessions loaded: the transcripts' loads are not read again.
+	appendTo(s2, `{"type":"assistant","uuid":"r-s2","sessionId":"s2","timestamp":"2026-11-20T10:00:02.000Z","message":{"role":"assistant","content":"ok"}}`+"\n")
+	m, seen = reloadSeen(t, m, s2)
+	if n := len(seen["loadsReadMsg"]); n != 0 {
+		t.Errorf("%d loads reads after a plain append, want 0", n)
+	}
+	if len(seen["sessionsLoadedMsg"]) == 0 {
+		t.Fatal("the append did not reload the sessions")
+	}
+	// An appended load (here a session the transcript goes on with) is
+	// read, and shows.
+	appendTo(s2, loadsSession(home, "s3", index))
+	m, seen = reloadSeen(t, m, s2)
+	if n := len(seen["loadsReadMsg"]); n == 0 {
+		t.Error("an appended load was not read")
+	}
+	if !strings.Contains(screen(m), "sessions: line 1: loaded in 3 sessions, last") {
+		t.Fatalf("after an appended load:\n%s", screen(m))
+	}
 }

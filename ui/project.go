@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -422,7 +423,7 @@ func (m Model) loadSessionsCmd(r sessionsReq) tea.Cmd {
 				out[i].File = t
 			}
 			summarizeSessions(fsys, out, fw)
-			return sessionsLoadedMsg{slug: r.slug, sessions: sortSessions(out), followers: fw}
+			return sessionsLoadedMsg{slug: r.slug, sessions: sortSessions(out), followers: fw, mayLoad: true}
 		}
 	}
 	prev, fw := slices.Clone(m.data.sessions), m.live.followers
@@ -449,8 +450,8 @@ func (m Model) loadSessionsCmd(r sessionsReq) tea.Cmd {
 				delete(fw, p) // the transcript is gone
 			}
 		}
-		summarizeSessions(fsys, changed, fw)
-		return sessionsLoadedMsg{slug: r.slug, sessions: sortSessions(append(out, changed...)), followers: fw}
+		mayLoad := summarizeSessions(fsys, changed, fw)
+		return sessionsLoadedMsg{slug: r.slug, sessions: sortSessions(append(out, changed...)), followers: fw, mayLoad: mayLoad}
 	}
 }
 
@@ -466,15 +467,23 @@ func sessionOf(ss []replay.Session, path string) (string, bool) {
 
 // summarizeSessions brings each session's counts up to date through its
 // follower (fw, by path), on as many workers as there are processors.
-func summarizeSessions(fsys fs.FS, ss []replay.Session, fw map[string]*enginesessions.Follower) {
+// mayLoad says a transcript was read from its start or an attachment
+// record was read (Follower.Attachments): only then can what the
+// sessions loaded have changed.
+func summarizeSessions(fsys fs.FS, ss []replay.Session, fw map[string]*enginesessions.Follower) (mayLoad bool) {
 	jobs := make(chan int)
 	var wg sync.WaitGroup
+	var attached atomic.Bool
 	for range min(runtime.GOMAXPROCS(0), len(ss)) {
 		wg.Go(func() {
 			for i := range jobs {
 				s := &ss[i]
 				f := fw[s.File.Path]
+				starts, lines := f.Attachments()
 				sum, _ := f.Update(fsys, s.File.Path)
+				if s2, l2 := f.Attachments(); s2 != starts || l2 != lines {
+					attached.Store(true)
+				}
 				s.Records, s.Boundaries, s.Micro, s.First, s.Last = sum.Records, sum.CompactBoundaries, sum.MicrocompactBoundaries, sum.First, sum.Last
 				if s.File.MetaPath != "" {
 					if meta, err := model.ReadSubagentMeta(fsys, s.File.MetaPath); err == nil {
@@ -490,6 +499,7 @@ func summarizeSessions(fsys fs.FS, ss []replay.Session, fw map[string]*engineses
 	}
 	close(jobs)
 	wg.Wait()
+	return attached.Load()
 }
 
 // sortSessions orders the Replay list newest first (by path among

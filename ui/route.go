@@ -109,8 +109,11 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.data.sessions = msg.sessions
 			m.live.followers, m.live.followersOf = msg.followers, msg.slug
 			m.replay.SetSessions(msg.sessions, m.opts.Now())
-			// A session that started or wrote may have loaded files.
-			next = tea.Batch(next, m.loadsCmd(msg.slug))
+			// A session that started or wrote an attachment record may
+			// have loaded files.
+			if msg.mayLoad {
+				next = tea.Batch(next, m.loadsCmd(msg.slug))
+			}
 		}
 		return m, next, true
 	case writableMsg:

@@ -20,6 +20,10 @@ type Follower struct {
 	w     *scanWorker
 	tail  model.TailState
 	title titler
+	// starts counts the reads from the start of the file; attachments
+	// the attachment records and unreadable lines the summary counts (see
+	// Attachments).
+	starts, attachments int
 }
 
 // NewFollower returns a Follower that has read nothing yet.
@@ -35,6 +39,7 @@ func (f *Follower) Update(fsys fs.FS, name string) (model.TranscriptSummary, err
 	var out FileScan
 	for range 2 {
 		if f.tail == (model.TailState{}) {
+			f.starts++
 			f.w.z.Reset(name)
 			f.w.name = name
 			f.title = titler{}
@@ -55,6 +60,7 @@ func (f *Follower) Update(fsys fs.FS, name string) (model.TranscriptSummary, err
 		// Not the file read before: the loop reads it from the start.
 	}
 	sum := f.w.z.Summary(f.tail.Offset)
+	f.attachments = sum.Types[string(model.RecordAttachment)] + len(sum.Problems)
 	// The summary goes to other goroutines while the next Update adds
 	// to the follower's own maps and problems.
 	sum.Types, sum.Subtypes = maps.Clone(sum.Types), maps.Clone(sum.Subtypes)
@@ -65,6 +71,14 @@ func (f *Follower) Update(fsys fs.FS, name string) (model.TranscriptSummary, err
 // Title is the session's title in what was read (Title's rules: custom
 // title, else AI title, else first prompt).
 func (f *Follower) Title() Title { return f.title.title() }
+
+// Attachments says what the Follower read of the transcript's
+// attachment records (the loads a session records are among them): how
+// many times it read the file from the start, and how many attachment
+// records and unreadable lines (a load line that does not decode is a
+// problem of the loads) the summary counts. Neither changed: no such
+// line was read since.
+func (f *Follower) Attachments() (starts, lines int) { return f.starts, f.attachments }
 
 // Read is how far the Follower has read.
 func (f *Follower) Read() model.TailState { return f.tail }
