@@ -2,7 +2,6 @@ package filehist
 
 import (
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,77 +39,62 @@ func TestFileRestoreFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := diskState(t, l)
-	applyCalls := map[faultfs.Step]int{}
-	for _, st := range faultfs.Steps {
-		applyCalls[st] = count.Calls(st)
-	}
+	applyCalls := faultfs.CallsOf(count)
 	if _, err := UndoRestoreWith(count, home.Dir, filehistgen.SessionID); err != nil {
 		t.Fatal(err)
 	}
 	sameState(t, "reference undo", diskState(t, l), before)
-	for cell, undo := range []bool{false, true} {
-		for si, step := range faultfs.Steps {
-			n := applyCalls[step]
+	for _, c := range faultfs.Matrix("rewind", "undo", applyCalls, count, testenv.Calls) {
+		undo, step, k, errno := c.Second, c.Step, c.Nth, c.Err
+		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel()
+			l, home, p := rewind(t)
+			f := &faultfs.FS{Base: faultfs.NoSync{}, Step: step, Nth: k, Err: errno}
+			var err error
 			if undo {
-				n = count.Calls(step) - applyCalls[step]
-			}
-			for _, k := range testenv.Calls(n, si+cell) {
-				errno := faultfs.Errnos[(si+k)%len(faultfs.Errnos)]
-				name := fmt.Sprintf("rewind/%s/%d/%s", step, k, errno)
-				if undo {
-					name = "undo/" + name[len("rewind/"):]
+				if _, err := ApplyRestoreWith(faultfs.NoSync{}, home.Dir, home.FS, p, fhT0); err != nil {
+					t.Fatal(err)
 				}
-				t.Run(name, func(t *testing.T) {
-					t.Parallel()
-					l, home, p := rewind(t)
-					f := &faultfs.FS{Base: faultfs.NoSync{}, Step: step, Nth: k, Err: errno}
-					var err error
-					if undo {
-						if _, err := ApplyRestoreWith(faultfs.NoSync{}, home.Dir, home.FS, p, fhT0); err != nil {
-							t.Fatal(err)
-						}
-						_, err = UndoRestoreWith(f, home.Dir, filehistgen.SessionID)
-					} else {
-						_, err = ApplyRestoreWith(f, home.Dir, home.FS, p, fhT0)
-					}
-					if step == faultfs.StepSyncDir {
-						if err != nil {
-							t.Fatalf("a failed folder fsync failed the restore: %v", err)
-						}
-					} else {
-						if !errors.Is(err, errno) {
-							t.Fatalf("err = %v, want %v", err, errno)
-						}
-						if hits := f.Hits(); len(hits) == 0 || !strings.Contains(err.Error(), hits[0]) {
-							t.Errorf("error %q does not name the path that failed (%q)", err, hits)
-						}
-					}
-					if left := enginetest.Leftovers(t, l.Home, filepath.Dir(l.CWD)); len(left) > 0 {
-						t.Errorf("left behind: %q", left)
-					}
-					f.Heal()
-					// Whatever the failure left, undo (as often as the
-					// journal has entries) brings back the files as they
-					// were before the rewind.
-					entries, _, jerr := Restores(home.FS, filehistgen.SessionID)
-					if jerr != nil {
-						t.Fatal(jerr)
-					}
-					if len(entries) == 0 {
-						sameState(t, "after a failure with nothing journaled", diskState(t, l), before)
-					}
-					for range entries {
-						if _, err := UndoRestoreWith(f, home.Dir, filehistgen.SessionID); err != nil {
-							t.Fatalf("undo after the failure: %v", err)
-						}
-					}
-					sameState(t, "after undo", diskState(t, l), before)
-					if _, err := ApplyRestoreWith(f, home.Dir, home.FS, p, fhT0); err != nil {
-						t.Fatalf("retry: %v", err)
-					}
-					sameState(t, "after the retry", diskState(t, l), want)
-				})
+				_, err = UndoRestoreWith(f, home.Dir, filehistgen.SessionID)
+			} else {
+				_, err = ApplyRestoreWith(f, home.Dir, home.FS, p, fhT0)
 			}
-		}
+			if step == faultfs.StepSyncDir {
+				if err != nil {
+					t.Fatalf("a failed folder fsync failed the restore: %v", err)
+				}
+			} else {
+				if !errors.Is(err, errno) {
+					t.Fatalf("err = %v, want %v", err, errno)
+				}
+				if hits := f.Hits(); len(hits) == 0 || !strings.Contains(err.Error(), hits[0]) {
+					t.Errorf("error %q does not name the path that failed (%q)", err, hits)
+				}
+			}
+			if left := enginetest.Leftovers(t, l.Home, filepath.Dir(l.CWD)); len(left) > 0 {
+				t.Errorf("left behind: %q", left)
+			}
+			f.Heal()
+			// Whatever the failure left, undo (as often as the
+			// journal has entries) brings back the files as they
+			// were before the rewind.
+			entries, _, jerr := Restores(home.FS, filehistgen.SessionID)
+			if jerr != nil {
+				t.Fatal(jerr)
+			}
+			if len(entries) == 0 {
+				sameState(t, "after a failure with nothing journaled", diskState(t, l), before)
+			}
+			for range entries {
+				if _, err := UndoRestoreWith(f, home.Dir, filehistgen.SessionID); err != nil {
+					t.Fatalf("undo after the failure: %v", err)
+				}
+			}
+			sameState(t, "after undo", diskState(t, l), before)
+			if _, err := ApplyRestoreWith(f, home.Dir, home.FS, p, fhT0); err != nil {
+				t.Fatalf("retry: %v", err)
+			}
+			sameState(t, "after the retry", diskState(t, l), want)
+		})
 	}
 }

@@ -2,7 +2,6 @@ package secrets
 
 import (
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,89 +29,74 @@ func TestScrubFaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	applyCalls := map[faultfs.Step]int{}
-	for _, st := range faultfs.Steps {
-		applyCalls[st] = count.Calls(st)
-	}
+	applyCalls := faultfs.CallsOf(count)
 	if _, err := Restore(ApplyOptions{Home: h, Write: count, Now: now}, res.ID); err != nil {
 		t.Fatal(err)
 	}
-	for cell, restore := range []bool{false, true} {
-		for si, step := range faultfs.Steps {
-			n := applyCalls[step]
+	for _, c := range faultfs.Matrix("scrub", "restore", applyCalls, count, testenv.Calls) {
+		restore, step, k, errno := c.Second, c.Step, c.Nth, c.Err
+		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel()
+			_, h := plantedHome(t)
+			original := snapshot(t, h.Dir)
+			o := Options{Home: h}
+			p := PlanScrub(o, Scan(o), nil, BusyOptions{Now: now})
+			f := &faultfs.FS{Base: faultfs.NoSync{}, Step: step, Nth: k, Err: errno}
+			ao := ApplyOptions{Home: h, Write: f, Busy: BusyOptions{Now: now}, Now: now}
+			var err error
+			var id string
+			var want map[string]fileState
 			if restore {
-				n = count.Calls(step) - applyCalls[step]
-			}
-			for _, k := range testenv.Calls(n, si+cell) {
-				errno := faultfs.Errnos[(si+k)%len(faultfs.Errnos)]
-				name := fmt.Sprintf("scrub/%s/%d/%s", step, k, errno)
-				if restore {
-					name = "restore/" + name[len("scrub/"):]
+				res, aerr := Apply(ApplyOptions{Home: h, Write: faultfs.NoSync{}, Busy: BusyOptions{Now: now}, Now: now}, p)
+				if aerr != nil {
+					t.Fatal(aerr)
 				}
-				t.Run(name, func(t *testing.T) {
-					t.Parallel()
-					_, h := plantedHome(t)
-					original := snapshot(t, h.Dir)
-					o := Options{Home: h}
-					p := PlanScrub(o, Scan(o), nil, BusyOptions{Now: now})
-					f := &faultfs.FS{Base: faultfs.NoSync{}, Step: step, Nth: k, Err: errno}
-					ao := ApplyOptions{Home: h, Write: f, Busy: BusyOptions{Now: now}, Now: now}
-					var err error
-					var id string
-					var want map[string]fileState
-					if restore {
-						res, aerr := Apply(ApplyOptions{Home: h, Write: faultfs.NoSync{}, Busy: BusyOptions{Now: now}, Now: now}, p)
-						if aerr != nil {
-							t.Fatal(aerr)
-						}
-						id, want = res.ID, snapshot(t, h.Dir)
-						_, err = Restore(ao, id)
-					} else {
-						want = original
-						_, err = Apply(ao, p)
-					}
-					if step == faultfs.StepSyncDir || step == faultfs.StepRemove && err == nil {
-						// A folder fsync that fails does not undo a rename
-						// that happened; a remove is made only on the
-						// failure paths.
-						if err != nil {
-							t.Fatalf("a failed folder fsync failed the operation: %v", err)
-						}
-						return
-					}
-					if !errors.Is(err, errno) {
-						t.Fatalf("err = %v, want %v", err, errno)
-					}
-					if hits := f.Hits(); len(hits) == 0 || !strings.Contains(err.Error(), filepath.Base(hits[0])) && !strings.Contains(err.Error(), hits[0]) {
-						t.Errorf("error %q does not name the path that failed (%q)", err, hits)
-					}
-					sameState(t, "after the failure", snapshot(t, h.Dir), want)
-					if left := enginetest.Leftovers(t, h.Dir); len(left) > 0 {
-						t.Errorf("left behind: %q", left)
-					}
-					cs, _ := Copies(h)
-					if restore && (len(cs) != 1 || cs[0].ID != id) {
-						t.Errorf("a failed restore lost the copy: %+v", cs)
-					}
-					if !restore && len(cs) != 0 {
-						t.Errorf("a failed scrub left a copy: %+v", cs)
-					}
-					f.Heal()
-					if restore {
-						if _, err := Restore(ao, id); err != nil {
-							t.Fatalf("retry: %v", err)
-						}
-						sameState(t, "after the retried restore", snapshot(t, h.Dir), original)
-						return
-					}
-					if _, err := Apply(ao, p); err != nil {
-						t.Fatalf("retry: %v", err)
-					}
-					if left := Scan(Options{Home: h}); len(left.Findings) != 0 {
-						t.Errorf("after the retried scrub: %d findings", len(left.Findings))
-					}
-				})
+				id, want = res.ID, snapshot(t, h.Dir)
+				_, err = Restore(ao, id)
+			} else {
+				want = original
+				_, err = Apply(ao, p)
 			}
-		}
+			if step == faultfs.StepSyncDir || step == faultfs.StepRemove && err == nil {
+				// A folder fsync that fails does not undo a rename
+				// that happened; a remove is made only on the
+				// failure paths.
+				if err != nil {
+					t.Fatalf("a failed folder fsync failed the operation: %v", err)
+				}
+				return
+			}
+			if !errors.Is(err, errno) {
+				t.Fatalf("err = %v, want %v", err, errno)
+			}
+			if hits := f.Hits(); len(hits) == 0 || !strings.Contains(err.Error(), filepath.Base(hits[0])) && !strings.Contains(err.Error(), hits[0]) {
+				t.Errorf("error %q does not name the path that failed (%q)", err, hits)
+			}
+			sameState(t, "after the failure", snapshot(t, h.Dir), want)
+			if left := enginetest.Leftovers(t, h.Dir); len(left) > 0 {
+				t.Errorf("left behind: %q", left)
+			}
+			cs, _ := Copies(h)
+			if restore && (len(cs) != 1 || cs[0].ID != id) {
+				t.Errorf("a failed restore lost the copy: %+v", cs)
+			}
+			if !restore && len(cs) != 0 {
+				t.Errorf("a failed scrub left a copy: %+v", cs)
+			}
+			f.Heal()
+			if restore {
+				if _, err := Restore(ao, id); err != nil {
+					t.Fatalf("retry: %v", err)
+				}
+				sameState(t, "after the retried restore", snapshot(t, h.Dir), original)
+				return
+			}
+			if _, err := Apply(ao, p); err != nil {
+				t.Fatalf("retry: %v", err)
+			}
+			if left := Scan(Options{Home: h}); len(left.Findings) != 0 {
+				t.Errorf("after the retried scrub: %d findings", len(left.Findings))
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@
 package faultfs
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -235,3 +236,47 @@ func (NoSync) SyncDir(string) error { return nil }
 type noSyncFile struct{ *os.File }
 
 func (noSyncFile) Sync() error { return nil }
+
+// Cell is one case of a two-operation fault matrix: the first operation
+// (Second false) or the second, failing at its Nth call of Step with Err.
+type Cell struct {
+	Second bool
+	Step   Step
+	Nth    int
+	Err    syscall.Errno
+	// Name is "<first|second>/<step>/<n>/<errno>", for t.Run.
+	Name string
+}
+
+// Matrix lists the cells of a first operation and a second one (a
+// change and its undo) run in turn through count: firstCalls are
+// count's calls per step after the first, count's totals include the
+// second's. pick chooses which calls of the n a step made fail (testenv
+// Calls: every one in the long tests, the first or the last otherwise);
+// errnos rotate over the cells.
+func Matrix(first, second string, firstCalls map[Step]int, count *FS, pick func(n, cell int) []int) []Cell {
+	var out []Cell
+	for cell, isSecond := range []bool{false, true} {
+		for si, step := range Steps {
+			n, op := firstCalls[step], first
+			if isSecond {
+				n, op = count.Calls(step)-firstCalls[step], second
+			}
+			for _, k := range pick(n, si+cell) {
+				errno := Errnos[(si+k)%len(Errnos)]
+				out = append(out, Cell{Second: isSecond, Step: step, Nth: k, Err: errno, Name: fmt.Sprintf("%s/%s/%d/%s", op, step, k, errno)})
+			}
+		}
+	}
+	return out
+}
+
+// CallsOf is count's calls per step so far (the first operation's, for
+// Matrix).
+func CallsOf(count *FS) map[Step]int {
+	calls := map[Step]int{}
+	for _, st := range Steps {
+		calls[st] = count.Calls(st)
+	}
+	return calls
+}
