@@ -41,7 +41,7 @@ type reviewSavedMsg struct {
 // reviewOptions are where a project's memory and its review state are.
 func (m Model) reviewOptions(slug string) (provenance.ProjectOptions, string) {
 	memDir := path.Join(filepath.ToSlash(m.opts.Home.Dir), "projects", slug, "memory")
-	return provenance.ProjectOptions{Root: m.root(), Home: m.opts.Home.FS, HomeDir: filepath.ToSlash(m.opts.Home.Dir), MemoryDir: memDir, Tree: filepath.ToSlash(m.projectPath(slug))}, memDir
+	return provenance.ProjectOptions{Root: m.root(), Home: m.opts.Home.FS, HomeDir: filepath.ToSlash(m.opts.Home.Dir), MemoryDir: memDir, Tree: filepath.ToSlash(m.projectPath(slug)), Cache: m.reviewCache}, memDir
 }
 
 // reviewState reads a memory folder's review state through root.

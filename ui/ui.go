@@ -15,6 +15,7 @@ import (
 
 	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/engine/provenance"
 	engsearch "github.com/memscope/memscope/engine/search"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
@@ -188,6 +189,9 @@ type Model struct {
 	// loadsCache keeps what each transcript says was loaded, so a project
 	// reload rereads only the transcripts that changed (see loads.go).
 	loadsCache *engineloads.Cache
+	// reviewCache keeps each transcript's provenance first pass, so the
+	// review inbox after a memory change reads only what changed.
+	reviewCache *provenance.FirstCache
 }
 
 // New builds the root model. Nothing is read until Init's commands run, so
@@ -206,30 +210,31 @@ func New(opts Options) Model {
 		km = *opts.Keys
 	}
 	m := Model{
-		opts:       opts,
-		keys:       km,
-		styles:     st,
-		help:       help.New(),
-		loading:    map[string]bool{"home": true, "history": true},
-		stale:      map[int]bool{paneRetention: true, paneFiles: true, paneSecurity: true},
-		lazy:       &lazyPanes{names: map[string]bool{}},
-		md:         markdown.NewRenderer(),
-		loadsCache: engineloads.NewCache(),
-		projects:   projects.New(km, st),
-		index:      index.New(km, st),
-		memories:   memories.New(km, st),
-		history:    history.New(km, st),
-		pastes:     pastes.New(km, st),
-		replay:     replay.New(km, st),
-		prompt:     prompt.New(km, st),
-		health:     health.New(km, st),
-		retention:  retention.New(km, st),
-		files:      files.New(km, st),
-		livePane:   livepane.New(km, st),
-		reviewPane: reviewpane.New(km, st),
-		search:     searchview.New(km, st),
-		security:   security.New(km, st),
-		lv:         &liveState{pending: map[string]bool{}, relist: true},
+		opts:        opts,
+		keys:        km,
+		styles:      st,
+		help:        help.New(),
+		loading:     map[string]bool{"home": true, "history": true},
+		stale:       map[int]bool{paneRetention: true, paneFiles: true, paneSecurity: true},
+		lazy:        &lazyPanes{names: map[string]bool{}},
+		md:          markdown.NewRenderer(),
+		loadsCache:  engineloads.NewCache(),
+		reviewCache: provenance.NewFirstCache(),
+		projects:    projects.New(km, st),
+		index:       index.New(km, st),
+		memories:    memories.New(km, st),
+		history:     history.New(km, st),
+		pastes:      pastes.New(km, st),
+		replay:      replay.New(km, st),
+		prompt:      prompt.New(km, st),
+		health:      health.New(km, st),
+		retention:   retention.New(km, st),
+		files:       files.New(km, st),
+		livePane:    livepane.New(km, st),
+		reviewPane:  reviewpane.New(km, st),
+		search:      searchview.New(km, st),
+		security:    security.New(km, st),
+		lv:          &liveState{pending: map[string]bool{}, relist: true},
 	}
 	m.lv.tracker = m.newTracker()
 	m.memo = &viewMemo{}

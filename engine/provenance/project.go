@@ -25,6 +25,8 @@ type ProjectOptions struct {
 	// Transcripts are the home's transcripts (nil: listed here).
 	Transcripts []model.TranscriptFile
 	Workers     int
+	// Cache keeps first passes between scans (Options.Cache).
+	Cache *FirstCache
 }
 
 // Project is the provenance of one project's memory: every memory file
@@ -51,7 +53,7 @@ func ForProject(o ProjectOptions) Project {
 		files, probs = model.FindTranscripts(o.Home)
 		p.Problems = append(p.Problems, probs...)
 	}
-	p.Scan = Scan(Options{Home: o.Home, Transcripts: files, Folders: p.Folders, Workers: o.Workers})
+	p.Scan = Scan(Options{Home: o.Home, Transcripts: files, Folders: p.Folders, Workers: o.Workers, Cache: o.Cache})
 	p.Problems = append(p.Problems, p.Scan.Problems...)
 	mfs, probs := ListFiles(o.Root, p.Folders)
 	p.Problems = append(p.Problems, probs...)
@@ -113,7 +115,7 @@ func ForProjects(opts []ProjectOptions) []Project {
 			folders = append(folders, ProjectFolders(o.HomeDir, o.MemoryDir, "")[0])
 		}
 	}
-	scan := Scan(Options{Home: o0.Home, Transcripts: files, Folders: folders, Workers: o0.Workers})
+	scan := Scan(Options{Home: o0.Home, Transcripts: files, Folders: folders, Workers: o0.Workers, Cache: o0.Cache})
 	onDisk := map[string]bool{}
 	for _, t := range files {
 		onDisk[t.SessionID] = true

@@ -130,6 +130,48 @@ type Options struct {
 	Folders     []Folder
 	// Workers read files in parallel (GOMAXPROCS when 0).
 	Workers int
+	// Cache keeps first-pass results between scans (nil: none), so a
+	// scan after a change reads only the transcripts that changed.
+	Cache *FirstCache
+}
+
+// FirstCache keeps each transcript's first pass by its version (size and
+// mtime) and the folders it looked for: the app rescans the home after
+// every memory change, and reads again only what was appended to or
+// rewritten. One entry per transcript; safe for concurrent use.
+type FirstCache struct {
+	mu sync.Mutex
+	m  map[string]cachedFirst
+}
+
+type cachedFirst struct {
+	size    int64
+	mod     time.Time
+	markers string
+	pass    firstPass
+}
+
+// NewFirstCache returns an empty cache.
+func NewFirstCache() *FirstCache { return &FirstCache{m: map[string]cachedFirst{}} }
+
+// scan is scanFirst through the cache (c may be nil).
+func (c *FirstCache) scan(home fs.FS, t model.TranscriptFile, folders []Folder, markers [][]byte, key string) firstPass {
+	if c == nil || t.ModTime.IsZero() {
+		return scanFirst(home, t, folders, markers)
+	}
+	c.mu.Lock()
+	e, ok := c.m[t.Path]
+	c.mu.Unlock()
+	if ok && e.size == t.Size && e.mod.Equal(t.ModTime) && e.markers == key {
+		return e.pass
+	}
+	p := scanFirst(home, t, folders, markers)
+	if p.err == nil {
+		c.mu.Lock()
+		c.m[t.Path] = cachedFirst{size: t.Size, mod: t.ModTime, markers: key, pass: p}
+		c.mu.Unlock()
+	}
+	return p
 }
 
 // toolCall is a write call found by the first pass.
@@ -171,9 +213,10 @@ func Scan(o Options) Report {
 			markers = append(markers, []byte(m))
 		}
 	}
+	key := string(bytes.Join(markers, []byte{0}))
 	passes := make([]firstPass, len(files))
 	parallel(len(files), o.Workers, func(i int) {
-		passes[i] = scanFirst(o.Home, files[i], o.Folders, markers)
+		passes[i] = o.Cache.scan(o.Home, files[i], o.Folders, markers, key)
 	})
 	// The second pass: transcripts with calls, and the main transcript of
 	// every session a subagent with calls belongs to.
