@@ -290,15 +290,17 @@ type AgentStoreOptions struct {
 // for scope (FORMATS.md, "Agent memory"); "" when scope needs a startup
 // folder and o has none.
 func AgentMemoryDir(o AgentStoreOptions, agentType string, scope AgentMemoryScope) string {
-	parent := agentScopeParent(o, scope)
+	parent := AgentScopeParent(o, scope)
 	if parent == "" {
 		return ""
 	}
 	return path.Join(parent, AgentFolderName(agentType))
 }
 
-// agentScopeParent is the folder holding every agent's folder of scope.
-func agentScopeParent(o AgentStoreOptions, scope AgentMemoryScope) string {
+// AgentScopeParent is the folder holding every agent's folder of scope
+// ("" when o does not say where it is): the one place the three scopes'
+// paths are written (stores here, provenance's folders).
+func AgentScopeParent(o AgentStoreOptions, scope AgentMemoryScope) string {
 	base := o.Base
 	if base == "" {
 		base = o.HomeDir
@@ -377,7 +379,7 @@ func FindAgentStores(o AgentStoreOptions) ([]MemoryStore, []Problem) {
 		add(MemoryStore{Kind: StoreAgent, Agent: d.Type, Scope: d.Memory, Dir: AgentMemoryDir(o, d.Type, d.Memory), Definition: d.Path})
 	}
 	for _, sc := range AgentScopes {
-		parent := agentScopeParent(o, sc)
+		parent := AgentScopeParent(o, sc)
 		if parent == "" {
 			continue
 		}

@@ -104,13 +104,14 @@ func ProjectFolders(homeDir, memDir, tree string) []Folder {
 		}
 		out = append(out, f)
 	}
-	if homeDir != "" {
-		out = append(out, Folder{Kind: KindAgentUser, Dir: path.Join(homeDir, "agent-memory")})
-	}
-	if tree != "" {
-		out = append(out,
-			Folder{Kind: KindAgentProject, Dir: path.Join(tree, ".claude", "agent-memory")},
-			Folder{Kind: KindAgentLocal, Dir: path.Join(tree, ".claude", "agent-memory-local")})
+	o := model.AgentStoreOptions{HomeDir: homeDir, StartDir: tree}
+	for _, s := range []struct {
+		kind  Kind
+		scope model.AgentMemoryScope
+	}{{KindAgentUser, model.AgentScopeUser}, {KindAgentProject, model.AgentScopeProject}, {KindAgentLocal, model.AgentScopeLocal}} {
+		if dir := model.AgentScopeParent(o, s.scope); dir != "" {
+			out = append(out, Folder{Kind: s.kind, Dir: dir})
+		}
 	}
 	return out
 }
