@@ -59,13 +59,19 @@ func ListProjectsFrom(fsys fs.FS, sf SessionFiles, sfProbs []Problem) ([]Project
 			bySlug[t.ProjectSlug] = append(bySlug[t.ProjectSlug], t)
 		}
 	}
-	var out []Project
 	// listDir problems were already reported by FindSessionFiles.
 	var dup []Problem
+	var dirs []dirEntry
 	for _, d := range listDir(fsys, "projects", &dup) {
-		if !d.dir {
-			continue
+		if d.dir {
+			dirs = append(dirs, d)
 		}
+	}
+	// Each project's own reads (its memory folder, the first lines of
+	// its newest transcripts) are done side by side, in place.
+	out := make([]Project, len(dirs))
+	Parallel(len(dirs), func(i int) {
+		d := dirs[i]
 		p := Project{Slug: d.name, Dir: d.path, LastActivity: d.mod}
 		if st, err := fs.Stat(fsys, d.path+"/memory"); err == nil && st.IsDir() {
 			p.HasMemory = true
@@ -73,8 +79,8 @@ func ListProjectsFrom(fsys fs.FS, sf SessionFiles, sfProbs []Problem) ([]Project
 		ts := bySlug[d.name]
 		p.SetTranscripts(ts)
 		p.Path = ProbeProjectPath(fsys, ts)
-		out = append(out, p)
-	}
+		out[i] = p
+	})
 	return out, bySlug, probs
 }
 

@@ -73,11 +73,26 @@ func FindTranscripts(fsys fs.FS) ([]TranscriptFile, []Problem) {
 func FindSessionFiles(fsys fs.FS) (SessionFiles, []Problem) {
 	var sf SessionFiles
 	var probs []Problem
-	for _, p := range listDir(fsys, "projects", &probs) {
-		if !p.dir {
-			continue
+	// The projects are walked side by side (a home holds hundreds of
+	// session folders, and each costs a few calls into the system), each
+	// into its own part; the parts are joined in the folder's order, so
+	// the answer is the one a walk in order gives.
+	dirs := listDir(fsys, "projects", &probs)
+	type part struct {
+		sf    SessionFiles
+		probs []Problem
+	}
+	parts := make([]part, len(dirs))
+	Parallel(len(dirs), func(i int) {
+		if dirs[i].dir {
+			findProject(fsys, dirs[i].name, dirs[i].path, &parts[i].sf, &parts[i].probs)
 		}
-		findProject(fsys, p.name, p.path, &sf, &probs)
+	})
+	for _, pt := range parts {
+		sf.Transcripts = append(sf.Transcripts, pt.sf.Transcripts...)
+		sf.ToolResults = append(sf.ToolResults, pt.sf.ToolResults...)
+		sf.SubagentMeta = append(sf.SubagentMeta, pt.sf.SubagentMeta...)
+		probs = append(probs, pt.probs...)
 	}
 	for _, s := range listDir(fsys, "sessions", &probs) {
 		if !s.dir {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"runtime"
 	"sort"
 	"sync"
 	"time"
@@ -215,7 +214,7 @@ func Scan(o Options) Report {
 	}
 	key := string(bytes.Join(markers, []byte{0}))
 	passes := make([]firstPass, len(files))
-	parallel(len(files), o.Workers, func(i int) {
+	model.ParallelN(len(files), o.Workers, func(i int) {
 		passes[i] = o.Cache.scan(o.Home, files[i], o.Folders, markers, key)
 	})
 	// The second pass: transcripts with calls, and the main transcript of
@@ -278,7 +277,7 @@ func Scan(o Options) Report {
 	}
 	chains := make([]*chain, len(files))
 	var mu sync.Mutex
-	parallel(len(todo), o.Workers, func(k int) {
+	model.ParallelN(len(todo), o.Workers, func(k int) {
 		i := todo[k]
 		c, probs := readChain(o.Home, files[i], wanted[i])
 		chains[i] = c
@@ -354,34 +353,6 @@ func Scan(o Options) Report {
 	})
 	r.Problems = sessions.SortProblems(r.Problems)
 	return r
-}
-
-// parallel runs fn(0..n-1) on at most workers goroutines.
-func parallel(n, workers int, fn func(int)) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, n)
-	var next sync.Mutex
-	k := 0
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				next.Lock()
-				i := k
-				k++
-				next.Unlock()
-				if i >= n {
-					return
-				}
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 var (

@@ -6,17 +6,14 @@ import (
 )
 
 // finder looks for a byte pattern, ignoring ASCII case when fold is set:
-// it jumps to the pattern's rarest byte (both cases of it) with
-// bytes.IndexByte, which runs at memory speed, and compares the pattern
-// around each one found.
+// it finds the places where two of the pattern's rarer bytes sit at
+// their distance from each other (a pair, 16 places at a time) and
+// compares the pattern at each.
 type finder struct {
 	// pat is the pattern, with ASCII letters lowered when fold is set.
 	pat  []byte
 	fold bool
-	// rare is the offset in pat of the byte looked for; lo and up are
-	// its two cases (equal when it has one).
-	rare   int
-	lo, up byte
+	pair pair
 }
 
 func newFinder(pat []byte, fold bool) *finder {
@@ -26,17 +23,44 @@ func newFinder(pat []byte, fold bool) *finder {
 			f.pat[i] = lower(c)
 		}
 	}
-	best := -1
+	o1, o2 := f.rarest()
+	f.pair = newPair(f.pat, o1, o2, fold)
+	return f
+}
+
+// rarest picks the pair's offsets: the pattern's rarest byte, and the
+// rarest of the bytes some way from it (at least half the pattern's
+// length, or 4, away), a different byte where there is one; a pattern of
+// one byte gives that byte twice. Neighbours are not paired when others
+// can be: two letters side by side come together far more often than
+// two letters apart (the c and k of "deadlock" sit together in every
+// "check"; its d and k only in words like it).
+func (f *finder) rarest() (o1, o2 int) {
 	for i, c := range f.pat {
-		if r := f.rank(c); best < 0 || r < best {
-			best, f.rare = r, i
+		if f.rank(c) < f.rank(f.pat[o1]) {
+			o1 = i
 		}
 	}
-	f.lo, f.up = f.pat[f.rare], f.pat[f.rare]
-	if fold && f.lo >= 'a' && f.lo <= 'z' {
-		f.up = f.lo - 'a' + 'A'
+	far := max(1, min(len(f.pat)/2, 4))
+	o2 = -1
+	for pass := 0; pass < 3 && o2 < 0; pass++ {
+		for i, c := range f.pat {
+			d := i - o1
+			if d < 0 {
+				d = -d
+			}
+			if i == o1 || (pass == 0 && (c == f.pat[o1] || d < far)) || (pass == 1 && c == f.pat[o1]) {
+				continue
+			}
+			if o2 < 0 || f.rank(c) < f.rank(f.pat[o2]) {
+				o2 = i
+			}
+		}
 	}
-	return f
+	if o2 < 0 {
+		o2 = o1
+	}
+	return o1, o2
 }
 
 // rank is how often byte c (both cases of it, when folding) is expected
@@ -59,38 +83,16 @@ func lower(c byte) byte {
 // index is the offset of the first match in s, or -1.
 func (f *finder) index(s []byte) int {
 	n := len(f.pat)
-	if len(s) < n {
-		return -1
-	}
-	last := len(s) - n + f.rare // the last offset the rare byte can be at
-	next := func(c byte, from int) int {
-		if from > last {
+	end := len(s) - n + 1 // the places a match can start at
+	for from := 0; from < end; {
+		i := f.pair.next(s, from, end)
+		if i < 0 {
 			return -1
 		}
-		j := bytes.IndexByte(s[from:last+1], c)
-		if j < 0 {
-			return -1
+		if f.equal(s[i : i+n]) {
+			return i
 		}
-		return from + j
-	}
-	a := next(f.lo, f.rare)
-	b := -1
-	if f.up != f.lo {
-		b = next(f.up, f.rare)
-	}
-	for a >= 0 || b >= 0 {
-		p := a
-		if p < 0 || (b >= 0 && b < p) {
-			p = b
-		}
-		if start := p - f.rare; f.equal(s[start : start+n]) {
-			return start
-		}
-		if p == a {
-			a = next(f.lo, p+1)
-		} else {
-			b = next(f.up, p+1)
-		}
+		from = i + 1
 	}
 	return -1
 }

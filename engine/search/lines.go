@@ -29,7 +29,7 @@ type lineScan struct {
 	// specials are byte strings that make a line worth a closer look
 	// although find does not find it there (a \u escape, a Kelvin sign):
 	// check decides on those lines. At most maxSpecials.
-	specials [][]byte
+	specials []*finder
 	check    func(line []byte) bool
 	// count adds the bytes read to the result (false for a second pass
 	// over a file).
@@ -53,8 +53,10 @@ func (w *worker) scanLines(ctx context.Context, u *unit, res *result, ls lineSca
 	if w.buf == nil {
 		w.buf = make([]byte, chunkSize)
 	}
+	lc := lineCount{line: 1, w: w}
+	lc.ra, _ = f.(io.ReaderAt)
 	keep := 0
-	line := 1
+	var read int64 // bytes read so far; data[0] is at read-keep before a read
 	first, skipping := true, false
 	for {
 		if ctx.Err() != nil {
@@ -64,7 +66,7 @@ func (w *worker) scanLines(ctx context.Context, u *unit, res *result, ls lineSca
 			if len(w.buf) > model.MaxLineBytes {
 				// A line longer than memscope reads: skip to its end.
 				if !skipping {
-					res.problems = append(res.problems, model.Problem{File: u.file, Line: line, Kind: model.ProblemTooLarge,
+					res.problems = append(res.problems, model.Problem{File: u.file, Line: lc.at(w.buf, read-int64(keep), read-int64(keep)), Kind: model.ProblemTooLarge,
 						Reason: "line is longer than the " + format32(model.MaxLineBytes) + " memscope reads: not searched"})
 				}
 				skipping, keep = true, 0
@@ -74,7 +76,9 @@ func (w *worker) scanLines(ctx context.Context, u *unit, res *result, ls lineSca
 				w.buf = nb
 			}
 		}
+		base := read - int64(keep)
 		n, rerr := f.Read(w.buf[keep:])
+		read += int64(n)
 		if ls.count {
 			res.bytes += int64(n)
 		}
@@ -101,34 +105,96 @@ func (w *worker) scanLines(ctx context.Context, u *unit, res *result, ls lineSca
 				continue
 			}
 			skipping = false
-			line++
 			start += nl + 1
+			if lc.ra == nil {
+				lc.line, lc.off = lc.line+1, base+int64(start) // the long line, not counted as read
+			}
 		}
 		if end > start {
-			line = w.scanRegion(data[start:end], line, ls, fn)
+			w.scanRegion(data[start:end], base+int64(start), &lc, ls, fn)
 		}
 		keep = copy(w.buf, data[end:])
 		if eof {
 			if rerr != io.EOF {
 				res.problems = append(res.problems, model.Problem{File: u.file, Kind: model.ProblemUnreadable, Reason: rerr.Error()})
 			}
-			return
+			break
 		}
+	}
+	if lc.err != nil {
+		res.problems = append(res.problems, model.Problem{File: u.file, Kind: model.ProblemUnreadable,
+			Reason: "line numbers after the file changed may be wrong: " + lc.err.Error()})
 	}
 }
 
-// scanRegion hands over the wanted lines of region (whole lines, the
-// first numbered line) and returns the number of the line after it.
-func (w *worker) scanRegion(region []byte, line int, ls lineScan, fn func(line []byte, n int)) int {
-	counted := 0
+// lineCount numbers a file's lines only as far as a line handed over
+// needs: most files searched have no hit, and counting every line break
+// of them was a tenth of a search's time. When a line is handed over
+// past what was counted (earlier chunks are gone from the buffer), the
+// stretch between is read again (ReadAt) and counted. A file that cannot
+// be read at an offset is counted as it is read.
+type lineCount struct {
+	// line is the number of the line holding offset off, up to which
+	// line breaks are counted.
+	line int
+	off  int64
+	ra   io.ReaderAt
+	w    *worker
+	err  error
+}
+
+// at is the number of the line holding file offset pos, which is in
+// region (starting at file offset base) or at its end.
+func (c *lineCount) at(region []byte, base, pos int64) int {
+	if c.off < base {
+		if c.ra == nil {
+			c.off = base // counted as read: only a skipped line is between
+		} else {
+			c.countFile(base)
+		}
+	}
+	if pos > c.off {
+		c.line += bytes.Count(region[c.off-base:pos-base], []byte{'\n'})
+		c.off = pos
+	}
+	return c.line
+}
+
+// countFile counts the line breaks of the file from c.off to end.
+func (c *lineCount) countFile(end int64) {
+	buf := c.w.countBuf
+	if buf == nil {
+		buf = make([]byte, 64<<10)
+		c.w.countBuf = buf
+	}
+	for c.off < end && c.err == nil {
+		n, err := c.ra.ReadAt(buf[:min(int64(len(buf)), end-c.off)], c.off)
+		c.line += bytes.Count(buf[:n], []byte{'\n'})
+		c.off += int64(n)
+		if n == 0 && err == nil {
+			err = io.ErrUnexpectedEOF
+		}
+		if err != nil && c.off < end {
+			c.err = err
+		}
+	}
+	c.off = end
+}
+
+// scanRegion hands over the wanted lines of region (whole lines; it
+// starts at file offset base).
+func (w *worker) scanRegion(region []byte, base int64, lc *lineCount, ls lineScan, fn func(line []byte, n int)) {
 	emit := func(s, e int) {
-		line += bytes.Count(region[counted:s], []byte{'\n'})
-		counted = s
+		n := lc.at(region, base, base+int64(s))
 		l := region[s:e]
 		if len(l) > 0 && l[len(l)-1] == '\r' {
 			l = l[:len(l)-1]
 		}
-		fn(l, line)
+		fn(l, n)
+	}
+	if lc.ra == nil {
+		// Counted as read: at the end of each region.
+		defer lc.at(region, base, base+int64(len(region)))
 	}
 	if ls.find == nil {
 		for pos := 0; pos < len(region); {
@@ -136,43 +202,38 @@ func (w *worker) scanRegion(region []byte, line int, ls lineScan, fn func(line [
 			emit(pos, e)
 			pos = e + 1
 		}
-	} else {
-		// The next anchor and special at or after pos (-2: not looked
-		// for yet, -1: none left).
-		a := -2
-		var next [maxSpecials]int
-		for i := range next {
-			next[i] = -2
-		}
-		for pos := 0; pos < len(region); {
-			if a != -1 && a < pos {
-				a = indexFrom(region, pos, ls.find)
-			}
-			p, fromAnchor := a, true
-			for i, sp := range ls.specials {
-				if next[i] != -1 && next[i] < pos {
-					if j := bytes.Index(region[pos:], sp); j >= 0 {
-						next[i] = pos + j
-					} else {
-						next[i] = -1
-					}
-				}
-				if next[i] >= 0 && (p < 0 || next[i] < p) {
-					p, fromAnchor = next[i], false
-				}
-			}
-			if p < 0 {
-				break
-			}
-			s := bytes.LastIndexByte(region[:p], '\n') + 1
-			e := lineEnd(region, p)
-			if fromAnchor || ls.check(region[s:e]) {
-				emit(s, e)
-			}
-			pos = e + 1
-		}
+		return
 	}
-	return line + bytes.Count(region[counted:], []byte{'\n'})
+	// The next anchor and special at or after pos (-2: not looked for
+	// yet, -1: none left).
+	a := -2
+	var next [maxSpecials]int
+	for i := range next {
+		next[i] = -2
+	}
+	for pos := 0; pos < len(region); {
+		if a != -1 && a < pos {
+			a = indexFrom(region, pos, ls.find)
+		}
+		p, fromAnchor := a, true
+		for i, sp := range ls.specials {
+			if next[i] != -1 && next[i] < pos {
+				next[i] = indexFrom(region, pos, sp.index)
+			}
+			if next[i] >= 0 && (p < 0 || next[i] < p) {
+				p, fromAnchor = next[i], false
+			}
+		}
+		if p < 0 {
+			break
+		}
+		s := bytes.LastIndexByte(region[:p], '\n') + 1
+		e := lineEnd(region, p)
+		if fromAnchor || ls.check(region[s:e]) {
+			emit(s, e)
+		}
+		pos = e + 1
+	}
 }
 
 // lineEnd is the offset of the line break ending the line at p (or the

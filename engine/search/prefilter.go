@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"regexp/syntax"
 	"unicode"
@@ -9,31 +10,41 @@ import (
 )
 
 // The prefilter decides from a raw JSON line, without decoding it,
-// whether the line can hold a match. It looks for an anchor: the longest
-// run of the query's characters that JSON writes as themselves. A
-// character JSON escapes (", \, a control) or may escape (/ as \/) ends a
-// run, and so, when case is ignored, does a non-ASCII character with
-// other cases (é with É): those can differ byte for byte from the query.
-// The ASCII letters k and s stay in a run although they fold with the
-// Kelvin sign K and the long s ſ as well as with K and S: a line holding
-// one of those is looked at closely, as a line with a \u escape is (both
-// are rare), with them read as k and s.
+// whether the line can hold a match. It looks for an anchor: a run of
+// the query's characters every match holds, as the raw line holds them.
 //
-// Any character may still be written as a \uXXXX escape (JSON allows it;
-// the client never does it for printable text, other writers do). A line
-// without the anchor that has a \u escape is therefore checked again
-// with its \u escapes decoded. A line with the anchor is only a
-// candidate: the record is decoded and its text fields matched.
+// JSON may write any character as a \uXXXX escape, but the writers do
+// it only for some: the client (JSON.stringify) for controls and lone
+// surrogates; others for every non-ASCII character (Python's json,
+// Jackson), for < > & (Go) and for ' (some). No writer escapes the rest
+// of printable ASCII: letters, digits, the space and punctuation other
+// than " \ / < > & ' (the first three have short escapes). So the
+// anchor is first looked for among those ("plain" characters): a line
+// that does not hold a plain anchor as written cannot hold the query,
+// and the line is passed over without another look. Only when the query
+// has no plain run of 3 or more characters (and a longer run that is
+// not plain) is the anchor a run that may hold other characters; a line
+// without it that has a \u escape is then checked again with its
+// escapes decoded, at the cost of looking at every escape.
+//
+// When case is ignored, a non-ASCII character with other cases (é with
+// É) ends a run: those can differ byte for byte from the query. The
+// ASCII letters k and s stay in a run although they fold with the Kelvin
+// sign K and the long s ſ as well as with K and S: a line holding one of
+// those, as written or escaped, is looked at closely, with them read as
+// k and s. A line with the anchor is only a candidate: the record is
+// decoded and its text fields matched.
 
 // prefilter finds the lines that can hold a match.
 type prefilter struct {
 	// anchor is a run of characters every match holds, as the raw line
 	// holds it (no JSON escapes); nil when the query has none.
 	anchor *finder
-	// specials are what makes a raw line worth decoding although the
-	// anchor is not in it as written: a \u escape, and the non-ASCII
-	// characters that fold to the anchor's k or s.
-	specials [][]byte
+	// specials find what makes a raw line worth decoding although the
+	// anchor is not in it as written: a \u escape (when the anchor is
+	// not plain), and the non-ASCII characters that fold to the
+	// anchor's k or s, as written and escaped.
+	specials []*finder
 	// folds are those characters (nil when there are none), and foldTo
 	// the lower-case ASCII letter each folds to.
 	folds  [][]byte
@@ -92,10 +103,14 @@ func (p *prefilter) unfold(b []byte) []byte {
 	return b
 }
 
-// withAnchor is the prefilter of the anchor run (fold: ignoring case):
-// its finder, and the specials that make a line worth a closer look.
-func withAnchor(run []rune, fold bool) prefilter {
-	p := prefilter{anchor: newFinder([]byte(string(run)), fold), specials: [][]byte{[]byte(`\u`)}}
+// withAnchor is the prefilter of the anchor run (fold: ignoring case;
+// plain: the run is plain, see above): its finder, and the specials that
+// make a line worth a closer look.
+func withAnchor(run []rune, fold, plain bool) prefilter {
+	p := prefilter{anchor: newFinder([]byte(string(run)), fold)}
+	if !plain {
+		p.specials = append(p.specials, newFinder([]byte(`\u`), false))
+	}
 	if fold {
 		seen := map[rune]bool{}
 		for _, r := range run {
@@ -104,21 +119,30 @@ func withAnchor(run []rune, fold bool) prefilter {
 					seen[f] = true
 					p.folds = append(p.folds, []byte(string(f)))
 					p.foldTo = append(p.foldTo, byte(unicode.ToLower(r)))
+					p.specials = append(p.specials, newFinder([]byte(string(f)), false))
+					if plain {
+						// Written as an escape (\u212a, any case of its
+						// hex digits); not plain runs find these
+						// with every other escape.
+						p.specials = append(p.specials, newFinder(fmt.Appendf(nil, `\u%04x`, f), true))
+					}
 				}
 			}
 		}
 	}
-	p.specials = append(p.specials, p.folds...)
 	return p
 }
 
 // anchorRune reports whether r can be part of an anchor: JSON writes it
 // as itself, and (when fold) ignoring case changes it only within ASCII
-// letters, which the finder folds.
-func anchorRune(r rune, fold bool) bool {
+// letters, which the finder folds. plain asks for a plain character:
+// one no JSON writer escapes.
+func anchorRune(r rune, fold, plain bool) bool {
 	switch {
 	case r < 0x20 || r == '"' || r == '\\' || r == '/' || r == utf8.RuneError:
 		return false
+	case plain:
+		return r < 0x7f && r != '<' && r != '>' && r != '&' && r != '\''
 	case !fold || foldTrivial(r):
 		return true
 	case r < utf8.RuneSelf:
@@ -128,11 +152,11 @@ func anchorRune(r rune, fold bool) bool {
 }
 
 // longestRun is the longest run of runes that can be part of an anchor.
-func longestRun(rs []rune, fold bool) []rune {
+func longestRun(rs []rune, fold, plain bool) []rune {
 	var best []rune
 	start := 0
 	for i := 0; i <= len(rs); i++ {
-		if i < len(rs) && anchorRune(rs[i], fold) {
+		if i < len(rs) && anchorRune(rs[i], fold, plain) {
 			continue
 		}
 		if i-start > len(best) {
@@ -143,28 +167,53 @@ func longestRun(rs []rune, fold bool) []rune {
 	return best
 }
 
+// minPlain is the shortest plain run preferred to a longer run that is
+// not plain.
+const minPlain = 3
+
+// bestRun is the anchor run of rs: the longest plain run, unless it is
+// shorter than minPlain and a longer run is not plain.
+func bestRun(rs []rune, fold bool) (run []rune, plain bool) {
+	run = longestRun(rs, fold, true)
+	if len(run) >= minPlain {
+		return run, true
+	}
+	if any := longestRun(rs, fold, false); len(any) > len(run) {
+		return any, false
+	}
+	return run, true
+}
+
 // literalPrefilter is the prefilter of a literal query.
 func literalPrefilter(rs []rune, fold bool) prefilter {
-	run := longestRun(rs, fold)
+	run, plain := bestRun(rs, fold)
 	if len(run) == 0 {
 		return prefilter{}
 	}
-	return withAnchor(run, fold)
+	return withAnchor(run, fold, plain)
 }
 
 // regexPrefilter is the prefilter of a parsed regular expression: the
-// longest anchor among the literals every match holds; else the relaxed
-// expression.
+// best anchor among the literals every match holds (a plain run of
+// minPlain or more before any run that is not plain, then the longer);
+// else the relaxed expression.
 func regexPrefilter(re *syntax.Regexp) prefilter {
 	var best []rune
-	bestFold := false
+	bestFold, bestPlain := false, false
+	better := func(run []rune, plain bool) bool {
+		good, bestGood := plain && len(run) >= minPlain, bestPlain && len(best) >= minPlain
+		if good != bestGood {
+			return good
+		}
+		return len(run) > len(best)
+	}
 	for _, l := range requiredLiterals(re) {
-		if run := longestRun(l.runes, l.fold); len(run) > len(best) {
-			best, bestFold = run, l.fold
+		if run, plain := bestRun(l.runes, l.fold); len(run) > 0 && better(run, plain) {
+			best, bestFold, bestPlain = run, l.fold, plain
 		}
 	}
 	if len(best) > 0 {
-		return withAnchor(best, bestFold)
+		return withAnchor(best, bestFold, bestPlain)
 	}
 	relaxed, err := regexp.Compile(relax(re).String())
 	if err != nil {

@@ -68,6 +68,8 @@ type worker struct {
 	backups *backupPaths
 	buf     []byte
 	scratch []byte
+	// countBuf is lineCount's buffer for reading a stretch again.
+	countBuf []byte
 }
 
 func (w *worker) search(ctx context.Context, u *unit) result {
@@ -144,7 +146,10 @@ func (w *worker) transcript(ctx context.Context, u *unit) result {
 	// hit only, looking for nothing but boundaries.
 	last := 0
 	var preserved map[string]bool
-	w.scanLines(ctx, u, &res, lineScan{find: boundaryFinder.index}, func(b []byte, n int) {
+	// Its problems are the first pass's again (a line too long, say): not
+	// reported twice.
+	var again result
+	w.scanLines(ctx, u, &again, lineScan{find: boundaryFinder.index}, func(b []byte, n int) {
 		if typ := peekType(b); typ == nil || string(typ) == `"system"` {
 			if p, ok := compactBoundary(b); ok {
 				last, preserved = n, p

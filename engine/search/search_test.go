@@ -70,7 +70,7 @@ func plantedHome(t *testing.T) string {
 		m{"parentUuid": "b1", "type": "user", "isCompactSummary": true, "uuid": "s1", "timestamp": "2026-11-20T11:00:01.000Z",
 			"message": m{"role": "user", "content": "This session is being continued. Summary: plantSummaryEta."}}, // line 8
 		// Escapes the client never writes but JSON allows: found.
-		`{"parentUuid":"s1","type":"assistant","uuid":"a2","timestamp":"2026-11-20T11:01:00.000Z","message":{"role":"assistant","content":[{"type":"text","text":"an esc\u0061pedPlant and she said \"plantQuoted\" \/ ok"}]}}`, // line 9
+		`{"parentUuid":"s1","type":"assistant","uuid":"a2","timestamp":"2026-11-20T11:01:00.000Z","message":{"role":"assistant","content":[{"type":"text","text":"an esc\u0061pedPlant, a na\u00efvePlant, \u65e5\u672c\u8a9e and she said \"plantQuoted\" \/ ok"}]}}`, // line 9
 	}
 	write("projects/-work-app/"+sid+".jsonl", jsonl(append(recs, noise...)...))
 
@@ -147,7 +147,11 @@ func TestPlantedStringsFoundOnceWhereTheyAre(t *testing.T) {
 		{"plantToolUseDelta", Hit{Store: StoreTranscripts, File: tr, Line: 3, Where: "tool_use Bash input.command", Role: "assistant", UUID: "a1", Compaction: CompactionBefore}},
 		{"plantToolResultEps", Hit{Store: StoreTranscripts, File: tr, Line: 4, Where: "tool_result", Role: "user", UUID: "r1", Compaction: CompactionBefore}},
 		{"plantSummaryEta", Hit{Store: StoreTranscripts, File: tr, Line: 8, Where: "compact summary", Role: "summary", UUID: "s1", Compaction: CompactionAfter}},
-		{"escapedPlant", Hit{Store: StoreTranscripts, File: tr, Line: 9, Where: "text", Role: "assistant", UUID: "a2", Compaction: CompactionAfter}},
+		// Written as \u escapes (as Python's json writes what is not
+		// ASCII): found where the query has a plain run (vePlant) and
+		// where it has none (日本語, found by decoding the escapes).
+		{"naïvePlant", Hit{Store: StoreTranscripts, File: tr, Line: 9, Where: "text", Role: "assistant", UUID: "a2", Compaction: CompactionAfter}},
+		{"日本語", Hit{Store: StoreTranscripts, File: tr, Line: 9, Where: "text", Role: "assistant", UUID: "a2", Compaction: CompactionAfter}},
 		{`said "plantQuoted" / ok`, Hit{Store: StoreTranscripts, File: tr, Line: 9, Where: "text", Role: "assistant", UUID: "a2", Compaction: CompactionAfter}},
 		{"plantHistoryKappa", Hit{Store: StoreHistory, File: "history.jsonl", Line: 2, Where: "prompt", Role: "user"}},
 		{"plantInlineLambda", Hit{Store: StoreHistory, File: "history.jsonl", Line: 3, Where: "paste #2", Role: "user"}},
@@ -212,6 +216,21 @@ func TestSyntaxOnlyStringsAreNotFound(t *testing.T) {
 	hits, _ := runAll(t, dir, "prompt 7\nwith", QueryOptions{}, func(o *Options) { o.Stores = []Store{StoreTranscripts} })
 	if len(hits) != 1 || hits[0].Line != 17 {
 		t.Errorf("a line break in the text: %+v", hits)
+	}
+}
+
+// A printable ASCII letter written as a \u escape (esc\u0061pedPlant) is
+// matched as written: no JSON writer escapes one, and the prefilter
+// skips, without a closer look, every line that does not hold the
+// query's plain characters as they are (prefilter.go). The test pins the
+// choice: changing it changes what the prefilter must look at.
+func TestEscapedPlainLettersAreMatchedAsWritten(t *testing.T) {
+	t.Parallel()
+	dir := plantedHome(t)
+	for _, qo := range []QueryOptions{{}, {Case: true}, {Regex: true}} {
+		if hits, _ := runAll(t, dir, "escapedPlant", qo, nil); len(hits) != 0 {
+			t.Errorf("%+v: %+v", qo, hits)
+		}
 	}
 }
 
