@@ -102,11 +102,14 @@ FIRST=""
 if command -v tmux >/dev/null; then
 	. scripts/tmux-lib.sh
 	tmux_work memscope-search-bench
+	# A session that outlives the runs: killing a run's session must not
+	# take the server down while the next run starts one.
+	tmux -S "$sock" new-session -d -s keep "sleep 3600"
 	firsts=()
 	for ((i = 0; i < RUNS; i++)); do
 		session="search-bench-$i"
 		tmux -S "$sock" new-session -d -s "$session" -x 120 -y 40 "NO_COLOR=1 $MEMSCOPE --home $H --no-watch; sleep 30"
-		wait_tries=600 wait_for "1 Projects"
+		wait_tries=600 wait_for "1 Proj"
 		wait_tries=600 wait_gone "loading"
 		# The app goes on with quieter background reads (the paste
 		# inventory, the Live pane's sessions) after the status line's

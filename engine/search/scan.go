@@ -68,8 +68,9 @@ type worker struct {
 	backups *backupPaths
 	buf     []byte
 	scratch []byte
-	// countBuf is lineCount's buffer for reading a stretch again.
-	countBuf []byte
+	// countBuf is lineCount's buffer for reading a stretch again, text
+	// the one text files are read into.
+	countBuf, textBuf []byte
 }
 
 func (w *worker) search(ctx context.Context, u *unit) result {
@@ -261,7 +262,12 @@ func (w *worker) history(ctx context.Context, u *unit) result {
 // person would read, so it is not read further.
 func (w *worker) text(ctx context.Context, u *unit) result {
 	var res result
-	data, err := readText(u.fsys, u.name, model.MaxDocumentBytes)
+	data, err := readText(u.fsys, u.name, model.MaxDocumentBytes, &w.textBuf)
+	defer func() {
+		if cap(w.textBuf) > 4*chunkSize {
+			w.textBuf = nil // a big file grew it: give the memory back
+		}
+	}()
 	if err != nil {
 		res.problems = append(res.problems, openProblem(u.file, err))
 		return res
@@ -273,7 +279,7 @@ func (w *worker) text(ctx context.Context, u *unit) result {
 	if !w.q.pre.mayHold(data) {
 		return res
 	}
-	text := unsafe.String(unsafe.SliceData(data), len(data)) // data is not written again; snippets are copies
+	text := unsafe.String(unsafe.SliceData(data), len(data)) // data is kept until the next file; snippets are copies
 	ms := w.q.matches(text, 1<<30)
 	if len(ms) == 0 {
 		return res
@@ -319,37 +325,60 @@ func (w *worker) text(ctx context.Context, u *unit) result {
 	return res
 }
 
-// readText reads the regular file name of fsys, at most max bytes; a
-// binary file gives nil after its first binaryProbe bytes.
-func readText(fsys fs.FS, name string, max int64) ([]byte, error) {
+// readText reads the regular file name of fsys, at most max bytes, into
+// *buf (grown to the file's size and kept for the next file: what is
+// read is looked at and copied from, never kept); a binary file gives
+// nil after its first binaryProbe bytes.
+func readText(fsys fs.FS, name string, max int64, buf *[]byte) ([]byte, error) {
 	f, err := model.OpenRegular(fsys, name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Size() > max {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: &model.TooLargeError{Size: st.Size(), Max: max}}
+	size := int64(-1)
+	if st, err := f.Stat(); err == nil {
+		if size = st.Size(); size > max {
+			return nil, &fs.PathError{Op: "read", Path: name, Err: &model.TooLargeError{Size: size, Max: max}}
+		}
 	}
-	head := make([]byte, binaryProbe)
-	n, err := io.ReadFull(f, head)
-	head = head[:n]
-	if bytes.IndexByte(head, 0) >= 0 {
-		return nil, nil
+	// One byte more than the size, so that a file that grew since is
+	// seen to (and read on, up to max).
+	want := int(min(max, size)) + 1
+	if size < 0 {
+		want = 64 << 10
 	}
-	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		return head, nil
+	if cap(*buf) < want {
+		*buf = make([]byte, 0, want)
 	}
-	if err != nil {
-		return nil, err
+	data := (*buf)[:0]
+	probed := false
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if int64(len(data)) > max {
+			*buf = data[:0]
+			return nil, &fs.PathError{Op: "read", Path: name, Err: &model.TooLargeError{Max: max}}
+		}
+		if !probed && (len(data) >= binaryProbe || err != nil) {
+			probed = true
+			if bytes.IndexByte(data[:min(len(data), binaryProbe)], 0) >= 0 {
+				*buf = data[:0]
+				return nil, nil
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			*buf = data[:0]
+			return nil, err
+		}
 	}
-	rest, err := io.ReadAll(io.LimitReader(f, max-int64(n)+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(n+len(rest)) > max {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: &model.TooLargeError{Max: max}}
-	}
-	return append(head, rest...), nil
+	*buf = data[:0]
+	return data, nil
 }
 
 // frontmatterEnd is the offset where a memory file's frontmatter ends
