@@ -32,6 +32,8 @@ type MemoryDir struct {
 	// characters), IndexSize is the file's size, and nothing may rewrite
 	// it from Index.
 	IndexPartial bool `json:"indexPartial,omitempty"`
+	// IndexListed is set by ListMemoryDir when there is a MEMORY.md.
+	IndexListed bool `json:"-"`
 	// Files are the topic files, sorted by path.
 	Files []*MemoryFile `json:"files"`
 	// Other lists files that are not memory files (not *.md), by path.
@@ -66,17 +68,26 @@ func IsMemoryTopicPath(rel string) bool {
 // that cannot be read or have bad frontmatter are reported; a file with
 // bad frontmatter is still listed, marked Invalid.
 func ReadMemoryDir(fsys fs.FS, dir string) (*MemoryDir, []Problem) {
-	return readMemoryDir(fsys, dir, nil)
+	return readMemoryDir(fsys, dir, nil, false)
+}
+
+// ListMemoryDir lists dir as ReadMemoryDir reads it, by the same rules,
+// without reading a file: each topic file has only its Path, Size and
+// ModTime, and Index is nil (IndexListed says there is a MEMORY.md, with
+// its IndexSize and IndexModTime). A search, which reads each file
+// itself, lists a folder of thousands of memories in the time of a walk.
+func ListMemoryDir(fsys fs.FS, dir string) (*MemoryDir, []Problem) {
+	return readMemoryDir(fsys, dir, nil, true)
 }
 
 // ScanMemoryDir reads dir as ReadMemoryDir does but hands each topic file
 // to each instead of keeping it: md.Files stays empty, so a folder of a
 // million memories is counted in the memory of one (memscope stat).
 func ScanMemoryDir(fsys fs.FS, dir string, each func(*MemoryFile)) (*MemoryDir, []Problem) {
-	return readMemoryDir(fsys, dir, each)
+	return readMemoryDir(fsys, dir, each, false)
 }
 
-func readMemoryDir(fsys fs.FS, dir string, each func(*MemoryFile)) (*MemoryDir, []Problem) {
+func readMemoryDir(fsys fs.FS, dir string, each func(*MemoryFile), list bool) (*MemoryDir, []Problem) {
 	md := &MemoryDir{Dir: dir}
 	st, err := fs.Stat(fsys, dir)
 	switch {
@@ -111,6 +122,12 @@ func readMemoryDir(fsys fs.FS, dir string, each func(*MemoryFile)) (*MemoryDir, 
 			return nil
 		}
 		switch {
+		case rel == MemoryIndexName && list:
+			if st, err := fs.Stat(fsys, name); err == nil {
+				md.IndexListed, md.IndexSize, md.IndexModTime = true, st.Size(), st.ModTime()
+			} else {
+				probs = append(probs, Problem{File: name, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read MEMORY.md: %v", err)})
+			}
 		case rel == MemoryIndexName:
 			probs = append(probs, md.readIndex(fsys, name)...)
 		case IsMemoryTopicPath(rel):
@@ -119,6 +136,14 @@ func readMemoryDir(fsys fs.FS, dir string, each func(*MemoryFile)) (*MemoryDir, 
 					probs = append(probs, Problem{File: name, Kind: ProblemUnreadable, Reason: "symbolic link to a folder: not followed"})
 					return nil
 				}
+			}
+			if list {
+				if st, err := fs.Stat(fsys, name); err != nil {
+					probs = append(probs, Problem{File: name, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read memory file: %v", err)})
+				} else {
+					md.Files = append(md.Files, &MemoryFile{Path: rel, Size: st.Size(), ModTime: st.ModTime(), Symlink: d.Type()&fs.ModeSymlink != 0})
+				}
+				return nil
 			}
 			f, prob := ReadMemoryFile(fsys, name, rel)
 			if prob != nil {

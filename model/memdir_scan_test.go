@@ -40,3 +40,35 @@ func TestScanMemoryDirMatchesReadMemoryDir(t *testing.T) {
 		t.Fatal("no memory file in testdata/home: the test checks nothing")
 	}
 }
+
+// ListMemoryDir lists the files ReadMemoryDir reads, with their sizes
+// and times, by the same rules, and reads none of them.
+func TestListMemoryDirMatchesReadMemoryDir(t *testing.T) {
+	fsys := os.DirFS("../testdata/home")
+	ps, _ := ListProjects(fsys)
+	checked := 0
+	for _, p := range ps {
+		dir := p.Dir + "/memory"
+		want, _ := ReadMemoryDir(fsys, dir)
+		md, _ := ListMemoryDir(fsys, dir)
+		if md.Exists != want.Exists || md.IndexListed != (want.Index != nil) || md.Index != nil || !reflect.DeepEqual(md.Other, want.Other) {
+			t.Errorf("%s: folder facts differ: listed %v, index %v", dir, md.IndexListed, want.Index != nil)
+		}
+		if want.Index != nil && (md.IndexSize != want.IndexSize || !md.IndexModTime.Equal(want.IndexModTime)) {
+			t.Errorf("%s: MEMORY.md listed as %d bytes %v, read as %d %v", dir, md.IndexSize, md.IndexModTime, want.IndexSize, want.IndexModTime)
+		}
+		if len(md.Files) != len(want.Files) {
+			t.Fatalf("%s: %d files listed, ReadMemoryDir has %d", dir, len(md.Files), len(want.Files))
+		}
+		for i, f := range md.Files {
+			w := want.Files[i]
+			if f.Path != w.Path || f.Size != w.Size || !f.ModTime.Equal(w.ModTime) || f.Body != "" || f.Name != "" {
+				t.Errorf("%s: listed %+v, read %s (%d bytes, %v)", dir, f, w.Path, w.Size, w.ModTime)
+			}
+		}
+		checked += len(md.Files)
+	}
+	if checked == 0 {
+		t.Fatal("no memory file in testdata/home: the test checks nothing")
+	}
+}

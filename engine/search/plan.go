@@ -198,7 +198,7 @@ func (p *planner) memory() []*unit {
 		if rooted {
 			fsys = p.root
 		}
-		md, probs := model.ReadMemoryDir(fsys, dir)
+		md, probs := model.ListMemoryDir(fsys, dir)
 		if rooted {
 			for i := range probs {
 				probs[i].File = p.shown(model.RootPath(probs[i].File))
@@ -208,12 +208,9 @@ func (p *planner) memory() []*unit {
 		if !md.Exists {
 			return
 		}
-		if md.Index != nil {
-			name := path.Join(dir, model.MemoryIndexName)
-			if st, err := fs.Stat(fsys, name); err == nil {
-				us = append(us, &unit{kind: unitText, store: StoreMemory, fsys: fsys, name: name, file: path.Join(shown, model.MemoryIndexName),
-					mod: st.ModTime(), size: st.Size(), label: label, project: project, memory: true})
-			}
+		if md.IndexListed {
+			us = append(us, &unit{kind: unitText, store: StoreMemory, fsys: fsys, name: path.Join(dir, model.MemoryIndexName), file: path.Join(shown, model.MemoryIndexName),
+				mod: md.IndexModTime, size: md.IndexSize, label: label, project: project, memory: true})
 		}
 		for _, f := range md.Files {
 			us = append(us, &unit{kind: unitText, store: StoreMemory, fsys: fsys, name: path.Join(dir, f.Path), file: path.Join(shown, f.Path),

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"io/fs"
 	"strings"
 	"time"
@@ -326,58 +325,17 @@ func (w *worker) text(ctx context.Context, u *unit) result {
 }
 
 // readText reads the regular file name of fsys, at most max bytes, into
-// *buf (grown to the file's size and kept for the next file: what is
-// read is looked at and copied from, never kept); a binary file gives
-// nil after its first binaryProbe bytes.
+// *buf (model.ReadRegularInto: the buffer is kept for the next file; what
+// is read is looked at and copied from, never kept); a binary file (a
+// NUL in its first binaryProbe bytes) gives nil.
 func readText(fsys fs.FS, name string, max int64, buf *[]byte) ([]byte, error) {
-	f, err := model.OpenRegular(fsys, name)
+	data, err := model.ReadRegularInto(fsys, name, max, buf)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	size := int64(-1)
-	if st, err := f.Stat(); err == nil {
-		if size = st.Size(); size > max {
-			return nil, &fs.PathError{Op: "read", Path: name, Err: &model.TooLargeError{Size: size, Max: max}}
-		}
+	if bytes.IndexByte(data[:min(len(data), binaryProbe)], 0) >= 0 {
+		return nil, nil
 	}
-	// One byte more than the size, so that a file that grew since is
-	// seen to (and read on, up to max).
-	want := int(min(max, size)) + 1
-	if size < 0 {
-		want = 64 << 10
-	}
-	if cap(*buf) < want {
-		*buf = make([]byte, 0, want)
-	}
-	data := (*buf)[:0]
-	probed := false
-	for {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-		n, err := f.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if int64(len(data)) > max {
-			*buf = data[:0]
-			return nil, &fs.PathError{Op: "read", Path: name, Err: &model.TooLargeError{Max: max}}
-		}
-		if !probed && (len(data) >= binaryProbe || err != nil) {
-			probed = true
-			if bytes.IndexByte(data[:min(len(data), binaryProbe)], 0) >= 0 {
-				*buf = data[:0]
-				return nil, nil
-			}
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			*buf = data[:0]
-			return nil, err
-		}
-	}
-	*buf = data[:0]
 	return data, nil
 }
 
