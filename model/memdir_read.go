@@ -72,7 +72,8 @@ func ReadMemoryDir(fsys fs.FS, dir string) (*MemoryDir, []Problem) {
 }
 
 // ListMemoryDir lists dir as ReadMemoryDir reads it, by the same rules,
-// without reading a file: each topic file has only its Path, Size and
+// without reading a file: each topic file (a regular file; any other
+// kind is a problem, as ReadMemoryDir reports) has only its Path, Size and
 // ModTime, and Index is nil (IndexListed says there is a MEMORY.md, with
 // its IndexSize and IndexModTime). A search, which reads each file
 // itself, lists a folder of thousands of memories in the time of a walk.
@@ -138,7 +139,10 @@ func readMemoryDir(fsys fs.FS, dir string, each func(*MemoryFile), list bool) (*
 				}
 			}
 			if list {
-				if st, err := fs.Stat(fsys, name); err != nil {
+				if st, err := fs.Stat(fsys, name); err != nil || !st.Mode().IsRegular() {
+					if err == nil {
+						err = notRegular("open", name, st.Mode())
+					}
 					probs = append(probs, Problem{File: name, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read memory file: %v", err)})
 				} else {
 					md.Files = append(md.Files, &MemoryFile{Path: rel, Size: st.Size(), ModTime: st.ModTime(), Symlink: d.Type()&fs.ModeSymlink != 0})

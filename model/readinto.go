@@ -19,6 +19,22 @@ import (
 // since the stat is read on to its end) where OpenRegular and a read
 // loop ask seven, which was most of the time such a search took.
 func ReadRegularInto(fsys fs.FS, name string, max int64, buf *[]byte) ([]byte, error) {
+	return readRegularInto(fsys, name, -1, max, buf)
+}
+
+// ReadListedInto is ReadRegularInto for a file a listing found a moment
+// ago to be a regular file of size bytes (a folder's entries, read with
+// their type and size to sort them): the type is not asked again, which
+// leaves three calls per file. What the listing cannot promise still
+// holds: a file that grew is read to its end, and one that became a pipe
+// since is not waited on (it was opened without blocking).
+func ReadListedInto(fsys fs.FS, name string, size, max int64, buf *[]byte) ([]byte, error) {
+	return readRegularInto(fsys, name, size, max, buf)
+}
+
+// readRegularInto is ReadRegularInto; listed is the size a listing gave
+// (-1: none).
+func readRegularInto(fsys fs.FS, name string, listed, max int64, buf *[]byte) ([]byte, error) {
 	switch f := fsys.(type) {
 	case dirFS:
 		if fastRead {
@@ -26,16 +42,16 @@ func ReadRegularInto(fsys fs.FS, name string, max int64, buf *[]byte) ([]byte, e
 			if err != nil {
 				return nil, err
 			}
-			return readPathInto(full, name, max, buf)
+			return readPathInto(full, name, listed, max, buf)
 		}
 	case mountFS:
 		if !fs.ValidPath(name) {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 		}
 		if rel, ok := f.rel(name); ok {
-			return ReadRegularInto(f.sub, rel, max, buf)
+			return readRegularInto(f.sub, rel, listed, max, buf)
 		}
-		return ReadRegularInto(orEmpty(f.root), name, max, buf)
+		return readRegularInto(orEmpty(f.root), name, listed, max, buf)
 	}
 	file, err := OpenRegular(fsys, name)
 	if err != nil {

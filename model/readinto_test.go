@@ -117,3 +117,34 @@ func TestReadIntoGrownAndShrunk(t *testing.T) {
 		t.Errorf("as the stat said: %d bytes, %v, %d reads (want one)", len(got), err, calls)
 	}
 }
+
+// ReadListedInto trusts the listing's type and size but not more: a file
+// that grew since is read whole, and a pipe that took a file's place is
+// refused at once (opened without blocking), not waited on.
+func TestReadListedIntoOutlivesTheListing(t *testing.T) {
+	dir := t.TempDir()
+	data := bytes.Repeat([]byte("y"), 3000)
+	if err := os.WriteFile(filepath.Join(dir, "grew"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var buf []byte
+	if got, err := ReadListedInto(DirFS(dir), "grew", 100, 1<<20, &buf); err != nil || !bytes.Equal(got, data) {
+		t.Errorf("listed at 100 bytes, now 3000: %d, %v", len(got), err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := ReadListedInto(DirFS(dir), "pipe", 10, 1<<20, &buf)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("a pipe read as a file")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("ReadListedInto waited on a pipe")
+	}
+}

@@ -9,15 +9,19 @@ import (
 
 const fastRead = true
 
-// readPathInto is ReadRegularInto for the file full of the disk (name is
-// the name errors give).
-func readPathInto(full, name string, max int64, buf *[]byte) ([]byte, error) {
-	var st syscall.Stat_t
-	if err := retry(func() error { return syscall.Stat(full, &st) }); err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
-	}
-	if m := fileMode(uint32(st.Mode)); !m.IsRegular() {
-		return nil, notRegular("open", name, m)
+// readPathInto is readRegularInto for the file full of the disk (name is
+// the name errors give; listed the size a listing gave, -1 for none).
+func readPathInto(full, name string, listed, max int64, buf *[]byte) ([]byte, error) {
+	size := listed
+	if size < 0 {
+		var st syscall.Stat_t
+		if err := retry(func() error { return syscall.Stat(full, &st) }); err != nil {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+		}
+		if m := fileMode(uint32(st.Mode)); !m.IsRegular() {
+			return nil, notRegular("open", name, m)
+		}
+		size = int64(st.Size)
 	}
 	var fd int
 	err := retry(func() (err error) {
@@ -28,7 +32,7 @@ func readPathInto(full, name string, max int64, buf *[]byte) ([]byte, error) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	defer syscall.Close(fd)
-	return readInto(func(b []byte) (int, error) {
+	data, err := readInto(func(b []byte) (int, error) {
 		var n int
 		err := retry(func() (err error) {
 			n, err = syscall.Read(fd, b)
@@ -38,7 +42,19 @@ func readPathInto(full, name string, max int64, buf *[]byte) ([]byte, error) {
 			err = errAgain // a pipe put there since the stat: not waited on
 		}
 		return n, err
-	}, name, int64(st.Size), max, buf)
+	}, name, size, max, buf)
+	if listed >= 0 && (err != nil || int64(len(data)) < listed) {
+		// Less than the listing said, or an error: a file that shrank,
+		// or something else now in its place (a pipe without a writer
+		// reads as empty). Its type says which.
+		var st syscall.Stat_t
+		if ferr := syscall.Fstat(fd, &st); ferr == nil {
+			if m := fileMode(uint32(st.Mode)); !m.IsRegular() {
+				return nil, notRegular("open", name, m)
+			}
+		}
+	}
+	return data, err
 }
 
 // retry calls fn again while it is interrupted by a signal.

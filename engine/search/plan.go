@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"path"
@@ -28,6 +29,8 @@ type planner struct {
 	sessions map[string]bool
 	mains    map[string]model.TranscriptFile
 	probs    []model.Problem
+	// sessionFilesFound is the walk of the session folders, once.
+	sessionFilesFound *model.SessionFiles
 }
 
 // storeUnits lists the units of store st.
@@ -71,7 +74,9 @@ func (p *planner) listProjects() []model.TranscriptFile {
 		p.projects = []model.Project{{Slug: o.Project.Slug, Dir: "projects/" + o.Project.Slug, Path: o.Project.Dir}}
 		return ts
 	}
-	ps, bySlug, probs := model.ListProjectsFiles(o.Home)
+	sf, sfProbs := model.FindSessionFiles(o.Home)
+	p.sessionFilesFound = &sf
+	ps, bySlug, probs := model.ListProjectsFrom(o.Home, sf, sfProbs)
 	p.probs = append(p.probs, probs...)
 	p.projects = ps
 	var ts []model.TranscriptFile
@@ -121,7 +126,7 @@ func (p *planner) transcripts() []*unit {
 func (p *planner) sessionFiles() []*unit {
 	var us []*unit
 	if p.o.Project == nil {
-		sf, _ := model.FindSessionFiles(p.o.Home)
+		sf := p.found()
 		for _, t := range sf.Transcripts {
 			if t.Kind == model.TranscriptSeed {
 				us = append(us, &unit{kind: unitTranscript, store: StoreTranscripts, fsys: p.o.Home, name: t.Path, file: t.Path,
@@ -139,6 +144,17 @@ func (p *planner) sessionFiles() []*unit {
 	return us
 }
 
+// found is what the walk of the session folders found: the one
+// listProjects made, else a walk now (its problems were reported by
+// listProjects, or are the transcripts' to report).
+func (p *planner) found() model.SessionFiles {
+	if p.sessionFilesFound == nil {
+		sf, _ := model.FindSessionFiles(p.o.Home)
+		p.sessionFilesFound = &sf
+	}
+	return *p.sessionFilesFound
+}
+
 func (p *planner) toolResult(r model.ToolResultFile) *unit {
 	return &unit{kind: unitText, store: StoreTranscripts, fsys: p.o.Home, name: r.Path, file: r.Path, mod: r.ModTime, size: r.Size,
 		project: p.projectPath(r.ProjectSlug), session: r.SessionID, label: "tool result saved to a file"}
@@ -146,7 +162,7 @@ func (p *planner) toolResult(r model.ToolResultFile) *unit {
 
 // projectToolResults are the tool-result files of the searched project.
 func (p *planner) projectToolResults() []model.ToolResultFile {
-	sf, _ := model.FindSessionFiles(p.o.Home)
+	sf := p.found()
 	var out []model.ToolResultFile
 	for _, r := range sf.ToolResults {
 		if r.ProjectSlug == p.o.Project.Slug {
@@ -181,7 +197,7 @@ func (p *planner) pastes() []*unit {
 			continue
 		}
 		us = append(us, &unit{kind: unitText, store: StorePastes, fsys: p.o.Home, name: f.Path, file: f.Path, mod: f.ModTime, size: f.Size,
-			paste: f.Hash, label: string(f.Hash)})
+			paste: f.Hash, label: string(f.Hash), listed: true})
 	}
 	return us
 }
@@ -214,7 +230,7 @@ func (p *planner) memory() []*unit {
 		}
 		for _, f := range md.Files {
 			us = append(us, &unit{kind: unitText, store: StoreMemory, fsys: fsys, name: path.Join(dir, f.Path), file: path.Join(shown, f.Path),
-				mod: f.ModTime, size: f.Size, label: label, project: project, memory: true})
+				mod: f.ModTime, size: f.Size, label: label, project: project, memory: true, listed: true})
 		}
 	}
 	addSecondary := func(so model.SecondaryOptions, project string) {
@@ -390,7 +406,7 @@ func (p *planner) fileHistory() []*unit {
 				continue // reported by the listing
 			}
 			u := &unit{kind: unitText, store: StoreFileHistory, fsys: p.o.Home, name: b.Path, file: b.Path, mod: b.ModTime, size: b.Size,
-				session: string(s.SessionID), label: "backup v" + itoa(b.Version) + " of " + b.PathHash, backup: b.Name}
+				session: string(s.SessionID), label: "backup v" + itoa(b.Version) + " of " + b.PathHash, backup: b.Name, listed: true}
 			if known {
 				u.transcript, u.project = main.Path, p.projectPath(main.ProjectSlug)
 			}
@@ -423,15 +439,18 @@ func (r *pasteRefs) of(h model.PasteHash) []PromptRef {
 	return r.by[h]
 }
 
+// A prompt refers to a paste kept in the paste cache by its contentHash:
+// only the lines that hold the word are decoded (a tenth of them on W).
+var contentHashFinder = newFinder([]byte(`"contentHash"`), false)
+
 func (r *pasteRefs) read() {
 	r.by = map[model.PasteHash][]PromptRef{}
-	f, err := model.OpenRegular(r.o.Home, model.HistoryPath)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	_, _ = model.ScanHistory(f, model.HistoryPath, func(e *model.HistoryEntry) {
-		if !r.o.wantsProject(e) {
+	w := &worker{}
+	var res result
+	u := &unit{fsys: r.o.Home, name: model.HistoryPath, file: model.HistoryPath}
+	w.scanLines(context.Background(), u, &res, lineScan{find: contentHashFinder.index}, func(b []byte, n int) {
+		e, err := model.ParseHistoryLine(b, n)
+		if err != nil || !r.o.wantsProject(&e) {
 			return
 		}
 		for _, pc := range e.SortedPastes() {

@@ -44,6 +44,8 @@ type unit struct {
 	label      string
 	// memory splits a memory file into frontmatter and body.
 	memory bool
+	// listed says a listing found the file regular, of size bytes.
+	listed bool
 	// paste is the hash of a paste file.
 	paste model.PasteHash
 	// backup is a file-history backup's name ("<h16>@v<N>") and
@@ -261,7 +263,7 @@ func (w *worker) history(ctx context.Context, u *unit) result {
 // person would read, so it is not read further.
 func (w *worker) text(ctx context.Context, u *unit) result {
 	var res result
-	data, err := readText(u.fsys, u.name, model.MaxDocumentBytes, &w.textBuf)
+	data, err := readText(u, model.MaxDocumentBytes, &w.textBuf)
 	defer func() {
 		if cap(w.textBuf) > 4*chunkSize {
 			w.textBuf = nil // a big file grew it: give the memory back
@@ -324,12 +326,19 @@ func (w *worker) text(ctx context.Context, u *unit) result {
 	return res
 }
 
-// readText reads the regular file name of fsys, at most max bytes, into
-// *buf (model.ReadRegularInto: the buffer is kept for the next file; what
+// readText reads u's regular file, at most max bytes, into *buf
+// (model.ReadRegularInto, or ReadListedInto when a listing found it
+// regular with its size: the buffer is kept for the next file; what
 // is read is looked at and copied from, never kept); a binary file (a
 // NUL in its first binaryProbe bytes) gives nil.
-func readText(fsys fs.FS, name string, max int64, buf *[]byte) ([]byte, error) {
-	data, err := model.ReadRegularInto(fsys, name, max, buf)
+func readText(u *unit, max int64, buf *[]byte) ([]byte, error) {
+	var data []byte
+	var err error
+	if u.listed {
+		data, err = model.ReadListedInto(u.fsys, u.name, u.size, max, buf)
+	} else {
+		data, err = model.ReadRegularInto(u.fsys, u.name, max, buf)
+	}
 	if err != nil {
 		return nil, err
 	}
