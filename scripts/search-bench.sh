@@ -7,8 +7,9 @@
 #   case      memscope search --case QUERY     vs rg -F -c
 #   regex     memscope search --regex RE       vs rg -c RE
 #
-# over the transcripts (--in transcripts: the files rg is given) and over
-# the whole home. RUNS runs each (default 5), page cache warm; the median
+# over the transcripts (--in transcripts: the files rg is given), and
+# over the whole home (every store) against rg -uu over the home folder
+# (hidden files included, as memscope reads them). RUNS runs each (default 5), page cache warm; the median
 # wall time, CPU time and peak RSS (/usr/bin/time -v) are reported, with
 # the load average, which on a shared machine says how much to trust the
 # wall times (CPU time is disturbed less). ripgrep comes from Debian's
@@ -87,6 +88,7 @@ measure "rg -F -c (case-sensitive)" sh -c 'xargs -0 rg -F -c -- "$1" <"$2"; s=$?
 measure "rg -F -i -c (any case)" sh -c 'xargs -0 rg -F -i -c -- "$1" <"$2"; s=$?; [ $s -le 1 ] || [ $s = 123 ]' sh "$QUERY" "$LIST"
 measure "memscope search --case (transcripts)" "$MEMSCOPE" search --home "$H" --in transcripts --case --json -- "$QUERY"
 measure "memscope search (transcripts)" "$MEMSCOPE" search --home "$H" --in transcripts --json -- "$QUERY"
+measure "rg -uu -F -c over the whole home" sh -c 'rg -uu -F -c -- "$1" "$2"; s=$?; [ $s -le 1 ]' sh "$QUERY" "$H"
 measure "memscope search (every store)" "$MEMSCOPE" search --home "$H" --json -- "$QUERY"
 measure "rg -i -c regex" sh -c 'xargs -0 rg -i -c -- "$1" <"$2"; s=$?; [ $s -le 1 ] || [ $s = 123 ]' sh "$REGEX" "$LIST"
 measure "memscope search --regex (transcripts)" "$MEMSCOPE" search --home "$H" --in transcripts --regex --json -- "$REGEX"

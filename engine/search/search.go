@@ -94,10 +94,12 @@ type Summary struct {
 	Cancelled bool `json:"cancelled,omitempty"`
 }
 
-// queued is a unit with its place in the order of output.
+// queued is units with their place in the order of output: one
+// transcript, or a run of small files (a paste cache holds thousands:
+// handing each over on its own cost more than reading it).
 type queued struct {
-	seq int
-	u   *unit
+	seq   int
+	units []*unit
 	// probs are a planning step's problems, sent in order as a unit
 	// without a file.
 	probs []model.Problem
@@ -105,8 +107,15 @@ type queued struct {
 
 type done struct {
 	seq int
-	res result
+	res []result
 }
+
+// A run of small files handed to a worker at once holds at most
+// batchFiles files and batchBytes bytes.
+const (
+	batchFiles = 64
+	batchBytes = 1 << 20
+)
 
 // Run searches and hands each file's hits to emit, in order (store by
 // store, newest file first), as soon as they and every file before them
@@ -148,12 +157,32 @@ func Run(ctx context.Context, o Options, emit func(Batch) error) (Summary, error
 				}
 				p.probs = nil
 			}
+			var run []*unit
+			var size int64
+			flush := func() bool {
+				if len(run) == 0 {
+					return true
+				}
+				ok := send(queued{units: run})
+				run, size = nil, 0
+				return ok
+			}
 			for _, u := range units {
-				if !send(queued{u: u}) {
+				if u.kind == unitText && u.size < batchBytes {
+					if len(run) == batchFiles || size+u.size > batchBytes {
+						if !flush() {
+							return false
+						}
+					}
+					run = append(run, u)
+					size += u.size
+					continue
+				}
+				if !flush() || !send(queued{units: []*unit{u}}) {
 					return false
 				}
 			}
-			return true
+			return flush()
 		}
 		stores := o.Stores
 		if stores == nil {
@@ -194,12 +223,18 @@ func Run(ctx context.Context, o Options, emit func(Batch) error) (Summary, error
 			defer wg.Done()
 			w := &worker{q: o.Query, o: &o, refs: refs, backups: backups}
 			for q := range work {
-				var res result
+				var res []result
 				switch {
-				case q.u != nil && ctx.Err() == nil:
-					res = w.search(ctx, q.u)
-				case q.u == nil:
-					res.problems = q.probs
+				case q.units == nil:
+					res = []result{{problems: q.probs}}
+				case ctx.Err() == nil:
+					res = make([]result, 0, len(q.units))
+					for _, u := range q.units {
+						if ctx.Err() != nil {
+							break
+						}
+						res = append(res, w.search(ctx, u))
+					}
 				}
 				results <- done{seq: q.seq, res: res}
 			}
@@ -210,36 +245,38 @@ func Run(ctx context.Context, o Options, emit func(Batch) error) (Summary, error
 		close(results)
 	}()
 
-	pending := map[int]result{}
+	pending := map[int][]result{}
 	next := 0
 	var emitErr error
 	for d := range results {
 		pending[d.seq] = d.res
 		for {
-			res, ok := pending[next]
+			rs, ok := pending[next]
 			if !ok {
 				break
 			}
 			delete(pending, next)
 			next++
-			if emitErr != nil || ctx.Err() != nil {
-				continue
-			}
-			if res.bytes > 0 || len(res.hits) > 0 {
-				sum.Files++
-			}
-			sum.Bytes += res.bytes
-			sum.Hits += len(res.hits)
-			if len(res.hits) > 0 {
-				sum.FilesWithHits++
-			}
-			sum.Problems = append(sum.Problems, res.problems...)
-			if len(res.hits) == 0 && len(res.problems) == 0 {
-				continue
-			}
-			if err := emit(Batch{Hits: res.hits, Problems: res.problems}); err != nil {
-				emitErr = err
-				cancel()
+			for _, res := range rs {
+				if emitErr != nil || ctx.Err() != nil {
+					break
+				}
+				if res.bytes > 0 || len(res.hits) > 0 {
+					sum.Files++
+				}
+				sum.Bytes += res.bytes
+				sum.Hits += len(res.hits)
+				if len(res.hits) > 0 {
+					sum.FilesWithHits++
+				}
+				sum.Problems = append(sum.Problems, res.problems...)
+				if len(res.hits) == 0 && len(res.problems) == 0 {
+					continue
+				}
+				if err := emit(Batch{Hits: res.hits, Problems: res.problems}); err != nil {
+					emitErr = err
+					cancel()
+				}
 			}
 		}
 	}
