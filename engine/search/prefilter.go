@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"regexp"
 	"regexp/syntax"
 	"unicode"
@@ -172,8 +173,23 @@ func longestRun(rs []rune, fold, plain bool) []rune {
 const minPlain = 3
 
 // bestRun is the anchor run of rs: the longest plain run, unless it is
-// shorter than minPlain and a longer run is not plain.
+// shorter than minPlain and a longer run is not plain. When case is
+// ignored, a plain run without k and s comes first if it has minPlain
+// characters: it needs no look for the Kelvin sign and the long s (a
+// line holding "deadlocK" or "deadloc\u212a" holds "deadloc"), which
+// cost a pass over every chunk each.
 func bestRun(rs []rune, fold bool) (run []rune, plain bool) {
+	if fold {
+		noKS := slices.Clone(rs)
+		for i, r := range noKS {
+			if r == 'k' || r == 'K' || r == 's' || r == 'S' {
+				noKS[i] = '"' // ends a run
+			}
+		}
+		if run := longestRun(noKS, fold, true); len(run) >= minPlain {
+			return run, true
+		}
+	}
 	run = longestRun(rs, fold, true)
 	if len(run) >= minPlain {
 		return run, true

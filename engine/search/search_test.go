@@ -339,7 +339,13 @@ func TestKelvinAndLongSFold(t *testing.T) {
 		rec("u1", "a plant\u212aelvin here")+ // written as an escape
 			rec("u2", "a plantKelvin there")+ // written as itself
 			rec("u3", "the plantLongſign")+
-			rec("u4", "plainly nothing"))
+			rec("u4", "plainly nothing")+
+			// Written as JSON escapes (\u212a, \u017f), as Python's json
+			// writes them: found by the anchor without k and s (plant),
+			// and where the query has no such run (kiosk: "io"), by the
+			// look for the escapes.
+			rec("u5", `a plant\u212aio\u017fk`)+
+			rec("u6", `a \u212aio\u017Fk stand`))
 	write("projects/-work-app/memory/k.md", "---\nname: k\n---\nplantKelvin in a memory\n")
 	for _, c := range []struct {
 		query string
@@ -351,6 +357,9 @@ func TestKelvinAndLongSFold(t *testing.T) {
 		{"plantKelvin", QueryOptions{Case: true}, nil},
 		{"plantlongsign", QueryOptions{}, []string{"u3"}},
 		{"plant(k|x)elvin", QueryOptions{Regex: true}, []string{"u1", "u2", "k.md"}},
+		{"plantkiosk", QueryOptions{}, []string{"u5"}},
+		{"kiosk", QueryOptions{}, []string{"u5", "u6"}},
+		{"kiosk", QueryOptions{Case: true}, nil},
 	} {
 		hits, _ := runAll(t, dir, c.query, c.qo, nil)
 		var got []string
