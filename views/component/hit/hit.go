@@ -70,7 +70,6 @@ func Header(s Spot, st style.Styles, w int) []string {
 // and style (a backup can be megabytes; View runs on every frame), so a
 // pane holds it by pointer.
 type Doc struct {
-	spot  Spot
 	lines []string // the file's lines, raw
 	// line and col are where the match is: 0-based line, byte column
 	// and length in it; found is false when the file no longer holds
@@ -92,7 +91,7 @@ type drawn struct {
 // neither a line nor an offset marks nothing: the file is shown as it
 // is.
 func NewDoc(content string, s Spot) *Doc {
-	d := &Doc{spot: s, lines: strings.Split(strings.TrimSuffix(content, "\n"), "\n"), cache: &drawn{}}
+	d := &Doc{lines: strings.Split(strings.TrimSuffix(content, "\n"), "\n"), cache: &drawn{}}
 	if content == "" {
 		d.lines = nil
 	}
@@ -154,7 +153,7 @@ func (d *Doc) Lines(st style.Styles, w int) ([]string, int) {
 		return c.lines, at
 	}
 	num := len(strconv.Itoa(len(d.lines)))
-	room := max(w-num-4, 8)
+	room := max(w-num-5, 8) // the gutter: "  N │ "
 	out := make([]string, len(d.lines))
 	for i, l := range d.lines {
 		gutter := fmt.Sprintf("  %*d │ ", num, i+1)
