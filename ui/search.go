@@ -165,7 +165,11 @@ func (m *Model) openSearch() tea.Cmd {
 // searchjump.go).
 func (m *Model) openHit(j searchview.Jump) tea.Cmd {
 	h := j.Hit
-	where := fmt.Sprintf("hit %d/%d: %s line %d", j.Index+1, j.Of, model.SanitizeLine(h.File), h.Line)
+	file := h.File
+	if h.Store == engsearch.StoreFileHistory && h.Label != "" {
+		file = h.Label // "backup v1 of <the file's path>": the backup's own name is a hash
+	}
+	where := fmt.Sprintf("hit %d/%d: %s line %d", j.Index+1, j.Of, model.SanitizeLine(file), h.Line)
 	step := " · " + m.keys.NextHit.Help().Key + "/" + m.keys.PrevHit.Help().Key + " next/previous hit, " + m.keys.Search.Help().Key + " the list"
 	m.setStatus(where+step, false)
 	switch h.Store {

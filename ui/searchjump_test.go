@@ -1,8 +1,10 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -90,30 +92,31 @@ func TestSearchOpensOtherProjectsClaudeMdHit(t *testing.T) {
 }
 
 // A hit in one of the user's rules (a file inside the Claude home, which
-// the hit names relative to it) opens its layer.
+// the hit names relative to it) opens its layer: one that loads, and one
+// that loads later (paths: frontmatter), whose layer has no text yet the
+// detail shows the file at the line.
 func TestSearchOpensUserRuleHit(t *testing.T) {
 	t.Parallel()
-	m, l := demoModel(t, 120, 40)
-	data, err := os.ReadFile(filepath.Join(l.Home, "rules", "review.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The rule's last line, a phrase no other file holds.
-	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	last := strings.TrimSpace(lines[len(lines)-1])
-	q := last[:min(len(last), 24)]
-	m = typeQuery(t, m, q)
-	h := onlyHit(t, m, engsearch.StoreClaudeMd)
-	if strings.HasPrefix(h.File, "/") {
-		t.Fatalf("a file in the home should be named relative to it: %s", h.File)
-	}
-	m = press(t, m, "enter")
-	want := filepath.Join(l.Home, "rules", "review.md")
-	if r, ok := m.prompt.Selected(); m.focus != panePrompt || !ok || r.Layer == nil || r.Layer.Path != want {
-		t.Fatalf("Prompt should select %s (focus %d):\n%s", want, m.focus, screen(m))
-	}
-	if ml := markedLine(screen(m)); !strings.Contains(ml, "«"+q+"»") {
-		t.Errorf("the rule's line should be marked, got %q:\n%s", ml, screen(m))
+	for _, rule := range []struct{ name, q string }{{"review.md", "list its callers before"}, {"go-style.md", "Table tests over copy"}} {
+		m, l := demoModel(t, 120, 40)
+		m = typeQuery(t, m, rule.q)
+		isRule := func(h engsearch.Hit) bool { return h.Store == engsearch.StoreClaudeMd }
+		at := slices.IndexFunc(m.search.Hits(), isRule)
+		if at < 0 {
+			t.Fatalf("no hit in %s:\n%s", rule.name, screen(m))
+		}
+		h := m.search.Hits()[at]
+		if strings.HasPrefix(h.File, "/") || h.File != "rules/"+rule.name {
+			t.Fatalf("a file in the home should be named relative to it: %s", h.File)
+		}
+		m = openHitWhere(t, m, rule.name, isRule)
+		want := filepath.Join(l.Home, "rules", rule.name)
+		if r, ok := m.prompt.Selected(); m.focus != panePrompt || !ok || r.Layer == nil || r.Layer.Path != want {
+			t.Fatalf("Prompt should select %s (focus %d):\n%s", want, m.focus, screen(m))
+		}
+		if ml := markedLine(screen(m)); !strings.Contains(ml, fmt.Sprintf(" %d │ ", h.Line)) || !strings.Contains(ml, "«"+rule.q+"»") {
+			t.Errorf("%s: line %d should be marked, got %q:\n%s", rule.name, h.Line, ml, screen(m))
+		}
 	}
 }
 
