@@ -104,6 +104,6 @@ func (m *Model) applyPromptHit() {
 // openFileHistoryHit brings the Files pane forward at the backup's
 // version; the pane asks for what it does not have yet.
 func (m *Model) openFileHistoryHit(h engsearch.Hit, note string) tea.Cmd {
-	focus := m.setFocus(paneFiles)
-	return tea.Batch(focus, m.files.OpenHit(files.FileHit{SessionID: h.SessionID, Backup: h.File, Spot: spotOf(h), Note: note}))
+	focus := m.setFocus(paneFiles) // lists the sessions again when they are stale
+	return tea.Batch(focus, m.files.OpenHit(files.FileHit{SessionID: h.SessionID, Backup: h.File, Spot: spotOf(h), Note: note, Relisting: m.loading["files"]}))
 }

@@ -487,3 +487,25 @@ func TestFilesPaneToggleCycles(t *testing.T) {
 		}
 	}
 }
+
+// A hit whose session the list shown lacks waits for the list being
+// read again (Relisting), then asks for the session.
+func TestFilesPaneSearchHitWaitsForTheNewList(t *testing.T) {
+	m := newPane(100, 30)
+	m.SetSessions(sessionsFixture[1:])
+	h := FileHit{SessionID: filehistgen.SessionID, Backup: "file-history/" + filehistgen.SessionID + "/x@v1", Relisting: true}
+	if out := run(m.OpenHit(h)); len(out) != 0 {
+		t.Fatalf("the hit should wait for the new list, sent %#v", out)
+	}
+	out := run(m.SetSessions(sessionsFixture))
+	if len(out) != 1 || out[0] != (LoadSession{SessionID: filehistgen.SessionID, Transcript: sessionsFixture[0].Transcript}) {
+		t.Fatalf("the new list should ask for the hit's session, sent %#v", out)
+	}
+	// Without a new list coming, a missing session is said at once.
+	m = newPane(100, 30)
+	m.SetSessions(sessionsFixture[1:])
+	h.Relisting = false
+	if out := run(m.OpenHit(h)); len(out) != 1 {
+		t.Fatalf("a missing session should be said, sent %#v", out)
+	}
+}

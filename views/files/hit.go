@@ -28,6 +28,9 @@ type FileHit struct {
 	// Note is what the status line says of the hit; when the pane cannot
 	// show it, the reason is added to it.
 	Note string
+	// Relisting says the sessions are being listed again: a session
+	// the list shown lacks is looked for in the new one.
+	Relisting bool
 }
 
 // shownHit is the hit the pane was opened at; pending until the pane
@@ -67,6 +70,10 @@ func (m *Model) goToHit() tea.Cmd {
 			m.showLevel(LevelTurns)
 			return send(LoadSession{SessionID: h.SessionID, Transcript: s.Transcript})
 		}
+	}
+	if h.Relisting {
+		h.Relisting = false // SetSessions looks again
+		return nil
 	}
 	return m.dropHit("the Files pane does not list session " + format.ShortID(h.SessionID) + ": its file-history folder is gone")
 }
