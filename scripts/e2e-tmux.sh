@@ -730,6 +730,43 @@ search_e2e() {
 search_e2e 80 24
 search_e2e 120 40
 
+# Search hits in CLAUDE.md files and file-history backups (the demo home
+# has both) at 80x24 and 120x40: a hit in another project's CLAUDE.md
+# opens that project and the Prompt pane at the file, its line marked;
+# n steps to a backup hit, which opens the Files pane at the session,
+# file and version with the version's text at the line, marked; space
+# shows the diff; N comes back to the CLAUDE.md hit.
+search_jump_e2e() {
+  start_sized "$1" "$2" "NO_COLOR=1 $work/memscope --demo"
+  wait_for "/work/shop-api"
+  keys C-f
+  wait_for "search:"
+  keys M-r
+  wait_for "[x] regex"
+  keys -l 'Plan before apply|createOrder\(eventID\)'
+  keys Enter
+  wait_for "2 hits in 2 files"
+  keys Enter
+  wait_for "hit 1/2"
+  wait_for "/work/infra"
+  wait_for "▶ 3 │ Terraform for the shop. «Plan before apply», always."
+  keys n
+  wait_for "hit 2/2"
+  wait_for "› session 7c0d5e92 › turn"
+  wait_for "webhook.go  v1 · the version's text"
+  wait_for "▶ 8 │     return «createOrder(eventID)»"
+  keys Space
+  wait_for "v1 → disk"
+  wait_gone "▶ 8 │"
+  keys N
+  wait_for "hit 1/2"
+  wait_for "▶ 3 │ Terraform for the shop. «Plan before apply», always."
+  keys q
+  wait_for "EXITED"
+}
+search_jump_e2e 80 24
+search_jump_e2e 120 40
+
 
 # Review inbox (issue 17): a home where the model wrote memory through
 # Write and Edit calls, in main sessions and a subagent

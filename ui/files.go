@@ -73,12 +73,12 @@ func (m Model) handleFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case fileSessionsMsg:
 		delete(m.loading, "files")
-		m.files.SetSessions(msg.sessions)
+		hit := m.files.SetSessions(msg.sessions)
 		if cur != nil {
 			// A reload: read the open session again, the disk changed.
-			return m, m.loadFileSessionCmd(string(cur.SessionID), cur.Transcript), true
+			return m, tea.Batch(hit, m.loadFileSessionCmd(string(cur.SessionID), cur.Transcript)), true
 		}
-		return m, nil, true
+		return m, hit, true
 	case files.LoadSession:
 		return m, m.loadFileSessionCmd(msg.SessionID, msg.Transcript), true
 	case fileSessionMsg:
@@ -96,8 +96,12 @@ func (m Model) handleFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 			if !ok {
 				return files.DiffResult{Request: msg, Err: fmt.Errorf("no tracked file %s", msg.TrackingPath)}
 			}
+			if msg.Content {
+				data, exists, err := filehist.ReadFileVersion(fsys, f, msg.From)
+				return files.DiffResult{Request: msg, Diff: string(data), Err: err, Absent: err == nil && !exists, Loaded: true}
+			}
 			d, err := filehist.FileVersionDiff(fsys, f, msg.From, msg.To)
-			return files.DiffResult{Request: msg, Diff: d, Err: err}
+			return files.DiffResult{Request: msg, Diff: d, Err: err, Loaded: true}
 		}, true
 	case files.DiffResult:
 		m.files.SetDiff(msg)

@@ -101,6 +101,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case previewMsg:
 		if msg.project == m.previewProject() {
 			m.prompt.SetPreview(msg.preview)
+			m.applyPromptHit()
 		}
 		return m, nil, true
 	case sessionsLoadedMsg:

@@ -60,6 +60,9 @@ func (m Model) handleSearch(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, nil, true
 	case searchview.Jump:
 		return m, m.openHit(msg), true
+	case promptHitReadMsg:
+		m.promptHitRead(msg)
+		return m, nil, true
 	case searchBatchMsg:
 		if m.srch == nil || msg.gen != m.srch.gen {
 			return m, nil, true // a search the user replaced
@@ -157,11 +160,16 @@ func (m *Model) openSearch() tea.Cmd {
 
 // openHit shows a hit in the pane that holds it: Replay at the turn (the
 // hit marked), History at the prompt, Pastes at the paste, Memories at
-// the file. A store no pane lists (CLAUDE.md, file history) is named in
-// the status line, with its pane in front.
+// the file, Prompt at the CLAUDE.md file and Files at the backup's
+// version (both with the file's text at the hit's line, marked; see
+// searchjump.go).
 func (m *Model) openHit(j searchview.Jump) tea.Cmd {
 	h := j.Hit
-	where := fmt.Sprintf("hit %d/%d: %s line %d", j.Index+1, j.Of, model.SanitizeLine(h.File), h.Line)
+	file := h.File
+	if h.Store == engsearch.StoreFileHistory && h.Label != "" {
+		file = h.Label // "backup v1 of <the file's path>": the backup's own name is a hash
+	}
+	where := fmt.Sprintf("hit %d/%d: %s line %d", j.Index+1, j.Of, model.SanitizeLine(file), h.Line)
 	step := " · " + m.keys.NextHit.Help().Key + "/" + m.keys.PrevHit.Help().Key + " next/previous hit, " + m.keys.Search.Help().Key + " the list"
 	m.setStatus(where+step, false)
 	switch h.Store {
@@ -189,9 +197,9 @@ func (m *Model) openHit(j searchview.Jump) tea.Cmd {
 		}
 		return tea.Batch(cmd, focus)
 	case engsearch.StoreClaudeMd:
-		return m.setFocus(panePrompt)
+		return m.openClaudeMdHit(h, where)
 	case engsearch.StoreFileHistory:
-		return m.setFocus(paneFiles)
+		return m.openFileHistoryHit(h, where)
 	}
 	return nil
 }

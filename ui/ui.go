@@ -143,6 +143,9 @@ type Model struct {
 	// pendingStore says the Memories pane was switched to the hit's
 	// store already (it is tried once).
 	pendingStore bool
+	// promptHit is a CLAUDE.md hit waiting for its file and its
+	// project's preview (searchjump.go).
+	promptHit *promptHit
 
 	// lv feeds the Live pane (live.go); follow is the Replay pane's open
 	// session, followed as it is written, and followGen numbers the

@@ -14,6 +14,7 @@ import (
 	"github.com/memscope/memscope/engine/filehist"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/views/component/detail"
+	"github.com/memscope/memscope/views/component/hit"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
@@ -30,10 +31,12 @@ type LoadSession struct {
 
 // DiffRequest asks the root for the diff between two versions of a file
 // (filehist.FileVersionDiff) and to hand it to SetDiff.
+// With Content set it asks for From's text instead (To is unused).
 type DiffRequest struct {
 	SessionID    string
 	TrackingPath string
 	From, To     filehist.VersionRef
+	Content      bool
 }
 
 // PlanRequest asks the root for a restore plan (filehist.PlanTurnRestore
@@ -77,12 +80,15 @@ type Row struct {
 	Version *filehist.FileVersion
 }
 
-// diffBase says what the selected version is compared with.
+// diffBase says what the selected version is compared with, or that
+// its text is shown.
 type diffBase int
 
 const (
 	againstDisk diffBase = iota
 	againstNext
+	showContent
+	baseCount
 )
 
 // Model is the Files pane.
@@ -103,19 +109,30 @@ type Model struct {
 	cursors [4]int
 	base    diffBase
 	diff    DiffResult
+	// doc is the text of a Content result, placed once (a backup can be
+	// megabytes).
+	doc     *hit.Doc
 	plan    *filehist.RestorePlan
 	confirm bool
 	// readOnly disables restores.
 	readOnly bool
-	width    int
-	height   int
+	// hit is the search hit the pane was opened at (OpenHit): pending
+	// until the pane has gone to its version, then marked in that
+	// version's text.
+	hit    *shownHit
+	width  int
+	height int
 }
 
-// DiffResult is a diff handed back for a DiffRequest.
+// DiffResult is a diff handed back for a DiffRequest, or for a Content
+// request the version's text (Diff), Absent when the version is the
+// file's absence; Loaded says the root answered.
 type DiffResult struct {
 	Request DiffRequest
 	Diff    string
 	Err     error
+	Absent  bool
+	Loaded  bool
 }
 
 // New returns an empty Files pane.
@@ -129,12 +146,14 @@ func New(keys keymap.KeyMap, st style.Styles) Model {
 // Title names the pane.
 func (m Model) Title() string { return "Files" }
 
-// SetSessions shows the sessions that have file history.
-func (m *Model) SetSessions(s []filehist.SessionSummary) {
+// SetSessions shows the sessions that have file history; a search hit
+// waiting for them asks for its session.
+func (m *Model) SetSessions(s []filehist.SessionSummary) tea.Cmd {
 	m.sessions, m.loaded = s, true
 	if m.level == LevelSessions {
 		m.showLevel(LevelSessions)
 	}
+	return m.goToHit()
 }
 
 // SetSession hands over a loaded session (after LoadSession, or a reload
@@ -147,6 +166,9 @@ func (m *Model) SetSession(s *filehist.SessionFileHistory) tea.Cmd {
 	if s == nil {
 		m.showLevel(LevelSessions)
 		return nil
+	}
+	if m.hit != nil && m.hit.pending && m.hit.SessionID == string(s.SessionID) {
+		return m.goToHit()
 	}
 	if !same {
 		m.turn, m.file = nil, nil
@@ -176,6 +198,7 @@ func (m *Model) SetSession(s *filehist.SessionFileHistory) tea.Cmd {
 func (m *Model) SetDiff(d DiffResult) {
 	if req, ok := m.diffRequest(); ok && req == d.Request {
 		m.diff = d
+		m.doc = m.contentDoc(d)
 	}
 }
 
@@ -255,10 +278,14 @@ func (m Model) restoreKey(help string) key.Binding {
 	return key.NewBinding(key.WithKeys(m.keys.Apply.Keys()...), key.WithHelp(m.keys.Apply.Help().Key, help))
 }
 
-// toggleKey is the Toggle binding with this pane's help text.
+// toggleKey is the Toggle binding with this pane's help text: what it
+// shows next.
 func (m Model) toggleKey() key.Binding {
 	what := "diff against the next version"
-	if m.base == againstNext {
+	switch m.base {
+	case againstNext:
+		what = "the version's text"
+	case showContent:
 		what = "diff against the file on disk"
 	}
 	return key.NewBinding(key.WithKeys(m.keys.Toggle.Keys()...), key.WithHelp(m.keys.Toggle.Help().Key, what))
@@ -272,6 +299,13 @@ func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 
 // Session returns the session shown, nil before one is loaded.
 func (m Model) Session() *filehist.SessionFileHistory { return m.session }
+
+// File returns the tracked file whose versions are listed (or were
+// last), nil before one is chosen.
+func (m Model) File() *filehist.TrackedFile { return m.file }
+
+// Selected returns the row under the cursor.
+func (m Model) Selected() (Row, bool) { return m.list.Selected() }
 
 // Legend explains the pane's marks.
 func (m Model) Legend() []text.LegendEntry {

@@ -16,6 +16,7 @@ import (
 	"github.com/memscope/memscope/internal/keypress"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/hit"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/msgs"
 )
@@ -387,5 +388,124 @@ func TestDiffTabsAndCuts(t *testing.T) {
 	}
 	if !cut {
 		t.Errorf("the long row is not cut with … at the border:\n%s", s)
+	}
+}
+
+// answerContent answers a Content request as the root does.
+func answerContent(t *testing.T, f fixture, m *Model, req DiffRequest) {
+	t.Helper()
+	tf, _ := f.s.File(req.TrackingPath)
+	data, exists, err := filehist.ReadFileVersion(f.home.FS, tf, req.From)
+	m.SetDiff(DiffResult{Request: req, Diff: string(data), Err: err, Absent: err == nil && !exists, Loaded: true})
+}
+
+// OpenHit before the sessions are listed waits for them, asks for the
+// hit's session, goes to the backed-up file's version with its text and
+// marks the hit's line; esc goes back to the files with that file
+// selected, at the turn that saved the version.
+func TestFilesPaneOpensSearchHit(t *testing.T) {
+	f := newFixture(t)
+	m := newPane(100, 30)
+	backup := model.FileHistoryDir + "/" + filehistgen.SessionID + "/" + f.l.BackupName("README.md", 2)
+	h := FileHit{SessionID: filehistgen.SessionID, Backup: backup, Note: "hit 1/1",
+		Spot: hit.Spot{Line: 2, Offset: len("# App\n"), Where: "backup v2 of README.md", Snippet: "new line", Match: [2]int{0, 3}}}
+	if out := run(m.OpenHit(h)); len(out) != 0 {
+		t.Fatalf("before the sessions are listed the hit should wait, sent %#v", out)
+	}
+	out := run(m.SetSessions(sessionsFixture))
+	if len(out) != 1 || out[0] != (LoadSession{SessionID: filehistgen.SessionID, Transcript: sessionsFixture[0].Transcript}) {
+		t.Fatalf("the listed sessions should ask for the hit's, sent %#v", out)
+	}
+	out = run(m.SetSession(&f.s))
+	req, ok := out[0].(DiffRequest)
+	if len(out) != 1 || !ok || !req.Content || req.TrackingPath != "README.md" || req.From.Version != 2 {
+		t.Fatalf("at the version, the pane should ask for its text, sent %#v", out)
+	}
+	answerContent(t, f, &m, req)
+	v := ansi.Strip(m.View())
+	for _, want := range []string{"turn a0000002 › README.md", "README.md  v2 · the version's text", "⌕ search hit: line 2 · backup v2 of README.md", "▶ 2 │ «new» line", "  1 │ # App"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the pane should show %q:\n%s", want, v)
+		}
+	}
+	m, _ = press(t, m, "esc")
+	if r, ok := m.Selected(); m.Level() != LevelFiles || !ok || r.File == nil || r.File.TrackingPath != "README.md" {
+		t.Errorf("esc should go back to the files with README.md selected:\n%s", ansi.Strip(m.View()))
+	}
+	// Another version of the file shows its text without a mark.
+	m = pressAnswered(t, f, m, "enter")
+	m, out = press(t, m, "k")
+	if len(out) == 1 {
+		answerContent(t, f, &m, out[0].(DiffRequest))
+	}
+	if v := ansi.Strip(m.View()); strings.Contains(v, "▶") || !strings.Contains(v, "old line") {
+		t.Errorf("v1's text should show, unmarked:\n%s", v)
+	}
+}
+
+// A hit the pane cannot show says why, after what the root said of it.
+func TestFilesPaneSearchHitNotFound(t *testing.T) {
+	f := newFixture(t)
+	m := newPane(100, 30)
+	m.SetSessions(sessionsFixture)
+	out := run(m.OpenHit(FileHit{SessionID: "gone-session", Backup: "file-history/gone-session/x@v1", Note: "hit 2/3"}))
+	if st, ok := out[0].(msgs.Status); len(out) != 1 || !ok || !strings.HasPrefix(st.Text, "hit 2/3: the Files pane does not list session gone-ses") {
+		t.Errorf("an unlisted session should be named, sent %#v", out)
+	}
+	m = openSession(t, f, m)
+	out = run(m.OpenHit(FileHit{SessionID: filehistgen.SessionID, Backup: "file-history/" + filehistgen.SessionID + "/0000000000000000@v9", Note: "hit 1/1"}))
+	if st, ok := out[0].(msgs.Status); len(out) != 1 || !ok || !strings.Contains(st.Text, "tracks no file whose backup is 0000000000000000@v9") {
+		t.Errorf("a backup no file has should be named, sent %#v", out)
+	}
+	if m.Level() != LevelTurns {
+		t.Errorf("the pane should stay where it was, at level %d", m.Level())
+	}
+}
+
+// space cycles the selected version's detail: the diff against the disk,
+// against the next version, the version's text.
+func TestFilesPaneToggleCycles(t *testing.T) {
+	f := newFixture(t)
+	m := openSession(t, f, newPane(100, 30))
+	m, _ = press(t, m, "enter", "j") // the first turn's files: README.md
+	m = pressAnswered(t, f, m, "enter")
+	want := []string{"v1 → disk", "v1 → v2", "v1 · the version's text", "v1 → disk"}
+	for i, w := range want {
+		if i > 0 {
+			var out []tea.Msg
+			m, out = press(t, m, "space")
+			for _, o := range out {
+				if req := o.(DiffRequest); req.Content {
+					answerContent(t, f, &m, req)
+				} else {
+					answerDiff(t, f, &m, req)
+				}
+			}
+		}
+		if v := ansi.Strip(m.View()); !strings.Contains(v, w) {
+			t.Errorf("step %d should show %q:\n%s", i, w, v)
+		}
+	}
+}
+
+// A hit whose session the list shown lacks waits for the list being
+// read again (Relisting), then asks for the session.
+func TestFilesPaneSearchHitWaitsForTheNewList(t *testing.T) {
+	m := newPane(100, 30)
+	m.SetSessions(sessionsFixture[1:])
+	h := FileHit{SessionID: filehistgen.SessionID, Backup: "file-history/" + filehistgen.SessionID + "/x@v1", Relisting: true}
+	if out := run(m.OpenHit(h)); len(out) != 0 {
+		t.Fatalf("the hit should wait for the new list, sent %#v", out)
+	}
+	out := run(m.SetSessions(sessionsFixture))
+	if len(out) != 1 || out[0] != (LoadSession{SessionID: filehistgen.SessionID, Transcript: sessionsFixture[0].Transcript}) {
+		t.Fatalf("the new list should ask for the hit's session, sent %#v", out)
+	}
+	// Without a new list coming, a missing session is said at once.
+	m = newPane(100, 30)
+	m.SetSessions(sessionsFixture[1:])
+	h.Relisting = false
+	if out := run(m.OpenHit(h)); len(out) != 1 {
+		t.Fatalf("a missing session should be said, sent %#v", out)
 	}
 }

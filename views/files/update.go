@@ -38,7 +38,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case key.Matches(k, m.keys.Apply):
 		return m.restore()
 	case key.Matches(k, m.keys.Toggle) && m.level == LevelVersions:
-		m.base = 1 - m.base
+		m.base = (m.base + 1) % baseCount
 		return m, m.diffIfMoved(DiffRequest{})
 	}
 	return m, nil
@@ -61,7 +61,7 @@ func (m *Model) diffIfMoved(before DiffRequest) tea.Cmd {
 	if !ok || req == before {
 		return nil
 	}
-	m.diff = DiffResult{Request: req}
+	m.diff, m.doc = DiffResult{Request: req}, nil
 	return send(req)
 }
 
@@ -73,7 +73,10 @@ func (m Model) diffRequest() (DiffRequest, bool) {
 	}
 	req := DiffRequest{SessionID: string(m.session.SessionID), TrackingPath: m.file.TrackingPath,
 		From: filehist.VersionRef{Version: r.Version.Version}, To: filehist.DiskRef}
-	if m.base == againstNext {
+	switch m.base {
+	case showContent:
+		req.To, req.Content = filehist.VersionRef{}, true
+	case againstNext:
 		for _, v := range m.file.Versions {
 			if v.Version > r.Version.Version {
 				req.To = filehist.VersionRef{Version: v.Version}

@@ -185,6 +185,15 @@ func (m Model) detailContent() detail.Content {
 		for _, v := range f.Versions {
 			lines = append(lines, "  "+m.versionRow(&v))
 		}
+	case r.Version != nil && m.base == showContent:
+		var top int
+		lines, top = m.contentLines(r.Version)
+		id += fmt.Sprintf(" %d %s %v", m.base, m.diff.Request.TrackingPath, m.diff.Loaded)
+		if h := m.hitIn(r.Version); h != nil {
+			id += fmt.Sprintf(" hit %d", h.Spot.Line)
+		}
+		// The text's lines are cut to the width already.
+		return detail.Content{ID: id, Lines: lines, Top: top}
 	case r.Version != nil:
 		lines = m.diffLines()
 		id += fmt.Sprintf(" %d %s", m.base, m.diff.Request.TrackingPath)

@@ -18,6 +18,7 @@ import (
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/detail"
+	"github.com/memscope/memscope/views/component/hit"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
@@ -44,9 +45,28 @@ type Model struct {
 	unavailable string
 	// loads is what the open project's sessions loaded (engine/loads);
 	// nil until read.
-	loads  *engineloads.Report
+	loads *engineloads.Report
+	// hit is the search hit the pane was opened at (ShowHit), shown in
+	// its layer's detail until the cursor leaves that layer or esc.
+	hit    *shownHit
 	width  int
 	height int
+}
+
+// Hit is a search hit in a file the pane may list (a CLAUDE.md, a rule,
+// an import), with the file's text as the root read it for the hit.
+type Hit struct {
+	// Path is the file's absolute path, as the layers name it.
+	Path    string
+	Spot    hit.Spot
+	Content string
+}
+
+// shownHit is a Hit placed in its file.
+type shownHit struct {
+	path string
+	spot hit.Spot
+	doc  *hit.Doc
 }
 
 // New returns an empty Prompt pane.
@@ -80,6 +100,53 @@ func (m *Model) SetPreview(p *enginepreview.Preview) {
 		}
 	}
 	m.list.SetItems(rows)
+	if m.hit != nil && !m.selectHit() {
+		m.hit = nil // the file left the prompt
+	}
+}
+
+// Selected returns the row under the cursor.
+func (m Model) Selected() (Row, bool) { return m.list.Selected() }
+
+// Project is the folder the preview shown is for ("" before one is in).
+func (m Model) Project() string {
+	if m.preview == nil {
+		return ""
+	}
+	return m.preview.Project
+}
+
+// ShowHit selects the layer of the file h is in and shows the file at
+// the hit, its line marked, and reports whether the preview lists that
+// file.
+func (m *Model) ShowHit(h Hit) bool {
+	m.hit = &shownHit{path: h.Path, spot: h.Spot, doc: hit.NewDoc(h.Content, h.Spot)}
+	if m.preview == nil || !m.selectHit() {
+		m.hit = nil
+		return false
+	}
+	m.det.Unzoom()
+	return true
+}
+
+// selectHit puts the cursor on the hit's layer: the one that loads, else
+// the first naming the file (a rule for later, a skipped import).
+func (m *Model) selectHit() bool {
+	p := m.hit.path
+	return m.list.SelectWhere(func(r Row) bool {
+		return r.Layer != nil && r.Layer.Path == p && r.Layer.Status == enginepreview.StatusLoaded
+	}) || m.list.SelectWhere(func(r Row) bool { return r.Layer != nil && r.Layer.Path == p })
+}
+
+// hitShown is the hit when the selected layer is its file.
+func (m Model) hitShown() *shownHit {
+	if m.hit == nil {
+		return nil
+	}
+	if r, ok := m.list.Selected(); ok && r.Layer != nil && r.Layer.Path == m.hit.path {
+		return m.hit
+	}
+	return nil
 }
 
 // SetLoads gives the pane what the project's sessions loaded, for the
@@ -145,6 +212,9 @@ func (m *Model) ClickRow(y int) tea.Cmd {
 		return nil
 	}
 	m.list.ClickRow(y - 4)
+	if m.hitShown() == nil {
+		m.hit = nil
+	}
 	return nil
 }
 
@@ -152,6 +222,10 @@ func (m *Model) ClickRow(y int) tea.Cmd {
 func (m Model) Help() []key.Binding {
 	if m.querying {
 		return []key.Binding{m.keys.Open, m.keys.Back}
+	}
+	if m.hitShown() != nil {
+		back := key.NewBinding(key.WithKeys(m.keys.Back.Keys()...), key.WithHelp(m.keys.Back.Help().Key, "the text as sent"))
+		return append([]key.Binding{m.keys.Query, m.keys.Edit, back}, m.det.Help()...)
 	}
 	return append([]key.Binding{m.keys.Query, m.keys.Edit}, m.det.Help()...)
 }
@@ -185,10 +259,16 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	var handled bool
 	m.list, cmd, handled = m.list.Update(msg)
 	if handled {
+		if m.hitShown() == nil {
+			m.hit = nil // the cursor left the hit's file
+		}
 		return m, cmd
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
+		case key.Matches(k, m.keys.Back) && m.hitShown() != nil:
+			m.hit = nil
+			return m, nil
 		case key.Matches(k, m.keys.Query):
 			m.querying = true
 			return m, m.query.Focus()
@@ -358,6 +438,9 @@ func (m Model) detailContent() detail.Content {
 		if l.Reason != "" {
 			lines = append(lines, m.styles.Warn.Render(text.Truncate(model.SanitizeForTerminal(l.Reason), m.width)))
 		}
+		if h := m.hitShown(); h != nil {
+			return m.hitContent(h, lines)
+		}
 		body, id = l.Text, "layer "+l.Path+" "+string(l.Kind)
 	} else {
 		f := r.Recalled
@@ -372,6 +455,27 @@ func (m Model) detailContent() detail.Content {
 	}
 	return detail.Content{ID: id, Lines: lines}
 }
+
+// hitContent is the hit's layer shown at the hit: what the layer is
+// (head), where the hit is, and the file as on disk (what is sent drops
+// HTML comments and frontmatter), opened a little above the hit's line.
+func (m Model) hitContent(h *shownHit, head []string) detail.Content {
+	lines := append(head, hit.Header(h.spot, m.styles, m.width)...)
+	note := "the file as on disk (the text sent leaves out HTML comments and frontmatter) · " + m.keys.Back.Help().Key + ": the text as sent"
+	if !h.doc.Found() {
+		note = fmt.Sprintf("the file changed since the search: line %d no longer holds the match · %s: the text as sent", h.doc.Line(), m.keys.Back.Help().Key)
+	}
+	lines = append(lines, m.styles.Dim.Render(text.Truncate(note, m.width)))
+	body, at := h.doc.Lines(m.styles, m.width)
+	top := 0
+	if at >= 0 {
+		top = max(len(lines)+at-hitContext, 0)
+	}
+	return detail.Content{ID: fmt.Sprintf("hit %s %d", h.path, h.spot.Line), Lines: append(lines, body...), Top: top}
+}
+
+// hitContext is how many lines above a hit's line the detail opens at.
+const hitContext = 2
 
 // Legend explains the pane's statuses.
 func (m Model) Legend() []text.LegendEntry {

@@ -9,8 +9,10 @@ import (
 
 	engineloads "github.com/memscope/memscope/engine/loads"
 	enginepreview "github.com/memscope/memscope/engine/preview"
+	"github.com/memscope/memscope/internal/keypress"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/hit"
 	"github.com/memscope/memscope/views/component/style"
 )
 
@@ -89,4 +91,55 @@ func TestLayerLoads(t *testing.T) {
 	if strings.Contains(screen(), "sessions:") {
 		t.Errorf("a recalled memory has a loads line:\n%s", screen())
 	}
+}
+
+// ShowHit selects the hit's file and shows it at the hit's line; moving
+// the cursor off the layer drops the hit (coming back shows the text as
+// sent); a preview without the file drops it; a file the preview does
+// not list is refused.
+func TestShowHit(t *testing.T) {
+	m := New(keymap.Default(), style.New(true, true))
+	m.SetSize(100, 30)
+	p := preview(false, "default")
+	p.Layers[0].Text = "Contents of /h/CLAUDE.md (user's private global instructions for all projects):\n\nBe brief."
+	m.SetPreview(p)
+	m.list.Select(1)
+	h := Hit{Path: "/h/CLAUDE.md", Content: "<!-- draft -->\nBe brief.\n", Spot: hit.Spot{Line: 1, Offset: 5, Where: "user", Snippet: "<!-- draft -->", Match: [2]int{5, 10}}}
+	if !m.ShowHit(h) {
+		t.Fatal("the preview lists /h/CLAUDE.md")
+	}
+	v := ansi.Strip(m.View())
+	if r, _ := m.Selected(); r.Layer.Path != "/h/CLAUDE.md" || !strings.Contains(v, "▶ 1 │ <!-- «draft» -->") || !strings.Contains(v, "⌕ search hit: line 1 · user") {
+		t.Fatalf("the hit should be shown on its layer:\n%s", v)
+	}
+	if !strings.Contains(ansi.Strip(strings.Join(helpKeys(m), " ")), "the text as sent") {
+		t.Errorf("help should offer esc for the text as sent: %v", helpKeys(m))
+	}
+	m, _ = m.Update(keypress.Msg("j"))
+	m, _ = m.Update(keypress.Msg("k"))
+	if v := ansi.Strip(m.View()); strings.Contains(v, "▶") || !strings.Contains(v, "Be brief.") {
+		t.Errorf("back on the layer, the text as sent should show:\n%s", v)
+	}
+	m.ShowHit(h)
+	m.SetPreview(preview(false, "default")) // a reload that still lists it
+	if !strings.Contains(ansi.Strip(m.View()), "▶ 1 │") {
+		t.Errorf("a reload should keep the hit:\n%s", ansi.Strip(m.View()))
+	}
+	gone := preview(false, "default")
+	gone.Layers = gone.Layers[1:]
+	m.SetPreview(gone)
+	if m.hit != nil {
+		t.Error("a preview without the file should drop the hit")
+	}
+	if m.ShowHit(Hit{Path: "/elsewhere/CLAUDE.md", Spot: hit.Spot{Line: 1}}) || m.hit != nil {
+		t.Error("a file the preview does not list should be refused")
+	}
+}
+
+func helpKeys(m Model) []string {
+	var out []string
+	for _, b := range m.Help() {
+		out = append(out, b.Help().Key+" "+b.Help().Desc)
+	}
+	return out
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/detail"
+	"github.com/memscope/memscope/views/component/hit"
 	"github.com/memscope/memscope/views/component/text"
 	"github.com/memscope/memscope/views/msgs"
 )
@@ -305,15 +306,7 @@ func (m Model) chainLines(r timeline.Resume, w int) []string {
 // hitLines show the search hit the pane was opened at: where it is, and
 // its snippet with the match marked.
 func (m Model) hitLines(h msgs.Highlight, w int) []string {
-	place := fmt.Sprintf("⌕ search hit: line %d · %s", h.Line, model.SanitizeLine(h.Where))
-	if h.Seeing != "" {
-		place += " · " + h.Seeing
-	}
-	before, match, after := text.SplitMatch(h.Snippet, h.Match)
-	return []string{
-		m.styles.Warn.Render(text.Truncate(text.OneLine(place), w)),
-		"  " + text.FitMatch(before, match, after, max(w-2, 8), m.styles.Warn.Underline(true).Render),
-	}
+	return hit.Header(hit.Spot{Line: h.Line, Where: h.Where, Seeing: h.Seeing, Snippet: h.Snippet, Match: h.Match}, m.styles, w)
 }
 
 // describe is a one-line view of a chain record.

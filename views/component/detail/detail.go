@@ -30,6 +30,9 @@ import (
 type Content struct {
 	ID    string
 	Lines []string
+	// Top is the line a new ID opens at (a search hit's, with a little
+	// context above it); 0 is the first.
+	Top int
 }
 
 // Area is where the pane draws the detail, in cells relative to the
@@ -116,9 +119,10 @@ func (m Model) zoomBinding() key.Binding {
 }
 
 // sync points vp, a copy of the viewport, at c in a w×h block: a new ID
-// starts at the top; the offset is kept within the lines.
+// starts at its Top; the offset is kept within the lines.
 func (m *Model) sync(vp *viewport.Model, c Content, w, h int) {
-	if c.ID != m.id {
+	fresh := c.ID != m.id
+	if fresh {
 		m.id = c.ID
 		vp.SetYOffset(0)
 	}
@@ -131,6 +135,9 @@ func (m *Model) sync(vp *viewport.Model, c Content, w, h int) {
 	// SetContentLines splits lines holding a newline in place: give it
 	// its own slice.
 	vp.SetContentLines(slices.Clone(c.Lines))
+	if fresh && c.Top > 0 {
+		vp.SetYOffset(c.Top) // after the lines: the offset is kept within them
+	}
 }
 
 // Update scrolls or zooms for a key or a wheel turn, given the content

@@ -126,3 +126,28 @@ func TestZoom(t *testing.T) {
 		t.Fatalf("a new selection did not start at its top: offset %d", m.Offset())
 	}
 }
+
+// A new content opens at its Top (a search hit's line), kept within the
+// lines; the same content keeps the user's scroll, another ID moves to
+// its own Top.
+func TestTopOpensNewContent(t *testing.T) {
+	m := newModel()
+	a := Area{W: 40, H: 10}
+	c := Content{ID: "hit 1", Lines: lines(30), Top: 12}
+	if v := ansi.Strip(m.View(c, a.W, a.H)); !strings.HasPrefix(v, "line 13 ") {
+		t.Fatalf("a new content should open at line 13:\n%s", v)
+	}
+	m, _ = m.Update(keypress.Msg("J"), c, a)
+	if m.Offset() != 13 {
+		t.Fatalf("J from the top line: offset %d, want 13", m.Offset())
+	}
+	m, _ = m.Update(keypress.Msg("K"), c, a) // the same ID: the scroll stays
+	if m.Offset() != 12 {
+		t.Fatalf("K: offset %d, want 12", m.Offset())
+	}
+	c = Content{ID: "hit 2", Lines: lines(30), Top: 100}
+	m, _ = m.Update(keypress.Msg("x"), c, a)
+	if m.Offset() != 30-9 {
+		t.Fatalf("a Top past the end is kept within the lines: offset %d", m.Offset())
+	}
+}
