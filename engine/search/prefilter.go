@@ -3,9 +3,9 @@ package search
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"unicode"
 	"unicode/utf8"
 )
