@@ -123,7 +123,7 @@ func (f *finder) indexString(s string) int {
 
 // byteFreq ranks bytes by how common they are in transcripts (JSON of
 // English text and code): 255 for the most common. It only steers which
-// byte of a pattern the finder jumps to; any order is correct.
+// two bytes of a pattern the pair compares; any order is correct.
 var byteFreq = func() [256]byte {
 	var t [256]byte
 	for i := range t {

@@ -11,8 +11,8 @@ import (
 // A JSONL file is searched the way grep searches: a large chunk is read
 // at a time and the anchor is looked for across the whole chunk; only
 // around an anchor found is the line cut out, and line numbers are
-// counted in bulk (bytes.Count) over the stretches between. A line no
-// anchor falls in costs no work of its own.
+// counted (bytes.Count) only up to a line handed over (lineCount). A
+// line no anchor falls in costs no work of its own.
 
 // maxSpecials bounds lineScan.specials.
 const maxSpecials = 4
@@ -26,8 +26,8 @@ type lineScan struct {
 	// find returns the offset of the first place in b a wanted line may
 	// hold, or -1; nil wants every line.
 	find func(b []byte) int
-	// specials are byte strings that make a line worth a closer look
-	// although find does not find it there (a \u escape, a Kelvin sign):
+	// specials find what makes a line worth a closer look although find
+	// does not find it there (a \u escape, a Kelvin sign):
 	// check decides on those lines. At most maxSpecials.
 	specials []*finder
 	check    func(line []byte) bool
