@@ -132,11 +132,21 @@ func findProject(fsys fs.FS, slug, dir string, sf *SessionFiles, probs *[]Proble
 // subagent), sorted by path: what FindSessionFiles lists for it, reading
 // only projects/<slug>.
 func FindProjectTranscripts(fsys fs.FS, slug string) ([]TranscriptFile, []Problem) {
+	sf, probs := FindProjectSessionFiles(fsys, slug)
+	return sf.Transcripts, probs
+}
+
+// FindProjectSessionFiles is FindSessionFiles for one project: what it
+// lists under projects/<slug> (transcripts, tool results, subagent meta
+// files), sorted by path, reading only that folder.
+func FindProjectSessionFiles(fsys fs.FS, slug string) (SessionFiles, []Problem) {
 	var sf SessionFiles
 	var probs []Problem
 	findProject(fsys, slug, "projects/"+slug, &sf, &probs)
 	sort.Slice(sf.Transcripts, func(i, j int) bool { return sf.Transcripts[i].Path < sf.Transcripts[j].Path })
-	return sf.Transcripts, probs
+	sort.Slice(sf.ToolResults, func(i, j int) bool { return sf.ToolResults[i].Path < sf.ToolResults[j].Path })
+	sort.Strings(sf.SubagentMeta)
+	return sf, probs
 }
 
 // FindSessionTranscripts lists the transcripts of one session of project

@@ -69,7 +69,9 @@ func (p *planner) newestFirst(us []*unit) []*unit {
 func (p *planner) listProjects() []model.TranscriptFile {
 	o := p.o
 	if o.Project != nil {
-		ts, probs := model.FindProjectTranscripts(o.Home, o.Project.Slug)
+		sf, probs := model.FindProjectSessionFiles(o.Home, o.Project.Slug)
+		p.sessionFilesFound = &sf
+		ts := sf.Transcripts
 		p.probs = append(p.probs, probs...)
 		p.projects = []model.Project{{Slug: o.Project.Slug, Dir: "projects/" + o.Project.Slug, Path: o.Project.Dir}}
 		return ts
@@ -120,36 +122,36 @@ func (p *planner) transcripts() []*unit {
 
 // sessionFiles lists what the client keeps beside sessions: large tool
 // results saved to files, and the seed layout's
-// sessions/<id>/transcript.jsonl. They are listed after the transcripts
-// (a second walk of the session folders), so the first hits of the
-// newest transcripts do not wait for it.
+// sessions/<id>/transcript.jsonl (none when one project is searched).
+// They are queued after the transcripts, so the first hits of the newest
+// transcripts do not wait for them.
 func (p *planner) sessionFiles() []*unit {
 	var us []*unit
-	if p.o.Project == nil {
-		sf := p.found()
-		for _, t := range sf.Transcripts {
-			if t.Kind == model.TranscriptSeed {
-				us = append(us, &unit{kind: unitTranscript, store: StoreTranscripts, fsys: p.o.Home, name: t.Path, file: t.Path,
-					mod: t.ModTime, size: t.Size, session: t.SessionID})
-			}
+	sf := p.found()
+	for _, t := range sf.Transcripts {
+		if t.Kind == model.TranscriptSeed {
+			us = append(us, &unit{kind: unitTranscript, store: StoreTranscripts, fsys: p.o.Home, name: t.Path, file: t.Path,
+				mod: t.ModTime, size: t.Size, session: t.SessionID})
 		}
-		for _, r := range sf.ToolResults {
-			us = append(us, p.toolResult(r))
-		}
-		return us
 	}
-	for _, r := range p.projectToolResults() {
+	for _, r := range sf.ToolResults {
 		us = append(us, p.toolResult(r))
 	}
 	return us
 }
 
-// found is what the walk of the session folders found: the one
-// listProjects made, else a walk now (its problems were reported by
-// listProjects, or are the transcripts' to report).
+// found is what the walk of the session folders found (the searched
+// project's, or the home's): the one listProjects made, else a walk now
+// (its problems were reported by listProjects, or are the transcripts'
+// to report).
 func (p *planner) found() model.SessionFiles {
 	if p.sessionFilesFound == nil {
-		sf, _ := model.FindSessionFiles(p.o.Home)
+		var sf model.SessionFiles
+		if p.o.Project != nil {
+			sf, _ = model.FindProjectSessionFiles(p.o.Home, p.o.Project.Slug)
+		} else {
+			sf, _ = model.FindSessionFiles(p.o.Home)
+		}
 		p.sessionFilesFound = &sf
 	}
 	return *p.sessionFilesFound
@@ -158,18 +160,6 @@ func (p *planner) found() model.SessionFiles {
 func (p *planner) toolResult(r model.ToolResultFile) *unit {
 	return &unit{kind: unitText, store: StoreTranscripts, fsys: p.o.Home, name: r.Path, file: r.Path, mod: r.ModTime, size: r.Size,
 		project: p.projectPath(r.ProjectSlug), session: r.SessionID, label: "tool result saved to a file"}
-}
-
-// projectToolResults are the tool-result files of the searched project.
-func (p *planner) projectToolResults() []model.ToolResultFile {
-	sf := p.found()
-	var out []model.ToolResultFile
-	for _, r := range sf.ToolResults {
-		if r.ProjectSlug == p.o.Project.Slug {
-			out = append(out, r)
-		}
-	}
-	return out
 }
 
 func (p *planner) history() []*unit {

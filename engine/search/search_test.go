@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -373,5 +374,38 @@ func TestKelvinAndLongSFold(t *testing.T) {
 		if strings.Join(got, " ") != strings.Join(c.want, " ") {
 			t.Errorf("%q %+v: hits %v, want %v", c.query, c.qo, got, c.want)
 		}
+	}
+}
+
+// Tool results the client saved to files beside a session are searched
+// with the transcripts: every project's in a whole-home search, only the
+// project's own when one project is searched.
+func TestSavedToolResultsSearchedByProject(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, slug := range []string{"-work-app", "-work-other"} {
+		sid := "11111111-2222-4333-8444-55555555555" + slug[len(slug)-1:]
+		writeFile(t, dir, "projects/"+slug+"/"+sid+".jsonl",
+			`{"type":"user","uuid":"u1","sessionId":"`+sid+`","cwd":"/work/`+slug[6:]+`","timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"user","content":"hello"}}`+"\n")
+		writeFile(t, dir, "projects/"+slug+"/"+sid+"/tool-results/toolu_01.txt", "line one\nsavedResultNeedle in "+slug+"\n")
+	}
+	files := func(hits []Hit) []string {
+		var out []string
+		for _, h := range hits {
+			if h.Store != StoreTranscripts || h.Line != 2 || h.Label != "tool result saved to a file" {
+				t.Errorf("hit %+v", h)
+			}
+			out = append(out, strings.Split(h.File, "/")[1])
+		}
+		sort.Strings(out)
+		return out
+	}
+	hits, _ := runAll(t, dir, "savedResultNeedle", QueryOptions{}, nil)
+	if got := files(hits); strings.Join(got, " ") != "-work-app -work-other" {
+		t.Errorf("whole home: %v", got)
+	}
+	hits, _ = runAll(t, dir, "savedResultNeedle", QueryOptions{}, func(o *Options) { o.Project = &Project{Slug: "-work-app", Dir: "/work/app"} })
+	if got := files(hits); strings.Join(got, " ") != "-work-app" {
+		t.Errorf("one project: %v", got)
 	}
 }
