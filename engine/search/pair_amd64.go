@@ -1,5 +1,7 @@
 package search
 
+import "unsafe"
+
 // pairSIMD says pairBlocks does the work.
 const pairSIMD = true
 
@@ -22,16 +24,28 @@ var hasAVX2 = func() bool {
 	return ebx7&(1<<5) != 0
 }()
 
-// pairBlocks looks at the n places from p, 16 (or, with AVX2, 32) at a
-// time, for the first where the pair vec (b1, m1, b2, m2, each repeated
-// 16 times) agrees, reading p[i+o1] and p[i+o2]. It returns that place;
-// or, when no whole block has one, ^i, i being the places it looked at:
-// the caller looks at the rest. p must hold n-1+max(o1, o2).
+// pairBlocks looks at the n places from p, 16 at a time (64 with AVX2,
+// then 16), for the first where the pair vec (b1, m1, b2, m2, each
+// repeated 16 times) agrees, reading p[i+o1] and p[i+o2]. It returns that
+// place; or, when no whole block has one, ^i, i being the places it
+// looked at: the caller looks at the rest. p must hold n-1+max(o1, o2).
 func pairBlocks(p *byte, n, o1, o2 int, vec *[4][16]byte) int {
-	if hasAVX2 {
-		return pairBlocksAVX2(p, n, o1, o2, vec)
+	done := 0
+	if hasAVX2 && n >= 64 {
+		r := pairBlocksAVX2(p, n, o1, o2, vec)
+		if r >= 0 {
+			return r
+		}
+		done = ^r
 	}
-	return pairBlocksSSE2(p, n, o1, o2, vec)
+	if n-done < 16 {
+		return ^done
+	}
+	r := pairBlocksSSE2((*byte)(unsafe.Add(unsafe.Pointer(p), done)), n-done, o1, o2, vec)
+	if r >= 0 {
+		return done + r
+	}
+	return ^(done + ^r)
 }
 
 //go:noescape

@@ -50,7 +50,7 @@ ssedone:
 // func pairBlocksAVX2(p *byte, n, o1, o2 int, vec *[4][16]byte) int
 //
 // pairBlocksSSE2 with 32-byte registers, two blocks (64 places) a
-// round while there are, then one.
+// round; what is left (fewer than 64 places) is pairBlocksSSE2's.
 TEXT ·pairBlocksAVX2(SB), NOSPLIT, $0-48
 	MOVQ         p+0(FP), SI
 	MOVQ         n+8(FP), CX
@@ -68,7 +68,7 @@ TEXT ·pairBlocksAVX2(SB), NOSPLIT, $0-48
 avxloop2:
 	LEAQ      64(AX), BX
 	CMPQ      BX, CX
-	JA        avxloop1
+	JA        avxdone
 	VMOVDQU   (R10)(AX*1), Y0
 	VMOVDQU   (R11)(AX*1), Y1
 	VMOVDQU   32(R10)(AX*1), Y2
@@ -95,24 +95,6 @@ avxfound2:
 	JNZ       avxfound
 	VPMOVMSKB Y2, DX
 	ADDQ      $32, AX
-	JMP       avxfound
-
-avxloop1:
-	LEAQ      32(AX), BX
-	CMPQ      BX, CX
-	JA        avxdone
-	VMOVDQU   (R10)(AX*1), Y0
-	VMOVDQU   (R11)(AX*1), Y1
-	VPOR      Y5, Y0, Y0
-	VPOR      Y7, Y1, Y1
-	VPCMPEQB  Y4, Y0, Y0
-	VPCMPEQB  Y6, Y1, Y1
-	VPAND     Y1, Y0, Y0
-	VPMOVMSKB Y0, DX
-	TESTL     DX, DX
-	JNZ       avxfound
-	MOVQ      BX, AX
-	JMP       avxloop1
 
 avxfound:
 	VZEROUPPER
