@@ -53,7 +53,7 @@ func (w *worker) scanLines(ctx context.Context, u *unit, res *result, ls lineSca
 	if w.buf == nil {
 		w.buf = make([]byte, chunkSize)
 	}
-	lc := lineCount{line: 1, w: w}
+	lc := lineCount{line: 1, buf: &w.countBuf}
 	lc.ra, _ = f.(io.ReaderAt)
 	keep := 0
 	var read int64 // bytes read so far; data[0] is at read-keep before a read
@@ -139,8 +139,9 @@ type lineCount struct {
 	line int
 	off  int64
 	ra   io.ReaderAt
-	w    *worker
-	err  error
+	// buf is the worker's buffer for reading a stretch again.
+	buf *[]byte
+	err error
 }
 
 // at is the number of the line holding file offset pos, which is in
@@ -162,11 +163,10 @@ func (c *lineCount) at(region []byte, base, pos int64) int {
 
 // countFile counts the line breaks of the file from c.off to end.
 func (c *lineCount) countFile(end int64) {
-	buf := c.w.countBuf
-	if buf == nil {
-		buf = make([]byte, 64<<10)
-		c.w.countBuf = buf
+	if *c.buf == nil {
+		*c.buf = make([]byte, 64<<10)
 	}
+	buf := *c.buf
 	for c.off < end && c.err == nil {
 		n, err := c.ra.ReadAt(buf[:min(int64(len(buf)), end-c.off)], c.off)
 		c.line += bytes.Count(buf[:n], []byte{'\n'})

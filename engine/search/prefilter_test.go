@@ -45,7 +45,7 @@ func handed(q *Query, line []byte) bool {
 	w := &worker{q: q}
 	got := false
 	region := append(bytes.Clone(line), '\n')
-	w.scanRegion(region, 0, &lineCount{line: 1, w: w}, w.queryScan(), func([]byte, int) { got = true })
+	w.scanRegion(region, 0, &lineCount{line: 1, buf: &w.countBuf}, w.queryScan(), func([]byte, int) { got = true })
 	return got && w.wanted(line)
 }
 

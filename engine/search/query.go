@@ -114,7 +114,9 @@ func (q *Query) find(s string, from int) (start, end int) {
 
 // matches is every match in s (at most max), as [start, end) pairs;
 // an empty match is skipped (a regex like "x*" matches everywhere, and
-// "nothing" is no place to show).
+// "nothing" is no place to show). A text without the prefilter's anchor
+// costs one pass: the literal's own finder, or the anchor's before a
+// regular expression runs.
 func (q *Query) matches(s string, max int) [][2]int {
 	if q.re != nil && !q.pre.mayHold(stringBytes(s)) {
 		return nil // every match holds the anchor: no need to run the expression

@@ -277,9 +277,6 @@ func (w *worker) text(ctx context.Context, u *unit) result {
 	if data == nil {
 		return res
 	}
-	if !w.q.pre.mayHold(data) {
-		return res
-	}
 	text := unsafe.String(unsafe.SliceData(data), len(data)) // data is kept until the next file; snippets are copies
 	ms := w.q.matches(text, 1<<30)
 	if len(ms) == 0 {
