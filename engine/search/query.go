@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -24,7 +23,6 @@ type QueryOptions struct {
 // cheaply from a raw JSON line whether it can hold a match.
 type Query struct {
 	text string
-	opts QueryOptions
 	// The matcher of decoded text: lit (a literal, with fold when case
 	// is ignored and the literal is ASCII) or re.
 	lit *finder
@@ -42,7 +40,7 @@ func Compile(text string, o QueryOptions) (*Query, error) {
 	if !utf8.ValidString(text) {
 		return nil, errors.New("the query is not valid UTF-8")
 	}
-	q := &Query{text: text, opts: o}
+	q := &Query{text: text}
 	if o.Regex {
 		src := text
 		if !o.Case {
@@ -74,9 +72,6 @@ func Compile(text string, o QueryOptions) (*Query, error) {
 
 // String is the query as given.
 func (q *Query) String() string { return q.text }
-
-// Options are the query's options.
-func (q *Query) Options() QueryOptions { return q.opts }
 
 // asciiFoldable reports whether ignoring case in s is ASCII case folding:
 // s is ASCII and has no k or s, which fold with the Kelvin sign and the
@@ -148,20 +143,3 @@ func max1(n int) int {
 // foldTrivial reports whether r has no other case: it matches only
 // itself when case is ignored.
 func foldTrivial(r rune) bool { return unicode.SimpleFold(r) == r }
-
-// describe says what the query is, for people: `literal "x" (any case)`.
-func (q *Query) describe() string {
-	var b strings.Builder
-	if q.opts.Regex {
-		b.WriteString("regex ")
-	} else {
-		b.WriteString("literal ")
-	}
-	fmt.Fprintf(&b, "%q", q.text)
-	if q.opts.Case {
-		b.WriteString(" (case-sensitive)")
-	} else {
-		b.WriteString(" (any case)")
-	}
-	return b.String()
-}
