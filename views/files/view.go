@@ -245,7 +245,7 @@ func (m Model) diffLines() []string {
 		return append(lines, m.styles.Dim.Render("no difference"))
 	}
 	for _, l := range strings.Split(strings.TrimSuffix(d.Diff, "\n"), "\n") {
-		lines = append(lines, m.diffLine(m.fit(diffText(l))))
+		lines = append(lines, m.diffLine(m.fit(text.FileLine(l))))
 	}
 	return lines
 }
@@ -261,7 +261,7 @@ func (m Model) planLines() []string {
 		lines = append(lines, line)
 		if s.Refused == "" && s.Diff != "" {
 			for _, l := range strings.Split(strings.TrimSuffix(s.Diff, "\n"), "\n") {
-				lines = append(lines, "  "+m.diffLine(text.Truncate(diffText(l), m.width-2)))
+				lines = append(lines, "  "+m.diffLine(text.Truncate(text.FileLine(l), m.width-2)))
 			}
 		}
 	}
@@ -269,10 +269,3 @@ func (m Model) planLines() []string {
 }
 
 func (m Model) diffLine(l string) string { return m.styles.DiffLine(l) }
-
-// diffText is one line of a diff made safe to print, its tabs expanded
-// (a file's indentation keeps its shape; a raw tab would be one cell to
-// the cut and eight on the screen).
-func diffText(l string) string {
-	return text.OneLine(text.ExpandTabs(model.SanitizeForTerminal(l)))
-}

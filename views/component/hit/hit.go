@@ -176,7 +176,7 @@ func (d *Doc) Lines(st style.Styles, w int) ([]string, int) {
 // clean makes a line of an untrusted file safe to print, its tabs
 // expanded.
 func clean(l string) string {
-	return text.OneLine(text.ExpandTabs(model.SanitizeForTerminal(strings.TrimSuffix(l, "\r"))))
+	return text.FileLine(strings.TrimSuffix(l, "\r"))
 }
 
 // split cuts line l around the match at byte col, n long, each part

@@ -11,6 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/memscope/memscope/internal/format"
+	"github.com/memscope/memscope/model"
 )
 
 // Bytes formats a size as 512B, 4.1K, 12.0M, 1.2G: the panes' style,
@@ -66,6 +67,15 @@ func Pad(s string, w int) string {
 // OneLine replaces line breaks and tabs with spaces, for list rows.
 func OneLine(s string) string {
 	return strings.NewReplacer("\r\n", " ⏎ ", "\n", " ⏎ ", "\r", " ", "\t", " ").Replace(s)
+}
+
+// FileLine is one line of an untrusted file (a backup, a CLAUDE.md, a
+// diff of them) made safe to print on one row: terminal controls
+// stripped, tabs expanded (indentation keeps its shape; a raw tab would
+// be one cell to the cut and several on the screen), what breaks a line
+// shown as OneLine shows it.
+func FileLine(l string) string {
+	return OneLine(ExpandTabs(model.SanitizeForTerminal(l)))
 }
 
 // TabWidth is how many cells apart the tab stops are when a detail
