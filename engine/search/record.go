@@ -179,35 +179,28 @@ func rawText(raw json.RawMessage) (string, bool) {
 // JSON object line, reading only the members before it (the client
 // writes type before message, so this skips little), or nil.
 func peekType(line []byte) []byte {
-	i := skipSpace(line, 0)
+	i := jsonscan.SkipWS(line, 0)
 	if i >= len(line) || line[i] != '{' {
 		return nil
 	}
-	i = skipSpace(line, i+1)
+	i = jsonscan.SkipWS(line, i+1)
 	for i < len(line) && line[i] == '"' {
 		kend := jsonscan.SkipValid(line, i)
 		key := line[i:kend]
-		i = skipSpace(line, kend)
+		i = jsonscan.SkipWS(line, kend)
 		if i >= len(line) || line[i] != ':' {
 			return nil
 		}
-		i = skipSpace(line, i+1)
+		i = jsonscan.SkipWS(line, i+1)
 		end := jsonscan.SkipValid(line, i)
 		if string(key) == `"type"` {
 			return line[i:end]
 		}
-		i = skipSpace(line, end)
+		i = jsonscan.SkipWS(line, end)
 		if i >= len(line) || line[i] != ',' {
 			return nil
 		}
-		i = skipSpace(line, i+1)
+		i = jsonscan.SkipWS(line, i+1)
 	}
 	return nil
-}
-
-func skipSpace(d []byte, i int) int {
-	for i < len(d) && (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n') {
-		i++
-	}
-	return i
 }

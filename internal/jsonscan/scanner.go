@@ -124,7 +124,7 @@ func (s *Scanner) end(i int, what string) error {
 
 // ws returns the offset of the first byte at or after i that is not JSON
 // white space.
-func (s *Scanner) ws(i int) int { return skipWS(s.d, i) }
+func (s *Scanner) ws(i int) int { return SkipWS(s.d, i) }
 
 // String validates the string at d[i] == '"'. It returns the offset past
 // its closing quote and whether it holds escapes.

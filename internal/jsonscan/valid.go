@@ -10,42 +10,42 @@ import "bytes"
 // EachMember calls fn with the name (decoded when written with escapes)
 // and the raw value of each member of the valid object v, in order.
 func EachMember(v []byte, fn func(key, val []byte)) {
-	i := skipWS(v, 1)
+	i := SkipWS(v, 1)
 	for i < len(v) && v[i] == '"' {
 		kend := stringEnd(v, i)
 		key := v[i+1 : kend-1]
 		if bytes.IndexByte(key, '\\') >= 0 {
 			key = unquoteBytes(v[i:kend])
 		}
-		i = skipWS(v, kend)
+		i = SkipWS(v, kend)
 		if i >= len(v) || v[i] != ':' {
 			return
 		}
-		i = skipWS(v, i+1)
+		i = SkipWS(v, i+1)
 		end := SkipValid(v, i)
 		fn(key, v[i:end])
-		i = skipWS(v, end)
+		i = SkipWS(v, end)
 		if i >= len(v) || v[i] != ',' {
 			return
 		}
-		i = skipWS(v, i+1)
+		i = SkipWS(v, i+1)
 	}
 }
 
 // EachElement calls fn with each element of the valid array v, in order.
 func EachElement(v []byte, fn func(el []byte)) {
-	i := skipWS(v, 1)
+	i := SkipWS(v, 1)
 	if i < len(v) && v[i] == ']' {
 		return
 	}
 	for i < len(v) {
 		end := SkipValid(v, i)
 		fn(v[i:end])
-		i = skipWS(v, end)
+		i = SkipWS(v, end)
 		if i >= len(v) || v[i] != ',' {
 			return
 		}
-		i = skipWS(v, i+1)
+		i = SkipWS(v, i+1)
 	}
 }
 
@@ -110,7 +110,9 @@ func isDelimiter(c byte) bool {
 	return false
 }
 
-func skipWS(d []byte, i int) int {
+// SkipWS is the offset of the first byte of d at or after i that is not
+// JSON white space (len(d) when there is none).
+func SkipWS(d []byte, i int) int {
 	for i < len(d) {
 		switch d[i] {
 		case ' ', '\t', '\n', '\r':
