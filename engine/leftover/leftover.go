@@ -21,8 +21,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -425,13 +427,17 @@ func (f *finder) restores(home string) {
 	if err != nil {
 		return
 	}
+	// The files restores wrote, by folder: each folder is read once,
+	// however many of its files the journals name (a rewind names
+	// hundreds in one folder).
+	wrote := map[string]map[string]writer{}
 	for _, d := range sessions {
 		if !d.IsDir() {
 			continue
 		}
 		sid := model.SessionID(d.Name())
 		jn := filepath.Join(home, filepath.FromSlash(filehist.RestoreJournal(sid)))
-		f.beside(filepath.Dir(jn), "", jn, "restore journal write")
+		f.beside(filepath.Dir(jn), func(string) (writer, bool) { return writer{jn, "restore journal write"}, true })
 		for _, name := range []string{jn, journal.LockOf(jn)} {
 			if st, err := fs.Stat(f.in.Root, model.RootName(filepath.ToSlash(name))); err == nil {
 				f.journalFile(name, st, jn)
@@ -450,9 +456,18 @@ func (f *finder) restores(home string) {
 			}
 			for _, jf := range e.Files {
 				target := filepath.FromSlash("/" + jf.Path)
-				f.beside(filepath.Dir(target), filepath.Base(target), jn, "restore (session "+string(sid)+")")
+				dir, base := filepath.Dir(target), filepath.Base(target)
+				if wrote[dir] == nil {
+					wrote[dir] = map[string]writer{}
+				}
+				if _, ok := wrote[dir][base]; !ok {
+					wrote[dir][base] = writer{jn, "restore (session " + string(sid) + ")"}
+				}
 			}
 		}
+	}
+	for _, dir := range slices.Sorted(maps.Keys(wrote)) {
+		f.beside(dir, func(base string) (writer, bool) { w, ok := wrote[dir][base]; return w, ok })
 	}
 	// The folders above, when all they hold is found.
 	if f.tidyFolder(jdir, "") {
@@ -460,22 +475,27 @@ func (f *finder) restores(home string) {
 	}
 }
 
-// beside adds the copies in folder dir of the file base ("" for every
-// copy there).
-func (f *finder) beside(dir, base, jn, what string) {
+// writer is the journal of the write a copy may belong to, and what to
+// call that write.
+type writer struct{ journal, what string }
+
+// beside adds the copies in folder dir of the files of that returns a
+// writer for (by the name of the file a copy holds).
+func (f *finder) beside(dir string, of func(base string) (writer, bool)) {
 	ents, err := fs.ReadDir(f.in.Root, model.RootName(filepath.ToSlash(dir)))
 	if err != nil {
 		return
 	}
 	for _, e := range ents {
-		if base != "" && model.OriginalOf(e.Name()) != base {
+		w, ok := of(model.OriginalOf(e.Name()))
+		if !ok {
 			continue
 		}
 		info, err := e.Info()
 		if err != nil {
 			continue
 		}
-		f.add(dir, e.Name(), info, jn, what)
+		f.add(dir, e.Name(), info, w.journal, w.what)
 	}
 }
 
