@@ -336,16 +336,11 @@ func (f *finder) isEmpty(dir, rel string, empty map[string]bool) bool {
 }
 
 // emptyFolder reports whether rel (in a memory folder) is one of the
-// folders a change makes: the trash, a deletion's folder in it, the
-// archive or a folder in it, memscope's .memscope/.
+// folders a change makes: the trash's and the archive's (store.IsOwnFolder,
+// the rule a change removes the folders it emptied by), memscope's
+// .memscope/.
 func (f *finder) emptyFolder(rel string) bool {
-	switch {
-	case rel == store.TrashDir, rel == store.ArchiveDir, rel == path.Dir(journal.Path):
-		return true
-	case path.Dir(rel) == store.TrashDir:
-		return true
-	}
-	return strings.HasPrefix(rel, store.ArchiveDir+"/")
+	return rel == path.Dir(journal.Path) || store.IsOwnFolder(rel)
 }
 
 // addEmptyFolder records the empty folder rel of the memory folder dir
