@@ -151,11 +151,9 @@ func TestDiskFullChild(t *testing.T) {
 			now:  func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
 			root: model.MountFS(nil, filepath.ToSlash(base), model.DirFS(base)), version: "0.0.0-test"}
 	}
-	runIn := func(dir string, args []string) int {
-		// Commands run in this process: childRun's helper is for
-		// another process.
-		return run(newEnv(), args)
-	}
+	// Commands run in this process: childRun's helper is for another
+	// process.
+	runIn := func(args []string) int { return run(newEnv(), args) }
 	for _, op := range append(slices.Clone(killOps), archiveOp("archive", "arch"), archiveOp("archive tar", "arch.tar.gz")) {
 		t.Run(op.name, func(t *testing.T) {
 			for _, d := range []string{"ref", "run", "filler"} {
@@ -166,7 +164,7 @@ func TestDiskFullChild(t *testing.T) {
 			ref := filepath.Join(base, "run")
 			c := op.setup(t, ref)
 			before := c.read()
-			if code := runIn(ref, c.args); code != 0 {
+			if code := runIn(c.args); code != 0 {
 				t.Fatalf("%v without a full disk: exit %d", c.args, code)
 			}
 			after := c.read()
@@ -184,7 +182,7 @@ func TestDiskFullChild(t *testing.T) {
 				c := op.setup(t, dir)
 				own := memscopeFolders(c.roots)
 				fill(t, base, mode, free)
-				code := runIn(dir, c.args)
+				code := runIn(c.args)
 				got := c.read()
 				switch {
 				case equalMaps(got, after):
@@ -213,7 +211,7 @@ func TestDiskFullChild(t *testing.T) {
 					// Nothing landed: undo has nothing of this command's
 					// to present.
 					os.RemoveAll(filepath.Join(base, "filler"))
-					if code := runIn(dir, c.undo); code == 0 && !equalMaps(c.read(), before) {
+					if code := runIn(c.undo); code == 0 && !equalMaps(c.read(), before) {
 						t.Fatalf("%d %s free: undo changed the data of a command that never landed", free, mode)
 					}
 				}

@@ -484,7 +484,7 @@ func summarizeSessions(fsys fs.FS, ss []replay.Session, fw map[string]*engineses
 				if s2, l2 := f.Attachments(); s2 != starts || l2 != lines {
 					attached.Store(true)
 				}
-				s.Records, s.Boundaries, s.Micro, s.First, s.Last = sum.Records, sum.CompactBoundaries, sum.MicrocompactBoundaries, sum.First, sum.Last
+				s.Records, s.Boundaries, s.Micro = sum.Records, sum.CompactBoundaries, sum.MicrocompactBoundaries
 				if s.File.MetaPath != "" {
 					if meta, err := model.ReadSubagentMeta(fsys, s.File.MetaPath); err == nil {
 						s.Agent = meta.Label()

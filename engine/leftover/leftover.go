@@ -21,8 +21,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -334,16 +336,11 @@ func (f *finder) isEmpty(dir, rel string, empty map[string]bool) bool {
 }
 
 // emptyFolder reports whether rel (in a memory folder) is one of the
-// folders a change makes: the trash, a deletion's folder in it, the
-// archive or a folder in it, memscope's .memscope/.
+// folders a change makes: the trash's and the archive's (store.IsOwnFolder,
+// the rule a change removes the folders it emptied by), memscope's
+// .memscope/.
 func (f *finder) emptyFolder(rel string) bool {
-	switch {
-	case rel == store.TrashDir, rel == store.ArchiveDir, rel == path.Dir(journal.Path):
-		return true
-	case path.Dir(rel) == store.TrashDir:
-		return true
-	}
-	return strings.HasPrefix(rel, store.ArchiveDir+"/")
+	return rel == path.Dir(journal.Path) || store.IsOwnFolder(rel)
 }
 
 // addEmptyFolder records the empty folder rel of the memory folder dir
@@ -425,13 +422,17 @@ func (f *finder) restores(home string) {
 	if err != nil {
 		return
 	}
+	// The files restores wrote, by folder: each folder is read once,
+	// however many of its files the journals name (a rewind names
+	// hundreds in one folder).
+	wrote := map[string]map[string]writer{}
 	for _, d := range sessions {
 		if !d.IsDir() {
 			continue
 		}
 		sid := model.SessionID(d.Name())
 		jn := filepath.Join(home, filepath.FromSlash(filehist.RestoreJournal(sid)))
-		f.beside(filepath.Dir(jn), "", jn, "restore journal write")
+		f.beside(filepath.Dir(jn), func(string) (writer, bool) { return writer{jn, "restore journal write"}, true })
 		for _, name := range []string{jn, journal.LockOf(jn)} {
 			if st, err := fs.Stat(f.in.Root, model.RootName(filepath.ToSlash(name))); err == nil {
 				f.journalFile(name, st, jn)
@@ -450,9 +451,18 @@ func (f *finder) restores(home string) {
 			}
 			for _, jf := range e.Files {
 				target := filepath.FromSlash("/" + jf.Path)
-				f.beside(filepath.Dir(target), filepath.Base(target), jn, "restore (session "+string(sid)+")")
+				dir, base := filepath.Dir(target), filepath.Base(target)
+				if wrote[dir] == nil {
+					wrote[dir] = map[string]writer{}
+				}
+				if _, ok := wrote[dir][base]; !ok {
+					wrote[dir][base] = writer{jn, "restore (session " + string(sid) + ")"}
+				}
 			}
 		}
+	}
+	for _, dir := range slices.Sorted(maps.Keys(wrote)) {
+		f.beside(dir, func(base string) (writer, bool) { w, ok := wrote[dir][base]; return w, ok })
 	}
 	// The folders above, when all they hold is found.
 	if f.tidyFolder(jdir, "") {
@@ -460,22 +470,27 @@ func (f *finder) restores(home string) {
 	}
 }
 
-// beside adds the copies in folder dir of the file base ("" for every
-// copy there).
-func (f *finder) beside(dir, base, jn, what string) {
+// writer is the journal of the write a copy may belong to, and what to
+// call that write.
+type writer struct{ journal, what string }
+
+// beside adds the copies in folder dir of the files of that returns a
+// writer for (by the name of the file a copy holds).
+func (f *finder) beside(dir string, of func(base string) (writer, bool)) {
 	ents, err := fs.ReadDir(f.in.Root, model.RootName(filepath.ToSlash(dir)))
 	if err != nil {
 		return
 	}
 	for _, e := range ents {
-		if base != "" && model.OriginalOf(e.Name()) != base {
+		w, ok := of(model.OriginalOf(e.Name()))
+		if !ok {
 			continue
 		}
 		info, err := e.Info()
 		if err != nil {
 			continue
 		}
-		f.add(dir, e.Name(), info, jn, what)
+		f.add(dir, e.Name(), info, w.journal, w.what)
 	}
 }
 

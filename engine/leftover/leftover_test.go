@@ -284,3 +284,38 @@ func TestFindSkipsALinkedMemoryFolder(t *testing.T) {
 		t.Fatalf("found through the link: %q", rels(base, rep.Items))
 	}
 }
+
+// A deletion of a memory in a subfolder makes .trash/<time>/<subfolder>/;
+// killed before its file moved there, it leaves both folders empty: both
+// are leftovers (the folders a change makes are store.IsOwnFolder's), and
+// once removed nothing of the change is left. A subfolder of the user's
+// outside the trash is never one, empty or not.
+func TestFindNestedTrashFolder(t *testing.T) {
+	base := t.TempDir()
+	home := filepath.Join(base, "home")
+	mem := filepath.Join(home, "projects", "-p", "memory")
+	enginetest.WriteTree(t, mem, map[string]string{"MEMORY.md": "- [N](notes/n.md) — n\n", "notes/n.md": "n"})
+	for _, d := range []string{".trash/20261122-101010/notes", "drafts"} {
+		if err := os.MkdirAll(filepath.Join(mem, filepath.FromSlash(d)), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := Input{Root: testroot.New(t), HomeDir: home, Now: time.Now(), Alive: alive, Busy: func(string) bool { return false }}
+	rep := Find(in)
+	got := rels(mem, rep.Items)
+	want := []string{".trash", ".trash/20261122-101010", ".trash/20261122-101010/notes"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("found %q, want %q", got, want)
+	}
+	if _, err := Remove(model.OSWriteFS{}, rep.Items, alive, func(string) bool { return false }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(mem, ".trash")); err == nil {
+		t.Error(".trash is still there")
+	}
+	for _, p := range []string{"drafts", "notes/n.md"} {
+		if _, err := os.Lstat(filepath.Join(mem, p)); err != nil {
+			t.Errorf("the user's %s: %v", p, err)
+		}
+	}
+}

@@ -283,7 +283,7 @@ func removeEmptiedFolders(fsys FS, ts []fileTarget) {
 		if t.exists {
 			continue
 		}
-		for d := path.Dir(t.rel); d != "." && isOwnFolder(d); d = path.Dir(d) {
+		for d := path.Dir(t.rel); d != "." && IsOwnFolder(d); d = path.Dir(d) {
 			if _, err := fs.Stat(fsys, d); err != nil {
 				continue
 			}
@@ -294,9 +294,10 @@ func removeEmptiedFolders(fsys FS, ts []fileTarget) {
 	}
 }
 
-// isOwnFolder reports whether the folder rel of a memory folder is one
-// memscope makes: the trash or the archive, or a folder in them.
-func isOwnFolder(rel string) bool {
+// IsOwnFolder reports whether the folder rel of a memory folder is one
+// memscope's changes make: the trash or the archive, or a folder in them
+// (a deletion's .trash/<time>/ and the subfolders of what it holds).
+func IsOwnFolder(rel string) bool {
 	for _, own := range []string{TrashDir, ArchiveDir} {
 		if rel == own || strings.HasPrefix(rel, own+"/") {
 			return true

@@ -461,7 +461,7 @@ func (r *faultRun) checkFailed(t *testing.T, err error, errno syscall.Errno) {
 func emptiedFolderHit(r *faultRun) bool {
 	for _, h := range r.f.Hits() {
 		rel, err := filepath.Rel(r.dir, h)
-		if err == nil && isOwnFolder(filepath.ToSlash(rel)) && slices.Contains(r.folders, filepath.ToSlash(rel)) {
+		if err == nil && IsOwnFolder(filepath.ToSlash(rel)) && slices.Contains(r.folders, filepath.ToSlash(rel)) {
 			return true
 		}
 	}

@@ -116,12 +116,8 @@ func (m Model) agentLines(r Row) []string {
 		if !a.Running || r.Agent != nil && a.AgentID != r.Agent.AgentID {
 			continue
 		}
-		responses := fmt.Sprintf("%d responses", a.Responses)
-		if a.Responses == 1 {
-			responses = "1 response"
-		}
 		line := fmt.Sprintf("  %s %s · %s · context %s · %s tokens · started %s · last write %s",
-			model.SanitizeLine(orDash(a.AgentType)), short(a.AgentID), responses, text.Tokens(int64(a.Context)), text.Tokens(a.Tokens),
+			model.SanitizeLine(orDash(a.AgentType)), short(a.AgentID), text.Count(a.Responses, "response", ""), text.Tokens(int64(a.Context)), text.Tokens(a.Tokens),
 			format.Ago(m.v.now, a.Started), format.Ago(m.v.now, a.LastWrite))
 		if a.Model != "" {
 			line += " · " + model.SanitizeLine(a.Model)

@@ -37,8 +37,6 @@ type Session struct {
 	Records    int
 	Boundaries int
 	Micro      int
-	First      time.Time
-	Last       time.Time
 	// Title is the session's name (custom title, AI title, else its
 	// first prompt); empty when it has none of them.
 	Title sessions.Title
