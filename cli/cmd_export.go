@@ -191,7 +191,7 @@ func exportMemory(e *env, hf *homeFlags, project, agent string, f export.Format)
 		return nil, nil, err
 	}
 	defer t.close()
-	data, err := export.MemoryStore(t.store, t.project, f, e.now())
+	data, err := export.MemoryStore(t.store, t.project, f, e.now(), e.settings().Staleness)
 	return data, []string{t.loc.Dir}, err
 }
 

@@ -192,3 +192,21 @@ func TestOutWritesGoThroughTheWriter(t *testing.T) {
 		}
 	}
 }
+
+// The settings file's staleness thresholds class the exported memories,
+// as they do in lint, prune and the Memories pane: the 21-day feedback
+// memory, fresh by the defaults, is stale from 10 days.
+func TestExportMemoryUsesSettingsStaleness(t *testing.T) {
+	home, _, project := exportHome(t)
+	e, path, take := configEnv(t)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("staleness:\n  feedback: {aging_days: 5, stale_days: 10}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code := run(e, []string{"export", "--memory", "--home", home, "--project", project})
+	if o, er := take(); code != 0 || !strings.Contains(o, "21 days, stale") {
+		t.Errorf("exit %d, stderr %q: the export does not class the memory by the settings file:\n%.600s", code, er, o)
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/memscope/memscope/model"
 )
 
 // helpFlags are the flags `memscope help NAME` prints (the --help
@@ -259,12 +261,20 @@ func TestCompletionValues(t *testing.T) {
 		t.Fatal("no session ids from testdata/home")
 	}
 	for _, s := range sessions {
-		if _, err := os.Stat(filepath.Join("../testdata/home/projects")); err != nil {
-			t.Fatal(err)
-		}
 		matches, _ := filepath.Glob(filepath.Join("../testdata/home/projects/*", s+".jsonl"))
 		if len(matches) != 1 {
 			t.Errorf("session %q has %d transcripts in testdata/home", s, len(matches))
+		}
+	}
+	// Project paths: each is a project of the home (its projects/ folder
+	// is the path's slug).
+	projects := strings.Split(strings.TrimSpace(output(t, "completion", "values", "projects", "--home", "../testdata/home")), "\n")
+	if len(projects) == 0 || projects[0] == "" {
+		t.Fatal("no project paths from testdata/home")
+	}
+	for _, p := range projects {
+		if st, err := os.Stat(filepath.Join("../testdata/home/projects", model.Slug(p))); !filepath.IsAbs(p) || err != nil || !st.IsDir() {
+			t.Errorf("project %q is not a project folder of testdata/home (%v)", p, err)
 		}
 	}
 	if got := output(t, "completion", "values", "projects", "--home", filepath.Join(t.TempDir(), "none")); got != "" {

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/memscope/memscope/config"
+	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/ui"
 )
 
@@ -101,7 +102,7 @@ func runTerminalApp(e *env, args []string) error {
 // export_dir, else the folder memscope was started in.
 func exportDir(e *env, cfg config.Config) string {
 	if cfg.ExportDir != "" {
-		if d, err := absFrom(e, config.ExpandHome(cfg.ExportDir, e.userHome)); err == nil {
+		if d, err := absFrom(e, model.ExpandTilde(cfg.ExportDir, e.userHome)); err == nil {
 			return d
 		}
 	}

@@ -406,16 +406,6 @@ func (p *parser) live(n *yaml.Node) error {
 	})
 }
 
-// ExpandHome writes a leading ~/ of a path setting as the user's home.
-func ExpandHome(p string, userHome func() (string, error)) string {
-	if p == "~" || strings.HasPrefix(p, "~/") {
-		if h, err := userHome(); err == nil {
-			return filepath.Join(h, strings.TrimPrefix(p, "~"))
-		}
-	}
-	return p
-}
-
 // WriteDefault writes the commented default file at path through w (the
 // one atomic writer), creating missing folders. An existing file is never
 // replaced: the error then matches fs.ErrExist.

@@ -2,9 +2,9 @@ package keymap
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 
@@ -18,12 +18,7 @@ import (
 // Names lists every binding's name, sorted.
 func Names() []string {
 	km := Default()
-	var names []string
-	for name := range km.byName() {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(km.byName()))
 }
 
 // Binding returns the binding called name.
@@ -78,15 +73,9 @@ func snake(s string) string {
 // where the defaults never let them share one (so one of them could not
 // be reached) is an error naming both actions.
 func (k KeyMap) Rebind(keys map[string][]string) (KeyMap, error) {
-	out := k
-	out.Panes = k.Panes
+	out := k // a copy: the Panes array too
 	named := out.byName()
-	var names []string
-	for name := range keys {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(keys)) {
 		b, ok := named[name]
 		if !ok {
 			return k, fmt.Errorf("unknown key binding %q (the names are: %s)", name, strings.Join(Names(), ", "))
@@ -131,12 +120,7 @@ func checkShared(k KeyMap) error {
 	}
 	owner := map[string]string{}
 	named := k.byName()
-	var names []string
-	for name := range named {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(named)) {
 		for _, key := range named[name].Keys() {
 			other, taken := owner[key]
 			if taken && other != name && !sharedByDefault(other, name) {

@@ -43,15 +43,15 @@ func ResolveHomeDir(flagDir string, getenv func(string) string, userHome func() 
 // (memscope's config.yaml) between $CLAUDE_CONFIG_DIR and ~/.claude.
 func ResolveHomeDirWith(flagDir, configHome string, getenv func(string) string, userHome func() (string, error)) (string, HomeSource, error) {
 	if flagDir != "" {
-		abs, err := filepath.Abs(expandTilde(flagDir, userHome))
+		abs, err := filepath.Abs(ExpandTilde(flagDir, userHome))
 		return abs, HomeFromFlag, err
 	}
 	if env := getenv("CLAUDE_CONFIG_DIR"); env != "" {
-		abs, err := filepath.Abs(expandTilde(env, userHome))
+		abs, err := filepath.Abs(ExpandTilde(env, userHome))
 		return abs, HomeFromEnv, err
 	}
 	if configHome != "" {
-		abs, err := filepath.Abs(expandTilde(configHome, userHome))
+		abs, err := filepath.Abs(ExpandTilde(configHome, userHome))
 		return abs, HomeFromConfig, err
 	}
 	h, err := userHome()
@@ -61,7 +61,10 @@ func ResolveHomeDirWith(flagDir, configHome string, getenv func(string) string, 
 	return filepath.Join(h, ".claude"), HomeFromDefault, nil
 }
 
-func expandTilde(p string, userHome func() (string, error)) string {
+// ExpandTilde writes a leading ~ or ~/ of p as the user's home folder
+// (p unchanged when that is unknown): --home, $CLAUDE_CONFIG_DIR and the
+// settings file's paths.
+func ExpandTilde(p string, userHome func() (string, error)) string {
 	if p == "~" || len(p) > 1 && p[:2] == "~/" {
 		if h, err := userHome(); err == nil {
 			return filepath.Join(h, p[1:])

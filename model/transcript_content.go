@@ -128,14 +128,34 @@ func (d *recordDecoder) messageMember(key, val []byte) {
 		m.Model = d.interned(val)
 	case "usage":
 		if val[0] == '{' {
-			m.Usage = new(Usage)
-			if err := json.Unmarshal(val, m.Usage); err != nil {
+			u := new(usageJSON)
+			if err := json.Unmarshal(val, u); err != nil {
 				d.fieldProblem("message.usage: %v", err)
 			}
+			m.Usage = &u.Usage
+			m.CacheWrite1h, m.Fast = u.CacheCreation.Ephemeral1h, bool(u.Speed)
 		}
 	case "content":
 		d.decodeContent(m, val)
 	}
+}
+
+// usageJSON is message.usage as decoded: the counts, and what pricing
+// needs besides them (the 1-hour cache writes, speed "fast").
+type usageJSON struct {
+	Usage
+	CacheCreation struct {
+		Ephemeral1h int64 `json:"ephemeral_1h_input_tokens"`
+	} `json:"cache_creation"`
+	Speed fastSpeed `json:"speed"`
+}
+
+// fastSpeed is usage.speed read as "is it fast", without keeping the text.
+type fastSpeed bool
+
+func (f *fastSpeed) UnmarshalJSON(b []byte) error {
+	*f = string(b) == `"fast"`
+	return nil
 }
 
 func (d *recordDecoder) decodeContent(m *Message, v []byte) {

@@ -159,6 +159,12 @@ type Message struct {
 	ID    string // message.id; the same response can span several lines
 	Model string
 	Usage *Usage
+	// CacheWrite1h is the part of Usage.CacheCreationInputTokens written
+	// to the 1-hour cache (usage.cache_creation.ephemeral_1h_input_tokens),
+	// and Fast says usage.speed was "fast": both change the price
+	// (engine/pricing.ResponseOf).
+	CacheWrite1h int64
+	Fast         bool
 	// Content is the decoded content blocks; a plain string content is one
 	// text block. Nil unless ScanOptions.Content is set.
 	Content []ContentBlock

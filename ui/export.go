@@ -72,9 +72,9 @@ func (m Model) handleExport(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.setStatus("export memory: the open project's memory folder is not on disk", true)
 			return m, nil, true
 		}
-		now, dir, w := m.opts.Now(), m.exportDir(), m.writes()
+		now, dir, w, th := m.opts.Now(), m.exportDir(), m.writes(), m.opts.Staleness
 		return m, func() tea.Msg {
-			data, err := export.MemoryStore(store, project, format, now)
+			data, err := export.MemoryStore(store, project, format, now, th)
 			if err != nil {
 				return exportedMsg{err: err}
 			}

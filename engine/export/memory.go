@@ -162,12 +162,13 @@ func BuildMemoryExport(in MemoryExportInput) *MemoryExport {
 
 // MemoryStore exports the memory folder a store has read, for the
 // project at project: the call behind the Memories pane's "export
-// memory".
-func MemoryStore(s *store.Store, project string, format Format, now time.Time) ([]byte, error) {
+// memory". th are the staleness thresholds the user set (nil: the
+// defaults), so the export's badges are the pane's.
+func MemoryStore(s *store.Store, project string, format Format, now time.Time, th memindex.StalenessThresholds) ([]byte, error) {
 	if s == nil {
 		return nil, fmt.Errorf("export memory of %s: no memory store", project)
 	}
-	x := BuildMemoryExport(MemoryExportInput{Project: project, MemoryDir: s.Dir(), Memory: s.Memory(), Problems: s.Problems(), Now: now})
+	x := BuildMemoryExport(MemoryExportInput{Project: project, MemoryDir: s.Dir(), Memory: s.Memory(), Problems: s.Problems(), Now: now, Staleness: th})
 	return RenderMemoryExport(x, format)
 }
 

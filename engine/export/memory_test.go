@@ -178,7 +178,7 @@ func TestExportMemoryStore(t *testing.T) {
 		}
 	}
 	s, _ := store.Open(dir, nil)
-	b, err := MemoryStore(s, "/home/me/app", JSON, exportNow)
+	b, err := MemoryStore(s, "/home/me/app", JSON, exportNow, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,36 @@ func TestExportMemoryStore(t *testing.T) {
 	if err := json.Unmarshal(b, &x); err != nil || x.MemoryDir != dir || len(x.Groups) != 5 || !x.Index.Cap.Truncated {
 		t.Errorf("%v: dir %q, %d groups, truncated %v", err, x.MemoryDir, len(x.Groups), x.Index.Cap.Truncated)
 	}
-	if _, err := MemoryStore(nil, "/p", Markdown, exportNow); err == nil {
+	if _, err := MemoryStore(nil, "/p", Markdown, exportNow, nil); err == nil {
 		t.Errorf("nil store accepted")
+	}
+	// The user's thresholds (the settings file's staleness) class the
+	// files, as the Memories pane does: stale from one day, every type.
+	th := memindex.StalenessThresholds{}
+	for _, ty := range []model.MemoryType{model.TypeUser, model.TypeFeedback, model.TypeProject, model.TypeReference, model.TypeUntyped} {
+		th[ty] = memindex.StalenessLimit{AgingDays: 1, StaleDays: 1}
+	}
+	b, err = MemoryStore(s, "/home/me/app", JSON, exportNow, th)
+	var y MemoryExport
+	if err != nil || json.Unmarshal(b, &y) != nil {
+		t.Fatal(err)
+	}
+	staleByDefault, old := 0, 0
+	for gi, g := range y.Groups {
+		for fi, f := range g.Files {
+			if f.AgeDays < 1 {
+				continue
+			}
+			old++
+			if f.Staleness != memindex.StalenessStale {
+				t.Errorf("%s, %d days old, is %s with stale from 1 day", f.Path, f.AgeDays, f.Staleness)
+			}
+			if x.Groups[gi].Files[fi].Staleness == memindex.StalenessStale {
+				staleByDefault++
+			}
+		}
+	}
+	if old == 0 || staleByDefault == old {
+		t.Errorf("%d files a day old or more, %d of them stale by the defaults: the fixture cannot tell the thresholds apart", old, staleByDefault)
 	}
 }

@@ -2,12 +2,12 @@ package live
 
 import (
 	"encoding/json"
-	"github.com/memscope/memscope/engine/pricing"
 	"path"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/memscope/memscope/engine/pricing"
 	"github.com/memscope/memscope/engine/timeline"
 	"github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/model"
@@ -252,7 +252,7 @@ func (s *Session) AddUsage(rec *model.Record) {
 		t := pricing.Embedded()
 		prices, s.opts.Prices = &t, &t
 	}
-	s.cost.Add(prices, pricing.Response{Model: e.Model, Usage: e.Usage})
+	s.cost.Add(prices, pricing.ResponseOf(rec.Message))
 	// Keep what the rate can still need, measured from the newest entry.
 	if newest := s.rate[len(s.rate)-1].t; len(s.rate) > 2*keptTurns {
 		cut := newest.Add(-s.opts.RateWindow)

@@ -248,6 +248,17 @@ type Response struct {
 	HasRecorded bool
 }
 
+// ResponseOf is the response a decoded assistant message records (a
+// message without usage is an empty response of its model). The sessions
+// scan builds the same from its own field spans.
+func ResponseOf(m *model.Message) Response {
+	r := Response{Model: m.Model, CacheWrite1h: m.CacheWrite1h, Fast: m.Fast}
+	if m.Usage != nil {
+		r.Usage = *m.Usage
+	}
+	return r
+}
+
 // Cost is what a response costs, and whether it could be priced.
 func (t Table) Cost(r Response) (usd float64, priced bool) {
 	if r.HasRecorded {

@@ -5,7 +5,8 @@ package style
 
 import (
 	"image/color"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -88,12 +89,7 @@ func Roles() map[string][2]string {
 
 // RoleNames are the roles' names, sorted.
 func RoleNames() []string {
-	var names []string
-	for r := range Roles() {
-		names = append(names, r)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(Roles()))
 }
 
 // NewThemed is New with a theme's colours over memscope's.
