@@ -576,3 +576,23 @@ func TestFingerprintStableWhileTimePasses(t *testing.T) {
 		t.Errorf("the transcript became idle, but the plan is the same (%d writes, was %d)", p2.Writes(), p0.Writes())
 	}
 }
+
+// The projects folder is walked once per scan: a problem found there (a
+// link to nothing) is reported once, not once per walk.
+func TestScanWalksProjectsOnce(t *testing.T) {
+	t.Parallel()
+	_, h := plantedHome(t)
+	if err := os.Symlink(filepath.Join(h.Dir, "nowhere"), filepath.Join(h.Dir, "projects", "-gone")); err != nil {
+		t.Fatal(err)
+	}
+	r := Scan(Options{Home: h})
+	n := 0
+	for _, p := range r.Problems {
+		if p.File == "projects/-gone" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the broken link is reported %d times, want once: %+v", n, r.Problems)
+	}
+}

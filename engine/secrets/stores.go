@@ -83,7 +83,6 @@ var skippedNames = map[string]bool{".credentials.json": true}
 func listUnits(o Options) ([]unit, []model.Problem) {
 	h := o.Home
 	var us []unit
-	var probs []model.Problem
 	add := func(u unit) {
 		if u.fsys == nil {
 			u.fsys = h.FS
@@ -93,10 +92,10 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 		}
 		us = append(us, u)
 	}
+	// One walk of projects/: the projects are made from the session
+	// files found (ListProjects would walk it again).
 	sf, p := model.FindSessionFiles(h.FS)
-	probs = append(probs, p...)
-	projects, p := model.ListProjects(h.FS)
-	probs = append(probs, p...)
+	projects, _, probs := model.ListProjectsFrom(h.FS, sf, p)
 	pathOf := map[string]string{}
 	for _, pr := range projects {
 		pathOf[pr.Slug] = pr.Path
