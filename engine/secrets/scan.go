@@ -511,15 +511,6 @@ func (x historyIndex) attach(f *Finding, u unit, project string) bool {
 	return true
 }
 
-// Counts says how many findings each rule has, for summaries.
-func (r Report) Counts() map[scan.RuleID]int {
-	out := map[scan.RuleID]int{}
-	for _, f := range r.Findings {
-		out[f.Rule]++
-	}
-	return out
-}
-
 // Distinct counts the different secrets found.
 func (r Report) Distinct() int {
 	n := 0
