@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -405,7 +406,7 @@ func (o ApplyOptions) writer() model.WriteFS {
 // lock takes the scrub folder's lock, so two memscope processes do not
 // scrub or restore at once.
 func lock(home *model.Home) func() {
-	return journal.LockFile(filepath.Join(home.Dir, filepath.FromSlash(CopyDir), "copies"))
+	return journal.LockFile(home.Abs(path.Join(CopyDir, "copies")))
 }
 
 // Apply carries out the plan's files that are not refused. Each file is
@@ -457,7 +458,7 @@ func Apply(o ApplyOptions, p Plan) (Result, error) {
 	if len(todo) == 0 {
 		return Result{}, nil
 	}
-	dir := filepath.Join(o.Home.Dir, filepath.FromSlash(CopyDir), m.ID)
+	dir := o.Home.Abs(path.Join(CopyDir, m.ID))
 	res := Result{ID: m.ID, Copy: dir}
 	if err := saveManifest(wfs, dir, m); err != nil {
 		return Result{}, fmt.Errorf("save the secrets' copy before scrubbing (nothing was scrubbed): %w", err)
