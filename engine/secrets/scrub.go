@@ -149,19 +149,10 @@ func planFile(h *model.Home, w *worker, bc *busyChecker, want []Finding) PlanFil
 	pf.Current = store.StampOf(data, true, st)
 	pf.Refused = bc.why(abs, st.ModTime(), f0.Session, f0.Store == StoreTranscript || f0.Store == StoreSubagent)
 	// Scan again what is on disk now; keep the findings asked for.
-	u := unit{store: f0.Store, fsys: h.FS, name: f0.File, file: f0.File, session: f0.Session, agent: f0.Agent, project: f0.Project, size: int64(len(data))}
-	switch f0.Store {
-	case StoreTranscript, StoreSubagent, StoreHistory:
-		u.format = formatJSONL
-	case StoreSettings:
-		u.format = formatJSON
-	}
+	u := unit{store: f0.Store, fsys: h.FS, name: f0.File, file: f0.File, format: formatOf(f0.Store, f0.File),
+		session: f0.Session, agent: f0.Agent, project: f0.Project, size: int64(len(data))}
 	var res fileResult
-	if u.format == formatJSONL || u.size > maxTextBytes {
-		w.scanLines(bytes.NewReader(data), u, &res)
-	} else {
-		w.scanWhole(bytes.NewReader(data), u, &res)
-	}
+	w.scanFile(bytes.NewReader(data), u, &res)
 	ids := map[string]bool{}
 	for _, f := range want {
 		ids[f.ID] = true

@@ -596,3 +596,43 @@ func TestScanWalksProjectsOnce(t *testing.T) {
 		t.Errorf("the broken link is reported %d times, want once: %+v", n, r.Problems)
 	}
 }
+
+// A JSON file of the other stores (todos, plans, debug) is planned as it
+// was scanned, as JSON: a secret the scan found after an escaped newline
+// ("cd app\nAPI_TOKEN=…", which as raw text follows a letter) is
+// scrubbed, inside its string.
+func TestScrubOtherJSONAsScanned(t *testing.T) {
+	t.Parallel()
+	_, h := plantedHome(t)
+	tok := secretgen.Token(95, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", 24)
+	name := "todos/t.json"
+	content := `{"cmd":"cd app\nAPI_TOKEN=` + tok + `"}` + "\n"
+	p := filepath.Join(h.Dir, filepath.FromSlash(name))
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, []byte(content), 0o600)
+	os.Chtimes(p, now.Add(-time.Hour), now.Add(-time.Hour))
+	r := Scan(Options{Home: h})
+	var id string
+	for _, f := range r.Findings {
+		if f.File == name {
+			id = f.ID
+			if f.JSONPath != "cmd" || f.Rule != "dotenv-secret" {
+				t.Errorf("finding %+v", f)
+			}
+		}
+	}
+	if id == "" {
+		t.Fatal("the token in todos/t.json is not found")
+	}
+	plan := PlanScrub(Options{Home: h}, r, Selection{id}, BusyOptions{Now: now})
+	if plan.Secrets() != 1 || plan.Files[0].Refused != "" || plan.Files[0].Edits[0].JSONPath != "cmd" {
+		t.Fatalf("plan %+v", plan.Files)
+	}
+	if _, err := Apply(ApplyOptions{Home: h, Busy: BusyOptions{Now: now}, Now: now}, plan); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(p)
+	if want := strings.Replace(content, tok, "[REDACTED:dotenv-secret]", 1); string(got) != want {
+		t.Errorf("scrubbed %q, want %q", got, want)
+	}
+}

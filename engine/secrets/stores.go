@@ -54,6 +54,24 @@ const (
 	formatJournal
 )
 
+// formatOf is how a file of store st is read, by the scan and by the
+// scrub's plan alike (the same bytes must give the same findings).
+func formatOf(st Store, name string) fileFormat {
+	switch st {
+	case StoreTranscript, StoreSubagent, StoreHistory:
+		return formatJSONL
+	case StoreSettings:
+		return formatJSON
+	case StoreUndoCopy:
+		return formatJournal
+	case StoreOther:
+		if strings.HasSuffix(name, ".json") {
+			return formatJSON
+		}
+	}
+	return formatText
+}
+
 // unit is one file to scan.
 type unit struct {
 	store Store
@@ -90,6 +108,7 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 		if u.file == "" {
 			u.file = u.name
 		}
+		u.format = formatOf(u.store, u.name)
 		us = append(us, u)
 	}
 	// One walk of projects/: the projects are made from the session
@@ -113,7 +132,7 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 			st = StoreSubagent
 		}
 		sessions[model.SessionID(t.SessionID)] = true
-		add(unit{store: st, name: t.Path, format: formatJSONL, size: t.Size, modTime: t.ModTime,
+		add(unit{store: st, name: t.Path, size: t.Size, modTime: t.ModTime,
 			session: model.SessionID(t.SessionID), agent: t.AgentID, project: projectName(pathOf, t.ProjectSlug)})
 	}
 	for _, t := range sf.ToolResults {
@@ -123,7 +142,7 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 		add(unit{store: StoreToolResult, name: t.Path, size: t.Size, modTime: t.ModTime,
 			session: model.SessionID(t.SessionID), project: projectName(pathOf, t.ProjectSlug)})
 	}
-	add(unit{store: StoreHistory, name: model.HistoryPath, format: formatJSONL})
+	add(unit{store: StoreHistory, name: model.HistoryPath})
 	walk(h.FS, model.PasteCacheDir, 1, &probs, func(name string, info fs.FileInfo) {
 		add(unit{store: StorePaste, name: name, size: info.Size(), modTime: info.ModTime()})
 	})
@@ -135,7 +154,7 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 		if path.Base(name) != path.Base(filehist.RestoreJournal(sid)) || o.Project != "" && !sessions[sid] {
 			return
 		}
-		add(unit{store: StoreUndoCopy, name: name, format: formatJournal, size: info.Size(), modTime: info.ModTime(), session: sid})
+		add(unit{store: StoreUndoCopy, name: name, size: info.Size(), modTime: info.ModTime(), session: sid})
 	})
 	walk(h.FS, "file-history", 2, &probs, func(name string, info fs.FileInfo) {
 		sid := model.SessionID(strings.Split(name, "/")[1])
@@ -153,7 +172,7 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 			st := StoreMemory
 			switch {
 			case rel == journal.Path:
-				add(unit{store: StoreUndoCopy, name: name, format: formatJournal, size: info.Size(), modTime: info.ModTime(), project: projectName(pathOf, pr.Slug)})
+				add(unit{store: StoreUndoCopy, name: name, size: info.Size(), modTime: info.ModTime(), project: projectName(pathOf, pr.Slug)})
 				return
 			case strings.HasPrefix(rel, ".trash/"):
 				st = StoreMemoryTrash
@@ -188,19 +207,15 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 		})
 		for _, name := range []string{"settings.json", "settings.local.json", ".claude.json"} {
 			if info, ok := regular(h.FS, name, &probs); ok {
-				add(unit{store: StoreSettings, name: name, format: formatJSON, size: info.Size(), modTime: info.ModTime()})
+				add(unit{store: StoreSettings, name: name, size: info.Size(), modTime: info.ModTime()})
 			}
 		}
 		walk(h.FS, "backups", 1, &probs, func(name string, info fs.FileInfo) {
-			add(unit{store: StoreSettings, name: name, format: formatJSON, size: info.Size(), modTime: info.ModTime()})
+			add(unit{store: StoreSettings, name: name, size: info.Size(), modTime: info.ModTime()})
 		})
 		for _, dir := range []string{"shell-snapshots", "plans", "todos", "debug"} {
 			walk(h.FS, dir, 2, &probs, func(name string, info fs.FileInfo) {
-				f := formatText
-				if strings.HasSuffix(name, ".json") {
-					f = formatJSON
-				}
-				add(unit{store: StoreOther, name: name, format: f, size: info.Size(), modTime: info.ModTime()})
+				add(unit{store: StoreOther, name: name, size: info.Size(), modTime: info.ModTime()})
 			})
 		}
 	}
@@ -224,14 +239,14 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 func outsideUnits(o Options, projects []model.Project, wantSlug func(string) bool, probs *[]model.Problem) []unit {
 	var us []unit
 	seen := map[string]bool{}
-	add := func(st Store, abs string, f fileFormat) {
+	add := func(st Store, abs string) {
 		name := model.RootName(abs)
 		if seen[name] || strings.HasPrefix(abs+"/", o.Home.Dir+"/") {
 			return
 		}
 		seen[name] = true
 		if info, ok := regular(o.Root, name, probs); ok {
-			us = append(us, unit{store: st, fsys: o.Root, name: name, file: abs, outside: true, format: f,
+			us = append(us, unit{store: st, fsys: o.Root, name: name, file: abs, outside: true, format: formatOf(st, abs),
 				size: info.Size(), modTime: info.ModTime()})
 		}
 	}
@@ -240,27 +255,27 @@ func outsideUnits(o Options, projects []model.Project, wantSlug func(string) boo
 			continue
 		}
 		for _, n := range []string{"CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"} {
-			add(StoreClaudeMd, path.Join(pr.Path, n), formatText)
+			add(StoreClaudeMd, path.Join(pr.Path, n))
 		}
 		walk(o.Root, model.RootName(path.Join(pr.Path, ".claude", "rules")), 6, probs, func(name string, _ fs.FileInfo) {
 			if strings.HasSuffix(name, ".md") {
-				add(StoreClaudeMd, "/"+name, formatText)
+				add(StoreClaudeMd, "/"+name)
 			}
 		})
 		for _, n := range []string{".claude/settings.json", ".claude/settings.local.json"} {
-			add(StoreSettings, path.Join(pr.Path, n), formatJSON)
+			add(StoreSettings, path.Join(pr.Path, n))
 		}
 		for _, n := range []string{".claude/agent-memory", ".claude/agent-memory-local"} {
 			walk(o.Root, model.RootName(path.Join(pr.Path, n)), 4, probs, func(name string, _ fs.FileInfo) {
 				if strings.HasSuffix(name, ".md") {
-					add(StoreMemory, "/"+name, formatText)
+					add(StoreMemory, "/"+name)
 				}
 			})
 		}
 	}
 	if o.Project == "" {
 		for _, p := range model.ClaudeJSONPaths("", o.UserHome) {
-			add(StoreSettings, p, formatJSON)
+			add(StoreSettings, p)
 		}
 	}
 	return us
