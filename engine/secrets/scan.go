@@ -206,7 +206,7 @@ func (w *worker) scanUnit(u unit) fileResult {
 		return res
 	}
 	w.scanFile(f, u, &res)
-	if len(res.findings) > 0 && (u.store == StoreTranscript || u.store == StoreSubagent) {
+	if len(res.findings) > 0 && u.store.IsTranscript() {
 		if err := addTurns(u, res.findings); err != nil {
 			res.problems = append(res.problems, model.Problem{File: u.file, Kind: model.ProblemUnreadable, Reason: err.Error()})
 		}

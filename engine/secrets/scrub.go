@@ -147,7 +147,7 @@ func planFile(h *model.Home, w *worker, bc *busyChecker, want []Finding) PlanFil
 	}
 	pf.Mode = st.Mode().Perm()
 	pf.Current = store.StampOf(data, true, st)
-	pf.Refused = bc.why(abs, st.ModTime(), f0.Session, f0.Store == StoreTranscript || f0.Store == StoreSubagent)
+	pf.Refused = bc.why(abs, st.ModTime(), f0.Session, f0.Store.IsTranscript())
 	// Scan again what is on disk now; keep the findings asked for.
 	u := unit{store: f0.Store, fsys: h.FS, name: f0.File, file: f0.File, format: formatOf(f0.Store, f0.File),
 		session: f0.Session, agent: f0.Agent, project: f0.Project, size: int64(len(data))}
@@ -425,7 +425,7 @@ func Apply(o ApplyOptions, p Plan) (Result, error) {
 			return Result{}, err
 		}
 		abs := o.Home.Abs(f.File)
-		if why := bc.why(abs, st.ModTime(), f.Session, f.Store == StoreTranscript || f.Store == StoreSubagent); why != "" {
+		if why := bc.why(abs, st.ModTime(), f.Session, f.Store.IsTranscript()); why != "" {
 			return Result{}, fmt.Errorf("scrub refused, nothing was written: %s: %s", abs, why)
 		}
 		f.Mode, f.Current.ModTime = st.Mode().Perm(), st.ModTime()

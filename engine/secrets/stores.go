@@ -35,6 +35,10 @@ const (
 	StoreUndoCopy Store = "undo-copy"
 )
 
+// IsTranscript reports a store of session transcripts (main or
+// subagent): they have turns, and a running session appends to them.
+func (s Store) IsTranscript() bool { return s == StoreTranscript || s == StoreSubagent }
+
 // Stores lists every store in the order reports show them.
 func Stores() []Store {
 	return []Store{StoreTranscript, StoreSubagent, StoreToolResult, StoreHistory, StorePaste, StoreFileHistory,

@@ -264,7 +264,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.list.Select(m.list.Index() + 1)
 	case key.Matches(k, m.keys.Open) && ok && r.Finding != nil:
 		f := r.Finding
-		if f.Store != secrets.StoreTranscript && f.Store != secrets.StoreSubagent {
+		if !f.Store.IsTranscript() {
 			return m, status("enter opens a transcript's session in Replay; this secret is in "+string(f.Store), false)
 		}
 		return m, func() tea.Msg { return msgs.ReplayAt{Path: f.File} }
