@@ -308,10 +308,27 @@ func TestScrubRefusesBusyFiles(t *testing.T) {
 	if why := refusal(BusyOptions{Now: now, Root: root}); why != "" {
 		t.Errorf("a session record of a process that is gone still refuses: %q", why)
 	}
-	// The refused file is skipped by Apply; the others are scrubbed.
 	p := PlanScrub(Options{Home: h}, r, nil, BusyOptions{Now: now, Idle: 90 * time.Minute})
 	if p.Writes() != 0 {
 		t.Fatalf("every planted file is an hour old: %d writes planned", p.Writes())
+	}
+	// The refused file is skipped by Apply; the others are scrubbed
+	// (the session record is gone: only the open transcript is busy).
+	os.Remove(filepath.Join(h.Dir, "sessions", "4242.json"))
+	os.MkdirAll(filepath.Join(proc, "4242", "fd"), 0o755)
+	os.Symlink(tp, filepath.Join(proc, "4242", "fd", "7"))
+	busy := BusyOptions{Now: now, Root: root}
+	p = PlanScrub(Options{Home: h}, r, nil, busy)
+	if _, err := Apply(ApplyOptions{Home: h, Busy: busy, Now: now}, p); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range Scan(Options{Home: h}).Findings {
+		if f.File != l.Transcript {
+			t.Errorf("%s:%d is not scrubbed", f.File, f.Line)
+		}
+	}
+	if data, _ := os.ReadFile(tp); !strings.Contains(string(data), l.Planted[0].Secret) {
+		t.Error("the transcript open in a process was scrubbed")
 	}
 }
 
