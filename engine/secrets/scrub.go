@@ -264,8 +264,10 @@ func maskedDiff(file string, data []byte, edits []Edit, all []Finding) string {
 		from, to := max(ls, lo-diffContext), min(le, hi+diffContext)
 		var masked, marked []Edit
 		for _, f := range all {
-			if f.Offset >= from && f.Offset+int64(f.Length) <= to {
-				m := Edit{Offset: f.Offset, Length: f.Length, Marker: "‹" + f.Excerpt + "›"}
+			// Every secret the context shows any of is masked, one that
+			// runs over its edge too (only the part shown is replaced).
+			if s, e := max(f.Offset, from), min(f.Offset+int64(f.Length), to); s < e {
+				m := Edit{Offset: s, Length: int(e - s), Marker: "‹" + f.Excerpt + "›"}
 				masked = append(masked, m)
 				if !slices.ContainsFunc(es, func(e Edit) bool { return e.Finding == f.ID }) {
 					marked = append(marked, m)

@@ -653,3 +653,35 @@ func TestScrubOtherJSONAsScanned(t *testing.T) {
 		t.Errorf("scrubbed %q, want %q", got, want)
 	}
 }
+
+// A plan's diff never shows part of a secret it does not scrub: one that
+// starts before the context shown around the scrubbed one is masked too.
+func TestScrubDiffMasksSecretsAtTheEdge(t *testing.T) {
+	t.Parallel()
+	_, h := plantedHome(t)
+	ghp := "ghp_" + secretgen.Token(94, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", 36)
+	aws := "AKIA" + secretgen.Token(93, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)
+	name := "plans/two.md"
+	p := filepath.Join(h.Dir, filepath.FromSlash(name))
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, []byte("tokens "+ghp+" and "+aws+" end\n"), 0o600)
+	os.Chtimes(p, now.Add(-time.Hour), now.Add(-time.Hour))
+	r := Scan(Options{Home: h})
+	plan := PlanScrub(Options{Home: h}, r, Selection{"aws-access-key-id"}, BusyOptions{Now: now})
+	var diff string
+	for _, f := range plan.Files {
+		if f.File == name {
+			diff = f.Diff
+		}
+	}
+	if !strings.Contains(diff, "[REDACTED:aws-access-key-id]") {
+		t.Fatalf("no diff of %s:\n%s", name, diff)
+	}
+	for n := 8; n <= len(ghp); n++ {
+		for i := 0; i+n <= len(ghp); i++ {
+			if strings.Contains(diff, ghp[i:i+n]) {
+				t.Fatalf("the diff shows %d characters of the token it does not scrub:\n%s", n, diff)
+			}
+		}
+	}
+}
