@@ -25,14 +25,7 @@ import (
 // (internal/secretgen), every file an hour old.
 func secretsModel(t *testing.T, w, h int) (Model, secretgen.Layout) {
 	t.Helper()
-	l, err := secretgen.Write(filepath.Join(t.TempDir(), "claude"), filepath.Join("..", "model", "testdata", "transcripts"), testNow)
-	if err != nil {
-		t.Fatal(err)
-	}
-	home, err := model.OpenHome(l.Home, model.HomeFromFlag)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, home := secretsHome(t)
 	m := New(Options{Home: home, Project: l.Project, Now: func() time.Time { return testNow }, Root: testroot.New(t),
 		Getenv: func(k string) string {
 			if k == "NO_COLOR" {
@@ -43,6 +36,21 @@ func secretsModel(t *testing.T, w, h int) (Model, secretgen.Layout) {
 	m = drain(t, m, m.Init())
 	next, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return next.(Model), l
+}
+
+// secretsHome writes a home with a secret planted in each store
+// (internal/secretgen), every file an hour old, and opens it.
+func secretsHome(t *testing.T) (secretgen.Layout, *model.Home) {
+	t.Helper()
+	l, err := secretgen.Write(filepath.Join(t.TempDir(), "claude"), filepath.Join("..", "model", "testdata", "transcripts"), testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, err := model.OpenHome(l.Home, model.HomeFromFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, home
 }
 
 // homeBytes is every file of the home but memscope's own folder.
@@ -194,14 +202,7 @@ func TestSecurityPaneOpensReplay(t *testing.T) {
 // appended since the scrub are kept), and says the copy is deleted only
 // when it is.
 func TestSecurityRestoreStatusSaysNotes(t *testing.T) {
-	l, err := secretgen.Write(filepath.Join(t.TempDir(), "claude"), filepath.Join("..", "model", "testdata", "transcripts"), testNow)
-	if err != nil {
-		t.Fatal(err)
-	}
-	home, err := model.OpenHome(l.Home, model.HomeFromFlag)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, home := secretsHome(t)
 	o := secrets.Options{Home: home}
 	busy := secrets.BusyOptions{Now: testNow}
 	ao := secrets.ApplyOptions{Home: home, Busy: busy, Now: testNow}
