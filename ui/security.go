@@ -94,8 +94,16 @@ func securityAction(ao secrets.ApplyOptions, msg tea.Msg) security.Done {
 		if err != nil {
 			return security.Done{Err: err}
 		}
-		return security.Done{Text: fmt.Sprintf("restored scrub %s: %s back in %s; its copy is deleted",
-			res.ID, text.Count(res.Secrets, "secret", ""), text.Count(len(res.Files), "file", ""))}
+		t := fmt.Sprintf("restored scrub %s: %s back in %s", res.ID, text.Count(res.Secrets, "secret", ""), text.Count(len(res.Files), "file", ""))
+		if res.Copy == "" {
+			t += "; its copy is deleted"
+		}
+		// The notes say what else happened: lines appended since kept,
+		// or a copy that could not be deleted.
+		for _, n := range res.Notes {
+			t += " · " + n
+		}
+		return security.Done{Text: t}
 	case security.ForgetRequest:
 		c, err := secrets.Forget(ao, msg.ID)
 		if err != nil {

@@ -14,23 +14,18 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/memscope/memscope/engine/secrets"
 	"github.com/memscope/memscope/internal/secretgen"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/security"
 )
 
 // secretsModel is the app on a home with a secret planted in each store
 // (internal/secretgen), every file an hour old.
 func secretsModel(t *testing.T, w, h int) (Model, secretgen.Layout) {
 	t.Helper()
-	l, err := secretgen.Write(filepath.Join(t.TempDir(), "claude"), filepath.Join("..", "model", "testdata", "transcripts"), testNow)
-	if err != nil {
-		t.Fatal(err)
-	}
-	home, err := model.OpenHome(l.Home, model.HomeFromFlag)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, home := secretsHome(t)
 	m := New(Options{Home: home, Project: l.Project, Now: func() time.Time { return testNow }, Root: testroot.New(t),
 		Getenv: func(k string) string {
 			if k == "NO_COLOR" {
@@ -41,6 +36,21 @@ func secretsModel(t *testing.T, w, h int) (Model, secretgen.Layout) {
 	m = drain(t, m, m.Init())
 	next, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return next.(Model), l
+}
+
+// secretsHome writes a home with a secret planted in each store
+// (internal/secretgen), every file an hour old, and opens it.
+func secretsHome(t *testing.T) (secretgen.Layout, *model.Home) {
+	t.Helper()
+	l, err := secretgen.Write(filepath.Join(t.TempDir(), "claude"), filepath.Join("..", "model", "testdata", "transcripts"), testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, err := model.OpenHome(l.Home, model.HomeFromFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, home
 }
 
 // homeBytes is every file of the home but memscope's own folder.
@@ -185,5 +195,32 @@ func TestSecurityPaneOpensReplay(t *testing.T) {
 	m = press(t, m, "S", "enter")
 	if m.focus != paneReplay || !strings.Contains(screen(m), "5e55c0de") {
 		t.Fatalf("enter did not open the session in Replay (focus %d):\n%s", m.focus, screen(m))
+	}
+}
+
+// A restore's status says what the restore notes (lines Claude Code
+// appended since the scrub are kept), and says the copy is deleted only
+// when it is.
+func TestSecurityRestoreStatusSaysNotes(t *testing.T) {
+	l, home := secretsHome(t)
+	o := secrets.Options{Home: home}
+	busy := secrets.BusyOptions{Now: testNow}
+	ao := secrets.ApplyOptions{Home: home, Busy: busy, Now: testNow}
+	res, err := secrets.Apply(ao, secrets.PlanScrub(o, secrets.Scan(o), nil, busy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(home.Abs(l.Transcript), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"type":"last-prompt","lastPrompt":"later","leafUuid":"a-3"}` + "\n")
+	f.Close()
+	done := securityAction(ao, security.RestoreRequest{ID: res.ID})
+	if done.Err != nil {
+		t.Fatal(done.Err)
+	}
+	if !strings.Contains(done.Text, "appended since the scrub are kept") || !strings.Contains(done.Text, "its copy is deleted") {
+		t.Errorf("status %q does not say the appended bytes are kept and the copy is gone", done.Text)
 	}
 }

@@ -1,9 +1,6 @@
 package scan
 
-import (
-	"strings"
-	"sync"
-)
+import "sync"
 
 // The secret scan of a whole home (transcripts, history, pastes…) reads
 // a gigabyte or more, almost none of it secret. Go's regexp runs at a few
@@ -43,9 +40,7 @@ type Anchors struct {
 	bits [1 << 10]uint64
 	// byPair lists the anchors filed under each piece.
 	byPair map[uint16][]anchorLit
-	// lits is every anchor once.
-	lits  []anchorLit
-	rules []scanRule
+	rules  []scanRule
 }
 
 // SecretAnchors is the anchor set of the secret rules, built once.
@@ -66,9 +61,6 @@ var SecretAnchors = sync.OnceValue(func() *Anchors {
 		for _, lit := range r.anchors {
 			a.add(lit, bit)
 		}
-	}
-	for _, ls := range a.byPair {
-		a.lits = append(a.lits, ls...)
 	}
 	return a
 })
@@ -134,15 +126,4 @@ func (a *Anchors) Find(b []byte, out []AnchorHit) []AnchorHit {
 		}
 	}
 	return out
-}
-
-// Mask is the rules whose anchors occur in text.
-func (a *Anchors) Mask(text string) RuleMask {
-	var m RuleMask
-	for _, l := range a.lits {
-		if m&l.rules != l.rules && strings.Contains(text, l.lit) {
-			m |= l.rules
-		}
-	}
-	return m
 }

@@ -1,7 +1,6 @@
 package secrets
 
 import (
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"path"
@@ -65,28 +64,13 @@ func newBusyChecker(o BusyOptions, home *model.Home) *busyChecker {
 			}
 		}
 	}
-	recs, _ := fs.ReadDir(home.FS, "sessions")
+	recs, _ := model.ReadLiveSessions(home.FS)
 	for _, r := range recs {
-		name := r.Name()
-		if r.IsDir() || !strings.HasSuffix(name, ".json") {
+		if r.SessionID == "" {
 			continue
 		}
-		pid, err := strconv.Atoi(strings.TrimSuffix(name, ".json"))
-		if err != nil {
-			continue
-		}
-		data, err := model.ReadFileBounded(home.FS, "sessions/"+name, model.MaxSmallBytes)
-		if err != nil {
-			continue
-		}
-		var s struct {
-			SessionID model.SessionID `json:"sessionId"`
-		}
-		if json.Unmarshal(data, &s) != nil || s.SessionID == "" {
-			continue
-		}
-		if _, err := fs.Stat(o.Root, "proc/"+strconv.Itoa(pid)); err == nil {
-			b.live[s.SessionID] = pid
+		if _, err := fs.Stat(o.Root, "proc/"+strconv.Itoa(r.PID)); err == nil {
+			b.live[r.SessionID] = r.PID
 		}
 	}
 	return b

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -46,15 +45,20 @@ func listCopies(h *model.Home, probs []model.Problem) ([]Copy, []model.Problem) 
 			probs = append(probs, model.Problem{File: path.Join(CopyDir, e.Name()), Kind: model.ProblemMalformed, Reason: err.Error()})
 			continue
 		}
-		c := Copy{ID: m.ID, Time: m.Time, Dir: h.Abs(path.Join(CopyDir, e.Name()))}
-		for _, f := range m.Files {
-			c.Files = append(c.Files, f.File)
-			c.Secrets += len(f.Edits)
-		}
-		out = append(out, c)
+		out = append(out, m.copyIn(h.Abs(path.Join(CopyDir, e.Name()))))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, probs
+}
+
+// copyIn says what the copy in dir, of manifest m, holds.
+func (m manifest) copyIn(dir string) Copy {
+	c := Copy{ID: m.ID, Time: m.Time, Dir: dir}
+	for _, f := range m.Files {
+		c.Files = append(c.Files, f.File)
+		c.Secrets += len(f.Edits)
+	}
+	return c
 }
 
 // Copies lists the scrub copies kept in the home, oldest first.
@@ -134,7 +138,7 @@ func Restore(o ApplyOptions, id string) (Result, error) {
 			res.Notes = append(res.Notes, fmt.Sprintf("%s: %d bytes appended since the scrub are kept (and its mtime)", r.f.File, r.appended))
 		}
 	}
-	dir := filepath.Join(o.Home.Dir, filepath.FromSlash(CopyDir), id)
+	dir := o.Home.Abs(path.Join(CopyDir, id))
 	if err := removeCopy(wfs, dir); err != nil {
 		res.Copy = dir
 		res.Notes = append(res.Notes, fmt.Sprintf("the copy %s could not be deleted (%v): memscope secrets --forget %s", dir, err, id))
@@ -263,12 +267,8 @@ func Forget(o ApplyOptions, id string) (Copy, error) {
 	if err != nil {
 		return Copy{}, err
 	}
-	dir := filepath.Join(o.Home.Dir, filepath.FromSlash(CopyDir), id)
-	c := Copy{ID: m.ID, Time: m.Time, Dir: dir}
-	for _, f := range m.Files {
-		c.Files = append(c.Files, f.File)
-		c.Secrets += len(f.Edits)
-	}
+	dir := o.Home.Abs(path.Join(CopyDir, id))
+	c := m.copyIn(dir)
 	if err := removeCopy(wfs, dir); err != nil {
 		return c, fmt.Errorf("forget %s: %w", id, err)
 	}

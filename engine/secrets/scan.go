@@ -205,17 +205,23 @@ func (w *worker) scanUnit(u unit) fileResult {
 		w.scanJournal(f, u, &res)
 		return res
 	}
-	if u.format == formatJSONL || u.size > maxTextBytes {
-		w.scanLines(f, u, &res)
-	} else {
-		w.scanWhole(f, u, &res)
-	}
-	if len(res.findings) > 0 && (u.store == StoreTranscript || u.store == StoreSubagent) {
+	w.scanFile(f, u, &res)
+	if len(res.findings) > 0 && u.store.IsTranscript() {
 		if err := addTurns(u, res.findings); err != nil {
 			res.problems = append(res.problems, model.Problem{File: u.file, Kind: model.ProblemUnreadable, Reason: err.Error()})
 		}
 	}
 	return res
+}
+
+// scanFile scans a file of u's format (not a journal): line by line
+// when it is JSONL or too big to read whole, else whole.
+func (w *worker) scanFile(r io.Reader, u unit, res *fileResult) {
+	if u.format == formatJSONL || u.size > maxTextBytes {
+		w.scanLines(r, u, res)
+	} else {
+		w.scanWhole(r, u, res)
+	}
 }
 
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
@@ -509,15 +515,6 @@ func (x historyIndex) attach(f *Finding, u unit, project string) bool {
 		return project == "" || f.Project == project
 	}
 	return true
-}
-
-// Counts says how many findings each rule has, for summaries.
-func (r Report) Counts() map[scan.RuleID]int {
-	out := map[scan.RuleID]int{}
-	for _, f := range r.Findings {
-		out[f.Rule]++
-	}
-	return out
 }
 
 // Distinct counts the different secrets found.

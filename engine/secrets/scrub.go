@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -146,21 +147,12 @@ func planFile(h *model.Home, w *worker, bc *busyChecker, want []Finding) PlanFil
 	}
 	pf.Mode = st.Mode().Perm()
 	pf.Current = store.StampOf(data, true, st)
-	pf.Refused = bc.why(abs, st.ModTime(), f0.Session, f0.Store == StoreTranscript || f0.Store == StoreSubagent)
+	pf.Refused = bc.why(abs, st.ModTime(), f0.Session, f0.Store.IsTranscript())
 	// Scan again what is on disk now; keep the findings asked for.
-	u := unit{store: f0.Store, fsys: h.FS, name: f0.File, file: f0.File, session: f0.Session, agent: f0.Agent, project: f0.Project, size: int64(len(data))}
-	switch f0.Store {
-	case StoreTranscript, StoreSubagent, StoreHistory:
-		u.format = formatJSONL
-	case StoreSettings:
-		u.format = formatJSON
-	}
+	u := unit{store: f0.Store, fsys: h.FS, name: f0.File, file: f0.File, format: formatOf(f0.Store, f0.File),
+		session: f0.Session, agent: f0.Agent, project: f0.Project, size: int64(len(data))}
 	var res fileResult
-	if u.format == formatJSONL || u.size > maxTextBytes {
-		w.scanLines(bytes.NewReader(data), u, &res)
-	} else {
-		w.scanWhole(bytes.NewReader(data), u, &res)
-	}
+	w.scanFile(bytes.NewReader(data), u, &res)
 	ids := map[string]bool{}
 	for _, f := range want {
 		ids[f.ID] = true
@@ -272,8 +264,10 @@ func maskedDiff(file string, data []byte, edits []Edit, all []Finding) string {
 		from, to := max(ls, lo-diffContext), min(le, hi+diffContext)
 		var masked, marked []Edit
 		for _, f := range all {
-			if f.Offset >= from && f.Offset+int64(f.Length) <= to {
-				m := Edit{Offset: f.Offset, Length: f.Length, Marker: "‹" + f.Excerpt + "›"}
+			// Every secret the context shows any of is masked, one that
+			// runs over its edge too (only the part shown is replaced).
+			if s, e := max(f.Offset, from), min(f.Offset+int64(f.Length), to); s < e {
+				m := Edit{Offset: s, Length: int(e - s), Marker: "‹" + f.Excerpt + "›"}
 				masked = append(masked, m)
 				if !slices.ContainsFunc(es, func(e Edit) bool { return e.Finding == f.ID }) {
 					marked = append(marked, m)
@@ -405,7 +399,7 @@ func (o ApplyOptions) writer() model.WriteFS {
 // lock takes the scrub folder's lock, so two memscope processes do not
 // scrub or restore at once.
 func lock(home *model.Home) func() {
-	return journal.LockFile(filepath.Join(home.Dir, filepath.FromSlash(CopyDir), "copies"))
+	return journal.LockFile(home.Abs(path.Join(CopyDir, "copies")))
 }
 
 // Apply carries out the plan's files that are not refused. Each file is
@@ -433,7 +427,7 @@ func Apply(o ApplyOptions, p Plan) (Result, error) {
 			return Result{}, err
 		}
 		abs := o.Home.Abs(f.File)
-		if why := bc.why(abs, st.ModTime(), f.Session, f.Store == StoreTranscript || f.Store == StoreSubagent); why != "" {
+		if why := bc.why(abs, st.ModTime(), f.Session, f.Store.IsTranscript()); why != "" {
 			return Result{}, fmt.Errorf("scrub refused, nothing was written: %s: %s", abs, why)
 		}
 		f.Mode, f.Current.ModTime = st.Mode().Perm(), st.ModTime()
@@ -457,7 +451,7 @@ func Apply(o ApplyOptions, p Plan) (Result, error) {
 	if len(todo) == 0 {
 		return Result{}, nil
 	}
-	dir := filepath.Join(o.Home.Dir, filepath.FromSlash(CopyDir), m.ID)
+	dir := o.Home.Abs(path.Join(CopyDir, m.ID))
 	res := Result{ID: m.ID, Copy: dir}
 	if err := saveManifest(wfs, dir, m); err != nil {
 		return Result{}, fmt.Errorf("save the secrets' copy before scrubbing (nothing was scrubbed): %w", err)

@@ -308,10 +308,27 @@ func TestScrubRefusesBusyFiles(t *testing.T) {
 	if why := refusal(BusyOptions{Now: now, Root: root}); why != "" {
 		t.Errorf("a session record of a process that is gone still refuses: %q", why)
 	}
-	// The refused file is skipped by Apply; the others are scrubbed.
 	p := PlanScrub(Options{Home: h}, r, nil, BusyOptions{Now: now, Idle: 90 * time.Minute})
 	if p.Writes() != 0 {
 		t.Fatalf("every planted file is an hour old: %d writes planned", p.Writes())
+	}
+	// The refused file is skipped by Apply; the others are scrubbed
+	// (the session record is gone: only the open transcript is busy).
+	os.Remove(filepath.Join(h.Dir, "sessions", "4242.json"))
+	os.MkdirAll(filepath.Join(proc, "4242", "fd"), 0o755)
+	os.Symlink(tp, filepath.Join(proc, "4242", "fd", "7"))
+	busy := BusyOptions{Now: now, Root: root}
+	p = PlanScrub(Options{Home: h}, r, nil, busy)
+	if _, err := Apply(ApplyOptions{Home: h, Busy: busy, Now: now}, p); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range Scan(Options{Home: h}).Findings {
+		if f.File != l.Transcript {
+			t.Errorf("%s:%d is not scrubbed", f.File, f.Line)
+		}
+	}
+	if data, _ := os.ReadFile(tp); !strings.Contains(string(data), l.Planted[0].Secret) {
+		t.Error("the transcript open in a process was scrubbed")
 	}
 }
 
@@ -574,5 +591,97 @@ func TestFingerprintStableWhileTimePasses(t *testing.T) {
 	}
 	if p2 := at(20 * time.Minute); p2.Fingerprint() == p0.Fingerprint() || p2.Writes() != p0.Writes()+1 {
 		t.Errorf("the transcript became idle, but the plan is the same (%d writes, was %d)", p2.Writes(), p0.Writes())
+	}
+}
+
+// The projects folder is walked once per scan: a problem found there (a
+// link to nothing) is reported once, not once per walk.
+func TestScanWalksProjectsOnce(t *testing.T) {
+	t.Parallel()
+	_, h := plantedHome(t)
+	if err := os.Symlink(filepath.Join(h.Dir, "nowhere"), filepath.Join(h.Dir, "projects", "-gone")); err != nil {
+		t.Fatal(err)
+	}
+	r := Scan(Options{Home: h})
+	n := 0
+	for _, p := range r.Problems {
+		if p.File == "projects/-gone" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the broken link is reported %d times, want once: %+v", n, r.Problems)
+	}
+}
+
+// A JSON file of the other stores (todos, plans, debug) is planned as it
+// was scanned, as JSON: a secret the scan found after an escaped newline
+// ("cd app\nAPI_TOKEN=…", which as raw text follows a letter) is
+// scrubbed, inside its string.
+func TestScrubOtherJSONAsScanned(t *testing.T) {
+	t.Parallel()
+	_, h := plantedHome(t)
+	tok := secretgen.Token(95, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", 24)
+	name := "todos/t.json"
+	content := `{"cmd":"cd app\nAPI_TOKEN=` + tok + `"}` + "\n"
+	p := filepath.Join(h.Dir, filepath.FromSlash(name))
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, []byte(content), 0o600)
+	os.Chtimes(p, now.Add(-time.Hour), now.Add(-time.Hour))
+	r := Scan(Options{Home: h})
+	var id string
+	for _, f := range r.Findings {
+		if f.File == name {
+			id = f.ID
+			if f.JSONPath != "cmd" || f.Rule != "dotenv-secret" {
+				t.Errorf("finding %+v", f)
+			}
+		}
+	}
+	if id == "" {
+		t.Fatal("the token in todos/t.json is not found")
+	}
+	plan := PlanScrub(Options{Home: h}, r, Selection{id}, BusyOptions{Now: now})
+	if plan.Secrets() != 1 || plan.Files[0].Refused != "" || plan.Files[0].Edits[0].JSONPath != "cmd" {
+		t.Fatalf("plan %+v", plan.Files)
+	}
+	if _, err := Apply(ApplyOptions{Home: h, Busy: BusyOptions{Now: now}, Now: now}, plan); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(p)
+	if want := strings.Replace(content, tok, "[REDACTED:dotenv-secret]", 1); string(got) != want {
+		t.Errorf("scrubbed %q, want %q", got, want)
+	}
+}
+
+// A plan's diff never shows part of a secret it does not scrub: one that
+// starts before the context shown around the scrubbed one is masked too.
+func TestScrubDiffMasksSecretsAtTheEdge(t *testing.T) {
+	t.Parallel()
+	_, h := plantedHome(t)
+	ghp := "ghp_" + secretgen.Token(94, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", 36)
+	aws := "AKIA" + secretgen.Token(93, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)
+	name := "plans/two.md"
+	p := filepath.Join(h.Dir, filepath.FromSlash(name))
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, []byte("tokens "+ghp+" and "+aws+" end\n"), 0o600)
+	os.Chtimes(p, now.Add(-time.Hour), now.Add(-time.Hour))
+	r := Scan(Options{Home: h})
+	plan := PlanScrub(Options{Home: h}, r, Selection{"aws-access-key-id"}, BusyOptions{Now: now})
+	var diff string
+	for _, f := range plan.Files {
+		if f.File == name {
+			diff = f.Diff
+		}
+	}
+	if !strings.Contains(diff, "[REDACTED:aws-access-key-id]") {
+		t.Fatalf("no diff of %s:\n%s", name, diff)
+	}
+	for n := 8; n <= len(ghp); n++ {
+		for i := 0; i+n <= len(ghp); i++ {
+			if strings.Contains(diff, ghp[i:i+n]) {
+				t.Fatalf("the diff shows %d characters of the token it does not scrub:\n%s", n, diff)
+			}
+		}
 	}
 }

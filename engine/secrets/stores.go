@@ -35,6 +35,10 @@ const (
 	StoreUndoCopy Store = "undo-copy"
 )
 
+// IsTranscript reports a store of session transcripts (main or
+// subagent): they have turns, and a running session appends to them.
+func (s Store) IsTranscript() bool { return s == StoreTranscript || s == StoreSubagent }
+
 // Stores lists every store in the order reports show them.
 func Stores() []Store {
 	return []Store{StoreTranscript, StoreSubagent, StoreToolResult, StoreHistory, StorePaste, StoreFileHistory,
@@ -53,6 +57,24 @@ const (
 	// decoded and scanned.
 	formatJournal
 )
+
+// formatOf is how a file of store st is read, by the scan and by the
+// scrub's plan alike (the same bytes must give the same findings).
+func formatOf(st Store, name string) fileFormat {
+	switch st {
+	case StoreTranscript, StoreSubagent, StoreHistory:
+		return formatJSONL
+	case StoreSettings:
+		return formatJSON
+	case StoreUndoCopy:
+		return formatJournal
+	case StoreOther:
+		if strings.HasSuffix(name, ".json") {
+			return formatJSON
+		}
+	}
+	return formatText
+}
 
 // unit is one file to scan.
 type unit struct {
@@ -83,7 +105,6 @@ var skippedNames = map[string]bool{".credentials.json": true}
 func listUnits(o Options) ([]unit, []model.Problem) {
 	h := o.Home
 	var us []unit
-	var probs []model.Problem
 	add := func(u unit) {
 		if u.fsys == nil {
 			u.fsys = h.FS
@@ -91,12 +112,13 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 		if u.file == "" {
 			u.file = u.name
 		}
+		u.format = formatOf(u.store, u.name)
 		us = append(us, u)
 	}
+	// One walk of projects/: the projects are made from the session
+	// files found (ListProjects would walk it again).
 	sf, p := model.FindSessionFiles(h.FS)
-	probs = append(probs, p...)
-	projects, p := model.ListProjects(h.FS)
-	probs = append(probs, p...)
+	projects, _, probs := model.ListProjectsFrom(h.FS, sf, p)
 	pathOf := map[string]string{}
 	for _, pr := range projects {
 		pathOf[pr.Slug] = pr.Path
@@ -114,7 +136,7 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 			st = StoreSubagent
 		}
 		sessions[model.SessionID(t.SessionID)] = true
-		add(unit{store: st, name: t.Path, format: formatJSONL, size: t.Size, modTime: t.ModTime,
+		add(unit{store: st, name: t.Path, size: t.Size, modTime: t.ModTime,
 			session: model.SessionID(t.SessionID), agent: t.AgentID, project: projectName(pathOf, t.ProjectSlug)})
 	}
 	for _, t := range sf.ToolResults {
@@ -124,7 +146,7 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 		add(unit{store: StoreToolResult, name: t.Path, size: t.Size, modTime: t.ModTime,
 			session: model.SessionID(t.SessionID), project: projectName(pathOf, t.ProjectSlug)})
 	}
-	add(unit{store: StoreHistory, name: model.HistoryPath, format: formatJSONL})
+	add(unit{store: StoreHistory, name: model.HistoryPath})
 	walk(h.FS, model.PasteCacheDir, 1, &probs, func(name string, info fs.FileInfo) {
 		add(unit{store: StorePaste, name: name, size: info.Size(), modTime: info.ModTime()})
 	})
@@ -136,7 +158,7 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 		if path.Base(name) != path.Base(filehist.RestoreJournal(sid)) || o.Project != "" && !sessions[sid] {
 			return
 		}
-		add(unit{store: StoreUndoCopy, name: name, format: formatJournal, size: info.Size(), modTime: info.ModTime(), session: sid})
+		add(unit{store: StoreUndoCopy, name: name, size: info.Size(), modTime: info.ModTime(), session: sid})
 	})
 	walk(h.FS, "file-history", 2, &probs, func(name string, info fs.FileInfo) {
 		sid := model.SessionID(strings.Split(name, "/")[1])
@@ -154,7 +176,7 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 			st := StoreMemory
 			switch {
 			case rel == journal.Path:
-				add(unit{store: StoreUndoCopy, name: name, format: formatJournal, size: info.Size(), modTime: info.ModTime(), project: projectName(pathOf, pr.Slug)})
+				add(unit{store: StoreUndoCopy, name: name, size: info.Size(), modTime: info.ModTime(), project: projectName(pathOf, pr.Slug)})
 				return
 			case strings.HasPrefix(rel, ".trash/"):
 				st = StoreMemoryTrash
@@ -189,19 +211,15 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 		})
 		for _, name := range []string{"settings.json", "settings.local.json", ".claude.json"} {
 			if info, ok := regular(h.FS, name, &probs); ok {
-				add(unit{store: StoreSettings, name: name, format: formatJSON, size: info.Size(), modTime: info.ModTime()})
+				add(unit{store: StoreSettings, name: name, size: info.Size(), modTime: info.ModTime()})
 			}
 		}
 		walk(h.FS, "backups", 1, &probs, func(name string, info fs.FileInfo) {
-			add(unit{store: StoreSettings, name: name, format: formatJSON, size: info.Size(), modTime: info.ModTime()})
+			add(unit{store: StoreSettings, name: name, size: info.Size(), modTime: info.ModTime()})
 		})
 		for _, dir := range []string{"shell-snapshots", "plans", "todos", "debug"} {
 			walk(h.FS, dir, 2, &probs, func(name string, info fs.FileInfo) {
-				f := formatText
-				if strings.HasSuffix(name, ".json") {
-					f = formatJSON
-				}
-				add(unit{store: StoreOther, name: name, format: f, size: info.Size(), modTime: info.ModTime()})
+				add(unit{store: StoreOther, name: name, size: info.Size(), modTime: info.ModTime()})
 			})
 		}
 	}
@@ -225,14 +243,14 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 func outsideUnits(o Options, projects []model.Project, wantSlug func(string) bool, probs *[]model.Problem) []unit {
 	var us []unit
 	seen := map[string]bool{}
-	add := func(st Store, abs string, f fileFormat) {
+	add := func(st Store, abs string) {
 		name := model.RootName(abs)
 		if seen[name] || strings.HasPrefix(abs+"/", o.Home.Dir+"/") {
 			return
 		}
 		seen[name] = true
 		if info, ok := regular(o.Root, name, probs); ok {
-			us = append(us, unit{store: st, fsys: o.Root, name: name, file: abs, outside: true, format: f,
+			us = append(us, unit{store: st, fsys: o.Root, name: name, file: abs, outside: true, format: formatOf(st, abs),
 				size: info.Size(), modTime: info.ModTime()})
 		}
 	}
@@ -241,27 +259,27 @@ func outsideUnits(o Options, projects []model.Project, wantSlug func(string) boo
 			continue
 		}
 		for _, n := range []string{"CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"} {
-			add(StoreClaudeMd, path.Join(pr.Path, n), formatText)
+			add(StoreClaudeMd, path.Join(pr.Path, n))
 		}
 		walk(o.Root, model.RootName(path.Join(pr.Path, ".claude", "rules")), 6, probs, func(name string, _ fs.FileInfo) {
 			if strings.HasSuffix(name, ".md") {
-				add(StoreClaudeMd, "/"+name, formatText)
+				add(StoreClaudeMd, "/"+name)
 			}
 		})
 		for _, n := range []string{".claude/settings.json", ".claude/settings.local.json"} {
-			add(StoreSettings, path.Join(pr.Path, n), formatJSON)
+			add(StoreSettings, path.Join(pr.Path, n))
 		}
 		for _, n := range []string{".claude/agent-memory", ".claude/agent-memory-local"} {
 			walk(o.Root, model.RootName(path.Join(pr.Path, n)), 4, probs, func(name string, _ fs.FileInfo) {
 				if strings.HasSuffix(name, ".md") {
-					add(StoreMemory, "/"+name, formatText)
+					add(StoreMemory, "/"+name)
 				}
 			})
 		}
 	}
 	if o.Project == "" {
 		for _, p := range model.ClaudeJSONPaths("", o.UserHome) {
-			add(StoreSettings, p, formatJSON)
+			add(StoreSettings, p)
 		}
 	}
 	return us

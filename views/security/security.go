@@ -10,6 +10,7 @@ package security
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -263,7 +264,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.list.Select(m.list.Index() + 1)
 	case key.Matches(k, m.keys.Open) && ok && r.Finding != nil:
 		f := r.Finding
-		if f.Store != secrets.StoreTranscript && f.Store != secrets.StoreSubagent {
+		if !f.Store.IsTranscript() {
 			return m, status("enter opens a transcript's session in Replay; this secret is in "+string(f.Store), false)
 		}
 		return m, func() tea.Msg { return msgs.ReplayAt{Path: f.File} }
@@ -371,14 +372,10 @@ func (m Model) summary() string {
 	if len(r.Findings) == 0 {
 		return m.styles.OK.Render("no secrets at rest") + fmt.Sprintf(" in %s read", text.Bytes(r.Bytes))
 	}
-	by := map[secrets.Store]int{}
-	for _, f := range r.Findings {
-		by[f.Store]++
-	}
 	var parts []string
-	for _, st := range secrets.Stores() {
-		if by[st] > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", storeLabel(st), by[st]))
+	for _, sc := range r.Stores {
+		if sc.Findings > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", storeLabel(sc.Store), sc.Findings))
 		}
 	}
 	return m.styles.Error.Render(text.Count(r.Distinct(), "secret", "")) +
@@ -493,6 +490,6 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "+N", Means: "the same secret in N more places (a request body repeats a tool result), all scrubbed together"},
 		{Mark: "‹AKIA… (20 chars)›", Means: "a secret, masked: its first characters and its length"},
 		{Mark: "scrub copy", Means: "what a scrub replaced, kept (mode 0600) so u restores it; the secrets exist there until d forgets it"},
-		{Mark: "left alone", Means: "a file Claude Code may be writing (changed in the last 10 minutes, open in a process, or of a running session)"},
+		{Mark: "left alone", Means: fmt.Sprintf("a file Claude Code may be writing (changed in the last %d minutes, open in a process, or of a running session)", secrets.DefaultIdle/time.Minute)},
 	}
 }
