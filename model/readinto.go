@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"io/fs"
@@ -106,3 +107,14 @@ func readInto(read func([]byte) (int, error), name string, size, max int64, buf 
 
 // errAgain is what a read of a named pipe put where a file was gives.
 var errAgain = errors.New("the file is a pipe or a device with nothing to read")
+
+// binaryProbe is how much of a file LooksBinary looks at.
+const binaryProbe = 8 << 10
+
+// LooksBinary reports a file that is not text: a NUL byte in its first
+// 8 KiB, as grep decides (an image kept as a file-history backup, a
+// compiled file in a project). Search, the secrets scan and lint's drift
+// check skip such files by this one rule.
+func LooksBinary(data []byte) bool {
+	return bytes.IndexByte(data[:min(len(data), binaryProbe)], 0) >= 0
+}

@@ -148,3 +148,21 @@ func TestReadListedIntoOutlivesTheListing(t *testing.T) {
 		t.Fatal("ReadListedInto waited on a pipe")
 	}
 }
+
+// LooksBinary: a NUL in the first 8 KiB makes a file binary, one after
+// them does not.
+func TestLooksBinary(t *testing.T) {
+	at := func(i int) []byte {
+		b := bytes.Repeat([]byte("a"), 10000)
+		b[i] = 0
+		return b
+	}
+	for _, c := range []struct {
+		data []byte
+		want bool
+	}{{nil, false}, {[]byte("text\n"), false}, {[]byte{0}, true}, {at(8191), true}, {at(8192), false}} {
+		if got := LooksBinary(c.data); got != c.want {
+			t.Errorf("%d bytes: %v, want %v", len(c.data), got, c.want)
+		}
+	}
+}

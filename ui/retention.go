@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -45,11 +44,7 @@ func forecastCmd(home *model.Home, root fs.FS, now time.Time, prev *cleanup.Fore
 func archiveCmd(home *model.Home, w model.WriteFS, req retention.ArchiveRequest) tea.Cmd {
 	return func() tea.Msg {
 		to := req.To
-		if to == "~" || strings.HasPrefix(to, "~/") {
-			if h, err := os.UserHomeDir(); err == nil {
-				to = filepath.Join(h, to[1:])
-			}
-		}
+		to = model.ExpandTilde(to, os.UserHomeDir)
 		if abs, err := filepath.Abs(to); err == nil {
 			to = abs
 		}

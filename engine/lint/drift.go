@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"io/fs"
@@ -327,7 +326,7 @@ func searchProject(project fs.FS, idents, names map[string][]driftUse, o DriftOp
 			return nil
 		}
 		read += int64(len(data))
-		if bytes.IndexByte(data[:min(len(data), 8192)], 0) >= 0 {
+		if model.LooksBinary(data) {
 			return nil
 		}
 		deleteIdentTokens(data, idents)

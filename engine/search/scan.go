@@ -1,7 +1,6 @@
 package search
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,10 +14,6 @@ import (
 
 // maxCount bounds the matches counted in one field or line.
 const maxCount = 1000
-
-// binaryProbe is how much of a text file is looked at for a NUL byte,
-// which says the file is binary (as grep decides).
-const binaryProbe = 8000
 
 // unitKind says how a unit is read.
 type unitKind int
@@ -327,7 +322,7 @@ func (w *worker) text(ctx context.Context, u *unit) result {
 // (model.ReadRegularInto, or ReadListedInto when a listing found it
 // regular with its size: the buffer is kept for the next file; what
 // is read is looked at and copied from, never kept); a binary file (a
-// NUL in its first binaryProbe bytes) gives nil.
+// NUL in its first 8 KiB: model.LooksBinary) gives nil.
 func readText(u *unit, max int64, buf *[]byte) ([]byte, error) {
 	var data []byte
 	var err error
@@ -339,7 +334,7 @@ func readText(u *unit, max int64, buf *[]byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if bytes.IndexByte(data[:min(len(data), binaryProbe)], 0) >= 0 {
+	if model.LooksBinary(data) {
 		return nil, nil
 	}
 	return data, nil

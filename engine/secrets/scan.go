@@ -291,7 +291,7 @@ func (w *worker) scanWhole(r io.Reader, u unit, res *fileResult) {
 	}
 	res.bytes = int64(len(data))
 	w.hits = w.a.Find(data, w.hits[:0])
-	if len(w.hits) == 0 || looksBinary(data) {
+	if len(w.hits) == 0 || model.LooksBinary(data) {
 		return
 	}
 	var spans []scan.SecretSpan
@@ -328,7 +328,7 @@ func (w *worker) scanJournal(r io.Reader, u unit, res *fileResult) {
 	for _, e := range entries {
 		for i, jf := range e.Files {
 			w.hits = w.a.Find(jf.Before, w.hits[:0])
-			if len(w.hits) == 0 || looksBinary(jf.Before) {
+			if len(w.hits) == 0 || model.LooksBinary(jf.Before) {
 				continue
 			}
 			for _, s := range w.a.ScanText(jf.Before, w.hits) {
@@ -346,12 +346,6 @@ func (w *worker) scanJournal(r io.Reader, u unit, res *fileResult) {
 }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
-
-// looksBinary reports a file that is not text (a NUL byte in its first
-// 8 KiB): file-history backups of images and the like.
-func looksBinary(data []byte) bool {
-	return bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0
-}
 
 // newFinding makes the finding of span s of a line (s's offsets are in
 // line, which starts at byte lineOff of the file).
