@@ -29,19 +29,9 @@ func projectProvenance(t *memoryTarget, cache *provenance.FirstCache) provenance
 // memory the agent and scope.
 func originLabel(o *provenance.Origin) string {
 	if o.Kind.IsAgent() {
-		return fmt.Sprintf("%s  (agent memory, %s scope)", o.Path, agentScope(o.Kind))
+		return fmt.Sprintf("%s  (agent memory, %s scope)", o.Path, o.Kind.Scope())
 	}
 	return o.Path
-}
-
-func agentScope(k provenance.Kind) string {
-	switch k {
-	case provenance.KindAgentUser:
-		return "user"
-	case provenance.KindAgentLocal:
-		return "local"
-	}
-	return "project"
 }
 
 // printWrite prints one call on a memory file: what, by whom, when, the
