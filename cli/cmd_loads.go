@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/memscope/memscope/engine/loads"
 	"github.com/memscope/memscope/internal/format"
@@ -114,34 +113,10 @@ func printLoads(w io.Writer, r loadsOutput) {
 	if len(r.Expected) > 0 {
 		fmt.Fprintf(w, "\nthe next session's rules and imports, over the last %d days\n", r.Days)
 		for _, x := range r.Expected {
-			fmt.Fprintf(w, "  %-6s %s\n         %s\n", x.Kind, model.SanitizeLine(x.Path), expectedLine(x, r.SessionsInWindow))
+			fmt.Fprintf(w, "  %-6s %s\n         %s\n", x.Kind, model.SanitizeLine(x.Path), model.SanitizeLine(x.Summary(r.SessionsInWindow)))
 		}
 	}
 	for _, p := range r.Problems {
 		fmt.Fprintf(w, "problem   %s\n", model.SanitizeLine(p.Error()))
 	}
 }
-
-// expectedLine is a rule's or import's loads in the window in words;
-// sessions is how many sessions of the window recorded their loads.
-func expectedLine(x loads.Expected, sessions int) string {
-	var what string
-	switch {
-	case x.Kind == loads.KindImport:
-		what = fmt.Sprintf("imported by %s (%s now): loaded in %d of the %s that loaded it", x.ImportedFrom, x.Status, x.SessionsInWindow, countOf(x.Eligible, "session", "sessions"))
-	case x.Conditional:
-		what = fmt.Sprintf("paths: %s: joined %d of %s", strings.Join(x.Globs, ", "), x.SessionsInWindow, countOf(sessions, "session", "sessions"))
-	default:
-		what = fmt.Sprintf("at session start: loaded by %d of %s", x.SessionsInWindow, countOf(sessions, "session", "sessions"))
-	}
-	if x.Kind == loads.KindRule && x.Eligible < sessions {
-		what += fmt.Sprintf(" (%d since it was last written, %s)", x.Eligible, loadsDay(x.ModTime))
-	}
-	if !x.Last.IsZero() {
-		what += ", last " + loadsDay(x.Last)
-	}
-	return model.SanitizeLine(what)
-}
-
-// loadsDay is a date for the loads report.
-func loadsDay(t time.Time) string { return t.UTC().Format("2006-01-02") }

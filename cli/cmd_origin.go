@@ -67,7 +67,7 @@ func runOrigin(e *env, opts originOptions) (originResult, error) {
 		return originResult{}, err
 	}
 	defer t.close()
-	r := originResult{project: t.project, prov: projectProvenance(t)}
+	r := originResult{project: t.project, prov: projectProvenance(t, nil)}
 	on := map[string]bool{}
 	for _, o := range r.prov.Origins {
 		on[o.Abs] = true

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/memscope/memscope/engine/provenance"
 	"github.com/memscope/memscope/engine/review"
 	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/internal/format"
@@ -93,7 +94,10 @@ func runReview(e *env, opts reviewOptions) (reviewResult, error) {
 	if err != nil {
 		return reviewResult{}, badInput(err)
 	}
-	prov := projectProvenance(t)
+	// The inbox is built again after the actions: they change memory
+	// files, not transcripts, so the second scan reads none.
+	cache := provenance.NewFirstCache()
+	prov := projectProvenance(t, cache)
 	in := review.Build(&prov, st)
 	r := reviewResult{inbox: in, acting: opts.acceptAll || len(opts.accept)+len(opts.reject) > 0}
 	if !r.acting {
@@ -137,7 +141,7 @@ func runReview(e *env, opts reviewOptions) (reviewResult, error) {
 		return r, rejectErr
 	}
 	t.store.Reload()
-	prov = projectProvenance(t)
+	prov = projectProvenance(t, cache)
 	r.inbox = review.Build(&prov, st)
 	return r, nil
 }

@@ -13,14 +13,15 @@ import (
 
 // projectProvenance is where every memory file of t's project came from
 // (origin, review): the whole home's transcripts scanned for calls on its
-// memory folders, and memscope's journals.
-func projectProvenance(t *memoryTarget) provenance.Project {
+// memory folders, and memscope's journals. cache (nil: none) lets a
+// command that looks again after its writes read no transcript twice.
+func projectProvenance(t *memoryTarget, cache *provenance.FirstCache) provenance.Project {
 	memDir := ""
 	if t.loc.Enabled || t.store.Memory().Exists {
 		memDir = t.loc.Dir
 	}
 	return provenance.ForProject(provenance.ProjectOptions{
-		Root: t.root, Home: t.home.FS, HomeDir: t.home.Dir, MemoryDir: memDir, Tree: t.tree,
+		Root: t.root, Home: t.home.FS, HomeDir: t.home.Dir, MemoryDir: memDir, Tree: t.tree, Cache: cache,
 	})
 }
 
@@ -28,19 +29,9 @@ func projectProvenance(t *memoryTarget) provenance.Project {
 // memory the agent and scope.
 func originLabel(o *provenance.Origin) string {
 	if o.Kind.IsAgent() {
-		return fmt.Sprintf("%s  (agent memory, %s scope)", o.Path, agentScope(o.Kind))
+		return fmt.Sprintf("%s  (agent memory, %s scope)", o.Path, o.Kind.Scope())
 	}
 	return o.Path
-}
-
-func agentScope(k provenance.Kind) string {
-	switch k {
-	case provenance.KindAgentUser:
-		return "user"
-	case provenance.KindAgentLocal:
-		return "local"
-	}
-	return "project"
 }
 
 // printWrite prints one call on a memory file: what, by whom, when, the

@@ -2,6 +2,7 @@ package loads
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -14,13 +15,13 @@ func (m Memory) Summary() string {
 	case m.PastCut && m.Sessions == 0:
 		return fmt.Sprintf("line %d, past the cut: %s", m.IndexLine, m.Unseen())
 	case m.PastCut:
-		return fmt.Sprintf("line %d, past the cut: %s (seen in %s before)", m.IndexLine, m.Unseen(), sessions(m.Sessions))
+		return fmt.Sprintf("line %d, past the cut: %s (seen in %s before)", m.IndexLine, m.Unseen(), sessionsText(m.Sessions))
 	case m.IndexLine == 0:
-		return fmt.Sprintf("not in MEMORY.md now; loaded in %s, last %s", sessions(m.Sessions), day(m.Last))
+		return fmt.Sprintf("not in MEMORY.md now; loaded in %s, last %s", sessionsText(m.Sessions), day(m.Last))
 	case m.Sessions == 0:
 		return fmt.Sprintf("line %d: in no recorded session's MEMORY.md", m.IndexLine)
 	}
-	return fmt.Sprintf("line %d: loaded in %s, last %s", m.IndexLine, sessions(m.Sessions), day(m.Last))
+	return fmt.Sprintf("line %d: loaded in %s, last %s", m.IndexLine, sessionsText(m.Sessions), day(m.Last))
 }
 
 // Unseen says since when the model has not seen a memory past the cut:
@@ -38,8 +39,8 @@ func (m Memory) Unseen() string {
 // day is a date in the report's words.
 func day(t time.Time) string { return t.UTC().Format("2006-01-02") }
 
-// sessions is "1 session" or "3 sessions".
-func sessions(n int) string {
+// sessionsText is "1 session" or "3 sessions".
+func sessionsText(n int) string {
 	if n == 1 {
 		return "1 session"
 	}
@@ -48,11 +49,11 @@ func sessions(n int) string {
 
 // Summary says in words which recorded sessions loaded the file.
 func (f File) Summary() string {
-	s := "loaded in " + sessions(f.Sessions)
+	s := "loaded in " + sessionsText(f.Sessions)
 	if f.MidSession > 0 {
 		s += fmt.Sprintf(" (%d times mid-session)", f.MidSession)
 		if f.MidSession == 1 {
-			s = "loaded in " + sessions(f.Sessions) + " (once mid-session)"
+			s = "loaded in " + sessionsText(f.Sessions) + " (once mid-session)"
 		}
 	}
 	return s + ", last " + day(f.Last)
@@ -69,5 +70,26 @@ func (r Report) FileSummary(path string) string {
 			return f.Summary()
 		}
 	}
-	return "loaded in none of the " + sessions(r.Sessions) + " on record"
+	return "loaded in none of the " + sessionsText(r.Sessions) + " on record"
+}
+
+// Summary says in words a rule's or import's loads in the window;
+// sessions is how many sessions of the window recorded their loads.
+func (x Expected) Summary(sessions int) string {
+	var what string
+	switch {
+	case x.Kind == KindImport:
+		what = fmt.Sprintf("imported by %s (%s now): loaded in %d of the %s that loaded it", x.ImportedFrom, x.Status, x.SessionsInWindow, sessionsText(x.Eligible))
+	case x.Conditional:
+		what = fmt.Sprintf("paths: %s: joined %d of %s", strings.Join(x.Globs, ", "), x.SessionsInWindow, sessionsText(sessions))
+	default:
+		what = fmt.Sprintf("at session start: loaded by %d of %s", x.SessionsInWindow, sessionsText(sessions))
+	}
+	if x.Kind == KindRule && x.Eligible < sessions {
+		what += fmt.Sprintf(" (%d since it was last written, %s)", x.Eligible, day(x.ModTime))
+	}
+	if !x.Last.IsZero() {
+		what += ", last " + day(x.Last)
+	}
+	return what
 }

@@ -49,3 +49,27 @@ func TestFileSummary(t *testing.T) {
 		t.Errorf("no records: %q", got)
 	}
 }
+
+// A rule's or import's loads in the window, in words: an import against
+// the sessions that loaded its importer, a conditional rule by its paths,
+// a rule written since some sessions started.
+func TestExpectedSummary(t *testing.T) {
+	d := func(s string) time.Time { v, _ := time.Parse("2006-01-02", s); return v }
+	cases := []struct {
+		x        Expected
+		sessions int
+		want     string
+	}{
+		{Expected{Kind: KindImport, ImportedFrom: "/p/CLAUDE.md", Status: "missing", Eligible: 1}, 4,
+			"imported by /p/CLAUDE.md (missing now): loaded in 0 of the 1 session that loaded it"},
+		{Expected{Kind: KindRule, Conditional: true, Globs: []string{"src/**", "*.go"}, SessionsInWindow: 2, Eligible: 5, Last: d("2026-11-20")}, 5,
+			"paths: src/**, *.go: joined 2 of 5 sessions, last 2026-11-20"},
+		{Expected{Kind: KindRule, SessionsInWindow: 0, Eligible: 2, ModTime: d("2026-11-18")}, 1 + 5,
+			"at session start: loaded by 0 of 6 sessions (2 since it was last written, 2026-11-18)"},
+	}
+	for _, c := range cases {
+		if got := c.x.Summary(c.sessions); got != c.want {
+			t.Errorf("%+v:\n got %q\nwant %q", c.x, got, c.want)
+		}
+	}
+}

@@ -70,6 +70,49 @@ func readChain(home fs.FS, t model.TranscriptFile, wanted map[string]bool) (*cha
 	return c, nil
 }
 
+// link is what the second pass found of one tool_use id: the record
+// holding the call, its result, and the prompt and task up the chain
+// from that record. A transcript's links are all Scan keeps of it (the
+// chain itself is dropped), so a cache can hold them.
+type link struct {
+	use   use
+	found bool
+	// answered says a tool_result names the call.
+	result   result
+	answered bool
+	prompt   *Prompt
+	task     string
+}
+
+// promptCopy is the link's prompt, a copy each write owns.
+func (l link) promptCopy() *Prompt {
+	if l.prompt == nil {
+		return nil
+	}
+	p := *l.prompt
+	return &p
+}
+
+// readLinks reads t's chain and answers each id of wanted (an id not in
+// the transcript answers with found false); nil when t cannot be opened.
+func readLinks(home fs.FS, t model.TranscriptFile, wanted map[string]bool) (map[string]link, []model.Problem) {
+	c, probs := readChain(home, t, wanted)
+	if c == nil {
+		return nil, probs
+	}
+	out := make(map[string]link, len(wanted))
+	for id := range wanted {
+		var l link
+		l.use, l.found = c.uses[id]
+		l.result, l.answered = c.results[id]
+		if l.found {
+			l.prompt, l.task = c.promptOf(l.use.uuid), c.taskOf(l.use.uuid)
+		}
+		out[id] = l
+	}
+	return out, probs
+}
+
 func (c *chain) add(r *model.Record, sub bool, wanted map[string]bool) {
 	if r.UUID == "" {
 		return

@@ -30,6 +30,22 @@ const (
 // sub-folder per agent type.
 func (k Kind) IsAgent() bool { return k != KindProject }
 
+// agentKinds pairs each agent memory kind with its scope.
+var agentKinds = []struct {
+	kind  Kind
+	scope model.AgentMemoryScope
+}{{KindAgentUser, model.AgentScopeUser}, {KindAgentProject, model.AgentScopeProject}, {KindAgentLocal, model.AgentScopeLocal}}
+
+// Scope is the agent memory scope of k; "" for project memory.
+func (k Kind) Scope() model.AgentMemoryScope {
+	for _, a := range agentKinds {
+		if a.kind == k {
+			return a.scope
+		}
+	}
+	return ""
+}
+
 // Folder is a memory folder whose writes are looked for.
 type Folder struct {
 	Kind Kind `json:"kind"`
@@ -105,10 +121,7 @@ func ProjectFolders(homeDir, memDir, tree string) []Folder {
 		out = append(out, f)
 	}
 	o := model.AgentStoreOptions{HomeDir: homeDir, StartDir: tree}
-	for _, s := range []struct {
-		kind  Kind
-		scope model.AgentMemoryScope
-	}{{KindAgentUser, model.AgentScopeUser}, {KindAgentProject, model.AgentScopeProject}, {KindAgentLocal, model.AgentScopeLocal}} {
+	for _, s := range agentKinds {
 		if dir := model.AgentScopeParent(o, s.scope); dir != "" {
 			out = append(out, Folder{Kind: s.kind, Dir: dir})
 		}

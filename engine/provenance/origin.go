@@ -1,8 +1,6 @@
 package provenance
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"path"
@@ -11,6 +9,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/journal"
+	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
@@ -166,9 +165,8 @@ func fileKey(folder int, rel string) string { return fmt.Sprintf("%d\x00%s", fol
 
 func origin(mf MemoryFile, ws []Write, js []JournalChange, onDisk map[string]bool) Origin {
 	f := mf.File
-	sum := sha256.Sum256(f.Raw())
 	o := Origin{Kind: mf.Kind, Agent: mf.Agent, Path: mf.Rel, Abs: mf.Abs, Size: f.Size, ModTime: f.ModTime,
-		SHA256: hex.EncodeToString(sum[:]), OriginSessionID: f.OriginSessionID, Modified: f.Modified,
+		SHA256: store.Hash(f.Raw()), OriginSessionID: f.OriginSessionID, Modified: f.Modified,
 		Writes: ws, Checks: []Check{}, file: f}
 	if o.Writes == nil {
 		o.Writes = []Write{}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -109,8 +111,10 @@ func (w *Write) OK() bool { return w.Result == OutcomeOK }
 type Report struct {
 	// Writes are every write to a memory file, oldest first.
 	Writes []Write `json:"writes"`
-	// Transcripts counts the transcripts read; Decoded those read a
-	// second time for their chain; Bytes the bytes read in all.
+	// Transcripts counts the transcripts scanned; Decoded those whose
+	// chain was decoded for their calls; Bytes the transcripts' bytes (a
+	// scan through a FirstCache reads again only what changed, but counts
+	// the same).
 	Transcripts int   `json:"transcripts"`
 	Decoded     int   `json:"decoded"`
 	Bytes       int64 `json:"bytes"`
@@ -134,53 +138,152 @@ type Options struct {
 	Cache *FirstCache
 }
 
-// FirstCache keeps each transcript's first pass by its version (size and
-// mtime) and the folders it looked for: the app rescans the home after
-// every memory change, and reads again only what was appended to or
-// rewritten. One entry per transcript; safe for concurrent use.
+// FirstCache keeps each transcript's two passes by its version (size and
+// mtime): the first pass with the folders it looked for, and what the
+// second pass found of the tool_use ids asked of it. The app rescans the
+// home after every memory change, and reads again only what was appended
+// to or rewritten. Scans for other folders (the Projects list's counts
+// over every project, the open project's inbox with its agent memory)
+// share an entry: folders it looked for are answered from it, others are
+// looked for together with those (up to maxCachedFolders), so the next
+// scan of either kind reads nothing. One entry per transcript; safe for
+// concurrent use.
 type FirstCache struct {
 	mu sync.Mutex
 	m  map[string]cachedFirst
 }
 
+// maxCachedFolders bounds the folders an entry looks for: past it, a
+// transcript is read again for the folders asked only.
+const maxCachedFolders = 64
+
 type cachedFirst struct {
 	size    int64
 	mod     time.Time
-	markers string
+	folders []Folder
 	pass    firstPass
+	// links are the second pass's answers, by every id asked (found or
+	// not); nil before one.
+	links map[string]link
 }
 
 // NewFirstCache returns an empty cache.
 func NewFirstCache() *FirstCache { return &FirstCache{m: map[string]cachedFirst{}} }
 
-// scan is scanFirst through the cache (c may be nil).
-func (c *FirstCache) scan(home fs.FS, t model.TranscriptFile, folders []Folder, markers [][]byte, key string) firstPass {
-	if c == nil || t.ModTime.IsZero() {
-		return scanFirst(home, t, folders, markers)
-	}
+// get returns t's entry when it is of t's version.
+func (c *FirstCache) get(t model.TranscriptFile) (cachedFirst, bool) {
 	c.mu.Lock()
 	e, ok := c.m[t.Path]
 	c.mu.Unlock()
-	if ok && e.size == t.Size && e.mod.Equal(t.ModTime) && e.markers == key {
-		return e.pass
+	return e, ok && e.size == t.Size && e.mod.Equal(t.ModTime)
+}
+
+// first is t's first pass for folders, through the cache (c may be nil).
+func (c *FirstCache) first(home fs.FS, t model.TranscriptFile, folders []Folder) firstPass {
+	if c == nil || t.ModTime.IsZero() {
+		return scanFirst(home, t, folders).place(folders, folders)
 	}
-	p := scanFirst(home, t, folders, markers)
+	e, same := c.get(t)
+	if same && covers(e.folders, folders) {
+		return e.pass.place(e.folders, folders)
+	}
+	// Look for the folders asked before too: the other kind of scan
+	// comes back.
+	look := folders
+	c.mu.Lock()
+	if old, ok := c.m[t.Path]; ok {
+		look = union(old.folders, folders)
+	}
+	c.mu.Unlock()
+	if len(look) > maxCachedFolders {
+		look = folders
+	}
+	p := scanFirst(home, t, look)
 	if p.err == nil {
 		c.mu.Lock()
-		c.m[t.Path] = cachedFirst{size: t.Size, mod: t.ModTime, markers: key, pass: p}
+		c.m[t.Path] = cachedFirst{size: t.Size, mod: t.ModTime, folders: look, pass: p}
 		c.mu.Unlock()
 	}
-	return p
+	return p.place(look, folders)
+}
+
+// links is t's second pass for the ids wanted, through the cache (c may
+// be nil): read again only when t changed or an id was not asked yet.
+func (c *FirstCache) links(home fs.FS, t model.TranscriptFile, wanted map[string]bool) (map[string]link, []model.Problem) {
+	if c == nil || t.ModTime.IsZero() {
+		return readLinks(home, t, wanted)
+	}
+	e, same := c.get(t)
+	if same && e.links != nil && hasAll(e.links, wanted) {
+		return e.links, nil
+	}
+	ask := maps.Clone(wanted)
+	if same {
+		for id := range e.links {
+			ask[id] = true
+		}
+	}
+	ls, probs := readLinks(home, t, ask)
+	if ls == nil || len(probs) > 0 {
+		return ls, probs
+	}
+	c.mu.Lock()
+	if e, ok := c.m[t.Path]; ok && e.size == t.Size && e.mod.Equal(t.ModTime) {
+		e.links = ls
+		c.m[t.Path] = e
+	}
+	c.mu.Unlock()
+	return ls, nil
+}
+
+func hasAll(ls map[string]link, wanted map[string]bool) bool {
+	for id := range wanted {
+		if _, ok := ls[id]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// covers reports whether every folder of want is in have.
+func covers(have, want []Folder) bool {
+	for _, f := range want {
+		if !slices.Contains(have, f) {
+			return false
+		}
+	}
+	return true
+}
+
+// union is a then the folders of b it lacks.
+func union(a, b []Folder) []Folder {
+	out := slices.Clone(a)
+	for _, f := range b {
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// folderMatch is a folder (by index) holding a call's file, and the
+// file's path inside it.
+type folderMatch struct {
+	folder int
+	rel    string
 }
 
 // toolCall is a write call found by the first pass.
 type toolCall struct {
 	id, name, path string
-	folder         int
-	rel            string
-	line           int
-	bytes          int
-	probe          probe
+	// folder and rel place the call in the folders a scan asked for
+	// (place); in lists every folder looked for that holds the file.
+	folder int
+	rel    string
+	in     []folderMatch
+	line   int
+	bytes  int
+	probe  probe
 }
 
 // firstPass is what one byte-first read of a transcript found.
@@ -192,6 +295,31 @@ type firstPass struct {
 	spawns map[string]string
 	bytes  int64
 	err    error
+}
+
+// place is p, read for the folders looked, for the folders asked (a
+// subset): each call in the first asked folder holding its file, calls
+// in none of them left out.
+func (p firstPass) place(looked, asked []Folder) firstPass {
+	idx := make([]int, len(asked))
+	for j, f := range asked {
+		idx[j] = slices.Index(looked, f)
+	}
+	out := p
+	out.calls = nil
+	for _, c := range p.calls {
+	placed:
+		for j, li := range idx {
+			for _, m := range c.in {
+				if m.folder == li {
+					c.folder, c.rel = j, m.rel
+					out.calls = append(out.calls, c)
+					break placed
+				}
+			}
+		}
+	}
+	return out
 }
 
 // Scan finds every write to a memory file of o.Folders in o.Transcripts.
@@ -206,16 +334,9 @@ func Scan(o Options) Report {
 	if len(o.Folders) == 0 || len(files) == 0 {
 		return r
 	}
-	var markers [][]byte
-	for _, f := range o.Folders {
-		for _, m := range f.markers() {
-			markers = append(markers, []byte(m))
-		}
-	}
-	key := string(bytes.Join(markers, []byte{0}))
 	passes := make([]firstPass, len(files))
 	model.ParallelN(len(files), o.Workers, func(i int) {
-		passes[i] = o.Cache.scan(o.Home, files[i], o.Folders, markers, key)
+		passes[i] = o.Cache.first(o.Home, files[i], o.Folders)
 	})
 	// The second pass: transcripts with calls, and the main transcript of
 	// every session a subagent with calls belongs to.
@@ -275,12 +396,12 @@ func Scan(o Options) Report {
 			wanted[mi][id] = true
 		}
 	}
-	chains := make([]*chain, len(files))
+	links := make([]map[string]link, len(files))
 	var mu sync.Mutex
 	model.ParallelN(len(todo), o.Workers, func(k int) {
 		i := todo[k]
-		c, probs := readChain(o.Home, files[i], wanted[i])
-		chains[i] = c
+		ls, probs := o.Cache.links(o.Home, files[i], wanted[i])
+		links[i] = ls
 		if len(probs) > 0 {
 			mu.Lock()
 			r.Problems = append(r.Problems, probs...)
@@ -289,53 +410,51 @@ func Scan(o Options) Report {
 	})
 	r.Decoded = len(todo)
 	for _, i := range todo {
-		t, c := files[i], chains[i]
-		if c == nil || len(passes[i].calls) == 0 {
+		t, ls := files[i], links[i]
+		if ls == nil || len(passes[i].calls) == 0 {
 			continue
 		}
 		var agent *Agent
-		var main *chain
+		var main map[string]link
 		mainPath := t.Path
 		if t.Kind == model.TranscriptSubagent {
 			m := metas[i]
 			agent = &Agent{ID: t.AgentID, Type: m.AgentType, Description: m.Description, Transcript: t.Path}
 			if mi, ok := mains[t.ProjectSlug+"/"+t.SessionID]; ok {
-				main, mainPath = chains[mi], files[mi].Path
+				main, mainPath = links[mi], files[mi].Path
 			}
 		}
 		for _, call := range passes[i].calls {
 			w := Write{Folder: call.folder, Kind: o.Folders[call.folder].Kind, AgentType: o.Folders[call.folder].Agent(call.rel),
 				Rel: call.rel, Path: call.path, Tool: call.name, ToolUseID: call.id, SessionID: t.SessionID,
 				Transcript: t.Path, Line: call.line, Bytes: call.bytes, Result: OutcomeNoResult}
-			if u, ok := c.uses[call.id]; ok {
-				w.MessageUUID, w.Time = u.uuid, u.time
-				if u.session != "" {
-					w.SessionID = u.session
+			l := ls[call.id]
+			if l.found {
+				w.MessageUUID, w.Time = l.use.uuid, l.use.time
+				if l.use.session != "" {
+					w.SessionID = l.use.session
 				}
 			}
-			if res, ok := c.results[call.id]; ok {
-				w.Result, w.Error, w.ResultTime = res.outcome, res.text, res.time
+			if l.answered {
+				w.Result, w.Error, w.ResultTime = l.result.outcome, l.result.text, l.result.time
 			}
 			w.probe = call.probe
-			u := c.uses[call.id]
 			switch {
-			case agent == nil && u.sidechain:
+			case agent == nil && l.use.sidechain:
 				// A subagent's turn kept in the main transcript (older
 				// clients): its chain ends at its task, not at a prompt.
-				w.By = &Agent{ID: u.agent, Transcript: t.Path, Task: c.taskOf(w.MessageUUID)}
+				w.By = &Agent{ID: l.use.agent, Transcript: t.Path, Task: l.task}
 				w.Turn = TurnRef{Transcript: t.Path, UUID: w.MessageUUID, Line: call.line}
 			case agent == nil:
 				w.Turn = TurnRef{Transcript: t.Path, UUID: w.MessageUUID, Line: call.line}
-				w.Prompt = c.promptOf(w.MessageUUID)
+				w.Prompt = l.promptCopy()
 			default:
 				a := *agent
-				a.Task = c.taskOf(w.MessageUUID)
+				a.Task = l.task
 				w.By = &a
-				if main != nil {
-					if u, ok := main.uses[metas[i].ToolUseID]; ok {
-						w.Turn = TurnRef{Transcript: mainPath, UUID: u.uuid, Line: u.line}
-						w.Prompt = main.promptOf(u.uuid)
-					}
+				if s, ok := main[metas[i].ToolUseID]; ok && s.found {
+					w.Turn = TurnRef{Transcript: mainPath, UUID: s.use.uuid, Line: s.use.line}
+					w.Prompt = s.promptCopy()
 				}
 			}
 			r.Writes = append(r.Writes, w)
@@ -365,8 +484,14 @@ var (
 // tool_use are decoded for their write calls; in a main transcript,
 // Task results (toolUseResult with an agentId) are decoded for the
 // subagents they started.
-func scanFirst(home fs.FS, t model.TranscriptFile, folders []Folder, markers [][]byte) firstPass {
+func scanFirst(home fs.FS, t model.TranscriptFile, folders []Folder) firstPass {
 	var p firstPass
+	var markers [][]byte
+	for _, f := range folders {
+		for _, m := range f.markers() {
+			markers = append(markers, []byte(m))
+		}
+	}
 	f, err := model.OpenRegular(home, t.Path)
 	if err != nil {
 		p.err = err
@@ -438,27 +563,29 @@ func writeCalls(d []byte, lineNo int, folders []Folder) []toolCall {
 		if b.Type != string(model.BlockToolUse) || !live.IsWriteTool(b.Name) {
 			continue
 		}
+		var in []folderMatch
 		for fi, f := range folders {
-			rel, ok := f.Rel(b.Input.FilePath)
-			if !ok {
-				continue
+			if rel, ok := f.Rel(b.Input.FilePath); ok {
+				in = append(in, folderMatch{folder: fi, rel: rel})
 			}
-			n := len(b.Input.Content) + len(b.Input.NewString)
-			for _, e := range b.Input.Edits {
-				n += len(e.NewString)
-			}
-			pr := probe{}
-			switch {
-			case b.Name == "Write":
-				pr = writeProbe(b.Input.Content)
-			case len(b.Input.Edits) > 0:
-				pr = editProbe(b.Input.Edits[len(b.Input.Edits)-1].NewString)
-			default:
-				pr = editProbe(b.Input.NewString)
-			}
-			out = append(out, toolCall{id: b.ID, name: b.Name, path: b.Input.FilePath, folder: fi, rel: rel, line: lineNo, bytes: n, probe: pr})
-			break
 		}
+		if len(in) == 0 {
+			continue
+		}
+		n := len(b.Input.Content) + len(b.Input.NewString)
+		for _, e := range b.Input.Edits {
+			n += len(e.NewString)
+		}
+		pr := probe{}
+		switch {
+		case b.Name == "Write":
+			pr = writeProbe(b.Input.Content)
+		case len(b.Input.Edits) > 0:
+			pr = editProbe(b.Input.Edits[len(b.Input.Edits)-1].NewString)
+		default:
+			pr = editProbe(b.Input.NewString)
+		}
+		out = append(out, toolCall{id: b.ID, name: b.Name, path: b.Input.FilePath, in: in, line: lineNo, bytes: n, probe: pr})
 	}
 	return out
 }

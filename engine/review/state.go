@@ -2,8 +2,6 @@ package review
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
 )
 
@@ -86,15 +85,9 @@ func Save(w Writer, st State) error {
 	return nil
 }
 
-// Hash is the hex SHA-256 of data, as the state keeps it.
-func Hash(data []byte) string {
-	s := sha256.Sum256(data)
-	return hex.EncodeToString(s[:])
-}
-
 // Accept records rel as reviewed with these bytes.
 func (st *State) Accept(rel string, data []byte, now time.Time) {
-	e := Entry{SHA256: Hash(data), Reviewed: now}
+	e := Entry{SHA256: store.Hash(data), Reviewed: now}
 	if len(data) <= MaxCopy {
 		e.Copy = bytes.Clone(data)
 	}

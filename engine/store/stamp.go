@@ -35,10 +35,15 @@ func StampOf(data []byte, exists bool, info fs.FileInfo) FileStamp {
 	return s
 }
 
-func hashBytes(data []byte) string {
+// Hash is the hex SHA-256 of data: what stamps and the journal's
+// after name a file's bytes by (provenance and the review state compare
+// files with it).
+func Hash(data []byte) string {
 	h := sha256.Sum256(data)
 	return hex.EncodeToString(h[:])
 }
+
+func hashBytes(data []byte) string { return Hash(data) }
 
 // ConflictError refuses a write because a file changed on disk since
 // memscope read it (someone else, often Claude Code, wrote it). Nothing
