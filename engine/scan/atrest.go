@@ -70,13 +70,13 @@ func (a *Anchors) ScanJSON(sc *jsonscan.Scanner, line []byte, hits []AnchorHit) 
 	slices.SortFunc(hits, func(x, y AnchorHit) int { return x.Start - y.Start })
 	w := jsonWalk{a: a, sc: sc, hits: hits}
 	sc.Reset(line)
-	i := skipSpace(line, 0)
+	i := jsonscan.SkipWS(line, 0)
 	if i >= len(line) {
 		return nil, "", &jsonscan.Error{Off: i, Msg: "empty"}
 	}
 	end, err := w.value(i, 0)
 	if err == nil {
-		if j := skipSpace(line, end); j != len(line) {
+		if j := jsonscan.SkipWS(line, end); j != len(line) {
 			err = &jsonscan.Error{Off: j, Msg: "text after the value"}
 		}
 	}
@@ -84,13 +84,6 @@ func (a *Anchors) ScanJSON(sc *jsonscan.Scanner, line []byte, hits []AnchorHit) 
 		return nil, "", err
 	}
 	return w.out, w.recType, nil
-}
-
-func skipSpace(d []byte, i int) int {
-	for i < len(d) && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r') {
-		i++
-	}
-	return i
 }
 
 // jsonWalk walks one JSON value, keeping the path to where it is.

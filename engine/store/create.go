@@ -53,7 +53,8 @@ func MemoryFileText(name, description string, t model.MemoryType, session string
 	return memoryFileText(false, name, description, t, session, now, body)
 }
 
-// UnstampedMemoryFileText is a memory file as an agent writes one in its
+// memoryFileText is a new memory file as the client would write it in a
+// folder: stamped (MemoryFileText), or not, as an agent writes one in its
 // memory folder, where the client stamps nothing:
 //
 //	---
@@ -63,13 +64,8 @@ func MemoryFileText(name, description string, t model.MemoryType, session string
 //	---
 //
 //	<body>
-func UnstampedMemoryFileText(name, description string, t model.MemoryType, body string) ([]byte, error) {
-	return memoryFileText(true, name, description, t, "", time.Time{}, body)
-}
-
-// memoryFileText is a new memory file as the client would write it in a
-// folder: stamped (MemoryFileText), or not (UnstampedMemoryFileText). The
-// text is parsed back and must read as written.
+//
+// The text is parsed back and must read as written.
 func memoryFileText(unstamped bool, name, description string, t model.MemoryType, session string, now time.Time, body string) ([]byte, error) {
 	desc := strings.Join(strings.Fields(description), " ")
 	if name == "" || desc == "" {
