@@ -213,3 +213,78 @@ func (w *Walked) Visit(name string, info fs.FileInfo) (string, bool) {
 func SameFolderReason(target, first string) string {
 	return fmt.Sprintf("symbolic link to %s, the same folder as %s, walked once there (not followed)", target, first)
 }
+
+// Followed is a folder entry with a symbolic link followed: Info is the
+// target's.
+type Followed struct {
+	Name, Path string
+	Info       fs.FileInfo
+}
+
+// ReadDirFollow lists dir for a walk of the home, following symlinked
+// entries while they stay inside it (StatInside). A missing dir is empty
+// (most homes lack some folders); an unreadable one, or an entry that
+// cannot be followed, is a problem (EntryProblem). Folders by their own
+// names come first, then links: a link to a folder of the listing
+// (projects/alias -> projects/real) is reported, not listed again.
+func ReadDirFollow(fsys fs.FS, dir string, probs *[]Problem) []Followed {
+	ents, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			*probs = append(*probs, Problem{File: dir, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read folder: %v", err)})
+		}
+		return nil
+	}
+	walked := NewWalked()
+	infos := make([]fs.FileInfo, len(ents))
+	for pass := range 2 {
+		for i, e := range ents {
+			if (e.Type()&fs.ModeSymlink != 0) != (pass == 1) {
+				continue
+			}
+			p := path.Join(dir, e.Name())
+			info, err := EntryInfo(fsys, p, e)
+			if err != nil {
+				*probs = append(*probs, EntryProblem(p, err))
+				continue
+			}
+			if first, ok := walked.Visit(p, info); !ok {
+				target, _ := fs.ReadLink(fsys, p)
+				*probs = append(*probs, Problem{File: p, Kind: ProblemMalformed, Reason: SameFolderReason(target, first)})
+				continue
+			}
+			infos[i] = info
+		}
+	}
+	out := make([]Followed, 0, len(ents))
+	for i, e := range ents {
+		if infos[i] != nil {
+			out = append(out, Followed{Name: e.Name(), Path: path.Join(dir, e.Name()), Info: infos[i]})
+		}
+	}
+	return out
+}
+
+// EntryInfo is the info of e, the entry p of a walk of the home: a
+// symbolic link followed only while it stays inside the home and makes
+// no loop (StatInside).
+func EntryInfo(fsys fs.FS, p string, e fs.DirEntry) (fs.FileInfo, error) {
+	if e.Type()&fs.ModeSymlink != 0 {
+		return StatInside(fsys, p)
+	}
+	return e.Info()
+}
+
+// EntryProblem is the problem of an entry EntryInfo could not give: a
+// link not followed (malformed, named by its LinkError), or a file that
+// cannot be read.
+func EntryProblem(p string, err error) Problem {
+	if IsLinkNotFollowed(err) {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return Problem{File: p, Kind: ProblemMalformed, Reason: err.Error()}
+	}
+	return Problem{File: p, Kind: ProblemUnreadable, Reason: err.Error()}
+}

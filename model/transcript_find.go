@@ -2,7 +2,6 @@ package model
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"path"
 	"sort"
@@ -226,52 +225,12 @@ type dirEntry struct {
 	mod        time.Time
 }
 
-// listDir reads dir, following symlinked entries. A missing dir is not a
-// problem (most homes lack some folders); an unreadable one, or an entry
-// whose symlink cannot be followed, is.
+// listDir is ReadDirFollow as dirEntry values.
 func listDir(fsys fs.FS, dir string, probs *[]Problem) []dirEntry {
-	ents, err := fs.ReadDir(fsys, dir)
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			*probs = append(*probs, Problem{File: dir, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read folder: %v", err)})
-		}
-		return nil
-	}
-	// Folders by their own names first, then links: a link to a folder
-	// of the listing is reported, not listed again.
-	walked := NewWalked()
-	infos := make([]fs.FileInfo, len(ents))
-	for pass := range 2 {
-		for i, e := range ents {
-			isLink := e.Type()&fs.ModeSymlink != 0
-			if isLink != (pass == 1) {
-				continue
-			}
-			p := dir + "/" + e.Name()
-			var info fs.FileInfo
-			if isLink {
-				// Only while it stays inside the home and makes no loop.
-				info, err = StatInside(fsys, p)
-			} else {
-				info, err = e.Info()
-			}
-			if err != nil {
-				*probs = append(*probs, Problem{File: p, Kind: ProblemUnreadable, Reason: err.Error()})
-				continue
-			}
-			if first, ok := walked.Visit(p, info); !ok {
-				target, _ := fs.ReadLink(fsys, p)
-				*probs = append(*probs, Problem{File: p, Kind: ProblemMalformed, Reason: SameFolderReason(target, first)})
-				continue
-			}
-			infos[i] = info
-		}
-	}
-	out := make([]dirEntry, 0, len(ents))
-	for i, e := range ents {
-		if info := infos[i]; info != nil {
-			out = append(out, dirEntry{name: e.Name(), path: dir + "/" + e.Name(), dir: info.IsDir(), size: info.Size(), mod: info.ModTime()})
-		}
+	fol := ReadDirFollow(fsys, dir, probs)
+	out := make([]dirEntry, len(fol))
+	for i, f := range fol {
+		out[i] = dirEntry{name: f.Name, path: f.Path, dir: f.Info.IsDir(), size: f.Info.Size(), mod: f.Info.ModTime()}
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/scripts/chaos"
+	"github.com/memscope/memscope/views/replay"
 )
 
 const chaosProject = "/tmp/chaos-incremental"
@@ -279,5 +281,75 @@ func TestIncrementalReloadsEqualAFreshLoad(t *testing.T) {
 		if a, b := screen(m), screen(fresh); a != b {
 			t.Errorf("pane %s differs:\n%s\nfresh:\n%s", k, a, b)
 		}
+	}
+}
+
+// openLog is a home's file system that logs the files opened.
+type openLog struct {
+	fs.FS
+	mu     sync.Mutex
+	opened map[string]int
+}
+
+func (o *openLog) Open(name string) (fs.File, error) {
+	o.mu.Lock()
+	o.opened[name]++
+	o.mu.Unlock()
+	return o.FS.Open(name)
+}
+
+// A line appended to a session's main transcript reads that transcript
+// only: the session's subagent transcripts, which did not change, are
+// neither summarized again nor read for their last activity, in the
+// Replay list's load or the project row's.
+func TestIncrementalReloadSkipsUnchangedSubagents(t *testing.T) {
+	t.Parallel()
+	m, _, home := chaosHome(t, 40, chaos.Config{})
+	if len(m.data.sessions) == 0 {
+		t.Fatal("the chaos home has no session")
+	}
+	main := filepath.Join(home, filepath.FromSlash(m.data.sessions[0].File.Path))
+	id := m.data.sessions[0].File.SessionID
+	subDir := filepath.Join(filepath.Dir(main), id, "subagents")
+	if err := os.MkdirAll(subDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(subDir, "agent-a1.jsonl")
+	os.WriteFile(sub, []byte(`{"type":"user","timestamp":"2026-11-22T10:00:00.000Z","sessionId":"`+id+`","isSidechain":true,"agentId":"a1","message":{"role":"user","content":"look"}}`+"\n"), 0o600)
+	m, _ = reloadSeen(t, m, sub)
+	subRel := rel(home, sub)
+	if _, ok := m.live.followers[subRel]; !ok {
+		t.Fatalf("the subagent transcript is not in the Replay list: %+v", m.data.sessions)
+	}
+	subSession := func(m Model) replay.Session {
+		for _, s := range m.data.sessions {
+			if s.File.Path == subRel {
+				return s
+			}
+		}
+		t.Fatalf("no session for %s", subRel)
+		return replay.Session{}
+	}
+	before := subSession(m)
+
+	log := &openLog{FS: m.opts.Home.FS, opened: map[string]int{}}
+	m.opts.Home.FS = log
+	records := sessionRecords(m, rel(home, main))
+	appendLine(t, main, `{"type":"user","timestamp":"2026-11-22T11:00:00.000Z","sessionId":"`+id+`","message":{"role":"user","content":"one more"}}`)
+	m, seen := reloadSeen(t, m, main)
+	if len(seen["homeDeltaMsg"]) != 1 || len(seen["sessionsLoadedMsg"]) != 1 {
+		t.Fatalf("the append made %v", keys(seen))
+	}
+	if got := sessionRecords(m, rel(home, main)); got != records+1 {
+		t.Fatalf("the appended transcript shows %d records, want %d", got, records+1)
+	}
+	if log.opened[rel(home, main)] == 0 {
+		t.Fatalf("the appended transcript was not read: %v", log.opened)
+	}
+	if n := log.opened[subRel]; n != 0 {
+		t.Errorf("the unchanged subagent transcript was opened %d times: %v", n, log.opened)
+	}
+	if after := subSession(m); !reflect.DeepEqual(after, before) {
+		t.Errorf("the unchanged subagent's row changed:\n%+v\nbefore\n%+v", after, before)
 	}
 }

@@ -235,9 +235,18 @@ func (m Model) loadHomeCmd(r homeReq) tea.Cmd {
 	// Rows without a real path probe it again from their transcripts,
 	// which the command gets a copy of.
 	probe := map[string][]model.TranscriptFile{}
+	// A transcript of a changed session that is as it was listed (a
+	// subagent's, when the main one was appended to) keeps its last
+	// activity: it is not read again.
+	known := map[string]knownActive{}
 	for k := range r.sessions {
 		if i := m.rowIndex(k.slug); i >= 0 && m.data.projects[i].Project.Path == "" {
 			probe[k.slug] = slices.Clone(m.data.files[k.slug])
+		}
+		for _, t := range withSession(m.data.files[k.slug], k.id) {
+			if a, ok := m.data.active[t.Path]; ok {
+				known[t.Path] = knownActive{file: t, active: a}
+			}
 		}
 	}
 	return func() tea.Msg {
@@ -246,6 +255,10 @@ func (m Model) loadHomeCmd(r homeReq) tea.Cmd {
 			ts, probs := model.FindSessionTranscripts(fsys, k.slug, k.id)
 			out.sessions[k] = ts
 			for _, t := range ts {
+				if k, ok := known[t.Path]; ok && sameListing(k.file, t) {
+					out.active[t.Path] = k.active
+					continue
+				}
 				out.active[t.Path] = enginesessions.LastActive(fsys, t)
 			}
 			out.problems = append(out.problems, probs...)
@@ -266,6 +279,20 @@ func (m Model) loadHomeCmd(r homeReq) tea.Cmd {
 		}
 		return out
 	}
+}
+
+// knownActive is a transcript as last listed and when it was last
+// active then.
+type knownActive struct {
+	file   model.TranscriptFile
+	active enginesessions.Active
+}
+
+// sameListing reports whether a and b list the same version of a
+// transcript (path, size, mtime and meta file): what was read of a holds
+// for b.
+func sameListing(a, b model.TranscriptFile) bool {
+	return a.Path == b.Path && a.Size == b.Size && a.ModTime.Equal(b.ModTime) && a.MetaPath == b.MetaPath
 }
 
 // lastActive is when a project was last active: the newest of its

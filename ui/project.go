@@ -439,6 +439,12 @@ func (m Model) loadSessionsCmd(r sessionsReq) tea.Cmd {
 			ts, _ := model.FindSessionTranscripts(fsys, r.slug, id)
 			for _, t := range ts {
 				keep[t.Path] = true
+				if s, ok := unchangedSession(prev, fw[t.Path], t); ok {
+					// A transcript of the session that was not written
+					// (a subagent's, when the main one was): as it was.
+					out = append(out, s)
+					continue
+				}
 				if fw[t.Path] == nil {
 					fw[t.Path] = enginesessions.NewFollower()
 				}
@@ -453,6 +459,21 @@ func (m Model) loadSessionsCmd(r sessionsReq) tea.Cmd {
 		mayLoad := summarizeSessions(fsys, changed, fw)
 		return sessionsLoadedMsg{slug: r.slug, sessions: sortSessions(append(out, changed...)), followers: fw, mayLoad: mayLoad}
 	}
+}
+
+// unchangedSession is the row of transcript t in ss when t is listed as
+// it was then (sameListing) and its follower read all of it: nothing was
+// written to it since.
+func unchangedSession(ss []replay.Session, f *enginesessions.Follower, t model.TranscriptFile) (replay.Session, bool) {
+	if f == nil || f.Read().Offset != t.Size {
+		return replay.Session{}, false
+	}
+	for _, s := range ss {
+		if s.File.Path == t.Path {
+			return s, sameListing(s.File, t)
+		}
+	}
+	return replay.Session{}, false
 }
 
 // sessionOf is the session id of transcript path in ss.

@@ -1,10 +1,10 @@
 package cleanup
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
@@ -87,14 +87,14 @@ func (l *Lost) span() {
 func (l Lost) Summary(loc *time.Location) string {
 	var parts []string
 	if n := len(l.Sessions); n > 0 {
-		s := plural(n, "session", "sessions")
+		s := format.Count(n, "session", "sessions")
 		if !l.From.IsZero() {
 			s += ", " + l.From.In(loc).Format("2006-01-02") + " … " + l.To.In(loc).Format("2006-01-02")
 		}
 		parts = append(parts, s)
 	}
 	if n := len(l.Pastes); n > 0 {
-		parts = append(parts, plural(n, "paste", "pastes"))
+		parts = append(parts, format.Count(n, "paste", "pastes"))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -104,10 +104,3 @@ func (l Lost) Summary(loc *time.Location) string {
 
 // ArchiveAdvice is what to do so the next sweep loses nothing more.
 const ArchiveAdvice = "history still names them, but their text is gone for good; so that the next sweep loses nothing more, archive first: memscope archive --to DIR (a in the Retention pane)"
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}

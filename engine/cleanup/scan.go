@@ -2,9 +2,7 @@ package cleanup
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
-	"path"
 	"strings"
 
 	"github.com/memscope/memscope/model"
@@ -53,54 +51,54 @@ func scanRetention(fsys fs.FS) ([]Item, []NeverSwept, []model.Problem) {
 		never = append(never, NeverSwept{Path: memscopeHomeDir, Kind: NeverSweptMemscope, Files: files, Size: size})
 	}
 
-	for _, p := range readDirFollow(fsys, "projects", &probs) {
-		if !p.info.IsDir() {
+	for _, p := range model.ReadDirFollow(fsys, "projects", &probs) {
+		if !p.Info.IsDir() {
 			continue
 		}
-		slug := p.name
-		for _, e := range readDirFollow(fsys, p.path, &probs) {
+		slug := p.Name
+		for _, e := range model.ReadDirFollow(fsys, p.Path, &probs) {
 			switch {
-			case e.info.IsDir() && e.name == memoryFolder:
-				files, size := walkFiles(fsys, e.path, &probs, nil)
-				never = append(never, NeverSwept{Path: e.path, Kind: NeverSweptMemory, Files: files, Size: size})
-			case e.info.IsDir():
-				walkFiles(fsys, e.path, &probs, func(p string, info fs.FileInfo) {
+			case e.Info.IsDir() && e.Name == memoryFolder:
+				files, size := walkFiles(fsys, e.Path, &probs, nil)
+				never = append(never, NeverSwept{Path: e.Path, Kind: NeverSweptMemory, Files: files, Size: size})
+			case e.Info.IsDir():
+				walkFiles(fsys, e.Path, &probs, func(p string, info fs.FileInfo) {
 					items = append(items, Item{Path: p, Kind: KindSessionFile, Files: 1, Size: info.Size(),
-						ModTime: info.ModTime(), Session: model.SessionID(e.name), Project: slug})
+						ModTime: info.ModTime(), Session: model.SessionID(e.Name), Project: slug})
 				})
-			case e.info.Mode().IsRegular() && strings.HasSuffix(e.name, ".jsonl"):
-				items = append(items, Item{Path: e.path, Kind: KindTranscript, Files: 1, Size: e.info.Size(),
-					ModTime: e.info.ModTime(), Session: model.SessionID(strings.TrimSuffix(e.name, ".jsonl")), Project: slug})
+			case e.Info.Mode().IsRegular() && strings.HasSuffix(e.Name, ".jsonl"):
+				items = append(items, Item{Path: e.Path, Kind: KindTranscript, Files: 1, Size: e.Info.Size(),
+					ModTime: e.Info.ModTime(), Session: model.SessionID(strings.TrimSuffix(e.Name, ".jsonl")), Project: slug})
 			}
 		}
 	}
 
-	for _, e := range readDirFollow(fsys, model.FileHistoryDir, &probs) {
-		if !e.info.IsDir() {
-			probs = append(probs, model.Problem{File: e.path, Kind: model.ProblemMalformed, Reason: "not a session folder (not forecast)"})
+	for _, e := range model.ReadDirFollow(fsys, model.FileHistoryDir, &probs) {
+		if !e.Info.IsDir() {
+			probs = append(probs, model.Problem{File: e.Path, Kind: model.ProblemMalformed, Reason: "not a session folder (not forecast)"})
 			continue
 		}
-		files, size := walkFiles(fsys, e.path, &probs, nil)
-		items = append(items, Item{Path: e.path, Kind: KindFileHistory, Dir: true, Files: files, Size: size,
-			ModTime: e.info.ModTime(), Session: model.SessionID(e.name)})
+		files, size := walkFiles(fsys, e.Path, &probs, nil)
+		items = append(items, Item{Path: e.Path, Kind: KindFileHistory, Dir: true, Files: files, Size: size,
+			ModTime: e.Info.ModTime(), Session: model.SessionID(e.Name)})
 	}
 
 	// 2.1.331: other sessions' image caches and the skill archives go at
 	// every sweep; growth-test state files by their mtime.
-	for _, e := range readDirFollow(fsys, imageCacheDir, &probs) {
-		if !e.info.IsDir() {
+	for _, e := range model.ReadDirFollow(fsys, imageCacheDir, &probs) {
+		if !e.Info.IsDir() {
 			continue
 		}
-		files, size := walkFiles(fsys, e.path, &probs, nil)
-		items = append(items, Item{Path: e.path, Kind: KindImageCache, Dir: true, Files: files, Size: size,
-			ModTime: e.info.ModTime(), Session: model.SessionID(e.name)})
+		files, size := walkFiles(fsys, e.Path, &probs, nil)
+		items = append(items, Item{Path: e.Path, Kind: KindImageCache, Dir: true, Files: files, Size: size,
+			ModTime: e.Info.ModTime(), Session: model.SessionID(e.Name)})
 	}
 	walkFiles(fsys, skillArchivesDir, &probs, func(p string, info fs.FileInfo) {
 		items = append(items, Item{Path: p, Kind: KindSkillArchive, Files: 1, Size: info.Size(), ModTime: info.ModTime()})
 	})
-	for _, e := range readDirFollow(fsys, stateDir, &probs) {
-		if e.info.Mode().IsRegular() && isGrowthTest(e.name) {
-			items = append(items, Item{Path: e.path, Kind: KindGrowthTest, Files: 1, Size: e.info.Size(), ModTime: e.info.ModTime()})
+	for _, e := range model.ReadDirFollow(fsys, stateDir, &probs) {
+		if e.Info.Mode().IsRegular() && isGrowthTest(e.Name) {
+			items = append(items, Item{Path: e.Path, Kind: KindGrowthTest, Files: 1, Size: e.Info.Size(), ModTime: e.Info.ModTime()})
 		}
 	}
 
@@ -111,78 +109,6 @@ func scanRetention(fsys fs.FS) ([]Item, []NeverSwept, []model.Problem) {
 		})
 	}
 	return items, never, probs
-}
-
-// followed is a folder entry with symlinks followed.
-type followed struct {
-	name, path string
-	info       fs.FileInfo
-}
-
-// readDirFollow lists dir, following symlinked entries. A missing dir is
-// empty; an unreadable one, or a symlink that cannot be followed, is a
-// problem.
-func readDirFollow(fsys fs.FS, dir string, probs *[]model.Problem) []followed {
-	ents, err := fs.ReadDir(fsys, dir)
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			*probs = append(*probs, model.Problem{File: dir, Kind: model.ProblemUnreadable, Reason: fmt.Sprintf("read folder: %v", err)})
-		}
-		return nil
-	}
-	// Folders by their own names first, then links: a link to a folder
-	// of the listing (projects/alias -> projects/real) is reported, not
-	// forecast or archived twice.
-	walked := model.NewWalked()
-	infos := make([]fs.FileInfo, len(ents))
-	for pass := range 2 {
-		for i, e := range ents {
-			if (e.Type()&fs.ModeSymlink != 0) != (pass == 1) {
-				continue
-			}
-			p := path.Join(dir, e.Name())
-			info, err := entryInfo(fsys, p, e)
-			if err != nil {
-				*probs = append(*probs, entryProblem(p, err))
-				continue
-			}
-			if first, ok := walked.Visit(p, info); !ok {
-				target, _ := fs.ReadLink(fsys, p)
-				*probs = append(*probs, model.Problem{File: p, Kind: model.ProblemMalformed, Reason: model.SameFolderReason(target, first)})
-				continue
-			}
-			infos[i] = info
-		}
-	}
-	out := make([]followed, 0, len(ents))
-	for i, e := range ents {
-		if infos[i] != nil {
-			out = append(out, followed{name: e.Name(), path: path.Join(dir, e.Name()), info: infos[i]})
-		}
-	}
-	return out
-}
-
-// entryInfo is e's info, a symbolic link followed only while it stays
-// inside the home and makes no loop (model.StatInside).
-func entryInfo(fsys fs.FS, p string, e fs.DirEntry) (fs.FileInfo, error) {
-	if e.Type()&fs.ModeSymlink != 0 {
-		return model.StatInside(fsys, p)
-	}
-	return e.Info()
-}
-
-// entryProblem is the problem of an entry entryInfo could not give: a
-// link not followed, or a file that cannot be read.
-func entryProblem(p string, err error) model.Problem {
-	if model.IsLinkNotFollowed(err) {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return model.Problem{File: p, Kind: model.ProblemMalformed, Reason: err.Error()}
-	}
-	return model.Problem{File: p, Kind: model.ProblemUnreadable, Reason: err.Error()}
 }
 
 // walkFiles visits every regular file under dir (symlinks to files
@@ -203,10 +129,10 @@ func walkFiles(fsys fs.FS, dir string, probs *[]model.Problem, fn func(p string,
 		if d.IsDir() {
 			return nil
 		}
-		info, err := entryInfo(fsys, p, d)
+		info, err := model.EntryInfo(fsys, p, d)
 		switch {
 		case err != nil:
-			*probs = append(*probs, entryProblem(p, err))
+			*probs = append(*probs, model.EntryProblem(p, err))
 		case info.IsDir():
 			*probs = append(*probs, model.Problem{File: p, Kind: model.ProblemMalformed, Reason: "symlinked folder (not followed)"})
 		case !info.Mode().IsRegular():

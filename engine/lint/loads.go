@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/memscope/memscope/internal/format"
 )
 
 // The checks on what the transcripts say was loaded.
@@ -71,7 +73,7 @@ func (l *linter) lintLoads() {
 			why = "its paths: (" + strings.Join(r.Globs, ", ") + ") matched no file the model read"
 		}
 		l.add(Finding{Kind: RuleNeverLoaded, Severity: SevWarning, Path: r.Path,
-			Message: fmt.Sprintf("rule never loaded in the last %d days (%s since it was written; %s): %s", lf.Days, sessionCount(r.Eligible), last, why)})
+			Message: fmt.Sprintf("rule never loaded in the last %d days (%s since it was written; %s): %s", lf.Days, format.Count(r.Eligible, "session", "sessions"), last, why)})
 	}
 	for _, im := range lf.Imports {
 		if im.Sessions > 0 || im.FromSessions == 0 {
@@ -82,18 +84,10 @@ func (l *linter) lintLoads() {
 			why = "the file does not exist"
 		}
 		f := Finding{Kind: ImportNeverResolved, Severity: SevWarning, Path: im.From, Line: im.Line, Related: []string{im.Path},
-			Message: fmt.Sprintf("import of %s never resolved in the %s of the last %d days that loaded this file (%s); the client skips it without a word", im.Path, sessionCount(im.FromSessions), lf.Days, why)}
+			Message: fmt.Sprintf("import of %s never resolved in the %s of the last %d days that loaded this file (%s); the client skips it without a word", im.Path, format.Count(im.FromSessions, "session", "sessions"), lf.Days, why)}
 		if im.Raw != "" {
 			f.Message = fmt.Sprintf("@%s: ", im.Raw) + f.Message
 		}
 		l.add(f)
 	}
-}
-
-// sessionCount is "1 session" or "3 sessions".
-func sessionCount(n int) string {
-	if n == 1 {
-		return "1 session"
-	}
-	return fmt.Sprintf("%d sessions", n)
 }

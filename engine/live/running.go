@@ -48,7 +48,7 @@ type RunningOptions struct {
 	FS fs.FS
 	// Now is the current time.
 	Now time.Time
-	// Alive reports whether a process exists (nil: ProcessAlive).
+	// Alive reports whether a process exists (nil: model.ProcessAlive).
 	// Injected so tests do not depend on the machine's processes.
 	Alive func(pid int) bool
 	// Recent is the -p window (default DefaultRecent).
@@ -75,7 +75,7 @@ type RunningReport struct {
 func FindRunning(o RunningOptions) RunningReport {
 	alive := o.Alive
 	if alive == nil {
-		alive = ProcessAlive
+		alive = model.ProcessAlive
 	}
 	if o.Recent <= 0 {
 		o.Recent = DefaultRecent

@@ -1,7 +1,6 @@
 package live
 
 import (
-	"encoding/json"
 	"io/fs"
 	"slices"
 	"strings"
@@ -15,9 +14,6 @@ import (
 // clients write none) counts as running after its transcript was last
 // written.
 const SubagentQuiet = 2 * time.Minute
-
-// maxMetaBytes bounds the agent-<id>.meta.json read.
-const maxMetaBytes = 64 << 10
 
 // Subagent is one subagent of a running session: its transcript
 // (projects/<slug>/<session>/subagents/agent-<id>.jsonl) and what the
@@ -60,25 +56,10 @@ type agentState struct {
 	// meta is the meta file as read when its size and mtime were
 	// metaSize and metaTime; metaRead says it was read (or found
 	// missing) at least once.
-	meta              agentMeta
+	meta              model.SubagentMeta
 	metaSize          int64
 	metaTime          time.Time
 	metaRead, hasMeta bool
-}
-
-// agentMeta is what memscope reads of agent-<id>.meta.json.
-type agentMeta struct {
-	AgentType   string          `json:"agentType"`
-	Description string          `json:"description"`
-	Model       string          `json:"model"`
-	Finished    json.RawMessage `json:"finished"`
-}
-
-// finished says the meta file marks the agent done: true, or any value
-// that is not false or null (a time).
-func (m agentMeta) finished() bool {
-	v := strings.TrimSpace(string(m.Finished))
-	return v != "" && v != "false" && v != "null" && v != `""` && v != "0"
 }
 
 // add takes the next record of the subagent's transcript.
@@ -111,32 +92,36 @@ func (a *agentState) add(rec *model.Record) {
 	}
 }
 
-// metaPath is the meta file beside a subagent transcript.
+// metaPath is the meta file beside a subagent transcript (looked for
+// on every read: the client may write it after the transcript was
+// listed).
 func metaPath(transcript string) string {
-	return strings.TrimSuffix(transcript, ".jsonl") + ".meta.json"
+	return strings.TrimSuffix(transcript, ".jsonl") + model.SubagentMetaSuffix
 }
+
+// finished says a meta file marks its agent done.
+func finished(m model.SubagentMeta) bool { return m.Finished != nil && *m.Finished }
 
 // readMeta reads the subagent's meta file again when its size or mtime
 // changed (a finished agent's is final and not looked at again).
 func (a *agentState) readMeta(fsys fs.FS, transcript string) {
-	if a.hasMeta && a.meta.finished() {
+	if a.hasMeta && finished(a.meta) {
 		return
 	}
 	p := metaPath(transcript)
 	info, err := fs.Stat(fsys, p)
 	if err != nil {
-		a.metaRead, a.hasMeta, a.meta = true, false, agentMeta{}
+		a.metaRead, a.hasMeta, a.meta = true, false, model.SubagentMeta{}
 		return
 	}
 	if a.metaRead && a.hasMeta && info.Size() == a.metaSize && info.ModTime().Equal(a.metaTime) {
 		return
 	}
 	a.metaRead, a.metaSize, a.metaTime = true, info.Size(), info.ModTime()
-	data, err := model.ReadFileBounded(fsys, p, maxMetaBytes)
-	var m agentMeta
-	if err != nil || json.Unmarshal(data, &m) != nil {
+	m, err := model.ReadSubagentMeta(fsys, p)
+	if err != nil {
 		// Being written, or not the client's: read again when it changes.
-		a.hasMeta, a.meta = false, agentMeta{}
+		a.hasMeta, a.meta = false, model.SubagentMeta{}
 		return
 	}
 	a.hasMeta, a.meta = true, m
@@ -154,7 +139,7 @@ func (a *agentState) status(f model.TranscriptFile, now time.Time) Subagent {
 		if a.meta.Model != "" {
 			s.Model = a.meta.Model
 		}
-		s.Finished = a.meta.finished()
+		s.Finished = finished(a.meta)
 		s.Running = !s.Finished
 	} else {
 		s.Running = now.Sub(f.ModTime) < SubagentQuiet

@@ -27,7 +27,7 @@ type Options struct {
 	Root fs.FS
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
-	// Alive reports whether a process exists (nil: ProcessAlive).
+	// Alive reports whether a process exists (nil: model.ProcessAlive).
 	Alive func(pid int) bool
 	// Recent is the -p window (default DefaultRecent).
 	Recent time.Duration

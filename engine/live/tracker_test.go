@@ -353,3 +353,29 @@ func TestTrackerSubagents(t *testing.T) {
 		t.Errorf("after the update: %d subagents, running %v", len(st.Subagents), running)
 	}
 }
+
+// A subagent's meta file reads as model.ReadSubagentMeta reads it
+// everywhere else: a field of an unexpected type is left out, the rest
+// still counts (finished: true ends the agent, whatever its
+// description holds).
+func TestTrackerSubagentMetaReadLeniently(t *testing.T) {
+	h := newLiveHome(t)
+	s := newScript("s1", filepath.ToSlash(h.proj), now.Add(-30*time.Minute))
+	s.user("start")
+	s.answer("a", 100000)
+	h.put(h.transcript(), s.String(), now.Add(-time.Minute))
+	a := newScript("s1", filepath.ToSlash(h.proj), now.Add(-time.Minute))
+	a.user("look")
+	a.answer("x", 1000)
+	dir := "projects/" + h.slug + "/s1/subagents/"
+	// Written seconds ago: without its meta file it would count as running.
+	h.put(dir+"agent-odd.jsonl", a.String(), now.Add(-10*time.Second))
+	h.put(dir+"agent-odd.meta.json", `{"agentType":"Plan","description":7,"finished":true}`, now.Add(-10*time.Second))
+	st, ok := h.tracker.Refresh().Session("s1")
+	if !ok || len(st.Subagents) != 1 {
+		t.Fatalf("s1 subagents %+v", st.Subagents)
+	}
+	if sa := st.Subagents[0]; sa.Running || !sa.Finished || sa.AgentType != "Plan" {
+		t.Errorf("the finished subagent %+v; want Plan, finished", sa)
+	}
+}

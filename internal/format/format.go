@@ -129,3 +129,11 @@ func USD(x float64) string {
 	}
 	return sign + "$" + whole + "." + cents
 }
+
+// Count is a number with its noun for people: "1 session", "3 sessions".
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -96,3 +96,11 @@ func TestAgo(t *testing.T) {
 		t.Error("zero time should be —")
 	}
 }
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0 sessions", 1: "1 session", 2: "2 sessions", 1200: "1200 sessions"} {
+		if got := Count(n, "session", "sessions"); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
