@@ -10,6 +10,7 @@ import (
 	"github.com/memscope/memscope/engine/extract"
 	"github.com/memscope/memscope/engine/scan"
 	memstore "github.com/memscope/memscope/engine/store"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
@@ -79,7 +80,7 @@ func saveCandidates(store *memstore.Store, cs []extract.Candidate, now time.Time
 // redacted: the terminal and any log are no place for them (--json keeps
 // the words exact, for tools that decide themselves).
 func printExtraction(w io.Writer, r extract.Result) {
-	fmt.Fprintf(w, "\n%s\n", countOf(len(r.Candidates), "candidate", "candidates"))
+	fmt.Fprintf(w, "\n%s\n", format.Count(len(r.Candidates), "candidate", "candidates"))
 	for i, c := range r.Candidates {
 		fmt.Fprintf(w, "%d. %-9s %s\n", i+1, c.Type, scan.RedactSecrets(c.Name))
 		fmt.Fprintf(w, "   description  %s\n", scan.RedactSecrets(c.Description))
@@ -92,13 +93,13 @@ func printExtraction(w io.Writer, r extract.Result) {
 		}
 	}
 	if len(r.Duplicates) > 0 {
-		fmt.Fprintf(w, "\n%s of existing memories (left out)\n", countOf(len(r.Duplicates), "duplicate", "duplicates"))
+		fmt.Fprintf(w, "\n%s of existing memories (left out)\n", format.Count(len(r.Duplicates), "duplicate", "duplicates"))
 		for _, d := range r.Duplicates {
 			fmt.Fprintf(w, "- %s repeats %s (similarity %.2f): %q, message %s\n", scan.RedactSecrets(d.Candidate.Name), d.Matches, d.Similarity, scan.RedactSecrets(d.Candidate.Provenance.Quote), d.Candidate.Provenance.MessageUUID)
 		}
 	}
 	if len(r.Rejected) > 0 {
-		fmt.Fprintf(w, "\n%s by the exclusion list\n", countOf(len(r.Rejected), "sentence rejected", "sentences rejected"))
+		fmt.Fprintf(w, "\n%s by the exclusion list\n", format.Count(len(r.Rejected), "sentence rejected", "sentences rejected"))
 		for _, x := range r.Rejected {
 			fmt.Fprintf(w, "- %s (%s): %q, message %s\n", x.Reason, x.Rule, scan.RedactSecrets(x.Provenance.Quote), x.Provenance.MessageUUID)
 		}
@@ -125,7 +126,7 @@ func printSaved(w io.Writer, s savedMemories, wrote bool, dir, project string, c
 			fmt.Fprintf(w, "FAILED    %s: %s\n", f.Name, f.Reason)
 			continue
 		}
-		fmt.Fprintf(w, "BLOCKED   %s: the security scan found %s; nothing written\n", f.Name, countOf(len(f.Findings), "high-severity issue", "high-severity issues"))
+		fmt.Fprintf(w, "BLOCKED   %s: the security scan found %s; nothing written\n", f.Name, format.Count(len(f.Findings), "high-severity issue", "high-severity issues"))
 		for _, fd := range f.Findings {
 			fmt.Fprintf(w, "          %s\n", fd)
 		}

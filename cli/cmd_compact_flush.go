@@ -8,6 +8,7 @@ import (
 
 	"github.com/memscope/memscope/engine/compact"
 	"github.com/memscope/memscope/engine/extract"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
@@ -95,14 +96,14 @@ func printFlush(w io.Writer, r *flushOut, wrote bool) {
 	for _, run := range r.Runs {
 		if run.Final {
 			fmt.Fprintf(w, "          at the end, messages %d..%d (fewer than %d, left by the flushes) extracted: %s, %s",
-				run.From, run.To, extract.MinNewMessages, countOf(run.Prompts, "user prompt", "user prompts"), countOf(run.Candidates, "candidate", "candidates"))
+				run.From, run.To, extract.MinNewMessages, format.Count(run.Prompts, "user prompt", "user prompts"), format.Count(run.Candidates, "candidate", "candidates"))
 			if run.Error != "" {
 				fmt.Fprintf(w, "; extraction failed: %s", run.Error)
 			}
 			fmt.Fprintln(w)
 			continue
 		}
-		fmt.Fprintf(w, "          autocompact summarizes %s", countOf(run.Handed, "message", "messages"))
+		fmt.Fprintf(w, "          autocompact summarizes %s", format.Count(run.Handed, "message", "messages"))
 		if run.Expanded != run.Handed {
 			fmt.Fprintf(w, " (%d with context-collapse folds expanded)", run.Expanded)
 		}
@@ -114,7 +115,7 @@ func printFlush(w io.Writer, r *flushOut, wrote bool) {
 			fmt.Fprintf(w, "; fewer than %d new since the last extraction, nothing extracted\n", extract.MinNewMessages)
 		default:
 			fmt.Fprintf(w, "; messages %d..%d extracted: %s, %s\n", run.From, run.To,
-				countOf(run.Prompts, "user prompt", "user prompts"), countOf(run.Candidates, "candidate", "candidates"))
+				format.Count(run.Prompts, "user prompt", "user prompts"), format.Count(run.Candidates, "candidate", "candidates"))
 		}
 	}
 	printExtraction(w, r.Result)

@@ -15,7 +15,7 @@ func printFileHistorySessions(w io.Writer, home string, sessions []filehist.Sess
 		fmt.Fprintln(w, "no session has file history (file-history/ is empty or missing)")
 		return
 	}
-	fmt.Fprintf(w, "%s with file history, newest first (memscope files SESSION shows one):\n", countOf(len(sessions), "session", "sessions"))
+	fmt.Fprintf(w, "%s with file history, newest first (memscope files SESSION shows one):\n", format.Count(len(sessions), "session", "sessions"))
 	for _, s := range sessions {
 		tr := s.Transcript
 		if tr == "" {
@@ -40,7 +40,7 @@ func printFileHistory(w io.Writer, s *filehist.SessionFileHistory) {
 	} else {
 		fmt.Fprintf(w, "backups %s is missing (swept by cleanup, or never written)\n", s.BackupDir)
 	}
-	fmt.Fprintf(w, "\n%s (--turn UUID shows one, --rewind UUID restores the files as before it):\n", countOf(len(s.Turns), "turn", "turns"))
+	fmt.Fprintf(w, "\n%s (--turn UUID shows one, --rewind UUID restores the files as before it):\n", format.Count(len(s.Turns), "turn", "turns"))
 	for _, t := range s.Turns {
 		printTurn(w, t)
 	}
@@ -49,13 +49,13 @@ func printFileHistory(w io.Writer, s *filehist.SessionFileHistory) {
 		printTrackedFile(w, f, s.Turns)
 	}
 	if len(s.Unreferenced) > 0 {
-		fmt.Fprintf(w, "\n%s no record names:\n", countOf(len(s.Unreferenced), "backup", "backups"))
+		fmt.Fprintf(w, "\n%s no record names:\n", format.Count(len(s.Unreferenced), "backup", "backups"))
 		for _, b := range s.Unreferenced {
 			fmt.Fprintf(w, "  %s  %s\n", b.Path, format.Bytes(b.Size))
 		}
 	}
 	if len(s.Missing) > 0 {
-		fmt.Fprintf(w, "\n%s a missing backup:\n", countOf(len(s.Missing), "record names", "records name"))
+		fmt.Fprintf(w, "\n%s a missing backup:\n", format.Count(len(s.Missing), "record names", "records name"))
 		for _, m := range s.Missing {
 			fmt.Fprintf(w, "  %s v%d  %s  (turn %s)\n", m.TrackingPath, m.Version, m.BackupFileName, format.ShortID(m.Turn))
 		}

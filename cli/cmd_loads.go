@@ -71,10 +71,10 @@ func showLoads(e *env, opts loadsOptions, out loadsOutput) error {
 
 func printLoads(w io.Writer, r loadsOutput) {
 	fmt.Fprintf(w, "project   %s\nmemory    %s\n", model.SanitizeLine(r.Project), model.SanitizeLine(r.MemoryDir))
-	fmt.Fprintf(w, "records   %s; %s recorded their loads (%d in the last %d days)", countOf(r.Transcripts, "transcript", "transcripts"),
-		countOf(r.Sessions, "session", "sessions"), r.SessionsInWindow, r.Days)
+	fmt.Fprintf(w, "records   %s; %s recorded their loads (%d in the last %d days)", format.Count(r.Transcripts, "transcript", "transcripts"),
+		format.Count(r.Sessions, "session", "sessions"), r.SessionsInWindow, r.Days)
 	if r.Unrecorded > 0 {
-		fmt.Fprintf(w, "; %s recorded none (older clients): not counted", countOf(r.Unrecorded, "session", "sessions"))
+		fmt.Fprintf(w, "; %s recorded none (older clients): not counted", format.Count(r.Unrecorded, "session", "sessions"))
 	}
 	fmt.Fprintln(w)
 	if r.Sessions > 0 {
@@ -93,7 +93,7 @@ func printLoads(w io.Writer, r loadsOutput) {
 			}
 			if f.MidSession > 0 {
 				j := f.Joins[0]
-				n := fmt.Sprintf("joined mid-session %s, last in %s line %d", countOf(f.MidSession, "time", "times"), format.ShortID(j.Session), j.Line)
+				n := fmt.Sprintf("joined mid-session %s, last in %s line %d", format.Count(f.MidSession, "time", "times"), format.ShortID(j.Session), j.Line)
 				if len(f.Globs) > 0 {
 					n += " (paths: " + strings.Join(f.Globs, ", ") + ")"
 				}

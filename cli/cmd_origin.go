@@ -129,8 +129,8 @@ func showOrigin(e *env, opts originOptions, r originResult) error {
 func printOrigins(w io.Writer, r originResult) {
 	p := r.prov
 	fmt.Fprintf(w, "memory of %s: %s, %s on them in %s (%s read a second time)\n", model.SanitizeLine(r.project),
-		countOf(len(p.Origins), "file", "files"), countOf(len(p.Scan.Writes), "call", "calls"),
-		countOf(p.Scan.Transcripts, "transcript", "transcripts"), countOf(p.Scan.Decoded, "transcript", "transcripts"))
+		format.Count(len(p.Origins), "file", "files"), format.Count(len(p.Scan.Writes), "call", "calls"),
+		format.Count(p.Scan.Transcripts, "transcript", "transcripts"), format.Count(p.Scan.Decoded, "transcript", "transcripts"))
 	group := ""
 	for i := range p.Origins {
 		o := &p.Origins[i]
@@ -154,7 +154,7 @@ func printOrigins(w io.Writer, r originResult) {
 			}
 		}
 		if o.Failed > 0 {
-			fmt.Fprintf(w, "      failed  %s (memscope origin %s shows them)\n", countOf(o.Failed, "call that did not write", "calls that did not write"), model.SanitizeLine(o.Path))
+			fmt.Fprintf(w, "      failed  %s (memscope origin %s shows them)\n", format.Count(o.Failed, "call that did not write", "calls that did not write"), model.SanitizeLine(o.Path))
 		}
 		for _, c := range o.Checks {
 			if !c.OK {

@@ -149,7 +149,7 @@ func printReplay(w io.Writer, r replayOut) {
 		if b.Preserved != nil {
 			fmt.Fprintf(w, ", preserves %s..%s", format.ShortID(b.Preserved.HeadUUID), format.ShortID(b.Preserved.TailUUID))
 			if b.PreservedMessages > 0 {
-				fmt.Fprintf(w, " (%s)", countOf(b.PreservedMessages, "message", "messages"))
+				fmt.Fprintf(w, " (%s)", format.Count(b.PreservedMessages, "message", "messages"))
 			}
 		}
 		if b.PreservedBroken != "" {

@@ -171,7 +171,7 @@ func printReview(w io.Writer, r reviewResult) {
 	}
 	in := r.inbox
 	fmt.Fprintf(w, "review inbox of %s: %s Claude Code wrote or changed since you last reviewed (%d reviewed and unchanged)\n",
-		model.SanitizeLine(in.Dir), countOf(len(in.Items), "memory", "memories"), in.Reviewed)
+		model.SanitizeLine(in.Dir), format.Count(len(in.Items), "memory", "memories"), in.Reviewed)
 	for _, it := range in.Items {
 		fmt.Fprintf(w, "\n● %-7s %s  %s\n", it.Status, model.SanitizeLine(it.Path), format.Timestamp(it.Time))
 		o := it.Origin

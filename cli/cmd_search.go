@@ -143,8 +143,8 @@ func showSearch(e *env, opts searchOptions, r searchResult) error {
 		if s.Hits > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s in %s · searched %s, %s in %s\n", countOf(s.Hits, "hit", "hits"), countOf(s.FilesWithHits, "file", "files"),
-			countOf(s.Files, "file", "files"), format.Bytes(s.Bytes), model.SanitizeLine(r.home))
+		fmt.Fprintf(w, "%s in %s · searched %s, %s in %s\n", format.Count(s.Hits, "hit", "hits"), format.Count(s.FilesWithHits, "file", "files"),
+			format.Count(s.Files, "file", "files"), format.Bytes(s.Bytes), model.SanitizeLine(r.home))
 		for _, pr := range s.Problems {
 			fmt.Fprintf(w, "  %s\n", model.SanitizeForTerminal(pr.Error()))
 		}

@@ -145,7 +145,7 @@ func runSecrets(e *env, o secretsOptions) (secretsReport, error) {
 			return secretsReport{}, noCopyInput(err)
 		}
 		return secretsReport{json: res, text: func(w io.Writer) {
-			fmt.Fprintf(w, "restored scrub %s: %s put back in %s\n", res.ID, countOf(res.Secrets, "secret", "secrets"), countOf(len(res.Files), "file", "files"))
+			fmt.Fprintf(w, "restored scrub %s: %s put back in %s\n", res.ID, format.Count(res.Secrets, "secret", "secrets"), format.Count(len(res.Files), "file", "files"))
 			for _, f := range res.Files {
 				fmt.Fprintf(w, "  %s\n", f)
 			}
@@ -166,7 +166,7 @@ func runSecrets(e *env, o secretsOptions) (secretsReport, error) {
 		}
 		return secretsReport{json: c, text: func(w io.Writer) {
 			fmt.Fprintf(w, "forgot scrub %s: deleted %s, the copy of %s it replaced in %s\n", c.ID, c.Dir,
-				countOf(c.Secrets, "secret", "secrets"), countOf(len(c.Files), "file", "files"))
+				format.Count(c.Secrets, "secret", "secrets"), format.Count(len(c.Files), "file", "files"))
 			fmt.Fprintln(w, "that scrub can no longer be restored")
 		}}, nil
 	}
@@ -221,7 +221,7 @@ func runSecrets(e *env, o secretsOptions) (secretsReport, error) {
 		return secretsReport{}, err
 	}
 	rep := secretsReport{json: map[string]any{"fingerprint": fp, "plan": p, "applied": true, "result": res}, text: func(w io.Writer) {
-		fmt.Fprintf(w, "scrubbed %s in %s:\n", countOf(res.Secrets, "secret", "secrets"), countOf(len(res.Files), "file", "files"))
+		fmt.Fprintf(w, "scrubbed %s in %s:\n", format.Count(res.Secrets, "secret", "secrets"), format.Count(len(res.Files), "file", "files"))
 		for _, f := range res.Files {
 			fmt.Fprintf(w, "  %s\n", f)
 		}
@@ -274,7 +274,7 @@ func printSecrets(w io.Writer, r secrets.Report, show bool) {
 		fmt.Fprintf(w, "secrets at rest in %s: none found in %s read\n", r.Home, format.Bytes(r.Bytes))
 	} else {
 		fmt.Fprintf(w, "secrets at rest in %s: %s (%s) in %s read\n", r.Home,
-			countOf(len(r.Findings), "finding", "findings"), countOf(r.Distinct(), "distinct secret", "distinct secrets"), format.Bytes(r.Bytes))
+			format.Count(len(r.Findings), "finding", "findings"), format.Count(r.Distinct(), "distinct secret", "distinct secrets"), format.Bytes(r.Bytes))
 	}
 	var read []string
 	for _, sc := range r.Stores {
@@ -293,7 +293,7 @@ func printSecrets(w io.Writer, r secrets.Report, show bool) {
 		if sc.Findings == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\n%s (%s, %s read):\n", sc.Store, countOf(sc.Findings, "finding", "findings"), countOf(sc.Files, "file", "files"))
+		fmt.Fprintf(w, "\n%s (%s, %s read):\n", sc.Store, format.Count(sc.Findings, "finding", "findings"), format.Count(sc.Files, "file", "files"))
 		for _, f := range r.Findings {
 			if f.Store != sc.Store || f.SameAs != "" && !show {
 				continue
@@ -301,7 +301,7 @@ func printSecrets(w io.Writer, r secrets.Report, show bool) {
 			fmt.Fprintf(w, "  %s  %-26s %s\n", f.ID, f.Rule, model.SanitizeLine(f.Where()))
 			ctx := f.Context()
 			if n := repeats[f.ID]; n > 0 && !show {
-				ctx = append(ctx, fmt.Sprintf("and %s of the same secret", countOf(n, "more place", "more places")))
+				ctx = append(ctx, fmt.Sprintf("and %s of the same secret", format.Count(n, "more place", "more places")))
 			}
 			if f.SameAs != "" {
 				ctx = append(ctx, "same secret as "+f.SameAs)
@@ -321,7 +321,7 @@ func printSecrets(w io.Writer, r secrets.Report, show bool) {
 	}
 	for _, c := range r.Copies {
 		fmt.Fprintf(w, "scrub copy %s (%s): %s from %s still on disk in %s (memscope secrets --forget %s)\n",
-			c.ID, format.Timestamp(c.Time), countOf(c.Secrets, "secret", "secrets"), countOf(len(c.Files), "file", "files"), c.Dir, c.ID)
+			c.ID, format.Timestamp(c.Time), format.Count(c.Secrets, "secret", "secrets"), format.Count(len(c.Files), "file", "files"), c.Dir, c.ID)
 	}
 	for _, p := range r.Problems {
 		fmt.Fprintf(w, "problem: %s\n", model.SanitizeLine(p.Error()))
@@ -330,12 +330,12 @@ func printSecrets(w io.Writer, r secrets.Report, show bool) {
 
 // printScrubPlan prints the plan file by file with its masked diff.
 func printScrubPlan(w io.Writer, p secrets.Plan) {
-	fmt.Fprintf(w, "scrub plan for %s: %s in %s\n", p.Home, countOf(p.Secrets(), "secret", "secrets"), countOf(p.Writes(), "file", "files"))
+	fmt.Fprintf(w, "scrub plan for %s: %s in %s\n", p.Home, format.Count(p.Secrets(), "secret", "secrets"), format.Count(p.Writes(), "file", "files"))
 	files := append([]secrets.PlanFile(nil), p.Files...)
 	sort.SliceStable(files, func(i, j int) bool { return files[i].Refused == "" && files[j].Refused != "" })
 	for _, f := range files {
 		if f.Refused != "" {
-			fmt.Fprintf(w, "\n  LEFT ALONE %s (%s): %s\n", f.File, countOf(len(f.Edits), "secret", "secrets"), f.Refused)
+			fmt.Fprintf(w, "\n  LEFT ALONE %s (%s): %s\n", f.File, format.Count(len(f.Edits), "secret", "secrets"), f.Refused)
 			continue
 		}
 		rules := map[scan.RuleID]int{}

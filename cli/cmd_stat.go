@@ -58,15 +58,15 @@ func printStat(w io.Writer, r inventory.Report) {
 	if r.Projects == 0 && r.HistoryEntries == 0 && !r.Demo {
 		fmt.Fprintln(w, "              this home is empty (Claude Code has not run here); memscope --demo shows the built-in example")
 	}
-	fmt.Fprintf(w, "memory        %s, %s (%d invalid), %s\n", countOf(r.MemoryDirs, "folder", "folders"), countOf(r.MemoryFiles, "memory file", "memory files"), r.InvalidMemoryFiles, countOf(r.TeamMemoryFiles, "team file", "team files"))
-	fmt.Fprintf(w, "index         %s, %s, %s\n", countOf(r.IndexFiles, "MEMORY.md file", "MEMORY.md files"), countOf(r.IndexLines, "line", "lines"), countOf(r.IndexEntries, "entry", "entries"))
-	fmt.Fprintf(w, "history       %s\n", countOf(r.HistoryEntries, "prompt", "prompts"))
+	fmt.Fprintf(w, "memory        %s, %s (%d invalid), %s\n", format.Count(r.MemoryDirs, "folder", "folders"), format.Count(r.MemoryFiles, "memory file", "memory files"), r.InvalidMemoryFiles, format.Count(r.TeamMemoryFiles, "team file", "team files"))
+	fmt.Fprintf(w, "index         %s, %s, %s\n", format.Count(r.IndexFiles, "MEMORY.md file", "MEMORY.md files"), format.Count(r.IndexLines, "line", "lines"), format.Count(r.IndexEntries, "entry", "entries"))
+	fmt.Fprintf(w, "history       %s\n", format.Count(r.HistoryEntries, "prompt", "prompts"))
 	p := r.Pastes
 	fmt.Fprintf(w, "pastes        %d referenced: %d resolved, %d missing, %d hash mismatch; %d inline; %s, %s\n",
-		p.Referenced, p.Resolved, p.Missing, p.HashMismatch, p.Inline, countOf(p.Files, "file", "files"), countOf(p.Orphans, "orphan", "orphans"))
+		p.Referenced, p.Resolved, p.Missing, p.HashMismatch, p.Inline, format.Count(p.Files, "file", "files"), format.Count(p.Orphans, "orphan", "orphans"))
 	fmt.Fprintf(w, "transcripts   %s, %d subagent (%d meta files), %d older layout, %s, %s\n",
-		countOf(r.Transcripts, "session", "sessions"), r.SubagentTranscripts, r.SubagentMetaFiles, r.SeedTranscripts, countOf(r.ToolResultFiles, "tool-result file", "tool-result files"), format.Bytes(r.TranscriptBytes))
-	fmt.Fprintf(w, "records       %d; %s, %d microcompact\n", r.Records, countOf(r.CompactBoundaries, "compact boundary", "compact boundaries"), r.MicrocompactBoundaries)
+		format.Count(r.Transcripts, "session", "sessions"), r.SubagentTranscripts, r.SubagentMetaFiles, r.SeedTranscripts, format.Count(r.ToolResultFiles, "tool-result file", "tool-result files"), format.Bytes(r.TranscriptBytes))
+	fmt.Fprintf(w, "records       %d; %s, %d microcompact\n", r.Records, format.Count(r.CompactBoundaries, "compact boundary", "compact boundaries"), r.MicrocompactBoundaries)
 	types := make([]string, 0, len(r.RecordTypes))
 	for t := range r.RecordTypes {
 		types = append(types, t)
@@ -88,7 +88,7 @@ func printStat(w io.Writer, r inventory.Report) {
 	fmt.Fprintf(w, "usage         input %d, output %d, cache write %d, cache read %d\n", u.InputTokens, u.OutputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens)
 	printAgentMemory(w, r.AgentMemory)
 	for _, s := range r.Secondary {
-		fmt.Fprintf(w, "secondary     %s: %s (%s)\n", s.Label, s.Path, countOf(s.Files, "file", "files"))
+		fmt.Fprintf(w, "secondary     %s: %s (%s)\n", s.Label, s.Path, format.Count(s.Files, "file", "files"))
 	}
 	if len(r.Malformed) == 0 {
 		fmt.Fprintln(w, "problems      none")

@@ -107,7 +107,7 @@ func showTrash(e *env, opts trashOptions, r trashResult) error {
 }
 
 func printTrash(w io.Writer, dir string, items []store.TrashItem, now time.Time) {
-	fmt.Fprintf(w, "trash of %s/%s: %s\n", dir, store.TrashDir, countOf(len(items), "memory", "memories"))
+	fmt.Fprintf(w, "trash of %s/%s: %s\n", dir, store.TrashDir, format.Count(len(items), "memory", "memories"))
 	for _, it := range items {
 		when := "unknown time"
 		if !it.Deleted.IsZero() {

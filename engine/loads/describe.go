@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/memscope/memscope/internal/format"
 )
 
 // Summary says in words what the recorded sessions saw of the memory's
@@ -40,12 +42,7 @@ func (m Memory) Unseen() string {
 func day(t time.Time) string { return t.UTC().Format("2006-01-02") }
 
 // sessionsText is "1 session" or "3 sessions".
-func sessionsText(n int) string {
-	if n == 1 {
-		return "1 session"
-	}
-	return fmt.Sprintf("%d sessions", n)
-}
+func sessionsText(n int) string { return format.Count(n, "session", "sessions") }
 
 // Summary says in words which recorded sessions loaded the file.
 func (f File) Summary() string {

@@ -132,6 +132,9 @@ func USD(x float64) string {
 
 // Count is a number with its noun for people: "1 session", "3 sessions".
 func Count(n int, one, many string) string {
+	if many == "" {
+		many = one + "s"
+	}
 	if n == 1 {
 		return "1 " + one
 	}

@@ -103,4 +103,7 @@ func TestCount(t *testing.T) {
 			t.Errorf("Count(%d) = %q, want %q", n, got, want)
 		}
 	}
+	if got := Count(3, "file", ""); got != "3 files" {
+		t.Errorf("an empty plural adds s: %q", got)
+	}
 }

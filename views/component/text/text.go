@@ -5,7 +5,6 @@ package text
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -153,16 +152,9 @@ type LegendEntry struct {
 }
 
 // Count is n with its noun, singular for one: "1 file", "2 files". many
-// is the plural; empty adds "s" to one.
-func Count(n int, one, many string) string {
-	if many == "" {
-		many = one + "s"
-	}
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
+// is the plural; empty adds "s" to one. Written by internal/format, as the
+// command line writes it.
+func Count(n int, one, many string) string { return format.Count(n, one, many) }
 
 // SplitMatch splits a one-line snippet around the match at byte range
 // mt (the whole snippet is before it when mt is out of range).
