@@ -26,7 +26,9 @@ func projectLoads(fsys, root fs.FS, md *model.MemoryDir, homeDir, slug, project 
 	o := engineloads.Options{Home: fsys, HomeDir: homeDir, Slug: slug, Root: root, Memory: md,
 		MemoryDir: joinAbs(homeDir, "projects/"+slug+"/memory"), Now: now, Cache: cache, CachedOnly: cachedOnly}
 	if strings.HasPrefix(project, "/") {
-		p := enginepreview.Build(previewOptions(root, homeDir, project, getenv, now))
+		po := previewOptions(root, homeDir, project, getenv, now)
+		po.Memory, po.MemoryDir = md, o.MemoryDir // read by the caller: not again
+		p := enginepreview.Build(po)
 		o.Preview = &p
 	}
 	r := engineloads.Build(o)

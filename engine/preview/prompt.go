@@ -46,6 +46,11 @@ type Options struct {
 	// to reconstruct (ages are measured from it).
 	Now time.Time
 	At  *time.Time
+	// Memory, when set, is the memory folder MemoryDir (absolute) as the
+	// caller has just read it: when the session's memory resolves to that
+	// folder, the preview uses it instead of reading the folder again.
+	Memory    *model.MemoryDir
+	MemoryDir string
 }
 
 // IndexReport is MEMORY.md in the preview: where it is and what the caps
@@ -189,7 +194,10 @@ func assembleText(layers []Layer) string {
 // they would be in the state that sends them.
 func (p *Preview) addMemory(o Options, loc model.MemoryLocation, now time.Time) (index, recalled int) {
 	on := p.RecallMode.On
-	md, probs := model.ReadMemoryDir(o.Root, model.RootName(loc.Dir))
+	md, probs := o.Memory, []model.Problem(nil)
+	if md == nil || path.Clean(o.MemoryDir) != path.Clean(loc.Dir) {
+		md, probs = model.ReadMemoryDir(o.Root, model.RootName(loc.Dir))
+	}
 	for _, pr := range probs {
 		pr.File = "/" + strings.TrimPrefix(pr.File, "/") // fs names are relative to "/"
 		p.Problems = append(p.Problems, pr)

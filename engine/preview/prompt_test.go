@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -15,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/model"
 )
 
 var fixtureTime = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
@@ -272,5 +274,33 @@ func checkRecallState(t *testing.T, p Preview, on bool, source string) {
 	}
 	if p.Totals.Tokens != want {
 		t.Errorf("totals %d tokens, want %d", p.Totals.Tokens, want)
+	}
+}
+
+// A memory folder the caller has just read is used, not read again, when
+// the session's memory resolves to it: the preview is the same as when it
+// reads the folder itself; a folder read elsewhere is not used.
+func TestBuildUsesTheMemoryRead(t *testing.T) {
+	root := benchRoot()
+	o := Options{Root: root, HomeDir: "/home/me/.claude", UserHome: "/home/me", Project: "/home/me/proj", Now: fixtureTime, Queries: []string{"how does the build pipeline deploy"}}
+	want := Build(o)
+	dir := want.MemoryIndex.Path[:strings.LastIndexByte(want.MemoryIndex.Path, '/')]
+	md, _ := model.ReadMemoryDir(root, model.RootName(dir))
+	if len(md.Files) == 0 {
+		t.Fatalf("%s: no memory files", dir)
+	}
+	o.Memory, o.MemoryDir = md, dir
+	if got := Build(o); !reflect.DeepEqual(got, want) {
+		t.Errorf("with the folder read by the caller the preview differs:\n%s\nwant\n%s", got.Text, want.Text)
+	}
+	// Used, not read again: a folder without its files gives no recall.
+	o.Memory = &model.MemoryDir{Dir: md.Dir, Exists: true}
+	if got := Build(o); len(got.Recalled) != 0 || got.MemoryIndex.Exists {
+		t.Errorf("the caller's (empty) folder was not used: %d recalled", len(got.Recalled))
+	}
+	// Read elsewhere: the preview reads its own.
+	o.MemoryDir = "/somewhere/else"
+	if got := Build(o); !reflect.DeepEqual(got, want) {
+		t.Error("a folder read elsewhere was used")
 	}
 }
