@@ -71,7 +71,8 @@ func BenchmarkRegexNoLiteral(b *testing.B) {
 
 // BenchmarkHomeTranscripts searches the transcripts of the home
 // MEMSCOPE_BENCH_HOME (W: scripts/gen) for MEMSCOPE_BENCH_QUERY
-// (default "deadlock"), any case, with case, and as a regex, for
+// (default "deadlock"), any case and with case, and for the regular
+// expression MEMSCOPE_BENCH_REGEX (default dead(lock|line)s?), for
 // profiling the scan on real sizes.
 func BenchmarkHomeTranscripts(b *testing.B) {
 	dir := os.Getenv("MEMSCOPE_BENCH_HOME")
@@ -82,11 +83,15 @@ func BenchmarkHomeTranscripts(b *testing.B) {
 	if query == "" {
 		query = "deadlock"
 	}
+	regex := os.Getenv("MEMSCOPE_BENCH_REGEX")
+	if regex == "" {
+		regex = `dead(lock|line)s?`
+	}
 	for _, c := range []struct {
 		name string
 		q    string
 		o    QueryOptions
-	}{{"any-case", query, QueryOptions{}}, {"case", query, QueryOptions{Case: true}}, {"regex", `dead(lock|line)s?`, QueryOptions{Regex: true}}} {
+	}{{"any-case", query, QueryOptions{}}, {"case", query, QueryOptions{Case: true}}, {"regex", regex, QueryOptions{Regex: true}}} {
 		b.Run(c.name, func(b *testing.B) {
 			q, err := Compile(c.q, c.o)
 			if err != nil {

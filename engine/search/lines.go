@@ -23,9 +23,10 @@ const chunkSize = 1 << 20
 
 // lineScan says which lines of a file to hand over.
 type lineScan struct {
-	// find returns the offset of the first place in b a wanted line may
-	// hold, or -1; nil wants every line.
-	find func(b []byte) int
+	// finds return the offset of the first place in b a wanted line
+	// may hold, or -1 (a line is wanted where any of them finds one);
+	// none wants every line.
+	finds []func(b []byte) int
 	// specials find what makes a line worth a closer look although find
 	// does not find it there (a \u escape, a Kelvin sign):
 	// check decides on those lines. At most maxSpecials.
@@ -196,7 +197,7 @@ func (w *worker) scanRegion(region []byte, base int64, lc *lineCount, ls lineSca
 		// Counted as read: at the end of each region.
 		defer lc.at(region, base, base+int64(len(region)))
 	}
-	if ls.find == nil {
+	if len(ls.finds) == 0 {
 		for pos := 0; pos < len(region); {
 			e := lineEnd(region, pos)
 			emit(pos, e)
@@ -204,24 +205,26 @@ func (w *worker) scanRegion(region []byte, base int64, lc *lineCount, ls lineSca
 		}
 		return
 	}
-	// The next anchor and special at or after pos (-2: not looked for
-	// yet, -1: none left).
-	a := -2
-	var next [maxSpecials]int
-	for i := range next {
-		next[i] = -2
+	// The next place each find and special finds at or after pos (-2:
+	// not looked for yet, -1: none left); the finds come first.
+	var nextBuf [maxSpecials + 4]int
+	next := nextBuf[:0]
+	for range len(ls.finds) + len(ls.specials) {
+		next = append(next, -2)
 	}
 	for pos := 0; pos < len(region); {
-		if a != -1 && a < pos {
-			a = indexFrom(region, pos, ls.find)
-		}
-		p, fromAnchor := a, true
-		for i, sp := range ls.specials {
+		p, fromAnchor := -1, false
+		for i := range next {
 			if next[i] != -1 && next[i] < pos {
-				next[i] = indexFrom(region, pos, sp.index)
+				if i < len(ls.finds) {
+					next[i] = indexFrom(region, pos, ls.finds[i])
+				} else {
+					next[i] = indexFrom(region, pos, ls.specials[i-len(ls.finds)].index)
+				}
 			}
+			// A find wins a tie: its line needs no check.
 			if next[i] >= 0 && (p < 0 || next[i] < p) {
-				p, fromAnchor = next[i], false
+				p, fromAnchor = next[i], i < len(ls.finds)
 			}
 		}
 		if p < 0 {

@@ -38,50 +38,131 @@ import (
 
 // prefilter finds the lines that can hold a match.
 type prefilter struct {
-	// anchor is a run of characters every match holds, as the raw line
-	// holds it (no JSON escapes); nil when the query has none.
-	anchor *finder
-	// specials find what makes a raw line worth decoding although the
-	// anchor is not in it as written: a \u escape (when the anchor is
-	// not plain), and the non-ASCII characters that fold to the
-	// anchor's k or s, as written and escaped.
+	// anchors are runs of characters of which every match holds one, as
+	// the raw line holds it (no JSON escapes): one for a literal query,
+	// a literal set for a regular expression (literals.go); none when
+	// the query has none.
+	anchors []*finder
+	// specials find what makes a raw line worth decoding although no
+	// anchor is in it as written: a \u escape (when an anchor is not
+	// plain), and the non-ASCII characters that fold to an anchor's k
+	// or s, as written and escaped.
 	specials []*finder
 	// folds are those characters (nil when there are none), and foldTo
 	// the lower-case ASCII letter each folds to.
 	folds  [][]byte
 	foldTo []byte
-	// relaxed, when there is no anchor, is the regular expression with
-	// its text anchors (^ $ \A \z) made empty: it matches the fully
-	// unescaped line wherever the expression matches a field's text.
-	// nil matches every line.
+	// relaxed is a regular expression query with its text anchors
+	// (^ $ \A \z) made empty: it matches the fully unescaped line
+	// wherever the expression matches a field's text. Without anchors
+	// it decides on every line; with them it runs only near them
+	// (spans). nil for a literal query.
 	relaxed *regexp.Regexp
+	// window is the most bytes a match of the expression spans (-1: no
+	// bound); a match lies within window bytes of an anchor it holds.
+	window int
 }
 
 // candidate reports whether line (a raw JSON record) can hold a match;
 // scratch is a buffer to decode escapes into.
 func (p *prefilter) candidate(line []byte, scratch *[]byte) bool {
-	if p.anchor == nil {
+	if len(p.anchors) == 0 {
 		if p.relaxed == nil {
 			return true
 		}
 		*scratch = unescapeAll((*scratch)[:0], line)
 		return p.relaxed.Match(*scratch)
 	}
-	if p.anchor.index(line) >= 0 {
+	if p.anyAnchor(line) {
 		return true
 	}
 	if bytes.Index(line, []byte(`\u`)) < 0 && !p.hasFold(line) {
 		return false
 	}
 	*scratch = p.unfold(unescapeU((*scratch)[:0], line))
-	return p.anchor.index(*scratch) >= 0
+	return p.anyAnchor(*scratch)
+}
+
+// anyAnchor reports whether b holds an anchor.
+func (p *prefilter) anyAnchor(b []byte) bool {
+	for _, a := range p.anchors {
+		if a.index(b) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// verify reports whether a line that holds an anchor can hold a match
+// of a regular expression: the relaxed expression matches the unescaped
+// line near an anchor (spans). Only such lines are decoded.
+func (p *prefilter) verify(line []byte, scratch *[]byte, spans *[][2]int) bool {
+	if p.relaxed == nil || len(p.anchors) == 0 {
+		return true
+	}
+	*scratch = unescapeAll((*scratch)[:0], line)
+	text := *scratch
+	*spans = p.spans(text, (*spans)[:0])
+	for _, sp := range *spans {
+		if p.relaxed.Match(text[sp[0]:sp[1]]) {
+			return true
+		}
+	}
+	return false
+}
+
+// spans appends to buf the stretches of text every match lies in: the
+// window around each anchor and fold character found, a character more
+// on each side (so that \b and \B see the real neighbours), merged and
+// in order; the whole text when matches have no bound. A match of the
+// expression in a span is a match in the text, at the same place: every
+// match holds an anchor (or a fold character standing for a letter of
+// one), whose window holds the match and its neighbours.
+func (p *prefilter) spans(text []byte, buf [][2]int) [][2]int {
+	if p.window < 0 || len(p.anchors) == 0 {
+		return append(buf, [2]int{0, len(text)})
+	}
+	var at []int
+	for _, a := range p.anchors {
+		for off := 0; off < len(text); {
+			i := a.index(text[off:])
+			if i < 0 {
+				break
+			}
+			at = append(at, off+i)
+			off += i + 1
+		}
+	}
+	for _, f := range p.folds {
+		for off := 0; off < len(text); {
+			i := bytes.Index(text[off:], f)
+			if i < 0 {
+				break
+			}
+			at = append(at, off+i)
+			off += i + 1
+		}
+	}
+	slices.Sort(at)
+	for _, i := range at {
+		lo, hi := max(0, i-p.window-1), min(len(text), i+p.window+1+utf8.UTFMax)
+		for lo > 0 && !utf8.RuneStart(text[lo]) {
+			lo--
+		}
+		if n := len(buf); n > 0 && lo <= buf[n-1][1] {
+			buf[n-1][1] = max(buf[n-1][1], hi)
+			continue
+		}
+		buf = append(buf, [2]int{lo, hi})
+	}
+	return buf
 }
 
 // mayHold reports whether decoded text (a text field, a text file) can
-// hold a match: it has the anchor, or a character that folds to one of
-// its letters.
+// hold a match: it has an anchor, or a character that folds to one of
+// their letters.
 func (p *prefilter) mayHold(text []byte) bool {
-	return p.anchor == nil || p.anchor.index(text) >= 0 || p.hasFold(text)
+	return len(p.anchors) == 0 || p.anyAnchor(text) || p.hasFold(text)
 }
 
 // hasFold reports whether b holds one of the folds.
@@ -104,27 +185,36 @@ func (p *prefilter) unfold(b []byte) []byte {
 	return b
 }
 
-// withAnchor is the prefilter of the anchor run (fold: ignoring case;
-// plain: the run is plain, see above): its finder, and the specials that
-// make a line worth a closer look.
-func withAnchor(run []rune, fold, plain bool) prefilter {
-	p := prefilter{anchor: newFinder([]byte(string(run)), fold)}
-	if !plain {
+// withAnchors is the prefilter of the anchor runs (each ignoring case
+// or not, plain or not, see above): their finders, and the specials
+// that make a line worth a closer look. A \u special, there when a run
+// is not plain, finds every escaped fold as well.
+func withAnchors(runs []anchorRun) prefilter {
+	p := prefilter{window: -1}
+	anyEscape := false
+	for _, r := range runs {
+		p.anchors = append(p.anchors, newFinder([]byte(string(r.runes)), r.fold))
+		anyEscape = anyEscape || !r.plain
+	}
+	if anyEscape {
 		p.specials = append(p.specials, newFinder([]byte(`\u`), false))
 	}
-	if fold {
-		seen := map[rune]bool{}
-		for _, r := range run {
+	seen := map[rune]bool{}
+	for _, run := range runs {
+		if !run.fold {
+			continue
+		}
+		for _, r := range run.runes {
 			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
 				if f >= utf8.RuneSelf && !seen[f] {
 					seen[f] = true
 					p.folds = append(p.folds, []byte(string(f)))
 					p.foldTo = append(p.foldTo, byte(unicode.ToLower(r)))
 					p.specials = append(p.specials, newFinder([]byte(string(f)), false))
-					if plain {
+					if !anyEscape {
 						// Written as an escape (\u212a, any case of its
-						// hex digits); not plain runs find these
-						// with every other escape.
+						// hex digits); with a \u special every escape
+						// is looked at anyway.
 						p.specials = append(p.specials, newFinder(fmt.Appendf(nil, `\u%04x`, f), true))
 					}
 				}
@@ -204,85 +294,26 @@ func bestRun(rs []rune, fold bool) (run []rune, plain bool) {
 func literalPrefilter(rs []rune, fold bool) prefilter {
 	run, plain := bestRun(rs, fold)
 	if len(run) == 0 {
-		return prefilter{}
+		return prefilter{window: -1}
 	}
-	return withAnchor(run, fold, plain)
+	return withAnchors([]anchorRun{{runes: run, fold: fold, plain: plain}})
 }
 
 // regexPrefilter is the prefilter of a parsed regular expression: the
-// best anchor among the literals every match holds (a plain run of
-// minPlain or more before any run that is not plain, then the longer);
-// else the relaxed expression.
+// literal set every match holds one of that is cheapest to look for
+// (literals.go), verified near its anchors by the relaxed expression;
+// else the relaxed expression alone.
 func regexPrefilter(re *syntax.Regexp) prefilter {
-	var best []rune
-	bestFold, bestPlain := false, false
-	better := func(run []rune, plain bool) bool {
-		good, bestGood := plain && len(run) >= minPlain, bestPlain && len(best) >= minPlain
-		if good != bestGood {
-			return good
-		}
-		return len(run) > len(best)
-	}
-	for _, l := range requiredLiterals(re) {
-		if run, plain := bestRun(l.runes, l.fold); len(run) > 0 && better(run, plain) {
-			best, bestFold, bestPlain = run, l.fold, plain
-		}
-	}
-	if len(best) > 0 {
-		return withAnchor(best, bestFold, bestPlain)
-	}
 	relaxed, err := regexp.Compile(relax(re).String())
 	if err != nil {
-		return prefilter{}
+		return prefilter{window: -1}
 	}
-	return prefilter{relaxed: relaxed}
-}
-
-// literal is a run of characters a regular expression requires.
-type literal struct {
-	runes []rune
-	fold  bool
-}
-
-// requiredLiterals lists literals every match of re holds (not every
-// such literal: the ones found by looking through concatenations,
-// groups and repeats that happen at least once).
-func requiredLiterals(re *syntax.Regexp) []literal {
-	switch re.Op {
-	case syntax.OpLiteral:
-		return []literal{{runes: re.Rune, fold: re.Flags&syntax.FoldCase != 0}}
-	case syntax.OpCapture, syntax.OpPlus:
-		return requiredLiterals(re.Sub[0])
-	case syntax.OpRepeat:
-		if re.Min >= 1 {
-			return requiredLiterals(re.Sub[0])
-		}
-	case syntax.OpConcat:
-		var out []literal
-		var run literal
-		flush := func() {
-			if len(run.runes) > 0 {
-				out = append(out, run)
-			}
-			run = literal{}
-		}
-		for _, sub := range re.Sub {
-			if sub.Op == syntax.OpLiteral {
-				fold := sub.Flags&syntax.FoldCase != 0
-				if len(run.runes) > 0 && run.fold != fold {
-					flush()
-				}
-				run.fold = fold
-				run.runes = append(run.runes[:len(run.runes):len(run.runes)], sub.Rune...)
-				continue
-			}
-			flush()
-			out = append(out, requiredLiterals(sub)...)
-		}
-		flush()
-		return out
+	var p prefilter
+	if set := bestSet(regexLiterals(re)); set != nil {
+		p = withAnchors(anchorRuns(set))
 	}
-	return nil
+	p.relaxed, p.window = relaxed, maxMatchLen(re)
+	return p
 }
 
 // relax returns re with the assertions that look at the edges of the text

@@ -67,6 +67,12 @@ func Compile(text string, o QueryOptions) (*Query, error) {
 		q.re = regexp.MustCompile("(?i)" + regexp.QuoteMeta(text))
 	}
 	q.pre = literalPrefilter([]rune(text), !o.Case)
+	if q.re != nil {
+		// Its matches are as long as the text, at most, in any case.
+		if parsed, err := syntax.Parse(q.re.String(), syntax.Perl); err == nil {
+			q.pre.window = maxMatchLen(parsed)
+		}
+	}
 	return q, nil
 }
 
@@ -109,13 +115,35 @@ func (q *Query) find(s string, from int) (start, end int) {
 
 // matches is every match in s (at most max), as [start, end) pairs;
 // an empty match is skipped (a regex like "x*" matches everywhere, and
-// "nothing" is no place to show). A text without the prefilter's anchor
-// costs one pass: the literal's own finder, or the anchor's before a
-// regular expression runs.
+// "nothing" is no place to show). A text without the prefilter's
+// anchors costs one pass: the literal's own finder, or the anchors'
+// before a regular expression runs; and an expression whose matches are
+// bounded runs only in the spans around the anchors (prefilter.spans),
+// where it finds what it finds in the whole text.
 func (q *Query) matches(s string, max int) [][2]int {
-	if q.re != nil && !q.pre.mayHold(stringBytes(s)) {
-		return nil // every match holds the anchor: no need to run the expression
+	if q.re == nil {
+		return q.literalMatches(s, max)
 	}
+	b := stringBytes(s)
+	if !q.pre.mayHold(b) {
+		return nil // every match holds an anchor: no need to run the expression
+	}
+	var out [][2]int
+	for _, sp := range q.pre.spans(b, nil) {
+		for _, m := range q.re.FindAllStringIndex(s[sp[0]:sp[1]], -1) {
+			if len(out) == max {
+				return out
+			}
+			if m[1] > m[0] {
+				out = append(out, [2]int{sp[0] + m[0], sp[0] + m[1]})
+			}
+		}
+	}
+	return out
+}
+
+// literalMatches is matches for a literal query.
+func (q *Query) literalMatches(s string, max int) [][2]int {
 	var out [][2]int
 	for from := 0; from <= len(s) && len(out) < max; {
 		st, en := q.find(s, from)

@@ -64,6 +64,11 @@ type worker struct {
 	backups *backupPaths
 	buf     []byte
 	scratch []byte
+	// spans is verify's buffer.
+	spans [][2]int
+	// fast reads the lines that can match; keepBuf is its buffer.
+	fast    fastReader
+	keepBuf []byte
 	// countBuf is lineCount's buffer for reading a stretch again, text
 	// the one text files are read into.
 	countBuf, textBuf []byte
@@ -89,21 +94,31 @@ func openProblem(file string, err error) model.Problem {
 	return model.Problem{File: file, Kind: kind, Reason: "not read: " + err.Error()}
 }
 
-// queryScan is how the query's lines are found: by the anchor, or
-// lines with a \u escape that hold it once decoded; every line when the
+// queryScan is how the query's lines are found: by the anchors, or
+// lines with a \u escape that hold one once decoded; every line when the
 // query has no anchor (fn then asks the relaxed expression).
 func (w *worker) queryScan() lineScan {
 	pre := &w.q.pre
-	if pre.anchor == nil {
+	if len(pre.anchors) == 0 {
 		return lineScan{count: true}
 	}
-	return lineScan{find: pre.anchor.index, specials: pre.specials, count: true,
+	ls := lineScan{specials: pre.specials, count: true,
 		check: func(line []byte) bool { return pre.candidate(line, &w.scratch) }}
+	for _, a := range pre.anchors {
+		ls.finds = append(ls.finds, a.index)
+	}
+	return ls
 }
 
-// wanted reports whether a line handed over by queryScan can match.
+// wanted reports whether a line handed over by queryScan can match:
+// without anchors, the relaxed expression matches it; with them (a
+// regular expression), it matches near one (prefilter.verify). Only
+// wanted lines are decoded.
 func (w *worker) wanted(line []byte) bool {
-	return w.q.pre.anchor != nil || w.q.pre.candidate(line, &w.scratch)
+	if len(w.q.pre.anchors) == 0 {
+		return w.q.pre.candidate(line, &w.scratch)
+	}
+	return w.q.pre.verify(line, &w.scratch, &w.spans)
 }
 
 // boundaryFinder finds the lines that may be compact boundaries.
@@ -112,6 +127,10 @@ var boundaryFinder = newFinder([]byte("compact_boundary"), false)
 // transcript searches one transcript.
 func (w *worker) transcript(ctx context.Context, u *unit) result {
 	var res result
+	if w.fast.keep == nil {
+		pre := &w.q.pre
+		w.fast.keep = func(raw []byte) bool { return pre.candidate(raw, &w.keepBuf) }
+	}
 	w.scanLines(ctx, u, &res, w.queryScan(), func(b []byte, n int) {
 		if typ := peekType(b); typ != nil && !searchedType(typ) {
 			return
@@ -120,14 +139,22 @@ func (w *worker) transcript(ctx context.Context, u *unit) result {
 			return
 		}
 		var rec record
-		if json.Unmarshal(b, &rec) != nil || !searchedTypes[rec.Type] || strings.HasSuffix(rec.Subtype, "_boundary") {
+		fields, ok, fallback := w.fast.read(b, &rec)
+		if fallback {
+			rec = record{}
+			if json.Unmarshal(b, &rec) != nil || !searchedTypes[rec.Type] || strings.HasSuffix(rec.Subtype, "_boundary") {
+				return
+			}
+			fields, ok = rec.fields(), true
+		}
+		if !ok {
 			return
 		}
 		at := rec.time()
 		if !w.o.Since.IsZero() && !at.IsZero() && at.Before(w.o.Since) {
 			return
 		}
-		for _, f := range rec.fields() {
+		for _, f := range fields {
 			h, ok := w.match(f.text, u)
 			if !ok {
 				continue
@@ -146,7 +173,7 @@ func (w *worker) transcript(ctx context.Context, u *unit) result {
 	// Its problems are the first pass's again (a line too long, say): not
 	// reported twice.
 	var again result
-	w.scanLines(ctx, u, &again, lineScan{find: boundaryFinder.index}, func(b []byte, n int) {
+	w.scanLines(ctx, u, &again, lineScan{finds: []func([]byte) int{boundaryFinder.index}}, func(b []byte, n int) {
 		if typ := peekType(b); typ == nil || string(typ) == `"system"` {
 			if p, ok := compactBoundary(b); ok {
 				last, preserved = n, p
