@@ -13,12 +13,15 @@ import (
 
 var cleanupCommand = &command{
 	name:  "cleanup",
-	usage: "memscope cleanup --forecast [--home DIR] [--days N] [--within N] [--limit N] [--json]",
+	usage: "memscope cleanup --forecast [--home DIR] [--days N] [--within N] [--limit N] [--list] [--json]",
 	summary: "what Claude Code's cleanup (cleanupPeriodDays) will delete and when; memscope deletes nothing\n\n" +
 		"Transcripts, session folders, pastes (and the history lines left pointing at them), file-history\n" +
 		"and the other swept folders, each with when it goes; what is never swept; and what earlier\n" +
 		"sweeps already lost: sessions history.jsonl still names whose transcripts are gone (dates,\n" +
-		"prompts, the first one) and pastes it references whose text is gone (--json: lost).",
+		"prompts, the first one) and pastes it references whose text is gone (--json: lost).\n\n" +
+		"Lists (the items, history lines, lost sessions and pastes) show their first --limit entries,\n" +
+		"in the text report per group and in --json (where \"cut\" gives each list's length); --list\n" +
+		"shows them all.",
 	run: steps(parseCleanup, runCleanup, showCleanup),
 }
 
@@ -30,7 +33,7 @@ type cleanupOptions struct {
 	// within is how many days ahead to look; limit how many items the
 	// text report lists per group (0: all).
 	within, limit int
-	json          bool
+	json, list    bool
 }
 
 func parseCleanup(e *env, args []string) (cleanupOptions, error) {
@@ -39,7 +42,8 @@ func parseCleanup(e *env, args []string) (cleanupOptions, error) {
 	fs.Bool("forecast", true, "print the forecast (the only mode: memscope never deletes)")
 	fs.IntVar(&opts.days, "days", -1, "what-if: use this cleanupPeriodDays instead of the settings (0 disables)")
 	fs.IntVar(&opts.within, "within", cleanup.DefaultHorizonDays, "how many days ahead the forecast looks")
-	fs.IntVar(&opts.limit, "limit", 40, "items listed per group in the text report (0: all)")
+	fs.IntVar(&opts.limit, "limit", 40, "entries listed per list (0: all)")
+	fs.BoolVar(&opts.list, "list", false, "list every entry (as --limit 0)")
 	if err := parseFlagsOnly(e, fs, args); err != nil {
 		return opts, err
 	}
@@ -47,6 +51,9 @@ func parseCleanup(e *env, args []string) (cleanupOptions, error) {
 		if setNegative(fs, name) {
 			return opts, badUsagef("--%s takes a number, 0 or more (not %s)", name, fs.Lookup(name).Value)
 		}
+	}
+	if opts.list {
+		opts.limit = 0
 	}
 	return opts, nil
 }
@@ -63,7 +70,7 @@ func runCleanup(e *env, opts cleanupOptions) (cleanup.Forecast, error) {
 
 // showCleanup prints what runCleanup returned, as text or --json.
 func showCleanup(e *env, opts cleanupOptions, f cleanup.Forecast) error {
-	return e.output(opts.json, f, func(w io.Writer) { printForecast(w, f, opts.limit) })
+	return e.output(opts.json, f.CutLists(opts.limit), func(w io.Writer) { printForecast(w, f, opts.limit) })
 }
 
 func printForecast(w io.Writer, f cleanup.Forecast, limit int) {
@@ -106,7 +113,7 @@ func printForecast(w io.Writer, f cleanup.Forecast, limit int) {
 			fmt.Fprintf(w, "  %-16s  %-15s %10s  %s\n", "eligible from", "kind", "size", "path")
 			for n, i := range g.Items {
 				if limit > 0 && n == limit {
-					fmt.Fprintf(w, "  … %d more (--limit 0 lists all, --json gives everything)\n", len(g.Items)-n)
+					fmt.Fprintf(w, "  … %d more (--list lists all)\n", len(g.Items)-n)
 					break
 				}
 				it := f.Items[i]
@@ -152,7 +159,7 @@ func printLost(w io.Writer, l cleanup.Lost, loc *time.Location, limit int) {
 	fmt.Fprintf(w, "\n%s\n", sum)
 	for n, s := range l.Sessions {
 		if limit > 0 && n == limit {
-			fmt.Fprintf(w, "  … %d more (--limit 0 lists all)\n", len(l.Sessions)-n)
+			fmt.Fprintf(w, "  … %d more (--list lists all)\n", len(l.Sessions)-n)
 			break
 		}
 		fmt.Fprintf(w, "  %s  %s  %3d prompt(s)  %s\n      %q\n", s.First.In(loc).Format("2006-01-02"), format.ShortID(string(s.SessionID)),

@@ -215,3 +215,31 @@ func TestCleanupForecastAlreadyLost(t *testing.T) {
 		t.Errorf("--json lost = %+v", f.Lost)
 	}
 }
+
+// --json lists the first --limit entries of each list and says how long
+// each was; --list gives them all (a home with years of history had a
+// 41.8 MB forecast, most of it lost sessions).
+func TestCleanupForecastJSONIsCut(t *testing.T) {
+	t.Parallel()
+	home := cleanupHome(t, nil)
+	forecast := func(args ...string) cleanup.Forecast {
+		t.Helper()
+		e, out, errb := testEnv(t)
+		if code := run(e, append([]string{"cleanup", "--forecast", "--home", home, "--json"}, args...)); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb)
+		}
+		var f cleanup.Forecast
+		if err := json.Unmarshal(out.Bytes(), &f); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	cut := forecast("--limit", "1")
+	if len(cut.Items) != 1 || cut.Cut == nil || cut.Cut.Items != 4 || cut.Cut.Limit != 1 || cut.Overall.All.Items != 4 {
+		t.Errorf("--limit 1: %d items listed, cut %+v, overall %d; want 1 listed of 4", len(cut.Items), cut.Cut, cut.Overall.All.Items)
+	}
+	all := forecast("--list")
+	if len(all.Items) != 4 || all.Cut != nil {
+		t.Errorf("--list: %d items listed, cut %+v; want all 4, not cut", len(all.Items), all.Cut)
+	}
+}

@@ -79,3 +79,22 @@ func BenchmarkArchiveTarGz(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkForecastHome forecasts the home MEMSCOPE_BENCH_HOME (W:
+// scripts/gen), for profiling the forecast at real sizes.
+func BenchmarkForecastHome(b *testing.B) {
+	dir := os.Getenv("MEMSCOPE_BENCH_HOME")
+	if dir == "" {
+		b.Skip("MEMSCOPE_BENCH_HOME is not set (a home made by scripts/gen)")
+	}
+	h, err := model.OpenHome(dir, model.HomeFromFlag)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		f := BuildForecast(Options{Home: h, Settings: period(30), Now: time.Now()})
+		if len(f.Items) == 0 {
+			b.Fatal("no items")
+		}
+	}
+}

@@ -219,12 +219,41 @@ type Forecast struct {
 	NeverSwept []NeverSwept `json:"neverSwept"`
 	// Problems are the files and lines that could not be read.
 	Problems []model.Problem `json:"problems"`
+	// Cut, when set, says the lists above were cut to their first
+	// entries (Forecast.Cut) and how long each was.
+	Cut *ListLengths `json:"cut,omitempty"`
 
 	// scanProblems are the listing's problems, hist where the read of
 	// history.jsonl stopped (nil when it could not be read): what Refresh
 	// goes on from.
 	scanProblems []model.Problem
 	hist         *historyRead
+}
+
+// ListLengths are the lengths of a forecast's lists before Cut.
+type ListLengths struct {
+	Limit        int `json:"limit"`
+	Items        int `json:"items"`
+	Dangling     int `json:"dangling"`
+	LostSessions int `json:"lostSessions"`
+	LostPastes   int `json:"lostPastes"`
+}
+
+// CutLists keeps the first limit entries of each list (items, dangling
+// history lines, lost sessions and pastes) and records their lengths in
+// Cut: a summary, whose totals stay whole. On a home with years of
+// history the lists are most of the forecast (tens of MB of JSON, most
+// of it lost sessions); limit 0 keeps everything.
+func (f Forecast) CutLists(limit int) Forecast {
+	if limit <= 0 {
+		return f
+	}
+	f.Cut = &ListLengths{Limit: limit, Items: len(f.Items), Dangling: len(f.Dangling), LostSessions: len(f.Lost.Sessions), LostPastes: len(f.Lost.Pastes)}
+	f.Items = f.Items[:min(limit, len(f.Items))]
+	f.Dangling = f.Dangling[:min(limit, len(f.Dangling))]
+	f.Lost.Sessions = f.Lost.Sessions[:min(limit, len(f.Lost.Sessions))]
+	f.Lost.Pastes = f.Lost.Pastes[:min(limit, len(f.Lost.Pastes))]
+	return f
 }
 
 // Options say which home to forecast and with which settings.
