@@ -7,6 +7,7 @@
 #   scripts/search-patterns.sh                 W (generated once into .cache/bench/W)
 #   HOME_DIR=path/to/home scripts/search-patterns.sh
 #   SIZE=W/4 RUNS=5 scripts/search-patterns.sh
+#   MEMSCOPE_BIN=/tmp/memscope-main PATTERNS_ONLY=deploy scripts/search-patterns.sh
 #
 # Each pattern runs RUNS times (default 3) for each tool, page cache warm;
 # the median wall time and CPU time (user + system, /usr/bin/time) are
@@ -39,8 +40,14 @@ need_apt() {
 command -v rg >/dev/null || need_apt rg ripgrep
 [ -x /usr/bin/time ] || need_apt /usr/bin/time time
 
-go build -o "$CACHE/memscope" .
-MEMSCOPE="$PWD/$CACHE/memscope"
+# MEMSCOPE_BIN runs another build (an older commit's, for a before and
+# after) instead of this tree's.
+if [ -n "${MEMSCOPE_BIN:-}" ]; then
+	MEMSCOPE=$(realpath "$MEMSCOPE_BIN")
+else
+	go build -o "$CACHE/memscope" .
+	MEMSCOPE="$PWD/$CACHE/memscope"
+fi
 if [ -n "${HOME_DIR:-}" ]; then
 	H=$(cd "$HOME_DIR" && pwd)
 else
@@ -107,6 +114,8 @@ read -r catw catc < <(timed /dev/null sh -c 'xargs -0 cat <"$1" >/dev/null' sh "
 for p in "${PATTERNS[@]}"; do
 	kind=${p%%	*}
 	pat=${p#*	}
+	# PATTERNS_ONLY=TEXT runs only the patterns holding TEXT.
+	[[ -z "${PATTERNS_ONLY:-}" || "$pat" == *"$PATTERNS_ONLY"* ]] || continue
 	case $kind in
 	lit) mflags=(); rflags=(-F -i) ;;
 	case) mflags=(--case); rflags=(-F) ;;
