@@ -134,7 +134,7 @@ LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 {
 	echo "### memscope search vs ripgrep, pattern by pattern, $(date -u +%Y-%m-%dT%H:%MZ)"
 	echo
-	echo "- home: $H ($(tr -cd '\0' <"$LIST" | wc -c) files searched); $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(go version | cut -d' ' -f3); $(rg --version | head -1)"
+	echo "- home: $H ($(tr -cd '\0' <"$LIST" | wc -c) files searched); $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(go version | cut -d' ' -f3); $(rg --version 2>/dev/null | head -1)"
 	echo "- load average before: $LOAD_BEFORE; after: $LOAD_AFTER; $RUNS runs each, page cache warm, medians"
 	echo "- floor: cat of the same files $catw s wall, $catc s CPU"
 	echo
