@@ -69,7 +69,7 @@ if [ -z "$CCUSAGE" ]; then
 fi
 
 HAS_PROMPT=0
-if "$MEMSCOPE" help | grep -q "memscope prompt"; then
+if "$MEMSCOPE" help 2>&1 | grep "memscope prompt" >/dev/null; then
 	HAS_PROMPT=1
 else
 	log "this build has no 'memscope prompt': skipping it"
