@@ -14,7 +14,9 @@
 // show the first ones while the rest is read.
 //
 // There is no index: a scan of a whole home costs well under a second of
-// CPU per GB and its first hits come while the rest is read (README
-// "Performance" has the measurements the decision rests on), and it is
-// exact under live appends because it reads what is on disk.
+// CPU per GB and its first hits come while the rest is read
+// (docs/PERFORMANCE.md has the measurements, pattern by pattern beside
+// ripgrep), and it is exact under live appends because it reads what is
+// on disk. A regular expression is looked for by the literals it
+// requires (literals.go) and run only near them.
 package search
