@@ -12,10 +12,12 @@ import (
 var overviewCommand = &command{
 	name:  "overview",
 	usage: "memscope overview [--home DIR] [--demo] [--project PATH] [--json] [--no-cache]",
-	summary: "what needs you, for the open project and the whole home: memories past MEMORY.md's cut, stale memories, lint,\n" +
-		"the review inbox, the next session's prompt, secrets at rest, sessions the next cleanup deletes and those\n" +
-		"already lost, running sessions near autocompact, and what stat skipped; each line a count, why, and the\n" +
-		"command (and pane) that shows the same count",
+	summary: "what needs you, for the open project and the whole home: each line a count, why, and the command and pane that show the same count\n\n" +
+		"The lines: memories past MEMORY.md's cut (and how many are corrections), stale memories by type, lint's\n" +
+		"errors and warnings, the review inbox, the next session's prompt against the window and its biggest layer,\n" +
+		"secrets at rest by store and the scrub copies still on disk, sessions the next cleanup deletes within 7\n" +
+		"days, sessions already lost, running sessions near autocompact, and what stat skipped. Each line is\n" +
+		"computed by the engine function its command calls, so the counts are the commands' counts.",
 	run: steps(parseOverview, runOverview, showOverview),
 }
 
