@@ -52,6 +52,8 @@ func hostileCommands(home string, res *hostilehome.Result, oddProject string) []
 		{"origin", "--home", home, "--project", p},
 		{"origin", "--home", home, "--project", oddProject},
 		{"review", "--home", home, "--project", p},
+		{"overview", "--home", home, "--project", p},
+		{"overview", "--home", home, "--project", oddProject},
 		{"completion", "values", "projects", "--home", home},
 		{"completion", "values", "sessions", "--home", home},
 		{"search", "e", "--home", home},

@@ -3,13 +3,10 @@ package cli
 import (
 	"fmt"
 	"io"
-	"io/fs"
-	"path/filepath"
 	"strings"
 
 	"github.com/memscope/memscope/engine/leftover"
 	"github.com/memscope/memscope/engine/lint"
-	"github.com/memscope/memscope/engine/loads"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/model"
 )
@@ -87,11 +84,11 @@ func runLint(e *env, opts lintOptions) (lintResult, error) {
 		return lintResult{}, err
 	}
 	defer t.close()
-	in, found := lintInput(e, t, opts.stale)
+	in, found := t.engine().LintInput(opts.stale)
 	rep := lint.Run(in)
 	res := lintResult{loc: t.loc, project: t.project, exists: t.store.Memory().Exists, report: rep, leftovers: found}
 	if opts.agent == "" {
-		for _, s := range t.agentStores(e) {
+		for _, s := range t.agentStores() {
 			if s.Exists {
 				res.agents = append(res.agents, s.ID())
 			}
@@ -113,34 +110,6 @@ func showLint(e *env, opts lintOptions, res lintResult) error {
 		return exitStatus(1)
 	}
 	return nil
-}
-
-// lintInput is the lint input for the target's memory as the store read
-// it, with the leftovers of interrupted memscope writes: in every memory
-// folder of the home, and beside the files its restores wrote.
-func lintInput(e *env, t *memoryTarget, th memindex.StalenessThresholds) (lint.Input, leftover.Report) {
-	in := lint.Input{
-		Memory:   t.store.Memory(),
-		Problems: t.store.Problems(),
-		// The memory folder is read where the store reads and writes it.
-		MemoryFS: model.DirFS(t.loc.Dir),
-		// The client does not stamp agent memory.
-		Unstamped: !t.kind.Stamped,
-		Now:       e.now(),
-		Staleness: th,
-	}
-	if tree, err := fs.Sub(t.root, model.RootName(filepath.ToSlash(t.tree))); err == nil {
-		in.Project = tree
-	}
-	li := leftover.Input{Root: t.root, MemoryDirs: []string{t.loc.Dir}, Now: e.now()}
-	if t.home != nil {
-		li.HomeDir = t.home.Dir
-		in.Loads = projectLoads(e, t, loads.DefaultDays).LintFacts()
-	}
-	found := leftover.Find(li)
-	in.Leftovers = leftover.LintCopies(found.Items, t.loc.Dir)
-	in.Interrupted = leftover.LintInterrupted(li.HomeDir, found.Interrupted)
-	return in, found
 }
 
 func printLint(w io.Writer, r lintResult) {

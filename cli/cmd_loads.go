@@ -61,7 +61,7 @@ func runLoads(e *env, opts loadsOptions) (loadsOutput, error) {
 		return loadsOutput{}, err
 	}
 	defer t.close()
-	return loadsOutput{Project: t.project, Report: projectLoads(e, t, opts.days)}, nil
+	return loadsOutput{Project: t.project, Report: projectLoads(t, opts.days)}, nil
 }
 
 // showLoads prints what runLoads returned, as text or --json.

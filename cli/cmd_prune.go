@@ -101,7 +101,7 @@ func runPrune(e *env, opts pruneOptions) (pruneResult, error) {
 		return pruneResult{}, err
 	}
 	defer t.close()
-	if ml := projectLoads(e, t, loads.DefaultDays).MemoryLoads(); ml != nil {
+	if ml := projectLoads(t, loads.DefaultDays).MemoryLoads(); ml != nil {
 		opts.plan.LoadsSince, opts.plan.LastLoaded = ml.Since, ml.Last
 	}
 	plan := t.store.PlanPrune(opts.plan)

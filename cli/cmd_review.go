@@ -89,7 +89,7 @@ func runReview(e *env, opts reviewOptions) (reviewResult, error) {
 		return reviewResult{}, err
 	}
 	defer t.close()
-	fsys := reviewFS(e, t)
+	fsys := t.engine().ReviewFS()
 	st, err := review.Load(fsys)
 	if err != nil {
 		return reviewResult{}, badInput(err)

@@ -27,6 +27,7 @@ var commands = []*command{
 	loadsCommand,
 	manCommand,
 	originCommand,
+	overviewCommand,
 	promptCommand,
 	pruneCommand,
 	replayCommand,

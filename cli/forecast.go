@@ -6,15 +6,12 @@ import (
 	"github.com/memscope/memscope/engine/cleanup"
 )
 
-// forecastFor reads the settings that decide the sweep (the home's
-// settings.json and the managed policy file, through o.root) and
-// forecasts. days < 0 means "from the settings".
+// forecastFor forecasts o's sweeps (cleanup.ForecastHome). days < 0
+// means "from the settings".
 func forecastFor(o *opened, days, within int, now time.Time) cleanup.Forecast {
-	ro := cleanup.Options{Home: o.home, HorizonDays: within, Now: now}
+	var d *int
 	if days >= 0 {
-		ro.Days = &days
-	} else {
-		ro.Settings, ro.SettingsProblems = cleanup.Settings(o.root, o.home)
+		d = &days
 	}
-	return cleanup.BuildForecast(ro)
+	return cleanup.ForecastHome(o.root, o.home, d, within, now)
 }

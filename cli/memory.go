@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/memscope/memscope/engine/projectmem"
 	memstore "github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
 )
@@ -32,6 +33,16 @@ type memoryTarget struct {
 	close func()
 	// home is the Claude home the memory was resolved in.
 	home *model.Home
+	// env is the world the target was opened in, for the engine's
+	// assembly of its inputs (projectmem).
+	env projectmem.Env
+}
+
+// engine is the target as engine/projectmem holds it: lint's, loads'
+// and provenance's inputs are assembled there, for the commands and the
+// Overview alike.
+func (t *memoryTarget) engine() *projectmem.Target {
+	return &projectmem.Target{Env: t.env, Project: t.project, Tree: t.tree, Loc: t.loc, Kind: t.kind, Store: t.store}
 }
 
 // agentFlagUsage says what --agent selects, for every memory command.
@@ -47,7 +58,7 @@ func addAgentFlag(fs *flag.FlagSet, agent *string) {
 // app's Prompt pane is journaled there (memstore.OpenDocument), and undo
 // takes it back in turn with the memory's changes.
 func (t *memoryTarget) documents(e *env) []*memstore.Store {
-	p := previewFor(e, t.root, t.home, t.project, nil)
+	p := t.env.Preview(t.project, nil)
 	folders := map[string]bool{}
 	for _, l := range p.Layers {
 		if l.Path != "" {
@@ -82,7 +93,7 @@ func openProjectMemory(e *env, hf *homeFlags, project, agent string) (*memoryTar
 // (model.FindAgentStores). No match, or a name with stores in several
 // scopes, is a usage error that lists what there is.
 func (t *memoryTarget) selectAgent(e *env, sel string) error {
-	stores := t.agentStores(e)
+	stores := t.agentStores()
 	var match []model.MemoryStore
 	var all []string
 	for _, s := range stores {
@@ -130,18 +141,9 @@ func openMemory(e *env, o *opened, project string) (*memoryTarget, error) {
 	if err != nil {
 		return nil, err
 	}
-	root := o.root
-	userHome, _ := e.userHome()
-	settings, _ := model.LoadSettings(root, o.home.Dir, abs, model.ManagedDir)
-	loc := model.ResolveMemoryLocation(model.MemoryOptions{
-		Root: root, HomeDir: o.home.Dir, UserHome: userHome, StartDir: abs, Getenv: e.getenv, Settings: settings,
-	})
-	store, _ := memstore.Open(loc.Dir, memstore.DirFSWith(loc.Dir, e.writes))
-	auto := model.MemoryStore{Kind: model.StoreAuto, Dir: loc.Dir, Label: "project memory (auto memory)", Stamped: true}
-	t := &memoryTarget{loc: loc, kind: auto, store: store, project: abs, tree: abs, root: root, close: func() {}, home: o.home}
-	if loc.Git.Root != "" {
-		t.tree = loc.Git.Root
-	}
+	pe := projectEnv(e, o.root, o.home)
+	pt := pe.Open(abs)
+	t := &memoryTarget{loc: pt.Loc, kind: pt.Kind, store: pt.Store, project: abs, tree: pt.Tree, root: o.root, close: func() {}, home: o.home, env: pe}
 	return t, nil
 }
 
@@ -177,10 +179,8 @@ func openSessionMemory(e *env, hf *homeFlags, sf *sessionFile, tr *model.Transcr
 
 // agentStores are the project's agent memory stores, found the client's
 // way (model.FindAgentStores).
-func (t *memoryTarget) agentStores(e *env) []model.MemoryStore {
-	mo := model.MemoryOptions{Root: t.root, HomeDir: t.home.Dir, StartDir: t.project, Getenv: e.getenv}
-	stores, _ := model.FindAgentStores(model.AgentStoreOptionsFor(mo, t.loc))
-	return stores
+func (t *memoryTarget) agentStores() []model.MemoryStore {
+	return t.engine().AgentStores()
 }
 
 // withForceHint adds to a write the security scan blocked how to make it

@@ -6,23 +6,17 @@ import (
 	"path/filepath"
 
 	"github.com/memscope/memscope/engine/provenance"
-	memstore "github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
 // projectProvenance is where every memory file of t's project came from
-// (origin, review): the whole home's transcripts scanned for calls on its
-// memory folders, and memscope's journals. cache (nil: none) lets a
-// command that looks again after its writes read no transcript twice.
+// (origin, review): projectmem's scan of the whole home's transcripts for
+// calls on its memory folders, and memscope's journals. cache (nil: none)
+// lets a command that looks again after its writes read no transcript
+// twice.
 func projectProvenance(t *memoryTarget, cache *provenance.FirstCache) provenance.Project {
-	memDir := ""
-	if t.loc.Enabled || t.store.Memory().Exists {
-		memDir = t.loc.Dir
-	}
-	return provenance.ForProject(provenance.ProjectOptions{
-		Root: t.root, Home: t.home.FS, HomeDir: t.home.Dir, MemoryDir: memDir, Tree: t.tree, Cache: cache,
-	})
+	return t.engine().Provenance(cache)
 }
 
 // originLabel names a memory file for a list: its path, and for agent
@@ -58,11 +52,4 @@ func printWrite(w io.Writer, pad string, c *provenance.Write) {
 	default:
 		fmt.Fprintf(w, "%s    result:   none on disk (the session stopped mid-call?)\n", pad)
 	}
-}
-
-// reviewFS is the memory folder of t as the review state is read and
-// written: through the command's writer (the atomic writer, with its
-// fault seam), like every memory write.
-func reviewFS(e *env, t *memoryTarget) memstore.FS {
-	return memstore.DirFSWith(t.loc.Dir, e.writer())
 }

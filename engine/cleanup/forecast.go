@@ -340,6 +340,18 @@ func Settings(root fs.FS, home *model.Home) (model.SettingsStack, []model.Proble
 	return model.LoadSettings(model.MountFS(root, home.Dir, home.FS), home.Dir, "", model.ManagedDir)
 }
 
+// ForecastHome forecasts the sweeps of home as `memscope cleanup
+// --forecast` does: with the settings that decide them (Settings, read
+// through root) or, when days is set, that what-if period; within is how
+// many days ahead "soon" reaches.
+func ForecastHome(root fs.FS, home *model.Home, days *int, within int, now time.Time) Forecast {
+	o := Options{Home: home, HorizonDays: within, Now: now, Days: days}
+	if days == nil {
+		o.Settings, o.SettingsProblems = Settings(root, home)
+	}
+	return BuildForecast(o)
+}
+
 // retentionPeriod decides the sweep's state and period from the options.
 func retentionPeriod(o Options) (state State, days int, from, reason string) {
 	if o.Days != nil {

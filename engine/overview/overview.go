@@ -1,0 +1,196 @@
+package overview
+
+import (
+	"sync"
+
+	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/engine/projectmem"
+)
+
+// ID names a line of the Overview.
+type ID string
+
+// The lines, in the order the Overview shows them.
+const (
+	// Cut: memories linked from MEMORY.md only past the 200-line /
+	// 25 000-character cut, and how many of them are corrections
+	// (feedback memories).
+	Cut ID = "cut"
+	// Stale: memories past their type's staleness limit, by type.
+	Stale ID = "stale"
+	// Lint: lint's errors and warnings on the project's memory.
+	Lint ID = "lint"
+	// Review: the review inbox.
+	Review ID = "review"
+	// Prompt: the next session's prompt against the context window, and
+	// its biggest layer.
+	Prompt ID = "prompt"
+	// Secrets: secrets at rest by store, and scrub copies still on disk.
+	Secrets ID = "secrets"
+	// Cleanup: sessions the next cleanup deletes within Horizon days.
+	Cleanup ID = "cleanup"
+	// Lost: sessions history names whose transcripts earlier sweeps
+	// deleted.
+	Lost ID = "lost"
+	// Autocompact: running sessions near autocompact.
+	Autocompact ID = "autocompact"
+	// Problems: malformed lines and files skipped in the home.
+	Problems ID = "problems"
+)
+
+// Scope says what a line looks at.
+type Scope string
+
+// The scopes.
+const (
+	ScopeProject Scope = "project"
+	ScopeHome    Scope = "home"
+)
+
+// Part is one figure of a line's breakdown (a type, a store, …).
+type Part struct {
+	Label string `json:"label"`
+	Count int    `json:"count"`
+}
+
+// Line is one answer: a count, why it matters in one line, and where to
+// fix it.
+type Line struct {
+	ID    ID    `json:"id"`
+	Scope Scope `json:"scope"`
+	// Count is the line's figure (memories, findings, sessions; tokens
+	// for Prompt).
+	Count int `json:"count"`
+	// Parts break Count down, or add the figures the line names.
+	Parts []Part `json:"parts"`
+	// Needs says the line asks for the user's attention.
+	Needs bool `json:"needs"`
+	// Text is the line for people.
+	Text string `json:"text"`
+	// Pane is the pane that shows (and fixes) it, Filter what that pane
+	// should show: a row or a filter the pane understands.
+	Pane   string `json:"pane"`
+	Filter string `json:"filter,omitempty"`
+	// Command is the command line whose output gives the same count.
+	Command string `json:"command"`
+}
+
+// Part returns the count of the part labelled label (0 when none).
+func (l Line) Part(label string) int {
+	for _, p := range l.Parts {
+		if p.Label == label {
+			return p.Count
+		}
+	}
+	return 0
+}
+
+// Source is what the lines are computed from. The project's memory is
+// opened once, on first use, whichever line asks first; every line may
+// be computed from its own goroutine.
+type Source struct {
+	// Env is the home and the machine; Project the open project's folder
+	// (absolute; "" when none: the project lines say so).
+	Env     projectmem.Env
+	Project string
+	// Staleness are the user's thresholds (memindex.DefaultStaleness when
+	// nil).
+	Staleness memindex.StalenessThresholds
+	// Alive says whether a process runs (Autocompact's running sessions).
+	Alive func(pid int) bool
+	// Cache is memscope's cache across runs, for the inventory (nil:
+	// none).
+	Cache *diskcache.Store
+	// Horizon is how many days ahead Cleanup looks (DefaultHorizon
+	// when 0).
+	Horizon int
+
+	once   sync.Once
+	target *projectmem.Target
+}
+
+// DefaultHorizon is how many days ahead the Cleanup line looks.
+const DefaultHorizon = 7
+
+// open is the project's memory, opened once.
+func (s *Source) open() *projectmem.Target {
+	s.once.Do(func() {
+		if s.Project != "" {
+			s.target = s.Env.Open(s.Project)
+		}
+	})
+	return s.target
+}
+
+func (s *Source) staleness() memindex.StalenessThresholds {
+	if s.Staleness == nil {
+		return memindex.DefaultStaleness()
+	}
+	return s.Staleness
+}
+
+func (s *Source) horizon() int {
+	if s.Horizon <= 0 {
+		return DefaultHorizon
+	}
+	return s.Horizon
+}
+
+// Spec is one line: its id, scope and how it is computed.
+type Spec struct {
+	ID    ID
+	Scope Scope
+	// Pane is the pane the line opens.
+	Pane    string
+	compute func(*Source) Line
+}
+
+// Specs are the lines in the Overview's order.
+var Specs = []Spec{
+	{Cut, ScopeProject, "index", cutLine},
+	{Stale, ScopeProject, "memories", staleLine},
+	{Lint, ScopeProject, "health", lintLine},
+	{Review, ScopeProject, "review", reviewLine},
+	{Prompt, ScopeProject, "prompt", promptLine},
+	{Secrets, ScopeHome, "security", secretsLine},
+	{Cleanup, ScopeHome, "retention", cleanupLine},
+	{Lost, ScopeHome, "retention", lostLine},
+	{Autocompact, ScopeHome, "live", autocompactLine},
+	{Problems, ScopeHome, "projects", problemsLine},
+}
+
+// Compute computes the line id from s, reading only what that line needs
+// (and the project's memory folder, once). An unknown id is a line that
+// says so.
+func Compute(s *Source, id ID) Line {
+	for _, sp := range Specs {
+		if sp.ID != id {
+			continue
+		}
+		if sp.Scope == ScopeProject && s.open() == nil {
+			return Line{ID: id, Scope: sp.Scope, Pane: sp.Pane, Parts: []Part{}, Text: "no project open"}
+		}
+		l := sp.compute(s)
+		l.ID, l.Scope, l.Pane = sp.ID, sp.Scope, sp.Pane
+		if l.Parts == nil {
+			l.Parts = []Part{}
+		}
+		return l
+	}
+	return Line{ID: id, Parts: []Part{}, Text: "no such line: " + string(id)}
+}
+
+// All computes every line, one after another, in Specs order. One at a
+// time on purpose: the heavy lines (secrets, stat, live, the review's
+// provenance scan) each spread their reading over every CPU already, and
+// run together their buffers add up (past 250 MiB on a home of huge
+// files, where each alone stays near 150). A caller that shows lines as
+// they come calls Compute per line, in its own order.
+func All(s *Source) []Line {
+	out := make([]Line, len(Specs))
+	for i, sp := range Specs {
+		out[i] = Compute(s, sp.ID)
+	}
+	return out
+}
