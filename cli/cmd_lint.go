@@ -2,9 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"github.com/memscope/memscope/engine/memcheck"
 	"io"
-	"io/fs"
-	"path/filepath"
 	"strings"
 
 	"github.com/memscope/memscope/engine/leftover"
@@ -115,32 +114,37 @@ func showLint(e *env, opts lintOptions, res lintResult) error {
 	return nil
 }
 
-// lintInput is the lint input for the target's memory as the store read
-// it, with the leftovers of interrupted memscope writes: in every memory
-// folder of the home, and beside the files its restores wrote.
-func lintInput(e *env, t *memoryTarget, th memindex.StalenessThresholds) (lint.Input, leftover.Report) {
-	in := lint.Input{
+// checkRequest is the target's memory as the store read it, for the
+// engine's memcheck (lint's input, the prune plan's facts): the same
+// assembly the TUI's project load makes.
+func checkRequest(e *env, t *memoryTarget, th memindex.StalenessThresholds) memcheck.Request {
+	r := memcheck.Request{
 		Memory:   t.store.Memory(),
 		Problems: t.store.Problems(),
 		// The memory folder is read where the store reads and writes it.
-		MemoryFS: model.DirFS(t.loc.Dir),
+		MemoryFS:   model.DirFS(t.loc.Dir),
+		MemoryDir:  t.loc.Dir,
+		Root:       t.root,
+		ProjectDir: t.tree,
 		// The client does not stamp agent memory.
 		Unstamped: !t.kind.Stamped,
 		Now:       e.now(),
 		Staleness: th,
 	}
-	if tree, err := fs.Sub(t.root, model.RootName(filepath.ToSlash(t.tree))); err == nil {
-		in.Project = tree
-	}
-	li := leftover.Input{Root: t.root, MemoryDirs: []string{t.loc.Dir}, Now: e.now()}
 	if t.home != nil {
-		li.HomeDir = t.home.Dir
-		in.Loads = projectLoads(e, t, loads.DefaultDays).LintFacts()
+		r.HomeDir = t.home.Dir
+		l := projectLoads(e, t, loads.DefaultDays)
+		r.Loads = &l
 	}
-	found := leftover.Find(li)
-	in.Leftovers = leftover.LintCopies(found.Items, t.loc.Dir)
-	in.Interrupted = leftover.LintInterrupted(li.HomeDir, found.Interrupted)
-	return in, found
+	return r
+}
+
+// lintInput is the lint input for the target's memory, with the
+// leftovers of interrupted memscope writes: in every memory folder of the
+// home, and beside the files its restores wrote.
+func lintInput(e *env, t *memoryTarget, th memindex.StalenessThresholds) (lint.Input, leftover.Report) {
+	in := memcheck.Assemble(checkRequest(e, t, th))
+	return in.Lint, in.Leftovers
 }
 
 func printLint(w io.Writer, r lintResult) {

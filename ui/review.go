@@ -165,20 +165,20 @@ func (m Model) handleReview(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, nil, true
 		}
 		if msg.err != nil {
-			m.reviewPane.SetUnavailable("cannot read the review state: " + msg.err.Error())
+			m.p.reviewPane.SetUnavailable("cannot read the review state: " + msg.err.Error())
 			return m, nil, true
 		}
 		m.data.unreviewed = len(msg.data.Items)
-		m.reviewPane.SetData(msg.data, m.opts.Now())
-		m.memories.SetOrigins(msg.origins)
-		m.projects.SetUnreviewed(map[string]int{msg.slug: len(msg.data.Items)})
+		m.p.reviewPane.SetData(msg.data, m.opts.Now())
+		m.p.memories.SetOrigins(msg.origins)
+		m.p.projects.SetUnreviewed(map[string]int{msg.slug: len(msg.data.Items)})
 		return m, nil, true
 	case reviewCountsMsg:
 		// The open project's own load is newer than a whole-home count.
 		if n := m.data.unreviewed; n >= 0 {
 			msg.counts[m.data.open] = n
 		}
-		m.projects.SetUnreviewed(msg.counts)
+		m.p.projects.SetUnreviewed(msg.counts)
 		return m, nil, true
 	case msgs.AcceptReview:
 		return m, m.acceptCmd(msg), true

@@ -330,7 +330,7 @@ func (m Model) updateBrowse(msg tea.Msg) (Model, tea.Cmd) {
 // updateForm handles keys while a form or a confirmation is open.
 func (m Model) updateForm(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	row, _ := m.list.Selected()
-	if k.String() == "esc" {
+	if key.Matches(k, m.keys.Back) {
 		m.mode = modeBrowse
 		m.name.Blur()
 		m.desc.Blur()
@@ -344,20 +344,25 @@ func (m Model) updateForm(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 		return m, send(msgs.Status{Text: "delete cancelled"})
 	case modeRetype:
-		switch k.String() {
-		case "left", "h", "up", "k":
-			m.typeIdx = (m.typeIdx + len(memoryTypes) - 1) % len(memoryTypes)
-		case "right", "l", "down", "j", "tab", "space":
-			m.typeIdx = (m.typeIdx + 1) % len(memoryTypes)
-		case "1", "2", "3", "4":
-			m.typeIdx = int(k.String()[0] - '1')
-		case "enter":
+		// The chooser steps with the choice keys and, as a list, with
+		// the list's and Replay's step keys (←/h/↑/k back, →/l/↓/j/tab/
+		// space on), all as bound in the settings file.
+		switch {
+		case key.Matches(k, m.keys.Open):
 			m.mode = modeBrowse
 			return m, send(msgs.RetypeMemory{Path: row.AbsPath, Type: string(memoryTypes[m.typeIdx])})
+		case key.Matches(k, m.keys.ChoicePrev, m.keys.StepPrev, m.keys.Up):
+			m.typeIdx = (m.typeIdx + len(memoryTypes) - 1) % len(memoryTypes)
+		case key.Matches(k, m.keys.ChoiceNext, m.keys.StepNext, m.keys.Down, m.keys.NextField):
+			m.typeIdx = (m.typeIdx + 1) % len(memoryTypes)
+		default:
+			if i, ok := typeDigit(k); ok {
+				m.typeIdx = i
+			}
 		}
 		return m, nil
 	case modeRename:
-		if k.String() == "enter" {
+		if key.Matches(k, m.keys.Open) {
 			m.mode = modeBrowse
 			m.name.Blur()
 			return m, send(msgs.RenameMemory{Path: row.AbsPath, NewName: strings.TrimSpace(m.name.Value())})
@@ -410,17 +415,30 @@ func (m Model) updateNew(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		switch {
 		case key.Matches(k, m.keys.ChoicePrev):
 			m.typeIdx = (m.typeIdx + len(memoryTypes) - 1) % len(memoryTypes)
-		case len(k.String()) == 1 && k.String() >= "1" && k.String() <= "4":
-			m.typeIdx = int(k.String()[0] - '1')
 		case key.Matches(k, m.keys.ChoiceNext):
 			m.typeIdx = (m.typeIdx + 1) % len(memoryTypes)
 		default:
+			if i, ok := typeDigit(k); ok {
+				m.typeIdx = i
+				break
+			}
 			return m, send(msgs.Status{Text: "the type is chosen with ← →, space or 1–4; tab moves to the description"})
 		}
 	case fieldDesc:
 		m.desc, cmd = m.desc.Update(k)
 	}
 	return m, cmd
+}
+
+// typeDigit reads 1–4 as the memory types in their order: typed text
+// (like a field's letters), not an action, so the settings file does not
+// rebind it.
+func typeDigit(k tea.KeyPressMsg) (int, bool) {
+	s := k.String()
+	if len(s) == 1 && s >= "1" && s <= "4" {
+		return int(s[0] - '1'), true
+	}
+	return 0, false
 }
 
 // TypeBadge renders a memory type as a short coloured tag.
