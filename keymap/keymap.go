@@ -132,13 +132,13 @@ func (k KeyMap) Navigation() []key.Binding {
 // important first: when the line is too narrow the help line drops keys
 // from the end, and never drops Pinned.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.NextPane, k.Filter, k.Undo, k.Up, k.Down}
+	return k.footer(false)
 }
 
 // Pinned are the keys the help line always ends with, at any width: how to
 // learn the rest, and how to leave.
 func (k KeyMap) Pinned() []key.Binding {
-	return []key.Binding{k.Help, k.Quit}
+	return k.footer(true)
 }
 
 // FullHelp is the help overlay: global keys, navigation, the number keys,

@@ -109,6 +109,12 @@ type Action struct {
 	Help    string
 	// Panes are where the action applies; empty: everywhere.
 	Panes []PaneID
+	// Footer is the action's place in the footer's shared keys (1 first,
+	// the most important; 0: not there): the footer drops keys from the
+	// end when the line is narrow. Pinned actions end the footer at
+	// every width.
+	Footer int
+	Pinned bool
 	// Available says whether the action can run now and, when not, why
 	// (what the status line says); nil: always.
 	Available func(Context) (ok bool, why string)
@@ -150,10 +156,10 @@ func Actions() []Action {
 	a := []Action{
 		// Global: handled by the shell before the focused pane, in the
 		// overlay's order.
-		{Name: "next_pane", Group: Global, Keys: []string{"tab"}, HelpKey: "tab", Help: "next pane", at: func(k *KeyMap) *key.Binding { return &k.NextPane }},
+		{Name: "next_pane", Group: Global, Keys: []string{"tab"}, HelpKey: "tab", Help: "next pane", Footer: 1, at: func(k *KeyMap) *key.Binding { return &k.NextPane }},
 		{Name: "prev_pane", Group: Global, Keys: []string{"shift+tab"}, HelpKey: "shift+tab", Help: "prev pane", at: func(k *KeyMap) *key.Binding { return &k.PrevPane }},
 		{Name: "search", Group: Global, Keys: []string{"ctrl+f"}, HelpKey: "ctrl+f", Help: "search everything", at: func(k *KeyMap) *key.Binding { return &k.Search }},
-		{Name: "undo", Group: Global, Keys: []string{"u"}, HelpKey: "u", Help: "undo last change", at: func(k *KeyMap) *key.Binding { return &k.Undo }},
+		{Name: "undo", Group: Global, Keys: []string{"u"}, HelpKey: "u", Help: "undo last change", Footer: 3, at: func(k *KeyMap) *key.Binding { return &k.Undo }},
 		{Name: "reload", Group: Global, Keys: []string{"ctrl+r"}, HelpKey: "ctrl+r", Help: "reload", at: func(k *KeyMap) *key.Binding { return &k.Reload }},
 		{Name: "last_error", Group: Global, Keys: []string{"!"}, HelpKey: "!", Help: "last error in full", Available: func(c Context) (bool, string) {
 			if !c.HasError {
@@ -161,17 +167,17 @@ func Actions() []Action {
 			}
 			return true, ""
 		}, at: func(k *KeyMap) *key.Binding { return &k.LastError }},
-		{Name: "help", Group: Global, Keys: []string{"?"}, HelpKey: "?", Help: "help", at: func(k *KeyMap) *key.Binding { return &k.Help }},
-		{Name: "quit", Group: Global, Keys: []string{"q", "ctrl+c"}, HelpKey: "q", Help: "quit", at: func(k *KeyMap) *key.Binding { return &k.Quit }},
+		{Name: "help", Group: Global, Keys: []string{"?"}, HelpKey: "?", Help: "help", Pinned: true, at: func(k *KeyMap) *key.Binding { return &k.Help }},
+		{Name: "quit", Group: Global, Keys: []string{"q", "ctrl+c"}, HelpKey: "q", Help: "quit", Pinned: true, at: func(k *KeyMap) *key.Binding { return &k.Quit }},
 
 		// Navigation: every list pane.
-		{Name: "up", Group: Navigation, Keys: []string{"k", "up"}, HelpKey: "↑/k", Help: "up", at: func(k *KeyMap) *key.Binding { return &k.Up }},
-		{Name: "down", Group: Navigation, Keys: []string{"j", "down"}, HelpKey: "↓/j", Help: "down", at: func(k *KeyMap) *key.Binding { return &k.Down }},
+		{Name: "up", Group: Navigation, Keys: []string{"k", "up"}, HelpKey: "↑/k", Help: "up", Footer: 4, at: func(k *KeyMap) *key.Binding { return &k.Up }},
+		{Name: "down", Group: Navigation, Keys: []string{"j", "down"}, HelpKey: "↓/j", Help: "down", Footer: 5, at: func(k *KeyMap) *key.Binding { return &k.Down }},
 		{Name: "top", Group: Navigation, Keys: []string{"g", "home"}, HelpKey: "g", Help: "top", at: func(k *KeyMap) *key.Binding { return &k.Top }},
 		{Name: "bottom", Group: Navigation, Keys: []string{"G", "end"}, HelpKey: "G", Help: "bottom", at: func(k *KeyMap) *key.Binding { return &k.Bottom }},
 		{Name: "page_up", Group: Navigation, Keys: []string{"pgup", "ctrl+u"}, HelpKey: "pgup", Help: "page up", at: func(k *KeyMap) *key.Binding { return &k.PageUp }},
 		{Name: "page_down", Group: Navigation, Keys: []string{"pgdown", "ctrl+d"}, HelpKey: "pgdn", Help: "page down", at: func(k *KeyMap) *key.Binding { return &k.PageDown }},
-		{Name: "filter", Group: Navigation, Keys: []string{"/"}, HelpKey: "/", Help: "filter", at: func(k *KeyMap) *key.Binding { return &k.Filter }},
+		{Name: "filter", Group: Navigation, Keys: []string{"/"}, HelpKey: "/", Help: "filter", Footer: 2, at: func(k *KeyMap) *key.Binding { return &k.Filter }},
 		{Name: "open", Group: Navigation, Keys: []string{"enter"}, HelpKey: "enter", Help: "open", at: func(k *KeyMap) *key.Binding { return &k.Open }},
 		{Name: "back", Group: Navigation, Keys: []string{"esc"}, HelpKey: "esc", Help: "back", at: func(k *KeyMap) *key.Binding { return &k.Back }},
 
@@ -259,4 +265,21 @@ func ActionNamed(name string) (Action, bool) {
 		}
 	}
 	return Action{}, false
+}
+
+// footer returns k's bindings of the actions marked for the footer (by
+// their Footer rank) or pinned, in table order.
+func (k KeyMap) footer(pinned bool) []key.Binding {
+	var acts []Action
+	for _, a := range Actions() {
+		if pinned && a.Pinned || !pinned && a.Footer > 0 {
+			acts = append(acts, a)
+		}
+	}
+	slices.SortStableFunc(acts, func(a, b Action) int { return a.Footer - b.Footer })
+	out := make([]key.Binding, len(acts))
+	for i, a := range acts {
+		out[i] = a.Binding(k)
+	}
+	return out
 }

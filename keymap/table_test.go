@@ -85,3 +85,23 @@ func TestPaneTableUnique(t *testing.T) {
 		}
 	}
 }
+
+// The footer's shared keys and its pinned ones come from the table, in
+// the order the help line drops them.
+func TestFooterFromTable(t *testing.T) {
+	k := Default()
+	var got []string
+	for _, b := range k.ShortHelp() {
+		got = append(got, b.Help().Desc)
+	}
+	if strings.Join(got, ",") != "next pane,filter,undo last change,up,down" {
+		t.Errorf("footer keys %v", got)
+	}
+	got = nil
+	for _, b := range k.Pinned() {
+		got = append(got, b.Help().Desc)
+	}
+	if strings.Join(got, ",") != "help,quit" {
+		t.Errorf("pinned keys %v", got)
+	}
+}
