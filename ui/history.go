@@ -2,6 +2,8 @@ package ui
 
 import (
 	"errors"
+	"github.com/memscope/memscope/views/history"
+	"github.com/memscope/memscope/views/pastes"
 	"io/fs"
 	"maps"
 	"path"
@@ -234,7 +236,7 @@ func (m *Model) showHistory() {
 	if len(ps) > 1 {
 		sort.SliceStable(entries, func(i, j int) bool { return entries[i].Line > entries[j].Line })
 	}
-	m.p.history.SetEntries(m.data.open, entries, status, m.opts.Now())
+	m.p.history, _ = m.p.history.Update(history.EntriesMsg{Project: m.data.open, Entries: entries, Status: status, Now: m.opts.Now()})
 }
 
 // setInventory takes a new paste inventory.
@@ -248,7 +250,7 @@ func (m *Model) setInventory(inv *model.PasteInventory, refs map[model.PasteHash
 
 // showPastes shows the paste inventory.
 func (m *Model) showPastes() {
-	m.p.pastes.SetInventory(m.data.inventory, m.data.pasteRefs, m.opts.Now())
+	m.p.pastes, _ = m.p.pastes.Update(pastes.InventoryMsg{Inventory: m.data.inventory, Refs: m.data.pasteRefs, Now: m.opts.Now()})
 }
 
 // historyProjects are the history "project" values that belong to the open

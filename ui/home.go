@@ -241,7 +241,7 @@ func (m *Model) applyHomeDelta(msg homeDeltaMsg) tea.Cmd {
 		rows[i].Memory = st.count
 	}
 	m.data.projects = rows
-	m.p.projects.SetRows(rows, m.opts.Now())
+	m.p.projects, _ = m.p.projects.Update(projects.RowsMsg{Rows: rows, Now: m.opts.Now()})
 	if unknown {
 		return m.requestHome(homeReq{full: true})
 	}
@@ -284,7 +284,7 @@ func (m *Model) applyHome(msg homeLoadedMsg) bool {
 		m.data.projects[i].Current = m.opts.Project != "" && m.data.projects[i].Project.Path == m.opts.Project
 	}
 	m.openProject(want)
-	m.p.projects.SetRows(m.data.projects, m.opts.Now())
+	m.p.projects, _ = m.p.projects.Update(projects.RowsMsg{Rows: m.data.projects, Now: m.opts.Now()})
 	return want != was
 }
 

@@ -94,7 +94,7 @@ func (m *Model) openProject(slug string) {
 		m.data.unreviewed = -1
 	}
 	m.data.open = slug
-	m.p.projects.SetOpen(slug)
+	m.p.projects, _ = m.p.projects.Update(projects.OpenMsg{Slug: slug})
 	m.showHistory()
 }
 

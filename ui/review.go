@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"github.com/memscope/memscope/views/projects"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -171,14 +172,14 @@ func (m Model) handleReview(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.data.unreviewed = len(msg.data.Items)
 		m.p.reviewPane.SetData(msg.data, m.opts.Now())
 		m.p.memories.SetOrigins(msg.origins)
-		m.p.projects.SetUnreviewed(map[string]int{msg.slug: len(msg.data.Items)})
+		m.p.projects, _ = m.p.projects.Update(projects.UnreviewedMsg{Counts: map[string]int{msg.slug: len(msg.data.Items)}})
 		return m, nil, true
 	case reviewCountsMsg:
 		// The open project's own load is newer than a whole-home count.
 		if n := m.data.unreviewed; n >= 0 {
 			msg.counts[m.data.open] = n
 		}
-		m.p.projects.SetUnreviewed(msg.counts)
+		m.p.projects, _ = m.p.projects.Update(projects.UnreviewedMsg{Counts: msg.counts})
 		return m, nil, true
 	case msgs.AcceptReview:
 		return m, m.acceptCmd(msg), true
