@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"github.com/memscope/memscope/engine/memcheck"
+	"github.com/memscope/memscope/views/health"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -260,8 +261,8 @@ func (m *Model) applyProject(p projectLoadedMsg) {
 	m.p.memories.SetStore(storeLabel(p))
 	m.p.health.SetStore(storeLabel(p))
 	m.p.prompt.SetLoads(p.loads)
-	m.p.health.SetData(&p.lint, p.plan)
-	m.p.index.SetData(m.indexData(p, nil))
+	m.p.health, _ = m.p.health.Update(health.DataMsg{Lint: &p.lint, Plan: p.plan})
+	m.p.index, _ = m.p.index.Update(index.DataMsg{Data: m.indexData(p, nil)})
 	m.applyWritable(writableMsg{project: true, err: p.writable})
 	m.announceLeftovers(p)
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/memscope/memscope/views/index"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -131,5 +132,5 @@ func (m *Model) applyRendered(r renderedMsg) {
 		}
 	}
 	m.p.memories.SetRows(rows)
-	m.p.index.SetData(m.indexData(p, &r))
+	m.p.index, _ = m.p.index.Update(index.DataMsg{Data: m.indexData(p, &r)})
 }

@@ -170,7 +170,7 @@ func (m Model) handleReview(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, nil, true
 		}
 		m.data.unreviewed = len(msg.data.Items)
-		m.p.reviewPane.SetData(msg.data, m.opts.Now())
+		m.p.reviewPane, _ = m.p.reviewPane.Update(reviewpane.DataMsg{Data: msg.data, Now: m.opts.Now()})
 		m.p.memories.SetOrigins(msg.origins)
 		m.p.projects, _ = m.p.projects.Update(projects.UnreviewedMsg{Counts: map[string]int{msg.slug: len(msg.data.Items)}})
 		return m, nil, true
