@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/memscope/memscope/views/memories"
 	"io/fs"
 	"strings"
 	"time"
@@ -58,7 +59,7 @@ const noProjectText = "no project in this home yet: Claude Code has not run here
 // none to load, so none of them keeps saying it is reading.
 func (m *Model) showNoProject() {
 	m.p.index.SetUnavailable(noProjectText)
-	m.p.memories.SetUnavailable(noProjectText)
+	m.p.memories, _ = m.p.memories.Update(memories.UnavailableMsg{Why: noProjectText})
 	m.p.replay.SetUnavailable(noProjectText)
 	m.p.health.SetUnavailable(noProjectText)
 	m.p.reviewPane.SetUnavailable(noProjectText)

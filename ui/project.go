@@ -257,8 +257,8 @@ func storeLabel(p projectLoadedMsg) string {
 // with raw text until the rendered text arrives.
 func (m *Model) applyProject(p projectLoadedMsg) {
 	m.data.project = p
-	m.p.memories.SetRows(p.rows)
-	m.p.memories.SetStore(storeLabel(p))
+	m.p.memories, _ = m.p.memories.Update(memories.RowsMsg{Rows: p.rows})
+	m.p.memories, _ = m.p.memories.Update(memories.StoreMsg{Label: storeLabel(p)})
 	m.p.health.SetStore(storeLabel(p))
 	m.p.prompt.SetLoads(p.loads)
 	m.p.health, _ = m.p.health.Update(health.DataMsg{Lint: &p.lint, Plan: p.plan})

@@ -131,6 +131,6 @@ func (m *Model) applyRendered(r renderedMsg) {
 			rows[i].Body = b
 		}
 	}
-	m.p.memories.SetRows(rows)
+	m.p.memories, _ = m.p.memories.Update(memories.RowsMsg{Rows: rows})
 	m.p.index, _ = m.p.index.Update(index.DataMsg{Data: m.indexData(p, &r)})
 }

@@ -171,7 +171,7 @@ func (m Model) handleReview(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		m.data.unreviewed = len(msg.data.Items)
 		m.p.reviewPane, _ = m.p.reviewPane.Update(reviewpane.DataMsg{Data: msg.data, Now: m.opts.Now()})
-		m.p.memories.SetOrigins(msg.origins)
+		m.p.memories, _ = m.p.memories.Update(memories.OriginsMsg{Origins: msg.origins})
 		m.p.projects, _ = m.p.projects.Update(projects.UnreviewedMsg{Counts: map[string]int{msg.slug: len(msg.data.Items)}})
 		return m, nil, true
 	case reviewCountsMsg:

@@ -58,7 +58,7 @@ func TestFormsFollowRebinding(t *testing.T) {
 	fresh := func() Model {
 		m := New(km, style.New(true, true))
 		m.SetSize(120, 30)
-		m.SetRows([]Row{{Row: memrows.Row{File: &model.MemoryFile{Path: "a.md", Name: "a", Type: model.TypeUser}}, AbsPath: "/mem/a.md"}})
+		m, _ = m.Update(RowsMsg{Rows: []Row{{Row: memrows.Row{File: &model.MemoryFile{Path: "a.md", Name: "a", Type: model.TypeUser}}, AbsPath: "/mem/a.md"}}})
 		return m
 	}
 
