@@ -232,12 +232,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 }
 
 func (m Model) updateDest(k tea.KeyPressMsg) (Model, tea.Cmd) {
-	switch k.String() {
-	case "esc":
+	switch {
+	case key.Matches(k, m.keys.Back):
 		m.mode = modeBrowse
 		m.dest.Blur()
 		return m, status("archive cancelled: nothing was copied", false)
-	case "enter":
+	case key.Matches(k, m.keys.Open):
 		to := strings.TrimSpace(m.dest.Value())
 		if to == "" {
 			to = m.lastDest
