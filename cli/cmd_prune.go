@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/memscope/memscope/engine/memcheck"
 	"io"
 	"strings"
 
@@ -101,9 +102,13 @@ func runPrune(e *env, opts pruneOptions) (pruneResult, error) {
 		return pruneResult{}, err
 	}
 	defer t.close()
-	if ml := projectLoads(t, loads.DefaultDays).MemoryLoads(); ml != nil {
-		opts.plan.LoadsSince, opts.plan.LastLoaded = ml.Since, ml.Last
+	// The plan's facts (what the sessions loaded) are lint's: one
+	// assembly (engine/memcheck) for lint, prune and the Health pane.
+	req := memcheck.Request{Unstamped: !t.kind.Stamped}
+	if l := projectLoads(t, loads.DefaultDays); l.MemoryLoads() != nil {
+		req.Loads = &l
 	}
+	opts.plan = memcheck.Prune(opts.plan, req)
 	plan := t.store.PlanPrune(opts.plan)
 	diff, err := plan.Preview(opts.only)
 	if err != nil {

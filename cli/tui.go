@@ -94,7 +94,10 @@ func runTerminalApp(e *env, args []string) error {
 			prog.Quit()
 		}
 	}()
-	_, err = prog.Run()
+	final, err := prog.Run()
+	if fm, ok := final.(ui.Model); ok {
+		fm.Close() // the file watcher
+	}
 	return err
 }
 

@@ -104,7 +104,7 @@ func TestPaneNumberKeys(t *testing.T) {
 	for i, b := range km.Panes {
 		want := want[i]
 		if !key.Matches(fakeKey(want), b) {
-			t.Errorf("pane %d (%s) not bound to %q", i, keymap.PaneNames[i], want)
+			t.Errorf("pane %d (%s) not bound to %q", i, keymap.Panes[i].Name, want)
 		}
 	}
 }

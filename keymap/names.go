@@ -3,7 +3,6 @@ package keymap
 import (
 	"fmt"
 	"maps"
-	"reflect"
 	"slices"
 	"strings"
 	"unicode"
@@ -11,14 +10,18 @@ import (
 	"charm.land/bubbles/v2/key"
 )
 
-// A binding's name is its field's in snake case ("next_pane",
-// "last_error"), and "pane_<name>" for the pane keys ("pane_live"): what
-// the config file's keys section uses.
+// A binding's name is its action's in the binding table (Actions):
+// snake case ("next_pane", "last_error"), and "pane_<name>" for the
+// pane keys ("pane_live"): what the config file's keys section uses.
 
 // Names lists every binding's name, sorted.
 func Names() []string {
-	km := Default()
-	return slices.Sorted(maps.Keys(km.byName()))
+	var out []string
+	for _, a := range Actions() {
+		out = append(out, a.Name)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Binding returns the binding called name.
@@ -30,22 +33,11 @@ func (k KeyMap) Binding(name string) (key.Binding, bool) {
 	return *b, true
 }
 
-// byName maps each binding's name to the binding in k.
+// byName maps each action's name to its binding in k.
 func (k *KeyMap) byName() map[string]*key.Binding {
 	out := map[string]*key.Binding{}
-	v := reflect.ValueOf(k).Elem()
-	bt := reflect.TypeFor[key.Binding]()
-	for i := range v.NumField() {
-		f := v.Type().Field(i)
-		fv := v.Field(i)
-		switch {
-		case f.Type == bt:
-			out[snake(f.Name)] = fv.Addr().Interface().(*key.Binding)
-		case f.Name == "Panes":
-			for j := range fv.Len() {
-				out["pane_"+snake(PaneNames[j])] = fv.Index(j).Addr().Interface().(*key.Binding)
-			}
-		}
+	for _, a := range Actions() {
+		out[a.Name] = a.at(k)
 	}
 	return out
 }

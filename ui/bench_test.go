@@ -44,8 +44,8 @@ func BenchmarkHistoryKeypress(b *testing.B) {
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	m = next.(Model)
 	m = press(b, m, "4")
-	if m.history.Total() != 100000 {
-		b.Fatalf("history pane has %d prompts", m.history.Total())
+	if m.p.history.Total() != 100000 {
+		b.Fatalf("history pane has %d prompts", m.p.history.Total())
 	}
 	down, up := keypress.Msg("down"), keypress.Msg("up")
 	b.ResetTimer()

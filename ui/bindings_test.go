@@ -55,7 +55,7 @@ func TestBindings(t *testing.T) {
 			}
 		}},
 		{"memories j moves down", []string{"3", "j"}, func(t *testing.T, m Model, l demo.Layout) {
-			if r, _ := m.memories.Selected(); r.File.Path != "broken_frontmatter.md" {
+			if r, _ := m.p.memories.Selected(); r.File.Path != "broken_frontmatter.md" {
 				t.Errorf("selected %s", r.File.Path)
 			}
 		}},

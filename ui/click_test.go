@@ -25,7 +25,7 @@ func TestClickSelectsLikeTheKeys(t *testing.T) {
 		m = press(t, m, "6", "G", "enter", "g")
 		// Two header lines, the nav line, then the steps: row 5 is the
 		// third step.
-		clicked, keyed := click(t, m, 3+2), press(t, m, "j", "j")
+		clicked, keyed := click(t, fork(m), 3+2), press(t, fork(m), "j", "j")
 		if s := screen(clicked); s != screen(keyed) || !strings.Contains(s, "Step 3: after") || strings.Contains(s, "walking the chain") {
 			t.Errorf("click on step 3:\n%s\nkeys to step 3:\n%s", s, screen(keyed))
 		}
@@ -33,7 +33,7 @@ func TestClickSelectsLikeTheKeys(t *testing.T) {
 	t.Run("replay pipeline", func(t *testing.T) {
 		m, _ := demoModel(t, 140, 44)
 		m = press(t, m, "6", "G", "enter", "g", "p")
-		clicked, keyed := click(t, m, 3+2), press(t, m, "down", "down")
+		clicked, keyed := click(t, fork(m), 3+2), press(t, fork(m), "down", "down")
 		if s := screen(clicked); s != screen(keyed) || !strings.Contains(s, "Pipeline on step 3,") || strings.Contains(s, "running…") {
 			t.Errorf("click on step 3:\n%s\nkeys to step 3:\n%s", s, screen(keyed))
 		}
@@ -43,7 +43,7 @@ func TestClickSelectsLikeTheKeys(t *testing.T) {
 		m = toReadmeVersions(t, press(t, m, "0", "enter", "enter"))
 		m = press(t, m, "G")
 		// One header line, then the versions: row 1 is the first.
-		clicked, keyed := click(t, m, 1), press(t, m, "g")
+		clicked, keyed := click(t, fork(m), 1), press(t, fork(m), "g")
 		if screen(keyed) == screen(m) {
 			t.Fatalf("g did not move from the last version:\n%s", screen(m))
 		}

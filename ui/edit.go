@@ -138,7 +138,7 @@ func (m Model) handleEdit(msg tea.Msg) (Model, tea.Cmd, bool) {
 		// journals are in the home).
 		home, w := m.opts.Home.Dir, m.writes()
 		folders := map[string]bool{}
-		for _, p := range m.prompt.Paths() {
+		for _, p := range m.p.prompt.Paths() {
 			folders[filepath.Dir(p)] = true
 		}
 		keep := func(f string) bool { return folders[f] }
@@ -165,10 +165,10 @@ func (m Model) opDone(d opDoneMsg) (Model, tea.Cmd, bool) {
 	var blocked *store.ScanBlockedError
 	switch {
 	case errors.As(d.err, &blocked):
-		m.confirm = &confirmState{
+		m.ask(&confirmState{
 			text:  "write anyway? y/n — " + d.err.Error(),
 			onYes: forceRequest{msg: unwrapForce(d.retry)},
-		}
+		})
 		return m, nil, true
 	case errors.Is(d.err, store.ErrNothingToUndo):
 		m.setStatus(d.err.Error(), false)

@@ -214,11 +214,11 @@ func (m Model) editorDone(r editorSave, d opDoneMsg) (Model, tea.Cmd, bool) {
 	var ce *store.ConflictError
 	switch {
 	case errors.As(d.err, &blocked):
-		m.confirm = &confirmState{
+		m.ask(&confirmState{
 			text:  fmt.Sprintf("write anyway? y/n (n keeps your version in %s) — %v", s.copy, d.err),
 			onYes: forceRequest{msg: r},
 			onNo:  editorDeclined{s: s},
-		}
+		})
 		return m, nil, true
 	case errors.As(d.err, &ce):
 		// The news first: the status line is cut to the terminal's width.

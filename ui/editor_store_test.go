@@ -65,7 +65,7 @@ func TestEditorSaveGoesThroughTheScan(t *testing.T) {
 	orig := readMemory(t, l, "user_role.md")
 	secret := orig + "aws key " + awsKey + "\n"
 	m, cp := editWith(t, m, path, secret)
-	if m.confirm == nil || !strings.Contains(screen(m), "y/n") {
+	if m.modals.question() == nil || !strings.Contains(screen(m), "y/n") {
 		t.Fatalf("a save adding an AWS key did not ask (status %q):\n%s", m.status, screen(m))
 	}
 	if got := readMemory(t, l, "user_role.md"); got != orig {
@@ -142,7 +142,7 @@ func TestClaudeMdSaveIsAChange(t *testing.T) {
 	st0, _ := os.Stat(path)
 	m = press(t, m, "7")
 	m, _ = editWith(t, m, path, string(orig)+"aws key "+awsKey+"\n")
-	if m.confirm == nil {
+	if m.modals.question() == nil {
 		t.Fatalf("a CLAUDE.md save adding an AWS key did not ask (status %q)", m.status)
 	}
 	m = press(t, m, "n")

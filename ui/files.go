@@ -58,7 +58,7 @@ func (m Model) loadFileSessionCmd(sid, transcript string) tea.Cmd {
 // reverts the shown session's newest restore (the memory journal does not
 // hold restores).
 func (m Model) filesUndo() tea.Cmd {
-	cur := m.files.Session()
+	cur := m.p.files.Session()
 	if cur == nil {
 		return func() tea.Msg { return files.UndoRequest{} }
 	}
@@ -69,11 +69,11 @@ func (m Model) filesUndo() tea.Cmd {
 // handleFiles serves the Files pane's requests.
 func (m Model) handleFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 	fsys, dir := m.opts.Home.FS, m.opts.Home.Dir
-	cur := m.files.Session()
+	cur := m.p.files.Session()
 	switch msg := msg.(type) {
 	case fileSessionsMsg:
 		delete(m.loading, "files")
-		hit := m.files.SetSessions(msg.sessions)
+		hit := m.p.files.SetSessions(msg.sessions)
 		if cur != nil {
 			// A reload: read the open session again, the disk changed.
 			return m, tea.Batch(hit, m.loadFileSessionCmd(string(cur.SessionID), cur.Transcript)), true
@@ -86,7 +86,7 @@ func (m Model) handleFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.setStatus(msg.err.Error(), true)
 			return m, nil, true
 		}
-		return m, m.files.SetSession(msg.s), true
+		return m, m.p.files.SetSession(msg.s), true
 	case files.DiffRequest:
 		if cur == nil {
 			return m, nil, true
@@ -104,7 +104,7 @@ func (m Model) handleFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return files.DiffResult{Request: msg, Diff: d, Err: err, Loaded: true}
 		}, true
 	case files.DiffResult:
-		m.files.SetDiff(msg)
+		m.p.files.SetDiff(msg)
 		return m, nil, true
 	case files.PlanRequest:
 		if cur == nil {
@@ -119,7 +119,7 @@ func (m Model) handleFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return filePlanMsg{p, err}
 		}, true
 	case filePlanMsg:
-		return m, m.files.SetPlan(msg.p, msg.err), true
+		return m, m.p.files.SetPlan(msg.p, msg.err), true
 	case files.RestoreRequest:
 		if m.readOnly {
 			m.setStatus("read-only home: nothing was restored", true)

@@ -89,7 +89,7 @@ func TestFilesPaneRestoreAndUndo(t *testing.T) {
 	}
 	m = toReadmeVersions(t, m)
 	m = press(t, m, "a")
-	if s := screen(m); !strings.Contains(strings.ToLower(s), "y") || !m.files.Filtering() {
+	if s := screen(m); !strings.Contains(strings.ToLower(s), "y") || !m.p.files.Filtering() {
 		t.Fatalf("restore asks for no confirmation:\n%s", s)
 	}
 	m = press(t, m, "y")

@@ -62,8 +62,8 @@ func (m *Model) openTimelineCmd(p string, jump *msgs.ReplayAt) tea.Cmd {
 	fsys, home, project, root := m.opts.Home.FS, m.opts.Home, m.data.openPath(), m.root()
 	gen := m.followGen
 	m.follow = &timelineFollow{gen: gen, path: p, inflight: true, jump: jump}
-	m.replay.SetLoading(p)
-	m.replay.SetFollowing(false)
+	m.p.replay.SetLoading(p)
+	m.p.replay.SetFollowing(false)
 	return func() tea.Msg {
 		stack, _ := model.LoadSettings(root, home.Dir, project, model.ManagedDir)
 		on, _ := stack.AutoCompactEnabled()
@@ -101,7 +101,7 @@ func (m *Model) followTimelineCmd() tea.Cmd {
 	if f == nil || f.f == nil || f.inflight || !f.dirty || m.focus != paneReplay {
 		return nil
 	}
-	if tl := m.replay.Timeline(); tl == nil || tl.Path != f.path {
+	if tl := m.p.replay.Timeline(); tl == nil || tl.Path != f.path {
 		return nil // the pane closed the session
 	}
 	f.inflight, f.dirty = true, false
@@ -130,7 +130,7 @@ func (m Model) handleTimeline(msg timelineMsg) (Model, tea.Cmd) {
 		f.f = msg.f
 	}
 	if msg.err != nil {
-		m.replay.SetLoading("")
+		m.p.replay.SetLoading("")
 		m.setStatus(msg.err.Error(), true)
 		return m, nil
 	}
@@ -138,12 +138,12 @@ func (m Model) handleTimeline(msg timelineMsg) (Model, tea.Cmd) {
 	switch {
 	case msg.open:
 		f.autocompactOff = msg.autocompactOff
-		cmd = m.replay.SetTimeline(msg.tl, msg.autocompactOff)
-		m.replay.SetFollowing(true)
+		cmd = m.p.replay.SetTimeline(msg.tl, msg.autocompactOff)
+		m.p.replay.SetFollowing(true)
 		if j := f.jump; j != nil && j.Hit != nil {
-			cmd = m.replay.SelectHit(*j.Hit)
+			cmd = m.p.replay.SelectHit(*j.Hit)
 		} else if j != nil && (j.Boundary != "" || j.Line > 0) {
-			c, ok := m.replay.SelectBoundary(j.Boundary, j.Line)
+			c, ok := m.p.replay.SelectBoundary(j.Boundary, j.Line)
 			if ok {
 				cmd = c
 			} else {
@@ -151,7 +151,7 @@ func (m Model) handleTimeline(msg timelineMsg) (Model, tea.Cmd) {
 			}
 		}
 		if j := f.jump; j != nil && (j.Message != "" || j.MessageLine > 0) {
-			c, ok := m.replay.SelectMessage(j.Message, j.MessageLine)
+			c, ok := m.p.replay.SelectMessage(j.Message, j.MessageLine)
 			cmd = c
 			if !ok {
 				m.setStatus("that message is past the last turn of the transcript: showing the last step", true)
@@ -159,7 +159,7 @@ func (m Model) handleTimeline(msg timelineMsg) (Model, tea.Cmd) {
 		}
 		f.jump = nil
 	case msg.tl != nil:
-		cmd = m.replay.UpdateTimeline(msg.tl)
+		cmd = m.p.replay.UpdateTimeline(msg.tl)
 	}
 	return m, tea.Batch(cmd, m.followTimelineCmd())
 }

@@ -121,7 +121,7 @@ func TestHelpOffersEveryBinding(t *testing.T) {
 // keymapOf is the keymap the app runs with.
 func keymapOf(t *testing.T) any {
 	t.Helper()
-	return New(Options{Home: fixedHome(t)}).keys
+	return *New(Options{Home: fixedHome(t)}).keys
 }
 
 // clashes describes the keys bound to two different bindings in bs.
@@ -242,15 +242,20 @@ func TestReadmeKeysAgree(t *testing.T) {
 		if len(cells) != 5 {
 			continue
 		}
-		for _, name := range keymap.PaneNames {
+		for _, pn := range keymap.Panes {
+			name := pn.Name
 			if strings.TrimSpace(cells[1]) == name || strings.HasSuffix(strings.TrimSpace(cells[1]), " "+name) {
 				rows[name] = cells[1:4]
 			}
 		}
 	}
 	readmeKey := map[string]string{"←": "left", "→": "right"}
+	// The legends are read from one fresh demo model (the test built
+	// the same fresh model once per pane).
+	legends, _ := demoModel(t, 100, 30)
 	backticked := regexp.MustCompile("`([^`]+)`")
-	for i, name := range keymap.PaneNames {
+	for i, pn := range keymap.Panes {
+		name := pn.Name
 		row, ok := rows[name]
 		if !ok {
 			t.Errorf("README's pane table has no row for %s", name)
@@ -302,11 +307,7 @@ func TestReadmeKeysAgree(t *testing.T) {
 				t.Errorf("%s offers %q (%s); README's keys column does not name it", name, b.Help().Key, b.Help().Desc)
 			}
 		}
-		var p pane
-		if m, _ := demoModel(t, 100, 30); true {
-			p = m.paneAt(i)
-		}
-		for _, e := range p.Legend() {
+		for _, e := range legends.paneAt(i).Legend() {
 			if len([]rune(e.Mark)) == 1 && !strings.Contains(row[1], e.Mark) {
 				t.Errorf("%s's legend explains %q; README's row does not show it", name, e.Mark)
 			}

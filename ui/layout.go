@@ -53,16 +53,16 @@ func (m *Model) layout() {
 	for i := 0; i < paneCount; i++ {
 		m.paneAt(i).SetSize(m.bodyWidth(), m.bodyHeight())
 	}
-	m.search.SetSize(m.bodyWidth(), m.bodyHeight())
+	m.p.search.SetSize(m.bodyWidth(), m.bodyHeight())
 	m.help.SetWidth(m.width)
 }
 
 // tabs are the tab texts, with each pane's key, and their styles. When
 // the full names do not fit in width the space after each tab goes, then
 // the names are cut to four letters (with the space, then without), then
-// to their three-letter forms (keymap.PaneShort, all different).
+// to their three-letter forms (keymap.Panes, all different).
 func (m Model) tabs() (labels []string, active, inactive lipgloss.Style) {
-	labels = make([]string, len(keymap.PaneNames))
+	labels = make([]string, len(keymap.Panes))
 	active, inactive = m.styles.TabActive, m.styles.TabInactive
 	for _, step := range []struct {
 		cut   int
@@ -73,14 +73,15 @@ func (m Model) tabs() (labels []string, active, inactive lipgloss.Style) {
 			active, inactive = active.PaddingRight(0), inactive.PaddingRight(0)
 		}
 		total := 0
-		for i, n := range keymap.PaneNames {
+		for i, p := range keymap.Panes {
+			n := p.Name
 			switch r := []rune(n); {
 			case step.cut == 3:
-				n = keymap.PaneShort[i]
+				n = p.Short
 			case step.cut > 0 && len(r) > step.cut:
 				n = string(r[:step.cut])
 			}
-			labels[i] = keymap.PaneKey(i) + " " + n
+			labels[i] = p.Key + " " + n
 			total += lipgloss.Width(inactive.Render(labels[i]))
 		}
 		if total <= m.width {
@@ -129,13 +130,13 @@ func (m Model) render() string {
 	rows = append(rows, title)
 	rows = append(rows, m.renderTabs())
 	body := m.paneAt(m.focus).View()
-	if m.search.IsOpen() {
-		body = m.search.View()
+	if m.p.search.IsOpen() {
+		body = m.p.search.View()
 	}
-	if m.showHelp {
+	if m.modals.has(modalHelp) {
 		body = m.fullHelp()
 	}
-	if m.showError {
+	if m.modals.has(modalError) {
 		// Wrapped at words, and inside a word longer than the pane (a
 		// path), so none of it is cut off.
 		full := lipgloss.NewStyle().Width(max(m.bodyWidth()-2, 1)).Render(model.SanitizeForTerminal(m.lastError))
@@ -149,8 +150,8 @@ func (m Model) render() string {
 }
 
 func (m Model) statusLine() string {
-	if m.confirm != nil {
-		return m.styles.Warn.Render(text.Truncate(text.OneLine(model.SanitizeForTerminal(m.confirm.text)), max(m.width, 1)))
+	if c := m.modals.question(); c != nil {
+		return m.styles.Warn.Render(text.Truncate(text.OneLine(model.SanitizeForTerminal(c.text)), max(m.width, 1)))
 	}
 	s := m.status
 	if l := m.loadingText(); l != "" {
@@ -175,15 +176,15 @@ type filterer interface{ CanFilter() bool }
 // offered.
 func (m Model) shortHelpParts() (optional, pinned []key.Binding) {
 	p := m.paneAt(m.focus)
-	if m.search.IsOpen() {
+	if m.p.search.IsOpen() {
 		// The overlay has the keyboard (in its results, help and quit
 		// still work).
-		if m.search.Typing() {
-			return m.search.Help(), nil
+		if m.p.search.Typing() {
+			return m.p.search.Help(), nil
 		}
-		return m.search.Help(), m.keys.Pinned()
+		return m.p.search.Help(), m.keys.Pinned()
 	}
-	optional = append(optional, m.search.Help()...)
+	optional = append(optional, m.p.search.Help()...)
 	// The detail's scroll and zoom keys come after the shared ones: the
 	// pane's own keys and the filter matter more on a narrow line.
 	// A zoomed detail's way back comes first of all.
@@ -254,7 +255,7 @@ func (m Model) shortHelp() []key.Binding {
 // so the pinned "? help" and "q quit" stay and no separator dangles.
 func (m Model) helpLine() string {
 	optional, pinned := m.shortHelpParts()
-	h := m.help
+	h := *m.help
 	h.SetWidth(0) // measure whole; the fitting is done here
 	for n := len(optional); n >= 0; n-- {
 		line := h.ShortHelpView(append(optional[:n:n], pinned...))
@@ -269,8 +270,8 @@ func (m Model) helpLine() string {
 // then the global, navigation and pane-number groups from the keymap.
 func (m Model) fullHelpGroups() [][]key.Binding {
 	own := m.paneAt(m.focus).Help()
-	if m.search.IsOpen() {
-		own = m.search.Help()
+	if m.p.search.IsOpen() {
+		own = m.p.search.Help()
 	}
 	groups := [][]key.Binding{own}
 	for _, g := range m.keys.FullHelp() {
@@ -288,15 +289,15 @@ func (m Model) fullHelpGroups() [][]key.Binding {
 // mean).
 func (m Model) helpLines() []string {
 	var b strings.Builder
-	b.WriteString(m.styles.Bold.Render("Keys — " + keymap.PaneNames[m.focus]))
+	b.WriteString(m.styles.Bold.Render("Keys — " + keymap.Panes[m.focus].Name))
 	b.WriteString(m.styles.Dim.Render("  (↑/↓ pgup/pgdn scroll, any other key closes)"))
 	b.WriteString("\n\n")
-	h := m.help
+	h := *m.help
 	h.SetWidth(m.bodyWidth()) // columns that do not fit end in "…", not wrapped
 	b.WriteString(h.FullHelpView(m.fullHelpGroups()))
 	if legend := m.paneAt(m.focus).Legend(); len(legend) > 0 {
 		b.WriteString("\n\n")
-		b.WriteString(m.styles.Bold.Render("Symbols — " + keymap.PaneNames[m.focus]))
+		b.WriteString(m.styles.Bold.Render("Symbols — " + keymap.Panes[m.focus].Name))
 		markW := 0
 		for _, e := range legend {
 			markW = max(markW, lipgloss.Width(e.Mark))

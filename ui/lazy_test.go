@@ -9,11 +9,11 @@ import (
 // not at start-up, and not on a live reload while another pane is shown.
 func TestRetentionAndFilesLoadWhenFocused(t *testing.T) {
 	m := newTestModel(t, 120, 40)
-	if !m.stale[paneRetention] || !m.stale[paneFiles] {
+	if !m.feeds.retention.Stale() || !m.stale[paneFiles] {
 		t.Fatalf("read at start-up: stale %v", m.stale)
 	}
 	m = press(t, m, "9")
-	if m.stale[paneRetention] || !strings.Contains(screen(m), "cleanup deletes what is older than 30 days") {
+	if m.feeds.retention.Stale() || !strings.Contains(screen(m), "cleanup deletes what is older than 30 days") {
 		t.Fatalf("focusing Retention did not read the forecast:\n%s", screen(m))
 	}
 	if !m.stale[paneFiles] {
@@ -22,7 +22,7 @@ func TestRetentionAndFilesLoadWhenFocused(t *testing.T) {
 	// A reload (ctrl+r or a file event) while Projects is shown marks both
 	// stale and reads neither; focusing Files reads it.
 	m = press(t, m, "1", "ctrl+r")
-	if !m.stale[paneRetention] || !m.stale[paneFiles] || len(m.loading) != 0 {
+	if !m.feeds.retention.Stale() || !m.stale[paneFiles] || len(m.loading) != 0 {
 		t.Fatalf("after a reload elsewhere: stale %v loading %v", m.stale, m.loading)
 	}
 	m = press(t, m, "0")

@@ -63,8 +63,8 @@ func TestReloadsDoNotLeak(t *testing.T) {
 	m = drain(t, m, m.Init())
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = next.(Model)
-	if m.history.Total() < n {
-		t.Fatalf("history pane shows %d prompts, want at least %d", m.history.Total(), n)
+	if m.p.history.Total() < n {
+		t.Fatalf("history pane shows %d prompts, want at least %d", m.p.history.Total(), n)
 	}
 	before := liveHeap()
 	keys := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0"}
@@ -95,7 +95,7 @@ func TestReloadsDoNotLeak(t *testing.T) {
 		t.Fatalf("the live heap grew by %d KB over %d reloads (limit %d KB; growth %d KB between load and reload %d): reloads keep old data alive",
 			growth>>10, last-first, limit>>10, perReload>>10, first)
 	}
-	if m.history.Total() < n {
-		t.Fatalf("after reloads the history pane shows %d prompts", m.history.Total())
+	if m.p.history.Total() < n {
+		t.Fatalf("after reloads the history pane shows %d prompts", m.p.history.Total())
 	}
 }

@@ -130,7 +130,7 @@ func (m Model) handleLive(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.announce(live.Diff(*prev, msg.snap))
 		}
 		m.lv.prev = &msg.snap
-		m.livePane.SetData(livepane.FromSnapshot(msg.snap), msg.snap.Time)
+		m.p.livePane, _ = m.p.livePane.Update(livepane.DataMsg{Data: livepane.FromSnapshot(msg.snap), Now: msg.snap.Time})
 		return m, m.liveCmd(), true
 	case timelineMsg:
 		next, cmd := m.handleTimeline(msg)

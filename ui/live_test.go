@@ -12,7 +12,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/memscope/memscope/internal/keypress"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/replay"
@@ -275,8 +274,8 @@ func TestLivePaneFollowsAppends(t *testing.T) {
 func TestLiveJumpsToCompactionInReplay(t *testing.T) {
 	d := newDiskLive(t)
 	m := press(t, d.model(120, 40), "L", "c")
-	if m.focus != paneReplay || m.replay.Mode() != replay.ModeTimeline {
-		t.Fatalf("c: focus %d, mode %s", m.focus, m.replay.Mode())
+	if m.focus != paneReplay || m.p.replay.Mode() != replay.ModeTimeline {
+		t.Fatalf("c: focus %d, mode %s", m.focus, m.p.replay.Mode())
 	}
 	mustShow(t, m, "after a compact compaction (auto)", "compacted 168k → 14k", "● live", "step 5/8")
 
@@ -295,7 +294,7 @@ func TestLiveJumpsToCompactionInReplay(t *testing.T) {
 	m = press(t, m, "L")
 	d.l.answer(testNow.Add(-5*time.Second), "b5", 140000, "")
 	m = event(t, m, d.flush())
-	if n := len(m.replay.Timeline().Steps); n != 10 {
+	if n := len(m.p.replay.Timeline().Steps); n != 10 {
 		t.Errorf("the timeline was read while the pane was away: %d steps", n)
 	}
 	m = press(t, m, "6")
@@ -311,7 +310,7 @@ func TestLiveOpensAnotherProjectsSession(t *testing.T) {
 	if m.data.open != "-home-me-app" {
 		t.Fatalf("enter opened project %q", m.data.open)
 	}
-	if tl := m.replay.Timeline(); m.focus != paneReplay || tl == nil || !strings.Contains(tl.Path, printRun) {
+	if tl := m.p.replay.Timeline(); m.focus != paneReplay || tl == nil || !strings.Contains(tl.Path, printRun) {
 		t.Fatalf("enter: focus %d, timeline %v", m.focus, tl)
 	}
 	mustShow(t, m, "step 1/1", "/home/me/app")
@@ -400,34 +399,6 @@ func TestLivePaneSanitizes(t *testing.T) {
 	}
 }
 
-// Every list read in the background says so until it is in: the Replay
-// pane's sessions, and the Live pane before the tracker's first answer.
-func TestLoadingStatesAreShown(t *testing.T) {
-	m := press(t, newTestModel(t, 80, 24), "6")
-	cmd := m.loadOpenProject()
-	mustShow(t, m, "loading sessions…")
-	m = drain(t, m, cmd)
-	mustShow(t, m, "“lorem ipsum dolor”", "“lorem ipsum dolor sit")
-	if strings.Contains(screen(m), "loading") {
-		t.Errorf("still loading once the sessions are in:\n%s", screen(m))
-	}
-
-	// Before anything is read, no pane passes for empty.
-	m = New(Options{Home: fixedHome(t), Now: func() time.Time { return testNow }, Root: fstest.MapFS{}})
-	next, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	m = next.(Model)
-	for _, p := range []struct{ key, says string }{
-		{"1", "reading the projects…"}, {"2", "reading MEMORY.md…"}, {"3", "reading the memory folder…"},
-		{"4", "reading history.jsonl…"}, {"5", "reading history and the paste cache…"}, {"6", "loading sessions…"},
-		{"7", "building the preview…"}, {"8", "checking memory…"}, {"9", "reading the home…"},
-		{"0", "loading file history…"}, {"L", "reading the running sessions…"},
-	} {
-		next, _ := m.Update(keypress.Msg(p.key))
-		m = next.(Model)
-		mustShow(t, m, p.says)
-	}
-}
-
 // With live reload on, the real watcher feeds the Live pane: an appended
 // line shows in it, and so does a client that starts (its process file
 // appears in sessions/, which the watcher follows). The times logged are
@@ -441,7 +412,7 @@ func TestLivePaneWithTheWatcher(t *testing.T) {
 	next, _ := l.m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	l.m = press(t, next.(Model), "L")
 	l.exec(l.m.Init())
-	l.until(time.Minute, "the watcher and the first snapshot", func() bool { return l.m.watch != nil && l.m.livePane.Loaded() })
+	l.until(time.Minute, "the watcher and the first snapshot", func() bool { return l.m.watch != nil && l.m.p.livePane.Loaded() })
 	defer func() { l.m.watch.Close() }()
 
 	d.l.parent = liveSession[:8] + "-0013"
@@ -455,47 +426,4 @@ func TestLivePaneWithTheWatcher(t *testing.T) {
 	d.put("sessions/4243.json", []byte(`{"pid":4243,"sessionId":"33333333-0000-4000-8000-000000000000","cwd":"/home/me/new","status":"idle"}`), testNow)
 	l.until(time.Minute, "the new client in the Live pane", func() bool { return strings.Contains(screen(l.m), "pid 4243 idle") })
 	t.Logf("process file → Live pane: %v", time.Since(start))
-}
-
-// With autoCompactEnabled: false in the project's settings, the Live
-// pane says there is no autocompact, where it was turned off, and
-// forecasts the blocking limit instead.
-func TestLivePaneAutocompactOff(t *testing.T) {
-	home := fixedHome(t)
-	mfs := home.FS.(fstest.MapFS)
-	for k, v := range liveFiles(home.Dir) {
-		mfs[k] = v
-	}
-	settings := betaProject + "/.claude/settings.json"
-	root := fstest.MapFS{model.RootName(settings): {Data: []byte(`{"autoCompactEnabled": false}`), Mode: 0o644}}
-	m := loadedModel(t, Options{Home: home, Root: root, Alive: func(pid int) bool { return pid == livePID }}, 120, 40)
-	s := screen(press(t, m, "L"))
-	for _, want := range []string{"no autocompact", "autocompact is off (autoCompactEnabled: false in " + settings, "to the blocking limit", " off "} {
-		if !strings.Contains(s, want) {
-			t.Errorf("the Live pane does not say %q:\n%s", want, s)
-		}
-	}
-	if strings.Contains(s, "to autocompact") {
-		t.Errorf("the Live pane forecasts autocompact, which is off:\n%s", s)
-	}
-}
-
-// A Live snapshot arriving while another pane is in front does not
-// redraw the screen (View answers from its memo); in front, it does.
-func TestLiveSnapshotRedrawsOnlyTheLivePane(t *testing.T) {
-	m := liveModel(t, 120, 40)
-	snap := m.lv.prev
-	if snap == nil {
-		t.Fatal("no snapshot after load")
-	}
-	for _, tt := range []struct {
-		keys  []string
-		quiet bool
-	}{{nil, true}, {[]string{"L"}, false}} {
-		m := press(t, m, tt.keys...)
-		next, _ := m.Update(liveSnapMsg{snap: *snap})
-		if got := next.(Model).quiet; got != tt.quiet {
-			t.Errorf("focus %d: a snapshot leaves the screen quiet: %v, want %v", m.focus, got, tt.quiet)
-		}
-	}
 }

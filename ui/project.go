@@ -2,14 +2,11 @@ package ui
 
 import (
 	"fmt"
+	"github.com/memscope/memscope/engine/memcheck"
+	"github.com/memscope/memscope/views/health"
 	"io/fs"
 	"path/filepath"
-	"runtime"
-	"slices"
-	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -19,14 +16,10 @@ import (
 	engineloads "github.com/memscope/memscope/engine/loads"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/memrows"
-	enginepreview "github.com/memscope/memscope/engine/preview"
-	enginesessions "github.com/memscope/memscope/engine/sessions"
 	memstore "github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
-	"github.com/memscope/memscope/views/component/markdown"
 	"github.com/memscope/memscope/views/index"
 	"github.com/memscope/memscope/views/memories"
-	"github.com/memscope/memscope/views/replay"
 )
 
 // projectLoadedMsg carries what the project panes show, before rendering.
@@ -58,27 +51,6 @@ type projectLoadedMsg struct {
 	// memory folder of the home and beside the files its restores wrote
 	// (the Health pane lists them; C removes them).
 	leftovers leftover.Report
-}
-
-// renderedMsg carries Markdown rendered for the current widths.
-type renderedMsg struct {
-	slug        string
-	indexWidth  int
-	bodyWidth   int
-	indexLoaded string
-	bodies      map[string]string // by memory file path
-	// cache is every text rendered for this message, for the next
-	// renderCmd (see renderKey).
-	cache map[renderKey]string
-}
-
-// renderKey identifies one Markdown rendering: the same text at the same
-// width and style renders the same, so a memory folder where one file
-// changed renders only that file again.
-type renderKey struct {
-	text          string
-	width         int
-	dark, noColor bool
 }
 
 // requestProject starts loading a project's memory folder, or queues it
@@ -147,12 +119,7 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 			msg.writable = store.Writable()
 		}
 		// The store's plan is the plan of the folder it read (md).
-		po := memstore.PruneOptions{Now: now, Unstamped: src.unstamped, Staleness: th, Dupes: memo.Dupes()}
-		if prev != nil {
-			if ml := prev.MemoryLoads(); ml != nil {
-				po.LoadsSince, po.LastLoaded = ml.Since, ml.Last
-			}
-		}
+		po := memcheck.Prune(memstore.PruneOptions{Now: now, Staleness: th}, checkRequest(src, root, md, probs, project, now, th, prev, memo))
 		plan := memstore.PlanPrune(md, po)
 		msg.plan = &plan
 		return msg
@@ -231,29 +198,17 @@ func (m Model) projectPath(slug string) string {
 // per-file work from the folder's last load.
 func loadProject(src memSource, root fs.FS, md *model.MemoryDir, probs []model.Problem, slug, project string, now time.Time, th memindex.StalenessThresholds, loads *engineloads.Report, memo *memlint.Memo) projectLoadedMsg {
 	msg := projectLoadedMsg{slug: slug, memDir: src.name, absDir: src.abs, dir: md, problems: probs}
-	in := memlint.Input{Memory: md, Problems: probs, Now: now, Unstamped: src.unstamped, Staleness: th, Memo: memo}
-	if sub, err := fs.Sub(src.fsys, src.name); err == nil {
-		in.MemoryFS = sub
-	}
-	if project != "" {
-		name := model.RootName(filepath.ToSlash(project))
-		if st, err := fs.Stat(root, name); err == nil && st.IsDir() {
-			in.Project, _ = fs.Sub(root, name)
-		}
-	}
+	in := memcheck.Assemble(checkRequest(src, root, md, probs, project, now, th, loads, memo))
 	// memscope's own leftovers, wherever it writes (the Health pane
 	// lists them, as lint does), looked for on every start and reload.
-	msg.leftovers = leftover.Find(leftover.Input{Root: root, HomeDir: src.homeDir, MemoryDirs: []string{src.abs}, Now: now})
-	in.Leftovers = leftover.LintCopies(msg.leftovers.Items, src.abs)
-	in.Interrupted = leftover.LintInterrupted(src.homeDir, msg.leftovers.Interrupted)
+	msg.leftovers = in.Leftovers
 	byFile := map[string]*engineloads.Memory{}
 	if loads != nil {
-		in.Loads = loads.LintFacts()
 		for i := range loads.Memories {
 			byFile[loads.Memories[i].File] = &loads.Memories[i]
 		}
 	}
-	msg.lint = memlint.Run(in)
+	msg.lint = memlint.Run(in.Lint)
 	if md.Index != nil {
 		msg.indexRaw = md.Index.Bytes()
 	}
@@ -266,61 +221,19 @@ func loadProject(src memSource, root fs.FS, md *model.MemoryDir, probs []model.P
 	return msg
 }
 
+// checkRequest is the memory folder a project load read, for the
+// engine's memcheck: the same assembly `memscope lint` and `memscope
+// prune` make.
+func checkRequest(src memSource, root fs.FS, md *model.MemoryDir, probs []model.Problem, project string, now time.Time, th memindex.StalenessThresholds, loads *engineloads.Report, memo *memlint.Memo) memcheck.Request {
+	r := memcheck.Request{Memory: md, Problems: probs, MemoryDir: src.abs, Root: root, ProjectDir: project, HomeDir: src.homeDir, Unstamped: src.unstamped, Now: now, Staleness: th, Loads: loads, Memo: memo}
+	if sub, err := fs.Sub(src.fsys, src.name); err == nil {
+		r.MemoryFS = sub
+	}
+	return r
+}
+
 func joinAbs(homeDir string, parts ...string) string {
 	return homeDir + "/" + strings.Join(parts, "/")
-}
-
-// renderCmd renders the index and the memory bodies for the current pane
-// widths, in the background.
-func (m Model) renderCmd() tea.Cmd {
-	p := m.data.project
-	if p.slug == "" || m.width == 0 {
-		return nil
-	}
-	r, st := m.md, markdown.StyleFor(m.styles.IsDark, m.styles.NoColor)
-	dark, noColor := m.styles.IsDark, m.styles.NoColor
-	iw, bw := m.index.RenderWidth(), m.memories.BodyWidth()
-	loaded := loadedIndexText(p.cap)
-	bodies := map[string]string{}
-	for _, row := range p.rows {
-		bodies[row.File.Path] = row.File.Body
-	}
-	// The last rendering's cache is only read here: each renderedMsg
-	// brings a new one.
-	prev := m.rendered
-	return func() tea.Msg {
-		out := renderedMsg{slug: p.slug, indexWidth: iw, bodyWidth: bw, bodies: map[string]string{}, cache: map[renderKey]string{}}
-		render := func(text string, width int) string {
-			k := renderKey{text: text, width: width, dark: dark, noColor: noColor}
-			s, ok := out.cache[k]
-			if !ok {
-				if s, ok = prev[k]; !ok {
-					s = r.Render(text, width, st)
-				}
-				out.cache[k] = s
-			}
-			return s
-		}
-		if loaded != "" {
-			out.indexLoaded = render(loaded, iw)
-		}
-		for k, body := range bodies {
-			out.bodies[k] = render(model.SanitizeForTerminal(body), bw)
-		}
-		return out
-	}
-}
-
-// loadedIndexText is the part of MEMORY.md the client loads, without the
-// warning it appends.
-func loadedIndexText(c memindex.IndexCap) string {
-	s := c.Content
-	if c.Warning != "" {
-		if i := strings.LastIndex(s, c.Warning); i >= 0 {
-			s = s[:i]
-		}
-	}
-	return model.SanitizeForTerminal(strings.TrimRight(s, "\n"))
 }
 
 // storeLabel names the store p shows when the project has more than one,
@@ -344,12 +257,12 @@ func storeLabel(p projectLoadedMsg) string {
 // with raw text until the rendered text arrives.
 func (m *Model) applyProject(p projectLoadedMsg) {
 	m.data.project = p
-	m.memories.SetRows(p.rows)
-	m.memories.SetStore(storeLabel(p))
-	m.health.SetStore(storeLabel(p))
-	m.prompt.SetLoads(p.loads)
-	m.health.SetData(&p.lint, p.plan)
-	m.index.SetData(m.indexData(p, nil))
+	m.p.memories, _ = m.p.memories.Update(memories.RowsMsg{Rows: p.rows})
+	m.p.memories, _ = m.p.memories.Update(memories.StoreMsg{Label: storeLabel(p)})
+	m.p.health.SetStore(storeLabel(p))
+	m.p.prompt.SetLoads(p.loads)
+	m.p.health, _ = m.p.health.Update(health.DataMsg{Lint: &p.lint, Plan: p.plan})
+	m.p.index, _ = m.p.index.Update(index.DataMsg{Data: m.indexData(p, nil)})
 	m.applyWritable(writableMsg{project: true, err: p.writable})
 	m.announceLeftovers(p)
 }
@@ -375,237 +288,6 @@ func (m *Model) indexData(p projectLoadedMsg, r *renderedMsg) index.Data {
 		d.Unseen = unseenNotes(p, d.Dropped)
 	}
 	return d
-}
-
-// applyRendered swaps rendered text in, when it is for the open project.
-func (m *Model) applyRendered(r renderedMsg) {
-	p := m.data.project
-	if r.slug != p.slug {
-		return
-	}
-	m.rendered = r.cache
-	rows := make([]memories.Row, len(p.rows))
-	copy(rows, p.rows)
-	for i := range rows {
-		if b, ok := r.bodies[rows[i].File.Path]; ok {
-			rows[i].Body = b
-		}
-	}
-	m.memories.SetRows(rows)
-	m.index.SetData(m.indexData(p, &r))
-}
-
-// requestSessions starts loading the open project's Replay list, or
-// queues it behind the running load.
-func (m *Model) requestSessions(r sessionsReq) tea.Cmd {
-	if r.slug == "" {
-		return nil
-	}
-	return m.fl.sessions.request(m, r, mergeSessions, Model.loadSessionsCmd)
-}
-
-// sessionsDone ends a Replay list load and starts the one waiting.
-func (m *Model) sessionsDone() tea.Cmd { return m.fl.sessions.finish(m, Model.loadSessionsCmd) }
-
-// loadSessionsCmd lists a project's transcripts with a summary of each
-// (records, compactions, time span): all of them, or, when the list is
-// that project's, only the sessions whose transcripts changed, each read
-// from where its follower stopped.
-func (m Model) loadSessionsCmd(r sessionsReq) tea.Cmd {
-	fsys := m.opts.Home.FS
-	if r.full || m.live.followersOf != r.slug {
-		return func() tea.Msg {
-			ts, _ := model.FindProjectTranscripts(fsys, r.slug)
-			fw := make(map[string]*enginesessions.Follower, len(ts))
-			out := make([]replay.Session, len(ts))
-			for i, t := range ts {
-				fw[t.Path] = enginesessions.NewFollower()
-				out[i].File = t
-			}
-			summarizeSessions(fsys, out, fw)
-			return sessionsLoadedMsg{slug: r.slug, sessions: sortSessions(out), followers: fw, mayLoad: true}
-		}
-	}
-	prev, fw := slices.Clone(m.data.sessions), m.live.followers
-	return func() tea.Msg {
-		var out, changed []replay.Session
-		for _, s := range prev {
-			if !r.ids[s.File.SessionID] {
-				out = append(out, s)
-			}
-		}
-		keep := map[string]bool{}
-		for id := range r.ids {
-			ts, _ := model.FindSessionTranscripts(fsys, r.slug, id)
-			for _, t := range ts {
-				keep[t.Path] = true
-				if s, ok := unchangedSession(prev, fw[t.Path], t); ok {
-					// A transcript of the session that was not written
-					// (a subagent's, when the main one was): as it was.
-					out = append(out, s)
-					continue
-				}
-				if fw[t.Path] == nil {
-					fw[t.Path] = enginesessions.NewFollower()
-				}
-				changed = append(changed, replay.Session{File: t})
-			}
-		}
-		for p := range fw {
-			if s, ok := sessionOf(prev, p); ok && r.ids[s] && !keep[p] {
-				delete(fw, p) // the transcript is gone
-			}
-		}
-		mayLoad := summarizeSessions(fsys, changed, fw)
-		return sessionsLoadedMsg{slug: r.slug, sessions: sortSessions(append(out, changed...)), followers: fw, mayLoad: mayLoad}
-	}
-}
-
-// unchangedSession is the row of transcript t in ss when t is listed as
-// it was then (sameListing) and its follower read all of it: nothing was
-// written to it since.
-func unchangedSession(ss []replay.Session, f *enginesessions.Follower, t model.TranscriptFile) (replay.Session, bool) {
-	if f == nil || f.Read().Offset != t.Size {
-		return replay.Session{}, false
-	}
-	for _, s := range ss {
-		if s.File.Path == t.Path {
-			return s, sameListing(s.File, t)
-		}
-	}
-	return replay.Session{}, false
-}
-
-// sessionOf is the session id of transcript path in ss.
-func sessionOf(ss []replay.Session, path string) (string, bool) {
-	for _, s := range ss {
-		if s.File.Path == path {
-			return s.File.SessionID, true
-		}
-	}
-	return "", false
-}
-
-// summarizeSessions brings each session's counts up to date through its
-// follower (fw, by path), on as many workers as there are processors.
-// mayLoad says a transcript was read from its start or an attachment
-// record was read (Follower.Attachments): only then can what the
-// sessions loaded have changed.
-func summarizeSessions(fsys fs.FS, ss []replay.Session, fw map[string]*enginesessions.Follower) (mayLoad bool) {
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	var attached atomic.Bool
-	for range min(runtime.GOMAXPROCS(0), len(ss)) {
-		wg.Go(func() {
-			for i := range jobs {
-				s := &ss[i]
-				f := fw[s.File.Path]
-				starts, lines := f.Attachments()
-				sum, _ := f.Update(fsys, s.File.Path)
-				if s2, l2 := f.Attachments(); s2 != starts || l2 != lines {
-					attached.Store(true)
-				}
-				s.Records, s.Boundaries, s.Micro = sum.Records, sum.CompactBoundaries, sum.MicrocompactBoundaries
-				if s.File.MetaPath != "" {
-					if meta, err := model.ReadSubagentMeta(fsys, s.File.MetaPath); err == nil {
-						s.Agent = meta.Label()
-					}
-				}
-				s.Title, s.Active = f.Title(), enginesessions.LastActive(fsys, s.File)
-			}
-		})
-	}
-	for i := range ss {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	return attached.Load()
-}
-
-// sortSessions orders the Replay list newest first (by path among
-// equals, as the transcripts are listed).
-func sortSessions(ss []replay.Session) []replay.Session {
-	sort.Slice(ss, func(i, j int) bool { return ss[i].File.Path < ss[j].File.Path })
-	sort.SliceStable(ss, func(i, j int) bool { return ss[i].File.ModTime.After(ss[j].File.ModTime) })
-	return ss
-}
-
-// previewMsg carries the prompt preview for a project.
-type previewMsg struct {
-	project string
-	preview *enginepreview.Preview
-}
-
-// previewCmd builds what enters the next session's prompt for the open
-// project, with recall for query when it is set.
-func (m Model) previewCmd(query string) tea.Cmd {
-	project := m.previewProject()
-	if project == "" || !strings.HasPrefix(project, "/") {
-		return nil
-	}
-	home, now, getenv, root := m.opts.Home, m.opts.Now(), m.opts.Getenv, m.root()
-	return func() tea.Msg {
-		o := previewOptions(root, home.Dir, project, getenv, now)
-		if query != "" {
-			o.Queries = []string{query}
-		}
-		p := enginepreview.Build(o)
-		return previewMsg{project: project, preview: &p}
-	}
-}
-
-// previewOptions are the options of the next session's prompt for
-// project, as the Prompt pane builds it.
-func previewOptions(root fs.FS, homeDir, project string, getenv func(string) string, now time.Time) enginepreview.Options {
-	userHome := getenv("HOME")
-	return enginepreview.Options{
-		Root:            root,
-		HomeDir:         homeDir,
-		UserHome:        userHome,
-		Project:         project,
-		Getenv:          getenv,
-		ClaudeJSONPaths: model.ClaudeJSONPaths(homeDir, userHome),
-		Now:             now,
-	}
-}
-
-// noProjectText is what the project panes say in a home where Claude
-// Code has not run yet.
-const noProjectText = "no project in this home yet: Claude Code has not run here. Run claude in a project folder, then press ctrl+r here (memscope --demo shows the built-in example)."
-
-// showNoProject tells the panes that show a project's data that there is
-// none to load, so none of them keeps saying it is reading.
-func (m *Model) showNoProject() {
-	m.index.SetUnavailable(noProjectText)
-	m.memories.SetUnavailable(noProjectText)
-	m.replay.SetUnavailable(noProjectText)
-	m.health.SetUnavailable(noProjectText)
-	m.reviewPane.SetUnavailable(noProjectText)
-}
-
-// previewProject is the folder the Prompt pane previews: the open
-// project's, else (no project in the home yet) the folder memscope was
-// started in, as the CLI's prompt command does.
-func (m Model) previewProject() string {
-	if m.data.open == "" {
-		return m.opts.Project
-	}
-	return m.data.openPath()
-}
-
-// previewOrExplainCmd builds the preview, or, when there is no folder to
-// build it for, tells the Prompt pane why, so it never waits for nothing.
-func (m *Model) previewOrExplainCmd(query string) tea.Cmd {
-	if cmd := m.previewCmd(query); cmd != nil {
-		return cmd
-	}
-	if m.data.open == "" {
-		m.prompt.SetUnavailable(noProjectText)
-	} else {
-		m.prompt.SetUnavailable("no preview: the transcripts of " + m.data.open + " do not say which folder it was started in, and the preview reads that folder's CLAUDE.md files and settings.")
-	}
-	return nil
 }
 
 // unseenNotes says, for each dropped index line that links a memory,

@@ -56,11 +56,11 @@ func (m *Model) applyWritable(msg writableMsg) {
 		return
 	}
 	m.readOnly = ro
-	m.memories.SetReadOnly(ro)
-	m.health.SetReadOnly(ro)
-	m.files.SetReadOnly(ro)
-	m.reviewPane.SetReadOnly(ro)
-	m.security.SetReadOnly(ro)
+	for i := range paneTable {
+		if p, ok := m.paneAt(i).(readOnlyPane); ok {
+			p.SetReadOnly(ro)
+		}
+	}
 	m.layout()
 }
 

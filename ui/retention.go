@@ -2,10 +2,9 @@ package ui
 
 import (
 	"fmt"
-	"io/fs"
+	"github.com/memscope/memscope/ui/feed"
 	"os"
 	"path/filepath"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -13,29 +12,6 @@ import (
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/retention"
 )
-
-// retentionLoadedMsg carries the cleanup forecast to the Retention pane.
-type retentionLoadedMsg struct {
-	forecast cleanup.Forecast
-}
-
-// forecastCmd reads the cleanup settings (root is an fs.FS rooted at "/",
-// for the managed policy file) and forecasts the home's sweeps as of now,
-// as memscope cleanup --forecast does: from prev (an earlier forecast)
-// and the files that changed since, when cleanup.Refresh can, else by
-// reading the home.
-func forecastCmd(home *model.Home, root fs.FS, now time.Time, prev *cleanup.Forecast, changed []string) tea.Cmd {
-	return func() tea.Msg {
-		st, probs := cleanup.Settings(root, home)
-		o := cleanup.Options{Home: home, Settings: st, SettingsProblems: probs, Now: now}
-		if prev != nil {
-			if f, ok := cleanup.Refresh(*prev, o, changed); ok {
-				return retentionLoadedMsg{forecast: f}
-			}
-		}
-		return retentionLoadedMsg{forecast: cleanup.BuildForecast(o)}
-	}
-}
 
 // archiveCmd carries out the Retention pane's ArchiveRequest with
 // cleanup.Archive (a leading ~/ is the user's home folder; a relative
@@ -58,11 +34,9 @@ func archiveCmd(home *model.Home, w model.WriteFS, req retention.ArchiveRequest)
 // too (the archive goes outside the home).
 func (m Model) handleRetention(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case retentionLoadedMsg:
+	case feed.RetentionLoaded:
 		delete(m.loading, "retention")
-		f := msg.forecast
-		m.lazy.forecast = &f
-		m.retention.SetForecast(msg.forecast)
+		paneTable[paneRetention].update(m.p, m.feeds.retention.Loaded(msg))
 		// What changed while it was read.
 		return m, m.lazyLoadCmd(), true
 	case retention.ArchiveRequest:
@@ -76,7 +50,7 @@ func (m Model) handleRetention(msg tea.Msg) (Model, tea.Cmd, bool) {
 				msg.Report.To, msg.Report.Copied, msg.Report.Identical, msg.Report.Verified), false)
 		}
 		var cmd tea.Cmd
-		m.retention, cmd = m.retention.Update(msg)
+		m.p.retention, cmd = m.p.retention.Update(msg)
 		return m, cmd, true
 	}
 	return m, nil, false

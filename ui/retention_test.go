@@ -48,15 +48,11 @@ func retentionHome(t *testing.T) (*model.Home, string) {
 }
 
 // TestRetentionForecastAndArchiveOnARealHome drives the Retention pane
-// through the root on a home on disk: the forecast the root's command
-// reads, then an archive the pane asks for and the root carries out.
+// through the root on a home on disk: an archive the pane asks for and
+// the root carries out (the forecast's reads are its feed's:
+// ui/feed/retention_test.go).
 func TestRetentionForecastAndArchiveOnARealHome(t *testing.T) {
 	home, dir := retentionHome(t)
-	loaded, ok := forecastCmd(home, nil, testNow, nil, nil)().(retentionLoadedMsg)
-	if f := loaded.forecast; !ok || f.PeriodDays != 5 || f.Overall.Now.Items != 1 || f.Overall.Soon.Items != 1 {
-		t.Fatalf("loaded %+v", loaded.forecast)
-	}
-
 	m := New(Options{Home: home, Now: func() time.Time { return testNow }, Getenv: func(string) string { return "" }})
 	m = drain(t, m, m.Init())
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
@@ -98,56 +94,6 @@ func TestRetentionArchiveWritesThroughTheAppsWriter(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dest, "projects", "-a", "s.jsonl")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the archived file is there after the failure: %v", err)
-	}
-}
-
-// While the Retention pane is focused, a transcript appended to is looked
-// at again on its own (cleanup.Refresh): a file no event named stays
-// unread; an event naming a file the refresh cannot follow (a new todo)
-// reads the home again. Events the forecast does not read (the process
-// files) change nothing.
-func TestRetentionRefreshesWhatChanged(t *testing.T) {
-	home, dir := retentionHome(t)
-	m := loadedModel(t, Options{Home: home}, 120, 40)
-	m = press(t, m, "9")
-	if m.lazy.forecast == nil || len(m.lazy.forecast.Items) != 2 {
-		t.Fatalf("forecast on focus: %+v", m.lazy.forecast)
-	}
-	item := func(m Model, p string) (cleanup.Item, bool) {
-		for _, it := range m.lazy.forecast.Items {
-			if it.Path == p {
-				return it, true
-			}
-		}
-		return cleanup.Item{}, false
-	}
-	// Written without an event: only a read of the home finds it.
-	os.MkdirAll(filepath.Join(dir, "todos"), 0o700)
-	os.WriteFile(filepath.Join(dir, "todos", "unseen.json"), []byte("[]"), 0o600)
-	tr := filepath.Join(dir, "projects", "-a", "s.jsonl")
-	f, _ := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString("{\"more\":1}\n")
-	f.Close()
-	now := testNow
-	os.Chtimes(tr, now, now)
-	reload := func(m Model, paths ...string) Model {
-		var c change
-		for _, p := range paths {
-			c.merge(classify(dir, filepath.Join(dir, filepath.FromSlash(p))))
-		}
-		return drain(t, m, m.reload(c))
-	}
-	m = reload(m, "projects/-a/s.jsonl", "sessions/4242.json")
-	it, ok := item(m, "projects/-a/s.jsonl")
-	if !ok || it.Size != 14 || !it.ModTime.Equal(now) || it.Bucket != cleanup.BucketSoon {
-		t.Errorf("the appended transcript: %+v (want 14 bytes, written now, no longer due)", it)
-	}
-	if _, ok := item(m, "todos/unseen.json"); ok {
-		t.Error("the refresh read the whole home: it found a file no event named")
-	}
-	m = reload(m, "todos/new.json")
-	if _, ok := item(m, "todos/unseen.json"); !ok {
-		t.Error("an event the refresh cannot follow did not read the home again")
 	}
 }
 

@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"github.com/memscope/memscope/views/projects"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -165,20 +166,20 @@ func (m Model) handleReview(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, nil, true
 		}
 		if msg.err != nil {
-			m.reviewPane.SetUnavailable("cannot read the review state: " + msg.err.Error())
+			m.p.reviewPane.SetUnavailable("cannot read the review state: " + msg.err.Error())
 			return m, nil, true
 		}
 		m.data.unreviewed = len(msg.data.Items)
-		m.reviewPane.SetData(msg.data, m.opts.Now())
-		m.memories.SetOrigins(msg.origins)
-		m.projects.SetUnreviewed(map[string]int{msg.slug: len(msg.data.Items)})
+		m.p.reviewPane, _ = m.p.reviewPane.Update(reviewpane.DataMsg{Data: msg.data, Now: m.opts.Now()})
+		m.p.memories, _ = m.p.memories.Update(memories.OriginsMsg{Origins: msg.origins})
+		m.p.projects, _ = m.p.projects.Update(projects.UnreviewedMsg{Counts: map[string]int{msg.slug: len(msg.data.Items)}})
 		return m, nil, true
 	case reviewCountsMsg:
 		// The open project's own load is newer than a whole-home count.
 		if n := m.data.unreviewed; n >= 0 {
 			msg.counts[m.data.open] = n
 		}
-		m.projects.SetUnreviewed(msg.counts)
+		m.p.projects, _ = m.p.projects.Update(projects.UnreviewedMsg{Counts: msg.counts})
 		return m, nil, true
 	case msgs.AcceptReview:
 		return m, m.acceptCmd(msg), true

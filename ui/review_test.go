@@ -45,7 +45,7 @@ func TestReviewPaneAcceptRejectUndo(t *testing.T) {
 		t.Errorf("the hand-written memory is in the inbox:\n%s", s)
 	}
 	// The newest first: session 3's Edit of feedback_terse.md is selected.
-	if it, ok := m.reviewPane.Selected(); !ok || it.Path != "feedback_terse.md" {
+	if it, ok := m.p.reviewPane.Selected(); !ok || it.Path != "feedback_terse.md" {
 		t.Fatalf("selected %+v, want feedback_terse.md", it)
 	}
 	m = press(t, m, "a")
@@ -62,7 +62,7 @@ func TestReviewPaneAcceptRejectUndo(t *testing.T) {
 	// Reject the selected one (now MEMORY.md? the newest left): choose
 	// user_role.md by filtering.
 	m = press(t, m, "/", "u", "s", "e", "r", "enter")
-	if it, _ := m.reviewPane.Selected(); it.Path != "user_role.md" {
+	if it, _ := m.p.reviewPane.Selected(); it.Path != "user_role.md" {
 		t.Fatalf("filter selected %q", it.Path)
 	}
 	m = press(t, m, "d")
@@ -109,12 +109,12 @@ func TestMemoriesShowOriginAndJumpToReplay(t *testing.T) {
 	if m.focus != paneReplay {
 		t.Fatalf("o focused pane %d, want Replay", m.focus)
 	}
-	tl := m.replay.Timeline()
+	tl := m.p.replay.Timeline()
 	if tl == nil || m.follow == nil || !strings.HasSuffix(m.follow.path, provgen.SessionDeploy+".jsonl") {
 		t.Fatalf("Replay did not open session 2 (follow %+v)", m.follow)
 	}
 	// The subagent's write is shown at the main agent's Task call.
-	step := m.replay.Step()
+	step := m.p.replay.Step()
 	if step < 0 || step >= len(tl.Steps) || tl.Steps[step].Line != 2 {
 		t.Errorf("selected step %d (%+v), want the Task call at line 2", step, tl.Steps)
 	}

@@ -3,8 +3,6 @@ package ui
 import (
 	"github.com/memscope/memscope/model"
 	"path/filepath"
-	"reflect"
-	"sync"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -16,29 +14,16 @@ import (
 // type; the first that takes a message owns it.
 var dataHandlers = []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport, Model.handleReview, Model.handleSecurity, Model.handleSearch}
 
-// handlerOf remembers which of dataHandlers owns each message type (-1:
-// none). Each handler takes or leaves a message by its type alone, so
-// the owner of a type never changes; and trying the handlers in turn
-// copies the root model twice per handler, for every message.
-var handlerOf sync.Map // reflect.Type → int
-
-// handleData handles data messages by type; ok is false for messages
-// nobody owns.
+// handleData hands a data message to the first of dataHandlers that
+// owns its type; ok is false for messages nobody owns. The root is a few
+// hundred bytes (its state is behind pointers), so trying the handlers in
+// turn costs a few small copies, and no table by reflect.Type is kept.
 func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
-	t := reflect.TypeOf(msg)
-	if i, ok := handlerOf.Load(t); ok {
-		if i.(int) < 0 {
-			return m, nil, false
-		}
-		return dataHandlers[i.(int)](m, msg)
-	}
-	for i, h := range dataHandlers {
+	for _, h := range dataHandlers {
 		if next, cmd, ok := h(m, msg); ok {
-			handlerOf.Store(t, i)
 			return next, cmd, true
 		}
 	}
-	handlerOf.Store(t, -1)
 	return m, nil, false
 }
 
@@ -53,7 +38,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 			// No project to load: the panes that wait for one say so
 			// (Prompt still previews the folder memscope started in).
 			m.showNoProject()
-			next = tea.Batch(next, m.previewOrExplainCmd(m.prompt.Query()))
+			next = tea.Batch(next, m.previewOrExplainCmd(m.p.prompt.Query()))
 			return m, next, true
 		}
 		if changed || msg.openAll {
@@ -87,7 +72,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, next, true // the user moved on to another project or store
 		}
 		m.applyProject(msg)
-		next = tea.Batch(next, m.selectPendingHit(), m.renderCmd(), m.previewOrExplainCmd(m.prompt.Query()), m.loadReviewCmd(), m.loadsCmd(msg.slug))
+		next = tea.Batch(next, m.selectPendingHit(), m.renderCmd(), m.previewOrExplainCmd(m.p.prompt.Query()), m.loadReviewCmd(), m.loadsCmd(msg.slug))
 		return m, next, true
 	case loadsReadMsg:
 		return m, m.applyLoads(msg), true
@@ -96,11 +81,11 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, nil, true
 	case replay.StateMsg, replay.PipelineMsg:
 		var cmd tea.Cmd
-		m.replay, cmd = m.replay.Update(msg)
+		m.p.replay, cmd = m.p.replay.Update(msg)
 		return m, cmd, true
 	case previewMsg:
 		if msg.project == m.previewProject() {
-			m.prompt.SetPreview(msg.preview)
+			m.p.prompt.SetPreview(msg.preview)
 			m.applyPromptHit()
 		}
 		return m, nil, true
@@ -109,7 +94,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 		if msg.slug == m.data.open {
 			m.data.sessions = msg.sessions
 			m.live.followers, m.live.followersOf = msg.followers, msg.slug
-			m.replay.SetSessions(msg.sessions, m.opts.Now())
+			m.p.replay.SetSessions(msg.sessions, m.opts.Now())
 			// A session that started or wrote an attachment record may
 			// have loaded files.
 			if msg.mayLoad {
@@ -146,8 +131,8 @@ func (m Model) handleRequest(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, m.resolvePasteCmd(msg.Hash), true
 	case msgs.PasteResolved:
 		var c1, c2 tea.Cmd
-		m.history, c1 = m.history.Update(msg)
-		m.pastes, c2 = m.pastes.Update(msg)
+		m.p.history, c1 = m.p.history.Update(msg)
+		m.p.pastes, c2 = m.p.pastes.Update(msg)
 		return m, tea.Batch(c1, c2), true
 	case msgs.OpenEditor:
 		p := msg.Path

@@ -67,11 +67,11 @@ func (m Model) handleSearch(msg tea.Msg) (Model, tea.Cmd, bool) {
 		if m.srch == nil || msg.gen != m.srch.gen {
 			return m, nil, true // a search the user replaced
 		}
-		if len(msg.hits) > 0 && !m.search.Add(msg.hits) {
+		if len(msg.hits) > 0 && !m.p.search.Add(msg.hits) {
 			m.stopSearch() // enough hits to read: the query is too wide
 		}
 		if msg.fin != nil {
-			m.search.Finish(msg.fin.sum, msg.fin.err)
+			m.p.search.Finish(msg.fin.sum, msg.fin.err)
 			return m, nil, true
 		}
 		return m, pumpSearch(msg.gen, msg.ch, msg.done), true
@@ -93,7 +93,7 @@ func (m *Model) startSearch(s searchview.Start) tea.Cmd {
 	m.stopSearch()
 	q, err := engsearch.Compile(s.Query, engsearch.QueryOptions{Regex: s.Regex, Case: s.Case})
 	if err != nil {
-		m.search.Failed(err)
+		m.p.search.Failed(err)
 		return nil
 	}
 	o := engsearch.Options{Home: m.opts.Home.FS, HomeDir: m.opts.Home.Dir, Root: m.root(), UserHome: m.opts.Getenv("HOME"), Getenv: m.opts.Getenv, Query: q}
@@ -154,8 +154,8 @@ func pumpSearch(gen int, ch <-chan []engsearch.Hit, done <-chan searchFinish) te
 
 // openSearch opens the Search overlay (ctrl+f).
 func (m *Model) openSearch() tea.Cmd {
-	m.search.SetProject(m.data.openPath())
-	return m.search.Open()
+	m.p.search.SetProject(m.data.openPath())
+	return m.p.search.Open()
 }
 
 // openHit shows a hit in the pane that holds it: Replay at the turn (the
@@ -178,13 +178,13 @@ func (m *Model) openHit(j searchview.Jump) tea.Cmd {
 	case engsearch.StoreHistory:
 		cmd := m.openProjectOf(h)
 		focus := m.setFocus(paneHistory)
-		if !m.history.SelectLine(h.Line) {
+		if !m.p.history.SelectLine(h.Line) {
 			m.setStatus(where+": the History pane lists the open project's prompts, and this one is not among them"+step, false)
 		}
 		return tea.Batch(cmd, focus)
 	case engsearch.StorePastes:
 		focus := m.setFocus(panePastes)
-		if !m.pastes.SelectHash(model.PasteHash(h.Label)) {
+		if !m.p.pastes.SelectHash(model.PasteHash(h.Label)) {
 			m.setStatus(where+": the Pastes pane does not list this paste yet"+step, false)
 		}
 		return focus
@@ -259,7 +259,7 @@ func (m *Model) selectPendingHit() tea.Cmd {
 	if !strings.HasPrefix(abs, "/") {
 		abs = joinAbs(m.opts.Home.Dir, h.File)
 	}
-	if m.memories.SelectPath(abs) {
+	if m.p.memories.SelectPath(abs) {
 		m.pendingHit = nil
 		return nil
 	}

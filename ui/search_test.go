@@ -16,10 +16,10 @@ import (
 func typeQuery(t *testing.T, m Model, q string) Model {
 	t.Helper()
 	m = press(t, m, "ctrl+f")
-	if m.search.Mode() == searchview.ModeResults {
+	if m.p.search.Mode() == searchview.ModeResults {
 		m = press(t, m, "/", "ctrl+u") // a new query
 	}
-	if !m.search.Typing() {
+	if !m.p.search.Typing() {
 		t.Fatalf("ctrl+f should open the search prompt:\n%s", screen(m))
 	}
 	for _, r := range q {
@@ -45,14 +45,14 @@ func TestSearchOpensMemoryHitAndSteps(t *testing.T) {
 			t.Errorf("the results should show %q:\n%s", want, s)
 		}
 	}
-	if m.search.Running() {
+	if m.p.search.Running() {
 		t.Fatal("the search should have ended")
 	}
 	m = press(t, m, "j", "enter") // the second hit: prefers_terse.md line 2
-	if m.search.IsOpen() || m.focus != paneMemories {
+	if m.p.search.IsOpen() || m.focus != paneMemories {
 		t.Fatalf("enter should close the overlay on the Memories pane (focus %d):\n%s", m.focus, screen(m))
 	}
-	if r, _ := m.memories.Selected(); r.File.Path != "prefers_terse.md" {
+	if r, _ := m.p.memories.Selected(); r.File.Path != "prefers_terse.md" {
 		t.Errorf("Memories should select prefers_terse.md, not %q", r.File.Path)
 	}
 	if !strings.Contains(screen(m), "hit 2/4") {
@@ -61,24 +61,24 @@ func TestSearchOpensMemoryHitAndSteps(t *testing.T) {
 	// n steps (it is not "new memory" while a search has hits), N back,
 	// wrapping past the first.
 	m = press(t, m, "n")
-	if m.search.Cursor() != 2 || !strings.Contains(screen(m), "hit 3/4") {
+	if m.p.search.Cursor() != 2 || !strings.Contains(screen(m), "hit 3/4") {
 		t.Errorf("n should step to hit 3:\n%s", screen(m))
 	}
 	m = press(t, m, "N", "N", "N")
-	if m.search.Cursor() != 3 {
-		t.Errorf("N from hit 3 three times should wrap to the last hit, at %d", m.search.Cursor())
+	if m.p.search.Cursor() != 3 {
+		t.Errorf("N from hit 3 three times should wrap to the last hit, at %d", m.p.search.Cursor())
 	}
-	if r, _ := m.memories.Selected(); r.File.Path != "prefers_terse.md" {
+	if r, _ := m.p.memories.Selected(); r.File.Path != "prefers_terse.md" {
 		t.Errorf("the last hit is prefers_terse.md; selected %q", r.File.Path)
 	}
 	// ctrl+f shows the list again; esc ends the search and n is "new
 	// memory" again.
 	m = press(t, m, "ctrl+f")
-	if m.search.Mode() != searchview.ModeResults {
-		t.Fatalf("ctrl+f with hits should show them, mode %d", m.search.Mode())
+	if m.p.search.Mode() != searchview.ModeResults {
+		t.Fatalf("ctrl+f with hits should show them, mode %d", m.p.search.Mode())
 	}
 	m = press(t, m, "esc")
-	if m.search.IsOpen() || m.search.Stepping() {
+	if m.p.search.IsOpen() || m.p.search.Stepping() {
 		t.Fatal("esc should end the search")
 	}
 	if h := m.helpLine(); strings.Contains(h, "next search hit") {
@@ -95,7 +95,7 @@ func TestSearchOpensTranscriptHitInReplay(t *testing.T) {
 	m = openHitWhere(t, m, "line 30 of session fedcb1e2", func(h engsearch.Hit) bool {
 		return strings.HasSuffix(h.File, "fedcb1e2-dbe4-5555-90b5-52df88de5bed.jsonl") && h.Line == 30
 	})
-	if m.focus != paneReplay || m.replay.Timeline() == nil {
+	if m.focus != paneReplay || m.p.replay.Timeline() == nil {
 		t.Fatalf("enter should open the session in Replay:\n%s", screen(m))
 	}
 	s := screen(m)
@@ -105,7 +105,7 @@ func TestSearchOpensTranscriptHitInReplay(t *testing.T) {
 		}
 	}
 	// The selected step is the first at or after the hit's line.
-	steps := m.replay.Timeline().Steps
+	steps := m.p.replay.Timeline().Steps
 	want := -1
 	for i, st := range steps {
 		if st.Line >= 30 {
@@ -123,20 +123,20 @@ func TestSearchOpensHistoryAndPasteHits(t *testing.T) {
 	t.Parallel()
 	m := newTestModel(t, 120, 40)
 	m = typeQuery(t, m, "compare")
-	if n := len(m.search.Hits()); n != 1 || m.search.Hits()[0].Store != engsearch.StoreHistory {
+	if n := len(m.p.search.Hits()); n != 1 || m.p.search.Hits()[0].Store != engsearch.StoreHistory {
 		t.Fatalf("one history hit expected, got %d:\n%s", n, screen(m))
 	}
 	m = press(t, m, "enter")
-	if e, ok := m.history.Selected(); m.focus != paneHistory || !ok || e.Line != 4 {
+	if e, ok := m.p.history.Selected(); m.focus != paneHistory || !ok || e.Line != 4 {
 		t.Errorf("History should select line 4 (focus %d):\n%s", m.focus, screen(m))
 	}
 	m = typeQuery(t, m, "line 17 ")
-	hits := m.search.Hits()
+	hits := m.p.search.Hits()
 	if len(hits) == 0 || hits[0].Store != engsearch.StorePastes {
 		t.Fatalf("a paste hit expected:\n%s", screen(m))
 	}
 	m = press(t, m, "enter")
-	if r, ok := m.pastes.Selected(); m.focus != panePastes || !ok || string(r.Hash) != hits[0].Label {
+	if r, ok := m.p.pastes.Selected(); m.focus != panePastes || !ok || string(r.Hash) != hits[0].Label {
 		t.Errorf("Pastes should select %s (focus %d):\n%s", hits[0].Label, m.focus, screen(m))
 	}
 }
@@ -151,7 +151,7 @@ func TestSearchCancelAndSupersede(t *testing.T) {
 	next, cmd := m.Update(keypress.Msg("enter"))
 	next, cmd = next.(Model).Update(cmd()) // the overlay's Start
 	m = next.(Model)
-	if !m.search.Running() || m.srch == nil {
+	if !m.p.search.Running() || m.srch == nil {
 		t.Fatal("enter should start a search")
 	}
 	first := m.srch
@@ -162,7 +162,7 @@ func TestSearchCancelAndSupersede(t *testing.T) {
 	}
 	next, _ = next.(Model).Update(searchview.Cancel{})
 	m = next.(Model)
-	if m.search.Running() {
+	if m.p.search.Running() {
 		t.Error("esc should stop the search")
 	}
 	m = drain(t, m, cmd)
@@ -175,15 +175,15 @@ func TestSearchCancelAndSupersede(t *testing.T) {
 	if m.srch == first || m.srch.gen <= first.gen {
 		t.Fatal("a new search should get a new number")
 	}
-	n := len(m.search.Hits())
+	n := len(m.p.search.Hits())
 	next, _ = m.Update(searchBatchMsg{gen: first.gen, hits: []engsearch.Hit{{Store: engsearch.StoreHistory, File: "stale"}}})
-	if got := len(next.(Model).search.Hits()); got != n {
+	if got := len(next.(Model).p.search.Hits()); got != n {
 		t.Errorf("a stale batch was added: %d hits, want %d", got, n)
 	}
 	// A regex that does not compile.
 	m = press(t, m, "/", "ctrl+u", "alt+r", "(")
 	m = press(t, m, "enter")
-	if !m.search.Typing() || !strings.Contains(screen(m), "bad regular expression") {
+	if !m.p.search.Typing() || !strings.Contains(screen(m), "bad regular expression") {
 		t.Errorf("a bad regex should stay in the prompt and say why:\n%s", screen(m))
 	}
 }
@@ -226,7 +226,7 @@ func TestSearchOpensAgentMemoryHit(t *testing.T) {
 		return strings.HasSuffix(h.File, "agent-memory/reviewer/migrations.md")
 	})
 	s := screen(m)
-	if r, ok := m.memories.Selected(); m.focus != paneMemories || !ok || r.File.Path != "migrations.md" || !strings.Contains(s, "agent reviewer") {
+	if r, ok := m.p.memories.Selected(); m.focus != paneMemories || !ok || r.File.Path != "migrations.md" || !strings.Contains(s, "agent reviewer") {
 		t.Errorf("Memories should show the reviewer's store at migrations.md (focus %d):\n%s", m.focus, s)
 	}
 }
@@ -235,11 +235,11 @@ func TestSearchOpensAgentMemoryHit(t *testing.T) {
 // accepts (what names it) and opens it with enter.
 func openHitWhere(t *testing.T, m Model, what string, ok func(engsearch.Hit) bool) Model {
 	t.Helper()
-	at := slices.IndexFunc(m.search.Hits(), ok)
+	at := slices.IndexFunc(m.p.search.Hits(), ok)
 	if at < 0 {
 		t.Fatalf("no hit in %s:\n%s", what, screen(m))
 	}
-	for m.search.Cursor() < at {
+	for m.p.search.Cursor() < at {
 		m = press(t, m, "j")
 	}
 	return press(t, m, "enter")

@@ -92,11 +92,11 @@ func (m *Model) applyPromptHit() {
 		m.setStatus(ph.note+": the Prompt pane cannot preview "+model.SanitizeLine(ph.project)+" (its transcripts do not say which folder it is), so it cannot show "+model.SanitizeLine(ph.abs), false)
 		return
 	}
-	if m.prompt.Project() != ph.project {
+	if m.p.prompt.Project() != ph.project {
 		return // the project's preview is on its way
 	}
 	m.promptHit = nil
-	if !m.prompt.ShowHit(prompt.Hit{Path: ph.abs, Spot: spotOf(ph.hit), Content: ph.content}) {
+	if !m.p.prompt.ShowHit(prompt.Hit{Path: ph.abs, Spot: spotOf(ph.hit), Content: ph.content}) {
 		m.setStatus(ph.note+": the Prompt pane lists the files "+model.SanitizeLine(ph.project)+" loads, and "+model.SanitizeLine(ph.abs)+" is not among them", false)
 	}
 }
@@ -105,5 +105,5 @@ func (m *Model) applyPromptHit() {
 // version; the pane asks for what it does not have yet.
 func (m *Model) openFileHistoryHit(h engsearch.Hit, note string) tea.Cmd {
 	focus := m.setFocus(paneFiles) // lists the sessions again when they are stale
-	return tea.Batch(focus, m.files.OpenHit(files.FileHit{SessionID: h.SessionID, Backup: h.File, Spot: spotOf(h), Note: note, Relisting: m.loading["files"]}))
+	return tea.Batch(focus, m.p.files.OpenHit(files.FileHit{SessionID: h.SessionID, Backup: h.File, Spot: spotOf(h), Note: note, Relisting: m.loading["files"]}))
 }

@@ -28,7 +28,7 @@ func markedLine(s string) string {
 // returns it.
 func onlyHit(t *testing.T, m Model, st engsearch.Store) engsearch.Hit {
 	t.Helper()
-	hits := m.search.Hits()
+	hits := m.p.search.Hits()
 	if len(hits) != 1 || hits[0].Store != st {
 		t.Fatalf("one %s hit expected, got %d:\n%s", st, len(hits), screen(m))
 	}
@@ -47,7 +47,7 @@ func TestSearchOpensClaudeMdHitInPrompt(t *testing.T) {
 		onlyHit(t, m, engsearch.StoreClaudeMd)
 		m = press(t, m, "enter")
 		want := filepath.Join(l.Project("shop-api"), "CLAUDE.md")
-		r, ok := m.prompt.Selected()
+		r, ok := m.p.prompt.Selected()
 		if m.focus != panePrompt || !ok || r.Layer == nil || r.Layer.Path != want {
 			t.Fatalf("%dx%d: Prompt should select %s (focus %d):\n%s", size[0], size[1], want, m.focus, screen(m))
 		}
@@ -80,7 +80,7 @@ func TestSearchOpensOtherProjectsClaudeMdHit(t *testing.T) {
 		t.Fatalf("the infra project should be open, not %s", m.data.open)
 	}
 	want := filepath.Join(l.Project("infra"), "CLAUDE.md")
-	if r, ok := m.prompt.Selected(); m.focus != panePrompt || !ok || r.Layer == nil || r.Layer.Path != want {
+	if r, ok := m.p.prompt.Selected(); m.focus != panePrompt || !ok || r.Layer == nil || r.Layer.Path != want {
 		t.Fatalf("Prompt should select %s (focus %d):\n%s", want, m.focus, screen(m))
 	}
 	if ml := markedLine(screen(m)); !strings.Contains(ml, " 3 │ ") || !strings.Contains(ml, "«Plan before apply»") {
@@ -101,17 +101,17 @@ func TestSearchOpensUserRuleHit(t *testing.T) {
 		m, l := demoModel(t, 120, 40)
 		m = typeQuery(t, m, rule.q)
 		isRule := func(h engsearch.Hit) bool { return h.Store == engsearch.StoreClaudeMd }
-		at := slices.IndexFunc(m.search.Hits(), isRule)
+		at := slices.IndexFunc(m.p.search.Hits(), isRule)
 		if at < 0 {
 			t.Fatalf("no hit in %s:\n%s", rule.name, screen(m))
 		}
-		h := m.search.Hits()[at]
+		h := m.p.search.Hits()[at]
 		if strings.HasPrefix(h.File, "/") || h.File != "rules/"+rule.name {
 			t.Fatalf("a file in the home should be named relative to it: %s", h.File)
 		}
 		m = openHitWhere(t, m, rule.name, isRule)
 		want := filepath.Join(l.Home, "rules", rule.name)
-		if r, ok := m.prompt.Selected(); m.focus != panePrompt || !ok || r.Layer == nil || r.Layer.Path != want {
+		if r, ok := m.p.prompt.Selected(); m.focus != panePrompt || !ok || r.Layer == nil || r.Layer.Path != want {
 			t.Fatalf("Prompt should select %s (focus %d):\n%s", want, m.focus, screen(m))
 		}
 		if ml := markedLine(screen(m)); !strings.Contains(ml, fmt.Sprintf(" %d │ ", h.Line)) || !strings.Contains(ml, "«"+rule.q+"»") {
@@ -149,14 +149,14 @@ func TestSearchOpensFileHistoryHitInFiles(t *testing.T) {
 		m = typeQuery(t, m, "createOrder(eventID)")
 		h := onlyHit(t, m, engsearch.StoreFileHistory)
 		m = press(t, m, "enter")
-		s := m.files.Session()
+		s := m.p.files.Session()
 		if m.focus != paneFiles || s == nil || string(s.SessionID) != h.SessionID {
 			t.Fatalf("%dx%d: Files should open session %s (focus %d):\n%s", size[0], size[1], h.SessionID, m.focus, screen(m))
 		}
-		f := m.files.File()
-		r, ok := m.files.Selected()
+		f := m.p.files.File()
+		r, ok := m.p.files.Selected()
 		target := filepath.Join(l.Project("shop-api"), "internal", "payments", "webhook.go")
-		if m.files.Level() != files.LevelVersions || f == nil || f.Target != target || !ok || r.Version == nil || r.Version.Version != 1 || r.Version.BackupPath != h.File {
+		if m.p.files.Level() != files.LevelVersions || f == nil || f.Target != target || !ok || r.Version == nil || r.Version.Version != 1 || r.Version.BackupPath != h.File {
 			t.Fatalf("%dx%d: Files should be at webhook.go v1:\n%s", size[0], size[1], screen(m))
 		}
 		scr := screen(m)
@@ -180,7 +180,7 @@ func TestSearchOpensFileHistoryHitInFiles(t *testing.T) {
 		}
 		// esc goes back to the files at the version's turn.
 		m = press(t, m, "esc")
-		if r, ok := m.files.Selected(); m.files.Level() != files.LevelFiles || !ok || r.File == nil || r.File.Target != target {
+		if r, ok := m.p.files.Selected(); m.p.files.Level() != files.LevelFiles || !ok || r.File == nil || r.File.Target != target {
 			t.Errorf("%dx%d: esc should go back to the files with webhook.go selected:\n%s", size[0], size[1], screen(m))
 		}
 	}
@@ -193,23 +193,23 @@ func TestSearchStepsAcrossClaudeMdAndFileHistory(t *testing.T) {
 	m, l := demoModel(t, 120, 40)
 	m = press(t, m, "ctrl+f", "alt+r")
 	m = typeQueryNoOpen(t, m, `Plan before apply|createOrder\(eventID\)`)
-	hits := m.search.Hits()
+	hits := m.p.search.Hits()
 	if len(hits) != 2 || hits[0].Store != engsearch.StoreClaudeMd || hits[1].Store != engsearch.StoreFileHistory {
 		t.Fatalf("a CLAUDE.md hit then a backup hit expected:\n%s", screen(m))
 	}
 	m = press(t, m, "enter")
-	if r, ok := m.prompt.Selected(); m.focus != panePrompt || !ok || r.Layer == nil || r.Layer.Path != filepath.Join(l.Project("infra"), "CLAUDE.md") {
+	if r, ok := m.p.prompt.Selected(); m.focus != panePrompt || !ok || r.Layer == nil || r.Layer.Path != filepath.Join(l.Project("infra"), "CLAUDE.md") {
 		t.Fatalf("the first hit should open infra's CLAUDE.md in Prompt:\n%s", screen(m))
 	}
 	m = press(t, m, "n")
-	if m.focus != paneFiles || m.search.Cursor() != 1 || !strings.Contains(markedLine(screen(m)), "«createOrder(eventID)»") {
+	if m.focus != paneFiles || m.p.search.Cursor() != 1 || !strings.Contains(markedLine(screen(m)), "«createOrder(eventID)»") {
 		t.Fatalf("n should open the backup hit in Files:\n%s", screen(m))
 	}
 	m = press(t, m, "N")
-	if m.focus != panePrompt || m.search.Cursor() != 0 || !strings.Contains(markedLine(screen(m)), "«Plan before apply»") {
+	if m.focus != panePrompt || m.p.search.Cursor() != 0 || !strings.Contains(markedLine(screen(m)), "«Plan before apply»") {
 		t.Fatalf("N should come back to the CLAUDE.md hit:\n%s", screen(m))
 	}
-	if m.search.Mode() != searchview.ModeClosed {
+	if m.p.search.Mode() != searchview.ModeClosed {
 		t.Error("stepping should leave the overlay closed")
 	}
 }

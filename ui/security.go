@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/memscope/memscope/ui/feed"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -12,9 +13,6 @@ import (
 
 // The Security pane's I/O: the scan of every store for secrets, scrub
 // plans, scrubs, and the restore and forgetting of scrub copies.
-
-// secretsLoadedMsg carries a scan to the Security pane.
-type secretsLoadedMsg struct{ report secrets.Report }
 
 // securityPlanMsg carries a scrub plan to the Security pane.
 type securityPlanMsg struct{ plan secrets.Plan }
@@ -31,15 +29,9 @@ func (m Model) busyOptions() secrets.BusyOptions {
 	return secrets.BusyOptions{Root: m.opts.Root, Now: m.opts.Now()}
 }
 
-// loadSecretsCmd scans the home for secrets (memscope secrets).
-func (m Model) loadSecretsCmd() tea.Cmd {
-	o := m.secretsOptions()
-	return func() tea.Msg { return secretsLoadedMsg{report: secrets.Scan(o)} }
-}
-
 // rescanSecrets reads the home again after a scrub, restore or forget.
 func (m *Model) rescanSecrets() tea.Cmd {
-	m.stale[paneSecurity] = true
+	m.feeds.secrets.Invalidate()
 	if m.focus != paneSecurity {
 		return nil
 	}
@@ -49,9 +41,9 @@ func (m *Model) rescanSecrets() tea.Cmd {
 // handleSecurity serves the Security pane's requests.
 func (m Model) handleSecurity(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case secretsLoadedMsg:
+	case feed.SecretsLoaded:
 		delete(m.loading, "secrets")
-		m.security.SetReport(msg.report)
+		paneTable[paneSecurity].update(m.p, m.feeds.secrets.Loaded(msg))
 		return m, nil, true
 	case security.PlanRequest:
 		o, b, r := m.secretsOptions(), m.busyOptions(), *msg.Report
@@ -60,7 +52,7 @@ func (m Model) handleSecurity(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, func() tea.Msg { return securityPlanMsg{plan: secrets.PlanScrub(o, r, sel, b)} }, true
 	case securityPlanMsg:
 		m.setStatus("", false)
-		return m, m.security.SetPlan(msg.plan), true
+		return m, m.p.security.SetPlan(msg.plan), true
 	case security.ApplyRequest, security.RestoreRequest, security.ForgetRequest:
 		if m.readOnly {
 			m.setStatus("read-only home: nothing was written", true)

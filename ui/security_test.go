@@ -170,21 +170,21 @@ func TestSecurityPaneScrubRestoreForget(t *testing.T) {
 func TestSecurityPaneDoesNotRescanOnEveryEvent(t *testing.T) {
 	m, l := secretsModel(t, 120, 40)
 	m = press(t, m, "S")
-	if m.stale[paneSecurity] || m.loading["secrets"] {
+	if m.feeds.secrets.Stale() || m.loading["secrets"] {
 		t.Fatal("the pane's scan did not finish")
 	}
 	next, _ := m.Update(fileChangedMsg{paths: []string{filepath.Join(l.Home, "history.jsonl")}})
 	m = next.(Model)
 	next, cmd := m.Update(reloadTickMsg{tag: m.reloadTag})
 	m = drain(t, next.(Model), cmd)
-	if m.loading["secrets"] || !m.stale[paneSecurity] {
+	if m.loading["secrets"] || !m.feeds.secrets.Stale() {
 		t.Fatal("a file event started a scan of the whole home")
 	}
 	if !strings.Contains(screen(m), "the home changed since this scan: ctrl+r scans again") {
 		t.Fatalf("the pane does not say its scan is old:\n%s", screen(m))
 	}
 	m = press(t, m, "ctrl+r")
-	if m.stale[paneSecurity] || strings.Contains(screen(m), "the home changed since this scan") {
+	if m.feeds.secrets.Stale() || strings.Contains(screen(m), "the home changed since this scan") {
 		t.Fatalf("ctrl+r did not scan again:\n%s", screen(m))
 	}
 }

@@ -12,20 +12,10 @@ func (m *Model) setTheme(isDark bool) {
 	st := style.NewThemed(isDark, m.styles.NoColor, m.opts.Theme)
 	m.styles = st
 	m.help.Styles = helpStyles(isDark, m.styles.NoColor)
-	m.projects.SetStyles(st)
-	m.search.SetStyles(st)
-	m.index.SetStyles(st)
-	m.memories.SetStyles(st)
-	m.history.SetStyles(st)
-	m.pastes.SetStyles(st)
-	m.replay.SetStyles(st)
-	m.prompt.SetStyles(st)
-	m.health.SetStyles(st)
-	m.retention.SetStyles(st)
-	m.files.SetStyles(st)
-	m.livePane.SetStyles(st)
-	m.reviewPane.SetStyles(st)
-	m.security.SetStyles(st)
+	m.p.search.SetStyles(st)
+	for i := range paneTable {
+		m.paneAt(i).SetStyles(st)
+	}
 }
 
 // helpStyles are bubbles' help styles, plain under NO_COLOR.

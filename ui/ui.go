@@ -6,6 +6,7 @@ package ui
 import (
 	"fmt"
 	engineloads "github.com/memscope/memscope/engine/loads"
+	"github.com/memscope/memscope/ui/feed"
 	"io/fs"
 	"sync/atomic"
 	"time"
@@ -22,20 +23,6 @@ import (
 	"github.com/memscope/memscope/views/component/markdown"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
-	"github.com/memscope/memscope/views/files"
-	"github.com/memscope/memscope/views/health"
-	"github.com/memscope/memscope/views/history"
-	"github.com/memscope/memscope/views/index"
-	livepane "github.com/memscope/memscope/views/live"
-	"github.com/memscope/memscope/views/memories"
-	"github.com/memscope/memscope/views/pastes"
-	"github.com/memscope/memscope/views/projects"
-	"github.com/memscope/memscope/views/prompt"
-	"github.com/memscope/memscope/views/replay"
-	"github.com/memscope/memscope/views/retention"
-	reviewpane "github.com/memscope/memscope/views/review"
-	searchview "github.com/memscope/memscope/views/search"
-	"github.com/memscope/memscope/views/security"
 )
 
 // Options configure the app.
@@ -91,20 +78,21 @@ type Options struct {
 // Model is the root model.
 type Model struct {
 	opts   Options
-	keys   keymap.KeyMap
+	keys   *keymap.KeyMap
 	styles style.Styles
-	help   help.Model
+	help   *help.Model
 
 	width, height int
 	focus         int
-	showHelp      bool
-	helpOffset    int // the help overlay's first line on screen
-	readOnly      bool
-	status        string
-	statusErr     bool
-	// lastError is the last error shown, in full; showError opens it.
+	// modals are the open overlays and questions (help, the last error,
+	// a y/n question), which take the keys first (modal.go).
+	modals     modalStack
+	helpOffset int // the help overlay's first line on screen
+	readOnly   bool
+	status     string
+	statusErr  bool
+	// lastError is the last error shown, in full; ! opens it.
 	lastError string
-	showError bool
 	loading   map[string]bool
 
 	// homeRO and projectRO are why editing is off: the home, or the open
@@ -115,29 +103,16 @@ type Model struct {
 
 	md *markdown.Renderer
 	// rendered is the last Markdown rendered, for the next renderCmd.
-	rendered map[renderKey]string
+	rendered renderCache
 
-	projects  projects.Model
-	index     index.Model
-	memories  memories.Model
-	history   history.Model
-	pastes    pastes.Model
-	replay    replay.Model
-	prompt    prompt.Model
-	health    health.Model
-	retention retention.Model
-	files     files.Model
-	livePane  livepane.Model
-	// reviewPane is the review inbox (review.go); reviewGen numbers its
-	// loads.
-	reviewPane reviewpane.Model
-	reviewGen  int
-	security   security.Model
+	// p holds the panes (the pane table's) and the search overlay;
+	// reviewGen numbers the review inbox's loads.
+	p         *paneSet
+	reviewGen int
 
-	// search is the Search overlay (ctrl+f); srch its search under way
+	// srch is the search under way
 	// or last run; pendingHit a memory hit waiting for its project to
 	// load (search.go).
-	search     searchview.Model
 	srch       *searchRun
 	pendingHit *engsearch.Hit
 	// pendingStore says the Memories pane was switched to the hit's
@@ -173,21 +148,22 @@ type Model struct {
 	// focused (the cleanup forecast walks the whole home, file history
 	// reads a transcript): on focus, and on a reload while focused.
 	stale map[int]bool
-	// lazy is what the lazily read panes can refresh without reading the
-	// home again (see lazyChange).
+	// lazy is what the Files pane can refresh without reading file
+	// history again (see lazyChange).
 	lazy *lazyPanes
+	// feeds are the feeds of ui/feed (the stores they read, their
+	// requests, caches and invalidation).
+	feeds *feeds
 	// burst numbers the current run of file events; burstOpen is set
 	// while one waits for its reload (see maxReloadDelay).
 	burst     int
 	burstOpen bool
 
-	// busy is set while a store operation runs; confirm is a pending
-	// yes/no question.
+	// busy is set while a store operation runs.
 	busy bool
 	// leftoversAnnounced is set once the status line said that
 	// interrupted memscope writes left something.
 	leftoversAnnounced bool
-	confirm            *confirmState
 
 	// loadsCache keeps what each transcript says was loaded, so a project
 	// reload rereads only the transcripts that changed (see loads.go).
@@ -214,29 +190,17 @@ func New(opts Options) Model {
 	}
 	m := Model{
 		opts:        opts,
-		keys:        km,
+		keys:        &km,
 		styles:      st,
-		help:        help.New(),
+		help:        new(help.New()),
 		loading:     map[string]bool{"home": true, "history": true},
-		stale:       map[int]bool{paneRetention: true, paneFiles: true, paneSecurity: true},
-		lazy:        &lazyPanes{names: map[string]bool{}},
+		stale:       lazyPanesStale(),
+		lazy:        &lazyPanes{},
+		feeds:       &feeds{retention: feed.NewRetention(), secrets: feed.NewSecrets()},
 		md:          markdown.NewRenderer(),
 		loadsCache:  engineloads.NewCache(),
 		reviewCache: provenance.NewFirstCache(),
-		projects:    projects.New(km, st),
-		index:       index.New(km, st),
-		memories:    memories.New(km, st),
-		history:     history.New(km, st),
-		pastes:      pastes.New(km, st),
-		replay:      replay.New(km, st),
-		prompt:      prompt.New(km, st),
-		health:      health.New(km, st),
-		retention:   retention.New(km, st),
-		files:       files.New(km, st),
-		livePane:    livepane.New(km, st),
-		reviewPane:  reviewpane.New(km, st),
-		search:      searchview.New(km, st),
-		security:    security.New(km, st),
+		p:           newPanes(km, st),
 		lv:          &liveState{pending: map[string]bool{}, relist: true},
 	}
 	m.lv.tracker = m.newTracker()
@@ -245,8 +209,8 @@ func New(opts Options) Model {
 	// Init starts these two loads.
 	m.fl.home.running, m.fl.history.running = true, true
 	m.help.Styles = helpStyles(true, noColor)
-	m.livePane.SetLevels(opts.LiveWarnPercent, opts.LiveAlertPercent)
-	m.memories.SetStaleness(opts.Staleness)
+	m.p.livePane.SetLevels(opts.LiveWarnPercent, opts.LiveAlertPercent)
+	m.p.memories.SetStaleness(opts.Staleness)
 	if opts.Notice != "" {
 		m.setStatus(opts.Notice, true)
 	}
@@ -271,7 +235,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	before := m.chrome()
 	next, cmd := m.update(msg)
 	if nm, ok := next.(Model); ok {
-		nm.quiet = (watchMsg(msg) || unseenMsg(msg, nm.focus)) && nm.chrome() == before && !nm.showHelp
+		nm.quiet = (watchMsg(msg) || unseenMsg(msg, nm.focus)) && nm.chrome() == before && !nm.modals.has(modalHelp)
 		if !nm.quiet {
 			nm.gen = viewGens.Add(1)
 		}
@@ -346,7 +310,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseClickMsg:
 		return m.handleClick(msg)
 	case tea.MouseWheelMsg:
-		if m.showHelp {
+		if m.modals.has(modalHelp) {
 			if msg.Mouse().Button == tea.MouseWheelUp {
 				m.helpOffset = max(m.helpOffset-3, 0)
 			} else {
@@ -354,7 +318,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			return m, nil
 		}
-		if m.search.IsOpen() {
+		if m.p.search.IsOpen() {
 			return m, nil // the overlay covers the pane
 		}
 		return m.routeToFocused(m.inPane(msg))

@@ -209,11 +209,11 @@ func TestHelpOverlayListsPaneAndGlobalKeys(t *testing.T) {
 		}
 	}
 	m = press(t, m, "j")
-	if !m.showHelp {
+	if !m.modals.has(modalHelp) {
 		t.Error("j scrolls the help; it should not close it")
 	}
 	m = press(t, m, "x")
-	if m.showHelp {
+	if m.modals.has(modalHelp) {
 		t.Error("any key but the scroll keys closes help")
 	}
 }
@@ -354,4 +354,14 @@ func TestUntrustedTextIsSanitized(t *testing.T) {
 			t.Errorf("window title carries an escape: %q", v.WindowTitle)
 		}
 	}
+}
+
+// fork is a copy of m with panes of its own. The root holds its panes
+// behind a pointer (Bubble Tea copies the root on every message, and
+// never two ways from one state), so a test that tries two ways from one
+// state forks it first.
+func fork(m Model) Model {
+	ps, h := *m.p, *m.help
+	m.p, m.help = &ps, &h
+	return m
 }

@@ -296,3 +296,8 @@ func (m *Model) reloadPending() tea.Cmd {
 	}
 	return m.reload(c)
 }
+
+// Close stops what the model started that outlives its commands: the
+// file watcher (its fsnotify handle and its goroutine). The program's
+// caller calls it when the program ends (cli/tui.go).
+func (m Model) Close() { m.watch.Close() }

@@ -1,8 +1,8 @@
 package projectmem
 
 import (
+	"github.com/memscope/memscope/engine/memcheck"
 	"io/fs"
-	"path/filepath"
 	"time"
 
 	"github.com/memscope/memscope/engine/leftover"
@@ -124,25 +124,23 @@ func (t *Target) Loads(days int) loads.Report {
 // folder of the home, and beside the files its restores wrote; and what
 // the transcripts say was loaded over loads.DefaultDays.
 func (t *Target) LintInput(th memindex.StalenessThresholds) (lint.Input, leftover.Report) {
-	in := lint.Input{
+	l := t.Loads(loads.DefaultDays)
+	in := memcheck.Assemble(memcheck.Request{
 		Memory:   t.Store.Memory(),
 		Problems: t.Store.Problems(),
 		// The memory folder is read where the store reads and writes it.
-		MemoryFS: model.DirFS(t.Loc.Dir),
+		MemoryFS:   model.DirFS(t.Loc.Dir),
+		MemoryDir:  t.Loc.Dir,
+		Root:       t.Root,
+		ProjectDir: t.Tree,
+		HomeDir:    t.Home.Dir,
 		// The client does not stamp agent memory.
 		Unstamped: !t.Kind.Stamped,
 		Now:       t.Now,
 		Staleness: th,
-	}
-	if tree, err := fs.Sub(t.Root, model.RootName(filepath.ToSlash(t.Tree))); err == nil {
-		in.Project = tree
-	}
-	li := leftover.Input{Root: t.Root, MemoryDirs: []string{t.Loc.Dir}, Now: t.Now, HomeDir: t.Home.Dir}
-	in.Loads = t.Loads(loads.DefaultDays).LintFacts()
-	found := leftover.Find(li)
-	in.Leftovers = leftover.LintCopies(found.Items, t.Loc.Dir)
-	in.Interrupted = leftover.LintInterrupted(li.HomeDir, found.Interrupted)
-	return in, found
+		Loads:     &l,
+	})
+	return in.Lint, in.Leftovers
 }
 
 // Provenance is where every memory file of the project came from

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,8 +28,9 @@ var engineLayers = map[string]int{
 	"engine/review":     6,
 	"engine/leftover":   6,
 	"engine/secrets":    6,
-	"engine/projectmem": 7,
-	"engine/overview":   8,
+	"engine/memcheck":   7,
+	"engine/projectmem": 8,
+	"engine/overview":   9,
 }
 
 // leaves are the packages below model: they import no memscope package,
@@ -155,13 +158,20 @@ func TestImportsPointDown(t *testing.T) {
 				if under(p, "views/component") && under(imp, "views") && !under(imp, "views/component") {
 					bad = "shared components import no pane"
 				}
+			case under(p, "ui/feed"):
+				switch {
+				case imp == "ui" || under(imp, "cli"):
+					bad = "a feed never imports the shell (ui) or cli"
+				case under(imp, "ui") && !under(imp, "ui/feed"):
+					bad = "a feed imports no other part of ui"
+				}
 			case under(p, "ui"):
 				if under(imp, "cli") {
 					bad = "ui never imports cli"
 				}
 			}
-			if bad == "" && under(imp, "ui") && p != "cli" {
-				bad = "only cli opens the terminal app"
+			if bad == "" && under(imp, "ui") && p != "cli" && !(p == "ui" && under(imp, "ui/feed")) && !(under(p, "ui/feed") && under(imp, "ui/feed")) {
+				bad = "only cli opens the terminal app (and only the shell uses the feeds)"
 			}
 			for _, to := range testOnly {
 				if under(imp, to) && !under(p, to) && !strings.HasPrefix(p, "scripts") && !isTestOnly(p) {
@@ -181,6 +191,148 @@ func TestImportsPointDown(t *testing.T) {
 	for _, p := range leaves {
 		if _, ok := all[p]; !ok {
 			t.Errorf("leaves names %s, which has no Go files", p)
+		}
+	}
+}
+
+// docPackage finds the package paths docs/ARCHITECTURE.md names in
+// backticks (`engine/lint`, `ui/feed`, `internal/testroot`,
+// `views/<pane>` aside: a placeholder).
+var docPackage = regexp.MustCompile("`((?:engine|internal|views|ui|keymap|cli|model)(?:/[a-z0-9_]+)*)/?`")
+
+// docLayer is a row of the engine's layer table: | 3 | `engine/lint` | …
+var docLayer = regexp.MustCompile("^\\| ([0-9]+) \\| `(engine/[a-z0-9_/]+)` \\|")
+
+// TestArchitectureDocMatches holds docs/ARCHITECTURE.md to the code:
+// every package it names exists (a folder with Go files), its layer table
+// is engineLayers row for row (and so the imports, TestImportsPointDown),
+// and every test-only package it lists is in testOnly.
+func TestArchitectureDocMatches(t *testing.T) {
+	raw, err := os.ReadFile("../../docs/ARCHITECTURE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := imports(t)
+	doc := string(raw)
+	named := map[string]bool{}
+	for _, m := range docPackage.FindAllStringSubmatch(doc, -1) {
+		named[m[1]] = true
+	}
+	if len(named) < 20 {
+		t.Fatalf("found only %d package names in the page: %v", len(named), named)
+	}
+	for p := range named {
+		if _, ok := all[p]; !ok {
+			if st, err := os.Stat(filepath.Join("../..", p)); err == nil && st.IsDir() {
+				continue // a folder of packages (views, engine)
+			}
+			t.Errorf("docs/ARCHITECTURE.md names %s, which is no package", p)
+		}
+	}
+	layers := map[string]int{}
+	for _, l := range strings.Split(doc, "\n") {
+		if m := docLayer.FindStringSubmatch(l); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			layers[m[2]] = n
+		}
+	}
+	for p, n := range engineLayers {
+		if got, ok := layers[p]; !ok || got != n {
+			t.Errorf("the page's layer table has %s at layer %d (listed: %v); the code's is %d", p, got, ok, n)
+		}
+	}
+	for p := range layers {
+		if _, ok := engineLayers[p]; !ok {
+			t.Errorf("the page's layer table lists %s, which engineLayers does not", p)
+		}
+	}
+	start := strings.Index(doc, "packages only tests import")
+	if start < 0 {
+		t.Fatal("the page no longer lists the test-only packages")
+	}
+	list := doc[start:]
+	list = list[:strings.Index(list, ")")]
+	var listed []string
+	for _, m := range docPackage.FindAllStringSubmatch(list, -1) {
+		listed = append(listed, m[1])
+	}
+	sort.Strings(listed)
+	want := append([]string(nil), testOnly...)
+	want = slices.DeleteFunc(want, func(s string) bool { return s == "engine/internal/enginetest" })
+	sort.Strings(want)
+	if !slices.Equal(listed, want) {
+		t.Errorf("the page lists the test-only packages %v; testOnly (enginetest aside) is %v", listed, want)
+	}
+}
+
+// maxFileLines bounds a Go file of the terminal app's shell and feeds:
+// a file past it holds more than one concern (ui/load.go had 853 lines
+// before the shell was split by store).
+const maxFileLines = 500
+
+// TestShellFilesStaySmall: no Go file in ui/ or ui/feed/ (tests too) is
+// over maxFileLines lines.
+func TestShellFilesStaySmall(t *testing.T) {
+	for _, dir := range []string{"../../ui", "../../ui/feed"} {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no Go files in %s: %v", dir, err)
+		}
+		for _, f := range files {
+			raw, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(string(raw), "\n"); n > maxFileLines {
+				t.Errorf("%s has %d lines, over %d: split it by concern", f, n, maxFileLines)
+			}
+		}
+	}
+}
+
+// TestLintInputAssembledOnce: lint's input is built in one place,
+// engine/memcheck, which `memscope lint`, `memscope prune` and the TUI's
+// project load call; no other production file writes a lint.Input
+// literal (they used to, in cli/cmd_lint.go and ui/project.go, and
+// drifted: the TUI checked drift only for a project folder that exists).
+func TestLintInputAssembledOnce(t *testing.T) {
+	lit := regexp.MustCompile(`\b(?:lint|memlint)\.Input\{`)
+	var found []string
+	err := filepath.WalkDir("../..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && p != "../.." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if lit.Match(raw) {
+			found = append(found, filepath.ToSlash(strings.TrimPrefix(p, "../../")))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(found, []string{"engine/memcheck/memcheck.go"}) {
+		t.Errorf("lint.Input is built in %v; only engine/memcheck builds it", found)
+	}
+	// lint reaches it through engine/projectmem's LintInput (the
+	// commands' project target); prune and the TUI call it directly.
+	for caller, call := range map[string]string{"../../cli/cmd_lint.go": ".LintInput(", "../../engine/projectmem/projectmem.go": "memcheck.Assemble(",
+		"../../cli/cmd_prune.go": "memcheck.", "../../ui/project.go": "memcheck."} {
+		raw, err := os.ReadFile(caller)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(raw), call) {
+			t.Errorf("%s does not call %s", caller, call)
 		}
 	}
 }

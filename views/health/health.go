@@ -73,9 +73,16 @@ func (m Model) Title() string { return "Health" }
 // it has only its own.
 func (m *Model) SetStore(label string) { m.store = label }
 
+// DataMsg brings the pane a lint report and a prune plan (from its
+// feed); selections that still exist in the new plan are kept.
+type DataMsg struct {
+	Lint *lint.Report
+	Plan *store.Plan
+}
+
 // SetData shows a lint report and a prune plan. Selections that still
 // exist in the new plan are kept.
-func (m *Model) SetData(r *lint.Report, p *store.Plan) {
+func (m *Model) setData(r *lint.Report, p *store.Plan) {
 	m.report, m.plan, m.confirm, m.confirmLeftovers, m.unavailable = r, p, false, false, ""
 	var rows []Row
 	keep := map[string]bool{}
@@ -100,7 +107,7 @@ func (m *Model) SetData(r *lint.Report, p *store.Plan) {
 // SetUnavailable says why there is no memory to check (no project
 // yet): the pane shows why instead of waiting.
 func (m *Model) SetUnavailable(why string) {
-	m.SetData(nil, nil)
+	m.setData(nil, nil)
 	m.unavailable = why
 }
 
@@ -183,6 +190,10 @@ func (m Model) Help() []key.Binding {
 
 // Update handles selection, applying and the list.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if d, ok := msg.(DataMsg); ok {
+		m.setData(d.Lint, d.Plan)
+		return m, nil
+	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.confirmLeftovers {
 		m.confirmLeftovers = false
 		if key.Matches(k, m.keys.Confirm) {

@@ -49,9 +49,16 @@ func New(keys keymap.KeyMap, st style.Styles) Model {
 // Title names the pane.
 func (m Model) Title() string { return "History" }
 
-// SetEntries shows the entries of one project (newest first) and the
-// status of every hashed paste (from the paste inventory).
-func (m *Model) SetEntries(project string, entries []*model.HistoryEntry, status map[model.PasteHash]model.PasteResolution, now time.Time) {
+// EntriesMsg brings the pane the entries of one project (newest first)
+// and the status of every hashed paste (from the paste inventory).
+type EntriesMsg struct {
+	Project string
+	Entries []*model.HistoryEntry
+	Status  map[model.PasteHash]model.PasteResolution
+	Now     time.Time
+}
+
+func (m *Model) setEntries(project string, entries []*model.HistoryEntry, status map[model.PasteHash]model.PasteResolution, now time.Time) {
 	if project != m.project {
 		m.expanded = false
 	}
@@ -117,6 +124,10 @@ func (m *Model) ClickRow(y int) tea.Cmd {
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if r, ok := msg.(msgs.PasteResolved); ok {
 		m.pastes[r.Hash] = r
+		return m, nil
+	}
+	if e, ok := msg.(EntriesMsg); ok {
+		m.setEntries(e.Project, e.Entries, e.Status, e.Now)
 		return m, nil
 	}
 	if !m.list.Filtering() {

@@ -72,8 +72,11 @@ func New(keys keymap.KeyMap, st style.Styles) Model {
 // Title names the pane.
 func (m Model) Title() string { return "Index" }
 
+// DataMsg brings the pane a new index (from its feed).
+type DataMsg struct{ Data Data }
+
 // SetData shows a new index.
-func (m *Model) SetData(d Data) {
+func (m *Model) setData(d Data) {
 	m.data, m.loaded, m.unavailable = d, true, ""
 	m.refresh()
 }
@@ -81,7 +84,7 @@ func (m *Model) SetData(d Data) {
 // SetUnavailable says why there is no index to show (no project yet):
 // the pane shows why instead of reading.
 func (m *Model) SetUnavailable(why string) {
-	m.SetData(Data{})
+	m.setData(Data{})
 	m.unavailable = why
 }
 
@@ -121,6 +124,10 @@ func (m Model) Help() []key.Binding {
 
 // Update scrolls, jumps to the cut, or asks to edit MEMORY.md.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if d, ok := msg.(DataMsg); ok {
+		m.setData(d.Data)
+		return m, nil
+	}
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		switch {

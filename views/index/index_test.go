@@ -21,8 +21,8 @@ func TestDroppedLinesSayWhenSeen(t *testing.T) {
 	raw.WriteString("- [Late](late.md) — past the cut\n")
 	m := New(keymap.Default(), style.New(true, true))
 	m.SetSize(100, 40)
-	m.SetData(Data{Path: "/h/MEMORY.md", Exists: true, Cap: memindex.CapIndex([]byte(raw.String())), Loaded: "- filler",
-		Dropped: []string{"- filler", "- [Late](late.md) — past the cut"}, Unseen: map[int]string{1: "never seen by the model (records since 2026-11-13)"}})
+	m, _ = m.Update(DataMsg{Data: Data{Path: "/h/MEMORY.md", Exists: true, Cap: memindex.CapIndex([]byte(raw.String())), Loaded: "- filler",
+		Dropped: []string{"- filler", "- [Late](late.md) — past the cut"}, Unseen: map[int]string{1: "never seen by the model (records since 2026-11-13)"}}})
 	m.vp.GotoBottom()
 	got := ansi.Strip(m.View())
 	want := "- [Late](late.md) — past the cut\n    ↳ never seen by the model (records since 2026-11-13)"

@@ -161,9 +161,16 @@ func New(keys keymap.KeyMap, st style.Styles) Model {
 // Title names the pane.
 func (m Model) Title() string { return "Live" }
 
+// DataMsg brings the pane a snapshot taken at Now (from its feed),
+// keeping the selected session selected.
+type DataMsg struct {
+	Data Data
+	Now  time.Time
+}
+
 // SetData shows a snapshot taken at now, keeping the selected session
 // selected.
-func (m *Model) SetData(d Data, now time.Time) {
+func (m *Model) setData(d Data, now time.Time) {
 	sel, had := m.list.Selected()
 	m.data, m.loaded = d, true
 	m.v.now = now
@@ -242,6 +249,10 @@ func (m *Model) ClickRow(y int) tea.Cmd {
 // Update moves through the sessions, and asks the root to open one in
 // Replay (enter) or its last compaction (c).
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if d, ok := msg.(DataMsg); ok {
+		m.setData(d.Data, d.Now)
+		return m, nil
+	}
 	if !m.list.Filtering() && m.loaded && len(m.data.Rows) > 0 {
 		if d, ok := m.det.Update(msg, m.detailContent(), m.det.Area(m.top(), m.width, m.height)); ok {
 			m.det = d

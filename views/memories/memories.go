@@ -76,7 +76,7 @@ type Model struct {
 	mode      mode
 	readOnly  bool
 	// store names the memory store shown when the project has more than
-	// one (see SetStore); "" otherwise.
+	// one (see StoreMsg); "" otherwise.
 	store string
 
 	// The new-memory form and the rename field.
@@ -102,8 +102,44 @@ type Origin struct {
 	Jump *msgs.ReplayAt
 }
 
-// SetOrigins shows where each file came from (by AbsPath).
-func (m *Model) SetOrigins(o map[string]Origin) { m.origins = o }
+// The pane's data, as its feeds send it: the memory files (RowsMsg), why
+// there are none to read (UnavailableMsg), the store they are from
+// (StoreMsg), where each file came from (OriginsMsg).
+
+// RowsMsg shows a project's memory files.
+type RowsMsg struct{ Rows []Row }
+
+// UnavailableMsg says why there are no memory files to show (no project
+// yet), instead of reading.
+type UnavailableMsg struct{ Why string }
+
+// StoreMsg names the memory store the rows are from ("" when the project
+// has only its auto memory): "agent reviewer (project scope) · 2/3 · m:
+// next".
+type StoreMsg struct{ Label string }
+
+// OriginsMsg shows where each file came from (by AbsPath).
+type OriginsMsg struct{ Origins map[string]Origin }
+
+// takeData applies a data message; ok is false for any other message.
+func (m *Model) takeData(msg tea.Msg) bool {
+	switch msg := msg.(type) {
+	case RowsMsg:
+		m.list.Empty = "no memory files in this project"
+		m.list.SetItems(msg.Rows)
+	case UnavailableMsg:
+		m.list.Empty = msg.Why
+		m.list.SetItems(nil)
+	case StoreMsg:
+		m.store = msg.Label
+		m.SetSize(m.width, m.height)
+	case OriginsMsg:
+		m.origins = msg.Origins
+	default:
+		return false
+	}
+	return true
+}
 
 // New returns an empty Memories pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
@@ -127,31 +163,10 @@ func rowText(r Row) string {
 	return strings.Join(append(parts, r.Flags...), " ")
 }
 
-// SetRows shows a project's memory files.
-func (m *Model) SetRows(rows []Row) {
-	m.list.Empty = "no memory files in this project"
-	m.list.SetItems(rows)
-}
-
-// SetUnavailable says why there are no memory files to show (no project
-// yet), instead of reading.
-func (m *Model) SetUnavailable(why string) {
-	m.list.Empty = why
-	m.list.SetItems(nil)
-}
-
 // SelectPath selects the memory file at abs (a search hit) and reports
 // whether the pane lists it.
 func (m *Model) SelectPath(abs string) bool {
 	return m.list.SelectWhere(func(r Row) bool { return r.AbsPath == abs })
-}
-
-// SetStore names the memory store the rows are from ("" when the
-// project has only its auto memory): "agent reviewer (project scope) ·
-// 2/3 · m: next".
-func (m *Model) SetStore(label string) {
-	m.store = label
-	m.SetSize(m.width, m.height)
 }
 
 // SetReadOnly disables the editing keys.
@@ -251,6 +266,9 @@ func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 
 // Update handles the list, the editing keys and the forms.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if m.takeData(msg) {
+		return m, nil
+	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.mode != modeBrowse {
 		return m.updateForm(k)
 	}
@@ -330,7 +348,7 @@ func (m Model) updateBrowse(msg tea.Msg) (Model, tea.Cmd) {
 // updateForm handles keys while a form or a confirmation is open.
 func (m Model) updateForm(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	row, _ := m.list.Selected()
-	if k.String() == "esc" {
+	if key.Matches(k, m.keys.Back) {
 		m.mode = modeBrowse
 		m.name.Blur()
 		m.desc.Blur()
@@ -344,20 +362,25 @@ func (m Model) updateForm(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 		return m, send(msgs.Status{Text: "delete cancelled"})
 	case modeRetype:
-		switch k.String() {
-		case "left", "h", "up", "k":
-			m.typeIdx = (m.typeIdx + len(memoryTypes) - 1) % len(memoryTypes)
-		case "right", "l", "down", "j", "tab", "space":
-			m.typeIdx = (m.typeIdx + 1) % len(memoryTypes)
-		case "1", "2", "3", "4":
-			m.typeIdx = int(k.String()[0] - '1')
-		case "enter":
+		// The chooser steps with the choice keys and, as a list, with
+		// the list's and Replay's step keys (←/h/↑/k back, →/l/↓/j/tab/
+		// space on), all as bound in the settings file.
+		switch {
+		case key.Matches(k, m.keys.Open):
 			m.mode = modeBrowse
 			return m, send(msgs.RetypeMemory{Path: row.AbsPath, Type: string(memoryTypes[m.typeIdx])})
+		case key.Matches(k, m.keys.ChoicePrev, m.keys.StepPrev, m.keys.Up):
+			m.typeIdx = (m.typeIdx + len(memoryTypes) - 1) % len(memoryTypes)
+		case key.Matches(k, m.keys.ChoiceNext, m.keys.StepNext, m.keys.Down, m.keys.NextField):
+			m.typeIdx = (m.typeIdx + 1) % len(memoryTypes)
+		default:
+			if i, ok := typeDigit(k); ok {
+				m.typeIdx = i
+			}
 		}
 		return m, nil
 	case modeRename:
-		if k.String() == "enter" {
+		if key.Matches(k, m.keys.Open) {
 			m.mode = modeBrowse
 			m.name.Blur()
 			return m, send(msgs.RenameMemory{Path: row.AbsPath, NewName: strings.TrimSpace(m.name.Value())})
@@ -410,17 +433,30 @@ func (m Model) updateNew(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		switch {
 		case key.Matches(k, m.keys.ChoicePrev):
 			m.typeIdx = (m.typeIdx + len(memoryTypes) - 1) % len(memoryTypes)
-		case len(k.String()) == 1 && k.String() >= "1" && k.String() <= "4":
-			m.typeIdx = int(k.String()[0] - '1')
 		case key.Matches(k, m.keys.ChoiceNext):
 			m.typeIdx = (m.typeIdx + 1) % len(memoryTypes)
 		default:
+			if i, ok := typeDigit(k); ok {
+				m.typeIdx = i
+				break
+			}
 			return m, send(msgs.Status{Text: "the type is chosen with ← →, space or 1–4; tab moves to the description"})
 		}
 	case fieldDesc:
 		m.desc, cmd = m.desc.Update(k)
 	}
 	return m, cmd
+}
+
+// typeDigit reads 1–4 as the memory types in their order: typed text
+// (like a field's letters), not an action, so the settings file does not
+// rebind it.
+func typeDigit(k tea.KeyPressMsg) (int, bool) {
+	s := k.String()
+	if len(s) == 1 && s >= "1" && s <= "4" {
+		return int(s[0] - '1'), true
+	}
+	return 0, false
 }
 
 // TypeBadge renders a memory type as a short coloured tag.

@@ -104,8 +104,15 @@ func New(keys keymap.KeyMap, st style.Styles) Model {
 // Title names the pane.
 func (m Model) Title() string { return "Pastes" }
 
-// SetInventory shows a paste inventory.
-func (m *Model) SetInventory(inv *model.PasteInventory, refs map[model.PasteHash]int, now time.Time) {
+// InventoryMsg brings the pane a paste inventory (from its feed) and how
+// many prompts refer to each paste.
+type InventoryMsg struct {
+	Inventory *model.PasteInventory
+	Refs      map[model.PasteHash]int
+	Now       time.Time
+}
+
+func (m *Model) setInventory(inv *model.PasteInventory, refs map[model.PasteHash]int, now time.Time) {
 	m.now, m.loaded = now, true
 	if inv != nil {
 		m.summary = inv.Summary
@@ -163,6 +170,10 @@ func (m *Model) ClickRow(y int) tea.Cmd {
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if r, ok := msg.(msgs.PasteResolved); ok {
 		m.preview[r.Hash] = r
+		return m, nil
+	}
+	if inv, ok := msg.(InventoryMsg); ok {
+		m.setInventory(inv.Inventory, inv.Refs, inv.Now)
 		return m, nil
 	}
 	if !m.list.Filtering() {

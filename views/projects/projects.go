@@ -60,8 +60,25 @@ func New(keys keymap.KeyMap, st style.Styles) Model {
 // Title names the pane.
 func (m Model) Title() string { return "Projects" }
 
-// SetRows replaces the projects. now is the clock for "last activity".
-func (m *Model) SetRows(rows []Row, now time.Time) {
+// The pane's data, as its feed sends it: the project list (RowsMsg), the
+// review counts (UnreviewedMsg), the project open in the other panes
+// (OpenMsg).
+
+// RowsMsg replaces the projects; Now is the clock for "last activity".
+type RowsMsg struct {
+	Rows []Row
+	Now  time.Time
+}
+
+// UnreviewedMsg sets the review counts, by slug (projects not in the map
+// keep theirs).
+type UnreviewedMsg struct{ Counts map[string]int }
+
+// OpenMsg marks the project shown in the other panes and moves the
+// cursor to it.
+type OpenMsg struct{ Slug string }
+
+func (m *Model) setRows(rows []Row, now time.Time) {
 	m.now = now
 	m.list.Empty = "no projects in this home yet (Claude Code has not run here) — memscope --demo shows the built-in example"
 	m.list.SetItems(rows)
@@ -72,9 +89,7 @@ func (m *Model) SetRows(rows []Row, now time.Time) {
 	}
 }
 
-// SetUnreviewed sets the review counts, by slug (projects not in the map
-// keep theirs).
-func (m *Model) SetUnreviewed(counts map[string]int) {
+func (m *Model) setUnreviewed(counts map[string]int) {
 	items := m.list.Items()
 	for i := range items {
 		if n, ok := counts[items[i].Project.Slug]; ok {
@@ -84,8 +99,7 @@ func (m *Model) SetUnreviewed(counts map[string]int) {
 	m.list.SetItems(items)
 }
 
-// SetOpen marks the project shown in the other panes and moves the cursor to it.
-func (m *Model) SetOpen(slug string) {
+func (m *Model) setOpen(slug string) {
 	m.open = slug
 	for i, r := range m.list.Items() {
 		if r.Project.Slug == slug {
@@ -126,6 +140,17 @@ func (m *Model) ClickRow(y int) tea.Cmd {
 
 // Update handles keys and the mouse wheel.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case RowsMsg:
+		m.setRows(msg.Rows, msg.Now)
+		return m, nil
+	case UnreviewedMsg:
+		m.setUnreviewed(msg.Counts)
+		return m, nil
+	case OpenMsg:
+		m.setOpen(msg.Slug)
+		return m, nil
+	}
 	var cmd tea.Cmd
 	var handled bool
 	m.list, cmd, handled = m.list.Update(msg)

@@ -233,14 +233,14 @@ func (m Model) Help() []key.Binding {
 // Update handles the list and the query line.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.querying {
-		switch k.String() {
-		case "enter":
+		switch {
+		case key.Matches(k, m.keys.Open):
 			m.querying = false
 			m.query.Blur()
 			m.loading = true
 			q := m.Query()
 			return m, func() tea.Msg { return msgs.RecallQuery{Query: q} }
-		case "esc":
+		case key.Matches(k, m.keys.Back):
 			m.querying = false
 			m.query.Blur()
 			return m, nil

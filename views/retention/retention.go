@@ -108,9 +108,12 @@ func rowText(r Row) string {
 // Title names the pane.
 func (m Model) Title() string { return "Retention" }
 
-// SetForecast shows a forecast: its time line, then the never-swept
-// stores.
-func (m *Model) SetForecast(f cleanup.Forecast) {
+// ForecastMsg brings the pane a forecast (from its feed): the pane shows
+// its time line, then the never-swept stores.
+type ForecastMsg struct{ Forecast cleanup.Forecast }
+
+// setForecast shows a forecast.
+func (m *Model) setForecast(f cleanup.Forecast) {
 	m.forecast = &f
 	m.groups = f.Timeline()
 	m.maxBytes = 0
@@ -187,6 +190,9 @@ func (m Model) Help() []key.Binding {
 // Update handles the archive action and the list.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case ForecastMsg:
+		m.setForecast(msg.Forecast)
+		return m, nil
 	case ArchiveDone:
 		m.last, m.lastErr = archiveSummary(msg), msg.Err != nil
 		return m, nil
@@ -226,12 +232,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 }
 
 func (m Model) updateDest(k tea.KeyPressMsg) (Model, tea.Cmd) {
-	switch k.String() {
-	case "esc":
+	switch {
+	case key.Matches(k, m.keys.Back):
 		m.mode = modeBrowse
 		m.dest.Blur()
 		return m, status("archive cancelled: nothing was copied", false)
-	case "enter":
+	case key.Matches(k, m.keys.Open):
 		to := strings.TrimSpace(m.dest.Value())
 		if to == "" {
 			to = m.lastDest

@@ -59,7 +59,7 @@ func sampleForecast() cleanup.Forecast {
 func newPane(f cleanup.Forecast, w, h int) Model {
 	m := New(keymap.Default(), style.New(true, true))
 	m.SetSize(w, h)
-	m.SetForecast(f)
+	m, _ = m.Update(ForecastMsg{Forecast: f})
 	return m
 }
 

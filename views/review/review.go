@@ -83,8 +83,15 @@ func New(keys keymap.KeyMap, st style.Styles) Model {
 // Title names the pane.
 func (m Model) Title() string { return "Review" }
 
+// DataMsg brings the pane the inbox (from its feed); Now is the clock
+// for ages.
+type DataMsg struct {
+	Data Data
+	Now  time.Time
+}
+
 // SetData shows the inbox; now is the clock for ages.
-func (m *Model) SetData(d Data, now time.Time) {
+func (m *Model) setData(d Data, now time.Time) {
 	m.data, m.now = d, now
 	m.list.Empty = "nothing to review: every memory Claude Code wrote is as you last accepted it"
 	m.list.SetItems(d.Items)
@@ -157,6 +164,10 @@ func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 
 // Update handles the list and the review keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if d, ok := msg.(DataMsg); ok {
+		m.setData(d.Data, d.Now)
+		return m, nil
+	}
 	k, isKey := msg.(tea.KeyPressMsg)
 	if isKey && m.confirm {
 		m.confirm = false

@@ -25,11 +25,11 @@ func testPane(t *testing.T) Model {
 		fmt.Fprintf(&diff, "+line %02d\n", i)
 	}
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	m.SetData(Data{Items: []Item{
+	m, _ = m.Update(DataMsg{Data: Data{Items: []Item{
 		{Path: "a.md", Abs: "/m/a.md", Status: "new", Time: now.Add(-time.Hour), Last: "Write by the main agent", Diff: diff.String(), Content: []byte("A"),
 			Jump: &msgs.ReplayAt{Path: "projects/p/s.jsonl", Message: "u1"}},
 		{Path: "b\x1b[31m.md", Abs: "/m/b.md", Status: "changed", Time: now.Add(-2 * time.Hour), Last: "Edit", Diff: "-x\n+y\n", Reviewed: now.Add(-48 * time.Hour)},
-	}}, now)
+	}}, Now: now})
 	return m
 }
 

@@ -105,9 +105,13 @@ func rowText(r Row) string {
 // Title names the pane.
 func (m Model) Title() string { return "Security" }
 
-// SetReport shows a scan: one row per secret, stores in report order,
-// then the scrub copies. Picks of secrets still there are kept.
-func (m *Model) SetReport(r secrets.Report) {
+// ReportMsg brings the pane a scan (from its feed): one row per secret,
+// stores in report order, then the scrub copies. Picks of secrets still
+// there are kept.
+type ReportMsg struct{ Report secrets.Report }
+
+// setReport shows a scan.
+func (m *Model) setReport(r secrets.Report) {
 	m.report, m.outdated = &r, false
 	byID := map[string]int{}
 	var rows []Row
@@ -243,6 +247,10 @@ func (m Model) copyToUse() *secrets.Copy {
 
 // Update handles picks, the scrub, the copies and the y/n.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if r, ok := msg.(ReportMsg); ok {
+		m.setReport(r.Report)
+		return m, nil
+	}
 	k, isKey := msg.(tea.KeyPressMsg)
 	if isKey && m.ask != askNone {
 		return m.answer(k)

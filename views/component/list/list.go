@@ -215,12 +215,12 @@ func (m Model[T]) Update(msg tea.Msg) (Model[T], tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		if m.editing {
-			switch msg.String() {
-			case "enter":
+			switch {
+			case key.Matches(msg, m.keys.Open):
 				m.editing = false
 				m.editFilter((*textinput.Model).Blur)
 				return m, nil, true
-			case "esc":
+			case key.Matches(msg, m.keys.Back):
 				m.editing = false
 				m.editFilter(func(f *textinput.Model) {
 					f.Blur()

@@ -137,3 +137,37 @@ func TestFilterMatchingNothingSaysSo(t *testing.T) {
 
 // plain draws an item as itself.
 func plain(s string, _ bool, _ int) string { return s }
+
+// The filter line reads open and back from the binding table: rebound
+// in the settings file, the new keys end and cancel it, and enter and esc
+// no longer do.
+func TestFilterLineFollowsRebinding(t *testing.T) {
+	km, err := keymap.Default().Rebind(map[string][]string{"open": {"ctrl+o"}, "back": {"ctrl+g"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(km, style.New(true, true), func(s string) string { return s })
+	items := make([]string, 100)
+	for i := range items {
+		items[i] = fmt.Sprintf("item %d", i)
+	}
+	m.SetItems(items)
+	m.SetSize(30, 5)
+	ctrl := func(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModCtrl} }
+	m = press(m, "/", "4", "2", "enter")
+	if !m.Filtering() {
+		t.Fatal("enter ended the filter line after open was rebound")
+	}
+	m, _, _ = m.Update(ctrl('o'))
+	if m.Filtering() || m.Len() != 1 {
+		t.Fatalf("ctrl+o (open, rebound) did not end the filter line: filtering %v, %d items", m.Filtering(), m.Len())
+	}
+	m = press(m, "/", "esc")
+	if !m.Filtering() {
+		t.Fatal("esc cancelled the filter line after back was rebound")
+	}
+	m, _, _ = m.Update(ctrl('g'))
+	if m.Filtering() || m.Len() != 100 {
+		t.Fatalf("ctrl+g (back, rebound) did not cancel the filter: filtering %v, %d items", m.Filtering(), m.Len())
+	}
+}

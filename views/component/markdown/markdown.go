@@ -32,6 +32,11 @@ func StyleFor(isDark, noColor bool) Style {
 	return Light
 }
 
+// maxRenderers bounds the glamour renderers kept (one per width and
+// style): a terminal dragged wider one column at a time would otherwise
+// keep one for every width it passed.
+const maxRenderers = 8
+
 type cacheKey struct {
 	width int
 	style Style
@@ -64,6 +69,11 @@ func (r *Renderer) Render(md string, width int, st Style) string {
 		tr, err = glamour.NewTermRenderer(glamour.WithStandardStyle(string(st)), glamour.WithWordWrap(width-margin), glamour.WithBaseURL(linkBase))
 		if err != nil {
 			return md
+		}
+		if len(r.cache) >= maxRenderers {
+			// A resize a column at a time makes a renderer per width:
+			// keep the ones of the last few sizes only.
+			clear(r.cache)
 		}
 		r.cache[k] = tr
 	}

@@ -43,3 +43,18 @@ func TestRelativeLinksKeepTheirPath(t *testing.T) {
 		t.Fatalf("absolute link rendered as %q", out)
 	}
 }
+
+// The renderers kept are bounded: rendering at many widths (a terminal
+// resized a column at a time) keeps at most maxRenderers, and renders as
+// before.
+func TestRendererCacheIsBounded(t *testing.T) {
+	r := NewRenderer()
+	for w := 20; w < 60; w++ {
+		if out := r.Render("# Title\n\nbody", w, Dark); !strings.Contains(out, "Title") {
+			t.Fatalf("width %d rendered %q", w, out)
+		}
+		if n := len(r.cache); n > maxRenderers {
+			t.Fatalf("after width %d the renderer keeps %d glamour renderers, over %d", w, n, maxRenderers)
+		}
+	}
+}

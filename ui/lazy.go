@@ -1,0 +1,139 @@
+package ui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memscope/memscope/model"
+)
+
+// reloadAll re-reads everything (ctrl+r, or after the editor).
+func (m *Model) reloadAll() tea.Cmd {
+	m.feeds.retention.Invalidate()
+	m.stale[paneFiles] = true
+	m.feeds.secrets.Invalidate()
+	// The project list's arrival loads the open project and its sessions.
+	return tea.Batch(m.requestHome(homeReq{full: true, openAll: true}), m.requestHistory(historyReq{full: true}), m.lazyLoadCmd())
+}
+
+// reload re-reads what a batch of file events changed, and only that.
+func (m *Model) reload(c change) tea.Cmd {
+	if c.all {
+		return m.reloadAll()
+	}
+	var cmds []tea.Cmd
+	switch {
+	case c.projects:
+		cmds = append(cmds, m.requestHome(homeReq{full: true}))
+	case len(c.sessions) > 0 || len(c.memory) > 0:
+		cmds = append(cmds, m.requestHome(homeReq{sessions: c.sessions, memory: c.memory}))
+	}
+	if c.history {
+		cmds = append(cmds, m.requestHistory(historyReq{}))
+	}
+	if c.pastes {
+		cmds = append(cmds, m.requestPastes(pasteNames(c)))
+	}
+	if open := m.data.open; open != "" {
+		if c.memory[open] {
+			cmds = append(cmds, m.requestProject(open))
+		}
+		var ids map[string]bool
+		for k := range c.sessions {
+			if k.slug == open {
+				if ids == nil {
+					ids = map[string]bool{}
+				}
+				ids[k.id] = true
+			}
+		}
+		if ids != nil {
+			cmds = append(cmds, m.requestSessions(sessionsReq{slug: open, ids: ids}))
+		}
+	}
+	if c.prompt {
+		cmds = append(cmds, m.previewCmd(m.p.prompt.Query()))
+	}
+	m.lazyChange(c)
+	// The Security pane's scan reads all of the home: any change makes
+	// it stale.
+	m.feeds.secrets.Invalidate()
+	if m.focus == paneSecurity {
+		// A scan reads every byte of the home (a second of CPU on a
+		// gigabyte): not on every append of a running session. The pane
+		// says its scan is older than the home; ctrl+r scans again, and
+		// so does coming back to the pane.
+		m.p.security.SetOutdated(true)
+		return tea.Batch(cmds...)
+	}
+	cmds = append(cmds, m.lazyLoadCmd())
+	return tea.Batch(cmds...)
+}
+
+// lazyPanes is what the Files pane can bring up to date without reading
+// file history again (the Retention pane's is its feed's).
+type lazyPanes struct {
+	// filesSession says the transcript of the session open in the Files
+	// pane changed: that session is read again, not the list.
+	filesSession bool
+}
+
+// lazyChange notes what a change means to the lazily read panes, which
+// read far more than a file event names: the Retention forecast is
+// refreshed from the files named (cleanup.Refresh reads those, and the
+// whole home only when it must); the Files pane lists its sessions again
+// only when file history or the project list changed, and reads its open
+// session again when that session's transcript changed. Other changes
+// (history, pastes, memory, other sessions) leave it alone.
+func (m *Model) lazyChange(c change) {
+	lz := m.lazy
+	if m.feeds.retention.Changed(c.names, c.all) {
+		m.stale[paneFiles] = true
+		return
+	}
+	if c.projects {
+		m.stale[paneFiles] = true
+	}
+	cur := m.p.files.Session()
+	for n := range c.names {
+		switch {
+		case n == model.FileHistoryDir || strings.HasPrefix(n, model.FileHistoryDir+"/"):
+			m.stale[paneFiles] = true
+		case cur != nil && n == cur.Transcript:
+			lz.filesSession = true
+		}
+	}
+}
+
+// lazyLoadCmd reads the focused pane's data when it is stale, or brings
+// it up to date from the files that changed (lazyChange): the Retention
+// and Files panes are not read at start-up nor on every live reload,
+// only when someone looks at them. One Retention read runs at a time;
+// what changes meanwhile is read when it is in.
+func (m *Model) lazyLoadCmd() tea.Cmd {
+	lz := m.lazy
+	switch m.focus {
+	case paneRetention:
+		if cmd := m.feeds.retention.Load(m.opts.Home, m.root(), m.opts.Now()); cmd != nil {
+			m.loading["retention"] = true
+			return cmd
+		}
+	case paneFiles:
+		switch cur := m.p.files.Session(); {
+		case m.stale[paneFiles]:
+			m.stale[paneFiles], lz.filesSession = false, false
+			m.loading["files"] = true
+			return m.loadFileSessionsCmd()
+		case lz.filesSession && cur != nil:
+			lz.filesSession = false
+			return m.loadFileSessionCmd(string(cur.SessionID), cur.Transcript)
+		}
+	case paneSecurity:
+		if cmd := m.feeds.secrets.Load(m.secretsOptions()); cmd != nil {
+			m.loading["secrets"] = true
+			return cmd
+		}
+	}
+	return nil
+}

@@ -1,0 +1,90 @@
+package ui
+
+import (
+	"github.com/memscope/memscope/views/memories"
+	"io/fs"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	enginepreview "github.com/memscope/memscope/engine/preview"
+	"github.com/memscope/memscope/model"
+)
+
+// previewMsg carries the prompt preview for a project.
+type previewMsg struct {
+	project string
+	preview *enginepreview.Preview
+}
+
+// previewCmd builds what enters the next session's prompt for the open
+// project, with recall for query when it is set.
+func (m Model) previewCmd(query string) tea.Cmd {
+	project := m.previewProject()
+	if project == "" || !strings.HasPrefix(project, "/") {
+		return nil
+	}
+	home, now, getenv, root := m.opts.Home, m.opts.Now(), m.opts.Getenv, m.root()
+	return func() tea.Msg {
+		o := previewOptions(root, home.Dir, project, getenv, now)
+		if query != "" {
+			o.Queries = []string{query}
+		}
+		p := enginepreview.Build(o)
+		return previewMsg{project: project, preview: &p}
+	}
+}
+
+// previewOptions are the options of the next session's prompt for
+// project, as the Prompt pane builds it.
+func previewOptions(root fs.FS, homeDir, project string, getenv func(string) string, now time.Time) enginepreview.Options {
+	userHome := getenv("HOME")
+	return enginepreview.Options{
+		Root:            root,
+		HomeDir:         homeDir,
+		UserHome:        userHome,
+		Project:         project,
+		Getenv:          getenv,
+		ClaudeJSONPaths: model.ClaudeJSONPaths(homeDir, userHome),
+		Now:             now,
+	}
+}
+
+// noProjectText is what the project panes say in a home where Claude
+// Code has not run yet.
+const noProjectText = "no project in this home yet: Claude Code has not run here. Run claude in a project folder, then press ctrl+r here (memscope --demo shows the built-in example)."
+
+// showNoProject tells the panes that show a project's data that there is
+// none to load, so none of them keeps saying it is reading.
+func (m *Model) showNoProject() {
+	m.p.index.SetUnavailable(noProjectText)
+	m.p.memories, _ = m.p.memories.Update(memories.UnavailableMsg{Why: noProjectText})
+	m.p.replay.SetUnavailable(noProjectText)
+	m.p.health.SetUnavailable(noProjectText)
+	m.p.reviewPane.SetUnavailable(noProjectText)
+}
+
+// previewProject is the folder the Prompt pane previews: the open
+// project's, else (no project in the home yet) the folder memscope was
+// started in, as the CLI's prompt command does.
+func (m Model) previewProject() string {
+	if m.data.open == "" {
+		return m.opts.Project
+	}
+	return m.data.openPath()
+}
+
+// previewOrExplainCmd builds the preview, or, when there is no folder to
+// build it for, tells the Prompt pane why, so it never waits for nothing.
+func (m *Model) previewOrExplainCmd(query string) tea.Cmd {
+	if cmd := m.previewCmd(query); cmd != nil {
+		return cmd
+	}
+	if m.data.open == "" {
+		m.p.prompt.SetUnavailable(noProjectText)
+	} else {
+		m.p.prompt.SetUnavailable("no preview: the transcripts of " + m.data.open + " do not say which folder it was started in, and the preview reads that folder's CLAUDE.md files and settings.")
+	}
+	return nil
+}
