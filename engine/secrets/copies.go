@@ -224,7 +224,7 @@ func (r restoreFile) write(wfs model.WriteFS, h *model.Home) error {
 	if r.appended > 0 {
 		mtime = r.curMtime
 	}
-	return store.ReplaceIfUnchangedAs(wfs, r.abs, cur, data, r.f.Mode, mtime)
+	return store.ReplaceGrowing(wfs, r.abs, cur, data, r.f.Mode, mtime)
 }
 
 // undo puts a restored file back as the scrub left it (a later file of
@@ -238,7 +238,7 @@ func (r restoreFile) undo(wfs model.WriteFS, h *model.Home) error {
 	for _, e := range r.f.Edits {
 		edits = append(edits, Edit{Offset: e.Offset, Length: len(e.Bytes), Marker: e.Marker})
 	}
-	return store.ReplaceIfUnchangedAs(wfs, r.abs, cur, applyEdits(cur, edits), r.f.Mode, r.curMtime)
+	return store.ReplaceGrowing(wfs, r.abs, cur, applyEdits(cur, edits), r.f.Mode, r.curMtime)
 }
 
 // unscrub puts the saved bytes back where the markers are.

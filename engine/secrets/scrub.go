@@ -469,7 +469,8 @@ func Apply(o ApplyOptions, p Plan) (Result, error) {
 }
 
 // readPlanned reads a planned file again and checks it still has the
-// bytes the plan was made from.
+// bytes the plan was made from, or those and more appended (a client
+// appends to a transcript while it runs): it returns the planned bytes.
 func readPlanned(h *model.Home, f *PlanFile) ([]byte, fs.FileInfo, error) {
 	abs := h.Abs(f.File)
 	st, err := os.Lstat(abs)
@@ -480,14 +481,18 @@ func readPlanned(h *model.Home, f *PlanFile) ([]byte, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("scrub refused, nothing was written: %w", err)
 	}
+	if int64(len(data)) > f.Current.Size {
+		data = data[:f.Current.Size]
+	}
 	if now := store.StampOf(data, true, st); !now.SameContent(f.Current) {
 		return nil, nil, &store.ConflictError{Path: abs, Read: f.Current, Now: now, During: "scrub"}
 	}
 	return data, st, nil
 }
 
-// writeScrubbed reads a file once more (it must still be as planned),
-// writes it scrubbed, checked at the rename, and reads it back.
+// writeScrubbed reads a file once more (it must still be as planned, or
+// that and more appended), writes it scrubbed with whatever was appended
+// kept (store.ReplaceGrowing), and reads it back.
 func writeScrubbed(wfs model.WriteFS, h *model.Home, f *PlanFile) error {
 	data, _, err := readPlanned(h, f)
 	if err != nil {
@@ -495,14 +500,14 @@ func writeScrubbed(wfs model.WriteFS, h *model.Home, f *PlanFile) error {
 	}
 	abs := h.Abs(f.File)
 	after := applyEdits(data, f.Edits)
-	if err := store.ReplaceIfUnchangedAs(wfs, abs, data, after, f.Mode, f.Current.ModTime); err != nil {
+	if err := store.ReplaceGrowing(wfs, abs, data, after, f.Mode, f.Current.ModTime); err != nil {
 		return err
 	}
 	got, err := model.ReadRegularFile(abs, maxScrubBytes)
 	if err != nil {
 		return fmt.Errorf("read back: %w", err)
 	}
-	if !bytes.Equal(got, after) {
+	if !bytes.HasPrefix(got, after) {
 		return errors.New("read back: the file does not hold what was written")
 	}
 	return nil
@@ -520,7 +525,7 @@ func rollback(wfs model.WriteFS, h *model.Home, dir string, done []manifestFile,
 			before, err = unscrub(after, mf.Edits)
 		}
 		if err == nil {
-			err = store.ReplaceIfUnchangedAs(wfs, abs, after, before, mf.Mode, mf.ModTime)
+			err = store.ReplaceGrowing(wfs, abs, after, before, mf.Mode, mf.ModTime)
 		}
 		if err != nil {
 			return fmt.Errorf("%w; putting back %s failed too (%v): memscope secrets --restore %s puts back what was scrubbed", cause, abs, err, id)
