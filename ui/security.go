@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/engine/leftover"
 	"github.com/memscope/memscope/engine/secrets"
 	"github.com/memscope/memscope/views/component/text"
 	"github.com/memscope/memscope/views/security"
@@ -33,8 +34,13 @@ func (m Model) busyOptions() secrets.BusyOptions {
 
 // loadSecretsCmd scans the home for secrets (memscope secrets).
 func (m Model) loadSecretsCmd() tea.Cmd {
-	o := m.secretsOptions()
-	return func() tea.Msg { return secretsLoadedMsg{report: secrets.Scan(o)} }
+	o, now := m.secretsOptions(), m.opts.Now()
+	return func() tea.Msg {
+		// memscope's hidden copies (a killed scrub's staged file) are read
+		// too, as the leftovers lint finds.
+		o.Leftovers = leftover.HomeCopies(o.Root, o.Home.Dir, now)
+		return secretsLoadedMsg{report: secrets.Scan(o)}
+	}
 }
 
 // rescanSecrets reads the home again after a scrub, restore or forget.

@@ -41,6 +41,11 @@ func listCopies(h *model.Home, probs []model.Problem) ([]Copy, []model.Problem) 
 			continue
 		}
 		m, err := readManifest(h, e.Name())
+		if errors.Is(err, ErrNoCopy) {
+			// No manifest: a scrub killed before it wrote one left the
+			// folder (a leftover, memscope lint --remove-leftovers).
+			continue
+		}
 		if err != nil {
 			probs = append(probs, model.Problem{File: path.Join(CopyDir, e.Name()), Kind: model.ProblemMalformed, Reason: err.Error()})
 			continue

@@ -37,6 +37,11 @@ type Options struct {
 	Project string
 	// Workers bounds the files read at once (default: the CPUs).
 	Workers int
+	// Leftovers are memscope's hidden copies in the home (absolute),
+	// as engine/leftover's one search finds them
+	// (leftover.HomeCopies): a killed scrub's staged file holds the
+	// file as it was, secrets and all.
+	Leftovers []string
 }
 
 // Finding is one secret at rest.

@@ -97,6 +97,11 @@ func PlanScrub(o Options, r Report, sel Selection, busy BusyOptions) Plan {
 				Why: "memscope's undo copy of a file as it was before a change: it stays until that change leaves the journal (memscope undo --list, memscope files SESSION)"})
 			continue
 		}
+		if f.Store == StoreLeftover {
+			p.Skipped = append(p.Skipped, Skipped{Finding: f.ID, File: f.File,
+				Why: "a hidden copy an interrupted memscope write left: memscope lint --remove-leftovers deletes it"})
+			continue
+		}
 		if f.Store == StoreSettings && !slices.Contains(sel, f.ID) {
 			// A settings file is configuration Claude Code reads (an env
 			// value, an MCP server's key): a marker there breaks what uses
@@ -337,7 +342,7 @@ func (p Plan) Secrets() int {
 }
 
 // CopyDir is where scrubs keep what they replaced, inside the home.
-const CopyDir = ".memscope/scrub"
+const CopyDir = model.ScrubCopyDir
 
 // manifestName is a copy's one file.
 const manifestName = "manifest.json"
@@ -399,7 +404,7 @@ func (o ApplyOptions) writer() model.WriteFS {
 // lock takes the scrub folder's lock, so two memscope processes do not
 // scrub or restore at once.
 func lock(home *model.Home) func() {
-	return journal.LockFile(home.Abs(path.Join(CopyDir, "copies")))
+	return journal.LockFile(home.Abs(model.ScrubJournal))
 }
 
 // Apply carries out the plan's files that are not refused. Each file is
