@@ -19,6 +19,7 @@ import (
 	"github.com/memscope/memscope/engine/journal"
 	"github.com/memscope/memscope/engine/scan"
 	"github.com/memscope/memscope/engine/store"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
 )
@@ -81,9 +82,11 @@ type Selection []string
 // files are left alone and say why.
 func PlanScrub(o Options, r Report, sel Selection, busy BusyOptions) Plan {
 	p := Plan{Home: o.Home.Dir, Files: []PlanFile{}, Skipped: []Skipped{}}
-	byFile := map[string][]Finding{}
+	// Findings by file, as indices: a file may hold a million.
+	byFile := map[string][]int{}
 	var files []string
-	for _, f := range r.Findings {
+	for i := range r.Findings {
+		f := &r.Findings[i]
 		if !f.matchesAny(sel) {
 			continue
 		}
@@ -113,20 +116,19 @@ func PlanScrub(o Options, r Report, sel Selection, busy BusyOptions) Plan {
 		if _, ok := byFile[f.File]; !ok {
 			files = append(files, f.File)
 		}
-		byFile[f.File] = append(byFile[f.File], f)
+		byFile[f.File] = append(byFile[f.File], i)
 	}
 	bc := newBusyChecker(busy, o.Home)
 	w := newWorker()
 	for _, name := range files {
-		fs0 := byFile[name]
-		pf := planFile(o.Home, w, bc, fs0)
+		pf := planFile(o.Home, w, bc, r.Findings, byFile[name])
 		p.Files = append(p.Files, pf)
 	}
 	return p
 }
 
-func planFile(h *model.Home, w *worker, bc *busyChecker, want []Finding) PlanFile {
-	f0 := want[0]
+func planFile(h *model.Home, w *worker, bc *busyChecker, all []Finding, want []int) PlanFile {
+	f0 := all[want[0]]
 	pf := PlanFile{File: f0.File, Store: f0.Store, Session: f0.Session, Edits: []Edit{}}
 	abs := h.Abs(f0.File)
 	st, err := os.Lstat(abs)
@@ -159,12 +161,10 @@ func planFile(h *model.Home, w *worker, bc *busyChecker, want []Finding) PlanFil
 	var res fileResult
 	w.scanFile(bytes.NewReader(data), u, &res)
 	ids := map[string]bool{}
-	for _, f := range want {
-		ids[f.ID] = true
+	for _, i := range want {
+		ids[all[i].ID] = true
 	}
-	var lineSpans []Finding
 	for _, f := range res.findings {
-		lineSpans = append(lineSpans, f)
 		if !ids[f.ID] {
 			continue
 		}
@@ -179,7 +179,7 @@ func planFile(h *model.Home, w *worker, bc *busyChecker, want []Finding) PlanFil
 		pf.Refused = "the secrets are no longer there (the file changed since the scan)"
 	}
 	pf.After = store.StampOf(applyEdits(data, pf.Edits), true, nil)
-	pf.Diff = maskedDiff(pf.File, data, pf.Edits, lineSpans)
+	pf.Diff = maskedDiff(pf.File, data, pf.Edits, res.findings)
 	return pf
 }
 
@@ -238,6 +238,10 @@ func applyEdits(data []byte, edits []Edit) []byte {
 // diffContext is how many bytes of a line a diff shows around a secret.
 const diffContext = 32
 
+// maxDiffLines bounds the lines a plan's diff shows: a transcript may
+// hold a million secrets, and the plan is held (and shown) whole.
+const maxDiffLines = 1000
+
 // maskedDiff shows each changed line near its secrets: "-" with every
 // secret of the line masked, "+" with the markers in place (and secrets
 // not scrubbed still masked). Nothing secret is printed.
@@ -255,7 +259,19 @@ func maskedDiff(file string, data []byte, edits []Edit, all []Finding) string {
 		}
 		byLine[e.Line] = append(byLine[e.Line], e)
 	}
-	for _, ln := range lines {
+	// The findings by offset, so each line looks at the few near it
+	// (a file may hold a million secrets: no line scans them all).
+	byOffset := slices.Clone(all)
+	sort.Slice(byOffset, func(i, j int) bool { return byOffset[i].Offset < byOffset[j].Offset })
+	longest := 0
+	for _, f := range byOffset {
+		longest = max(longest, f.Length)
+	}
+	for i, ln := range lines {
+		if i == maxDiffLines {
+			fmt.Fprintf(&b, "@@ and %s @@\n", format.Count(len(lines)-i, "more line", "more lines"))
+			break
+		}
 		es := byLine[ln]
 		lo, hi := es[0].Offset, es[0].Offset+int64(es[0].Length)
 		for _, e := range es {
@@ -268,7 +284,11 @@ func maskedDiff(file string, data []byte, edits []Edit, all []Finding) string {
 		}
 		from, to := max(ls, lo-diffContext), min(le, hi+diffContext)
 		var masked, marked []Edit
-		for _, f := range all {
+		first := sort.Search(len(byOffset), func(i int) bool { return byOffset[i].Offset+int64(longest) > from })
+		for _, f := range byOffset[first:] {
+			if f.Offset >= to {
+				break
+			}
 			// Every secret the context shows any of is masked, one that
 			// runs over its edge too (only the part shown is replaced).
 			if s, e := max(f.Offset, from), min(f.Offset+int64(f.Length), to); s < e {
