@@ -2,7 +2,6 @@ package secrets
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -40,7 +39,7 @@ func listCopies(h *model.Home, probs []model.Problem) ([]Copy, []model.Problem) 
 		if !e.IsDir() {
 			continue
 		}
-		m, err := readManifest(h, e.Name())
+		m, err := readManifest(h, e.Name(), false)
 		if errors.Is(err, ErrNoCopy) {
 			// No manifest: a scrub killed before it wrote one left the
 			// folder (a leftover, memscope lint --remove-leftovers).
@@ -61,7 +60,7 @@ func (m manifest) copyIn(dir string) Copy {
 	c := Copy{ID: m.ID, Time: m.Time, Dir: dir}
 	for _, f := range m.Files {
 		c.Files = append(c.Files, f.File)
-		c.Secrets += len(f.Edits)
+		c.Secrets += len(f.Edits) + f.listed
 	}
 	return c
 }
@@ -80,27 +79,6 @@ func checkID(id string) error {
 	return nil
 }
 
-func readManifest(h *model.Home, id string) (manifest, error) {
-	var m manifest
-	if err := checkID(id); err != nil {
-		return m, err
-	}
-	data, err := model.ReadFileBounded(h.FS, path.Join(CopyDir, id, manifestName), model.MaxJournalBytes)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return m, fmt.Errorf("%w: no scrub %s in %s (memscope secrets lists them)", ErrNoCopy, id, h.Abs(CopyDir))
-		}
-		return m, err
-	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		return m, fmt.Errorf("read scrub %s: %w", id, err)
-	}
-	if m.ID != id {
-		return m, fmt.Errorf("scrub copy %s names itself %q", id, m.ID)
-	}
-	return m, nil
-}
-
 // Restore puts back what scrub id replaced, byte for byte, with each
 // file's mode and mtime. A file Claude Code appended to since keeps what
 // was appended (and its new mtime); a file already as it was is left
@@ -110,7 +88,7 @@ func readManifest(h *model.Home, id string) (manifest, error) {
 func Restore(o ApplyOptions, id string) (Result, error) {
 	wfs := o.writer()
 	defer lock(o.Home)()
-	m, err := readManifest(o.Home, id)
+	m, err := readManifest(o.Home, id, true)
 	if err != nil {
 		return Result{}, err
 	}
@@ -268,7 +246,7 @@ func unscrub(after []byte, edits []savedEdit) ([]byte, error) {
 func Forget(o ApplyOptions, id string) (Copy, error) {
 	wfs := o.writer()
 	defer lock(o.Home)()
-	m, err := readManifest(o.Home, id)
+	m, err := readManifest(o.Home, id, false)
 	if err != nil {
 		return Copy{}, err
 	}

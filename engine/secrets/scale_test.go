@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/internal/secretgen"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
@@ -89,5 +90,72 @@ func TestPlanDiffBounded(t *testing.T) {
 	}
 	if !strings.HasSuffix(d, "@@ and 5 more lines @@\n") {
 		t.Errorf("the diff ends %q", d[max(0, len(d)-80):])
+	}
+}
+
+// A scrub of 520 000 secrets over 52 files (MEMSCOPE_LONG=1; 4 000 over
+// 8 otherwise) writes a copy memscope reads back: it is listed with every
+// secret, restored byte for byte, and forgotten. Long, the copy is more
+// than the 64 MiB a manifest read as one value was bounded by; by
+// default a manifest line is bounded to 4 KiB, far less than the copy,
+// so the read is shown to be bounded by line, not by file.
+func TestBigScrubRestoresAndForgets(t *testing.T) {
+	files, per := 52, 10_000
+	if !testenv.Long() {
+		files, per = 8, 500
+		old := manifestLineMax
+		manifestLineMax = 4 << 10
+		t.Cleanup(func() { manifestLineMax = old })
+		t.Logf("%d secrets instead of 520 000 (%s=1 runs the full size)", files*per, testenv.Var)
+	}
+	h := bigHome(t, files, per)
+	before := snapshot(t, h.Dir)
+	o := Options{Home: h}
+	busy := BusyOptions{Now: now}
+	p := PlanScrub(o, Scan(o), nil, busy)
+	if p.Secrets() != files*per {
+		t.Fatalf("planned %d secrets, want %d", p.Secrets(), files*per)
+	}
+	res, err := Apply(ApplyOptions{Home: h, Busy: busy, Now: now}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(filepath.Join(res.Copy, manifestName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d secrets: manifest %d bytes", res.Secrets, st.Size())
+	past := 10 * int64(manifestLineMax)
+	if testenv.Long() {
+		past = model.MaxJournalBytes
+	}
+	if st.Size() <= past {
+		t.Fatalf("the manifest (%d bytes) is not past the bound it must be read past", st.Size())
+	}
+	cs, probs := Copies(h)
+	if len(probs) > 0 || len(cs) != 1 || cs[0].Secrets != files*per || len(cs[0].Files) != files {
+		t.Fatalf("listed %+v %v, want one copy of %d secrets in %d files", cs, probs, files*per, files)
+	}
+	// Kept aside to forget after the restore.
+	aside := filepath.Join(t.TempDir(), "copy")
+	if err := os.CopyFS(aside, os.DirFS(res.Copy)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Restore(ApplyOptions{Home: h, Now: now}, res.ID); err != nil {
+		t.Fatal(err)
+	}
+	sameState(t, "restored", snapshot(t, h.Dir), before)
+	if err := os.CopyFS(res.Copy, os.DirFS(aside)); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Forget(ApplyOptions{Home: h, Now: now}, res.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Secrets != files*per {
+		t.Errorf("forgot %d secrets, want %d", c.Secrets, files*per)
+	}
+	if _, err := os.Stat(res.Copy); !os.IsNotExist(err) {
+		t.Errorf("the copy is still there: %v", err)
 	}
 }

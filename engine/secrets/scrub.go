@@ -364,9 +364,6 @@ func (p Plan) Secrets() int {
 // CopyDir is where scrubs keep what they replaced, inside the home.
 const CopyDir = model.ScrubCopyDir
 
-// manifestName is a copy's one file.
-const manifestName = "manifest.json"
-
 // manifest is what a scrub replaced: enough to put back every byte, mode
 // and mtime.
 type manifest struct {
@@ -382,6 +379,9 @@ type manifestFile struct {
 	Before  store.FileStamp `json:"before"`
 	After   store.FileStamp `json:"after"`
 	Edits   []savedEdit     `json:"edits"`
+	// listed counts the edits of a manifest read without them (a
+	// listing).
+	listed int
 }
 
 // savedEdit is one replaced secret: where its marker is in the scrubbed
@@ -586,30 +586,4 @@ func verifyScrub(before, after []byte, edits []Edit) error {
 // copyID names a scrub's copy: its time, and a few hex digits of its plan.
 func copyID(now time.Time, fp string) string {
 	return now.UTC().Format("20060102-150405") + "-" + fp[:6]
-}
-
-func saveManifest(wfs model.WriteFS, dir string, m manifest) error {
-	data, err := json.Marshal(m)
-	if err != nil {
-		return err
-	}
-	if err := wfs.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("mkdir %s: %w", dir, err)
-	}
-	if err := model.WriteFileAtomicWith(wfs, filepath.Join(dir, manifestName), append(data, '\n'), 0o600); err != nil {
-		removeCopy(wfs, dir)
-		return err
-	}
-	return nil
-}
-
-// removeCopy deletes a copy folder (its manifest, then the folder).
-func removeCopy(wfs model.WriteFS, dir string) error {
-	if err := wfs.Remove(filepath.Join(dir, manifestName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	if err := wfs.Remove(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	return nil
 }
