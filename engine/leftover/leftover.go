@@ -167,7 +167,7 @@ func Find(in Input) Report {
 	}
 	if in.HomeDir != "" {
 		f.restores(filepath.Clean(in.HomeDir))
-		f.home(filepath.Clean(in.HomeDir))
+		f.home(filepath.Clean(in.HomeDir), dirs)
 	}
 	sort.Slice(f.rep.Items, func(i, j int) bool { return f.rep.Items[i].Path < f.rep.Items[j].Path })
 	return f.rep
@@ -506,7 +506,7 @@ const anyWrite = "\x00any"
 // archive write, a scrub copy's temporary manifest. Every memscope
 // writer names its hidden files by model.OwnPrefix, so the name is
 // enough; a copy whose writer lives is in flight.
-func (f *finder) home(home string) {
+func (f *finder) home(home string, searched map[string]bool) {
 	root := model.RootName(filepath.ToSlash(home))
 	if st, err := fs.Lstat(f.in.Root, root); err != nil || !st.IsDir() {
 		return
@@ -519,6 +519,9 @@ func (f *finder) home(home string) {
 			return nil
 		}
 		if d.IsDir() {
+			if p != root && searched[filepath.FromSlash(model.RootPath(p))] {
+				return fs.SkipDir // a memory folder, searched above
+			}
 			return nil
 		}
 		if _, own := model.ParseOwnCopy(d.Name()); !own {
