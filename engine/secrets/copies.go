@@ -189,12 +189,17 @@ func (r *restoreFile) rebuild(cur []byte) ([]byte, error) {
 	return append(data, cur[len(head):]...), nil
 }
 
-// write reads the file again (it must be as checked) and puts it back as
-// it was: its mtime too, unless lines were appended since the scrub.
+// write reads the file again (it must be as checked, or that and more
+// appended) and puts it back as it was: its mtime too, unless lines were
+// appended since the scrub.
 func (r restoreFile) write(wfs model.WriteFS, h *model.Home) error {
 	cur, err := model.ReadRegularFile(r.abs, maxScrubBytes)
 	if err != nil {
 		return err
+	}
+	// Lines appended since the check are carried over by ReplaceGrowing.
+	if int64(len(cur)) > r.now.Size {
+		cur = cur[:r.now.Size]
 	}
 	if now := store.StampOf(cur, true, nil); !now.SameContent(r.now) {
 		return &store.ConflictError{Path: r.abs, Read: r.now, Now: now, During: "restore"}

@@ -125,79 +125,114 @@ func countLines(t *testing.T, file string, data []byte) map[string]int {
 	return got
 }
 
+// raceWave is one writer of a wave: its file, tag and lines written.
+type raceWave struct {
+	file, tag string
+	wrote     int
+}
+
+// withWriters runs op beside one wave of writers: on each file, one
+// writer of each style, started at staggered moments, tags prefixed by
+// wave.
+func withWriters(t *testing.T, files []string, round int, wave string, op func() error) ([]*raceWave, error) {
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var ws []*raceWave
+	var starts []chan struct{}
+	for fi, file := range files {
+		mu := &sync.Mutex{}
+		for _, style := range []writerStyle{perLine, held, split} {
+			x := &raceWave{file: file, tag: fmt.Sprintf("%s%d-%s", wave, fi, style)}
+			ws = append(ws, x)
+			st := make(chan struct{})
+			starts = append(starts, st)
+			wg.Add(1)
+			delay := time.Duration((round*7+len(ws)*3)%40) * 100 * time.Microsecond
+			go raceWriter(t, file, style, x.tag, mu, delay, stop, st, &x.wrote, &wg)
+		}
+	}
+	for _, st := range starts {
+		<-st
+	}
+	err := op()
+	close(stop)
+	wg.Wait()
+	return ws, err
+}
+
+// checkLines fails unless every line every writer of ws wrote is in its
+// file once and whole, and every line parses.
+func checkLines(t *testing.T, round int, what string, files []string, ws []*raceWave, err error) {
+	t.Helper()
+	for _, file := range files {
+		data, rerr := os.ReadFile(file)
+		if rerr != nil {
+			t.Fatal(rerr)
+		}
+		got := countLines(t, file, data)
+		for _, x := range ws {
+			if x.file == file && got[x.tag] != x.wrote {
+				t.Fatalf("round %d: %s: writer %s wrote %d lines, %d are in the file (%s: %v)", round, file, x.tag, x.wrote, got[x.tag], what, err)
+			}
+		}
+	}
+}
+
 // A scrub beside writers that append to the same transcript and to
 // history.jsonl (each file: one writer opening and closing per line, one
 // holding its descriptor over bursts, one writing each line in two
 // parts) never loses a byte: in every round each line each writer wrote
 // is in the file once and whole, whether the scrub landed or refused.
+// Every fourth round that landed, the scrub is restored beside a second
+// wave of writers, with the same promise, and the secrets are back.
 // 1 000 rounds with MEMSCOPE_LONG=1, 60 otherwise.
 func TestScrubRaceWithWriters(t *testing.T) {
 	t.Parallel()
 	rounds := testenv.Size(t, 1000, 60)
-	landed, refused := 0, 0
+	landed, refused, restored := 0, 0, 0
 	errs := map[string]int{}
+	w := store.WithOSExchange(faultfs.NoSync{})
 	for round := range rounds {
 		l, h := plantedHome(t)
 		files := []string{h.Abs(l.Transcript), h.Abs("history.jsonl")}
-		stop := make(chan struct{})
-		var wg sync.WaitGroup
-		type w struct {
-			file  string
-			tag   string
-			wrote int
-		}
-		var ws []*w
-		var starts []chan struct{}
-		for fi, file := range files {
-			mu := &sync.Mutex{}
-			for _, style := range []writerStyle{perLine, held, split} {
-				x := &w{file: file, tag: fmt.Sprintf("%d-%s", fi, style)}
-				ws = append(ws, x)
-				st := make(chan struct{})
-				starts = append(starts, st)
-				wg.Add(1)
-				delay := time.Duration((round*7+len(ws)*3)%40) * 100 * time.Microsecond
-				go raceWriter(t, file, style, x.tag, mu, delay, stop, st, &x.wrote, &wg)
-			}
-		}
-		for _, st := range starts {
-			<-st
-		}
+		var res Result
 		// The idle rule off: only the checks against the disk stand in
-		// the way, as when a writer starts after the plan.
+		// the way, as when a writer starts after the plan. No fsync (the
+		// race is in the names, not the disk); the exchange production
+		// takes.
 		busy := BusyOptions{Now: time.Now().Add(time.Hour), Idle: time.Nanosecond}
-		o := Options{Home: h}
-		p := PlanScrub(o, Scan(o), nil, busy)
-		// Without fsync (the race is in the names, not the disk), through
-		// the exchange production takes.
-		_, err := Apply(ApplyOptions{Home: h, Write: store.WithOSExchange(faultfs.NoSync{}), Busy: busy, Now: now}, p)
-		close(stop)
-		wg.Wait()
+		ws, err := withWriters(t, files, round, "", func() error {
+			o := Options{Home: h}
+			p := PlanScrub(o, Scan(o), nil, busy)
+			var err error
+			res, err = Apply(ApplyOptions{Home: h, Write: w, Busy: busy, Now: now}, p)
+			return err
+		})
 		if err == nil {
 			landed++
 		} else {
 			refused++
-			msg := strings.ReplaceAll(err.Error(), h.Dir+"/", "")
-			errs[firstWords(msg, 8)]++
+			errs[firstWords(strings.ReplaceAll(err.Error(), h.Dir+"/", ""), 8)]++
 		}
-		for _, file := range files {
-			data, rerr := os.ReadFile(file)
-			if rerr != nil {
-				t.Fatal(rerr)
-			}
-			got := countLines(t, file, data)
-			for _, x := range ws {
-				if x.file == file && got[x.tag] != x.wrote {
-					t.Fatalf("round %d: %s: writer %s wrote %d lines, %d are in the file (scrub: %v)", round, file, x.tag, x.wrote, got[x.tag], err)
+		checkLines(t, round, "scrub", files, ws, err)
+		if err == nil && round%4 == 0 {
+			ws2, rerr := withWriters(t, files, round+1, "r", func() error {
+				_, err := Restore(ApplyOptions{Home: h, Write: w, Now: now}, res.ID)
+				return err
+			})
+			checkLines(t, round, "restore", files, append(ws, ws2...), rerr)
+			if rerr == nil {
+				restored++
+				if data, _ := os.ReadFile(files[0]); !strings.Contains(string(data), l.Planted[0].Secret) {
+					t.Fatalf("round %d: restored, but the secret is not back", round)
 				}
 			}
 		}
-		leftovers, _ := hiddenFiles(h.Dir)
-		if len(leftovers) > 0 {
+		if leftovers, _ := hiddenFiles(h.Dir); len(leftovers) > 0 {
 			t.Fatalf("round %d: hidden files left: %v (scrub: %v)", round, leftovers, err)
 		}
 	}
-	t.Logf("%d rounds: %d landed, %d refused %v", rounds, landed, refused, errs)
+	t.Logf("%d rounds: %d landed (%d restored beside writers), %d refused %v", rounds, landed, restored, refused, errs)
 }
 
 func firstWords(s string, n int) string {
