@@ -93,6 +93,11 @@ const (
 	carryWait = 5 * time.Second
 )
 
+// leasedHook, set only by tests, runs once the old version is read
+// under the lease, before the exchange: a test opens the file there, as
+// a writer whose open is under way when the new version takes the name.
+var leasedHook func(old *os.File)
+
 // replaceLeased is ReplaceGrowing under a lease (see its comment).
 func (d dirFS) replaceLeased(x exchangeFS, name string, base, data []byte, perm fs.FileMode, modTime time.Time) error {
 	tp, err := d.abs(name)
@@ -131,6 +136,9 @@ func (d dirFS) replaceLeased(x exchangeFS, name string, base, data []byte, perm 
 	}
 	if !bytes.HasPrefix(cur, base) {
 		return &ConflictError{Path: name, Read: StampOf(base, true, nil), Now: StampOf(cur, true, nil), During: "scrub"}
+	}
+	if leasedHook != nil {
+		leasedHook(old)
 	}
 	if extra := cur[len(base):]; len(extra) > 0 {
 		if err := appendTo(sp, extra, oldInfo.ModTime()); err != nil {

@@ -46,3 +46,42 @@ func TestReplaceGrowing(t *testing.T) {
 		t.Errorf("files left: %v", ents)
 	}
 }
+
+// A writer whose open of the file is under way when the new version
+// takes the name (it waits on the lease, then writes into the old
+// version) loses nothing: what it wrote is carried into the new version.
+func TestReplaceGrowingCarriesAnOpenUnderWay(t *testing.T) {
+	if !leaseSupported {
+		t.Skip("no leases on this system: ReplaceGrowing checks at the exchange instead (TestReplaceGrowing)")
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "h.jsonl")
+	os.WriteFile(p, []byte("a secret\n"), 0o600)
+	done := make(chan error, 1)
+	leasedHook = func(old *os.File) {
+		go func() {
+			f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0) // waits on the lease
+			if err == nil {
+				_, err = f.WriteString("late line\n")
+				f.Close()
+			}
+			done <- err
+		}()
+		// Until the open has reached the lease: it shows as a break.
+		for settled(old) {
+		}
+	}
+	t.Cleanup(func() { leasedHook = nil })
+	if err := ReplaceGrowing(nil, p, []byte("a secret\n"), []byte("a [X]\n"), 0o600, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != "a [X]\nlate line\n" {
+		t.Errorf("got %q, want the late line carried over", got)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("files left: %v", ents)
+	}
+}
