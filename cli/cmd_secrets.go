@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memscope/memscope/engine/leftover"
 	"github.com/memscope/memscope/engine/scan"
 	"github.com/memscope/memscope/engine/secrets"
 	"github.com/memscope/memscope/internal/format"
@@ -177,7 +178,8 @@ func runSecrets(e *env, o secretsOptions) (secretsReport, error) {
 		}
 	}
 	userHome, _ := e.userHome()
-	so := secrets.Options{Home: h.home, Root: h.root, UserHome: userHome, Project: project}
+	so := secrets.Options{Home: h.home, Root: h.root, UserHome: userHome, Project: project,
+		Leftovers: leftover.HomeCopies(h.root, h.home.Dir, e.now())}
 	r := secrets.Scan(so)
 	if !o.scrub {
 		rep := secretsReport{json: r, text: func(w io.Writer) { printSecrets(w, r, o.show) }}

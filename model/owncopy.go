@@ -142,3 +142,13 @@ func allDigits(s string) bool {
 	}
 	return true
 }
+
+// ScrubCopyDir is the folder of the home where a secrets scrub keeps the
+// bytes it replaced (engine/secrets), one folder per scrub; a scrub,
+// restore or forget holds the lock of the journal ScrubJournal meanwhile.
+// engine/leftover reads both to tell a killed scrub's empty folder from
+// one in use.
+const (
+	ScrubCopyDir = ".memscope/scrub"
+	ScrubJournal = ScrubCopyDir + "/copies"
+)

@@ -130,7 +130,7 @@ func (m *Model) lazyLoadCmd() tea.Cmd {
 			return m.loadFileSessionCmd(string(cur.SessionID), cur.Transcript)
 		}
 	case paneSecurity:
-		if cmd := m.feeds.secrets.Load(m.secretsOptions()); cmd != nil {
+		if cmd := m.feeds.secrets.Load(m.secretsOptions(), m.opts.Now()); cmd != nil {
 			m.loading["secrets"] = true
 			return cmd
 		}

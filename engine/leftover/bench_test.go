@@ -80,3 +80,28 @@ func BenchmarkFindRestores(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFindHome is the same look on a home of 200 projects of 50
+// transcripts each (no memory folder, no leftover): the cost of the walk
+// of the whole home that finds a killed scrub's copies anywhere in it.
+func BenchmarkFindHome(b *testing.B) {
+	home := filepath.Join(b.TempDir(), "home")
+	for p := range 200 {
+		dir := filepath.Join(home, "projects", fmt.Sprintf("-p%03d", p))
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			b.Fatal(err)
+		}
+		for s := range 50 {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%08d-0000-4000-8000-000000000000.jsonl", s)), []byte("{}\n"), 0o600); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	in := Input{Root: testroot.New(b), HomeDir: home, Now: time.Now()}
+	b.ResetTimer()
+	for range b.N {
+		if rep := Find(in); len(rep.Items) != 0 {
+			b.Fatal(rep.Items)
+		}
+	}
+}

@@ -167,6 +167,7 @@ func Find(in Input) Report {
 	}
 	if in.HomeDir != "" {
 		f.restores(filepath.Clean(in.HomeDir))
+		f.home(filepath.Clean(in.HomeDir), dirs)
 	}
 	sort.Slice(f.rep.Items, func(i, j int) bool { return f.rep.Items[i].Path < f.rep.Items[j].Path })
 	return f.rep
@@ -216,7 +217,7 @@ func (f *finder) inFlight(c model.OwnCopy, info fs.FileInfo, journal string) boo
 	if !f.in.Alive(c.PID) {
 		return false
 	}
-	return c.Tag == "probe" || f.isBusy(journal)
+	return c.Tag == "probe" || journal == anyWrite || f.isBusy(journal)
 }
 
 // why says what left a copy.
@@ -493,6 +494,74 @@ func (f *finder) beside(dir string, of func(base string) (writer, bool)) {
 		f.add(dir, e.Name(), info, w.journal, w.what)
 	}
 }
+
+// anyWrite stands for the journal of a copy no one lock covers (one
+// found by the walk of the whole home): it is in flight while its
+// writer lives.
+const anyWrite = "\x00any"
+
+// home walks the whole home (no link followed) for memscope's hidden
+// files the other searches did not reach: what a killed scrub leaves
+// beside a transcript, a paste or history.jsonl, a killed settings or
+// archive write, a scrub copy's temporary manifest. Every memscope
+// writer names its hidden files by model.OwnPrefix, so the name is
+// enough; a copy whose writer lives is in flight.
+func (f *finder) home(home string, searched map[string]bool) {
+	root := model.RootName(filepath.ToSlash(home))
+	if st, err := fs.Lstat(f.in.Root, root); err != nil || !st.IsDir() {
+		return
+	}
+	fs.WalkDir(f.in.Root, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p != root {
+				f.rep.Problems = append(f.rep.Problems, model.Problem{File: model.RootPath(p), Kind: model.ProblemUnreadable, Reason: err.Error()})
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if p != root && searched[filepath.FromSlash(model.RootPath(p))] {
+				return fs.SkipDir // a memory folder, searched above
+			}
+			return nil
+		}
+		if _, own := model.ParseOwnCopy(d.Name()); !own {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		f.add(filepath.Dir(model.RootPath(p)), d.Name(), info, anyWrite, "write")
+		return nil
+	})
+	// A scrub killed before its copy's manifest was written leaves the
+	// copy's folder empty (or holding only its temporary file).
+	scrubs := filepath.Join(home, filepath.FromSlash(model.ScrubCopyDir))
+	jn := filepath.Join(home, filepath.FromSlash(model.ScrubJournal))
+	ents, _ := fs.ReadDir(f.in.Root, model.RootName(filepath.ToSlash(scrubs)))
+	for _, e := range ents {
+		if e.IsDir() {
+			f.tidyFolder(filepath.Join(scrubs, e.Name()), jn)
+		}
+	}
+}
+
+// HomeCopies are the paths of the hidden copies Find finds in the home
+// at dir (memory folders, beside restored files, and anywhere else in
+// it): what the secrets scan reads as leftovers.
+func HomeCopies(root fs.FS, dir string, now time.Time) []string {
+	var out []string
+	for _, it := range Find(Input{Root: root, HomeDir: dir, Now: now}).Items {
+		if it.Kind == KindCopy {
+			out = append(out, it.Path)
+		}
+	}
+	return out
+}
+
+// Count is how many leftovers Find finds: the number an Overview line
+// shows (memscope lint --remove-leftovers removes them).
+func Count(in Input) int { return len(Find(in).Items) }
 
 // LintCopies are the leftovers as lint reports them (lint.Input.Leftovers):
 // paths inside the memory folder memDir relative to it, others absolute.

@@ -319,3 +319,64 @@ func TestFindNestedTrashFolder(t *testing.T) {
 		}
 	}
 }
+
+// A killed scrub's copies anywhere in the home (beside a transcript, a
+// paste, history.jsonl; a scrub copy's temporary manifest) are found by
+// the one search, counted, and removed; one whose writer still runs is
+// in flight and stays; the user's hidden files are never taken.
+func TestFindEveryHiddenCopyInTheHome(t *testing.T) {
+	t.Parallel()
+	home := filepath.Join(t.TempDir(), "home")
+	gone := map[string]string{
+		"projects/-p/.s.jsonl.memscope-99-stage-2":                            "the transcript as it was",
+		"projects/-p/..s.jsonl.memscope-99-stage-2.memscope-99-5":             "its temporary file",
+		"paste-cache/.abc.txt.memscope-99-remove-1":                           "a paste",
+		".history.jsonl.memscope-99-stage-1":                                  "history",
+		".memscope/scrub/20261124-120000-abcdef/.manifest.json.memscope-99-1": "{}",
+	}
+	files := map[string]string{
+		"projects/-p/s.jsonl":                        "{}\n",
+		"projects/-p/.s.jsonl.memscope-4242-stage-3": "a running scrub's",
+		".hidden":                                "the user's",
+		"paste-cache/.abc.txt.memscope-12-draft": "not a name memscope gives",
+	}
+	for k, v := range gone {
+		files[k] = v
+	}
+	enginetest.WriteTree(t, home, files)
+	in := Input{Root: testroot.New(t), HomeDir: home, Now: time.Now(), Alive: alive, Busy: func(string) bool { return false }}
+	rep := Find(in)
+	var got []string
+	for _, it := range rep.Items {
+		if it.Kind == KindCopy {
+			rel, _ := filepath.Rel(home, it.Path)
+			got = append(got, filepath.ToSlash(rel))
+		}
+	}
+	var want []string
+	for k := range gone {
+		want = append(want, k)
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("found %v\nwant %v", got, want)
+	}
+	if rep.InFlight != 1 {
+		t.Errorf("in flight %d, want 1 (the running scrub's staged file)", rep.InFlight)
+	}
+	if n := Count(in); n != len(rep.Items) {
+		t.Errorf("Count = %d, Find found %d", n, len(rep.Items))
+	}
+	if _, err := Remove(model.OSWriteFS{}, rep.Items, alive, func(string) bool { return false }); err != nil {
+		t.Fatal(err)
+	}
+	for k := range gone {
+		if _, err := os.Lstat(filepath.Join(home, k)); !os.IsNotExist(err) {
+			t.Errorf("%s not removed: %v", k, err)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(home, "projects/-p/.s.jsonl.memscope-4242-stage-3")); err != nil {
+		t.Errorf("the running scrub's file was removed: %v", err)
+	}
+}

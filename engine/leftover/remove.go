@@ -50,7 +50,7 @@ func Remove(w model.WriteFS, items []Item, alive func(int) bool, busy func(strin
 			switch {
 			case !ok:
 				r.Skipped = "not a name memscope gives its copies"
-			case c.PID != 0 && alive(c.PID) && (c.Tag == "probe" || busy(it.journal)):
+			case c.PID != 0 && alive(c.PID) && (c.Tag == "probe" || it.journal == anyWrite || busy(it.journal)):
 				r.Skipped = fmt.Sprintf("process %d is writing now", c.PID)
 			}
 		case KindEmptyFolder, KindJournal:

@@ -2,7 +2,6 @@ package secrets
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -40,7 +39,12 @@ func listCopies(h *model.Home, probs []model.Problem) ([]Copy, []model.Problem) 
 		if !e.IsDir() {
 			continue
 		}
-		m, err := readManifest(h, e.Name())
+		m, err := readManifest(h, e.Name(), false)
+		if errors.Is(err, ErrNoCopy) {
+			// No manifest: a scrub killed before it wrote one left the
+			// folder (a leftover, memscope lint --remove-leftovers).
+			continue
+		}
 		if err != nil {
 			probs = append(probs, model.Problem{File: path.Join(CopyDir, e.Name()), Kind: model.ProblemMalformed, Reason: err.Error()})
 			continue
@@ -56,7 +60,7 @@ func (m manifest) copyIn(dir string) Copy {
 	c := Copy{ID: m.ID, Time: m.Time, Dir: dir}
 	for _, f := range m.Files {
 		c.Files = append(c.Files, f.File)
-		c.Secrets += len(f.Edits)
+		c.Secrets += len(f.Edits) + f.listed
 	}
 	return c
 }
@@ -75,27 +79,6 @@ func checkID(id string) error {
 	return nil
 }
 
-func readManifest(h *model.Home, id string) (manifest, error) {
-	var m manifest
-	if err := checkID(id); err != nil {
-		return m, err
-	}
-	data, err := model.ReadFileBounded(h.FS, path.Join(CopyDir, id, manifestName), model.MaxJournalBytes)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return m, fmt.Errorf("%w: no scrub %s in %s (memscope secrets lists them)", ErrNoCopy, id, h.Abs(CopyDir))
-		}
-		return m, err
-	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		return m, fmt.Errorf("read scrub %s: %w", id, err)
-	}
-	if m.ID != id {
-		return m, fmt.Errorf("scrub copy %s names itself %q", id, m.ID)
-	}
-	return m, nil
-}
-
 // Restore puts back what scrub id replaced, byte for byte, with each
 // file's mode and mtime. A file Claude Code appended to since keeps what
 // was appended (and its new mtime); a file already as it was is left
@@ -105,7 +88,7 @@ func readManifest(h *model.Home, id string) (manifest, error) {
 func Restore(o ApplyOptions, id string) (Result, error) {
 	wfs := o.writer()
 	defer lock(o.Home)()
-	m, err := readManifest(o.Home, id)
+	m, err := readManifest(o.Home, id, true)
 	if err != nil {
 		return Result{}, err
 	}
@@ -206,12 +189,17 @@ func (r *restoreFile) rebuild(cur []byte) ([]byte, error) {
 	return append(data, cur[len(head):]...), nil
 }
 
-// write reads the file again (it must be as checked) and puts it back as
-// it was: its mtime too, unless lines were appended since the scrub.
+// write reads the file again (it must be as checked, or that and more
+// appended) and puts it back as it was: its mtime too, unless lines were
+// appended since the scrub.
 func (r restoreFile) write(wfs model.WriteFS, h *model.Home) error {
 	cur, err := model.ReadRegularFile(r.abs, maxScrubBytes)
 	if err != nil {
 		return err
+	}
+	// Lines appended since the check are carried over by ReplaceGrowing.
+	if int64(len(cur)) > r.now.Size {
+		cur = cur[:r.now.Size]
 	}
 	if now := store.StampOf(cur, true, nil); !now.SameContent(r.now) {
 		return &store.ConflictError{Path: r.abs, Read: r.now, Now: now, During: "restore"}
@@ -224,7 +212,7 @@ func (r restoreFile) write(wfs model.WriteFS, h *model.Home) error {
 	if r.appended > 0 {
 		mtime = r.curMtime
 	}
-	return store.ReplaceIfUnchangedAs(wfs, r.abs, cur, data, r.f.Mode, mtime)
+	return store.ReplaceGrowing(wfs, r.abs, cur, data, r.f.Mode, mtime)
 }
 
 // undo puts a restored file back as the scrub left it (a later file of
@@ -238,7 +226,7 @@ func (r restoreFile) undo(wfs model.WriteFS, h *model.Home) error {
 	for _, e := range r.f.Edits {
 		edits = append(edits, Edit{Offset: e.Offset, Length: len(e.Bytes), Marker: e.Marker})
 	}
-	return store.ReplaceIfUnchangedAs(wfs, r.abs, cur, applyEdits(cur, edits), r.f.Mode, r.curMtime)
+	return store.ReplaceGrowing(wfs, r.abs, cur, applyEdits(cur, edits), r.f.Mode, r.curMtime)
 }
 
 // unscrub puts the saved bytes back where the markers are.
@@ -263,7 +251,7 @@ func unscrub(after []byte, edits []savedEdit) ([]byte, error) {
 func Forget(o ApplyOptions, id string) (Copy, error) {
 	wfs := o.writer()
 	defer lock(o.Home)()
-	m, err := readManifest(o.Home, id)
+	m, err := readManifest(o.Home, id, false)
 	if err != nil {
 		return Copy{}, err
 	}

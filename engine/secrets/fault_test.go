@@ -7,8 +7,10 @@ import (
 	"testing"
 
 	"github.com/memscope/memscope/engine/internal/enginetest"
+	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/internal/faultfs"
 	"github.com/memscope/memscope/internal/testenv"
+	"github.com/memscope/memscope/model"
 )
 
 // A scrub of every planted secret (eight files) and its restore meet a
@@ -21,16 +23,27 @@ import (
 // its first or last call (testenv.Calls); MEMSCOPE_LONG=1 runs every call.
 func TestScrubFaults(t *testing.T) {
 	t.Parallel()
+	scrubFaults(t, func(f *faultfs.FS) model.WriteFS { return f })
+}
+
+// TestScrubFaults on the leased path production takes on Linux
+// (store.ReplaceGrowing with the OS's exchange): the same promises.
+func TestScrubFaultsLeasedPath(t *testing.T) {
+	t.Parallel()
+	scrubFaults(t, func(f *faultfs.FS) model.WriteFS { return store.WithOSExchange(f) })
+}
+
+func scrubFaults(t *testing.T, wrap func(*faultfs.FS) model.WriteFS) {
 	// The calls a scrub and its restore make without a fault.
 	count := &faultfs.FS{Base: faultfs.NoSync{}}
 	_, h := plantedHome(t)
 	p := PlanScrub(Options{Home: h}, Scan(Options{Home: h}), nil, BusyOptions{Now: now})
-	res, err := Apply(ApplyOptions{Home: h, Write: count, Busy: BusyOptions{Now: now}, Now: now}, p)
+	res, err := Apply(ApplyOptions{Home: h, Write: wrap(count), Busy: BusyOptions{Now: now}, Now: now}, p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	applyCalls := faultfs.CallsOf(count)
-	if _, err := Restore(ApplyOptions{Home: h, Write: count, Now: now}, res.ID); err != nil {
+	if _, err := Restore(ApplyOptions{Home: h, Write: wrap(count), Now: now}, res.ID); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range faultfs.Matrix("scrub", "restore", applyCalls, count, testenv.Calls) {
@@ -42,7 +55,7 @@ func TestScrubFaults(t *testing.T) {
 			o := Options{Home: h}
 			p := PlanScrub(o, Scan(o), nil, BusyOptions{Now: now})
 			f := &faultfs.FS{Base: faultfs.NoSync{}, Step: step, Nth: k, Err: errno}
-			ao := ApplyOptions{Home: h, Write: f, Busy: BusyOptions{Now: now}, Now: now}
+			ao := ApplyOptions{Home: h, Write: wrap(f), Busy: BusyOptions{Now: now}, Now: now}
 			var err error
 			var id string
 			var want map[string]fileState

@@ -37,6 +37,11 @@ type Options struct {
 	Project string
 	// Workers bounds the files read at once (default: the CPUs).
 	Workers int
+	// Leftovers are memscope's hidden copies in the home (absolute),
+	// as engine/leftover's one search finds them
+	// (leftover.HomeCopies): a killed scrub's staged file holds the
+	// file as it was, secrets and all.
+	Leftovers []string
 }
 
 // Finding is one secret at rest.
@@ -301,10 +306,18 @@ func (w *worker) scanWhole(r io.Reader, u unit, res *fileResult) {
 	if u.format != formatJSON || err != nil {
 		spans = w.a.ScanText(data, w.hits)
 	}
+	// Line numbers counted on from the last span's (spans come in
+	// order; one that does not counts from the start): linear however
+	// many secrets the file holds.
+	at, line := 0, 1
 	for _, s := range spans {
 		// Line and column from the offset.
 		ls := bytes.LastIndexByte(data[:s.Start], '\n') + 1
-		line := bytes.Count(data[:ls], []byte("\n")) + 1
+		if ls < at {
+			at, line = 0, 1
+		}
+		line += bytes.Count(data[at:ls], []byte("\n"))
+		at = ls
 		le := bytes.IndexByte(data[ls:], '\n')
 		if le < 0 {
 			le = len(data) - ls

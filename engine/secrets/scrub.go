@@ -19,6 +19,7 @@ import (
 	"github.com/memscope/memscope/engine/journal"
 	"github.com/memscope/memscope/engine/scan"
 	"github.com/memscope/memscope/engine/store"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
 )
@@ -81,9 +82,11 @@ type Selection []string
 // files are left alone and say why.
 func PlanScrub(o Options, r Report, sel Selection, busy BusyOptions) Plan {
 	p := Plan{Home: o.Home.Dir, Files: []PlanFile{}, Skipped: []Skipped{}}
-	byFile := map[string][]Finding{}
+	// Findings by file, as indices: a file may hold a million.
+	byFile := map[string][]int{}
 	var files []string
-	for _, f := range r.Findings {
+	for i := range r.Findings {
+		f := &r.Findings[i]
 		if !f.matchesAny(sel) {
 			continue
 		}
@@ -97,6 +100,11 @@ func PlanScrub(o Options, r Report, sel Selection, busy BusyOptions) Plan {
 				Why: "memscope's undo copy of a file as it was before a change: it stays until that change leaves the journal (memscope undo --list, memscope files SESSION)"})
 			continue
 		}
+		if f.Store == StoreLeftover {
+			p.Skipped = append(p.Skipped, Skipped{Finding: f.ID, File: f.File,
+				Why: "a hidden copy an interrupted memscope write left: memscope lint --remove-leftovers deletes it"})
+			continue
+		}
 		if f.Store == StoreSettings && !slices.Contains(sel, f.ID) {
 			// A settings file is configuration Claude Code reads (an env
 			// value, an MCP server's key): a marker there breaks what uses
@@ -108,20 +116,19 @@ func PlanScrub(o Options, r Report, sel Selection, busy BusyOptions) Plan {
 		if _, ok := byFile[f.File]; !ok {
 			files = append(files, f.File)
 		}
-		byFile[f.File] = append(byFile[f.File], f)
+		byFile[f.File] = append(byFile[f.File], i)
 	}
 	bc := newBusyChecker(busy, o.Home)
 	w := newWorker()
 	for _, name := range files {
-		fs0 := byFile[name]
-		pf := planFile(o.Home, w, bc, fs0)
+		pf := planFile(o.Home, w, bc, r.Findings, byFile[name])
 		p.Files = append(p.Files, pf)
 	}
 	return p
 }
 
-func planFile(h *model.Home, w *worker, bc *busyChecker, want []Finding) PlanFile {
-	f0 := want[0]
+func planFile(h *model.Home, w *worker, bc *busyChecker, all []Finding, want []int) PlanFile {
+	f0 := all[want[0]]
 	pf := PlanFile{File: f0.File, Store: f0.Store, Session: f0.Session, Edits: []Edit{}}
 	abs := h.Abs(f0.File)
 	st, err := os.Lstat(abs)
@@ -154,12 +161,10 @@ func planFile(h *model.Home, w *worker, bc *busyChecker, want []Finding) PlanFil
 	var res fileResult
 	w.scanFile(bytes.NewReader(data), u, &res)
 	ids := map[string]bool{}
-	for _, f := range want {
-		ids[f.ID] = true
+	for _, i := range want {
+		ids[all[i].ID] = true
 	}
-	var lineSpans []Finding
 	for _, f := range res.findings {
-		lineSpans = append(lineSpans, f)
 		if !ids[f.ID] {
 			continue
 		}
@@ -174,7 +179,7 @@ func planFile(h *model.Home, w *worker, bc *busyChecker, want []Finding) PlanFil
 		pf.Refused = "the secrets are no longer there (the file changed since the scan)"
 	}
 	pf.After = store.StampOf(applyEdits(data, pf.Edits), true, nil)
-	pf.Diff = maskedDiff(pf.File, data, pf.Edits, lineSpans)
+	pf.Diff = maskedDiff(pf.File, data, pf.Edits, res.findings)
 	return pf
 }
 
@@ -233,6 +238,10 @@ func applyEdits(data []byte, edits []Edit) []byte {
 // diffContext is how many bytes of a line a diff shows around a secret.
 const diffContext = 32
 
+// maxDiffLines bounds the lines a plan's diff shows: a transcript may
+// hold a million secrets, and the plan is held (and shown) whole.
+const maxDiffLines = 1000
+
 // maskedDiff shows each changed line near its secrets: "-" with every
 // secret of the line masked, "+" with the markers in place (and secrets
 // not scrubbed still masked). Nothing secret is printed.
@@ -250,7 +259,19 @@ func maskedDiff(file string, data []byte, edits []Edit, all []Finding) string {
 		}
 		byLine[e.Line] = append(byLine[e.Line], e)
 	}
-	for _, ln := range lines {
+	// The findings by offset, so each line looks at the few near it
+	// (a file may hold a million secrets: no line scans them all).
+	byOffset := slices.Clone(all)
+	sort.Slice(byOffset, func(i, j int) bool { return byOffset[i].Offset < byOffset[j].Offset })
+	longest := 0
+	for _, f := range byOffset {
+		longest = max(longest, f.Length)
+	}
+	for i, ln := range lines {
+		if i == maxDiffLines {
+			fmt.Fprintf(&b, "@@ and %s @@\n", format.Count(len(lines)-i, "more line", "more lines"))
+			break
+		}
 		es := byLine[ln]
 		lo, hi := es[0].Offset, es[0].Offset+int64(es[0].Length)
 		for _, e := range es {
@@ -263,7 +284,11 @@ func maskedDiff(file string, data []byte, edits []Edit, all []Finding) string {
 		}
 		from, to := max(ls, lo-diffContext), min(le, hi+diffContext)
 		var masked, marked []Edit
-		for _, f := range all {
+		first := sort.Search(len(byOffset), func(i int) bool { return byOffset[i].Offset+int64(longest) > from })
+		for _, f := range byOffset[first:] {
+			if f.Offset >= to {
+				break
+			}
 			// Every secret the context shows any of is masked, one that
 			// runs over its edge too (only the part shown is replaced).
 			if s, e := max(f.Offset, from), min(f.Offset+int64(f.Length), to); s < e {
@@ -337,10 +362,7 @@ func (p Plan) Secrets() int {
 }
 
 // CopyDir is where scrubs keep what they replaced, inside the home.
-const CopyDir = ".memscope/scrub"
-
-// manifestName is a copy's one file.
-const manifestName = "manifest.json"
+const CopyDir = model.ScrubCopyDir
 
 // manifest is what a scrub replaced: enough to put back every byte, mode
 // and mtime.
@@ -357,6 +379,9 @@ type manifestFile struct {
 	Before  store.FileStamp `json:"before"`
 	After   store.FileStamp `json:"after"`
 	Edits   []savedEdit     `json:"edits"`
+	// listed counts the edits of a manifest read without them (a
+	// listing).
+	listed int
 }
 
 // savedEdit is one replaced secret: where its marker is in the scrubbed
@@ -399,7 +424,7 @@ func (o ApplyOptions) writer() model.WriteFS {
 // lock takes the scrub folder's lock, so two memscope processes do not
 // scrub or restore at once.
 func lock(home *model.Home) func() {
-	return journal.LockFile(home.Abs(path.Join(CopyDir, "copies")))
+	return journal.LockFile(home.Abs(model.ScrubJournal))
 }
 
 // Apply carries out the plan's files that are not refused. Each file is
@@ -469,7 +494,8 @@ func Apply(o ApplyOptions, p Plan) (Result, error) {
 }
 
 // readPlanned reads a planned file again and checks it still has the
-// bytes the plan was made from.
+// bytes the plan was made from, or those and more appended (a client
+// appends to a transcript while it runs): it returns the planned bytes.
 func readPlanned(h *model.Home, f *PlanFile) ([]byte, fs.FileInfo, error) {
 	abs := h.Abs(f.File)
 	st, err := os.Lstat(abs)
@@ -480,14 +506,18 @@ func readPlanned(h *model.Home, f *PlanFile) ([]byte, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("scrub refused, nothing was written: %w", err)
 	}
+	if int64(len(data)) > f.Current.Size {
+		data = data[:f.Current.Size]
+	}
 	if now := store.StampOf(data, true, st); !now.SameContent(f.Current) {
 		return nil, nil, &store.ConflictError{Path: abs, Read: f.Current, Now: now, During: "scrub"}
 	}
 	return data, st, nil
 }
 
-// writeScrubbed reads a file once more (it must still be as planned),
-// writes it scrubbed, checked at the rename, and reads it back.
+// writeScrubbed reads a file once more (it must still be as planned, or
+// that and more appended), writes it scrubbed with whatever was appended
+// kept (store.ReplaceGrowing), and reads it back.
 func writeScrubbed(wfs model.WriteFS, h *model.Home, f *PlanFile) error {
 	data, _, err := readPlanned(h, f)
 	if err != nil {
@@ -495,14 +525,14 @@ func writeScrubbed(wfs model.WriteFS, h *model.Home, f *PlanFile) error {
 	}
 	abs := h.Abs(f.File)
 	after := applyEdits(data, f.Edits)
-	if err := store.ReplaceIfUnchangedAs(wfs, abs, data, after, f.Mode, f.Current.ModTime); err != nil {
+	if err := store.ReplaceGrowing(wfs, abs, data, after, f.Mode, f.Current.ModTime); err != nil {
 		return err
 	}
 	got, err := model.ReadRegularFile(abs, maxScrubBytes)
 	if err != nil {
 		return fmt.Errorf("read back: %w", err)
 	}
-	if !bytes.Equal(got, after) {
+	if !bytes.HasPrefix(got, after) {
 		return errors.New("read back: the file does not hold what was written")
 	}
 	return nil
@@ -520,7 +550,7 @@ func rollback(wfs model.WriteFS, h *model.Home, dir string, done []manifestFile,
 			before, err = unscrub(after, mf.Edits)
 		}
 		if err == nil {
-			err = store.ReplaceIfUnchangedAs(wfs, abs, after, before, mf.Mode, mf.ModTime)
+			err = store.ReplaceGrowing(wfs, abs, after, before, mf.Mode, mf.ModTime)
 		}
 		if err != nil {
 			return fmt.Errorf("%w; putting back %s failed too (%v): memscope secrets --restore %s puts back what was scrubbed", cause, abs, err, id)
@@ -556,30 +586,4 @@ func verifyScrub(before, after []byte, edits []Edit) error {
 // copyID names a scrub's copy: its time, and a few hex digits of its plan.
 func copyID(now time.Time, fp string) string {
 	return now.UTC().Format("20060102-150405") + "-" + fp[:6]
-}
-
-func saveManifest(wfs model.WriteFS, dir string, m manifest) error {
-	data, err := json.Marshal(m)
-	if err != nil {
-		return err
-	}
-	if err := wfs.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("mkdir %s: %w", dir, err)
-	}
-	if err := model.WriteFileAtomicWith(wfs, filepath.Join(dir, manifestName), append(data, '\n'), 0o600); err != nil {
-		removeCopy(wfs, dir)
-		return err
-	}
-	return nil
-}
-
-// removeCopy deletes a copy folder (its manifest, then the folder).
-func removeCopy(wfs model.WriteFS, dir string) error {
-	if err := wfs.Remove(filepath.Join(dir, manifestName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	if err := wfs.Remove(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	return nil
 }

@@ -332,17 +332,19 @@ func TestScrubRefusesBusyFiles(t *testing.T) {
 	}
 }
 
-// A plan whose file changed since is refused, nothing written.
+// A plan whose file changed since (a byte of what was planned is not the
+// same) is refused, nothing written; a file that only grew since (lines
+// appended, as the client does) is scrubbed with the appended lines kept.
 func TestScrubRefusesChangedFile(t *testing.T) {
 	t.Parallel()
 	l, h := plantedHome(t)
 	r := Scan(Options{Home: h})
 	p := PlanScrub(Options{Home: h}, r, nil, BusyOptions{Now: now})
 	before := snapshot(t, h.Dir)
-	f, _ := os.OpenFile(h.Abs(l.Transcript), os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString("{}\n")
-	f.Close()
-	os.Chtimes(h.Abs(l.Transcript), now.Add(-time.Hour), now.Add(-time.Hour))
+	tp := h.Abs(l.Transcript)
+	data, _ := os.ReadFile(tp)
+	os.WriteFile(tp, append([]byte(" "), data[1:]...), 0o600)
+	os.Chtimes(tp, now.Add(-time.Hour), now.Add(-time.Hour))
 	_, err := Apply(ApplyOptions{Home: h, Busy: BusyOptions{Now: now}, Now: now}, p)
 	if err == nil || !strings.Contains(err.Error(), "changed on disk") {
 		t.Fatalf("err = %v, want a conflict", err)
@@ -353,6 +355,26 @@ func TestScrubRefusesChangedFile(t *testing.T) {
 	sameState(t, "after a refused scrub", after, before)
 	if cs, _ := Copies(h); len(cs) != 0 {
 		t.Errorf("a refused scrub left a copy: %+v", cs)
+	}
+
+	os.WriteFile(tp, data, 0o600)
+	f, _ := os.OpenFile(tp, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("{\"type\":\"appended\"}\n")
+	f.Close()
+	os.Chtimes(tp, now.Add(-time.Hour), now.Add(-time.Hour))
+	res, err := Apply(ApplyOptions{Home: h, Busy: BusyOptions{Now: now}, Now: now}, p)
+	if err != nil {
+		t.Fatalf("a file that only grew since the plan: %v", err)
+	}
+	got, _ := os.ReadFile(tp)
+	if strings.Contains(string(got), l.Planted[0].Secret) || !strings.HasSuffix(string(got), "{\"type\":\"appended\"}\n") {
+		t.Errorf("scrubbed with the line appended since the plan kept? %q", got[max(0, len(got)-80):])
+	}
+	if _, err := Restore(ApplyOptions{Home: h, Now: now}, res.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(tp); string(got) != string(data)+"{\"type\":\"appended\"}\n" {
+		t.Errorf("restored: the appended line lost or the secrets not back")
 	}
 }
 

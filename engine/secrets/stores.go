@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -33,6 +34,10 @@ const (
 	// StoreUndoCopy is memscope's own journals (memory changes, file
 	// restores), which keep whole files as they were before a change.
 	StoreUndoCopy Store = "undo-copy"
+	// StoreLeftover is a hidden copy a killed or failed memscope write
+	// left beside a file (Options.Leftovers): it may hold a file as it
+	// was before a scrub.
+	StoreLeftover Store = "leftover"
 )
 
 // IsTranscript reports a store of session transcripts (main or
@@ -42,7 +47,7 @@ func (s Store) IsTranscript() bool { return s == StoreTranscript || s == StoreSu
 // Stores lists every store in the order reports show them.
 func Stores() []Store {
 	return []Store{StoreTranscript, StoreSubagent, StoreToolResult, StoreHistory, StorePaste, StoreFileHistory,
-		StoreMemory, StoreMemoryTrash, StoreClaudeMd, StoreSettings, StoreOther, StoreUndoCopy}
+		StoreMemory, StoreMemoryTrash, StoreClaudeMd, StoreSettings, StoreOther, StoreUndoCopy, StoreLeftover}
 }
 
 // format says how a file is read: one JSON value per line, one JSON
@@ -68,6 +73,11 @@ func formatOf(st Store, name string) fileFormat {
 		return formatJSON
 	case StoreUndoCopy:
 		return formatJournal
+	case StoreLeftover:
+		// Read as the file it is a copy of.
+		if orig := model.OriginalOf(path.Base(name)); orig != "" {
+			return formatOf(storeLike(orig), orig)
+		}
 	case StoreOther:
 		if strings.HasSuffix(name, ".json") {
 			return formatJSON
@@ -228,12 +238,37 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 	}
 	kept := us[:0]
 	for _, u := range us {
-		if skippedNames[path.Base(u.name)] {
+		// memscope's own hidden copies are read once, as leftovers.
+		if _, own := model.ParseOwnCopy(path.Base(u.name)); own || skippedNames[path.Base(u.name)] {
 			continue
 		}
 		kept = append(kept, u)
 	}
+	for _, abs := range o.Leftovers {
+		rel, err := filepath.Rel(h.Dir, abs)
+		if err != nil || !filepath.IsLocal(rel) {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		if info, ok := regular(h.FS, rel, &probs); ok {
+			u := unit{store: StoreLeftover, fsys: h.FS, name: rel, file: rel, size: info.Size(), modTime: info.ModTime()}
+			u.format = formatOf(StoreLeftover, rel)
+			kept = append(kept, u)
+		}
+	}
 	return kept, probs
+}
+
+// storeLike is the store whose format a file named name has, for a
+// leftover copy of it.
+func storeLike(name string) Store {
+	switch {
+	case strings.HasSuffix(name, ".jsonl"):
+		return StoreTranscript
+	case name == "settings.json" || name == "settings.local.json":
+		return StoreSettings
+	}
+	return StoreOther
 }
 
 // outsideUnits are the files outside the home that the client reads: each

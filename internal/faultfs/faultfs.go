@@ -56,6 +56,9 @@ type FS struct {
 	Nth     int
 	Persist bool
 	Err     syscall.Errno
+	// OnCall, when set, is told of every call before it is made (a kill
+	// test ends the process there).
+	OnCall func(step Step, path string)
 
 	mu    sync.Mutex
 	calls map[Step]int
@@ -87,6 +90,9 @@ func (f *FS) Heal() {
 // fail counts a call of step on path and returns the error it must fail
 // with, nil when it must go through.
 func (f *FS) fail(step Step, op, path string) error {
+	if f.OnCall != nil {
+		f.OnCall(step, path)
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.calls == nil {

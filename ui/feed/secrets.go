@@ -1,8 +1,11 @@
 package feed
 
 import (
+	"time"
+
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/engine/leftover"
 	"github.com/memscope/memscope/engine/secrets"
 	"github.com/memscope/memscope/views/security"
 )
@@ -29,12 +32,19 @@ func (s *Secrets) Invalidate() { s.stale = true }
 func (s *Secrets) Stale() bool { return s.stale }
 
 // Load scans the home when the last scan is stale; nil otherwise.
-func (s *Secrets) Load(o secrets.Options) tea.Cmd {
+func (s *Secrets) Load(o secrets.Options, now time.Time) tea.Cmd {
 	if !s.stale {
 		return nil
 	}
 	s.stale = false
-	return func() tea.Msg { return SecretsLoaded{report: secrets.Scan(o)} }
+	return func() tea.Msg {
+		// memscope's hidden copies (a killed scrub's staged file) are
+		// read too, as the leftovers lint finds.
+		if o.Root != nil {
+			o.Leftovers = leftover.HomeCopies(o.Root, o.Home.Dir, now)
+		}
+		return SecretsLoaded{report: secrets.Scan(o)}
+	}
 }
 
 // Loaded takes a scan and returns the pane's message.

@@ -1,6 +1,8 @@
 package feed
 
 import (
+	"time"
+
 	"os"
 	"path/filepath"
 	"testing"
@@ -27,11 +29,11 @@ func TestSecretsFeedScansWhenStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := NewSecrets()
-	cmd := s.Load(secrets.Options{Home: home})
+	cmd := s.Load(secrets.Options{Home: home}, time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
 	if cmd == nil || s.Stale() {
 		t.Fatal("the first Load did not scan")
 	}
-	if s.Load(secrets.Options{Home: home}) != nil {
+	if s.Load(secrets.Options{Home: home}, time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)) != nil {
 		t.Error("a second Load scanned again with nothing changed")
 	}
 	msg, ok := cmd().(SecretsLoaded)
@@ -43,7 +45,7 @@ func TestSecretsFeedScansWhenStale(t *testing.T) {
 		t.Fatalf("the pane's report: %+v", rep.Findings)
 	}
 	s.Invalidate()
-	if !s.Stale() || s.Load(secrets.Options{Home: home}) == nil {
+	if !s.Stale() || s.Load(secrets.Options{Home: home}, time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)) == nil {
 		t.Error("after Invalidate, Load did not scan again")
 	}
 }
