@@ -117,7 +117,6 @@ func NestedMemoryText(path, text string) string {
 	return "Contents of " + path + ":\n\n" + text
 }
 
-
 // ClaudeMdOptions says where to look for instructions.
 type ClaudeMdOptions struct {
 	// Root is an fs.FS rooted at "/" (model.DirFS("/") in production).
