@@ -9,9 +9,9 @@ import (
 
 	"github.com/memscope/memscope/engine/leftover"
 	"github.com/memscope/memscope/engine/lint"
-	"github.com/memscope/memscope/engine/preview"
 	"github.com/memscope/memscope/engine/loads"
 	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/engine/preview"
 	"github.com/memscope/memscope/model"
 )
 
