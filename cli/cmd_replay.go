@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/memscope/memscope/engine/timeline"
 	"github.com/memscope/memscope/engine/window"
@@ -31,8 +32,12 @@ type replayOptions struct {
 
 // replayOut is `replay --json`.
 type replayOut struct {
-	Session    string                   `json:"session"`
-	Path       string                   `json:"path"`
+	Session string `json:"session"`
+	Path    string `json:"path"`
+	// Earlier is set for an older copy a local GC kept
+	// (<session>/before-cleanup/*.jsonl.replaced): the session's history
+	// before a boundary, which the rewritten transcript no longer holds.
+	Earlier    bool                     `json:"earlierHistory,omitempty"`
 	Records    int                      `json:"records"`
 	Problems   []model.Problem          `json:"problems"`
 	Window     window.Config            `json:"window"`
@@ -103,7 +108,7 @@ func runReplay(e *env, opts replayOptions) (replayOut, error) {
 		}
 		tl = timeline.BuildResolved(tr, sessionLimits(e, root, homeDir, tr), sf.size)
 	}
-	out := replayOut{Session: tl.Session, Path: sf.disk, Records: tl.Records, Problems: tr.Summary.Problems,
+	out := replayOut{Session: tl.Session, Path: sf.disk, Earlier: strings.HasSuffix(sf.disk, model.ReplacedSuffix), Records: tl.Records, Problems: tr.Summary.Problems,
 		Window: tl.Window, Thresholds: tl.Thresholds, Limits: tl.Limits, Boundaries: tl.Boundaries, Branches: tl.Branches,
 		Sidechains: tl.Sidechains, Turns: tl.Turns, Steps: tl.Steps,
 		Resume: resumeOut{Resume: tl.Resume, Messages: len(tl.Resume.Messages), MessageUUIDs: uuidsOf(tl.Resume.Messages),
@@ -129,6 +134,9 @@ func optInt(p *int) string {
 
 func printReplay(w io.Writer, r replayOut) {
 	fmt.Fprintf(w, "session   %s\nfile      %s, %d records\n", r.Session, r.Path, r.Records)
+	if r.Earlier {
+		fmt.Fprintln(w, "          earlier history: the copy kept when a local cleanup rewrote the transcript (rows before a boundary exist only here)")
+	}
 	t := r.Thresholds
 	fmt.Fprintf(w, "window    %d tokens: effective %d, warning at %d, autocompact at %d, blocked at %d\n",
 		r.Window.ContextWindow, t.Effective, t.Warning, t.Autocompact, t.Blocked)

@@ -100,3 +100,22 @@ func TestReplayFollowsAutoCompactWindowSetting(t *testing.T) {
 		t.Errorf("text replay does not show the source:\n%s", out)
 	}
 }
+
+// replay opens the older copy a local GC kept and says what it is.
+func TestReplayOpensAReplacedCopy(t *testing.T) {
+	e, out, errb := testEnv(t)
+	dir := filepath.Join(t.TempDir(), "s", model.ReplacedDir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "1795860000000-0a1b2c3d"+model.ReplacedSuffix)
+	if err := os.WriteFile(p, []byte(growing67k("s", "/nowhere")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code := run(e, []string{"replay", p}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	if !strings.Contains(out.String(), "earlier history: the copy kept when a local cleanup rewrote the transcript") {
+		t.Errorf("replay of a .replaced copy:\n%.600s", out)
+	}
+}
