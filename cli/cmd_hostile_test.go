@@ -24,6 +24,7 @@ func hostileCommands(home string, res *hostilehome.Result, oddProject string) []
 	p, s := res.Project, res.SessionID
 	return [][]string{
 		{"stat", "--home", home},
+		{"doctor", "--home", home},
 		{"lint", "--home", home, "--project", p},
 		{"lint", "--home", home, "--project", oddProject},
 		{"sessions", "--home", home},

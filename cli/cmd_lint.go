@@ -8,6 +8,7 @@ import (
 	"github.com/memscope/memscope/engine/leftover"
 	"github.com/memscope/memscope/engine/lint"
 	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/engine/preview"
 	"github.com/memscope/memscope/model"
 )
 
@@ -47,6 +48,9 @@ type lintResult struct {
 	// agents are the project's agent memory folders on disk, when the
 	// project's own memory was checked: --agent checks one.
 	agents []string
+	// notLoaded says why the client loads no MEMORY.md even though auto
+	// memory is on (CLAUDE_CODE_DISABLE_CLAUDE_MDS).
+	notLoaded string
 }
 
 // lintOutput is `memscope lint --json`.
@@ -56,6 +60,9 @@ type lintOutput struct {
 	Removed   []leftover.Removed `json:"removedLeftovers,omitempty"`
 	// AgentMemory names the project's agent memory stores (--agent).
 	AgentMemory []string `json:"agentMemory,omitempty"`
+	// NotLoaded says why the client loads no MEMORY.md although auto
+	// memory is on.
+	NotLoaded string `json:"notLoaded,omitempty"`
 	lint.Report
 }
 
@@ -87,6 +94,9 @@ func runLint(e *env, opts lintOptions) (lintResult, error) {
 	in, found := t.engine().LintInput(opts.stale)
 	rep := lint.Run(in)
 	res := lintResult{loc: t.loc, project: t.project, exists: t.store.Memory().Exists, report: rep, leftovers: found}
+	if v := e.getenv(preview.EnvDisableClaudeMds); model.EnvTruthy(v) {
+		res.notLoaded = preview.EnvDisableClaudeMds + "=" + v + ": the client loads no CLAUDE.md and no MEMORY.md"
+	}
 	if opts.agent == "" {
 		for _, s := range t.agentStores() {
 			if s.Exists {
@@ -102,7 +112,7 @@ func runLint(e *env, opts lintOptions) (lintResult, error) {
 
 // showLint prints what runLint returned, as text or --json.
 func showLint(e *env, opts lintOptions, res lintResult) error {
-	js := lintOutput{MemoryDir: res.loc.Dir, Project: res.project, Removed: res.removed, AgentMemory: res.agents, Report: res.report}
+	js := lintOutput{MemoryDir: res.loc.Dir, Project: res.project, Removed: res.removed, AgentMemory: res.agents, NotLoaded: res.notLoaded, Report: res.report}
 	if err := e.output(opts.json, js, func(w io.Writer) { printLint(w, res) }); err != nil {
 		return err
 	}
@@ -116,6 +126,9 @@ func printLint(w io.Writer, r lintResult) {
 	fmt.Fprintf(w, "memory  %s (%s)\n", r.loc.Dir, r.loc.Reason)
 	if !r.loc.Enabled {
 		fmt.Fprintf(w, "        auto memory is off here (%s): the client neither reads nor writes this folder\n", r.loc.SwitchReason)
+	}
+	if r.notLoaded != "" && r.loc.Enabled {
+		fmt.Fprintf(w, "        MEMORY.md does not load (%s)\n", r.notLoaded)
 	}
 	if !r.exists {
 		fmt.Fprintln(w, "        no memory folder yet: nothing to check")

@@ -96,3 +96,19 @@ func TestLintSaysMemoryIsOff(t *testing.T) {
 		t.Errorf("output:\n%s", out)
 	}
 }
+
+// With CLAUDE_CODE_DISABLE_CLAUDE_MDS=1 lint says MEMORY.md does not
+// load, in text and JSON.
+func TestLintSaysClaudeMdsAreOff(t *testing.T) {
+	e, out, _ := testEnv(t)
+	e.getenv = func(k string) string { return map[string]string{"CLAUDE_CODE_DISABLE_CLAUDE_MDS": "1"}[k] }
+	run(e, []string{"lint", "--demo"})
+	if !strings.Contains(out.String(), "MEMORY.md does not load (CLAUDE_CODE_DISABLE_CLAUDE_MDS=1") {
+		t.Errorf("lint text:\n%s", out)
+	}
+	out.Reset()
+	run(e, []string{"lint", "--demo", "--json"})
+	if !strings.Contains(out.String(), `"notLoaded": "CLAUDE_CODE_DISABLE_CLAUDE_MDS=1`) {
+		t.Errorf("lint --json:\n%.400s", out)
+	}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/memscope/memscope/engine/timeline"
 	"github.com/memscope/memscope/engine/window"
@@ -24,18 +25,24 @@ var replayCommand = &command{
 type replayOptions struct {
 	home    homeFlags
 	window  window.Config
+	given   bool
 	json    bool
 	session string
 }
 
 // replayOut is `replay --json`.
 type replayOut struct {
-	Session    string                   `json:"session"`
-	Path       string                   `json:"path"`
+	Session string `json:"session"`
+	Path    string `json:"path"`
+	// Earlier is set for an older copy a local GC kept
+	// (<session>/before-cleanup/*.jsonl.replaced): the session's history
+	// before a boundary, which the rewritten transcript no longer holds.
+	Earlier    bool                     `json:"earlierHistory,omitempty"`
 	Records    int                      `json:"records"`
 	Problems   []model.Problem          `json:"problems"`
 	Window     window.Config            `json:"window"`
 	Thresholds timeline.Thresholds      `json:"thresholds"`
+	Limits     *window.Resolved         `json:"limits,omitempty"`
 	Boundaries []timeline.BoundaryInfo  `json:"boundaries"`
 	Resume     resumeOut                `json:"resume"`
 	Branches   []timeline.BranchInfo    `json:"branches"`
@@ -74,6 +81,8 @@ func parseReplay(e *env, args []string) (replayOptions, error) {
 	}
 	opts.session = pos[0]
 	opts.window, err = wf.config(e)
+	wf.noteGiven(fs)
+	opts.given = wf.given
 	return opts, err
 }
 
@@ -89,9 +98,18 @@ func runReplay(e *env, opts replayOptions) (replayOut, error) {
 	if err != nil {
 		return replayOut{}, err
 	}
-	tl := timeline.Build(tr, opts.window, sf.size)
-	out := replayOut{Session: tl.Session, Path: sf.disk, Records: tl.Records, Problems: tr.Summary.Problems,
-		Window: tl.Window, Thresholds: tl.Thresholds, Boundaries: tl.Boundaries, Branches: tl.Branches,
+	var tl timeline.Timeline
+	if opts.given {
+		tl = timeline.Build(tr, opts.window, sf.size)
+	} else {
+		root, homeDir := e.root, ""
+		if sf.home != nil {
+			root, homeDir = sf.home.root, sf.home.home.Dir
+		}
+		tl = timeline.BuildResolved(tr, sessionLimits(e, root, homeDir, tr), sf.size)
+	}
+	out := replayOut{Session: tl.Session, Path: sf.disk, Earlier: strings.HasSuffix(sf.disk, model.ReplacedSuffix), Records: tl.Records, Problems: tr.Summary.Problems,
+		Window: tl.Window, Thresholds: tl.Thresholds, Limits: tl.Limits, Boundaries: tl.Boundaries, Branches: tl.Branches,
 		Sidechains: tl.Sidechains, Turns: tl.Turns, Steps: tl.Steps,
 		Resume: resumeOut{Resume: tl.Resume, Messages: len(tl.Resume.Messages), MessageUUIDs: uuidsOf(tl.Resume.Messages),
 			Preserved: uuidsOf(tl.Resume.Preserved)}}
@@ -116,9 +134,19 @@ func optInt(p *int) string {
 
 func printReplay(w io.Writer, r replayOut) {
 	fmt.Fprintf(w, "session   %s\nfile      %s, %d records\n", r.Session, r.Path, r.Records)
+	if r.Earlier {
+		fmt.Fprintln(w, "          earlier history: the copy kept when a local cleanup rewrote the transcript (rows before a boundary exist only here)")
+	}
 	t := r.Thresholds
-	fmt.Fprintf(w, "window    %d tokens: effective %d, warning at %d, autocompact at %d, blocked at %d\n\n",
+	fmt.Fprintf(w, "window    %d tokens: effective %d, warning at %d, autocompact at %d, blocked at %d\n",
 		r.Window.ContextWindow, t.Effective, t.Warning, t.Autocompact, t.Blocked)
+	if l := r.Limits; l != nil {
+		fmt.Fprintf(w, "          window %s · %s; %s\n", window.Short(l.Window.Tokens), l.Window.Source, l.Line())
+		if n := l.IdleNote(); n != "" && l.Autocompact.Source != "default" {
+			fmt.Fprintf(w, "          %s\n", n)
+		}
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintln(w, " line  time          event")
 	for _, s := range r.Steps {
 		ts := s.Timestamp.Format("15:04:05.000")

@@ -20,6 +20,7 @@ var commands = []*command{
 	compactCommand,
 	completionCommand,
 	configCommand,
+	doctorCommand,
 	exportCommand,
 	extractCommand,
 	filesCommand,

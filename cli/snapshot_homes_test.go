@@ -63,6 +63,8 @@ func readOnlyCases(s snapHomeSpec) []snapCase {
 	c := []snapCase{
 		{"stat", s.home("stat")},
 		{"stat.json", s.home("stat", "--json")},
+		{"doctor", s.home("doctor")},
+		{"doctor.json", s.home("doctor", "--json")},
 		{"sessions", s.home("sessions")},
 		{"sessions.json", s.home("sessions", "--json")},
 		{"completion.values.sessions", s.home("completion", "values", "sessions")},

@@ -44,6 +44,18 @@ type Settings struct {
 	ClaudeMdExcludes []string `json:"claudeMdExcludes,omitempty"`
 	// AutoCompactEnabled false turns automatic compaction off.
 	AutoCompactEnabled *bool `json:"autoCompactEnabled,omitempty"`
+	// AutoCompactWindow is the window autocompact is computed against
+	// (tokens; a number or a string with a k/M suffix).
+	AutoCompactWindow *string `json:"autoCompactWindow,omitempty"`
+	// ModelAutoCompactWindow is modelSettings.<model id>.autoCompactWindow:
+	// per model, read before the top-level AutoCompactWindow.
+	ModelAutoCompactWindow map[string]string `json:"modelAutoCompactWindow,omitempty"`
+	// IdleCompaction false stops the compaction of an idle session
+	// (default true).
+	IdleCompaction *bool `json:"idleCompaction,omitempty"`
+	// Env is the file's env block: variables the client sets for itself
+	// (string values only; others are left out).
+	Env map[string]string `json:"env,omitempty"`
 }
 
 // ParseSettings reads the keys memscope knows from a settings.json body.
@@ -114,6 +126,55 @@ func (s *Settings) set(key string, raw json.RawMessage) error {
 			return errors.New("want a string")
 		}
 		s.AutoMemoryDirectory = &v
+	case "autoCompactWindow":
+		v, err := windowValue(raw)
+		if err != nil {
+			return err
+		}
+		s.AutoCompactWindow = &v
+	case "modelSettings":
+		var per map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &per); err != nil {
+			return errors.New("want an object keyed by model id")
+		}
+		for id, body := range per {
+			var m struct {
+				AutoCompactWindow json.RawMessage `json:"autoCompactWindow"`
+			}
+			if json.Unmarshal(body, &m) != nil || m.AutoCompactWindow == nil {
+				continue
+			}
+			v, err := windowValue(m.AutoCompactWindow)
+			if err != nil {
+				return fmt.Errorf("%s.autoCompactWindow: %v", id, err)
+			}
+			if s.ModelAutoCompactWindow == nil {
+				s.ModelAutoCompactWindow = map[string]string{}
+			}
+			s.ModelAutoCompactWindow[id] = v
+		}
+	case "idleCompaction":
+		return setBool(raw, &s.IdleCompaction)
+	case "env":
+		var env map[string]any
+		if err := json.Unmarshal(raw, &env); err != nil {
+			return errors.New("want an object of variables")
+		}
+		for k, v := range env {
+			var str string
+			switch v := v.(type) {
+			case string:
+				str = v
+			case float64, bool:
+				str = fmt.Sprint(v)
+			default:
+				continue
+			}
+			if s.Env == nil {
+				s.Env = map[string]string{}
+			}
+			s.Env[k] = str
+		}
 	case "claudeMdExcludes":
 		var v []string
 		if err := json.Unmarshal(raw, &v); err != nil {
@@ -122,6 +183,20 @@ func (s *Settings) set(key string, raw json.RawMessage) error {
 		s.ClaudeMdExcludes = v
 	}
 	return nil
+}
+
+// windowValue reads a token count given as a number or a string (the
+// string may carry a k or M suffix, read by the engine).
+func windowValue(raw json.RawMessage) (string, error) {
+	var n json.Number
+	if json.Unmarshal(raw, &n) == nil {
+		return n.String(), nil
+	}
+	var v string
+	if json.Unmarshal(raw, &v) == nil {
+		return strings.TrimSpace(v), nil
+	}
+	return "", errors.New("want a number of tokens")
 }
 
 func setBool(raw json.RawMessage, dst **bool) error {
@@ -246,4 +321,51 @@ func (st SettingsStack) ClaudeMdExcludes() []string {
 		}
 	}
 	return out
+}
+
+// Setting is one value of the settings stack with the file it came from.
+type Setting struct {
+	Value string
+	// From is the file's path.
+	From string
+}
+
+// AutoCompactWindow returns the autoCompactWindow in force for modelID as
+// the client merges the files: a modelSettings entry for the model (any
+// file, highest precedence first) before the top-level value. ok is false
+// when no file sets it.
+func (st SettingsStack) AutoCompactWindow(modelID string) (v Setting, perModel, ok bool) {
+	for i := len(st) - 1; i >= 0; i-- {
+		if w, found := st[i].ModelAutoCompactWindow[modelID]; found && modelID != "" {
+			return Setting{w, st[i].Path}, true, true
+		}
+	}
+	for i := len(st) - 1; i >= 0; i-- {
+		if w := st[i].AutoCompactWindow; w != nil {
+			return Setting{*w, st[i].Path}, false, true
+		}
+	}
+	return Setting{}, false, false
+}
+
+// IdleCompaction returns the effective idleCompaction (default true) and
+// the file that set it ("" for the default).
+func (st SettingsStack) IdleCompaction() (bool, string) {
+	for i := len(st) - 1; i >= 0; i-- {
+		if v := st[i].IdleCompaction; v != nil {
+			return *v, st[i].Path
+		}
+	}
+	return true, ""
+}
+
+// Env returns the variable name as the settings files' env blocks set it
+// (highest precedence first); ok is false when none does.
+func (st SettingsStack) Env(name string) (Setting, bool) {
+	for i := len(st) - 1; i >= 0; i-- {
+		if v, found := st[i].Env[name]; found {
+			return Setting{v, st[i].Path}, true
+		}
+	}
+	return Setting{}, false
 }

@@ -23,6 +23,8 @@ func (d *recordDecoder) decodeAttachment(r *Record, v []byte) {
 			r.AttachmentType = d.interned(val)
 		case "path":
 			single.Path = d.str(val)
+		case "replacesPath":
+			single.ReplacesPath = d.str(val)
 		case "content":
 			switch val[0] {
 			case '"':

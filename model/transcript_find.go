@@ -21,6 +21,17 @@ const (
 	// TranscriptSeed is sessions/<id>/transcript.jsonl, the layout some seed
 	// documents describe; a secondary source.
 	TranscriptSeed TranscriptKind = "seed"
+	// TranscriptReplaced is an older full copy of a main transcript a
+	// local GC rewrote (CLAUDE_CODE_TRANSCRIPT_LOCAL_GC=keep, 2.1.332):
+	// projects/<slug>/<sessionId>/before-cleanup/<epoch ms>-<hex>.jsonl.replaced.
+	// Its rows before the boundary exist only there.
+	TranscriptReplaced TranscriptKind = "replaced"
+)
+
+// ReplacedDir and ReplacedSuffix name a session's older transcripts.
+const (
+	ReplacedDir    = "before-cleanup"
+	ReplacedSuffix = ".jsonl.replaced"
 )
 
 // TranscriptFile is one transcript found in a home. Path is slash-separated
@@ -52,6 +63,9 @@ type ToolResultFile struct {
 // SessionFiles is every session file of a home.
 type SessionFiles struct {
 	Transcripts []TranscriptFile
+	// Replaced are the older copies a local GC kept (TranscriptReplaced),
+	// apart from Transcripts so that no count reads a session twice.
+	Replaced    []TranscriptFile
 	ToolResults []ToolResultFile
 	// SubagentMeta are the subagents' agent-<id>.meta.json files
 	// (relative paths), whether or not their transcript is there.
@@ -90,6 +104,7 @@ func FindSessionFiles(fsys fs.FS) (SessionFiles, []Problem) {
 	for _, pt := range parts {
 		sf.Transcripts = append(sf.Transcripts, pt.sf.Transcripts...)
 		sf.ToolResults = append(sf.ToolResults, pt.sf.ToolResults...)
+		sf.Replaced = append(sf.Replaced, pt.sf.Replaced...)
 		sf.SubagentMeta = append(sf.SubagentMeta, pt.sf.SubagentMeta...)
 		probs = append(probs, pt.probs...)
 	}
@@ -207,6 +222,12 @@ func findSessionDir(fsys fs.FS, slug string, sess dirEntry, sf *SessionFiles, pr
 		base := strings.TrimSuffix(e.name, ".jsonl")
 		sf.Transcripts = append(sf.Transcripts, TranscriptFile{Path: e.path, ProjectSlug: slug, SessionID: sess.name,
 			AgentID: strings.TrimPrefix(base, "agent-"), MetaPath: metas[base], Kind: TranscriptSubagent, Size: e.size, ModTime: e.mod})
+	}
+	for _, e := range listDir(fsys, sess.path+"/"+ReplacedDir, probs) {
+		if !e.dir && strings.HasSuffix(e.name, ReplacedSuffix) {
+			sf.Replaced = append(sf.Replaced, TranscriptFile{Path: e.path, ProjectSlug: slug, SessionID: sess.name,
+				Kind: TranscriptReplaced, Size: e.size, ModTime: e.mod})
+		}
 	}
 	for _, e := range listDir(fsys, sess.path+"/tool-results", probs) {
 		if e.dir {

@@ -1,6 +1,9 @@
 package model
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // RecordType is the "type" field of a transcript line. Unknown types are
 // kept as they are.
@@ -118,18 +121,62 @@ const (
 )
 
 // EarlierMessage is one message a compact summary keeps after the
-// summary text: kind user, reply or note.
+// summary text: kind user, reply or note (2.1.331), or card (2.1.332): a
+// question the model asked with AskUserQuestion (Input) and its answer
+// (Text).
 type EarlierMessage struct {
-	Kind string `json:"kind"`
-	Text string `json:"text"`
+	Kind  string          `json:"kind"`
+	Text  string          `json:"text"`
+	Input json.RawMessage `json:"input,omitempty"`
 }
 
-// EarlierChars is the length of the earlier messages' text in UTF-16
-// code units, as the context counts characters.
+// The earlierMessages kinds the client sends; entries of other kinds, and
+// entries with empty text, are dropped.
+const (
+	EarlierUser  = "user"
+	EarlierReply = "reply"
+	EarlierNote  = "note"
+	EarlierCard  = "card"
+)
+
+// noResponseRequested follows a card that no reply or card follows.
+const noResponseRequested = "No response requested."
+
+// Sent reports whether the client sends the entry on resume.
+func (m EarlierMessage) Sent() bool {
+	switch m.Kind {
+	case EarlierUser, EarlierReply, EarlierNote, EarlierCard:
+		return m.Text != ""
+	}
+	return false
+}
+
+// EarlierChars is the length of the earlier messages the client sends, in
+// UTF-16 code units, as the context counts characters: each sent entry's
+// text; a card adds its AskUserQuestion tool_use (name and input, as
+// JSON) and, when no reply or card follows it, the "No response
+// requested." line.
 func (r *Record) EarlierChars() int {
 	n := 0
-	for _, m := range r.EarlierMessages {
+	for i, m := range r.EarlierMessages {
+		if !m.Sent() {
+			continue
+		}
 		n += utf16Units([]byte(m.Text))
+		if m.Kind != EarlierCard {
+			continue
+		}
+		n += len(`{"type":"tool_use","name":"AskUserQuestion","input":}`) + utf16Units(m.Input)
+		answered := false
+		for _, next := range r.EarlierMessages[i+1:] {
+			if next.Sent() {
+				answered = next.Kind == EarlierReply || next.Kind == EarlierCard
+				break
+			}
+		}
+		if !answered {
+			n += len(noResponseRequested)
+		}
 	}
 	return n
 }
@@ -297,6 +344,10 @@ type MicrocompactMetadata struct {
 // AttachmentFile is one file inside an attachment record.
 type AttachmentFile struct {
 	Path string
+	// ReplacesPath is set on a nested_memory read inside a git worktree
+	// whose main-checkout copy was already loaded (2.1.332): the file it
+	// replaces for the session.
+	ReplacesPath string
 	// Type is the client's label for whose file it is: User, Project,
 	// Local, Managed, AutoMem, TeamMem, …
 	Type string

@@ -35,6 +35,8 @@ type timelineFollow struct {
 	// autocompactOff is settings.json's autoCompactEnabled: false for the
 	// session's project.
 	autocompactOff bool
+	// limits is what the session's window is resolved from.
+	limits window.Input
 	// inflight says a read is running; dirty that the file changed since
 	// the last read began.
 	inflight, dirty bool
@@ -49,6 +51,7 @@ type timelineMsg struct {
 	path           string
 	tl             *timeline.Timeline
 	autocompactOff bool
+	limits         window.Input
 	// f is the follower the first read made (open).
 	f    *model.TranscriptFollower
 	open bool
@@ -59,7 +62,7 @@ type timelineMsg struct {
 // and reads it; jump, when set, is the step to select when it is in.
 func (m *Model) openTimelineCmd(p string, jump *msgs.ReplayAt) tea.Cmd {
 	m.followGen++
-	fsys, home, project, root := m.opts.Home.FS, m.opts.Home, m.data.openPath(), m.root()
+	fsys, home, project, root, getenv := m.opts.Home.FS, m.opts.Home, m.data.openPath(), m.root(), m.opts.Getenv
 	gen := m.followGen
 	m.follow = &timelineFollow{gen: gen, path: p, inflight: true, jump: jump}
 	m.p.replay.SetLoading(p)
@@ -67,20 +70,21 @@ func (m *Model) openTimelineCmd(p string, jump *msgs.ReplayAt) tea.Cmd {
 	return func() tea.Msg {
 		stack, _ := model.LoadSettings(root, home.Dir, project, model.ManagedDir)
 		on, _ := stack.AutoCompactEnabled()
+		lim := window.Input{Settings: stack, Getenv: getenv, EnvFrom: "memscope's environment"}
 		var size int64
 		if st, err := fs.Stat(fsys, p); err == nil {
 			size = st.Size()
 		}
 		f := model.NewTranscriptFollower(p, model.ScanOptions{Content: true, KeepText: size <= keepTextLimit})
-		msg := readTimeline(gen, f, fsys)
-		msg.open, msg.autocompactOff, msg.f = true, !on, f
+		msg := readTimeline(gen, f, fsys, lim)
+		msg.open, msg.autocompactOff, msg.f, msg.limits = true, !on, f, lim
 		return msg
 	}
 }
 
 // readTimeline reads what was appended to the transcript f follows and
 // builds its timeline; tl is nil when nothing changed.
-func readTimeline(gen int, f *model.TranscriptFollower, fsys fs.FS) timelineMsg {
+func readTimeline(gen int, f *model.TranscriptFollower, fsys fs.FS, lim window.Input) timelineMsg {
 	msg := timelineMsg{gen: gen, path: f.Path()}
 	res, err := f.Next(fsys)
 	if err != nil {
@@ -88,7 +92,7 @@ func readTimeline(gen int, f *model.TranscriptFollower, fsys fs.FS) timelineMsg 
 		return msg
 	}
 	if res.Changed {
-		tl := timeline.Build(res.Transcript, window.Size200k(), res.Size)
+		tl := timeline.BuildResolved(res.Transcript, timeline.Limits(res.Transcript, lim), res.Size)
 		msg.tl = &tl
 	}
 	return msg
@@ -105,8 +109,8 @@ func (m *Model) followTimelineCmd() tea.Cmd {
 		return nil // the pane closed the session
 	}
 	f.inflight, f.dirty = true, false
-	fsys, gen, tf := m.opts.Home.FS, f.gen, f.f
-	return func() tea.Msg { return readTimeline(gen, tf, fsys) }
+	fsys, gen, tf, lim := m.opts.Home.FS, f.gen, f.f, f.limits
+	return func() tea.Msg { return readTimeline(gen, tf, fsys, lim) }
 }
 
 // noteTimelineChange marks the open session changed when rel (inside the
@@ -137,7 +141,7 @@ func (m Model) handleTimeline(msg timelineMsg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch {
 	case msg.open:
-		f.autocompactOff = msg.autocompactOff
+		f.autocompactOff, f.limits = msg.autocompactOff, msg.limits
 		cmd = m.p.replay.SetTimeline(msg.tl, msg.autocompactOff)
 		m.p.replay.SetFollowing(true)
 		if j := f.jump; j != nil && j.Hit != nil {

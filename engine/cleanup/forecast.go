@@ -54,13 +54,31 @@ const (
 	// KindGrowthTest is a state/growth-test-<name>.json file, swept by
 	// its mtime (2.1.331).
 	KindGrowthTest Kind = "growth-test"
+	// KindRepeatDays is state/repeat-command-days.json, swept when older
+	// than min(15, cleanupPeriodDays) days (2.1.332).
+	KindRepeatDays Kind = "repeat-command-days"
+	// KindRepeatMark is state/repeat-command-mark.json, swept by the
+	// period (2.1.332); repeat-command-never.json stays.
+	KindRepeatMark Kind = "repeat-command-mark"
 )
+
+// repeatDaysCap caps the period of state/repeat-command-days.json.
+const repeatDaysCap = 15
+
+// PeriodDays is the age in days at which the sweep deletes an item of
+// kind k, for a sweep period of days.
+func (k Kind) PeriodDays(days int) int {
+	if k == KindRepeatDays {
+		return min(repeatDaysCap, days)
+	}
+	return days
+}
 
 // Kinds lists the swept kinds in report order.
 func Kinds() []Kind {
 	return []Kind{KindTranscript, KindSessionFile, KindPaste, KindFileHistory,
 		KindDebug, KindShellSnapshot, KindPlan, KindTodo, KindBackup,
-		KindImageCache, KindSkillArchive, KindGrowthTest}
+		KindImageCache, KindSkillArchive, KindGrowthTest, KindRepeatDays, KindRepeatMark}
 }
 
 // EverySweep reports whether the sweep deletes items of kind k whatever
@@ -388,7 +406,7 @@ func placeItem(it *Item, f Forecast) {
 		it.Eligible, it.DaysLeft, it.Bucket = f.Now, 0, BucketNow
 		return
 	}
-	it.Eligible = it.ModTime.Add(time.Duration(f.PeriodDays) * 24 * time.Hour)
+	it.Eligible = it.ModTime.Add(time.Duration(it.Kind.PeriodDays(f.PeriodDays)) * 24 * time.Hour)
 	it.DaysLeft, it.Bucket = placeTime(it.Eligible, f.Now, f.HorizonDays)
 }
 

@@ -405,3 +405,36 @@ func TestForecastRetentionEmptyAndOddHomes(t *testing.T) {
 		t.Errorf("problems = %+v, want an incomplete tail at line 2", f.Problems)
 	}
 }
+
+// 2.1.332 sweeps state/repeat-command-days.json after min(15, period)
+// days and state/repeat-command-mark.json after the period, keeps
+// repeat-command-never.json, and an older transcript a local GC kept in
+// <session>/before-cleanup/ goes with its session folder.
+func TestForecast2_1_332Files(t *testing.T) {
+	h := retentionHome(t, map[string]rfile{
+		"state/repeat-command-days.json":                                      {"{}", 20 * day},
+		"state/repeat-command-mark.json":                                      {"{}", 20 * day},
+		"state/repeat-command-never.json":                                     {"{}", 90 * day},
+		"projects/-w/s1/before-cleanup/1795860000000-0a1b2c3d.jsonl.replaced": {"{}\n", 3 * day},
+	}, nil)
+	f := BuildForecast(Options{Home: h, Now: retNow})
+	got := map[string]string{}
+	for _, it := range f.Items {
+		got[it.Path] = fmt.Sprintf("%s %s %s", it.Kind, it.Bucket, it.Session)
+	}
+	want := map[string]string{
+		"state/repeat-command-days.json":                                      "repeat-command-days now ",  // 20 days > min(15, 30)
+		"state/repeat-command-mark.json":                                      "repeat-command-mark soon ", // 20 days < 30
+		"projects/-w/s1/before-cleanup/1795860000000-0a1b2c3d.jsonl.replaced": "session-file soon s1",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("items\n%v\nwant\n%v", got, want)
+	}
+	// With a 10-day period both state files are past it.
+	f = BuildForecast(Options{Home: h, Now: retNow, Settings: period(10)})
+	for _, it := range f.Items {
+		if strings.HasPrefix(it.Path, "state/") && it.Bucket != BucketNow {
+			t.Errorf("10-day period: %s %s", it.Path, it.Bucket)
+		}
+	}
+}

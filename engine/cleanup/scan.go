@@ -97,8 +97,20 @@ func scanRetention(fsys fs.FS) ([]Item, []NeverSwept, []model.Problem) {
 		items = append(items, Item{Path: p, Kind: KindSkillArchive, Files: 1, Size: info.Size(), ModTime: info.ModTime()})
 	})
 	for _, e := range model.ReadDirFollow(fsys, stateDir, &probs) {
-		if e.Info.Mode().IsRegular() && isGrowthTest(e.Name) {
-			items = append(items, Item{Path: e.Path, Kind: KindGrowthTest, Files: 1, Size: e.Info.Size(), ModTime: e.Info.ModTime()})
+		if !e.Info.Mode().IsRegular() {
+			continue
+		}
+		kind := Kind("")
+		switch {
+		case isGrowthTest(e.Name):
+			kind = KindGrowthTest
+		case e.Name == "repeat-command-days.json":
+			kind = KindRepeatDays
+		case e.Name == "repeat-command-mark.json":
+			kind = KindRepeatMark
+		}
+		if kind != "" {
+			items = append(items, Item{Path: e.Path, Kind: kind, Files: 1, Size: e.Info.Size(), ModTime: e.Info.ModTime()})
 		}
 	}
 

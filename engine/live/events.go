@@ -172,6 +172,10 @@ func levelEvents(p, s SessionStatus, t time.Time) []Event {
 	pct := 100 * float64(s.Context) / float64(max(s.Window.ContextWindow, 1))
 	if up {
 		e.Text = fmt.Sprintf("session %s context reached %s: %d tokens (%.0f%% of %d; %s at %d)", shortID(s.SessionID), to, s.Context, pct, s.Window.ContextWindow, to, e.Threshold)
+		if l := s.Limits; l != nil && l.ShortSource() != "" && (to == window.LevelWarning || to == window.LevelAutocompact) {
+			// The level is not the default one: say what moved it.
+			e.Text += " · " + l.Line()
+		}
 	} else {
 		e.Text = fmt.Sprintf("session %s context fell back to %s: %d tokens (%.0f%%)", shortID(s.SessionID), to, s.Context, pct)
 	}

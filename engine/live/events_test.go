@@ -135,3 +135,23 @@ func TestPasteStates(t *testing.T) {
 		t.Errorf("an inventory with no pastes must still watch pastes (non-nil): %v", got)
 	}
 }
+
+// A level event says what moved the level when it is not the default
+// (watch shows "autocompact at 67k · CLAUDE_CODE_AUTO_COMPACT_WINDOW").
+func TestLevelEventSaysTheSource(t *testing.T) {
+	lim := window.Resolve(window.Input{Model: "claude-opus-4-6", Getenv: func(k string) string {
+		return map[string]string{window.EnvAutoCompactWindow: "100000"}[k]
+	}, EnvFrom: "test"})
+	at := func(ctx window.Tokens) SessionStatus {
+		st := status("s1", ctx, true)
+		w := lim.Config
+		st.Window, st.Limits, st.Level = w, &lim, w.Level(ctx)
+		st.Thresholds = timeline.Thresholds{Effective: w.Effective(), Warning: w.WarningAt(), Autocompact: w.AutocompactAt(), Blocked: w.BlockedAt()}
+		return st
+	}
+	ev := Diff(snapAt(at(40000)), snapAt(at(68000)))
+	if len(ev) != 1 || ev[0].To != window.LevelAutocompact || ev[0].Threshold != 67000 ||
+		!strings.Contains(ev[0].Text, "autocompact at 67k · "+window.EnvAutoCompactWindow) {
+		t.Errorf("events %+v", ev)
+	}
+}

@@ -187,6 +187,24 @@ func MemoryDirResolver(root fs.FS, homeDir, userHome string, getenv func(string)
 	}
 }
 
+// SettingsResolver returns SessionOptions.Settings for a home: the
+// client's settings files for a session started in cwd, read once per
+// folder.
+func SettingsResolver(root fs.FS, homeDir string) func(cwd string) model.SettingsStack {
+	var mu sync.Mutex
+	seen := map[string]model.SettingsStack{}
+	return func(cwd string) model.SettingsStack {
+		mu.Lock()
+		defer mu.Unlock()
+		if st, ok := seen[cwd]; ok {
+			return st
+		}
+		st, _ := model.LoadSettings(root, homeDir, cwd, model.ManagedDir)
+		seen[cwd] = st
+		return st
+	}
+}
+
 // AutocompactResolver returns SessionOptions.Autocompact for a home: the
 // autoCompactEnabled setting in force for a session started in cwd (user,
 // project, local and managed settings, as the client stacks them), read

@@ -40,6 +40,11 @@ type SessionOptions struct {
 	// the default, on); nil leaves AutocompactOff alone. It is called
 	// once, with the first cwd a record carries.
 	Autocompact func(cwd string) (on bool, from string)
+	// Settings returns the client's settings files for a session started
+	// in cwd (window.Resolve reads its window, autocompact window,
+	// autocompact switch and idle compaction there); nil reads none. It
+	// is called once, with the first cwd a record carries.
+	Settings func(cwd string) model.SettingsStack
 	// MemoryDir returns the absolute memory folder of a session started
 	// in cwd (see model.ResolveMemoryLocation); nil tracks no memory
 	// writes. It is called once, with the first cwd a record carries.
@@ -98,6 +103,9 @@ type SessionStatus struct {
 	// runs to the blocking level.
 	AutocompactOff   bool   `json:"autocompactOff,omitempty"`
 	AutocompactOffIn string `json:"autocompactOffIn,omitempty"`
+	// Limits is where the window and the autocompact level came from
+	// (window.Resolve); nil when the Window was given.
+	Limits *window.Resolved `json:"limits,omitempty"`
 	// Context is what the last request put in the window (input + cache
 	// read + cache creation of the last response, as Timeline.Turns
 	// count it), or the client's postTokens when a compaction came
@@ -159,6 +167,16 @@ type Session struct {
 	acAsked bool
 	acOff   bool
 	acFrom  string
+	// settings are the client's settings files for the session's cwd.
+	settings      model.SettingsStack
+	settingsAsked bool
+	// env reads the client's environment (/proc/<pid>/environ) when
+	// envSet; env nil then means it is not readable.
+	env     func(string) string
+	envFrom string
+	envSet  bool
+	// autoPre are the preTokens of the automatic compactions.
+	autoPre []window.Tokens
 	started time.Time
 	last    time.Time
 	records int
@@ -212,6 +230,10 @@ func (s *Session) Add(rec *model.Record, line []byte) {
 		s.acAsked = true
 		on, from := s.opts.Autocompact(s.cwd)
 		s.acOff, s.acFrom = !on, from
+	}
+	if !s.settingsAsked && s.cwd != "" && s.opts.Settings != nil {
+		s.settingsAsked = true
+		s.settings = s.opts.Settings(s.cwd)
 	}
 	if t := rec.Timestamp; !t.IsZero() {
 		if s.started.IsZero() || t.Before(s.started) {
@@ -296,6 +318,9 @@ func (s *Session) compaction(rec *model.Record) {
 	}
 	if m := rec.Compact; m != nil {
 		c.Trigger, c.PreTokens, c.PostTokens = m.Trigger, m.PreTokens, m.PostTokens
+		if m.Trigger == model.TriggerAuto && m.PreTokens != nil {
+			s.autoPre = append(s.autoPre, window.Tokens(*m.PreTokens))
+		}
 	}
 	s.compactions = append(s.compactions, c)
 	s.since, s.recent = 0, s.recent[:0]
@@ -370,17 +395,37 @@ func (s *Session) noteWrites(rec *model.Record, line []byte) {
 	}
 }
 
+// SetEnv gives the client's environment as read from its process
+// (model.ReadProcEnviron); a nil getenv says it is not readable, and the
+// limits then assume the settings files only.
+func (s *Session) SetEnv(getenv func(string) string, from string) {
+	s.env, s.envFrom, s.envSet = getenv, from, true
+}
+
+// Limits resolves the session's window and thresholds (window.Resolve)
+// from its model, settings, environment and own compactions.
+func (s *Session) Limits() window.Resolved {
+	in := window.Input{Model: s.model, Settings: s.settings, MaxContext: s.maxContext, AutoPreTokens: s.autoPre}
+	switch {
+	case s.envSet:
+		in.Getenv, in.EnvFrom = s.env, s.envFrom
+	case s.opts.Getenv != nil:
+		in.Getenv, in.EnvFrom = s.opts.Getenv, "memscope's environment"
+	}
+	return window.Resolve(in)
+}
+
 // Status is where the session stands at now.
 func (s *Session) Status(now time.Time) SessionStatus {
 	w, guessed := s.opts.Window, false
+	var lim *window.Resolved
 	if w == (window.Config{}) {
-		w, guessed = window.Size200k(), true
-		if s.maxContext > w.ContextWindow {
-			w = window.Size1M()
-		}
+		r := s.Limits()
+		lim, w, guessed = &r, r.Config, true
+	} else {
+		w = w.WithEnv(s.opts.Getenv)
 	}
-	w = w.WithEnv(s.opts.Getenv)
-	st := SessionStatus{
+	st := SessionStatus{Limits: lim,
 		SessionID: s.id, Transcript: s.transcript, Project: s.cwd, Model: s.model,
 		Window: w, WindowGuessed: guessed,
 		Thresholds: timeline.Thresholds{Effective: w.Effective(), Warning: w.WarningAt(), Autocompact: w.AutocompactAt(), Blocked: w.BlockedAt()},
@@ -398,11 +443,14 @@ func (s *Session) Status(now time.Time) SessionStatus {
 	if st.MemoryWrites == nil {
 		st.MemoryWrites = []MemoryWrite{}
 	}
-	off := s.opts.AutocompactOff || s.acOff
+	off := s.opts.AutocompactOff || s.acOff || lim != nil && lim.Off
 	if off {
 		st.AutocompactOff = true
-		if s.acOff {
+		switch {
+		case s.acOff:
 			st.AutocompactOffIn = s.acFrom
+		case lim != nil && lim.Off:
+			st.AutocompactOffIn = lim.OffSource
 		}
 	}
 	if s.contextKnown {

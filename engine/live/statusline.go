@@ -93,8 +93,10 @@ type Status struct {
 	Context       window.Tokens `json:"context"`
 	ContextSource string        `json:"contextSource,omitempty"`
 	Window        window.Config `json:"window"`
-	Level         window.Level  `json:"level"`
-	Forecast      Forecast      `json:"forecast"`
+	// Limits is where the window and the autocompact level came from.
+	Limits   window.Resolved `json:"limits"`
+	Level    window.Level    `json:"level"`
+	Forecast Forecast        `json:"forecast"`
 	// Index is MEMORY.md's state; nil when there is none or memory is
 	// off.
 	Index *IndexState `json:"index,omitempty"`
@@ -145,11 +147,16 @@ func Statusline(input []byte, o StatusOptions) Status {
 	case cw != nil && cw.UsedPercentage != nil && cw.ContextWindowSize > 0:
 		st.Context, st.ContextSource = window.Tokens(math.Round(*cw.UsedPercentage*float64(cw.ContextWindowSize)/100)), "used_percentage"
 	}
-	st.Window = statusWindow(in, st.Context).WithEnv(o.Getenv)
+	lin := window.Input{Model: in.Model.ID, Getenv: o.Getenv, EnvFrom: "the status line's environment (the client's)",
+		Settings: settings, MaxContext: st.Context}
+	if cw := in.ContextWindow; cw != nil && cw.ContextWindowSize > 0 {
+		lin.StatusLineSize = window.Tokens(cw.ContextWindowSize)
+	}
+	st.Limits = window.Resolve(lin)
+	st.Window = st.Limits.Config
 	st.Level = st.Window.Level(st.Context)
 	target, at := window.LevelAutocompact, st.Window.AutocompactAt()
-	autocompact, _ := settings.AutoCompactEnabled()
-	if !autocompact {
+	if st.Limits.Off {
 		target, at = window.LevelBlocked, st.Window.BlockedAt()
 	}
 	st.Forecast = ForecastTurns(tail.contexts, st.Context, target, at)
@@ -159,6 +166,11 @@ func Statusline(input []byte, o StatusOptions) Status {
 		parts = append(parts, fmt.Sprintf("ctx %d%%", int(math.Round(100*float64(st.Context)/float64(st.Window.ContextWindow)))))
 		if f := st.Forecast; f.OK {
 			parts = append(parts, forecastText(f))
+		}
+		if src := st.Limits.ShortSource(); src != "" {
+			// Once the level moved, used_percentage no longer says when
+			// compaction happens: say where it is and why.
+			parts = append(parts, "ac "+window.Short(st.Limits.Autocompact.Tokens)+" "+src)
 		}
 	} else {
 		why = append(why, "no context figure: the input has no context_window.current_usage and the transcript no response yet")
@@ -195,20 +207,6 @@ func firstOf(s ...string) string {
 		}
 	}
 	return ""
-}
-
-// statusWindow is the window the client reports, else the 1M preset for
-// a "[1m]" model or a context past 200k, else 200k.
-func statusWindow(in StatusInput, ctx window.Tokens) window.Config {
-	if cw := in.ContextWindow; cw != nil && cw.ContextWindowSize > 0 {
-		w := window.Size200k()
-		w.ContextWindow = window.Tokens(cw.ContextWindowSize)
-		return w
-	}
-	if strings.Contains(strings.ToLower(in.Model.ID), "[1m]") || ctx > window.Size200k().ContextWindow {
-		return window.Size1M()
-	}
-	return window.Size200k()
 }
 
 func forecastText(f Forecast) string {

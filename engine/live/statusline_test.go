@@ -110,7 +110,21 @@ func TestStatusline(t *testing.T) {
 			growing(s, 80000, 10000, 3)
 			writeFile(t, h.home, rel(h, h.transcript), s.String())
 			return h.input(-1, 0)
-		}, "ctx 50% · compact due · $0.50", "", "transcript"},
+		}, "ctx 50% · compact due · ac 90k CLAUDE_AUTOCOMPACT_PCT_OVERRIDE · $0.50", "", "transcript"},
+		{"autoCompactWindow setting moves the forecast and says so", func(h *statusHome) string {
+			s := newScript("s1", h.proj, now)
+			growing(s, 40000, 5000, 3)
+			writeFile(t, h.home, rel(h, h.transcript), s.String())
+			writeFile(t, h.home, "settings.json", `{"autoCompactWindow": 100000}`)
+			return h.input(-1, 0)
+		}, "ctx 25% · ~4 turns to compact · ac 67k autoCompactWindow · $0.50", "", "transcript"},
+		{"the client's CLAUDE_CODE_AUTO_COMPACT_WINDOW", func(h *statusHome) string {
+			h.opts.Getenv = env("CLAUDE_CODE_AUTO_COMPACT_WINDOW", "100k")
+			s := newScript("s1", h.proj, now)
+			growing(s, 40000, 5000, 3)
+			writeFile(t, h.home, rel(h, h.transcript), s.String())
+			return h.input(-1, 0)
+		}, "ctx 25% · ~4 turns to compact · ac 67k CLAUDE_CODE_AUTO_COMPACT_WINDOW · $0.50", "", "transcript"},
 		{"memory off", func(h *statusHome) string {
 			h.opts.Getenv = env("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "1")
 			writeFile(t, h.home, rel(h, h.memDir)+"/MEMORY.md", indexLines(212))

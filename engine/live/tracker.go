@@ -127,6 +127,9 @@ func NewTracker(o Options) *Tracker {
 	if o.Session.Autocompact == nil && o.Root != nil {
 		o.Session.Autocompact = AutocompactResolver(o.Root, o.Home.Dir)
 	}
+	if o.Session.Settings == nil && o.Root != nil {
+		o.Session.Settings = SettingsResolver(o.Root, o.Home.Dir)
+	}
 	return &Tracker{o: o, at: map[string]int{}, files: map[string]*followed{}, memory: map[string]MemoryState{}}
 }
 
@@ -309,6 +312,12 @@ func (t *Tracker) snapshot() Snapshot {
 				}
 			}
 			continue
+		}
+		if t.o.Root != nil {
+			// The client's own environment where its process shows it;
+			// else the limits assume the settings files only.
+			getenv, from, _ := model.ReadProcEnviron(t.o.Root, r.PID)
+			f.sess.SetEnv(getenv, from)
 		}
 		st := f.sess.Status(now)
 		for _, a := range agents[f.file.ProjectSlug+"/"+f.file.SessionID] {

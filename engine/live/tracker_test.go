@@ -379,3 +379,39 @@ func TestTrackerSubagentMetaReadLeniently(t *testing.T) {
 		t.Errorf("the finished subagent %+v; want Plan, finished", sa)
 	}
 }
+
+// CLAUDE_CODE_TRANSCRIPT_LOCAL_GC (2.1.332) rewrites a transcript after a
+// compaction, dropping the rows before the boundary: the tracker starts
+// again from the shorter file, with no turn, compaction or token counted
+// twice and none left over from the old rows.
+func TestTrackerFollowsALocalGCRewrite(t *testing.T) {
+	h := newLiveHome(t)
+	s := newScript("s1", filepath.ToSlash(h.proj), now.Add(-30*time.Minute))
+	s.user("go")
+	for i, ctx := range []int64{60000, 90000, 120000} {
+		s.answer(fmt.Sprint("a", i), ctx)
+	}
+	cut := s.b.Len()
+	s.compact("auto", 67542, 3000)
+	s.answer("b0", 20000)
+	s.answer("b1", 30000)
+	h.put(h.transcript(), s.String(), now.Add(-time.Minute))
+	before := h.tracker.Refresh()
+	if st, _ := before.Session("s1"); st.Turns != 5 || len(st.Compactions) != 1 {
+		t.Fatalf("before: turns %d compactions %d", st.Turns, len(st.Compactions))
+	}
+	// The rewrite keeps the boundary and what follows, through a temporary
+	// file renamed over the transcript, as the client does.
+	tmp := h.put("projects/"+h.slug+"/s1.jsonl.compact.tmp.0a1b", s.String()[cut:], now.Add(-time.Minute))
+	if err := os.Rename(tmp, filepath.Join(h.dir, filepath.FromSlash(h.transcript()))); err != nil {
+		t.Fatal(err)
+	}
+	after := h.tracker.Update(h.transcript())
+	st, _ := after.Session("s1")
+	if st.Turns != 2 || st.TurnsSinceCompaction != 2 || len(st.Compactions) != 1 || st.Context != 30000 {
+		t.Errorf("after the rewrite: turns %d (%d since) compactions %d context %d", st.Turns, st.TurnsSinceCompaction, len(st.Compactions), st.Context)
+	}
+	if before.Block == nil || after.Block == nil || after.Block.Tokens.InputTokens >= before.Block.Tokens.InputTokens {
+		t.Errorf("block tokens did not fall to the new file's: before %+v after %+v", before.Block, after.Block)
+	}
+}

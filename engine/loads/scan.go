@@ -31,6 +31,9 @@ type EventFile struct {
 	Label string   `json:"label"`
 	Globs []string `json:"globs,omitempty"`
 	Bytes int      `json:"bytes"`
+	// ReplacesPath is the main-checkout file a worktree copy replaced
+	// (nested_memory.replacesPath, 2.1.332).
+	ReplacesPath string `json:"replacesPath,omitempty"`
 	// index is the entries of a loaded MEMORY.md, shared by the events
 	// that loaded the same text.
 	index *loadedIndex
@@ -94,7 +97,7 @@ func (c *Cache) events(home fs.FS, tf model.TranscriptFile, cachedOnly bool) ([]
 			ev.Session = tf.SessionID
 		}
 		for _, f := range r.AttachmentFiles {
-			ef := EventFile{Path: f.Path, Label: f.Type, Globs: f.Globs, Bytes: f.Bytes}
+			ef := EventFile{Path: f.Path, Label: f.Type, Globs: f.Globs, Bytes: f.Bytes, ReplacesPath: f.ReplacesPath}
 			if f.IsMemory() {
 				ef.index = c.index(f.Text)
 			}

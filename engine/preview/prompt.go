@@ -101,6 +101,10 @@ type Preview struct {
 	Text string `json:"text"`
 }
 
+// EnvDisableClaudeMds set to a true value makes the client load no
+// CLAUDE.md at all: user, project, rules and auto memory (2.1.332).
+const EnvDisableClaudeMds = "CLAUDE_CODE_DISABLE_CLAUDE_MDS"
+
 // Build assembles the preview: settings, memory location, CLAUDE.md
 // layers, MEMORY.md (capped, or backfilled), recall, and the text.
 func Build(o Options) Preview {
@@ -131,6 +135,18 @@ func Build(o Options) Preview {
 		ManagedDir: o.ManagedDir, Excludes: settings.ClaudeMdExcludes(), ExternalApproved: cj.ExternalIncludesApproved(key), At: o.At})
 	p.Layers, p.MissingImports, p.ConditionalRules = cm.Layers, cm.MissingImports, cm.ConditionalRules
 	p.Problems = append(p.Problems, cm.Problems...)
+	noClaudeMds := model.EnvTruthy(getenv(EnvDisableClaudeMds))
+	if noClaudeMds {
+		// The files are still shown, each saying why it is not sent.
+		why := EnvDisableClaudeMds + "=" + getenv(EnvDisableClaudeMds) + ": the client loads no CLAUDE.md at all"
+		for i := range p.Layers {
+			if l := &p.Layers[i]; l.Status == StatusLoaded || l.Status == StatusConditional {
+				l.Status, l.Truncated, l.Text, l.Reason = StatusSkipped, false, "", joinReason(why, l.Reason)
+			}
+		}
+		p.ConditionalRules = []ConditionalRule{}
+		p.Notes = append(p.Notes, why+" (user, project, rules, auto memory).")
+	}
 	switch {
 	case len(o.AddDirs) > 0 && addDirsOn:
 		p.Notes = append(p.Notes, fmt.Sprintf("--add-dir: the CLAUDE.md files of %d folder(s) load because %s=%s.", len(o.AddDirs), EnvAddDirsClaudeMd, getenv(EnvAddDirsClaudeMd)))
@@ -142,9 +158,12 @@ func Build(o Options) Preview {
 	p.MemoryIndex.DroppedEntries = []memindex.DroppedEntry{}
 	p.RecallMode = recallMode(o)
 	var index, recalled int
-	if !loc.Enabled {
+	switch {
+	case noClaudeMds:
+		p.Notes = append(p.Notes, "Auto memory does not load ("+EnvDisableClaudeMds+"): no MEMORY.md and no recall.")
+	case !loc.Enabled:
 		p.Notes = append(p.Notes, "Auto memory is off ("+loc.SwitchReason+"): no MEMORY.md and no recall.")
-	} else {
+	default:
 		index, recalled = p.addMemory(o, loc, now)
 	}
 	p.Text = assembleText(p.Layers)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -120,6 +121,25 @@ func TestPromptGolden(t *testing.T) {
 		}, func(t *testing.T, p Preview) {
 			if p.Memory.Enabled || strings.Contains(p.Text, "auto-memory") {
 				t.Error("memory should be off")
+			}
+		}},
+		{"claude-mds-off", func(o *Options) {
+			o.Project, o.Getenv = "/home/me/repo", func(k string) string {
+				return map[string]string{EnvDisableClaudeMds: "1", "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"}[k]
+			}
+		}, func(t *testing.T, p Preview) {
+			// Nothing loads, not even auto memory forced on; every file
+			// is still listed with the reason.
+			if p.Text != "" || p.Totals.Tokens != 0 || len(p.Layers) == 0 {
+				t.Errorf("text %q, %d tokens, %d layers", p.Text, p.Totals.Tokens, len(p.Layers))
+			}
+			for _, l := range p.Layers {
+				if l.Status == StatusLoaded || l.Status == StatusSkipped && l.Reason != "" && !strings.Contains(l.Reason, EnvDisableClaudeMds) && l.Kind != KindAutoMemory && l.Chars > 0 {
+					t.Errorf("layer %s %s: %q", l.Path, l.Status, l.Reason)
+				}
+			}
+			if !slices.ContainsFunc(p.Notes, func(n string) bool { return strings.Contains(n, EnvDisableClaudeMds) }) {
+				t.Errorf("notes %q do not say why", p.Notes)
 			}
 		}},
 	}

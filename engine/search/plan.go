@@ -134,6 +134,11 @@ func (p *planner) sessionFiles() []*unit {
 				mod: t.ModTime, size: t.Size, session: t.SessionID})
 		}
 	}
+	for _, t := range sf.Replaced {
+		us = append(us, &unit{kind: unitTranscript, store: StoreTranscripts, fsys: p.o.Home, name: t.Path, file: t.Path,
+			mod: t.ModTime, size: t.Size, project: p.projectPath(t.ProjectSlug), session: t.SessionID,
+			label: "earlier history, kept before a local cleanup rewrote the transcript"})
+	}
 	for _, r := range sf.ToolResults {
 		us = append(us, p.toolResult(r))
 	}

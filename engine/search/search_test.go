@@ -409,3 +409,21 @@ func TestSavedToolResultsSearchedByProject(t *testing.T) {
 		t.Errorf("one project: %v", got)
 	}
 }
+
+// A transcript a local GC rewrote keeps its older copy in
+// <session>/before-cleanup/*.jsonl.replaced (2.1.332): search finds the
+// rows that exist only there, labelled as earlier history.
+func TestReplacedTranscriptSearched(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const sid = "11111111-2222-4333-8444-555555555555"
+	line := func(text string) string {
+		return `{"type":"user","uuid":"u1","sessionId":"` + sid + `","cwd":"/work/app","timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"user","content":"` + text + `"}}` + "\n"
+	}
+	writeFile(t, dir, "projects/-work-app/"+sid+".jsonl", line("after the cleanup"))
+	writeFile(t, dir, "projects/-work-app/"+sid+"/before-cleanup/1795860000000-0a1b2c3d.jsonl.replaced", line("prunedRowNeedle before the boundary"))
+	hits, _ := runAll(t, dir, "prunedRowNeedle", QueryOptions{}, nil)
+	if len(hits) != 1 || hits[0].SessionID != sid || !strings.HasSuffix(hits[0].File, ".jsonl.replaced") || !strings.Contains(hits[0].Label, "earlier history") {
+		t.Errorf("hits %+v", hits)
+	}
+}

@@ -149,17 +149,20 @@ type Thresholds struct {
 // Timeline is a replay of one transcript: its compactions and turns in
 // file order, the steps a viewer moves through, and the resume state.
 type Timeline struct {
-	Session    string          `json:"session"`
-	Path       string          `json:"path"`
-	Records    int             `json:"records"`
-	Window     window.Config   `json:"window"`
-	Thresholds Thresholds      `json:"thresholds"`
-	Boundaries []BoundaryInfo  `json:"boundaries"`
-	Turns      []Turn          `json:"turns"`
-	Steps      []Step          `json:"steps"`
-	Resume     Resume          `json:"resume"`
-	Branches   []BranchInfo    `json:"branches"`
-	Sidechains []SidechainInfo `json:"sidechains"`
+	Session    string        `json:"session"`
+	Path       string        `json:"path"`
+	Records    int           `json:"records"`
+	Window     window.Config `json:"window"`
+	Thresholds Thresholds    `json:"thresholds"`
+	// Limits says where Window's figures came from (set by the caller
+	// that resolved them, see Limits); nil when the window was given.
+	Limits     *window.Resolved `json:"limits,omitempty"`
+	Boundaries []BoundaryInfo   `json:"boundaries"`
+	Turns      []Turn           `json:"turns"`
+	Steps      []Step           `json:"steps"`
+	Resume     Resume           `json:"resume"`
+	Branches   []BranchInfo     `json:"branches"`
+	Sidechains []SidechainInfo  `json:"sidechains"`
 
 	t *model.Transcript
 }

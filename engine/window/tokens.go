@@ -55,6 +55,12 @@ type Config struct {
 	// AutocompactPct, when between 1 and 99, lowers the autocompact
 	// threshold to effective × pct / 100 (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE).
 	AutocompactPct int `json:"autocompactPct,omitempty"`
+	// AutocompactWindow, when set and below ContextWindow, is the window
+	// autocompact (and its warning) is computed against
+	// (CLAUDE_CODE_AUTO_COMPACT_WINDOW, the autoCompactWindow setting):
+	// the level is then AutocompactWindow - reserve - 13000. The blocking
+	// level stays on the model's window.
+	AutocompactWindow Tokens `json:"autocompactWindow,omitempty"`
 }
 
 // Size200k is the preset for 200k-token models.
@@ -81,10 +87,14 @@ func (w Config) Effective() Tokens {
 
 // AutocompactAt is the context size at which autocompact fires.
 func (w Config) AutocompactAt() Tokens {
-	at := w.Effective() - AutocompactBuffer
+	eff := w.Effective()
+	if w.AutocompactWindow > 0 && w.AutocompactWindow < w.ContextWindow {
+		eff = w.AutocompactWindow - min(w.MaxOutputTokens, OutputReserveCap)
+	}
+	at := eff - AutocompactBuffer
 	if w.AutocompactPct > 0 && w.AutocompactPct < 100 {
 		// The override can only lower the threshold.
-		at = min(at, w.Effective()*Tokens(w.AutocompactPct)/100)
+		at = min(at, eff*Tokens(w.AutocompactPct)/100)
 	}
 	return at
 }

@@ -20,7 +20,7 @@ const module = "github.com/memscope/memscope"
 // of a lower layer. docs/ARCHITECTURE.md shows the same table.
 var engineLayers = map[string]int{
 	"engine/internal/jsstr": 0, "engine/internal/udiff": 0, "engine/diskcache": 0, "engine/pricing": 0,
-	"engine/window": 1, "engine/scan": 1, "engine/journal": 1, "engine/sessions": 1,
+	"engine/window": 1, "engine/doctor": 1, "engine/scan": 1, "engine/journal": 1, "engine/sessions": 1,
 	"engine/memindex": 2, "engine/timeline": 2,
 	"engine/lint": 3, "engine/preview": 3, "engine/compact": 3, "engine/inventory": 3, "engine/cleanup": 3, "engine/live": 3,
 	"engine/extract": 4, "engine/memrows": 4, "engine/store": 4, "engine/search": 4, "engine/loads": 4,

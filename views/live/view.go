@@ -257,9 +257,15 @@ func (m Model) detail(r Row) []string {
 	}
 	lines = append(lines, st.Dim.Render(text.Truncate(fmt.Sprintf("%s: warning %s │ %s │ blocked %s", win,
 		text.Tokens(int64(th.Warning)), ac, text.Tokens(int64(th.Blocked))), w)))
+	if l := s.Limits; l != nil {
+		lines = append(lines, st.Dim.Render(text.Truncate(limitsLine(l), w)))
+	}
 	if s.AutocompactOff {
 		why := "autocompact is off (autoCompactEnabled: false"
-		if s.AutocompactOffIn != "" {
+		switch {
+		case s.Limits != nil && s.Limits.Off:
+			why = "autocompact is off (" + model.SanitizeLine(s.Limits.OffSource)
+		case s.AutocompactOffIn != "":
 			why += " in " + model.SanitizeLine(s.AutocompactOffIn)
 		}
 		lines = append(lines, st.Warn.Render(text.Truncate(why+"): the client will not compact on its own; /compact by hand before the blocking limit", w)))
@@ -405,4 +411,19 @@ func tokens(p *int) string {
 		return "?"
 	}
 	return text.Tokens(int64(*p))
+}
+
+// limitsLine says where the window and the autocompact level came from,
+// whose environment was read, and that an idle session may compact
+// between turns.
+func limitsLine(l *window.Resolved) string {
+	parts := []string{"window " + window.Short(l.Window.Tokens) + " · " + l.Window.Source}
+	if !l.Off {
+		parts = append(parts, l.Line())
+	}
+	parts = append(parts, l.EnvNote)
+	if n := l.IdleNote(); n != "" {
+		parts = append(parts, n)
+	}
+	return model.SanitizeLine(strings.Join(parts, "; "))
 }

@@ -169,6 +169,13 @@ func (m Model) timelineLeft(nav string) string {
 	th := m.tl.Thresholds
 	head := fmt.Sprintf("%s · %s · %s · window %s: warn %s, autocompact %s, blocked %s",
 		m.tl.Session, text.Count(m.tl.Records, "record", ""), text.Count(len(m.tl.Boundaries), "compaction", ""), fmtK(int(m.tl.Window.ContextWindow)), fmtK(int(th.Warning)), fmtK(int(th.Autocompact)), fmtK(int(th.Blocked)))
+	if l := m.tl.Limits; l != nil && l.ShortSource() != "" {
+		// The level moved from the default: say where it is and why
+		// first, so the source is not the part cut off.
+		head = fmt.Sprintf("%s · window %s: warn %s, blocked %s · %s · %s · %s", l.Line(), fmtK(int(m.tl.Window.ContextWindow)), fmtK(int(th.Warning)), fmtK(int(th.Blocked)),
+			m.tl.Session, text.Count(m.tl.Records, "record", ""), text.Count(len(m.tl.Boundaries), "compaction", ""))
+		head = model.SanitizeLine(head)
+	}
 	return m.styles.Dim.Render(text.Truncate(head, m.listWidth())) + "\n" +
 		m.styles.Dim.Render(text.Truncate(nav, m.listWidth())) + "\n" +
 		m.steps.View(m.renderStep)

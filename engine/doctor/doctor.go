@@ -1,0 +1,301 @@
+// Package doctor says when a home is newer than memscope: the client
+// versions that wrote its transcripts, against the versions memscope's
+// formats were checked with, and every record type, attachment type and
+// top-level field memscope does not know, with a count and one place it
+// was seen (never the content).
+package doctor
+
+import (
+	"cmp"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/memscope/memscope/internal/jsonscan"
+	"github.com/memscope/memscope/model"
+)
+
+// Checked is the range of client versions memscope's formats were checked
+// against (FORMATS.md: 2.1.330, 2.1.331, 2.1.332).
+var Checked = struct{ Oldest, Newest string }{"2.1.330", "2.1.332"}
+
+// known is the one table of what memscope knows of a transcript line.
+var known = struct {
+	records, attachments, fields map[string]bool
+}{
+	records: set(
+		"user", "assistant", "system", "attachment", "summary", "queue-operation", "mode", "permission-mode",
+		"file-history-snapshot", "file-history-delta", "last-prompt", "custom-title", "ai-title", "cost-state",
+		"tools-used", "api-request", "api-request-shape", "api-request-blob", "agent-name", "tag", "pr-link",
+		"worktree-state", "content-replacement", "atis-latch",
+	),
+	attachments: set(
+		"instructions", "nested_memory", "instruction_files_not_loaded", "hook_success", "hook_non_blocking_error",
+		"hook_blocking_error", "hook_additional_context", "hook_cancelled", "hook_stopped_continuation",
+		"hook_system_message", "hook_error_during_execution", "hook_permission_decision", "todo_reminder",
+		"task_reminder", "deferred_tools_delta", "skill_listing", "plan_mode", "plan_mode_exit", "plan_mode_reentry",
+		"date_change", "edited_text_file", "edited_image_file", "file", "directory", "compact_file_reference",
+		"selected_lines_in_ide", "opened_file_in_ide", "queued_command", "command_permissions", "diagnostics",
+		"critical_system_reminder", "output_style", "token_usage", "budget_usd", "memory", "mcp_resource",
+		"agent_mention", "async_hook_response", "structured_output", "dynamic_skill", "invoked_skills",
+		"already_read_file", "new_directory", "new_file", "ultramemory", "teammate_mailbox", "team_context",
+		"auto_mode", "auto_mode_exit", "agent_listing_delta", "mcp_instructions_delta", "companion_intro",
+		"current_session_memory", "relevant_memories", "nested_memory_reminder", "prompt_snapshot", "date",
+		"environment", "model", "remote_session_change", "session_context",
+	),
+	fields: set(
+		"type", "subtype", "uuid", "parentUuid", "logicalParentUuid", "isSidechain", "timestamp", "sessionId", "cwd",
+		"version", "gitBranch", "message", "attachment", "content", "isMeta", "level", "compactMetadata",
+		"microcompactMetadata", "summarizeMetadata", "isVisibleInTranscriptOnly", "isCompactSummary", "userType",
+		"entrypoint", "requestId", "promptId", "permissionMode", "promptSource", "turnOrigin", "turnPosition",
+		"toolUseResult", "sourceToolAssistantUUID", "sourceToolUseID", "toolUseID", "agentId", "slug", "operation",
+		"mode", "messageId", "snapshot", "isSnapshotUpdate", "snapshotMessageId", "trackingPath", "backup",
+		"leafUuid", "lastPrompt", "summary", "customTitle", "aiTitle", "title", "rowSource", "earlierMessages",
+		"hookText", "hookTextLead", "isApiErrorMessage", "error", "apiError", "retryInMs", "retryAttempt",
+		"maxRetries", "cause", "thinkingMetadata", "todos", "imagePasteIds", "origin", "planContent",
+		"isCompactBoundary", "durationMs", "stopReason", "hasOutput", "preventedContinuation", "hookCount",
+		"hookInfos", "hookErrors", "toolUseId", "costUSD", "cost", "totalCostUSD", "tools", "shape", "blob",
+		"body", "request", "requestShape", "model", "agentName", "tag", "prNumber", "prUrl", "prRepository",
+		"worktreeSession", "replacements", "sentAtMs", "toolCallEnded", "refusalRetry", "thread",
+		"echoWireToolInputs", "mcpMeta", "isRetry", "interruptedBy", "state", "usage", "display",
+		"pastedContents", "project", "rendered", "renderedRole", "renderedBesideToolResult", "hash", "shapeHash",
+		"session_id", "atis", "hasUnknownModelCost", "modelUsage", "startTime", "totalAPIDuration",
+		"totalAPIDurationWithoutRetries", "totalDuration", "totalLinesAdded", "totalLinesRemoved",
+		"totalToolDuration", "apiBlockIndex", "cacheControl", "effort", "id", "keep", "madeBy", "params",
+		"perTurnEffort", "promptCacheRequested", "querySource", "requestDigest", "requestRef", "requestedModel",
+		"tail", "messageCount", "serverClassifierRequest", "base",
+	),
+}
+
+func set(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+// UnknownKind says what was not recognised.
+type UnknownKind string
+
+// The kinds of unknown.
+const (
+	UnknownRecord     UnknownKind = "record type"
+	UnknownAttachment UnknownKind = "attachment type"
+	UnknownField      UnknownKind = "field"
+)
+
+// Unknown is one name memscope did not recognise.
+type Unknown struct {
+	Kind  UnknownKind `json:"kind"`
+	Name  string      `json:"name"`
+	Count int         `json:"count"`
+	// Example is one place it was seen: "<transcript>:<line>".
+	Example string `json:"example"`
+}
+
+// Version is one client version seen and how many sessions it wrote
+// (a session counts once, under the newest version in its transcript).
+type Version struct {
+	Version  string `json:"version"`
+	Sessions int    `json:"sessions"`
+}
+
+// Report is what doctor found in a home.
+type Report struct {
+	CheckedOldest string `json:"checkedOldest"`
+	CheckedNewest string `json:"checkedNewest"`
+	// Versions are newest first.
+	Versions []Version `json:"versions"`
+	// Newest is the newest version seen; BeyondChecked says it is newer
+	// than CheckedNewest.
+	Newest        string    `json:"newest,omitempty"`
+	BeyondChecked bool      `json:"beyondChecked"`
+	Unknown       []Unknown `json:"unknown"`
+	Transcripts   int       `json:"transcripts"`
+	Lines         int       `json:"lines"`
+	// Malformed counts lines that are not JSON objects (left to the
+	// readers that report them with their reasons).
+	Malformed int             `json:"malformed"`
+	Problems  []model.Problem `json:"problems"`
+}
+
+// Scan reads every transcript of the home fsys (main and subagents).
+func Scan(home fs.FS) Report {
+	r := Report{CheckedOldest: Checked.Oldest, CheckedNewest: Checked.Newest, Versions: []Version{}, Unknown: []Unknown{}, Problems: []model.Problem{}}
+	files, probs := model.FindTranscripts(home)
+	r.Problems = append(r.Problems, probs...)
+	unknown := map[UnknownKind]map[string]*Unknown{UnknownRecord: {}, UnknownAttachment: {}, UnknownField: {}}
+	sessions := map[string]string{} // session → newest version
+	note := func(kind UnknownKind, name, where string) {
+		u := unknown[kind][name]
+		if u == nil {
+			u = &Unknown{Kind: kind, Name: model.SanitizeLine(name), Example: model.SanitizeLine(where)}
+			unknown[kind][name] = u
+		}
+		u.Count++
+	}
+	var sc jsonscan.Scanner
+	for _, tf := range files {
+		f, err := model.OpenRegular(home, tf.Path)
+		if err != nil {
+			r.Problems = append(r.Problems, model.Problem{File: tf.Path, Kind: model.ProblemUnreadable, Reason: err.Error()})
+			continue
+		}
+		r.Transcripts++
+		lr := model.NewLineReader(f)
+		for {
+			line, ok := lr.Next()
+			if !ok {
+				break
+			}
+			if line.TooLong || len(strings.TrimSpace(string(line.Bytes))) == 0 {
+				continue
+			}
+			r.Lines++
+			var typ, version, attType string
+			var keys []string
+			err := sc.Line(line.Bytes, func(key []byte, v, depth int) (int, error) {
+				end, err := sc.Value(v, depth)
+				if err != nil {
+					return end, err
+				}
+				val := sc.Bytes()[v:end]
+				k := string(key)
+				keys = append(keys, k)
+				switch k {
+				case "type":
+					typ, _ = jsonscan.Unquote(val)
+				case "version":
+					version, _ = jsonscan.Unquote(val)
+				case "attachment":
+					if len(val) > 0 && val[0] == '{' {
+						jsonscan.EachMember(val, func(ak, av []byte) {
+							if string(ak) == "type" {
+								attType, _ = jsonscan.Unquote(av)
+							}
+						})
+					}
+				}
+				return end, nil
+			})
+			if err != nil {
+				r.Malformed++
+				continue
+			}
+			where := tf.Path + ":" + strconv.Itoa(line.Number)
+			if typ != "" && !known.records[typ] {
+				note(UnknownRecord, typ, where)
+			}
+			if attType != "" && !known.attachments[attType] {
+				note(UnknownAttachment, attType, where)
+			}
+			for _, k := range keys {
+				if !known.fields[k] {
+					note(UnknownField, k, where)
+				}
+			}
+			if version != "" && tf.SessionID != "" && Compare(version, sessions[tf.SessionID]) > 0 {
+				sessions[tf.SessionID] = version
+			}
+		}
+		if err := lr.Err(); err != nil {
+			r.Problems = append(r.Problems, model.Problem{File: tf.Path, Kind: model.ProblemUnreadable, Reason: err.Error()})
+		}
+		f.Close()
+	}
+	counts := map[string]int{}
+	for _, v := range sessions {
+		counts[v]++
+	}
+	for v, n := range counts {
+		r.Versions = append(r.Versions, Version{v, n})
+	}
+	slices.SortFunc(r.Versions, func(a, b Version) int { return Compare(b.Version, a.Version) })
+	if len(r.Versions) > 0 {
+		r.Newest = r.Versions[0].Version
+		r.BeyondChecked = Compare(r.Newest, Checked.Newest) > 0
+	}
+	for _, kind := range []UnknownKind{UnknownRecord, UnknownAttachment, UnknownField} {
+		for _, u := range unknown[kind] {
+			r.Unknown = append(r.Unknown, *u)
+		}
+	}
+	slices.SortStableFunc(r.Unknown, func(a, b Unknown) int {
+		return cmp.Or(cmp.Compare(kindRank(a.Kind), kindRank(b.Kind)), cmp.Compare(b.Count, a.Count), strings.Compare(a.Name, b.Name))
+	})
+	return r
+}
+
+func kindRank(k UnknownKind) int {
+	switch k {
+	case UnknownRecord:
+		return 0
+	case UnknownAttachment:
+		return 1
+	}
+	return 2
+}
+
+// Compare orders client versions ("2.1.332" < "2.1.1000" < "9.9.9") by
+// their dot-separated numbers; a part that is not a number compares as
+// text after the numbers. "" is older than any version.
+func Compare(a, b string) int {
+	switch {
+	case a == b:
+		return 0
+	case a == "":
+		return -1
+	case b == "":
+		return 1
+	}
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < max(len(pa), len(pb)); i++ {
+		if i >= len(pa) {
+			return -1
+		}
+		if i >= len(pb) {
+			return 1
+		}
+		na, ea := strconv.Atoi(pa[i])
+		nb, eb := strconv.Atoi(pb[i])
+		switch {
+		case ea == nil && eb == nil:
+			if c := cmp.Compare(na, nb); c != 0 {
+				return c
+			}
+		case ea == nil:
+			return -1
+		case eb == nil:
+			return 1
+		default:
+			if c := strings.Compare(pa[i], pb[i]); c != 0 {
+				return c
+			}
+		}
+	}
+	return 0
+}
+
+// Summary is the report in one line, for Overview: the newest client
+// version against the checked range, and how many unknown names.
+func (r Report) Summary() string {
+	if len(r.Versions) == 0 {
+		return "no client version seen (no transcript)"
+	}
+	s := fmt.Sprintf("client %s (checked %s–%s)", r.Newest, r.CheckedOldest, r.CheckedNewest)
+	if r.BeyondChecked {
+		s = fmt.Sprintf("client %s is newer than memscope checked (%s–%s)", r.Newest, r.CheckedOldest, r.CheckedNewest)
+	}
+	if n := len(r.Unknown); n > 0 {
+		s += fmt.Sprintf(" · %d unknown name%s in transcripts: memscope doctor", n, map[bool]string{true: "", false: "s"}[n == 1])
+	} else {
+		s += " · every record known"
+	}
+	return s
+}
+
+// Clean reports whether nothing unknown was seen.
+func (r Report) Clean() bool { return len(r.Unknown) == 0 }
