@@ -127,6 +127,11 @@ func TestModes(t *testing.T) {
 	if h := helpKeys(m); h != "→/l ←/h w p esc J K z" {
 		t.Errorf("pipeline help %q", h)
 	}
+	// → moves between stages in the pipeline: the footer says stage,
+	// not step (it said "next step").
+	if h := m.Help(); h[0].Help().Desc != "next stage" || h[1].Help().Desc != "previous stage" {
+		t.Errorf("pipeline help says %q / %q for the stage keys", h[0].Help().Desc, h[1].Help().Desc)
+	}
 
 	// A jump to a compaction in the pipeline view runs the pipeline on
 	// the step it lands on (it used to wait on "running…" for ever).
