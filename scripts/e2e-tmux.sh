@@ -681,7 +681,7 @@ wait_for "L then c replays it"
 wait_for "0 since the last compaction"
 keys c
 wait_for "after a compact compaction (auto)"
-wait_for "● live"
+wait_for "● following the file"
 keys G
 wait_for "step 5/5"
 t0=$(date +%s%N)

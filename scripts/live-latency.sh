@@ -67,7 +67,7 @@ done
 keys 6
 wait_for "$(echo "$sid" | cut -c1-8)"
 keys g Enter
-wait_for "● live"
+wait_for "● following the file"
 keys G
 sleep 0.5
 replay=()

@@ -278,7 +278,7 @@ func TestLiveJumpsToCompactionInReplay(t *testing.T) {
 	if m.focus != paneReplay || m.replay.Mode() != replay.ModeTimeline {
 		t.Fatalf("c: focus %d, mode %s", m.focus, m.replay.Mode())
 	}
-	mustShow(t, m, "after a compact compaction (auto)", "compacted 168k → 14k", "● live", "step 5/8")
+	mustShow(t, m, "after a compact compaction (auto)", "compacted 168k → 14k", "● following the file", "step 5/8")
 
 	d.l.parent = liveSession[:8] + "-0013"
 	d.l.answer(testNow.Add(-20*time.Second), "b3", 120000, "")

@@ -178,3 +178,20 @@ func TestEveryModeDraws(t *testing.T) {
 		t.Errorf("mode names %v", names)
 	}
 }
+
+// A followed timeline says it follows the file; "● live" read as "this
+// session is running" on a session eight days old.
+func TestFollowingSaysFollowing(t *testing.T) {
+	tl := readTimeline(t)
+	m := New(keymap.Default(), style.New(true, true))
+	m.SetSize(120, 30)
+	m, _ = run(t, m, m.SetTimeline(tl, false))
+	if strings.Contains(screen(m), "following") {
+		t.Fatalf("not followed, yet:\n%s", screen(m))
+	}
+	m.SetFollowing(true)
+	got := screen(m)
+	if !strings.Contains(got, "● following the file · step") || strings.Contains(got, "live") {
+		t.Errorf("followed timeline's nav line:\n%s", got)
+	}
+}

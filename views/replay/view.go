@@ -105,10 +105,15 @@ func (m Model) View() string {
 	panic(badMode(m.mode))
 }
 
+// followingMark says the open timeline follows its transcript's appends.
+// It does not say the session is running: a session weeks old is
+// followed too (Live says what runs).
+const followingMark = "● following the file"
+
 func (m Model) timelineNav() string {
 	nav := "step " + m.steps.Position() + " · ←/→ step, [ ] compactions, p pipeline, esc sessions"
 	if m.following {
-		nav = "● live · " + nav
+		nav = followingMark + " · " + nav
 	}
 	return nav
 }
