@@ -363,10 +363,10 @@ func (m Model) memoryLines(r Row) []string {
 		case !mem.Exists:
 			head += " · no folder yet"
 		case mem.Index == nil:
-			head += " · " + text.Count(len(mem.Files), "file", "") + " · no MEMORY.md"
+			head += " · " + text.Count(mem.TopicFiles(), "file", "") + " · no MEMORY.md"
 		default:
 			ix := mem.Index
-			head += fmt.Sprintf(" · %s · MEMORY.md %d/%d lines", text.Count(len(mem.Files), "file", ""), ix.Lines, ix.MaxLines)
+			head += fmt.Sprintf(" · %s · MEMORY.md %d/%d lines", text.Count(mem.TopicFiles(), "file", ""), ix.Lines, ix.MaxLines)
 			if ix.Over() {
 				head += " ✂ cut when loaded"
 			}
