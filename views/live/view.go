@@ -235,7 +235,7 @@ func (m Model) detail(r Row) []string {
 		head += " · " + model.SanitizeLine(s.Model)
 	}
 	if !s.Started.IsZero() {
-		head += " · started " + s.Started.Local().Format("15:04")
+		head += " · started " + format.Clock(m.v.now, s.Started)
 	}
 	head += " · " + text.Count(s.Records, "record", "")
 	lines := []string{text.Truncate(head, w)}
