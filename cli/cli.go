@@ -64,7 +64,7 @@ func run(e *env, args []string) int {
 	}
 	switch args[0] {
 	case "help", "-h", "--help":
-		if len(args) > 1 {
+		if len(args) > 1 && args[1] != "-h" && args[1] != "--help" && args[1] != "help" {
 			c := e.lookup(args[1])
 			if c == nil {
 				fmt.Fprintf(e.stderr, "memscope help: unknown command %q (see memscope help)\n", args[1])
