@@ -177,7 +177,7 @@ func runSecrets(e *env, o secretsOptions) (secretsReport, error) {
 		}
 	}
 	userHome, _ := e.userHome()
-	so := secrets.Options{Home: h.home, Root: h.root, UserHome: userHome, Project: project}
+	so := secrets.Options{Home: h.home, Root: h.root, UserHome: userHome, Getenv: e.getenv, Project: project}
 	r := secrets.Scan(so)
 	if !o.scrub {
 		rep := secretsReport{json: r, text: func(w io.Writer) { printSecrets(w, r, o.show) }}

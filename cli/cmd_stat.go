@@ -41,7 +41,8 @@ func runStat(e *env, opts statOptions) (inventory.Report, error) {
 		return inventory.Report{}, err
 	}
 	defer o.close()
-	return inventory.Stat(inventory.Options{Home: o.home, Root: o.root, Cache: e.cache(opts.cache, o), Getenv: e.getenv}), nil
+	userHome, _ := e.userHome()
+	return inventory.Stat(inventory.Options{Home: o.home, Root: o.root, Cache: e.cache(opts.cache, o), Getenv: e.getenv, UserHome: userHome}), nil
 }
 
 // showStat prints what runStat returned, as text or --json.
