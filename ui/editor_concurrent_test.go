@@ -6,6 +6,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"testing/fstest"
 
 	"github.com/memscope/memscope/internal/faultfs"
 )
@@ -58,8 +59,12 @@ func TestEditorDoesNotOverwriteAConcurrentChange(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			m := newTestModel(t, 100, 30)
-			m.readOnly = false // the test home is not on disk; the edited file is
+			// The journal goes in the home: one in the test's folder (the
+			// fixed home's path is not the test's to write).
+			h := fixedHome(t)
+			h.Dir = t.TempDir()
+			m := loadedModel(t, Options{Home: h, Root: fstest.MapFS{}}, 100, 30)
+			m.readOnly = false // the test home's files are not on disk; the edited file is
 			prep := m.openEditorCmd(path)()
 			pm, ok := prep.(editorPreparedMsg)
 			if !ok || pm.err != nil {
