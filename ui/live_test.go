@@ -337,7 +337,7 @@ func TestFileEventsReachTheLivePane(t *testing.T) {
 		t.Error("a process file's event reloads the home")
 	}
 	m = drainTimers(t, m, cmd)
-	mustShow(t, m, "2 process file(s) in sessions/ name a process that is gone")
+	mustShow(t, m, "2 process files in sessions/ name a process that is gone")
 }
 
 // drainTimers is drain for commands that include timers (the watcher's

@@ -178,7 +178,7 @@ func (m Model) detailContent() detail.Content {
 	r, _ := m.list.Selected()
 	lines := m.detail(r)
 	if m.data.Stale > 0 {
-		lines = append(lines, m.v.styles.Dim.Render(text.Truncate(fmt.Sprintf("%d process file(s) in sessions/ name a process that is gone", m.data.Stale), m.width)))
+		lines = append(lines, m.v.styles.Dim.Render(text.Truncate(format.Count(m.data.Stale, "process file", "process files")+" in sessions/ "+verb(m.data.Stale, "names", "name")+" a process that is gone", m.width)))
 	}
 	return detail.Content{ID: r.Run.SessionID + " " + r.Run.Transcript, Lines: lines}
 }
@@ -186,7 +186,7 @@ func (m Model) detailContent() detail.Content {
 func (m Model) emptyText() string {
 	s := "Interactive sessions are found by their sessions/<pid>.json (while the process lives), `claude -p` runs by a transcript written in the last 5 minutes."
 	if m.data.Stale > 0 {
-		s += fmt.Sprintf(" %d process file(s) name a process that is gone.", m.data.Stale)
+		s += " " + format.Count(m.data.Stale, "process file", "process files") + " " + verb(m.data.Stale, "names", "name") + " a process that is gone."
 	}
 	return s
 }
@@ -405,4 +405,12 @@ func tokens(p *int) string {
 		return "?"
 	}
 	return text.Tokens(int64(*p))
+}
+
+// verb is the verb for a subject of n: one when n is 1, many otherwise.
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
