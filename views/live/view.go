@@ -239,6 +239,9 @@ func (m Model) detail(r Row) []string {
 	}
 	head += " · " + text.Count(s.Records, "record", "")
 	lines := []string{text.Truncate(head, w)}
+	if r.Run.Evidence != "" {
+		lines = append(lines, st.Dim.Render(text.Truncate("running: "+r.Run.Evidence, w)))
+	}
 
 	win := "window " + text.Tokens(int64(s.Window.ContextWindow))
 	if s.WindowGuessed {
