@@ -9,6 +9,7 @@ import (
 	"testing/fstest"
 
 	"github.com/memscope/memscope/internal/faultfs"
+	"github.com/memscope/memscope/internal/testroot"
 )
 
 // replaceByRename writes path the way Claude Code does: temp + rename.
@@ -131,8 +132,10 @@ func TestEditorSaveWritesThroughTheAppsWriter(t *testing.T) {
 	if err := os.WriteFile(path, []byte("old\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	f := &faultfs.FS{Step: faultfs.StepRename, Err: syscall.ENOSPC}
-	m := newTestModel(t, 100, 30)
+	f := &faultfs.FS{Base: testroot.Writer(t), Step: faultfs.StepRename, Err: syscall.ENOSPC}
+	h := fixedHome(t)
+	h.Dir = t.TempDir() // the journal's home: the test's, not the fixed path
+	m := loadedModel(t, Options{Home: h, Root: fstest.MapFS{}}, 100, 30)
 	m.readOnly = false
 	m.opts.Writes = f
 	pm, ok := m.openEditorCmd(path)().(editorPreparedMsg)
