@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io/fs"
 	"runtime/debug"
+	"slices"
 	"strings"
 )
 
@@ -64,7 +65,7 @@ func run(e *env, args []string) int {
 	}
 	switch args[0] {
 	case "help", "-h", "--help":
-		if len(args) > 1 {
+		if len(args) > 1 && args[1] != "-h" && args[1] != "--help" && args[1] != "help" {
 			c := e.lookup(args[1])
 			if c == nil {
 				fmt.Fprintf(e.stderr, "memscope help: unknown command %q (see memscope help)\n", args[1])
@@ -114,27 +115,43 @@ func wantsJSON(args []string) bool {
 	return false
 }
 
-// printHelp lists the subcommands in the order of the command list, each
-// with its usage and the first paragraph of its summary, then the exit
-// codes.
+// printHelp lists the subcommands, the core ones first, each with its
+// usage (every flag its --help lists) and the first paragraph of its
+// summary, wrapped to the terminal's width, then the exit codes.
 func printHelp(e *env) {
 	w := e.stdout
+	width := helpWidth(e)
+	out := func(lines []string) {
+		for _, l := range lines {
+			fmt.Fprintln(w, l)
+		}
+	}
 	fmt.Fprintf(w, "memscope %s — see and fix what Claude Code remembers\n\n", e.version)
 	fmt.Fprintln(w, "usage:")
-	fmt.Fprintf(w, "  %s\n      %s\n", appUsage, appSummary)
-	for _, c := range commands {
-		fmt.Fprintf(w, "  %s\n", c.usage)
-		for _, l := range wrapWords(headline(c.summary), 72) {
-			fmt.Fprintf(w, "      %s\n", l)
+	out(wrapIndented(withFlags(appUsage, commandFlags(e, nil)), width, "  ", "  "))
+	out(wrapIndented(appSummary, width, "      ", ""))
+	list := func(c *command) {
+		out(wrapIndented(withFlags(c.usage, commandFlags(e, c)), width, "  ", "  "))
+		out(wrapIndented(headline(c.summary), width, "      ", ""))
+	}
+	fmt.Fprintln(w, "\ncore commands:")
+	for _, name := range coreCommands {
+		if c := e.lookup(name); c != nil {
+			list(c)
+		}
+	}
+	fmt.Fprintln(w, "\nmore commands:")
+	for _, c := range e.commands() {
+		if !slices.Contains(coreCommands, c.name) {
+			list(c)
 		}
 	}
 	fmt.Fprintln(w, "  memscope help [COMMAND] | memscope --version")
 	fmt.Fprintln(w, "\nflags of the terminal app (memscope without a command):")
 	printFlagList(w, commandFlags(e, nil))
-	fmt.Fprintln(w, "\nThe home is --home DIR, else $CLAUDE_CONFIG_DIR, else ~/.claude; when none")
-	fmt.Fprintln(w, "exists, the embedded demo home is used and memscope says so.")
+	out(wrapIndented("The home is --home DIR, else $CLAUDE_CONFIG_DIR, else ~/.claude; when none exists, the embedded demo home is used and memscope says so.", width, "", ""))
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, exitCodesHelp)
+	out(wrapIndented(exitCodesHelp, width, "", ""))
 }
 
 // headline is a summary's first paragraph (what memscope help lists;

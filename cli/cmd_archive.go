@@ -84,7 +84,7 @@ func showArchive(e *env, opts archiveOptions, r archiveResult) error {
 
 func printArchive(w io.Writer, r cleanup.ArchiveReport, items int) {
 	fmt.Fprintf(w, "archive     %s (%s)\n", r.To, r.Format)
-	fmt.Fprintf(w, "selected    %d item(s)\n", items)
+	fmt.Fprintf(w, "selected    %s\n", format.Count(items, "item", "items"))
 	fmt.Fprintf(w, "files       %d copied, %d already there and identical, %s\n", r.Copied, r.Identical, format.Bytes(r.Bytes))
 	fmt.Fprintf(w, "verified    %d of %s read back from the archive, SHA-256 equal to the source\n", r.Verified, format.Count(len(r.Files), "file", "files"))
 	fmt.Fprintln(w, "source      only read (memscope copies; it never moves or deletes)")

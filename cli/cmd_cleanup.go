@@ -87,7 +87,7 @@ func printForecast(w io.Writer, f cleanup.Forecast, limit int) {
 	}
 	o := f.Overall
 	if f.State != cleanup.StateActive {
-		fmt.Fprintf(w, "swept kinds %d items, %d files, %s (nothing will be deleted; --days N shows a what-if)\n", o.All.Items, o.All.Files, format.Bytes(o.All.Bytes))
+		fmt.Fprintf(w, "swept kinds %s, %s, %s (nothing will be deleted; --days N shows a what-if)\n", format.Count(o.All.Items, "item", "items"), format.Count(o.All.Files, "file", "files"), format.Bytes(o.All.Bytes))
 	} else {
 		fmt.Fprintf(w, "eligible    now: %s · next %d days: %s · later: %s\n", countText(o.Now), f.HorizonDays, countText(o.Soon), countText(o.Later))
 		fmt.Fprintln(w, "\nby kind            now                    next "+fmt.Sprint(f.HorizonDays)+" days           later")
@@ -109,7 +109,7 @@ func printForecast(w io.Writer, f cleanup.Forecast, limit int) {
 			if g.Bucket == cleanup.BucketLater {
 				continue
 			}
-			fmt.Fprintf(w, "\n%s: %d item(s), %s\n", g.Label(f.HorizonDays), g.Total.Items, format.Bytes(g.Total.Bytes))
+			fmt.Fprintf(w, "\n%s: %s, %s\n", g.Label(f.HorizonDays), format.Count(g.Total.Items, "item", "items"), format.Bytes(g.Total.Bytes))
 			fmt.Fprintf(w, "  %-16s  %-15s %10s  %s\n", "eligible from", "kind", "size", "path")
 			for n, i := range g.Items {
 				if limit > 0 && n == limit {
@@ -137,7 +137,7 @@ func printForecast(w io.Writer, f cleanup.Forecast, limit int) {
 		fmt.Fprintln(w, "  (no history.jsonl or memory folders)")
 	}
 	for _, n := range f.NeverSwept {
-		fmt.Fprintf(w, "  %-8s %10s  %4d file(s)  %s\n", n.Kind, format.Bytes(n.Size), n.Files, n.Path)
+		fmt.Fprintf(w, "  %-8s %10s  %10s  %s\n", n.Kind, format.Bytes(n.Size), format.Count(n.Files, "file", "files"), n.Path)
 		if n.Kind == cleanup.NeverSweptHistory {
 			fmt.Fprintf(w, "  %-8s %10s  %s\n", "", "", cleanup.HistoryKeptNote)
 		}
@@ -162,12 +162,12 @@ func printLost(w io.Writer, l cleanup.Lost, loc *time.Location, limit int) {
 			fmt.Fprintf(w, "  … %d more (--list lists all)\n", len(l.Sessions)-n)
 			break
 		}
-		fmt.Fprintf(w, "  %s  %s  %3d prompt(s)  %s\n      %q\n", s.First.In(loc).Format("2006-01-02"), format.ShortID(string(s.SessionID)),
-			s.Prompts, model.SanitizeLine(s.Project), model.SanitizeLine(s.FirstPrompt))
+		fmt.Fprintf(w, "  %s  %s  %11s  %s\n      %q\n", s.First.In(loc).Format("2006-01-02"), format.ShortID(string(s.SessionID)),
+			format.Count(s.Prompts, "prompt", "prompts"), model.SanitizeLine(s.Project), model.SanitizeLine(s.FirstPrompt))
 	}
 	for n, p := range l.Pastes {
 		if limit > 0 && n == limit {
-			fmt.Fprintf(w, "  … %d more pastes\n", len(l.Pastes)-n)
+			fmt.Fprintf(w, "  … %s\n", format.Count(len(l.Pastes)-n, "more paste", "more pastes"))
 			break
 		}
 		fmt.Fprintf(w, "  %s:%d  paste #%d %s  %s\n", p.File, p.Line, p.PasteID, p.Hash, model.SanitizeLine(p.Project))
@@ -184,7 +184,7 @@ func countText(c cleanup.Count) string {
 
 func dirSuffix(it cleanup.Item) string {
 	if it.Dir {
-		return fmt.Sprintf("/ (%d files)", it.Files)
+		return fmt.Sprintf("/ (%s)", format.Count(it.Files, "file", "files"))
 	}
 	return ""
 }

@@ -140,7 +140,7 @@ func TestCleanupForecastText(t *testing.T) {
 		// the paste is 3 days old: eligible on 2026-11-26 12:00, in 4 days
 		"in 4 days      2026-11-26  1 (6 B)",
 		"  2026-11-26 12:00  paste-cache            6 B  paste-cache/6726f7554468d737.txt",
-		"file-history/s1/ (1 files)",
+		"file-history/s1/ (1 file)",
 		"history.jsonl:1  paste #1 6726f7554468d737  (paste-cache/6726f7554468d737.txt, swept from 2026-11-26 12:00)",
 		"never swept",
 		"projects/-home-me-app/memory",
@@ -193,7 +193,7 @@ func TestCleanupForecastAlreadyLost(t *testing.T) {
 	s := out.String()
 	for _, want := range []string{
 		"already lost: 1 session, 2026-06-01 … 2026-07-01; 1 paste",
-		"2026-06-01  bbbbbbbb    2 prompt(s)  /home/me/app",
+		"2026-06-01  bbbbbbbb    2 prompts  /home/me/app",
 		`"refactor the billing module"`,
 		"history.jsonl:3  paste #1 0123456789abcdef",
 		"archive first: memscope archive --to DIR",

@@ -10,6 +10,7 @@ import (
 	"github.com/memscope/memscope/engine/compact"
 	"github.com/memscope/memscope/engine/timeline"
 	"github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
@@ -220,7 +221,7 @@ func (l *lastByte) Write(p []byte) (int, error) {
 }
 
 func printCompact(w io.Writer, r compactOut) {
-	fmt.Fprintf(w, "session   %s\nfile      %s, %d messages on the resume chain\n", r.Session, r.Path, r.Messages)
+	fmt.Fprintf(w, "session   %s\nfile      %s, %s on the resume chain\n", r.Session, r.Path, format.Count(r.Messages, "message", "messages"))
 	t := r.Thresholds
 	fmt.Fprintf(w, "window    %d tokens: autocompact at %d, blocked at %d\n", r.Window.ContextWindow, t.Autocompact, t.Blocked)
 	how := "estimated: no usage figure on the resume chain"
@@ -244,6 +245,6 @@ func printCompact(w io.Writer, r compactOut) {
 	}
 	fmt.Fprintf(w, "\nafter     %d tokens: %s\n", r.After, verdict)
 	if r.Out != "" {
-		fmt.Fprintf(w, "wrote     %s (+%d records)\n", r.Out, r.Records)
+		fmt.Fprintf(w, "wrote     %s (+%s)\n", r.Out, format.Count(r.Records, "record", "records"))
 	}
 }

@@ -152,7 +152,10 @@ func showConfig(e *env, opts configOptions, rep configReport) error {
 			return
 		}
 		state := "not there: every setting is memscope's default"
-		if rep.Found {
+		switch {
+		case rep.Found && rep.Error != "":
+			state = "there, but not used"
+		case rep.Found:
 			state = "read"
 		}
 		fmt.Fprintf(w, "config %s (%s)\n", model.SanitizeLine(rep.Path), state)

@@ -82,6 +82,18 @@ func TestConfigInitShowAndPath(t *testing.T) {
 	}
 	if !strings.Contains(out2.String(), "not used:") || !strings.Contains(out2.String(), "bound to both export and quit") || !strings.Contains(err2.String(), "using the default settings") {
 		t.Errorf("a conflicting file:\n%s\n%s", out2.String(), err2.String())
+	} // The file is there, only not usable: show says so (it said "not
+	// there"), and so does --json's found.
+	if !strings.Contains(out2.String(), "config "+path+" (there, but not used)") {
+		t.Errorf("a conflicting file's state:\n%s", out2.String())
+	}
+	out2.Reset()
+	if code := run(e2, []string{"config", "show", "--json"}); code != 0 {
+		t.Fatalf("config show --json: exit %d", code)
+	}
+	var bad configReport
+	if err := json.Unmarshal([]byte(out2.String()), &bad); err != nil || !bad.Found || bad.Error == "" {
+		t.Errorf("a conflicting file's --json: found %v, error %q (%v)", bad.Found, bad.Error, err)
 	}
 }
 

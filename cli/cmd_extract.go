@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/extract"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
@@ -122,11 +123,11 @@ func showExtract(e *env, opts extractOptions, out extractOut) error {
 
 func printExtract(w io.Writer, r extractOut, wrote bool) {
 	fmt.Fprintf(w, "session   %s\nfile      %s\n", r.Session, r.Path)
-	fmt.Fprintf(w, "memory    %s, %d memories\n", r.MemoryDir, r.Existing)
+	fmt.Fprintf(w, "memory    %s, %s\n", r.MemoryDir, format.Count(r.Existing, "memory", "memories"))
 	if !r.MemoryEnabled {
 		fmt.Fprintln(w, "          auto memory is off for this project: the client will not read what is written here")
 	}
-	fmt.Fprintf(w, "read      %d user prompts%s\n", r.Prompts, skippedText(r.Skipped))
+	fmt.Fprintf(w, "read      %s%s\n", format.Count(r.Prompts, "user prompt", "user prompts"), skippedText(r.Skipped))
 	for _, p := range r.Problems {
 		fmt.Fprintf(w, "problem   %s:%d: %s\n", p.File, p.Line, p.Reason)
 	}

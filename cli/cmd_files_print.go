@@ -21,7 +21,7 @@ func printFileHistorySessions(w io.Writer, home string, sessions []filehist.Sess
 		if tr == "" {
 			tr = "(transcript gone)"
 		}
-		fmt.Fprintf(w, "  %s  %s  %3d backups %9s  %s\n", s.SessionID, format.Timestamp(s.ModTime), s.Backups, format.Bytes(s.Bytes), tr)
+		fmt.Fprintf(w, "  %s  %s  %11s %9s  %s\n", s.SessionID, format.Timestamp(s.ModTime), format.Count(s.Backups, "backup", "backups"), format.Bytes(s.Bytes), tr)
 	}
 }
 
@@ -44,7 +44,7 @@ func printFileHistory(w io.Writer, s *filehist.SessionFileHistory) {
 	for _, t := range s.Turns {
 		printTurn(w, t)
 	}
-	fmt.Fprintf(w, "\n%d tracked files (--file PATH, --diff V1..V2|disk, --restore V):\n", len(s.Files))
+	fmt.Fprintf(w, "\n%s (--file PATH, --diff V1..V2|disk, --restore V):\n", format.Count(len(s.Files), "tracked file", "tracked files"))
 	for _, f := range s.Files {
 		printTrackedFile(w, f, s.Turns)
 	}
@@ -61,7 +61,7 @@ func printFileHistory(w io.Writer, s *filehist.SessionFileHistory) {
 		}
 	}
 	if len(s.Problems) > 0 {
-		fmt.Fprintf(w, "\n%d problems:\n", len(s.Problems))
+		fmt.Fprintf(w, "\n%s:\n", format.Count(len(s.Problems), "problem", "problems"))
 		for _, p := range s.Problems {
 			fmt.Fprintf(w, "  %s\n", p.Error())
 		}

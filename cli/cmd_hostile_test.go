@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memscope/memscope/internal/testenv"
-	"github.com/memscope/memscope/scripts/hostile/hostilehome"
+	"github.com/memscope/memscope/scripts/memscope-hostile/hostilehome"
 )
 
 // hostileCommands are the read-only invocations of every subcommand on a
@@ -325,7 +325,7 @@ func readFile(t *testing.T, p string) []byte {
 
 // A memory folder of 100 000 tiny files (2 000 unless MEMSCOPE_LONG=1):
 // stat, lint, prompt and prune --dry-run count every one of them, and
-// their times are logged (scripts/hostile writes a million for the chaos
+// their times are logged (scripts/memscope-hostile writes a million for the chaos
 // script).
 func TestHostileManyFiles(t *testing.T) {
 	t.Parallel()

@@ -9,6 +9,7 @@ import (
 	"github.com/memscope/memscope/engine/lint"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/preview"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
@@ -143,7 +144,7 @@ func printLint(w io.Writer, r lintResult) {
 		}
 		fmt.Fprintf(w, "%s: %s %s: %s\n", model.SanitizeLine(where), f.Severity, f.Kind, model.SanitizeLine(f.Message))
 	}
-	fmt.Fprintf(w, "%d errors, %d warnings, %d notes\n", r.report.Errors, r.report.Warnings, r.report.Infos)
+	fmt.Fprintf(w, "%s, %s, %s\n", format.Count(r.report.Errors, "error", "errors"), format.Count(r.report.Warnings, "warning", "warnings"), format.Count(r.report.Infos, "note", "notes"))
 	if len(r.agents) > 0 {
 		fmt.Fprintf(w, "agent memory here too: %s (memscope lint --agent NAME checks one)\n", model.SanitizeLine(strings.Join(r.agents, ", ")))
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
-	"github.com/memscope/memscope/scripts/hostile/hostilehome"
+	"github.com/memscope/memscope/scripts/memscope-hostile/hostilehome"
 )
 
 // A killed restore leaves the atomic writer's copy beside the file it

@@ -9,6 +9,7 @@ import (
 	"github.com/memscope/memscope/engine/loads"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/store"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
@@ -154,7 +155,7 @@ func printPrune(w io.Writer, out pruneOutput, diff string) {
 		fmt.Fprintf(w, "\n%s\ndry run: nothing was written; apply with --apply (and --only ID,... to pick actions)\n", model.SanitizeForTerminal(diff))
 		return
 	}
-	fmt.Fprintf(w, "\napplied as change %s: %d files changed; undo with memscope undo\n", out.Applied.ID, len(out.Applied.Files))
+	fmt.Fprintf(w, "\napplied as change %s: %s changed; undo with memscope undo\n", out.Applied.ID, format.Count(len(out.Applied.Files), "file", "files"))
 	for _, f := range out.Applied.Files {
 		fmt.Fprintf(w, "  %-8s %s\n", f.Action, f.Path)
 	}

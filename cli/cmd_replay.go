@@ -133,7 +133,7 @@ func optInt(p *int) string {
 }
 
 func printReplay(w io.Writer, r replayOut) {
-	fmt.Fprintf(w, "session   %s\nfile      %s, %d records\n", r.Session, r.Path, r.Records)
+	fmt.Fprintf(w, "session   %s\nfile      %s, %s\n", r.Session, r.Path, format.Count(r.Records, "record", "records"))
 	if r.Earlier {
 		fmt.Fprintln(w, "          earlier history: the copy kept when a local cleanup rewrote the transcript (rows before a boundary exist only here)")
 	}
@@ -186,12 +186,12 @@ func printReplay(w io.Writer, r replayOut) {
 		fmt.Fprintln(w)
 	}
 	res := r.Resume
-	fmt.Fprintf(w, "\nresume    leaf %s (%s), %d messages", format.ShortID(res.Leaf), res.LeafSource, res.Messages)
+	fmt.Fprintf(w, "\nresume    leaf %s (%s), %s", format.ShortID(res.Leaf), res.LeafSource, format.Count(res.Messages, "message", "messages"))
 	if res.FromBoundary != "" {
 		fmt.Fprintf(w, " from boundary %s", format.ShortID(res.FromBoundary))
 	}
 	if len(res.Preserved) > 0 {
-		fmt.Fprintf(w, ", %d preserved relinked", len(res.Preserved))
+		fmt.Fprintf(w, ", %s relinked", format.Count(len(res.Preserved), "preserved message", "preserved messages"))
 	}
 	fmt.Fprintln(w)
 	if res.Fallback {
@@ -200,11 +200,11 @@ func printReplay(w io.Writer, r replayOut) {
 	if res.SkippedBeforeLine > 0 {
 		fmt.Fprintf(w, "          file over 5 MiB: lines before %d are not read\n", res.SkippedBeforeLine)
 	}
-	fmt.Fprintf(w, "branches  %d rewind points", len(r.Branches))
+	fmt.Fprintf(w, "branches  %s", format.Count(len(r.Branches), "rewind point", "rewind points"))
 	for _, b := range r.Branches {
-		fmt.Fprintf(w, "; %s → %d branches", format.ShortID(b.Parent), len(b.Children))
+		fmt.Fprintf(w, "; %s → %s", format.ShortID(b.Parent), format.Count(len(b.Children), "branch", "branches"))
 	}
-	fmt.Fprintf(w, "\nsubagents %d sidechains\n", len(r.Sidechains))
+	fmt.Fprintf(w, "\nsubagents %s\n", format.Count(len(r.Sidechains), "sidechain", "sidechains"))
 	for _, p := range r.Problems {
 		fmt.Fprintf(w, "problem   %s\n", p.Error())
 	}

@@ -56,7 +56,7 @@ func TestExportPartialCompaction(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb)
 	}
 	for _, want := range []string{"## Compaction 1: manual,", "## Compaction 2: partial (rewind menu),",
-		"- partial compaction from the rewind menu: 7 message(s) summarized; summarized up to the chosen message; later ones kept\n"} {
+		"- partial compaction from the rewind menu: 7 messages summarized; summarized up to the chosen message; later ones kept\n"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("export lacks %q", want)
 		}

@@ -117,7 +117,7 @@ func TestReplayText(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb)
 	}
 	for _, want := range []string{"compact       manual 19110 → 2550 tokens", "preserves 4935c698..4935c698",
-		"resume    leaf e8b83a07 (last-prompt), 19 messages from boundary fbefccd4, 1 preserved relinked"} {
+		"resume    leaf e8b83a07 (last-prompt), 19 messages from boundary fbefccd4, 1 preserved message relinked"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

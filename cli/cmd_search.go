@@ -113,9 +113,6 @@ func runSearch(e *env, opts searchOptions) (searchResult, error) {
 			return searchResult{}, err
 		}
 		so.Project = &search.Project{Slug: slug, Dir: t.project}
-		if t.loc.Enabled {
-			so.Project.MemoryDir = t.loc.Dir
-		}
 	}
 	w := bufio.NewWriter(e.stdout)
 	p := &hitPrinter{w: w, json: opts.json}

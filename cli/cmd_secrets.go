@@ -178,7 +178,7 @@ func runSecrets(e *env, o secretsOptions) (secretsReport, error) {
 		}
 	}
 	userHome, _ := e.userHome()
-	so := secrets.Options{Home: h.home, Root: h.root, UserHome: userHome, Project: project,
+	so := secrets.Options{Home: h.home, Root: h.root, UserHome: userHome, Getenv: e.getenv, Project: project,
 		Leftovers: leftover.HomeCopies(h.root, h.home.Dir, e.now())}
 	r := secrets.Scan(so)
 	if !o.scrub {
@@ -285,9 +285,17 @@ func printSecrets(w io.Writer, r secrets.Report, show bool) {
 		}
 	}
 	fmt.Fprintf(w, "files read: %s\n", strings.Join(read, ", "))
+	// A repeat folds under its first sighting only in the same store:
+	// folded under another store's, a store's heading had nothing under
+	// it (a memory file holding a secret first seen in a transcript).
+	storeOf := map[string]secrets.Store{}
+	for _, f := range r.Findings {
+		storeOf[f.ID] = f.Store
+	}
+	folded := func(f secrets.Finding) bool { return !show && f.SameAs != "" && storeOf[f.SameAs] == f.Store }
 	repeats := map[string]int{}
 	for _, f := range r.Findings {
-		if f.SameAs != "" {
+		if folded(f) {
 			repeats[f.SameAs]++
 		}
 	}
@@ -297,12 +305,12 @@ func printSecrets(w io.Writer, r secrets.Report, show bool) {
 		}
 		fmt.Fprintf(w, "\n%s (%s, %s read):\n", sc.Store, format.Count(sc.Findings, "finding", "findings"), format.Count(sc.Files, "file", "files"))
 		for _, f := range r.Findings {
-			if f.Store != sc.Store || f.SameAs != "" && !show {
+			if f.Store != sc.Store || folded(f) {
 				continue
 			}
 			fmt.Fprintf(w, "  %s  %-26s %s\n", f.ID, f.Rule, model.SanitizeLine(f.Where()))
 			ctx := f.Context()
-			if n := repeats[f.ID]; n > 0 && !show {
+			if n := repeats[f.ID]; n > 0 {
 				ctx = append(ctx, fmt.Sprintf("and %s of the same secret", format.Count(n, "more place", "more places")))
 			}
 			if f.SameAs != "" {

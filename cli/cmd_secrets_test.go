@@ -223,3 +223,31 @@ func TestSecretsCommandForgetAndFailure(t *testing.T) {
 	runIn(t, e, out, errb, 2, "secrets", "--home", l.Home, "--scrub", "--restore", "x")
 	runIn(t, e, out, errb, 2, "secrets", "--home", l.Home, "--yes")
 }
+
+// Every store heading of the text report has its findings under it: a
+// memory file holding the secret a transcript held first was folded
+// under the transcript's line, leaving "memory (2 findings…)" empty.
+func TestSecretsEveryHeadingHasLines(t *testing.T) {
+	r := secrets.Report{Home: "/h",
+		Stores: []secrets.StoreCount{{Store: secrets.StoreTranscript, Files: 1, Findings: 2}, {Store: secrets.StoreMemory, Files: 1, Findings: 2}},
+		Findings: []secrets.Finding{
+			{ID: "t1", Rule: "aws-access-key-id", Store: secrets.StoreTranscript, File: "projects/p/s.jsonl", Line: 1, Excerpt: "AKIA…"},
+			{ID: "t2", Rule: "aws-access-key-id", Store: secrets.StoreTranscript, File: "projects/p/s.jsonl", Line: 2, Excerpt: "AKIA…", SameAs: "t1"},
+			{ID: "m1", Rule: "aws-access-key-id", Store: secrets.StoreMemory, File: "projects/p/memory/a.md", Line: 3, Excerpt: "AKIA…", SameAs: "t1"},
+			{ID: "m2", Rule: "aws-access-key-id", Store: secrets.StoreMemory, File: "projects/p/memory/a.md", Line: 9, Excerpt: "AKIA…", SameAs: "t1"},
+		}}
+	var b bytes.Buffer
+	printSecrets(&b, r, false)
+	got := b.String()
+	for _, want := range []string{
+		"\n  t1  aws-access-key-id          projects/p/s.jsonl:1",
+		"and 1 more place of the same secret",
+		"\nmemory (2 findings, 1 file read):\n  m1  aws-access-key-id          projects/p/memory/a.md:3",
+		"\n  m2  aws-access-key-id          projects/p/memory/a.md:9",
+		"same secret as t1",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks %q:\n%s", want, got)
+		}
+	}
+}

@@ -94,8 +94,9 @@ func printSessions(w io.Writer, r sessions.Report) {
 		}
 	}
 	t := r.Totals
-	fmt.Fprintf(w, "\n%d sessions (%d transcripts, %d of them subagents), %s, %d records, compact boundaries %d, microcompact %d\n",
-		t.Sessions, t.Transcripts, t.SubagentTranscripts, format.Bytes(t.Bytes), t.Records, t.CompactBoundaries, t.MicrocompactBoundaries)
+	fmt.Fprintf(w, "\n%s (%s, %d of them subagents), %s, %s, compact boundaries %d, microcompact %d\n",
+		format.Count(t.Sessions, "session", "sessions"), format.Count(t.Transcripts, "transcript", "transcripts"), t.SubagentTranscripts, format.Bytes(t.Bytes),
+		format.Count(t.Records, "record", "records"), t.CompactBoundaries, t.MicrocompactBoundaries)
 	fmt.Fprintf(w, "usage: input %d, output %d, cache write %d, cache read %d (%d responses; subagents: input %d, output %d)\n",
 		t.Usage.InputTokens, t.Usage.OutputTokens, t.Usage.CacheCreationInputTokens, t.Usage.CacheReadInputTokens, t.Responses,
 		t.SubagentUsage.InputTokens, t.SubagentUsage.OutputTokens)
@@ -181,7 +182,7 @@ func stamp(t time.Time) string {
 // model, spawn depth and whether it finished.
 func agentLabel(a sessions.Agent) string {
 	if a.Meta == nil {
-		return fmt.Sprintf("%d records (no meta file)", a.Records)
+		return format.Count(a.Records, "record", "records") + " (no meta file)"
 	}
 	m := a.Meta
 	var parts []string
@@ -197,7 +198,7 @@ func agentLabel(a sessions.Agent) string {
 	if m.Finished != nil {
 		parts = append(parts, map[bool]string{true: "finished", false: "did not finish"}[*m.Finished])
 	}
-	parts = append(parts, fmt.Sprintf("%d records", a.Records))
+	parts = append(parts, format.Count(a.Records, "record", "records"))
 	label := m.Label()
 	if label == "" {
 		label = "(no type)"

@@ -153,8 +153,8 @@ func TestSessionsMatchCcusage(t *testing.T) {
 	bin := ccusageBin(t)
 	t.Run("generated", func(t *testing.T) {
 		home := filepath.Join(t.TempDir(), "home")
-		if out, err := exec.Command("go", "run", "../scripts/gen", "-out", home, "-size", "10M", "-seed", "5").CombinedOutput(); err != nil {
-			t.Fatalf("scripts/gen: %v\n%s", err, out)
+		if out, err := exec.Command("go", "run", "../scripts/memscope-gen", "-out", home, "-size", "10M", "-seed", "5").CombinedOutput(); err != nil {
+			t.Fatalf("scripts/memscope-gen: %v\n%s", err, out)
 		}
 		r := compareWithCcusage(t, bin, home, true)
 		if len(r.Totals.Models) < 2 {

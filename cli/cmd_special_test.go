@@ -11,7 +11,7 @@ import (
 	"github.com/memscope/memscope/internal/guard"
 	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
-	"github.com/memscope/memscope/scripts/hostile/hostilehome"
+	"github.com/memscope/memscope/scripts/memscope-hostile/hostilehome"
 )
 
 // childVar makes the test binary run memscope itself (see TestMain):

@@ -41,7 +41,8 @@ func runStat(e *env, opts statOptions) (inventory.Report, error) {
 		return inventory.Report{}, err
 	}
 	defer o.close()
-	return inventory.Stat(inventory.Options{Home: o.home, Root: o.root, Cache: e.cache(opts.cache, o), Getenv: e.getenv}), nil
+	userHome, _ := e.userHome()
+	return inventory.Stat(inventory.Options{Home: o.home, Root: o.root, Cache: e.cache(opts.cache, o), Getenv: e.getenv, UserHome: userHome}), nil
 }
 
 // showStat prints what runStat returned, as text or --json.
@@ -108,21 +109,21 @@ func printAgentMemory(w io.Writer, as []inventory.AgentMemory) {
 		fmt.Fprintln(w, "agent memory  none")
 		return
 	}
-	fmt.Fprintf(w, "agent memory  %d folders\n", len(as))
+	fmt.Fprintf(w, "agent memory  %s\n", format.Count(len(as), "folder", "folders"))
 	for _, a := range as {
 		c := a.Cap
 		index := "no MEMORY.md"
 		if a.Index {
 			index = fmt.Sprintf("MEMORY.md %d/%d lines, %d/%d chars", c.Lines, memindex.MaxLines, c.Chars, memindex.MaxChars)
 			if c.Truncated {
-				index += fmt.Sprintf(", cut at line %d: %d entries do not load", c.CutFileLine, len(c.DroppedEntries))
+				index += fmt.Sprintf(", cut at line %d: %s", c.CutFileLine, format.Count(len(c.DroppedEntries), "entry does not load", "entries do not load"))
 			}
 		}
 		declared := ""
 		if a.Definition == "" {
 			declared = "; no agent definition declares it"
 		}
-		fmt.Fprintf(w, "  %s (%s): %d topic files (%d invalid), %s%s\n", model.SanitizeForTerminal(a.Agent), a.Scope, a.Files, a.InvalidFiles, index, declared)
+		fmt.Fprintf(w, "  %s (%s): %s (%d invalid), %s%s\n", model.SanitizeForTerminal(a.Agent), a.Scope, format.Count(a.Files, "topic file", "topic files"), a.InvalidFiles, index, declared)
 		fmt.Fprintf(w, "    %s\n", model.SanitizeForTerminal(a.Dir))
 	}
 }

@@ -166,6 +166,18 @@ func TestVersionAndHelp(t *testing.T) {
 	if run(e, []string{"help"}) != 0 || !strings.Contains(out.String(), "memscope stat") || !strings.HasPrefix(out.String(), "memscope 0.0.0-test ") {
 		t.Errorf("help: %q", out)
 	}
+	// help about help is help (it exited 2: "unknown command --help").
+	out.Reset()
+	whole := ""
+	if run(e, []string{"help"}) == 0 {
+		whole = out.String()
+	}
+	for _, args := range [][]string{{"help", "--help"}, {"help", "-h"}, {"help", "help"}} {
+		out.Reset()
+		if code := run(e, args); code != 0 || out.String() != whole {
+			t.Errorf("%v: exit %d, printed %q", args, code, out)
+		}
+	}
 	out.Reset()
 	if code := run(e, []string{"nope"}); code != 2 {
 		t.Errorf("unknown command exit %d", code)

@@ -25,7 +25,7 @@ var watchCommand = &command{
 		"The events: a session started or ended, its context crossed a level (warning, autocompact, blocked), it\n" +
 		"compacted (with the tokens before and after), a memory file was written or deleted, MEMORY.md went over or\n" +
 		"back under a cap, a paste history refers to went missing. --once prints the sessions running now (as\n" +
-		"session-started events) and stops. SIGINT or SIGTERM stops it (exit 0).",
+		"session-started events; with --json one array, [] when none runs) and stops. SIGINT or SIGTERM stops it (exit 0).",
 	run: steps(parseWatch, runWatch, showWatch),
 }
 
@@ -82,7 +82,10 @@ func runWatch(e *env, opts watchOptions) (watchResult, error) {
 		defer stop()
 	}
 	prev := w.snapshot(nil, true, true)
-	if err := w.print(live.Diff(live.Snapshot{}, prev)); err != nil || opts.once {
+	if opts.once {
+		return w.res, w.printOnce(live.Diff(live.Snapshot{}, prev))
+	}
+	if err := w.print(live.Diff(live.Snapshot{}, prev)); err != nil {
 		return w.res, err
 	}
 	fw, err := fsnotify.NewWatcher()
@@ -218,6 +221,24 @@ func (w *watchRun) print(events []live.Event) error {
 		}
 	}
 	return nil
+}
+
+// printOnce writes --once's snapshot as one result: the events as text
+// lines, or a line saying nothing runs; with --json one array ([] when
+// nothing runs), so a script reads one document, never an empty output.
+func (w *watchRun) printOnce(events []live.Event) error {
+	w.res.events = len(events)
+	if w.opts.json {
+		if events == nil {
+			events = []live.Event{}
+		}
+		return writeJSON(w.e.stdout, events)
+	}
+	if len(events) == 0 {
+		_, err := fmt.Fprintf(humanOutput(w.e.stdout), "no session running in %s\n", model.SanitizeLine(w.home.Dir))
+		return err
+	}
+	return w.print(events)
 }
 
 // rel is an event's path inside the home, slash-separated; "" outside.

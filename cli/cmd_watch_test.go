@@ -251,3 +251,24 @@ func TestWatchStopsOnSIGTERM(t *testing.T) {
 		t.Fatal("watch did not stop on SIGTERM")
 	}
 }
+
+// watch --once on a home where nothing runs prints a result: a line
+// saying so, or [] with --json (it printed nothing at all).
+func TestWatchOnceNothingRunning(t *testing.T) {
+	dir := t.TempDir()
+	e, out, errb := testEnv(t)
+	if code := run(e, []string{"watch", "--once", "--home", dir}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	if got := out.String(); got != "no session running in "+dir+"\n" {
+		t.Errorf("text: %q", got)
+	}
+	out.Reset()
+	if code := run(e, []string{"watch", "--once", "--json", "--home", dir}); code != 0 {
+		t.Fatalf("--json exit %d: %s", code, errb)
+	}
+	var evs []live.Event
+	if err := json.Unmarshal(out.Bytes(), &evs); err != nil || evs == nil || len(evs) != 0 {
+		t.Errorf("--json: %q (%v), want []", out, err)
+	}
+}

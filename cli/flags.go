@@ -76,7 +76,7 @@ func printCommandHelp(e *env, fs *flag.FlagSet) {
 	if e.command != nil {
 		summary = e.command.summary
 	}
-	fmt.Fprintf(e.stdout, "usage: %s\n\n%s\n", e.usage(), summary)
+	fmt.Fprintf(e.stdout, "usage: %s\n\n%s\n", withFlags(e.usage(), fs), summary)
 	printFlags(e.stdout, fs)
 }
 

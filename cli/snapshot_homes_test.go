@@ -357,7 +357,7 @@ func testdataSnapHome(t *testing.T, r *snapRunner) snapHome {
 	return h
 }
 
-// genSnapHome is a small home from scripts/gen (one project, two sessions
+// genSnapHome is a small home from scripts/memscope-gen (one project, two sessions
 // with a compaction and subagents, memories, history with pastes) plus
 // filehistgen's session, whose project folder is under the root so
 // restores can write it.
@@ -381,7 +381,7 @@ func genSnapHome(t *testing.T, r *snapRunner) snapHome {
 		t.Fatal(err)
 	}
 	if len(m.Projects) == 0 || len(m.Projects[0].Sessions) < 2 {
-		t.Fatalf("scripts/gen wrote %+v, want a project with two sessions", m.Projects)
+		t.Fatalf("scripts/memscope-gen wrote %+v, want a project with two sessions", m.Projects)
 	}
 	// The manifest is the generator's, not part of a Claude home.
 	if err := os.Remove(filepath.Join(ro, "home", "manifest.json")); err != nil {
@@ -459,13 +459,13 @@ func recordIDs(t *testing.T, path string) []string {
 	return ids
 }
 
-// runScriptsGen writes a ~1.5 MB home with scripts/gen (seed and size
+// runScriptsGen writes a ~1.5 MB home with scripts/memscope-gen (seed and size
 // fixed: the same files every time).
 func runScriptsGen(t *testing.T, dir string) {
 	t.Helper()
-	cmd := exec.Command("go", "run", "../scripts/gen", "-out", dir, "-size", "1500K", "-seed", "7", "-memories", "6", "-history", "60")
+	cmd := exec.Command("go", "run", "../scripts/memscope-gen", "-out", dir, "-size", "1500K", "-seed", "7", "-memories", "6", "-history", "60")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("scripts/gen: %v\n%s", err, out)
+		t.Fatalf("scripts/memscope-gen: %v\n%s", err, out)
 	}
 }
 

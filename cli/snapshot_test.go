@@ -22,7 +22,7 @@ import (
 )
 
 // snapshotNow is the present of every snapshot run: the generated homes'
-// "now" (scripts/gen's baseTime), so ages come out as they were written.
+// "now" (scripts/memscope-gen's baseTime), so ages come out as they were written.
 var snapshotNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
 // snapshotVersion is the version the commands are told they are; the
@@ -194,7 +194,7 @@ func (r *snapRunner) env(stdout, stderr *bytes.Buffer, onNow func()) *env {
 		},
 	}
 	// Nothing outside base is read: a project path a fixture names
-	// (testdata/home's beta project, scripts/gen's /home/dev/work/...)
+	// (testdata/home's beta project, scripts/memscope-gen's /home/dev/work/...)
 	// may exist on the machine with its own CLAUDE.md.
 	e.root = model.MountFS(nil, filepath.ToSlash(r.base), os.DirFS(r.base))
 	return e

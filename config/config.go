@@ -34,7 +34,8 @@ import (
 type Config struct {
 	// Path is the file the settings were read from (it may not exist).
 	Path string
-	// Found says the file existed.
+	// Found says the file exists, whether or not it could be used (the
+	// error Load returns says why not).
 	Found bool
 	// Home is the Claude home when neither --home nor $CLAUDE_CONFIG_DIR
 	// says ("" : ~/.claude).
@@ -110,10 +111,14 @@ func Load(path string) (Config, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return c, nil
 	case err != nil:
+		// It is there (a folder, a FIFO, unreadable): Found says so,
+		// the error says why it is not used.
+		c.Found = true
 		return c, fmt.Errorf("config %s: %w", path, err)
 	}
 	got, err := Parse(data, path)
 	if err != nil {
+		c.Found = true
 		return c, err
 	}
 	got.Path, got.Found = path, true

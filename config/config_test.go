@@ -143,6 +143,10 @@ func TestLoad(t *testing.T) {
 	if err != nil || c.Found || !c.Mouse {
 		t.Errorf("missing file: %+v %v, want the defaults", c, err)
 	}
+	// A folder where the file should be: there, not usable.
+	if c, err := Load(dir); err == nil || !c.Found || !c.Mouse {
+		t.Errorf("a folder: found %v, %v; want found, an error and the defaults", c.Found, err)
+	}
 	p := filepath.Join(dir, "sub", "config.yaml")
 	if err := WriteDefault(nil, p); err != nil {
 		t.Fatal(err)

@@ -214,6 +214,8 @@ const (
 	StoreAuto StoreKind = "auto"
 	// StoreAgent is an agent's memory.
 	StoreAgent StoreKind = "agent"
+	// StoreTeam is an auto memory folder's team/ (shared team memory).
+	StoreTeam StoreKind = "team"
 )
 
 // MemoryStore is one memory folder that belongs to a project: its auto
@@ -244,8 +246,11 @@ type MemoryStore struct {
 // ID names the store for --agent and for people: "memory" for auto
 // memory, "<agent>@<scope>" for an agent's.
 func (s MemoryStore) ID() string {
-	if s.Kind == StoreAuto {
+	switch s.Kind {
+	case StoreAuto:
 		return "memory"
+	case StoreTeam:
+		return "team"
 	}
 	return s.Agent + "@" + string(s.Scope)
 }

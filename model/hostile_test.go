@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/internal/testenv"
-	"github.com/memscope/memscope/scripts/hostile/hostilehome"
+	"github.com/memscope/memscope/scripts/memscope-hostile/hostilehome"
 )
 
 // Lines of the hostile homes, counted from how hostilehome writes them:

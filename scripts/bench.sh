@@ -5,7 +5,7 @@
 #   RUNS=9 SIZES="W" scripts/bench.sh
 #   NICE=-20 scripts/bench.sh        as root, on a machine others are using
 #
-# It generates the workloads once with scripts/gen (cached in .cache/bench,
+# It generates the workloads once with scripts/memscope-gen (cached in .cache/bench,
 # which git ignores), builds memscope, installs ccusage 18.0.11 with npm
 # (scripts/ccusage-install.sh, into .cache/bench/ccusage; MEMSCOPE_CCUSAGE
 # may point at another copy), warms the page cache, then times each
@@ -57,9 +57,9 @@ for tool in go jq node npm; do
 	command -v "$tool" >/dev/null || { log "$tool is required"; exit 1; }
 done
 
-log "building memscope and scripts/gen"
+log "building memscope and scripts/memscope-gen"
 go build -o "$CACHE/memscope" .
-go build -o "$CACHE/gen" ./scripts/gen
+go build -o "$CACHE/gen" ./scripts/memscope-gen
 MEMSCOPE="$PWD/$CACHE/memscope"
 
 CCUSAGE=${MEMSCOPE_CCUSAGE:-}

@@ -3,7 +3,7 @@
 # hostile homes, in a real terminal (a private tmux server).
 #
 # Scenarios:
-#   writer          the chaos writer (scripts/chaos/writer) appends history
+#   writer          the chaos writer (scripts/chaos/memscope-chaos-writer) appends history
 #                   and transcript lines (some split over two writes) and
 #                   replaces memory files by rename while the app runs with
 #                   live reload and keys are pressed; afterwards the app and
@@ -11,7 +11,7 @@
 #   editor-conflict $EDITOR edits a memory while "Claude Code" replaces the
 #                   file by rename; the app must not overwrite it.
 #   escapes bidi bigline deepjson manyfiles newlinenames symlinks-out
-#                   homes from scripts/hostile.
+#                   homes from scripts/memscope-hostile.
 # Checks per scenario: the process is alive; the screen still shows the
 # title line, the tab bar and the help line; the terminal title is
 # memscope's own; tmux's paste buffers (OSC 52 lands there, set-clipboard
@@ -48,7 +48,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-if ! go build -o "$work/memscope" . || ! go build -o "$work/writer" ./scripts/chaos/writer || ! go build -o "$work/hostile" ./scripts/hostile; then
+if ! go build -o "$work/memscope" . || ! go build -o "$work/writer" ./scripts/chaos/memscope-chaos-writer || ! go build -o "$work/hostile" ./scripts/memscope-hostile; then
   echo "build failed"
   exit 2
 fi

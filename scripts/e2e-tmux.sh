@@ -373,7 +373,7 @@ wait_for "EXITED"
 # Files: a home with /rewind snapshots (internal/filehistgen). Rewind the
 # files to before the first turn (y confirms), then undo with u: every
 # file is byte for byte what it was.
-go run ./internal/filehistgen/gen "$work/fh" >/dev/null
+go run ./internal/filehistgen/memscope-filehistgen "$work/fh" >/dev/null
 app="$work/fh/work/app"
 before=$(cd "$app" && find . -type f | sort | xargs sha256sum)
 start_app "NO_COLOR=1 $work/memscope --home $work/fh/home"
@@ -538,14 +538,14 @@ for size in "80 24" "120 40"; do
   wait_for "EXITED"
 done
 
-# Leftovers: a home as killed memscope writes leave it (scripts/hostile
+# Leftovers: a home as killed memscope writes leave it (scripts/memscope-hostile
 # leftovers). The start says so; the Health pane lists each leftover, C
 # asks (n keeps them all), y removes them, in the memory folders and in
 # the project tree a pending restore named; the user's files stay. At
 # 80x24 and at 120x40.
 for size in "80 24" "120 40"; do
   rm -rf "$work/lh" "$work/lh-outside" "$work/lh.hostile.json"
-  go run ./scripts/hostile -out "$work/lh" -scenario leftovers >/dev/null
+  go run ./scripts/memscope-hostile -out "$work/lh" -scenario leftovers >/dev/null
   copy="$work/lh-outside/src/.main.go.memscope-99999999-55"
   staged=$(find "$work/lh/projects" -name '.note.md.memscope-99999999-stage-3')
   user=$(sha "$work/lh-outside/src/main.go")
@@ -681,7 +681,7 @@ wait_for "L then c replays it"
 wait_for "0 since the last compaction"
 keys c
 wait_for "after a compact compaction (auto)"
-wait_for "● live"
+wait_for "● following the file"
 keys G
 wait_for "step 5/5"
 t0=$(date +%s%N)
@@ -777,7 +777,7 @@ search_jump_e2e 120 40
 # wrote a memory in Replay.
 for size in 80x24 120x40; do
   rv="$work/review-$size"
-  go run ./internal/provgen/gen "$rv" >/dev/null
+  go run ./internal/provgen/memscope-provgen "$rv" >/dev/null
   mem=$(echo "$rv"/home/projects/*/memory)
   role_sum=$(sha256sum <"$mem/user_role.md")
   role_meta=$(meta "$mem/user_role.md")

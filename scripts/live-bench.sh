@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # live-bench.sh: memscope's terminal app left open beside a writing
 # Claude Code. It builds the binary and the chaos writer, copies a
-# scripts/gen home, opens the app in a private tmux server on the biggest
+# scripts/memscope-gen home, opens the app in a private tmux server on the biggest
 # session of the biggest project, and has the chaos writer append to that
 # session (a prompt with its transcript lines, a pasted prompt, or a memory
 # file written, per step) at a steady rate. It samples /proc/PID/status
@@ -12,7 +12,7 @@
 #   SIZE=W DURATION=600 scripts/live-bench.sh  the issue's target workload
 #
 # Environment:
-#   SIZE      scripts/gen -size (W, W/2, W/4, or bytes like 200M; default 200M)
+#   SIZE      scripts/memscope-gen -size (W, W/2, W/4, or bytes like 200M; default 200M)
 #   DURATION  seconds the writer writes (default 180)
 #   PAUSE     the writer's pause between steps (default 1s)
 #   SAMPLE    seconds between samples (default 5)
@@ -51,12 +51,12 @@ trap cleanup EXIT
 log() { echo "live-bench: $*" >&2; }
 
 go build -o "$work/memscope" .
-go build -o "$work/writer" ./scripts/chaos/writer
+go build -o "$work/writer" ./scripts/chaos/memscope-chaos-writer
 if [ ! -f "$cache/manifest.json" ]; then
 	log "generating a $SIZE home in $cache (once)"
 	rm -rf "$cache"
 	mkdir -p "$(dirname "$cache")"
-	go run ./scripts/gen -size "$SIZE" -out "$cache" >/dev/null
+	go run ./scripts/memscope-gen -size "$SIZE" -out "$cache" >/dev/null
 fi
 home="$work/home"
 cp -a "$cache" "$home"

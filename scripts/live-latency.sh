@@ -2,7 +2,7 @@
 # How long an appended transcript line takes to show in the app, on a
 # generated home: the Live pane (engine/live's tracker) and the Replay
 # timeline of the open session (its follower). Builds memscope, writes a
-# home with scripts/gen (-size, default W/4), makes its largest session a
+# home with scripts/memscope-gen (-size, default W/4), makes its largest session a
 # running client (a process file naming this script's pid), runs the app
 # in a private tmux server and appends N answer lines (default 5) while
 # each pane is in front, timing write → screen (polled every 20 ms, so
@@ -30,7 +30,7 @@ tmux_work memscope-latency
 go build -o "$work/memscope" .
 if [ -z "$home" ]; then
   home="$work/home"
-  go run ./scripts/gen -out "$home" -size "$size" >/dev/null
+  go run ./scripts/memscope-gen -out "$home" -size "$size" >/dev/null
 fi
 tr=$(ls -S "$home"/projects/*/*.jsonl | awk 'NR==1')
 sid=$(basename "$tr" .jsonl)
@@ -67,7 +67,7 @@ done
 keys 6
 wait_for "$(echo "$sid" | cut -c1-8)"
 keys g Enter
-wait_for "● live"
+wait_for "● following the file"
 keys G
 sleep 0.5
 replay=()

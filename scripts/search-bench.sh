@@ -44,7 +44,7 @@ command -v rg >/dev/null || need_apt rg ripgrep
 go build -o "$CACHE/memscope" .
 MEMSCOPE="$PWD/$CACHE/memscope"
 if [ ! -f "$H/manifest.json" ]; then
-	go build -o "$CACHE/gen" ./scripts/gen
+	go build -o "$CACHE/gen" ./scripts/memscope-gen
 	log "generating W in $H (once)"
 	rm -rf "$H"
 	"$CACHE/gen" -out "$H" -size W -seed 1 >&2

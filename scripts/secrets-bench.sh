@@ -6,7 +6,7 @@
 #   RUNS=9 SIZE=W/4 scripts/secrets-bench.sh
 #   NICE=-20 scripts/secrets-bench.sh    as root, on a machine others are using
 #
-# It generates the workload once with scripts/gen (cached in .cache/bench,
+# It generates the workload once with scripts/memscope-gen (cached in .cache/bench,
 # as scripts/bench.sh does), builds memscope, warms the page cache and
 # runs, RUNS times each:
 #
@@ -36,9 +36,9 @@ if [ ! -x /usr/bin/time ]; then
 fi
 command -v jq >/dev/null || { log "jq is required"; exit 1; }
 
-log "building memscope and scripts/gen"
+log "building memscope and scripts/memscope-gen"
 go build -o "$CACHE/memscope" .
-go build -o "$CACHE/gen" ./scripts/gen
+go build -o "$CACHE/gen" ./scripts/memscope-gen
 MEMSCOPE="$PWD/$CACHE/memscope"
 h="$PWD/$CACHE/${SIZE//\//_}"
 if [ ! -f "$h/manifest.json" ]; then

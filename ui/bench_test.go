@@ -63,7 +63,7 @@ func BenchmarkHistoryKeypress(b *testing.B) {
 // BenchmarkFirstFrame is the time from nothing to the first full frame:
 // building the model and rendering it at the terminal's size. No data is
 // read before the first frame, so it does not depend on the home's size;
-// set MEMSCOPE_BENCH_HOME to a big home (scripts/gen W) to check.
+// set MEMSCOPE_BENCH_HOME to a big home (scripts/memscope-gen W) to check.
 // Target: under 150 ms.
 func BenchmarkFirstFrame(b *testing.B) {
 	home := benchHomeOr(b, func() *model.Home { return historyHome(b, 1000) })
@@ -80,7 +80,7 @@ func BenchmarkFirstFrame(b *testing.B) {
 // BenchmarkSearchFirstHits is the time from enter in the Search overlay
 // to the first hits handed to it (the message that puts them on
 // screen), through the same command and pump as the app. On the
-// fixture home by default; set MEMSCOPE_BENCH_HOME to W (scripts/gen)
+// fixture home by default; set MEMSCOPE_BENCH_HOME to W (scripts/memscope-gen)
 // and MEMSCOPE_BENCH_QUERY to a query (default "queue branch").
 // Target: 100 ms on W. It reports the CPU time the process used too
 // (user+sys), which a loaded machine disturbs less than wall time.

@@ -21,7 +21,7 @@ import (
 // rewrite a memory file while the editor is open, and most editors save
 // their buffer over whatever is on disk. When the editor exits, the copy
 // is written back only if the file still holds what was copied (checked
-// at the rename, store.ReplaceIfUnchanged); otherwise nothing is
+// at the rename, by the store's journaled Replace); otherwise nothing is
 // overwritten and the user's version stays in the copy, whose path the
 // status line gives.
 

@@ -6,8 +6,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"testing/fstest"
 
 	"github.com/memscope/memscope/internal/faultfs"
+	"github.com/memscope/memscope/internal/testroot"
 )
 
 // replaceByRename writes path the way Claude Code does: temp + rename.
@@ -58,8 +60,12 @@ func TestEditorDoesNotOverwriteAConcurrentChange(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			m := newTestModel(t, 100, 30)
-			m.readOnly = false // the test home is not on disk; the edited file is
+			// The journal goes in the home: one in the test's folder (the
+			// fixed home's path is not the test's to write).
+			h := fixedHome(t)
+			h.Dir = t.TempDir()
+			m := loadedModel(t, Options{Home: h, Root: fstest.MapFS{}}, 100, 30)
+			m.readOnly = false // the test home's files are not on disk; the edited file is
 			prep := m.openEditorCmd(path)()
 			pm, ok := prep.(editorPreparedMsg)
 			if !ok || pm.err != nil {
@@ -126,8 +132,10 @@ func TestEditorSaveWritesThroughTheAppsWriter(t *testing.T) {
 	if err := os.WriteFile(path, []byte("old\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	f := &faultfs.FS{Step: faultfs.StepRename, Err: syscall.ENOSPC}
-	m := newTestModel(t, 100, 30)
+	f := &faultfs.FS{Base: testroot.Writer(t), Step: faultfs.StepRename, Err: syscall.ENOSPC}
+	h := fixedHome(t)
+	h.Dir = t.TempDir() // the journal's home: the test's, not the fixed path
+	m := loadedModel(t, Options{Home: h, Root: fstest.MapFS{}}, 100, 30)
 	m.readOnly = false
 	m.opts.Writes = f
 	pm, ok := m.openEditorCmd(path)().(editorPreparedMsg)

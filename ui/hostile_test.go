@@ -14,7 +14,7 @@ import (
 	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
-	"github.com/memscope/memscope/scripts/hostile/hostilehome"
+	"github.com/memscope/memscope/scripts/memscope-hostile/hostilehome"
 )
 
 // hostileModel opens the TUI on a home written by hostilehome, with

@@ -277,7 +277,7 @@ func TestLiveJumpsToCompactionInReplay(t *testing.T) {
 	if m.focus != paneReplay || m.p.replay.Mode() != replay.ModeTimeline {
 		t.Fatalf("c: focus %d, mode %s", m.focus, m.p.replay.Mode())
 	}
-	mustShow(t, m, "after a compact compaction (auto)", "compacted 168k → 14k", "● live", "step 5/8")
+	mustShow(t, m, "after a compact compaction (auto)", "compacted 168k → 14k", "● following the file", "step 5/8")
 
 	d.l.parent = liveSession[:8] + "-0013"
 	d.l.answer(testNow.Add(-20*time.Second), "b3", 120000, "")
@@ -336,7 +336,7 @@ func TestFileEventsReachTheLivePane(t *testing.T) {
 		t.Error("a process file's event reloads the home")
 	}
 	m = drainTimers(t, m, cmd)
-	mustShow(t, m, "2 process file(s) in sessions/ name a process that is gone")
+	mustShow(t, m, "2 process files in sessions/ name a process that is gone")
 }
 
 // drainTimers is drain for commands that include timers (the watcher's

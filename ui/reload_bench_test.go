@@ -23,7 +23,7 @@ import (
 // appends to the session it shows: one history line and one ~1 KB
 // transcript line are appended, then the app hands the two paths to the
 // Live pane's tracker, reloads what they name and draws its screen. It runs on homes of several sizes
-// from scripts/gen, kept in the user's cache folder
+// from scripts/memscope-gen, kept in the user's cache folder
 // (MEMSCOPE_BENCH_SIZES, default "16M 64M 256M"; the targets use
 // "W/4 W/2 W"): the time per op should not grow with the home.
 func BenchmarkReloadAfterAppend(b *testing.B) {
@@ -31,7 +31,7 @@ func BenchmarkReloadAfterAppend(b *testing.B) {
 		b.Run("size="+size, func(b *testing.B) {
 			base, err := genhome.Cached(size, "1")
 			if err != nil {
-				b.Fatalf("scripts/gen (in this repository) failed: %v", err)
+				b.Fatalf("scripts/memscope-gen (in this repository) failed: %v", err)
 			}
 			benchReload(b, base)
 		})
@@ -90,7 +90,7 @@ func benchReload(b *testing.B, base string) {
 func BenchmarkReloadAfterMemoryWrite(b *testing.B) {
 	base, err := genhome.Cached("64M", "1")
 	if err != nil {
-		b.Fatalf("scripts/gen (in this repository) failed: %v", err)
+		b.Fatalf("scripts/memscope-gen (in this repository) failed: %v", err)
 	}
 	project, _ := biggestSession(b, base)
 	home := linkedCopy(b, base)
@@ -134,7 +134,7 @@ func openBench(b *testing.B, dir, project string) Model {
 	return drain(b, next.(Model), cmd)
 }
 
-// biggestSession finds, in a scripts/gen manifest, the project with the
+// biggestSession finds, in a scripts/memscope-gen manifest, the project with the
 // most transcript bytes and its biggest main transcript.
 func biggestSession(b *testing.B, home string) (project, transcript string) {
 	data, err := os.ReadFile(filepath.Join(home, "manifest.json"))

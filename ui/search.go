@@ -98,7 +98,7 @@ func (m *Model) startSearch(s searchview.Start) tea.Cmd {
 	}
 	o := engsearch.Options{Home: m.opts.Home.FS, HomeDir: m.opts.Home.Dir, Root: m.root(), UserHome: m.opts.Getenv("HOME"), Getenv: m.opts.Getenv, Query: q}
 	if s.Project && m.data.open != "" {
-		o.Project = &engsearch.Project{Slug: m.data.open, MemoryDir: joinAbs(m.opts.Home.Dir, "projects", m.data.open, "memory")}
+		o.Project = &engsearch.Project{Slug: m.data.open}
 		if p := m.data.openPath(); strings.HasPrefix(p, "/") {
 			o.Project.Dir = p
 		}

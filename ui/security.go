@@ -20,7 +20,7 @@ type securityPlanMsg struct{ plan secrets.Plan }
 // secretsOptions are the scan's options: the home, and the machine for
 // the projects' own CLAUDE.md and settings files and ~/.claude.json.
 func (m Model) secretsOptions() secrets.Options {
-	return secrets.Options{Home: m.opts.Home, Root: m.root(), UserHome: m.opts.Getenv("HOME")}
+	return secrets.Options{Home: m.opts.Home, Root: m.root(), UserHome: m.opts.Getenv("HOME"), Getenv: m.opts.Getenv}
 }
 
 // busyOptions say how a scrub tells files Claude Code may be writing:

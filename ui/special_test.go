@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/internal/testenv"
-	"github.com/memscope/memscope/scripts/hostile/hostilehome"
+	"github.com/memscope/memscope/scripts/memscope-hostile/hostilehome"
 )
 
 // heapGuard stops the test binary when its heap grows by more than limit

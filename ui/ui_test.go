@@ -129,6 +129,11 @@ func loadedModel(t testing.TB, o Options, w, h int) Model {
 	if o.Now == nil {
 		o.Now = func() time.Time { return testNow }
 	}
+	if o.Writes == nil {
+		// Nothing a test does may land outside its temporary folders
+		// (the fixed home's path included): such a write fails it.
+		o.Writes = testroot.Writer(t)
+	}
 	if o.Getenv == nil {
 		o.Getenv = func(k string) string {
 			if k == "NO_COLOR" {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/sessions"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
@@ -451,8 +452,8 @@ func (e *ArchiveConflictError) Error() string {
 	if len(e.Paths) > len(show) {
 		more = fmt.Sprintf(" and %d more", len(e.Paths)-len(show))
 	}
-	return fmt.Sprintf("archive %s: %d file(s) already there with different content (%s%s); nothing was copied, choose another destination",
-		e.To, len(e.Paths), strings.Join(show, ", "), more)
+	return fmt.Sprintf("archive %s: %s already there with different content (%s%s); nothing was copied, choose another destination",
+		e.To, format.Count(len(e.Paths), "file", "files"), strings.Join(show, ", "), more)
 }
 
 // record adds a copied file to the report. A source file that vanished

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/model"
-	"github.com/memscope/memscope/scripts/hostile/hostilehome"
+	"github.com/memscope/memscope/scripts/memscope-hostile/hostilehome"
 )
 
 // linkLoopsHome is hostilehome's linkloops home: links out of the home

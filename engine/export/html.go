@@ -231,7 +231,7 @@ func (w *htmlWriter) blocks(bs []Block) {
 		case BlockKindToolCall:
 			w.toolCall(b.Tool)
 		case BlockKindToolResult:
-			w.details("Tool result for "+b.Result.ToolUseID+" · "+format.ClientFileSize(b.Result.Bytes), func() { w.pre(b.Result.Text) })
+			w.details("Tool result for "+b.Result.ToolUseID+" · "+exportSize(b.Result.Bytes), func() { w.pre(b.Result.Text) })
 		case BlockKindPaste:
 			w.raw("<p class=\"paste-label\">")
 			w.line(pasteTitle(b.Paste))
@@ -252,7 +252,7 @@ func (w *htmlWriter) blocks(bs []Block) {
 func (w *htmlWriter) toolCall(c *ToolCall) {
 	w.details(toolTitle(c), func() {
 		w.raw("<p class=\"note\">")
-		w.line("Input (" + format.ClientFileSize(c.InputBytes) + "):")
+		w.line("Input (" + exportSize(c.InputBytes) + "):")
 		w.raw("</p>\n")
 		w.pre(c.Input)
 		if r := c.Result; r != nil {
@@ -261,7 +261,7 @@ func (w *htmlWriter) toolCall(c *ToolCall) {
 				label = "Error result"
 			}
 			w.raw("<p class=\"note\">")
-			w.line(label + " (" + format.ClientFileSize(r.Bytes) + ", line " + strconv.Itoa(r.Line) + "):")
+			w.line(label + " (" + exportSize(r.Bytes) + ", line " + strconv.Itoa(r.Line) + "):")
 			w.raw("</p>\n")
 			w.pre(r.Text)
 			if r.Images > 0 {

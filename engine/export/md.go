@@ -237,7 +237,7 @@ func (w *mdWriter) blocks(bs []Block) {
 		case BlockKindToolCall:
 			w.toolCall(b.Tool)
 		case BlockKindToolResult:
-			w.details("Tool result for "+b.Result.ToolUseID+" · "+format.ClientFileSize(b.Result.Bytes), func() { w.fenced("text", b.Result.Text) })
+			w.details("Tool result for "+b.Result.ToolUseID+" · "+exportSize(b.Result.Bytes), func() { w.fenced("text", b.Result.Text) })
 		case BlockKindPaste:
 			w.line("**", mdEscape(pasteTitle(b.Paste)), "**")
 			w.blank()
@@ -256,7 +256,7 @@ func (w *mdWriter) blocks(bs []Block) {
 
 func (w *mdWriter) toolCall(c *ToolCall) {
 	w.details(toolTitle(c), func() {
-		w.line("Input (", format.ClientFileSize(c.InputBytes), "):")
+		w.line("Input (", exportSize(c.InputBytes), "):")
 		w.blank()
 		w.fenced("json", c.Input)
 		if r := c.Result; r != nil {
@@ -264,7 +264,7 @@ func (w *mdWriter) toolCall(c *ToolCall) {
 			if r.IsError {
 				label = "Error result"
 			}
-			w.line(label, " (", format.ClientFileSize(r.Bytes), ", line ", strconv.Itoa(r.Line), "):")
+			w.line(label, " (", exportSize(r.Bytes), ", line ", strconv.Itoa(r.Line), "):")
 			w.blank()
 			w.fenced("text", r.Text)
 			if r.Images > 0 {

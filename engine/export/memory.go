@@ -11,6 +11,7 @@ import (
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/memrows"
 	"github.com/memscope/memscope/engine/store"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
@@ -249,7 +250,7 @@ func (w *mdWriter) memoryIndex(ix *MemoryIndexExport) {
 		w.blank()
 		return
 	case !c.Truncated:
-		w.line("*", strconv.Itoa(c.Lines), " lines, ", groupDigits(int64(c.Chars)), " characters: all of it loads at session start (room for ",
+		w.line("*", format.Count(c.Lines, "line", "lines"), ", ", groupDigits(int64(c.Chars)), " characters: all of it loads at session start (room for ",
 			strconv.Itoa(c.RoomLines), " more lines and ", groupDigits(int64(c.RoomChars)), " more characters).*")
 		w.blank()
 		w.fenced("markdown", ix.Text)
@@ -307,7 +308,7 @@ func (w *mdWriter) memoryFile(f *MemoryFileExport) {
 	}
 	item("type", typ)
 	item("last written", exportTime(f.Written)+" ("+string(f.Clock)+")")
-	item("age", strconv.Itoa(f.AgeDays)+" days, "+string(f.Staleness))
+	item("age", format.Count(f.AgeDays, "day", "days")+", "+string(f.Staleness))
 	switch {
 	case f.IndexLine == 0:
 		item("index", "not linked from MEMORY.md")

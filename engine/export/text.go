@@ -124,11 +124,11 @@ func boundaryFacts(b *Boundary) []string {
 	}
 	out = append(out, line)
 	if b.Compaction == timeline.CompactionPartial {
-		n := "an unrecorded number of"
+		n := "an unrecorded number of messages"
 		if b.MessagesSummarized != nil {
-			n = strconv.Itoa(*b.MessagesSummarized)
+			n = format.Count(*b.MessagesSummarized, "message", "messages")
 		}
-		what := "partial compaction from the rewind menu: " + n + " message(s) summarized"
+		what := "partial compaction from the rewind menu: " + n + " summarized"
 		if d := timeline.DirectionText(b.Direction); d != "" {
 			what += "; " + d
 		}
@@ -156,9 +156,9 @@ func toolTitle(c *ToolCall) string {
 	case r == nil:
 		s += " → no result"
 	case r.IsError:
-		s += " → error, " + format.ClientFileSize(r.Bytes)
+		s += " → error, " + exportSize(r.Bytes)
 	default:
-		s += " → " + format.ClientFileSize(r.Bytes) + " result"
+		s += " → " + exportSize(r.Bytes) + " result"
 	}
 	return s
 }
@@ -199,7 +199,7 @@ func attachmentText(a *Attachment) string {
 		}
 		s += " (" + strings.Join(names, ", ") + more + ")"
 	}
-	return s + " " + format.ClientFileSize(a.Bytes)
+	return s + " " + exportSize(a.Bytes)
 }
 
 // entryTitle is an entry's heading: who, model, when, line.
@@ -294,4 +294,13 @@ func pastePlaceholder(p *Paste) string {
 		s += " +" + strconv.Itoa(p.Lines) + " lines"
 	}
 	return s + "]"
+}
+
+// exportSize is a size in an export: the client's way (ClientFileSize,
+// "24.4KB"), but "1 byte", not the client's "1 bytes".
+func exportSize(n int) string {
+	if n == 1 {
+		return "1 byte"
+	}
+	return format.ClientFileSize(n)
 }

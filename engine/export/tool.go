@@ -2,10 +2,11 @@ package export
 
 import (
 	"encoding/json"
-	"fmt"
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/memscope/memscope/internal/format"
 )
 
 // toolSummaryMax is the longest one-line tool summary, in runes.
@@ -45,7 +46,7 @@ func ToolSummary(name string, input json.RawMessage) string {
 			Todos []json.RawMessage `json:"todos"`
 		}
 		if json.Unmarshal(input, &todos) == nil {
-			return fmt.Sprintf("%d todos", len(todos.Todos))
+			return format.Count(len(todos.Todos), "todo", "todos")
 		}
 	}
 	keys, ok := toolSummaryKeys[name]

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 	"sort"
-	"strings"
 
 	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/engine/memindex"
@@ -59,6 +58,12 @@ type Report struct {
 	// each with its MEMORY.md against the caps.
 	AgentMemory []AgentMemory `json:"agentMemory"`
 
+	// MemoryStores lists every memory store on disk, as
+	// model.HomeMemoryStores finds them (search and secrets read the
+	// same list): auto memory where the home keeps it and where the
+	// settings or the environment moved it, team memory, agent memory.
+	MemoryStores []MemoryStore `json:"memoryStores"`
+
 	// Secondary lists team memory and the stores in the older layouts of
 	// the seed documents (daily logs, sessionMemory.md).
 	Secondary []Secondary `json:"secondary"`
@@ -106,6 +111,15 @@ type AgentMemory struct {
 	Cap   memindex.IndexCap `json:"cap"`
 }
 
+// MemoryStore is one memory store on disk and its topic files.
+type MemoryStore struct {
+	Kind    model.StoreKind `json:"kind"`
+	Dir     string          `json:"dir"`
+	Project string          `json:"project,omitempty"`
+	Agent   string          `json:"agent,omitempty"`
+	Files   int             `json:"files"`
+}
+
 // Options say where the home is and how to read it.
 type Options struct {
 	Home *model.Home
@@ -121,6 +135,8 @@ type Options struct {
 	// Getenv reads the environment (CLAUDE_CODE_REMOTE_MEMORY_DIR moves
 	// agent memory); nil reads nothing.
 	Getenv func(string) string
+	// UserHome is the user's home folder ("~/" in autoMemoryDirectory).
+	UserHome string
 }
 
 // Stat takes the inventory of a home. Transcripts, the bulk of the bytes,
@@ -235,7 +251,7 @@ func Stat(o Options) Report {
 
 	if o.Root != nil {
 		var p []model.Problem
-		r.AgentMemory, p = agentMemory(o, projects)
+		r.AgentMemory, r.MemoryStores, p = agentMemory(o, projects)
 		probs = append(probs, p...)
 		sec, p := model.ReadSecondaryMemory(model.SecondaryOptions{Root: o.Root, HomeDir: h.Dir})
 		probs = append(probs, p...)
@@ -270,57 +286,40 @@ func readHistory(fsys fs.FS) historyCounts {
 	return hc
 }
 
-// agentMemory finds every agent memory folder of the home: user scope
-// once, project and local scope for each project with a known folder
-// (model.FindAgentStores, the one rule for where they are).
-func agentMemory(o Options, projects []model.Project) ([]AgentMemory, []model.Problem) {
-	getenv := o.Getenv
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
+// agentMemory lists every memory store of the home on disk
+// (model.HomeMemoryStores, the one list) and, for each agent's, its
+// files and MEMORY.md against the caps.
+func agentMemory(o Options, projects []model.Project) ([]AgentMemory, []MemoryStore, []model.Problem) {
+	list, probs := model.HomeMemoryStores(model.HomeStoresOptions{Root: o.Root, HomeDir: o.Home.Dir, UserHome: o.UserHome, Getenv: o.Getenv,
+		Projects: projects, User: true})
 	var out []AgentMemory
-	var probs []model.Problem
-	seen := map[string]bool{}
-	look := func(project string) {
-		mo := model.MemoryOptions{Root: o.Root, HomeDir: o.Home.Dir, StartDir: project, Getenv: getenv}
-		loc := model.MemoryLocation{}
-		if project != "" {
-			loc.Git = model.FindGitRoot(o.Root, project)
+	stores := []MemoryStore{}
+	for _, s := range list {
+		if !s.Exists {
+			continue
 		}
-		stores, p := model.FindAgentStores(model.AgentStoreOptionsFor(mo, loc))
+		if s.Kind != model.StoreAgent {
+			stores = append(stores, MemoryStore{Kind: s.Kind, Dir: s.Dir, Project: s.Project, Files: CountMemory(o.Root, model.RootName(s.Dir)).Files})
+			continue
+		}
+		a := AgentMemory{Agent: s.Agent, Scope: s.Scope, Dir: s.Dir, Definition: s.Definition, Project: s.Project}
+		md, p := model.ScanMemoryDir(o.Root, model.RootName(s.Dir), func(f *model.MemoryFile) {
+			a.Files++
+			if f.Invalid {
+				a.InvalidFiles++
+			}
+		})
+		for i := range p {
+			p[i].File = model.RootPath(p[i].File)
+		}
 		probs = append(probs, p...)
-		for _, s := range stores {
-			if !s.Exists || seen[s.Dir] {
-				continue
-			}
-			seen[s.Dir] = true
-			a := AgentMemory{Agent: s.Agent, Scope: s.Scope, Dir: s.Dir, Definition: s.Definition}
-			if s.Scope != model.AgentScopeUser {
-				a.Project = project
-			}
-			md, p := model.ScanMemoryDir(o.Root, model.RootName(s.Dir), func(f *model.MemoryFile) {
-				a.Files++
-				if f.Invalid {
-					a.InvalidFiles++
-				}
-			})
-			for i := range p {
-				p[i].File = model.RootPath(p[i].File)
-			}
-			probs = append(probs, p...)
-			var raw []byte
-			if md.Index != nil {
-				a.Index, raw = true, md.Index.Bytes()
-			}
-			a.Cap = memindex.CapIndex(raw)
-			out = append(out, a)
+		var raw []byte
+		if md.Index != nil {
+			a.Index, raw = true, md.Index.Bytes()
 		}
-	}
-	look("")
-	for _, pr := range projects {
-		if strings.HasPrefix(pr.Path, "/") {
-			look(pr.Path)
-		}
+		a.Cap = memindex.CapIndex(raw)
+		out = append(out, a)
+		stores = append(stores, MemoryStore{Kind: s.Kind, Dir: s.Dir, Project: s.Project, Agent: s.Agent, Files: a.Files})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Agent != out[j].Agent {
@@ -328,7 +327,7 @@ func agentMemory(o Options, projects []model.Project) ([]AgentMemory, []model.Pr
 		}
 		return out[i].Dir < out[j].Dir
 	})
-	return out, probs
+	return out, stores, probs
 }
 
 // summarizeAll summarizes transcripts on all CPUs with the sessions

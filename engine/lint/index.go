@@ -9,6 +9,7 @@ import (
 
 	"github.com/memscope/memscope/engine/internal/jsstr"
 	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
@@ -107,7 +108,7 @@ func (l *linter) lintIndex(f IndexFacts) {
 		}
 		msg := fmt.Sprintf("MEMORY.md is %s: from line %d on nothing loads", memindex.CapReason(c), c.CutFileLine)
 		if n := len(c.DroppedEntries); n > 0 {
-			msg += fmt.Sprintf("; %d index entries fall off: %s", n, strings.Join(firstN(related, 5), ", "))
+			msg += fmt.Sprintf("; %s off: %s", format.Count(n, "index entry falls", "index entries fall"), strings.Join(firstN(related, 5), ", "))
 			if n > 5 {
 				msg += ", …"
 			}

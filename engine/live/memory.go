@@ -91,6 +91,19 @@ type MemoryState struct {
 	Index *IndexState `json:"index,omitempty"`
 }
 
+// TopicFiles counts the folder's topic files (model.IsMemoryTopicPath):
+// what Projects, Memories and stat call its memory files. MEMORY.md (the
+// index) and team memory are not among them.
+func (s MemoryState) TopicFiles() int {
+	n := 0
+	for rel := range s.Files {
+		if model.IsMemoryTopicPath(rel) {
+			n++
+		}
+	}
+	return n
+}
+
 // IsMemoryPath reports whether rel (relative to a memory folder) is a
 // file the client loads as memory: MEMORY.md, a topic file
 // (model.IsMemoryTopicPath) or the same inside team/.

@@ -1,6 +1,10 @@
 package live
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
 	"io/fs"
 	"slices"
 	"time"
@@ -40,6 +44,9 @@ type Running struct {
 	// has not written one yet. LastWrite is its mtime.
 	Transcript string    `json:"transcript,omitempty"`
 	LastWrite  time.Time `json:"lastWrite,omitzero"`
+	// Evidence says why the session counts as running: its live process
+	// file, or (a -p run) the time of its transcript's newest record.
+	Evidence string `json:"evidence"`
 }
 
 // RunningOptions say where to look and what counts as alive.
@@ -95,7 +102,8 @@ func FindRunning(o RunningOptions) RunningReport {
 			rep.Stale = append(rep.Stale, p)
 			continue
 		}
-		r := Running{Kind: RunInteractive, SessionID: string(p.SessionID), PID: p.PID, Status: p.Status, StartedAt: p.StartedAt, CWD: p.CWD}
+		r := Running{Kind: RunInteractive, SessionID: string(p.SessionID), PID: p.PID, Status: p.Status, StartedAt: p.StartedAt, CWD: p.CWD,
+			Evidence: fmt.Sprintf("process %d of sessions/%d.json is alive", p.PID, p.PID)}
 		if f, ok := transcriptOf(files, r.SessionID, p.CWD); ok {
 			r.Transcript, r.LastWrite = f.Path, f.ModTime
 		}
@@ -104,10 +112,18 @@ func FindRunning(o RunningOptions) RunningReport {
 	}
 	var prints []Running
 	for _, f := range files {
+		// The mtime only narrows the search (a copied, restored or
+		// generated home has every file new): a -p run is one whose
+		// newest record was written within the window.
 		if f.Kind != model.TranscriptMain || owned[f.SessionID] || o.Now.Sub(f.ModTime) > o.Recent {
 			continue
 		}
-		prints = append(prints, Running{Kind: RunPrint, SessionID: f.SessionID, Transcript: f.Path, LastWrite: f.ModTime})
+		last, ok := newestRecordTime(o.FS, f.Path)
+		if !ok || o.Now.Sub(last) > o.Recent || last.Sub(o.Now) > o.Recent {
+			continue
+		}
+		prints = append(prints, Running{Kind: RunPrint, SessionID: f.SessionID, Transcript: f.Path, LastWrite: f.ModTime,
+			Evidence: "no process file; its newest record is from " + last.UTC().Format("2006-01-02 15:04:05") + " UTC"})
 	}
 	slices.SortStableFunc(prints, func(a, b Running) int { return b.LastWrite.Compare(a.LastWrite) })
 	rep.Sessions = append(rep.Sessions, prints...)
@@ -127,4 +143,40 @@ func transcriptOf(files []model.TranscriptFile, id, cwd string) (model.Transcrip
 		}
 	}
 	return found, ok
+}
+
+// tailProbe is how much of a transcript's end newestRecordTime reads.
+const tailProbe = 256 << 10
+
+// newestRecordTime is the timestamp of the newest record of the
+// transcript at name that has one, read from its last tailProbe bytes.
+func newestRecordTime(fsys fs.FS, name string) (time.Time, bool) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return time.Time{}, false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return time.Time{}, false
+	}
+	if s, ok := f.(io.Seeker); ok && st.Size() > tailProbe {
+		if _, err := s.Seek(st.Size()-tailProbe, io.SeekStart); err != nil {
+			return time.Time{}, false
+		}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, tailProbe))
+	if err != nil {
+		return time.Time{}, false
+	}
+	lines := bytes.Split(data, []byte("\n"))
+	for i := len(lines) - 1; i >= 0; i-- {
+		var r struct {
+			Timestamp time.Time `json:"timestamp"`
+		}
+		if json.Unmarshal(lines[i], &r) == nil && !r.Timestamp.IsZero() {
+			return r.Timestamp, true
+		}
+	}
+	return time.Time{}, false
 }

@@ -15,8 +15,9 @@ func procFile(pid int, session, cwd, status string) *fstest.MapFile {
 }
 
 func TestFindRunning(t *testing.T) {
+	// file is a transcript whose newest record was written age ago.
 	file := func(age time.Duration) *fstest.MapFile {
-		return &fstest.MapFile{Data: []byte("{}\n"), ModTime: now.Add(-age)}
+		return &fstest.MapFile{Data: []byte(`{"type":"user","timestamp":"` + now.Add(-age).UTC().Format(time.RFC3339Nano) + `"}` + "\n{}\n"), ModTime: now.Add(-age)}
 	}
 	fsys := fstest.MapFS{
 		"sessions/100.json":          procFile(100, "s100", "/w/app", "busy"),
@@ -32,6 +33,9 @@ func TestFindRunning(t *testing.T) {
 		"projects/-w-other/p2.jsonl":                    file(30 * time.Second),
 		"projects/-w-other/p3.jsonl":                    file(10 * time.Minute), // too old
 		"projects/-w-other/p1/subagents/agent-a1.jsonl": file(time.Second),
+		// Copied, restored or generated: a new mtime, records a day old.
+		// Not running (it was, by its mtime).
+		"projects/-w-gen/g1.jsonl": {Data: file(24 * time.Hour).Data, ModTime: now.Add(-time.Second)},
 	}
 	alive := map[int]bool{100: true, 300: true}
 	rep := FindRunning(RunningOptions{FS: fsys, Now: now, Alive: func(pid int) bool { return alive[pid] }})
@@ -48,6 +52,15 @@ func TestFindRunning(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("running:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, r := range rep.Sessions {
+		want := "is alive"
+		if r.Kind == RunPrint {
+			want = "its newest record is from 2026-11-22"
+		}
+		if !strings.Contains(r.Evidence, want) {
+			t.Errorf("%s: evidence %q, want it to say %q", r.SessionID, r.Evidence, want)
+		}
 	}
 	if len(rep.Stale) != 1 || rep.Stale[0].PID != 200 {
 		t.Errorf("stale %+v", rep.Stale)

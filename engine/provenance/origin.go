@@ -49,6 +49,9 @@ type JournalChange struct {
 	// After is the SHA-256 the change left the file with; "" when it
 	// removed it.
 	After string `json:"after"`
+	// Created says the file did not exist before the change: memscope
+	// made it (a new memory), so its frontmatter stamps are memscope's.
+	Created bool `json:"created,omitempty"`
 }
 
 // ReadJournals reads the undo journal of each memory folder in dirs
@@ -70,7 +73,7 @@ func ReadJournals(root fs.FS, dirs ...string) ([]JournalChange, []model.Problem)
 		probs = append(probs, p...)
 		for _, e := range entries {
 			for _, f := range e.Files {
-				out = append(out, JournalChange{Abs: path.Join(dir, f.Path), ID: e.ID, Time: e.Time, Op: e.Op, Summary: e.Summary, After: f.After})
+				out = append(out, JournalChange{Abs: path.Join(dir, f.Path), ID: e.ID, Time: e.Time, Op: e.Op, Summary: e.Summary, After: f.After, Created: !f.Existed && f.After != ""})
 			}
 		}
 	}
@@ -190,6 +193,15 @@ func origin(mf MemoryFile, ws []Write, js []JournalChange, onDisk map[string]boo
 		mine = &js[n-1]
 		asLeft = mine.After == o.SHA256
 	}
+	// A file memscope created that no call in a transcript wrote since
+	// carries memscope's stamps (it writes modified as the client does):
+	// they say nothing of Claude Code.
+	stampsMine := false
+	for _, j := range js {
+		if j.Created && last == nil {
+			stampsMine = true
+		}
+	}
 	holds, known := false, false
 	if last != nil {
 		holds, known = last.probe.check(f)
@@ -208,7 +220,7 @@ func origin(mf MemoryFile, ws []Write, js []JournalChange, onDisk map[string]boo
 	case last != nil:
 		o.Last = Change{Source: SourceUnknown, Time: o.bestClock(),
 			Text: fmt.Sprintf("changed outside any transcript on disk after %s (%s)", writeText(last), format.Timestamp(o.bestClock()))}
-	case o.OriginSessionID != "" || o.Modified != nil:
+	case !stampsMine && (o.OriginSessionID != "" || o.Modified != nil):
 		o.Last = Change{Source: SourceStamp, Time: o.bestClock(), Text: "Claude Code, by its frontmatter stamp (" + format.Timestamp(o.bestClock()) + "); no call on it in the transcripts on disk"}
 	default:
 		o.Last = Change{Source: SourceUnknown, Time: f.ModTime, Text: "no record of who; the file's mtime is " + format.Timestamp(f.ModTime)}
@@ -216,10 +228,13 @@ func origin(mf MemoryFile, ws []Write, js []JournalChange, onDisk map[string]boo
 	switch {
 	case last != nil:
 		o.ModelTime = writeTime(last)
-	case o.OriginSessionID != "" || o.Modified != nil:
+	case !stampsMine && (o.OriginSessionID != "" || o.Modified != nil):
 		o.ModelTime = o.bestClock()
 	}
 	o.Text = o.originText(onDisk)
+	if stampsMine && o.Created == nil {
+		o.Text = "created in memscope (" + js[0].Summary + ", " + format.Timestamp(js[0].Time) + ")"
+	}
 	o.crossCheck(last, holds, known, mine, asLeft, onDisk)
 	return o
 }

@@ -186,3 +186,36 @@ func TestMemscopesChangeOnTopOfAnUnreviewedOneStaysInTheInbox(t *testing.T) {
 		t.Errorf("accepted MEMORY.md is still in the inbox")
 	}
 }
+
+// A memory made in memscope (n) is the user's own: it does not wait in
+// the inbox, and its origin does not say Claude Code wrote it (memscope
+// read its own modified stamp back as the client's).
+func TestAMemoryMadeInMemscopeIsNotInTheInbox(t *testing.T) {
+	l, fsys := setup(t)
+	s, _ := store.Open(l.MemoryDir, fsys)
+	ch, err := s.Create(store.NewMemory{Name: "mine", Type: model.TypeUser, Description: "made in memscope", Body: "Mine."}, store.WriteOptions{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := ""
+	for _, f := range ch.Files {
+		if f.Path != "MEMORY.md" {
+			name = f.Path
+		}
+	}
+	in, _ := inbox(t, l, fsys)
+	if it := in.Find(name); it != nil {
+		t.Errorf("%s is in the inbox: %s (%s)", name, it.Origin.Text, it.Origin.Last.Source)
+	}
+	p := provenance.ForProject(provenance.ProjectOptions{Root: model.DirFS("/"), Home: model.DirFS(l.Home), HomeDir: l.Home, MemoryDir: l.MemoryDir, Tree: l.Project})
+	found := false
+	for _, o := range p.Origins {
+		found = found || o.Path == name
+		if o.Path == name && (o.ByModel() || strings.Contains(o.Text, "Claude Code") || !strings.Contains(o.Text, "memscope")) {
+			t.Errorf("%s's origin: %q (last %s)", name, o.Text, o.Last.Source)
+		}
+	}
+	if !found {
+		t.Fatalf("provenance does not list %s", name)
+	}
+}

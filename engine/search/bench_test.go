@@ -70,14 +70,14 @@ func BenchmarkRegexNoLiteral(b *testing.B) {
 }
 
 // BenchmarkHomeTranscripts searches the transcripts of the home
-// MEMSCOPE_BENCH_HOME (W: scripts/gen) for MEMSCOPE_BENCH_QUERY
+// MEMSCOPE_BENCH_HOME (W: scripts/memscope-gen) for MEMSCOPE_BENCH_QUERY
 // (default "deadlock"), any case and with case, and for the regular
 // expression MEMSCOPE_BENCH_REGEX (default dead(lock|line)s?), for
 // profiling the scan on real sizes.
 func BenchmarkHomeTranscripts(b *testing.B) {
 	dir := os.Getenv("MEMSCOPE_BENCH_HOME")
 	if dir == "" {
-		b.Skip("MEMSCOPE_BENCH_HOME is not set (a home made by scripts/gen)")
+		b.Skip("MEMSCOPE_BENCH_HOME is not set (a home made by scripts/memscope-gen)")
 	}
 	query := os.Getenv("MEMSCOPE_BENCH_QUERY")
 	if query == "" {

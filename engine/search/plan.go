@@ -254,69 +254,56 @@ func (p *planner) memory() []*unit {
 			}
 		}
 	}
-	// Agent memory (user, project and local scope), each folder once.
-	seenAgent := map[string]bool{}
-	addAgents := func(startDir, project string) {
-		stores, probs := model.FindAgentStores(model.AgentStoreOptions{Root: p.root, HomeDir: o.HomeDir, StartDir: startDir})
-		for i := range probs {
-			probs[i].File = p.shown(probs[i].File)
-		}
-		p.notRead(probs)
-		for _, st := range stores {
-			if !st.Exists || seenAgent[st.Dir] {
-				continue
-			}
-			seenAgent[st.Dir] = true
-			addDir(true, model.RootName(st.Dir), p.shown(st.Dir), "agent memory "+st.Agent, project)
-		}
-	}
+	// The memory stores: model.HomeMemoryStores, the one list (auto
+	// memory where the home keeps it and where the settings or the
+	// environment moved it, team memory, agent memory in every scope).
+	projects := p.projects
 	if o.Project != nil {
-		if o.Project.MemoryDir != "" {
-			addDir(true, model.RootName(o.Project.MemoryDir), p.shown(o.Project.MemoryDir), "auto memory", o.Project.Dir)
+		projects = []model.Project{{Slug: o.Project.Slug, Dir: "projects/" + o.Project.Slug, Path: o.Project.Dir}}
+	}
+	stores, probs := model.HomeMemoryStores(model.HomeStoresOptions{Root: p.root, HomeDir: o.HomeDir, UserHome: o.UserHome, Getenv: o.Getenv,
+		Projects: projects, User: true})
+	for i := range probs {
+		probs[i].File = p.shown(probs[i].File)
+	}
+	p.notRead(probs)
+	for _, st := range stores {
+		if !st.Exists {
+			continue
 		}
-		addSecondary(model.SecondaryOptions{Root: p.root, HomeDir: o.HomeDir, RepoDir: o.Project.Dir, MemoryDir: o.Project.MemoryDir}, o.Project.Dir)
-		addAgents(o.Project.Dir, o.Project.Dir)
+		project := st.Project
+		if st.Slug != "" {
+			project = p.projectPath(st.Slug)
+			if o.Project != nil {
+				project = o.Project.Dir
+			}
+		}
+		label := "auto memory"
+		switch st.Kind {
+		case model.StoreAgent:
+			label = "agent memory " + st.Agent
+		case model.StoreTeam:
+			label = labelOf(model.SecondarySource{Kind: model.SecondaryTeam})
+		}
+		if rel, ok := strings.CutPrefix(st.Dir, strings.TrimSuffix(o.HomeDir, "/")+"/"); ok && st.Kind != model.StoreAgent {
+			addDir(false, rel, rel, label, project)
+			continue
+		}
+		addDir(true, model.RootName(st.Dir), p.shown(st.Dir), label, project)
+	}
+	// The other layouts: a repository's MEMORY.md, the daily logs and
+	// sessionMemory.md of the seed documents.
+	if o.Project != nil {
+		addSecondary(model.SecondaryOptions{Root: p.root, HomeDir: o.HomeDir, RepoDir: o.Project.Dir}, o.Project.Dir)
 		return us
 	}
-	// read are the memory folders read: the home's, then those the
-	// settings moved elsewhere (which may be another project's).
-	read := map[string]bool{}
-	for _, pr := range p.projects {
-		read[path.Join(o.HomeDir, pr.Dir, "memory")] = true
-	}
-	for _, pr := range p.projects {
-		dir := pr.Dir + "/memory"
-		project := p.projectPath(pr.Slug)
-		addDir(false, dir, dir, "auto memory", project)
-		so := model.SecondaryOptions{Root: p.root, MemoryDir: path.Join(o.HomeDir, dir)}
+	for _, pr := range projects {
 		if pr.Path != "" {
-			so.RepoDir = pr.Path
-			// A memory folder the settings moved (autoMemoryDirectory,
-			// or the environment's overrides) is read where it is, once
-			// however many projects it serves.
-			if m := p.memoryDir(pr.Path); m != "" && !read[m] {
-				read[m] = true
-				addDir(true, model.RootName(m), p.shown(m), "auto memory", project)
-			}
-		}
-		addSecondary(so, project)
-		if pr.Path != "" {
-			addAgents(pr.Path, project)
+			addSecondary(model.SecondaryOptions{Root: p.root, RepoDir: pr.Path}, pr.Path)
 		}
 	}
 	addSecondary(model.SecondaryOptions{Root: p.root, HomeDir: o.HomeDir}, "")
-	addAgents("", "")
 	return us
-}
-
-// memoryDir is the memory folder the client uses for a session started
-// in project (absolute), as its rules resolve it: the settings'
-// autoMemoryDirectory and the environment's overrides included.
-func (p *planner) memoryDir(project string) string {
-	st, _ := model.LoadSettings(p.root, p.o.HomeDir, project, model.ManagedDir)
-	loc := model.ResolveMemoryLocation(model.MemoryOptions{Root: p.root, HomeDir: p.o.HomeDir, UserHome: p.o.UserHome,
-		StartDir: project, Getenv: p.o.Getenv, Settings: st})
-	return loc.Dir
 }
 
 // notRead keeps the problems that say a file was not read: a memory

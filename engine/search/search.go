@@ -50,9 +50,6 @@ type Project struct {
 	// Dir is its absolute folder ("" when not known): history lines and
 	// CLAUDE.md files are found by it.
 	Dir string
-	// MemoryDir is its memory folder, as the client resolves it ("" for
-	// none).
-	MemoryDir string
 }
 
 // has reports whether store st is searched.

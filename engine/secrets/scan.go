@@ -33,6 +33,9 @@ type Options struct {
 	Root fs.FS
 	// UserHome is the user's home folder, for ~/.claude.json.
 	UserHome string
+	// Getenv reads the environment (CLAUDE_CODE_REMOTE_MEMORY_DIR and the
+	// memory folder's overrides move memory stores); nil reads nothing.
+	Getenv func(string) string
 	// Project, an absolute folder, keeps only that project's findings.
 	Project string
 	// Workers bounds the files read at once (default: the CPUs).

@@ -198,14 +198,60 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 			add(unit{store: st, name: name, size: info.Size(), modTime: info.ModTime(), project: projectName(pathOf, pr.Slug)})
 		})
 	}
-	if o.Project == "" {
-		for _, dir := range []string{"agent-memory", "memory"} {
-			walk(h.FS, dir, 4, &probs, func(name string, info fs.FileInfo) {
+	// The other memory stores (model.HomeMemoryStores, the one list):
+	// agent memory, and auto and team memory the settings or the
+	// environment keep outside the home's projects/<slug>/memory,
+	// walked above.
+	var wanted []model.Project
+	for _, pr := range projects {
+		if wantSlug(pr.Slug) {
+			wanted = append(wanted, pr)
+		}
+	}
+	stores, p := model.HomeMemoryStores(model.HomeStoresOptions{Root: memoryRoot(o), HomeDir: h.Dir, UserHome: o.UserHome, Getenv: o.Getenv,
+		Projects: wanted, User: o.Project == ""})
+	probs = append(probs, p...)
+	homeDir := strings.TrimSuffix(h.Dir, "/") + "/"
+	var outside []unit // listed after the project files outside the home
+	walkedHome := func(rel string) bool {
+		parts := strings.SplitN(rel, "/", 4)
+		return len(parts) >= 3 && parts[0] == "projects" && parts[2] == "memory"
+	}
+	for _, st := range stores {
+		if !st.Exists {
+			continue
+		}
+		project := st.Project
+		if st.Slug != "" {
+			project = projectName(pathOf, st.Slug)
+		}
+		if rel, ok := strings.CutPrefix(st.Dir, homeDir); ok {
+			if walkedHome(rel) {
+				continue
+			}
+			walk(h.FS, rel, 4, &probs, func(name string, info fs.FileInfo) {
 				if strings.HasSuffix(name, ".md") {
-					add(unit{store: StoreMemory, name: name, size: info.Size(), modTime: info.ModTime()})
+					add(unit{store: StoreMemory, name: name, size: info.Size(), modTime: info.ModTime(), project: project})
 				}
 			})
+			continue
 		}
+		if o.Root == nil {
+			continue
+		}
+		walk(o.Root, model.RootName(st.Dir), 4, &probs, func(name string, info fs.FileInfo) {
+			if strings.HasSuffix(name, ".md") {
+				outside = append(outside, unit{store: StoreMemory, fsys: o.Root, name: name, file: "/" + name, outside: true, format: formatOf(StoreMemory, name),
+					size: info.Size(), modTime: info.ModTime(), project: project})
+			}
+		})
+	}
+	if o.Project == "" {
+		walk(h.FS, "memory", 4, &probs, func(name string, info fs.FileInfo) {
+			if strings.HasSuffix(name, ".md") {
+				add(unit{store: StoreMemory, name: name, size: info.Size(), modTime: info.ModTime()})
+			}
+		})
 		for _, name := range []string{"sessionMemory.md"} {
 			if info, ok := regular(h.FS, name, &probs); ok {
 				add(unit{store: StoreMemory, name: name, size: info.Size(), modTime: info.ModTime()})
@@ -236,6 +282,7 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 	if o.Root != nil {
 		us = append(us, outsideUnits(o, projects, wantSlug, &probs)...)
 	}
+	us = append(us, outside...)
 	kept := us[:0]
 	for _, u := range us {
 		// memscope's own hidden copies are read once, as leftovers.
@@ -304,13 +351,6 @@ func outsideUnits(o Options, projects []model.Project, wantSlug func(string) boo
 		for _, n := range []string{".claude/settings.json", ".claude/settings.local.json"} {
 			add(StoreSettings, path.Join(pr.Path, n))
 		}
-		for _, n := range []string{".claude/agent-memory", ".claude/agent-memory-local"} {
-			walk(o.Root, model.RootName(path.Join(pr.Path, n)), 4, probs, func(name string, _ fs.FileInfo) {
-				if strings.HasSuffix(name, ".md") {
-					add(StoreMemory, "/"+name)
-				}
-			})
-		}
 	}
 	if o.Project == "" {
 		for _, p := range model.ClaudeJSONPaths("", o.UserHome) {
@@ -318,6 +358,15 @@ func outsideUnits(o Options, projects []model.Project, wantSlug func(string) boo
 		}
 	}
 	return us
+}
+
+// memoryRoot is the file system the memory stores are found through:
+// the machine's, or the home alone mounted where it is.
+func memoryRoot(o Options) fs.FS {
+	if o.Root != nil {
+		return o.Root
+	}
+	return model.MountFS(nil, o.Home.Dir, o.Home.FS)
 }
 
 func projectName(pathOf map[string]string, slug string) string {

@@ -9,7 +9,7 @@ import (
 )
 
 // BenchmarkLastActiveHome is the Projects pane's last-active read on a
-// whole generated home (scripts/gen, MEMSCOPE_BENCH_SIZES, default
+// whole generated home (scripts/memscope-gen, MEMSCOPE_BENCH_SIZES, default
 // "64M 256M"): the end of every transcript, so the time should follow
 // the number of transcripts, not their size.
 func BenchmarkLastActiveHome(b *testing.B) {
@@ -17,7 +17,7 @@ func BenchmarkLastActiveHome(b *testing.B) {
 		b.Run("size="+size, func(b *testing.B) {
 			base, err := genhome.Cached(size, "1")
 			if err != nil {
-				b.Fatalf("scripts/gen (in this repository) failed: %v", err)
+				b.Fatalf("scripts/memscope-gen (in this repository) failed: %v", err)
 			}
 			fsys := os.DirFS(base)
 			sf, _ := model.FindSessionFiles(fsys)

@@ -12,7 +12,7 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// genStats is the part of a scripts/gen manifest entry this test reads.
+// genStats is the part of a scripts/memscope-gen manifest entry this test reads.
 type genStats struct {
 	Path                   string      `json:"path"`
 	SessionID              string      `json:"sessionId"`
@@ -38,15 +38,15 @@ type genManifest struct {
 }
 
 // TestSessionsAgreeWithGeneratorManifest checks every row against what
-// scripts/gen says it wrote, counted by the generator itself as it wrote.
+// scripts/memscope-gen says it wrote, counted by the generator itself as it wrote.
 func TestSessionsAgreeWithGeneratorManifest(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds and runs scripts/gen")
+		t.Skip("builds and runs scripts/memscope-gen")
 	}
 	dir := filepath.Join(t.TempDir(), "home")
 	if err := enginetest.RunGen(dir, "10M", "11"); err != nil {
-		t.Fatalf("cannot run scripts/gen (it is in this repository): %v", err)
+		t.Fatalf("cannot run scripts/memscope-gen (it is in this repository): %v", err)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	if err != nil {

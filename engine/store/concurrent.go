@@ -58,37 +58,10 @@ func hiddenBeside(name, tag string) string {
 	return path.Join(path.Dir(name), model.OwnPrefix(path.Base(name))+tag+"-"+strconv.FormatInt(stageSeq.Add(1), 10))
 }
 
-// ReplaceIfUnchanged writes data over the file at path only if the file
-// still holds before (is still absent when existed is false): for a file
-// the user edited in $EDITOR on a copy while Claude Code may have
-// rewritten the original. The write is atomic and checked at the rename,
-// as the store's writes are; when the file changed, nothing is written
-// and the error is a *ConflictError.
-func ReplaceIfUnchanged(path string, before []byte, existed bool, data []byte) error {
-	return ReplaceIfUnchangedWith(nil, path, before, existed, data)
-}
-
-// ReplaceIfUnchangedWith is ReplaceIfUnchanged writing through w (the
-// real OS when nil).
-func ReplaceIfUnchangedWith(w model.WriteFS, path string, before []byte, existed bool, data []byte) error {
-	d, ok := DirFSWith(filepath.Dir(path), w).(dirFS)
-	if !ok {
-		return fmt.Errorf("write %s: no folder file system", path)
-	}
-	name := filepath.Base(path)
-	expect := FileStamp{}
-	if existed {
-		expect = StampOf(before, true, nil)
-	}
-	staged, err := d.Stage(name, data, 0o600)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return d.replaceChecked(staged, name, expect, "save")
-}
-
-// ReplaceIfUnchangedAs is ReplaceIfUnchangedWith for a file that must
-// keep its mode and mtime (zero modTime: now): a scrub of a transcript
+// ReplaceIfUnchangedAs writes data over the file at path through w (the
+// real OS when nil) only if the file still holds before, checked at the
+// rename as the store's writes are (a *ConflictError when it changed),
+// keeping its mode and mtime (zero modTime: now): a scrub of a transcript
 // changes a few bytes, not the file's age, which the client's cleanup and
 // session list go by.
 func ReplaceIfUnchangedAs(w model.WriteFS, path string, before, data []byte, perm fs.FileMode, modTime time.Time) error {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
@@ -199,5 +200,5 @@ func (s *Store) RebuildIndex(o WriteOptions) (Change, error) {
 	if err := w.put(model.MemoryIndexName, []byte(b.Text)); err != nil {
 		return Change{}, err
 	}
-	return s.commit(OpIndexBuild, fmt.Sprintf("rebuild MEMORY.md from %d topic files as the client's backfill does (%d skipped)", b.Lines, len(b.Skipped)), w, o)
+	return s.commit(OpIndexBuild, fmt.Sprintf("rebuild MEMORY.md from %s as the client's backfill does (%d skipped)", format.Count(b.Lines, "topic file", "topic files"), len(b.Skipped)), w, o)
 }

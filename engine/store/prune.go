@@ -9,6 +9,7 @@ import (
 
 	"github.com/memscope/memscope/engine/lint"
 	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
@@ -278,5 +279,5 @@ func (s *Store) Apply(p Plan, ids []string, o WriteOptions) (Change, error) {
 	for _, a := range acts {
 		names = append(names, a.ID)
 	}
-	return s.commit(OpPrune, fmt.Sprintf("prune: %d actions (%s)", len(acts), strings.Join(names, ", ")), w, o)
+	return s.commit(OpPrune, fmt.Sprintf("prune: %s (%s)", format.Count(len(acts), "action", "actions"), strings.Join(names, ", ")), w, o)
 }

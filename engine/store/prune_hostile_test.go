@@ -12,7 +12,7 @@ import (
 )
 
 // manyNotes is a memory folder of n tiny notes and a MEMORY.md indexing
-// the first 250, as scripts/hostile's manyfiles scenario writes it.
+// the first 250, as scripts/memscope-hostile's manyfiles scenario writes it.
 func manyNotes(tb testing.TB, n int) *model.MemoryDir {
 	tb.Helper()
 	fsys := fstest.MapFS{}

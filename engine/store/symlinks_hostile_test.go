@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/model"
-	"github.com/memscope/memscope/scripts/hostile/hostilehome"
+	"github.com/memscope/memscope/scripts/memscope-hostile/hostilehome"
 )
 
 // symlinkHome writes the symlinks-out scenario and checks, when the test

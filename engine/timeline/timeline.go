@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
@@ -64,6 +65,20 @@ const (
 	CompactionManual  CompactionKind = "manual"
 	CompactionPartial CompactionKind = "partial"
 )
+
+// PreservesText says what the boundary's preserved segment keeps, in the
+// one word Replay and the CLI use for it ("preserves", never "partial",
+// which names the rewind menu's compactions): "preserves 3 messages",
+// "preserves a segment" when the client listed none; "" without one.
+func (b BoundaryInfo) PreservesText() string {
+	switch {
+	case b.Preserved == nil:
+		return ""
+	case b.PreservedMessages > 0:
+		return "preserves " + format.Count(b.PreservedMessages, "message", "messages")
+	}
+	return "preserves a segment"
+}
 
 // DirectionText says in words which part of the conversation a partial
 // compaction summarized ("" for other compactions).

@@ -88,6 +88,23 @@ func Ago(now, t time.Time) string {
 	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
 }
 
+// Clock is when t was, in local time, as short as reads unambiguously
+// beside now: "11:06" on now's day, "Nov 12 11:06" in now's year,
+// "2025-11-12 11:06" before; "—" for an unknown time.
+func Clock(now, t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	t, now = t.Local(), now.Local()
+	switch {
+	case t.Year() == now.Year() && t.YearDay() == now.YearDay():
+		return t.Format("15:04")
+	case t.Year() == now.Year():
+		return t.Format("Jan 2 15:04")
+	}
+	return t.Format("2006-01-02 15:04")
+}
+
 // shortIDLen is how much of an id ShortID keeps: a uuid's first block.
 const shortIDLen = 8
 

@@ -107,3 +107,20 @@ func TestCount(t *testing.T) {
 		t.Errorf("an empty plural adds s: %q", got)
 	}
 }
+
+func TestClock(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.Local)
+	for _, c := range []struct {
+		t    time.Time
+		want string
+	}{
+		{time.Time{}, "—"},
+		{now.Add(-11 * time.Hour), "01:00"},
+		{now.Add(-13 * time.Hour), "Nov 21 23:00"},
+		{time.Date(2025, 12, 31, 9, 5, 0, 0, time.Local), "2025-12-31 09:05"},
+	} {
+		if got := Clock(now, c.t); got != c.want {
+			t.Errorf("Clock(%v) = %q, want %q", c.t, got, c.want)
+		}
+	}
+}

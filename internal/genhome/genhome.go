@@ -1,4 +1,4 @@
-// Package genhome writes synthetic Claude homes with scripts/gen for
+// Package genhome writes synthetic Claude homes with scripts/memscope-gen for
 // tests and benchmarks, and keeps generated ones in the user's cache
 // folder so later runs reuse them.
 package genhome
@@ -12,17 +12,17 @@ import (
 	"sync"
 )
 
-// Run writes a home of size transcript bytes (as scripts/gen -size takes
+// Run writes a home of size transcript bytes (as scripts/memscope-gen -size takes
 // it: W, W/2, W/4, or a number with K, M or G) into dir.
 func Run(dir, size, seed string) error {
 	root, err := ModuleRoot()
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command("go", "run", "./scripts/gen", "-out", dir, "-size", size, "-seed", seed)
+	cmd := exec.Command("go", "run", "./scripts/memscope-gen", "-out", dir, "-size", size, "-seed", seed)
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("scripts/gen: %w\n%s", err, out)
+		return fmt.Errorf("scripts/memscope-gen: %w\n%s", err, out)
 	}
 	return nil
 }

@@ -2,11 +2,14 @@ package testroot
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memscope/memscope/model"
 )
 
 // The root shows the test's own folders and the folders named, and nothing
@@ -32,3 +35,31 @@ func TestRootHidesTheMachine(t *testing.T) {
 		t.Errorf("a later temp folder is hidden: %v", err)
 	}
 }
+
+// Writer writes in the test's folders and refuses, failing the test, a
+// write anywhere else.
+func TestWriterRefusesOutside(t *testing.T) {
+	dir := t.TempDir()
+	w := Writer(t)
+	if err := model.WriteFileAtomicWith(w, filepath.Join(dir, "a", "f"), []byte("x"), 0o600); err != nil {
+		t.Fatalf("a write in the test's folder: %v", err)
+	}
+	outside := filepath.Join(filepath.Dir(filepath.Dir(dir)), "memscope-testroot-outside")
+	ft := &recordingTB{TB: t}
+	err := Writer(ft).MkdirAll(outside, 0o700)
+	if !errors.Is(err, fs.ErrPermission) || len(ft.errs) != 1 || !strings.Contains(ft.errs[0], outside) {
+		t.Errorf("a write outside: %v, test errors %q", err, ft.errs)
+	}
+	if _, err := os.Stat(outside); err == nil {
+		os.Remove(outside)
+		t.Errorf("%s was made", outside)
+	}
+}
+
+// recordingTB records the errors reported instead of failing.
+type recordingTB struct {
+	testing.TB
+	errs []string
+}
+
+func (r *recordingTB) Error(args ...any) { r.errs = append(r.errs, fmt.Sprint(args...)) }

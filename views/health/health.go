@@ -275,7 +275,7 @@ func (m Model) severity(s lint.Severity) string {
 	case lint.SevWarning:
 		return m.styles.Warn.Render("warn ")
 	}
-	return m.styles.Dim.Render("info ")
+	return m.styles.Dim.Render("note ")
 }
 
 func (m Model) renderRow(r Row, selected bool, width int) string {
@@ -318,7 +318,7 @@ func (m Model) top() string {
 		actions = len(m.plan.Actions)
 	}
 	head := fmt.Sprintf("%s · %s · %s · %s (%d selected) — space select, a apply, u undo",
-		text.Count(r.Errors, "error", ""), text.Count(r.Warnings, "warning", ""), text.Count(r.Infos, "info", ""), text.Count(actions, "prune action", ""), len(m.Selected()))
+		text.Count(r.Errors, "error", ""), text.Count(r.Warnings, "warning", ""), text.Count(r.Infos, "note", ""), text.Count(actions, "prune action", ""), len(m.Selected()))
 	if m.store != "" {
 		head = m.styles.Bold.Render(model.SanitizeForTerminal(m.store)) + " · " + head
 	}
@@ -392,7 +392,7 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "[ ] / [x]", Means: "a prune action, unselected / selected (space); a applies the selected after a y/n"},
 		{Mark: "error", Means: "the client loses or misreads memory, or memory holds a secret or an injection"},
 		{Mark: "warn", Means: "memory works but is getting worse"},
-		{Mark: "info", Means: "worth a look"},
+		{Mark: "note", Means: "worth a look"},
 		m.det.Legend(),
 	}
 }

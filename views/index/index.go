@@ -14,6 +14,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/detail"
@@ -163,7 +164,7 @@ func (m Model) summary() string {
 	case !m.data.Exists:
 		return "no MEMORY.md"
 	case c.Truncated:
-		return m.styles.Error.Render(fmt.Sprintf("TRUNCATED: the client loads %d of %d lines; %d index entries are never seen", c.LoadedLines, c.Lines, len(c.DroppedEntries)))
+		return m.styles.Error.Render(fmt.Sprintf("TRUNCATED: the client loads %d of %d lines; %s never seen", c.LoadedLines, c.Lines, format.Count(len(c.DroppedEntries), "index entry is", "index entries are")))
 	}
 	return m.styles.OK.Render(fmt.Sprintf("loads whole · room for %d more lines and %d more characters", c.RoomLines, c.RoomChars))
 }

@@ -178,7 +178,7 @@ func (m Model) detailContent() detail.Content {
 	r, _ := m.list.Selected()
 	lines := m.detail(r)
 	if m.data.Stale > 0 {
-		lines = append(lines, m.v.styles.Dim.Render(text.Truncate(fmt.Sprintf("%d process file(s) in sessions/ name a process that is gone", m.data.Stale), m.width)))
+		lines = append(lines, m.v.styles.Dim.Render(text.Truncate(format.Count(m.data.Stale, "process file", "process files")+" in sessions/ "+verb(m.data.Stale, "names", "name")+" a process that is gone", m.width)))
 	}
 	return detail.Content{ID: r.Run.SessionID + " " + r.Run.Transcript, Lines: lines}
 }
@@ -186,7 +186,7 @@ func (m Model) detailContent() detail.Content {
 func (m Model) emptyText() string {
 	s := "Interactive sessions are found by their sessions/<pid>.json (while the process lives), `claude -p` runs by a transcript written in the last 5 minutes."
 	if m.data.Stale > 0 {
-		s += fmt.Sprintf(" %d process file(s) name a process that is gone.", m.data.Stale)
+		s += " " + format.Count(m.data.Stale, "process file", "process files") + " " + verb(m.data.Stale, "names", "name") + " a process that is gone."
 	}
 	return s
 }
@@ -235,10 +235,13 @@ func (m Model) detail(r Row) []string {
 		head += " · " + model.SanitizeLine(s.Model)
 	}
 	if !s.Started.IsZero() {
-		head += " · started " + s.Started.Local().Format("15:04")
+		head += " · started " + format.Clock(m.v.now, s.Started)
 	}
 	head += " · " + text.Count(s.Records, "record", "")
 	lines := []string{text.Truncate(head, w)}
+	if r.Run.Evidence != "" {
+		lines = append(lines, st.Dim.Render(text.Truncate("running: "+r.Run.Evidence, w)))
+	}
 
 	win := "window " + text.Tokens(int64(s.Window.ContextWindow))
 	if s.WindowGuessed {
@@ -369,10 +372,10 @@ func (m Model) memoryLines(r Row) []string {
 		case !mem.Exists:
 			head += " · no folder yet"
 		case mem.Index == nil:
-			head += " · " + text.Count(len(mem.Files), "file", "") + " · no MEMORY.md"
+			head += " · " + text.Count(mem.TopicFiles(), "file", "") + " · no MEMORY.md"
 		default:
 			ix := mem.Index
-			head += fmt.Sprintf(" · %s · MEMORY.md %d/%d lines", text.Count(len(mem.Files), "file", ""), ix.Lines, ix.MaxLines)
+			head += fmt.Sprintf(" · %s · MEMORY.md %d/%d lines", text.Count(mem.TopicFiles(), "file", ""), ix.Lines, ix.MaxLines)
 			if ix.Over() {
 				head += " ✂ cut when loaded"
 			}
@@ -426,4 +429,12 @@ func limitsLine(l *window.Resolved) string {
 		parts = append(parts, n)
 	}
 	return model.SanitizeLine(strings.Join(parts, "; "))
+}
+
+// verb is the verb for a subject of n: one when n is 1, many otherwise.
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -35,11 +35,39 @@ func TestPartialCompactionShown(t *testing.T) {
 		"Step 5: after a compact compaction (partial)",
 		"rewind-menu partial: 7 messages summarized",
 		"summarized up to the chosen message; later ones kept",
-		"kept: 1 message, relinked after the summary on resume",
+		"preserves 1 message, relinked after the summary on resume",
 		"⟲ compact manual 19k→2.5k",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("screen lacks %q\n%s", want, got)
 		}
+	}
+}
+
+// A /compact that kept a preserved segment is not "partial" (the rewind
+// menu's kind): its row says "preserves", the CLI's word for it.
+func TestPreservedSegmentIsNotPartial(t *testing.T) {
+	tl := readTimeline(t)
+	m := New(keymap.Default(), style.New(true, true))
+	m.SetSize(140, 40)
+	m, _ = run(t, m, m.SetTimeline(tl, false))
+	rows := 0
+	for i, b := range tl.Boundaries {
+		if b.Preserved == nil || b.Compaction == timeline.CompactionPartial {
+			continue
+		}
+		rows++
+		for _, s := range tl.Steps {
+			if s.Kind != timeline.StepBoundary || s.Boundary != i {
+				continue
+			}
+			row := m.renderStep(s, false, 140)
+			if strings.Contains(row, "partial") || !strings.Contains(row, b.PreservesText()) || !strings.HasPrefix(b.PreservesText(), "preserves ") {
+				t.Errorf("boundary %d (%s with a preserved segment): row %q", i, b.Compaction, row)
+			}
+		}
+	}
+	if rows == 0 {
+		t.Fatal("the fixture has no non-partial compaction with a preserved segment")
 	}
 }

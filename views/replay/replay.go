@@ -361,9 +361,17 @@ func (m Model) Help() []key.Binding {
 	case ModeTimeline:
 		return append([]key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.NextBoundary, m.keys.PrevBoundary, m.keys.Pipeline, m.keys.Window, m.keys.Export, m.keys.ExportHTML, m.keys.Back}, m.det.Help()...)
 	case ModePipeline:
-		return append([]key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.Window, m.keys.Pipeline, m.keys.Back}, m.det.Help()...)
+		// The step keys move between stages here (updatePipeline): the
+		// footer says so, with whatever keys the settings bound.
+		return append([]key.Binding{retitled(m.keys.StepNext, "next stage"), retitled(m.keys.StepPrev, "previous stage"), m.keys.Window, m.keys.Pipeline, m.keys.Back}, m.det.Help()...)
 	}
 	panic(badMode(m.mode))
+}
+
+// retitled is b with its help text saying what it does in this mode.
+func retitled(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
 }
 
 // Legend explains the pane's marks.

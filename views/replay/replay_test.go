@@ -127,6 +127,11 @@ func TestModes(t *testing.T) {
 	if h := helpKeys(m); h != "→/l ←/h w p esc J K z" {
 		t.Errorf("pipeline help %q", h)
 	}
+	// → moves between stages in the pipeline: the footer says stage,
+	// not step (it said "next step").
+	if h := m.Help(); h[0].Help().Desc != "next stage" || h[1].Help().Desc != "previous stage" {
+		t.Errorf("pipeline help says %q / %q for the stage keys", h[0].Help().Desc, h[1].Help().Desc)
+	}
 
 	// A jump to a compaction in the pipeline view runs the pipeline on
 	// the step it lands on (it used to wait on "running…" for ever).
@@ -171,5 +176,22 @@ func TestEveryModeDraws(t *testing.T) {
 	}
 	if len(names) != 3 {
 		t.Errorf("mode names %v", names)
+	}
+}
+
+// A followed timeline says it follows the file; "● live" read as "this
+// session is running" on a session eight days old.
+func TestFollowingSaysFollowing(t *testing.T) {
+	tl := readTimeline(t)
+	m := New(keymap.Default(), style.New(true, true))
+	m.SetSize(120, 30)
+	m, _ = run(t, m, m.SetTimeline(tl, false))
+	if strings.Contains(screen(m), "following") {
+		t.Fatalf("not followed, yet:\n%s", screen(m))
+	}
+	m.SetFollowing(true)
+	got := screen(m)
+	if !strings.Contains(got, "● following the file · step") || strings.Contains(got, "live") {
+		t.Errorf("followed timeline's nav line:\n%s", got)
 	}
 }

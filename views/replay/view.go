@@ -60,7 +60,7 @@ func (m Model) renderStep(s timeline.Step, selected bool, width int) string {
 		case b.Compaction == timeline.CompactionPartial:
 			label += " " + summarizedShort(b)
 		case b.Preserved != nil:
-			label += " partial"
+			label += " " + b.PreservesText()
 		}
 		if b.PreservedBroken != "" {
 			label += " (links broken)"
@@ -105,10 +105,15 @@ func (m Model) View() string {
 	panic(badMode(m.mode))
 }
 
+// followingMark says the open timeline follows its transcript's appends.
+// It does not say the session is running: a session weeks old is
+// followed too (Live says what runs).
+const followingMark = "● following the file"
+
 func (m Model) timelineNav() string {
 	nav := "step " + m.steps.Position() + " · ←/→ step, [ ] compactions, p pipeline, esc sessions"
 	if m.following {
-		nav = "● live · " + nav
+		nav = followingMark + " · " + nav
 	}
 	return nav
 }
@@ -249,11 +254,7 @@ func (m Model) boundaryLines(b timeline.BoundaryInfo, w int) []string {
 		}
 	}
 	if b.Preserved != nil {
-		kept := "a preserved segment"
-		if b.PreservedMessages > 0 {
-			kept = text.Count(b.PreservedMessages, "message", "")
-		}
-		out = append(out, text.Truncate("kept: "+kept+", relinked after the summary on resume", w))
+		out = append(out, text.Truncate(b.PreservesText()+", relinked after the summary on resume", w))
 	}
 	if b.PreservedBroken != "" {
 		out = append(out, m.styles.Error.Render(text.Truncate("preserved links broken: "+b.PreservedBroken+" — resume loads the full history", w)))

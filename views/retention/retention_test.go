@@ -203,7 +203,7 @@ func TestArchiveRequest(t *testing.T) {
 		t.Errorf("result not shown:\n%s", s)
 	}
 	m, _ = m.Update(ArchiveDone{Err: &cleanup.ArchiveConflictError{To: "/b", Paths: []string{"todos/t.json"}}})
-	if s := screen(m); !strings.Contains(s, "archive failed: archive /b: 1 file(s) already there") {
+	if s := screen(m); !strings.Contains(s, "archive failed: archive /b: 1 file already there") {
 		t.Errorf("error not shown:\n%s", s)
 	}
 }

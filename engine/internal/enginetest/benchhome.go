@@ -10,7 +10,7 @@ import (
 
 // BenchHome is the home the sessions benchmarks read: $MEMSCOPE_BENCH_HOME
 // (for example .cache/bench/W from scripts/bench.sh), else a 64 MB home
-// that scripts/gen writes once into the user's cache folder and later
+// that scripts/memscope-gen writes once into the user's cache folder and later
 // runs reuse.
 func BenchHome(b *testing.B) *model.Home {
 	b.Helper()
@@ -33,7 +33,7 @@ func generatedBenchHome(b *testing.B) string {
 	return dir
 }
 
-// RunGen writes a synthetic home of size bytes into dir with scripts/gen.
+// RunGen writes a synthetic home of size bytes into dir with scripts/memscope-gen.
 func RunGen(dir, size, seed string) error { return genhome.Run(dir, size, seed) }
 
 // moduleRoot is the folder of go.mod, found upwards from here.

@@ -1,7 +1,7 @@
 // Command gen writes the file-history test home of package filehistgen
 // into a folder, for trying memscope files and the Files pane by hand:
 //
-//	go run ./internal/filehistgen/gen DIR
+//	go run ./internal/filehistgen/memscope-filehistgen DIR
 //	memscope files --home DIR/home
 package main
 

@@ -1,7 +1,7 @@
 // Package hostilehome writes Claude homes whose content is hostile to a
 // terminal or to a reader: escape sequences, bidi controls, a huge single
 // line, deeply nested JSON, a million files, odd file names and symlinks
-// that leave the home. scripts/hostile is its command line; memscope's
+// that leave the home. scripts/memscope-hostile is its command line; memscope's
 // hostile-content tests use it directly so the script and the tests cannot
 // drift apart.
 package hostilehome

@@ -2,7 +2,7 @@
 // folder, for trying memscope origin, memscope review and the Review
 // pane by hand (and for scripts/e2e-tmux.sh):
 //
-//	go run ./internal/provgen/gen DIR
+//	go run ./internal/provgen/memscope-provgen DIR
 //	memscope origin --home DIR/home --project DIR/project
 package main
 

@@ -2,7 +2,7 @@
 // memscope: terminal escapes, bidi controls, a huge line, deeply nested
 // JSON, a million memory files, odd file names or symlinks out of the home.
 //
-//	go run ./scripts/hostile -out DIR -scenario NAME [-size 100M] [-n 1000000] [-depth 100000] [-outside DIR] [-kind fifo] [-place NAME]
+//	go run ./scripts/memscope-hostile -out DIR -scenario NAME [-size 100M] [-n 1000000] [-depth 100000] [-outside DIR] [-kind fifo] [-place NAME]
 //
 // Scenarios: escapes, bidi, bigline, deepjson, manyfiles, newlinenames,
 // symlinks-out, leftovers (what killed or failed memscope writes leave:
@@ -32,7 +32,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/memscope/memscope/scripts/hostile/hostilehome"
+	"github.com/memscope/memscope/scripts/memscope-hostile/hostilehome"
 )
 
 func main() {

@@ -3,7 +3,7 @@
 // memory files like Claude Code does, for a number of steps or a
 // duration (or until SIGINT/SIGTERM), then prints what it wrote as JSON.
 //
-//	go run ./scripts/chaos/writer -home DIR -duration 5s -counts counts.json
+//	go run ./scripts/chaos/memscope-chaos-writer -home DIR -duration 5s -counts counts.json
 package main
 
 import (

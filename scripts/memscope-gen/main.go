@@ -1,7 +1,7 @@
 // Command gen writes a synthetic Claude home in the real on-disk formats,
 // for memscope's benchmarks and scale tests.
 //
-//	go run ./scripts/gen -out DIR -size W|W/2|W/4|<bytes> -seed N
+//	go run ./scripts/memscope-gen -out DIR -size W|W/2|W/4|<bytes> -seed N
 //
 // The output depends only on the flags. The standard workload W is 30
 // projects × 10 sessions with about 1 GB of transcripts (compacting every
