@@ -53,7 +53,7 @@ func OpenTarHomeWith(archive string, limits TarLimits) (h *Home, close func() er
 		close()
 		return nil, nil, probs, fmt.Errorf("open archive %s: %w", archive, err)
 	}
-	return &Home{Dir: root, FS: DirFS(root), Source: HomeFromArchive}, close, probs, nil
+	return &Home{Dir: root, FS: HomeFS(root), Source: HomeFromArchive}, close, probs, nil
 }
 
 // TarLimits bound what a home archive may expand to.
