@@ -98,12 +98,9 @@ func TestLinksOutOfTheHomeAreNotRead(t *testing.T) {
 		{"secrets"},
 		{"cleanup", "--forecast"},
 		{"archive", "--to", filepath.Join(t.TempDir(), "a.tar.gz")},
-		{"lint", "--project", project},
 		{"sessions"},
 		{"sessions", "--project", project},
 		{"files"},
-		{"prompt", "--project", project},
-		{"export", "--memory", "--project", project},
 	} {
 		e, out, errb := testEnv(t)
 		code := run(e, append(args, "--home", l.Home))

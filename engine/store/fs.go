@@ -44,8 +44,7 @@ func DirFSWith(dir string, w model.WriteFS) FS {
 	if w == nil {
 		w = model.OSWriteFS{}
 	}
-	// Links out of the folder are not followed, as in the home (HomeFS).
-	return dirFS{FS: model.HomeFS(dir), dir: dir, w: w}
+	return dirFS{FS: model.DirFS(dir), dir: dir, w: w}
 }
 
 type dirFS struct {
