@@ -7,6 +7,7 @@ import (
 
 	"github.com/memscope/memscope/engine/cleanup"
 	"github.com/memscope/memscope/internal/format"
+	"github.com/memscope/memscope/model"
 )
 
 var archiveCommand = &command{
@@ -73,6 +74,13 @@ func runArchive(e *env, opts archiveOptions) (archiveResult, error) {
 	rep, err := cleanup.Archive(cleanup.ArchiveOptions{Home: o.home, Items: items, To: dest, Writes: e.writes})
 	if err != nil {
 		return archiveResult{}, err
+	}
+	// Links the forecast did not follow (out of the home, loops) are not
+	// archived either: say which.
+	for _, p := range f.Problems {
+		if model.IsLinkProblem(p) {
+			rep.Problems = append(rep.Problems, p)
+		}
 	}
 	return archiveResult{report: rep, items: len(items)}, nil
 }

@@ -118,24 +118,34 @@ func runReview(e *env, opts reviewOptions) (reviewResult, error) {
 		}
 	}
 	now := e.now()
-	for _, p := range accept {
-		st.Accept(p, in.Find(p).Origin.File().Raw(), now)
-		r.accepted = append(r.accepted, p)
-	}
 	var rejectErr error
-	for _, p := range opts.reject {
-		ch, err := t.store.Delete(p, store.WriteOptions{Now: now, Force: opts.force})
+	if len(opts.reject) > 0 {
+		// One change, one journal entry, one undo, however many files:
+		// one entry each would push the first ones off the journal.
+		ch, err := t.store.DeleteAll(opts.reject, store.WriteOptions{Now: now, Force: opts.force})
 		if err != nil {
-			rejectErr = errors.Join(rejectErr, fmt.Errorf("reject %s: %w", p, withForceHint(err)))
-			continue
+			rejectErr = fmt.Errorf("reject: %w (nothing was moved)", withForceHint(err))
+		} else {
+			r.rejected = append(r.rejected, ch)
 		}
-		r.rejected = append(r.rejected, ch)
-		delete(st.Files, p)
 	}
-	if len(r.accepted) > 0 {
-		if err := review.Save(fsys, st); err != nil {
+	if len(accept) > 0 || len(r.rejected) > 0 {
+		// Read again, changed and written under the folder's lock, so a
+		// memscope accepting at the same time keeps its accepts too.
+		st, err = review.Update(t.loc.Dir, fsys, fsys, func(st *review.State) {
+			for _, p := range accept {
+				st.Accept(p, in.Find(p).Origin.File().Raw(), now)
+			}
+			if len(r.rejected) > 0 {
+				for _, p := range opts.reject {
+					delete(st.Files, p)
+				}
+			}
+		})
+		if err != nil {
 			return r, errors.Join(rejectErr, err)
 		}
+		r.accepted = accept
 	}
 	if rejectErr != nil {
 		return r, rejectErr

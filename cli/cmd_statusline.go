@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/memscope/memscope/engine/live"
 	"github.com/memscope/memscope/model"
@@ -75,22 +78,68 @@ func runStatusline(e *env, opts statuslineOptions) (live.Status, error) {
 	return live.Statusline(input, live.StatusOptions{HomeDir: dir, UserHome: user, Root: e.root, Getenv: e.getenv}), nil
 }
 
-// readStatusInput reads at most maxStatusInput bytes of stdin.
+// statusInputWait bounds how long statusline waits for one complete JSON
+// value on stdin. The client writes its object and closes the pipe; a
+// writer that keeps the pipe open (`sleep 30 | memscope statusline`)
+// gets its answer as soon as the object is complete, and one that never
+// completes it gets an empty line after this wait, never a hang.
+const statusInputWait = 2 * time.Second
+
+// readStatusInput reads the first JSON value on stdin, at most
+// maxStatusInput bytes, within statusInputWait.
 func readStatusInput(r io.Reader) ([]byte, error) {
+	return readStatusInputWithin(r, statusInputWait)
+}
+
+// readStatusInputWithin is readStatusInput with the wait given.
+func readStatusInputWithin(r io.Reader, wait time.Duration) ([]byte, error) {
 	if r == nil {
 		return nil, errors.New("no input on stdin")
 	}
 	if isTerminal(r) {
 		return nil, errors.New("stdin is a terminal: Claude Code pipes the session's JSON to this command")
 	}
-	data, err := io.ReadAll(io.LimitReader(r, maxStatusInput+1))
-	switch {
-	case err != nil:
-		return nil, fmt.Errorf("reading stdin: %w", err)
-	case len(data) > maxStatusInput:
-		return nil, fmt.Errorf("the input on stdin is over %d bytes", maxStatusInput)
+	type read struct {
+		data []byte
+		err  error
 	}
-	return data, nil
+	done := make(chan read, 1)
+	go func() {
+		// Left blocked on a pipe nobody closes when the wait runs out;
+		// the process answers and exits anyway.
+		data, err := readFirstValue(r)
+		done <- read{data, err}
+	}()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case got := <-done:
+		return got.data, got.err
+	case <-timer.C:
+		return nil, fmt.Errorf("no complete JSON object on stdin after %s (the pipe is still open)", wait)
+	}
+}
+
+// readFirstValue reads r until it holds one complete JSON value (without
+// waiting for r to end), r ends, or more than maxStatusInput bytes came.
+// What is not a complete value is returned as read, for the parser to
+// say what is wrong with it.
+func readFirstValue(r io.Reader) ([]byte, error) {
+	var seen bytes.Buffer
+	dec := json.NewDecoder(io.TeeReader(io.LimitReader(r, maxStatusInput+1), &seen))
+	var value json.RawMessage
+	err := dec.Decode(&value)
+	var syntax *json.SyntaxError
+	switch {
+	case err == nil:
+		return value, nil
+	case seen.Len() > maxStatusInput:
+		return nil, fmt.Errorf("the input on stdin is over %d bytes", maxStatusInput)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.As(err, &syntax):
+		return seen.Bytes(), nil
+	default:
+		return nil, fmt.Errorf("reading stdin: %w", err)
+	}
 }
 
 // showStatusline prints the line (empty when there is nothing to say)

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Input over the bound is not read whole, and the line is still printed
@@ -32,5 +34,52 @@ func TestStatuslineFromTheClientsFigures(t *testing.T) {
 	}
 	if got := out.String(); got != "ctx 61%\n" {
 		t.Errorf("stdout %q, want %q", got, "ctx 61%\n")
+	}
+}
+
+// openPipe is stdin whose writer wrote text and never closes it (as
+// `sleep 30 | memscope statusline` or a FIFO writer that stays open).
+func openPipe(t *testing.T, text string) io.Reader {
+	t.Helper()
+	r, w := io.Pipe()
+	t.Cleanup(func() { w.Close() })
+	go w.Write([]byte(text))
+	return r
+}
+
+// finishes runs f and fails the test if it has not returned long after
+// any bound statusline keeps (a hang guard, not a timing assertion).
+func finishes(t *testing.T, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { f(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatalf("%s never returned: it waits for stdin to close", what)
+	}
+}
+
+// A complete object on a pipe nobody closes is answered without waiting
+// for the end of stdin.
+func TestStatuslineAnswersOnceTheObjectIsComplete(t *testing.T) {
+	e, out, errb := testEnv(t)
+	e.stdin = openPipe(t, `{"session_id":"s","cwd":"/nowhere","context_window":{"context_window_size":200000,"current_usage":{"input_tokens":10,"cache_read_input_tokens":121990}}}`+"\n")
+	var code int
+	finishes(t, "statusline", func() { code = run(e, []string{"statusline", "--home", t.TempDir()}) })
+	if code != 0 || out.String() != "ctx 61%\n" {
+		t.Errorf("exit %d, stdout %q (stderr %q), want ctx 61%%", code, out.String(), errb.String())
+	}
+}
+
+// Nothing, or half an object, on a pipe nobody closes: the wait runs out
+// and the reason says so.
+func TestStatuslineInputHasADeadline(t *testing.T) {
+	for _, text := range []string{"", `{"session_id":"s","cwd":`} {
+		var err error
+		finishes(t, "readStatusInputWithin", func() { _, err = readStatusInputWithin(openPipe(t, text), 20*time.Millisecond) })
+		if err == nil || !strings.Contains(err.Error(), "no complete JSON object on stdin") {
+			t.Errorf("input %q: error %v, want the deadline's reason", text, err)
+		}
 	}
 }

@@ -156,6 +156,11 @@ func runWatch(e *env, opts watchOptions) (watchResult, error) {
 		}
 		w.watchDirs(next)
 		prev = next
+		if len(next.Behind) > 0 {
+			// A transcript grew by more than a window: read on soon, with
+			// whatever else happened meanwhile.
+			settle = time.After(watchSettle)
+		}
 	}
 }
 

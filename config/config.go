@@ -276,23 +276,27 @@ func (p *parser) keys(n *yaml.Node) error {
 			return nil
 		}
 		var ks []string
+		nodes := []*yaml.Node{v}
 		switch {
-		case v.Kind == yaml.ScalarNode && v.Tag == "!!str":
-			ks = []string{v.Value}
+		case v.Kind == yaml.ScalarNode && (v.Tag == "!!str" || v.Tag == "!!int"):
 		case v.Kind == yaml.SequenceNode:
-			for _, e := range v.Content {
+			nodes = v.Content
+			for _, e := range nodes {
 				if e.Kind != yaml.ScalarNode || e.Tag != "!!str" && e.Tag != "!!int" {
 					return p.errf(e, "keys.%s: each key must be a string like x, D or ctrl+x", k.Value)
 				}
-				ks = append(ks, e.Value)
 			}
-		case v.Kind == yaml.ScalarNode && v.Tag == "!!int":
-			ks = []string{v.Value}
 		default:
 			return p.errf(v, "keys.%s must be a key or a list of keys", k.Value)
 		}
-		if len(ks) == 0 {
+		if len(nodes) == 0 {
 			return p.errf(v, "keys.%s has no keys: an action must keep at least one", k.Value)
+		}
+		for _, e := range nodes {
+			if err := keymap.CheckKey(k.Value, e.Value); err != nil {
+				return p.errf(e, "keys.%s: %v", k.Value, err)
+			}
+			ks = append(ks, e.Value)
 		}
 		p.c.KeysSet[k.Value] = ks
 		p.c.Sources["keys."+k.Value] = p.where(k)

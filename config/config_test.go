@@ -126,6 +126,13 @@ func TestBadFilesFallBackToDefaults(t *testing.T) {
 		{"mouse: true\nmouse: false\n", `c.yaml:2: the file: "mouse" is set twice`},
 		{"- a\n- b\n", "c.yaml:1: the file must be a mapping"},
 		{"keys: {quit: x\n", "c.yaml: not YAML"},
+		// Keys no terminal sends, and ctrl+c taken from quit: the app could
+		// not be left.
+		{"keys:\n  quit: \"\\e]0;x\\a\"\n", `c.yaml:2: keys.quit: "\x1b]0;x\a" is not a key a terminal sends`},
+		{"keys:\n  quit: f13\n", `c.yaml:2: keys.quit: "f13" is not a key a terminal sends`},
+		{"keys:\n  help: [\"?\", ctrl+shift+alt+x]\n", `c.yaml:2: keys.help: "ctrl+shift+alt+x" is not a key a terminal sends`},
+		{"keys:\n  delete: shift+d\n", `c.yaml:2: keys.delete: "shift+d" is not a key a terminal sends (a shifted letter arrives as itself: write "D")`},
+		{"keys:\n  quit: Q\n  delete: ctrl+c\n", `c.yaml:3: keys.delete: ctrl+c always quits`},
 	} {
 		got, err := Parse([]byte(c.data), "c.yaml")
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -63,7 +63,9 @@ func snake(s string) string {
 // (several each), their help showing the new keys. An unknown name, a
 // binding left without keys, or a key that two actions would then share
 // where the defaults never let them share one (so one of them could not
-// be reached) is an error naming both actions.
+// be reached) is an error naming both actions; so is a key no terminal
+// sends, and ctrl+c on any binding but quit (CheckKey). Quit keeps
+// ctrl+c whatever its new keys are.
 func (k KeyMap) Rebind(keys map[string][]string) (KeyMap, error) {
 	out := k // a copy: the Panes array too
 	named := out.byName()
@@ -77,15 +79,18 @@ func (k KeyMap) Rebind(keys map[string][]string) (KeyMap, error) {
 			return k, fmt.Errorf("key binding %q has no keys", name)
 		}
 		for _, s := range ks {
-			if strings.TrimSpace(s) == "" || s != strings.TrimSpace(s) {
-				return k, fmt.Errorf("key binding %q: %q is not a key (write keys as bubbletea names them: x, D, ctrl+x, shift+tab, enter, space)", name, s)
+			if err := CheckKey(name, s); err != nil {
+				return k, fmt.Errorf("key binding %q: %w", name, err)
 			}
 		}
 		if slices.Equal(ks, b.Keys()) {
 			continue // unchanged: keep its help ("↑/k")
 		}
-		desc := b.Help().Desc
-		*b = key.NewBinding(key.WithKeys(ks...), key.WithHelp(strings.Join(ks, "/"), desc))
+		desc, help := b.Help().Desc, strings.Join(ks, "/")
+		if name == "quit" && !slices.Contains(ks, QuitKey) {
+			ks = append(slices.Clip(ks), QuitKey) // always a way out
+		}
+		*b = key.NewBinding(key.WithKeys(ks...), key.WithHelp(help, desc))
 	}
 	if err := checkShared(out); err != nil {
 		return k, err

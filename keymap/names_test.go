@@ -55,6 +55,10 @@ func TestRebind(t *testing.T) {
 		{"quit": {}},
 		{"quit": {" "}},
 		{"up": {"tab"}},
+		{"quit": {"\x1b]0;x\a"}},
+		{"quit": {"f13"}},
+		{"help": {"meta+h"}},
+		{"quit": {"Q"}, "delete": {"ctrl+c"}},
 	} {
 		if _, err := keymap.Default().Rebind(bad); err == nil {
 			t.Errorf("Rebind(%v) accepted", bad)
@@ -64,6 +68,46 @@ func TestRebind(t *testing.T) {
 	// shareable.
 	if _, err := keymap.Default().Rebind(map[string][]string{"new": {"n", "ctrl+n"}}); err != nil {
 		t.Errorf("rebinding new: %v", err)
+	}
+}
+
+// Quit always keeps ctrl+c: a rebinding that leaves it out gets it back,
+// so no settings file removes every way to quit.
+func TestRebindKeepsAWayToQuit(t *testing.T) {
+	km, err := keymap.Default().Rebind(map[string][]string{"quit": {"Q"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !key.Matches(press("Q"), km.Quit) || !key.Matches(press("ctrl+c"), km.Quit) || key.Matches(press("q"), km.Quit) {
+		t.Errorf("quit's keys %v, want Q and ctrl+c", km.Quit.Keys())
+	}
+}
+
+// Every key of the defaults is one CheckKey accepts, and the names a
+// terminal sends pass while the ones it cannot send are refused.
+func TestCheckKey(t *testing.T) {
+	for _, b := range keymaptest.Bindings(keymap.Default()) {
+		for _, k := range b.Binding.Keys() {
+			if err := keymap.CheckKey("quit", k); err != nil {
+				t.Errorf("default key %q refused: %v", k, err)
+			}
+		}
+	}
+	for _, k := range []string{"x", "é", "ctrl+x", "alt+enter", "ctrl+alt+x", "shift+f5", "f12", "pgdown", "space", "ctrl+space"} {
+		if err := keymap.CheckKey("help", k); err != nil {
+			t.Errorf("CheckKey(%q): %v", k, err)
+		}
+	}
+	for _, k := range []string{"", "xy", "f13", "f0", "ctrl+", "ctrl+é", "alt+ctrl+x", "meta+x", "shift+x", "\x1b", "\x07", "enterr", "ctrl+ctrl+x"} {
+		if err := keymap.CheckKey("help", k); err == nil {
+			t.Errorf("CheckKey(%q) accepted", k)
+		}
+	}
+	if err := keymap.CheckKey("delete", "ctrl+c"); err == nil {
+		t.Error("ctrl+c accepted for delete")
+	}
+	if err := keymap.CheckKey("quit", "ctrl+c"); err != nil {
+		t.Errorf("ctrl+c for quit: %v", err)
 	}
 }
 

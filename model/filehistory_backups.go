@@ -127,8 +127,14 @@ func readBackups(fsys fs.FS, dir string, problems []Problem) ([]FileHistoryBacku
 		if !fi.Mode().IsRegular() {
 			// Kept, so the version shows, but never read or restored.
 			reason := NotRegularReason(fi.Mode())
-			if target, err := fs.Stat(fsys, p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-				reason = "is a symbolic link to a " + FileKind(target.Mode()) + ", not a regular file"
+			if fi.Mode()&fs.ModeSymlink != 0 {
+				var le *LinkError
+				switch target, err := fs.Stat(fsys, p); {
+				case err == nil:
+					reason = "is a symbolic link to a " + FileKind(target.Mode()) + ", not a regular file"
+				case errors.As(err, &le):
+					reason = le.Error() // out of the home: not looked at
+				}
 			}
 			problems = append(problems, Problem{File: p, Kind: ProblemMalformed, Reason: reason})
 		}

@@ -53,7 +53,7 @@ func OpenTarHomeWith(archive string, limits TarLimits) (h *Home, close func() er
 		close()
 		return nil, nil, probs, fmt.Errorf("open archive %s: %w", archive, err)
 	}
-	return &Home{Dir: root, FS: DirFS(root), Source: HomeFromArchive}, close, probs, nil
+	return &Home{Dir: root, FS: HomeFS(root), Source: HomeFromArchive}, close, probs, nil
 }
 
 // TarLimits bound what a home archive may expand to.
@@ -130,7 +130,7 @@ func scanTar(r io.Reader, limits TarLimits, put func(e TarEntry, body io.Reader)
 			}
 			return probs, err
 		}
-		name := strings.TrimSuffix(hdr.Name, "/")
+		name := tarEntryName(hdr.Name)
 		if name == "." || name == "" {
 			continue
 		}
@@ -169,6 +169,18 @@ func scanTar(r io.Reader, limits TarLimits, put func(e TarEntry, body io.Reader)
 		}
 	}
 	return probs, nil
+}
+
+// tarEntryName is an entry's name relative to the home: without a
+// trailing slash and without the "./" that `tar -C ~/.claude -czf x .`
+// puts in front of every entry (the rest of the name is checked as is,
+// so "./../x" still leaves the root).
+func tarEntryName(name string) string {
+	name = strings.TrimSuffix(name, "/")
+	for strings.HasPrefix(name, "./") {
+		name = strings.TrimLeft(name[2:], "/")
+	}
+	return name
 }
 
 // boundedReader fails once more than left bytes were read through it.

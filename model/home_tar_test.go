@@ -231,3 +231,42 @@ func TestOpenTarHomeRefusesBombs(t *testing.T) {
 		t.Errorf("a skipped 4 MiB entry: err = %v, want the stream refused", err)
 	}
 }
+
+// TestOpenTarHomeDotSlashEntries: `tar -C ~/.claude -czf x.tar.gz .`
+// names every entry "./…"; the home it holds opens with its files, and a
+// "./" in front of a name that leaves the root does not let it out.
+func TestOpenTarHomeDotSlashEntries(t *testing.T) {
+	dir := t.TempDir()
+	archive := filepath.Join(dir, "h.tar.gz")
+	mt := time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC)
+	writeTarGz(t, archive, []tar.Header{
+		{Typeflag: tar.TypeDir, Name: "./", Mode: 0o700, ModTime: mt},
+		{Typeflag: tar.TypeDir, Name: "./projects/", Mode: 0o700, ModTime: mt},
+		{Typeflag: tar.TypeDir, Name: "./projects/-a/", Mode: 0o700, ModTime: mt},
+		{Typeflag: tar.TypeReg, Name: "./projects/-a/s.jsonl", Mode: 0o600, ModTime: mt},
+		{Typeflag: tar.TypeReg, Name: "././history.jsonl", Mode: 0o600, ModTime: mt},
+		{Typeflag: tar.TypeReg, Name: "./../escape.txt", Mode: 0o600, ModTime: mt},
+	})
+	h, closeHome, probs, err := OpenTarHome(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeHome()
+	var files []string
+	fs.WalkDir(h.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, p)
+		}
+		return nil
+	})
+	sort.Strings(files)
+	if want := []string{"history.jsonl", "projects/-a/s.jsonl"}; !equalStrings(files, want) {
+		t.Errorf("extracted %v, want %v", files, want)
+	}
+	if len(probs) != 1 || probs[0].File != "./../escape.txt" {
+		t.Errorf("problems %+v, want only ./../escape.txt", probs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "escape.txt")); err == nil {
+		t.Error("an entry escaped the extraction folder")
+	}
+}

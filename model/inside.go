@@ -33,6 +33,12 @@ func (e *LinkError) Error() string {
 	return fmt.Sprintf("symbolic link to %s makes a loop (not followed)", e.Target)
 }
 
+// IsLinkProblem reports whether p is a link a reader did not follow
+// (EntryProblem of a *LinkError, or a reader's error naming one).
+func IsLinkProblem(p Problem) bool {
+	return strings.HasSuffix(p.Reason, "(not followed)")
+}
+
 // IsLinkNotFollowed reports whether err says a walk did not follow a link.
 func IsLinkNotFollowed(err error) bool {
 	var le *LinkError

@@ -32,6 +32,10 @@ type MemoryDir struct {
 	// characters), IndexSize is the file's size, and nothing may rewrite
 	// it from Index.
 	IndexPartial bool `json:"indexPartial,omitempty"`
+	// IndexUnread says why a MEMORY.md that is there was not read ("is a
+	// named pipe, not a regular file", a permission error): Index is then
+	// nil, and nothing may write a MEMORY.md over what is there.
+	IndexUnread string `json:"indexUnread,omitempty"`
 	// IndexListed is set by ListMemoryDir when there is a MEMORY.md.
 	IndexListed bool `json:"-"`
 	// Files are the topic files, sorted by path.
@@ -184,10 +188,21 @@ func (md *MemoryDir) readIndex(fsys fs.FS, name string) []Problem {
 		data, err = ReadFileBounded(fsys, name, MaxDocumentBytes)
 	}
 	if err != nil {
+		md.IndexUnread = unreadReason(err)
 		return []Problem{{File: name, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read MEMORY.md: %v", err)}}
 	}
 	md.Index, md.IndexSize, md.IndexModTime = ParseMemoryIndex(data), int64(len(data)), st.ModTime()
 	return encodingProblem(name, data)
+}
+
+// unreadReason is why a file that is there was not read: the error
+// without the operation and path an fs.PathError puts before it.
+func unreadReason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 // readIndexHead reads the head of a MEMORY.md too large to read whole:

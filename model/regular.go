@@ -223,6 +223,36 @@ func DirFS(dir string) fs.FS {
 type dirFS struct {
 	base fs.FS
 	dir  string
+	// inside makes it a home's file system (HomeFS): names reached
+	// through a symbolic link out of the folder are refused.
+	inside bool
+}
+
+// HomeFS is DirFS for a Claude home: every name is resolved with
+// ResolveInside first, so a symbolic link that leads out of the home
+// (history.jsonl -> /etc/passwd, todos -> /) is refused with a *LinkError
+// naming it, by every reader, instead of read through: the same rule a
+// walk of the home follows (StatInside, ReadDirFollow). Lstat and
+// ReadLink still show the link itself.
+func HomeFS(dir string) fs.FS {
+	return dirFS{base: os.DirFS(dir), dir: dir, inside: true}
+}
+
+// resolve is name as opened: for a home, with its links resolved inside
+// it (or the *LinkError of one that leaves it).
+func (d dirFS) resolve(op, name string) (string, error) {
+	if !d.inside || name == "." {
+		return name, nil
+	}
+	r, err := ResolveInside(d, name)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Op = op
+		}
+		return "", err
+	}
+	return r, nil
 }
 
 // join is os.DirFS's name check and join.
@@ -239,7 +269,11 @@ func (d dirFS) join(op, name string) (string, error) {
 // open opens name without blocking; it keeps a regular file, and a
 // folder when dirOK.
 func (d dirFS) open(name string, dirOK bool) (fs.File, error) {
-	full, err := d.join("open", name)
+	resolved, err := d.resolve("open", name)
+	if err != nil {
+		return nil, err
+	}
+	full, err := d.join("open", resolved)
 	if err != nil {
 		return nil, err
 	}
@@ -296,7 +330,20 @@ func (d dirFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	return entries, err
 }
 
-func (d dirFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(d.base, name) }
+func (d dirFS) Stat(name string) (fs.FileInfo, error) {
+	resolved, err := d.resolve("stat", name)
+	if err != nil {
+		return nil, err
+	}
+	info, err := fs.Stat(d.base, resolved)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Path = name
+		}
+	}
+	return info, err
+}
 
 func (d dirFS) ReadLink(name string) (string, error) { return fs.ReadLink(d.base, name) }
 

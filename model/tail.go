@@ -51,7 +51,17 @@ type TailState struct {
 	// (min(size, TailHeadMax) when last hashed).
 	Head    [sha256.Size]byte `json:"head"`
 	HeadLen int               `json:"headLen"`
+	// Skip is how much past Offset was already read of one line longer
+	// than MaxLineBytes whose end (a line break) has not been seen: the
+	// next call looks for that end from Offset+Skip and reads none of it
+	// again (a multi-GB sparse file, one line of zeros, is read once).
+	Skip int64 `json:"skip,omitempty"`
 }
+
+// TailWindow is how much of a file TailLinesWithin reads in one call when
+// asked to read a window: more than the longest line memscope reads
+// (MaxLineBytes), so every line it reads fits in one window.
+const TailWindow = 2*MaxLineBytes + 4096
 
 // TailReset says why a file can no longer be read from where TailState
 // stopped. The caller must drop what it built from the file and read it
@@ -92,6 +102,9 @@ type TailResult struct {
 	// mtime were those of the previous state, so nothing was read past
 	// the head check.
 	Unchanged bool
+	// More says the call stopped at its window before the file's end:
+	// call again to read the rest.
+	More bool
 }
 
 // TailLines calls fn with each complete line appended to the file name in
@@ -101,6 +114,14 @@ type TailResult struct {
 // Reset says why. A line for which fn returns an error counts as read;
 // the error is returned with the state after it.
 func TailLines(fsys fs.FS, name string, prev TailState, fn func(Line) error) (TailResult, error) {
+	return TailLinesWithin(fsys, name, prev, 0, fn)
+}
+
+// TailLinesWithin is TailLines reading at most window bytes (at least
+// TailWindow; 0 is no bound) past where prev stopped, so a caller that
+// follows several files never waits long behind one that grew by
+// gigabytes: More then says there is more to read.
+func TailLinesWithin(fsys fs.FS, name string, prev TailState, window int64, fn func(Line) error) (TailResult, error) {
 	// Opening a FIFO or a device could block or never end.
 	f, err := OpenRegular(fsys, name)
 	if err != nil {
@@ -142,8 +163,8 @@ func TailLines(fsys fs.FS, name string, prev TailState, fn func(Line) error) (Ta
 	st.ID, st.Size, st.ModTime = id, size, info.ModTime()
 	// Unchanged, and everything was read: nothing to do. (With a pending
 	// line or after a callback stopped early, the rest is read again.)
-	if !fresh && size == prev.Size && info.ModTime().Equal(prev.ModTime) && prev.Offset == size {
-		res.State, res.Unchanged = st, true
+	if !fresh && size == prev.Size && info.ModTime().Equal(prev.ModTime) && prev.Offset+prev.Skip == size {
+		res.State, res.Unchanged, res.Pending = st, true, prev.Skip
 		return res, nil
 	}
 	if want := int(min(size, TailHeadMax)); want > st.HeadLen {
@@ -154,10 +175,34 @@ func TailLines(fsys fs.FS, name string, prev TailState, fn func(Line) error) (Ta
 		}
 		st.Head, st.HeadLen = h, want
 	}
+	end := size
+	if window > 0 {
+		end = min(size, st.Offset+st.Skip+max(window, TailWindow))
+	}
+	res.More = end < size
+	if st.Skip > 0 {
+		// Inside a line too long to read: find its end, reading from
+		// where the last call stopped.
+		n, found, ferr, err := skipLongLine(ra, &st, end, fn)
+		res.Read += n
+		if found {
+			res.Lines++
+			res.Bytes += st.Offset - prev.Offset
+		}
+		switch {
+		case err != nil:
+			res.State = prev
+			return res, fmt.Errorf("read %s: %w", name, err)
+		case ferr != nil || st.Skip > 0:
+			res.State, res.Pending = st, st.Skip
+			return res, ferr
+		}
+	}
+	skipped := res.Lines
 	var cr countingReader
-	cr.r = io.NewSectionReader(ra, st.Offset, size-st.Offset)
+	cr.r = io.NewSectionReader(ra, st.Offset, end-st.Offset)
 	// A small append needs a small buffer: the usual call reads one line.
-	buf := int(min(max(size-st.Offset+1, 4096), lineReaderBufSize))
+	buf := int(min(max(end-st.Offset+1, 4096), lineReaderBufSize))
 	// A byte order mark is stripped only at the start of the file, as
 	// a whole read does.
 	lr := &LineReader{r: bufio.NewReaderSize(&cr, buf), first: st.Offset == 0}
@@ -171,6 +216,11 @@ func TailLines(fsys fs.FS, name string, prev TailState, fn func(Line) error) (Ta
 			break
 		}
 		if !line.Terminated {
+			if line.TooLong {
+				// Longer than memscope reads, and no end yet: remember how
+				// far it was read instead of reading it all again.
+				st.Skip = lr.off - done
+			}
 			res.Pending = size - st.Offset - done
 			break
 		}
@@ -185,11 +235,40 @@ func TailLines(fsys fs.FS, name string, prev TailState, fn func(Line) error) (Ta
 		res.State = prev
 		return res, fmt.Errorf("read %s: %w", name, err)
 	}
-	res.Bytes = done
+	res.Bytes += done
 	st.Offset += done
-	st.Lines += res.Lines
+	st.Lines += res.Lines - skipped
 	res.State = st
 	return res, ferr
+}
+
+// skipLongLine reads from st.Offset+st.Skip up to end looking for the
+// line break that ends the too-long line at st.Offset. Found, it hands
+// fn the line (TooLong, Bytes empty; fn's error is ferr) and moves st
+// past it (Skip 0); not found, Skip grows to end. It returns the bytes
+// read.
+func skipLongLine(ra io.ReaderAt, st *TailState, end int64, fn func(Line) error) (read int64, found bool, ferr, err error) {
+	buf := make([]byte, 256<<10)
+	for pos := st.Offset + st.Skip; pos < end; {
+		n, rerr := ra.ReadAt(buf[:min(int64(len(buf)), end-pos)], pos)
+		read += int64(n)
+		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+			size := pos + int64(i) - st.Offset
+			st.Lines++
+			line := Line{Number: st.Lines, Offset: st.Offset, Terminated: true, TooLong: true, Size: size, limit: MaxLineBytes}
+			st.Offset, st.Skip = pos+int64(i)+1, 0
+			return read, true, fn(line), nil
+		}
+		pos += int64(n)
+		st.Skip = pos - st.Offset
+		if rerr != nil && !errors.Is(rerr, io.EOF) {
+			return read, false, nil, rerr
+		}
+		if n == 0 {
+			break
+		}
+	}
+	return read, false, nil, nil
 }
 
 // readerAt gives random access to f: os files and fstest files have
@@ -284,10 +363,16 @@ type TailTranscriptResult struct {
 // is only valid during the call). opts is as for ScanTranscript.
 // fn may be nil.
 func TailTranscript(fsys fs.FS, name string, prev TailState, opts ScanOptions, fn func(rec *Record, line []byte) error) (TailTranscriptResult, error) {
+	return TailTranscriptWithin(fsys, name, prev, 0, opts, fn)
+}
+
+// TailTranscriptWithin is TailTranscript reading at most a window of the
+// file (see TailLinesWithin).
+func TailTranscriptWithin(fsys fs.FS, name string, prev TailState, window int64, opts ScanOptions, fn func(rec *Record, line []byte) error) (TailTranscriptResult, error) {
 	var out TailTranscriptResult
 	ld := NewLineDecoder(name, opts)
 	var scratch Record
-	res, err := TailLines(fsys, name, prev, func(line Line) error {
+	res, err := TailLinesWithin(fsys, name, prev, window, func(line Line) error {
 		rec := &scratch
 		if fn != nil {
 			rec = new(Record)

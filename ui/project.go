@@ -271,6 +271,9 @@ func (m *Model) applyProject(p projectLoadedMsg) {
 // before rendering.
 func (m *Model) indexData(p projectLoadedMsg, r *renderedMsg) index.Data {
 	d := index.Data{Cap: p.cap, Exists: p.dir != nil && p.dir.Index != nil}
+	if p.dir != nil {
+		d.Unread = p.dir.IndexUnread
+	}
 	if p.dir != nil && p.dir.Exists {
 		d.Path = p.absDir + "/" + model.MemoryIndexName
 	}

@@ -149,10 +149,11 @@ func (m Model) acceptCmd(r msgs.AcceptReview) tea.Cmd {
 		if !onDisk {
 			return reviewSavedMsg{slug: slug, path: r.Path, err: errors.New("review needs a home on disk")}
 		}
-		st, err := reviewState(root, memDir)
+		sub, err := fs.Sub(root, model.RootName(memDir))
 		if err == nil {
-			st.Accept(r.Path, r.Content, now)
-			err = review.Save(memstore.DirFSWith(filepath.FromSlash(memDir), writes), st)
+			_, err = review.Update(filepath.FromSlash(memDir), sub, memstore.DirFSWith(filepath.FromSlash(memDir), writes), func(st *review.State) {
+				st.Accept(r.Path, r.Content, now)
+			})
 		}
 		return reviewSavedMsg{slug: slug, path: r.Path, err: err}
 	}

@@ -94,6 +94,11 @@ func firstN(s []string, n int) []string {
 
 func (l *linter) lintIndex(f IndexFacts) {
 	if f.ix == nil {
+		if why := l.md.IndexUnread; why != "" {
+			l.add(Finding{Kind: Unreadable, Severity: SevError, Path: model.MemoryIndexName,
+				Message: fmt.Sprintf("MEMORY.md %s: memscope did not read it, and writes no MEMORY.md over it (replace it with a regular file yourself)", why)})
+			return
+		}
 		if len(l.md.Files) > 0 {
 			b := memindex.BackfillIndex(l.md.Files)
 			l.add(Finding{Kind: Orphan, Severity: SevWarning, Path: model.MemoryIndexName,

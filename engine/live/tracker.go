@@ -65,6 +65,10 @@ type Snapshot struct {
 	// Read is the bytes read from transcripts to make this snapshot.
 	Read     int64           `json:"read"`
 	Problems []model.Problem `json:"problems,omitempty"`
+	// Behind are the transcripts not read to their end yet (each
+	// snapshot after the first reads at most a window of a file): take
+	// another snapshot soon to read on.
+	Behind []string `json:"behind,omitempty"`
 }
 
 // Session returns the status of the session with id, if it is running.
@@ -111,6 +115,10 @@ type Tracker struct {
 	at     map[string]int
 	files  map[string]*followed
 	memory map[string]MemoryState
+	// caughtUp is set after the first snapshot, which reads every file
+	// whole; later ones read at most model.TailWindow of each file, so
+	// one that grew by gigabytes does not hold back the others.
+	caughtUp bool
 }
 
 // NewTracker returns a tracker of o.Home. Nothing is read until Refresh.
@@ -270,10 +278,14 @@ func (t *Tracker) snapshot() Snapshot {
 				parent = m.sess
 			}
 		}
-		n, probs := t.follow(f, parent, cutoff)
+		n, more, probs := t.follow(f, parent, cutoff)
 		snap.Read += n
 		snap.Problems = append(snap.Problems, probs...)
+		if more {
+			snap.Behind = append(snap.Behind, f.Path)
+		}
 	}
+	t.caughtUp = true
 
 	// The block, from every followed file's usage, deduplicated in
 	// ccusage's file order.
@@ -370,8 +382,9 @@ func kindRank(k model.TranscriptKind) int {
 }
 
 // follow reads what was appended to f, and all of it again when the file
-// was replaced. It returns the bytes read.
-func (t *Tracker) follow(f model.TranscriptFile, parent *Session, cutoff time.Time) (int64, []model.Problem) {
+// was replaced: all of it on the first snapshot, a window after. It
+// returns the bytes read and whether there is more to read.
+func (t *Tracker) follow(f model.TranscriptFile, parent *Session, cutoff time.Time) (read int64, more bool, probs []model.Problem) {
 	fw := t.files[f.Path]
 	if fw == nil {
 		fw = &followed{}
@@ -384,13 +397,15 @@ func (t *Tracker) follow(f model.TranscriptFile, parent *Session, cutoff time.Ti
 	}
 	fw.file = f
 	// The listing says nothing changed since the last read.
-	if fw.tail != (model.TailState{}) && fw.tail.Offset == f.Size && fw.tail.Size == f.Size && fw.tail.ModTime.Equal(f.ModTime) {
-		return 0, nil
+	if fw.tail != (model.TailState{}) && fw.tail.Offset+fw.tail.Skip == f.Size && fw.tail.Size == f.Size && fw.tail.ModTime.Equal(f.ModTime) {
+		return 0, false, nil
 	}
-	var read int64
-	var probs []model.Problem
+	var window int64
+	if t.caughtUp {
+		window = model.TailWindow
+	}
 	for attempt := 0; attempt < 2; attempt++ {
-		res, err := model.TailTranscript(t.o.Home.FS, f.Path, fw.tail, ScanOptions, func(rec *model.Record, line []byte) error {
+		res, err := model.TailTranscriptWithin(t.o.Home.FS, f.Path, fw.tail, window, ScanOptions, func(rec *model.Record, line []byte) error {
 			if fw.sess != nil {
 				fw.sess.Add(rec, line)
 			} else {
@@ -411,9 +426,9 @@ func (t *Tracker) follow(f model.TranscriptFile, parent *Session, cutoff time.Ti
 		probs = append(probs, res.Problems...)
 		if err != nil {
 			probs = append(probs, model.Problem{File: f.Path, Kind: model.ProblemUnreadable, Reason: err.Error()})
-			return read, probs
+			return read, false, probs
 		}
-		fw.tail = res.State
+		fw.tail, more = res.State, res.More
 		if res.Reset == "" {
 			break
 		}
@@ -425,5 +440,5 @@ func (t *Tracker) follow(f model.TranscriptFile, parent *Session, cutoff time.Ti
 		}
 		fw.usage, fw.first = nil, time.Time{}
 	}
-	return read, probs
+	return read, more, probs
 }

@@ -415,3 +415,63 @@ func TestTrackerFollowsALocalGCRewrite(t *testing.T) {
 		t.Errorf("block tokens did not fall to the new file's: before %+v after %+v", before.Block, after.Block)
 	}
 }
+
+// A transcript that becomes a sparse file of four windows (a line of
+// zeros with no end) does not hold back another session's event: each
+// snapshot after the first reads at most a window of it and says it is
+// behind, a zeros line already read is not read again, and when the
+// line ends it is reported once as too long and the record after it is
+// read.
+func TestTrackerReadsAGrownFileAWindowAtATime(t *testing.T) {
+	h := newLiveHome(t)
+	s := newScript("s1", filepath.ToSlash(h.proj), now.Add(-30*time.Minute))
+	s.answer("a", 100000)
+	p1 := h.put(h.transcript(), s.String(), now.Add(-time.Minute))
+	o := newScript("s2", filepath.ToSlash(h.proj), now.Add(-20*time.Minute))
+	o.answer("o", 1000)
+	other := "projects/" + h.slug + "/s2.jsonl"
+	p2 := h.put(other, o.String(), now.Add(-time.Minute))
+	h.tracker.Refresh()
+
+	grown := fileSize(t, p2) + 4*model.TailWindow
+	if err := os.Truncate(p2, grown); err != nil {
+		t.Fatal(err)
+	}
+	s2 := newScript("s1", filepath.ToSlash(h.proj), now.Add(-10*time.Minute))
+	s2.answer("b", 150000)
+	appendFile(t, p1, s2.String())
+	snap := h.tracker.Update(h.transcript(), other)
+	if st, _ := snap.Session("s1"); st.Context != 150000 {
+		t.Errorf("s1's new answer not read beside the grown file: context %d", st.Context)
+	}
+	if snap.Read > model.TailWindow+1<<20 || len(snap.Behind) != 1 || snap.Behind[0] != other {
+		t.Errorf("one snapshot read %d bytes (window %d), behind %v", snap.Read, model.TailWindow, snap.Behind)
+	}
+	for i := 0; len(snap.Behind) > 0; i++ {
+		if i == 10 {
+			t.Fatalf("still behind after %d snapshots: %v", i, snap.Behind)
+		}
+		snap = h.tracker.Update()
+	}
+	if snap = h.tracker.Update(other); snap.Read > 2*model.TailHeadMax {
+		t.Errorf("the zeros already read were read again: %d bytes", snap.Read)
+	}
+	o2 := newScript("s2", filepath.ToSlash(h.proj), now.Add(-5*time.Minute))
+	o2.answer("p", 2000)
+	appendFile(t, p2, "\n"+o2.String())
+	var tooLong int
+	for i := 0; i < 3; i++ {
+		snap = h.tracker.Update(other)
+		for _, p := range snap.Problems {
+			if p.Kind == model.ProblemTooLarge {
+				tooLong++
+			}
+		}
+	}
+	if tooLong != 1 {
+		t.Errorf("the zeros line reported %d times as too long, want once: %+v", tooLong, snap.Problems)
+	}
+	if h.tracker.files[other].tail.Offset != fileSize(t, p2) {
+		t.Errorf("s2 read to %d of %d", h.tracker.files[other].tail.Offset, fileSize(t, p2))
+	}
+}

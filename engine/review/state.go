@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"path/filepath"
 	"slices"
 	"time"
 
+	"github.com/memscope/memscope/engine/journal"
 	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
 )
@@ -83,6 +85,21 @@ func Save(w Writer, st State) error {
 		return fmt.Errorf("write %s: %w", Path, err)
 	}
 	return nil
+}
+
+// Update changes the review state of the memory folder at dir (a path on
+// disk; fsys reads it, w writes it) under the folder's journal lock: the
+// state is read again, changed and written as one step, so two
+// memscopes accepting at once keep both accepts (each wrote the state it
+// had read, and the last one won). It returns the state written.
+func Update(dir string, fsys Reader, w Writer, change func(*State)) (State, error) {
+	defer journal.Acquire(filepath.Join(dir, filepath.FromSlash(journal.Path))).Release(true)
+	st, err := Load(fsys)
+	if err != nil {
+		return st, err
+	}
+	change(&st)
+	return st, Save(w, st)
 }
 
 // Accept records rel as reviewed with these bytes.

@@ -18,7 +18,7 @@ import (
 const maxSpecials = 4
 
 // chunkSize is the read buffer of a worker; it grows to hold a longer
-// line, up to model.MaxLineBytes.
+// line, up to model.MaxLineBytes, one worker at a time (longLines).
 const chunkSize = 1 << 20
 
 // lineScan says which lines of a file to hand over.
@@ -46,9 +46,13 @@ func (w *worker) scanLines(ctx context.Context, u *unit, res *result, ls lineSca
 		return
 	}
 	defer f.Close()
+	long := false // holding w.o.lines' token: w.buf may grow
 	defer func() {
-		if len(w.buf) > 4*chunkSize {
-			w.buf = nil // a long line grew it: give the memory back
+		if long {
+			// A long line grew it: give the memory and the token back.
+			w.o.lines.grew(-int64(len(w.buf) - chunkSize))
+			w.buf = nil
+			w.o.lines.release()
 		}
 	}()
 	if w.buf == nil {
@@ -72,8 +76,14 @@ func (w *worker) scanLines(ctx context.Context, u *unit, res *result, ls lineSca
 				}
 				skipping, keep = true, 0
 			} else {
+				if !long {
+					if long = w.o.lines.acquire(ctx); !long {
+						return
+					}
+				}
 				nb := make([]byte, min(2*len(w.buf), model.MaxLineBytes+1))
 				copy(nb, w.buf)
+				w.o.lines.grew(int64(len(nb) - len(w.buf)))
 				w.buf = nb
 			}
 		}

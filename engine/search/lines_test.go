@@ -105,3 +105,39 @@ func TestLongLineSkippedAndCounted(t *testing.T) {
 		}
 	}
 }
+
+// TestLongLineBuffersBoundedInTotal: eight workers on eight transcripts
+// that each hold a 5 MiB line grow at most one buffer past a chunk at a
+// time (before, each worker grew its own: 8 long lines' worth at once),
+// and every hit is still found.
+func TestLongLineBuffersBoundedInTotal(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const files = 8
+	long := strings.Repeat("y", 5<<20)
+	for i := range files {
+		p := filepath.Join(dir, "projects", "-work-app", fmt.Sprintf("00000000-0000-4000-8000-%012d.jsonl", i))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		body := fmt.Sprintf(`{"type":"user","uuid":"a%d","timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"user","content":"%s longneedle"}}`+"\n", i, long)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lines := newLongLines()
+	hits, sum := runAll(t, dir, "longneedle", QueryOptions{}, func(o *Options) {
+		o.Stores, o.Workers, o.lines = []Store{StoreTranscripts}, files, lines
+	})
+	if len(hits) != files || len(sum.Problems) != 0 {
+		t.Errorf("%d hits, problems %+v; want %d hits", len(hits), sum.Problems, files)
+	}
+	// One line of 5 MiB needs a buffer of 8 MiB (doubling from 1 MiB):
+	// 7 MiB past the chunk, for one worker at a time.
+	if peak, want := lines.peak.Load(), int64(8<<20-chunkSize); peak != want {
+		t.Errorf("long-line buffers held %d bytes past a chunk at the peak, want %d (one worker's)", peak, want)
+	}
+	if lines.grown.Load() != 0 || len(lines.token) != 0 {
+		t.Errorf("after the search: %d bytes still counted, token held %d", lines.grown.Load(), len(lines.token))
+	}
+}

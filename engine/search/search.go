@@ -41,6 +41,9 @@ type Options struct {
 	ShowSecrets bool
 	// Workers is how many files are read at once; 0 is one per CPU.
 	Workers int
+	// lines bounds the workers' long-line buffers together; nil gets
+	// one per Run.
+	lines *longLines
 }
 
 // Project is the project a search is limited to.
@@ -209,6 +212,9 @@ func Run(ctx context.Context, o Options, emit func(Batch) error) (Summary, error
 		}
 	}()
 
+	if o.lines == nil {
+		o.lines = newLongLines()
+	}
 	workers := o.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)

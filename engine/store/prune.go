@@ -134,9 +134,10 @@ func PlanPrune(md *model.MemoryDir, o PruneOptions) Plan {
 		o.StaleAction = PruneArchive
 	}
 	p := Plan{Actions: []PruneAction{}, md: md, now: o.Now, unstamped: o.Unstamped, base: map[string]string{}}
-	if md.IndexPartial {
-		// Only MEMORY.md's head was read (it is too large): a plan made
-		// from it would drop the rest. Its problem says so.
+	if md.IndexPartial || md.IndexUnread != "" {
+		// Only MEMORY.md's head was read (it is too large), or it is
+		// there but was not read (a named pipe): a plan made from it
+		// would drop the rest or write over it. Its problem says so.
 		return p
 	}
 	if md.Index != nil {

@@ -68,6 +68,38 @@ func (s *Store) Delete(p string, o WriteOptions) (Change, error) {
 	return s.commit(OpDelete, fmt.Sprintf("delete %s (to %s)", rel, to), w, o)
 }
 
+// DeleteAll moves the memory files paths to the trash in one change, one
+// journal entry: one undo puts them all back, however many there are
+// (one Delete each would take as many of the journal's MaxEntries, and
+// past it the first ones could no longer be undone). Nothing is moved
+// when any of them cannot be.
+func (s *Store) DeleteAll(paths []string, o WriteOptions) (Change, error) {
+	if len(paths) == 1 {
+		return s.Delete(paths[0], o)
+	}
+	w := s.newWorkset()
+	var names []string
+	for _, p := range paths {
+		rel, _, err := s.topicFile(p)
+		if err != nil {
+			return Change{}, err
+		}
+		to, err := w.trashPath(rel, o.Now)
+		if err != nil {
+			return Change{}, err
+		}
+		if err := w.toTrash(rel, to); err != nil {
+			return Change{}, fmt.Errorf("%s: %w", rel, err)
+		}
+		names = append(names, rel)
+	}
+	list := strings.Join(names[:min(len(names), 5)], ", ")
+	if len(names) > 5 {
+		list += fmt.Sprintf(" and %d more", len(names)-5)
+	}
+	return s.commit(OpDelete, fmt.Sprintf("delete %d memory files to the trash: %s", len(names), list), w, o)
+}
+
 // toTrash moves rel to the trash path to and drops its index lines,
 // noting them beside it for Restore.
 func (w *workset) toTrash(rel, to string) error {

@@ -28,8 +28,11 @@ type Data struct {
 	// Path is MEMORY.md's absolute path; empty when the project has no
 	// memory folder.
 	Path string
-	// Exists says whether MEMORY.md exists.
+	// Exists says whether MEMORY.md exists and was read.
 	Exists bool
+	// Unread says why a MEMORY.md that is there was not read ("is a
+	// named pipe, not a regular file"); memscope writes nothing over it.
+	Unread string
 	// Cap is the engine's truncation report.
 	Cap memindex.IndexCap
 	// Loaded is the part that loads, rendered as Markdown for the width.
@@ -161,6 +164,8 @@ func (m Model) summary() string {
 	switch {
 	case m.data.Path == "":
 		return "this project has no memory folder"
+	case m.data.Unread != "":
+		return m.styles.Error.Render("MEMORY.md " + m.data.Unread + ": not read")
 	case !m.data.Exists:
 		return "no MEMORY.md"
 	case c.Truncated:
@@ -175,6 +180,8 @@ func (m *Model) refresh() {
 	switch {
 	case m.data.Path == "":
 		b.WriteString(m.styles.Dim.Render("No memory folder for this project yet. Claude Code creates it on the first memory it saves."))
+	case m.data.Unread != "":
+		b.WriteString(m.styles.Warn.Render(text.Wrap("MEMORY.md is there but "+m.data.Unread+", so memscope did not read it and will write nothing over it. Replace it with a regular file to have an index.", m.width)))
 	case !m.data.Exists && m.data.Backfill != "":
 		b.WriteString(m.styles.Warn.Render("MEMORY.md is missing. At the next session start the client will write this index from the topic files:"))
 		b.WriteString("\n\n")
