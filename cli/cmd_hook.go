@@ -38,12 +38,6 @@ const (
 	hookWorkWait = 5 * time.Second
 )
 
-// hookOptions are hook's flags: none; the home is the client's own
-// ($CLAUDE_CONFIG_DIR, which the client's hooks inherit, else ~/.claude).
-type hookOptions struct {
-	home string
-}
-
 // hookAnswer is the PreToolUse JSON decision (FORMATS.md, hooks).
 type hookAnswer struct {
 	HookSpecificOutput hookDecision `json:"hookSpecificOutput"`
@@ -59,8 +53,9 @@ type hookDecision struct {
 // goes wrong, the call proceeds and the reason is logged.
 func runHook(e *env, args []string) error {
 	start := time.Now()
+	// No flags: the home is the client's own ($CLAUDE_CONFIG_DIR, which
+	// the client's hooks inherit, else ~/.claude).
 	fset := flag.NewFlagSet("hook", flag.ContinueOnError)
-	var opts hookOptions
 	if err := parseFlags(e, fset, args); err != nil {
 		return err
 	}
@@ -81,7 +76,7 @@ func runHook(e *env, args []string) error {
 			}
 			done <- r
 		}()
-		r.out, r.rec, r.err = hookPreToolUse(e, opts)
+		r.out, r.rec, r.err = hookPreToolUse(e)
 	}()
 	var r result
 	select {
@@ -108,7 +103,7 @@ func runHook(e *env, args []string) error {
 // hookPreToolUse reads the event and judges it: the JSON to print (none
 // when the gate allows) and the record of the decision (none for a tool
 // the gate does not judge).
-func hookPreToolUse(e *env, opts hookOptions) ([]byte, *gate.Record, error) {
+func hookPreToolUse(e *env) ([]byte, *gate.Record, error) {
 	data, err := readHookInput(e.stdin)
 	if err != nil {
 		return nil, nil, err
@@ -126,7 +121,7 @@ func hookPreToolUse(e *env, opts hookOptions) ([]byte, *gate.Record, error) {
 	if !gate.MemoryName(p) {
 		return nil, pass, nil
 	}
-	t, ok, err := hookTarget(e, opts, ev)
+	t, ok, err := hookTarget(e, ev)
 	if err != nil || !ok {
 		return nil, pass, err
 	}
@@ -171,8 +166,8 @@ func readHookInput(r io.Reader) ([]byte, error) {
 // hookTarget resolves where memory lives for the session (the client's
 // rules, from the event's cwd) and places the call's file in it. It
 // reads the settings files and walks up to the git root, never the home.
-func hookTarget(e *env, opts hookOptions, ev gate.Event) (gate.Target, bool, error) {
-	home, _, err := e.resolveHome(opts.home)
+func hookTarget(e *env, ev gate.Event) (gate.Target, bool, error) {
+	home, _, err := e.resolveHome("")
 	if err != nil {
 		return gate.Target{}, false, err
 	}
