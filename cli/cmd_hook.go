@@ -129,7 +129,7 @@ func hookPreToolUse(e *env) ([]byte, *gate.Record, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	rec := gate.NewRecord(now, ev, t, v, 0)
+	rec := gate.NewRecord(now, ev, t, v)
 	if v.Decision == gate.Allow {
 		return nil, &rec, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memscope/memscope/engine/gate"
 	"github.com/memscope/memscope/engine/internal/enginetest"
@@ -210,5 +211,29 @@ func TestInstructions(t *testing.T) {
 	v = gate.JudgeInstructions(gate.InstructionInput{Target: gate.Target{Kind: gate.KindInstructions, Path: "/p/CLAUDE.md"}, After: []byte("aws_access_key_id = AKIAQWERTYUIOPASDFGH\n"), Policy: pol})
 	if v.Decision != gate.Ask {
 		t.Errorf("policy secret: ask, got %s", v.Decision)
+	}
+}
+
+func TestHeld(t *testing.T) {
+	now := time.Date(2026, 11, 22, 15, 0, 0, 0, time.UTC)
+	recs := []gate.Record{
+		{Time: now.Add(-30 * time.Hour), Tool: "Write", Path: "/m/a.md", Decision: gate.Deny},
+		{Time: now.Add(-2 * time.Hour), Tool: "Write", Path: "/m/b.md", Decision: gate.Deny},
+		{Time: now.Add(-1 * time.Hour), Tool: "Edit", Path: "/m/team/MEMORY.md", Decision: gate.Ask},
+		{Time: now.Add(-1 * time.Hour), Tool: "Write", Path: "/m/c.md", Decision: gate.Allow},
+		{Time: now.Add(-1 * time.Hour), Tool: "Write", Path: "/other/d.md", Decision: gate.Deny},
+	}
+	if got := gate.HeldLine(recs, now); got != "3 memory writes held today" {
+		t.Errorf("HeldLine = %q", got)
+	}
+	if got := gate.HeldLine(recs[3:4], now); got != "" {
+		t.Errorf("HeldLine with nothing held = %q", got)
+	}
+	var paths []string
+	for _, r := range gate.HeldFor(recs, "/m") {
+		paths = append(paths, r.Path)
+	}
+	if fmt.Sprint(paths) != "[/m/team/MEMORY.md /m/b.md /m/a.md]" {
+		t.Errorf("HeldFor = %v", paths)
 	}
 }

@@ -108,8 +108,11 @@ func JudgeMemory(in MemoryInput) Verdict {
 			if f.Path != name {
 				other = f.Path
 			}
-			fire(RuleNearDuplicate, 0, fmt.Sprintf("%s would nearly duplicate %s (%s): merge into %s instead of writing a second memory",
-				name, other, strings.TrimPrefix(f.Message, "near-duplicate of "+f.Related[0]+" "), other), f)
+			// lint says "near-duplicate of B (similarity S), both say “…”;
+			// merge them (prune can)": keep the similarity and the words.
+			why := strings.TrimSuffix(strings.TrimPrefix(f.Message, "near-duplicate of "+f.Related[0]+" "), "; merge them (prune can)")
+			fire(RuleNearDuplicate, 0, fmt.Sprintf("%s would nearly duplicate %s %s: merge into %s instead of writing a second memory",
+				name, other, why, other), f)
 		case lint.InvalidFrontmatter, lint.MissingFrontmatter, lint.UnknownType:
 			fire(RuleFrontmatter, f.Line, fmt.Sprintf("%s: %s", name, f.Message), f)
 		case lint.DanglingLink:

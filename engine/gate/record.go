@@ -46,9 +46,10 @@ type RuleFired struct {
 // Held reports whether the gate stopped the call or put it to the user.
 func (r Record) Held() bool { return r.Decision == Deny || r.Decision == Ask }
 
-// NewRecord is the record of a verdict on a call.
-func NewRecord(now time.Time, ev Event, t Target, v Verdict, took time.Duration) Record {
-	r := Record{Time: now.UTC(), Session: ev.SessionID, Tool: ev.ToolName, Path: t.Path, Kind: t.Kind, Decision: v.Decision, Micros: took.Microseconds()}
+// NewRecord is the record of a verdict on a call (its Micros is the
+// caller's to set once the answer is out).
+func NewRecord(now time.Time, ev Event, t Target, v Verdict) Record {
+	r := Record{Time: now.UTC(), Session: ev.SessionID, Tool: ev.ToolName, Path: t.Path, Kind: t.Kind, Decision: v.Decision}
 	for _, f := range v.Fired {
 		r.Rules = append(r.Rules, RuleFired{Rule: f.Rule, Decision: f.Decision, Line: f.Line})
 	}
