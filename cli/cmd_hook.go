@@ -213,15 +213,6 @@ func judgeCall(e *env, ev gate.Event, t gate.Target) (gate.Verdict, error) {
 		After: after, Now: e.now(), Policy: policy}), nil
 }
 
-// gateLogPath is gate.jsonl in memscope's state folder.
-func gateLogPath(e *env, name string) (string, error) {
-	dir, err := gate.StateDir(e.getenv, e.userHome)
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, name), nil
-}
-
 // hookRecord adds a decision to gate.jsonl.
 func hookRecord(e *env, r gate.Record) error {
 	p, err := gateLogPath(e, gate.LogName)
