@@ -144,8 +144,17 @@ func readHookInput(r io.Reader) ([]byte, error) {
 		data []byte
 		err  error
 	}
+	if r == nil {
+		return nil, errors.New("no stdin: the hook event is read from it")
+	}
 	c := make(chan read, 1)
 	go func() {
+		// A panic here would end the process past runHook's recover.
+		defer func() {
+			if p := recover(); p != nil {
+				c <- read{err: fmt.Errorf("internal error: %v", p)}
+			}
+		}()
 		data, err := io.ReadAll(io.LimitReader(r, maxHookInput+1))
 		c <- read{data, err}
 	}()

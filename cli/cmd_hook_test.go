@@ -88,8 +88,13 @@ func TestHookFailsOpen(t *testing.T) {
 			t.Errorf("input %.20q: exit %d, stdout %q", in, code, out)
 		}
 	}
+	// No stdin at all (a process started without one).
+	e.stdin = nil
+	if code := run(e, []string{"hook", "pre-tool-use"}); code != 0 {
+		t.Errorf("no stdin: exit %d", code)
+	}
 	log, err := os.ReadFile(filepath.Join(state, "memscope", gate.ErrorLogName))
-	if err != nil || strings.Count(string(log), "\n") != 3 || !strings.Contains(string(log), "not JSON") || !strings.Contains(string(log), "over 8 MiB") {
+	if err != nil || strings.Count(string(log), "\n") != 4 || !strings.Contains(string(log), "no stdin") || !strings.Contains(string(log), "not JSON") || !strings.Contains(string(log), "over 8 MiB") {
 		t.Errorf("memscope.log: %q, %v", log, err)
 	}
 }
