@@ -41,7 +41,7 @@ func TestDroppedLinesSayWhenSeen(t *testing.T) {
 func TestUnreadIndexIsNamed(t *testing.T) {
 	m := New(keymap.Default(), style.New(true, true))
 	m.SetSize(100, 40)
-	m.SetData(Data{Path: "/h/MEMORY.md", Unread: "is a named pipe, not a regular file", Cap: memindex.CapIndex(nil)})
+	m.setData(Data{Path: "/h/MEMORY.md", Unread: "is a named pipe, not a regular file", Cap: memindex.CapIndex(nil)})
 	got := strings.Join(strings.Fields(ansi.Strip(m.View())), " ")
 	if !strings.Contains(got, "MEMORY.md is there but is a named pipe, not a regular file") || strings.Contains(got, "does not exist") || strings.Contains(got, "no MEMORY.md") {
 		t.Errorf("index pane:\n%s", got)
