@@ -38,6 +38,7 @@ var commands = []*command{
 	statuslineCommand,
 	trashCommand,
 	undoCommand,
+	vaultCommand,
 	watchCommand,
 }
 
