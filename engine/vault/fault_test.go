@@ -94,4 +94,3 @@ func checkRestores(t *testing.T, v *Vault, home string) {
 		}
 	}
 }
-
