@@ -24,11 +24,11 @@ func TestSyncFaultsLeaveAVaultThatVerifies(t *testing.T) {
 		home := testHome(t, 100)
 		v := openVault(t, count)
 		if stage == "incremental" {
-			sync(t, v, home, t0)
+			syncHome(t, v, home, t0)
 		}
 		before := faultfs.CallsOf(count)
 		grow(t, home)
-		sync(t, v, home, t0.Add(time.Hour))
+		syncHome(t, v, home, t0.Add(time.Hour))
 		for si, step := range faultfs.Steps {
 			n := count.Calls(step) - before[step]
 			for _, k := range testenv.Calls(n, si) {
@@ -39,7 +39,7 @@ func TestSyncFaultsLeaveAVaultThatVerifies(t *testing.T) {
 					v := openVault(t, ffs)
 					if stage == "incremental" {
 						ffs.Heal()
-						sync(t, v, home, t0)
+						syncHome(t, v, home, t0)
 						ffs.Step = step
 						ffs.Nth = k + ffs.Calls(step)
 					}
@@ -54,7 +54,7 @@ func TestSyncFaultsLeaveAVaultThatVerifies(t *testing.T) {
 					} else if err != nil && v.exists() {
 						t.Fatalf("after a failed %s: verify: %v", step, err)
 					}
-					sync(t, v, home, t0.Add(2*time.Hour))
+					syncHome(t, v, home, t0.Add(2*time.Hour))
 					if rep, err := v.Verify(); err != nil || !rep.OK() {
 						t.Fatalf("after the healed sync: %+v %v", rep, err)
 					}

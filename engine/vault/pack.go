@@ -13,9 +13,11 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/memscope/memscope/model"
@@ -167,24 +169,78 @@ func parseIndexLine(s string) (key, loc, error) {
 }
 
 // packWriter gathers new chunks into a pack in memory and writes it,
-// with its index, when it is full or the sync ends.
+// with its index, when it is full or the sync ends. Chunks are
+// compressed by a pool of workers (one per CPU), so a first sync's
+// compression, most of its cost, runs on every core.
 type packWriter struct {
-	v     *Vault
-	ix    *index
-	now   func() time.Time
+	v   *Vault
+	ix  *index
+	now func() time.Time
+
+	mu    sync.Mutex
 	buf   bytes.Buffer
 	lines bytes.Buffer
-	// pending are the chunks in buf, not yet in a written pack.
+	// pending are the chunks handed to the workers or in buf, not yet
+	// in a written pack; a chunk's loc is set once it is in buf.
 	pending map[key]loc
-	fw      *flate.Writer
+	jobs    chan packJob
+	wg      sync.WaitGroup // chunks being compressed
+	workers sync.WaitGroup
+	err     error
 	// written counts the bytes of packs written.
 	written int64
 	chunks  int
 }
 
+// packJob is one chunk to compress.
+type packJob struct {
+	k    key
+	data []byte
+}
+
 func newPackWriter(v *Vault, ix *index, now func() time.Time) *packWriter {
+	p := &packWriter{v: v, ix: ix, now: now, pending: map[key]loc{}}
+	n := max(runtime.GOMAXPROCS(0), 1)
+	p.jobs = make(chan packJob, 2*n)
+	for range n {
+		p.workers.Add(1)
+		go p.work()
+	}
+	return p
+}
+
+// work compresses chunks and appends them to the pack.
+func (p *packWriter) work() {
+	defer p.workers.Done()
 	fw, _ := flate.NewWriter(nil, flate.BestSpeed)
-	return &packWriter{v: v, ix: ix, now: now, pending: map[key]loc{}, fw: fw}
+	var out bytes.Buffer
+	for j := range p.jobs {
+		out.Reset()
+		fw.Reset(&out)
+		_, err := fw.Write(j.data)
+		if err == nil {
+			err = fw.Close()
+		}
+		p.mu.Lock()
+		if err != nil && p.err == nil {
+			p.err = err
+		}
+		if p.buf.Len() == 0 {
+			p.buf.WriteString(packHeader)
+		}
+		l := loc{off: int64(p.buf.Len()), stored: int32(out.Len()), raw: int32(len(j.data))}
+		p.buf.Write(out.Bytes())
+		p.pending[j.k] = l
+		fmt.Fprintf(&p.lines, "%s %d %d %d\n", j.k, l.off, l.stored, l.raw)
+		p.mu.Unlock()
+		p.wg.Done()
+	}
+}
+
+// close stops the workers (after a flush, or on an error).
+func (p *packWriter) close() {
+	close(p.jobs)
+	p.workers.Wait()
 }
 
 // has reports whether the chunk k is stored or pending.
@@ -192,38 +248,40 @@ func (p *packWriter) has(k key) bool {
 	if _, ok := p.ix.m[k]; ok {
 		return true
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	_, ok := p.pending[k]
 	return ok
 }
 
-// add stores the chunk data (hash k) unless it is there already.
+// add stores the chunk data (hash k) unless it is there already; data
+// is copied.
 func (p *packWriter) add(k key, data []byte) error {
 	if p.has(k) {
 		return nil
 	}
-	if p.buf.Len() == 0 {
-		p.buf.WriteString(packHeader)
-	}
-	off := int64(p.buf.Len())
-	p.fw.Reset(&p.buf)
-	if _, err := p.fw.Write(data); err != nil {
-		return err
-	}
-	if err := p.fw.Close(); err != nil {
-		return err
-	}
-	l := loc{off: off, stored: int32(int64(p.buf.Len()) - off), raw: int32(len(data))}
-	p.pending[k] = l
-	fmt.Fprintf(&p.lines, "%s %d %d %d\n", k, l.off, l.stored, l.raw)
-	if p.buf.Len() >= packLimit {
+	p.mu.Lock()
+	p.pending[k] = loc{stored: -1}
+	full := p.buf.Len() >= packLimit
+	p.mu.Unlock()
+	p.wg.Add(1)
+	p.jobs <- packJob{k: k, data: bytes.Clone(data)}
+	if full {
 		return p.flush()
 	}
 	return nil
 }
 
-// flush writes the pending pack and then its index, both synced; only
-// then are its chunks in the index.
+// flush waits for the chunks being compressed, then writes the pending
+// pack and then its index, both synced; only then are its chunks in the
+// index.
 func (p *packWriter) flush() error {
+	p.wg.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.err != nil {
+		return p.err
+	}
 	if len(p.pending) == 0 {
 		return nil
 	}

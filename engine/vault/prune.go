@@ -152,6 +152,7 @@ func (v *Vault) Prune(o PruneOptions) (PruneReport, error) {
 	}
 	rd := newChunkReader(v, readIx)
 	pw := newPackWriter(v, ix, func() time.Time { return o.Now })
+	defer pw.close()
 	for k, l := range readIx.m {
 		if !live[k] || !moving[l.pack] {
 			continue

@@ -78,6 +78,7 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	}
 	files := walkHome(o.Home.FS, o.Session, &rep.Problems)
 	pw := newPackWriter(v, ix, func() time.Time { return o.Now })
+	defer pw.close()
 	s := &syncer{v: v, home: o.Home, st: st, pw: pw, rep: &rep, now: o.Now}
 	seen := map[string]bool{}
 	var changed []*Record

@@ -97,7 +97,7 @@ func homeOf(t *testing.T, dir string) *model.Home {
 	return h
 }
 
-func sync(t *testing.T, v *Vault, home string, now time.Time) SyncReport {
+func syncHome(t *testing.T, v *Vault, home string, now time.Time) SyncReport {
 	t.Helper()
 	rep, err := v.Sync(SyncOptions{Home: homeOf(t, home), Now: now})
 	if err != nil {
@@ -163,12 +163,12 @@ func TestSyncSweepRestoreIsByteIdentical(t *testing.T) {
 		t.Fatalf("session A has %d files in the test home, want 6: %v", len(before), before)
 	}
 	v := openVault(t, nil)
-	rep := sync(t, v, home, t0.Add(2*time.Hour))
+	rep := syncHome(t, v, home, t0.Add(2*time.Hour))
 	if rep.New != 10 || rep.Changed != 0 {
 		t.Fatalf("first sync: %d new, %d changed, want 10 and 0", rep.New, rep.Changed)
 	}
 	sweep(t, home)
-	rep = sync(t, v, home, t0.Add(3*time.Hour))
+	rep = syncHome(t, v, home, t0.Add(3*time.Hour))
 	if rep.Gone != 6 || rep.Unchanged != 4 {
 		t.Fatalf("sync after the sweep: %d gone, %d unchanged; want 6 and 4", rep.Gone, rep.Unchanged)
 	}
@@ -214,7 +214,7 @@ func TestSyncSweepRestoreIsByteIdentical(t *testing.T) {
 func TestRestoreRefusesAFileThatDiffers(t *testing.T) {
 	home := testHome(t, 50)
 	v := openVault(t, nil)
-	sync(t, v, home, t0)
+	syncHome(t, v, home, t0)
 	sweep(t, home)
 	write(t, home, "file-history/"+sidA+"/4cc29875db509bba@v1", "other bytes\n", t0)
 	_, err := v.Restore(RestoreOptions{Home: homeOf(t, home), Session: sidA, Now: t0})
@@ -232,10 +232,10 @@ func TestForkStoresOnlyWhatItAdded(t *testing.T) {
 	a := transcript(sidA, 0, 400, 400)
 	write(t, home, "projects/"+proj+"/"+sidA+".jsonl", a, t0)
 	v := openVault(t, nil)
-	sync(t, v, home, t0)
+	syncHome(t, v, home, t0)
 	fork := transcript(sidB, 0, 400, 400) + transcript(sidB, 9000, 9010, 400)
 	write(t, home, "projects/"+proj+"/"+sidB+".jsonl", fork, t0)
-	rep := sync(t, v, home, t0.Add(time.Minute))
+	rep := syncHome(t, v, home, t0.Add(time.Minute))
 	if rep.New != 1 {
 		t.Fatalf("the fork: %d new files, want 1", rep.New)
 	}
@@ -268,7 +268,7 @@ func TestIncrementalSyncReadsTheAppendedBytes(t *testing.T) {
 	}
 	write(t, home, rel, content, t0)
 	v := openVault(t, nil)
-	first := sync(t, v, home, t0)
+	first := syncHome(t, v, home, t0)
 	if first.BytesRead != int64(len(content)) {
 		t.Fatalf("first sync read %d bytes, want %d", first.BytesRead, len(content))
 	}
@@ -281,7 +281,7 @@ func TestIncrementalSyncReadsTheAppendedBytes(t *testing.T) {
 	half := line(sidA, 3100, 700)
 	f.WriteString(appended + half[:100])
 	f.Close()
-	rep := sync(t, v, home, t0.Add(time.Minute))
+	rep := syncHome(t, v, home, t0.Add(time.Minute))
 	if rep.Changed != 1 {
 		t.Fatalf("append: %d changed, want 1", rep.Changed)
 	}
@@ -298,7 +298,7 @@ func TestIncrementalSyncReadsTheAppendedBytes(t *testing.T) {
 	f, _ = os.OpenFile(filepath.Join(home, rel), os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(half[100:])
 	f.Close()
-	sync(t, v, home, t0.Add(2*time.Minute))
+	syncHome(t, v, home, t0.Add(2*time.Minute))
 	vr, err := v.Verify()
 	if err != nil || !vr.OK() {
 		t.Fatalf("verify: %+v %v", vr, err)
@@ -317,7 +317,7 @@ func TestIncrementalSyncReadsTheAppendedBytes(t *testing.T) {
 func TestChangedFilesKeepEveryVersion(t *testing.T) {
 	home := testHome(t, 50)
 	v := openVault(t, nil)
-	sync(t, v, home, t0)
+	syncHome(t, v, home, t0)
 	mem := "projects/" + proj + "/memory/feedback_tests.md"
 	write(t, home, mem, "---\nname: tests\ntype: feedback\n---\nUse the real database, never mocks.\n", t0.Add(time.Hour))
 	// A transcript rewritten shorter (the client's local GC).
@@ -325,7 +325,7 @@ func TestChangedFilesKeepEveryVersion(t *testing.T) {
 	short := transcript(sidB, 5000, 5010, 50)
 	os.Remove(filepath.Join(home, tr))
 	write(t, home, tr, short, t0.Add(time.Hour))
-	rep := sync(t, v, home, t0.Add(time.Hour))
+	rep := syncHome(t, v, home, t0.Add(time.Hour))
 	if rep.Changed != 2 {
 		t.Fatalf("%d changed, want 2", rep.Changed)
 	}
@@ -343,7 +343,7 @@ func TestNULChunkStoredRaw(t *testing.T) {
 	content := line(sidA, 1, 20) + "{\"sessionId\":\"\x00\"}\n" + line(sidA, 2, 20)
 	write(t, home, rel, content, t0)
 	v := openVault(t, nil)
-	sync(t, v, home, t0)
+	syncHome(t, v, home, t0)
 	other := filepath.Join(t.TempDir(), "other")
 	os.MkdirAll(other, 0o755)
 	if _, err := v.Restore(RestoreOptions{Home: homeOf(t, other), Session: sidA, Now: t0}); err != nil {
@@ -358,7 +358,7 @@ func TestNULChunkStoredRaw(t *testing.T) {
 func TestVerifyFindsDamage(t *testing.T) {
 	home := testHome(t, 50)
 	v := openVault(t, nil)
-	sync(t, v, home, t0)
+	syncHome(t, v, home, t0)
 	rep, err := v.Verify()
 	if err != nil || !rep.OK() || rep.Versions != 10 {
 		t.Fatalf("verify of a fresh vault: %+v %v", rep, err)
@@ -382,7 +382,7 @@ func TestVerifyFindsDamage(t *testing.T) {
 func TestUsageCountsDedupAndCompression(t *testing.T) {
 	home := testHome(t, 300)
 	v := openVault(t, nil)
-	sync(t, v, home, t0)
+	syncHome(t, v, home, t0)
 	u, err := v.Usage()
 	if err != nil {
 		t.Fatal(err)
@@ -406,9 +406,9 @@ func TestPruneAndUndo(t *testing.T) {
 	// its pack mostly unused, and rewrites it.
 	os.Remove(filepath.Join(home, "projects", proj, sidB+".jsonl"))
 	v := openVault(t, nil)
-	sync(t, v, home, t0)
+	syncHome(t, v, home, t0)
 	sweep(t, home)
-	sync(t, v, home, t0.Add(24*time.Hour))
+	syncHome(t, v, home, t0.Add(24*time.Hour))
 	dry, err := v.Prune(PruneOptions{KeepDays: 10, DryRun: true, Now: t0.Add(5 * 24 * time.Hour)})
 	if err != nil || dry.Files != 0 {
 		t.Fatalf("prune keeping 10 days, 4 days after the loss: %+v %v, want nothing", dry, err)
