@@ -42,6 +42,7 @@ type vaultOptions struct {
 	dryRun     bool
 	undo       string
 	emptyTrash bool
+	hook       bool
 	json       bool
 }
 
@@ -58,6 +59,7 @@ func parseVault(e *env, args []string) (vaultOptions, error) {
 	fs.IntVar(&opts.keepDays, "keep-days", -1, "prune: keep what left the home (or was replaced) within `N` days")
 	fs.BoolVar(&opts.dryRun, "dry-run", false, "restore, prune: say what would be done, do nothing")
 	fs.StringVar(&opts.undo, "undo", "", "restore, prune: take back the restore or prune `ID`")
+	fs.BoolVar(&opts.hook, "hook", false, "sync: run as a Claude Code hook (SessionEnd, PreCompact): sync the session the event on stdin names, within 20 s, never failing")
 	fs.BoolVar(&opts.emptyTrash, "empty-trash", false, "prune: delete what earlier prunes moved to the vault's trash")
 	pos, err := parseInterspersed(e, fs, args)
 	if err != nil {
@@ -70,6 +72,8 @@ func parseVault(e *env, args []string) (vaultOptions, error) {
 	switch {
 	case opts.action == "restore" && opts.undo == "" && len(pos) != 2:
 		return opts, badUsagef("vault restore takes one session id (memscope vault list shows them)")
+	case opts.hook && opts.action != "sync":
+		return opts, badUsagef("--hook goes with vault sync")
 	case opts.action != "restore" && len(pos) != 1:
 		return opts, badUsagef("vault %s takes no argument (%q)", opts.action, pos[1])
 	case opts.action == "prune" && opts.keepDays < 0 && opts.undo == "" && !opts.emptyTrash:
@@ -92,6 +96,7 @@ type vaultResult struct {
 	usage   *vault.Usage
 	prune   *vault.PruneReport
 	undone  *vaultUndo
+	hook    *hookResult
 	trashed int64
 }
 
@@ -105,6 +110,11 @@ type vaultUndo struct {
 
 func runVault(e *env, opts vaultOptions) (vaultResult, error) {
 	res := vaultResult{action: opts.action}
+	if opts.hook {
+		h := runVaultHook(e, opts)
+		res.hook = &h
+		return res, nil
+	}
 	o, err := e.openHome(&opts.home)
 	if err != nil {
 		return res, err
@@ -202,6 +212,8 @@ func runVault(e *env, opts vaultOptions) (vaultResult, error) {
 func showVault(e *env, opts vaultOptions, r vaultResult) error {
 	var v any
 	switch {
+	case r.hook != nil:
+		v = r.hook
 	case r.undone != nil:
 		v = r.undone
 	case r.sync != nil:
@@ -233,6 +245,14 @@ func showVault(e *env, opts vaultOptions, r vaultResult) error {
 
 func printVault(w io.Writer, r vaultResult, e *env) {
 	switch {
+	case r.hook != nil:
+		h := r.hook
+		if h.Skipped != "" {
+			fmt.Fprintf(w, "vault hook  nothing synced: %s\n", model.SanitizeLine(h.Skipped))
+			return
+		}
+		fmt.Fprintf(w, "vault hook  %s: session %s synced (%d new, %d changed; %s read)\n", model.SanitizeLine(h.Event), model.SanitizeLine(h.Session),
+			h.Synced.New, h.Synced.Changed, format.Bytes(h.Synced.BytesRead))
 	case r.undone != nil:
 		u := r.undone
 		if r.action == "prune" {

@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memscope/memscope/demo"
+	"github.com/memscope/memscope/engine/vault"
+	"github.com/memscope/memscope/model"
+)
+
+const demoSession = "7c0d5e92-1a3b-4f8c-b2d4-9e6f13a8c702"
+
+// A SessionEnd hook's event arrives on a stdin the client keeps open:
+// vault sync --hook answers once the object is complete, finds the home
+// from the transcript's path, and keeps that session (and only it).
+func TestVaultSyncAsAHook(t *testing.T) {
+	l, err := demo.Materialize(t.TempDir(), time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := filepath.Join(l.Home, "projects", model.Slug(l.Project("shop-api")), demoSession+".jsonl")
+	vdir := filepath.Join(t.TempDir(), "vault")
+	e, out, errb := testEnv(t)
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	go fmt.Fprintf(pw, `{"session_id":%q,"transcript_path":%q,"cwd":"/x","hook_event_name":"SessionEnd","reason":"exit"}`, demoSession, tr)
+	e.stdin = pr
+	done := make(chan int, 1)
+	go func() { done <- run(e, []string{"vault", "sync", "--hook", "--vault", vdir, "--json"}) }()
+	var code int
+	select {
+	case code = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("vault sync --hook did not answer with stdin left open")
+	}
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	var h hookResult
+	if err := json.Unmarshal(out.Bytes(), &h); err != nil || h.Skipped != "" || h.Synced == nil {
+		t.Fatalf("hook result: %s (%v)", out, err)
+	}
+	if h.Home != l.Home || h.Session != demoSession {
+		t.Errorf("hook synced %s of %s, want %s of %s", h.Session, h.Home, demoSession, l.Home)
+	}
+	list, err := vault.Open(vdir, e.root, nil).List(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || list[0].Session != demoSession {
+		t.Errorf("the vault after the hook holds %+v, want the one session", list)
+	}
+}
+
+// A hook never fails the client: bad input, no session, or a home that
+// cannot be read all end with exit 0 and say why.
+func TestVaultHookNeverFails(t *testing.T) {
+	for name, in := range map[string]string{
+		"malformed":  `{"session_id": `,
+		"no session": `{"hook_event_name":"PreCompact"}`,
+		"bad id":     `{"session_id":"../x","transcript_path":"/nowhere/projects/p/x.jsonl"}`,
+		"no home":    `{"session_id":"abc","transcript_path":"/nowhere/projects/p/abc.jsonl"}`,
+	} {
+		e, out, errb := testEnv(t)
+		e.stdin = strings.NewReader(in)
+		if code := run(e, []string{"vault", "sync", "--hook", "--vault", filepath.Join(t.TempDir(), "v")}); code != 0 {
+			t.Errorf("%s: exit %d: %s", name, code, errb)
+		}
+		if !strings.Contains(out.String(), "nothing synced") {
+			t.Errorf("%s: %q does not say nothing was synced", name, out)
+		}
+	}
+}
+
+// Through the CLI: sync, the sweep deletes a session, list puts it
+// first as lost, restore brings it back byte for byte, and --undo
+// removes what the restore wrote.
+func TestVaultRestoreThroughTheCLI(t *testing.T) {
+	l, err := demo.Materialize(t.TempDir(), time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vflags := []string{"--home", l.Home, "--vault", filepath.Join(t.TempDir(), "vault")}
+	cmd := func(args ...string) (string, int) {
+		e, out, errb := testEnv(t)
+		code := run(e, append(args, vflags...))
+		return out.String() + errb.String(), code
+	}
+	if out, code := cmd("vault", "sync"); code != 0 {
+		t.Fatalf("sync: %d %s", code, out)
+	}
+	tr := filepath.Join(l.Home, "projects", model.Slug(l.Project("shop-api")), demoSession+".jsonl")
+	want, _ := os.ReadFile(tr)
+	os.Remove(tr)
+	out, _ := cmd("vault", "list", "--lost")
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 1 || !strings.HasPrefix(lines[0], demoSession) || !strings.Contains(lines[0], "LOST") {
+		t.Fatalf("list --lost: %q", out)
+	}
+	out, code := cmd("vault", "restore", demoSession, "--json")
+	if code != 0 {
+		t.Fatalf("restore: %d %s", code, out)
+	}
+	var rep vault.RestoreReport
+	json.Unmarshal([]byte(out), &rep)
+	if got, _ := os.ReadFile(tr); string(got) != string(want) || rep.ID == "" {
+		t.Fatalf("restored transcript differs, or no restore id: %s", out)
+	}
+	if out, code := cmd("vault", "restore", "--undo", rep.ID); code != 0 || !strings.Contains(out, "1 file removed") {
+		t.Fatalf("restore --undo: %d %s", code, out)
+	}
+	if _, err := os.Stat(tr); err == nil {
+		t.Errorf("the undone restore left the transcript")
+	}
+}
