@@ -301,3 +301,58 @@ func (v *Vault) Exists() error {
 	}
 	return v.checkFormat()
 }
+
+// Summary is the vault in one line's worth: Overview and Retention show
+// it, and the sweep forecast asks it which files are safe.
+type Summary struct {
+	Dir string `json:"dir"`
+	// Sessions counts the sessions kept, Lost those no longer in the
+	// home (as the last sync saw it).
+	Sessions int `json:"sessions"`
+	Lost     int `json:"lost"`
+	// LastSync is the newest sync that changed something.
+	LastSync time.Time `json:"lastSync,omitzero"`
+	// kept maps a home path to the size and mtime of its newest version.
+	kept map[string]Version
+}
+
+// Summarize reads the vault's records (not its packs). A folder without
+// a vault is an empty summary, not an error.
+func (v *Vault) Summarize() (Summary, error) {
+	s := Summary{Dir: v.Dir, kept: map[string]Version{}}
+	if !v.exists() {
+		return s, nil
+	}
+	if err := v.checkFormat(); err != nil {
+		return s, err
+	}
+	st, err := v.loadState()
+	if err != nil {
+		return s, err
+	}
+	for _, r := range st.records {
+		ver := r.Latest()
+		if ver == nil {
+			continue
+		}
+		s.kept[r.Path] = Version{Size: ver.Size, ModTime: ver.ModTime}
+		if ver.Synced.After(s.LastSync) {
+			s.LastSync = ver.Synced
+		}
+		if r.Kind == KindTranscript && path.Dir(path.Dir(r.Path)) == "projects" {
+			s.Sessions++
+			if !r.Gone.IsZero() {
+				s.Lost++
+			}
+		}
+	}
+	return s, nil
+}
+
+// Safe reports whether the vault holds the home file rel as it is now
+// (its size and mtime): the sweep can delete it and a restore brings it
+// back.
+func (s Summary) Safe(rel string, size int64, mtime time.Time) bool {
+	v, ok := s.kept[rel]
+	return ok && v.Size == size && v.ModTime.Equal(mtime)
+}
