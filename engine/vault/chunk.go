@@ -28,62 +28,108 @@ const (
 // sessionKey is the field a transcript repeats its session id in.
 const sessionKey = `"sessionId":"`
 
-// marker replaces the session id in a stored transcript chunk: a NUL
-// byte, which JSON text cannot hold raw, so it cannot be confused with
-// content (a chunk that holds a NUL anyway is stored as it is).
-const marker = "\x00"
+// marker replaces a session id's value in a stored chunk: a NUL byte,
+// which JSON text cannot hold raw, so it cannot be confused with content
+// (a chunk that holds a NUL anyway is stored as it is).
+const marker = '\x00'
 
-// normalizer replaces one session id in chunks and puts it back.
+// maxIDLen bounds a session id the normalizer factors out.
+const maxIDLen = 64
+
+// IDRun is N session ids in a row, equal, factored out of a chunk.
+type IDRun struct {
+	ID string `json:"i"`
+	N  int    `json:"n"`
+}
+
+// normalizer factors the session ids out of JSON Lines chunks and puts
+// them back: a fork (--fork-session writes the parent's records with
+// its own id) and a resumed copy (the parent's records with the
+// parent's id) then store the same chunks as their parent.
 type normalizer struct {
-	sid        string
-	from, to   []byte
-	enabled    bool
-	scratchOut []byte
+	enabled bool
+	out     []byte
 }
 
-func newNormalizer(sid string) normalizer {
-	if sid == "" {
-		return normalizer{}
-	}
-	return normalizer{sid: sid, from: []byte(sessionKey + sid + `"`), to: []byte(sessionKey + marker + `"`), enabled: true}
-}
-
-// forward is what is stored of data: the session id replaced, or data
-// itself (raw) when it holds a NUL or normalization is off.
-func (n *normalizer) forward(data []byte) (stored []byte, raw bool) {
+// forward is what is stored of data and the ids taken out of it; data
+// itself (raw) when it holds a NUL, or unchanged when normalization is
+// off or it names no session.
+func (n *normalizer) forward(data []byte) (stored []byte, raw bool, ids []IDRun) {
 	if !n.enabled {
-		return data, false
+		return data, false, nil
 	}
-	if bytes.IndexByte(data, 0) >= 0 {
-		return data, true
+	if bytes.IndexByte(data, marker) >= 0 {
+		return data, true, nil
 	}
-	if !bytes.Contains(data, n.from) {
-		return data, false
+	if !bytes.Contains(data, []byte(sessionKey)) {
+		return data, false, nil
 	}
-	n.scratchOut = replaceInto(n.scratchOut[:0], data, n.from, n.to)
-	return n.scratchOut, false
+	out := n.out[:0]
+	for {
+		i := bytes.Index(data, []byte(sessionKey))
+		if i < 0 {
+			break
+		}
+		i += len(sessionKey)
+		j := idEnd(data[i:])
+		if j < 0 {
+			out = append(out, data[:i]...)
+			data = data[i:]
+			continue
+		}
+		id := string(data[i : i+j])
+		out = append(out, data[:i]...)
+		out = append(out, marker)
+		data = data[i+j:]
+		if k := len(ids) - 1; k >= 0 && ids[k].ID == id {
+			ids[k].N++
+		} else {
+			ids = append(ids, IDRun{ID: id, N: 1})
+		}
+	}
+	n.out = append(out, data...)
+	return n.out, false, ids
+}
+
+// idEnd is the length of the session id that starts data (up to the
+// closing quote), or -1 when what follows the key is not one.
+func idEnd(data []byte) int {
+	for j := 0; j < len(data) && j <= maxIDLen; j++ {
+		c := data[j]
+		switch {
+		case c == '"':
+			if j == 0 {
+				return -1
+			}
+			return j
+		case c >= '0' && c <= '9', c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '-', c == '_':
+		default:
+			return -1
+		}
+	}
+	return -1
 }
 
 // back is the file's bytes of a stored chunk.
-func (n *normalizer) back(stored []byte, raw bool) []byte {
-	if !n.enabled || raw || !bytes.Contains(stored, n.to) {
-		return stored
+func (n *normalizer) back(stored []byte, raw bool, ids []IDRun) ([]byte, error) {
+	if raw || len(ids) == 0 {
+		return stored, nil
 	}
-	n.scratchOut = replaceInto(n.scratchOut[:0], stored, n.to, n.from)
-	return n.scratchOut
-}
-
-// replaceInto appends data with every old replaced by new to dst.
-func replaceInto(dst, data, old, new []byte) []byte {
-	for {
-		i := bytes.Index(data, old)
-		if i < 0 {
-			return append(dst, data...)
+	out := n.out[:0]
+	mark := []byte(sessionKey + string(marker))
+	for _, r := range ids {
+		for range r.N {
+			i := bytes.Index(stored, mark)
+			if i < 0 {
+				return nil, errors.New("a chunk holds fewer session ids than its record says")
+			}
+			out = append(out, stored[:i+len(sessionKey)]...)
+			out = append(out, r.ID...)
+			stored = stored[i+len(mark):]
 		}
-		dst = append(dst, data[:i]...)
-		dst = append(dst, new...)
-		data = data[i+len(old):]
 	}
+	n.out = append(out, stored...)
+	return n.out, nil
 }
 
 // isBoundary reports whether the line (a whole line, with its newline)
@@ -232,7 +278,7 @@ func (c *cutter) emit() error {
 	if c.orig.Len() == 0 {
 		return nil
 	}
-	data, raw := c.norm.forward(c.orig.Bytes())
+	data, raw, ids := c.norm.forward(c.orig.Bytes())
 	k := key(sha256.Sum256(data))
 	fresh, err := c.store(k, data)
 	if err != nil {
@@ -241,7 +287,7 @@ func (c *cutter) emit() error {
 	if fresh {
 		c.res.newBytes += int64(len(data))
 	}
-	c.res.chunks = append(c.res.chunks, Chunk{H: k.String(), N: int64(c.orig.Len()), Raw: raw})
+	c.res.chunks = append(c.res.chunks, Chunk{H: k.String(), N: int64(c.orig.Len()), Raw: raw, IDs: ids})
 	c.orig.Reset()
 	return nil
 }

@@ -260,7 +260,7 @@ func (v *Vault) Verify() (VerifyReport, error) {
 // verifyVersion rebuilds ver and checks its size and hash.
 func verifyVersion(rd *chunkReader, ver *Version, bad map[key]bool) error {
 	h := sha256.New()
-	n := newNormalizer(ver.Norm)
+	var n normalizer
 	var size int64
 	for _, c := range ver.Chunks {
 		k, ok := keyOf(c.H)
@@ -274,7 +274,10 @@ func verifyVersion(rd *chunkReader, ver *Version, bad map[key]bool) error {
 		if err != nil {
 			return err
 		}
-		out := n.back(data, c.Raw)
+		out, err := n.back(data, c.Raw, c.IDs)
+		if err != nil {
+			return fmt.Errorf("chunk %s: %w", c.H, err)
+		}
 		if int64(len(out)) != c.N {
 			return fmt.Errorf("chunk %s: %d bytes where the file had %d", c.H, len(out), c.N)
 		}

@@ -220,7 +220,7 @@ func (v *Vault) Restore(o RestoreOptions) (RestoreReport, error) {
 
 // writeVersion writes ver's bytes to w.
 func writeVersion(w io.Writer, rd *chunkReader, ver *Version) error {
-	n := newNormalizer(ver.Norm)
+	var n normalizer
 	for _, c := range ver.Chunks {
 		k, ok := keyOf(c.H)
 		if !ok {
@@ -230,7 +230,10 @@ func writeVersion(w io.Writer, rd *chunkReader, ver *Version) error {
 		if err != nil {
 			return err
 		}
-		out := n.back(data, c.Raw)
+		out, err := n.back(data, c.Raw, c.IDs)
+		if err != nil {
+			return fmt.Errorf("chunk %s: %w", c.H, err)
+		}
 		if int64(len(out)) != c.N {
 			return fmt.Errorf("chunk %s: %d bytes where the file had %d", c.H, len(out), c.N)
 		}

@@ -156,10 +156,6 @@ func (s *syncer) syncFile(f homeFile) (*Record, error) {
 		return nil, &fileProblem{model.Problem{File: f.rel, Kind: model.ProblemUnreadable, Reason: err.Error()}}
 	}
 	defer file.Close()
-	sid := ""
-	if f.kind == KindTranscript || f.kind == KindSessionFile && strings.HasSuffix(f.rel, ".jsonl") {
-		sid = string(f.session)
-	}
 	jsonl := strings.HasSuffix(f.rel, ".jsonl")
 	var latest *Version
 	if rec != nil {
@@ -167,7 +163,7 @@ func (s *syncer) syncFile(f homeFile) (*Record, error) {
 	}
 	start, kept, state := int64(0), []Chunk(nil), []byte(nil)
 	if latest != nil && rec.Follow != nil && id.Known && rec.Follow.ID == id && f.info.Size() > smallFile &&
-		f.info.Size() >= rec.Follow.Size && rec.Follow.Closed > 0 && latest.Norm == sid &&
+		f.info.Size() >= rec.Follow.Size && rec.Follow.Closed > 0 &&
 		rec.Follow.ClosedChunks <= len(latest.Chunks) && s.closedIntact(file, rec) {
 		start, kept, state = rec.Follow.Closed, latest.Chunks[:rec.Follow.ClosedChunks], rec.Follow.HashState
 	}
@@ -187,7 +183,7 @@ func (s *syncer) syncFile(f homeFile) (*Record, error) {
 	if latest != nil && latest.Size >= start {
 		prefixAt = latest.Size
 	}
-	s.cut.norm = newNormalizer(sid)
+	s.cut.norm = normalizer{enabled: jsonl}
 	s.cut.h = h
 	s.cut.prefixAt = prefixAt
 	s.cut.store = s.store
@@ -202,10 +198,7 @@ func (s *syncer) syncFile(f homeFile) (*Record, error) {
 	s.rep.BytesNew += res.newBytes
 	chunks := append(append([]Chunk(nil), kept...), res.chunks...)
 	ver := Version{Size: start + res.size, ModTime: f.info.ModTime(), Mode: f.info.Mode().Perm(),
-		SHA256: res.sum, Norm: sid, Chunks: chunks, Synced: s.now}
-	if sid == "" {
-		ver.Norm = ""
-	}
+		SHA256: res.sum, Chunks: chunks, Synced: s.now}
 	closedChunks := len(chunks) - 1
 	if len(res.chunks) == 0 {
 		closedChunks = len(kept)
@@ -282,8 +275,8 @@ func (s *syncer) closedIntact(file fs.File, rec *Record) bool {
 	if _, err := ra.ReadAt(buf, fl.Closed-last.N); err != nil {
 		return false
 	}
-	n := newNormalizer(latest.Norm)
-	data, raw := n.forward(buf)
+	n := normalizer{enabled: strings.HasSuffix(rec.Path, ".jsonl")}
+	data, raw, _ := n.forward(buf)
 	k, ok := keyOf(last.H)
 	return ok && raw == last.Raw && key(sha256Sum(data)) == k
 }

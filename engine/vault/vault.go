@@ -70,6 +70,9 @@ type Chunk struct {
 	// Raw is set when the chunk was stored as it is in the file (it held
 	// a NUL byte, so the marker could not be told from its content).
 	Raw bool `json:"raw,omitempty"`
+	// IDs are the session ids factored out of a JSON Lines chunk, in
+	// order (see normalizer).
+	IDs []IDRun `json:"ids,omitempty"`
 }
 
 // Version is one state of a file.
@@ -79,9 +82,6 @@ type Version struct {
 	Mode    fs.FileMode `json:"mode"`
 	// SHA256 is the hash of the file's bytes (hex).
 	SHA256 string `json:"sha256"`
-	// Norm is the session id replaced by the marker in the chunks
-	// (transcripts), empty when nothing was.
-	Norm   string    `json:"norm,omitempty"`
 	Chunks []Chunk   `json:"chunks"`
 	Synced time.Time `json:"synced"`
 }

@@ -244,14 +244,24 @@ func TestForkStoresOnlyWhatItAdded(t *testing.T) {
 	if limit := int64(len(fork))/20 + softMax; rep.BytesNew > limit {
 		t.Errorf("the fork stored %d new bytes of %d, want at most %d (its lines differ from the parent's only by sessionId)", rep.BytesNew, len(fork), limit)
 	}
+	// A resumed copy: the parent's lines as they are (the parent's id),
+	// then lines of its own.
+	const sidC = "33333333-3333-4333-8333-333333333333"
+	resumed := a + transcript(sidC, 7000, 7010, 400)
+	write(t, home, "projects/"+proj+"/"+sidC+".jsonl", resumed, t0)
+	rep = syncHome(t, v, home, t0.Add(2*time.Minute))
+	if limit := int64(len(resumed))/20 + softMax; rep.New != 1 || rep.BytesNew > limit {
+		t.Errorf("the resumed copy stored %d new bytes of %d, want at most %d", rep.BytesNew, len(resumed), limit)
+	}
 	sweep(t, home)
 	os.Remove(filepath.Join(home, "projects", proj, sidB+".jsonl"))
-	for _, s := range []model.SessionID{sidA, sidB} {
+	os.Remove(filepath.Join(home, "projects", proj, sidC+".jsonl"))
+	for _, s := range []model.SessionID{sidA, sidB, sidC} {
 		if _, err := v.Restore(RestoreOptions{Home: homeOf(t, home), Session: s, Now: t0}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for sid, want := range map[string]string{sidA: a, sidB: fork} {
+	for sid, want := range map[string]string{sidA: a, sidB: fork, sidC: resumed} {
 		got, _ := os.ReadFile(filepath.Join(home, "projects", proj, sid+".jsonl"))
 		if string(got) != want {
 			t.Errorf("%s restored differs from the original", sid)
