@@ -81,7 +81,7 @@ type Version struct {
 	ModTime time.Time   `json:"modTime"`
 	Mode    fs.FileMode `json:"mode"`
 	// SHA256 is the hash of the file's bytes (hex).
-	SHA256 string `json:"sha256"`
+	SHA256 string    `json:"sha256"`
 	Chunks []Chunk   `json:"chunks"`
 	Synced time.Time `json:"synced"`
 }
