@@ -68,6 +68,24 @@ type index struct {
 	// without an index file (a sync killed before it wrote one).
 	packs   map[string]int64
 	orphans []string
+	// load, when set, reads the index on first use (a sync that finds
+	// nothing new never reads it).
+	load func() (*index, error)
+	err  error
+}
+
+// ready reads a lazy index; false when it cannot be read (ix.err).
+func (ix *index) ready() bool {
+	if ix.load != nil {
+		full, err := ix.load()
+		ix.load = nil
+		if err != nil {
+			ix.err = err
+			return false
+		}
+		ix.m, ix.packs, ix.orphans = full.m, full.packs, full.orphans
+	}
+	return ix.err == nil
 }
 
 // loadIndex reads every pack index of the vault.
@@ -245,6 +263,9 @@ func (p *packWriter) close() {
 
 // has reports whether the chunk k is stored or pending.
 func (p *packWriter) has(k key) bool {
+	if !p.ix.ready() {
+		return false
+	}
 	if _, ok := p.ix.m[k]; ok {
 		return true
 	}
@@ -281,6 +302,9 @@ func (p *packWriter) flush() error {
 	defer p.mu.Unlock()
 	if p.err != nil {
 		return p.err
+	}
+	if !p.ix.ready() {
+		return p.ix.err
 	}
 	if len(p.pending) == 0 {
 		return nil

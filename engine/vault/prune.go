@@ -86,7 +86,7 @@ func (v *Vault) Prune(o PruneOptions) (PruneReport, error) {
 			if r.Kind == KindTranscript && r.Session != "" {
 				sessions[string(r.Session)] = true
 			}
-			delete(st.records, r.Path)
+			st.remove(r.Path)
 			continue
 		}
 		r.Versions = keep
@@ -97,7 +97,7 @@ func (v *Vault) Prune(o PruneOptions) (PruneReport, error) {
 	sort.Strings(rep.Sessions)
 	// What each pack still holds for the records kept.
 	live := map[key]bool{}
-	for _, r := range st.records {
+	for _, r := range st.sorted() {
 		for _, ver := range r.Versions {
 			for _, c := range ver.Chunks {
 				if k, ok := keyOf(c.H); ok {
@@ -206,7 +206,7 @@ func (v *Vault) UndoPrune(id string, now time.Time) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	tmp := &state{records: map[string]*Record{}}
+	tmp := newState()
 	if err := v.readStateFile(path.Join(trashRel, "records.jsonl"), tmp); err != nil {
 		return 0, err
 	}

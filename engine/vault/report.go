@@ -136,7 +136,7 @@ func (v *Vault) Usage() (Usage, error) {
 	kinds := map[Kind]*KindUsage{}
 	seen := map[key]bool{}
 	sessions := map[model.SessionID]bool{}
-	for _, r := range st.records {
+	for _, r := range st.sorted() {
 		k := kinds[r.Kind]
 		if k == nil {
 			k = &KindUsage{Kind: r.Kind}
@@ -333,7 +333,7 @@ func (v *Vault) Summarize() (Summary, error) {
 	if err != nil {
 		return s, err
 	}
-	for _, r := range st.records {
+	for _, r := range st.sorted() {
 		ver := r.Latest()
 		if ver == nil {
 			continue

@@ -72,10 +72,7 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	ix, err := v.loadIndex()
-	if err != nil {
-		return rep, err
-	}
+	ix := &index{load: v.loadIndex}
 	files := walkHome(o.Home.FS, o.Session, &rep.Problems)
 	pw := newPackWriter(v, ix, func() time.Time { return o.Now })
 	defer pw.close()
@@ -98,12 +95,18 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 			changed = append(changed, rec)
 		}
 	}
-	for _, r := range st.sorted() {
-		if seen[r.Path] || !r.Gone.IsZero() || !inScope(r, o.Session) {
+	for _, p := range st.paths() {
+		h := st.entries[p].head
+		if seen[p] || !h.Gone.IsZero() || o.Session != "" && h.Session != o.Session {
+			continue
+		}
+		r := st.get(p)
+		if r == nil {
 			continue
 		}
 		r.Gone = o.Now
 		r.Follow = nil
+		st.put(r)
 		rep.Gone++
 		changed = append(changed, r)
 	}
@@ -116,11 +119,6 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	}
 	rep.Problems = append(rep.Problems, st.problems...)
 	return rep, nil
-}
-
-// inScope reports whether a sync of session (all when "") covers r.
-func inScope(r *Record, session model.SessionID) bool {
-	return session == "" || r.Session == session
 }
 
 // fileProblem is a file the sync could not read: reported, the sync
@@ -143,14 +141,17 @@ type syncer struct {
 // syncFile brings one file's record up to date and returns it when it
 // changed (nil when it did not).
 func (s *syncer) syncFile(f homeFile) (*Record, error) {
-	rec := s.st.records[f.rel]
 	id := model.FileIDOf(f.info)
 	mtime := f.info.ModTime().UnixNano()
-	if rec != nil && rec.Gone.IsZero() && rec.Follow != nil && id.Known && rec.Follow.ID == id &&
-		rec.Follow.Size == f.info.Size() && rec.Follow.ModTime == mtime {
-		s.rep.Unchanged++
-		return nil, nil
+	if e := s.st.entries[f.rel]; e != nil {
+		h := e.head
+		if h.Gone.IsZero() && h.Follow != nil && id.Known && h.Follow.ID == id &&
+			h.Follow.Size == f.info.Size() && h.Follow.ModTime == mtime {
+			s.rep.Unchanged++
+			return nil, nil
+		}
 	}
+	rec := s.st.get(f.rel)
 	file, err := model.OpenRegular(s.home.FS, f.rel)
 	if err != nil {
 		return nil, &fileProblem{model.Problem{File: f.rel, Kind: model.ProblemUnreadable, Reason: err.Error()}}
@@ -213,13 +214,13 @@ func (s *syncer) syncFile(f homeFile) (*Record, error) {
 	}
 	if rec == nil {
 		rec = &Record{Path: f.rel, Kind: f.kind, Session: f.session, Project: f.project}
-		s.st.records[f.rel] = rec
 		s.rep.New++
 	} else {
 		s.rep.Changed++
 	}
 	rec.Gone = time.Time{}
 	rec.Follow = fl
+	defer s.st.put(rec)
 	switch {
 	case latest == nil:
 		rec.Versions = append(rec.Versions, ver)

@@ -234,22 +234,93 @@ func (v *Vault) ensure() error {
 	return err
 }
 
+// recordHead is the part of a record a sync reads of every file: it
+// leads each state line (before a tab), so a sync that finds a file
+// unchanged decodes only this, not the file's chunk list.
+type recordHead struct {
+	Path    string          `json:"path"`
+	Kind    Kind            `json:"kind"`
+	Session model.SessionID `json:"session,omitempty"`
+	Gone    time.Time       `json:"gone,omitzero"`
+	Follow  *follow         `json:"follow,omitempty"`
+}
+
+// stateEntry is one path's record: its head, and the whole record,
+// decoded from raw when first asked for.
+type stateEntry struct {
+	head recordHead
+	raw  []byte
+	rec  *Record
+	// where is the state file and line raw came from.
+	file string
+	line int
+}
+
 // state is the vault's records by path, and the state files they came
 // from.
 type state struct {
-	records map[string]*Record
+	entries map[string]*stateEntry
 	files   []string
 	// problems are state lines that could not be read.
 	problems []model.Problem
 }
 
-// sorted returns the records by path.
-func (s *state) sorted() []*Record {
-	out := make([]*Record, 0, len(s.records))
-	for _, r := range s.records {
-		out = append(out, r)
+func newState() *state { return &state{entries: map[string]*stateEntry{}} }
+
+// get is the record of path, nil when the vault has none (or its line
+// cannot be decoded: a problem, and the file is read again).
+func (s *state) get(p string) *Record {
+	e := s.entries[p]
+	if e == nil {
+		return nil
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	if e.rec == nil {
+		var r Record
+		if err := json.Unmarshal(e.raw, &r); err != nil || r.Path != p {
+			reason := "record does not decode to its path"
+			if err != nil {
+				reason = err.Error()
+			}
+			s.problems = append(s.problems, model.Problem{File: e.file, Line: e.line, Kind: model.ProblemMalformed, Reason: reason})
+			delete(s.entries, p)
+			return nil
+		}
+		e.rec, e.raw = &r, nil
+	}
+	return e.rec
+}
+
+// put sets the record of r.Path.
+func (s *state) put(r *Record) {
+	s.entries[r.Path] = &stateEntry{head: headOf(r), rec: r}
+}
+
+// remove drops the record of p.
+func (s *state) remove(p string) { delete(s.entries, p) }
+
+// headOf is r's head.
+func headOf(r *Record) recordHead {
+	return recordHead{Path: r.Path, Kind: r.Kind, Session: r.Session, Gone: r.Gone, Follow: r.Follow}
+}
+
+// paths lists the paths the vault holds, sorted.
+func (s *state) paths() []string {
+	out := make([]string, 0, len(s.entries))
+	for p := range s.entries {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// sorted returns every record, decoded, by path.
+func (s *state) sorted() []*Record {
+	out := make([]*Record, 0, len(s.entries))
+	for _, p := range s.paths() {
+		if r := s.get(p); r != nil {
+			out = append(out, r)
+		}
+	}
 	return out
 }
 
@@ -274,7 +345,7 @@ func (v *Vault) stateFiles() ([]string, error) {
 
 // loadState reads every state file, later records over earlier ones.
 func (v *Vault) loadState() (*state, error) {
-	st := &state{records: map[string]*Record{}}
+	st := newState()
 	names, err := v.stateFiles()
 	if err != nil {
 		return nil, err
@@ -298,21 +369,24 @@ func (v *Vault) readStateFile(rel string, st *state) error {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64<<10), maxStateLine)
 	line := 0
+	file := filepath.Join(v.Dir, rel)
 	for sc.Scan() {
 		line++
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+		b := sc.Bytes()
+		if len(bytes.TrimSpace(b)) == 0 {
 			continue
 		}
-		var r Record
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil || r.Path == "" {
-			reason := "record without a path"
-			if err != nil {
-				reason = err.Error()
-			}
-			st.problems = append(st.problems, model.Problem{File: filepath.Join(v.Dir, rel), Line: line, Kind: model.ProblemMalformed, Reason: reason})
+		head, full, ok := bytes.Cut(b, []byte{'\t'})
+		var h recordHead
+		err := json.Unmarshal(head, &h)
+		if err == nil && (!ok || h.Path == "") {
+			err = errors.New("want a record's head, a tab, then the record")
+		}
+		if err != nil {
+			st.problems = append(st.problems, model.Problem{File: file, Line: line, Kind: model.ProblemMalformed, Reason: err.Error()})
 			continue
 		}
-		st.records[r.Path] = &r
+		st.entries[h.Path] = &stateEntry{head: h, raw: bytes.Clone(full), file: file, line: line}
 	}
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("vault %s line %d: %w", filepath.Join(v.Dir, rel), line+1, err)
@@ -363,9 +437,19 @@ func (v *Vault) nextStateName(st *state, now time.Time) (string, error) {
 func (v *Vault) writeRecords(rel string, recs []*Record) error {
 	return model.WriteFileAtomicFrom(v.w, filepath.Join(v.Dir, filepath.FromSlash(rel)), 0o600, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 256<<10)
-		enc := json.NewEncoder(bw)
 		for _, r := range recs {
-			if err := enc.Encode(r); err != nil {
+			head, err := json.Marshal(headOf(r))
+			if err != nil {
+				return err
+			}
+			full, err := json.Marshal(r)
+			if err != nil {
+				return err
+			}
+			bw.Write(head)
+			bw.WriteByte('\t')
+			bw.Write(full)
+			if err := bw.WriteByte('\n'); err != nil {
 				return err
 			}
 		}

@@ -299,10 +299,10 @@ func TestIncrementalSyncReadsTheAppendedBytes(t *testing.T) {
 		t.Errorf("the sync after an append of %d bytes read %d, want at most %d (the appended bytes and the last chunk)", len(appended), rep.BytesRead, max)
 	}
 	st, _ := v.loadState()
-	if got, want := st.records[rel].Latest().Size, int64(len(content)+len(appended)); got != want {
+	if got, want := st.get(rel).Latest().Size, int64(len(content)+len(appended)); got != want {
 		t.Errorf("stored %d bytes, want %d (complete lines only)", got, want)
 	}
-	if n := len(st.records[rel].Versions); n != 1 {
+	if n := len(st.get(rel).Versions); n != 1 {
 		t.Errorf("an append made %d versions, want 1 (the old one is a prefix)", n)
 	}
 	f, _ = os.OpenFile(filepath.Join(home, rel), os.O_APPEND|os.O_WRONLY, 0)
@@ -341,7 +341,7 @@ func TestChangedFilesKeepEveryVersion(t *testing.T) {
 	}
 	st, _ := v.loadState()
 	for _, rel := range []string{mem, tr} {
-		if n := len(st.records[rel].Versions); n != 2 {
+		if n := len(st.get(rel).Versions); n != 2 {
 			t.Errorf("%s: %d versions, want 2 (the old content is not a prefix of the new)", rel, n)
 		}
 	}
