@@ -98,11 +98,12 @@ func sessionRecords(st *state, home fs.FS, session model.SessionID) []*Record {
 		pastes[path.Join(model.PasteCacheDir, p)] = true
 	}
 	var out []*Record
-	for _, r := range st.sorted() {
-		if r.Latest() == nil {
+	for _, p := range st.paths() {
+		h := st.entries[p].head
+		if !(h.Session == session && h.Kind != KindMemory && h.Kind != KindHistory || h.Kind == KindPaste && pastes[p]) {
 			continue
 		}
-		if r.Session == session && r.Kind != KindMemory && r.Kind != KindHistory || r.Kind == KindPaste && pastes[r.Path] {
+		if r := st.get(p); r != nil && r.Latest() != nil {
 			out = append(out, r)
 		}
 	}
