@@ -119,3 +119,67 @@ func TestVaultRestoreThroughTheCLI(t *testing.T) {
 		t.Errorf("the undone restore left the transcript")
 	}
 }
+
+// cleanup --forecast says which transcripts the sweep deletes the vault
+// holds as they are: all of them after a sync, one fewer once one grows.
+func TestForecastSaysWhatTheVaultKeeps(t *testing.T) {
+	l, err := demo.Materialize(t.TempDir(), time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := t.TempDir()
+	forecast := func() cleanupForecastVault {
+		e, out, errb := testEnv(t)
+		e.getenv = func(k string) string {
+			if k == "XDG_DATA_HOME" {
+				return data
+			}
+			return ""
+		}
+		if code := run(e, []string{"cleanup", "--forecast", "--home", l.Home, "--json"}); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb)
+		}
+		var f cleanupForecastVault
+		if err := json.Unmarshal(out.Bytes(), &f); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	if f := forecast(); f.Vault != nil {
+		t.Fatalf("without a vault the forecast says %+v", f.Vault)
+	}
+	e, _, errb := testEnv(t)
+	e.getenv = func(k string) string {
+		if k == "XDG_DATA_HOME" {
+			return data
+		}
+		return ""
+	}
+	if code := run(e, []string{"vault", "sync", "--home", l.Home}); code != 0 {
+		t.Fatalf("sync: %s", errb)
+	}
+	f := forecast()
+	if f.Vault == nil || f.Vault.Sessions == 0 || f.Vault.Kept != f.Vault.Sessions {
+		t.Fatalf("after a sync: %+v, want every transcript the sweep deletes kept", f.Vault)
+	}
+	tr := filepath.Join(l.Home, "projects", model.Slug(l.Project("shop-api")), demoSession+".jsonl")
+	fh, _ := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0)
+	fh.WriteString(`{"type":"user","sessionId":"` + demoSession + `"}` + "\n")
+	fh.Close()
+	old := time.Date(2026, 11, 20, 11, 0, 0, 0, time.UTC)
+	os.Chtimes(tr, old, old)
+	g := forecast()
+	if g.Vault.Kept != f.Vault.Kept-1 || len(g.Vault.NotKept) != 1 || !strings.HasSuffix(g.Vault.NotKept[0], demoSession+".jsonl") {
+		t.Errorf("after the transcript grew: %+v, want it named not kept", g.Vault)
+	}
+}
+
+// cleanupForecastVault is the part of cleanup --forecast --json the
+// vault test reads.
+type cleanupForecastVault struct {
+	Vault *struct {
+		Sessions int      `json:"sessions"`
+		Kept     int      `json:"kept"`
+		NotKept  []string `json:"notKept"`
+	} `json:"vault"`
+}

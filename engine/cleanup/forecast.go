@@ -124,6 +124,9 @@ type Item struct {
 	Session model.SessionID `json:"session,omitempty"`
 	// Project is the project folder (slug) for transcripts and session files.
 	Project string `json:"project,omitempty"`
+	// Vaulted is set when memscope's rescue vault holds the file as it
+	// is (CoverVault): the sweep may delete it, a restore brings it back.
+	Vaulted bool `json:"vaulted,omitempty"`
 }
 
 // Count is a number of items and their bytes.
@@ -219,6 +222,9 @@ type Forecast struct {
 	NeverSwept []NeverSwept `json:"neverSwept"`
 	// Problems are the files and lines that could not be read.
 	Problems []model.Problem `json:"problems"`
+	// Vault is what memscope's rescue vault holds of what the sweep
+	// deletes; nil when there is no vault.
+	Vault *VaultCoverage `json:"vault,omitempty"`
 
 	// scanProblems are the listing's problems, hist where the read of
 	// history.jsonl stopped (nil when it could not be read): what Refresh
