@@ -183,3 +183,61 @@ type cleanupForecastVault struct {
 		NotKept  []string `json:"notKept"`
 	} `json:"vault"`
 }
+
+func TestSessionOfPath(t *testing.T) {
+	for p, want := range map[string]string{
+		"projects/-a/abc.jsonl":                   "abc",
+		"projects/-a/abc/subagents/agent-x.jsonl": "abc",
+		"projects/-a/memory/MEMORY.md":            "",
+		"file-history/abc/0123@v1":                "abc",
+		"history.jsonl":                           "",
+		"projects/-a/notes.txt":                   "",
+	} {
+		got, ok := sessionOfPath(p)
+		if string(got) != want || ok != (want != "") {
+			t.Errorf("sessionOfPath(%q) = %q %v, want %q", p, got, ok, want)
+		}
+	}
+}
+
+// watch --vault keeps the whole home at start, then each session whose
+// files change.
+func TestWatchKeepsChangedSessions(t *testing.T) {
+	l, err := demo.Materialize(t.TempDir(), time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := t.TempDir()
+	e, _, errb := testEnv(t)
+	e.getenv = func(k string) string {
+		if k == "XDG_DATA_HOME" {
+			return data
+		}
+		return ""
+	}
+	home := homeOfDir(t, l.Home)
+	w := &watchRun{e: e, opts: watchOptions{vault: true}, home: home}
+	w.keepAll()
+	if !strings.Contains(errb.String(), "kept the home") {
+		t.Fatalf("watch --vault at start: %q", errb)
+	}
+	slug := model.Slug(l.Project("shop-api"))
+	tr := filepath.Join(l.Home, "projects", slug, demoSession+".jsonl")
+	fh, _ := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0)
+	fh.WriteString(`{"type":"user","sessionId":"` + demoSession + `"}` + "\n")
+	fh.Close()
+	errb.Reset()
+	w.keep([]string{"projects/" + slug + "/" + demoSession + ".jsonl", "projects/" + slug + "/memory/MEMORY.md"})
+	if !strings.Contains(errb.String(), "kept session "+demoSession+" (0 new, 1 changed") {
+		t.Errorf("after an append: %q", errb)
+	}
+}
+
+func homeOfDir(t *testing.T, dir string) *model.Home {
+	t.Helper()
+	h, err := model.OpenHome(dir, model.HomeFromFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
