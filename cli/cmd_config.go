@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/memscope/memscope/engine/gate"
 	"io"
 	"io/fs"
 	"strings"
@@ -134,6 +135,9 @@ func settingsOf(c config.Config) []setting {
 	}
 	add("live.warn_percent", c.Live.WarnPercent)
 	add("live.alert_percent", c.Live.AlertPercent)
+	for _, r := range gate.Rules() {
+		add("gate."+string(r), string(c.Gate.Of(r)))
+	}
 	return out
 }
 

@@ -49,6 +49,9 @@ func hostileCommands(home string, res *hostilehome.Result, oddProject string) []
 		{"secrets", "--home", home, "--project", oddProject},
 		{"secrets", "--home", home, "--scrub", "--idle", "0"},
 		{"statusline", "--home", home}, // stdin: hostileStatusInput
+		{"hook", "pre-tool-use"},       // stdin: not a tool event: decides nothing
+		{"hooks", "status", "--home", home, "--project", oddProject},
+		{"gate", "log"},
 		{"origin", "--home", home, "--project", p},
 		{"origin", "--home", home, "--project", oddProject},
 		{"review", "--home", home, "--project", p},

@@ -51,6 +51,9 @@ type env struct {
 	flagSink func(*flag.FlagSet)
 	// table is the command list (commands.go); set by run.
 	table []*command
+	// executable is this memscope's path (hooks install writes it into
+	// settings.json); nil asks the OS.
+	executable func() (string, error)
 	// cfg is the settings file once read (settings); shared by the
 	// copies of env a run makes.
 	cfg *settingsState

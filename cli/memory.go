@@ -43,12 +43,13 @@ func addAgentFlag(fs *flag.FlagSet, agent *string) {
 }
 
 // documents are the stores of the folders of the files the project's
-// prompt reads (CLAUDE.md, rules) that have a journal: a save from the
+// prompt reads (CLAUDE.md, rules) and of its settings files that have a journal: a save from the
 // app's Prompt pane is journaled there (memstore.OpenDocument), and undo
 // takes it back in turn with the memory's changes.
 func (t *memoryTarget) documents(e *env) []*memstore.Store {
 	p := previewFor(e, t.root, t.home, t.project, nil)
-	folders := map[string]bool{}
+	// The folders of the settings files hooks install changes.
+	folders := map[string]bool{t.home.Dir: true, filepath.Join(t.project, ".claude"): true}
 	for _, l := range p.Layers {
 		if l.Path != "" {
 			folders[filepath.Dir(l.Path)] = true

@@ -79,6 +79,8 @@ func readOnlyCases(s snapHomeSpec) []snapCase {
 		{"prune.dry-run.json", s.proj("prune", "--dry-run", "--json")},
 		{"undo.list", s.proj("undo", "--list")},
 		{"undo.list.json", s.proj("undo", "--list", "--json")},
+		{"hooks.status", s.proj("hooks", "status")},
+		{"hooks.status.json", s.proj("hooks", "status", "--json")},
 		{"trash", s.proj("trash")},
 		{"trash.json", s.proj("trash", "--json")},
 		{"cleanup.forecast", s.home("cleanup", "--forecast")},

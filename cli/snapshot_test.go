@@ -177,12 +177,14 @@ func (r *snapRunner) env(stdout, stderr *bytes.Buffer, onNow func()) *env {
 	user := filepath.Join(r.base, "user")
 	cwd := filepath.Join(r.base, "cwd")
 	e := &env{
-		stdout:   stdout,
-		stderr:   stderr,
-		version:  snapshotVersion,
-		getenv:   func(string) string { return "" },
-		userHome: func() (string, error) { return user, nil },
-		getwd:    func() (string, error) { return cwd, nil },
+		stdout:  stdout,
+		stderr:  stderr,
+		version: snapshotVersion,
+		// hooks names the memscope it installs.
+		executable: func() (string, error) { return "/usr/local/bin/memscope", nil },
+		getenv:     func(string) string { return "" },
+		userHome:   func() (string, error) { return user, nil },
+		getwd:      func() (string, error) { return cwd, nil },
 		// The generated home's first process file is a client running
 		// now; every other pid is gone, whatever runs on the machine.
 		alive: func(pid int) bool { return pid == 41001 },

@@ -24,6 +24,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/memscope/memscope/engine/gate"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
@@ -52,6 +53,8 @@ type Config struct {
 	// Staleness are the thresholds by memory type.
 	Staleness memindex.StalenessThresholds
 	Live      Live
+	// Gate is the memory-write gate's decision per rule (gate: section).
+	Gate gate.Policy
 	// Sources says where each setting the file set came from
 	// ("config.yaml:12"), by setting path ("keys.quit", "theme.dark.accent").
 	Sources map[string]string
@@ -76,6 +79,7 @@ func Default() Config {
 		Staleness: memindex.DefaultStaleness(),
 		Theme:     style.Theme{Light: map[string]string{}, Dark: map[string]string{}},
 		Sources:   map[string]string{},
+		Gate:      gate.DefaultPolicy(),
 	}
 }
 
@@ -172,7 +176,7 @@ func (p *parser) unknown(k *yaml.Node, prefix string, known []string) {
 }
 
 // TopKeys are the file's top-level settings.
-var TopKeys = []string{"home", "export_dir", "mouse", "keys", "theme", "staleness", "live"}
+var TopKeys = []string{"home", "export_dir", "mouse", "keys", "theme", "staleness", "live", "gate"}
 
 // pairs walks a mapping's key/value pairs; a repeated key is an error.
 func (p *parser) pairs(n *yaml.Node, what string, f func(k, v *yaml.Node) error) error {
@@ -226,6 +230,8 @@ func (p *parser) top(root *yaml.Node) error {
 			return p.staleness(v)
 		case "live":
 			return p.live(v)
+		case "gate":
+			return p.gate(v)
 		default:
 			p.unknown(k, "", TopKeys)
 		}
@@ -402,6 +408,36 @@ func (p *parser) live(n *yaml.Node) error {
 		}
 		*dst = f
 		p.c.Sources["live."+k.Value] = p.where(k)
+		return nil
+	})
+}
+
+// GateRuleNames are the gate: section's keys.
+func GateRuleNames() []string {
+	var out []string
+	for _, r := range gate.Rules() {
+		out = append(out, string(r))
+	}
+	return out
+}
+
+func (p *parser) gate(n *yaml.Node) error {
+	return p.pairs(n, "gate", func(k, v *yaml.Node) error {
+		r := gate.Rule(k.Value)
+		if _, ok := p.c.Gate[r]; !ok {
+			p.unknown(k, "gate.", GateRuleNames())
+			return nil
+		}
+		s, err := p.str(v, "gate."+k.Value)
+		if err != nil {
+			return err
+		}
+		d, err := gate.ParseDecision(s)
+		if err != nil {
+			return p.errf(v, "gate.%s: %v", k.Value, err)
+		}
+		p.c.Gate[r] = d
+		p.c.Sources["gate."+k.Value] = p.where(k)
 		return nil
 	})
 }

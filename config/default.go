@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/memscope/memscope/engine/gate"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
@@ -58,6 +59,15 @@ func DefaultYAML() string {
 	w("\n# The Live pane colours a session's context fill from these percentages of its\n")
 	w("# window; 0 keeps the client's own levels (warning, then autocompact).\n")
 	w("live:\n  warn_percent: 0\n  alert_percent: 0\n")
+	w("\n# The memory-write gate (memscope hook pre-tool-use, installed by memscope hooks\n")
+	w("# install): what it answers when a rule fires on a Write/Edit of memory, CLAUDE.md\n")
+	w("# or a rule file. deny: the model reads the reason and the file is not written;\n")
+	w("# ask: you decide in the client's permission prompt; allow: recorded only.\n")
+	w("gate:\n")
+	gp := gate.DefaultPolicy()
+	for _, r := range gate.Rules() {
+		w("  %s: %s%s# %s\n", r, gp[r], pad(len(r)+len(gp[r]), 28), gate.RuleHelp(r))
+	}
 	return b.String()
 }
 

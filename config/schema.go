@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 
+	"github.com/memscope/memscope/engine/gate"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/views/component/style"
 )
@@ -33,6 +34,11 @@ func Schema() []byte {
 	for _, t := range StalenessTypes {
 		stale[t] = obj(map[string]any{"aging_days": days, "stale_days": days})
 	}
+	decision := map[string]any{"enum": []string{string(gate.Allow), string(gate.Ask), string(gate.Deny)}}
+	gateRules := map[string]any{}
+	for _, r := range gate.Rules() {
+		gateRules[string(r)] = decision
+	}
 	pct := map[string]any{"type": "number", "minimum": 0, "maximum": 100}
 	s := obj(map[string]any{
 		"home":       map[string]any{"type": "string"},
@@ -42,6 +48,7 @@ func Schema() []byte {
 		"theme":      obj(map[string]any{"light": obj(roles), "dark": obj(roles)}),
 		"staleness":  obj(stale),
 		"live":       obj(map[string]any{"warn_percent": pct, "alert_percent": pct}),
+		"gate":       obj(gateRules),
 	})
 	s["$schema"] = "https://json-schema.org/draft/2020-12/schema"
 	s["$id"] = "https://github.com/memscope/memscope/config/schema.json"

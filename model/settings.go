@@ -133,6 +133,10 @@ func setBool(raw json.RawMessage, dst **bool) error {
 	return nil
 }
 
+// LineAt returns the 1-based line holding byte offset off of data (a
+// JSON syntax error's offset, for a message naming file and line).
+func LineAt(data []byte, off int64) int { return lineAt(data, off) }
+
 // lineAt returns the 1-based line holding byte offset off of data.
 func lineAt(data []byte, off int64) int {
 	if off > int64(len(data)) {

@@ -210,19 +210,25 @@ func (l *linter) lintScan() {
 		files = append(files, scanFile{f.Path, f.Raw()})
 	}
 	for i, found := range l.in.Memo.scanFiles(files) {
-		p := files[i].path
 		for _, fd := range found {
-			sev := SevInfo
-			switch fd.Severity {
-			case secscan.SeverityHigh:
-				sev = SevError
-			case secscan.SeverityMedium:
-				sev = SevWarning
-			}
-			l.add(Finding{Kind: Security, Severity: sev, Path: p, Line: fd.Line, Rule: fd.Rule, Category: fd.Category,
-				Message: fmt.Sprintf("%s (%s): %s", fd.Message, fd.Rule, fd.Excerpt)})
+			l.add(SecurityFinding(files[i].path, fd))
 		}
 	}
+}
+
+// SecurityFinding is the lint finding of a security scan finding in the
+// file at path (its message holds the scan's redacted excerpt, never a
+// secret in full). The gate reports a CLAUDE.md's scan findings with it.
+func SecurityFinding(path string, fd secscan.Finding) Finding {
+	sev := SevInfo
+	switch fd.Severity {
+	case secscan.SeverityHigh:
+		sev = SevError
+	case secscan.SeverityMedium:
+		sev = SevWarning
+	}
+	return Finding{Kind: Security, Severity: sev, Path: path, Line: fd.Line, Rule: fd.Rule, Category: fd.Category,
+		Message: fmt.Sprintf("%s (%s): %s", fd.Message, fd.Rule, fd.Excerpt)}
 }
 
 // lintProblems reports what could not be read (bad frontmatter is already

@@ -28,9 +28,23 @@ func (s *Store) Edits(p string) bool {
 // is a *ConflictError. The content is written as given: metadata.modified
 // is the user's to keep.
 func (s *Store) Replace(p string, before []byte, existed bool, data []byte, o WriteOptions) (Change, error) {
+	return s.ReplaceAs(OpEdit, "", p, before, existed, data, o)
+}
+
+// OpSettings is a client settings file changed by memscope (hooks
+// install and uninstall).
+const OpSettings journal.OpKind = "settings"
+
+// ReplaceAs is Replace journaled as op with summary ("" for the editor's
+// "edit <file> (saved from the editor)"): for a document store, any file
+// the client reads, such as a settings.json memscope changes.
+func (s *Store) ReplaceAs(op journal.OpKind, summary string, p string, before []byte, existed bool, data []byte, o WriteOptions) (Change, error) {
 	rel, err := s.Rel(p)
 	if err != nil {
 		return Change{}, err
+	}
+	if summary == "" {
+		summary = "edit " + rel + " (saved from the editor)"
 	}
 	if !s.doc && !clientReads(rel) {
 		return Change{}, fmt.Errorf("%s is neither %s nor a memory file of %s", rel, "MEMORY.md", s.dir)
@@ -50,5 +64,5 @@ func (s *Store) Replace(p string, before []byte, existed bool, data []byte, o Wr
 	if err := w.put(rel, data); err != nil {
 		return Change{}, err
 	}
-	return s.commit(OpEdit, "edit "+rel+" (saved from the editor)", w, o)
+	return s.commit(op, summary, w, o)
 }
