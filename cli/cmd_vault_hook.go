@@ -13,12 +13,12 @@ import (
 )
 
 // Bounds of a vault sync run as a Claude Code hook (SessionEnd,
-// PreCompact): it reads at most maxHookInput of the event, waits at most
+// PreCompact): it reads at most maxVaultHookInput of the event, waits at most
 // hookInputWait for it, and syncs for at most hookSyncWait; past that it
 // ends with the client's work untouched (a sync cut short leaves a vault
 // that verifies, as a killed one does).
 const (
-	maxHookInput  = 1 << 20
+	maxVaultHookInput  = 1 << 20
 	hookInputWait = 2 * time.Second
 	hookSyncWait  = 20 * time.Second
 )
@@ -52,7 +52,7 @@ func readHookEvent(r io.Reader, wait time.Duration) (hookEvent, error) {
 	ch := make(chan res, 1)
 	go func() {
 		var ev hookEvent
-		err := json.NewDecoder(io.LimitReader(r, maxHookInput)).Decode(&ev)
+		err := json.NewDecoder(io.LimitReader(r, maxVaultHookInput)).Decode(&ev)
 		ch <- res{ev, err}
 	}()
 	select {
