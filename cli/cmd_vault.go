@@ -96,7 +96,7 @@ type vaultResult struct {
 	usage   *vault.Usage
 	prune   *vault.PruneReport
 	undone  *vaultUndo
-	hook    *hookResult
+	hook    *vaultHookResult
 	trashed int64
 }
 

@@ -14,25 +14,25 @@ import (
 
 // Bounds of a vault sync run as a Claude Code hook (SessionEnd,
 // PreCompact): it reads at most maxVaultHookInput of the event, waits at most
-// hookInputWait for it, and syncs for at most hookSyncWait; past that it
+// vaultHookInputWait for it, and syncs for at most vaultHookSyncWait; past that it
 // ends with the client's work untouched (a sync cut short leaves a vault
 // that verifies, as a killed one does).
 const (
 	maxVaultHookInput  = 1 << 20
-	hookInputWait = 2 * time.Second
-	hookSyncWait  = 20 * time.Second
+	vaultHookInputWait = 2 * time.Second
+	vaultHookSyncWait  = 20 * time.Second
 )
 
-// hookEvent is what the client sends a hook on stdin (the fields the
+// vaultHookEvent is what the client sends a hook on stdin (the fields the
 // vault needs).
-type hookEvent struct {
+type vaultHookEvent struct {
 	SessionID      string `json:"session_id"`
 	TranscriptPath string `json:"transcript_path"`
 	Event          string `json:"hook_event_name"`
 }
 
-// hookResult is what `vault sync --hook` did.
-type hookResult struct {
+// vaultHookResult is what `vault sync --hook` did.
+type vaultHookResult struct {
 	Event   string            `json:"event,omitempty"`
 	Session string            `json:"session,omitempty"`
 	Home    string            `json:"home,omitempty"`
@@ -41,17 +41,17 @@ type hookResult struct {
 	Skipped string `json:"skipped,omitempty"`
 }
 
-// readHookEvent reads one JSON object from r: it returns as soon as the
+// vaultReadHookEvent reads one JSON object from r: it returns as soon as the
 // object is complete (the client may keep stdin open), and gives up
 // after wait.
-func readHookEvent(r io.Reader, wait time.Duration) (hookEvent, error) {
+func vaultReadHookEvent(r io.Reader, wait time.Duration) (vaultHookEvent, error) {
 	type res struct {
-		ev  hookEvent
+		ev  vaultHookEvent
 		err error
 	}
 	ch := make(chan res, 1)
 	go func() {
-		var ev hookEvent
+		var ev vaultHookEvent
 		err := json.NewDecoder(io.LimitReader(r, maxVaultHookInput)).Decode(&ev)
 		ch <- res{ev, err}
 	}()
@@ -62,13 +62,13 @@ func readHookEvent(r io.Reader, wait time.Duration) (hookEvent, error) {
 		}
 		return x.ev, nil
 	case <-time.After(wait):
-		return hookEvent{}, fmt.Errorf("no complete hook event on stdin within %v", wait)
+		return vaultHookEvent{}, fmt.Errorf("no complete hook event on stdin within %v", wait)
 	}
 }
 
-// hookHome is the home a transcript path lies in:
+// vaultHookHome is the home a transcript path lies in:
 // <home>/projects/<slug>/<session>.jsonl.
-func hookHome(transcript string) (string, bool) {
+func vaultHookHome(transcript string) (string, bool) {
 	if !filepath.IsAbs(transcript) || !strings.HasSuffix(transcript, ".jsonl") {
 		return "", false
 	}
@@ -82,18 +82,18 @@ func hookHome(transcript string) (string, bool) {
 // runVaultHook syncs the session a hook event names into the vault. It
 // never fails: whatever goes wrong is said in the result, and the exit
 // code is 0, so the client's work goes on.
-func runVaultHook(e *env, opts vaultOptions) hookResult {
-	ev, err := readHookEvent(e.stdin, hookInputWait)
+func runVaultHook(e *env, opts vaultOptions) vaultHookResult {
+	ev, err := vaultReadHookEvent(e.stdin, vaultHookInputWait)
 	if err != nil {
-		return hookResult{Skipped: err.Error()}
+		return vaultHookResult{Skipped: err.Error()}
 	}
-	res := hookResult{Event: ev.Event, Session: ev.SessionID}
+	res := vaultHookResult{Event: ev.Event, Session: ev.SessionID}
 	if ev.SessionID == "" || strings.ContainsAny(ev.SessionID, `/\`) || ev.SessionID == "." || ev.SessionID == ".." {
 		res.Skipped = "the event names no session"
 		return res
 	}
 	if opts.home.dir == "" {
-		if h, ok := hookHome(ev.TranscriptPath); ok {
+		if h, ok := vaultHookHome(ev.TranscriptPath); ok {
 			opts.home.dir = h
 		}
 	}
@@ -124,8 +124,8 @@ func runVaultHook(e *env, opts vaultOptions) hookResult {
 			return res
 		}
 		res.Synced = &rep
-	case <-time.After(hookSyncWait):
-		res.Skipped = fmt.Sprintf("the sync took over %v and was left (the next sync completes it)", hookSyncWait)
+	case <-time.After(vaultHookSyncWait):
+		res.Skipped = fmt.Sprintf("the sync took over %v and was left (the next sync completes it)", vaultHookSyncWait)
 	}
 	return res
 }

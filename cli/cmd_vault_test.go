@@ -43,7 +43,7 @@ func TestVaultSyncAsAHook(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)
 	}
-	var h hookResult
+	var h vaultHookResult
 	if err := json.Unmarshal(out.Bytes(), &h); err != nil || h.Skipped != "" || h.Synced == nil {
 		t.Fatalf("hook result: %s (%v)", out, err)
 	}
