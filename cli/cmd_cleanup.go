@@ -65,7 +65,9 @@ func runCleanup(e *env, opts cleanupOptions) (cleanup.Forecast, error) {
 		return cleanup.Forecast{}, err
 	}
 	defer o.close()
-	return forecastFor(o, opts.days, opts.within, e.now()), nil
+	f := forecastFor(o, opts.days, opts.within, e.now())
+	coverVault(e, o, &f)
+	return f, nil
 }
 
 // showCleanup prints what runCleanup returned, as text or --json.
@@ -132,6 +134,7 @@ func printForecast(w io.Writer, f cleanup.Forecast, limit int) {
 		}
 	}
 	printLost(w, f.Lost, loc, limit)
+	printVaultCoverage(w, f.Vault, loc)
 	fmt.Fprintln(w, "\nnever swept")
 	if len(f.NeverSwept) == 0 {
 		fmt.Fprintln(w, "  (no history.jsonl or memory folders)")

@@ -62,6 +62,9 @@ func hostileCommands(home string, res *hostilehome.Result, oddProject string) []
 		{"completion", "values", "sessions", "--home", home},
 		{"search", "e", "--home", home},
 		{"search", "--regex", "(?s).", "--home", home, "--project", oddProject},
+		{"vault", "sync", "--home", home, "--vault", home + "-vault"},
+		{"vault", "list", "--home", home, "--vault", home + "-vault"},
+		{"vault", "restore", s, "--home", home, "--vault", home + "-vault", "--dry-run"},
 	}
 }
 

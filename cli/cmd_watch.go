@@ -34,12 +34,15 @@ type watchOptions struct {
 	home homeFlags
 	json bool
 	once bool
+	// vault keeps each session that changes in the rescue vault.
+	vault bool
 }
 
 func parseWatch(e *env, args []string) (watchOptions, error) {
 	var opts watchOptions
 	fs := newFlags("watch", &opts.home, &opts.json)
 	fs.BoolVar(&opts.once, "once", false, "print the sessions running now and stop")
+	fs.BoolVar(&opts.vault, "vault", false, "also keep every session in the rescue vault as it changes (memscope vault)")
 	return opts, parseFlagsOnly(e, fs, args)
 }
 
@@ -96,6 +99,7 @@ func runWatch(e *env, opts watchOptions) (watchResult, error) {
 	w.fw = fw
 	w.watchDirs(prev)
 	fmt.Fprintf(e.stderr, "memscope watch: following %s; ctrl+c stops\n", o.home.Dir)
+	w.keepAll()
 
 	poll := time.NewTicker(watchPoll)
 	defer poll.Stop()
@@ -147,6 +151,7 @@ func runWatch(e *env, opts watchOptions) (watchResult, error) {
 			list = append(list, p)
 		}
 		clear(paths)
+		w.keep(list)
 		next := w.snapshot(list, relist, recheck)
 		if !recheck {
 			next.Pastes = prev.Pastes

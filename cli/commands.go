@@ -43,6 +43,7 @@ var commands = []*command{
 	statuslineCommand,
 	trashCommand,
 	undoCommand,
+	vaultCommand,
 	watchCommand,
 }
 

@@ -121,6 +121,14 @@ func readOnlyCases(s snapHomeSpec) []snapCase {
 		{"secrets.project", s.proj("secrets")},
 		{"secrets.scrub", s.home("secrets", "--scrub", "--idle", "0")},
 		{"secrets.scrub.json", s.home("secrets", "--scrub", "--idle", "0", "--json")},
+		// the vault is written outside the home, as an archive is.
+		{"vault.sync.json", s.home("vault", "sync", "--vault", filepath.Join(s.out, "vault"), "--json")},
+		{"vault.list", s.home("vault", "list", "--vault", filepath.Join(s.out, "vault"))},
+		{"vault.du.json", s.home("vault", "du", "--vault", filepath.Join(s.out, "vault"), "--json")},
+		{"vault.verify", s.home("vault", "verify", "--vault", filepath.Join(s.out, "vault"))},
+	}
+	if len(s.replay) > 0 {
+		c = append(c, snapCase{"vault.restore.dry-run", s.home("vault", "restore", s.replay[0], "--vault", filepath.Join(s.out, "vault"), "--dry-run")})
 	}
 	for _, id := range s.replay {
 		c = append(c,

@@ -142,6 +142,9 @@ type Item struct {
 	Session model.SessionID `json:"session,omitempty"`
 	// Project is the project folder (slug) for transcripts and session files.
 	Project string `json:"project,omitempty"`
+	// Vaulted is set when memscope's rescue vault holds the file as it
+	// is (CoverVault): the sweep may delete it, a restore brings it back.
+	Vaulted bool `json:"vaulted,omitempty"`
 }
 
 // Count is a number of items and their bytes.
@@ -240,6 +243,9 @@ type Forecast struct {
 	// Cut, when set, says the lists above were cut to their first
 	// entries (Forecast.Cut) and how long each was.
 	Cut *ListLengths `json:"cut,omitempty"`
+	// Vault is what memscope's rescue vault holds of what the sweep
+	// deletes; nil when there is no vault.
+	Vault *VaultCoverage `json:"vault,omitempty"`
 
 	// scanProblems are the listing's problems, hist where the read of
 	// history.jsonl stopped (nil when it could not be read): what Refresh

@@ -1,0 +1,243 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memscope/memscope/demo"
+	"github.com/memscope/memscope/engine/vault"
+	"github.com/memscope/memscope/model"
+)
+
+const demoSession = "7c0d5e92-1a3b-4f8c-b2d4-9e6f13a8c702"
+
+// A SessionEnd hook's event arrives on a stdin the client keeps open:
+// vault sync --hook answers once the object is complete, finds the home
+// from the transcript's path, and keeps that session (and only it).
+func TestVaultSyncAsAHook(t *testing.T) {
+	l, err := demo.Materialize(t.TempDir(), time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := filepath.Join(l.Home, "projects", model.Slug(l.Project("shop-api")), demoSession+".jsonl")
+	vdir := filepath.Join(t.TempDir(), "vault")
+	e, out, errb := testEnv(t)
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	go fmt.Fprintf(pw, `{"session_id":%q,"transcript_path":%q,"cwd":"/x","hook_event_name":"SessionEnd","reason":"exit"}`, demoSession, tr)
+	e.stdin = pr
+	done := make(chan int, 1)
+	go func() { done <- run(e, []string{"vault", "sync", "--hook", "--vault", vdir, "--json"}) }()
+	var code int
+	select {
+	case code = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("vault sync --hook did not answer with stdin left open")
+	}
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	var h vaultHookResult
+	if err := json.Unmarshal(out.Bytes(), &h); err != nil || h.Skipped != "" || h.Synced == nil {
+		t.Fatalf("hook result: %s (%v)", out, err)
+	}
+	if h.Home != l.Home || h.Session != demoSession {
+		t.Errorf("hook synced %s of %s, want %s of %s", h.Session, h.Home, demoSession, l.Home)
+	}
+	list, err := vault.Open(vdir, e.root, nil).List(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || list[0].Session != demoSession {
+		t.Errorf("the vault after the hook holds %+v, want the one session", list)
+	}
+}
+
+// A hook never fails the client: bad input, no session, or a home that
+// cannot be read all end with exit 0 and say why.
+func TestVaultHookNeverFails(t *testing.T) {
+	for name, in := range map[string]string{
+		"malformed":  `{"session_id": `,
+		"no session": `{"hook_event_name":"PreCompact"}`,
+		"bad id":     `{"session_id":"../x","transcript_path":"/nowhere/projects/p/x.jsonl"}`,
+		"no home":    `{"session_id":"abc","transcript_path":"/nowhere/projects/p/abc.jsonl"}`,
+	} {
+		e, out, errb := testEnv(t)
+		e.stdin = strings.NewReader(in)
+		if code := run(e, []string{"vault", "sync", "--hook", "--vault", filepath.Join(t.TempDir(), "v")}); code != 0 {
+			t.Errorf("%s: exit %d: %s", name, code, errb)
+		}
+		if !strings.Contains(out.String(), "nothing synced") {
+			t.Errorf("%s: %q does not say nothing was synced", name, out)
+		}
+	}
+}
+
+// Through the CLI: sync, the sweep deletes a session, list puts it
+// first as lost, restore brings it back byte for byte, and --undo
+// removes what the restore wrote.
+func TestVaultRestoreThroughTheCLI(t *testing.T) {
+	l, err := demo.Materialize(t.TempDir(), time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vflags := []string{"--home", l.Home, "--vault", filepath.Join(t.TempDir(), "vault")}
+	cmd := func(args ...string) (string, int) {
+		e, out, errb := testEnv(t)
+		code := run(e, append(args, vflags...))
+		return out.String() + errb.String(), code
+	}
+	if out, code := cmd("vault", "sync"); code != 0 {
+		t.Fatalf("sync: %d %s", code, out)
+	}
+	tr := filepath.Join(l.Home, "projects", model.Slug(l.Project("shop-api")), demoSession+".jsonl")
+	want, _ := os.ReadFile(tr)
+	os.Remove(tr)
+	out, _ := cmd("vault", "list", "--lost")
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 1 || !strings.HasPrefix(lines[0], demoSession) || !strings.Contains(lines[0], "LOST") {
+		t.Fatalf("list --lost: %q", out)
+	}
+	out, code := cmd("vault", "restore", demoSession, "--json")
+	if code != 0 {
+		t.Fatalf("restore: %d %s", code, out)
+	}
+	var rep vault.RestoreReport
+	json.Unmarshal([]byte(out), &rep)
+	if got, _ := os.ReadFile(tr); string(got) != string(want) || rep.ID == "" {
+		t.Fatalf("restored transcript differs, or no restore id: %s", out)
+	}
+	if out, code := cmd("vault", "restore", "--undo", rep.ID); code != 0 || !strings.Contains(out, "1 file removed") {
+		t.Fatalf("restore --undo: %d %s", code, out)
+	}
+	if _, err := os.Stat(tr); err == nil {
+		t.Errorf("the undone restore left the transcript")
+	}
+}
+
+// cleanup --forecast says which transcripts the sweep deletes the vault
+// holds as they are: all of them after a sync, one fewer once one grows.
+func TestForecastSaysWhatTheVaultKeeps(t *testing.T) {
+	l, err := demo.Materialize(t.TempDir(), time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := t.TempDir()
+	forecast := func() cleanupForecastVault {
+		e, out, errb := testEnv(t)
+		e.getenv = func(k string) string {
+			if k == "XDG_DATA_HOME" {
+				return data
+			}
+			return ""
+		}
+		if code := run(e, []string{"cleanup", "--forecast", "--home", l.Home, "--json"}); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb)
+		}
+		var f cleanupForecastVault
+		if err := json.Unmarshal(out.Bytes(), &f); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	if f := forecast(); f.Vault != nil {
+		t.Fatalf("without a vault the forecast says %+v", f.Vault)
+	}
+	e, _, errb := testEnv(t)
+	e.getenv = func(k string) string {
+		if k == "XDG_DATA_HOME" {
+			return data
+		}
+		return ""
+	}
+	if code := run(e, []string{"vault", "sync", "--home", l.Home}); code != 0 {
+		t.Fatalf("sync: %s", errb)
+	}
+	f := forecast()
+	if f.Vault == nil || f.Vault.Sessions == 0 || f.Vault.Kept != f.Vault.Sessions {
+		t.Fatalf("after a sync: %+v, want every transcript the sweep deletes kept", f.Vault)
+	}
+	tr := filepath.Join(l.Home, "projects", model.Slug(l.Project("shop-api")), demoSession+".jsonl")
+	fh, _ := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0)
+	fh.WriteString(`{"type":"user","sessionId":"` + demoSession + `"}` + "\n")
+	fh.Close()
+	old := time.Date(2026, 11, 20, 11, 0, 0, 0, time.UTC)
+	os.Chtimes(tr, old, old)
+	g := forecast()
+	if g.Vault.Kept != f.Vault.Kept-1 || len(g.Vault.NotKept) != 1 || !strings.HasSuffix(g.Vault.NotKept[0], demoSession+".jsonl") {
+		t.Errorf("after the transcript grew: %+v, want it named not kept", g.Vault)
+	}
+}
+
+// cleanupForecastVault is the part of cleanup --forecast --json the
+// vault test reads.
+type cleanupForecastVault struct {
+	Vault *struct {
+		Sessions int      `json:"sessions"`
+		Kept     int      `json:"kept"`
+		NotKept  []string `json:"notKept"`
+	} `json:"vault"`
+}
+
+func TestSessionOfPath(t *testing.T) {
+	for p, want := range map[string]string{
+		"projects/-a/abc.jsonl":                   "abc",
+		"projects/-a/abc/subagents/agent-x.jsonl": "abc",
+		"projects/-a/memory/MEMORY.md":            "",
+		"file-history/abc/0123@v1":                "abc",
+		"history.jsonl":                           "",
+		"projects/-a/notes.txt":                   "",
+	} {
+		got, ok := sessionOfPath(p)
+		if string(got) != want || ok != (want != "") {
+			t.Errorf("sessionOfPath(%q) = %q %v, want %q", p, got, ok, want)
+		}
+	}
+}
+
+// watch --vault keeps the whole home at start, then each session whose
+// files change.
+func TestWatchKeepsChangedSessions(t *testing.T) {
+	l, err := demo.Materialize(t.TempDir(), time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := t.TempDir()
+	e, _, errb := testEnv(t)
+	e.getenv = func(k string) string {
+		if k == "XDG_DATA_HOME" {
+			return data
+		}
+		return ""
+	}
+	home := homeOfDir(t, l.Home)
+	w := &watchRun{e: e, opts: watchOptions{vault: true}, home: home}
+	w.keepAll()
+	if !strings.Contains(errb.String(), "kept the home") {
+		t.Fatalf("watch --vault at start: %q", errb)
+	}
+	slug := model.Slug(l.Project("shop-api"))
+	tr := filepath.Join(l.Home, "projects", slug, demoSession+".jsonl")
+	fh, _ := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0)
+	fh.WriteString(`{"type":"user","sessionId":"` + demoSession + `"}` + "\n")
+	fh.Close()
+	errb.Reset()
+	w.keep([]string{"projects/" + slug + "/" + demoSession + ".jsonl", "projects/" + slug + "/memory/MEMORY.md"})
+	if !strings.Contains(errb.String(), "kept session "+demoSession+" (0 new, 1 changed") {
+		t.Errorf("after an append: %q", errb)
+	}
+}
+
+func homeOfDir(t *testing.T, dir string) *model.Home {
+	t.Helper()
+	h, err := model.OpenHome(dir, model.HomeFromFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}

@@ -1,0 +1,296 @@
+package vault
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding"
+	"encoding/hex"
+	"errors"
+	"hash"
+	"io"
+)
+
+// Chunking parameters (docs/VAULT.md has the figures behind them).
+const (
+	// boundaryMask: a line ends a chunk when the hash of its end has
+	// these bits clear, so a chunk holds 16 lines on average.
+	boundaryMask = 15
+	// softMax: past this a chunk ends at the next line end.
+	softMax = 256 << 10
+	// maxChunk: a chunk never holds more (a longer line is cut at it).
+	maxChunk = 1 << 20
+	// tailBytes is how much of a line's end decides a boundary: enough
+	// to hold a record's uuid and timestamp, cheap on long lines.
+	tailBytes = 64
+)
+
+// sessionKey is the field a transcript repeats its session id in.
+const sessionKey = `"sessionId":"`
+
+// marker replaces a session id's value in a stored chunk: a NUL byte,
+// which JSON text cannot hold raw, so it cannot be confused with content
+// (a chunk that holds a NUL anyway is stored as it is).
+const marker = '\x00'
+
+// maxIDLen bounds a session id the normalizer factors out.
+const maxIDLen = 64
+
+// IDRun is N session ids in a row, equal, factored out of a chunk.
+type IDRun struct {
+	ID string `json:"i"`
+	N  int    `json:"n"`
+}
+
+// normalizer factors the session ids out of JSON Lines chunks and puts
+// them back: a fork (--fork-session writes the parent's records with
+// its own id) and a resumed copy (the parent's records with the
+// parent's id) then store the same chunks as their parent.
+type normalizer struct {
+	enabled bool
+	out     []byte
+}
+
+// forward is what is stored of data and the ids taken out of it; data
+// itself (raw) when it holds a NUL, or unchanged when normalization is
+// off or it names no session.
+func (n *normalizer) forward(data []byte) (stored []byte, raw bool, ids []IDRun) {
+	if !n.enabled {
+		return data, false, nil
+	}
+	if bytes.IndexByte(data, marker) >= 0 {
+		return data, true, nil
+	}
+	if !bytes.Contains(data, []byte(sessionKey)) {
+		return data, false, nil
+	}
+	out := n.out[:0]
+	for {
+		i := bytes.Index(data, []byte(sessionKey))
+		if i < 0 {
+			break
+		}
+		i += len(sessionKey)
+		j := idEnd(data[i:])
+		if j < 0 {
+			out = append(out, data[:i]...)
+			data = data[i:]
+			continue
+		}
+		id := string(data[i : i+j])
+		out = append(out, data[:i]...)
+		out = append(out, marker)
+		data = data[i+j:]
+		if k := len(ids) - 1; k >= 0 && ids[k].ID == id {
+			ids[k].N++
+		} else {
+			ids = append(ids, IDRun{ID: id, N: 1})
+		}
+	}
+	n.out = append(out, data...)
+	return n.out, false, ids
+}
+
+// idEnd is the length of the session id that starts data (up to the
+// closing quote), or -1 when what follows the key is not one.
+func idEnd(data []byte) int {
+	for j := 0; j < len(data) && j <= maxIDLen; j++ {
+		c := data[j]
+		switch {
+		case c == '"':
+			if j == 0 {
+				return -1
+			}
+			return j
+		case c >= '0' && c <= '9', c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '-', c == '_':
+		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+// back is the file's bytes of a stored chunk.
+func (n *normalizer) back(stored []byte, raw bool, ids []IDRun) ([]byte, error) {
+	if raw || len(ids) == 0 {
+		return stored, nil
+	}
+	out := n.out[:0]
+	mark := []byte(sessionKey + string(marker))
+	for _, r := range ids {
+		for range r.N {
+			i := bytes.Index(stored, mark)
+			if i < 0 {
+				return nil, errors.New("a chunk holds fewer session ids than its record says")
+			}
+			out = append(out, stored[:i+len(sessionKey)]...)
+			out = append(out, r.ID...)
+			stored = stored[i+len(mark):]
+		}
+	}
+	n.out = append(out, stored...)
+	return n.out, nil
+}
+
+// isBoundary reports whether the line (a whole line, with its newline)
+// ends a chunk: FNV-1a of its last tailBytes bytes and its length, so
+// the same line decides the same way in every file.
+func isBoundary(line []byte) bool {
+	t := line
+	if len(t) > tailBytes {
+		t = t[len(t)-tailBytes:]
+	}
+	h := uint64(14695981039346656037)
+	for _, c := range t {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	h ^= uint64(len(line))
+	h *= 1099511628211
+	return h>>32&boundaryMask == 0
+}
+
+// cutResult is what cutting a file (or its tail) gave.
+type cutResult struct {
+	chunks []Chunk
+	// size is the bytes consumed (a trailing line without its newline is
+	// left when complete lines only are wanted).
+	size int64
+	sum  string
+	// lastStart is the offset (in the whole file) where the last chunk
+	// starts, lastState the file hash's state there.
+	lastStart int64
+	lastState []byte
+	// prefixSum is the hash of the file's first prefixAt bytes, when the
+	// cut passed that offset.
+	prefixSum string
+	// newBytes counts the raw bytes of chunks stored for the first time.
+	newBytes int64
+}
+
+// cutter cuts a file into chunks and stores the new ones.
+type cutter struct {
+	norm  normalizer
+	store func(k key, data []byte) (fresh bool, err error)
+	// file hash, restored for an incremental cut.
+	h       hash.Hash
+	orig    bytes.Buffer
+	rd      *bufio.Reader
+	res     cutResult
+	offset  int64
+	chStart int64
+	// prefixAt is the offset whose prefix hash is wanted (-1 none).
+	prefixAt int64
+}
+
+// errChunkState is a hash state that cannot be restored.
+var errChunkState = errors.New("vault: the recorded hash state cannot be restored")
+
+// newHash returns a SHA-256 at state (nil: empty).
+func newHash(state []byte) (hash.Hash, error) {
+	h := sha256.New()
+	if state != nil {
+		if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(state); err != nil {
+			return nil, errChunkState
+		}
+	}
+	return h, nil
+}
+
+// hashState is h's state.
+func hashState(h hash.Hash) []byte {
+	b, _ := h.(encoding.BinaryMarshaler).MarshalBinary()
+	return b
+}
+
+// cut reads r (starting at offset start of the file, at most limit
+// bytes) and cuts it into chunks. completeLines leaves a trailing line
+// without its newline unread.
+func (c *cutter) cut(r io.Reader, start, limit int64, completeLines bool) (cutResult, error) {
+	c.res = cutResult{lastStart: start, lastState: hashState(c.h)}
+	c.offset, c.chStart = start, start
+	c.orig.Reset()
+	if c.rd == nil {
+		c.rd = bufio.NewReaderSize(nil, maxChunk)
+	}
+	c.rd.Reset(io.LimitReader(r, limit))
+	for {
+		line, err := c.rd.ReadSlice('\n')
+		full := errors.Is(err, bufio.ErrBufferFull)
+		if len(line) > 0 {
+			if err == io.EOF && completeLines && line[len(line)-1] != '\n' {
+				break
+			}
+			if e := c.addLine(line, !full && line[len(line)-1] == '\n'); e != nil {
+				return c.res, e
+			}
+		}
+		if err == nil || full {
+			continue
+		}
+		if err == io.EOF {
+			break
+		}
+		return c.res, err
+	}
+	if err := c.emit(); err != nil {
+		return c.res, err
+	}
+	if c.res.prefixSum == "" && c.prefixAt == c.offset {
+		c.res.prefixSum = hex.EncodeToString(c.h.Sum(nil))
+	}
+	c.res.size = c.offset - start
+	c.res.sum = hex.EncodeToString(c.h.Sum(nil))
+	return c.res, nil
+}
+
+// addLine adds a line (or a piece of a longer one) to the chunk being
+// built, ending the chunk where the rules say.
+func (c *cutter) addLine(line []byte, whole bool) error {
+	if c.orig.Len() > 0 && c.orig.Len()+len(line) > maxChunk {
+		if err := c.emit(); err != nil {
+			return err
+		}
+	}
+	if c.orig.Len() == 0 {
+		c.chStart = c.offset
+		c.res.lastStart = c.offset
+		c.res.lastState = hashState(c.h)
+	}
+	if c.prefixAt >= c.offset && c.prefixAt <= c.offset+int64(len(line)) {
+		n := c.prefixAt - c.offset
+		c.h.Write(line[:n])
+		c.res.prefixSum = hex.EncodeToString(c.h.Sum(nil))
+		c.h.Write(line[n:])
+	} else {
+		c.h.Write(line)
+	}
+	c.orig.Write(line)
+	c.offset += int64(len(line))
+	if whole && (isBoundary(line) || c.orig.Len() >= softMax) || c.orig.Len() >= maxChunk {
+		return c.emit()
+	}
+	return nil
+}
+
+// emit stores the chunk being built.
+func (c *cutter) emit() error {
+	if c.orig.Len() == 0 {
+		return nil
+	}
+	data, raw, ids := c.norm.forward(c.orig.Bytes())
+	k := key(sha256.Sum256(data))
+	fresh, err := c.store(k, data)
+	if err != nil {
+		return err
+	}
+	if fresh {
+		c.res.newBytes += int64(len(data))
+	}
+	c.res.chunks = append(c.res.chunks, Chunk{H: k.String(), N: int64(c.orig.Len()), Raw: raw, IDs: ids})
+	c.orig.Reset()
+	return nil
+}
+
+// sha256Sum is the SHA-256 of data.
+func sha256Sum(data []byte) [sha256.Size]byte { return sha256.Sum256(data) }

@@ -1,0 +1,341 @@
+package vault
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/memscope/memscope/model"
+)
+
+// Restore statuses of one file.
+const (
+	// RestoreWritten: the file was absent and is written back.
+	RestoreWritten = "written"
+	// RestoreIdentical: the home already holds the same bytes.
+	RestoreIdentical = "identical"
+	// RestoreConflict: the home holds other bytes at the path; nothing
+	// of the session is written.
+	RestoreConflict = "conflict"
+)
+
+// RestoreOptions say which session to put back, and where.
+type RestoreOptions struct {
+	// Home is where the files go (the home they came from, or another
+	// with --to).
+	Home    *model.Home
+	Session model.SessionID
+	// Touch gives the written files the time of the restore instead of
+	// their own, so the next sweep does not delete them again.
+	Touch bool
+	// SweepDays is the client's cleanupPeriodDays (0: unknown): a file
+	// put back older than that is said to go again at the next sweep.
+	SweepDays int
+	DryRun    bool
+	Now       time.Time
+}
+
+// RestoredFile is one file of a restore.
+type RestoredFile struct {
+	Path    string    `json:"path"`
+	Size    int64     `json:"size"`
+	SHA256  string    `json:"sha256"`
+	ModTime time.Time `json:"modTime"`
+	Status  string    `json:"status"`
+}
+
+// RestoreReport is what a restore did.
+type RestoreReport struct {
+	Session   string         `json:"session"`
+	To        string         `json:"to"`
+	ID        string         `json:"id,omitempty"`
+	DryRun    bool           `json:"dryRun,omitempty"`
+	Files     []RestoredFile `json:"files"`
+	Written   int            `json:"written"`
+	Identical int            `json:"identical"`
+	Bytes     int64          `json:"bytes"`
+	Warnings  []string       `json:"warnings"`
+}
+
+// ConflictError is a restore refused because the home holds other
+// bytes at some of the session's paths.
+type ConflictError struct {
+	Paths []string
+}
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("the home holds other bytes at %d of the session's paths (%s); nothing was written", len(e.Paths), strings.Join(e.Paths, ", "))
+}
+
+// ErrUnknownSession is a session the vault holds nothing of.
+var ErrUnknownSession = errors.New("the vault holds no file of that session")
+
+// restoreLog is what a restore wrote, kept for its undo.
+type restoreLog struct {
+	ID      string         `json:"id"`
+	Session string         `json:"session"`
+	Home    string         `json:"home"`
+	Time    time.Time      `json:"time"`
+	Files   []RestoredFile `json:"files"`
+}
+
+// sessionRecords are the records a restore of session writes: the
+// session's transcript, its folder and file history, and the pastes its
+// prompts (history.jsonl of home) refer to.
+func sessionRecords(st *state, home fs.FS, session model.SessionID) []*Record {
+	pastes := map[string]bool{}
+	for _, p := range sessionPastes(home, session) {
+		pastes[path.Join(model.PasteCacheDir, p)] = true
+	}
+	var out []*Record
+	for _, p := range st.paths() {
+		h := st.entries[p].head
+		if !(h.Session == session && h.Kind != KindMemory && h.Kind != KindHistory || h.Kind == KindPaste && pastes[p]) {
+			continue
+		}
+		if r := st.get(p); r != nil && r.Latest() != nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Restore writes the session's files back into o.Home byte for byte, at
+// the paths the client reads them from. A file the home already holds
+// with the same bytes is left; one with other bytes refuses the whole
+// restore before anything is written. Every file is created (never
+// replacing one), read back and checked.
+func (v *Vault) Restore(o RestoreOptions) (RestoreReport, error) {
+	rep := RestoreReport{Session: string(o.Session), To: o.Home.Dir, DryRun: o.DryRun, Files: []RestoredFile{}, Warnings: []string{}}
+	if err := v.checkFormat(); err != nil {
+		return rep, err
+	}
+	unlock := v.lock()
+	defer unlock()
+	st, err := v.loadState()
+	if err != nil {
+		return rep, err
+	}
+	recs := sessionRecords(st, o.Home.FS, o.Session)
+	if len(recs) == 0 {
+		return rep, fmt.Errorf("%s: %w", o.Session, ErrUnknownSession)
+	}
+	ix, err := v.loadIndex()
+	if err != nil {
+		return rep, err
+	}
+	var conflicts []string
+	for _, r := range recs {
+		ver := r.Latest()
+		f := RestoredFile{Path: r.Path, Size: ver.Size, SHA256: ver.SHA256, ModTime: ver.ModTime, Status: RestoreWritten}
+		if o.Touch {
+			f.ModTime = o.Now
+		}
+		sum, exists, err := fileSum(o.Home.FS, r.Path)
+		switch {
+		case err != nil:
+			return rep, fmt.Errorf("restore %s: %w", filepath.Join(o.Home.Dir, r.Path), err)
+		case exists && sum == ver.SHA256:
+			f.Status = RestoreIdentical
+			rep.Identical++
+		case exists:
+			f.Status = RestoreConflict
+			conflicts = append(conflicts, r.Path)
+		}
+		rep.Files = append(rep.Files, f)
+	}
+	if len(conflicts) > 0 {
+		return rep, &ConflictError{Paths: conflicts}
+	}
+	if missing := missingChunks(recs, ix); len(missing) > 0 {
+		return rep, fmt.Errorf("vault %s: %d chunks of the session are in no pack (run memscope vault verify): %s", v.Dir, len(missing), missing[0])
+	}
+	if o.SweepDays > 0 && !o.Touch {
+		cut := o.Now.AddDate(0, 0, -o.SweepDays)
+		for _, f := range rep.Files {
+			if f.Status == RestoreWritten && f.ModTime.Before(cut) {
+				rep.Warnings = append(rep.Warnings, fmt.Sprintf("the files keep their own times, older than cleanupPeriodDays (%d): the client's next sweep deletes them again; --touch gives them today's time", o.SweepDays))
+				break
+			}
+		}
+	}
+	if o.DryRun {
+		for _, f := range rep.Files {
+			if f.Status == RestoreWritten {
+				rep.Written++
+				rep.Bytes += f.Size
+			}
+		}
+		return rep, nil
+	}
+	rd := newChunkReader(v, ix)
+	defer rd.close()
+	log := restoreLog{ID: newID(o.Now), Session: string(o.Session), Home: o.Home.Dir, Time: o.Now}
+	rep.ID = log.ID
+	var werr error
+	for i, r := range recs {
+		f := &rep.Files[i]
+		if f.Status != RestoreWritten {
+			continue
+		}
+		ver := r.Latest()
+		dst := filepath.Join(o.Home.Dir, filepath.FromSlash(r.Path))
+		perm := ver.Mode.Perm()
+		if perm == 0 {
+			perm = 0o600
+		}
+		err := model.CreateFileAtomicWith(v.w, dst, perm, f.ModTime, func(w io.Writer) error {
+			return writeVersion(w, rd, ver)
+		})
+		if err == nil {
+			sum, ok, rerr := fileSum(o.Home.FS, r.Path)
+			if rerr != nil || !ok || sum != ver.SHA256 {
+				err = fmt.Errorf("restore %s: read back, the file does not hash to the vault's copy", dst)
+			}
+		}
+		if err != nil {
+			werr = fmt.Errorf("restore %s: %w", dst, err)
+			break
+		}
+		rep.Written++
+		rep.Bytes += f.Size
+		log.Files = append(log.Files, *f)
+	}
+	if len(log.Files) > 0 {
+		if err := v.writeJSON(path.Join(restoreDir, log.ID+".json"), log); err != nil && werr == nil {
+			werr = err
+		}
+	}
+	return rep, werr
+}
+
+// writeVersion writes ver's bytes to w.
+func writeVersion(w io.Writer, rd *chunkReader, ver *Version) error {
+	var n normalizer
+	for _, c := range ver.Chunks {
+		k, ok := keyOf(c.H)
+		if !ok {
+			return fmt.Errorf("chunk %q is not a SHA-256", c.H)
+		}
+		data, err := rd.read(k)
+		if err != nil {
+			return err
+		}
+		out, err := n.back(data, c.Raw, c.IDs)
+		if err != nil {
+			return fmt.Errorf("chunk %s: %w", c.H, err)
+		}
+		if int64(len(out)) != c.N {
+			return fmt.Errorf("chunk %s: %d bytes where the file had %d", c.H, len(out), c.N)
+		}
+		if _, err := w.Write(out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// missingChunks lists the chunks recs name that no pack holds.
+func missingChunks(recs []*Record, ix *index) []string {
+	var out []string
+	for _, r := range recs {
+		for _, c := range r.Latest().Chunks {
+			k, ok := keyOf(c.H)
+			if _, there := ix.m[k]; !ok || !there {
+				out = append(out, r.Path+": "+c.H)
+			}
+		}
+	}
+	return out
+}
+
+// fileSum is the SHA-256 of the home's file rel, and whether it exists.
+func fileSum(fsys fs.FS, rel string) (string, bool, error) {
+	f, err := model.OpenRegular(fsys, rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", true, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", true, err
+	}
+	return hex.EncodeToString(h.Sum(nil)), true, nil
+}
+
+// UndoRestore removes the files the restore id wrote, each only while it
+// still holds the bytes the restore wrote; a file changed since is kept
+// and named.
+func (v *Vault) UndoRestore(id string, home *model.Home) (removed []string, kept []string, err error) {
+	unlock := v.lock()
+	defer unlock()
+	var log restoreLog
+	if err := v.readJSON(path.Join(restoreDir, id+".json"), &log); err != nil {
+		return nil, nil, err
+	}
+	for _, f := range log.Files {
+		sum, ok, err := fileSum(home.FS, f.Path)
+		if err != nil {
+			return removed, kept, err
+		}
+		if !ok {
+			continue
+		}
+		if sum != f.SHA256 {
+			kept = append(kept, f.Path)
+			continue
+		}
+		if err := v.w.Remove(filepath.Join(home.Dir, filepath.FromSlash(f.Path))); err != nil {
+			return removed, kept, fmt.Errorf("undo restore %s: %w", id, err)
+		}
+		removed = append(removed, f.Path)
+	}
+	if len(kept) == 0 {
+		if err := v.w.Remove(filepath.Join(v.Dir, restoreDir, id+".json")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return removed, kept, err
+		}
+	}
+	sort.Strings(removed)
+	return removed, kept, nil
+}
+
+// newID is a restore's or a prune's id: its time and a random suffix.
+func newID(now time.Time) string {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return now.UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b[:])
+}
+
+// writeJSON writes x as the vault file rel.
+func (v *Vault) writeJSON(rel string, x any) error {
+	data, err := json.MarshalIndent(x, "", "  ")
+	if err != nil {
+		return err
+	}
+	return model.WriteFileAtomicWith(v.w, filepath.Join(v.Dir, filepath.FromSlash(rel)), append(data, '\n'), 0o600)
+}
+
+// readJSON reads the vault file rel into x.
+func (v *Vault) readJSON(rel string, x any) error {
+	data, err := model.ReadFileBounded(v.root, v.name(rel), 256<<20)
+	if err != nil {
+		return fmt.Errorf("vault %s: %w", v.Dir, err)
+	}
+	if err := json.Unmarshal(data, x); err != nil {
+		return fmt.Errorf("vault %s: %w", filepath.Join(v.Dir, rel), err)
+	}
+	return nil
+}

@@ -1,0 +1,397 @@
+package vault
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/memscope/memscope/model"
+)
+
+// smallFile: a changed file up to this size is read whole; a larger one
+// that grew under the same identity is read from its last chunk on.
+const smallFile = 1 << 20
+
+// SyncOptions say what to sync.
+type SyncOptions struct {
+	Home *model.Home
+	// Session limits the sync to one session's files (a hook's sync at
+	// the end of a session or before a compaction); "" syncs the home.
+	Session model.SessionID
+	Now     time.Time
+}
+
+// SyncReport is what a sync read and stored.
+type SyncReport struct {
+	Vault     string `json:"vault"`
+	Session   string `json:"session,omitempty"`
+	Files     int    `json:"files"`
+	New       int    `json:"new"`
+	Changed   int    `json:"changed"`
+	Unchanged int    `json:"unchanged"`
+	// Gone counts files found absent from the home for the first time
+	// (the vault keeps them).
+	Gone int `json:"gone"`
+	// BytesRead counts the home's bytes read; BytesNew the bytes of
+	// chunks stored for the first time; PackBytes what was written for
+	// them (compressed).
+	BytesRead int64           `json:"bytesRead"`
+	BytesNew  int64           `json:"bytesNew"`
+	PackBytes int64           `json:"packBytes"`
+	Chunks    int             `json:"chunks"`
+	Problems  []model.Problem `json:"problems"`
+}
+
+// homeFile is one file of the home a sync considers.
+type homeFile struct {
+	rel     string
+	info    fs.FileInfo
+	kind    Kind
+	session model.SessionID
+	project string
+}
+
+// Sync copies into the vault what changed in the home since the last
+// sync. It only reads the home; a growing file is read up to its last
+// complete line (transcripts), and a file that grew under the same
+// identity is read from its last chunk on, so the cost follows the
+// appended bytes.
+func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
+	rep := SyncReport{Vault: v.Dir, Session: string(o.Session), Problems: []model.Problem{}}
+	if err := v.ensure(); err != nil {
+		return rep, err
+	}
+	unlock := v.lock()
+	defer unlock()
+	st, err := v.loadState()
+	if err != nil {
+		return rep, err
+	}
+	ix := &index{load: v.loadIndex}
+	files := walkHome(o.Home.FS, o.Session, &rep.Problems)
+	pw := newPackWriter(v, ix, func() time.Time { return o.Now })
+	defer pw.close()
+	s := &syncer{v: v, home: o.Home, st: st, pw: pw, rep: &rep, now: o.Now}
+	seen := map[string]bool{}
+	var changed []*Record
+	for _, f := range files {
+		seen[f.rel] = true
+		rep.Files++
+		rec, err := s.syncFile(f)
+		if err != nil {
+			var pe *fileProblem
+			if errors.As(err, &pe) {
+				rep.Problems = append(rep.Problems, pe.p)
+				continue
+			}
+			return rep, err
+		}
+		if rec != nil {
+			changed = append(changed, rec)
+		}
+	}
+	for _, p := range st.paths() {
+		h := st.entries[p].head
+		if seen[p] || !h.Gone.IsZero() || o.Session != "" && h.Session != o.Session {
+			continue
+		}
+		r := st.get(p)
+		if r == nil {
+			continue
+		}
+		r.Gone = o.Now
+		r.Follow = nil
+		st.put(r)
+		rep.Gone++
+		changed = append(changed, r)
+	}
+	if err := pw.flush(); err != nil {
+		return rep, err
+	}
+	rep.PackBytes, rep.Chunks = pw.written, pw.chunks
+	if err := v.writeState(st, changed, o.Now); err != nil {
+		return rep, err
+	}
+	rep.Problems = append(rep.Problems, st.problems...)
+	return rep, nil
+}
+
+// fileProblem is a file the sync could not read: reported, the sync
+// goes on.
+type fileProblem struct{ p model.Problem }
+
+func (e *fileProblem) Error() string { return e.p.Error() }
+
+// syncer is one sync's state.
+type syncer struct {
+	v    *Vault
+	home *model.Home
+	st   *state
+	pw   *packWriter
+	rep  *SyncReport
+	now  time.Time
+	cut  cutter
+}
+
+// syncFile brings one file's record up to date and returns it when it
+// changed (nil when it did not).
+func (s *syncer) syncFile(f homeFile) (*Record, error) {
+	id := model.FileIDOf(f.info)
+	mtime := f.info.ModTime().UnixNano()
+	if e := s.st.entries[f.rel]; e != nil {
+		h := e.head
+		if h.Gone.IsZero() && h.Follow != nil && id.Known && h.Follow.ID == id &&
+			h.Follow.Size == f.info.Size() && h.Follow.ModTime == mtime {
+			s.rep.Unchanged++
+			return nil, nil
+		}
+	}
+	rec := s.st.get(f.rel)
+	file, err := model.OpenRegular(s.home.FS, f.rel)
+	if err != nil {
+		return nil, &fileProblem{model.Problem{File: f.rel, Kind: model.ProblemUnreadable, Reason: err.Error()}}
+	}
+	defer file.Close()
+	jsonl := strings.HasSuffix(f.rel, ".jsonl")
+	var latest *Version
+	if rec != nil {
+		latest = rec.Latest()
+	}
+	start, kept, state := int64(0), []Chunk(nil), []byte(nil)
+	if latest != nil && rec.Follow != nil && id.Known && rec.Follow.ID == id && f.info.Size() > smallFile &&
+		f.info.Size() >= rec.Follow.Size && rec.Follow.Closed > 0 &&
+		rec.Follow.ClosedChunks <= len(latest.Chunks) && s.closedIntact(file, rec) {
+		start, kept, state = rec.Follow.Closed, latest.Chunks[:rec.Follow.ClosedChunks], rec.Follow.HashState
+	}
+	if start > 0 {
+		sk, ok := file.(io.Seeker)
+		if !ok {
+			start, kept, state = 0, nil, nil
+		} else if _, err := sk.Seek(start, io.SeekStart); err != nil {
+			return nil, &fileProblem{model.Problem{File: f.rel, Kind: model.ProblemUnreadable, Reason: err.Error()}}
+		}
+	}
+	h, err := newHash(state)
+	if err != nil {
+		return nil, err
+	}
+	prefixAt := int64(-1)
+	if latest != nil && latest.Size >= start {
+		prefixAt = latest.Size
+	}
+	s.cut.norm = normalizer{enabled: jsonl}
+	s.cut.h = h
+	s.cut.prefixAt = prefixAt
+	s.cut.store = s.store
+	res, err := s.cut.cut(file, start, f.info.Size()-start, jsonl)
+	if err != nil {
+		if errors.Is(err, fs.ErrClosed) || isWriteErr(err) {
+			return nil, err
+		}
+		return nil, &fileProblem{model.Problem{File: f.rel, Kind: model.ProblemUnreadable, Reason: err.Error()}}
+	}
+	s.rep.BytesRead += res.size
+	s.rep.BytesNew += res.newBytes
+	chunks := append(append([]Chunk(nil), kept...), res.chunks...)
+	ver := Version{Size: start + res.size, ModTime: f.info.ModTime(), Mode: f.info.Mode().Perm(),
+		SHA256: res.sum, Chunks: chunks, Synced: s.now}
+	closedChunks := len(chunks) - 1
+	if len(res.chunks) == 0 {
+		closedChunks = len(kept)
+	}
+	if closedChunks < 0 {
+		closedChunks = 0
+	}
+	fl := &follow{ID: id, Size: start + res.size, ModTime: mtime, Closed: res.lastStart,
+		ClosedChunks: closedChunks, HashState: res.lastState}
+	if !jsonl || ver.Size == f.info.Size() {
+		fl.Size = f.info.Size()
+	}
+	if rec == nil {
+		rec = &Record{Path: f.rel, Kind: f.kind, Session: f.session, Project: f.project}
+		s.rep.New++
+	} else {
+		s.rep.Changed++
+	}
+	rec.Gone = time.Time{}
+	rec.Follow = fl
+	defer s.st.put(rec)
+	switch {
+	case latest == nil:
+		rec.Versions = append(rec.Versions, ver)
+	case latest.SHA256 == ver.SHA256 && latest.Size == ver.Size,
+		// the old version is a prefix of this one: nothing of it is lost.
+		res.prefixSum != "" && res.prefixSum == latest.SHA256:
+		*latest = ver
+	default:
+		rec.Versions = append(rec.Versions, ver)
+	}
+	return rec, nil
+}
+
+// isWriteErr reports whether err came from writing the vault (which
+// stops the sync) rather than reading the home.
+func isWriteErr(err error) bool {
+	var we *writeErr
+	return errors.As(err, &we)
+}
+
+// writeErr wraps a failure to store a chunk.
+type writeErr struct{ err error }
+
+func (e *writeErr) Error() string { return e.err.Error() }
+func (e *writeErr) Unwrap() error { return e.err }
+
+// store adds a chunk to the pack being written.
+func (s *syncer) store(k key, data []byte) (bool, error) {
+	if s.pw.has(k) {
+		return false, nil
+	}
+	if err := s.pw.add(k, data); err != nil {
+		return false, &writeErr{err}
+	}
+	return true, nil
+}
+
+// closedIntact reports whether the file still holds, just before the
+// recorded Closed offset, the last closed chunk the vault has: the check
+// that lets an incremental sync trust the part it does not read.
+func (s *syncer) closedIntact(file fs.File, rec *Record) bool {
+	fl := rec.Follow
+	latest := rec.Latest()
+	if fl.ClosedChunks == 0 {
+		return false
+	}
+	last := latest.Chunks[fl.ClosedChunks-1]
+	ra, ok := file.(io.ReaderAt)
+	if !ok || last.N > maxChunk || last.N > fl.Closed {
+		return false
+	}
+	buf := make([]byte, last.N)
+	if _, err := ra.ReadAt(buf, fl.Closed-last.N); err != nil {
+		return false
+	}
+	n := normalizer{enabled: strings.HasSuffix(rec.Path, ".jsonl")}
+	data, raw, _ := n.forward(buf)
+	k, ok := keyOf(last.H)
+	return ok && raw == last.Raw && key(sha256Sum(data)) == k
+}
+
+// walkHome lists the files a sync keeps: every session's transcript and
+// folder, file history, pastes, memory folders and history.jsonl; only
+// one session's (and history.jsonl) when session is set. Links are
+// followed inside the home only (model.ReadDirFollow's rule).
+func walkHome(fsys fs.FS, session model.SessionID, probs *[]model.Problem) []homeFile {
+	var out []homeFile
+	add := func(rel string, info fs.FileInfo, kind Kind, sid model.SessionID, project string) {
+		if info.Mode().IsRegular() {
+			out = append(out, homeFile{rel: rel, info: info, kind: kind, session: sid, project: project})
+		} else if !info.IsDir() {
+			*probs = append(*probs, model.Problem{File: rel, Kind: model.ProblemUnreadable, Reason: model.NotRegularReason(info.Mode()) + " (not kept)"})
+		}
+	}
+	all := session == ""
+	for _, p := range model.ReadDirFollow(fsys, "projects", probs) {
+		if !p.Info.IsDir() {
+			continue
+		}
+		for _, e := range model.ReadDirFollow(fsys, p.Path, probs) {
+			switch {
+			case e.Info.IsDir() && e.Name == "memory":
+				if all {
+					walkFiles(fsys, e.Path, probs, func(rel string, info fs.FileInfo) { add(rel, info, KindMemory, "", p.Name) })
+				}
+			case e.Info.IsDir():
+				if all || model.SessionID(e.Name) == session {
+					sid := model.SessionID(e.Name)
+					walkFiles(fsys, e.Path, probs, func(rel string, info fs.FileInfo) { add(rel, info, KindSessionFile, sid, p.Name) })
+				}
+			case strings.HasSuffix(e.Name, ".jsonl"):
+				sid := model.SessionID(strings.TrimSuffix(e.Name, ".jsonl"))
+				if all || sid == session {
+					add(e.Path, e.Info, KindTranscript, sid, p.Name)
+				}
+			}
+		}
+	}
+	for _, e := range model.ReadDirFollow(fsys, model.FileHistoryDir, probs) {
+		if e.Info.IsDir() && (all || model.SessionID(e.Name) == session) {
+			sid := model.SessionID(e.Name)
+			walkFiles(fsys, e.Path, probs, func(rel string, info fs.FileInfo) { add(rel, info, KindFileHistory, sid, "") })
+		}
+	}
+	pastes := map[string]bool{}
+	if !all {
+		for _, h := range sessionPastes(fsys, session) {
+			pastes[h] = true
+		}
+	}
+	for _, e := range model.ReadDirFollow(fsys, model.PasteCacheDir, probs) {
+		if all || pastes[e.Name] {
+			add(e.Path, e.Info, KindPaste, "", "")
+		}
+	}
+	if all {
+		walkFiles(fsys, "agent-memory", probs, func(rel string, info fs.FileInfo) { add(rel, info, KindMemory, "", "") })
+	}
+	if info, err := model.StatInside(fsys, model.HistoryPath); err == nil {
+		add(model.HistoryPath, info, KindHistory, "", "")
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
+	return out
+}
+
+// walkFiles visits every file under dir (links followed inside the
+// home), skipping memscope's own hidden files and the client's
+// temporary copies.
+func walkFiles(fsys fs.FS, dir string, probs *[]model.Problem, fn func(rel string, info fs.FileInfo)) {
+	for _, e := range model.ReadDirFollow(fsys, dir, probs) {
+		if skipName(e.Name) {
+			continue
+		}
+		if e.Info.IsDir() {
+			walkFiles(fsys, e.Path, probs, fn)
+			continue
+		}
+		fn(e.Path, e.Info)
+	}
+}
+
+// skipName reports the names a sync leaves: memscope's own folder and
+// hidden files (journals, temporary and staged copies) and the client's
+// temporary rewrite of a transcript.
+func skipName(name string) bool {
+	return name == ".memscope" || strings.HasPrefix(name, ".") && strings.Contains(name, ".memscope-") ||
+		strings.Contains(name, ".compact.tmp.")
+}
+
+// sessionPastes lists the paste-cache file names the session's
+// history.jsonl entries refer to.
+func sessionPastes(fsys fs.FS, session model.SessionID) []string {
+	h, err := model.ReadHistory(fsys, model.HistoryPath)
+	if err != nil || h == nil {
+		return nil
+	}
+	var out []string
+	for _, e := range h.Entries {
+		if e.SessionID != session {
+			continue
+		}
+		for _, p := range e.PastedContents {
+			if p.Hash != "" && p.Hash.IsCacheForm() {
+				out = append(out, path.Base(string(p.Hash))+".txt")
+			}
+		}
+	}
+	return out
+}
+
+// errf is a vault error naming its folder.
+func (v *Vault) errf(format string, args ...any) error {
+	return fmt.Errorf("vault %s: "+format, append([]any{v.Dir}, args...)...)
+}

@@ -1,0 +1,479 @@
+package vault
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/memscope/memscope/engine/journal"
+	"github.com/memscope/memscope/model"
+)
+
+// formatLine is the content of the VAULT file.
+const formatLine = "memscope vault 1\n"
+
+// The vault's files and folders, relative to its folder.
+const (
+	formatFile = "VAULT"
+	packsDir   = "packs"
+	stateDir   = "state"
+	restoreDir = "restores"
+	trashDir   = "trash"
+	// lockName is the journal-style name whose ".lock" sibling
+	// serializes syncs, restores and prunes between processes.
+	lockName = "state.jsonl"
+)
+
+// maxStateFiles is how many state files a vault keeps before a sync
+// merges them into one.
+const maxStateFiles = 32
+
+// maxStateLine bounds one record line when the state is read back.
+const maxStateLine = 256 << 20
+
+// Kind is what a vaulted file is.
+type Kind string
+
+// The kinds of file a vault keeps.
+const (
+	KindTranscript  Kind = "transcript"
+	KindSessionFile Kind = "session-file"
+	KindFileHistory Kind = "file-history"
+	KindPaste       Kind = "paste"
+	KindMemory      Kind = "memory"
+	KindHistory     Kind = "history"
+)
+
+// Kinds lists the kinds in report order.
+func Kinds() []Kind {
+	return []Kind{KindTranscript, KindSessionFile, KindFileHistory, KindPaste, KindMemory, KindHistory}
+}
+
+// Chunk is one piece of a file's content.
+type Chunk struct {
+	// H is the SHA-256 (hex) of the chunk as stored: a transcript's
+	// chunk with its session id replaced by the marker.
+	H string `json:"h"`
+	// N is the chunk's length in the file (before normalization).
+	N int64 `json:"n"`
+	// Raw is set when the chunk was stored as it is in the file (it held
+	// a NUL byte, so the marker could not be told from its content).
+	Raw bool `json:"raw,omitempty"`
+	// IDs are the session ids factored out of a JSON Lines chunk, in
+	// order (see normalizer).
+	IDs []IDRun `json:"ids,omitempty"`
+}
+
+// Version is one state of a file.
+type Version struct {
+	Size    int64       `json:"size"`
+	ModTime time.Time   `json:"modTime"`
+	Mode    fs.FileMode `json:"mode"`
+	// SHA256 is the hash of the file's bytes (hex).
+	SHA256 string    `json:"sha256"`
+	Chunks []Chunk   `json:"chunks"`
+	Synced time.Time `json:"synced"`
+}
+
+// follow is what an incremental sync of a growing file starts from.
+type follow struct {
+	ID      model.FileID `json:"id"`
+	Size    int64        `json:"size"`
+	ModTime int64        `json:"modTime"`
+	// Closed is the offset where the latest version's last chunk
+	// starts; ClosedChunks chunks end there. A sync of the file grown
+	// with the same identity re-reads from Closed only.
+	Closed       int64 `json:"closed"`
+	ClosedChunks int   `json:"closedChunks"`
+	// HashState is the SHA-256 state of the file's bytes up to Closed.
+	HashState []byte `json:"hashState,omitempty"`
+}
+
+// Record is everything the vault keeps of one path of the home.
+type Record struct {
+	// Path is slash-separated, relative to the home.
+	Path    string          `json:"path"`
+	Kind    Kind            `json:"kind"`
+	Session model.SessionID `json:"session,omitempty"`
+	// Project is the project folder (slug) of a session's files.
+	Project string `json:"project,omitempty"`
+	// Versions are oldest first; a version the next one only extends
+	// (an appended transcript) is replaced, not kept.
+	Versions []Version `json:"versions"`
+	// Gone is when a sync first found the path absent from the home;
+	// zero while it is there.
+	Gone   time.Time `json:"gone,omitzero"`
+	Follow *follow   `json:"follow,omitempty"`
+}
+
+// Latest is the newest version.
+func (r *Record) Latest() *Version {
+	if len(r.Versions) == 0 {
+		return nil
+	}
+	return &r.Versions[len(r.Versions)-1]
+}
+
+// Vault is one vault folder, opened.
+type Vault struct {
+	// Dir is the folder on disk.
+	Dir string
+	// root reads the machine from "/" (names as model.RootName gives
+	// them); w is what every write goes through.
+	root fs.FS
+	w    model.WriteFS
+}
+
+// ErrInsideHome is Dir's error for a vault folder inside the Claude
+// home: the sweep must not be able to reach the vault.
+var ErrInsideHome = errors.New("the vault folder is inside the Claude home")
+
+// Dir is the vault folder: flagDir, else $MEMSCOPE_VAULT, else
+// $XDG_DATA_HOME/memscope/vault (when absolute, the XDG rule), else
+// ~/.local/share/memscope/vault. A folder inside homeDir is refused.
+func Dir(flagDir string, getenv func(string) string, userHome func() (string, error), homeDir string) (string, error) {
+	dir := flagDir
+	if dir == "" {
+		dir = getenv("MEMSCOPE_VAULT")
+	}
+	if dir != "" {
+		dir = model.ExpandTilde(dir, userHome)
+		if !filepath.IsAbs(dir) {
+			return "", fmt.Errorf("vault folder %q: give an absolute path", dir)
+		}
+	} else {
+		base := getenv("XDG_DATA_HOME")
+		if !filepath.IsAbs(base) {
+			h, err := userHome()
+			if err != nil {
+				return "", fmt.Errorf("vault folder: %w", err)
+			}
+			if !filepath.IsAbs(h) {
+				return "", fmt.Errorf("vault folder: the user's home %q is not an absolute path", h)
+			}
+			base = filepath.Join(h, ".local", "share")
+		}
+		dir = filepath.Join(base, "memscope", "vault")
+	}
+	dir = filepath.Clean(dir)
+	if homeDir != "" {
+		if rel, err := filepath.Rel(filepath.Clean(homeDir), dir); err == nil && (rel == "." || filepath.IsLocal(rel)) {
+			return "", fmt.Errorf("%s: %w %s; choose a folder outside it", dir, ErrInsideHome, homeDir)
+		}
+	}
+	return dir, nil
+}
+
+// Open returns the vault in the folder dir, read through root (the
+// machine from "/") and written through w (nil: the real OS). The folder
+// need not exist: the first sync makes it.
+func Open(dir string, root fs.FS, w model.WriteFS) *Vault {
+	if w == nil {
+		w = model.OSWriteFS{}
+	}
+	return &Vault{Dir: dir, root: root, w: w}
+}
+
+// name is p (relative to the vault) as root names it.
+func (v *Vault) name(p string) string {
+	return model.RootName(filepath.Join(v.Dir, filepath.FromSlash(p)))
+}
+
+// lock takes the vault's lock and returns its release.
+func (v *Vault) lock() func() {
+	return journal.LockFile(filepath.Join(v.Dir, lockName))
+}
+
+// exists reports whether the vault has been written to.
+func (v *Vault) exists() bool {
+	_, err := fs.Stat(v.root, v.name(formatFile))
+	return err == nil
+}
+
+// checkFormat refuses a folder that holds another format's vault.
+func (v *Vault) checkFormat() error {
+	data, err := model.ReadFileBounded(v.root, v.name(formatFile), 1<<10)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("vault %s: %w", v.Dir, err)
+	}
+	if string(data) != formatLine {
+		return fmt.Errorf("vault %s: %s says %q, not %q: not a vault this memscope can read", v.Dir, formatFile, strings.TrimSpace(string(data)), strings.TrimSpace(formatLine))
+	}
+	return nil
+}
+
+// ensure writes the VAULT file of a new vault.
+func (v *Vault) ensure() error {
+	if err := v.checkFormat(); err != nil {
+		return err
+	}
+	if v.exists() {
+		return nil
+	}
+	err := model.CreateFileAtomicWith(v.w, filepath.Join(v.Dir, formatFile), 0o600, time.Time{}, func(w io.Writer) error {
+		_, err := io.WriteString(w, formatLine)
+		return err
+	})
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	return err
+}
+
+// recordHead is the part of a record a sync reads of every file: it
+// leads each state line (before a tab), so a sync that finds a file
+// unchanged decodes only this, not the file's chunk list.
+type recordHead struct {
+	Path    string          `json:"path"`
+	Kind    Kind            `json:"kind"`
+	Session model.SessionID `json:"session,omitempty"`
+	Gone    time.Time       `json:"gone,omitzero"`
+	Follow  *follow         `json:"follow,omitempty"`
+}
+
+// stateEntry is one path's record: its head, and the whole record,
+// decoded from raw when first asked for.
+type stateEntry struct {
+	head recordHead
+	raw  []byte
+	rec  *Record
+	// where is the state file and line raw came from.
+	file string
+	line int
+}
+
+// state is the vault's records by path, and the state files they came
+// from.
+type state struct {
+	entries map[string]*stateEntry
+	files   []string
+	// problems are state lines that could not be read.
+	problems []model.Problem
+}
+
+func newState() *state { return &state{entries: map[string]*stateEntry{}} }
+
+// get is the record of path, nil when the vault has none (or its line
+// cannot be decoded: a problem, and the file is read again).
+func (s *state) get(p string) *Record {
+	e := s.entries[p]
+	if e == nil {
+		return nil
+	}
+	if e.rec == nil {
+		var r Record
+		if err := json.Unmarshal(e.raw, &r); err != nil || r.Path != p {
+			reason := "record does not decode to its path"
+			if err != nil {
+				reason = err.Error()
+			}
+			s.problems = append(s.problems, model.Problem{File: e.file, Line: e.line, Kind: model.ProblemMalformed, Reason: reason})
+			delete(s.entries, p)
+			return nil
+		}
+		e.rec, e.raw = &r, nil
+	}
+	return e.rec
+}
+
+// put sets the record of r.Path.
+func (s *state) put(r *Record) {
+	s.entries[r.Path] = &stateEntry{head: headOf(r), rec: r}
+}
+
+// remove drops the record of p.
+func (s *state) remove(p string) { delete(s.entries, p) }
+
+// headOf is r's head.
+func headOf(r *Record) recordHead {
+	return recordHead{Path: r.Path, Kind: r.Kind, Session: r.Session, Gone: r.Gone, Follow: r.Follow}
+}
+
+// paths lists the paths the vault holds, sorted.
+func (s *state) paths() []string {
+	out := make([]string, 0, len(s.entries))
+	for p := range s.entries {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// sorted returns every record, decoded, by path.
+func (s *state) sorted() []*Record {
+	out := make([]*Record, 0, len(s.entries))
+	for _, p := range s.paths() {
+		if r := s.get(p); r != nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// stateFiles lists the state files, oldest first.
+func (v *Vault) stateFiles() ([]string, error) {
+	ents, err := fs.ReadDir(v.root, v.name(stateDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("vault %s: %w", v.Dir, err)
+	}
+	var out []string
+	for _, e := range ents {
+		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".jsonl") && !strings.HasPrefix(e.Name(), ".") {
+			out = append(out, e.Name())
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// loadState reads every state file, later records over earlier ones.
+func (v *Vault) loadState() (*state, error) {
+	st := newState()
+	names, err := v.stateFiles()
+	if err != nil {
+		return nil, err
+	}
+	st.files = names
+	for _, n := range names {
+		if err := v.readStateFile(path.Join(stateDir, n), st); err != nil {
+			return nil, err
+		}
+	}
+	return st, nil
+}
+
+// readStateFile reads one state file into st.
+func (v *Vault) readStateFile(rel string, st *state) error {
+	f, err := model.OpenRegular(v.root, v.name(rel))
+	if err != nil {
+		return fmt.Errorf("vault %s: %w", v.Dir, err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), maxStateLine)
+	line := 0
+	file := filepath.Join(v.Dir, rel)
+	for sc.Scan() {
+		line++
+		b := sc.Bytes()
+		if len(bytes.TrimSpace(b)) == 0 {
+			continue
+		}
+		head, full, ok := bytes.Cut(b, []byte{'\t'})
+		var h recordHead
+		err := json.Unmarshal(head, &h)
+		if err == nil && (!ok || h.Path == "") {
+			err = errors.New("want a record's head, a tab, then the record")
+		}
+		if err != nil {
+			st.problems = append(st.problems, model.Problem{File: file, Line: line, Kind: model.ProblemMalformed, Reason: err.Error()})
+			continue
+		}
+		st.entries[h.Path] = &stateEntry{head: h, raw: bytes.Clone(full), file: file, line: line}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("vault %s line %d: %w", filepath.Join(v.Dir, rel), line+1, err)
+	}
+	return nil
+}
+
+// writeState writes recs as the next state file, and merges the state
+// files into one when there are too many. The records written are the
+// whole of each changed path's record.
+func (v *Vault) writeState(st *state, recs []*Record, now time.Time) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	name, err := v.nextStateName(st, now)
+	if err != nil {
+		return err
+	}
+	if err := v.writeRecords(path.Join(stateDir, name), recs); err != nil {
+		return err
+	}
+	st.files = append(st.files, name)
+	if len(st.files) > maxStateFiles {
+		return v.mergeState(st, now)
+	}
+	return nil
+}
+
+// nextStateName is a state file name sorting after every existing one.
+func (v *Vault) nextStateName(st *state, now time.Time) (string, error) {
+	seq := 1
+	if n := len(st.files); n > 0 {
+		last := st.files[n-1]
+		i := strings.IndexByte(last, '-')
+		if i < 0 {
+			return "", fmt.Errorf("vault %s: state file %s has no sequence number", v.Dir, last)
+		}
+		p, err := strconv.Atoi(last[:i])
+		if err != nil {
+			return "", fmt.Errorf("vault %s: state file %s: %w", v.Dir, last, err)
+		}
+		seq = p + 1
+	}
+	return fmt.Sprintf("%010d-%d.jsonl", seq, now.UnixMilli()), nil
+}
+
+// writeRecords writes recs, one JSON line each, as the vault file rel.
+func (v *Vault) writeRecords(rel string, recs []*Record) error {
+	return model.WriteFileAtomicFrom(v.w, filepath.Join(v.Dir, filepath.FromSlash(rel)), 0o600, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 256<<10)
+		for _, r := range recs {
+			head, err := json.Marshal(headOf(r))
+			if err != nil {
+				return err
+			}
+			full, err := json.Marshal(r)
+			if err != nil {
+				return err
+			}
+			bw.Write(head)
+			bw.WriteByte('\t')
+			bw.Write(full)
+			if err := bw.WriteByte('\n'); err != nil {
+				return err
+			}
+		}
+		return bw.Flush()
+	})
+}
+
+// mergeState writes every record as one new state file, then removes
+// the older ones. A kill between the two leaves both; reading them in
+// order gives the same records.
+func (v *Vault) mergeState(st *state, now time.Time) error {
+	old := slices.Clone(st.files)
+	name, err := v.nextStateName(st, now)
+	if err != nil {
+		return err
+	}
+	if err := v.writeRecords(path.Join(stateDir, name), st.sorted()); err != nil {
+		return err
+	}
+	for _, n := range old {
+		if err := v.w.Remove(filepath.Join(v.Dir, stateDir, n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("vault %s: remove merged state file: %w", v.Dir, err)
+		}
+	}
+	st.files = []string{name}
+	return nil
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# The rescue vault on a generated home, beside cat of the same files.
+#
+#   scripts/vault-bench.sh                 W/4 with forks (generated once into .cache/vault-bench)
+#   SIZE=W FORKS=30 scripts/vault-bench.sh  the 1 GB home, 30 of its sessions forked
+#   BENCH_HOME=DIR scripts/vault-bench.sh   an existing home (copied first: the script changes it)
+#
+# Steps, each timed with /usr/bin/time (wall, CPU, peak RSS):
+#   cat       every file the vault keeps, to /dev/null (the floor)
+#   sync      the first sync into an empty vault
+#   du        the vault's size over the files' size, and the dedup ratio
+#   append    1 MB appended to one transcript, then a sync (incremental)
+#   resync    a sync with nothing changed
+#   restore   one session deleted, then put back; beside cp of its files
+#   verify    every chunk and version re-hashed
+# Forks: FORKS sessions get a copy with a new session id (every line's
+# sessionId rewritten, as --fork-session writes it) plus 20 lines of their
+# own, and as many a resumed copy (same lines, 20 more), the shapes real
+# homes show (93-99 % of a fork's records are its parent's).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SIZE=${SIZE:-W/4}
+FORKS=${FORKS:-20}
+CACHE=.cache/vault-bench
+mkdir -p "$CACHE"
+log() { echo "vault-bench: $*" >&2; }
+
+if [ ! -x /usr/bin/time ]; then
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+		log "installing the package 'time' with apt-get"
+		apt-get install -y -qq time >&2
+	else
+		log "/usr/bin/time is missing (install the package 'time')"; exit 1
+	fi
+fi
+
+go build -o "$CACHE/memscope" .
+MS="$PWD/$CACHE/memscope"
+H="$PWD/$CACHE/home"
+V="$PWD/$CACHE/vault"
+rm -rf "$H" "$V"
+if [ -n "${BENCH_HOME:-}" ]; then
+	log "copying $BENCH_HOME"
+	cp -a "$BENCH_HOME" "$H"
+else
+	G="$PWD/$CACHE/gen-${SIZE//\//_}"
+	if [ ! -f "$G/manifest.json" ]; then
+		go build -o "$CACHE/gen" ./scripts/gen
+		log "generating $SIZE (once)"
+		rm -rf "$G"
+		"$CACHE/gen" -out "$G" -size "$SIZE" -seed 1 >&2
+	fi
+	cp -a "$G" "$H"
+fi
+
+log "adding $FORKS forks and $FORKS resumed copies"
+n=0
+while IFS= read -r t; do
+	[ "$n" -ge "$FORKS" ] && break
+	old=$(basename "$t" .jsonl)
+	for kind in fork resume; do
+		new=$(cat /proc/sys/kernel/random/uuid)
+		out="$(dirname "$t")/$new.jsonl"
+		if [ "$kind" = fork ]; then
+			sed "s/\"sessionId\":\"$old\"/\"sessionId\":\"$new\"/g" "$t" > "$out"
+		else
+			cp "$t" "$out"
+		fi
+		tail -n 20 "$t" | sed "s/\"sessionId\":\"$old\"/\"sessionId\":\"$new\"/g; s/\"uuid\":\"/\"uuid\":\"$kind-/g" >> "$out"
+	done
+	n=$((n + 1))
+done < <(find "$H/projects" -maxdepth 2 -name '*.jsonl' | sort)
+
+files() { (cd "$H" && find projects file-history paste-cache history.jsonl -type f 2>/dev/null); }
+timed() { # name, command...: prints "name wall cpu rss"
+	local name=$1; shift
+	/usr/bin/time -f "%e %U %S %M" -o "$CACHE/t" "$@" > "$CACHE/out.$name" 2>&1 || { cat "$CACHE/out.$name" >&2; exit 1; }
+	read -r wall user sys rss < "$CACHE/t"
+	printf '%-8s %8.2f s wall %8.2f s CPU %8d MB RSS\n' "$name" "$wall" "$(echo "$user + $sys" | bc)" "$((rss / 1024))"
+}
+
+raw=$(files | (cd "$H" && xargs -d '\n' cat) | wc -c)
+log "home: $((raw / 1000000)) MB in $(files | wc -l) files"
+echo "== vault bench, $(date -u +%F), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+files | (cd "$H" && xargs -d '\n' cat) > /dev/null # warm the page cache
+timed cat bash -c "cd '$H' && find projects file-history paste-cache history.jsonl -type f -print0 2>/dev/null | xargs -0 cat > /dev/null"
+timed sync "$MS" vault sync --home "$H" --vault "$V" --json
+"$MS" vault du --home "$H" --vault "$V" --json > "$CACHE/du.json"
+stored=$(sed -n 's/^  "stored": \([0-9]*\),/\1/p' "$CACHE/du.json")
+dedup=$(sed -n 's/^  "dedup": \([0-9.]*\),/\1/p' "$CACHE/du.json")
+printf 'du       vault %d MB for %d MB of files: %.3f of the raw size (dedup alone %.3f)\n' "$((stored / 1000000))" "$((raw / 1000000))" "$(echo "$stored / $raw" | bc -l)" "$dedup"
+
+big=$(find "$H/projects" -maxdepth 2 -name '*.jsonl' -size +1M | sort | head -1)
+sid=$(basename "$big" .jsonl)
+head -c 1000000 "$big" | sed '$d' >> "$big"
+timed append "$MS" vault sync --home "$H" --vault "$V" --json
+grep -E '"bytesRead"|"packBytes"' "$CACHE/out.append" | tr -d ' ,\n'; echo " (after appending 1 MB)"
+timed resync "$MS" vault sync --home "$H" --vault "$V" --json
+
+slug=$(basename "$(dirname "$big")")
+keep="$CACHE/keep"
+rm -rf "$keep" && mkdir -p "$keep"
+cp -a "$big" "$keep/"
+[ -d "$H/projects/$slug/$sid" ] && cp -a "$H/projects/$slug/$sid" "$keep/"
+rm -rf "$big" "$H/projects/$slug/$sid" "$H/file-history/$sid"
+timed restore "$MS" vault restore "$sid" --home "$H" --vault "$V"
+cmp "$big" "$keep/$(basename "$big")" && echo "restore  byte-identical ($(wc -c < "$big") bytes)"
+rm -rf "$CACHE/cpdst" && mkdir -p "$CACHE/cpdst"
+timed cp cp -a "$keep/." "$CACHE/cpdst/"
+timed verify "$MS" vault verify --home "$H" --vault "$V"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
