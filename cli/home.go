@@ -78,6 +78,9 @@ func (e *env) openHome(h *homeFlags) (*opened, error) {
 			if err != nil {
 				return nil, badInput(err)
 			}
+			// The commands read no link out of the home (the TUI still
+			// does: see docs/RELIABILITY-2026-11.md, item 5).
+			home.FS = model.HomeFS(dir)
 			return &opened{home: home, close: func() {}, root: mountHome(e.root, home, "")}, nil
 		}
 		if st, err := os.Stat(dir); err == nil && !st.IsDir() {
