@@ -11,4 +11,4 @@ cd "$(dirname "$0")/.."
 mkdir -p .cache/bench
 go build -o .cache/bench/memscope .
 uptime
-go run ./scripts/gatebench -memscope "$PWD/.cache/bench/memscope" -runs "${1:-200}"
+go run ./scripts/memscope-gatebench -memscope "$PWD/.cache/bench/memscope" -runs "${1:-200}"

@@ -53,7 +53,7 @@ if [ -n "${HOME_DIR:-}" ]; then
 else
 	H="$PWD/$CACHE/${SIZE//\//_}"
 	if [ ! -f "$H/manifest.json" ]; then
-		go build -o "$CACHE/gen" ./scripts/gen
+		go build -o "$CACHE/gen" ./scripts/memscope-gen
 		log "generating $SIZE in $H (once)"
 		rm -rf "$H"
 		"$CACHE/gen" -out "$H" -size "$SIZE" -seed 1 >&2

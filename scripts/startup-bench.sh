@@ -38,7 +38,7 @@ if [ -n "${HOME_DIR:-}" ]; then
 else
 	H="$PWD/$CACHE/W"
 	if [ ! -f "$H/manifest.json" ]; then
-		go build -o "$CACHE/gen" ./scripts/gen
+		go build -o "$CACHE/gen" ./scripts/memscope-gen
 		log "generating W in $H (once)"
 		rm -rf "$H"
 		"$CACHE/gen" -out "$H" -size W -seed 1 >&2

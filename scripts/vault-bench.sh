@@ -46,7 +46,7 @@ if [ -n "${BENCH_HOME:-}" ]; then
 else
 	G="$PWD/$CACHE/gen-${SIZE//\//_}"
 	if [ ! -f "$G/manifest.json" ]; then
-		go build -o "$CACHE/gen" ./scripts/gen
+		go build -o "$CACHE/gen" ./scripts/memscope-gen
 		log "generating $SIZE (once)"
 		rm -rf "$G"
 		"$CACHE/gen" -out "$G" -size "$SIZE" -seed 1 >&2
