@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/memscope/memscope/engine/live"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,25 +39,26 @@ func snapshotJSON(t *testing.T, home, name string, v any) {
 }
 
 // snapshotEvents counts the session-started events of a `watch --once
-// --json` snapshot (NDJSON, one event a line).
+// --json` snapshot (one JSON array of events).
 func snapshotEvents(t *testing.T, home, name string) int {
 	t.Helper()
 	n := 0
-	for _, line := range strings.Split(snapshotStdout(t, home, name), "\n") {
-		if line = strings.TrimSpace(line); line == "" || line == "[]" {
-			continue
-		}
-		var ev struct {
-			Kind string `json:"kind"`
-		}
-		if err := json.Unmarshal([]byte(line), &ev); err != nil {
-			t.Fatalf("%s/%s: %v", home, name, err)
-		}
+	for _, ev := range onceEvents(t, home+"/"+name, snapshotStdout(t, home, name)) {
 		if ev.Kind == "session-started" {
 			n++
 		}
 	}
 	return n
+}
+
+// onceEvents reads what `watch --once --json` printed: one JSON array.
+func onceEvents(t *testing.T, what, out string) []live.Event {
+	t.Helper()
+	var evs []live.Event
+	if err := json.Unmarshal([]byte(out), &evs); err != nil {
+		t.Fatalf("%s: watch --once --json is not one JSON array: %v", what, err)
+	}
+	return evs
 }
 
 // TestOverviewCountsEqualCommands: on the demo home, testdata/home and the
@@ -297,7 +299,7 @@ func TestOverviewLiveLostAndSoon(t *testing.T) {
 	if code := run(e, []string{"watch", "--once", "--json", "--home", h.dir}); code != 0 {
 		t.Fatalf("watch exit %d: %s", code, errb.String())
 	}
-	started := len(events(t, out.String()))
+	started := len(onceEvents(t, "watch --once --json", out.String()))
 
 	for _, c := range []struct {
 		what            string

@@ -109,8 +109,8 @@ func TestSessionsMatchCcusage20(t *testing.T) {
 	bin := ccusage20Bin(t)
 	t.Run("generated home with subagents", func(t *testing.T) {
 		home := filepath.Join(t.TempDir(), "home")
-		if out, err := exec.Command("go", "run", "../scripts/gen", "-out", home, "-size", "2M", "-seed", "5").CombinedOutput(); err != nil {
-			t.Fatalf("scripts/gen: %v\n%s", err, out)
+		if out, err := exec.Command("go", "run", "../scripts/memscope-gen", "-out", home, "-size", "2M", "-seed", "5").CombinedOutput(); err != nil {
+			t.Fatalf("scripts/memscope-gen: %v\n%s", err, out)
 		}
 		ours, theirs, oc, tc := bySession20(t, bin, home)
 		if len(theirs) == 0 || len(ours) != len(theirs) {
