@@ -138,38 +138,15 @@ func hookPreToolUse(e *env) ([]byte, *gate.Record, error) {
 	return append(out, '\n'), &rec, err
 }
 
-// readHookInput reads stdin, bounded in size and time.
+// readHookInput reads the hook event on stdin, bounded in size and time
+// (readClientJSON: it answers once the event is complete, whether or not
+// the client closes the pipe).
 func readHookInput(r io.Reader) ([]byte, error) {
-	type read struct {
-		data []byte
-		err  error
+	data, err := readClientJSON(r, maxHookInput, hookReadWait)
+	if err != nil {
+		return nil, fmt.Errorf("read the hook event: %w", err)
 	}
-	if r == nil {
-		return nil, errors.New("no stdin: the hook event is read from it")
-	}
-	c := make(chan read, 1)
-	go func() {
-		// A panic here would end the process past runHook's recover.
-		defer func() {
-			if p := recover(); p != nil {
-				c <- read{err: fmt.Errorf("internal error: %v", p)}
-			}
-		}()
-		data, err := io.ReadAll(io.LimitReader(r, maxHookInput+1))
-		c <- read{data, err}
-	}()
-	select {
-	case got := <-c:
-		switch {
-		case got.err != nil:
-			return nil, fmt.Errorf("read the hook event: %w", got.err)
-		case len(got.data) > maxHookInput:
-			return nil, fmt.Errorf("hook event over %d MiB: not judged", maxHookInput>>20)
-		}
-		return got.data, nil
-	case <-time.After(hookReadWait):
-		return nil, fmt.Errorf("no hook event on stdin within %s", hookReadWait)
-	}
+	return data, nil
 }
 
 // hookTarget resolves where memory lives for the session (the client's

@@ -2,10 +2,12 @@ package cli
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memscope/memscope/engine/gate"
 	"github.com/memscope/memscope/model"
@@ -82,7 +84,7 @@ func TestHookDeniesASecretAndPassesSourceFiles(t *testing.T) {
 // says why in memscope.log.
 func TestHookFailsOpen(t *testing.T) {
 	e, _, _, state := hookEnv(t)
-	for _, in := range []string{"not json", `{"hook_event_name":"PostToolUse","tool_name":"Write"}`, strings.Repeat("x", maxHookInput+10)} {
+	for _, in := range []string{"not json", `{"hook_event_name":"PostToolUse","tool_name":"Write"}`, `{"session_id":"` + strings.Repeat("x", maxHookInput+10) + `"}`} {
 		out, code := runHookWith(t, e, in)
 		if code != 0 || out != "" {
 			t.Errorf("input %.20q: exit %d, stdout %q", in, code, out)
@@ -137,5 +139,29 @@ func TestGateLog(t *testing.T) {
 	}
 	if len(rep.Records) != 1 || rep.Records[0].Decision != gate.Deny || rep.HeldToday != "1 memory write held today" {
 		t.Errorf("gate log --held: %+v", rep)
+	}
+}
+
+// A client that keeps stdin open after the event still gets the gate's
+// decision at once: the gate read to the pipe's end, so it waited its
+// 2 s and failed open, letting a write with a key through.
+func TestHookAnswersWithStdinLeftOpen(t *testing.T) {
+	e, home, project, _ := hookEnv(t)
+	mem := filepath.Join(home, "projects", model.Slug(project), "memory")
+	ev := hookEvent(t, project, "Write", map[string]any{
+		"file_path": filepath.Join(mem, "project_deploy.md"),
+		"content":   "---\nname: deploy\ndescription: how we deploy\ntype: project\n---\nUse AKIAQWERTYUIOPASDFGH for the bucket.\n"})
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	go io.WriteString(pw, ev)
+	var out strings.Builder
+	e.stdout, e.stdin = &out, pr
+	start := time.Now()
+	if code := run(e, []string{"hook", "pre-tool-use"}); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var ans hookAnswer
+	if err := json.Unmarshal([]byte(out.String()), &ans); err != nil || ans.HookSpecificOutput.PermissionDecision != "deny" {
+		t.Fatalf("with stdin open the gate answered %q (%v), want a deny (after %v)", out.String(), err, time.Since(start))
 	}
 }

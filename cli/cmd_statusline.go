@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -93,53 +91,10 @@ func readStatusInput(r io.Reader) ([]byte, error) {
 
 // readStatusInputWithin is readStatusInput with the wait given.
 func readStatusInputWithin(r io.Reader, wait time.Duration) ([]byte, error) {
-	if r == nil {
-		return nil, errors.New("no input on stdin")
-	}
-	if isTerminal(r) {
+	if r != nil && isTerminal(r) {
 		return nil, errors.New("stdin is a terminal: Claude Code pipes the session's JSON to this command")
 	}
-	type read struct {
-		data []byte
-		err  error
-	}
-	done := make(chan read, 1)
-	go func() {
-		// Left blocked on a pipe nobody closes when the wait runs out;
-		// the process answers and exits anyway.
-		data, err := readFirstValue(r)
-		done <- read{data, err}
-	}()
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
-	select {
-	case got := <-done:
-		return got.data, got.err
-	case <-timer.C:
-		return nil, fmt.Errorf("no complete JSON object on stdin after %s (the pipe is still open)", wait)
-	}
-}
-
-// readFirstValue reads r until it holds one complete JSON value (without
-// waiting for r to end), r ends, or more than maxStatusInput bytes came.
-// What is not a complete value is returned as read, for the parser to
-// say what is wrong with it.
-func readFirstValue(r io.Reader) ([]byte, error) {
-	var seen bytes.Buffer
-	dec := json.NewDecoder(io.TeeReader(io.LimitReader(r, maxStatusInput+1), &seen))
-	var value json.RawMessage
-	err := dec.Decode(&value)
-	var syntax *json.SyntaxError
-	switch {
-	case err == nil:
-		return value, nil
-	case seen.Len() > maxStatusInput:
-		return nil, fmt.Errorf("the input on stdin is over %d bytes", maxStatusInput)
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.As(err, &syntax):
-		return seen.Bytes(), nil
-	default:
-		return nil, fmt.Errorf("reading stdin: %w", err)
-	}
+	return readClientJSON(r, maxStatusInput, wait)
 }
 
 // showStatusline prints the line (empty when there is nothing to say)

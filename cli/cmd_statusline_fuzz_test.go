@@ -25,7 +25,7 @@ func FuzzStatuslineInput(f *testing.F) {
 	f.Add([]byte(""))
 	home := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, err := readFirstValue(bytes.NewReader(data))
+		got, err := readFirstValue(bytes.NewReader(data), maxStatusInput)
 		if err != nil {
 			return
 		}

@@ -41,29 +41,18 @@ type vaultHookResult struct {
 	Skipped string `json:"skipped,omitempty"`
 }
 
-// vaultReadHookEvent reads one JSON object from r: it returns as soon as the
-// object is complete (the client may keep stdin open), and gives up
-// after wait.
+// vaultReadHookEvent reads the hook event on stdin (readClientJSON:
+// answered as soon as the object is complete, given up after wait).
 func vaultReadHookEvent(r io.Reader, wait time.Duration) (vaultHookEvent, error) {
-	type res struct {
-		ev  vaultHookEvent
-		err error
+	var ev vaultHookEvent
+	data, err := readClientJSON(r, maxVaultHookInput, wait)
+	if err == nil {
+		err = json.Unmarshal(data, &ev)
 	}
-	ch := make(chan res, 1)
-	go func() {
-		var ev vaultHookEvent
-		err := json.NewDecoder(io.LimitReader(r, maxVaultHookInput)).Decode(&ev)
-		ch <- res{ev, err}
-	}()
-	select {
-	case x := <-ch:
-		if x.err != nil {
-			return x.ev, fmt.Errorf("the hook event on stdin: %w", x.err)
-		}
-		return x.ev, nil
-	case <-time.After(wait):
-		return vaultHookEvent{}, fmt.Errorf("no complete hook event on stdin within %v", wait)
+	if err != nil {
+		return ev, fmt.Errorf("the hook event on stdin: %w", err)
 	}
+	return ev, nil
 }
 
 // vaultHookHome is the home a transcript path lies in:
