@@ -2,7 +2,6 @@ package vault
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"path"
@@ -389,9 +388,4 @@ func sessionPastes(fsys fs.FS, session model.SessionID) []string {
 		}
 	}
 	return out
-}
-
-// errf is a vault error naming its folder.
-func (v *Vault) errf(format string, args ...any) error {
-	return fmt.Errorf("vault %s: "+format, append([]any{v.Dir}, args...)...)
 }

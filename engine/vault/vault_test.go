@@ -1,7 +1,6 @@
 package vault
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -10,7 +9,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -468,43 +466,5 @@ func TestDirRefusesTheHome(t *testing.T) {
 	}
 	if _, err := Dir("rel/vault", env(nil), uh, ""); err == nil {
 		t.Errorf("a relative vault folder was accepted")
-	}
-}
-
-func sortedKeys(m map[string]fileState) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-var _ = bytes.Equal
-var _ = sortedKeys
-
-func TestSummaryAndSafe(t *testing.T) {
-	home := testHome(t, 50)
-	v := openVault(t, nil)
-	if s, err := v.Summarize(); err != nil || s.Sessions != 0 {
-		t.Fatalf("summary of no vault: %+v %v", s, err)
-	}
-	syncHome(t, v, home, t0)
-	rel := "projects/" + proj + "/" + sidA + ".jsonl"
-	info, _ := os.Stat(filepath.Join(home, rel))
-	s, err := v.Summarize()
-	if err != nil || s.Sessions != 2 || s.Lost != 0 || !s.LastSync.Equal(t0) {
-		t.Fatalf("summary: %+v %v", s, err)
-	}
-	if !s.Safe(rel, info.Size(), info.ModTime()) {
-		t.Errorf("a synced transcript is not safe")
-	}
-	if s.Safe(rel, info.Size()+1, info.ModTime()) {
-		t.Errorf("a transcript grown since the sync is safe")
-	}
-	sweep(t, home)
-	syncHome(t, v, home, t0.Add(time.Hour))
-	if s, _ := v.Summarize(); s.Lost != 1 {
-		t.Errorf("after the sweep: %d lost, want 1", s.Lost)
 	}
 }
