@@ -1,36 +1,21 @@
 package cli
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/memscope/memscope/model"
 )
 
 // ccusage20Bin finds the ccusage 20.x that scripts/ccusage20-install.sh
-// pins: $MEMSCOPE_CCUSAGE20, else the repository's .cache/ccusage20. The
-// test skips, saying so, when there is none or no node to launch it.
+// pins: $MEMSCOPE_CCUSAGE20, else the repository's .cache/ccusage20.
 func ccusage20Bin(t *testing.T) string {
 	t.Helper()
-	bin := os.Getenv("MEMSCOPE_CCUSAGE20")
-	if bin == "" {
-		bin = filepath.Join("..", ".cache", "ccusage20", "node_modules", ".bin", "ccusage")
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Skipf("ccusage 20.x is not installed (%v): run scripts/ccusage20-install.sh or set MEMSCOPE_CCUSAGE20 to its command", err)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed, so the ccusage 20.x launcher cannot run")
-	}
-	return bin
+	return findCcusage(t, "ccusage 20.x", "MEMSCOPE_CCUSAGE20", "ccusage20", "scripts/ccusage20-install.sh")
 }
 
 // ccusage20Report is the part of ccusage 20.x's `session --json` compared
@@ -44,31 +29,13 @@ type ccusage20Report struct {
 		CacheReadTokens     int64   `json:"cacheReadTokens"`
 		TotalCost           float64 `json:"totalCost"`
 	} `json:"session"`
-	Totals struct {
-		InputTokens         int64   `json:"inputTokens"`
-		OutputTokens        int64   `json:"outputTokens"`
-		CacheCreationTokens int64   `json:"cacheCreationTokens"`
-		CacheReadTokens     int64   `json:"cacheReadTokens"`
-		TotalCost           float64 `json:"totalCost"`
-	} `json:"totals"`
+	Totals ccusageTotals `json:"totals"`
 }
 
 func runCcusage20(t *testing.T, bin, home string) ccusage20Report {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "session", "--json", "--offline")
-	cmd.Env = append(os.Environ(), "CLAUDE_CONFIG_DIR="+home)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("ccusage 20: %v\n%s", err, stderr.String())
-	}
 	var r ccusage20Report
-	if err := json.Unmarshal(out, &r); err != nil {
-		t.Fatalf("ccusage 20 output is not its JSON: %v\n%.500s", err, out)
-	}
+	runCcusageJSON(t, "ccusage 20", bin, home, &r)
 	return r
 }
 

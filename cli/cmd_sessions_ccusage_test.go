@@ -17,21 +17,38 @@ import (
 )
 
 // ccusageBin finds ccusage 18.0.11: $MEMSCOPE_CCUSAGE, else the copy
-// scripts/ccusage-install.sh puts in the repository's .cache/ccusage. The test skips when
-// there is none, or no node to run it.
+// scripts/ccusage-install.sh puts in the repository's .cache/ccusage.
 func ccusageBin(t *testing.T) string {
 	t.Helper()
-	bin := os.Getenv("MEMSCOPE_CCUSAGE")
+	return findCcusage(t, "ccusage", "MEMSCOPE_CCUSAGE", "ccusage", "scripts/ccusage-install.sh")
+}
+
+// findCcusage finds a pinned ccusage: $envVar, else the copy its install
+// script puts in the repository's .cache/<cache>. The test skips, saying
+// so, when there is none or no node to run it.
+func findCcusage(t *testing.T, what, envVar, cache, script string) string {
+	t.Helper()
+	bin := os.Getenv(envVar)
 	if bin == "" {
-		bin = filepath.Join("..", ".cache", "ccusage", "node_modules", ".bin", "ccusage")
+		bin = filepath.Join("..", ".cache", cache, "node_modules", ".bin", "ccusage")
 	}
 	if _, err := os.Stat(bin); err != nil {
-		t.Skipf("ccusage is not installed (%v): run scripts/ccusage-install.sh or set MEMSCOPE_CCUSAGE to its command", err)
+		t.Skipf("%s is not installed (%v): run %s or set %s to its command", what, err, script, envVar)
 	}
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed, so ccusage cannot run")
+		t.Skipf("node is not installed, so %s cannot run", what)
 	}
 	return bin
+}
+
+// ccusageTotals is the totals object of `ccusage session --json`, the
+// same in 18.x and 20.x.
+type ccusageTotals struct {
+	InputTokens         int64   `json:"inputTokens"`
+	OutputTokens        int64   `json:"outputTokens"`
+	CacheCreationTokens int64   `json:"cacheCreationTokens"`
+	CacheReadTokens     int64   `json:"cacheReadTokens"`
+	TotalCost           float64 `json:"totalCost"`
 }
 
 // ccusageReport is the part of `ccusage session --json` compared here.
@@ -45,16 +62,19 @@ type ccusageReport struct {
 		CacheReadTokens     int64   `json:"cacheReadTokens"`
 		TotalCost           float64 `json:"totalCost"`
 	} `json:"sessions"`
-	Totals struct {
-		InputTokens         int64   `json:"inputTokens"`
-		OutputTokens        int64   `json:"outputTokens"`
-		CacheCreationTokens int64   `json:"cacheCreationTokens"`
-		CacheReadTokens     int64   `json:"cacheReadTokens"`
-		TotalCost           float64 `json:"totalCost"`
-	} `json:"totals"`
+	Totals ccusageTotals `json:"totals"`
 }
 
 func runCcusage(t *testing.T, bin, home string) ccusageReport {
+	t.Helper()
+	var r ccusageReport
+	runCcusageJSON(t, "ccusage", bin, home, &r)
+	return r
+}
+
+// runCcusageJSON runs `ccusage session --json --offline` on home and
+// decodes its output into v.
+func runCcusageJSON(t *testing.T, what, bin, home string, v any) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -64,13 +84,11 @@ func runCcusage(t *testing.T, bin, home string) ccusageReport {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("ccusage: %v\n%s", err, stderr.String())
+		t.Fatalf("%s: %v\n%s", what, err, stderr.String())
 	}
-	var r ccusageReport
-	if err := json.Unmarshal(out, &r); err != nil {
-		t.Fatalf("ccusage output is not its JSON: %v\n%.500s", err, out)
+	if err := json.Unmarshal(out, v); err != nil {
+		t.Fatalf("%s output is not its JSON: %v\n%.500s", what, err, out)
 	}
-	return r
 }
 
 // ccusageGroups regroups a memscope report the way ccusage 18.0.11
