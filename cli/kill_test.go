@@ -164,16 +164,7 @@ func TestKill9DuringWrites(t *testing.T) {
 			for i := range kills {
 				dir := t.TempDir()
 				c := op.setup(t, dir)
-				cmd := exec.Command(os.Args[0], c.args...)
-				cmd.Env = append(os.Environ(), childVar+"="+dir)
-				if err := cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
-				// Up to half again the time a whole run took: a loaded machine
-				// starts the child later than it did the reference.
-				time.Sleep(time.Duration(rng.Int64N(int64(took)*3/2 + 1)))
-				cmd.Process.Signal(syscall.SIGKILL)
-				cmd.Wait()
+				killChild(t, dir, rng, took, c.args...)
 				got := c.read()
 				for p := range union(before, after) {
 					g, b, a := orAbsent(got, p), orAbsent(before, p), orAbsent(after, p)
@@ -210,6 +201,22 @@ func TestKill9DuringWrites(t *testing.T) {
 			t.Logf("%d kills within %v: %d before anything landed, %d after all, %d part way", kills, took, landedNone, landedAll, mixed)
 		})
 	}
+}
+
+// killChild runs memscope args in a child that sees only dir and
+// SIGKILLs it at a random point: up to half again took, the time a whole
+// run took (a loaded machine starts the child later than it did the
+// reference).
+func killChild(t *testing.T, dir string, rng *rand.Rand, took time.Duration, args ...string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), childVar+"="+dir)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Duration(rng.Int64N(int64(took)*3/2 + 1)))
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
 }
 
 func orAbsent(m map[string]string, k string) string {

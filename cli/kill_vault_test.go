@@ -5,9 +5,7 @@ package cli
 import (
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -46,14 +44,7 @@ func TestKill9DuringVaultSync(t *testing.T) {
 		dir := t.TempDir()
 		args, home, l := setup(dir)
 		before := readTree(home)
-		cmd := exec.Command(os.Args[0], args...)
-		cmd.Env = append(os.Environ(), childVar+"="+dir)
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(time.Duration(rng.Int64N(int64(took)*3/2 + 1)))
-		cmd.Process.Signal(syscall.SIGKILL)
-		cmd.Wait()
+		killChild(t, dir, rng, took, args...)
 		if !equalMaps(before, readTree(home)) {
 			t.Fatalf("kill %d: the sync changed the home", i)
 		}
