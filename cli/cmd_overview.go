@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"runtime/debug"
 
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/overview"
@@ -70,16 +69,7 @@ func runOverview(e *env, opts overviewOptions) (overviewResult, error) {
 		}
 	}
 	src := &overview.Source{Env: projectEnv(e, o.root, o.home), Project: proj, Staleness: opts.stale, Alive: e.alive, Cache: e.cache(opts.cache, o)}
-	// One line at a time, each one's garbage handed back before the next:
-	// each heavy line (lint, prompt, secrets) stays near 150 MiB alone on
-	// a home of 1 GiB runs of NUL bytes, and their leftovers together
-	// passed the 250 MiB bound TestHostileHugeFilesBoundedMemory holds.
-	lines := make([]overview.Line, len(overview.Specs))
-	for i, sp := range overview.Specs {
-		lines[i] = overview.Compute(src, sp.ID)
-		debug.FreeOSMemory()
-	}
-	return overviewResult{Home: o.home.Dir, Project: proj, Lines: lines}, nil
+	return overviewResult{Home: o.home.Dir, Project: proj, Lines: overview.All(src)}, nil
 }
 
 // showOverview prints what runOverview returned, as text or --json.
