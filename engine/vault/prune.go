@@ -53,11 +53,7 @@ func (v *Vault) Prune(o PruneOptions) (PruneReport, error) {
 	}
 	unlock := v.lock()
 	defer unlock()
-	st, err := v.loadState()
-	if err != nil {
-		return rep, err
-	}
-	ix, err := v.loadIndex()
+	st, ix, err := v.read(true)
 	if err != nil {
 		return rep, err
 	}

@@ -33,10 +33,7 @@ type SessionEntry struct {
 // first, then newest first. home may be nil (InHome then says what the
 // last sync saw).
 func (v *Vault) List(home *model.Home) ([]SessionEntry, error) {
-	if err := v.checkFormat(); err != nil {
-		return nil, err
-	}
-	st, err := v.loadState()
+	st, _, err := v.read(false)
 	if err != nil {
 		return nil, err
 	}
@@ -122,14 +119,7 @@ type Usage struct {
 // Usage measures the vault by kind.
 func (v *Vault) Usage() (Usage, error) {
 	u := Usage{Vault: v.Dir, Orphans: []string{}}
-	if err := v.checkFormat(); err != nil {
-		return u, err
-	}
-	st, err := v.loadState()
-	if err != nil {
-		return u, err
-	}
-	ix, err := v.loadIndex()
+	st, ix, err := v.read(true)
 	if err != nil {
 		return u, err
 	}
@@ -205,20 +195,13 @@ func (r VerifyReport) OK() bool { return len(r.Problems) == 0 && len(r.State) ==
 // file's hash.
 func (v *Vault) Verify() (VerifyReport, error) {
 	rep := VerifyReport{Vault: v.Dir, Problems: []string{}, Orphans: []string{}, State: []model.Problem{}}
-	if err := v.checkFormat(); err != nil {
-		return rep, err
-	}
 	unlock := v.lock()
 	defer unlock()
-	st, err := v.loadState()
+	st, ix, err := v.read(true)
 	if err != nil {
 		return rep, err
 	}
 	rep.State = append(rep.State, st.problems...)
-	ix, err := v.loadIndex()
-	if err != nil {
-		return rep, err
-	}
 	rep.Orphans = append(rep.Orphans, ix.orphans...)
 	rep.Packs = len(ix.packs)
 	rd := newChunkReader(v, ix)
@@ -234,11 +217,9 @@ func (v *Vault) Verify() (VerifyReport, error) {
 		}
 		return a.off < b.off
 	})
-	bad := map[key]bool{}
 	for _, k := range keys {
 		rep.Chunks++
 		if _, err := rd.read(k); err != nil {
-			bad[k] = true
 			rep.Problems = append(rep.Problems, err.Error())
 		}
 	}
@@ -247,7 +228,7 @@ func (v *Vault) Verify() (VerifyReport, error) {
 		for i := range r.Versions {
 			ver := &r.Versions[i]
 			rep.Versions++
-			if err := verifyVersion(rd, ver, bad); err != nil {
+			if err := verifyVersion(rd, ver); err != nil {
 				rep.Problems = append(rep.Problems, fmt.Sprintf("%s (version of %s): %v", r.Path, ver.ModTime.UTC().Format(time.RFC3339), err))
 				continue
 			}
@@ -257,31 +238,15 @@ func (v *Vault) Verify() (VerifyReport, error) {
 	return rep, nil
 }
 
-// verifyVersion rebuilds ver and checks its size and hash.
-func verifyVersion(rd *chunkReader, ver *Version, bad map[key]bool) error {
+// verifyVersion rebuilds ver (writeVersion, the restore's own path) and
+// checks its size and hash.
+func verifyVersion(rd *chunkReader, ver *Version) error {
 	h := sha256.New()
-	var n normalizer
+	if err := writeVersion(h, rd, ver); err != nil {
+		return err
+	}
 	var size int64
 	for _, c := range ver.Chunks {
-		k, ok := keyOf(c.H)
-		if !ok {
-			return fmt.Errorf("chunk %q is not a SHA-256", c.H)
-		}
-		if bad[k] {
-			return fmt.Errorf("chunk %s is damaged", c.H)
-		}
-		data, err := rd.read(k)
-		if err != nil {
-			return err
-		}
-		out, err := n.back(data, c.Raw, c.IDs)
-		if err != nil {
-			return fmt.Errorf("chunk %s: %w", c.H, err)
-		}
-		if int64(len(out)) != c.N {
-			return fmt.Errorf("chunk %s: %d bytes where the file had %d", c.H, len(out), c.N)
-		}
-		h.Write(out)
 		size += c.N
 	}
 	if size != ver.Size {

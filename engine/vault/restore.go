@@ -117,22 +117,15 @@ func sessionRecords(st *state, home fs.FS, session model.SessionID) []*Record {
 // replacing one), read back and checked.
 func (v *Vault) Restore(o RestoreOptions) (RestoreReport, error) {
 	rep := RestoreReport{Session: string(o.Session), To: o.Home.Dir, DryRun: o.DryRun, Files: []RestoredFile{}, Warnings: []string{}}
-	if err := v.checkFormat(); err != nil {
-		return rep, err
-	}
 	unlock := v.lock()
 	defer unlock()
-	st, err := v.loadState()
+	st, ix, err := v.read(true)
 	if err != nil {
 		return rep, err
 	}
 	recs := sessionRecords(st, o.Home.FS, o.Session)
 	if len(recs) == 0 {
 		return rep, fmt.Errorf("%s: %w", o.Session, ErrUnknownSession)
-	}
-	ix, err := v.loadIndex()
-	if err != nil {
-		return rep, err
 	}
 	var conflicts []string
 	for _, r := range recs {

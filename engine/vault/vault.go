@@ -343,6 +343,20 @@ func (v *Vault) stateFiles() ([]string, error) {
 	return out, nil
 }
 
+// read checks the vault's format and reads its records and, when
+// withIndex, its pack index (nil otherwise).
+func (v *Vault) read(withIndex bool) (*state, *index, error) {
+	if err := v.checkFormat(); err != nil {
+		return nil, nil, err
+	}
+	st, err := v.loadState()
+	if err != nil || !withIndex {
+		return st, nil, err
+	}
+	ix, err := v.loadIndex()
+	return st, ix, err
+}
+
 // loadState reads every state file, later records over earlier ones.
 func (v *Vault) loadState() (*state, error) {
 	st := newState()
