@@ -91,14 +91,11 @@ func Path(getenv func(string) string, userHome func() (string, error)) (string, 
 	if p := getenv("MEMSCOPE_CONFIG"); p != "" {
 		return p, nil
 	}
-	if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
-		return filepath.Join(x, "memscope", "config.yaml"), nil
-	}
-	h, err := userHome()
+	dir, err := model.XDGConfig.Memscope(getenv, userHome)
 	if err != nil {
 		return "", fmt.Errorf("find the config file: %w", err)
 	}
-	return filepath.Join(h, ".config", "memscope", "config.yaml"), nil
+	return filepath.Join(dir, "config.yaml"), nil
 }
 
 // MaxBytes bounds the file (a settings file is a few KiB).

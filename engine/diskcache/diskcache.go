@@ -43,18 +43,11 @@ var ErrInsideHome = errors.New("the cache folder is inside the Claude home")
 // ~/.cache/memscope/scan. It refuses a folder inside homeDir, the Claude
 // home being read (ErrInsideHome).
 func Dir(getenv func(string) string, userHome func() (string, error), homeDir string) (string, error) {
-	base := getenv("XDG_CACHE_HOME")
-	if !filepath.IsAbs(base) {
-		h, err := userHome()
-		if err != nil {
-			return "", fmt.Errorf("cache folder: %w", err)
-		}
-		if !filepath.IsAbs(h) {
-			return "", fmt.Errorf("cache folder: the user's home %q is not an absolute path", h)
-		}
-		base = filepath.Join(h, ".cache")
+	base, err := model.XDGCache.Memscope(getenv, userHome)
+	if err != nil {
+		return "", fmt.Errorf("cache folder: %w", err)
 	}
-	dir := filepath.Join(base, "memscope", Sub)
+	dir := filepath.Join(base, Sub)
 	if homeDir != "" {
 		home := filepath.Clean(homeDir)
 		if rel, err := filepath.Rel(home, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {

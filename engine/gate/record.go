@@ -59,14 +59,11 @@ func NewRecord(now time.Time, ev Event, t Target, v Verdict) Record {
 // StateDir is memscope's state folder: $XDG_STATE_HOME/memscope, else
 // ~/.local/state/memscope.
 func StateDir(getenv func(string) string, userHome func() (string, error)) (string, error) {
-	if x := getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
-		return filepath.Join(x, "memscope"), nil
-	}
-	h, err := userHome()
+	dir, err := model.XDGState.Memscope(getenv, userHome)
 	if err != nil {
 		return "", fmt.Errorf("find the state folder: %w", err)
 	}
-	return filepath.Join(h, ".local", "state", "memscope"), nil
+	return dir, nil
 }
 
 // LogName is the gate's record in the state folder; ErrorLogName is

@@ -153,18 +153,11 @@ func Dir(flagDir string, getenv func(string) string, userHome func() (string, er
 			return "", fmt.Errorf("vault folder %q: give an absolute path", dir)
 		}
 	} else {
-		base := getenv("XDG_DATA_HOME")
-		if !filepath.IsAbs(base) {
-			h, err := userHome()
-			if err != nil {
-				return "", fmt.Errorf("vault folder: %w", err)
-			}
-			if !filepath.IsAbs(h) {
-				return "", fmt.Errorf("vault folder: the user's home %q is not an absolute path", h)
-			}
-			base = filepath.Join(h, ".local", "share")
+		base, err := model.XDGData.Memscope(getenv, userHome)
+		if err != nil {
+			return "", fmt.Errorf("vault folder: %w", err)
 		}
-		dir = filepath.Join(base, "memscope", "vault")
+		dir = filepath.Join(base, "vault")
 	}
 	dir = filepath.Clean(dir)
 	if homeDir != "" {
