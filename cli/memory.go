@@ -126,7 +126,7 @@ func (t *memoryTarget) selectAgent(e *env, sel string) error {
 	}
 	t.loc = model.MemoryLocation{Dir: s.Dir, Rule: model.MemoryRuleAgent, Reason: why, Git: t.loc.Git, Enabled: true,
 		Switch: model.SwitchDefault, SwitchReason: "agent memory loads whenever the agent runs"}
-	t.store, _ = memstore.Open(s.Dir, memstore.DirFSWith(s.Dir, e.writes))
+	t.store, _ = memstore.Open(s.Dir, memstore.DirFSIn(t.home.Dir, s.Dir, e.writes))
 	t.store.Unstamped()
 	return nil
 }
