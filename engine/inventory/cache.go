@@ -108,18 +108,11 @@ func summarizeCached(fsys fs.FS, files []model.TranscriptFile, workers int, cach
 	for j, sum := range summarizeAll(fsys, miss, workers) {
 		i := missAt[j]
 		out[i] = sum
-		if stamped[i] && sum.Bytes == stamps[i].Size && unchanged(fsys, files[i].Path, stamps[i]) && readWhole(sum) {
+		if stamped[i] && sum.Bytes == stamps[i].Size && model.Unchanged(fsys, files[i].Path, stamps[i]) && readWhole(sum) {
 			next[files[i].Path] = cachedTranscript{Stamp: stamps[i], Sum: sum}
 		}
 	}
 	return out, hits
-}
-
-// unchanged says the file at name still has the stamp st (checked after
-// reading it, so a file written meanwhile is not kept).
-func unchanged(fsys fs.FS, name string, st model.FileStamp) bool {
-	info, err := fs.Stat(fsys, name)
-	return err == nil && model.StampOf(info).Same(st)
 }
 
 // readWhole says a summary holds no read failure: a file that could not
@@ -188,7 +181,7 @@ func readHistoryCached(fsys fs.FS, cached *cachedHistory) (hc historyCounts, nex
 	hc.entries += len(pend)
 	hc.problems = append(hc.problems[:len(hc.problems):len(hc.problems)], probs...)
 	hc.refs.Add(pend)
-	if next.Tail.Offset > st.Size || !unchanged(fsys, model.HistoryPath, st) {
+	if next.Tail.Offset > st.Size || !model.Unchanged(fsys, model.HistoryPath, st) {
 		// Written while it was read: counted, not kept.
 		next = nil
 	}
