@@ -243,3 +243,31 @@ func TestFirstCacheOnDisk(t *testing.T) {
 		t.Errorf("after the rewrite no write names %s", repl)
 	}
 }
+
+// The prefilter is the suffix every marker ends with: a line naming any
+// folder holds it, also when a folder is outside the usual layout.
+func TestCommonSuffix(t *testing.T) {
+	for _, c := range []struct {
+		markers []string
+		want    string
+	}{
+		{[]string{"/h/projects/-a/memory/", "/projects/-a/memory/", "/h/agent-memory/"}, "memory/"},
+		{[]string{"/h/projects/-a/memory/", "/notes/"}, "/"},
+		{[]string{"/x/memory/"}, "/x/memory/"},
+		{nil, ""},
+	} {
+		var ms [][]byte
+		for _, m := range c.markers {
+			ms = append(ms, []byte(m))
+		}
+		got := string(commonSuffix(ms))
+		if got != c.want {
+			t.Errorf("commonSuffix(%q) = %q, want %q", c.markers, got, c.want)
+		}
+		for _, m := range c.markers {
+			if !strings.HasSuffix(m, got) {
+				t.Errorf("%q does not end with %q", m, got)
+			}
+		}
+	}
+}

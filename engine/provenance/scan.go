@@ -514,6 +514,7 @@ func scanFirst(home fs.FS, t model.TranscriptFile, folders []Folder) firstPass {
 			markers = append(markers, []byte(m))
 		}
 	}
+	anchor := commonSuffix(markers)
 	f, err := model.OpenRegular(home, t.Path)
 	if err != nil {
 		p.err = err
@@ -532,10 +533,11 @@ func scanFirst(home fs.FS, t model.TranscriptFile, folders []Folder) firstPass {
 		if line.TooLong {
 			continue
 		}
-		if main && bytes.Contains(d, toolResultBytes) && bytes.Contains(d, agentIDBytes) {
+		// The rarer string first: most lines are rejected by one search.
+		if main && bytes.Contains(d, agentIDBytes) && bytes.Contains(d, toolResultBytes) {
 			noteSpawn(&p, d)
 		}
-		if !bytes.Contains(d, toolUseBytes) || !containsAny(d, markers) {
+		if !bytes.Contains(d, anchor) || !bytes.Contains(d, toolUseBytes) || !containsAny(d, markers) {
 			continue
 		}
 		p.calls = append(p.calls, writeCalls(d, line.Number, folders)...)
@@ -544,6 +546,25 @@ func scanFirst(home fs.FS, t model.TranscriptFile, folders []Folder) firstPass {
 		p.err = fmt.Errorf("read %s: %w", t.Path, err)
 	}
 	return p
+}
+
+// commonSuffix is the longest suffix every marker ends with ("memory/"
+// for auto and agent memory folders alike): a line holding a marker holds
+// it, so one search for it passes over the many lines (a tool call on
+// any file) that name no folder, however many folders a scan looks for.
+func commonSuffix(markers [][]byte) []byte {
+	if len(markers) == 0 {
+		return nil
+	}
+	s := markers[0]
+	for _, m := range markers[1:] {
+		n := 0
+		for n < len(s) && n < len(m) && s[len(s)-1-n] == m[len(m)-1-n] {
+			n++
+		}
+		s = s[len(s)-n:]
+	}
+	return s
 }
 
 func containsAny(d []byte, markers [][]byte) bool {
