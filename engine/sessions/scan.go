@@ -2,8 +2,10 @@ package sessions
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
-	"hash/maphash"
+	"hash"
 	"io"
 	"io/fs"
 	"strconv"
@@ -45,12 +47,13 @@ type usageLine struct {
 
 // scanWorker scans files one after another, reusing its buffers.
 type scanWorker struct {
-	ls    *lineScanner
-	lr    *model.LineReader
-	cr    byteCounter
-	z     *model.Summarizer
-	seeds *[2]maphash.Seed
-	seen  map[[2]uint64]struct{}
+	ls   *lineScanner
+	lr   *model.LineReader
+	cr   byteCounter
+	z    *model.Summarizer
+	hash hash.Hash // SHA-256, reused
+	sum  [sha256.Size]byte
+	seen map[[2]uint64]struct{}
 	// name is the file being scanned.
 	name string
 	// rec is the record of the line being scanned.
@@ -61,8 +64,8 @@ type scanWorker struct {
 	models map[string]string
 }
 
-func newScanWorker(seeds *[2]maphash.Seed, ccusage bool) *scanWorker {
-	return &scanWorker{ls: newLineScanner(), z: model.NewSummarizer(), seeds: seeds, seen: map[[2]uint64]struct{}{}, ccusage: ccusage, models: map[string]string{}}
+func newScanWorker(ccusage bool) *scanWorker {
+	return &scanWorker{ls: newLineScanner(), z: model.NewSummarizer(), hash: sha256.New(), seen: map[[2]uint64]struct{}{}, ccusage: ccusage, models: map[string]string{}}
 }
 
 // byteCounter counts the bytes read through it.
@@ -210,18 +213,17 @@ func (w *scanWorker) price(u model.Usage) pricing.Response {
 }
 
 // key hashes message.id and requestId as ccusage joins them ("id:req"),
-// decoding them first when they hold escapes.
+// decoding them first when they hold escapes: the first 128 bits of
+// their SHA-256, the same in every run, so a scan kept in the cache
+// (Options.Cache) dedupes against this run's.
 func (w *scanWorker) key(id, req span) [2]uint64 {
-	var k [2]uint64
-	for i := range k {
-		var h maphash.Hash
-		h.SetSeed(w.seeds[i])
-		h.Write(w.ls.textBytes(id))
-		h.WriteByte(':')
-		h.Write(w.ls.textBytes(req))
-		k[i] = h.Sum64()
-	}
-	return k
+	h := w.hash
+	h.Reset()
+	h.Write(w.ls.textBytes(id))
+	h.Write([]byte{':'})
+	h.Write(w.ls.textBytes(req))
+	sum := h.Sum(w.sum[:0])
+	return [2]uint64{binary.LittleEndian.Uint64(sum), binary.LittleEndian.Uint64(sum[8:])}
 }
 
 func (c *byteCounter) Read(p []byte) (int, error) {
