@@ -47,7 +47,7 @@ func (s savedScan) scan() FileScan {
 	if len(s.Usage) > 0 {
 		out.Usage = make([]usageLine, len(s.Usage))
 		for i, u := range s.Usage {
-			out.Usage[i] = usageLine{key: u.Key, keyed: u.Keyed, usage: u.Price.Usage, price: u.Price}
+			out.Usage[i] = usageLine{key: u.Key, keyed: u.Keyed, price: u.Price}
 		}
 	}
 	return out

@@ -33,15 +33,16 @@ type FileScan struct {
 }
 
 // usageLine is one line's usage and the identity ccusage dedups it by.
+// One is kept per response of the home until the report is summed: the
+// usage is price.Usage, not a second copy.
 type usageLine struct {
 	// key hashes message.id and requestId (128 bits, so a collision
 	// among even billions of responses is not a practical concern);
 	// keyed is false when either is missing, and such lines always count.
 	key   [2]uint64
 	keyed bool
-	usage model.Usage
-	// price is what pricing needs besides the counts: the model, the
-	// 1-hour cache writes, speed and a recorded costUSD.
+	// price is the counts and what pricing needs besides them: the
+	// model, the 1-hour cache writes, speed and a recorded costUSD.
 	price pricing.Response
 }
 
@@ -152,7 +153,7 @@ func (w *scanWorker) ccusageLine(out *FileScan, lineNo int, reported bool) {
 		}
 		return
 	}
-	ul := usageLine{usage: u, price: w.price(u)}
+	ul := usageLine{price: w.price(u)}
 	if f := &ls.f; f.msgID.present() && f.requestID.present() {
 		ul.keyed = true
 		ul.key = w.key(f.msgID, f.requestID)

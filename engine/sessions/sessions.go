@@ -284,11 +284,11 @@ func addScan(r *Row, t model.TranscriptFile, s *FileScan, prices *pricing.Table)
 	r.MicrocompactBoundaries += s.Sum.MicrocompactBoundaries
 	r.Problems += len(s.Sum.Problems) + len(s.problems)
 	for _, u := range s.Usage {
-		r.Usage = r.Usage.Add(u.usage)
+		r.Usage = r.Usage.Add(u.price.Usage)
 		r.Responses++
 		r.cost.Add(prices, u.price)
 		if t.Kind == model.TranscriptSubagent {
-			r.SubagentUsage = r.SubagentUsage.Add(u.usage)
+			r.SubagentUsage = r.SubagentUsage.Add(u.price.Usage)
 		}
 	}
 	for _, c := range s.clientCost {
