@@ -81,12 +81,16 @@ func (c *FirstCache) fromDisk(home fs.FS, t model.TranscriptFile) (cachedFirst, 
 		return cachedFirst{}, false
 	}
 	st, err := model.StampFile(home, t.Path)
+	c.mu.Lock()
+	// Used once or never: a file changed since is read again, and its
+	// new entry replaces this one.
+	delete(c.disk.loaded, t.Path)
+	c.mu.Unlock()
 	if err != nil || !st.Equal(s.Stamp) || st.Size != t.Size {
 		return cachedFirst{}, false
 	}
 	e := s.entry(t)
 	c.mu.Lock()
-	delete(c.disk.loaded, t.Path)
 	if old, ok := c.m[t.Path]; !ok || old.size != t.Size || !old.mod.Equal(t.ModTime) {
 		c.m[t.Path] = e
 	}
