@@ -68,7 +68,8 @@ func runOverview(e *env, opts overviewOptions) (overviewResult, error) {
 			return overviewResult{}, err
 		}
 	}
-	src := &overview.Source{Env: projectEnv(e, o.root, o.home), Project: proj, Staleness: opts.stale, Alive: e.alive, Cache: e.cache(opts.cache, o)}
+	src := &overview.Source{Env: projectEnv(e, o.root, o.home), Project: proj, Staleness: opts.stale, Alive: e.alive, Cache: e.cache(opts.cache, o),
+		Places: overview.FindPlaces(e.getenv, e.userHome, o.home)}
 	return overviewResult{Home: o.home.Dir, Project: proj, Lines: overview.All(src)}, nil
 }
 
