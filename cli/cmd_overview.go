@@ -54,23 +54,35 @@ func parseOverview(e *env, args []string) (overviewOptions, error) {
 // runOverview computes every line (engine/overview), each from the engine
 // function its command calls.
 func runOverview(e *env, opts overviewOptions) (overviewResult, error) {
-	o, err := e.openHome(&opts.home)
+	src, o, err := overviewSource(e, opts)
 	if err != nil {
 		return overviewResult{}, err
 	}
 	defer o.close()
+	return overviewResult{Home: o.home.Dir, Project: src.Project, Lines: overview.All(src)}, nil
+}
+
+// overviewSource opens the home and says what the lines are computed
+// from: the home, the machine, and the project (--project, else the
+// current folder's). The caller closes o.
+func overviewSource(e *env, opts overviewOptions) (*overview.Source, *opened, error) {
+	o, err := e.openHome(&opts.home)
+	if err != nil {
+		return nil, nil, err
+	}
 	proj := opts.project
 	if proj == "" {
 		proj = o.defaultProject(e)
 	}
 	if proj != "" {
 		if proj, err = absFrom(e, proj); err != nil {
-			return overviewResult{}, err
+			o.close()
+			return nil, nil, err
 		}
 	}
 	src := &overview.Source{Env: projectEnv(e, o.root, o.home), Project: proj, Staleness: opts.stale, Alive: e.alive, Cache: e.cache(opts.cache, o),
 		Places: overview.FindPlaces(e.getenv, e.userHome, o.home)}
-	return overviewResult{Home: o.home.Dir, Project: proj, Lines: overview.All(src)}, nil
+	return src, o, nil
 }
 
 // showOverview prints what runOverview returned, as text or --json.

@@ -240,7 +240,7 @@ func TestProgramFlow(t *testing.T) {
 		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(s)) },
 			teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(50*time.Millisecond))
 	}
-	waitFor("PROJECT")
+	waitFor("what needs you")
 	tm.Send(tea.KeyPressMsg{Code: '3', Text: "3"})
 	waitFor("TRUNCATED")
 	tm.Send(tea.KeyPressMsg{Code: '4', Text: "4"})

@@ -22,6 +22,7 @@ var helpModes = []struct {
 	keys     []string
 	shows    string
 }{
+	{"overview", false, []string{"1"}, "enter"},
 	{"projects", false, []string{"2"}, "enter"},
 	{"index", false, []string{"3"}, "G"},
 	{"memories", false, []string{"4"}, "n"},

@@ -331,6 +331,10 @@ func TestIncrementalReloadSkipsUnchangedSubagents(t *testing.T) {
 		return replay.Session{}
 	}
 	before := subSession(m)
+	// Off the Overview (focused at start): after an append it counts its
+	// running-sessions line again, with a tracker of its own, and that
+	// reader is not the one this test measures.
+	m = press(t, m, "2")
 
 	log := &openLog{FS: m.opts.Home.FS, opened: map[string]int{}}
 	m.opts.Home.FS = log

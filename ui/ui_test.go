@@ -191,7 +191,7 @@ func TestOpensProjectOfAParentFolder(t *testing.T) {
 func TestFocusRing(t *testing.T) {
 	m := newTestModel(t, 100, 30)
 	m = press(t, m, "tab")
-	if m.focus != paneIndex {
+	if m.focus != paneProjects {
 		t.Fatalf("tab: focus %d", m.focus)
 	}
 	m = press(t, m, "shift+tab", "shift+tab")
@@ -279,7 +279,6 @@ var (
 		name string
 		keys []string
 	}{
-		{"overview", []string{"1"}},
 		{"projects", []string{"2"}},
 		{"index", []string{"3"}},
 		{"memories", []string{"4"}},

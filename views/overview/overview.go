@@ -119,7 +119,7 @@ func (m *Model) ClickRow(y int) tea.Cmd {
 
 // Help lists the pane's own key: enter opens the line's pane.
 func (m Model) Help() []key.Binding {
-	return []key.Binding{key.NewBinding(key.WithKeys(m.keys.Open.Keys()...), key.WithHelp(m.keys.Open.Help().Key, "open the pane that fixes it"))}
+	return []key.Binding{m.keys.Open}
 }
 
 // Legend explains the marks.

@@ -1,10 +1,12 @@
 package overview
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 
 	engov "github.com/memscope/memscope/engine/overview"
 	"github.com/memscope/memscope/internal/keypress"
@@ -106,4 +108,42 @@ func countingRows(v string) int {
 		}
 	}
 	return n
+}
+
+// demoLines are the lines `memscope overview` prints on the demo home
+// (its texts as the engine writes them), all but the last two, which are
+// still counting.
+func demoLines() []engov.Line {
+	return []engov.Line{
+		{ID: engov.Cut, Count: 4, Needs: true, Pane: "index", Filter: "cut", Command: "memscope export --memory", Text: "4 memories past MEMORY.md's cut at line 201 (0 corrections): the model never sees their index line"},
+		{ID: engov.Stale, Count: 8, Needs: true, Pane: "memories", Filter: "stale", Command: "memscope lint", Text: "8 stale memories past their type's age limit (6 project, 1 reference, 1 untyped): check they still hold"},
+		{ID: engov.Lint, Count: 26, Needs: true, Pane: "health", Filter: "errors", Command: "memscope lint", Text: "lint: 6 errors, 20 warnings in the project's memory"},
+		{ID: engov.Review, Count: 16, Needs: true, Pane: "review", Command: "memscope review", Text: "16 memories Claude Code wrote or changed since you last looked"},
+		{ID: engov.Prompt, Count: 4200, Pane: "prompt", Command: "memscope prompt", Text: "the next session starts with ~4200 tokens of instructions and memory, 2.1% of a 200k window; biggest: MEMORY.md (memory) (~2300 tokens)"},
+		{ID: engov.Secrets, Count: 1, Needs: true, Pane: "security", Command: "memscope secrets", Text: "1 secret at rest (memory 1)"},
+		{ID: engov.Cleanup, Pane: "retention", Filter: "soon", Command: "memscope cleanup --forecast --within 7", Text: "the next cleanup deletes no session within 7 days (cleanupPeriodDays 30)"},
+		{ID: engov.Vault, Pane: "retention", Filter: "soon", Command: "memscope cleanup --forecast --within 7", Text: "no rescue vault here: memscope vault sync keeps what the cleanup deletes"},
+		{ID: engov.Lost, Pane: "retention", Filter: "lost", Command: "memscope cleanup --forecast", Text: "no session lost to an earlier cleanup"},
+		{ID: engov.Replaced, Command: "memscope cleanup --forecast", Text: "no session lives only in a .replaced copy"},
+		{ID: engov.Autocompact, Pane: "live", Filter: "near", Command: "memscope watch --once", Text: "no session running"},
+		{ID: engov.Held, Pane: "review", Command: "memscope gate log --held", Text: "the write gate held no memory write today"},
+	}
+}
+
+// TestOverviewGolden: the pane at 80x24 and 120x40 (the shell's frame
+// takes the rest of the screen), with the demo's lines, two still
+// counting.
+func TestOverviewGolden(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("overview_%dx%d", size.w, size.h), func(t *testing.T) {
+			// The shell gives the pane its inside: less the banner, title,
+			// tabs, border and help line.
+			m := newPane(size.w-2, size.h-7)
+			m, _ = m.Update(ProjectMsg{Path: "/work/shop-api"})
+			for _, l := range demoLines() {
+				m, _ = m.Update(LineMsg{Line: l})
+			}
+			golden.RequireEqual(t, ansi.Strip(m.View()))
+		})
+	}
 }
