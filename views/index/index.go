@@ -64,9 +64,9 @@ type Model struct {
 	unavailable string
 	// toCut says the document scrolls to the cut once it is in (the
 	// Overview's cut line opened the pane: msgs.Show "cut").
-	toCut bool
-	width       int
-	height      int
+	toCut  bool
+	width  int
+	height int
 }
 
 // New returns an empty Index pane.
