@@ -828,4 +828,27 @@ for size in 80x24 120x40; do
   keys q
   wait_for "EXITED"
 done
+# The first screen (issue 26), at 80x24 and 120x40: a fresh start on the
+# demo shows the Overview, each line counted with the key of the pane that
+# fixes it; enter on the first line, the cut, opens the Index scrolled to
+# the cut.
+for size in "80 24" "120 40"; do
+  read -r w h <<<"$size"
+  start_sized "$w" "$h" "cd $work/out && NO_COLOR=1 $work/memscope --demo"
+  wait_for "DEMO HOME"
+  wait_for "what needs you"
+  wait_for "4 memories past MEMORY.md's cut"
+  wait_for "[3] Index"
+  wait_for "8 stale memories"
+  wait_gone "counting…"
+  screen | grep -q "lint: 6 errors, 20 warnings" || fail "${w}x$h: the Overview lacks lint's counts"
+  keys Enter
+  wait_for "the client stops here"
+  wait_for "TRUNCATED"
+  keys 1
+  wait_for "what needs you"
+  keys q
+  wait_for "EXITED"
+done
+
 echo "e2e ok"
