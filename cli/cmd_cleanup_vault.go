@@ -7,7 +7,6 @@ import (
 
 	"github.com/memscope/memscope/engine/cleanup"
 	"github.com/memscope/memscope/engine/overview"
-	"github.com/memscope/memscope/engine/vault"
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
@@ -16,15 +15,10 @@ import (
 // vault (the default one: $MEMSCOPE_VAULT, else the data folder) holds.
 // Without a vault, f is left as it is.
 func coverVault(e *env, o *opened, f *cleanup.Forecast) {
-	dir := overview.FindPlaces(e.getenv, e.userHome, o.home).VaultDir
-	if o.demo != nil || dir == "" {
+	if o.demo != nil {
 		return
 	}
-	s, err := vault.Open(dir, e.root, nil).Summarize()
-	if err != nil || s.Sessions == 0 {
-		return
-	}
-	f.CoverVault(dir, s.LastSync, s.Safe)
+	overview.CoverVault(f, e.root, overview.FindPlaces(e.getenv, e.userHome, o.home).VaultDir)
 }
 
 // printVaultCoverage says which transcripts the sweep deletes are safe

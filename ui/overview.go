@@ -18,14 +18,19 @@ import (
 // it (the same engine functions, the same inputs).
 func (m Model) overviewSource(project string) *overview.Source {
 	env := projectmem.Env{Root: m.root(), Home: m.opts.Home, UserHome: m.opts.Getenv("HOME"), Getenv: m.opts.Getenv, Now: m.opts.Now()}
+	return &overview.Source{Env: env, Project: project, Staleness: m.opts.Staleness, Alive: m.opts.Alive, Cache: m.opts.Cache,
+		Places: m.places()}
+}
+
+// places are the rescue vault and the gate's record (none for the demo).
+func (m Model) places() overview.Places {
 	userHome := func() (string, error) {
 		if h := m.opts.Getenv("HOME"); h != "" {
 			return h, nil
 		}
 		return "", errors.New("HOME is not set")
 	}
-	return &overview.Source{Env: env, Project: project, Staleness: m.opts.Staleness, Alive: m.opts.Alive, Cache: m.opts.Cache,
-		Places: overview.FindPlaces(m.opts.Getenv, userHome, m.opts.Home)}
+	return overview.FindPlaces(m.opts.Getenv, userHome, m.opts.Home)
 }
 
 // overviewLoad counts the Overview's stale lines (its feed), for the open

@@ -204,6 +204,7 @@ func New(opts Options) Model {
 		lv:          &liveState{pending: map[string]bool{}, relist: true},
 	}
 	m.lv.tracker = m.newTracker()
+	m.feeds.retention.SetVaultDir(m.places().VaultDir)
 	m.memo = &viewMemo{}
 	m.live = &loaders{history: &model.HistoryTail{}, verdicts: model.NewPasteVerdicts()}
 	// Init starts these two loads.

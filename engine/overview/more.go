@@ -2,9 +2,11 @@ package overview
 
 import (
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"time"
 
+	"github.com/memscope/memscope/engine/cleanup"
 	"github.com/memscope/memscope/engine/doctor"
 	"github.com/memscope/memscope/engine/gate"
 	"github.com/memscope/memscope/engine/vault"
@@ -45,6 +47,22 @@ func FindPlaces(getenv func(string) string, userHome func() (string, error), hom
 	return p
 }
 
+// CoverVault marks in f what the rescue vault in dir holds as it is
+// (cleanup.Forecast.CoverVault), as `memscope cleanup --forecast`, the
+// Retention pane and the vault line say it. No folder, an empty vault or
+// an unreadable one leaves f as it is; the summary and the error say which.
+func CoverVault(f *cleanup.Forecast, root fs.FS, dir string) (vault.Summary, error) {
+	if dir == "" {
+		return vault.Summary{}, nil
+	}
+	sum, err := vault.Open(dir, root, nil).Summarize()
+	if err != nil || sum.Sessions == 0 {
+		return sum, err
+	}
+	f.CoverVault(sum.Dir, sum.LastSync, sum.Safe)
+	return sum, nil
+}
+
 // vaultLine says which of the sessions the cleanup deletes within the
 // horizon the rescue vault holds as they are (what `memscope cleanup
 // --forecast --within N` says under "rescue vault").
@@ -54,7 +72,8 @@ func vaultLine(s *Source) Line {
 		l.Text = "no rescue vault here: memscope vault sync keeps what the cleanup deletes"
 		return l
 	}
-	sum, err := vault.Open(s.Places.VaultDir, s.Env.Root, nil).Summarize()
+	f := forecast(s)
+	sum, err := CoverVault(&f, s.Env.Root, s.Places.VaultDir)
 	if err != nil {
 		l.Text, l.Needs = "the rescue vault is unreadable: "+model.SanitizeLine(err.Error()), true
 		return l
@@ -63,8 +82,6 @@ func vaultLine(s *Source) Line {
 		l.Text = "no rescue vault yet: memscope vault sync keeps the sessions the cleanup deletes"
 		return l
 	}
-	f := forecast(s)
-	f.CoverVault(sum.Dir, sum.LastSync, sum.Safe)
 	c := f.Vault
 	l.Count = c.Sessions - c.Kept
 	l.Needs = l.Count > 0

@@ -429,9 +429,23 @@ func (m Model) hint() string {
 	}
 	label := m.uptoLabel()
 	if label == "" {
-		return "a: archive (select a step of the time line)"
+		return m.vaultNote() + "a: archive (select a step of the time line)"
 	}
-	return fmt.Sprintf("a: archive what is swept up to %q (%s) — copies, never moves", label, text.Count(len(m.selection()), "item", ""))
+	return m.vaultNote() + fmt.Sprintf("a: archive what is swept up to %q (%s) — copies, never moves", label, text.Count(len(m.selection()), "item", ""))
+}
+
+// vaultNote says which of the sessions the sweep deletes within the
+// horizon the rescue vault holds as they are ("" without a vault).
+func (m Model) vaultNote() string {
+	c := m.forecast.Vault
+	if c == nil {
+		return ""
+	}
+	s := fmt.Sprintf("vault holds %d of the %s deleted within %d days", c.Kept, text.Count(c.Sessions, "session", "sessions"), m.forecast.HorizonDays)
+	if n := c.Sessions - c.Kept; n > 0 {
+		s += fmt.Sprintf(", %d not (memscope vault sync)", n)
+	}
+	return s + " · "
 }
 
 // detailContent is the selected step's every item, or a never-swept
