@@ -16,8 +16,10 @@ var overviewCommand = &command{
 		"The lines: memories past MEMORY.md's cut (and how many are corrections), stale memories by type, lint's\n" +
 		"errors and warnings, the review inbox, the next session's prompt against the window and its biggest layer,\n" +
 		"secrets at rest by store and the scrub copies still on disk, sessions the next cleanup deletes within 7\n" +
-		"days, sessions already lost, running sessions near autocompact, and what stat skipped. Each line is\n" +
-		"computed by the engine function its command calls, so the counts are the commands' counts.",
+		"days and which of them the rescue vault lacks, sessions already lost, sessions only in a .replaced copy,\n" +
+		"running sessions near autocompact, memory writes the gate held today, doctor's summary, and what stat\n" +
+		"skipped. Each line is computed by the engine function its command calls, so the counts are the\n" +
+		"commands' counts.",
 	run: steps(parseOverview, runOverview, showOverview),
 }
 
