@@ -15,10 +15,7 @@ import (
 // vault (the default one: $MEMSCOPE_VAULT, else the data folder) holds.
 // Without a vault, f is left as it is.
 func coverVault(e *env, o *opened, f *cleanup.Forecast) {
-	if o.demo != nil {
-		return
-	}
-	overview.CoverVault(f, e.root, overview.FindPlaces(e.getenv, e.userHome, o.home).VaultDir)
+	overview.CoverVault(f, e.root, overview.FindPlaces(e.getenv, e.userHome, o.home, o.demo != nil).VaultDir)
 }
 
 // printVaultCoverage says which transcripts the sweep deletes are safe

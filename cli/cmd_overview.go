@@ -83,7 +83,7 @@ func overviewSource(e *env, opts overviewOptions) (*overview.Source, *opened, er
 		}
 	}
 	src := &overview.Source{Env: projectEnv(e, o.root, o.home), Project: proj, Staleness: opts.stale, Alive: e.alive, Cache: e.cache(opts.cache, o),
-		Places: overview.FindPlaces(e.getenv, e.userHome, o.home)}
+		Places: overview.FindPlaces(e.getenv, e.userHome, o.home, o.demo != nil)}
 	return src, o, nil
 }
 
@@ -105,6 +105,10 @@ func printOverview(w io.Writer, r overviewResult) {
 			mark = "●"
 		}
 		fmt.Fprintf(w, "%s %-11s %s\n", mark, l.ID, model.SanitizeLine(l.Text))
-		fmt.Fprintf(w, "  %-11s → %s pane · %s\n", "", l.Pane, l.Command)
+		if l.Pane == "" {
+			fmt.Fprintf(w, "  %-11s → %s\n", "", l.Command)
+		} else {
+			fmt.Fprintf(w, "  %-11s → %s pane · %s\n", "", l.Pane, l.Command)
+		}
 	}
 }

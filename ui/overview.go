@@ -30,7 +30,7 @@ func (m Model) places() overview.Places {
 		}
 		return "", errors.New("HOME is not set")
 	}
-	return overview.FindPlaces(m.opts.Getenv, userHome, m.opts.Home)
+	return overview.FindPlaces(m.opts.Getenv, userHome, m.opts.Home, m.opts.Demo)
 }
 
 // overviewLoad counts the Overview's stale lines (its feed), for the open

@@ -32,9 +32,9 @@ type Places struct {
 
 // FindPlaces finds the vault (vault.Dir without a flag) and the gate's
 // record (gate.StateDir) as `memscope vault` and `memscope gate log`
-// find them.
-func FindPlaces(getenv func(string) string, userHome func() (string, error), home *model.Home) Places {
-	if home == nil || home.Source == model.HomeFromDemo {
+// find them; none for the demo (demo says home is it).
+func FindPlaces(getenv func(string) string, userHome func() (string, error), home *model.Home, demo bool) Places {
+	if home == nil || demo {
 		return Places{}
 	}
 	var p Places
@@ -150,7 +150,8 @@ func replacedLine(s *Source) Line {
 			only[k] = true
 		}
 	}
-	l := Line{Count: len(only), Needs: len(only) > 0, Command: "memscope cleanup --forecast", Parts: []Part{{"copies", len(sf.Replaced)}}}
+	// No command counts these yet; replay reads each copy.
+	l := Line{Count: len(only), Needs: len(only) > 0, Command: "memscope replay <the .replaced copy>", Parts: []Part{{"copies", len(sf.Replaced)}}}
 	if l.Count == 0 {
 		l.Text = "no session lives only in a .replaced copy"
 	} else {

@@ -130,10 +130,10 @@ func TestFindPlaces(t *testing.T) {
 	user := t.TempDir()
 	userHome := func() (string, error) { return user, nil }
 	none := func(string) string { return "" }
-	if p := overview.FindPlaces(none, userHome, &model.Home{Dir: "/h", Source: model.HomeFromDemo}); p != (overview.Places{}) {
+	if p := overview.FindPlaces(none, userHome, &model.Home{Dir: "/h", Source: model.HomeFromFlag}, true); p != (overview.Places{}) {
 		t.Errorf("the demo: %+v", p)
 	}
-	p := overview.FindPlaces(none, userHome, &model.Home{Dir: "/h", Source: model.HomeFromFlag})
+	p := overview.FindPlaces(none, userHome, &model.Home{Dir: "/h", Source: model.HomeFromFlag}, false)
 	if p.VaultDir != filepath.Join(user, ".local/share/memscope/vault") || p.GateLog != filepath.Join(user, ".local/state/memscope", gate.LogName) {
 		t.Errorf("a home: %+v", p)
 	}
