@@ -8,7 +8,7 @@ package review
 
 import (
 	"fmt"
-	"path/filepath"
+	"path"
 	"strings"
 	"time"
 
@@ -238,7 +238,7 @@ func (m Model) View() string {
 		// First, where a narrow list keeps it; then the newest (the
 		// gate's record, memscope gate log --held, has the rest).
 		head = fmt.Sprintf("gate held %d · %s · newest held: %s %s, %s %s", len(h), head,
-			model.SanitizeLine(h[0].Tool), model.SanitizeLine(filepath.Base(h[0].Path)), h[0].Decision, h[0].Time.In(m.now.Location()).Format("Jan 2 15:04"))
+			model.SanitizeLine(h[0].Tool), model.SanitizeLine(path.Base(h[0].Path)), h[0].Decision, h[0].Time.In(m.now.Location()).Format("Jan 2 15:04"))
 	}
 	var top string
 	if m.confirm {
