@@ -196,7 +196,7 @@ edited=$(sha256sum "$mem/prefers_terse.md" | cut -d' ' -f1)
 # Change its type: the frontmatter says project, nothing else moved.
 keys t
 sleep 0.2
-keys 4
+keys 3
 sleep 0.2
 keys Enter
 wait_for "retype to project"
