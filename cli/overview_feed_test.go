@@ -3,11 +3,12 @@ package cli
 import (
 	"encoding/json"
 	"path/filepath"
-	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/demo"
 	"github.com/memscope/memscope/engine/overview"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/keymap"
@@ -63,16 +64,20 @@ func feedLines(t *testing.T, src *overview.Source) map[overview.ID]overview.Line
 // lines equal to stat, lint, review, secrets, cleanup --forecast and
 // prompt on the same three homes, so the pane's counts are the commands'.
 func TestOverviewFeedEqualsCommand(t *testing.T) {
-	// --demo materializes the demo under the temporary folder: the
-	// test's.
-	t.Setenv("TMPDIR", t.TempDir())
+	// The demo materialized once, so that the command and the feed read
+	// one copy (--demo makes a folder of its own each run, and the
+	// folder's name enters the prompt).
+	l, err := demo.Materialize(t.TempDir(), time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
 	gen := filepath.Join(t.TempDir(), "home")
 	runScriptsGen(t, gen)
 	for _, c := range []struct {
 		name string
 		args []string
 	}{
-		{"demo", []string{"--demo"}},
+		{"demo", []string{"--home", l.Home, "--project", l.Project("shop-api")}},
 		{"testdata", []string{"--home", "../testdata/home", "--project", testroot.BetaProject}},
 		{"gen", []string{"--home", gen}},
 	} {
@@ -111,11 +116,7 @@ func TestOverviewFeedEqualsCommand(t *testing.T) {
 				if err := json.Unmarshal(data, &back); err != nil {
 					t.Fatal(err)
 				}
-				// The command and the feed each open the home: --demo
-				// materializes it twice, in two folders.
-				g := demoPaths(mustJSON(t, back), src.Env.Home.Dir, c.name == "demo")
-				w := demoPaths(mustJSON(t, want), cmd.Home, c.name == "demo")
-				if g != w {
+				if g, w := mustJSON(t, back), mustJSON(t, want); g != w {
 					t.Errorf("%s:\nthe feed: %s\nthe command: %s", want.ID, g, w)
 				}
 				if want.Pane != "" && keymap.PaneIndex(want.Pane) < 0 {
@@ -132,14 +133,4 @@ func TestOverviewFeedEqualsCommand(t *testing.T) {
 			}
 		})
 	}
-}
-
-// demoPaths writes the materialized demo's folder (the parent of its
-// home) as <demo>, as a path and as a project slug, when demo is set.
-func demoPaths(s, home string, demo bool) string {
-	if !demo {
-		return s
-	}
-	base := filepath.Dir(home)
-	return strings.ReplaceAll(strings.ReplaceAll(s, base, "<demo>"), strings.ReplaceAll(base, "/", "-"), "<demo>")
 }
