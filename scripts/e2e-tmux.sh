@@ -355,6 +355,8 @@ wait_for "EXITED"
 # previews the folder memscope started in, Health says what to do.
 mkdir -p "$work/empty/projects"
 start_app "cd $work/out && NO_COLOR=1 $work/memscope --home $work/empty"
+wait_for "what needs you: 0 lines · no project open"
+keys 2
 wait_for "no projects in this home yet"
 keys 8
 wait_for "next session:"
@@ -379,7 +381,7 @@ go run ./internal/filehistgen/memscope-filehistgen "$work/fh" >/dev/null
 app="$work/fh/work/app"
 before=$(cd "$app" && find . -type f | sort | xargs sha256sum)
 start_app "NO_COLOR=1 $work/memscope --home $work/fh/home"
-wait_for "9 Rete"
+wait_for "0 Rete"
 keys F
 wait_for "sessions with file history"
 keys Enter
@@ -410,7 +412,7 @@ wait_for '"colour" (ignored; known here'
 keys Escape
 wait_gone "known here:"
 keys 4
-wait_for "3 Mem"
+wait_for "4Mem"
 keys '?'
 wait_for "D      delete to trash"
 wait_for "ctrl+e export memory as Markdown"
@@ -594,7 +596,7 @@ find "$sec" -type f -exec touch -d '2 hours ago' {} +
 tree_sha() { (cd "$sec" && find . -path ./.memscope -prune -o -type f -print | sort | xargs sha256sum); }
 before=$(tree_sha)
 start_sized 80 24 "NO_COLOR=1 $work/memscope --home $sec"
-wait_for "1 Prj"
+wait_for "2Prj"
 keys S
 wait_for "2 secrets in 2 places"
 wait_for "github-pat"
@@ -616,7 +618,7 @@ test "$(tree_sha)" = "$before" || fail "the restore did not put back every byte"
 keys q
 wait_for "EXITED"
 start_sized 120 40 "NO_COLOR=1 $work/memscope --home $sec"
-wait_for "1 Proj"
+wait_for "2 Proj"
 keys S
 wait_for "2 secrets in 2 places"
 keys Space a
@@ -656,7 +658,7 @@ answer() {
 line user ',"message":{"role":"user","content":"start"}'
 for c in 40000 60000 80000; do answer "$c"; done
 start_app "NO_COLOR=1 $work/memscope --home $live"
-wait_for "1 Proj"
+wait_for "2 Proj"
 keys L
 wait_for "pid $$ busy"
 wait_for "3 turns · 3 since the last compaction"

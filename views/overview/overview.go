@@ -300,7 +300,10 @@ func (m Model) detail() string {
 	if l.Pane == "" {
 		to = "no pane shows it"
 	}
-	lines = append(lines, m.styles.Dim.Render(text.Truncate(to+" · the same count: "+l.Command, m.width)))
+	if l.Command != "" {
+		to += " · the same count: " + l.Command
+	}
+	lines = append(lines, m.styles.Dim.Render(text.Truncate(to, m.width)))
 	if len(lines) > detailLines {
 		lines = append(lines[:detailLines-1], lines[len(lines)-1])
 	}
