@@ -457,7 +457,7 @@ for size in 80x24 120x40; do
   session="memscope-e2e-$runs"
   tmux -S "$sock" new-session -d -s "$session" -x "${size%x*}" -y "${size#*x}" "NO_COLOR=1 $work/memscope --home $agents/home --project $aproj; echo EXITED; sleep 30"
   tmux -S "$sock" kill-session -t "$old" 2>/dev/null || true
-  wait_for "PROJECT"
+  wait_for "what needs you"
   keys 4
   wait_for "own.md"
   keys m
