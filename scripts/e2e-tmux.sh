@@ -791,6 +791,9 @@ for size in 80x24 120x40; do
   tmux -S "$sock" new-session -d -s "$session" -x "${size%x*}" -y "${size#*x}" \
     "NO_COLOR=1 $work/memscope --home $rv/home --project $rv/project; echo EXITED; sleep 30"
   tmux -S "$sock" kill-session -t "$old" 2>/dev/null || true
+  # The Overview first: its review line counts the inbox.
+  wait_for "4 memories Claude Code wrote or changed"
+  keys 2
   wait_for "REVIEW"
   # The REVIEW column counts the inbox once the home is scanned.
   for _ in $(seq 1 100); do
