@@ -48,13 +48,13 @@ type Model struct {
 	// showErrors says the first error is selected once lint is in (the
 	// Overview's lint line opened the pane).
 	showErrors bool
-	keys     *keymap.KeyMap
-	styles   style.Styles
-	list     list.Model[Row]
-	det      detail.Model
-	report   *lint.Report
-	plan     *store.Plan
-	selected map[string]bool
+	keys       *keymap.KeyMap
+	styles     style.Styles
+	list       list.Model[Row]
+	det        detail.Model
+	report     *lint.Report
+	plan       *store.Plan
+	selected   map[string]bool
 	// store names the memory store shown (SetStore).
 	store   string
 	confirm bool
