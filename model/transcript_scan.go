@@ -29,6 +29,9 @@ type ScanOptions struct {
 	// MemoryText keeps the text of the memory files (MEMORY.md) an
 	// attachment carries, in AttachmentFile.Text.
 	MemoryText bool
+	// ToolInput keeps each tool_use block's input, as written, in
+	// ContentBlock.Input (the loss ledger reads paths, commands and todos).
+	ToolInput bool
 }
 
 // ScanTranscript reads a JSONL transcript from r, calling fn (which may be
