@@ -34,10 +34,13 @@ var (
 		`(?:make sure|be sure|ensure|remember to|prefer|keep using|stick (?:to|with)|only (?:use|run|call|edit|touch)|stop \w+ing|` +
 		`(?:you|we) (?:must|should(?: always| never| not)?|need to always|have to always)\b|never|always|don't ever|do not ever)\b`)
 	// inMarker is a rule word anywhere in a statement.
-	inMarker = scan.NewLazyRegexp(`(?i)\b(?:from now on|going forward|from here on|every time|whenever|must(?:n't| not)?|never|always|` +
+	inMarker = scan.NewLazyRegexp(`(?i)\b(?:from now on|going forward|from here on|next time|every time|whenever|must(?:n't| not)?|never|always|` +
 		`under no circumstances|at all times|as a rule|do not|don't)\b`)
 	// inUseNot is "use X, not Y" / "use X rather than Y".
 	inUseNot = scan.NewLazyRegexp(`(?i)\b(?:use|run|call|write|prefer)\s+[^,.;]{1,60}?,?\s+(?:not|rather than|over)\s+\S`)
+	// inIdiom is a rule word that says nothing about how to work: "never
+	// mind", "don't worry".
+	inIdiom = scan.NewLazyRegexp(`(?i)\b(?:never ?mind|don't worry|do not worry|no worries)\b`)
 	// inNarrative is a statement about the past or about the user's own
 	// habits, where a rule word does not make a rule ("I never got it to
 	// build", "it always fails").
@@ -73,6 +76,9 @@ func Instructions(text string) []Instruction {
 // instructionReason says whether sentence s (prev is the one before it)
 // is an instruction, and by which rule.
 func instructionReason(s, prev string) (string, bool) {
+	if inIdiom.MatchString(s) {
+		return "", false
+	}
 	if m, ok := exClassify(s, prev, time.Time{}); ok && m.reject != "remember request without content" {
 		switch {
 		case m.typ == CandidateFeedback:

@@ -181,6 +181,9 @@ func At(t *model.Transcript, r *model.Record, index int) Boundary {
 	info := timeline.Boundary(t, r)
 	b := Boundary{Index: index, UUID: r.UUID, Line: r.Line, Compaction: info.Compaction, Sidechain: r.IsSidechain,
 		PreTokens: info.PreTokens, PostTokens: info.PostTokens, Had: map[Kind]int{}, Lost: []Item{}, Memory: []MemoryFile{}}
+	for _, k := range Kinds {
+		b.Had[k] = 0
+	}
 	before := beforeRecords(t, r)
 	after, attached := afterRecords(t, r)
 	at := newAfterText(after)
