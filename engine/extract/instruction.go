@@ -73,13 +73,46 @@ func Instructions(text string) []Instruction {
 	return out
 }
 
+// inWords are words one of which every instruction holds, lower case: the
+// rule words of extraction's feedback and preference rules and of the
+// rules above. A sentence with none of them is not run through the
+// regular expressions (most of a session's sentences), which keeps the
+// ledger of a long session fast; TestInstructionWordsCoverRules checks no
+// rule matches a sentence without one.
+var inWords = []string{
+	"don't", "dont", "do not", "never", "always", "stop", "quit", "avoid", "no more", "should", "must",
+	"instead", "rather", "remember", "memori", "mind", "forget", "note", "memory", "future", "next time",
+	"from now", "forward", "from here", "in general", "as a rule", "by default", "prefer", "like", "love",
+	"hate", "can't stand", "use", "run", "call", "every time", "whenever", "sure", "ensure", "only",
+	"keep", "way", "approach", "choice", "move", "of this", "what i", "circumstances", "at all times",
+}
+
+// hasInstructionWord reports whether s holds one of inWords.
+func hasInstructionWord(s string) bool {
+	l := strings.ToLower(exStraightQuotes(s))
+	for _, w := range inWords {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // instructionReason says whether sentence s (prev is the one before it)
 // is an instruction, and by which rule.
 func instructionReason(s, prev string) (string, bool) {
+	if !hasInstructionWord(s) {
+		return "", false
+	}
+	return classifyInstruction(s, prev)
+}
+
+// classifyInstruction runs the rules on s.
+func classifyInstruction(s, prev string) (string, bool) {
 	if inIdiom.MatchString(s) {
 		return "", false
 	}
-	if m, ok := exClassify(s, prev, time.Time{}); ok && m.reject != "remember request without content" {
+	if m, ok := exClassifyAs(s, prev, time.Time{}, false); ok && m.reject != "remember request without content" {
 		switch {
 		case m.typ == CandidateFeedback:
 			return m.reason, true

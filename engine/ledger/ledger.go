@@ -189,9 +189,10 @@ func At(t *model.Transcript, r *model.Record, index int) Boundary {
 	at := newAfterText(after)
 	var lost []Item
 	lost = append(lost, b.rules(before, at)...)
-	lost = append(lost, b.files(before, at)...)
-	lost = append(lost, b.commands(before, at)...)
-	lost = append(lost, b.todos(before, at)...)
+	uses := toolUses(before)
+	lost = append(lost, b.files(uses, at)...)
+	lost = append(lost, b.commands(uses, toolResults(before), at)...)
+	lost = append(lost, b.todos(uses, at)...)
 	lost = append(lost, b.memory(before, attached)...)
 	n := map[Kind]int{}
 	for _, it := range lost {
@@ -401,14 +402,14 @@ var fileOps = map[string]string{"Read": "read", "Write": "write", "Edit": "edit"
 
 // files lists the files read or changed before the boundary that the
 // after-text names neither by path nor by base name.
-func (b *Boundary) files(before []*model.Record, at afterText) []Item {
+func (b *Boundary) files(uses []toolUse, at afterText) []Item {
 	type file struct {
 		it  Item
 		ops []string
 	}
 	var order []string
 	byPath := map[string]*file{}
-	for _, u := range toolUses(before) {
+	for _, u := range uses {
 		op, ok := fileOps[u.name]
 		if !ok {
 			continue
@@ -470,10 +471,9 @@ var exitCode = regexp.MustCompile(`Exit code (\d+)`)
 // commands lists the Bash commands run before the boundary, with their
 // status, that the after-text does not name (the first line of the
 // command, up to 80 characters).
-func (b *Boundary) commands(before []*model.Record, at afterText) []Item {
-	results := toolResults(before)
+func (b *Boundary) commands(uses []toolUse, results map[string]*model.ContentBlock, at afterText) []Item {
 	var out []Item
-	for _, u := range toolUses(before) {
+	for _, u := range uses {
 		if u.name != "Bash" {
 			continue
 		}
@@ -539,9 +539,8 @@ type todo struct {
 
 // todos lists the open items of the last TodoWrite before the boundary
 // that do not survive (the instructions' test).
-func (b *Boundary) todos(before []*model.Record, at afterText) []Item {
+func (b *Boundary) todos(uses []toolUse, at afterText) []Item {
 	var last *toolUse
-	uses := toolUses(before)
 	for i := range uses {
 		if uses[i].name == "TodoWrite" {
 			last = &uses[i]
