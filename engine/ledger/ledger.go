@@ -263,15 +263,14 @@ func afterRecords(t *model.Transcript, r *model.Record) (after, attached []*mode
 // afterText is what the model can still read after the boundary, prepared
 // for the survival tests.
 type afterText struct {
-	norm string
-	// sentences are the content words of each sentence of the after-text.
+	raw, norm string
+	// sentences are the content words of each sentence of the after-text,
+	// made on the first survival test.
 	sentences []extract.Terms
+	split     bool
 }
 
-// sentenceEnd splits the after-text into sentences for the survival test.
-var sentenceEnd = regexp.MustCompile(`[.!?]+(?:\s|$)|\n`)
-
-func newAfterText(after []*model.Record) afterText {
+func newAfterText(after []*model.Record) *afterText {
 	var b strings.Builder
 	for _, r := range after {
 		for _, m := range r.EarlierMessages {
@@ -289,13 +288,31 @@ func newAfterText(after []*model.Record) afterText {
 		}
 	}
 	s := b.String()
-	at := afterText{norm: normalize(s)}
-	for _, sent := range sentenceEnd.Split(s, -1) {
-		if terms := extract.TermsOf(sent); len(terms) > 0 {
-			at.sentences = append(at.sentences, terms)
+	return &afterText{raw: s, norm: normalize(s)}
+}
+
+// splitSentences cuts the after-text after ".", "!" or "?" followed by
+// white space, and at line breaks, and keeps each piece's content words.
+func (a *afterText) splitSentences() {
+	a.split = true
+	start := 0
+	cut := func(end int) {
+		if terms := extract.TermsOf(a.raw[start:end]); len(terms) > 0 {
+			a.sentences = append(a.sentences, terms)
+		}
+		start = end + 1
+	}
+	for i := 0; i < len(a.raw); i++ {
+		switch c := a.raw[i]; {
+		case c == '\n':
+			cut(i)
+		case (c == '.' || c == '!' || c == '?') && (i+1 == len(a.raw) || a.raw[i+1] == ' ' || a.raw[i+1] == '\t'):
+			cut(i)
 		}
 	}
-	return at
+	if start < len(a.raw) {
+		cut(len(a.raw))
+	}
 }
 
 // normalize lower-cases s and folds white space, so containment ignores
@@ -303,7 +320,7 @@ func newAfterText(after []*model.Record) afterText {
 func normalize(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
 
 // names reports whether the after-text contains s (normalised).
-func (a afterText) names(s string) bool {
+func (a *afterText) names(s string) bool {
 	n := normalize(s)
 	return n != "" && strings.Contains(a.norm, n)
 }
@@ -312,9 +329,12 @@ func (a afterText) names(s string) bool {
 // the sentence (normalised: lower case, white space folded), or one
 // sentence of it holds at least SurviveShare of the sentence's content
 // words (extract.TermsOf: stemmed, stop words out, negations kept).
-func (a afterText) survives(s string) bool {
+func (a *afterText) survives(s string) bool {
 	if a.names(s) {
 		return true
+	}
+	if !a.split {
+		a.splitSentences()
 	}
 	terms := extract.TermsOf(s)
 	if len(terms) == 0 {
@@ -330,7 +350,7 @@ func (a afterText) survives(s string) bool {
 
 // rules lists the instructions in the user's messages before the boundary
 // that do not survive.
-func (b *Boundary) rules(before []*model.Record, at afterText) []Item {
+func (b *Boundary) rules(before []*model.Record, at *afterText) []Item {
 	var out []Item
 	seen := map[string]int{}
 	for _, r := range before {
@@ -368,7 +388,10 @@ type toolUse struct {
 	id    string
 }
 
-// toolUses lists the tool calls of records in order.
+// ledgerTools are the tools whose calls the ledger reads.
+var ledgerTools = map[string]bool{"Read": true, "Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true, "Bash": true, "TodoWrite": true}
+
+// toolUses lists the calls of ledgerTools in records, in order.
 func toolUses(rs []*model.Record) []toolUse {
 	var out []toolUse
 	for _, r := range rs {
@@ -376,7 +399,7 @@ func toolUses(rs []*model.Record) []toolUse {
 			continue
 		}
 		for _, blk := range r.Message.Content {
-			if blk.Type != model.BlockToolUse {
+			if blk.Type != model.BlockToolUse || !ledgerTools[blk.Name] {
 				continue
 			}
 			var in map[string]json.RawMessage
@@ -402,7 +425,7 @@ var fileOps = map[string]string{"Read": "read", "Write": "write", "Edit": "edit"
 
 // files lists the files read or changed before the boundary that the
 // after-text names neither by path nor by base name.
-func (b *Boundary) files(uses []toolUse, at afterText) []Item {
+func (b *Boundary) files(uses []toolUse, at *afterText) []Item {
 	type file struct {
 		it  Item
 		ops []string
@@ -471,7 +494,7 @@ var exitCode = regexp.MustCompile(`Exit code (\d+)`)
 // commands lists the Bash commands run before the boundary, with their
 // status, that the after-text does not name (the first line of the
 // command, up to 80 characters).
-func (b *Boundary) commands(uses []toolUse, results map[string]*model.ContentBlock, at afterText) []Item {
+func (b *Boundary) commands(uses []toolUse, results map[string]*model.ContentBlock, at *afterText) []Item {
 	var out []Item
 	for _, u := range uses {
 		if u.name != "Bash" {
@@ -539,7 +562,7 @@ type todo struct {
 
 // todos lists the open items of the last TodoWrite before the boundary
 // that do not survive (the instructions' test).
-func (b *Boundary) todos(uses []toolUse, at afterText) []Item {
+func (b *Boundary) todos(uses []toolUse, at *afterText) []Item {
 	var last *toolUse
 	for i := range uses {
 		if uses[i].name == "TodoWrite" {
