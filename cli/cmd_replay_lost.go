@@ -36,8 +36,8 @@ func (l *stringList) Set(v string) error {
 func (o *lostOptions) add(fs *flag.FlagSet) {
 	fs.BoolVar(&o.on, "lost", false, "list what each compaction lost: rules, files, commands, todos, instruction files")
 	fs.BoolVar(&o.all, "all", false, "with --lost: every session of the home")
-	fs.Var(&o.keep, "keep", "with --lost: keep the item B:ID (as listed, e.g. 1:r2) where the client re-reads it; repeatable")
-	fs.StringVar(&o.to, "to", "memory", "with --keep: memory (a feedback memory in MEMORY.md), rules:FILE (.claude/rules/FILE.md) or claudemd")
+	fs.Var(&o.keep, "keep", "with --lost: keep `ITEM` (BOUNDARY:ID as listed, e.g. 1:r2) where the client re-reads it; repeatable")
+	fs.StringVar(&o.to, "to", "memory", "with --keep: `WHERE` to keep it: memory (a feedback memory in MEMORY.md), rules:FILE (.claude/rules/FILE.md) or claudemd")
 }
 
 // check refuses flag combinations that mean nothing.
