@@ -206,7 +206,7 @@ func (d *recordDecoder) blockMember(key, val []byte) {
 	case "input":
 		b.Bytes += len(val)
 		b.Chars += utf16Units(val)
-		if d.opts.ToolInput {
+		if d.opts.KeepText {
 			b.Input = string(val)
 		}
 	case "id":

@@ -257,7 +257,7 @@ type ContentBlock struct {
 	// Images counts images inside a tool_result (or 1 for an image block).
 	Images int
 	// Input is a tool_use block's input as written (JSON), only when
-	// ScanOptions.ToolInput is set.
+	// ScanOptions.KeepText is set.
 	Input string
 }
 

@@ -22,16 +22,14 @@ var ErrStopScan = errors.New("stop scan")
 type ScanOptions struct {
 	// Content decodes message content into blocks (types, sizes, tool ids).
 	Content bool
-	// KeepText also keeps the text of text, thinking and tool_result blocks.
+	// KeepText also keeps the text of text, thinking and tool_result blocks,
+	// and each tool_use block's input as written (ContentBlock.Input).
 	KeepText bool
 	// KeepRaw keeps a copy of every line in Record.Raw.
 	KeepRaw bool
 	// MemoryText keeps the text of the memory files (MEMORY.md) an
 	// attachment carries, in AttachmentFile.Text.
 	MemoryText bool
-	// ToolInput keeps each tool_use block's input, as written, in
-	// ContentBlock.Input (the loss ledger reads paths, commands and todos).
-	ToolInput bool
 }
 
 // ScanTranscript reads a JSONL transcript from r, calling fn (which may be

@@ -20,8 +20,8 @@ import (
 )
 
 // ScanOptions is how a transcript must be read for the ledger: message
-// text and tool inputs kept.
-var ScanOptions = model.ScanOptions{Content: true, KeepText: true, ToolInput: true}
+// text and tool inputs kept (the Replay pane's follower reads the same).
+var ScanOptions = model.ScanOptions{Content: true, KeepText: true}
 
 // SurviveShare is the part of an instruction's (or todo's) content words
 // one sentence of the after-text must hold for it to survive, when the

@@ -109,6 +109,8 @@ type Model struct {
 	stateFor int
 	// autocompactOff: the settings turn autocompact off for this session.
 	autocompactOff bool
+	// lost caches each compaction's loss ledger (lost.go).
+	lost *lostCache
 
 	// The pipeline (ModePipeline): the five stages run on the state at
 	// step pipeFor, in window windows[window]; pipeStage is the stage
@@ -138,7 +140,7 @@ var windows = []struct {
 
 // New returns an empty Replay pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: &keys, styles: st, stateFor: -1, det: detail.New(keys, st)}
+	m := Model{keys: &keys, styles: st, stateFor: -1, det: detail.New(keys, st), lost: &lostCache{}}
 	m.sessions = list.New(keys, st, func(s Session) string { return s.File.SessionID + " " + s.Title.Text + " " + s.Agent })
 	m.sessions.Empty = "loading sessions…"
 	m.steps = list.New(keys, st, func(s timeline.Step) string { return string(s.Kind) })
