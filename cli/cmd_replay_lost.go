@@ -16,6 +16,7 @@ type lostOptions struct {
 	on, all bool
 	keep    stringList
 	to      string
+	cache   cacheFlags
 }
 
 // stringList is a flag given several times (--keep 1:r1 --keep 2:r3), or
@@ -37,6 +38,7 @@ func (o *lostOptions) add(fs *flag.FlagSet) {
 	fs.BoolVar(&o.on, "lost", false, "list what each compaction lost: rules, files, commands, todos, instruction files")
 	fs.BoolVar(&o.all, "all", false, "with --lost: every session of the home")
 	fs.Var(&o.keep, "keep", "with --lost: keep `ITEM` (BOUNDARY:ID as listed, e.g. 1:r2) where the client re-reads it; repeatable")
+	o.cache.add(fs)
 	fs.StringVar(&o.to, "to", "memory", "with --keep: `WHERE` to keep it: memory (a feedback memory in MEMORY.md), rules:FILE (.claude/rules/FILE.md) or claudemd")
 }
 
@@ -130,7 +132,7 @@ func runLostAll(e *env, opts replayOptions) (lostAllOut, error) {
 		return lostAllOut{}, err
 	}
 	defer o.close()
-	ss, probs := ledger.Home(o.home.FS)
+	ss, probs := ledger.Home(o.home.FS, o.home.Dir, e.cache(opts.lost.cache, o))
 	if probs == nil {
 		probs = []model.Problem{}
 	}

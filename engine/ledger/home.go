@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 
+	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/model"
 )
 
@@ -20,34 +21,69 @@ type Session struct {
 // without it has nothing for the ledger and is not parsed.
 var compactMark = []byte(`compact_boundary`)
 
+// cacheKind names the ledger's file in memscope's cache.
+const cacheKind = "ledger"
+
+// cachedLedger is one transcript's ledger as kept across runs: valid while
+// the file's stamp is the same.
+type cachedLedger struct {
+	Stamp      model.FileStamp `json:"stamp"`
+	Boundaries []Boundary      `json:"boundaries"`
+	Problems   []model.Problem `json:"problems,omitempty"`
+}
+
 // Home computes the ledger of every transcript of a home (main sessions
 // and subagents) that has a compaction, newest first as model.FindTranscripts
 // lists them. A file is first read raw for the boundary's subtype, so a
 // home of transcripts that never compacted costs one read of each; a file
-// that cannot be read is a problem, not an error.
-func Home(home fs.FS) ([]Session, []model.Problem) {
+// that cannot be read is a problem, not an error. With a cache (nil: none;
+// homeDir names the home's file in it), a transcript whose stamp is
+// unchanged since the last run is not read at all.
+func Home(home fs.FS, homeDir string, cache *diskcache.Store) ([]Session, []model.Problem) {
 	files, probs := model.FindTranscripts(home)
+	var kept map[string]cachedLedger
+	if cache != nil {
+		kept, _ = diskcache.Load[map[string]cachedLedger](cache, cacheKind, diskcache.Name(cacheKind, homeDir))
+	}
+	next := map[string]cachedLedger{}
 	out := []Session{}
 	for _, f := range files {
-		has, err := contains(home, f.Path, compactMark)
-		if err != nil {
-			probs = append(probs, model.EntryProblem(f.Path, err))
-			continue
+		stamp, stampErr := model.StampFile(home, f.Path)
+		c, hit := kept[f.Path]
+		if !hit || stampErr != nil || !c.Stamp.Equal(stamp) {
+			var err error
+			if c, err = fileLedger(home, f.Path); err != nil {
+				probs = append(probs, model.EntryProblem(f.Path, err))
+				continue
+			}
+			c.Stamp = stamp
 		}
-		if !has {
-			continue
+		if stampErr == nil {
+			next[f.Path] = c
 		}
-		t, err := model.ReadTranscriptWith(home, f.Path, ScanOptions)
-		if err != nil {
-			probs = append(probs, model.EntryProblem(f.Path, err))
-			continue
-		}
-		probs = append(probs, t.Summary.Problems...)
-		if l := Build(t); len(l.Boundaries) > 0 {
-			out = append(out, Session{File: f, Boundaries: l.Boundaries})
+		probs = append(probs, c.Problems...)
+		if len(c.Boundaries) > 0 {
+			out = append(out, Session{File: f, Boundaries: c.Boundaries})
 		}
 	}
+	if cache != nil {
+		_ = diskcache.Save(cache, cacheKind, diskcache.Name(cacheKind, homeDir), next)
+	}
 	return out, probs
+}
+
+// fileLedger is the ledger of one transcript, read only when it holds a
+// compact boundary.
+func fileLedger(home fs.FS, name string) (cachedLedger, error) {
+	has, err := contains(home, name, compactMark)
+	if err != nil || !has {
+		return cachedLedger{}, err
+	}
+	t, err := model.ReadTranscriptWith(home, name, ScanOptions)
+	if err != nil {
+		return cachedLedger{}, err
+	}
+	return cachedLedger{Boundaries: Build(t).Boundaries, Problems: t.Summary.Problems}, nil
 }
 
 // contains reads the regular file name in fsys in chunks and reports

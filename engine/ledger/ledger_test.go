@@ -10,7 +10,9 @@ import (
 	"testing/fstest"
 
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/engine/internal/enginetest"
+	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
 
@@ -187,11 +189,56 @@ func TestHome(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ss, probs := Home(model.DirFS(dir))
+	ss, probs := Home(model.DirFS(dir), dir, nil)
 	if len(ss) != 1 || len(ss[0].Boundaries) != 2 || ss[0].File.SessionID != "5e1f0c2a-1111-4222-8333-444455556666" {
 		t.Fatalf("sessions = %+v", ss)
 	}
 	if len(probs) != 0 {
 		t.Errorf("problems = %v", probs)
+	}
+}
+
+// TestHomeCache: a second run takes each unchanged transcript's ledger
+// from memscope's cache without reading it (a planted entry with the
+// file's stamp is what it returns), and a changed file is read again.
+func TestHomeCache(t *testing.T) {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "projects", "-work-shop")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("testdata/rules-session.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(proj, "5e1f0c2a-1111-4222-8333-444455556666.jsonl")
+	if err := os.WriteFile(name, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
+	home := model.DirFS(dir)
+	first, _ := Home(home, dir, cache)
+	if len(first) != 1 || len(first[0].Boundaries) != 2 {
+		t.Fatalf("first run: %+v", first)
+	}
+	kept, ok := diskcache.Load[map[string]cachedLedger](cache, cacheKind, diskcache.Name(cacheKind, dir))
+	rel := first[0].File.Path
+	if !ok || len(kept[rel].Boundaries) != 2 {
+		t.Fatalf("cache after the first run: %v %+v", ok, kept)
+	}
+	planted := kept[rel]
+	planted.Boundaries = planted.Boundaries[:1]
+	kept[rel] = planted
+	if err := diskcache.Save(cache, cacheKind, diskcache.Name(cacheKind, dir), kept); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := Home(home, dir, cache); len(again) != 1 || len(again[0].Boundaries) != 1 {
+		t.Fatalf("second run did not use the cache: %+v", again)
+	}
+	if err := os.WriteFile(name, append(src, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if changed, _ := Home(home, dir, cache); len(changed) != 1 || len(changed[0].Boundaries) != 2 {
+		t.Fatalf("a changed file was not read again: %+v", changed)
 	}
 }
