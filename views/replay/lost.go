@@ -3,9 +3,13 @@ package replay
 import (
 	"fmt"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/memscope/memscope/engine/ledger"
 	"github.com/memscope/memscope/engine/timeline"
 	"github.com/memscope/memscope/views/component/text"
+	"github.com/memscope/memscope/views/msgs"
 )
 
 // lostCache keeps the loss ledger of each compaction of the open
@@ -72,16 +76,84 @@ func (m Model) lostLines(s timeline.Step, w int) []string {
 	if !ok {
 		return nil
 	}
-	out := []string{"", m.styles.Bold.Render(text.Truncate("Lost at this compaction: "+text.Count(len(lb.Lost), "item", "items"), w))}
-	if len(lb.Lost) > 0 {
-		out = append(out, m.styles.Dim.Render(text.Truncate("not in the summary, the preserved messages or the files attached after it · `memscope replay SESSION --lost --keep "+fmt.Sprint(lb.Index)+":ID` keeps a rule", w)))
+	n := text.Count(len(lb.Lost), "item", "items")
+	if len(lb.Lost) == 0 {
+		n = "nothing (the summary names all the model had)"
 	}
+	out := []string{"", m.styles.Bold.Render(text.Truncate("Lost at this compaction: "+n, w))}
+	if len(lb.Lost) > 0 {
+		out = append(out, m.styles.Dim.Render(text.Truncate("not in the summary, the preserved messages or the files attached after it · { } select a rule, s keeps it as a memory", w)))
+	}
+	sel, hasSel := m.selectedLost(s)
 	for _, it := range lb.Lost {
-		line := fmt.Sprintf("%-4s %-7s line %-5d %s", it.ID, it.Kind, it.Line, it.Short(w))
+		mark := "  "
+		if hasSel && it.ID == sel.ID {
+			mark = "▸ "
+		}
+		line := fmt.Sprintf("%s%-4s %-7s line %-5d %s", mark, it.ID, it.Kind, it.Line, it.Short(w))
 		if it.Detail != "" && it.Kind != ledger.KindRule {
 			line += " (" + it.Detail + ")"
 		}
 		out = append(out, text.Truncate(line, w))
 	}
 	return out
+}
+
+// keepable are the lost items of step s that can be kept (rules, todos).
+func (m Model) keepable(s timeline.Step) []ledger.Item {
+	lb, ok := m.lostAt(s)
+	if !ok {
+		return nil
+	}
+	var out []ledger.Item
+	for _, it := range lb.Lost {
+		if it.Kind == ledger.KindRule || it.Kind == ledger.KindTodo {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// selectedLost is the keepable item { and } selected at step s.
+func (m Model) selectedLost(s timeline.Step) (ledger.Item, bool) {
+	items := m.keepable(s)
+	if len(items) == 0 {
+		return ledger.Item{}, false
+	}
+	return items[min(max(m.lostSel, 0), len(items)-1)], true
+}
+
+// lostKeys handles { } and s at a compaction with keepable items; ok is
+// false for other keys or elsewhere.
+func (m Model) lostKeys(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
+	s, selected := m.steps.Selected()
+	if !selected {
+		return m, nil, false
+	}
+	items := m.keepable(s)
+	if len(items) == 0 {
+		return m, nil, false
+	}
+	m.lostSel = min(max(m.lostSel, 0), len(items)-1)
+	switch {
+	case key.Matches(k, m.keys.LostNext):
+		m.lostSel = (m.lostSel + 1) % len(items)
+	case key.Matches(k, m.keys.LostPrev):
+		m.lostSel = (m.lostSel + len(items) - 1) % len(items)
+	case key.Matches(k, m.keys.KeepLost):
+		it, session := items[m.lostSel], m.tl.Session
+		return m, func() tea.Msg { return msgs.KeepLost{Item: it, Session: session} }, true
+	default:
+		return m, nil, false
+	}
+	return m, nil, true
+}
+
+// lostHelp are the ledger's keys when step s has keepable items.
+func (m Model) lostHelp() []key.Binding {
+	s, selected := m.steps.Selected()
+	if !selected || len(m.keepable(s)) == 0 {
+		return nil
+	}
+	return []key.Binding{m.keys.LostNext, m.keys.LostPrev, m.keys.KeepLost}
 }

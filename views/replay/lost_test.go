@@ -13,6 +13,7 @@ import (
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/style"
+	"github.com/memscope/memscope/views/msgs"
 )
 
 // rulesTimeline is engine/ledger's rules-session read as the Replay
@@ -46,7 +47,7 @@ func TestLostAtCompaction(t *testing.T) {
 		t.Fatalf("[ [ selected %+v", s)
 	}
 	got := screen(m)
-	for _, want := range []string{"⟲ compact auto 167k→14k · lost 3 rules, 2 files", "Lost at this compaction: 8 items", "r1   rule    line 7", "Never mock the database", "c1   command line 10    ls internal (ok)"} {
+	for _, want := range []string{"⟲ compact auto 167k→14k · lost 3 rules, 2 files", "Lost at this compaction: 8 items", "▸ r1   rule    line 7", "Never mock the database", "  c1   command line 10    ls internal (ok)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("screen lacks %q:\n%s", want, got)
 		}
@@ -58,4 +59,25 @@ func TestLostAtCompaction(t *testing.T) {
 		t.Errorf("cached ledgers = %d, want 1", len(m.lost.byID))
 	}
 	golden.RequireEqual(t, []byte(got))
+
+	// } selects the next keepable item (rules and todos), s asks the shell
+	// to keep it; the help offers the three keys only here.
+	if h := helpKeys(m); !strings.Contains(h, "} { s") {
+		t.Errorf("help at a compaction with lost rules: %q", h)
+	}
+	m, _ = press(t, m, "}")
+	if !strings.Contains(screen(m), "▸ r2") {
+		t.Errorf("} did not select r2:\n%s", screen(m))
+	}
+	_, out := press(t, m, "s")
+	if len(out) != 1 {
+		t.Fatalf("s sent %#v", out)
+	}
+	if k, ok := out[0].(msgs.KeepLost); !ok || k.Item.ID != "r2" || k.Session != tl.Session {
+		t.Errorf("s sent %#v", out[0])
+	}
+	m, _ = press(t, m, "h")
+	if h := helpKeys(m); strings.Contains(h, "} { s") {
+		t.Errorf("help on a turn offers the keep keys: %q", h)
+	}
 }
