@@ -643,3 +643,19 @@ func (it Item) Short(max int) string {
 	}
 	return s
 }
+
+// Of is the ledger of the compact boundary of t with uuid (or, for one
+// without a uuid, at line); false when there is none.
+func Of(t *model.Transcript, uuid string, line int) (Boundary, bool) {
+	i := 0
+	for _, r := range t.Boundaries() {
+		if !r.IsCompactBoundary() {
+			continue
+		}
+		i++
+		if (uuid != "" && r.UUID == uuid) || (uuid == "" && r.Line == line) {
+			return At(t, r, i), true
+		}
+	}
+	return Boundary{}, false
+}
