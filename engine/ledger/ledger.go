@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -451,7 +452,7 @@ func (b *Boundary) files(uses []toolUse, at *afterText) []Item {
 			order = append(order, p)
 		}
 		f.it = Item{Kind: KindFile, Text: p, Line: u.rec.Line, UUID: u.rec.UUID}
-		if !containsStr(f.ops, op) {
+		if !slices.Contains(f.ops, op) {
 			f.ops = append(f.ops, op)
 		}
 	}
@@ -477,15 +478,6 @@ func baseName(p string) string {
 		return base
 	}
 	return p
-}
-
-func containsStr(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // exitCode is the shell's "Exit code N" in a Bash result.

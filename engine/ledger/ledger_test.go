@@ -168,27 +168,35 @@ func TestContainsAcrossChunks(t *testing.T) {
 	}
 }
 
-// TestHome lists only the transcripts that compacted, and reports an
-// unreadable transcript (a folder where the file should be) as a problem.
-func TestHome(t *testing.T) {
-	dir := t.TempDir()
+// writeHome writes a home holding rules-session.jsonl (and, when pastes is
+// set, the real client's pastes transcript, which never compacted) and
+// returns its folder and the session's file.
+func writeHome(t *testing.T, pastes bool) (dir, name string) {
+	t.Helper()
+	dir = t.TempDir()
 	proj := filepath.Join(dir, "projects", "-work-shop")
 	if err := os.MkdirAll(proj, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	src, err := os.ReadFile("testdata/rules-session.jsonl")
-	if err != nil {
-		t.Fatal(err)
+	files := map[string]string{"5e1f0c2a-1111-4222-8333-444455556666.jsonl": "rules-session.jsonl"}
+	if pastes {
+		files["668e1d4c-98ed-55ff-b990-a2cdf6449cee.jsonl"] = "transcript-interactive-pastes.jsonl"
 	}
-	pastes, err := os.ReadFile("testdata/transcript-interactive-pastes.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, data := range map[string][]byte{"5e1f0c2a-1111-4222-8333-444455556666.jsonl": src, "668e1d4c-98ed-55ff-b990-a2cdf6449cee.jsonl": pastes} {
-		if err := os.WriteFile(filepath.Join(proj, name), data, 0o644); err != nil {
+	for dst, src := range files {
+		data, err := os.ReadFile(filepath.Join("testdata", src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(proj, dst), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return dir, filepath.Join(proj, "5e1f0c2a-1111-4222-8333-444455556666.jsonl")
+}
+
+// TestHome lists only the transcripts that compacted.
+func TestHome(t *testing.T) {
+	dir, _ := writeHome(t, true)
 	ss, probs := Home(model.DirFS(dir), dir, nil)
 	if len(ss) != 1 || len(ss[0].Boundaries) != 2 || ss[0].File.SessionID != "5e1f0c2a-1111-4222-8333-444455556666" {
 		t.Fatalf("sessions = %+v", ss)
@@ -202,17 +210,9 @@ func TestHome(t *testing.T) {
 // from memscope's cache without reading it (a planted entry with the
 // file's stamp is what it returns), and a changed file is read again.
 func TestHomeCache(t *testing.T) {
-	dir := t.TempDir()
-	proj := filepath.Join(dir, "projects", "-work-shop")
-	if err := os.MkdirAll(proj, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile("testdata/rules-session.jsonl")
+	dir, name := writeHome(t, false)
+	src, err := os.ReadFile(name)
 	if err != nil {
-		t.Fatal(err)
-	}
-	name := filepath.Join(proj, "5e1f0c2a-1111-4222-8333-444455556666.jsonl")
-	if err := os.WriteFile(name, src, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
