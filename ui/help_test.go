@@ -32,6 +32,7 @@ var helpModes = []struct {
 	{"pastes", false, []string{"5"}, "enter"},
 	{"replay sessions", false, []string{"6"}, "X"},
 	{"replay timeline", false, []string{"6", "G", "enter"}, "]"},
+	{"replay compaction", false, []string{"6", "G", "enter", "["}, "s"},
 	{"replay pipeline", false, []string{"6", "G", "enter", "p"}, "w"},
 	{"prompt", false, []string{"7"}, "i"},
 	{"prompt query", false, []string{"7", "i"}, "esc"},

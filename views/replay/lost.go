@@ -82,7 +82,7 @@ func (m Model) lostLines(s timeline.Step, w int) []string {
 	}
 	out := []string{"", m.styles.Bold.Render(text.Truncate("Lost at this compaction: "+n, w))}
 	if len(lb.Lost) > 0 {
-		out = append(out, m.styles.Dim.Render(text.Truncate("not in the summary, the preserved messages or the files attached after it · { } select a rule, s keeps it as a memory", w)))
+		out = append(out, m.styles.Dim.Render(text.Truncate("not in the summary, the preserved messages or the files attached after it · { } select, s keeps a rule as a memory", w)))
 	}
 	sel, hasSel := m.selectedLost(s)
 	for _, it := range lb.Lost {
@@ -99,38 +99,32 @@ func (m Model) lostLines(s timeline.Step, w int) []string {
 	return out
 }
 
-// keepable are the lost items of step s that can be kept (rules, todos).
-func (m Model) keepable(s timeline.Step) []ledger.Item {
+// lostItems are the lost items of step s, which { and } select among.
+func (m Model) lostItems(s timeline.Step) []ledger.Item {
 	lb, ok := m.lostAt(s)
 	if !ok {
 		return nil
 	}
-	var out []ledger.Item
-	for _, it := range lb.Lost {
-		if it.Kind == ledger.KindRule || it.Kind == ledger.KindTodo {
-			out = append(out, it)
-		}
-	}
-	return out
+	return lb.Lost
 }
 
-// selectedLost is the keepable item { and } selected at step s.
+// selectedLost is the item { and } selected at step s.
 func (m Model) selectedLost(s timeline.Step) (ledger.Item, bool) {
-	items := m.keepable(s)
+	items := m.lostItems(s)
 	if len(items) == 0 {
 		return ledger.Item{}, false
 	}
 	return items[min(max(m.lostSel, 0), len(items)-1)], true
 }
 
-// lostKeys handles { } and s at a compaction with keepable items; ok is
-// false for other keys or elsewhere.
+// lostKeys handles { } and s at a compaction that lost something; ok is
+// false for other keys or elsewhere. Only a rule or a todo can be kept.
 func (m Model) lostKeys(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 	s, selected := m.steps.Selected()
 	if !selected {
 		return m, nil, false
 	}
-	items := m.keepable(s)
+	items := m.lostItems(s)
 	if len(items) == 0 {
 		return m, nil, false
 	}
@@ -142,6 +136,11 @@ func (m Model) lostKeys(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 		m.lostSel = (m.lostSel + len(items) - 1) % len(items)
 	case key.Matches(k, m.keys.KeepLost):
 		it, session := items[m.lostSel], m.tl.Session
+		if it.Kind != ledger.KindRule && it.Kind != ledger.KindTodo {
+			return m, func() tea.Msg {
+				return msgs.Status{Text: "only a rule or a todo can be kept: " + it.ID + " is a " + string(it.Kind), Error: true}
+			}, true
+		}
 		return m, func() tea.Msg { return msgs.KeepLost{Item: it, Session: session} }, true
 	default:
 		return m, nil, false
@@ -149,10 +148,10 @@ func (m Model) lostKeys(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 	return m, nil, true
 }
 
-// lostHelp are the ledger's keys when step s has keepable items.
+// lostHelp are the ledger's keys at a compaction that lost something.
 func (m Model) lostHelp() []key.Binding {
 	s, selected := m.steps.Selected()
-	if !selected || len(m.keepable(s)) == 0 {
+	if !selected || len(m.lostItems(s)) == 0 {
 		return nil
 	}
 	return []key.Binding{m.keys.LostNext, m.keys.LostPrev, m.keys.KeepLost}

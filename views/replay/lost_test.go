@@ -76,6 +76,11 @@ func TestLostAtCompaction(t *testing.T) {
 	if k, ok := out[0].(msgs.KeepLost); !ok || k.Item.ID != "r2" || k.Session != tl.Session {
 		t.Errorf("s sent %#v", out[0])
 	}
+	// A file is selected but cannot be kept: the status says why.
+	m, _ = press(t, m, "}", "}")
+	if _, out := press(t, m, "s"); len(out) != 1 || !out[0].(msgs.Status).Error || !strings.Contains(out[0].(msgs.Status).Text, "f1 is a file") {
+		t.Errorf("s on a file sent %#v", out)
+	}
 	m, _ = press(t, m, "h")
 	if h := helpKeys(m); strings.Contains(h, "} { s") {
 		t.Errorf("help on a turn offers the keep keys: %q", h)
