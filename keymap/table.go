@@ -212,6 +212,10 @@ func Actions() []Action {
 		{Name: "prev_boundary", Group: ReplayKeys, Keys: []string{"["}, HelpKey: "[", Help: "previous compaction", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.PrevBoundary }},
 		{Name: "pipeline", Group: ReplayKeys, Keys: []string{"p"}, HelpKey: "p", Help: "pipeline at this step", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.Pipeline }},
 		{Name: "window", Group: ReplayKeys, Keys: []string{"w"}, HelpKey: "w", Help: "try another window", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.Window }},
+		{Name: "lost_next", Group: ReplayKeys, Keys: []string{"}"}, HelpKey: "}", Help: "next lost item", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.LostNext }},
+		{Name: "lost_prev", Group: ReplayKeys, Keys: []string{"{"}, HelpKey: "{", Help: "previous lost item", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.LostPrev }},
+		// k is the shared "up" (vim): keeping is s, for "save".
+		{Name: "keep_lost", Group: ReplayKeys, Keys: []string{"s"}, HelpKey: "s", Help: "keep the lost rule (memory)", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.KeepLost }},
 
 		// The panes' own keys.
 		{Name: "query", Group: PaneKeys, Keys: []string{"i"}, HelpKey: "i", Help: "recall query", Panes: on("Prompt"), at: func(k *KeyMap) *key.Binding { return &k.Query }},

@@ -856,4 +856,36 @@ for size in "80 24" "120 40"; do
   wait_for "EXITED"
 done
 
+# The loss ledger (issue 32), at 80x24 and 120x40: step to a compaction in
+# Replay and read what it lost (the row's counts, the detail's items),
+# select the third rule with } and keep it with s, see it in the Prompt
+# pane's MEMORY.md, then undo it with memscope undo.
+ledger_home="$work/ledger/home"
+mkdir -p "$ledger_home/projects/-work-shop/memory"
+cp engine/ledger/testdata/rules-session.jsonl "$ledger_home/projects/-work-shop/5e1f0c2a-1111-4222-8333-444455556666.jsonl"
+for size in "80 24" "120 40"; do
+  read -r w h <<<"$size"
+  start_sized "$w" "$h" "cd $work/out && NO_COLOR=1 $work/memscope --home $ledger_home --project /work/shop"
+  wait_for "/work/shop"
+  keys 7
+  wait_for "2 compact"
+  keys Enter
+  wait_for "30 records"
+  keys "[" "["
+  wait_for "compact auto 167k→14k · lost 3 rules, 2 files"
+  for _ in 1 2 3 4 5 6 7 8 9 10 11; do keys J; done
+  wait_for "Lost at this compaction: 8 items"
+  wait_for "Never mock the database"
+  keys "}" "}"
+  wait_for "▸ r3"
+  keys s
+  wait_for "create feedback memory feedback-from-now-on-run"
+  keys 8
+  wait_for "From now on, run gofmt before"
+  keys q
+  wait_for "EXITED"
+  grep -q "run gofmt before every commit" "$ledger_home/projects/-work-shop/memory/MEMORY.md" || fail "$size: MEMORY.md does not link the kept rule"
+  (cd "$work/out" && "$work/memscope" undo --home "$ledger_home" --project /work/shop >/dev/null) || fail "$size: undo of the kept rule failed"
+  ! grep -rq gofmt "$ledger_home/projects/-work-shop/memory" --include='*.md' || fail "$size: the kept rule is still there after undo"
+done
 echo "e2e ok"

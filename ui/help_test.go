@@ -33,6 +33,7 @@ var helpModes = []struct {
 	{"pastes", false, []string{"6"}, "enter"},
 	{"replay sessions", false, []string{"7"}, "X"},
 	{"replay timeline", false, []string{"7", "G", "enter"}, "]"},
+	{"replay compaction", false, []string{"7", "G", "enter", "["}, "s"},
 	{"replay pipeline", false, []string{"7", "G", "enter", "p"}, "w"},
 	{"prompt", false, []string{"8"}, "i"},
 	{"prompt query", false, []string{"8", "i"}, "esc"},

@@ -109,6 +109,10 @@ type Model struct {
 	stateFor int
 	// autocompactOff: the settings turn autocompact off for this session.
 	autocompactOff bool
+	// lost caches each compaction's loss ledger (lost.go); lostSel is the
+	// keepable item selected at the step shown.
+	lost    *lostCache
+	lostSel int
 
 	// The pipeline (ModePipeline): the five stages run on the state at
 	// step pipeFor, in window windows[window]; pipeStage is the stage
@@ -138,7 +142,7 @@ var windows = []struct {
 
 // New returns an empty Replay pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: &keys, styles: st, stateFor: -1, det: detail.New(keys, st)}
+	m := Model{keys: &keys, styles: st, stateFor: -1, det: detail.New(keys, st), lost: &lostCache{}}
 	m.sessions = list.New(keys, st, func(s Session) string { return s.File.SessionID + " " + s.Title.Text + " " + s.Agent })
 	m.sessions.Empty = "loading sessions…"
 	m.steps = list.New(keys, st, func(s timeline.Step) string { return string(s.Kind) })
@@ -359,7 +363,8 @@ func (m Model) Help() []key.Binding {
 	case ModeSessions:
 		return []key.Binding{m.keys.Open, m.keys.Export, m.keys.ExportHTML}
 	case ModeTimeline:
-		return append([]key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.NextBoundary, m.keys.PrevBoundary, m.keys.Pipeline, m.keys.Window, m.keys.Export, m.keys.ExportHTML, m.keys.Back}, m.det.Help()...)
+		keys := append([]key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.NextBoundary, m.keys.PrevBoundary, m.keys.Pipeline, m.keys.Window, m.keys.Export, m.keys.ExportHTML, m.keys.Back}, m.lostHelp()...)
+		return append(keys, m.det.Help()...)
 	case ModePipeline:
 		// The step keys move between stages here (updatePipeline): the
 		// footer says so, with whatever keys the settings bound.

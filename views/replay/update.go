@@ -88,6 +88,9 @@ func (m Model) updateSessions(msg tea.Msg) (Model, tea.Cmd) {
 // goes back to the sessions, p opens the pipeline.
 func (m Model) updateTimeline(msg tea.Msg) (Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
+		if m2, cmd, ok := m.lostKeys(k); ok {
+			return m2, cmd
+		}
 		switch {
 		case key.Matches(k, m.keys.Back) && m.steps.FilterValue() == "":
 			m.closeTimeline()
