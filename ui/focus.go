@@ -84,7 +84,11 @@ func (m *Model) setFocus(i int) tea.Cmd {
 	m.paneAt(m.focus).Blur()
 	m.focus = i
 	m.paneAt(m.focus).Focus()
-	return tea.Batch(m.lazyLoadCmd(), m.followTimelineCmd())
+	var live tea.Cmd
+	if i == paneLive {
+		live = m.lv.Shown()
+	}
+	return tea.Batch(m.lazyLoadCmd(), m.followTimelineCmd(), live)
 }
 
 // inPane makes a wheel turn's position relative to the pane's inside

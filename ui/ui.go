@@ -125,7 +125,7 @@ type Model struct {
 	// lv feeds the Live pane (live.go); follow is the Replay pane's open
 	// session, followed as it is written, and followGen numbers the
 	// sessions opened (follow.go).
-	lv        *liveState
+	lv        *feed.Live
 	follow    *timelineFollow
 	followGen int
 
@@ -201,9 +201,8 @@ func New(opts Options) Model {
 		loadsCache:  engineloads.NewCache(),
 		reviewCache: provenance.NewFirstCache(),
 		p:           newPanes(km, st),
-		lv:          &liveState{pending: map[string]bool{}, relist: true},
 	}
-	m.lv.tracker = m.newTracker()
+	m.lv = m.newLive()
 	m.memo = &viewMemo{}
 	m.live = &loaders{history: &model.HistoryTail{}, verdicts: model.NewPasteVerdicts()}
 	// Init starts these two loads.
@@ -220,9 +219,9 @@ func New(opts Options) Model {
 
 // Init starts loading the home and, when asked, watching it.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.loadHomeCmd(homeReq{full: true, openAll: true}), m.loadHistoryCmd(historyReq{full: true}), m.checkWritableCmd(), m.liveCmd()}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.loadHomeCmd(homeReq{full: true, openAll: true}), m.loadHistoryCmd(historyReq{full: true}), m.checkWritableCmd(), m.lv.Next()}
 	if m.opts.Watch {
-		cmds = append(cmds, startWatchCmd(m.opts.Home.Dir), livePollCmd())
+		cmds = append(cmds, startWatchCmd(m.opts.Home.Dir))
 	}
 	return tea.Batch(cmds...)
 }
@@ -274,7 +273,7 @@ func watchMsg(msg tea.Msg) bool {
 // inventory in the Pastes and History panes.
 func unseenMsg(msg tea.Msg, focus int) bool {
 	switch msg.(type) {
-	case liveSnapMsg, livePollMsg:
+	case feed.LiveSnap, feed.LivePoll:
 		return focus != paneLive
 	case pastesLoadedMsg:
 		return focus != panePastes && focus != paneHistory
