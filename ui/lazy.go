@@ -10,6 +10,7 @@ import (
 
 // reloadAll re-reads everything (ctrl+r, or after the editor).
 func (m *Model) reloadAll() tea.Cmd {
+	m.live.walk.Invalidate()
 	m.feeds.retention.Invalidate()
 	m.stale[paneFiles] = true
 	m.feeds.secrets.Invalidate()

@@ -77,13 +77,19 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 		m.live.lint, m.live.lintOf = memlint.NewMemo(), key
 	}
 	memo := m.live.lint
+	// Only file events say what changed in the home: without live reload
+	// the leftover search walks it on every load.
+	var walk *leftover.WalkCache
+	if m.opts.Watch {
+		walk = m.live.walk
+	}
 	return func() tea.Msg {
 		memDir := "projects/" + slug + "/memory"
-		src := memSource{fsys: fsys, home: fsys, name: memDir, abs: joinAbs(homeDir, memDir), onDisk: homeOnDisk(machine, homeDir), homeDir: homeDir}
+		src := memSource{fsys: fsys, home: fsys, name: memDir, abs: joinAbs(homeDir, memDir), onDisk: homeOnDisk(machine, homeDir), homeDir: homeDir, walk: walk}
 		stores, idx := projectStores(root, homeDir, project, src.abs, want, getenv)
 		if idx > 0 {
 			s := stores[idx]
-			src = memSource{fsys: root, home: fsys, name: model.RootName(s.Dir), abs: s.Dir, onDisk: homeOnDisk(machine, s.Dir), unstamped: !s.Stamped, homeDir: homeDir}
+			src = memSource{fsys: root, home: fsys, name: model.RootName(s.Dir), abs: s.Dir, onDisk: homeOnDisk(machine, s.Dir), unstamped: !s.Stamped, homeDir: homeDir, walk: walk}
 		}
 		// On disk, the store reads the folder once for everything: the
 		// panes, lint, the prune plan and the edits' conflict checks.
@@ -138,8 +144,10 @@ type memSource struct {
 	onDisk bool
 	// unstamped: the client does not stamp it (agent memory).
 	unstamped bool
-	// homeDir is the Claude home (its journals, for the leftover search).
+	// homeDir is the Claude home (its journals, for the leftover search);
+	// walk keeps that search's walk of the home (nil: none).
 	homeDir string
+	walk    *leftover.WalkCache
 }
 
 // projectStores lists the open project's memory stores: its auto memory
@@ -225,7 +233,7 @@ func loadProject(src memSource, root fs.FS, md *model.MemoryDir, probs []model.P
 // engine's memcheck: the same assembly `memscope lint` and `memscope
 // prune` make.
 func checkRequest(src memSource, root fs.FS, md *model.MemoryDir, probs []model.Problem, project string, now time.Time, th memindex.StalenessThresholds, loads *engineloads.Report, memo *memlint.Memo) memcheck.Request {
-	r := memcheck.Request{Memory: md, Problems: probs, MemoryDir: src.abs, Root: root, ProjectDir: project, HomeDir: src.homeDir, Unstamped: src.unstamped, Now: now, Staleness: th, Loads: loads, Memo: memo}
+	r := memcheck.Request{Memory: md, Problems: probs, MemoryDir: src.abs, Root: root, ProjectDir: project, HomeDir: src.homeDir, Unstamped: src.unstamped, Now: now, Staleness: th, Loads: loads, Memo: memo, Walk: src.walk}
 	if sub, err := fs.Sub(src.fsys, src.name); err == nil {
 		r.MemoryFS = sub
 	}

@@ -15,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/engine/leftover"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/provenance"
 	engsearch "github.com/memscope/memscope/engine/search"
@@ -204,7 +205,7 @@ func New(opts Options) Model {
 	}
 	m.lv = m.newLive()
 	m.memo = &viewMemo{}
-	m.live = &loaders{history: &model.HistoryTail{}, verdicts: model.NewPasteVerdicts()}
+	m.live = &loaders{history: &model.HistoryTail{}, verdicts: model.NewPasteVerdicts(), walk: leftover.NewWalkCache()}
 	// Init starts these two loads.
 	m.fl.home.running, m.fl.history.running = true, true
 	m.help.Styles = helpStyles(true, noColor)
