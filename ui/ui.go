@@ -24,6 +24,7 @@ import (
 	"github.com/memscope/memscope/views/component/markdown"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
+	livepane "github.com/memscope/memscope/views/live"
 )
 
 // Options configure the app.
@@ -209,7 +210,7 @@ func New(opts Options) Model {
 	// Init starts these two loads.
 	m.fl.home.running, m.fl.history.running = true, true
 	m.help.Styles = helpStyles(true, noColor)
-	m.p.livePane.SetLevels(opts.LiveWarnPercent, opts.LiveAlertPercent)
+	paneTable[paneLive].update(m.p, livepane.LevelsMsg{WarnPct: opts.LiveWarnPercent, AlertPct: opts.LiveAlertPercent})
 	m.p.memories.SetStaleness(opts.Staleness)
 	if opts.Notice != "" {
 		m.setStatus(opts.Notice, true)
