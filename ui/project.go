@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/memscope/memscope/engine/memcheck"
 	"github.com/memscope/memscope/views/health"
+	"github.com/memscope/memscope/views/prompt"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -267,8 +268,8 @@ func (m *Model) applyProject(p projectLoadedMsg) {
 	m.data.project = p
 	m.p.memories, _ = m.p.memories.Update(memories.RowsMsg{Rows: p.rows})
 	m.p.memories, _ = m.p.memories.Update(memories.StoreMsg{Label: storeLabel(p)})
-	m.p.health.SetStore(storeLabel(p))
-	m.p.prompt.SetLoads(p.loads)
+	m.p.health, _ = m.p.health.Update(health.StoreMsg{Label: storeLabel(p)})
+	m.p.prompt, _ = m.p.prompt.Update(prompt.LoadsMsg{Loads: p.loads})
 	m.p.health, _ = m.p.health.Update(health.DataMsg{Lint: &p.lint, Plan: p.plan})
 	m.p.index, _ = m.p.index.Update(index.DataMsg{Data: m.indexData(p, nil)})
 	m.applyWritable(writableMsg{project: true, err: p.writable})

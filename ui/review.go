@@ -167,7 +167,7 @@ func (m Model) handleReview(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, nil, true
 		}
 		if msg.err != nil {
-			m.p.reviewPane.SetUnavailable("cannot read the review state: " + msg.err.Error())
+			m.p.reviewPane, _ = m.p.reviewPane.Update(reviewpane.UnavailableMsg{Why: "cannot read the review state: " + msg.err.Error()})
 			return m, nil, true
 		}
 		m.data.unreviewed = len(msg.data.Items)

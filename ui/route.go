@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/prompt"
 	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
@@ -85,7 +86,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, cmd, true
 	case previewMsg:
 		if msg.project == m.previewProject() {
-			m.p.prompt.SetPreview(msg.preview)
+			m.p.prompt, _ = m.p.prompt.Update(prompt.PreviewMsg{Preview: msg.preview})
 			m.applyPromptHit()
 		}
 		return m, nil, true

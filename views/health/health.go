@@ -71,7 +71,11 @@ func (m Model) Title() string { return "Health" }
 // SetStore names the memory store the findings and the plan are about
 // when the project has more than one (its auto memory, agents'); "" when
 // it has only its own.
-func (m *Model) SetStore(label string) { m.store = label }
+func (m *Model) setStore(label string) { m.store = label }
+
+// StoreMsg names the store the pane checks (when the project has more
+// than one).
+type StoreMsg struct{ Label string }
 
 // DataMsg brings the pane a lint report and a prune plan (from its
 // feed); selections that still exist in the new plan are kept.
@@ -106,7 +110,11 @@ func (m *Model) setData(r *lint.Report, p *store.Plan) {
 
 // SetUnavailable says why there is no memory to check (no project
 // yet): the pane shows why instead of waiting.
-func (m *Model) SetUnavailable(why string) {
+// UnavailableMsg says why the pane has nothing to show (no project in
+// the home yet): it shows why instead of waiting.
+type UnavailableMsg struct{ Why string }
+
+func (m *Model) setUnavailable(why string) {
 	m.setData(nil, nil)
 	m.unavailable = why
 }
@@ -190,8 +198,15 @@ func (m Model) Help() []key.Binding {
 
 // Update handles selection, applying and the list.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	if d, ok := msg.(DataMsg); ok {
+	switch d := msg.(type) {
+	case DataMsg:
 		m.setData(d.Lint, d.Plan)
+		return m, nil
+	case StoreMsg:
+		m.setStore(d.Label)
+		return m, nil
+	case UnavailableMsg:
+		m.setUnavailable(d.Why)
 		return m, nil
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.confirmLeftovers {
