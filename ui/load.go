@@ -107,6 +107,6 @@ func (m *Model) openProject(slug string) {
 // sessions.
 func (m *Model) loadOpenProject() tea.Cmd {
 	slug := m.data.open
-	m.p.replay.SetSessionsLoading(slug)
+	m.p.replay, _ = m.p.replay.Update(replay.SessionsLoadingMsg{Project: slug})
 	return tea.Batch(m.requestProject(slug), m.requestSessions(sessionsReq{slug: slug, full: true}))
 }

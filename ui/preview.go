@@ -5,6 +5,7 @@ import (
 	"github.com/memscope/memscope/views/index"
 	"github.com/memscope/memscope/views/memories"
 	"github.com/memscope/memscope/views/prompt"
+	"github.com/memscope/memscope/views/replay"
 	reviewpane "github.com/memscope/memscope/views/review"
 	"io/fs"
 	"strings"
@@ -64,7 +65,7 @@ const noProjectText = "no project in this home yet: Claude Code has not run here
 func (m *Model) showNoProject() {
 	m.p.index, _ = m.p.index.Update(index.UnavailableMsg{Why: noProjectText})
 	m.p.memories, _ = m.p.memories.Update(memories.UnavailableMsg{Why: noProjectText})
-	m.p.replay.SetUnavailable(noProjectText)
+	m.p.replay, _ = m.p.replay.Update(replay.UnavailableMsg{Why: noProjectText})
 	m.p.health, _ = m.p.health.Update(health.UnavailableMsg{Why: noProjectText})
 	m.p.reviewPane, _ = m.p.reviewPane.Update(reviewpane.UnavailableMsg{Why: noProjectText})
 }

@@ -95,7 +95,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 		if msg.slug == m.data.open {
 			m.data.sessions = msg.sessions
 			m.live.followers, m.live.followersOf = msg.followers, msg.slug
-			m.p.replay.SetSessions(msg.sessions, m.opts.Now())
+			m.p.replay, _ = m.p.replay.Update(replay.SessionsMsg{Sessions: msg.sessions, Now: m.opts.Now()})
 			// A session that started or wrote an attachment record may
 			// have loaded files.
 			if msg.mayLoad {
