@@ -25,6 +25,7 @@ import (
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
 	livepane "github.com/memscope/memscope/views/live"
+	"github.com/memscope/memscope/views/memories"
 )
 
 // Options configure the app.
@@ -211,7 +212,7 @@ func New(opts Options) Model {
 	m.fl.home.running, m.fl.history.running = true, true
 	m.help.Styles = helpStyles(true, noColor)
 	paneTable[paneLive].update(m.p, livepane.LevelsMsg{WarnPct: opts.LiveWarnPercent, AlertPct: opts.LiveAlertPercent})
-	m.p.memories.SetStaleness(opts.Staleness)
+	m.p.memories, _ = m.p.memories.Update(memories.StalenessMsg{Thresholds: opts.Staleness})
 	if opts.Notice != "" {
 		m.setStatus(opts.Notice, true)
 	}

@@ -164,9 +164,6 @@ type LoadsMsg struct{ Loads *engineloads.Report }
 // setUnavailable).
 type UnavailableMsg struct{ Why string }
 
-// SetLoading says a preview is being built.
-func (m *Model) SetLoading() { m.loading = true }
-
 // SetUnavailable says why there is no preview to build (no project,
 // no folder to build it for): the pane shows why instead of waiting.
 func (m *Model) setUnavailable(why string) {
