@@ -24,11 +24,18 @@ func demoModel(t *testing.T, w, h int) (Model, demo.Layout) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return demoModelAt(t, l, true, w, h), l
+}
+
+// demoModelAt runs the app on the demo home materialized at l; banner
+// says it is shown as the demo (Options.Demo).
+func demoModelAt(t *testing.T, l demo.Layout, banner bool, w, h int) Model {
+	t.Helper()
 	home, err := model.OpenHome(l.Home, model.HomeFromDemo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(Options{Home: home, Project: l.Project("shop-api"), Demo: true, Now: func() time.Time { return testNow }, Root: testroot.New(t),
+	m := New(Options{Home: home, Project: l.Project("shop-api"), Demo: banner, Now: func() time.Time { return testNow }, Root: testroot.New(t, sharedDirs(t, l.Root)...),
 		Getenv: func(k string) string {
 			if k == "NO_COLOR" {
 				return "1"
@@ -37,7 +44,7 @@ func demoModel(t *testing.T, w, h int) (Model, demo.Layout) {
 		}})
 	m = drain(t, m, m.Init())
 	next, cmd := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	return drain(t, next.(Model), cmd), l
+	return drain(t, next.(Model), cmd)
 }
 
 // Every binding a pane offers does what its help says, checked on the

@@ -3,13 +3,17 @@ package ui
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memscope/memscope/demo"
+	"github.com/memscope/memscope/internal/filehistgen"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/keymap/keymaptest"
 )
@@ -57,19 +61,82 @@ var helpModes = []struct {
 
 // helpModeModel is the home a help mode is reached on: the generated
 // file-history home, the demo with leftovers of interrupted writes, or
-// the demo.
+// the demo. The help modes only open modes (no question is answered,
+// nothing is written), so every test of the binary shares the three
+// homes (helpHomes), made once: each model made afresh on them.
 func helpModeModel(t *testing.T, name string, filehist bool, w, h int) Model {
 	t.Helper()
+	hh := sharedHelpHomes(t)
 	switch {
 	case filehist:
-		m, _ := filehistModel(t, w, h)
-		return m
+		return filehistModelAt(t, hh.filehist, w, h, nil)
 	case strings.HasPrefix(name, "health leftovers"):
-		m, _, _ := leftoverModel(t, w, h)
-		return m
+		return demoModelAt(t, hh.leftovers, false, w, h)
 	}
-	m, _ := demoModel(t, w, h)
-	return m
+	return demoModelAt(t, hh.demo, true, w, h)
+}
+
+// helpHomes are the homes the help modes are reached on (helpModeModel),
+// under the test binary's temporary folder (TestMain removes it).
+type helpHomes struct {
+	demo, leftovers demo.Layout
+	filehist        filehistgen.Layout
+}
+
+var (
+	helpHomesOnce sync.Once
+	helpHomesMade helpHomes
+	helpHomesErr  error
+)
+
+// sharedHelpHomes makes the help modes' homes on first use.
+func sharedHelpHomes(t *testing.T) helpHomes {
+	t.Helper()
+	helpHomesOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "help-homes-")
+		if err != nil {
+			helpHomesErr = err
+			return
+		}
+		for _, d := range []string{"demo", "leftovers", "filehist"} {
+			if err = os.Mkdir(filepath.Join(dir, d), 0o700); err != nil {
+				helpHomesErr = err
+				return
+			}
+		}
+		hh := &helpHomesMade
+		if hh.demo, err = demo.Materialize(filepath.Join(dir, "demo"), testNow); err != nil {
+			helpHomesErr = err
+			return
+		}
+		if hh.leftovers, err = demo.Materialize(filepath.Join(dir, "leftovers"), testNow); err != nil {
+			helpHomesErr = err
+			return
+		}
+		hh.filehist, helpHomesErr = filehistgen.Write(filepath.Join(dir, "filehist"), filehistStart)
+	})
+	if helpHomesErr != nil {
+		t.Fatal(helpHomesErr)
+	}
+	helpHomesLeftovers.Do(func() { plantLeftovers(t, helpHomesMade.leftovers) })
+	return helpHomesMade
+}
+
+// helpHomesLeftovers plants the leftovers in the shared home once.
+var helpHomesLeftovers sync.Once
+
+// sharedDirs are those of dirs outside t's temporary folders (a shared
+// home's), for testroot.New to show besides them.
+func sharedDirs(t *testing.T, dirs ...string) []string {
+	t.Helper()
+	mine := filepath.Dir(t.TempDir()) + string(filepath.Separator)
+	var out []string
+	for _, d := range dirs {
+		if !strings.HasPrefix(d+string(filepath.Separator), mine) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // TestHelpOffersEveryBinding walks every pane through its modes and

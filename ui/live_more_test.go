@@ -10,6 +10,7 @@ import (
 
 	"github.com/memscope/memscope/internal/keypress"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/ui/feed"
 )
 
 // Every list read in the background says so until it is in: the Replay
@@ -67,7 +68,7 @@ func TestLivePaneAutocompactOff(t *testing.T) {
 // redraw the screen (View answers from its memo); in front, it does.
 func TestLiveSnapshotRedrawsOnlyTheLivePane(t *testing.T) {
 	m := liveModel(t, 120, 40)
-	snap := m.lv.prev
+	snap := m.lv.Last()
 	if snap == nil {
 		t.Fatal("no snapshot after load")
 	}
@@ -76,7 +77,7 @@ func TestLiveSnapshotRedrawsOnlyTheLivePane(t *testing.T) {
 		quiet bool
 	}{{nil, true}, {[]string{"L"}, false}} {
 		m := press(t, m, tt.keys...)
-		next, _ := m.Update(liveSnapMsg{snap: *snap})
+		next, _ := m.Update(feed.LiveSnap{Snap: *snap})
 		if got := next.(Model).quiet; got != tt.quiet {
 			t.Errorf("focus %d: a snapshot leaves the screen quiet: %v, want %v", m.focus, got, tt.quiet)
 		}

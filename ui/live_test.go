@@ -14,6 +14,7 @@ import (
 
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/ui/feed"
 	"github.com/memscope/memscope/views/replay"
 )
 
@@ -364,7 +365,7 @@ func drainTimers(t *testing.T, m Model, cmd tea.Cmd) Model {
 					start(c)
 				}
 				continue
-			case nil, livePollMsg:
+			case nil, feed.LivePoll:
 				continue
 			}
 			next, c := m.Update(msg)

@@ -152,14 +152,15 @@ func (m Model) acceptCmd(r msgs.AcceptReview) tea.Cmd {
 	slug, now := m.data.open, m.opts.Now()
 	_, memDir := m.reviewOptions(slug)
 	root, writes := m.root(), m.opts.Writes
-	onDisk := homeOnDisk(m.opts.Root, m.opts.Home.Dir)
+	homeDir := m.opts.Home.Dir
+	onDisk := homeOnDisk(m.opts.Root, homeDir)
 	return func() tea.Msg {
 		if !onDisk {
 			return reviewSavedMsg{slug: slug, path: r.Path, err: errors.New("review needs a home on disk")}
 		}
 		sub, err := fs.Sub(root, model.RootName(memDir))
 		if err == nil {
-			_, err = review.Update(filepath.FromSlash(memDir), sub, memstore.DirFSWith(filepath.FromSlash(memDir), writes), func(st *review.State) {
+			_, err = review.Update(filepath.FromSlash(memDir), sub, memstore.DirFSIn(homeDir, filepath.FromSlash(memDir), writes), func(st *review.State) {
 				st.Accept(r.Path, r.Content, now)
 			})
 		}
@@ -175,7 +176,7 @@ func (m Model) handleReview(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, nil, true
 		}
 		if msg.err != nil {
-			m.p.reviewPane.SetUnavailable("cannot read the review state: " + msg.err.Error())
+			m.p.reviewPane, _ = m.p.reviewPane.Update(reviewpane.UnavailableMsg{Why: "cannot read the review state: " + msg.err.Error()})
 			return m, nil, true
 		}
 		m.data.unreviewed = len(msg.data.Items)

@@ -86,7 +86,11 @@ func (m Model) Title() string { return "Health" }
 // SetStore names the memory store the findings and the plan are about
 // when the project has more than one (its auto memory, agents'); "" when
 // it has only its own.
-func (m *Model) SetStore(label string) { m.store = label }
+func (m *Model) setStore(label string) { m.store = label }
+
+// StoreMsg names the store the pane checks (when the project has more
+// than one).
+type StoreMsg struct{ Label string }
 
 // DataMsg brings the pane a lint report and a prune plan (from its
 // feed); selections that still exist in the new plan are kept.
@@ -121,7 +125,11 @@ func (m *Model) setData(r *lint.Report, p *store.Plan) {
 
 // SetUnavailable says why there is no memory to check (no project
 // yet): the pane shows why instead of waiting.
-func (m *Model) SetUnavailable(why string) {
+// UnavailableMsg says why the pane has nothing to show (no project in
+// the home yet): it shows why instead of waiting.
+type UnavailableMsg struct{ Why string }
+
+func (m *Model) setUnavailable(why string) {
 	m.setData(nil, nil)
 	m.unavailable = why
 }
@@ -205,17 +213,23 @@ func (m Model) Help() []key.Binding {
 
 // Update handles selection, applying and the list.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	if d, ok := msg.(DataMsg); ok {
+	switch d := msg.(type) {
+	case DataMsg:
 		m.setData(d.Lint, d.Plan)
 		if m.showErrors {
 			m.selectError()
 		}
 		return m, nil
-	}
-	if s, ok := msg.(msgs.Show); ok {
+	case msgs.Show:
 		// The Overview's lint line: the first error, once lint is in.
-		m.showErrors = s.What == ShowErrors
+		m.showErrors = d.What == ShowErrors
 		m.selectError()
+		return m, nil
+	case StoreMsg:
+		m.setStore(d.Label)
+		return m, nil
+	case UnavailableMsg:
+		m.setUnavailable(d.Why)
 		return m, nil
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.confirmLeftovers {

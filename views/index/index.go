@@ -109,7 +109,11 @@ func (m *Model) scrollToCut() {
 
 // SetUnavailable says why there is no index to show (no project yet):
 // the pane shows why instead of reading.
-func (m *Model) SetUnavailable(why string) {
+// UnavailableMsg says why the pane has nothing to show (no project in
+// the home yet): it shows why instead of waiting.
+type UnavailableMsg struct{ Why string }
+
+func (m *Model) setUnavailable(why string) {
 	m.setData(Data{})
 	m.unavailable = why
 }
@@ -150,16 +154,18 @@ func (m Model) Help() []key.Binding {
 
 // Update scrolls, jumps to the cut, or asks to edit MEMORY.md.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	if d, ok := msg.(DataMsg); ok {
-		m.setData(d.Data)
-		return m, nil
-	}
 	switch msg := msg.(type) {
 	case msgs.Show:
 		if msg.What == ShowCut {
 			m.toCut = true
 			m.scrollToCut()
 		}
+		return m, nil
+	case DataMsg:
+		m.setData(msg.Data)
+		return m, nil
+	case UnavailableMsg:
+		m.setUnavailable(msg.Why)
 		return m, nil
 	case tea.KeyPressMsg:
 		switch {

@@ -40,7 +40,7 @@ func TestLostAtCompaction(t *testing.T) {
 	tl := rulesTimeline(t)
 	m := New(keymap.Default(), style.New(true, true))
 	m.SetSize(120, 40)
-	m, _ = run(t, m, m.SetTimeline(tl, false))
+	m = openTimeline(t, m, tl)
 	m, _ = press(t, m, "[", "[")
 	s, _ := m.steps.Selected()
 	if s.Kind != timeline.StepBoundary || tl.Boundaries[s.Boundary].Line != 19 {

@@ -156,10 +156,38 @@ func (m Model) Title() string { return "Replay" }
 // Mode returns what the pane shows.
 func (m Model) Mode() Mode { return m.mode }
 
-// SetSessionsLoading says the sessions of project (any key naming it)
+// SessionsLoadingMsg says the sessions of Project (any key naming it)
 // are being read: the list says so, and it empties when it showed
 // another project's.
-func (m *Model) SetSessionsLoading(project string) {
+type SessionsLoadingMsg struct{ Project string }
+
+// SessionsMsg brings a project's sessions, listed at Now; any open
+// timeline is left.
+type SessionsMsg struct {
+	Sessions []Session
+	Now      time.Time
+}
+
+// UnavailableMsg says why there are no sessions to list (no project
+// yet), instead of loading.
+type UnavailableMsg struct{ Why string }
+
+// TimelineMsg opens a session's timeline at its last step.
+// AutocompactOff is settings.json's autoCompactEnabled: false for the
+// session, which the pipeline view honours.
+type TimelineMsg struct {
+	Timeline       *timeline.Timeline
+	AutocompactOff bool
+}
+
+// FollowingMsg says whether the open timeline follows its transcript.
+type FollowingMsg struct{ On bool }
+
+// LoadingMsg says a timeline is being read (Path; "" none).
+type LoadingMsg struct{ Path string }
+
+// setSessionsLoading handles SessionsLoadingMsg.
+func (m *Model) setSessionsLoading(project string) {
 	m.listing = project
 	m.sessions.Empty = "loading sessions…"
 	if project != m.listed {
@@ -167,26 +195,23 @@ func (m *Model) SetSessionsLoading(project string) {
 	}
 }
 
-// SetSessions shows a project's sessions and leaves any open timeline.
-func (m *Model) SetSessions(ss []Session, now time.Time) {
+// setSessions shows a project's sessions and leaves any open timeline.
+func (m *Model) setSessions(ss []Session, now time.Time) {
 	m.now = now
 	m.listed, m.listing = m.listing, ""
 	m.sessions.Empty = "no sessions for this project"
 	m.sessions.SetItems(ss)
 }
 
-// SetUnavailable says why there are no sessions to list (no project
-// yet), instead of loading.
-func (m *Model) SetUnavailable(why string) {
+// setUnavailable handles UnavailableMsg.
+func (m *Model) setUnavailable(why string) {
 	m.listed, m.listing = "", ""
 	m.sessions.Empty = why
 	m.sessions.SetItems(nil)
 }
 
-// SetTimeline opens a session's timeline at its last step. autocompactOff
-// is settings.json's autoCompactEnabled: false for the session, which the
-// pipeline view honours.
-func (m *Model) SetTimeline(tl *timeline.Timeline, autocompactOff bool) tea.Cmd {
+// setTimeline handles TimelineMsg.
+func (m *Model) setTimeline(tl *timeline.Timeline, autocompactOff bool) tea.Cmd {
 	m.mode = ModeTimeline
 	m.tl, m.loading, m.state, m.stateFor, m.pipe, m.hit = tl, "", nil, -1, nil, nil
 	m.autocompactOff = autocompactOff
@@ -285,9 +310,6 @@ func (m Model) Step() int {
 	return m.steps.Index()
 }
 
-// SetFollowing says whether the open timeline follows its transcript.
-func (m *Model) SetFollowing(on bool) { m.following = on }
-
 // Timeline is the open timeline; nil in the session list.
 func (m Model) Timeline() *timeline.Timeline { return m.tl }
 
@@ -296,9 +318,6 @@ func (m *Model) closeTimeline() {
 	m.mode = ModeSessions
 	m.tl, m.state, m.stateFor, m.pipe, m.hit = nil, nil, -1, nil, nil
 }
-
-// SetLoading says a timeline is being read.
-func (m *Model) SetLoading(path string) { m.loading = path }
 
 // SetStyles replaces the styles.
 func (m *Model) SetStyles(st style.Styles) {

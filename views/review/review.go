@@ -103,7 +103,11 @@ func (m *Model) setData(d Data, now time.Time) {
 }
 
 // SetUnavailable says why there is no inbox (no project, a read error).
-func (m *Model) SetUnavailable(why string) {
+// UnavailableMsg says why the pane has nothing to show (no project in
+// the home yet): it shows why instead of waiting.
+type UnavailableMsg struct{ Why string }
+
+func (m *Model) setUnavailable(why string) {
 	m.data = Data{}
 	m.list.Empty = why
 	m.list.SetItems(nil)
@@ -169,8 +173,12 @@ func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 
 // Update handles the list and the review keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	if d, ok := msg.(DataMsg); ok {
+	switch d := msg.(type) {
+	case DataMsg:
 		m.setData(d.Data, d.Now)
+		return m, nil
+	case UnavailableMsg:
+		m.setUnavailable(d.Why)
 		return m, nil
 	}
 	k, isKey := msg.(tea.KeyPressMsg)
