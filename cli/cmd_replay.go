@@ -11,13 +11,14 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-const replayUsage = "memscope replay SESSION [--home DIR] [--window N] [--json]"
+const replayUsage = "memscope replay SESSION [--home DIR] [--vault DIR] [--window N] [--json]"
 
 var replayCommand = &command{
 	name:  "replay",
 	usage: replayUsage,
 	summary: "every compaction of a session, the turns between them with their context size, and what a resume loads\n\n" +
-		"SESSION is a session id (or a unique prefix) under the home, or a path to a .jsonl transcript.",
+		"SESSION is a session id (or a unique prefix) under the home, or a path to a .jsonl transcript. A session\n" +
+		"the home no longer has (the sweep deleted it) is replayed from the rescue vault's copy, saying so.",
 	run: steps(parseReplay, runReplay, showReplay),
 }
 
@@ -28,6 +29,7 @@ type replayOptions struct {
 	given   bool
 	json    bool
 	session string
+	vault   string
 }
 
 // replayOut is `replay --json`.
@@ -37,7 +39,10 @@ type replayOut struct {
 	// Earlier is set for an older copy a local GC kept
 	// (<session>/before-cleanup/*.jsonl.replaced): the session's history
 	// before a boundary, which the rewritten transcript no longer holds.
-	Earlier    bool                     `json:"earlierHistory,omitempty"`
+	Earlier bool `json:"earlierHistory,omitempty"`
+	// Vault is set when the home no longer has the session and its copy
+	// in the rescue vault was read.
+	Vault      *vaultCopy               `json:"vault,omitempty"`
 	Records    int                      `json:"records"`
 	Problems   []model.Problem          `json:"problems"`
 	Window     window.Config            `json:"window"`
@@ -49,6 +54,13 @@ type replayOut struct {
 	Sidechains []timeline.SidechainInfo `json:"sidechains"`
 	Turns      []timeline.Turn          `json:"turns"`
 	Steps      []timeline.Step          `json:"steps"`
+}
+
+// vaultCopy says a session was read from the vault, and how to put it
+// back.
+type vaultCopy struct {
+	Dir     string `json:"dir"`
+	Restore string `json:"restore"`
 }
 
 // resumeOut adds the message count and uuids to the resume's fields.
@@ -72,6 +84,7 @@ func parseReplay(e *env, args []string) (replayOptions, error) {
 	var wf windowFlags
 	fs := newFlags("replay", &opts.home, &opts.json)
 	wf.add(fs)
+	fs.StringVar(&opts.vault, "vault", "", "the rescue vault `DIR` read for a session the home no longer has (default $MEMSCOPE_VAULT, else $XDG_DATA_HOME/memscope/vault)")
 	pos, err := parseInterspersed(e, fs, args)
 	if err != nil {
 		return opts, err
@@ -89,7 +102,7 @@ func parseReplay(e *env, args []string) (replayOptions, error) {
 // runReplay builds the session's timeline: its compactions, turns, and
 // what a resume loads.
 func runReplay(e *env, opts replayOptions) (replayOut, error) {
-	sf, err := openSession(e, &opts.home, opts.session)
+	sf, err := openSessionOrVault(e, &opts.home, opts.session, opts.vault)
 	if err != nil {
 		return replayOut{}, err
 	}
@@ -116,6 +129,9 @@ func runReplay(e *env, opts replayOptions) (replayOut, error) {
 	if out.Problems == nil {
 		out.Problems = []model.Problem{}
 	}
+	if sf.vault != "" {
+		out.Vault = &vaultCopy{Dir: sf.vault, Restore: restoreOffer(tl.Session)}
+	}
 	return out, nil
 }
 
@@ -134,6 +150,9 @@ func optInt(p *int) string {
 
 func printReplay(w io.Writer, r replayOut) {
 	fmt.Fprintf(w, "session   %s\nfile      %s, %s\n", r.Session, r.Path, format.Count(r.Records, "record", "records"))
+	if v := r.Vault; v != nil {
+		fmt.Fprintf(w, "          %s: the home no longer has this session; read from the vault %s\n          %s\n", vaultOnlyLabel, model.SanitizeLine(v.Dir), v.Restore)
+	}
 	if r.Earlier {
 		fmt.Fprintln(w, "          earlier history: the copy kept when a local cleanup rewrote the transcript (rows before a boundary exist only here)")
 	}
