@@ -244,6 +244,9 @@ func (p *packWriter) work() {
 			p.err = err
 		}
 		if p.buf.Len() == 0 {
+			// One allocation for the whole pack instead of a copy at each
+			// doubling (only the pages written are touched).
+			p.buf.Grow(packLimit + 2*maxChunk)
 			p.buf.WriteString(packHeader)
 		}
 		l := loc{off: int64(p.buf.Len()), stored: int32(out.Len()), raw: int32(len(j.data))}
