@@ -20,7 +20,7 @@ type sessionFile struct {
 	name, disk string
 	size       int64
 	// home is the home the session was found in; nil for a path.
-	home  *opened
+	home *opened
 	// vault is the vault the session was read from, when the home no
 	// longer has it ("" otherwise).
 	vault string
