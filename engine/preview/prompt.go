@@ -90,6 +90,9 @@ type Preview struct {
 	// MissingImports and ConditionalRules repeat those layers for scripts.
 	MissingImports   []MissingImport   `json:"missingImports"`
 	ConditionalRules []ConditionalRule `json:"conditionalRules"`
+	// NestedClaudeMd are the CLAUDE.md files below the project, which
+	// join mid-session (cut over NestedMaxChars).
+	NestedClaudeMd []ConditionalRule `json:"nestedClaudeMd"`
 	// NotInSession lists memory files written after --at: they are not
 	// in that session's prompt.
 	NotInSession []string        `json:"notInSession"`
@@ -133,7 +136,7 @@ func Build(o Options) Preview {
 	addDirsOn := model.EnvTruthy(getenv(EnvAddDirsClaudeMd))
 	cm := AssembleClaudeMd(ClaudeMdOptions{Root: o.Root, HomeDir: o.HomeDir, UserHome: o.UserHome, Project: o.Project, AddDirs: o.AddDirs, AddDirsClaudeMd: addDirsOn,
 		ManagedDir: o.ManagedDir, Excludes: settings.ClaudeMdExcludes(), ExternalApproved: cj.ExternalIncludesApproved(key), At: o.At})
-	p.Layers, p.MissingImports, p.ConditionalRules = cm.Layers, cm.MissingImports, cm.ConditionalRules
+	p.Layers, p.MissingImports, p.ConditionalRules, p.NestedClaudeMd = cm.Layers, cm.MissingImports, cm.ConditionalRules, cm.Nested
 	p.Problems = append(p.Problems, cm.Problems...)
 	noClaudeMds := model.EnvTruthy(getenv(EnvDisableClaudeMds))
 	if noClaudeMds {
@@ -144,7 +147,7 @@ func Build(o Options) Preview {
 				l.Status, l.Truncated, l.Text, l.Reason = StatusSkipped, false, "", joinReason(why, l.Reason)
 			}
 		}
-		p.ConditionalRules = []ConditionalRule{}
+		p.ConditionalRules, p.NestedClaudeMd = []ConditionalRule{}, []ConditionalRule{}
 		p.Notes = append(p.Notes, why+" (user, project, rules, auto memory).")
 	}
 	switch {

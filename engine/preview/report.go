@@ -83,6 +83,12 @@ func WritePreviewReport(w io.Writer, p Preview) {
 			fmt.Fprintf(w, "  %s: %s\n", c.Path, c.Note)
 		}
 	}
+	if len(p.NestedClaudeMd) > 0 {
+		fmt.Fprintf(w, "\nnested CLAUDE.md\n")
+		for _, c := range p.NestedClaudeMd {
+			fmt.Fprintf(w, "  %s: %s\n", c.Path, c.Note)
+		}
+	}
 	for _, pr := range p.Problems {
 		fmt.Fprintf(w, "problem: %s\n", pr.Error())
 	}
