@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"io"
+	"io/fs"
+	"path"
 	"strings"
 
 	"github.com/memscope/memscope/engine/timeline"
@@ -40,6 +42,9 @@ type replayOut struct {
 	// (<session>/before-cleanup/*.jsonl.replaced): the session's history
 	// before a boundary, which the rewritten transcript no longer holds.
 	Earlier bool `json:"earlierHistory,omitempty"`
+	// EarlierCopies are the session's older transcript copies (absolute
+	// paths) a local GC kept, each replayed with replay PATH.
+	EarlierCopies []string `json:"earlierCopies,omitempty"`
 	// Vault is set when the home no longer has the session and its copy
 	// in the rescue vault was read.
 	Vault      *vaultCopy               `json:"vault,omitempty"`
@@ -132,6 +137,11 @@ func runReplay(e *env, opts replayOptions) (replayOut, error) {
 	if sf.vault != "" {
 		out.Vault = &vaultCopy{Dir: sf.vault, Restore: restoreOffer(tl.Session)}
 	}
+	if sf.home != nil && !out.Earlier {
+		for _, p := range earlierCopies(sf.fsys, sf.name) {
+			out.EarlierCopies = append(out.EarlierCopies, sf.home.home.Abs(p))
+		}
+	}
 	return out, nil
 }
 
@@ -148,10 +158,28 @@ func optInt(p *int) string {
 	return fmt.Sprint(*p)
 }
 
+// earlierCopies are the .replaced copies of the main transcript name
+// (<session>/before-cleanup/*.jsonl.replaced), in name order (the name
+// starts with the time in ms).
+func earlierCopies(fsys fs.FS, name string) []string {
+	dir := path.Join(strings.TrimSuffix(name, ".jsonl"), model.ReplacedDir)
+	ents, _ := fs.ReadDir(fsys, dir)
+	var out []string
+	for _, e := range ents {
+		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), model.ReplacedSuffix) {
+			out = append(out, path.Join(dir, e.Name()))
+		}
+	}
+	return out
+}
+
 func printReplay(w io.Writer, r replayOut) {
 	fmt.Fprintf(w, "session   %s\nfile      %s, %s\n", r.Session, r.Path, format.Count(r.Records, "record", "records"))
 	if v := r.Vault; v != nil {
 		fmt.Fprintf(w, "          %s: the home no longer has this session; read from the vault %s\n          %s\n", vaultOnlyLabel, model.SanitizeLine(v.Dir), v.Restore)
+	}
+	for _, p := range r.EarlierCopies {
+		fmt.Fprintf(w, "earlier   %s: the copy kept when a local cleanup rewrote the transcript (memscope replay on it shows that history)\n", model.SanitizeLine(p))
 	}
 	if r.Earlier {
 		fmt.Fprintln(w, "          earlier history: the copy kept when a local cleanup rewrote the transcript (rows before a boundary exist only here)")

@@ -91,6 +91,10 @@ func printSessions(w io.Writer, r sessions.Report) {
 			for _, a := range s.Agents {
 				fmt.Fprintf(w, "  └ agent-%s  %s\n", model.SanitizeLine(a.ID), agentLabel(a))
 			}
+			for _, t := range s.Earlier {
+				fmt.Fprintf(w, "  └ earlier history  %s, %s: the copy kept when a local cleanup rewrote the transcript (memscope replay on it)\n",
+					model.SanitizeLine(t.Path), format.Bytes(t.Size))
+			}
 		}
 	}
 	t := r.Totals

@@ -64,7 +64,12 @@ type Row struct {
 	// it includes calls whose usage is not in the transcript, such as
 	// compaction summaries. 0 when the transcripts have none.
 	ClientCostUSD float64 `json:"clientCostUSD,omitempty"`
-	cost          pricing.Sum
+	// Earlier are the session's older transcript copies a local GC kept
+	// (<session>/before-cleanup/*.jsonl.replaced): its history before a
+	// boundary that the rewritten transcript no longer holds. They are
+	// not in the counts (ccusage does not read them either).
+	Earlier []model.TranscriptFile `json:"earlierHistory,omitempty"`
+	cost    pricing.Sum
 }
 
 // Agent is one subagent transcript of a session.
@@ -206,6 +211,11 @@ func Summarize(o Options) Report {
 			r.Project = cwdBySlug[r.ProjectSlug]
 		}
 	}
+	for _, t := range sf.Replaced {
+		if r := rows[rowKey(t)]; r != nil {
+			r.Earlier = append(r.Earlier, t)
+		}
+	}
 	rep.Sessions = make([]Row, 0, len(order))
 	for _, k := range order {
 		rep.Sessions = append(rep.Sessions, *rows[k])
@@ -258,11 +268,11 @@ func SortProblems(probs []model.Problem) []model.Problem {
 	return probs
 }
 
-// rowKey names the session a transcript belongs to: a subagent's is
-// its parent's.
+// rowKey names the session a transcript belongs to: a subagent's and
+// an older copy's are their session's.
 func rowKey(t model.TranscriptFile) string {
 	kind := t.Kind
-	if kind == model.TranscriptSubagent {
+	if kind == model.TranscriptSubagent || kind == model.TranscriptReplaced {
 		kind = model.TranscriptMain
 	}
 	return string(kind) + "\x00" + t.ProjectSlug + "\x00" + t.SessionID
