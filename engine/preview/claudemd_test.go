@@ -281,3 +281,23 @@ func TestNestedClaudeMdCut(t *testing.T) {
 		t.Errorf("notes %+v", res.Nested)
 	}
 }
+
+// The preview says which window and autocompact level a session started
+// in the project gets, and where each came from: the project's
+// autoCompactWindow, then the environment's variable over it.
+func TestPreviewWindowSource(t *testing.T) {
+	fsys := files("/repo/.claude/settings.json", `{"autoCompactWindow": 100000}`)
+	now := time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)
+	p := Build(Options{Root: fsys, HomeDir: "/h", Project: "/repo", Now: now, Model: "claude-opus-4-6"})
+	if a := p.Window.Autocompact; a.Tokens != 67000 || !strings.Contains(a.Source, "autoCompactWindow in /repo/.claude/settings.json") {
+		t.Errorf("autocompact %+v, want 67000 from the project's autoCompactWindow", a)
+	}
+	if w := p.Window.Window; w.Tokens != 200000 || w.Source == "" {
+		t.Errorf("window %+v", w)
+	}
+	env := map[string]string{"CLAUDE_CODE_AUTO_COMPACT_WINDOW": "120k"}
+	p = Build(Options{Root: fsys, HomeDir: "/h", Project: "/repo", Now: now, Getenv: func(k string) string { return env[k] }})
+	if a := p.Window.Autocompact; a.Tokens != 87000 || a.Source != "CLAUDE_CODE_AUTO_COMPACT_WINDOW" || p.Window.EnvNote != "reads memscope's environment" {
+		t.Errorf("with the variable: %+v (%s)", a, p.Window.EnvNote)
+	}
+}
