@@ -306,11 +306,12 @@ func (p *packWriter) flush() error {
 	if p.err != nil {
 		return p.err
 	}
+	if len(p.pending) == 0 {
+		// Nothing new: a sync that stored nothing never reads the index.
+		return nil
+	}
 	if !p.ix.ready() {
 		return p.ix.err
-	}
-	if len(p.pending) == 0 {
-		return nil
 	}
 	var rnd [4]byte
 	_, _ = rand.Read(rnd[:])
