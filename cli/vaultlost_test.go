@@ -34,6 +34,7 @@ func TestVaultOnlySessionSearchAndReplay(t *testing.T) {
 	if want == 0 {
 		t.Fatalf("the demo session has no hit for Basket:\n%s", before)
 	}
+	sessionsBefore, _ := cmd("sessions", "--json")
 	replayBefore, code := cmd("replay", demoSession, "--json")
 	if code != 0 {
 		t.Fatalf("replay: %d %s", code, replayBefore)
@@ -83,6 +84,33 @@ func TestVaultOnlySessionSearchAndReplay(t *testing.T) {
 	txt, _ := cmd("replay", demoSession)
 	if !strings.Contains(txt, "the home no longer has this session") {
 		t.Errorf("replay text does not say it read the vault:\n%s", txt)
+	}
+	// sessions --lost: the lost session alone, with the records it had.
+	type sessionsJSON struct {
+		Vault    string `json:"vault"`
+		Sessions []struct {
+			SessionID string `json:"sessionId"`
+			Records   int    `json:"records"`
+			Subagents int    `json:"subagents"`
+		} `json:"sessions"`
+	}
+	var home0, rep sessionsJSON
+	json.Unmarshal([]byte(sessionsBefore), &home0)
+	wantRecords := -1
+	for _, r := range home0.Sessions {
+		if r.SessionID == demoSession {
+			wantRecords = r.Records
+		}
+	}
+	lostJSON, code := cmd("sessions", "--lost", "--json")
+	if err := json.Unmarshal([]byte(lostJSON), &rep); err != nil || code != 0 {
+		t.Fatalf("sessions --lost: exit %d %v\n%.500s", code, err, lostJSON)
+	}
+	if len(rep.Sessions) != 1 || rep.Sessions[0].SessionID != demoSession || rep.Sessions[0].Records != wantRecords || rep.Vault == "" {
+		t.Errorf("sessions --lost: %+v, want only %s with %d records (subagents included) as the home had", rep, demoSession, wantRecords)
+	}
+	if txt, _ := cmd("sessions", "--lost"); !strings.Contains(txt, "gone from the home") || !strings.Contains(txt, "memscope vault restore ID") {
+		t.Errorf("sessions --lost text:\n%s", txt)
 	}
 	if out, code := cmd("replay", "ffffffff-0000-4000-8000-000000000000"); code == 0 || !strings.Contains(out, "no session") {
 		t.Errorf("an id neither holds: exit %d %s", code, out)

@@ -117,9 +117,12 @@ type Pricing struct {
 // Report is what `memscope sessions` prints: one row per session,
 // sorted by project, then start time.
 type Report struct {
-	Home     string          `json:"home"`
-	Source   string          `json:"source"`
-	Demo     bool            `json:"demo"`
+	Home   string `json:"home"`
+	Source string `json:"source"`
+	Demo   bool   `json:"demo"`
+	// Vault is set when the sessions are those only the rescue vault
+	// holds (the caller's view of it as the home).
+	Vault    string          `json:"vault,omitempty"`
 	Sessions []Row           `json:"sessions"`
 	Totals   Totals          `json:"totals"`
 	Pricing  Pricing         `json:"pricing"`
