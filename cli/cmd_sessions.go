@@ -36,6 +36,7 @@ type sessionsOptions struct {
 	project string
 	pricing string
 	json    bool
+	cache   cacheFlags
 	// lost reads the sessions only the vault holds; vault is --vault.
 	lost  bool
 	vault string
@@ -46,6 +47,7 @@ func parseSessions(e *env, args []string) (sessionsOptions, error) {
 	fs := newFlags("sessions", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "only the sessions of this project folder (or projects/ slug)")
 	fs.StringVar(&opts.pricing, "pricing", "", pricingUsage)
+	opts.cache.add(fs)
 	fs.BoolVar(&opts.lost, "lost", false, "the sessions only the rescue vault holds (deleted from the home), from the vault's copies")
 	fs.StringVar(&opts.vault, "vault", "", "--lost: the vault folder `DIR` (default $MEMSCOPE_VAULT, else $XDG_DATA_HOME/memscope/vault)")
 	return opts, parseFlagsOnly(e, fs, args)
@@ -62,7 +64,7 @@ func runSessions(e *env, opts sessionsOptions) (sessions.Report, error) {
 		return sessions.Report{}, err
 	}
 	defer o.close()
-	so := sessions.Options{Home: o.home, Prices: prices}
+	so := sessions.Options{Home: o.home, Prices: prices, Cache: e.cache(opts.cache, o)}
 	if opts.project != "" {
 		slug, err := projectSlug(e, o.home, opts.project)
 		if err != nil {
@@ -78,7 +80,8 @@ func runSessions(e *env, opts sessionsOptions) (sessions.Report, error) {
 		return sessions.Report{}, err
 	}
 	defer lost.Close()
-	so.Home = &model.Home{Dir: o.home.Dir, FS: lost, Source: o.home.Source}
+	// The vault's copies are read fresh: the scan cache is the home's.
+	so.Home, so.Cache = &model.Home{Dir: o.home.Dir, FS: lost, Source: o.home.Source}, nil
 	rep := sessions.Summarize(so)
 	rep.Vault = v.Dir
 	return rep, nil

@@ -2,6 +2,7 @@ package keymap
 
 import (
 	"slices"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 )
@@ -32,21 +33,23 @@ const (
 // PaneID is a pane's place in Panes (its focus-ring position).
 type PaneID int
 
-// Panes is the pane table, in focus-ring order. The keys 1–9 and 0 run
-// out at the tenth pane; L, R and S are Live's (l steps in Replay, so the
-// capital), Review's (r renames in Memories) and Security's. The short
-// names are all different (13 tabs at 80 columns).
+// Panes is the pane table, in focus-ring order. Overview, the first
+// screen, is 1. The keys 1–9 and 0 run out at the tenth pane; F, L, R
+// and S are Files', Live's (l steps in Replay, so the capital), Review's
+// (r renames in Memories) and Security's. The short
+// names are all different (14 tabs at 80 columns).
 var Panes = [...]PaneSpec{
-	{"Projects", "Prj", "1", GroupHome},
-	{"Index", "Idx", "2", GroupProject},
-	{"Memories", "Mem", "3", GroupProject},
-	{"History", "His", "4", GroupHome},
-	{"Pastes", "Pst", "5", GroupHome},
-	{"Replay", "Rpl", "6", GroupSessions},
-	{"Prompt", "Pmt", "7", GroupProject},
-	{"Health", "Hlt", "8", GroupProject},
-	{"Retention", "Ret", "9", GroupHome},
-	{"Files", "Fil", "0", GroupSessions},
+	{"Overview", "Ovw", "1", GroupHome},
+	{"Projects", "Prj", "2", GroupHome},
+	{"Index", "Idx", "3", GroupProject},
+	{"Memories", "Mem", "4", GroupProject},
+	{"History", "His", "5", GroupHome},
+	{"Pastes", "Pst", "6", GroupHome},
+	{"Replay", "Rpl", "7", GroupSessions},
+	{"Prompt", "Pmt", "8", GroupProject},
+	{"Health", "Hlt", "9", GroupProject},
+	{"Retention", "Ret", "0", GroupHome},
+	{"Files", "Fil", "F", GroupSessions},
 	{"Live", "Liv", "L", GroupSessions},
 	{"Review", "Rev", "R", GroupProject},
 	{"Security", "Sec", "S", GroupHome},
@@ -58,10 +61,11 @@ const PaneCount = len(Panes)
 // PaneKey is the key that jumps to pane i.
 func PaneKey(i int) string { return Panes[i].Key }
 
-// PaneIndex returns the pane called name, or -1.
+// PaneIndex returns the pane called name (in any case: the engine names
+// panes in lower case), or -1.
 func PaneIndex(name string) int {
 	for i, p := range Panes {
-		if p.Name == name {
+		if strings.EqualFold(p.Name, name) {
 			return i
 		}
 	}

@@ -72,7 +72,7 @@ func TestFilesPaneRestoreAndUndo(t *testing.T) {
 	if len(m.loading) != 0 || m.statusErr {
 		t.Fatalf("still loading %v, status %q", m.loading, m.status)
 	}
-	m = press(t, m, "0")
+	m = press(t, m, "F")
 	if s := screen(m); !strings.Contains(s, filehistgen.SessionID[:8]) {
 		t.Fatalf("the Files pane does not list the session:\n%s", s)
 	}
@@ -118,7 +118,7 @@ func TestFilesPaneRestoreAndUndo(t *testing.T) {
 // session is open explains itself instead of undoing a memory change.
 func TestFilesUndoWithoutSessionSaysWhy(t *testing.T) {
 	m := newTestModel(t, 100, 30)
-	m = press(t, m, "0", "u")
+	m = press(t, m, "F", "u")
 	if !strings.Contains(m.status, "open a session in Files first") {
 		t.Fatalf("u in an empty Files pane: status %q", m.status)
 	}
@@ -130,7 +130,7 @@ func TestFilesUndoWithoutSessionSaysWhy(t *testing.T) {
 func TestFilesRestoreWritesThroughTheAppsWriter(t *testing.T) {
 	f := &faultfs.FS{Step: faultfs.StepRename, Err: syscall.ENOSPC}
 	m, l := filehistModelWith(t, 120, 40, f)
-	m = press(t, m, "0", "enter", "enter")
+	m = press(t, m, "F", "enter", "enter")
 	m = toReadmeVersions(t, m)
 	m = press(t, m, "a", "y")
 	if got, _ := os.ReadFile(l.Abs("README.md")); string(got) != filehistgen.Disk["README.md"] {

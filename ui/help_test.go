@@ -22,30 +22,31 @@ var helpModes = []struct {
 	keys     []string
 	shows    string
 }{
-	{"projects", false, []string{"1"}, "enter"},
-	{"index", false, []string{"2"}, "G"},
-	{"memories", false, []string{"3"}, "n"},
-	{"memories form", false, []string{"3", "n"}, "esc"},
-	{"memories form type", false, []string{"3", "n", "tab"}, "→"},
-	{"memories delete", false, []string{"3", "g", "d"}, "y"},
-	{"history", false, []string{"4"}, "space"},
-	{"pastes", false, []string{"5"}, "enter"},
-	{"replay sessions", false, []string{"6"}, "X"},
-	{"replay timeline", false, []string{"6", "G", "enter"}, "]"},
-	{"replay pipeline", false, []string{"6", "G", "enter", "p"}, "w"},
-	{"prompt", false, []string{"7"}, "i"},
-	{"prompt query", false, []string{"7", "i"}, "esc"},
-	{"health", false, []string{"8"}, "space"},
-	{"health confirm", false, []string{"8", "space", "a"}, "y"},
-	{"health leftovers", false, []string{"8"}, "C"},
-	{"health leftovers confirm", false, []string{"8", "C"}, "y"},
-	{"retention", false, []string{"9"}, "a"},
-	{"retention destination", false, []string{"9", "a"}, "esc"},
-	{"files sessions", true, []string{"0"}, "enter"},
-	{"files turns", true, []string{"0", "enter"}, "a"},
-	{"files files", true, []string{"0", "enter", "enter"}, "esc"},
-	{"files versions", true, []string{"0", "enter", "enter", "enter"}, "space"},
-	{"files confirm", true, []string{"0", "enter", "a"}, "y"},
+	{"overview", false, []string{"1"}, "enter"},
+	{"projects", false, []string{"2"}, "enter"},
+	{"index", false, []string{"3"}, "G"},
+	{"memories", false, []string{"4"}, "n"},
+	{"memories form", false, []string{"4", "n"}, "esc"},
+	{"memories form type", false, []string{"4", "n", "tab"}, "→"},
+	{"memories delete", false, []string{"4", "g", "d"}, "y"},
+	{"history", false, []string{"5"}, "space"},
+	{"pastes", false, []string{"6"}, "enter"},
+	{"replay sessions", false, []string{"7"}, "X"},
+	{"replay timeline", false, []string{"7", "G", "enter"}, "]"},
+	{"replay pipeline", false, []string{"7", "G", "enter", "p"}, "w"},
+	{"prompt", false, []string{"8"}, "i"},
+	{"prompt query", false, []string{"8", "i"}, "esc"},
+	{"health", false, []string{"9"}, "space"},
+	{"health confirm", false, []string{"9", "space", "a"}, "y"},
+	{"health leftovers", false, []string{"9"}, "C"},
+	{"health leftovers confirm", false, []string{"9", "C"}, "y"},
+	{"retention", false, []string{"0"}, "a"},
+	{"retention destination", false, []string{"0", "a"}, "esc"},
+	{"files sessions", true, []string{"F"}, "enter"},
+	{"files turns", true, []string{"F", "enter"}, "a"},
+	{"files files", true, []string{"F", "enter", "enter"}, "esc"},
+	{"files versions", true, []string{"F", "enter", "enter", "enter"}, "space"},
+	{"files confirm", true, []string{"F", "enter", "a"}, "y"},
 	{"live", false, []string{"L"}, "c"},
 	{"security", false, []string{"S"}, "space"},
 	{"security confirm", false, []string{"S", "a"}, "y"},
@@ -186,10 +187,10 @@ func TestHelpLineKeepsHelpAndQuit(t *testing.T) {
 // offered there, while list panes offer it.
 func TestIndexDoesNotOfferFilter(t *testing.T) {
 	m, _ := demoModel(t, 200, 40)
-	if s := ansi.Strip(press(t, m, "2").helpLine()); strings.Contains(s, "/ filter") {
+	if s := ansi.Strip(press(t, m, "3").helpLine()); strings.Contains(s, "/ filter") {
 		t.Errorf("Index offers a filter it does not have: %q", s)
 	}
-	if s := ansi.Strip(press(t, m, "3").helpLine()); !strings.Contains(s, "/ filter") {
+	if s := ansi.Strip(press(t, m, "4").helpLine()); !strings.Contains(s, "/ filter") {
 		t.Errorf("Memories does not offer its filter: %q", s)
 	}
 }
@@ -319,7 +320,7 @@ func TestReadmeKeysAgree(t *testing.T) {
 // memory changes elsewhere; the help line and overlay say which.
 func TestUndoSaysWhichHistory(t *testing.T) {
 	m, _ := filehistModel(t, 160, 44)
-	for _, c := range []struct{ pane, want, not string }{{"0", "u undo file restore", "undo last change"}, {"4", "u undo last change", "undo file restore"}} {
+	for _, c := range []struct{ pane, want, not string }{{"F", "u undo file restore", "undo last change"}, {"5", "u undo last change", "undo file restore"}} {
 		m = press(t, m, c.pane)
 		line := ansi.Strip(m.helpLine())
 		if !strings.Contains(line, c.want) || strings.Contains(line, c.not) {

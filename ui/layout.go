@@ -60,14 +60,16 @@ func (m *Model) layout() {
 // tabs are the tab texts, with each pane's key, and their styles. When
 // the full names do not fit in width the space after each tab goes, then
 // the names are cut to four letters (with the space, then without), then
-// to their three-letter forms (keymap.Panes, all different).
+// to their three-letter forms (keymap.Panes, all different), then without
+// the space after the key (14 tabs at 80 columns).
 func (m Model) tabs() (labels []string, active, inactive lipgloss.Style) {
 	labels = make([]string, len(keymap.Panes))
 	active, inactive = m.styles.TabActive, m.styles.TabInactive
 	for _, step := range []struct {
 		cut   int
 		tight bool
-	}{{0, false}, {0, true}, {4, false}, {4, true}, {3, true}} {
+		glued bool
+	}{{0, false, false}, {0, true, false}, {4, false, false}, {4, true, false}, {3, true, false}, {3, true, true}} {
 		active, inactive = m.styles.TabActive, m.styles.TabInactive
 		if step.tight {
 			active, inactive = active.PaddingRight(0), inactive.PaddingRight(0)
@@ -82,6 +84,9 @@ func (m Model) tabs() (labels []string, active, inactive lipgloss.Style) {
 				n = string(r[:step.cut])
 			}
 			labels[i] = p.Key + " " + n
+			if step.glued {
+				labels[i] = p.Key + n
+			}
 			total += lipgloss.Width(inactive.Render(labels[i]))
 		}
 		if total <= m.width {

@@ -10,6 +10,7 @@ import (
 
 // reloadAll re-reads everything (ctrl+r, or after the editor).
 func (m *Model) reloadAll() tea.Cmd {
+	m.feeds.overview.Invalidate()
 	m.feeds.retention.Invalidate()
 	m.stale[paneFiles] = true
 	m.feeds.secrets.Invalidate()
@@ -56,6 +57,7 @@ func (m *Model) reload(c change) tea.Cmd {
 		cmds = append(cmds, m.previewCmd(m.p.prompt.Query()))
 	}
 	m.lazyChange(c)
+	m.overviewChanged(c)
 	// The Security pane's scan reads all of the home: any change makes
 	// it stale.
 	m.feeds.secrets.Invalidate()
@@ -114,6 +116,8 @@ func (m *Model) lazyChange(c change) {
 func (m *Model) lazyLoadCmd() tea.Cmd {
 	lz := m.lazy
 	switch m.focus {
+	case paneOverview:
+		return m.overviewLoad()
 	case paneRetention:
 		if cmd := m.feeds.retention.Load(m.opts.Home, m.root(), m.opts.Now()); cmd != nil {
 			m.loading["retention"] = true

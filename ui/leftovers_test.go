@@ -56,7 +56,7 @@ func TestLeftoversFoundOnStartAndRemovedFromHealth(t *testing.T) {
 	if s := screen(m); !strings.Contains(s, "3 leftover(s) of interrupted memscope writes found") {
 		t.Fatalf("the start does not announce the leftovers:\n%s", s)
 	}
-	m = press(t, m, "8")
+	m = press(t, m, "9")
 	if s := screen(m); !strings.Contains(s, "3 leftovers of interrupted memscope writes — C removes them") || !strings.Contains(s, "leftover-copy") {
 		t.Fatalf("the Health pane does not list the leftovers:\n%s", s)
 	}

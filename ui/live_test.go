@@ -297,7 +297,7 @@ func TestLiveJumpsToCompactionInReplay(t *testing.T) {
 	if n := len(m.p.replay.Timeline().Steps); n != 10 {
 		t.Errorf("the timeline was read while the pane was away: %d steps", n)
 	}
-	m = press(t, m, "6")
+	m = press(t, m, "7")
 	mustShow(t, m, "step 11/11", "measured 140000 tokens")
 }
 

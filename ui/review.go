@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/engine/gate"
 	"github.com/memscope/memscope/engine/provenance"
 	"github.com/memscope/memscope/engine/review"
 	memstore "github.com/memscope/memscope/engine/store"
@@ -64,6 +65,7 @@ func (m *Model) loadReviewCmd() tea.Cmd {
 	m.reviewGen++
 	gen := m.reviewGen
 	opts, memDir := m.reviewOptions(slug)
+	gateLog := m.places().GateLog
 	return func() tea.Msg {
 		p := provenance.ForProject(opts)
 		st, err := reviewState(opts.Root, memDir)
@@ -72,6 +74,12 @@ func (m *Model) loadReviewCmd() tea.Cmd {
 		}
 		in := review.Build(&p, st)
 		msg := reviewLoadedMsg{gen: gen, slug: slug, data: reviewpane.Data{Dir: in.Dir, Reviewed: in.Reviewed}, origins: map[string]memories.Origin{}}
+		if gateLog != "" {
+			// The writes the gate held in this folder (a missing or
+			// unreadable record holds none).
+			recs, _, _ := gate.ReadLog(gateLog)
+			msg.data.Held = gate.HeldFor(recs, filepath.FromSlash(memDir))
+		}
 		for i := range p.Origins {
 			o := &p.Origins[i]
 			mo := memories.Origin{Text: o.Text, Last: o.Last.Text, Jump: originJump(o)}

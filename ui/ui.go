@@ -196,7 +196,7 @@ func New(opts Options) Model {
 		loading:     map[string]bool{"home": true, "history": true},
 		stale:       lazyPanesStale(),
 		lazy:        &lazyPanes{},
-		feeds:       &feeds{retention: feed.NewRetention(), secrets: feed.NewSecrets()},
+		feeds:       &feeds{overview: feed.NewOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets()},
 		md:          markdown.NewRenderer(),
 		loadsCache:  engineloads.NewCache(),
 		reviewCache: provenance.NewFirstCache(),
@@ -204,6 +204,7 @@ func New(opts Options) Model {
 		lv:          &liveState{pending: map[string]bool{}, relist: true},
 	}
 	m.lv.tracker = m.newTracker()
+	m.feeds.retention.SetVaultDir(m.places().VaultDir)
 	m.memo = &viewMemo{}
 	m.live = &loaders{history: &model.HistoryTail{}, verdicts: model.NewPasteVerdicts()}
 	// Init starts these two loads.
@@ -220,7 +221,7 @@ func New(opts Options) Model {
 
 // Init starts loading the home and, when asked, watching it.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.loadHomeCmd(homeReq{full: true, openAll: true}), m.loadHistoryCmd(historyReq{full: true}), m.checkWritableCmd(), m.liveCmd()}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.loadHomeCmd(homeReq{full: true, openAll: true}), m.loadHistoryCmd(historyReq{full: true}), m.checkWritableCmd(), m.liveCmd(), m.lazyLoadCmd()}
 	if m.opts.Watch {
 		cmds = append(cmds, startWatchCmd(m.opts.Home.Dir), livePollCmd())
 	}

@@ -31,15 +31,30 @@ type Row struct {
 	Action  *store.PruneAction
 }
 
+// ShowErrors is what msgs.Show asks for to select the first error.
+const ShowErrors = "errors"
+
+// selectError selects the first error finding, once the report is in.
+func (m *Model) selectError() {
+	if m.report == nil || !m.showErrors {
+		return
+	}
+	m.showErrors = false
+	m.list.SelectWhere(func(r Row) bool { return r.Finding != nil && r.Finding.Severity == lint.SevError })
+}
+
 // Model is the Health pane.
 type Model struct {
-	keys     *keymap.KeyMap
-	styles   style.Styles
-	list     list.Model[Row]
-	det      detail.Model
-	report   *lint.Report
-	plan     *store.Plan
-	selected map[string]bool
+	// showErrors says the first error is selected once lint is in (the
+	// Overview's lint line opened the pane).
+	showErrors bool
+	keys       *keymap.KeyMap
+	styles     style.Styles
+	list       list.Model[Row]
+	det        detail.Model
+	report     *lint.Report
+	plan       *store.Plan
+	selected   map[string]bool
 	// store names the memory store shown (SetStore).
 	store   string
 	confirm bool
@@ -192,6 +207,15 @@ func (m Model) Help() []key.Binding {
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if d, ok := msg.(DataMsg); ok {
 		m.setData(d.Lint, d.Plan)
+		if m.showErrors {
+			m.selectError()
+		}
+		return m, nil
+	}
+	if s, ok := msg.(msgs.Show); ok {
+		// The Overview's lint line: the first error, once lint is in.
+		m.showErrors = s.What == ShowErrors
+		m.selectError()
 		return m, nil
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.confirmLeftovers {

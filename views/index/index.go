@@ -62,8 +62,11 @@ type Model struct {
 	loaded bool
 	// unavailable says why there is no index (SetUnavailable).
 	unavailable string
-	width       int
-	height      int
+	// toCut says the document scrolls to the cut once it is in (the
+	// Overview's cut line opened the pane: msgs.Show "cut").
+	toCut  bool
+	width  int
+	height int
 }
 
 // New returns an empty Index pane.
@@ -83,6 +86,25 @@ type DataMsg struct{ Data Data }
 func (m *Model) setData(d Data) {
 	m.data, m.loaded, m.unavailable = d, true, ""
 	m.refresh()
+	if m.toCut {
+		m.scrollToCut()
+	}
+}
+
+// ShowCut is what msgs.Show asks for to scroll the pane to the cut.
+const ShowCut = "cut"
+
+// scrollToCut puts the cut line at the top of the document (with the
+// line above it for context), once the index is in.
+func (m *Model) scrollToCut() {
+	if !m.loaded {
+		return
+	}
+	m.toCut = false
+	if m.data.Cap.Truncated && m.data.Exists && m.data.Unread == "" {
+		// The cut line follows the loaded part (refresh).
+		m.vp.SetYOffset(max(strings.Count(m.data.Loaded, "\n"), 0))
+	}
 }
 
 // SetUnavailable says why there is no index to show (no project yet):
@@ -133,6 +155,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	switch msg := msg.(type) {
+	case msgs.Show:
+		if msg.What == ShowCut {
+			m.toCut = true
+			m.scrollToCut()
+		}
+		return m, nil
 	case tea.KeyPressMsg:
 		switch {
 		case detail.ScrollKeys(&m.vp, m.keys, msg):

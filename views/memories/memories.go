@@ -266,6 +266,11 @@ func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 
 // Update handles the list, the editing keys and the forms.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if s, ok := msg.(msgs.Show); ok && s.What != "" {
+		// The Overview opened the pane at a filter ("stale").
+		m.list.SetFilter(s.What)
+		return m, nil
+	}
 	if m.takeData(msg) {
 		return m, nil
 	}

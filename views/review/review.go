@@ -8,6 +8,7 @@ package review
 
 import (
 	"fmt"
+	"path"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/memscope/memscope/engine/gate"
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
@@ -53,6 +55,9 @@ type Data struct {
 	Dir      string
 	Items    []Item
 	Reviewed int
+	// Held are the writes to this memory folder the write gate denied or
+	// asked about, newest first (gate.HeldFor).
+	Held []gate.Record
 }
 
 // Model is the Review pane.
@@ -229,6 +234,12 @@ func (m Model) renderRow(it Item, selected bool, width int) string {
 // View draws the inbox and the selected memory's origin and diff.
 func (m Model) View() string {
 	head := fmt.Sprintf("%s · %s to review · %d reviewed", m.list.Position(), text.Count(len(m.data.Items), "memory", "memories"), m.data.Reviewed)
+	if h := m.data.Held; len(h) > 0 {
+		// First, where a narrow list keeps it; then the newest (the
+		// gate's record, memscope gate log --held, has the rest).
+		head = fmt.Sprintf("gate held %d · %s · newest held: %s %s, %s %s", len(h), head,
+			model.SanitizeLine(h[0].Tool), model.SanitizeLine(path.Base(h[0].Path)), h[0].Decision, h[0].Time.In(m.now.Location()).Format("Jan 2 15:04"))
+	}
 	var top string
 	if m.confirm {
 		it, _ := m.list.Selected()
