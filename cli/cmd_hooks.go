@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/memscope/memscope/engine/gate"
 	"github.com/memscope/memscope/engine/store"
@@ -15,9 +17,11 @@ import (
 
 var hooksCommand = &command{
 	name:  "hooks",
-	usage: "memscope hooks install|uninstall|status [--scope user|project|local] [--project PATH] [--statusline] [--dry-run] [--home DIR] [--json]",
-	summary: "put memscope's memory-write gate in Claude Code's settings.json, take it out, or say where it is\n\n" +
-		"The gate is a PreToolUse hook on Write|Edit|MultiEdit running memscope hook pre-tool-use.\n" +
+	usage: "memscope hooks install|uninstall|status [--scope user|project|local] [--project PATH] [--only gate|vault] [--statusline] [--dry-run] [--home DIR] [--json]",
+	summary: "put memscope's hooks (memory-write gate, vault sync) in Claude Code's settings.json, take them out, or say where they are\n\n" +
+		"The gate is a PreToolUse hook on Write|Edit|MultiEdit running memscope hook pre-tool-use; the vault's are\n" +
+		"SessionEnd and PreCompact hooks running memscope vault sync --hook (bounded, never failing the client).\n" +
+		"install adds them all (--only gate or --only vault: those alone); uninstall takes out every one.\n" +
 		"--scope user is $H/settings.json, project PATH/.claude/settings.json, local PATH/.claude/settings.local.json.\n" +
 		"install keeps every other key and hook, never adds its entry twice, and with --statusline sets memscope's\n" +
 		"status line too (never over another command's). A settings file that is not valid JSON is refused, naming\n" +
@@ -32,6 +36,7 @@ type hooksOptions struct {
 	scope      string
 	project    string
 	statusline bool
+	only       string
 	dryRun     bool
 	json       bool
 }
@@ -69,6 +74,7 @@ func parseHooks(e *env, args []string) (hooksOptions, error) {
 	fs.StringVar(&opts.scope, "scope", "user", "which settings.json: `user`, project or local")
 	fs.StringVar(&opts.project, "project", "", "project folder of --scope project|local (default: the current folder)")
 	fs.BoolVar(&opts.statusline, "statusline", false, "install: set memscope's status line too")
+	fs.StringVar(&opts.only, "only", "", "install: only these hooks, `gate` or vault (default: all)")
 	fs.BoolVar(&opts.dryRun, "dry-run", false, "print the settings file instead of writing it")
 	if err := parseFlags(e, fs, args); err != nil {
 		return opts, err
@@ -77,6 +83,9 @@ func parseHooks(e *env, args []string) (hooksOptions, error) {
 	case "install", "uninstall", "status":
 	default:
 		return opts, badUsagef("hooks: say install, uninstall or status")
+	}
+	if opts.only != "" && !slices.Contains(gate.HookNames(), opts.only) {
+		return opts, badUsagef("hooks: --only is %s, not %q", strings.Join(gate.HookNames(), " or "), opts.only)
 	}
 	switch opts.scope {
 	case "user", "project", "local":
@@ -143,7 +152,11 @@ func runHooks(e *env, opts hooksOptions) (hooksResult, error) {
 	}
 	var after []byte
 	if opts.action == "install" {
-		after, res.Changed, res.Skipped, err = gate.Install(path, before, gate.InstallOptions{Binary: res.Binary, Statusline: opts.statusline})
+		install := gate.InstallOptions{Binary: res.Binary, Statusline: opts.statusline}
+		if opts.only != "" {
+			install.Only = []string{opts.only}
+		}
+		after, res.Changed, res.Skipped, err = gate.Install(path, before, install)
 	} else {
 		after, res.Changed, err = gate.Uninstall(path, before, res.Binary)
 	}
@@ -157,7 +170,7 @@ func runHooks(e *env, opts hooksOptions) (hooksResult, error) {
 		return res, nil
 	}
 	s := store.OpenDocument(path, home, e.writer())
-	summary := "hooks " + opts.action + ": memscope's gate in " + path
+	summary := "hooks " + opts.action + ": memscope's hooks in " + path
 	ch, err := s.ReplaceAs(store.OpSettings, summary, path, before, existed, after, store.WriteOptions{Now: e.now()})
 	if err != nil {
 		return res, err
@@ -215,6 +228,13 @@ func showHooks(e *env, opts hooksOptions, res hooksResult) error {
 						line += " (not this memscope: " + res.Binary + ")"
 					}
 				}
+				if s.Error == "" && s.Exists {
+					if s.Installed.Vault {
+						line += "; vault syncs on SessionEnd and PreCompact"
+					} else {
+						line += "; vault hooks not installed"
+					}
+				}
 				if s.Installed.Statusline {
 					line += "; status line is memscope's"
 				}
@@ -223,9 +243,9 @@ func showHooks(e *env, opts hooksOptions, res hooksResult) error {
 		case opts.dryRun:
 			fmt.Fprintf(w, "would write %s:\n%s", res.Path, model.SanitizeForTerminal(res.Content))
 		case !res.Changed:
-			fmt.Fprintf(w, "%s: nothing to change (%s)\n", res.Path, map[string]string{"install": "the gate is there already", "uninstall": "memscope is not in it"}[res.Action])
+			fmt.Fprintf(w, "%s: nothing to change (%s)\n", res.Path, map[string]string{"install": "memscope's hooks are there already", "uninstall": "memscope is not in it"}[res.Action])
 		default:
-			fmt.Fprintf(w, "%sed memscope's gate in %s (memscope undo takes it back)\n", res.Action, res.Path)
+			fmt.Fprintf(w, "%sed memscope's hooks in %s (memscope undo takes it back)\n", res.Action, res.Path)
 		}
 		if res.Skipped != "" {
 			fmt.Fprintln(w, model.SanitizeLine(res.Skipped))

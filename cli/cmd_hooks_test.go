@@ -31,6 +31,17 @@ func TestHooksInstallUninstallUndo(t *testing.T) {
 	if hooks("install", "--scope", "project") != 0 || !strings.Contains(read(), "hook pre-tool-use") || !strings.Contains(read(), "echo done") {
 		t.Fatalf("install:\n%s", read())
 	}
+	// The vault's hooks come with the gate: SessionEnd and PreCompact.
+	for _, want := range []string{`"SessionEnd"`, `"PreCompact"`, " vault sync --hook"} {
+		if !strings.Contains(read(), want) {
+			t.Errorf("install has no %s:\n%s", want, read())
+		}
+	}
+	var st strings.Builder
+	e.stdout = &st
+	if code := run(e, []string{"hooks", "status"}); code != 0 || !strings.Contains(st.String(), "vault syncs on SessionEnd and PreCompact") {
+		t.Errorf("status: exit %d\n%s", code, st.String())
+	}
 	if hooks("install", "--scope", "project") != 0 || strings.Count(read(), "hook pre-tool-use") != 1 {
 		t.Errorf("second install:\n%s", read())
 	}

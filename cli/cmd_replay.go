@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"io"
+	"io/fs"
+	"path"
 	"strings"
 
 	"github.com/memscope/memscope/engine/timeline"
@@ -11,13 +13,14 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-const replayUsage = "memscope replay SESSION [--home DIR] [--window N] [--json] [--lost [--keep ITEM... [--to memory|rules:FILE|claudemd]]] | replay --lost --all"
+const replayUsage = "memscope replay SESSION [--home DIR] [--vault DIR] [--window N] [--json] [--lost [--keep ITEM... [--to memory|rules:FILE|claudemd]]] | replay --lost --all"
 
 var replayCommand = &command{
 	name:  "replay",
 	usage: replayUsage,
 	summary: "every compaction of a session, the turns between them with their context size, and what a resume loads\n\n" +
-		"SESSION is a session id (or a unique prefix) under the home, or a path to a .jsonl transcript.\n" +
+		"SESSION is a session id (or a unique prefix) under the home, or a path to a .jsonl transcript. A session\n" +
+		"the home no longer has (the sweep deleted it) is replayed from the rescue vault's copy, saying so.\n" +
 		"--lost lists what each compaction lost (rules, files, commands, todos, instruction files); --all does it for every session.",
 	run: runReplayCommand,
 }
@@ -30,6 +33,7 @@ type replayOptions struct {
 	json    bool
 	session string
 	lost    lostOptions
+	vault   string
 }
 
 // replayOut is `replay --json`.
@@ -39,7 +43,13 @@ type replayOut struct {
 	// Earlier is set for an older copy a local GC kept
 	// (<session>/before-cleanup/*.jsonl.replaced): the session's history
 	// before a boundary, which the rewritten transcript no longer holds.
-	Earlier    bool                     `json:"earlierHistory,omitempty"`
+	Earlier bool `json:"earlierHistory,omitempty"`
+	// EarlierCopies are the session's older transcript copies (absolute
+	// paths) a local GC kept, each replayed with replay PATH.
+	EarlierCopies []string `json:"earlierCopies,omitempty"`
+	// Vault is set when the home no longer has the session and its copy
+	// in the rescue vault was read.
+	Vault      *vaultCopy               `json:"vault,omitempty"`
 	Records    int                      `json:"records"`
 	Problems   []model.Problem          `json:"problems"`
 	Window     window.Config            `json:"window"`
@@ -51,6 +61,13 @@ type replayOut struct {
 	Sidechains []timeline.SidechainInfo `json:"sidechains"`
 	Turns      []timeline.Turn          `json:"turns"`
 	Steps      []timeline.Step          `json:"steps"`
+}
+
+// vaultCopy says a session was read from the vault, and how to put it
+// back.
+type vaultCopy struct {
+	Dir     string `json:"dir"`
+	Restore string `json:"restore"`
 }
 
 // resumeOut adds the message count and uuids to the resume's fields.
@@ -75,6 +92,7 @@ func parseReplay(e *env, args []string) (replayOptions, error) {
 	fs := newFlags("replay", &opts.home, &opts.json)
 	wf.add(fs)
 	opts.lost.add(fs)
+	fs.StringVar(&opts.vault, "vault", "", "the rescue vault `DIR` read for a session the home no longer has (default $MEMSCOPE_VAULT, else $XDG_DATA_HOME/memscope/vault)")
 	pos, err := parseInterspersed(e, fs, args)
 	if err != nil {
 		return opts, err
@@ -97,7 +115,7 @@ func parseReplay(e *env, args []string) (replayOptions, error) {
 // runReplay builds the session's timeline: its compactions, turns, and
 // what a resume loads.
 func runReplay(e *env, opts replayOptions) (replayOut, error) {
-	sf, err := openSession(e, &opts.home, opts.session)
+	sf, err := openSessionOrVault(e, &opts.home, opts.session, opts.vault)
 	if err != nil {
 		return replayOut{}, err
 	}
@@ -124,6 +142,14 @@ func runReplay(e *env, opts replayOptions) (replayOut, error) {
 	if out.Problems == nil {
 		out.Problems = []model.Problem{}
 	}
+	if sf.vault != "" {
+		out.Vault = &vaultCopy{Dir: sf.vault, Restore: restoreOffer(tl.Session)}
+	}
+	if sf.home != nil && !out.Earlier {
+		for _, p := range earlierCopies(sf.fsys, sf.name) {
+			out.EarlierCopies = append(out.EarlierCopies, sf.home.home.Abs(p))
+		}
+	}
 	return out, nil
 }
 
@@ -140,8 +166,29 @@ func optInt(p *int) string {
 	return fmt.Sprint(*p)
 }
 
+// earlierCopies are the .replaced copies of the main transcript name
+// (<session>/before-cleanup/*.jsonl.replaced), in name order (the name
+// starts with the time in ms).
+func earlierCopies(fsys fs.FS, name string) []string {
+	dir := path.Join(strings.TrimSuffix(name, ".jsonl"), model.ReplacedDir)
+	ents, _ := fs.ReadDir(fsys, dir)
+	var out []string
+	for _, e := range ents {
+		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), model.ReplacedSuffix) {
+			out = append(out, path.Join(dir, e.Name()))
+		}
+	}
+	return out
+}
+
 func printReplay(w io.Writer, r replayOut) {
 	fmt.Fprintf(w, "session   %s\nfile      %s, %s\n", r.Session, r.Path, format.Count(r.Records, "record", "records"))
+	if v := r.Vault; v != nil {
+		fmt.Fprintf(w, "          %s: the home no longer has this session; read from the vault %s\n          %s\n", vaultOnlyLabel, model.SanitizeLine(v.Dir), v.Restore)
+	}
+	for _, p := range r.EarlierCopies {
+		fmt.Fprintf(w, "earlier   %s: the copy kept when a local cleanup rewrote the transcript (memscope replay on it shows that history)\n", model.SanitizeLine(p))
+	}
 	if r.Earlier {
 		fmt.Fprintln(w, "          earlier history: the copy kept when a local cleanup rewrote the transcript (rows before a boundary exist only here)")
 	}

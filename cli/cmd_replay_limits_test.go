@@ -119,3 +119,49 @@ func TestReplayOpensAReplacedCopy(t *testing.T) {
 		t.Errorf("replay of a .replaced copy:\n%.600s", out)
 	}
 }
+
+// A session with an older copy a local GC kept: replay SESSION names the
+// copy, and sessions lists it under the session (not in its counts).
+func TestReplayAndSessionsListTheReplacedCopy(t *testing.T) {
+	home := t.TempDir()
+	const id = "5e55a0a1-0000-4000-8000-000000000001"
+	slugDir := filepath.Join(home, "projects", "-nowhere")
+	copyDir := filepath.Join(slugDir, id, model.ReplacedDir)
+	if err := os.MkdirAll(copyDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(slugDir, id+".jsonl"), []byte(growing67k(id, "/nowhere")), 0o600)
+	cp := filepath.Join(copyDir, "1795860000000-0a1b2c3d"+model.ReplacedSuffix)
+	os.WriteFile(cp, []byte(growing67k(id, "/nowhere")), 0o600)
+
+	e, out, errb := testEnv(t)
+	if code := run(e, []string{"replay", id, "--home", home, "--json"}); code != 0 {
+		t.Fatalf("replay: exit %d %s", code, errb)
+	}
+	var r replayOut
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || len(r.EarlierCopies) != 1 || r.EarlierCopies[0] != cp {
+		t.Errorf("replay --json earlierCopies %v (%v), want [%s]", r.EarlierCopies, err, cp)
+	}
+	e, out, _ = testEnv(t)
+	run(e, []string{"sessions", "--home", home, "--json"})
+	var rep struct {
+		Sessions []struct {
+			SessionID string `json:"sessionId"`
+			Records   int    `json:"records"`
+			Earlier   []struct {
+				Path string `json:"path"`
+			} `json:"earlierHistory"`
+		} `json:"sessions"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil || len(rep.Sessions) != 1 || len(rep.Sessions[0].Earlier) != 1 {
+		t.Fatalf("sessions --json: %v\n%.800s", err, out)
+	}
+	if want := strings.Count(growing67k(id, "/nowhere"), "\n"); rep.Sessions[0].Records != want {
+		t.Errorf("the session counts %d records, want %d (the copy's are not counted)", rep.Sessions[0].Records, want)
+	}
+	e, out, _ = testEnv(t)
+	run(e, []string{"sessions", "--home", home})
+	if !strings.Contains(out.String(), "earlier history") {
+		t.Errorf("sessions text does not list the copy:\n%s", out)
+	}
+}

@@ -18,7 +18,7 @@ import (
 
 var searchCommand = &command{
 	name:  "search",
-	usage: "memscope search QUERY [--home DIR] [--project PATH] [--in STORES] [--regex] [--case] [--since DATE] [--show-secrets] [--json]",
+	usage: "memscope search QUERY [--home DIR] [--project PATH] [--in STORES] [--vault DIR] [--regex] [--case] [--since DATE] [--show-secrets] [--json]",
 	summary: "find where something was said or stored, in every store at once, at the speed of grep\n\n" +
 		"QUERY is a literal (case and accents of case ignored the Unicode way) or, with --regex, an RE2\n" +
 		"expression; --case makes either case-sensitive. It matches the text a person would mean, never the\n" +
@@ -26,7 +26,8 @@ var searchCommand = &command{
 		"in transcripts (main and subagents, and tool results saved to files); prompts and their pastes in\n" +
 		"history.jsonl and the paste cache; memory files (frontmatter and body; auto, team and agent memory);\n" +
 		"the CLAUDE.md files and rules projects load; and /rewind file-history backups. --in limits the\n" +
-		"stores (transcripts,history,pastes,memory,claudemd,filehistory); --project limits the search to one\n" +
+		"stores (transcripts,history,pastes,memory,claudemd,filehistory); --in vault searches the sessions only\n" +
+		"the rescue vault still holds (those the sweep deleted; with other stores, both); --project limits the search to one\n" +
 		"project (default: the whole home); --since drops what is older than a date (2026-11-20, an RFC 3339\n" +
 		"time, or 7d / 12h ago).\n\n" +
 		"Hits are grouped by file, newest first: the file, line, and for transcripts the session, message\n" +
@@ -48,13 +49,16 @@ type searchOptions struct {
 	since       string
 	showSecrets bool
 	json        bool
+	// vault is --vault DIR: the vault --in vault reads.
+	vault string
 }
 
 func parseSearch(e *env, args []string) (searchOptions, error) {
 	var opts searchOptions
 	fs := newFlags("search", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "only this project folder (or projects/ slug); default: the whole home")
-	fs.StringVar(&opts.in, "in", "", "the stores to search, comma-separated: transcripts,history,pastes,memory,claudemd,filehistory (default all)")
+	fs.StringVar(&opts.in, "in", "", "the stores to search, comma-separated: transcripts,history,pastes,memory,claudemd,filehistory, and vault: the sessions only the vault holds (default all but vault)")
+	fs.StringVar(&opts.vault, "vault", "", "--in vault: the vault folder `DIR` (default $MEMSCOPE_VAULT, else $XDG_DATA_HOME/memscope/vault)")
 	fs.BoolVar(&opts.regex, "regex", false, "read QUERY as an RE2 regular expression")
 	fs.BoolVar(&opts.caseSens, "case", false, "match case")
 	fs.StringVar(&opts.since, "since", "", "only what is newer than `DATE` (2026-11-20, an RFC 3339 time, or 7d, 12h: that long ago)")
@@ -79,6 +83,25 @@ type searchResult struct {
 	sum search.Summary
 	// home is the home searched, for the text report's last line.
 	home string
+	// vault is the vault searched ("" none), vaultSum its part of sum.
+	vault    string
+	vaultSum search.Summary
+}
+
+// splitVault takes "vault" out of --in: what is left are the home's
+// stores (none when vault was all of it), and whether vault was named.
+func splitVault(in string) (string, bool, bool) {
+	var rest []string
+	named := false
+	for _, part := range strings.Split(in, ",") {
+		if strings.TrimSpace(part) == "vault" {
+			named = true
+			continue
+		}
+		rest = append(rest, part)
+	}
+	home := strings.Join(rest, ",")
+	return home, named, !named || strings.TrimSpace(home) != ""
 }
 
 // runSearch searches and prints the hits as they come.
@@ -87,7 +110,8 @@ func runSearch(e *env, opts searchOptions) (searchResult, error) {
 	if err != nil {
 		return searchResult{}, badUsage(err)
 	}
-	stores, err := search.ParseStores(opts.in)
+	in, inVault, inHome := splitVault(opts.in)
+	stores, err := search.ParseStores(in)
 	if err != nil {
 		return searchResult{}, badUsage(err)
 	}
@@ -119,11 +143,49 @@ func runSearch(e *env, opts searchOptions) (searchResult, error) {
 	if !opts.json {
 		p.w2 = bufio.NewWriter(humanOutput(e.stdout))
 	}
-	sum, err := search.Run(context.Background(), so, p.batch)
+	res := searchResult{home: o.home.Dir}
+	if inHome {
+		res.sum, err = search.Run(context.Background(), so, p.batch)
+	}
+	if inVault && err == nil {
+		err = searchVault(e, o, opts, so, p, &res)
+	}
 	if ferr := p.flush(); err == nil {
 		err = ferr
 	}
-	return searchResult{sum: sum, home: o.home.Dir}, err
+	return res, err
+}
+
+// searchVault searches the transcripts (and their saved tool results)
+// that only the vault holds, each hit labelled so, and adds its counts
+// to res.
+func searchVault(e *env, o *opened, opts searchOptions, so search.Options, p *hitPrinter, res *searchResult) error {
+	lost, v, err := openLost(e, o, opts.vault)
+	if err != nil {
+		return err
+	}
+	defer lost.Close()
+	res.vault = v.Dir
+	so.Home, so.Root, so.Stores = lost, nil, []search.Store{search.StoreTranscripts}
+	sum, err := search.Run(context.Background(), so, func(b search.Batch) error {
+		for i := range b.Hits {
+			h := &b.Hits[i]
+			if h.Label == "" {
+				h.Label = vaultOnlyLabel
+			} else {
+				h.Label = vaultOnlyLabel + ", " + h.Label
+			}
+		}
+		return p.batch(b)
+	})
+	res.vaultSum = sum
+	res.sum.Hits += sum.Hits
+	res.sum.Files += sum.Files
+	res.sum.FilesWithHits += sum.FilesWithHits
+	res.sum.Bytes += sum.Bytes
+	res.sum.Problems = append(res.sum.Problems, sum.Problems...)
+	res.sum.Cancelled = res.sum.Cancelled || sum.Cancelled
+	return err
 }
 
 // showSearch ends the report (text: what was searched and the problems;
@@ -140,8 +202,13 @@ func showSearch(e *env, opts searchOptions, r searchResult) error {
 		if s.Hits > 0 {
 			fmt.Fprintln(w)
 		}
+		where := model.SanitizeLine(r.home)
+		if r.vault != "" {
+			where += fmt.Sprintf(" and, in the vault %s, %s only it holds (%s with a hit: memscope vault restore SESSION puts one back)",
+				model.SanitizeLine(r.vault), format.Count(r.vaultSum.Files, "file", "files"), format.Count(r.vaultSum.FilesWithHits, "file", "files"))
+		}
 		fmt.Fprintf(w, "%s in %s · searched %s, %s in %s\n", format.Count(s.Hits, "hit", "hits"), format.Count(s.FilesWithHits, "file", "files"),
-			format.Count(s.Files, "file", "files"), format.Bytes(s.Bytes), model.SanitizeLine(r.home))
+			format.Count(s.Files, "file", "files"), format.Bytes(s.Bytes), where)
 		for _, pr := range s.Problems {
 			fmt.Fprintf(w, "  %s\n", model.SanitizeForTerminal(pr.Error()))
 		}

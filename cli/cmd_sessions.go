@@ -13,7 +13,7 @@ import (
 
 var sessionsCommand = &command{
 	name:  "sessions",
-	usage: "memscope sessions [--home DIR] [--demo] [--project PATH] [--pricing FILE] [--json]",
+	usage: "memscope sessions [--home DIR] [--demo] [--project PATH] [--pricing FILE] [--lost [--vault DIR]] [--json]",
 	summary: "one row per session: records, compactions, token usage, cost in USD, first and last time\n\n" +
 		"A session is its transcript plus its subagents' transcripts. Usage is counted once per\n" +
 		"message.id+requestId across the home, as ccusage 18.0.11 counts it, so the totals equal\n" +
@@ -23,7 +23,9 @@ var sessionsCommand = &command{
 		"table does not know is listed as unpriced, never counted as $0. The client's own running\n" +
 		"cost (its cost-state records) is shown beside it when the transcripts have one: it also\n" +
 		"counts calls whose usage the transcript does not keep, such as compaction summaries.\n" +
-		"--project takes a project folder (or its projects/ slug); without it every session is listed.",
+		"--project takes a project folder (or its projects/ slug); without it every session is listed.\n" +
+		"--lost lists instead the sessions only the rescue vault holds (the sweep deleted them from the home),\n" +
+		"read from the vault's copies; memscope vault restore ID puts one back.",
 	run: steps(parseSessions, runSessions, showSessions),
 }
 
@@ -35,6 +37,9 @@ type sessionsOptions struct {
 	pricing string
 	json    bool
 	cache   cacheFlags
+	// lost reads the sessions only the vault holds; vault is --vault.
+	lost  bool
+	vault string
 }
 
 func parseSessions(e *env, args []string) (sessionsOptions, error) {
@@ -43,6 +48,8 @@ func parseSessions(e *env, args []string) (sessionsOptions, error) {
 	fs.StringVar(&opts.project, "project", "", "only the sessions of this project folder (or projects/ slug)")
 	fs.StringVar(&opts.pricing, "pricing", "", pricingUsage)
 	opts.cache.add(fs)
+	fs.BoolVar(&opts.lost, "lost", false, "the sessions only the rescue vault holds (deleted from the home), from the vault's copies")
+	fs.StringVar(&opts.vault, "vault", "", "--lost: the vault folder `DIR` (default $MEMSCOPE_VAULT, else $XDG_DATA_HOME/memscope/vault)")
 	return opts, parseFlagsOnly(e, fs, args)
 }
 
@@ -65,7 +72,19 @@ func runSessions(e *env, opts sessionsOptions) (sessions.Report, error) {
 		}
 		so.ProjectSlug = slug
 	}
-	return sessions.Summarize(so), nil
+	if !opts.lost {
+		return sessions.Summarize(so), nil
+	}
+	lost, v, err := openLost(e, o, opts.vault)
+	if err != nil {
+		return sessions.Report{}, err
+	}
+	defer lost.Close()
+	// The vault's copies are read fresh: the scan cache is the home's.
+	so.Home, so.Cache = &model.Home{Dir: o.home.Dir, FS: lost, Source: o.home.Source}, nil
+	rep := sessions.Summarize(so)
+	rep.Vault = v.Dir
+	return rep, nil
 }
 
 // showSessions prints what runSessions returned, as text or --json.
@@ -76,6 +95,10 @@ func showSessions(e *env, opts sessionsOptions, rep sessions.Report) error {
 // printSessions writes the report as a table, times in UTC.
 func printSessions(w io.Writer, r sessions.Report) {
 	fmt.Fprintf(w, "home %s (%s)\n", model.SanitizeForTerminal(r.Home), r.Source)
+	if r.Vault != "" {
+		fmt.Fprintf(w, "     %s: the sessions below are gone from the home, read from the vault %s\n     %s\n",
+			vaultOnlyLabel, model.SanitizeLine(r.Vault), restoreOffer("ID"))
+	}
 	if r.Demo {
 		fmt.Fprintln(w, "     the embedded demo home: no Claude home was found")
 	}
@@ -92,6 +115,10 @@ func printSessions(w io.Writer, r sessions.Report) {
 				sessionCost(s), stamp(s.First), stamp(s.Last))
 			for _, a := range s.Agents {
 				fmt.Fprintf(w, "  └ agent-%s  %s\n", model.SanitizeLine(a.ID), agentLabel(a))
+			}
+			for _, t := range s.Earlier {
+				fmt.Fprintf(w, "  └ earlier history  %s, %s: the copy kept when a local cleanup rewrote the transcript (memscope replay on it)\n",
+					model.SanitizeLine(t.Path), format.Bytes(t.Size))
 			}
 		}
 	}

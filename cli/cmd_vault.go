@@ -120,15 +120,11 @@ func runVault(e *env, opts vaultOptions) (vaultResult, error) {
 		return res, err
 	}
 	defer o.close()
-	if o.demo != nil && opts.dir == "" && e.getenv("MEMSCOPE_VAULT") == "" {
-		return res, badUsagef("the demo home is not kept in your vault: give --vault DIR to try the vault on it")
-	}
-	dir, err := vault.Dir(opts.dir, e.getenv, e.userHome, o.home.Dir)
+	v, err := openVault(e, o, opts.dir)
 	if err != nil {
-		return res, badInput(err)
+		return res, err
 	}
-	res.dir = dir
-	v := vault.Open(dir, e.root, e.writer())
+	res.dir = v.Dir
 	now := e.now()
 	if opts.action != "sync" && !(opts.action == "restore" && opts.undo != "") {
 		if err := v.Exists(); err != nil {

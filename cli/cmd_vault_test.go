@@ -79,20 +79,28 @@ func TestVaultHookNeverFails(t *testing.T) {
 	}
 }
 
-// Through the CLI: sync, the sweep deletes a session, list puts it
-// first as lost, restore brings it back byte for byte, and --undo
-// removes what the restore wrote.
-func TestVaultRestoreThroughTheCLI(t *testing.T) {
+// demoWithVault materializes the demo home and returns a runner of
+// memscope commands on it with a vault of the test's (stdout and stderr
+// together, and the exit code).
+func demoWithVault(t *testing.T) (demo.Layout, func(args ...string) (string, int)) {
+	t.Helper()
 	l, err := demo.Materialize(t.TempDir(), time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
 	if err != nil {
 		t.Fatal(err)
 	}
 	vflags := []string{"--home", l.Home, "--vault", filepath.Join(t.TempDir(), "vault")}
-	cmd := func(args ...string) (string, int) {
+	return l, func(args ...string) (string, int) {
 		e, out, errb := testEnv(t)
 		code := run(e, append(args, vflags...))
 		return out.String() + errb.String(), code
 	}
+}
+
+// Through the CLI: sync, the sweep deletes a session, list puts it
+// first as lost, restore brings it back byte for byte, and --undo
+// removes what the restore wrote.
+func TestVaultRestoreThroughTheCLI(t *testing.T) {
+	l, cmd := demoWithVault(t)
 	if out, code := cmd("vault", "sync"); code != 0 {
 		t.Fatalf("sync: %d %s", code, out)
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -19,8 +20,42 @@ type sessionFile struct {
 	name, disk string
 	size       int64
 	// home is the home the session was found in; nil for a path.
-	home  *opened
+	home *opened
+	// vault is the vault the session was read from, when the home no
+	// longer has it ("" otherwise).
+	vault string
 	close func()
+}
+
+// openSessionOrVault is openSession that, for a session id the home no
+// longer has, reads the vault's copy instead (vaultDir: --vault). A home
+// without a vault answers as openSession does.
+func openSessionOrVault(e *env, hf *homeFlags, arg, vaultDir string) (*sessionFile, error) {
+	sf, err := openSession(e, hf, arg)
+	var nse *export.NoSessionError
+	if !errors.As(err, &nse) {
+		return sf, err
+	}
+	o, oerr := e.openHome(hf)
+	if oerr != nil {
+		return nil, err
+	}
+	lost, v, verr := openLost(e, o, vaultDir)
+	if verr != nil {
+		o.close()
+		return nil, err
+	}
+	f, ferr := export.FindSession(lost, arg)
+	if ferr != nil {
+		lost.Close()
+		o.close()
+		if errors.As(ferr, &nse) {
+			return nil, err
+		}
+		return nil, badInput(fmt.Errorf("vault %s: %w", v.Dir, ferr))
+	}
+	return &sessionFile{fsys: lost, name: f.Path, disk: o.home.Abs(f.Path), size: f.Size, home: o, vault: v.Dir,
+		close: func() { lost.Close(); o.close() }}, nil
 }
 
 // openSession finds SESSION: a path to a .jsonl file, or a session id (or

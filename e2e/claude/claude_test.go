@@ -119,7 +119,7 @@ func (w *world) run(t *testing.T, claude, tool string, input map[string]any) []R
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, claude, "-p", "--session-id", uuid(), "--permission-mode", "acceptEdits",
-		"--allowedTools", "Write,Edit,MultiEdit", "--", "please save this")
+		"--allowedTools", "Write,Edit,MultiEdit,Read", "--", "please save this")
 	cmd.Env, cmd.Dir = append(w.env, "ANTHROPIC_BASE_URL="+api.URL), w.project
 	out, err := cmd.CombinedOutput()
 	t.Logf("claude -p: %v\n%s", err, out)

@@ -109,6 +109,11 @@ func readSubagents(fsys fs.FS, transcript string, probs []model.Problem) ([]Suba
 	return out, probs
 }
 
+// NoSessionError is a session id no transcript of the home has.
+type NoSessionError struct{ ID string }
+
+func (e *NoSessionError) Error() string { return fmt.Sprintf("no session %q in the home", e.ID) }
+
 // FindSession finds a main transcript of home by session id or a unique
 // prefix of one (a main transcript wins over the seed layout of the same
 // session).
@@ -135,7 +140,7 @@ func FindSession(home fs.FS, id string) (model.TranscriptFile, error) {
 	})
 	switch {
 	case len(hits) == 0:
-		return model.TranscriptFile{}, fmt.Errorf("no session %q in the home", id)
+		return model.TranscriptFile{}, &NoSessionError{ID: id}
 	case len(hits) > 1 && hits[0].SessionID != id && hits[1].SessionID != hits[0].SessionID:
 		var ids []string
 		for _, h := range hits {

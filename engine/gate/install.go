@@ -3,20 +3,62 @@ package gate
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/memscope/memscope/model"
 )
 
-// Matcher is the tools the installed hook is called for.
+// Matcher is the tools the installed gate is called for.
 const Matcher = "Write|Edit|MultiEdit"
 
-// HookTimeout is the client's timeout for the installed hook, seconds.
+// HookTimeout is the client's timeout for the installed gate, seconds.
 const HookTimeout = 10
+
+// Hook is one hook memscope puts in a settings file.
+type Hook struct {
+	// Name is what the hook is for ("gate", "vault"); several hooks can
+	// share a name.
+	Name string `json:"name"`
+	// Event is the client's hook event; Matcher its matcher ("" none).
+	Event   string `json:"event"`
+	Matcher string `json:"matcher,omitempty"`
+	// Sub is the memscope subcommand the hook runs; no other program has
+	// it, so a hook running it is memscope's whatever the binary is called.
+	Sub string `json:"sub"`
+	// Timeout is the client's timeout for it, seconds.
+	Timeout int `json:"timeout"`
+}
+
+// VaultHookTimeout is the client's timeout for the vault's hooks, seconds
+// (the sync bounds itself at 20 s and never fails the client).
+const VaultHookTimeout = 30
+
+// Hooks is every hook memscope installs: the memory-write gate, and the
+// vault's sync of the session that ends or is about to be compacted.
+var Hooks = []Hook{
+	{Name: "gate", Event: "PreToolUse", Matcher: Matcher, Sub: "hook pre-tool-use", Timeout: HookTimeout},
+	{Name: "vault", Event: "SessionEnd", Sub: "vault sync --hook", Timeout: VaultHookTimeout},
+	{Name: "vault", Event: "PreCompact", Sub: "vault sync --hook", Timeout: VaultHookTimeout},
+}
+
+// HookNames is the names in Hooks, in order, once each.
+func HookNames() []string {
+	var names []string
+	for _, h := range Hooks {
+		if !slices.Contains(names, h.Name) {
+			names = append(names, h.Name)
+		}
+	}
+	return names
+}
+
+// Command is the settings command that runs h with the memscope at bin.
+func (h Hook) Command(bin string) string { return shellQuote(bin) + " " + h.Sub }
 
 // HookCommand is the settings command that runs the gate with the
 // memscope at bin.
-func HookCommand(bin string) string { return shellQuote(bin) + " hook pre-tool-use" }
+func HookCommand(bin string) string { return Hooks[0].Command(bin) }
 
 // StatuslineCommand is the status line command of the memscope at bin.
 func StatuslineCommand(bin string) string { return shellQuote(bin) + " statusline" }
@@ -47,12 +89,25 @@ func ownCommandOf(cmd, sub, self string) (string, bool) {
 	if len(bin) >= 2 && bin[0] == '\'' && bin[len(bin)-1] == '\'' {
 		bin = strings.ReplaceAll(bin[1:len(bin)-1], `'\''`, "'")
 	}
-	if sub == "hook pre-tool-use" {
-		// No other program has this subcommand: whatever the binary is
-		// called (a renamed or test build), it is memscope's gate.
+	if isHookSub(sub) {
+		// No other program has a hook's subcommand: whatever the binary
+		// is called (a renamed or test build), it is memscope's.
 		return bin, bin != ""
 	}
 	return bin, strings.Contains(filepath.Base(bin), "memscope") || self != "" && bin == self
+}
+
+// isHookSub reports whether sub is one of Hooks' subcommands.
+func isHookSub(sub string) bool {
+	return slices.ContainsFunc(Hooks, func(h Hook) bool { return h.Sub == sub })
+}
+
+// InstalledHook is one of Hooks found in a settings file.
+type InstalledHook struct {
+	Hook
+	// Binary is the memscope it runs; Found the matcher it has.
+	Binary string `json:"binary"`
+	Found  string `json:"foundMatcher,omitempty"`
 }
 
 // Installed is memscope's part of a settings file.
@@ -62,6 +117,10 @@ type Installed struct {
 	Gate    bool   `json:"gate"`
 	Binary  string `json:"binary,omitempty"`
 	Matcher string `json:"matcher,omitempty"`
+	// Vault is set when every vault hook (SessionEnd, PreCompact) is there.
+	Vault bool `json:"vault"`
+	// Hooks is each of memscope's hooks found, in Hooks' order.
+	Hooks []InstalledHook `json:"hooks,omitempty"`
 	// Statusline is set when the status line is memscope's; StatuslineBinary
 	// the memscope it runs.
 	Statusline       bool   `json:"statusline"`
@@ -93,11 +152,26 @@ func Status(path string, data []byte, self string) (Installed, error) {
 		return Installed{}, err
 	}
 	var in Installed
-	walkOwnHooks(root, func(m *node, h *node) bool {
-		in.Gate, in.Matcher = true, m.get("matcher").str()
-		in.Binary, _ = ownCommand(h.get("command").str(), "hook pre-tool-use")
-		return false
-	})
+	in.Vault = true
+	for _, hk := range Hooks {
+		var found *InstalledHook
+		walkOwnHooks(root, hk, func(g, h *node) bool {
+			if found == nil {
+				bin, _ := ownCommand(h.get("command").str(), hk.Sub)
+				found = &InstalledHook{Hook: hk, Binary: bin, Found: g.get("matcher").str()}
+			}
+			return false
+		})
+		switch {
+		case found != nil:
+			in.Hooks = append(in.Hooks, *found)
+			if hk.Name == "gate" {
+				in.Gate, in.Binary, in.Matcher = true, found.Binary, found.Found
+			}
+		case hk.Name == "vault":
+			in.Vault = false
+		}
+	}
 	if sl := root.get("statusLine"); sl != nil {
 		if bin, ok := ownCommandOf(sl.get("command").str(), "statusline", self); ok {
 			in.Statusline, in.StatuslineBinary = true, bin
@@ -108,15 +182,16 @@ func Status(path string, data []byte, self string) (Installed, error) {
 	return in, nil
 }
 
-// walkOwnHooks calls f with each PreToolUse matcher group and hook that
-// runs memscope's gate; f returns whether to remove the hook.
-func walkOwnHooks(root *node, f func(group, hook *node) bool) {
-	pre := root.get("hooks").get("PreToolUse")
-	if pre == nil || pre.kind != kindArr {
-		return
+// walkOwnHooks calls f with each of hk's event's matcher groups and hooks
+// that run hk's subcommand; f returns whether to remove the hook. A group
+// left empty by a removal goes with it. It reports whether anything went.
+func walkOwnHooks(root *node, hk Hook, f func(group, hook *node) bool) (removed bool) {
+	ev := root.get("hooks").get(hk.Event)
+	if ev == nil || ev.kind != kindArr {
+		return false
 	}
 	var groups []*node
-	for _, g := range pre.vals {
+	for _, g := range ev.vals {
 		hs := g.get("hooks")
 		if hs == nil || hs.kind != kindArr {
 			groups = append(groups, g)
@@ -124,7 +199,8 @@ func walkOwnHooks(root *node, f func(group, hook *node) bool) {
 		}
 		var keep []*node
 		for _, h := range hs.vals {
-			if _, own := ownCommand(h.get("command").str(), "hook pre-tool-use"); own && f(g, h) {
+			if _, own := ownCommand(h.get("command").str(), hk.Sub); own && f(g, h) {
+				removed = true
 				continue
 			}
 			keep = append(keep, h)
@@ -136,18 +212,21 @@ func walkOwnHooks(root *node, f func(group, hook *node) bool) {
 		hs.vals = keep
 		groups = append(groups, g)
 	}
-	pre.vals = groups
+	ev.vals = groups
+	return removed
 }
 
 // InstallOptions say what Install adds.
 type InstallOptions struct {
 	// Binary is the memscope the settings will run (absolute).
 	Binary string
+	// Only names the hooks to add (Hook.Name); empty: all of Hooks.
+	Only []string
 	// Statusline adds memscope's status line too (never over another).
 	Statusline bool
 }
 
-// Install adds memscope's gate (and status line) to a settings file's
+// Install adds memscope's hooks (and status line) to a settings file's
 // text, keeping every other key and hook; an entry already there is
 // updated in place, never added twice. changed is false when the file
 // already says exactly this. skipped says what was left alone.
@@ -156,44 +235,13 @@ func Install(path string, data []byte, o InstallOptions) (out []byte, changed bo
 	if err != nil {
 		return nil, false, "", err
 	}
-	cmd := HookCommand(o.Binary)
-	found := false
-	walkOwnHooks(root, func(g, h *node) bool {
-		if found {
-			return true // a second copy goes
+	for _, hk := range Hooks {
+		if len(o.Only) > 0 && !slices.Contains(o.Only, hk.Name) {
+			continue
 		}
-		found = true
-		h.set("command", leaf(cmd))
-		if g.get("matcher").str() != Matcher {
-			g.set("matcher", leaf(Matcher))
+		if err := installHook(path, root, hk, hk.Command(o.Binary)); err != nil {
+			return nil, false, "", err
 		}
-		return false
-	})
-	if !found {
-		hooks := root.get("hooks")
-		if hooks == nil || hooks.kind != kindObj {
-			if hooks != nil {
-				return nil, false, "", &SettingsError{Path: path, Reason: `"hooks" is not an object`}
-			}
-			hooks = &node{kind: kindObj}
-			root.set("hooks", hooks)
-		}
-		pre := hooks.get("PreToolUse")
-		if pre == nil {
-			pre = &node{kind: kindArr}
-			hooks.set("PreToolUse", pre)
-		}
-		if pre.kind != kindArr {
-			return nil, false, "", &SettingsError{Path: path, Reason: `"hooks.PreToolUse" is not a list`}
-		}
-		h := &node{kind: kindObj}
-		h.set("type", leaf("command"))
-		h.set("command", leaf(cmd))
-		h.set("timeout", leaf(HookTimeout))
-		g := &node{kind: kindObj}
-		g.set("matcher", leaf(Matcher))
-		g.set("hooks", &node{kind: kindArr, vals: []*node{h}})
-		pre.vals = append(pre.vals, g)
 	}
 	if o.Statusline {
 		sl := root.get("statusLine")
@@ -210,23 +258,75 @@ func Install(path string, data []byte, o InstallOptions) (out []byte, changed bo
 	return out, !bytes.Equal(out, data), skipped, nil
 }
 
-// Uninstall removes memscope's gate and status line from a settings
-// file's text, and the hooks keys that held only them; self is the
-// memscope running (its status line is memscope's whatever its name).
+// installHook puts hk running cmd under its event: the first entry
+// already there is updated in place, any other copy goes.
+func installHook(path string, root *node, hk Hook, cmd string) error {
+	found := false
+	walkOwnHooks(root, hk, func(g, h *node) bool {
+		if found {
+			return true // a second copy goes
+		}
+		found = true
+		h.set("command", leaf(cmd))
+		if hk.Matcher != "" && g.get("matcher").str() != hk.Matcher {
+			g.set("matcher", leaf(hk.Matcher))
+		}
+		return false
+	})
+	if found {
+		return nil
+	}
+	hooks := root.get("hooks")
+	if hooks == nil || hooks.kind != kindObj {
+		if hooks != nil {
+			return &SettingsError{Path: path, Reason: `"hooks" is not an object`}
+		}
+		hooks = &node{kind: kindObj}
+		root.set("hooks", hooks)
+	}
+	ev := hooks.get(hk.Event)
+	if ev == nil {
+		ev = &node{kind: kindArr}
+		hooks.set(hk.Event, ev)
+	}
+	if ev.kind != kindArr {
+		return &SettingsError{Path: path, Reason: `"hooks.` + hk.Event + `" is not a list`}
+	}
+	h := &node{kind: kindObj}
+	h.set("type", leaf("command"))
+	h.set("command", leaf(cmd))
+	h.set("timeout", leaf(hk.Timeout))
+	g := &node{kind: kindObj}
+	if hk.Matcher != "" {
+		g.set("matcher", leaf(hk.Matcher))
+	}
+	g.set("hooks", &node{kind: kindArr, vals: []*node{h}})
+	ev.vals = append(ev.vals, g)
+	return nil
+}
+
+// Uninstall removes every one of memscope's hooks and its status line
+// from a settings file's text, and the hooks keys that held only them;
+// self is the memscope running (its status line is memscope's whatever
+// its name).
 func Uninstall(path string, data []byte, self string) (out []byte, changed bool, err error) {
 	root, err := readSettings(path, data)
 	if err != nil {
 		return nil, false, err
 	}
 	removed := false
-	walkOwnHooks(root, func(_, _ *node) bool { removed = true; return true })
-	if hooks := root.get("hooks"); hooks != nil && removed {
-		if pre := hooks.get("PreToolUse"); pre != nil && len(pre.vals) == 0 {
-			hooks.del("PreToolUse")
+	hooks := root.get("hooks")
+	for _, hk := range Hooks {
+		if !walkOwnHooks(root, hk, func(_, _ *node) bool { return true }) {
+			continue
 		}
-		if hooks.kind == kindObj && len(hooks.keys) == 0 {
-			root.del("hooks")
+		removed = true
+		if ev := hooks.get(hk.Event); ev != nil && len(ev.vals) == 0 {
+			hooks.del(hk.Event)
 		}
+	}
+	if removed && hooks.kind == kindObj && len(hooks.keys) == 0 {
+		root.del("hooks")
 	}
 	if sl := root.get("statusLine"); sl != nil {
 		if _, own := ownCommandOf(sl.get("command").str(), "statusline", self); own {

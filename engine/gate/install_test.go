@@ -2,6 +2,7 @@ package gate_test
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -101,5 +102,121 @@ func TestInstallRefusesMalformed(t *testing.T) {
 	}
 	if _, _, err := gate.Uninstall("s.json", []byte("[1]"), ""); err == nil {
 		t.Error("a list is not a settings file")
+	}
+}
+
+// settingsWithLifecycleHooks has the user's own SessionEnd and PreCompact
+// hooks; the PreCompact group also holds memscope's vault hook, put there
+// by hand.
+const settingsWithLifecycleHooks = `{
+  "hooks": {
+    "SessionEnd": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "~/bin/log-end"
+          }
+        ]
+      }
+    ],
+    "PreCompact": [
+      {
+        "matcher": "auto",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "~/bin/backup"
+          },
+          {
+            "type": "command",
+            "command": "/opt/memscope vault sync --hook"
+          }
+        ]
+      }
+    ]
+  }
+}
+`
+
+// Install adds every hook of the table (the gate and the vault's
+// SessionEnd and PreCompact syncs) once; status reports each; uninstall
+// takes out memscope's only, the user's hooks and their groups staying
+// (the group memscope shared with the user's hook keeps the user's).
+func TestInstallHookTable(t *testing.T) {
+	o := gate.InstallOptions{Binary: "/usr/bin/memscope"}
+	in, changed, _, err := gate.Install("s.json", []byte(settingsWithLifecycleHooks), o)
+	if err != nil || !changed {
+		t.Fatalf("install: %v %v", err, changed)
+	}
+	for _, h := range gate.Hooks {
+		if !strings.Contains(string(in), `"`+h.Event+`"`) {
+			t.Errorf("no %s event after install:\n%s", h.Event, in)
+		}
+	}
+	if n := strings.Count(string(in), "vault sync --hook"); n != 2 {
+		t.Errorf("%d vault hooks, want one per event (SessionEnd, PreCompact):\n%s", n, in)
+	}
+	if strings.Contains(string(in), "/opt/memscope") {
+		t.Errorf("the hand-put vault hook was not updated to this binary:\n%s", in)
+	}
+	st, err := gate.Status("s.json", in, "")
+	if err != nil || !st.Gate || !st.Vault || len(st.Hooks) != len(gate.Hooks) {
+		t.Fatalf("status after install: %+v %v", st, err)
+	}
+	for i, h := range st.Hooks {
+		if h.Event != gate.Hooks[i].Event || h.Binary != "/usr/bin/memscope" {
+			t.Errorf("status hook %d: %+v", i, h)
+		}
+	}
+	if st.Hooks[2].Found != "auto" {
+		t.Errorf("PreCompact's matcher, the user's, was not kept: %+v", st.Hooks[2])
+	}
+	out, _, err := gate.Uninstall("s.json", in, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"~/bin/log-end", "~/bin/backup", `"matcher": "auto"`, `"SessionEnd"`, `"PreCompact"`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("uninstall lost the user's %s:\n%s", want, out)
+		}
+	}
+	if strings.Contains(string(out), "memscope") || strings.Contains(string(out), "PreToolUse") {
+		t.Errorf("uninstall left memscope's hooks:\n%s", out)
+	}
+	if st, _ := gate.Status("s.json", out, ""); st.Gate || st.Vault || len(st.Hooks) != 0 {
+		t.Errorf("status after uninstall: %+v", st)
+	}
+}
+
+// Only installs the hooks named; the others are not added.
+func TestInstallOnly(t *testing.T) {
+	out, _, _, err := gate.Install("s.json", nil, gate.InstallOptions{Binary: "/m/memscope", Only: []string{"vault"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := gate.Status("s.json", out, "")
+	if st.Gate || !st.Vault {
+		t.Errorf("--only vault: %+v\n%s", st, out)
+	}
+	if got := gate.HookNames(); strings.Join(got, ",") != "gate,vault" {
+		t.Errorf("hook names %v", got)
+	}
+}
+
+// The plugin's hooks file is what Install writes for the memscope on
+// PATH: every hook of the table, nothing else changed by installing it.
+func TestPluginHooksMatchTable(t *testing.T) {
+	data, err := os.ReadFile("../../plugin/hooks/hooks.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := gate.Status("plugin/hooks/hooks.json", data, "")
+	if err != nil || !st.Gate || !st.Vault || len(st.Hooks) != len(gate.Hooks) {
+		t.Fatalf("plugin hooks: %+v %v", st, err)
+	}
+	out, changed, _, err := gate.Install("plugin/hooks/hooks.json", data, gate.InstallOptions{Binary: "memscope"})
+	if err != nil || changed {
+		t.Errorf("installing over the plugin's hooks changes them (%v):\n%s", err, out)
 	}
 }

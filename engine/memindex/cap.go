@@ -87,14 +87,7 @@ func CapIndex(raw []byte) IndexCap {
 	if c.LinesOver {
 		kept = u[:lineEnd(u, MaxLines)]
 	}
-	hardCut := false
-	if len(kept) > MaxChars {
-		if at := jsstr.LastUnit(kept[:MaxChars+1], '\n'); at > 0 {
-			kept = kept[:at]
-		} else {
-			kept, hardCut = kept[:MaxChars], true
-		}
-	}
+	kept, hardCut := jsstr.CutAtLine(kept, MaxChars)
 	c.Truncated = true
 	c.LoadedChars = len(kept)
 	c.LoadedLines = len(jsstr.SplitUnits(kept))

@@ -108,13 +108,42 @@ type ConditionalRule struct {
 	Text   string `json:"-"`
 	Chars  int    `json:"chars"`
 	Tokens int    `json:"tokens"`
+	// Truncated is set when the file is over NestedMaxChars: only its
+	// start joins.
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 // NestedMemoryText is a rule or nested CLAUDE.md as the client sends it
 // when it joins mid-session: "Contents of <path>:" without the (label)
-// the session-start files carry (2.1.331).
+// the session-start files carry (2.1.331), cut as CutNested says.
 func NestedMemoryText(path, text string) string {
+	text, _ = CutNested(path, text)
 	return "Contents of " + path + ":\n\n" + text
+}
+
+// NestedMaxChars is the size (UTF-16 units) over which a file joining
+// mid-session loads only its start (2.1.309). Measured with 2.1.332 (a
+// nested CLAUDE.md read through a Read of a file beside it, fake API):
+// files of 60 000 characters arrived whole; of 200 000, 400 000 and
+// 1 000 000 characters, in lines of 52 or 205 characters, ASCII or
+// two-byte UTF-8, the text arrived cut at the last line end at or before
+// 150 000 characters, then the note NestedCutNote says.
+const NestedMaxChars = 150000
+
+// NestedCutNote is what the client appends to a cut file: where the model
+// can read the rest (line is the first line left out, 1-based).
+func NestedCutNote(path string, line int) string {
+	return fmt.Sprintf("\n\n> Only the start of this file is shown. For the rest, call Read on %s with offset=%d and a limit.", path, line)
+}
+
+// CutNested is text as a file joining mid-session sends it: whole up to
+// NestedMaxChars, else its start and NestedCutNote; cut says which.
+func CutNested(path, text string) (out string, cut bool) {
+	if jsstr.UTF16Len(text) <= NestedMaxChars {
+		return text, false
+	}
+	kept, _ := jsstr.CutAtLine(jsstr.Units(text), NestedMaxChars)
+	return jsstr.FromUnits(kept) + NestedCutNote(path, len(jsstr.SplitUnits(kept))+1), true
 }
 
 // ClaudeMdOptions says where to look for instructions.
@@ -147,7 +176,10 @@ type ClaudeMdResult struct {
 	Layers           []Layer           `json:"layers"`
 	MissingImports   []MissingImport   `json:"missingImports"`
 	ConditionalRules []ConditionalRule `json:"conditionalRules"`
-	Problems         []model.Problem   `json:"problems,omitempty"`
+	// Nested are the CLAUDE.md files in folders below the project: each
+	// joins mid-session when a file under its folder is read.
+	Nested   []ConditionalRule `json:"nested"`
+	Problems []model.Problem   `json:"problems,omitempty"`
 }
 
 // AssembleClaudeMd loads CLAUDE.md files in the client's order: managed,
@@ -162,13 +194,16 @@ func AssembleClaudeMd(o ClaudeMdOptions) ClaudeMdResult {
 	if a.root == nil {
 		a.root = emptyRoot{}
 	}
-	a.res.Layers, a.res.MissingImports, a.res.ConditionalRules = []Layer{}, []MissingImport{}, []ConditionalRule{}
+	a.res.Layers, a.res.MissingImports, a.res.ConditionalRules, a.res.Nested = []Layer{}, []MissingImport{}, []ConditionalRule{}, []ConditionalRule{}
 	a.file(path.Join(o.ManagedDir, "CLAUDE.md"), KindManaged)
 	a.rules(path.Join(o.ManagedDir, ".claude", "rules"), KindManaged)
 	a.file(path.Join(o.HomeDir, "CLAUDE.md"), KindUser)
 	a.rules(path.Join(o.HomeDir, "rules"), KindUser)
 	for _, d := range dirsDownTo(o.Project) {
 		a.folder(d)
+	}
+	if o.Project != "" {
+		a.nested(path.Clean(o.Project))
 	}
 	layers, missing, cond := len(a.res.Layers), len(a.res.MissingImports), len(a.res.ConditionalRules)
 	for _, d := range o.AddDirs {
@@ -240,6 +275,55 @@ func (a *assembler) folder(d string) {
 	a.file(path.Join(d, ".claude", "CLAUDE.md"), KindProject)
 	a.rules(path.Join(d, ".claude", "rules"), KindProject)
 	a.file(path.Join(d, "CLAUDE.local.md"), KindLocal)
+}
+
+// NestedScanMaxDirs bounds the folders below the project searched for
+// nested CLAUDE.md files (hidden folders, node_modules and vendor are not
+// searched).
+const NestedScanMaxDirs = 2000
+
+// nested lists the CLAUDE.md files in the folders below project, each
+// with its text as it joins (cut over NestedMaxChars).
+func (a *assembler) nested(project string) {
+	dirs := 0
+	_ = fs.WalkDir(a.root, model.RootName(project), func(name string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		p := "/" + name
+		if p == project {
+			return nil
+		}
+		if b := d.Name(); strings.HasPrefix(b, ".") || b == "node_modules" || b == "vendor" {
+			return fs.SkipDir
+		}
+		if dirs++; dirs > NestedScanMaxDirs {
+			return fs.SkipAll
+		}
+		f := path.Join(p, "CLAUDE.md")
+		if st, err := fs.Stat(a.root, model.RootName(f)); err != nil || !st.Mode().IsRegular() {
+			return nil
+		}
+		cf, prob := model.ReadClaudeMd(a.root, model.RootName(f), f)
+		if cf == nil {
+			a.res.Problems = append(a.res.Problems, *prob)
+			return nil
+		}
+		text := jsstr.Trim(StripHTMLComments(jsstr.DecodeLikeNode([]byte(cf.Content))))
+		if text == "" {
+			return nil
+		}
+		n := ConditionalRule{Path: f, Kind: KindProject, Text: NestedMemoryText(f, text)}
+		_, n.Truncated = CutNested(f, text)
+		n.Chars = jsstr.UTF16Len(n.Text)
+		n.Tokens = int(window.EstimateTokens(n.Chars))
+		n.Note = fmt.Sprintf("loads when a file under %s is read (then about %d tokens, sent in the tool result)", p, n.Tokens)
+		if n.Truncated {
+			n.Note += fmt.Sprintf("; over %d characters: only its start loads", NestedMaxChars)
+		}
+		a.res.Nested = append(a.res.Nested, n)
+		return nil
+	})
 }
 
 // rules loads every *.md under dir (in name order), unconditional ones now
@@ -352,6 +436,7 @@ func (a *assembler) load(p string, kind LayerKind, chain []string, ref *ImportRe
 		cr := ConditionalRule{Path: p, Kind: kind, Paths: cf.Paths, Note: note}
 		if text != "" {
 			cr.Text = NestedMemoryText(p, text)
+			_, cr.Truncated = CutNested(p, text)
 			cr.Chars = jsstr.UTF16Len(cr.Text)
 			cr.Tokens = int(window.EstimateTokens(cr.Chars))
 			note += fmt.Sprintf(" (then about %d tokens, sent in the tool result)", cr.Tokens)

@@ -241,3 +241,63 @@ func TestConditionalRuleJoinText(t *testing.T) {
 		t.Errorf("note %q", c.Note)
 	}
 }
+
+// A nested CLAUDE.md is listed with its size as it joins; over
+// NestedMaxChars it is cut as the client 2.1.332 cut it: lines of 205
+// characters (é counts one unit), 731 kept (149 854 characters), then
+// the note pointing the model at line 732. Hidden folders and
+// node_modules are not searched; the project's own CLAUDE.md is a layer.
+func TestNestedClaudeMdCut(t *testing.T) {
+	var big strings.Builder
+	for i := 0; big.Len() < 400000; i++ {
+		fmt.Fprintf(&big, "- rule %05d: %s\n", i, strings.Repeat("é", 190))
+	}
+	fsys := files(
+		"/repo/CLAUDE.md", "top",
+		"/repo/api/CLAUDE.md", "- small\n",
+		"/repo/web/deep/CLAUDE.md", big.String(),
+		"/repo/.git/x/CLAUDE.md", "hidden",
+		"/repo/node_modules/p/CLAUDE.md", "dependency",
+	)
+	res := AssembleClaudeMd(ClaudeMdOptions{Root: fsys, HomeDir: "/home/me/.claude", Project: "/repo"})
+	var got []string
+	for _, n := range res.Nested {
+		got = append(got, fmt.Sprintf("%s %v", n.Path, n.Truncated))
+	}
+	if want := []string{"/repo/api/CLAUDE.md false", "/repo/web/deep/CLAUDE.md true"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("nested %v, want %v", got, want)
+	}
+	cut := res.Nested[1].Text
+	note := "\n\n> Only the start of this file is shown. For the rest, call Read on /repo/web/deep/CLAUDE.md with offset=732 and a limit."
+	body, ok := strings.CutSuffix(cut, note)
+	if !ok {
+		t.Fatalf("the cut text does not end with the client's note: …%q", cut[max(0, len(cut)-200):])
+	}
+	body = strings.TrimPrefix(body, "Contents of /repo/web/deep/CLAUDE.md:\n\n")
+	if n := len([]rune(body)); n != 149854 || !strings.HasSuffix(body, "- rule 00730: "+strings.Repeat("é", 190)) {
+		t.Errorf("kept %d characters ending …%q, want 149854 ending with rule 00730", n, body[max(0, len(body)-30):])
+	}
+	if !strings.Contains(res.Nested[1].Note, "only its start loads") || res.Nested[0].Chars != len("Contents of /repo/api/CLAUDE.md:\n\n- small") {
+		t.Errorf("notes %+v", res.Nested)
+	}
+}
+
+// The preview says which window and autocompact level a session started
+// in the project gets, and where each came from: the project's
+// autoCompactWindow, then the environment's variable over it.
+func TestPreviewWindowSource(t *testing.T) {
+	fsys := files("/repo/.claude/settings.json", `{"autoCompactWindow": 100000}`)
+	now := time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)
+	p := Build(Options{Root: fsys, HomeDir: "/h", Project: "/repo", Now: now, Model: "claude-opus-4-6"})
+	if a := p.Window.Autocompact; a.Tokens != 67000 || !strings.Contains(a.Source, "autoCompactWindow in /repo/.claude/settings.json") {
+		t.Errorf("autocompact %+v, want 67000 from the project's autoCompactWindow", a)
+	}
+	if w := p.Window.Window; w.Tokens != 200000 || w.Source == "" {
+		t.Errorf("window %+v", w)
+	}
+	env := map[string]string{"CLAUDE_CODE_AUTO_COMPACT_WINDOW": "120k"}
+	p = Build(Options{Root: fsys, HomeDir: "/h", Project: "/repo", Now: now, Getenv: func(k string) string { return env[k] }})
+	if a := p.Window.Autocompact; a.Tokens != 87000 || a.Source != "CLAUDE_CODE_AUTO_COMPACT_WINDOW" || p.Window.EnvNote != "reads memscope's environment" {
+		t.Errorf("with the variable: %+v (%s)", a, p.Window.EnvNote)
+	}
+}

@@ -51,6 +51,13 @@ type Options struct {
 	// folder, the preview uses it instead of reading the folder again.
 	Memory    *model.MemoryDir
 	MemoryDir string
+	// Model is the model the session would run (the project's last
+	// session's, when the caller knows it); "" leaves the window to the
+	// settings and the default.
+	Model string
+	// EnvFrom says whose environment Getenv reads ("memscope's
+	// environment" when empty).
+	EnvFrom string
 }
 
 // IndexReport is MEMORY.md in the preview: where it is and what the caps
@@ -90,12 +97,19 @@ type Preview struct {
 	// MissingImports and ConditionalRules repeat those layers for scripts.
 	MissingImports   []MissingImport   `json:"missingImports"`
 	ConditionalRules []ConditionalRule `json:"conditionalRules"`
+	// NestedClaudeMd are the CLAUDE.md files below the project, which
+	// join mid-session (cut over NestedMaxChars).
+	NestedClaudeMd []ConditionalRule `json:"nestedClaudeMd"`
 	// NotInSession lists memory files written after --at: they are not
 	// in that session's prompt.
-	NotInSession []string        `json:"notInSession"`
-	Totals       Totals          `json:"totals"`
-	Notes        []string        `json:"notes"`
-	Problems     []model.Problem `json:"problems"`
+	NotInSession []string `json:"notInSession"`
+	Totals       Totals   `json:"totals"`
+	// Window is the context window and autocompact level a session
+	// started in the project would get, each with where it came from
+	// (window.Resolve over Getenv and the project's settings files).
+	Window   window.Resolved `json:"window"`
+	Notes    []string        `json:"notes"`
+	Problems []model.Problem `json:"problems"`
 	// Text is the assembled text: the instructions block, then recalled
 	// memories.
 	Text string `json:"text"`
@@ -130,10 +144,15 @@ func Build(o Options) Preview {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
+	envFrom := o.EnvFrom
+	if envFrom == "" {
+		envFrom = "memscope's environment"
+	}
+	p.Window = window.Resolve(window.Input{Model: o.Model, Getenv: o.Getenv, EnvFrom: envFrom, Settings: settings})
 	addDirsOn := model.EnvTruthy(getenv(EnvAddDirsClaudeMd))
 	cm := AssembleClaudeMd(ClaudeMdOptions{Root: o.Root, HomeDir: o.HomeDir, UserHome: o.UserHome, Project: o.Project, AddDirs: o.AddDirs, AddDirsClaudeMd: addDirsOn,
 		ManagedDir: o.ManagedDir, Excludes: settings.ClaudeMdExcludes(), ExternalApproved: cj.ExternalIncludesApproved(key), At: o.At})
-	p.Layers, p.MissingImports, p.ConditionalRules = cm.Layers, cm.MissingImports, cm.ConditionalRules
+	p.Layers, p.MissingImports, p.ConditionalRules, p.NestedClaudeMd = cm.Layers, cm.MissingImports, cm.ConditionalRules, cm.Nested
 	p.Problems = append(p.Problems, cm.Problems...)
 	noClaudeMds := model.EnvTruthy(getenv(EnvDisableClaudeMds))
 	if noClaudeMds {
@@ -144,7 +163,7 @@ func Build(o Options) Preview {
 				l.Status, l.Truncated, l.Text, l.Reason = StatusSkipped, false, "", joinReason(why, l.Reason)
 			}
 		}
-		p.ConditionalRules = []ConditionalRule{}
+		p.ConditionalRules, p.NestedClaudeMd = []ConditionalRule{}, []ConditionalRule{}
 		p.Notes = append(p.Notes, why+" (user, project, rules, auto memory).")
 	}
 	switch {

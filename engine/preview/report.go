@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/model"
 )
 
@@ -24,6 +25,7 @@ func WritePreviewReport(w io.Writer, p Preview) {
 		fmt.Fprintf(w, "            ignored: %s\n", ig)
 	}
 	writeRecallMode(w, p.RecallMode, m.Enabled)
+	fmt.Fprintf(w, "window      %s · %s; %s\n", window.Short(p.Window.Window.Tokens), p.Window.Window.Source, p.Window.Line())
 	if p.At != nil {
 		fmt.Fprintf(w, "session at  %s\n", p.At.UTC().Format("2006-01-02T15:04:05Z"))
 	}
@@ -80,6 +82,12 @@ func WritePreviewReport(w io.Writer, p Preview) {
 	if len(p.ConditionalRules) > 0 {
 		fmt.Fprintf(w, "\nconditional rules\n")
 		for _, c := range p.ConditionalRules {
+			fmt.Fprintf(w, "  %s: %s\n", c.Path, c.Note)
+		}
+	}
+	if len(p.NestedClaudeMd) > 0 {
+		fmt.Fprintf(w, "\nnested CLAUDE.md\n")
+		for _, c := range p.NestedClaudeMd {
 			fmt.Fprintf(w, "  %s: %s\n", c.Path, c.Note)
 		}
 	}

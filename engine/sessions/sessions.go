@@ -64,7 +64,12 @@ type Row struct {
 	// it includes calls whose usage is not in the transcript, such as
 	// compaction summaries. 0 when the transcripts have none.
 	ClientCostUSD float64 `json:"clientCostUSD,omitempty"`
-	cost          pricing.Sum
+	// Earlier are the session's older transcript copies a local GC kept
+	// (<session>/before-cleanup/*.jsonl.replaced): its history before a
+	// boundary that the rewritten transcript no longer holds. They are
+	// not in the counts (ccusage does not read them either).
+	Earlier []model.TranscriptFile `json:"earlierHistory,omitempty"`
+	cost    pricing.Sum
 }
 
 // Agent is one subagent transcript of a session.
@@ -112,9 +117,12 @@ type Pricing struct {
 // Report is what `memscope sessions` prints: one row per session,
 // sorted by project, then start time.
 type Report struct {
-	Home     string          `json:"home"`
-	Source   string          `json:"source"`
-	Demo     bool            `json:"demo"`
+	Home   string `json:"home"`
+	Source string `json:"source"`
+	Demo   bool   `json:"demo"`
+	// Vault is set when the sessions are those only the rescue vault
+	// holds (the caller's view of it as the home).
+	Vault    string          `json:"vault,omitempty"`
 	Sessions []Row           `json:"sessions"`
 	Totals   Totals          `json:"totals"`
 	Pricing  Pricing         `json:"pricing"`
@@ -209,6 +217,11 @@ func Summarize(o Options) Report {
 			r.Project = cwdBySlug[r.ProjectSlug]
 		}
 	}
+	for _, t := range sf.Replaced {
+		if r := rows[rowKey(t)]; r != nil {
+			r.Earlier = append(r.Earlier, t)
+		}
+	}
 	rep.Sessions = make([]Row, 0, len(order))
 	for _, k := range order {
 		rep.Sessions = append(rep.Sessions, *rows[k])
@@ -261,11 +274,11 @@ func SortProblems(probs []model.Problem) []model.Problem {
 	return probs
 }
 
-// rowKey names the session a transcript belongs to: a subagent's is
-// its parent's.
+// rowKey names the session a transcript belongs to: a subagent's and
+// an older copy's are their session's.
 func rowKey(t model.TranscriptFile) string {
 	kind := t.Kind
-	if kind == model.TranscriptSubagent {
+	if kind == model.TranscriptSubagent || kind == model.TranscriptReplaced {
 		kind = model.TranscriptMain
 	}
 	return string(kind) + "\x00" + t.ProjectSlug + "\x00" + t.SessionID

@@ -14,8 +14,10 @@ import (
 // Chunking parameters (docs/VAULT.md has the figures behind them).
 const (
 	// boundaryMask: a line ends a chunk when the hash of its end has
-	// these bits clear, so a chunk holds 16 lines on average.
-	boundaryMask = 15
+	// these bits clear, so a chunk holds 64 lines on average (against
+	// 16: 10 % less CPU on a first sync, a smaller vault and a third of
+	// the chunks to index; a fork re-stores ~48 more shared lines).
+	boundaryMask = 63
 	// softMax: past this a chunk ends at the next line end.
 	softMax = 256 << 10
 	// maxChunk: a chunk never holds more (a longer line is cut at it).

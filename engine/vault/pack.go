@@ -244,6 +244,9 @@ func (p *packWriter) work() {
 			p.err = err
 		}
 		if p.buf.Len() == 0 {
+			// One allocation for the whole pack instead of a copy at each
+			// doubling (only the pages written are touched).
+			p.buf.Grow(packLimit + 2*maxChunk)
 			p.buf.WriteString(packHeader)
 		}
 		l := loc{off: int64(p.buf.Len()), stored: int32(out.Len()), raw: int32(len(j.data))}
@@ -303,11 +306,12 @@ func (p *packWriter) flush() error {
 	if p.err != nil {
 		return p.err
 	}
+	if len(p.pending) == 0 {
+		// Nothing new: a sync that stored nothing never reads the index.
+		return nil
+	}
 	if !p.ix.ready() {
 		return p.ix.err
-	}
-	if len(p.pending) == 0 {
-		return nil
 	}
 	var rnd [4]byte
 	_, _ = rand.Read(rnd[:])

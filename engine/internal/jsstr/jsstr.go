@@ -104,6 +104,19 @@ func LastUnit(u []uint16, c uint16) int {
 	return -1
 }
 
+// CutAtLine keeps at most max units of u: up to the last newline at or
+// before index max, else (no newline there) the first max units, hard
+// set. The client cuts MEMORY.md and a nested CLAUDE.md this way.
+func CutAtLine(u []uint16, max int) (kept []uint16, hard bool) {
+	if len(u) <= max {
+		return u, false
+	}
+	if at := LastUnit(u[:max+1], '\n'); at > 0 {
+		return u[:at], false
+	}
+	return u[:max], true
+}
+
 // SplitUnits is s.split("\n") over UTF-16 units.
 func SplitUnits(u []uint16) [][]uint16 {
 	var out [][]uint16
