@@ -25,7 +25,7 @@ func WritePreviewReport(w io.Writer, p Preview) {
 		fmt.Fprintf(w, "            ignored: %s\n", ig)
 	}
 	writeRecallMode(w, p.RecallMode, m.Enabled)
-	fmt.Fprintf(w, "window      %s · %s; %s\n", window.Short(p.Window.Window.Tokens), p.Window.Window.Source, p.Window.Line())
+	fmt.Fprintf(w, "window      %s\n", p.WindowLine())
 	if p.At != nil {
 		fmt.Fprintf(w, "session at  %s\n", p.At.UTC().Format("2006-01-02T15:04:05Z"))
 	}
@@ -140,4 +140,12 @@ func writeIndexReport(w io.Writer, ix IndexReport) {
 			fmt.Fprintf(w, "    line %d: [%s](%s)%s\n", d.Line, d.Title, d.Target, part)
 		}
 	}
+}
+
+// WindowLine is the window the next session gets and its autocompact
+// level, each with where it came from ("200k · the model's window;
+// autocompact at 167k · default"): the prompt report's and the Prompt
+// pane's line.
+func (p Preview) WindowLine() string {
+	return window.Short(p.Window.Window.Tokens) + " · " + p.Window.Window.Source + "; " + p.Window.Line()
 }

@@ -198,6 +198,10 @@ func (m *Model) SetStyles(st style.Styles) {
 
 func (m Model) listHeight() int { return max(m.height/2-3, 3) }
 
+// headerRows are the lines top draws above the layer list: the totals,
+// the window, recall, the query and the column header.
+const headerRows = 5
+
 // SetSize sets the pane's inner size.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
@@ -219,7 +223,7 @@ func (m *Model) ClickRow(y int) tea.Cmd {
 	if m.det.Zoomed() {
 		return nil
 	}
-	m.list.ClickRow(y - 4)
+	m.list.ClickRow(y - headerRows)
 	if m.hitShown() == nil {
 		m.hit = nil
 	}
@@ -374,6 +378,14 @@ func (m Model) top() string {
 	// The folder's end names the project; its start is the home.
 	head += text.TruncateLeft(model.SanitizeLine(p.MemoryDir), max(m.width-lipgloss.Width(head), 12))
 	b.WriteString(m.styles.Dim.Render(text.Truncate(head, m.width)))
+	b.WriteByte('\n')
+	// The window it is measured against, and where each value came from
+	// (engine/window.Resolve, the line `memscope prompt` prints).
+	win := "window " + p.WindowLine()
+	if t := p.Window.Window.Tokens; t > 0 {
+		win += fmt.Sprintf(" · this prompt is %.1f%% of the window", 100*float64(p.Totals.Tokens)/float64(t))
+	}
+	b.WriteString(m.styles.Dim.Render(text.Truncate(model.SanitizeLine(win), m.width)))
 	b.WriteByte('\n')
 	b.WriteString(text.Truncate(m.recallLine(), m.width))
 	b.WriteByte('\n')

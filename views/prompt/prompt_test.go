@@ -9,6 +9,7 @@ import (
 
 	engineloads "github.com/memscope/memscope/engine/loads"
 	enginepreview "github.com/memscope/memscope/engine/preview"
+	"github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/internal/keypress"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
@@ -32,9 +33,9 @@ func preview(on bool, source string) *enginepreview.Preview {
 	}
 }
 
-// The line under the totals says whether recall is on for this user, and
-// what each state does with MEMORY.md; a click on the first layer row
-// (below the four header lines) selects it.
+// The line under the window says whether recall is on for this user, and
+// what each state does with MEMORY.md; a click on the second layer row
+// (below the five header lines) selects it.
 func TestRecallLine(t *testing.T) {
 	for _, c := range []struct {
 		on     bool
@@ -48,15 +49,15 @@ func TestRecallLine(t *testing.T) {
 		m.SetSize(140, 30)
 		m, _ = m.Update(PreviewMsg{Preview: preview(c.on, c.source)})
 		lines := strings.Split(ansi.Strip(m.View()), "\n")
-		if len(lines) < 5 || strings.TrimRight(lines[1], " ") != c.want {
-			t.Errorf("recall on=%v: line 2 %q, want %q", c.on, lines[1], c.want)
+		if len(lines) < 6 || strings.TrimRight(lines[2], " ") != c.want {
+			t.Errorf("recall on=%v: line 3 %q, want %q", c.on, lines[2], c.want)
 		}
-		if !strings.Contains(lines[4], "user") || !strings.Contains(lines[5], "auto-memory") {
-			t.Fatalf("rows do not start on line 5:\n%s", strings.Join(lines, "\n"))
+		if !strings.Contains(lines[5], "user") || !strings.Contains(lines[6], "auto-memory") {
+			t.Fatalf("rows do not start on line 6:\n%s", strings.Join(lines, "\n"))
 		}
-		m.ClickRow(5)
+		m.ClickRow(6)
 		if r, ok := m.list.Selected(); !ok || r.Layer == nil || r.Layer.Kind != enginepreview.KindAutoMemory {
-			t.Errorf("a click on line 6 selected %+v", r)
+			t.Errorf("a click on line 7 selected %+v", r)
 		}
 	}
 	m := New(keymap.Default(), style.New(true, true))
@@ -83,11 +84,11 @@ func TestLayerLoads(t *testing.T) {
 	if !strings.Contains(screen(), "sessions: loaded in 2 sessions, last 2026-11-20") {
 		t.Errorf("user CLAUDE.md:\n%s", screen())
 	}
-	m.ClickRow(5)
+	m.ClickRow(headerRows + 1)
 	if !strings.Contains(screen(), "sessions: loaded in none of the 2 sessions on record") {
 		t.Errorf("MEMORY.md:\n%s", screen())
 	}
-	m.ClickRow(6)
+	m.ClickRow(headerRows + 2)
 	if strings.Contains(screen(), "sessions:") {
 		t.Errorf("a recalled memory has a loads line:\n%s", screen())
 	}
@@ -142,4 +143,23 @@ func helpKeys(m Model) []string {
 		out = append(out, b.Help().Key+" "+b.Help().Desc)
 	}
 	return out
+}
+
+// The line under the totals is the window the next session is measured
+// against and its autocompact level, each with its source (issue 29:
+// the Prompt pane shows where the window came from), and the prompt's
+// share of it.
+func TestWindowLineNamesItsSource(t *testing.T) {
+	p := preview(false, "default")
+	p.Totals.Tokens = 2000
+	p.Window.Window = window.Value{Tokens: 200000, Source: "the model's window"}
+	p.Window.Autocompact = window.Value{Tokens: 67000, Source: "CLAUDE_CODE_AUTO_COMPACT_WINDOW"}
+	m := New(keymap.Default(), style.New(true, true))
+	m.SetSize(160, 30)
+	m, _ = m.Update(PreviewMsg{Preview: p})
+	lines := strings.Split(ansi.Strip(m.View()), "\n")
+	want := "window 200k · the model's window; autocompact at 67k · CLAUDE_CODE_AUTO_COMPACT_WINDOW · this prompt is 1.0% of the window"
+	if len(lines) < 2 || strings.TrimRight(lines[1], " ") != want {
+		t.Errorf("line 2 %q, want %q", lines[1], want)
+	}
 }
