@@ -167,6 +167,20 @@ func FindProjectSessionFiles(fsys fs.FS, slug string) (SessionFiles, []Problem) 
 // slug, sorted by path: projects/<slug>/<sessionID>.jsonl when it exists,
 // and its subagents' (what FindSessionFiles lists for that session).
 func FindSessionTranscripts(fsys fs.FS, slug, sessionID string) ([]TranscriptFile, []Problem) {
+	sf, probs := findSessionFiles(fsys, slug, sessionID)
+	return sf.Transcripts, probs
+}
+
+// FindSessionReplaced lists the .replaced copies of one session of
+// project slug (SessionFiles.Replaced for it), sorted by path.
+func FindSessionReplaced(fsys fs.FS, slug, sessionID string) []TranscriptFile {
+	sf, _ := findSessionFiles(fsys, slug, sessionID)
+	sort.Slice(sf.Replaced, func(i, j int) bool { return sf.Replaced[i].Path < sf.Replaced[j].Path })
+	return sf.Replaced
+}
+
+// findSessionFiles is what FindSessionFiles lists for one session.
+func findSessionFiles(fsys fs.FS, slug, sessionID string) (SessionFiles, []Problem) {
 	var sf SessionFiles
 	var probs []Problem
 	dir := "projects/" + slug
@@ -180,7 +194,7 @@ func FindSessionTranscripts(fsys fs.FS, slug, sessionID string) ([]TranscriptFil
 		}
 	}
 	sort.Slice(sf.Transcripts, func(i, j int) bool { return sf.Transcripts[i].Path < sf.Transcripts[j].Path })
-	return sf.Transcripts, probs
+	return sf, probs
 }
 
 // listEntries is listDir for the named entries of dir only: those that

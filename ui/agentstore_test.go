@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memscope/memscope/demo"
+	"github.com/memscope/memscope/model"
 )
 
 // m walks the open project's memory stores: the demo's shop-api has its
@@ -66,5 +69,43 @@ func TestReplayLabelsSubagents(t *testing.T) {
 	m = press(t, m, "7")
 	if s := screen(m); !strings.Contains(s, "[subagent] agent-a1b2c3d4 of 7c0d5e92 · Explore “Find webhook order creation”") {
 		t.Errorf("Replay list:\n%s", s)
+	}
+}
+
+// The Replay list shows a session's .replaced copy (the client's local GC
+// kept it when it rewrote the transcript after a compaction) as that
+// session's earlier history, labelled, and opens it like any session
+// (issue 29).
+func TestReplayListsReplacedCopies(t *testing.T) {
+	t.Parallel()
+	l, err := demo.Materialize(t.TempDir(), testNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slug := model.Slug(filepath.ToSlash(l.Project("shop-api")))
+	mains, _ := filepath.Glob(filepath.Join(l.Home, "projects", slug, "*.jsonl"))
+	if len(mains) == 0 {
+		t.Fatal("no shop-api transcript in the demo")
+	}
+	data, err := os.ReadFile(mains[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strings.TrimSuffix(filepath.Base(mains[0]), ".jsonl")
+	copyDir := filepath.Join(l.Home, "projects", slug, id, model.ReplacedDir)
+	if err := os.MkdirAll(copyDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(copyDir, "1763800000000-ab12"+model.ReplacedSuffix), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := demoModelAt(t, l, true, 160, 40)
+	m = press(t, m, "7")
+	s := screen(m)
+	if !strings.Contains(s, "[earlier history, .replaced copy]") {
+		t.Fatalf("Replay list lacks the .replaced copy:\n%s", s)
+	}
+	if n := strings.Count(s, "[earlier history, .replaced copy]"); n != 1 {
+		t.Errorf("%d rows for one copy:\n%s", n, s)
 	}
 }

@@ -68,7 +68,10 @@ func (m Model) loadSessionsCmd(r sessionsReq) tea.Cmd {
 	fsys := m.opts.Home.FS
 	if r.full || m.live.followersOf != r.slug {
 		return func() tea.Msg {
-			ts, _ := model.FindProjectTranscripts(fsys, r.slug)
+			sf, _ := model.FindProjectSessionFiles(fsys, r.slug)
+			// A session's .replaced copies (the client's local GC kept
+			// them) are listed too: its history before the rewrite.
+			ts := append(sf.Transcripts, sf.Replaced...)
 			fw := make(map[string]*enginesessions.Follower, len(ts))
 			out := make([]replay.Session, len(ts))
 			for i, t := range ts {
@@ -90,6 +93,7 @@ func (m Model) loadSessionsCmd(r sessionsReq) tea.Cmd {
 		keep := map[string]bool{}
 		for id := range r.ids {
 			ts, _ := model.FindSessionTranscripts(fsys, r.slug, id)
+			ts = append(ts, model.FindSessionReplaced(fsys, r.slug, id)...)
 			for _, t := range ts {
 				keep[t.Path] = true
 				if s, ok := unchangedSession(prev, fw[t.Path], t); ok {

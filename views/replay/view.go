@@ -33,7 +33,13 @@ func (m Model) renderSession(s Session, selected bool, width int) string {
 			title += " · " + s.Agent
 		}
 	}
-	if s.File.Kind != model.TranscriptMain {
+	switch s.File.Kind {
+	case model.TranscriptMain:
+	case model.TranscriptReplaced:
+		// The client's local GC rewrote the session's transcript after a
+		// compaction and kept the older copy: its earlier history.
+		title = "[earlier history, .replaced copy] " + title
+	default:
 		title = "[" + string(s.File.Kind) + "] " + title
 	}
 	info := fmt.Sprintf("%8s %6d rec %3d compact %3d micro  %9s  ", text.Bytes(s.File.Size), s.Records, s.Boundaries, s.Micro, format.Ago(m.now, s.Active.Time))
