@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/cleanup"
+	"github.com/memscope/memscope/engine/ledger"
 	"github.com/memscope/memscope/engine/overview"
 )
 
@@ -61,15 +62,16 @@ func onceEvents(t *testing.T, what, out string) []live.Event {
 	return evs
 }
 
-// TestOverviewCountsEqualCommands: on the demo home, testdata/home and the
-// generated home, every line of `memscope overview --json` says the count
+// TestOverviewCountsEqualCommands: on the demo home, testdata/home, the
+// generated home and the provenance home (the one with a dropped rule),
+// every line of `memscope overview --json` says the count
 // the command it names prints with --json (read from the command
 // snapshots, which TestCommandSnapshot keeps equal to what the commands
 // print now). Each line must be non-zero on at least one home, so no
 // comparison is of zeros alone.
 func TestOverviewCountsEqualCommands(t *testing.T) {
 	nonZero := map[overview.ID]bool{}
-	for _, home := range []string{"demo", "testdata", "gen"} {
+	for _, home := range []string{"demo", "testdata", "gen", "prov"} {
 		t.Run(home, func(t *testing.T) {
 			var ov overviewResult
 			snapshotJSON(t, home, "overview.json", &ov)
@@ -229,6 +231,30 @@ func TestOverviewCountsEqualCommands(t *testing.T) {
 			}
 			snapshotJSON(t, home, "doctor.json", &doc)
 			eq("doctor", lines[overview.Doctor].Count, len(doc.Unknown))
+
+			// replay --lost --all: the rules lost at compactions within
+			// the horizon, over every session.
+			var lost struct {
+				Sessions []ledger.Session `json:"sessions"`
+			}
+			snapshotJSON(t, home, "replay.lost.all.json", &lost)
+			since := snapshotNow.AddDate(0, 0, -overview.DefaultHorizon)
+			rules, compactions := 0, 0
+			for _, se := range lost.Sessions {
+				for _, b := range se.Boundaries {
+					if b.Time.Before(since) {
+						continue
+					}
+					compactions++
+					for _, it := range b.Lost {
+						if it.Kind == ledger.KindRule {
+							rules++
+						}
+					}
+				}
+			}
+			eq("dropped rules", lines[overview.Dropped].Count, rules)
+			eq("dropped at compactions", lines[overview.Dropped].Part("compactions"), compactions)
 		})
 	}
 	for _, sp := range overview.Specs {

@@ -114,6 +114,7 @@ func readOnlyCases(s snapHomeSpec) []snapCase {
 		{"review.json", s.proj("review", "--json")},
 		{"overview", s.proj("overview")},
 		{"overview.json", s.proj("overview", "--json")},
+		{"replay.lost.all.json", s.home("replay", "--lost", "--all", "--json")},
 		{"loads", s.proj("loads")},
 		{"loads.json", s.proj("loads", "--json")},
 		{"secrets", s.home("secrets")},

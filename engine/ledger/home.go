@@ -21,8 +21,9 @@ type Session struct {
 // without it has nothing for the ledger and is not parsed.
 var compactMark = []byte(`compact_boundary`)
 
-// cacheKind names the ledger's file in memscope's cache.
-const cacheKind = "ledger"
+// cacheKind names the ledger's file in memscope's cache (.2: boundaries
+// carry their time).
+const cacheKind = "ledger.2"
 
 // cachedLedger is one transcript's ledger as kept across runs: valid while
 // the file's stamp is the same.

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/memscope/memscope/engine/extract"
 	"github.com/memscope/memscope/engine/timeline"
@@ -81,9 +82,11 @@ type MemoryFile struct {
 // Boundary is the ledger of one compaction.
 type Boundary struct {
 	// Index counts the file's compact boundaries from 1.
-	Index      int                     `json:"index"`
-	UUID       string                  `json:"uuid"`
-	Line       int                     `json:"line"`
+	Index int    `json:"index"`
+	UUID  string `json:"uuid"`
+	Line  int    `json:"line"`
+	// Time is the boundary record's timestamp (zero when it has none).
+	Time       time.Time               `json:"time,omitzero"`
 	Compaction timeline.CompactionKind `json:"compaction"`
 	Sidechain  bool                    `json:"sidechain,omitempty"`
 	PreTokens  *int                    `json:"preTokens"`
@@ -180,7 +183,7 @@ func Build(t *model.Transcript) Ledger {
 // and the attachments written after the boundary before the next turn.
 func At(t *model.Transcript, r *model.Record, index int) Boundary {
 	info := timeline.Boundary(t, r)
-	b := Boundary{Index: index, UUID: r.UUID, Line: r.Line, Compaction: info.Compaction, Sidechain: r.IsSidechain,
+	b := Boundary{Index: index, UUID: r.UUID, Line: r.Line, Time: r.Timestamp, Compaction: info.Compaction, Sidechain: r.IsSidechain,
 		PreTokens: info.PreTokens, PostTokens: info.PostTokens, Had: map[Kind]int{}, Lost: []Item{}, Memory: []MemoryFile{}}
 	for _, k := range Kinds {
 		b.Had[k] = 0

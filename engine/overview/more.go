@@ -9,6 +9,7 @@ import (
 	"github.com/memscope/memscope/engine/cleanup"
 	"github.com/memscope/memscope/engine/doctor"
 	"github.com/memscope/memscope/engine/gate"
+	"github.com/memscope/memscope/engine/ledger"
 	"github.com/memscope/memscope/engine/vault"
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
@@ -158,4 +159,45 @@ func replacedLine(s *Source) Line {
 		l.Text = fmt.Sprintf("%s only in a .replaced copy (the transcript itself is gone): memscope replay PATH reads it", format.Count(l.Count, "session lives", "sessions live"))
 	}
 	return l
+}
+
+// droppedLine counts the rules the user gave that compactions in the
+// last Horizon days dropped, over every transcript of the home: the
+// loss ledger `memscope replay --lost --all` prints (its boundaries with
+// a time inside the horizon, their lost items of kind rule).
+func droppedLine(s *Source) Line {
+	since := s.Env.Now.AddDate(0, 0, -s.horizon())
+	ss, _ := ledger.Home(s.Env.Home.FS, s.Env.Home.Dir, s.Cache)
+	rules, compactions, sessions := DroppedRules(ss, since)
+	l := Line{Count: rules, Needs: rules > 0, Command: "memscope replay --lost --all",
+		Parts: []Part{{"compactions", compactions}, {PartSessions, sessions}}}
+	switch {
+	case compactions == 0:
+		l.Text = fmt.Sprintf("no compaction in the last %d days", s.horizon())
+	case rules == 0:
+		l.Text = fmt.Sprintf("%s in the last %d days dropped none of the rules you gave", format.Count(compactions, "compaction", "compactions"), s.horizon())
+	default:
+		l.Text = fmt.Sprintf("%s you gave dropped by %s in the last %d days: Replay shows each at its compaction, s keeps it", format.Count(rules, "rule", "rules"), format.Count(compactions, "compaction", "compactions"), s.horizon())
+	}
+	return l
+}
+
+// DroppedRules counts, over the ledgers ss, the rules lost at compactions
+// since since, the compactions, and the sessions they are in.
+func DroppedRules(ss []ledger.Session, since time.Time) (rules, compactions, sessions int) {
+	for _, se := range ss {
+		in := false
+		for _, b := range se.Boundaries {
+			if b.Time.Before(since) {
+				continue
+			}
+			in = true
+			compactions++
+			rules += b.Count(ledger.KindRule)
+		}
+		if in {
+			sessions++
+		}
+	}
+	return rules, compactions, sessions
 }

@@ -48,6 +48,9 @@ const (
 	// Doctor: `memscope doctor`'s summary (client version, unknown
 	// record types and fields).
 	Doctor ID = "doctor"
+	// Dropped: rules the user gave that compactions dropped in the last
+	// Horizon days (the loss ledger, `memscope replay --lost --all`).
+	Dropped ID = "dropped"
 )
 
 // Scope says what a line looks at.
@@ -173,6 +176,7 @@ var Specs = []Spec{
 	{Lost, ScopeHome, "retention", lostLine},
 	{Replaced, ScopeHome, "", replacedLine},
 	{Autocompact, ScopeHome, "live", autocompactLine},
+	{Dropped, ScopeHome, "replay", droppedLine},
 	{Held, ScopeHome, "review", heldLine},
 	{Doctor, ScopeHome, "", doctorLine},
 	{Problems, ScopeHome, "projects", problemsLine},
