@@ -73,7 +73,9 @@ func runStatusline(e *env, opts statuslineOptions) (live.Status, error) {
 		return live.Status{Reason: err.Error()}, nil
 	}
 	user, _ := e.userHome()
-	return live.Statusline(input, live.StatusOptions{HomeDir: dir, UserHome: user, Root: e.root, Getenv: e.getenv}), nil
+	st := live.Statusline(input, live.StatusOptions{HomeDir: dir, UserHome: user, Root: e.root, Getenv: e.getenv})
+	addLostRules(e, &st)
+	return st, nil
 }
 
 // statusInputWait bounds how long statusline waits for one complete JSON

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -80,6 +82,41 @@ func TestStatuslineInputHasADeadline(t *testing.T) {
 		finishes(t, "readStatusInputWithin", func() { _, err = readStatusInputWithin(openPipe(t, text), 20*time.Millisecond) })
 		if err == nil || !strings.Contains(err.Error(), "no complete JSON object on stdin") {
 			t.Errorf("input %q: error %v, want the deadline's reason", text, err)
+		}
+	}
+}
+
+// For a minute after a compaction the status line says how many of the
+// user's rules it dropped (the loss ledger of that boundary); after
+// that minute it says nothing of it, and the JSON keeps the count only
+// while it is shown.
+func TestStatuslineSaysLostRulesForAMinute(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "engine", "ledger", "testdata", "rules-session.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The session up to its second compaction: the last one is the
+	// first, at 10:02:13, which dropped three rules.
+	lines := strings.SplitAfter(string(data), "\n")
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "s.jsonl")
+	if err := os.WriteFile(tr, []byte(strings.Join(lines[:26], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 20, 10, 2, 13, 0, time.UTC)
+	input := `{"session_id":"s","cwd":"/nowhere","transcript_path":"` + filepath.ToSlash(tr) + `","context_window":{"context_window_size":200000,"current_usage":{"input_tokens":10,"cache_read_input_tokens":20000}}}`
+	for _, c := range []struct {
+		after time.Duration
+		want  bool
+	}{{30 * time.Second, true}, {2 * time.Minute, false}} {
+		e, out, errb := testEnv(t)
+		e.now = func() time.Time { return at.Add(c.after) }
+		e.stdin = strings.NewReader(input)
+		if code := run(e, []string{"statusline", "--home", t.TempDir()}); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb)
+		}
+		if got := strings.Contains(out.String(), "lost 3 rules"); got != c.want {
+			t.Errorf("%v after the compaction: %q, want lost 3 rules shown %v", c.after, out.String(), c.want)
 		}
 	}
 }

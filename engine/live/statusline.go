@@ -10,6 +10,7 @@ import (
 	"math"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/memscope/memscope/engine/timeline"
 	"github.com/memscope/memscope/engine/window"
@@ -105,6 +106,14 @@ type Status struct {
 	// CostUSD is the session's cost so far as the client counts it
 	// (cost.total_cost_usd of the input); nil when the input has none.
 	CostUSD *float64 `json:"costUSD,omitempty"`
+	// LastCompaction is the session's last compaction when the scan
+	// reached it (after the latest turns read); Transcript the file.
+	LastCompaction *CompactionSeen `json:"lastCompaction,omitempty"`
+	Transcript     string          `json:"-"`
+	// LostRules is what that compaction dropped of the rules the user
+	// gave (the loss ledger), when the caller computed it: shown for a
+	// minute after the compaction.
+	LostRules int `json:"lostRules,omitempty"`
 }
 
 // Statusline answers one statusLine call: input is what the client wrote
@@ -134,6 +143,7 @@ func Statusline(input []byte, o StatusOptions) Status {
 	if in.TranscriptPath != "" {
 		tail, err = scanTail(o.Root, model.RootName(in.TranscriptPath), o.TailBudget)
 		st.Read += tail.read
+		st.LastCompaction, st.Transcript = tail.compaction, model.RootName(in.TranscriptPath)
 		if err != nil {
 			why = append(why, "transcript: "+err.Error())
 		}
@@ -254,6 +264,15 @@ type tailScan struct {
 	current window.Tokens
 	known   bool
 	read    int64
+	// compaction is the last compaction reached, if the scan reached one.
+	compaction *CompactionSeen
+}
+
+// CompactionSeen is the session's last compaction as the status line's
+// scan met it: which boundary, and when.
+type CompactionSeen struct {
+	UUID string    `json:"uuid"`
+	Time time.Time `json:"time"`
 }
 
 // tailChunk is how much is read at a time, backwards.
@@ -293,6 +312,7 @@ func scanTail(fsys fs.FS, name string, budget int64) (tailScan, error) {
 		}
 		switch {
 		case rec.IsCompactBoundary():
+			ts.compaction = &CompactionSeen{UUID: rec.UUID, Time: rec.Timestamp}
 			if len(newest) == 0 && rec.Compact != nil && rec.Compact.PostTokens != nil {
 				ts.current, ts.known = window.Tokens(*rec.Compact.PostTokens), true
 			}
