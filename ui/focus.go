@@ -40,6 +40,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		case key.Matches(msg, m.keys.Help):
 			m.openHelp()
 			return m, nil
+		case key.Matches(msg, m.keys.Palette):
+			m.openPalette()
+			return m, nil
 		case key.Matches(msg, m.keys.NextPane):
 			return m, m.setFocus((m.focus + 1) % paneCount)
 		case key.Matches(msg, m.keys.PrevPane):

@@ -133,6 +133,9 @@ func (m Model) render() string {
 	if m.p.search.IsOpen() {
 		body = m.p.search.View()
 	}
+	if p := m.modals.palette(); p != nil {
+		body = p.View(m.styles, m.bodyWidth(), m.bodyHeight())
+	}
 	if m.modals.has(modalHelp) {
 		body = m.fullHelp()
 	}
