@@ -91,6 +91,7 @@ type Model struct {
 	readOnly   bool
 	status     string
 	statusErr  bool
+	statusSeq  int // numbers the status messages, for their expiry (statusexpiry.go)
 	// lastError is the last error shown, in full; ! opens it.
 	lastError string
 	loading   map[string]bool
@@ -239,6 +240,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !nm.quiet {
 			nm.gen = viewGens.Add(1)
 		}
+		cmd = tea.Batch(cmd, nm.expireStatus(before))
 		next = nm
 	}
 	return next, cmd
