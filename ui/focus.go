@@ -10,6 +10,7 @@ import (
 // handleKey handles global keys unless the focused pane is taking text
 // (a filter line or a form), then hands the key to the focused pane.
 func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	m.statusSeen()
 	if next, cmd, ok := m.handleModal(msg); ok {
 		return next, cmd
 	}
@@ -42,6 +43,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		case key.Matches(msg, m.keys.Palette):
 			m.openPalette()
+			return m, nil
+		case key.Matches(msg, m.keys.Filter) && !m.canFilter():
+			m.openNoFilter()
 			return m, nil
 		case key.Matches(msg, m.keys.NextPane):
 			return m, m.setFocus((m.focus + 1) % paneCount)

@@ -15,24 +15,27 @@ import (
 type modalKind int
 
 const (
-	modalConfirm modalKind = iota + 1 // a pending y/n question
-	modalPalette                      // the command palette (: or ctrl+p)
-	modalHelp                         // the help overlay (?)
-	modalError                        // the last error in full (!)
+	modalConfirm  modalKind = iota + 1 // a pending y/n question
+	modalNoFilter                      // / on a pane with nothing to filter: typing is swallowed until esc
+	modalPalette                       // the command palette (: or ctrl+p)
+	modalHelp                          // the help overlay (?)
+	modalError                         // the last error in full (!)
 )
 
 // modal is one open modal; confirm is the question of a modalConfirm,
-// palette the list of a modalPalette.
+// palette the list of a modalPalette, typed what a modalNoFilter
+// swallowed.
 type modal struct {
 	kind    modalKind
 	confirm *confirmState
 	palette *palette.Model
+	typed   string
 }
 
 // modalStack is the open modals, the one that takes the keys last. A
 // small array: the root model copies it as a value.
 type modalStack struct {
-	items [4]modal
+	items [5]modal
 	n     int
 }
 
@@ -111,6 +114,8 @@ func (m Model) handleModal(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 	switch top.kind {
 	case modalPalette:
 		return m.handlePalette(top.palette, msg)
+	case modalNoFilter:
+		return m.handleNoFilter(top, msg)
 	case modalError:
 		m.modals.remove(modalError)
 	case modalHelp:
