@@ -201,7 +201,7 @@ func Actions() []Action {
 
 		// Editing memory (and the files the panes show).
 		{Name: "edit", Group: Editing, Keys: []string{"e"}, HelpKey: "e", Help: "edit in $EDITOR", Panes: on("Index", "Memories", "Prompt", "Health", "Review"), at: func(k *KeyMap) *key.Binding { return &k.Edit }},
-		{Name: "new", Group: Editing, Keys: []string{"n"}, HelpKey: "n", Help: "new memory", Panes: on("Memories"), at: func(k *KeyMap) *key.Binding { return &k.New }},
+		{Name: "new", Group: Editing, Keys: []string{"n"}, HelpKey: "n", Help: "new memory", Panes: on("Memories"), Available: notStepping, at: func(k *KeyMap) *key.Binding { return &k.New }},
 		{Name: "retype", Group: Editing, Keys: []string{"t"}, HelpKey: "t", Help: "change type", Panes: on("Memories"), at: func(k *KeyMap) *key.Binding { return &k.Retype }},
 		{Name: "rename", Group: Editing, Keys: []string{"r"}, HelpKey: "r", Help: "rename", Panes: on("Memories"), at: func(k *KeyMap) *key.Binding { return &k.Rename }},
 		{Name: "delete", Group: Editing, Keys: []string{"d"}, HelpKey: "d", Help: "delete to trash", Panes: on("Memories", "Security"), at: func(k *KeyMap) *key.Binding { return &k.Delete }},
@@ -288,6 +288,13 @@ func (g Group) String() string {
 		return "form"
 	}
 	return "other"
+}
+
+func notStepping(c Context) (bool, string) {
+	if c.Stepping {
+		return false, "n steps through search hits now: esc ends the search"
+	}
+	return true, ""
 }
 
 func stepping(c Context) (bool, string) {

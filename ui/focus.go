@@ -36,6 +36,10 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, m.p.search.Step(1)
 		case key.Matches(msg, m.keys.PrevHit) && m.can("prev_hit"):
 			return m, m.p.search.Step(-1)
+		case key.Matches(msg, m.keys.Back) && m.p.search.Stepping():
+			m.p.search.EndStepping()
+			m.setStatus("search ended: n and N are the pane's keys again", false)
+			return m, nil
 		case key.Matches(msg, m.keys.Quit):
 			return m, tea.Quit
 		case key.Matches(msg, m.keys.Help):
