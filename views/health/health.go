@@ -181,7 +181,9 @@ func (m Model) Help() []key.Binding {
 	if m.confirm || m.confirmLeftovers {
 		return []key.Binding{m.keys.Confirm, m.keys.Cancel}
 	}
-	bs := []key.Binding{m.keys.Toggle, m.keys.Apply, m.keys.Edit}
+	// space moves to the next row after it selects: the footer says so.
+	toggle := key.NewBinding(key.WithKeys(m.keys.Toggle.Keys()...), key.WithHelp(m.keys.Toggle.Help().Key, "select action, move down"))
+	bs := []key.Binding{toggle, m.keys.Apply, m.keys.Edit}
 	if len(m.leftovers()) > 0 {
 		bs = append(bs, m.keys.RemoveLeftovers)
 	}
