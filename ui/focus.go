@@ -37,9 +37,11 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		case key.Matches(msg, m.keys.PrevHit) && m.can("prev_hit"):
 			return m, m.p.search.Step(-1)
 		case key.Matches(msg, m.keys.Back) && m.p.search.Stepping():
+			// esc ends the search, and is the pane's esc as well (back
+			// to the list a jump opened a detail of).
 			m.p.search.EndStepping()
 			m.setStatus("search ended: n and N are the pane's keys again", false)
-			return m, nil
+			return m.routeToFocused(msg)
 		case key.Matches(msg, m.keys.Quit):
 			return m, tea.Quit
 		case key.Matches(msg, m.keys.Help):
