@@ -178,6 +178,9 @@ func (m Model) undoNamed(b key.Binding) key.Binding {
 	case paneSecurity:
 		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "restore scrub"))
 	}
+	if what := m.undoWhat(); what != "" {
+		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "undo "+what))
+	}
 	return b
 }
 

@@ -92,6 +92,11 @@ type Model struct {
 	status     string
 	statusErr  bool
 	statusSeq  int // numbers the status messages, for their expiry (statusexpiry.go)
+	// lastChange is the summary of the newest change this session wrote,
+	// which u undoes ("" when not known): the footer names it
+	// (undoname.go). A pointer, so the handler that notes it need not own
+	// the message.
+	lastChange *string
 	// lastError is the last error shown, in full; ! opens it.
 	lastError string
 	loading   map[string]bool
@@ -203,6 +208,7 @@ func New(opts Options) Model {
 		reviewCache: provenance.NewFirstCache(),
 		p:           newPanes(km, st),
 		lv:          &liveState{pending: map[string]bool{}, relist: true},
+		lastChange:  new(string),
 	}
 	m.lv.tracker = m.newTracker()
 	m.memo = &viewMemo{}
