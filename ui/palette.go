@@ -3,7 +3,6 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/memscope/memscope/internal/keypress"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/views/component/palette"
 )
@@ -75,6 +74,6 @@ func (m Model) handlePalette(p *palette.Model, msg tea.KeyPressMsg) (tea.Model, 
 	}
 	m.modals.remove(modalPalette)
 	a, _ := keymap.ActionNamed(it.Name)
-	next2, cmd := m.handleKey(keypress.Msg(a.Binding(*m.keys).Keys()[0]))
+	next2, cmd := m.handleKey(keymap.Press(a.Binding(*m.keys).Keys()[0]))
 	return next2, cmd, true
 }

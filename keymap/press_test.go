@@ -1,19 +1,17 @@
-package keypress
+package keymap
 
 import (
 	"testing"
-
-	"github.com/memscope/memscope/keymap"
 )
 
 // TestEveryBoundKeyRoundTrips builds the press of every key the binding
 // table binds and checks tea spells it back the same: the palette runs an
-// action by sending that press, so a name Msg got wrong would run nothing.
+// action by sending that press, so a name Press got wrong would run nothing.
 func TestEveryBoundKeyRoundTrips(t *testing.T) {
 	n := 0
-	for _, a := range keymap.Actions() {
+	for _, a := range Actions() {
 		for _, k := range a.Keys {
-			if got := Msg(k).String(); got != k {
+			if got := Press(k).String(); got != k {
 				t.Errorf("%s: Msg(%q).String() = %q", a.Name, k, got)
 			}
 			n++
