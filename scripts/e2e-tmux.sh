@@ -410,8 +410,8 @@ wait_gone "known here:"
 keys 3
 wait_for "3 Mem"
 keys '?'
-wait_for "D      delete to trash"
-wait_for "ctrl+e export memory as Markdown"
+wait_for "D          delete to trash"
+wait_for "ctrl+e     export memory as Markdown"
 keys Escape
 wait_gone "Keys — Memories"
 keys d
@@ -592,7 +592,7 @@ find "$sec" -type f -exec touch -d '2 hours ago' {} +
 tree_sha() { (cd "$sec" && find . -path ./.memscope -prune -o -type f -print | sort | xargs sha256sum); }
 before=$(tree_sha)
 start_sized 80 24 "NO_COLOR=1 $work/memscope --home $sec"
-wait_for "1 Prj"
+wait_for "1 Projects"
 keys S
 wait_for "2 secrets in 2 places"
 wait_for "github-pat"
@@ -707,7 +707,7 @@ search_e2e() {
   keys j Enter
   wait_for "hit 2/4"
   wait_for "prefers_terse.md"
-  wait_gone "search:"
+  wait_gone 'search: "terse"'
   keys n
   wait_for "hit 3/4"
   keys C-f
