@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/cleanup"
-	"github.com/memscope/memscope/engine/vault"
+	"github.com/memscope/memscope/engine/overview"
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
@@ -15,18 +15,7 @@ import (
 // vault (the default one: $MEMSCOPE_VAULT, else the data folder) holds.
 // Without a vault, f is left as it is.
 func coverVault(e *env, o *opened, f *cleanup.Forecast) {
-	if o.demo != nil {
-		return
-	}
-	dir, err := vault.Dir("", e.getenv, e.userHome, o.home.Dir)
-	if err != nil {
-		return
-	}
-	s, err := vault.Open(dir, e.root, nil).Summarize()
-	if err != nil || s.Sessions == 0 {
-		return
-	}
-	f.CoverVault(dir, s.LastSync, s.Safe)
+	overview.CoverVault(f, e.root, overview.FindPlaces(e.getenv, e.userHome, o.home, o.demo != nil).VaultDir)
 }
 
 // printVaultCoverage says which transcripts the sweep deletes are safe

@@ -25,8 +25,9 @@ type originOptions struct {
 	home    homeFlags
 	project string
 	// file is the memory file asked about; "" lists every one.
-	file string
-	json bool
+	file  string
+	json  bool
+	cache cacheFlags
 }
 
 // originResult is the provenance of a project's memory, and the file
@@ -43,6 +44,7 @@ type originResult struct {
 func parseOrigin(e *env, args []string) (originOptions, error) {
 	var opts originOptions
 	fs := newFlags("origin", &opts.home, &opts.json)
+	opts.cache.add(fs)
 	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
 	pos, err := parseInterspersed(e, fs, args)
 	if err != nil {
@@ -67,7 +69,7 @@ func runOrigin(e *env, opts originOptions) (originResult, error) {
 		return originResult{}, err
 	}
 	defer t.close()
-	r := originResult{project: t.project, prov: projectProvenance(t, nil)}
+	r := originResult{project: t.project, prov: projectProvenance(t, e.firstCache(opts.cache, t))}
 	on := map[string]bool{}
 	for _, o := range r.prov.Origins {
 		on[o.Abs] = true

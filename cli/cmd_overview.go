@@ -16,8 +16,10 @@ var overviewCommand = &command{
 		"The lines: memories past MEMORY.md's cut (and how many are corrections), stale memories by type, lint's\n" +
 		"errors and warnings, the review inbox, the next session's prompt against the window and its biggest layer,\n" +
 		"secrets at rest by store and the scrub copies still on disk, sessions the next cleanup deletes within 7\n" +
-		"days, sessions already lost, running sessions near autocompact, and what stat skipped. Each line is\n" +
-		"computed by the engine function its command calls, so the counts are the commands' counts.",
+		"days and which of them the rescue vault lacks, sessions already lost, sessions only in a .replaced copy,\n" +
+		"running sessions near autocompact, memory writes the gate held today, doctor's summary, and what stat\n" +
+		"skipped. Each line is computed by the engine function its command calls, so the counts are the\n" +
+		"commands' counts.",
 	run: steps(parseOverview, runOverview, showOverview),
 }
 
@@ -54,22 +56,35 @@ func parseOverview(e *env, args []string) (overviewOptions, error) {
 // runOverview computes every line (engine/overview), each from the engine
 // function its command calls.
 func runOverview(e *env, opts overviewOptions) (overviewResult, error) {
-	o, err := e.openHome(&opts.home)
+	src, o, err := overviewSource(e, opts)
 	if err != nil {
 		return overviewResult{}, err
 	}
 	defer o.close()
+	return overviewResult{Home: o.home.Dir, Project: src.Project, Lines: overview.All(src)}, nil
+}
+
+// overviewSource opens the home and says what the lines are computed
+// from: the home, the machine, and the project (--project, else the
+// current folder's). The caller closes o.
+func overviewSource(e *env, opts overviewOptions) (*overview.Source, *opened, error) {
+	o, err := e.openHome(&opts.home)
+	if err != nil {
+		return nil, nil, err
+	}
 	proj := opts.project
 	if proj == "" {
 		proj = o.defaultProject(e)
 	}
 	if proj != "" {
 		if proj, err = absFrom(e, proj); err != nil {
-			return overviewResult{}, err
+			o.close()
+			return nil, nil, err
 		}
 	}
-	src := &overview.Source{Env: projectEnv(e, o.root, o.home), Project: proj, Staleness: opts.stale, Alive: e.alive, Cache: e.cache(opts.cache, o)}
-	return overviewResult{Home: o.home.Dir, Project: proj, Lines: overview.All(src)}, nil
+	src := &overview.Source{Env: projectEnv(e, o.root, o.home), Project: proj, Staleness: opts.stale, Alive: e.alive, Cache: e.cache(opts.cache, o),
+		Places: overview.FindPlaces(e.getenv, e.userHome, o.home, o.demo != nil)}
+	return src, o, nil
 }
 
 // showOverview prints what runOverview returned, as text or --json.
@@ -90,6 +105,10 @@ func printOverview(w io.Writer, r overviewResult) {
 			mark = "●"
 		}
 		fmt.Fprintf(w, "%s %-11s %s\n", mark, l.ID, model.SanitizeLine(l.Text))
-		fmt.Fprintf(w, "  %-11s → %s pane · %s\n", "", l.Pane, l.Command)
+		if l.Pane == "" {
+			fmt.Fprintf(w, "  %-11s → %s\n", "", l.Command)
+		} else {
+			fmt.Fprintf(w, "  %-11s → %s pane · %s\n", "", l.Pane, l.Command)
+		}
 	}
 }

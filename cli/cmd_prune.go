@@ -48,6 +48,9 @@ type pruneOutput struct {
 	Selected []string `json:"selected,omitempty"`
 	// Applied is the change --apply made.
 	Applied *store.Change `json:"applied,omitempty"`
+	// NotRead are the folder's files the plan could not consider: not
+	// readable, too large, or a link out of the home (not followed).
+	NotRead []model.Problem `json:"notRead,omitempty"`
 }
 
 func parsePrune(e *env, args []string) (pruneOptions, error) {
@@ -115,7 +118,7 @@ func runPrune(e *env, opts pruneOptions) (pruneResult, error) {
 	if err != nil {
 		return pruneResult{}, err
 	}
-	r := pruneResult{out: pruneOutput{MemoryDir: t.loc.Dir, Plan: plan, Selected: opts.only}, diff: diff}
+	r := pruneResult{out: pruneOutput{MemoryDir: t.loc.Dir, Plan: plan, Selected: opts.only, NotRead: notRead(t.store.Problems())}, diff: diff}
 	if opts.apply {
 		if err := t.store.Writable(); err != nil {
 			return pruneResult{}, err
@@ -136,6 +139,9 @@ func showPrune(e *env, opts pruneOptions, r pruneResult) error {
 
 func printPrune(w io.Writer, out pruneOutput, diff string) {
 	fmt.Fprintf(w, "memory  %s\n", out.MemoryDir)
+	for _, p := range out.NotRead {
+		fmt.Fprintf(w, "not read (left out of the plan): %s\n", model.SanitizeLine(p.Error()))
+	}
 	if len(out.Actions) == 0 {
 		fmt.Fprintln(w, "nothing to prune")
 		return
@@ -159,4 +165,16 @@ func printPrune(w io.Writer, out pruneOutput, diff string) {
 	for _, f := range out.Applied.Files {
 		fmt.Fprintf(w, "  %-8s %s\n", f.Action, f.Path)
 	}
+}
+
+// notRead are the problems of a memory folder's read that kept a file out
+// of it entirely (a file with bad frontmatter is still read and planned).
+func notRead(probs []model.Problem) []model.Problem {
+	var out []model.Problem
+	for _, p := range probs {
+		if p.Kind == model.ProblemUnreadable || p.Kind == model.ProblemTooLarge || model.IsLinkProblem(p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }

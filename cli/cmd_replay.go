@@ -11,14 +11,15 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-const replayUsage = "memscope replay SESSION [--home DIR] [--window N] [--json]"
+const replayUsage = "memscope replay SESSION [--home DIR] [--window N] [--json] [--lost [--keep ITEM... [--to memory|rules:FILE|claudemd]]] | replay --lost --all"
 
 var replayCommand = &command{
 	name:  "replay",
 	usage: replayUsage,
 	summary: "every compaction of a session, the turns between them with their context size, and what a resume loads\n\n" +
-		"SESSION is a session id (or a unique prefix) under the home, or a path to a .jsonl transcript.",
-	run: steps(parseReplay, runReplay, showReplay),
+		"SESSION is a session id (or a unique prefix) under the home, or a path to a .jsonl transcript.\n" +
+		"--lost lists what each compaction lost (rules, files, commands, todos, instruction files); --all does it for every session.",
+	run: runReplayCommand,
 }
 
 // replayOptions are replay's flags and SESSION.
@@ -28,6 +29,7 @@ type replayOptions struct {
 	given   bool
 	json    bool
 	session string
+	lost    lostOptions
 }
 
 // replayOut is `replay --json`.
@@ -72,14 +74,20 @@ func parseReplay(e *env, args []string) (replayOptions, error) {
 	var wf windowFlags
 	fs := newFlags("replay", &opts.home, &opts.json)
 	wf.add(fs)
+	opts.lost.add(fs)
 	pos, err := parseInterspersed(e, fs, args)
 	if err != nil {
 		return opts, err
 	}
-	if len(pos) != 1 {
+	if err := opts.lost.check(len(pos)); err != nil {
+		return opts, err
+	}
+	if len(pos) != 1 && !opts.lost.all {
 		return opts, usageError("usage: " + replayUsage)
 	}
-	opts.session = pos[0]
+	if len(pos) == 1 {
+		opts.session = pos[0]
+	}
 	opts.window, err = wf.config(e)
 	wf.noteGiven(fs)
 	opts.given = wf.given

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/memscope/memscope/engine/provenance"
 	"github.com/memscope/memscope/engine/review"
 	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/internal/format"
@@ -32,6 +31,7 @@ type reviewOptions struct {
 	acceptAll      bool
 	force          bool
 	json           bool
+	cache          cacheFlags
 }
 
 // fileList is a flag that may be given more than once, each time with
@@ -63,6 +63,7 @@ type reviewResult struct {
 func parseReview(e *env, args []string) (reviewOptions, error) {
 	var opts reviewOptions
 	fs := newFlags("review", &opts.home, &opts.json)
+	opts.cache.add(fs)
 	fs.StringVar(&opts.project, "project", "", "project folder (default: the current folder)")
 	fs.Var(&opts.accept, "accept", "mark `FILE` reviewed as it is now (a path in the memory folder; repeat or separate with commas)")
 	fs.Var(&opts.reject, "reject", "move `FILE` to the memory trash (journaled: memscope undo puts it back; repeat or separate with commas)")
@@ -96,7 +97,7 @@ func runReview(e *env, opts reviewOptions) (reviewResult, error) {
 	}
 	// The inbox is built again after the actions: they change memory
 	// files, not transcripts, so the second scan reads none.
-	cache := provenance.NewFirstCache()
+	cache := e.firstCache(opts.cache, t)
 	prov := projectProvenance(t, cache)
 	in := review.Build(&prov, st)
 	r := reviewResult{inbox: in, acting: opts.acceptAll || len(opts.accept)+len(opts.reject) > 0}

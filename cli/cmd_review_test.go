@@ -29,7 +29,9 @@ func TestReviewAcceptWriteFails(t *testing.T) {
 	l := provHome(t)
 	e, _, errb := testEnv(t)
 	e.writes = &faultfs.FS{Step: faultfs.StepWrite, Nth: 1, Err: syscall.ENOSPC}
-	args := []string{"review", "--home", l.Home, "--project", l.Project, "--accept", "feedback_terse.md"}
+	// --no-cache: the first write is the accept's, not the provenance
+	// cache's (whose failure costs only the next run's time).
+	args := []string{"review", "--home", l.Home, "--project", l.Project, "--no-cache", "--accept", "feedback_terse.md"}
 	if code := run(e, args); code != 1 || !strings.Contains(errb.String(), "no space left on device") {
 		t.Fatalf("exit %d, stderr %q; want 1 and the injected ENOSPC", code, errb)
 	}

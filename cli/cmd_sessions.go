@@ -34,6 +34,7 @@ type sessionsOptions struct {
 	project string
 	pricing string
 	json    bool
+	cache   cacheFlags
 }
 
 func parseSessions(e *env, args []string) (sessionsOptions, error) {
@@ -41,6 +42,7 @@ func parseSessions(e *env, args []string) (sessionsOptions, error) {
 	fs := newFlags("sessions", &opts.home, &opts.json)
 	fs.StringVar(&opts.project, "project", "", "only the sessions of this project folder (or projects/ slug)")
 	fs.StringVar(&opts.pricing, "pricing", "", pricingUsage)
+	opts.cache.add(fs)
 	return opts, parseFlagsOnly(e, fs, args)
 }
 
@@ -55,7 +57,7 @@ func runSessions(e *env, opts sessionsOptions) (sessions.Report, error) {
 		return sessions.Report{}, err
 	}
 	defer o.close()
-	so := sessions.Options{Home: o.home, Prices: prices}
+	so := sessions.Options{Home: o.home, Prices: prices, Cache: e.cache(opts.cache, o)}
 	if opts.project != "" {
 		slug, err := projectSlug(e, o.home, opts.project)
 		if err != nil {

@@ -213,11 +213,12 @@ func pasteStates(fsys fs.FS) map[model.PasteHash]model.PasteStatus {
 func (w *watchRun) print(events []live.Event) error {
 	for _, ev := range events {
 		w.res.events++
+		lost := lostOf(w.home.FS, ev)
 		if w.opts.json {
 			var buf bytes.Buffer
 			enc := json.NewEncoder(&buf)
 			enc.SetEscapeHTML(false)
-			if err := enc.Encode(ev); err != nil {
+			if err := enc.Encode(watchEventOut{Event: ev, Lost: lost}); err != nil {
 				return err
 			}
 			if _, err := w.e.stdout.Write(escapeTerminalRunes(buf.Bytes())); err != nil {
@@ -225,7 +226,11 @@ func (w *watchRun) print(events []live.Event) error {
 			}
 			continue
 		}
-		line := fmt.Sprintf("%s  %-16s %s\n", ev.Time.Local().Format("2006-01-02 15:04:05"), ev.Kind, model.SanitizeLine(ev.Text))
+		text := ev.Text
+		if lost != nil {
+			text += " · " + lost.CountsText()
+		}
+		line := fmt.Sprintf("%s  %-16s %s\n", ev.Time.Local().Format("2006-01-02 15:04:05"), ev.Kind, model.SanitizeLine(text))
 		if _, err := io.WriteString(humanOutput(w.e.stdout), line); err != nil {
 			return err
 		}

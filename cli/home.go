@@ -78,8 +78,8 @@ func (e *env) openHome(h *homeFlags) (*opened, error) {
 			if err != nil {
 				return nil, badInput(err)
 			}
-			// The commands read no link out of the home (the TUI still
-			// does: see docs/RELIABILITY-2026-11.md, item 5).
+			// No reader follows a link out of the home (OpenHome gives
+			// HomeFS; said again here, where the rule matters most).
 			home.FS = model.HomeFS(dir)
 			return &opened{home: home, close: func() {}, root: mountHome(e.root, home, "")}, nil
 		}

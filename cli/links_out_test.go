@@ -101,6 +101,11 @@ func TestLinksOutOfTheHomeAreNotRead(t *testing.T) {
 		{"sessions"},
 		{"sessions", "--project", project},
 		{"files"},
+		// Through the memory store (the folder the panes, lint and prune
+		// read and write): the memory file linked out is named, not read.
+		{"lint", "--project", project},
+		{"prune", "--dry-run", "--project", project},
+		{"prompt", "--project", project},
 	} {
 		e, out, errb := testEnv(t)
 		code := run(e, append(args, "--home", l.Home))

@@ -31,8 +31,10 @@ type memoryTarget struct {
 	// close lets go of a home opened with the target (a materialized demo
 	// is removed).
 	close func()
-	// home is the Claude home the memory was resolved in.
-	home *model.Home
+	// home is the Claude home the memory was resolved in; opened is it as
+	// opened (nil for a target opened from one another command holds).
+	home   *model.Home
+	opened *opened
 	// env is the world the target was opened in, for the engine's
 	// assembly of its inputs (projectmem).
 	env projectmem.Env
@@ -86,6 +88,7 @@ func openProjectMemory(e *env, hf *homeFlags, project, agent string) (*memoryTar
 		return nil, err
 	}
 	t.close = o.close
+	t.opened = o
 	return t, nil
 }
 
@@ -126,7 +129,7 @@ func (t *memoryTarget) selectAgent(e *env, sel string) error {
 	}
 	t.loc = model.MemoryLocation{Dir: s.Dir, Rule: model.MemoryRuleAgent, Reason: why, Git: t.loc.Git, Enabled: true,
 		Switch: model.SwitchDefault, SwitchReason: "agent memory loads whenever the agent runs"}
-	t.store, _ = memstore.Open(s.Dir, memstore.DirFSWith(s.Dir, e.writes))
+	t.store, _ = memstore.Open(s.Dir, memstore.DirFSIn(t.home.Dir, s.Dir, e.writes))
 	t.store.Unstamped()
 	return nil
 }

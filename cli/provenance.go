@@ -19,6 +19,16 @@ func projectProvenance(t *memoryTarget, cache *provenance.FirstCache) provenance
 	return t.engine().Provenance(cache)
 }
 
+// firstCache is the provenance cache of a command reading t's home: kept
+// in memscope's cache folder across runs (the app's too) unless c turns
+// it off or the home is a demo or an archive.
+func (e *env) firstCache(c cacheFlags, t *memoryTarget) *provenance.FirstCache {
+	if t.opened == nil {
+		return provenance.NewFirstCache()
+	}
+	return provenance.NewFirstCacheOn(e.cache(c, t.opened), t.home.Dir)
+}
+
 // originLabel names a memory file for a list: its path, and for agent
 // memory the agent and scope.
 func originLabel(o *provenance.Origin) string {

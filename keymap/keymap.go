@@ -52,6 +52,10 @@ type KeyMap struct {
 	PrevBoundary key.Binding
 	Pipeline     key.Binding
 	Window       key.Binding
+	// The loss ledger at a compaction: select a lost item, keep it.
+	LostNext key.Binding
+	LostPrev key.Binding
+	KeepLost key.Binding
 
 	// Prompt preview.
 	Query key.Binding

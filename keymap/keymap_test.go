@@ -97,7 +97,7 @@ func TestKeymapHelpListsItsGroups(t *testing.T) {
 
 func TestPaneNumberKeys(t *testing.T) {
 	km := keymap.Default()
-	want := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "L", "R", "S"}
+	want := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "F", "L", "R", "S"}
 	if len(km.Panes) != len(want) {
 		t.Fatalf("%d pane keys, want %d", len(km.Panes), len(want))
 	}

@@ -33,21 +33,23 @@ const (
 // PaneID is a pane's place in Panes (its focus-ring position).
 type PaneID int
 
-// Panes is the pane table, in focus-ring order. The keys 1–9 and 0 run
-// out at the tenth pane; L, R and S are Live's (l steps in Replay, so the
-// capital), Review's (r renames in Memories) and Security's. The short
-// names are all different (13 tabs at 80 columns).
+// Panes is the pane table, in focus-ring order. Overview, the first
+// screen, is 1. The keys 1–9 and 0 run out at the tenth pane; F, L, R
+// and S are Files', Live's (l steps in Replay, so the capital), Review's
+// (r renames in Memories) and Security's. The short
+// names are all different (14 tabs at 80 columns).
 var Panes = [...]PaneSpec{
-	{"Projects", "Prj", "1", GroupHome},
-	{"Index", "Idx", "2", GroupProject},
-	{"Memories", "Mem", "3", GroupProject},
-	{"History", "His", "4", GroupHome},
-	{"Pastes", "Pst", "5", GroupHome},
-	{"Replay", "Rpl", "6", GroupSessions},
-	{"Prompt", "Pmt", "7", GroupProject},
-	{"Health", "Hlt", "8", GroupProject},
-	{"Retention", "Ret", "9", GroupHome},
-	{"Files", "Fil", "0", GroupSessions},
+	{"Overview", "Ovw", "1", GroupHome},
+	{"Projects", "Prj", "2", GroupHome},
+	{"Index", "Idx", "3", GroupProject},
+	{"Memories", "Mem", "4", GroupProject},
+	{"History", "His", "5", GroupHome},
+	{"Pastes", "Pst", "6", GroupHome},
+	{"Replay", "Rpl", "7", GroupSessions},
+	{"Prompt", "Pmt", "8", GroupProject},
+	{"Health", "Hlt", "9", GroupProject},
+	{"Retention", "Ret", "0", GroupHome},
+	{"Files", "Fil", "F", GroupSessions},
 	{"Live", "Liv", "L", GroupSessions},
 	{"Review", "Rev", "R", GroupProject},
 	{"Security", "Sec", "S", GroupHome},
@@ -59,10 +61,11 @@ const PaneCount = len(Panes)
 // PaneKey is the key that jumps to pane i.
 func PaneKey(i int) string { return Panes[i].Key }
 
-// PaneIndex returns the pane called name, or -1.
+// PaneIndex returns the pane called name (in any case: the engine names
+// panes in lower case), or -1.
 func PaneIndex(name string) int {
 	for i, p := range Panes {
-		if p.Name == name {
+		if strings.EqualFold(p.Name, name) {
 			return i
 		}
 	}
@@ -218,6 +221,10 @@ func Actions() []Action {
 		{Name: "prev_boundary", Group: ReplayKeys, Keys: []string{"["}, HelpKey: "[", Help: "previous compaction", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.PrevBoundary }},
 		{Name: "pipeline", Group: ReplayKeys, Keys: []string{"p"}, HelpKey: "p", Help: "pipeline at this step", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.Pipeline }},
 		{Name: "window", Group: ReplayKeys, Keys: []string{"w"}, HelpKey: "w", Help: "try another window", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.Window }},
+		{Name: "lost_next", Group: ReplayKeys, Keys: []string{"}"}, HelpKey: "}", Help: "next lost item", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.LostNext }},
+		{Name: "lost_prev", Group: ReplayKeys, Keys: []string{"{"}, HelpKey: "{", Help: "previous lost item", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.LostPrev }},
+		// k is the shared "up" (vim): keeping is s, for "save".
+		{Name: "keep_lost", Group: ReplayKeys, Keys: []string{"s"}, HelpKey: "s", Help: "keep the lost rule (memory)", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.KeepLost }},
 
 		// The panes' own keys.
 		{Name: "query", Group: PaneKeys, Keys: []string{"i"}, HelpKey: "i", Help: "recall query", Panes: on("Prompt"), at: func(k *KeyMap) *key.Binding { return &k.Query }},

@@ -83,7 +83,7 @@ func OpenHome(dir string, source HomeSource) (*Home, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("open home %s: not a folder", dir)
 	}
-	return &Home{Dir: dir, FS: DirFS(dir), Source: source}, nil
+	return &Home{Dir: dir, FS: HomeFS(dir), Source: source}, nil
 }
 
 // HomeExists reports whether dir is an existing folder.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -358,4 +359,73 @@ func (m mountFS) OpenRegular(name string) (fs.File, error) {
 		return OpenRegular(m.sub, rel)
 	}
 	return OpenRegular(orEmpty(m.root), name)
+}
+
+// MemoryFS is the file system a memory folder dir is read through. A
+// folder inside the home follows the home's rule (HomeFS): links are
+// followed while they stay inside the home and refused with a *LinkError
+// naming them when they leave it, the folder itself included when it is
+// a link out. A folder outside the home (autoMemoryDirectory, a remote
+// or agent memory folder elsewhere) is its own boundary. home "" means
+// the folder has no home around it.
+func MemoryFS(home, dir string) fs.FS {
+	if home != "" {
+		if rel, err := filepath.Rel(filepath.Clean(home), filepath.Clean(dir)); err == nil && rel != "." && filepath.IsLocal(rel) {
+			return subHomeFS{home: dirFS{base: os.DirFS(home), dir: home, inside: true}, prefix: filepath.ToSlash(rel)}
+		}
+	}
+	return HomeFS(dir)
+}
+
+// subHomeFS is the folder prefix of a home's file system, read with the
+// home's link rule: a name is the home's prefix/name, and an error names
+// it as the folder's name again.
+type subHomeFS struct {
+	home   dirFS
+	prefix string
+}
+
+// subCall is call on the home's name of the folder's name, with an
+// error naming the folder's name again.
+func subCall[T any](s subHomeFS, op, name string, call func(string) (T, error)) (T, error) {
+	if !fs.ValidPath(name) {
+		var zero T
+		return zero, &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	v, err := call(path.Join(s.prefix, name))
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		if pe.Path == s.prefix {
+			pe.Path = "."
+		} else if rest, ok := strings.CutPrefix(pe.Path, s.prefix+"/"); ok {
+			pe.Path = rest
+		}
+	}
+	return v, err
+}
+
+func (s subHomeFS) Open(name string) (fs.File, error) { return subCall(s, "open", name, s.home.Open) }
+
+func (s subHomeFS) OpenRegular(name string) (fs.File, error) {
+	return subCall(s, "open", name, s.home.OpenRegular)
+}
+
+func (s subHomeFS) ReadFile(name string) ([]byte, error) {
+	return subCall(s, "read", name, s.home.ReadFile)
+}
+
+func (s subHomeFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	return subCall(s, "readdir", name, s.home.ReadDir)
+}
+
+func (s subHomeFS) Stat(name string) (fs.FileInfo, error) {
+	return subCall(s, "stat", name, s.home.Stat)
+}
+
+func (s subHomeFS) Lstat(name string) (fs.FileInfo, error) {
+	return subCall(s, "lstat", name, s.home.Lstat)
+}
+
+func (s subHomeFS) ReadLink(name string) (string, error) {
+	return subCall(s, "readlink", name, s.home.ReadLink)
 }

@@ -76,3 +76,12 @@ func (s FileStamp) Same(o FileStamp) bool {
 func (s FileStamp) Equal(o FileStamp) bool {
 	return s.Same(o) && s.HeadLen == o.HeadLen && s.Head == o.Head
 }
+
+// Unchanged says the file name in fsys still has the stamp st (size,
+// mtime, change time, inode). A cache checks it after reading a file
+// stamped before the read, and keeps what it read only then: a file
+// written meanwhile is read again next time.
+func Unchanged(fsys fs.FS, name string, st FileStamp) bool {
+	info, err := fs.Stat(fsys, name)
+	return err == nil && StampOf(info).Same(st)
+}

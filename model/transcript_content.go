@@ -206,6 +206,9 @@ func (d *recordDecoder) blockMember(key, val []byte) {
 	case "input":
 		b.Bytes += len(val)
 		b.Chars += utf16Units(val)
+		if d.opts.KeepText {
+			b.Input = string(val)
+		}
 	case "id":
 		b.ID = d.str(val)
 	case "name":

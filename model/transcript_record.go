@@ -256,6 +256,9 @@ type ContentBlock struct {
 	IsError   bool
 	// Images counts images inside a tool_result (or 1 for an image block).
 	Images int
+	// Input is a tool_use block's input as written (JSON), only when
+	// ScanOptions.KeepText is set.
+	Input string
 }
 
 // Usage is the token usage of one API response.

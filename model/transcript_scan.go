@@ -22,7 +22,8 @@ var ErrStopScan = errors.New("stop scan")
 type ScanOptions struct {
 	// Content decodes message content into blocks (types, sizes, tool ids).
 	Content bool
-	// KeepText also keeps the text of text, thinking and tool_result blocks.
+	// KeepText also keeps the text of text, thinking and tool_result blocks,
+	// and each tool_use block's input as written (ContentBlock.Input).
 	KeepText bool
 	// KeepRaw keeps a copy of every line in Record.Raw.
 	KeepRaw bool

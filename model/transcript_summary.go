@@ -192,3 +192,18 @@ func (z *Summarizer) add(r *SummaryRecord) {
 	s.Responses++
 	s.Usage = s.Usage.Add(*r.Usage)
 }
+
+// Whole says the summary covers a file of size bytes whole: every byte
+// counted and no read failure. A cache keeps only such a summary (a file
+// that could not be read is read again next time).
+func (s TranscriptSummary) Whole(size int64) bool {
+	if s.Bytes != size {
+		return false
+	}
+	for _, p := range s.Problems {
+		if p.Kind == ProblemUnreadable {
+			return false
+		}
+	}
+	return true
+}

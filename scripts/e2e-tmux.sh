@@ -65,20 +65,22 @@ start_sized() {
 mkdir "$work/out"
 start_app "cd $work/out && TMPDIR=$work/tmp EDITOR=$work/editor.sh VISUAL= NO_COLOR=1 $work/memscope --home $work/home --project /tmp/rc/work/beta"
 
-# Projects pane first, on the requested project.
+# The Overview first; 2 is the Projects pane, on the requested project.
+wait_for "what needs you"
+keys 2
 wait_for "PROJECT"
 wait_for "/tmp/rc/work/beta"
 wait_for "/home/me/bad"
 
 # Every pane answers its number key.
-for i in 1 2 3 4 5 6 7 8 9 0 L R S; do
+for i in 1 2 3 4 5 6 7 8 9 0 F L R S; do
   keys "$i"
   sleep 0.2
 done
 
 # At 80x24 every pane keeps "? help" and "q quit" on its help line.
 tmux -S "$sock" resize-window -t "$session" -x 80 -y 24
-for i in 1 2 3 4 5 6 7 8 9 0 L R S; do
+for i in 1 2 3 4 5 6 7 8 9 0 F L R S; do
   keys "$i"
   sleep 0.3
   help_line=$(screen | grep -F "? help" || true)
@@ -90,7 +92,7 @@ done
 
 # A detail longer than its rows scrolls (J/K) and zooms (z): Health's
 # prune diff, at 80x24.
-keys 8
+keys 9
 wait_for "lines 1–"
 keys J
 wait_for "lines 2–"
@@ -101,7 +103,7 @@ wait_for "prune actions"
 tmux -S "$sock" resize-window -t "$session" -x 120 -y 36
 
 # History: the project's prompts, the mismatched paste flagged, a paste expanded.
-keys 4
+keys 5
 wait_for "3 prompts"
 wait_for "[hash mismatch]"
 keys G Space
@@ -117,14 +119,14 @@ keys Escape
 wait_for "what does this log say"
 
 # Pastes: the missing paste and the orphan.
-keys 5
+keys 6
 wait_for "missing"
 wait_for "orphan"
 
 # Switch project from the Projects pane.
-keys 1 g Enter
+keys 2 g Enter
 wait_for "opened /home/me/bad"
-keys 4
+keys 5
 wait_for "plain prompt"
 
 # Help overlay opens and closes.
@@ -167,7 +169,7 @@ wait_sha() {
 }
 
 # Back to the beta project, Memories pane.
-keys 1
+keys 2
 sleep 0.3
 keys g
 sleep 0.2
@@ -175,7 +177,7 @@ keys G
 sleep 0.2
 keys Enter
 wait_for "opened /tmp/rc/work/beta"
-keys 3
+keys 4
 wait_for "prefers_terse.md"
 
 # Edit a memory through the scripted $EDITOR: the file changes on disk,
@@ -289,7 +291,7 @@ done
 claude_md="$work/home/CLAUDE.md"
 claude_sha=$(sha "$claude_md")
 claude_meta=$(meta "$claude_md")
-keys 7
+keys 8
 wait_for "auto-memory"
 keys g e
 wait_file grep -qs "Edited by the e2e test." "$claude_md"
@@ -298,7 +300,7 @@ keys u
 wait_for "undo: edit CLAUDE.md"
 wait_sha "$claude_md" "$claude_sha"
 [ "$(meta "$claude_md")" = "$claude_meta" ] || fail "CLAUDE.md after undo: $(meta "$claude_md"), want $claude_meta"
-keys 3
+keys 4
 
 # Live reload of memory: Claude Code writes a new memory while memscope is
 # open; the Memories pane shows it without a keypress.
@@ -321,7 +323,7 @@ wait_for "reference_written_live.md"
 # .tar.gz, which memscope then opens as a home. The home is not touched.
 keys Escape
 sleep 0.3
-keys 9
+keys 0
 wait_for "cleanup deletes what is older than 30 days"
 wait_for "never swept"
 keys a
@@ -336,7 +338,7 @@ grep -q "4 sessions" "$work/archive-stat" || fail "the archive does not open as 
 
 # Export: x in Replay writes the selected session as Markdown into the
 # folder memscope was started in.
-keys 6
+keys 7
 sleep 0.3
 keys x
 wait_for "exported to $work/out/claude-session-"
@@ -353,14 +355,16 @@ wait_for "EXITED"
 # previews the folder memscope started in, Health says what to do.
 mkdir -p "$work/empty/projects"
 start_app "cd $work/out && NO_COLOR=1 $work/memscope --home $work/empty"
+wait_for "what needs you: 0 lines · no project open"
+keys 2
 wait_for "no projects in this home yet"
-keys 7
-wait_for "next session:"
 keys 8
+wait_for "next session:"
+keys 9
 wait_for "no project in this home yet"
 keys C-r
 sleep 0.5
-for i in 1 2 3 4 5 6 7 8 9 0 L R S; do
+for i in 1 2 3 4 5 6 7 8 9 0 F L R S; do
   keys "$i"
   sleep 0.3
   if screen | grep -qE "building the preview…|checking memory…|loading [0-9]+ source|reading…"; then
@@ -377,8 +381,8 @@ go run ./internal/filehistgen/memscope-filehistgen "$work/fh" >/dev/null
 app="$work/fh/work/app"
 before=$(cd "$app" && find . -type f | sort | xargs sha256sum)
 start_app "NO_COLOR=1 $work/memscope --home $work/fh/home"
-wait_for "9 Rete"
-keys 0
+wait_for "0 Rete"
+keys F
 wait_for "sessions with file history"
 keys Enter
 wait_for "Fix the README"
@@ -407,8 +411,8 @@ wait_for 'config.yaml:5: unknown setting'
 wait_for '"colour" (ignored; known here'
 keys Escape
 wait_gone "known here:"
-keys 3
-wait_for "3 Mem"
+keys 4
+wait_for "4 Mem"
 keys '?'
 wait_for "D          delete to trash"
 wait_for "ctrl+e     export memory as Markdown"
@@ -453,17 +457,17 @@ for size in 80x24 120x40; do
   session="memscope-e2e-$runs"
   tmux -S "$sock" new-session -d -s "$session" -x "${size%x*}" -y "${size#*x}" "NO_COLOR=1 $work/memscope --home $agents/home --project $aproj; echo EXITED; sleep 30"
   tmux -S "$sock" kill-session -t "$old" 2>/dev/null || true
-  wait_for "PROJECT"
-  keys 3
+  wait_for "what needs you"
+  keys 4
   wait_for "own.md"
   keys m
   wait_for "agent reviewer"
   wait_for "store 2/2"
   wait_for "tests.md"
   wait_gone "own.md"
-  keys 2
-  wait_for "2/200"
   keys 3
+  wait_for "2/200"
+  keys 4
   keys g d
   wait_for "Move tests.md to the trash?"
   keys y
@@ -497,14 +501,14 @@ for size in "80 24" "120 40"; do
   start_sized "$w" "$h" "cd $work/out && EDITOR=true VISUAL= NO_COLOR=1 $work/memscope --demo"
   wait_for "DEMO HOME"
   # The Prompt pane first: its detail shows the loads once they are read.
-  keys 7
+  keys 8
   wait_for "recall off (CLAUDE_MEMORY_STORES unset): MEMORY.md loads"
   wait_for "sessions: loaded in 2 sessions, last "
-  keys 2
+  keys 3
   wait_for "TRUNCATED"
   keys G
   wait_for "↳ never seen by the model (records since"
-  keys 3
+  keys 4
   keys /
   keys -l "reference_linear"
   keys Enter
@@ -521,13 +525,13 @@ for size in "80 24" "120 40"; do
   wait_for "EXITED"
   start_sized "$w" "$h" "cd $work/out && NO_COLOR=1 CLAUDE_MEMORY_STORES=1 $work/memscope --demo"
   wait_for "DEMO HOME"
-  keys 7
+  keys 8
   wait_for "recall ON (CLAUDE_MEMORY_STORES set): MEMORY.md dropped"
   keys q
   wait_for "EXITED"
   start_sized "$w" "$h" "NO_COLOR=1 $work/memscope --home $work/partial"
   wait_for "/tmp/rc/work/beta"
-  keys 6
+  keys 7
   wait_for "2 compact"
   keys Enter
   wait_for "step 6/6"
@@ -553,7 +557,7 @@ for size in "80 24" "120 40"; do
   # shellcheck disable=SC2086
   start_sized $size "NO_COLOR=1 $work/memscope --home $work/lh --project /home/me/hostile"
   wait_for "leftover(s) of interrupted"
-  keys 8
+  keys 9
   wait_for "C removes them"
   keys C
   wait_for "y/n"
@@ -592,7 +596,7 @@ find "$sec" -type f -exec touch -d '2 hours ago' {} +
 tree_sha() { (cd "$sec" && find . -path ./.memscope -prune -o -type f -print | sort | xargs sha256sum); }
 before=$(tree_sha)
 start_sized 80 24 "NO_COLOR=1 $work/memscope --home $sec"
-wait_for "1 Projects"
+wait_for "2 Proj"
 keys S
 wait_for "2 secrets in 2 places"
 wait_for "github-pat"
@@ -614,7 +618,7 @@ test "$(tree_sha)" = "$before" || fail "the restore did not put back every byte"
 keys q
 wait_for "EXITED"
 start_sized 120 40 "NO_COLOR=1 $work/memscope --home $sec"
-wait_for "1 Proj"
+wait_for "2 Proj"
 keys S
 wait_for "2 secrets in 2 places"
 keys Space a
@@ -654,7 +658,7 @@ answer() {
 line user ',"message":{"role":"user","content":"start"}'
 for c in 40000 60000 80000; do answer "$c"; done
 start_app "NO_COLOR=1 $work/memscope --home $live"
-wait_for "1 Proj"
+wait_for "2 Proj"
 keys L
 wait_for "pid $$ busy"
 wait_for "3 turns · 3 since the last compaction"
@@ -787,6 +791,9 @@ for size in 80x24 120x40; do
   tmux -S "$sock" new-session -d -s "$session" -x "${size%x*}" -y "${size#*x}" \
     "NO_COLOR=1 $work/memscope --home $rv/home --project $rv/project; echo EXITED; sleep 30"
   tmux -S "$sock" kill-session -t "$old" 2>/dev/null || true
+  # The Overview first: its review line counts the inbox.
+  wait_for "4 memories Claude Code wrote or changed"
+  keys 2
   wait_for "REVIEW"
   # The REVIEW column counts the inbox once the home is scanned.
   for _ in $(seq 1 100); do
@@ -816,7 +823,7 @@ for size in 80x24 120x40; do
   wait_for "3 memories to review · 1 reviewed"
   test "$(sha256sum <"$mem/user_role.md")" = "$role_sum" || fail "$size: undo did not restore user_role.md byte for byte"
   test "$(meta "$mem/user_role.md")" = "$role_meta" || fail "$size: undo did not restore user_role.md's mtime and mode"
-  keys 3 / d e p l o y Enter
+  keys 4 / d e p l o y Enter
   wait_for "memory-keeper"
   keys Escape
   sleep 0.3
@@ -825,5 +832,60 @@ for size in 80x24 120x40; do
   wait_for "step 1/2"
   keys q
   wait_for "EXITED"
+done
+# The first screen (issue 26), at 80x24 and 120x40: a fresh start on the
+# demo shows the Overview, each line counted with the key of the pane that
+# fixes it; enter on the first line, the cut, opens the Index scrolled to
+# the cut.
+for size in "80 24" "120 40"; do
+  read -r w h <<<"$size"
+  start_sized "$w" "$h" "cd $work/out && NO_COLOR=1 $work/memscope --demo"
+  wait_for "DEMO HOME"
+  wait_for "what needs you"
+  wait_for "4 memories past MEMORY.md's cut"
+  wait_for "[3] Index"
+  wait_for "8 stale memories"
+  wait_gone "counting…"
+  screen | grep -q "lint: 6 errors, 20 warnings" || fail "${w}x$h: the Overview lacks lint's counts"
+  keys Enter
+  wait_for "the client stops here"
+  wait_for "TRUNCATED"
+  keys 1
+  wait_for "what needs you"
+  keys q
+  wait_for "EXITED"
+done
+
+# The loss ledger (issue 32), at 80x24 and 120x40: step to a compaction in
+# Replay and read what it lost (the row's counts, the detail's items),
+# select the third rule with } and keep it with s, see it in the Prompt
+# pane's MEMORY.md, then undo it with memscope undo.
+ledger_home="$work/ledger/home"
+mkdir -p "$ledger_home/projects/-work-shop/memory"
+cp engine/ledger/testdata/rules-session.jsonl "$ledger_home/projects/-work-shop/5e1f0c2a-1111-4222-8333-444455556666.jsonl"
+for size in "80 24" "120 40"; do
+  read -r w h <<<"$size"
+  start_sized "$w" "$h" "cd $work/out && NO_COLOR=1 $work/memscope --home $ledger_home --project /work/shop"
+  wait_for "/work/shop"
+  keys 7
+  wait_for "2 compact"
+  keys Enter
+  wait_for "30 records"
+  keys "[" "["
+  wait_for "compact auto 167k→14k · lost 3 rules, 2 files"
+  for _ in 1 2 3 4 5 6 7 8 9 10 11; do keys J; done
+  wait_for "Lost at this compaction: 8 items"
+  wait_for "Never mock the database"
+  keys "}" "}"
+  wait_for "▸ r3"
+  keys s
+  wait_for "create feedback memory feedback-from-now-on-run"
+  keys 8
+  wait_for "From now on, run gofmt before"
+  keys q
+  wait_for "EXITED"
+  grep -q "run gofmt before every commit" "$ledger_home/projects/-work-shop/memory/MEMORY.md" || fail "$size: MEMORY.md does not link the kept rule"
+  (cd "$work/out" && "$work/memscope" undo --home "$ledger_home" --project /work/shop >/dev/null) || fail "$size: undo of the kept rule failed"
+  ! grep -rq gofmt "$ledger_home/projects/-work-shop/memory" --include='*.md' || fail "$size: the kept rule is still there after undo"
 done
 echo "e2e ok"

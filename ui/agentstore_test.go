@@ -15,7 +15,7 @@ func TestNextMemoryStore(t *testing.T) {
 	t.Parallel()
 	m, l := demoModel(t, 120, 40)
 	reviewer := filepath.Join(l.Project("shop-api"), ".claude", "agent-memory", "reviewer")
-	m = press(t, m, "3")
+	m = press(t, m, "4")
 	if s := screen(m); !strings.Contains(s, "user_role.md") || !strings.Contains(s, "project memory · store 1/3") {
 		t.Fatalf("project memory first:\n%s", s)
 	}
@@ -31,12 +31,12 @@ func TestNextMemoryStore(t *testing.T) {
 	if got := m.memoryDirAbs(); got != reviewer {
 		t.Errorf("editor and lint paths resolve in %s, want %s", got, reviewer)
 	}
-	m = press(t, m, "2")
+	m = press(t, m, "3")
 	if s := screen(m); !strings.Contains(s, "5/200") || !strings.Contains(s, "agent reviewer") {
 		t.Errorf("Index pane on the reviewer's MEMORY.md:\n%s", s)
 	}
 
-	m = press(t, m, "3", "g", "d", "y")
+	m = press(t, m, "4", "g", "d", "y")
 	if _, err := os.Stat(filepath.Join(reviewer, "error-wrapping.md")); !os.IsNotExist(err) {
 		t.Fatalf("d y left error-wrapping.md (status %q): %v", m.status, err)
 	}
@@ -63,7 +63,7 @@ func TestNextMemoryStore(t *testing.T) {
 func TestReplayLabelsSubagents(t *testing.T) {
 	t.Parallel()
 	m, _ := demoModel(t, 140, 40)
-	m = press(t, m, "6")
+	m = press(t, m, "7")
 	if s := screen(m); !strings.Contains(s, "[subagent] agent-a1b2c3d4 of 7c0d5e92 · Explore “Find webhook order creation”") {
 		t.Errorf("Replay list:\n%s", s)
 	}

@@ -43,7 +43,7 @@ func BenchmarkHistoryKeypress(b *testing.B) {
 	m = drain(b, m, m.Init())
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	m = next.(Model)
-	m = press(b, m, "4")
+	m = press(b, m, "5")
 	if m.p.history.Total() != 100000 {
 		b.Fatalf("history pane has %d prompts", m.p.history.Total())
 	}

@@ -25,11 +25,18 @@ func demoModel(t *testing.T, w, h int) (Model, demo.Layout) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return demoModelAt(t, l, true, w, h), l
+}
+
+// demoModelAt runs the app on the demo home materialized at l; banner
+// says it is shown as the demo (Options.Demo).
+func demoModelAt(t *testing.T, l demo.Layout, banner bool, w, h int) Model {
+	t.Helper()
 	home, err := model.OpenHome(l.Home, model.HomeFromDemo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(Options{Home: home, Project: l.Project("shop-api"), Demo: true, Now: func() time.Time { return testNow }, Root: testroot.New(t),
+	m := New(Options{Home: home, Project: l.Project("shop-api"), Demo: banner, Now: func() time.Time { return testNow }, Root: testroot.New(t, sharedDirs(t, l.Root)...),
 		Getenv: func(k string) string {
 			if k == "NO_COLOR" {
 				return "1"
@@ -38,7 +45,7 @@ func demoModel(t *testing.T, w, h int) (Model, demo.Layout) {
 		}})
 	m = drain(t, m, m.Init())
 	next, cmd := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	return drain(t, next.(Model), cmd), l
+	return drain(t, next.(Model), cmd)
 }
 
 // Every binding a pane offers does what its help says, checked on the
@@ -50,17 +57,17 @@ func TestBindings(t *testing.T) {
 		keys  []string
 		check func(t *testing.T, m Model, l demo.Layout)
 	}{
-		{"index G scrolls to the cut", []string{"2", "G"}, func(t *testing.T, m Model, l demo.Layout) {
+		{"index G scrolls to the cut", []string{"3", "G"}, func(t *testing.T, m Model, l demo.Layout) {
 			if !strings.Contains(screen(m), "the client stops here") {
 				t.Errorf("G should show the cut line:\n%s", screen(m))
 			}
 		}},
-		{"memories j moves down", []string{"3", "j"}, func(t *testing.T, m Model, l demo.Layout) {
+		{"memories j moves down", []string{"4", "j"}, func(t *testing.T, m Model, l demo.Layout) {
 			if r, _ := m.p.memories.Selected(); r.File.Path != "broken_frontmatter.md" {
 				t.Errorf("selected %s", r.File.Path)
 			}
 		}},
-		{"memories n opens the form, esc closes it", []string{"3", "n"}, func(t *testing.T, m Model, l demo.Layout) {
+		{"memories n opens the form, esc closes it", []string{"4", "n"}, func(t *testing.T, m Model, l demo.Layout) {
 			if !strings.Contains(screen(m), "new memory") {
 				t.Fatalf("n should open the form:\n%s", screen(m))
 			}
@@ -69,7 +76,7 @@ func TestBindings(t *testing.T) {
 				t.Error("esc should close the form")
 			}
 		}},
-		{"memories t retypes", []string{"3", "/", "u", "s", "e", "r", "_", "r", "o", "enter", "t", "2", "enter"}, func(t *testing.T, m Model, l demo.Layout) {
+		{"memories t retypes", []string{"4", "/", "u", "s", "e", "r", "_", "r", "o", "enter", "t", "2", "enter"}, func(t *testing.T, m Model, l demo.Layout) {
 			data := readMemory(t, l, "user_role.md")
 			if !strings.Contains(data, "type: feedback") {
 				t.Errorf("t 2 enter should retype to feedback:\n%s", data)
@@ -79,7 +86,7 @@ func TestBindings(t *testing.T) {
 				t.Errorf("u should undo the retype:\n%s", data)
 			}
 		}},
-		{"memories r renames", []string{"3", "/", "t", "i", "m", "e", "z", "o", "n", "e", "enter", "r"}, func(t *testing.T, m Model, l demo.Layout) {
+		{"memories r renames", []string{"4", "/", "t", "i", "m", "e", "z", "o", "n", "e", "enter", "r"}, func(t *testing.T, m Model, l demo.Layout) {
 			for range "user-timezone" {
 				m = press(t, m, "backspace")
 			}
@@ -91,7 +98,7 @@ func TestBindings(t *testing.T) {
 				t.Errorf("rename left the old file; status %q", m.status)
 			}
 		}},
-		{"memories d asks, n keeps, d y deletes", []string{"3", "g", "d"}, func(t *testing.T, m Model, l demo.Layout) {
+		{"memories d asks, n keeps, d y deletes", []string{"4", "g", "d"}, func(t *testing.T, m Model, l demo.Layout) {
 			if !strings.Contains(screen(m), "to the trash? y/n") {
 				t.Fatalf("d should ask:\n%s", screen(m))
 			}
@@ -104,17 +111,17 @@ func TestBindings(t *testing.T) {
 				t.Fatalf("d y should delete; status %q", m.status)
 			}
 		}},
-		{"history space expands pastes", []string{"4", "/", "d", "u", "p", "l", "i", "c", "a", "t", "e", "enter", "space"}, func(t *testing.T, m Model, l demo.Layout) {
+		{"history space expands pastes", []string{"5", "/", "d", "u", "p", "l", "i", "c", "a", "t", "e", "enter", "space"}, func(t *testing.T, m Model, l demo.Layout) {
 			if !strings.Contains(screen(m), "duplicate event evt_7731") {
 				t.Errorf("space should show the paste text:\n%s", screen(m))
 			}
 		}},
-		{"pastes enter previews", []string{"5", "g", "enter"}, func(t *testing.T, m Model, l demo.Layout) {
+		{"pastes enter previews", []string{"6", "g", "enter"}, func(t *testing.T, m Model, l demo.Layout) {
 			if strings.Contains(screen(m), "enter to preview") {
 				t.Errorf("enter should load the preview:\n%s", screen(m))
 			}
 		}},
-		{"replay enter, [ and ] move between compactions, p runs the pipeline, w changes the window", []string{"6", "G", "enter", "["}, func(t *testing.T, m Model, l demo.Layout) {
+		{"replay enter, [ and ] move between compactions, p runs the pipeline, w changes the window", []string{"7", "G", "enter", "["}, func(t *testing.T, m Model, l demo.Layout) {
 			if !strings.Contains(screen(m), "⟲") || !strings.Contains(screen(m), "compacted") {
 				t.Fatalf("[ should land on a compaction:\n%s", screen(m))
 			}
@@ -135,12 +142,12 @@ func TestBindings(t *testing.T) {
 				t.Errorf("esc twice should go back to the sessions:\n%s", screen(m))
 			}
 		}},
-		{"prompt i queries recall", []string{"7", "i", "t", "e", "r", "s", "e", " ", "a", "n", "s", "w", "e", "r", "s", "enter"}, func(t *testing.T, m Model, l demo.Layout) {
+		{"prompt i queries recall", []string{"8", "i", "t", "e", "r", "s", "e", " ", "a", "n", "s", "w", "e", "r", "s", "enter"}, func(t *testing.T, m Model, l demo.Layout) {
 			if !strings.Contains(screen(m), "feedback_terse_answers.md") {
 				t.Errorf("recall should pick the terse-answers memory:\n%s", screen(m))
 			}
 		}},
-		{"health space selects, a asks, n cancels", []string{"8", "space", "a"}, func(t *testing.T, m Model, l demo.Layout) {
+		{"health space selects, a asks, n cancels", []string{"9", "space", "a"}, func(t *testing.T, m Model, l demo.Layout) {
 			if !strings.Contains(screen(m), "Apply 1 prune action") {
 				t.Fatalf("a should ask:\n%s", screen(m))
 			}
@@ -220,7 +227,7 @@ func (lightColor) RGBA() (r, g, b, a uint32) { return 0xffff, 0xffff, 0xffff, 0x
 
 func TestNoColorHasNoColorEscapes(t *testing.T) {
 	m := newTestModel(t, 100, 30)
-	m = press(t, m, "3")
+	m = press(t, m, "4")
 	if v := m.View().Content; strings.Contains(v, "\x1b[38;") || strings.Contains(v, "\x1b[48;") {
 		t.Errorf("NO_COLOR output has colour escapes: %q", v[:min(len(v), 200)])
 	}
@@ -241,10 +248,10 @@ func TestProgramFlow(t *testing.T) {
 		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(s)) },
 			teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(50*time.Millisecond))
 	}
-	waitFor("PROJECT")
-	tm.Send(tea.KeyPressMsg{Code: '2', Text: "2"})
-	waitFor("TRUNCATED")
+	waitFor("what needs you")
 	tm.Send(tea.KeyPressMsg{Code: '3', Text: "3"})
+	waitFor("TRUNCATED")
+	tm.Send(tea.KeyPressMsg{Code: '4', Text: "4"})
 	waitFor("reference_staging.md")
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))

@@ -22,7 +22,7 @@ func click(t *testing.T, m Model, paneRow int) Model {
 func TestClickSelectsLikeTheKeys(t *testing.T) {
 	t.Run("replay timeline", func(t *testing.T) {
 		m, _ := demoModel(t, 140, 44)
-		m = press(t, m, "6", "G", "enter", "g")
+		m = press(t, m, "7", "G", "enter", "g")
 		// Two header lines, the nav line, then the steps: row 5 is the
 		// third step.
 		clicked, keyed := click(t, fork(m), 3+2), press(t, fork(m), "j", "j")
@@ -32,7 +32,7 @@ func TestClickSelectsLikeTheKeys(t *testing.T) {
 	})
 	t.Run("replay pipeline", func(t *testing.T) {
 		m, _ := demoModel(t, 140, 44)
-		m = press(t, m, "6", "G", "enter", "g", "p")
+		m = press(t, m, "7", "G", "enter", "g", "p")
 		clicked, keyed := click(t, fork(m), 3+2), press(t, fork(m), "down", "down")
 		if s := screen(clicked); s != screen(keyed) || !strings.Contains(s, "Pipeline on step 3,") || strings.Contains(s, "running…") {
 			t.Errorf("click on step 3:\n%s\nkeys to step 3:\n%s", s, screen(keyed))
@@ -40,7 +40,7 @@ func TestClickSelectsLikeTheKeys(t *testing.T) {
 	})
 	t.Run("files versions", func(t *testing.T) {
 		m, _ := filehistModel(t, 140, 44)
-		m = toReadmeVersions(t, press(t, m, "0", "enter", "enter"))
+		m = toReadmeVersions(t, press(t, m, "F", "enter", "enter"))
 		m = press(t, m, "G")
 		// One header line, then the versions: row 1 is the first.
 		clicked, keyed := click(t, fork(m), 1), press(t, fork(m), "g")

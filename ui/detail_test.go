@@ -41,7 +41,7 @@ func rowOf(m Model, s string) int {
 // list; z gives the diff the pane and esc gives it back.
 func TestHealthDiffScrollsAndZooms(t *testing.T) {
 	m, _ := demoModel(t, 80, 24)
-	m = press(t, m, "8")
+	m = press(t, m, "9")
 	// The first action whose diff is longer than the rows it has.
 	row := 0
 	for ; row < 12 && detailPosition(m) == ""; row++ {
@@ -105,7 +105,7 @@ func TestHealthDiffScrollsAndZooms(t *testing.T) {
 
 // Every detail pane offers the scroll and zoom keys, and z zooms there.
 func TestEveryDetailZooms(t *testing.T) {
-	for _, pane := range []string{"3", "4", "5", "7", "8", "9"} {
+	for _, pane := range []string{"4", "5", "6", "8", "9", "0"} {
 		m, _ := demoModel(t, 80, 24)
 		m = press(t, m, pane)
 		full := helpKeys(m.paneAt(m.focus).Help())
@@ -128,11 +128,11 @@ func TestEveryDetailZooms(t *testing.T) {
 // zoom gives way to the list and the question over it.
 func TestZoomGivesWayToQuestions(t *testing.T) {
 	m, _ := writableModel(t, 120, 40)
-	m = press(t, m, "3", "z", "n")
+	m = press(t, m, "4", "z", "n")
 	if !strings.Contains(screen(m), "new memory") {
 		t.Errorf("n while zoomed: the form does not show\n%s", screen(m))
 	}
-	m = press(t, m, "esc", "8", "z", "space", "a")
+	m = press(t, m, "esc", "9", "z", "space", "a")
 	if !strings.Contains(screen(m), "y/n") {
 		t.Errorf("a while zoomed: the question does not show\n%s", screen(m))
 	}
@@ -142,7 +142,7 @@ func TestZoomGivesWayToQuestions(t *testing.T) {
 func TestZoomedHelpLineShowsTheWayBack(t *testing.T) {
 	for _, w := range []int{80, 120} {
 		m, _ := demoModel(t, w, 24)
-		m = press(t, m, "8", "z")
+		m = press(t, m, "9", "z")
 		if line := m.helpLine(); !strings.HasPrefix(line, "z back to the list") || !strings.HasSuffix(strings.TrimSpace(line), "q quit") {
 			t.Errorf("%d columns, zoomed: help line %q", w, line)
 		}

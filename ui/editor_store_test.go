@@ -140,7 +140,7 @@ func TestClaudeMdSaveIsAChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	st0, _ := os.Stat(path)
-	m = press(t, m, "7")
+	m = press(t, m, "8")
 	m, _ = editWith(t, m, path, string(orig)+"aws key "+awsKey+"\n")
 	if m.modals.question() == nil {
 		t.Fatalf("a CLAUDE.md save adding an AWS key did not ask (status %q)", m.status)

@@ -44,7 +44,7 @@ func exportModelWith(t *testing.T, w model.WriteFS) (Model, string) {
 
 func TestExportSessionFromReplay(t *testing.T) {
 	m, out := exportModel(t)
-	m = press(t, m, "6", "x")
+	m = press(t, m, "7", "x")
 	if m.statusErr || !strings.HasPrefix(m.status, "exported to ") {
 		t.Fatalf("x in Replay: status %q", m.status)
 	}
@@ -76,7 +76,7 @@ func TestExportSessionFromReplay(t *testing.T) {
 
 func TestExportMemoryFromMemories(t *testing.T) {
 	m, out := exportModel(t)
-	m = press(t, m, "3", "x")
+	m = press(t, m, "4", "x")
 	if m.statusErr || !strings.HasPrefix(m.status, "exported to ") {
 		t.Fatalf("x in Memories: status %q", m.status)
 	}
@@ -92,7 +92,7 @@ func TestExportMemoryFromMemories(t *testing.T) {
 
 func TestExportMemoryNeedsAFolderOnDisk(t *testing.T) {
 	m := newTestModel(t, 100, 30) // an in-memory home
-	m = press(t, m, "3", "x")
+	m = press(t, m, "4", "x")
 	if !m.statusErr || !strings.Contains(m.status, "not on disk") {
 		t.Fatalf("status %q", m.status)
 	}
@@ -106,7 +106,7 @@ func TestExportFailsCleanly(t *testing.T) {
 		t.Run(step.String(), func(t *testing.T) {
 			f := &faultfs.FS{Step: step, Persist: true, Err: syscall.ENOSPC}
 			m, out := exportModelWith(t, f)
-			m = press(t, m, "3", "x")
+			m = press(t, m, "4", "x")
 			if !m.statusErr || !strings.Contains(m.status, filepath.Join(out, "claude-memory-beta.md")) || !strings.Contains(m.status, syscall.ENOSPC.Error()) {
 				t.Fatalf("status %q", m.status)
 			}

@@ -26,11 +26,6 @@ type fileSessionMsg struct {
 	err error
 }
 
-type filePlanMsg struct {
-	p   *filehist.RestorePlan
-	err error
-}
-
 type fileRestoredMsg struct {
 	sid, transcript string
 	ch              store.Change
@@ -73,7 +68,8 @@ func (m Model) handleFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case fileSessionsMsg:
 		delete(m.loading, "files")
-		hit := m.p.files.SetSessions(msg.sessions)
+		var hit tea.Cmd
+		m.p.files, hit = m.p.files.Update(files.SessionsMsg{Sessions: msg.sessions})
 		if cur != nil {
 			// A reload: read the open session again, the disk changed.
 			return m, tea.Batch(hit, m.loadFileSessionCmd(string(cur.SessionID), cur.Transcript)), true
@@ -86,7 +82,9 @@ func (m Model) handleFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.setStatus(msg.err.Error(), true)
 			return m, nil, true
 		}
-		return m, m.p.files.SetSession(msg.s), true
+		var cmd tea.Cmd
+		m.p.files, cmd = m.p.files.Update(files.SessionMsg{Session: msg.s})
+		return m, cmd, true
 	case files.DiffRequest:
 		if cur == nil {
 			return m, nil, true
@@ -104,7 +102,7 @@ func (m Model) handleFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return files.DiffResult{Request: msg, Diff: d, Err: err, Loaded: true}
 		}, true
 	case files.DiffResult:
-		m.p.files.SetDiff(msg)
+		m.p.files, _ = m.p.files.Update(msg)
 		return m, nil, true
 	case files.PlanRequest:
 		if cur == nil {
@@ -113,13 +111,15 @@ func (m Model) handleFiles(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, func() tea.Msg {
 			if msg.Turn != "" {
 				p, err := filehist.PlanTurnRestore(fsys, cur, msg.Turn)
-				return filePlanMsg{p, err}
+				return files.PlanMsg{Plan: p, Err: err}
 			}
 			p, err := filehist.PlanVersionRestore(fsys, cur, msg.TrackingPath, msg.Version)
-			return filePlanMsg{p, err}
+			return files.PlanMsg{Plan: p, Err: err}
 		}, true
-	case filePlanMsg:
-		return m, m.p.files.SetPlan(msg.p, msg.err), true
+	case files.PlanMsg:
+		var cmd tea.Cmd
+		m.p.files, cmd = m.p.files.Update(msg)
+		return m, cmd, true
 	case files.RestoreRequest:
 		if m.readOnly {
 			m.setStatus("read-only home: nothing was restored", true)

@@ -25,12 +25,21 @@ func filehistModel(t *testing.T, w, h int) (Model, filehistgen.Layout) {
 // filehistModelWith is filehistModel with writes going through writes.
 func filehistModelWith(t *testing.T, w, h int, writes model.WriteFS) (Model, filehistgen.Layout) {
 	t.Helper()
-	l, err := filehistgen.Write(t.TempDir(), time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC))
+	l, err := filehistgen.Write(t.TempDir(), filehistStart)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return filehistModelAt(t, l, w, h, writes), l
+}
+
+// filehistStart is when the generated file-history session starts.
+var filehistStart = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+
+// filehistModelAt runs the app on the file-history home generated at l.
+func filehistModelAt(t *testing.T, l filehistgen.Layout, w, h int, writes model.WriteFS) Model {
+	t.Helper()
 	home := &model.Home{Dir: l.Home, FS: os.DirFS(l.Home), Source: model.HomeFromFlag}
-	m := New(Options{Home: home, Now: func() time.Time { return testNow }, Root: testroot.New(t),
+	m := New(Options{Home: home, Now: func() time.Time { return testNow }, Root: testroot.New(t, sharedDirs(t, l.Home, l.CWD)...),
 		Getenv: func(k string) string {
 			if k == "NO_COLOR" {
 				return "1"
@@ -39,7 +48,7 @@ func filehistModelWith(t *testing.T, w, h int, writes model.WriteFS) (Model, fil
 		}, Writes: writes})
 	m = drain(t, m, m.Init())
 	next, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	return next.(Model), l
+	return next.(Model)
 }
 
 // toReadmeVersions goes from a turn's files (the first turn, as enter
@@ -72,7 +81,7 @@ func TestFilesPaneRestoreAndUndo(t *testing.T) {
 	if len(m.loading) != 0 || m.statusErr {
 		t.Fatalf("still loading %v, status %q", m.loading, m.status)
 	}
-	m = press(t, m, "0")
+	m = press(t, m, "F")
 	if s := screen(m); !strings.Contains(s, filehistgen.SessionID[:8]) {
 		t.Fatalf("the Files pane does not list the session:\n%s", s)
 	}
@@ -118,7 +127,7 @@ func TestFilesPaneRestoreAndUndo(t *testing.T) {
 // session is open explains itself instead of undoing a memory change.
 func TestFilesUndoWithoutSessionSaysWhy(t *testing.T) {
 	m := newTestModel(t, 100, 30)
-	m = press(t, m, "0", "u")
+	m = press(t, m, "F", "u")
 	if !strings.Contains(m.status, "open a session in Files first") {
 		t.Fatalf("u in an empty Files pane: status %q", m.status)
 	}
@@ -130,7 +139,7 @@ func TestFilesUndoWithoutSessionSaysWhy(t *testing.T) {
 func TestFilesRestoreWritesThroughTheAppsWriter(t *testing.T) {
 	f := &faultfs.FS{Step: faultfs.StepRename, Err: syscall.ENOSPC}
 	m, l := filehistModelWith(t, 120, 40, f)
-	m = press(t, m, "0", "enter", "enter")
+	m = press(t, m, "F", "enter", "enter")
 	m = toReadmeVersions(t, m)
 	m = press(t, m, "a", "y")
 	if got, _ := os.ReadFile(l.Abs("README.md")); string(got) != filehistgen.Disk["README.md"] {

@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/views/msgs"
 )
 
@@ -97,7 +98,11 @@ func (m *Model) setFocus(i int) tea.Cmd {
 	m.paneAt(m.focus).Blur()
 	m.focus = i
 	m.paneAt(m.focus).Focus()
-	return tea.Batch(m.lazyLoadCmd(), m.followTimelineCmd())
+	var live tea.Cmd
+	if i == paneLive {
+		live = m.lv.Shown()
+	}
+	return tea.Batch(m.lazyLoadCmd(), m.followTimelineCmd(), live)
 }
 
 // inPane makes a wheel turn's position relative to the pane's inside
@@ -126,4 +131,21 @@ func (m Model) handleClick(msg tea.MouseClickMsg) (tea.Model, tea.Cmd) {
 		return m, m.paneAt(m.focus).ClickRow(mouse.Y - top - 1)
 	}
 	return m, nil
+}
+
+// handleOpenPane opens a pane at the row or filter a message names
+// (msgs.OpenPane: the Overview's lines send it, and any pane may).
+func (m Model) handleOpenPane(msg tea.Msg) (Model, tea.Cmd, bool) {
+	open, ok := msg.(msgs.OpenPane)
+	if !ok {
+		return m, nil, false
+	}
+	i := keymap.PaneIndex(open.Pane)
+	if i < 0 {
+		m.setStatus("no pane called "+open.Pane, true)
+		return m, nil, true
+	}
+	cmd := m.setFocus(i)
+	show := paneTable[i].update(m.p, msgs.Show{What: open.Show})
+	return m, tea.Batch(cmd, show), true
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/memscope/memscope/views/replay"
 	"io/fs"
 
 	tea "charm.land/bubbletea/v2"
@@ -65,8 +66,8 @@ func (m *Model) openTimelineCmd(p string, jump *msgs.ReplayAt) tea.Cmd {
 	fsys, home, project, root, getenv := m.opts.Home.FS, m.opts.Home, m.data.openPath(), m.root(), m.opts.Getenv
 	gen := m.followGen
 	m.follow = &timelineFollow{gen: gen, path: p, inflight: true, jump: jump}
-	m.p.replay.SetLoading(p)
-	m.p.replay.SetFollowing(false)
+	m.p.replay, _ = m.p.replay.Update(replay.LoadingMsg{Path: p})
+	m.p.replay, _ = m.p.replay.Update(replay.FollowingMsg{On: false})
 	return func() tea.Msg {
 		stack, _ := model.LoadSettings(root, home.Dir, project, model.ManagedDir)
 		on, _ := stack.AutoCompactEnabled()
@@ -134,7 +135,7 @@ func (m Model) handleTimeline(msg timelineMsg) (Model, tea.Cmd) {
 		f.f = msg.f
 	}
 	if msg.err != nil {
-		m.p.replay.SetLoading("")
+		m.p.replay, _ = m.p.replay.Update(replay.LoadingMsg{})
 		m.setStatus(msg.err.Error(), true)
 		return m, nil
 	}
@@ -142,8 +143,8 @@ func (m Model) handleTimeline(msg timelineMsg) (Model, tea.Cmd) {
 	switch {
 	case msg.open:
 		f.autocompactOff, f.limits = msg.autocompactOff, msg.limits
-		cmd = m.p.replay.SetTimeline(msg.tl, msg.autocompactOff)
-		m.p.replay.SetFollowing(true)
+		m.p.replay, cmd = m.p.replay.Update(replay.TimelineMsg{Timeline: msg.tl, AutocompactOff: msg.autocompactOff})
+		m.p.replay, _ = m.p.replay.Update(replay.FollowingMsg{On: true})
 		if j := f.jump; j != nil && j.Hit != nil {
 			cmd = m.p.replay.SelectHit(*j.Hit)
 		} else if j != nil && (j.Boundary != "" || j.Line > 0) {

@@ -3,13 +3,17 @@ package ui
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memscope/memscope/demo"
+	"github.com/memscope/memscope/internal/filehistgen"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/keymap/keymaptest"
 )
@@ -22,30 +26,32 @@ var helpModes = []struct {
 	keys     []string
 	shows    string
 }{
-	{"projects", false, []string{"1"}, "enter"},
-	{"index", false, []string{"2"}, "G"},
-	{"memories", false, []string{"3"}, "n"},
-	{"memories form", false, []string{"3", "n"}, "esc"},
-	{"memories form type", false, []string{"3", "n", "tab"}, "→"},
-	{"memories delete", false, []string{"3", "g", "d"}, "y"},
-	{"history", false, []string{"4"}, "space"},
-	{"pastes", false, []string{"5"}, "enter"},
-	{"replay sessions", false, []string{"6"}, "X"},
-	{"replay timeline", false, []string{"6", "G", "enter"}, "]"},
-	{"replay pipeline", false, []string{"6", "G", "enter", "p"}, "w"},
-	{"prompt", false, []string{"7"}, "i"},
-	{"prompt query", false, []string{"7", "i"}, "esc"},
-	{"health", false, []string{"8"}, "space"},
-	{"health confirm", false, []string{"8", "space", "a"}, "y"},
-	{"health leftovers", false, []string{"8"}, "C"},
-	{"health leftovers confirm", false, []string{"8", "C"}, "y"},
-	{"retention", false, []string{"9"}, "a"},
-	{"retention destination", false, []string{"9", "a"}, "esc"},
-	{"files sessions", true, []string{"0"}, "enter"},
-	{"files turns", true, []string{"0", "enter"}, "a"},
-	{"files files", true, []string{"0", "enter", "enter"}, "esc"},
-	{"files versions", true, []string{"0", "enter", "enter", "enter"}, "space"},
-	{"files confirm", true, []string{"0", "enter", "a"}, "y"},
+	{"overview", false, []string{"1"}, "enter"},
+	{"projects", false, []string{"2"}, "enter"},
+	{"index", false, []string{"3"}, "G"},
+	{"memories", false, []string{"4"}, "n"},
+	{"memories form", false, []string{"4", "n"}, "esc"},
+	{"memories form type", false, []string{"4", "n", "tab"}, "→"},
+	{"memories delete", false, []string{"4", "g", "d"}, "y"},
+	{"history", false, []string{"5"}, "space"},
+	{"pastes", false, []string{"6"}, "enter"},
+	{"replay sessions", false, []string{"7"}, "X"},
+	{"replay timeline", false, []string{"7", "G", "enter"}, "]"},
+	{"replay compaction", false, []string{"7", "G", "enter", "["}, "s"},
+	{"replay pipeline", false, []string{"7", "G", "enter", "p"}, "w"},
+	{"prompt", false, []string{"8"}, "i"},
+	{"prompt query", false, []string{"8", "i"}, "esc"},
+	{"health", false, []string{"9"}, "space"},
+	{"health confirm", false, []string{"9", "space", "a"}, "y"},
+	{"health leftovers", false, []string{"9"}, "C"},
+	{"health leftovers confirm", false, []string{"9", "C"}, "y"},
+	{"retention", false, []string{"0"}, "a"},
+	{"retention destination", false, []string{"0", "a"}, "esc"},
+	{"files sessions", true, []string{"F"}, "enter"},
+	{"files turns", true, []string{"F", "enter"}, "a"},
+	{"files files", true, []string{"F", "enter", "enter"}, "esc"},
+	{"files versions", true, []string{"F", "enter", "enter", "enter"}, "space"},
+	{"files confirm", true, []string{"F", "enter", "a"}, "y"},
 	{"live", false, []string{"L"}, "c"},
 	{"security", false, []string{"S"}, "space"},
 	{"security confirm", false, []string{"S", "a"}, "y"},
@@ -55,19 +61,82 @@ var helpModes = []struct {
 
 // helpModeModel is the home a help mode is reached on: the generated
 // file-history home, the demo with leftovers of interrupted writes, or
-// the demo.
+// the demo. The help modes only open modes (no question is answered,
+// nothing is written), so every test of the binary shares the three
+// homes (helpHomes), made once: each model made afresh on them.
 func helpModeModel(t *testing.T, name string, filehist bool, w, h int) Model {
 	t.Helper()
+	hh := sharedHelpHomes(t)
 	switch {
 	case filehist:
-		m, _ := filehistModel(t, w, h)
-		return m
+		return filehistModelAt(t, hh.filehist, w, h, nil)
 	case strings.HasPrefix(name, "health leftovers"):
-		m, _, _ := leftoverModel(t, w, h)
-		return m
+		return demoModelAt(t, hh.leftovers, false, w, h)
 	}
-	m, _ := demoModel(t, w, h)
-	return m
+	return demoModelAt(t, hh.demo, true, w, h)
+}
+
+// helpHomes are the homes the help modes are reached on (helpModeModel),
+// under the test binary's temporary folder (TestMain removes it).
+type helpHomes struct {
+	demo, leftovers demo.Layout
+	filehist        filehistgen.Layout
+}
+
+var (
+	helpHomesOnce sync.Once
+	helpHomesMade helpHomes
+	helpHomesErr  error
+)
+
+// sharedHelpHomes makes the help modes' homes on first use.
+func sharedHelpHomes(t *testing.T) helpHomes {
+	t.Helper()
+	helpHomesOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "help-homes-")
+		if err != nil {
+			helpHomesErr = err
+			return
+		}
+		for _, d := range []string{"demo", "leftovers", "filehist"} {
+			if err = os.Mkdir(filepath.Join(dir, d), 0o700); err != nil {
+				helpHomesErr = err
+				return
+			}
+		}
+		hh := &helpHomesMade
+		if hh.demo, err = demo.Materialize(filepath.Join(dir, "demo"), testNow); err != nil {
+			helpHomesErr = err
+			return
+		}
+		if hh.leftovers, err = demo.Materialize(filepath.Join(dir, "leftovers"), testNow); err != nil {
+			helpHomesErr = err
+			return
+		}
+		hh.filehist, helpHomesErr = filehistgen.Write(filepath.Join(dir, "filehist"), filehistStart)
+	})
+	if helpHomesErr != nil {
+		t.Fatal(helpHomesErr)
+	}
+	helpHomesLeftovers.Do(func() { plantLeftovers(t, helpHomesMade.leftovers) })
+	return helpHomesMade
+}
+
+// helpHomesLeftovers plants the leftovers in the shared home once.
+var helpHomesLeftovers sync.Once
+
+// sharedDirs are those of dirs outside t's temporary folders (a shared
+// home's), for testroot.New to show besides them.
+func sharedDirs(t *testing.T, dirs ...string) []string {
+	t.Helper()
+	mine := filepath.Dir(t.TempDir()) + string(filepath.Separator)
+	var out []string
+	for _, d := range dirs {
+		if !strings.HasPrefix(d+string(filepath.Separator), mine) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // TestHelpOffersEveryBinding walks every pane through its modes and
@@ -186,10 +255,10 @@ func TestHelpLineKeepsHelpAndQuit(t *testing.T) {
 // offered there, while list panes offer it.
 func TestIndexDoesNotOfferFilter(t *testing.T) {
 	m, _ := demoModel(t, 200, 40)
-	if s := ansi.Strip(press(t, m, "2").helpLine()); strings.Contains(s, "/ filter") {
+	if s := ansi.Strip(press(t, m, "3").helpLine()); strings.Contains(s, "/ filter") {
 		t.Errorf("Index offers a filter it does not have: %q", s)
 	}
-	if s := ansi.Strip(press(t, m, "3").helpLine()); !strings.Contains(s, "/ filter") {
+	if s := ansi.Strip(press(t, m, "4").helpLine()); !strings.Contains(s, "/ filter") {
 		t.Errorf("Memories does not offer its filter: %q", s)
 	}
 }
@@ -319,7 +388,7 @@ func TestReadmeKeysAgree(t *testing.T) {
 // memory changes elsewhere; the help line and overlay say which.
 func TestUndoSaysWhichHistory(t *testing.T) {
 	m, _ := filehistModel(t, 160, 44)
-	for _, c := range []struct{ pane, want, not string }{{"0", "u undo file restore", "undo last change"}, {"4", "u undo last change", "undo file restore"}} {
+	for _, c := range []struct{ pane, want, not string }{{"F", "u undo file restore", "undo last change"}, {"5", "u undo last change", "undo file restore"}} {
 		m = press(t, m, c.pane)
 		line := ansi.Strip(m.helpLine())
 		if !strings.Contains(line, c.want) || strings.Contains(line, c.not) {

@@ -6,10 +6,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/security"
 )
 
 // reloadAll re-reads everything (ctrl+r, or after the editor).
 func (m *Model) reloadAll() tea.Cmd {
+	m.feeds.overview.Invalidate()
+	m.live.walk.Invalidate()
 	m.feeds.retention.Invalidate()
 	m.stale[paneFiles] = true
 	m.feeds.secrets.Invalidate()
@@ -56,6 +59,7 @@ func (m *Model) reload(c change) tea.Cmd {
 		cmds = append(cmds, m.previewCmd(m.p.prompt.Query()))
 	}
 	m.lazyChange(c)
+	m.overviewChanged(c)
 	// The Security pane's scan reads all of the home: any change makes
 	// it stale.
 	m.feeds.secrets.Invalidate()
@@ -64,7 +68,7 @@ func (m *Model) reload(c change) tea.Cmd {
 		// gigabyte): not on every append of a running session. The pane
 		// says its scan is older than the home; ctrl+r scans again, and
 		// so does coming back to the pane.
-		m.p.security.SetOutdated(true)
+		paneTable[paneSecurity].update(m.p, security.OutdatedMsg{})
 		return tea.Batch(cmds...)
 	}
 	cmds = append(cmds, m.lazyLoadCmd())
@@ -114,6 +118,8 @@ func (m *Model) lazyChange(c change) {
 func (m *Model) lazyLoadCmd() tea.Cmd {
 	lz := m.lazy
 	switch m.focus {
+	case paneOverview:
+		return m.overviewLoad()
 	case paneRetention:
 		if cmd := m.feeds.retention.Load(m.opts.Home, m.root(), m.opts.Now()); cmd != nil {
 			m.loading["retention"] = true

@@ -12,7 +12,7 @@ func TestRetentionAndFilesLoadWhenFocused(t *testing.T) {
 	if !m.feeds.retention.Stale() || !m.stale[paneFiles] {
 		t.Fatalf("read at start-up: stale %v", m.stale)
 	}
-	m = press(t, m, "9")
+	m = press(t, m, "0")
 	if m.feeds.retention.Stale() || !strings.Contains(screen(m), "cleanup deletes what is older than 30 days") {
 		t.Fatalf("focusing Retention did not read the forecast:\n%s", screen(m))
 	}
@@ -21,11 +21,11 @@ func TestRetentionAndFilesLoadWhenFocused(t *testing.T) {
 	}
 	// A reload (ctrl+r or a file event) while Projects is shown marks both
 	// stale and reads neither; focusing Files reads it.
-	m = press(t, m, "1", "ctrl+r")
+	m = press(t, m, "2", "ctrl+r")
 	if !m.feeds.retention.Stale() || !m.stale[paneFiles] || len(m.loading) != 0 {
 		t.Fatalf("after a reload elsewhere: stale %v loading %v", m.stale, m.loading)
 	}
-	m = press(t, m, "0")
+	m = press(t, m, "F")
 	if m.stale[paneFiles] || !strings.Contains(screen(m), "sessions with file history") {
 		t.Fatalf("focusing Files did not read it:\n%s", screen(m))
 	}

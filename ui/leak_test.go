@@ -67,7 +67,7 @@ func TestReloadsDoNotLeak(t *testing.T) {
 		t.Fatalf("history pane shows %d prompts, want at least %d", m.p.history.Total(), n)
 	}
 	before := liveHeap()
-	keys := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0"}
+	keys := []string{"2", "3", "4", "5", "6", "7", "8", "9", "0", "F"}
 	reload := func(i int) {
 		m = press(t, m, keys[i%len(keys)], "ctrl+r")
 		// The screen is drawn after every reload, as the program does.

@@ -5,12 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/demo"
-	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
 
@@ -23,29 +19,24 @@ func leftoverModel(t *testing.T, w, h int) (Model, string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	staged, folder := plantLeftovers(t, l)
+	return demoModelAt(t, l, false, w, h), staged, folder
+}
+
+// plantLeftovers leaves in the demo at l what a killed prune leaves (see
+// leftoverModel) and returns the two paths.
+func plantLeftovers(t testing.TB, l demo.Layout) (staged, folder string) {
+	t.Helper()
 	mem := filepath.Join(l.Home, "projects", model.Slug(l.Project("shop-api")), "memory")
-	staged := filepath.Join(mem, ".MEMORY.md.memscope-99999999-stage-4")
-	folder := filepath.Join(mem, ".trash", "20261120-090000")
+	staged = filepath.Join(mem, ".MEMORY.md.memscope-99999999-stage-4")
+	folder = filepath.Join(mem, ".trash", "20261120-090000")
 	if err := os.WriteFile(staged, []byte("half a prune\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.MkdirAll(folder, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	home, err := model.OpenHome(l.Home, model.HomeFromDemo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := New(Options{Home: home, Project: l.Project("shop-api"), Now: func() time.Time { return testNow }, Root: testroot.New(t),
-		Getenv: func(k string) string {
-			if k == "NO_COLOR" {
-				return "1"
-			}
-			return ""
-		}})
-	m = drain(t, m, m.Init())
-	next, cmd := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	return drain(t, next.(Model), cmd), staged, folder
+	return staged, folder
 }
 
 // On start memscope says interrupted writes left something; the Health
@@ -56,7 +47,7 @@ func TestLeftoversFoundOnStartAndRemovedFromHealth(t *testing.T) {
 	if s := screen(m); !strings.Contains(s, "3 leftover(s) of interrupted memscope writes found") {
 		t.Fatalf("the start does not announce the leftovers:\n%s", s)
 	}
-	m = press(t, m, "8")
+	m = press(t, m, "9")
 	if s := screen(m); !strings.Contains(s, "3 leftovers of interrupted memscope writes — C removes them") || !strings.Contains(s, "leftover-copy") {
 		t.Fatalf("the Health pane does not list the leftovers:\n%s", s)
 	}

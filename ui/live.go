@@ -1,86 +1,28 @@
 package ui
 
 import (
-	"maps"
 	"path/filepath"
-	"slices"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/engine/live"
-	livepane "github.com/memscope/memscope/views/live"
+	"github.com/memscope/memscope/ui/feed"
 	"github.com/memscope/memscope/views/msgs"
 )
 
-// The Live pane is fed by an engine/live Tracker. At start the tracker
-// lists the home (Refresh); afterwards every file event under the home
-// hands its path to Update, which reads only what was appended to the
-// transcripts it follows. One tracker call runs at a time; paths that
-// arrive meanwhile are gathered for the next. With live reload on, a
-// poll every livePoll looks at the process files and memory folders
-// again (a process can end without a file event, and a -p run leaves the
-// running set when its transcript goes quiet), and every liveRelist
-// polls the transcripts are listed again, in case an event was lost.
+// The Live pane is fed by feed.Live (ui/feed/live.go): the shell hands it
+// the file events under the home, its snapshots to the pane, and tells it
+// when the pane comes in front (its poll runs only while the pane is
+// shown and something on it can change).
 
-// livePoll and liveRelist pace the Live pane's polling (see above).
-const (
-	livePoll   = 5 * time.Second
-	liveRelist = 12
-)
-
-// liveState is the root's side of the Live pane.
-type liveState struct {
-	tracker *live.Tracker
-	// inflight says a tracker call is running; pending are the home paths
-	// changed since it started; relist and poll ask for a Refresh or a
-	// path-less Update.
-	inflight     bool
-	pending      map[string]bool
-	relist, poll bool
-	polls        int
-	// prev is the last snapshot, which the next is compared with for the
-	// events announced in the status bar.
-	prev *live.Snapshot
-}
-
-// liveSnapMsg carries a tracker snapshot.
-type liveSnapMsg struct{ snap live.Snapshot }
-
-// livePollMsg paces the polling.
-type livePollMsg struct{}
-
-// newTracker follows the app's home; memory folders are resolved through
-// the machine's file system (with the home mounted at its folder).
-func (m *Model) newTracker() *live.Tracker {
-	return live.NewTracker(live.Options{
+// newLive is the Live feed of the app's home; memory folders are resolved
+// through the machine's file system (with the home mounted at its folder).
+func (m *Model) newLive() *feed.Live {
+	return feed.NewLive(live.Options{
 		Home: m.opts.Home, Root: m.root(), Now: m.opts.Now, Alive: m.opts.Alive,
 		Session: live.SessionOptions{Getenv: m.opts.Getenv},
-	})
-}
-
-// liveCmd starts the next tracker call when one is due and none runs.
-func (m *Model) liveCmd() tea.Cmd {
-	s := m.lv
-	if s.inflight || !s.relist && !s.poll && len(s.pending) == 0 {
-		return nil
-	}
-	tr, relist := s.tracker, s.relist
-	paths := slices.Sorted(maps.Keys(s.pending))
-	clear(s.pending)
-	s.inflight, s.relist, s.poll = true, false, false
-	return func() tea.Msg {
-		if relist {
-			return liveSnapMsg{snap: tr.Refresh()}
-		}
-		return liveSnapMsg{snap: tr.Update(paths...)}
-	}
-}
-
-// livePollCmd waits for the next poll.
-func livePollCmd() tea.Cmd {
-	return tea.Tick(livePoll, func(time.Time) tea.Msg { return livePollMsg{} })
+	}, m.opts.Watch)
 }
 
 // homeRel is an event's path relative to the home, slash-separated; ""
@@ -97,13 +39,14 @@ func (m Model) homeRel(name string) string {
 // tracker and to the open session's follower.
 func (m *Model) fileEvents(names []string) tea.Cmd {
 	var cmds []tea.Cmd
+	var rels []string
 	for _, name := range names {
 		if rel := m.homeRel(name); rel != "" {
-			m.lv.pending[rel] = true
+			rels = append(rels, rel)
 			cmds = append(cmds, m.noteTimelineChange(rel))
 		}
 	}
-	return tea.Batch(append(cmds, m.liveCmd())...)
+	return tea.Batch(append(cmds, m.lv.Changed(rels...))...)
 }
 
 // handleLive feeds file events to the tracker and the open session's
@@ -117,21 +60,13 @@ func (m Model) handleLive(msg tea.Msg) (Model, tea.Cmd, bool) {
 		// no store to reload); the rest goes on to the reload.
 		next, cmd, _ := m.handleWatch(msg)
 		return next, tea.Batch(live, cmd), true
-	case livePollMsg:
-		m.lv.polls++
-		m.lv.poll = true
-		if m.lv.polls%liveRelist == 0 {
-			m.lv.relist = true
-		}
-		return m, tea.Batch(m.liveCmd(), livePollCmd()), true
-	case liveSnapMsg:
-		m.lv.inflight = false
-		if prev := m.lv.prev; prev != nil {
-			m.announce(live.Diff(*prev, msg.snap))
-		}
-		m.lv.prev = &msg.snap
-		m.p.livePane, _ = m.p.livePane.Update(livepane.DataMsg{Data: livepane.FromSnapshot(msg.snap), Now: msg.snap.Time})
-		return m, m.liveCmd(), true
+	case feed.LivePoll:
+		return m, m.lv.Poll(m.focus == paneLive), true
+	case feed.LiveSnap:
+		data, events, cmd := m.lv.Loaded(msg, m.focus == paneLive)
+		m.announce(events)
+		m.p.livePane, _ = m.p.livePane.Update(data)
+		return m, cmd, true
 	case timelineMsg:
 		next, cmd := m.handleTimeline(msg)
 		return next, cmd, true

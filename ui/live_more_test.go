@@ -10,12 +10,13 @@ import (
 
 	"github.com/memscope/memscope/internal/keypress"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/ui/feed"
 )
 
 // Every list read in the background says so until it is in: the Replay
 // pane's sessions, and the Live pane before the tracker's first answer.
 func TestLoadingStatesAreShown(t *testing.T) {
-	m := press(t, newTestModel(t, 80, 24), "6")
+	m := press(t, newTestModel(t, 80, 24), "7")
 	cmd := m.loadOpenProject()
 	mustShow(t, m, "loading sessions…")
 	m = drain(t, m, cmd)
@@ -29,10 +30,10 @@ func TestLoadingStatesAreShown(t *testing.T) {
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = next.(Model)
 	for _, p := range []struct{ key, says string }{
-		{"1", "reading the projects…"}, {"2", "reading MEMORY.md…"}, {"3", "reading the memory folder…"},
-		{"4", "reading history.jsonl…"}, {"5", "reading history and the paste cache…"}, {"6", "loading sessions…"},
-		{"7", "building the preview…"}, {"8", "checking memory…"}, {"9", "reading the home…"},
-		{"0", "loading file history…"}, {"L", "reading the running sessions…"},
+		{"2", "reading the projects…"}, {"3", "reading MEMORY.md…"}, {"4", "reading the memory folder…"},
+		{"5", "reading history.jsonl…"}, {"6", "reading history and the paste cache…"}, {"7", "loading sessions…"},
+		{"8", "building the preview…"}, {"9", "checking memory…"}, {"0", "reading the home…"},
+		{"F", "loading file history…"}, {"L", "reading the running sessions…"},
 	} {
 		next, _ := m.Update(keypress.Msg(p.key))
 		m = next.(Model)
@@ -67,7 +68,7 @@ func TestLivePaneAutocompactOff(t *testing.T) {
 // redraw the screen (View answers from its memo); in front, it does.
 func TestLiveSnapshotRedrawsOnlyTheLivePane(t *testing.T) {
 	m := liveModel(t, 120, 40)
-	snap := m.lv.prev
+	snap := m.lv.Last()
 	if snap == nil {
 		t.Fatal("no snapshot after load")
 	}
@@ -76,7 +77,7 @@ func TestLiveSnapshotRedrawsOnlyTheLivePane(t *testing.T) {
 		quiet bool
 	}{{nil, true}, {[]string{"L"}, false}} {
 		m := press(t, m, tt.keys...)
-		next, _ := m.Update(liveSnapMsg{snap: *snap})
+		next, _ := m.Update(feed.LiveSnap{Snap: *snap})
 		if got := next.(Model).quiet; got != tt.quiet {
 			t.Errorf("focus %d: a snapshot leaves the screen quiet: %v, want %v", m.focus, got, tt.quiet)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/ui/feed"
 	"github.com/memscope/memscope/views/replay"
 )
 
@@ -297,7 +298,7 @@ func TestLiveJumpsToCompactionInReplay(t *testing.T) {
 	if n := len(m.p.replay.Timeline().Steps); n != 10 {
 		t.Errorf("the timeline was read while the pane was away: %d steps", n)
 	}
-	m = press(t, m, "6")
+	m = press(t, m, "7")
 	mustShow(t, m, "step 11/11", "measured 140000 tokens")
 }
 
@@ -364,7 +365,7 @@ func drainTimers(t *testing.T, m Model, cmd tea.Cmd) Model {
 					start(c)
 				}
 				continue
-			case nil, livePollMsg:
+			case nil, feed.LivePoll:
 				continue
 			}
 			next, c := m.Update(msg)

@@ -3,6 +3,7 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/engine/leftover"
 	memlint "github.com/memscope/memscope/engine/lint"
 	enginesessions "github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
@@ -61,6 +62,10 @@ type loaders struct {
 	// asked for (slug, NUL, folder).
 	lint   *memlint.Memo
 	lintOf string
+	// walk keeps the open project's leftover search's walk of the whole
+	// home (every transcript's name) until a file event says it may
+	// differ: a memory write does not walk the home again.
+	walk *leftover.WalkCache
 }
 
 // flights are the stores' flights (see flight).
@@ -102,6 +107,6 @@ func (m *Model) openProject(slug string) {
 // sessions.
 func (m *Model) loadOpenProject() tea.Cmd {
 	slug := m.data.open
-	m.p.replay.SetSessionsLoading(slug)
+	m.p.replay, _ = m.p.replay.Update(replay.SessionsLoadingMsg{Project: slug})
 	return tea.Batch(m.requestProject(slug), m.requestSessions(sessionsReq{slug: slug, full: true}))
 }

@@ -37,7 +37,7 @@ func TestMemoriesDetailShowsLoads(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	m := press(t, openHome(t, home), "3")
+	m := press(t, openHome(t, home), "4")
 	if !strings.Contains(screen(m), "sessions: line 1: loaded in 1 session, last") {
 		t.Fatalf("Memories detail:\n%s", screen(m))
 	}

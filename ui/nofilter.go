@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/keymap"
@@ -28,20 +27,17 @@ func (m Model) noFilterText(typed string) string {
 	if typed != "" {
 		s += " (ignored: " + typed + ")"
 	}
-	return s + " · typing goes nowhere · esc ends · ctrl+f searches everything"
+	return s + " · typing goes nowhere · esc ends (then ctrl+f searches everything)"
 }
 
 // handleNoFilter swallows a key typed after "/" on a pane with nothing to
-// filter; esc (or enter) ends it, ctrl+f opens the search with nothing lost.
+// filter; esc (or enter) ends it.
 func (m Model) handleNoFilter(top modal, msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 	switch {
 	case msg.String() == "esc" || msg.String() == "enter":
 		m.modals.remove(modalNoFilter)
 		m.setStatus("", false)
 		return m, nil, true
-	case key.Matches(msg, m.keys.Search):
-		m.modals.remove(modalNoFilter)
-		return m, m.openSearch(), true
 	case msg.String() == "backspace":
 		if r := []rune(top.typed); len(r) > 0 {
 			top.typed = string(r[:len(r)-1])

@@ -51,9 +51,9 @@ func (s modalStack) palette() *palette.Model {
 }
 
 // handlePalette gives a key to the open palette. The chosen action runs
-// as its key would: the palette closes and the action's first key goes
-// down the normal key path (handleKey), so the palette runs nothing the
-// keys do not.
+// as its key would: the palette closes and the action's first key comes
+// back as a message, down the normal key path, so the palette runs
+// nothing the keys do not.
 func (m Model) handlePalette(p *palette.Model, msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 	next, res := p.Update(msg)
 	switch res {
@@ -74,6 +74,6 @@ func (m Model) handlePalette(p *palette.Model, msg tea.KeyPressMsg) (tea.Model, 
 	}
 	m.modals.remove(modalPalette)
 	a, _ := keymap.ActionNamed(it.Name)
-	next2, cmd := m.handleKey(keymap.Press(a.Binding(*m.keys).Keys()[0]))
-	return next2, cmd, true
+	press := keymap.Press(a.Binding(*m.keys).Keys()[0])
+	return m, func() tea.Msg { return press }, true
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/memscope/memscope/views/index"
 	livepane "github.com/memscope/memscope/views/live"
 	"github.com/memscope/memscope/views/memories"
+	ovpane "github.com/memscope/memscope/views/overview"
 	"github.com/memscope/memscope/views/pastes"
 	"github.com/memscope/memscope/views/projects"
 	"github.com/memscope/memscope/views/prompt"
@@ -49,6 +50,7 @@ type readOnlyPane interface{ SetReadOnly(bool) }
 // paneSet holds the panes' values, behind one pointer in the root model
 // (Bubble Tea copies the root on every message).
 type paneSet struct {
+	overview   ovpane.Model
 	projects   projects.Model
 	index      index.Model
 	memories   memories.Model
@@ -104,6 +106,7 @@ func row[P any, PP paneUpdater[P]](at func(*paneSet) *P, newPane func(keymap.Key
 // generic (tabs, focus, routing, theme, read-only, help, lazy loading)
 // iterates it.
 var paneTable = [keymap.PaneCount]paneRow{
+	row(func(s *paneSet) *ovpane.Model { return &s.overview }, ovpane.New, false),
 	row(func(s *paneSet) *projects.Model { return &s.projects }, projects.New, false),
 	row(func(s *paneSet) *index.Model { return &s.index }, index.New, false),
 	row(func(s *paneSet) *memories.Model { return &s.memories }, memories.New, false),
@@ -121,6 +124,7 @@ var paneTable = [keymap.PaneCount]paneRow{
 
 // The panes the shell treats specially, by name (keymap.Panes).
 var (
+	paneOverview  = paneNamed("Overview")
 	paneProjects  = paneNamed("Projects")
 	paneIndex     = paneNamed("Index")
 	paneMemories  = paneNamed("Memories")
@@ -173,6 +177,7 @@ func lazyPanesStale() map[int]bool {
 
 // feeds are the shell's feeds (ui/feed), by pointer.
 type feeds struct {
+	overview  *feed.Overview
 	retention *feed.Retention
 	secrets   *feed.Secrets
 }

@@ -1,7 +1,12 @@
 package ui
 
 import (
+	"github.com/memscope/memscope/views/health"
+	"github.com/memscope/memscope/views/index"
 	"github.com/memscope/memscope/views/memories"
+	"github.com/memscope/memscope/views/prompt"
+	"github.com/memscope/memscope/views/replay"
+	reviewpane "github.com/memscope/memscope/views/review"
 	"io/fs"
 	"strings"
 	"time"
@@ -58,11 +63,11 @@ const noProjectText = "no project in this home yet: Claude Code has not run here
 // showNoProject tells the panes that show a project's data that there is
 // none to load, so none of them keeps saying it is reading.
 func (m *Model) showNoProject() {
-	m.p.index.SetUnavailable(noProjectText)
+	m.p.index, _ = m.p.index.Update(index.UnavailableMsg{Why: noProjectText})
 	m.p.memories, _ = m.p.memories.Update(memories.UnavailableMsg{Why: noProjectText})
-	m.p.replay.SetUnavailable(noProjectText)
-	m.p.health.SetUnavailable(noProjectText)
-	m.p.reviewPane.SetUnavailable(noProjectText)
+	m.p.replay, _ = m.p.replay.Update(replay.UnavailableMsg{Why: noProjectText})
+	m.p.health, _ = m.p.health.Update(health.UnavailableMsg{Why: noProjectText})
+	m.p.reviewPane, _ = m.p.reviewPane.Update(reviewpane.UnavailableMsg{Why: noProjectText})
 }
 
 // previewProject is the folder the Prompt pane previews: the open
@@ -82,9 +87,9 @@ func (m *Model) previewOrExplainCmd(query string) tea.Cmd {
 		return cmd
 	}
 	if m.data.open == "" {
-		m.p.prompt.SetUnavailable(noProjectText)
+		m.p.prompt, _ = m.p.prompt.Update(prompt.UnavailableMsg{Why: noProjectText})
 	} else {
-		m.p.prompt.SetUnavailable("no preview: the transcripts of " + m.data.open + " do not say which folder it was started in, and the preview reads that folder's CLAUDE.md files and settings.")
+		m.p.prompt, _ = m.p.prompt.Update(prompt.UnavailableMsg{Why: "no preview: the transcripts of " + m.data.open + " do not say which folder it was started in, and the preview reads that folder's CLAUDE.md files and settings."})
 	}
 	return nil
 }

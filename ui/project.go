@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/memscope/memscope/engine/memcheck"
 	"github.com/memscope/memscope/views/health"
+	"github.com/memscope/memscope/views/prompt"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -77,13 +78,19 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 		m.live.lint, m.live.lintOf = memlint.NewMemo(), key
 	}
 	memo := m.live.lint
+	// Only file events say what changed in the home: without live reload
+	// the leftover search walks it on every load.
+	var walk *leftover.WalkCache
+	if m.opts.Watch {
+		walk = m.live.walk
+	}
 	return func() tea.Msg {
 		memDir := "projects/" + slug + "/memory"
-		src := memSource{fsys: fsys, home: fsys, name: memDir, abs: joinAbs(homeDir, memDir), onDisk: homeOnDisk(machine, homeDir), homeDir: homeDir}
+		src := memSource{fsys: fsys, home: fsys, name: memDir, abs: joinAbs(homeDir, memDir), onDisk: homeOnDisk(machine, homeDir), homeDir: homeDir, walk: walk}
 		stores, idx := projectStores(root, homeDir, project, src.abs, want, getenv)
 		if idx > 0 {
 			s := stores[idx]
-			src = memSource{fsys: root, home: fsys, name: model.RootName(s.Dir), abs: s.Dir, onDisk: homeOnDisk(machine, s.Dir), unstamped: !s.Stamped, homeDir: homeDir}
+			src = memSource{fsys: root, home: fsys, name: model.RootName(s.Dir), abs: s.Dir, onDisk: homeOnDisk(machine, s.Dir), unstamped: !s.Stamped, homeDir: homeDir, walk: walk}
 		}
 		// On disk, the store reads the folder once for everything: the
 		// panes, lint, the prune plan and the edits' conflict checks.
@@ -92,7 +99,7 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 		var probs []model.Problem
 		if src.onDisk {
 			abs := filepath.FromSlash(src.abs)
-			store, probs = memstore.Open(abs, memstore.DirFSWith(abs, writes))
+			store, probs = memstore.Open(abs, memstore.DirFSIn(homeDir, abs, writes))
 			if src.unstamped {
 				store.Unstamped()
 			}
@@ -138,8 +145,10 @@ type memSource struct {
 	onDisk bool
 	// unstamped: the client does not stamp it (agent memory).
 	unstamped bool
-	// homeDir is the Claude home (its journals, for the leftover search).
+	// homeDir is the Claude home (its journals, for the leftover search);
+	// walk keeps that search's walk of the home (nil: none).
 	homeDir string
+	walk    *leftover.WalkCache
 }
 
 // projectStores lists the open project's memory stores: its auto memory
@@ -225,7 +234,7 @@ func loadProject(src memSource, root fs.FS, md *model.MemoryDir, probs []model.P
 // engine's memcheck: the same assembly `memscope lint` and `memscope
 // prune` make.
 func checkRequest(src memSource, root fs.FS, md *model.MemoryDir, probs []model.Problem, project string, now time.Time, th memindex.StalenessThresholds, loads *engineloads.Report, memo *memlint.Memo) memcheck.Request {
-	r := memcheck.Request{Memory: md, Problems: probs, MemoryDir: src.abs, Root: root, ProjectDir: project, HomeDir: src.homeDir, Unstamped: src.unstamped, Now: now, Staleness: th, Loads: loads, Memo: memo}
+	r := memcheck.Request{Memory: md, Problems: probs, MemoryDir: src.abs, Root: root, ProjectDir: project, HomeDir: src.homeDir, Unstamped: src.unstamped, Now: now, Staleness: th, Loads: loads, Memo: memo, Walk: src.walk}
 	if sub, err := fs.Sub(src.fsys, src.name); err == nil {
 		r.MemoryFS = sub
 	}
@@ -259,8 +268,8 @@ func (m *Model) applyProject(p projectLoadedMsg) {
 	m.data.project = p
 	m.p.memories, _ = m.p.memories.Update(memories.RowsMsg{Rows: p.rows})
 	m.p.memories, _ = m.p.memories.Update(memories.StoreMsg{Label: storeLabel(p)})
-	m.p.health.SetStore(storeLabel(p))
-	m.p.prompt.SetLoads(p.loads)
+	m.p.health, _ = m.p.health.Update(health.StoreMsg{Label: storeLabel(p)})
+	m.p.prompt, _ = m.p.prompt.Update(prompt.LoadsMsg{Loads: p.loads})
 	m.p.health, _ = m.p.health.Update(health.DataMsg{Lint: &p.lint, Plan: p.plan})
 	m.p.index, _ = m.p.index.Update(index.DataMsg{Data: m.indexData(p, nil)})
 	m.applyWritable(writableMsg{project: true, err: p.writable})

@@ -105,7 +105,7 @@ func TestReadOnlyHome(t *testing.T) {
 			if !strings.Contains(s, "cannot write in "+dir) {
 				t.Errorf("the banner does not name %s:\n%s", dir, s)
 			}
-			m = press(t, m, "3")
+			m = press(t, m, "4")
 			for _, k := range []string{"e", "n", "t", "r", "d", "u"} {
 				m.status = ""
 				m = press(t, m, k)
@@ -117,7 +117,7 @@ func TestReadOnlyHome(t *testing.T) {
 					m = press(t, m, "esc")
 				}
 			}
-			m = press(t, m, "8", "enter")
+			m = press(t, m, "9", "enter")
 			if after := testenv.Files(t, memDir(l)); !sameFiles(before, after) {
 				t.Error("a read-only home was written")
 			}

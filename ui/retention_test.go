@@ -56,7 +56,7 @@ func TestRetentionForecastAndArchiveOnARealHome(t *testing.T) {
 	m := New(Options{Home: home, Now: func() time.Time { return testNow }, Getenv: func(string) string { return "" }})
 	m = drain(t, m, m.Init())
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	m = press(t, next.(Model), "9")
+	m = press(t, next.(Model), "0")
 	if len(m.loading) != 0 {
 		t.Fatalf("still loading %v", m.loading)
 	}
@@ -100,7 +100,7 @@ func TestRetentionArchiveWritesThroughTheAppsWriter(t *testing.T) {
 // While the Files pane is focused, only file history, the project list
 // and the open session's transcript make it read again.
 func TestFilesReadsWhatChanged(t *testing.T) {
-	m := press(t, newTestModel(t, 120, 40), "0")
+	m := press(t, newTestModel(t, 120, 40), "F")
 	home := m.opts.Home.Dir
 	for _, tt := range []struct {
 		path string

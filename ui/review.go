@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/engine/gate"
 	"github.com/memscope/memscope/engine/provenance"
 	"github.com/memscope/memscope/engine/review"
 	memstore "github.com/memscope/memscope/engine/store"
@@ -64,6 +65,7 @@ func (m *Model) loadReviewCmd() tea.Cmd {
 	m.reviewGen++
 	gen := m.reviewGen
 	opts, memDir := m.reviewOptions(slug)
+	gateLog := m.places().GateLog
 	return func() tea.Msg {
 		p := provenance.ForProject(opts)
 		st, err := reviewState(opts.Root, memDir)
@@ -72,6 +74,12 @@ func (m *Model) loadReviewCmd() tea.Cmd {
 		}
 		in := review.Build(&p, st)
 		msg := reviewLoadedMsg{gen: gen, slug: slug, data: reviewpane.Data{Dir: in.Dir, Reviewed: in.Reviewed}, origins: map[string]memories.Origin{}}
+		if gateLog != "" {
+			// The writes the gate held in this folder (a missing or
+			// unreadable record holds none).
+			recs, _, _ := gate.ReadLog(gateLog)
+			msg.data.Held = gate.HeldFor(recs, filepath.FromSlash(memDir))
+		}
 		for i := range p.Origins {
 			o := &p.Origins[i]
 			mo := memories.Origin{Text: o.Text, Last: o.Last.Text, Jump: originJump(o)}
@@ -144,14 +152,15 @@ func (m Model) acceptCmd(r msgs.AcceptReview) tea.Cmd {
 	slug, now := m.data.open, m.opts.Now()
 	_, memDir := m.reviewOptions(slug)
 	root, writes := m.root(), m.opts.Writes
-	onDisk := homeOnDisk(m.opts.Root, m.opts.Home.Dir)
+	homeDir := m.opts.Home.Dir
+	onDisk := homeOnDisk(m.opts.Root, homeDir)
 	return func() tea.Msg {
 		if !onDisk {
 			return reviewSavedMsg{slug: slug, path: r.Path, err: errors.New("review needs a home on disk")}
 		}
 		sub, err := fs.Sub(root, model.RootName(memDir))
 		if err == nil {
-			_, err = review.Update(filepath.FromSlash(memDir), sub, memstore.DirFSWith(filepath.FromSlash(memDir), writes), func(st *review.State) {
+			_, err = review.Update(filepath.FromSlash(memDir), sub, memstore.DirFSIn(homeDir, filepath.FromSlash(memDir), writes), func(st *review.State) {
 				st.Accept(r.Path, r.Content, now)
 			})
 		}
@@ -167,7 +176,7 @@ func (m Model) handleReview(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, nil, true
 		}
 		if msg.err != nil {
-			m.p.reviewPane.SetUnavailable("cannot read the review state: " + msg.err.Error())
+			m.p.reviewPane, _ = m.p.reviewPane.Update(reviewpane.UnavailableMsg{Why: "cannot read the review state: " + msg.err.Error()})
 			return m, nil, true
 		}
 		m.data.unreviewed = len(msg.data.Items)

@@ -89,7 +89,7 @@ func TestReviewPaneAcceptRejectUndo(t *testing.T) {
 		t.Fatalf("after undo user_role.md is not back in the inbox:\n%s", s)
 	}
 	// The Projects list counts what is left.
-	m = press(t, m, "1")
+	m = press(t, m, "2")
 	if s := screen(m); !strings.Contains(s, "REVIEW") || !strings.Contains(s, "      3 ") {
 		t.Errorf("Projects list without the count of 3:\n%s", s)
 	}
@@ -97,7 +97,7 @@ func TestReviewPaneAcceptRejectUndo(t *testing.T) {
 
 func TestMemoriesShowOriginAndJumpToReplay(t *testing.T) {
 	m, _ := provModel(t, 120, 40)
-	m = press(t, m, "3", "/", "d", "e", "p", "l", "o", "y", "enter")
+	m = press(t, m, "4", "/", "d", "e", "p", "l", "o", "y", "enter")
 	s := screen(m)
 	flat := strings.Join(strings.Fields(strings.ReplaceAll(s, "│", " ")), " ")
 	for _, want := range []string{"origin: created with a Write by subagent", "memory-keeper (a7f3c21e)", "session 2b000000", "o opens that turn in Replay"} {
@@ -123,7 +123,7 @@ func TestMemoriesShowOriginAndJumpToReplay(t *testing.T) {
 
 func TestMemoriesOriginOfAHandWrittenFile(t *testing.T) {
 	m, _ := provModel(t, 120, 40)
-	m = press(t, m, "3", "/", "d", "a", "s", "h", "enter")
+	m = press(t, m, "4", "/", "d", "a", "s", "h", "enter")
 	if s := screen(m); !strings.Contains(s, "origin: written outside any transcript on disk") {
 		t.Fatalf("hand-written memory:\n%s", s)
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/prompt"
 	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
@@ -10,9 +11,18 @@ import (
 	"github.com/memscope/memscope/views/replay"
 )
 
+// Init starts loading the home and, when asked, watching it.
+func (m Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.loadHomeCmd(homeReq{full: true, openAll: true}), m.loadHistoryCmd(historyReq{full: true}), m.checkWritableCmd(), m.lv.Next(), m.lazyLoadCmd()}
+	if m.opts.Watch {
+		cmds = append(cmds, startWatchCmd(m.opts.Home.Dir))
+	}
+	return tea.Batch(cmds...)
+}
+
 // dataHandlers handle the data messages, each a switch on the message's
 // type; the first that takes a message owns it.
-var dataHandlers = []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.noteChange, Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport, Model.handleReview, Model.handleSecurity, Model.handleSearch, Model.handleStatusExpired}
+var dataHandlers = []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.noteChange, Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport, Model.handleReview, Model.handleSecurity, Model.handleSearch, Model.handleOverview, Model.handleOpenPane, Model.handleLedger, Model.handleStatusExpired}
 
 // handleData hands a data message to the first of dataHandlers that
 // owns its type; ok is false for messages nobody owns. The root is a few
@@ -34,6 +44,8 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 		delete(m.loading, "home")
 		next := m.homeDone()
 		changed := m.applyHome(msg)
+		// The open project is known: the Overview counts its lines.
+		next = tea.Batch(next, m.lazyLoadCmd())
 		if m.data.open == "" {
 			// No project to load: the panes that wait for one say so
 			// (Prompt still previews the folder memscope started in).
@@ -85,7 +97,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, cmd, true
 	case previewMsg:
 		if msg.project == m.previewProject() {
-			m.p.prompt.SetPreview(msg.preview)
+			m.p.prompt, _ = m.p.prompt.Update(prompt.PreviewMsg{Preview: msg.preview})
 			m.applyPromptHit()
 		}
 		return m, nil, true
@@ -94,7 +106,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 		if msg.slug == m.data.open {
 			m.data.sessions = msg.sessions
 			m.live.followers, m.live.followersOf = msg.followers, msg.slug
-			m.p.replay.SetSessions(msg.sessions, m.opts.Now())
+			m.p.replay, _ = m.p.replay.Update(replay.SessionsMsg{Sessions: msg.sessions, Now: m.opts.Now()})
 			// A session that started or wrote an attachment record may
 			// have loaded files.
 			if msg.mayLoad {

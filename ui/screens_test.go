@@ -9,7 +9,7 @@ import (
 // once, without a reload.
 func TestProjectsMarkFollowsEnter(t *testing.T) {
 	m := newTestModel(t, 120, 40)
-	m = press(t, m, "1", "g", "enter")
+	m = press(t, m, "2", "g", "enter")
 	for _, l := range strings.Split(screen(m), "\n") {
 		if strings.Contains(l, "▸") && !strings.Contains(l, "/home/me/bad") {
 			t.Fatalf("▸ is on another project than the one opened:\n%s", screen(m))
@@ -24,7 +24,7 @@ func TestProjectsMarkFollowsEnter(t *testing.T) {
 // and a filter matching nothing says so.
 func TestFilterMatchesBadges(t *testing.T) {
 	m, _ := demoModel(t, 120, 40)
-	m = press(t, m, "3", "/", "s", "t", "a", "l", "e", "enter")
+	m = press(t, m, "4", "/", "s", "t", "a", "l", "e", "enter")
 	rows := 0
 	for _, l := range strings.Split(screen(m), "\n") {
 		if strings.Contains(l, " fresh ") || strings.Contains(l, " aging ") {

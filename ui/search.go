@@ -154,8 +154,7 @@ func pumpSearch(gen int, ch <-chan []engsearch.Hit, done <-chan searchFinish) te
 
 // openSearch opens the Search overlay (ctrl+f).
 func (m *Model) openSearch() tea.Cmd {
-	m.p.search.SetProject(m.data.openPath())
-	return m.p.search.Open()
+	return m.p.search.Open(m.data.openPath())
 }
 
 // openHit shows a hit in the pane that holds it: Replay at the turn (the

@@ -14,9 +14,6 @@ import (
 // The Security pane's I/O: the scan of every store for secrets, scrub
 // plans, scrubs, and the restore and forgetting of scrub copies.
 
-// securityPlanMsg carries a scrub plan to the Security pane.
-type securityPlanMsg struct{ plan secrets.Plan }
-
 // secretsOptions are the scan's options: the home, and the machine for
 // the projects' own CLAUDE.md and settings files and ~/.claude.json.
 func (m Model) secretsOptions() secrets.Options {
@@ -49,10 +46,10 @@ func (m Model) handleSecurity(msg tea.Msg) (Model, tea.Cmd, bool) {
 		o, b, r := m.secretsOptions(), m.busyOptions(), *msg.Report
 		sel := msg.Selection
 		m.setStatus("planning the scrub…", false)
-		return m, func() tea.Msg { return securityPlanMsg{plan: secrets.PlanScrub(o, r, sel, b)} }, true
-	case securityPlanMsg:
+		return m, func() tea.Msg { return security.PlanMsg{Plan: secrets.PlanScrub(o, r, sel, b)} }, true
+	case security.PlanMsg:
 		m.setStatus("", false)
-		return m, m.p.security.SetPlan(msg.plan), true
+		return m, paneTable[paneSecurity].update(m.p, msg), true
 	case security.ApplyRequest, security.RestoreRequest, security.ForgetRequest:
 		if m.readOnly {
 			m.setStatus("read-only home: nothing was written", true)

@@ -85,7 +85,7 @@ func TestHostileTUIHugeFiles(t *testing.T) {
 	go func() {
 		defer close(done)
 		m, _ := hostileModel(t, hostilehome.Huge, hostilehome.Options{Size: size})
-		seen = strings.Contains(screen(press(t, m, "8")), "MEMORY.md is "+map[bool]string{true: "1.0 GiB", false: "64.0 MiB"}[size == 1<<30])
+		seen = strings.Contains(screen(press(t, m, "9")), "MEMORY.md is "+map[bool]string{true: "1.0 GiB", false: "64.0 MiB"}[size == 1<<30])
 		hostileWalk(t, m, func(string, tea.View) {})
 	}()
 	select {

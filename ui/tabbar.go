@@ -38,7 +38,7 @@ var tabLevels = []tabLevel{
 // not, the focused pane's group by full names and the other groups
 // folded to their name and keys (keymap.Panes' groups), then without the
 // keys; only then names are cut (to four letters, then the three-letter
-// short names), in the focused group alone.
+// short names), in the focused group alone, the focused pane's never.
 func (m Model) tabs() (segs []tabSeg, active, inactive lipgloss.Style) {
 	for _, lv := range tabLevels {
 		segs, active, inactive = m.tabsAt(lv)
@@ -59,9 +59,11 @@ func (m Model) tabsAt(lv tabLevel) (segs []tabSeg, active, inactive lipgloss.Sty
 	if lv.tight {
 		active, inactive = active.PaddingRight(0), inactive.PaddingRight(0)
 	}
-	name := func(p keymap.PaneSpec) string {
+	name := func(i int, p keymap.PaneSpec) string {
 		n := p.Name
 		switch r := []rune(n); {
+		case i == m.focus:
+			// The focused pane keeps its full name at every level.
 		case lv.cut == 3:
 			n = p.Short
 		case lv.cut > 0 && len(r) > lv.cut:
@@ -71,7 +73,7 @@ func (m Model) tabsAt(lv tabLevel) (segs []tabSeg, active, inactive lipgloss.Sty
 	}
 	if !lv.group {
 		for i, p := range keymap.Panes {
-			segs = append(segs, tabSeg{text: name(p), pane: i})
+			segs = append(segs, tabSeg{text: name(i, p), pane: i})
 		}
 		return segs, active, inactive
 	}
@@ -86,7 +88,7 @@ func (m Model) tabsAt(lv tabLevel) (segs []tabSeg, active, inactive lipgloss.Sty
 		if g == focused {
 			for i, p := range keymap.Panes {
 				if p.Group == g {
-					segs = append(segs, tabSeg{text: name(p), pane: i})
+					segs = append(segs, tabSeg{text: name(i, p), pane: i})
 				}
 			}
 			continue

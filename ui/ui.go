@@ -4,6 +4,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	engineloads "github.com/memscope/memscope/engine/loads"
 	"github.com/memscope/memscope/ui/feed"
@@ -15,7 +16,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/engine/leftover"
 	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/engine/overview"
 	"github.com/memscope/memscope/engine/provenance"
 	engsearch "github.com/memscope/memscope/engine/search"
 	"github.com/memscope/memscope/keymap"
@@ -23,6 +26,8 @@ import (
 	"github.com/memscope/memscope/views/component/markdown"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
+	livepane "github.com/memscope/memscope/views/live"
+	"github.com/memscope/memscope/views/memories"
 )
 
 // Options configure the app.
@@ -131,7 +136,7 @@ type Model struct {
 	// lv feeds the Live pane (live.go); follow is the Replay pane's open
 	// session, followed as it is written, and followGen numbers the
 	// sessions opened (follow.go).
-	lv        *liveState
+	lv        *feed.Live
 	follow    *timelineFollow
 	followGen int
 
@@ -202,36 +207,27 @@ func New(opts Options) Model {
 		loading:     map[string]bool{"home": true, "history": true},
 		stale:       lazyPanesStale(),
 		lazy:        &lazyPanes{},
-		feeds:       &feeds{retention: feed.NewRetention(), secrets: feed.NewSecrets()},
+		feeds:       &feeds{overview: feed.NewOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets()},
 		md:          markdown.NewRenderer(),
 		loadsCache:  engineloads.NewCache(),
-		reviewCache: provenance.NewFirstCache(),
+		reviewCache: provenance.NewFirstCacheOn(opts.Cache, homeDirOf(opts.Home)),
 		p:           newPanes(km, st),
-		lv:          &liveState{pending: map[string]bool{}, relist: true},
 		lastChange:  new(string),
 	}
-	m.lv.tracker = m.newTracker()
+	m.lv = m.newLive()
+	m.feeds.retention.SetVaultDir(m.places().VaultDir)
 	m.memo = &viewMemo{}
-	m.live = &loaders{history: &model.HistoryTail{}, verdicts: model.NewPasteVerdicts()}
+	m.live = &loaders{history: &model.HistoryTail{}, verdicts: model.NewPasteVerdicts(), walk: leftover.NewWalkCache()}
 	// Init starts these two loads.
 	m.fl.home.running, m.fl.history.running = true, true
 	m.help.Styles = helpStyles(true, noColor)
-	m.p.livePane.SetLevels(opts.LiveWarnPercent, opts.LiveAlertPercent)
-	m.p.memories.SetStaleness(opts.Staleness)
+	paneTable[paneLive].update(m.p, livepane.LevelsMsg{WarnPct: opts.LiveWarnPercent, AlertPct: opts.LiveAlertPercent})
+	m.p.memories, _ = m.p.memories.Update(memories.StalenessMsg{Thresholds: opts.Staleness})
 	if opts.Notice != "" {
 		m.setStatus(opts.Notice, true)
 	}
 	m.paneAt(m.focus).Focus()
 	return m
-}
-
-// Init starts loading the home and, when asked, watching it.
-func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.loadHomeCmd(homeReq{full: true, openAll: true}), m.loadHistoryCmd(historyReq{full: true}), m.checkWritableCmd(), m.liveCmd()}
-	if m.opts.Watch {
-		cmds = append(cmds, startWatchCmd(m.opts.Home.Dir), livePollCmd())
-	}
-	return tea.Batch(cmds...)
 }
 
 // Update routes a message (see update) and says whether the screen may
@@ -282,7 +278,7 @@ func watchMsg(msg tea.Msg) bool {
 // inventory in the Pastes and History panes.
 func unseenMsg(msg tea.Msg, focus int) bool {
 	switch msg.(type) {
-	case liveSnapMsg, livePollMsg:
+	case feed.LiveSnap, feed.LivePoll:
 		return focus != paneLive
 	case pastesLoadedMsg:
 		return focus != panePastes && focus != paneHistory
@@ -382,4 +378,23 @@ func (m Model) loadingText() string {
 		return ""
 	}
 	return "loading " + text.Count(len(m.loading), "source", "") + "…"
+}
+
+// homeDirOf is the home's folder, "" when there is no home.
+func homeDirOf(h *model.Home) string {
+	if h == nil {
+		return ""
+	}
+	return h.Dir
+}
+
+// places are the rescue vault and the gate's record (none for the demo).
+func (m Model) places() overview.Places {
+	userHome := func() (string, error) {
+		if h := m.opts.Getenv("HOME"); h != "" {
+			return h, nil
+		}
+		return "", errors.New("HOME is not set")
+	}
+	return overview.FindPlaces(m.opts.Getenv, userHome, m.opts.Home, m.opts.Demo)
 }

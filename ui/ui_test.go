@@ -191,14 +191,14 @@ func TestOpensProjectOfAParentFolder(t *testing.T) {
 func TestFocusRing(t *testing.T) {
 	m := newTestModel(t, 100, 30)
 	m = press(t, m, "tab")
-	if m.focus != paneIndex {
+	if m.focus != paneProjects {
 		t.Fatalf("tab: focus %d", m.focus)
 	}
 	m = press(t, m, "shift+tab", "shift+tab")
 	if m.focus != paneCount-1 {
 		t.Fatalf("shift+tab wraps around: focus %d", m.focus)
 	}
-	m = press(t, m, "4")
+	m = press(t, m, "5")
 	if m.focus != paneHistory {
 		t.Fatalf("4: focus %d", m.focus)
 	}
@@ -206,7 +206,7 @@ func TestFocusRing(t *testing.T) {
 
 func TestHelpOverlayListsPaneAndGlobalKeys(t *testing.T) {
 	m := newTestModel(t, 120, 40)
-	m = press(t, m, "4", "?")
+	m = press(t, m, "5", "?")
 	s := screen(m)
 	for _, want := range []string{"expand pastes", "next pane", "quit", "History"} {
 		if !strings.Contains(s, want) {
@@ -236,7 +236,7 @@ func TestQuit(t *testing.T) {
 
 func TestFilterKeepsKeysFromGlobalBindings(t *testing.T) {
 	m := newTestModel(t, 100, 30)
-	m = press(t, m, "4", "/", "q")
+	m = press(t, m, "5", "/", "q")
 	if m.focus != paneHistory {
 		t.Fatal("typing in the filter switched panes")
 	}
@@ -247,11 +247,11 @@ func TestFilterKeepsKeysFromGlobalBindings(t *testing.T) {
 
 func TestSelectProjectFromProjectsPane(t *testing.T) {
 	m := newTestModel(t, 100, 30)
-	m = press(t, m, "1", "g", "enter")
+	m = press(t, m, "2", "g", "enter")
 	if m.data.open != "-home-me-bad" {
 		t.Fatalf("enter on the first project opened %q", m.data.open)
 	}
-	m = press(t, m, "4")
+	m = press(t, m, "5")
 	if !strings.Contains(screen(m), "plain prompt") {
 		t.Fatalf("history should follow the open project:\n%s", screen(m))
 	}
@@ -259,7 +259,7 @@ func TestSelectProjectFromProjectsPane(t *testing.T) {
 
 func TestHistoryExpandsPastes(t *testing.T) {
 	m := newTestModel(t, 110, 40)
-	m = press(t, m, "4", "G", "space")
+	m = press(t, m, "5", "G", "space")
 	s := screen(m)
 	if !strings.Contains(s, "line 1 of a long pasted log") {
 		t.Fatalf("expanded paste text missing:\n%s", s)
@@ -279,19 +279,19 @@ var (
 		name string
 		keys []string
 	}{
-		{"projects", []string{"1"}},
-		{"index", []string{"2"}},
-		{"memories", []string{"3"}},
-		{"memories_new", []string{"3", "n"}},
-		{"history", []string{"4"}},
-		{"pastes", []string{"5"}},
-		{"replay", []string{"6"}},
-		{"replay_timeline", []string{"6", "G", "enter"}},
-		{"prompt", []string{"7"}},
-		{"health", []string{"8"}},
-		{"retention", []string{"9"}},
-		{"retention_step", []string{"9", "G"}},
-		{"files", []string{"0"}},
+		{"projects", []string{"2"}},
+		{"index", []string{"3"}},
+		{"memories", []string{"4"}},
+		{"memories_new", []string{"4", "n"}},
+		{"history", []string{"5"}},
+		{"pastes", []string{"6"}},
+		{"replay", []string{"7"}},
+		{"replay_timeline", []string{"7", "G", "enter"}},
+		{"prompt", []string{"8"}},
+		{"health", []string{"9"}},
+		{"retention", []string{"0"}},
+		{"retention_step", []string{"0", "G"}},
+		{"files", []string{"F"}},
 		{"live", []string{"L"}},
 		{"review", []string{"R"}},
 		{"security", []string{"S"}},
@@ -315,7 +315,7 @@ func TestPanesGolden(t *testing.T) {
 
 func TestSmallTerminal(t *testing.T) {
 	m := newTestModel(t, 60, 15)
-	for _, k := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "L", "R"} {
+	for _, k := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "F", "L", "R"} {
 		m = press(t, m, k)
 		lines := strings.Split(screen(m), "\n")
 		if len(lines) > 15 {
@@ -349,7 +349,7 @@ func TestUntrustedTextIsSanitized(t *testing.T) {
 	m = drain(t, m, m.Init())
 	next, cmd := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = drain(t, next.(Model), cmd)
-	for _, k := range []string{"1", "2", "3", "4", "6"} {
+	for _, k := range []string{"2", "3", "4", "5", "7"} {
 		m = press(t, m, k)
 		v := m.View()
 		if strings.Contains(v.Content, "\x1b]") || strings.Contains(v.Content, "\x1b[2J") || strings.ContainsRune(v.Content, 0x07) {

@@ -291,6 +291,9 @@ func (m Model) handleWatch(msg tea.Msg) (Model, tea.Cmd, bool) {
 func (m *Model) reloadPending() tea.Cmd {
 	c := m.pending
 	m.pending = change{}
+	// The leftover search's walk hears of every file named, even those
+	// nothing else reloads for (the Live pane's process files).
+	m.live.walk.Changed(c.names, c.all)
 	if c.empty() {
 		return nil
 	}

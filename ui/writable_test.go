@@ -105,7 +105,7 @@ func TestCountsAndActivityAgree(t *testing.T) {
 			sum, withMemory := 0, 0
 			for _, r := range rows {
 				m = drainMsg(t, m, msgs.SelectProject{Slug: r.Project.Slug})
-				m = press(t, m, "6") // Replay loads its list when shown
+				m = press(t, m, "7") // Replay loads its list when shown
 				if m.data.open != r.Project.Slug {
 					t.Fatalf("%s did not open", r.Project.Slug)
 				}
@@ -164,7 +164,7 @@ func typeText(t *testing.T, m Model, s string) Model {
 // writes is titled with the name as typed, not the file name.
 func TestNewMemoryForm(t *testing.T) {
 	m, _ := writableModel(t, 120, 40)
-	m = press(t, m, "3", "n")
+	m = press(t, m, "4", "n")
 	m = typeText(t, m, "No DB Mocks")
 	m = press(t, m, "tab")
 	m = typeText(t, m, "hjklqx")

@@ -76,7 +76,7 @@ func New(dir string, root fs.FS, w model.WriteFS) *Store {
 func (s *Store) Dir() string { return s.dir }
 
 // Name is the file name of the cache of kind (which callers version:
-// "stat.2") for the home at homeDir.
+// "stat.3") for the home at homeDir.
 func Name(kind, homeDir string) string {
 	h := sha256.Sum256([]byte(filepath.Clean(homeDir)))
 	return kind + "-" + hex.EncodeToString(h[:8]) + ".cache"

@@ -13,6 +13,9 @@
 //
 // Entries say which version of which file they came from with a
 // model.FileStamp (size, mtime, change time, inode, a hash of the head),
-// and callers use an entry only when the file's stamp is still the same;
-// the callers own that rule, this package only stores.
+// and callers use an entry only when the file's stamp is still Equal,
+// and keep one only when the file was not written while it was read
+// (model.Unchanged). PerFile is that rule for a list of files (stat's
+// summaries, the sessions report's scans); engine/provenance follows it
+// entry by entry, its entries being filled by two passes.
 package diskcache

@@ -81,13 +81,25 @@ var (
 // exClassify runs the rules on one sentence. prev is the sentence before
 // it in the same message ("Remember that." refers to it).
 func exClassify(s, prev string, ts time.Time) (exMatch, bool) {
+	return exClassifyAs(s, prev, ts, true)
+}
+
+// exClassifyAs is exClassify; with exclude unset it skips the "what not
+// to save" list (the loss ledger reads every instruction, saved or not).
+func exClassifyAs(s, prev string, ts time.Time, exclude bool) (exMatch, bool) {
+	judge := func(m *exMatch) string {
+		if !exclude {
+			return m.reject
+		}
+		return exExclusion(m)
+	}
 	core := exLead.ReplaceAllString(exStraightQuotes(s), "")
 	if loc := exRemember.FindStringIndex(core); loc != nil && (loc[1] > 0) {
-		return exClassifyRemember(s, strings.TrimSpace(core[loc[1]:]), prev, ts)
+		return exClassifyRemember(s, strings.TrimSpace(core[loc[1]:]), prev, ts, judge)
 	}
 	// "…, remember that": the request comes after what to remember.
 	if loc := exRememberTail.FindStringIndex(core); loc != nil && loc[0] > 0 {
-		return exClassifyRemember(s, strings.TrimSpace(core[:loc[0]]), "", ts)
+		return exClassifyRemember(s, strings.TrimSpace(core[:loc[0]]), "", ts, judge)
 	}
 	if strings.HasSuffix(core, "?") {
 		m := exMatch{}
@@ -98,7 +110,7 @@ func exClassify(s, prev string, ts time.Time) (exMatch, bool) {
 			}
 			m = exMatch{typ: CandidateFeedback, reason: exRuleCorrection, statement: verb + " " + exThirdPersonFeedback(g[2])}
 			m.quote = s
-			m.reject = exExclusion(&m)
+			m.reject = judge(&m)
 			return m, true
 		}
 		return m, false
@@ -108,14 +120,14 @@ func exClassify(s, prev string, ts time.Time) (exMatch, bool) {
 		return m, false
 	}
 	m.quote = s
-	m.reject = exExclusion(&m)
+	m.reject = judge(&m)
 	return m, true
 }
 
 // exClassifyRemember handles an explicit request: what follows "remember"
 // is classified like any statement; an imperative ("remember to …") is
 // feedback and a plain fact is a project (or user) memory.
-func exClassifyRemember(s, rest, prev string, ts time.Time) (exMatch, bool) {
+func exClassifyRemember(s, rest, prev string, ts time.Time, judge func(*exMatch) string) (exMatch, bool) {
 	rest = strings.TrimRight(rest, " .!")
 	if rest == "" || strings.EqualFold(rest, "this") || strings.EqualFold(rest, "that") || strings.EqualFold(rest, "it") {
 		if prev == "" || strings.HasSuffix(prev, "?") {
@@ -138,7 +150,7 @@ func exClassifyRemember(s, rest, prev string, ts time.Time) (exMatch, bool) {
 	}
 	m.reason = exRuleRemember
 	m.quote = s
-	m.reject = exExclusion(&m)
+	m.reject = judge(&m)
 	return m, true
 }
 

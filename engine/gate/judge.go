@@ -84,7 +84,9 @@ func JudgeMemory(in MemoryInput) Verdict {
 		in.Policy = DefaultPolicy()
 	}
 	md := withWrite(in.Memory, in.Target, in.After, in.Now)
-	rep := lint.Run(lint.Input{Memory: md, MemoryFS: in.MemoryFS, Now: in.Now, Unstamped: in.Target.Unstamped})
+	// Only the call's file: the findings the gate judges (Judges) are
+	// about it, or near-duplicates it is part of.
+	rep := lint.Run(lint.Input{Memory: md, MemoryFS: in.MemoryFS, Now: in.Now, Unstamped: in.Target.Unstamped, Only: in.Target.Rel})
 	changed := changedLines(in.Before, in.After, in.Existed)
 	v := Verdict{Fired: []Fired{}, Findings: []lint.Finding{}}
 	fire := func(r Rule, line int, msg string, f *lint.Finding) {

@@ -13,7 +13,7 @@ import (
 
 // cacheKind names and versions what stat keeps across runs: bump it when
 // what an entry holds changes meaning.
-const cacheKind = "stat.2"
+const cacheKind = "stat.3"
 
 // statCache is what stat keeps of a home across runs. Every entry says
 // which version of its files it was computed from; an entry whose files
@@ -21,7 +21,7 @@ const cacheKind = "stat.2"
 // dropped when the cache is saved.
 type statCache struct {
 	// Transcripts are summaries by path, for the file whose stamp
-	// (head hash included) is Stamp.
+	// (head hash included) is the entry's (diskcache.PerFile).
 	Transcripts map[string]cachedTranscript
 	// History is history.jsonl's counts up to Tail.Offset; nil when not
 	// kept.
@@ -32,10 +32,7 @@ type statCache struct {
 	Memory map[string]cachedMemory
 }
 
-type cachedTranscript struct {
-	Stamp model.FileStamp
-	Sum   model.TranscriptSummary
-}
+type cachedTranscript = diskcache.Entry[model.TranscriptSummary]
 
 // cachedHistory is what the complete lines of history.jsonl up to
 // Tail.Offset hold. The file is append-only: a later run reads only the
@@ -71,66 +68,22 @@ func loadCache(s *diskcache.Store, homeDir string) *statCache {
 	return &c
 }
 
-// stampedScan is one transcript's summary and whether it may be kept.
-type stampedScan struct {
-	sum   model.TranscriptSummary
-	stamp model.FileStamp
-	keep  bool
-}
-
 // summarizeCached is summarizeAll that takes the summaries of unchanged
-// files from cache and scans the others; next receives what to keep, and
-// hits counts the summaries taken from cache. Without a cache (next nil)
-// it is summarizeAll.
+// files from cache and scans the others (diskcache.PerFile's rule); next
+// receives what to keep, and hits counts the summaries taken from cache.
+// Without a cache (next nil) it is summarizeAll.
 func summarizeCached(fsys fs.FS, files []model.TranscriptFile, workers int, cache, next map[string]cachedTranscript) (sums []model.TranscriptSummary, hits int) {
-	if next == nil {
-		return summarizeAll(fsys, files, workers), 0
-	}
-	out := make([]model.TranscriptSummary, len(files))
-	stamps := make([]model.FileStamp, len(files))
-	stamped := make([]bool, len(files))
-	var miss []model.TranscriptFile
-	var missAt []int
+	names := make([]string, len(files))
 	for i, t := range files {
-		st, err := model.StampFile(fsys, t.Path)
-		if err == nil {
-			stamps[i], stamped[i] = st, true
-			if c, ok := cache[t.Path]; ok && c.Stamp.Equal(st) {
-				out[i] = c.Sum
-				next[t.Path] = c
-				hits++
-				continue
-			}
-		}
-		miss = append(miss, t)
-		missAt = append(missAt, i)
+		names[i] = t.Path
 	}
-	for j, sum := range summarizeAll(fsys, miss, workers) {
-		i := missAt[j]
-		out[i] = sum
-		if stamped[i] && sum.Bytes == stamps[i].Size && unchanged(fsys, files[i].Path, stamps[i]) && readWhole(sum) {
-			next[files[i].Path] = cachedTranscript{Stamp: stamps[i], Sum: sum}
+	return diskcache.PerFile(fsys, names, cache, next, func(miss []int) []model.TranscriptSummary {
+		sub := make([]model.TranscriptFile, len(miss))
+		for j, i := range miss {
+			sub[j] = files[i]
 		}
-	}
-	return out, hits
-}
-
-// unchanged says the file at name still has the stamp st (checked after
-// reading it, so a file written meanwhile is not kept).
-func unchanged(fsys fs.FS, name string, st model.FileStamp) bool {
-	info, err := fs.Stat(fsys, name)
-	return err == nil && model.StampOf(info).Same(st)
-}
-
-// readWhole says a summary holds no read failure: a file that could not
-// be read is read again next time.
-func readWhole(sum model.TranscriptSummary) bool {
-	for _, p := range sum.Problems {
-		if p.Kind == model.ProblemUnreadable {
-			return false
-		}
-	}
-	return true
+		return summarizeAll(fsys, sub, workers)
+	}, model.TranscriptSummary.Whole)
 }
 
 // historyCounts is what stat reads of history.jsonl.
@@ -188,7 +141,7 @@ func readHistoryCached(fsys fs.FS, cached *cachedHistory) (hc historyCounts, nex
 	hc.entries += len(pend)
 	hc.problems = append(hc.problems[:len(hc.problems):len(hc.problems)], probs...)
 	hc.refs.Add(pend)
-	if next.Tail.Offset > st.Size || !unchanged(fsys, model.HistoryPath, st) {
+	if next.Tail.Offset > st.Size || !model.Unchanged(fsys, model.HistoryPath, st) {
 		// Written while it was read: counted, not kept.
 		next = nil
 	}

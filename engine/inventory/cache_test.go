@@ -100,7 +100,7 @@ func TestStatCacheStaleHead(t *testing.T) {
 	Stat(Options{Home: h, Cache: c})
 	tamper(t, c, h, func(sc *statCache) {
 		e := sc.Transcripts[p]
-		e.Sum.Records += 1000
+		e.Value.Records += 1000
 		sc.Transcripts[p] = e
 	})
 	if got := Stat(Options{Home: h, Cache: c}).Records; got != 1001 {
@@ -141,7 +141,7 @@ func TestStatCacheStaleOnDisk(t *testing.T) {
 	paste := sc.Pastes[0].Path
 	tamper(t, c, h, func(sc *statCache) {
 		e := sc.Transcripts[tp]
-		e.Sum.Records += 1000
+		e.Value.Records += 1000
 		sc.Transcripts[tp] = e
 		m := sc.Memory[mem]
 		m.Files += 1000

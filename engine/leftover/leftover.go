@@ -134,6 +134,9 @@ type Input struct {
 	// Alive and Busy are model.ProcessAlive and journal.Busy when nil.
 	Alive func(pid int) bool
 	Busy  func(journal string) bool
+	// Walk keeps the walk of the whole home between Finds (nil: every
+	// Find walks it).
+	Walk *WalkCache
 }
 
 // finder is one Find.
@@ -511,10 +514,34 @@ func (f *finder) home(home string, searched map[string]bool) {
 	if st, err := fs.Lstat(f.in.Root, root); err != nil || !st.IsDir() {
 		return
 	}
-	fs.WalkDir(f.in.Root, root, func(p string, d fs.DirEntry, err error) error {
+	hits, probs, gen, ok := f.in.Walk.cached(f.in.Root, home, searched)
+	if !ok {
+		hits, probs = walkHome(f.in.Root, root, searched)
+		f.in.Walk.keep(gen, home, searched, hits, probs)
+	}
+	f.rep.Problems = append(f.rep.Problems, probs...)
+	for _, h := range hits {
+		f.add(h.dir, h.name, h.info, anyWrite, "write")
+	}
+	// A scrub killed before its copy's manifest was written leaves the
+	// copy's folder empty (or holding only its temporary file).
+	scrubs := filepath.Join(home, filepath.FromSlash(model.ScrubCopyDir))
+	jn := filepath.Join(home, filepath.FromSlash(model.ScrubJournal))
+	ents, _ := fs.ReadDir(f.in.Root, model.RootName(filepath.ToSlash(scrubs)))
+	for _, e := range ents {
+		if e.IsDir() {
+			f.tidyFolder(filepath.Join(scrubs, e.Name()), jn)
+		}
+	}
+}
+
+// walkHome lists the hidden copies in the home (root, a RootName) outside
+// the memory folders searched, and the folders it could not read.
+func walkHome(fsys fs.FS, root string, searched map[string]bool) (hits []walkHit, probs []model.Problem) {
+	fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p != root {
-				f.rep.Problems = append(f.rep.Problems, model.Problem{File: model.RootPath(p), Kind: model.ProblemUnreadable, Reason: err.Error()})
+				probs = append(probs, model.Problem{File: model.RootPath(p), Kind: model.ProblemUnreadable, Reason: err.Error()})
 			}
 			return nil
 		}
@@ -531,19 +558,10 @@ func (f *finder) home(home string, searched map[string]bool) {
 		if err != nil {
 			return nil
 		}
-		f.add(filepath.Dir(model.RootPath(p)), d.Name(), info, anyWrite, "write")
+		hits = append(hits, walkHit{dir: filepath.Dir(model.RootPath(p)), name: d.Name(), info: info})
 		return nil
 	})
-	// A scrub killed before its copy's manifest was written leaves the
-	// copy's folder empty (or holding only its temporary file).
-	scrubs := filepath.Join(home, filepath.FromSlash(model.ScrubCopyDir))
-	jn := filepath.Join(home, filepath.FromSlash(model.ScrubJournal))
-	ents, _ := fs.ReadDir(f.in.Root, model.RootName(filepath.ToSlash(scrubs)))
-	for _, e := range ents {
-		if e.IsDir() {
-			f.tidyFolder(filepath.Join(scrubs, e.Name()), jn)
-		}
-	}
+	return hits, probs
 }
 
 // HomeCopies are the paths of the hidden copies Find finds in the home

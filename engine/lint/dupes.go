@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -153,6 +154,68 @@ func FindDuplicates(docs []DupeDoc, threshold float64) []DuplicatePair {
 	}
 	sortDuplicatePairs(out)
 	return out
+}
+
+// findDuplicatesOf is FindDuplicates' answer cut to the pairs the doc
+// at path only is part of (the gate's one file), without pairing every
+// doc with every other: a doc is compared with only when they share a
+// shingle no more than maxShinglePosting docs hold, as FindDuplicates
+// pairs them (its bound only saves comparisons, it drops no pair).
+func findDuplicatesOf(docs []DupeDoc, only string, threshold float64) []DuplicatePair {
+	if threshold <= 0 {
+		threshold = DefaultDuplicateJaccard
+	}
+	fi := slices.IndexFunc(docs, func(d DupeDoc) bool { return d.Path == only })
+	if fi < 0 {
+		return nil
+	}
+	words := make([][]dupeWord, len(docs))
+	lists := make([][]string, len(docs))
+	sets := make([]map[string]bool, len(docs))
+	for i, d := range docs {
+		words[i] = dupeWords(d.Text)
+		lists[i], sets[i] = shingles(words[i])
+	}
+	// How many docs hold each of only's shingles.
+	held := make(map[string]int, len(sets[fi]))
+	for sh := range sets[fi] {
+		held[sh] = 0
+	}
+	for i := range docs {
+		for sh := range sets[i] {
+			if n, ok := held[sh]; ok {
+				held[sh] = n + 1
+			}
+		}
+	}
+	var out []DuplicatePair
+	for j := range docs {
+		if j == fi || !sharesRare(sets[j], held) {
+			continue
+		}
+		a, b := min(fi, j), max(fi, j)
+		sim := Jaccard(sets[a], sets[b])
+		if sim < threshold {
+			continue
+		}
+		out = append(out, DuplicatePair{
+			A: docs[a].Path, B: docs[b].Path, Similarity: sim,
+			Shared: sharedRun(docs[a].Text, words[a], lists[a], sets[b]),
+		})
+	}
+	sortDuplicatePairs(out)
+	return out
+}
+
+// sharesRare says set holds a shingle of held that at most
+// maxShinglePosting docs hold.
+func sharesRare(set map[string]bool, held map[string]int) bool {
+	for sh, n := range held {
+		if n <= maxShinglePosting && set[sh] {
+			return true
+		}
+	}
+	return false
 }
 
 // sortDuplicatePairs orders pairs most similar first, then by paths.

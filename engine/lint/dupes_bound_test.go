@@ -38,7 +38,8 @@ func bruteDuplicates(docs []DupeDoc, threshold float64) []DuplicatePair {
 }
 
 // FindDuplicates, which skips the pairs whose shared shingles cannot
-// reach the threshold, finds what comparing every pair finds, on sets of
+// reach the threshold, finds what comparing every pair finds (and
+// findDuplicatesOf, for one file, that file's pairs of it), on sets of
 // memories with common words (shingles in more than maxShinglePosting
 // memories), reworded copies and pairs right at the threshold.
 func TestFindDuplicatesEqualsEveryPair(t *testing.T) {
@@ -79,6 +80,22 @@ func TestFindDuplicatesEqualsEveryPair(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("round %d threshold %v: %d pairs, every pair compared %d", round, th, len(got), len(want))
+			}
+			// The gate's one file: the pairs it is part of, no others.
+			for i := range min(n, 12) {
+				only := docs[rng.IntN(n)].Path
+				if i == 0 && len(want) > 0 {
+					only = want[0].B // one with a pair, every round that has one
+				}
+				var of []DuplicatePair
+				for _, p := range want {
+					if p.A == only || p.B == only {
+						of = append(of, p)
+					}
+				}
+				if got := findDuplicatesOf(docs, only, th); !reflect.DeepEqual(got, of) {
+					t.Fatalf("round %d threshold %v, only %s: %d pairs, want %d", round, th, only, len(got), len(of))
+				}
 			}
 		}
 	}

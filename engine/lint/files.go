@@ -131,7 +131,12 @@ func (l *linter) lintFrontmatter(f *model.MemoryFile) {
 }
 
 func (l *linter) lintDuplicates(facts IndexFacts) []DuplicatePair {
-	pairs := l.in.Memo.Dupes().Find(DupeDocs(l.md), l.in.DuplicateThreshold)
+	var pairs []DuplicatePair
+	if l.in.Only != "" {
+		pairs = findDuplicatesOf(DupeDocs(l.md), l.in.Only, l.in.DuplicateThreshold)
+	} else {
+		pairs = l.in.Memo.Dupes().Find(DupeDocs(l.md), l.in.DuplicateThreshold)
+	}
 	for _, p := range pairs {
 		l.add(Finding{Kind: Duplicate, Severity: SevWarning, Path: p.A, Related: []string{p.B},
 			Message: fmt.Sprintf("near-duplicate of %s (similarity %.2f), both say “%s”; merge them (prune can)", p.B, p.Similarity, strings.Join(strings.Fields(strings.ReplaceAll(p.Shared, "**", "")), " "))})
@@ -203,11 +208,14 @@ func (l *linter) lintDrift() DriftResult {
 // lintScan runs the security scan over everything the client reads.
 func (l *linter) lintScan() {
 	var files []scanFile
-	if l.md.Index != nil {
+	only := func(p string) bool { return l.in.Only == "" || l.in.Only == p }
+	if l.md.Index != nil && only(model.MemoryIndexName) {
 		files = append(files, scanFile{model.MemoryIndexName, l.md.Index.Bytes()})
 	}
 	for _, f := range l.md.Files {
-		files = append(files, scanFile{f.Path, f.Raw()})
+		if only(f.Path) {
+			files = append(files, scanFile{f.Path, f.Raw()})
+		}
 	}
 	for i, found := range l.in.Memo.scanFiles(files) {
 		for _, fd := range found {

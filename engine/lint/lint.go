@@ -104,6 +104,12 @@ type Input struct {
 	// Loads are what the transcripts say was loaded; nil skips the
 	// checks on rules and imports (reported with their absolute paths).
 	Loads *LoadFacts
+	// Only, when set, is the one file (relative to the folder;
+	// MEMORY.md for the index) the caller judges, as the gate judges a
+	// call: the security scan reads only it, and near-duplicates are
+	// looked for only with it (Report.Duplicates holds its pairs). The
+	// findings about it are a full run's.
+	Only string
 	// Memo, when set, keeps per-file work across runs on the same folder
 	// (near-duplicate shingles and pairs, the security scan), so a run
 	// after one file changed costs that file. nil computes everything.

@@ -47,6 +47,10 @@ type Request struct {
 	// Memo keeps lint's per-file work from the folder's last check (nil:
 	// none).
 	Memo *lint.Memo
+	// Walk keeps the leftover search's walk of the home between checks
+	// (nil: each check walks it); its owner hands it the home's change
+	// events (leftover.WalkCache).
+	Walk *leftover.WalkCache
 }
 
 // Inputs are lint's input and the leftovers found on the way (the Health
@@ -70,7 +74,7 @@ func Assemble(r Request) Inputs {
 	}
 	// memscope's own leftovers, wherever it writes: in the folder, and
 	// beside the files its restores wrote (the home's journals).
-	found := leftover.Find(leftover.Input{Root: r.Root, HomeDir: r.HomeDir, MemoryDirs: []string{r.MemoryDir}, Now: r.Now})
+	found := leftover.Find(leftover.Input{Root: r.Root, HomeDir: r.HomeDir, MemoryDirs: []string{r.MemoryDir}, Now: r.Now, Walk: r.Walk})
 	in.Leftovers = leftover.LintCopies(found.Items, r.MemoryDir)
 	in.Interrupted = leftover.LintInterrupted(r.HomeDir, found.Interrupted)
 	return Inputs{Lint: in, Leftovers: found}

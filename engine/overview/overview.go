@@ -38,6 +38,16 @@ const (
 	Autocompact ID = "autocompact"
 	// Problems: malformed lines and files skipped in the home.
 	Problems ID = "problems"
+	// Vault: sessions the cleanup deletes within Horizon days that the
+	// rescue vault does not hold as they are.
+	Vault ID = "vault"
+	// Replaced: sessions whose history exists only in a .replaced copy.
+	Replaced ID = "replaced"
+	// Held: memory writes the write gate held today.
+	Held ID = "held"
+	// Doctor: `memscope doctor`'s summary (client version, unknown
+	// record types and fields).
+	Doctor ID = "doctor"
 )
 
 // Scope says what a line looks at.
@@ -106,6 +116,9 @@ type Source struct {
 	// Horizon is how many days ahead Cleanup looks (DefaultHorizon
 	// when 0).
 	Horizon int
+	// Places are the vault and the gate's record (FindPlaces; none
+	// when zero).
+	Places Places
 
 	once   sync.Once
 	target *projectmem.Target
@@ -156,8 +169,12 @@ var Specs = []Spec{
 	{Prompt, ScopeProject, "prompt", promptLine},
 	{Secrets, ScopeHome, "security", secretsLine},
 	{Cleanup, ScopeHome, "retention", cleanupLine},
+	{Vault, ScopeHome, "retention", vaultLine},
 	{Lost, ScopeHome, "retention", lostLine},
+	{Replaced, ScopeHome, "", replacedLine},
 	{Autocompact, ScopeHome, "live", autocompactLine},
+	{Held, ScopeHome, "review", heldLine},
+	{Doctor, ScopeHome, "", doctorLine},
 	{Problems, ScopeHome, "projects", problemsLine},
 }
 

@@ -85,7 +85,7 @@ func (e Env) Open(project string) *Target {
 	loc := model.ResolveMemoryLocation(model.MemoryOptions{
 		Root: e.Root, HomeDir: e.Home.Dir, UserHome: e.UserHome, StartDir: project, Getenv: e.Getenv, Settings: settings,
 	})
-	store, _ := memstore.Open(loc.Dir, memstore.DirFSWith(loc.Dir, e.Writes))
+	store, _ := memstore.Open(loc.Dir, memstore.DirFSIn(e.Home.Dir, loc.Dir, e.Writes))
 	auto := model.MemoryStore{Kind: model.StoreAuto, Dir: loc.Dir, Label: "project memory (auto memory)", Stamped: true}
 	t := &Target{Env: e, Project: project, Tree: project, Loc: loc, Kind: auto, Store: store}
 	if loc.Git.Root != "" {
@@ -129,7 +129,7 @@ func (t *Target) LintInput(th memindex.StalenessThresholds) (lint.Input, leftove
 		Memory:   t.Store.Memory(),
 		Problems: t.Store.Problems(),
 		// The memory folder is read where the store reads and writes it.
-		MemoryFS:   model.DirFS(t.Loc.Dir),
+		MemoryFS:   model.MemoryFS(t.Home.Dir, t.Loc.Dir),
 		MemoryDir:  t.Loc.Dir,
 		Root:       t.Root,
 		ProjectDir: t.Tree,
@@ -161,5 +161,5 @@ func (t *Target) Provenance(cache *provenance.FirstCache) provenance.Project {
 // through the target's writer (the atomic writer, with its fault seam),
 // like every memory write.
 func (t *Target) ReviewFS() memstore.FS {
-	return memstore.DirFSWith(t.Loc.Dir, t.Writes)
+	return memstore.DirFSIn(t.Home.Dir, t.Loc.Dir, t.Writes)
 }

@@ -1,6 +1,7 @@
 package provenance
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -8,8 +9,11 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/internal/provgen"
+	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
 
@@ -27,19 +31,26 @@ func (c *countFS) Open(name string) (fs.File, error) {
 	return c.FS.Open(name)
 }
 
-// A scan through a FirstCache answers as a scan without one, reads again
-// only what changed, and sees a write appended to a transcript.
-func TestFirstCacheRereadsOnlyWhatChanged(t *testing.T) {
+// scanFixture is provgen's home, its project's folders, a lister of its
+// transcripts as they are now, and a scan without a cache.
+func scanFixture(t *testing.T) (l provgen.Layout, folders []Folder, list func() []model.TranscriptFile, plain Report) {
+	t.Helper()
 	l, err := provgen.Write(t.TempDir(), now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	folders := ProjectFolders(l.Home, l.MemoryDir, l.Project)
-	list := func() []model.TranscriptFile {
+	folders = ProjectFolders(l.Home, l.MemoryDir, l.Project)
+	list = func() []model.TranscriptFile {
 		files, _ := model.FindTranscripts(model.DirFS(l.Home))
 		return files
 	}
-	plain := Scan(Options{Home: model.DirFS(l.Home), Transcripts: list(), Folders: folders})
+	return l, folders, list, Scan(Options{Home: model.DirFS(l.Home), Transcripts: list(), Folders: folders})
+}
+
+// A scan through a FirstCache answers as a scan without one, reads again
+// only what changed, and sees a write appended to a transcript.
+func TestFirstCacheRereadsOnlyWhatChanged(t *testing.T) {
+	l, folders, list, plain := scanFixture(t)
 	c := NewFirstCache()
 	home := &countFS{FS: model.DirFS(l.Home)}
 	first := Scan(Options{Home: home, Transcripts: list(), Folders: folders, Cache: c})
@@ -110,6 +121,153 @@ func TestFirstCacheSharedByFolderSets(t *testing.T) {
 		}
 		if n := home.transcripts.Load(); (n > 0) != step.reads {
 			t.Errorf("step %d (%s): read %d transcripts; want reads: %v", i, step.name, n, step.reads)
+		}
+	}
+}
+
+// readFS counts the bytes read from transcripts through it.
+type readFS struct {
+	fs.FS
+	read atomic.Int64
+}
+
+func (c *readFS) Open(name string) (fs.File, error) {
+	f, err := c.FS.Open(name)
+	if err != nil || !strings.HasSuffix(name, ".jsonl") {
+		return f, err
+	}
+	return &countedFile{File: f, n: &c.read}, nil
+}
+
+type countedFile struct {
+	fs.File
+	n *atomic.Int64
+}
+
+func (f *countedFile) Read(p []byte) (int, error) {
+	n, err := f.File.Read(p)
+	f.n.Add(int64(n))
+	return n, err
+}
+
+func (f *countedFile) ReadAt(p []byte, off int64) (int, error) {
+	ra, ok := f.File.(io.ReaderAt)
+	if !ok {
+		return 0, fs.ErrInvalid
+	}
+	n, err := ra.ReadAt(p, off)
+	f.n.Add(int64(n))
+	return n, err
+}
+
+func (f *countedFile) Seek(off int64, whence int) (int64, error) {
+	s, ok := f.File.(io.Seeker)
+	if !ok {
+		return 0, fs.ErrInvalid
+	}
+	return s.Seek(off, whence)
+}
+
+// A FirstCache kept on disk lets the next run (a new cache on the same
+// store) answer as a scan without a cache while reading only each
+// transcript's head (its stamp); a transcript rewritten in place, to the
+// same size and mtime, is read again whole.
+func TestFirstCacheOnDisk(t *testing.T) {
+	l, folders, list, plain := scanFixture(t)
+	if len(plain.Writes) == 0 {
+		t.Fatal("the fixture has no writes")
+	}
+	store := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
+	scan := func() (Report, int64) {
+		home := &readFS{FS: model.DirFS(l.Home)}
+		r := Scan(Options{Home: home, Transcripts: list(), Folders: folders, Cache: NewFirstCacheOn(store, l.Home)})
+		return r, home.read.Load()
+	}
+	first, readFirst := scan()
+	if !reflect.DeepEqual(first.Writes, plain.Writes) {
+		t.Fatalf("kept on disk: %d writes, without a cache: %d", len(first.Writes), len(plain.Writes))
+	}
+	var total int64
+	files := list()
+	for _, f := range files {
+		total += f.Size
+	}
+	if readFirst < total {
+		t.Fatalf("the first run read %d bytes of %d: the fixture is not read whole", readFirst, total)
+	}
+	again, readAgain := scan()
+	if !reflect.DeepEqual(again.Writes, plain.Writes) {
+		t.Errorf("the next run answers from disk with %d writes, want %d", len(again.Writes), len(plain.Writes))
+	}
+	if again.Bytes != plain.Bytes || again.Transcripts != plain.Transcripts || again.Decoded != plain.Decoded {
+		t.Errorf("the next run counts %d bytes, %d transcripts, %d decoded; without a cache %d, %d, %d",
+			again.Bytes, again.Transcripts, again.Decoded, plain.Bytes, plain.Transcripts, plain.Decoded)
+	}
+	if heads := int64(len(files)) * model.TailHeadMax; readAgain > heads {
+		t.Errorf("the next run read %d bytes, more than the %d of the transcripts' heads (the first read %d)", readAgain, heads, readFirst)
+	}
+	// Rewrite the transcript holding a write: the same size and mtime,
+	// the call's file named differently (an Edit of another memory file).
+	var target model.TranscriptFile
+	for _, f := range files {
+		if f.Path == plain.Writes[0].Transcript {
+			target = f
+		}
+	}
+	abs := filepath.Join(l.Home, filepath.FromSlash(target.Path))
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := plain.Writes[0].Rel
+	repl := strings.Repeat("z", len(strings.TrimSuffix(old, ".md"))) + ".md"
+	if repl == old || !strings.Contains(string(data), old) {
+		t.Fatalf("cannot rename %q in %s", old, target.Path)
+	}
+	edited := strings.ReplaceAll(string(data), old, repl)
+	if err := os.WriteFile(abs, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(abs, time.Time{}, target.ModTime); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := scan()
+	found := false
+	for _, w := range after.Writes {
+		if w.Transcript == target.Path && w.Rel == old {
+			t.Errorf("after the rewrite the scan still reports %s from %s: the stale entry was used", old, target.Path)
+		}
+		found = found || w.Rel == repl
+	}
+	if !found {
+		t.Errorf("after the rewrite no write names %s", repl)
+	}
+}
+
+// The prefilter is the suffix every marker ends with: a line naming any
+// folder holds it, also when a folder is outside the usual layout.
+func TestCommonSuffix(t *testing.T) {
+	for _, c := range []struct {
+		markers []string
+		want    string
+	}{
+		{[]string{"/h/projects/-a/memory/", "/projects/-a/memory/", "/h/agent-memory/"}, "memory/"},
+		{[]string{"/h/projects/-a/memory/", "/notes/"}, "/"},
+		{[]string{"/x/memory/"}, "/x/memory/"},
+		{nil, ""},
+	} {
+		var ms [][]byte
+		for _, m := range c.markers {
+			ms = append(ms, []byte(m))
+		}
+		got := string(commonSuffix(ms))
+		if got != c.want {
+			t.Errorf("commonSuffix(%q) = %q, want %q", c.markers, got, c.want)
+		}
+		for _, m := range c.markers {
+			if !strings.HasSuffix(m, got) {
+				t.Errorf("%q does not end with %q", m, got)
+			}
 		}
 	}
 }

@@ -151,6 +151,8 @@ type Options struct {
 type FirstCache struct {
 	mu sync.Mutex
 	m  map[string]cachedFirst
+	// disk keeps the entries across runs (NewFirstCacheOn); nil: none.
+	disk *disk
 }
 
 // maxCachedFolders bounds the folders an entry looks for: past it, a
@@ -158,8 +160,11 @@ type FirstCache struct {
 const maxCachedFolders = 64
 
 type cachedFirst struct {
-	size    int64
-	mod     time.Time
+	size int64
+	mod  time.Time
+	// stamp is the file's, taken before it was read, when the entry may
+	// be kept on disk (zero otherwise).
+	stamp   model.FileStamp
 	folders []Folder
 	pass    firstPass
 	// links are the second pass's answers, by every id asked (found or
@@ -184,6 +189,9 @@ func (c *FirstCache) first(home fs.FS, t model.TranscriptFile, folders []Folder)
 		return scanFirst(home, t, folders).place(folders, folders)
 	}
 	e, same := c.get(t)
+	if !same {
+		e, same = c.fromDisk(home, t)
+	}
 	if same && covers(e.folders, folders) {
 		return e.pass.place(e.folders, folders)
 	}
@@ -198,10 +206,16 @@ func (c *FirstCache) first(home fs.FS, t model.TranscriptFile, folders []Folder)
 	if len(look) > maxCachedFolders {
 		look = folders
 	}
+	st, stamped := c.stamped(home, t)
 	p := scanFirst(home, t, look)
 	if p.err == nil {
+		if !stamped || !model.Unchanged(home, t.Path, st) {
+			// Written while it was read: kept for this run only.
+			st = model.FileStamp{}
+		}
 		c.mu.Lock()
-		c.m[t.Path] = cachedFirst{size: t.Size, mod: t.ModTime, folders: look, pass: p}
+		c.m[t.Path] = cachedFirst{size: t.Size, mod: t.ModTime, stamp: st, folders: look, pass: p}
+		c.markDirty()
 		c.mu.Unlock()
 	}
 	return p.place(look, folders)
@@ -214,6 +228,9 @@ func (c *FirstCache) links(home fs.FS, t model.TranscriptFile, wanted map[string
 		return readLinks(home, t, wanted)
 	}
 	e, same := c.get(t)
+	if !same {
+		e, same = c.fromDisk(home, t)
+	}
 	if same && e.links != nil && hasAll(e.links, wanted) {
 		return e.links, nil
 	}
@@ -231,6 +248,7 @@ func (c *FirstCache) links(home fs.FS, t model.TranscriptFile, wanted map[string
 	if e, ok := c.m[t.Path]; ok && e.size == t.Size && e.mod.Equal(t.ModTime) {
 		e.links = ls
 		c.m[t.Path] = e
+		c.markDirty()
 	}
 	c.mu.Unlock()
 	return ls, nil
@@ -334,6 +352,10 @@ func Scan(o Options) Report {
 	if len(o.Folders) == 0 || len(files) == 0 {
 		return r
 	}
+	o.Cache.load()
+	o.Cache.scanned(files)
+	// A cache not written costs the next run its time only.
+	defer func() { _ = o.Cache.Save() }()
 	passes := make([]firstPass, len(files))
 	model.ParallelN(len(files), o.Workers, func(i int) {
 		passes[i] = o.Cache.first(o.Home, files[i], o.Folders)
@@ -492,6 +514,7 @@ func scanFirst(home fs.FS, t model.TranscriptFile, folders []Folder) firstPass {
 			markers = append(markers, []byte(m))
 		}
 	}
+	anchor := commonSuffix(markers)
 	f, err := model.OpenRegular(home, t.Path)
 	if err != nil {
 		p.err = err
@@ -510,10 +533,11 @@ func scanFirst(home fs.FS, t model.TranscriptFile, folders []Folder) firstPass {
 		if line.TooLong {
 			continue
 		}
-		if main && bytes.Contains(d, toolResultBytes) && bytes.Contains(d, agentIDBytes) {
+		// The rarer string first: most lines are rejected by one search.
+		if main && bytes.Contains(d, agentIDBytes) && bytes.Contains(d, toolResultBytes) {
 			noteSpawn(&p, d)
 		}
-		if !bytes.Contains(d, toolUseBytes) || !containsAny(d, markers) {
+		if !bytes.Contains(d, anchor) || !bytes.Contains(d, toolUseBytes) || !containsAny(d, markers) {
 			continue
 		}
 		p.calls = append(p.calls, writeCalls(d, line.Number, folders)...)
@@ -522,6 +546,25 @@ func scanFirst(home fs.FS, t model.TranscriptFile, folders []Folder) firstPass {
 		p.err = fmt.Errorf("read %s: %w", t.Path, err)
 	}
 	return p
+}
+
+// commonSuffix is the longest suffix every marker ends with ("memory/"
+// for auto and agent memory folders alike): a line holding a marker holds
+// it, so one search for it passes over the many lines (a tool call on
+// any file) that name no folder, however many folders a scan looks for.
+func commonSuffix(markers [][]byte) []byte {
+	if len(markers) == 0 {
+		return nil
+	}
+	s := markers[0]
+	for _, m := range markers[1:] {
+		n := 0
+		for n < len(s) && n < len(m) && s[len(s)-1-n] == m[len(m)-1-n] {
+			n++
+		}
+		s = s[len(s)-n:]
+	}
+	return s
 }
 
 func containsAny(d []byte, markers [][]byte) bool {

@@ -2,8 +2,10 @@ package sessions
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
-	"hash/maphash"
+	"hash"
 	"io"
 	"io/fs"
 	"strconv"
@@ -31,26 +33,28 @@ type FileScan struct {
 }
 
 // usageLine is one line's usage and the identity ccusage dedups it by.
+// One is kept per response of the home until the report is summed: the
+// usage is price.Usage, not a second copy.
 type usageLine struct {
 	// key hashes message.id and requestId (128 bits, so a collision
 	// among even billions of responses is not a practical concern);
 	// keyed is false when either is missing, and such lines always count.
 	key   [2]uint64
 	keyed bool
-	usage model.Usage
-	// price is what pricing needs besides the counts: the model, the
-	// 1-hour cache writes, speed and a recorded costUSD.
+	// price is the counts and what pricing needs besides them: the
+	// model, the 1-hour cache writes, speed and a recorded costUSD.
 	price pricing.Response
 }
 
 // scanWorker scans files one after another, reusing its buffers.
 type scanWorker struct {
-	ls    *lineScanner
-	lr    *model.LineReader
-	cr    byteCounter
-	z     *model.Summarizer
-	seeds *[2]maphash.Seed
-	seen  map[[2]uint64]struct{}
+	ls   *lineScanner
+	lr   *model.LineReader
+	cr   byteCounter
+	z    *model.Summarizer
+	hash hash.Hash // SHA-256, reused
+	sum  [sha256.Size]byte
+	seen map[[2]uint64]struct{}
 	// name is the file being scanned.
 	name string
 	// rec is the record of the line being scanned.
@@ -61,8 +65,8 @@ type scanWorker struct {
 	models map[string]string
 }
 
-func newScanWorker(seeds *[2]maphash.Seed, ccusage bool) *scanWorker {
-	return &scanWorker{ls: newLineScanner(), z: model.NewSummarizer(), seeds: seeds, seen: map[[2]uint64]struct{}{}, ccusage: ccusage, models: map[string]string{}}
+func newScanWorker(ccusage bool) *scanWorker {
+	return &scanWorker{ls: newLineScanner(), z: model.NewSummarizer(), hash: sha256.New(), seen: map[[2]uint64]struct{}{}, ccusage: ccusage, models: map[string]string{}}
 }
 
 // byteCounter counts the bytes read through it.
@@ -149,7 +153,7 @@ func (w *scanWorker) ccusageLine(out *FileScan, lineNo int, reported bool) {
 		}
 		return
 	}
-	ul := usageLine{usage: u, price: w.price(u)}
+	ul := usageLine{price: w.price(u)}
 	if f := &ls.f; f.msgID.present() && f.requestID.present() {
 		ul.keyed = true
 		ul.key = w.key(f.msgID, f.requestID)
@@ -210,18 +214,17 @@ func (w *scanWorker) price(u model.Usage) pricing.Response {
 }
 
 // key hashes message.id and requestId as ccusage joins them ("id:req"),
-// decoding them first when they hold escapes.
+// decoding them first when they hold escapes: the first 128 bits of
+// their SHA-256, the same in every run, so a scan kept in the cache
+// (Options.Cache) dedupes against this run's.
 func (w *scanWorker) key(id, req span) [2]uint64 {
-	var k [2]uint64
-	for i := range k {
-		var h maphash.Hash
-		h.SetSeed(w.seeds[i])
-		h.Write(w.ls.textBytes(id))
-		h.WriteByte(':')
-		h.Write(w.ls.textBytes(req))
-		k[i] = h.Sum64()
-	}
-	return k
+	h := w.hash
+	h.Reset()
+	h.Write(w.ls.textBytes(id))
+	h.Write([]byte{':'})
+	h.Write(w.ls.textBytes(req))
+	sum := h.Sum(w.sum[:0])
+	return [2]uint64{binary.LittleEndian.Uint64(sum), binary.LittleEndian.Uint64(sum[8:])}
 }
 
 func (c *byteCounter) Read(p []byte) (int, error) {

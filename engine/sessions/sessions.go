@@ -2,7 +2,6 @@ package sessions
 
 import (
 	"cmp"
-	"hash/maphash"
 	"io/fs"
 	"runtime"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/engine/pricing"
 	"github.com/memscope/memscope/model"
 )
@@ -131,6 +131,9 @@ type Options struct {
 	Workers int
 	// Prices prices the usage; nil is the embedded table.
 	Prices *pricing.Table
+	// Cache keeps each transcript's scan across runs (nil: none), so a
+	// report after a change reads only the transcripts that changed.
+	Cache *diskcache.Store
 }
 
 // Summarize reads every transcript of a home once, on all CPUs, and sums
@@ -155,7 +158,7 @@ func Summarize(o Options) Report {
 			files = append(files, t)
 		}
 	}
-	scans := ScanAll(h.FS, files, o.Workers, true)
+	scans := scanCached(h.FS, o.Cache, h.Dir, files, sf.Transcripts, o.Workers)
 	dedupeLikeCcusage(files, scans)
 
 	rows := map[string]*Row{}
@@ -281,11 +284,11 @@ func addScan(r *Row, t model.TranscriptFile, s *FileScan, prices *pricing.Table)
 	r.MicrocompactBoundaries += s.Sum.MicrocompactBoundaries
 	r.Problems += len(s.Sum.Problems) + len(s.problems)
 	for _, u := range s.Usage {
-		r.Usage = r.Usage.Add(u.usage)
+		r.Usage = r.Usage.Add(u.price.Usage)
 		r.Responses++
 		r.cost.Add(prices, u.price)
 		if t.Kind == model.TranscriptSubagent {
-			r.SubagentUsage = r.SubagentUsage.Add(u.usage)
+			r.SubagentUsage = r.SubagentUsage.Add(u.price.Usage)
 		}
 	}
 	for _, c := range s.clientCost {
@@ -351,13 +354,12 @@ func ScanAll(fsys fs.FS, files []model.TranscriptFile, workers int, ccusage bool
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return files[order[a]].Size > files[order[b]].Size })
-	seeds := &[2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 	out := make([]FileScan, len(files))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range min(workers, len(files)) {
 		wg.Go(func() {
-			w := newScanWorker(seeds, ccusage)
+			w := newScanWorker(ccusage)
 			for i := range jobs {
 				s, err := w.scanFile(fsys, files[i].Path)
 				if err != nil {

@@ -2,7 +2,6 @@ package sessions
 
 import (
 	"bytes"
-	"hash/maphash"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,7 +18,7 @@ import (
 // fastSummary is the sessions scanner's summary of in.
 func fastSummary(t testing.TB, in []byte) FileScan {
 	t.Helper()
-	w := newScanWorker(&[2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, true)
+	w := newScanWorker(true)
 	s, err := w.scan(bytes.NewReader(in), "t.jsonl")
 	if err != nil {
 		t.Fatalf("scan: %v", err)
@@ -176,7 +175,7 @@ func FuzzSessionsSummary(f *testing.F) {
 // over (line numbers, BOM, the per-file dedup) whatever the last one
 // left behind.
 func TestScanWorkerStartsEachFileOver(t *testing.T) {
-	w := newScanWorker(&[2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, true)
+	w := newScanWorker(true)
 	long := `{"type":"user","x":"` + strings.Repeat("y", 1<<20) + `"}` + "\n"
 	asst := `{"type":"assistant","requestId":"r","message":{"id":"m","usage":{"input_tokens":4,"output_tokens":1}},"timestamp":"2026-11-11T05:00:57Z"}` + "\n"
 	inputs := []string{

@@ -41,10 +41,18 @@ func DirFS(dir string) FS {
 // DirFSWith is DirFS making its writes through w (the real OS when nil);
 // tests pass a faultfs.FS to make any step of any write fail.
 func DirFSWith(dir string, w model.WriteFS) FS {
+	return DirFSIn("", dir, w)
+}
+
+// DirFSIn is DirFSWith for a memory folder of the home folder home: it
+// reads through model.MemoryFS, so a link that leaves the home (a memory
+// file, or the folder itself) is refused and named, as every reader of
+// the home refuses it; with home "" the folder is its own boundary.
+func DirFSIn(home, dir string, w model.WriteFS) FS {
 	if w == nil {
 		w = model.OSWriteFS{}
 	}
-	return dirFS{FS: model.DirFS(dir), dir: dir, w: w}
+	return dirFS{FS: model.MemoryFS(home, dir), dir: dir, w: w}
 }
 
 type dirFS struct {

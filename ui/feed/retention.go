@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/engine/cleanup"
+	"github.com/memscope/memscope/engine/overview"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/retention"
 )
@@ -26,7 +27,14 @@ type Retention struct {
 	// for a refresh.
 	forecast *cleanup.Forecast
 	names    map[string]bool
+	// vaultDir is the rescue vault whose coverage the forecast shows
+	// ("" for none: the demo, or no vault folder).
+	vaultDir string
 }
+
+// SetVaultDir names the rescue vault whose coverage each forecast shows
+// (overview.FindPlaces).
+func (r *Retention) SetVaultDir(dir string) { r.vaultDir = dir }
 
 // MaxRefreshNames bounds the file names kept for a refresh: past it the
 // next Load reads the home again.
@@ -80,12 +88,12 @@ func (r *Retention) Load(home *model.Home, root fs.FS, now time.Time) tea.Cmd {
 		r.stale = false
 		clear(r.names)
 		r.running = true
-		return forecastCmd(home, root, now, nil, nil)
+		return forecastCmd(home, root, now, nil, nil, r.vaultDir)
 	case len(r.names) > 0:
 		names := slices.Sorted(maps.Keys(r.names))
 		clear(r.names)
 		r.running = true
-		return forecastCmd(home, root, now, r.forecast, names)
+		return forecastCmd(home, root, now, r.forecast, names, r.vaultDir)
 	}
 	return nil
 }
@@ -100,17 +108,22 @@ func (r *Retention) Loaded(msg RetentionLoaded) retention.ForecastMsg {
 
 // forecastCmd forecasts the home's sweeps as of now, as memscope cleanup
 // --forecast does: from prev (an earlier forecast) and the files that
-// changed since, when cleanup.Refresh can, else by reading the home.
-func forecastCmd(home *model.Home, root fs.FS, now time.Time, prev *cleanup.Forecast, changed []string) tea.Cmd {
+// changed since, when cleanup.Refresh can, else by reading the home;
+// with what the rescue vault in vaultDir holds of it.
+func forecastCmd(home *model.Home, root fs.FS, now time.Time, prev *cleanup.Forecast, changed []string, vaultDir string) tea.Cmd {
 	return func() tea.Msg {
 		st, probs := cleanup.Settings(root, home)
 		o := cleanup.Options{Home: home, Settings: st, SettingsProblems: probs, Now: now}
+		f, ok := cleanup.Forecast{}, false
 		if prev != nil {
-			if f, ok := cleanup.Refresh(*prev, o, changed); ok {
-				return RetentionLoaded{forecast: f}
-			}
+			f, ok = cleanup.Refresh(*prev, o, changed)
 		}
-		return RetentionLoaded{forecast: cleanup.BuildForecast(o)}
+		if !ok {
+			f = cleanup.BuildForecast(o)
+		}
+		f.Vault = nil
+		overview.CoverVault(&f, root, vaultDir)
+		return RetentionLoaded{forecast: f}
 	}
 }
 

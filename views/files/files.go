@@ -41,7 +41,7 @@ type DiffRequest struct {
 
 // PlanRequest asks the root for a restore plan (filehist.PlanTurnRestore
 // when Turn is set, else filehist.PlanVersionRestore) and to hand it to
-// SetPlan; the pane then asks for confirmation.
+// a PlanMsg; the pane then asks for confirmation.
 type PlanRequest struct {
 	SessionID    string
 	Turn         string
@@ -146,9 +146,23 @@ func New(keys keymap.KeyMap, st style.Styles) Model {
 // Title names the pane.
 func (m Model) Title() string { return "Files" }
 
-// SetSessions shows the sessions that have file history; a search hit
+// SessionsMsg brings the sessions that have file history.
+type SessionsMsg struct{ Sessions []filehist.SessionSummary }
+
+// SessionMsg brings a loaded session (after LoadSession, or a reload
+// after a restore).
+type SessionMsg struct{ Session *filehist.SessionFileHistory }
+
+// PlanMsg brings the restore plan a PlanRequest asked for, or the error
+// that stopped it.
+type PlanMsg struct {
+	Plan *filehist.RestorePlan
+	Err  error
+}
+
+// setSessions shows the sessions that have file history; a search hit
 // waiting for them asks for its session.
-func (m *Model) SetSessions(s []filehist.SessionSummary) tea.Cmd {
+func (m *Model) setSessions(s []filehist.SessionSummary) tea.Cmd {
 	m.sessions, m.loaded = s, true
 	if m.level == LevelSessions {
 		m.showLevel(LevelSessions)
@@ -156,11 +170,11 @@ func (m *Model) SetSessions(s []filehist.SessionSummary) tea.Cmd {
 	return m.goToHit()
 }
 
-// SetSession hands over a loaded session (after LoadSession, or a reload
+// setSession takes a loaded session (after LoadSession, or a reload
 // after a restore). The pane keeps its place when the session is the one
 // it shows; the returned command asks again for the diff shown, since
 // the file on disk may have changed.
-func (m *Model) SetSession(s *filehist.SessionFileHistory) tea.Cmd {
+func (m *Model) setSession(s *filehist.SessionFileHistory) tea.Cmd {
 	same := m.session != nil && s != nil && m.session.SessionID == s.SessionID
 	m.session, m.loading = s, ""
 	if s == nil {
@@ -194,17 +208,18 @@ func (m *Model) SetSession(s *filehist.SessionFileHistory) tea.Cmd {
 	return m.diffIfMoved(DiffRequest{})
 }
 
-// SetDiff hands over a diff; one for a selection the pane left is dropped.
-func (m *Model) SetDiff(d DiffResult) {
+// setDiff takes a diff (DiffResult); one for a selection the pane left
+// is dropped.
+func (m *Model) setDiff(d DiffResult) {
 	if req, ok := m.diffRequest(); ok && req == d.Request {
 		m.diff = d
 		m.doc = m.contentDoc(d)
 	}
 }
 
-// SetPlan hands over a restore plan and asks for confirmation (or shows
-// the error that stopped the plan).
-func (m *Model) SetPlan(p *filehist.RestorePlan, err error) tea.Cmd {
+// setPlan takes a restore plan and asks for confirmation (or shows the
+// error that stopped the plan).
+func (m *Model) setPlan(p *filehist.RestorePlan, err error) tea.Cmd {
 	if err != nil {
 		return status("no restore plan: "+err.Error(), true)
 	}

@@ -93,12 +93,12 @@ func run(cmd tea.Cmd) []tea.Msg {
 // the root would: LoadSession answered by SetSession.
 func openSession(t *testing.T, f fixture, m Model) Model {
 	t.Helper()
-	m.SetSessions(sessionsFixture)
+	m.setSessions(sessionsFixture)
 	m, out := press(t, m, "enter")
 	if len(out) != 1 || out[0] != (LoadSession{SessionID: filehistgen.SessionID, Transcript: sessionsFixture[0].Transcript}) {
 		t.Fatalf("enter on a session sent %#v", out)
 	}
-	m.SetSession(&f.s)
+	m.setSession(&f.s)
 	return m
 }
 
@@ -107,7 +107,7 @@ func answerDiff(t *testing.T, f fixture, m *Model, req DiffRequest) {
 	t.Helper()
 	tf, _ := f.s.File(req.TrackingPath)
 	d, err := filehist.FileVersionDiff(f.home.FS, tf, req.From, req.To)
-	m.SetDiff(DiffResult{Request: req, Diff: d, Err: err})
+	m.setDiff(DiffResult{Request: req, Diff: d, Err: err})
 }
 
 // backupHash is a backup name's path hash, which depends on the temp
@@ -122,7 +122,7 @@ func pressAnswered(t *testing.T, f fixture, m Model, k string) Model {
 	for _, msg := range out {
 		switch msg := msg.(type) {
 		case LoadSession:
-			m.SetSession(&f.s)
+			m.setSession(&f.s)
 		case DiffRequest:
 			answerDiff(t, f, &m, msg)
 		case PlanRequest:
@@ -133,7 +133,7 @@ func pressAnswered(t *testing.T, f fixture, m Model, k string) Model {
 			} else {
 				p, err = filehist.PlanVersionRestore(f.home.FS, &f.s, msg.TrackingPath, msg.Version)
 			}
-			m.SetPlan(p, err)
+			m.setPlan(p, err)
 		}
 	}
 	return m
@@ -168,7 +168,7 @@ func TestFilesPaneGolden(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
 			m := newPane(100, 30)
-			m.SetSessions(sessionsFixture)
+			m.setSessions(sessionsFixture)
 			for _, k := range tt.keys {
 				m = pressAnswered(t, f, m, k)
 			}
@@ -204,11 +204,11 @@ func TestFilesPaneNavigation(t *testing.T) {
 		t.Fatalf("moving to the newest version sent %#v, want %#v", out, want)
 	}
 	// A diff for a selection the pane left is dropped.
-	m.SetDiff(DiffResult{Request: DiffRequest{TrackingPath: "README.md", From: filehist.VersionRef{Version: 1}, To: filehist.DiskRef}, Diff: "stale"})
+	m.setDiff(DiffResult{Request: DiffRequest{TrackingPath: "README.md", From: filehist.VersionRef{Version: 1}, To: filehist.DiskRef}, Diff: "stale"})
 	if m.diff.Diff == "stale" {
 		t.Error("a stale diff was shown")
 	}
-	m.SetDiff(DiffResult{Request: want, Err: errors.New("backup missing")})
+	m.setDiff(DiffResult{Request: want, Err: errors.New("backup missing")})
 	if !strings.Contains(screen(f, m), "backup missing") {
 		t.Errorf("diff error not shown:\n%s", screen(f, m))
 	}
@@ -256,7 +256,7 @@ func TestFilesPaneRestoreConfirmation(t *testing.T) {
 				t.Fatalf("a sent %#v, want %#v", out, want)
 			}
 			p, err := filehist.PlanVersionRestore(f.home.FS, &f.s, "README.md", 1)
-			m.SetPlan(p, err)
+			m.setPlan(p, err)
 			if !m.Filtering() || !strings.Contains(screen(f, m), "Restore 1 file as shown") {
 				t.Fatalf("no confirmation:\n%s", screen(f, m))
 			}
@@ -280,7 +280,7 @@ func TestFilesPaneReadOnlyAndPlanError(t *testing.T) {
 		t.Fatalf("read-only a sent %#v", out)
 	}
 	m.SetReadOnly(false)
-	cmd := m.SetPlan(nil, errors.New("no snapshot"))
+	cmd := m.setPlan(nil, errors.New("no snapshot"))
 	if s, ok := run(cmd)[0].(msgs.Status); !ok || !strings.Contains(s.Text, "no snapshot") || m.Filtering() {
 		t.Errorf("plan error: %#v, confirming %v", s, m.Filtering())
 	}
@@ -292,7 +292,7 @@ func TestFilesPaneReloadKeepsPlace(t *testing.T) {
 	m, _ = press(t, m, "down", "enter", "down", "enter") // README.md versions at U2
 	m, _ = press(t, m, "down")                           // v3
 	again := f.s
-	out := run(m.SetSession(&again))
+	out := run(m.setSession(&again))
 	if r, _ := m.list.Selected(); m.Level() != LevelVersions || m.file == nil || m.file.TrackingPath != "README.md" || r.Version == nil || r.Version.Version != 3 {
 		t.Errorf("after reload: level %v file %+v row %+v", m.Level(), m.file, r)
 	}
@@ -311,9 +311,9 @@ func TestFilesPaneSanitizes(t *testing.T) {
 	s.Turns = append([]filehist.FileTurn(nil), s.Turns...)
 	s.Turns[0].Prompt = "evil \x1b]0;pwned\x07 title \x1b[2J"
 	m := newPane(100, 30)
-	m.SetSessions(sessionsFixture)
+	m.setSessions(sessionsFixture)
 	m, _ = press(t, m, "enter")
-	m.SetSession(&s)
+	m.setSession(&s)
 	v := m.View()
 	if strings.Contains(v, "\x1b]0;") || strings.Contains(v, "\x1b[2J") || strings.Contains(v, "\x07") {
 		t.Errorf("control sequences reached the view: %q", v)
@@ -328,7 +328,7 @@ func TestFilesPaneEmpty(t *testing.T) {
 	if !strings.Contains(ansi.Strip(m.View()), "loading file history") {
 		t.Errorf("before data:\n%s", ansi.Strip(m.View()))
 	}
-	m.SetSessions(nil)
+	m.setSessions(nil)
 	if !strings.Contains(ansi.Strip(m.View()), "no session has file history") {
 		t.Errorf("no sessions:\n%s", ansi.Strip(m.View()))
 	}
@@ -342,7 +342,7 @@ func TestFilesPaneFitsItsSize(t *testing.T) {
 	f := newFixture(t)
 	for _, size := range []struct{ w, h int }{{60, 15}, {45, 14}, {40, 10}, {30, 8}, {120, 40}} {
 		m := newPane(size.w, size.h)
-		m.SetSessions(sessionsFixture)
+		m.setSessions(sessionsFixture)
 		// The last file (src/app.go) has the longest version rows.
 		for _, k := range []string{"", "enter", "enter", "G", "enter", "space", "a"} {
 			if k != "" {
@@ -366,7 +366,7 @@ func TestFilesPaneFitsItsSize(t *testing.T) {
 func TestDiffTabsAndCuts(t *testing.T) {
 	f := newFixture(t)
 	m := newPane(60, 30)
-	m.SetSessions(sessionsFixture)
+	m.setSessions(sessionsFixture)
 	for _, k := range []string{"enter", "down", "enter", "down", "enter"} {
 		m = pressAnswered(t, f, m, k)
 	}
@@ -375,7 +375,7 @@ func TestDiffTabsAndCuts(t *testing.T) {
 		t.Fatal("no version selected")
 	}
 	long := strings.Repeat("word ", 30)
-	m.SetDiff(DiffResult{Request: req, Diff: "--- a\n+++ b\n@@ -1 +1 @@\n-\tif x {\n+\t\treturn y\n+" + long + "\n"})
+	m.setDiff(DiffResult{Request: req, Diff: "--- a\n+++ b\n@@ -1 +1 @@\n-\tif x {\n+\t\treturn y\n+" + long + "\n"})
 	s := screen(f, m)
 	if !strings.Contains(s, "-   if x {") || !strings.Contains(s, "+       return y") {
 		t.Errorf("tabs not expanded:\n%s", s)
@@ -396,7 +396,7 @@ func answerContent(t *testing.T, f fixture, m *Model, req DiffRequest) {
 	t.Helper()
 	tf, _ := f.s.File(req.TrackingPath)
 	data, exists, err := filehist.ReadFileVersion(f.home.FS, tf, req.From)
-	m.SetDiff(DiffResult{Request: req, Diff: string(data), Err: err, Absent: err == nil && !exists, Loaded: true})
+	m.setDiff(DiffResult{Request: req, Diff: string(data), Err: err, Absent: err == nil && !exists, Loaded: true})
 }
 
 // OpenHit before the sessions are listed waits for them, asks for the
@@ -412,11 +412,11 @@ func TestFilesPaneOpensSearchHit(t *testing.T) {
 	if out := run(m.OpenHit(h)); len(out) != 0 {
 		t.Fatalf("before the sessions are listed the hit should wait, sent %#v", out)
 	}
-	out := run(m.SetSessions(sessionsFixture))
+	out := run(m.setSessions(sessionsFixture))
 	if len(out) != 1 || out[0] != (LoadSession{SessionID: filehistgen.SessionID, Transcript: sessionsFixture[0].Transcript}) {
 		t.Fatalf("the listed sessions should ask for the hit's, sent %#v", out)
 	}
-	out = run(m.SetSession(&f.s))
+	out = run(m.setSession(&f.s))
 	req, ok := out[0].(DiffRequest)
 	if len(out) != 1 || !ok || !req.Content || req.TrackingPath != "README.md" || req.From.Version != 2 {
 		t.Fatalf("at the version, the pane should ask for its text, sent %#v", out)
@@ -447,7 +447,7 @@ func TestFilesPaneOpensSearchHit(t *testing.T) {
 func TestFilesPaneSearchHitNotFound(t *testing.T) {
 	f := newFixture(t)
 	m := newPane(100, 30)
-	m.SetSessions(sessionsFixture)
+	m.setSessions(sessionsFixture)
 	out := run(m.OpenHit(FileHit{SessionID: "gone-session", Backup: "file-history/gone-session/x@v1", Note: "hit 2/3"}))
 	if st, ok := out[0].(msgs.Status); len(out) != 1 || !ok || !strings.HasPrefix(st.Text, "hit 2/3: the Files pane does not list session gone-ses") {
 		t.Errorf("an unlisted session should be named, sent %#v", out)
@@ -492,18 +492,18 @@ func TestFilesPaneToggleCycles(t *testing.T) {
 // read again (Relisting), then asks for the session.
 func TestFilesPaneSearchHitWaitsForTheNewList(t *testing.T) {
 	m := newPane(100, 30)
-	m.SetSessions(sessionsFixture[1:])
+	m.setSessions(sessionsFixture[1:])
 	h := FileHit{SessionID: filehistgen.SessionID, Backup: "file-history/" + filehistgen.SessionID + "/x@v1", Relisting: true}
 	if out := run(m.OpenHit(h)); len(out) != 0 {
 		t.Fatalf("the hit should wait for the new list, sent %#v", out)
 	}
-	out := run(m.SetSessions(sessionsFixture))
+	out := run(m.setSessions(sessionsFixture))
 	if len(out) != 1 || out[0] != (LoadSession{SessionID: filehistgen.SessionID, Transcript: sessionsFixture[0].Transcript}) {
 		t.Fatalf("the new list should ask for the hit's session, sent %#v", out)
 	}
 	// Without a new list coming, a missing session is said at once.
 	m = newPane(100, 30)
-	m.SetSessions(sessionsFixture[1:])
+	m.setSessions(sessionsFixture[1:])
 	h.Relisting = false
 	if out := run(m.OpenHit(h)); len(out) != 1 {
 		t.Fatalf("a missing session should be said, sent %#v", out)

@@ -10,6 +10,20 @@ import (
 // Update handles navigation, the diff base, restores and the
 // confirmation.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch d := msg.(type) {
+	case SessionsMsg:
+		cmd := m.setSessions(d.Sessions)
+		return m, cmd
+	case SessionMsg:
+		cmd := m.setSession(d.Session)
+		return m, cmd
+	case DiffResult:
+		m.setDiff(d)
+		return m, nil
+	case PlanMsg:
+		cmd := m.setPlan(d.Plan, d.Err)
+		return m, cmd
+	}
 	if (!m.confirm || m.det.Scrolls(msg)) && !m.list.Filtering() {
 		if d, ok := m.det.Update(msg, m.detailContent(), m.det.Area(m.top(), m.width, m.height)); ok {
 			m.det = d

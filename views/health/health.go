@@ -31,15 +31,30 @@ type Row struct {
 	Action  *store.PruneAction
 }
 
+// ShowErrors is what msgs.Show asks for to select the first error.
+const ShowErrors = "errors"
+
+// selectError selects the first error finding, once the report is in.
+func (m *Model) selectError() {
+	if m.report == nil || !m.showErrors {
+		return
+	}
+	m.showErrors = false
+	m.list.SelectWhere(func(r Row) bool { return r.Finding != nil && r.Finding.Severity == lint.SevError })
+}
+
 // Model is the Health pane.
 type Model struct {
-	keys     *keymap.KeyMap
-	styles   style.Styles
-	list     list.Model[Row]
-	det      detail.Model
-	report   *lint.Report
-	plan     *store.Plan
-	selected map[string]bool
+	// showErrors says the first error is selected once lint is in (the
+	// Overview's lint line opened the pane).
+	showErrors bool
+	keys       *keymap.KeyMap
+	styles     style.Styles
+	list       list.Model[Row]
+	det        detail.Model
+	report     *lint.Report
+	plan       *store.Plan
+	selected   map[string]bool
 	// store names the memory store shown (SetStore).
 	store   string
 	confirm bool
@@ -71,7 +86,11 @@ func (m Model) Title() string { return "Health" }
 // SetStore names the memory store the findings and the plan are about
 // when the project has more than one (its auto memory, agents'); "" when
 // it has only its own.
-func (m *Model) SetStore(label string) { m.store = label }
+func (m *Model) setStore(label string) { m.store = label }
+
+// StoreMsg names the store the pane checks (when the project has more
+// than one).
+type StoreMsg struct{ Label string }
 
 // DataMsg brings the pane a lint report and a prune plan (from its
 // feed); selections that still exist in the new plan are kept.
@@ -106,7 +125,11 @@ func (m *Model) setData(r *lint.Report, p *store.Plan) {
 
 // SetUnavailable says why there is no memory to check (no project
 // yet): the pane shows why instead of waiting.
-func (m *Model) SetUnavailable(why string) {
+// UnavailableMsg says why the pane has nothing to show (no project in
+// the home yet): it shows why instead of waiting.
+type UnavailableMsg struct{ Why string }
+
+func (m *Model) setUnavailable(why string) {
 	m.setData(nil, nil)
 	m.unavailable = why
 }
@@ -192,8 +215,23 @@ func (m Model) Help() []key.Binding {
 
 // Update handles selection, applying and the list.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	if d, ok := msg.(DataMsg); ok {
+	switch d := msg.(type) {
+	case DataMsg:
 		m.setData(d.Lint, d.Plan)
+		if m.showErrors {
+			m.selectError()
+		}
+		return m, nil
+	case msgs.Show:
+		// The Overview's lint line: the first error, once lint is in.
+		m.showErrors = d.What == ShowErrors
+		m.selectError()
+		return m, nil
+	case StoreMsg:
+		m.setStore(d.Label)
+		return m, nil
+	case UnavailableMsg:
+		m.setUnavailable(d.Why)
 		return m, nil
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.confirmLeftovers {

@@ -62,8 +62,11 @@ type Model struct {
 	loaded bool
 	// unavailable says why there is no index (SetUnavailable).
 	unavailable string
-	width       int
-	height      int
+	// toCut says the document scrolls to the cut once it is in (the
+	// Overview's cut line opened the pane: msgs.Show "cut").
+	toCut  bool
+	width  int
+	height int
 }
 
 // New returns an empty Index pane.
@@ -83,11 +86,34 @@ type DataMsg struct{ Data Data }
 func (m *Model) setData(d Data) {
 	m.data, m.loaded, m.unavailable = d, true, ""
 	m.refresh()
+	if m.toCut {
+		m.scrollToCut()
+	}
+}
+
+// ShowCut is what msgs.Show asks for to scroll the pane to the cut.
+const ShowCut = "cut"
+
+// scrollToCut puts the cut line at the top of the document (with the
+// line above it for context), once the index is in.
+func (m *Model) scrollToCut() {
+	if !m.loaded {
+		return
+	}
+	m.toCut = false
+	if m.data.Cap.Truncated && m.data.Exists && m.data.Unread == "" {
+		// The cut line follows the loaded part (refresh).
+		m.vp.SetYOffset(max(strings.Count(m.data.Loaded, "\n"), 0))
+	}
 }
 
 // SetUnavailable says why there is no index to show (no project yet):
 // the pane shows why instead of reading.
-func (m *Model) SetUnavailable(why string) {
+// UnavailableMsg says why the pane has nothing to show (no project in
+// the home yet): it shows why instead of waiting.
+type UnavailableMsg struct{ Why string }
+
+func (m *Model) setUnavailable(why string) {
 	m.setData(Data{})
 	m.unavailable = why
 }
@@ -128,11 +154,19 @@ func (m Model) Help() []key.Binding {
 
 // Update scrolls, jumps to the cut, or asks to edit MEMORY.md.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	if d, ok := msg.(DataMsg); ok {
-		m.setData(d.Data)
-		return m, nil
-	}
 	switch msg := msg.(type) {
+	case msgs.Show:
+		if msg.What == ShowCut {
+			m.toCut = true
+			m.scrollToCut()
+		}
+		return m, nil
+	case DataMsg:
+		m.setData(msg.Data)
+		return m, nil
+	case UnavailableMsg:
+		m.setUnavailable(msg.Why)
+		return m, nil
 	case tea.KeyPressMsg:
 		switch {
 		case detail.ScrollKeys(&m.vp, m.keys, msg):

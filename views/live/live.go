@@ -125,11 +125,9 @@ func (v *view) alarm(s *englive.SessionStatus) window.Level {
 	return window.LevelOK
 }
 
-// SetLevels sets the user's warning levels (percent of the window; 0
+// LevelsMsg sets the user's warning levels (percent of the window; 0
 // keeps the client's).
-func (m *Model) SetLevels(warnPct, alertPct float64) {
-	m.v.warnPct, m.v.alertPct = warnPct, alertPct
-}
+type LevelsMsg struct{ WarnPct, AlertPct float64 }
 
 // Model is the Live pane.
 type Model struct {
@@ -249,8 +247,12 @@ func (m *Model) ClickRow(y int) tea.Cmd {
 // Update moves through the sessions, and asks the root to open one in
 // Replay (enter) or its last compaction (c).
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	if d, ok := msg.(DataMsg); ok {
+	switch d := msg.(type) {
+	case DataMsg:
 		m.setData(d.Data, d.Now)
+		return m, nil
+	case LevelsMsg:
+		m.v.warnPct, m.v.alertPct = d.WarnPct, d.AlertPct
 		return m, nil
 	}
 	if !m.list.Filtering() && m.loaded && len(m.data.Rows) > 0 {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	englive "github.com/memscope/memscope/engine/live"
+	"github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/views/component/style"
 )
@@ -50,5 +51,24 @@ func TestStartedSaysTheDay(t *testing.T) {
 		if head := m.detail(r)[0]; !strings.Contains(head, c.want) {
 			t.Errorf("started %v: %q, want %q", c.started, head, c.want)
 		}
+	}
+}
+
+// The user's levels reach the pane as a message (no setter): a session
+// at 60 % of its window, which the client does not warn about, is a
+// warning once the user's warn level is 50 % and an alert at 55 %.
+func TestLevelsMsgSetsTheUsersLevels(t *testing.T) {
+	m := New(keymap.Default(), style.New(true, true))
+	s := &englive.SessionStatus{Fill: 0.6}
+	if got := m.v.alarm(s); got != window.LevelOK {
+		t.Fatalf("with the client's levels, 60 %% is %v", got)
+	}
+	m, _ = m.Update(LevelsMsg{WarnPct: 50})
+	if got := m.v.alarm(s); got != window.LevelWarning {
+		t.Errorf("warn at 50 %%: 60 %% is %v, want a warning", got)
+	}
+	m, _ = m.Update(LevelsMsg{WarnPct: 50, AlertPct: 55})
+	if got := m.v.alarm(s); got != window.LevelAutocompact {
+		t.Errorf("alert at 55 %%: 60 %% is %v, want the alert", got)
 	}
 }

@@ -1,10 +1,12 @@
 package memories
 
 import (
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/memrows"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
@@ -109,5 +111,24 @@ func TestFormsFollowRebinding(t *testing.T) {
 	}
 	if _, got = drive(t, fresh(), ctrl('x'), tea.KeyPressMsg{Code: 'y', Text: "y"}); got == (msgs.DeleteMemory{Path: "/mem/a.md"}) {
 		t.Error("delete: y still confirms after confirm was rebound")
+	}
+}
+
+// The settings file's staleness thresholds reach the pane as a message
+// (no setter), and the legend states them.
+func TestStalenessMsgSetsTheLegendsThresholds(t *testing.T) {
+	m := New(keymap.Default(), style.New(true, true))
+	legend := func(m Model) string {
+		var b strings.Builder
+		for _, e := range m.Legend() {
+			b.WriteString(e.Means + "\n")
+		}
+		return b.String()
+	}
+	th := memindex.DefaultStaleness()
+	th[model.TypeProject] = memindex.StalenessLimit{AgingDays: 7, StaleDays: 77}
+	m, _ = m.Update(StalenessMsg{Thresholds: th})
+	if got := legend(m); !strings.Contains(got, "project aging from 7d, stale from 77d") {
+		t.Errorf("the legend does not state the thresholds sent:\n%s", got)
 	}
 }

@@ -135,6 +135,8 @@ func (m *Model) takeData(msg tea.Msg) bool {
 		m.SetSize(m.width, m.height)
 	case OriginsMsg:
 		m.origins = msg.Origins
+	case StalenessMsg:
+		m.staleness = msg.Thresholds
 	default:
 		return false
 	}
@@ -266,6 +268,11 @@ func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 
 // Update handles the list, the editing keys and the forms.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if s, ok := msg.(msgs.Show); ok && s.What != "" {
+		// The Overview opened the pane at a filter ("stale").
+		m.list.SetFilter(s.What)
+		return m, nil
+	}
 	if m.takeData(msg) {
 		return m, nil
 	}
@@ -658,9 +665,9 @@ func (m Model) detailContent() detail.Content {
 	return detail.Content{ID: r.AbsPath, Lines: lines}
 }
 
-// SetStaleness sets the thresholds the legend states (the settings
+// StalenessMsg sets the thresholds the legend states (the settings
 // file's; nil: memindex.DefaultStaleness).
-func (m *Model) SetStaleness(th memindex.StalenessThresholds) { m.staleness = th }
+type StalenessMsg struct{ Thresholds memindex.StalenessThresholds }
 
 // Legend explains the pane's marks and badges. The age thresholds depend
 // on the memory's type; they are the engine's (memindex.DefaultStaleness,

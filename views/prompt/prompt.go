@@ -86,7 +86,7 @@ func New(keys keymap.KeyMap, st style.Styles) Model {
 func (m Model) Title() string { return "Prompt" }
 
 // SetPreview shows a preview.
-func (m *Model) SetPreview(p *enginepreview.Preview) {
+func (m *Model) setPreview(p *enginepreview.Preview) {
 	m.preview, m.loading, m.unavailable = p, false, ""
 	var rows []Row
 	for i := range p.Layers {
@@ -151,14 +151,22 @@ func (m Model) hitShown() *shownHit {
 
 // SetLoads gives the pane what the project's sessions loaded, for the
 // selected layer's detail.
-func (m *Model) SetLoads(r *engineloads.Report) { m.loads = r }
+func (m *Model) setLoads(r *engineloads.Report) { m.loads = r }
 
-// SetLoading says a preview is being built.
-func (m *Model) SetLoading() { m.loading = true }
+// PreviewMsg brings the pane a preview (from the shell's preview load).
+type PreviewMsg struct{ Preview *enginepreview.Preview }
+
+// LoadsMsg brings the pane what the project's sessions loaded (nil: not
+// read).
+type LoadsMsg struct{ Loads *engineloads.Report }
+
+// UnavailableMsg says why there is no preview to build (see
+// setUnavailable).
+type UnavailableMsg struct{ Why string }
 
 // SetUnavailable says why there is no preview to build (no project,
 // no folder to build it for): the pane shows why instead of waiting.
-func (m *Model) SetUnavailable(why string) {
+func (m *Model) setUnavailable(why string) {
 	m.preview, m.loading, m.unavailable = nil, false, why
 	m.list.SetItems(nil)
 }
@@ -232,6 +240,17 @@ func (m Model) Help() []key.Binding {
 
 // Update handles the list and the query line.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch d := msg.(type) {
+	case PreviewMsg:
+		m.setPreview(d.Preview)
+		return m, nil
+	case LoadsMsg:
+		m.setLoads(d.Loads)
+		return m, nil
+	case UnavailableMsg:
+		m.setUnavailable(d.Why)
+		return m, nil
+	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && m.querying {
 		switch {
 		case key.Matches(k, m.keys.Open):

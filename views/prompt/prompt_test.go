@@ -46,7 +46,7 @@ func TestRecallLine(t *testing.T) {
 	} {
 		m := New(keymap.Default(), style.New(true, true))
 		m.SetSize(140, 30)
-		m.SetPreview(preview(c.on, c.source))
+		m, _ = m.Update(PreviewMsg{Preview: preview(c.on, c.source)})
 		lines := strings.Split(ansi.Strip(m.View()), "\n")
 		if len(lines) < 5 || strings.TrimRight(lines[1], " ") != c.want {
 			t.Errorf("recall on=%v: line 2 %q, want %q", c.on, lines[1], c.want)
@@ -63,7 +63,7 @@ func TestRecallLine(t *testing.T) {
 	m.SetSize(140, 30)
 	p := preview(false, "default")
 	p.Memory.Enabled = false
-	m.SetPreview(p)
+	m, _ = m.Update(PreviewMsg{Preview: p})
 	if !strings.Contains(ansi.Strip(m.View()), "recall: none (auto memory is off)") {
 		t.Errorf("memory off:\n%s", ansi.Strip(m.View()))
 	}
@@ -73,13 +73,13 @@ func TestRecallLine(t *testing.T) {
 func TestLayerLoads(t *testing.T) {
 	m := New(keymap.Default(), style.New(true, true))
 	m.SetSize(120, 30)
-	m.SetPreview(preview(false, "default"))
+	m, _ = m.Update(PreviewMsg{Preview: preview(false, "default")})
 	screen := func() string { return ansi.Strip(m.View()) }
 	if strings.Contains(screen(), "sessions:") {
 		t.Fatalf("a loads line before the loads are read:\n%s", screen())
 	}
 	last := time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
-	m.SetLoads(&engineloads.Report{Sessions: 2, Files: []engineloads.File{{Path: "/h/CLAUDE.md", Sessions: 2, Loads: 3, Last: last}}})
+	m, _ = m.Update(LoadsMsg{Loads: &engineloads.Report{Sessions: 2, Files: []engineloads.File{{Path: "/h/CLAUDE.md", Sessions: 2, Loads: 3, Last: last}}}})
 	if !strings.Contains(screen(), "sessions: loaded in 2 sessions, last 2026-11-20") {
 		t.Errorf("user CLAUDE.md:\n%s", screen())
 	}
@@ -102,7 +102,7 @@ func TestShowHit(t *testing.T) {
 	m.SetSize(100, 30)
 	p := preview(false, "default")
 	p.Layers[0].Text = "Contents of /h/CLAUDE.md (user's private global instructions for all projects):\n\nBe brief."
-	m.SetPreview(p)
+	m, _ = m.Update(PreviewMsg{Preview: p})
 	m.list.Select(1)
 	h := Hit{Path: "/h/CLAUDE.md", Content: "<!-- draft -->\nBe brief.\n", Spot: hit.Spot{Line: 1, Offset: 5, Where: "user", Snippet: "<!-- draft -->", Match: [2]int{5, 10}}}
 	if !m.ShowHit(h) {
@@ -121,13 +121,13 @@ func TestShowHit(t *testing.T) {
 		t.Errorf("back on the layer, the text as sent should show:\n%s", v)
 	}
 	m.ShowHit(h)
-	m.SetPreview(preview(false, "default")) // a reload that still lists it
+	m, _ = m.Update(PreviewMsg{Preview: preview(false, "default")}) // a reload that still lists it
 	if !strings.Contains(ansi.Strip(m.View()), "▶ 1 │") {
 		t.Errorf("a reload should keep the hit:\n%s", ansi.Strip(m.View()))
 	}
 	gone := preview(false, "default")
 	gone.Layers = gone.Layers[1:]
-	m.SetPreview(gone)
+	m, _ = m.Update(PreviewMsg{Preview: gone})
 	if m.hit != nil {
 		t.Error("a preview without the file should drop the hit")
 	}

@@ -23,7 +23,7 @@ func TestPartialCompactionShown(t *testing.T) {
 	tl := timeline.Build(tr, ctxwindow.Size200k(), 0)
 	m := New(keymap.Default(), style.New(true, true))
 	m.SetSize(140, 40)
-	m, _ = run(t, m, m.SetTimeline(&tl, false))
+	m = openTimeline(t, m, &tl)
 	m, _ = press(t, m, "[")
 	s, _ := m.steps.Selected()
 	if s.Kind != timeline.StepBoundary || s.Boundary != 1 {
@@ -50,7 +50,7 @@ func TestPreservedSegmentIsNotPartial(t *testing.T) {
 	tl := readTimeline(t)
 	m := New(keymap.Default(), style.New(true, true))
 	m.SetSize(140, 40)
-	m, _ = run(t, m, m.SetTimeline(tl, false))
+	m = openTimeline(t, m, tl)
 	rows := 0
 	for i, b := range tl.Boundaries {
 		if b.Preserved == nil || b.Compaction == timeline.CompactionPartial {

@@ -109,6 +109,10 @@ type Model struct {
 	stateFor int
 	// autocompactOff: the settings turn autocompact off for this session.
 	autocompactOff bool
+	// lost caches each compaction's loss ledger (lost.go); lostSel is the
+	// keepable item selected at the step shown.
+	lost    *lostCache
+	lostSel int
 
 	// The pipeline (ModePipeline): the five stages run on the state at
 	// step pipeFor, in window windows[window]; pipeStage is the stage
@@ -138,7 +142,7 @@ var windows = []struct {
 
 // New returns an empty Replay pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: &keys, styles: st, stateFor: -1, det: detail.New(keys, st)}
+	m := Model{keys: &keys, styles: st, stateFor: -1, det: detail.New(keys, st), lost: &lostCache{}}
 	m.sessions = list.New(keys, st, func(s Session) string { return s.File.SessionID + " " + s.Title.Text + " " + s.Agent })
 	m.sessions.Empty = "loading sessions…"
 	m.steps = list.New(keys, st, func(s timeline.Step) string { return string(s.Kind) })
@@ -152,10 +156,38 @@ func (m Model) Title() string { return "Replay" }
 // Mode returns what the pane shows.
 func (m Model) Mode() Mode { return m.mode }
 
-// SetSessionsLoading says the sessions of project (any key naming it)
+// SessionsLoadingMsg says the sessions of Project (any key naming it)
 // are being read: the list says so, and it empties when it showed
 // another project's.
-func (m *Model) SetSessionsLoading(project string) {
+type SessionsLoadingMsg struct{ Project string }
+
+// SessionsMsg brings a project's sessions, listed at Now; any open
+// timeline is left.
+type SessionsMsg struct {
+	Sessions []Session
+	Now      time.Time
+}
+
+// UnavailableMsg says why there are no sessions to list (no project
+// yet), instead of loading.
+type UnavailableMsg struct{ Why string }
+
+// TimelineMsg opens a session's timeline at its last step.
+// AutocompactOff is settings.json's autoCompactEnabled: false for the
+// session, which the pipeline view honours.
+type TimelineMsg struct {
+	Timeline       *timeline.Timeline
+	AutocompactOff bool
+}
+
+// FollowingMsg says whether the open timeline follows its transcript.
+type FollowingMsg struct{ On bool }
+
+// LoadingMsg says a timeline is being read (Path; "" none).
+type LoadingMsg struct{ Path string }
+
+// setSessionsLoading handles SessionsLoadingMsg.
+func (m *Model) setSessionsLoading(project string) {
 	m.listing = project
 	m.sessions.Empty = "loading sessions…"
 	if project != m.listed {
@@ -163,26 +195,23 @@ func (m *Model) SetSessionsLoading(project string) {
 	}
 }
 
-// SetSessions shows a project's sessions and leaves any open timeline.
-func (m *Model) SetSessions(ss []Session, now time.Time) {
+// setSessions shows a project's sessions and leaves any open timeline.
+func (m *Model) setSessions(ss []Session, now time.Time) {
 	m.now = now
 	m.listed, m.listing = m.listing, ""
 	m.sessions.Empty = "no sessions for this project"
 	m.sessions.SetItems(ss)
 }
 
-// SetUnavailable says why there are no sessions to list (no project
-// yet), instead of loading.
-func (m *Model) SetUnavailable(why string) {
+// setUnavailable handles UnavailableMsg.
+func (m *Model) setUnavailable(why string) {
 	m.listed, m.listing = "", ""
 	m.sessions.Empty = why
 	m.sessions.SetItems(nil)
 }
 
-// SetTimeline opens a session's timeline at its last step. autocompactOff
-// is settings.json's autoCompactEnabled: false for the session, which the
-// pipeline view honours.
-func (m *Model) SetTimeline(tl *timeline.Timeline, autocompactOff bool) tea.Cmd {
+// setTimeline handles TimelineMsg.
+func (m *Model) setTimeline(tl *timeline.Timeline, autocompactOff bool) tea.Cmd {
 	m.mode = ModeTimeline
 	m.tl, m.loading, m.state, m.stateFor, m.pipe, m.hit = tl, "", nil, -1, nil, nil
 	m.autocompactOff = autocompactOff
@@ -281,9 +310,6 @@ func (m Model) Step() int {
 	return m.steps.Index()
 }
 
-// SetFollowing says whether the open timeline follows its transcript.
-func (m *Model) SetFollowing(on bool) { m.following = on }
-
 // Timeline is the open timeline; nil in the session list.
 func (m Model) Timeline() *timeline.Timeline { return m.tl }
 
@@ -292,9 +318,6 @@ func (m *Model) closeTimeline() {
 	m.mode = ModeSessions
 	m.tl, m.state, m.stateFor, m.pipe, m.hit = nil, nil, -1, nil, nil
 }
-
-// SetLoading says a timeline is being read.
-func (m *Model) SetLoading(path string) { m.loading = path }
 
 // SetStyles replaces the styles.
 func (m *Model) SetStyles(st style.Styles) {
@@ -359,7 +382,8 @@ func (m Model) Help() []key.Binding {
 	case ModeSessions:
 		return []key.Binding{m.keys.Open, m.keys.Export, m.keys.ExportHTML}
 	case ModeTimeline:
-		return append([]key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.NextBoundary, m.keys.PrevBoundary, m.keys.Pipeline, m.keys.Window, m.keys.Export, m.keys.ExportHTML, m.keys.Back}, m.det.Help()...)
+		keys := append([]key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.NextBoundary, m.keys.PrevBoundary, m.keys.Pipeline, m.keys.Window, m.keys.Export, m.keys.ExportHTML, m.keys.Back}, m.lostHelp()...)
+		return append(keys, m.det.Help()...)
 	case ModePipeline:
 		// The step keys move between stages here (updatePipeline): the
 		// footer says so, with whatever keys the settings bound.

@@ -47,6 +47,15 @@ func readTimeline(t *testing.T) *timeline.Timeline {
 // run feeds cmd's messages (batches unpacked) back into the pane, the way
 // the root routes StateMsg and PipelineMsg, and returns the other
 // messages (requests to the root).
+// openTimeline opens tl in the pane (TimelineMsg) and runs what that
+// asks for.
+func openTimeline(t *testing.T, m Model, tl *timeline.Timeline) Model {
+	t.Helper()
+	m, cmd := m.Update(TimelineMsg{Timeline: tl})
+	m, _ = run(t, m, cmd)
+	return m
+}
+
 func run(t *testing.T, m Model, cmd tea.Cmd) (Model, []tea.Msg) {
 	t.Helper()
 	var out []tea.Msg
@@ -102,7 +111,7 @@ func TestModes(t *testing.T) {
 	tl := readTimeline(t)
 	m := New(keymap.Default(), style.New(true, true))
 	m.SetSize(120, 30)
-	m.SetSessions([]Session{{File: model.TranscriptFile{Path: tl.Path, SessionID: tl.Session, Kind: model.TranscriptMain}, Title: sessions.Title{Text: "partial", Source: sessions.TitleAI}}}, now)
+	m, _ = m.Update(SessionsMsg{Sessions: []Session{{File: model.TranscriptFile{Path: tl.Path, SessionID: tl.Session, Kind: model.TranscriptMain}, Title: sessions.Title{Text: "partial", Source: sessions.TitleAI}}}, Now: now})
 	if m.Mode() != ModeSessions || helpKeys(m) != "enter x X" || !strings.Contains(screen(m), "enter to replay one") {
 		t.Fatalf("new pane: mode %v, help %q\n%s", m.Mode(), helpKeys(m), screen(m))
 	}
@@ -111,7 +120,7 @@ func TestModes(t *testing.T) {
 	if len(out) != 1 || out[0] != (msgs.ReplaySession{Path: tl.Path}) || !strings.Contains(screen(m), "reading "+tl.Path) {
 		t.Fatalf("enter sent %#v\n%s", out, screen(m))
 	}
-	m, _ = run(t, m, m.SetTimeline(tl, false))
+	m = openTimeline(t, m, tl)
 	last := len(tl.Steps) - 1
 	if m.Mode() != ModeTimeline || m.steps.Index() != last || m.stateFor != last || !strings.Contains(screen(m), "The model saw") {
 		t.Fatalf("timeline: mode %v, step %d, state for %d\n%s", m.Mode(), m.steps.Index(), m.stateFor, screen(m))
@@ -166,7 +175,7 @@ func TestEveryModeDraws(t *testing.T) {
 	for md := ModeSessions; md <= ModePipeline; md++ {
 		m := New(keymap.Default(), style.New(true, true))
 		m.SetSize(80, 24)
-		m.SetTimeline(tl, false)
+		m, _ = m.Update(TimelineMsg{Timeline: tl})
 		m.mode = md
 		if screen(m) == "" || len(m.Help()) == 0 {
 			t.Errorf("mode %v draws nothing or offers no keys", md)
@@ -185,11 +194,11 @@ func TestFollowingSaysFollowing(t *testing.T) {
 	tl := readTimeline(t)
 	m := New(keymap.Default(), style.New(true, true))
 	m.SetSize(120, 30)
-	m, _ = run(t, m, m.SetTimeline(tl, false))
+	m = openTimeline(t, m, tl)
 	if strings.Contains(screen(m), "following") {
 		t.Fatalf("not followed, yet:\n%s", screen(m))
 	}
-	m.SetFollowing(true)
+	m, _ = m.Update(FollowingMsg{On: true})
 	got := screen(m)
 	if !strings.Contains(got, "● following the file · step") || strings.Contains(got, "live") {
 		t.Errorf("followed timeline's nav line:\n%s", got)

@@ -40,6 +40,24 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.pipe, m.pipeErr, m.pipeFor, m.pipeStage = &s.res, s.err, s.k, 0
 		}
 		return m, nil
+	case SessionsLoadingMsg:
+		m.setSessionsLoading(s.Project)
+		return m, nil
+	case SessionsMsg:
+		m.setSessions(s.Sessions, s.Now)
+		return m, nil
+	case UnavailableMsg:
+		m.setUnavailable(s.Why)
+		return m, nil
+	case TimelineMsg:
+		cmd := m.setTimeline(s.Timeline, s.AutocompactOff)
+		return m, cmd
+	case FollowingMsg:
+		m.following = s.On
+		return m, nil
+	case LoadingMsg:
+		m.loading = s.Path
+		return m, nil
 	}
 	if m.mode != ModeSessions && !m.steps.Filtering() {
 		if d, ok := m.det.Update(msg, m.sideContent(), m.sideArea()); ok {
@@ -88,6 +106,9 @@ func (m Model) updateSessions(msg tea.Msg) (Model, tea.Cmd) {
 // goes back to the sessions, p opens the pipeline.
 func (m Model) updateTimeline(msg tea.Msg) (Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
+		if m2, cmd, ok := m.lostKeys(k); ok {
+			return m2, cmd
+		}
 		switch {
 		case key.Matches(k, m.keys.Back) && m.steps.FilterValue() == "":
 			m.closeTimeline()

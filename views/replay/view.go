@@ -65,6 +65,7 @@ func (m Model) renderStep(s timeline.Step, selected bool, width int) string {
 		if b.PreservedBroken != "" {
 			label += " (links broken)"
 		}
+		label += m.lostLabel(s)
 		return m.styles.Warn.Render(fmt.Sprintf("%4d %s %s", s.Index+1, when, text.Truncate(label, max(width-15, 8))))
 	}
 	lvl := ""
@@ -225,6 +226,7 @@ func (m Model) stateLines() []string {
 	if s.Kind == timeline.StepBoundary {
 		lines = append(lines, "")
 		lines = append(lines, m.boundaryLines(m.tl.Boundaries[s.Boundary], w)...)
+		lines = append(lines, m.lostLines(s, w)...)
 	}
 	lines = append(lines, "")
 	if m.state == nil || m.stateFor != s.Index {

@@ -79,6 +79,32 @@ type Model struct {
 	width    int
 	height   int
 	det      detail.Model
+	// show is the row the Overview opened the pane at (ShowSoon,
+	// ShowLost), selected once the forecast is in.
+	show string
+}
+
+// The rows msgs.Show selects: the first step the sweep deletes within
+// the horizon, and the sessions already lost.
+const (
+	ShowSoon = "soon"
+	ShowLost = "lost"
+)
+
+// selectShown selects the row m.show names, once the forecast is in.
+func (m *Model) selectShown() {
+	if m.forecast == nil || m.show == "" {
+		return
+	}
+	switch m.show {
+	case ShowSoon:
+		m.list.SelectWhere(func(r Row) bool {
+			return r.Group != nil && (r.Group.Bucket == cleanup.BucketNow || r.Group.Bucket == cleanup.BucketSoon)
+		})
+	case ShowLost:
+		m.list.SelectWhere(func(r Row) bool { return r.Lost != nil })
+	}
+	m.show = ""
 }
 
 // New returns an empty Retention pane.
@@ -192,6 +218,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case ForecastMsg:
 		m.setForecast(msg.Forecast)
+		m.selectShown()
+		return m, nil
+	case msgs.Show:
+		m.show = msg.What
+		m.selectShown()
 		return m, nil
 	case ArchiveDone:
 		m.last, m.lastErr = archiveSummary(msg), msg.Err != nil
@@ -398,9 +429,23 @@ func (m Model) hint() string {
 	}
 	label := m.uptoLabel()
 	if label == "" {
-		return "a: archive (select a step of the time line)"
+		return m.vaultNote() + "a: archive (select a step of the time line)"
 	}
-	return fmt.Sprintf("a: archive what is swept up to %q (%s) — copies, never moves", label, text.Count(len(m.selection()), "item", ""))
+	return m.vaultNote() + fmt.Sprintf("a: archive what is swept up to %q (%s) — copies, never moves", label, text.Count(len(m.selection()), "item", ""))
+}
+
+// vaultNote says which of the sessions the sweep deletes within the
+// horizon the rescue vault holds as they are ("" without a vault).
+func (m Model) vaultNote() string {
+	c := m.forecast.Vault
+	if c == nil {
+		return ""
+	}
+	s := fmt.Sprintf("vault holds %d of the %s deleted within %d days", c.Kept, text.Count(c.Sessions, "session", "sessions"), m.forecast.HorizonDays)
+	if n := c.Sessions - c.Kept; n > 0 {
+		s += fmt.Sprintf(", %d not (memscope vault sync)", n)
+	}
+	return s + " · "
 }
 
 // detailContent is the selected step's every item, or a never-swept

@@ -262,3 +262,17 @@ func TestBlurDropsTheDestination(t *testing.T) {
 		t.Errorf("help = %+v", h)
 	}
 }
+
+// TestVaultCoverageShown: with a rescue vault the pane says how many of
+// the sessions deleted within the horizon it holds and how many not;
+// without one it says nothing of a vault.
+func TestVaultCoverageShown(t *testing.T) {
+	f := sampleForecast()
+	if s := screen(newPane(f, 120, 30)); strings.Contains(s, "vault") {
+		t.Errorf("no vault, yet the pane names one:\n%s", s)
+	}
+	f.Vault = &cleanup.VaultCoverage{Dir: "/v", Sessions: 3, Kept: 1, NotKept: []string{"a", "b"}}
+	if s := screen(newPane(f, 120, 30)); !strings.Contains(s, "vault holds 1 of the 3 sessions deleted within 30 days, 2 not (memscope vault sync)") {
+		t.Errorf("the vault's coverage is not shown:\n%s", s)
+	}
+}

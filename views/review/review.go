@@ -8,6 +8,7 @@ package review
 
 import (
 	"fmt"
+	"path"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/memscope/memscope/engine/gate"
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
@@ -53,6 +55,9 @@ type Data struct {
 	Dir      string
 	Items    []Item
 	Reviewed int
+	// Held are the writes to this memory folder the write gate denied or
+	// asked about, newest first (gate.HeldFor).
+	Held []gate.Record
 }
 
 // Model is the Review pane.
@@ -98,7 +103,11 @@ func (m *Model) setData(d Data, now time.Time) {
 }
 
 // SetUnavailable says why there is no inbox (no project, a read error).
-func (m *Model) SetUnavailable(why string) {
+// UnavailableMsg says why the pane has nothing to show (no project in
+// the home yet): it shows why instead of waiting.
+type UnavailableMsg struct{ Why string }
+
+func (m *Model) setUnavailable(why string) {
 	m.data = Data{}
 	m.list.Empty = why
 	m.list.SetItems(nil)
@@ -164,8 +173,12 @@ func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 
 // Update handles the list and the review keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	if d, ok := msg.(DataMsg); ok {
+	switch d := msg.(type) {
+	case DataMsg:
 		m.setData(d.Data, d.Now)
+		return m, nil
+	case UnavailableMsg:
+		m.setUnavailable(d.Why)
 		return m, nil
 	}
 	k, isKey := msg.(tea.KeyPressMsg)
@@ -229,6 +242,12 @@ func (m Model) renderRow(it Item, selected bool, width int) string {
 // View draws the inbox and the selected memory's origin and diff.
 func (m Model) View() string {
 	head := fmt.Sprintf("%s · %s to review · %d reviewed", m.list.Position(), text.Count(len(m.data.Items), "memory", "memories"), m.data.Reviewed)
+	if h := m.data.Held; len(h) > 0 {
+		// First, where a narrow list keeps it; then the newest (the
+		// gate's record, memscope gate log --held, has the rest).
+		head = fmt.Sprintf("gate held %d · %s · newest held: %s %s, %s %s", len(h), head,
+			model.SanitizeLine(h[0].Tool), model.SanitizeLine(path.Base(h[0].Path)), h[0].Decision, h[0].Time.In(m.now.Location()).Format("Jan 2 15:04"))
+	}
 	var top string
 	if m.confirm {
 		it, _ := m.list.Selected()

@@ -9,6 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/memscope/memscope/engine/gate"
+
 	"github.com/memscope/memscope/internal/keypress"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/views/component/style"
@@ -98,5 +100,30 @@ func TestDiffScrollsAndNamesAreClean(t *testing.T) {
 	}
 	if strings.Contains(m.View(), "\x1b[31m") {
 		t.Error("a name's escape reached the screen")
+	}
+}
+
+// TestHeldWritesShown: the writes the gate held in the folder show in
+// the head line, with the newest; without any, nothing is said of the
+// gate.
+func TestHeldWritesShown(t *testing.T) {
+	m := testPane(t)
+	if strings.Contains(ansi.Strip(m.View()), "gate held") {
+		t.Fatal("no held write, yet the pane names the gate")
+	}
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	m, _ = m.Update(DataMsg{Data: Data{Held: []gate.Record{
+		{Time: now.Add(-time.Hour), Tool: "Write", Path: "/m/secret\x1b[2J.md", Decision: gate.Deny},
+		{Time: now.Add(-2 * time.Hour), Tool: "Edit", Path: "/m/a.md", Decision: gate.Ask},
+	}}, Now: now})
+	if v := ansi.Strip(m.View()); !strings.HasPrefix(v, "gate held 2 · ") {
+		t.Errorf("the held writes are not shown first:\n%s", v)
+	}
+	m.SetSize(300, 20)
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "newest held: Write secret") || !strings.Contains(v, "deny Nov 22 11:00") {
+		t.Errorf("the newest held write is not shown:\n%s", v)
+	}
+	if strings.Contains(m.View(), "\x1b[2J") {
+		t.Error("a held path reached the terminal unsanitized")
 	}
 }

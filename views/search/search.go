@@ -131,17 +131,14 @@ func (m *Model) SetSize(w, h int) {
 	m.scroll()
 }
 
-// SetProject names the open project, the narrower scope.
-func (m *Model) SetProject(name string) {
-	m.projectName = name
-	if name == "" {
+// Open puts the overlay on screen: the hits when a search has some or
+// runs, else the prompt. project is the open project's folder, the
+// narrower scope ("" none: the search is home-wide).
+func (m *Model) Open(project string) tea.Cmd {
+	m.projectName = project
+	if project == "" {
 		m.project = false
 	}
-}
-
-// Open puts the overlay on screen: the hits when a search has some or
-// runs, else the prompt.
-func (m *Model) Open() tea.Cmd {
 	if m.running || len(m.hits) > 0 || m.sum != nil {
 		m.mode = ModeResults
 		return nil

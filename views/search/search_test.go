@@ -42,8 +42,7 @@ func hit(file string, line int, snippet string, at int, n int) engine.Hit {
 // the results group hits by file and mark the match.
 func TestPromptStartsAndResultsGroup(t *testing.T) {
 	m := newModel()
-	m.SetProject("/p")
-	m.Open()
+	m.Open("/p")
 	m, out := press(t, m, "d", "b", "alt+r", "alt+c", "alt+p", "enter")
 	var start Start
 	for _, o := range out {
@@ -78,7 +77,7 @@ func TestPromptStartsAndResultsGroup(t *testing.T) {
 // n/N jump; stepping wraps.
 func TestEscStopsThenEnds(t *testing.T) {
 	m := newModel()
-	m.Open()
+	m.Open("")
 	m, _ = press(t, m, "x", "enter")
 	m.Add([]engine.Hit{hit("a.md", 1, "x", 0, 1), hit("a.md", 2, "x", 0, 1)})
 	m, out := press(t, m, "esc")
@@ -92,13 +91,13 @@ func TestEscStopsThenEnds(t *testing.T) {
 	if j := m.Step(1)().(Jump); j.Index != 0 {
 		t.Errorf("n past the last hit should wrap to the first, got %d", j.Index)
 	}
-	m.Open()
+	m.Open("")
 	m, _ = press(t, m, "esc")
 	if m.IsOpen() || m.Stepping() || len(m.Hits()) != 0 {
 		t.Error("esc on a finished search should end it")
 	}
 	// esc in an empty prompt closes it.
-	m.Open()
+	m.Open("")
 	if m, _ = press(t, m, "esc"); m.IsOpen() {
 		t.Error("esc in the prompt should close the overlay")
 	}
@@ -123,7 +122,7 @@ func TestMaxHits(t *testing.T) {
 func TestHitLineFits(t *testing.T) {
 	m := newModel()
 	long := strings.Repeat("before ", 30) + "NEEDLE" + strings.Repeat(" after", 30)
-	m.Open()
+	m.Open("")
 	m, _ = press(t, m, "n", "enter")
 	m.Add([]engine.Hit{hit("a.md", 1, long, strings.Index(long, "NEEDLE"), 6)})
 	for _, l := range strings.Split(ansi.Strip(m.View()), "\n") {
@@ -141,7 +140,7 @@ func TestHitLineFits(t *testing.T) {
 // command to the terminal.
 func TestHitLineStripsControls(t *testing.T) {
 	m := newModel()
-	m.Open()
+	m.Open("")
 	m, _ = press(t, m, "x", "enter")
 	h := hit("a.jsonl", 1, "x", 0, 1)
 	h.Store, h.Where = engine.StoreTranscripts, "tool_use evil\x1b]0;pwned\x07 input.command"

@@ -27,7 +27,7 @@ import (
 )
 
 // PlanRequest asks the root to plan the scrub of Selection (all findings
-// of Report when empty) with secrets.PlanScrub and hand it to SetPlan.
+// of Report when empty) with secrets.PlanScrub and hand it back as a PlanMsg.
 type PlanRequest struct {
 	Report    *secrets.Report
 	Selection secrets.Selection
@@ -145,12 +145,16 @@ func (m *Model) setReport(r secrets.Report) {
 	m.list.Select(at)
 }
 
-// SetOutdated says the home changed since the scan shown (or, false,
-// that a new scan is shown).
-func (m *Model) SetOutdated(o bool) { m.outdated = o }
+// OutdatedMsg says the home changed since the scan shown (a new scan,
+// ReportMsg, clears it).
+type OutdatedMsg struct{}
 
-// SetPlan hands over a scrub plan and asks y/n (or says why not).
-func (m *Model) SetPlan(p secrets.Plan) tea.Cmd {
+// PlanMsg hands over the scrub plan a PlanRequest asked for: the pane
+// asks y/n (or says why not).
+type PlanMsg struct{ Plan secrets.Plan }
+
+// setPlan takes a scrub plan and asks y/n (or says why not).
+func (m *Model) setPlan(p secrets.Plan) tea.Cmd {
 	if p.Writes() == 0 {
 		m.plan = &p
 		m.ask = askNone
@@ -247,9 +251,16 @@ func (m Model) copyToUse() *secrets.Copy {
 
 // Update handles picks, the scrub, the copies and the y/n.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	if r, ok := msg.(ReportMsg); ok {
-		m.setReport(r.Report)
+	switch msg := msg.(type) {
+	case ReportMsg:
+		m.setReport(msg.Report)
 		return m, nil
+	case OutdatedMsg:
+		m.outdated = true
+		return m, nil
+	case PlanMsg:
+		cmd := m.setPlan(msg.Plan)
+		return m, cmd
 	}
 	k, isKey := msg.(tea.KeyPressMsg)
 	if isKey && m.ask != askNone {

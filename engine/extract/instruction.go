@@ -1,0 +1,150 @@
+package extract
+
+import (
+	"strings"
+	"time"
+
+	"github.com/memscope/memscope/engine/scan"
+)
+
+// Instruction is one sentence of a user message that gives the model a rule
+// or a correction: what the loss ledger (engine/ledger) checks survives a
+// compaction.
+type Instruction struct {
+	// Sentence is the user's sentence as cleaned (wrappers and code gone).
+	Sentence string `json:"sentence"`
+	// Reason names the rule that picked it up.
+	Reason string `json:"reason"`
+}
+
+// The instruction rules beyond extraction's feedback rules.
+const (
+	inRuleMarker   = "rule word"
+	inRuleStanding = "standing instruction"
+	inRuleUseNot   = "use X not Y"
+)
+
+var (
+	// inPasteTag is a paste's opening or closing tag: an instruction pasted
+	// in (a style guide, a checklist) is still the user's, so the ledger
+	// reads the paste's content where extraction drops it.
+	inPasteTag = scan.NewLazyRegexp(`(?i)</?pasted_content\b[^>]*>`)
+	// inLead opens a sentence that states how to work from now on.
+	inLead = scan.NewLazyRegexp(`(?i)^(?:(?:no|nope|and|but|also|so|ok(?:ay)?|please|remember|note)\b[,:]?\s+)*` +
+		`(?:make sure|be sure|ensure|remember to|prefer|keep using|stick (?:to|with)|only (?:use|run|call|edit|touch)|stop \w+ing|` +
+		`(?:you|we) (?:must|should(?: always| never| not)?|need to always|have to always)\b|never|always|don't ever|do not ever)\b`)
+	// inMarker is a rule word anywhere in a statement.
+	inMarker = scan.NewLazyRegexp(`(?i)\b(?:from now on|going forward|from here on|next time|every time|whenever|must(?:n't| not)?|never|always|` +
+		`under no circumstances|at all times|as a rule|do not|don't)\b`)
+	// inUseNot is "use X, not Y" / "use X rather than Y".
+	inUseNot = scan.NewLazyRegexp(`(?i)\b(?:use|run|call|write|prefer)\s+[^,.;]{1,60}?,?\s+(?:not|rather than|over)\s+\S`)
+	// inIdiom is a rule word that says nothing about how to work: "never
+	// mind", "don't worry".
+	inIdiom = scan.NewLazyRegexp(`(?i)\b(?:never ?mind|don't worry|do not worry|no worries)\b`)
+	// inNarrative is a statement about the past or about the user's own
+	// habits, where a rule word does not make a rule ("I never got it to
+	// build", "it always fails").
+	inNarrative = scan.NewLazyRegexp(`(?i)^(?:i|it|this|that|they|he|she|there|the (?:test|build|job|script|server|tool|app|code|ci|output))\b(?:'s|'ve|'m)?\s+(?:\w+\s+){0,2}?(?:never|always|don't|do not)\b` +
+		`|\b(?:was|were|had|did|has|got|used to)\s+(?:never|always)\b`)
+)
+
+// Instructions returns the sentences of a user message that give the model
+// a rule or a correction: extraction's feedback rules (corrections, "use X
+// instead", "always …", standing instructions, confirmed approaches, a
+// request to remember how to work), a stated preference, and sentences
+// opening with or carrying a rule word ("make sure", "never", "must",
+// "from now on", "use X not Y"). Questions and narrative ("it always
+// fails") are not instructions. Text pasted into the message counts.
+func Instructions(text string) []Instruction {
+	if strings.Contains(text, "pasted_content") {
+		text = inPasteTag.ReplaceAllString(text, "\n")
+	}
+	sentences := exSentences(exCleanMessage(text))
+	var out []Instruction
+	for i, s := range sentences {
+		prev := ""
+		if i > 0 {
+			prev = sentences[i-1]
+		}
+		if reason, ok := instructionReason(s, prev); ok {
+			out = append(out, Instruction{Sentence: s, Reason: reason})
+		}
+	}
+	return out
+}
+
+// inWords are words one of which every instruction holds, lower case: the
+// rule words of extraction's feedback and preference rules and of the
+// rules above. A sentence with none of them is not run through the
+// regular expressions (most of a session's sentences), which keeps the
+// ledger of a long session fast; TestInstructionWordsCoverRules checks no
+// rule matches a sentence without one.
+var inWords = []string{
+	"don't", "dont", "do not", "never", "always", "stop", "quit", "avoid", "no more", "should", "must",
+	"instead", "rather", "remember", "memori", "mind", "forget", "note", "memory", "future", "next time",
+	"from now", "forward", "from here", "in general", "as a rule", "by default", "prefer", "like", "love",
+	"hate", "can't stand", "use", "run", "call", "every time", "whenever", "sure", "ensure", "only",
+	"keep", "way", "approach", "choice", "move", "of this", "what i", "circumstances", "at all times",
+}
+
+// hasInstructionWord reports whether s holds one of inWords.
+func hasInstructionWord(s string) bool {
+	l := strings.ToLower(exStraightQuotes(s))
+	for _, w := range inWords {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// instructionReason says whether sentence s (prev is the one before it)
+// is an instruction, and by which rule.
+func instructionReason(s, prev string) (string, bool) {
+	if !hasInstructionWord(s) {
+		return "", false
+	}
+	return classifyInstruction(s, prev)
+}
+
+// classifyInstruction runs the rules on s.
+func classifyInstruction(s, prev string) (string, bool) {
+	if inIdiom.MatchString(s) {
+		return "", false
+	}
+	if m, ok := exClassifyAs(s, prev, time.Time{}, false); ok && m.reject != "remember request without content" {
+		switch {
+		case m.typ == CandidateFeedback:
+			return m.reason, true
+		case m.reason == exRulePreference:
+			return m.reason, true
+		}
+	}
+	core := strings.TrimSpace(exLead.ReplaceAllString(exStraightQuotes(s), ""))
+	if strings.HasSuffix(core, "?") || len(exContentTokens(core)) < 2 {
+		return "", false
+	}
+	if inNarrative.MatchString(core) {
+		return "", false
+	}
+	switch {
+	case inLead.MatchString(core):
+		return inRuleStanding, true
+	case inUseNot.MatchString(core):
+		return inRuleUseNot, true
+	case inMarker.MatchString(core):
+		return inRuleMarker, true
+	}
+	return "", false
+}
+
+// Terms are the content words of a text, stemmed, negations kept: what
+// extraction's duplicate check compares, and what the ledger's survival
+// test counts.
+type Terms map[string]bool
+
+// TermsOf returns the content words of s.
+func TermsOf(s string) Terms { return exTokenSet(s) }
+
+// Share is the part of t's words found in other (0 when t is empty).
+func (t Terms) Share(other Terms) float64 { return exContainment(t, other) }

@@ -1,0 +1,102 @@
+package leftover
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/memscope/memscope/engine/internal/enginetest"
+	"github.com/memscope/memscope/internal/testroot"
+)
+
+// countFS counts the opens of one folder (the walk reads every folder of
+// the home once).
+type countFS struct {
+	fs.FS
+	dir   string
+	opens atomic.Int32
+}
+
+func (c *countFS) Open(name string) (fs.File, error) {
+	if name == c.dir {
+		c.opens.Add(1)
+	}
+	return c.FS.Open(name)
+}
+
+func (c *countFS) Lstat(name string) (fs.FileInfo, error) { return fs.Lstat(c.FS, name) }
+
+func (c *countFS) ReadLink(name string) (string, error) { return fs.ReadLink(c.FS, name) }
+
+// With a WalkCache, Find walks the home again only after a change that
+// can matter to the walk: a memory write and a transcript appended do
+// not; a new hidden copy, a new folder and Invalidate do. Every Find
+// finds what a Find without the cache finds.
+func TestWalkCacheWalksOnlyWhenItMatters(t *testing.T) {
+	t.Parallel()
+	home := filepath.Join(t.TempDir(), "home")
+	enginetest.WriteTree(t, home, map[string]string{
+		"projects/-p/s.jsonl":                       "{}\n",
+		"projects/-p/memory/MEMORY.md":              "- [a](a.md)\n",
+		"paste-cache/.abc.txt.memscope-99-remove-1": "a paste",
+	})
+	root := &countFS{FS: testroot.New(t), dir: strings.TrimPrefix(filepath.ToSlash(filepath.Join(home, "projects", "-p")), "/")}
+	in := Input{Root: root, HomeDir: home, Now: time.Now(), Alive: alive, Busy: func(string) bool { return false }}
+	cached := in
+	cached.Walk = NewWalkCache()
+	paths := func(r Report) []string {
+		var out []string
+		for _, it := range r.Items {
+			out = append(out, it.Path)
+		}
+		return out
+	}
+	step := func(what string, walks int32, names ...string) {
+		t.Helper()
+		set := map[string]bool{}
+		for _, n := range names {
+			set[n] = true
+		}
+		cached.Walk.Changed(set, false)
+		before := root.opens.Load()
+		got := Find(cached)
+		if n := root.opens.Load() - before; n != walks {
+			t.Errorf("%s: the home's project folder was read %d times, want %d", what, n, walks)
+		}
+		if want := Find(in); !slices.Equal(paths(got), paths(want)) {
+			t.Errorf("%s: found %v, without the cache %v", what, paths(got), paths(want))
+		}
+	}
+	write := func(rel, s string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(home, rel)), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(home, rel), []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	step("first Find", 1)
+	write("projects/-p/memory/a.md", "a memory")
+	write("projects/-p/memory/.a.md.memscope-99-3", "a write's temporary file")
+	step("a memory write", 0, "projects/-p/memory/a.md", "projects/-p/memory/.a.md.memscope-99-3")
+	if got := Find(cached); !slices.Contains(paths(got), filepath.Join(home, "projects/-p/memory/.a.md.memscope-99-3")) {
+		t.Errorf("the copy the memory write left is not found with the cache: %v", paths(got))
+	}
+	write("projects/-p/s.jsonl", "{}\n{}\n")
+	step("a transcript appended", 0, "projects/-p/s.jsonl")
+	write("projects/-p/.s.jsonl.memscope-99-stage-2", "a scrub's copy")
+	step("a new hidden copy", 1, "projects/-p/.s.jsonl.memscope-99-stage-2")
+	write("projects/-q/t.jsonl", "{}\n")
+	step("a new project folder", 1, "projects/-q")
+	step("nothing changed", 0)
+	cached.Walk.Invalidate()
+	step("Invalidate", 1)
+	cached.Walk.Changed(nil, true)
+	step("events that could not be named", 1)
+}

@@ -1,0 +1,150 @@
+package feed
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	engov "github.com/memscope/memscope/engine/overview"
+	"github.com/memscope/memscope/views/overview"
+)
+
+// Overview feeds the Overview pane its lines (engine/overview), each
+// computed in its own Cmd and handed over as its own message the moment
+// it is in, so a quick line never waits for the slowest store. A line
+// runs once at a time; a change while it runs makes it run again when it
+// lands. Lines are read only while the pane is focused (Load).
+type Overview struct {
+	// stale are the lines the next Load counts; running those counting.
+	stale, running map[engov.ID]bool
+	// gen numbers each line's counts: a count started before the line
+	// was invalidated is dropped.
+	gen map[engov.ID]int
+	// project is the project folder the project lines were counted for;
+	// ready says the project is known (the home's projects are read).
+	project string
+	ready   bool
+	// slots bounds the lines counting at once: the heavy lines (secrets,
+	// stat, the review's provenance) each read every byte of their
+	// stores with every CPU already, and their buffers add up.
+	slots chan struct{}
+}
+
+// MaxOverviewAtOnce is how many lines count at once.
+const MaxOverviewAtOnce = 3
+
+// OverviewLine is one line counted by a Load.
+type OverviewLine struct {
+	gen  int
+	line engov.Line
+}
+
+// NewOverview returns a feed with every line stale.
+func NewOverview() *Overview {
+	o := &Overview{stale: map[engov.ID]bool{}, running: map[engov.ID]bool{}, gen: map[engov.ID]int{}, slots: make(chan struct{}, MaxOverviewAtOnce)}
+	o.Invalidate()
+	return o
+}
+
+// Invalidate makes the next Load count ids again (every line when none
+// are named: ctrl+r).
+func (o *Overview) Invalidate(ids ...engov.ID) {
+	if len(ids) == 0 {
+		for _, sp := range engov.Specs {
+			ids = append(ids, sp.ID)
+		}
+	}
+	for _, id := range ids {
+		o.stale[id] = true
+		o.gen[id]++
+	}
+}
+
+// Changed says what a batch of file events changed: the open project's
+// memory or instructions (project), the home's other stores (home), or
+// only appends to transcripts (appends). Each invalidates the lines that
+// read it. Appends recount only the running sessions' line: a busy
+// session appends every second, and the secrets scan and stat read the
+// whole home (ctrl+r counts every line again).
+func (o *Overview) Changed(project, home, appends bool) {
+	var ids []engov.ID
+	for _, sp := range engov.Specs {
+		switch {
+		case project && (sp.Scope == engov.ScopeProject || sp.ID == engov.Secrets),
+			home && sp.Scope == engov.ScopeHome,
+			appends && sp.ID == engov.Autocompact:
+			ids = append(ids, sp.ID)
+		}
+	}
+	if len(ids) > 0 {
+		o.Invalidate(ids...)
+	}
+}
+
+// SetProject names the open project's folder ("" for none); ready says
+// whether it is known yet (until then the project lines keep counting).
+// A different project makes the project lines stale.
+func (o *Overview) SetProject(path string, ready bool) {
+	if path == o.project && ready == o.ready {
+		return
+	}
+	o.project, o.ready = path, ready
+	for _, sp := range engov.Specs {
+		if sp.Scope == engov.ScopeProject {
+			o.Invalidate(sp.ID)
+		}
+	}
+}
+
+// Project is the project folder the project lines count.
+func (o *Overview) Project() string { return o.project }
+
+// Load starts counting every stale line that is not counting already,
+// each in its own Cmd, from one Source (src builds it, with the project
+// SetProject named). It returns the lines it started, which the pane
+// shows as counting, and nil when there is nothing to count.
+func (o *Overview) Load(src func(project string) *engov.Source) (tea.Cmd, []engov.ID) {
+	var s *engov.Source
+	var cmds []tea.Cmd
+	var ids []engov.ID
+	for _, sp := range engov.Specs {
+		id := sp.ID
+		if !o.stale[id] || o.running[id] || sp.Scope == engov.ScopeProject && !o.ready {
+			continue
+		}
+		if s == nil {
+			s = src(o.project)
+		}
+		o.stale[id], o.running[id] = false, true
+		gen, slots := o.gen[id], o.slots
+		ids = append(ids, id)
+		cmds = append(cmds, func() tea.Msg {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			return OverviewLine{gen: gen, line: engov.Compute(s, id)}
+		})
+	}
+	if len(cmds) == 0 {
+		return nil, nil
+	}
+	return tea.Batch(cmds...), ids
+}
+
+// Loaded takes a counted line. ok is false for a count the line's
+// invalidation made stale (the next Load counts it again).
+func (o *Overview) Loaded(msg OverviewLine) (overview.LineMsg, bool) {
+	id := msg.line.ID
+	o.running[id] = false
+	if msg.gen != o.gen[id] {
+		return overview.LineMsg{}, false
+	}
+	return overview.LineMsg{Line: msg.line}, true
+}
+
+// Counting reports whether a line is counting or waits to.
+func (o *Overview) Counting() bool {
+	for _, sp := range engov.Specs {
+		if o.running[sp.ID] || o.stale[sp.ID] {
+			return true
+		}
+	}
+	return false
+}

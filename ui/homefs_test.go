@@ -1,0 +1,43 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memscope/memscope/internal/testroot"
+	"github.com/memscope/memscope/model"
+)
+
+// The terminal app opens a home as the commands do (model.OpenHome gives
+// model.HomeFS): a history.jsonl that is a link out of the home is
+// refused, not read, so what it points at never reaches the History
+// pane. With model.DirFS the outside file's prompt was shown.
+func TestLinkOutOfTheHomeIsNotRead(t *testing.T) {
+	base := t.TempDir()
+	home, outside := filepath.Join(base, "home"), filepath.Join(base, "outside.jsonl")
+	slug := filepath.Join(home, "projects", model.Slug(betaProject))
+	if err := os.MkdirAll(slug, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	tr := `{"type":"user","uuid":"u1","sessionId":"fedcb1e2-dbe4-5555-90b5-52df88de5bed","cwd":"` + betaProject + `","timestamp":"2026-11-22T11:59:00Z","message":{"role":"user","content":"hi"}}` + "\n"
+	if err := os.WriteFile(filepath.Join(slug, "fedcb1e2-dbe4-5555-90b5-52df88de5bed.jsonl"), []byte(tr), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	line := `{"display":"OUTSIDE-THE-HOME prompt","pastedContents":{},"timestamp":1795340000000,"project":"/tmp/rc/work/beta","sessionId":"fedcb1e2-dbe4-5555-90b5-52df88de5bed"}` + "\n"
+	if err := os.WriteFile(outside, []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(home, model.HistoryPath)); err != nil {
+		t.Fatal(err)
+	}
+	h, err := model.OpenHome(home, model.HomeFromFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := press(t, loadedModel(t, Options{Home: h, Root: testroot.New(t)}, 120, 40), "4")
+	if s := screen(m); strings.Contains(s, "OUTSIDE-THE-HOME") {
+		t.Errorf("the History pane shows a file outside the home, read through a link:\n%s", s)
+	}
+}

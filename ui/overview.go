@@ -1,0 +1,67 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memscope/memscope/engine/overview"
+	"github.com/memscope/memscope/engine/projectmem"
+	"github.com/memscope/memscope/ui/feed"
+	ovpane "github.com/memscope/memscope/views/overview"
+)
+
+// overviewSource is what the Overview's lines are computed from: the
+// home, the machine and the open project, as `memscope overview` builds
+// it (the same engine functions, the same inputs).
+func (m Model) overviewSource(project string) *overview.Source {
+	env := projectmem.Env{Root: m.root(), Home: m.opts.Home, UserHome: m.opts.Getenv("HOME"), Getenv: m.opts.Getenv, Now: m.opts.Now()}
+	return &overview.Source{Env: env, Project: project, Staleness: m.opts.Staleness, Alive: m.opts.Alive, Cache: m.opts.Cache,
+		Places: m.places()}
+}
+
+// overviewLoad counts the Overview's stale lines (its feed), for the open
+// project once the home's projects are read. The pane shows the lines it
+// starts as counting.
+func (m *Model) overviewLoad() tea.Cmd {
+	_, reading := m.loading["home"]
+	project := ""
+	if m.data.open != "" {
+		project = m.projectPath(m.data.open)
+	}
+	f := m.feeds.overview
+	f.SetProject(project, !reading)
+	paneTable[paneOverview].update(m.p, ovpane.ProjectMsg{Path: f.Project()})
+	cmd, ids := f.Load(m.overviewSource)
+	if len(ids) > 0 {
+		paneTable[paneOverview].update(m.p, ovpane.CountingMsg{IDs: ids})
+	}
+	return cmd
+}
+
+// overviewChanged tells the Overview's feed what a batch of file events
+// changed (see feed.Overview.Changed).
+func (m *Model) overviewChanged(c change) {
+	if c.all {
+		m.feeds.overview.Invalidate()
+		return
+	}
+	open := m.data.open
+	project := c.prompt || open != "" && c.memory[open]
+	home := c.projects || c.history || c.pastes || len(c.memory) > 0 && !project
+	m.feeds.overview.Changed(project, home, len(c.sessions) > 0)
+}
+
+// handleOverview takes the Overview's lines.
+func (m Model) handleOverview(msg tea.Msg) (Model, tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case feed.OverviewLine:
+		if line, ok := m.feeds.overview.Loaded(msg); ok {
+			paneTable[paneOverview].update(m.p, line)
+		}
+		if m.focus != paneOverview {
+			return m, nil, true
+		}
+		// What went stale while it counted.
+		return m, m.overviewLoad(), true
+	}
+	return m, nil, false
+}
