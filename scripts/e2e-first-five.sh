@@ -62,7 +62,11 @@ for size in 80x24 120x40; do
   wait_for "merge-duplicates"
   dup="$mem/feedback_integration_tests_real_db.md"
   test -e "$dup" || fail "$size: the demo has no $dup"
+  wait_gone "loading"
+  keys g
+  sleep 0.3
   keys Space
+  wait_for "[x] merge-duplicates"
   keys a
   wait_for "y yes"
   keys y
