@@ -27,6 +27,7 @@ func chaosCLIEnv(t *testing.T, home string) (*env, *bytes.Buffer, *bytes.Buffer)
 		getwd:    func() (string, error) { return home, nil },
 		now:      func() time.Time { return time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC) },
 		root:     testroot.New(t, home),
+		writes:   testroot.Writer(t, home),
 	}, &out, &errb
 }
 

@@ -14,8 +14,11 @@ import (
 )
 
 // testEnv runs commands with captured output, no environment, a fixed
-// clock and a root that shows only the test's temporary folders (and the
-// home a command opens), never the machine's.
+// clock, a root that shows only the test's temporary folders (and the
+// home a command opens), never the machine's, and a writer that refuses
+// (and fails the test on) a write outside the temporary folders: a fake
+// home's path or testdata. The whole temporary folder is allowed, as a
+// subtest writes where its parent made its folders.
 func testEnv(t *testing.T) (*env, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
 	var out, errb bytes.Buffer
@@ -28,6 +31,7 @@ func testEnv(t *testing.T) (*env, *bytes.Buffer, *bytes.Buffer) {
 		getwd:    func() (string, error) { return home, nil },
 		now:      func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
 		root:     testroot.New(t),
+		writes:   testroot.Writer(t, os.TempDir()),
 		version:  "0.0.0-test",
 	}, &out, &errb
 }

@@ -71,6 +71,7 @@ func (h *watchHome) env(out, errb *lockedBuffer, sigs chan os.Signal, stop func(
 		getwd:    func() (string, error) { return h.proj, nil },
 		now:      time.Now,
 		root:     testroot.New(h.t),
+		writes:   testroot.Writer(h.t, h.dir),
 		alive:    func(pid int) bool { return pid == 4242 },
 		signals:  func() (<-chan os.Signal, func()) { return sigs, stop },
 	}

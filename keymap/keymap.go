@@ -18,6 +18,9 @@ type KeyMap struct {
 	// LastError opens the last error in full: the status line has room
 	// for one line, and a long error is cut at the terminal's width.
 	LastError key.Binding
+	// Palette opens the command palette: every action by name, with
+	// its key, and why it cannot run here when it cannot.
+	Palette key.Binding
 
 	// List navigation, shared by every list pane.
 	Up       key.Binding

@@ -100,6 +100,10 @@ type Context struct {
 	Stepping bool
 	// HasError says an error was shown (! opens it).
 	HasError bool
+	// Asking says a y/n question waits for its answer.
+	Asking bool
+	// Typing says the focused pane has the keyboard (a filter, a form).
+	Typing bool
 }
 
 // Action is one row of the binding table: the action's name (the
@@ -132,7 +136,11 @@ func (a Action) Binding(k KeyMap) key.Binding { return *a.at(&k) }
 // AvailableIn says whether the action runs in c (and why not).
 func (a Action) AvailableIn(c Context) (bool, string) {
 	if len(a.Panes) > 0 && !slices.Contains(a.Panes, c.Pane) {
-		return false, "not on this pane"
+		names := make([]string, len(a.Panes))
+		for i, p := range a.Panes {
+			names[i] = Panes[p].Name
+		}
+		return false, "not on this pane: only on " + strings.Join(names, ", ")
 	}
 	if a.Available == nil {
 		return true, ""
@@ -171,6 +179,7 @@ func Actions() []Action {
 			}
 			return true, ""
 		}, at: func(k *KeyMap) *key.Binding { return &k.LastError }},
+		{Name: "palette", Group: Global, Keys: []string{":", "ctrl+p"}, HelpKey: ":", Help: "command palette", at: func(k *KeyMap) *key.Binding { return &k.Palette }},
 		{Name: "help", Group: Global, Keys: []string{"?"}, HelpKey: "?", Help: "help", Pinned: true, at: func(k *KeyMap) *key.Binding { return &k.Help }},
 		{Name: "quit", Group: Global, Keys: []string{"q", "ctrl+c"}, HelpKey: "q", Help: "quit", Pinned: true, at: func(k *KeyMap) *key.Binding { return &k.Quit }},
 
@@ -195,15 +204,15 @@ func Actions() []Action {
 
 		// Editing memory (and the files the panes show).
 		{Name: "edit", Group: Editing, Keys: []string{"e"}, HelpKey: "e", Help: "edit in $EDITOR", Panes: on("Index", "Memories", "Prompt", "Health", "Review"), at: func(k *KeyMap) *key.Binding { return &k.Edit }},
-		{Name: "new", Group: Editing, Keys: []string{"n"}, HelpKey: "n", Help: "new memory", Panes: on("Memories"), at: func(k *KeyMap) *key.Binding { return &k.New }},
+		{Name: "new", Group: Editing, Keys: []string{"n"}, HelpKey: "n", Help: "new memory", Panes: on("Memories"), Available: notStepping, at: func(k *KeyMap) *key.Binding { return &k.New }},
 		{Name: "retype", Group: Editing, Keys: []string{"t"}, HelpKey: "t", Help: "change type", Panes: on("Memories"), at: func(k *KeyMap) *key.Binding { return &k.Retype }},
 		{Name: "rename", Group: Editing, Keys: []string{"r"}, HelpKey: "r", Help: "rename", Panes: on("Memories"), at: func(k *KeyMap) *key.Binding { return &k.Rename }},
 		{Name: "delete", Group: Editing, Keys: []string{"d"}, HelpKey: "d", Help: "delete to trash", Panes: on("Memories", "Security"), at: func(k *KeyMap) *key.Binding { return &k.Delete }},
 		{Name: "expand", Group: PaneKeys, Keys: []string{"space"}, HelpKey: "space", Help: "expand pastes", Panes: on("History"), at: func(k *KeyMap) *key.Binding { return &k.Expand }},
 
 		// Confirmation prompts.
-		{Name: "confirm", Group: Confirmation, Keys: []string{"y"}, HelpKey: "y", Help: "yes", at: func(k *KeyMap) *key.Binding { return &k.Confirm }},
-		{Name: "cancel", Group: Confirmation, Keys: []string{"n", "esc"}, HelpKey: "n/esc", Help: "no", at: func(k *KeyMap) *key.Binding { return &k.Cancel }},
+		{Name: "confirm", Group: Confirmation, Keys: []string{"y"}, HelpKey: "y", Help: "yes", Available: asking, at: func(k *KeyMap) *key.Binding { return &k.Confirm }},
+		{Name: "cancel", Group: Confirmation, Keys: []string{"n", "esc"}, HelpKey: "n/esc", Help: "no", Available: asking, at: func(k *KeyMap) *key.Binding { return &k.Cancel }},
 
 		// Replay stepping.
 		{Name: "step_next", Group: ReplayKeys, Keys: []string{"l", "right"}, HelpKey: "→/l", Help: "next step", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.StepNext }},
@@ -236,15 +245,63 @@ func Actions() []Action {
 		{Name: "zoom", Group: Detail, Keys: []string{"z"}, HelpKey: "z", Help: "zoom detail", at: func(k *KeyMap) *key.Binding { return &k.Zoom }},
 
 		// Forms (the new-memory form, the change-type chooser).
-		{Name: "next_field", Group: Form, Keys: []string{"tab"}, HelpKey: "tab", Help: "next field", Panes: on("Memories"), at: func(k *KeyMap) *key.Binding { return &k.NextField }},
-		{Name: "prev_field", Group: Form, Keys: []string{"shift+tab"}, HelpKey: "shift+tab", Help: "previous field", Panes: on("Memories"), at: func(k *KeyMap) *key.Binding { return &k.PrevField }},
-		{Name: "choice_next", Group: Form, Keys: []string{"right", "space"}, HelpKey: "→", Help: "next type", Panes: on("Memories"), at: func(k *KeyMap) *key.Binding { return &k.ChoiceNext }},
-		{Name: "choice_prev", Group: Form, Keys: []string{"left"}, HelpKey: "←", Help: "previous type", Panes: on("Memories"), at: func(k *KeyMap) *key.Binding { return &k.ChoicePrev }},
+		{Name: "next_field", Group: Form, Keys: []string{"tab"}, HelpKey: "tab", Help: "next field", Panes: on("Memories"), Available: typing, at: func(k *KeyMap) *key.Binding { return &k.NextField }},
+		{Name: "prev_field", Group: Form, Keys: []string{"shift+tab"}, HelpKey: "shift+tab", Help: "previous field", Panes: on("Memories"), Available: typing, at: func(k *KeyMap) *key.Binding { return &k.PrevField }},
+		{Name: "choice_next", Group: Form, Keys: []string{"right", "space"}, HelpKey: "→", Help: "next type", Panes: on("Memories"), Available: typing, at: func(k *KeyMap) *key.Binding { return &k.ChoiceNext }},
+		{Name: "choice_prev", Group: Form, Keys: []string{"left"}, HelpKey: "←", Help: "previous type", Panes: on("Memories"), Available: typing, at: func(k *KeyMap) *key.Binding { return &k.ChoicePrev }},
 	}
 	for i, p := range Panes {
 		a = append(a, Action{Name: "pane_" + snake(p.Name), Group: PaneJump, Keys: []string{p.Key}, HelpKey: p.Key, Help: p.Name, at: func(k *KeyMap) *key.Binding { return &k.Panes[i] }})
 	}
 	return a
+}
+
+func asking(c Context) (bool, string) {
+	if !c.Asking {
+		return false, "only while a y/n question waits"
+	}
+	return true, ""
+}
+
+func typing(c Context) (bool, string) {
+	if !c.Typing {
+		return false, "only in the new-memory form or the change-type chooser"
+	}
+	return true, ""
+}
+
+// String names the group as the palette shows it.
+func (g Group) String() string {
+	switch g {
+	case Global:
+		return "global"
+	case Navigation:
+		return "navigation"
+	case PaneJump:
+		return "panes"
+	case Search:
+		return "search"
+	case Editing:
+		return "editing"
+	case Confirmation:
+		return "confirmation"
+	case ReplayKeys:
+		return "replay"
+	case PaneKeys:
+		return "pane"
+	case Detail:
+		return "detail"
+	case Form:
+		return "form"
+	}
+	return "other"
+}
+
+func notStepping(c Context) (bool, string) {
+	if c.Stepping {
+		return false, "n steps through search hits now: esc ends the search"
+	}
+	return true, ""
 }
 
 func stepping(c Context) (bool, string) {

@@ -412,10 +412,10 @@ wait_for '"colour" (ignored; known here'
 keys Escape
 wait_gone "known here:"
 keys 4
-wait_for "4Mem"
+wait_for "4 Mem"
 keys '?'
-wait_for "D      delete to trash"
-wait_for "ctrl+e export memory as Markdown"
+wait_for "D          delete to trash"
+wait_for "ctrl+e     export memory as Markdown"
 keys Escape
 wait_gone "Keys — Memories"
 keys d
@@ -596,7 +596,7 @@ find "$sec" -type f -exec touch -d '2 hours ago' {} +
 tree_sha() { (cd "$sec" && find . -path ./.memscope -prune -o -type f -print | sort | xargs sha256sum); }
 before=$(tree_sha)
 start_sized 80 24 "NO_COLOR=1 $work/memscope --home $sec"
-wait_for "2Prj"
+wait_for "2 Proj"
 keys S
 wait_for "2 secrets in 2 places"
 wait_for "github-pat"
@@ -711,7 +711,7 @@ search_e2e() {
   keys j Enter
   wait_for "hit 2/4"
   wait_for "prefers_terse.md"
-  wait_gone "search:"
+  wait_gone 'search: "terse"'
   keys n
   wait_for "hit 3/4"
   keys C-f

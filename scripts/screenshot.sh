@@ -37,7 +37,11 @@ IFS=$'\t' read -r home project < <("$work/memscope-screenshot" demo "$demo")
 tmux -S "$sock" -f /dev/null new-session -d -s "$session" -x 120 -y 40 \
   "TERM=xterm-256color COLORTERM=truecolor $work/memscope --home $home --project $project --no-watch; sleep 30"
 wait_for "shop-api"
-keys 2
+# The Index pane by name (the palette), not by its digit.
+keys :
+wait_for "Command palette"
+keys -l "go index"
+keys Enter
 wait_for "TRUNCATED"
 keys G
 wait_for "WARNING"

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/memscope/memscope/demo"
@@ -188,12 +189,12 @@ func TestMouseClickOnTabAndWheel(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	row := m.tabsRow()
 	x := 0
-	labels, _, _ := m.tabs()
-	for i, l := range labels {
-		if i == paneHistory {
+	segs, _, inactive := m.tabs()
+	for _, s := range segs {
+		if s.pane == paneHistory && !s.fold {
 			break
 		}
-		x += len([]rune(l)) + 2
+		x += lipgloss.Width(inactive.Render(s.text))
 	}
 	next, _ := m.Update(tea.MouseClickMsg{X: x + 1, Y: row, Button: tea.MouseLeft})
 	m = next.(Model)

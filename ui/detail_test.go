@@ -92,8 +92,10 @@ func TestHealthDiffScrollsAndZooms(t *testing.T) {
 	if strings.Contains(screen(m), "[ ] ") {
 		t.Fatalf("zoomed, the list still shows:\n%s", screen(m))
 	}
-	if !strings.Contains(screen(m), "@@") || detailPosition(m) != "" {
-		t.Fatalf("zoomed, the diff does not fit the pane:\n%s", screen(m))
+	// Zoomed, the diff has the whole pane (its long lines wrap, so it
+	// may still scroll, with the zoomed keys).
+	if s := screen(m); !strings.Contains(s, "@@") || !strings.Contains(s, "-- [API versioning]") {
+		t.Fatalf("zoomed, the diff's change is not on screen:\n%s", s)
 	}
 	m = press(t, m, "esc")
 	if !strings.Contains(screen(m), "[ ] ") {

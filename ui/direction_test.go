@@ -27,6 +27,7 @@ import (
 // compiler forbids the cycle).
 var shellLayers = map[string]int{
 	"ui.go": 0, "panes.go": 0, "layout.go": 0, "theme.go": 0, "modal.go": 0, "render.go": 0, "cause.go": 0, "flight.go": 0, "readonly.go": 0,
+	"tabbar.go": 0, "helpcolumn.go": 0, "undoname.go": 0, "statusexpiry.go": 0, "nofilter.go": 0, "palette.go": 0,
 	"route.go": 2, "focus.go": 2,
 }
 

@@ -11,6 +11,7 @@ import (
 // handleKey handles global keys unless the focused pane is taking text
 // (a filter line or a form), then hands the key to the focused pane.
 func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	m.statusSeen()
 	if next, cmd, ok := m.handleModal(msg); ok {
 		return next, cmd
 	}
@@ -36,10 +37,22 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, m.p.search.Step(1)
 		case key.Matches(msg, m.keys.PrevHit) && m.can("prev_hit"):
 			return m, m.p.search.Step(-1)
+		case key.Matches(msg, m.keys.Back) && m.p.search.Stepping():
+			// esc ends the search, and is the pane's esc as well (back
+			// to the list a jump opened a detail of).
+			m.p.search.EndStepping()
+			m.setStatus("search ended: n and N are the pane's keys again", false)
+			return m.routeToFocused(msg)
 		case key.Matches(msg, m.keys.Quit):
 			return m, tea.Quit
 		case key.Matches(msg, m.keys.Help):
 			m.openHelp()
+			return m, nil
+		case key.Matches(msg, m.keys.Palette):
+			m.openPalette()
+			return m, nil
+		case key.Matches(msg, m.keys.Filter) && !m.canFilter():
+			m.openNoFilter()
 			return m, nil
 		case key.Matches(msg, m.keys.NextPane):
 			return m, m.setFocus((m.focus + 1) % paneCount)

@@ -57,72 +57,6 @@ func (m *Model) layout() {
 	m.help.SetWidth(m.width)
 }
 
-// tabs are the tab texts, with each pane's key, and their styles. When
-// the full names do not fit in width the space after each tab goes, then
-// the names are cut to four letters (with the space, then without), then
-// to their three-letter forms (keymap.Panes, all different), then without
-// the space after the key (14 tabs at 80 columns).
-func (m Model) tabs() (labels []string, active, inactive lipgloss.Style) {
-	labels = make([]string, len(keymap.Panes))
-	active, inactive = m.styles.TabActive, m.styles.TabInactive
-	for _, step := range []struct {
-		cut   int
-		tight bool
-		glued bool
-	}{{0, false, false}, {0, true, false}, {4, false, false}, {4, true, false}, {3, true, false}, {3, true, true}} {
-		active, inactive = m.styles.TabActive, m.styles.TabInactive
-		if step.tight {
-			active, inactive = active.PaddingRight(0), inactive.PaddingRight(0)
-		}
-		total := 0
-		for i, p := range keymap.Panes {
-			n := p.Name
-			switch r := []rune(n); {
-			case step.cut == 3:
-				n = p.Short
-			case step.cut > 0 && len(r) > step.cut:
-				n = string(r[:step.cut])
-			}
-			labels[i] = p.Key + " " + n
-			if step.glued {
-				labels[i] = p.Key + n
-			}
-			total += lipgloss.Width(inactive.Render(labels[i]))
-		}
-		if total <= m.width {
-			break
-		}
-	}
-	return labels, active, inactive
-}
-
-// tabAt returns the pane whose tab covers column x, or -1.
-func (m Model) tabAt(x int) int {
-	labels, _, inactive := m.tabs()
-	pos := 0
-	for i, l := range labels {
-		w := lipgloss.Width(inactive.Render(l))
-		if x >= pos && x < pos+w {
-			return i
-		}
-		pos += w
-	}
-	return -1
-}
-
-func (m Model) renderTabs() string {
-	labels, active, inactive := m.tabs()
-	var b strings.Builder
-	for i, l := range labels {
-		if i == m.focus {
-			b.WriteString(active.Render(l))
-		} else {
-			b.WriteString(inactive.Render(l))
-		}
-	}
-	return lipgloss.NewStyle().MaxWidth(m.width).Render(b.String())
-}
-
 func (m Model) render() string {
 	if m.width == 0 || m.height == 0 {
 		return "memscope: starting…"
@@ -137,6 +71,9 @@ func (m Model) render() string {
 	body := m.paneAt(m.focus).View()
 	if m.p.search.IsOpen() {
 		body = m.p.search.View()
+	}
+	if p := m.modals.palette(); p != nil {
+		body = p.View(m.styles, m.bodyWidth(), m.bodyHeight())
 	}
 	if m.modals.has(modalHelp) {
 		body = m.fullHelp()
@@ -241,6 +178,9 @@ func (m Model) undoNamed(b key.Binding) key.Binding {
 	case paneSecurity:
 		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "restore scrub"))
 	}
+	if what := m.undoWhat(); what != "" {
+		return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, "undo "+what))
+	}
 	return b
 }
 
@@ -299,7 +239,12 @@ func (m Model) helpLines() []string {
 	b.WriteString("\n\n")
 	h := *m.help
 	h.SetWidth(m.bodyWidth()) // columns that do not fit end in "…", not wrapped
-	b.WriteString(h.FullHelpView(m.fullHelpGroups()))
+	if cols := h.FullHelpView(m.fullHelpGroups()); !strings.Contains(cols, h.Ellipsis) && lipgloss.Width(cols) <= m.bodyWidth() {
+		b.WriteString(cols)
+	} else {
+		// Columns would cut keys off: one column, scrolled.
+		b.WriteString(m.helpColumn())
+	}
 	if legend := m.paneAt(m.focus).Legend(); len(legend) > 0 {
 		b.WriteString("\n\n")
 		b.WriteString(m.styles.Bold.Render("Symbols — " + keymap.Panes[m.focus].Name))
@@ -311,6 +256,11 @@ func (m Model) helpLines() []string {
 		for _, e := range legend {
 			means := text.Wrap(e.Means, max(m.bodyWidth()-markW-4, 10))
 			indent := strings.Repeat(" ", markW+4)
+			if lipgloss.Width(e.Mark) > markW {
+				// A mark wider than the column goes on a line of its own.
+				b.WriteString("\n  " + e.Mark + "\n" + indent + strings.ReplaceAll(means, "\n", "\n"+indent))
+				continue
+			}
 			b.WriteString("\n  " + text.Pad(e.Mark, markW) + "  " + strings.ReplaceAll(means, "\n", "\n"+indent))
 		}
 	}

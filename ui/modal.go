@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/views/component/palette"
 )
 
 // modalKind is an overlay or a question that takes the keyboard before
@@ -14,21 +15,27 @@ import (
 type modalKind int
 
 const (
-	modalConfirm modalKind = iota + 1 // a pending y/n question
-	modalHelp                         // the help overlay (?)
-	modalError                        // the last error in full (!)
+	modalConfirm  modalKind = iota + 1 // a pending y/n question
+	modalNoFilter                      // / on a pane with nothing to filter: typing is swallowed until esc
+	modalPalette                       // the command palette (: or ctrl+p)
+	modalHelp                          // the help overlay (?)
+	modalError                         // the last error in full (!)
 )
 
-// modal is one open modal; confirm is the question of a modalConfirm.
+// modal is one open modal; confirm is the question of a modalConfirm,
+// palette the list of a modalPalette, typed what a modalNoFilter
+// swallowed.
 type modal struct {
 	kind    modalKind
 	confirm *confirmState
+	palette *palette.Model
+	typed   string
 }
 
 // modalStack is the open modals, the one that takes the keys last. A
 // small array: the root model copies it as a value.
 type modalStack struct {
-	items [3]modal
+	items [5]modal
 	n     int
 }
 
@@ -105,6 +112,10 @@ func (m Model) handleModal(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 		return m, nil, false
 	}
 	switch top.kind {
+	case modalPalette:
+		return m.handlePalette(top.palette, msg)
+	case modalNoFilter:
+		return m.handleNoFilter(top, msg)
 	case modalError:
 		m.modals.remove(modalError)
 	case modalHelp:
@@ -143,7 +154,7 @@ func (m Model) handleModal(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 
 // actionContext is what the binding table's availability reads now.
 func (m Model) actionContext() keymap.Context {
-	return keymap.Context{Pane: keymap.PaneID(m.focus), Stepping: m.p.search.Stepping(), HasError: m.lastError != ""}
+	return keymap.Context{Pane: keymap.PaneID(m.focus), Stepping: m.p.search.Stepping(), HasError: m.lastError != "", Asking: m.modals.question() != nil, Typing: m.paneAt(m.focus).Filtering()}
 }
 
 // available says whether the action called name runs now, and why not

@@ -96,6 +96,12 @@ type Model struct {
 	readOnly   bool
 	status     string
 	statusErr  bool
+	statusSeq  int // numbers the status messages, for their expiry (statusexpiry.go)
+	// lastChange is the summary of the newest change this session wrote,
+	// which u undoes ("" when not known): the footer names it
+	// (undoname.go). A pointer, so the handler that notes it need not own
+	// the message.
+	lastChange *string
 	// lastError is the last error shown, in full; ! opens it.
 	lastError string
 	loading   map[string]bool
@@ -206,6 +212,7 @@ func New(opts Options) Model {
 		loadsCache:  engineloads.NewCache(),
 		reviewCache: provenance.NewFirstCacheOn(opts.Cache, homeDirOf(opts.Home)),
 		p:           newPanes(km, st),
+		lastChange:  new(string),
 	}
 	m.lv = m.newLive()
 	m.feeds.retention.SetVaultDir(m.places().VaultDir)
@@ -235,6 +242,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !nm.quiet {
 			nm.gen = viewGens.Add(1)
 		}
+		cmd = tea.Batch(cmd, nm.expireStatus(before))
 		next = nm
 	}
 	return next, cmd

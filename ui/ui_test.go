@@ -100,7 +100,7 @@ func drainWith(t testing.TB, m Model, cmd tea.Cmd, seen func(tea.Msg)) Model {
 			continue
 		}
 		switch msg.(type) {
-		case reloadTickMsg, fileChangedMsg:
+		case reloadTickMsg, fileChangedMsg, statusTimerMsg:
 			continue
 		}
 		if seen != nil {

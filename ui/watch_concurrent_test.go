@@ -153,7 +153,7 @@ func TestLiveReloadWhileClaudeCodeWrites(t *testing.T) {
 		l.m = next.(Model)
 		l.exec(cmd)
 		k++
-		if labels, _, _ := l.m.tabs(); !strings.Contains(screen(l.m), labels[0]) {
+		if labels, _, _ := l.m.tabs(); !strings.Contains(screen(l.m), labels[0].text) {
 			s := screen(l.m)
 			t.Fatalf("the tab bar is gone:\n%s", s)
 		}
@@ -185,8 +185,8 @@ func TestLiveReloadWhileClaudeCodeWrites(t *testing.T) {
 	s := screen(l.m)
 	labels, _, _ := l.m.tabs()
 	for _, part := range labels[:4] {
-		if !strings.Contains(s, part) {
-			t.Errorf("the screen lost %q:\n%s", part, s)
+		if !strings.Contains(s, part.text) {
+			t.Errorf("the screen lost %q:\n%s", part.text, s)
 		}
 	}
 	t.Logf("writer: %d steps, %d split lines; model: %d home loads, %d history loads, %d keys", want.Steps, want.SplitLines, homeLoads, historyLoads, k)

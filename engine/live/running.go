@@ -99,6 +99,9 @@ func FindRunning(o RunningOptions) RunningReport {
 	owned := map[string]bool{}
 	for _, p := range procs {
 		if !alive(p.PID) {
+			// An interactive session (it wrote a process file) whose
+			// process is gone: not a -p run, whatever its transcript's age.
+			owned[string(p.SessionID)] = true
 			rep.Stale = append(rep.Stale, p)
 			continue
 		}
@@ -118,12 +121,21 @@ func FindRunning(o RunningOptions) RunningReport {
 		if f.Kind != model.TranscriptMain || owned[f.SessionID] || o.Now.Sub(f.ModTime) > o.Recent {
 			continue
 		}
-		last, ok := newestRecordTime(o.FS, f.Path)
+		last, entry, ok := newestRecord(o.FS, f.Path)
 		if !ok || o.Now.Sub(last) > o.Recent || last.Sub(o.Now) > o.Recent {
 			continue
 		}
-		prints = append(prints, Running{Kind: RunPrint, SessionID: f.SessionID, Transcript: f.Path, LastWrite: f.ModTime,
-			Evidence: "no process file; its newest record is from " + last.UTC().Format("2006-01-02 15:04:05") + " UTC"})
+		if entry == InteractiveEntrypoint {
+			// The interactive client deletes its process file on exit: a
+			// recent "cli" record with no process file is a session that
+			// was quit, not a -p run.
+			continue
+		}
+		ev := "no process file; its newest record is from " + last.UTC().Format("2006-01-02 15:04:05") + " UTC"
+		if entry != "" {
+			ev += ", entrypoint " + entry
+		}
+		prints = append(prints, Running{Kind: RunPrint, SessionID: f.SessionID, Transcript: f.Path, LastWrite: f.ModTime, Evidence: ev})
 	}
 	slices.SortStableFunc(prints, func(a, b Running) int { return b.LastWrite.Compare(a.LastWrite) })
 	rep.Sessions = append(rep.Sessions, prints...)
@@ -145,38 +157,45 @@ func transcriptOf(files []model.TranscriptFile, id, cwd string) (model.Transcrip
 	return found, ok
 }
 
-// tailProbe is how much of a transcript's end newestRecordTime reads.
+// tailProbe is how much of a transcript's end newestRecord reads.
 const tailProbe = 256 << 10
 
-// newestRecordTime is the timestamp of the newest record of the
-// transcript at name that has one, read from its last tailProbe bytes.
-func newestRecordTime(fsys fs.FS, name string) (time.Time, bool) {
+// InteractiveEntrypoint is the records' entrypoint of the interactive
+// client, which keeps sessions/<pid>.json while it runs ("sdk-cli" is a
+// -p run, "sdk-ts"/"sdk-py" the SDKs).
+const InteractiveEntrypoint = "cli"
+
+// newestRecord is the timestamp and entrypoint of the newest record of
+// the transcript at name that has a timestamp, read from its last
+// tailProbe bytes.
+func newestRecord(fsys fs.FS, name string) (time.Time, string, bool) {
 	f, err := fsys.Open(name)
 	if err != nil {
-		return time.Time{}, false
+		return time.Time{}, "", false
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() {
-		return time.Time{}, false
+		return time.Time{}, "", false
 	}
 	if s, ok := f.(io.Seeker); ok && st.Size() > tailProbe {
 		if _, err := s.Seek(st.Size()-tailProbe, io.SeekStart); err != nil {
-			return time.Time{}, false
+			return time.Time{}, "", false
 		}
 	}
 	data, err := io.ReadAll(io.LimitReader(f, tailProbe))
 	if err != nil {
-		return time.Time{}, false
+		return time.Time{}, "", false
 	}
 	lines := bytes.Split(data, []byte("\n"))
 	for i := len(lines) - 1; i >= 0; i-- {
 		var r struct {
-			Timestamp time.Time `json:"timestamp"`
+			Timestamp  time.Time `json:"timestamp"`
+			Entrypoint string    `json:"entrypoint"`
 		}
 		if json.Unmarshal(lines[i], &r) == nil && !r.Timestamp.IsZero() {
-			return r.Timestamp, true
+			return r.Timestamp, r.Entrypoint, true
 		}
 	}
-	return time.Time{}, false
+	return time.Time{}, "", false
 }

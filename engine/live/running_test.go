@@ -19,6 +19,9 @@ func TestFindRunning(t *testing.T) {
 	file := func(age time.Duration) *fstest.MapFile {
 		return &fstest.MapFile{Data: []byte(`{"type":"user","timestamp":"` + now.Add(-age).UTC().Format(time.RFC3339Nano) + `"}` + "\n{}\n"), ModTime: now.Add(-age)}
 	}
+	entry := func(age time.Duration, ep string) *fstest.MapFile {
+		return &fstest.MapFile{Data: []byte(`{"type":"user","entrypoint":"` + ep + `","timestamp":"` + now.Add(-age).UTC().Format(time.RFC3339Nano) + `"}` + "\n"), ModTime: now.Add(-age)}
+	}
 	fsys := fstest.MapFS{
 		"sessions/100.json":          procFile(100, "s100", "/w/app", "busy"),
 		"sessions/100.ab.key":        {Data: []byte("k")},
@@ -28,7 +31,7 @@ func TestFindRunning(t *testing.T) {
 		"projects/-w-app/s100.jsonl": file(2 * time.Hour), // idle for long, but its process lives
 		// A copy of s100 in another project folder: the cwd's folder wins.
 		"projects/-w-copy/s100.jsonl":                   file(time.Minute),
-		"projects/-w-app/s200.jsonl":                    file(3 * time.Minute), // process gone, recently written
+		"projects/-w-app/s200.jsonl":                    file(3 * time.Minute), // process gone (a crash), recently written: not a -p run
 		"projects/-w-other/p1.jsonl":                    file(time.Minute),
 		"projects/-w-other/p2.jsonl":                    file(30 * time.Second),
 		"projects/-w-other/p3.jsonl":                    file(10 * time.Minute), // too old
@@ -36,6 +39,11 @@ func TestFindRunning(t *testing.T) {
 		// Copied, restored or generated: a new mtime, records a day old.
 		// Not running (it was, by its mtime).
 		"projects/-w-gen/g1.jsonl": {Data: file(24 * time.Hour).Data, ModTime: now.Add(-time.Second)},
+		// An interactive session quit a minute ago (the client deleted
+		// its process file): its records say entrypoint "cli". Not a -p
+		// run. A -p run's records say "sdk-cli", and its evidence says so.
+		"projects/-w-app/quit.jsonl": entry(time.Minute, "cli"),
+		"projects/-w-app/p4.jsonl":   entry(20*time.Second, "sdk-cli"),
 	}
 	alive := map[int]bool{100: true, 300: true}
 	rep := FindRunning(RunningOptions{FS: fsys, Now: now, Alive: func(pid int) bool { return alive[pid] }})
@@ -46,9 +54,9 @@ func TestFindRunning(t *testing.T) {
 	want := []string{
 		"interactive:s100:100:projects/-w-app/s100.jsonl",
 		"interactive:s300:300:",
+		"print:p4:0:projects/-w-app/p4.jsonl",
 		"print:p2:0:projects/-w-other/p2.jsonl",
 		"print:p1:0:projects/-w-other/p1.jsonl",
-		"print:s200:0:projects/-w-app/s200.jsonl",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("running:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -61,6 +69,9 @@ func TestFindRunning(t *testing.T) {
 		if !strings.Contains(r.Evidence, want) {
 			t.Errorf("%s: evidence %q, want it to say %q", r.SessionID, r.Evidence, want)
 		}
+	}
+	if ev := rep.Sessions[2].Evidence; !strings.Contains(ev, "entrypoint sdk-cli") {
+		t.Errorf("p4: evidence %q does not name its entrypoint", ev)
 	}
 	if len(rep.Stale) != 1 || rep.Stale[0].PID != 200 {
 		t.Errorf("stale %+v", rep.Stale)

@@ -58,12 +58,12 @@ func svgRows(t *testing.T, data []byte, cols int) []string {
 	return out
 }
 
-// tabBar is the first line of a screen that starts with the first pane's
-// tab.
+// tabBar is the line under a screen's title line ("memscope  <path>"):
+// the tab bar, which starts with a pane's tab or a folded group.
 func tabBar(lines []string) string {
-	for _, l := range lines {
-		if strings.HasPrefix(strings.TrimSpace(l), "1 ") {
-			return strings.TrimRight(l, " ")
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "memscope ") && i+1 < len(lines) {
+			return strings.TrimRight(lines[i+1], " ")
 		}
 	}
 	return ""

@@ -261,7 +261,7 @@ func (m Model) planLines() []string {
 		lines = append(lines, line)
 		if s.Refused == "" && s.Diff != "" {
 			for _, l := range strings.Split(strings.TrimSuffix(s.Diff, "\n"), "\n") {
-				lines = append(lines, "  "+m.diffLine(text.Truncate(text.FileLine(l), m.width-2)))
+				lines = append(lines, "  "+m.diffLine(text.FileLine(l)))
 			}
 		}
 	}

@@ -204,7 +204,9 @@ func (m Model) Help() []key.Binding {
 	if m.confirm || m.confirmLeftovers {
 		return []key.Binding{m.keys.Confirm, m.keys.Cancel}
 	}
-	bs := []key.Binding{m.keys.Toggle, m.keys.Apply, m.keys.Edit}
+	// space moves to the next row after it selects: the footer says so.
+	toggle := key.NewBinding(key.WithKeys(m.keys.Toggle.Keys()...), key.WithHelp(m.keys.Toggle.Help().Key, "select action, move down"))
+	bs := []key.Binding{toggle, m.keys.Apply, m.keys.Edit}
 	if len(m.leftovers()) > 0 {
 		bs = append(bs, m.keys.RemoveLeftovers)
 	}
@@ -374,12 +376,12 @@ func (m Model) top() string {
 // the user's data, but the user decides.
 func (m Model) leftoverLines() []string {
 	fs := m.leftovers()
-	lines := []string{m.styles.Warn.Render(text.Truncate(fmt.Sprintf("Remove %s of interrupted memscope writes? y/n", text.Count(len(fs), "leftover", "")), m.width))}
+	lines := []string{m.styles.Warn.Render(fmt.Sprintf("Remove %s of interrupted memscope writes? y/n", text.Count(len(fs), "leftover", "")))}
 	// Two lines each: the path, and what it copies (the start of the
 	// finding's message; the list above shows it whole).
 	for _, f := range fs {
-		lines = append(lines, text.Truncate("  "+model.SanitizeLine(f.Path), m.width),
-			m.styles.Dim.Render(text.Truncate("    "+text.OneLine(model.SanitizeForTerminal(f.Message)), m.width)))
+		lines = append(lines, "  "+model.SanitizeLine(f.Path),
+			m.styles.Dim.Render("    "+text.OneLine(model.SanitizeForTerminal(f.Message))))
 	}
 	return lines
 }
@@ -399,24 +401,24 @@ func (m Model) detailContent() detail.Content {
 	var id string
 	if a := r.Action; a != nil {
 		id = "action " + a.ID
-		lines = append(lines, m.styles.Bold.Render(text.Truncate(model.SanitizeLine(a.ID+": "+a.Summary), m.width)))
+		lines = append(lines, m.styles.Bold.Render(model.SanitizeLine(a.ID+": "+a.Summary)))
 		if a.Diff == "" {
-			lines = append(lines, m.styles.Dim.Render(text.Truncate("no diff shown for actions past the first "+strconv.Itoa(store.PruneDiffActions)+": memscope prune --dry-run --only "+model.SanitizeLine(a.ID), m.width)))
+			lines = append(lines, m.styles.Dim.Render("no diff shown for actions past the first "+strconv.Itoa(store.PruneDiffActions)+": memscope prune --dry-run --only "+model.SanitizeLine(a.ID)))
 		}
 		for _, l := range strings.Split(model.SanitizeForTerminal(a.Diff), "\n") {
-			lines = append(lines, m.diffLine(text.Truncate(text.ExpandTabs(l), m.width)))
+			lines = append(lines, m.diffLine(text.ExpandTabs(l)))
 		}
 	} else {
 		f := r.Finding
 		id = fmt.Sprintf("finding %s %s %d %s", f.Kind, f.Path, f.Line, f.Message)
-		lines = append(lines, m.styles.Bold.Render(text.Truncate(fmt.Sprintf("%s %s", f.Kind, f.Path), m.width)))
+		lines = append(lines, m.styles.Bold.Render(fmt.Sprintf("%s %s", f.Kind, f.Path)))
 		for _, l := range strings.Split(text.Wrap(model.SanitizeForTerminal(f.Message), m.width), "\n") {
 			lines = append(lines, l)
 		}
 		rel := append([]string(nil), f.Related...)
 		sort.Strings(rel)
 		for _, x := range rel {
-			lines = append(lines, m.styles.Dim.Render(text.Truncate("  · "+model.SanitizeForTerminal(x), m.width)))
+			lines = append(lines, m.styles.Dim.Render("  · "+model.SanitizeForTerminal(x)))
 		}
 	}
 	return detail.Content{ID: id, Lines: lines}

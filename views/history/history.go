@@ -271,9 +271,6 @@ func (m Model) detailContent() detail.Content {
 			lines = append(lines, m.pasteBody(p)...)
 		}
 	}
-	for i := range lines {
-		lines[i] = text.Truncate(lines[i], m.width)
-	}
 	id := fmt.Sprintf("%d %v", e.Line, m.expanded)
 	return detail.Content{ID: id, Lines: lines}
 }

@@ -50,7 +50,7 @@ func TestFormsFollowRebinding(t *testing.T) {
 	km, err := keymap.Default().Rebind(map[string][]string{
 		"new": {"ctrl+a"}, "retype": {"ctrl+t"}, "rename": {"ctrl+e"}, "delete": {"ctrl+x"},
 		"open": {"ctrl+o"}, "back": {"ctrl+g"},
-		"next_field": {"ctrl+n"}, "prev_field": {"ctrl+p"},
+		"next_field": {"ctrl+n"}, "prev_field": {"ctrl+v"},
 		"choice_next": {"ctrl+l"}, "choice_prev": {"ctrl+b"},
 		"confirm": {"ctrl+y"},
 	})
@@ -78,9 +78,9 @@ func TestFormsFollowRebinding(t *testing.T) {
 		t.Errorf("new-memory form with rebound keys sent %#v (mode %d), want %#v", got, m.mode, want)
 	}
 	// prev_field goes back from the description to the type.
-	m, _ = drive(t, fresh(), ctrl('a'), ctrl('n'), ctrl('n'), ctrl('p'))
+	m, _ = drive(t, fresh(), ctrl('a'), ctrl('n'), ctrl('n'), ctrl('v'))
 	if m.field != fieldType {
-		t.Errorf("ctrl+p (prev_field) left the form on field %d, want the type", m.field)
+		t.Errorf("ctrl+v (prev_field) left the form on field %d, want the type", m.field)
 	}
 	// The old keys: enter no longer creates, esc no longer leaves.
 	m, _ = drive(t, fresh(), append(append([]tea.KeyPressMsg{ctrl('a')}, typed("x")...), tea.KeyPressMsg{Code: tea.KeyEnter}, tea.KeyPressMsg{Code: tea.KeyEscape})...)

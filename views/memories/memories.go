@@ -622,19 +622,19 @@ func (m Model) detailContent() detail.Content {
 	if name == "" {
 		name = f.Path + " (no name)"
 	}
-	lines = append(lines, m.styles.Bold.Render(text.Truncate(model.SanitizeForTerminal(name), w)))
+	lines = append(lines, m.styles.Bold.Render(model.SanitizeForTerminal(name)))
 	if f.Description != "" {
-		lines = append(lines, text.Truncate(model.SanitizeForTerminal(f.Description), w))
+		lines = append(lines, model.SanitizeForTerminal(f.Description))
 	}
 	meta := fmt.Sprintf("%s · %s · %s · %s old (%s)", f.Path, f.Type, text.Count(int(f.Size), "byte", ""), text.Count(r.AgeDays, "day", ""), r.Clock)
-	lines = append(lines, m.styles.Dim.Render(text.Truncate(meta, w)))
+	lines = append(lines, m.styles.Dim.Render(meta))
 	if f.Invalid && f.Problem != nil {
-		lines = append(lines, m.styles.Error.Render(text.Truncate("invalid: "+f.Problem.Error(), w)))
+		lines = append(lines, m.styles.Error.Render("invalid: "+f.Problem.Error()))
 	}
 	if o, ok := m.origins[r.AbsPath]; ok {
 		wrapped := func(s string) {
 			for _, l := range strings.Split(text.Wrap(model.SanitizeLine(s), w), "\n") {
-				lines = append(lines, m.styles.Dim.Render(text.Truncate(l, w)))
+				lines = append(lines, m.styles.Dim.Render(l))
 			}
 		}
 		wrapped("origin: " + o.Text)
@@ -645,7 +645,7 @@ func (m Model) detailContent() detail.Content {
 			wrapped(fmt.Sprintf("after %q", o.Prompt))
 		}
 		if o.Jump != nil {
-			lines = append(lines, m.styles.Dim.Render(text.Truncate(m.keys.Origin.Help().Key+" opens that turn in Replay", w)))
+			lines = append(lines, m.styles.Dim.Render(m.keys.Origin.Help().Key+" opens that turn in Replay"))
 		}
 	}
 	if l := r.Loads; l != nil {
@@ -658,7 +658,7 @@ func (m Model) detailContent() detail.Content {
 		}
 	}
 	if warn := memindex.FreshnessWarning(r.AgeDays); warn != "" {
-		lines = append(lines, m.styles.Warn.Render(text.Truncate("recall adds: "+warn, w)))
+		lines = append(lines, m.styles.Warn.Render("recall adds: "+warn))
 	}
 	lines = append(lines, "")
 	lines = append(lines, strings.Split(r.Body, "\n")...)

@@ -257,9 +257,6 @@ func (m Model) detailContent() detail.Content {
 	case r.Reason != "":
 		lines = append(lines, m.styles.Warn.Render(model.SanitizeLine(r.Reason)))
 	}
-	for i := range lines {
-		lines[i] = text.Truncate(lines[i], m.width)
-	}
 	id := string(r.Hash)
 	if p, ok := m.preview[string(r.Hash)]; ok {
 		id += " previewed"
@@ -271,7 +268,7 @@ func (m Model) detailContent() detail.Content {
 				l = text.Wrap(l, m.width)
 			}
 			for _, w := range strings.Split(l, "\n") {
-				lines = append(lines, text.Truncate(w, m.width))
+				lines = append(lines, w)
 			}
 		}
 	} else if r.Status != model.PasteMissing {

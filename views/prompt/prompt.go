@@ -460,14 +460,14 @@ func (m Model) detailContent() detail.Content {
 		if l.External {
 			meta += " · outside the project"
 		}
-		lines = append(lines, m.styles.Dim.Render(text.Truncate(model.SanitizeForTerminal(meta), m.width)))
+		lines = append(lines, m.styles.Dim.Render(model.SanitizeForTerminal(meta)))
 		if m.loads != nil && l.Kind != enginepreview.KindRecalled {
 			if s := m.loads.FileSummary(l.Path); s != "" {
-				lines = append(lines, m.styles.Dim.Render(text.Truncate("sessions: "+s, m.width)))
+				lines = append(lines, m.styles.Dim.Render("sessions: "+s))
 			}
 		}
 		if l.Reason != "" {
-			lines = append(lines, m.styles.Warn.Render(text.Truncate(model.SanitizeForTerminal(l.Reason), m.width)))
+			lines = append(lines, m.styles.Warn.Render(model.SanitizeForTerminal(l.Reason)))
 		}
 		if h := m.hitShown(); h != nil {
 			return m.hitContent(h, lines)
@@ -475,14 +475,14 @@ func (m Model) detailContent() detail.Content {
 		body, id = l.Text, "layer "+l.Path+" "+string(l.Kind)
 	} else {
 		f := r.Recalled
-		lines = append(lines, m.styles.Dim.Render(text.Truncate(fmt.Sprintf("%s · %s old · %s", f.Path, text.Count(f.AgeDays, "day", ""), f.Why), m.width)))
+		lines = append(lines, m.styles.Dim.Render(fmt.Sprintf("%s · %s old · %s", f.Path, text.Count(f.AgeDays, "day", ""), f.Why)))
 		if f.Skipped != "" {
-			lines = append(lines, m.styles.Warn.Render(text.Truncate(f.Skipped, m.width)))
+			lines = append(lines, m.styles.Warn.Render(f.Skipped))
 		}
 		body, id = f.Text, "recalled "+f.Path
 	}
 	for _, l := range strings.Split(model.SanitizeForTerminal(body), "\n") {
-		lines = append(lines, text.Truncate(text.ExpandTabs(l), m.width))
+		lines = append(lines, text.ExpandTabs(l))
 	}
 	return detail.Content{ID: id, Lines: lines}
 }
@@ -496,7 +496,7 @@ func (m Model) hitContent(h *shownHit, head []string) detail.Content {
 	if !h.doc.Found() {
 		note = fmt.Sprintf("the file changed since the search: line %d no longer holds the match · %s: the text as sent", h.doc.Line(), m.keys.Back.Help().Key)
 	}
-	lines = append(lines, m.styles.Dim.Render(text.Truncate(note, m.width)))
+	lines = append(lines, m.styles.Dim.Render(note))
 	body, at := h.doc.Lines(m.styles, m.width)
 	top := 0
 	if at >= 0 {

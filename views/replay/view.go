@@ -215,11 +215,11 @@ func (m Model) stateLines() []string {
 		b := m.tl.Boundaries[s.Boundary]
 		title = fmt.Sprintf("Step %d: after a %s compaction (%s)", s.Index+1, b.Kind, compactionName(b))
 	}
-	lines = append(lines, m.styles.Bold.Render(text.Truncate(title, w)))
+	lines = append(lines, m.styles.Bold.Render(title))
 	if h := m.hit; h != nil {
 		lines = append(lines, m.hitLines(*h, w)...)
 	}
-	lines = append(lines, m.styles.Dim.Render(text.Truncate(fmt.Sprintf("measured %d tokens (client figure) · estimated %d by category:", s.Measured, s.Context.Total()), w)))
+	lines = append(lines, m.styles.Dim.Render(fmt.Sprintf("measured %d tokens (client figure) · estimated %d by category:", s.Measured, s.Context.Total())))
 	c := s.Context
 	barW := max(min(w-30, 30), 5)
 	total := max(int64(c.Total()), 1)
@@ -364,7 +364,7 @@ func (m Model) pipelineLines() []string {
 	if !ok {
 		return nil
 	}
-	lines := []string{m.styles.Bold.Render(text.Truncate(fmt.Sprintf("Pipeline on step %d, %s window (nothing is written)", s.Index+1, windows[m.window].name), w))}
+	lines := []string{m.styles.Bold.Render(fmt.Sprintf("Pipeline on step %d, %s window (nothing is written)", s.Index+1, windows[m.window].name))}
 	if m.pipe == nil || m.pipeFor != s.Index {
 		if m.pipeErr != nil {
 			return append(lines, m.styles.Error.Render(m.pipeErr.Error()))
@@ -373,9 +373,9 @@ func (m Model) pipelineLines() []string {
 	}
 	r := m.pipe
 	wc := windows[m.window].w
-	lines = append(lines, text.Truncate(fmt.Sprintf("context %s → %s · autocompact at %s · %s", fmtK(int(r.Before)), fmtK(int(r.After)), fmtK(int(wc.AutocompactAt())), fitsText(r)), w))
+	lines = append(lines, fmt.Sprintf("context %s → %s · autocompact at %s · %s", fmtK(int(r.Before)), fmtK(int(r.After)), fmtK(int(wc.AutocompactAt())), fitsText(r)))
 	if len(r.Stages) == 0 {
-		lines = append(lines, m.styles.OK.Render(text.Truncate("under the autocompact threshold: no stage runs", w)))
+		lines = append(lines, m.styles.OK.Render("under the autocompact threshold: no stage runs"))
 	}
 	barW := max(min(w-44, 30), 5)
 	for i, st := range r.Stages {
@@ -392,7 +392,7 @@ func (m Model) pipelineLines() []string {
 	if m.pipeStage < len(r.Stages) {
 		st := r.Stages[m.pipeStage]
 		lines = append(lines, "")
-		lines = append(lines, m.styles.Bold.Render(text.Truncate(fmt.Sprintf("%s: %s → %s tokens, %s", st.Stage, fmtK(int(st.Before)), fmtK(int(st.After)), text.Count(st.Items, "item", "")), w)))
+		lines = append(lines, m.styles.Bold.Render(fmt.Sprintf("%s: %s → %s tokens, %s", st.Stage, fmtK(int(st.Before)), fmtK(int(st.After)), text.Count(st.Items, "item", ""))))
 		for _, l := range strings.Split(text.Wrap(st.Detail, w), "\n") {
 			lines = append(lines, l)
 		}

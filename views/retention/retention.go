@@ -461,10 +461,10 @@ func (m Model) detailContent() detail.Content {
 		return detail.Content{ID: "lost", Lines: m.lostLines(l)}
 	}
 	if n := r.Never; n != nil {
-		lines = append(lines, m.styles.Bold.Render(text.Truncate(model.SanitizeForTerminal(n.Path), m.width)),
+		lines = append(lines, m.styles.Bold.Render(model.SanitizeForTerminal(n.Path)),
 			fmt.Sprintf("%s, %s — cleanupPeriodDays never deletes %s", text.Count(n.Files, "file", ""), text.Bytes(n.Size), neverWhat(n.Kind)))
 		if n.Kind == cleanup.NeverSweptHistory {
-			lines = append(lines, m.styles.Dim.Render(text.Truncate("history is "+cleanup.HistoryKeptNote, m.width)))
+			lines = append(lines, m.styles.Dim.Render("history is "+cleanup.HistoryKeptNote))
 		}
 		return detail.Content{ID: "never " + n.Path, Lines: lines}
 	}
@@ -500,16 +500,16 @@ func (m Model) detailContent() detail.Content {
 // prompt) and pastes, and what to do.
 func (m Model) lostLines(l *cleanup.Lost) []string {
 	loc := m.forecast.Now.Location()
-	lines := []string{m.styles.Bold.Render(text.Truncate(l.Summary(loc), m.width)),
-		m.styles.Dim.Render(text.Truncate("history still names them; their text is gone for good", m.width)),
-		m.styles.Dim.Render(text.Truncate("so that the next sweep loses nothing more, archive first: a on a day row (copies, verified)", m.width))}
+	lines := []string{m.styles.Bold.Render(l.Summary(loc)),
+		m.styles.Dim.Render("history still names them; their text is gone for good"),
+		m.styles.Dim.Render("so that the next sweep loses nothing more, archive first: a on a day row (copies, verified)")}
 	for _, s := range l.Sessions {
 		head := fmt.Sprintf("%s  %s  %s  ", s.First.In(loc).Format("2006-01-02"), format.ShortID(string(s.SessionID)), text.Count(s.Prompts, "prompt", ""))
 		rest := model.SanitizeLine(s.Project) + "  " + strconvQuote(model.SanitizeLine(s.FirstPrompt))
-		lines = append(lines, head+text.Truncate(rest, max(m.width-lipgloss.Width(head), 8)))
+		lines = append(lines, head+rest)
 	}
 	for _, p := range l.Pastes {
-		lines = append(lines, text.Truncate(fmt.Sprintf("paste #%d %s gone, named at %s:%d  %s", p.PasteID, p.Hash, p.File, p.Line, model.SanitizeLine(p.Project)), m.width))
+		lines = append(lines, fmt.Sprintf("paste #%d %s gone, named at %s:%d  %s", p.PasteID, p.Hash, p.File, p.Line, model.SanitizeLine(p.Project)))
 	}
 	if l.Unattributed > 0 {
 		lines = append(lines, m.styles.Dim.Render(text.Count(l.Unattributed, "history line", "")+" without a session id (older clients) not matched"))

@@ -211,6 +211,14 @@ func (m *Model) end() {
 	m.input.Blur()
 }
 
+// EndStepping forgets the last search's hits, so n and N are the panes'
+// keys again (n: new memory); esc does it while stepping.
+func (m *Model) EndStepping() {
+	if m.Stepping() {
+		m.end()
+	}
+}
+
 // Step moves to the next (dir 1) or previous (-1) hit, wrapping, and
 // returns the jump to it.
 func (m *Model) Step(dir int) tea.Cmd {
@@ -326,7 +334,9 @@ func (m Model) Help() []key.Binding {
 		return []key.Binding{m.keys.Open, m.keys.Down, m.keys.Up, m.keys.Search, m.keys.Back}
 	case ModeClosed:
 		if len(m.hits) > 0 {
-			return []key.Binding{m.keys.NextHit, m.keys.PrevHit, m.keys.Search}
+			// The mode first: n and N mean something else outside it.
+			mode := key.NewBinding(key.WithKeys(m.keys.Back.Keys()...), key.WithHelp("search:", text.Count(len(m.hits), "hit", "")+" · n/N · esc ends"))
+			return []key.Binding{mode, m.keys.NextHit, m.keys.PrevHit, m.keys.Search}
 		}
 	}
 	return nil

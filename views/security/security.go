@@ -214,7 +214,7 @@ func (m Model) Help() []key.Binding {
 	}
 	return []key.Binding{
 		rebind(m.keys.Open, "open in Replay"),
-		rebind(m.keys.Toggle, "pick for the scrub"),
+		rebind(m.keys.Toggle, "pick for the scrub, move down"),
 		rebind(m.keys.Apply, "scrub picked (or all)"),
 		rebind(m.keys.Delete, "forget scrub copy"),
 	}

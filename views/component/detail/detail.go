@@ -11,13 +11,13 @@ package detail
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/views/component/style"
@@ -126,18 +126,39 @@ func (m *Model) sync(vp *viewport.Model, c Content, w, h int) {
 		m.id = c.ID
 		vp.SetYOffset(0)
 	}
+	lines, top := wrapLines(c.Lines, max(w, 1), c.Top)
 	rows := max(h, 1)
-	if len(c.Lines) > rows && rows > 1 {
+	if len(lines) > rows && rows > 1 {
 		rows-- // the last row says where the view is
 	}
 	vp.SetWidth(max(w, 1))
 	vp.SetHeight(rows)
-	// SetContentLines splits lines holding a newline in place: give it
-	// its own slice.
-	vp.SetContentLines(slices.Clone(c.Lines))
-	if fresh && c.Top > 0 {
-		vp.SetYOffset(c.Top) // after the lines: the offset is kept within them
+	vp.SetContentLines(lines)
+	if fresh && top > 0 {
+		vp.SetYOffset(top) // after the lines: the offset is kept within them
 	}
+}
+
+// wrapLines wraps each line longer than w (at spaces, inside a word
+// longer than w), so a detail shows every character of a long value
+// instead of cutting it at the edge; zoomed, the same lines wrap at the
+// zoomed width. top, an index into lines, becomes its index among the
+// wrapped rows. The result is a new slice (SetContentLines splits a line
+// holding a newline in place).
+func wrapLines(lines []string, w, top int) ([]string, int) {
+	out := make([]string, 0, len(lines))
+	wrappedTop := top
+	for i, l := range lines {
+		if i == top {
+			wrappedTop = len(out)
+		}
+		if ansi.StringWidth(l) <= w {
+			out = append(out, l)
+			continue
+		}
+		out = append(out, strings.Split(ansi.Wrap(l, w, ""), "\n")...)
+	}
+	return out, wrappedTop
 }
 
 // Update scrolls or zooms for a key or a wheel turn, given the content
@@ -218,7 +239,7 @@ func (m Model) View(c Content, w, h int) string {
 	vp := m.viewport()
 	m.sync(&vp, c, w, h)
 	out := vp.View()
-	total := len(c.Lines)
+	total := vp.TotalLineCount()
 	if total <= vp.Height() {
 		return out
 	}

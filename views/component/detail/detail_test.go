@@ -151,3 +151,32 @@ func TestTopOpensNewContent(t *testing.T) {
 		t.Fatalf("a Top past the end is kept within the lines: offset %d", m.Offset())
 	}
 }
+
+// A line longer than the detail wraps instead of being cut at its edge:
+// a 300-character value is whole in a 40-wide detail (its rows joined),
+// and zoomed to 100 columns it takes fewer rows. A search hit's Top still
+// opens at its line after the lines above it wrapped.
+func TestLongLinesWrap(t *testing.T) {
+	long := strings.Repeat("abcdefghij", 30)
+	m := newModel()
+	c := Content{ID: "a", Lines: []string{"title", long + " end", "after"}}
+	narrow := ansi.Strip(m.View(c, 40, 20))
+	if got := strings.ReplaceAll(narrow, "\n", ""); !strings.Contains(strings.ReplaceAll(got, " ", ""), long+"end") {
+		t.Fatalf("the long line is not whole at 40 columns:\n%s", narrow)
+	}
+	for _, row := range strings.Split(narrow, "\n") {
+		if ansi.StringWidth(row) > 40 || strings.Contains(row, "…") {
+			t.Errorf("row %q is wider than 40 or cut", row)
+		}
+	}
+	m, _ = m.Update(keypress.Msg("z"), c, Area{W: 100, H: 20})
+	wide := ansi.Strip(m.View(c, 100, 20))
+	if n, w := strings.Count(strings.TrimRight(narrow, "\n "), "\n"), strings.Count(strings.TrimRight(wide, "\n "), "\n"); w >= n {
+		t.Errorf("zoomed to 100 columns the detail takes %d rows, at 40 it took %d", w, n)
+	}
+	hit := Content{ID: "b", Lines: append([]string{long, long}, lines(40)...), Top: 12}
+	v := ansi.Strip(newModel().View(hit, 40, 10))
+	if first := strings.Split(v, "\n")[0]; strings.TrimSpace(first) != "line 11" {
+		t.Errorf("Top 12 opened at %q, want line 11", first)
+	}
+}
