@@ -62,6 +62,9 @@ func (m *Model) leftoversRemoved(r leftoversRemovedMsg) tea.Cmd {
 	} else {
 		m.setStatus(text, false)
 	}
+	// The walk's listing had what was just removed, some of it where no
+	// file event reaches (a project tree a restore named): walk again.
+	m.live.walk.Invalidate()
 	return m.requestProject(m.data.open)
 }
 
