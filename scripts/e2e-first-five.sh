@@ -70,6 +70,7 @@ for size in 80x24 120x40; do
   keys a
   wait_for "y yes"
   keys y
+  wait_gone "y/n"
   wait_for "u undoes it"
   test ! -e "$dup" || fail "$size: prune did not move $dup"
   keys u
