@@ -232,6 +232,21 @@ func TestOverviewCountsEqualCommands(t *testing.T) {
 			snapshotJSON(t, home, "doctor.json", &doc)
 			eq("doctor", lines[overview.Doctor].Count, len(doc.Unknown))
 
+			// sessions: the sessions with .replaced copies (earlierHistory).
+			var sess struct {
+				Sessions []struct {
+					Earlier []json.RawMessage `json:"earlierHistory"`
+				} `json:"sessions"`
+			}
+			snapshotJSON(t, home, "sessions.json", &sess)
+			withCopies := 0
+			for _, se := range sess.Sessions {
+				if len(se.Earlier) > 0 {
+					withCopies++
+				}
+			}
+			eq("replaced", lines[overview.Replaced].Count, withCopies)
+
 			// replay --lost --all: the rules lost at compactions within
 			// the horizon, over every session.
 			var lost struct {

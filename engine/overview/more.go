@@ -133,9 +133,14 @@ func doctorLine(s *Source) Line {
 	return Line{Count: len(r.Unknown), Needs: r.BeyondChecked || !r.Clean(), Text: r.Summary(), Command: "memscope doctor"}
 }
 
-// replacedLine counts the sessions whose history exists only in a
-// .replaced copy: the client's local GC rewrote the transcript and the
-// rewritten file is gone, so only the older copy holds the session.
+// replacedLine counts the sessions whose history before a compaction
+// exists only in a .replaced copy: the client's local GC rewrote the
+// transcript after a compaction, dropping the rows before the boundary,
+// and kept the older file in the session's before-cleanup folder (the
+// cleanup sweep deletes it with the session). Part "gone" counts those
+// whose rewritten transcript is gone too, so the copy is all there is.
+// `memscope sessions` lists each session's copies (earlierHistory); the
+// Replay pane lists them as the session's earlier history.
 func replacedLine(s *Source) Line {
 	sf, _ := model.FindSessionFiles(s.Env.Home.FS)
 	type key struct{ slug, id string }
@@ -145,18 +150,23 @@ func replacedLine(s *Source) Line {
 			main[key{t.ProjectSlug, t.SessionID}] = true
 		}
 	}
-	only := map[key]bool{}
+	with, gone := map[key]bool{}, map[key]bool{}
 	for _, t := range sf.Replaced {
-		if k := (key{t.ProjectSlug, t.SessionID}); !main[k] {
-			only[k] = true
+		k := key{t.ProjectSlug, t.SessionID}
+		with[k] = true
+		if !main[k] {
+			gone[k] = true
 		}
 	}
-	// No command counts these yet; replay reads each copy.
-	l := Line{Count: len(only), Needs: len(only) > 0, Command: "memscope replay <the .replaced copy>", Parts: []Part{{"copies", len(sf.Replaced)}}}
-	if l.Count == 0 {
-		l.Text = "no session lives only in a .replaced copy"
-	} else {
-		l.Text = fmt.Sprintf("%s only in a .replaced copy (the transcript itself is gone): memscope replay PATH reads it", format.Count(l.Count, "session lives", "sessions live"))
+	l := Line{Count: len(with), Needs: len(gone) > 0, Command: "memscope sessions",
+		Parts: []Part{{"copies", len(sf.Replaced)}, {"gone", len(gone)}}}
+	switch {
+	case l.Count == 0:
+		l.Text = "no session's history lives only in a .replaced copy"
+	case len(gone) == 0:
+		l.Text = fmt.Sprintf("%s history before a compaction only in a .replaced copy (the client rewrote the transcript): Replay lists it as earlier history", format.Count(l.Count, "session has its", "sessions have their"))
+	default:
+		l.Text = fmt.Sprintf("%s history before a compaction only in a .replaced copy, %d with no transcript left: Replay lists it as earlier history", format.Count(l.Count, "session has its", "sessions have their"), len(gone))
 	}
 	return l
 }

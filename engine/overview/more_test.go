@@ -40,7 +40,8 @@ func line(sid string) string {
 // vault and one of those changed since, a session that lives only in a
 // .replaced copy, and a gate log with two held writes today and one
 // yesterday: the vault line says 2 of 3 are not kept as they are (what
-// the forecast's coverage says), the replaced line 1, the held line 2.
+// the forecast's coverage says), the replaced line 2 (1 with no
+// transcript left), the held line 2.
 func TestVaultHeldReplacedLines(t *testing.T) {
 	base := t.TempDir()
 	dir := filepath.Join(base, "home")
@@ -52,8 +53,9 @@ func TestVaultHeldReplacedLines(t *testing.T) {
 	}
 	gone := "44444444-4444-4444-8444-444444444444"
 	put(t, dir, "projects/-w-p/"+gone+"/before-cleanup/1763632800000-ab12.jsonl.replaced", line(gone), old)
-	// The first session's copy sits beside its live transcript: not
-	// "only in a copy".
+	// The first session's copy sits beside its live transcript: its
+	// history before the compaction is only in the copy, but the session
+	// itself is not gone.
 	put(t, dir, "projects/-w-p/"+ids[0]+"/before-cleanup/1763632800000-cd34.jsonl.replaced", line(ids[0]), old)
 
 	home, err := model.OpenHome(dir, model.HomeFromFlag)
@@ -106,8 +108,8 @@ func TestVaultHeldReplacedLines(t *testing.T) {
 		t.Errorf("vault line %+v; the forecast keeps %d of %d", vl, f.Vault.Kept, f.Vault.Sessions)
 	}
 
-	if rl := overview.Compute(src(), overview.Replaced); rl.Count != 1 || rl.Part("copies") != 2 || !rl.Needs {
-		t.Errorf("replaced line %+v, want 1 session of 2 copies", rl)
+	if rl := overview.Compute(src(), overview.Replaced); rl.Count != 2 || rl.Part("copies") != 2 || rl.Part("gone") != 1 || !rl.Needs {
+		t.Errorf("replaced line %+v, want 2 sessions of 2 copies, 1 with no transcript left", rl)
 	}
 
 	hl := overview.Compute(src(), overview.Held)

@@ -41,7 +41,8 @@ const (
 	// Vault: sessions the cleanup deletes within Horizon days that the
 	// rescue vault does not hold as they are.
 	Vault ID = "vault"
-	// Replaced: sessions whose history exists only in a .replaced copy.
+	// Replaced: sessions whose history before a compaction exists only
+	// in a .replaced copy (and how many have no transcript left).
 	Replaced ID = "replaced"
 	// Held: memory writes the write gate held today.
 	Held ID = "held"
@@ -174,7 +175,7 @@ var Specs = []Spec{
 	{Cleanup, ScopeHome, "retention", cleanupLine},
 	{Vault, ScopeHome, "retention", vaultLine},
 	{Lost, ScopeHome, "retention", lostLine},
-	{Replaced, ScopeHome, "", replacedLine},
+	{Replaced, ScopeHome, "replay", replacedLine},
 	{Autocompact, ScopeHome, "live", autocompactLine},
 	{Dropped, ScopeHome, "replay", droppedLine},
 	{Held, ScopeHome, "review", heldLine},
