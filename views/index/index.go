@@ -63,7 +63,9 @@ type Model struct {
 	// unavailable says why there is no index (SetUnavailable).
 	unavailable string
 	// toCut says the document scrolls to the cut once it is in (the
-	// Overview's cut line opened the pane: msgs.Show "cut").
+	// Overview's cut line opened the pane: msgs.Show "cut"), and again
+	// when the index comes back rendered anew (its rows move), until the
+	// user scrolls.
 	toCut  bool
 	width  int
 	height int
@@ -100,7 +102,6 @@ func (m *Model) scrollToCut() {
 	if !m.loaded {
 		return
 	}
-	m.toCut = false
 	if m.data.Cap.Truncated && m.data.Exists && m.data.Unread == "" {
 		// The cut line follows the loaded part (refresh).
 		m.vp.SetYOffset(max(strings.Count(m.data.Loaded, "\n"), 0))
@@ -170,6 +171,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		switch {
 		case detail.ScrollKeys(&m.vp, m.keys, msg):
+			m.toCut = false
 		case key.Matches(msg, m.keys.Edit) && m.data.Path != "":
 			p := m.data.Path
 			return m, func() tea.Msg { return msgs.OpenEditor{Path: p} }
@@ -179,6 +181,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case tea.MouseWheelMsg:
 		var cmd tea.Cmd
 		m.vp, cmd = m.vp.Update(msg)
+		m.toCut = false
 		return m, cmd
 	}
 	return m, nil
