@@ -269,3 +269,36 @@ func listDir(fsys fs.FS, dir string, probs *[]Problem) []dirEntry {
 	}
 	return out
 }
+
+// EarlierCopies counts, in sf, the sessions whose history before a
+// compaction exists only in a .replaced copy (the client's local GC
+// rewrote the transcript after a compaction, dropping the rows before
+// the boundary, and kept the older file in the session's before-cleanup
+// folder), the copies, and the sessions among them whose rewritten
+// transcript is gone too (the copy is all there is). The Overview's line
+// and the Retention pane say it.
+type EarlierCopies struct {
+	Sessions int `json:"sessions"`
+	Copies   int `json:"copies"`
+	Gone     int `json:"gone"`
+}
+
+// CountEarlierCopies is EarlierCopies of sf.
+func CountEarlierCopies(sf SessionFiles) EarlierCopies {
+	type key struct{ slug, id string }
+	main := map[key]bool{}
+	for _, t := range sf.Transcripts {
+		if t.Kind == TranscriptMain {
+			main[key{t.ProjectSlug, t.SessionID}] = true
+		}
+	}
+	with, gone := map[key]bool{}, map[key]bool{}
+	for _, t := range sf.Replaced {
+		k := key{t.ProjectSlug, t.SessionID}
+		with[k] = true
+		if !main[k] {
+			gone[k] = true
+		}
+	}
+	return EarlierCopies{Sessions: len(with), Copies: len(sf.Replaced), Gone: len(gone)}
+}

@@ -143,30 +143,16 @@ func doctorLine(s *Source) Line {
 // Replay pane lists them as the session's earlier history.
 func replacedLine(s *Source) Line {
 	sf, _ := model.FindSessionFiles(s.Env.Home.FS)
-	type key struct{ slug, id string }
-	main := map[key]bool{}
-	for _, t := range sf.Transcripts {
-		if t.Kind == model.TranscriptMain {
-			main[key{t.ProjectSlug, t.SessionID}] = true
-		}
-	}
-	with, gone := map[key]bool{}, map[key]bool{}
-	for _, t := range sf.Replaced {
-		k := key{t.ProjectSlug, t.SessionID}
-		with[k] = true
-		if !main[k] {
-			gone[k] = true
-		}
-	}
-	l := Line{Count: len(with), Needs: len(gone) > 0, Command: "memscope sessions",
-		Parts: []Part{{"copies", len(sf.Replaced)}, {"gone", len(gone)}}}
+	c := model.CountEarlierCopies(sf)
+	l := Line{Count: c.Sessions, Needs: c.Gone > 0, Command: "memscope sessions",
+		Parts: []Part{{"copies", c.Copies}, {"gone", c.Gone}}}
 	switch {
 	case l.Count == 0:
 		l.Text = "no session's history lives only in a .replaced copy"
-	case len(gone) == 0:
+	case c.Gone == 0:
 		l.Text = fmt.Sprintf("%s history before a compaction only in a .replaced copy (the client rewrote the transcript): Replay lists it as earlier history", format.Count(l.Count, "session has its", "sessions have their"))
 	default:
-		l.Text = fmt.Sprintf("%s history before a compaction only in a .replaced copy, %d with no transcript left: Replay lists it as earlier history", format.Count(l.Count, "session has its", "sessions have their"), len(gone))
+		l.Text = fmt.Sprintf("%s history before a compaction only in a .replaced copy, %d with no transcript left: Replay lists it as earlier history", format.Count(l.Count, "session has its", "sessions have their"), c.Gone)
 	}
 	return l
 }

@@ -41,7 +41,10 @@ func (r *Retention) SetVaultDir(dir string) { r.vaultDir = dir }
 const MaxRefreshNames = 4096
 
 // RetentionLoaded is a forecast read by a Load.
-type RetentionLoaded struct{ forecast cleanup.Forecast }
+type RetentionLoaded struct {
+	forecast cleanup.Forecast
+	earlier  model.EarlierCopies
+}
 
 // NewRetention returns a feed with nothing read: its first Load reads
 // the home.
@@ -103,7 +106,7 @@ func (r *Retention) Loaded(msg RetentionLoaded) retention.ForecastMsg {
 	r.running = false
 	f := msg.forecast
 	r.forecast = &f
-	return retention.ForecastMsg{Forecast: msg.forecast}
+	return retention.ForecastMsg{Forecast: msg.forecast, Earlier: msg.earlier}
 }
 
 // forecastCmd forecasts the home's sweeps as of now, as memscope cleanup
@@ -123,7 +126,8 @@ func forecastCmd(home *model.Home, root fs.FS, now time.Time, prev *cleanup.Fore
 		}
 		f.Vault = nil
 		overview.CoverVault(&f, root, vaultDir)
-		return RetentionLoaded{forecast: f}
+		sf, _ := model.FindSessionFiles(home.FS)
+		return RetentionLoaded{forecast: f, earlier: model.CountEarlierCopies(sf)}
 	}
 }
 

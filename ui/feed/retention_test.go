@@ -139,3 +139,25 @@ func TestRetentionFeedRefreshesWhatChanged(t *testing.T) {
 		t.Error("more names than MaxRefreshNames did not make the feed read the home again")
 	}
 }
+
+// The pane's message counts the sessions whose history before a
+// compaction is only in a .replaced copy, by the rule the Overview's line
+// uses (model.CountEarlierCopies).
+func TestRetentionFeedCountsEarlierCopies(t *testing.T) {
+	home, dir := retentionHome(t)
+	copyPath := filepath.Join(dir, "projects", "-a", "s", model.ReplacedDir, "1763632800000-ab12"+model.ReplacedSuffix)
+	if err := os.MkdirAll(filepath.Dir(copyPath), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(copyPath, []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := NewRetention()
+	msg, ok := r.Load(home, nil, testNow)().(RetentionLoaded)
+	if !ok {
+		t.Fatal("Load's command did not return RetentionLoaded")
+	}
+	if e := r.Loaded(msg).Earlier; e != (model.EarlierCopies{Sessions: 1, Copies: 1, Gone: 0}) {
+		t.Errorf("earlier copies %+v, want 1 session, 1 copy, none gone", e)
+	}
+}

@@ -67,6 +67,9 @@ type Model struct {
 	styles   style.Styles
 	list     list.Model[Row]
 	forecast *cleanup.Forecast
+	// earlier counts the sessions whose earlier history is only in a
+	// .replaced copy (ForecastMsg.Earlier).
+	earlier  model.EarlierCopies
 	groups   []cleanup.Group
 	maxBytes int64
 	mode     mode
@@ -136,7 +139,13 @@ func (m Model) Title() string { return "Retention" }
 
 // ForecastMsg brings the pane a forecast (from its feed): the pane shows
 // its time line, then the never-swept stores.
-type ForecastMsg struct{ Forecast cleanup.Forecast }
+type ForecastMsg struct {
+	Forecast cleanup.Forecast
+	// Earlier counts the sessions whose history before a compaction
+	// exists only in a .replaced copy (the sweep deletes it with the
+	// session's folder).
+	Earlier model.EarlierCopies
+}
 
 // setForecast shows a forecast.
 func (m *Model) setForecast(f cleanup.Forecast) {
@@ -218,6 +227,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case ForecastMsg:
 		m.setForecast(msg.Forecast)
+		m.earlier = msg.Earlier
 		m.selectShown()
 		return m, nil
 	case msgs.Show:
@@ -429,9 +439,9 @@ func (m Model) hint() string {
 	}
 	label := m.uptoLabel()
 	if label == "" {
-		return m.vaultNote() + "a: archive (select a step of the time line)"
+		return m.vaultNote() + m.earlierNote() + "a: archive (select a step of the time line)"
 	}
-	return m.vaultNote() + fmt.Sprintf("a: archive what is swept up to %q (%s) — copies, never moves", label, text.Count(len(m.selection()), "item", ""))
+	return m.vaultNote() + m.earlierNote() + fmt.Sprintf("a: archive what is swept up to %q (%s) — copies, never moves", label, text.Count(len(m.selection()), "item", ""))
 }
 
 // vaultNote says which of the sessions the sweep deletes within the
@@ -444,6 +454,21 @@ func (m Model) vaultNote() string {
 	s := fmt.Sprintf("vault holds %d of the %s deleted within %d days", c.Kept, text.Count(c.Sessions, "session", "sessions"), m.forecast.HorizonDays)
 	if n := c.Sessions - c.Kept; n > 0 {
 		s += fmt.Sprintf(", %d not (memscope vault sync)", n)
+	}
+	return s + " · "
+}
+
+// earlierNote says how many sessions have their history before a
+// compaction only in a .replaced copy, which the sweep deletes with the
+// session's folder ("" when none does).
+func (m Model) earlierNote() string {
+	e := m.earlier
+	if e.Sessions == 0 {
+		return ""
+	}
+	s := text.Count(e.Sessions, "session", "sessions") + " with earlier history only in a .replaced copy"
+	if e.Gone > 0 {
+		s += fmt.Sprintf(" (%d with no transcript left)", e.Gone)
 	}
 	return s + " · "
 }

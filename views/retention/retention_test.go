@@ -12,6 +12,7 @@ import (
 	"github.com/memscope/memscope/engine/cleanup"
 	"github.com/memscope/memscope/internal/keypress"
 	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/msgs"
 )
@@ -274,5 +275,20 @@ func TestVaultCoverageShown(t *testing.T) {
 	f.Vault = &cleanup.VaultCoverage{Dir: "/v", Sessions: 3, Kept: 1, NotKept: []string{"a", "b"}}
 	if s := screen(newPane(f, 120, 30)); !strings.Contains(s, "vault holds 1 of the 3 sessions deleted within 30 days, 2 not (memscope vault sync)") {
 		t.Errorf("the vault's coverage is not shown:\n%s", s)
+	}
+}
+
+// TestEarlierCopiesShown: sessions whose history before a compaction is
+// only in a .replaced copy are named (issue 29), with those that have no
+// transcript left; none, nothing is said.
+func TestEarlierCopiesShown(t *testing.T) {
+	f := sampleForecast()
+	m := newPane(f, 140, 30)
+	if s := screen(m); strings.Contains(s, ".replaced") {
+		t.Errorf("no copies, yet the pane names one:\n%s", s)
+	}
+	m, _ = m.Update(ForecastMsg{Forecast: f, Earlier: model.EarlierCopies{Sessions: 2, Copies: 3, Gone: 1}})
+	if s := screen(m); !strings.Contains(s, "2 sessions with earlier history only in a .replaced copy (1 with no transcript left)") {
+		t.Errorf("the copies are not named:\n%s", s)
 	}
 }
