@@ -97,15 +97,23 @@ alive() { [ "$(tm display -p -t "$sess" '#{pane_dead}' 2>/dev/null)" = 0 ]; }
 title() { tm display -p -t "$sess" '#{pane_title}' 2>/dev/null; }
 buffers() { tm list-buffers 2>/dev/null | wc -l; }
 
-# The app is up once the Projects pane (focused at start) shows its
-# column header: a pane's content, not the tab bar, whose labels are cut
-# at 120 columns (" 1 Proj  2 Inde") and whose drawing may change.
+# The app is up once its first pane, the Overview, shows its head line;
+# start then opens the Projects pane (key 2), whose column header is the
+# state every scenario starts from: a pane's content, not the tab bar,
+# whose drawing may change.
+first="what needs you"
 ready="PROJECT"
 # tabkeys: the pane keys of the tab bar, however its labels are drawn
 # (" 1 Projects", " 1 Proj", "1:Projects"): a key (digit or capital)
 # before a capitalised word, in one of the first three lines.
+# A folded group ("[Sessions 7 F L]") lists its keys after its name.
 tabkeys() {
-  screen | head -3 | grep -oE '(^|[^A-Za-z0-9])[0-9A-Z][ :]?[A-Z][a-z]' | grep -oE '[0-9A-Z]' | awk 'NR%2==1' | tr '\n' ' '
+  local top
+  top=$(screen | head -3)
+  {
+    printf '%s\n' "$top" | grep -oE '(^|[^A-Za-z0-9])[0-9A-Z][ :]?[A-Z][a-z]' | grep -oE '[0-9A-Z]' | awk 'NR%2==1'
+    printf '%s\n' "$top" | grep -oE '\[[A-Z][a-z]+( [0-9A-Z])+\]' | grep -oE ' [0-9A-Z]' | tr -d ' '
+  } | tr '\n' ' '
 }
 # tabbar_ok: a tab bar with at least four pane keys is on the screen.
 tabbar_ok() { [ "$(tabkeys | wc -w)" -ge 4 ]; }
@@ -119,6 +127,11 @@ start() {
   sess="s$RANDOM"
   tm new-session -d -s "$sess" -x 120 -y 40 \
     "env NO_COLOR=1 VISUAL= $* $work/memscope --home '$home' --project '$project'"
+  if ! wait_for "$first" 20; then
+    note "the Overview did not show after 20 s (alive: $(alive && echo yes || echo no)): $(screen | head -4 | tr '\n' '|')"
+    return 1
+  fi
+  keys 2
   if ! wait_for "$ready" 20; then
     note "the Projects pane did not show after 20 s (alive: $(alive && echo yes || echo no)): $(screen | head -4 | tr '\n' '|')"
     return 1
@@ -169,7 +182,7 @@ responsive() {
   # From the Projects pane: in others a text field may have the keys.
   keys Escape
   sleep 0.3 # a key right after ESC would arrive as alt+key
-  keys 1
+  keys 2
   keys '?'
   if ! wait_for "Keys — " 5; then
     note "$1: no answer to ? within 5 s"
@@ -190,7 +203,8 @@ drive() {
     sleep 0.2
     check "pane $i" || return 1
   done
-  for i in 3 4 5; do
+  # Memories, History, Pastes: the list panes a filter types into.
+  for i in 4 5 6; do
     keys "$i" /
     keys -l "a"
     sleep 0.2
@@ -248,7 +262,7 @@ scenario_writer() {
   # Live reload: the History pane comes to show every prompt written.
   keys Escape
   sleep 0.3
-  keys 4
+  keys 5
   wait_for "$hl prompts" 15 || note "the History pane never showed $hl prompts: $(screen | sed -n 4p)"
   check "after the writer"
   responsive "after the writer"
@@ -276,7 +290,7 @@ mv "$target.tmp.chaos" "$target"
 EOF
   chmod +x "$work/editor.sh"
   start "$home" "$project" "EDITOR=$work/editor.sh" || { finish editor-conflict; return; }
-  keys 3
+  keys 4
   sleep 0.5
   keys /
   keys -l "$(basename "$target" .md)"
