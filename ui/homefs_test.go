@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/memscope/memscope/internal/testroot"
+	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
 )
 
@@ -36,8 +37,12 @@ func TestLinkOutOfTheHomeIsNotRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := press(t, loadedModel(t, Options{Home: h, Root: testroot.New(t)}, 120, 40), "4")
-	if s := screen(m); strings.Contains(s, "OUTSIDE-THE-HOME") {
+	m := press(t, loadedModel(t, Options{Home: h, Root: testroot.New(t, base)}, 120, 40), keymap.Panes[keymap.PaneIndex("History")].Key)
+	s := screen(m)
+	if !strings.Contains(s, "prompts · ↑ = in the up-arrow window") {
+		t.Fatalf("not the History pane:\n%s", s)
+	}
+	if strings.Contains(s, "OUTSIDE-THE-HOME") {
 		t.Errorf("the History pane shows a file outside the home, read through a link:\n%s", s)
 	}
 }
