@@ -248,6 +248,18 @@ func (m *Model) setInventory(inv *model.PasteInventory, refs map[model.PasteHash
 	}
 }
 
+// historyUnavailable tells History and Pastes that history.jsonl could
+// not be read (a link out of the home, a FIFO, no permission), so they
+// name the reason rather than say "reading…" for good. What was read
+// before is dropped: the panes must not show a file the home no longer
+// lets memscope read.
+func (m *Model) historyUnavailable(err error) {
+	m.data.history, m.data.refs = nil, model.PasteRefs{}
+	why := "history.jsonl not read: " + err.Error()
+	m.p.history, _ = m.p.history.Update(history.UnavailableMsg{Why: why})
+	m.p.pastes, _ = m.p.pastes.Update(pastes.UnavailableMsg{Why: why})
+}
+
 // showPastes shows the paste inventory.
 func (m *Model) showPastes() {
 	m.p.pastes, _ = m.p.pastes.Update(pastes.InventoryMsg{Inventory: m.data.inventory, Refs: m.data.pasteRefs, Now: m.opts.Now()})

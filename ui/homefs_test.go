@@ -39,10 +39,21 @@ func TestLinkOutOfTheHomeIsNotRead(t *testing.T) {
 	}
 	m := press(t, loadedModel(t, Options{Home: h, Root: testroot.New(t, base)}, 120, 40), keymap.Panes[keymap.PaneIndex("History")].Key)
 	s := screen(m)
-	if !strings.Contains(s, "prompts · ↑ = in the up-arrow window") {
+	if !strings.Contains(s, "↑ = in the up-arrow window") {
 		t.Fatalf("not the History pane:\n%s", s)
 	}
 	if strings.Contains(s, "OUTSIDE-THE-HOME") {
 		t.Errorf("the History pane shows a file outside the home, read through a link:\n%s", s)
+	}
+	// The pane names the refused link instead of "reading…" for good,
+	// and so does Pastes (which cannot tell orphans without history).
+	flat := strings.Join(strings.Fields(strings.ReplaceAll(s, "│", " ")), " ")
+	if strings.Contains(s, "reading history.jsonl") || !strings.Contains(flat, "history.jsonl not read") || !strings.Contains(flat, "outside the home (not followed)") {
+		t.Errorf("the History pane does not name the refused link:\n%s", s)
+	}
+	s = screen(press(t, m, keymap.Panes[keymap.PaneIndex("Pastes")].Key))
+	flat = strings.Join(strings.Fields(strings.ReplaceAll(s, "│", " ")), " ")
+	if strings.Contains(s, "reading history and the paste cache") || !strings.Contains(flat, "outside the home (not followed)") || !strings.Contains(flat, "the paste cache is not listed") {
+		t.Errorf("the Pastes pane does not name the refused link:\n%s", s)
 	}
 }

@@ -66,6 +66,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 		next := m.historyDone()
 		if msg.err != nil {
 			m.setStatus(msg.err.Error(), true)
+			m.historyUnavailable(msg.err)
 			return m, next, true
 		}
 		next = tea.Batch(next, m.applyHistoryRead(msg))

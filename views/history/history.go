@@ -58,6 +58,11 @@ type EntriesMsg struct {
 	Now     time.Time
 }
 
+// UnavailableMsg says why there are no prompts to list: history.jsonl
+// could not be read (a link out of the home, a FIFO, a permission). The
+// pane shows the reason instead of "reading…" for good.
+type UnavailableMsg struct{ Why string }
+
 func (m *Model) setEntries(project string, entries []*model.HistoryEntry, status map[model.PasteHash]model.PasteResolution, now time.Time) {
 	if project != m.project {
 		m.expanded = false
@@ -128,6 +133,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	if e, ok := msg.(EntriesMsg); ok {
 		m.setEntries(e.Project, e.Entries, e.Status, e.Now)
+		return m, nil
+	}
+	if u, ok := msg.(UnavailableMsg); ok {
+		m.total = 0
+		m.list.Empty = model.SanitizeForTerminal(u.Why)
+		m.list.SetItems(nil)
 		return m, nil
 	}
 	if !m.list.Filtering() {

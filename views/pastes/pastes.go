@@ -86,11 +86,14 @@ type Model struct {
 	summary model.PasteSummary
 	// loaded says an inventory arrived (until then the pane says it is
 	// reading).
-	loaded  bool
-	preview map[string]msgs.PasteResolved
-	now     time.Time
-	width   int
-	height  int
+	loaded bool
+	// unavailable says history.jsonl could not be read (list.Empty
+	// says why).
+	unavailable bool
+	preview     map[string]msgs.PasteResolved
+	now         time.Time
+	width       int
+	height      int
 }
 
 // New returns an empty Pastes pane.
@@ -111,6 +114,11 @@ type InventoryMsg struct {
 	Refs      map[model.PasteHash]int
 	Now       time.Time
 }
+
+// UnavailableMsg says why the paste cache is not listed: history.jsonl,
+// which says which pastes are referenced, could not be read, and a list
+// without it would call every paste an orphan.
+type UnavailableMsg struct{ Why string }
 
 func (m *Model) setInventory(inv *model.PasteInventory, refs map[model.PasteHash]int, now time.Time) {
 	m.now, m.loaded = now, true
@@ -173,7 +181,14 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	if inv, ok := msg.(InventoryMsg); ok {
+		m.unavailable = false
 		m.setInventory(inv.Inventory, inv.Refs, inv.Now)
+		return m, nil
+	}
+	if u, ok := msg.(UnavailableMsg); ok {
+		m.unavailable = true
+		m.list.Empty = model.SanitizeForTerminal(u.Why) + "; the paste cache is not listed (every paste would look like an orphan)"
+		m.list.SetItems(nil)
 		return m, nil
 	}
 	if !m.list.Filtering() {
@@ -232,7 +247,10 @@ func (m Model) top() string {
 	s := m.summary
 	head := fmt.Sprintf("%s · %s: %d ok, %d missing, %d mismatched · %s · %s",
 		text.Count(s.Files, "file", ""), text.Count(s.Referenced, "referenced hash", "referenced hashes"), s.Resolved, s.Missing, s.HashMismatch, text.Count(s.Orphans, "orphan", ""), text.Count(s.Inline, "inline paste", ""))
-	if !m.loaded {
+	switch {
+	case m.unavailable:
+		head = "history.jsonl not read"
+	case !m.loaded:
 		head = "reading history and the paste cache…"
 	}
 	var b strings.Builder

@@ -319,6 +319,11 @@ func (m Model[T]) View(render RenderFunc[T]) string {
 			// The list has rows; the filter hides them all.
 			empty = "no row matches /" + q + " (esc clears)"
 		}
+		// The reason there is nothing may be long (a refused file's
+		// path): it wraps at the list's width rather than being cut.
+		if m.width > 0 {
+			empty = ansi.Wrap(empty, m.width, "")
+		}
 		b.WriteString(m.styles.Dim.Render(empty))
 		return b.String()
 	}
