@@ -141,12 +141,7 @@ var killOps = []killOp{
 // command (an undo killed half way is finished by running it again).
 func TestKill9DuringWrites(t *testing.T) {
 	t.Parallel()
-	if !testenv.Long() {
-		t.Skipf("long test (%s=1): kills memscope at random points of prune, undo and a rewind", testenv.Var)
-	}
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 1))
+	rng := killRand(t, "kills memscope at random points of prune, undo and a rewind")
 	kills := testenv.Size(t, 40, 40)
 	for _, op := range killOps {
 		t.Run(op.name, func(t *testing.T) {
@@ -201,6 +196,19 @@ func TestKill9DuringWrites(t *testing.T) {
 			t.Logf("%d kills within %v: %d before anything landed, %d after all, %d part way", kills, took, landedNone, landedAll, mixed)
 		})
 	}
+}
+
+// killRand skips a kill test unless long tests are on (what says what
+// it does), and returns its random source, the seed logged so a failing
+// run can be repeated.
+func killRand(t *testing.T, what string) *rand.Rand {
+	t.Helper()
+	if !testenv.Long() {
+		t.Skipf("long test (%s=1): %s", testenv.Var, what)
+	}
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	return rand.New(rand.NewPCG(seed, 1))
 }
 
 // killChild runs memscope args in a child that sees only dir and

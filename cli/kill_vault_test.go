@@ -3,7 +3,6 @@
 package cli
 
 import (
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -21,12 +20,7 @@ import (
 // then restores byte for byte. The home is never written.
 func TestKill9DuringVaultSync(t *testing.T) {
 	t.Parallel()
-	if !testenv.Long() {
-		t.Skipf("long test (%s=1): kills memscope vault sync at random points", testenv.Var)
-	}
-	seed := uint64(time.Now().UnixNano())
-	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 1))
+	rng := killRand(t, "kills memscope vault sync at random points")
 	setup := func(dir string) (args []string, home string, l demo.Layout) {
 		l, err := demo.Materialize(dir, time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
 		if err != nil {
