@@ -14,8 +14,7 @@ import (
 // when the model reads a file beside it; the tool result's request holds
 // exactly what preview.NestedMemoryText computes (its start, cut at a
 // line end under preview.NestedMaxChars, and the client's note), and a
-// small one arrives whole (with the file's final newline, which the
-// client keeps and memscope's trimmed text leaves out: one character).
+// small one arrives whole, its final newline included.
 func TestNestedClaudeMdCut(t *testing.T) {
 	claude := client(t)
 	for _, size := range []int{20000, 400000} {
@@ -30,8 +29,9 @@ func TestNestedClaudeMdCut(t *testing.T) {
 		os.WriteFile(md, []byte(b.String()), 0o644)
 		os.WriteFile(filepath.Join(sub, "x.go"), []byte("package sub\n"), 0o644)
 		reqs := w.run(t, claude, "Read", map[string]any{"file_path": filepath.Join(sub, "x.go")})
-		want := preview.NestedMemoryText(md, strings.TrimSpace(b.String()))
-		_, cut := preview.CutNested(md, strings.TrimSpace(b.String()))
+		text := preview.JoinedText([]byte(b.String()))
+		want := preview.NestedMemoryText(md, text)
+		_, cut := preview.CutNested(md, text)
 		if cut != (size > preview.NestedMaxChars) {
 			t.Fatalf("size %d: cut %v", size, cut)
 		}
@@ -43,7 +43,7 @@ func TestNestedClaudeMdCut(t *testing.T) {
 					return
 				}
 				got := strings.TrimSuffix(s[i:], "\n</system-reminder>")
-				if got == want || !cut && got == want+"\n" {
+				if got == want {
 					found = true
 				} else {
 					t.Logf("size %d: the client sent %d characters ending %q; memscope computes %d ending %q", size, len(got), got[max(0, len(got)-160):], len(want), want[max(0, len(want)-160):])

@@ -121,6 +121,16 @@ func NestedMemoryText(path, text string) string {
 	return "Contents of " + path + ":\n\n" + text
 }
 
+// JoinedText is a nested CLAUDE.md's text as the client sends it when the
+// file joins mid-session: decoded as Node decodes it, HTML comments
+// removed, and not trimmed (2.1.332 keeps a final newline and leading
+// blank lines; e2e TestCommentsAsTheClientSends).
+func JoinedText(raw []byte) string { return StripHTMLComments(jsstr.DecodeLikeNode(raw)) }
+
+// StartText is a file's text as the client sends it at session start:
+// JoinedText trimmed as JavaScript trims (a byte-order mark included).
+func StartText(raw []byte) string { return jsstr.Trim(JoinedText(raw)) }
+
 // NestedMaxChars is the size (UTF-16 units) over which a file joining
 // mid-session loads only its start (2.1.309). Measured with 2.1.332 (a
 // nested CLAUDE.md read through a Read of a file beside it, fake API):
@@ -309,8 +319,8 @@ func (a *assembler) nested(project string) {
 			a.res.Problems = append(a.res.Problems, *prob)
 			return nil
 		}
-		text := jsstr.Trim(StripHTMLComments(jsstr.DecodeLikeNode([]byte(cf.Content))))
-		if text == "" {
+		text := JoinedText([]byte(cf.Content))
+		if jsstr.Trim(text) == "" {
 			return nil
 		}
 		n := ConditionalRule{Path: f, Kind: KindProject, Text: NestedMemoryText(f, text)}
@@ -430,7 +440,7 @@ func (a *assembler) load(p string, kind LayerKind, chain []string, ref *ImportRe
 		a.res.Problems = append(a.res.Problems, *prob)
 	}
 	content := jsstr.DecodeLikeNode([]byte(cf.Content))
-	text := jsstr.Trim(StripHTMLComments(content))
+	text := jsstr.Trim(StripHTMLComments(content)) // StartText, the content kept for FindImports
 	if isRule && cf.Conditional() {
 		note := "loads when a file matching " + strings.Join(cf.Paths, ", ") + " is touched"
 		cr := ConditionalRule{Path: p, Kind: kind, Paths: cf.Paths, Note: note}

@@ -217,7 +217,9 @@ func TestAssembleStripsCommentsAndMarksLaterChanges(t *testing.T) {
 	at := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
 	res := AssembleClaudeMd(ClaudeMdOptions{Root: fsys, Project: "/r", At: &at})
 	l := res.Layers[0]
-	if l.Text != "Contents of /r/CLAUDE.md (project instructions, checked into the codebase):\n\nKeep  this." {
+	// The block comment goes; the one inside the paragraph is sent as
+	// written (the client's lexer sees it as the paragraph's text).
+	if l.Text != "Contents of /r/CLAUDE.md (project instructions, checked into the codebase):\n\nKeep <!-- hidden --> this." {
 		t.Errorf("text %q", l.Text)
 	}
 	if !strings.Contains(l.Reason, "changed after the session started") {
@@ -277,7 +279,9 @@ func TestNestedClaudeMdCut(t *testing.T) {
 	if n := len([]rune(body)); n != 149854 || !strings.HasSuffix(body, "- rule 00730: "+strings.Repeat("é", 190)) {
 		t.Errorf("kept %d characters ending …%q, want 149854 ending with rule 00730", n, body[max(0, len(body)-30):])
 	}
-	if !strings.Contains(res.Nested[1].Note, "only its start loads") || res.Nested[0].Chars != len("Contents of /repo/api/CLAUDE.md:\n\n- small") {
+	if !strings.Contains(res.Nested[1].Note, "only its start loads") || res.Nested[0].Chars != len("Contents of /repo/api/CLAUDE.md:\n\n- small\n") {
+		// A file joining mid-session is sent untrimmed: its final
+		// newline counts (e2e TestCommentsAsTheClientSends).
 		t.Errorf("notes %+v", res.Nested)
 	}
 }

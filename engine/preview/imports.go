@@ -2,8 +2,10 @@ package preview
 
 import (
 	"path"
+	"regexp"
 	"strings"
 
+	"github.com/memscope/memscope/engine/internal/jsstr"
 	"github.com/memscope/memscope/engine/scan"
 )
 
@@ -279,76 +281,102 @@ func closingTicks(line string, from, n int) int {
 	return -1
 }
 
-// StripHTMLComments removes HTML comments outside code from the text the
-// client sends; an unclosed "<!--" is kept as written.
+// StripHTMLComments removes HTML comments from a file's text the way the
+// client does (measured on 2.1.332, e2e TestCommentsAsTheClientSends): its
+// Markdown lexer splits the text into blocks, and a block that is an HTML
+// comment (up to three spaces, then "<!--", to the line holding "-->",
+// with the empty lines after it) is dropped, or, when text is left beside
+// its comments, replaced by that text. A comment inside a paragraph
+// ("a <!-- b --> c"), an indented one continuing a paragraph, and any in
+// code are sent as written. An unclosed "<!--" runs to the end and is
+// kept. When the text has a comment at all, it is sent as the lexer
+// reads it: "\r\n" and "\r" become "\n".
 func StripHTMLComments(content string) string {
 	if !strings.Contains(content, "<!--") {
 		return content
 	}
+	s := lexerText(content)
 	var out strings.Builder
-	lines := strings.Split(content, "\n")
-	fence := ""
-	for i := 0; i < len(lines); i++ {
-		line := lines[i]
-		if i > 0 {
-			out.WriteByte('\n')
+	out.Grow(len(s))
+	fence, prevPara := "", false
+	for pos := 0; pos < len(s); {
+		eol, next := len(s), len(s)
+		if k := strings.IndexByte(s[pos:], '\n'); k >= 0 {
+			eol, next = pos+k, pos+k+1
 		}
-		if fence != "" {
-			if closesFence(strings.TrimSuffix(line, "\r"), fence) {
+		line := s[pos:eol]
+		t := strings.TrimLeft(line, " ")
+		indent := len(line) - len(t)
+		switch {
+		case fence != "":
+			if closesFence(line, fence) {
 				fence = ""
 			}
-			out.WriteString(line)
+		case opensFence(line) != "":
+			fence, prevPara = opensFence(line), false
+		case isIndentedCode(line) && !prevPara:
+		case strings.HasPrefix(t, "<!--") && (indent == 0 || indent <= 3 && !prevPara):
+			// A comment at the line's start ends a paragraph; an
+			// indented one only starts a block where none is open.
+			end := commentBlockEnd(s, pos+indent+4)
+			if residue := commentRE.ReplaceAllString(s[pos:end], ""); jsstr.Trim(residue) != "" {
+				out.WriteString(residue)
+			}
+			pos, prevPara = end, false
 			continue
+		case strings.TrimSpace(line) == "", isATXHeading(line), prevPara && isSetextUnderline(line):
+			prevPara = false
+		default:
+			prevPara = true
 		}
-		if f := opensFence(strings.TrimSuffix(line, "\r")); f != "" {
-			fence = f
-			out.WriteString(line)
-			continue
-		}
-		kept, next := removeComments(lines, i)
-		out.WriteString(kept)
-		i = next
+		out.WriteString(s[pos:next])
+		pos = next
 	}
 	return out.String()
 }
 
-// removeComments removes the comments that start on line i (possibly
-// running over later lines) and returns the kept text and the last line
-// consumed. Code spans are kept whole.
-func removeComments(lines []string, i int) (string, int) {
-	line := lines[i]
-	var b strings.Builder
-	for j := 0; j < len(line); {
-		switch {
-		case strings.HasPrefix(line[j:], "<!--"):
-			rest := strings.Join(lines[i:], "\n")[j+4:]
-			end := strings.Index(rest, "-->")
-			if end < 0 {
-				b.WriteString(line[j:])
-				return b.String(), i
-			}
-			consumed := rest[:end]
-			i += strings.Count(consumed, "\n")
-			if k := strings.LastIndexByte(consumed, '\n'); k >= 0 {
-				line, j = lines[i], len(consumed)-k-1+3
-			} else {
-				j += 4 + end + 3
-			}
-		case line[j] == '`':
-			n := 0
-			for j+n < len(line) && line[j+n] == '`' {
-				n++
-			}
-			end := closingTicks(line, j+n, n)
-			if end < 0 {
-				end = j
-			}
-			b.WriteString(line[j : end+n])
-			j = end + n
-		default:
-			b.WriteByte(line[j])
-			j++
+// commentRE is one HTML comment (the client's /<!--[\s\S]*?-->/g).
+var commentRE = regexp.MustCompile(`(?s)<!--.*?-->`)
+
+// commentBlockEnd is where an HTML comment block whose "<!--" ends at
+// from stops: after the comment's end ("-->", or "<!-->" and "<!--->"
+// closing at once; the end of the text for an unclosed one), the rest of
+// that line, and the line ends that follow.
+func commentBlockEnd(s string, from int) int {
+	end := len(s)
+	switch {
+	case strings.HasPrefix(s[from:], ">"):
+		end = from + 1
+	case strings.HasPrefix(s[from:], "->"):
+		end = from + 2
+	default:
+		if k := strings.Index(s[from:], "-->"); k >= 0 {
+			end = from + k + 3
 		}
 	}
-	return b.String(), i
+	if k := strings.IndexByte(s[end:], '\n'); k >= 0 {
+		end += k
+	} else {
+		end = len(s)
+	}
+	for end < len(s) && s[end] == '\n' {
+		end++
+	}
+	return end
+}
+
+// lexerText is content as the client's Markdown lexer reads it: every
+// line end "\n" (tabs are kept as written).
+func lexerText(content string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(content, "\r\n", "\n"), "\r", "\n")
+}
+
+// isSetextUnderline reports whether line, under a paragraph, makes it a
+// heading ("===" or "---", up to three spaces before).
+func isSetextUnderline(line string) bool {
+	t := strings.TrimSpace(line)
+	if len(line)-len(strings.TrimLeft(line, " ")) > 3 || t == "" {
+		return false
+	}
+	return strings.Trim(t, "=") == "" || strings.Trim(t, "-") == ""
 }

@@ -92,8 +92,18 @@ func TestIsTextImport(t *testing.T) {
 
 func TestStripHTMLComments(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{"a <!-- x --> b", "a  b"},
-		{"a\n<!-- one\ntwo -->\nb", "a\n\nb"},
+		// Measured on the real client (e2e TestCommentsAsTheClientSends).
+		{"a <!-- x --> b", "a <!-- x --> b"},
+		{"a\n<!-- one\ntwo -->\nb", "a\nb"},
+		{"a\n\n<!-- c -->\n\n\nd", "a\n\nd"},
+		{"g\n   <!-- indented continues the paragraph -->\nh", "g\n   <!-- indented continues the paragraph -->\nh"},
+		{"\n   <!-- indented after a blank line -->\nh", "\nh"},
+		{"    <!-- indented code -->\ni", "    <!-- indented code -->\ni"},
+		{"<!--a--><!--b-->c\nd", "c\nd"},
+		{"- item\n<!-- z -->\n- item2", "- item\n- item2"},
+		{"x\r\n<!-- crlf -->\r\ny\r\n", "x\ny\n"},
+		{"<!---->\n<!-->y", "<!-->y"},
+		{"a\n===\n  <!-- after a heading -->\nb", "a\n===\nb"},
 		{"keep `<!-- code -->` span", "keep `<!-- code -->` span"},
 		{"```\n<!-- in fence -->\n```", "```\n<!-- in fence -->\n```"},
 		{"unclosed <!-- stays", "unclosed <!-- stays"},
