@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -39,7 +38,10 @@ func ParseClaudeMd(path string, data []byte) (*ClaudeMdFile, *Problem) {
 	case fm.Present:
 		f.Content = string(data[fm.BodyStart:])
 	default:
-		f.Content = string(bytes.TrimPrefix(data, utf8BOM))
+		// A byte-order mark stays: the client sends it in a file joining
+		// mid-session (a session-start file is trimmed, and JavaScript's
+		// trim removes it).
+		f.Content = string(data)
 	}
 	if prob != nil {
 		f.Problem = prob

@@ -20,7 +20,7 @@ func TestParseClaudeMd(t *testing.T) {
 		{"frontmatter without paths", "---\ndescription: d\n---\nbody", nil, "body", 0},
 		{"empty paths", "---\npaths: []\n---\nbody", nil, "body", 0},
 		{"bad frontmatter: unconditional, reported", "---\npaths: [a\n---\nbody", nil, "body", 2},
-		{"BOM", "\uFEFFtext", nil, "text", 0},
+		{"BOM kept (the client sends it in a file joining mid-session)", "\uFEFFtext", nil, "\uFEFFtext", 0},
 		{"empty file", "", nil, "", 0},
 	}
 	for _, tt := range tests {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/memscope/memscope/engine/preview"
+	"github.com/memscope/memscope/model"
 )
 
 // commentCases are CLAUDE.md texts with HTML comments in every place the
@@ -48,9 +49,23 @@ func TestCommentsAsTheClientSends(t *testing.T) {
 			t.Fatal(err)
 		}
 		reqs := w.run(t, claude, "Read", map[string]any{"file_path": filepath.Join(sub, "x.go")})
-		want := map[string]string{
-			"Contents of " + top + " (":   preview.StartText([]byte(content)) + "\n",
-			"Contents of " + nested + ":": preview.NestedMemoryText(nested, preview.JoinedText([]byte(content))) + "\n</system-reminder>",
+		// What memscope's preview assembles for this project: the
+		// session-start layer's text and the nested file's.
+		res := preview.AssembleClaudeMd(preview.ClaudeMdOptions{Root: model.DirFS("/"), HomeDir: w.config, UserHome: w.home, Project: w.project})
+		want := map[string]string{}
+		for _, l := range res.Layers {
+			if l.Path == top {
+				_, text, _ := strings.Cut(l.Text, ":\n\n")
+				want["Contents of "+top+" ("] = text + "\n"
+			}
+		}
+		for _, n := range res.Nested {
+			if n.Path == nested {
+				want["Contents of "+nested+":"] = n.Text + "\n</system-reminder>"
+			}
+		}
+		if len(want) != 2 {
+			t.Fatalf("case %d: memscope assembles %d of the two files: %+v %+v", i, len(want), res.Layers, res.Nested)
 		}
 		for head, body := range want {
 			found, seen := false, ""

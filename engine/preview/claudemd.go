@@ -445,8 +445,12 @@ func (a *assembler) load(p string, kind LayerKind, chain []string, ref *ImportRe
 		note := "loads when a file matching " + strings.Join(cf.Paths, ", ") + " is touched"
 		cr := ConditionalRule{Path: p, Kind: kind, Paths: cf.Paths, Note: note}
 		if text != "" {
-			cr.Text = NestedMemoryText(p, text)
-			_, cr.Truncated = CutNested(p, text)
+			// Joining mid-session, a rule is sent as a nested file is,
+			// untrimmed, but the white space right after its frontmatter
+			// goes with the frontmatter (e2e TestPathRuleJoinsAsComputed).
+			joined := strings.TrimLeftFunc(StripHTMLComments(content), jsstr.IsSpace)
+			cr.Text = NestedMemoryText(p, joined)
+			_, cr.Truncated = CutNested(p, joined)
 			cr.Chars = jsstr.UTF16Len(cr.Text)
 			cr.Tokens = int(window.EstimateTokens(cr.Chars))
 			note += fmt.Sprintf(" (then about %d tokens, sent in the tool result)", cr.Tokens)
