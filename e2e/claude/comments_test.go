@@ -51,7 +51,7 @@ func TestCommentsAsTheClientSends(t *testing.T) {
 		reqs := w.run(t, claude, "Read", map[string]any{"file_path": filepath.Join(sub, "x.go")})
 		// What memscope's preview assembles for this project: the
 		// session-start layer's text and the nested file's.
-		res := preview.AssembleClaudeMd(preview.ClaudeMdOptions{Root: model.DirFS("/"), HomeDir: w.config, UserHome: w.home, Project: w.project})
+		res := preview.AssembleClaudeMd(preview.ClaudeMdOptions{Root: model.DirFS("/"), HomeDir: w.config, UserHome: w.home, Project: w.project, Nested: true})
 		want := map[string]string{}
 		for _, l := range res.Layers {
 			if l.Path == top {

@@ -117,8 +117,14 @@ type ConditionalRule struct {
 // when it joins mid-session: "Contents of <path>:" without the (label)
 // the session-start files carry (2.1.331), cut as CutNested says.
 func NestedMemoryText(path, text string) string {
-	text, _ = CutNested(path, text)
-	return "Contents of " + path + ":\n\n" + text
+	out, _ := nestedMemoryText(path, text)
+	return out
+}
+
+// nestedMemoryText is NestedMemoryText, and whether the text was cut.
+func nestedMemoryText(path, text string) (string, bool) {
+	text, cut := CutNested(path, text)
+	return "Contents of " + path + ":\n\n" + text, cut
 }
 
 // JoinedText is a nested CLAUDE.md's text as the client sends it when the
@@ -179,6 +185,10 @@ type ClaudeMdOptions struct {
 	ExternalApproved bool
 	// At, when set, is the session start: files changed later are marked.
 	At *time.Time
+	// Nested lists the CLAUDE.md files in the folders below the project
+	// (Result.Nested): a walk of up to NestedScanMaxDirs folders, which
+	// only the prompt preview asks for.
+	Nested bool
 }
 
 // ClaudeMdResult is the assembled instruction files.
@@ -212,7 +222,7 @@ func AssembleClaudeMd(o ClaudeMdOptions) ClaudeMdResult {
 	for _, d := range dirsDownTo(o.Project) {
 		a.folder(d)
 	}
-	if o.Project != "" {
+	if o.Nested && o.Project != "" {
 		a.nested(path.Clean(o.Project))
 	}
 	layers, missing, cond := len(a.res.Layers), len(a.res.MissingImports), len(a.res.ConditionalRules)
@@ -311,20 +321,23 @@ func (a *assembler) nested(project string) {
 			return fs.SkipAll
 		}
 		f := path.Join(p, "CLAUDE.md")
-		if st, err := fs.Stat(a.root, model.RootName(f)); err != nil || !st.Mode().IsRegular() {
+		data, err := model.ReadFileBounded(a.root, model.RootName(f), model.MaxDocumentBytes)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil
+		case err != nil:
+			// A FIFO, a device or a folder named CLAUDE.md is named,
+			// not read.
+			a.res.Problems = append(a.res.Problems, model.Problem{File: f, Kind: model.ProblemUnreadable, Reason: fmt.Sprintf("read %s: %v", f, err)})
 			return nil
 		}
-		cf, prob := model.ReadClaudeMd(a.root, model.RootName(f), f)
-		if cf == nil {
-			a.res.Problems = append(a.res.Problems, *prob)
-			return nil
-		}
+		cf, _ := model.ParseClaudeMd(f, data)
 		text := JoinedText([]byte(cf.Content))
 		if jsstr.Trim(text) == "" {
 			return nil
 		}
-		n := ConditionalRule{Path: f, Kind: KindProject, Text: NestedMemoryText(f, text)}
-		_, n.Truncated = CutNested(f, text)
+		n := ConditionalRule{Path: f, Kind: KindProject}
+		n.Text, n.Truncated = nestedMemoryText(f, text)
 		n.Chars = jsstr.UTF16Len(n.Text)
 		n.Tokens = int(window.EstimateTokens(n.Chars))
 		n.Note = fmt.Sprintf("loads when a file under %s is read (then about %d tokens, sent in the tool result)", p, n.Tokens)
@@ -449,8 +462,7 @@ func (a *assembler) load(p string, kind LayerKind, chain []string, ref *ImportRe
 			// untrimmed, but the white space right after its frontmatter
 			// goes with the frontmatter (e2e TestPathRuleJoinsAsComputed).
 			joined := strings.TrimLeftFunc(StripHTMLComments(content), jsstr.IsSpace)
-			cr.Text = NestedMemoryText(p, joined)
-			_, cr.Truncated = CutNested(p, joined)
+			cr.Text, cr.Truncated = nestedMemoryText(p, joined)
 			cr.Chars = jsstr.UTF16Len(cr.Text)
 			cr.Tokens = int(window.EstimateTokens(cr.Chars))
 			note += fmt.Sprintf(" (then about %d tokens, sent in the tool result)", cr.Tokens)

@@ -2,6 +2,7 @@ package preview
 
 import (
 	"fmt"
+	"io/fs"
 	"reflect"
 	"strings"
 	"testing"
@@ -228,7 +229,8 @@ func TestAssembleStripsCommentsAndMarksLaterChanges(t *testing.T) {
 }
 
 // A paths: rule joins mid-session as a nested_memory attachment sent in
-// the tool result, "Contents of <path>:" without the session-start label.
+// the tool result, "Contents of <path>:" without the session-start label,
+// its final newline kept (e2e TestPathRuleJoinsAsComputed).
 func TestConditionalRuleJoinText(t *testing.T) {
 	fsys := files("/r/.claude/rules/ts.md", "---\npaths: [\"**/*.ts\"]\n---\n<!-- note -->\nUse strict mode.\n")
 	res := AssembleClaudeMd(ClaudeMdOptions{Root: fsys, HomeDir: "/h", Project: "/r"})
@@ -236,7 +238,7 @@ func TestConditionalRuleJoinText(t *testing.T) {
 		t.Fatalf("rules %+v", res.ConditionalRules)
 	}
 	c := res.ConditionalRules[0]
-	if want := "Contents of /r/.claude/rules/ts.md:\n\nUse strict mode."; c.Text != want || c.Chars != len(want) || c.Tokens != (len(want)+3)/4 {
+	if want := "Contents of /r/.claude/rules/ts.md:\n\nUse strict mode.\n"; c.Text != want || c.Chars != len(want) || c.Tokens != (len(want)+3)/4 {
 		t.Errorf("join text %q (%d chars, %d tokens), want %q", c.Text, c.Chars, c.Tokens, want)
 	}
 	if !strings.Contains(c.Note, "then about") {
@@ -261,7 +263,14 @@ func TestNestedClaudeMdCut(t *testing.T) {
 		"/repo/.git/x/CLAUDE.md", "hidden",
 		"/repo/node_modules/p/CLAUDE.md", "dependency",
 	)
-	res := AssembleClaudeMd(ClaudeMdOptions{Root: fsys, HomeDir: "/home/me/.claude", Project: "/repo"})
+	fsys["repo/pipe/CLAUDE.md"] = &fstest.MapFile{Mode: fs.ModeNamedPipe}
+	if res := AssembleClaudeMd(ClaudeMdOptions{Root: fsys, HomeDir: "/home/me/.claude", Project: "/repo"}); len(res.Nested) != 0 || len(res.Problems) != 0 {
+		t.Fatalf("the folders below the project are walked though Nested is off: %+v %+v", res.Nested, res.Problems)
+	}
+	res := AssembleClaudeMd(ClaudeMdOptions{Root: fsys, HomeDir: "/home/me/.claude", Project: "/repo", Nested: true})
+	if len(res.Problems) != 1 || res.Problems[0].File != "/repo/pipe/CLAUDE.md" {
+		t.Errorf("a FIFO named CLAUDE.md is not reported: %+v", res.Problems)
+	}
 	var got []string
 	for _, n := range res.Nested {
 		got = append(got, fmt.Sprintf("%s %v", n.Path, n.Truncated))

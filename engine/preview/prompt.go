@@ -151,7 +151,7 @@ func Build(o Options) Preview {
 	p.Window = window.Resolve(window.Input{Model: o.Model, Getenv: o.Getenv, EnvFrom: envFrom, Settings: settings})
 	addDirsOn := model.EnvTruthy(getenv(EnvAddDirsClaudeMd))
 	cm := AssembleClaudeMd(ClaudeMdOptions{Root: o.Root, HomeDir: o.HomeDir, UserHome: o.UserHome, Project: o.Project, AddDirs: o.AddDirs, AddDirsClaudeMd: addDirsOn,
-		ManagedDir: o.ManagedDir, Excludes: settings.ClaudeMdExcludes(), ExternalApproved: cj.ExternalIncludesApproved(key), At: o.At})
+		ManagedDir: o.ManagedDir, Excludes: settings.ClaudeMdExcludes(), ExternalApproved: cj.ExternalIncludesApproved(key), At: o.At, Nested: true})
 	p.Layers, p.MissingImports, p.ConditionalRules, p.NestedClaudeMd = cm.Layers, cm.MissingImports, cm.ConditionalRules, cm.Nested
 	p.Problems = append(p.Problems, cm.Problems...)
 	noClaudeMds := model.EnvTruthy(getenv(EnvDisableClaudeMds))
