@@ -69,16 +69,18 @@ func (c *FirstCache) stamped(home fs.FS, t model.TranscriptFile) (model.FileStam
 }
 
 // fromDisk installs t's saved entry when the file is still the one it
-// was read from; ok is false when there is none.
-func (c *FirstCache) fromDisk(home fs.FS, t model.TranscriptFile) (cachedFirst, bool) {
+// was read from; ok is false when there is none. A stamp it took (stamped
+// true) is t's, taken before any read: a miss reuses it rather than
+// stamping the file again.
+func (c *FirstCache) fromDisk(home fs.FS, t model.TranscriptFile) (e cachedFirst, ok bool, st model.FileStamp, stamped bool) {
 	if c.disk == nil {
-		return cachedFirst{}, false
+		return cachedFirst{}, false, st, false
 	}
 	c.mu.Lock()
 	s, ok := c.disk.loaded[t.Path]
 	c.mu.Unlock()
 	if !ok {
-		return cachedFirst{}, false
+		return cachedFirst{}, false, st, false
 	}
 	st, err := model.StampFile(home, t.Path)
 	c.mu.Lock()
@@ -86,16 +88,17 @@ func (c *FirstCache) fromDisk(home fs.FS, t model.TranscriptFile) (cachedFirst, 
 	// new entry replaces this one.
 	delete(c.disk.loaded, t.Path)
 	c.mu.Unlock()
-	if err != nil || !st.Equal(s.Stamp) || st.Size != t.Size {
-		return cachedFirst{}, false
+	stamped = err == nil && st.Size == t.Size
+	if !stamped || !st.Equal(s.Stamp) {
+		return cachedFirst{}, false, st, stamped
 	}
-	e := s.entry(t)
+	e = s.entry(t)
 	c.mu.Lock()
 	if old, ok := c.m[t.Path]; !ok || old.size != t.Size || !old.mod.Equal(t.ModTime) {
 		c.m[t.Path] = e
 	}
 	c.mu.Unlock()
-	return e, true
+	return e, true, st, stamped
 }
 
 // scanned notes the transcripts of a scan (what Save keeps).

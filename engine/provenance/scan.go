@@ -188,9 +188,11 @@ func (c *FirstCache) first(home fs.FS, t model.TranscriptFile, folders []Folder)
 	if c == nil || t.ModTime.IsZero() {
 		return scanFirst(home, t, folders).place(folders, folders)
 	}
+	var st model.FileStamp
+	stamped := false
 	e, same := c.get(t)
 	if !same {
-		e, same = c.fromDisk(home, t)
+		e, same, st, stamped = c.fromDisk(home, t)
 	}
 	if same && covers(e.folders, folders) {
 		return e.pass.place(e.folders, folders)
@@ -206,7 +208,9 @@ func (c *FirstCache) first(home fs.FS, t model.TranscriptFile, folders []Folder)
 	if len(look) > maxCachedFolders {
 		look = folders
 	}
-	st, stamped := c.stamped(home, t)
+	if !stamped {
+		st, stamped = c.stamped(home, t)
+	}
 	p := scanFirst(home, t, look)
 	if p.err == nil {
 		if !stamped || !model.Unchanged(home, t.Path, st) {
@@ -229,7 +233,7 @@ func (c *FirstCache) links(home fs.FS, t model.TranscriptFile, wanted map[string
 	}
 	e, same := c.get(t)
 	if !same {
-		e, same = c.fromDisk(home, t)
+		e, same, _, _ = c.fromDisk(home, t)
 	}
 	if same && e.links != nil && hasAll(e.links, wanted) {
 		return e.links, nil
