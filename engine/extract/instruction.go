@@ -112,7 +112,7 @@ func classifyInstruction(s, prev string) (string, bool) {
 	if inIdiom.MatchString(s) {
 		return "", false
 	}
-	if m, ok := exClassifyAs(s, prev, time.Time{}, false); ok && m.reject != "remember request without content" {
+	if m, ok := exClassifyAs(s, prev, time.Time{}, false); ok && m.reject != exRejectEmptyRemember {
 		switch {
 		case m.typ == CandidateFeedback:
 			return m.reason, true

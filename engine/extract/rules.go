@@ -18,7 +18,10 @@ const (
 	exRulePreference   = "user's preference"
 	exRuleDecision     = "decision"
 	exRuleDeadline     = "deadline"
-	exRuleReference    = "tracker or dashboard link"
+	// exRejectEmptyRemember is why a "remember this" with nothing to
+	// remember is not a candidate (an instruction all the same).
+	exRejectEmptyRemember = "remember request without content"
+	exRuleReference       = "tracker or dashboard link"
 )
 
 // exMatch is a sentence a rule picked up.
@@ -131,7 +134,7 @@ func exClassifyRemember(s, rest, prev string, ts time.Time, judge func(*exMatch)
 	rest = strings.TrimRight(rest, " .!")
 	if rest == "" || strings.EqualFold(rest, "this") || strings.EqualFold(rest, "that") || strings.EqualFold(rest, "it") {
 		if prev == "" || strings.HasSuffix(prev, "?") {
-			return exMatch{reason: exRuleRemember, quote: s, reject: "remember request without content"}, true
+			return exMatch{reason: exRuleRemember, quote: s, reject: exRejectEmptyRemember}, true
 		}
 		rest = strings.TrimRight(exLead.ReplaceAllString(exStraightQuotes(prev), ""), " .!")
 		s = prev + " " + s

@@ -123,7 +123,6 @@ func (p Model) Update(msg tea.KeyPressMsg) (Model, Result) {
 // any order), the ones that run here first, and puts the cursor on the
 // best.
 func (p *Model) refilter() {
-	p.shown = p.shown[:0]
 	words := strings.Fields(p.query)
 	all := make([]int, len(p.items))
 	for i := range all {
