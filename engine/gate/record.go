@@ -168,12 +168,19 @@ func HeldSince(records []Record, since time.Time) int {
 // HeldLine is the Overview's line for the records ("" when none was held
 // since the start of now's day, in now's location).
 func HeldLine(records []Record, now time.Time) string {
+	_, line := HeldToday(records, now)
+	return line
+}
+
+// HeldToday counts the writes held since the start of now's day, and says
+// so as HeldLine does.
+func HeldToday(records []Record, now time.Time) (int, string) {
 	y, m, d := now.Date()
 	n := HeldSince(records, time.Date(y, m, d, 0, 0, 0, 0, now.Location()))
 	if n == 0 {
-		return ""
+		return 0, ""
 	}
-	return format.Count(n, "memory write", "") + " held today"
+	return n, format.Count(n, "memory write", "") + " held today"
 }
 
 // HeldFor are the denied and asked records of the memory folder dir (the

@@ -218,8 +218,12 @@ func secretsLine(s *Source) Line {
 }
 
 // forecast is `memscope cleanup --forecast --within N`.
+// forecast is the cleanup forecast for s, walked once per Source (the
+// lines computing it may run at once). A caller that changes it gets its
+// own Items.
 func forecast(s *Source) cleanup.Forecast {
-	return cleanup.ForecastHome(s.Env.Root, s.Env.Home, nil, s.horizon(), s.Env.Now)
+	s.fcOnce.Do(func() { s.fc = cleanup.ForecastHome(s.Env.Root, s.Env.Home, nil, s.horizon(), s.Env.Now) })
+	return s.fc
 }
 
 // cleanupLine counts the sessions (transcripts) the client's cleanup

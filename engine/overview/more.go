@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/memscope/memscope/engine/cleanup"
@@ -74,6 +75,7 @@ func vaultLine(s *Source) Line {
 		return l
 	}
 	f := forecast(s)
+	f.Items = slices.Clone(f.Items) // CoverVault marks them
 	sum, err := CoverVault(&f, s.Env.Root, s.Places.VaultDir)
 	if err != nil {
 		l.Text, l.Needs = "the rescue vault is unreadable: "+model.SanitizeLine(err.Error()), true
@@ -112,12 +114,11 @@ func heldLine(s *Source) Line {
 		l.Text, l.Needs = "the gate's record is unreadable: "+model.SanitizeLine(err.Error()), true
 		return l
 	}
-	now := s.Env.Now
-	y, m, d := now.Date()
-	l.Count = gate.HeldSince(recs, time.Date(y, m, d, 0, 0, 0, 0, now.Location()))
+	var txt string
+	l.Count, txt = gate.HeldToday(recs, s.Env.Now)
 	l.Needs = l.Count > 0
 	l.Parts = []Part{{PartSkipped, bad}}
-	if txt := gate.HeldLine(recs, now); txt != "" {
+	if l.Count > 0 {
 		l.Text = txt + ": the Review pane lists the project's"
 	} else {
 		l.Text = "the write gate held no memory write today"

@@ -4,6 +4,7 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"github.com/memscope/memscope/engine/cleanup"
 	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/projectmem"
@@ -126,6 +127,10 @@ type Source struct {
 
 	once   sync.Once
 	target *projectmem.Target
+	// fcOnce, fc: the cleanup forecast, walked once for the lines that
+	// read it (Cleanup and Vault).
+	fcOnce sync.Once
+	fc     cleanup.Forecast
 }
 
 // DefaultHorizon is how many days ahead the Cleanup line looks.
