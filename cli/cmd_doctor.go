@@ -11,7 +11,7 @@ import (
 
 var doctorCommand = &command{
 	name:  "doctor",
-	usage: "memscope doctor [--home DIR] [--demo] [--json]",
+	usage: "memscope doctor [--home DIR] [--demo] [--json] [--no-cache]",
 	summary: "whether the home is newer than memscope: the client versions that wrote its transcripts (newest first, sessions each) " +
 		"against the versions memscope was checked with, and every record type, attachment type or field it does not know " +
 		"(a count and one place, never the content); exit 1 when something unknown was seen",
@@ -20,24 +20,27 @@ var doctorCommand = &command{
 
 // doctorOptions are doctor's flags.
 type doctorOptions struct {
-	home homeFlags
-	json bool
+	home  homeFlags
+	json  bool
+	cache cacheFlags
 }
 
 func parseDoctor(e *env, args []string) (doctorOptions, error) {
 	var opts doctorOptions
 	fs := newFlags("doctor", &opts.home, &opts.json)
+	opts.cache.add(fs)
 	return opts, parseFlags(e, fs, args)
 }
 
-// runDoctor reads every transcript of the home (doctor.Scan).
+// runDoctor reads every transcript of the home, those unchanged since an
+// earlier run from memscope's cache (doctor.ScanCached).
 func runDoctor(e *env, opts doctorOptions) (doctor.Report, error) {
 	o, err := e.openHome(&opts.home)
 	if err != nil {
 		return doctor.Report{}, err
 	}
 	defer o.close()
-	return doctor.Scan(o.home.FS), nil
+	return doctor.ScanCached(o.home.FS, e.cache(opts.cache, o), o.home.Dir), nil
 }
 
 // showDoctor prints the report; something unknown is a finding (exit 1).

@@ -7,12 +7,16 @@ package doctor
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
 )
@@ -123,88 +127,71 @@ type Report struct {
 }
 
 // Scan reads every transcript of the home fsys (main and subagents).
-func Scan(home fs.FS) Report {
+func Scan(home fs.FS) Report { return ScanCached(home, nil, "") }
+
+// fileScan is what doctor reads from one transcript: kept per file across
+// runs (diskcache.PerFile's rule), so a home is read again only where a
+// transcript changed.
+type fileScan struct {
+	// Opened says the file could be opened (it counts as a transcript);
+	// Problem is set when it could not be opened or read to its end.
+	Opened    bool
+	Problem   *model.Problem
+	Lines     int
+	Malformed int
+	// Unknown are what the file holds that memscope does not know, in the
+	// order first seen, each with the file's count and first place.
+	Unknown []Unknown
+	// Newest is the newest client version in the file.
+	Newest string
+}
+
+// cacheKind names doctor's per-file cache; knownStamp follows the tables
+// of what memscope knows, so a memscope that knows more reads again.
+var cacheKind = "doctor.1-" + knownStamp()
+
+// knownStamp is a short hash of the known tables.
+func knownStamp() string {
+	h := sha256.New()
+	for _, m := range []map[string]bool{known.records, known.attachments, known.fields} {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			h.Write([]byte(k + "\x00"))
+		}
+		h.Write([]byte{1})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:6])
+}
+
+// ScanCached is Scan, taking the scans of transcripts unchanged since an
+// earlier run from store (nil: read everything) and saving the others;
+// homeDir names the home's cache file.
+func ScanCached(home fs.FS, store *diskcache.Store, homeDir string) Report {
 	r := Report{CheckedOldest: Checked.Oldest, CheckedNewest: Checked.Newest, Versions: []Version{}, Unknown: []Unknown{}, Problems: []model.Problem{}}
 	files, probs := model.FindTranscripts(home)
 	r.Problems = append(r.Problems, probs...)
+	scans := scanFiles(home, files, store, homeDir)
 	unknown := map[UnknownKind]map[string]*Unknown{UnknownRecord: {}, UnknownAttachment: {}, UnknownField: {}}
 	sessions := map[string]string{} // session → newest version
-	note := func(kind UnknownKind, name, where string) {
-		u := unknown[kind][name]
-		if u == nil {
-			u = &Unknown{Kind: kind, Name: model.SanitizeLine(name), Example: model.SanitizeLine(where)}
-			unknown[kind][name] = u
+	for i, fsc := range scans {
+		if fsc.Opened {
+			r.Transcripts++
 		}
-		u.Count++
-	}
-	var sc jsonscan.Scanner
-	for _, tf := range files {
-		f, err := model.OpenRegular(home, tf.Path)
-		if err != nil {
-			r.Problems = append(r.Problems, model.Problem{File: tf.Path, Kind: model.ProblemUnreadable, Reason: err.Error()})
-			continue
+		if fsc.Problem != nil {
+			r.Problems = append(r.Problems, *fsc.Problem)
 		}
-		r.Transcripts++
-		lr := model.NewLineReader(f)
-		for {
-			line, ok := lr.Next()
-			if !ok {
-				break
-			}
-			if line.TooLong || len(strings.TrimSpace(string(line.Bytes))) == 0 {
-				continue
-			}
-			r.Lines++
-			var typ, version, attType string
-			var keys []string
-			err := sc.Line(line.Bytes, func(key []byte, v, depth int) (int, error) {
-				end, err := sc.Value(v, depth)
-				if err != nil {
-					return end, err
-				}
-				val := sc.Bytes()[v:end]
-				k := string(key)
-				keys = append(keys, k)
-				switch k {
-				case "type":
-					typ, _ = jsonscan.Unquote(val)
-				case "version":
-					version, _ = jsonscan.Unquote(val)
-				case "attachment":
-					if len(val) > 0 && val[0] == '{' {
-						jsonscan.EachMember(val, func(ak, av []byte) {
-							if string(ak) == "type" {
-								attType, _ = jsonscan.Unquote(av)
-							}
-						})
-					}
-				}
-				return end, nil
-			})
-			if err != nil {
-				r.Malformed++
-				continue
-			}
-			where := tf.Path + ":" + strconv.Itoa(line.Number)
-			if typ != "" && !known.records[typ] {
-				note(UnknownRecord, typ, where)
-			}
-			if attType != "" && !known.attachments[attType] {
-				note(UnknownAttachment, attType, where)
-			}
-			for _, k := range keys {
-				if !known.fields[k] {
-					note(UnknownField, k, where)
-				}
-			}
-			if version != "" && tf.SessionID != "" && Compare(version, sessions[tf.SessionID]) > 0 {
-				sessions[tf.SessionID] = version
+		r.Lines += fsc.Lines
+		r.Malformed += fsc.Malformed
+		for _, u := range fsc.Unknown {
+			if seen := unknown[u.Kind][u.Name]; seen != nil {
+				seen.Count += u.Count
+			} else {
+				u := u
+				unknown[u.Kind][u.Name] = &u
 			}
 		}
-		if err := lr.Err(); err != nil {
-			r.Problems = append(r.Problems, model.Problem{File: tf.Path, Kind: model.ProblemUnreadable, Reason: err.Error()})
+		if sid := files[i].SessionID; fsc.Newest != "" && sid != "" && Compare(fsc.Newest, sessions[sid]) > 0 {
+			sessions[sid] = fsc.Newest
 		}
-		f.Close()
 	}
 	counts := map[string]int{}
 	for _, v := range sessions {
@@ -227,6 +214,118 @@ func Scan(home fs.FS) Report {
 		return cmp.Or(cmp.Compare(kindRank(a.Kind), kindRank(b.Kind)), cmp.Compare(b.Count, a.Count), strings.Compare(a.Name, b.Name))
 	})
 	return r
+}
+
+// scanFiles scans files, through store when there is one.
+func scanFiles(home fs.FS, files []model.TranscriptFile, store *diskcache.Store, homeDir string) []fileScan {
+	compute := func(miss []int) []fileScan {
+		out := make([]fileScan, len(miss))
+		var sc jsonscan.Scanner
+		for j, i := range miss {
+			out[j] = scanFile(home, files[i].Path, &sc)
+		}
+		return out
+	}
+	names := make([]string, len(files))
+	for i, t := range files {
+		names[i] = t.Path
+	}
+	if store == nil {
+		out, _ := diskcache.PerFile(home, names, nil, nil, compute, nil)
+		return out
+	}
+	name := diskcache.Name(cacheKind, homeDir)
+	cache, _ := diskcache.Load[map[string]diskcache.Entry[fileScan]](store, cacheKind, name)
+	next := map[string]diskcache.Entry[fileScan]{}
+	out, hits := diskcache.PerFile(home, names, cache, next, compute, func(f fileScan, _ int64) bool { return f.Opened && f.Problem == nil })
+	if hits < len(files) || len(next) != len(cache) {
+		// A cache not written costs the next run its time only.
+		_ = diskcache.Save(store, cacheKind, name, next)
+	}
+	return out
+}
+
+// scanFile reads one transcript: its lines, the versions, and what
+// memscope does not know (a count and the first place, never content).
+func scanFile(home fs.FS, path string, sc *jsonscan.Scanner) fileScan {
+	var out fileScan
+	f, err := model.OpenRegular(home, path)
+	if err != nil {
+		out.Problem = &model.Problem{File: path, Kind: model.ProblemUnreadable, Reason: err.Error()}
+		return out
+	}
+	defer f.Close()
+	out.Opened = true
+	index := map[[2]string]int{}
+	note := func(kind UnknownKind, name, where string) {
+		k := [2]string{string(kind), name}
+		if i, ok := index[k]; ok {
+			out.Unknown[i].Count++
+			return
+		}
+		index[k] = len(out.Unknown)
+		out.Unknown = append(out.Unknown, Unknown{Kind: kind, Name: model.SanitizeLine(name), Example: model.SanitizeLine(where), Count: 1})
+	}
+	lr := model.NewLineReader(f)
+	for {
+		line, ok := lr.Next()
+		if !ok {
+			break
+		}
+		if line.TooLong || len(strings.TrimSpace(string(line.Bytes))) == 0 {
+			continue
+		}
+		out.Lines++
+		var typ, version, attType string
+		var keys []string
+		err := sc.Line(line.Bytes, func(key []byte, v, depth int) (int, error) {
+			end, err := sc.Value(v, depth)
+			if err != nil {
+				return end, err
+			}
+			val := sc.Bytes()[v:end]
+			k := string(key)
+			keys = append(keys, k)
+			switch k {
+			case "type":
+				typ, _ = jsonscan.Unquote(val)
+			case "version":
+				version, _ = jsonscan.Unquote(val)
+			case "attachment":
+				if len(val) > 0 && val[0] == '{' {
+					jsonscan.EachMember(val, func(ak, av []byte) {
+						if string(ak) == "type" {
+							attType, _ = jsonscan.Unquote(av)
+						}
+					})
+				}
+			}
+			return end, nil
+		})
+		if err != nil {
+			out.Malformed++
+			continue
+		}
+		where := path + ":" + strconv.Itoa(line.Number)
+		if typ != "" && !known.records[typ] {
+			note(UnknownRecord, typ, where)
+		}
+		if attType != "" && !known.attachments[attType] {
+			note(UnknownAttachment, attType, where)
+		}
+		for _, k := range keys {
+			if !known.fields[k] {
+				note(UnknownField, k, where)
+			}
+		}
+		if version != "" && Compare(version, out.Newest) > 0 {
+			out.Newest = version
+		}
+	}
+	if err := lr.Err(); err != nil {
+		out.Problem = &model.Problem{File: path, Kind: model.ProblemUnreadable, Reason: err.Error()}
+	}
+	return out
 }
 
 func kindRank(k UnknownKind) int {

@@ -130,7 +130,7 @@ func heldLine(s *Source) Line {
 // against the versions memscope checked, and the record types and
 // fields it does not know.
 func doctorLine(s *Source) Line {
-	r := doctor.Scan(s.Env.Home.FS)
+	r := doctor.ScanCached(s.Env.Home.FS, s.Cache, s.Env.Home.Dir)
 	return Line{Count: len(r.Unknown), Needs: r.BeyondChecked || !r.Clean(), Text: r.Summary(), Command: "memscope doctor"}
 }
 
