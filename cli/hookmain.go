@@ -9,10 +9,6 @@ import (
 	"github.com/memscope/memscope/engine/gate"
 )
 
-// HookName is the hook binary's name (cmd/memscope-hook): hooks install
-// runs it when it lies beside memscope.
-const HookName = "memscope-hook"
-
 // HookMain runs one of memscope's hooks, a command line gate.Hooks lists
 // ("hook pre-tool-use", "vault sync --hook"), exactly as Main runs it:
 // the same command, code and output. It is the whole of the hook binary
@@ -36,9 +32,9 @@ func runHookLine(e *env, args []string) int {
 			printVersion(e.stdout, e.version, e.build)
 			return exitOK
 		case "help", "-h", "--help":
-			fmt.Fprintf(e.stdout, "%s runs memscope's Claude Code hooks, as memscope does, without the terminal app:\n", HookName)
+			fmt.Fprintf(e.stdout, "%s runs memscope's Claude Code hooks, as memscope does, without the terminal app:\n", gate.HookBinaryName)
 			for _, l := range hookLines() {
-				fmt.Fprintf(e.stdout, "  %s %s\n", HookName, l)
+				fmt.Fprintf(e.stdout, "  %s %s\n", gate.HookBinaryName, l)
 			}
 			fmt.Fprintln(e.stdout, "memscope hooks install puts them in settings.json; everything else is memscope's (memscope help).")
 			return exitOK
@@ -51,7 +47,7 @@ func runHookLine(e *env, args []string) int {
 			return run(&he, args)
 		}
 	}
-	fmt.Fprintf(e.stderr, "%s runs only memscope's hooks (%s); run memscope %s\n", HookName, strings.Join(hookLines(), ", "), strings.Join(args, " "))
+	fmt.Fprintf(e.stderr, "%s runs only memscope's hooks (%s); run memscope %s\n", gate.HookBinaryName, strings.Join(hookLines(), ", "), strings.Join(args, " "))
 	return exitBadInput
 }
 

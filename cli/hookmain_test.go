@@ -87,7 +87,7 @@ func TestHookBinaryRefusesOtherCommands(t *testing.T) {
 		t.Fatalf("--help: exit %d", code)
 	}
 	for _, h := range gate.Hooks {
-		if !strings.Contains(out.String(), HookName+" "+h.Sub+"\n") {
+		if !strings.Contains(out.String(), gate.HookBinaryName+" "+h.Sub+"\n") {
 			t.Errorf("help does not list %s:\n%s", h.Sub, out)
 		}
 	}
