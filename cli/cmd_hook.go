@@ -157,7 +157,7 @@ func judgeCall(e *env, ev gate.Event, t gate.Target) (gate.Verdict, error) {
 	if t.Kind == gate.KindInstructions {
 		return gate.JudgeInstructions(gate.InstructionInput{Target: t, Before: before, Existed: existed, After: after, Policy: policy}), nil
 	}
-	memFS, err := fs.Sub(e.root, model.RootName(t.Dir))
+	memFS, err := model.Sub(e.root, model.RootName(t.Dir))
 	if err != nil {
 		return gate.Verdict{}, err
 	}
