@@ -11,6 +11,7 @@ import (
 	"os"
 
 	"github.com/memscope/memscope/cli"
+	"github.com/memscope/memscope/cli/app"
 	"github.com/memscope/memscope/model"
 )
 
@@ -23,5 +24,5 @@ func main() {
 	// The machine's file system is opened here and only here: everything
 	// below reads it through this fs.FS, so tests can hide the machine.
 	// model.DirFS never blocks on a named pipe nor reads a device.
-	os.Exit(cli.Main(os.Args[1:], cli.Config{Version: version, Root: model.DirFS("/")}))
+	os.Exit(cli.Main(os.Args[1:], cli.Config{Version: version, Root: model.DirFS("/"), App: app.Run}))
 }

@@ -1,6 +1,6 @@
 // Package cli is memscope's command line: flag parsing, the subcommands
 // and their text and --json reports. With no subcommand it opens the
-// terminal app (package ui).
+// terminal app (package ui), which main hands it (Config.App).
 //
 // The subcommands are listed, in help's order, in commands.go. Each lives
 // in its own cmd_<name>*.go files and is built the same way:
@@ -30,12 +30,16 @@ type Config struct {
 	// Root is the machine's file system from "/": main opens it, so
 	// nothing else in memscope reads the real machine by itself.
 	Root fs.FS
+	// App is the terminal app memscope opens without a subcommand
+	// (cli/app.Run); nil in a binary that has none.
+	App App
 }
 
 // Main runs the memscope command line args (without the program name) in
 // the real environment and returns the process exit code.
 func Main(args []string, c Config) int {
 	e := osEnv(c.Root)
+	e.app = c.App
 	e.build = readBuildInfo(debug.ReadBuildInfo)
 	e.version = versionOf(c.Version, e.build)
 	return run(e, args)

@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/memscope/memscope/config"
+	"github.com/memscope/memscope/config/theme"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
-	"github.com/memscope/memscope/views/component/style"
 )
 
 var configCommand = &command{
@@ -114,7 +114,7 @@ func settingsOf(c config.Config) []setting {
 		b, _ := c.Keys.Binding(n)
 		add("keys."+n, b.Keys())
 	}
-	roles, names := style.Roles(), style.RoleNames()
+	roles, names := theme.Roles(), theme.RoleNames()
 	for i, variant := range []string{"light", "dark"} {
 		set := c.Theme.Light
 		if i == 1 {

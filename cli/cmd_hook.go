@@ -6,10 +6,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"path/filepath"
-	"runtime/debug"
 	"time"
 
 	"github.com/memscope/memscope/engine/gate"
@@ -30,13 +28,12 @@ var hookCommand = &command{
 	run: runHook,
 }
 
-// Bounds of the hook: the event on stdin, and the whole answer. The
-// client's own timeout (hooks install sets 10 s) is the last word.
-const (
-	maxHookInput = 8 << 20
-	hookReadWait = 2 * time.Second
-	hookWorkWait = 5 * time.Second
-)
+// gateHook bounds the gate: the event on stdin, and the whole answer.
+// The client's own timeout (hooks install sets 10 s) is the last word.
+var gateHook = clientHook{maxEvent: maxHookInput, eventWait: 2 * time.Second, workWait: 5 * time.Second, late: "the call goes ahead"}
+
+// maxHookInput bounds the PreToolUse event (a Write carries the file).
+const maxHookInput = 8 << 20
 
 // hookAnswer is the PreToolUse JSON decision (FORMATS.md, hooks).
 type hookAnswer struct {
@@ -47,6 +44,14 @@ type hookDecision struct {
 	HookEventName            string `json:"hookEventName"`
 	PermissionDecision       string `json:"permissionDecision"`
 	PermissionDecisionReason string `json:"permissionDecisionReason"`
+}
+
+// hookJudged is what the gate made of one call: the JSON to print (none
+// when it allows) and the record of the decision (none for a tool the
+// gate does not judge).
+type hookJudged struct {
+	out []byte
+	rec *gate.Record
 }
 
 // runHook never returns an error a client would read as one: whatever
@@ -62,30 +67,9 @@ func runHook(e *env, args []string) error {
 	if fset.NArg() != 1 || fset.Arg(0) != "pre-tool-use" {
 		return badUsagef("hook: name the event: memscope hook pre-tool-use")
 	}
-	type result struct {
-		out []byte
-		rec *gate.Record
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		var r result
-		defer func() {
-			if p := recover(); p != nil {
-				r = result{err: fmt.Errorf("internal error: %v\n%s", p, debug.Stack())}
-			}
-			done <- r
-		}()
-		r.out, r.rec, r.err = hookPreToolUse(e)
-	}()
-	var r result
-	select {
-	case r = <-done:
-	case <-time.After(hookWorkWait):
-		r.err = fmt.Errorf("no answer within %s: the call goes ahead", hookWorkWait)
-	}
-	if r.err != nil {
-		hookLog(e, r.err)
+	r, err := runClientHook(e, gateHook, func(event []byte) (hookJudged, error) { return hookPreToolUse(e, event) })
+	if err != nil {
+		hookLog(e, err)
 		return nil
 	}
 	if len(r.out) > 0 {
@@ -100,53 +84,36 @@ func runHook(e *env, args []string) error {
 	return nil
 }
 
-// hookPreToolUse reads the event and judges it: the JSON to print (none
-// when the gate allows) and the record of the decision (none for a tool
-// the gate does not judge).
-func hookPreToolUse(e *env) ([]byte, *gate.Record, error) {
-	data, err := readHookInput(e.stdin)
-	if err != nil {
-		return nil, nil, err
-	}
+// hookPreToolUse judges the event.
+func hookPreToolUse(e *env, data []byte) (hookJudged, error) {
 	ev, err := gate.ParseEvent(data)
 	if err != nil {
-		return nil, nil, err
+		return hookJudged{}, err
 	}
 	if !gate.Judged(ev.ToolName) {
-		return nil, nil, nil
+		return hookJudged{}, nil
 	}
 	p := ev.ToolInput.FilePath
 	now := e.now()
 	pass := &gate.Record{Time: now.UTC(), Session: ev.SessionID, Tool: ev.ToolName, Path: p, Decision: gate.Allow}
 	if !gate.MemoryName(p) {
-		return nil, pass, nil
+		return hookJudged{rec: pass}, nil
 	}
 	t, ok, err := hookTarget(e, ev)
 	if err != nil || !ok {
-		return nil, pass, err
+		return hookJudged{rec: pass}, err
 	}
 	v, err := judgeCall(e, ev, t)
 	if err != nil {
-		return nil, nil, err
+		return hookJudged{}, err
 	}
 	rec := gate.NewRecord(now, ev, t, v)
 	if v.Decision == gate.Allow {
-		return nil, &rec, nil
+		return hookJudged{rec: &rec}, nil
 	}
 	out, err := json.Marshal(hookAnswer{HookSpecificOutput: hookDecision{HookEventName: "PreToolUse",
 		PermissionDecision: string(v.Decision), PermissionDecisionReason: model.SanitizeForTerminal(v.Reason())}})
-	return append(out, '\n'), &rec, err
-}
-
-// readHookInput reads the hook event on stdin, bounded in size and time
-// (readClientJSON: it answers once the event is complete, whether or not
-// the client closes the pipe).
-func readHookInput(r io.Reader) ([]byte, error) {
-	data, err := readClientJSON(r, maxHookInput, hookReadWait)
-	if err != nil {
-		return nil, fmt.Errorf("read the hook event: %w", err)
-	}
-	return data, nil
+	return hookJudged{out: append(out, '\n'), rec: &rec}, err
 }
 
 // hookTarget resolves where memory lives for the session (the client's
@@ -190,7 +157,7 @@ func judgeCall(e *env, ev gate.Event, t gate.Target) (gate.Verdict, error) {
 	if t.Kind == gate.KindInstructions {
 		return gate.JudgeInstructions(gate.InstructionInput{Target: t, Before: before, Existed: existed, After: after, Policy: policy}), nil
 	}
-	memFS, err := fs.Sub(e.root, model.RootName(t.Dir))
+	memFS, err := model.Sub(e.root, model.RootName(t.Dir))
 	if err != nil {
 		return gate.Verdict{}, err
 	}

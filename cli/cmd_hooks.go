@@ -22,6 +22,8 @@ var hooksCommand = &command{
 		"The gate is a PreToolUse hook on Write|Edit|MultiEdit running memscope hook pre-tool-use; the vault's are\n" +
 		"SessionEnd and PreCompact hooks running memscope vault sync --hook (bounded, never failing the client).\n" +
 		"install adds them all (--only gate or --only vault: those alone); uninstall takes out every one.\n" +
+		"When memscope-hook (the hook binary: the same hooks without the terminal app, so quicker to start) lies\n" +
+		"beside this memscope, the hooks run it; otherwise they run memscope itself. status and --json say which.\n" +
 		"--scope user is $H/settings.json, project PATH/.claude/settings.json, local PATH/.claude/settings.local.json.\n" +
 		"install keeps every other key and hook, never adds its entry twice, and with --statusline sets memscope's\n" +
 		"status line too (never over another command's). A settings file that is not valid JSON is refused, naming\n" +
@@ -47,7 +49,8 @@ type hooksScope struct {
 	Path      string         `json:"path"`
 	Exists    bool           `json:"exists"`
 	Installed gate.Installed `json:"installed"`
-	// Current says the gate's binary is the memscope running now.
+	// Current says the gate's binary is the memscope running now, or the
+	// hook binary beside it.
 	Current bool   `json:"current"`
 	Error   string `json:"error,omitempty"`
 }
@@ -62,7 +65,11 @@ type hooksResult struct {
 	Skipped string        `json:"skipped,omitempty"`
 	Change  *store.Change `json:"change,omitempty"`
 	Binary  string        `json:"binary"`
-	Scopes  []hooksScope  `json:"scopes,omitempty"`
+	// HookBinary is the hook binary beside Binary (gate.HookBinaryName),
+	// which install makes the hooks run; "" when there is none, and they
+	// run Binary.
+	HookBinary string       `json:"hookBinary"`
+	Scopes     []hooksScope `json:"scopes,omitempty"`
 }
 
 func parseHooks(e *env, args []string) (hooksOptions, error) {
@@ -122,6 +129,21 @@ func hooksBinary(e *env) string {
 	return p
 }
 
+// hooksHookBinary is the hook binary beside the memscope at self: a
+// regular, executable file named gate.HookBinaryName in its folder (a
+// release archive and Homebrew put both there), else "".
+func hooksHookBinary(e *env, self string) string {
+	if !filepath.IsAbs(self) {
+		return ""
+	}
+	p := filepath.Join(filepath.Dir(self), gate.HookBinaryName)
+	st, err := fs.Stat(e.root, model.RootName(p))
+	if err != nil || !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 {
+		return ""
+	}
+	return p
+}
+
 func runHooks(e *env, opts hooksOptions) (hooksResult, error) {
 	home, _, err := e.resolveHome(opts.home.dir)
 	if err != nil {
@@ -137,9 +159,10 @@ func runHooks(e *env, opts hooksOptions) (hooksResult, error) {
 		return hooksResult{}, err
 	}
 	res := hooksResult{Action: opts.action, Binary: hooksBinary(e)}
+	res.HookBinary = hooksHookBinary(e, res.Binary)
 	if opts.action == "status" {
 		for _, sc := range []string{"user", "project", "local"} {
-			res.Scopes = append(res.Scopes, hooksStatus(e, sc, settingsPath(home, project, sc), res.Binary))
+			res.Scopes = append(res.Scopes, hooksStatus(e, sc, settingsPath(home, project, sc), res.Binary, res.HookBinary))
 		}
 		return res, nil
 	}
@@ -152,7 +175,7 @@ func runHooks(e *env, opts hooksOptions) (hooksResult, error) {
 	}
 	var after []byte
 	if opts.action == "install" {
-		install := gate.InstallOptions{Binary: res.Binary, Statusline: opts.statusline}
+		install := gate.InstallOptions{Binary: res.Binary, HookBinary: res.HookBinary, Statusline: opts.statusline}
 		if opts.only != "" {
 			install.Only = []string{opts.only}
 		}
@@ -179,8 +202,9 @@ func runHooks(e *env, opts hooksOptions) (hooksResult, error) {
 	return res, nil
 }
 
-// hooksStatus reads one scope's settings file.
-func hooksStatus(e *env, scope, path, self string) hooksScope {
+// hooksStatus reads one scope's settings file; self is this memscope,
+// hookBin the hook binary beside it ("" none).
+func hooksStatus(e *env, scope, path, self, hookBin string) hooksScope {
 	st := hooksScope{Scope: scope, Path: path}
 	data, err := model.ReadFileBounded(e.root, model.RootName(path), model.MaxConfigBytes)
 	switch {
@@ -202,7 +226,7 @@ func hooksStatus(e *env, scope, path, self string) hooksScope {
 		if r, err := filepath.EvalSymlinks(bin); err == nil {
 			bin = r
 		}
-		st.Current = bin == self
+		st.Current = bin == self || hookBin != "" && bin == hookBin
 	}
 	return st
 }
@@ -222,9 +246,14 @@ func showHooks(e *env, opts hooksOptions, res hooksResult) error {
 					line += "gate not installed"
 				default:
 					line += "gate runs " + s.Installed.Binary
-					if s.Current {
+					switch {
+					case s.Current && gate.IsHookBinary(s.Installed.Binary):
+						line += " (the hook binary beside this memscope)"
+					case s.Current && res.HookBinary != "":
+						line += " (this memscope; hooks install would run the hook binary beside it)"
+					case s.Current:
 						line += " (this memscope)"
-					} else {
+					default:
 						line += " (not this memscope: " + res.Binary + ")"
 					}
 				}
@@ -240,15 +269,27 @@ func showHooks(e *env, opts hooksOptions, res hooksResult) error {
 				}
 				fmt.Fprintln(w, model.SanitizeLine(line))
 			}
+			fmt.Fprintln(w, model.SanitizeLine(hooksRunnerLine(res)))
 		case opts.dryRun:
 			fmt.Fprintf(w, "would write %s:\n%s", res.Path, model.SanitizeForTerminal(res.Content))
 		case !res.Changed:
 			fmt.Fprintf(w, "%s: nothing to change (%s)\n", res.Path, map[string]string{"install": "memscope's hooks are there already", "uninstall": "memscope is not in it"}[res.Action])
 		default:
 			fmt.Fprintf(w, "%sed memscope's hooks in %s (memscope undo takes it back)\n", res.Action, res.Path)
+			if res.Action == "install" {
+				fmt.Fprintln(w, model.SanitizeLine(hooksRunnerLine(res)))
+			}
 		}
 		if res.Skipped != "" {
 			fmt.Fprintln(w, model.SanitizeLine(res.Skipped))
 		}
 	})
+}
+
+// hooksRunnerLine says what install makes the hooks run.
+func hooksRunnerLine(res hooksResult) string {
+	if res.HookBinary != "" {
+		return "hooks run " + res.HookBinary + ", the hook binary beside this memscope (no terminal app to start on each call)"
+	}
+	return "hooks run " + res.Binary + " itself: no " + gate.HookBinaryName + " beside it (the release archives carry one)"
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 	"time"
@@ -12,16 +11,11 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// Bounds of a vault sync run as a Claude Code hook (SessionEnd,
-// PreCompact): it reads at most maxVaultHookInput of the event, waits at most
-// vaultHookInputWait for it, and syncs for at most vaultHookSyncWait; past that it
-// ends with the client's work untouched (a sync cut short leaves a vault
-// that verifies, as a killed one does).
-const (
-	maxVaultHookInput  = 1 << 20
-	vaultHookInputWait = 2 * time.Second
-	vaultHookSyncWait  = 20 * time.Second
-)
+// vaultHook bounds a vault sync run as a Claude Code hook (SessionEnd,
+// PreCompact): past them it ends with the client's work untouched (a sync
+// cut short leaves a vault that verifies, as a killed one does).
+var vaultHook = clientHook{maxEvent: 1 << 20, eventWait: 2 * time.Second, workWait: 20 * time.Second,
+	late: "the sync was left (the next sync completes it)"}
 
 // vaultHookEvent is what the client sends a hook on stdin (the fields the
 // vault needs).
@@ -41,20 +35,6 @@ type vaultHookResult struct {
 	Skipped string `json:"skipped,omitempty"`
 }
 
-// vaultReadHookEvent reads the hook event on stdin (readClientJSON:
-// answered as soon as the object is complete, given up after wait).
-func vaultReadHookEvent(r io.Reader, wait time.Duration) (vaultHookEvent, error) {
-	var ev vaultHookEvent
-	data, err := readClientJSON(r, maxVaultHookInput, wait)
-	if err == nil {
-		err = json.Unmarshal(data, &ev)
-	}
-	if err != nil {
-		return ev, fmt.Errorf("the hook event on stdin: %w", err)
-	}
-	return ev, nil
-}
-
 // vaultHookHome is the home a transcript path lies in:
 // <home>/projects/<slug>/<session>.jsonl.
 func vaultHookHome(transcript string) (string, bool) {
@@ -72,14 +52,24 @@ func vaultHookHome(transcript string) (string, bool) {
 // never fails: whatever goes wrong is said in the result, and the exit
 // code is 0, so the client's work goes on.
 func runVaultHook(e *env, opts vaultOptions) vaultHookResult {
-	ev, err := vaultReadHookEvent(e.stdin, vaultHookInputWait)
+	res, err := runClientHook(e, vaultHook, func(event []byte) (vaultHookResult, error) { return vaultHookSync(e, opts, event) })
 	if err != nil {
-		return vaultHookResult{Skipped: err.Error()}
+		res.Skipped = err.Error()
+	}
+	return res
+}
+
+// vaultHookSync syncs the session the event names; a reason to sync
+// nothing is said in the result.
+func vaultHookSync(e *env, opts vaultOptions, data []byte) (vaultHookResult, error) {
+	var ev vaultHookEvent
+	if err := json.Unmarshal(data, &ev); err != nil {
+		return vaultHookResult{}, fmt.Errorf("the hook event on stdin: %w", err)
 	}
 	res := vaultHookResult{Event: ev.Event, Session: ev.SessionID}
 	if ev.SessionID == "" || strings.ContainsAny(ev.SessionID, `/\`) || ev.SessionID == "." || ev.SessionID == ".." {
 		res.Skipped = "the event names no session"
-		return res
+		return res, nil
 	}
 	if opts.home.dir == "" {
 		if h, ok := vaultHookHome(ev.TranscriptPath); ok {
@@ -89,32 +79,20 @@ func runVaultHook(e *env, opts vaultOptions) vaultHookResult {
 	o, err := e.openHome(&opts.home)
 	if err != nil {
 		res.Skipped = err.Error()
-		return res
+		return res, nil
 	}
 	defer o.close()
 	res.Home = o.home.Dir
 	dir, err := vault.Dir(opts.dir, e.getenv, e.userHome, o.home.Dir)
 	if err != nil {
 		res.Skipped = err.Error()
-		return res
+		return res, nil
 	}
-	v := vault.Open(dir, e.root, e.writer())
-	done := make(chan error, 1)
-	var rep vault.SyncReport
-	go func() {
-		var err error
-		rep, err = v.Sync(vault.SyncOptions{Home: o.home, Session: model.SessionID(ev.SessionID), Now: e.now()})
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if err != nil {
-			res.Skipped = err.Error()
-			return res
-		}
-		res.Synced = &rep
-	case <-time.After(vaultHookSyncWait):
-		res.Skipped = fmt.Sprintf("the sync took over %v and was left (the next sync completes it)", vaultHookSyncWait)
+	rep, err := vault.Open(dir, e.root, e.writer()).Sync(vault.SyncOptions{Home: o.home, Session: model.SessionID(ev.SessionID), Now: e.now()})
+	if err != nil {
+		res.Skipped = err.Error()
+		return res, nil
 	}
-	return res
+	res.Synced = &rep
+	return res, nil
 }

@@ -54,6 +54,8 @@ type env struct {
 	// executable is this memscope's path (hooks install writes it into
 	// settings.json); nil asks the OS.
 	executable func() (string, error)
+	// app opens the terminal app (Config.App); nil in a binary without it.
+	app App
 	// cfg is the settings file once read (settings); shared by the
 	// copies of env a run makes.
 	cfg *settingsState

@@ -8,8 +8,6 @@ import (
 	"os"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/x/term"
-
 	"github.com/memscope/memscope/model"
 )
 
@@ -65,7 +63,7 @@ func exactOutput(w io.Writer) io.Writer {
 // isTerminal reports whether f (a writer or a reader) is a terminal.
 func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(f.Fd())
+	return ok && isTerminalFd(f.Fd())
 }
 
 // escapeTerminalRunes rewrites, in encoded JSON, the characters that

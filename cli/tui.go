@@ -1,17 +1,15 @@
 package cli
 
 import (
+	"errors"
+	"io/fs"
 	"os"
-	"os/signal"
 	"runtime/debug"
-	"syscall"
-
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/term"
+	"time"
 
 	"github.com/memscope/memscope/config"
+	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/model"
-	"github.com/memscope/memscope/ui"
 )
 
 // tuiOptions are the flags of memscope without a subcommand.
@@ -35,7 +33,7 @@ func runTerminalApp(e *env, args []string) error {
 	if err := parseFlags(e, fs, args); err != nil {
 		return err
 	}
-	if !term.IsTerminal(os.Stdout.Fd()) || !term.IsTerminal(os.Stdin.Fd()) {
+	if !isTerminal(os.Stdout) || !isTerminal(os.Stdin) {
 		var statArgs []string
 		if opts.home.dir != "" {
 			statArgs = append(statArgs, "--home", opts.home.dir)
@@ -63,42 +61,53 @@ func runTerminalApp(e *env, args []string) error {
 		// stays near its size after load (+1.5 %, 3.8 % of a core).
 		debug.SetGCPercent(50)
 	}
-	cfg := e.settings()
-	m := ui.New(ui.Options{
-		Home:             o.home,
-		Project:          proj,
-		Demo:             o.demo != nil,
-		DemoAsked:        opts.home.demo,
-		Now:              e.now,
-		Getenv:           e.getenv,
-		Watch:            !opts.noWatch,
-		ExportDir:        exportDir(e, cfg),
-		Root:             o.root,
-		Cache:            e.cache(opts.cache, o),
-		Keys:             &cfg.Keys,
-		Theme:            cfg.Theme,
-		MouseOff:         !cfg.Mouse,
-		Staleness:        cfg.Staleness,
-		LiveWarnPercent:  cfg.Live.WarnPercent,
-		LiveAlertPercent: cfg.Live.AlertPercent,
-		Notice:           e.cfg.notice,
-	})
-	prog := tea.NewProgram(m)
-	// A closed terminal (SIGHUP) should still quit cleanly, so a demo home
-	// is removed; bubbletea itself handles SIGINT and SIGTERM.
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
-	defer signal.Stop(hup)
-	go func() {
-		if _, ok := <-hup; ok {
-			prog.Quit()
-		}
-	}()
-	final, err := prog.Run()
-	if fm, ok := final.(ui.Model); ok {
-		fm.Close() // the file watcher
+	if e.app == nil {
+		return errors.New("this binary has no terminal app: run memscope")
 	}
-	return err
+	return e.app(AppOptions{
+		Home:      o.home,
+		Project:   proj,
+		Demo:      o.demo != nil,
+		DemoAsked: opts.home.demo,
+		Now:       e.now,
+		Getenv:    e.getenv,
+		Watch:     !opts.noWatch,
+		ExportDir: exportDir(e, e.settings()),
+		Root:      o.root,
+		Cache:     e.cache(opts.cache, o),
+		Settings:  e.settings(),
+		Notice:    e.cfg.notice,
+	})
+}
+
+// App opens the terminal app and returns when it quits. main gives it to
+// the command line (Config.App; cli/app.Run), so that a binary without
+// it (cmd/memscope-hook) links no terminal app.
+type App func(AppOptions) error
+
+// AppOptions are what the command line resolved for the terminal app:
+// the opened home, the project, the clock and environment, the cache,
+// and the settings file's values.
+type AppOptions struct {
+	Home *model.Home
+	// Project is the folder to open on.
+	Project string
+	// Demo says Home is the embedded demo; DemoAsked that --demo asked
+	// for it.
+	Demo, DemoAsked bool
+	Now             func() time.Time
+	Getenv          func(string) string
+	// Watch turns on live reload.
+	Watch bool
+	// ExportDir is where the panes' exports go.
+	ExportDir string
+	// Root is the machine's file system, the home mounted in it.
+	Root  fs.FS
+	Cache *diskcache.Store
+	// Settings are memscope's settings file's values; Notice is a
+	// problem with it, said at start.
+	Settings config.Config
+	Notice   string
 }
 
 // exportDir is where the panes' exports go: the settings file's

@@ -24,11 +24,11 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/memscope/memscope/config/theme"
 	"github.com/memscope/memscope/engine/gate"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
-	"github.com/memscope/memscope/views/component/style"
 )
 
 // Config is the effective settings.
@@ -50,7 +50,7 @@ type Config struct {
 	Keys keymap.KeyMap
 	// KeysSet are the bindings the file named, by name.
 	KeysSet map[string][]string
-	Theme   style.Theme
+	Theme   theme.Theme
 	// Staleness are the thresholds by memory type.
 	Staleness memindex.StalenessThresholds
 	Live      Live
@@ -78,7 +78,7 @@ func Default() Config {
 		Keys:      keymap.Default(),
 		KeysSet:   map[string][]string{},
 		Staleness: memindex.DefaultStaleness(),
-		Theme:     style.Theme{Light: map[string]string{}, Dark: map[string]string{}},
+		Theme:     theme.Theme{Light: map[string]string{}, Dark: map[string]string{}},
 		Sources:   map[string]string{},
 		Gate:      gate.DefaultPolicy(),
 	}
@@ -324,7 +324,7 @@ func ValidColour(s string) bool {
 }
 
 func (p *parser) theme(n *yaml.Node) error {
-	roles, roleNames := style.Roles(), style.RoleNames()
+	roles, roleNames := theme.Roles(), theme.RoleNames()
 	return p.pairs(n, "theme", func(k, v *yaml.Node) error {
 		var dst map[string]string
 		switch k.Value {

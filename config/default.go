@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/memscope/memscope/config/theme"
 	"github.com/memscope/memscope/engine/gate"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
-	"github.com/memscope/memscope/views/component/style"
 )
 
 // DefaultYAML is the commented default file (memscope config init):
@@ -42,7 +42,7 @@ func DefaultYAML() string {
 	w("\n# Colours by role, for light and dark terminals: #RRGGBB, #RGB or an ANSI\n")
 	w("# number 0-255. NO_COLOR in the environment still turns colour off.\n")
 	w("theme:\n")
-	roles, names := style.Roles(), style.RoleNames()
+	roles, names := theme.Roles(), theme.RoleNames()
 	for i, variant := range []string{"light", "dark"} {
 		w("  %s:\n", variant)
 		for _, r := range names {

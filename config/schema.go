@@ -3,9 +3,9 @@ package config
 import (
 	"encoding/json"
 
+	"github.com/memscope/memscope/config/theme"
 	"github.com/memscope/memscope/engine/gate"
 	"github.com/memscope/memscope/keymap"
-	"github.com/memscope/memscope/views/component/style"
 )
 
 // Schema is the JSON Schema (draft 2020-12) of the settings file, built
@@ -26,7 +26,7 @@ func Schema() []byte {
 	}
 	colour := map[string]any{"type": "string", "pattern": colourRE.String()}
 	roles := map[string]any{}
-	for _, r := range style.RoleNames() {
+	for _, r := range theme.RoleNames() {
 		roles[r] = colour
 	}
 	days := map[string]any{"type": "integer", "minimum": 0, "maximum": 36500}

@@ -14,4 +14,4 @@ fi
 # The snapshot writes dist/ and dist-extra/ (both ignored); the before
 # hooks run the binary to make the man page and completions.
 GOFLAGS= "$gr" build --snapshot --single-target --clean
-ls dist/*/memscope
+ls dist/*/memscope dist/*/memscope-hook

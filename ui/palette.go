@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/keymap/teakey"
 	"github.com/memscope/memscope/views/component/palette"
 )
 
@@ -74,6 +75,6 @@ func (m Model) handlePalette(p *palette.Model, msg tea.KeyPressMsg) (tea.Model, 
 	}
 	m.modals.remove(modalPalette)
 	a, _ := keymap.ActionNamed(it.Name)
-	press := keymap.Press(a.Binding(*m.keys).Keys()[0])
+	press := teakey.Press(a.Binding(*m.keys).Keys()[0])
 	return m, func() tea.Msg { return press }, true
 }

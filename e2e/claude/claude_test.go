@@ -41,7 +41,9 @@ var (
 	buildErr  error
 )
 
-// memscopeBinary builds memscope once for the whole test.
+// memscopeBinary builds memscope once for the whole test, and the hook
+// binary beside it as a release installs them (hooks install then makes
+// the hooks run the hook binary).
 func memscopeBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -51,9 +53,12 @@ func memscopeBinary(t *testing.T) string {
 			return
 		}
 		built = filepath.Join(dir, "memscope")
-		out, err := exec.Command("go", "build", "-o", built, "github.com/memscope/memscope").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		for pkg, out := range map[string]string{"github.com/memscope/memscope": built,
+			"github.com/memscope/memscope/cmd/" + gate.HookBinaryName: filepath.Join(dir, gate.HookBinaryName)} {
+			if msg, err := exec.Command("go", "build", "-o", out, pkg).CombinedOutput(); err != nil {
+				buildErr = fmt.Errorf("go build %s: %v\n%s", pkg, err, msg)
+				return
+			}
 		}
 	})
 	if buildErr != nil {
@@ -244,6 +249,11 @@ func TestRealClient(t *testing.T) {
 	t.Run("source file passes in under 10 ms", func(t *testing.T) {
 		w := newWorld(t)
 		w.install(t, bin)
+		// The hooks run the hook binary beside memscope.
+		settings, _ := os.ReadFile(filepath.Join(w.project, ".claude", "settings.json"))
+		if hookBin := filepath.Join(filepath.Dir(bin), gate.HookBinaryName); !strings.Contains(string(settings), hookBin+" hook pre-tool-use") {
+			t.Errorf("the gate does not run %s:\n%s", hookBin, settings)
+		}
 		p := filepath.Join(w.project, "main.go")
 		src := "package main\n\nfunc main() {}\n"
 		w.run(t, claude, "Write", map[string]any{"file_path": p, "content": src})
@@ -261,17 +271,60 @@ func TestRealClient(t *testing.T) {
 		}
 	})
 
-	for _, broken := range []struct{ name, script string }{{"missing", ""}, {"crashing", "#!/bin/sh\necho 'memscope: boom' >&2\nexit 3\n"}} {
-		t.Run("gate binary "+broken.name+": the client proceeds", func(t *testing.T) {
-			w := newWorld(t)
-			gateBin := filepath.Join(w.root, "bin", "memscope")
-			os.MkdirAll(filepath.Dir(gateBin), 0o755)
-			data, err := os.ReadFile(bin)
-			if err != nil {
-				t.Fatal(err)
+	t.Run("plugin's hooks find the hook binary on PATH", func(t *testing.T) {
+		// The plugin's hooks file in the project's settings, with only the
+		// hook binary on PATH: the client runs its commands in a shell,
+		// which finds memscope-hook, and the gate denies the key.
+		w := newWorld(t)
+		pathDir := filepath.Join(w.root, "path")
+		os.MkdirAll(pathDir, 0o755)
+		data, err := os.ReadFile(filepath.Join(filepath.Dir(bin), gate.HookBinaryName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(pathDir, gate.HookBinaryName), data, 0o755)
+		plugin, err := os.ReadFile("../../plugin/hooks/hooks.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Join(w.project, ".claude"), 0o755)
+		os.WriteFile(filepath.Join(w.project, ".claude", "settings.json"), plugin, 0o644)
+		// No memscope on this PATH: the fallback cannot be what denies.
+		for i, v := range w.env {
+			if strings.HasPrefix(v, "PATH=") {
+				w.env[i] = "PATH=" + pathDir + ":/usr/bin:/bin"
 			}
-			os.WriteFile(gateBin, data, 0o755)
-			w.install(t, gateBin)
+		}
+		p := filepath.Join(w.memory, "project_deploy.md")
+		reqs := w.run(t, claude, "Write", map[string]any{"file_path": p, "content": "---\nname: deploy\ndescription: deploy key\ntype: project\n---\nDeploy with AKIAQWERTYUIOPASDFGH.\n"})
+		if _, err := os.Stat(p); err == nil {
+			t.Error("the memory with the key was written")
+		}
+		if res := toolResult(t, reqs, "Write"); !strings.Contains(res, "credential") {
+			t.Errorf("tool_result %q", res)
+		}
+	})
+
+	// Broken: memscope alone (the hooks run it) or with the hook binary
+	// beside it (the hooks run that), missing or crashing.
+	for _, broken := range []struct{ name, gate, script string }{{"missing", "memscope", ""}, {"crashing", "memscope", "#!/bin/sh\necho 'memscope: boom' >&2\nexit 3\n"},
+		{"missing", gate.HookBinaryName, ""}} {
+		t.Run(broken.gate+" "+broken.name+": the client proceeds", func(t *testing.T) {
+			w := newWorld(t)
+			self := filepath.Join(w.root, "bin", "memscope")
+			gateBin := filepath.Join(w.root, "bin", broken.gate)
+			os.MkdirAll(filepath.Dir(gateBin), 0o755)
+			for _, b := range []string{"memscope", broken.gate} {
+				data, err := os.ReadFile(filepath.Join(filepath.Dir(bin), b))
+				if err != nil {
+					t.Fatal(err)
+				}
+				os.WriteFile(filepath.Join(w.root, "bin", b), data, 0o755)
+			}
+			w.install(t, self)
+			if settings, _ := os.ReadFile(filepath.Join(w.project, ".claude", "settings.json")); !strings.Contains(string(settings), gateBin+" hook pre-tool-use") {
+				t.Fatalf("the gate does not run %s:\n%s", gateBin, settings)
+			}
 			os.Remove(gateBin)
 			if broken.script != "" {
 				os.WriteFile(gateBin, []byte(broken.script), 0o755)

@@ -53,8 +53,22 @@ func HookNames() []string {
 	return names
 }
 
-// Command is the settings command that runs h with the memscope at bin.
+// Command is the settings command that runs h with the memscope at bin
+// (or the hook binary at bin: it runs Hooks' command lines alike).
 func (h Hook) Command(bin string) string { return shellQuote(bin) + " " + h.Sub }
+
+// HookBinaryName is the hook binary (cmd/memscope-hook): it runs Hooks'
+// command lines as memscope does, without the terminal app, so the client
+// pays less to start it on every tool call.
+const HookBinaryName = "memscope-hook"
+
+// PathCommand is the command that runs h with what PATH has, as the
+// plugin's hooks file does: the hook binary when PATH has it, else
+// memscope. The client runs a hook's command in a shell; `exec` keeps
+// that shell from waiting beside the hook.
+func (h Hook) PathCommand() string {
+	return "command -v " + HookBinaryName + " >/dev/null 2>&1 && exec " + HookBinaryName + " " + h.Sub + " || exec memscope " + h.Sub
+}
 
 // HookCommand is the settings command that runs the gate with the
 // memscope at bin.
@@ -108,7 +122,12 @@ type InstalledHook struct {
 	// Binary is the memscope it runs; Found the matcher it has.
 	Binary string `json:"binary"`
 	Found  string `json:"foundMatcher,omitempty"`
+	// HookBinary says Binary is the hook binary (HookBinaryName).
+	HookBinary bool `json:"hookBinary"`
 }
+
+// IsHookBinary reports whether bin is the hook binary (by its name).
+func IsHookBinary(bin string) bool { return filepath.Base(bin) == HookBinaryName }
 
 // Installed is memscope's part of a settings file.
 type Installed struct {
@@ -158,7 +177,7 @@ func Status(path string, data []byte, self string) (Installed, error) {
 		walkOwnHooks(root, hk, func(g, h *node) bool {
 			if found == nil {
 				bin, _ := ownCommand(h.get("command").str(), hk.Sub)
-				found = &InstalledHook{Hook: hk, Binary: bin, Found: g.get("matcher").str()}
+				found = &InstalledHook{Hook: hk, Binary: bin, Found: g.get("matcher").str(), HookBinary: IsHookBinary(bin)}
 			}
 			return false
 		})
@@ -220,6 +239,12 @@ func walkOwnHooks(root *node, hk Hook, f func(group, hook *node) bool) (removed 
 type InstallOptions struct {
 	// Binary is the memscope the settings will run (absolute).
 	Binary string
+	// HookBinary, when set, is the hook binary (HookBinaryName, beside
+	// Binary) that runs the hooks instead; the status line stays Binary's.
+	HookBinary string
+	// OnPath runs what PATH has instead of Binary: the hooks' PathCommand
+	// and `memscope statusline` (the plugin's files).
+	OnPath bool
 	// Only names the hooks to add (Hook.Name); empty: all of Hooks.
 	Only []string
 	// Statusline adds memscope's status line too (never over another).
@@ -239,16 +264,20 @@ func Install(path string, data []byte, o InstallOptions) (out []byte, changed bo
 		if len(o.Only) > 0 && !slices.Contains(o.Only, hk.Name) {
 			continue
 		}
-		if err := installHook(path, root, hk, hk.Command(o.Binary)); err != nil {
+		if err := installHook(path, root, hk, o.hookCommand(hk)); err != nil {
 			return nil, false, "", err
 		}
 	}
 	if o.Statusline {
 		sl := root.get("statusLine")
-		if _, own := ownCommandOf(sl.get("command").str(), "statusline", o.Binary); sl == nil || own {
+		bin := o.Binary
+		if o.OnPath {
+			bin = "memscope"
+		}
+		if _, own := ownCommandOf(sl.get("command").str(), "statusline", bin); sl == nil || own {
 			n := &node{kind: kindObj}
 			n.set("type", leaf("command"))
-			n.set("command", leaf(StatuslineCommand(o.Binary)))
+			n.set("command", leaf(StatuslineCommand(bin)))
 			root.set("statusLine", n)
 		} else {
 			skipped = "the status line is another command's (" + sl.get("command").str() + "): left as it is"
@@ -256,6 +285,17 @@ func Install(path string, data []byte, o InstallOptions) (out []byte, changed bo
 	}
 	out = root.bytes(len(data) == 0 || bytes.HasSuffix(data, []byte("\n")))
 	return out, !bytes.Equal(out, data), skipped, nil
+}
+
+// hookCommand is the command that runs hk.
+func (o InstallOptions) hookCommand(hk Hook) string {
+	switch {
+	case o.OnPath:
+		return hk.PathCommand()
+	case o.HookBinary != "":
+		return hk.Command(o.HookBinary)
+	}
+	return hk.Command(o.Binary)
 }
 
 // installHook puts hk running cmd under its event: the first entry

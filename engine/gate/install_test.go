@@ -215,8 +215,55 @@ func TestPluginHooksMatchTable(t *testing.T) {
 	if err != nil || !st.Gate || !st.Vault || len(st.Hooks) != len(gate.Hooks) {
 		t.Fatalf("plugin hooks: %+v %v", st, err)
 	}
-	out, changed, _, err := gate.Install("plugin/hooks/hooks.json", data, gate.InstallOptions{Binary: "memscope"})
+	out, changed, _, err := gate.Install("plugin/hooks/hooks.json", data, gate.InstallOptions{OnPath: true})
 	if err != nil || changed {
 		t.Errorf("installing over the plugin's hooks changes them (%v):\n%s", err, out)
+	}
+	// Each runs the hook binary when PATH has it, else memscope.
+	for _, h := range gate.Hooks {
+		if !strings.Contains(string(data), `"command": "`+h.PathCommand()+`"`) || !strings.Contains(h.PathCommand(), "exec memscope-hook "+h.Sub+" || exec memscope "+h.Sub) {
+			t.Errorf("the plugin does not run %s through the hook binary first:\n%s", h.Sub, data)
+		}
+	}
+}
+
+// With a hook binary beside memscope, every hook runs it and the status
+// line stays memscope's; status says so; installing without it puts
+// memscope back in place (never a second entry); uninstall takes out
+// both forms, the user's hooks staying.
+func TestInstallHookBinary(t *testing.T) {
+	o := gate.InstallOptions{Binary: "/usr/bin/memscope", HookBinary: "/usr/bin/memscope-hook", Statusline: true}
+	in, changed, _, err := gate.Install("s.json", []byte(settingsWithLifecycleHooks), o)
+	if err != nil || !changed {
+		t.Fatalf("install: %v %v", err, changed)
+	}
+	st, err := gate.Status("s.json", in, "/usr/bin/memscope")
+	if err != nil || !st.Gate || !st.Vault || !st.Statusline || st.StatuslineBinary != "/usr/bin/memscope" || st.Binary != "/usr/bin/memscope-hook" {
+		t.Fatalf("status: %+v %v\n%s", st, err, in)
+	}
+	for _, h := range st.Hooks {
+		if h.Binary != "/usr/bin/memscope-hook" || !h.HookBinary {
+			t.Errorf("%s runs %s (hook binary %v), want /usr/bin/memscope-hook", h.Event, h.Binary, h.HookBinary)
+		}
+	}
+	back, _, _, err := gate.Install("s.json", in, gate.InstallOptions{Binary: "/usr/bin/memscope"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(back), "memscope-hook") || strings.Count(string(back), "hook pre-tool-use") != 1 || strings.Count(string(back), "vault sync --hook") != 2 {
+		t.Errorf("install without the hook binary:\n%s", back)
+	}
+	// One settings file with both forms (a hook binary's gate, and a
+	// memscope vault hook put by hand) loses both on uninstall.
+	both := strings.Replace(string(in), `"/usr/bin/memscope-hook vault sync --hook"`, `"/usr/bin/memscope vault sync --hook"`, 1)
+	if both == string(in) {
+		t.Fatal("the test's settings have no vault hook to change")
+	}
+	out, _, err := gate.Uninstall("s.json", []byte(both), "/usr/bin/memscope")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "memscope") || !strings.Contains(string(out), "~/bin/backup") {
+		t.Errorf("uninstall left memscope's hooks or lost the user's:\n%s", out)
 	}
 }

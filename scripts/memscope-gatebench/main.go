@@ -1,11 +1,14 @@
-// Command gatebench times `memscope hook pre-tool-use` as whole processes,
-// the way the client runs it, beside a `true` floor: a Write to a source
+// Command gatebench times `memscope hook pre-tool-use` and the hook
+// binary's `memscope-hook hook pre-tool-use` as whole processes, the way
+// the client runs them, side by side (their runs interleaved, so load
+// falls on both alike) beside a `true` floor: a Write to a source
 // file (the gate passes it without judging) and memory writes in a
 // project with 200 memory files (a new topic file, and MEMORY.md). It
 // prints p50, p95 and max wall times, and the median CPU time (user +
-// system), which a busy machine disturbs least. scripts/gate-bench.sh runs it.
+// system), which a busy machine disturbs least; it checks that both
+// binaries answer each case alike. scripts/gate-bench.sh runs it.
 //
-//	go run ./scripts/gatebench -memscope PATH [-runs N]
+//	go run ./scripts/memscope-gatebench -memscope PATH [-hook PATH] [-runs N]
 package main
 
 import (
@@ -26,6 +29,7 @@ import (
 
 func main() {
 	bin := flag.String("memscope", "", "the memscope binary")
+	hook := flag.String("hook", "", "the hook binary (memscope-hook); empty: memscope only")
 	runs := flag.Int("runs", 200, "runs of each case")
 	flag.Parse()
 	if *bin == "" {
@@ -67,35 +71,52 @@ func main() {
 	topic := event("topic", map[string]any{"file_path": filepath.Join(mem, "project_new.md"), "content": "---\nname: new\ndescription: a new fact\ntype: project\n---\nThe staging database is rebuilt every Sunday at 03:00 UTC.\n"})
 	index := event("index", map[string]any{"file_path": filepath.Join(mem, "MEMORY.md"), "content": ix.String() + "- [New](project_new.md) — a new fact\n"})
 	env := append(os.Environ(), "CLAUDE_CONFIG_DIR="+home, "XDG_STATE_HOME="+filepath.Join(root, "state"), "MEMSCOPE_CONFIG="+filepath.Join(root, "none.yaml"))
-	cases := []struct {
+	type benchCase struct {
 		name string
 		argv []string
 		in   string
-	}{
-		{"true (floor)", []string{"true"}, src},
-		{"hook: source file", []string{*bin, "hook", "pre-tool-use"}, src},
-		{"hook: new topic file, 200 memories", []string{*bin, "hook", "pre-tool-use"}, topic},
-		{"hook: MEMORY.md, 200 memories", []string{*bin, "hook", "pre-tool-use"}, index},
 	}
-	fmt.Printf("%-38s %9s %9s %9s %11s\n", "case ("+fmt.Sprint(*runs)+" runs)", "p50 ms", "p95 ms", "max ms", "cpu p50 ms")
-	for _, c := range cases {
-		var ds, cpu []time.Duration
-		for range *runs {
+	cases := []benchCase{{"true (floor)", []string{"true"}, src}}
+	bins := []struct{ label, path string }{{"memscope", *bin}}
+	if *hook != "" {
+		bins = append(bins, struct{ label, path string }{"memscope-hook", *hook})
+	}
+	for _, k := range []struct{ name, in string }{{"source file", src}, {"new topic file, 200 memories", topic}, {"MEMORY.md, 200 memories", index}} {
+		for _, b := range bins {
+			cases = append(cases, benchCase{b.label + ": " + k.name, []string{b.path, "hook", "pre-tool-use"}, k.in})
+		}
+	}
+	ds := make([][]time.Duration, len(cases))
+	cpu := make([][]time.Duration, len(cases))
+	answers := map[string]string{}
+	for range *runs {
+		for i, c := range cases {
 			in, err := os.ReadFile(c.in)
 			check(err)
+			var out bytes.Buffer
 			cmd := exec.Command(c.argv[0], c.argv[1:]...)
-			cmd.Env, cmd.Stdin = env, bytes.NewReader(in)
+			cmd.Env, cmd.Stdin, cmd.Stdout = env, bytes.NewReader(in), &out
 			t0 := time.Now()
 			if err := cmd.Run(); err != nil {
 				check(fmt.Errorf("%s: %w", c.name, err))
 			}
-			ds = append(ds, time.Since(t0))
-			cpu = append(cpu, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+			ds[i] = append(ds[i], time.Since(t0))
+			cpu[i] = append(cpu[i], cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+			if c.argv[0] != "true" {
+				if prev, ok := answers[c.in]; ok && prev != out.String() {
+					check(fmt.Errorf("%s answered %q, the other binary %q", c.name, out.String(), prev))
+				}
+				answers[c.in] = out.String()
+			}
 		}
-		slices.Sort(ds)
-		slices.Sort(cpu)
-		ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-		fmt.Printf("%-38s %9.1f %9.1f %9.1f %11.1f\n", c.name, ms(ds[len(ds)/2]), ms(ds[len(ds)*95/100]), ms(ds[len(ds)-1]), ms(cpu[len(cpu)/2]))
+	}
+	fmt.Printf("%-46s %9s %9s %9s %11s\n", "case ("+fmt.Sprint(*runs)+" runs, interleaved)", "p50 ms", "p95 ms", "max ms", "cpu p50 ms")
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	for i, c := range cases {
+		slices.Sort(ds[i])
+		slices.Sort(cpu[i])
+		d, u := ds[i], cpu[i]
+		fmt.Printf("%-46s %9.1f %9.1f %9.1f %11.1f\n", c.name, ms(d[len(d)/2]), ms(d[len(d)*95/100]), ms(d[len(d)-1]), ms(u[len(u)/2]))
 	}
 }
 

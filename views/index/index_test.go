@@ -8,6 +8,7 @@ import (
 
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/keymap/teakey"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/msgs"
 )
@@ -73,8 +74,8 @@ func TestShowCutFollowsANewRendering(t *testing.T) {
 	if !atCut(m) {
 		t.Errorf("a new rendering with more rows left the cut:\n%s", ansi.Strip(m.View()))
 	}
-	m, _ = m.Update(keymap.Press("k"))
-	m, _ = m.Update(keymap.Press("g"))
+	m, _ = m.Update(teakey.Press("k"))
+	m, _ = m.Update(teakey.Press("g"))
 	m, _ = m.Update(DataMsg{Data: data(400)})
 	if atCut(m) {
 		t.Errorf("after the user scrolled to the top a reload jumped back to the cut:\n%s", ansi.Strip(m.View()))

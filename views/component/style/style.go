@@ -5,13 +5,13 @@ package style
 
 import (
 	"image/color"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
+
+	"github.com/memscope/memscope/config/theme"
 )
 
 // Styles is every style the panes use. It is a handle on one Set: every
@@ -61,36 +61,15 @@ func New(isDark, noColor bool) Styles {
 	return NewThemed(isDark, noColor, Theme{})
 }
 
-// Theme overrides colours by role (Roles), for light and for dark
-// backgrounds: "#RRGGBB", "#RGB" or an ANSI colour number. A role left
-// out keeps memscope's colour.
-type Theme struct {
-	Light map[string]string
-	Dark  map[string]string
-}
+// Theme overrides colours by role (config/theme holds the roles, so
+// that the settings file is checked without linking the styles).
+type Theme = theme.Theme
 
-// Roles are the colour roles a theme can set, with memscope's light and
-// dark colours.
-func Roles() map[string][2]string {
-	return map[string][2]string{
-		"accent":      {"#5A56E0", "#7D79F6"},
-		"muted":       {"#555555", "#9A9A9A"},
-		"dim":         {"#9A9A9A", "#666666"},
-		"border":      {"#CCCCCC", "#444444"},
-		"warn":        {"#B25E00", "#F2B155"},
-		"error":       {"#C4252C", "#FF6B6B"},
-		"ok":          {"#1E7F3B", "#5FD38D"},
-		"selected_bg": {"#5A56E0", "#4B47B8"},
-		"banner_bg":   {"#C26A00", "#E8A33D"},
-		"user":        {"#2D6CDF", "#6FA3FF"},
-		"feedback":    {"#8E44AD", "#C792EA"},
-	}
-}
+// Roles are the colour roles a theme can set (theme.Roles).
+func Roles() map[string][2]string { return theme.Roles() }
 
-// RoleNames are the roles' names, sorted.
-func RoleNames() []string {
-	return slices.Sorted(maps.Keys(Roles()))
-}
+// RoleNames are the roles' names, sorted (theme.RoleNames).
+func RoleNames() []string { return theme.RoleNames() }
 
 // NewThemed is New with a theme's colours over memscope's.
 func NewThemed(isDark, noColor bool, th Theme) Styles {

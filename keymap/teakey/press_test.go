@@ -1,7 +1,9 @@
-package keymap
+package teakey
 
 import (
 	"testing"
+
+	"github.com/memscope/memscope/keymap"
 )
 
 // TestEveryBoundKeyRoundTrips builds the press of every key the binding
@@ -9,7 +11,7 @@ import (
 // action by sending that press, so a name Press got wrong would run nothing.
 func TestEveryBoundKeyRoundTrips(t *testing.T) {
 	n := 0
-	for _, a := range Actions() {
+	for _, a := range keymap.Actions() {
 		for _, k := range a.Keys {
 			if got := Press(k).String(); got != k {
 				t.Errorf("%s: Msg(%q).String() = %q", a.Name, k, got)

@@ -1,4 +1,9 @@
-package keymap
+// Package teakey builds the Bubble Tea key press for a key name of the
+// binding table (keymap): the command palette runs an action by sending
+// its key down the normal key path. It is apart from keymap so that the
+// binding table, which memscope's settings file is checked against, links
+// no Bubble Tea (the hook binary, cmd/memscope-hook, reads that file).
+package teakey
 
 import (
 	"strings"
