@@ -130,8 +130,9 @@ func (m Model) handleVault(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.setStatus(msg.err.Error(), true)
 			return m, nil, true
 		}
-		m.setStatus(fmt.Sprintf("put back session %s (%s, %s) where claude --resume finds it — u undoes it", msg.rep.Session,
-			text.Count(msg.rep.Written, "file", ""), text.Bytes(msg.rep.Bytes)), false)
+		// The short part first: a narrow status line cuts the session id.
+		m.setStatus(fmt.Sprintf("put back %s (%s), u undoes it · session %s is where claude --resume finds it",
+			text.Count(msg.rep.Written, "file", ""), text.Bytes(msg.rep.Bytes), msg.rep.Session), false)
 		// The home has the session again: the list and its vault rows
 		// are read anew.
 		m.vaultRows = nil
