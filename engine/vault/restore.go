@@ -246,26 +246,36 @@ func restoreSummary(session model.SessionID, n int) string {
 func writeVersion(w io.Writer, rd *chunkReader, ver *Version) error {
 	var n normalizer
 	for _, c := range ver.Chunks {
-		k, ok := keyOf(c.H)
-		if !ok {
-			return fmt.Errorf("chunk %q is not a SHA-256", c.H)
-		}
-		data, err := rd.read(k)
+		out, err := decodeChunk(rd, &n, c)
 		if err != nil {
 			return err
-		}
-		out, err := n.back(data, c.Raw, c.IDs)
-		if err != nil {
-			return fmt.Errorf("chunk %s: %w", c.H, err)
-		}
-		if int64(len(out)) != c.N {
-			return fmt.Errorf("chunk %s: %d bytes where the file had %d", c.H, len(out), c.N)
 		}
 		if _, err := w.Write(out); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// decodeChunk is chunk c's bytes as the file had them, read from the
+// packs; they stay valid until rd or n is used again.
+func decodeChunk(rd *chunkReader, n *normalizer, c Chunk) ([]byte, error) {
+	k, ok := keyOf(c.H)
+	if !ok {
+		return nil, fmt.Errorf("chunk %q is not a SHA-256", c.H)
+	}
+	data, err := rd.read(k)
+	if err != nil {
+		return nil, err
+	}
+	out, err := n.back(data, c.Raw, c.IDs)
+	if err != nil {
+		return nil, fmt.Errorf("chunk %s: %w", c.H, err)
+	}
+	if int64(len(out)) != c.N {
+		return nil, fmt.Errorf("chunk %s: %d bytes where the file had %d", c.H, len(out), c.N)
+	}
+	return out, nil
 }
 
 // missingChunks lists the chunks recs name that no pack holds.
