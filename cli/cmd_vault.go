@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/memscope/memscope/engine/cleanup"
+	memstore "github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/engine/vault"
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
@@ -170,7 +171,7 @@ func runVault(e *env, opts vaultOptions) (vaultResult, error) {
 			days = f.PeriodDays
 		}
 		r, err := v.Restore(vault.RestoreOptions{Home: target, Session: model.SessionID(opts.session), Touch: opts.touch,
-			SweepDays: days, DryRun: opts.dryRun, Now: now})
+			SweepDays: days, DryRun: opts.dryRun, Now: now, Journal: memstore.OpenHome(target.Dir, e.writer()).Creates(vault.OpRestore, now)})
 		res.restore = &r
 		var ce *vault.ConflictError
 		if errors.As(err, &ce) {
@@ -298,7 +299,7 @@ func printVault(w io.Writer, r vaultResult, e *env) {
 			fmt.Fprintf(w, "note        %s\n", x)
 		}
 		if s.ID != "" {
-			fmt.Fprintf(w, "undo        memscope vault restore --undo %s\n", s.ID)
+			fmt.Fprintf(w, "undo        memscope undo (or memscope vault restore --undo %s)\n", s.ID)
 		}
 	case r.verify != nil:
 		s := r.verify

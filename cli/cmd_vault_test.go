@@ -96,17 +96,26 @@ func demoWithVault(t *testing.T) (demo.Layout, func(args ...string) (string, int
 	}
 }
 
-// Through the CLI: sync, the sweep deletes a session, list puts it
-// first as lost, restore brings it back byte for byte, and --undo
-// removes what the restore wrote.
-func TestVaultRestoreThroughTheCLI(t *testing.T) {
-	l, cmd := demoWithVault(t)
+// syncAndSweep syncs the demo home into its vault and deletes the demo
+// session's transcript as the sweep would; it returns the transcript's
+// path and its bytes.
+func syncAndSweep(t *testing.T, l demo.Layout, cmd func(args ...string) (string, int)) (string, []byte) {
+	t.Helper()
 	if out, code := cmd("vault", "sync"); code != 0 {
 		t.Fatalf("sync: %d %s", code, out)
 	}
 	tr := filepath.Join(l.Home, "projects", model.Slug(l.Project("shop-api")), demoSession+".jsonl")
 	want, _ := os.ReadFile(tr)
 	os.Remove(tr)
+	return tr, want
+}
+
+// Through the CLI: sync, the sweep deletes a session, list puts it
+// first as lost, restore brings it back byte for byte, and --undo
+// removes what the restore wrote.
+func TestVaultRestoreThroughTheCLI(t *testing.T) {
+	l, cmd := demoWithVault(t)
+	tr, want := syncAndSweep(t, l, cmd)
 	out, _ := cmd("vault", "list", "--lost")
 	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 1 || !strings.HasPrefix(lines[0], demoSession) || !strings.Contains(lines[0], "LOST") {
 		t.Fatalf("list --lost: %q", out)
@@ -248,4 +257,33 @@ func homeOfDir(t *testing.T, dir string) *model.Home {
 		t.Fatal(err)
 	}
 	return h
+}
+
+// A restore is journaled in the home: memscope undo (the command every
+// change of memscope's is taken back with) removes the files it wrote,
+// and a second undo finds the restore gone from the journal.
+func TestVaultRestoreUndoneByUndo(t *testing.T) {
+	l, cmd := demoWithVault(t)
+	tr, want := syncAndSweep(t, l, cmd)
+	if out, code := cmd("vault", "restore", demoSession); code != 0 || !strings.Contains(out, "memscope undo") {
+		t.Fatalf("restore: %d %s", code, out)
+	}
+	if got, _ := os.ReadFile(tr); string(got) != string(want) {
+		t.Fatal("the restored transcript differs from the one swept")
+	}
+	undo := func() (string, int) {
+		e, out, errb := testEnv(t)
+		code := run(e, []string{"undo", "--home", l.Home, "--project", l.Project("shop-api"), "--json"})
+		return out.String() + errb.String(), code
+	}
+	out, code := undo()
+	if code != 0 || !strings.Contains(out, "put back session "+demoSession+" from the vault") {
+		t.Fatalf("undo: %d %s", code, out)
+	}
+	if _, err := os.Stat(tr); err == nil {
+		t.Fatal("memscope undo left the restored transcript")
+	}
+	if out, _ := undo(); strings.Contains(out, "from the vault") {
+		t.Errorf("a second undo undid the restore again: %s", out)
+	}
 }

@@ -56,6 +56,8 @@ type KeyMap struct {
 	LostNext key.Binding
 	LostPrev key.Binding
 	KeepLost key.Binding
+	// VaultRestore puts a vault-only session back into the home.
+	VaultRestore key.Binding
 
 	// Prompt preview.
 	Query key.Binding

@@ -104,6 +104,9 @@ type Context struct {
 	Asking bool
 	// Typing says the focused pane has the keyboard (a filter, a form).
 	Typing bool
+	// VaultSession says the Replay pane's selected or open session is
+	// one only the rescue vault holds.
+	VaultSession bool
 }
 
 // Action is one row of the binding table: the action's name (the
@@ -225,6 +228,12 @@ func Actions() []Action {
 		{Name: "lost_prev", Group: ReplayKeys, Keys: []string{"{"}, HelpKey: "{", Help: "previous lost item", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.LostPrev }},
 		// k is the shared "up" (vim): keeping is s, for "save".
 		{Name: "keep_lost", Group: ReplayKeys, Keys: []string{"s"}, HelpKey: "s", Help: "keep the lost rule (memory)", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.KeepLost }},
+		{Name: "vault_restore", Group: ReplayKeys, Keys: []string{"r"}, HelpKey: "r", Help: "put back from the vault", Panes: on("Replay"), Available: func(c Context) (bool, string) {
+			if !c.VaultSession {
+				return false, "needs a vault-only session selected"
+			}
+			return true, ""
+		}, at: func(k *KeyMap) *key.Binding { return &k.VaultRestore }},
 
 		// The panes' own keys.
 		{Name: "query", Group: PaneKeys, Keys: []string{"i"}, HelpKey: "i", Help: "recall query", Panes: on("Prompt"), at: func(k *KeyMap) *key.Binding { return &k.Query }},

@@ -74,9 +74,15 @@ func ResolveInside(fsys fs.FS, name string) (string, error) {
 	if !fs.ValidPath(name) {
 		return "", &fs.PathError{Op: "resolve", Path: name, Err: fs.ErrInvalid}
 	}
+	// The roots (one resolves the home's own links) are found only for a
+	// link with an absolute target: every read of the home resolves its
+	// name, and most names have no link at all.
 	var roots []string
-	if r, ok := fsys.(rootDirer); ok {
-		roots = r.rootDirs()
+	rootsOf := func() []string {
+		if r, ok := fsys.(rootDirer); ok && roots == nil {
+			roots = r.rootDirs()
+		}
+		return roots
 	}
 	todo := strings.Split(name, "/")
 	cur := "."
@@ -116,7 +122,7 @@ func ResolveInside(fsys fs.FS, name string) (string, error) {
 		}
 		rest := target
 		if path.IsAbs(filepath.ToSlash(target)) {
-			rel, ok := relUnder(roots, target)
+			rel, ok := relUnder(rootsOf(), target)
 			if !ok {
 				return "", &fs.PathError{Op: "resolve", Path: next, Err: &LinkError{Target: target, Outside: true}}
 			}

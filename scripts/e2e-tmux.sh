@@ -888,4 +888,39 @@ for size in "80 24" "120 40"; do
   (cd "$work/out" && "$work/memscope" undo --home "$ledger_home" --project /work/shop >/dev/null) || fail "$size: undo of the kept rule failed"
   ! grep -rq gofmt "$ledger_home/projects/-work-shop/memory" --include='*.md' || fail "$size: the kept rule is still there after undo"
 done
+# The rescue vault in Replay (issue 31), at 80x24 and 120x40: sync, delete
+# a session as the sweep would, Replay lists it as only in the vault, enter
+# opens the vault's copy read-only, r puts it back byte for byte, it opens
+# as an ordinary (followed) session, and u takes the restore back.
+vhome="$work/vhome"
+cp -a testdata/home "$vhome"
+vtr="$vhome/projects/-tmp-rc-work-beta/668e1d4c-98ed-55ff-b990-a2cdf6449cee.jsonl"
+vsum=$(sha "$vtr")
+"$work/memscope" vault sync --home "$vhome" --vault "$work/vault" >/dev/null || fail "vault sync failed"
+rm "$vtr"
+for size in "80 24" "120 40"; do
+  read -r w h <<<"$size"
+  start_sized "$w" "$h" "cd $work/out && NO_COLOR=1 MEMSCOPE_VAULT=$work/vault $work/memscope --home $vhome --project /tmp/rc/work/beta"
+  wait_for "/tmp/rc/work/beta"
+  keys 7
+  wait_for "[only in the vault]"
+  keys / 6 6 8 e 1 d 4 c Enter
+  sleep 0.3
+  keys Enter
+  wait_for "read-only copy, r puts it back"
+  keys r
+  wait_for "u undoes it"
+  test "$(sha "$vtr")" = "$vsum" || fail "${w}x$h: the restored transcript differs from the one deleted"
+  keys Escape
+  wait_gone "[only in the vault]"
+  sleep 0.3
+  keys Enter
+  wait_for "following the file"
+  keys Escape
+  sleep 0.3
+  keys u
+  wait_file test ! -e "$vtr" || fail "${w}x$h: u did not take the restore back"
+  keys q
+  wait_for "EXITED"
+done
 echo "e2e ok"

@@ -137,7 +137,8 @@ func (m Model) handleEdit(msg tea.Msg) (Model, tea.Cmd, bool) {
 		// rule of this project's prompt saved from the editor (their
 		// journals are in the home).
 		home, w := m.opts.Home.Dir, m.writes()
-		folders := map[string]bool{}
+		// The home's own journal holds restores from the rescue vault.
+		folders := map[string]bool{home: true}
 		for _, p := range m.p.prompt.Paths() {
 			folders[filepath.Dir(p)] = true
 		}

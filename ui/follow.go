@@ -62,13 +62,26 @@ type timelineMsg struct {
 // openTimelineCmd starts following the transcript at p (inside the home)
 // and reads it; jump, when set, is the step to select when it is in.
 func (m *Model) openTimelineCmd(p string, jump *msgs.ReplayAt) tea.Cmd {
+	fsys := m.opts.Home.FS
+	return m.openTimelineFrom(p, jump, func() (fs.FS, func(), error) { return fsys, func() {}, nil })
+}
+
+// openTimelineFrom is openTimelineCmd reading the first time from the
+// file system open returns (done after the read): the home, or the
+// rescue vault's copy of a session the home lost (vault.go).
+func (m *Model) openTimelineFrom(p string, jump *msgs.ReplayAt, open func() (fs.FS, func(), error)) tea.Cmd {
 	m.followGen++
-	fsys, home, project, root, getenv := m.opts.Home.FS, m.opts.Home, m.data.openPath(), m.root(), m.opts.Getenv
+	home, project, root, getenv := m.opts.Home, m.data.openPath(), m.root(), m.opts.Getenv
 	gen := m.followGen
 	m.follow = &timelineFollow{gen: gen, path: p, inflight: true, jump: jump}
 	m.p.replay, _ = m.p.replay.Update(replay.LoadingMsg{Path: p})
 	m.p.replay, _ = m.p.replay.Update(replay.FollowingMsg{On: false})
 	return func() tea.Msg {
+		fsys, done, err := open()
+		if err != nil {
+			return timelineMsg{gen: gen, path: p, err: err}
+		}
+		defer done()
 		stack, _ := model.LoadSettings(root, home.Dir, project, model.ManagedDir)
 		on, _ := stack.AutoCompactEnabled()
 		lim := window.Input{Settings: stack, Getenv: getenv, EnvFrom: "memscope's environment"}

@@ -22,7 +22,7 @@ func (m Model) Init() tea.Cmd {
 
 // dataHandlers handle the data messages, each a switch on the message's
 // type; the first that takes a message owns it.
-var dataHandlers = []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.noteChange, Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport, Model.handleReview, Model.handleSecurity, Model.handleSearch, Model.handleOverview, Model.handleOpenPane, Model.handleLedger, Model.handleStatusExpired}
+var dataHandlers = []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.noteChange, Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport, Model.handleReview, Model.handleSecurity, Model.handleSearch, Model.handleOverview, Model.handleOpenPane, Model.handleLedger, Model.handleVault, Model.handleStatusExpired}
 
 // handleData hands a data message to the first of dataHandlers that
 // owns its type; ok is false for messages nobody owns. The root is a few
@@ -105,6 +105,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case sessionsLoadedMsg:
 		next := m.sessionsDone()
 		if msg.slug == m.data.open {
+			next = tea.Batch(next, m.vaultSessionsAfter(msg.slug, msg.sessions))
 			m.data.sessions = msg.sessions
 			m.live.followers, m.live.followersOf = msg.followers, msg.slug
 			m.p.replay, _ = m.p.replay.Update(replay.SessionsMsg{Sessions: msg.sessions, Now: m.opts.Now()})

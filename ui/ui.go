@@ -139,6 +139,8 @@ type Model struct {
 	lv        *feed.Live
 	follow    *timelineFollow
 	followGen int
+	// vaultRows is what the Replay pane's vault rows were read for (vault.go).
+	vaultRows *vaultListed
 
 	// fl runs each store's loads one at a time; live is what the loads
 	// carry from one to the next (see load.go).
@@ -182,6 +184,14 @@ type Model struct {
 	// reviewCache keeps each transcript's provenance first pass, so the
 	// review inbox after a memory change reads only what changed.
 	reviewCache *provenance.FirstCache
+}
+
+// vaultListed is what the Replay pane's vault rows were last read for:
+// the project and the home's session ids then. They are read again only
+// when either changes (a session swept or put back), not on every append.
+type vaultListed struct {
+	slug string
+	ids  string
 }
 
 // New builds the root model. Nothing is read until Init's commands run, so

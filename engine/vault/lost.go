@@ -1,8 +1,8 @@
 package vault
 
 import (
-	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"path"
@@ -102,21 +102,25 @@ func (l *LostFS) Close() error {
 	return nil
 }
 
-// Open opens a file (its bytes rebuilt now) or a folder.
+// Open opens a file or a folder. A file's bytes are rebuilt from the
+// packs as they are read, a chunk at a time: reading a file of any size
+// holds one chunk of it (maxChunk at most), not the whole file.
 func (l *LostFS) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
 	if ver, ok := l.files[name]; ok {
-		var b bytes.Buffer
-		b.Grow(int(ver.Size))
-		l.mu.Lock()
-		err := writeVersion(&b, l.rd, ver)
-		l.mu.Unlock()
-		if err != nil {
-			return nil, &fs.PathError{Op: "open", Path: name, Err: errors.New("vault copy: " + err.Error())}
+		starts := make([]int64, len(ver.Chunks)+1)
+		for i, c := range ver.Chunks {
+			if _, ok := keyOf(c.H); !ok {
+				return nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("vault copy: chunk %q is not a SHA-256", c.H)}
+			}
+			starts[i+1] = starts[i] + c.N
 		}
-		return &lostFile{Reader: bytes.NewReader(b.Bytes()), info: l.info(name)}, nil
+		if starts[len(ver.Chunks)] != ver.Size {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("vault copy: its chunks hold %d bytes, the file had %d", starts[len(ver.Chunks)], ver.Size)}
+		}
+		return &lostFile{l: l, name: name, ver: ver, starts: starts, cur: -1, info: l.info(name)}, nil
 	}
 	if _, ok := l.dirs[name]; ok {
 		return &lostDir{l: l, name: name}, nil
@@ -173,15 +177,114 @@ func (i lostInfo) ModTime() time.Time { return i.mod }
 func (i lostInfo) IsDir() bool        { return i.mode.IsDir() }
 func (i lostInfo) Sys() any           { return nil }
 
-// lostFile is a rebuilt file; it reads at offsets too (search counts
+// lostFile is a file rebuilt as it is read: it holds the chunk the
+// last read was in. It reads at offsets and seeks too (search counts
 // lines that way).
 type lostFile struct {
-	*bytes.Reader
+	l    *LostFS
+	name string
+	ver  *Version
 	info lostInfo
+	// starts[i] is where chunk i begins in the file; the last is its size.
+	starts []int64
+	mu     sync.Mutex
+	off    int64
+	// cur is the chunk buf holds (-1: none).
+	cur int
+	buf []byte
+	n   normalizer
 }
 
 func (f *lostFile) Stat() (fs.FileInfo, error) { return f.info, nil }
 func (f *lostFile) Close() error               { return nil }
+
+// Read reads from the file's offset on.
+func (f *lostFile) Read(p []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n, err := f.readAt(p, f.off)
+	f.off += int64(n)
+	if err == io.EOF && n > 0 {
+		err = nil
+	}
+	return n, err
+}
+
+// ReadAt reads len(p) bytes at off (fewer, with io.EOF, at the end).
+func (f *lostFile) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, &fs.PathError{Op: "read", Path: f.name, Err: fs.ErrInvalid}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.readAt(p, off)
+}
+
+// Seek sets the offset of the next Read.
+func (f *lostFile) Seek(offset int64, whence int) (int64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch whence {
+	case io.SeekCurrent:
+		offset += f.off
+	case io.SeekEnd:
+		offset += f.ver.Size
+	case io.SeekStart:
+	default:
+		return 0, &fs.PathError{Op: "seek", Path: f.name, Err: fs.ErrInvalid}
+	}
+	if offset < 0 {
+		return 0, &fs.PathError{Op: "seek", Path: f.name, Err: fs.ErrInvalid}
+	}
+	f.off = offset
+	return offset, nil
+}
+
+// readAt fills p from off on, chunk by chunk.
+func (f *lostFile) readAt(p []byte, off int64) (int, error) {
+	n := 0
+	for n < len(p) {
+		if off >= f.ver.Size {
+			return n, io.EOF
+		}
+		// The chunk off is in: the last whose start is at or before it.
+		i := sort.Search(len(f.ver.Chunks), func(i int) bool { return f.starts[i+1] > off })
+		if err := f.load(i); err != nil {
+			return n, &fs.PathError{Op: "read", Path: f.name, Err: errors.New("vault copy: " + err.Error())}
+		}
+		c := copy(p[n:], f.buf[off-f.starts[i]:])
+		n += c
+		off += int64(c)
+	}
+	return n, nil
+}
+
+// load puts chunk i's bytes in buf.
+func (f *lostFile) load(i int) error {
+	if f.cur == i {
+		return nil
+	}
+	if f.buf == nil {
+		// Room for the largest chunk at once: no growing by steps.
+		var most int64
+		for _, c := range f.ver.Chunks {
+			most = max(most, c.N)
+		}
+		f.buf, f.n.out = make([]byte, 0, most), make([]byte, 0, most)
+	}
+	f.l.mu.Lock()
+	out, err := decodeChunk(f.l.rd, &f.n, f.ver.Chunks[i])
+	if err == nil {
+		f.buf = append(f.buf[:0], out...)
+	}
+	f.l.mu.Unlock()
+	if err != nil {
+		f.cur = -1
+		return err
+	}
+	f.cur = i
+	return nil
+}
 
 type lostDir struct {
 	l    *LostFS

@@ -387,8 +387,10 @@ func (r *chunkReader) read(k key) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("vault: pack %s cannot be read at an offset", l.pack)
 	}
+	// The buffers grow by doubling at least: a reader of many chunks
+	// of growing sizes allocates about twice the largest, not each size.
 	if cap(r.store) < int(l.stored) {
-		r.store = make([]byte, l.stored)
+		r.store = make([]byte, l.stored, max(int(l.stored), 2*cap(r.store)))
 	}
 	r.store = r.store[:l.stored]
 	if _, err := ra.ReadAt(r.store, l.off); err != nil {
@@ -400,7 +402,7 @@ func (r *chunkReader) read(k key) ([]byte, error) {
 		r.fr.(flate.Resetter).Reset(bytes.NewReader(r.store), nil)
 	}
 	if cap(r.raw) < int(l.raw) {
-		r.raw = make([]byte, l.raw)
+		r.raw = make([]byte, l.raw, max(int(l.raw), 2*cap(r.raw)))
 	}
 	r.raw = r.raw[:l.raw]
 	if _, err := io.ReadFull(r.fr, r.raw); err != nil {

@@ -258,14 +258,14 @@ func verifyVersion(rd *chunkReader, ver *Version) error {
 	return nil
 }
 
-// errNoVault is returned by readers of a folder that holds no vault.
-var errNoVault = errors.New("no vault there yet (memscope vault sync makes it)")
+// ErrNoVault is returned by readers of a folder that holds no vault yet.
+var ErrNoVault = errors.New("no vault there yet (memscope vault sync makes it)")
 
 // Exists reports whether the vault folder holds a vault, and an error
 // naming it when it does not.
 func (v *Vault) Exists() error {
 	if !v.exists() {
-		return fmt.Errorf("vault %s: %w", v.Dir, errNoVault)
+		return fmt.Errorf("vault %s: %w", v.Dir, ErrNoVault)
 	}
 	return v.checkFormat()
 }

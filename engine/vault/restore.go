@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memscope/memscope/engine/journal"
+	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
 )
 
@@ -43,7 +45,17 @@ type RestoreOptions struct {
 	SweepDays int
 	DryRun    bool
 	Now       time.Time
+	// Journal, when set, is called once before the first file is written
+	// with the files the restore creates (paths relative to the home, the
+	// SHA-256 each will hold): the home's undo journal keeps them, so
+	// `memscope undo` and the app's undo take the restore back
+	// (store.Store.JournalCreated). An error stops the restore before
+	// anything is written.
+	Journal func(summary string, files []journal.File) error
 }
+
+// OpRestore is a restore from the vault in the home's undo journal.
+const OpRestore journal.OpKind = "vault-restore"
 
 // RestoredFile is one file of a restore.
 type RestoredFile struct {
@@ -171,6 +183,19 @@ func (v *Vault) Restore(o RestoreOptions) (RestoreReport, error) {
 		}
 		return rep, nil
 	}
+	if o.Journal != nil {
+		var files []journal.File
+		for i, r := range recs {
+			if f := rep.Files[i]; f.Status == RestoreWritten {
+				files = append(files, journal.File{Path: r.Path, Mode: r.Latest().Mode.Perm(), After: f.SHA256})
+			}
+		}
+		if len(files) > 0 {
+			if err := o.Journal(restoreSummary(o.Session, len(files)), files); err != nil {
+				return rep, fmt.Errorf("restore %s: nothing was written: %w", o.Session, err)
+			}
+		}
+	}
 	rd := newChunkReader(v, ix)
 	defer rd.close()
 	log := restoreLog{ID: newID(o.Now), Session: string(o.Session), Home: o.Home.Dir, Time: o.Now}
@@ -212,30 +237,45 @@ func (v *Vault) Restore(o RestoreOptions) (RestoreReport, error) {
 	return rep, werr
 }
 
+// restoreSummary is how the undo journal names a restore of n files.
+func restoreSummary(session model.SessionID, n int) string {
+	return fmt.Sprintf("put back session %s from the vault (%s)", session, format.Count(n, "file", ""))
+}
+
 // writeVersion writes ver's bytes to w.
 func writeVersion(w io.Writer, rd *chunkReader, ver *Version) error {
 	var n normalizer
 	for _, c := range ver.Chunks {
-		k, ok := keyOf(c.H)
-		if !ok {
-			return fmt.Errorf("chunk %q is not a SHA-256", c.H)
-		}
-		data, err := rd.read(k)
+		out, err := decodeChunk(rd, &n, c)
 		if err != nil {
 			return err
-		}
-		out, err := n.back(data, c.Raw, c.IDs)
-		if err != nil {
-			return fmt.Errorf("chunk %s: %w", c.H, err)
-		}
-		if int64(len(out)) != c.N {
-			return fmt.Errorf("chunk %s: %d bytes where the file had %d", c.H, len(out), c.N)
 		}
 		if _, err := w.Write(out); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// decodeChunk is chunk c's bytes as the file had them, read from the
+// packs; they stay valid until rd or n is used again.
+func decodeChunk(rd *chunkReader, n *normalizer, c Chunk) ([]byte, error) {
+	k, ok := keyOf(c.H)
+	if !ok {
+		return nil, fmt.Errorf("chunk %q is not a SHA-256", c.H)
+	}
+	data, err := rd.read(k)
+	if err != nil {
+		return nil, err
+	}
+	out, err := n.back(data, c.Raw, c.IDs)
+	if err != nil {
+		return nil, fmt.Errorf("chunk %s: %w", c.H, err)
+	}
+	if int64(len(out)) != c.N {
+		return nil, fmt.Errorf("chunk %s: %d bytes where the file had %d", c.H, len(out), c.N)
+	}
+	return out, nil
 }
 
 // missingChunks lists the chunks recs name that no pack holds.

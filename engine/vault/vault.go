@@ -42,6 +42,10 @@ const maxStateFiles = 32
 // maxStateLine bounds one record line when the state is read back.
 const maxStateLine = 256 << 20
 
+// maxStateFile bounds one state file when it is read back (the first
+// sync of a 1 GB home writes about 20 MB).
+const maxStateFile = 2 << 30
+
 // Kind is what a vaulted file is.
 type Kind string
 
@@ -366,26 +370,27 @@ func (v *Vault) loadState() (*state, error) {
 	return st, nil
 }
 
-// readStateFile reads one state file into st.
+// readStateFile reads one state file into st. The file is read whole
+// and each record keeps its bytes where they are in it (no copy per
+// line); only the heads are decoded now.
 func (v *Vault) readStateFile(rel string, st *state) error {
-	f, err := model.OpenRegular(v.root, v.name(rel))
+	data, err := model.ReadFileBounded(v.root, v.name(rel), maxStateFile)
 	if err != nil {
-		return fmt.Errorf("vault %s: %w", v.Dir, err)
+		return fmt.Errorf("vault %s: %w", filepath.Join(v.Dir, rel), err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64<<10), maxStateLine)
-	line := 0
 	file := filepath.Join(v.Dir, rel)
-	for sc.Scan() {
-		line++
-		b := sc.Bytes()
+	for line := 1; len(data) > 0; line++ {
+		b, rest, _ := bytes.Cut(data, []byte{'\n'})
+		data = rest
+		if len(b) > maxStateLine {
+			return fmt.Errorf("vault %s line %d: a record longer than %d bytes", file, line, maxStateLine)
+		}
 		if len(bytes.TrimSpace(b)) == 0 {
 			continue
 		}
 		head, full, ok := bytes.Cut(b, []byte{'\t'})
 		var h recordHead
-		err := json.Unmarshal(head, &h)
+		err := decodeHead(head, &h)
 		if err == nil && (!ok || h.Path == "") {
 			err = errors.New("want a record's head, a tab, then the record")
 		}
@@ -393,10 +398,7 @@ func (v *Vault) readStateFile(rel string, st *state) error {
 			st.problems = append(st.problems, model.Problem{File: file, Line: line, Kind: model.ProblemMalformed, Reason: err.Error()})
 			continue
 		}
-		st.entries[h.Path] = &stateEntry{head: h, raw: bytes.Clone(full), file: file, line: line}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("vault %s line %d: %w", filepath.Join(v.Dir, rel), line+1, err)
+		st.entries[h.Path] = &stateEntry{head: h, raw: full, file: file, line: line}
 	}
 	return nil
 }

@@ -46,6 +46,8 @@ type Session struct {
 	// Agent labels a subagent's transcript from its meta file (type and
 	// task, model.SubagentMeta.Label); "" when there is none.
 	Agent string
+	// Vault marks a session only the rescue vault holds (vault.go).
+	Vault bool
 }
 
 // Mode is what the pane shows and what its keys do.
@@ -113,6 +115,8 @@ type Model struct {
 	// keepable item selected at the step shown.
 	lost    *lostCache
 	lostSel int
+	// vault holds the vault-only sessions merged into the list (vault.go).
+	vault *vaultRows
 
 	// The pipeline (ModePipeline): the five stages run on the state at
 	// step pipeFor, in window windows[window]; pipeStage is the stage
@@ -200,7 +204,7 @@ func (m *Model) setSessions(ss []Session, now time.Time) {
 	m.now = now
 	m.listed, m.listing = m.listing, ""
 	m.sessions.Empty = "no sessions for this project"
-	m.sessions.SetItems(ss)
+	m.sessions.SetItems(m.withVault(ss))
 }
 
 // setUnavailable handles UnavailableMsg.
@@ -380,9 +384,10 @@ func (m *Model) ClickRow(y int) tea.Cmd {
 func (m Model) Help() []key.Binding {
 	switch m.mode {
 	case ModeSessions:
-		return []key.Binding{m.keys.Open, m.keys.Export, m.keys.ExportHTML}
+		return append(m.vaultHelp(), m.keys.Open, m.keys.Export, m.keys.ExportHTML)
 	case ModeTimeline:
-		keys := append([]key.Binding{m.keys.StepNext, m.keys.StepPrev, m.keys.NextBoundary, m.keys.PrevBoundary, m.keys.Pipeline, m.keys.Window, m.keys.Export, m.keys.ExportHTML, m.keys.Back}, m.lostHelp()...)
+		keys := append(m.vaultHelp(), m.keys.StepNext, m.keys.StepPrev, m.keys.NextBoundary, m.keys.PrevBoundary, m.keys.Pipeline, m.keys.Window, m.keys.Export, m.keys.ExportHTML, m.keys.Back)
+		keys = append(keys, m.lostHelp()...)
 		return append(keys, m.det.Help()...)
 	case ModePipeline:
 		// The step keys move between stages here (updatePipeline): the

@@ -49,6 +49,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case UnavailableMsg:
 		m.setUnavailable(s.Why)
 		return m, nil
+	case VaultSessionsMsg:
+		m.setVaultSessions(s)
+		return m, nil
 	case TimelineMsg:
 		cmd := m.setTimeline(s.Timeline, s.AutocompactOff)
 		return m, cmd
@@ -89,6 +92,9 @@ func (m Model) updateSessions(msg tea.Msg) (Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
+	if m2, cmd, ok := m.vaultKeys(k); ok {
+		return m2, cmd
+	}
 	s, selected := m.sessions.Selected()
 	switch {
 	case !selected:
@@ -106,6 +112,9 @@ func (m Model) updateSessions(msg tea.Msg) (Model, tea.Cmd) {
 // goes back to the sessions, p opens the pipeline.
 func (m Model) updateTimeline(msg tea.Msg) (Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
+		if m2, cmd, ok := m.vaultKeys(k); ok && !m.steps.Filtering() {
+			return m2, cmd
+		}
 		if m2, cmd, ok := m.lostKeys(k); ok {
 			return m2, cmd
 		}
@@ -144,6 +153,9 @@ func (m Model) updateTimeline(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) updatePipeline(msg tea.Msg) (Model, tea.Cmd) {
 	before := m.steps.Index()
 	if k, ok := msg.(tea.KeyPressMsg); ok {
+		if m2, cmd, ok := m.vaultKeys(k); ok && !m.steps.Filtering() {
+			return m2, cmd
+		}
 		switch {
 		case key.Matches(k, m.keys.Back), key.Matches(k, m.keys.Pipeline):
 			m.mode = ModeTimeline

@@ -42,6 +42,9 @@ func (m Model) renderSession(s Session, selected bool, width int) string {
 	default:
 		title = "[" + string(s.File.Kind) + "] " + title
 	}
+	if s.Vault {
+		title = vaultLabel + title
+	}
 	info := fmt.Sprintf("%8s %6d rec %3d compact %3d micro  %9s  ", text.Bytes(s.File.Size), s.Records, s.Boundaries, s.Micro, format.Ago(m.now, s.Active.Time))
 	return info + text.Truncate(title, max(width-lipgloss.Width(info), 8))
 }
@@ -119,10 +122,10 @@ const followingMark = "● following the file"
 
 func (m Model) timelineNav() string {
 	nav := "step " + m.steps.Position() + " · ←/→ step, [ ] compactions, p pipeline, esc sessions"
-	if m.following {
+	if m.following && !m.isVault(m.tl.Path) {
 		nav = followingMark + " · " + nav
 	}
-	return nav
+	return m.vaultNav(nav)
 }
 
 func (m Model) pipelineNav() string {

@@ -1,0 +1,82 @@
+package vault
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/memscope/memscope/model"
+)
+
+// The hand-read head is the head encoding/json reads, for the form the
+// vault writes and for every other form (escapes, another field order,
+// extra fields, bad input), which goes to encoding/json.
+func TestDecodeHeadMatchesJSON(t *testing.T) {
+	gone := time.Date(2026, 11, 20, 9, 30, 1, 123456789, time.FixedZone("x", 3600))
+	heads := []recordHead{
+		{Path: "projects/p/" + sidA + ".jsonl", Kind: KindTranscript, Session: sidA,
+			Follow: &follow{ID: model.FileID{Dev: 65024, Ino: 5801467, Known: true}, Size: 1846, ModTime: 1795937826985067881, Closed: 595, ClosedChunks: 1, HashState: []byte("sha\x03 state\x00\xff")}},
+		{Path: "history.jsonl", Kind: KindHistory, Follow: &follow{ModTime: -5}},
+		{Path: "paste-cache/ab.txt", Kind: KindPaste, Gone: gone},
+		{Path: "projects/p/memory/a&b <c>.md", Kind: KindMemory},    // escaped by json.Marshal
+		{Path: "projects/p/memory/\"q\" \\ é.md", Kind: KindMemory}, // escapes, and UTF-8
+		{Path: "x", Kind: KindSessionFile, Session: "s", Gone: gone, Follow: &follow{ID: model.FileID{Dev: 1<<64 - 1}}},
+	}
+	for _, want := range heads {
+		b, err := json.Marshal(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fast, slow recordHead
+		errFast, errSlow := decodeHead(b, &fast), json.Unmarshal(b, &slow)
+		if errFast != nil || errSlow != nil || !reflect.DeepEqual(fast, slow) {
+			t.Errorf("%s:\n hand %+v (%v)\n json %+v (%v)", b, fast, errFast, slow, errSlow)
+		}
+		s := headScan{b: b}
+		if h := (recordHead{}); s.parse(&h) && !reflect.DeepEqual(h, slow) {
+			t.Errorf("%s: the hand reader accepted it as %+v, json reads %+v", b, h, slow)
+		}
+	}
+	for _, in := range []string{
+		`{"kind":"paste","path":"a"}`,                     // another order
+		`{"path":"a","kind":"paste","project":"p"}`,       // a field more
+		`{"path":"a","kind":"paste"} `,                    // trailing space
+		`{"path":"a","kind":"paste","session":"s\u0041"}`, // an escape
+	} {
+		var fast, slow recordHead
+		errFast, errSlow := decodeHead([]byte(in), &fast), json.Unmarshal([]byte(in), &slow)
+		if (errFast == nil) != (errSlow == nil) || !reflect.DeepEqual(fast, slow) {
+			t.Errorf("%s: hand %+v (%v), json %+v (%v)", in, fast, errFast, slow, errSlow)
+		}
+	}
+	for _, in := range []string{`{"path":"a","kind":`, `{"path":"a\x01","kind":"k"}`, `{"path":"\xff","kind":"k"}`, `nope`} {
+		var fast, slow recordHead
+		errFast, errSlow := decodeHead([]byte(in), &fast), json.Unmarshal([]byte(in), &slow)
+		if (errFast == nil) != (errSlow == nil) || !reflect.DeepEqual(fast, slow) {
+			t.Errorf("%q: hand %+v (%v), json %+v (%v)", in, fast, errFast, slow, errSlow)
+		}
+	}
+}
+
+// BenchmarkDecodeHead: a transcript's head, by hand and by encoding/json.
+func BenchmarkDecodeHead(b *testing.B) {
+	data, _ := json.Marshal(recordHead{Path: "projects/p/" + sidA + ".jsonl", Kind: KindTranscript, Session: sidA,
+		Follow: &follow{ID: model.FileID{Dev: 65024, Ino: 5801467, Known: true}, Size: 1846, ModTime: 1795937826985067881, Closed: 595, ClosedChunks: 1, HashState: make([]byte, 108)}})
+	b.Run("hand", func(b *testing.B) {
+		for b.Loop() {
+			var h recordHead
+			if err := decodeHead(data, &h); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("json", func(b *testing.B) {
+		for b.Loop() {
+			var h recordHead
+			if err := json.Unmarshal(data, &h); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
