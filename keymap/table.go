@@ -104,6 +104,9 @@ type Context struct {
 	Asking bool
 	// Typing says the focused pane has the keyboard (a filter, a form).
 	Typing bool
+	// LostItem says the focused pane has a compaction's lost item
+	// selected (Replay's { }).
+	LostItem bool
 }
 
 // Action is one row of the binding table: the action's name (the
@@ -221,10 +224,13 @@ func Actions() []Action {
 		{Name: "prev_boundary", Group: ReplayKeys, Keys: []string{"["}, HelpKey: "[", Help: "previous compaction", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.PrevBoundary }},
 		{Name: "pipeline", Group: ReplayKeys, Keys: []string{"p"}, HelpKey: "p", Help: "pipeline at this step", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.Pipeline }},
 		{Name: "window", Group: ReplayKeys, Keys: []string{"w"}, HelpKey: "w", Help: "try another window", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.Window }},
-		{Name: "lost_next", Group: ReplayKeys, Keys: []string{"}"}, HelpKey: "}", Help: "next lost item", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.LostNext }},
-		{Name: "lost_prev", Group: ReplayKeys, Keys: []string{"{"}, HelpKey: "{", Help: "previous lost item", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.LostPrev }},
-		// k is the shared "up" (vim): keeping is s, for "save".
-		{Name: "keep_lost", Group: ReplayKeys, Keys: []string{"s"}, HelpKey: "s", Help: "keep the lost rule (memory)", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.KeepLost }},
+		{Name: "lost_next", Group: ReplayKeys, Keys: []string{"}"}, HelpKey: "}", Help: "next lost item", Panes: on("Replay"), Available: lostItem, at: func(k *KeyMap) *key.Binding { return &k.LostNext }},
+		{Name: "lost_prev", Group: ReplayKeys, Keys: []string{"{"}, HelpKey: "{", Help: "previous lost item", Panes: on("Replay"), Available: lostItem, at: func(k *KeyMap) *key.Binding { return &k.LostPrev }},
+		{Name: "open_lost", Group: ReplayKeys, Keys: []string{"o"}, HelpKey: "o", Help: "open the lost item at its turn", Panes: on("Replay"), Available: lostItem, at: func(k *KeyMap) *key.Binding { return &k.OpenLost }},
+		// k is the shared "up" (vim): keeping is s, for "save"; t chooses
+		// where (memory, a rules file, CLAUDE.md), t for --to (S is Security).
+		{Name: "keep_lost", Group: ReplayKeys, Keys: []string{"s"}, HelpKey: "s", Help: "keep the lost rule (memory)", Panes: on("Replay"), Available: lostItem, at: func(k *KeyMap) *key.Binding { return &k.KeepLost }},
+		{Name: "keep_lost_to", Group: ReplayKeys, Keys: []string{"t"}, HelpKey: "t", Help: "keep the lost rule to… (choose where)", Panes: on("Replay"), Available: lostItem, at: func(k *KeyMap) *key.Binding { return &k.KeepLostTo }},
 
 		// The panes' own keys.
 		{Name: "query", Group: PaneKeys, Keys: []string{"i"}, HelpKey: "i", Help: "recall query", Panes: on("Prompt"), at: func(k *KeyMap) *key.Binding { return &k.Query }},
@@ -259,6 +265,13 @@ func Actions() []Action {
 func asking(c Context) (bool, string) {
 	if !c.Asking {
 		return false, "only while a y/n question waits"
+	}
+	return true, ""
+}
+
+func lostItem(c Context) (bool, string) {
+	if !c.LostItem {
+		return false, "needs a lost item selected"
 	}
 	return true, ""
 }

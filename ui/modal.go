@@ -154,7 +154,8 @@ func (m Model) handleModal(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 
 // actionContext is what the binding table's availability reads now.
 func (m Model) actionContext() keymap.Context {
-	return keymap.Context{Pane: keymap.PaneID(m.focus), Stepping: m.p.search.Stepping(), HasError: m.lastError != "", Asking: m.modals.question() != nil, Typing: m.paneAt(m.focus).Filtering()}
+	return keymap.Context{Pane: keymap.PaneID(m.focus), Stepping: m.p.search.Stepping(), HasError: m.lastError != "", Asking: m.modals.question() != nil, Typing: m.paneAt(m.focus).Filtering(),
+		LostItem: m.focus == paneReplay && m.p.replay.LostSelected()}
 }
 
 // available says whether the action called name runs now, and why not

@@ -113,6 +113,9 @@ type Model struct {
 	// keepable item selected at the step shown.
 	lost    *lostCache
 	lostSel int
+	// jump is the lost item o opened at its turn (lostjump.go); nil
+	// when none is.
+	jump *lostJump
 
 	// The pipeline (ModePipeline): the five stages run on the state at
 	// step pipeFor, in window windows[window]; pipeStage is the stage
@@ -214,6 +217,7 @@ func (m *Model) setUnavailable(why string) {
 func (m *Model) setTimeline(tl *timeline.Timeline, autocompactOff bool) tea.Cmd {
 	m.mode = ModeTimeline
 	m.tl, m.loading, m.state, m.stateFor, m.pipe, m.hit = tl, "", nil, -1, nil, nil
+	m.jump = nil
 	m.autocompactOff = autocompactOff
 	m.steps.SetItems(tl.Steps)
 	m.steps.Select(len(tl.Steps) - 1)
@@ -317,6 +321,7 @@ func (m Model) Timeline() *timeline.Timeline { return m.tl }
 func (m *Model) closeTimeline() {
 	m.mode = ModeSessions
 	m.tl, m.state, m.stateFor, m.pipe, m.hit = nil, nil, -1, nil, nil
+	m.jump = nil
 }
 
 // SetStyles replaces the styles.

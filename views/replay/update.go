@@ -106,6 +106,9 @@ func (m Model) updateSessions(msg tea.Msg) (Model, tea.Cmd) {
 // goes back to the sessions, p opens the pipeline.
 func (m Model) updateTimeline(msg tea.Msg) (Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
+		if m2, cmd, ok := m.jumpKeys(k); ok {
+			return m2, cmd
+		}
 		if m2, cmd, ok := m.lostKeys(k); ok {
 			return m2, cmd
 		}
