@@ -250,9 +250,9 @@ func Actions() []Action {
 		{Name: "detail_up", Group: Detail, Keys: []string{"K", "shift+up"}, HelpKey: "K", Help: "scroll detail up", at: func(k *KeyMap) *key.Binding { return &k.DetailUp }},
 		{Name: "zoom", Group: Detail, Keys: []string{"z"}, HelpKey: "z", Help: "zoom detail", at: func(k *KeyMap) *key.Binding { return &k.Zoom }},
 
-		// Forms (the new-memory form, the change-type chooser).
-		{Name: "next_field", Group: Form, Keys: []string{"tab"}, HelpKey: "tab", Help: "next field", Panes: on("Memories"), Available: typing, at: func(k *KeyMap) *key.Binding { return &k.NextField }},
-		{Name: "prev_field", Group: Form, Keys: []string{"shift+tab"}, HelpKey: "shift+tab", Help: "previous field", Panes: on("Memories"), Available: typing, at: func(k *KeyMap) *key.Binding { return &k.PrevField }},
+		// Forms (the new-memory form, the change-type chooser, Replay's keep chooser).
+		{Name: "next_field", Group: Form, Keys: []string{"tab"}, HelpKey: "tab", Help: "next field", Panes: on("Memories", "Replay"), Available: typing, at: func(k *KeyMap) *key.Binding { return &k.NextField }},
+		{Name: "prev_field", Group: Form, Keys: []string{"shift+tab"}, HelpKey: "shift+tab", Help: "previous field", Panes: on("Memories", "Replay"), Available: typing, at: func(k *KeyMap) *key.Binding { return &k.PrevField }},
 		{Name: "choice_next", Group: Form, Keys: []string{"right", "space"}, HelpKey: "→", Help: "next type", Panes: on("Memories"), Available: typing, at: func(k *KeyMap) *key.Binding { return &k.ChoiceNext }},
 		{Name: "choice_prev", Group: Form, Keys: []string{"left"}, HelpKey: "←", Help: "previous type", Panes: on("Memories"), Available: typing, at: func(k *KeyMap) *key.Binding { return &k.ChoicePrev }},
 	}
@@ -278,7 +278,7 @@ func lostItem(c Context) (bool, string) {
 
 func typing(c Context) (bool, string) {
 	if !c.Typing {
-		return false, "only in the new-memory form or the change-type chooser"
+		return false, "only in the new-memory form, the change-type chooser or Replay's keep chooser"
 	}
 	return true, ""
 }

@@ -138,7 +138,7 @@ func (m Model) handleModal(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 		switch {
 		case key.Matches(msg, m.keys.Confirm):
 			m.modals.remove(modalConfirm)
-			next, cmd, _ := m.handleEdit(c.onYes)
+			next, cmd, _ := m.handleData(c.onYes)
 			return next, cmd, true
 		case key.Matches(msg, m.keys.Cancel):
 			m.modals.remove(modalConfirm)

@@ -59,6 +59,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.loading = s.Path
 		return m, nil
 	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && m.chooser.open && m.mode == ModeTimeline {
+		return m.updateChooser(k)
+	}
 	if m.mode != ModeSessions && !m.steps.Filtering() {
 		if d, ok := m.det.Update(msg, m.sideContent(), m.sideArea()); ok {
 			m.det = d
