@@ -52,10 +52,13 @@ type KeyMap struct {
 	PrevBoundary key.Binding
 	Pipeline     key.Binding
 	Window       key.Binding
-	// The loss ledger at a compaction: select a lost item, keep it.
-	LostNext key.Binding
-	LostPrev key.Binding
-	KeepLost key.Binding
+	// The loss ledger at a compaction: select a lost item, open it at
+	// its turn, keep it (as a memory, or in a place chosen).
+	LostNext   key.Binding
+	LostPrev   key.Binding
+	OpenLost   key.Binding
+	KeepLost   key.Binding
+	KeepLostTo key.Binding
 	// VaultRestore puts a vault-only session back into the home.
 	VaultRestore key.Binding
 

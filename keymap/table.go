@@ -107,6 +107,9 @@ type Context struct {
 	// VaultSession says the Replay pane's selected or open session is
 	// one only the rescue vault holds.
 	VaultSession bool
+	// LostItem says the focused pane has a compaction's lost item
+	// selected (Replay's { }).
+	LostItem bool
 }
 
 // Action is one row of the binding table: the action's name (the
@@ -224,10 +227,13 @@ func Actions() []Action {
 		{Name: "prev_boundary", Group: ReplayKeys, Keys: []string{"["}, HelpKey: "[", Help: "previous compaction", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.PrevBoundary }},
 		{Name: "pipeline", Group: ReplayKeys, Keys: []string{"p"}, HelpKey: "p", Help: "pipeline at this step", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.Pipeline }},
 		{Name: "window", Group: ReplayKeys, Keys: []string{"w"}, HelpKey: "w", Help: "try another window", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.Window }},
-		{Name: "lost_next", Group: ReplayKeys, Keys: []string{"}"}, HelpKey: "}", Help: "next lost item", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.LostNext }},
-		{Name: "lost_prev", Group: ReplayKeys, Keys: []string{"{"}, HelpKey: "{", Help: "previous lost item", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.LostPrev }},
-		// k is the shared "up" (vim): keeping is s, for "save".
-		{Name: "keep_lost", Group: ReplayKeys, Keys: []string{"s"}, HelpKey: "s", Help: "keep the lost rule (memory)", Panes: on("Replay"), at: func(k *KeyMap) *key.Binding { return &k.KeepLost }},
+		{Name: "lost_next", Group: ReplayKeys, Keys: []string{"}"}, HelpKey: "}", Help: "next lost item", Panes: on("Replay"), Available: lostItem, at: func(k *KeyMap) *key.Binding { return &k.LostNext }},
+		{Name: "lost_prev", Group: ReplayKeys, Keys: []string{"{"}, HelpKey: "{", Help: "previous lost item", Panes: on("Replay"), Available: lostItem, at: func(k *KeyMap) *key.Binding { return &k.LostPrev }},
+		{Name: "open_lost", Group: ReplayKeys, Keys: []string{"o"}, HelpKey: "o", Help: "open the lost item at its turn", Panes: on("Replay"), Available: lostItem, at: func(k *KeyMap) *key.Binding { return &k.OpenLost }},
+		// k is the shared "up" (vim): keeping is s, for "save"; t chooses
+		// where (memory, a rules file, CLAUDE.md), t for --to (S is Security).
+		{Name: "keep_lost", Group: ReplayKeys, Keys: []string{"s"}, HelpKey: "s", Help: "keep the lost rule (memory)", Panes: on("Replay"), Available: lostItem, at: func(k *KeyMap) *key.Binding { return &k.KeepLost }},
+		{Name: "keep_lost_to", Group: ReplayKeys, Keys: []string{"t"}, HelpKey: "t", Help: "keep the lost rule to… (choose where)", Panes: on("Replay"), Available: lostItem, at: func(k *KeyMap) *key.Binding { return &k.KeepLostTo }},
 		{Name: "vault_restore", Group: ReplayKeys, Keys: []string{"r"}, HelpKey: "r", Help: "put back from the vault", Panes: on("Replay"), Available: func(c Context) (bool, string) {
 			if !c.VaultSession {
 				return false, "needs a vault-only session selected"
@@ -253,9 +259,9 @@ func Actions() []Action {
 		{Name: "detail_up", Group: Detail, Keys: []string{"K", "shift+up"}, HelpKey: "K", Help: "scroll detail up", at: func(k *KeyMap) *key.Binding { return &k.DetailUp }},
 		{Name: "zoom", Group: Detail, Keys: []string{"z"}, HelpKey: "z", Help: "zoom detail", at: func(k *KeyMap) *key.Binding { return &k.Zoom }},
 
-		// Forms (the new-memory form, the change-type chooser).
-		{Name: "next_field", Group: Form, Keys: []string{"tab"}, HelpKey: "tab", Help: "next field", Panes: on("Memories"), Available: typing, at: func(k *KeyMap) *key.Binding { return &k.NextField }},
-		{Name: "prev_field", Group: Form, Keys: []string{"shift+tab"}, HelpKey: "shift+tab", Help: "previous field", Panes: on("Memories"), Available: typing, at: func(k *KeyMap) *key.Binding { return &k.PrevField }},
+		// Forms (the new-memory form, the change-type chooser, Replay's keep chooser).
+		{Name: "next_field", Group: Form, Keys: []string{"tab"}, HelpKey: "tab", Help: "next field", Panes: on("Memories", "Replay"), Available: typing, at: func(k *KeyMap) *key.Binding { return &k.NextField }},
+		{Name: "prev_field", Group: Form, Keys: []string{"shift+tab"}, HelpKey: "shift+tab", Help: "previous field", Panes: on("Memories", "Replay"), Available: typing, at: func(k *KeyMap) *key.Binding { return &k.PrevField }},
 		{Name: "choice_next", Group: Form, Keys: []string{"right", "space"}, HelpKey: "→", Help: "next type", Panes: on("Memories"), Available: typing, at: func(k *KeyMap) *key.Binding { return &k.ChoiceNext }},
 		{Name: "choice_prev", Group: Form, Keys: []string{"left"}, HelpKey: "←", Help: "previous type", Panes: on("Memories"), Available: typing, at: func(k *KeyMap) *key.Binding { return &k.ChoicePrev }},
 	}
@@ -272,9 +278,16 @@ func asking(c Context) (bool, string) {
 	return true, ""
 }
 
+func lostItem(c Context) (bool, string) {
+	if !c.LostItem {
+		return false, "needs a lost item selected"
+	}
+	return true, ""
+}
+
 func typing(c Context) (bool, string) {
 	if !c.Typing {
-		return false, "only in the new-memory form or the change-type chooser"
+		return false, "only in the new-memory form, the change-type chooser or Replay's keep chooser"
 	}
 	return true, ""
 }

@@ -7,7 +7,9 @@
 #   SIZE=W RUNS=5 scripts/ledger-bench.sh
 #
 # The home is generated once with scripts/memscope-gen into
-# .cache/bench/ledger-<size> (git ignores .cache). The page cache is warmed
+# .cache/bench/ledger-<size> (git ignores .cache), or into $HOME_DIR when
+# set (HOME_DIR=/tmp/ledger-w: a 1 GB home outside the checkout; delete
+# it after). The page cache is warmed
 # with one cat first; each command then runs RUNS times and the median wall
 # time is printed: cold (--no-cache) and with memscope's cache filled by a
 # first run (in .cache/bench/xdg, not the user's cache folder). The median
@@ -18,7 +20,7 @@ cd "$(dirname "$0")/.."
 SIZE=${SIZE:-W/4}
 RUNS=${RUNS:-3}
 CACHE=.cache/bench
-HOME_DIR="$CACHE/ledger-$(echo "$SIZE" | tr '/' '_')"
+HOME_DIR=${HOME_DIR:-"$CACHE/ledger-$(echo "$SIZE" | tr '/' '_')"}
 mkdir -p "$CACHE"
 go build -o "$CACHE/memscope" .
 if [ ! -d "$HOME_DIR/projects" ]; then

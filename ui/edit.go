@@ -142,6 +142,9 @@ func (m Model) handleEdit(msg tea.Msg) (Model, tea.Cmd, bool) {
 		for _, p := range m.p.prompt.Paths() {
 			folders[filepath.Dir(p)] = true
 		}
+		for _, f := range m.keepFolders() {
+			folders[f] = true
+		}
 		keep := func(f string) bool { return folders[f] }
 		return m, m.storeOp(msg, "", func(s *store.Store, o store.WriteOptions) (store.Change, error) {
 			return store.UndoNewest(append([]*store.Store{s}, store.OpenDocuments(home, w, keep)...))

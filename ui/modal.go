@@ -138,7 +138,7 @@ func (m Model) handleModal(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 		switch {
 		case key.Matches(msg, m.keys.Confirm):
 			m.modals.remove(modalConfirm)
-			next, cmd, _ := m.handleEdit(c.onYes)
+			next, cmd, _ := m.handleData(c.onYes)
 			return next, cmd, true
 		case key.Matches(msg, m.keys.Cancel):
 			m.modals.remove(modalConfirm)
@@ -154,7 +154,8 @@ func (m Model) handleModal(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 
 // actionContext is what the binding table's availability reads now.
 func (m Model) actionContext() keymap.Context {
-	return keymap.Context{Pane: keymap.PaneID(m.focus), Stepping: m.p.search.Stepping(), HasError: m.lastError != "", Asking: m.modals.question() != nil, Typing: m.paneAt(m.focus).Filtering(), VaultSession: m.focus == paneReplay && m.p.replay.VaultSelected()}
+	return keymap.Context{Pane: keymap.PaneID(m.focus), Stepping: m.p.search.Stepping(), HasError: m.lastError != "", Asking: m.modals.question() != nil, Typing: m.paneAt(m.focus).Filtering(),
+		LostItem: m.focus == paneReplay && m.p.replay.LostSelected(), VaultSession: m.focus == paneReplay && m.p.replay.VaultSelected()}
 }
 
 // available says whether the action called name runs now, and why not

@@ -88,7 +88,10 @@ func exClassify(s, prev string, ts time.Time) (exMatch, bool) {
 }
 
 // exClassifyAs is exClassify; with exclude unset it skips the "what not
-// to save" list (the loss ledger reads every instruction, saved or not).
+// to save" list (the loss ledger reads every instruction, saved or not)
+// and, for a plain statement, the project rules (decisions, dated
+// events): the ledger takes feedback and preferences only, and those
+// rules are the dearest (a date search) on a long session's sentences.
 func exClassifyAs(s, prev string, ts time.Time, exclude bool) (exMatch, bool) {
 	judge := func(m *exMatch) string {
 		if !exclude {
@@ -118,7 +121,7 @@ func exClassifyAs(s, prev string, ts time.Time, exclude bool) (exMatch, bool) {
 		}
 		return m, false
 	}
-	m, ok := exClassifyStatement(core, ts)
+	m, ok := exClassifyStatement(core, ts, exclude)
 	if !ok {
 		return m, false
 	}
@@ -139,7 +142,7 @@ func exClassifyRemember(s, rest, prev string, ts time.Time, judge func(*exMatch)
 		rest = strings.TrimRight(exLead.ReplaceAllString(exStraightQuotes(prev), ""), " .!")
 		s = prev + " " + s
 	}
-	m, ok := exClassifyStatement(rest, ts)
+	m, ok := exClassifyStatement(rest, ts, true)
 	switch {
 	case ok:
 	case strings.HasPrefix(strings.ToLower(rest), "to "):
@@ -158,8 +161,9 @@ func exClassifyRemember(s, rest, prev string, ts time.Time, judge func(*exMatch)
 }
 
 // exClassifyStatement tries the type rules in order on a sentence whose
-// leading interjections are gone.
-func exClassifyStatement(core string, ts time.Time) (exMatch, bool) {
+// leading interjections are gone; the project rules last, and only with
+// project set.
+func exClassifyStatement(core string, ts time.Time, project bool) (exMatch, bool) {
 	core = strings.TrimSpace(core)
 	if m, ok := exReference(core); ok {
 		return m, true
@@ -169,6 +173,9 @@ func exClassifyStatement(core string, ts time.Time) (exMatch, bool) {
 	}
 	if m, ok := exUser(core); ok {
 		return m, true
+	}
+	if !project {
+		return exMatch{}, false
 	}
 	return exProject(core, ts)
 }

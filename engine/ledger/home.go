@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"runtime"
+	"sync"
 
 	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/model"
@@ -46,25 +48,57 @@ func Home(home fs.FS, homeDir string, cache *diskcache.Store) ([]Session, []mode
 	if cache != nil {
 		kept, _ = diskcache.Load[map[string]cachedLedger](cache, cacheKind, diskcache.Name(cacheKind, homeDir))
 	}
+	// Each transcript is read and its ledger built on its own: the files
+	// missing from the cache are done by one worker per CPU (decoding is
+	// the cost, see docs/LEDGER.md), then gathered in listing order.
+	type result struct {
+		c     cachedLedger
+		stamp model.FileStamp
+		err   error
+		ok    bool // stamped
+	}
+	res := make([]result, len(files))
+	var todo []int
+	for i, f := range files {
+		stamp, stampErr := model.StampFile(home, f.Path)
+		res[i].stamp, res[i].ok = stamp, stampErr == nil
+		if c, hit := kept[f.Path]; hit && stampErr == nil && c.Stamp.Equal(stamp) {
+			res[i].c = c
+			continue
+		}
+		todo = append(todo, i)
+	}
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(todo)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				res[i].c, res[i].err = fileLedger(home, files[i].Path)
+				res[i].c.Stamp = res[i].stamp
+			}
+		}()
+	}
+	for _, i := range todo {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
 	next := map[string]cachedLedger{}
 	out := []Session{}
-	for _, f := range files {
-		stamp, stampErr := model.StampFile(home, f.Path)
-		c, hit := kept[f.Path]
-		if !hit || stampErr != nil || !c.Stamp.Equal(stamp) {
-			var err error
-			if c, err = fileLedger(home, f.Path); err != nil {
-				probs = append(probs, model.EntryProblem(f.Path, err))
-				continue
-			}
-			c.Stamp = stamp
+	for i, f := range files {
+		r := res[i]
+		if r.err != nil {
+			probs = append(probs, model.EntryProblem(f.Path, r.err))
+			continue
 		}
-		if stampErr == nil {
-			next[f.Path] = c
+		if r.ok {
+			next[f.Path] = r.c
 		}
-		probs = append(probs, c.Problems...)
-		if len(c.Boundaries) > 0 {
-			out = append(out, Session{File: f, Boundaries: c.Boundaries})
+		probs = append(probs, r.c.Problems...)
+		if len(r.c.Boundaries) > 0 {
+			out = append(out, Session{File: f, Boundaries: r.c.Boundaries})
 		}
 	}
 	if cache != nil {

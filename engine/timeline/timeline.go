@@ -193,6 +193,7 @@ func Build(t *model.Transcript, w window.Config, fileSize int64) Timeline {
 	}
 	ctx := newContextMemo(t)
 	turnAt := map[string]int{} // message.id+requestId → index in Turns
+	agent := AgentFile(t)
 	for _, r := range t.Records {
 		switch {
 		case r.IsCompactBoundary() || r.IsMicrocompactBoundary():
@@ -208,7 +209,7 @@ func Build(t *model.Transcript, w window.Config, fileSize int64) Timeline {
 				st.Measured = window.Tokens(*b.PostTokens)
 			}
 			tl.Steps = append(tl.Steps, st)
-		case IsTurn(r):
+		case isTurnIn(r, agent):
 			u := r.Message.Usage
 			key, keyed := TurnKey(r)
 			if i, ok := turnAt[key]; ok && keyed {

@@ -17,3 +17,30 @@ func TurnKey(r *model.Record) (key string, ok bool) {
 	key = r.Message.ID + "\x00" + r.RequestID
 	return key, key != "\x00"
 }
+
+// AgentFile reports whether t is a subagent's own transcript
+// (subagents/agent-<id>.jsonl): it has chain records and every one is a
+// sidechain's, as the client writes an agent's turns. There the sidechain
+// is the conversation, and its responses are the steps.
+func AgentFile(t *model.Transcript) bool {
+	chain := false
+	for _, r := range t.Records {
+		if !r.IsChain() {
+			continue
+		}
+		if !r.IsSidechain {
+			return false
+		}
+		chain = true
+	}
+	return chain
+}
+
+// isTurnIn is IsTurn, and in an agent's own file (AgentFile) the same
+// rule on its sidechain.
+func isTurnIn(r *model.Record, agentFile bool) bool {
+	if !agentFile || !r.IsSidechain {
+		return IsTurn(r)
+	}
+	return r.Type == model.RecordAssistant && r.Message != nil && r.Message.Usage != nil
+}

@@ -82,7 +82,7 @@ func (m Model) lostLines(s timeline.Step, w int) []string {
 	}
 	out := []string{"", m.styles.Bold.Render(text.Truncate("Lost at this compaction: "+n, w))}
 	if len(lb.Lost) > 0 {
-		out = append(out, m.styles.Dim.Render(text.Truncate("not in the summary, the preserved messages or the files attached after it · { } select, s keeps a rule as a memory", w)))
+		out = append(out, m.styles.Dim.Render(text.Truncate("not in the summary, the preserved messages or the files attached after it · { } select, o opens at its turn, s keeps a rule as a memory, t elsewhere", w)))
 	}
 	sel, hasSel := m.selectedLost(s)
 	for _, it := range lb.Lost {
@@ -95,6 +95,9 @@ func (m Model) lostLines(s timeline.Step, w int) []string {
 			line += " (" + it.Detail + ")"
 		}
 		out = append(out, text.Truncate(line, w))
+		if m.chooser.open && hasSel && it.ID == sel.ID {
+			out = append(out, m.chooserLines(w)...)
+		}
 	}
 	return out
 }
@@ -134,14 +137,21 @@ func (m Model) lostKeys(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 		m.lostSel = (m.lostSel + 1) % len(items)
 	case key.Matches(k, m.keys.LostPrev):
 		m.lostSel = (m.lostSel + len(items) - 1) % len(items)
+	case key.Matches(k, m.keys.OpenLost):
+		m2, cmd := m.openLost()
+		return m2, cmd, true
 	case key.Matches(k, m.keys.KeepLost):
 		it, session := items[m.lostSel], m.tl.Session
 		if it.Kind != ledger.KindRule && it.Kind != ledger.KindTodo {
-			return m, func() tea.Msg {
-				return msgs.Status{Text: "only a rule or a todo can be kept: " + it.ID + " is a " + string(it.Kind), Error: true}
-			}, true
+			return m, notKeepable(it), true
 		}
-		return m, func() tea.Msg { return msgs.KeepLost{Item: it, Session: session} }, true
+		return m, func() tea.Msg {
+			return msgs.KeepLost{Item: it, Session: session, To: ledger.Target{Kind: ledger.ToMemory}}
+		}, true
+	case key.Matches(k, m.keys.KeepLostTo):
+		lb, _ := m.lostAt(s)
+		m2, cmd := m.chooseKeep(items[m.lostSel], lb.Ref(items[m.lostSel]))
+		return m2, cmd, true
 	default:
 		return m, nil, false
 	}
@@ -154,5 +164,5 @@ func (m Model) lostHelp() []key.Binding {
 	if !selected || len(m.lostItems(s)) == 0 {
 		return nil
 	}
-	return []key.Binding{m.keys.LostNext, m.keys.LostPrev, m.keys.KeepLost}
+	return []key.Binding{m.keys.LostNext, m.keys.LostPrev, m.keys.OpenLost, m.keys.KeepLost, m.keys.KeepLostTo}
 }

@@ -62,7 +62,7 @@ func TestLostAtCompaction(t *testing.T) {
 
 	// } selects the next keepable item (rules and todos), s asks the shell
 	// to keep it; the help offers the three keys only here.
-	if h := helpKeys(m); !strings.Contains(h, "} { s") {
+	if h := helpKeys(m); !strings.Contains(h, "} { o s") {
 		t.Errorf("help at a compaction with lost rules: %q", h)
 	}
 	m, _ = press(t, m, "}")
@@ -82,7 +82,7 @@ func TestLostAtCompaction(t *testing.T) {
 		t.Errorf("s on a file sent %#v", out)
 	}
 	m, _ = press(t, m, "h")
-	if h := helpKeys(m); strings.Contains(h, "} { s") {
+	if h := helpKeys(m); strings.Contains(h, "} { o s") {
 		t.Errorf("help on a turn offers the keep keys: %q", h)
 	}
 }

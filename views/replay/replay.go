@@ -117,6 +117,11 @@ type Model struct {
 	lostSel int
 	// vault holds the vault-only sessions merged into the list (vault.go).
 	vault *vaultRows
+	// jump is the lost item o opened at its turn (lostjump.go); nil
+	// when none is.
+	jump *lostJump
+	// chooser is where t keeps the selected lost item (keepto.go).
+	chooser keepChooser
 
 	// The pipeline (ModePipeline): the five stages run on the state at
 	// step pipeFor, in window windows[window]; pipeStage is the stage
@@ -218,6 +223,7 @@ func (m *Model) setUnavailable(why string) {
 func (m *Model) setTimeline(tl *timeline.Timeline, autocompactOff bool) tea.Cmd {
 	m.mode = ModeTimeline
 	m.tl, m.loading, m.state, m.stateFor, m.pipe, m.hit = tl, "", nil, -1, nil, nil
+	m.jump, m.chooser.open = nil, false
 	m.autocompactOff = autocompactOff
 	m.steps.SetItems(tl.Steps)
 	m.steps.Select(len(tl.Steps) - 1)
@@ -321,6 +327,7 @@ func (m Model) Timeline() *timeline.Timeline { return m.tl }
 func (m *Model) closeTimeline() {
 	m.mode = ModeSessions
 	m.tl, m.state, m.stateFor, m.pipe, m.hit = nil, nil, -1, nil, nil
+	m.jump, m.chooser.open = nil, false
 }
 
 // SetStyles replaces the styles.
@@ -356,7 +363,9 @@ func (m *Model) Focus() {}
 func (m *Model) Blur() {}
 
 // Filtering reports whether a filter line has the keyboard.
-func (m Model) Filtering() bool { return m.sessions.Filtering() || m.steps.Filtering() }
+func (m Model) Filtering() bool {
+	return m.sessions.Filtering() || m.steps.Filtering() || m.chooser.open
+}
 
 // ClickRow moves the cursor to the clicked row (under the two header
 // lines of the session list, or the three of the timeline) and computes
@@ -386,6 +395,9 @@ func (m Model) Help() []key.Binding {
 	case ModeSessions:
 		return append(m.vaultHelp(), m.keys.Open, m.keys.Export, m.keys.ExportHTML)
 	case ModeTimeline:
+		if m.chooser.open {
+			return m.chooserHelp()
+		}
 		keys := append(m.vaultHelp(), m.keys.StepNext, m.keys.StepPrev, m.keys.NextBoundary, m.keys.PrevBoundary, m.keys.Pipeline, m.keys.Window, m.keys.Export, m.keys.ExportHTML, m.keys.Back)
 		keys = append(keys, m.lostHelp()...)
 		return append(keys, m.det.Help()...)

@@ -62,6 +62,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.loading = s.Path
 		return m, nil
 	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && m.chooser.open && m.mode == ModeTimeline {
+		return m.updateChooser(k)
+	}
 	if m.mode != ModeSessions && !m.steps.Filtering() {
 		if d, ok := m.det.Update(msg, m.sideContent(), m.sideArea()); ok {
 			m.det = d
@@ -113,6 +116,9 @@ func (m Model) updateSessions(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) updateTimeline(msg tea.Msg) (Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		if m2, cmd, ok := m.vaultKeys(k); ok && !m.steps.Filtering() {
+			return m2, cmd
+		}
+		if m2, cmd, ok := m.jumpKeys(k); ok {
 			return m2, cmd
 		}
 		if m2, cmd, ok := m.lostKeys(k); ok {

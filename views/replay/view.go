@@ -222,6 +222,7 @@ func (m Model) stateLines() []string {
 	if h := m.hit; h != nil {
 		lines = append(lines, m.hitLines(*h, w)...)
 	}
+	lines = append(lines, m.jumpLines(w)...)
 	lines = append(lines, m.styles.Dim.Render(fmt.Sprintf("measured %d tokens (client figure) · estimated %d by category:", s.Measured, s.Context.Total())))
 	c := s.Context
 	barW := max(min(w-30, 30), 5)
@@ -297,10 +298,12 @@ func (m Model) chainLines(r timeline.Resume, w int) []string {
 	recs := r.Messages
 	const show = 12
 	first := max(len(recs)-show, 0)
-	if m.hit != nil {
-		// The search hit's message stays in view.
+	marked := m.markedUUID()
+	if marked != "" {
+		// The search hit's (or the opened lost item's) message stays in
+		// view.
 		for i, rec := range recs {
-			if rec.UUID == m.hit.UUID && i < first {
+			if rec.UUID == marked && i < first {
 				first = max(i-show/2, 0)
 			}
 		}
@@ -310,7 +313,7 @@ func (m Model) chainLines(r timeline.Resume, w int) []string {
 	}
 	end := min(first+show, len(recs))
 	for _, rec := range recs[first:end] {
-		if m.hit != nil && rec.UUID != "" && rec.UUID == m.hit.UUID {
+		if marked != "" && rec.UUID == marked {
 			out = append(out, m.styles.Warn.Render(text.Truncate("▶ "+describe(rec), w)))
 			continue
 		}
