@@ -95,3 +95,33 @@ func TestReplayLostAllFindsACompactedSubagent(t *testing.T) {
 		t.Errorf("text:\n%s", out)
 	}
 }
+
+// The text report names files, sessions and agents from the home: a
+// terminal control sequence in a folder or file name never reaches the
+// terminal (every text report goes through humanOutput's sanitizing
+// writer; this holds it for the ledger's report).
+func TestReplayLostTextStripsControls(t *testing.T) {
+	home := t.TempDir()
+	const sid, agent = "9b2d4e6f-2222-4333-8444-555566667777", "a7\x1b]0;owned\x07c31f"
+	sub := filepath.Join(home, "projects", "-work-\x1b[31mshop", sid, "subagents")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile("../engine/ledger/testdata/subagent-compacted.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sub, "agent-"+agent+".jsonl"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, out, errb := testEnv(t)
+	if code := run(e, []string{"replay", "--lost", "--all", "--no-cache", "--home", home}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	if !strings.Contains(out.String(), "round_half.go") {
+		t.Fatalf("the subagent's ledger is not listed:\n%s", out)
+	}
+	if strings.ContainsAny(out.String(), "\x1b\x07") {
+		t.Errorf("a control sequence from a name reached the output:\n%q", out)
+	}
+}
