@@ -306,11 +306,17 @@ func installHook(path string, root *node, hk Hook, cmd string) error {
 		if found {
 			return true // a second copy goes
 		}
-		found = true
-		h.set("command", leaf(cmd))
 		if hk.Matcher != "" && g.get("matcher").str() != hk.Matcher {
+			if len(g.get("hooks").vals) > 1 {
+				// The group holds the user's hooks too: their matcher
+				// stays theirs, and memscope's hook moves to a group of
+				// its own (added below).
+				return true
+			}
 			g.set("matcher", leaf(hk.Matcher))
 		}
+		found = true
+		h.set("command", leaf(cmd))
 		return false
 	})
 	if found {

@@ -1,6 +1,7 @@
 package gate_test
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"strings"
@@ -90,6 +91,45 @@ func TestInstallKeepsOthers(t *testing.T) {
 	moved, _, _, _ := gate.Install("s.json", out, gate.InstallOptions{Binary: "/b/memscope"})
 	if strings.Count(string(moved), "hook pre-tool-use") != 1 || !strings.Contains(string(moved), "/b/memscope hook") {
 		t.Errorf("moved binary:\n%s", moved)
+	}
+}
+
+// memscope's gate hook found in a group that also holds the user's own
+// hook, under another matcher: installing again leaves the user's group
+// and matcher as they were and moves memscope's hook to a group of its
+// own (the user's hook must not start running on Write|Edit).
+func TestInstallLeavesASharedGroupsMatcher(t *testing.T) {
+	src := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+		{"type": "command", "command": "my-bash-check"},
+		{"type": "command", "command": "/a/memscope hook pre-tool-use", "timeout": 5}]}]}}`
+	out, _, _, err := gate.Install("s.json", []byte(src), gate.InstallOptions{Binary: "/a/memscope"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Hooks struct {
+			PreToolUse []struct {
+				Matcher string
+				Hooks   []struct{ Command string }
+			}
+		}
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var userGroup, ownGroup bool
+	for _, g := range got.Hooks.PreToolUse {
+		for _, h := range g.Hooks {
+			switch {
+			case h.Command == "my-bash-check":
+				userGroup = g.Matcher == "Bash" && len(g.Hooks) == 1
+			case strings.Contains(h.Command, "hook pre-tool-use"):
+				ownGroup = g.Matcher != "Bash" && len(g.Hooks) == 1
+			}
+		}
+	}
+	if !userGroup || !ownGroup || strings.Count(string(out), "hook pre-tool-use") != 1 {
+		t.Errorf("the user's group or memscope's hook is wrong:\n%s", out)
 	}
 }
 
