@@ -75,6 +75,19 @@ type Model struct {
 	// scrolled is the item it belongs to.
 	scroll   int
 	scrolled string
+	// show is the memory the Overview opened the pane at (its path in
+	// the memory folder), selected once the inbox is in.
+	show string
+}
+
+// selectShown selects the item m.show names, once the inbox is in.
+func (m *Model) selectShown() {
+	if m.data.Dir == "" && len(m.data.Items) == 0 || m.show == "" {
+		return
+	}
+	p := m.show
+	m.list.SelectWhere(func(it Item) bool { return it.Path == p })
+	m.show = ""
 }
 
 // New returns an empty Review pane.
@@ -176,6 +189,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch d := msg.(type) {
 	case DataMsg:
 		m.setData(d.Data, d.Now)
+		m.selectShown()
+		return m, nil
+	case msgs.Show:
+		m.show = d.What
+		m.selectShown()
 		return m, nil
 	case UnavailableMsg:
 		m.setUnavailable(d.Why)

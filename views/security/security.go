@@ -16,6 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	engov "github.com/memscope/memscope/engine/overview"
 	"github.com/memscope/memscope/engine/secrets"
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/keymap"
@@ -84,6 +85,24 @@ type Model struct {
 	outdated      bool
 	readOnly      bool
 	width, height int
+	// show is the row the Overview opened the pane at
+	// (overview.ShowSecret, overview.ShowCopy), selected once a scan is
+	// in.
+	show string
+}
+
+// selectShown selects the row m.show names, once a scan is in.
+func (m *Model) selectShown() {
+	if m.report == nil || m.show == "" {
+		return
+	}
+	switch m.show {
+	case engov.ShowSecret:
+		m.list.SelectWhere(func(r Row) bool { return r.Finding != nil })
+	case engov.ShowCopy:
+		m.list.SelectWhere(func(r Row) bool { return r.Copy != nil })
+	}
+	m.show = ""
 }
 
 // New returns an empty Security pane.
@@ -144,6 +163,12 @@ func (m *Model) setReport(r secrets.Report) {
 	m.list.SetItems(rows)
 	m.list.Select(at)
 }
+
+// Selected is the row under the cursor.
+func (m Model) Selected() (Row, bool) { return m.list.Selected() }
+
+// Rows are the rows of the scan shown, in the list's order.
+func (m Model) Rows() []Row { return m.list.Items() }
 
 // OutdatedMsg says the home changed since the scan shown (a new scan,
 // ReportMsg, clears it).
@@ -254,6 +279,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case ReportMsg:
 		m.setReport(msg.Report)
+		m.selectShown()
+		return m, nil
+	case msgs.Show:
+		m.show = msg.What
+		m.selectShown()
 		return m, nil
 	case OutdatedMsg:
 		m.outdated = true
