@@ -288,7 +288,9 @@ func (m Model) detail(w, h int) string {
 	if !ok {
 		return ""
 	}
-	clean := func(s string) string { return text.Truncate(model.SanitizeLine(s), w) }
+	// The origin lines wrap: the prompt behind a change is the user's
+	// whole text, and is read here or nowhere.
+	clean := func(s string) string { return text.Wrap(model.SanitizeLine(s), w) }
 	lines := []string{m.styles.Bold.Render(clean(it.Path)), clean("last change: " + it.Last)}
 	if it.Prompt != "" {
 		lines = append(lines, clean(fmt.Sprintf("after the prompt %q", it.Prompt)))
@@ -316,7 +318,11 @@ func (m Model) detail(w, h int) string {
 		skip := min(m.scroll, len(diff)-1)
 		diff = append([]string{m.styles.Dim.Render(fmt.Sprintf("… %d lines above (K)", skip))}, diff[skip:]...)
 	}
-	return m.styles.Clip(append(lines, diff...), h)
+	var head []string
+	for _, l := range lines {
+		head = append(head, strings.Split(l, "\n")...)
+	}
+	return m.styles.Clip(append(head, diff...), h)
 }
 
 // Legend explains the pane's marks.

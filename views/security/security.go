@@ -15,6 +15,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	engov "github.com/memscope/memscope/engine/overview"
 	"github.com/memscope/memscope/engine/secrets"
@@ -451,7 +452,12 @@ func (m Model) hint() string {
 }
 
 func (m Model) detail() string {
-	rows := max(m.height-m.listHeight()-4, 1)
+	// The detail has the rows the list leaves: a short list leaves more.
+	used := min(m.listHeight(), m.list.Len())
+	if m.list.Filtering() || m.list.FilterValue() != "" {
+		used++
+	}
+	rows := max(m.height-used-4, 1)
 	if m.ask == askScrub && m.plan != nil {
 		return m.styles.Clip(m.planLines(), rows)
 	}
@@ -467,15 +473,16 @@ func (m Model) detail() string {
 		lines = append(lines, m.styles.Bold.Render(text.Truncate("scrub "+c.ID+" · "+format.Timestamp(c.Time), m.width)),
 			m.styles.Warn.Render(text.Truncate("until it is forgotten, the secrets it removed still exist on disk, in "+c.Dir, m.width)))
 		for _, f := range c.Files {
-			lines = append(lines, "  "+text.TruncateLeft(model.SanitizeLine(f), m.width-2))
+			lines = append(lines, strings.Split(ansi.Wrap("  "+model.SanitizeLine(f), max(m.width, 1), ""), "\n")...)
 		}
 		return m.styles.Clip(lines, rows)
 	}
 	f := r.Finding
 	lines = append(lines, m.styles.Bold.Render(text.Truncate(fmt.Sprintf("%s — %s", f.Rule, f.Message), m.width)),
 		text.Truncate("secret   "+model.SanitizeLine(f.Excerpt)+"  (masked)", m.width))
+	// Each place wraps (inside a path too): the row cuts it.
 	for _, p := range append([]*secrets.Finding{f}, r.Repeats...) {
-		lines = append(lines, text.TruncateLeft(placeLine(p), m.width))
+		lines = append(lines, strings.Split(ansi.Wrap(placeLine(p), max(m.width, 1), ""), "\n")...)
 	}
 	return m.styles.Clip(lines, rows)
 }
