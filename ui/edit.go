@@ -134,20 +134,11 @@ func (m Model) handleEdit(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, m.saveEditCmd(msg, r, force), true
 	case msgs.Undo:
 		// The newest change, in the memory folder or in a CLAUDE.md or
-		// rule of this project's prompt saved from the editor (their
-		// journals are in the home).
-		home, w := m.opts.Home.Dir, m.writes()
-		// The home's own journal holds restores from the rescue vault.
-		folders := map[string]bool{home: true}
-		for _, p := range m.p.prompt.Paths() {
-			folders[filepath.Dir(p)] = true
-		}
-		for _, f := range m.keepFolders() {
-			folders[f] = true
-		}
-		keep := func(f string) bool { return folders[f] }
+		// rule of this project's prompt saved from the editor, a keep
+		// from Replay, a restore from the rescue vault (undoStores).
+		open := m.undoStores()
 		return m, m.storeOp(msg, "", func(s *store.Store, o store.WriteOptions) (store.Change, error) {
-			return store.UndoNewest(append([]*store.Store{s}, store.OpenDocuments(home, w, keep)...))
+			return store.UndoNewest(open(s))
 		}), true
 	case msgs.RemoveLeftovers:
 		return m, m.removeLeftoversCmd(), true

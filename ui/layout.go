@@ -117,6 +117,10 @@ type filterer interface{ CanFilter() bool }
 // a form, a question) the global keys do not work, so only its own are
 // offered.
 func (m Model) shortHelpParts() (optional, pinned []key.Binding) {
+	if pal := m.modals.palette(); pal != nil {
+		// The palette has the keyboard: only its keys work.
+		return pal.Help(), nil
+	}
 	p := m.paneAt(m.focus)
 	if m.p.search.IsOpen() {
 		// The overlay has the keyboard (in its results, help and quit

@@ -66,6 +66,7 @@ func (m Model) handleLive(msg tea.Msg) (Model, tea.Cmd, bool) {
 		data, events, cmd := m.lv.Loaded(msg, m.focus == paneLive)
 		m.announce(events)
 		m.p.livePane, _ = m.p.livePane.Update(data)
+		m.overviewLive(m.lv.Last())
 		return m, cmd, true
 	case timelineMsg:
 		next, cmd := m.handleTimeline(msg)

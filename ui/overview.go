@@ -3,6 +3,7 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/engine/live"
 	"github.com/memscope/memscope/engine/overview"
 	"github.com/memscope/memscope/engine/projectmem"
 	"github.com/memscope/memscope/ui/feed"
@@ -14,8 +15,27 @@ import (
 // it (the same engine functions, the same inputs).
 func (m Model) overviewSource(project string) *overview.Source {
 	env := projectmem.Env{Root: m.root(), Home: m.opts.Home, UserHome: m.opts.Getenv("HOME"), Getenv: m.opts.Getenv, Now: m.opts.Now()}
-	return &overview.Source{Env: env, Project: project, Staleness: m.opts.Staleness, Alive: m.opts.Alive, Cache: m.opts.Cache,
-		Places: m.places()}
+	src := &overview.Source{Env: env, Project: project, Staleness: m.opts.Staleness, Alive: m.opts.Alive, Cache: m.opts.Cache,
+		Places: m.places(), Levels: m.liveLevels()}
+	if snap := m.lv.Last(); snap != nil {
+		// The Live pane's snapshot: the line counts what that pane shows.
+		src.Live = snap
+	}
+	return src
+}
+
+// liveLevels are the user's warning levels for running sessions, which
+// the Live pane colours by and the Overview counts by.
+func (m Model) liveLevels() live.Levels {
+	return live.Levels{WarnPct: m.opts.LiveWarnPercent, AlertPct: m.opts.LiveAlertPercent}
+}
+
+// overviewLive recounts the Overview's autocompact line from a snapshot
+// the Live feed just took (it reads nothing), so the two panes never
+// disagree about which sessions are near autocompact.
+func (m *Model) overviewLive(snap *live.Snapshot) {
+	line := overview.Compute(&overview.Source{Live: snap, Levels: m.liveLevels()}, overview.Autocompact)
+	paneTable[paneOverview].update(m.p, m.feeds.overview.Counted(line))
 }
 
 // overviewLoad counts the Overview's stale lines (its feed), for the open

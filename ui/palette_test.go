@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/memscope/memscope/internal/keypress"
 	"github.com/memscope/memscope/keymap"
 )
@@ -108,4 +110,35 @@ func titles(m Model) []string {
 		out = append(out, it.Title)
 	}
 	return out
+}
+
+// While the palette is open the footer shows the palette's keys (enter
+// runs, esc closes, ↑/↓ move, typing filters), not the pane's: the
+// palette has the keyboard, so the pane's "e edit" or "q quit" would be
+// typed into its query. Before, the footer kept the pane's keys.
+func TestPaletteFooterShowsItsKeys(t *testing.T) {
+	m := newTestModel(t, 80, 24)
+	m = press(t, m, keymap.Panes[keymap.PaneIndex("Memories")].Key)
+	before := ansi.Strip(m.helpLine())
+	if !strings.Contains(before, "quit") {
+		t.Fatalf("the Memories footer lacks quit: %q", before)
+	}
+	m = press(t, m, ":")
+	line := ansi.Strip(m.helpLine())
+	for _, want := range []string{"enter run", "esc close", "↑/↓ move", "type to filter"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("palette footer %q lacks %q", line, want)
+		}
+	}
+	if strings.Contains(line, "quit") || strings.Contains(line, "help") {
+		t.Errorf("palette footer %q still offers the pane's keys", line)
+	}
+	lines := strings.Split(ansi.Strip(screen(m)), "\n")
+	if foot := lines[len(lines)-2]; !strings.Contains(foot, "esc close") {
+		t.Errorf("the screen's footer line is not the palette's: %q", foot)
+	}
+	m = press(t, m, "esc")
+	if got := ansi.Strip(m.helpLine()); got != before {
+		t.Errorf("after esc the footer is %q, want the pane's %q", got, before)
+	}
 }

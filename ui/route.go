@@ -22,7 +22,7 @@ func (m Model) Init() tea.Cmd {
 
 // dataHandlers handle the data messages, each a switch on the message's
 // type; the first that takes a message owns it.
-var dataHandlers = []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.noteChange, Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport, Model.handleReview, Model.handleSecurity, Model.handleSearch, Model.handleOverview, Model.handleOpenPane, Model.handleLedger, Model.handleVault, Model.handleStatusExpired}
+var dataHandlers = []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.noteChange, Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport, Model.handleReview, Model.handleSecurity, Model.handleSearch, Model.handleOverview, Model.handleOpenPane, Model.handleLedger, Model.handleVault, Model.handleStatusExpired, Model.handleUndoJournal}
 
 // handleData hands a data message to the first of dataHandlers that
 // owns its type; ok is false for messages nobody owns. The root is a few
@@ -85,7 +85,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, next, true // the user moved on to another project or store
 		}
 		m.applyProject(msg)
-		next = tea.Batch(next, m.selectPendingHit(), m.renderCmd(), m.previewOrExplainCmd(m.p.prompt.Query()), m.loadReviewCmd(), m.loadsCmd(msg.slug))
+		next = tea.Batch(next, m.selectPendingHit(), m.renderCmd(), m.previewOrExplainCmd(m.p.prompt.Query()), m.loadReviewCmd(), m.loadsCmd(msg.slug), m.undoJournalCmd())
 		return m, next, true
 	case loadsReadMsg:
 		return m, m.applyLoads(msg), true

@@ -97,8 +97,9 @@ type Model struct {
 	status     string
 	statusErr  bool
 	statusSeq  int // numbers the status messages, for their expiry (statusexpiry.go)
-	// lastChange is the summary of the newest change this session wrote,
-	// which u undoes ("" when not known): the footer names it
+	// lastChange is the summary of the newest change in the journal (or
+	// this session's, until the journal is read again), which u undoes
+	// ("" when none): the footer names it
 	// (undoname.go). A pointer, so the handler that notes it need not own
 	// the message.
 	lastChange *string

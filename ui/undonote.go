@@ -7,9 +7,9 @@ import (
 )
 
 // noteChange notes the summary of a change that landed, for the footer's
-// "u undo <what>"; an undo leaves the change before it, which this
-// session may not know, so the footer says "undo last change" again. It
-// owns no message: the change goes on to its handler.
+// "u undo <what>"; an undo leaves the change before it, which the
+// journal names once the project reloads (undoJournalCmd). It owns no
+// message: the change goes on to its handler.
 func (m Model) noteChange(msg tea.Msg) (Model, tea.Cmd, bool) {
 	d, ok := msg.(opDoneMsg)
 	if !ok || d.err != nil || m.lastChange == nil {

@@ -143,6 +143,13 @@ func reviewLine(s *Source) Line {
 	prov := t.Provenance(nil)
 	in := review.Build(&prov, st)
 	l.Count, l.Needs = len(in.Items), len(in.Items) > 0
+	// The Review pane opens at the memory Claude Code changed last.
+	var newest time.Time
+	for i, it := range in.Items {
+		if i == 0 || it.Time.After(newest) {
+			l.Filter, newest = it.Path, it.Time
+		}
+	}
 	if l.Count == 0 {
 		l.Text = "nothing to review: no memory Claude Code wrote since you last looked"
 	} else {
@@ -187,6 +194,13 @@ func layerName(ly preview.Layer) string {
 	return model.SanitizeLine(name) + " (" + string(ly.Kind) + ")"
 }
 
+// What the Secrets line asks the Security pane to select: its first
+// secret, or its first scrub copy.
+const (
+	ShowSecret = "secret"
+	ShowCopy   = "copy"
+)
+
 // secretsLine is `memscope secrets`: the findings at rest by store, and
 // the scrub copies that still hold secrets on disk.
 func secretsLine(s *Source) Line {
@@ -205,6 +219,13 @@ func secretsLine(s *Source) Line {
 	}
 	l.Parts = append(l.Parts, Part{PartCopies, len(r.Copies)}, Part{PartCopySecrets, held})
 	l.Needs = l.Count > 0 || len(r.Copies) > 0
+	// The Security pane opens at the first secret, else the first copy.
+	switch {
+	case l.Count > 0:
+		l.Filter = ShowSecret
+	case len(r.Copies) > 0:
+		l.Filter = ShowCopy
+	}
 	if l.Count == 0 {
 		l.Text = "no secret at rest in the home"
 	} else {
@@ -267,29 +288,24 @@ func lostLine(s *Source) Line {
 
 // autocompactLine counts the running sessions whose context has reached
 // the warning level or beyond, as the Live pane and `memscope watch`
-// follow them.
+// follow them: from the Live pane's snapshot when the app has one, by
+// the Live pane's rule (live.NearAutocompact).
 func autocompactLine(s *Source) Line {
-	now := s.Env.Now
-	t := live.NewTracker(live.Options{Home: s.Env.Home, Root: s.Env.Root, Now: func() time.Time { return now }, Alive: s.Alive,
-		Session: live.SessionOptions{Getenv: s.Env.Getenv}})
-	snap := t.Refresh()
-	running := map[string]bool{}
-	for _, r := range snap.Running {
-		running[r.SessionID] = true
+	snap := s.Live
+	if snap == nil {
+		now := s.Env.Now
+		t := live.NewTracker(live.Options{Home: s.Env.Home, Root: s.Env.Root, Now: func() time.Time { return now }, Alive: s.Alive,
+			Session: live.SessionOptions{Getenv: s.Env.Getenv}})
+		own := t.Refresh()
+		snap = &own
 	}
-	near := 0
-	for _, st := range snap.Sessions {
-		running[st.SessionID] = true
-		if st.ContextKnown && st.Level != window.LevelOK && st.Level != "" {
-			near++
-		}
-	}
-	l := Line{Count: near, Needs: near > 0, Filter: "near", Command: "memscope watch --once", Parts: []Part{{PartRunning, len(running)}}}
+	near, running := live.NearAutocompact(*snap, s.Levels)
+	l := Line{Count: near, Needs: near > 0, Filter: "near", Command: "memscope watch --once", Parts: []Part{{PartRunning, running}}}
 	switch {
-	case len(running) == 0:
+	case running == 0:
 		l.Text = "no session running"
 	default:
-		l.Text = fmt.Sprintf("%d of %s near autocompact", near, format.Count(len(running), "running session", "running sessions"))
+		l.Text = fmt.Sprintf("%d of %s near autocompact", near, format.Count(running, "running session", "running sessions"))
 	}
 	return l
 }

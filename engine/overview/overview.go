@@ -6,6 +6,7 @@ import (
 
 	"github.com/memscope/memscope/engine/cleanup"
 	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/engine/live"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/projectmem"
 )
@@ -124,6 +125,12 @@ type Source struct {
 	// Places are the vault and the gate's record (FindPlaces; none
 	// when zero).
 	Places Places
+	// Live is the snapshot of the running sessions the app's Live pane
+	// shows (its feed's tracker), which the autocompact line counts; nil:
+	// the line takes a snapshot of its own (the CLI). Levels are the
+	// user's warning levels (the settings file's live section).
+	Live   *live.Snapshot
+	Levels live.Levels
 
 	once   sync.Once
 	target *projectmem.Target

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/memscope/memscope/engine/journal"
 	"github.com/memscope/memscope/model"
 )
 
@@ -72,8 +73,20 @@ func OpenDocuments(homeDir string, writes model.WriteFS, keep func(folder string
 // journals (a memory folder's and the documents'), so changes are taken
 // back in the order they were made wherever they were written.
 func UndoNewest(stores []*Store) (Change, error) {
+	best, _, err := Newest(stores)
+	if err != nil {
+		return Change{}, err
+	}
+	return best.Undo()
+}
+
+// Newest is the change UndoNewest would undo: the newest journal entry
+// that landed among the stores' and the store holding it, or
+// ErrNothingToUndo. The app's footer names it ("u undo edit x.md"), even
+// for a change an earlier run made.
+func Newest(stores []*Store) (*Store, journal.Entry, error) {
 	var best *Store
-	var bestTime int64
+	var newest journal.Entry
 	for _, s := range stores {
 		if s == nil {
 			continue
@@ -83,17 +96,17 @@ func UndoNewest(stores []*Store) (Change, error) {
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
-			return Change{}, err
+			return nil, journal.Entry{}, err
 		}
 		if len(es) == 0 {
 			continue
 		}
-		if t := es[len(es)-1].Time.UnixNano(); best == nil || t > bestTime {
-			best, bestTime = s, t
+		if e := es[len(es)-1]; best == nil || e.Time.UnixNano() > newest.Time.UnixNano() {
+			best, newest = s, e
 		}
 	}
 	if best == nil {
-		return Change{}, ErrNothingToUndo
+		return nil, journal.Entry{}, ErrNothingToUndo
 	}
-	return best.Undo()
+	return best, newest, nil
 }

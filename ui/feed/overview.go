@@ -139,6 +139,16 @@ func (o *Overview) Loaded(msg OverviewLine) (overview.LineMsg, bool) {
 	return overview.LineMsg{Line: msg.line}, true
 }
 
+// Counted takes a line counted without a Load (the autocompact line,
+// from the Live feed's snapshot, which reads nothing) and returns the
+// pane's message: a count of the line still running is dropped when it
+// lands, and the line is no longer stale.
+func (o *Overview) Counted(line engov.Line) overview.LineMsg {
+	o.gen[line.ID]++
+	o.stale[line.ID] = false
+	return overview.LineMsg{Line: line}
+}
+
 // Counting reports whether a line is counting or waits to.
 func (o *Overview) Counting() bool {
 	for _, sp := range engov.Specs {

@@ -173,18 +173,21 @@ func (m Model) detailContent() detail.Content {
 	switch {
 	case r.Session != nil:
 		s := r.Session
-		lines = append(lines, m.styles.Bold.Render(m.fit(clean(string(s.SessionID)))),
-			m.fit("transcript "+clean(orNone(s.Transcript))),
-			m.fit(fmt.Sprintf("%d backups, %s; folder modified %s (cleanup goes by this)", s.Backups, text.Bytes(s.Bytes), format.Timestamp(s.ModTime))),
-			m.styles.Dim.Render(m.fit("enter: turns and files")))
+		// Paths wrap (the detail wraps long lines): the row cuts them.
+		lines = append(lines, m.styles.Bold.Render(clean(string(s.SessionID))),
+			"transcript "+clean(orNone(s.Transcript)),
+			fmt.Sprintf("%d backups, %s; folder modified %s (cleanup goes by this)", s.Backups, text.Bytes(s.Bytes), format.Timestamp(s.ModTime)),
+			m.styles.Dim.Render("enter: turns and files"))
+		return detail.Content{ID: id, Lines: lines}
 	case r.Turn != nil:
 		lines = m.turnLines(r.Turn)
 	case r.File != nil:
 		f := r.File
-		lines = append(lines, m.styles.Bold.Render(m.fit(clean(f.TrackingPath))), m.fit("→ "+clean(f.Target)))
+		lines = append(lines, m.styles.Bold.Render(clean(f.TrackingPath)), "→ "+clean(f.Target))
 		for _, v := range f.Versions {
 			lines = append(lines, "  "+m.versionRow(&v))
 		}
+		return detail.Content{ID: id, Lines: lines}
 	case r.Version != nil && m.base == showContent:
 		var top int
 		lines, top = m.contentLines(r.Version)

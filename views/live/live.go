@@ -101,29 +101,14 @@ func (r Row) agentID() string {
 type view struct {
 	styles style.Styles
 	now    time.Time
-	// warnPct and alertPct are the user's warning levels in percent of
-	// the window (the settings file's live section); 0 keeps the
-	// client's levels.
-	warnPct, alertPct float64
+	// levels are the user's warning levels (the settings file's live
+	// section); zeros keep the client's.
+	levels englive.Levels
 }
 
-// alarm is how loud a session's context is: LevelWarning (the warn
-// colour), LevelAutocompact (the alert colour) or LevelOK. The client's
-// own levels decide, unless the user set percentages.
-func (v *view) alarm(s *englive.SessionStatus) window.Level {
-	pct := 100 * s.Fill
-	switch {
-	case v.alertPct > 0 && pct >= v.alertPct:
-		return window.LevelAutocompact
-	case v.warnPct > 0 && pct >= v.warnPct:
-		return window.LevelWarning
-	case v.alertPct == 0 && (s.Level == window.LevelAutocompact || s.Level == window.LevelBlocked):
-		return window.LevelAutocompact
-	case v.warnPct == 0 && s.Level == window.LevelWarning:
-		return window.LevelWarning
-	}
-	return window.LevelOK
-}
+// alarm is how loud a session's context is (englive.Levels.Alarm: the
+// rule the Overview's autocompact line counts by).
+func (v *view) alarm(s *englive.SessionStatus) window.Level { return v.levels.Alarm(s) }
 
 // LevelsMsg sets the user's warning levels (percent of the window; 0
 // keeps the client's).
@@ -139,6 +124,25 @@ type Model struct {
 	loaded bool
 	width  int
 	height int
+	// show is the row the Overview opened the pane at (ShowNear),
+	// selected once a snapshot is in.
+	show string
+}
+
+// ShowNear is what msgs.Show asks for to select the first session near
+// autocompact (the Overview's autocompact line).
+const ShowNear = "near"
+
+// selectShown selects the row m.show names, once a snapshot is in.
+func (m *Model) selectShown() {
+	if !m.loaded || m.show == "" {
+		return
+	}
+	if m.show == ShowNear {
+		lv := m.v.levels
+		m.list.SelectWhere(func(r Row) bool { return r.Agent == nil && lv.Near(r.Status) })
+	}
+	m.show = ""
 }
 
 // New returns the pane before its first snapshot.
@@ -189,6 +193,9 @@ func (m Model) Loaded() bool { return m.loaded }
 
 // Selected is the session under the cursor.
 func (m Model) Selected() (Row, bool) { return m.list.Selected() }
+
+// Rows are the rows of the last snapshot, in the list's order.
+func (m Model) Rows() []Row { return m.list.Items() }
 
 // SetStyles replaces the styles.
 func (m *Model) SetStyles(st style.Styles) {
@@ -250,9 +257,14 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch d := msg.(type) {
 	case DataMsg:
 		m.setData(d.Data, d.Now)
+		m.selectShown()
+		return m, nil
+	case msgs.Show:
+		m.show = d.What
+		m.selectShown()
 		return m, nil
 	case LevelsMsg:
-		m.v.warnPct, m.v.alertPct = d.WarnPct, d.AlertPct
+		m.v.levels = englive.Levels{WarnPct: d.WarnPct, AlertPct: d.AlertPct}
 		return m, nil
 	}
 	if !m.list.Filtering() && m.loaded && len(m.data.Rows) > 0 {

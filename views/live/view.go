@@ -101,7 +101,7 @@ func (v *view) renderAgent(a englive.Subagent, width int) string {
 // agentLines are the session's subagents in the detail: how many ran,
 // and the selected (else each running) one's figures.
 func (m Model) agentLines(r Row) []string {
-	st, w, s := m.v.styles, m.width, r.Status
+	st, s := m.v.styles, r.Status
 	if len(s.Subagents) == 0 {
 		return nil
 	}
@@ -111,7 +111,7 @@ func (m Model) agentLines(r Row) []string {
 			running++
 		}
 	}
-	lines := []string{text.Truncate(fmt.Sprintf("subagents: %d running, %d in all", running, len(s.Subagents)), w)}
+	lines := []string{fmt.Sprintf("subagents: %d running, %d in all", running, len(s.Subagents))}
 	for _, a := range s.Subagents {
 		if !a.Running || r.Agent != nil && a.AgentID != r.Agent.AgentID {
 			continue
@@ -122,9 +122,9 @@ func (m Model) agentLines(r Row) []string {
 		if a.Model != "" {
 			line += " · " + model.SanitizeLine(a.Model)
 		}
-		lines = append(lines, text.Truncate(line, w))
+		lines = append(lines, line)
 		if a.Description != "" {
-			lines = append(lines, st.Dim.Render(text.Truncate("    "+model.SanitizeLine(a.Description), w)))
+			lines = append(lines, st.Dim.Render("    "+model.SanitizeLine(a.Description)))
 		}
 	}
 	return lines
@@ -229,7 +229,7 @@ func (m Model) detail(r Row) []string {
 	}
 	s := r.Status
 	if s == nil {
-		return []string{text.Truncate(head, w), st.Dim.Render("no transcript line yet: the session has not sent its first prompt")}
+		return []string{head, st.Dim.Render("no transcript line yet: the session has not sent its first prompt")}
 	}
 	if s.Model != "" {
 		head += " · " + model.SanitizeLine(s.Model)
@@ -238,9 +238,10 @@ func (m Model) detail(r Row) []string {
 		head += " · started " + format.Clock(m.v.now, s.Started)
 	}
 	head += " · " + text.Count(s.Records, "record", "")
-	lines := []string{text.Truncate(head, w)}
+	// The row cuts the project's folder at its left; here it is whole.
+	lines := []string{head, "in " + model.SanitizeLine(project(r))}
 	if r.Run.Evidence != "" {
-		lines = append(lines, st.Dim.Render(text.Truncate("running: "+r.Run.Evidence, w)))
+		lines = append(lines, st.Dim.Render("running: "+r.Run.Evidence))
 	}
 
 	win := "window " + text.Tokens(int64(s.Window.ContextWindow))
@@ -248,9 +249,9 @@ func (m Model) detail(r Row) []string {
 		win += " (guessed)"
 	}
 	if s.ContextKnown {
-		lines = append(lines, text.Truncate(fmt.Sprintf("context %s of %s (%.0f%%) · %s", text.Tokens(int64(s.Context)), text.Tokens(int64(s.Window.ContextWindow)), 100*s.Fill, s.Level), w))
+		lines = append(lines, fmt.Sprintf("context %s of %s (%.0f%%) · %s", text.Tokens(int64(s.Context)), text.Tokens(int64(s.Window.ContextWindow)), 100*s.Fill, s.Level))
 	} else {
-		lines = append(lines, st.Dim.Render(text.Truncate("context unknown: no response since the last compaction", w)))
+		lines = append(lines, st.Dim.Render("context unknown: no response since the last compaction"))
 	}
 	lines = append(lines, m.meter(s, max(w-2, 10)))
 	th := s.Thresholds
@@ -258,10 +259,10 @@ func (m Model) detail(r Row) []string {
 	if s.AutocompactOff {
 		ac = "no autocompact"
 	}
-	lines = append(lines, st.Dim.Render(text.Truncate(fmt.Sprintf("%s: warning %s │ %s │ blocked %s", win,
-		text.Tokens(int64(th.Warning)), ac, text.Tokens(int64(th.Blocked))), w)))
+	lines = append(lines, st.Dim.Render(fmt.Sprintf("%s: warning %s │ %s │ blocked %s", win,
+		text.Tokens(int64(th.Warning)), ac, text.Tokens(int64(th.Blocked)))))
 	if l := s.Limits; l != nil {
-		lines = append(lines, st.Dim.Render(text.Truncate(limitsLine(l), w)))
+		lines = append(lines, st.Dim.Render(limitsLine(l)))
 	}
 	if s.AutocompactOff {
 		why := "autocompact is off (autoCompactEnabled: false"
@@ -275,12 +276,12 @@ func (m Model) detail(r Row) []string {
 	}
 
 	turns := fmt.Sprintf("%s · %d since the last compaction · %s", text.Count(s.Turns, "turn", ""), s.TurnsSinceCompaction, forecastLong(s.Forecast))
-	lines = append(lines, text.Truncate(turns, w))
+	lines = append(lines, turns)
 	rate := fmt.Sprintf("%s tokens/min over the last %d minutes · cost so far %s", text.Tokens(int64(s.TokensPerMinute)), int(englive.DefaultRateWindow.Minutes()), format.USD(s.CostUSD))
 	if s.CostPartial {
 		rate += " (some responses of a model without a price)"
 	}
-	lines = append(lines, text.Truncate(rate, w))
+	lines = append(lines, rate)
 
 	if c, ok := lastCompaction(s); ok {
 		kind := "compacted"
@@ -289,7 +290,6 @@ func (m Model) detail(r Row) []string {
 		}
 		line := fmt.Sprintf("⟲ %s %s at line %d (%s, %s → %s tokens) · c replays it", kind, format.Ago(m.v.now, c.Time), c.Line,
 			orDash(model.SanitizeLine(string(c.Trigger))), tokens(c.PreTokens), tokens(c.PostTokens))
-		line = text.Truncate(line, w)
 		if m.v.now.Sub(c.Time) < recent {
 			line = st.Warn.Render(line)
 		}
@@ -381,7 +381,7 @@ func (m Model) memoryLines(r Row) []string {
 			}
 		}
 	}
-	lines := []string{text.TruncateLeft(head, w)}
+	lines := []string{head}
 	if len(s.MemoryWrites) == 0 {
 		return append(lines, st.Dim.Render("  this session wrote no memory file"))
 	}

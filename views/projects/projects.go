@@ -5,10 +5,13 @@ package projects
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memscope/memscope/engine/inventory"
 	"github.com/memscope/memscope/engine/sessions"
@@ -166,10 +169,32 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-// View draws the header and the list.
+// View draws the header and the list, and under it the selected
+// project's folder whole when its row cuts it.
 func (m Model) View() string {
 	header := m.styles.Header.Render(fmt.Sprintf("%-3s%-*s %8s %9s %6s %10s", "", max(m.width-41, 10), "PROJECT", "SESSIONS", "MEMORY", "REVIEW", "ACTIVE"))
-	return header + "\n" + m.list.View(m.renderRow)
+	whole := m.pathLines()
+	if len(whole) == 0 {
+		return header + "\n" + m.list.View(m.renderRow)
+	}
+	l := m.list
+	l.SetSize(m.width, max(m.height-1-len(whole), 1))
+	return header + "\n" + l.View(m.renderRow) + "\n" + m.styles.Dim.Render(strings.Join(whole, "\n"))
+}
+
+// pathLines are the selected project's folder, wrapped (inside a name
+// too), when its row cuts it at the left; nil when the row shows it
+// whole.
+func (m Model) pathLines() []string {
+	r, ok := m.list.Selected()
+	if !ok || r.Project.Path == "" {
+		return nil
+	}
+	name := model.SanitizeLine(r.Project.Path)
+	if lipgloss.Width(name) <= max(m.width-41, 10) {
+		return nil
+	}
+	return strings.Split(ansi.Wrap(name, max(m.width, 1), ""), "\n")
 }
 
 func (m Model) renderRow(r Row, selected bool, width int) string {

@@ -51,6 +51,10 @@ type Model struct {
 	hit    *shownHit
 	width  int
 	height int
+	// show is the layer the Overview opened the pane at (its file's
+	// path: the prompt line's biggest layer), selected once a preview is
+	// in.
+	show string
 }
 
 // Hit is a search hit in a file the pane may list (a CLAUDE.md, a rule,
@@ -103,6 +107,19 @@ func (m *Model) setPreview(p *enginepreview.Preview) {
 	if m.hit != nil && !m.selectHit() {
 		m.hit = nil // the file left the prompt
 	}
+}
+
+// selectShown selects the layer m.show names (the one that loads), once
+// a preview is in.
+func (m *Model) selectShown() {
+	if m.preview == nil || m.show == "" {
+		return
+	}
+	p := m.show
+	m.list.SelectWhere(func(r Row) bool {
+		return r.Layer != nil && r.Layer.Path == p && r.Layer.Status == enginepreview.StatusLoaded
+	})
+	m.show = ""
 }
 
 // Selected returns the row under the cursor.
@@ -247,6 +264,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch d := msg.(type) {
 	case PreviewMsg:
 		m.setPreview(d.Preview)
+		m.selectShown()
+		return m, nil
+	case msgs.Show:
+		m.show = d.What
+		m.selectShown()
 		return m, nil
 	case LoadsMsg:
 		m.setLoads(d.Loads)

@@ -312,12 +312,19 @@ func (m Model) chainLines(r timeline.Resume, w int) []string {
 		out = append(out, m.styles.Dim.Render(fmt.Sprintf("… %d earlier", first)))
 	}
 	end := min(first+show, len(recs))
+	// A message a row cuts is read whole in the zoom: there each wraps.
+	fit := func(line string) []string { return []string{text.Truncate(line, w)} }
+	if m.det.Zoomed() {
+		fit = func(line string) []string { return strings.Split(text.Wrap(line, w), "\n") }
+	}
 	for _, rec := range recs[first:end] {
 		if marked != "" && rec.UUID == marked {
-			out = append(out, m.styles.Warn.Render(text.Truncate("▶ "+describe(rec), w)))
+			for _, l := range fit("▶ " + describe(rec)) {
+				out = append(out, m.styles.Warn.Render(l))
+			}
 			continue
 		}
-		out = append(out, text.Truncate(describe(rec), w))
+		out = append(out, fit(describe(rec))...)
 	}
 	if end < len(recs) {
 		out = append(out, m.styles.Dim.Render(fmt.Sprintf("… %d later", len(recs)-end)))

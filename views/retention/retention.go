@@ -506,7 +506,8 @@ func (m Model) detailContent() detail.Content {
 			pastes[it.Path] = true
 		}
 		head := fmt.Sprintf("%s  %-15s %9s  ", it.Eligible.In(loc).Format("2006-01-02 15:04"), it.Kind, text.Bytes(it.Size))
-		lines = append(lines, head+text.TruncateLeft(p, max(m.width-lipgloss.Width(head), 8)))
+		// The detail wraps a long path: the row above cuts it.
+		lines = append(lines, head+p)
 	}
 	var dangling []string
 	for _, d := range m.forecast.Dangling {

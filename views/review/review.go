@@ -75,6 +75,19 @@ type Model struct {
 	// scrolled is the item it belongs to.
 	scroll   int
 	scrolled string
+	// show is the memory the Overview opened the pane at (its path in
+	// the memory folder), selected once the inbox is in.
+	show string
+}
+
+// selectShown selects the item m.show names, once the inbox is in.
+func (m *Model) selectShown() {
+	if m.data.Dir == "" && len(m.data.Items) == 0 || m.show == "" {
+		return
+	}
+	p := m.show
+	m.list.SelectWhere(func(it Item) bool { return it.Path == p })
+	m.show = ""
 }
 
 // New returns an empty Review pane.
@@ -176,6 +189,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch d := msg.(type) {
 	case DataMsg:
 		m.setData(d.Data, d.Now)
+		m.selectShown()
+		return m, nil
+	case msgs.Show:
+		m.show = d.What
+		m.selectShown()
 		return m, nil
 	case UnavailableMsg:
 		m.setUnavailable(d.Why)
@@ -270,7 +288,9 @@ func (m Model) detail(w, h int) string {
 	if !ok {
 		return ""
 	}
-	clean := func(s string) string { return text.Truncate(model.SanitizeLine(s), w) }
+	// The origin lines wrap: the prompt behind a change is the user's
+	// whole text, and is read here or nowhere.
+	clean := func(s string) string { return text.Wrap(model.SanitizeLine(s), w) }
 	lines := []string{m.styles.Bold.Render(clean(it.Path)), clean("last change: " + it.Last)}
 	if it.Prompt != "" {
 		lines = append(lines, clean(fmt.Sprintf("after the prompt %q", it.Prompt)))
@@ -298,7 +318,11 @@ func (m Model) detail(w, h int) string {
 		skip := min(m.scroll, len(diff)-1)
 		diff = append([]string{m.styles.Dim.Render(fmt.Sprintf("… %d lines above (K)", skip))}, diff[skip:]...)
 	}
-	return m.styles.Clip(append(lines, diff...), h)
+	var head []string
+	for _, l := range lines {
+		head = append(head, strings.Split(l, "\n")...)
+	}
+	return m.styles.Clip(append(head, diff...), h)
 }
 
 // Legend explains the pane's marks.

@@ -15,7 +15,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
+	engov "github.com/memscope/memscope/engine/overview"
 	"github.com/memscope/memscope/engine/secrets"
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/keymap"
@@ -84,6 +86,24 @@ type Model struct {
 	outdated      bool
 	readOnly      bool
 	width, height int
+	// show is the row the Overview opened the pane at
+	// (overview.ShowSecret, overview.ShowCopy), selected once a scan is
+	// in.
+	show string
+}
+
+// selectShown selects the row m.show names, once a scan is in.
+func (m *Model) selectShown() {
+	if m.report == nil || m.show == "" {
+		return
+	}
+	switch m.show {
+	case engov.ShowSecret:
+		m.list.SelectWhere(func(r Row) bool { return r.Finding != nil })
+	case engov.ShowCopy:
+		m.list.SelectWhere(func(r Row) bool { return r.Copy != nil })
+	}
+	m.show = ""
 }
 
 // New returns an empty Security pane.
@@ -144,6 +164,12 @@ func (m *Model) setReport(r secrets.Report) {
 	m.list.SetItems(rows)
 	m.list.Select(at)
 }
+
+// Selected is the row under the cursor.
+func (m Model) Selected() (Row, bool) { return m.list.Selected() }
+
+// Rows are the rows of the scan shown, in the list's order.
+func (m Model) Rows() []Row { return m.list.Items() }
 
 // OutdatedMsg says the home changed since the scan shown (a new scan,
 // ReportMsg, clears it).
@@ -254,6 +280,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case ReportMsg:
 		m.setReport(msg.Report)
+		m.selectShown()
+		return m, nil
+	case msgs.Show:
+		m.show = msg.What
+		m.selectShown()
 		return m, nil
 	case OutdatedMsg:
 		m.outdated = true
@@ -421,7 +452,12 @@ func (m Model) hint() string {
 }
 
 func (m Model) detail() string {
-	rows := max(m.height-m.listHeight()-4, 1)
+	// The detail has the rows the list leaves: a short list leaves more.
+	used := min(m.listHeight(), m.list.Len())
+	if m.list.Filtering() || m.list.FilterValue() != "" {
+		used++
+	}
+	rows := max(m.height-used-4, 1)
 	if m.ask == askScrub && m.plan != nil {
 		return m.styles.Clip(m.planLines(), rows)
 	}
@@ -437,15 +473,16 @@ func (m Model) detail() string {
 		lines = append(lines, m.styles.Bold.Render(text.Truncate("scrub "+c.ID+" · "+format.Timestamp(c.Time), m.width)),
 			m.styles.Warn.Render(text.Truncate("until it is forgotten, the secrets it removed still exist on disk, in "+c.Dir, m.width)))
 		for _, f := range c.Files {
-			lines = append(lines, "  "+text.TruncateLeft(model.SanitizeLine(f), m.width-2))
+			lines = append(lines, strings.Split(ansi.Wrap("  "+model.SanitizeLine(f), max(m.width, 1), ""), "\n")...)
 		}
 		return m.styles.Clip(lines, rows)
 	}
 	f := r.Finding
 	lines = append(lines, m.styles.Bold.Render(text.Truncate(fmt.Sprintf("%s — %s", f.Rule, f.Message), m.width)),
 		text.Truncate("secret   "+model.SanitizeLine(f.Excerpt)+"  (masked)", m.width))
+	// Each place wraps (inside a path too): the row cuts it.
 	for _, p := range append([]*secrets.Finding{f}, r.Repeats...) {
-		lines = append(lines, text.TruncateLeft(placeLine(p), m.width))
+		lines = append(lines, strings.Split(ansi.Wrap(placeLine(p), max(m.width, 1), ""), "\n")...)
 	}
 	return m.styles.Clip(lines, rows)
 }

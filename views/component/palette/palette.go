@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/list"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -82,6 +83,18 @@ const (
 	Closed                 // esc: closed, nothing run
 	Chosen                 // enter: run Selected
 )
+
+// Help is the palette's own keys, for the footer while it is open: it
+// has the keyboard, so the pane's keys (and the global ones) would not
+// run. Update reads the same keys.
+func (p Model) Help() []key.Binding {
+	return []key.Binding{
+		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
+		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
+		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move")),
+		key.NewBinding(key.WithKeys("a"), key.WithHelp("type", "to filter")),
+	}
+}
 
 // Update takes a key: text narrows the list, up/down move, enter chooses,
 // esc closes, backspace takes back a character.
