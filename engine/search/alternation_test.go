@@ -17,6 +17,9 @@ func TestLiteralAlternationMatchesTheExpression(t *testing.T) {
 		"abcd abc ab a bcd xabcx",
 		"pars\u017fer pa\u017fser \u212aeeper keeper KEEPER",
 		"readers reread the rereader writer rite",
+		"the migration table, a SCHEMA column, schema  table, migration\u212acolumn",
+		"parser reader pars read parser read pars reader parsreader",
+		"xabcd abcd xc abc xbcd",
 		"",
 	}
 	for _, c := range []struct {
@@ -27,16 +30,23 @@ func TestLiteralAlternationMatchesTheExpression(t *testing.T) {
 		{"parser|reader|writer", QueryOptions{Regex: true}, true},
 		{"(parser|reader|writer)", QueryOptions{Regex: true}, true},
 		{"parser|reader|writer", QueryOptions{Regex: true, Case: true}, true},
-		{"ab|abc", QueryOptions{Regex: true}, false}, // factored: ab(?:c)?
-		{"abc|ab", QueryOptions{Regex: true}, false},
+		{"ab|abc", QueryOptions{Regex: true}, true}, // factored as ab(?:|c), expanded back
+		{"abc|ab", QueryOptions{Regex: true}, true},
 		{"bc|abcd", QueryOptions{Regex: true}, true},
 		{"keeper|parser", QueryOptions{Regex: true}, true},
-		{"reader|rere", QueryOptions{Regex: true}, false},
+		{"reader|rere", QueryOptions{Regex: true}, true}, // factored, expanded back
 		{"writer|rite", QueryOptions{Regex: true}, true},
 		{"rite|writer", QueryOptions{Regex: true}, true},
+		{"(migration|schema) (table|column)", QueryOptions{Regex: true}, true},
+		{"(parser|pars) (reader|read)", QueryOptions{Regex: true}, true},
+		{"(pars|parser)(er|)", QueryOptions{Regex: true}, true},
+		{"(a|ab)(c|bcd)", QueryOptions{Regex: true}, true},
+		{"(x|ab)(c|bcd)", QueryOptions{Regex: true}, true},
 		{"release parser", QueryOptions{}, true},
 		{"keeper", QueryOptions{}, true},
-		{"parser|read(er|ing)", QueryOptions{Regex: true}, false},
+		{"parser|read(er|ing)", QueryOptions{Regex: true}, true},
+		{"parser|read(er|ing)?", QueryOptions{Regex: true}, false},
+		{"(pars|x)(er|)", QueryOptions{Regex: true}, true},
 		{"[a-z]+er", QueryOptions{Regex: true}, false},
 	} {
 		q, err := Compile(c.pattern, c.o)

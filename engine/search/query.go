@@ -124,31 +124,89 @@ func (q *Query) setLiterals(lits []string, fold bool) {
 	q.lit, q.foldChars = fs, slices.Compact(folds)
 }
 
-// literalAlternation returns the literals re is an alternation of (or
-// the one literal it is), in order, and whether case is ignored; ok is
-// false for anything else (a class, a repeat, an assertion, a mix of
-// case rules).
+// maxLiterals bounds the literals an expression is expanded into
+// (a concatenation of alternations multiplies them).
+const maxLiterals = 64
+
+// literalAlternation returns the literals re stands for, in the order
+// RE2's leftmost-first tries them at one place, and whether case is
+// ignored: re is a literal, an alternation of literals, or a
+// concatenation of those (`(migration|schema) (table|column)` is four
+// literals, the first group's order outermost; the alternations the
+// parser factors, `reader|rere` as `re(?:ader|re)`, are expanded back);
+// ok is false for
+// anything else (a class, a repeat, an assertion, an empty alternative,
+// a mix of case rules, more than maxLiterals).
 func literalAlternation(re *syntax.Regexp) (lits []string, fold, ok bool) {
-	re = re.Simplify()
-	for re.Op == syntax.OpCapture {
-		re = re.Sub[0]
+	st := litState{}
+	lits, ok = st.expand(re.Simplify())
+	if !ok || len(lits) == 0 || slices.Contains(lits, "") {
+		return nil, false, false
 	}
-	subs := []*syntax.Regexp{re}
-	if re.Op == syntax.OpAlternate {
-		subs = re.Sub
-	}
-	for i, s := range subs {
-		if s.Op != syntax.OpLiteral || len(s.Rune) == 0 {
-			return nil, false, false
+	return lits, st.fold, true
+}
+
+type litState struct {
+	fold, set bool
+}
+
+func (st *litState) expand(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpCapture:
+		return st.expand(re.Sub[0])
+	case syntax.OpEmptyMatch:
+		// An empty alternative the parser factored out ("pars(?:er|)").
+		return []string{""}, true
+	case syntax.OpLiteral:
+		if len(re.Rune) == 0 {
+			return nil, false
 		}
-		f := s.Flags&syntax.FoldCase != 0
-		if i > 0 && f != fold {
-			return nil, false, false
+		// The case rule matters only where a letter is.
+		if hasLetter(re.Rune) {
+			f := re.Flags&syntax.FoldCase != 0
+			if st.set && f != st.fold {
+				return nil, false
+			}
+			st.fold, st.set = f, true
 		}
-		fold = f
-		lits = append(lits, string(s.Rune))
+		return []string{string(re.Rune)}, true
+	case syntax.OpAlternate:
+		var out []string
+		for _, sub := range re.Sub {
+			l, ok := st.expand(sub)
+			if !ok || len(out)+len(l) > maxLiterals {
+				return nil, false
+			}
+			out = append(out, l...)
+		}
+		return out, true
+	case syntax.OpConcat:
+		out := []string{""}
+		for _, sub := range re.Sub {
+			l, ok := st.expand(sub)
+			if !ok || len(out)*len(l) > maxLiterals {
+				return nil, false
+			}
+			var next []string
+			for _, a := range out {
+				for _, b := range l {
+					next = append(next, a+b)
+				}
+			}
+			out = next
+		}
+		return out, true
 	}
-	return lits, fold, true
+	return nil, false
+}
+
+func hasLetter(rs []rune) bool {
+	for _, r := range rs {
+		if unicode.IsLetter(r) || unicode.SimpleFold(r) != r {
+			return true
+		}
+	}
+	return false
 }
 
 func isASCII(s string) bool {
