@@ -226,11 +226,19 @@ type hitPrinter struct {
 	json bool
 	last string
 	buf  bytes.Buffer
+	line []byte // a hit's JSON line, reused
 }
 
 func (p *hitPrinter) batch(b search.Batch) error {
 	for _, h := range b.Hits {
 		if p.json {
+			if line, ok := appendHitJSON(p.line[:0], &h); ok {
+				p.line = line
+				if _, err := p.w.Write(escapeTerminalRunes(line)); err != nil {
+					return err
+				}
+				continue
+			}
 			p.buf.Reset()
 			enc := json.NewEncoder(&p.buf)
 			enc.SetEscapeHTML(false)

@@ -85,8 +85,11 @@ type secretsOptions struct {
 // secretsReport is what one mode found or did.
 type secretsReport struct {
 	json any
-	text func(w io.Writer)
-	code int
+	// stream, when set, prints the JSON instead of json, element by
+	// element (a scan or a plan of a million secrets is not held).
+	stream jsonPart
+	text   func(w io.Writer)
+	code   int
 }
 
 func parseSecrets(e *env, args []string) (secretsOptions, error) {
@@ -180,12 +183,18 @@ func runSecrets(e *env, o secretsOptions) (secretsReport, error) {
 	userHome, _ := e.userHome()
 	so := secrets.Options{Home: h.home, Root: h.root, UserHome: userHome, Getenv: e.getenv, Project: project,
 		Leftovers: leftover.HomeCopies(h.root, h.home.Dir, e.now())}
-	r := secrets.Scan(so)
-	if !o.scrub {
-		rep := secretsReport{json: r, text: func(w io.Writer) { printSecrets(w, r, o.show) }}
-		if o.show {
-			rep.json = secretsShown{Report: r, Findings: r.Reveal()}
+	if !o.scrub && o.json {
+		// The findings go out as the scan hands them over.
+		s := secrets.Begin(so)
+		rep := secretsReport{stream: streamFindings(s, o.show)}
+		if s.Count() > 0 {
+			rep.code = 1
 		}
+		return rep, nil
+	}
+	if !o.scrub {
+		r := secrets.Scan(so)
+		rep := secretsReport{text: func(w io.Writer) { printSecrets(w, r, o.show) }}
 		if len(r.Findings) > 0 {
 			rep.code = 1
 		}
@@ -199,13 +208,13 @@ func runSecrets(e *env, o secretsOptions) (secretsReport, error) {
 			}
 		}
 	}
-	p := secrets.PlanScrub(so, r, sel, ao.Busy)
+	p := secrets.PlanScrubEach(so, secrets.Begin(so).Each, sel, ao.Busy)
 	fp := p.Fingerprint()
 	if o.yes && o.plan != "" && o.plan != fp {
 		return secretsReport{}, fmt.Errorf("scrub refused, nothing was written: the plan is not the one shown as %s (now %s): the files changed since, or --only or --project differ; look at the plan again", o.plan, fp)
 	}
 	if !o.yes || p.Writes() == 0 {
-		return secretsReport{json: map[string]any{"fingerprint": fp, "plan": p, "applied": false}, text: func(w io.Writer) {
+		return secretsReport{stream: streamPlan(map[string]any{"fingerprint": fp, "applied": false}, p), text: func(w io.Writer) {
 			printScrubPlan(w, p)
 			switch {
 			case p.Writes() == 0:
@@ -222,7 +231,7 @@ func runSecrets(e *env, o secretsOptions) (secretsReport, error) {
 	if err != nil {
 		return secretsReport{}, err
 	}
-	rep := secretsReport{json: map[string]any{"fingerprint": fp, "plan": p, "applied": true, "result": res}, text: func(w io.Writer) {
+	rep := secretsReport{stream: streamPlan(map[string]any{"fingerprint": fp, "applied": true, "result": res}, p), text: func(w io.Writer) {
 		fmt.Fprintf(w, "scrubbed %s in %s:\n", format.Count(res.Secrets, "secret", "secrets"), format.Count(len(res.Files), "file", "files"))
 		for _, f := range res.Files {
 			fmt.Fprintf(w, "  %s\n", f)
@@ -244,10 +253,77 @@ func noCopyInput(err error) error {
 	return err
 }
 
-// secretsShown is the --json of --show: the findings with their secrets.
+// secretsShown is the --json of --show: the findings with their secrets
+// (after the report's other fields).
 type secretsShown struct {
 	secrets.Report
 	Findings []secrets.RevealedFinding `json:"findings"`
+}
+
+// streamFindings prints a scan's --json (secretsShown's with show),
+// each finding as the scan hands it over.
+func streamFindings(s *secrets.Scanning, show bool) jsonPart {
+	r := s.Report
+	if s.Count() == 0 {
+		if show {
+			return jsonValue(secretsShown{Report: r, Findings: []secrets.RevealedFinding{}})
+		}
+		return jsonValue(r)
+	}
+	var v any
+	if show {
+		v = secretsShown{Report: r, Findings: []secrets.RevealedFinding{{Finding: secrets.Finding{ID: streamToken}}}}
+	} else {
+		r.Findings = []secrets.Finding{{ID: streamToken}}
+		v = r
+	}
+	return jsonStream(v, func(yield func(jsonPart) error) error {
+		var err error
+		s.Each(func(f *secrets.Finding) {
+			if err != nil {
+				return
+			}
+			if show {
+				err = yield(jsonValue(secrets.RevealedFinding{Finding: *f, SecretText: f.Secret()}))
+			} else {
+				err = yield(jsonValue(f))
+			}
+		})
+		return err
+	})
+}
+
+// streamPlan prints a scrub's --json: head's fields and "plan", the
+// plan's files and each file's edits written one by one.
+func streamPlan(head map[string]any, p secrets.Plan) jsonPart {
+	if len(p.Files) == 0 {
+		head["plan"] = p
+		return jsonValue(head)
+	}
+	shell := p
+	shell.Files = []secrets.PlanFile{{File: streamToken}}
+	head["plan"] = shell
+	return jsonStream(head, func(yield func(jsonPart) error) error {
+		for _, f := range p.Files {
+			part := jsonValue(f)
+			if len(f.Edits) > 0 {
+				edits := f.Edits
+				f.Edits = []secrets.Edit{{Finding: streamToken}}
+				part = jsonStream(f, func(yield func(jsonPart) error) error {
+					for i := range edits {
+						if err := yield(jsonValue(&edits[i])); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+			}
+			if err := yield(part); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // writableHome refuses a write to a home memscope cannot write (an
@@ -260,7 +336,13 @@ func writableHome(e *env, h *opened) error {
 }
 
 func showSecrets(e *env, o secretsOptions, r secretsReport) error {
-	if err := e.output(o.json, r.json, r.text); err != nil {
+	var err error
+	if o.json && r.stream != nil {
+		err = writeJSONPart(e.stdout, r.stream)
+	} else {
+		err = e.output(o.json, r.json, r.text)
+	}
+	if err != nil {
 		return err
 	}
 	if r.code != 0 {

@@ -4,12 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/scripts/memscope-hostile/hostilehome"
@@ -70,43 +66,6 @@ func checkProblemLines(t *testing.T, what string, probs []Problem, file string, 
 	}
 }
 
-// peakHeap runs fn while sampling the heap and returns the most it grew
-// over what was in use before.
-func peakHeap(fn func()) uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base := ms.HeapInuse
-	var peak atomic.Uint64
-	var wg sync.WaitGroup
-	done := make(chan struct{})
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(2 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			var s runtime.MemStats
-			runtime.ReadMemStats(&s)
-			if s.HeapInuse > peak.Load() {
-				peak.Store(s.HeapInuse)
-			}
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	fn()
-	close(done)
-	wg.Wait()
-	if p := peak.Load(); p > base {
-		return p - base
-	}
-	return 0
-}
-
 // A 100 MiB single line (8 MiB unless MEMSCOPE_LONG=1) in history, a
 // transcript, a cached paste and a memory body is read whole by every
 // reader, with the heap's growth logged for each: the readers hold the
@@ -124,7 +83,7 @@ func TestHostileBigLineHeap(t *testing.T) {
 	const maxCopies = 8
 
 	var h *History
-	grew := peakHeap(func() { h, err = ReadHistory(fsys, "history.jsonl") })
+	grew := testenv.PeakHeap(func() { h, err = ReadHistory(fsys, "history.jsonl") })
 	if err != nil || len(h.Problems) != 0 || len(h.Entries) != res.HistoryLines {
 		t.Fatalf("history: %v, problems %v, %d entries (want %d)", err, h.Problems, len(h.Entries), res.HistoryLines)
 	}
@@ -140,7 +99,7 @@ func TestHostileBigLineHeap(t *testing.T) {
 	for _, opts := range []ScanOptions{{}, {Content: true, KeepText: true}} {
 		var sum TranscriptSummary
 		longest := 0
-		grew = peakHeap(func() {
+		grew = testenv.PeakHeap(func() {
 			f, ferr := fsys.Open(res.Transcript)
 			if ferr != nil {
 				err = ferr
@@ -169,7 +128,7 @@ func TestHostileBigLineHeap(t *testing.T) {
 	}
 
 	var pr PasteResolution
-	grew = peakHeap(func() {
+	grew = testenv.PeakHeap(func() {
 		for _, name := range res.Files {
 			if hash, ok := strings.CutPrefix(name, "paste-cache/"); ok {
 				if r := NewPasteCache(fsys).Resolve(PasteHash(strings.TrimSuffix(hash, ".txt"))); r.Size == size {
@@ -186,7 +145,7 @@ func TestHostileBigLineHeap(t *testing.T) {
 
 	var md *MemoryDir
 	var mdProblems []Problem
-	grew = peakHeap(func() { md, mdProblems = ReadMemoryDir(fsys, res.MemoryDir) })
+	grew = testenv.PeakHeap(func() { md, mdProblems = ReadMemoryDir(fsys, res.MemoryDir) })
 	if size <= MaxDocumentBytes {
 		if f := md.File("big_body.md"); f == nil || f.Size < size || f.Invalid {
 			t.Errorf("big memory file: %+v", f)

@@ -204,8 +204,10 @@ const (
 // secretsLine is `memscope secrets`: the findings at rest by store, and
 // the scrub copies that still hold secrets on disk.
 func secretsLine(s *Source) Line {
-	r := secrets.Scan(secrets.Options{Home: s.Env.Home, Root: s.Env.Root, UserHome: s.Env.UserHome})
-	l := Line{Count: len(r.Findings), Command: "memscope secrets"}
+	// Counts only: the findings themselves are never handed out.
+	sc := secrets.Begin(secrets.Options{Home: s.Env.Home, Root: s.Env.Root, UserHome: s.Env.UserHome})
+	r := sc.Report
+	l := Line{Count: sc.Count(), Command: "memscope secrets"}
 	var parts []string
 	for _, sc := range r.Stores {
 		if sc.Findings > 0 {

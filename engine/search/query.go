@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -23,10 +25,13 @@ type QueryOptions struct {
 // cheaply from a raw JSON line whether it can hold a match.
 type Query struct {
 	text string
-	// The matcher of decoded text: lit (a literal, with fold when case
-	// is ignored and the literal is ASCII) or re.
-	lit *finder
-	re  *regexp.Regexp
+	// The matcher of decoded text: lit (a literal, or the literals an
+	// expression is an alternation of, ASCII when case is ignored) or
+	// re. With both, lit serves every text without foldChars (the
+	// Kelvin sign and the long s, which fold to k and s), re the others.
+	lit       []*finder
+	foldChars []string
+	re        *regexp.Regexp
 	// pre finds the lines that can match.
 	pre prefilter
 }
@@ -56,16 +61,15 @@ func Compile(text string, o QueryOptions) (*Query, error) {
 			return nil, fmt.Errorf("bad regular expression: %w", err)
 		}
 		q.pre = regexPrefilter(parsed)
+		if lits, fold, ok := literalAlternation(parsed); ok {
+			q.setLiterals(lits, fold)
+		}
 		return q, nil
 	}
-	switch {
-	case o.Case:
-		q.lit = newFinder([]byte(text), false)
-	case asciiFoldable(text):
-		q.lit = newFinder([]byte(text), true)
-	default:
+	if !o.Case && !asciiFoldable(text) {
 		q.re = regexp.MustCompile("(?i)" + regexp.QuoteMeta(text))
 	}
+	q.setLiterals([]string{text}, !o.Case)
 	q.pre = literalPrefilter([]rune(text), !o.Case)
 	if q.re != nil {
 		// Its matches are as long as the text, at most, in any case.
@@ -94,23 +98,137 @@ func asciiFoldable(s string) bool {
 	return true
 }
 
-// find returns the first match in s at or after from, or -1.
-func (q *Query) find(s string, from int) (start, end int) {
-	if from > len(s) {
-		return -1, -1
-	}
-	if q.lit != nil {
-		i := q.lit.indexString(s[from:])
-		if i < 0 {
-			return -1, -1
+// setLiterals makes lits (the alternatives, in order) the matcher when
+// the finders match them as the expression would: case-sensitive, or
+// ASCII (then a text holding a character that folds to one of their
+// letters from outside ASCII goes to the expression).
+func (q *Query) setLiterals(lits []string, fold bool) {
+	var fs []*finder
+	var folds []string
+	for _, l := range lits {
+		if fold && !isASCII(l) {
+			return
 		}
-		return from + i, from + i + len(q.lit.pat)
+		if fold && strings.ContainsAny(l, "kK") {
+			folds = append(folds, "\u212a")
+		}
+		if fold && strings.ContainsAny(l, "sS") {
+			folds = append(folds, "\u017f")
+		}
+		fs = append(fs, newFinder([]byte(l), fold))
 	}
-	loc := q.re.FindStringIndex(s[from:])
-	if loc == nil {
-		return -1, -1
+	if len(folds) > 0 && q.re == nil {
+		return
 	}
-	return from + loc[0], from + loc[1]
+	slices.Sort(folds)
+	q.lit, q.foldChars = fs, slices.Compact(folds)
+}
+
+// maxLiterals bounds the literals an expression is expanded into
+// (a concatenation of alternations multiplies them).
+const maxLiterals = 64
+
+// literalAlternation returns the literals re stands for, in the order
+// RE2's leftmost-first tries them at one place, and whether case is
+// ignored: re is a literal, an alternation of literals, or a
+// concatenation of those (`(migration|schema) (table|column)` is four
+// literals, the first group's order outermost; the alternations the
+// parser factors, `reader|rere` as `re(?:ader|re)`, are expanded back);
+// ok is false for
+// anything else (a class, a repeat, an assertion, an empty alternative,
+// a mix of case rules, more than maxLiterals).
+func literalAlternation(re *syntax.Regexp) (lits []string, fold, ok bool) {
+	st := litState{}
+	lits, ok = st.expand(re.Simplify())
+	if !ok || len(lits) == 0 || slices.Contains(lits, "") {
+		return nil, false, false
+	}
+	return lits, st.fold, true
+}
+
+type litState struct {
+	fold, set bool
+}
+
+func (st *litState) expand(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpCapture:
+		return st.expand(re.Sub[0])
+	case syntax.OpEmptyMatch:
+		// An empty alternative the parser factored out ("pars(?:er|)").
+		return []string{""}, true
+	case syntax.OpLiteral:
+		if len(re.Rune) == 0 {
+			return nil, false
+		}
+		// The case rule matters only where a letter is.
+		if hasLetter(re.Rune) {
+			f := re.Flags&syntax.FoldCase != 0
+			if st.set && f != st.fold {
+				return nil, false
+			}
+			st.fold, st.set = f, true
+		}
+		return []string{string(re.Rune)}, true
+	case syntax.OpAlternate:
+		var out []string
+		for _, sub := range re.Sub {
+			l, ok := st.expand(sub)
+			if !ok || len(out)+len(l) > maxLiterals {
+				return nil, false
+			}
+			out = append(out, l...)
+		}
+		return out, true
+	case syntax.OpConcat:
+		out := []string{""}
+		for _, sub := range re.Sub {
+			l, ok := st.expand(sub)
+			if !ok || len(out)*len(l) > maxLiterals {
+				return nil, false
+			}
+			var next []string
+			for _, a := range out {
+				for _, b := range l {
+					next = append(next, a+b)
+				}
+			}
+			out = next
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+func hasLetter(rs []rune) bool {
+	for _, r := range rs {
+		if unicode.IsLetter(r) || unicode.SimpleFold(r) != r {
+			return true
+		}
+	}
+	return false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// useLiterals says whether the literal finders match s (else re does).
+func (q *Query) useLiterals(s string) bool {
+	if q.lit == nil {
+		return false
+	}
+	for _, f := range q.foldChars {
+		if strings.Contains(s, f) {
+			return false
+		}
+	}
+	return true
 }
 
 // matches is every match in s (at most max), as [start, end) pairs;
@@ -121,7 +239,7 @@ func (q *Query) find(s string, from int) (start, end int) {
 // bounded runs only in the spans around the anchors (prefilter.spans),
 // where it finds what it finds in the whole text.
 func (q *Query) matches(s string, max int) [][2]int {
-	if q.re == nil {
+	if q.useLiterals(s) {
 		return q.literalMatches(s, max)
 	}
 	b := stringBytes(s)
@@ -142,18 +260,35 @@ func (q *Query) matches(s string, max int) [][2]int {
 	return out
 }
 
-// literalMatches is matches for a literal query.
+// literalMatches is matches by the literal finders: the leftmost
+// match, and at one place the first literal in order that matches there
+// (RE2's leftmost-first, as the expression they came from matches);
+// each literal's next place is looked for once, not once per match.
 func (q *Query) literalMatches(s string, max int) [][2]int {
 	var out [][2]int
+	next := make([]int, len(q.lit)) // the literal's next place; -1 none
+	for i := range next {
+		next[i] = -2
+	}
 	for from := 0; from <= len(s) && len(out) < max; {
-		st, en := q.find(s, from)
+		st, en := -1, -1
+		for i, f := range q.lit {
+			if next[i] == -1 {
+				continue
+			}
+			if next[i] < from {
+				next[i] = f.indexString(s[from:])
+				if next[i] < 0 {
+					continue
+				}
+				next[i] += from
+			}
+			if st < 0 || next[i] < st {
+				st, en = next[i], next[i]+len(f.pat)
+			}
+		}
 		if st < 0 {
 			break
-		}
-		if en == st {
-			_, size := utf8.DecodeRuneInString(s[en:])
-			from = en + max1(size)
-			continue
 		}
 		out = append(out, [2]int{st, en})
 		from = en

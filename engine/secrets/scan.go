@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/memscope/memscope/engine/journal"
@@ -109,8 +110,39 @@ type Report struct {
 }
 
 // Scan reads every store of the home once, files on all CPUs (biggest
-// first), and reports every secret with where it is.
+// first), and reports every secret with where it is. It holds every
+// finding; Begin and Each hand them out one at a time instead.
 func Scan(o Options) Report {
+	s := Begin(o)
+	r := s.Report
+	r.Findings = []Finding{}
+	s.Each(func(f *Finding) { r.Findings = append(r.Findings, *f) })
+	return r
+}
+
+// Scanning is a scan read but not yet handed out: its Report has every
+// count, copy and problem, and no finding; Each hands the findings out
+// in Scan's order. A scan holds a bounded number of findings (heldMax in
+// all); a file past that is scanned again by Each, so what a scan holds
+// is bounded by the files it reads, not by the secrets they hold.
+type Scanning struct {
+	// Report is the scan without its findings (Findings is empty):
+	// counted, so it can be printed before them.
+	Report  Report
+	o       Options
+	units   []unit
+	results []fileResult
+	hist    *lazyHistory
+}
+
+// heldMax bounds the findings a scan holds between Begin and Each
+// (about 900 bytes each, 4 MB in all); a file whose findings would pass
+// it is scanned again when Each reaches it.
+var heldMax int64 = 1 << 12
+
+// Begin reads every store of the home (files on all CPUs, biggest first)
+// and counts what it found; Each hands the findings out.
+func Begin(o Options) *Scanning {
 	units, probs := listUnits(o)
 	order := make([]int, len(units))
 	for i := range order {
@@ -121,14 +153,15 @@ func Scan(o Options) Report {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	results := make([]fileResult, len(units))
+	s := &Scanning{o: o, units: units, results: make([]fileResult, len(units)), hist: &lazyHistory{fsys: o.Home.FS}}
+	var held atomic.Int64
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range min(workers, max(len(units), 1)) {
 		wg.Go(func() {
 			w := newWorker()
 			for i := range jobs {
-				results[i] = w.scanUnit(units[i])
+				s.results[i] = w.scanUnit(units[i], s.hist, o.Project, &held)
 			}
 		})
 	}
@@ -140,13 +173,13 @@ func Scan(o Options) Report {
 
 	r := Report{Home: o.Home.Dir, Project: o.Project, Findings: []Finding{}, Problems: []model.Problem{}}
 	counts := map[Store]*StoreCount{}
-	for _, s := range Stores() {
-		counts[s] = &StoreCount{Store: s}
+	for _, st := range Stores() {
+		counts[st] = &StoreCount{Store: st}
 	}
-	var hist historyIndex
 	for i, u := range units {
-		res := results[i]
+		res := &s.results[i]
 		probs = append(probs, res.problems...)
+		res.problems = nil
 		if !res.read {
 			continue
 		}
@@ -154,32 +187,92 @@ func Scan(o Options) Report {
 		c.Files++
 		c.Bytes += res.bytes
 		r.Bytes += res.bytes
-		for _, f := range res.findings {
-			if u.store == StorePaste && !hist.loaded {
-				hist = readHistoryIndex(o.Home.FS)
-			}
-			if keep := hist.attach(&f, u, o.Project); !keep {
-				continue
-			}
-			c.Findings++
-			r.Findings = append(r.Findings, f)
-		}
+		c.Findings += res.kept
 	}
-	for _, s := range Stores() {
-		r.Stores = append(r.Stores, *counts[s])
+	for _, st := range Stores() {
+		r.Stores = append(r.Stores, *counts[st])
 	}
-	markSame(r.Findings)
 	r.Copies, probs = listCopies(o.Home, probs)
 	r.Problems = append(r.Problems, probs...)
-	return r
+	s.Report = r
+	return s
 }
+
+// Count is the number of findings Each hands out (when no file changed
+// in between).
+func (s *Scanning) Count() int {
+	n := 0
+	for _, c := range s.Report.Stores {
+		n += c.Findings
+	}
+	return n
+}
+
+// Each hands every finding to fn, in Scan's order, each with its turn
+// and the first finding of the same secret (SameAs); fn must not keep
+// the pointer. A file whose findings were not held is read again, up to
+// the bytes the scan read. Each hands out what it held once: call it
+// once.
+func (s *Scanning) Each(fn func(*Finding)) {
+	// The first finding of each secret, by a hash of the secret: a
+	// scan of a million different secrets holds a few dozen bytes each.
+	first := map[[12]byte]idKey{}
+	w := newWorker()
+	for i, u := range s.units {
+		res := &s.results[i]
+		if !res.read || res.kept == 0 {
+			continue
+		}
+		emit := func(f *Finding) {
+			res.turns.set(f)
+			h := sha256.Sum256([]byte(string(f.Rule) + "\x00" + f.secret))
+			k := [12]byte(h[:12])
+			if id, ok := first[k]; ok {
+				f.SameAs = id.String()
+			} else {
+				first[k] = keyOf(f.ID)
+			}
+			fn(f)
+		}
+		if !res.rescan {
+			for j := range res.findings {
+				emit(&res.findings[j])
+			}
+			res.findings, res.turns = nil, nil
+			continue
+		}
+		w.rescanUnit(u, res.bytes, func(f *Finding) {
+			if s.hist.attach(f, u, s.o.Project) {
+				emit(f)
+			}
+		})
+		res.turns = nil
+	}
+}
+
+// idKey is a finding's ID ("s" and 9 hex digits) as a fixed-size value,
+// for maps of a million findings.
+type idKey [10]byte
+
+func keyOf(id string) (k idKey) {
+	copy(k[:], id)
+	return k
+}
+
+func (k idKey) String() string { return strings.TrimRight(string(k[:]), "\x00") }
 
 // fileResult is what scanning one file gave.
 type fileResult struct {
 	read     bool
 	bytes    int64
-	findings []Finding
 	problems []model.Problem
+	// kept counts the findings the file gave (after the project filter);
+	// findings holds them unless rescan: then Each reads the file again.
+	kept     int
+	findings []Finding
+	rescan   bool
+	// turns are the turn and time of each transcript line with a finding.
+	turns lineTurns
 }
 
 // worker scans files one after another, reusing its buffers.
@@ -198,7 +291,10 @@ func newWorker() *worker { return &worker{a: scan.SecretAnchors()} }
 // stays flat whatever a hostile home holds.
 const maxTextBytes = 4 << 20
 
-func (w *worker) scanUnit(u unit) fileResult {
+// scanUnit scans one file for Begin: it counts the findings the
+// project keeps, holds them while the scan's budget (held) allows, and
+// notes the turn of each transcript line that has one.
+func (w *worker) scanUnit(u unit, hist *lazyHistory, project string, held *atomic.Int64) fileResult {
 	var res fileResult
 	f, err := model.OpenRegular(u.fsys, u.name)
 	if err != nil {
@@ -209,35 +305,77 @@ func (w *worker) scanUnit(u unit) fileResult {
 	}
 	defer f.Close()
 	res.read = true
+	var lines []int
+	emit := func(f *Finding) {
+		if !hist.attach(f, u, project) {
+			return
+		}
+		res.kept++
+		if u.store.IsTranscript() && (len(lines) == 0 || lines[len(lines)-1] != f.Line) {
+			lines = append(lines, f.Line)
+		}
+		if res.rescan {
+			return
+		}
+		if held.Add(1) > heldMax {
+			held.Add(-int64(len(res.findings)) - 1)
+			res.findings, res.rescan = nil, true
+			return
+		}
+		res.findings = append(res.findings, *f)
+	}
 	if u.format == formatJournal {
-		w.scanJournal(f, u, &res)
+		w.scanJournal(f, u, &res, emit)
 		return res
 	}
-	w.scanFile(f, u, &res)
-	if len(res.findings) > 0 && u.store.IsTranscript() {
-		if err := addTurns(u, res.findings); err != nil {
+	w.scanFile(f, u, &res, emit)
+	if len(lines) > 0 {
+		var err error
+		if res.turns, err = turnsOf(u, lines); err != nil {
 			res.problems = append(res.problems, model.Problem{File: u.file, Kind: model.ProblemUnreadable, Reason: err.Error()})
 		}
 	}
 	return res
 }
 
+// rescanUnit scans a file again for Each, up to the bytes Begin read
+// (appended lines are not counted, so they are not handed out), handing
+// out every finding; its problems were reported by Begin.
+func (w *worker) rescanUnit(u unit, n int64, emit func(*Finding)) {
+	f, err := model.OpenRegular(u.fsys, u.name)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	var res fileResult
+	r := io.LimitReader(f, n)
+	if u.format == formatJournal {
+		w.scanJournal(r, u, &res, emit)
+		return
+	}
+	w.scanFile(r, u, &res, emit)
+}
+
 // scanFile scans a file of u's format (not a journal): line by line
 // when it is JSONL or too big to read whole, else whole.
-func (w *worker) scanFile(r io.Reader, u unit, res *fileResult) {
-	if u.format == formatJSONL || u.size > maxTextBytes {
-		w.scanLines(r, u, res)
+func (w *worker) scanFile(r io.Reader, u unit, res *fileResult, emit func(*Finding)) {
+	if u.byLine() {
+		w.scanLines(r, u, res, emit)
 	} else {
-		w.scanWhole(r, u, res)
+		w.scanWhole(r, u, res, emit)
 	}
 }
+
+// byLine says whether u is scanned line by line (JSONL, or too big to
+// read whole): its findings come in line order.
+func (u unit) byLine() bool { return u.format == formatJSONL || u.size > maxTextBytes }
 
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
 // scanLines reads r one line at a time: lines without an anchor are
 // skipped after one pass over their bytes; the others are decoded (JSON)
 // or matched as text when they do not parse.
-func (w *worker) scanLines(r io.Reader, u unit, res *fileResult) {
+func (w *worker) scanLines(r io.Reader, u unit, res *fileResult, emit func(*Finding)) {
 	// The line reader drops a byte order mark from the first line; the
 	// line's offsets must still be the file's.
 	br := bufio.NewReaderSize(r, 4<<10)
@@ -281,7 +419,8 @@ func (w *worker) scanLines(r io.Reader, u unit, res *fileResult) {
 			off += int64(bom)
 		}
 		for _, s := range spans {
-			res.findings = append(res.findings, newFinding(u, s, l.Bytes, l.Number, off, recType))
+			f := newFinding(u, s, l.Bytes, l.Number, off, recType)
+			emit(&f)
 		}
 	}
 	if err := lr.Err(); err != nil {
@@ -291,7 +430,7 @@ func (w *worker) scanLines(r io.Reader, u unit, res *fileResult) {
 
 // scanWhole reads a text or JSON file whole: a secret may span lines
 // (key blocks), and a JSON file's strings have paths.
-func (w *worker) scanWhole(r io.Reader, u unit, res *fileResult) {
+func (w *worker) scanWhole(r io.Reader, u unit, res *fileResult, emit func(*Finding)) {
 	data, err := io.ReadAll(io.LimitReader(r, maxTextBytes+1))
 	if err != nil {
 		res.problems = append(res.problems, model.Problem{File: u.file, Kind: model.ProblemUnreadable, Reason: err.Error()})
@@ -326,14 +465,15 @@ func (w *worker) scanWhole(r io.Reader, u unit, res *fileResult) {
 			le = len(data) - ls
 		}
 		s.Start, s.End = s.Start-ls, s.End-ls
-		res.findings = append(res.findings, newFinding(u, s, data[ls:ls+le], line, int64(ls), ""))
+		f := newFinding(u, s, data[ls:ls+le], line, int64(ls), "")
+		emit(&f)
 	}
 }
 
 // scanJournal scans the files an undo journal keeps (each entry holds
 // the bytes of every file it changed, as they were before): a secret
 // removed from memory, or restored over, lives on there.
-func (w *worker) scanJournal(r io.Reader, u unit, res *fileResult) {
+func (w *worker) scanJournal(r io.Reader, u unit, res *fileResult, emit func(*Finding)) {
 	data, err := io.ReadAll(io.LimitReader(r, model.MaxJournalBytes))
 	if err != nil {
 		res.problems = append(res.problems, model.Problem{File: u.file, Kind: model.ProblemUnreadable, Reason: err.Error()})
@@ -355,7 +495,7 @@ func (w *worker) scanJournal(r io.Reader, u unit, res *fileResult) {
 					Session: u.session, Project: u.project, Time: e.Time, Excerpt: s.Excerpt, secret: s.Secret}
 				h := sha256.Sum256([]byte(f.File + "\x00" + e.ID + "\x00" + strconv.Itoa(i) + "\x00" + strconv.Itoa(s.Start) + "\x00" + string(f.Rule)))
 				f.ID = "s" + hex.EncodeToString(h[:])[:9]
-				res.findings = append(res.findings, f)
+				emit(&f)
 			}
 		}
 	}
@@ -426,77 +566,86 @@ func partOf(st Store, recType, p string) string {
 	return recType + " record"
 }
 
-// addTurns sets the turn of transcript findings: a second pass, over
-// the files that have findings only, up to the last one's line.
-func addTurns(u unit, fs []Finding) error {
-	last := 0
-	for _, f := range fs {
-		last = max(last, f.Line)
+// lineTurns are the turn and time of transcript lines that hold
+// findings, by line (ascending).
+type lineTurns []lineTurn
+
+type lineTurn struct {
+	line, turn int
+	time       time.Time
+}
+
+// set gives a finding its line's turn and time (when the line has one).
+func (t lineTurns) set(f *Finding) {
+	i, ok := slices.BinarySearchFunc(t, f.Line, func(lt lineTurn, line int) int { return lt.line - line })
+	if !ok {
+		return
 	}
+	f.Turn = t[i].turn
+	if !t[i].time.IsZero() {
+		f.Time = t[i].time
+	}
+}
+
+// turnsOf finds the turn of the transcript lines with findings (lines,
+// ascending): a second pass, over the files that have findings only, up
+// to the last one's line.
+func turnsOf(u unit, lines []int) (lineTurns, error) {
+	slices.Sort(lines)
+	lines = slices.Compact(lines)
+	last := lines[len(lines)-1]
 	f, err := model.OpenRegular(u.fsys, u.name)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer f.Close()
-	turnAt := map[int]int{} // line → turns completed before it, or its own turn
+	out := make(lineTurns, len(lines))
+	for i, l := range lines {
+		out[i].line = l
+	}
 	seen := map[string]bool{}
-	turns := 0
+	turns, next := 0, 0
 	_, err = model.ScanTranscript(f, u.name, model.ScanOptions{}, func(r *model.Record) error {
 		if r.Line > last {
 			return model.ErrStopScan
 		}
+		turn := 0 // turns completed before the line, or its own turn
 		if timeline.IsTurn(r) {
 			key, keyed := timeline.TurnKey(r)
 			if !keyed || !seen[key] {
 				seen[key] = true
 				turns++
 			}
-			turnAt[r.Line] = turns
+			turn = turns
 		} else if !r.IsSidechain {
-			turnAt[r.Line] = turns + 1
+			turn = turns + 1
 		}
-		if r.Timestamp.IsZero() {
-			return nil
+		for next < len(out) && out[next].line < r.Line {
+			next++
 		}
-		for i := range fs {
-			if fs[i].Line == r.Line {
-				fs[i].Time = r.Timestamp
-			}
+		if next < len(out) && out[next].line == r.Line {
+			out[next].turn, out[next].time = turn, r.Timestamp
 		}
 		return nil
 	})
-	for i := range fs {
-		fs[i].Turn = turnAt[fs[i].Line]
-	}
-	return err
+	return out, err
 }
 
-// markSame points every finding of a secret seen before at the first.
-func markSame(fs []Finding) {
-	first := map[string]string{}
-	for i := range fs {
-		k := string(fs[i].Rule) + "\x00" + fs[i].secret
-		if id, ok := first[k]; ok {
-			fs[i].SameAs = id
-			continue
-		}
-		first[k] = fs[i].ID
-	}
-}
-
-// historyIndex maps pastes to the history lines that name them, so a
+// lazyHistory maps pastes to the history lines that name them, so a
 // paste's finding says whose it is; and filters history findings by
-// project.
-type historyIndex struct {
-	loaded bool
+// project. The history is read once, when a paste first needs it (by
+// any of the scan's workers).
+type lazyHistory struct {
+	fsys   fs.FS
+	once   sync.Once
 	byHash map[string]*model.HistoryEntry
 }
 
-func readHistoryIndex(fsys fs.FS) historyIndex {
-	x := historyIndex{loaded: true, byHash: map[string]*model.HistoryEntry{}}
-	h, err := model.ReadHistory(fsys, model.HistoryPath)
+func (x *lazyHistory) load() {
+	x.byHash = map[string]*model.HistoryEntry{}
+	h, err := model.ReadHistory(x.fsys, model.HistoryPath)
 	if err != nil || h == nil {
-		return x
+		return
 	}
 	for i := range h.Entries {
 		e := &h.Entries[i]
@@ -508,14 +657,14 @@ func readHistoryIndex(fsys fs.FS) historyIndex {
 			}
 		}
 	}
-	return x
 }
 
 // attach fills in what only the history knows, and says whether the
 // finding belongs to project (all do when it is "").
-func (x historyIndex) attach(f *Finding, u unit, project string) bool {
+func (x *lazyHistory) attach(f *Finding, u unit, project string) bool {
 	switch u.store {
 	case StorePaste:
+		x.once.Do(x.load)
 		base := u.name[strings.LastIndexByte(u.name, '/')+1:]
 		if e := x.byHash[strings.TrimSuffix(base, ".txt")]; e != nil {
 			f.Session, f.Project, f.Time = e.SessionID, e.Project, e.Timestamp
@@ -536,15 +685,6 @@ func (r Report) Distinct() int {
 		}
 	}
 	return n
-}
-
-// Reveal returns the findings with their secrets, for --show.
-func (r Report) Reveal() []RevealedFinding {
-	out := make([]RevealedFinding, len(r.Findings))
-	for i, f := range r.Findings {
-		out[i] = RevealedFinding{Finding: f, SecretText: f.secret}
-	}
-	return out
 }
 
 // RevealedFinding is a finding with its secret, for --show.

@@ -2,11 +2,13 @@ package secrets
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -81,29 +83,38 @@ type Selection []string
 // may be writing (see BusyOptions) and files that are not plain regular
 // files are left alone and say why.
 func PlanScrub(o Options, r Report, sel Selection, busy BusyOptions) Plan {
+	return PlanScrubEach(o, func(fn func(*Finding)) {
+		for i := range r.Findings {
+			fn(&r.Findings[i])
+		}
+	}, sel, busy)
+}
+
+// PlanScrubEach is PlanScrub over findings handed out one at a time
+// (Scanning.Each): it keeps of each only its id, so a plan holds its
+// edits, not the scan.
+func PlanScrubEach(o Options, each func(func(*Finding)), sel Selection, busy BusyOptions) Plan {
 	p := Plan{Home: o.Home.Dir, Files: []PlanFile{}, Skipped: []Skipped{}}
-	// Findings by file, as indices: a file may hold a million.
-	byFile := map[string][]int{}
+	byFile := map[string]*fileSel{}
 	var files []string
-	for i := range r.Findings {
-		f := &r.Findings[i]
+	each(func(f *Finding) {
 		if !f.matchesAny(sel) {
-			continue
+			return
 		}
 		if f.Outside {
 			p.Skipped = append(p.Skipped, Skipped{Finding: f.ID, File: f.File,
 				Why: "outside the Claude home, where memscope writes nothing: edit it yourself (in a git repository, its history may keep the secret too)"})
-			continue
+			return
 		}
 		if f.Store == StoreUndoCopy {
 			p.Skipped = append(p.Skipped, Skipped{Finding: f.ID, File: f.File,
 				Why: "memscope's undo copy of a file as it was before a change: it stays until that change leaves the journal (memscope undo --list, memscope files SESSION)"})
-			continue
+			return
 		}
 		if f.Store == StoreLeftover {
 			p.Skipped = append(p.Skipped, Skipped{Finding: f.ID, File: f.File,
 				Why: "a hidden copy an interrupted memscope write left: memscope lint --remove-leftovers deletes it"})
-			continue
+			return
 		}
 		if f.Store == StoreSettings && !slices.Contains(sel, f.ID) {
 			// A settings file is configuration Claude Code reads (an env
@@ -111,24 +122,35 @@ func PlanScrub(o Options, r Report, sel Selection, busy BusyOptions) Plan {
 			// it, so only a scrub that names the finding touches it.
 			p.Skipped = append(p.Skipped, Skipped{Finding: f.ID, File: f.File,
 				Why: "configuration Claude Code reads: scrubbing breaks what uses it; name the finding (--only " + f.ID + ") to scrub it anyway"})
-			continue
+			return
 		}
-		if _, ok := byFile[f.File]; !ok {
+		fs := byFile[f.File]
+		if fs == nil {
+			fs = &fileSel{first: *f, ids: map[idKey]struct{}{}}
+			fs.first.secret = ""
+			byFile[f.File] = fs
 			files = append(files, f.File)
 		}
-		byFile[f.File] = append(byFile[f.File], i)
-	}
+		fs.ids[keyOf(f.ID)] = struct{}{}
+	})
 	bc := newBusyChecker(busy, o.Home)
 	w := newWorker()
 	for _, name := range files {
-		pf := planFile(o.Home, w, bc, r.Findings, byFile[name])
-		p.Files = append(p.Files, pf)
+		p.Files = append(p.Files, planFile(o.Home, w, bc, byFile[name]))
+		delete(byFile, name)
 	}
 	return p
 }
 
-func planFile(h *model.Home, w *worker, bc *busyChecker, all []Finding, want []int) PlanFile {
-	f0 := all[want[0]]
+// fileSel is what a plan takes of one file: its first finding (where the
+// file is, whose it is) and the ids of the findings asked for.
+type fileSel struct {
+	first Finding
+	ids   map[idKey]struct{}
+}
+
+func planFile(h *model.Home, w *worker, bc *busyChecker, sel *fileSel) PlanFile {
+	f0 := sel.first
 	pf := PlanFile{File: f0.File, Store: f0.Store, Session: f0.Session, Edits: []Edit{}}
 	abs := h.Abs(f0.File)
 	st, err := os.Lstat(abs)
@@ -155,31 +177,51 @@ func planFile(h *model.Home, w *worker, bc *busyChecker, all []Finding, want []i
 	pf.Mode = st.Mode().Perm()
 	pf.Current = store.StampOf(data, true, st)
 	pf.Refused = bc.why(abs, st.ModTime(), f0.Session, f0.Store.IsTranscript())
-	// Scan again what is on disk now; keep the findings asked for.
+	// Scan again what is on disk now; keep the findings asked for, and
+	// those the diff may show: a file read line by line may hold a
+	// million, and the diff shows the first maxDiffLines lines with edits.
 	u := unit{store: f0.Store, fsys: h.FS, name: f0.File, file: f0.File, format: formatOf(f0.Store, f0.File),
 		session: f0.Session, agent: f0.Agent, project: f0.Project, size: int64(len(data))}
-	var res fileResult
-	w.scanFile(bytes.NewReader(data), u, &res)
-	ids := map[string]bool{}
-	for _, i := range want {
-		ids[all[i].ID] = true
+	var near []Finding
+	shown := map[int]bool{}
+	// One copy of each marker and JSON path: a file's edits repeat them.
+	pf.Edits = make([]Edit, 0, len(sel.ids))
+	interned := map[string]string{}
+	intern := func(s string) string {
+		if v, ok := interned[s]; ok {
+			return v
+		}
+		interned[s] = s
+		return s
 	}
-	for _, f := range res.findings {
-		if !ids[f.ID] {
-			continue
+	notHeld := ""
+	var res fileResult
+	w.scanFile(bytes.NewReader(data), u, &res, func(f *Finding) {
+		if !u.byLine() || len(shown) < maxDiffLines || shown[f.Line] {
+			near = append(near, *f)
 		}
-		if !spanHolds(data, f) {
-			pf.Refused = fmt.Sprintf("line %d: the bytes at the secret's place are not the secret (nothing is written when memscope is not sure)", f.Line)
-			return pf
+		if _, ok := sel.ids[keyOf(f.ID)]; !ok || notHeld != "" {
+			return
 		}
-		pf.Edits = append(pf.Edits, Edit{Finding: f.ID, Rule: f.Rule, Line: f.Line, JSONPath: f.JSONPath, Part: f.Part,
-			Offset: f.Offset, Length: f.Length, Marker: scan.Marker(f.Rule), Excerpt: f.Excerpt})
+		if !spanHolds(data, *f) {
+			notHeld = fmt.Sprintf("line %d: the bytes at the secret's place are not the secret (nothing is written when memscope is not sure)", f.Line)
+			return
+		}
+		if len(shown) < maxDiffLines {
+			shown[f.Line] = true
+		}
+		pf.Edits = append(pf.Edits, Edit{Finding: f.ID, Rule: f.Rule, Line: f.Line, JSONPath: intern(f.JSONPath), Part: f.Part,
+			Offset: f.Offset, Length: f.Length, Marker: intern(scan.Marker(f.Rule)), Excerpt: f.Excerpt})
+	})
+	if notHeld != "" {
+		pf.Refused = notHeld
+		return pf
 	}
 	if len(pf.Edits) == 0 && pf.Refused == "" {
 		pf.Refused = "the secrets are no longer there (the file changed since the scan)"
 	}
-	pf.After = store.StampOf(applyEdits(data, pf.Edits), true, nil)
-	pf.Diff = maskedDiff(pf.File, data, pf.Edits, res.findings)
+	pf.After = stampEdited(data, pf.Edits)
+	pf.Diff = maskedDiff(pf.File, data, pf.Edits, near)
 	return pf
 }
 
@@ -221,18 +263,38 @@ func folderRefusal(home, dir string) string {
 
 // applyEdits returns data with every edit's bytes replaced by its marker.
 func applyEdits(data []byte, edits []Edit) []byte {
-	sorted := slices.Clone(edits)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Offset < sorted[j].Offset })
 	var b bytes.Buffer
 	b.Grow(len(data))
+	writeEdited(&b, data, edits)
+	return b.Bytes()
+}
+
+// writeEdited writes data with every edit's bytes replaced by its marker.
+func writeEdited(w io.Writer, data []byte, edits []Edit) {
+	byOffset := func(a, b Edit) int { return cmp.Compare(a.Offset, b.Offset) }
+	if !slices.IsSortedFunc(edits, byOffset) {
+		edits = slices.Clone(edits)
+		slices.SortStableFunc(edits, byOffset)
+	}
 	at := int64(0)
-	for _, e := range sorted {
-		b.Write(data[at:e.Offset])
-		b.WriteString(e.Marker)
+	for _, e := range edits {
+		w.Write(data[at:e.Offset])
+		io.WriteString(w, e.Marker)
 		at = e.Offset + int64(e.Length)
 	}
-	b.Write(data[at:])
-	return b.Bytes()
+	w.Write(data[at:])
+}
+
+// stampEdited is the stamp of data with the edits applied
+// (store.StampOf of applyEdits' result), without a copy of the file.
+func stampEdited(data []byte, edits []Edit) store.FileStamp {
+	h := sha256.New()
+	n := int64(len(data))
+	for _, e := range edits {
+		n += int64(len(e.Marker) - e.Length)
+	}
+	writeEdited(h, data, edits)
+	return store.FileStamp{Exists: true, Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}
 }
 
 // diffContext is how many bytes of a line a diff shows around a secret.

@@ -491,12 +491,11 @@ func TestScrubLeavesSettingsUnlessNamed(t *testing.T) {
 	}
 }
 
-// A secret memscope's undo journal keeps (a memory file as it was before
-// an edit removed the secret) is reported where it is, and a scrub says
-// why it leaves it.
-func TestScanReportsUndoCopies(t *testing.T) {
-	t.Parallel()
-	l, h := plantedHome(t)
+// plantUndoCopy writes an undo journal into the home's memory folder
+// whose one entry keeps a file that held a GitLab token on its second
+// line, and returns the token.
+func plantUndoCopy(t *testing.T, l secretgen.Layout, h *model.Home) string {
+	t.Helper()
 	tok := "glpat-" + secretgen.Token(98, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", 20)
 	j := &journal.Journal{}
 	j.Add(journal.Entry{ID: "20261122-100000.000", Time: now.Add(-2 * time.Hour), Op: "edit", Summary: "edit deploy.md",
@@ -506,6 +505,16 @@ func TestScanReportsUndoCopies(t *testing.T) {
 	if err := os.WriteFile(jp, j.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return tok
+}
+
+// A secret memscope's undo journal keeps (a memory file as it was before
+// an edit removed the secret) is reported where it is, and a scrub says
+// why it leaves it.
+func TestScanReportsUndoCopies(t *testing.T) {
+	t.Parallel()
+	l, h := plantedHome(t)
+	tok := plantUndoCopy(t, l, h)
 	r := Scan(Options{Home: h})
 	var got []Finding
 	for _, f := range r.Findings {

@@ -1,0 +1,79 @@
+package search
+
+import (
+	"regexp"
+	"slices"
+	"testing"
+)
+
+// A regular expression that is an alternation of literals (or one
+// literal, or a literal query) is matched by the literal finders, not
+// the expression: the matches are exactly the expression's (leftmost,
+// the first alternative in order at one place, case folded the Unicode
+// way: a text with a Kelvin sign or a long s goes to the expression).
+func TestLiteralAlternationMatchesTheExpression(t *testing.T) {
+	texts := []string{
+		"the parser and the reader feed the writer; PARSER, Reader, wRiTeR",
+		"abcd abc ab a bcd xabcx",
+		"pars\u017fer pa\u017fser \u212aeeper keeper KEEPER",
+		"readers reread the rereader writer rite",
+		"the migration table, a SCHEMA column, schema  table, migration\u212acolumn",
+		"parser reader pars read parser read pars reader parsreader",
+		"xabcd abcd xc abc xbcd",
+		"",
+	}
+	for _, c := range []struct {
+		pattern string
+		o       QueryOptions
+		literal bool
+	}{
+		{"parser|reader|writer", QueryOptions{Regex: true}, true},
+		{"(parser|reader|writer)", QueryOptions{Regex: true}, true},
+		{"parser|reader|writer", QueryOptions{Regex: true, Case: true}, true},
+		{"ab|abc", QueryOptions{Regex: true}, true}, // factored as ab(?:|c), expanded back
+		{"abc|ab", QueryOptions{Regex: true}, true},
+		{"bc|abcd", QueryOptions{Regex: true}, true},
+		{"keeper|parser", QueryOptions{Regex: true}, true},
+		{"reader|rere", QueryOptions{Regex: true}, true}, // factored, expanded back
+		{"writer|rite", QueryOptions{Regex: true}, true},
+		{"rite|writer", QueryOptions{Regex: true}, true},
+		{"(migration|schema) (table|column)", QueryOptions{Regex: true}, true},
+		{"(parser|pars) (reader|read)", QueryOptions{Regex: true}, true},
+		{"(pars|parser)(er|)", QueryOptions{Regex: true}, true},
+		{"(a|ab)(c|bcd)", QueryOptions{Regex: true}, true},
+		{"(x|ab)(c|bcd)", QueryOptions{Regex: true}, true},
+		{"release parser", QueryOptions{}, true},
+		{"keeper", QueryOptions{}, true},
+		{"parser|read(er|ing)", QueryOptions{Regex: true}, true},
+		{"parser|read(er|ing)?", QueryOptions{Regex: true}, false},
+		{"(pars|x)(er|)", QueryOptions{Regex: true}, true},
+		{"[a-z]+er", QueryOptions{Regex: true}, false},
+	} {
+		q, err := Compile(c.pattern, c.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := q.lit != nil; got != c.literal {
+			t.Errorf("%q %+v: matched by literals %v, want %v", c.pattern, c.o, got, c.literal)
+		}
+		src := c.pattern
+		if !c.o.Regex {
+			src = regexp.QuoteMeta(src)
+		}
+		if !c.o.Case {
+			src = "(?i)" + src
+		}
+		re := regexp.MustCompile(src)
+		for _, text := range texts {
+			var want [][2]int
+			for _, m := range re.FindAllStringIndex(text, -1) {
+				if m[1] > m[0] {
+					want = append(want, [2]int{m[0], m[1]})
+				}
+			}
+			if got := q.matches(text, 1000); !slices.Equal(got, want) {
+				t.Errorf("%q %+v in %q: matches %v, the expression's %v", c.pattern, c.o, text, got, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,46 @@
+package testenv
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// PeakHeap runs fn while sampling the heap and returns the most it grew
+// over what was in use before: a bound on a reader's memory that a test
+// can assert without timing anything.
+func PeakHeap(fn func()) uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapInuse
+	var peak atomic.Uint64
+	var wg sync.WaitGroup
+	done := make(chan struct{})
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			var s runtime.MemStats
+			runtime.ReadMemStats(&s)
+			if s.HeapInuse > peak.Load() {
+				peak.Store(s.HeapInuse)
+			}
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	fn()
+	close(done)
+	wg.Wait()
+	if p := peak.Load(); p > base {
+		return p - base
+	}
+	return 0
+}
