@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -175,7 +176,9 @@ func keepMemory(rule string, it Item, in KeepInput) (Kept, error) {
 		raw = md.Index.Bytes()
 	}
 	line := memindex.EntryLine(memindex.EntryTitle(name, safe), rel, rule)
-	grown := append(append([]byte{}, raw...), []byte("\n"+line+"\n")...)
+	// The index with the line added as the store adds it: one more line,
+	// no blank line before it (the cap counts the trimmed text).
+	grown := append(bytes.TrimRight(raw, " \t\r\n"), []byte("\n"+line+"\n")...)
 	if c := memindex.CapIndex(grown); c.Truncated {
 		return Kept{}, &IndexFullError{Cap: memindex.CapIndex(raw)}
 	}
