@@ -74,10 +74,10 @@ func ResolveInside(fsys fs.FS, name string) (string, error) {
 	if !fs.ValidPath(name) {
 		return "", &fs.PathError{Op: "resolve", Path: name, Err: fs.ErrInvalid}
 	}
+	// The roots are found only for a link with an absolute target:
+	// finding the home's real path costs an Lstat per folder above it.
 	var roots []string
-	if r, ok := fsys.(rootDirer); ok {
-		roots = r.rootDirs()
-	}
+	rootsFound := false
 	todo := strings.Split(name, "/")
 	cur := "."
 	links := 0
@@ -116,6 +116,9 @@ func ResolveInside(fsys fs.FS, name string) (string, error) {
 		}
 		rest := target
 		if path.IsAbs(filepath.ToSlash(target)) {
+			if r, ok := fsys.(rootDirer); ok && !rootsFound {
+				roots, rootsFound = r.rootDirs(), true
+			}
 			rel, ok := relUnder(roots, target)
 			if !ok {
 				return "", &fs.PathError{Op: "resolve", Path: next, Err: &LinkError{Target: target, Outside: true}}
