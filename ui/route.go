@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/prompt"
 	"path/filepath"
 
@@ -171,7 +170,9 @@ func (m *Model) nextStore() tea.Cmd {
 	}
 	next := p.stores[(p.storeIdx+1)%len(p.stores)]
 	m.data.storeDir = next.Dir
-	if next.Kind == model.StoreAuto {
+	if next.Dir == p.stores[0].Dir {
+		// The home's auto memory folder (an auto memory folder moved
+		// out of the home is another store).
 		m.data.storeDir = ""
 	}
 	m.setStatus("showing "+next.Label+": "+next.Dir, false)
