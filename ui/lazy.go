@@ -3,6 +3,7 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/ui/feed"
 	"github.com/memscope/memscope/views/security"
 )
 
@@ -49,7 +50,7 @@ func (m *Model) reload(c change) tea.Cmd {
 			}
 		}
 		if ids != nil {
-			cmds = append(cmds, m.requestSessions(sessionsReq{slug: open, ids: ids}))
+			cmds = append(cmds, m.requestSessions(feed.SessionsReq{Slug: open, IDs: ids}))
 		}
 	}
 	if c.prompt {

@@ -169,4 +169,5 @@ type feeds struct {
 	retention *feed.Retention
 	secrets   *feed.Secrets
 	files     *feed.Files
+	sessions  *feed.Sessions
 }

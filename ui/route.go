@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/ui/feed"
 	"github.com/memscope/memscope/views/msgs"
 	"github.com/memscope/memscope/views/replay"
 )
@@ -100,16 +101,15 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.applyPromptHit()
 		}
 		return m, nil, true
-	case sessionsLoadedMsg:
+	case feed.SessionsLoaded:
 		next := m.sessionsDone()
-		if msg.slug == m.data.open {
-			m.data.sessions = msg.sessions
-			m.live.followers, m.live.followersOf = msg.followers, msg.slug
-			m.p.replay, _ = m.p.replay.Update(replay.SessionsMsg{Sessions: msg.sessions, Now: m.opts.Now()})
+		if msg.Slug == m.data.open {
+			m.feeds.sessions.Loaded(msg)
+			m.p.replay, _ = m.p.replay.Update(replay.SessionsMsg{Sessions: msg.Sessions, Now: m.opts.Now()})
 			// A session that started or wrote an attachment record may
 			// have loaded files.
-			if msg.mayLoad {
-				next = tea.Batch(next, m.loadsCmd(msg.slug))
+			if msg.MayLoad {
+				next = tea.Batch(next, m.loadsCmd(msg.Slug))
 			}
 		}
 		return m, next, true

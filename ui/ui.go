@@ -198,7 +198,7 @@ func New(opts Options) Model {
 		styles:      st,
 		help:        new(help.New()),
 		loading:     map[string]bool{"home": true, "history": true},
-		feeds:       &feeds{overview: feed.NewOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets(), files: feed.NewFiles()},
+		feeds:       &feeds{overview: feed.NewOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets(), files: feed.NewFiles(), sessions: feed.NewSessions()},
 		md:          markdown.NewRenderer(),
 		loadsCache:  engineloads.NewCache(),
 		reviewCache: provenance.NewFirstCacheOn(opts.Cache, homeDirOf(opts.Home)),
