@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,18 +27,137 @@ const childVar = "MEMSCOPE_TEST_CHILD_ROOT"
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(childVar); dir != "" {
 		home := func() (string, error) { return dir, nil }
-		os.Exit(run(&env{
-			stdout:   os.Stdout,
-			stderr:   os.Stderr,
-			getenv:   func(string) string { return "" },
-			userHome: home,
-			getwd:    home,
-			now:      func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
-			root:     model.MountFS(nil, filepath.ToSlash(dir), model.DirFS(dir)),
-			version:  "0.0.0-test",
-		}, os.Args[1:]))
+		childEnv := func(stdout, stderr io.Writer) *env {
+			return &env{
+				stdout:   stdout,
+				stderr:   stderr,
+				getenv:   func(string) string { return "" },
+				userHome: home,
+				getwd:    home,
+				now:      func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
+				root:     model.MountFS(nil, filepath.ToSlash(dir), model.DirFS(dir)),
+				version:  "0.0.0-test",
+			}
+		}
+		if batch := os.Getenv(batchVar); batch != "" {
+			os.Exit(runBatchChild(batch, childEnv))
+		}
+		os.Exit(run(childEnv(os.Stdout, os.Stderr), os.Args[1:]))
 	}
 	os.Exit(m.Run())
+}
+
+// batchVar holds, as JSON, the commands a child runs one after the other
+// (runGuardedBatch): one process for many commands, so a test that runs
+// every command on many homes does not start a process for each.
+const batchVar = "MEMSCOPE_TEST_CHILD_BATCH"
+
+// batchMark starts the lines a batch child writes between its commands.
+const batchMark = "\x1ememscope-batch "
+
+// runBatchChild runs the commands of batch (JSON), each with its output
+// (stdout and stderr) between a begin line and an end line that gives
+// its exit code and how long it ran.
+func runBatchChild(batch string, childEnv func(stdout, stderr io.Writer) *env) int {
+	var cmds [][]string
+	if err := json.Unmarshal([]byte(batch), &cmds); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 3
+	}
+	for i, args := range cmds {
+		fmt.Printf("\n%sbegin %d\n", batchMark, i)
+		start := time.Now()
+		code := run(childEnv(os.Stdout, os.Stdout), args)
+		fmt.Printf("\n%send %d %d %d\n", batchMark, i, code, time.Since(start))
+	}
+	return 0
+}
+
+// batchResult is what one command of a batch did.
+type batchResult struct {
+	Code    int
+	Out     string
+	Elapsed time.Duration
+	// Killed is why the child was stopped while this command ran
+	// ("timeout", "memory", or "exit" for a child that died: a panic).
+	Killed string
+}
+
+// runGuardedBatch runs the commands cmds in child processes that see
+// only dir, as many in each as run to their end: l.Timeout bounds each
+// command (as runGuarded's does) and l.MaxRSS each child, whose peak is
+// at least every command's. A command that outgrows either, or kills its
+// child, is the one that began and did not end; the commands after it
+// run in a new child.
+func runGuardedBatch(t *testing.T, dir string, l guard.Limits, cmds [][]string) []batchResult {
+	t.Helper()
+	var out []batchResult
+	for len(out) < len(cmds) {
+		part := runBatchOnce(t, dir, l, cmds[len(out):])
+		for _, r := range part {
+			out = append(out, r)
+			if r.Killed != "" {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// runBatchOnce runs cmds in one child: the results up to the first
+// command that did not end.
+func runBatchOnce(t *testing.T, dir string, l guard.Limits, cmds [][]string) []batchResult {
+	t.Helper()
+	js, err := json.Marshal(cmds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), childVar+"="+dir, batchVar+"="+string(js))
+	whole := l
+	whole.Timeout = l.Timeout * time.Duration(min(len(cmds), 3))
+	res, err := guard.Run(cmd, whole)
+	if err != nil {
+		t.Fatalf("batch: %v", err)
+	}
+	var out []batchResult
+	cur := -1
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(string(res.Stdout), "\n") {
+		rest, ok := strings.CutPrefix(line, batchMark)
+		if !ok {
+			b.WriteString(line)
+			continue
+		}
+		var i, code int
+		var d time.Duration
+		switch {
+		case strings.HasPrefix(rest, "begin "):
+			if _, err := fmt.Sscanf(rest, "begin %d", &i); err == nil && i == len(out) {
+				cur = i
+				b.Reset()
+			}
+		case strings.HasPrefix(rest, "end "):
+			if _, err := fmt.Sscanf(rest, "end %d %d %d", &i, &code, &d); err == nil && i == cur {
+				r := batchResult{Code: code, Out: b.String(), Elapsed: d}
+				if d > l.Timeout {
+					r.Killed = "timeout"
+				}
+				out = append(out, r)
+				cur = -1
+			}
+		}
+	}
+	if len(out) < len(cmds) {
+		// The command that began and did not end (or the first, when
+		// the child ended before it began).
+		r := batchResult{Code: res.Code, Out: b.String() + string(res.Stderr), Elapsed: res.Elapsed, Killed: res.Killed}
+		if r.Killed == "" {
+			r.Killed = "exit"
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // runGuarded runs memscope args in a child process that sees only dir,
@@ -111,13 +233,15 @@ func TestHostileSpecialFiles(t *testing.T) {
 					want = []string{"character device", "outside the home (not followed)"}
 				}
 				named := map[string]bool{}
-				for _, args := range hostileCommands(home, res, oddProject(hostilehome.Special)) {
-					r := runGuarded(t, dir, limits, args...)
-					if !finished(r) {
-						t.Errorf("%s: %v\nstderr: %s", strings.Join(args, " "), r, r.Stderr)
+				cmds := hostileCommands(home, res, oddProject(hostilehome.Special))
+				results := runGuardedBatch(t, dir, limits, cmds)
+				for i, args := range cmds {
+					r := results[i]
+					out := r.Out
+					if r.Killed != "" || r.Code < 0 || r.Code > 2 || strings.Contains(out, "panic:") {
+						t.Errorf("%s: exit %d in %v, %s\noutput: %s", strings.Join(args, " "), r.Code, r.Elapsed, r.Killed, out)
 						continue
 					}
-					out := string(r.Stdout) + string(r.Stderr)
 					for _, w := range want {
 						if strings.Contains(out, w) && strings.Contains(out, filepath.Base(rel)) {
 							named[args[0]] = true

@@ -74,16 +74,10 @@ func ResolveInside(fsys fs.FS, name string) (string, error) {
 	if !fs.ValidPath(name) {
 		return "", &fs.PathError{Op: "resolve", Path: name, Err: fs.ErrInvalid}
 	}
-	// The roots (one resolves the home's own links) are found only for a
-	// link with an absolute target: every read of the home resolves its
-	// name, and most names have no link at all.
+	// The roots are found only for a link with an absolute target:
+	// finding the home's real path costs an Lstat per folder above it.
 	var roots []string
-	rootsOf := func() []string {
-		if r, ok := fsys.(rootDirer); ok && roots == nil {
-			roots = r.rootDirs()
-		}
-		return roots
-	}
+	rootsFound := false
 	todo := strings.Split(name, "/")
 	cur := "."
 	links := 0
@@ -122,7 +116,10 @@ func ResolveInside(fsys fs.FS, name string) (string, error) {
 		}
 		rest := target
 		if path.IsAbs(filepath.ToSlash(target)) {
-			rel, ok := relUnder(rootsOf(), target)
+			if r, ok := fsys.(rootDirer); ok && !rootsFound {
+				roots, rootsFound = r.rootDirs(), true
+			}
+			rel, ok := relUnder(roots, target)
 			if !ok {
 				return "", &fs.PathError{Op: "resolve", Path: next, Err: &LinkError{Target: target, Outside: true}}
 			}

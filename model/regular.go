@@ -270,6 +270,9 @@ func (d dirFS) join(op, name string) (string, error) {
 // open opens name without blocking; it keeps a regular file, and a
 // folder when dirOK.
 func (d dirFS) open(name string, dirOK bool) (fs.File, error) {
+	if f, ok, err := d.openBeneath(name, dirOK); ok {
+		return f, err
+	}
 	resolved, err := d.resolve("open", name)
 	if err != nil {
 		return nil, err
@@ -303,6 +306,39 @@ func (d dirFS) open(name string, dirOK bool) (fs.File, error) {
 	return f, nil
 }
 
+// openBeneath is open for a home's name the kernel resolves inside it
+// (statBeneath). The name is opened again by its full path, and kept
+// only when that is the file the kernel resolved inside: a link put in
+// between is not read through. ok is false when open must resolve name
+// itself.
+func (d dirFS) openBeneath(name string, dirOK bool) (fs.File, bool, error) {
+	if !d.inside || name == "." || !fs.ValidPath(name) {
+		return nil, false, nil
+	}
+	info, ok, err := statBeneath("open", d.dir, name)
+	switch {
+	case !ok:
+		return nil, false, nil
+	case err != nil:
+		return nil, true, err
+	case !info.Mode().IsRegular() && !(dirOK && info.IsDir()):
+		return nil, true, notRegular("open", name, info.Mode())
+	}
+	full, err := d.join("open", name)
+	if err != nil {
+		return nil, true, err
+	}
+	f, err := os.OpenFile(full, os.O_RDONLY|oNonblock, 0)
+	if err != nil {
+		return nil, false, nil
+	}
+	if opened, err := f.Stat(); err != nil || !os.SameFile(info, opened) {
+		f.Close()
+		return nil, false, nil
+	}
+	return f, true, nil
+}
+
 func (d dirFS) Open(name string) (fs.File, error) { return d.open(name, true) }
 
 func (d dirFS) OpenRegular(name string) (fs.File, error) { return d.open(name, false) }
@@ -332,6 +368,11 @@ func (d dirFS) ReadDir(name string) ([]fs.DirEntry, error) {
 }
 
 func (d dirFS) Stat(name string) (fs.FileInfo, error) {
+	if d.inside && name != "." && fs.ValidPath(name) {
+		if info, ok, err := statBeneath("stat", d.dir, name); ok {
+			return info, err
+		}
+	}
 	resolved, err := d.resolve("stat", name)
 	if err != nil {
 		return nil, err

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/memscope/memscope/demo"
+	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
@@ -32,11 +33,17 @@ func demoModel(t *testing.T, w, h int) (Model, demo.Layout) {
 // says it is shown as the demo (Options.Demo).
 func demoModelAt(t *testing.T, l demo.Layout, banner bool, w, h int) Model {
 	t.Helper()
+	return demoModelCached(t, l, banner, w, h, nil)
+}
+
+// demoModelCached is demoModelAt with the disk cache cache.
+func demoModelCached(t *testing.T, l demo.Layout, banner bool, w, h int, cache *diskcache.Store) Model {
+	t.Helper()
 	home, err := model.OpenHome(l.Home, model.HomeFromDemo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(Options{Home: home, Project: l.Project("shop-api"), Demo: banner, Now: func() time.Time { return testNow }, Root: testroot.New(t, sharedDirs(t, l.Root)...),
+	m := New(Options{Home: home, Project: l.Project("shop-api"), Demo: banner, Now: func() time.Time { return testNow }, Root: testroot.New(t, sharedDirs(t, l.Root)...), Cache: cache,
 		Getenv: func(k string) string {
 			if k == "NO_COLOR" {
 				return "1"

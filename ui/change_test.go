@@ -75,20 +75,6 @@ func TestFlightRunsOneAtATime(t *testing.T) {
 	}
 }
 
-// Session requests for the same project merge their sessions; one for
-// another project replaces them with a full load.
-func TestMergeSessions(t *testing.T) {
-	t.Parallel()
-	a := sessionsReq{slug: "p", ids: map[string]bool{"1": true}}
-	got := mergeSessions(a, sessionsReq{slug: "p", ids: map[string]bool{"2": true}})
-	if got.full || !got.ids["1"] || !got.ids["2"] {
-		t.Fatalf("same project: %+v", got)
-	}
-	if got := mergeSessions(a, sessionsReq{slug: "q", ids: map[string]bool{"2": true}}); got.slug != "q" || !got.full {
-		t.Fatalf("another project: %+v", got)
-	}
-}
-
 // File events and debounce ticks that change nothing on the screen keep
 // the model's view number, so the screen drawn after them is the memo;
 // a tick that starts a full reload shows "loading" and takes a new one,

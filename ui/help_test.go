@@ -13,9 +13,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memscope/memscope/demo"
+	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/internal/filehistgen"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/keymap/keymaptest"
+	"github.com/memscope/memscope/model"
 )
 
 // helpModes are the panes in each of their modes, reached with the keys a
@@ -71,9 +73,9 @@ func helpModeModel(t *testing.T, name string, filehist bool, w, h int) Model {
 	case filehist:
 		return filehistModelAt(t, hh.filehist, w, h, nil)
 	case strings.HasPrefix(name, "health leftovers"):
-		return demoModelAt(t, hh.leftovers, false, w, h)
+		return demoModelCached(t, hh.leftovers, false, w, h, hh.cache)
 	}
-	return demoModelAt(t, hh.demo, true, w, h)
+	return demoModelCached(t, hh.demo, true, w, h, hh.cache)
 }
 
 // helpHomes are the homes the help modes are reached on (helpModeModel),
@@ -81,6 +83,10 @@ func helpModeModel(t *testing.T, name string, filehist bool, w, h int) Model {
 type helpHomes struct {
 	demo, leftovers demo.Layout
 	filehist        filehistgen.Layout
+	// cache is the homes' disk cache (Options.Cache), so each model
+	// after the first finds the Overview's ledger and verdicts counted
+	// (as a second start of the app does).
+	cache *diskcache.Store
 }
 
 var (
@@ -98,13 +104,15 @@ func sharedHelpHomes(t *testing.T) helpHomes {
 			helpHomesErr = err
 			return
 		}
-		for _, d := range []string{"demo", "leftovers", "filehist"} {
+		for _, d := range []string{"demo", "leftovers", "filehist", "cache"} {
 			if err = os.Mkdir(filepath.Join(dir, d), 0o700); err != nil {
 				helpHomesErr = err
 				return
 			}
 		}
 		hh := &helpHomesMade
+		cache := filepath.Join(dir, "cache")
+		hh.cache = diskcache.New(cache, model.MountFS(nil, filepath.ToSlash(cache), model.DirFS(cache)), model.OSWriteFS{})
 		if hh.demo, err = demo.Materialize(filepath.Join(dir, "demo"), testNow); err != nil {
 			helpHomesErr = err
 			return

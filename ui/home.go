@@ -11,6 +11,7 @@ import (
 	"github.com/memscope/memscope/engine/inventory"
 	enginesessions "github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/ui/feed"
 	"github.com/memscope/memscope/views/projects"
 )
 
@@ -114,7 +115,7 @@ func (m Model) loadHomeCmd(r homeReq) tea.Cmd {
 			ts, probs := model.FindSessionTranscripts(fsys, k.slug, k.id)
 			out.sessions[k] = ts
 			for _, t := range ts {
-				if k, ok := known[t.Path]; ok && sameListing(k.file, t) {
+				if k, ok := known[t.Path]; ok && feed.SameListing(k.file, t) {
 					out.active[t.Path] = k.active
 					continue
 				}
@@ -145,13 +146,6 @@ func (m Model) loadHomeCmd(r homeReq) tea.Cmd {
 type knownActive struct {
 	file   model.TranscriptFile
 	active enginesessions.Active
-}
-
-// sameListing reports whether a and b list the same version of a
-// transcript (path, size, mtime and meta file): what was read of a holds
-// for b.
-func sameListing(a, b model.TranscriptFile) bool {
-	return a.Path == b.Path && a.Size == b.Size && a.ModTime.Equal(b.ModTime) && a.MetaPath == b.MetaPath
 }
 
 // lastActive is when a project was last active: the newest of its

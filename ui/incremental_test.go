@@ -102,23 +102,23 @@ func TestIncrementalReloadReadsOnlyWhatChanged(t *testing.T) {
 	m, _, home := chaosHome(t, 60, chaos.Config{})
 	slug := model.Slug(chaosProject)
 	hashed := m.live.verdicts.Hashed()
-	if hashed == 0 || len(m.data.sessions) == 0 || m.data.history == nil {
-		t.Fatalf("the chaos home has no pastes, sessions or history: %d hashed, %d sessions", hashed, len(m.data.sessions))
+	if hashed == 0 || len(m.feeds.sessions.List()) == 0 || m.data.history == nil {
+		t.Fatalf("the chaos home has no pastes, sessions or history: %d hashed, %d sessions", hashed, len(m.feeds.sessions.List()))
 	}
 	// A second session, so there is one that must not be read.
 	other := filepath.Join(home, "projects", slug, "00000000-0000-4000-8000-000000000099.jsonl")
 	os.WriteFile(other, []byte(`{"type":"user","timestamp":"2026-11-22T10:00:00.000Z","sessionId":"00000000-0000-4000-8000-000000000099","cwd":"/tmp/chaos-incremental","message":{"role":"user","content":"hello"}}`+"\n"), 0o600)
 	m, _ = reloadSeen(t, m, other)
-	if len(m.data.sessions) != 2 {
-		t.Fatalf("a new transcript did not add a session: %d", len(m.data.sessions))
+	if len(m.feeds.sessions.List()) != 2 {
+		t.Fatalf("a new transcript did not add a session: %d", len(m.feeds.sessions.List()))
 	}
-	otherRead := m.live.followers[rel(home, other)].Read()
+	otherRead := m.feeds.sessions.Follower(rel(home, other)).Read()
 
 	histPath := filepath.Join(home, "history.jsonl")
 	prompt := `{"display":"the newest prompt, appended","pastedContents":{},"timestamp":1795400000000,"project":"/tmp/chaos-incremental","sessionId":"s"}`
 	appendLine(t, histPath, prompt)
 	var transcript string
-	for _, s := range m.data.sessions {
+	for _, s := range m.feeds.sessions.List() {
 		if s.File.Path != rel(home, other) {
 			transcript = filepath.Join(home, filepath.FromSlash(s.File.Path))
 		}
@@ -147,7 +147,7 @@ func TestIncrementalReloadReadsOnlyWhatChanged(t *testing.T) {
 	if got := sessionRecords(m, rel(home, transcript)); got != records+1 {
 		t.Fatalf("the appended session shows %d records, want %d", got, records+1)
 	}
-	if got := m.live.followers[rel(home, other)].Read(); got != otherRead {
+	if got := m.feeds.sessions.Follower(rel(home, other)).Read(); got != otherRead {
 		t.Fatalf("the unchanged session was read again: %+v, before %+v", got, otherRead)
 	}
 	if n := m.live.verdicts.Hashed(); n != hashed {
@@ -163,7 +163,7 @@ func TestIncrementalReloadReadsOnlyWhatChanged(t *testing.T) {
 	mem := filepath.Join(home, "projects", slug, "memory", "fresh_note.md")
 	os.WriteFile(mem, []byte("---\nname: fresh\ndescription: d\ntype: project\n---\nbody\n"), 0o600)
 	m, seen = reloadSeen(t, m, mem)
-	if len(seen["projectLoadedMsg"]) != 1 || len(seen["historyLoadedMsg"])+len(seen["sessionsLoadedMsg"])+len(seen["homeLoadedMsg"]) != 0 {
+	if len(seen["projectLoadedMsg"]) != 1 || len(seen["historyLoadedMsg"])+len(seen["feed.SessionsLoaded"])+len(seen["homeLoadedMsg"]) != 0 {
 		t.Fatalf("a memory file reloaded %v", keys(seen))
 	}
 }
@@ -174,7 +174,7 @@ func rel(home, p string) string {
 }
 
 func sessionRecords(m Model, path string) int {
-	for _, s := range m.data.sessions {
+	for _, s := range m.feeds.sessions.List() {
 		if s.File.Path == path {
 			return s.Records
 		}
@@ -270,8 +270,8 @@ func TestIncrementalReloadsEqualAFreshLoad(t *testing.T) {
 	if !reflect.DeepEqual(m.data.inventory, fresh.data.inventory) {
 		t.Errorf("paste inventory differs:\n%+v\nfresh\n%+v", m.data.inventory.Summary, fresh.data.inventory.Summary)
 	}
-	if !reflect.DeepEqual(m.data.sessions, fresh.data.sessions) {
-		t.Errorf("Replay list differs:\n%+v\nfresh\n%+v", m.data.sessions, fresh.data.sessions)
+	if !reflect.DeepEqual(m.feeds.sessions.List(), fresh.feeds.sessions.List()) {
+		t.Errorf("Replay list differs:\n%+v\nfresh\n%+v", m.feeds.sessions.List(), fresh.feeds.sessions.List())
 	}
 	if !reflect.DeepEqual(m.data.project.rows, fresh.data.project.rows) {
 		t.Errorf("memory rows differ: %d, fresh %d", len(m.data.project.rows), len(fresh.data.project.rows))
@@ -305,11 +305,11 @@ func (o *openLog) Open(name string) (fs.File, error) {
 func TestIncrementalReloadSkipsUnchangedSubagents(t *testing.T) {
 	t.Parallel()
 	m, _, home := chaosHome(t, 40, chaos.Config{})
-	if len(m.data.sessions) == 0 {
+	if len(m.feeds.sessions.List()) == 0 {
 		t.Fatal("the chaos home has no session")
 	}
-	main := filepath.Join(home, filepath.FromSlash(m.data.sessions[0].File.Path))
-	id := m.data.sessions[0].File.SessionID
+	main := filepath.Join(home, filepath.FromSlash(m.feeds.sessions.List()[0].File.Path))
+	id := m.feeds.sessions.List()[0].File.SessionID
 	subDir := filepath.Join(filepath.Dir(main), id, "subagents")
 	if err := os.MkdirAll(subDir, 0o755); err != nil {
 		t.Fatal(err)
@@ -318,11 +318,11 @@ func TestIncrementalReloadSkipsUnchangedSubagents(t *testing.T) {
 	os.WriteFile(sub, []byte(`{"type":"user","timestamp":"2026-11-22T10:00:00.000Z","sessionId":"`+id+`","isSidechain":true,"agentId":"a1","message":{"role":"user","content":"look"}}`+"\n"), 0o600)
 	m, _ = reloadSeen(t, m, sub)
 	subRel := rel(home, sub)
-	if _, ok := m.live.followers[subRel]; !ok {
-		t.Fatalf("the subagent transcript is not in the Replay list: %+v", m.data.sessions)
+	if m.feeds.sessions.Follower(subRel) == nil {
+		t.Fatalf("the subagent transcript is not in the Replay list: %+v", m.feeds.sessions.List())
 	}
 	subSession := func(m Model) replay.Session {
-		for _, s := range m.data.sessions {
+		for _, s := range m.feeds.sessions.List() {
 			if s.File.Path == subRel {
 				return s
 			}
@@ -341,7 +341,7 @@ func TestIncrementalReloadSkipsUnchangedSubagents(t *testing.T) {
 	records := sessionRecords(m, rel(home, main))
 	appendLine(t, main, `{"type":"user","timestamp":"2026-11-22T11:00:00.000Z","sessionId":"`+id+`","message":{"role":"user","content":"one more"}}`)
 	m, seen := reloadSeen(t, m, main)
-	if len(seen["homeDeltaMsg"]) != 1 || len(seen["sessionsLoadedMsg"]) != 1 {
+	if len(seen["homeDeltaMsg"]) != 1 || len(seen["feed.SessionsLoaded"]) != 1 {
 		t.Fatalf("the append made %v", keys(seen))
 	}
 	if got := sessionRecords(m, rel(home, main)); got != records+1 {

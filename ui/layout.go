@@ -285,7 +285,7 @@ func (m Model) helpMaxOffset() int {
 // fullHelp is the help overlay from helpOffset, one body high.
 func (m Model) fullHelp() string {
 	lines := m.helpLines()
-	off := max(min(m.helpOffset, m.helpMaxOffset()), 0)
+	off := max(min(m.helpOffset, len(lines)-m.bodyHeight()), 0)
 	end := min(off+m.bodyHeight(), len(lines))
 	return strings.Join(lines[off:end], "\n")
 }

@@ -1,11 +1,9 @@
 package ui
 
 import (
-	"strings"
-
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/ui/feed"
 	"github.com/memscope/memscope/views/security"
 )
 
@@ -14,7 +12,7 @@ func (m *Model) reloadAll() tea.Cmd {
 	m.feeds.overview.Invalidate()
 	m.live.walk.Invalidate()
 	m.feeds.retention.Invalidate()
-	m.stale[paneFiles] = true
+	m.feeds.files.Invalidate()
 	m.feeds.secrets.Invalidate()
 	// The project list's arrival loads the open project and its sessions.
 	return tea.Batch(m.requestHome(homeReq{full: true, openAll: true}), m.requestHistory(historyReq{full: true}), m.lazyLoadCmd())
@@ -52,7 +50,7 @@ func (m *Model) reload(c change) tea.Cmd {
 			}
 		}
 		if ids != nil {
-			cmds = append(cmds, m.requestSessions(sessionsReq{slug: open, ids: ids}))
+			cmds = append(cmds, m.requestSessions(feed.SessionsReq{Slug: open, IDs: ids}))
 		}
 	}
 	if c.prompt {
@@ -75,39 +73,19 @@ func (m *Model) reload(c change) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// lazyPanes is what the Files pane can bring up to date without reading
-// file history again (the Retention pane's is its feed's).
-type lazyPanes struct {
-	// filesSession says the transcript of the session open in the Files
-	// pane changed: that session is read again, not the list.
-	filesSession bool
-}
-
 // lazyChange notes what a change means to the lazily read panes, which
 // read far more than a file event names: the Retention forecast is
 // refreshed from the files named (cleanup.Refresh reads those, and the
 // whole home only when it must); the Files pane lists its sessions again
 // only when file history or the project list changed, and reads its open
-// session again when that session's transcript changed. Other changes
-// (history, pastes, memory, other sessions) leave it alone.
+// session again when that session's transcript changed (feed.Files).
+// Other changes (history, pastes, memory, other sessions) leave it alone.
 func (m *Model) lazyChange(c change) {
-	lz := m.lazy
 	if m.feeds.retention.Changed(c.names, c.all) {
-		m.stale[paneFiles] = true
+		m.feeds.files.Invalidate()
 		return
 	}
-	if c.projects {
-		m.stale[paneFiles] = true
-	}
-	cur := m.p.files.Session()
-	for n := range c.names {
-		switch {
-		case n == model.FileHistoryDir || strings.HasPrefix(n, model.FileHistoryDir+"/"):
-			m.stale[paneFiles] = true
-		case cur != nil && n == cur.Transcript:
-			lz.filesSession = true
-		}
-	}
+	m.feeds.files.Changed(c.names, c.projects, m.p.files.Session())
 }
 
 // lazyLoadCmd reads the focused pane's data when it is stale, or brings
@@ -116,7 +94,6 @@ func (m *Model) lazyChange(c change) {
 // only when someone looks at them. One Retention read runs at a time;
 // what changes meanwhile is read when it is in.
 func (m *Model) lazyLoadCmd() tea.Cmd {
-	lz := m.lazy
 	switch m.focus {
 	case paneOverview:
 		return m.overviewLoad()
@@ -126,15 +103,11 @@ func (m *Model) lazyLoadCmd() tea.Cmd {
 			return cmd
 		}
 	case paneFiles:
-		switch cur := m.p.files.Session(); {
-		case m.stale[paneFiles]:
-			m.stale[paneFiles], lz.filesSession = false, false
+		cmd := m.feeds.files.Load(m.opts.Home.FS, m.p.files.Session())
+		if m.feeds.files.Listing() {
 			m.loading["files"] = true
-			return m.loadFileSessionsCmd()
-		case lz.filesSession && cur != nil:
-			lz.filesSession = false
-			return m.loadFileSessionCmd(string(cur.SessionID), cur.Transcript)
 		}
+		return cmd
 	case paneSecurity:
 		if cmd := m.feeds.secrets.Load(m.secretsOptions(), m.opts.Now()); cmd != nil {
 			m.loading["secrets"] = true

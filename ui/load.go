@@ -7,6 +7,7 @@ import (
 	memlint "github.com/memscope/memscope/engine/lint"
 	enginesessions "github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/ui/feed"
 	"github.com/memscope/memscope/views/projects"
 	"github.com/memscope/memscope/views/replay"
 )
@@ -36,8 +37,6 @@ type homeData struct {
 	// refs counts history's paste references, kept current as history
 	// grows (the paste inventory checks what it counts).
 	refs model.PasteRefs
-	// sessions is the open project's Replay list, as last loaded.
-	sessions []replay.Session
 	// unreviewed counts the open project's memories to review; -1 until
 	// its inbox is read.
 	unreviewed int
@@ -53,10 +52,6 @@ type loaders struct {
 	// the ones kept by an earlier run were asked for (Options.Cache).
 	verdicts *model.PasteVerdicts
 	restored bool
-	// followers summarize the open project's transcripts, by path;
-	// followersOf is the project they belong to.
-	followers   map[string]*enginesessions.Follower
-	followersOf string
 	// lint remembers per-file lint work (shingles, pairs, scans) on the
 	// open project's memory folder; lintOf is that project and the store
 	// asked for (slug, NUL, folder).
@@ -74,7 +69,7 @@ type flights struct {
 	history  flight[historyReq]
 	pastes   flight[pastesReq]
 	project  flight[string]
-	sessions flight[sessionsReq]
+	sessions flight[feed.SessionsReq]
 }
 
 // openPath is the open project's real path (or its slug when unknown).
@@ -108,5 +103,5 @@ func (m *Model) openProject(slug string) {
 func (m *Model) loadOpenProject() tea.Cmd {
 	slug := m.data.open
 	m.p.replay, _ = m.p.replay.Update(replay.SessionsLoadingMsg{Project: slug})
-	return tea.Batch(m.requestProject(slug), m.requestSessions(sessionsReq{slug: slug, full: true}))
+	return tea.Batch(m.requestProject(slug), m.requestSessions(feed.SessionsReq{Slug: slug, Full: true}))
 }

@@ -68,7 +68,7 @@ func TestMemoriesDetailShowsLoads(t *testing.T) {
 	if n := len(seen["loadsReadMsg"]); n != 0 {
 		t.Errorf("%d loads reads after a plain append, want 0", n)
 	}
-	if len(seen["sessionsLoadedMsg"]) == 0 {
+	if len(seen["feed.SessionsLoaded"]) == 0 {
 		t.Fatal("the append did not reload the sessions")
 	}
 	// An appended load (here a session the transcript goes on with) is

@@ -163,21 +163,11 @@ func newPanes(km keymap.KeyMap, st style.Styles) *paneSet {
 // paneAt returns pane i.
 func (m *Model) paneAt(i int) pane { return paneTable[i].of(m.p) }
 
-// lazyPanesStale marks every lazily read pane stale: nothing of theirs
-// is read until they are focused.
-func lazyPanesStale() map[int]bool {
-	out := map[int]bool{}
-	for i, r := range paneTable {
-		if r.lazy {
-			out[i] = true
-		}
-	}
-	return out
-}
-
 // feeds are the shell's feeds (ui/feed), by pointer.
 type feeds struct {
 	overview  *feed.Overview
 	retention *feed.Retention
 	secrets   *feed.Secrets
+	files     *feed.Files
+	sessions  *feed.Sessions
 }

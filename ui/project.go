@@ -73,6 +73,7 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 	fsys, now, homeDir, project, writes, root := m.opts.Home.FS, m.opts.Now(), m.opts.Home.Dir, m.projectPath(slug), m.opts.Writes, m.root()
 	th := m.opts.Staleness
 	machine, want, getenv, cache := m.opts.Root, m.data.storeDir, m.opts.Getenv, m.loadsCache
+	userHome := getenv("HOME")
 	if key := slug + "\x00" + want; m.live.lint == nil || m.live.lintOf != key {
 		// One folder's memo: a project or store switch starts another.
 		m.live.lint, m.live.lintOf = memlint.NewMemo(), key
@@ -87,7 +88,7 @@ func (m Model) loadProjectCmd(slug string) tea.Cmd {
 	return func() tea.Msg {
 		memDir := "projects/" + slug + "/memory"
 		src := memSource{fsys: fsys, home: fsys, name: memDir, abs: joinAbs(homeDir, memDir), onDisk: homeOnDisk(machine, homeDir), homeDir: homeDir, walk: walk}
-		stores, idx := projectStores(root, homeDir, project, src.abs, want, getenv)
+		stores, idx := projectStores(root, homeDir, userHome, slug, project, want, getenv)
 		if idx > 0 {
 			s := stores[idx]
 			src = memSource{fsys: root, home: fsys, name: model.RootName(s.Dir), abs: s.Dir, onDisk: homeOnDisk(machine, s.Dir), unstamped: !s.Stamped, homeDir: homeDir, walk: walk}
@@ -151,17 +152,11 @@ type memSource struct {
 	walk    *leftover.WalkCache
 }
 
-// projectStores lists the open project's memory stores: its auto memory
-// (the home's folder, auto) then each agent's memory
-// (model.FindAgentStores, found the client's way from the project's
-// folder), and the index of want (a folder; "" or gone: 0).
-func projectStores(root fs.FS, homeDir, project, auto, want string, getenv func(string) string) ([]model.MemoryStore, int) {
-	stores := []model.MemoryStore{{Kind: model.StoreAuto, Dir: auto, Label: "project memory (auto memory)", Exists: true, Stamped: true}}
-	if strings.HasPrefix(project, "/") {
-		mo := model.MemoryOptions{Root: root, HomeDir: homeDir, StartDir: project, Getenv: getenv}
-		agents, _ := model.FindAgentStores(model.AgentStoreOptionsFor(mo, model.MemoryLocation{Git: model.FindGitRoot(root, project)}))
-		stores = append(stores, agents...)
-	}
+// projectStores lists the open project's memory stores
+// (projectMemoryStores: its auto memory under the home first) and the
+// index of want (a folder; "" or gone: 0).
+func projectStores(root fs.FS, homeDir, userHome, slug, project, want string, getenv func(string) string) ([]model.MemoryStore, int) {
+	stores, _ := projectMemoryStores(root, homeDir, userHome, slug, project, getenv)
 	for i, s := range stores {
 		if want != "" && s.Dir == want {
 			return stores, i
@@ -253,7 +248,11 @@ func storeLabel(p projectLoadedMsg) string {
 	}
 	s := p.stores[p.storeIdx]
 	label := "project memory"
-	if s.Kind == model.StoreAgent {
+	switch {
+	case p.storeIdx > 0 && s.Kind != model.StoreAgent:
+		// The auto memory folder moved out of the home, team memory.
+		label = s.Label
+	case s.Kind == model.StoreAgent:
 		label = "agent " + s.Agent + " (" + model.AgentScopeLabel(s.Scope) + ")"
 		if !s.Exists {
 			label += ", no memory yet"

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"github.com/memscope/memscope/views/projects"
 	"io/fs"
-	"path"
 	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
@@ -40,10 +39,17 @@ type reviewSavedMsg struct {
 	err        error
 }
 
-// reviewOptions are where a project's memory and its review state are.
-func (m Model) reviewOptions(slug string) (provenance.ProjectOptions, string) {
-	memDir := path.Join(filepath.ToSlash(m.opts.Home.Dir), "projects", slug, "memory")
-	return provenance.ProjectOptions{Root: m.root(), Home: m.opts.Home.FS, HomeDir: filepath.ToSlash(m.opts.Home.Dir), MemoryDir: memDir, Tree: filepath.ToSlash(m.projectPath(slug)), Cache: m.reviewCache}, memDir
+// reviewOptions are where a project's memory and its review state are,
+// for the Cmd that reads them to call: the memory folder is the one the
+// client writes the project's auto memory to (projectMemoryStores, from
+// the one list of stores), which takes reading the project's settings.
+func (m Model) reviewOptions(slug string) func() provenance.ProjectOptions {
+	root, home, homeDir, getenv, cache := m.root(), m.opts.Home.FS, filepath.ToSlash(m.opts.Home.Dir), m.opts.Getenv, m.reviewCache
+	project := filepath.ToSlash(m.projectPath(slug))
+	return func() provenance.ProjectOptions {
+		_, memDir := projectMemoryStores(root, homeDir, getenv("HOME"), slug, project, getenv)
+		return provenance.ProjectOptions{Root: root, Home: home, HomeDir: homeDir, MemoryDir: memDir, Tree: project, Cache: cache}
+	}
 }
 
 // reviewState reads a memory folder's review state through root.
@@ -64,9 +70,11 @@ func (m *Model) loadReviewCmd() tea.Cmd {
 	}
 	m.reviewGen++
 	gen := m.reviewGen
-	opts, memDir := m.reviewOptions(slug)
+	options := m.reviewOptions(slug)
 	gateLog := m.places().GateLog
 	return func() tea.Msg {
+		opts := options()
+		memDir := opts.MemoryDir
 		p := provenance.ForProject(opts)
 		st, err := reviewState(opts.Root, memDir)
 		if err != nil {
@@ -118,18 +126,21 @@ func originJump(o *provenance.Origin) *msgs.ReplayAt {
 // scan of the home.
 func (m Model) reviewCountsCmd() tea.Cmd {
 	var slugs []string
-	var opts []provenance.ProjectOptions
+	var options []func() provenance.ProjectOptions
 	for _, r := range m.data.projects {
 		if !r.Project.HasMemory {
 			continue
 		}
-		o, _ := m.reviewOptions(r.Project.Slug)
-		slugs, opts = append(slugs, r.Project.Slug), append(opts, o)
+		slugs, options = append(slugs, r.Project.Slug), append(options, m.reviewOptions(r.Project.Slug))
 	}
-	if len(opts) == 0 {
+	if len(options) == 0 {
 		return nil
 	}
 	return func() tea.Msg {
+		opts := make([]provenance.ProjectOptions, len(options))
+		for i, o := range options {
+			opts[i] = o()
+		}
 		counts := map[string]int{}
 		for i, p := range provenance.ForProjects(opts) {
 			st, err := reviewState(opts[i].Root, opts[i].MemoryDir)
@@ -150,11 +161,12 @@ func (m Model) acceptCmd(r msgs.AcceptReview) tea.Cmd {
 		return func() tea.Msg { return errMsg{errors.New("the home is read-only: review is off")} }
 	}
 	slug, now := m.data.open, m.opts.Now()
-	_, memDir := m.reviewOptions(slug)
+	options := m.reviewOptions(slug)
 	root, writes := m.root(), m.opts.Writes
 	homeDir := m.opts.Home.Dir
 	onDisk := homeOnDisk(m.opts.Root, homeDir)
 	return func() tea.Msg {
+		memDir := options().MemoryDir
 		if !onDisk {
 			return reviewSavedMsg{slug: slug, path: r.Path, err: errors.New("review needs a home on disk")}
 		}

@@ -1,12 +1,12 @@
 package ui
 
 import (
-	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/prompt"
 	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/ui/feed"
 	"github.com/memscope/memscope/views/msgs"
 	"github.com/memscope/memscope/views/replay"
 )
@@ -102,17 +102,16 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.applyPromptHit()
 		}
 		return m, nil, true
-	case sessionsLoadedMsg:
+	case feed.SessionsLoaded:
 		next := m.sessionsDone()
-		if msg.slug == m.data.open {
-			next = tea.Batch(next, m.vaultSessionsAfter(msg.slug, msg.sessions))
-			m.data.sessions = msg.sessions
-			m.live.followers, m.live.followersOf = msg.followers, msg.slug
-			m.p.replay, _ = m.p.replay.Update(replay.SessionsMsg{Sessions: msg.sessions, Now: m.opts.Now()})
+		if msg.Slug == m.data.open {
+			next = tea.Batch(next, m.vaultSessionsAfter(msg.Slug, msg.Sessions))
+			m.feeds.sessions.Loaded(msg)
+			m.p.replay, _ = m.p.replay.Update(replay.SessionsMsg{Sessions: msg.Sessions, Now: m.opts.Now()})
 			// A session that started or wrote an attachment record may
 			// have loaded files.
-			if msg.mayLoad {
-				next = tea.Batch(next, m.loadsCmd(msg.slug))
+			if msg.MayLoad {
+				next = tea.Batch(next, m.loadsCmd(msg.Slug))
 			}
 		}
 		return m, next, true
@@ -173,7 +172,9 @@ func (m *Model) nextStore() tea.Cmd {
 	}
 	next := p.stores[(p.storeIdx+1)%len(p.stores)]
 	m.data.storeDir = next.Dir
-	if next.Kind == model.StoreAuto {
+	if next.Dir == p.stores[0].Dir {
+		// The home's auto memory folder (an auto memory folder moved
+		// out of the home is another store).
 		m.data.storeDir = ""
 	}
 	m.setStatus("showing "+next.Label+": "+next.Dir, false)

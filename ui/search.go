@@ -263,15 +263,21 @@ func (m *Model) selectPendingHit() tea.Cmd {
 		return nil
 	}
 	p := m.data.project
+	// The store holding the hit: the deepest folder that holds it (team
+	// memory is inside the auto memory folder).
+	in := -1
 	for i, st := range p.stores {
-		if !m.pendingStore && i != p.storeIdx && strings.HasPrefix(abs, strings.TrimSuffix(st.Dir, "/")+"/") {
-			m.pendingStore = true
-			m.data.storeDir = st.Dir
-			if st.Kind == model.StoreAuto {
-				m.data.storeDir = ""
-			}
-			return m.requestProject(m.data.open)
+		if strings.HasPrefix(abs, strings.TrimSuffix(st.Dir, "/")+"/") && (in < 0 || len(st.Dir) > len(p.stores[in].Dir)) {
+			in = i
 		}
+	}
+	if !m.pendingStore && in >= 0 && in != p.storeIdx {
+		m.pendingStore = true
+		m.data.storeDir = p.stores[in].Dir
+		if in == 0 {
+			m.data.storeDir = "" // the home's auto memory folder
+		}
+		return m.requestProject(m.data.open)
 	}
 	m.pendingHit = nil
 	m.setStatus(model.SanitizeLine(h.File)+" line "+fmt.Sprint(h.Line)+": "+h.Label+", which the Memories pane does not list (it lists the project's memory stores)", false)

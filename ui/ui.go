@@ -158,13 +158,6 @@ type Model struct {
 	memo  *viewMemo
 	// pending is what the file events since the last reload changed.
 	pending change
-	// stale marks the panes whose data is read only while they are
-	// focused (the cleanup forecast walks the whole home, file history
-	// reads a transcript): on focus, and on a reload while focused.
-	stale map[int]bool
-	// lazy is what the Files pane can refresh without reading file
-	// history again (see lazyChange).
-	lazy *lazyPanes
 	// feeds are the feeds of ui/feed (the stores they read, their
 	// requests, caches and invalidation).
 	feeds *feeds
@@ -216,9 +209,7 @@ func New(opts Options) Model {
 		styles:      st,
 		help:        new(help.New()),
 		loading:     map[string]bool{"home": true, "history": true},
-		stale:       lazyPanesStale(),
-		lazy:        &lazyPanes{},
-		feeds:       &feeds{overview: feed.NewOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets()},
+		feeds:       &feeds{overview: feed.NewOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets(), files: feed.NewFiles(), sessions: feed.NewSessions()},
 		md:          markdown.NewRenderer(),
 		loadsCache:  engineloads.NewCache(),
 		reviewCache: provenance.NewFirstCacheOn(opts.Cache, homeDirOf(opts.Home)),

@@ -13,6 +13,7 @@ import (
 	"github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/engine/vault"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/ui/feed"
 	"github.com/memscope/memscope/views/component/text"
 	"github.com/memscope/memscope/views/replay"
 )
@@ -83,7 +84,7 @@ func vaultSessions(root fs.FS, dir string, home *model.Home, slug string) ([]rep
 		fw[t.Path] = enginesessions.NewFollower()
 		out[i] = replay.Session{File: t, Vault: true}
 	}
-	summarizeSessions(l, out, fw)
+	feed.SummarizeSessions(l, out, fw)
 	return out, nil
 }
 
@@ -136,7 +137,7 @@ func (m Model) handleVault(msg tea.Msg) (Model, tea.Cmd, bool) {
 		// The home has the session again: the list and its vault rows
 		// are read anew.
 		m.vaultRows = nil
-		return m, m.requestSessions(sessionsReq{slug: msg.slug, full: true}), true
+		return m, m.requestSessions(feed.SessionsReq{Slug: msg.slug, Full: true}), true
 	}
 	return m, nil, false
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/scripts/chaos"
+	"github.com/memscope/memscope/ui/feed"
 )
 
 // liveLoop runs a Model the way tea.Program does, minus the terminal:
@@ -117,9 +118,9 @@ func TestLiveReloadWhileClaudeCodeWrites(t *testing.T) {
 		case historyLoadedMsg:
 			historyLoads++
 			check("history", msg.read.Problems)
-		case sessionsLoadedMsg:
+		case feed.SessionsLoaded:
 			lastSessions = lastSessions[:0]
-			for _, s := range msg.sessions {
+			for _, s := range msg.Sessions {
 				lastSessions = append(lastSessions, s.Records)
 			}
 		case projectLoadedMsg:

@@ -114,7 +114,7 @@ func TestCountsAndActivityAgree(t *testing.T) {
 				}
 				var as []enginesessions.Active
 				records := 0
-				for _, s := range m.data.sessions {
+				for _, s := range m.feeds.sessions.List() {
 					as = append(as, s.Active)
 					records += s.Records
 				}

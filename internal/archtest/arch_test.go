@@ -51,7 +51,7 @@ func isLeaf(pkg string) bool {
 // import: they never ship.
 var testOnly = []string{
 	"internal/faultfs", "internal/testroot", "internal/testenv", "internal/keypress",
-	"internal/filehistgen", "internal/genhome", "internal/provgen", "internal/secretgen", "engine/internal/enginetest", "keymap/keymaptest",
+	"internal/filehistgen", "internal/genhome", "internal/provgen", "internal/secretgen", "internal/storeshome", "engine/internal/enginetest", "keymap/keymaptest",
 }
 
 func isTestOnly(pkg string) bool {

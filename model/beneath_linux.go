@@ -1,0 +1,64 @@
+//go:build linux
+
+package model
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"sync/atomic"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// noOpenat2 is set once the kernel refuses openat2 (before Linux 5.6,
+// or a sandbox that filters it): every name is then resolved by
+// ResolveInside.
+var noOpenat2 atomic.Bool
+
+// statBeneath asks the kernel whether name, read from the folder dir
+// with its symbolic links followed, stays under dir (openat2 with
+// RESOLVE_BENEATH: an absolute link or a ".." above dir fails it), and
+// returns what name leads to, as fs.Stat would. It opens only a path
+// descriptor, so a pipe or a device is looked at, not opened. This is
+// the home's link rule (ResolveInside) in one call instead of an Lstat
+// per name on the way.
+//
+// ok is false when the kernel does not say yes: a link leaves dir, or
+// has an absolute target (which ResolveInside may still place inside),
+// too many links, no openat2, any other error. The caller then resolves
+// name with ResolveInside, which names the link it refuses. A name that
+// does not exist, with every link on its way inside, is the op's
+// fs.ErrNotExist.
+func statBeneath(op, dir, name string) (info fs.FileInfo, ok bool, err error) {
+	if noOpenat2.Load() {
+		return nil, false, nil
+	}
+	root, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false, nil
+	}
+	defer unix.Close(root)
+	fd, err := unix.Openat2(root, name, &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
+	})
+	switch {
+	case errors.Is(err, unix.ENOSYS), errors.Is(err, unix.EPERM):
+		noOpenat2.Store(true)
+		return nil, false, nil
+	case errors.Is(err, unix.ENOENT):
+		return nil, true, &fs.PathError{Op: op, Path: name, Err: syscall.ENOENT}
+	case err != nil:
+		return nil, false, nil
+	}
+	f := os.NewFile(uintptr(fd), path.Base(name))
+	defer f.Close()
+	info, err = f.Stat()
+	if err != nil {
+		return nil, false, nil
+	}
+	return info, true, nil
+}
