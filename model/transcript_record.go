@@ -383,3 +383,8 @@ const (
 func (f AttachmentFile) IsMemory() bool {
 	return f.Type == AttachmentAutoMem || f.Type == AttachmentTeamMem
 }
+
+// IsWriteTool reports whether a tool call named name writes a file by
+// its input.file_path: Write, Edit and MultiEdit (what the gate judges
+// and live and provenance follow; Bash commands are not).
+func IsWriteTool(name string) bool { return name == "Write" || name == "Edit" || name == "MultiEdit" }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/memscope/memscope/model"
 )
 
 // Tool is the name of a client tool the gate judges.
@@ -17,14 +19,10 @@ const (
 	ToolMultiEdit Tool = "MultiEdit"
 )
 
-// Judged reports whether the gate looks at calls of tool.
-func Judged(tool string) bool {
-	switch Tool(tool) {
-	case ToolWrite, ToolEdit, ToolMultiEdit:
-		return true
-	}
-	return false
-}
+// Judged reports whether the gate looks at calls of tool: the tools that
+// write a file by their input.file_path (model.IsWriteTool, the one list
+// live and provenance follow too).
+func Judged(tool string) bool { return model.IsWriteTool(tool) }
 
 // Event is the PreToolUse hook's JSON on stdin (FORMATS.md, hooks): the
 // fields the gate reads.

@@ -339,17 +339,12 @@ func (s *Session) memoryTools(rec *model.Record, line []byte) {
 			if i, ok := s.writeByTool[b.ToolUseID]; ok {
 				s.writes[i].Failed = true
 			}
-		case b.Type == model.BlockToolUse && IsWriteTool(b.Name) && line != nil:
+		case b.Type == model.BlockToolUse && model.IsWriteTool(b.Name) && line != nil:
 			s.noteWrites(rec, line)
 			return
 		}
 	}
 }
-
-// IsWriteTool reports whether a tool call named name writes a file by
-// its input.file_path: Write, Edit and MultiEdit (what live and
-// provenance follow; Bash commands are not).
-func IsWriteTool(name string) bool { return name == "Write" || name == "Edit" || name == "MultiEdit" }
 
 // toolLine is the part of an assistant line that names the files its
 // tool calls write. The record decoder sizes tool inputs without keeping
@@ -373,7 +368,7 @@ func (s *Session) noteWrites(rec *model.Record, line []byte) {
 		return
 	}
 	for _, b := range tl.Message.Content {
-		if b.Type != string(model.BlockToolUse) || !IsWriteTool(b.Name) {
+		if b.Type != string(model.BlockToolUse) || !model.IsWriteTool(b.Name) {
 			continue
 		}
 		p := path.Clean(b.Input.FilePath)

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/memscope/memscope/engine/live"
 	"github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
 )
@@ -607,7 +606,7 @@ func writeCalls(d []byte, lineNo int, folders []Folder) []toolCall {
 	}
 	var out []toolCall
 	for _, b := range cl.Message.Content {
-		if b.Type != string(model.BlockToolUse) || !live.IsWriteTool(b.Name) {
+		if b.Type != string(model.BlockToolUse) || !model.IsWriteTool(b.Name) {
 			continue
 		}
 		var in []folderMatch
