@@ -24,15 +24,16 @@ type Session struct {
 var compactMark = []byte(`compact_boundary`)
 
 // cacheKind names the ledger's file in memscope's cache (.2: boundaries
-// carry their time).
-const cacheKind = "ledger.2"
+// carry their time; .3: entries kept by diskcache.PerFile's rule).
+const cacheKind = "ledger.3"
 
-// cachedLedger is one transcript's ledger as kept across runs: valid while
-// the file's stamp is the same.
+// cachedLedger is one transcript's ledger as kept across runs
+// (diskcache.PerFile: valid while the file's stamp is the same). err, not
+// kept, is why the file could not be read.
 type cachedLedger struct {
-	Stamp      model.FileStamp `json:"stamp"`
 	Boundaries []Boundary      `json:"boundaries"`
 	Problems   []model.Problem `json:"problems,omitempty"`
+	err        error
 }
 
 // Home computes the ledger of every transcript of a home (main sessions
@@ -41,51 +42,48 @@ type cachedLedger struct {
 // home of transcripts that never compacted costs one read of each; a file
 // that cannot be read is a problem, not an error. With a cache (nil: none;
 // homeDir names the home's file in it), a transcript whose stamp is
-// unchanged since the last run is not read at all.
+// unchanged since the last run is not read at all (diskcache.PerFile, the
+// one rule: a file written while it was read is not kept).
 func Home(home fs.FS, homeDir string, cache *diskcache.Store) ([]Session, []model.Problem) {
 	files, probs := model.FindTranscripts(home)
-	var kept map[string]cachedLedger
-	if cache != nil {
-		kept, _ = diskcache.Load[map[string]cachedLedger](cache, cacheKind, diskcache.Name(cacheKind, homeDir))
-	}
-	// Each transcript is read and its ledger built on its own: the files
-	// missing from the cache are done by one worker per CPU (decoding is
-	// the cost, see docs/LEDGER.md), then gathered in listing order.
-	type result struct {
-		c     cachedLedger
-		stamp model.FileStamp
-		err   error
-		ok    bool // stamped
-	}
-	res := make([]result, len(files))
-	var todo []int
+	names := make([]string, len(files))
 	for i, f := range files {
-		stamp, stampErr := model.StampFile(home, f.Path)
-		res[i].stamp, res[i].ok = stamp, stampErr == nil
-		if c, hit := kept[f.Path]; hit && stampErr == nil && c.Stamp.Equal(stamp) {
-			res[i].c = c
-			continue
+		names[i] = f.Path
+	}
+	// The files to read are each read and built on their own, by one
+	// worker per CPU (decoding is the cost, see docs/LEDGER.md).
+	compute := func(miss []int) []cachedLedger {
+		out := make([]cachedLedger, len(miss))
+		work := make(chan int)
+		var wg sync.WaitGroup
+		for range min(runtime.GOMAXPROCS(0), len(miss)) {
+			wg.Go(func() {
+				for j := range work {
+					out[j], out[j].err = fileLedger(home, names[miss[j]])
+				}
+			})
 		}
-		todo = append(todo, i)
+		for j := range miss {
+			work <- j
+		}
+		close(work)
+		wg.Wait()
+		return out
 	}
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(todo)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				res[i].c, res[i].err = fileLedger(home, files[i].Path)
-				res[i].c.Stamp = res[i].stamp
-			}
-		}()
+	var res []cachedLedger
+	if cache == nil {
+		res, _ = diskcache.PerFile(home, names, nil, nil, compute, nil)
+	} else {
+		name := diskcache.Name(cacheKind, homeDir)
+		kept, _ := diskcache.Load[map[string]diskcache.Entry[cachedLedger]](cache, cacheKind, name)
+		next := map[string]diskcache.Entry[cachedLedger]{}
+		var hits int
+		res, hits = diskcache.PerFile(home, names, kept, next, compute, func(c cachedLedger, _ int64) bool { return c.err == nil })
+		if hits < len(files) || len(next) != len(kept) {
+			// A cache not written costs the next run its time only.
+			_ = diskcache.Save(cache, cacheKind, name, next)
+		}
 	}
-	for _, i := range todo {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	next := map[string]cachedLedger{}
 	out := []Session{}
 	for i, f := range files {
 		r := res[i]
@@ -93,16 +91,10 @@ func Home(home fs.FS, homeDir string, cache *diskcache.Store) ([]Session, []mode
 			probs = append(probs, model.EntryProblem(f.Path, r.err))
 			continue
 		}
-		if r.ok {
-			next[f.Path] = r.c
+		probs = append(probs, r.Problems...)
+		if len(r.Boundaries) > 0 {
+			out = append(out, Session{File: f, Boundaries: r.Boundaries})
 		}
-		probs = append(probs, r.c.Problems...)
-		if len(r.c.Boundaries) > 0 {
-			out = append(out, Session{File: f, Boundaries: r.c.Boundaries})
-		}
-	}
-	if cache != nil {
-		_ = diskcache.Save(cache, cacheKind, diskcache.Name(cacheKind, homeDir), next)
 	}
 	return out, probs
 }

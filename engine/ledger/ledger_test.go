@@ -221,13 +221,13 @@ func TestHomeCache(t *testing.T) {
 	if len(first) != 1 || len(first[0].Boundaries) != 2 {
 		t.Fatalf("first run: %+v", first)
 	}
-	kept, ok := diskcache.Load[map[string]cachedLedger](cache, cacheKind, diskcache.Name(cacheKind, dir))
+	kept, ok := diskcache.Load[map[string]diskcache.Entry[cachedLedger]](cache, cacheKind, diskcache.Name(cacheKind, dir))
 	rel := first[0].File.Path
-	if !ok || len(kept[rel].Boundaries) != 2 {
+	if !ok || len(kept[rel].Value.Boundaries) != 2 {
 		t.Fatalf("cache after the first run: %v %+v", ok, kept)
 	}
 	planted := kept[rel]
-	planted.Boundaries = planted.Boundaries[:1]
+	planted.Value.Boundaries = planted.Value.Boundaries[:1]
 	kept[rel] = planted
 	if err := diskcache.Save(cache, cacheKind, diskcache.Name(cacheKind, dir), kept); err != nil {
 		t.Fatal(err)
