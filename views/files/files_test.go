@@ -389,6 +389,13 @@ func TestDiffTabsAndCuts(t *testing.T) {
 	if !cut {
 		t.Errorf("the long row is not cut with … at the border:\n%s", s)
 	}
+	// In the zoom the row is not cut: the detail wraps it, and it reads
+	// whole.
+	m = pressAnswered(t, f, m, "z")
+	flat := strings.Join(strings.Fields(screen(f, m)), " ")
+	if !strings.Contains(flat, "+"+strings.TrimSpace(long)) {
+		t.Errorf("the long row is not whole in the zoom:\n%s", screen(f, m))
+	}
 }
 
 // answerContent answers a Content request as the root does.

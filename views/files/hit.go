@@ -168,7 +168,7 @@ func (m Model) contentLines(v *filehist.FileVersion) ([]string, int) {
 			lines = append(lines, m.styles.Warn.Render(m.fit(fmt.Sprintf("line %d no longer holds the match: the backup changed since the search", m.doc.Line()))))
 		}
 	}
-	body, at := m.doc.Lines(m.styles, m.width)
+	body, at := m.doc.Lines(m.styles, m.cutWidth())
 	top := 0
 	if m.hitIn(v) != nil && at >= 0 {
 		top = max(len(lines)+at-hitContext, 0)

@@ -195,7 +195,7 @@ func (m Model) detailContent() detail.Content {
 		if h := m.hitIn(r.Version); h != nil {
 			id += fmt.Sprintf(" hit %d", h.Spot.Line)
 		}
-		// The text's lines are cut to the width already.
+		// The text's lines are cut to the width already (not in the zoom).
 		return detail.Content{ID: id, Lines: lines, Top: top}
 	case r.Version != nil:
 		lines = m.diffLines()
@@ -203,14 +203,24 @@ func (m Model) detailContent() detail.Content {
 	}
 	for i, l := range lines {
 		// Styled lines too: ansi.Truncate keeps escape sequences whole.
-		lines[i] = ansi.Truncate(l, m.width, "…")
+		lines[i] = ansi.Truncate(l, m.cutWidth(), "…")
 	}
 	return detail.Content{ID: id, Lines: lines}
 }
 
 // fit cuts plain text to the pane's width; styling comes after, so a cut
 // never lands inside an escape sequence.
-func (m Model) fit(s string) string { return text.Truncate(s, m.width) }
+func (m Model) fit(s string) string { return text.Truncate(s, m.cutWidth()) }
+
+// cutWidth is where the detail's lines are cut: the pane's width, and in
+// the zoom nowhere (the detail wraps them, so a long diff or file line
+// is read whole with z).
+func (m Model) cutWidth() int {
+	if m.det.Zoomed() {
+		return 1 << 20
+	}
+	return m.width
+}
 
 func orNone(s string) string {
 	if s == "" {
