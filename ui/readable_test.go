@@ -173,7 +173,7 @@ type readableCase struct {
 }
 
 // Every pane that shows text from the user, a transcript or a memory
-// shows a 300-character value whole at 80×24: in its row, its detail
+// shows a 300-character value whole at 80×24 and at 120×40: in its row, its detail
 // (wrapped), or after z (and G, to the zoom's end), reached from the
 // pane's key and the row's selection; a text a pane cuts with "…" by
 // design (Review quotes a prompt's first 200 characters) is read whole
@@ -213,17 +213,25 @@ func TestEveryPaneShowsALongTextWhole(t *testing.T) {
 		{"Projects", "prj", []string{pk("Projects"), "G"}},
 		{"Overview", "ovw", []string{pk("Overview"), "G", "k"}},
 	}
-	for _, c := range cases {
-		m := press(t, fork(base), c.keys...)
-		s := screen(m)
-		for _, k := range []string{"z", "G"} {
-			if !readWhole(s, v[c.tag]) {
-				m = press(t, m, k)
-				s = screen(m)
+	// At 120×40 too: a pane laid out for the wider screen must not cut
+	// what it wraps at 80 columns.
+	wide := demoModelAt(t, l, false, 120, 40)
+	for _, start := range []struct {
+		size string
+		m    Model
+	}{{"80x24", base}, {"120x40", wide}} {
+		for _, c := range cases {
+			m := press(t, fork(start.m), c.keys...)
+			s := screen(m)
+			for _, k := range []string{"z", "G"} {
+				if !readWhole(s, v[c.tag]) {
+					m = press(t, m, k)
+					s = screen(m)
+				}
 			}
-		}
-		if !readWhole(s, v[c.tag]) {
-			t.Errorf("%s: the %d-character text is not whole on screen (keys %q, then z, G):\n%s", c.name, len(v[c.tag]), c.keys, s)
+			if !readWhole(s, v[c.tag]) {
+				t.Errorf("%s at %s: the %d-character text is not whole on screen (keys %q, then z, G):\n%s", c.name, start.size, len(v[c.tag]), c.keys, s)
+			}
 		}
 	}
 }
