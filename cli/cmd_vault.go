@@ -151,6 +151,22 @@ func runVault(e *env, opts vaultOptions) (vaultResult, error) {
 		res.list = l
 		return res, err
 	case "restore":
+		if opts.undo != "" {
+			// The undo goes to the home the restore wrote into; a home
+			// named on the command line must be that one.
+			want := ""
+			switch {
+			case opts.to != "":
+				if want, err = absFrom(e, opts.to); err != nil {
+					return res, err
+				}
+			case opts.home.dir != "" || opts.home.demo:
+				want = o.home.Dir
+			}
+			removed, kept, err := v.UndoRestore(opts.undo, want)
+			res.undone = &vaultUndo{ID: opts.undo, Removed: removed, Kept: kept}
+			return res, err
+		}
 		target := o.home
 		if opts.to != "" {
 			to, err := absFrom(e, opts.to)
@@ -160,11 +176,6 @@ func runVault(e *env, opts vaultOptions) (vaultResult, error) {
 			if target, err = model.OpenHome(to, model.HomeFromFlag); err != nil {
 				return res, badInput(err)
 			}
-		}
-		if opts.undo != "" {
-			removed, kept, err := v.UndoRestore(opts.undo, target)
-			res.undone = &vaultUndo{ID: opts.undo, Removed: removed, Kept: kept}
-			return res, err
 		}
 		days := 0
 		if f := forecastFor(o, -1, cleanup.DefaultHorizonDays, now); f.State == cleanup.StateActive {

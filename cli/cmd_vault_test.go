@@ -287,3 +287,58 @@ func TestVaultRestoreUndoneByUndo(t *testing.T) {
 		t.Errorf("a second undo undid the restore again: %s", out)
 	}
 }
+
+// restore --undo takes back what the restore wrote in the home it wrote
+// into (the --to one), never in the main home, which holds the same
+// bytes; naming another home refuses the undo and names both.
+func TestVaultUndoRestoreStaysInItsHome(t *testing.T) {
+	l, _ := demoWithVault(t)
+	vdir := filepath.Join(t.TempDir(), "vault")
+	run1 := func(getenv func(string) string, args ...string) (string, int) {
+		e, out, errb := testEnv(t)
+		if getenv != nil {
+			e.getenv = getenv
+		}
+		code := run(e, append(args, "--vault", vdir))
+		return out.String() + errb.String(), code
+	}
+	if out, code := run1(nil, "vault", "sync", "--home", l.Home); code != 0 {
+		t.Fatalf("sync: %d %s", code, out)
+	}
+	other := t.TempDir()
+	out, code := run1(nil, "vault", "restore", demoSession, "--home", l.Home, "--to", other, "--json")
+	if code != 0 {
+		t.Fatalf("restore --to: %d %s", code, out)
+	}
+	var rep vault.RestoreReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.ID == "" || rep.Written == 0 {
+		t.Fatalf("restore --to: %s (%v)", out, err)
+	}
+	rel := filepath.Join("projects", model.Slug(l.Project("shop-api")), demoSession+".jsonl")
+	mainTr, otherTr := filepath.Join(l.Home, rel), filepath.Join(other, rel)
+	if _, err := os.Stat(otherTr); err != nil {
+		t.Fatalf("restore --to wrote no transcript in %s: %v", other, err)
+	}
+	out, code = run1(nil, "vault", "restore", "--undo", rep.ID, "--home", l.Home)
+	if code == 0 || !strings.Contains(out, other) || !strings.Contains(out, l.Home) {
+		t.Errorf("undo with another --home: exit %d %q, want a refusal naming both homes", code, out)
+	}
+	if _, err := os.Stat(mainTr); err != nil {
+		t.Fatalf("undo removed the main home's transcript: %v", err)
+	}
+	env := func(k string) string {
+		if k == "CLAUDE_CONFIG_DIR" {
+			return l.Home
+		}
+		return ""
+	}
+	if out, code := run1(env, "vault", "restore", "--undo", rep.ID); code != 0 || !strings.Contains(out, fmt.Sprintf("%d files removed", rep.Written)) {
+		t.Fatalf("undo: %d %s", code, out)
+	}
+	if _, err := os.Stat(mainTr); err != nil {
+		t.Errorf("undo removed the main home's transcript: %v", err)
+	}
+	if _, err := os.Stat(otherTr); err == nil {
+		t.Errorf("undo left the transcript the restore wrote in %s", other)
+	}
+}

@@ -311,13 +311,25 @@ func fileSum(fsys fs.FS, rel string) (string, bool, error) {
 
 // UndoRestore removes the files the restore id wrote, each only while it
 // still holds the bytes the restore wrote; a file changed since is kept
-// and named.
-func (v *Vault) UndoRestore(id string, home *model.Home) (removed []string, kept []string, err error) {
+// and named. The files are removed from the home the restore wrote them
+// into (its log names it), never another: want, when not empty, is the
+// home the caller names, and one other than the log's refuses the undo.
+func (v *Vault) UndoRestore(id, want string) (removed []string, kept []string, err error) {
 	unlock := v.lock()
 	defer unlock()
 	var log restoreLog
 	if err := v.readJSON(path.Join(restoreDir, id+".json"), &log); err != nil {
 		return nil, nil, err
+	}
+	if log.Home == "" {
+		return nil, nil, fmt.Errorf("undo restore %s: its log names no home", id)
+	}
+	if want != "" && filepath.Clean(want) != filepath.Clean(log.Home) {
+		return nil, nil, fmt.Errorf("undo restore %s: it wrote into %s, not %s (give --to %s, or neither --to nor --home)", id, log.Home, want, log.Home)
+	}
+	home, err := model.OpenHome(log.Home, model.HomeFromFlag)
+	if err != nil {
+		return nil, nil, fmt.Errorf("undo restore %s: %w", id, err)
 	}
 	for _, f := range log.Files {
 		sum, ok, err := fileSum(home.FS, f.Path)
