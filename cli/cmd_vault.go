@@ -77,6 +77,10 @@ func parseVault(e *env, args []string) (vaultOptions, error) {
 		return opts, badUsagef("--hook goes with vault sync")
 	case opts.action != "restore" && len(pos) != 1:
 		return opts, badUsagef("vault %s takes no argument (%q)", opts.action, pos[1])
+	case opts.dryRun && opts.action == "prune" && (opts.undo != "" || opts.emptyTrash):
+		return opts, badUsagef("--dry-run goes with prune --keep-days N, not with --undo or --empty-trash (they would really be done)")
+	case opts.dryRun && opts.action == "restore" && opts.undo != "":
+		return opts, badUsagef("--dry-run goes with a restore, not with --undo (it would really be done)")
 	case opts.action == "prune" && opts.keepDays < 0 && opts.undo == "" && !opts.emptyTrash:
 		return opts, badUsagef("vault prune needs --keep-days N (or --undo ID, --empty-trash)")
 	}

@@ -342,3 +342,47 @@ func TestVaultUndoRestoreStaysInItsHome(t *testing.T) {
 		t.Errorf("undo left the transcript the restore wrote in %s", other)
 	}
 }
+
+// --dry-run does nothing: with prune --empty-trash, prune --undo and
+// restore --undo, which cannot say what they would do, it is refused
+// and the trash and the restored files stay.
+func TestVaultDryRunNeverDeletes(t *testing.T) {
+	l, _ := demoWithVault(t)
+	vdir := filepath.Join(t.TempDir(), "vault")
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	cmd := func(args ...string) (string, int) {
+		e, out, errb := testEnv(t)
+		e.now = func() time.Time { return now }
+		code := run(e, append(args, "--home", l.Home, "--vault", vdir))
+		return out.String() + errb.String(), code
+	}
+	tr, _ := syncAndSweep(t, l, cmd)
+	if out, code := cmd("vault", "sync"); code != 0 {
+		t.Fatalf("sync after the sweep: %d %s", code, out)
+	}
+	now = now.AddDate(0, 0, 2)
+	out, code := cmd("vault", "prune", "--keep-days", "1", "--json")
+	var p vault.PruneReport
+	if err := json.Unmarshal([]byte(out), &p); code != 0 || err != nil || p.ID == "" || p.Files == 0 {
+		t.Fatalf("prune: %d %s (%v)", code, out, err)
+	}
+	trash, _ := os.ReadDir(filepath.Join(vdir, "trash"))
+	if len(trash) == 0 {
+		t.Fatal("the prune put nothing in the trash")
+	}
+	for _, args := range [][]string{
+		{"vault", "prune", "--empty-trash", "--dry-run"},
+		{"vault", "prune", "--undo", p.ID, "--dry-run"},
+		{"vault", "restore", "--undo", "x", "--dry-run"},
+	} {
+		if out, code := cmd(args...); code != 2 || !strings.Contains(out, "--dry-run") {
+			t.Errorf("%v: exit %d %q, want a usage error about --dry-run", args, code, out)
+		}
+	}
+	if after, _ := os.ReadDir(filepath.Join(vdir, "trash")); len(after) != len(trash) {
+		t.Errorf("prune --empty-trash --dry-run emptied the trash (%d entries, had %d)", len(after), len(trash))
+	}
+	if _, err := os.Stat(tr); err == nil {
+		t.Errorf("the swept transcript is back")
+	}
+}
