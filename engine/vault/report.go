@@ -201,7 +201,6 @@ func (v *Vault) Verify() (VerifyReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	rep.State = append(rep.State, st.problems...)
 	rep.Orphans = append(rep.Orphans, ix.orphans...)
 	rep.Packs = len(ix.packs)
 	rd := newChunkReader(v, ix)
@@ -235,6 +234,9 @@ func (v *Vault) Verify() (VerifyReport, error) {
 			rep.Bytes += ver.Size
 		}
 	}
+	// After the records: sorted() decodes each record whole and adds a
+	// problem for a body that does not decode.
+	rep.State = append(rep.State, st.problems...)
 	return rep, nil
 }
 

@@ -468,3 +468,30 @@ func TestDirRefusesTheHome(t *testing.T) {
 		t.Errorf("a relative vault folder was accepted")
 	}
 }
+
+// A state line whose head decodes but whose record does not is a state
+// problem verify reports (and not OK), not a record silently skipped.
+func TestVerifyReportsARecordThatDoesNotDecode(t *testing.T) {
+	home := testHome(t, 50)
+	v := openVault(t, nil)
+	syncHome(t, v, home, t0)
+	files, _ := filepath.Glob(filepath.Join(v.Dir, stateDir, "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("%d state files, want 1", len(files))
+	}
+	data, _ := os.ReadFile(files[0])
+	lines := strings.Split(string(data), "\n")
+	head, _, ok := strings.Cut(lines[0], "\t")
+	if !ok {
+		t.Fatalf("state line without a tab: %q", lines[0])
+	}
+	lines[0] = head + "\t{\"path\": broken"
+	os.WriteFile(files[0], []byte(strings.Join(lines, "\n")), 0o600)
+	rep, err := v.Verify()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.OK() || len(rep.State) != 1 || rep.State[0].Line != 1 || rep.State[0].File != files[0] {
+		t.Errorf("verify of a state line whose record is broken: OK %v, state problems %+v; want the one problem at %s line 1", rep.OK(), rep.State, files[0])
+	}
+}
