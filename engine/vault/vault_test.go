@@ -495,3 +495,37 @@ func TestVerifyReportsARecordThatDoesNotDecode(t *testing.T) {
 		t.Errorf("verify of a state line whose record is broken: OK %v, state problems %+v; want the one problem at %s line 1", rep.OK(), rep.State, files[0])
 	}
 }
+
+// Undoing a prune puts its dropped versions back beside those a sync
+// added since, not over them: no version is lost either way.
+func TestUndoPruneKeepsVersionsSyncedSince(t *testing.T) {
+	home := testHome(t, 50)
+	v := openVault(t, nil)
+	syncHome(t, v, home, t0)
+	mem := "projects/" + proj + "/memory/feedback_tests.md"
+	bodies := []string{"Use the real database, never mocks.\n", "Use the real database in CI too.\n"}
+	write(t, home, mem, bodies[0], t0.Add(time.Hour))
+	syncHome(t, v, home, t0.Add(time.Hour))
+	now := t0.Add(20 * 24 * time.Hour)
+	rep, err := v.Prune(PruneOptions{KeepDays: 10, Now: now})
+	if err != nil || rep.Versions != 1 {
+		t.Fatalf("prune: %+v %v, want the memory file's first version dropped", rep, err)
+	}
+	write(t, home, mem, bodies[1], now.Add(time.Hour))
+	syncHome(t, v, home, now.Add(time.Hour))
+	if _, err := v.UndoPrune(rep.ID, now.Add(2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := v.loadState()
+	r := st.get(mem)
+	if r == nil || len(r.Versions) != 3 {
+		t.Fatalf("after the undo: %+v, want the 3 versions (pruned, kept, synced since)", r)
+	}
+	want := sha256.Sum256([]byte(bodies[1]))
+	if r.Latest().SHA256 != hex.EncodeToString(want[:]) || !r.Versions[0].ModTime.Equal(t0) {
+		t.Errorf("versions after the undo: %+v, want the pruned one first and the one synced since last", r.Versions)
+	}
+	if vr, err := v.Verify(); err != nil || !vr.OK() {
+		t.Errorf("verify after the undo: %+v %v", vr, err)
+	}
+}
