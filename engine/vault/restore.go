@@ -218,7 +218,14 @@ func (v *Vault) Restore(o RestoreOptions) (RestoreReport, error) {
 		if err == nil {
 			sum, ok, rerr := fileSum(o.Home.FS, r.Path)
 			if rerr != nil || !ok || sum != ver.SHA256 {
-				err = fmt.Errorf("restore %s: read back, the file does not hash to the vault's copy", dst)
+				// The file is written but wrong: it goes now, as no
+				// undo would take it (it holds other bytes than logged).
+				err = errors.New("read back, the file does not hash to the vault's copy; removed")
+				if ok {
+					if rmErr := v.w.Remove(dst); rmErr != nil && !errors.Is(rmErr, fs.ErrNotExist) {
+						err = fmt.Errorf("read back, the file does not hash to the vault's copy, and it could not be removed: %w", rmErr)
+					}
+				}
 			}
 		}
 		if err != nil {
