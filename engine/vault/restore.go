@@ -103,10 +103,12 @@ type restoreLog struct {
 
 // sessionRecords are the records a restore of session writes: the
 // session's transcript, its folder and file history, and the pastes its
-// prompts (history.jsonl of home) refer to.
-func sessionRecords(st *state, home fs.FS, session model.SessionID) []*Record {
+// prompts refer to, as the vault's copy of history.jsonl names them
+// (the source home's) and as home's does (a restore into another home
+// finds none there).
+func sessionRecords(st *state, rd *chunkReader, home fs.FS, session model.SessionID) []*Record {
 	pastes := map[string]bool{}
-	for _, p := range sessionPastes(home, session) {
+	for _, p := range append(vaultPastes(st, rd, session), sessionPastes(home, session)...) {
 		pastes[path.Join(model.PasteCacheDir, p)] = true
 	}
 	var out []*Record
@@ -119,6 +121,25 @@ func sessionRecords(st *state, home fs.FS, session model.SessionID) []*Record {
 			out = append(out, r)
 		}
 	}
+	return out
+}
+
+// vaultPastes is sessionPastes read from the vault's copy of
+// history.jsonl (none when it holds none, or cannot rebuild it).
+func vaultPastes(st *state, rd *chunkReader, session model.SessionID) []string {
+	r := st.get(model.HistoryPath)
+	if r == nil || r.Kind != KindHistory || r.Latest() == nil {
+		return nil
+	}
+	pr, pw := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		pw.CloseWithError(writeVersion(pw, rd, r.Latest()))
+	}()
+	out := pastesIn(pr, session)
+	pr.Close()
+	<-done // rd is the caller's again
 	return out
 }
 
@@ -135,7 +156,9 @@ func (v *Vault) Restore(o RestoreOptions) (RestoreReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	recs := sessionRecords(st, o.Home.FS, o.Session)
+	rd := newChunkReader(v, ix)
+	defer rd.close()
+	recs := sessionRecords(st, rd, o.Home.FS, o.Session)
 	if len(recs) == 0 {
 		return rep, fmt.Errorf("%s: %w", o.Session, ErrUnknownSession)
 	}
@@ -196,8 +219,6 @@ func (v *Vault) Restore(o RestoreOptions) (RestoreReport, error) {
 			}
 		}
 	}
-	rd := newChunkReader(v, ix)
-	defer rd.close()
 	log := restoreLog{ID: newID(o.Now), Session: string(o.Session), Home: o.Home.Dir, Time: o.Now}
 	rep.ID = log.ID
 	var werr error

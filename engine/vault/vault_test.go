@@ -529,3 +529,27 @@ func TestUndoPruneKeepsVersionsSyncedSince(t *testing.T) {
 		t.Errorf("verify after the undo: %+v %v", vr, err)
 	}
 }
+
+// A restore into another home (restore --to) brings the session's
+// pastes too: that home's history.jsonl does not name them, the vault's
+// copy of the source home's does.
+func TestRestoreToAnotherHomeBringsThePastes(t *testing.T) {
+	home := testHome(t, 50)
+	v := openVault(t, nil)
+	syncHome(t, v, home, t0)
+	other := t.TempDir()
+	rep, err := v.Restore(RestoreOptions{Home: homeOf(t, other), Session: sidA, Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := snapshot(t, home, ofSessionA)
+	got := snapshot(t, other, ofSessionA)
+	if len(got) != len(want) || rep.Written != len(want) {
+		t.Errorf("restore into another home wrote %d files (%v), want the session's %d with its paste", rep.Written, got, len(want))
+	}
+	for rel, w := range want {
+		if got[rel].data != w.data {
+			t.Errorf("%s is not restored into the other home", rel)
+		}
+	}
+}
