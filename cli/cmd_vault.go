@@ -181,9 +181,10 @@ func runVault(e *env, opts vaultOptions) (vaultResult, error) {
 				return res, badInput(err)
 			}
 		}
+		// The sweep that matters is the target home's.
 		days := 0
-		if f := forecastFor(o, -1, cleanup.DefaultHorizonDays, now); f.State == cleanup.StateActive {
-			days = f.PeriodDays
+		if state, d := cleanup.SweepPeriod(e.root, target); state == cleanup.StateActive {
+			days = d
 		}
 		r, err := v.Restore(vault.RestoreOptions{Home: target, Session: model.SessionID(opts.session), Touch: opts.touch,
 			SweepDays: days, DryRun: opts.dryRun, Now: now, Journal: memstore.OpenHome(target.Dir, e.writer()).Creates(vault.OpRestore, now)})

@@ -386,3 +386,21 @@ func TestVaultDryRunNeverDeletes(t *testing.T) {
 		t.Errorf("the swept transcript is back")
 	}
 }
+
+// restore --to warns of the sweep of the home it writes into: there a
+// 1-day cleanupPeriodDays deletes the files again, whatever the source
+// home's settings say.
+func TestVaultRestoreWarnsOfTheTargetsSweep(t *testing.T) {
+	_, cmd := demoWithVault(t)
+	if out, code := cmd("vault", "sync"); code != 0 {
+		t.Fatalf("sync: %d %s", code, out)
+	}
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "settings.json"), []byte(`{"cleanupPeriodDays": 1}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, code := cmd("vault", "restore", demoSession, "--to", other, "--dry-run")
+	if code != 0 || !strings.Contains(out, "cleanupPeriodDays (1)") {
+		t.Errorf("restore --to a home sweeping after 1 day: %d %q, want the warning with its period", code, out)
+	}
+}
