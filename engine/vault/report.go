@@ -205,9 +205,33 @@ func (v *Vault) Verify() (VerifyReport, error) {
 	rep.Packs = len(ix.packs)
 	rd := newChunkReader(v, ix)
 	defer rd.close()
-	keys := make([]key, 0, len(ix.m))
+	// Each version is rebuilt and hashed (which reads and checks every
+	// chunk it names); then the chunks no version names are read, so no
+	// chunk is inflated and hashed twice.
+	named := map[key]bool{}
+	for _, r := range st.sorted() {
+		rep.Records++
+		for i := range r.Versions {
+			ver := &r.Versions[i]
+			rep.Versions++
+			for _, c := range ver.Chunks {
+				if k, ok := keyOf(c.H); ok {
+					named[k] = true
+				}
+			}
+			if err := verifyVersion(rd, ver); err != nil {
+				rep.Problems = append(rep.Problems, fmt.Sprintf("%s (version of %s): %v", r.Path, ver.ModTime.UTC().Format(time.RFC3339), err))
+				continue
+			}
+			rep.Bytes += ver.Size
+		}
+	}
+	rep.Chunks = len(ix.m)
+	keys := make([]key, 0, len(ix.m)-len(named))
 	for k := range ix.m {
-		keys = append(keys, k)
+		if !named[k] {
+			keys = append(keys, k)
+		}
 	}
 	sort.Slice(keys, func(i, j int) bool {
 		a, b := ix.m[keys[i]], ix.m[keys[j]]
@@ -217,21 +241,8 @@ func (v *Vault) Verify() (VerifyReport, error) {
 		return a.off < b.off
 	})
 	for _, k := range keys {
-		rep.Chunks++
 		if _, err := rd.read(k); err != nil {
 			rep.Problems = append(rep.Problems, err.Error())
-		}
-	}
-	for _, r := range st.sorted() {
-		rep.Records++
-		for i := range r.Versions {
-			ver := &r.Versions[i]
-			rep.Versions++
-			if err := verifyVersion(rd, ver); err != nil {
-				rep.Problems = append(rep.Problems, fmt.Sprintf("%s (version of %s): %v", r.Path, ver.ModTime.UTC().Format(time.RFC3339), err))
-				continue
-			}
-			rep.Bytes += ver.Size
 		}
 	}
 	// After the records: sorted() decodes each record whole and adds a
