@@ -2,7 +2,6 @@ package vault
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -322,19 +321,11 @@ func missingChunks(recs []*Record, ix *index) []string {
 
 // fileSum is the SHA-256 of the home's file rel, and whether it exists.
 func fileSum(fsys fs.FS, rel string) (string, bool, error) {
-	f, err := model.OpenRegular(fsys, rel)
+	sum, _, err := model.HashFile(fsys, rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil
 	}
-	if err != nil {
-		return "", true, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", true, err
-	}
-	return hex.EncodeToString(h.Sum(nil)), true, nil
+	return sum, true, err
 }
 
 // UndoRestore removes the files the restore id wrote, each only while it
