@@ -277,10 +277,11 @@ var ErrNoVault = errors.New("no vault there yet (memscope vault sync makes it)")
 // Exists reports whether the vault folder holds a vault, and an error
 // naming it when it does not.
 func (v *Vault) Exists() error {
-	if !v.exists() {
-		return fmt.Errorf("vault %s: %w", v.Dir, ErrNoVault)
+	ok, err := v.checkFormat()
+	if err == nil && !ok {
+		err = fmt.Errorf("vault %s: %w", v.Dir, ErrNoVault)
 	}
-	return v.checkFormat()
+	return err
 }
 
 // Summary is the vault in one line's worth: Overview and Retention show
@@ -301,10 +302,7 @@ type Summary struct {
 // a vault is an empty summary, not an error.
 func (v *Vault) Summarize() (Summary, error) {
 	s := Summary{Dir: v.Dir, kept: map[string]Version{}}
-	if !v.exists() {
-		return s, nil
-	}
-	if err := v.checkFormat(); err != nil {
+	if ok, err := v.checkFormat(); !ok {
 		return s, err
 	}
 	st, err := v.loadState()

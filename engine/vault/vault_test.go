@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -613,5 +614,50 @@ func TestVerifyReadsEachChunkOnce(t *testing.T) {
 	}
 	if n < size/2 {
 		t.Errorf("verify read %d bytes of %d bytes of packs: not every chunk", n, size)
+	}
+}
+
+// openCounting counts the opens of one file name.
+type openCounting struct {
+	fs.FS
+	name string
+	n    *int
+}
+
+func (c openCounting) Open(name string) (fs.File, error) {
+	if path.Base(name) == c.name {
+		*c.n++
+	}
+	return c.FS.Open(name)
+}
+
+func (c openCounting) OpenRegular(name string) (fs.File, error) {
+	if path.Base(name) == c.name {
+		*c.n++
+	}
+	return model.OpenRegular(c.FS, name)
+}
+
+// A command reads the VAULT file once: the CLI's Exists, then the
+// prune's own check and its read of the state, do not read it again.
+func TestFormatFileReadOnce(t *testing.T) {
+	home := testHome(t, 50)
+	v := openVault(t, nil)
+	syncHome(t, v, home, t0)
+	v = Open(v.Dir, v.root, nil)
+	var n int
+	v.root = openCounting{v.root, formatFile, &n}
+	if err := v.Exists(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Prune(PruneOptions{KeepDays: 10, DryRun: true, Now: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 {
+		t.Errorf("Exists and a prune opened %s %d times, want once", formatFile, n)
+	}
+	other := Open(filepath.Join(t.TempDir(), "none"), v.root, nil)
+	if err := other.Exists(); !errors.Is(err, ErrNoVault) {
+		t.Errorf("Exists of a folder without a vault: %v, want ErrNoVault", err)
 	}
 }
