@@ -322,7 +322,7 @@ func printVault(w io.Writer, r vaultResult, e *env) {
 		fmt.Fprintf(w, "vault       %s\n", model.SanitizeLine(s.Vault))
 		fmt.Fprintf(w, "checked     %s, %s, %s of %s (%s rebuilt and hashed)\n", format.Count(s.Packs, "pack", "packs"), format.Count(s.Chunks, "chunk", "chunks"), format.Count(s.Versions, "version", "versions"), format.Count(s.Records, "file", "files"), format.Bytes(s.Bytes))
 		for _, o := range s.Orphans {
-			fmt.Fprintf(w, "leftover    %s (a pack an interrupted sync wrote without its index; nothing refers to it)\n", o)
+			fmt.Fprintf(w, "leftover    %s (a pack an interrupted sync wrote without its index; nothing refers to it)\n", model.SanitizeLine(o))
 		}
 		for _, p := range s.State {
 			fmt.Fprintf(w, "problem     %s\n", model.SanitizeLine(p.Error()))
@@ -342,7 +342,7 @@ func printVault(w io.Writer, r vaultResult, e *env) {
 		fmt.Fprintf(w, "kept        %s as files; %s after dedup (%.2f); %s on disk (%.2f of the files)\n", format.Bytes(u.RawAll), format.Bytes(u.Unique), u.Dedup, format.Bytes(u.Stored), u.Ratio)
 		fmt.Fprintf(w, "packs       %d, %s\n", u.Packs, format.Count(u.Chunks, "chunk", "chunks"))
 		for _, o := range u.Orphans {
-			fmt.Fprintf(w, "leftover    %s\n", o)
+			fmt.Fprintf(w, "leftover    %s\n", model.SanitizeLine(o))
 		}
 	case r.prune != nil:
 		p := r.prune

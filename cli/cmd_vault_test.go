@@ -404,3 +404,32 @@ func TestVaultRestoreWarnsOfTheTargetsSweep(t *testing.T) {
 		t.Errorf("restore --to a home sweeping after 1 day: %d %q, want the warning with its period", code, out)
 	}
 }
+
+// A pack file name is untrusted (anything can be put in the vault's
+// folder): verify and du print a leftover pack's name on one line (a
+// newline in it cannot forge a report line) and without its terminal
+// control sequences.
+func TestVaultLeftoverPackNameSanitized(t *testing.T) {
+	l, _ := demoWithVault(t)
+	vdir := filepath.Join(t.TempDir(), "vault")
+	cmd := func(args ...string) (string, int) {
+		e, out, errb := testEnv(t)
+		code := run(e, append(args, "--home", l.Home, "--vault", vdir))
+		return out.String() + errb.String(), code
+	}
+	if out, code := cmd("vault", "sync"); code != 0 {
+		t.Fatalf("sync: %d %s", code, out)
+	}
+	if err := os.WriteFile(filepath.Join(vdir, "packs", "evil\x1b]0;pwned\x07\nforged      all is well.pack"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, action := range []string{"verify", "du"} {
+		out, _ := cmd("vault", action)
+		if !strings.Contains(out, "leftover") || !strings.Contains(out, "evil") {
+			t.Fatalf("%s does not name the leftover pack: %q", action, out)
+		}
+		if strings.ContainsAny(out, "\x1b\x07") || strings.Contains(out, "\nforged") {
+			t.Errorf("%s printed the pack name's control characters or newline: %q", action, out)
+		}
+	}
+}
