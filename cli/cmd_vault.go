@@ -77,6 +77,10 @@ func parseVault(e *env, args []string) (vaultOptions, error) {
 		return opts, badUsagef("--hook goes with vault sync")
 	case opts.action != "restore" && len(pos) != 1:
 		return opts, badUsagef("vault %s takes no argument (%q)", opts.action, pos[1])
+	case opts.dryRun && opts.action == "prune" && (opts.undo != "" || opts.emptyTrash):
+		return opts, badUsagef("--dry-run goes with prune --keep-days N, not with --undo or --empty-trash (they would really be done)")
+	case opts.dryRun && opts.action == "restore" && opts.undo != "":
+		return opts, badUsagef("--dry-run goes with a restore, not with --undo (it would really be done)")
 	case opts.action == "prune" && opts.keepDays < 0 && opts.undo == "" && !opts.emptyTrash:
 		return opts, badUsagef("vault prune needs --keep-days N (or --undo ID, --empty-trash)")
 	}
@@ -151,6 +155,22 @@ func runVault(e *env, opts vaultOptions) (vaultResult, error) {
 		res.list = l
 		return res, err
 	case "restore":
+		if opts.undo != "" {
+			// The undo goes to the home the restore wrote into; a home
+			// named on the command line must be that one.
+			want := ""
+			switch {
+			case opts.to != "":
+				if want, err = absFrom(e, opts.to); err != nil {
+					return res, err
+				}
+			case opts.home.dir != "" || opts.home.demo:
+				want = o.home.Dir
+			}
+			removed, kept, err := v.UndoRestore(opts.undo, want)
+			res.undone = &vaultUndo{ID: opts.undo, Removed: removed, Kept: kept}
+			return res, err
+		}
 		target := o.home
 		if opts.to != "" {
 			to, err := absFrom(e, opts.to)
@@ -161,14 +181,10 @@ func runVault(e *env, opts vaultOptions) (vaultResult, error) {
 				return res, badInput(err)
 			}
 		}
-		if opts.undo != "" {
-			removed, kept, err := v.UndoRestore(opts.undo, target)
-			res.undone = &vaultUndo{ID: opts.undo, Removed: removed, Kept: kept}
-			return res, err
-		}
+		// The sweep that matters is the target home's.
 		days := 0
-		if f := forecastFor(o, -1, cleanup.DefaultHorizonDays, now); f.State == cleanup.StateActive {
-			days = f.PeriodDays
+		if state, d := cleanup.SweepPeriod(e.root, target); state == cleanup.StateActive {
+			days = d
 		}
 		r, err := v.Restore(vault.RestoreOptions{Home: target, Session: model.SessionID(opts.session), Touch: opts.touch,
 			SweepDays: days, DryRun: opts.dryRun, Now: now, Journal: memstore.OpenHome(target.Dir, e.writer()).Creates(vault.OpRestore, now)})
@@ -306,7 +322,7 @@ func printVault(w io.Writer, r vaultResult, e *env) {
 		fmt.Fprintf(w, "vault       %s\n", model.SanitizeLine(s.Vault))
 		fmt.Fprintf(w, "checked     %s, %s, %s of %s (%s rebuilt and hashed)\n", format.Count(s.Packs, "pack", "packs"), format.Count(s.Chunks, "chunk", "chunks"), format.Count(s.Versions, "version", "versions"), format.Count(s.Records, "file", "files"), format.Bytes(s.Bytes))
 		for _, o := range s.Orphans {
-			fmt.Fprintf(w, "leftover    %s (a pack an interrupted sync wrote without its index; nothing refers to it)\n", o)
+			fmt.Fprintf(w, "leftover    %s (a pack an interrupted sync wrote without its index; nothing refers to it)\n", model.SanitizeLine(o))
 		}
 		for _, p := range s.State {
 			fmt.Fprintf(w, "problem     %s\n", model.SanitizeLine(p.Error()))
@@ -326,7 +342,7 @@ func printVault(w io.Writer, r vaultResult, e *env) {
 		fmt.Fprintf(w, "kept        %s as files; %s after dedup (%.2f); %s on disk (%.2f of the files)\n", format.Bytes(u.RawAll), format.Bytes(u.Unique), u.Dedup, format.Bytes(u.Stored), u.Ratio)
 		fmt.Fprintf(w, "packs       %d, %s\n", u.Packs, format.Count(u.Chunks, "chunk", "chunks"))
 		for _, o := range u.Orphans {
-			fmt.Fprintf(w, "leftover    %s\n", o)
+			fmt.Fprintf(w, "leftover    %s\n", model.SanitizeLine(o))
 		}
 	case r.prune != nil:
 		p := r.prune

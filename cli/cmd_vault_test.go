@@ -287,3 +287,149 @@ func TestVaultRestoreUndoneByUndo(t *testing.T) {
 		t.Errorf("a second undo undid the restore again: %s", out)
 	}
 }
+
+// restore --undo takes back what the restore wrote in the home it wrote
+// into (the --to one), never in the main home, which holds the same
+// bytes; naming another home refuses the undo and names both.
+func TestVaultUndoRestoreStaysInItsHome(t *testing.T) {
+	l, _ := demoWithVault(t)
+	vdir := filepath.Join(t.TempDir(), "vault")
+	run1 := func(getenv func(string) string, args ...string) (string, int) {
+		e, out, errb := testEnv(t)
+		if getenv != nil {
+			e.getenv = getenv
+		}
+		code := run(e, append(args, "--vault", vdir))
+		return out.String() + errb.String(), code
+	}
+	if out, code := run1(nil, "vault", "sync", "--home", l.Home); code != 0 {
+		t.Fatalf("sync: %d %s", code, out)
+	}
+	other := t.TempDir()
+	out, code := run1(nil, "vault", "restore", demoSession, "--home", l.Home, "--to", other, "--json")
+	if code != 0 {
+		t.Fatalf("restore --to: %d %s", code, out)
+	}
+	var rep vault.RestoreReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.ID == "" || rep.Written == 0 {
+		t.Fatalf("restore --to: %s (%v)", out, err)
+	}
+	rel := filepath.Join("projects", model.Slug(l.Project("shop-api")), demoSession+".jsonl")
+	mainTr, otherTr := filepath.Join(l.Home, rel), filepath.Join(other, rel)
+	if _, err := os.Stat(otherTr); err != nil {
+		t.Fatalf("restore --to wrote no transcript in %s: %v", other, err)
+	}
+	out, code = run1(nil, "vault", "restore", "--undo", rep.ID, "--home", l.Home)
+	if code == 0 || !strings.Contains(out, other) || !strings.Contains(out, l.Home) {
+		t.Errorf("undo with another --home: exit %d %q, want a refusal naming both homes", code, out)
+	}
+	if _, err := os.Stat(mainTr); err != nil {
+		t.Fatalf("undo removed the main home's transcript: %v", err)
+	}
+	env := func(k string) string {
+		if k == "CLAUDE_CONFIG_DIR" {
+			return l.Home
+		}
+		return ""
+	}
+	if out, code := run1(env, "vault", "restore", "--undo", rep.ID); code != 0 || !strings.Contains(out, fmt.Sprintf("%d files removed", rep.Written)) {
+		t.Fatalf("undo: %d %s", code, out)
+	}
+	if _, err := os.Stat(mainTr); err != nil {
+		t.Errorf("undo removed the main home's transcript: %v", err)
+	}
+	if _, err := os.Stat(otherTr); err == nil {
+		t.Errorf("undo left the transcript the restore wrote in %s", other)
+	}
+}
+
+// --dry-run does nothing: with prune --empty-trash, prune --undo and
+// restore --undo, which cannot say what they would do, it is refused
+// and the trash and the restored files stay.
+func TestVaultDryRunNeverDeletes(t *testing.T) {
+	l, _ := demoWithVault(t)
+	vdir := filepath.Join(t.TempDir(), "vault")
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	cmd := func(args ...string) (string, int) {
+		e, out, errb := testEnv(t)
+		e.now = func() time.Time { return now }
+		code := run(e, append(args, "--home", l.Home, "--vault", vdir))
+		return out.String() + errb.String(), code
+	}
+	tr, _ := syncAndSweep(t, l, cmd)
+	if out, code := cmd("vault", "sync"); code != 0 {
+		t.Fatalf("sync after the sweep: %d %s", code, out)
+	}
+	now = now.AddDate(0, 0, 2)
+	out, code := cmd("vault", "prune", "--keep-days", "1", "--json")
+	var p vault.PruneReport
+	if err := json.Unmarshal([]byte(out), &p); code != 0 || err != nil || p.ID == "" || p.Files == 0 {
+		t.Fatalf("prune: %d %s (%v)", code, out, err)
+	}
+	trash, _ := os.ReadDir(filepath.Join(vdir, "trash"))
+	if len(trash) == 0 {
+		t.Fatal("the prune put nothing in the trash")
+	}
+	for _, args := range [][]string{
+		{"vault", "prune", "--empty-trash", "--dry-run"},
+		{"vault", "prune", "--undo", p.ID, "--dry-run"},
+		{"vault", "restore", "--undo", "x", "--dry-run"},
+	} {
+		if out, code := cmd(args...); code != 2 || !strings.Contains(out, "--dry-run") {
+			t.Errorf("%v: exit %d %q, want a usage error about --dry-run", args, code, out)
+		}
+	}
+	if after, _ := os.ReadDir(filepath.Join(vdir, "trash")); len(after) != len(trash) {
+		t.Errorf("prune --empty-trash --dry-run emptied the trash (%d entries, had %d)", len(after), len(trash))
+	}
+	if _, err := os.Stat(tr); err == nil {
+		t.Errorf("the swept transcript is back")
+	}
+}
+
+// restore --to warns of the sweep of the home it writes into: there a
+// 1-day cleanupPeriodDays deletes the files again, whatever the source
+// home's settings say.
+func TestVaultRestoreWarnsOfTheTargetsSweep(t *testing.T) {
+	_, cmd := demoWithVault(t)
+	if out, code := cmd("vault", "sync"); code != 0 {
+		t.Fatalf("sync: %d %s", code, out)
+	}
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "settings.json"), []byte(`{"cleanupPeriodDays": 1}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, code := cmd("vault", "restore", demoSession, "--to", other, "--dry-run")
+	if code != 0 || !strings.Contains(out, "cleanupPeriodDays (1)") {
+		t.Errorf("restore --to a home sweeping after 1 day: %d %q, want the warning with its period", code, out)
+	}
+}
+
+// A pack file name is untrusted (anything can be put in the vault's
+// folder): verify and du print a leftover pack's name on one line (a
+// newline in it cannot forge a report line) and without its terminal
+// control sequences.
+func TestVaultLeftoverPackNameSanitized(t *testing.T) {
+	l, _ := demoWithVault(t)
+	vdir := filepath.Join(t.TempDir(), "vault")
+	cmd := func(args ...string) (string, int) {
+		e, out, errb := testEnv(t)
+		code := run(e, append(args, "--home", l.Home, "--vault", vdir))
+		return out.String() + errb.String(), code
+	}
+	if out, code := cmd("vault", "sync"); code != 0 {
+		t.Fatalf("sync: %d %s", code, out)
+	}
+	if err := os.WriteFile(filepath.Join(vdir, "packs", "evil\x1b]0;pwned\x07\nforged      all is well.pack"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, action := range []string{"verify", "du"} {
+		out, _ := cmd("vault", action)
+		if !strings.Contains(out, "leftover") || !strings.Contains(out, "evil") {
+			t.Fatalf("%s does not name the leftover pack: %q", action, out)
+		}
+		if strings.ContainsAny(out, "\x1b\x07") || strings.Contains(out, "\nforged") {
+			t.Errorf("%s printed the pack name's control characters or newline: %q", action, out)
+		}
+	}
+}

@@ -189,25 +189,10 @@ func archiveEntries(fsys fs.FS, items []Item) ([]archiveEntry, []model.Problem) 
 	return out, probs
 }
 
-// hashFile returns the SHA-256 and size of a file read through fsys.
-func hashFile(fsys fs.FS, name string) (string, int64, error) {
-	f, err := model.OpenRegular(fsys, name)
-	if err != nil {
-		return "", 0, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return "", n, fmt.Errorf("read %s: %w", name, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), n, nil
-}
-
-// hashOSFile is hashFile for a path on disk.
+// hashOSFile is model.HashFile for a path on disk.
 func hashOSFile(p string) (string, int64, error) {
 	dir, base := filepath.Split(p)
-	return hashFile(model.DirFS(filepath.Clean(dir)), base)
+	return model.HashFile(model.DirFS(filepath.Clean(dir)), base)
 }
 
 // archiveFolder writes entries into the folder to through w.
@@ -230,7 +215,7 @@ func archiveFolder(w model.WriteFS, fsys fs.FS, entries []archiveEntry, to strin
 			conflicts = append(conflicts, e.rel)
 			continue
 		}
-		want, _, err := hashFile(fsys, e.rel)
+		want, _, err := model.HashFile(fsys, e.rel)
 		if err != nil {
 			rep.Problems = append(rep.Problems, model.Problem{File: e.rel, Kind: model.ProblemUnreadable, Reason: "not archived: " + err.Error()})
 			identical[e.rel] = ""

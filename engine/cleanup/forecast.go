@@ -376,6 +376,16 @@ func ForecastHome(root fs.FS, home *model.Home, days *int, within int, now time.
 	return BuildForecast(o)
 }
 
+// SweepPeriod is the sweep's state and cleanupPeriodDays for home as its
+// settings decide them (Settings, read through root), without listing
+// the home as ForecastHome does.
+func SweepPeriod(root fs.FS, home *model.Home) (State, int) {
+	o := Options{Home: home}
+	o.Settings, o.SettingsProblems = Settings(root, home)
+	state, days, _, _ := retentionPeriod(o)
+	return state, days
+}
+
 // retentionPeriod decides the sweep's state and period from the options.
 func retentionPeriod(o Options) (state State, days int, from, reason string) {
 	if o.Days != nil {

@@ -4,11 +4,13 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/memscope/memscope/internal/faultfs"
 	"github.com/memscope/memscope/internal/testenv"
+	"github.com/memscope/memscope/model"
 )
 
 // Every call of a sync's writes fails in turn (each errno of a full
@@ -92,5 +94,41 @@ func checkRestores(t *testing.T, v *Vault, home string) {
 		if got[rel].data != w.data {
 			t.Errorf("%s differs after restore", rel)
 		}
+	}
+}
+
+// garbling is a WriteFS whose files get other bytes than written (a
+// disk that lies): a restore's read-back sees it.
+type garbling struct{ model.OSWriteFS }
+
+func (g garbling) CreateTemp(dir, pattern string) (model.TempFile, error) {
+	f, err := g.OSWriteFS.CreateTemp(dir, pattern)
+	return garbled{f}, err
+}
+
+type garbled struct{ model.TempFile }
+
+func (f garbled) Write(p []byte) (int, error) {
+	q := append([]byte(nil), p...)
+	if len(q) > 0 {
+		q[0] ^= 0xff
+	}
+	return f.TempFile.Write(q)
+}
+
+// A file that reads back other bytes than the vault's is removed: the
+// restore fails and leaves nothing no undo could take back.
+func TestRestoreRemovesAFileThatReadsBackWrong(t *testing.T) {
+	home := testHome(t, 50)
+	v := openVault(t, nil)
+	syncHome(t, v, home, t0)
+	sweep(t, home)
+	v.w = garbling{}
+	_, err := v.Restore(RestoreOptions{Home: homeOf(t, home), Session: sidA, Now: t0})
+	if err == nil || !strings.Contains(err.Error(), "does not hash") {
+		t.Fatalf("restore through a garbling disk: %v, want the read-back error", err)
+	}
+	if left := snapshot(t, home, ofSessionA); len(left) != 0 {
+		t.Errorf("the failed restore left %d files of the session: %v", len(left), left)
 	}
 }

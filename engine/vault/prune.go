@@ -61,21 +61,25 @@ func (v *Vault) Prune(o PruneOptions) (PruneReport, error) {
 	var old []*Record
 	sessions := map[string]bool{}
 	for _, r := range st.sorted() {
-		keep := r.Versions[:0:0]
+		keep, dropped := r.Versions[:0:0], r.Versions[:0:0]
 		for i, ver := range r.Versions {
 			last := i == len(r.Versions)-1
 			drop := !last && r.Versions[i+1].ModTime.Before(cut) || !r.Gone.IsZero() && r.Gone.Before(cut)
 			if drop {
 				rep.Versions++
 				rep.Bytes += ver.Size
+				dropped = append(dropped, ver)
 				continue
 			}
 			keep = append(keep, ver)
 		}
-		if len(keep) == len(r.Versions) {
+		if len(dropped) == 0 {
 			continue
 		}
+		// The trash keeps the record with the versions dropped only: the
+		// undo puts them back beside what the record has then.
 		cp := *r
+		cp.Versions = dropped
 		old = append(old, &cp)
 		if len(keep) == 0 {
 			rep.Files++
@@ -158,7 +162,7 @@ func (v *Vault) Prune(o PruneOptions) (PruneReport, error) {
 			rd.close()
 			return rep, err
 		}
-		if err := pw.add(k, append([]byte(nil), data...)); err != nil {
+		if err := pw.add(k, data); err != nil {
 			rd.close()
 			return rep, err
 		}
@@ -189,7 +193,9 @@ func (v *Vault) Prune(o PruneOptions) (PruneReport, error) {
 }
 
 // UndoPrune puts back what the prune id took out: its packs return to
-// the packs folder and its records are written as the newest state.
+// the packs folder, and the versions it dropped go back beside the
+// versions each path's record has now (a sync since the prune may have
+// added some); a path no longer in the vault gets its record back whole.
 func (v *Vault) UndoPrune(id string, now time.Time) (int, error) {
 	unlock := v.lock()
 	defer unlock()
@@ -216,6 +222,11 @@ func (v *Vault) UndoPrune(id string, now time.Time) (int, error) {
 		}
 	}
 	recs := tmp.sorted()
+	for i, r := range recs {
+		if cur := st.get(r.Path); cur != nil {
+			recs[i] = withVersions(cur, r.Versions)
+		}
+	}
 	if err := v.writeState(st, recs, now); err != nil {
 		return 0, err
 	}
@@ -223,6 +234,30 @@ func (v *Vault) UndoPrune(id string, now time.Time) (int, error) {
 		return len(recs), err
 	}
 	return len(recs), nil
+}
+
+// withVersions is a copy of cur with the versions of back it does not
+// hold put before its own (a pruned version is older than those kept).
+func withVersions(cur *Record, back []Version) *Record {
+	type id struct {
+		sum  string
+		size int64
+		mod  int64
+	}
+	have := map[id]bool{}
+	for _, ver := range cur.Versions {
+		have[id{ver.SHA256, ver.Size, ver.ModTime.UnixNano()}] = true
+	}
+	out := *cur
+	out.Versions = make([]Version, 0, len(back)+len(cur.Versions))
+	for _, ver := range back {
+		if k := (id{ver.SHA256, ver.Size, ver.ModTime.UnixNano()}); !have[k] {
+			have[k] = true
+			out.Versions = append(out.Versions, ver)
+		}
+	}
+	out.Versions = append(out.Versions, cur.Versions...)
+	return &out
 }
 
 // EmptyTrash deletes every prune's trash: those prunes can no longer be

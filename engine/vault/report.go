@@ -201,14 +201,37 @@ func (v *Vault) Verify() (VerifyReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	rep.State = append(rep.State, st.problems...)
 	rep.Orphans = append(rep.Orphans, ix.orphans...)
 	rep.Packs = len(ix.packs)
 	rd := newChunkReader(v, ix)
 	defer rd.close()
-	keys := make([]key, 0, len(ix.m))
+	// Each version is rebuilt and hashed (which reads and checks every
+	// chunk it names); then the chunks no version names are read, so no
+	// chunk is inflated and hashed twice.
+	named := map[key]bool{}
+	for _, r := range st.sorted() {
+		rep.Records++
+		for i := range r.Versions {
+			ver := &r.Versions[i]
+			rep.Versions++
+			for _, c := range ver.Chunks {
+				if k, ok := keyOf(c.H); ok {
+					named[k] = true
+				}
+			}
+			if err := verifyVersion(rd, ver); err != nil {
+				rep.Problems = append(rep.Problems, fmt.Sprintf("%s (version of %s): %v", r.Path, ver.ModTime.UTC().Format(time.RFC3339), err))
+				continue
+			}
+			rep.Bytes += ver.Size
+		}
+	}
+	rep.Chunks = len(ix.m)
+	keys := make([]key, 0, len(ix.m)-len(named))
 	for k := range ix.m {
-		keys = append(keys, k)
+		if !named[k] {
+			keys = append(keys, k)
+		}
 	}
 	sort.Slice(keys, func(i, j int) bool {
 		a, b := ix.m[keys[i]], ix.m[keys[j]]
@@ -218,23 +241,13 @@ func (v *Vault) Verify() (VerifyReport, error) {
 		return a.off < b.off
 	})
 	for _, k := range keys {
-		rep.Chunks++
 		if _, err := rd.read(k); err != nil {
 			rep.Problems = append(rep.Problems, err.Error())
 		}
 	}
-	for _, r := range st.sorted() {
-		rep.Records++
-		for i := range r.Versions {
-			ver := &r.Versions[i]
-			rep.Versions++
-			if err := verifyVersion(rd, ver); err != nil {
-				rep.Problems = append(rep.Problems, fmt.Sprintf("%s (version of %s): %v", r.Path, ver.ModTime.UTC().Format(time.RFC3339), err))
-				continue
-			}
-			rep.Bytes += ver.Size
-		}
-	}
+	// After the records: sorted() decodes each record whole and adds a
+	// problem for a body that does not decode.
+	rep.State = append(rep.State, st.problems...)
 	return rep, nil
 }
 
@@ -264,10 +277,11 @@ var ErrNoVault = errors.New("no vault there yet (memscope vault sync makes it)")
 // Exists reports whether the vault folder holds a vault, and an error
 // naming it when it does not.
 func (v *Vault) Exists() error {
-	if !v.exists() {
-		return fmt.Errorf("vault %s: %w", v.Dir, ErrNoVault)
+	ok, err := v.checkFormat()
+	if err == nil && !ok {
+		err = fmt.Errorf("vault %s: %w", v.Dir, ErrNoVault)
 	}
-	return v.checkFormat()
+	return err
 }
 
 // Summary is the vault in one line's worth: Overview and Retention show
@@ -288,10 +302,7 @@ type Summary struct {
 // a vault is an empty summary, not an error.
 func (v *Vault) Summarize() (Summary, error) {
 	s := Summary{Dir: v.Dir, kept: map[string]Version{}}
-	if !v.exists() {
-		return s, nil
-	}
-	if err := v.checkFormat(); err != nil {
+	if ok, err := v.checkFormat(); !ok {
 		return s, err
 	}
 	st, err := v.loadState()

@@ -2,7 +2,6 @@ package vault
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -103,10 +102,12 @@ type restoreLog struct {
 
 // sessionRecords are the records a restore of session writes: the
 // session's transcript, its folder and file history, and the pastes its
-// prompts (history.jsonl of home) refer to.
-func sessionRecords(st *state, home fs.FS, session model.SessionID) []*Record {
+// prompts refer to, as the vault's copy of history.jsonl names them
+// (the source home's) and as home's does (a restore into another home
+// finds none there).
+func sessionRecords(st *state, rd *chunkReader, home fs.FS, session model.SessionID) []*Record {
 	pastes := map[string]bool{}
-	for _, p := range sessionPastes(home, session) {
+	for _, p := range append(vaultPastes(st, rd, session), sessionPastes(home, session)...) {
 		pastes[path.Join(model.PasteCacheDir, p)] = true
 	}
 	var out []*Record
@@ -119,6 +120,25 @@ func sessionRecords(st *state, home fs.FS, session model.SessionID) []*Record {
 			out = append(out, r)
 		}
 	}
+	return out
+}
+
+// vaultPastes is sessionPastes read from the vault's copy of
+// history.jsonl (none when it holds none, or cannot rebuild it).
+func vaultPastes(st *state, rd *chunkReader, session model.SessionID) []string {
+	r := st.get(model.HistoryPath)
+	if r == nil || r.Kind != KindHistory || r.Latest() == nil {
+		return nil
+	}
+	pr, pw := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		pw.CloseWithError(writeVersion(pw, rd, r.Latest()))
+	}()
+	out := pastesIn(pr, session)
+	pr.Close()
+	<-done // rd is the caller's again
 	return out
 }
 
@@ -135,7 +155,9 @@ func (v *Vault) Restore(o RestoreOptions) (RestoreReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	recs := sessionRecords(st, o.Home.FS, o.Session)
+	rd := newChunkReader(v, ix)
+	defer rd.close()
+	recs := sessionRecords(st, rd, o.Home.FS, o.Session)
 	if len(recs) == 0 {
 		return rep, fmt.Errorf("%s: %w", o.Session, ErrUnknownSession)
 	}
@@ -196,8 +218,6 @@ func (v *Vault) Restore(o RestoreOptions) (RestoreReport, error) {
 			}
 		}
 	}
-	rd := newChunkReader(v, ix)
-	defer rd.close()
 	log := restoreLog{ID: newID(o.Now), Session: string(o.Session), Home: o.Home.Dir, Time: o.Now}
 	rep.ID = log.ID
 	var werr error
@@ -218,7 +238,14 @@ func (v *Vault) Restore(o RestoreOptions) (RestoreReport, error) {
 		if err == nil {
 			sum, ok, rerr := fileSum(o.Home.FS, r.Path)
 			if rerr != nil || !ok || sum != ver.SHA256 {
-				err = fmt.Errorf("restore %s: read back, the file does not hash to the vault's copy", dst)
+				// The file is written but wrong: it goes now, as no
+				// undo would take it (it holds other bytes than logged).
+				err = errors.New("read back, the file does not hash to the vault's copy; removed")
+				if ok {
+					if rmErr := v.w.Remove(dst); rmErr != nil && !errors.Is(rmErr, fs.ErrNotExist) {
+						err = fmt.Errorf("read back, the file does not hash to the vault's copy, and it could not be removed: %w", rmErr)
+					}
+				}
 			}
 		}
 		if err != nil {
@@ -294,30 +321,34 @@ func missingChunks(recs []*Record, ix *index) []string {
 
 // fileSum is the SHA-256 of the home's file rel, and whether it exists.
 func fileSum(fsys fs.FS, rel string) (string, bool, error) {
-	f, err := model.OpenRegular(fsys, rel)
+	sum, _, err := model.HashFile(fsys, rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil
 	}
-	if err != nil {
-		return "", true, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", true, err
-	}
-	return hex.EncodeToString(h.Sum(nil)), true, nil
+	return sum, true, err
 }
 
 // UndoRestore removes the files the restore id wrote, each only while it
 // still holds the bytes the restore wrote; a file changed since is kept
-// and named.
-func (v *Vault) UndoRestore(id string, home *model.Home) (removed []string, kept []string, err error) {
+// and named. The files are removed from the home the restore wrote them
+// into (its log names it), never another: want, when not empty, is the
+// home the caller names, and one other than the log's refuses the undo.
+func (v *Vault) UndoRestore(id, want string) (removed []string, kept []string, err error) {
 	unlock := v.lock()
 	defer unlock()
 	var log restoreLog
 	if err := v.readJSON(path.Join(restoreDir, id+".json"), &log); err != nil {
 		return nil, nil, err
+	}
+	if log.Home == "" {
+		return nil, nil, fmt.Errorf("undo restore %s: its log names no home", id)
+	}
+	if want != "" && filepath.Clean(want) != filepath.Clean(log.Home) {
+		return nil, nil, fmt.Errorf("undo restore %s: it wrote into %s, not %s (give --to %s, or neither --to nor --home)", id, log.Home, want, log.Home)
+	}
+	home, err := model.OpenHome(log.Home, model.HomeFromFlag)
+	if err != nil {
+		return nil, nil, fmt.Errorf("undo restore %s: %w", id, err)
 	}
 	for _, f := range log.Files {
 		sum, ok, err := fileSum(home.FS, f.Path)

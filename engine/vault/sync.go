@@ -372,20 +372,27 @@ func skipName(name string) bool {
 // sessionPastes lists the paste-cache file names the session's
 // history.jsonl entries refer to.
 func sessionPastes(fsys fs.FS, session model.SessionID) []string {
-	h, err := model.ReadHistory(fsys, model.HistoryPath)
-	if err != nil || h == nil {
+	f, err := model.OpenRegular(fsys, model.HistoryPath)
+	if err != nil {
 		return nil
 	}
+	defer f.Close()
+	return pastesIn(f, session)
+}
+
+// pastesIn lists the paste-cache file names the session's entries of
+// the history lines r holds refer to.
+func pastesIn(r io.Reader, session model.SessionID) []string {
 	var out []string
-	for _, e := range h.Entries {
+	_, _ = model.ScanHistory(r, model.HistoryPath, func(e *model.HistoryEntry) {
 		if e.SessionID != session {
-			continue
+			return
 		}
 		for _, p := range e.PastedContents {
 			if p.Hash != "" && p.Hash.IsCacheForm() {
 				out = append(out, path.Base(string(p.Hash))+".txt")
 			}
 		}
-	}
+	})
 	return out
 }

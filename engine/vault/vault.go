@@ -137,6 +137,8 @@ type Vault struct {
 	// them); w is what every write goes through.
 	root fs.FS
 	w    model.WriteFS
+	// formatOK: the VAULT file was read and is this format's.
+	formatOK bool
 }
 
 // ErrInsideHome is Dir's error for a vault folder inside the Claude
@@ -194,32 +196,35 @@ func (v *Vault) lock() func() {
 
 // exists reports whether the vault has been written to.
 func (v *Vault) exists() bool {
-	_, err := fs.Stat(v.root, v.name(formatFile))
-	return err == nil
+	ok, _ := v.checkFormat()
+	return ok
 }
 
-// checkFormat refuses a folder that holds another format's vault.
-func (v *Vault) checkFormat() error {
+// checkFormat reports whether the folder holds a vault, and refuses one
+// of another format. The VAULT file is read once per Vault (a Vault is
+// opened for a command; a vault's format never changes under it).
+func (v *Vault) checkFormat() (bool, error) {
+	if v.formatOK {
+		return true, nil
+	}
 	data, err := model.ReadFileBounded(v.root, v.name(formatFile), 1<<10)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return false, nil
 	}
 	if err != nil {
-		return fmt.Errorf("vault %s: %w", v.Dir, err)
+		return false, fmt.Errorf("vault %s: %w", v.Dir, err)
 	}
 	if string(data) != formatLine {
-		return fmt.Errorf("vault %s: %s says %q, not %q: not a vault this memscope can read", v.Dir, formatFile, strings.TrimSpace(string(data)), strings.TrimSpace(formatLine))
+		return false, fmt.Errorf("vault %s: %s says %q, not %q: not a vault this memscope can read", v.Dir, formatFile, strings.TrimSpace(string(data)), strings.TrimSpace(formatLine))
 	}
-	return nil
+	v.formatOK = true
+	return true, nil
 }
 
 // ensure writes the VAULT file of a new vault.
 func (v *Vault) ensure() error {
-	if err := v.checkFormat(); err != nil {
+	if ok, err := v.checkFormat(); ok || err != nil {
 		return err
-	}
-	if v.exists() {
-		return nil
 	}
 	err := model.CreateFileAtomicWith(v.w, filepath.Join(v.Dir, formatFile), 0o600, time.Time{}, func(w io.Writer) error {
 		_, err := io.WriteString(w, formatLine)
@@ -343,7 +348,7 @@ func (v *Vault) stateFiles() ([]string, error) {
 // read checks the vault's format and reads its records and, when
 // withIndex, its pack index (nil otherwise).
 func (v *Vault) read(withIndex bool) (*state, *index, error) {
-	if err := v.checkFormat(); err != nil {
+	if _, err := v.checkFormat(); err != nil {
 		return nil, nil, err
 	}
 	st, err := v.loadState()

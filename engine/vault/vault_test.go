@@ -5,9 +5,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -382,8 +384,10 @@ func TestVerifyFindsDamage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.OK() || len(rep.Problems) < 2 {
-		t.Errorf("verify of a damaged pack: %d problems, want the chunk and the versions using it", len(rep.Problems))
+	// The damaged chunk is named through the versions made of it (the
+	// chunk pass reads only chunks no version names).
+	if rep.OK() || len(rep.Problems) == 0 || !strings.Contains(rep.Problems[0], "(version of ") {
+		t.Errorf("verify of a damaged pack: %q, want the versions using the damaged chunk", rep.Problems)
 	}
 }
 
@@ -466,5 +470,194 @@ func TestDirRefusesTheHome(t *testing.T) {
 	}
 	if _, err := Dir("rel/vault", env(nil), uh, ""); err == nil {
 		t.Errorf("a relative vault folder was accepted")
+	}
+}
+
+// A state line whose head decodes but whose record does not is a state
+// problem verify reports (and not OK), not a record silently skipped.
+func TestVerifyReportsARecordThatDoesNotDecode(t *testing.T) {
+	home := testHome(t, 50)
+	v := openVault(t, nil)
+	syncHome(t, v, home, t0)
+	files, _ := filepath.Glob(filepath.Join(v.Dir, stateDir, "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("%d state files, want 1", len(files))
+	}
+	data, _ := os.ReadFile(files[0])
+	lines := strings.Split(string(data), "\n")
+	head, _, ok := strings.Cut(lines[0], "\t")
+	if !ok {
+		t.Fatalf("state line without a tab: %q", lines[0])
+	}
+	lines[0] = head + "\t{\"path\": broken"
+	os.WriteFile(files[0], []byte(strings.Join(lines, "\n")), 0o600)
+	rep, err := v.Verify()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.OK() || len(rep.State) != 1 || rep.State[0].Line != 1 || rep.State[0].File != files[0] {
+		t.Errorf("verify of a state line whose record is broken: OK %v, state problems %+v; want the one problem at %s line 1", rep.OK(), rep.State, files[0])
+	}
+}
+
+// Undoing a prune puts its dropped versions back beside those a sync
+// added since, not over them: no version is lost either way.
+func TestUndoPruneKeepsVersionsSyncedSince(t *testing.T) {
+	home := testHome(t, 50)
+	v := openVault(t, nil)
+	syncHome(t, v, home, t0)
+	mem := "projects/" + proj + "/memory/feedback_tests.md"
+	bodies := []string{"Use the real database, never mocks.\n", "Use the real database in CI too.\n"}
+	write(t, home, mem, bodies[0], t0.Add(time.Hour))
+	syncHome(t, v, home, t0.Add(time.Hour))
+	now := t0.Add(20 * 24 * time.Hour)
+	rep, err := v.Prune(PruneOptions{KeepDays: 10, Now: now})
+	if err != nil || rep.Versions != 1 {
+		t.Fatalf("prune: %+v %v, want the memory file's first version dropped", rep, err)
+	}
+	write(t, home, mem, bodies[1], now.Add(time.Hour))
+	syncHome(t, v, home, now.Add(time.Hour))
+	if _, err := v.UndoPrune(rep.ID, now.Add(2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := v.loadState()
+	r := st.get(mem)
+	if r == nil || len(r.Versions) != 3 {
+		t.Fatalf("after the undo: %+v, want the 3 versions (pruned, kept, synced since)", r)
+	}
+	want := sha256.Sum256([]byte(bodies[1]))
+	if r.Latest().SHA256 != hex.EncodeToString(want[:]) || !r.Versions[0].ModTime.Equal(t0) {
+		t.Errorf("versions after the undo: %+v, want the pruned one first and the one synced since last", r.Versions)
+	}
+	if vr, err := v.Verify(); err != nil || !vr.OK() {
+		t.Errorf("verify after the undo: %+v %v", vr, err)
+	}
+}
+
+// A restore into another home (restore --to) brings the session's
+// pastes too: that home's history.jsonl does not name them, the vault's
+// copy of the source home's does.
+func TestRestoreToAnotherHomeBringsThePastes(t *testing.T) {
+	home := testHome(t, 50)
+	v := openVault(t, nil)
+	syncHome(t, v, home, t0)
+	other := t.TempDir()
+	rep, err := v.Restore(RestoreOptions{Home: homeOf(t, other), Session: sidA, Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := snapshot(t, home, ofSessionA)
+	got := snapshot(t, other, ofSessionA)
+	if len(got) != len(want) || rep.Written != len(want) {
+		t.Errorf("restore into another home wrote %d files (%v), want the session's %d with its paste", rep.Written, got, len(want))
+	}
+	for rel, w := range want {
+		if got[rel].data != w.data {
+			t.Errorf("%s is not restored into the other home", rel)
+		}
+	}
+}
+
+// countingFS counts the bytes read from the vault's packs.
+type countingFS struct {
+	fs.FS
+	n *int64
+}
+
+func (c countingFS) Open(name string) (fs.File, error) {
+	f, err := c.FS.Open(name)
+	if err != nil || !strings.HasSuffix(name, ".pack") {
+		return f, err
+	}
+	return countingFile{f, c.n}, nil
+}
+
+type countingFile struct {
+	fs.File
+	n *int64
+}
+
+func (f countingFile) ReadAt(p []byte, off int64) (int, error) {
+	n, err := f.File.(io.ReaderAt).ReadAt(p, off)
+	*f.n += int64(n)
+	return n, err
+}
+
+func (f countingFile) Read(p []byte) (int, error) {
+	n, err := f.File.Read(p)
+	*f.n += int64(n)
+	return n, err
+}
+
+// verify reads each chunk a version names once per use, not again in a
+// pass over every chunk: on a vault where no chunk is shared, it reads
+// the packs' chunk bytes once.
+func TestVerifyReadsEachChunkOnce(t *testing.T) {
+	home := testHome(t, 50)
+	os.Remove(filepath.Join(home, "projects", proj, sidB+".jsonl"))
+	v := openVault(t, nil)
+	syncHome(t, v, home, t0)
+	var n int64
+	v.root = countingFS{v.root, &n}
+	rep, err := v.Verify()
+	if err != nil || !rep.OK() {
+		t.Fatalf("verify: %+v %v", rep, err)
+	}
+	packs, _ := filepath.Glob(filepath.Join(v.Dir, packsDir, "*.pack"))
+	var size int64
+	for _, p := range packs {
+		info, _ := os.Stat(p)
+		size += info.Size()
+	}
+	if n > size {
+		t.Errorf("verify read %d bytes of %d bytes of packs: some chunks twice", n, size)
+	}
+	if n < size/2 {
+		t.Errorf("verify read %d bytes of %d bytes of packs: not every chunk", n, size)
+	}
+}
+
+// openCounting counts the opens of one file name.
+type openCounting struct {
+	fs.FS
+	name string
+	n    *int
+}
+
+func (c openCounting) Open(name string) (fs.File, error) {
+	if path.Base(name) == c.name {
+		*c.n++
+	}
+	return c.FS.Open(name)
+}
+
+func (c openCounting) OpenRegular(name string) (fs.File, error) {
+	if path.Base(name) == c.name {
+		*c.n++
+	}
+	return model.OpenRegular(c.FS, name)
+}
+
+// A command reads the VAULT file once: the CLI's Exists, then the
+// prune's own check and its read of the state, do not read it again.
+func TestFormatFileReadOnce(t *testing.T) {
+	home := testHome(t, 50)
+	v := openVault(t, nil)
+	syncHome(t, v, home, t0)
+	v = Open(v.Dir, v.root, nil)
+	var n int
+	v.root = openCounting{v.root, formatFile, &n}
+	if err := v.Exists(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Prune(PruneOptions{KeepDays: 10, DryRun: true, Now: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 {
+		t.Errorf("Exists and a prune opened %s %d times, want once", formatFile, n)
+	}
+	other := Open(filepath.Join(t.TempDir(), "none"), v.root, nil)
+	if err := other.Exists(); !errors.Is(err, ErrNoVault) {
+		t.Errorf("Exists of a folder without a vault: %v, want ErrNoVault", err)
 	}
 }
