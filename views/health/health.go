@@ -195,7 +195,7 @@ func (m *Model) ClickRow(y int) tea.Cmd {
 	if m.det.Zoomed() {
 		return nil
 	}
-	m.list.ClickRow(y - 1)
+	m.list.ClickRow(y - m.topLines())
 	return nil
 }
 
@@ -350,26 +350,40 @@ func (m Model) View() string {
 	return m.det.Under(m.top(), m.detailContent(), m.width, m.height)
 }
 
-// top is the counts line (or the question) over the list.
-func (m Model) top() string {
+// top is the counts (or the question) over the list.
+func (m Model) top() string { return m.head() + "\n" + m.list.View(m.renderRow) }
+
+// head is the counts, wrapped at the pane's width, or the question.
+func (m Model) head() string {
 	r := m.report
 	actions := 0
 	if m.plan != nil {
 		actions = len(m.plan.Actions)
 	}
-	head := fmt.Sprintf("%s · %s · %s · %s (%d selected) — space select, a apply, u undo",
+	counts := fmt.Sprintf("%s · %s · %s · %s (%d selected) — space select, a apply, u undo",
 		text.Count(r.Errors, "error", ""), text.Count(r.Warnings, "warning", ""), text.Count(r.Infos, "note", ""), text.Count(actions, "prune action", ""), len(m.Selected()))
-	if m.store != "" {
-		head = m.styles.Bold.Render(model.SanitizeForTerminal(m.store)) + " · " + head
-	}
 	if n := len(m.leftovers()); n > 0 {
-		head = fmt.Sprintf("%s of interrupted memscope writes — C removes them · ", text.Count(n, "leftover", "")) + head
+		counts = fmt.Sprintf("%s of interrupted memscope writes — C removes them · ", text.Count(n, "leftover", "")) + counts
+	}
+	// The counts wrap rather than being cut: at 80 columns the store's
+	// name and the counts do not fit one line.
+	head := text.Wrap(counts, m.width)
+	if m.store != "" {
+		store := model.SanitizeForTerminal(m.store)
+		if lipgloss.Width(store)+3+lipgloss.Width(counts) <= m.width {
+			head = m.styles.Bold.Render(store) + " · " + counts
+		} else {
+			head = m.styles.Bold.Render(text.Truncate(store, m.width)) + "\n" + head
+		}
 	}
 	if m.confirm {
-		head = m.styles.Warn.Render(fmt.Sprintf("Apply %s? Deletions go to the trash; u undoes it all. y/n", text.Count(len(m.applyIDs()), "prune action", "")))
+		head = m.styles.Warn.Render(text.Wrap(fmt.Sprintf("Apply %s? Deletions go to the trash; u undoes it all. y/n", text.Count(len(m.applyIDs()), "prune action", "")), m.width))
 	}
-	return text.Truncate(head, m.width) + "\n" + m.list.View(m.renderRow)
+	return head
 }
+
+// topLines is how many lines the counts take over the list.
+func (m Model) topLines() int { return strings.Count(m.head(), "\n") + 1 }
 
 // leftoverLines ask before removing the leftovers, listing each with
 // what it copies: they are memscope's own copies, never the only copy of
