@@ -360,7 +360,9 @@ func (m Model) head() string {
 	if m.plan != nil {
 		actions = len(m.plan.Actions)
 	}
-	counts := fmt.Sprintf("%s · %s · %s · %s (%d selected) — space select, a apply, u undo",
+	// The keys (space, a, u) are in the footer: the counts alone fit 80
+	// columns.
+	counts := fmt.Sprintf("%s · %s · %s · %s (%d selected)",
 		text.Count(r.Errors, "error", ""), text.Count(r.Warnings, "warning", ""), text.Count(r.Infos, "note", ""), text.Count(actions, "prune action", ""), len(m.Selected()))
 	if n := len(m.leftovers()); n > 0 {
 		counts = fmt.Sprintf("%s of interrupted memscope writes — C removes them · ", text.Count(n, "leftover", "")) + counts
@@ -377,7 +379,10 @@ func (m Model) head() string {
 		}
 	}
 	if m.confirm {
-		head = m.styles.Warn.Render(text.Wrap(fmt.Sprintf("Apply %s? Deletions go to the trash; u undoes it all. y/n", text.Count(len(m.applyIDs()), "prune action", "")), m.width))
+		// The question takes the counts' lines (no fewer: the list and
+		// the diff under it stay where they were while it is asked).
+		q := m.styles.Warn.Render(text.Wrap(fmt.Sprintf("Apply %s? Deletions go to the trash; u undoes it all. y/n", text.Count(len(m.applyIDs()), "prune action", "")), m.width))
+		head = q + strings.Repeat("\n", max(strings.Count(head, "\n")-strings.Count(q, "\n"), 0))
 	}
 	return head
 }

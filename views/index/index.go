@@ -263,11 +263,18 @@ func (m Model) View() string {
 	if m.data.Path == "" {
 		head = ""
 	}
-	sum := m.summary()
+	sum := text.Truncate(m.summary(), m.width)
 	if m.data.Store != "" {
-		sum = m.styles.Bold.Render(model.SanitizeForTerminal(m.data.Store)) + " · " + sum
+		// The store's name and the summary share a line when they fit;
+		// else the name takes its own (the viewport leaves it the row).
+		store := model.SanitizeForTerminal(m.data.Store)
+		if lipgloss.Width(store)+3+lipgloss.Width(sum) <= m.width {
+			sum = m.styles.Bold.Render(store) + " · " + sum
+		} else {
+			sum = m.styles.Bold.Render(text.Truncate(store, m.width)) + "\n" + sum
+		}
 	}
-	return head + "\n" + text.Truncate(sum, m.width) + "\n" + m.vp.View()
+	return head + "\n" + sum + "\n" + m.vp.View()
 }
 
 // CanFilter is false: the pane is one document, not a list of rows, so

@@ -170,7 +170,8 @@ func (m *Model) ClickRow(y int) tea.Cmd {
 	if m.det.Zoomed() {
 		return nil
 	}
-	m.list.ClickRow(y - 2)
+	_, n := text.Head(m.head(), m.width, m.styles.Dim)
+	m.list.ClickRow(y - n - 1)
 	return nil
 }
 
@@ -244,6 +245,17 @@ func (m Model) View() string {
 
 // top is the counts, the column header and the list.
 func (m Model) top() string {
+	head, _ := text.Head(m.head(), m.width, m.styles.Dim)
+	var b strings.Builder
+	b.WriteString(head)
+	b.WriteByte('\n')
+	b.WriteString(m.styles.Header.Render(fmt.Sprintf("%-20s %8s %9s %5s  %s", "HASH", "SIZE", "AGE", "REFS", "STATUS")))
+	b.WriteByte('\n')
+	return b.String() + m.list.View(m.renderRow)
+}
+
+// head is the counts line.
+func (m Model) head() string {
 	s := m.summary
 	head := fmt.Sprintf("%s · %s: %d ok, %d missing, %d mismatched · %s · %s",
 		text.Count(s.Files, "file", ""), text.Count(s.Referenced, "referenced hash", "referenced hashes"), s.Resolved, s.Missing, s.HashMismatch, text.Count(s.Orphans, "orphan", ""), text.Count(s.Inline, "inline paste", ""))
@@ -253,12 +265,7 @@ func (m Model) top() string {
 	case !m.loaded:
 		head = "reading history and the paste cache…"
 	}
-	var b strings.Builder
-	b.WriteString(m.styles.Dim.Render(text.Truncate(head, m.width)))
-	b.WriteByte('\n')
-	b.WriteString(m.styles.Header.Render(fmt.Sprintf("%-20s %8s %9s %5s  %s", "HASH", "SIZE", "AGE", "REFS", "STATUS")))
-	b.WriteByte('\n')
-	return b.String() + m.list.View(m.renderRow)
+	return head
 }
 
 // detailContent is the selected paste: where it is, what is wrong with

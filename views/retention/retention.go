@@ -202,12 +202,13 @@ func (m *Model) Blur() {
 func (m Model) Filtering() bool { return m.list.Filtering() || m.mode == modeDest }
 
 // ClickRow moves the cursor to the clicked row (y counts from the pane's
-// first line; the summary takes two).
+// first line; the summary, wrapped, and the archive line come first).
 func (m *Model) ClickRow(y int) tea.Cmd {
 	if m.det.Zoomed() {
 		return nil
 	}
-	m.list.ClickRow(y - 2)
+	_, n := text.Head(m.summary(), m.width, lipgloss.NewStyle())
+	m.list.ClickRow(y - n - 1)
 	return nil
 }
 
@@ -401,7 +402,8 @@ func (m Model) View() string {
 // top is the summary, the archive line and the time line.
 func (m Model) top() string {
 	var b strings.Builder
-	b.WriteString(text.Truncate(m.summary(), m.width))
+	sum, _ := text.Head(m.summary(), m.width, lipgloss.NewStyle())
+	b.WriteString(sum)
 	b.WriteByte('\n')
 	switch {
 	case m.mode == modeDest:

@@ -176,3 +176,14 @@ func FitMatch(before, match, after string, w int, mark func(...string) string) s
 	after = Truncate(after, max(room-lipgloss.Width(before), 0))
 	return before + mark("«"+match+"»") + after
 }
+
+// Head is a pane's summary line wrapped at w, each line rendered with st,
+// and how many lines it takes: a summary holds counts the user reads, so
+// it wraps rather than being cut with "…".
+func Head(s string, w int, st lipgloss.Style) (string, int) {
+	lines := strings.Split(Wrap(s, w), "\n")
+	for i, l := range lines {
+		lines[i] = st.Render(Truncate(l, w))
+	}
+	return strings.Join(lines, "\n"), len(lines)
+}
