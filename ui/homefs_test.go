@@ -17,16 +17,18 @@ import (
 // pane. With model.DirFS the outside file's prompt was shown.
 func TestLinkOutOfTheHomeIsNotRead(t *testing.T) {
 	base := t.TempDir()
-	home, outside := filepath.Join(base, "home"), filepath.Join(base, "outside.jsonl")
-	slug := filepath.Join(home, "projects", model.Slug(betaProject))
+	// The project, the home and the outside file all live in the test's
+	// temporary folder: nothing outside it is named or read.
+	home, outside, project := filepath.Join(base, "home"), filepath.Join(base, "outside.jsonl"), filepath.Join(base, "work", "beta")
+	slug := filepath.Join(home, "projects", model.Slug(project))
 	if err := os.MkdirAll(slug, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	tr := `{"type":"user","uuid":"u1","sessionId":"fedcb1e2-dbe4-5555-90b5-52df88de5bed","cwd":"` + betaProject + `","timestamp":"2026-11-22T11:59:00Z","message":{"role":"user","content":"hi"}}` + "\n"
+	tr := `{"type":"user","uuid":"u1","sessionId":"fedcb1e2-dbe4-5555-90b5-52df88de5bed","cwd":"` + project + `","timestamp":"2026-11-22T11:59:00Z","message":{"role":"user","content":"hi"}}` + "\n"
 	if err := os.WriteFile(filepath.Join(slug, "fedcb1e2-dbe4-5555-90b5-52df88de5bed.jsonl"), []byte(tr), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	line := `{"display":"OUTSIDE-THE-HOME prompt","pastedContents":{},"timestamp":1795340000000,"project":"/tmp/rc/work/beta","sessionId":"fedcb1e2-dbe4-5555-90b5-52df88de5bed"}` + "\n"
+	line := `{"display":"OUTSIDE-THE-HOME prompt","pastedContents":{},"timestamp":1795340000000,"project":"` + project + `","sessionId":"fedcb1e2-dbe4-5555-90b5-52df88de5bed"}` + "\n"
 	if err := os.WriteFile(outside, []byte(line), 0o600); err != nil {
 		t.Fatal(err)
 	}
