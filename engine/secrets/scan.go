@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"runtime"
 	"slices"
 	"sort"
@@ -113,7 +114,8 @@ type Report struct {
 // first), and reports every secret with where it is. It holds every
 // finding; Begin and Each hand them out one at a time instead.
 func Scan(o Options) Report {
-	s := Begin(o)
+	// It keeps them all anyway: no file is read a second time.
+	s := begin(o, math.MaxInt64)
 	r := s.Report
 	r.Findings = []Finding{}
 	s.Each(func(f *Finding) { r.Findings = append(r.Findings, *f) })
@@ -142,7 +144,16 @@ var heldMax int64 = 1 << 12
 
 // Begin reads every store of the home (files on all CPUs, biggest first)
 // and counts what it found; Each hands the findings out.
-func Begin(o Options) *Scanning {
+func Begin(o Options) *Scanning { return begin(o, heldMax) }
+
+// hold counts the findings held across the scan's workers, up to max.
+type hold struct {
+	n   atomic.Int64
+	max int64
+}
+
+// begin is Begin holding at most limit findings.
+func begin(o Options, limit int64) *Scanning {
 	units, probs := listUnits(o)
 	order := make([]int, len(units))
 	for i := range order {
@@ -154,14 +165,14 @@ func Begin(o Options) *Scanning {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	s := &Scanning{o: o, units: units, results: make([]fileResult, len(units)), hist: &lazyHistory{fsys: o.Home.FS}}
-	var held atomic.Int64
+	held := &hold{max: limit}
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range min(workers, max(len(units), 1)) {
 		wg.Go(func() {
 			w := newWorker()
 			for i := range jobs {
-				s.results[i] = w.scanUnit(units[i], s.hist, o.Project, &held)
+				s.results[i] = w.scanUnit(units[i], s.hist, o.Project, held)
 			}
 		})
 	}
@@ -294,7 +305,7 @@ const maxTextBytes = 4 << 20
 // scanUnit scans one file for Begin: it counts the findings the
 // project keeps, holds them while the scan's budget (held) allows, and
 // notes the turn of each transcript line that has one.
-func (w *worker) scanUnit(u unit, hist *lazyHistory, project string, held *atomic.Int64) fileResult {
+func (w *worker) scanUnit(u unit, hist *lazyHistory, project string, held *hold) fileResult {
 	var res fileResult
 	f, err := model.OpenRegular(u.fsys, u.name)
 	if err != nil {
@@ -317,8 +328,8 @@ func (w *worker) scanUnit(u unit, hist *lazyHistory, project string, held *atomi
 		if res.rescan {
 			return
 		}
-		if held.Add(1) > heldMax {
-			held.Add(-int64(len(res.findings)) - 1)
+		if held.n.Add(1) > held.max {
+			held.n.Add(-int64(len(res.findings)) - 1)
 			res.findings, res.rescan = nil, true
 			return
 		}

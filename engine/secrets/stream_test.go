@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 )
 
@@ -17,8 +18,15 @@ func TestScanReadAgainEqualsHeld(t *testing.T) {
 	held := Scan(o)
 	heldPlan := PlanScrub(o, held, nil, busy)
 
+	// Scan keeps every finding, so it reads no file twice, whatever the
+	// budget Begin has.
 	old := heldMax
 	heldMax = 0
+	for i, res := range begin(o, math.MaxInt64).results {
+		if res.rescan {
+			t.Fatalf("%s: Scan would read it again", begin(o, math.MaxInt64).units[i].file)
+		}
+	}
 	t.Cleanup(func() { heldMax = old })
 	s := Begin(o)
 	for i, res := range s.results {
