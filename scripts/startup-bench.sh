@@ -7,7 +7,9 @@
 # included) every STEP seconds (default 0.5) until it is idle: CPU grew
 # less than IDLE_CPU seconds (default 0.02) over IDLE_FOR seconds (default
 # 3). It prints the CPU-seconds and bytes read until idle, the time to
-# idle and the first screen with data ("1 Proj"), then the CPU used over
+# idle, to the first screen with data (the Overview, the first screen,
+# shows its first counted line) and to every Overview line counted (its
+# header no longer says "counting…"), then the CPU used over
 # the next IDLE_SECS seconds (default 60) with nothing changing (--no-watch
 # is not given: the watcher runs as a person would have it), as % of a
 # core. Two starts: cold (the app's caches removed) and warm (they
@@ -61,7 +63,7 @@ io() { awk '/^rchar|^read_bytes/ {printf "%s ", $2}' "/proc/$1/io"; }
 # minute; appends a row.
 ROWS=$(mktemp)
 start() {
-	local name=$1 pid t0 first="" c prev idle_since now rchar rbytes c0 c1
+	local name=$1 pid t0 first="" all="" c prev idle_since now rchar rbytes c0 c1 scr
 	session="startup-$name"
 	t0=$(date +%s%N)
 	tmux -S "$sock" new-session -d -s "$session" -x 160 -y 45 \
@@ -71,8 +73,15 @@ start() {
 	idle_since=$(date +%s%N)
 	while :; do
 		sleep "$STEP"
-		if [ -z "$first" ] && screen | grep -F "1 Proj" >/dev/null; then
-			first=$((($(date +%s%N) - t0) / 1000000))
+		if [ -z "$first" ] || [ -z "$all" ]; then
+			scr=$(screen)
+			# A row of the Overview with its count: "│  cut  3  …".
+			if [ -z "$first" ] && grep -E "[a-z] {2,}[0-9]+  [a-z]" <<<"$scr" >/dev/null; then
+				first=$((($(date +%s%N) - t0) / 1000000))
+			fi
+			if [ -z "$all" ] && grep -F "what needs you" <<<"$scr" | grep -vF "counting" >/dev/null; then
+				all=$((($(date +%s%N) - t0) / 1000000))
+			fi
 		fi
 		c=$(cpu "$pid")
 		now=$(date +%s%N)
@@ -93,7 +102,7 @@ start() {
 	local to_idle=$(((idle_since - t0) / 1000000))
 	sleep "$IDLE_SECS"
 	c1=$(cpu "$pid")
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$c0" "$rchar" "$rbytes" "$to_idle" "${first:-?}" \
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$c0" "$rchar" "$rbytes" "$to_idle" "${first:-?}" "${all:-?}" \
 		"$(awk -v a="$c0" -v b="$c1" -v s="$IDLE_SECS" 'BEGIN {printf "%.2f s (%.2f%% of a core)", b - a, 100 * (b - a) / s}')" >>"$ROWS"
 	log "$(tail -1 "$ROWS")"
 	keys q
@@ -111,8 +120,8 @@ LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "- $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(go version | cut -d' ' -f3); load average before: $LOAD_BEFORE; after: $LOAD_AFTER"
 	echo "- idle: CPU grew less than $IDLE_CPU s over $IDLE_FOR s; then $IDLE_SECS s with nothing changing"
 	echo
-	echo "| start | CPU until idle | rchar | × transcript bytes | read_bytes (disk) | ms to idle | ms to first data | CPU over the idle ${IDLE_SECS} s |"
-	echo "|---|---:|---:|---:|---:|---:|---:|---:|"
-	awk -F'\t' -v tb="$TBYTES" '{printf "| %s | %s s | %.0f MB | %.2f | %.0f MB | %s | %s | %s |\n", $1, $2, $3 / 1e6, $3 / tb, $4 / 1e6, $5, $6, $7}' "$ROWS"
+	echo "| start | CPU until idle | rchar | × transcript bytes | read_bytes (disk) | ms to idle | ms to first data | ms to every Overview line | CPU over the idle ${IDLE_SECS} s |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+	awk -F'\t' -v tb="$TBYTES" '{printf "| %s | %s s | %.0f MB | %.2f | %.0f MB | %s | %s | %s | %s |\n", $1, $2, $3 / 1e6, $3 / tb, $4 / 1e6, $5, $6, $7, $8}' "$ROWS"
 } | tee "$CACHE/startup-results.md"
 rm -f "$ROWS"
