@@ -203,31 +203,46 @@ func (c *FirstCache) first(home fs.FS, t model.TranscriptFile, folders []Folder)
 		if same && covers(e.folders, folders) {
 			return e.pass.place(e.folders, folders)
 		}
-		c.mu.Lock()
-		if wait, busy := c.busy[t.Path]; busy {
-			c.mu.Unlock()
-			<-wait
+		release, ok := c.claim(t.Path)
+		if !ok {
 			continue
 		}
-		done := make(chan struct{})
-		if c.busy == nil {
-			c.busy = map[string]chan struct{}{}
-		}
-		c.busy[t.Path] = done
 		// Look for the folders asked before too: the other kind of scan
 		// comes back.
 		look := folders
+		c.mu.Lock()
 		if old, ok := c.m[t.Path]; ok {
 			look = union(old.folders, folders)
 		}
 		c.mu.Unlock()
 		p := c.scanFirst(home, t, look, folders, st, stamped)
-		c.mu.Lock()
-		delete(c.busy, t.Path)
-		close(done)
-		c.mu.Unlock()
+		release()
 		return p
 	}
+}
+
+// claim marks key (a transcript's read) as running and returns what ends
+// it; when another read of key runs, it waits for it to end and returns
+// ok false: the caller looks in the cache again.
+func (c *FirstCache) claim(key string) (release func(), ok bool) {
+	c.mu.Lock()
+	if wait, busy := c.busy[key]; busy {
+		c.mu.Unlock()
+		<-wait
+		return nil, false
+	}
+	done := make(chan struct{})
+	if c.busy == nil {
+		c.busy = map[string]chan struct{}{}
+	}
+	c.busy[key] = done
+	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		delete(c.busy, key)
+		close(done)
+		c.mu.Unlock()
+	}, true
 }
 
 // scanFirst reads t's first pass for look (folders, the ones asked, and
@@ -270,26 +285,11 @@ func (c *FirstCache) links(home fs.FS, t model.TranscriptFile, wanted map[string
 			return e.links, nil
 		}
 		// One read of a transcript at a time (see first).
-		key := "links\x00" + t.Path
-		c.mu.Lock()
-		if wait, busy := c.busy[key]; busy {
-			c.mu.Unlock()
-			<-wait
-			continue
+		release, ok := c.claim("links\x00" + t.Path)
+		if ok {
+			defer release()
+			break
 		}
-		done := make(chan struct{})
-		if c.busy == nil {
-			c.busy = map[string]chan struct{}{}
-		}
-		c.busy[key] = done
-		c.mu.Unlock()
-		defer func() {
-			c.mu.Lock()
-			delete(c.busy, key)
-			close(done)
-			c.mu.Unlock()
-		}()
-		break
 	}
 	ask := maps.Clone(wanted)
 	if same {
