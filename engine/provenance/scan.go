@@ -215,9 +215,8 @@ func (c *FirstCache) first(home fs.FS, t model.TranscriptFile, folders []Folder)
 			look = union(old.folders, folders)
 		}
 		c.mu.Unlock()
-		p := c.scanFirst(home, t, look, folders, st, stamped)
-		release()
-		return p
+		defer release()
+		return c.scanFirst(home, t, look, folders, st, stamped)
 	}
 }
 
