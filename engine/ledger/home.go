@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"runtime"
 	"sync"
-	"time"
 
 	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/model"
@@ -47,36 +46,6 @@ type cachedLedger struct {
 // one rule: a file written while it was read is not kept).
 func Home(home fs.FS, homeDir string, cache *diskcache.Store) ([]Session, []model.Problem) {
 	files, probs := model.FindTranscripts(home)
-	return homeOf(home, homeDir, cache, files, probs, nil)
-}
-
-// SinceSlack is how much older than since a transcript's modification
-// time may be and HomeSince still read it: a record's time is the
-// writer's clock, the modification time the file system's.
-const SinceSlack = 24 * time.Hour
-
-// HomeSince is Home for the boundaries at or after since only: a
-// transcript last written before since (less SinceSlack) cannot hold one
-// (records are appended in time order), so it is neither read nor
-// stamped, and its cached ledger is kept as it was. What it returns
-// holds every boundary Home's does at or after since, and maybe older
-// ones of the files it read.
-func HomeSince(home fs.FS, homeDir string, cache *diskcache.Store, since time.Time) ([]Session, []model.Problem) {
-	all, probs := model.FindTranscripts(home)
-	var files, skipped []model.TranscriptFile
-	for _, f := range all {
-		if f.ModTime.Before(since.Add(-SinceSlack)) {
-			skipped = append(skipped, f)
-		} else {
-			files = append(files, f)
-		}
-	}
-	return homeOf(home, homeDir, cache, files, probs, skipped)
-}
-
-// homeOf is the ledger of files; the cached entries of skipped are kept
-// in the cache as they are.
-func homeOf(home fs.FS, homeDir string, cache *diskcache.Store, files []model.TranscriptFile, probs []model.Problem, skipped []model.TranscriptFile) ([]Session, []model.Problem) {
 	names := make([]string, len(files))
 	for i, f := range files {
 		names[i] = f.Path
@@ -110,11 +79,6 @@ func homeOf(home fs.FS, homeDir string, cache *diskcache.Store, files []model.Tr
 		next := map[string]diskcache.Entry[cachedLedger]{}
 		var hits int
 		res, hits = diskcache.PerFile(home, names, kept, next, compute, func(c cachedLedger, _ int64) bool { return c.err == nil })
-		for _, f := range skipped {
-			if e, ok := kept[f.Path]; ok {
-				next[f.Path] = e
-			}
-		}
 		if hits < len(files) || len(next) != len(kept) {
 			// A cache not written costs the next run its time only.
 			_ = diskcache.Save(cache, cacheKind, name, next)

@@ -3,15 +3,11 @@ package ledger
 import (
 	"bytes"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"testing/fstest"
-	"time"
 
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/memscope/memscope/engine/diskcache"
@@ -245,51 +241,4 @@ func TestHomeCache(t *testing.T) {
 	if changed, _ := Home(home, dir, cache); len(changed) != 1 || len(changed[0].Boundaries) != 2 {
 		t.Fatalf("a changed file was not read again: %+v", changed)
 	}
-}
-
-// TestHomeSinceSkipsOldTranscripts: HomeSince reads a transcript
-// written since the cut-off as Home does, does not read (or stamp) one
-// last written before it, and keeps that file's cached ledger for Home.
-func TestHomeSinceSkipsOldTranscripts(t *testing.T) {
-	dir, name := writeHome(t, false)
-	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
-	home := &openCount{FS: model.DirFS(dir)}
-	all, _ := Home(home, dir, cache)
-	if len(all) != 1 || len(all[0].Boundaries) != 2 {
-		t.Fatalf("Home: %+v", all)
-	}
-	old := time.Now().Add(-30 * 24 * time.Hour)
-	if err := os.Chtimes(name, old, old); err != nil {
-		t.Fatal(err)
-	}
-	// Written 30 days ago: nothing since a week ago, and not opened.
-	home.n.Store(0)
-	if got, _ := HomeSince(home, dir, cache, time.Now().AddDate(0, 0, -7)); len(got) != 0 {
-		t.Errorf("HomeSince a week: %+v, want no session", got)
-	}
-	if n := home.n.Load(); n != 0 {
-		t.Errorf("HomeSince opened %d transcripts last written before the cut-off, want 0", n)
-	}
-	// Since 40 days ago it is read as Home reads it.
-	if got, _ := HomeSince(home, dir, cache, time.Now().AddDate(0, 0, -40)); !reflect.DeepEqual(got, func() []Session { s, _ := Home(home, dir, nil); return s }()) {
-		t.Errorf("HomeSince 40 days: %+v, Home: %+v", got, all)
-	}
-	// The skipped file's entry stayed in the cache (the stamp changed with
-	// Chtimes, so Home reads it again and finds the same).
-	if kept, ok := diskcache.Load[map[string]diskcache.Entry[cachedLedger]](cache, cacheKind, diskcache.Name(cacheKind, dir)); !ok || len(kept) != 1 {
-		t.Errorf("the cache after HomeSince: %v, %d entries, want 1", ok, len(kept))
-	}
-}
-
-// openCount counts the transcripts opened through it.
-type openCount struct {
-	fs.FS
-	n atomic.Int64
-}
-
-func (c *openCount) Open(name string) (fs.File, error) {
-	if strings.HasSuffix(name, ".jsonl") {
-		c.n.Add(1)
-	}
-	return c.FS.Open(name)
 }

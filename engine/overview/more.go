@@ -164,9 +164,7 @@ func replacedLine(s *Source) Line {
 // a time inside the horizon, their lost items of kind rule).
 func droppedLine(s *Source) Line {
 	since := s.Env.Now.AddDate(0, 0, -s.horizon())
-	// Only transcripts written within the horizon can hold a compaction
-	// in it: the others are not read (DroppedRules counts by time).
-	ss, _ := ledger.HomeSince(s.Env.Home.FS, s.Env.Home.Dir, s.Cache, since)
+	ss, _ := ledger.Home(s.Env.Home.FS, s.Env.Home.Dir, s.Cache)
 	rules, compactions, sessions := DroppedRules(ss, since)
 	l := Line{Count: rules, Needs: rules > 0, Command: "memscope replay --lost --all",
 		Parts: []Part{{"compactions", compactions}, {PartSessions, sessions}}}
