@@ -46,44 +46,19 @@ type cachedLedger struct {
 // one rule: a file written while it was read is not kept).
 func Home(home fs.FS, homeDir string, cache *diskcache.Store) ([]Session, []model.Problem) {
 	files, probs := model.FindTranscripts(home)
-	names := make([]string, len(files))
-	for i, f := range files {
-		names[i] = f.Path
-	}
+	return homeOf(home, homeDir, cache, files, probs, nil)
+}
+
+// homeOf is Home over files; the cached ledgers of skipped (files not
+// read this time) stay in the cache as they are.
+func homeOf(home fs.FS, homeDir string, cache *diskcache.Store, files []model.TranscriptFile, probs []model.Problem, skipped []model.TranscriptFile) ([]Session, []model.Problem) {
 	// The files to read are each read and built on their own, by one
 	// worker per CPU (decoding is the cost, see docs/LEDGER.md).
-	compute := func(miss []int) []cachedLedger {
-		out := make([]cachedLedger, len(miss))
-		work := make(chan int)
-		var wg sync.WaitGroup
-		for range min(runtime.GOMAXPROCS(0), len(miss)) {
-			wg.Go(func() {
-				for j := range work {
-					out[j], out[j].err = fileLedger(home, names[miss[j]])
-				}
-			})
-		}
-		for j := range miss {
-			work <- j
-		}
-		close(work)
-		wg.Wait()
-		return out
-	}
-	var res []cachedLedger
-	if cache == nil {
-		res, _ = diskcache.PerFile(home, names, nil, nil, compute, nil)
-	} else {
-		name := diskcache.Name(cacheKind, homeDir)
-		kept, _ := diskcache.Load[map[string]diskcache.Entry[cachedLedger]](cache, cacheKind, name)
-		next := map[string]diskcache.Entry[cachedLedger]{}
-		var hits int
-		res, hits = diskcache.PerFile(home, names, kept, next, compute, func(c cachedLedger, _ int64) bool { return c.err == nil })
-		if hits < len(files) || len(next) != len(kept) {
-			// A cache not written costs the next run its time only.
-			_ = diskcache.Save(cache, cacheKind, name, next)
-		}
-	}
+	res := perFile(home, homeDir, cache, cacheKind, files, skipped, func(name string) cachedLedger {
+		var c cachedLedger
+		c, c.err = fileLedger(home, name)
+		return c
+	}, func(c cachedLedger) bool { return c.err == nil })
 	out := []Session{}
 	for i, f := range files {
 		r := res[i]
@@ -111,6 +86,53 @@ func fileLedger(home fs.FS, name string) (cachedLedger, error) {
 		return cachedLedger{}, err
 	}
 	return cachedLedger{Boundaries: Build(t).Boundaries, Problems: t.Summary.Problems}, nil
+}
+
+// perFile computes one value per file, reading each on one worker per
+// CPU, with the values kept in cache under kind (nil: none) by stat's
+// rule (diskcache.PerFile; whole says a value may be kept); the entries
+// of skipped (files not asked this time) stay in the cache as they are.
+func perFile[T any](home fs.FS, homeDir string, cache *diskcache.Store, kind string, files, skipped []model.TranscriptFile, read func(name string) T, whole func(T) bool) []T {
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Path
+	}
+	compute := func(miss []int) []T {
+		out := make([]T, len(miss))
+		work := make(chan int)
+		var wg sync.WaitGroup
+		for range min(runtime.GOMAXPROCS(0), len(miss)) {
+			wg.Go(func() {
+				for j := range work {
+					out[j] = read(names[miss[j]])
+				}
+			})
+		}
+		for j := range miss {
+			work <- j
+		}
+		close(work)
+		wg.Wait()
+		return out
+	}
+	if cache == nil {
+		res, _ := diskcache.PerFile(home, names, nil, nil, compute, nil)
+		return res
+	}
+	name := diskcache.Name(kind, homeDir)
+	kept, _ := diskcache.Load[map[string]diskcache.Entry[T]](cache, kind, name)
+	next := map[string]diskcache.Entry[T]{}
+	res, hits := diskcache.PerFile(home, names, kept, next, compute, func(v T, _ int64) bool { return whole(v) })
+	for _, f := range skipped {
+		if e, ok := kept[f.Path]; ok {
+			next[f.Path] = e
+		}
+	}
+	if hits < len(files) || len(next) != len(kept) {
+		// A cache not written costs the next run its time only.
+		_ = diskcache.Save(cache, kind, name, next)
+	}
+	return res
 }
 
 // contains reads the regular file name in fsys in chunks and reports
