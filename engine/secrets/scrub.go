@@ -53,7 +53,7 @@ type PlanFile struct {
 	Current store.FileStamp `json:"current"`
 	Mode    fs.FileMode     `json:"mode"`
 	After   store.FileStamp `json:"after"`
-	Edits   []Edit          `json:"edits"`
+	Edits   Edits           `json:"edits"`
 	// Diff shows each changed line around its secrets, secrets masked.
 	Diff    string `json:"diff"`
 	Refused string `json:"refused,omitempty"`
@@ -151,7 +151,7 @@ type fileSel struct {
 
 func planFile(h *model.Home, w *worker, bc *busyChecker, sel *fileSel) PlanFile {
 	f0 := sel.first
-	pf := PlanFile{File: f0.File, Store: f0.Store, Session: f0.Session, Edits: []Edit{}}
+	pf := PlanFile{File: f0.File, Store: f0.Store, Session: f0.Session, Edits: EditsOf()}
 	abs := h.Abs(f0.File)
 	st, err := os.Lstat(abs)
 	switch {
@@ -184,16 +184,8 @@ func planFile(h *model.Home, w *worker, bc *busyChecker, sel *fileSel) PlanFile 
 		session: f0.Session, agent: f0.Agent, project: f0.Project, size: int64(len(data))}
 	var near []Finding
 	shown := map[int]bool{}
-	// One copy of each marker and JSON path: a file's edits repeat them.
-	pf.Edits = make([]Edit, 0, len(sel.ids))
-	interned := map[string]string{}
-	intern := func(s string) string {
-		if v, ok := interned[s]; ok {
-			return v
-		}
-		interned[s] = s
-		return s
-	}
+	// The edits are held compact: a file may hold a million.
+	pf.Edits = newEdits(len(sel.ids))
 	notHeld := ""
 	var res fileResult
 	w.scanFile(bytes.NewReader(data), u, &res, func(f *Finding) {
@@ -210,18 +202,17 @@ func planFile(h *model.Home, w *worker, bc *busyChecker, sel *fileSel) PlanFile 
 		if len(shown) < maxDiffLines {
 			shown[f.Line] = true
 		}
-		pf.Edits = append(pf.Edits, Edit{Finding: f.ID, Rule: f.Rule, Line: f.Line, JSONPath: intern(f.JSONPath), Part: f.Part,
-			Offset: f.Offset, Length: f.Length, Marker: intern(scan.Marker(f.Rule)), Excerpt: f.Excerpt})
+		pf.Edits.add(f)
 	})
 	if notHeld != "" {
 		pf.Refused = notHeld
 		return pf
 	}
-	if len(pf.Edits) == 0 && pf.Refused == "" {
+	if pf.Edits.Len() == 0 && pf.Refused == "" {
 		pf.Refused = "the secrets are no longer there (the file changed since the scan)"
 	}
-	pf.After = stampEdited(data, pf.Edits)
-	pf.Diff = maskedDiff(pf.File, data, pf.Edits, near)
+	pf.After = stampEdited(data, &pf.Edits)
+	pf.Diff = maskedDiff(pf.File, data, &pf.Edits, near)
 	return pf
 }
 
@@ -261,37 +252,80 @@ func folderRefusal(home, dir string) string {
 	return ""
 }
 
+// spans are edits as a write needs them: each one's offset, length and
+// marker (Edits, or a list of Edit).
+type spans interface {
+	Len() int
+	span(i int) (offset int64, length int, marker string)
+}
+
+// editList is a list of Edit as spans.
+type editList []Edit
+
+func (l editList) Len() int { return len(l) }
+
+func (l editList) span(i int) (int64, int, string) { return l[i].Offset, l[i].Length, l[i].Marker }
+
+// byOffset is the order of the edits by offset (nil when they are in
+// that order already: a plan's are).
+func byOffset(edits spans) []int {
+	offset := func(i int) int64 {
+		off, _, _ := edits.span(i)
+		return off
+	}
+	n := edits.Len()
+	for i := 1; i < n; i++ {
+		if offset(i) < offset(i-1) {
+			order := make([]int, n)
+			for k := range order {
+				order[k] = k
+			}
+			slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(offset(x), offset(y)) })
+			return order
+		}
+	}
+	return nil
+}
+
 // applyEdits returns data with every edit's bytes replaced by its marker.
-func applyEdits(data []byte, edits []Edit) []byte {
+func applyEdits(data []byte, edits spans) []byte {
 	var b bytes.Buffer
 	b.Grow(len(data))
 	writeEdited(&b, data, edits)
 	return b.Bytes()
 }
 
-// writeEdited writes data with every edit's bytes replaced by its marker.
-func writeEdited(w io.Writer, data []byte, edits []Edit) {
-	byOffset := func(a, b Edit) int { return cmp.Compare(a.Offset, b.Offset) }
-	if !slices.IsSortedFunc(edits, byOffset) {
-		edits = slices.Clone(edits)
-		slices.SortStableFunc(edits, byOffset)
-	}
+// writeEdited writes data with every edit's bytes replaced by its
+// marker.
+func writeEdited(w io.Writer, data []byte, edits spans) error {
+	order := byOffset(edits)
 	at := int64(0)
-	for _, e := range edits {
-		w.Write(data[at:e.Offset])
-		io.WriteString(w, e.Marker)
-		at = e.Offset + int64(e.Length)
+	for k := range edits.Len() {
+		i := k
+		if order != nil {
+			i = order[k]
+		}
+		off, n, marker := edits.span(i)
+		if _, err := w.Write(data[at:off]); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, marker); err != nil {
+			return err
+		}
+		at = off + int64(n)
 	}
-	w.Write(data[at:])
+	_, err := w.Write(data[at:])
+	return err
 }
 
 // stampEdited is the stamp of data with the edits applied
 // (store.StampOf of applyEdits' result), without a copy of the file.
-func stampEdited(data []byte, edits []Edit) store.FileStamp {
+func stampEdited(data []byte, edits spans) store.FileStamp {
 	h := sha256.New()
 	n := int64(len(data))
-	for _, e := range edits {
-		n += int64(len(e.Marker) - e.Length)
+	for i := range edits.Len() {
+		_, length, marker := edits.span(i)
+		n += int64(len(marker) - length)
 	}
 	writeEdited(h, data, edits)
 	return store.FileStamp{Exists: true, Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}
@@ -307,19 +341,45 @@ const maxDiffLines = 1000
 // maskedDiff shows each changed line near its secrets: "-" with every
 // secret of the line masked, "+" with the markers in place (and secrets
 // not scrubbed still masked). Nothing secret is printed.
-func maskedDiff(file string, data []byte, edits []Edit, all []Finding) string {
-	if len(edits) == 0 {
+func maskedDiff(file string, data []byte, edits *Edits, all []Finding) string {
+	n := edits.Len()
+	if n == 0 {
 		return ""
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "--- %s\n+++ %s (scrubbed)\n", file, file)
+	// The changed lines in the order of their first edit; the edits of
+	// the first maxDiffLines of them are made (the others are counted).
+	inOrder := true
+	for i := 1; i < n && inOrder; i++ {
+		inOrder = edits.line(i) >= edits.line(i-1)
+	}
 	byLine := map[int][]Edit{}
 	var lines []int
-	for _, e := range edits {
-		if _, ok := byLine[e.Line]; !ok {
-			lines = append(lines, e.Line)
+	more, last := 0, 0
+	var counted map[int]bool
+	for i := range n {
+		ln := edits.line(i)
+		if es, ok := byLine[ln]; ok {
+			byLine[ln] = append(es, edits.At(i))
+			continue
 		}
-		byLine[e.Line] = append(byLine[e.Line], e)
+		if len(lines) < maxDiffLines {
+			lines = append(lines, ln)
+			byLine[ln] = []Edit{edits.At(i)}
+			continue
+		}
+		switch {
+		case inOrder && ln != last:
+			more++
+		case !inOrder && !counted[ln]:
+			if counted == nil {
+				counted = map[int]bool{}
+			}
+			counted[ln] = true
+			more++
+		}
+		last = ln
 	}
 	// The findings by offset, so each line looks at the few near it
 	// (a file may hold a million secrets: no line scans them all).
@@ -329,11 +389,7 @@ func maskedDiff(file string, data []byte, edits []Edit, all []Finding) string {
 	for _, f := range byOffset {
 		longest = max(longest, f.Length)
 	}
-	for i, ln := range lines {
-		if i == maxDiffLines {
-			fmt.Fprintf(&b, "@@ and %s @@\n", format.Count(len(lines)-i, "more line", "more lines"))
-			break
-		}
+	for _, ln := range lines {
 		es := byLine[ln]
 		lo, hi := es[0].Offset, es[0].Offset+int64(es[0].Length)
 		for _, e := range es {
@@ -368,7 +424,7 @@ func maskedDiff(file string, data []byte, edits []Edit, all []Finding) string {
 				e.Offset -= from
 				shifted = append(shifted, e)
 			}
-			s := string(applyEdits(data[from:to], shifted))
+			s := string(applyEdits(data[from:to], editList(shifted)))
 			s = model.SanitizeForTerminal(strings.ToValidUTF8(s, "\uFFFD"))
 			if from > ls {
 				s = "…" + s
@@ -379,6 +435,9 @@ func maskedDiff(file string, data []byte, edits []Edit, all []Finding) string {
 			return s
 		}
 		fmt.Fprintf(&b, "@@ line %d @@\n-%s\n+%s\n", ln, seg(masked), seg(marked))
+	}
+	if more > 0 {
+		fmt.Fprintf(&b, "@@ and %s @@\n", format.Count(more, "more line", "more lines"))
 	}
 	return b.String()
 }
@@ -394,8 +453,9 @@ func (p Plan) Fingerprint() string {
 		// Whether a file is left alone, not why: the reason may name how
 		// long ago it changed, which moves while the plan is read.
 		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%v\n", f.File, f.Current.SHA256, f.After.SHA256, f.Refused != "")
-		for _, e := range f.Edits {
-			fmt.Fprintf(h, "%d\x00%d\x00%s\n", e.Offset, e.Length, e.Marker)
+		for i := range f.Edits.Len() {
+			off, length, marker := f.Edits.span(i)
+			fmt.Fprintf(h, "%d\x00%d\x00%s\n", off, length, marker)
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
@@ -405,7 +465,7 @@ func (p Plan) Fingerprint() string {
 func (p Plan) Writes() int {
 	n := 0
 	for _, f := range p.Files {
-		if f.Refused == "" && len(f.Edits) > 0 {
+		if f.Refused == "" && f.Edits.Len() > 0 {
 			n++
 		}
 	}
@@ -417,7 +477,7 @@ func (p Plan) Secrets() int {
 	n := 0
 	for _, f := range p.Files {
 		if f.Refused == "" {
-			n += len(f.Edits)
+			n += f.Edits.Len()
 		}
 	}
 	return n
@@ -506,7 +566,7 @@ func Apply(o ApplyOptions, p Plan) (Result, error) {
 	m := manifest{ID: copyID(o.Now, p.Fingerprint()), Time: o.Now.UTC()}
 	for i := range p.Files {
 		f := &p.Files[i]
-		if f.Refused != "" || len(f.Edits) == 0 {
+		if f.Refused != "" || f.Edits.Len() == 0 {
 			continue
 		}
 		data, st, err := readPlanned(o.Home, f)
@@ -518,20 +578,12 @@ func Apply(o ApplyOptions, p Plan) (Result, error) {
 			return Result{}, fmt.Errorf("scrub refused, nothing was written: %s: %s", abs, why)
 		}
 		f.Mode, f.Current.ModTime = st.Mode().Perm(), st.ModTime()
-		after := applyEdits(data, f.Edits)
-		if err := verifyScrub(data, after, f.Edits); err != nil {
+		if err := verifyScrub(data, &f.Edits); err != nil {
 			return Result{}, fmt.Errorf("scrub refused, nothing was written: %s: %w", abs, err)
 		}
-		mf := manifestFile{File: f.File, Mode: f.Mode, ModTime: f.Current.ModTime, Before: f.Current, After: store.StampOf(after, true, nil)}
+		mf := manifestFile{File: f.File, Mode: f.Mode, ModTime: f.Current.ModTime, Before: f.Current, After: stampEdited(data, &f.Edits),
+			listed: f.Edits.Len()}
 		mf.Before.ModTime = time.Time{}
-		sorted := slices.Clone(f.Edits)
-		sort.Slice(sorted, func(i, j int) bool { return sorted[i].Offset < sorted[j].Offset })
-		shift := int64(0)
-		for _, e := range sorted {
-			mf.Edits = append(mf.Edits, savedEdit{Rule: e.Rule, Offset: e.Offset, AfterOffset: e.Offset + shift, Marker: e.Marker,
-				Bytes: slices.Clone(data[e.Offset : e.Offset+int64(e.Length)])})
-			shift += int64(len(e.Marker) - e.Length)
-		}
 		m.Files = append(m.Files, mf)
 		todo = append(todo, f)
 	}
@@ -540,19 +592,49 @@ func Apply(o ApplyOptions, p Plan) (Result, error) {
 	}
 	dir := o.Home.Abs(path.Join(CopyDir, m.ID))
 	res := Result{ID: m.ID, Copy: dir}
-	if err := saveManifest(wfs, dir, m); err != nil {
+	// The bytes each edit replaces go into the copy as it is written,
+	// read from their file again (one file in memory at a time).
+	saved := func(i int, put func(savedEdit) error) error {
+		data, _, err := readPlanned(o.Home, todo[i])
+		if err != nil {
+			return err
+		}
+		return savedEdits(data, &todo[i].Edits, put)
+	}
+	if err := saveManifest(wfs, dir, m, saved); err != nil {
 		return Result{}, fmt.Errorf("save the secrets' copy before scrubbing (nothing was scrubbed): %w", err)
 	}
 	for k, f := range todo {
 		abs := o.Home.Abs(f.File)
-		err := writeScrubbed(wfs, o.Home, f)
+		err := writeScrubbed(wfs, o.Home, f, m.Files[k].After)
 		if err != nil {
-			return Result{}, rollback(wfs, o.Home, dir, m.Files[:k], fmt.Errorf("scrub %s: %w", abs, err), m.ID)
+			return Result{}, rollback(wfs, o.Home, dir, m.ID, k, fmt.Errorf("scrub %s: %w", abs, err))
 		}
 		res.Files = append(res.Files, f.File)
-		res.Secrets += len(f.Edits)
+		res.Secrets += f.Edits.Len()
 	}
 	return res, nil
+}
+
+// savedEdits hands put what each edit replaces in data, in the order of
+// the file: where its marker will be, and the bytes it replaces (put
+// must not keep them).
+func savedEdits(data []byte, edits *Edits, put func(savedEdit) error) error {
+	order := byOffset(edits)
+	shift := int64(0)
+	for k := range edits.Len() {
+		i := k
+		if order != nil {
+			i = order[k]
+		}
+		off, length, marker := edits.span(i)
+		if err := put(savedEdit{Rule: edits.rule(i), Offset: off, AfterOffset: off + shift, Marker: marker,
+			Bytes: data[off : off+int64(length)]}); err != nil {
+			return err
+		}
+		shift += int64(len(marker) - length)
+	}
+	return nil
 }
 
 // readPlanned reads a planned file again and checks it still has the
@@ -579,43 +661,57 @@ func readPlanned(h *model.Home, f *PlanFile) ([]byte, fs.FileInfo, error) {
 
 // writeScrubbed reads a file once more (it must still be as planned, or
 // that and more appended), writes it scrubbed with whatever was appended
-// kept (store.ReplaceGrowing), and reads it back.
-func writeScrubbed(wfs model.WriteFS, h *model.Home, f *PlanFile) error {
+// kept (store.ReplaceGrowingFrom: the scrubbed bytes are streamed from
+// the one copy read), and reads it back: it must start with the bytes
+// after stamps.
+func writeScrubbed(wfs model.WriteFS, h *model.Home, f *PlanFile, after store.FileStamp) error {
 	data, _, err := readPlanned(h, f)
 	if err != nil {
 		return err
 	}
 	abs := h.Abs(f.File)
-	after := applyEdits(data, f.Edits)
-	if err := store.ReplaceGrowing(wfs, abs, data, after, f.Mode, f.Current.ModTime); err != nil {
+	write := func(w io.Writer) error { return writeEdited(w, data, &f.Edits) }
+	if err := store.ReplaceGrowingFrom(wfs, abs, f.Current, write, f.Mode, f.Current.ModTime); err != nil {
 		return err
 	}
-	got, err := model.ReadRegularFile(abs, maxScrubBytes)
+	got, err := model.OpenRegularFile(abs)
 	if err != nil {
 		return fmt.Errorf("read back: %w", err)
 	}
-	if !bytes.HasPrefix(got, after) {
+	defer got.Close()
+	hash := sha256.New()
+	n, err := io.Copy(hash, io.LimitReader(got, after.Size))
+	if err != nil {
+		return fmt.Errorf("read back: %w", err)
+	}
+	if n != after.Size || hex.EncodeToString(hash.Sum(nil)) != after.SHA256 {
 		return errors.New("read back: the file does not hold what was written")
 	}
 	return nil
 }
 
-// rollback puts back the files a failed scrub wrote (from the copy's
-// saved bytes) and removes its copy; when it cannot, the error says that
-// --restore finishes the job.
-func rollback(wfs model.WriteFS, h *model.Home, dir string, done []manifestFile, cause error, id string) error {
-	for _, mf := range done {
-		abs := h.Abs(mf.File)
-		after, err := model.ReadRegularFile(abs, maxScrubBytes)
-		var before []byte
-		if err == nil {
-			before, err = unscrub(after, mf.Edits)
-		}
-		if err == nil {
-			err = store.ReplaceGrowing(wfs, abs, after, before, mf.Mode, mf.ModTime)
-		}
+// rollback puts back the files a failed scrub wrote (the first done of
+// the copy's, from the copy's saved bytes) and removes its copy; when it
+// cannot, the error says that --restore finishes the job.
+func rollback(wfs model.WriteFS, h *model.Home, dir, id string, done int, cause error) error {
+	if done > 0 {
+		m, err := readManifest(h, id, true)
 		if err != nil {
-			return fmt.Errorf("%w; putting back %s failed too (%v): memscope secrets --restore %s puts back what was scrubbed", cause, abs, err, id)
+			return fmt.Errorf("%w; putting back what was scrubbed failed too (%v): memscope secrets --restore %s puts it back", cause, err, id)
+		}
+		for _, mf := range m.Files[:done] {
+			abs := h.Abs(mf.File)
+			after, err := model.ReadRegularFile(abs, maxScrubBytes)
+			var before []byte
+			if err == nil {
+				before, err = unscrub(after, mf.Edits)
+			}
+			if err == nil {
+				err = store.ReplaceGrowing(wfs, abs, after, before, mf.Mode, mf.ModTime)
+			}
+			if err != nil {
+				return fmt.Errorf("%w; putting back %s failed too (%v): memscope secrets --restore %s puts back what was scrubbed", cause, abs, err, id)
+			}
 		}
 	}
 	if err := removeCopy(wfs, dir); err != nil {
@@ -625,14 +721,77 @@ func rollback(wfs model.WriteFS, h *model.Home, dir string, done []manifestFile,
 }
 
 // verifyScrub checks a scrub's result before it is written: only the
-// planned spans changed, and every line that was valid JSON still is.
-func verifyScrub(before, after []byte, edits []Edit) error {
-	if !bytes.Equal(after, applyEdits(before, edits)) {
-		return errors.New("the scrubbed file differs from the plan")
+// planned spans change, the number of lines does not, and every line
+// that was valid JSON still is. It looks at each changed line, not at a
+// copy of the file.
+func verifyScrub(before []byte, edits spans) error {
+	order := byOffset(edits)
+	at := func(k int) int {
+		if order != nil {
+			return order[k]
+		}
+		return k
 	}
-	if bytes.Count(before, []byte("\n")) != bytes.Count(after, []byte("\n")) {
+	n := edits.Len()
+	lines := 0
+	end := int64(0)
+	for k := range n {
+		off, length, marker := edits.span(at(k))
+		if off < end || off+int64(length) > int64(len(before)) {
+			return errors.New("the scrubbed file differs from the plan")
+		}
+		end = off + int64(length)
+		lines += bytes.Count(before[off:end], []byte("\n")) - strings.Count(marker, "\n")
+	}
+	if lines != 0 {
 		return errors.New("the scrub would change the number of lines")
 	}
+	// Each line with edits, as it is and as it will be: no replaced span
+	// holds a line break (the count would show it, unless a marker held
+	// one, or a span were empty: then a copy is checked whole; a plan
+	// has neither).
+	for k := range n {
+		_, length, marker := edits.span(at(k))
+		if strings.Contains(marker, "\n") || length == 0 {
+			return verifyScrubWhole(before, edits)
+		}
+	}
+	line, counted := 1, 0
+	var edited []byte
+	for k := 0; k < n; {
+		off, _, _ := edits.span(at(k))
+		ls := bytes.LastIndexByte(before[:off], '\n') + 1
+		le := len(before)
+		if i := bytes.IndexByte(before[off:], '\n'); i >= 0 {
+			le = int(off) + i
+		}
+		line += bytes.Count(before[counted:ls], []byte("\n"))
+		counted = ls
+		edited = append(edited[:0], before[ls:off]...)
+		next := off
+		for ; k < n; k++ {
+			o, length, marker := edits.span(at(k))
+			if o >= int64(le) {
+				break
+			}
+			edited = append(append(edited, before[next:o]...), marker...)
+			next = o + int64(length)
+		}
+		edited = append(edited, before[next:le]...)
+		if bl := before[ls:le]; !bytes.Equal(bl, edited) && json.Valid(bl) && !json.Valid(edited) {
+			return fmt.Errorf("line %d would no longer be valid JSON", line)
+		}
+	}
+	if json.Valid(before) && !json.Valid(applyEdits(before, edits)) {
+		return errors.New("the file would no longer be valid JSON")
+	}
+	return nil
+}
+
+// verifyScrubWhole is verifyScrub on a copy of the file scrubbed, for
+// edits whose markers hold line breaks (none of memscope's).
+func verifyScrubWhole(before []byte, edits spans) error {
+	after := applyEdits(before, edits)
 	bl, al := bytes.Split(before, []byte("\n")), bytes.Split(after, []byte("\n"))
 	for i := range bl {
 		if !bytes.Equal(bl[i], al[i]) && json.Valid(bl[i]) && !json.Valid(al[i]) {

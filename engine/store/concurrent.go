@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -65,16 +66,25 @@ func hiddenBeside(name, tag string) string {
 // changes a few bytes, not the file's age, which the client's cleanup and
 // session list go by.
 func ReplaceIfUnchangedAs(w model.WriteFS, path string, before, data []byte, perm fs.FileMode, modTime time.Time) error {
+	return replaceIfUnchangedFrom(w, path, StampOf(before, true, nil), func(out io.Writer) error {
+		_, err := out.Write(data)
+		return err
+	}, perm, modTime)
+}
+
+// replaceIfUnchangedFrom is ReplaceIfUnchangedAs with the file as it was
+// named by its stamp and the new content streamed by write.
+func replaceIfUnchangedFrom(w model.WriteFS, path string, before FileStamp, write func(io.Writer) error, perm fs.FileMode, modTime time.Time) error {
 	d, ok := DirFSWith(filepath.Dir(path), w).(dirFS)
 	if !ok {
 		return fmt.Errorf("write %s: no folder file system", path)
 	}
 	name := filepath.Base(path)
-	staged, err := d.stageAs(name, data, perm, modTime)
+	staged, err := d.stageFrom(name, write, perm, modTime)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := d.replaceChecked(staged, name, StampOf(before, true, nil), "scrub"); err != nil {
+	if err := d.replaceChecked(staged, name, before, "scrub"); err != nil {
 		var ce *ConflictError
 		if errors.As(err, &ce) {
 			ce.Path = path
