@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -169,33 +170,45 @@ func planFile(h *model.Home, w *worker, bc *busyChecker, sel *fileSel) PlanFile 
 		pf.Refused = r
 		return pf
 	}
-	data, err := model.ReadRegularFile(abs, maxScrubBytes)
+	// The file is read as a stream, not held: hashed and scanned as it
+	// is read, then read again for the scrubbed stamp and the diff.
+	file, err := model.OpenRegularFile(abs)
 	if err != nil {
 		pf.Refused = err.Error()
 		return pf
 	}
+	defer file.Close()
+	size := int64(0)
+	if fi, err := file.Stat(); err == nil {
+		size = fi.Size()
+	}
+	if size > maxScrubBytes {
+		pf.Refused = (&fs.PathError{Op: "read", Path: abs, Err: &model.TooLargeError{Size: size, Max: maxScrubBytes}}).Error()
+		return pf
+	}
 	pf.Mode = st.Mode().Perm()
-	pf.Current = store.StampOf(data, true, st)
 	pf.Refused = bc.why(abs, st.ModTime(), f0.Session, f0.Store.IsTranscript())
 	// Scan again what is on disk now; keep the findings asked for, and
 	// those the diff may show: a file read line by line may hold a
 	// million, and the diff shows the first maxDiffLines lines with edits.
 	u := unit{store: f0.Store, fsys: h.FS, name: f0.File, file: f0.File, format: formatOf(f0.Store, f0.File),
-		session: f0.Session, agent: f0.Agent, project: f0.Project, size: int64(len(data))}
+		session: f0.Session, agent: f0.Agent, project: f0.Project, size: size}
 	var near []Finding
 	shown := map[int]bool{}
 	// The edits are held compact: a file may hold a million.
 	pf.Edits = newEdits(len(sel.ids))
 	notHeld := ""
 	var res fileResult
-	w.scanFile(bytes.NewReader(data), u, &res, func(f *Finding) {
+	raw := sha256.New()
+	in := &countingReader{r: io.LimitReader(file, size)}
+	w.scanFile(io.TeeReader(in, raw), u, &res, func(f *Finding) {
 		if !u.byLine() || len(shown) < maxDiffLines || shown[f.Line] {
 			near = append(near, *f)
 		}
 		if _, ok := sel.ids[keyOf(f.ID)]; !ok || notHeld != "" {
 			return
 		}
-		if !spanHolds(data, *f) {
+		if !spanHolds(w.at, w.atOffset, *f) {
 			notHeld = fmt.Sprintf("line %d: the bytes at the secret's place are not the secret (nothing is written when memscope is not sure)", f.Line)
 			return
 		}
@@ -204,6 +217,17 @@ func planFile(h *model.Home, w *worker, bc *busyChecker, sel *fileSel) PlanFile 
 		}
 		pf.Edits.add(f)
 	})
+	w.at = nil
+	// What the scan did not read (a text file's tail past a bad line) is
+	// hashed too: the stamp is the file's.
+	if _, err := io.Copy(raw, in); err != nil && in.err == nil {
+		in.err = err
+	}
+	if in.err != nil {
+		pf.Refused = in.err.Error()
+		return pf
+	}
+	pf.Current = store.FileStamp{Exists: true, Size: in.n, ModTime: st.ModTime(), SHA256: hex.EncodeToString(raw.Sum(nil))}
 	if notHeld != "" {
 		pf.Refused = notHeld
 		return pf
@@ -211,19 +235,42 @@ func planFile(h *model.Home, w *worker, bc *busyChecker, sel *fileSel) PlanFile 
 	if pf.Edits.Len() == 0 && pf.Refused == "" {
 		pf.Refused = "the secrets are no longer there (the file changed since the scan)"
 	}
-	pf.After = stampEdited(data, &pf.Edits)
-	pf.Diff = maskedDiff(pf.File, data, &pf.Edits, near)
+	pf.Diff, err = maskedDiff(pf.File, file, in.n, &pf.Edits, near)
+	if err == nil {
+		pf.After, err = stampEditedFrom(io.NewSectionReader(file, 0, in.n), &pf.Edits, pf.Current)
+	}
+	if err != nil {
+		pf.Refused, pf.Diff = err.Error(), ""
+	}
 	return pf
 }
 
+// countingReader counts the bytes read through it and keeps the first
+// error other than the end of the file.
+type countingReader struct {
+	r   io.Reader
+	n   int64
+	err error
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if err != nil && err != io.EOF && c.err == nil {
+		c.err = err
+	}
+	return n, err
+}
+
 // spanHolds checks a finding's span before it is replaced: its bytes are
-// the secret, as written (decoded, inside a JSON string).
-func spanHolds(data []byte, f Finding) bool {
-	end := f.Offset + int64(f.Length)
-	if f.Offset < 0 || end > int64(len(data)) {
+// the secret, as written (decoded, inside a JSON string). data holds the
+// file's bytes from offset at (the line the scan found it in).
+func spanHolds(data []byte, at int64, f Finding) bool {
+	start, end := f.Offset-at, f.Offset-at+int64(f.Length)
+	if start < 0 || end > int64(len(data)) {
 		return false
 	}
-	raw := data[f.Offset:end]
+	raw := data[start:end]
 	if string(raw) == f.secret {
 		return true
 	}
@@ -298,37 +345,123 @@ func applyEdits(data []byte, edits spans) []byte {
 // writeEdited writes data with every edit's bytes replaced by its
 // marker.
 func writeEdited(w io.Writer, data []byte, edits spans) error {
-	order := byOffset(edits)
-	at := int64(0)
-	for k := range edits.Len() {
-		i := k
-		if order != nil {
-			i = order[k]
-		}
-		off, n, marker := edits.span(i)
-		if _, err := w.Write(data[at:off]); err != nil {
-			return err
-		}
-		if _, err := io.WriteString(w, marker); err != nil {
-			return err
-		}
-		at = off + int64(n)
+	ew := newEditWriter(w, edits)
+	if _, err := ew.Write(data); err != nil {
+		return err
 	}
-	_, err := w.Write(data[at:])
+	return ew.finish()
+}
+
+// editWriter writes to dst the file written to it (from its first byte,
+// in any pieces) with each edit's span replaced by its marker: a scrub
+// streams a file of any size through it.
+type editWriter struct {
+	dst   io.Writer
+	edits spans
+	order []int
+	// k is the next edit, pos the file's offset of the next byte written,
+	// skip what is left of the span being replaced; n counts the bytes
+	// written to dst.
+	k         int
+	pos, skip int64
+	n         int64
+}
+
+func newEditWriter(dst io.Writer, edits spans) *editWriter {
+	return &editWriter{dst: dst, edits: edits, order: byOffset(edits)}
+}
+
+// errEditsOverlap says a plan's edits overlap or run past the file:
+// nothing is written when memscope is not sure.
+var errEditsOverlap = errors.New("the scrubbed file differs from the plan")
+
+func (e *editWriter) span(k int) (int64, int, string) {
+	if e.order != nil {
+		k = e.order[k]
+	}
+	return e.edits.span(k)
+}
+
+func (e *editWriter) out(p []byte) error {
+	n, err := e.dst.Write(p)
+	e.n += int64(n)
 	return err
+}
+
+func (e *editWriter) Write(p []byte) (int, error) {
+	total := len(p)
+	for {
+		if e.skip > 0 {
+			c := min(int64(len(p)), e.skip)
+			p, e.pos, e.skip = p[c:], e.pos+c, e.skip-c
+			if e.skip > 0 {
+				return total, nil
+			}
+		}
+		next := int64(math.MaxInt64)
+		if e.k < e.edits.Len() {
+			if next, _, _ = e.span(e.k); next < e.pos {
+				return 0, errEditsOverlap
+			}
+		}
+		c := min(int64(len(p)), next-e.pos)
+		if err := e.out(p[:c]); err != nil {
+			return 0, err
+		}
+		p, e.pos = p[c:], e.pos+c
+		if e.pos < next {
+			return total, nil
+		}
+		_, length, marker := e.span(e.k)
+		if err := e.out([]byte(marker)); err != nil {
+			return 0, err
+		}
+		e.k, e.skip = e.k+1, int64(length)
+		if len(p) == 0 && e.skip > 0 {
+			return total, nil
+		}
+	}
+}
+
+// finish ends the file: an edit not reached is past its end.
+func (e *editWriter) finish() error {
+	if _, err := e.Write(nil); err != nil {
+		return err
+	}
+	if e.k < e.edits.Len() || e.skip > 0 {
+		return errEditsOverlap
+	}
+	return nil
 }
 
 // stampEdited is the stamp of data with the edits applied
 // (store.StampOf of applyEdits' result), without a copy of the file.
 func stampEdited(data []byte, edits spans) store.FileStamp {
-	h := sha256.New()
-	n := int64(len(data))
-	for i := range edits.Len() {
-		_, length, marker := edits.span(i)
-		n += int64(len(marker) - length)
+	st, _ := stampEditedFrom(bytes.NewReader(data), edits, store.FileStamp{})
+	return st
+}
+
+// errChangedWhilePlanned refuses a file whose bytes changed between the
+// plan's two readings of it.
+var errChangedWhilePlanned = errors.New("the file changed while memscope planned its scrub (nothing is written when memscope is not sure)")
+
+// stampEditedFrom reads a file's bytes from r and returns their stamp
+// with the edits applied; when current is set, the bytes must be the
+// ones it stamps (else errChangedWhilePlanned).
+func stampEditedFrom(r io.Reader, edits spans, current store.FileStamp) (store.FileStamp, error) {
+	raw, edited := sha256.New(), sha256.New()
+	ew := newEditWriter(edited, edits)
+	n, err := io.Copy(io.MultiWriter(raw, ew), r)
+	if err == nil {
+		err = ew.finish()
 	}
-	writeEdited(h, data, edits)
-	return store.FileStamp{Exists: true, Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}
+	if err != nil {
+		return store.FileStamp{}, err
+	}
+	if current.Exists && (n != current.Size || hex.EncodeToString(raw.Sum(nil)) != current.SHA256) {
+		return store.FileStamp{}, errChangedWhilePlanned
+	}
+	return store.FileStamp{Exists: true, Size: ew.n, SHA256: hex.EncodeToString(edited.Sum(nil))}, nil
 }
 
 // diffContext is how many bytes of a line a diff shows around a secret.
@@ -341,10 +474,13 @@ const maxDiffLines = 1000
 // maskedDiff shows each changed line near its secrets: "-" with every
 // secret of the line masked, "+" with the markers in place (and secrets
 // not scrubbed still masked). Nothing secret is printed.
-func maskedDiff(file string, data []byte, edits *Edits, all []Finding) string {
+//
+// The file is src (size bytes): each changed line's bytes around its
+// secrets are read from it, not the whole file.
+func maskedDiff(file string, src io.ReaderAt, size int64, edits *Edits, all []Finding) (string, error) {
 	n := edits.Len()
 	if n == 0 {
-		return ""
+		return "", nil
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "--- %s\n+++ %s (scrubbed)\n", file, file)
@@ -395,9 +531,22 @@ func maskedDiff(file string, data []byte, edits *Edits, all []Finding) string {
 		for _, e := range es {
 			lo, hi = min(lo, e.Offset), max(hi, e.Offset+int64(e.Length))
 		}
-		ls := int64(bytes.LastIndexByte(data[:lo], '\n') + 1)
-		le := int64(len(data))
-		if i := bytes.IndexByte(data[hi:], '\n'); i >= 0 {
+		// The bytes shown and one more each side: where the line starts
+		// and ends when that is near; else it starts before wlo and
+		// ends after whi, which is all the diff needs to know.
+		wlo, whi := max(0, lo-diffContext-1), min(size, hi+diffContext+1)
+		if lo < wlo || hi > whi {
+			return "", fmt.Errorf("a secret's place (%d) is past the file's end (%d bytes)", hi, size)
+		}
+		win := make([]byte, whi-wlo)
+		if _, err := src.ReadAt(win, wlo); err != nil {
+			return "", fmt.Errorf("read %s: %w", file, err)
+		}
+		ls, le := wlo, whi
+		if i := bytes.LastIndexByte(win[:lo-wlo], '\n'); i >= 0 {
+			ls = wlo + int64(i) + 1
+		}
+		if i := bytes.IndexByte(win[hi-wlo:], '\n'); i >= 0 {
 			le = hi + int64(i)
 		}
 		from, to := max(ls, lo-diffContext), min(le, hi+diffContext)
@@ -424,7 +573,7 @@ func maskedDiff(file string, data []byte, edits *Edits, all []Finding) string {
 				e.Offset -= from
 				shifted = append(shifted, e)
 			}
-			s := string(applyEdits(data[from:to], editList(shifted)))
+			s := string(applyEdits(win[from-wlo:to-wlo], editList(shifted)))
 			s = model.SanitizeForTerminal(strings.ToValidUTF8(s, "\uFFFD"))
 			if from > ls {
 				s = "…" + s
@@ -439,7 +588,7 @@ func maskedDiff(file string, data []byte, edits *Edits, all []Finding) string {
 	if more > 0 {
 		fmt.Fprintf(&b, "@@ and %s @@\n", format.Count(more, "more line", "more lines"))
 	}
-	return b.String()
+	return b.String(), nil
 }
 
 // Fingerprint names the plan and the state it was made in: every file's
