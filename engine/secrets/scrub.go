@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"crypto/sha256"
@@ -8,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"io/fs"
 	"math"
@@ -365,6 +367,10 @@ type editWriter struct {
 	k         int
 	pos, skip int64
 	n         int64
+	// onSpan, when set, gets each edit (its index) with the bytes it
+	// replaces, once they are all written (cur holds them meanwhile).
+	onSpan func(i int, replaced []byte) error
+	cur    []byte
 }
 
 func newEditWriter(dst io.Writer, edits spans) *editWriter {
@@ -375,12 +381,14 @@ func newEditWriter(dst io.Writer, edits spans) *editWriter {
 // nothing is written when memscope is not sure.
 var errEditsOverlap = errors.New("the scrubbed file differs from the plan")
 
-func (e *editWriter) span(k int) (int64, int, string) {
+func (e *editWriter) index(k int) int {
 	if e.order != nil {
-		k = e.order[k]
+		return e.order[k]
 	}
-	return e.edits.span(k)
+	return k
 }
+
+func (e *editWriter) span(k int) (int64, int, string) { return e.edits.span(e.index(k)) }
 
 func (e *editWriter) out(p []byte) error {
 	n, err := e.dst.Write(p)
@@ -393,9 +401,15 @@ func (e *editWriter) Write(p []byte) (int, error) {
 	for {
 		if e.skip > 0 {
 			c := min(int64(len(p)), e.skip)
+			if e.onSpan != nil {
+				e.cur = append(e.cur, p[:c]...)
+			}
 			p, e.pos, e.skip = p[c:], e.pos+c, e.skip-c
 			if e.skip > 0 {
 				return total, nil
+			}
+			if err := e.spanDone(); err != nil {
+				return 0, err
 			}
 		}
 		next := int64(math.MaxInt64)
@@ -417,10 +431,25 @@ func (e *editWriter) Write(p []byte) (int, error) {
 			return 0, err
 		}
 		e.k, e.skip = e.k+1, int64(length)
+		if e.skip == 0 {
+			if err := e.spanDone(); err != nil {
+				return 0, err
+			}
+		}
 		if len(p) == 0 && e.skip > 0 {
 			return total, nil
 		}
 	}
+}
+
+// spanDone hands the span just replaced (edit k-1) to onSpan.
+func (e *editWriter) spanDone() error {
+	if e.onSpan == nil {
+		return nil
+	}
+	err := e.onSpan(e.index(e.k-1), e.cur)
+	e.cur = e.cur[:0]
+	return err
 }
 
 // finish ends the file: an edit not reached is past its end.
@@ -718,19 +747,24 @@ func Apply(o ApplyOptions, p Plan) (Result, error) {
 		if f.Refused != "" || f.Edits.Len() == 0 {
 			continue
 		}
-		data, st, err := readPlanned(o.Home, f)
+		file, st, err := openPlanned(o.Home, f)
 		if err != nil {
 			return Result{}, err
 		}
 		abs := o.Home.Abs(f.File)
+		after, bad, err := checkPlanned(file, st, abs, f)
+		file.Close()
+		if err != nil {
+			return Result{}, err
+		}
 		if why := bc.why(abs, st.ModTime(), f.Session, f.Store.IsTranscript()); why != "" {
 			return Result{}, fmt.Errorf("scrub refused, nothing was written: %s: %s", abs, why)
 		}
 		f.Mode, f.Current.ModTime = st.Mode().Perm(), st.ModTime()
-		if err := verifyScrub(data, &f.Edits); err != nil {
-			return Result{}, fmt.Errorf("scrub refused, nothing was written: %s: %w", abs, err)
+		if bad != nil {
+			return Result{}, fmt.Errorf("scrub refused, nothing was written: %s: %w", abs, bad)
 		}
-		mf := manifestFile{File: f.File, Mode: f.Mode, ModTime: f.Current.ModTime, Before: f.Current, After: stampEdited(data, &f.Edits),
+		mf := manifestFile{File: f.File, Mode: f.Mode, ModTime: f.Current.ModTime, Before: f.Current, After: after,
 			listed: f.Edits.Len()}
 		mf.Before.ModTime = time.Time{}
 		m.Files = append(m.Files, mf)
@@ -742,13 +776,15 @@ func Apply(o ApplyOptions, p Plan) (Result, error) {
 	dir := o.Home.Abs(path.Join(CopyDir, m.ID))
 	res := Result{ID: m.ID, Copy: dir}
 	// The bytes each edit replaces go into the copy as it is written,
-	// read from their file again (one file in memory at a time).
+	// read from their file again as a stream.
 	saved := func(i int, put func(savedEdit) error) error {
-		data, _, err := readPlanned(o.Home, todo[i])
+		f := todo[i]
+		file, st, err := openPlanned(o.Home, f)
 		if err != nil {
 			return err
 		}
-		return savedEdits(data, &todo[i].Edits, put)
+		defer file.Close()
+		return savedEdits(newPlannedReader(file, st, o.Home.Abs(f.File), f.Current), &f.Edits, put)
 	}
 	if err := saveManifest(wfs, dir, m, saved); err != nil {
 		return Result{}, fmt.Errorf("save the secrets' copy before scrubbing (nothing was scrubbed): %w", err)
@@ -765,61 +801,261 @@ func Apply(o ApplyOptions, p Plan) (Result, error) {
 	return res, nil
 }
 
-// savedEdits hands put what each edit replaces in data, in the order of
-// the file: where its marker will be, and the bytes it replaces (put
-// must not keep them).
-func savedEdits(data []byte, edits *Edits, put func(savedEdit) error) error {
-	order := byOffset(edits)
+// savedEdits hands put what each edit replaces in the file read from r,
+// in the order of the file: where its marker will be, and the bytes it
+// replaces (put must not keep them).
+func savedEdits(r io.Reader, edits *Edits, put func(savedEdit) error) error {
+	ew := newEditWriter(io.Discard, edits)
 	shift := int64(0)
-	for k := range edits.Len() {
-		i := k
-		if order != nil {
-			i = order[k]
-		}
+	ew.onSpan = func(i int, replaced []byte) error {
 		off, length, marker := edits.span(i)
-		if err := put(savedEdit{Rule: edits.rule(i), Offset: off, AfterOffset: off + shift, Marker: marker,
-			Bytes: data[off : off+int64(length)]}); err != nil {
-			return err
-		}
+		err := put(savedEdit{Rule: edits.rule(i), Offset: off, AfterOffset: off + shift, Marker: marker, Bytes: replaced})
 		shift += int64(len(marker) - length)
+		return err
 	}
-	return nil
+	if _, err := io.Copy(ew, r); err != nil {
+		return err
+	}
+	return ew.finish()
 }
 
-// readPlanned reads a planned file again and checks it still has the
-// bytes the plan was made from, or those and more appended (a client
-// appends to a transcript while it runs): it returns the planned bytes.
-func readPlanned(h *model.Home, f *PlanFile) ([]byte, fs.FileInfo, error) {
+// openPlanned opens a planned file again, for one of a scrub's readings
+// of it (newPlannedReader).
+func openPlanned(h *model.Home, f *PlanFile) (*os.File, fs.FileInfo, error) {
 	abs := h.Abs(f.File)
 	st, err := os.Lstat(abs)
 	if err != nil {
 		return nil, nil, fmt.Errorf("scrub refused, nothing was written: %s: %w", abs, err)
 	}
-	data, err := model.ReadRegularFile(abs, maxScrubBytes)
+	file, err := model.OpenRegularFile(abs)
 	if err != nil {
 		return nil, nil, fmt.Errorf("scrub refused, nothing was written: %w", err)
 	}
-	if int64(len(data)) > f.Current.Size {
-		data = data[:f.Current.Size]
+	if fi, err := file.Stat(); err == nil && fi.Size() > maxScrubBytes {
+		file.Close()
+		return nil, nil, fmt.Errorf("scrub refused, nothing was written: %w", &fs.PathError{Op: "read", Path: abs, Err: &model.TooLargeError{Size: fi.Size(), Max: maxScrubBytes}})
 	}
-	if now := store.StampOf(data, true, st); !now.SameContent(f.Current) {
-		return nil, nil, &store.ConflictError{Path: abs, Read: f.Current, Now: now, During: "scrub"}
+	return file, st, nil
+}
+
+// plannedReader streams the bytes a plan was made from, out of a file
+// that may have grown since (a client appends to a transcript while it
+// runs); at their end, when they are not the planned ones, it fails with
+// a *store.ConflictError. Nothing is held: a scrub reads a file of any
+// size this way.
+type plannedReader struct {
+	r     io.Reader
+	hash  hash.Hash
+	n     int64
+	want  store.FileStamp
+	abs   string
+	mtime time.Time
+}
+
+func newPlannedReader(file *os.File, st fs.FileInfo, abs string, want store.FileStamp) *plannedReader {
+	return &plannedReader{r: io.NewSectionReader(file, 0, want.Size), hash: sha256.New(), want: want, abs: abs, mtime: st.ModTime()}
+}
+
+func (p *plannedReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.hash.Write(b[:n])
+	p.n += int64(n)
+	if err == io.EOF {
+		now := store.FileStamp{Exists: true, Size: p.n, ModTime: p.mtime, SHA256: hex.EncodeToString(p.hash.Sum(nil))}
+		if !now.SameContent(p.want) {
+			return n, &store.ConflictError{Path: p.abs, Read: p.want, Now: now, During: "scrub"}
+		}
 	}
-	return data, st, nil
+	return n, err
+}
+
+// checkPlanned reads a planned file once more: err when its bytes are no
+// longer the planned ones (or cannot be read); bad when the scrub would
+// break it (verifyScrub's checks); else the stamp of the file scrubbed.
+func checkPlanned(file *os.File, st fs.FileInfo, abs string, f *PlanFile) (after store.FileStamp, bad, err error) {
+	for i := range f.Edits.Len() {
+		if _, length, marker := f.Edits.span(i); length == 0 || strings.ContainsRune(marker, '\n') {
+			// Not a plan's edits: checked on a copy of the file.
+			data, err := io.ReadAll(newPlannedReader(file, st, abs, f.Current))
+			if err != nil {
+				return after, nil, err
+			}
+			return stampEdited(data, &f.Edits), verifyScrub(data, &f.Edits), nil
+		}
+	}
+	edited := sha256.New()
+	c := &lineCheck{edits: &f.Edits, ew: newEditWriter(edited, &f.Edits), line: 1}
+	c.order = c.ew.order
+	if _, err := io.Copy(c, newPlannedReader(file, st, abs, f.Current)); err != nil {
+		if errors.Is(err, errEditsOverlap) {
+			return after, err, nil
+		}
+		return after, nil, err
+	}
+	if bad = c.finish(); bad != nil {
+		return after, bad, nil
+	}
+	after = store.FileStamp{Exists: true, Size: c.ew.n, SHA256: hex.EncodeToString(edited.Sum(nil))}
+	// The file as one JSON value (rarely: a JSONL file is not one) must
+	// stay one.
+	if validJSON(io.NewSectionReader(file, 0, f.Current.Size)) {
+		pr, pw := io.Pipe()
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			ew := newEditWriter(pw, &f.Edits)
+			_, err := io.Copy(ew, io.NewSectionReader(file, 0, f.Current.Size))
+			if err == nil {
+				err = ew.finish()
+			}
+			pw.CloseWithError(err)
+		}()
+		ok := validJSON(pr)
+		pr.Close()
+		<-done
+		if !ok {
+			return after, errors.New("the file would no longer be valid JSON"), nil
+		}
+	}
+	return after, nil, nil
+}
+
+// lineCheck is verifyScrub over a stream (the file's bytes written to it
+// in order; edits with no empty span and no line break in a marker): it
+// holds the line being read, and checks each line with edits as it will
+// be.
+type lineCheck struct {
+	edits spans
+	order []int
+	ew    *editWriter
+	// k is the first edit not in a line read yet; ls the offset of the
+	// line being read, pos of the next byte, line its number; buf holds
+	// it.
+	k           int
+	ls, pos     int64
+	line        int
+	buf, edited []byte
+	// crossing says a span holds a line break; bad is the first line
+	// that would no longer be valid JSON.
+	crossing bool
+	bad      error
+}
+
+func (c *lineCheck) Write(p []byte) (int, error) {
+	if _, err := c.ew.Write(p); err != nil {
+		return 0, err
+	}
+	total := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			c.buf = append(c.buf, p...)
+			c.pos += int64(len(p))
+			break
+		}
+		c.buf = append(c.buf, p[:i]...)
+		c.pos += int64(i)
+		c.endLine()
+		c.pos++
+		c.ls, c.line, c.buf, p = c.pos, c.line+1, c.buf[:0], p[i+1:]
+	}
+	return total, nil
+}
+
+// endLine checks the line read (buf, from ls to pos).
+func (c *lineCheck) endLine() {
+	next, edits := c.ls, 0
+	c.edited = c.edited[:0]
+	for ; c.k < c.edits.Len(); c.k++ {
+		i := c.k
+		if c.order != nil {
+			i = c.order[i]
+		}
+		off, length, marker := c.edits.span(i)
+		if off >= c.pos {
+			break
+		}
+		if off+int64(length) > c.pos || off < next {
+			c.crossing = true
+		}
+		if c.crossing {
+			continue
+		}
+		c.edited = append(append(c.edited, c.buf[next-c.ls:off-c.ls]...), marker...)
+		next, edits = off+int64(length), edits+1
+	}
+	if edits == 0 || c.crossing || c.bad != nil {
+		return
+	}
+	c.edited = append(c.edited, c.buf[next-c.ls:]...)
+	if !bytes.Equal(c.buf, c.edited) && json.Valid(c.buf) && !json.Valid(c.edited) {
+		c.bad = fmt.Errorf("line %d would no longer be valid JSON", c.line)
+	}
+}
+
+// finish checks the last line and says what is wrong, as verifyScrub.
+func (c *lineCheck) finish() error {
+	c.endLine()
+	if err := c.ew.finish(); err != nil {
+		return err
+	}
+	if c.crossing {
+		return errors.New("the scrub would change the number of lines")
+	}
+	return c.bad
+}
+
+// validJSON says whether r holds one JSON value (json.Valid, read as a
+// stream: a JSONL file stops it at its second line).
+func validJSON(r io.Reader) bool {
+	dec := json.NewDecoder(r)
+	dec.UseNumber()
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			break
+		}
+	}
+	_, err := dec.Token()
+	return err == io.EOF
 }
 
 // writeScrubbed reads a file once more (it must still be as planned, or
 // that and more appended), writes it scrubbed with whatever was appended
-// kept (store.ReplaceGrowingFrom: the scrubbed bytes are streamed from
-// the one copy read), and reads it back: it must start with the bytes
-// after stamps.
+// kept (store.ReplaceGrowingFrom: the scrubbed bytes are streamed as the
+// file is read), and reads it back: it must start with the bytes after
+// stamps.
 func writeScrubbed(wfs model.WriteFS, h *model.Home, f *PlanFile, after store.FileStamp) error {
-	data, _, err := readPlanned(h, f)
-	if err != nil {
-		return err
-	}
 	abs := h.Abs(f.File)
-	write := func(w io.Writer) error { return writeEdited(w, data, &f.Edits) }
+	// The file is open only while the scrubbed copy is staged: the
+	// replacement's lease on it is granted only when no descriptor of it
+	// is open, memscope's own included.
+	write := func(w io.Writer) error {
+		file, st, err := openPlanned(h, f)
+		if err != nil {
+			return err
+		}
+		defer file.Close()
+		bw := bufio.NewWriterSize(w, 1<<20)
+		ew := newEditWriter(bw, &f.Edits)
+		if _, err := io.Copy(ew, newPlannedReader(file, st, abs, f.Current)); err != nil {
+			return err
+		}
+		if err := ew.finish(); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
 	if err := store.ReplaceGrowingFrom(wfs, abs, f.Current, write, f.Mode, f.Current.ModTime); err != nil {
 		return err
 	}
@@ -869,78 +1105,16 @@ func rollback(wfs model.WriteFS, h *model.Home, dir, id string, done int, cause 
 	return fmt.Errorf("%w (nothing was scrubbed: every file is as it was)", cause)
 }
 
-// verifyScrub checks a scrub's result before it is written: only the
-// planned spans change, the number of lines does not, and every line
-// that was valid JSON still is. It looks at each changed line, not at a
-// copy of the file.
+// verifyScrub checks a scrub's result on a copy of the file scrubbed:
+// the number of lines does not change, and every line that was valid
+// JSON still is. A plan's edits are checked as the file streams
+// (lineCheck); this is for others (an empty span, a marker holding a line
+// break).
 func verifyScrub(before []byte, edits spans) error {
-	order := byOffset(edits)
-	at := func(k int) int {
-		if order != nil {
-			return order[k]
-		}
-		return k
-	}
-	n := edits.Len()
-	lines := 0
-	end := int64(0)
-	for k := range n {
-		off, length, marker := edits.span(at(k))
-		if off < end || off+int64(length) > int64(len(before)) {
-			return errors.New("the scrubbed file differs from the plan")
-		}
-		end = off + int64(length)
-		lines += bytes.Count(before[off:end], []byte("\n")) - strings.Count(marker, "\n")
-	}
-	if lines != 0 {
+	after := applyEdits(before, edits)
+	if bytes.Count(before, []byte("\n")) != bytes.Count(after, []byte("\n")) {
 		return errors.New("the scrub would change the number of lines")
 	}
-	// Each line with edits, as it is and as it will be: no replaced span
-	// holds a line break (the count would show it, unless a marker held
-	// one, or a span were empty: then a copy is checked whole; a plan
-	// has neither).
-	for k := range n {
-		_, length, marker := edits.span(at(k))
-		if strings.Contains(marker, "\n") || length == 0 {
-			return verifyScrubWhole(before, edits)
-		}
-	}
-	line, counted := 1, 0
-	var edited []byte
-	for k := 0; k < n; {
-		off, _, _ := edits.span(at(k))
-		ls := bytes.LastIndexByte(before[:off], '\n') + 1
-		le := len(before)
-		if i := bytes.IndexByte(before[off:], '\n'); i >= 0 {
-			le = int(off) + i
-		}
-		line += bytes.Count(before[counted:ls], []byte("\n"))
-		counted = ls
-		edited = append(edited[:0], before[ls:off]...)
-		next := off
-		for ; k < n; k++ {
-			o, length, marker := edits.span(at(k))
-			if o >= int64(le) {
-				break
-			}
-			edited = append(append(edited, before[next:o]...), marker...)
-			next = o + int64(length)
-		}
-		edited = append(edited, before[next:le]...)
-		if bl := before[ls:le]; !bytes.Equal(bl, edited) && json.Valid(bl) && !json.Valid(edited) {
-			return fmt.Errorf("line %d would no longer be valid JSON", line)
-		}
-	}
-	if json.Valid(before) && !json.Valid(applyEdits(before, edits)) {
-		return errors.New("the file would no longer be valid JSON")
-	}
-	return nil
-}
-
-// verifyScrubWhole is verifyScrub on a copy of the file scrubbed, for
-// edits whose markers hold line breaks (none of memscope's).
-func verifyScrubWhole(before []byte, edits spans) error {
-	after := applyEdits(before, edits)
 	bl, al := bytes.Split(before, []byte("\n")), bytes.Split(after, []byte("\n"))
 	for i := range bl {
 		if !bytes.Equal(bl[i], al[i]) && json.Valid(bl[i]) && !json.Valid(al[i]) {
