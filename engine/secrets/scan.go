@@ -312,6 +312,11 @@ type worker struct {
 	lr   *model.LineReader
 	sc   jsonscan.Scanner
 	hits []scan.AnchorHit
+	// at is, while a finding is emitted, the bytes it was found in (its
+	// line, or the whole file), starting at the file's byte atOffset: a
+	// scrub's plan checks the span there, holding no copy of the file.
+	at       []byte
+	atOffset int64
 }
 
 func newWorker() *worker { return &worker{a: scan.SecretAnchors()} }
@@ -458,6 +463,7 @@ func (w *worker) scanLines(r io.Reader, u unit, res *fileResult, emit func(*Find
 		if l.Number == 1 {
 			off += int64(bom)
 		}
+		w.at, w.atOffset = l.Bytes, off
 		for _, s := range spans {
 			f := newFinding(u, s, l.Bytes, l.Number, off, recType)
 			emit(&f)
@@ -492,6 +498,7 @@ func (w *worker) scanWhole(r io.Reader, u unit, res *fileResult, emit func(*Find
 	// order; one that does not counts from the start): linear however
 	// many secrets the file holds.
 	at, line := 0, 1
+	w.at, w.atOffset = data, 0
 	for _, s := range spans {
 		// Line and column from the offset.
 		ls := bytes.LastIndexByte(data[:s.Start], '\n') + 1
