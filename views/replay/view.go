@@ -146,11 +146,7 @@ func (m Model) sideContent() detail.Content {
 // columns, else under them; the whole pane when zoomed.
 func (m Model) sideArea() detail.Area {
 	if m.width < 100 {
-		nav := m.timelineNav()
-		if m.mode == ModePipeline {
-			nav = m.pipelineNav()
-		}
-		return m.det.Area(m.timelineLeft(nav), m.width, m.height)
+		return m.det.Area(m.timelineLeft(m.nav()), m.width, m.height)
 	}
 	return m.det.BesideArea(m.listWidth(), m.width, m.height)
 }
@@ -181,19 +177,45 @@ func (m Model) timelineView(nav string) string {
 
 // timelineLeft is the session's summary, nav and the steps.
 func (m Model) timelineLeft(nav string) string {
+	return m.timelineHead(nav) + "\n" + m.steps.View(m.renderStep)
+}
+
+// timelineHead is the session's summary and nav, each wrapped at the
+// steps' width (not cut: the nav holds the mode's keys, the summary the
+// window's levels), so it takes two lines or more: headRows counts them,
+// and the steps and their clicks go under them.
+func (m Model) timelineHead(nav string) string {
 	th := m.tl.Thresholds
 	head := fmt.Sprintf("%s · %s · %s · window %s: warn %s, autocompact %s, blocked %s",
 		m.tl.Session, text.Count(m.tl.Records, "record", ""), text.Count(len(m.tl.Boundaries), "compaction", ""), fmtK(int(m.tl.Window.ContextWindow)), fmtK(int(th.Warning)), fmtK(int(th.Autocompact)), fmtK(int(th.Blocked)))
 	if l := m.tl.Limits; l != nil && l.ShortSource() != "" {
 		// The level moved from the default: say where it is and why
-		// first, so the source is not the part cut off.
+		// first.
 		head = fmt.Sprintf("%s · window %s: warn %s, blocked %s · %s · %s · %s", l.Line(), fmtK(int(m.tl.Window.ContextWindow)), fmtK(int(th.Warning)), fmtK(int(th.Blocked)),
 			m.tl.Session, text.Count(m.tl.Records, "record", ""), text.Count(len(m.tl.Boundaries), "compaction", ""))
 		head = model.SanitizeLine(head)
 	}
-	return m.styles.Dim.Render(text.Truncate(head, m.listWidth())) + "\n" +
-		m.styles.Dim.Render(text.Truncate(nav, m.listWidth())) + "\n" +
-		m.steps.View(m.renderStep)
+	w := max(m.listWidth(), 1)
+	h, _ := text.Head(head, w, m.styles.Dim)
+	n, _ := text.Head(nav, w, m.styles.Dim)
+	return h + "\n" + n
+}
+
+// nav is the open mode's nav line: where the cursor is and the keys.
+func (m Model) nav() string {
+	if m.mode == ModePipeline {
+		return m.pipelineNav()
+	}
+	return m.timelineNav()
+}
+
+// headRows is how many lines the timeline's summary and nav take above
+// the steps (0 in the session list).
+func (m Model) headRows() int {
+	if m.tl == nil || m.mode == ModeSessions {
+		return 0
+	}
+	return strings.Count(m.timelineHead(m.nav()), "\n") + 1
 }
 
 // detailWidth is the width of the side of the timeline that shows the
