@@ -483,7 +483,7 @@ func (m Model) detail() string {
 	var lines []string
 	if c := r.Copy; c != nil {
 		lines = append(lines, m.styles.Bold.Render(text.Truncate("scrub "+c.ID+" · "+format.Timestamp(c.Time), m.width)))
-		for _, l := range m.wrap("until it is forgotten, the secrets it removed still exist on disk, in "+model.SanitizeLine(c.Dir)) {
+		for _, l := range m.wrap("until it is forgotten, the secrets it removed still exist on disk, in " + model.SanitizeLine(c.Dir)) {
 			lines = append(lines, m.styles.Warn.Render(l))
 		}
 		for _, f := range c.Files {
