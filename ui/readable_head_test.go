@@ -43,7 +43,7 @@ func TestHeaderLinesReadWholeAndClicksLand(t *testing.T) {
 				"recall off (CLAUDE_MEMORY_STORES unset): MEMORY.md loads"}},
 			{"Replay", []string{paneKey("Replay"), "G", "enter"}, []string{
 				"· 5 compactions · window 200k: warn 147k, autocompact 167k, blocked 177k",
-				"←/→ step, [ ] compactions, p pipeline, esc sessions"}},
+				"[ ] compactions, p pipeline, esc sessions"}},
 			{"Security", []string{paneKey("Security")}, []string{
 				"1 secret in 1 place (memory 1) ·",
 				"space: pick · a: scrub (the picked, or all) · secrets are masked; memscope secrets --show prints them"}},

@@ -107,10 +107,8 @@ func (m Model) View() string {
 	switch m.mode {
 	case ModeSessions:
 		return m.sessionsView()
-	case ModeTimeline:
-		return m.timelineView(m.timelineNav())
-	case ModePipeline:
-		return m.timelineView(m.pipelineNav())
+	case ModeTimeline, ModePipeline:
+		return m.timelineView(m.nav())
 	}
 	panic(badMode(m.mode))
 }
@@ -120,16 +118,28 @@ func (m Model) View() string {
 // followed too (Live says what runs).
 const followingMark = "● following the file"
 
-func (m Model) timelineNav() string {
-	nav := "step " + m.steps.Position() + " · ←/→ step, [ ] compactions, p pipeline, esc sessions"
+// timelineNav is the timeline's nav line; short leaves out ←/→, the
+// footer's first keys.
+func (m Model) timelineNav(short bool) string {
+	keys := "←/→ step, [ ] compactions, p pipeline, esc sessions"
+	if short {
+		keys = "[ ] compactions, p pipeline, esc sessions"
+	}
+	nav := "step " + m.steps.Position() + " · " + keys
 	if m.following && !m.isVault(m.tl.Path) {
 		nav = followingMark + " · " + nav
 	}
 	return m.vaultNav(nav)
 }
 
-func (m Model) pipelineNav() string {
-	return "step " + m.steps.Position() + " · pipeline in a " + windows[m.window].name + " window · ←/→ stage, ↑/↓ step, w window, esc close"
+// pipelineNav is the pipeline's nav line; short leaves out ←/→, the
+// footer's first keys.
+func (m Model) pipelineNav(short bool) string {
+	keys := "←/→ stage, ↑/↓ step, w window, esc close"
+	if short {
+		keys = "↑/↓ step, w window, esc close"
+	}
+	return "step " + m.steps.Position() + " · pipeline in a " + windows[m.window].name + " window · " + keys
 }
 
 // sideContent is what the side of the timeline shows, whole: the state
@@ -201,12 +211,18 @@ func (m Model) timelineHead(nav string) string {
 	return h + "\n" + n
 }
 
-// nav is the open mode's nav line: where the cursor is and the keys.
+// nav is the open mode's nav line: where the cursor is and the keys,
+// without ←/→ when the line does not fit the steps' width (the footer
+// shows them first).
 func (m Model) nav() string {
+	nav := m.timelineNav
 	if m.mode == ModePipeline {
-		return m.pipelineNav()
+		nav = m.pipelineNav
 	}
-	return m.timelineNav()
+	if full := nav(false); lipgloss.Width(full) <= m.listWidth() {
+		return full
+	}
+	return nav(true)
 }
 
 // headRows is how many lines the timeline's summary and nav take above

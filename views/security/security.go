@@ -476,7 +476,7 @@ func (m Model) detail() string {
 	r, ok := m.list.Selected()
 	if !ok {
 		if m.report != nil && len(m.report.Copies) == 0 && len(m.report.Findings) == 0 {
-			return m.styles.Dim.Render(text.Truncate("every store was read: transcripts, history, pastes, file history, tool results, memory, CLAUDE.md, settings", m.width))
+			return m.styles.Dim.Render(text.Wrap("every store was read: transcripts, history, pastes, file history, tool results, memory, CLAUDE.md, settings", max(m.width, 1)))
 		}
 		return ""
 	}
