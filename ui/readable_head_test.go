@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -32,7 +33,7 @@ func paneKey(name string) string { return keymap.Panes[keymap.PaneIndex(name)].K
 // ended in "…".
 func TestHeaderLinesReadWholeAndClicksLand(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
-		base, _ := demoModel(t, size[0], size[1])
+		base, l := demoModel(t, size[0], size[1])
 		for _, c := range []struct {
 			name  string
 			keys  []string
@@ -62,8 +63,24 @@ func TestHeaderLinesReadWholeAndClicksLand(t *testing.T) {
 		m := press(t, fork(base), paneKey("Prompt"))
 		if y := lineWith(screen(m), " later "); y < 0 {
 			t.Errorf("Prompt at %dx%d: no later layer on screen:\n%s", size[0], size[1], screen(m))
-		} else if r, ok := click(t, m, y-m.bodyTop()-1).p.prompt.Selected(); !ok || r.Layer == nil || r.Layer.Status != preview.StatusConditional {
-			t.Errorf("Prompt at %dx%d: a click on the first later layer's row selected %+v", size[0], size[1], r.Layer)
+		} else if m = click(t, m, y-m.bodyTop()-1); true {
+			r, ok := m.p.prompt.Selected()
+			if !ok || r.Layer == nil || r.Layer.Status != preview.StatusConditional {
+				t.Errorf("Prompt at %dx%d: a click on the first later layer's row selected %+v", size[0], size[1], r.Layer)
+			} else if !readWhole(screen(m), r.Layer.Path) {
+				// The row cuts the path from the left; a later rule's
+				// text is not sent, so the detail names the file.
+				t.Errorf("Prompt at %dx%d: the later layer's path %s is not whole:\n%s", size[0], size[1], r.Layer.Path, screen(m))
+			}
+		}
+		// The memory folder the totals cut from the left is whole in
+		// the MEMORY.md layer's detail (zoomed, at 80×24).
+		m = press(t, fork(base), paneKey("Prompt"), "G")
+		if r, ok := m.p.prompt.Selected(); ok && r.Layer != nil && !readWhole(screen(m), filepath.Dir(r.Layer.Path)) {
+			m = press(t, m, "z")
+		}
+		if r, ok := m.p.prompt.Selected(); !ok || r.Layer == nil || r.Layer.Kind != preview.KindAutoMemory || !readWhole(screen(m), filepath.Dir(r.Layer.Path)) || !strings.HasPrefix(r.Layer.Path, l.Home) {
+			t.Errorf("Prompt at %dx%d: MEMORY.md's folder is not whole in its detail:\n%s", size[0], size[1], screen(m))
 		}
 		m = press(t, fork(base), paneKey("Replay"), "G", "enter", "g")
 		clicked, keyed := click(t, fork(m), stepRow(t, m, 3)), press(t, fork(m), "j", "j")
