@@ -351,15 +351,17 @@ func (m Model) listWidth() int {
 // SetSize sets the pane's inner size.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
-	m.sessions.SetSize(w, h-2)
 	m.layout()
 }
 
-// layout sizes the steps under the timeline's summary and nav as they
-// are now (they wrap, so their lines change with the width, the session
-// and the step): beside the detail the steps take the rest of the
-// height, above it they and the header take half of it.
+// layout sizes the session list, and the steps under the timeline's
+// summary and nav as they are now (they wrap, so their lines change with
+// the width, the session and the step): beside the detail the steps take
+// the rest of the height, above it they and the header take half of it.
 func (m *Model) layout() {
+	// The session list leaves the rows of the selected session's title
+	// when its row cuts it.
+	m.sessions.SetSize(m.width, max(m.height-2-len(m.titleLines()), 1))
 	n := max(m.headRows(), 2)
 	lh := m.height - 1 - n
 	if m.width < 100 {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memscope/memscope/engine/compact"
 	"github.com/memscope/memscope/engine/sessions"
@@ -20,6 +21,32 @@ import (
 )
 
 func (m Model) renderSession(s Session, selected bool, width int) string {
+	info := m.sessionInfo(s)
+	return info + text.Truncate(m.sessionTitle(s), max(width-lipgloss.Width(info), 8))
+}
+
+// sessionInfo is a session row's columns before its title.
+func (m Model) sessionInfo(s Session) string {
+	return fmt.Sprintf("%8s %6d rec %3d compact %3d micro  %9s  ", text.Bytes(s.File.Size), s.Records, s.Boundaries, s.Micro, format.Ago(m.now, s.Active.Time))
+}
+
+// titleLines are the selected session's title, wrapped (inside a word
+// too), when its row cuts it; nil when the row shows it whole. The
+// session list shows them under the rows.
+func (m Model) titleLines() []string {
+	s, ok := m.sessions.Selected()
+	if !ok || m.mode != ModeSessions {
+		return nil
+	}
+	title := m.sessionTitle(s)
+	if lipgloss.Width(m.sessionInfo(s))+lipgloss.Width(title) <= m.width {
+		return nil
+	}
+	return strings.Split(ansi.Wrap(title, max(m.width, 1), ""), "\n")
+}
+
+// sessionTitle is what a session row says the session is.
+func (m Model) sessionTitle(s Session) string {
 	title := model.SanitizeForTerminal(s.Title.Text)
 	if s.Title.Source == sessions.TitlePrompt {
 		title = "“" + title + "”"
@@ -45,8 +72,7 @@ func (m Model) renderSession(s Session, selected bool, width int) string {
 	if s.Vault {
 		title = vaultLabel + title
 	}
-	info := fmt.Sprintf("%8s %6d rec %3d compact %3d micro  %9s  ", text.Bytes(s.File.Size), s.Records, s.Boundaries, s.Micro, format.Ago(m.now, s.Active.Time))
-	return info + text.Truncate(title, max(width-lipgloss.Width(info), 8))
+	return title
 }
 
 // tokenBar draws v against the window, marking the autocompact level.
@@ -170,9 +196,14 @@ func (m Model) sessionsView() string {
 	if m.loading != "" {
 		head = "reading " + m.loading + "…"
 	}
-	return m.styles.Dim.Render(text.Truncate(head, m.width)) + "\n" +
+	out := m.styles.Dim.Render(text.Truncate(head, m.width)) + "\n" +
 		m.styles.Header.Render(text.Truncate(fmt.Sprintf("%8s %10s %11s %9s  %9s  %s", "SIZE", "RECORDS", "COMPACT", "MICRO", "ACTIVE", "TITLE"), m.width)) + "\n" +
 		m.sessions.View(m.renderSession)
+	if whole := m.titleLines(); len(whole) > 0 {
+		// The list leaves their rows (layout).
+		out += "\n" + m.styles.Dim.Render(strings.Join(whole, "\n"))
+	}
+	return out
 }
 
 // timelineView is the steps under the session's summary and nav (the
