@@ -310,7 +310,7 @@ func (m Model) detail(w, h int) string {
 	var diff []string
 	for _, l := range strings.Split(strings.TrimRight(it.Diff, "\n"), "\n") {
 		if l != "" {
-			diff = append(diff, m.styles.DiffLine(text.Truncate(model.SanitizeForTerminal(l), w)))
+			diff = append(diff, m.styles.DiffLines(model.SanitizeForTerminal(l), w)...)
 		}
 	}
 	// J and K scroll the diff; the origin lines stay.

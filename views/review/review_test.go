@@ -127,3 +127,21 @@ func TestHeldWritesShown(t *testing.T) {
 		t.Error("a held path reached the terminal unsanitized")
 	}
 }
+
+// A diff line longer than the detail wraps (each piece coloured as the
+// line) instead of being cut with "…": the detail is the only place in
+// the pane that shows the change. Before, the line was cut at the
+// detail's width.
+func TestLongDiffLineWraps(t *testing.T) {
+	long := "+description: " + strings.Repeat("wrap me whole ", 20) + "END"
+	for _, w := range []int{80, 120} {
+		m := New(keymap.Default(), style.New(true, true))
+		m.SetSize(w, 30)
+		m, _ = m.Update(DataMsg{Data: Data{Items: []Item{{Path: "a.md", Abs: "/m/a.md", Status: "new", Last: "Write", Diff: "--- /dev/null\n+++ b/now/a.md\n@@ -0,0 +1 @@\n" + long + "\n"}}}, Now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)})
+		s := ansi.Strip(m.View())
+		squeeze := func(s string) string { return strings.Join(strings.Fields(strings.ReplaceAll(s, "│", " ")), "") }
+		if !strings.Contains(squeeze(s), squeeze(long)) {
+			t.Errorf("at %d columns the diff line is not whole:\n%s", w, s)
+		}
+	}
+}
