@@ -516,3 +516,19 @@ func TestFilesPaneSearchHitWaitsForTheNewList(t *testing.T) {
 		t.Fatalf("a missing session should be said, sent %#v", out)
 	}
 }
+
+// A session with one backup says "1 backup" in its row and its detail
+// (the Count writer), in the row's column width; before, "1 backups".
+func TestOneBackupIsSingular(t *testing.T) {
+	m := newPane(100, 20)
+	s := filehist.SessionSummary{SessionID: "0ne5e55-0000", Transcript: "projects/p/0ne5e55-0000.jsonl", Backups: 1, Bytes: 10, ModTime: time.Date(2026, 10, 1, 8, 0, 0, 0, time.UTC)}
+	many := s
+	many.Backups = 12
+	one, twelve := m.renderRow(Row{Session: &s}, false, 100), m.renderRow(Row{Session: &many}, false, 100)
+	if !strings.Contains(one, "  1 backup ") || strings.Contains(one, "1 backups") || !strings.Contains(twelve, " 12 backups ") {
+		t.Errorf("rows:\n%s\n%s", one, twelve)
+	}
+	if strings.Index(one, "10B") != strings.Index(twelve, "10B") {
+		t.Errorf("the size column moved:\n%s\n%s", one, twelve)
+	}
+}

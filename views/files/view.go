@@ -39,7 +39,9 @@ func (m Model) renderRow(r Row, _ bool, width int) string {
 		if tr == "" {
 			tr = "(transcript gone)"
 		}
-		line = fmt.Sprintf("%s  %s  %3d backups %9s  %s", format.ShortID(string(s.SessionID)), format.Timestamp(s.ModTime), s.Backups, text.Bytes(s.Bytes), clean(tr))
+		// "1 backup", "12 backups" in the 11 cells "%3d backups" took.
+		n, noun, _ := strings.Cut(text.Count(s.Backups, "backup", ""), " ")
+		line = fmt.Sprintf("%s  %s  %3s %-7s %9s  %s", format.ShortID(string(s.SessionID)), format.Timestamp(s.ModTime), n, noun, text.Bytes(s.Bytes), clean(tr))
 	case r.Turn != nil:
 		t := r.Turn
 		prompt := clean(t.Prompt)
@@ -176,7 +178,7 @@ func (m Model) detailContent() detail.Content {
 		// Paths wrap (the detail wraps long lines): the row cuts them.
 		lines = append(lines, m.styles.Bold.Render(clean(string(s.SessionID))),
 			"transcript "+clean(orNone(s.Transcript)),
-			fmt.Sprintf("%d backups, %s; folder modified %s (cleanup goes by this)", s.Backups, text.Bytes(s.Bytes), format.Timestamp(s.ModTime)),
+			fmt.Sprintf("%s, %s; folder modified %s (cleanup goes by this)", text.Count(s.Backups, "backup", ""), text.Bytes(s.Bytes), format.Timestamp(s.ModTime)),
 			m.styles.Dim.Render("enter: turns and files"))
 		return detail.Content{ID: id, Lines: lines}
 	case r.Turn != nil:
