@@ -80,3 +80,33 @@ func TestHeadWrapsAndClicksLandOnTheStep(t *testing.T) {
 		}
 	}
 }
+
+// z draws the step's state at the zoomed width: beside the steps (120
+// columns) the state's lines are made for the side's 53 columns and cut
+// there ("The model saw 13 messages, from the compaction bou…"); zoomed,
+// they are whole. Before, the zoom showed the side's lines, cut as
+// beside.
+func TestZoomDrawsAtTheZoomedWidth(t *testing.T) {
+	tl := rulesTimeline(t)
+	m := New(keymap.Default(), style.New(true, true))
+	m.SetSize(120, 34)
+	m = openTimeline(t, m, tl)
+	m, _ = press(t, m, "g", "right", "right", "right", "right")
+	want := "The model saw "
+	line := func(s string) string {
+		for _, l := range strings.Split(s, "\n") {
+			if i := strings.Index(l, want); i >= 0 {
+				return strings.TrimRight(l[i:], " │")
+			}
+		}
+		return ""
+	}
+	beside := line(screen(m))
+	if !strings.HasSuffix(beside, "…") {
+		t.Fatalf("beside the steps the line should be cut at the side's width: %q\n%s", beside, screen(m))
+	}
+	m, _ = press(t, m, "z")
+	if z := line(screen(m)); strings.Contains(z, "…") || !strings.HasSuffix(z, ":") || !strings.HasPrefix(z, strings.TrimSuffix(beside, "…")) {
+		t.Errorf("zoomed, the line should be whole: %q\n%s", z, screen(m))
+	}
+}

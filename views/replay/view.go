@@ -266,9 +266,10 @@ func (m Model) headRows() int {
 }
 
 // detailWidth is the width of the side of the timeline that shows the
-// selected step: beside the steps, or under them on a narrow screen.
+// selected step: beside the steps, or under them on a narrow screen; the
+// whole pane when zoomed (its lines are made for the width they show at).
 func (m Model) detailWidth() int {
-	if m.width < 100 {
+	if m.width < 100 || m.det.Zoomed() {
 		return m.width
 	}
 	return m.width - m.listWidth() - 1
