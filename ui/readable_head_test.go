@@ -82,6 +82,14 @@ func TestHeaderLinesReadWholeAndClicksLand(t *testing.T) {
 		if r, ok := m.p.prompt.Selected(); !ok || r.Layer == nil || r.Layer.Kind != preview.KindAutoMemory || !readWhole(screen(m), filepath.Dir(r.Layer.Path)) || !strings.HasPrefix(r.Layer.Path, l.Home) {
 			t.Errorf("Prompt at %dx%d: MEMORY.md's folder is not whole in its detail:\n%s", size[0], size[1], screen(m))
 		}
+		// Memories: under the store's line and the legend (the demo has
+		// three stores); before, a click selected the row below.
+		m = press(t, fork(base), paneKey("Memories"))
+		if y := lineWith(screen(m), "feedback_no_db_mocks.md"); y < 0 {
+			t.Errorf("Memories at %dx%d: no feedback_no_db_mocks.md row:\n%s", size[0], size[1], screen(m))
+		} else if r, ok := click(t, m, y-m.bodyTop()-1).p.memories.Selected(); !ok || filepath.Base(r.File.Path) != "feedback_no_db_mocks.md" {
+			t.Errorf("Memories at %dx%d: a click on feedback_no_db_mocks.md's row selected %+v", size[0], size[1], r.File.Path)
+		}
 		m = press(t, fork(base), paneKey("Replay"), "G", "enter", "g")
 		clicked, keyed := click(t, fork(m), stepRow(t, m, 3)), press(t, fork(m), "j", "j")
 		if s := screen(clicked); s != screen(keyed) || !strings.Contains(s, "Step 3: after") {
