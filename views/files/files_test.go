@@ -532,3 +532,40 @@ func TestOneBackupIsSingular(t *testing.T) {
 		t.Errorf("the size column moved:\n%s\n%s", one, twelve)
 	}
 }
+
+// At 80 columns the restore question wraps instead of being cut (it was
+// cut before "y/n"), and under a head that wraps (the crumbs at 30
+// columns) a click selects the row clicked.
+func TestHeadWrapsAndClicksLand(t *testing.T) {
+	f := newFixture(t)
+	m := newPane(80, 24)
+	m.setSessions(sessionsFixture)
+	for _, k := range []string{"enter", "enter", "G", "enter", "space", "a"} {
+		m = pressAnswered(t, f, m, k)
+	}
+	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	if !m.confirm || !strings.Contains(squeeze(screen(f, m)), squeeze(m.confirmLine())) {
+		t.Errorf("the question is not whole (asking: %v):\n%s", m.confirm, screen(f, m))
+	}
+	m = newPane(30, 20)
+	m.setSessions(sessionsFixture)
+	for _, k := range []string{"enter", "enter", "G", "enter"} {
+		m = pressAnswered(t, f, m, k)
+	}
+	if m.headRows() < 2 || m.list.Len() < 2 {
+		t.Fatalf("want a head of 2 lines or more over 2 rows or more: %d, %d\n%s", m.headRows(), m.list.Len(), screen(f, m))
+	}
+	lines := strings.Split(screen(f, m), "\n")
+	second := m.list.View(m.renderRow)
+	row := ansi.Strip(strings.Split(second, "\n")[1])
+	y := -1
+	for i, l := range lines {
+		if strings.TrimRight(l, " ") == strings.TrimRight(row, " ") {
+			y = i
+		}
+	}
+	m.ClickRow(y)
+	if m.list.Index() != 1 {
+		t.Errorf("a click on the second row (line %d) selected row %d:\n%s", y+1, m.list.Index()+1, screen(f, m))
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memscope/memscope/engine/filehist"
@@ -142,11 +143,32 @@ func (m Model) View() string {
 
 // top is the crumbs (or the question) over the list.
 func (m Model) top() string {
-	head := m.crumbs() + "  " + m.styles.Dim.Render(m.list.Position())
+	return m.head() + "\n" + m.list.View(m.renderRow)
+}
+
+// head is the crumbs and the position, or the restore question, wrapped
+// at the pane's width (inside a long path too) rather than cut.
+func (m Model) head() string {
 	if m.confirm && m.plan != nil {
-		head = m.styles.Warn.Render(m.confirmLine())
+		return m.wrapped(m.confirmLine(), m.styles.Warn)
 	}
-	return text.Truncate(head, m.width) + "\n" + m.list.View(m.renderRow)
+	head, pos := m.wrapped(m.crumbs(), lipgloss.NewStyle()), m.list.Position()
+	if last := head[strings.LastIndex(head, "\n")+1:]; lipgloss.Width(last)+2+len(pos) > m.width {
+		return head + "\n" + m.styles.Dim.Render(pos)
+	}
+	return head + "  " + m.styles.Dim.Render(pos)
+}
+
+// headRows is how many lines head takes above the list.
+func (m Model) headRows() int { return strings.Count(m.head(), "\n") + 1 }
+
+// wrapped is s broken into lines of the pane's width, each in st.
+func (m Model) wrapped(s string, st lipgloss.Style) string {
+	lines := strings.Split(ansi.Wrap(s, max(m.width, 1), ""), "\n")
+	for i, l := range lines {
+		lines[i] = st.Render(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (m Model) confirmLine() string {
