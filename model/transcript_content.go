@@ -163,6 +163,12 @@ func (f *fastSpeed) UnmarshalJSON(b []byte) error {
 func (d *recordDecoder) decodeContent(m *Message, v []byte) {
 	switch v[0] {
 	case '"':
+		if d.opts.Keep != nil && !d.opts.Keep(d.cur.rec, &ContentBlock{Type: BlockText}) {
+			if d.opts.Content {
+				m.Content = []ContentBlock{{Type: BlockText}}
+			}
+			return
+		}
 		n, u := rawStringLen(v), rawStringUnits(v)
 		m.ContentBytes, m.ContentChars = n, u
 		if d.opts.Content {
@@ -177,7 +183,15 @@ func (d *recordDecoder) decodeContent(m *Message, v []byte) {
 			var b ContentBlock
 			if el[0] == '{' {
 				d.cur.block = &b
+				d.held = d.held[:0]
 				jsonscan.EachMember(el, d.blockFn)
+				if d.opts.Keep != nil && d.opts.Keep(d.cur.rec, &b) {
+					d.keep = true
+					for _, h := range d.held {
+						d.blockMember(h.key, h.val)
+					}
+					d.keep = false
+				}
 			}
 			if b.Type == BlockImage {
 				b.Images = 1
@@ -193,6 +207,15 @@ func (d *recordDecoder) decodeContent(m *Message, v []byte) {
 
 func (d *recordDecoder) blockMember(key, val []byte) {
 	b := d.cur.block
+	if d.opts.Keep != nil && !d.keep {
+		// The block's bulk waits for Keep's answer, which needs the
+		// members around it (type, name) whatever their order.
+		switch string(key) {
+		case "text", "thinking", "input", "content":
+			d.held = append(d.held, heldMember{key, val})
+			return
+		}
+	}
 	switch string(key) {
 	case "type":
 		s, _ := rawString(val, &d.in)
@@ -221,6 +244,9 @@ func (d *recordDecoder) blockMember(key, val []byte) {
 		d.decodeResultContent(b, val)
 	}
 }
+
+// heldMember is a block's member whose reading waits for ScanOptions.Keep.
+type heldMember struct{ key, val []byte }
 
 // decodeResultContent sizes a tool_result's content: a string, or an array
 // of text and image blocks.

@@ -106,7 +106,7 @@ func fileLedger(home fs.FS, name string) (cachedLedger, error) {
 	if err != nil || !has {
 		return cachedLedger{}, err
 	}
-	t, err := model.ReadTranscriptWith(home, name, ScanOptions)
+	t, err := readLean(home, name)
 	if err != nil {
 		return cachedLedger{}, err
 	}
