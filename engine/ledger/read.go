@@ -36,13 +36,20 @@ func leanOptions() model.ScanOptions {
 	return o
 }
 
-// readLean reads the transcript name for Build: with leanOptions, then
+// readLean reads the transcript name for Build (from r, which gives its
+// bytes from the start, or else opened in fsys): with leanOptions, then
 // the records of each preserved segment again in full, since the
 // after-text of a partial compaction is every word of its segment. The
 // ledger of what it returns is the ledger of the file read with
 // ScanOptions (TestLeanReadSameLedger).
-func readLean(fsys fs.FS, name string) (*model.Transcript, error) {
-	t, err := model.ReadTranscriptWith(fsys, name, leanOptions())
+func readLean(fsys fs.FS, name string, r io.Reader) (*model.Transcript, error) {
+	var t *model.Transcript
+	var err error
+	if r != nil {
+		t, err = model.ReadTranscriptFrom(r, name, leanOptions())
+	} else {
+		t, err = model.ReadTranscriptWith(fsys, name, leanOptions())
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -68,7 +68,7 @@ func TestLeanReadSameLedger(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lean, err := readLean(f.fsys, f.name)
+		lean, err := readLean(f.fsys, f.name, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +128,7 @@ func TestLeanReadKeepsPreservedText(t *testing.T) {
 		s = strings.Replace(s, old, new, 1)
 	}
 	fsys := fstest.MapFS{"s.jsonl": {Data: []byte(s)}}
-	lean, err := readLean(fsys, "s.jsonl")
+	lean, err := readLean(fsys, "s.jsonl", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
