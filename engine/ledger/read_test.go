@@ -3,6 +3,7 @@ package ledger
 import (
 	"encoding/json"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,5 +136,24 @@ func TestLeanReadKeepsPreservedText(t *testing.T) {
 	b := Build(lean).Boundaries[1]
 	if b.Had[KindFile] != 1 || has(lostTexts(b, KindFile), "0042_bundles.sql") {
 		t.Errorf("boundary 2 had %d files, lost %q: the preserved answer names 0042_bundles.sql", b.Had[KindFile], lostTexts(b, KindFile))
+	}
+}
+
+// TestNormalizeIsFieldsJoined: the one-pass normalize is the lower-cased
+// text's strings.Fields joined by single spaces, on strings of ASCII and
+// Unicode white space (NBSP, NEL, U+2028, ideographic), upper case
+// letters outside ASCII and invalid bytes, 20 000 of them from a fixed seed.
+func TestNormalizeIsFieldsJoined(t *testing.T) {
+	parts := []string{"a", "B", "Ünï", "ſ", " ", "\t", "\n", "\r\n", "\v", "\f", "\u00a0", "\u0085", "\u2028", "\u3000", "\xff", "\xe2\x80", "go test ./...", "İ", "", "K"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		s := b.String()
+		if got, want := normalize(s), strings.Join(strings.Fields(strings.ToLower(s)), " "); got != want {
+			t.Fatalf("normalize(%q) = %q, want %q", s, got, want)
+		}
 	}
 }
