@@ -36,7 +36,7 @@ type newest struct {
 // other boundaries of the same files.
 func HomeSince(home fs.FS, homeDir string, cache *diskcache.Store, since time.Time) ([]Session, []model.Problem) {
 	files, probs := model.FindTranscripts(home)
-	res := perFile(home, homeDir, cache, newestKind, files, nil, func(name string) newest {
+	res := perFile(home, homeDir, cache, newestKind, files, nil, func(name string, _ *[]byte) newest {
 		var sc jsonscan.Scanner
 		return newestBoundary(home, name, &sc)
 	}, func(n newest) bool { return n.err == nil })
