@@ -29,8 +29,8 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// maxScrubBytes bounds a file a scrub reads whole (a transcript of a long
-// session is tens of megabytes).
+// maxScrubBytes bounds a file a scrub reads (a transcript of a long
+// session is tens of megabytes; it is read as a stream, not held).
 const maxScrubBytes = 1 << 30
 
 // Edit is one secret a scrub replaces.
@@ -734,8 +734,9 @@ func lock(home *model.Home) func() {
 // rename, with its mode and mtime kept, and read back: every line that
 // parsed still parses and only the planned bytes differ. A failure puts
 // back the files already written and removes the copy: nothing is left
-// half done, and the error names the file. One file's bytes are in memory
-// at a time (a transcript may be hundreds of megabytes).
+// half done, and the error names the file. No file is held in memory:
+// each reading of one streams through the edit writer (a transcript may
+// be hundreds of megabytes); the plan's compact edits are.
 func Apply(o ApplyOptions, p Plan) (Result, error) {
 	wfs := o.writer()
 	defer lock(o.Home)()
