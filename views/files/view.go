@@ -164,11 +164,7 @@ func (m Model) headRows() int { return strings.Count(m.head(), "\n") + 1 }
 
 // wrapped is s broken into lines of the pane's width, each in st.
 func (m Model) wrapped(s string, st lipgloss.Style) string {
-	lines := strings.Split(ansi.Wrap(s, max(m.width, 1), ""), "\n")
-	for i, l := range lines {
-		lines[i] = st.Render(l)
-	}
-	return strings.Join(lines, "\n")
+	return strings.Join(text.Lines(s, m.width, st), "\n")
 }
 
 func (m Model) confirmLine() string {

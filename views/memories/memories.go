@@ -561,11 +561,7 @@ func (m Model) formView() string {
 	case modeConfirmDelete:
 		r, _ := m.list.Selected()
 		// Wrapped (inside a long name too): the question is read whole.
-		q := strings.Split(ansi.Wrap(fmt.Sprintf("Move %s to the trash? y/n (undo with u)", model.SanitizeLine(r.File.Path)), max(m.listWidth(), 1), ""), "\n")
-		for i, l := range q {
-			q[i] = m.styles.Warn.Render(l)
-		}
-		return strings.Join(q, "\n")
+		return strings.Join(text.Lines(fmt.Sprintf("Move %s to the trash? y/n (undo with u)", model.SanitizeLine(r.File.Path)), m.listWidth(), m.styles.Warn), "\n")
 	case modeRetype:
 		var parts []string
 		for i, t := range memoryTypes {

@@ -15,7 +15,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memscope/memscope/engine/gate"
 	"github.com/memscope/memscope/internal/format"
@@ -279,11 +278,7 @@ func (m Model) top() string {
 	if m.confirm {
 		it, _ := m.list.Selected()
 		// Wrapped inside a word too: a name wider than the column.
-		q := strings.Split(ansi.Wrap(fmt.Sprintf("Reject %s: move it to the trash? y/n (undo with u)", model.SanitizeLine(it.Path)), max(m.listWidth(), 1), ""), "\n")
-		for i, l := range q {
-			q[i] = m.styles.Warn.Render(l)
-		}
-		return strings.Join(q, "\n")
+		return strings.Join(text.Lines(fmt.Sprintf("Reject %s: move it to the trash? y/n (undo with u)", model.SanitizeLine(it.Path)), m.listWidth(), m.styles.Warn), "\n")
 	}
 	head := fmt.Sprintf("%s · %s to review · %d reviewed", m.list.Position(), text.Count(len(m.data.Items), "memory", "memories"), m.data.Reviewed)
 	if h := m.data.Held; len(h) > 0 {

@@ -15,7 +15,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	engov "github.com/memscope/memscope/engine/overview"
 	"github.com/memscope/memscope/engine/secrets"
@@ -505,9 +504,7 @@ func (m Model) detail() string {
 
 // wrap breaks s into lines of the pane's width, inside a word (a path)
 // too: the detail's lines are read whole, not cut.
-func (m Model) wrap(s string) []string {
-	return strings.Split(ansi.Wrap(s, max(m.width, 1), ""), "\n")
-}
+func (m Model) wrap(s string) []string { return text.Lines(s, m.width, lipgloss.NewStyle()) }
 
 // storeLabel names a store in at most 12 cells.
 func storeLabel(st secrets.Store) string {

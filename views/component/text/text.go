@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
@@ -186,4 +187,15 @@ func Head(s string, w int, st lipgloss.Style) (string, int) {
 		lines[i] = st.Render(Truncate(l, w))
 	}
 	return strings.Join(lines, "\n"), len(lines)
+}
+
+// Lines is s broken into lines of at most w cells, inside a word too (a
+// long path or name), each rendered with st: a question or a path read
+// whole rather than cut with "…".
+func Lines(s string, w int, st lipgloss.Style) []string {
+	lines := strings.Split(ansi.Wrap(s, max(w, 1), ""), "\n")
+	for i, l := range lines {
+		lines[i] = st.Render(l)
+	}
+	return lines
 }
