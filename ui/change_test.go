@@ -52,29 +52,6 @@ func TestClassifyNamesTheStore(t *testing.T) {
 	}
 }
 
-// A request made while a load runs waits, merged with the others that
-// arrive meanwhile, and starts when the running load is done.
-func TestFlightRunsOneAtATime(t *testing.T) {
-	t.Parallel()
-	var f flight[historyReq]
-	if !f.start(historyReq{}, mergeHistory) {
-		t.Fatal("the first request did not start")
-	}
-	if f.start(historyReq{}, mergeHistory) || f.start(historyReq{full: true}, mergeHistory) || f.start(historyReq{}, mergeHistory) {
-		t.Fatal("a request started while one ran")
-	}
-	r, ok := f.done()
-	if !ok || !r.full || !f.running {
-		t.Fatalf("after the first: next %+v (%v), running %v; want the merged full request, running", r, ok, f.running)
-	}
-	if _, ok := f.done(); ok || f.running {
-		t.Fatalf("after the second: another request (%v), running %v", ok, f.running)
-	}
-	if !f.start(historyReq{}, mergeHistory) {
-		t.Fatal("a request after all were done did not start")
-	}
-}
-
 // File events and debounce ticks that change nothing on the screen keep
 // the model's view number, so the screen drawn after them is the memo;
 // a tick that starts a full reload shows "loading" and takes a new one,

@@ -15,7 +15,17 @@ func (m *Model) reloadAll() tea.Cmd {
 	m.feeds.files.Invalidate()
 	m.feeds.secrets.Invalidate()
 	// The project list's arrival loads the open project and its sessions.
-	return tea.Batch(m.requestHome(homeReq{full: true, openAll: true}), m.requestHistory(historyReq{full: true}), m.lazyLoadCmd())
+	return tea.Batch(m.requestHome(homeReq{full: true, openAll: true}), m.requestHistory(), m.lazyLoadCmd())
+}
+
+// requestHistory reads all of history.jsonl again (and then the paste
+// inventory), or queues it behind the running read.
+func (m *Model) requestHistory() tea.Cmd {
+	cmd := m.feeds.history.Request(true)
+	if m.feeds.history.ReadingAll() {
+		m.loading["history"] = true
+	}
+	return cmd
 }
 
 // reload re-reads what a batch of file events changed, and only that.
@@ -30,11 +40,8 @@ func (m *Model) reload(c change) tea.Cmd {
 	case len(c.sessions) > 0 || len(c.memory) > 0:
 		cmds = append(cmds, m.requestHome(homeReq{sessions: c.sessions, memory: c.memory}))
 	}
-	if c.history {
-		cmds = append(cmds, m.requestHistory(historyReq{}))
-	}
-	if c.pastes {
-		cmds = append(cmds, m.requestPastes(pasteNames(c)))
+	if c.history || c.pastes {
+		cmds = append(cmds, m.feeds.history.Changed(c.names))
 	}
 	if open := m.data.open; open != "" {
 		if c.memory[open] {

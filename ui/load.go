@@ -15,16 +15,10 @@ import (
 // homeData is everything loaded from the home, as the last commands
 // returned it.
 type homeData struct {
-	projects  []projects.Row
-	problems  []model.Problem
-	open      string // slug of the open project
-	history   *model.History
-	inventory *model.PasteInventory
-	pasteRefs map[model.PasteHash]int
-	// pasteStatus is the inventory's resolutions by hash (the History
-	// pane's badges).
-	pasteStatus map[model.PasteHash]model.PasteResolution
-	project     projectLoadedMsg
+	projects []projects.Row
+	problems []model.Problem
+	open     string // slug of the open project
+	project  projectLoadedMsg
 	// storeDir is the memory store the Memories and Index panes show: an
 	// agent's folder, "" for the project's auto memory (msgs.NextMemoryStore).
 	storeDir string
@@ -34,9 +28,6 @@ type homeData struct {
 	// active is when each of those transcripts was last active, by path
 	// (enginesessions.LastActive).
 	active map[string]enginesessions.Active
-	// refs counts history's paste references, kept current as history
-	// grows (the paste inventory checks what it counts).
-	refs model.PasteRefs
 	// unreviewed counts the open project's memories to review; -1 until
 	// its inbox is read.
 	unreviewed int
@@ -46,12 +37,6 @@ type homeData struct {
 // belongs to the running load of its store (its flight runs one at a
 // time), so Update only hands it on, never reads it.
 type loaders struct {
-	// history is where history.jsonl was read up to.
-	history *model.HistoryTail
-	// verdicts remembers the paste files already hashed; restored says
-	// the ones kept by an earlier run were asked for (Options.Cache).
-	verdicts *model.PasteVerdicts
-	restored bool
 	// lint remembers per-file lint work (shingles, pairs, scans) on the
 	// open project's memory folder; lintOf is that project and the store
 	// asked for (slug, NUL, folder).
@@ -66,8 +51,6 @@ type loaders struct {
 // flights are the stores' flights (see flight).
 type flights struct {
 	home     flight[homeReq]
-	history  flight[historyReq]
-	pastes   flight[pastesReq]
 	project  flight[string]
 	sessions flight[feed.SessionsReq]
 }

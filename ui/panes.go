@@ -170,4 +170,5 @@ type feeds struct {
 	secrets   *feed.Secrets
 	files     *feed.Files
 	sessions  *feed.Sessions
+	history   *feed.History
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/memscope/memscope/engine/memrows"
 	memstore "github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/ui/feed"
 	"github.com/memscope/memscope/views/index"
 	"github.com/memscope/memscope/views/memories"
 )
@@ -60,7 +61,7 @@ func (m *Model) requestProject(slug string) tea.Cmd {
 	if slug == "" {
 		return nil
 	}
-	return m.fl.project.request(m, slug, newest, Model.loadProjectCmd)
+	return m.fl.project.request(m, slug, feed.Newest, Model.loadProjectCmd)
 }
 
 // projectDone ends a memory folder load and starts the one waiting.

@@ -45,7 +45,7 @@ func benchReload(b *testing.B, base string) {
 	hist = filepath.Join(home, model.HistoryPath)
 	transcript = filepath.Join(home, transcript[len(base)+1:])
 	m := openBench(b, home, project)
-	if len(m.feeds.sessions.List()) == 0 || m.data.history == nil {
+	if len(m.feeds.sessions.List()) == 0 || m.feeds.history.History() == nil {
 		b.Fatal("the home did not load")
 	}
 	paths := []string{hist, transcript}

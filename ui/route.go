@@ -13,7 +13,7 @@ import (
 
 // Init starts loading the home and, when asked, watching it.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.loadHomeCmd(homeReq{full: true, openAll: true}), m.loadHistoryCmd(historyReq{full: true}), m.checkWritableCmd(), m.lv.Next(), m.lazyLoadCmd()}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.loadHomeCmd(homeReq{full: true, openAll: true}), m.feeds.history.Init(), m.checkWritableCmd(), m.lv.Next(), m.lazyLoadCmd()}
 	if m.opts.Watch {
 		cmds = append(cmds, startWatchCmd(m.opts.Home.Dir))
 	}
@@ -22,7 +22,7 @@ func (m Model) Init() tea.Cmd {
 
 // dataHandlers handle the data messages, each a switch on the message's
 // type; the first that takes a message owns it.
-var dataHandlers = []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.noteChange, Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport, Model.handleReview, Model.handleSecurity, Model.handleSearch, Model.handleOverview, Model.handleOpenPane, Model.handleLedger, Model.handleVault, Model.handleStatusExpired, Model.handleUndoJournal}
+var dataHandlers = []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.noteChange, Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleHistory, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport, Model.handleReview, Model.handleSecurity, Model.handleSearch, Model.handleOverview, Model.handleOpenPane, Model.handleLedger, Model.handleVault, Model.handleStatusExpired, Model.handleUndoJournal}
 
 // handleData hands a data message to the first of dataHandlers that
 // owns its type; ok is false for messages nobody owns. The root is a few
@@ -60,23 +60,6 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case homeDeltaMsg:
 		next := m.homeDone()
 		next = tea.Batch(next, m.applyHomeDelta(msg))
-		return m, next, true
-	case historyLoadedMsg:
-		delete(m.loading, "history")
-		next := m.historyDone()
-		if msg.err != nil {
-			m.setStatus(msg.err.Error(), true)
-			m.historyUnavailable(msg.err)
-			return m, next, true
-		}
-		next = tea.Batch(next, m.applyHistoryRead(msg))
-		return m, next, true
-	case pastesLoadedMsg:
-		// The inventory first: the check waiting starts from it.
-		m.setInventory(msg.inventory, msg.refs)
-		next := m.pastesDone()
-		m.showHistory()
-		m.showPastes()
 		return m, next, true
 	case projectLoadedMsg:
 		delete(m.loading, "project")
@@ -140,8 +123,6 @@ func (m Model) handleRequest(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.setStatus("opened "+m.data.openPath(), false)
 		cmd := m.loadOpenProject()
 		return m, cmd, true
-	case msgs.ResolvePaste:
-		return m, m.resolvePasteCmd(msg.Hash), true
 	case msgs.PasteResolved:
 		var c1, c2 tea.Cmd
 		m.p.history, c1 = m.p.history.Update(msg)

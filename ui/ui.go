@@ -209,7 +209,7 @@ func New(opts Options) Model {
 		styles:      st,
 		help:        new(help.New()),
 		loading:     map[string]bool{"home": true, "history": true},
-		feeds:       &feeds{overview: feed.NewOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets(), files: feed.NewFiles(), sessions: feed.NewSessions()},
+		feeds:       &feeds{overview: feed.NewOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets(), files: feed.NewFiles(), sessions: feed.NewSessions(), history: newHistoryFeed(opts)},
 		md:          markdown.NewRenderer(),
 		loadsCache:  engineloads.NewCache(),
 		reviewCache: provenance.NewFirstCacheOn(opts.Cache, homeDirOf(opts.Home)),
@@ -219,9 +219,10 @@ func New(opts Options) Model {
 	m.lv = m.newLive()
 	m.feeds.retention.SetVaultDir(m.places().VaultDir)
 	m.memo = &viewMemo{}
-	m.live = &loaders{history: &model.HistoryTail{}, verdicts: model.NewPasteVerdicts(), walk: leftover.NewWalkCache()}
-	// Init starts these two loads.
-	m.fl.home.running, m.fl.history.running = true, true
+	m.live = &loaders{walk: leftover.NewWalkCache()}
+	// Init starts the project list's load (the History feed's first
+	// read counts as running too).
+	m.fl.home.Begin()
 	m.help.Styles = helpStyles(true, noColor)
 	paneTable[paneLive].update(m.p, livepane.LevelsMsg{WarnPct: opts.LiveWarnPercent, AlertPct: opts.LiveAlertPercent})
 	m.p.memories, _ = m.p.memories.Update(memories.StalenessMsg{Thresholds: opts.Staleness})
@@ -282,7 +283,7 @@ func unseenMsg(msg tea.Msg, focus int) bool {
 	switch msg.(type) {
 	case feed.LiveSnap, feed.LivePoll:
 		return focus != paneLive
-	case pastesLoadedMsg:
+	case feed.PastesChecked:
 		return focus != panePastes && focus != paneHistory
 	}
 	return false
@@ -380,6 +381,14 @@ func (m Model) loadingText() string {
 		return ""
 	}
 	return "loading " + text.Count(len(m.loading), "source", "") + "…"
+}
+
+// newHistoryFeed is the History feed of the home opts shows.
+func newHistoryFeed(opts Options) *feed.History {
+	if opts.Home == nil {
+		return feed.NewHistory(nil, "", opts.Cache)
+	}
+	return feed.NewHistory(opts.Home.FS, opts.Home.Dir, opts.Cache)
 }
 
 // homeDirOf is the home's folder, "" when there is no home.
