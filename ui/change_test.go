@@ -13,7 +13,7 @@ import (
 func TestClassifyNamesTheStore(t *testing.T) {
 	t.Parallel()
 	home := filepath.FromSlash("/h/.claude")
-	s := func(slug, id string) map[sessionKey]bool { return map[sessionKey]bool{{slug, id}: true} }
+	s := func(slug, id string) map[sessionKey]bool { return map[sessionKey]bool{{Slug: slug, ID: id}: true} }
 	for _, c := range []struct {
 		path string
 		want change

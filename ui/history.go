@@ -49,5 +49,5 @@ func (m *Model) showHistory() {
 
 // openHistory is the open project, as the History feed picks its prompts.
 func (m *Model) openHistory() feed.Open {
-	return feed.Open{Slug: m.data.open, Path: m.data.openPath()}
+	return feed.Open{Slug: m.data.open, Path: m.openPath()}
 }

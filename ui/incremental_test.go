@@ -129,7 +129,7 @@ func TestIncrementalReloadReadsOnlyWhatChanged(t *testing.T) {
 
 	entries := len(m.feeds.history.History().Entries)
 	m, seen := reloadSeen(t, m, histPath, transcript)
-	for _, name := range []string{"homeLoadedMsg", "projectLoadedMsg", "feed.PastesChecked"} {
+	for _, name := range []string{"feed.HomeListed", "projectLoadedMsg", "feed.PastesChecked"} {
 		if len(seen[name]) != 0 {
 			t.Errorf("an appended line made %d %s", len(seen[name]), name)
 		}
@@ -164,7 +164,7 @@ func TestIncrementalReloadReadsOnlyWhatChanged(t *testing.T) {
 	mem := filepath.Join(home, "projects", slug, "memory", "fresh_note.md")
 	os.WriteFile(mem, []byte("---\nname: fresh\ndescription: d\ntype: project\n---\nbody\n"), 0o600)
 	m, seen = reloadSeen(t, m, mem)
-	if len(seen["projectLoadedMsg"]) != 1 || len(seen["feed.HistoryRead"])+len(seen["feed.SessionsLoaded"])+len(seen["homeLoadedMsg"]) != 0 {
+	if len(seen["projectLoadedMsg"]) != 1 || len(seen["feed.HistoryRead"])+len(seen["feed.SessionsLoaded"])+len(seen["feed.HomeListed"]) != 0 {
 		t.Fatalf("a memory file reloaded %v", keys(seen))
 	}
 }
@@ -262,8 +262,8 @@ func TestIncrementalReloadsEqualAFreshLoad(t *testing.T) {
 		t.Fatal("the writer never split a line")
 	}
 	fresh := openHome(t, home)
-	if !reflect.DeepEqual(m.data.projects, fresh.data.projects) {
-		t.Errorf("project rows differ:\n%+v\nfresh\n%+v", m.data.projects, fresh.data.projects)
+	if !reflect.DeepEqual(m.feeds.home.Rows(), fresh.feeds.home.Rows()) {
+		t.Errorf("project rows differ:\n%+v\nfresh\n%+v", m.feeds.home.Rows(), fresh.feeds.home.Rows())
 	}
 	if !reflect.DeepEqual(m.feeds.history.History().Entries, fresh.feeds.history.History().Entries) || !reflect.DeepEqual(m.feeds.history.History().Problems, fresh.feeds.history.History().Problems) {
 		t.Errorf("history differs: %d entries %d problems, fresh %d and %d", len(m.feeds.history.History().Entries), len(m.feeds.history.History().Problems), len(fresh.feeds.history.History().Entries), len(fresh.feeds.history.History().Problems))
@@ -342,7 +342,7 @@ func TestIncrementalReloadSkipsUnchangedSubagents(t *testing.T) {
 	records := sessionRecords(m, rel(home, main))
 	appendLine(t, main, `{"type":"user","timestamp":"2026-11-22T11:00:00.000Z","sessionId":"`+id+`","message":{"role":"user","content":"one more"}}`)
 	m, seen := reloadSeen(t, m, main)
-	if len(seen["homeDeltaMsg"]) != 1 || len(seen["feed.SessionsLoaded"]) != 1 {
+	if len(seen["feed.HomeDelta"]) != 1 || len(seen["feed.SessionsLoaded"]) != 1 {
 		t.Fatalf("the append made %v", keys(seen))
 	}
 	if got := sessionRecords(m, rel(home, main)); got != records+1 {

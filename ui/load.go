@@ -5,8 +5,6 @@ import (
 
 	"github.com/memscope/memscope/engine/leftover"
 	memlint "github.com/memscope/memscope/engine/lint"
-	enginesessions "github.com/memscope/memscope/engine/sessions"
-	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/ui/feed"
 	"github.com/memscope/memscope/views/projects"
 	"github.com/memscope/memscope/views/replay"
@@ -15,19 +13,11 @@ import (
 // homeData is everything loaded from the home, as the last commands
 // returned it.
 type homeData struct {
-	projects []projects.Row
-	problems []model.Problem
-	open     string // slug of the open project
-	project  projectLoadedMsg
+	open    string // slug of the open project
+	project projectLoadedMsg
 	// storeDir is the memory store the Memories and Index panes show: an
 	// agent's folder, "" for the project's auto memory (msgs.NextMemoryStore).
 	storeDir string
-	// files are each project's transcripts, by slug, newest first: a
-	// changed session updates its project's row from them.
-	files map[string][]model.TranscriptFile
-	// active is when each of those transcripts was last active, by path
-	// (enginesessions.LastActive).
-	active map[string]enginesessions.Active
 	// unreviewed counts the open project's memories to review; -1 until
 	// its inbox is read.
 	unreviewed int
@@ -50,22 +40,8 @@ type loaders struct {
 
 // flights are the stores' flights (see flight).
 type flights struct {
-	home     flight[homeReq]
 	project  flight[string]
 	sessions flight[feed.SessionsReq]
-}
-
-// openPath is the open project's real path (or its slug when unknown).
-func (d homeData) openPath() string {
-	for _, r := range d.projects {
-		if r.Project.Slug == d.open {
-			if r.Project.Path != "" {
-				return r.Project.Path
-			}
-			return r.Project.Slug
-		}
-	}
-	return d.open
 }
 
 type errMsg struct{ err error }

@@ -77,7 +77,7 @@ func (m Model) previewProject() string {
 	if m.data.open == "" {
 		return m.opts.Project
 	}
-	return m.data.openPath()
+	return m.openPath()
 }
 
 // previewOrExplainCmd builds the preview, or, when there is no folder to

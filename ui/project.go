@@ -188,14 +188,7 @@ func (m Model) root() fs.FS {
 
 // projectPath is the real folder of the project with this slug, "" when
 // the transcripts do not say.
-func (m Model) projectPath(slug string) string {
-	for _, r := range m.data.projects {
-		if r.Project.Slug == slug {
-			return r.Project.Path
-		}
-	}
-	return ""
-}
+func (m Model) projectPath(slug string) string { return m.feeds.home.Path(slug) }
 
 // loadProject runs the engine over a memory folder already read: lint,
 // the index cap, each file's age and staleness. The project's folder, for

@@ -127,7 +127,7 @@ func originJump(o *provenance.Origin) *msgs.ReplayAt {
 func (m Model) reviewCountsCmd() tea.Cmd {
 	var slugs []string
 	var options []func() provenance.ProjectOptions
-	for _, r := range m.data.projects {
+	for _, r := range m.feeds.home.Rows() {
 		if !r.Project.HasMemory {
 			continue
 		}

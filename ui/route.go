@@ -13,7 +13,7 @@ import (
 
 // Init starts loading the home and, when asked, watching it.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.loadHomeCmd(homeReq{full: true, openAll: true}), m.feeds.history.Init(), m.checkWritableCmd(), m.lv.Next(), m.lazyLoadCmd()}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.feeds.home.Init(), m.feeds.history.Init(), m.checkWritableCmd(), m.lv.Next(), m.lazyLoadCmd()}
 	if m.opts.Watch {
 		cmds = append(cmds, startWatchCmd(m.opts.Home.Dir))
 	}
@@ -22,7 +22,7 @@ func (m Model) Init() tea.Cmd {
 
 // dataHandlers handle the data messages, each a switch on the message's
 // type; the first that takes a message owns it.
-var dataHandlers = []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.noteChange, Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleHistory, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport, Model.handleReview, Model.handleSecurity, Model.handleSearch, Model.handleOverview, Model.handleOpenPane, Model.handleLedger, Model.handleVault, Model.handleStatusExpired, Model.handleUndoJournal}
+var dataHandlers = []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.noteChange, Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleHome, Model.handleHistory, Model.handleRequest, Model.handleWatch, Model.handleStores, Model.handleRetention, Model.handleFiles, Model.handleExport, Model.handleReview, Model.handleSecurity, Model.handleSearch, Model.handleOverview, Model.handleOpenPane, Model.handleLedger, Model.handleVault, Model.handleStatusExpired, Model.handleUndoJournal}
 
 // handleData hands a data message to the first of dataHandlers that
 // owns its type; ok is false for messages nobody owns. The root is a few
@@ -40,27 +40,6 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 // handleLoaded takes what a loading command read and hands it to its panes.
 func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case homeLoadedMsg:
-		delete(m.loading, "home")
-		next := m.homeDone()
-		changed := m.applyHome(msg)
-		// The open project is known: the Overview counts its lines.
-		next = tea.Batch(next, m.lazyLoadCmd())
-		if m.data.open == "" {
-			// No project to load: the panes that wait for one say so
-			// (Prompt still previews the folder memscope started in).
-			m.showNoProject()
-			next = tea.Batch(next, m.previewOrExplainCmd(m.p.prompt.Query()))
-			return m, next, true
-		}
-		if changed || msg.openAll {
-			next = tea.Batch(next, m.loadOpenProject())
-		}
-		return m, tea.Batch(next, m.reviewCountsCmd()), true
-	case homeDeltaMsg:
-		next := m.homeDone()
-		next = tea.Batch(next, m.applyHomeDelta(msg))
-		return m, next, true
 	case projectLoadedMsg:
 		delete(m.loading, "project")
 		next := m.projectDone()
@@ -120,7 +99,7 @@ func (m Model) handleRequest(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, nil, true
 	case msgs.SelectProject:
 		m.openProject(msg.Slug)
-		m.setStatus("opened "+m.data.openPath(), false)
+		m.setStatus("opened "+m.openPath(), false)
 		cmd := m.loadOpenProject()
 		return m, cmd, true
 	case msgs.PasteResolved:

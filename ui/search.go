@@ -99,7 +99,7 @@ func (m *Model) startSearch(s searchview.Start) tea.Cmd {
 	o := engsearch.Options{Home: m.opts.Home.FS, HomeDir: m.opts.Home.Dir, Root: m.root(), UserHome: m.opts.Getenv("HOME"), Getenv: m.opts.Getenv, Query: q}
 	if s.Project && m.data.open != "" {
 		o.Project = &engsearch.Project{Slug: m.data.open}
-		if p := m.data.openPath(); strings.HasPrefix(p, "/") {
+		if p := m.openPath(); strings.HasPrefix(p, "/") {
 			o.Project.Dir = p
 		}
 	}
@@ -154,7 +154,7 @@ func pumpSearch(gen int, ch <-chan []engsearch.Hit, done <-chan searchFinish) te
 
 // openSearch opens the Search overlay (ctrl+f).
 func (m *Model) openSearch() tea.Cmd {
-	return m.p.search.Open(m.data.openPath())
+	return m.p.search.Open(m.openPath())
 }
 
 // openHit shows a hit in the pane that holds it: Replay at the turn (the
@@ -233,7 +233,7 @@ func (m *Model) openProjectOf(h engsearch.Hit) tea.Cmd {
 	if parts := strings.Split(h.File, "/"); len(parts) > 2 && parts[0] == "projects" {
 		slug = parts[1]
 	}
-	for _, r := range m.data.projects {
+	for _, r := range m.feeds.home.Rows() {
 		if slug == "" && h.Project != "" && (r.Project.Path == h.Project || r.Project.Slug == h.Project) {
 			slug = r.Project.Slug
 		}

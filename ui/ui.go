@@ -209,7 +209,7 @@ func New(opts Options) Model {
 		styles:      st,
 		help:        new(help.New()),
 		loading:     map[string]bool{"home": true, "history": true},
-		feeds:       &feeds{overview: feed.NewOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets(), files: feed.NewFiles(), sessions: feed.NewSessions(), history: newHistoryFeed(opts)},
+		feeds:       &feeds{overview: feed.NewOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets(), files: feed.NewFiles(), sessions: feed.NewSessions(), history: feed.NewHistory(opts.Home, opts.Cache), home: feed.NewHome(opts.Home)},
 		md:          markdown.NewRenderer(),
 		loadsCache:  engineloads.NewCache(),
 		reviewCache: provenance.NewFirstCacheOn(opts.Cache, homeDirOf(opts.Home)),
@@ -220,9 +220,6 @@ func New(opts Options) Model {
 	m.feeds.retention.SetVaultDir(m.places().VaultDir)
 	m.memo = &viewMemo{}
 	m.live = &loaders{walk: leftover.NewWalkCache()}
-	// Init starts the project list's load (the History feed's first
-	// read counts as running too).
-	m.fl.home.Begin()
 	m.help.Styles = helpStyles(true, noColor)
 	paneTable[paneLive].update(m.p, livepane.LevelsMsg{WarnPct: opts.LiveWarnPercent, AlertPct: opts.LiveAlertPercent})
 	m.p.memories, _ = m.p.memories.Update(memories.StalenessMsg{Thresholds: opts.Staleness})
@@ -368,11 +365,19 @@ func (m Model) view() tea.View {
 	if m.opts.MouseOff {
 		v.MouseMode = tea.MouseModeNone
 	}
-	v.WindowTitle = "memscope — " + model.SanitizeForTerminal(m.data.openPath())
+	v.WindowTitle = "memscope — " + model.SanitizeForTerminal(m.openPath())
 	if n := m.data.unreviewed; n > 0 {
 		v.WindowTitle += fmt.Sprintf(" · %d to review", n)
 	}
 	return v
+}
+
+// openPath is the open project's real path (or its slug when unknown).
+func (m *Model) openPath() string {
+	if p := m.feeds.home.Path(m.data.open); p != "" {
+		return p
+	}
+	return m.data.open
 }
 
 // loadingText counts the sources still being read, for the status line.
@@ -381,14 +386,6 @@ func (m Model) loadingText() string {
 		return ""
 	}
 	return "loading " + text.Count(len(m.loading), "source", "") + "…"
-}
-
-// newHistoryFeed is the History feed of the home opts shows.
-func newHistoryFeed(opts Options) *feed.History {
-	if opts.Home == nil {
-		return feed.NewHistory(nil, "", opts.Cache)
-	}
-	return feed.NewHistory(opts.Home.FS, opts.Home.Dir, opts.Cache)
 }
 
 // homeDirOf is the home's folder, "" when there is no home.

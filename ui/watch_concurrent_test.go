@@ -112,9 +112,9 @@ func TestLiveReloadWhileClaudeCodeWrites(t *testing.T) {
 	}
 	l := &liveLoop{t: t, m: m, msgs: make(chan tea.Msg, 256), seen: func(msg tea.Msg) {
 		switch msg := msg.(type) {
-		case homeLoadedMsg:
+		case feed.HomeListed:
 			homeLoads++
-			check("home", msg.problems)
+			check("home", msg.Problems())
 		case feed.HistoryRead:
 			historyLoads++
 			check("history", msg.Read().Problems)
@@ -222,7 +222,7 @@ func TestSteadyEventsStillReload(t *testing.T) {
 	for _, s := range steps {
 		m.fl = flights{}
 		// A History feed with no read running.
-		m.feeds.history = feed.NewHistory(m.opts.Home.FS, m.opts.Home.Dir, nil)
+		m.feeds.history = feed.NewHistory(m.opts.Home, nil)
 		m.feeds.history.Loaded(m.feeds.history.Init()().(feed.HistoryRead), feed.Open{}, m.opts.Now())
 		if s.wantReload {
 			// Each reload reads what the events since the last one

@@ -98,7 +98,7 @@ func TestCountsAndActivityAgree(t *testing.T) {
 				m, _ = writableModel(t, 120, 40)
 				h = m.opts.Home
 			}
-			rows := m.data.projects
+			rows := m.feeds.home.Rows()
 			if len(rows) < 2 {
 				t.Fatalf("%d projects", len(rows))
 			}

@@ -25,9 +25,9 @@ import (
 // with a disk cache, not even at the next start). Each has one read at a
 // time (Flight), later requests merged behind it.
 type History struct {
-	fsys    fs.FS
-	homeDir string
-	cache   *diskcache.Store
+	// home is read at each load (a test swaps its FS to count reads).
+	home  *model.Home
+	cache *diskcache.Store
 
 	read   Flight[bool] // a request is "read all of it"
 	tail   *model.HistoryTail
@@ -46,10 +46,10 @@ type History struct {
 	status map[model.PasteHash]model.PasteResolution
 }
 
-// NewHistory returns the feed of the home fsys (at homeDir on disk, the
-// cache's key), its first whole read counted as running: Init starts it.
-func NewHistory(fsys fs.FS, homeDir string, cache *diskcache.Store) *History {
-	h := &History{fsys: fsys, homeDir: homeDir, cache: cache, tail: &model.HistoryTail{}, verdicts: model.NewPasteVerdicts(), whole: true}
+// NewHistory returns the feed of home (its folder is the cache's key),
+// its first whole read counted as running: Init starts it.
+func NewHistory(home *model.Home, cache *diskcache.Store) *History {
+	h := &History{home: home, cache: cache, tail: &model.HistoryTail{}, verdicts: model.NewPasteVerdicts(), whole: true}
 	h.read.Begin()
 	return h
 }
@@ -166,7 +166,7 @@ func (h *History) Changed(names map[string]bool) tea.Cmd {
 // all of it (the first time, when asked, or when the file is no longer
 // the one read before).
 func (h *History) load(all bool) tea.Cmd {
-	fsys, tail := h.fsys, h.tail
+	fsys, tail := h.home.FS, h.tail
 	h.whole = all
 	if all {
 		tail.State = model.TailState{}
@@ -261,7 +261,7 @@ func (h *History) RequestPastes(r PastesReq) tea.Cmd {
 // the ones an earlier run kept (each used only for the file version its
 // stamp names), and a check that hashed a file keeps them again.
 func (h *History) check(r PastesReq) tea.Cmd {
-	fsys, v, refs := h.fsys, h.verdicts, h.refs.Clone()
+	fsys, v, refs := h.home.FS, h.verdicts, h.refs.Clone()
 	prev := h.inventory
 	if r.Full {
 		prev = nil
@@ -269,7 +269,7 @@ func (h *History) check(r PastesReq) tea.Cmd {
 	names := slices.Sorted(maps.Keys(r.Names))
 	cache, restore := h.cache, !h.restored
 	h.restored = true
-	name := diskcache.Name(pasteCacheKind, h.homeDir)
+	name := diskcache.Name(pasteCacheKind, h.home.Dir)
 	return func() tea.Msg {
 		if restore {
 			if saved, ok := diskcache.Load[[]model.PasteVerdict](cache, pasteCacheKind, name); ok {
@@ -349,7 +349,7 @@ func (h *History) projects(open Open) []string {
 
 // ResolvePaste reads one paste's text.
 func (h *History) ResolvePaste(hash string) tea.Cmd {
-	fsys := h.fsys
+	fsys := h.home.FS
 	return func() tea.Msg {
 		r := model.NewPasteCache(fsys).Resolve(model.PasteHash(hash))
 		return msgs.PasteResolved{Hash: hash, Status: string(r.Status), Content: r.Content, Reason: r.Reason}

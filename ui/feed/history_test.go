@@ -60,6 +60,16 @@ func pasteHome(t *testing.T, n int) (dir, first string) {
 	return dir, first
 }
 
+// testHome opens the home at dir.
+func testHome(t *testing.T, dir string) *model.Home {
+	t.Helper()
+	h, err := model.OpenHome(dir, model.HomeFromFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
 var app = Open{Slug: model.Slug("/w/app"), Path: "/w/app"}
 
 // settle hands every message of cmd to the feed, and the commands those
@@ -99,7 +109,7 @@ func TestPasteVerdictsOutliveTheRun(t *testing.T) {
 	dir, first := pasteHome(t, 5)
 	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
 	start := func() *History {
-		h := NewHistory(model.HomeFS(dir), dir, cache)
+		h := NewHistory(testHome(t, dir), cache)
 		settle(t, h, h.Init())
 		return h
 	}
@@ -125,7 +135,7 @@ func TestPasteVerdictsOutliveTheRun(t *testing.T) {
 // paste file changes, and reads nothing for a file it does not read.
 func TestHistoryFeedReadsWhatChanged(t *testing.T) {
 	dir, first := pasteHome(t, 3)
-	h := NewHistory(model.HomeFS(dir), dir, nil)
+	h := NewHistory(testHome(t, dir), nil)
 	if !h.ReadingAll() {
 		t.Fatal("a new feed does not count its start-up read")
 	}
@@ -183,7 +193,7 @@ func TestHistoryFeedReadsWhatChanged(t *testing.T) {
 // be) drops what was read and tells both panes why.
 func TestHistoryFeedUnreadable(t *testing.T) {
 	dir, _ := pasteHome(t, 1)
-	h := NewHistory(model.HomeFS(dir), dir, nil)
+	h := NewHistory(testHome(t, dir), nil)
 	settle(t, h, h.Init())
 	os.Remove(filepath.Join(dir, model.HistoryPath))
 	os.Mkdir(filepath.Join(dir, model.HistoryPath), 0o700)

@@ -22,7 +22,8 @@ import (
 // that changed. One read runs at a time (Flight), later requests merged
 // behind it.
 type Home struct {
-	fsys   fs.FS
+	// home is read at each load (a test swaps its FS to count reads).
+	home   *model.Home
 	flight Flight[HomeReq]
 	whole  bool // the running read lists every project
 
@@ -36,10 +37,10 @@ type Home struct {
 	active map[string]enginesessions.Active
 }
 
-// NewHome returns the feed of the home fsys, its first whole read
-// counted as running: Init starts it.
-func NewHome(fsys fs.FS) *Home {
-	h := &Home{fsys: fsys, whole: true}
+// NewHome returns the feed of home, its first whole read counted as
+// running: Init starts it.
+func NewHome(home *model.Home) *Home {
+	h := &Home{home: home, whole: true}
 	h.flight.Begin()
 	return h
 }
@@ -152,7 +153,7 @@ func (h *Home) Request(r HomeReq) tea.Cmd {
 // load lists the projects with the size of their memory, or reads the
 // changed parts of some rows.
 func (h *Home) load(r HomeReq) tea.Cmd {
-	fsys := h.fsys
+	fsys := h.home.FS
 	h.whole = r.Full
 	if r.Full {
 		return func() tea.Msg {
@@ -375,7 +376,7 @@ func (h *Home) projectFor(dir string) string {
 				return r.Project.Slug
 			}
 		}
-		if slug, ok := model.FindProjectDir(h.fsys, d); ok {
+		if slug, ok := model.FindProjectDir(h.home.FS, d); ok {
 			return slug
 		}
 		if filepath.Dir(d) == d {
