@@ -67,7 +67,7 @@ func (m Model) handleExport(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.setStatus(err.Error(), true)
 			return m, nil, true
 		}
-		store, project := m.data.project.store, m.openPath()
+		store, project := m.feeds.project.Cur().Store, m.openPath()
 		if store == nil {
 			m.setStatus("export memory: the open project's memory folder is not on disk", true)
 			return m, nil, true

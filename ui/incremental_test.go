@@ -129,7 +129,7 @@ func TestIncrementalReloadReadsOnlyWhatChanged(t *testing.T) {
 
 	entries := len(m.feeds.history.History().Entries)
 	m, seen := reloadSeen(t, m, histPath, transcript)
-	for _, name := range []string{"feed.HomeListed", "projectLoadedMsg", "feed.PastesChecked"} {
+	for _, name := range []string{"feed.HomeListed", "feed.ProjectLoaded", "feed.PastesChecked"} {
 		if len(seen[name]) != 0 {
 			t.Errorf("an appended line made %d %s", len(seen[name]), name)
 		}
@@ -164,7 +164,7 @@ func TestIncrementalReloadReadsOnlyWhatChanged(t *testing.T) {
 	mem := filepath.Join(home, "projects", slug, "memory", "fresh_note.md")
 	os.WriteFile(mem, []byte("---\nname: fresh\ndescription: d\ntype: project\n---\nbody\n"), 0o600)
 	m, seen = reloadSeen(t, m, mem)
-	if len(seen["projectLoadedMsg"]) != 1 || len(seen["feed.HistoryRead"])+len(seen["feed.SessionsLoaded"])+len(seen["feed.HomeListed"]) != 0 {
+	if len(seen["feed.ProjectLoaded"]) != 1 || len(seen["feed.HistoryRead"])+len(seen["feed.SessionsLoaded"])+len(seen["feed.HomeListed"]) != 0 {
 		t.Fatalf("a memory file reloaded %v", keys(seen))
 	}
 }
@@ -274,8 +274,8 @@ func TestIncrementalReloadsEqualAFreshLoad(t *testing.T) {
 	if !reflect.DeepEqual(m.feeds.sessions.List(), fresh.feeds.sessions.List()) {
 		t.Errorf("Replay list differs:\n%+v\nfresh\n%+v", m.feeds.sessions.List(), fresh.feeds.sessions.List())
 	}
-	if !reflect.DeepEqual(m.data.project.rows, fresh.data.project.rows) {
-		t.Errorf("memory rows differ: %d, fresh %d", len(m.data.project.rows), len(fresh.data.project.rows))
+	if !reflect.DeepEqual(m.feeds.project.Cur().Rows, fresh.feeds.project.Cur().Rows) {
+		t.Errorf("memory rows differ: %d, fresh %d", len(m.feeds.project.Cur().Rows), len(fresh.feeds.project.Cur().Rows))
 	}
 	for _, k := range []string{"2", "3", "4", "5", "6", "7"} {
 		m, fresh = press(t, m, k), press(t, fresh, k)

@@ -10,7 +10,7 @@ import (
 // reloadAll re-reads everything (ctrl+r, or after the editor).
 func (m *Model) reloadAll() tea.Cmd {
 	m.feeds.overview.Invalidate()
-	m.live.walk.Invalidate()
+	m.feeds.project.Walk().Invalidate()
 	m.feeds.retention.Invalidate()
 	m.feeds.files.Invalidate()
 	m.feeds.secrets.Invalidate()

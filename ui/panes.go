@@ -173,4 +173,5 @@ type feeds struct {
 	sessions  *feed.Sessions
 	history   *feed.History
 	home      *feed.Home
+	project   *feed.Project
 }

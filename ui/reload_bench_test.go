@@ -116,7 +116,7 @@ func BenchmarkReloadAfterMemoryWrite(b *testing.B) {
 	if cpu > 0 {
 		b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
 	}
-	if len(m.data.project.rows) == 0 {
+	if len(m.feeds.project.Cur().Rows) == 0 {
 		b.Fatal("no memory rows")
 	}
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"github.com/memscope/memscope/ui/feed"
 	"github.com/memscope/memscope/views/projects"
 	"io/fs"
 	"path/filepath"
@@ -41,13 +42,13 @@ type reviewSavedMsg struct {
 
 // reviewOptions are where a project's memory and its review state are,
 // for the Cmd that reads them to call: the memory folder is the one the
-// client writes the project's auto memory to (projectMemoryStores, from
+// client writes the project's auto memory to (feed.ProjectMemoryStores, from
 // the one list of stores), which takes reading the project's settings.
 func (m Model) reviewOptions(slug string) func() provenance.ProjectOptions {
 	root, home, homeDir, getenv, cache := m.root(), m.opts.Home.FS, filepath.ToSlash(m.opts.Home.Dir), m.opts.Getenv, m.reviewCache
 	project := filepath.ToSlash(m.projectPath(slug))
 	return func() provenance.ProjectOptions {
-		_, memDir := projectMemoryStores(root, homeDir, getenv("HOME"), slug, project, getenv)
+		_, memDir := feed.ProjectMemoryStores(root, homeDir, getenv("HOME"), slug, project, getenv)
 		return provenance.ProjectOptions{Root: root, Home: home, HomeDir: homeDir, MemoryDir: memDir, Tree: project, Cache: cache}
 	}
 }
@@ -164,7 +165,7 @@ func (m Model) acceptCmd(r msgs.AcceptReview) tea.Cmd {
 	options := m.reviewOptions(slug)
 	root, writes := m.root(), m.opts.Writes
 	homeDir := m.opts.Home.Dir
-	onDisk := homeOnDisk(m.opts.Root, homeDir)
+	onDisk := feed.HomeOnDisk(m.opts.Root, homeDir)
 	return func() tea.Msg {
 		memDir := options().MemoryDir
 		if !onDisk {

@@ -40,17 +40,18 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 // handleLoaded takes what a loading command read and hands it to its panes.
 func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case projectLoadedMsg:
+	case feed.ProjectLoaded:
 		delete(m.loading, "project")
-		next := m.projectDone()
-		if msg.slug != m.data.open || msg.want != m.data.storeDir {
+		ok, next := m.feeds.project.Loaded(msg, m.data.open)
+		next = m.projectCmd(next)
+		if !ok {
 			return m, next, true // the user moved on to another project or store
 		}
-		m.applyProject(msg)
-		next = tea.Batch(next, m.selectPendingHit(), m.renderCmd(), m.previewOrExplainCmd(m.p.prompt.Query()), m.loadReviewCmd(), m.loadsCmd(msg.slug), m.undoJournalCmd())
+		m.applyProject(m.feeds.project.Cur())
+		next = tea.Batch(next, m.selectPendingHit(), m.renderCmd(), m.previewOrExplainCmd(m.p.prompt.Query()), m.loadReviewCmd(), m.feeds.project.LoadsCmd(msg.Slug), m.undoJournalCmd())
 		return m, next, true
-	case loadsReadMsg:
-		return m, m.applyLoads(msg), true
+	case feed.LoadsRead:
+		return m, m.projectCmd(m.feeds.project.LoadsDone(msg, m.data.open)), true
 	case renderedMsg:
 		m.applyRendered(msg)
 		return m, nil, true
@@ -73,7 +74,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 			// A session that started or wrote an attachment record may
 			// have loaded files.
 			if msg.MayLoad {
-				next = tea.Batch(next, m.loadsCmd(msg.Slug))
+				next = tea.Batch(next, m.feeds.project.LoadsCmd(msg.Slug))
 			}
 		}
 		return m, next, true
@@ -125,17 +126,17 @@ func (m Model) handleRequest(msg tea.Msg) (Model, tea.Cmd, bool) {
 // nextStore shows the open project's next memory store (after the last,
 // its auto memory again) in the Memories and Index panes.
 func (m *Model) nextStore() tea.Cmd {
-	p := m.data.project
-	if p.slug != m.data.open || len(p.stores) < 2 {
+	p := m.feeds.project.Cur()
+	if p.Slug != m.data.open || len(p.Stores) < 2 {
 		m.setStatus("this project has only its own memory: no agent defines memory: user|project|local, and no agent-memory folder", false)
 		return nil
 	}
-	next := p.stores[(p.storeIdx+1)%len(p.stores)]
-	m.data.storeDir = next.Dir
-	if next.Dir == p.stores[0].Dir {
+	next := p.Stores[(p.StoreIdx+1)%len(p.Stores)]
+	m.feeds.project.SetStore(next.Dir)
+	if next.Dir == p.Stores[0].Dir {
 		// The home's auto memory folder (an auto memory folder moved
 		// out of the home is another store).
-		m.data.storeDir = ""
+		m.feeds.project.SetStore("")
 	}
 	m.setStatus("showing "+next.Label+": "+next.Dir, false)
 	return m.requestProject(m.data.open)

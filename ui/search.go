@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"github.com/memscope/memscope/ui/feed"
 	"path"
 	"strings"
 
@@ -191,7 +192,7 @@ func (m *Model) openHit(j searchview.Jump) tea.Cmd {
 		cmd := m.openProjectOf(h)
 		m.pendingHit, m.pendingStore = &h, false
 		focus := m.setFocus(paneMemories)
-		if m.data.project.slug == m.data.open {
+		if m.feeds.project.Cur().Slug == m.data.open {
 			cmd = tea.Batch(cmd, m.selectPendingHit())
 		}
 		return tea.Batch(cmd, focus)
@@ -256,26 +257,26 @@ func (m *Model) selectPendingHit() tea.Cmd {
 	}
 	abs := h.File
 	if !strings.HasPrefix(abs, "/") {
-		abs = joinAbs(m.opts.Home.Dir, h.File)
+		abs = feed.JoinAbs(m.opts.Home.Dir, h.File)
 	}
 	if m.p.memories.SelectPath(abs) {
 		m.pendingHit = nil
 		return nil
 	}
-	p := m.data.project
+	p := m.feeds.project.Cur()
 	// The store holding the hit: the deepest folder that holds it (team
 	// memory is inside the auto memory folder).
 	in := -1
-	for i, st := range p.stores {
-		if strings.HasPrefix(abs, strings.TrimSuffix(st.Dir, "/")+"/") && (in < 0 || len(st.Dir) > len(p.stores[in].Dir)) {
+	for i, st := range p.Stores {
+		if strings.HasPrefix(abs, strings.TrimSuffix(st.Dir, "/")+"/") && (in < 0 || len(st.Dir) > len(p.Stores[in].Dir)) {
 			in = i
 		}
 	}
-	if !m.pendingStore && in >= 0 && in != p.storeIdx {
+	if !m.pendingStore && in >= 0 && in != p.StoreIdx {
 		m.pendingStore = true
-		m.data.storeDir = p.stores[in].Dir
+		m.feeds.project.SetStore(p.Stores[in].Dir)
 		if in == 0 {
-			m.data.storeDir = "" // the home's auto memory folder
+			m.feeds.project.SetStore("") // the home's auto memory folder
 		}
 		return m.requestProject(m.data.open)
 	}

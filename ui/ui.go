@@ -6,7 +6,6 @@ package ui
 import (
 	"errors"
 	"fmt"
-	engineloads "github.com/memscope/memscope/engine/loads"
 	"github.com/memscope/memscope/ui/feed"
 	"io/fs"
 	"sync/atomic"
@@ -16,7 +15,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/engine/diskcache"
-	"github.com/memscope/memscope/engine/leftover"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/overview"
 	"github.com/memscope/memscope/engine/provenance"
@@ -143,10 +141,9 @@ type Model struct {
 	// vaultRows is what the Replay pane's vault rows were read for (vault.go).
 	vaultRows *vaultListed
 
-	// fl runs each store's loads one at a time; live is what the loads
-	// carry from one to the next (see load.go).
-	fl   flights
-	live *loaders
+	// fl runs the sessions' loads one at a time (the feeds hold their
+	// own flights).
+	fl flights
 
 	watch     *watcher
 	reloadTag int
@@ -171,10 +168,6 @@ type Model struct {
 	// leftoversAnnounced is set once the status line said that
 	// interrupted memscope writes left something.
 	leftoversAnnounced bool
-
-	// loadsCache keeps what each transcript says was loaded, so a project
-	// reload rereads only the transcripts that changed (see loads.go).
-	loadsCache *engineloads.Cache
 	// reviewCache keeps each transcript's provenance first pass, so the
 	// review inbox after a memory change reads only what changed.
 	reviewCache *provenance.FirstCache
@@ -211,7 +204,6 @@ func New(opts Options) Model {
 		loading:     map[string]bool{"home": true, "history": true},
 		feeds:       &feeds{overview: feed.NewOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets(), files: feed.NewFiles(), sessions: feed.NewSessions(), history: feed.NewHistory(opts.Home, opts.Cache), home: feed.NewHome(opts.Home)},
 		md:          markdown.NewRenderer(),
-		loadsCache:  engineloads.NewCache(),
 		reviewCache: provenance.NewFirstCacheOn(opts.Cache, homeDirOf(opts.Home)),
 		p:           newPanes(km, st),
 		lastChange:  new(string),
@@ -219,7 +211,7 @@ func New(opts Options) Model {
 	m.lv = m.newLive()
 	m.feeds.retention.SetVaultDir(m.places().VaultDir)
 	m.memo = &viewMemo{}
-	m.live = &loaders{walk: leftover.NewWalkCache()}
+	m.feeds.project = feed.NewProject(feed.ProjectEnv{Home: opts.Home, Machine: opts.Root, Writes: opts.Writes, Getenv: opts.Getenv, Now: opts.Now, Staleness: opts.Staleness, Watch: opts.Watch}, m.feeds.home)
 	m.help.Styles = helpStyles(true, noColor)
 	paneTable[paneLive].update(m.p, livepane.LevelsMsg{WarnPct: opts.LiveWarnPercent, AlertPct: opts.LiveAlertPercent})
 	m.p.memories, _ = m.p.memories.Update(memories.StalenessMsg{Thresholds: opts.Staleness})

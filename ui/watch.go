@@ -298,7 +298,7 @@ func (m *Model) reloadPending() tea.Cmd {
 	m.pending = change{}
 	// The leftover search's walk hears of every file named, even those
 	// nothing else reloads for (the Live pane's process files).
-	m.live.walk.Changed(c.names, c.all)
+	m.feeds.project.Walk().Changed(c.names, c.all)
 	if c.empty() {
 		return nil
 	}

@@ -99,7 +99,7 @@ func TestLiveReloadWhileClaudeCodeWrites(t *testing.T) {
 		}})
 	var homeLoads, historyLoads int
 	var lastSessions []int
-	var lastProject *projectLoadedMsg
+	var lastProject *feed.ProjectLoaded
 	check := func(where string, probs []model.Problem) {
 		for _, p := range probs {
 			if p.Kind != model.ProblemIncompleteTail && p.Kind != model.ProblemMalformed || p.Kind == model.ProblemMalformed && !strings.HasSuffix(p.File, ".jsonl") {
@@ -123,9 +123,9 @@ func TestLiveReloadWhileClaudeCodeWrites(t *testing.T) {
 			for _, s := range msg.Sessions {
 				lastSessions = append(lastSessions, s.Records)
 			}
-		case projectLoadedMsg:
+		case feed.ProjectLoaded:
 			lastProject = &msg
-			for _, p := range msg.problems {
+			for _, p := range msg.Problems {
 				t.Errorf("memory folder: %s [%s] (files are replaced by rename, never half written)", p.Error(), p.Kind)
 			}
 		}
@@ -168,7 +168,7 @@ func TestLiveReloadWhileClaudeCodeWrites(t *testing.T) {
 	l.until(time.Minute, "the reload after the last write", func() bool {
 		return len(l.m.loading) == 0 && l.m.feeds.history.History() != nil && len(l.m.feeds.history.History().Entries) == want.HistoryLines &&
 			len(lastSessions) == 1 && lastSessions[0] == want.TranscriptRecords &&
-			lastProject != nil && lastProject.dir != nil && len(lastProject.dir.Files) == want.MemoryFiles
+			lastProject != nil && lastProject.Dir != nil && len(lastProject.Dir.Files) == want.MemoryFiles
 	})
 	if n := len(l.m.feeds.history.History().Entries); n != want.HistoryLines {
 		t.Errorf("the model holds %d history entries, the writer wrote %d", n, want.HistoryLines)
@@ -177,8 +177,8 @@ func TestLiveReloadWhileClaudeCodeWrites(t *testing.T) {
 		t.Errorf("after the writer stopped, history still has problems: %v", l.m.feeds.history.History().Problems)
 	}
 	ix := 0
-	if lastProject.dir.Index != nil {
-		ix = len(lastProject.dir.Index.Entries())
+	if lastProject.Dir.Index != nil {
+		ix = len(lastProject.Dir.Index.Entries())
 	}
 	if ix != want.IndexEntries {
 		t.Errorf("the model's MEMORY.md has %d entries, the writer wrote %d", ix, want.IndexEntries)

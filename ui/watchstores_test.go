@@ -52,7 +52,7 @@ func TestWriteInMovedMemoryReachesReview(t *testing.T) {
 	}}
 	l.exec(l.m.Init())
 	l.until(time.Minute, "the first load and the stores' watch", func() bool {
-		return watched && reviews > 0 && len(l.m.loading) == 0 && l.m.data.project.slug == model.Slug(project)
+		return watched && reviews > 0 && len(l.m.loading) == 0 && l.m.feeds.project.Cur().Slug == model.Slug(project)
 	})
 	defer func() { l.m.watch.Close() }()
 	written = true

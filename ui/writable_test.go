@@ -109,7 +109,7 @@ func TestCountsAndActivityAgree(t *testing.T) {
 				if m.data.open != r.Project.Slug {
 					t.Fatalf("%s did not open", r.Project.Slug)
 				}
-				if got := len(m.data.project.rows); got != r.Memory.Files {
+				if got := len(m.feeds.project.Cur().Rows); got != r.Memory.Files {
 					t.Errorf("%s: Projects says %d memory files, Memories lists %d", r.Project.Slug, r.Memory.Files, got)
 				}
 				var as []enginesessions.Active
