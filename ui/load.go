@@ -12,9 +12,6 @@ import (
 // returned it.
 type homeData struct {
 	open string // slug of the open project
-	// unreviewed counts the open project's memories to review; -1 until
-	// its inbox is read.
-	unreviewed int
 }
 
 // flights are the stores' flights (see flight).
@@ -27,8 +24,7 @@ type errMsg struct{ err error }
 // openProject switches the project panes to slug.
 func (m *Model) openProject(slug string) {
 	if slug != m.data.open {
-		m.feeds.project.SetStore("")
-		m.data.unreviewed = -1
+		m.feeds.project.Switched()
 	}
 	m.data.open = slug
 	m.p.projects, _ = m.p.projects.Update(projects.OpenMsg{Slug: slug})

@@ -51,7 +51,7 @@ func TestPanesReadEveryMemoryStore(t *testing.T) {
 				shown = append(shown, s.Dir)
 			}
 		}
-		if got := m.reviewOptions(p.Slug)().MemoryDir; got != filepath.ToSlash(client) {
+		if got := m.feeds.project.ReviewOptions(p.Slug)().MemoryDir; got != filepath.ToSlash(client) {
 			t.Errorf("%s: the review reads %s, want %s (where the client writes its memory)", project, got, client)
 		}
 		// m reaches every store, the moved auto memory folder included,

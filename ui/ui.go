@@ -17,7 +17,6 @@ import (
 	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/overview"
-	"github.com/memscope/memscope/engine/provenance"
 	engsearch "github.com/memscope/memscope/engine/search"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
@@ -115,10 +114,8 @@ type Model struct {
 	// rendered is the last Markdown rendered, for the next renderCmd.
 	rendered renderCache
 
-	// p holds the panes (the pane table's) and the search overlay;
-	// reviewGen numbers the review inbox's loads.
-	p         *paneSet
-	reviewGen int
+	// p holds the panes (the pane table's) and the search overlay.
+	p *paneSet
 
 	// srch is the search under way
 	// or last run; pendingHit a memory hit waiting for its project to
@@ -168,9 +165,6 @@ type Model struct {
 	// leftoversAnnounced is set once the status line said that
 	// interrupted memscope writes left something.
 	leftoversAnnounced bool
-	// reviewCache keeps each transcript's provenance first pass, so the
-	// review inbox after a memory change reads only what changed.
-	reviewCache *provenance.FirstCache
 }
 
 // vaultListed is what the Replay pane's vault rows were last read for:
@@ -197,21 +191,20 @@ func New(opts Options) Model {
 		km = *opts.Keys
 	}
 	m := Model{
-		opts:        opts,
-		keys:        &km,
-		styles:      st,
-		help:        new(help.New()),
-		loading:     map[string]bool{"home": true, "history": true},
-		feeds:       &feeds{overview: feed.NewOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets(), files: feed.NewFiles(), sessions: feed.NewSessions(), history: feed.NewHistory(opts.Home, opts.Cache), home: feed.NewHome(opts.Home)},
-		md:          markdown.NewRenderer(),
-		reviewCache: provenance.NewFirstCacheOn(opts.Cache, homeDirOf(opts.Home)),
-		p:           newPanes(km, st),
-		lastChange:  new(string),
+		opts:       opts,
+		keys:       &km,
+		styles:     st,
+		help:       new(help.New()),
+		loading:    map[string]bool{"home": true, "history": true},
+		feeds:      &feeds{overview: feed.NewOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets(), files: feed.NewFiles(), sessions: feed.NewSessions(), history: feed.NewHistory(opts.Home, opts.Cache), home: feed.NewHome(opts.Home)},
+		md:         markdown.NewRenderer(),
+		p:          newPanes(km, st),
+		lastChange: new(string),
 	}
 	m.lv = m.newLive()
 	m.feeds.retention.SetVaultDir(m.places().VaultDir)
 	m.memo = &viewMemo{}
-	m.feeds.project = feed.NewProject(feed.ProjectEnv{Home: opts.Home, Machine: opts.Root, Writes: opts.Writes, Getenv: opts.Getenv, Now: opts.Now, Staleness: opts.Staleness, Watch: opts.Watch}, m.feeds.home)
+	m.feeds.project = feed.NewProject(feed.ProjectEnv{Home: opts.Home, Machine: opts.Root, Writes: opts.Writes, Getenv: opts.Getenv, Now: opts.Now, Staleness: opts.Staleness, Watch: opts.Watch, Cache: opts.Cache, GateLog: m.places().GateLog}, m.feeds.home)
 	m.help.Styles = helpStyles(true, noColor)
 	paneTable[paneLive].update(m.p, livepane.LevelsMsg{WarnPct: opts.LiveWarnPercent, AlertPct: opts.LiveAlertPercent})
 	m.p.memories, _ = m.p.memories.Update(memories.StalenessMsg{Thresholds: opts.Staleness})
@@ -358,7 +351,7 @@ func (m Model) view() tea.View {
 		v.MouseMode = tea.MouseModeNone
 	}
 	v.WindowTitle = "memscope — " + model.SanitizeForTerminal(m.openPath())
-	if n := m.data.unreviewed; n > 0 {
+	if n := m.feeds.project.Unreviewed(); n > 0 {
 		v.WindowTitle += fmt.Sprintf(" · %d to review", n)
 	}
 	return v

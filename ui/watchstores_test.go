@@ -11,6 +11,7 @@ import (
 	"github.com/memscope/memscope/internal/storeshome"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/ui/feed"
 )
 
 // A memory file written in the project's auto memory folder moved out
@@ -36,14 +37,14 @@ func TestWriteInMovedMemoryReachesReview(t *testing.T) {
 		switch msg := msg.(type) {
 		case storesWatchedMsg:
 			_, watched = msg.dirs[moved]
-		case reviewLoadedMsg:
+		case feed.ReviewLoaded:
 			reviews++
 			if !written {
 				return
 			}
 			// The review's origins are every file of the folder it
 			// reads (its items only the model's writes).
-			for abs := range msg.origins {
+			for abs := range msg.Origins() {
 				if filepath.Base(abs) == fresh {
 					reviewed = true
 				}

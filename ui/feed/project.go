@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/engine/leftover"
 	memlint "github.com/memscope/memscope/engine/lint"
 	engineloads "github.com/memscope/memscope/engine/loads"
@@ -16,6 +17,7 @@ import (
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/memrows"
 	enginepreview "github.com/memscope/memscope/engine/preview"
+	"github.com/memscope/memscope/engine/provenance"
 	memstore "github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/memories"
@@ -43,6 +45,13 @@ type Project struct {
 	walk   *leftover.WalkCache
 	loads  *engineloads.Cache
 	cur    ProjectLoaded
+	// review keeps each transcript's provenance first pass, so the
+	// review inbox after a memory change reads only what changed;
+	// reviewGen numbers the inbox's loads; unreviewed counts the open
+	// project's memories to review (-1 until read after a switch).
+	review     *provenance.FirstCache
+	reviewGen  int
+	unreviewed int
 }
 
 // ProjectEnv is what a project load reads through and writes with.
@@ -59,11 +68,19 @@ type ProjectEnv struct {
 	// Watch says file events tell what changed: without them the
 	// leftover search walks the home on every load.
 	Watch bool
+	// Cache keeps the review's first passes across runs (nil: none);
+	// GateLog is the gate's record ("" for none).
+	Cache   *diskcache.Store
+	GateLog string
 }
 
 // NewProject returns the feed of the project open in home's list.
 func NewProject(env ProjectEnv, home *Home) *Project {
-	return &Project{env: env, home: home, walk: leftover.NewWalkCache(), loads: engineloads.NewCache()}
+	dir := ""
+	if env.Home != nil {
+		dir = env.Home.Dir
+	}
+	return &Project{env: env, home: home, walk: leftover.NewWalkCache(), loads: engineloads.NewCache(), review: provenance.NewFirstCacheOn(env.Cache, dir)}
 }
 
 // ProjectLoaded is a memory store of a project read, before rendering.
