@@ -174,4 +174,5 @@ type feeds struct {
 	history   *feed.History
 	home      *feed.Home
 	project   *feed.Project
+	search    *feed.Search
 }

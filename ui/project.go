@@ -40,7 +40,7 @@ func (m Model) projectPath(slug string) string { return m.feeds.home.Path(slug) 
 // mounted at its folder (so a home given as its own fs.FS, like the
 // demo's, is found where its path says).
 func (m Model) root() fs.FS {
-	return model.MountFS(m.opts.Root, m.opts.Home.Dir, m.opts.Home.FS)
+	return feed.Mount(m.opts.Root, m.opts.Home)
 }
 
 // storeLabel names the store p shows when the project has more than one,

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"github.com/memscope/memscope/ui/feed"
 	"path"
@@ -15,41 +14,8 @@ import (
 	searchview "github.com/memscope/memscope/views/search"
 )
 
-// The Search overlay (ctrl+f) searches every store with engine/search.
-// The search runs in a goroutine that hands each file's hits, in the
-// engine's order (transcripts newest first, then history, pastes, memory,
-// CLAUDE.md, file history), to a channel; a command pumps the channel
-// and returns what is ready as one message, and Update re-issues it until
-// the channel closes (the streaming pattern of STYLE.md). esc cancels the
-// search's context. A newer search supersedes an older one: messages
-// carry the search's number, and the older context is cancelled.
-
-// maxSearchBatch bounds the hits one message carries, so a query that
-// matches everywhere still draws as it goes.
-const maxSearchBatch = 2000
-
-// searchRun is the search under way (or the last one): its number and
-// how to stop it.
-type searchRun struct {
-	gen    int
-	cancel context.CancelFunc
-}
-
-// searchFinish is how a search ended.
-type searchFinish struct {
-	sum engsearch.Summary
-	err error
-}
-
-// searchBatchMsg is what a search found since the last message; fin is
-// set when it ended.
-type searchBatchMsg struct {
-	gen  int
-	hits []engsearch.Hit
-	fin  *searchFinish
-	ch   <-chan []engsearch.Hit
-	done <-chan searchFinish
-}
+// The Search overlay (ctrl+f) searches every store through the Search
+// feed (feed.Search), which streams the hits in as it finds them.
 
 // handleSearch handles the overlay's requests and the search's results.
 func (m Model) handleSearch(msg tea.Msg) (Model, tea.Cmd, bool) {
@@ -64,32 +30,28 @@ func (m Model) handleSearch(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case promptHitReadMsg:
 		m.promptHitRead(msg)
 		return m, nil, true
-	case searchBatchMsg:
-		if m.srch == nil || msg.gen != m.srch.gen {
+	case feed.SearchBatch:
+		if !m.feeds.search.Current(msg) {
 			return m, nil, true // a search the user replaced
 		}
-		if len(msg.hits) > 0 && !m.p.search.Add(msg.hits) {
+		if len(msg.Hits) > 0 && !m.p.search.Add(msg.Hits) {
 			m.stopSearch() // enough hits to read: the query is too wide
 		}
-		if msg.fin != nil {
-			m.p.search.Finish(msg.fin.sum, msg.fin.err)
+		if msg.Fin != nil {
+			m.p.search.Finish(msg.Fin.Summary, msg.Fin.Err)
 			return m, nil, true
 		}
-		return m, pumpSearch(msg.gen, msg.ch, msg.done), true
+		return m, m.feeds.search.Next(msg), true
 	}
 	return m, nil, false
 }
 
 // stopSearch cancels the running search; its last message still comes,
 // with what was found.
-func (m *Model) stopSearch() {
-	if m.srch != nil && m.srch.cancel != nil {
-		m.srch.cancel()
-	}
-}
+func (m *Model) stopSearch() { m.feeds.search.Stop() }
 
 // startSearch compiles the query and starts the search in the
-// background.
+// background (in the open project when asked).
 func (m *Model) startSearch(s searchview.Start) tea.Cmd {
 	m.stopSearch()
 	q, err := engsearch.Compile(s.Query, engsearch.QueryOptions{Regex: s.Regex, Case: s.Case})
@@ -97,60 +59,14 @@ func (m *Model) startSearch(s searchview.Start) tea.Cmd {
 		m.p.search.Failed(err)
 		return nil
 	}
-	o := engsearch.Options{Home: m.opts.Home.FS, HomeDir: m.opts.Home.Dir, Root: m.root(), UserHome: m.opts.Getenv("HOME"), Getenv: m.opts.Getenv, Query: q}
+	var project *engsearch.Project
 	if s.Project && m.data.open != "" {
-		o.Project = &engsearch.Project{Slug: m.data.open}
+		project = &engsearch.Project{Slug: m.data.open}
 		if p := m.openPath(); strings.HasPrefix(p, "/") {
-			o.Project.Dir = p
+			project.Dir = p
 		}
 	}
-	gen := 1
-	if m.srch != nil {
-		gen = m.srch.gen + 1
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	m.srch = &searchRun{gen: gen, cancel: cancel}
-	ch := make(chan []engsearch.Hit, 64)
-	done := make(chan searchFinish, 1)
-	go func() {
-		defer close(ch)
-		sum, err := engsearch.Run(ctx, o, func(b engsearch.Batch) error {
-			if len(b.Hits) == 0 {
-				return nil
-			}
-			select {
-			case ch <- b.Hits:
-				return nil
-			case <-ctx.Done():
-				return nil // Run sees the cancel and says so in the summary
-			}
-		})
-		done <- searchFinish{sum: sum, err: err}
-	}()
-	return pumpSearch(gen, ch, done)
-}
-
-// pumpSearch waits for the search's next hits and returns them with
-// whatever else is ready, or its end.
-func pumpSearch(gen int, ch <-chan []engsearch.Hit, done <-chan searchFinish) tea.Cmd {
-	return func() tea.Msg {
-		msg := searchBatchMsg{gen: gen, ch: ch, done: done}
-		hits, ok := <-ch
-		for ok {
-			msg.hits = append(msg.hits, hits...)
-			if len(msg.hits) >= maxSearchBatch {
-				return msg
-			}
-			select {
-			case hits, ok = <-ch:
-			default:
-				return msg
-			}
-		}
-		f := <-done
-		msg.fin = &f
-		return msg
-	}
+	return m.feeds.search.Start(q, project)
 }
 
 // openSearch opens the Search overlay (ctrl+f).

@@ -117,10 +117,8 @@ type Model struct {
 	// p holds the panes (the pane table's) and the search overlay.
 	p *paneSet
 
-	// srch is the search under way
-	// or last run; pendingHit a memory hit waiting for its project to
-	// load (search.go).
-	srch       *searchRun
+	// pendingHit is a memory hit waiting for its project to load
+	// (search.go).
 	pendingHit *engsearch.Hit
 	// pendingStore says the Memories pane was switched to the hit's
 	// store already (it is tried once).
@@ -204,6 +202,7 @@ func New(opts Options) Model {
 	m.lv = m.newLive()
 	m.feeds.retention.SetVaultDir(m.places().VaultDir)
 	m.memo = &viewMemo{}
+	m.feeds.search = feed.NewSearch(feed.SearchEnv{Home: opts.Home, Machine: opts.Root, Getenv: opts.Getenv})
 	m.feeds.project = feed.NewProject(feed.ProjectEnv{Home: opts.Home, Machine: opts.Root, Writes: opts.Writes, Getenv: opts.Getenv, Now: opts.Now, Staleness: opts.Staleness, Watch: opts.Watch, Cache: opts.Cache, GateLog: m.places().GateLog}, m.feeds.home)
 	m.help.Styles = helpStyles(true, noColor)
 	paneTable[paneLive].update(m.p, livepane.LevelsMsg{WarnPct: opts.LiveWarnPercent, AlertPct: opts.LiveAlertPercent})

@@ -160,10 +160,13 @@ func (p *Project) Loaded(msg ProjectLoaded, open string) (ok bool, next tea.Cmd)
 	return true, next
 }
 
-// root is the tree project-side lookups walk: the machine with the home
-// mounted at its folder (so a home given as its own fs.FS, like the
-// demo's, is found where its path says).
-func (e ProjectEnv) root() fs.FS { return model.MountFS(e.Machine, e.Home.Dir, e.Home.FS) }
+// root is the tree project-side lookups walk (Mount).
+func (e ProjectEnv) root() fs.FS { return Mount(e.Machine, e.Home) }
+
+// Mount is the machine's tree with the home mounted at its folder (so a
+// home given as its own fs.FS, like the demo's, is found where its path
+// says).
+func Mount(machine fs.FS, home *model.Home) fs.FS { return model.MountFS(machine, home.Dir, home.FS) }
 
 // load reads a project's memory store and runs the engine over it: the
 // index cap, each file's age and staleness, lint and the prune plan.
