@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/memscope/memscope/ui/feed"
 	"os"
 	"strings"
 	"syscall"
@@ -99,15 +100,15 @@ func BenchmarkSearchFirstHits(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		c0, t0 := cpuTime(), time.Now()
 		cmd := m.startSearch(searchview.Start{Query: q})
-		msg := cmd().(searchBatchMsg)
+		msg := cmd().(feed.SearchBatch)
 		wall += time.Since(t0)
 		cpu += cpuTime() - c0
-		if len(msg.hits) == 0 {
+		if len(msg.Hits) == 0 {
 			b.Fatalf("no hit for %q", q)
 		}
 		m.stopSearch()
-		for msg.fin == nil {
-			msg = pumpSearch(msg.gen, msg.ch, msg.done)().(searchBatchMsg)
+		for msg.Fin == nil {
+			msg = m.feeds.search.Next(msg)().(feed.SearchBatch)
 		}
 	}
 	b.ReportMetric(float64(wall.Milliseconds())/float64(b.N), "ms/first-hits")

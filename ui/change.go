@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/ui/feed"
 )
 
 // change is what a batch of file events invalidates: each store is
@@ -36,7 +37,7 @@ type change struct {
 }
 
 // sessionKey names one session of one project.
-type sessionKey struct{ slug, id string }
+type sessionKey = feed.SessionKey
 
 // empty reports a change that reloads nothing.
 func (c change) empty() bool {
@@ -119,12 +120,12 @@ func classify(home, p string) change {
 	case parts[2] == "memory":
 		c.addMemory(parts[1])
 	case len(parts) == 3 && strings.HasSuffix(parts[2], ".jsonl"):
-		c.addSession(sessionKey{slug: parts[1], id: strings.TrimSuffix(parts[2], ".jsonl")})
+		c.addSession(sessionKey{Slug: parts[1], ID: strings.TrimSuffix(parts[2], ".jsonl")})
 	case len(parts) == 3 && !strings.Contains(parts[2], "."):
 		// A session's folder (subagents, tool results) came or went.
-		c.addSession(sessionKey{slug: parts[1], id: parts[2]})
+		c.addSession(sessionKey{Slug: parts[1], ID: parts[2]})
 	case len(parts) > 3:
-		c.addSession(sessionKey{slug: parts[1], id: parts[2]})
+		c.addSession(sessionKey{Slug: parts[1], ID: parts[2]})
 	default:
 		c.lazy = true
 	}

@@ -13,7 +13,7 @@ import (
 func TestClassifyNamesTheStore(t *testing.T) {
 	t.Parallel()
 	home := filepath.FromSlash("/h/.claude")
-	s := func(slug, id string) map[sessionKey]bool { return map[sessionKey]bool{{slug, id}: true} }
+	s := func(slug, id string) map[sessionKey]bool { return map[sessionKey]bool{{Slug: slug, ID: id}: true} }
 	for _, c := range []struct {
 		path string
 		want change
@@ -49,29 +49,6 @@ func TestClassifyNamesTheStore(t *testing.T) {
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%q: %+v, want %+v", c.path, got, c.want)
 		}
-	}
-}
-
-// A request made while a load runs waits, merged with the others that
-// arrive meanwhile, and starts when the running load is done.
-func TestFlightRunsOneAtATime(t *testing.T) {
-	t.Parallel()
-	var f flight[historyReq]
-	if !f.start(historyReq{}, mergeHistory) {
-		t.Fatal("the first request did not start")
-	}
-	if f.start(historyReq{}, mergeHistory) || f.start(historyReq{full: true}, mergeHistory) || f.start(historyReq{}, mergeHistory) {
-		t.Fatal("a request started while one ran")
-	}
-	r, ok := f.done()
-	if !ok || !r.full || !f.running {
-		t.Fatalf("after the first: next %+v (%v), running %v; want the merged full request, running", r, ok, f.running)
-	}
-	if _, ok := f.done(); ok || f.running {
-		t.Fatalf("after the second: another request (%v), running %v", ok, f.running)
-	}
-	if !f.start(historyReq{}, mergeHistory) {
-		t.Fatal("a request after all were done did not start")
 	}
 }
 

@@ -41,10 +41,10 @@ type confirmState struct {
 // memoryDirAbs is the open project's memory folder on disk: the memory
 // store the panes show (its auto memory, or an agent's).
 func (m Model) memoryDirAbs() string {
-	if d := m.data.project.absDir; d != "" {
+	if d := m.feeds.project.Cur().AbsDir; d != "" {
 		return filepath.FromSlash(d)
 	}
-	return filepath.Join(m.opts.Home.Dir, filepath.FromSlash(m.data.project.memDir))
+	return filepath.Join(m.opts.Home.Dir, filepath.FromSlash(m.feeds.project.Cur().MemDir))
 }
 
 // storeOp runs op on the open project's store in a command.
@@ -55,7 +55,7 @@ func (m *Model) storeOp(retry tea.Msg, thenEdit string, op func(s *store.Store, 
 	if m.busy {
 		return func() tea.Msg { return msgs.Status{Text: "another change is still being written", Error: true} }
 	}
-	s := m.data.project.store
+	s := m.feeds.project.Cur().Store
 	if s == nil {
 		return func() tea.Msg { return errMsg{errors.New("editing needs a project with a memory folder on disk")} }
 	}
@@ -122,7 +122,7 @@ func (m Model) handleEdit(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return s.Delete(r.Path, o)
 		}), true
 	case msgs.ApplyPlan:
-		plan := m.data.project.plan
+		plan := m.feeds.project.Cur().Plan
 		if plan == nil {
 			return m, nil, true
 		}

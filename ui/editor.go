@@ -174,7 +174,7 @@ func readEditedCmd(s editSession) tea.Cmd {
 // its store; any other file (a CLAUDE.md, a rule) through the store of
 // its folder, whose journal is in the home (store.OpenDocument).
 func (m *Model) saveEditCmd(req tea.Msg, r editorSave, force bool) tea.Cmd {
-	if st := m.data.project.store; st != nil && st.Edits(r.s.path) {
+	if st := m.feeds.project.Cur().Store; st != nil && st.Edits(r.s.path) {
 		if m.busy {
 			return func() tea.Msg {
 				return msgs.Status{Text: "not saved: another change is still being written — your version is in " + r.s.copy, Error: true}

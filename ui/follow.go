@@ -71,7 +71,7 @@ func (m *Model) openTimelineCmd(p string, jump *msgs.ReplayAt) tea.Cmd {
 // rescue vault's copy of a session the home lost (vault.go).
 func (m *Model) openTimelineFrom(p string, jump *msgs.ReplayAt, open func() (fs.FS, func(), error)) tea.Cmd {
 	m.followGen++
-	home, project, root, getenv := m.opts.Home, m.data.openPath(), m.root(), m.opts.Getenv
+	home, project, root, getenv := m.opts.Home, m.openPath(), m.root(), m.opts.Getenv
 	gen := m.followGen
 	m.follow = &timelineFollow{gen: gen, path: p, inflight: true, jump: jump}
 	m.p.replay, _ = m.p.replay.Update(replay.LoadingMsg{Path: p})

@@ -15,6 +15,7 @@ import (
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/scripts/chaos"
+	"github.com/memscope/memscope/ui/feed"
 	"github.com/memscope/memscope/views/replay"
 )
 
@@ -101,8 +102,8 @@ func TestIncrementalReloadReadsOnlyWhatChanged(t *testing.T) {
 	t.Parallel()
 	m, _, home := chaosHome(t, 60, chaos.Config{})
 	slug := model.Slug(chaosProject)
-	hashed := m.live.verdicts.Hashed()
-	if hashed == 0 || len(m.feeds.sessions.List()) == 0 || m.data.history == nil {
+	hashed := m.feeds.history.Hashed()
+	if hashed == 0 || len(m.feeds.sessions.List()) == 0 || m.feeds.history.History() == nil {
 		t.Fatalf("the chaos home has no pastes, sessions or history: %d hashed, %d sessions", hashed, len(m.feeds.sessions.List()))
 	}
 	// A second session, so there is one that must not be read.
@@ -126,23 +127,23 @@ func TestIncrementalReloadReadsOnlyWhatChanged(t *testing.T) {
 	records := sessionRecords(m, rel(home, transcript))
 	appendLine(t, transcript, `{"type":"user","timestamp":"2026-11-22T11:00:00.000Z","sessionId":"x","message":{"role":"user","content":"one more"}}`)
 
-	entries := len(m.data.history.Entries)
+	entries := len(m.feeds.history.History().Entries)
 	m, seen := reloadSeen(t, m, histPath, transcript)
-	for _, name := range []string{"homeLoadedMsg", "projectLoadedMsg", "pastesLoadedMsg"} {
+	for _, name := range []string{"feed.HomeListed", "feed.ProjectLoaded", "feed.PastesChecked"} {
 		if len(seen[name]) != 0 {
 			t.Errorf("an appended line made %d %s", len(seen[name]), name)
 		}
 	}
-	hs := seen["historyLoadedMsg"]
+	hs := seen["feed.HistoryRead"]
 	if len(hs) != 1 {
 		t.Fatalf("%d history reads", len(hs))
 	}
-	r := hs[0].(historyLoadedMsg).read
+	r := hs[0].(feed.HistoryRead).Read()
 	if r.Full || len(r.Entries) != 1 || r.Tail.Read > int64(len(prompt)+1)+model.TailHeadMax {
 		t.Fatalf("the history read was full %v, %d entries, %d bytes read for a %d-byte line", r.Full, len(r.Entries), r.Tail.Read, len(prompt)+1)
 	}
-	if len(m.data.history.Entries) != entries+1 {
-		t.Fatalf("history has %d entries, want %d", len(m.data.history.Entries), entries+1)
+	if len(m.feeds.history.History().Entries) != entries+1 {
+		t.Fatalf("history has %d entries, want %d", len(m.feeds.history.History().Entries), entries+1)
 	}
 	if got := sessionRecords(m, rel(home, transcript)); got != records+1 {
 		t.Fatalf("the appended session shows %d records, want %d", got, records+1)
@@ -150,7 +151,7 @@ func TestIncrementalReloadReadsOnlyWhatChanged(t *testing.T) {
 	if got := m.feeds.sessions.Follower(rel(home, other)).Read(); got != otherRead {
 		t.Fatalf("the unchanged session was read again: %+v, before %+v", got, otherRead)
 	}
-	if n := m.live.verdicts.Hashed(); n != hashed {
+	if n := m.feeds.history.Hashed(); n != hashed {
 		t.Fatalf("%d paste files hashed again", n-hashed)
 	}
 	m = press(t, m, "5")
@@ -163,7 +164,7 @@ func TestIncrementalReloadReadsOnlyWhatChanged(t *testing.T) {
 	mem := filepath.Join(home, "projects", slug, "memory", "fresh_note.md")
 	os.WriteFile(mem, []byte("---\nname: fresh\ndescription: d\ntype: project\n---\nbody\n"), 0o600)
 	m, seen = reloadSeen(t, m, mem)
-	if len(seen["projectLoadedMsg"]) != 1 || len(seen["historyLoadedMsg"])+len(seen["feed.SessionsLoaded"])+len(seen["homeLoadedMsg"]) != 0 {
+	if len(seen["feed.ProjectLoaded"]) != 1 || len(seen["feed.HistoryRead"])+len(seen["feed.SessionsLoaded"])+len(seen["feed.HomeListed"]) != 0 {
 		t.Fatalf("a memory file reloaded %v", keys(seen))
 	}
 }
@@ -261,20 +262,20 @@ func TestIncrementalReloadsEqualAFreshLoad(t *testing.T) {
 		t.Fatal("the writer never split a line")
 	}
 	fresh := openHome(t, home)
-	if !reflect.DeepEqual(m.data.projects, fresh.data.projects) {
-		t.Errorf("project rows differ:\n%+v\nfresh\n%+v", m.data.projects, fresh.data.projects)
+	if !reflect.DeepEqual(m.feeds.home.Rows(), fresh.feeds.home.Rows()) {
+		t.Errorf("project rows differ:\n%+v\nfresh\n%+v", m.feeds.home.Rows(), fresh.feeds.home.Rows())
 	}
-	if !reflect.DeepEqual(m.data.history.Entries, fresh.data.history.Entries) || !reflect.DeepEqual(m.data.history.Problems, fresh.data.history.Problems) {
-		t.Errorf("history differs: %d entries %d problems, fresh %d and %d", len(m.data.history.Entries), len(m.data.history.Problems), len(fresh.data.history.Entries), len(fresh.data.history.Problems))
+	if !reflect.DeepEqual(m.feeds.history.History().Entries, fresh.feeds.history.History().Entries) || !reflect.DeepEqual(m.feeds.history.History().Problems, fresh.feeds.history.History().Problems) {
+		t.Errorf("history differs: %d entries %d problems, fresh %d and %d", len(m.feeds.history.History().Entries), len(m.feeds.history.History().Problems), len(fresh.feeds.history.History().Entries), len(fresh.feeds.history.History().Problems))
 	}
-	if !reflect.DeepEqual(m.data.inventory, fresh.data.inventory) {
-		t.Errorf("paste inventory differs:\n%+v\nfresh\n%+v", m.data.inventory.Summary, fresh.data.inventory.Summary)
+	if !reflect.DeepEqual(m.feeds.history.Inventory(), fresh.feeds.history.Inventory()) {
+		t.Errorf("paste inventory differs:\n%+v\nfresh\n%+v", m.feeds.history.Inventory().Summary, fresh.feeds.history.Inventory().Summary)
 	}
 	if !reflect.DeepEqual(m.feeds.sessions.List(), fresh.feeds.sessions.List()) {
 		t.Errorf("Replay list differs:\n%+v\nfresh\n%+v", m.feeds.sessions.List(), fresh.feeds.sessions.List())
 	}
-	if !reflect.DeepEqual(m.data.project.rows, fresh.data.project.rows) {
-		t.Errorf("memory rows differ: %d, fresh %d", len(m.data.project.rows), len(fresh.data.project.rows))
+	if !reflect.DeepEqual(m.feeds.project.Cur().Rows, fresh.feeds.project.Cur().Rows) {
+		t.Errorf("memory rows differ: %d, fresh %d", len(m.feeds.project.Cur().Rows), len(fresh.feeds.project.Cur().Rows))
 	}
 	for _, k := range []string{"2", "3", "4", "5", "6", "7"} {
 		m, fresh = press(t, m, k), press(t, fresh, k)
@@ -341,7 +342,7 @@ func TestIncrementalReloadSkipsUnchangedSubagents(t *testing.T) {
 	records := sessionRecords(m, rel(home, main))
 	appendLine(t, main, `{"type":"user","timestamp":"2026-11-22T11:00:00.000Z","sessionId":"`+id+`","message":{"role":"user","content":"one more"}}`)
 	m, seen := reloadSeen(t, m, main)
-	if len(seen["homeDeltaMsg"]) != 1 || len(seen["feed.SessionsLoaded"]) != 1 {
+	if len(seen["feed.HomeDelta"]) != 1 || len(seen["feed.SessionsLoaded"]) != 1 {
 		t.Fatalf("the append made %v", keys(seen))
 	}
 	if got := sessionRecords(m, rel(home, main)); got != records+1 {

@@ -10,12 +10,22 @@ import (
 // reloadAll re-reads everything (ctrl+r, or after the editor).
 func (m *Model) reloadAll() tea.Cmd {
 	m.feeds.overview.Invalidate()
-	m.live.walk.Invalidate()
+	m.feeds.project.Walk().Invalidate()
 	m.feeds.retention.Invalidate()
 	m.feeds.files.Invalidate()
 	m.feeds.secrets.Invalidate()
 	// The project list's arrival loads the open project and its sessions.
-	return tea.Batch(m.requestHome(homeReq{full: true, openAll: true}), m.requestHistory(historyReq{full: true}), m.lazyLoadCmd())
+	return tea.Batch(m.requestHome(feed.HomeReq{Full: true, OpenAll: true}), m.requestHistory(), m.lazyLoadCmd())
+}
+
+// requestHistory reads all of history.jsonl again (and then the paste
+// inventory), or queues it behind the running read.
+func (m *Model) requestHistory() tea.Cmd {
+	cmd := m.feeds.history.Request(true)
+	if m.feeds.history.ReadingAll() {
+		m.loading["history"] = true
+	}
+	return cmd
 }
 
 // reload re-reads what a batch of file events changed, and only that.
@@ -26,15 +36,12 @@ func (m *Model) reload(c change) tea.Cmd {
 	var cmds []tea.Cmd
 	switch {
 	case c.projects:
-		cmds = append(cmds, m.requestHome(homeReq{full: true}))
+		cmds = append(cmds, m.requestHome(feed.HomeReq{Full: true}))
 	case len(c.sessions) > 0 || len(c.memory) > 0:
-		cmds = append(cmds, m.requestHome(homeReq{sessions: c.sessions, memory: c.memory}))
+		cmds = append(cmds, m.requestHome(feed.HomeReq{Sessions: c.sessions, Memory: c.memory}))
 	}
-	if c.history {
-		cmds = append(cmds, m.requestHistory(historyReq{}))
-	}
-	if c.pastes {
-		cmds = append(cmds, m.requestPastes(pasteNames(c)))
+	if c.history || c.pastes {
+		cmds = append(cmds, m.feeds.history.Changed(c.names))
 	}
 	if open := m.data.open; open != "" {
 		if c.memory[open] {
@@ -42,11 +49,11 @@ func (m *Model) reload(c change) tea.Cmd {
 		}
 		var ids map[string]bool
 		for k := range c.sessions {
-			if k.slug == open {
+			if k.Slug == open {
 				if ids == nil {
 					ids = map[string]bool{}
 				}
-				ids[k.id] = true
+				ids[k.ID] = true
 			}
 		}
 		if ids != nil {
@@ -88,12 +95,17 @@ func (m *Model) lazyChange(c change) {
 	m.feeds.files.Changed(c.names, c.projects, m.p.files.Session())
 }
 
-// lazyLoadCmd reads the focused pane's data when it is stale, or brings
-// it up to date from the files that changed (lazyChange): the Retention
-// and Files panes are not read at start-up nor on every live reload,
-// only when someone looks at them. One Retention read runs at a time;
-// what changes meanwhile is read when it is in.
+// lazyLoadCmd reads the focused pane's data when its row in the pane
+// table says it loads on focus and it is stale, or brings it up to date
+// from the files that changed (lazyChange): the Overview, Retention,
+// Files and Security panes are not read at start-up (unless focused)
+// nor on every live reload, only when someone looks at them. One
+// Retention read runs at a time; what changes meanwhile is read when it
+// is in.
 func (m *Model) lazyLoadCmd() tea.Cmd {
+	if !paneTable[m.focus].lazy {
+		return nil
+	}
 	switch m.focus {
 	case paneOverview:
 		return m.overviewLoad()

@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"github.com/memscope/memscope/ui/feed"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -23,7 +24,7 @@ type leftoversRemovedMsg struct {
 // (in every memory folder of the home and beside restored files), each
 // checked again first (leftover.Remove).
 func (m *Model) removeLeftoversCmd() tea.Cmd {
-	items := m.data.project.leftovers.Items
+	items := m.feeds.project.Cur().Leftovers.Items
 	switch {
 	case m.readOnly:
 		return func() tea.Msg { return errMsg{errors.New("the home is read-only: nothing can be removed")} }
@@ -64,19 +65,19 @@ func (m *Model) leftoversRemoved(r leftoversRemovedMsg) tea.Cmd {
 	}
 	// The walk's listing had what was just removed, some of it where no
 	// file event reaches (a project tree a restore named): walk again.
-	m.live.walk.Invalidate()
+	m.feeds.project.Walk().Invalidate()
 	return m.requestProject(m.data.open)
 }
 
 // announceLeftovers says once, on the first load that finds them, that
 // interrupted memscope writes left something (the Health pane lists it).
-func (m *Model) announceLeftovers(p projectLoadedMsg) {
-	if m.leftoversAnnounced || len(p.leftovers.Items) == 0 && len(p.leftovers.Interrupted) == 0 {
+func (m *Model) announceLeftovers(p *feed.ProjectLoaded) {
+	if m.leftoversAnnounced || len(p.Leftovers.Items) == 0 && len(p.Leftovers.Interrupted) == 0 {
 		return
 	}
 	m.leftoversAnnounced = true
-	text := fmt.Sprintf("%d leftover(s) of interrupted memscope writes found: Health pane (%s), C removes them", len(p.leftovers.Items), keymap.PaneKey(int(paneHealth)))
-	if n := len(p.leftovers.Interrupted); n > 0 {
+	text := fmt.Sprintf("%d leftover(s) of interrupted memscope writes found: Health pane (%s), C removes them", len(p.Leftovers.Items), keymap.PaneKey(int(paneHealth)))
+	if n := len(p.Leftovers.Interrupted); n > 0 {
 		text = fmt.Sprintf("%d interrupted restore(s), %s", n, text)
 	}
 	m.setStatus(text, false)

@@ -3,10 +3,6 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/memscope/memscope/engine/leftover"
-	memlint "github.com/memscope/memscope/engine/lint"
-	enginesessions "github.com/memscope/memscope/engine/sessions"
-	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/ui/feed"
 	"github.com/memscope/memscope/views/projects"
 	"github.com/memscope/memscope/views/replay"
@@ -15,74 +11,12 @@ import (
 // homeData is everything loaded from the home, as the last commands
 // returned it.
 type homeData struct {
-	projects  []projects.Row
-	problems  []model.Problem
-	open      string // slug of the open project
-	history   *model.History
-	inventory *model.PasteInventory
-	pasteRefs map[model.PasteHash]int
-	// pasteStatus is the inventory's resolutions by hash (the History
-	// pane's badges).
-	pasteStatus map[model.PasteHash]model.PasteResolution
-	project     projectLoadedMsg
-	// storeDir is the memory store the Memories and Index panes show: an
-	// agent's folder, "" for the project's auto memory (msgs.NextMemoryStore).
-	storeDir string
-	// files are each project's transcripts, by slug, newest first: a
-	// changed session updates its project's row from them.
-	files map[string][]model.TranscriptFile
-	// active is when each of those transcripts was last active, by path
-	// (enginesessions.LastActive).
-	active map[string]enginesessions.Active
-	// refs counts history's paste references, kept current as history
-	// grows (the paste inventory checks what it counts).
-	refs model.PasteRefs
-	// unreviewed counts the open project's memories to review; -1 until
-	// its inbox is read.
-	unreviewed int
-}
-
-// loaders is what a store's loads carry from one to the next. Each part
-// belongs to the running load of its store (its flight runs one at a
-// time), so Update only hands it on, never reads it.
-type loaders struct {
-	// history is where history.jsonl was read up to.
-	history *model.HistoryTail
-	// verdicts remembers the paste files already hashed; restored says
-	// the ones kept by an earlier run were asked for (Options.Cache).
-	verdicts *model.PasteVerdicts
-	restored bool
-	// lint remembers per-file lint work (shingles, pairs, scans) on the
-	// open project's memory folder; lintOf is that project and the store
-	// asked for (slug, NUL, folder).
-	lint   *memlint.Memo
-	lintOf string
-	// walk keeps the open project's leftover search's walk of the whole
-	// home (every transcript's name) until a file event says it may
-	// differ: a memory write does not walk the home again.
-	walk *leftover.WalkCache
+	open string // slug of the open project
 }
 
 // flights are the stores' flights (see flight).
 type flights struct {
-	home     flight[homeReq]
-	history  flight[historyReq]
-	pastes   flight[pastesReq]
-	project  flight[string]
 	sessions flight[feed.SessionsReq]
-}
-
-// openPath is the open project's real path (or its slug when unknown).
-func (d homeData) openPath() string {
-	for _, r := range d.projects {
-		if r.Project.Slug == d.open {
-			if r.Project.Path != "" {
-				return r.Project.Path
-			}
-			return r.Project.Slug
-		}
-	}
-	return d.open
 }
 
 type errMsg struct{ err error }
@@ -90,8 +24,7 @@ type errMsg struct{ err error }
 // openProject switches the project panes to slug.
 func (m *Model) openProject(slug string) {
 	if slug != m.data.open {
-		m.data.storeDir = ""
-		m.data.unreviewed = -1
+		m.feeds.project.Switched()
 	}
 	m.data.open = slug
 	m.p.projects, _ = m.p.projects.Update(projects.OpenMsg{Slug: slug})

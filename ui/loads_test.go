@@ -47,7 +47,7 @@ func TestMemoriesDetailShowsLoads(t *testing.T) {
 	if !strings.Contains(screen(m), "sessions: line 1: loaded in 2 sessions, last") {
 		t.Fatalf("after a new session:\n%s", screen(m))
 	}
-	if n := len(seen["projectLoadedMsg"]); n != 1 {
+	if n := len(seen["feed.ProjectLoaded"]); n != 1 {
 		t.Errorf("%d project loads for a new session's loads, want 1", n)
 	}
 	appendTo := func(p, text string) {
@@ -65,7 +65,7 @@ func TestMemoriesDetailShowsLoads(t *testing.T) {
 	// sessions loaded: the transcripts' loads are not read again.
 	appendTo(s2, `{"type":"assistant","uuid":"r-s2","sessionId":"s2","timestamp":"2026-11-20T10:00:02.000Z","message":{"role":"assistant","content":"ok"}}`+"\n")
 	m, seen = reloadSeen(t, m, s2)
-	if n := len(seen["loadsReadMsg"]); n != 0 {
+	if n := len(seen["feed.LoadsRead"]); n != 0 {
 		t.Errorf("%d loads reads after a plain append, want 0", n)
 	}
 	if len(seen["feed.SessionsLoaded"]) == 0 {
@@ -75,7 +75,7 @@ func TestMemoriesDetailShowsLoads(t *testing.T) {
 	// read, and shows.
 	appendTo(s2, loadsSession(home, "s3", index))
 	m, seen = reloadSeen(t, m, s2)
-	if n := len(seen["loadsReadMsg"]); n == 0 {
+	if n := len(seen["feed.LoadsRead"]); n == 0 {
 		t.Error("an appended load was not read")
 	}
 	if !strings.Contains(screen(m), "sessions: line 1: loaded in 3 sessions, last") {

@@ -71,7 +71,8 @@ type paneSet struct {
 // paneRow is one row of the pane table: the keymap's row of the same
 // index names it (name, short name, key, group); the row says where the
 // pane is, how to build it, and whether its data is read only while it is
-// focused (on focus, and on a reload while focused).
+// focused (lazy: on focus, and on a reload while focused; lazyLoadCmd
+// reads nothing for a pane whose row says otherwise).
 type paneRow struct {
 	build  func(*paneSet, keymap.KeyMap, style.Styles)
 	of     func(*paneSet) pane
@@ -106,7 +107,7 @@ func row[P any, PP paneUpdater[P]](at func(*paneSet) *P, newPane func(keymap.Key
 // generic (tabs, focus, routing, theme, read-only, help, lazy loading)
 // iterates it.
 var paneTable = [keymap.PaneCount]paneRow{
-	row(func(s *paneSet) *ovpane.Model { return &s.overview }, ovpane.New, false),
+	row(func(s *paneSet) *ovpane.Model { return &s.overview }, ovpane.New, true),
 	row(func(s *paneSet) *projects.Model { return &s.projects }, projects.New, false),
 	row(func(s *paneSet) *index.Model { return &s.index }, index.New, false),
 	row(func(s *paneSet) *memories.Model { return &s.memories }, memories.New, false),
@@ -170,4 +171,8 @@ type feeds struct {
 	secrets   *feed.Secrets
 	files     *feed.Files
 	sessions  *feed.Sessions
+	history   *feed.History
+	home      *feed.Home
+	project   *feed.Project
+	search    *feed.Search
 }

@@ -1,20 +1,18 @@
 package ui
 
 import (
+	"github.com/memscope/memscope/ui/feed"
 	"github.com/memscope/memscope/views/health"
 	"github.com/memscope/memscope/views/index"
 	"github.com/memscope/memscope/views/memories"
 	"github.com/memscope/memscope/views/prompt"
 	"github.com/memscope/memscope/views/replay"
 	reviewpane "github.com/memscope/memscope/views/review"
-	"io/fs"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	enginepreview "github.com/memscope/memscope/engine/preview"
-	"github.com/memscope/memscope/model"
 )
 
 // previewMsg carries the prompt preview for a project.
@@ -32,27 +30,12 @@ func (m Model) previewCmd(query string) tea.Cmd {
 	}
 	home, now, getenv, root := m.opts.Home, m.opts.Now(), m.opts.Getenv, m.root()
 	return func() tea.Msg {
-		o := previewOptions(root, home.Dir, project, getenv, now)
+		o := feed.PreviewOptions(root, home.Dir, project, getenv, now)
 		if query != "" {
 			o.Queries = []string{query}
 		}
 		p := enginepreview.Build(o)
 		return previewMsg{project: project, preview: &p}
-	}
-}
-
-// previewOptions are the options of the next session's prompt for
-// project, as the Prompt pane builds it.
-func previewOptions(root fs.FS, homeDir, project string, getenv func(string) string, now time.Time) enginepreview.Options {
-	userHome := getenv("HOME")
-	return enginepreview.Options{
-		Root:            root,
-		HomeDir:         homeDir,
-		UserHome:        userHome,
-		Project:         project,
-		Getenv:          getenv,
-		ClaudeJSONPaths: model.ClaudeJSONPaths(homeDir, userHome),
-		Now:             now,
 	}
 }
 
@@ -77,7 +60,7 @@ func (m Model) previewProject() string {
 	if m.data.open == "" {
 		return m.opts.Project
 	}
-	return m.data.openPath()
+	return m.openPath()
 }
 
 // previewOrExplainCmd builds the preview, or, when there is no folder to

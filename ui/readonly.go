@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"github.com/memscope/memscope/ui/feed"
 	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
@@ -32,12 +33,12 @@ func (m Model) writes() model.WriteFS {
 }
 
 // checkWritableCmd probes the home for write access. A home that is not
-// a folder on disk (homeOnDisk: a test's MapFS) cannot be written;
+// a folder on disk (feed.HomeOnDisk: a test's MapFS) cannot be written;
 // unlike a memory folder, a missing home is not created.
 func (m Model) checkWritableCmd() tea.Cmd {
 	dir, w, machine := m.opts.Home.Dir, m.writes(), m.opts.Root
 	return func() tea.Msg {
-		if st, err := w.Stat(dir); !homeOnDisk(machine, dir) || err != nil || !st.IsDir() {
+		if st, err := w.Stat(dir); !feed.HomeOnDisk(machine, dir) || err != nil || !st.IsDir() {
 			return writableMsg{err: fmt.Errorf("the home %s is not a folder on disk", dir)}
 		}
 		return writableMsg{err: model.ProbeWritable(w, dir)}

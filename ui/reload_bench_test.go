@@ -45,7 +45,7 @@ func benchReload(b *testing.B, base string) {
 	hist = filepath.Join(home, model.HistoryPath)
 	transcript = filepath.Join(home, transcript[len(base)+1:])
 	m := openBench(b, home, project)
-	if len(m.feeds.sessions.List()) == 0 || m.data.history == nil {
+	if len(m.feeds.sessions.List()) == 0 || m.feeds.history.History() == nil {
 		b.Fatal("the home did not load")
 	}
 	paths := []string{hist, transcript}
@@ -116,7 +116,7 @@ func BenchmarkReloadAfterMemoryWrite(b *testing.B) {
 	if cpu > 0 {
 		b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
 	}
-	if len(m.data.project.rows) == 0 {
+	if len(m.feeds.project.Cur().Rows) == 0 {
 		b.Fatal("no memory rows")
 	}
 }

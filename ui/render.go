@@ -67,23 +67,23 @@ type renderKey struct {
 // renderCmd renders the index and the memory bodies for the current pane
 // widths, in the background.
 func (m Model) renderCmd() tea.Cmd {
-	p := m.data.project
-	if p.slug == "" || m.width == 0 {
+	p := m.feeds.project.Cur()
+	if p.Slug == "" || m.width == 0 {
 		return nil
 	}
 	r, st := m.md, markdown.StyleFor(m.styles.IsDark, m.styles.NoColor)
 	dark, noColor := m.styles.IsDark, m.styles.NoColor
 	iw, bw := m.p.index.RenderWidth(), m.p.memories.BodyWidth()
-	loaded := loadedIndexText(p.cap)
+	loaded := loadedIndexText(p.Cap)
 	bodies := map[string]string{}
-	for _, row := range p.rows {
+	for _, row := range p.Rows {
 		bodies[row.File.Path] = row.File.Body
 	}
 	// The last rendering's cache is only read here: each renderedMsg
 	// brings a new one.
 	prev := m.rendered
 	return func() tea.Msg {
-		out := renderedMsg{slug: p.slug, indexWidth: iw, bodyWidth: bw, bodies: map[string]string{}, cache: renderCache{}}
+		out := renderedMsg{slug: p.Slug, indexWidth: iw, bodyWidth: bw, bodies: map[string]string{}, cache: renderCache{}}
 		render := func(text string, width int) string {
 			k := renderKey{text: text, width: width, dark: dark, noColor: noColor}
 			s, ok := out.cache.get(k)
@@ -119,13 +119,13 @@ func loadedIndexText(c memindex.IndexCap) string {
 
 // applyRendered swaps rendered text in, when it is for the open project.
 func (m *Model) applyRendered(r renderedMsg) {
-	p := m.data.project
-	if r.slug != p.slug {
+	p := m.feeds.project.Cur()
+	if r.slug != p.Slug {
 		return
 	}
 	m.rendered = r.cache
-	rows := make([]memories.Row, len(p.rows))
-	copy(rows, p.rows)
+	rows := make([]memories.Row, len(p.Rows))
+	copy(rows, p.Rows)
 	for i := range rows {
 		if b, ok := r.bodies[rows[i].File.Path]; ok {
 			rows[i].Body = b

@@ -13,7 +13,7 @@ import (
 
 // Init starts loading the home and, when asked, watching it.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.loadHomeCmd(homeReq{full: true, openAll: true}), m.loadHistoryCmd(historyReq{full: true}), m.checkWritableCmd(), m.lv.Next(), m.lazyLoadCmd()}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.feeds.home.Init(), m.feeds.history.Init(), m.checkWritableCmd(), m.lv.Next(), m.lazyLoadCmd()}
 	if m.opts.Watch {
 		cmds = append(cmds, startWatchCmd(m.opts.Home.Dir))
 	}
@@ -22,7 +22,7 @@ func (m Model) Init() tea.Cmd {
 
 // dataHandlers handle the data messages, each a switch on the message's
 // type; the first that takes a message owns it.
-var dataHandlers = []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.noteChange, Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleRequest, Model.handleWatch, Model.handleRetention, Model.handleFiles, Model.handleExport, Model.handleReview, Model.handleSecurity, Model.handleSearch, Model.handleOverview, Model.handleOpenPane, Model.handleLedger, Model.handleVault, Model.handleStatusExpired, Model.handleUndoJournal}
+var dataHandlers = []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.noteChange, Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleHome, Model.handleHistory, Model.handleRequest, Model.handleWatch, Model.handleStores, Model.handleRetention, Model.handleFiles, Model.handleExport, Model.handleReview, Model.handleSecurity, Model.handleSearch, Model.handleOverview, Model.handleOpenPane, Model.handleLedger, Model.handleVault, Model.handleStatusExpired, Model.handleUndoJournal}
 
 // handleData hands a data message to the first of dataHandlers that
 // owns its type; ok is false for messages nobody owns. The root is a few
@@ -40,55 +40,18 @@ func (m Model) handleData(msg tea.Msg) (Model, tea.Cmd, bool) {
 // handleLoaded takes what a loading command read and hands it to its panes.
 func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case homeLoadedMsg:
-		delete(m.loading, "home")
-		next := m.homeDone()
-		changed := m.applyHome(msg)
-		// The open project is known: the Overview counts its lines.
-		next = tea.Batch(next, m.lazyLoadCmd())
-		if m.data.open == "" {
-			// No project to load: the panes that wait for one say so
-			// (Prompt still previews the folder memscope started in).
-			m.showNoProject()
-			next = tea.Batch(next, m.previewOrExplainCmd(m.p.prompt.Query()))
-			return m, next, true
-		}
-		if changed || msg.openAll {
-			next = tea.Batch(next, m.loadOpenProject())
-		}
-		return m, tea.Batch(next, m.reviewCountsCmd()), true
-	case homeDeltaMsg:
-		next := m.homeDone()
-		next = tea.Batch(next, m.applyHomeDelta(msg))
-		return m, next, true
-	case historyLoadedMsg:
-		delete(m.loading, "history")
-		next := m.historyDone()
-		if msg.err != nil {
-			m.setStatus(msg.err.Error(), true)
-			m.historyUnavailable(msg.err)
-			return m, next, true
-		}
-		next = tea.Batch(next, m.applyHistoryRead(msg))
-		return m, next, true
-	case pastesLoadedMsg:
-		// The inventory first: the check waiting starts from it.
-		m.setInventory(msg.inventory, msg.refs)
-		next := m.pastesDone()
-		m.showHistory()
-		m.showPastes()
-		return m, next, true
-	case projectLoadedMsg:
+	case feed.ProjectLoaded:
 		delete(m.loading, "project")
-		next := m.projectDone()
-		if msg.slug != m.data.open || msg.want != m.data.storeDir {
+		ok, next := m.feeds.project.Loaded(msg, m.data.open)
+		next = m.projectCmd(next)
+		if !ok {
 			return m, next, true // the user moved on to another project or store
 		}
-		m.applyProject(msg)
-		next = tea.Batch(next, m.selectPendingHit(), m.renderCmd(), m.previewOrExplainCmd(m.p.prompt.Query()), m.loadReviewCmd(), m.loadsCmd(msg.slug), m.undoJournalCmd())
+		m.applyProject(m.feeds.project.Cur())
+		next = tea.Batch(next, m.selectPendingHit(), m.renderCmd(), m.previewOrExplainCmd(m.p.prompt.Query()), m.loadReviewCmd(), m.feeds.project.LoadsCmd(msg.Slug), m.undoJournalCmd())
 		return m, next, true
-	case loadsReadMsg:
-		return m, m.applyLoads(msg), true
+	case feed.LoadsRead:
+		return m, m.projectCmd(m.feeds.project.LoadsDone(msg, m.data.open)), true
 	case renderedMsg:
 		m.applyRendered(msg)
 		return m, nil, true
@@ -111,7 +74,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 			// A session that started or wrote an attachment record may
 			// have loaded files.
 			if msg.MayLoad {
-				next = tea.Batch(next, m.loadsCmd(msg.Slug))
+				next = tea.Batch(next, m.feeds.project.LoadsCmd(msg.Slug))
 			}
 		}
 		return m, next, true
@@ -137,11 +100,9 @@ func (m Model) handleRequest(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, nil, true
 	case msgs.SelectProject:
 		m.openProject(msg.Slug)
-		m.setStatus("opened "+m.data.openPath(), false)
+		m.setStatus("opened "+m.openPath(), false)
 		cmd := m.loadOpenProject()
 		return m, cmd, true
-	case msgs.ResolvePaste:
-		return m, m.resolvePasteCmd(msg.Hash), true
 	case msgs.PasteResolved:
 		var c1, c2 tea.Cmd
 		m.p.history, c1 = m.p.history.Update(msg)
@@ -165,17 +126,17 @@ func (m Model) handleRequest(msg tea.Msg) (Model, tea.Cmd, bool) {
 // nextStore shows the open project's next memory store (after the last,
 // its auto memory again) in the Memories and Index panes.
 func (m *Model) nextStore() tea.Cmd {
-	p := m.data.project
-	if p.slug != m.data.open || len(p.stores) < 2 {
+	p := m.feeds.project.Cur()
+	if p.Slug != m.data.open || len(p.Stores) < 2 {
 		m.setStatus("this project has only its own memory: no agent defines memory: user|project|local, and no agent-memory folder", false)
 		return nil
 	}
-	next := p.stores[(p.storeIdx+1)%len(p.stores)]
-	m.data.storeDir = next.Dir
-	if next.Dir == p.stores[0].Dir {
+	next := p.Stores[(p.StoreIdx+1)%len(p.Stores)]
+	m.feeds.project.SetStore(next.Dir)
+	if next.Dir == p.Stores[0].Dir {
 		// The home's auto memory folder (an auto memory folder moved
 		// out of the home is another store).
-		m.data.storeDir = ""
+		m.feeds.project.SetStore("")
 	}
 	m.setStatus("showing "+next.Label+": "+next.Dir, false)
 	return m.requestProject(m.data.open)

@@ -1,8 +1,8 @@
 package ui
 
 import (
-	"context"
 	"fmt"
+	"github.com/memscope/memscope/ui/feed"
 	"path"
 	"strings"
 
@@ -14,41 +14,8 @@ import (
 	searchview "github.com/memscope/memscope/views/search"
 )
 
-// The Search overlay (ctrl+f) searches every store with engine/search.
-// The search runs in a goroutine that hands each file's hits, in the
-// engine's order (transcripts newest first, then history, pastes, memory,
-// CLAUDE.md, file history), to a channel; a command pumps the channel
-// and returns what is ready as one message, and Update re-issues it until
-// the channel closes (the streaming pattern of STYLE.md). esc cancels the
-// search's context. A newer search supersedes an older one: messages
-// carry the search's number, and the older context is cancelled.
-
-// maxSearchBatch bounds the hits one message carries, so a query that
-// matches everywhere still draws as it goes.
-const maxSearchBatch = 2000
-
-// searchRun is the search under way (or the last one): its number and
-// how to stop it.
-type searchRun struct {
-	gen    int
-	cancel context.CancelFunc
-}
-
-// searchFinish is how a search ended.
-type searchFinish struct {
-	sum engsearch.Summary
-	err error
-}
-
-// searchBatchMsg is what a search found since the last message; fin is
-// set when it ended.
-type searchBatchMsg struct {
-	gen  int
-	hits []engsearch.Hit
-	fin  *searchFinish
-	ch   <-chan []engsearch.Hit
-	done <-chan searchFinish
-}
+// The Search overlay (ctrl+f) searches every store through the Search
+// feed (feed.Search), which streams the hits in as it finds them.
 
 // handleSearch handles the overlay's requests and the search's results.
 func (m Model) handleSearch(msg tea.Msg) (Model, tea.Cmd, bool) {
@@ -63,32 +30,28 @@ func (m Model) handleSearch(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case promptHitReadMsg:
 		m.promptHitRead(msg)
 		return m, nil, true
-	case searchBatchMsg:
-		if m.srch == nil || msg.gen != m.srch.gen {
+	case feed.SearchBatch:
+		if !m.feeds.search.Current(msg) {
 			return m, nil, true // a search the user replaced
 		}
-		if len(msg.hits) > 0 && !m.p.search.Add(msg.hits) {
+		if len(msg.Hits) > 0 && !m.p.search.Add(msg.Hits) {
 			m.stopSearch() // enough hits to read: the query is too wide
 		}
-		if msg.fin != nil {
-			m.p.search.Finish(msg.fin.sum, msg.fin.err)
+		if msg.Fin != nil {
+			m.p.search.Finish(msg.Fin.Summary, msg.Fin.Err)
 			return m, nil, true
 		}
-		return m, pumpSearch(msg.gen, msg.ch, msg.done), true
+		return m, m.feeds.search.Next(msg), true
 	}
 	return m, nil, false
 }
 
 // stopSearch cancels the running search; its last message still comes,
 // with what was found.
-func (m *Model) stopSearch() {
-	if m.srch != nil && m.srch.cancel != nil {
-		m.srch.cancel()
-	}
-}
+func (m *Model) stopSearch() { m.feeds.search.Stop() }
 
 // startSearch compiles the query and starts the search in the
-// background.
+// background (in the open project when asked).
 func (m *Model) startSearch(s searchview.Start) tea.Cmd {
 	m.stopSearch()
 	q, err := engsearch.Compile(s.Query, engsearch.QueryOptions{Regex: s.Regex, Case: s.Case})
@@ -96,65 +59,19 @@ func (m *Model) startSearch(s searchview.Start) tea.Cmd {
 		m.p.search.Failed(err)
 		return nil
 	}
-	o := engsearch.Options{Home: m.opts.Home.FS, HomeDir: m.opts.Home.Dir, Root: m.root(), UserHome: m.opts.Getenv("HOME"), Getenv: m.opts.Getenv, Query: q}
+	var project *engsearch.Project
 	if s.Project && m.data.open != "" {
-		o.Project = &engsearch.Project{Slug: m.data.open}
-		if p := m.data.openPath(); strings.HasPrefix(p, "/") {
-			o.Project.Dir = p
+		project = &engsearch.Project{Slug: m.data.open}
+		if p := m.openPath(); strings.HasPrefix(p, "/") {
+			project.Dir = p
 		}
 	}
-	gen := 1
-	if m.srch != nil {
-		gen = m.srch.gen + 1
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	m.srch = &searchRun{gen: gen, cancel: cancel}
-	ch := make(chan []engsearch.Hit, 64)
-	done := make(chan searchFinish, 1)
-	go func() {
-		defer close(ch)
-		sum, err := engsearch.Run(ctx, o, func(b engsearch.Batch) error {
-			if len(b.Hits) == 0 {
-				return nil
-			}
-			select {
-			case ch <- b.Hits:
-				return nil
-			case <-ctx.Done():
-				return nil // Run sees the cancel and says so in the summary
-			}
-		})
-		done <- searchFinish{sum: sum, err: err}
-	}()
-	return pumpSearch(gen, ch, done)
-}
-
-// pumpSearch waits for the search's next hits and returns them with
-// whatever else is ready, or its end.
-func pumpSearch(gen int, ch <-chan []engsearch.Hit, done <-chan searchFinish) tea.Cmd {
-	return func() tea.Msg {
-		msg := searchBatchMsg{gen: gen, ch: ch, done: done}
-		hits, ok := <-ch
-		for ok {
-			msg.hits = append(msg.hits, hits...)
-			if len(msg.hits) >= maxSearchBatch {
-				return msg
-			}
-			select {
-			case hits, ok = <-ch:
-			default:
-				return msg
-			}
-		}
-		f := <-done
-		msg.fin = &f
-		return msg
-	}
+	return m.feeds.search.Start(q, project)
 }
 
 // openSearch opens the Search overlay (ctrl+f).
 func (m *Model) openSearch() tea.Cmd {
-	return m.p.search.Open(m.data.openPath())
+	return m.p.search.Open(m.openPath())
 }
 
 // openHit shows a hit in the pane that holds it: Replay at the turn (the
@@ -191,7 +108,7 @@ func (m *Model) openHit(j searchview.Jump) tea.Cmd {
 		cmd := m.openProjectOf(h)
 		m.pendingHit, m.pendingStore = &h, false
 		focus := m.setFocus(paneMemories)
-		if m.data.project.slug == m.data.open {
+		if m.feeds.project.Cur().Slug == m.data.open {
 			cmd = tea.Batch(cmd, m.selectPendingHit())
 		}
 		return tea.Batch(cmd, focus)
@@ -233,7 +150,7 @@ func (m *Model) openProjectOf(h engsearch.Hit) tea.Cmd {
 	if parts := strings.Split(h.File, "/"); len(parts) > 2 && parts[0] == "projects" {
 		slug = parts[1]
 	}
-	for _, r := range m.data.projects {
+	for _, r := range m.feeds.home.Rows() {
 		if slug == "" && h.Project != "" && (r.Project.Path == h.Project || r.Project.Slug == h.Project) {
 			slug = r.Project.Slug
 		}
@@ -256,26 +173,26 @@ func (m *Model) selectPendingHit() tea.Cmd {
 	}
 	abs := h.File
 	if !strings.HasPrefix(abs, "/") {
-		abs = joinAbs(m.opts.Home.Dir, h.File)
+		abs = feed.JoinAbs(m.opts.Home.Dir, h.File)
 	}
 	if m.p.memories.SelectPath(abs) {
 		m.pendingHit = nil
 		return nil
 	}
-	p := m.data.project
+	p := m.feeds.project.Cur()
 	// The store holding the hit: the deepest folder that holds it (team
 	// memory is inside the auto memory folder).
 	in := -1
-	for i, st := range p.stores {
-		if strings.HasPrefix(abs, strings.TrimSuffix(st.Dir, "/")+"/") && (in < 0 || len(st.Dir) > len(p.stores[in].Dir)) {
+	for i, st := range p.Stores {
+		if strings.HasPrefix(abs, strings.TrimSuffix(st.Dir, "/")+"/") && (in < 0 || len(st.Dir) > len(p.Stores[in].Dir)) {
 			in = i
 		}
 	}
-	if !m.pendingStore && in >= 0 && in != p.storeIdx {
+	if !m.pendingStore && in >= 0 && in != p.StoreIdx {
 		m.pendingStore = true
-		m.data.storeDir = p.stores[in].Dir
+		m.feeds.project.SetStore(p.Stores[in].Dir)
 		if in == 0 {
-			m.data.storeDir = "" // the home's auto memory folder
+			m.feeds.project.SetStore("") // the home's auto memory folder
 		}
 		return m.requestProject(m.data.open)
 	}

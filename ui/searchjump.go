@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/memscope/memscope/ui/feed"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -50,7 +51,7 @@ func spotOf(h engsearch.Hit) hit.Spot {
 func (m *Model) openClaudeMdHit(h engsearch.Hit, note string) tea.Cmd {
 	abs := h.File
 	if !strings.HasPrefix(abs, "/") {
-		abs = joinAbs(m.opts.Home.Dir, h.File)
+		abs = feed.JoinAbs(m.opts.Home.Dir, h.File)
 	}
 	load := m.openProjectOf(h)
 	focus := m.setFocus(panePrompt)

@@ -39,34 +39,34 @@ func TestPanesReadEveryMemoryStore(t *testing.T) {
 		m := New(Options{Home: home, Project: project, Now: func() time.Time { return testNow }, Root: testroot.New(t),
 			Getenv: func(k string) string { return env[k] }})
 		m = drain(t, m, m.Init())
-		p := m.data.project
-		if p.slug != model.Slug(project) || len(p.stores) == 0 {
-			t.Fatalf("%s: not opened (open %q, %d stores)", project, p.slug, len(p.stores))
+		p := *m.feeds.project.Cur()
+		if p.Slug != model.Slug(project) || len(p.Stores) == 0 {
+			t.Fatalf("%s: not opened (open %q, %d stores)", project, p.Slug, len(p.Stores))
 		}
-		if p.stores[0].Dir != filepath.ToSlash(filepath.Join(homeDir, "projects", p.slug, "memory")) {
-			t.Errorf("%s: the first store is %s, want the home's auto memory folder", project, p.stores[0].Dir)
+		if p.Stores[0].Dir != filepath.ToSlash(filepath.Join(homeDir, "projects", p.Slug, "memory")) {
+			t.Errorf("%s: the first store is %s, want the home's auto memory folder", project, p.Stores[0].Dir)
 		}
-		for _, s := range p.stores {
+		for _, s := range p.Stores {
 			if s.Exists && !slices.Contains(shown, s.Dir) {
 				shown = append(shown, s.Dir)
 			}
 		}
-		if got := m.reviewOptions(p.slug)().MemoryDir; got != filepath.ToSlash(client) {
+		if got := m.feeds.project.ReviewOptions(p.Slug)().MemoryDir; got != filepath.ToSlash(client) {
 			t.Errorf("%s: the review reads %s, want %s (where the client writes its memory)", project, got, client)
 		}
 		// m reaches every store, the moved auto memory folder included,
 		// and comes back to the home's.
-		seen := []string{p.absDir}
-		for range p.stores {
+		seen := []string{p.AbsDir}
+		for range p.Stores {
 			m = drain(t, m, m.nextStore())
-			seen = append(seen, m.data.project.absDir)
+			seen = append(seen, m.feeds.project.Cur().AbsDir)
 		}
-		for i, s := range p.stores {
+		for i, s := range p.Stores {
 			if seen[i] != s.Dir {
 				t.Errorf("%s: m's store %d shows %s, want %s", project, i, seen[i], s.Dir)
 			}
 		}
-		if last := seen[len(seen)-1]; last != p.stores[0].Dir {
+		if last := seen[len(seen)-1]; last != p.Stores[0].Dir {
 			t.Errorf("%s: m after the last store shows %s, want the home's auto memory again", project, last)
 		}
 	}

@@ -6,7 +6,6 @@ package ui
 import (
 	"errors"
 	"fmt"
-	engineloads "github.com/memscope/memscope/engine/loads"
 	"github.com/memscope/memscope/ui/feed"
 	"io/fs"
 	"sync/atomic"
@@ -16,10 +15,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/engine/diskcache"
-	"github.com/memscope/memscope/engine/leftover"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/overview"
-	"github.com/memscope/memscope/engine/provenance"
 	engsearch "github.com/memscope/memscope/engine/search"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
@@ -117,15 +114,11 @@ type Model struct {
 	// rendered is the last Markdown rendered, for the next renderCmd.
 	rendered renderCache
 
-	// p holds the panes (the pane table's) and the search overlay;
-	// reviewGen numbers the review inbox's loads.
-	p         *paneSet
-	reviewGen int
+	// p holds the panes (the pane table's) and the search overlay.
+	p *paneSet
 
-	// srch is the search under way
-	// or last run; pendingHit a memory hit waiting for its project to
-	// load (search.go).
-	srch       *searchRun
+	// pendingHit is a memory hit waiting for its project to load
+	// (search.go).
 	pendingHit *engsearch.Hit
 	// pendingStore says the Memories pane was switched to the hit's
 	// store already (it is tried once).
@@ -143,10 +136,9 @@ type Model struct {
 	// vaultRows is what the Replay pane's vault rows were read for (vault.go).
 	vaultRows *vaultListed
 
-	// fl runs each store's loads one at a time; live is what the loads
-	// carry from one to the next (see load.go).
-	fl   flights
-	live *loaders
+	// fl runs the sessions' loads one at a time (the feeds hold their
+	// own flights).
+	fl flights
 
 	watch     *watcher
 	reloadTag int
@@ -171,13 +163,6 @@ type Model struct {
 	// leftoversAnnounced is set once the status line said that
 	// interrupted memscope writes left something.
 	leftoversAnnounced bool
-
-	// loadsCache keeps what each transcript says was loaded, so a project
-	// reload rereads only the transcripts that changed (see loads.go).
-	loadsCache *engineloads.Cache
-	// reviewCache keeps each transcript's provenance first pass, so the
-	// review inbox after a memory change reads only what changed.
-	reviewCache *provenance.FirstCache
 }
 
 // vaultListed is what the Replay pane's vault rows were last read for:
@@ -204,24 +189,21 @@ func New(opts Options) Model {
 		km = *opts.Keys
 	}
 	m := Model{
-		opts:        opts,
-		keys:        &km,
-		styles:      st,
-		help:        new(help.New()),
-		loading:     map[string]bool{"home": true, "history": true},
-		feeds:       &feeds{overview: feed.NewOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets(), files: feed.NewFiles(), sessions: feed.NewSessions()},
-		md:          markdown.NewRenderer(),
-		loadsCache:  engineloads.NewCache(),
-		reviewCache: provenance.NewFirstCacheOn(opts.Cache, homeDirOf(opts.Home)),
-		p:           newPanes(km, st),
-		lastChange:  new(string),
+		opts:       opts,
+		keys:       &km,
+		styles:     st,
+		help:       new(help.New()),
+		loading:    map[string]bool{"home": true, "history": true},
+		feeds:      &feeds{overview: feed.NewOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets(), files: feed.NewFiles(), sessions: feed.NewSessions(), history: feed.NewHistory(opts.Home, opts.Cache), home: feed.NewHome(opts.Home)},
+		md:         markdown.NewRenderer(),
+		p:          newPanes(km, st),
+		lastChange: new(string),
 	}
 	m.lv = m.newLive()
 	m.feeds.retention.SetVaultDir(m.places().VaultDir)
 	m.memo = &viewMemo{}
-	m.live = &loaders{history: &model.HistoryTail{}, verdicts: model.NewPasteVerdicts(), walk: leftover.NewWalkCache()}
-	// Init starts these two loads.
-	m.fl.home.running, m.fl.history.running = true, true
+	m.feeds.search = feed.NewSearch(feed.SearchEnv{Home: opts.Home, Machine: opts.Root, Getenv: opts.Getenv})
+	m.feeds.project = feed.NewProject(feed.ProjectEnv{Home: opts.Home, Machine: opts.Root, Writes: opts.Writes, Getenv: opts.Getenv, Now: opts.Now, Staleness: opts.Staleness, Watch: opts.Watch, Cache: opts.Cache, GateLog: m.places().GateLog}, m.feeds.home)
 	m.help.Styles = helpStyles(true, noColor)
 	paneTable[paneLive].update(m.p, livepane.LevelsMsg{WarnPct: opts.LiveWarnPercent, AlertPct: opts.LiveAlertPercent})
 	m.p.memories, _ = m.p.memories.Update(memories.StalenessMsg{Thresholds: opts.Staleness})
@@ -282,7 +264,7 @@ func unseenMsg(msg tea.Msg, focus int) bool {
 	switch msg.(type) {
 	case feed.LiveSnap, feed.LivePoll:
 		return focus != paneLive
-	case pastesLoadedMsg:
+	case feed.PastesChecked:
 		return focus != panePastes && focus != paneHistory
 	}
 	return false
@@ -367,11 +349,19 @@ func (m Model) view() tea.View {
 	if m.opts.MouseOff {
 		v.MouseMode = tea.MouseModeNone
 	}
-	v.WindowTitle = "memscope — " + model.SanitizeForTerminal(m.data.openPath())
-	if n := m.data.unreviewed; n > 0 {
+	v.WindowTitle = "memscope — " + model.SanitizeForTerminal(m.openPath())
+	if n := m.feeds.project.Unreviewed(); n > 0 {
 		v.WindowTitle += fmt.Sprintf(" · %d to review", n)
 	}
 	return v
+}
+
+// openPath is the open project's real path (or its slug when unknown).
+func (m *Model) openPath() string {
+	if p := m.feeds.home.Path(m.data.open); p != "" {
+		return p
+	}
+	return m.data.open
 }
 
 // loadingText counts the sources still being read, for the status line.

@@ -42,7 +42,7 @@ func (m Model) undoStores() func(s *store.Store) []*store.Store {
 // footer names it even when an earlier run made the change (this run
 // knows only its own); nil when the project has no store on disk.
 func (m Model) undoJournalCmd() tea.Cmd {
-	s := m.data.project.store
+	s := m.feeds.project.Cur().Store
 	if s == nil {
 		return nil
 	}

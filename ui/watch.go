@@ -40,6 +40,11 @@ type watcher struct {
 	w    *fsnotify.Watcher
 	home string
 
+	// stores are the memory store folders outside the home it watches,
+	// by folder: their project's slug (watchstores.go). Update alone
+	// reads and writes it.
+	stores map[string]string
+
 	mu    sync.Mutex
 	paths map[string]bool
 	// overflow says more than maxPendingPaths paths changed: the root
@@ -252,10 +257,10 @@ func (m Model) handleWatch(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.setStatus("live reload off: "+msg.err.Error(), true)
 			return m, nil, true
 		}
-		return m, m.watch.next(), true
+		return m, tea.Batch(m.watch.next(), m.watchStoresCmd()), true
 	case fileChangedMsg:
 		for _, p := range msg.paths {
-			m.pending.merge(classify(m.opts.Home.Dir, p))
+			m.pending.merge(m.classifyPath(p))
 		}
 		m.pending.all = m.pending.all || msg.overflow
 		m.reloadTag++
@@ -293,7 +298,7 @@ func (m *Model) reloadPending() tea.Cmd {
 	m.pending = change{}
 	// The leftover search's walk hears of every file named, even those
 	// nothing else reloads for (the Live pane's process files).
-	m.live.walk.Changed(c.names, c.all)
+	m.feeds.project.Walk().Changed(c.names, c.all)
 	if c.empty() {
 		return nil
 	}

@@ -99,7 +99,7 @@ func TestLiveReloadWhileClaudeCodeWrites(t *testing.T) {
 		}})
 	var homeLoads, historyLoads int
 	var lastSessions []int
-	var lastProject *projectLoadedMsg
+	var lastProject *feed.ProjectLoaded
 	check := func(where string, probs []model.Problem) {
 		for _, p := range probs {
 			if p.Kind != model.ProblemIncompleteTail && p.Kind != model.ProblemMalformed || p.Kind == model.ProblemMalformed && !strings.HasSuffix(p.File, ".jsonl") {
@@ -112,20 +112,20 @@ func TestLiveReloadWhileClaudeCodeWrites(t *testing.T) {
 	}
 	l := &liveLoop{t: t, m: m, msgs: make(chan tea.Msg, 256), seen: func(msg tea.Msg) {
 		switch msg := msg.(type) {
-		case homeLoadedMsg:
+		case feed.HomeListed:
 			homeLoads++
-			check("home", msg.problems)
-		case historyLoadedMsg:
+			check("home", msg.Problems())
+		case feed.HistoryRead:
 			historyLoads++
-			check("history", msg.read.Problems)
+			check("history", msg.Read().Problems)
 		case feed.SessionsLoaded:
 			lastSessions = lastSessions[:0]
 			for _, s := range msg.Sessions {
 				lastSessions = append(lastSessions, s.Records)
 			}
-		case projectLoadedMsg:
+		case feed.ProjectLoaded:
 			lastProject = &msg
-			for _, p := range msg.problems {
+			for _, p := range msg.Problems {
 				t.Errorf("memory folder: %s [%s] (files are replaced by rename, never half written)", p.Error(), p.Kind)
 			}
 		}
@@ -166,19 +166,19 @@ func TestLiveReloadWhileClaudeCodeWrites(t *testing.T) {
 	}
 	want := w.Counts()
 	l.until(time.Minute, "the reload after the last write", func() bool {
-		return len(l.m.loading) == 0 && l.m.data.history != nil && len(l.m.data.history.Entries) == want.HistoryLines &&
+		return len(l.m.loading) == 0 && l.m.feeds.history.History() != nil && len(l.m.feeds.history.History().Entries) == want.HistoryLines &&
 			len(lastSessions) == 1 && lastSessions[0] == want.TranscriptRecords &&
-			lastProject != nil && lastProject.dir != nil && len(lastProject.dir.Files) == want.MemoryFiles
+			lastProject != nil && lastProject.Dir != nil && len(lastProject.Dir.Files) == want.MemoryFiles
 	})
-	if n := len(l.m.data.history.Entries); n != want.HistoryLines {
+	if n := len(l.m.feeds.history.History().Entries); n != want.HistoryLines {
 		t.Errorf("the model holds %d history entries, the writer wrote %d", n, want.HistoryLines)
 	}
-	if len(l.m.data.history.Problems) != 0 {
-		t.Errorf("after the writer stopped, history still has problems: %v", l.m.data.history.Problems)
+	if len(l.m.feeds.history.History().Problems) != 0 {
+		t.Errorf("after the writer stopped, history still has problems: %v", l.m.feeds.history.History().Problems)
 	}
 	ix := 0
-	if lastProject.dir.Index != nil {
-		ix = len(lastProject.dir.Index.Entries())
+	if lastProject.Dir.Index != nil {
+		ix = len(lastProject.Dir.Index.Entries())
 	}
 	if ix != want.IndexEntries {
 		t.Errorf("the model's MEMORY.md has %d entries, the writer wrote %d", ix, want.IndexEntries)
@@ -221,14 +221,17 @@ func TestSteadyEventsStillReload(t *testing.T) {
 	}
 	for _, s := range steps {
 		m.fl = flights{}
+		// A History feed with no read running.
+		m.feeds.history = feed.NewHistory(m.opts.Home, nil)
+		m.feeds.history.Loaded(m.feeds.history.Init()().(feed.HistoryRead), feed.Open{}, m.opts.Now())
 		if s.wantReload {
 			// Each reload reads what the events since the last one
 			// changed: here, history.jsonl again.
-			m.pending.merge(change{history: true})
+			m.pending.merge(classify(m.opts.Home.Dir, filepath.Join(m.opts.Home.Dir, "history.jsonl")))
 		}
 		next, _, _ := m.handleWatch(s.msg)
 		m = next
-		if got := m.fl.history.running; got != s.wantReload {
+		if got := m.feeds.history.Reading(); got != s.wantReload {
 			t.Errorf("%s: reload = %v, want %v", s.name, got, s.wantReload)
 		}
 	}

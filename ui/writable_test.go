@@ -98,7 +98,7 @@ func TestCountsAndActivityAgree(t *testing.T) {
 				m, _ = writableModel(t, 120, 40)
 				h = m.opts.Home
 			}
-			rows := m.data.projects
+			rows := m.feeds.home.Rows()
 			if len(rows) < 2 {
 				t.Fatalf("%d projects", len(rows))
 			}
@@ -109,7 +109,7 @@ func TestCountsAndActivityAgree(t *testing.T) {
 				if m.data.open != r.Project.Slug {
 					t.Fatalf("%s did not open", r.Project.Slug)
 				}
-				if got := len(m.data.project.rows); got != r.Memory.Files {
+				if got := len(m.feeds.project.Cur().Rows); got != r.Memory.Files {
 					t.Errorf("%s: Projects says %d memory files, Memories lists %d", r.Project.Slug, r.Memory.Files, got)
 				}
 				var as []enginesessions.Active

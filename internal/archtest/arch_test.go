@@ -329,9 +329,10 @@ func TestLintInputAssembledOnce(t *testing.T) {
 		t.Errorf("lint.Input is built in %v; only engine/memcheck builds it (and the gate, for the folder a write would leave)", found)
 	}
 	// lint reaches it through engine/projectmem's LintInput (the
-	// commands' project target); prune and the TUI call it directly.
+	// commands' project target); prune and the TUI (its Project feed)
+	// call it directly.
 	for caller, call := range map[string]string{"../../cli/cmd_lint.go": ".LintInput(", "../../engine/projectmem/projectmem.go": "memcheck.Assemble(",
-		"../../cli/cmd_prune.go": "memcheck.", "../../ui/project.go": "memcheck."} {
+		"../../cli/cmd_prune.go": "memcheck.", "../../ui/feed/project.go": "memcheck."} {
 		raw, err := os.ReadFile(caller)
 		if err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
-package ui
+package feed
 
 import (
 	"slices"
@@ -46,7 +46,7 @@ func TestIndexLinkTargetsAgree(t *testing.T) {
 
 			msg := loadProject(memSource{fsys: fsys, home: fsys, name: memDir, abs: "/home/" + memDir}, fstest.MapFS{}, md, probs, "-p", "", now, nil, nil, nil)
 			var pane []string
-			for _, r := range msg.rows {
+			for _, r := range msg.Rows {
 				if r.Indexed {
 					pane = append(pane, r.File.Path)
 				}

@@ -1,0 +1,357 @@
+package feed
+
+import (
+	"errors"
+	"io/fs"
+	"maps"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/history"
+	"github.com/memscope/memscope/views/msgs"
+	"github.com/memscope/memscope/views/pastes"
+)
+
+// History feeds the History and Pastes panes: history.jsonl, read from
+// where the last read stopped, and the paste inventory checked against
+// history's references (a paste file already hashed is not read again;
+// with a disk cache, not even at the next start). Each has one read at a
+// time (Flight), later requests merged behind it.
+type History struct {
+	// home is read at each load (a test swaps its FS to count reads).
+	home  *model.Home
+	cache *diskcache.Store
+
+	read   Flight[bool] // a request is "read all of it"
+	tail   *model.HistoryTail
+	hist   *model.History
+	refs   model.PasteRefs
+	whole  bool // the running read reads the whole file
+	checks Flight[PastesReq]
+	// verdicts remembers the paste files already hashed; restored says
+	// the ones kept by an earlier run were asked for (cache).
+	verdicts  *model.PasteVerdicts
+	restored  bool
+	inventory *model.PasteInventory
+	pasteRefs map[model.PasteHash]int
+	// status is the inventory's resolutions by hash (the History pane's
+	// badges).
+	status map[model.PasteHash]model.PasteResolution
+}
+
+// NewHistory returns the feed of home (its folder is the cache's key),
+// its first whole read counted as running: Init starts it.
+func NewHistory(home *model.Home, cache *diskcache.Store) *History {
+	h := &History{home: home, cache: cache, tail: &model.HistoryTail{}, verdicts: model.NewPasteVerdicts(), whole: true}
+	h.read.Begin()
+	return h
+}
+
+// PastesReq asks for the paste inventory to be checked against history's
+// current references: the paste folders listed again (Full), or only the
+// files named (the rest of the last listing is kept).
+type PastesReq struct {
+	Full  bool
+	Names map[string]bool
+}
+
+// MergePastes is the request that does what a and b ask.
+func MergePastes(a, b PastesReq) PastesReq {
+	r := PastesReq{Full: a.Full || b.Full, Names: map[string]bool{}}
+	maps.Copy(r.Names, a.Names)
+	maps.Copy(r.Names, b.Names)
+	return r
+}
+
+// HistoryRead is what a read of history.jsonl found.
+type HistoryRead struct {
+	err error // the file could not be read; nothing else is set
+	// read is what was read: all of the file (read.Full, then history is
+	// set) or what was appended.
+	read    model.HistoryRead
+	history *model.History
+	// refs counts history's paste references (with a full read).
+	refs model.PasteRefs
+}
+
+// Read is what the read found: all of the file (Full) or what was
+// appended.
+func (msg HistoryRead) Read() model.HistoryRead { return msg.read }
+
+// PastesChecked is the paste inventory for the references refs.
+type PastesChecked struct {
+	inventory *model.PasteInventory
+	refs      map[model.PasteHash]int
+}
+
+// Open is the project the History pane shows: its slug and real folder
+// (the slug when unknown).
+type Open struct{ Slug, Path string }
+
+// HistoryOut is what a read or check means to the panes: each pane's
+// message (nil: nothing for it), the error to show, and the next read.
+type HistoryOut struct {
+	History, Pastes tea.Msg
+	Err             error
+	Cmd             tea.Cmd
+}
+
+// History is the history last read (nil before the first read or after
+// an unreadable one).
+func (h *History) History() *model.History { return h.hist }
+
+// Inventory is the paste inventory last checked.
+func (h *History) Inventory() *model.PasteInventory { return h.inventory }
+
+// Hashed counts the paste files hashed by this run's checks.
+func (h *History) Hashed() int { return h.verdicts.Hashed() }
+
+// ReadingAll reports whether a read of all of history.jsonl runs.
+func (h *History) ReadingAll() bool { return h.read.Running() && h.whole }
+
+// Reading reports whether a read of history.jsonl runs.
+func (h *History) Reading() bool { return h.read.Running() }
+
+// Init reads all of history.jsonl: the start-up read NewHistory counted.
+func (h *History) Init() tea.Cmd { return h.load(true) }
+
+// Request reads what was appended to history.jsonl (all of it: all),
+// or queues it behind the running read.
+func (h *History) Request(all bool) tea.Cmd {
+	if !h.read.Start(all, func(a, b bool) bool { return a || b }) {
+		return nil
+	}
+	return h.load(all)
+}
+
+// Changed requests what a batch of file events (names relative to the
+// home) changes: what was appended to history.jsonl, the paste files
+// named (all of the inventory when a paste folder itself changed, or
+// the folders as last listed when only something deeper did).
+func (h *History) Changed(names map[string]bool) tea.Cmd {
+	var cmds []tea.Cmd
+	if names[model.HistoryPath] {
+		cmds = append(cmds, h.Request(false))
+	}
+	r, pasted := PastesReq{Names: map[string]bool{}}, false
+	for n := range names {
+		first, _, _ := strings.Cut(n, "/")
+		pasted = pasted || first == model.PasteCacheDir || first == model.PasteStoreDir
+		dir, name := path.Split(n)
+		switch strings.TrimSuffix(dir, "/") {
+		case model.PasteCacheDir, model.PasteStoreDir:
+			if name != "" {
+				r.Names[n] = true
+				continue
+			}
+		}
+		if n == model.PasteCacheDir || n == model.PasteStoreDir {
+			r.Full = true
+		}
+	}
+	if pasted {
+		cmds = append(cmds, h.RequestPastes(r))
+	}
+	return tea.Batch(cmds...)
+}
+
+// load reads what was appended to history.jsonl since the last read, or
+// all of it (the first time, when asked, or when the file is no longer
+// the one read before).
+func (h *History) load(all bool) tea.Cmd {
+	fsys, tail := h.home.FS, h.tail
+	h.whole = all
+	if all {
+		tail.State = model.TailState{}
+	}
+	return func() tea.Msg {
+		read, err := tail.Read(fsys, model.HistoryPath)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				return HistoryRead{err: err}
+			}
+			// A home where nothing was typed yet has no history file.
+			read = model.HistoryRead{Full: true}
+		}
+		msg := HistoryRead{read: read}
+		if read.Full {
+			msg.history = model.NewHistory(model.HistoryPath, read.Entries, read.Problems)
+			msg.refs = model.PasteRefsOf(msg.history)
+		}
+		return msg
+	}
+}
+
+// Loaded takes a read: a new history, or entries to append, for the
+// project open. The paste inventory is checked again when history refers
+// to new pastes. A file that could not be read drops what was read
+// before: the panes must not show a file the home no longer lets
+// memscope read, and they say why.
+func (h *History) Loaded(msg HistoryRead, open Open, now time.Time) HistoryOut {
+	var out HistoryOut
+	if r, ok := h.read.Done(); ok {
+		out.Cmd = h.load(r)
+	}
+	if msg.err != nil {
+		h.hist, h.refs = nil, model.PasteRefs{}
+		why := "history.jsonl not read: " + msg.err.Error()
+		out.Err, out.History, out.Pastes = msg.err, history.UnavailableMsg{Why: why}, pastes.UnavailableMsg{Why: why}
+		return out
+	}
+	r := msg.read
+	if r.Full || h.hist == nil {
+		if msg.history == nil {
+			msg.history = model.NewHistory(model.HistoryPath, r.Entries, r.Problems)
+			msg.refs = model.PasteRefsOf(msg.history)
+		}
+		h.hist, h.refs = msg.history, msg.refs
+		out.History = h.Entries(open, now)
+		// A whole read (the start, ctrl+r, history rewritten) lists the
+		// paste folders again too.
+		out.Cmd = tea.Batch(out.Cmd, h.RequestPastes(PastesReq{Full: true}))
+		return out
+	}
+	if len(r.Entries) == 0 && len(r.Problems) == 0 {
+		return out
+	}
+	before := cap(h.hist.Entries)
+	h.hist.Append(r.Entries, r.Problems)
+	hashed := h.refs.Add(r.Entries)
+	// The pane holds pointers into the entries: show them again when
+	// the open project got prompts, or when the entries moved.
+	if cap(h.hist.Entries) != before || touches(r.Entries, open) {
+		out.History = h.Entries(open, now)
+	}
+	if hashed {
+		out.Cmd = tea.Batch(out.Cmd, h.RequestPastes(PastesReq{}))
+	}
+	return out
+}
+
+// touches reports whether any of entries belongs to the project open.
+func touches(entries []model.HistoryEntry, open Open) bool {
+	for i := range entries {
+		if p := entries[i].Project; p == open.Path || model.Slug(p) == open.Slug {
+			return true
+		}
+	}
+	return false
+}
+
+// RequestPastes checks the paste inventory against history's current
+// references, or queues the check behind the running one.
+func (h *History) RequestPastes(r PastesReq) tea.Cmd {
+	if !h.checks.Start(r, MergePastes) {
+		return nil
+	}
+	return h.check(r)
+}
+
+// check lists the paste folders and checks every referenced hash; a file
+// already checked (same name, size, mtime and inode) is not read again.
+//
+// With a cache the verdicts outlive the run: the first check starts from
+// the ones an earlier run kept (each used only for the file version its
+// stamp names), and a check that hashed a file keeps them again.
+func (h *History) check(r PastesReq) tea.Cmd {
+	fsys, v, refs := h.home.FS, h.verdicts, h.refs.Clone()
+	prev := h.inventory
+	if r.Full {
+		prev = nil
+	}
+	names := slices.Sorted(maps.Keys(r.Names))
+	cache, restore := h.cache, !h.restored
+	h.restored = true
+	name := diskcache.Name(pasteCacheKind, h.home.Dir)
+	return func() tea.Msg {
+		if restore {
+			if saved, ok := diskcache.Load[[]model.PasteVerdict](cache, pasteCacheKind, name); ok {
+				v.Restore(saved)
+			}
+		}
+		before := v.Hashed()
+		inv, ok := model.UpdatePasteInventory(fsys, refs, v, prev, names)
+		if !ok {
+			inv = model.InventoryPasteRefs(fsys, refs, v)
+		}
+		if v.Hashed() > before {
+			// A cache that cannot be written costs the next start its
+			// speed, never its answer.
+			_ = diskcache.Save(cache, pasteCacheKind, name, v.Saved())
+		}
+		return PastesChecked{inventory: inv, refs: refs.Counts}
+	}
+}
+
+// pasteCacheKind names and versions the paste verdicts kept across runs.
+const pasteCacheKind = "paste-verdicts.1"
+
+// Checked takes a check: the History pane's prompts again (their badges)
+// and the Pastes pane's inventory, and starts the check waiting.
+func (h *History) Checked(msg PastesChecked, open Open, now time.Time) HistoryOut {
+	// The inventory first: the check waiting starts from it.
+	h.inventory, h.pasteRefs = msg.inventory, msg.refs
+	h.status = make(map[model.PasteHash]model.PasteResolution, len(msg.inventory.Resolutions))
+	for _, r := range msg.inventory.Resolutions {
+		h.status[r.Hash] = r
+	}
+	var out HistoryOut
+	if r, ok := h.checks.Done(); ok {
+		out.Cmd = h.check(r)
+	}
+	out.History = h.Entries(open, now)
+	out.Pastes = pastes.InventoryMsg{Inventory: h.inventory, Refs: h.pasteRefs, Now: now}
+	return out
+}
+
+// Entries is the History pane's message for the project open: its
+// prompts, with the status of their hashed pastes from the inventory;
+// nil before history is read.
+func (h *History) Entries(open Open, now time.Time) tea.Msg {
+	if h.hist == nil {
+		return nil
+	}
+	status := h.status
+	if status == nil {
+		status = map[model.PasteHash]model.PasteResolution{}
+	}
+	var entries []*model.HistoryEntry
+	ps := h.projects(open)
+	for _, p := range ps {
+		entries = append(entries, h.hist.ForProject(p)...)
+	}
+	if len(ps) > 1 {
+		sort.SliceStable(entries, func(i, j int) bool { return entries[i].Line > entries[j].Line })
+	}
+	return history.EntriesMsg{Project: open.Slug, Entries: entries, Status: status, Now: now}
+}
+
+// projects are the history "project" values that belong to the project
+// open: its real path, and any path whose slug is the project's folder
+// (history keeps the startup folder, which the slug cannot be reversed
+// to).
+func (h *History) projects(open Open) []string {
+	var out []string
+	for _, p := range h.hist.Projects() {
+		if p == open.Path || model.Slug(p) == open.Slug {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ResolvePaste reads one paste's text.
+func (h *History) ResolvePaste(hash string) tea.Cmd {
+	fsys := h.home.FS
+	return func() tea.Msg {
+		r := model.NewPasteCache(fsys).Resolve(model.PasteHash(hash))
+		return msgs.PasteResolved{Hash: hash, Status: string(r.Status), Content: r.Content, Reason: r.Reason}
+	}
+}

@@ -1,0 +1,395 @@
+package feed
+
+import (
+	"io/fs"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/engine/leftover"
+	memlint "github.com/memscope/memscope/engine/lint"
+	engineloads "github.com/memscope/memscope/engine/loads"
+	"github.com/memscope/memscope/engine/memcheck"
+	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/engine/memrows"
+	enginepreview "github.com/memscope/memscope/engine/preview"
+	"github.com/memscope/memscope/engine/provenance"
+	memstore "github.com/memscope/memscope/engine/store"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/memories"
+)
+
+// Project feeds the open project's panes (Index, Memories, Health, the
+// Prompt pane's loads): one memory store of the project read (its auto
+// memory, or the store asked for with SetStore), linted, its prune
+// planned, with what the project's transcripts say was loaded. One load
+// runs at a time (Flight), the newest request waiting. It keeps lint's
+// per-file work on the folder (a memo), the leftover search's walk of
+// the home (until a file event says it may differ) and the loads' cache
+// of each transcript, so a reload reads only what changed.
+type Project struct {
+	env    ProjectEnv
+	home   *Home
+	flight Flight[string]
+	// want is the store asked for: a folder, "" for the project's auto
+	// memory under the home.
+	want string
+	// lint remembers per-file lint work on the open store; lintOf is the
+	// project and the store it is of (slug, NUL, folder).
+	lint   *memlint.Memo
+	lintOf string
+	walk   *leftover.WalkCache
+	loads  *engineloads.Cache
+	cur    ProjectLoaded
+	// review keeps each transcript's provenance first pass, so the
+	// review inbox after a memory change reads only what changed;
+	// reviewGen numbers the inbox's loads; unreviewed counts the open
+	// project's memories to review (-1 until read after a switch).
+	review     *provenance.FirstCache
+	reviewGen  int
+	unreviewed int
+}
+
+// ProjectEnv is what a project load reads through and writes with.
+type ProjectEnv struct {
+	Home *model.Home
+	// Machine is the machine's file system from "/" (nil: nothing but
+	// the home, as tests want).
+	Machine fs.FS
+	Writes  model.WriteFS
+	Getenv  func(string) string
+	Now     func() time.Time
+	// Staleness are the thresholds of the memories' ages.
+	Staleness memindex.StalenessThresholds
+	// Watch says file events tell what changed: without them the
+	// leftover search walks the home on every load.
+	Watch bool
+	// Cache keeps the review's first passes across runs (nil: none);
+	// GateLog is the gate's record ("" for none).
+	Cache   *diskcache.Store
+	GateLog string
+}
+
+// NewProject returns the feed of the project open in home's list.
+func NewProject(env ProjectEnv, home *Home) *Project {
+	dir := ""
+	if env.Home != nil {
+		dir = env.Home.Dir
+	}
+	return &Project{env: env, home: home, walk: leftover.NewWalkCache(), loads: engineloads.NewCache(), review: provenance.NewFirstCacheOn(env.Cache, dir)}
+}
+
+// ProjectLoaded is a memory store of a project read, before rendering.
+type ProjectLoaded struct {
+	Slug   string
+	MemDir string // fs path of the memory folder
+	// AbsDir is the memory folder on disk; Stores are the project's
+	// memory stores (its auto memory first, then each agent's) and
+	// StoreIdx the one read; Want is the store that was asked for (a
+	// folder, "" for auto memory), to tell a stale load.
+	AbsDir   string
+	Stores   []model.MemoryStore
+	StoreIdx int
+	Want     string
+	Dir      *model.MemoryDir
+	IndexRaw []byte
+	Cap      memindex.IndexCap
+	Rows     []memories.Row
+	Problems []model.Problem
+	// Store edits the memory folder; nil when the home is not on disk.
+	Store *memstore.Store
+	Lint  memlint.Report
+	Plan  *memstore.Plan
+	// Writable is nil when the store may write the memory folder.
+	Writable error
+	// Loads is what the project's sessions loaded; nil when not read.
+	Loads *engineloads.Report
+	// Leftovers are what interrupted memscope writes left, in every
+	// memory folder of the home and beside the files its restores wrote
+	// (the Health pane lists them; C removes them).
+	Leftovers leftover.Report
+}
+
+// LoadsRead is what a project's transcripts say was loaded.
+type LoadsRead struct {
+	slug   string
+	report *engineloads.Report
+}
+
+// Cur is the project load last taken (Loaded).
+func (p *Project) Cur() *ProjectLoaded { return &p.cur }
+
+// Loading reports whether a load runs.
+func (p *Project) Loading() bool { return p.flight.Running() }
+
+// Store is the store asked for: a folder, "" for the auto memory.
+func (p *Project) Store() string { return p.want }
+
+// SetStore asks for the store at dir ("" the auto memory) from the next
+// load on.
+func (p *Project) SetStore(dir string) { p.want = dir }
+
+// Walk is the leftover search's walk of the home, which hears of every
+// file event (ReloadAll forgets it).
+func (p *Project) Walk() *leftover.WalkCache { return p.walk }
+
+// Request loads project slug's store, or queues it behind the running
+// load (the newest request wins); nil for no project.
+func (p *Project) Request(slug string) tea.Cmd {
+	if slug == "" || !p.flight.Start(slug, Newest) {
+		return nil
+	}
+	return p.load(slug)
+}
+
+// Loaded ends a load and starts the one waiting. ok says the load is of
+// the open project and the store asked for: then it is kept (Cur) and
+// the panes are to show it; otherwise the user moved on.
+func (p *Project) Loaded(msg ProjectLoaded, open string) (ok bool, next tea.Cmd) {
+	if r, waiting := p.flight.Done(); waiting {
+		next = p.load(r)
+	}
+	if msg.Slug != open || msg.Want != p.want {
+		return false, next
+	}
+	p.cur = msg
+	return true, next
+}
+
+// root is the tree project-side lookups walk (Mount).
+func (e ProjectEnv) root() fs.FS { return Mount(e.Machine, e.Home) }
+
+// Mount is the machine's tree with the home mounted at its folder (so a
+// home given as its own fs.FS, like the demo's, is found where its path
+// says).
+func Mount(machine fs.FS, home *model.Home) fs.FS { return model.MountFS(machine, home.Dir, home.FS) }
+
+// load reads a project's memory store and runs the engine over it: the
+// index cap, each file's age and staleness, lint and the prune plan.
+func (p *Project) load(slug string) tea.Cmd {
+	e := p.env
+	fsys, now, homeDir, project, writes, root := e.Home.FS, e.Now(), e.Home.Dir, p.home.Path(slug), e.Writes, e.root()
+	th, machine, want, getenv, cache := e.Staleness, e.Machine, p.want, e.Getenv, p.loads
+	userHome := getenv("HOME")
+	if key := slug + "\x00" + want; p.lint == nil || p.lintOf != key {
+		// One folder's memo: a project or store switch starts another.
+		p.lint, p.lintOf = memlint.NewMemo(), key
+	}
+	memo := p.lint
+	// Only file events say what changed in the home: without live reload
+	// the leftover search walks it on every load.
+	var walk *leftover.WalkCache
+	if e.Watch {
+		walk = p.walk
+	}
+	return func() tea.Msg {
+		memDir := "projects/" + slug + "/memory"
+		src := memSource{fsys: fsys, home: fsys, name: memDir, abs: JoinAbs(homeDir, memDir), onDisk: HomeOnDisk(machine, homeDir), homeDir: homeDir, walk: walk}
+		stores, idx := projectStores(root, homeDir, userHome, slug, project, want, getenv)
+		if idx > 0 {
+			s := stores[idx]
+			src = memSource{fsys: root, home: fsys, name: model.RootName(s.Dir), abs: s.Dir, onDisk: HomeOnDisk(machine, s.Dir), unstamped: !s.Stamped, homeDir: homeDir, walk: walk}
+		}
+		// On disk, the store reads the folder once for everything: the
+		// panes, lint, the prune plan and the edits' conflict checks.
+		var store *memstore.Store
+		var md *model.MemoryDir
+		var probs []model.Problem
+		if src.onDisk {
+			abs := filepath.FromSlash(src.abs)
+			store, probs = memstore.Open(abs, memstore.DirFSIn(homeDir, abs, writes))
+			if src.unstamped {
+				store.Unstamped()
+			}
+			md = store.Memory()
+		} else {
+			md, probs = model.ReadMemoryDir(src.fsys, src.name)
+		}
+		// The loads are what the cache holds of the transcripts: reading
+		// them does not hold up the memory panes. LoadsCmd reads them
+		// after this load, and the project loads again if they changed.
+		// Loads are the project's: read against its auto memory even when
+		// an agent's store is shown (LoadsCmd reads the same, so the two
+		// agree and the load does not start again).
+		loadsMD := md
+		if idx > 0 {
+			loadsMD, _ = model.ReadMemoryDir(fsys, memDir)
+		}
+		prev := projectLoads(fsys, root, loadsMD, homeDir, slug, project, getenv, now, cache, true)
+		msg := loadProject(src, root, md, probs, slug, project, now, th, prev, memo)
+		msg.Stores, msg.StoreIdx, msg.Want = stores, idx, want
+		msg.Loads = prev
+		msg.Store = store
+		if store != nil {
+			msg.Writable = store.Writable()
+		}
+		// The store's plan is the plan of the folder it read (md).
+		po := memcheck.Prune(memstore.PruneOptions{Now: now, Staleness: th}, checkRequest(src, root, md, probs, project, now, th, prev, memo))
+		plan := memstore.PlanPrune(md, po)
+		msg.Plan = &plan
+		return msg
+	}
+}
+
+// memSource is the memory folder a project load reads: name through fsys
+// (the home's projects/<slug>/memory, or an agent's folder through the
+// machine's root), abs on disk.
+type memSource struct {
+	fsys      fs.FS
+	name, abs string
+	// home is the home's file system (memscope's journals there).
+	home fs.FS
+	// onDisk: a store on disk reads and writes it.
+	onDisk bool
+	// unstamped: the client does not stamp it (agent memory).
+	unstamped bool
+	// homeDir is the Claude home (its journals, for the leftover search);
+	// walk keeps that search's walk of the home (nil: none).
+	homeDir string
+	walk    *leftover.WalkCache
+}
+
+// projectStores lists the open project's memory stores
+// (ProjectMemoryStores: its auto memory under the home first) and the
+// index of want (a folder; "" or gone: 0).
+func projectStores(root fs.FS, homeDir, userHome, slug, project, want string, getenv func(string) string) ([]model.MemoryStore, int) {
+	stores, _ := ProjectMemoryStores(root, homeDir, userHome, slug, project, getenv)
+	for i, s := range stores {
+		if want != "" && s.Dir == want {
+			return stores, i
+		}
+	}
+	return stores, 0
+}
+
+// HomeOnDisk reports whether the home folder dir is a folder of the
+// machine, as root shows it: then its memory folders are read by a store
+// on disk, which edits write through. A home that is only an fs.FS (a
+// test's MapFS under a made-up folder) is not, whatever that folder
+// holds on this machine.
+func HomeOnDisk(root fs.FS, dir string) bool {
+	if root == nil {
+		return false
+	}
+	st, err := fs.Stat(root, model.RootName(filepath.ToSlash(dir)))
+	return err == nil && st.IsDir()
+}
+
+// loadProject runs the engine over a memory folder already read: lint,
+// the index cap, each file's age and staleness. The project's folder, for
+// drift, is read through root. memo (may be nil) keeps lint's per-file
+// work from the folder's last load.
+func loadProject(src memSource, root fs.FS, md *model.MemoryDir, probs []model.Problem, slug, project string, now time.Time, th memindex.StalenessThresholds, loads *engineloads.Report, memo *memlint.Memo) ProjectLoaded {
+	msg := ProjectLoaded{Slug: slug, MemDir: src.name, AbsDir: src.abs, Dir: md, Problems: probs}
+	in := memcheck.Assemble(checkRequest(src, root, md, probs, project, now, th, loads, memo))
+	// memscope's own leftovers, wherever it writes (the Health pane
+	// lists them, as lint does), looked for on every start and reload.
+	msg.Leftovers = in.Leftovers
+	byFile := map[string]*engineloads.Memory{}
+	if loads != nil {
+		for i := range loads.Memories {
+			byFile[loads.Memories[i].File] = &loads.Memories[i]
+		}
+	}
+	msg.Lint = memlint.Run(in.Lint)
+	if md.Index != nil {
+		msg.IndexRaw = md.Index.Bytes()
+	}
+	msg.Cap = memindex.CapIndex(msg.IndexRaw)
+	// The rows are the engine's (memrows, as `memscope export --memory`
+	// prints them), with lint's findings as flags.
+	for _, r := range memrows.Build(memrows.Input{Memory: md, Now: now, Lint: &msg.Lint, Staleness: th}) {
+		msg.Rows = append(msg.Rows, memories.Row{Row: r, AbsPath: src.abs + "/" + r.File.Path, Loads: byFile[r.File.Path]})
+	}
+	return msg
+}
+
+// checkRequest is the memory folder a project load read, for the
+// engine's memcheck: the same assembly `memscope lint` and `memscope
+// prune` make.
+func checkRequest(src memSource, root fs.FS, md *model.MemoryDir, probs []model.Problem, project string, now time.Time, th memindex.StalenessThresholds, loads *engineloads.Report, memo *memlint.Memo) memcheck.Request {
+	r := memcheck.Request{Memory: md, Problems: probs, MemoryDir: src.abs, Root: root, ProjectDir: project, HomeDir: src.homeDir, Unstamped: src.unstamped, Now: now, Staleness: th, Loads: loads, Memo: memo, Walk: src.walk}
+	if sub, err := fs.Sub(src.fsys, src.name); err == nil {
+		r.MemoryFS = sub
+	}
+	return r
+}
+
+// JoinAbs joins slash-separated parts under the home folder homeDir.
+func JoinAbs(homeDir string, parts ...string) string {
+	return homeDir + "/" + strings.Join(parts, "/")
+}
+
+// projectLoads reads what the project's transcripts say was loaded,
+// against the next session's rules and imports; cachedOnly reads no
+// transcript (engineloads.Options.CachedOnly).
+func projectLoads(fsys, root fs.FS, md *model.MemoryDir, homeDir, slug, project string, getenv func(string) string, now time.Time, cache *engineloads.Cache, cachedOnly bool) *engineloads.Report {
+	o := engineloads.Options{Home: fsys, HomeDir: homeDir, Slug: slug, Root: root, Memory: md,
+		MemoryDir: JoinAbs(homeDir, "projects/"+slug+"/memory"), Now: now, Cache: cache, CachedOnly: cachedOnly}
+	if strings.HasPrefix(project, "/") {
+		po := PreviewOptions(root, homeDir, project, getenv, now)
+		po.Memory, po.MemoryDir = md, o.MemoryDir // read by the caller: not again
+		p := enginepreview.Build(po)
+		o.Preview = &p
+	}
+	r := engineloads.Build(o)
+	return &r
+}
+
+// PreviewOptions are the options of the next session's prompt for
+// project, as the Prompt pane builds it.
+func PreviewOptions(root fs.FS, homeDir, project string, getenv func(string) string, now time.Time) enginepreview.Options {
+	userHome := getenv("HOME")
+	return enginepreview.Options{
+		Root:            root,
+		HomeDir:         homeDir,
+		UserHome:        userHome,
+		Project:         project,
+		Getenv:          getenv,
+		ClaudeJSONPaths: model.ClaudeJSONPaths(homeDir, userHome),
+		Now:             now,
+	}
+}
+
+// LoadsCmd reads what the project's transcripts say was loaded (through
+// the cache: only transcripts that changed are read again). The
+// project's memory folder is the one its last load read, when that load
+// showed it (a store's read is replaced, never changed, and a change to
+// the folder loads the project again, then this): a session's append
+// does not read the folder again.
+func (p *Project) LoadsCmd(slug string) tea.Cmd {
+	if slug == "" {
+		return nil
+	}
+	e := p.env
+	fsys, now, homeDir, project, root, getenv, cache := e.Home.FS, e.Now(), e.Home.Dir, p.home.Path(slug), e.root(), e.Getenv, p.loads
+	var read *model.MemoryDir
+	if c := p.cur; c.Slug == slug && c.StoreIdx == 0 && c.Dir != nil {
+		read = c.Dir
+	}
+	return func() tea.Msg {
+		md := read
+		if md == nil {
+			md, _ = model.ReadMemoryDir(fsys, "projects/"+slug+"/memory")
+		}
+		return LoadsRead{slug: slug, report: projectLoads(fsys, root, md, homeDir, slug, project, getenv, now, cache, false)}
+	}
+}
+
+// LoadsDone loads the project again when the transcripts say something
+// the open project's panes, lint and prune plan do not have yet (that
+// load finds the new events in the cache, and its own loads read then
+// finds nothing new).
+func (p *Project) LoadsDone(msg LoadsRead, open string) tea.Cmd {
+	if msg.slug != open {
+		return nil
+	}
+	if c := p.cur.Loads; p.cur.Slug == msg.slug && c != nil && reflect.DeepEqual(*c, *msg.report) {
+		return nil
+	}
+	return p.Request(msg.slug)
+}
