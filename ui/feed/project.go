@@ -134,6 +134,10 @@ func (p *Project) Store() string { return p.want }
 func (p *Project) SetStore(dir string) { p.want = dir }
 
 // Walk is the leftover search's walk of the home, which hears of every
+// ReviewCache is the review inbox's first-pass cache, which the Overview's
+// review line shares so the app reads each transcript for it once.
+func (p *Project) ReviewCache() *provenance.FirstCache { return p.review }
+
 // file event (ReloadAll forgets it).
 func (p *Project) Walk() *leftover.WalkCache { return p.walk }
 
