@@ -22,12 +22,7 @@ import (
 
 // helpModes are the panes in each of their modes, reached with the keys a
 // person presses, and a help key that shows the mode was reached.
-var helpModes = []struct {
-	name     string
-	filehist bool // the generated file-history home instead of the demo
-	keys     []string
-	shows    string
-}{
+var helpModes = []helpMode{
 	{"overview", false, []string{"1"}, "enter"},
 	{"projects", false, []string{"2"}, "enter"},
 	{"index", false, []string{"3"}, "G"},
@@ -60,6 +55,43 @@ var helpModes = []struct {
 	{"review", false, []string{"R"}, "a"},
 	{"review reject", false, []string{"R", "d"}, "y"},
 }
+
+// helpMode is a pane in one of its modes: the keys that reach it from
+// the start and a help key that shows it was reached.
+type helpMode struct {
+	name     string
+	filehist bool // the generated file-history home instead of the demo
+	keys     []string
+	shows    string
+}
+
+// helpModeAt is the app in mode hm at w×h: helpModeModel with hm's keys
+// pressed. The help tests only read it (its help, its screen), so each
+// mode and size is made once for the test binary and shared by the
+// tests that ask for it (each made it afresh before: 4 tests, 124
+// models, of which 31 at 140×44 twice).
+func helpModeAt(t *testing.T, hm helpMode, w, h int) Model {
+	t.Helper()
+	k := helpModeKey{hm.name, w, h}
+	helpModeMu.Lock()
+	defer helpModeMu.Unlock()
+	if m, ok := helpModeMade[k]; ok {
+		return m
+	}
+	m := press(t, helpModeModel(t, hm.name, hm.filehist, w, h), hm.keys...)
+	helpModeMade[k] = m
+	return m
+}
+
+type helpModeKey struct {
+	name string
+	w, h int
+}
+
+var (
+	helpModeMu   sync.Mutex
+	helpModeMade = map[helpModeKey]Model{}
+)
 
 // helpModeModel is the home a help mode is reached on: the generated
 // file-history home, the demo with leftovers of interrupted writes, or
@@ -160,7 +192,7 @@ func TestHelpOffersEveryBinding(t *testing.T) {
 	all := keymaptest.Bindings(keymapOf(t))
 	offered := make([]bool, len(all))
 	for _, hm := range helpModes {
-		m := press(t, helpModeModel(t, hm.name, hm.filehist, 140, 44), hm.keys...)
+		m := helpModeAt(t, hm, 140, 44)
 		p := m.paneAt(m.focus)
 		if !strings.Contains(" "+helpKeys(p.Help())+" ", " "+hm.shows+" ") {
 			t.Errorf("%s: the pane offers %q, without %q: the keys did not reach the mode\n%s", hm.name, helpKeys(p.Help()), hm.shows, screen(m))
@@ -234,7 +266,7 @@ func TestHelpLineKeepsHelpAndQuit(t *testing.T) {
 	for _, hm := range helpModes {
 		var lines []string
 		for _, w := range []int{80, 120} {
-			m := press(t, helpModeModel(t, hm.name, hm.filehist, w, 40), hm.keys...)
+			m := helpModeAt(t, hm, w, 40)
 			if m.paneAt(m.focus).Filtering() {
 				continue // the pane has the keyboard: q and ? are text or answers
 			}
@@ -282,12 +314,9 @@ func TestLegendOverlay(t *testing.T) {
 			if len(legend) == 0 {
 				t.Errorf("pane %d has no legend", i)
 			}
-			var seen strings.Builder
-			for range 40 {
-				seen.WriteString(screen(m))
-				m = press(t, m, "pgdown")
-			}
-			flat := strings.Join(strings.Fields(seen.String()), " ")
+			var seen string
+			seen, m = overlayPages(t, m)
+			flat := strings.Join(strings.Fields(seen), " ")
 			for _, e := range legend {
 				if !strings.Contains(flat, e.Mark) {
 					t.Errorf("%dx%d pane %d: the overlay never shows %q", size.w, size.h, i, e.Mark)
@@ -350,7 +379,7 @@ func TestReadmeKeysAgree(t *testing.T) {
 			if hm.keys[0] != keymap.PaneKey(i) {
 				continue
 			}
-			m := press(t, helpModeModel(t, hm.name, hm.filehist, 140, 44), hm.keys...)
+			m := helpModeAt(t, hm, 140, 44)
 			help := m.paneAt(m.focus).Help()
 			if first == nil {
 				first = help
