@@ -29,6 +29,38 @@ func demoModel(t *testing.T, w, h int) (Model, demo.Layout) {
 	return demoModelAt(t, l, true, w, h), l
 }
 
+// sharedDemoModel runs the app on the demo home the test binary shares
+// (the help modes' home, with its disk cache), for a test that only
+// reads: it skips writing a demo home of its own (~0.2 CPU-s). A write
+// into the shared home fails the test (its writer allows only the
+// test's own temporary folders).
+func sharedDemoModel(t *testing.T, w, h int) Model {
+	t.Helper()
+	hh := sharedHelpHomes(t)
+	return demoModelWith(t, hh.demo, true, w, h, hh.cache, probeOnlyWriter{testroot.Writer(t)})
+}
+
+// probeOnlyWriter is a test's writer (testroot.Writer) that lets the
+// app probe a shared home for write access (model.ProbeWritable's
+// empty file, created and removed at once), so the home shows as
+// writable, as a home of the test's own would. Any other write there
+// fails the test.
+type probeOnlyWriter struct{ model.WriteFS }
+
+func (w probeOnlyWriter) CreateTemp(dir, pattern string) (model.TempFile, error) {
+	if pattern == model.OwnProbePattern() {
+		return model.OSWriteFS{}.CreateTemp(dir, pattern)
+	}
+	return w.WriteFS.CreateTemp(dir, pattern)
+}
+
+func (w probeOnlyWriter) Remove(name string) error {
+	if c, ok := model.ParseOwnCopy(filepath.Base(name)); ok && c.Tag == "probe" {
+		return model.OSWriteFS{}.Remove(name)
+	}
+	return w.WriteFS.Remove(name)
+}
+
 // demoModelAt runs the app on the demo home materialized at l; banner
 // says it is shown as the demo (Options.Demo).
 func demoModelAt(t *testing.T, l demo.Layout, banner bool, w, h int) Model {
@@ -39,11 +71,18 @@ func demoModelAt(t *testing.T, l demo.Layout, banner bool, w, h int) Model {
 // demoModelCached is demoModelAt with the disk cache cache.
 func demoModelCached(t *testing.T, l demo.Layout, banner bool, w, h int, cache *diskcache.Store) Model {
 	t.Helper()
+	return demoModelWith(t, l, banner, w, h, cache, nil)
+}
+
+// demoModelWith is demoModelCached writing through writes (nil: the
+// real file system).
+func demoModelWith(t *testing.T, l demo.Layout, banner bool, w, h int, cache *diskcache.Store, writes model.WriteFS) Model {
+	t.Helper()
 	home, err := model.OpenHome(l.Home, model.HomeFromDemo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(Options{Home: home, Project: l.Project("shop-api"), Demo: banner, Now: func() time.Time { return testNow }, Root: testroot.New(t, sharedDirs(t, l.Root)...), Cache: cache,
+	m := New(Options{Home: home, Project: l.Project("shop-api"), Demo: banner, Now: func() time.Time { return testNow }, Root: testroot.New(t, sharedDirs(t, l.Root)...), Cache: cache, Writes: writes,
 		Getenv: func(k string) string {
 			if k == "NO_COLOR" {
 				return "1"

@@ -294,7 +294,7 @@ func TestHelpLineKeepsHelpAndQuit(t *testing.T) {
 // TestIndexDoesNotOfferFilter: the Index pane is one document; "/" is not
 // offered there, while list panes offer it.
 func TestIndexDoesNotOfferFilter(t *testing.T) {
-	m, _ := demoModel(t, 200, 40)
+	m := sharedDemoModel(t, 200, 40)
 	if s := ansi.Strip(press(t, m, "3").helpLine()); strings.Contains(s, "/ filter") {
 		t.Errorf("Index offers a filter it does not have: %q", s)
 	}
@@ -307,7 +307,7 @@ func TestIndexDoesNotOfferFilter(t *testing.T) {
 // meaning reachable by scrolling), at 80×24 as at 120×40.
 func TestLegendOverlay(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
-		m, _ := demoModel(t, size.w, size.h)
+		m := sharedDemoModel(t, size.w, size.h)
 		for i := range paneCount {
 			m = press(t, m, keymap.PaneKey(i), "?")
 			legend := m.paneAt(m.focus).Legend()
@@ -358,7 +358,7 @@ func TestReadmeKeysAgree(t *testing.T) {
 	readmeKey := map[string]string{"←": "left", "→": "right"}
 	// The legends are read from one fresh demo model (the test built
 	// the same fresh model once per pane).
-	legends, _ := demoModel(t, 100, 30)
+	legends := sharedDemoModel(t, 100, 30)
 	backticked := regexp.MustCompile("`([^`]+)`")
 	for i, pn := range keymap.Panes {
 		name := pn.Name
