@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memscope/memscope/demo"
@@ -81,6 +82,19 @@ func helpModeAt(t *testing.T, hm helpMode, w, h int) Model {
 	m := press(t, helpModeModel(t, hm.name, hm.filehist, w, h), hm.keys...)
 	helpModeMade[k] = m
 	return m
+}
+
+// helpModeResized is the shared model of mode hm (helpModeAt, 140×44),
+// forked and resized to w×h, as a person narrows the terminal in that
+// mode: one model per mode serves every size. The help line is the one
+// the mode has when reached at w×h (a throwaway test compared them, with
+// the screens, for every mode at 80 and 120 columns: equal but for where
+// the Replay compaction's timeline is scrolled).
+func helpModeResized(t *testing.T, hm helpMode, w, h int) Model {
+	t.Helper()
+	m := fork(helpModeAt(t, hm, 140, 44))
+	next, cmd := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return drain(t, next.(Model), cmd)
 }
 
 type helpModeKey struct {
@@ -266,7 +280,7 @@ func TestHelpLineKeepsHelpAndQuit(t *testing.T) {
 	for _, hm := range helpModes {
 		var lines []string
 		for _, w := range []int{80, 120} {
-			m := helpModeAt(t, hm, w, 40)
+			m := helpModeResized(t, hm, w, 40)
 			if m.paneAt(m.focus).Filtering() {
 				continue // the pane has the keyboard: q and ? are text or answers
 			}
