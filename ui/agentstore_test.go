@@ -67,7 +67,7 @@ func TestNextMemoryStore(t *testing.T) {
 // The Replay list labels a subagent's transcript from its meta file.
 func TestReplayLabelsSubagents(t *testing.T) {
 	t.Parallel()
-	m, _ := demoModel(t, 140, 40)
+	m := sharedDemoModel(t, 140, 40)
 	m = press(t, m, "7")
 	if s := screen(m); !strings.Contains(s, "[subagent] agent-a1b2c3d4 of 7c0d5e92 · Explore “Find webhook order creation”") {
 		t.Errorf("Replay list:\n%s", s)

@@ -29,6 +29,38 @@ func demoModel(t *testing.T, w, h int) (Model, demo.Layout) {
 	return demoModelAt(t, l, true, w, h), l
 }
 
+// sharedDemoModel runs the app on the demo home the test binary shares
+// (the help modes' home, with its disk cache), for a test that only
+// reads: it skips writing a demo home of its own (~0.2 CPU-s). A write
+// into the shared home fails the test (its writer allows only the
+// test's own temporary folders).
+func sharedDemoModel(t *testing.T, w, h int) Model {
+	t.Helper()
+	hh := sharedHelpHomes(t)
+	return demoModelWith(t, hh.demo, true, w, h, hh.cache, probeOnlyWriter{testroot.Writer(t)})
+}
+
+// probeOnlyWriter is a test's writer (testroot.Writer) that lets the
+// app probe a shared home for write access (model.ProbeWritable's
+// empty file, created and removed at once), so the home shows as
+// writable, as a home of the test's own would. Any other write there
+// fails the test.
+type probeOnlyWriter struct{ model.WriteFS }
+
+func (w probeOnlyWriter) CreateTemp(dir, pattern string) (model.TempFile, error) {
+	if pattern == model.OwnProbePattern() {
+		return model.OSWriteFS{}.CreateTemp(dir, pattern)
+	}
+	return w.WriteFS.CreateTemp(dir, pattern)
+}
+
+func (w probeOnlyWriter) Remove(name string) error {
+	if c, ok := model.ParseOwnCopy(filepath.Base(name)); ok && c.Tag == "probe" {
+		return model.OSWriteFS{}.Remove(name)
+	}
+	return w.WriteFS.Remove(name)
+}
+
 // demoModelAt runs the app on the demo home materialized at l; banner
 // says it is shown as the demo (Options.Demo).
 func demoModelAt(t *testing.T, l demo.Layout, banner bool, w, h int) Model {
@@ -39,11 +71,18 @@ func demoModelAt(t *testing.T, l demo.Layout, banner bool, w, h int) Model {
 // demoModelCached is demoModelAt with the disk cache cache.
 func demoModelCached(t *testing.T, l demo.Layout, banner bool, w, h int, cache *diskcache.Store) Model {
 	t.Helper()
+	return demoModelWith(t, l, banner, w, h, cache, nil)
+}
+
+// demoModelWith is demoModelCached writing through writes (nil: the
+// real file system).
+func demoModelWith(t *testing.T, l demo.Layout, banner bool, w, h int, cache *diskcache.Store, writes model.WriteFS) Model {
+	t.Helper()
 	home, err := model.OpenHome(l.Home, model.HomeFromDemo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(Options{Home: home, Project: l.Project("shop-api"), Demo: banner, Now: func() time.Time { return testNow }, Root: testroot.New(t, sharedDirs(t, l.Root)...), Cache: cache,
+	m := New(Options{Home: home, Project: l.Project("shop-api"), Demo: banner, Now: func() time.Time { return testNow }, Root: testroot.New(t, sharedDirs(t, l.Root)...), Cache: cache, Writes: writes,
 		Getenv: func(k string) string {
 			if k == "NO_COLOR" {
 				return "1"
@@ -63,17 +102,20 @@ func TestBindings(t *testing.T) {
 		name  string
 		keys  []string
 		check func(t *testing.T, m Model, l demo.Layout)
+		// writes says the case changes the home: it gets a demo home of
+		// its own; the others share one (sharedDemoModel).
+		writes bool
 	}{
 		{"index G scrolls to the cut", []string{"3", "G"}, func(t *testing.T, m Model, l demo.Layout) {
 			if !strings.Contains(screen(m), "the client stops here") {
 				t.Errorf("G should show the cut line:\n%s", screen(m))
 			}
-		}},
+		}, false},
 		{"memories j moves down", []string{"4", "j"}, func(t *testing.T, m Model, l demo.Layout) {
 			if r, _ := m.p.memories.Selected(); r.File.Path != "broken_frontmatter.md" {
 				t.Errorf("selected %s", r.File.Path)
 			}
-		}},
+		}, false},
 		{"memories n opens the form, esc closes it", []string{"4", "n"}, func(t *testing.T, m Model, l demo.Layout) {
 			if !strings.Contains(screen(m), "new memory") {
 				t.Fatalf("n should open the form:\n%s", screen(m))
@@ -82,7 +124,7 @@ func TestBindings(t *testing.T) {
 			if strings.Contains(screen(m), "new memory —") {
 				t.Error("esc should close the form")
 			}
-		}},
+		}, false},
 		{"memories t retypes", []string{"4", "/", "u", "s", "e", "r", "_", "r", "o", "enter", "t", "2", "enter"}, func(t *testing.T, m Model, l demo.Layout) {
 			data := readMemory(t, l, "user_role.md")
 			if !strings.Contains(data, "type: feedback") {
@@ -92,7 +134,7 @@ func TestBindings(t *testing.T) {
 			if data := readMemory(t, l, "user_role.md"); !strings.Contains(data, "type: user") {
 				t.Errorf("u should undo the retype:\n%s", data)
 			}
-		}},
+		}, true},
 		{"memories r renames", []string{"4", "/", "t", "i", "m", "e", "z", "o", "n", "e", "enter", "r"}, func(t *testing.T, m Model, l demo.Layout) {
 			for range "user-timezone" {
 				m = press(t, m, "backspace")
@@ -104,7 +146,7 @@ func TestBindings(t *testing.T) {
 			if _, err := os.Stat(memPath(l, "user_timezone.md")); err == nil {
 				t.Errorf("rename left the old file; status %q", m.status)
 			}
-		}},
+		}, true},
 		{"memories d asks, n keeps, d y deletes", []string{"4", "g", "d"}, func(t *testing.T, m Model, l demo.Layout) {
 			if !strings.Contains(screen(m), "to the trash? y/n") {
 				t.Fatalf("d should ask:\n%s", screen(m))
@@ -117,17 +159,17 @@ func TestBindings(t *testing.T) {
 			if _, err := os.Stat(memPath(l, "archive/project_q2_launch.md")); err == nil {
 				t.Fatalf("d y should delete; status %q", m.status)
 			}
-		}},
+		}, true},
 		{"history space expands pastes", []string{"5", "/", "d", "u", "p", "l", "i", "c", "a", "t", "e", "enter", "space"}, func(t *testing.T, m Model, l demo.Layout) {
 			if !strings.Contains(screen(m), "duplicate event evt_7731") {
 				t.Errorf("space should show the paste text:\n%s", screen(m))
 			}
-		}},
+		}, false},
 		{"pastes enter previews", []string{"6", "g", "enter"}, func(t *testing.T, m Model, l demo.Layout) {
 			if strings.Contains(screen(m), "enter to preview") {
 				t.Errorf("enter should load the preview:\n%s", screen(m))
 			}
-		}},
+		}, false},
 		{"replay enter, [ and ] move between compactions, p runs the pipeline, w changes the window", []string{"7", "G", "enter", "["}, func(t *testing.T, m Model, l demo.Layout) {
 			if !strings.Contains(screen(m), "⟲") || !strings.Contains(screen(m), "compacted") {
 				t.Fatalf("[ should land on a compaction:\n%s", screen(m))
@@ -148,12 +190,12 @@ func TestBindings(t *testing.T) {
 			if !strings.Contains(screen(m), "enter to replay one") {
 				t.Errorf("esc twice should go back to the sessions:\n%s", screen(m))
 			}
-		}},
+		}, false},
 		{"prompt i queries recall", []string{"8", "i", "t", "e", "r", "s", "e", " ", "a", "n", "s", "w", "e", "r", "s", "enter"}, func(t *testing.T, m Model, l demo.Layout) {
 			if !strings.Contains(screen(m), "feedback_terse_answers.md") {
 				t.Errorf("recall should pick the terse-answers memory:\n%s", screen(m))
 			}
-		}},
+		}, false},
 		{"health space selects, a asks, n cancels", []string{"9", "space", "a"}, func(t *testing.T, m Model, l demo.Layout) {
 			if !strings.Contains(screen(m), "Apply 1 prune action") {
 				t.Fatalf("a should ask:\n%s", screen(m))
@@ -162,17 +204,23 @@ func TestBindings(t *testing.T) {
 			if !strings.Contains(m.status, "cancelled") {
 				t.Errorf("n should cancel, status %q", m.status)
 			}
-		}},
+		}, false},
 		{"ctrl+r reloads", []string{"ctrl+r"}, func(t *testing.T, m Model, l demo.Layout) {
 			if len(m.loading) != 0 {
 				t.Errorf("reload should finish, still loading %v", m.loading)
 			}
-		}},
+		}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			m, l := demoModel(t, 140, 44)
+			var m Model
+			var l demo.Layout
+			if c.writes {
+				m, l = demoModel(t, 140, 44)
+			} else {
+				m, l = sharedDemoModel(t, 140, 44), sharedHelpHomes(t).demo
+			}
 			m = press(t, m, c.keys...)
 			c.check(t, m, l)
 		})

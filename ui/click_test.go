@@ -22,7 +22,7 @@ func click(t *testing.T, m Model, paneRow int) Model {
 // leaving the old one or "walking the chain…" on screen.
 func TestClickSelectsLikeTheKeys(t *testing.T) {
 	t.Run("replay timeline", func(t *testing.T) {
-		m, _ := demoModel(t, 140, 44)
+		m := sharedDemoModel(t, 140, 44)
 		m = press(t, m, "7", "G", "enter", "g")
 		// The summary and the nav wrap: the third step is on the line
 		// that shows it.
@@ -32,7 +32,7 @@ func TestClickSelectsLikeTheKeys(t *testing.T) {
 		}
 	})
 	t.Run("replay pipeline", func(t *testing.T) {
-		m, _ := demoModel(t, 140, 44)
+		m := sharedDemoModel(t, 140, 44)
 		m = press(t, m, "7", "G", "enter", "g", "p")
 		clicked, keyed := click(t, fork(m), stepRow(t, m, 3)), press(t, fork(m), "down", "down")
 		if s := screen(clicked); s != screen(keyed) || !strings.Contains(s, "Pipeline on step 3,") || strings.Contains(s, "running…") {

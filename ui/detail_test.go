@@ -40,7 +40,7 @@ func rowOf(m Model, s string) int {
 // it); the wheel over the diff scrolls the diff, over the list moves the
 // list; z gives the diff the pane and esc gives it back.
 func TestHealthDiffScrollsAndZooms(t *testing.T) {
-	m, _ := demoModel(t, 80, 24)
+	m := sharedDemoModel(t, 80, 24)
 	m = press(t, m, "9")
 	// The first action whose diff is longer than the rows it has.
 	row := 0
@@ -116,9 +116,10 @@ func TestHealthDiffScrollsAndZooms(t *testing.T) {
 }
 
 // Every detail pane offers the scroll and zoom keys, and z zooms there.
+// One model visits the panes in turn (z twice leaves each as it was).
 func TestEveryDetailZooms(t *testing.T) {
+	m := sharedDemoModel(t, 80, 24)
 	for _, pane := range []string{"4", "5", "6", "8", "9", "0"} {
-		m, _ := demoModel(t, 80, 24)
 		m = press(t, m, pane)
 		full := helpKeys(m.paneAt(m.focus).Help())
 		if !strings.Contains(" "+full+" ", " J K z ") {
@@ -153,7 +154,7 @@ func TestZoomGivesWayToQuestions(t *testing.T) {
 // Zoomed, the help line starts with the way back, at any width.
 func TestZoomedHelpLineShowsTheWayBack(t *testing.T) {
 	for _, w := range []int{80, 120} {
-		m, _ := demoModel(t, w, 24)
+		m := sharedDemoModel(t, w, 24)
 		m = press(t, m, "9", "z")
 		if line := m.helpLine(); !strings.HasPrefix(line, "z back to the list") || !strings.HasSuffix(strings.TrimSpace(line), "q quit") {
 			t.Errorf("%d columns, zoomed: help line %q", w, line)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memscope/memscope/demo"
@@ -22,12 +23,7 @@ import (
 
 // helpModes are the panes in each of their modes, reached with the keys a
 // person presses, and a help key that shows the mode was reached.
-var helpModes = []struct {
-	name     string
-	filehist bool // the generated file-history home instead of the demo
-	keys     []string
-	shows    string
-}{
+var helpModes = []helpMode{
 	{"overview", false, []string{"1"}, "enter"},
 	{"projects", false, []string{"2"}, "enter"},
 	{"index", false, []string{"3"}, "G"},
@@ -60,6 +56,56 @@ var helpModes = []struct {
 	{"review", false, []string{"R"}, "a"},
 	{"review reject", false, []string{"R", "d"}, "y"},
 }
+
+// helpMode is a pane in one of its modes: the keys that reach it from
+// the start and a help key that shows it was reached.
+type helpMode struct {
+	name     string
+	filehist bool // the generated file-history home instead of the demo
+	keys     []string
+	shows    string
+}
+
+// helpModeAt is the app in mode hm at w×h: helpModeModel with hm's keys
+// pressed. The help tests only read it (its help, its screen), so each
+// mode and size is made once for the test binary and shared by the
+// tests that ask for it (each made it afresh before: 4 tests, 124
+// models, of which 31 at 140×44 twice).
+func helpModeAt(t *testing.T, hm helpMode, w, h int) Model {
+	t.Helper()
+	k := helpModeKey{hm.name, w, h}
+	helpModeMu.Lock()
+	defer helpModeMu.Unlock()
+	if m, ok := helpModeMade[k]; ok {
+		return m
+	}
+	m := press(t, helpModeModel(t, hm.name, hm.filehist, w, h), hm.keys...)
+	helpModeMade[k] = m
+	return m
+}
+
+// helpModeResized is the shared model of mode hm (helpModeAt, 140×44),
+// forked and resized to w×h, as a person narrows the terminal in that
+// mode: one model per mode serves every size. The help line is the one
+// the mode has when reached at w×h (a throwaway test compared them, with
+// the screens, for every mode at 80 and 120 columns: equal but for where
+// the Replay compaction's timeline is scrolled).
+func helpModeResized(t *testing.T, hm helpMode, w, h int) Model {
+	t.Helper()
+	m := fork(helpModeAt(t, hm, 140, 44))
+	next, cmd := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return drain(t, next.(Model), cmd)
+}
+
+type helpModeKey struct {
+	name string
+	w, h int
+}
+
+var (
+	helpModeMu   sync.Mutex
+	helpModeMade = map[helpModeKey]Model{}
+)
 
 // helpModeModel is the home a help mode is reached on: the generated
 // file-history home, the demo with leftovers of interrupted writes, or
@@ -160,7 +206,7 @@ func TestHelpOffersEveryBinding(t *testing.T) {
 	all := keymaptest.Bindings(keymapOf(t))
 	offered := make([]bool, len(all))
 	for _, hm := range helpModes {
-		m := press(t, helpModeModel(t, hm.name, hm.filehist, 140, 44), hm.keys...)
+		m := helpModeAt(t, hm, 140, 44)
 		p := m.paneAt(m.focus)
 		if !strings.Contains(" "+helpKeys(p.Help())+" ", " "+hm.shows+" ") {
 			t.Errorf("%s: the pane offers %q, without %q: the keys did not reach the mode\n%s", hm.name, helpKeys(p.Help()), hm.shows, screen(m))
@@ -234,7 +280,7 @@ func TestHelpLineKeepsHelpAndQuit(t *testing.T) {
 	for _, hm := range helpModes {
 		var lines []string
 		for _, w := range []int{80, 120} {
-			m := press(t, helpModeModel(t, hm.name, hm.filehist, w, 40), hm.keys...)
+			m := helpModeResized(t, hm, w, 40)
 			if m.paneAt(m.focus).Filtering() {
 				continue // the pane has the keyboard: q and ? are text or answers
 			}
@@ -262,7 +308,7 @@ func TestHelpLineKeepsHelpAndQuit(t *testing.T) {
 // TestIndexDoesNotOfferFilter: the Index pane is one document; "/" is not
 // offered there, while list panes offer it.
 func TestIndexDoesNotOfferFilter(t *testing.T) {
-	m, _ := demoModel(t, 200, 40)
+	m := sharedDemoModel(t, 200, 40)
 	if s := ansi.Strip(press(t, m, "3").helpLine()); strings.Contains(s, "/ filter") {
 		t.Errorf("Index offers a filter it does not have: %q", s)
 	}
@@ -275,19 +321,16 @@ func TestIndexDoesNotOfferFilter(t *testing.T) {
 // meaning reachable by scrolling), at 80×24 as at 120×40.
 func TestLegendOverlay(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}} {
-		m, _ := demoModel(t, size.w, size.h)
+		m := sharedDemoModel(t, size.w, size.h)
 		for i := range paneCount {
 			m = press(t, m, keymap.PaneKey(i), "?")
 			legend := m.paneAt(m.focus).Legend()
 			if len(legend) == 0 {
 				t.Errorf("pane %d has no legend", i)
 			}
-			var seen strings.Builder
-			for range 40 {
-				seen.WriteString(screen(m))
-				m = press(t, m, "pgdown")
-			}
-			flat := strings.Join(strings.Fields(seen.String()), " ")
+			var seen string
+			seen, m = overlayPages(t, m)
+			flat := strings.Join(strings.Fields(seen), " ")
 			for _, e := range legend {
 				if !strings.Contains(flat, e.Mark) {
 					t.Errorf("%dx%d pane %d: the overlay never shows %q", size.w, size.h, i, e.Mark)
@@ -329,7 +372,7 @@ func TestReadmeKeysAgree(t *testing.T) {
 	readmeKey := map[string]string{"←": "left", "→": "right"}
 	// The legends are read from one fresh demo model (the test built
 	// the same fresh model once per pane).
-	legends, _ := demoModel(t, 100, 30)
+	legends := sharedDemoModel(t, 100, 30)
 	backticked := regexp.MustCompile("`([^`]+)`")
 	for i, pn := range keymap.Panes {
 		name := pn.Name
@@ -350,7 +393,7 @@ func TestReadmeKeysAgree(t *testing.T) {
 			if hm.keys[0] != keymap.PaneKey(i) {
 				continue
 			}
-			m := press(t, helpModeModel(t, hm.name, hm.filehist, 140, 44), hm.keys...)
+			m := helpModeAt(t, hm, 140, 44)
 			help := m.paneAt(m.focus).Help()
 			if first == nil {
 				first = help

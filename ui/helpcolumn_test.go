@@ -37,12 +37,7 @@ func TestHelpOverlayAt80ShowsGlobalKeysWhole(t *testing.T) {
 		m := fork(base)
 		m = drain(t, m, m.setFocus(i))
 		m = press(t, m, "?")
-		var seen strings.Builder
-		for range 40 {
-			seen.WriteString(screen(m))
-			m = press(t, m, "pgdown")
-		}
-		s := seen.String()
+		s, m := overlayPages(t, m)
 		for _, b := range append(km.Global(), km.Filter) {
 			b = m.undoNamed(b)
 			want := b.Help().Key + " "
@@ -54,4 +49,24 @@ func TestHelpOverlayAt80ShowsGlobalKeysWhole(t *testing.T) {
 			t.Errorf("%s: a line of the help is cut at the edge:\n%s", p.Name, s)
 		}
 	}
+}
+
+// overlayPages is every screen of m's open overlay from where it shows
+// to its end, paged with pgdown (at most 40 pages), and m at the end.
+// A page that repeats the one before is the end: paging on shows it
+// again.
+func overlayPages(t *testing.T, m Model) (string, Model) {
+	t.Helper()
+	var seen strings.Builder
+	last := ""
+	for range 40 {
+		s := screen(m)
+		if s == last {
+			break
+		}
+		seen.WriteString(s)
+		last = s
+		m = press(t, m, "pgdown")
+	}
+	return seen.String(), m
 }

@@ -111,14 +111,18 @@ func checkFrameRows(t *testing.T, what, frame string) {
 // A home with a huge single line in history, a transcript, a paste and a
 // memory body, and with JSON nested 100 000 deep, renders every pane
 // clipped to the terminal: no line wider than 120 cells, no more than 40
-// lines, no control characters.
+// lines, no control characters. The line is 8 MiB with MEMSCOPE_LONG=1,
+// else 2 MiB: either is past model.MaxSmallBytes (1 MiB) and within
+// MaxDocumentBytes (16 MiB) and MaxLineBytes (32 MiB), so every reader
+// takes the same path.
 func TestHostileTUIBigAndDeep(t *testing.T) {
 	t.Parallel()
+	big := testenv.Size(t, 8<<20, 2<<20)
 	for _, tc := range []struct {
 		sc hostilehome.Scenario
 		o  hostilehome.Options
 	}{
-		{hostilehome.BigLine, hostilehome.Options{Size: 8 << 20}},
+		{hostilehome.BigLine, hostilehome.Options{Size: int64(big)}},
 		{hostilehome.DeepJSON, hostilehome.Options{Depth: 100_000}},
 	} {
 		t.Run(string(tc.sc), func(t *testing.T) {

@@ -46,7 +46,7 @@ func moveOff(t *testing.T, m Model, pane int) Model {
 // layer (the file the line names). Before, the pane opened where its
 // cursor was.
 func TestOverviewEnterSelectsTheBiggestLayer(t *testing.T) {
-	m, _ := demoModel(t, 120, 40)
+	m := sharedDemoModel(t, 120, 40)
 	m = moveOff(t, m, panePrompt)
 	m, line := overviewLine(t, m, overview.Prompt)
 	if line.Filter == "" {
@@ -107,7 +107,7 @@ func TestOverviewEnterSelectsTheFirstSecret(t *testing.T) {
 // enter on the Review line opens Review at the memory Claude Code changed
 // last (the line's filter).
 func TestOverviewEnterSelectsTheNewestReview(t *testing.T) {
-	m, _ := demoModel(t, 120, 40)
+	m := sharedDemoModel(t, 120, 40)
 	m = moveOff(t, m, paneReview)
 	m, line := overviewLine(t, m, overview.Review)
 	if line.Count < 2 || line.Filter == "" {

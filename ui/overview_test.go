@@ -16,7 +16,7 @@ import (
 // overview` builds it: cli's TestOverviewFeedEqualsCommand holds the
 // feed's lines equal to the command's).
 func TestOverviewIsTheFirstScreen(t *testing.T) {
-	m, _ := demoModel(t, 120, 40)
+	m := sharedDemoModel(t, 120, 40)
 	if m.focus != paneOverview {
 		t.Fatalf("the app starts on pane %d, want the Overview", m.focus)
 	}
@@ -51,7 +51,7 @@ func TestOverviewIsTheFirstScreen(t *testing.T) {
 func TestOverviewEnterOpensIndexAtTheCut(t *testing.T) {
 	for _, size := range goldenSizes {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
-			m, _ := demoModel(t, size.w, size.h)
+			m := sharedDemoModel(t, size.w, size.h)
 			if before := screen(press(t, m, "3")); strings.Contains(before, "the client stops here") {
 				t.Fatalf("the Index shows the cut without scrolling; the test proves nothing:\n%s", before)
 			}
@@ -70,7 +70,7 @@ func TestOverviewEnterOpensIndexAtTheCut(t *testing.T) {
 // case) with what to show: Memories filtered to the stale ones, Retention
 // at the sessions already lost; an unknown pane is an error, not a crash.
 func TestOpenPaneShows(t *testing.T) {
-	m, _ := demoModel(t, 120, 40)
+	m := sharedDemoModel(t, 120, 40)
 	next, cmd := m.Update(msgs.OpenPane{Pane: "memories", Show: "stale"})
 	m = drain(t, next.(Model), cmd)
 	if s := screen(m); m.focus != paneMemories || !strings.Contains(s, "/stale  (esc clears)") {

@@ -23,7 +23,7 @@ func TestProjectsMarkFollowsEnter(t *testing.T) {
 // TestFilterMatchesBadges: "/stale" on Memories keeps the stale rows only,
 // and a filter matching nothing says so.
 func TestFilterMatchesBadges(t *testing.T) {
-	m, _ := demoModel(t, 120, 40)
+	m := sharedDemoModel(t, 120, 40)
 	m = press(t, m, "4", "/", "s", "t", "a", "l", "e", "enter")
 	rows := 0
 	for _, l := range strings.Split(screen(m), "\n") {

@@ -216,7 +216,7 @@ func TestSearchHelp(t *testing.T) {
 // store, at the file.
 func TestSearchOpensAgentMemoryHit(t *testing.T) {
 	t.Parallel()
-	m, _ := demoModel(t, 120, 40)
+	m := sharedDemoModel(t, 120, 40)
 	m = typeQuery(t, m, "applies and reverts it")
 	m = openHitWhere(t, m, "the reviewer's migrations.md", func(h engsearch.Hit) bool {
 		return strings.HasSuffix(h.File, "agent-memory/reviewer/migrations.md")

@@ -92,7 +92,7 @@ func TestCountsAndActivityAgree(t *testing.T) {
 			var m Model
 			var h *model.Home
 			if home == "demo" {
-				m, _ = demoModel(t, 120, 40)
+				m = sharedDemoModel(t, 120, 40)
 				h = m.opts.Home
 			} else {
 				m, _ = writableModel(t, 120, 40)

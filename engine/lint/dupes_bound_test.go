@@ -13,18 +13,23 @@ import (
 // candidates): what the bound that skips pairs must not change.
 func bruteDuplicates(docs []DupeDoc, threshold float64) []DuplicatePair {
 	in := map[string]int{}
-	for _, d := range docs {
-		_, set := shingles(dupeWords(d.Text))
-		for sh := range set {
+	// Each memory's words and shingles, worked out once (the pairs below
+	// read them n times each).
+	words := make([][]dupeWord, len(docs))
+	lists := make([][]string, len(docs))
+	sets := make([]map[string]bool, len(docs))
+	for i, d := range docs {
+		words[i] = dupeWords(d.Text)
+		lists[i], sets[i] = shingles(words[i])
+		for sh := range sets[i] {
 			in[sh]++
 		}
 	}
 	var out []DuplicatePair
 	for a := range docs {
-		wa := dupeWords(docs[a].Text)
-		la, sa := shingles(wa)
+		wa, la, sa := words[a], lists[a], sets[a]
 		for b := a + 1; b < len(docs); b++ {
-			_, sb := shingles(dupeWords(docs[b].Text))
+			sb := sets[b]
 			shared := false
 			for sh := range sa {
 				shared = shared || sb[sh] && in[sh] <= maxShinglePosting
