@@ -107,13 +107,14 @@ func (m *Model) startSearch(s searchview.Start) tea.Cmd {
 	if m.srch != nil {
 		gen = m.srch.gen + 1
 	}
+	vaultDir, root, home := m.places().VaultDir, m.root(), m.opts.Home
 	ctx, cancel := context.WithCancel(context.Background())
 	m.srch = &searchRun{gen: gen, cancel: cancel}
 	ch := make(chan []engsearch.Hit, 64)
 	done := make(chan searchFinish, 1)
 	go func() {
 		defer close(ch)
-		sum, err := engsearch.Run(ctx, o, func(b engsearch.Batch) error {
+		sum, err := searchHomeAndVault(ctx, o, vaultDir, root, home.FS, func(b engsearch.Batch) error {
 			if len(b.Hits) == 0 {
 				return nil
 			}
@@ -222,7 +223,11 @@ func (m *Model) openTranscriptHit(h engsearch.Hit) tea.Cmd {
 		m.openProject(parts[1])
 		cmds = append(cmds, m.loadOpenProject())
 	}
-	cmds = append(cmds, m.replayAt(msgs.ReplayAt{Path: file, Hit: hl}))
+	replay := m.replayAt
+	if h.Vault {
+		replay = m.replayVaultAt // a session only the rescue vault holds
+	}
+	cmds = append(cmds, replay(msgs.ReplayAt{Path: file, Hit: hl}))
 	return tea.Batch(cmds...)
 }
 
