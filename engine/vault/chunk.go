@@ -13,11 +13,16 @@ import (
 
 // Chunking parameters (docs/VAULT.md has the figures behind them).
 const (
-	// boundaryMask: a line ends a chunk when the hash of its end has
-	// these bits clear, so a chunk holds 64 lines on average (against
-	// 16: 10 % less CPU on a first sync, a smaller vault and a third of
-	// the chunks to index; a fork re-stores ~48 more shared lines).
-	boundaryMask = 63
+	// chunkTarget: a line of n bytes ends a chunk with probability
+	// n/chunkTarget, so chunks hold about this many bytes (it was 64
+	// lines on average, which on transcripts' long records often reached
+	// softMax, where the cut depends on where the chunk began: a fork's
+	// chunks then stayed out of step with its parent's).
+	chunkTarget = 128 << 10
+	// chunkLines: a line ends a chunk with probability 1/chunkLines at
+	// least, so a file of short lines still cuts every 64 lines or so
+	// (a fork of a small session shares its parent's chunks).
+	chunkLines = 64
 	// softMax: past this a chunk ends at the next line end.
 	softMax = 256 << 10
 	// maxChunk: a chunk never holds more (a longer line is cut at it).
@@ -135,21 +140,59 @@ func (n *normalizer) back(stored []byte, raw bool, ids []IDRun) ([]byte, error) 
 }
 
 // isBoundary reports whether the line (a whole line, with its newline)
-// ends a chunk: FNV-1a of its last tailBytes bytes and its length, so
-// the same line decides the same way in every file.
-func isBoundary(line []byte) bool {
-	t := line
-	if len(t) > tailBytes {
-		t = t[len(t)-tailBytes:]
+// ends a chunk: a line of n bytes does with probability n/chunkTarget,
+// decided by FNV-1a of its last tailBytes bytes and its length, so the
+// same line decides the same way in every file and chunks hold about
+// chunkTarget bytes whatever the lines' lengths. In a JSON Lines file
+// the line is taken with its session ids factored out (as it is
+// stored), so a fork's line, which differs from its parent's by the id
+// alone, decides as the parent's does.
+func (c *cutter) isBoundary(line []byte) bool {
+	tail, n := line, len(line)
+	if c.norm.enabled {
+		tail, n = c.normTail(line)
+	}
+	if len(tail) > tailBytes {
+		tail = tail[len(tail)-tailBytes:]
 	}
 	h := uint64(14695981039346656037)
-	for _, c := range t {
-		h ^= uint64(c)
+	for _, b := range tail {
+		h ^= uint64(b)
 		h *= 1099511628211
 	}
-	h ^= uint64(len(line))
+	h ^= uint64(n)
 	h *= 1099511628211
-	return h>>32&boundaryMask == 0
+	return uint64(uint32(h>>32))*chunkTarget < max(uint64(n), chunkTarget/chunkLines)<<32
+}
+
+// normTail is the end of line (at least its last tailBytes bytes) and
+// its length as the normalizer stores it (session ids out). Only a line
+// whose last id ends within its last tailBytes is rewritten (the
+// records of a transcript name the session well before their end).
+func (c *cutter) normTail(line []byte) ([]byte, int) {
+	n, lastEnd := len(line), -1
+	for rest, at := line, 0; ; {
+		i := bytes.Index(rest, []byte(sessionKey))
+		if i < 0 {
+			break
+		}
+		i += len(sessionKey)
+		j := idEnd(rest[i:])
+		if j < 0 {
+			rest, at = rest[i:], at+i
+			continue
+		}
+		n -= j - 1 // the id becomes one marker byte
+		lastEnd = at + i + j
+		rest, at = rest[i+j:], at+i+j
+	}
+	if lastEnd < 0 || len(line)-lastEnd >= tailBytes {
+		return line, n
+	}
+	nz := normalizer{enabled: true, out: c.tail[:0]}
+	t, _, _ := nz.forward(line)
+	c.tail = nz.out
+	return t, n
 }
 
 // cutResult is what cutting a file (or its tail) gave.
@@ -175,8 +218,10 @@ type cutter struct {
 	norm  normalizer
 	store func(k key, data []byte) (fresh bool, err error)
 	// file hash, restored for an incremental cut.
-	h       hash.Hash
-	orig    bytes.Buffer
+	h    hash.Hash
+	orig bytes.Buffer
+	// tail is normTail's buffer.
+	tail    []byte
 	rd      *bufio.Reader
 	res     cutResult
 	offset  int64
@@ -269,7 +314,7 @@ func (c *cutter) addLine(line []byte, whole bool) error {
 	}
 	c.orig.Write(line)
 	c.offset += int64(len(line))
-	if whole && (isBoundary(line) || c.orig.Len() >= softMax) || c.orig.Len() >= maxChunk {
+	if whole && (c.isBoundary(line) || c.orig.Len() >= softMax) || c.orig.Len() >= maxChunk {
 		return c.emit()
 	}
 	return nil
