@@ -30,6 +30,9 @@ const (
 	// tailBytes is how much of a line's end decides a boundary: enough
 	// to hold a record's uuid and timestamp, cheap on long lines.
 	tailBytes = 64
+	// tailWindow is the end of a line normTail looks at: the tail, and
+	// room for a session id's key and value reaching into it.
+	tailWindow = tailBytes + maxIDLen + len(sessionKey)
 )
 
 // sessionKey is the field a transcript repeats its session id in.
@@ -165,34 +168,21 @@ func (c *cutter) isBoundary(line []byte) bool {
 	return uint64(uint32(h>>32))*chunkTarget < max(uint64(n), chunkTarget/chunkLines)<<32
 }
 
-// normTail is the end of line (at least its last tailBytes bytes) and
-// its length as the normalizer stores it (session ids out). Only a line
-// whose last id ends within its last tailBytes is rewritten (the
-// records of a transcript name the session well before their end).
+// normTail is the end of line (at least its last tailBytes bytes) as
+// the normalizer stores it (session ids out), and the line's length so
+// shortened. Only the line's last tailWindow bytes are looked at: an id
+// whose value reaches into the last tailBytes starts its key within
+// them, and the first sync pays this on every line (the whole line is
+// searched again when its chunk is stored).
 func (c *cutter) normTail(line []byte) ([]byte, int) {
-	n, lastEnd := len(line), -1
-	for rest, at := line, 0; ; {
-		i := bytes.Index(rest, []byte(sessionKey))
-		if i < 0 {
-			break
-		}
-		i += len(sessionKey)
-		j := idEnd(rest[i:])
-		if j < 0 {
-			rest, at = rest[i:], at+i
-			continue
-		}
-		n -= j - 1 // the id becomes one marker byte
-		lastEnd = at + i + j
-		rest, at = rest[i+j:], at+i+j
-	}
-	if lastEnd < 0 || len(line)-lastEnd >= tailBytes {
-		return line, n
+	w := line[max(0, len(line)-tailWindow):]
+	if !bytes.Contains(w, []byte(sessionKey)) {
+		return line, len(line)
 	}
 	nz := normalizer{enabled: true, out: c.tail[:0]}
-	t, _, _ := nz.forward(line)
+	t, _, _ := nz.forward(w)
 	c.tail = nz.out
-	return t, n
+	return t, len(line) - len(w) + len(t)
 }
 
 // cutResult is what cutting a file (or its tail) gave.
