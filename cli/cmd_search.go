@@ -157,34 +157,17 @@ func runSearch(e *env, opts searchOptions) (searchResult, error) {
 }
 
 // searchVault searches the transcripts (and their saved tool results)
-// that only the vault holds, each hit labelled so, and adds its counts
-// to res.
+// that only the vault holds, each hit labelled so (vault.SearchLost, which
+// the app's search runs too), and adds its counts to res.
 func searchVault(e *env, o *opened, opts searchOptions, so search.Options, p *hitPrinter, res *searchResult) error {
-	lost, v, err := openLost(e, o, opts.vault)
+	v, err := openVault(e, o, opts.vault)
 	if err != nil {
 		return err
 	}
-	defer lost.Close()
 	res.vault = v.Dir
-	so.Home, so.Root, so.Stores = lost, nil, []search.Store{search.StoreTranscripts}
-	sum, err := search.Run(context.Background(), so, func(b search.Batch) error {
-		for i := range b.Hits {
-			h := &b.Hits[i]
-			if h.Label == "" {
-				h.Label = vaultOnlyLabel
-			} else {
-				h.Label = vaultOnlyLabel + ", " + h.Label
-			}
-		}
-		return p.batch(b)
-	})
+	sum, err := v.SearchLost(context.Background(), o.home.FS, so, p.batch)
 	res.vaultSum = sum
-	res.sum.Hits += sum.Hits
-	res.sum.Files += sum.Files
-	res.sum.FilesWithHits += sum.FilesWithHits
-	res.sum.Bytes += sum.Bytes
-	res.sum.Problems = append(res.sum.Problems, sum.Problems...)
-	res.sum.Cancelled = res.sum.Cancelled || sum.Cancelled
+	res.sum.Add(sum)
 	return err
 }
 

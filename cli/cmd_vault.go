@@ -44,6 +44,7 @@ type vaultOptions struct {
 	undo       string
 	emptyTrash bool
 	hook       bool
+	full       bool
 	json       bool
 }
 
@@ -61,6 +62,7 @@ func parseVault(e *env, args []string) (vaultOptions, error) {
 	fs.BoolVar(&opts.dryRun, "dry-run", false, "restore, prune: say what would be done, do nothing")
 	fs.StringVar(&opts.undo, "undo", "", "restore, prune: take back the restore or prune `ID`")
 	fs.BoolVar(&opts.hook, "hook", false, "sync: run as a Claude Code hook (SessionEnd, PreCompact): sync the session the event on stdin names, within 20 s, never failing")
+	fs.BoolVar(&opts.full, "full", false, "sync: list every folder, even the write-once ones (pastes, file history, tool results) unchanged since the last sync (a sync does once a day)")
 	fs.BoolVar(&opts.emptyTrash, "empty-trash", false, "prune: delete what earlier prunes moved to the vault's trash")
 	pos, err := parseInterspersed(e, fs, args)
 	if err != nil {
@@ -75,6 +77,8 @@ func parseVault(e *env, args []string) (vaultOptions, error) {
 		return opts, badUsagef("vault restore takes one session id (memscope vault list shows them)")
 	case opts.hook && opts.action != "sync":
 		return opts, badUsagef("--hook goes with vault sync")
+	case opts.full && opts.action != "sync":
+		return opts, badUsagef("--full goes with vault sync")
 	case opts.action != "restore" && len(pos) != 1:
 		return opts, badUsagef("vault %s takes no argument (%q)", opts.action, pos[1])
 	case opts.dryRun && opts.action == "prune" && (opts.undo != "" || opts.emptyTrash):
@@ -138,7 +142,7 @@ func runVault(e *env, opts vaultOptions) (vaultResult, error) {
 	}
 	switch opts.action {
 	case "sync":
-		r, err := v.Sync(vault.SyncOptions{Home: o.home, Session: model.SessionID(opts.session), Now: now})
+		r, err := v.Sync(vault.SyncOptions{Home: o.home, Session: model.SessionID(opts.session), Now: now, Full: opts.full})
 		res.sync = &r
 		return res, err
 	case "list":

@@ -49,6 +49,9 @@ func appendHitJSON(b []byte, h *search.Hit) ([]byte, bool) {
 		b = strconv.AppendBool(b, *h.Seen)
 	}
 	opt(`,"label":`, h.Label)
+	if h.Vault {
+		b = append(b, `,"vault":true`...)
+	}
 	b = append(b, `,"snippet":`...)
 	b = appendJSONString(b, h.Snippet)
 	b = append(b, `,"match":[`...)

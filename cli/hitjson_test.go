@@ -41,7 +41,8 @@ func TestAppendHitJSONEqualsEncodingJSON(t *testing.T) {
 	for i := range 5000 {
 		h := search.Hit{Store: search.Store(str()), File: str(), Line: rng.IntN(1 << 20), Where: str(),
 			Project: opt(), SessionID: opt(), AgentID: opt(), UUID: opt(), Role: opt(), Compaction: search.Compaction(opt()),
-			Label: opt(), Snippet: str(), Match: [2]int{rng.IntN(100), rng.IntN(100)}, Count: rng.IntN(9), Offset: rng.IntN(1 << 30)}
+			Label: opt(), Snippet: str(), Match: [2]int{rng.IntN(100), rng.IntN(100)}, Count: rng.IntN(9), Offset: rng.IntN(1 << 30),
+			Vault: rng.IntN(2) == 0}
 		if rng.IntN(2) == 0 {
 			h.Time = time.Unix(rng.Int64N(4e9), rng.Int64N(1e9)).In(time.FixedZone("", 3600*(rng.IntN(25)-12)))
 		}

@@ -34,7 +34,7 @@ func openLost(e *env, o *opened, dirFlag string) (*vault.LostFS, *vault.Vault, e
 }
 
 // vaultOnlyLabel marks what was read from the vault, not the home.
-const vaultOnlyLabel = "only in the vault"
+const vaultOnlyLabel = vault.OnlyInVault
 
 // restoreOffer is the command that puts a vault-only session back.
 func restoreOffer(session string) string {

@@ -61,6 +61,9 @@ func TestVaultOnlySessionSearchAndReplay(t *testing.T) {
 			break
 		}
 	}
+	if strings.Count(vaulted, `"vault": true`)+strings.Count(vaulted, `"vault":true`) != got {
+		t.Errorf("search --in vault --json: not every one of the %d hits says \"vault\": true:\n%s", got, vaulted)
+	}
 	text, _ := cmd("search", "Basket", "--in", "vault")
 	if !strings.Contains(text, "only in the vault") || !strings.Contains(text, "memscope vault restore SESSION") {
 		t.Errorf("search --in vault text does not say where hits come from:\n%s", text)

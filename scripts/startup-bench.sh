@@ -8,7 +8,7 @@
 # less than IDLE_CPU seconds (default 0.05) over IDLE_FOR seconds (default
 # 3). Any Bubble Tea program costs about 0.01 CPU-s a second idle (its
 # renderer's frame ticker, 60 a second): the floor row measures it with
-# scripts/tea-idle, a program that draws one screen and does nothing, so
+# scripts/memscope-tea-idle, a program that draws one screen and does nothing, so
 # a lower IDLE_CPU never sees an idle app on a busy machine. It prints the CPU-seconds and bytes read until idle, the time to
 # idle, to the first screen with data (the Overview, the first screen,
 # shows its first counted line) and to every Overview line counted (its
@@ -37,7 +37,7 @@ mkdir -p "$CACHE"
 log() { echo "startup-bench: $*" >&2; }
 command -v tmux >/dev/null || { log "tmux is required"; exit 1; }
 go build -o "$CACHE/memscope" .
-go build -o "$CACHE/tea-idle" ./scripts/tea-idle
+go build -o "$CACHE/memscope-tea-idle" ./scripts/memscope-tea-idle
 MEMSCOPE="$PWD/$CACHE/memscope"
 if [ -n "${HOME_DIR:-}" ]; then
 	H=$(cd "$HOME_DIR" && pwd)
@@ -118,7 +118,7 @@ start() {
 floor() {
 	local pid c0 c1
 	session=floor
-	tmux -S "$sock" new-session -d -s "$session" -x 160 -y 45 "exec $PWD/$CACHE/tea-idle"
+	tmux -S "$sock" new-session -d -s "$session" -x 160 -y 45 "exec $PWD/$CACHE/memscope-tea-idle"
 	pid=$(tmux -S "$sock" list-panes -t "$session" -F '#{pane_pid}')
 	sleep 2
 	c0=$(cpu "$pid")

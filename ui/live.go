@@ -96,12 +96,5 @@ func levelUp(e live.Event) bool { return e.Threshold > 0 && e.Tokens >= e.Thresh
 // replayAt opens a session in the Replay pane, in its project (opened
 // first when another one is), at the step asked for.
 func (m *Model) replayAt(r msgs.ReplayAt) tea.Cmd {
-	var cmds []tea.Cmd
-	if parts := strings.Split(r.Path, "/"); len(parts) == 3 && parts[0] == "projects" && parts[1] != m.data.open {
-		m.openProject(parts[1])
-		cmds = append(cmds, m.loadOpenProject())
-	}
-	jump := r
-	cmds = append(cmds, m.openTimelineCmd(r.Path, &jump), m.setFocus(paneReplay))
-	return tea.Batch(cmds...)
+	return m.replayFrom(r, nil)
 }

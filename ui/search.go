@@ -66,7 +66,7 @@ func (m *Model) startSearch(s searchview.Start) tea.Cmd {
 			project.Dir = p
 		}
 	}
-	return m.feeds.search.Start(q, project)
+	return m.feeds.search.Start(q, project, m.places().VaultDir)
 }
 
 // openSearch opens the Search overlay (ctrl+f).
@@ -139,7 +139,11 @@ func (m *Model) openTranscriptHit(h engsearch.Hit) tea.Cmd {
 		m.openProject(parts[1])
 		cmds = append(cmds, m.loadOpenProject())
 	}
-	cmds = append(cmds, m.replayAt(msgs.ReplayAt{Path: file, Hit: hl}))
+	replay := m.replayAt
+	if h.Vault {
+		replay = m.replayVaultAt // a session only the rescue vault holds
+	}
+	cmds = append(cmds, replay(msgs.ReplayAt{Path: file, Hit: hl}))
 	return tea.Batch(cmds...)
 }
 

@@ -103,6 +103,10 @@ type Hit struct {
 	// ("auto memory", "team memory", "agent memory (user) reviewer",
 	// "project instructions", …); for a paste, its hash.
 	Label string `json:"label,omitempty"`
+	// Vault marks a hit read from the rescue vault's copy of a file the
+	// home no longer has (vault.SearchLost, which labels it VaultLabel);
+	// File is where the home had it.
+	Vault bool `json:"vault,omitempty"`
 	// Prompts are the history lines that refer to a paste hit.
 	Prompts []PromptRef `json:"prompts,omitempty"`
 	// Snippet is the text around the match, on one line, with secrets
@@ -116,6 +120,10 @@ type Hit struct {
 	// file), for a viewer to find it.
 	Offset int `json:"offset"`
 }
+
+// VaultLabel labels a hit read from the rescue vault's copy of a file
+// the home no longer has.
+const VaultLabel = "only in the vault"
 
 // PromptRef is a history line that refers to a paste.
 type PromptRef struct {

@@ -94,6 +94,17 @@ type Summary struct {
 	Cancelled bool `json:"cancelled,omitempty"`
 }
 
+// Add counts o (another part of the same search: the rescue vault's
+// after the home's) into s.
+func (s *Summary) Add(o Summary) {
+	s.Hits += o.Hits
+	s.Files += o.Files
+	s.FilesWithHits += o.FilesWithHits
+	s.Bytes += o.Bytes
+	s.Problems = append(s.Problems, o.Problems...)
+	s.Cancelled = s.Cancelled || o.Cancelled
+}
+
 // queued is units with their place in the order of output: one
 // transcript, or a run of small files (a paste cache holds thousands:
 // handing each over on its own cost more than reading it).

@@ -13,11 +13,16 @@ import (
 
 // Chunking parameters (docs/VAULT.md has the figures behind them).
 const (
-	// boundaryMask: a line ends a chunk when the hash of its end has
-	// these bits clear, so a chunk holds 64 lines on average (against
-	// 16: 10 % less CPU on a first sync, a smaller vault and a third of
-	// the chunks to index; a fork re-stores ~48 more shared lines).
-	boundaryMask = 63
+	// chunkTarget: a line of n bytes ends a chunk with probability
+	// n/chunkTarget, so chunks hold about this many bytes (it was 64
+	// lines on average, which on transcripts' long records often reached
+	// softMax, where the cut depends on where the chunk began: a fork's
+	// chunks then stayed out of step with its parent's).
+	chunkTarget = 128 << 10
+	// chunkLines: a line ends a chunk with probability 1/chunkLines at
+	// least, so a file of short lines still cuts every 64 lines or so
+	// (a fork of a small session shares its parent's chunks).
+	chunkLines = 64
 	// softMax: past this a chunk ends at the next line end.
 	softMax = 256 << 10
 	// maxChunk: a chunk never holds more (a longer line is cut at it).
@@ -25,6 +30,9 @@ const (
 	// tailBytes is how much of a line's end decides a boundary: enough
 	// to hold a record's uuid and timestamp, cheap on long lines.
 	tailBytes = 64
+	// tailWindow is the end of a line normTail looks at: the tail, and
+	// room for a session id's key and value reaching into it.
+	tailWindow = tailBytes + maxIDLen + len(sessionKey)
 )
 
 // sessionKey is the field a transcript repeats its session id in.
@@ -135,21 +143,46 @@ func (n *normalizer) back(stored []byte, raw bool, ids []IDRun) ([]byte, error) 
 }
 
 // isBoundary reports whether the line (a whole line, with its newline)
-// ends a chunk: FNV-1a of its last tailBytes bytes and its length, so
-// the same line decides the same way in every file.
-func isBoundary(line []byte) bool {
-	t := line
-	if len(t) > tailBytes {
-		t = t[len(t)-tailBytes:]
+// ends a chunk: a line of n bytes does with probability n/chunkTarget,
+// decided by FNV-1a of its last tailBytes bytes and its length, so the
+// same line decides the same way in every file and chunks hold about
+// chunkTarget bytes whatever the lines' lengths. In a JSON Lines file
+// the line is taken with its session ids factored out (as it is
+// stored), so a fork's line, which differs from its parent's by the id
+// alone, decides as the parent's does.
+func (c *cutter) isBoundary(line []byte) bool {
+	tail, n := line, len(line)
+	if c.norm.enabled {
+		tail, n = c.normTail(line)
+	}
+	if len(tail) > tailBytes {
+		tail = tail[len(tail)-tailBytes:]
 	}
 	h := uint64(14695981039346656037)
-	for _, c := range t {
-		h ^= uint64(c)
+	for _, b := range tail {
+		h ^= uint64(b)
 		h *= 1099511628211
 	}
-	h ^= uint64(len(line))
+	h ^= uint64(n)
 	h *= 1099511628211
-	return h>>32&boundaryMask == 0
+	return uint64(uint32(h>>32))*chunkTarget < max(uint64(n), chunkTarget/chunkLines)<<32
+}
+
+// normTail is the end of line (at least its last tailBytes bytes) as
+// the normalizer stores it (session ids out), and the line's length so
+// shortened. Only the line's last tailWindow bytes are looked at: an id
+// whose value reaches into the last tailBytes starts its key within
+// them, and the first sync pays this on every line (the whole line is
+// searched again when its chunk is stored).
+func (c *cutter) normTail(line []byte) ([]byte, int) {
+	w := line[max(0, len(line)-tailWindow):]
+	if !bytes.Contains(w, []byte(sessionKey)) {
+		return line, len(line)
+	}
+	nz := normalizer{enabled: true, out: c.tail[:0]}
+	t, _, _ := nz.forward(w)
+	c.tail = nz.out
+	return t, len(line) - len(w) + len(t)
 }
 
 // cutResult is what cutting a file (or its tail) gave.
@@ -175,8 +208,10 @@ type cutter struct {
 	norm  normalizer
 	store func(k key, data []byte) (fresh bool, err error)
 	// file hash, restored for an incremental cut.
-	h       hash.Hash
-	orig    bytes.Buffer
+	h    hash.Hash
+	orig bytes.Buffer
+	// tail is normTail's buffer.
+	tail    []byte
 	rd      *bufio.Reader
 	res     cutResult
 	offset  int64
@@ -269,7 +304,7 @@ func (c *cutter) addLine(line []byte, whole bool) error {
 	}
 	c.orig.Write(line)
 	c.offset += int64(len(line))
-	if whole && (isBoundary(line) || c.orig.Len() >= softMax) || c.orig.Len() >= maxChunk {
+	if whole && (c.isBoundary(line) || c.orig.Len() >= softMax) || c.orig.Len() >= maxChunk {
 		return c.emit()
 	}
 	return nil

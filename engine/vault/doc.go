@@ -12,6 +12,7 @@
 //	packs/<name>.pack      chunks, each flate-compressed, appended
 //	packs/<name>.idx       one line per chunk: hash, offset, stored and raw length
 //	state/<seq>.jsonl      the records a sync changed, one JSON line per file
+//	state/folders.json     the write-once folders as the last sync left them (a cache)
 //	state.lock             taken around a sync, a restore and a prune
 //	restores/<id>.json     what a restore created (its undo)
 //	trash/<id>/            what a prune took out (its undo)

@@ -3,6 +3,7 @@ package vault
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -79,4 +80,22 @@ func BenchmarkDecodeHead(b *testing.B) {
 			}
 		}
 	})
+}
+
+// The index lines the vault writes are read in place with the values
+// strings.Fields and ParseInt give; any other form, and every error,
+// is parseIndexLine's.
+func TestParseIndexBytesEqualsParseIndexLine(t *testing.T) {
+	h := strings.Repeat("ab", 32)
+	for _, s := range []string{
+		h + " 22 100 300", h + " 0 0 0", h + "  22 100 300", h + " 22 100 300 ", h + " 22 100", h + " 22 100 300 4",
+		h + " 22 100 9999999", h + " 22 -1 300", h + " 999999999999999999999 1 1", strings.Repeat("zz", 32) + " 1 2 3",
+		h[:60] + " 1 2 3", h + "\t1 2 3", h + " 1 2 3x", "", h,
+	} {
+		k1, l1, e1 := parseIndexBytes([]byte(s))
+		k2, l2, e2 := parseIndexLine(s)
+		if k1 != k2 || l1 != l2 || (e1 == nil) != (e2 == nil) || e1 != nil && e1.Error() != e2.Error() {
+			t.Errorf("%q: in place %v %+v %v, parseIndexLine %v %+v %v", s, k1, l1, e1, k2, l2, e2)
+		}
+	}
 }

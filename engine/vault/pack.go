@@ -147,7 +147,7 @@ func (v *Vault) readIndexFile(p string, size int64, ix *index) error {
 	line := 0
 	for sc.Scan() {
 		line++
-		k, l, err := parseIndexLine(sc.Text())
+		k, l, err := parseIndexBytes(sc.Bytes())
 		if err == nil && (l.off < int64(len(packHeader)) || l.off+int64(l.stored) > size) {
 			err = fmt.Errorf("chunk at %d+%d is past the pack's end (%d bytes)", l.off, l.stored, size)
 		}
@@ -163,6 +163,44 @@ func (v *Vault) readIndexFile(p string, size int64, ix *index) error {
 		return fmt.Errorf("vault %s line %d: %w", filepath.Join(v.Dir, rel), line+1, err)
 	}
 	return nil
+}
+
+// parseIndexBytes is parseIndexLine without its copies: a sync that
+// stores anything reads every pack's index, a line per chunk, so the
+// form the vault writes (a hash, three numbers, one space between) is
+// read in place; any other form goes to parseIndexLine, which gives the
+// same value or the error.
+func parseIndexBytes(b []byte) (key, loc, error) {
+	var k key
+	if len(b) > 2*sha256.Size && b[2*sha256.Size] == ' ' {
+		if _, err := hex.Decode(k[:], b[:2*sha256.Size]); err == nil {
+			rest := b[2*sha256.Size+1:]
+			var n [3]int64
+			ok := true
+			for i := range n {
+				j := 0
+				for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' && j < 18 {
+					n[i] = n[i]*10 + int64(rest[j]-'0')
+					j++
+				}
+				ok = ok && j > 0 && (i > 0 || j < 18) && (i == 0 || n[i] <= maxChunk*2)
+				if i < 2 {
+					ok = ok && j < len(rest) && rest[j] == ' '
+					j++
+				} else {
+					ok = ok && j == len(rest)
+				}
+				if !ok {
+					break
+				}
+				rest = rest[j:]
+			}
+			if ok {
+				return k, loc{off: n[0], stored: int32(n[1]), raw: int32(n[2])}, nil
+			}
+		}
+	}
+	return parseIndexLine(string(b))
 }
 
 // parseIndexLine reads "hash offset stored raw".

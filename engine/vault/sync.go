@@ -23,6 +23,9 @@ type SyncOptions struct {
 	// the end of a session or before a compaction); "" syncs the home.
 	Session model.SessionID
 	Now     time.Time
+	// Full walks every folder, trusting no write-once folder's stamp
+	// (folders.go); a sync does so anyway once a day.
+	Full bool
 }
 
 // SyncReport is what a sync read and stored.
@@ -72,11 +75,38 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 		return rep, err
 	}
 	ix := &index{load: v.loadIndex}
-	files := walkHome(o.Home.FS, o.Session, &rep.Problems)
+	var fw *folderWalk
+	var oldStamps []byte
+	live := map[string][]string{}
+	if o.Session == "" {
+		var stamps folderStamps
+		stamps, oldStamps = v.loadFolders()
+		fw = &folderWalk{stamps: stamps, full: o.Full || o.Now.Sub(stamps.Full) >= foldersFull || stamps.Full.After(o.Now)}
+		if !fw.full {
+			for p, e := range st.entries {
+				if e.head.Gone.IsZero() {
+					d := path.Dir(p)
+					live[d] = append(live[d], p)
+				}
+			}
+		}
+	}
+	files := walkHome(o.Home.FS, o.Session, &rep.Problems, fw, live)
 	pw := newPackWriter(v, ix, func() time.Time { return o.Now })
 	defer pw.close()
 	s := &syncer{v: v, home: o.Home, st: st, pw: pw, rep: &rep, now: o.Now}
 	seen := map[string]bool{}
+	if fw != nil {
+		// A trusted folder's files are as the vault has them.
+		for _, d := range fw.trusted {
+			for _, p := range live[d] {
+				seen[p] = true
+				rep.Files++
+				rep.Unchanged++
+			}
+		}
+	}
+	synced := map[string]int{}
 	var changed []*Record
 	for _, f := range files {
 		seen[f.rel] = true
@@ -90,6 +120,7 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 			}
 			return rep, err
 		}
+		synced[path.Dir(f.rel)]++
 		if rec != nil {
 			changed = append(changed, rec)
 		}
@@ -115,6 +146,11 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	rep.PackBytes, rep.Chunks = pw.written, pw.chunks
 	if err := v.writeState(st, changed, o.Now); err != nil {
 		return rep, err
+	}
+	if fw != nil {
+		if err := v.saveFolders(fw.next(o.Now, synced), oldStamps); err != nil {
+			return rep, err
+		}
 	}
 	rep.Problems = append(rep.Problems, st.problems...)
 	return rep, nil
@@ -284,10 +320,13 @@ func (s *syncer) closedIntact(file fs.File, rec *Record) bool {
 // walkHome lists the files a sync keeps: every session's transcript and
 // folder, file history, pastes, memory folders and history.jsonl; only
 // one session's (and history.jsonl) when session is set. Links are
-// followed inside the home only (model.ReadDirFollow's rule).
-func walkHome(fsys fs.FS, session model.SessionID, probs *[]model.Problem) []homeFile {
+// followed inside the home only (model.ReadDirFollow's rule). A
+// write-once folder fw trusts (folders.go; live are the vault's files
+// by folder) is not listed; fw notes the ones listed.
+func walkHome(fsys fs.FS, session model.SessionID, probs *[]model.Problem, fw *folderWalk, live map[string][]string) []homeFile {
 	var out []homeFile
 	add := func(rel string, info fs.FileInfo, kind Kind, sid model.SessionID, project string) {
+		fw.count(rel)
 		if info.Mode().IsRegular() {
 			out = append(out, homeFile{rel: rel, info: info, kind: kind, session: sid, project: project})
 		} else if !info.IsDir() {
@@ -303,12 +342,12 @@ func walkHome(fsys fs.FS, session model.SessionID, probs *[]model.Problem) []hom
 			switch {
 			case e.Info.IsDir() && e.Name == "memory":
 				if all {
-					walkFiles(fsys, e.Path, probs, func(rel string, info fs.FileInfo) { add(rel, info, KindMemory, "", p.Name) })
+					walkFiles(fsys, e.Path, probs, nil, nil, func(rel string, info fs.FileInfo) { add(rel, info, KindMemory, "", p.Name) })
 				}
 			case e.Info.IsDir():
 				if all || model.SessionID(e.Name) == session {
 					sid := model.SessionID(e.Name)
-					walkFiles(fsys, e.Path, probs, func(rel string, info fs.FileInfo) { add(rel, info, KindSessionFile, sid, p.Name) })
+					walkFiles(fsys, e.Path, probs, fw, live, func(rel string, info fs.FileInfo) { add(rel, info, KindSessionFile, sid, p.Name) })
 				}
 			case strings.HasSuffix(e.Name, ".jsonl"):
 				sid := model.SessionID(strings.TrimSuffix(e.Name, ".jsonl"))
@@ -320,8 +359,12 @@ func walkHome(fsys fs.FS, session model.SessionID, probs *[]model.Problem) []hom
 	}
 	for _, e := range model.ReadDirFollow(fsys, model.FileHistoryDir, probs) {
 		if e.Info.IsDir() && (all || model.SessionID(e.Name) == session) {
+			if fw.trust(e.Path, e.Info, live) {
+				continue
+			}
+			fw.list(e.Path, e.Info)
 			sid := model.SessionID(e.Name)
-			walkFiles(fsys, e.Path, probs, func(rel string, info fs.FileInfo) { add(rel, info, KindFileHistory, sid, "") })
+			walkFiles(fsys, e.Path, probs, fw, live, func(rel string, info fs.FileInfo) { add(rel, info, KindFileHistory, sid, "") })
 		}
 	}
 	pastes := map[string]bool{}
@@ -330,13 +373,26 @@ func walkHome(fsys fs.FS, session model.SessionID, probs *[]model.Problem) []hom
 			pastes[h] = true
 		}
 	}
-	for _, e := range model.ReadDirFollow(fsys, model.PasteCacheDir, probs) {
-		if all || pastes[e.Name] {
-			add(e.Path, e.Info, KindPaste, "", "")
+	pasteDir := model.PasteCacheDir
+	if info, err := model.StatInside(fsys, pasteDir); fw != nil && err == nil && info.IsDir() {
+		if fw.trust(pasteDir, info, live) {
+			pasteDir = "" // its files are as the last sync saw them
+		} else {
+			fw.list(pasteDir, info)
+		}
+	}
+	if pasteDir != "" {
+		for _, e := range model.ReadDirFollow(fsys, pasteDir, probs) {
+			if all || pastes[e.Name] {
+				if e.Info.IsDir() {
+					fw.subdir(pasteDir)
+				}
+				add(e.Path, e.Info, KindPaste, "", "")
+			}
 		}
 	}
 	if all {
-		walkFiles(fsys, "agent-memory", probs, func(rel string, info fs.FileInfo) { add(rel, info, KindMemory, "", "") })
+		walkFiles(fsys, "agent-memory", probs, nil, nil, func(rel string, info fs.FileInfo) { add(rel, info, KindMemory, "", "") })
 	}
 	if info, err := model.StatInside(fsys, model.HistoryPath); err == nil {
 		add(model.HistoryPath, info, KindHistory, "", "")
@@ -347,14 +403,21 @@ func walkHome(fsys fs.FS, session model.SessionID, probs *[]model.Problem) []hom
 
 // walkFiles visits every file under dir (links followed inside the
 // home), skipping memscope's own hidden files and the client's
-// temporary copies.
-func walkFiles(fsys fs.FS, dir string, probs *[]model.Problem, fn func(rel string, info fs.FileInfo)) {
+// temporary copies, and the write-once folders fw trusts (nil: none).
+func walkFiles(fsys fs.FS, dir string, probs *[]model.Problem, fw *folderWalk, live map[string][]string, fn func(rel string, info fs.FileInfo)) {
 	for _, e := range model.ReadDirFollow(fsys, dir, probs) {
 		if skipName(e.Name) {
 			continue
 		}
 		if e.Info.IsDir() {
-			walkFiles(fsys, e.Path, probs, fn)
+			fw.subdir(dir)
+			if writeOnceFolder(e.Path) {
+				if fw.trust(e.Path, e.Info, live) {
+					continue
+				}
+				fw.list(e.Path, e.Info)
+			}
+			walkFiles(fsys, e.Path, probs, fw, live, fn)
 			continue
 		}
 		fn(e.Path, e.Info)

@@ -661,3 +661,47 @@ func TestFormatFileReadOnce(t *testing.T) {
 		t.Errorf("Exists of a folder without a vault: %v, want ErrNoVault", err)
 	}
 }
+
+// A fork of a long transcript whose records (0.2 to 12 KB) often name
+// the session near their end (a third of them here, as in the generated
+// homes: "sessionId" before "uuid" and "version"): the chunk boundaries
+// are decided on the lines as stored (ids factored out) and by bytes as
+// much as by lines, so the fork cuts where its parent cut and stores
+// its own lines and the chunk they start in. The old rule (the raw
+// line's end, 64 lines, a cut at 256 KiB wherever the chunk began) cut
+// the fork elsewhere and stored a third to all of it again.
+func TestForkOfLongRecordsDedupes(t *testing.T) {
+	long := func(sid string, n int) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, `{"type":"mode","mode":"normal","sessionId":"%s"}`+"\n", sid)
+		for i := range n {
+			l := line(sid, i, 200+(i*7919)%12000)
+			if i%3 == 0 {
+				l = strings.Replace(l, `"sessionId":"`+sid+`",`, "", 1)
+				l = fmt.Sprintf(`%s,"sessionId":"%s","uuid":"v-%06d","version":"2.1.330"}`+"\n", strings.TrimSuffix(l, "}\n"), sid, i)
+			}
+			b.WriteString(l)
+		}
+		return b.String()
+	}
+	home := filepath.Join(t.TempDir(), "home")
+	parent := long(sidA, 1000)
+	write(t, home, "projects/"+proj+"/"+sidA+".jsonl", parent, t0)
+	v := openVault(t, nil)
+	syncHome(t, v, home, t0)
+	own := transcript(sidB, 9000, 9010, 4000)
+	fork := long(sidB, 1000) + own
+	write(t, home, "projects/"+proj+"/"+sidB+".jsonl", fork, t0)
+	rep := syncHome(t, v, home, t0.Add(time.Minute))
+	if limit := int64(len(own)) + softMax; rep.New != 1 || rep.BytesNew > limit {
+		t.Errorf("the fork (%d bytes, %d of its own) stored %d new bytes, want at most %d", len(fork), len(own), rep.BytesNew, limit)
+	}
+	sweep(t, home)
+	os.Remove(filepath.Join(home, "projects", proj, sidB+".jsonl"))
+	if _, err := v.Restore(RestoreOptions{Home: homeOf(t, home), Session: sidB, Now: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(home, "projects", proj, sidB+".jsonl")); string(got) != fork {
+		t.Error("the fork does not restore byte for byte")
+	}
+}

@@ -29,7 +29,7 @@ var engineLayers = map[string]int{
 	"engine/leftover":   6,
 	"engine/secrets":    6,
 	"engine/memcheck":   7,
-	"engine/vault":      2,
+	"engine/vault":      5,
 	"engine/projectmem": 8,
 	"engine/overview":   9,
 }

@@ -69,8 +69,9 @@ func (s *Search) Stop() {
 }
 
 // Start stops the search under way and starts q in the background, in
-// project when it is set (nil: every project).
-func (s *Search) Start(q *engsearch.Query, project *engsearch.Project) tea.Cmd {
+// project when it is set (nil: every project), then in what only the
+// rescue vault in vaultDir ("": none) holds (searchvault.go).
+func (s *Search) Start(q *engsearch.Query, project *engsearch.Project, vaultDir string) tea.Cmd {
 	s.Stop()
 	e := s.env
 	o := engsearch.Options{Home: e.Home.FS, HomeDir: e.Home.Dir, Root: Mount(e.Machine, e.Home), UserHome: e.Getenv("HOME"), Getenv: e.Getenv, Query: q, Project: project}
@@ -82,7 +83,7 @@ func (s *Search) Start(q *engsearch.Query, project *engsearch.Project) tea.Cmd {
 	done := make(chan SearchFinish, 1)
 	go func() {
 		defer close(ch)
-		sum, err := engsearch.Run(ctx, o, func(b engsearch.Batch) error {
+		sum, err := searchHomeAndVault(ctx, o, vaultDir, e.Home.FS, func(b engsearch.Batch) error {
 			if len(b.Hits) == 0 {
 				return nil
 			}

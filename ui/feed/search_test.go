@@ -33,7 +33,7 @@ func TestSearchFeedSupersedes(t *testing.T) {
 		}
 		return c
 	}
-	first := s.Start(q("pasted text 1"), nil)().(SearchBatch)
+	first := s.Start(q("pasted text 1"), nil, "")().(SearchBatch)
 	if !s.Current(first) || s.Gen() != 1 {
 		t.Fatalf("the first search's message is not current (gen %d)", s.Gen())
 	}
@@ -41,7 +41,7 @@ func TestSearchFeedSupersedes(t *testing.T) {
 	if fin.Err != nil || len(hits) == 0 {
 		t.Fatalf("the first search: %d hits, %v", len(hits), fin.Err)
 	}
-	second := s.Start(q("p 2"), nil)().(SearchBatch)
+	second := s.Start(q("p 2"), nil, "")().(SearchBatch)
 	if s.Current(first) || !s.Current(second) || s.Gen() != 2 {
 		t.Fatal("after a newer search, the older one's messages are still current")
 	}

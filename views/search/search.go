@@ -165,7 +165,7 @@ func (m *Model) Add(hits []engine.Hit) bool {
 			break
 		}
 		if n := len(m.hits); n == 0 || m.hits[n-1].Key() != h.Key() {
-			m.rows = append(m.rows, row{hit: -1, heading: h.Group()})
+			m.rows = append(m.rows, row{hit: -1, heading: heading(h)})
 			m.files++
 		}
 		m.hits = append(m.hits, h)
@@ -395,6 +395,18 @@ func (m Model) View() string {
 		lines = append(lines, m.hitLine(m.hits[rw.hit], rw.hit == m.cursor && m.mode == ModeResults, w))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// heading is the row above a file's hits: its group, said first when
+// the file is the rescue vault's copy of one the home lost (a long path
+// would cut the label off the end).
+func heading(h engine.Hit) string {
+	if !h.Vault {
+		return h.Group()
+	}
+	g := h
+	g.Label = strings.TrimPrefix(strings.TrimPrefix(g.Label, engine.VaultLabel), ", ")
+	return "[" + engine.VaultLabel + "] " + g.Group()
 }
 
 // describe is the search as it ran: the query and its switches.

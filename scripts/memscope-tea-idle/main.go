@@ -1,4 +1,4 @@
-// Command tea-idle is the floor of "idle means idle": a Bubble Tea
+// Command memscope-tea-idle is the floor of "idle means idle": a Bubble Tea
 // program (the version memscope uses) that draws one full screen of text
 // in the alt screen and then does nothing. What it costs over a minute is
 // what any Bubble Tea app costs idle (the renderer's frame ticker, 60 a

@@ -1,0 +1,179 @@
+package vault
+
+import (
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/memscope/memscope/model"
+)
+
+// Folders the client writes once. The files of the pastes folder, of a
+// session's file history and of a session's tool results are written
+// once and never changed (a paste is named by its content, a backup by
+// its version, a tool result by its call), so while such a folder's
+// identity and modification time are those of the last sync, no file
+// was added, removed or renamed in it, and the sync takes its files as
+// they were without a lstat each. The rule's risk: a file changed in
+// place (by hand, or by a client that starts doing so) is not seen
+// until the next full walk. The nets: a folder is trusted only once
+// its time is foldersSettle old at a sync (a file being written when
+// its folder was stamped is read again next time), every sync walks
+// everything again once foldersFull has passed since the last full
+// walk (and `vault sync --full` does at once), and `vault verify`
+// rebuilds every version from the vault.
+const (
+	foldersFile   = "state/folders.json"
+	foldersSettle = 10 * time.Second
+	foldersFull   = 24 * time.Hour
+	// maxFoldersFile bounds the stamps file when it is read.
+	maxFoldersFile = 16 << 20
+)
+
+// writeOnceFolder reports whether the home's folder rel holds files the
+// client writes once: the pastes, a session's file history, a session's
+// tool results.
+func writeOnceFolder(rel string) bool {
+	if rel == model.PasteCacheDir {
+		return true
+	}
+	dir, base := path.Split(rel)
+	dir = strings.TrimSuffix(dir, "/")
+	if dir == model.FileHistoryDir {
+		return true
+	}
+	// projects/<slug>/<session>/tool-results
+	return base == "tool-results" && strings.HasPrefix(dir, "projects/") && strings.Count(dir, "/") == 2
+}
+
+// folderStamp is a write-once folder as a sync left it: its identity,
+// modification time and the number of its files the vault has.
+type folderStamp struct {
+	ID      model.FileID `json:"id"`
+	ModTime int64        `json:"mtime"`
+	Files   int          `json:"files"`
+}
+
+// folderStamps is the stamps file: the time of the last full walk and
+// the folders stamped since.
+type folderStamps struct {
+	Full    time.Time              `json:"full"`
+	Folders map[string]folderStamp `json:"folders"`
+}
+
+// loadFolders reads the stamps (none when the file is missing or
+// unreadable: the sync then walks everything, and writes them anew).
+func (v *Vault) loadFolders() (folderStamps, []byte) {
+	data, err := model.ReadFileBounded(v.root, v.name(foldersFile), maxFoldersFile)
+	var fs folderStamps
+	if err != nil || json.Unmarshal(data, &fs) != nil || fs.Folders == nil {
+		return folderStamps{Folders: map[string]folderStamp{}}, nil
+	}
+	return fs, data
+}
+
+// saveFolders writes the stamps when they changed (through the one
+// writer, atomically; after the state, so a stamp never names files the
+// state does not hold).
+func (v *Vault) saveFolders(fs folderStamps, old []byte) error {
+	data, err := json.Marshal(fs)
+	if err != nil || bytes.Equal(data, old) {
+		return err
+	}
+	return model.WriteFileAtomicWith(v.w, filepath.Join(v.Dir, filepath.FromSlash(foldersFile)), data, 0o600)
+}
+
+// folderWalk is what a sync's walk did with the write-once folders:
+// those it trusted (not listed) and those it listed.
+type folderWalk struct {
+	stamps folderStamps
+	// full: the stamps are not used this sync.
+	full    bool
+	trusted []string
+	listed  map[string]listedFolder
+}
+
+// listedFolder is a write-once folder the walk listed.
+type listedFolder struct {
+	info fs.FileInfo
+	// subdirs: it held a folder (its stamp would not cover that folder's
+	// files); files counts the files it listed.
+	subdirs bool
+	files   int
+}
+
+// trust reports whether the write-once folder rel (info) is as it was
+// stamped; live counts the vault's files in each folder still in the
+// home.
+func (w *folderWalk) trust(rel string, info fs.FileInfo, live map[string][]string) bool {
+	if w == nil || w.full {
+		return false
+	}
+	s, ok := w.stamps.Folders[rel]
+	id := model.FileIDOf(info)
+	if !ok || !id.Known || s.ID != id || s.ModTime != info.ModTime().UnixNano() || s.Files != len(live[rel]) || s.Files == 0 {
+		return false
+	}
+	w.trusted = append(w.trusted, rel)
+	return true
+}
+
+// list notes a write-once folder the walk lists.
+func (w *folderWalk) list(rel string, info fs.FileInfo) {
+	if w == nil {
+		return
+	}
+	if w.listed == nil {
+		w.listed = map[string]listedFolder{}
+	}
+	w.listed[rel] = listedFolder{info: info}
+}
+
+// count notes an entry (a file, or something else where a file should
+// be) of a listed folder.
+func (w *folderWalk) count(rel string) {
+	if w == nil {
+		return
+	}
+	d := path.Dir(rel)
+	if l, ok := w.listed[d]; ok {
+		l.files++
+		w.listed[d] = l
+	}
+}
+
+// subdir notes that the listed folder dir holds a folder.
+func (w *folderWalk) subdir(dir string) {
+	if w == nil {
+		return
+	}
+	if l, ok := w.listed[dir]; ok {
+		l.subdirs = true
+		w.listed[dir] = l
+	}
+}
+
+// next are the stamps after a sync: the trusted folders keep theirs, a
+// listed folder is stamped when its time has settled, it held no folder
+// and every file of it is in the vault (ok counts those by folder).
+func (w *folderWalk) next(now time.Time, ok map[string]int) folderStamps {
+	out := folderStamps{Full: w.stamps.Full, Folders: map[string]folderStamp{}}
+	if w.full {
+		out.Full = now
+	}
+	for _, rel := range w.trusted {
+		out.Folders[rel] = w.stamps.Folders[rel]
+	}
+	for rel, l := range w.listed {
+		id := model.FileIDOf(l.info)
+		if l.subdirs || l.files == 0 || !id.Known || ok[rel] != l.files || now.Sub(l.info.ModTime()) < foldersSettle {
+			continue
+		}
+		out.Folders[rel] = folderStamp{ID: id, ModTime: l.info.ModTime().UnixNano(), Files: l.files}
+	}
+	return out
+}
