@@ -47,15 +47,20 @@ type systemIndex struct {
 func newSystemIndex(t *model.Transcript) systemIndex {
 	var x systemIndex
 	for _, r := range t.Records {
-		if r.AttachmentType == PromptSnapshot {
-			best := r.AttachmentChars
-			if n := len(x.upToMax); n > 0 {
-				best = max(best, x.upToMax[n-1])
-			}
-			x.lines, x.sizes, x.upToMax = append(x.lines, r.Line), append(x.sizes, r.AttachmentChars), append(x.upToMax, best)
-		}
+		x.add(r)
 	}
 	return x
+}
+
+// add takes the next record in file order.
+func (x *systemIndex) add(r *model.Record) {
+	if r.AttachmentType == PromptSnapshot {
+		best := r.AttachmentChars
+		if n := len(x.upToMax); n > 0 {
+			best = max(best, x.upToMax[n-1])
+		}
+		x.lines, x.sizes, x.upToMax = append(x.lines, r.Line), append(x.sizes, r.AttachmentChars), append(x.upToMax, best)
+	}
 }
 
 // RecordContext is what one record adds to the context. Records the model

@@ -298,13 +298,19 @@ func summaryOf(t *model.Transcript, r *model.Record) *model.Record {
 // trigger ("" when that is unknown); with the direction and the count of
 // summarized messages (the boundary's figure, else its summary row's).
 func Compaction(t *model.Transcript, r *model.Record) (CompactionKind, model.SummarizeDirection, *int) {
+	return compaction(r, summaryOf(t, r))
+}
+
+// compaction is Compaction for boundary r and its summary row s (nil
+// when it has none).
+func compaction(r, s *model.Record) (CompactionKind, model.SummarizeDirection, *int) {
 	var dir model.SummarizeDirection
 	var n *int
 	var trigger model.CompactTrigger
 	if c := r.Compact; c != nil {
 		n, trigger = c.MessagesSummarized, c.Trigger
 	}
-	if s := summaryOf(t, r); s != nil && s.Summarize != nil {
+	if s != nil && s.Summarize != nil {
 		dir = s.Summarize.Direction
 		if n == nil {
 			n = s.Summarize.MessagesSummarized

@@ -1,0 +1,368 @@
+package timeline
+
+import (
+	"bytes"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"slices"
+
+	"github.com/memscope/memscope/model"
+)
+
+// Index is a transcript's kept records (model.Kept) in compact form: per
+// record its uuid (16 bytes when it is a canonical lowercase uuid), its
+// parent as a record number, its line, offset and size, its type and a
+// few flags, and what it adds to the context. The few records replay
+// reads whole (compaction boundaries, compact summaries, last-prompts,
+// legacy summaries) are kept whole. It holds 100-130 bytes a record
+// where a model.Transcript holds about 1 KB, so a replay's memory does
+// not grow with the transcript's content; what is written out per turn
+// (its message id and timestamp) is read again by offset (Reread).
+type Index struct {
+	Path    string
+	Summary model.TranscriptSummary
+	// Size is the transcript's size when it was indexed.
+	Size int64
+
+	ents []entry
+	// odd are the uuids that are not canonical, by number; oddAt finds the
+	// first record with each.
+	odd   []string
+	oddAt map[string]int32
+	// order lists the records with a canonical uuid, by uuid then record
+	// number (the first of duplicates first).
+	order []int32
+	// pending holds each record's parent uuid until Finish resolves it.
+	pending []uidRef
+	full    map[int32]*model.Record
+	// rare are the records kept whole, in file order.
+	rare []int32
+	// ctx is each record's own context (RecordContext) until contextOf
+	// replaces it with the context at the record (done marks those).
+	ctx  []Context
+	done []uint64
+	// cands are the records that may end a turn (assistant with usage),
+	// in file order.
+	cands  []turnCand
+	sys    systemIndex
+	agent  agentScan
+	limits limitsScan
+	final  bool
+}
+
+// entry is one kept record.
+type entry struct {
+	id     [16]byte
+	parent int32
+	line   int32
+	offset int64
+	size   int32
+	kind   uint8
+	flags  uint8
+}
+
+// uidRef is a parent uuid as read: canonical bytes, or odd text.
+type uidRef struct {
+	id  [16]byte
+	odd string
+	set bool
+}
+
+// turnCand is an assistant record with usage: the record and the hash of
+// its TurnKey.
+type turnCand struct {
+	rec   int32
+	keyed bool
+	key   [16]byte
+}
+
+// Parent links that name no record.
+const (
+	noParent      = -1 // parentUuid is null or absent
+	missingParent = -2 // parentUuid names a record not in the file
+)
+
+// Entry flags.
+const (
+	fSidechain = 1 << iota
+	fDup       // a later record with a uuid already seen: not indexed
+	fOdd       // the uuid is not canonical: id[0:4] numbers it in odd
+	fNoUUID
+	fUsage // an assistant record whose message has usage
+	fCompact
+	fMicro
+	fSummary // IsCompactSummary
+)
+
+// Record kinds (model.RecordType, the ones replay tells apart).
+const (
+	kOther uint8 = iota
+	kUser
+	kAssistant
+	kSystem
+	kAttachment
+	kLastPrompt
+	kSummary
+)
+
+func kindOf(t model.RecordType) uint8 {
+	switch t {
+	case model.RecordUser:
+		return kUser
+	case model.RecordAssistant:
+		return kAssistant
+	case model.RecordSystem:
+		return kSystem
+	case model.RecordAttachment:
+		return kAttachment
+	case model.RecordLastPrompt:
+		return kLastPrompt
+	case model.RecordSummary:
+		return kSummary
+	}
+	return kOther
+}
+
+// NewIndex returns an empty index to fill with Add and close with Finish.
+func NewIndex(path string) *Index {
+	return &Index{Path: path, oddAt: map[string]int32{}, full: map[int32]*model.Record{}}
+}
+
+// IndexTranscript indexes the records of a transcript already read.
+func IndexTranscript(t *model.Transcript) *Index {
+	ix := NewIndex(t.Path)
+	ix.Summary = t.Summary
+	for _, r := range t.Records {
+		ix.Add(r)
+	}
+	ix.Finish()
+	return ix
+}
+
+// ReadIndex indexes the transcript at path in fsys in one pass, holding
+// one record at a time.
+func ReadIndex(fsys fs.FS, path string) (*Index, error) {
+	f, err := model.OpenRegular(fsys, path)
+	if err != nil {
+		return nil, fmt.Errorf("open transcript %s: %w", path, err)
+	}
+	defer f.Close()
+	ix := NewIndex(path)
+	ix.Summary, err = model.ScanTranscript(f, path, model.ScanOptions{Content: true}, func(r *model.Record) error {
+		if model.Kept(r) {
+			ix.Add(r)
+		}
+		return nil
+	})
+	ix.Size = ix.Summary.Bytes
+	ix.Finish()
+	return ix, err
+}
+
+// canonical packs a lowercase 8-4-4-4-12 hex uuid into 16 bytes.
+func canonical(s string) ([16]byte, bool) {
+	var id [16]byte
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
+		return id, false
+	}
+	j := 0
+	for i := 0; i < 36; i += 2 {
+		if s[i] == '-' {
+			i--
+			continue
+		}
+		hi, ok1 := nibble(s[i])
+		lo, ok2 := nibble(s[i+1])
+		if !ok1 || !ok2 {
+			return id, false
+		}
+		id[j] = hi<<4 | lo
+		j++
+	}
+	return id, j == 16
+}
+
+func nibble(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	}
+	return 0, false
+}
+
+func refOf(s string) uidRef {
+	if s == "" {
+		return uidRef{}
+	}
+	if id, ok := canonical(s); ok {
+		return uidRef{id: id, set: true}
+	}
+	return uidRef{odd: s, set: true}
+}
+
+// Add appends a kept record (model.Kept) in file order.
+func (ix *Index) Add(r *model.Record) {
+	i := int32(len(ix.ents))
+	e := entry{parent: noParent, line: int32(r.Line), offset: r.Offset, size: int32(r.Size), kind: kindOf(r.Type)}
+	if r.IsSidechain {
+		e.flags |= fSidechain
+	}
+	if r.IsCompactSummary {
+		e.flags |= fSummary
+	}
+	if r.IsCompactBoundary() {
+		e.flags |= fCompact
+	}
+	if r.IsMicrocompactBoundary() {
+		e.flags |= fMicro
+	}
+	if r.Type == model.RecordAssistant && r.Message != nil && r.Message.Usage != nil {
+		e.flags |= fUsage
+		c := turnCand{rec: i}
+		if key, ok := TurnKey(r); ok {
+			c.keyed, c.key = true, turnKeyHash(key)
+		}
+		ix.cands = append(ix.cands, c)
+	}
+	switch {
+	case r.UUID == "":
+		e.flags |= fNoUUID
+	default:
+		if id, ok := canonical(r.UUID); ok {
+			e.id = id
+		} else {
+			e.flags |= fOdd
+			n := uint32(len(ix.odd))
+			ix.odd = append(ix.odd, r.UUID)
+			e.id[0], e.id[1], e.id[2], e.id[3] = byte(n), byte(n>>8), byte(n>>16), byte(n>>24)
+			if _, dup := ix.oddAt[r.UUID]; dup {
+				e.flags |= fDup
+			} else {
+				ix.oddAt[r.UUID] = i
+			}
+		}
+	}
+	if e.flags&(fCompact|fMicro|fSummary) != 0 || e.kind == kLastPrompt || e.kind == kSummary {
+		ix.full[i] = r
+		ix.rare = append(ix.rare, i)
+	}
+	ix.ents = append(ix.ents, e)
+	ix.pending = append(ix.pending, refOf(r.ParentUUID))
+	ix.ctx = append(ix.ctx, RecordContext(r))
+	ix.sys.add(r)
+	ix.agent.add(r)
+	ix.limits.add(r)
+}
+
+// Finish sorts the uuids and resolves the parent links; call it once,
+// after the last Add.
+func (ix *Index) Finish() {
+	for i := range ix.ents {
+		if ix.ents[i].flags&(fOdd|fNoUUID) == 0 {
+			ix.order = append(ix.order, int32(i))
+		}
+	}
+	slices.SortFunc(ix.order, func(a, b int32) int {
+		if c := bytes.Compare(ix.ents[a].id[:], ix.ents[b].id[:]); c != 0 {
+			return c
+		}
+		return int(a - b)
+	})
+	for k := 1; k < len(ix.order); k++ {
+		if ix.ents[ix.order[k]].id == ix.ents[ix.order[k-1]].id {
+			ix.ents[ix.order[k]].flags |= fDup
+		}
+	}
+	for i, p := range ix.pending {
+		if !p.set {
+			continue
+		}
+		ix.ents[i].parent = ix.find(p)
+	}
+	ix.pending = nil
+	ix.done = make([]uint64, (len(ix.ents)+63)/64)
+	ix.final = true
+}
+
+// find is the first record with uuid p, or missingParent.
+func (ix *Index) find(p uidRef) int32 {
+	if !p.set {
+		return missingParent
+	}
+	if p.odd != "" {
+		if i, ok := ix.oddAt[p.odd]; ok {
+			return i
+		}
+		return missingParent
+	}
+	k, ok := slices.BinarySearchFunc(ix.order, p.id, func(i int32, id [16]byte) int {
+		return bytes.Compare(ix.ents[i].id[:], id[:])
+	})
+	if !ok {
+		return missingParent
+	}
+	return ix.order[k]
+}
+
+// Lookup is the record with the given uuid (the first, when several
+// lines have it), or -1.
+func (ix *Index) Lookup(uuid string) int32 {
+	if uuid == "" {
+		return -1
+	}
+	if i := ix.find(refOf(uuid)); i >= 0 {
+		return i
+	}
+	return -1
+}
+
+// Len is the number of kept records.
+func (ix *Index) Len() int { return len(ix.ents) }
+
+// UUID is record i's uuid ("" when it has none).
+func (ix *Index) UUID(i int32) string {
+	e := &ix.ents[i]
+	switch {
+	case e.flags&fNoUUID != 0:
+		return ""
+	case e.flags&fOdd != 0:
+		return ix.odd[uint32(e.id[0])|uint32(e.id[1])<<8|uint32(e.id[2])<<16|uint32(e.id[3])<<24]
+	}
+	var b [36]byte
+	hex.Encode(b[0:8], e.id[0:4])
+	b[8] = '-'
+	hex.Encode(b[9:13], e.id[4:6])
+	b[13] = '-'
+	hex.Encode(b[14:18], e.id[6:8])
+	b[18] = '-'
+	hex.Encode(b[19:23], e.id[8:10])
+	b[23] = '-'
+	hex.Encode(b[24:36], e.id[10:16])
+	return string(b[:])
+}
+
+// Line is record i's line number.
+func (ix *Index) Line(i int32) int { return int(ix.ents[i].line) }
+
+// Full is record i as read, for the records kept whole (boundaries,
+// compact summaries, last-prompts, legacy summaries); nil for others.
+func (ix *Index) Full(i int32) *model.Record { return ix.full[i] }
+
+func (ix *Index) has(i int32, f uint8) bool { return ix.ents[i].flags&f != 0 }
+
+// indexed reports whether record i is the one its uuid finds (it has a
+// uuid and is not a later duplicate).
+func (ix *Index) indexed(i int32) bool { return ix.ents[i].flags&(fNoUUID|fDup) == 0 }
+
+// Reread is record i read again through rr (the records kept whole
+// without reading).
+func (ix *Index) Reread(rr *model.Rereader, i int32) (*model.Record, error) {
+	if r := ix.full[i]; r != nil {
+		return r, nil
+	}
+	e := &ix.ents[i]
+	return rr.Read(int(e.line), e.offset, int(e.size), ix.UUID(i))
+}
