@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"slices"
 
+	"github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/model"
 )
 
@@ -33,14 +34,16 @@ type Index struct {
 	// order lists the records with a canonical uuid, by uuid then record
 	// number (the first of duplicates first).
 	order []int32
-	// pending holds each record's parent uuid until Finish resolves it.
-	pending []uidRef
-	full    map[int32]*model.Record
+	// pending holds each record's canonical parent uuid, pendingOdd the
+	// others, until Finish resolves them.
+	pending    [][16]byte
+	pendingOdd map[int32]string
+	full       map[int32]*model.Record
 	// rare are the records kept whole, in file order.
 	rare []int32
 	// ctx is each record's own context (RecordContext) until contextOf
 	// replaces it with the context at the record (done marks those).
-	ctx  []Context
+	ctx  packedContexts
 	done []uint64
 	// cands are the records that may end a turn (assistant with usage),
 	// in file order.
@@ -126,7 +129,8 @@ func kindOf(t model.RecordType) uint8 {
 
 // NewIndex returns an empty index to fill with Add and close with Finish.
 func NewIndex(path string) *Index {
-	return &Index{Path: path, oddAt: map[string]int32{}, full: map[int32]*model.Record{}}
+	return &Index{Path: path, oddAt: map[string]int32{}, pendingOdd: map[int32]string{}, full: map[int32]*model.Record{},
+		ctx: packedContexts{big: map[int32]Context{}}}
 }
 
 // IndexTranscript indexes the records of a transcript already read.
@@ -250,8 +254,15 @@ func (ix *Index) Add(r *model.Record) {
 		ix.rare = append(ix.rare, i)
 	}
 	ix.ents = append(ix.ents, e)
-	ix.pending = append(ix.pending, refOf(r.ParentUUID))
-	ix.ctx = append(ix.ctx, RecordContext(r))
+	p := refOf(r.ParentUUID)
+	ix.pending = append(ix.pending, p.id)
+	switch {
+	case p.odd != "":
+		ix.pendingOdd[i] = p.odd
+	case p.set:
+		ix.ents[i].parent = missingParent // resolved by Finish
+	}
+	ix.ctx.add(RecordContext(r))
 	ix.sys.add(r)
 	ix.agent.add(r)
 	ix.limits.add(r)
@@ -276,13 +287,15 @@ func (ix *Index) Finish() {
 			ix.ents[ix.order[k]].flags |= fDup
 		}
 	}
-	for i, p := range ix.pending {
-		if !p.set {
-			continue
+	for i, id := range ix.pending {
+		if ix.ents[i].parent == missingParent {
+			ix.ents[i].parent = ix.find(uidRef{id: id, set: true})
 		}
-		ix.ents[i].parent = ix.find(p)
 	}
-	ix.pending = nil
+	for i, odd := range ix.pendingOdd {
+		ix.ents[i].parent = ix.find(uidRef{odd: odd, set: true})
+	}
+	ix.pending, ix.pendingOdd = nil, nil
 	ix.done = make([]uint64, (len(ix.ents)+63)/64)
 	ix.final = true
 }
@@ -365,4 +378,42 @@ func (ix *Index) Reread(rr *model.Rereader, i int32) (*model.Record, error) {
 	}
 	e := &ix.ents[i]
 	return rr.Read(int(e.line), e.offset, int(e.size), ix.UUID(i))
+}
+
+// packedContexts are a Context per record in 20 bytes: five uint32, or
+// for the rare record whose figures do not fit, a mark and the Context
+// in big.
+type packedContexts struct {
+	v   [][5]uint32
+	big map[int32]Context
+}
+
+// spilled marks a record whose Context is in big.
+const spilled = 1<<32 - 1
+
+func (p *packedContexts) add(c Context) {
+	p.v = append(p.v, [5]uint32{})
+	p.set(int32(len(p.v)-1), c)
+}
+
+func (p *packedContexts) set(i int32, c Context) {
+	f := [5]window.Tokens{c.System, c.Instructions, c.Memory, c.Conversation, c.ToolResults}
+	for _, x := range f {
+		if x < 0 || x >= spilled {
+			p.v[i] = [5]uint32{spilled}
+			p.big[i] = c
+			return
+		}
+	}
+	delete(p.big, i)
+	p.v[i] = [5]uint32{uint32(f[0]), uint32(f[1]), uint32(f[2]), uint32(f[3]), uint32(f[4])}
+}
+
+func (p *packedContexts) get(i int32) Context {
+	v := p.v[i]
+	if v[0] == spilled {
+		return p.big[i]
+	}
+	return Context{System: window.Tokens(v[0]), Instructions: window.Tokens(v[1]), Memory: window.Tokens(v[2]),
+		Conversation: window.Tokens(v[3]), ToolResults: window.Tokens(v[4])}
 }

@@ -59,21 +59,43 @@ func sameAsTree(t *testing.T, fsys fs.FS, name string) {
 		t.Fatal(err)
 	}
 	for _, size := range []int64{st.Size(), LargeTranscriptBytes + 1} {
-		want := Build(tr, window.Size200k(), size)
+		want := treeBuild(tr, window.Size200k(), size)
+		wj, _ := json.MarshalIndent(want, "", " ")
 		got, msgs, pres, err := replayOfFile(t, fsys, name, window.Size200k(), size)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		wj, _ := json.MarshalIndent(want, "", " ")
-		gj, _ := json.MarshalIndent(got, "", " ")
-		if !bytes.Equal(wj, gj) {
-			t.Errorf("%s (size %d): indexed replay differs from the tree's:\n%s", name, size, firstDiff(wj, gj))
+		inTree := Build(tr, window.Size200k(), size)
+		for _, c := range []struct {
+			how        string
+			got        Timeline
+			msgs, pres []string
+		}{
+			{"the file's index", got, msgs, pres},
+			{"the tree's index (Build)", inTree, uuidsOf(inTree.Resume.Messages), uuidsOf(inTree.Resume.Preserved)},
+		} {
+			gj, _ := json.MarshalIndent(c.got, "", " ")
+			if !bytes.Equal(wj, gj) {
+				t.Errorf("%s (size %d): replay on %s differs from the tree's:\n%s", name, size, c.how, firstDiff(wj, gj))
+			}
+			if w, g := strings.Join(uuidsOf(want.Resume.Messages), " "), strings.Join(c.msgs, " "); w != g {
+				t.Errorf("%s (size %d): %s: resume messages\n got %.300s\nwant %.300s", name, size, c.how, g, w)
+			}
+			if w, g := strings.Join(uuidsOf(want.Resume.Preserved), " "), strings.Join(c.pres, " "); w != g {
+				t.Errorf("%s (size %d): %s: preserved %s, want %s", name, size, c.how, g, w)
+			}
 		}
-		if w, g := strings.Join(uuidsOf(want.Resume.Messages), " "), strings.Join(msgs, " "); w != g {
-			t.Errorf("%s (size %d): resume messages\n got %.300s\nwant %.300s", name, size, g, w)
-		}
-		if w, g := strings.Join(uuidsOf(want.Resume.Preserved), " "), strings.Join(pres, " "); w != g {
-			t.Errorf("%s (size %d): preserved %s, want %s", name, size, g, w)
+	}
+	// Each step's state (the resume as the file stood there).
+	tl := Build(tr, window.Size200k(), st.Size())
+	for k, s := range tl.Steps {
+		want := ResumeTranscript(tr, ResumeOptions{AtLine: s.Line, Leaf: s.Leaf})
+		got := tl.State(k)
+		wj, _ := json.Marshal(want)
+		gj, _ := json.Marshal(got)
+		if !bytes.Equal(wj, gj) || strings.Join(uuidsOf(want.Messages), " ") != strings.Join(uuidsOf(got.Messages), " ") ||
+			strings.Join(uuidsOf(want.Preserved), " ") != strings.Join(uuidsOf(got.Preserved), " ") {
+			t.Errorf("%s: state at step %d differs from the tree's resume:\n got %s\nwant %s", name, k, gj, wj)
 		}
 	}
 }

@@ -134,7 +134,7 @@ func (rp *Replay) Turn(k int) (Turn, error) {
 func (rp *Replay) Step(k int) (Step, error) {
 	s := rp.steps[k]
 	st := Step{Index: k, Line: rp.ix.Line(s.leaf), Leaf: rp.ix.UUID(s.leaf), Turn: int(s.turn), Boundary: int(s.boundary),
-		Context: rp.ix.ctx[s.leaf]}
+		Context: rp.ix.ctx.get(s.leaf)}
 	st.Context.System = rp.ix.sys.at(st.Line)
 	at, err := rp.src(s.at)
 	if err != nil {
@@ -187,37 +187,10 @@ func (rp *Replay) UUIDs(recs []int32) []string {
 // boundaryInfo is boundaryInfo on the index.
 func (rp *Replay) boundaryInfo(i int32) BoundaryInfo {
 	ix := rp.ix
-	r := ix.Full(i)
-	b := BoundaryInfo{UUID: r.UUID, Kind: BoundaryCompact, Line: r.Line, Timestamp: r.Timestamp}
-	if m := r.Microcompact; r.IsMicrocompactBoundary() {
-		b.Kind = BoundaryMicrocompact
-		if m != nil {
-			b.Trigger, b.PreTokens, b.TokensSaved = m.Trigger, m.PreTokens, m.TokensSaved
-		}
-		return b
-	}
-	if c := r.Compact; c != nil {
-		b.Trigger, b.PreTokens, b.PostTokens = c.Trigger, c.PreTokens, c.PostTokens
-		b.DurationMs, b.CumulativeDroppedTokens = c.DurationMs, c.CumulativeDroppedTokens
-		b.Preserved = c.PreservedSegment
-		if c.PreservedMessages != nil {
-			b.PreservedMessages = len(c.PreservedMessages.UUIDs)
-		}
-		if c.PreservedSegment != nil {
-			if _, err := ix.preservedSegment(iview{ix: ix, from: 1}, c.PreservedSegment); err != nil {
-				b.PreservedBroken = err.Error()
-			}
-		}
-	}
-	s := ix.summaryOf(i)
-	if s != nil {
-		b.SummaryUUID = s.UUID
-		if s.Message != nil {
-			b.SummaryBytes = s.Message.ContentBytes
-		}
-	}
-	b.Compaction, b.Direction, b.MessagesSummarized = compaction(r, s)
-	return b
+	return boundaryFrom(ix.Full(i), ix.summaryOf(i), func(ps *model.PreservedSegment) error {
+		_, err := ix.preservedSegment(iview{ix: ix, from: 1}, ps)
+		return err
+	})
 }
 
 // summaryOf is the compact summary row under boundary i (the first in
@@ -254,19 +227,19 @@ func (rp *Replay) contextOf(r int32) Context {
 		switch {
 		case p >= 0:
 			if ix.isDone(p) {
-				base = ix.ctx[p] // zero for a cycle's entry point
+				base = ix.ctx.get(p) // zero for a cycle's entry point
 			}
 		case ix.has(rec, fCompact):
 			base = rp.fallbackBase(rec)
 		}
-		c := base.Add(ix.ctx[rec])
+		c := base.Add(ix.ctx.get(rec))
 		if p >= 0 && ix.has(rec, fSummary) {
 			c = rp.addPreserved(p, rec, c)
 		}
-		ix.ctx[rec] = c
+		ix.ctx.set(rec, c)
 		ix.done[rec/64] |= 1 << (rec % 64)
 	}
-	return ix.ctx[r]
+	return ix.ctx.get(r)
 }
 
 func (ix *Index) isDone(i int32) bool { return ix.done[i/64]&(1<<(i%64)) != 0 }
@@ -275,7 +248,7 @@ func (ix *Index) isDone(i int32) bool { return ix.done[i/64]&(1<<(i%64)) != 0 }
 // holds the context at it instead.
 func (rp *Replay) own(i int32) Context {
 	if !rp.ix.isDone(i) {
-		return rp.ix.ctx[i]
+		return rp.ix.ctx.get(i)
 	}
 	if r := rp.read(i); r != nil {
 		return RecordContext(r)
