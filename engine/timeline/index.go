@@ -26,7 +26,7 @@ type Index struct {
 	// Size is the transcript's size when it was indexed.
 	Size int64
 
-	ents []entry
+	ents chunked[entry]
 	// odd are the uuids that are not canonical, by number; oddAt finds the
 	// first record with each.
 	odd   []string
@@ -36,7 +36,7 @@ type Index struct {
 	order []int32
 	// pending holds each record's canonical parent uuid, pendingOdd the
 	// others, until Finish resolves them.
-	pending    [][16]byte
+	pending    chunked[[16]byte]
 	pendingOdd map[int32]string
 	full       map[int32]*model.Record
 	// rare are the records kept whole, in file order.
@@ -47,7 +47,7 @@ type Index struct {
 	done []uint64
 	// cands are the records that may end a turn (assistant with usage),
 	// in file order.
-	cands  []turnCand
+	cands  chunked[turnCand]
 	sys    systemIndex
 	agent  agentScan
 	limits limitsScan
@@ -209,7 +209,7 @@ func refOf(s string) uidRef {
 
 // Add appends a kept record (model.Kept) in file order.
 func (ix *Index) Add(r *model.Record) {
-	i := int32(len(ix.ents))
+	i := int32(ix.ents.n)
 	e := entry{parent: noParent, line: int32(r.Line), offset: r.Offset, size: int32(r.Size), kind: kindOf(r.Type)}
 	if r.IsSidechain {
 		e.flags |= fSidechain
@@ -229,7 +229,7 @@ func (ix *Index) Add(r *model.Record) {
 		if key, ok := TurnKey(r); ok {
 			c.keyed, c.key = true, turnKeyHash(key)
 		}
-		ix.cands = append(ix.cands, c)
+		*ix.cands.add() = c
 	}
 	switch {
 	case r.UUID == "":
@@ -253,14 +253,14 @@ func (ix *Index) Add(r *model.Record) {
 		ix.full[i] = r
 		ix.rare = append(ix.rare, i)
 	}
-	ix.ents = append(ix.ents, e)
+	*ix.ents.add() = e
 	p := refOf(r.ParentUUID)
-	ix.pending = append(ix.pending, p.id)
+	*ix.pending.add() = p.id
 	switch {
 	case p.odd != "":
 		ix.pendingOdd[i] = p.odd
 	case p.set:
-		ix.ents[i].parent = missingParent // resolved by Finish
+		ix.ent(i).parent = missingParent // resolved by Finish
 	}
 	ix.ctx.add(RecordContext(r))
 	ix.sys.add(r)
@@ -271,32 +271,39 @@ func (ix *Index) Add(r *model.Record) {
 // Finish sorts the uuids and resolves the parent links; call it once,
 // after the last Add.
 func (ix *Index) Finish() {
-	for i := range ix.ents {
-		if ix.ents[i].flags&(fOdd|fNoUUID) == 0 {
-			ix.order = append(ix.order, int32(i))
+	n := 0
+	for i := range int32(ix.Len()) {
+		if ix.ent(i).flags&(fOdd|fNoUUID) == 0 {
+			n++
+		}
+	}
+	ix.order = make([]int32, 0, n)
+	for i := range int32(ix.Len()) {
+		if ix.ent(i).flags&(fOdd|fNoUUID) == 0 {
+			ix.order = append(ix.order, i)
 		}
 	}
 	slices.SortFunc(ix.order, func(a, b int32) int {
-		if c := bytes.Compare(ix.ents[a].id[:], ix.ents[b].id[:]); c != 0 {
+		if c := bytes.Compare(ix.ent(a).id[:], ix.ent(b).id[:]); c != 0 {
 			return c
 		}
 		return int(a - b)
 	})
 	for k := 1; k < len(ix.order); k++ {
-		if ix.ents[ix.order[k]].id == ix.ents[ix.order[k-1]].id {
-			ix.ents[ix.order[k]].flags |= fDup
+		if ix.ent(ix.order[k]).id == ix.ent(ix.order[k-1]).id {
+			ix.ent(ix.order[k]).flags |= fDup
 		}
 	}
-	for i, id := range ix.pending {
-		if ix.ents[i].parent == missingParent {
-			ix.ents[i].parent = ix.find(uidRef{id: id, set: true})
+	for i := range int32(ix.Len()) {
+		if e := ix.ent(i); e.parent == missingParent {
+			e.parent = ix.find(uidRef{id: *ix.pending.at(i), set: true})
 		}
 	}
 	for i, odd := range ix.pendingOdd {
-		ix.ents[i].parent = ix.find(uidRef{odd: odd, set: true})
+		ix.ent(i).parent = ix.find(uidRef{odd: odd, set: true})
 	}
-	ix.pending, ix.pendingOdd = nil, nil
-	ix.done = make([]uint64, (len(ix.ents)+63)/64)
+	ix.pending, ix.pendingOdd = chunked[[16]byte]{}, nil
+	ix.done = make([]uint64, (ix.Len()+63)/64)
 	ix.final = true
 }
 
@@ -312,7 +319,7 @@ func (ix *Index) find(p uidRef) int32 {
 		return missingParent
 	}
 	k, ok := slices.BinarySearchFunc(ix.order, p.id, func(i int32, id [16]byte) int {
-		return bytes.Compare(ix.ents[i].id[:], id[:])
+		return bytes.Compare(ix.ent(i).id[:], id[:])
 	})
 	if !ok {
 		return missingParent
@@ -333,11 +340,34 @@ func (ix *Index) Lookup(uuid string) int32 {
 }
 
 // Len is the number of kept records.
-func (ix *Index) Len() int { return len(ix.ents) }
+func (ix *Index) Len() int { return ix.ents.n }
+
+func (ix *Index) ent(i int32) *entry { return ix.ents.at(i) }
+
+// chunked is a growing array in chunks of chunkLen: unlike a slice it
+// never copies what it holds nor keeps spare room beyond one chunk, so an
+// index of a million records takes what its records take.
+type chunked[T any] struct {
+	c [][]T
+	n int
+}
+
+const chunkLen = 1 << 14
+
+// add appends a zero element and returns it.
+func (c *chunked[T]) add() *T {
+	if c.n%chunkLen == 0 {
+		c.c = append(c.c, make([]T, chunkLen))
+	}
+	c.n++
+	return &c.c[(c.n-1)/chunkLen][(c.n-1)%chunkLen]
+}
+
+func (c *chunked[T]) at(i int32) *T { return &c.c[i/chunkLen][i%chunkLen] }
 
 // UUID is record i's uuid ("" when it has none).
 func (ix *Index) UUID(i int32) string {
-	e := &ix.ents[i]
+	e := ix.ent(i)
 	switch {
 	case e.flags&fNoUUID != 0:
 		return ""
@@ -358,17 +388,17 @@ func (ix *Index) UUID(i int32) string {
 }
 
 // Line is record i's line number.
-func (ix *Index) Line(i int32) int { return int(ix.ents[i].line) }
+func (ix *Index) Line(i int32) int { return int(ix.ent(i).line) }
 
 // Full is record i as read, for the records kept whole (boundaries,
 // compact summaries, last-prompts, legacy summaries); nil for others.
 func (ix *Index) Full(i int32) *model.Record { return ix.full[i] }
 
-func (ix *Index) has(i int32, f uint8) bool { return ix.ents[i].flags&f != 0 }
+func (ix *Index) has(i int32, f uint8) bool { return ix.ent(i).flags&f != 0 }
 
 // indexed reports whether record i is the one its uuid finds (it has a
 // uuid and is not a later duplicate).
-func (ix *Index) indexed(i int32) bool { return ix.ents[i].flags&(fNoUUID|fDup) == 0 }
+func (ix *Index) indexed(i int32) bool { return ix.ent(i).flags&(fNoUUID|fDup) == 0 }
 
 // Reread is record i read again through rr (the records kept whole
 // without reading).
@@ -376,7 +406,7 @@ func (ix *Index) Reread(rr *model.Rereader, i int32) (*model.Record, error) {
 	if r := ix.full[i]; r != nil {
 		return r, nil
 	}
-	e := &ix.ents[i]
+	e := ix.ent(i)
 	return rr.Read(int(e.line), e.offset, int(e.size), ix.UUID(i))
 }
 
@@ -384,7 +414,7 @@ func (ix *Index) Reread(rr *model.Rereader, i int32) (*model.Record, error) {
 // for the rare record whose figures do not fit, a mark and the Context
 // in big.
 type packedContexts struct {
-	v   [][5]uint32
+	v   chunked[[5]uint32]
 	big map[int32]Context
 }
 
@@ -392,25 +422,25 @@ type packedContexts struct {
 const spilled = 1<<32 - 1
 
 func (p *packedContexts) add(c Context) {
-	p.v = append(p.v, [5]uint32{})
-	p.set(int32(len(p.v)-1), c)
+	p.v.add()
+	p.set(int32(p.v.n-1), c)
 }
 
 func (p *packedContexts) set(i int32, c Context) {
 	f := [5]window.Tokens{c.System, c.Instructions, c.Memory, c.Conversation, c.ToolResults}
 	for _, x := range f {
 		if x < 0 || x >= spilled {
-			p.v[i] = [5]uint32{spilled}
+			*p.v.at(i) = [5]uint32{spilled}
 			p.big[i] = c
 			return
 		}
 	}
 	delete(p.big, i)
-	p.v[i] = [5]uint32{uint32(f[0]), uint32(f[1]), uint32(f[2]), uint32(f[3]), uint32(f[4])}
+	*p.v.at(i) = [5]uint32{uint32(f[0]), uint32(f[1]), uint32(f[2]), uint32(f[3]), uint32(f[4])}
 }
 
 func (p *packedContexts) get(i int32) Context {
-	v := p.v[i]
+	v := *p.v.at(i)
 	if v[0] == spilled {
 		return p.big[i]
 	}

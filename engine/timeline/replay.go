@@ -50,9 +50,9 @@ func BuildReplay(ix *Index, src Source, w window.Config, fileSize int64) (*Repla
 	}}
 	agent := ix.agent.agentFile()
 	turnAt := map[[16]byte]int32{}
-	next := 0 // in ix.cands
+	next := int32(0) // in ix.cands
 	for i := range int32(ix.Len()) {
-		e := &ix.ents[i]
+		e := ix.ent(i)
 		switch {
 		case e.flags&(fCompact|fMicro) != 0:
 			b := rp.boundaryInfo(i)
@@ -64,10 +64,10 @@ func BuildReplay(ix *Index, src Source, w window.Config, fileSize int64) (*Repla
 			rp.contextOf(leaf)
 			rp.steps = append(rp.steps, stepRef{turn: -1, boundary: int32(len(rp.Boundaries) - 1), leaf: leaf, at: i})
 		case e.flags&fUsage != 0 && (e.flags&fSidechain == 0 || agent):
-			for ix.cands[next].rec != i {
+			for ix.cands.at(next).rec != i {
 				next++
 			}
-			c := ix.cands[next]
+			c := *ix.cands.at(next)
 			if t, ok := turnAt[c.key]; ok && c.keyed {
 				rp.turns[t].last = i
 				if st := &rp.steps[len(rp.steps)-1]; st.turn == t {
@@ -84,7 +84,7 @@ func BuildReplay(ix *Index, src Source, w window.Config, fileSize int64) (*Repla
 			rp.steps = append(rp.steps, stepRef{turn: int32(len(rp.turns) - 1), boundary: -1, leaf: i, at: i})
 		}
 	}
-	ix.cands = nil
+	ix.cands = chunked[turnCand]{}
 	res, msgs, pres := ix.resume(ResumeOptions{FileSize: fileSize})
 	rp.Resume, rp.Messages, rp.Preserved = res, msgs, pres
 	rp.Branches = ix.branches()
@@ -199,7 +199,7 @@ func (ix *Index) summaryOf(i int32) *model.Record {
 	if !ix.has(i, fNoUUID) {
 		target := ix.Lookup(ix.Full(i).UUID)
 		for _, j := range ix.rare {
-			if ix.has(j, fSummary) && ix.indexed(j) && ix.ents[j].parent == target {
+			if ix.has(j, fSummary) && ix.indexed(j) && ix.ent(j).parent == target {
 				return ix.full[j]
 			}
 		}
@@ -213,7 +213,7 @@ func (rp *Replay) contextOf(r int32) Context {
 	ix := rp.ix
 	var stack []int32
 	onStack := map[int32]bool{}
-	for cur := r; cur >= 0; cur = ix.ents[cur].parent {
+	for cur := r; cur >= 0; cur = ix.ent(cur).parent {
 		if ix.isDone(cur) || onStack[cur] {
 			break
 		}
@@ -223,7 +223,7 @@ func (rp *Replay) contextOf(r int32) Context {
 	for k := len(stack) - 1; k >= 0; k-- {
 		rec := stack[k]
 		var base Context
-		p := ix.ents[rec].parent
+		p := ix.ent(rec).parent
 		switch {
 		case p >= 0:
 			if ix.isDone(p) {
@@ -299,7 +299,7 @@ func (rp *Replay) addPreserved(boundary, anchor int32, c Context) Context {
 
 // is reports whether record i's uuid is uuid.
 func (ix *Index) is(i int32, uuid string) bool {
-	e := &ix.ents[i]
+	e := ix.ent(i)
 	switch {
 	case e.flags&fNoUUID != 0:
 		return uuid == ""
@@ -313,15 +313,15 @@ func (ix *Index) is(i int32, uuid string) bool {
 // branches is model.Transcript.Branches on the index.
 func (ix *Index) branches() []BranchInfo {
 	n := make([]uint8, ix.Len())
-	for i := range ix.ents {
-		e := &ix.ents[i]
+	for i := range int32(ix.Len()) {
+		e := ix.ent(i)
 		if e.parent >= 0 && e.flags&(fNoUUID|fDup|fSidechain) == 0 && n[e.parent] < 2 {
 			n[e.parent]++
 		}
 	}
 	kids := map[int32][]string{}
 	for i := range int32(ix.Len()) {
-		e := &ix.ents[i]
+		e := ix.ent(i)
 		if e.parent >= 0 && e.flags&(fNoUUID|fDup|fSidechain) == 0 && n[e.parent] == 2 {
 			kids[e.parent] = append(kids[e.parent], ix.UUID(i))
 		}
@@ -341,7 +341,7 @@ func (rp *Replay) sidechains() []SidechainInfo {
 	out := []SidechainInfo{}
 	var kids map[int32][]int32
 	for i := range int32(ix.Len()) {
-		e := &ix.ents[i]
+		e := ix.ent(i)
 		if e.flags&fSidechain == 0 || !ix.indexed(i) {
 			continue
 		}
@@ -351,7 +351,7 @@ func (rp *Replay) sidechains() []SidechainInfo {
 		if kids == nil {
 			kids = map[int32][]int32{}
 			for j := range int32(ix.Len()) {
-				if c := &ix.ents[j]; c.parent >= 0 && c.flags&fSidechain != 0 && ix.indexed(j) {
+				if c := ix.ent(j); c.parent >= 0 && c.flags&fSidechain != 0 && ix.indexed(j) {
 					kids[c.parent] = append(kids[c.parent], j)
 				}
 			}

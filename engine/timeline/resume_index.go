@@ -27,7 +27,7 @@ func (v iview) get(uuid string) int32 {
 
 // parent is the visible record i links to, and whether i links anywhere.
 func (v iview) parent(i int32) (int32, bool) {
-	switch p := v.ix.ents[i].parent; {
+	switch p := v.ix.ent(i).parent; {
 	case p == noParent:
 		return -1, false
 	case p >= 0 && v.visible(p):
@@ -117,7 +117,7 @@ func (ix *Index) lastPlainBoundaryLine(v iview) int {
 func (ix *Index) pickLeaf(v iview) (int32, LeafSource) {
 	for k := len(ix.rare) - 1; k >= 0; k-- {
 		i := ix.rare[k]
-		if ix.ents[i].kind == kLastPrompt && v.visible(i) {
+		if ix.ent(i).kind == kLastPrompt && v.visible(i) {
 			if leaf := v.get(ix.full[i].LeafUUID); leaf >= 0 {
 				return leaf, LeafFromLastPrompt
 			}
@@ -125,7 +125,7 @@ func (ix *Index) pickLeaf(v iview) (int32, LeafSource) {
 		}
 	}
 	for i := int32(ix.Len()) - 1; i >= 0; i-- {
-		if e := &ix.ents[i]; e.flags&(fNoUUID|fDup|fSidechain) == 0 && v.visible(i) {
+		if e := ix.ent(i); e.flags&(fNoUUID|fDup|fSidechain) == 0 && v.visible(i) {
 			return i, LeafFromNewest
 		}
 	}
