@@ -1,8 +1,6 @@
 package timeline
 
 import (
-	"crypto/sha256"
-
 	"github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/model"
 )
@@ -92,12 +90,9 @@ func BuildReplay(ix *Index, src Source, w window.Config, fileSize int64) (*Repla
 	return rp, rp.err
 }
 
-// turnKeyHash is the TurnKey's SHA-256, cut to 128 bits: the index keeps
-// 16 bytes a response instead of its ids.
-func turnKeyHash(key string) [16]byte {
-	h := sha256.Sum256([]byte(key))
-	return [16]byte(h[:16])
-}
+// turnKeyHash is the TurnKey's model.KeyHash: the index keeps 16 bytes
+// a response instead of its ids.
+func turnKeyHash(key string) [16]byte { return model.KeyHash([]byte(key)) }
 
 // read is src(i), keeping the first error.
 func (rp *Replay) read(i int32) *model.Record {
