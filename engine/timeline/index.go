@@ -16,10 +16,11 @@ import (
 // parent as a record number, its line, offset and size, its type and a
 // few flags, and what it adds to the context. The few records replay
 // reads whole (compaction boundaries, compact summaries, last-prompts,
-// legacy summaries) are kept whole. It holds 100-130 bytes a record
+// legacy summaries) are kept whole. It holds about 90 bytes a record
 // where a model.Transcript holds about 1 KB, so a replay's memory does
 // not grow with the transcript's content; what is written out per turn
-// (its message id and timestamp) is read again by offset (Reread).
+// (its message id, timestamp and usage) is read again by offset
+// (Reread).
 type Index struct {
 	Path    string
 	Summary model.TranscriptSummary
@@ -51,7 +52,6 @@ type Index struct {
 	sys    systemIndex
 	agent  agentScan
 	limits limitsScan
-	final  bool
 }
 
 // entry is one kept record.
@@ -304,7 +304,6 @@ func (ix *Index) Finish() {
 	}
 	ix.pending, ix.pendingOdd = chunked[[16]byte]{}, nil
 	ix.done = make([]uint64, (ix.Len()+63)/64)
-	ix.final = true
 }
 
 // find is the first record with uuid p, or missingParent.

@@ -11,12 +11,13 @@ type Source func(i int32) (*model.Record, error)
 
 // Replay is a timeline built on an Index: its boundaries, branches,
 // sidechains and resume are held as a Timeline's, its turns and steps as
-// record numbers, written out one at a time (EachTurn, EachStep) with
-// what the index does not hold read through the Source.
+// record numbers, written out one at a time (Turn, Step) with what the
+// index does not hold read through the Source.
 type Replay struct {
 	// Timeline has every field but Turns and Steps (empty).
 	Timeline
-	// MessageUUIDs and PreservedUUIDs are the resume's records.
+	// Messages and Preserved are the resume's records (Resume's own
+	// lists are nil): read their uuids with UUIDs.
 	Messages, Preserved []int32
 
 	ix    *Index
@@ -39,7 +40,8 @@ type stepRef struct {
 
 // BuildReplay replays the indexed transcript against window w; fileSize
 // is its size on disk (the resume's 5 MiB rule). src reads the records
-// the index does not hold whole.
+// the index does not hold whole. It uses ix up (the index's contexts
+// become the contexts at each record): one replay per index.
 func BuildReplay(ix *Index, src Source, w window.Config, fileSize int64) (*Replay, error) {
 	rp := &Replay{ix: ix, src: src, Timeline: Timeline{
 		Session: ix.Summary.SessionID, Path: ix.Path, Records: ix.Summary.Records, Window: w,
@@ -106,7 +108,7 @@ func (rp *Replay) read(i int32) *model.Record {
 	return r
 }
 
-// Turns is the number of turns.
+// TurnCount is the number of turns.
 func (rp *Replay) TurnCount() int { return len(rp.turns) }
 
 // StepCount is the number of steps.
@@ -170,7 +172,7 @@ func (rp *Replay) Whole() (Timeline, error) {
 	return tl, nil
 }
 
-// MessageUUIDs are the uuids of the resume's messages, in order.
+// UUIDs are the uuids of the records recs, in order.
 func (rp *Replay) UUIDs(recs []int32) []string {
 	out := make([]string, 0, len(recs))
 	for _, i := range recs {
