@@ -15,8 +15,9 @@ import (
 // record its uuid (16 bytes when it is a canonical lowercase uuid), its
 // parent as a record number, its line, offset and size, its type and a
 // few flags, and what it adds to the context. The few records replay
-// reads whole (compaction boundaries, compact summaries, last-prompts,
-// legacy summaries) are kept whole. It holds about 90 bytes a record
+// reads whole (compaction boundaries and compact summaries) are kept
+// whole; of a last-prompt or legacy summary, the leaf uuid. It holds
+// about 90 bytes a record
 // where a model.Transcript holds about 1 KB, so a replay's memory does
 // not grow with the transcript's content; what is written out per turn
 // (its message id, timestamp and usage) is read again by offset
@@ -40,8 +41,10 @@ type Index struct {
 	pending    chunked[[16]byte]
 	pendingOdd map[int32]string
 	full       map[int32]*model.Record
-	// rare are the records kept whole, in file order.
-	rare []int32
+	// rare are the records kept whole (full) and the last-prompts and
+	// legacy summaries, whose leaf uuid leafOf keeps, in file order.
+	rare   []int32
+	leafOf map[int32]string
 	// ctx is each record's own context (RecordContext) until contextOf
 	// replaces it with the context at the record (done marks those).
 	ctx  packedContexts
@@ -129,7 +132,7 @@ func kindOf(t model.RecordType) uint8 {
 
 // NewIndex returns an empty index to fill with Add and close with Finish.
 func NewIndex(path string) *Index {
-	return &Index{Path: path, oddAt: map[string]int32{}, pendingOdd: map[int32]string{}, full: map[int32]*model.Record{},
+	return &Index{Path: path, oddAt: map[string]int32{}, pendingOdd: map[int32]string{}, full: map[int32]*model.Record{}, leafOf: map[int32]string{},
 		ctx: packedContexts{big: map[int32]Context{}}}
 }
 
@@ -249,8 +252,14 @@ func (ix *Index) Add(r *model.Record) {
 			}
 		}
 	}
-	if e.flags&(fCompact|fMicro|fSummary) != 0 || e.kind == kLastPrompt || e.kind == kSummary {
+	switch {
+	case e.flags&(fCompact|fMicro|fSummary) != 0:
 		ix.full[i] = r
+		ix.rare = append(ix.rare, i)
+	case e.kind == kLastPrompt || e.kind == kSummary:
+		// One in a few dozen lines, with the prompt's text: only the
+		// leaf is kept.
+		ix.leafOf[i] = r.LeafUUID
 		ix.rare = append(ix.rare, i)
 	}
 	*ix.ents.add() = e
@@ -389,8 +398,8 @@ func (ix *Index) UUID(i int32) string {
 // Line is record i's line number.
 func (ix *Index) Line(i int32) int { return int(ix.ent(i).line) }
 
-// Full is record i as read, for the records kept whole (boundaries,
-// compact summaries, last-prompts, legacy summaries); nil for others.
+// Full is record i as read, for the records kept whole (boundaries and
+// compact summaries); nil for others.
 func (ix *Index) Full(i int32) *model.Record { return ix.full[i] }
 
 func (ix *Index) has(i int32, f uint8) bool { return ix.ent(i).flags&f != 0 }

@@ -106,7 +106,7 @@ func (ix *Index) preservedSegment(v iview, ps *model.PreservedSegment) ([]int32,
 func (ix *Index) lastPlainBoundaryLine(v iview) int {
 	for k := len(ix.rare) - 1; k >= 0; k-- {
 		i := ix.rare[k]
-		if r := ix.full[i]; v.visible(i) && r.IsCompactBoundary() && (r.Compact == nil || r.Compact.PreservedSegment == nil) {
+		if r := ix.full[i]; v.visible(i) && ix.has(i, fCompact) && (r.Compact == nil || r.Compact.PreservedSegment == nil) {
 			return r.Line
 		}
 	}
@@ -118,7 +118,7 @@ func (ix *Index) pickLeaf(v iview) (int32, LeafSource) {
 	for k := len(ix.rare) - 1; k >= 0; k-- {
 		i := ix.rare[k]
 		if ix.ent(i).kind == kLastPrompt && v.visible(i) {
-			if leaf := v.get(ix.full[i].LeafUUID); leaf >= 0 {
+			if leaf := v.get(ix.leafOf[i]); leaf >= 0 {
 				return leaf, LeafFromLastPrompt
 			}
 			break
