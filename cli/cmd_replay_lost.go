@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 
 	"github.com/memscope/memscope/engine/ledger"
@@ -132,6 +133,13 @@ func runLostAll(e *env, opts replayOptions) (lostAllOut, error) {
 		return lostAllOut{}, err
 	}
 	defer o.close()
+	if e.getenv("GOGC") == "" {
+		// A run holds one transcript per worker at a time, whose records
+		// are garbage once its ledger is made: a collection at every
+		// doubling of that small heap is a tenth of a cold run's CPU
+		// (W: 6.1 -> 5.3 CPU-s at 400, peak RSS 57 -> 131 MB).
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
+	}
 	ss, probs := ledger.Home(o.home.FS, o.home.Dir, e.cache(opts.lost.cache, o))
 	if probs == nil {
 		probs = []model.Problem{}

@@ -306,12 +306,12 @@ func streamPlan(head map[string]any, p secrets.Plan) jsonPart {
 	return jsonStream(head, func(yield func(jsonPart) error) error {
 		for _, f := range p.Files {
 			part := jsonValue(f)
-			if len(f.Edits) > 0 {
+			if f.Edits.Len() > 0 {
 				edits := f.Edits
-				f.Edits = []secrets.Edit{{Finding: streamToken}}
+				f.Edits = secrets.EditsOf(secrets.Edit{Finding: streamToken})
 				part = jsonStream(f, func(yield func(jsonPart) error) error {
-					for i := range edits {
-						if err := yield(jsonValue(&edits[i])); err != nil {
+					for e := range edits.All() {
+						if err := yield(jsonValue(&e)); err != nil {
 							return err
 						}
 					}
@@ -427,11 +427,11 @@ func printScrubPlan(w io.Writer, p secrets.Plan) {
 	sort.SliceStable(files, func(i, j int) bool { return files[i].Refused == "" && files[j].Refused != "" })
 	for _, f := range files {
 		if f.Refused != "" {
-			fmt.Fprintf(w, "\n  LEFT ALONE %s (%s): %s\n", f.File, format.Count(len(f.Edits), "secret", "secrets"), f.Refused)
+			fmt.Fprintf(w, "\n  LEFT ALONE %s (%s): %s\n", f.File, format.Count(f.Edits.Len(), "secret", "secrets"), f.Refused)
 			continue
 		}
 		rules := map[scan.RuleID]int{}
-		for _, e := range f.Edits {
+		for e := range f.Edits.All() {
 			rules[e.Rule]++
 		}
 		var names []string

@@ -45,6 +45,12 @@ func WriteFileAtomicFrom(w WriteFS, path string, perm fs.FileMode, write func(io
 	return replaceAtomic(w, path, perm, true, time.Time{}, write)
 }
 
+// WriteFileAtomicFromAs is WriteFileAtomicAs with the content streamed
+// by write (a scrubbed transcript written from the one copy in memory).
+func WriteFileAtomicFromAs(w WriteFS, path string, perm fs.FileMode, modTime time.Time, write func(io.Writer) error) error {
+	return replaceAtomic(w, path, perm.Perm(), false, modTime, write)
+}
+
 // writeFileAtomic replaces path with data; an existing file keeps its
 // mode when keepMode.
 func writeFileAtomic(w WriteFS, path string, data []byte, perm fs.FileMode, keepMode bool, modTime time.Time) error {

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/memscope/memscope/internal/jsonscan"
 )
@@ -130,9 +131,12 @@ func (d *recordDecoder) messageMember(key, val []byte) {
 		m.Model = d.interned(val)
 	case "usage":
 		if val[0] == '{' {
-			u := new(usageJSON)
-			if err := json.Unmarshal(val, u); err != nil {
-				d.fieldProblem("message.usage: %v", err)
+			u, ok := plainUsage(val)
+			if !ok {
+				u = new(usageJSON)
+				if err := json.Unmarshal(val, u); err != nil {
+					d.fieldProblem("message.usage: %v", err)
+				}
 			}
 			m.Usage = &u.Usage
 			m.CacheWrite1h, m.Fast = u.CacheCreation.Ephemeral1h, bool(u.Speed)
@@ -152,6 +156,77 @@ type usageJSON struct {
 	Speed fastSpeed `json:"speed"`
 }
 
+// usageKeys are the members of message.usage that usageJSON takes.
+var usageKeys = [...]string{"input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "cache_creation", "speed"}
+
+// OddUsageKey reports whether key, a member of message.usage, is not one
+// of the members the reader takes as written, but json.Unmarshal would
+// still match it to one (it ignores case: "Input_Tokens", "ſpeed"). A
+// reader that reads usage on its own leaves such a line to this one.
+func OddUsageKey(key []byte) bool {
+	for _, k := range usageKeys {
+		if string(key) != k && strings.EqualFold(string(key), k) {
+			return true
+		}
+	}
+	return false
+}
+
+// plainUsage reads message.usage v (a valid object) without
+// json.Unmarshal when it is plain: the counts written as integers (or
+// null), cache_creation an object (or null) whose ephemeral_1h count is,
+// no key json.Unmarshal would match by case alone. Otherwise it says no,
+// and json.Unmarshal reads it (and says what is wrong).
+func plainUsage(v []byte) (*usageJSON, bool) {
+	u := new(usageJSON)
+	ok := true
+	jsonscan.EachMember(v, func(key, val []byte) {
+		switch string(key) {
+		case "input_tokens":
+			ok = ok && plainInt(&u.InputTokens, val)
+		case "output_tokens":
+			ok = ok && plainInt(&u.OutputTokens, val)
+		case "cache_creation_input_tokens":
+			ok = ok && plainInt(&u.CacheCreationInputTokens, val)
+		case "cache_read_input_tokens":
+			ok = ok && plainInt(&u.CacheReadInputTokens, val)
+		case "speed":
+			_ = u.Speed.UnmarshalJSON(val)
+		case "cache_creation":
+			switch val[0] {
+			case 'n':
+			case '{':
+				jsonscan.EachMember(val, func(key, val []byte) {
+					switch {
+					case string(key) == "ephemeral_1h_input_tokens":
+						ok = ok && plainInt(&u.CacheCreation.Ephemeral1h, val)
+					case strings.EqualFold(string(key), "ephemeral_1h_input_tokens"):
+						ok = false
+					}
+				})
+			default:
+				ok = false
+			}
+		default:
+			ok = ok && !OddUsageKey(key)
+		}
+	})
+	return u, ok
+}
+
+// plainInt reads an integer member into dst as json.Unmarshal does (null
+// leaves it); false for anything else.
+func plainInt(dst *int64, v []byte) bool {
+	if string(v) == "null" {
+		return true
+	}
+	n, ok := jsonscan.Int(v)
+	if ok {
+		*dst = n
+	}
+	return ok
+}
+
 // fastSpeed is usage.speed read as "is it fast", without keeping the text.
 type fastSpeed bool
 
@@ -163,6 +238,12 @@ func (f *fastSpeed) UnmarshalJSON(b []byte) error {
 func (d *recordDecoder) decodeContent(m *Message, v []byte) {
 	switch v[0] {
 	case '"':
+		if d.opts.Keep != nil && !d.opts.Keep(d.cur.rec, &ContentBlock{Type: BlockText}) {
+			if d.opts.Content {
+				m.Content = []ContentBlock{{Type: BlockText}}
+			}
+			return
+		}
 		n, u := rawStringLen(v), rawStringUnits(v)
 		m.ContentBytes, m.ContentChars = n, u
 		if d.opts.Content {
@@ -177,7 +258,15 @@ func (d *recordDecoder) decodeContent(m *Message, v []byte) {
 			var b ContentBlock
 			if el[0] == '{' {
 				d.cur.block = &b
+				d.held = d.held[:0]
 				jsonscan.EachMember(el, d.blockFn)
+				if d.opts.Keep != nil && d.opts.Keep(d.cur.rec, &b) {
+					d.keep = true
+					for _, h := range d.held {
+						d.blockMember(h.key, h.val)
+					}
+					d.keep = false
+				}
 			}
 			if b.Type == BlockImage {
 				b.Images = 1
@@ -193,6 +282,15 @@ func (d *recordDecoder) decodeContent(m *Message, v []byte) {
 
 func (d *recordDecoder) blockMember(key, val []byte) {
 	b := d.cur.block
+	if d.opts.Keep != nil && !d.keep {
+		// The block's bulk waits for Keep's answer, which needs the
+		// members around it (type, name) whatever their order.
+		switch string(key) {
+		case "text", "thinking", "input", "content":
+			d.held = append(d.held, heldMember{key, val})
+			return
+		}
+	}
 	switch string(key) {
 	case "type":
 		s, _ := rawString(val, &d.in)
@@ -221,6 +319,9 @@ func (d *recordDecoder) blockMember(key, val []byte) {
 		d.decodeResultContent(b, val)
 	}
 }
+
+// heldMember is a block's member whose reading waits for ScanOptions.Keep.
+type heldMember struct{ key, val []byte }
 
 // decodeResultContent sizes a tool_result's content: a string, or an array
 // of text and image blocks.

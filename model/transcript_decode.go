@@ -22,6 +22,10 @@ type recordDecoder struct {
 
 	memberFn, msgFn, blockFn func(key, val []byte)
 	cur                      lineState
+	// held are the current block's members waiting for ScanOptions.Keep
+	// (kept across lines for their room); keep says they are read now.
+	held []heldMember
+	keep bool
 }
 
 // lineState is what recordDecoder learns from the current line.

@@ -30,6 +30,16 @@ type ScanOptions struct {
 	// MemoryText keeps the text of the memory files (MEMORY.md) an
 	// attachment carries, in AttachmentFile.Text.
 	MemoryText bool
+	// Keep, when set, is asked of each content block of a message (its
+	// type, id, name, tool_use_id and is_error read, and its record's
+	// top-level fields) whether to read the rest of it: the text, input
+	// and result content of a block it refuses are skipped without being
+	// decoded or counted (the block's Bytes, Chars, Text, Input and Images
+	// stay zero, and the message's sizes leave it out). A reader that
+	// needs the text of a few blocks (the loss ledger) then reads a
+	// transcript at about the cost of checking it. A message whose content
+	// is a string is asked about as one text block.
+	Keep func(r *Record, b *ContentBlock) bool
 }
 
 // ScanTranscript reads a JSONL transcript from r, calling fn (which may be

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 )
 
@@ -37,8 +38,15 @@ func ReadTranscriptWith(fsys fs.FS, path string, opts ScanOptions) (*Transcript,
 		return nil, fmt.Errorf("open transcript %s: %w", path, err)
 	}
 	defer f.Close()
+	return ReadTranscriptFrom(f, path, opts)
+}
+
+// ReadTranscriptFrom is ReadTranscriptWith for a transcript the caller
+// opened (and may have begun reading: r gives its bytes from the start).
+func ReadTranscriptFrom(r io.Reader, path string, opts ScanOptions) (*Transcript, error) {
 	t := NewTranscript(path)
-	t.Summary, err = ScanTranscript(f, path, opts, func(r *Record) error {
+	var err error
+	t.Summary, err = ScanTranscript(r, path, opts, func(r *Record) error {
 		t.Add(r)
 		return nil
 	})

@@ -859,7 +859,9 @@ done
 # The loss ledger (issue 32), at 80x24 and 120x40: step to a compaction in
 # Replay and read what it lost (the row's counts, the detail's items),
 # select the third rule with } and keep it with s, see it in the Prompt
-# pane's MEMORY.md, then undo it with memscope undo.
+# pane's MEMORY.md; open the first rule at its turn with o and back with
+# esc, keep it with t in the place chosen (memory), see it in the Prompt
+# pane, u undoes that keep; then memscope undo takes back the first.
 ledger_home="$work/ledger/home"
 mkdir -p "$ledger_home/projects/-work-shop/memory"
 cp engine/ledger/testdata/rules-session.jsonl "$ledger_home/projects/-work-shop/5e1f0c2a-1111-4222-8333-444455556666.jsonl"
@@ -882,6 +884,27 @@ for size in "80 24" "120 40"; do
   wait_for "create feedback memory feedback-from-now-on-run"
   keys 8
   wait_for "From now on, run gofmt before"
+  # o opens the first rule at its turn (line 7), esc goes back to the
+  # compaction; t keeps it where the user chooses (memory, the first
+  # place), the Prompt pane loads it, u takes it back.
+  keys 7
+  wait_for "▸ r3"
+  keys "{" "{"
+  wait_for "▸ r1"
+  keys o
+  wait_for "⟲ lost 1:r1 at line 7"
+  keys Escape
+  wait_for "▸ r1"
+  wait_gone "⟲ lost 1:r1"
+  keys t
+  wait_for "keep 1:r1 to:"
+  keys Enter
+  wait_for "create feedback memory feedback-never-mock"
+  keys 8
+  wait_for "Never mock the database"
+  keys u
+  wait_for "undo: create"
+  ! grep -q "mock the database" "$ledger_home/projects/-work-shop/memory/MEMORY.md" || fail "$size: u left the rule kept with t in MEMORY.md"
   keys q
   wait_for "EXITED"
   grep -q "run gofmt before every commit" "$ledger_home/projects/-work-shop/memory/MEMORY.md" || fail "$size: MEMORY.md does not link the kept rule"

@@ -3,9 +3,11 @@
 # secrets (issue 27 item 4: the peak is bounded by the largest file
 # scanned, thrice, not by the secrets found). Writes a transcript of
 # SECRETS lines (default 200 000), each holding a different GitHub token,
-# into a temporary home (deleted after), and prints, for `secrets --json`
-# and `secrets --scrub --json`, the peak RSS (/usr/bin/time), the CPU
-# time and the peak ÷ the file's size, with the load average.
+# into a temporary home (deleted after), and prints, for `secrets --json`,
+# `secrets --scrub --json` (the plan) and `secrets --scrub --yes --json`
+# (the scrub itself, last: it rewrites the temporary home), the peak RSS
+# (/usr/bin/time), the CPU time and the peak ÷ the file's size, with the
+# load average.
 #
 #   scripts/secrets-heap.sh
 #   SECRETS=1000000 scripts/secrets-heap.sh
@@ -45,7 +47,7 @@ echo
 echo "| command | peak RSS | × the file | CPU (user + system) | wall |"
 echo "|---|---:|---:|---:|---:|"
 tv=$(mktemp)
-for mode in "--json" "--scrub --json"; do
+for mode in "--json" "--scrub --json" "--scrub --yes --json"; do
 	# shellcheck disable=SC2086 # mode is two flags
 	/usr/bin/time -f '%M %U %S %e' -o "$tv" "$MEMSCOPE" secrets --home "$H" $mode >/dev/null || [ $? -eq 1 ]
 	read -r rss u s e < <(tail -1 "$tv")

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -23,9 +24,9 @@ func TestClickSelectsLikeTheKeys(t *testing.T) {
 	t.Run("replay timeline", func(t *testing.T) {
 		m, _ := demoModel(t, 140, 44)
 		m = press(t, m, "7", "G", "enter", "g")
-		// Two header lines, the nav line, then the steps: row 5 is the
-		// third step.
-		clicked, keyed := click(t, fork(m), 3+2), press(t, fork(m), "j", "j")
+		// The summary and the nav wrap: the third step is on the line
+		// that shows it.
+		clicked, keyed := click(t, fork(m), stepRow(t, m, 3)), press(t, fork(m), "j", "j")
 		if s := screen(clicked); s != screen(keyed) || !strings.Contains(s, "Step 3: after") || strings.Contains(s, "walking the chain") {
 			t.Errorf("click on step 3:\n%s\nkeys to step 3:\n%s", s, screen(keyed))
 		}
@@ -33,7 +34,7 @@ func TestClickSelectsLikeTheKeys(t *testing.T) {
 	t.Run("replay pipeline", func(t *testing.T) {
 		m, _ := demoModel(t, 140, 44)
 		m = press(t, m, "7", "G", "enter", "g", "p")
-		clicked, keyed := click(t, fork(m), 3+2), press(t, fork(m), "down", "down")
+		clicked, keyed := click(t, fork(m), stepRow(t, m, 3)), press(t, fork(m), "down", "down")
 		if s := screen(clicked); s != screen(keyed) || !strings.Contains(s, "Pipeline on step 3,") || strings.Contains(s, "running…") {
 			t.Errorf("click on step 3:\n%s\nkeys to step 3:\n%s", s, screen(keyed))
 		}
@@ -51,4 +52,17 @@ func TestClickSelectsLikeTheKeys(t *testing.T) {
 			t.Errorf("click on the first version:\n%s\ng:\n%s", s, screen(keyed))
 		}
 	})
+}
+
+// stepRow is the pane row (0 is the pane's first line) that shows the
+// Replay timeline's step n.
+func stepRow(t *testing.T, m Model, n int) int {
+	t.Helper()
+	for i, l := range strings.Split(screen(m), "\n") {
+		if strings.HasPrefix(l, fmt.Sprintf("│%4d ", n)) {
+			return i - m.bodyTop() - 1
+		}
+	}
+	t.Fatalf("step %d is not on screen:\n%s", n, screen(m))
+	return -1
 }

@@ -16,7 +16,7 @@ import (
 func (m Model) overviewSource(project string) *overview.Source {
 	env := projectmem.Env{Root: m.root(), Home: m.opts.Home, UserHome: m.opts.Getenv("HOME"), Getenv: m.opts.Getenv, Now: m.opts.Now()}
 	src := &overview.Source{Env: env, Project: project, Staleness: m.opts.Staleness, Alive: m.opts.Alive, Cache: m.opts.Cache,
-		Places: m.places(), Levels: m.liveLevels()}
+		Places: m.places(), Levels: m.liveLevels(), Review: m.reviewCache}
 	if snap := m.lv.Last(); snap != nil {
 		// The Live pane's snapshot: the line counts what that pane shows.
 		src.Live = snap

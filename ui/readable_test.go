@@ -122,6 +122,10 @@ func readableHome(t *testing.T) (demo.Layout, map[string]string) {
 	tr.WriteString(transcriptLine(readableSession, proj, "r-2", "r-1", "assistant", at.Add(time.Second), fmt.Sprintf(`,"requestId":"req_r2","message":{"id":"msg_r2","role":"assistant","model":"claude-opus-5-5","content":[{"type":"tool_use","id":"toolu_r2","name":"Write","input":{"file_path":%q,"content":%q}}],"usage":{"input_tokens":3,"cache_read_input_tokens":1000,"cache_creation_input_tokens":0,"output_tokens":20}}`, revFile, revBody)))
 	tr.WriteString(transcriptLine(readableSession, proj, "r-2b", "r-2", "user", at.Add(time.Second), `,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_r2","content":"File created successfully"}]},"sourceToolAssistantUUID":"r-2"`))
 	tr.WriteString(transcriptLine(readableSession, proj, "r-3", "r-2b", "assistant", at.Add(2*time.Second), fmt.Sprintf(`,"requestId":"req_r3","message":{"id":"msg_r3","role":"assistant","model":"claude-opus-5-5","content":[{"type":"text","text":%q}],"usage":{"input_tokens":3,"cache_read_input_tokens":1000,"cache_creation_input_tokens":0,"output_tokens":20}}`, v["rpl"])))
+	// Replay's session list: the session's name (/rename), long but
+	// under the client's 200-character cap on titles.
+	v["ttl"] = strings.Join(strings.Fields(longValue("ttl"))[:30], " ") + " ttl-END"
+	tr.WriteString(fmt.Sprintf(`{"type":"custom-title","customTitle":%q,"sessionId":%q}`+"\n", v["ttl"], readableSession))
 	put(filepath.Join(l.Home, "projects", slug, readableSession+".jsonl"), tr.String(), at.Add(2*time.Second))
 	put(revFile, revBody, at.Add(time.Second))
 	// Retention: a session the cleanup deletes soon (29 days old).
@@ -200,6 +204,9 @@ func TestEveryPaneShowsALongTextWhole(t *testing.T) {
 		{"History paste", "pst", []string{pk("History"), "g", "j", "space"}},
 		{"Pastes", "pch", append(filter("Pastes", pasteHashOf(v["pch"])), "enter")},
 		{"Replay", "rpl", []string{pk("Replay"), "g", "enter", "G"}},
+		// The session list cuts a title; the selected one is whole
+		// under the rows.
+		{"Replay title", "ttl", []string{pk("Replay"), "g"}},
 		{"Prompt", "prm", []string{pk("Prompt"), "g", "j", "j", "j", "j"}},
 		{"Health reason", "rsn", filter("Health", "aaa_reason")},
 		{"Health action", "act", filter("Health", "act00")},

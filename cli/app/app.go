@@ -18,6 +18,7 @@ import (
 
 // Run opens the terminal app and returns when it quits.
 func Run(o cli.AppOptions) error {
+	defer startProfile(o.Getenv)()
 	cfg := o.Settings
 	m := ui.New(ui.Options{
 		Home:             o.Home,

@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/memscope/memscope/model"
 )
@@ -79,6 +80,8 @@ type dangler struct {
 	fsys  fs.FS
 	swept map[string]*Item
 	kept  map[model.PasteHash]bool
+	// listed are the paste-store's names (see inStore); nil until listed.
+	listed map[string]bool
 }
 
 func newDangler(fsys fs.FS, items []Item) *dangler {
@@ -91,15 +94,40 @@ func newDangler(fsys fs.FS, items []Item) *dangler {
 	return d
 }
 
-// inStore says the seed paste-store keeps a copy of h.
+// inStore says the seed paste-store keeps a copy of h. The store is
+// listed once: a hash with no name in it (compared without case, for a
+// file system that folds case) has no file there, so only the names the
+// listing holds are stat'ed (a link must lead somewhere). When the store
+// cannot be listed, every hash is stat'ed as before.
 func (d *dangler) inStore(h model.PasteHash) bool {
 	v, ok := d.kept[h]
 	if !ok {
-		_, err := fs.Stat(d.fsys, path.Join(model.PasteStoreDir, string(h)))
-		v = err == nil
+		if d.listed == nil {
+			d.listStore()
+		}
+		if d.listed[storeKey] || d.listed[strings.ToLower(string(h))] {
+			_, err := fs.Stat(d.fsys, path.Join(model.PasteStoreDir, string(h)))
+			v = err == nil
+		}
 		d.kept[h] = v
 	}
 	return v
+}
+
+// storeKey in listed means the store could not be listed.
+const storeKey = "\x00unlisted"
+
+// listStore fills listed with the store's names, lowercased.
+func (d *dangler) listStore() {
+	d.listed = map[string]bool{}
+	ents, err := fs.ReadDir(d.fsys, model.PasteStoreDir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		d.listed[storeKey] = true
+		return
+	}
+	for _, e := range ents {
+		d.listed[strings.ToLower(e.Name())] = true
+	}
 }
 
 // entries appends the dangling references of entries to out, and those

@@ -6,6 +6,7 @@
 package doctor
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
@@ -267,26 +268,30 @@ func scanFile(home fs.FS, path string, sc *jsonscan.Scanner) fileScan {
 		out.Unknown = append(out.Unknown, Unknown{Kind: kind, Name: model.SanitizeLine(name), Example: model.SanitizeLine(where), Count: 1})
 	}
 	lr := model.NewLineReader(f)
+	// unknownKeys are the line's fields memscope does not know (rare: the
+	// known ones are looked up without a copy), reused line after line.
+	var unknownKeys []string
 	for {
 		line, ok := lr.Next()
 		if !ok {
 			break
 		}
-		if line.TooLong || len(strings.TrimSpace(string(line.Bytes))) == 0 {
+		if line.TooLong || len(bytes.TrimSpace(line.Bytes)) == 0 {
 			continue
 		}
 		out.Lines++
 		var typ, version, attType string
-		var keys []string
+		unknownKeys = unknownKeys[:0]
 		err := sc.Line(line.Bytes, func(key []byte, v, depth int) (int, error) {
 			end, err := sc.Value(v, depth)
 			if err != nil {
 				return end, err
 			}
 			val := sc.Bytes()[v:end]
-			k := string(key)
-			keys = append(keys, k)
-			switch k {
+			if !known.fields[string(key)] {
+				unknownKeys = append(unknownKeys, string(key))
+			}
+			switch string(key) {
 			case "type":
 				typ, _ = jsonscan.Unquote(val)
 			case "version":
@@ -306,15 +311,17 @@ func scanFile(home fs.FS, path string, sc *jsonscan.Scanner) fileScan {
 			out.Malformed++
 			continue
 		}
-		where := path + ":" + strconv.Itoa(line.Number)
-		if typ != "" && !known.records[typ] {
-			note(UnknownRecord, typ, where)
-		}
-		if attType != "" && !known.attachments[attType] {
-			note(UnknownAttachment, attType, where)
-		}
-		for _, k := range keys {
-			if !known.fields[k] {
+		unknownRec := typ != "" && !known.records[typ]
+		unknownAtt := attType != "" && !known.attachments[attType]
+		if unknownRec || unknownAtt || len(unknownKeys) > 0 {
+			where := path + ":" + strconv.Itoa(line.Number)
+			if unknownRec {
+				note(UnknownRecord, typ, where)
+			}
+			if unknownAtt {
+				note(UnknownAttachment, attType, where)
+			}
+			for _, k := range unknownKeys {
 				note(UnknownField, k, where)
 			}
 		}

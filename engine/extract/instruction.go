@@ -107,9 +107,57 @@ func instructionReason(s, prev string) (string, bool) {
 	return classifyInstruction(s, prev)
 }
 
+// inNeeds are, for the patterns classifyInstruction runs on every
+// sentence, words one of which each of their matches holds, in inFold's
+// text: a sentence with none of them is not run through the pattern
+// (they are the cost of the ledger of a long session).
+// TestInstructionPatternWords checks each match holds one.
+var inNeeds = map[*scan.LazyRegexp][]string{
+	exRememberTail: {"remember", "note", "keep in mind"},
+	inIdiom:        {"mind", "worr"},
+	inNarrative:    {"never", "always", "don't", "do not"},
+	inUseNot:       {"use", "run", "call", "write", "prefer"},
+	inMarker: {"from now on", "going forward", "from here on", "next time", "every time", "whenever", "must", "never",
+		"always", "under no circumstances", "at all times", "as a rule", "do not", "don't"},
+}
+
+// inFolder maps the two letters outside ASCII that a case-insensitive
+// pattern matches to ASCII letters (ſ as s; the Kelvin sign is k once
+// lower-cased) to those letters.
+var inFolder = strings.NewReplacer("ſ", "s")
+
+// inFold is s as inNeeds' words are looked for in it: lower case, ſ as s.
+func inFold(s string) string { return inFolder.Replace(strings.ToLower(s)) }
+
+// inMay reports whether folded (inFold of a text) holds one of re's
+// inNeeds, so re may match the text.
+func inMay(re *scan.LazyRegexp, folded string) bool {
+	for _, w := range inNeeds[re] {
+		if strings.Contains(folded, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// inMatch is re.MatchString(s), skipped when folded (inFold of s) holds
+// none of re's inNeeds.
+func inMatch(re *scan.LazyRegexp, s, folded string) bool {
+	return inMay(re, folded) && re.MatchString(s)
+}
+
+// inFind is re.FindStringIndex(s), skipped (nil) when s holds none of
+// re's inNeeds.
+func inFind(re *scan.LazyRegexp, s string) []int {
+	if !inMay(re, inFold(s)) {
+		return nil
+	}
+	return re.FindStringIndex(s)
+}
+
 // classifyInstruction runs the rules on s.
 func classifyInstruction(s, prev string) (string, bool) {
-	if inIdiom.MatchString(s) {
+	if inMatch(inIdiom, s, inFold(s)) {
 		return "", false
 	}
 	if m, ok := exClassifyAs(s, prev, time.Time{}, false); ok && m.reject != exRejectEmptyRemember {
@@ -124,15 +172,16 @@ func classifyInstruction(s, prev string) (string, bool) {
 	if strings.HasSuffix(core, "?") || len(exContentTokens(core)) < 2 {
 		return "", false
 	}
-	if inNarrative.MatchString(core) {
+	folded := inFold(core)
+	if inMatch(inNarrative, core, folded) {
 		return "", false
 	}
 	switch {
 	case inLead.MatchString(core):
 		return inRuleStanding, true
-	case inUseNot.MatchString(core):
+	case inMatch(inUseNot, core, folded):
 		return inRuleUseNot, true
-	case inMarker.MatchString(core):
+	case inMatch(inMarker, core, folded):
 		return inRuleMarker, true
 	}
 	return "", false

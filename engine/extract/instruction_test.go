@@ -69,6 +69,42 @@ func TestInstructionWordsCoverRules(t *testing.T) {
 	}
 }
 
+// TestInstructionPatternWords: every match of a pattern inNeeds lists
+// holds one of its words (inFold), on the corpus, its sentences in upper
+// case, and sentences written to match each pattern (some with ſ and the
+// Kelvin sign, which case-insensitive patterns read as s and k); so the
+// word check skips no match. It fails when a pattern gains a word.
+func TestInstructionPatternWords(t *testing.T) {
+	extra := []string{
+		"Never mind, that was fine.", "NO WORRIES about it.", "It always fails on Mondays.", "I did never get it to build.",
+		"Use pnpm, not npm.", "Call the helper rather than the raw query.", "Prefer errors.Is over string compares.",
+		"From now on, run gofmt.", "Going forward keep it short.", "You muſt ask first.", "Do not push to main.",
+		"AS A RULE, small commits.", "Under no circumstances touch prod.", "Whenever you edit, test.", "\u212aeep it short: never guess.",
+		"Don’t mock the db.", "it alwaYs breaks", "uſe tabs, not spaces",
+		"The cache is per user, remember that.", "Tabs everywhere; please \u212aeep in mind this.", "no mocks - NOTE THAT!",
+	}
+	sentences := append(instructionCorpus(t), extra...)
+	for _, s := range instructionCorpus(t) {
+		sentences = append(sentences, strings.ToUpper(s))
+	}
+	n := 0
+	for re, words := range inNeeds {
+		for _, s := range sentences {
+			s = exStraightQuotes(s)
+			if !re.MatchString(s) {
+				continue
+			}
+			n++
+			if !inMatch(re, s, inFold(s)) {
+				t.Errorf("%q matches the pattern of %q but holds none of them", s, words)
+			}
+		}
+	}
+	if n < 40 {
+		t.Errorf("only %d matches: the check proves little", n)
+	}
+}
+
 // TestInstructions: pasted rules count, questions and narrative do not,
 // and each instruction keeps its sentence.
 func TestInstructions(t *testing.T) {

@@ -104,7 +104,7 @@ func exClassifyAs(s, prev string, ts time.Time, exclude bool) (exMatch, bool) {
 		return exClassifyRemember(s, strings.TrimSpace(core[loc[1]:]), prev, ts, judge)
 	}
 	// "…, remember that": the request comes after what to remember.
-	if loc := exRememberTail.FindStringIndex(core); loc != nil && loc[0] > 0 {
+	if loc := inFind(exRememberTail, core); loc != nil && loc[0] > 0 {
 		return exClassifyRemember(s, strings.TrimSpace(core[:loc[0]]), "", ts, judge)
 	}
 	if strings.HasSuffix(core, "?") {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/memscope/memscope/engine/diskcache"
@@ -46,44 +47,19 @@ type cachedLedger struct {
 // one rule: a file written while it was read is not kept).
 func Home(home fs.FS, homeDir string, cache *diskcache.Store) ([]Session, []model.Problem) {
 	files, probs := model.FindTranscripts(home)
-	names := make([]string, len(files))
-	for i, f := range files {
-		names[i] = f.Path
-	}
+	return homeOf(home, homeDir, cache, files, probs, nil)
+}
+
+// homeOf is Home over files; the cached ledgers of skipped (files not
+// read this time) stay in the cache as they are.
+func homeOf(home fs.FS, homeDir string, cache *diskcache.Store, files []model.TranscriptFile, probs []model.Problem, skipped []model.TranscriptFile) ([]Session, []model.Problem) {
 	// The files to read are each read and built on their own, by one
 	// worker per CPU (decoding is the cost, see docs/LEDGER.md).
-	compute := func(miss []int) []cachedLedger {
-		out := make([]cachedLedger, len(miss))
-		work := make(chan int)
-		var wg sync.WaitGroup
-		for range min(runtime.GOMAXPROCS(0), len(miss)) {
-			wg.Go(func() {
-				for j := range work {
-					out[j], out[j].err = fileLedger(home, names[miss[j]])
-				}
-			})
-		}
-		for j := range miss {
-			work <- j
-		}
-		close(work)
-		wg.Wait()
-		return out
-	}
-	var res []cachedLedger
-	if cache == nil {
-		res, _ = diskcache.PerFile(home, names, nil, nil, compute, nil)
-	} else {
-		name := diskcache.Name(cacheKind, homeDir)
-		kept, _ := diskcache.Load[map[string]diskcache.Entry[cachedLedger]](cache, cacheKind, name)
-		next := map[string]diskcache.Entry[cachedLedger]{}
-		var hits int
-		res, hits = diskcache.PerFile(home, names, kept, next, compute, func(c cachedLedger, _ int64) bool { return c.err == nil })
-		if hits < len(files) || len(next) != len(kept) {
-			// A cache not written costs the next run its time only.
-			_ = diskcache.Save(cache, cacheKind, name, next)
-		}
-	}
+	res := perFile(home, homeDir, cache, cacheKind, files, skipped, func(name string, scratch *[]byte) cachedLedger {
+		var c cachedLedger
+		c, c.err = fileLedger(home, name, scratch)
+		return c
+	}, func(c cachedLedger) bool { return c.err == nil })
 	out := []Session{}
 	for i, f := range files {
 		r := res[i]
@@ -100,40 +76,137 @@ func Home(home fs.FS, homeDir string, cache *diskcache.Store) ([]Session, []mode
 }
 
 // fileLedger is the ledger of one transcript, read only when it holds a
-// compact boundary.
-func fileLedger(home fs.FS, name string) (cachedLedger, error) {
-	has, err := contains(home, name, compactMark)
+// compact boundary. The bytes read while looking for one are decoded
+// without reading them again.
+// scratch is the room for those bytes, kept from one file to the next (a
+// worker's own): nothing read keeps a reference to it.
+func fileLedger(home fs.FS, name string, scratch *[]byte) (cachedLedger, error) {
+	f, err := model.OpenRegular(home, name)
+	if err != nil {
+		return cachedLedger{}, fmt.Errorf("open transcript %s: %w", name, err)
+	}
+	defer f.Close()
+	read, has, err := findMark(f, name, compactMark, (*scratch)[:0], prefixMax)
+	if cap(read) > cap(*scratch) {
+		*scratch = read
+	}
 	if err != nil || !has {
 		return cachedLedger{}, err
 	}
-	t, err := model.ReadTranscriptWith(home, name, ScanOptions)
+	var from io.Reader // nil: the prefix was too long to keep
+	if read != nil {
+		from = io.MultiReader(bytes.NewReader(read), f)
+	}
+	t, err := readLean(home, name, from)
 	if err != nil {
 		return cachedLedger{}, err
 	}
 	return cachedLedger{Boundaries: Build(t).Boundaries, Problems: t.Summary.Problems}, nil
 }
 
-// contains reads the regular file name in fsys in chunks and reports
-// whether it holds mark (found across a chunk edge too).
-func contains(fsys fs.FS, name string, mark []byte) (bool, error) {
-	f, err := model.OpenRegular(fsys, name)
-	if err != nil {
-		return false, fmt.Errorf("open transcript %s: %w", name, err)
+// perFile computes one value per file, reading each on one worker per
+// CPU, with the values kept in cache under kind (nil: none) by stat's
+// rule (diskcache.PerFile; whole says a value may be kept; read gets
+// its worker's scratch room, kept from one file to the next); the entries
+// of skipped (files not asked this time) stay in the cache as they are.
+func perFile[T any](home fs.FS, homeDir string, cache *diskcache.Store, kind string, files, skipped []model.TranscriptFile, read func(name string, scratch *[]byte) T, whole func(T) bool) []T {
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Path
 	}
-	defer f.Close()
-	buf := make([]byte, 256<<10)
-	keep := 0
+	compute := func(miss []int) []T {
+		out := make([]T, len(miss))
+		work := make(chan int)
+		var wg sync.WaitGroup
+		for range min(runtime.GOMAXPROCS(0), len(miss)) {
+			wg.Go(func() {
+				var scratch []byte // the worker's own room for read
+				for j := range work {
+					out[j] = read(names[miss[j]], &scratch)
+				}
+			})
+		}
+		for j := range miss {
+			work <- j
+		}
+		close(work)
+		wg.Wait()
+		return out
+	}
+	if cache == nil {
+		res, _ := diskcache.PerFile(home, names, nil, nil, compute, nil)
+		return res
+	}
+	name := diskcache.Name(kind, homeDir)
+	kept, _ := diskcache.Load[map[string]diskcache.Entry[T]](cache, kind, name)
+	next := map[string]diskcache.Entry[T]{}
+	res, hits := diskcache.PerFile(home, names, kept, next, compute, func(v T, _ int64) bool { return whole(v) })
+	for _, f := range skipped {
+		if e, ok := kept[f.Path]; ok {
+			next[f.Path] = e
+		}
+	}
+	if hits < len(files) || len(next) != len(kept) {
+		// A cache not written costs the next run its time only.
+		_ = diskcache.Save(cache, kind, name, next)
+	}
+	return res
+}
+
+// prefixMax bounds what findMark keeps of a file: a transcript whose
+// first boundary comes later is read again from the start.
+const prefixMax = 64 << 20
+
+// findChunk is how much findMark reads at a time.
+const findChunk = 256 << 10
+
+// findMark reads r (the file name) until mark shows and reports whether
+// it did (found across the edge of two reads too), with the bytes read
+// up to there, in buf (grown as needed; also returned, grown, when the
+// mark is not found). Past limit bytes only the search goes on and no
+// bytes come back.
+func findMark(r io.Reader, name string, mark []byte, buf []byte, limit int) (read []byte, found bool, err error) {
+	buf = buf[:0]
+	from := 0 // where the search resumes: a mark may straddle two reads
 	for {
-		n, err := f.Read(buf[keep:])
+		if len(buf) >= limit {
+			keep := min(len(buf), len(mark)-1)
+			return searchOn(r, name, mark, append(make([]byte, 0, findChunk), buf[len(buf)-keep:]...))
+		}
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, max(len(buf), findChunk))
+		}
+		n, err := r.Read(buf[len(buf):min(cap(buf), len(buf)+findChunk)])
+		buf = buf[:len(buf)+n]
+		if bytes.Contains(buf[from:], mark) {
+			return buf, true, nil
+		}
+		from = max(0, len(buf)-len(mark)+1)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return buf[:0], false, nil
+			}
+			return buf[:0], false, fmt.Errorf("read transcript %s: %w", name, err)
+		}
+	}
+}
+
+// searchOn is findMark past its limit: buf (the last bytes read, with
+// room for a chunk) is reused for each read and nothing is kept.
+func searchOn(r io.Reader, name string, mark, buf []byte) ([]byte, bool, error) {
+	keep := len(buf)
+	buf = buf[:cap(buf)]
+	for {
+		n, err := r.Read(buf[keep:])
 		total := keep + n
 		if bytes.Contains(buf[:total], mark) {
-			return true, nil
+			return nil, true, nil
 		}
 		if err != nil {
 			if errors.Is(err, io.EOF) {
-				return false, nil
+				return nil, false, nil
 			}
-			return false, fmt.Errorf("read transcript %s: %w", name, err)
+			return nil, false, fmt.Errorf("read transcript %s: %w", name, err)
 		}
 		keep = min(total, len(mark)-1)
 		copy(buf, buf[total-keep:total])

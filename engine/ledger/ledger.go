@@ -15,6 +15,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/memscope/memscope/engine/extract"
 	"github.com/memscope/memscope/engine/timeline"
@@ -320,8 +322,44 @@ func (a *afterText) splitSentences() {
 }
 
 // normalize lower-cases s and folds white space, so containment ignores
-// case and line breaks.
-func normalize(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
+// case and line breaks: strings.Fields of the lower-cased text joined by
+// single spaces, made in one pass (it runs on every summary).
+func normalize(s string) string {
+	s = strings.ToLower(s)
+	b := make([]byte, 0, len(s))
+	gap := false // white space since the last word
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if asciiSpace[c] {
+				gap = true
+			} else {
+				if gap && len(b) > 0 {
+					b = append(b, ' ')
+				}
+				gap = false
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			gap = true
+		} else {
+			if gap && len(b) > 0 {
+				b = append(b, ' ')
+			}
+			gap = false
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return string(b)
+}
+
+// asciiSpace are the ASCII bytes unicode.IsSpace calls white space.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // names reports whether the after-text contains s (normalised).
 func (a *afterText) names(s string) bool {

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/memscope/memscope/engine/diskcache"
@@ -151,20 +150,30 @@ func goldenJSON(t *testing.T, name string, v any) {
 	golden.RequireEqual(enginetest.GoldenNamed(t, "ledger_golden/"+name+".json"), append(b, '\n'))
 }
 
-// TestContainsAcrossChunks finds the boundary mark where it straddles the
-// reader's 256 KiB chunks, and not in a file without it.
-func TestContainsAcrossChunks(t *testing.T) {
+// TestFindMarkAcrossChunks finds the boundary mark where it straddles
+// findMark's 256 KiB reads, and not in a file without it; the bytes it
+// hands back are the file's from the start, through the mark (the ledger
+// decodes them without reading them again), or none past its limit.
+func TestFindMarkAcrossChunks(t *testing.T) {
 	for _, at := range []int{0, 256<<10 - 5, 256<<10 - 1, 256 << 10, 600 << 10} {
 		data := bytes.Repeat([]byte("x"), 700<<10)
 		copy(data[at:], compactMark)
-		fsys := fstest.MapFS{"t.jsonl": {Data: data}}
-		if ok, err := contains(fsys, "t.jsonl", compactMark); err != nil || !ok {
-			t.Errorf("mark at %d: found %v, %v", at, ok, err)
+		for _, size := range []int{0, len(data)} {
+			read, ok, err := findMark(bytes.NewReader(data), "t.jsonl", compactMark, make([]byte, size), prefixMax)
+			if err != nil || !ok || len(read) < at+len(compactMark) || !bytes.Equal(read, data[:len(read)]) {
+				t.Errorf("mark at %d (room %d): found %v, %v, %d bytes back", at, size, ok, err, len(read))
+			}
+		}
+		read, ok, err := findMark(bytes.NewReader(data), "t.jsonl", compactMark, nil, 300<<10)
+		if want := at >= 300<<10; err != nil || !ok || (read == nil) != want {
+			t.Errorf("mark at %d, limit 300 KiB: found %v, %v, %d bytes back (none: %v)", at, ok, err, len(read), want)
 		}
 	}
-	fsys := fstest.MapFS{"t.jsonl": {Data: bytes.Repeat([]byte("compact_bound"), 50000)}}
-	if ok, _ := contains(fsys, "t.jsonl", compactMark); ok {
-		t.Error("found the mark in a file without it")
+	data := bytes.Repeat([]byte("compact_bound"), 50000)
+	for _, limit := range []int{prefixMax, 100 << 10} {
+		if _, ok, _ := findMark(bytes.NewReader(data), "t.jsonl", compactMark, nil, limit); ok {
+			t.Errorf("limit %d: found the mark in a file without it", limit)
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/memrows"
 	"github.com/memscope/memscope/engine/preview"
+	"github.com/memscope/memscope/engine/provenance"
 	"github.com/memscope/memscope/engine/review"
 	"github.com/memscope/memscope/engine/secrets"
 	"github.com/memscope/memscope/engine/window"
@@ -140,7 +141,11 @@ func reviewLine(s *Source) Line {
 		l.Needs = true
 		return l
 	}
-	prov := t.Provenance(nil)
+	cache := s.Review
+	if cache == nil {
+		cache = provenance.NewFirstCacheOn(s.Cache, s.Env.Home.Dir)
+	}
+	prov := t.Provenance(cache)
 	in := review.Build(&prov, st)
 	l.Count, l.Needs = len(in.Items), len(in.Items) > 0
 	// The Review pane opens at the memory Claude Code changed last.
@@ -204,10 +209,11 @@ const (
 // secretsLine is `memscope secrets`: the findings at rest by store, and
 // the scrub copies that still hold secrets on disk.
 func secretsLine(s *Source) Line {
-	// Counts only: the findings themselves are never handed out.
-	sc := secrets.Begin(secrets.Options{Home: s.Env.Home, Root: s.Env.Root, UserHome: s.Env.UserHome})
-	r := sc.Report
-	l := Line{Count: sc.Count(), Command: "memscope secrets"}
+	// Counts only (the findings themselves are never handed out), each
+	// file's kept in memscope's cache: a warm start reads no unchanged
+	// transcript.
+	r := secrets.Counts(secrets.Options{Home: s.Env.Home, Root: s.Env.Root, UserHome: s.Env.UserHome}, s.Cache)
+	l := Line{Count: r.Count(), Command: "memscope secrets"}
 	var parts []string
 	for _, sc := range r.Stores {
 		if sc.Findings > 0 {
@@ -277,7 +283,9 @@ func cleanupLine(s *Source) Line {
 // lostLine counts the sessions history names whose transcripts earlier
 // sweeps deleted.
 func lostLine(s *Source) Line {
-	f := cleanup.ForecastHome(s.Env.Root, s.Env.Home, nil, cleanup.DefaultHorizonDays, s.Env.Now)
+	// The lost sessions do not depend on the horizon: the Cleanup line's
+	// forecast has them (one walk of the home for both).
+	f := forecast(s)
 	n := len(f.Lost.Sessions)
 	l := Line{Count: n, Filter: "lost", Command: "memscope cleanup --forecast"}
 	if n == 0 {

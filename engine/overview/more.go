@@ -164,7 +164,9 @@ func replacedLine(s *Source) Line {
 // a time inside the horizon, their lost items of kind rule).
 func droppedLine(s *Source) Line {
 	since := s.Env.Now.AddDate(0, 0, -s.horizon())
-	ss, _ := ledger.Home(s.Env.Home.FS, s.Env.Home.Dir, s.Cache)
+	// Only transcripts with a compaction inside the horizon are decoded
+	// (DroppedRules counts those only).
+	ss, _ := ledger.HomeSince(s.Env.Home.FS, s.Env.Home.Dir, s.Cache, since)
 	rules, compactions, sessions := DroppedRules(ss, since)
 	l := Line{Count: rules, Needs: rules > 0, Command: "memscope replay --lost --all",
 		Parts: []Part{{"compactions", compactions}, {PartSessions, sessions}}}

@@ -9,6 +9,7 @@ import (
 	"github.com/memscope/memscope/engine/live"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/projectmem"
+	"github.com/memscope/memscope/engine/provenance"
 )
 
 // ID names a line of the Overview.
@@ -131,6 +132,11 @@ type Source struct {
 	// user's warning levels (the settings file's live section).
 	Live   *live.Snapshot
 	Levels live.Levels
+	// Review keeps each transcript's provenance first pass for the
+	// review line (the app's, shared with its Review pane); nil: one kept
+	// in Cache (NewFirstCacheOn), as `memscope review` keeps it, so a
+	// second run reads no unchanged transcript.
+	Review *provenance.FirstCache
 
 	once   sync.Once
 	target *projectmem.Target

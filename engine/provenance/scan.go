@@ -152,6 +152,8 @@ type FirstCache struct {
 	m  map[string]cachedFirst
 	// disk keeps the entries across runs (NewFirstCacheOn); nil: none.
 	disk *disk
+	// busy are the transcripts a scan reads now, each closed when done.
+	busy map[string]chan struct{}
 }
 
 // maxCachedFolders bounds the folders an entry looks for: past it, a
@@ -183,27 +185,68 @@ func (c *FirstCache) get(t model.TranscriptFile) (cachedFirst, bool) {
 }
 
 // first is t's first pass for folders, through the cache (c may be nil).
+// One scan of a transcript runs at a time: a scan that finds another
+// reading the same file waits for it and takes its entry when it covers
+// the folders asked (the app's start asks the same file for the open
+// project's inbox, its Overview line and every project's count at once).
 func (c *FirstCache) first(home fs.FS, t model.TranscriptFile, folders []Folder) firstPass {
 	if c == nil || t.ModTime.IsZero() {
 		return scanFirst(home, t, folders).place(folders, folders)
 	}
-	var st model.FileStamp
-	stamped := false
-	e, same := c.get(t)
-	if !same {
-		e, same, st, stamped = c.fromDisk(home, t)
+	for {
+		var st model.FileStamp
+		stamped := false
+		e, same := c.get(t)
+		if !same {
+			e, same, st, stamped = c.fromDisk(home, t)
+		}
+		if same && covers(e.folders, folders) {
+			return e.pass.place(e.folders, folders)
+		}
+		release, ok := c.claim(t.Path)
+		if !ok {
+			continue
+		}
+		// Look for the folders asked before too: the other kind of scan
+		// comes back.
+		look := folders
+		c.mu.Lock()
+		if old, ok := c.m[t.Path]; ok {
+			look = union(old.folders, folders)
+		}
+		c.mu.Unlock()
+		defer release()
+		return c.scanFirst(home, t, look, folders, st, stamped)
 	}
-	if same && covers(e.folders, folders) {
-		return e.pass.place(e.folders, folders)
-	}
-	// Look for the folders asked before too: the other kind of scan
-	// comes back.
-	look := folders
+}
+
+// claim marks key (a transcript's read) as running and returns what ends
+// it; when another read of key runs, it waits for it to end and returns
+// ok false: the caller looks in the cache again.
+func (c *FirstCache) claim(key string) (release func(), ok bool) {
 	c.mu.Lock()
-	if old, ok := c.m[t.Path]; ok {
-		look = union(old.folders, folders)
+	if wait, busy := c.busy[key]; busy {
+		c.mu.Unlock()
+		<-wait
+		return nil, false
 	}
+	done := make(chan struct{})
+	if c.busy == nil {
+		c.busy = map[string]chan struct{}{}
+	}
+	c.busy[key] = done
 	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		delete(c.busy, key)
+		close(done)
+		c.mu.Unlock()
+	}, true
+}
+
+// scanFirst reads t's first pass for look (folders, the ones asked, and
+// those asked before) and keeps it; st is t's stamp when stamped.
+func (c *FirstCache) scanFirst(home fs.FS, t model.TranscriptFile, look, folders []Folder, st model.FileStamp, stamped bool) firstPass {
 	if len(look) > maxCachedFolders {
 		look = folders
 	}
@@ -230,12 +273,22 @@ func (c *FirstCache) links(home fs.FS, t model.TranscriptFile, wanted map[string
 	if c == nil || t.ModTime.IsZero() {
 		return readLinks(home, t, wanted)
 	}
-	e, same := c.get(t)
-	if !same {
-		e, same, _, _ = c.fromDisk(home, t)
-	}
-	if same && e.links != nil && hasAll(e.links, wanted) {
-		return e.links, nil
+	var e cachedFirst
+	var same bool
+	for {
+		e, same = c.get(t)
+		if !same {
+			e, same, _, _ = c.fromDisk(home, t)
+		}
+		if same && e.links != nil && hasAll(e.links, wanted) {
+			return e.links, nil
+		}
+		// One read of a transcript at a time (see first).
+		release, ok := c.claim("links\x00" + t.Path)
+		if ok {
+			defer release()
+			break
+		}
 	}
 	ask := maps.Clone(wanted)
 	if same {

@@ -226,7 +226,7 @@ func (r restoreFile) undo(wfs model.WriteFS, h *model.Home) error {
 	for _, e := range r.f.Edits {
 		edits = append(edits, Edit{Offset: e.Offset, Length: len(e.Bytes), Marker: e.Marker})
 	}
-	return store.ReplaceGrowing(wfs, r.abs, cur, applyEdits(cur, edits), r.f.Mode, r.curMtime)
+	return store.ReplaceGrowing(wfs, r.abs, cur, applyEdits(cur, editList(edits)), r.f.Mode, r.curMtime)
 }
 
 // unscrub puts the saved bytes back where the markers are.

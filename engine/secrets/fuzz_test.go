@@ -69,9 +69,9 @@ func FuzzScrubEdit(f *testing.F) {
 		}
 		var edits []Edit
 		for _, pf := range plan.Files {
-			edits = append(edits, pf.Edits...)
+			edits = append(edits, pf.Edits.All().collect()...)
 		}
-		if !bytes.Equal(got, applyEdits(content, edits)) {
+		if !bytes.Equal(got, applyEdits(content, editList(edits))) {
 			t.Fatalf("the file is not the planned edit of what it was")
 		}
 		if bytes.Count(got, []byte("\n")) != bytes.Count(content, []byte("\n")) {

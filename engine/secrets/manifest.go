@@ -55,8 +55,11 @@ type fileLine struct {
 	Edits int `json:"edits"`
 }
 
-// saveManifest writes m into dir (made 0700), atomically, streamed.
-func saveManifest(wfs model.WriteFS, dir string, m manifest) error {
+// saveManifest writes m into dir (made 0700), atomically, streamed. The
+// edits of m's file i are put by edits(i, put) when edits is set (a
+// scrub reads them from the file as the copy is written; m's files
+// count them in listed), else they are m's.
+func saveManifest(wfs model.WriteFS, dir string, m manifest, edits func(i int, put func(savedEdit) error) error) error {
 	if err := wfs.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("mkdir %s: %w", dir, err)
 	}
@@ -65,21 +68,37 @@ func saveManifest(wfs model.WriteFS, dir string, m manifest) error {
 		enc := json.NewEncoder(bw)
 		h := manifestHeader{ID: m.ID, Time: m.Time}
 		for _, f := range m.Files {
-			h.Files = append(h.Files, headerEntry{File: f.File, Edits: len(f.Edits)})
+			h.Files = append(h.Files, headerEntry{File: f.File, Edits: len(f.Edits) + f.listed})
 		}
 		if err := enc.Encode(h); err != nil {
 			return err
 		}
-		for _, f := range m.Files {
-			fl := fileLine{manifestFile: f, Edits: len(f.Edits)}
+		for i, f := range m.Files {
+			fl := fileLine{manifestFile: f, Edits: len(f.Edits) + f.listed}
 			fl.manifestFile.Edits = nil
 			if err := enc.Encode(fl); err != nil {
 				return err
 			}
-			for _, e := range f.Edits {
-				if err := enc.Encode(e); err != nil {
-					return err
+			n := 0
+			put := func(e savedEdit) error {
+				n++
+				return enc.Encode(e)
+			}
+			var err error
+			if edits != nil {
+				err = edits(i, put)
+			} else {
+				for _, e := range f.Edits {
+					if err = put(e); err != nil {
+						break
+					}
 				}
+			}
+			if err != nil {
+				return err
+			}
+			if n != fl.Edits {
+				return fmt.Errorf("%s: %d secrets saved, %d planned", f.File, n, fl.Edits)
 			}
 		}
 		return bw.Flush()

@@ -155,40 +155,58 @@ type hold struct {
 // begin is Begin holding at most limit findings.
 func begin(o Options, limit int64) *Scanning {
 	units, probs := listUnits(o)
-	order := make([]int, len(units))
+	s := &Scanning{o: o, units: units, hist: &lazyHistory{fsys: o.Home.FS}}
+	all := make([]int, len(units))
+	for i := range all {
+		all[i] = i
+	}
+	s.results = scanUnits(o, units, all, s.hist, &hold{max: limit})
+	s.Report = report(o, units, s.results, probs)
+	return s
+}
+
+// scanUnits scans the units at the indexes idx on o.Workers workers,
+// biggest first, and returns their results in the order of idx. held
+// nil only counts (scanUnit).
+func scanUnits(o Options, units []unit, idx []int, hist *lazyHistory, held *hold) []fileResult {
+	order := make([]int, len(idx))
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return units[order[a]].size > units[order[b]].size })
+	sort.SliceStable(order, func(a, b int) bool { return units[idx[order[a]]].size > units[idx[order[b]]].size })
 	workers := o.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	s := &Scanning{o: o, units: units, results: make([]fileResult, len(units)), hist: &lazyHistory{fsys: o.Home.FS}}
-	held := &hold{max: limit}
+	out := make([]fileResult, len(idx))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
-	for range min(workers, max(len(units), 1)) {
+	for range min(workers, max(len(idx), 1)) {
 		wg.Go(func() {
 			w := newWorker()
-			for i := range jobs {
-				s.results[i] = w.scanUnit(units[i], s.hist, o.Project, held)
+			for j := range jobs {
+				out[j] = w.scanUnit(units[idx[j]], hist, o.Project, held)
 			}
 		})
 	}
-	for _, i := range order {
-		jobs <- i
+	for _, j := range order {
+		jobs <- j
 	}
 	close(jobs)
 	wg.Wait()
+	return out
+}
 
+// report counts the results of a scan of units (in the same order) by
+// store, and lists the scrub copies.
+func report(o Options, units []unit, results []fileResult, probs []model.Problem) Report {
 	r := Report{Home: o.Home.Dir, Project: o.Project, Findings: []Finding{}, Problems: []model.Problem{}}
 	counts := map[Store]*StoreCount{}
 	for _, st := range Stores() {
 		counts[st] = &StoreCount{Store: st}
 	}
 	for i, u := range units {
-		res := &s.results[i]
+		res := &results[i]
 		probs = append(probs, res.problems...)
 		res.problems = nil
 		if !res.read {
@@ -205,15 +223,17 @@ func begin(o Options, limit int64) *Scanning {
 	}
 	r.Copies, probs = listCopies(o.Home, probs)
 	r.Problems = append(r.Problems, probs...)
-	s.Report = r
-	return s
+	return r
 }
 
 // Count is the number of findings Each hands out (when no file changed
 // in between).
-func (s *Scanning) Count() int {
+func (s *Scanning) Count() int { return s.Report.Count() }
+
+// Count is the number of findings the report's stores counted.
+func (r Report) Count() int {
 	n := 0
-	for _, c := range s.Report.Stores {
+	for _, c := range r.Stores {
 		n += c.Findings
 	}
 	return n
@@ -292,6 +312,11 @@ type worker struct {
 	lr   *model.LineReader
 	sc   jsonscan.Scanner
 	hits []scan.AnchorHit
+	// at is, while a finding is emitted, the bytes it was found in (its
+	// line, or the whole file), starting at the file's byte atOffset: a
+	// scrub's plan checks the span there, holding no copy of the file.
+	at       []byte
+	atOffset int64
 }
 
 func newWorker() *worker { return &worker{a: scan.SecretAnchors()} }
@@ -304,7 +329,8 @@ const maxTextBytes = 4 << 20
 
 // scanUnit scans one file for Begin: it counts the findings the
 // project keeps, holds them while the scan's budget (held) allows, and
-// notes the turn of each transcript line that has one.
+// notes the turn of each transcript line that has one. With held nil it
+// only counts (Counts): it holds no finding and notes no turn.
 func (w *worker) scanUnit(u unit, hist *lazyHistory, project string, held *hold) fileResult {
 	var res fileResult
 	f, err := model.OpenRegular(u.fsys, u.name)
@@ -318,10 +344,18 @@ func (w *worker) scanUnit(u unit, hist *lazyHistory, project string, held *hold)
 	res.read = true
 	var lines []int
 	emit := func(f *Finding) {
+		if held == nil && project == "" {
+			// Counting only, every finding kept (attach keeps them all).
+			res.kept++
+			return
+		}
 		if !hist.attach(f, u, project) {
 			return
 		}
 		res.kept++
+		if held == nil {
+			return
+		}
 		if u.store.IsTranscript() && (len(lines) == 0 || lines[len(lines)-1] != f.Line) {
 			lines = append(lines, f.Line)
 		}
@@ -429,6 +463,7 @@ func (w *worker) scanLines(r io.Reader, u unit, res *fileResult, emit func(*Find
 		if l.Number == 1 {
 			off += int64(bom)
 		}
+		w.at, w.atOffset = l.Bytes, off
 		for _, s := range spans {
 			f := newFinding(u, s, l.Bytes, l.Number, off, recType)
 			emit(&f)
@@ -463,6 +498,7 @@ func (w *worker) scanWhole(r io.Reader, u unit, res *fileResult, emit func(*Find
 	// order; one that does not counts from the start): linear however
 	// many secrets the file holds.
 	at, line := 0, 1
+	w.at, w.atOffset = data, 0
 	for _, s := range spans {
 		// Line and column from the offset.
 		ls := bytes.LastIndexByte(data[:s.Start], '\n') + 1

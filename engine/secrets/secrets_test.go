@@ -673,7 +673,7 @@ func TestScrubOtherJSONAsScanned(t *testing.T) {
 		t.Fatal("the token in todos/t.json is not found")
 	}
 	plan := PlanScrub(Options{Home: h}, r, Selection{id}, BusyOptions{Now: now})
-	if plan.Secrets() != 1 || plan.Files[0].Refused != "" || plan.Files[0].Edits[0].JSONPath != "cmd" {
+	if plan.Secrets() != 1 || plan.Files[0].Refused != "" || plan.Files[0].Edits.At(0).JSONPath != "cmd" {
 		t.Fatalf("plan %+v", plan.Files)
 	}
 	if _, err := Apply(ApplyOptions{Home: h, Busy: BusyOptions{Now: now}, Now: now}, plan); err != nil {

@@ -95,6 +95,8 @@ type unit struct {
 	name    string
 	file    string
 	outside bool
+	// inHome says fsys is the home's (the file is named in it).
+	inHome  bool
 	format  fileFormat
 	size    int64
 	modTime time.Time
@@ -117,7 +119,7 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 	var us []unit
 	add := func(u unit) {
 		if u.fsys == nil {
-			u.fsys = h.FS
+			u.fsys, u.inHome = h.FS, true
 		}
 		if u.file == "" {
 			u.file = u.name

@@ -196,7 +196,7 @@ func (s *lineScanner) usageMember(key []byte, v, depth int) (int, error) {
 		f.speed = sp
 	case "cache_creation":
 	default:
-		f.usageOdd = f.usageOdd || oddUsageKey(key)
+		f.usageOdd = f.usageOdd || model.OddUsageKey(key)
 	}
 	return end, nil
 }

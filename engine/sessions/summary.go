@@ -3,7 +3,6 @@ package sessions
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 	"time"
 
 	"github.com/memscope/memscope/internal/jsonscan"
@@ -116,20 +115,4 @@ func modelUsage(d []byte, f *lineFields, u *model.Usage) bool {
 		*c.dst = n
 	}
 	return true
-}
-
-// usageKeys are the members json.Unmarshal fills in model.Usage; it
-// matches keys without regard to case, so a member like "Input_Tokens"
-// makes the line one for the model.
-var usageKeys = [...]string{"input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"}
-
-// oddUsageKey reports whether key is not one of usageKeys as written but
-// json.Unmarshal would still match it to one.
-func oddUsageKey(key []byte) bool {
-	for _, k := range usageKeys {
-		if len(key) == len(k) && string(key) != k && strings.EqualFold(string(key), k) {
-			return true
-		}
-	}
-	return false
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -65,16 +66,25 @@ func hiddenBeside(name, tag string) string {
 // changes a few bytes, not the file's age, which the client's cleanup and
 // session list go by.
 func ReplaceIfUnchangedAs(w model.WriteFS, path string, before, data []byte, perm fs.FileMode, modTime time.Time) error {
+	return replaceIfUnchangedFrom(w, path, StampOf(before, true, nil), func(out io.Writer) error {
+		_, err := out.Write(data)
+		return err
+	}, perm, modTime)
+}
+
+// replaceIfUnchangedFrom is ReplaceIfUnchangedAs with the file as it was
+// named by its stamp and the new content streamed by write.
+func replaceIfUnchangedFrom(w model.WriteFS, path string, before FileStamp, write func(io.Writer) error, perm fs.FileMode, modTime time.Time) error {
 	d, ok := DirFSWith(filepath.Dir(path), w).(dirFS)
 	if !ok {
 		return fmt.Errorf("write %s: no folder file system", path)
 	}
 	name := filepath.Base(path)
-	staged, err := d.stageAs(name, data, perm, modTime)
+	staged, err := d.stageFrom(name, write, perm, modTime)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := d.replaceChecked(staged, name, StampOf(before, true, nil), "scrub"); err != nil {
+	if err := d.replaceChecked(staged, name, before, "scrub"); err != nil {
 		var ce *ConflictError
 		if errors.As(err, &ce) {
 			ce.Path = path
@@ -110,12 +120,29 @@ func (d dirFS) exchanger() exchangeFS {
 	return nil
 }
 
-func (d dirFS) stampAt(rel string) (FileStamp, []byte, error) {
-	data, exists, info, err := readStoreFile(d.FS, rel)
-	if err != nil {
-		return FileStamp{}, nil, err
+// stampAt stamps the file at rel as it is now, reading it as a stream
+// (a transcript a scrub replaced may be hundreds of megabytes): its
+// size and hash, not its mtime.
+func (d dirFS) stampAt(rel string) (FileStamp, error) {
+	info, err := fs.Stat(d.FS, rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return FileStamp{}, nil
 	}
-	return StampOf(data, exists, info), data, nil
+	if err == nil && !info.Mode().IsRegular() {
+		err = errors.New(model.NotRegularReason(info.Mode()))
+	}
+	var sum string
+	var n int64
+	if err == nil {
+		sum, n, err = model.HashFile(d.FS, rel)
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return FileStamp{}, nil
+	}
+	if err != nil {
+		return FileStamp{}, fmt.Errorf("read %s: %w", rel, err)
+	}
+	return FileStamp{Exists: true, Size: n, ModTime: info.ModTime(), SHA256: sum}, nil
 }
 
 func (d dirFS) replaceChecked(staged, name string, expect FileStamp, during string) error {
@@ -139,7 +166,7 @@ func (d dirFS) replaceChecked(staged, name string, expect FileStamp, during stri
 	}
 	// Fallback: the staged file is already written and synced, so only
 	// one read and one rename separate the check from the write.
-	now, _, err := d.stampAt(name)
+	now, err := d.stampAt(name)
 	if err != nil {
 		d.w.Remove(sp)
 		return err
@@ -166,7 +193,7 @@ func (d dirFS) swapFailed(x exchangeFS, err, race error, sp, name, what string, 
 	}
 	x.Remove(sp)
 	if errors.Is(err, race) {
-		now, _, _ := d.stampAt(name)
+		now, _ := d.stampAt(name)
 		return conflict(now)
 	}
 	return fmt.Errorf("%s %s: %w", what, name, err)
@@ -187,18 +214,18 @@ func (d dirFS) swapIn(x exchangeFS, sp, tp, staged, name string, expect FileStam
 		// ErrNotExist: someone removed (or is replacing) the file.
 		return d.swapFailed(x, err, fs.ErrNotExist, sp, name, "replace", conflict)
 	}
-	out, _, err := d.stampAt(staged)
+	out, err := d.stampAt(staged)
 	if err == nil && out.SameContent(expect) {
 		x.Remove(sp) // the old content; the journal keeps a copy
 		x.SyncDir(parentDir(tp))
 		return nil
 	}
 	// Someone replaced the file after it was read: put theirs back.
-	ours, _, _ := d.stampAt(name)
+	ours, _ := d.stampAt(name)
 	if err := x.Exchange(sp, tp); err != nil {
 		return fmt.Errorf("%s changed on disk while memscope wrote it; its other version is kept in %s (putting it back failed: %w)", name, staged, err)
 	}
-	back, _, err := d.stampAt(staged)
+	back, err := d.stampAt(staged)
 	if err == nil && !back.SameContent(ours) {
 		// A third write landed between the two swaps: it is newer than
 		// the one just put back, so it goes in place.
@@ -222,7 +249,7 @@ func (d dirFS) removeChecked(name string, expect FileStamp, during string) error
 	}
 	x := d.exchanger()
 	if x == nil {
-		now, _, err := d.stampAt(name)
+		now, err := d.stampAt(name)
 		if err != nil {
 			return err
 		}
@@ -247,7 +274,7 @@ func (d dirFS) removeChecked(name string, expect FileStamp, during string) error
 		}
 		return fmt.Errorf("remove %s: %w", name, err)
 	}
-	moved, _, err := d.stampAt(aside)
+	moved, err := d.stampAt(aside)
 	if err == nil && moved.SameContent(expect) {
 		x.Remove(ap)
 		x.SyncDir(parentDir(tp))

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"sync/atomic"
@@ -107,12 +108,20 @@ func (d dirFS) Stage(name string, data []byte, perm fs.FileMode) (string, error)
 // exactly perm and, unless zero, modTime, which the rename into place
 // keeps (see metaStager).
 func (d dirFS) stageAs(name string, data []byte, perm fs.FileMode, modTime time.Time) (string, error) {
+	return d.stageFrom(name, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}, perm, modTime)
+}
+
+// stageFrom is stageAs with the content streamed by write.
+func (d dirFS) stageFrom(name string, write func(io.Writer) error, perm fs.FileMode, modTime time.Time) (string, error) {
 	if _, err := d.abs(name); err != nil {
 		return "", err
 	}
 	staged := hiddenBeside(name, "stage")
 	sp, _ := d.abs(staged)
-	if err := model.WriteFileAtomicAs(d.w, sp, data, perm, modTime); err != nil {
+	if err := model.WriteFileAtomicFromAs(d.w, sp, perm, modTime, write); err != nil {
 		return "", fmt.Errorf("stage %s: %w", name, err)
 	}
 	return staged, nil

@@ -1,7 +1,8 @@
 package store
 
 import (
-	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -19,7 +20,7 @@ import (
 // was written.
 var ErrHeldOpen = errors.New("another process holds it open (it may be writing it)")
 
-// maxGrowing bounds a file ReplaceGrowing reads whole.
+// maxGrowing bounds a file ReplaceGrowing reads.
 const maxGrowing = 1 << 30
 
 // ReplaceGrowing replaces the file at path, which held base when the
@@ -45,31 +46,86 @@ const maxGrowing = 1 << 30
 // leases, the file is read again and the check is at the exchange or
 // rename (replaceChecked).
 func ReplaceGrowing(w model.WriteFS, path string, base, data []byte, perm fs.FileMode, modTime time.Time) error {
+	return ReplaceGrowingFrom(w, path, StampOf(base, true, nil), func(out io.Writer) error {
+		_, err := out.Write(data)
+		return err
+	}, perm, modTime)
+}
+
+// ReplaceGrowingFrom is ReplaceGrowing with the file as the caller read
+// it named by its stamp (its size and hash: the file must start with
+// those bytes) and the new content streamed by write: neither version
+// is held in memory (a scrub of a transcript of hundreds of megabytes
+// holds the one copy it edits). write may be called more than once
+// (each call writes it all again).
+func ReplaceGrowingFrom(w model.WriteFS, path string, base FileStamp, write func(io.Writer) error, perm fs.FileMode, modTime time.Time) error {
 	d, ok := DirFSWith(filepath.Dir(path), w).(dirFS)
 	if !ok {
 		return fmt.Errorf("write %s: no folder file system", path)
 	}
+	base.ModTime = time.Time{}
 	name := filepath.Base(path)
 	if x := d.exchanger(); x != nil && leaseSupported {
-		err := d.replaceLeased(x, name, base, data, perm, modTime)
+		err := d.replaceLeased(x, name, base, write, perm, modTime)
 		if !errors.Is(err, errNoLease) {
 			return named(err, path)
 		}
 	}
-	cur, err := model.ReadRegularFile(path, maxGrowing)
+	f, err := model.OpenRegularFile(path)
 	if err != nil {
 		return err
 	}
-	if !bytes.HasPrefix(cur, base) {
-		return &ConflictError{Path: path, Read: StampOf(base, true, nil), Now: StampOf(cur, true, nil), During: "scrub"}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
 	}
-	if extra := cur[len(base):]; len(extra) > 0 {
+	extra, cur, err := readPast(f, st.Size(), base, path)
+	if err != nil {
+		return err
+	}
+	if len(extra) > 0 {
 		if st, err := os.Lstat(path); err == nil {
 			modTime = st.ModTime()
 		}
-		data = append(data[:len(data):len(data)], extra...)
 	}
-	return ReplaceIfUnchangedAs(w, path, cur, data, perm, modTime)
+	return replaceIfUnchangedFrom(w, path, cur, func(out io.Writer) error {
+		if err := write(out); err != nil {
+			return err
+		}
+		_, err := out.Write(extra)
+		return err
+	}, perm, modTime)
+}
+
+// readPast checks that f, size bytes long, starts with the bytes base
+// stamps, and returns what follows them and f's stamp, reading f once
+// and holding only what follows. When f does not start with them the
+// error is a *ConflictError (Path name).
+func readPast(f io.ReaderAt, size int64, base FileStamp, name string) ([]byte, FileStamp, error) {
+	if size > maxGrowing {
+		return nil, FileStamp{}, fmt.Errorf("%s is %d bytes, more than memscope reads (%d)", name, size, maxGrowing)
+	}
+	h := sha256.New()
+	if size >= base.Size {
+		if _, err := io.Copy(h, io.NewSectionReader(f, 0, base.Size)); err != nil {
+			return nil, FileStamp{}, fmt.Errorf("read %s: %w", name, err)
+		}
+		if hex.EncodeToString(h.Sum(nil)) == base.SHA256 {
+			extra := make([]byte, size-base.Size)
+			if _, err := io.ReadFull(io.NewSectionReader(f, base.Size, int64(len(extra))), extra); err != nil {
+				return nil, FileStamp{}, fmt.Errorf("read %s: %w", name, err)
+			}
+			h.Write(extra)
+			return extra, FileStamp{Exists: true, Size: size, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+		}
+		h.Reset()
+	}
+	if _, err := io.Copy(h, io.NewSectionReader(f, 0, size)); err != nil {
+		return nil, FileStamp{}, fmt.Errorf("read %s: %w", name, err)
+	}
+	now := FileStamp{Exists: true, Size: size, SHA256: hex.EncodeToString(h.Sum(nil))}
+	return nil, now, &ConflictError{Path: name, Read: base, Now: now, During: "scrub"}
 }
 
 // named puts the full path in a conflict error.
@@ -99,7 +155,7 @@ const (
 var leasedHook func(old *os.File)
 
 // replaceLeased is ReplaceGrowing under a lease (see its comment).
-func (d dirFS) replaceLeased(x exchangeFS, name string, base, data []byte, perm fs.FileMode, modTime time.Time) error {
+func (d dirFS) replaceLeased(x exchangeFS, name string, base FileStamp, write func(io.Writer) error, perm fs.FileMode, modTime time.Time) error {
 	tp, err := d.abs(name)
 	if err != nil {
 		return err
@@ -107,7 +163,7 @@ func (d dirFS) replaceLeased(x exchangeFS, name string, base, data []byte, perm 
 	// The new version is staged first, so the lease (which makes the
 	// file's other openers wait) is held only while it is read and
 	// exchanged, not while a large file is written.
-	staged, err := d.stageAs(name, data, perm, modTime)
+	staged, err := d.stageFrom(name, write, perm, modTime)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", tp, err)
 	}
@@ -130,17 +186,17 @@ func (d dirFS) replaceLeased(x exchangeFS, name string, base, data []byte, perm 
 	if err != nil {
 		return err
 	}
-	cur, err := readAllBounded(old, maxGrowing)
+	// Under the lease nothing appends: the old version is read once, to
+	// check it starts with base and to take what follows.
+	extra, _, err := readPast(old, oldInfo.Size(), base, name)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", tp, err)
+		return err
 	}
-	if !bytes.HasPrefix(cur, base) {
-		return &ConflictError{Path: name, Read: StampOf(base, true, nil), Now: StampOf(cur, true, nil), During: "scrub"}
-	}
+	size := base.Size + int64(len(extra))
 	if leasedHook != nil {
 		leasedHook(old)
 	}
-	if extra := cur[len(base):]; len(extra) > 0 {
+	if len(extra) > 0 {
 		if err := appendTo(sp, extra, oldInfo.ModTime()); err != nil {
 			return fmt.Errorf("write %s: %w", tp, err)
 		}
@@ -151,19 +207,19 @@ func (d dirFS) replaceLeased(x exchangeFS, name string, base, data []byte, perm 
 	}
 	if err := x.Exchange(sp, tp); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return &ConflictError{Path: name, Read: StampOf(base, true, nil), During: "scrub"}
+			return &ConflictError{Path: name, Read: base, During: "scrub"}
 		}
 		if unsupported(err) {
 			// Leases but no exchange: a rename, checked just before.
 			if st, serr := os.Lstat(tp); serr != nil || !os.SameFile(st, oldInfo) {
-				return &ConflictError{Path: name, Read: StampOf(base, true, nil), During: "scrub"}
+				return &ConflictError{Path: name, Read: base, During: "scrub"}
 			}
 			if err := x.Rename(sp, tp); err != nil {
 				return fmt.Errorf("rename %s: %w", staged, err)
 			}
 			keep = true // the name is the new version's now
 			x.SyncDir(parentDir(tp))
-			return carry(old, int64(len(cur)), tp, newInfo, "")
+			return carry(old, size, tp, newInfo, "")
 		}
 		return fmt.Errorf("replace %s: %w", name, err)
 	}
@@ -174,10 +230,10 @@ func (d dirFS) replaceLeased(x exchangeFS, name string, base, data []byte, perm 
 			keep = true
 			return fmt.Errorf("%s was replaced while memscope wrote it; its other version is kept in %s (putting it back failed: %w)", name, staged, err)
 		}
-		return &ConflictError{Path: name, Read: StampOf(base, true, nil), During: "scrub"}
+		return &ConflictError{Path: name, Read: base, During: "scrub"}
 	}
 	x.SyncDir(parentDir(tp))
-	if err := carry(old, int64(len(cur)), tp, newInfo, sp); err != nil {
+	if err := carry(old, size, tp, newInfo, sp); err != nil {
 		keep = true
 		return err
 	}
@@ -253,25 +309,6 @@ func appendTo(p string, extra []byte, mtime time.Time) error {
 		return err
 	}
 	return os.Chtimes(p, mtime, mtime)
-}
-
-// readAllBounded reads f from its start, at most max bytes.
-func readAllBounded(f *os.File, max int64) ([]byte, error) {
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.Size() > max {
-		return nil, fmt.Errorf("%s is %d bytes, more than memscope reads (%d)", f.Name(), st.Size(), max)
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, st.Size()+512))
-	if _, err := io.Copy(buf, io.NewSectionReader(f, 0, max+1)); err != nil {
-		return nil, err
-	}
-	if int64(buf.Len()) > max {
-		return nil, fmt.Errorf("%s is more than memscope reads (%d bytes)", f.Name(), max)
-	}
-	return buf.Bytes(), nil
 }
 
 // WithOSExchange is w with the OS's atomic exchange and link, so a write

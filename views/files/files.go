@@ -241,19 +241,25 @@ func (m *Model) SetStyles(st style.Styles) {
 // Level returns the list shown.
 func (m Model) Level() Level { return m.level }
 
-func (m Model) listHeight() int { return max(m.height/2-1, 3) }
+// listHeight is the list's rows: the head and the list take half the
+// pane, so a head that wraps (a long path, the restore question) leaves
+// the list fewer.
+func (m Model) listHeight() int { return max(m.height/2-m.headRows(), 1) }
 
 // SetSize sets the pane's inner size.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
-	m.list.SetSize(w, m.listHeight())
+	m.layout()
 }
+
+// layout sizes the list under the head as it is now.
+func (m *Model) layout() { m.list.SetSize(m.width, m.listHeight()) }
 
 // Focus gives the pane the keyboard.
 func (m *Model) Focus() {}
 
 // Blur takes the keyboard away and drops a pending confirmation.
-func (m *Model) Blur() { m.confirm, m.plan = false, nil }
+func (m *Model) Blur() { m.confirm, m.plan = false, nil; m.layout() }
 
 // Filtering reports whether the pane takes text or a y/n answer.
 func (m Model) Filtering() bool { return m.list.Filtering() || m.confirm }
@@ -266,7 +272,7 @@ func (m *Model) ClickRow(y int) tea.Cmd {
 		return nil
 	}
 	before, _ := m.diffRequest()
-	m.list.ClickRow(y - 1)
+	m.list.ClickRow(y - m.headRows())
 	return m.diffIfMoved(before)
 }
 

@@ -516,3 +516,56 @@ func TestFilesPaneSearchHitWaitsForTheNewList(t *testing.T) {
 		t.Fatalf("a missing session should be said, sent %#v", out)
 	}
 }
+
+// A session with one backup says "1 backup" in its row and its detail
+// (the Count writer), in the row's column width; before, "1 backups".
+func TestOneBackupIsSingular(t *testing.T) {
+	m := newPane(100, 20)
+	s := filehist.SessionSummary{SessionID: "0ne5e55-0000", Transcript: "projects/p/0ne5e55-0000.jsonl", Backups: 1, Bytes: 10, ModTime: time.Date(2026, 10, 1, 8, 0, 0, 0, time.UTC)}
+	many := s
+	many.Backups = 12
+	one, twelve := m.renderRow(Row{Session: &s}, false, 100), m.renderRow(Row{Session: &many}, false, 100)
+	if !strings.Contains(one, "  1 backup ") || strings.Contains(one, "1 backups") || !strings.Contains(twelve, " 12 backups ") {
+		t.Errorf("rows:\n%s\n%s", one, twelve)
+	}
+	if strings.Index(one, "10B") != strings.Index(twelve, "10B") {
+		t.Errorf("the size column moved:\n%s\n%s", one, twelve)
+	}
+}
+
+// At 80 columns the restore question wraps instead of being cut (it was
+// cut before "y/n"), and under a head that wraps (the crumbs at 30
+// columns) a click selects the row clicked.
+func TestHeadWrapsAndClicksLand(t *testing.T) {
+	f := newFixture(t)
+	m := newPane(80, 24)
+	m.setSessions(sessionsFixture)
+	for _, k := range []string{"enter", "enter", "G", "enter", "space", "a"} {
+		m = pressAnswered(t, f, m, k)
+	}
+	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	if !m.confirm || !strings.Contains(squeeze(screen(f, m)), squeeze(m.confirmLine())) {
+		t.Errorf("the question is not whole (asking: %v):\n%s", m.confirm, screen(f, m))
+	}
+	m = newPane(30, 20)
+	m.setSessions(sessionsFixture)
+	for _, k := range []string{"enter", "enter", "G", "enter"} {
+		m = pressAnswered(t, f, m, k)
+	}
+	if m.headRows() < 2 || m.list.Len() < 2 {
+		t.Fatalf("want a head of 2 lines or more over 2 rows or more: %d, %d\n%s", m.headRows(), m.list.Len(), screen(f, m))
+	}
+	lines := strings.Split(screen(f, m), "\n")
+	second := m.list.View(m.renderRow)
+	row := ansi.Strip(strings.Split(second, "\n")[1])
+	y := -1
+	for i, l := range lines {
+		if strings.TrimRight(l, " ") == strings.TrimRight(row, " ") {
+			y = i
+		}
+	}
+	m.ClickRow(y)
+	if m.list.Index() != 1 {
+		t.Errorf("a click on the second row (line %d) selected row %d:\n%s", y+1, m.list.Index()+1, screen(f, m))
+	}
+}

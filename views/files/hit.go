@@ -48,6 +48,7 @@ func (m *Model) OpenHit(h FileHit) tea.Cmd {
 	m.hit = &shownHit{FileHit: h, pending: true}
 	m.confirm, m.plan = false, nil
 	m.det.Unzoom()
+	defer m.layout()
 	return m.goToHit()
 }
 

@@ -10,6 +10,12 @@ import (
 // Update handles navigation, the diff base, restores and the
 // confirmation.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	m, cmd := m.update(msg)
+	m.layout()
+	return m, cmd
+}
+
+func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	switch d := msg.(type) {
 	case SessionsMsg:
 		cmd := m.setSessions(d.Sessions)

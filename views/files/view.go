@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memscope/memscope/engine/filehist"
@@ -39,7 +40,9 @@ func (m Model) renderRow(r Row, _ bool, width int) string {
 		if tr == "" {
 			tr = "(transcript gone)"
 		}
-		line = fmt.Sprintf("%s  %s  %3d backups %9s  %s", format.ShortID(string(s.SessionID)), format.Timestamp(s.ModTime), s.Backups, text.Bytes(s.Bytes), clean(tr))
+		// "1 backup", "12 backups" in the 11 cells "%3d backups" took.
+		n, noun, _ := strings.Cut(text.Count(s.Backups, "backup", ""), " ")
+		line = fmt.Sprintf("%s  %s  %3s %-7s %9s  %s", format.ShortID(string(s.SessionID)), format.Timestamp(s.ModTime), n, noun, text.Bytes(s.Bytes), clean(tr))
 	case r.Turn != nil:
 		t := r.Turn
 		prompt := clean(t.Prompt)
@@ -140,11 +143,32 @@ func (m Model) View() string {
 
 // top is the crumbs (or the question) over the list.
 func (m Model) top() string {
-	head := m.crumbs() + "  " + m.styles.Dim.Render(m.list.Position())
+	return m.head() + "\n" + m.list.View(m.renderRow)
+}
+
+// head is the crumbs and the position, or the restore question, wrapped
+// at the pane's width (inside a long path too) rather than cut.
+func (m Model) head() string {
 	if m.confirm && m.plan != nil {
-		head = m.styles.Warn.Render(m.confirmLine())
+		return m.wrapped(m.confirmLine(), m.styles.Warn)
 	}
-	return text.Truncate(head, m.width) + "\n" + m.list.View(m.renderRow)
+	head, pos := m.wrapped(m.crumbs(), lipgloss.NewStyle()), m.list.Position()
+	if last := head[strings.LastIndex(head, "\n")+1:]; lipgloss.Width(last)+2+len(pos) > m.width {
+		return head + "\n" + m.styles.Dim.Render(pos)
+	}
+	return head + "  " + m.styles.Dim.Render(pos)
+}
+
+// headRows is how many lines head takes above the list.
+func (m Model) headRows() int { return strings.Count(m.head(), "\n") + 1 }
+
+// wrapped is s broken into lines of the pane's width, each in st.
+func (m Model) wrapped(s string, st lipgloss.Style) string {
+	lines := strings.Split(ansi.Wrap(s, max(m.width, 1), ""), "\n")
+	for i, l := range lines {
+		lines[i] = st.Render(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (m Model) confirmLine() string {
@@ -176,7 +200,7 @@ func (m Model) detailContent() detail.Content {
 		// Paths wrap (the detail wraps long lines): the row cuts them.
 		lines = append(lines, m.styles.Bold.Render(clean(string(s.SessionID))),
 			"transcript "+clean(orNone(s.Transcript)),
-			fmt.Sprintf("%d backups, %s; folder modified %s (cleanup goes by this)", s.Backups, text.Bytes(s.Bytes), format.Timestamp(s.ModTime)),
+			fmt.Sprintf("%s, %s; folder modified %s (cleanup goes by this)", text.Count(s.Backups, "backup", ""), text.Bytes(s.Bytes), format.Timestamp(s.ModTime)),
 			m.styles.Dim.Render("enter: turns and files"))
 		return detail.Content{ID: id, Lines: lines}
 	case r.Turn != nil:

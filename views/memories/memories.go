@@ -235,7 +235,8 @@ func (m *Model) ClickRow(y int) tea.Cmd {
 	if m.det.Zoomed() {
 		return nil
 	}
-	m.list.ClickRow(y - 1)
+	// Under the store's line and the legend (or the form).
+	m.list.ClickRow(y - strings.Count(m.head(), "\n") - 1)
 	return nil
 }
 
@@ -524,17 +525,26 @@ func (m Model) View() string {
 
 // top is the legend (or the form) over the list, as View draws it.
 func (m Model) top() string {
-	legend := m.styles.Dim.Render(text.Truncate(fmt.Sprintf("%s · ● indexed ◐ indexed but cut off · not indexed", m.list.Position()), m.listWidth()))
-	if m.store != "" {
-		legend = m.styles.Bold.Render(text.Truncate(model.SanitizeForTerminal(m.store), m.listWidth())) + "\n" + legend
-	}
+	legend := m.head()
 	l := m.list
 	if m.mode != modeBrowse {
-		legend = m.formView()
 		// The form's extra lines come out of the list's rows.
 		l.SetSize(m.listWidth(), max(m.listRows()-strings.Count(legend, "\n"), 1))
 	}
 	return legend + "\n" + l.View(m.renderRow)
+}
+
+// head is what top draws over the list: the store's line and the
+// legend, or the form.
+func (m Model) head() string {
+	if m.mode != modeBrowse {
+		return m.formView()
+	}
+	legend := m.styles.Dim.Render(text.Truncate(fmt.Sprintf("%s · ● indexed ◐ indexed but cut off · not indexed", m.list.Position()), m.listWidth()))
+	if m.store != "" {
+		legend = m.styles.Bold.Render(text.Truncate(model.SanitizeForTerminal(m.store), m.listWidth())) + "\n" + legend
+	}
+	return legend
 }
 
 // detailArea is where the selected file's text is: beside the list from
@@ -550,7 +560,12 @@ func (m Model) formView() string {
 	switch m.mode {
 	case modeConfirmDelete:
 		r, _ := m.list.Selected()
-		return m.styles.Warn.Render(fmt.Sprintf("Move %s to the trash? y/n (undo with u)", r.File.Path))
+		// Wrapped (inside a long name too): the question is read whole.
+		q := strings.Split(ansi.Wrap(fmt.Sprintf("Move %s to the trash? y/n (undo with u)", model.SanitizeLine(r.File.Path)), max(m.listWidth(), 1), ""), "\n")
+		for i, l := range q {
+			q[i] = m.styles.Warn.Render(l)
+		}
+		return strings.Join(q, "\n")
 	case modeRetype:
 		var parts []string
 		for i, t := range memoryTypes {

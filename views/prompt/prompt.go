@@ -213,18 +213,21 @@ func (m *Model) SetStyles(st style.Styles) {
 	m.det.SetStyles(st)
 }
 
-func (m Model) listHeight() int { return max(m.height/2-3, 3) }
-
-// headerRows are the lines top draws above the layer list: the totals,
-// the window, recall, the query and the column header.
-const headerRows = 5
+// listHeight is the layer list's rows: the header and the list take
+// about half the pane (the detail the rest), so a header that wraps to
+// more lines leaves the list fewer.
+func (m Model) listHeight() int { return max(m.height/2+2-max(m.headRows(), 5), 3) }
 
 // SetSize sets the pane's inner size.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
-	m.list.SetSize(w, m.listHeight())
 	m.query.SetWidth(max(w-20, 10))
+	m.layout()
 }
+
+// layout sizes the list under the header as it is now (the header's
+// lines change with the width, the preview and the query).
+func (m *Model) layout() { m.list.SetSize(m.width, m.listHeight()) }
 
 // Focus gives the pane the keyboard.
 func (m *Model) Focus() {}
@@ -240,7 +243,7 @@ func (m *Model) ClickRow(y int) tea.Cmd {
 	if m.det.Zoomed() {
 		return nil
 	}
-	m.list.ClickRow(y - headerRows)
+	m.list.ClickRow(y - m.headRows())
 	if m.hitShown() == nil {
 		m.hit = nil
 	}
@@ -261,6 +264,12 @@ func (m Model) Help() []key.Binding {
 
 // Update handles the list and the query line.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	m, cmd := m.update(msg)
+	m.layout()
+	return m, cmd
+}
+
+func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	switch d := msg.(type) {
 	case PreviewMsg:
 		m.setPreview(d.Preview)
@@ -389,17 +398,39 @@ func (m Model) View() string {
 	return m.det.Under(m.top(), m.detailContent(), m.width, m.height)
 }
 
-// top is the totals, the query line and the layer list.
+// top is the header (head) and the layer list.
 func (m Model) top() string {
+	return m.head() + "\n" + m.list.View(m.renderRow)
+}
+
+// head is what top draws above the layer list: the totals, the window,
+// recall, the query and the column header. Each line wraps at the
+// pane's width (a line too long for it says less first, when the pane's
+// legend says the rest), so its row count varies with the width:
+// headRows counts it, and the list and clicks go under it.
+func (m Model) head() string {
 	var b strings.Builder
 	p := m.preview
-	head := fmt.Sprintf("next session: %s, %s ≈ %s · memory ", text.Count(len(p.Layers), "layer", ""), text.Count(p.Totals.Chars, "char", ""), text.Count(int(p.Totals.Tokens), "token", ""))
+	w := max(m.width, 1)
+	totals := fmt.Sprintf("next session: %s, %s ≈ %s · memory", text.Count(len(p.Layers), "layer", ""), text.Count(p.Totals.Chars, "char", ""), text.Count(int(p.Totals.Tokens), "token", ""))
 	if m.loading {
-		head = "updating… " + head
+		totals = "updating… " + totals
 	}
-	// The folder's end names the project; its start is the home.
-	head += text.TruncateLeft(model.SanitizeLine(p.MemoryDir), max(m.width-lipgloss.Width(head), 12))
-	b.WriteString(m.styles.Dim.Render(text.Truncate(head, m.width)))
+	// The folder's end names the project; its start is the home: it is
+	// cut from the left, in the room the totals leave (a line of its own
+	// when they leave little). The MEMORY.md layer's detail names it whole.
+	lines := strings.Split(text.Wrap(totals, w), "\n")
+	last := lines[len(lines)-1]
+	folder := model.SanitizeLine(p.MemoryDir)
+	if room := w - lipgloss.Width(last) - 1; room >= min(lipgloss.Width(folder), minFolder) {
+		lines[len(lines)-1] = last + " " + text.TruncateLeft(folder, room)
+	} else {
+		lines = append(lines, text.TruncateLeft(folder, w))
+	}
+	for i, l := range lines {
+		lines[i] = m.styles.Dim.Render(text.Truncate(l, w))
+	}
+	b.WriteString(strings.Join(lines, "\n"))
 	b.WriteByte('\n')
 	// The window it is measured against, and where each value came from
 	// (engine/window.Resolve, the line `memscope prompt` prints).
@@ -407,9 +438,11 @@ func (m Model) top() string {
 	if t := p.Window.Window.Tokens; t > 0 {
 		win += fmt.Sprintf(" · this prompt is %.1f%% of the window", 100*float64(p.Totals.Tokens)/float64(t))
 	}
-	b.WriteString(m.styles.Dim.Render(text.Truncate(model.SanitizeLine(win), m.width)))
+	winLines, _ := text.Head(model.SanitizeLine(win), w, m.styles.Dim)
+	b.WriteString(winLines)
 	b.WriteByte('\n')
-	b.WriteString(text.Truncate(m.recallLine(), m.width))
+	recall, _ := text.Head(fit(w, m.recallLine(false), m.recallLine(true)), w, lipgloss.NewStyle())
+	b.WriteString(recall)
 	b.WriteByte('\n')
 	picked := "picked"
 	if !p.RecallMode.On {
@@ -419,19 +452,46 @@ func (m Model) top() string {
 	case m.querying:
 		b.WriteString(m.query.View())
 	case m.Query() != "":
-		b.WriteString(text.Truncate(fmt.Sprintf("recall for %q: %d %s — the real client picks with a model call; memscope uses BM25 over name, description and the first lines", m.Query(), len(p.Recalled), picked), m.width))
+		q, _ := text.Head(fit(w,
+			fmt.Sprintf("recall for %q: %d %s — the real client picks with a model call; memscope uses BM25 over name, description and the first lines", m.Query(), len(p.Recalled), picked),
+			fmt.Sprintf("recall for %q: %d %s (BM25 stands in for the model's pick)", m.Query(), len(p.Recalled), picked)), w, lipgloss.NewStyle())
+		b.WriteString(q)
 	default:
-		b.WriteString(m.styles.Dim.Render(text.Truncate("i: type a query to preview recall (the real client picks up to 5 memories with a model call; memscope shows a local BM25 choice)", m.width)))
+		hint, _ := text.Head(fit(w,
+			"i: type a query to preview recall (the real client picks up to 5 memories with a model call; memscope shows a local BM25 choice)",
+			"i: preview recall for a query (memscope's BM25 stands in for the model's pick)"), w, m.styles.Dim)
+		b.WriteString(hint)
 	}
 	b.WriteByte('\n')
 	b.WriteString(m.styles.Header.Render(text.Truncate(fmt.Sprintf("%-15s %6s %s %-14s %s", "KIND", "TOKENS", strings.Repeat(" ", max(min(m.width/5, 20), 4)), "STATUS", "SOURCE"), m.width)))
-	b.WriteByte('\n')
-	return b.String() + m.list.View(m.renderRow)
+	return b.String()
+}
+
+// minFolder is the fewest cells the memory folder takes beside the
+// totals; with less room it takes a line of its own.
+const minFolder = 16
+
+// headRows is how many lines head takes (5 when each fits its line).
+func (m Model) headRows() int {
+	if m.preview == nil {
+		return 0
+	}
+	return strings.Count(m.head(), "\n") + 1
+}
+
+// fit is full when it fits w cells, else short: the words short leaves
+// out are in the pane's legend (?).
+func fit(w int, full, short string) string {
+	if lipgloss.Width(full) <= w {
+		return full
+	}
+	return short
 }
 
 // recallLine says whether recall is on for this user and what each state
-// does with MEMORY.md; the layers below show the state it names.
-func (m Model) recallLine() string {
+// does with MEMORY.md; the layers below show the state it names. short
+// leaves out what the other state does (the legend says it).
+func (m Model) recallLine(short bool) string {
 	r := m.preview.RecallMode
 	if !m.preview.Memory.Enabled {
 		return m.styles.Dim.Render("recall: none (auto memory is off)")
@@ -444,9 +504,17 @@ func (m Model) recallLine() string {
 		why = enginepreview.RecallEnv + " unset"
 	}
 	if r.On {
-		return m.styles.Warn.Render("recall ON") + fmt.Sprintf(" (%s): MEMORY.md dropped (−%d tok) · ≤5 picked per prompt, BM25 as stand-in", why, r.Off.IndexTokens)
+		s := m.styles.Warn.Render("recall ON") + fmt.Sprintf(" (%s): MEMORY.md dropped (−%d tok)", why, r.Off.IndexTokens)
+		if short {
+			return s
+		}
+		return s + " · ≤5 picked per prompt, BM25 as stand-in"
 	}
-	return m.styles.OK.Render("recall off") + fmt.Sprintf(" (%s): MEMORY.md loads, %d tok · on: dropped, ≤5 picked per prompt", why, r.Off.IndexTokens)
+	s := m.styles.OK.Render("recall off") + fmt.Sprintf(" (%s): MEMORY.md loads, %d tok", why, r.Off.IndexTokens)
+	if short {
+		return s
+	}
+	return s + " · on: dropped, ≤5 picked per prompt"
 }
 
 // recalled finds the recall entry of a recalled-memory layer.
@@ -483,6 +551,11 @@ func (m Model) detailContent() detail.Content {
 			meta += " · outside the project"
 		}
 		lines = append(lines, m.styles.Dim.Render(model.SanitizeForTerminal(meta)))
+		if l.Path != "" && !strings.Contains(l.Text, l.Path) {
+			// The row cuts the path from the left and the text does not
+			// name it ("Contents of …" does): the detail wraps it whole.
+			lines = append(lines, m.styles.Dim.Render(model.SanitizeForTerminal(l.Path)))
+		}
 		if m.loads != nil && l.Kind != enginepreview.KindRecalled {
 			if s := m.loads.FileSummary(l.Path); s != "" {
 				lines = append(lines, m.styles.Dim.Render("sessions: "+s))

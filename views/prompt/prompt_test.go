@@ -84,11 +84,11 @@ func TestLayerLoads(t *testing.T) {
 	if !strings.Contains(screen(), "sessions: loaded in 2 sessions, last 2026-11-20") {
 		t.Errorf("user CLAUDE.md:\n%s", screen())
 	}
-	m.ClickRow(headerRows + 1)
+	m.ClickRow(m.headRows() + 1)
 	if !strings.Contains(screen(), "sessions: loaded in none of the 2 sessions on record") {
 		t.Errorf("MEMORY.md:\n%s", screen())
 	}
-	m.ClickRow(headerRows + 2)
+	m.ClickRow(m.headRows() + 2)
 	if strings.Contains(screen(), "sessions:") {
 		t.Errorf("a recalled memory has a loads line:\n%s", screen())
 	}
@@ -161,5 +161,67 @@ func TestWindowLineNamesItsSource(t *testing.T) {
 	want := "window 200k · the model's window; autocompact at 67k · CLAUDE_CODE_AUTO_COMPACT_WINDOW · this prompt is 1.0% of the window"
 	if len(lines) < 2 || strings.TrimRight(lines[1], " ") != want {
 		t.Errorf("line 2 %q, want %q", lines[1], want)
+	}
+}
+
+// compact is s without spaces and line breaks: a text wrapped at any
+// space is found in it as one run.
+func compact(s string) string { return strings.Join(strings.Fields(s), "") }
+
+// At 80 columns the header's lines wrap instead of being cut: the
+// totals, the window line (the one `memscope prompt` prints) and the
+// recall line read whole, only the memory folder is cut (from the left,
+// and its layer's detail names it whole); a click on a row selects that
+// row however many lines the header takes. Before, the window and recall
+// lines ended in "…" and clicks assumed five header lines.
+func TestHeaderWrapsAndClicksLandOnTheRow(t *testing.T) {
+	p := preview(false, "default")
+	p.MemoryDir = "/home/someone/.claude/projects/-home-someone-work-a-project-with-a-long-name/memory"
+	p.Totals = enginepreview.Totals{Chars: 123456, Tokens: 30864}
+	p.Window.Window = window.Value{Tokens: 200000, Source: "no model named: the 200k preset"}
+	p.Window.Autocompact = window.Value{Tokens: 167000, Source: "default"}
+	p.Layers[1].Path = p.MemoryDir + "/MEMORY.md"
+	p.Layers[1].Text = "Contents of " + p.Layers[1].Path + " (user's auto-memory):\n\n- a line"
+	for _, size := range [][2]int{{80, 18}, {120, 34}} {
+		m := New(keymap.Default(), style.New(true, true))
+		m.SetSize(size[0], size[1])
+		m, _ = m.Update(PreviewMsg{Preview: p})
+		v := ansi.Strip(m.View())
+		lines := strings.Split(v, "\n")
+		n := m.headRows()
+		if size[0] == 80 && n <= 5 {
+			t.Errorf("at 80 columns the header should take more than 5 lines:\n%s", v)
+		}
+		for i, l := range lines[:n] {
+			if strings.Contains(l, "…") && !strings.HasPrefix(strings.TrimSpace(l), "…") && !strings.Contains(l, "· memory …") {
+				t.Errorf("%d cols: header line %d is cut: %q", size[0], i+1, l)
+			}
+		}
+		for _, whole := range []string{"next session: 3 layers, 123456 chars ≈ 30864 tokens · memory",
+			"window " + p.WindowLine() + " · this prompt is 15.4% of the window",
+			"recall off (CLAUDE_MEMORY_STORES unset): MEMORY.md loads, 98 tok"} {
+			if !strings.Contains(compact(strings.Join(lines[:n], "\n")), compact(whole)) {
+				t.Errorf("%d cols: %q is not whole in the header:\n%s", size[0], whole, v)
+			}
+		}
+		if !strings.Contains(lines[n], "user") || !strings.Contains(lines[n+1], "auto-memory") {
+			t.Fatalf("%d cols: the rows do not start under the %d header lines:\n%s", size[0], n, v)
+		}
+		for i, kind := range []enginepreview.LayerKind{enginepreview.KindUser, enginepreview.KindAutoMemory, enginepreview.KindRecalled} {
+			m.ClickRow(n + i)
+			if r, ok := m.Selected(); !ok || r.Layer == nil || r.Layer.Kind != kind {
+				t.Errorf("%d cols: a click on row %d selected %+v, want %s", size[0], n+i, r.Layer, kind)
+			}
+		}
+		// The layer whose text does not name its file (a recalled pick
+		// skipped here) names it in the detail; MEMORY.md's "Contents of"
+		// names the folder whole.
+		if v := ansi.Strip(m.View()); !strings.Contains(compact(v), compact(p.Layers[2].Path)) {
+			t.Errorf("%d cols: the recalled layer's path is not whole in its detail:\n%s", size[0], v)
+		}
+		m.ClickRow(n + 1)
+		if v := ansi.Strip(m.View()); !strings.Contains(compact(v), compact(p.MemoryDir)) {
+			t.Errorf("%d cols: the memory folder is not whole anywhere:\n%s", size[0], v)
+		}
 	}
 }

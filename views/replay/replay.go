@@ -238,6 +238,7 @@ func (m *Model) UpdateTimeline(tl *timeline.Timeline) tea.Cmd {
 	if m.tl == nil || tl.Path != m.tl.Path {
 		return nil
 	}
+	defer m.layout()
 	k, last := m.steps.Index(), m.steps.Index() == len(m.tl.Steps)-1
 	m.tl, m.state, m.stateFor = tl, nil, -1
 	m.steps.SetItems(tl.Steps)
@@ -264,6 +265,7 @@ func (m *Model) SelectBoundary(uuid string, line int) (tea.Cmd, bool) {
 	if m.tl == nil {
 		return nil, false
 	}
+	defer m.layout()
 	for i, s := range m.tl.Steps {
 		if s.Kind != timeline.StepBoundary {
 			continue
@@ -298,6 +300,7 @@ func (m *Model) SelectMessage(uuid string, line int) (tea.Cmd, bool) {
 	if m.tl == nil || len(m.tl.Steps) == 0 {
 		return nil, false
 	}
+	defer m.layout()
 	pick, ok := len(m.tl.Steps)-1, false
 	for i, s := range m.tl.Steps {
 		if uuid != "" && s.Leaf == uuid {
@@ -348,12 +351,23 @@ func (m Model) listWidth() int {
 // SetSize sets the pane's inner size.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
-	m.sessions.SetSize(w, h-2)
-	lh := h - 3
-	if w < 100 {
-		lh = max(h/2-2, 3)
+	m.layout()
+}
+
+// layout sizes the session list, and the steps under the timeline's
+// summary and nav as they are now (they wrap, so their lines change with
+// the width, the session and the step): beside the detail the steps take
+// the rest of the height, above it they and the header take half of it.
+func (m *Model) layout() {
+	// The session list leaves the rows of the selected session's title
+	// when its row cuts it.
+	m.sessions.SetSize(m.width, max(m.height-2-len(m.titleLines()), 1))
+	n := max(m.headRows(), 2)
+	lh := m.height - 1 - n
+	if m.width < 100 {
+		lh = m.height/2 - n
 	}
-	m.steps.SetSize(m.listWidth(), lh)
+	m.steps.SetSize(m.listWidth(), max(lh, 3))
 }
 
 // Focus gives the pane the keyboard.
@@ -368,7 +382,8 @@ func (m Model) Filtering() bool {
 }
 
 // ClickRow moves the cursor to the clicked row (under the two header
-// lines of the session list, or the three of the timeline) and computes
+// lines of the session list, or the timeline's summary and nav, which
+// wrap: headRows) and computes
 // what the step it lands on needs, as the list keys do.
 func (m *Model) ClickRow(y int) tea.Cmd {
 	if m.mode != ModeSessions && m.det.Zoomed() {
@@ -379,11 +394,11 @@ func (m *Model) ClickRow(y int) tea.Cmd {
 		m.sessions.ClickRow(y - 2)
 		return nil
 	case ModeTimeline:
-		m.steps.ClickRow(y - 3)
+		m.steps.ClickRow(y - m.headRows())
 		return m.stateCmd()
 	case ModePipeline:
 		before := m.steps.Index()
-		m.steps.ClickRow(y - 3)
+		m.steps.ClickRow(y - m.headRows())
 		return m.pipelineIfMoved(before, nil)
 	}
 	panic(badMode(m.mode))

@@ -29,6 +29,12 @@ type PipelineMsg struct {
 
 // Update handles computed states and pipelines, and keys by mode.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	m, cmd := m.update(msg)
+	m.layout()
+	return m, cmd
+}
+
+func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	switch s := msg.(type) {
 	case StateMsg:
 		if s.tl == m.tl {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memscope/memscope/engine/compact"
 	"github.com/memscope/memscope/engine/sessions"
@@ -20,6 +21,32 @@ import (
 )
 
 func (m Model) renderSession(s Session, selected bool, width int) string {
+	info := m.sessionInfo(s)
+	return info + text.Truncate(m.sessionTitle(s), max(width-lipgloss.Width(info), 8))
+}
+
+// sessionInfo is a session row's columns before its title.
+func (m Model) sessionInfo(s Session) string {
+	return fmt.Sprintf("%8s %6d rec %3d compact %3d micro  %9s  ", text.Bytes(s.File.Size), s.Records, s.Boundaries, s.Micro, format.Ago(m.now, s.Active.Time))
+}
+
+// titleLines are the selected session's title, wrapped (inside a word
+// too), when its row cuts it; nil when the row shows it whole. The
+// session list shows them under the rows.
+func (m Model) titleLines() []string {
+	s, ok := m.sessions.Selected()
+	if !ok || m.mode != ModeSessions {
+		return nil
+	}
+	title := m.sessionTitle(s)
+	if lipgloss.Width(m.sessionInfo(s))+lipgloss.Width(title) <= m.width {
+		return nil
+	}
+	return strings.Split(ansi.Wrap(title, max(m.width, 1), ""), "\n")
+}
+
+// sessionTitle is what a session row says the session is.
+func (m Model) sessionTitle(s Session) string {
 	title := model.SanitizeForTerminal(s.Title.Text)
 	if s.Title.Source == sessions.TitlePrompt {
 		title = "“" + title + "”"
@@ -45,8 +72,7 @@ func (m Model) renderSession(s Session, selected bool, width int) string {
 	if s.Vault {
 		title = vaultLabel + title
 	}
-	info := fmt.Sprintf("%8s %6d rec %3d compact %3d micro  %9s  ", text.Bytes(s.File.Size), s.Records, s.Boundaries, s.Micro, format.Ago(m.now, s.Active.Time))
-	return info + text.Truncate(title, max(width-lipgloss.Width(info), 8))
+	return title
 }
 
 // tokenBar draws v against the window, marking the autocompact level.
@@ -107,10 +133,8 @@ func (m Model) View() string {
 	switch m.mode {
 	case ModeSessions:
 		return m.sessionsView()
-	case ModeTimeline:
-		return m.timelineView(m.timelineNav())
-	case ModePipeline:
-		return m.timelineView(m.pipelineNav())
+	case ModeTimeline, ModePipeline:
+		return m.timelineView(m.nav())
 	}
 	panic(badMode(m.mode))
 }
@@ -120,16 +144,28 @@ func (m Model) View() string {
 // followed too (Live says what runs).
 const followingMark = "● following the file"
 
-func (m Model) timelineNav() string {
-	nav := "step " + m.steps.Position() + " · ←/→ step, [ ] compactions, p pipeline, esc sessions"
+// timelineNav is the timeline's nav line; short leaves out ←/→, the
+// footer's first keys.
+func (m Model) timelineNav(short bool) string {
+	keys := "←/→ step, [ ] compactions, p pipeline, esc sessions"
+	if short {
+		keys = "[ ] compactions, p pipeline, esc sessions"
+	}
+	nav := "step " + m.steps.Position() + " · " + keys
 	if m.following && !m.isVault(m.tl.Path) {
 		nav = followingMark + " · " + nav
 	}
 	return m.vaultNav(nav)
 }
 
-func (m Model) pipelineNav() string {
-	return "step " + m.steps.Position() + " · pipeline in a " + windows[m.window].name + " window · ←/→ stage, ↑/↓ step, w window, esc close"
+// pipelineNav is the pipeline's nav line; short leaves out ←/→, the
+// footer's first keys.
+func (m Model) pipelineNav(short bool) string {
+	keys := "←/→ stage, ↑/↓ step, w window, esc close"
+	if short {
+		keys = "↑/↓ step, w window, esc close"
+	}
+	return "step " + m.steps.Position() + " · pipeline in a " + windows[m.window].name + " window · " + keys
 }
 
 // sideContent is what the side of the timeline shows, whole: the state
@@ -146,11 +182,7 @@ func (m Model) sideContent() detail.Content {
 // columns, else under them; the whole pane when zoomed.
 func (m Model) sideArea() detail.Area {
 	if m.width < 100 {
-		nav := m.timelineNav()
-		if m.mode == ModePipeline {
-			nav = m.pipelineNav()
-		}
-		return m.det.Area(m.timelineLeft(nav), m.width, m.height)
+		return m.det.Area(m.timelineLeft(m.nav()), m.width, m.height)
 	}
 	return m.det.BesideArea(m.listWidth(), m.width, m.height)
 }
@@ -164,9 +196,14 @@ func (m Model) sessionsView() string {
 	if m.loading != "" {
 		head = "reading " + m.loading + "…"
 	}
-	return m.styles.Dim.Render(text.Truncate(head, m.width)) + "\n" +
+	out := m.styles.Dim.Render(text.Truncate(head, m.width)) + "\n" +
 		m.styles.Header.Render(text.Truncate(fmt.Sprintf("%8s %10s %11s %9s  %9s  %s", "SIZE", "RECORDS", "COMPACT", "MICRO", "ACTIVE", "TITLE"), m.width)) + "\n" +
 		m.sessions.View(m.renderSession)
+	if whole := m.titleLines(); len(whole) > 0 {
+		// The list leaves their rows (layout).
+		out += "\n" + m.styles.Dim.Render(strings.Join(whole, "\n"))
+	}
+	return out
 }
 
 // timelineView is the steps under the session's summary and nav (the
@@ -181,25 +218,58 @@ func (m Model) timelineView(nav string) string {
 
 // timelineLeft is the session's summary, nav and the steps.
 func (m Model) timelineLeft(nav string) string {
+	return m.timelineHead(nav) + "\n" + m.steps.View(m.renderStep)
+}
+
+// timelineHead is the session's summary and nav, each wrapped at the
+// steps' width (not cut: the nav holds the mode's keys, the summary the
+// window's levels), so it takes two lines or more: headRows counts them,
+// and the steps and their clicks go under them.
+func (m Model) timelineHead(nav string) string {
 	th := m.tl.Thresholds
 	head := fmt.Sprintf("%s · %s · %s · window %s: warn %s, autocompact %s, blocked %s",
 		m.tl.Session, text.Count(m.tl.Records, "record", ""), text.Count(len(m.tl.Boundaries), "compaction", ""), fmtK(int(m.tl.Window.ContextWindow)), fmtK(int(th.Warning)), fmtK(int(th.Autocompact)), fmtK(int(th.Blocked)))
 	if l := m.tl.Limits; l != nil && l.ShortSource() != "" {
 		// The level moved from the default: say where it is and why
-		// first, so the source is not the part cut off.
+		// first.
 		head = fmt.Sprintf("%s · window %s: warn %s, blocked %s · %s · %s · %s", l.Line(), fmtK(int(m.tl.Window.ContextWindow)), fmtK(int(th.Warning)), fmtK(int(th.Blocked)),
 			m.tl.Session, text.Count(m.tl.Records, "record", ""), text.Count(len(m.tl.Boundaries), "compaction", ""))
 		head = model.SanitizeLine(head)
 	}
-	return m.styles.Dim.Render(text.Truncate(head, m.listWidth())) + "\n" +
-		m.styles.Dim.Render(text.Truncate(nav, m.listWidth())) + "\n" +
-		m.steps.View(m.renderStep)
+	w := max(m.listWidth(), 1)
+	h, _ := text.Head(head, w, m.styles.Dim)
+	n, _ := text.Head(nav, w, m.styles.Dim)
+	return h + "\n" + n
+}
+
+// nav is the open mode's nav line: where the cursor is and the keys,
+// without ←/→ when the line does not fit the steps' width (the footer
+// shows them first).
+func (m Model) nav() string {
+	nav := m.timelineNav
+	if m.mode == ModePipeline {
+		nav = m.pipelineNav
+	}
+	if full := nav(false); lipgloss.Width(full) <= m.listWidth() {
+		return full
+	}
+	return nav(true)
+}
+
+// headRows is how many lines the timeline's summary and nav take above
+// the steps (0 in the session list).
+func (m Model) headRows() int {
+	if m.tl == nil || m.mode == ModeSessions {
+		return 0
+	}
+	return strings.Count(m.timelineHead(m.nav()), "\n") + 1
 }
 
 // detailWidth is the width of the side of the timeline that shows the
-// selected step: beside the steps, or under them on a narrow screen.
+// selected step: beside the steps, or under them on a narrow screen; the
+// whole pane when zoomed (its lines are made for the width they show at).
 func (m Model) detailWidth() int {
-	if m.width < 100 {
+	if m.width < 100 || m.det.Zoomed() {
 		return m.width
 	}
 	return m.width - m.listWidth() - 1

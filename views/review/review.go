@@ -15,6 +15,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/memscope/memscope/engine/gate"
 	"github.com/memscope/memscope/internal/format"
@@ -145,9 +146,15 @@ func (m Model) listWidth() int {
 // SetSize sets the pane's inner size.
 func (m *Model) SetSize(w, h int) {
 	m.width, m.height = w, h
-	lh := h - 2
-	if w < 90 {
-		lh = max(h/3, 3)
+	m.layout()
+}
+
+// layout sizes the list under the top line (or the question, which
+// wraps) as it is now.
+func (m *Model) layout() {
+	lh := m.height - 1 - m.topRows()
+	if m.width < 90 {
+		lh = max(m.height/3, 3)
 	}
 	m.list.SetSize(m.listWidth(), lh)
 }
@@ -156,15 +163,17 @@ func (m *Model) SetSize(w, h int) {
 func (m *Model) Focus() {}
 
 // Blur takes the keyboard away and drops a pending question.
-func (m *Model) Blur() { m.confirm = false }
+func (m *Model) Blur() { m.confirm = false; m.layout() }
 
 // Filtering reports whether the pane takes text or a y/n.
 func (m Model) Filtering() bool { return m.list.Filtering() || m.confirm }
 
 // ClickRow moves the cursor to the clicked row.
 func (m *Model) ClickRow(y int) tea.Cmd {
+	top := m.topRows()
 	m.confirm = false
-	m.list.ClickRow(y - 1)
+	m.list.ClickRow(y - top)
+	m.layout()
 	return nil
 }
 
@@ -186,6 +195,12 @@ func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 
 // Update handles the list and the review keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	m, cmd := m.update(msg)
+	m.layout()
+	return m, cmd
+}
+
+func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	switch d := msg.(type) {
 	case DataMsg:
 		m.setData(d.Data, d.Now)
@@ -257,8 +272,19 @@ func (m Model) renderRow(it Item, selected bool, width int) string {
 	return status + " " + text.Pad(text.Truncate(model.SanitizeLine(it.Path), avail), avail) + " " + ago
 }
 
-// View draws the inbox and the selected memory's origin and diff.
-func (m Model) View() string {
+// top is the line over the list: the position and counts (cut, the
+// gate's record has the rest), or the reject question, wrapped: it is
+// read whole before it is answered.
+func (m Model) top() string {
+	if m.confirm {
+		it, _ := m.list.Selected()
+		// Wrapped inside a word too: a name wider than the column.
+		q := strings.Split(ansi.Wrap(fmt.Sprintf("Reject %s: move it to the trash? y/n (undo with u)", model.SanitizeLine(it.Path)), max(m.listWidth(), 1), ""), "\n")
+		for i, l := range q {
+			q[i] = m.styles.Warn.Render(l)
+		}
+		return strings.Join(q, "\n")
+	}
 	head := fmt.Sprintf("%s · %s to review · %d reviewed", m.list.Position(), text.Count(len(m.data.Items), "memory", "memories"), m.data.Reviewed)
 	if h := m.data.Held; len(h) > 0 {
 		// First, where a narrow list keeps it; then the newest (the
@@ -266,16 +292,17 @@ func (m Model) View() string {
 		head = fmt.Sprintf("gate held %d · %s · newest held: %s %s, %s %s", len(h), head,
 			model.SanitizeLine(h[0].Tool), model.SanitizeLine(path.Base(h[0].Path)), h[0].Decision, h[0].Time.In(m.now.Location()).Format("Jan 2 15:04"))
 	}
-	var top string
-	if m.confirm {
-		it, _ := m.list.Selected()
-		top = m.styles.Warn.Render(text.Truncate(fmt.Sprintf("Reject %s: move it to the trash? y/n (undo with u)", model.SanitizeLine(it.Path)), m.listWidth()))
-	} else {
-		top = m.styles.Dim.Render(text.Truncate(head, m.listWidth()))
-	}
-	left := top + "\n" + m.list.View(m.renderRow)
+	return m.styles.Dim.Render(text.Truncate(head, m.listWidth()))
+}
+
+// topRows is how many lines top takes.
+func (m Model) topRows() int { return strings.Count(m.top(), "\n") + 1 }
+
+// View draws the inbox and the selected memory's origin and diff.
+func (m Model) View() string {
+	left := m.top() + "\n" + m.list.View(m.renderRow)
 	if m.width < 90 {
-		return m.styles.Divided(m.width, left, m.detail(m.width, m.height-m.height/3-3))
+		return m.styles.Divided(m.width, left, m.detail(m.width, m.height-m.height/3-2-m.topRows()))
 	}
 	left = lipgloss.NewStyle().Width(m.listWidth()).Render(left)
 	sep := m.styles.Dim.Render(strings.TrimRight(strings.Repeat("│\n", max(m.height, 1)), "\n"))
@@ -310,7 +337,7 @@ func (m Model) detail(w, h int) string {
 	var diff []string
 	for _, l := range strings.Split(strings.TrimRight(it.Diff, "\n"), "\n") {
 		if l != "" {
-			diff = append(diff, m.styles.DiffLine(text.Truncate(model.SanitizeForTerminal(l), w)))
+			diff = append(diff, m.styles.DiffLines(model.SanitizeForTerminal(l), w)...)
 		}
 	}
 	// J and K scroll the diff; the origin lines stay.

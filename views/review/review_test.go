@@ -127,3 +127,58 @@ func TestHeldWritesShown(t *testing.T) {
 		t.Error("a held path reached the terminal unsanitized")
 	}
 }
+
+// A diff line longer than the detail wraps (each piece coloured as the
+// line) instead of being cut with "…": the detail is the only place in
+// the pane that shows the change. Before, the line was cut at the
+// detail's width.
+func TestLongDiffLineWraps(t *testing.T) {
+	long := "+description: " + strings.Repeat("wrap me whole ", 20) + "END"
+	for _, w := range []int{80, 120} {
+		m := New(keymap.Default(), style.New(true, true))
+		m.SetSize(w, 30)
+		m, _ = m.Update(DataMsg{Data: Data{Items: []Item{{Path: "a.md", Abs: "/m/a.md", Status: "new", Last: "Write", Diff: "--- /dev/null\n+++ b/now/a.md\n@@ -0,0 +1 @@\n" + long + "\n"}}}, Now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)})
+		s := ansi.Strip(m.View())
+		squeeze := func(s string) string { return strings.Join(strings.Fields(strings.ReplaceAll(s, "│", " ")), "") }
+		if !strings.Contains(squeeze(s), squeeze(long)) {
+			t.Errorf("at %d columns the diff line is not whole:\n%s", w, s)
+		}
+	}
+}
+
+// The reject question wraps in the list's column instead of being cut
+// (at 120 columns the column is 48 wide, and a long name cut the y/n
+// away), and a click on a row while it is asked selects the row clicked.
+func TestRejectQuestionWrapsAndClicksLand(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	long := "feedback_integration_tests_real_db_and_the_long_tail.md"
+	for _, w := range []int{80, 120} {
+		m := New(keymap.Default(), style.New(true, true))
+		m.SetSize(w, 30)
+		m, _ = m.Update(DataMsg{Data: Data{Items: []Item{
+			{Path: long, Abs: "/m/" + long, Status: "new", Last: "Write", Diff: "+x\n", Time: now.Add(-time.Hour)},
+			{Path: "b.md", Abs: "/m/b.md", Status: "new", Last: "Write", Diff: "+y\n", Time: now.Add(-2 * time.Hour)},
+			{Path: "c.md", Abs: "/m/c.md", Status: "new", Last: "Write", Diff: "+z\n", Time: now.Add(-3 * time.Hour)},
+		}}, Now: now})
+		m, _ = press(t, m, "d")
+		s := ansi.Strip(m.View())
+		squeeze := func(s string) string { return strings.Join(strings.Fields(strings.ReplaceAll(s, "│", " ")), "") }
+		var left []string
+		for _, l := range strings.Split(s, "\n") {
+			left = append(left, strings.SplitN(l, "│", 2)[0])
+		}
+		if q := "Reject " + long + ": move it to the trash? y/n (undo with u)"; !strings.Contains(squeeze(strings.Join(left, "\n")), squeeze(q)) {
+			t.Errorf("at %d columns the question is not whole:\n%s", w, s)
+		}
+		y := -1
+		for i, l := range left {
+			if strings.Contains(l, "c.md") {
+				y = i
+			}
+		}
+		m.ClickRow(y)
+		if it, ok := m.list.Selected(); !ok || it.Path != "c.md" || m.confirm {
+			t.Errorf("at %d columns a click on c.md's row (line %d) selected %q (asking: %v):\n%s", w, y+1, it.Path, m.confirm, s)
+		}
+	}
+}

@@ -226,10 +226,10 @@ func (m *Model) Blur() { m.ask, m.plan = askNone, nil }
 // Filtering reports whether the pane takes text or a y/n answer.
 func (m Model) Filtering() bool { return m.list.Filtering() || m.ask != askNone }
 
-// ClickRow moves the cursor to the clicked row (the summary takes two
-// lines).
+// ClickRow moves the cursor to the clicked row (under the summary and
+// the hint, which wrap: headRows).
 func (m *Model) ClickRow(y int) tea.Cmd {
-	m.list.ClickRow(y - 2)
+	m.list.ClickRow(y - m.headRows())
 	return nil
 }
 
@@ -409,12 +409,24 @@ func (m Model) View() string {
 	if m.report == nil {
 		return m.styles.Dim.Render("scanning the home for secrets…")
 	}
-	var b strings.Builder
-	b.WriteString(text.Truncate(m.summary(), m.width))
-	b.WriteByte('\n')
-	b.WriteString(m.styles.Dim.Render(text.Truncate(m.hint(), m.width)))
-	b.WriteByte('\n')
-	return m.styles.Divided(m.width, b.String()+m.list.View(m.renderRow), m.detail())
+	return m.styles.Divided(m.width, m.head()+"\n"+m.list.View(m.renderRow), m.detail())
+}
+
+// head is the summary and the hint (or the question asked), each
+// wrapped at the pane's width rather than cut: a y/n question is read
+// whole before it is answered.
+func (m Model) head() string {
+	sum, _ := text.Head(m.summary(), m.width, lipgloss.NewStyle())
+	hint, _ := text.Head(m.hint(), m.width, m.styles.Dim)
+	return sum + "\n" + hint
+}
+
+// headRows is how many lines head takes above the list.
+func (m Model) headRows() int {
+	if m.report == nil {
+		return 2
+	}
+	return strings.Count(m.head(), "\n") + 1
 }
 
 func (m Model) summary() string {
@@ -457,34 +469,44 @@ func (m Model) detail() string {
 	if m.list.Filtering() || m.list.FilterValue() != "" {
 		used++
 	}
-	rows := max(m.height-used-4, 1)
+	rows := max(m.height-used-m.headRows()-2, 1)
 	if m.ask == askScrub && m.plan != nil {
 		return m.styles.Clip(m.planLines(), rows)
 	}
 	r, ok := m.list.Selected()
 	if !ok {
 		if m.report != nil && len(m.report.Copies) == 0 && len(m.report.Findings) == 0 {
-			return m.styles.Dim.Render(text.Truncate("every store was read: transcripts, history, pastes, file history, tool results, memory, CLAUDE.md, settings", m.width))
+			return m.styles.Dim.Render(text.Wrap("every store was read: transcripts, history, pastes, file history, tool results, memory, CLAUDE.md, settings", max(m.width, 1)))
 		}
 		return ""
 	}
 	var lines []string
 	if c := r.Copy; c != nil {
-		lines = append(lines, m.styles.Bold.Render(text.Truncate("scrub "+c.ID+" · "+format.Timestamp(c.Time), m.width)),
-			m.styles.Warn.Render(text.Truncate("until it is forgotten, the secrets it removed still exist on disk, in "+c.Dir, m.width)))
+		lines = append(lines, m.styles.Bold.Render(text.Truncate("scrub "+c.ID+" · "+format.Timestamp(c.Time), m.width)))
+		for _, l := range m.wrap("until it is forgotten, the secrets it removed still exist on disk, in " + model.SanitizeLine(c.Dir)) {
+			lines = append(lines, m.styles.Warn.Render(l))
+		}
 		for _, f := range c.Files {
-			lines = append(lines, strings.Split(ansi.Wrap("  "+model.SanitizeLine(f), max(m.width, 1), ""), "\n")...)
+			lines = append(lines, m.wrap("  "+model.SanitizeLine(f))...)
 		}
 		return m.styles.Clip(lines, rows)
 	}
 	f := r.Finding
-	lines = append(lines, m.styles.Bold.Render(text.Truncate(fmt.Sprintf("%s — %s", f.Rule, f.Message), m.width)),
-		text.Truncate("secret   "+model.SanitizeLine(f.Excerpt)+"  (masked)", m.width))
+	for _, l := range m.wrap(fmt.Sprintf("%s — %s", f.Rule, f.Message)) {
+		lines = append(lines, m.styles.Bold.Render(l))
+	}
+	lines = append(lines, text.Truncate("secret   "+model.SanitizeLine(f.Excerpt)+"  (masked)", m.width))
 	// Each place wraps (inside a path too): the row cuts it.
 	for _, p := range append([]*secrets.Finding{f}, r.Repeats...) {
-		lines = append(lines, strings.Split(ansi.Wrap(placeLine(p), max(m.width, 1), ""), "\n")...)
+		lines = append(lines, m.wrap(placeLine(p))...)
 	}
 	return m.styles.Clip(lines, rows)
+}
+
+// wrap breaks s into lines of the pane's width, inside a word (a path)
+// too: the detail's lines are read whole, not cut.
+func (m Model) wrap(s string) []string {
+	return strings.Split(ansi.Wrap(s, max(m.width, 1), ""), "\n")
 }
 
 // storeLabel names a store in at most 12 cells.
@@ -522,7 +544,9 @@ func (m Model) planLines() []string {
 	var lines []string
 	for _, f := range p.Files {
 		if f.Refused != "" {
-			lines = append(lines, m.styles.Warn.Render(text.Truncate("left alone "+model.SanitizeLine(f.File)+": "+f.Refused, m.width)))
+			for _, l := range m.wrap("left alone " + model.SanitizeLine(f.File) + ": " + f.Refused) {
+				lines = append(lines, m.styles.Warn.Render(l))
+			}
 			continue
 		}
 		lines = append(lines, m.styles.Bold.Render(text.TruncateLeft(model.SanitizeLine(f.File), m.width)))
@@ -534,7 +558,9 @@ func (m Model) planLines() []string {
 		}
 	}
 	for _, s := range p.Skipped {
-		lines = append(lines, m.styles.Dim.Render(text.Truncate("not scrubbed "+model.SanitizeLine(s.File)+": "+s.Why, m.width)))
+		for _, l := range m.wrap("not scrubbed " + model.SanitizeLine(s.File) + ": " + s.Why) {
+			lines = append(lines, m.styles.Dim.Render(l))
+		}
 	}
 	return lines
 }

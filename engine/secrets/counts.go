@@ -1,0 +1,96 @@
+package secrets
+
+import (
+	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/model"
+)
+
+// countsKind names the counts' file in memscope's cache.
+const countsKind = "secrets.1"
+
+// counted is what Counts keeps of one file across runs
+// (diskcache.PerFile: valid while the file's stamp is the same).
+type counted struct {
+	Read     bool
+	Bytes    int64
+	Kept     int
+	Problems []model.Problem
+}
+
+// Counts is Begin's Report (every count, copy and problem; no finding)
+// for a scan of the whole home, with the counts of each file of the home
+// kept in cache (nil: none) by the rule stat uses (diskcache.PerFile): a
+// file whose stamp is the one it was counted at is not read again, so a
+// second run reads no unchanged transcript. It holds no finding and
+// reads no file twice. With o.Project set (findings kept by project) it
+// is Begin's Report, uncached.
+func Counts(o Options, cache *diskcache.Store) Report {
+	if o.Project != "" || cache == nil {
+		return countAll(o)
+	}
+	units, probs := listUnits(o)
+	hist := &lazyHistory{fsys: o.Home.FS}
+	results := make([]fileResult, len(units))
+	var home, outside []int
+	for i, u := range units {
+		if u.inHome {
+			home = append(home, i)
+		} else {
+			outside = append(outside, i)
+		}
+	}
+	for j, r := range scanUnits(o, units, outside, hist, nil) {
+		results[outside[j]] = r
+	}
+	names := make([]string, len(home))
+	for j, i := range home {
+		names[j] = units[i].name
+	}
+	compute := func(miss []int) []counted {
+		idx := make([]int, len(miss))
+		for j, m := range miss {
+			idx[j] = home[m]
+		}
+		out := make([]counted, len(miss))
+		for j, r := range scanUnits(o, units, idx, hist, nil) {
+			out[j] = counted{Read: r.read, Bytes: r.bytes, Kept: r.kept, Problems: r.problems}
+		}
+		return out
+	}
+	name := diskcache.Name(countsKind, o.Home.Dir)
+	kept, _ := diskcache.Load[map[string]diskcache.Entry[counted]](cache, countsKind, name)
+	next := map[string]diskcache.Entry[counted]{}
+	res, hits := diskcache.PerFile(o.Home.FS, names, kept, next, compute, wholeCount)
+	if hits < len(names) || len(next) != len(kept) {
+		// A cache not written costs the next run its time only.
+		_ = diskcache.Save(cache, countsKind, name, next)
+	}
+	for j, c := range res {
+		results[home[j]] = fileResult{read: c.Read, bytes: c.Bytes, kept: c.Kept, problems: c.Problems}
+	}
+	return report(o, units, results, probs)
+}
+
+// countAll counts every file (no cache).
+func countAll(o Options) Report {
+	units, probs := listUnits(o)
+	all := make([]int, len(units))
+	for i := range all {
+		all[i] = i
+	}
+	return report(o, units, scanUnits(o, units, all, &lazyHistory{fsys: o.Home.FS}, nil), probs)
+}
+
+// wholeCount says a file's counts cover it whole: it was read and no
+// read failed (a line too long to read is the file's own, and kept).
+func wholeCount(c counted, _ int64) bool {
+	if !c.Read {
+		return false
+	}
+	for _, p := range c.Problems {
+		if p.Kind == model.ProblemUnreadable {
+			return false
+		}
+	}
+	return true
+}
