@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
 	"path"
 	"strings"
 
@@ -78,14 +81,6 @@ type resumeOut struct {
 	Preserved    []string `json:"preserved"`
 }
 
-func uuidsOf(rs []*model.Record) []string {
-	out := make([]string, 0, len(rs))
-	for _, r := range rs {
-		out = append(out, r.UUID)
-	}
-	return out
-}
-
 func parseReplay(e *env, args []string) (replayOptions, error) {
 	var opts replayOptions
 	var wf windowFlags
@@ -112,33 +107,60 @@ func parseReplay(e *env, args []string) (replayOptions, error) {
 	return opts, err
 }
 
+// replayRun is a replay ready to print: out has every field but Turns
+// and Steps, which come from rp one at a time as they are written, so
+// memory is the index's, not the output's.
+type replayRun struct {
+	out   replayOut
+	rp    *timeline.Replay
+	close func()
+}
+
 // runReplay builds the session's timeline: its compactions, turns, and
-// what a resume loads.
-func runReplay(e *env, opts replayOptions) (replayOut, error) {
+// what a resume loads. The transcript is indexed in one pass
+// (timeline.Index) and what a turn or step prints that the index does
+// not hold is read again by offset when it is printed; call close after.
+func runReplay(e *env, opts replayOptions) (run replayRun, err error) {
 	sf, err := openSessionOrVault(e, &opts.home, opts.session, opts.vault)
 	if err != nil {
-		return replayOut{}, err
+		return replayRun{}, err
 	}
-	defer sf.close()
-	tr, err := model.ReadTranscript(sf.fsys, sf.name)
+	ix, err := timeline.ReadIndex(sf.fsys, sf.name)
 	if err != nil {
-		return replayOut{}, err
+		sf.close()
+		return replayRun{}, err
 	}
-	var tl timeline.Timeline
-	if opts.given {
-		tl = timeline.Build(tr, opts.window, sf.size)
-	} else {
+	rr, err := model.OpenRereader(sf.fsys, sf.name, model.ScanOptions{Content: true})
+	if err != nil {
+		sf.close()
+		return replayRun{}, err
+	}
+	run.close = func() { rr.Close(); sf.close() }
+	defer func() {
+		if err != nil {
+			run.close()
+		}
+	}()
+	w, limits := opts.window, (*window.Resolved)(nil)
+	if !opts.given {
 		root, homeDir := e.root, ""
 		if sf.home != nil {
 			root, homeDir = sf.home.root, sf.home.home.Dir
 		}
-		tl = timeline.BuildResolved(tr, sessionLimits(e, root, homeDir, tr), sf.size)
+		l := sessionLimits(e, root, homeDir, ix.Summary.CWD, ix.Limits)
+		w, limits = l.Config, &l
 	}
-	out := replayOut{Session: tl.Session, Path: sf.disk, Earlier: strings.HasSuffix(sf.disk, model.ReplacedSuffix), Records: tl.Records, Problems: tr.Summary.Problems,
+	rp, err := timeline.BuildReplay(ix, func(i int32) (*model.Record, error) { return ix.Reread(rr, i) }, w, sf.size)
+	if err != nil {
+		return replayRun{}, err
+	}
+	rp.Limits = limits
+	tl := rp.Timeline
+	out := replayOut{Session: tl.Session, Path: sf.disk, Earlier: strings.HasSuffix(sf.disk, model.ReplacedSuffix), Records: tl.Records, Problems: ix.Summary.Problems,
 		Window: tl.Window, Thresholds: tl.Thresholds, Limits: tl.Limits, Boundaries: tl.Boundaries, Branches: tl.Branches,
-		Sidechains: tl.Sidechains, Turns: tl.Turns, Steps: tl.Steps,
-		Resume: resumeOut{Resume: tl.Resume, Messages: len(tl.Resume.Messages), MessageUUIDs: uuidsOf(tl.Resume.Messages),
-			Preserved: uuidsOf(tl.Resume.Preserved)}}
+		Sidechains: tl.Sidechains, Turns: []timeline.Turn{}, Steps: []timeline.Step{},
+		Resume: resumeOut{Resume: tl.Resume, Messages: len(rp.Messages), MessageUUIDs: rp.UUIDs(rp.Messages),
+			Preserved: rp.UUIDs(rp.Preserved)}}
 	if out.Problems == nil {
 		out.Problems = []model.Problem{}
 	}
@@ -150,12 +172,87 @@ func runReplay(e *env, opts replayOptions) (replayOut, error) {
 			out.EarlierCopies = append(out.EarlierCopies, sf.home.home.Abs(p))
 		}
 	}
-	return out, nil
+	return replayRun{out: out, rp: rp, close: run.close}, nil
 }
 
-// showReplay prints what runReplay returned, as text or --json.
-func showReplay(e *env, opts replayOptions, out replayOut) error {
-	return e.output(opts.json, out, func(w io.Writer) { printReplay(w, out) })
+// showReplay prints what runReplay returned, as text or --json, and
+// closes it.
+func showReplay(e *env, opts replayOptions, run replayRun) error {
+	defer run.close()
+	if opts.json {
+		return writeReplayJSON(e.stdout, run)
+	}
+	var err error
+	printReplay(humanOutput(e.stdout), run.out, func(yield func(timeline.Step, timeline.Turn) bool) {
+		for k := range run.rp.StepCount() {
+			s, serr := run.rp.Step(k)
+			var tu timeline.Turn
+			if serr == nil && s.Kind == timeline.StepTurn {
+				tu, serr = run.rp.Turn(s.Turn)
+			}
+			if serr != nil {
+				err = serr
+				return
+			}
+			if !yield(s, tu) {
+				return
+			}
+		}
+	})
+	return err
+}
+
+// writeReplayJSON writes run as writeJSON writes a replayOut, its turns
+// and steps one at a time: the same bytes, without holding them.
+func writeReplayJSON(w io.Writer, run replayRun) error {
+	var buf bytes.Buffer
+	if err := jsonEncoder(&buf, "").Encode(run.out); err != nil {
+		return err
+	}
+	const tail = "  \"turns\": [],\n  \"steps\": []\n}\n"
+	head, ok := bytes.CutSuffix(buf.Bytes(), []byte(tail))
+	if !ok {
+		return fmt.Errorf("replay --json: turns and steps are not the last fields")
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.Write(escapeTerminalRunes(head))
+	var elem bytes.Buffer
+	item := jsonEncoder(&elem, "    ")
+	list := func(name string, n int, get func(k int) (any, error)) error {
+		fmt.Fprintf(bw, "  %q: [", name)
+		for k := range n {
+			v, err := get(k)
+			if err != nil {
+				return err
+			}
+			elem.Reset()
+			if err := item.Encode(v); err != nil {
+				return err
+			}
+			if k > 0 {
+				bw.WriteByte(',')
+			}
+			bw.WriteString("\n    ")
+			bw.Write(escapeTerminalRunes(bytes.TrimSuffix(elem.Bytes(), []byte("\n"))))
+		}
+		if n > 0 {
+			bw.WriteString("\n  ")
+		}
+		bw.WriteString("]")
+		return nil
+	}
+	rp := run.rp
+	if err := list("turns", rp.TurnCount(), func(k int) (any, error) { return rp.Turn(k) }); err != nil {
+		bw.Flush()
+		return err
+	}
+	bw.WriteString(",\n")
+	if err := list("steps", rp.StepCount(), func(k int) (any, error) { return rp.Step(k) }); err != nil {
+		bw.Flush()
+		return err
+	}
+	bw.WriteString("\n}\n")
+	return bw.Flush()
 }
 
 // optInt shows a figure the client may leave out.
@@ -181,7 +278,7 @@ func earlierCopies(fsys fs.FS, name string) []string {
 	return out
 }
 
-func printReplay(w io.Writer, r replayOut) {
+func printReplay(w io.Writer, r replayOut, steps iter.Seq2[timeline.Step, timeline.Turn]) {
 	fmt.Fprintf(w, "session   %s\nfile      %s, %s\n", r.Session, r.Path, format.Count(r.Records, "record", "records"))
 	if v := r.Vault; v != nil {
 		fmt.Fprintf(w, "          %s: the home no longer has this session; read from the vault %s\n          %s\n", vaultOnlyLabel, model.SanitizeLine(v.Dir), v.Restore)
@@ -203,10 +300,9 @@ func printReplay(w io.Writer, r replayOut) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, " line  time          event")
-	for _, s := range r.Steps {
+	for s, tu := range steps {
 		ts := s.Timestamp.Format("15:04:05.000")
 		if s.Kind == timeline.StepTurn {
-			tu := r.Turns[s.Turn]
 			fmt.Fprintf(w, "%5d  %s  turn          %7d tokens  %-11s  est. %s\n", tu.Line, ts, tu.ContextTokens, tu.Level, contextLine(s.Context))
 			continue
 		}

@@ -25,14 +25,20 @@ func (e *env) output(asJSON bool, v any, text func(w io.Writer)) error {
 // writeJSON prints v as indented JSON, with terminal controls escaped.
 func writeJSON(w io.Writer, v any) error {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	if err := jsonEncoder(&buf, "").Encode(v); err != nil {
 		return err
 	}
 	_, err := w.Write(escapeTerminalRunes(buf.Bytes()))
 	return err
+}
+
+// jsonEncoder is writeJSON's encoder: two-space indents after prefix
+// (the indent of a value inside the document), HTML left as it is.
+func jsonEncoder(w io.Writer, prefix string) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetIndent(prefix, "  ")
+	enc.SetEscapeHTML(false)
+	return enc
 }
 
 // sanitizingWriter strips terminal control sequences from what is written

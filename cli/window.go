@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/memscope/memscope/engine/timeline"
 	ctxwindow "github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/model"
 )
@@ -58,13 +57,13 @@ func (w *windowFlags) noteGiven(fs *flag.FlagSet) {
 // the client ran, as far as memscope can tell) and the client's settings
 // files for the session's project; homeDir "" (a transcript given by
 // path) reads the project's files only.
-func sessionLimits(e *env, root fs.FS, homeDir string, tr *model.Transcript) ctxwindow.Resolved {
+func sessionLimits(e *env, root fs.FS, homeDir, project string, limits func(ctxwindow.Input) ctxwindow.Resolved) ctxwindow.Resolved {
 	in := ctxwindow.Input{Getenv: e.getenv, EnvFrom: "memscope's environment"}
-	if project := tr.Summary.CWD; project != "" && root != nil {
+	if project != "" && root != nil {
 		in.Settings, _ = model.LoadSettings(root, homeDir, project, model.ManagedDir)
 		if homeDir == "" {
 			in.Settings = slices.DeleteFunc(in.Settings, func(s model.Settings) bool { return s.Source == model.SettingsUser })
 		}
 	}
-	return timeline.Limits(tr, in)
+	return limits(in)
 }

@@ -2,6 +2,8 @@ package model
 
 import (
 	"bytes"
+	"encoding/binary"
+	"hash/maphash"
 	"time"
 )
 
@@ -60,8 +62,9 @@ type Summarizer struct {
 	sum TranscriptSummary
 	dec *recordDecoder
 	rec Record
-	// seen holds message.id+"\x00"+requestId of the responses counted.
-	seen map[string]struct{}
+	// seen holds the KeyHash of message.id+"\x00"+requestId of the
+	// responses counted: 16 bytes a response, whatever the ids' length.
+	seen map[[16]byte]struct{}
 	key  []byte
 }
 
@@ -69,7 +72,7 @@ type Summarizer struct {
 func NewSummarizer() *Summarizer { return newSummarizer("", ScanOptions{}) }
 
 func newSummarizer(name string, opts ScanOptions) *Summarizer {
-	z := &Summarizer{dec: newRecordDecoder(name, opts), seen: map[string]struct{}{}}
+	z := &Summarizer{dec: newRecordDecoder(name, opts), seen: map[[16]byte]struct{}{}}
 	z.Reset(name)
 	return z
 }
@@ -184,10 +187,11 @@ func (z *Summarizer) add(r *SummaryRecord) {
 	}
 	if r.MessageID != "" || r.RequestID != "" {
 		z.key = append(append(append(z.key[:0], r.MessageID...), 0), r.RequestID...)
-		if _, dup := z.seen[string(z.key)]; dup {
+		h := KeyHash(z.key)
+		if _, dup := z.seen[h]; dup {
 			return
 		}
-		z.seen[string(z.key)] = struct{}{}
+		z.seen[h] = struct{}{}
 	}
 	s.Responses++
 	s.Usage = s.Usage.Add(*r.Usage)
@@ -206,4 +210,18 @@ func (s TranscriptSummary) Whole(size int64) bool {
 		}
 	}
 	return true
+}
+
+// keySeeds seed KeyHash; they are drawn once per process.
+var keySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+// KeyHash is a 128-bit hash of b, for sets that would otherwise hold
+// every key (a response's message.id and requestId): two keys share it
+// with a chance of 2^-128, and since the seeds are drawn at random per
+// process, no file can be written to make two keys share it.
+func KeyHash(b []byte) [16]byte {
+	var h [16]byte
+	binary.LittleEndian.PutUint64(h[:8], maphash.Bytes(keySeeds[0], b))
+	binary.LittleEndian.PutUint64(h[8:], maphash.Bytes(keySeeds[1], b))
+	return h
 }

@@ -63,7 +63,7 @@ func NewTranscript(path string) *Transcript {
 // is a compaction boundary, listed even without a uuid) and indexes it. It
 // reports whether r was kept.
 func (t *Transcript) Add(r *Record) bool {
-	if r.UUID == "" && r.LeafUUID == "" && !r.IsCompactBoundary() && !r.IsMicrocompactBoundary() {
+	if !Kept(r) {
 		return false
 	}
 	t.Records = append(t.Records, r)
@@ -79,6 +79,12 @@ func (t *Transcript) Add(r *Record) bool {
 		t.children[r.ParentUUID] = append(t.children[r.ParentUUID], r)
 	}
 	return true
+}
+
+// Kept reports whether r belongs in the message tree: it has a uuid or
+// a leafUuid, or is a compaction boundary (listed even without a uuid).
+func Kept(r *Record) bool {
+	return r.UUID != "" || r.LeafUUID != "" || r.IsCompactBoundary() || r.IsMicrocompactBoundary()
 }
 
 // Get returns the record with the given uuid, or nil.

@@ -11,6 +11,7 @@
 #
 #   scripts/scale-bench.sh
 #   RECORDS=250000 RUNS=3 scripts/scale-bench.sh
+#   ONLY=replay RECORDS=1000000 scripts/scale-bench.sh   # only the commands whose name matches
 #
 # /usr/bin/time comes from Debian's package "time"; as root the script
 # installs it with apt-get when it is missing and says so.
@@ -66,6 +67,9 @@ RAW=$(mktemp)
 measure() {
 	local name=$1 tv walls=() cpus=() rsss=() i rc
 	shift
+	if [ -n "${ONLY:-}" ] && [[ ! $name =~ $ONLY|floor ]]; then
+		return 0
+	fi
 	tv=$(mktemp)
 	for ((i = 0; i < RUNS; i++)); do
 		rc=0

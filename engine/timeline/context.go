@@ -47,15 +47,20 @@ type systemIndex struct {
 func newSystemIndex(t *model.Transcript) systemIndex {
 	var x systemIndex
 	for _, r := range t.Records {
-		if r.AttachmentType == PromptSnapshot {
-			best := r.AttachmentChars
-			if n := len(x.upToMax); n > 0 {
-				best = max(best, x.upToMax[n-1])
-			}
-			x.lines, x.sizes, x.upToMax = append(x.lines, r.Line), append(x.sizes, r.AttachmentChars), append(x.upToMax, best)
-		}
+		x.add(r)
 	}
 	return x
+}
+
+// add takes the next record in file order.
+func (x *systemIndex) add(r *model.Record) {
+	if r.AttachmentType == PromptSnapshot {
+		best := r.AttachmentChars
+		if n := len(x.upToMax); n > 0 {
+			best = max(best, x.upToMax[n-1])
+		}
+		x.lines, x.sizes, x.upToMax = append(x.lines, r.Line), append(x.sizes, r.AttachmentChars), append(x.upToMax, best)
+	}
 }
 
 // RecordContext is what one record adds to the context. Records the model
@@ -103,18 +108,6 @@ func RecordContext(r *model.Record) Context {
 	return c
 }
 
-// contextMemo computes the context at each record once: a record's
-// context is its parent's plus its own, so a whole timeline costs one
-// pass however long the chains are.
-type contextMemo struct {
-	t    *model.Transcript
-	memo map[*model.Record]Context
-}
-
-func newContextMemo(t *model.Transcript) *contextMemo {
-	return &contextMemo{t: t, memo: map[*model.Record]Context{}}
-}
-
 // Total is the sum of the categories.
 func (c Context) Total() window.Tokens {
 	return c.System + c.Instructions + c.Memory + c.Conversation + c.ToolResults
@@ -136,71 +129,4 @@ func (x systemIndex) at(line int) window.Tokens {
 		best = max(best, x.sizes[i])
 	}
 	return window.EstimateTokens(best)
-}
-
-// of returns the context the model saw at r (r included), following the
-// same links resume follows.
-func (m *contextMemo) of(r *model.Record) Context {
-	var stack []*model.Record
-	onStack := map[*model.Record]bool{}
-	for cur := r; cur != nil; cur = m.t.Get(cur.ParentUUID) {
-		if _, ok := m.memo[cur]; ok || onStack[cur] {
-			break
-		}
-		onStack[cur] = true
-		stack = append(stack, cur)
-	}
-	for i := len(stack) - 1; i >= 0; i-- {
-		rec := stack[i]
-		var base Context
-		if p := m.t.Get(rec.ParentUUID); p != nil {
-			base = m.memo[p] // zero for a cycle's entry point
-		} else if rec.IsCompactBoundary() {
-			base = m.fallbackBase(rec)
-		}
-		c := base.Add(RecordContext(rec))
-		if p := m.t.Get(rec.ParentUUID); p != nil && rec.IsCompactSummary {
-			c = m.addPreserved(p, rec, c)
-		}
-		m.memo[rec] = c
-	}
-	return m.memo[r]
-}
-
-// fallbackBase is what a compact boundary starts from: nothing, unless its
-// preserved segment is broken, in which case the client loads the full
-// history behind it.
-func (m *contextMemo) fallbackBase(b *model.Record) Context {
-	if b.Compact == nil || b.Compact.PreservedSegment == nil {
-		return Context{}
-	}
-	v := View{T: m.t, From: 1}
-	if _, err := preservedSegment(v, b.Compact.PreservedSegment); err == nil {
-		return Context{}
-	}
-	var c Context
-	if prev := v.get(b.LogicalParentUUID); prev != nil {
-		chain, _ := Walk(v, prev, true)
-		for _, r := range chain {
-			c = c.Add(RecordContext(r))
-		}
-	}
-	return c
-}
-
-// addPreserved adds a partial compaction's preserved segment at its
-// anchor (the summary under the boundary).
-func (m *contextMemo) addPreserved(boundary, anchor *model.Record, c Context) Context {
-	if !boundary.IsCompactBoundary() || boundary.Compact == nil || boundary.Compact.PreservedSegment == nil ||
-		boundary.Compact.PreservedSegment.AnchorUUID != anchor.UUID {
-		return c
-	}
-	seg, err := preservedSegment(View{T: m.t, From: 1}, boundary.Compact.PreservedSegment)
-	if err != nil {
-		return c
-	}
-	for _, r := range seg {
-		c = c.Add(RecordContext(r))
-	}
-	return c
 }

@@ -10,21 +10,44 @@ import (
 // status line); the model, the largest context and the preTokens of the
 // automatic compactions come from the main conversation of t.
 func Limits(t *model.Transcript, in window.Input) window.Resolved {
+	var l limitsScan
 	for _, r := range t.Records {
-		switch {
-		case r.IsSidechain:
-			continue
-		case r.IsCompactBoundary():
-			if m := r.Compact; m != nil && m.Trigger == model.TriggerAuto && m.PreTokens != nil {
-				in.AutoPreTokens = append(in.AutoPreTokens, window.Tokens(*m.PreTokens))
-			}
-		case IsTurn(r):
-			if m := r.Message.Model; m != "" && m != "<synthetic>" {
-				in.Model = m
-			}
-			in.MaxContext = max(in.MaxContext, window.Tokens(r.Message.Usage.ContextTokens()))
-		}
+		l.add(r)
 	}
+	return l.resolve(in)
+}
+
+// Limits is Limits on the indexed transcript.
+func (ix *Index) Limits(in window.Input) window.Resolved { return ix.limits.resolve(in) }
+
+// limitsScan gathers what Limits reads from a transcript, record by record.
+type limitsScan struct {
+	auto       []window.Tokens
+	model      string
+	maxContext window.Tokens
+}
+
+func (l *limitsScan) add(r *model.Record) {
+	switch {
+	case r.IsSidechain:
+	case r.IsCompactBoundary():
+		if m := r.Compact; m != nil && m.Trigger == model.TriggerAuto && m.PreTokens != nil {
+			l.auto = append(l.auto, window.Tokens(*m.PreTokens))
+		}
+	case IsTurn(r):
+		if m := r.Message.Model; m != "" && m != "<synthetic>" {
+			l.model = m
+		}
+		l.maxContext = max(l.maxContext, window.Tokens(r.Message.Usage.ContextTokens()))
+	}
+}
+
+func (l *limitsScan) resolve(in window.Input) window.Resolved {
+	in.AutoPreTokens = append(in.AutoPreTokens, l.auto...)
+	if l.model != "" {
+		in.Model = l.model
+	}
+	in.MaxContext = max(in.MaxContext, l.maxContext)
 	return window.Resolve(in)
 }
 

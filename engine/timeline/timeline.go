@@ -179,77 +179,49 @@ type Timeline struct {
 	Branches   []BranchInfo     `json:"branches"`
 	Sidechains []SidechainInfo  `json:"sidechains"`
 
-	t *model.Transcript
+	t  *model.Transcript
+	ix *Index
 }
 
 // Build replays t against window w. fileSize is the transcript's
-// size on disk (for the resume's 5 MiB rule).
+// size on disk (for the resume's 5 MiB rule). It runs on t's Index
+// (BuildReplay), as replay does on a file.
 func Build(t *model.Transcript, w window.Config, fileSize int64) Timeline {
-	tl := Timeline{
-		Session: t.Summary.SessionID, Path: t.Path, Records: t.Summary.Records, Window: w,
-		Thresholds: Thresholds{Effective: w.Effective(), Warning: w.WarningAt(), Autocompact: w.AutocompactAt(), Blocked: w.BlockedAt()},
-		Boundaries: []BoundaryInfo{}, Turns: []Turn{}, Steps: []Step{}, Branches: []BranchInfo{}, Sidechains: []SidechainInfo{},
-		t: t,
-	}
-	ctx := newContextMemo(t)
-	turnAt := map[string]int{} // message.id+requestId → index in Turns
-	agent := AgentFile(t)
-	for _, r := range t.Records {
-		switch {
-		case r.IsCompactBoundary() || r.IsMicrocompactBoundary():
-			b := boundaryInfo(t, r)
-			leaf := r
-			if s := t.Get(b.SummaryUUID); s != nil {
-				leaf = s
-			}
-			tl.Boundaries = append(tl.Boundaries, b)
-			st := Step{Kind: StepBoundary, Line: leaf.Line, Leaf: leaf.UUID, Timestamp: r.Timestamp,
-				Turn: -1, Boundary: len(tl.Boundaries) - 1, Context: ctx.of(leaf)}
-			if b.PostTokens != nil {
-				st.Measured = window.Tokens(*b.PostTokens)
-			}
-			tl.Steps = append(tl.Steps, st)
-		case isTurnIn(r, agent):
-			u := r.Message.Usage
-			key, keyed := TurnKey(r)
-			if i, ok := turnAt[key]; ok && keyed {
-				// Another block of the same response: move the turn's end here.
-				tl.Turns[i].UUID = r.UUID
-				tl.Turns[i].Line = r.Line
-				st := &tl.Steps[len(tl.Steps)-1]
-				if st.Kind == StepTurn && st.Turn == i {
-					st.Leaf, st.Line, st.Context = r.UUID, r.Line, ctx.of(r)
-				}
-				continue
-			}
-			turnAt[key] = len(tl.Turns)
-			measured := window.Tokens(u.ContextTokens())
-			tl.Turns = append(tl.Turns, Turn{UUID: r.UUID, MessageID: r.Message.ID, Line: r.Line, Timestamp: r.Timestamp,
-				ContextTokens: measured, OutputTokens: window.Tokens(u.OutputTokens), Level: w.Level(measured)})
-			tl.Steps = append(tl.Steps, Step{Kind: StepTurn, Line: r.Line, Leaf: r.UUID, Timestamp: r.Timestamp,
-				Turn: len(tl.Turns) - 1, Boundary: -1, Context: ctx.of(r), Measured: measured})
-		}
-	}
-	sys := newSystemIndex(t)
-	for i := range tl.Steps {
-		tl.Steps[i].Index = i
-		tl.Steps[i].Context.System = sys.at(tl.Steps[i].Line)
-	}
-	tl.Resume = ResumeTranscript(t, ResumeOptions{FileSize: fileSize})
-	for _, b := range t.Branches() {
-		bi := BranchInfo{Parent: b.Parent.UUID, Line: b.Parent.Line}
-		for _, c := range b.Children {
-			bi.Children = append(bi.Children, c.UUID)
-		}
-		tl.Branches = append(tl.Branches, bi)
-	}
-	for _, s := range t.Sidechains() {
-		tl.Sidechains = append(tl.Sidechains, SidechainInfo{Root: s.Root.UUID, AgentID: s.AgentID, Records: s.Records})
-	}
+	ix := IndexTranscript(t)
+	rp, _ := BuildReplay(ix, treeSource(t), w, fileSize)
+	tl, _ := rp.Whole() // a tree source never fails
+	tl.Resume.Messages, tl.Resume.Preserved = recordsOf(t, rp.Messages), recordsOf(t, rp.Preserved)
+	tl.t, tl.ix = t, ix
 	return tl
 }
 
+// treeSource reads record i from the transcript in memory.
+func treeSource(t *model.Transcript) Source {
+	return func(i int32) (*model.Record, error) { return t.Records[i], nil }
+}
+
+func recordsOf(t *model.Transcript, is []int32) []*model.Record {
+	if is == nil {
+		return nil
+	}
+	out := make([]*model.Record, 0, len(is))
+	for _, i := range is {
+		out = append(out, t.Records[i])
+	}
+	return out
+}
+
 func boundaryInfo(t *model.Transcript, r *model.Record) BoundaryInfo {
+	return boundaryFrom(r, summaryOf(t, r), func(ps *model.PreservedSegment) error {
+		_, err := preservedSegment(View{T: t, From: 1}, ps)
+		return err
+	})
+}
+
+// boundaryFrom is what Timeline.Boundaries says of boundary r: s is the
+// compact summary row under it (nil when none is), broken says why a
+// preserved segment's links do not hold (nil when they do).
+func boundaryFrom(r, s *model.Record, broken func(*model.PreservedSegment) error) BoundaryInfo {
 	b := BoundaryInfo{UUID: r.UUID, Kind: BoundaryCompact, Line: r.Line, Timestamp: r.Timestamp}
 	if m := r.Microcompact; r.IsMicrocompactBoundary() {
 		b.Kind = BoundaryMicrocompact
@@ -266,18 +238,18 @@ func boundaryInfo(t *model.Transcript, r *model.Record) BoundaryInfo {
 			b.PreservedMessages = len(c.PreservedMessages.UUIDs)
 		}
 		if c.PreservedSegment != nil {
-			if _, err := preservedSegment(View{T: t, From: 1}, c.PreservedSegment); err != nil {
+			if err := broken(c.PreservedSegment); err != nil {
 				b.PreservedBroken = err.Error()
 			}
 		}
 	}
-	if s := summaryOf(t, r); s != nil {
+	if s != nil {
 		b.SummaryUUID = s.UUID
 		if s.Message != nil {
 			b.SummaryBytes = s.Message.ContentBytes
 		}
 	}
-	b.Compaction, b.Direction, b.MessagesSummarized = Compaction(t, r)
+	b.Compaction, b.Direction, b.MessagesSummarized = compaction(r, s)
 	return b
 }
 
@@ -298,13 +270,19 @@ func summaryOf(t *model.Transcript, r *model.Record) *model.Record {
 // trigger ("" when that is unknown); with the direction and the count of
 // summarized messages (the boundary's figure, else its summary row's).
 func Compaction(t *model.Transcript, r *model.Record) (CompactionKind, model.SummarizeDirection, *int) {
+	return compaction(r, summaryOf(t, r))
+}
+
+// compaction is Compaction for boundary r and its summary row s (nil
+// when it has none).
+func compaction(r, s *model.Record) (CompactionKind, model.SummarizeDirection, *int) {
 	var dir model.SummarizeDirection
 	var n *int
 	var trigger model.CompactTrigger
 	if c := r.Compact; c != nil {
 		n, trigger = c.MessagesSummarized, c.Trigger
 	}
-	if s := summaryOf(t, r); s != nil && s.Summarize != nil {
+	if s != nil && s.Summarize != nil {
 		dir = s.Summarize.Direction
 		if n == nil {
 			n = s.Summarize.MessagesSummarized
@@ -329,7 +307,12 @@ func (tl *Timeline) State(k int) Resume {
 		return Resume{LeafSource: LeafNone, ChainEnd: model.ChainNoLeaf}
 	}
 	s := tl.Steps[k]
-	return ResumeTranscript(tl.t, ResumeOptions{AtLine: s.Line, Leaf: s.Leaf})
+	if tl.ix == nil {
+		return ResumeTranscript(tl.t, ResumeOptions{AtLine: s.Line, Leaf: s.Leaf})
+	}
+	res, msgs, pres := tl.ix.resume(ResumeOptions{AtLine: s.Line, Leaf: s.Leaf})
+	res.Messages, res.Preserved = recordsOf(tl.t, msgs), recordsOf(tl.t, pres)
+	return res
 }
 
 // Transcript returns the transcript the timeline replays.

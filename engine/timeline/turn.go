@@ -23,18 +23,24 @@ func TurnKey(r *model.Record) (key string, ok bool) {
 // sidechain's, as the client writes an agent's turns. There the sidechain
 // is the conversation, and its responses are the steps.
 func AgentFile(t *model.Transcript) bool {
-	chain := false
+	var a agentScan
 	for _, r := range t.Records {
-		if !r.IsChain() {
-			continue
-		}
-		if !r.IsSidechain {
-			return false
-		}
-		chain = true
+		a.add(r)
 	}
-	return chain
+	return a.agentFile()
 }
+
+// agentScan answers AgentFile record by record.
+type agentScan struct{ chain, main bool }
+
+func (a *agentScan) add(r *model.Record) {
+	if r.IsChain() {
+		a.chain = true
+		a.main = a.main || !r.IsSidechain
+	}
+}
+
+func (a agentScan) agentFile() bool { return a.chain && !a.main }
 
 // isTurnIn is IsTurn, and in an agent's own file (AgentFile) the same
 // rule on its sidechain.
