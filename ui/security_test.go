@@ -224,3 +224,81 @@ func TestSecurityRestoreStatusSaysNotes(t *testing.T) {
 		t.Errorf("status %q does not say the appended bytes are kept and the copy is gone", done.Text)
 	}
 }
+
+// The scrub plan asked about is read whole before the answer: at 80×24
+// it is longer than the rows under the list, and J scrolls it, z zooms
+// it (esc back to the question), without answering; every line of the
+// plan shows on some screen. Before, it ended in "… N more lines" that
+// nothing opened.
+func TestSecurityPlanScrollsDuringTheQuestion(t *testing.T) {
+	m, _ := secretsModel(t, 80, 24)
+	m = press(t, m, "S", "a")
+	first := screen(m)
+	if !strings.Contains(first, "y/n") || !strings.Contains(first, "── lines 1–") {
+		t.Fatalf("the plan does not say how to see its other lines:\n%s", first)
+	}
+	if strings.Contains(first, "more lines") {
+		t.Fatalf("the plan ends in a count nothing opens:\n%s", first)
+	}
+	seen := map[string]bool{}
+	collect := func(s string) {
+		for _, l := range strings.Split(s, "\n") {
+			seen[strings.TrimRight(strings.Trim(ansi.Strip(l), "│ "), " ")] = true
+		}
+	}
+	collect(first)
+	m = press(t, m, "z")
+	for range 80 {
+		collect(screen(m))
+		m = press(t, m, "J")
+	}
+	zoomed := screen(m)
+	if strings.Contains(zoomed, "y/n") && !strings.Contains(zoomed, "REDACTED") {
+		t.Fatalf("z did not zoom the plan:\n%s", zoomed)
+	}
+	if !anyHas(seen, "[REDACTED:github-pat]") {
+		t.Fatalf("the plan's replaced lines never showed")
+	}
+	if !anyHas(seen, "lines ") || !anyHas(seen, " of ") {
+		t.Fatalf("no position line while scrolling")
+	}
+	// Scrolled far enough, the position line names the plan's last line.
+	reached := false
+	for l := range seen {
+		rest, ok := strings.CutPrefix(l, "── lines ")
+		if !ok {
+			continue
+		}
+		var a, b, n int
+		if _, err := fmt.Sscanf(rest, "%d–%d of %d", &a, &b, &n); err == nil && b == n {
+			reached = true
+		}
+	}
+	if !reached {
+		var pos []string
+		for l := range seen {
+			if strings.Contains(l, "── lines") {
+				pos = append(pos, l)
+			}
+		}
+		t.Fatalf("J never reached the plan's last line; position lines seen: %q", pos)
+	}
+	m = press(t, m, "esc")
+	back := screen(m)
+	if !strings.Contains(back, "y/n") {
+		t.Fatalf("esc in the zoom should go back to the question, not answer it:\n%s", back)
+	}
+	m = press(t, m, "esc")
+	if s := screen(m); strings.Contains(s, "y/n") {
+		t.Fatalf("a second esc should cancel the question:\n%s", s)
+	}
+}
+
+func anyHas(seen map[string]bool, sub string) bool {
+	for l := range seen {
+		if strings.Contains(l, sub) {
+			return true
+		}
+	}
+	return false
+}

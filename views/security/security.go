@@ -21,6 +21,7 @@ import (
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/detail"
 	"github.com/memscope/memscope/views/component/list"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
@@ -75,6 +76,10 @@ type Model struct {
 	keys   *keymap.KeyMap
 	styles style.Styles
 	list   list.Model[Row]
+	// det is the detail under the list (the selected row's places, or the
+	// scrub plan asked about): J/K scroll it and z zooms it, during the
+	// y/n question too, so a long plan is read whole before the answer.
+	det    detail.Model
 	report *secrets.Report
 	// picked are the secrets (first-sighting ids) chosen for a scrub.
 	picked map[string]bool
@@ -107,7 +112,7 @@ func (m *Model) selectShown() {
 
 // New returns an empty Security pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: &keys, styles: st, picked: map[string]bool{}}
+	m := Model{keys: &keys, styles: st, picked: map[string]bool{}, det: detail.New(keys, st)}
 	m.list = list.New(keys, st, rowText)
 	m.list.Empty = "scanning the home for secrets…"
 	return m
@@ -206,6 +211,7 @@ func (m *Model) SetReadOnly(ro bool) { m.readOnly = ro }
 func (m *Model) SetStyles(st style.Styles) {
 	m.styles = st
 	m.list.SetStyles(st)
+	m.det.SetStyles(st)
 }
 
 func (m Model) listHeight() int { return max(m.height/2-2, 3) }
@@ -220,7 +226,7 @@ func (m *Model) SetSize(w, h int) {
 func (m *Model) Focus() {}
 
 // Blur takes the keyboard away and drops a pending question.
-func (m *Model) Blur() { m.ask, m.plan = askNone, nil }
+func (m *Model) Blur() { m.ask, m.plan = askNone, nil; m.det.Unzoom() }
 
 // Filtering reports whether the pane takes text or a y/n answer.
 func (m Model) Filtering() bool { return m.list.Filtering() || m.ask != askNone }
@@ -235,14 +241,14 @@ func (m *Model) ClickRow(y int) tea.Cmd {
 // Help lists the pane's own bindings.
 func (m Model) Help() []key.Binding {
 	if m.ask != askNone {
-		return []key.Binding{m.keys.Confirm, m.keys.Cancel}
+		return append([]key.Binding{m.keys.Confirm, m.keys.Cancel}, m.det.Help()...)
 	}
-	return []key.Binding{
+	return append([]key.Binding{
 		rebind(m.keys.Open, "open in Replay"),
 		rebind(m.keys.Toggle, "pick for the scrub, move down"),
 		rebind(m.keys.Apply, "scrub picked (or all)"),
 		rebind(m.keys.Delete, "forget scrub copy"),
-	}
+	}, m.det.Help()...)
 }
 
 func rebind(b key.Binding, help string) key.Binding {
@@ -292,7 +298,20 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		cmd := m.setPlan(msg.Plan)
 		return m, cmd
 	}
+	// While a question waits, J/K, z and the wheel still reach the
+	// detail, and in the zoom every key but the answer's yes does (esc
+	// goes back to the question, which a second esc cancels).
+	zoomedAsk := m.ask != askNone && m.det.Zoomed() && !isConfirm(msg, m.keys)
+	if (m.ask == askNone || m.det.Scrolls(msg) || zoomedAsk) && !m.list.Filtering() && m.report != nil {
+		if d, ok := m.det.Update(msg, m.detailContent(), m.det.Area(m.top(), m.width, m.height)); ok {
+			m.det = d
+			return m, nil
+		}
+	}
 	k, isKey := msg.(tea.KeyPressMsg)
+	if isKey && zoomedAsk {
+		return m, nil
+	}
 	if isKey && m.ask != askNone {
 		return m.answer(k)
 	}
@@ -373,6 +392,12 @@ func (m Model) answer(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	return m, nil
 }
 
+// isConfirm says msg is the key that answers yes.
+func isConfirm(msg tea.Msg, keys *keymap.KeyMap) bool {
+	k, ok := msg.(tea.KeyPressMsg)
+	return ok && key.Matches(k, keys.Confirm)
+}
+
 func status(t string, isErr bool) tea.Cmd {
 	return func() tea.Msg { return msgs.Status{Text: t, Error: isErr} }
 }
@@ -408,8 +433,11 @@ func (m Model) View() string {
 	if m.report == nil {
 		return m.styles.Dim.Render("scanning the home for secrets…")
 	}
-	return m.styles.Divided(m.width, m.head()+"\n"+m.list.View(m.renderRow), m.detail())
+	return m.det.Under(m.top(), m.detailContent(), m.width, m.height)
 }
+
+// top is the summary and the hint (or the question) over the list.
+func (m Model) top() string { return m.head() + "\n" + m.list.View(m.renderRow) }
 
 // head is the summary and the hint (or the question asked), each
 // wrapped at the pane's width rather than cut: a y/n question is read
@@ -462,49 +490,38 @@ func (m Model) hint() string {
 	return "space: pick · a: scrub (the picked, or all) · secrets are masked; memscope secrets --show prints them"
 }
 
-func (m Model) detail() string {
-	// The detail has the rows the list leaves: a short list leaves more.
-	used := min(m.listHeight(), m.list.Len())
-	if m.list.Filtering() || m.list.FilterValue() != "" {
-		used++
-	}
-	rows := max(m.height-used-m.headRows()-2, 1)
+// detailContent is what the detail shows: the scrub plan while it is
+// asked about, else the selected row's places (or a copy's files).
+func (m Model) detailContent() detail.Content {
 	if m.ask == askScrub && m.plan != nil {
-		return m.styles.Clip(m.planLines(), rows)
+		return detail.Content{ID: "plan", Lines: m.planLines()}
 	}
 	r, ok := m.list.Selected()
 	if !ok {
 		if m.report != nil && len(m.report.Copies) == 0 && len(m.report.Findings) == 0 {
-			return m.styles.Dim.Render(text.Wrap("every store was read: transcripts, history, pastes, file history, tool results, memory, CLAUDE.md, settings", max(m.width, 1)))
+			return detail.Content{ID: "clean", Lines: []string{m.styles.Dim.Render("every store was read: transcripts, history, pastes, file history, tool results, memory, CLAUDE.md, settings")}}
 		}
-		return ""
+		return detail.Content{}
 	}
 	var lines []string
 	if c := r.Copy; c != nil {
-		lines = append(lines, m.styles.Bold.Render(text.Truncate("scrub "+c.ID+" · "+format.Timestamp(c.Time), m.width)))
-		for _, l := range m.wrap("until it is forgotten, the secrets it removed still exist on disk, in " + model.SanitizeLine(c.Dir)) {
-			lines = append(lines, m.styles.Warn.Render(l))
-		}
+		lines = append(lines, m.styles.Bold.Render("scrub "+c.ID+" · "+format.Timestamp(c.Time)))
+		lines = append(lines, m.styles.Warn.Render("until it is forgotten, the secrets it removed still exist on disk, in "+model.SanitizeLine(c.Dir)))
 		for _, f := range c.Files {
-			lines = append(lines, m.wrap("  "+model.SanitizeLine(f))...)
+			lines = append(lines, "  "+model.SanitizeLine(f))
 		}
-		return m.styles.Clip(lines, rows)
+		return detail.Content{ID: "copy " + c.ID, Lines: lines}
 	}
 	f := r.Finding
-	for _, l := range m.wrap(fmt.Sprintf("%s — %s", f.Rule, f.Message)) {
-		lines = append(lines, m.styles.Bold.Render(l))
-	}
-	lines = append(lines, text.Truncate("secret   "+model.SanitizeLine(f.Excerpt)+"  (masked)", m.width))
-	// Each place wraps (inside a path too): the row cuts it.
+	lines = append(lines, m.styles.Bold.Render(fmt.Sprintf("%s — %s", f.Rule, f.Message)))
+	lines = append(lines, "secret   "+model.SanitizeLine(f.Excerpt)+"  (masked)")
+	// Each place is a line of its own; the detail wraps it (inside a
+	// path too): the row cuts it.
 	for _, p := range append([]*secrets.Finding{f}, r.Repeats...) {
-		lines = append(lines, m.wrap(placeLine(p))...)
+		lines = append(lines, placeLine(p))
 	}
-	return m.styles.Clip(lines, rows)
+	return detail.Content{ID: "finding " + f.ID, Lines: lines}
 }
-
-// wrap breaks s into lines of the pane's width, inside a word (a path)
-// too: the detail's lines are read whole, not cut.
-func (m Model) wrap(s string) []string { return text.Lines(s, m.width, lipgloss.NewStyle()) }
 
 // storeLabel names a store in at most 12 cells.
 func storeLabel(st secrets.Store) string {
@@ -541,23 +558,19 @@ func (m Model) planLines() []string {
 	var lines []string
 	for _, f := range p.Files {
 		if f.Refused != "" {
-			for _, l := range m.wrap("left alone " + model.SanitizeLine(f.File) + ": " + f.Refused) {
-				lines = append(lines, m.styles.Warn.Render(l))
-			}
+			lines = append(lines, m.styles.Warn.Render("left alone "+model.SanitizeLine(f.File)+": "+f.Refused))
 			continue
 		}
-		lines = append(lines, m.styles.Bold.Render(text.TruncateLeft(model.SanitizeLine(f.File), m.width)))
+		lines = append(lines, m.styles.Bold.Render(model.SanitizeLine(f.File)))
 		for _, l := range strings.Split(strings.TrimSuffix(f.Diff, "\n"), "\n") {
 			if strings.HasPrefix(l, "---") || strings.HasPrefix(l, "+++") {
 				continue
 			}
-			lines = append(lines, m.styles.DiffLine(text.Truncate(model.SanitizeLine(l), m.width)))
+			lines = append(lines, m.styles.DiffLine(model.SanitizeLine(l)))
 		}
 	}
 	for _, s := range p.Skipped {
-		for _, l := range m.wrap("not scrubbed " + model.SanitizeLine(s.File) + ": " + s.Why) {
-			lines = append(lines, m.styles.Dim.Render(l))
-		}
+		lines = append(lines, m.styles.Dim.Render("not scrubbed "+model.SanitizeLine(s.File)+": "+s.Why))
 	}
 	return lines
 }
@@ -570,5 +583,6 @@ func (m Model) Legend() []text.LegendEntry {
 		{Mark: "‹AKIA… (20 chars)›", Means: "a secret, masked: its first characters and its length"},
 		{Mark: "scrub copy", Means: "what a scrub replaced, kept (mode 0600) so u restores it; the secrets exist there until d forgets it"},
 		{Mark: "left alone", Means: fmt.Sprintf("a file Claude Code may be writing (changed in the last %d minutes, open in a process, or of a running session)", secrets.DefaultIdle/time.Minute)},
+		m.det.Legend(),
 	}
 }
