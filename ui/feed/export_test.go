@@ -39,7 +39,7 @@ func TestExportsWriteNewFiles(t *testing.T) {
 	}
 	memDir := filepath.Join(dir, "home", "projects", "-tmp-rc-work-beta", "memory")
 	s, _ := memstore.Open(memDir, memstore.DirFSIn(filepath.Join(dir, "home"), memDir, model.OSWriteFS{}))
-	e := ExportMemory(s, "/tmp/rc/work/beta", model.OSWriteFS{}, out, export.Markdown, testNow, nil)().(Exported)
+	e := ExportMemory(s, filepath.Join(dir, "work", "beta"), model.OSWriteFS{}, out, export.Markdown, testNow, nil)().(Exported)
 	if data, err := os.ReadFile(e.Path); e.Err != nil || filepath.Base(e.Path) != "claude-memory-beta.md" || !strings.Contains(string(data), "MEMORY.md") {
 		t.Fatalf("the memory export: %s, %v, %v", e.Path, e.Err, err)
 	}
