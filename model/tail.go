@@ -199,8 +199,8 @@ func TailLinesWithin(fsys fs.FS, name string, prev TailState, window int64, fn f
 		}
 	}
 	skipped := res.Lines
-	var cr countingReader
-	cr.r = io.NewSectionReader(ra, st.Offset, end-st.Offset)
+	var cr CountingReader
+	cr.R = io.NewSectionReader(ra, st.Offset, end-st.Offset)
 	// A small append needs a small buffer: the usual call reads one line.
 	buf := int(min(max(end-st.Offset+1, 4096), lineReaderBufSize))
 	// A byte order mark is stripped only at the start of the file, as
@@ -230,7 +230,7 @@ func TailLinesWithin(fsys fs.FS, name string, prev TailState, window int64, fn f
 		res.Lines++
 		ferr = fn(line)
 	}
-	res.Read += cr.n
+	res.Read += cr.N
 	if err := lr.Err(); err != nil && ferr == nil {
 		res.State = prev
 		return res, fmt.Errorf("read %s: %w", name, err)

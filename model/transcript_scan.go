@@ -51,7 +51,7 @@ type ScanOptions struct {
 // the summary covers what was read either way.
 func ScanTranscript(r io.Reader, name string, opts ScanOptions, fn func(*Record) error) (TranscriptSummary, error) {
 	z := newSummarizer(name, opts)
-	cr := &countingReader{r: r}
+	cr := &CountingReader{R: r}
 	lr := NewLineReader(cr)
 	for {
 		line, ok := lr.Next()
@@ -72,27 +72,32 @@ func ScanTranscript(r io.Reader, name string, opts ScanOptions, fn func(*Record)
 		}
 		if err := fn(rec); err != nil {
 			if errors.Is(err, ErrStopScan) {
-				return z.Summary(cr.n), nil
+				return z.Summary(cr.N), nil
 			}
-			return z.Summary(cr.n), err
+			return z.Summary(cr.N), err
 		}
 	}
-	s := z.Summary(cr.n)
+	s := z.Summary(cr.N)
 	if err := lr.Err(); err != nil {
 		return s, fmt.Errorf("read %s: %w", name, err)
 	}
 	return s, nil
 }
 
-// countingReader counts the bytes read through it.
-type countingReader struct {
-	r io.Reader
-	n int64
+// CountingReader counts the bytes read through it (N) and keeps the
+// first error other than the end of the input (Err).
+type CountingReader struct {
+	R   io.Reader
+	N   int64
+	Err error
 }
 
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
+func (c *CountingReader) Read(p []byte) (int, error) {
+	n, err := c.R.Read(p)
+	c.N += int64(n)
+	if err != nil && err != io.EOF && c.Err == nil {
+		c.Err = err
+	}
 	return n, err
 }
 

@@ -202,7 +202,7 @@ func planFile(h *model.Home, w *worker, bc *busyChecker, sel *fileSel) PlanFile 
 	notHeld := ""
 	var res fileResult
 	raw := sha256.New()
-	in := &countingReader{r: io.LimitReader(file, size)}
+	in := &model.CountingReader{R: io.LimitReader(file, size)}
 	w.scanFile(io.TeeReader(in, raw), u, &res, func(f *Finding) {
 		if !u.byLine() || len(shown) < maxDiffLines || shown[f.Line] {
 			near = append(near, *f)
@@ -222,14 +222,14 @@ func planFile(h *model.Home, w *worker, bc *busyChecker, sel *fileSel) PlanFile 
 	w.at = nil
 	// What the scan did not read (a text file's tail past a bad line) is
 	// hashed too: the stamp is the file's.
-	if _, err := io.Copy(raw, in); err != nil && in.err == nil {
-		in.err = err
+	if _, err := io.Copy(raw, in); err != nil && in.Err == nil {
+		in.Err = err
 	}
-	if in.err != nil {
-		pf.Refused = in.err.Error()
+	if in.Err != nil {
+		pf.Refused = in.Err.Error()
 		return pf
 	}
-	pf.Current = store.FileStamp{Exists: true, Size: in.n, ModTime: st.ModTime(), SHA256: hex.EncodeToString(raw.Sum(nil))}
+	pf.Current = store.FileStamp{Exists: true, Size: in.N, ModTime: st.ModTime(), SHA256: hex.EncodeToString(raw.Sum(nil))}
 	if notHeld != "" {
 		pf.Refused = notHeld
 		return pf
@@ -237,31 +237,14 @@ func planFile(h *model.Home, w *worker, bc *busyChecker, sel *fileSel) PlanFile 
 	if pf.Edits.Len() == 0 && pf.Refused == "" {
 		pf.Refused = "the secrets are no longer there (the file changed since the scan)"
 	}
-	pf.Diff, err = maskedDiff(pf.File, file, in.n, &pf.Edits, near)
+	pf.Diff, err = maskedDiff(pf.File, file, in.N, &pf.Edits, near)
 	if err == nil {
-		pf.After, err = stampEditedFrom(io.NewSectionReader(file, 0, in.n), &pf.Edits, pf.Current)
+		pf.After, err = stampEditedFrom(io.NewSectionReader(file, 0, in.N), &pf.Edits, pf.Current)
 	}
 	if err != nil {
 		pf.Refused, pf.Diff = err.Error(), ""
 	}
 	return pf
-}
-
-// countingReader counts the bytes read through it and keeps the first
-// error other than the end of the file.
-type countingReader struct {
-	r   io.Reader
-	n   int64
-	err error
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	if err != nil && err != io.EOF && c.err == nil {
-		c.err = err
-	}
-	return n, err
 }
 
 // spanHolds checks a finding's span before it is replaced: its bytes are
