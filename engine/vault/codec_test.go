@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,5 +136,61 @@ func TestZstdChunkLongerThanItsIndexLine(t *testing.T) {
 			t.Fatalf("a chunk one byte longer than its index line: %v", err)
 		}
 		break
+	}
+}
+
+// A first sync reads files on several workers at once: copies of one
+// transcript synced together store each of its chunks once (the claim
+// of a new chunk is one step), the packs hold no chunk twice, every
+// copy restores, and the state lists the files in order.
+func TestParallelFirstSyncStoresSharedChunksOnce(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	a := transcript(sidA, 0, 600, 400)
+	write(t, home, "projects/"+proj+"/"+sidA+".jsonl", a, t0)
+	single := openVault(t, nil)
+	alone := syncHome(t, single, home, t0)
+	for i := range 12 {
+		write(t, home, fmt.Sprintf("projects/%s/tool-copy-%02d.txt", proj, i), a, t0)
+		write(t, home, fmt.Sprintf("projects/%s/%s/tool-results/copy-%02d.txt", proj, sidA, i), a, t0)
+	}
+	v := openVault(t, nil)
+	rep := syncHome(t, v, home, t0)
+	u, err := v.Usage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := v.loadIndex()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := 0
+	idx, _ := filepath.Glob(filepath.Join(v.Dir, packsDir, "*.idx"))
+	for _, p := range idx {
+		data, _ := os.ReadFile(p)
+		lines += strings.Count(string(data), "\n")
+	}
+	if lines != len(ix.m) {
+		t.Errorf("the packs' index lines name %d chunks, %d distinct: a chunk stored twice", lines, len(ix.m))
+	}
+	if rep.Chunks != len(ix.m) || u.Chunks != len(ix.m) {
+		t.Errorf("sync reported %d chunks, usage %d, the index holds %d", rep.Chunks, u.Chunks, len(ix.m))
+	}
+	// The copies are not transcripts (no session id taken out), so they
+	// share their chunks with each other, not with the transcript: one
+	// copy's bytes more than the transcript alone.
+	if limit := alone.BytesNew + int64(len(a)); rep.BytesNew > limit {
+		t.Errorf("the transcript and 24 copies stored %d new bytes, want at most %d (the transcript alone %d, one copy %d)", rep.BytesNew, limit, alone.BytesNew, len(a))
+	}
+	vr, err := v.Verify()
+	if err != nil || !vr.OK() {
+		t.Fatalf("verify: %+v %v", vr, err)
+	}
+	sweep(t, home)
+	if _, err := v.Restore(RestoreOptions{Home: homeOf(t, home), Session: sidA, Now: t0}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(filepath.Join(home, "projects", proj, sidA, "tool-results", "copy-07.txt"))
+	if string(got) != a {
+		t.Error("a copy restored differs from the original")
 	}
 }

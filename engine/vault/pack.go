@@ -281,6 +281,9 @@ type packWriter struct {
 	// codec compresses this writer's packs (writeCodec when it began).
 	codec codec
 
+	// gate is held shared while a chunk is added and exclusively while a
+	// pack is written (several files are synced at once).
+	gate  sync.RWMutex
 	mu    sync.Mutex
 	buf   bytes.Buffer
 	lines bytes.Buffer
@@ -364,45 +367,69 @@ func (p *packWriter) close() {
 	p.workers.Wait()
 }
 
-// has reports whether the chunk k is stored or pending.
-func (p *packWriter) has(k key) bool {
+// add stores the chunk data (hash k) unless it is there already, and
+// says whether it was new; data is copied. Safe from several
+// goroutines: the look-up and the claim of a new chunk are one step, so
+// two files that hold the same chunk store it once.
+func (p *packWriter) add(k key, data []byte) (bool, error) {
+	p.gate.RLock()
+	p.mu.Lock()
 	if !p.ix.ready() {
-		return false
+		p.mu.Unlock()
+		p.gate.RUnlock()
+		return false, p.ix.err
 	}
-	if _, ok := p.ix.m[k]; ok {
-		return true
+	_, stored := p.ix.m[k]
+	_, pending := p.pending[k]
+	if stored || pending {
+		p.mu.Unlock()
+		p.gate.RUnlock()
+		return false, nil
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	_, ok := p.pending[k]
-	return ok
-}
-
-// add stores the chunk data (hash k) unless it is there already; data
-// is copied.
-func (p *packWriter) add(k key, data []byte) error {
-	if p.has(k) {
-		return nil
-	}
-	p.mu.Lock()
 	p.pending[k] = loc{stored: -1}
 	full := p.buf.Len() >= packLimit
 	p.mu.Unlock()
 	p.wg.Add(1)
 	p.jobs <- packJob{k: k, data: bytes.Clone(data)}
+	p.gate.RUnlock()
 	if full {
-		return p.flush()
+		return true, p.flushFull()
 	}
-	return nil
+	return true, nil
+}
+
+// flushFull writes the pack if it is still full once the chunks being
+// compressed are in (several adders may find it full at once: the first
+// writes it, the others find it emptied).
+func (p *packWriter) flushFull() error {
+	p.gate.Lock()
+	defer p.gate.Unlock()
+	p.wg.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.buf.Len() < packLimit {
+		return p.err
+	}
+	return p.flushLocked()
 }
 
 // flush waits for the chunks being compressed, then writes the pending
 // pack and then its index, both synced; only then are its chunks in the
 // index.
 func (p *packWriter) flush() error {
+	// No chunk is added while the pack is written: every chunk pending
+	// is in buf when it is.
+	p.gate.Lock()
+	defer p.gate.Unlock()
 	p.wg.Wait()
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	return p.flushLocked()
+}
+
+// flushLocked is flush with the gate and mu held and no chunk being
+// compressed.
+func (p *packWriter) flushLocked() error {
 	if p.err != nil {
 		return p.err
 	}
@@ -451,8 +478,8 @@ type chunkReader struct {
 	codecs map[string]codec
 	fr     io.ReadCloser
 	zr     *zstd.Decoder
-	raw   []byte
-	store []byte
+	raw    []byte
+	store  []byte
 }
 
 func newChunkReader(v *Vault, ix *index) *chunkReader {

@@ -162,7 +162,7 @@ func (v *Vault) Prune(o PruneOptions) (PruneReport, error) {
 			rd.close()
 			return rep, err
 		}
-		if err := pw.add(k, data); err != nil {
+		if _, err := pw.add(k, data); err != nil {
 			rd.close()
 			return rep, err
 		}
