@@ -91,7 +91,7 @@ stored=$(sed -n 's/^  "stored": \([0-9]*\),/\1/p' "$CACHE/du.json")
 dedup=$(sed -n 's/^  "dedup": \([0-9.]*\),/\1/p' "$CACHE/du.json")
 printf 'du       vault %d MB for %d MB of files: %.3f of the raw size (dedup alone %.3f)\n' "$((stored / 1000000))" "$((raw / 1000000))" "$(echo "$stored / $raw" | bc -l)" "$dedup"
 
-big=$(find "$H/projects" -maxdepth 2 -name '*.jsonl' -size +1M | sort | head -1)
+big=$(find "$H/projects" -maxdepth 2 -name '*.jsonl' -size +1M | sort | sed -n 1p)
 sid=$(basename "$big" .jsonl)
 head -c 1000000 "$big" | sed '$d' >> "$big"
 timed append "$MS" vault sync --home "$H" --vault "$V" --json

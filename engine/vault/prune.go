@@ -117,7 +117,7 @@ func (v *Vault) Prune(o PruneOptions) (PruneReport, error) {
 		switch lb := liveBytes[p]; {
 		case lb == 0:
 			trash = append(trash, p)
-		case float64(lb) < repackBelow*float64(size-int64(len(packHeader))):
+		case float64(lb) < repackBelow*float64(size-int64(minPackHeader)):
 			rewrite = append(rewrite, p)
 		}
 	}
@@ -162,7 +162,7 @@ func (v *Vault) Prune(o PruneOptions) (PruneReport, error) {
 			rd.close()
 			return rep, err
 		}
-		if err := pw.add(k, data); err != nil {
+		if _, err := pw.add(k, data); err != nil {
 			rd.close()
 			return rep, err
 		}

@@ -5,8 +5,11 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/memscope/memscope/model"
@@ -94,7 +97,7 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	files := walkHome(o.Home.FS, o.Session, &rep.Problems, fw, live)
 	pw := newPackWriter(v, ix, func() time.Time { return o.Now })
 	defer pw.close()
-	s := &syncer{v: v, home: o.Home, st: st, pw: pw, rep: &rep, now: o.Now}
+	s := &syncer{v: v, home: o.Home, st: st, pw: pw, rep: &rep, now: o.Now, mu: &sync.Mutex{}}
 	seen := map[string]bool{}
 	if fw != nil {
 		// A trusted folder's files are as the vault has them.
@@ -108,21 +111,25 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	}
 	synced := map[string]int{}
 	var changed []*Record
-	for _, f := range files {
+	results := s.syncAll(files)
+	for i, f := range files {
+		r := results[i]
+		if !r.done {
+			break // a write error stopped the sync (reported below)
+		}
 		seen[f.rel] = true
 		rep.Files++
-		rec, err := s.syncFile(f)
-		if err != nil {
+		if r.err != nil {
 			var pe *fileProblem
-			if errors.As(err, &pe) {
+			if errors.As(r.err, &pe) {
 				rep.Problems = append(rep.Problems, pe.p)
 				continue
 			}
-			return rep, err
+			return rep, r.err
 		}
 		synced[path.Dir(f.rel)]++
-		if rec != nil {
-			changed = append(changed, rec)
+		if r.rec != nil {
+			changed = append(changed, r.rec)
 		}
 	}
 	for _, p := range st.paths() {
@@ -170,7 +177,51 @@ type syncer struct {
 	pw   *packWriter
 	rep  *SyncReport
 	now  time.Time
-	cut  cutter
+	// mu guards st and rep, which the workers of syncAll share.
+	mu  *sync.Mutex
+	cut cutter
+}
+
+// fileResult is what syncing one file gave.
+type fileResult struct {
+	rec  *Record
+	err  error
+	done bool
+}
+
+// syncAll syncs files on every CPU (reading, hashing and cutting a file
+// is most of a first sync beside the compression, which the pack
+// writer's workers do), each worker with its own cutter; the results
+// come back in the files' order, so the state is written as a sequential
+// sync writes it. A write error stops the workers: the files after it
+// are left undone.
+func (s *syncer) syncAll(files []homeFile) []fileResult {
+	out := make([]fileResult, len(files))
+	n := min(max(runtime.GOMAXPROCS(0), 1), len(files))
+	var next atomic.Int64
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	for range n {
+		w := &syncer{v: s.v, home: s.home, st: s.st, pw: s.pw, rep: s.rep, now: s.now, mu: s.mu}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !stop.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) {
+					return
+				}
+				rec, err := w.syncFile(files[i])
+				out[i] = fileResult{rec: rec, err: err, done: true}
+				var pe *fileProblem
+				if err != nil && !errors.As(err, &pe) {
+					stop.Store(true)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return out
 }
 
 // syncFile brings one file's record up to date and returns it when it
@@ -178,15 +229,18 @@ type syncer struct {
 func (s *syncer) syncFile(f homeFile) (*Record, error) {
 	id := model.FileIDOf(f.info)
 	mtime := f.info.ModTime().UnixNano()
+	s.mu.Lock()
 	if e := s.st.entries[f.rel]; e != nil {
 		h := e.head
 		if h.Gone.IsZero() && h.Follow != nil && id.Known && h.Follow.ID == id &&
 			h.Follow.Size == f.info.Size() && h.Follow.ModTime == mtime {
 			s.rep.Unchanged++
+			s.mu.Unlock()
 			return nil, nil
 		}
 	}
 	rec := s.st.get(f.rel)
+	s.mu.Unlock()
 	file, err := model.OpenRegular(s.home.FS, f.rel)
 	if err != nil {
 		return nil, &fileProblem{model.Problem{File: f.rel, Kind: model.ProblemUnreadable, Reason: err.Error()}}
@@ -230,6 +284,8 @@ func (s *syncer) syncFile(f homeFile) (*Record, error) {
 		}
 		return nil, &fileProblem{model.Problem{File: f.rel, Kind: model.ProblemUnreadable, Reason: err.Error()}}
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.rep.BytesRead += res.size
 	s.rep.BytesNew += res.newBytes
 	chunks := append(append([]Chunk(nil), kept...), res.chunks...)
@@ -284,13 +340,11 @@ func (e *writeErr) Unwrap() error { return e.err }
 
 // store adds a chunk to the pack being written.
 func (s *syncer) store(k key, data []byte) (bool, error) {
-	if s.pw.has(k) {
-		return false, nil
-	}
-	if err := s.pw.add(k, data); err != nil {
+	fresh, err := s.pw.add(k, data)
+	if err != nil {
 		return false, &writeErr{err}
 	}
-	return true, nil
+	return fresh, nil
 }
 
 // closedIntact reports whether the file still holds, just before the
