@@ -71,15 +71,12 @@ func (n *normalizer) forward(data []byte) (stored []byte, raw bool, ids []IDRun)
 	if bytes.IndexByte(data, marker) >= 0 {
 		return data, true, nil
 	}
-	if !bytes.Contains(data, []byte(sessionKey)) {
+	i := indexSessionKey(data)
+	if i < 0 {
 		return data, false, nil
 	}
 	out := n.out[:0]
-	for {
-		i := bytes.Index(data, []byte(sessionKey))
-		if i < 0 {
-			break
-		}
+	for ; i >= 0; i = indexSessionKey(data) {
 		i += len(sessionKey)
 		j := idEnd(data[i:])
 		if j < 0 {
@@ -87,18 +84,41 @@ func (n *normalizer) forward(data []byte) (stored []byte, raw bool, ids []IDRun)
 			data = data[i:]
 			continue
 		}
-		id := string(data[i : i+j])
+		id := data[i : i+j]
+		if k := len(ids) - 1; k >= 0 && ids[k].ID == string(id) {
+			ids[k].N++
+		} else {
+			ids = append(ids, IDRun{ID: string(id), N: 1})
+		}
 		out = append(out, data[:i]...)
 		out = append(out, marker)
 		data = data[i+j:]
-		if k := len(ids) - 1; k >= 0 && ids[k].ID == id {
-			ids[k].N++
-		} else {
-			ids = append(ids, IDRun{ID: id, N: 1})
-		}
 	}
 	n.out = append(out, data...)
 	return n.out, false, ids
+}
+
+// keyAnchor is the byte of sessionKey looked for first: its 'I' is far
+// rarer in transcripts than its quotes, which bytes.Index starts from
+// (W's transcripts: 0.04 % of the bytes against 1.6 %, and about half
+// of the 'I's open a session id).
+const keyAnchor = 8
+
+// indexSessionKey is bytes.Index(data, sessionKey), found from the
+// key's rarest byte.
+func indexSessionKey(data []byte) int {
+	for off := keyAnchor; off < len(data); {
+		i := bytes.IndexByte(data[off:], sessionKey[keyAnchor])
+		if i < 0 {
+			return -1
+		}
+		p := off + i - keyAnchor
+		if p+len(sessionKey) <= len(data) && string(data[p:p+len(sessionKey)]) == sessionKey {
+			return p
+		}
+		off += i + 1
+	}
+	return -1
 }
 
 // idEnd is the length of the session id that starts data (up to the
@@ -176,7 +196,7 @@ func (c *cutter) isBoundary(line []byte) bool {
 // searched again when its chunk is stored).
 func (c *cutter) normTail(line []byte) ([]byte, int) {
 	w := line[max(0, len(line)-tailWindow):]
-	if !bytes.Contains(w, []byte(sessionKey)) {
+	if indexSessionKey(w) < 0 {
 		return line, len(line)
 	}
 	nz := normalizer{enabled: true, out: c.tail[:0]}
