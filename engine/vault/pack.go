@@ -146,6 +146,7 @@ func (v *Vault) loadIndex() (*index, error) {
 	}
 	idx := map[string]bool{}
 	packs := map[string]int64{}
+	var idxBytes int64
 	for _, e := range ents {
 		n := e.Name()
 		if strings.HasPrefix(n, ".") || !e.Type().IsRegular() {
@@ -154,6 +155,9 @@ func (v *Vault) loadIndex() (*index, error) {
 		switch {
 		case strings.HasSuffix(n, ".idx"):
 			idx[strings.TrimSuffix(n, ".idx")] = true
+			if info, err := e.Info(); err == nil {
+				idxBytes += info.Size()
+			}
 		case strings.HasSuffix(n, ".pack"):
 			info, err := e.Info()
 			if err != nil {
@@ -162,6 +166,9 @@ func (v *Vault) loadIndex() (*index, error) {
 			packs[strings.TrimSuffix(n, ".pack")] = info.Size()
 		}
 	}
+	// The map is made at the size the index files say (a line is about
+	// 90 bytes), not grown and rehashed line by line.
+	ix.m = make(map[key]loc, min(idxBytes/80, 1<<24))
 	names := make([]string, 0, len(packs))
 	for p := range packs {
 		names = append(names, p)
@@ -283,9 +290,14 @@ type packWriter struct {
 
 	// gate is held shared while a chunk is added and exclusively while a
 	// pack is written (several files are synced at once).
-	gate  sync.RWMutex
-	mu    sync.Mutex
-	buf   bytes.Buffer
+	gate sync.RWMutex
+	mu   sync.Mutex
+	// parts are the pack's bytes as written so far (its header, then each
+	// compressed chunk), size their length: a pack is written part by
+	// part, so a sync that stores a few chunks holds a few chunks, not a
+	// buffer the size of a full pack.
+	parts [][]byte
+	size  int
 	lines bytes.Buffer
 	// pending are the chunks handed to the workers or in buf, not yet
 	// in a written pack; a chunk's loc is set once it is in buf.
@@ -346,14 +358,13 @@ func (p *packWriter) work() {
 		if err != nil && p.err == nil {
 			p.err = err
 		}
-		if p.buf.Len() == 0 {
-			// One allocation for the whole pack instead of a copy at each
-			// doubling (only the pages written are touched).
-			p.buf.Grow(packLimit + 2*maxChunk)
-			p.buf.WriteString(c.header())
+		if p.size == 0 {
+			p.parts = append(p.parts, []byte(c.header()))
+			p.size = len(c.header())
 		}
-		l := loc{off: int64(p.buf.Len()), stored: int32(len(dst)), raw: int32(len(j.data))}
-		p.buf.Write(dst)
+		l := loc{off: int64(p.size), stored: int32(len(dst)), raw: int32(len(j.data))}
+		p.parts = append(p.parts, bytes.Clone(dst))
+		p.size += len(dst)
 		p.pending[j.k] = l
 		fmt.Fprintf(&p.lines, "%s %d %d %d\n", j.k, l.off, l.stored, l.raw)
 		p.mu.Unlock()
@@ -387,7 +398,7 @@ func (p *packWriter) add(k key, data []byte) (bool, error) {
 		return false, nil
 	}
 	p.pending[k] = loc{stored: -1}
-	full := p.buf.Len() >= packLimit
+	full := p.size >= packLimit
 	p.mu.Unlock()
 	p.wg.Add(1)
 	p.jobs <- packJob{k: k, data: bytes.Clone(data)}
@@ -407,7 +418,7 @@ func (p *packWriter) flushFull() error {
 	p.wg.Wait()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.buf.Len() < packLimit {
+	if p.size < packLimit {
 		return p.err
 	}
 	return p.flushLocked()
@@ -445,8 +456,12 @@ func (p *packWriter) flushLocked() error {
 	name := fmt.Sprintf("%d-%x", p.now().UnixMilli(), rnd)
 	base := filepath.Join(p.v.Dir, packsDir, name)
 	if err := model.CreateFileAtomicWith(p.v.w, base+".pack", 0o600, time.Time{}, func(w io.Writer) error {
-		_, err := w.Write(p.buf.Bytes())
-		return err
+		for _, b := range p.parts {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+		}
+		return nil
 	}); err != nil {
 		return fmt.Errorf("vault: %w", err)
 	}
@@ -460,11 +475,11 @@ func (p *packWriter) flushLocked() error {
 		l.pack = name
 		p.ix.m[k] = l
 	}
-	p.ix.packs[name] = int64(p.buf.Len())
-	p.written += int64(p.buf.Len())
+	p.ix.packs[name] = int64(p.size)
+	p.written += int64(p.size)
 	p.chunks += len(p.pending)
 	p.pending = map[key]loc{}
-	p.buf.Reset()
+	p.parts, p.size = nil, 0
 	p.lines.Reset()
 	return nil
 }
