@@ -42,7 +42,7 @@ type prefilter struct {
 	// the raw line holds it (no JSON escapes): one for a literal query,
 	// a literal set for a regular expression (literals.go); none when
 	// the query has none.
-	anchors []*finder
+	anchors []anchor
 	// specials find what makes a raw line worth decoding although no
 	// anchor is in it as written: a \u escape (when an anchor is not
 	// plain), and the non-ASCII characters that fold to an anchor's k
@@ -61,6 +61,62 @@ type prefilter struct {
 	// window is the most bytes a match of the expression spans (-1: no
 	// bound); a match lies within window bytes of an anchor it holds.
 	window int
+	// whole is the prefilter of the query's literals whole, when the
+	// literal finders match the query (Query.lit), each literal is plain
+	// and the anchors are not already them: a line or a string that
+	// holds none of them (as candidate reads it) cannot match, and one
+	// that holds one holds a match unless it is outside a text field. It
+	// decides where the anchors, shorter (a run without k and s: "relea"
+	// for "release parser"), only narrow the lines down.
+	whole *prefilter
+}
+
+// setWhole sets whole to the prefilter of lits (see prefilter.whole),
+// when it says more than the anchors.
+func (p *prefilter) setWhole(lits []string, fold bool) {
+	if len(p.anchors) == 0 {
+		return
+	}
+	runs := make([]anchorRun, 0, len(lits))
+	for _, l := range lits {
+		rs := []rune(l)
+		for _, r := range rs {
+			if !anchorRune(r, fold, true) {
+				return
+			}
+		}
+		runs = append(runs, anchorRun{runes: rs, fold: fold, plain: true})
+	}
+	if p.anchorsAre(runs) {
+		return
+	}
+	w := withAnchors(runs)
+	p.whole = &w
+}
+
+// anchorsAre reports whether the anchors are runs, in order.
+func (p *prefilter) anchorsAre(runs []anchorRun) bool {
+	if len(runs) != len(p.anchors) {
+		return false
+	}
+	for i, r := range runs {
+		b := []byte(string(r.runes))
+		f, ok := p.anchors[i].(*finder)
+		if !ok || f.fold != r.fold || len(f.pat) != len(b) || !f.equal(b) {
+			return false
+		}
+	}
+	return true
+}
+
+// holds reports whether a raw line or string can hold a match, by the
+// whole literals when there are (whole), else by the anchors
+// (candidate).
+func (p *prefilter) holds(raw []byte, scratch *[]byte) bool {
+	if p.whole != nil {
+		return p.whole.candidate(raw, scratch)
+	}
+	return p.candidate(raw, scratch)
 }
 
 // candidate reports whether line (a raw JSON record) can hold a match;
@@ -302,7 +358,8 @@ func literalPrefilter(rs []rune, fold bool) prefilter {
 // regexPrefilter is the prefilter of a parsed regular expression: the
 // literal set every match holds one of that is cheapest to look for
 // (literals.go), verified near its anchors by the relaxed expression;
-// else the relaxed expression alone.
+// else the rarest run of a class every match holds (classrun.go), the
+// same way; else the relaxed expression alone.
 func regexPrefilter(re *syntax.Regexp) prefilter {
 	relaxed, err := regexp.Compile(relax(re).String())
 	if err != nil {
@@ -311,6 +368,8 @@ func regexPrefilter(re *syntax.Regexp) prefilter {
 	var p prefilter
 	if set := bestSet(regexLiterals(re)); set != nil {
 		p = withAnchors(anchorRuns(set))
+	} else if run := requiredRun(re); run != nil {
+		p.anchors = []anchor{run}
 	}
 	p.relaxed, p.window = relaxed, maxMatchLen(re)
 	return p

@@ -115,6 +115,9 @@ func (w *worker) queryScan() lineScan {
 // regular expression), it matches near one (prefilter.verify). Only
 // wanted lines are decoded.
 func (w *worker) wanted(line []byte) bool {
+	if w.q.pre.whole != nil {
+		return w.q.pre.whole.candidate(line, &w.scratch)
+	}
 	if len(w.q.pre.anchors) == 0 {
 		return w.q.pre.candidate(line, &w.scratch)
 	}
@@ -129,7 +132,7 @@ func (w *worker) transcript(ctx context.Context, u *unit) result {
 	var res result
 	if w.fast.keep == nil {
 		pre := &w.q.pre
-		w.fast.keep = func(raw []byte) bool { return pre.candidate(raw, &w.keepBuf) }
+		w.fast.keep = func(raw []byte) bool { return pre.holds(raw, &w.keepBuf) }
 	}
 	w.scanLines(ctx, u, &res, w.queryScan(), func(b []byte, n int) {
 		if typ := peekType(b); typ != nil && !searchedType(typ) {
