@@ -330,3 +330,37 @@ func maxLen(re *syntax.Regexp) int {
 	}
 	return 0 // empty matches and assertions
 }
+
+// prefixLiterals is the set of literals every match of re starts with
+// (the product of the exact strings of the sub-expressions it opens
+// with), when each is ASCII, has no k or s it folds (those fold with
+// the Kelvin sign and the long s, which a finder does not) and the set
+// is small; else nil.
+func prefixLiterals(re *syntax.Regexp) []literal {
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	subs := []*syntax.Regexp{re}
+	if re.Op == syntax.OpConcat {
+		subs = re.Sub
+	}
+	cur := []literal{{}}
+	for _, sub := range subs {
+		info := regexLiterals(sub)
+		if info.exact == nil || len(cur)*len(info.exact) > maxSetSize {
+			break
+		}
+		cur = product(cur, info.exact)
+	}
+	for _, l := range cur {
+		if len(l.runes) == 0 {
+			return nil
+		}
+		for _, r := range l.runes {
+			if r >= utf8.RuneSelf || l.fold && (r == 'k' || r == 'K' || r == 's' || r == 'S') {
+				return nil
+			}
+		}
+	}
+	return cur
+}
