@@ -2,8 +2,8 @@ package search
 
 import (
 	"bytes"
-	"encoding/binary"
 	"context"
+	"encoding/binary"
 	"io"
 
 	"github.com/memscope/memscope/model"
