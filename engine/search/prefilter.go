@@ -434,7 +434,8 @@ func literalPrefilter(rs []rune, fold bool) prefilter {
 // else the rarest run of a class every match holds (classrun.go), the
 // same way; else the relaxed expression alone.
 func regexPrefilter(re *syntax.Regexp) prefilter {
-	relaxed, err := regexp.Compile(relax(re).String())
+	src := relaxedSource(re)
+	relaxed, err := regexp.Compile(src)
 	if err != nil {
 		return prefilter{window: -1}
 	}
@@ -446,7 +447,7 @@ func regexPrefilter(re *syntax.Regexp) prefilter {
 	}
 	p.relaxed, p.window, p.alphabet = relaxed, maxMatchLen(re), alphabetOf(re)
 	if pre := prefixLiterals(re); pre != nil {
-		if anchored, err := regexp.Compile(`\A(?s:.)?(?:` + relax(re).String() + `)`); err == nil {
+		if anchored, err := regexp.Compile(`\A(?s:.)?(?:` + src + `)`); err == nil {
 			for _, l := range pre {
 				p.prefix = append(p.prefix, newFinder([]byte(string(l.runes)), l.fold))
 			}
@@ -454,6 +455,35 @@ func regexPrefilter(re *syntax.Regexp) prefilter {
 		}
 	}
 	return p
+}
+
+// relaxedSource is the relaxed expression (relax) of re, with one edge
+// kept where it says much: an expression that ends with $ (or \z) ends
+// at a line break or at the end of its text, which the line follows
+// with its closing quote; so `(?m)worker$` is relaxed to
+// `worker(?:(?m:$)|")`, not to `worker`, which nearly every line with
+// the word holds. The same for ^ (or \A) at the start, after an opening
+// quote.
+func relaxedSource(re *syntax.Regexp) string {
+	if re.Op != syntax.OpConcat || len(re.Sub) < 2 {
+		return relax(re).String()
+	}
+	subs := re.Sub
+	head, tail := "", ""
+	switch subs[0].Op {
+	case syntax.OpBeginLine, syntax.OpBeginText:
+		head, subs = `(?:(?m:^)|")`, subs[1:]
+	}
+	switch subs[len(subs)-1].Op {
+	case syntax.OpEndLine, syntax.OpEndText:
+		tail, subs = `(?:(?m:$)|")`, subs[:len(subs)-1]
+	}
+	if head == "" && tail == "" || len(subs) == 0 {
+		return relax(re).String()
+	}
+	c := *re
+	c.Sub = subs
+	return head + "(?:" + relax(&c).String() + ")" + tail
 }
 
 // relax returns re with the assertions that look at the edges of the text
