@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"io"
 
 	"github.com/memscope/memscope/model"
@@ -35,6 +36,26 @@ type lineScan struct {
 	// count adds the bytes read to the result (false for a second pass
 	// over a file).
 	count bool
+	// more, when set, is a find the caller can switch on while the scan
+	// runs (fn sets more.on): from the line after the one handed over
+	// then, its lines are handed over too.
+	more *moreFind
+	// until, when positive, stops the scan at that file offset (a line
+	// boundary).
+	until int64
+}
+
+// moreFind is a find switched on during a scan: a transcript's compact
+// boundaries, looked for in the first pass from its first hit on, so
+// that the second pass, which finds the last one, reads only what the
+// first passed over before it (often nothing: the last boundary comes
+// after the first hit).
+type moreFind struct {
+	find func(b []byte) int
+	on   bool
+	// end is the file offset just past the line being handed over: when
+	// fn switches the find on, the first the scan looks at with it.
+	end int64
 }
 
 // scanLines reads u and calls fn with each line (without its line
@@ -60,6 +81,10 @@ func (w *worker) scanLines(ctx context.Context, u *unit, res *result, ls lineSca
 	}
 	lc := lineCount{line: 1, buf: &w.countBuf}
 	lc.ra, _ = f.(io.ReaderAt)
+	var r io.Reader = f
+	if ls.until > 0 {
+		r = io.LimitReader(f, ls.until)
+	}
 	keep := 0
 	var read int64 // bytes read so far; data[0] is at read-keep before a read
 	first, skipping := true, false
@@ -88,7 +113,7 @@ func (w *worker) scanLines(ctx context.Context, u *unit, res *result, ls lineSca
 			}
 		}
 		base := read - int64(keep)
-		n, rerr := f.Read(w.buf[keep:])
+		n, rerr := r.Read(w.buf[keep:])
 		read += int64(n)
 		if ls.count {
 			res.bytes += int64(n)
@@ -197,6 +222,9 @@ func (c *lineCount) countFile(end int64) {
 func (w *worker) scanRegion(region []byte, base int64, lc *lineCount, ls lineScan, fn func(line []byte, n int)) {
 	emit := func(s, e int) {
 		n := lc.at(region, base, base+int64(s))
+		if ls.more != nil {
+			ls.more.end = base + int64(e) + 1
+		}
 		l := region[s:e]
 		if len(l) > 0 && l[len(l)-1] == '\r' {
 			l = l[:len(l)-1]
@@ -222,8 +250,17 @@ func (w *worker) scanRegion(region []byte, base int64, lc *lineCount, ls lineSca
 	for range len(ls.finds) + len(ls.specials) {
 		next = append(next, -2)
 	}
+	nextMore := -2
 	for pos := 0; pos < len(region); {
 		p, fromAnchor := -1, false
+		if m := ls.more; m != nil && m.on && nextMore != -1 {
+			if nextMore < pos {
+				nextMore = indexFrom(region, pos, m.find)
+			}
+			if nextMore >= 0 {
+				p, fromAnchor = nextMore, true
+			}
+		}
 		for i := range next {
 			if next[i] != -1 && next[i] < pos {
 				if i < len(ls.finds) {
@@ -240,13 +277,35 @@ func (w *worker) scanRegion(region []byte, base int64, lc *lineCount, ls lineSca
 		if p < 0 {
 			break
 		}
-		s := bytes.LastIndexByte(region[:p], '\n') + 1
+		s := pos + lastNewline(region[pos:p]) + 1
 		e := lineEnd(region, p)
 		if fromAnchor || ls.check(region[s:e]) {
 			emit(s, e)
 		}
 		pos = e + 1
 	}
+}
+
+// lastNewline is bytes.LastIndexByte(b, '\n'), eight bytes at a time
+// (bytes.LastIndexByte goes one at a time: finding the start of each
+// line an anchor is in was a seventh of a search with many candidates).
+func lastNewline(b []byte) int {
+	const ones, highs, nls = 0x0101010101010101, 0x8080808080808080, 0x0a0a0a0a0a0a0a0a
+	i := len(b)
+	for i >= 8 {
+		v := binary.LittleEndian.Uint64(b[i-8:]) ^ nls
+		if (v-ones)&^v&highs != 0 {
+			break // a line break in b[i-8:i]
+		}
+		i -= 8
+	}
+	for i > 0 {
+		i--
+		if b[i] == '\n' {
+			return i
+		}
+	}
+	return -1
 }
 
 // lineEnd is the offset of the line break ending the line at p (or the

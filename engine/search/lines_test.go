@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
@@ -139,5 +140,32 @@ func TestLongLineBuffersBoundedInTotal(t *testing.T) {
 	}
 	if lines.grown.Load() != 0 || len(lines.token) != 0 {
 		t.Errorf("after the search: %d bytes still counted, token held %d", lines.grown.Load(), len(lines.token))
+	}
+}
+
+// TestLastNewlineIsLastIndexByte: the eight-at-a-time search finds the
+// last line break bytes.LastIndexByte finds, at every length and place
+// around the word size, with bytes that differ from '\n' by one bit.
+func TestLastNewlineIsLastIndexByte(t *testing.T) {
+	t.Parallel()
+	fill := []byte{'a', '\n' ^ 1, '\n' ^ 0x80, 0x8a, 0x0b, 0x09, 0xff, 0}
+	for n := range 40 {
+		for at := -1; at < n; at++ {
+			for second := -1; second < at; second += 3 {
+				b := make([]byte, n)
+				for i := range b {
+					b[i] = fill[(i*7+n)%len(fill)]
+				}
+				if at >= 0 {
+					b[at] = '\n'
+				}
+				if second >= 0 {
+					b[second] = '\n'
+				}
+				if got, want := lastNewline(b), bytes.LastIndexByte(b, '\n'); got != want {
+					t.Fatalf("%q: %d, want %d", b, got, want)
+				}
+			}
+		}
 	}
 }

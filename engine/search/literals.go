@@ -330,3 +330,49 @@ func maxLen(re *syntax.Regexp) int {
 	}
 	return 0 // empty matches and assertions
 }
+
+// prefixLiterals is the set of literals every match of re starts with
+// (the product of the exact strings of the sub-expressions it opens
+// with, each cut before its first character that is not ASCII or is a
+// k or s it folds: those fold with the Kelvin sign and the long s, which
+// a finder does not), when the set is small and no literal is cut to
+// nothing; else nil.
+func prefixLiterals(re *syntax.Regexp) []literal {
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	subs := []*syntax.Regexp{re}
+	if re.Op == syntax.OpConcat {
+		subs = re.Sub
+	}
+	cur := []literal{{}}
+	for _, sub := range subs {
+		info := regexLiterals(sub)
+		if info.exact == nil || len(cur)*len(info.exact) > maxSetSize {
+			break
+		}
+		cur = product(cur, info.exact)
+	}
+	// A literal is cut before a character the finder cannot look for
+	// (columns is looked for as column): a match that starts with it
+	// starts with what comes before.
+	var out []literal
+	for _, l := range cur {
+		n := 0
+		for n < len(l.runes) {
+			r := l.runes[n]
+			if r >= utf8.RuneSelf || l.fold && (r == 'k' || r == 'K' || r == 's' || r == 'S') {
+				break
+			}
+			n++
+		}
+		if n == 0 {
+			return nil
+		}
+		l.runes = l.runes[:n]
+		if !slices.ContainsFunc(out, func(o literal) bool { return o.fold == l.fold && string(o.runes) == string(l.runes) }) {
+			out = append(out, l)
+		}
+	}
+	return out
+}

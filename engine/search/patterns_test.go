@@ -44,6 +44,11 @@ var patternSet = []struct {
 	{`(kelvin|sigma)s? (plant|probe)`, QueryOptions{Regex: true}},
 	{`naïve (café|resume)`, QueryOptions{Regex: true}},
 	{`\Bplant\B`, QueryOptions{Regex: true}},
+	// A class run with no literal set, an unbounded expression in its
+	// stretch, an anchored prefix after a word character.
+	{`[0-9]{3}-[0-9]{2}`, QueryOptions{Regex: true}},
+	{`\bver[a-z]*\b`, QueryOptions{Regex: true}},
+	{`\Bion[a-z]* [0-9]`, QueryOptions{Regex: true}},
 }
 
 // plantedLines are transcript records with what a fast path could get

@@ -42,7 +42,7 @@ type prefilter struct {
 	// the raw line holds it (no JSON escapes): one for a literal query,
 	// a literal set for a regular expression (literals.go); none when
 	// the query has none.
-	anchors []*finder
+	anchors []anchor
 	// specials find what makes a raw line worth decoding although no
 	// anchor is in it as written: a \u escape (when an anchor is not
 	// plain), and the non-ASCII characters that fold to an anchor's k
@@ -61,6 +61,76 @@ type prefilter struct {
 	// window is the most bytes a match of the expression spans (-1: no
 	// bound); a match lies within window bytes of an anchor it holds.
 	window int
+	// alphabet is the bytes a match of the expression can hold, when
+	// it leaves out the quote or the line break (nil: any): a match lies
+	// in the stretch of them around an anchor it holds, however long the
+	// expression's matches can be (\bver[a-z]*ion [0-9] within a run of
+	// letters, digits and spaces).
+	alphabet *[256]bool
+	// prefix finds the literals every match starts with (ASCII; no k
+	// or s when case is ignored), and anchored is the relaxed expression
+	// anchored at the start of the text, a character allowed before it:
+	// verify then runs it only where a prefix is (the relaxed expression
+	// run over a span tries every place in it, which for an expression
+	// without a literal prefix, \bver[a-z]*ion, is most of the cost).
+	prefix   []*finder
+	anchored *regexp.Regexp
+	// whole is the prefilter of the query's literals whole, when the
+	// literal finders match the query (Query.lit), each literal is plain
+	// and the anchors are not already them: a line or a string that
+	// holds none of them (as candidate reads it) cannot match, and one
+	// that holds one holds a match unless it is outside a text field. It
+	// decides where the anchors, shorter (a run without k and s: "relea"
+	// for "release parser"), only narrow the lines down.
+	whole *prefilter
+}
+
+// setWhole sets whole to the prefilter of lits (see prefilter.whole),
+// when it says more than the anchors.
+func (p *prefilter) setWhole(lits []string, fold bool) {
+	if len(p.anchors) == 0 {
+		return
+	}
+	runs := make([]anchorRun, 0, len(lits))
+	for _, l := range lits {
+		rs := []rune(l)
+		for _, r := range rs {
+			if !anchorRune(r, fold, true) {
+				return
+			}
+		}
+		runs = append(runs, anchorRun{runes: rs, fold: fold, plain: true})
+	}
+	if p.anchorsAre(runs) {
+		return
+	}
+	w := withAnchors(runs)
+	p.whole = &w
+}
+
+// anchorsAre reports whether the anchors are runs, in order.
+func (p *prefilter) anchorsAre(runs []anchorRun) bool {
+	if len(runs) != len(p.anchors) {
+		return false
+	}
+	for i, r := range runs {
+		b := []byte(string(r.runes))
+		f, ok := p.anchors[i].(*finder)
+		if !ok || f.fold != r.fold || len(f.pat) != len(b) || !f.equal(b) {
+			return false
+		}
+	}
+	return true
+}
+
+// holds reports whether a raw line or string can hold a match, by the
+// whole literals when there are (whole), else by the anchors
+// (candidate).
+func (p *prefilter) holds(raw []byte, scratch *[]byte) bool {
+	if p.whole != nil {
+		return p.whole.candidate(raw, scratch)
+	}
+	return p.candidate(raw, scratch)
 }
 
 // candidate reports whether line (a raw JSON record) can hold a match;
@@ -102,10 +172,51 @@ func (p *prefilter) verify(line []byte, scratch *[]byte, spans *[][2]int) bool {
 	}
 	*scratch = unescapeAll((*scratch)[:0], line)
 	text := *scratch
+	if p.anchored != nil {
+		return p.startsMatch(text)
+	}
 	*spans = p.spans(text, (*spans)[:0])
 	for _, sp := range *spans {
 		if p.relaxed.Match(text[sp[0]:sp[1]]) {
 			return true
+		}
+	}
+	return false
+}
+
+// startsMatch reports whether the relaxed expression may match text at
+// a place a prefix is: the anchored expression matches from there (or
+// from the character before, which it reads for \b and \B), in the
+// window and the stretch of the alphabet a match from there can span.
+func (p *prefilter) startsMatch(text []byte) bool {
+	for _, f := range p.prefix {
+		for off := 0; off < len(text); {
+			i := f.index(text[off:])
+			if i < 0 {
+				break
+			}
+			j := off + i
+			off = j + 1
+			lo, end := j, len(text)
+			if lo > 0 {
+				lo--
+				for lo > 0 && !utf8.RuneStart(text[lo]) {
+					lo--
+				}
+			}
+			if p.window >= 0 {
+				end = min(end, j+p.window+1+utf8.UTFMax)
+			}
+			if a := p.alphabet; a != nil {
+				e := j
+				for e < end && a[text[e]] {
+					e++
+				}
+				end = min(end, e+utf8.UTFMax)
+			}
+			if p.anchored.Match(text[lo:end]) {
+				return true
+			}
 		}
 	}
 	return false
@@ -119,7 +230,7 @@ func (p *prefilter) verify(line []byte, scratch *[]byte, spans *[][2]int) bool {
 // match holds an anchor (or a fold character standing for a letter of
 // one), whose window holds the match and its neighbours.
 func (p *prefilter) spans(text []byte, buf [][2]int) [][2]int {
-	if p.window < 0 || len(p.anchors) == 0 {
+	if p.window < 0 && p.alphabet == nil || len(p.anchors) == 0 {
 		return append(buf, [2]int{0, len(text)})
 	}
 	var at []int
@@ -144,8 +255,26 @@ func (p *prefilter) spans(text []byte, buf [][2]int) [][2]int {
 		}
 	}
 	slices.Sort(at)
+	stretchEnd := -1 // where the last anchor's stretch of the alphabet ends
 	for _, i := range at {
-		lo, hi := max(0, i-p.window-1), min(len(text), i+p.window+1+utf8.UTFMax)
+		lo, hi := 0, len(text)
+		if p.window >= 0 {
+			lo, hi = max(0, i-p.window-1), min(len(text), i+p.window+1+utf8.UTFMax)
+		}
+		if a := p.alphabet; a != nil {
+			if i < stretchEnd && p.window < 0 {
+				continue // in the last one's stretch: the same span
+			}
+			s, e := i, i
+			for s > lo && a[text[s-1]] {
+				s--
+			}
+			for e < hi && a[text[e]] {
+				e++
+			}
+			stretchEnd = e
+			lo, hi = max(lo, s-1), min(hi, e+utf8.UTFMax)
+		}
 		for lo > 0 && !utf8.RuneStart(text[lo]) {
 			lo--
 		}
@@ -302,18 +431,59 @@ func literalPrefilter(rs []rune, fold bool) prefilter {
 // regexPrefilter is the prefilter of a parsed regular expression: the
 // literal set every match holds one of that is cheapest to look for
 // (literals.go), verified near its anchors by the relaxed expression;
-// else the relaxed expression alone.
+// else the rarest run of a class every match holds (classrun.go), the
+// same way; else the relaxed expression alone.
 func regexPrefilter(re *syntax.Regexp) prefilter {
-	relaxed, err := regexp.Compile(relax(re).String())
+	src := relaxedSource(re)
+	relaxed, err := regexp.Compile(src)
 	if err != nil {
 		return prefilter{window: -1}
 	}
 	var p prefilter
 	if set := bestSet(regexLiterals(re)); set != nil {
 		p = withAnchors(anchorRuns(set))
+	} else if run := requiredRun(re); run != nil {
+		p.anchors = []anchor{run}
 	}
-	p.relaxed, p.window = relaxed, maxMatchLen(re)
+	p.relaxed, p.window, p.alphabet = relaxed, maxMatchLen(re), alphabetOf(re)
+	if pre := prefixLiterals(re); pre != nil {
+		if anchored, err := regexp.Compile(`\A(?s:.)?(?:` + src + `)`); err == nil {
+			for _, l := range pre {
+				p.prefix = append(p.prefix, newFinder([]byte(string(l.runes)), l.fold))
+			}
+			p.anchored = anchored
+		}
+	}
 	return p
+}
+
+// relaxedSource is the relaxed expression (relax) of re, with one edge
+// kept where it says much: an expression that ends with $ (or \z) ends
+// at a line break or at the end of its text, which the line follows
+// with its closing quote; so `(?m)worker$` is relaxed to
+// `worker(?:(?m:$)|")`, not to `worker`, which nearly every line with
+// the word holds. The same for ^ (or \A) at the start, after an opening
+// quote.
+func relaxedSource(re *syntax.Regexp) string {
+	if re.Op != syntax.OpConcat || len(re.Sub) < 2 {
+		return relax(re).String()
+	}
+	subs := re.Sub
+	head, tail := "", ""
+	switch subs[0].Op {
+	case syntax.OpBeginLine, syntax.OpBeginText:
+		head, subs = `(?:(?m:^)|")`, subs[1:]
+	}
+	switch subs[len(subs)-1].Op {
+	case syntax.OpEndLine, syntax.OpEndText:
+		tail, subs = `(?:(?m:$)|")`, subs[:len(subs)-1]
+	}
+	if head == "" && tail == "" || len(subs) == 0 {
+		return relax(re).String()
+	}
+	c := *re
+	c.Sub = subs
+	return head + "(?:" + relax(&c).String() + ")" + tail
 }
 
 // relax returns re with the assertions that look at the edges of the text
@@ -424,4 +594,58 @@ func hex4(b []byte) (rune, bool) {
 		}
 	}
 	return r, true
+}
+
+// alphabetOf is the bytes a match of re can hold (prefilter.alphabet),
+// or nil when they include the quote and the line break.
+func alphabetOf(re *syntax.Regexp) *[256]bool {
+	var a [256]bool
+	addRune := func(r rune) {
+		if r < utf8.RuneSelf {
+			a[r] = true
+			return
+		}
+		for c := utf8.RuneSelf; c < 256; c++ {
+			a[c] = true
+		}
+	}
+	var walk func(re *syntax.Regexp)
+	walk = func(re *syntax.Regexp) {
+		switch re.Op {
+		case syntax.OpLiteral:
+			for _, r := range re.Rune {
+				addRune(r)
+				if re.Flags&syntax.FoldCase != 0 {
+					for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+						addRune(f)
+					}
+				}
+			}
+		case syntax.OpCharClass:
+			for i := 0; i+1 < len(re.Rune); i += 2 {
+				for r := re.Rune[i]; r <= min(re.Rune[i+1], utf8.RuneSelf-1); r++ {
+					addRune(r)
+				}
+				if re.Rune[i+1] >= utf8.RuneSelf {
+					addRune(utf8.RuneSelf)
+				}
+			}
+		case syntax.OpAnyCharNotNL:
+			for c := range a {
+				a[c] = a[c] || c != '\n'
+			}
+		case syntax.OpAnyChar:
+			for c := range a {
+				a[c] = true
+			}
+		}
+		for _, sub := range re.Sub {
+			walk(sub)
+		}
+	}
+	walk(re)
+	if a['"'] && a['\n'] {
+		return nil
+	}
+	return &a
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -107,6 +108,98 @@ func TestPrefilterNeverHidesAMatch(t *testing.T) {
 				t.Fatalf("%s wrote %q as %s: query %q %+v was not handed over", name, string(text), line, query, qo)
 			}
 			checked++
+		}
+	}
+	if checked < 3000 {
+		t.Fatalf("only %d matching records checked", checked)
+	}
+}
+
+// TestRegexPrefilterNeverHidesAMatch: for random expressions built of
+// the pieces the prefilter reads apart (literals with k and s, classes
+// and their runs, repeats bounded and not, \b \B ^ $, alternations,
+// prefixes), whatever text matches, however a writer escaped it, the
+// record is handed over (the class run, the stretch of the alphabet,
+// the anchored prefix check, the whole literals) and its string is kept
+// for decoding; and the matches found in the text are the regexp's.
+func TestRegexPrefilterNeverHidesAMatch(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(28, 5))
+	atoms := []string{"a", "b", "k", "s", "ab", "ver", "ion", "x", " ", "é", "\u212a", "0", "[0-9]", `\d`, "[a-c]", "[ab ]", "[a-z]", "[kx]", `\w`, ".", "-", `"`, `\\`}
+	quants := []string{"", "", "", "?", "*", "+", "{2}", "{1,3}", "{3,}", "{5}"}
+	asserts := []string{`\b`, `\B`, "^", "$", "(?m)^", "(?m)$"}
+	alphabet := []rune("abksvérion x0123456789-K\u212aſ\n\"\\/")
+	writers := map[string]func(string) []byte{
+		"JSON.stringify": func(s string) []byte {
+			var b bytes.Buffer
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false)
+			_ = enc.Encode(s)
+			return bytes.TrimSpace(b.Bytes())
+		},
+		"ensure_ascii": asciiJSON,
+	}
+	piece := func() string {
+		if rng.IntN(6) == 0 {
+			return asserts[rng.IntN(len(asserts))]
+		}
+		a := atoms[rng.IntN(len(atoms))]
+		if len([]rune(a)) > 1 && a[0] != '[' && a[0] != '\\' {
+			a = "(?:" + a + ")"
+		}
+		return a + quants[rng.IntN(len(quants))]
+	}
+	checked := 0
+	for round := range 6000 {
+		var src strings.Builder
+		for range 1 + rng.IntN(4) {
+			src.WriteString(piece())
+		}
+		if rng.IntN(5) == 0 {
+			src.WriteString("|")
+			src.WriteString(piece())
+			src.WriteString(piece())
+		}
+		qo := QueryOptions{Regex: true, Case: round%3 == 0}
+		q, err := Compile(src.String(), qo)
+		if err != nil {
+			continue
+		}
+		full := src.String()
+		if !qo.Case {
+			full = "(?i)" + full
+		}
+		re := regexp.MustCompile(full)
+		for range 8 {
+			text := make([]rune, rng.IntN(30))
+			for i := range text {
+				text[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+			s := string(text)
+			var want [][2]int
+			for _, m := range re.FindAllStringIndex(s, -1) {
+				if m[1] > m[0] {
+					want = append(want, [2]int{m[0], m[1]})
+				}
+			}
+			if got := q.matches(s, 1000); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%q in %q: matches %v, the regexp's %v", full, s, got, want)
+			}
+			if len(want) == 0 {
+				continue
+			}
+			for name, write := range writers {
+				raw := write(s)
+				line := fmt.Appendf(nil, `{"type":"user","uuid":"u1","message":{"role":"user","content":%s}}`, raw)
+				if !handed(q, line) {
+					t.Fatalf("%s wrote %q as %s: %q was not handed over", name, s, line, full)
+				}
+				var scratch []byte
+				if !q.pre.holds(raw, &scratch) {
+					t.Fatalf("%s wrote %q as %s: %q, its string is not kept", name, s, raw, full)
+				}
+				checked++
+			}
 		}
 	}
 	if checked < 3000 {

@@ -63,6 +63,9 @@ func Compile(text string, o QueryOptions) (*Query, error) {
 		q.pre = regexPrefilter(parsed)
 		if lits, fold, ok := literalAlternation(parsed); ok {
 			q.setLiterals(lits, fold)
+			if q.lit != nil {
+				q.pre.setWhole(lits, fold)
+			}
 		}
 		return q, nil
 	}
@@ -71,6 +74,9 @@ func Compile(text string, o QueryOptions) (*Query, error) {
 	}
 	q.setLiterals([]string{text}, !o.Case)
 	q.pre = literalPrefilter([]rune(text), !o.Case)
+	if q.lit != nil {
+		q.pre.setWhole([]string{text}, !o.Case)
+	}
 	if q.re != nil {
 		// Its matches are as long as the text, at most, in any case.
 		if parsed, err := syntax.Parse(q.re.String(), syntax.Perl); err == nil {

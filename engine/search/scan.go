@@ -115,6 +115,9 @@ func (w *worker) queryScan() lineScan {
 // regular expression), it matches near one (prefilter.verify). Only
 // wanted lines are decoded.
 func (w *worker) wanted(line []byte) bool {
+	if w.q.pre.whole != nil {
+		return w.q.pre.whole.candidate(line, &w.scratch)
+	}
 	if len(w.q.pre.anchors) == 0 {
 		return w.q.pre.candidate(line, &w.scratch)
 	}
@@ -129,10 +132,26 @@ func (w *worker) transcript(ctx context.Context, u *unit) result {
 	var res result
 	if w.fast.keep == nil {
 		pre := &w.q.pre
-		w.fast.keep = func(raw []byte) bool { return pre.candidate(raw, &w.keepBuf) }
+		w.fast.keep = func(raw []byte) bool { return pre.holds(raw, &w.keepBuf) }
 	}
-	w.scanLines(ctx, u, &res, w.queryScan(), func(b []byte, n int) {
-		if typ := peekType(b); typ != nil && !searchedType(typ) {
+	// The compact boundaries: from the first hit on, the first pass
+	// looks for them too (more); last is the last found, preserved the
+	// messages it kept.
+	last := 0
+	var preserved map[string]bool
+	more := &moreFind{find: boundaryFinder.index}
+	moreFrom := int64(-1) // the offset the first pass looked for boundaries from
+	ls := w.queryScan()
+	ls.more = more
+	w.scanLines(ctx, u, &res, ls, func(b []byte, n int) {
+		typ := peekType(b)
+		if more.on && (typ == nil || string(typ) == `"system"`) && boundaryFinder.index(b) >= 0 {
+			if p, ok := compactBoundary(b); ok {
+				last, preserved = n, p
+				return
+			}
+		}
+		if typ != nil && !searchedType(typ) {
 			return
 		}
 		if !w.wanted(b) {
@@ -161,25 +180,29 @@ func (w *worker) transcript(ctx context.Context, u *unit) result {
 			}
 			h.Line, h.Where, h.UUID, h.Role, h.Time = n, f.where, rec.UUID, rec.role(), at
 			res.hits = append(res.hits, h)
+			if !more.on {
+				more.on, moreFrom = true, more.end
+			}
 		}
 	})
 	if len(res.hits) == 0 {
 		return res
 	}
-	// Where the last compaction is: a second pass, over the files with a
-	// hit only, looking for nothing but boundaries.
-	last := 0
-	var preserved map[string]bool
-	// Its problems are the first pass's again (a line too long, say): not
-	// reported twice.
-	var again result
-	w.scanLines(ctx, u, &again, lineScan{finds: []func([]byte) int{boundaryFinder.index}}, func(b []byte, n int) {
-		if typ := peekType(b); typ == nil || string(typ) == `"system"` {
-			if p, ok := compactBoundary(b); ok {
-				last, preserved = n, p
+	// Where the last compaction is: when the first pass found none after
+	// its first hit, a second pass, over the files with a hit only and
+	// up to where the first looked, for nothing but boundaries.
+	if last == 0 && moreFrom > 0 {
+		// Its problems are the first pass's again (a line too long,
+		// say): not reported twice.
+		var again result
+		w.scanLines(ctx, u, &again, lineScan{finds: []func([]byte) int{boundaryFinder.index}, until: moreFrom}, func(b []byte, n int) {
+			if typ := peekType(b); typ == nil || string(typ) == `"system"` {
+				if p, ok := compactBoundary(b); ok {
+					last, preserved = n, p
+				}
 			}
-		}
-	})
+		})
+	}
 	for i := range res.hits {
 		h := &res.hits[i]
 		seen := true

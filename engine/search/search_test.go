@@ -427,3 +427,68 @@ func TestReplacedTranscriptSearched(t *testing.T) {
 		t.Errorf("hits %+v", hits)
 	}
 }
+
+// TestLastCompactionFromEitherPass: the last compact boundary is found
+// by the first pass when it comes after the file's first hit (the pass
+// looks for boundaries from there on), else by a second pass over what
+// the first passed over; either way every hit is placed against the
+// last one, with the messages a partial compaction preserved seen.
+// The boundaries sit past the first 1 MiB chunk too.
+func TestLastCompactionFromEitherPass(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	user := func(uuid, text string) string {
+		return fmt.Sprintf(`{"type":"user","uuid":%q,"message":{"role":"user","content":%q}}`, uuid, text)
+	}
+	boundary := func(uuid string, kept ...string) string {
+		meta := `{"trigger":"auto"}`
+		if len(kept) > 0 {
+			ids, _ := json.Marshal(kept)
+			meta = fmt.Sprintf(`{"trigger":"auto","preservedMessages":{"uuids":%s}}`, ids)
+		}
+		return fmt.Sprintf(`{"type":"system","subtype":"compact_boundary","uuid":%q,"content":"Conversation compacted","compactMetadata":%s}`, uuid, meta)
+	}
+	filler := user("f", strings.Repeat("filler words ", 100))
+	var lines []string
+	add := func(l string, n int) {
+		for range n {
+			lines = append(lines, l)
+		}
+	}
+	add(user("u1", "alpha one"), 1) // line 1
+	add(filler, 1000)
+	add(boundary("b1"), 1) // line 1002
+	add(user("u3", "alpha two"), 1)
+	add(filler, 1000)
+	add(boundary("b2", "u3"), 1) // line 2004
+	add(user("u5", "alpha three"), 1)
+	add(user("u6", "beta"), 1) // line 2006
+	writeFile(t, dir, "projects/-w/aaaaaaaa-0000-4000-8000-000000000001.jsonl", strings.Join(lines, "\n")+"\n")
+	type place struct {
+		line int
+		c    Compaction
+		seen bool
+	}
+	for _, c := range []struct {
+		query string
+		want  []place
+	}{
+		{"alpha", []place{{1, CompactionBefore, false}, {1003, CompactionBefore, true}, {2005, CompactionAfter, true}}},
+		{"one", []place{{1, CompactionBefore, false}}},
+		{"two", []place{{1003, CompactionBefore, true}}},
+		{"three", []place{{2005, CompactionAfter, true}}},
+		{"beta", []place{{2006, CompactionAfter, true}}},
+	} {
+		hits, _ := runAll(t, dir, c.query, QueryOptions{}, func(o *Options) { o.Stores = []Store{StoreTranscripts} })
+		var got []place
+		for _, h := range hits {
+			if h.Seen == nil {
+				t.Fatalf("%q: a transcript hit without seen: %+v", c.query, h)
+			}
+			got = append(got, place{h.Line, h.Compaction, *h.Seen})
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%q: %v, want %v", c.query, got, c.want)
+		}
+	}
+}
