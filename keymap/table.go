@@ -53,6 +53,7 @@ var Panes = [...]PaneSpec{
 	{"Live", "Liv", "L", GroupSessions},
 	{"Review", "Rev", "R", GroupProject},
 	{"Security", "Sec", "S", GroupHome},
+	{"Stub", "Stb", "Y", GroupHome},
 }
 
 // PaneCount is the number of panes.
