@@ -53,7 +53,6 @@ var Panes = [...]PaneSpec{
 	{"Live", "Liv", "L", GroupSessions},
 	{"Review", "Rev", "R", GroupProject},
 	{"Security", "Sec", "S", GroupHome},
-	{"Stub", "Stb", "Y", GroupHome},
 }
 
 // PaneCount is the number of panes.

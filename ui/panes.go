@@ -23,7 +23,6 @@ import (
 	reviewpane "github.com/memscope/memscope/views/review"
 	searchview "github.com/memscope/memscope/views/search"
 	"github.com/memscope/memscope/views/security"
-	"github.com/memscope/memscope/views/stub"
 )
 
 // pane is what the shell needs of every pane to lay it out, theme it and
@@ -65,7 +64,6 @@ type paneSet struct {
 	livePane   livepane.Model
 	reviewPane reviewpane.Model
 	security   security.Model
-	stub       stub.Model
 	// search is the Search overlay (ctrl+f), over every pane.
 	search searchview.Model
 }
@@ -123,7 +121,6 @@ var paneTable = [keymap.PaneCount]paneRow{
 	row(func(s *paneSet) *livepane.Model { return &s.livePane }, livepane.New, false),
 	row(func(s *paneSet) *reviewpane.Model { return &s.reviewPane }, reviewpane.New, false),
 	row(func(s *paneSet) *security.Model { return &s.security }, security.New, true),
-	row(func(s *paneSet) *stub.Model { return &s.stub }, stub.New, false),
 }
 
 // The panes the shell treats specially, by name (keymap.Panes).
