@@ -29,7 +29,7 @@ func TestNextMemoryStore(t *testing.T) {
 	if !strings.Contains(s, "agent reviewer (project scope, checked in) · store 2/3") || !strings.Contains(s, "migrations.md") || strings.Contains(s, "user_role.md") {
 		t.Fatalf("second store:\n%s", s)
 	}
-	if got := m.memoryDirAbs(); got != reviewer {
+	if got := m.feeds.edits.MemoryDir(); got != reviewer {
 		t.Errorf("editor and lint paths resolve in %s, want %s", got, reviewer)
 	}
 	m = press(t, m, "3")

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memscope/memscope/ui/feed"
 	"github.com/memscope/memscope/views/msgs"
 )
 
@@ -17,15 +18,17 @@ const awsKey = "AKIAQZ4XB7WJ2RTLMN5K"
 // the copy's path.
 func editWith(t *testing.T, m Model, path, text string) (Model, string) {
 	t.Helper()
-	pm, ok := m.openEditorCmd(path)().(editorPreparedMsg)
-	if !ok || pm.err != nil {
+	next, open := m.Update(msgs.OpenEditor{Path: path})
+	m = next.(Model)
+	pm, ok := open().(feed.EditorPrepared)
+	if !ok || pm.Err != nil {
 		t.Fatalf("prepare %s: %#v", path, pm)
 	}
-	if err := os.WriteFile(pm.s.copy, []byte(text), 0o600); err != nil {
+	if err := os.WriteFile(pm.S.Copy, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	next, cmd := m.Update(editorFinishedMsg{s: pm.s})
-	return drain(t, next.(Model), cmd), pm.s.copy
+	next, cmd := m.Update(feed.EditorFinished{S: pm.S})
+	return drain(t, next.(Model), cmd), pm.S.Copy
 }
 
 // A save from $EDITOR is a journaled change: u undoes it (Memories,

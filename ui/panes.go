@@ -175,4 +175,5 @@ type feeds struct {
 	home      *feed.Home
 	project   *feed.Project
 	search    *feed.Search
+	edits     *feed.Edits
 }

@@ -1,12 +1,11 @@
 package ui
 
 import (
+	"github.com/memscope/memscope/ui/feed"
 	"github.com/memscope/memscope/views/index"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/component/markdown"
 	"github.com/memscope/memscope/views/memories"
@@ -74,7 +73,7 @@ func (m Model) renderCmd() tea.Cmd {
 	r, st := m.md, markdown.StyleFor(m.styles.IsDark, m.styles.NoColor)
 	dark, noColor := m.styles.IsDark, m.styles.NoColor
 	iw, bw := m.p.index.RenderWidth(), m.p.memories.BodyWidth()
-	loaded := loadedIndexText(p.Cap)
+	loaded := feed.LoadedIndexText(p.Cap)
 	bodies := map[string]string{}
 	for _, row := range p.Rows {
 		bodies[row.File.Path] = row.File.Body
@@ -105,18 +104,6 @@ func (m Model) renderCmd() tea.Cmd {
 	}
 }
 
-// loadedIndexText is the part of MEMORY.md the client loads, without the
-// warning it appends.
-func loadedIndexText(c memindex.IndexCap) string {
-	s := c.Content
-	if c.Warning != "" {
-		if i := strings.LastIndex(s, c.Warning); i >= 0 {
-			s = s[:i]
-		}
-	}
-	return model.SanitizeForTerminal(strings.TrimRight(s, "\n"))
-}
-
 // applyRendered swaps rendered text in, when it is for the open project.
 func (m *Model) applyRendered(r renderedMsg) {
 	p := m.feeds.project.Cur()
@@ -132,5 +119,5 @@ func (m *Model) applyRendered(r renderedMsg) {
 		}
 	}
 	m.p.memories, _ = m.p.memories.Update(memories.RowsMsg{Rows: rows})
-	m.p.index, _ = m.p.index.Update(index.DataMsg{Data: m.indexData(p, &r)})
+	paneTable[paneIndex].update(m.p, index.DataMsg{Data: p.IndexData(&feed.RenderedIndex{Loaded: r.indexLoaded, Width: r.indexWidth})})
 }

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"github.com/memscope/memscope/views/prompt"
-	"path/filepath"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -22,7 +21,7 @@ func (m Model) Init() tea.Cmd {
 
 // dataHandlers handle the data messages, each a switch on the message's
 // type; the first that takes a message owns it.
-var dataHandlers = []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.noteChange, Model.handleLive, Model.handleEdit, Model.handleEditor, Model.handleLoaded, Model.handleHome, Model.handleHistory, Model.handleRequest, Model.handleWatch, Model.handleStores, Model.handleRetention, Model.handleFiles, Model.handleExport, Model.handleReview, Model.handleSecurity, Model.handleSearch, Model.handleOverview, Model.handleOpenPane, Model.handleLedger, Model.handleVault, Model.handleStatusExpired, Model.handleUndoJournal}
+var dataHandlers = []func(Model, tea.Msg) (Model, tea.Cmd, bool){Model.handleLive, Model.handleEdit, Model.handleLoaded, Model.handleHome, Model.handleHistory, Model.handleRequest, Model.handleWatch, Model.handleStores, Model.handleRetention, Model.handleFiles, Model.handleExport, Model.handleReview, Model.handleSecurity, Model.handleSearch, Model.handleOverview, Model.handleOpenPane, Model.handleVault, Model.handleStatusExpired}
 
 // handleData hands a data message to the first of dataHandlers that
 // owns its type; ok is false for messages nobody owns. The root is a few
@@ -48,7 +47,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, next, true // the user moved on to another project or store
 		}
 		m.applyProject(m.feeds.project.Cur())
-		next = tea.Batch(next, m.selectPendingHit(), m.renderCmd(), m.previewOrExplainCmd(m.p.prompt.Query()), m.loadReviewCmd(), m.feeds.project.LoadsCmd(msg.Slug), m.undoJournalCmd())
+		next = tea.Batch(next, m.selectPendingHit(), m.renderCmd(), m.previewOrExplainCmd(m.p.prompt.Query()), m.loadReviewCmd(), m.feeds.project.LoadsCmd(msg.Slug), m.feeds.edits.JournalCmd(m.editCtx()))
 		return m, next, true
 	case feed.LoadsRead:
 		return m, m.projectCmd(m.feeds.project.LoadsDone(msg, m.data.open)), true
@@ -108,13 +107,6 @@ func (m Model) handleRequest(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.p.history, c1 = m.p.history.Update(msg)
 		m.p.pastes, c2 = m.p.pastes.Update(msg)
 		return m, tea.Batch(c1, c2), true
-	case msgs.OpenEditor:
-		p := msg.Path
-		if !filepath.IsAbs(p) {
-			// Lint findings name files relative to the memory folder.
-			p = filepath.Join(m.memoryDirAbs(), filepath.FromSlash(p))
-		}
-		return m, m.openEditorCmd(p), true
 	case msgs.SwitchPane:
 		return m, m.setFocus(msg.Index), true
 	case msgs.NextMemoryStore:

@@ -1,13 +1,11 @@
 package ui
 
 import (
-	"fmt"
 	"github.com/memscope/memscope/ui/feed"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/engine/secrets"
-	"github.com/memscope/memscope/views/component/text"
 	"github.com/memscope/memscope/views/security"
 )
 
@@ -46,7 +44,7 @@ func (m Model) handleSecurity(msg tea.Msg) (Model, tea.Cmd, bool) {
 		o, b, r := m.secretsOptions(), m.busyOptions(), *msg.Report
 		sel := msg.Selection
 		m.setStatus("planning the scrub…", false)
-		return m, func() tea.Msg { return security.PlanMsg{Plan: secrets.PlanScrub(o, r, sel, b)} }, true
+		return m, feed.PlanScrub(o, r, sel, b), true
 	case security.PlanMsg:
 		m.setStatus("", false)
 		return m, paneTable[paneSecurity].update(m.p, msg), true
@@ -56,7 +54,7 @@ func (m Model) handleSecurity(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, nil, true
 		}
 		ao := secrets.ApplyOptions{Home: m.opts.Home, Write: m.writes(), Busy: m.busyOptions(), Now: m.opts.Now()}
-		return m, func() tea.Msg { return securityAction(ao, msg) }, true
+		return m, feed.SecretsAction(ao, msg), true
 	case security.Done:
 		if msg.Err != nil {
 			m.setStatus(msg.Err.Error(), true)
@@ -66,39 +64,4 @@ func (m Model) handleSecurity(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, m.rescanSecrets(), true
 	}
 	return m, nil, false
-}
-
-// securityAction does what the pane asked and says how it went.
-func securityAction(ao secrets.ApplyOptions, msg tea.Msg) security.Done {
-	switch msg := msg.(type) {
-	case security.ApplyRequest:
-		res, err := secrets.Apply(ao, msg.Plan)
-		if err != nil {
-			return security.Done{Err: err}
-		}
-		return security.Done{Text: fmt.Sprintf("scrubbed %s in %s · copy %s keeps them (u restores, d on it forgets)",
-			text.Count(res.Secrets, "secret", ""), text.Count(len(res.Files), "file", ""), res.ID)}
-	case security.RestoreRequest:
-		res, err := secrets.Restore(ao, msg.ID)
-		if err != nil {
-			return security.Done{Err: err}
-		}
-		t := fmt.Sprintf("restored scrub %s: %s back in %s", res.ID, text.Count(res.Secrets, "secret", ""), text.Count(len(res.Files), "file", ""))
-		if res.Copy == "" {
-			t += "; its copy is deleted"
-		}
-		// The notes say what else happened: lines appended since kept,
-		// or a copy that could not be deleted.
-		for _, n := range res.Notes {
-			t += " · " + n
-		}
-		return security.Done{Text: t}
-	case security.ForgetRequest:
-		c, err := secrets.Forget(ao, msg.ID)
-		if err != nil {
-			return security.Done{Err: err}
-		}
-		return security.Done{Text: fmt.Sprintf("forgot scrub %s: its copy of %s is deleted", c.ID, text.Count(c.Secrets, "secret", ""))}
-	}
-	return security.Done{}
 }

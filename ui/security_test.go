@@ -14,11 +14,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/memscope/memscope/engine/secrets"
 	"github.com/memscope/memscope/internal/secretgen"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
-	"github.com/memscope/memscope/views/security"
 )
 
 // secretsModel is the app on a home with a secret planted in each store
@@ -195,33 +193,6 @@ func TestSecurityPaneOpensReplay(t *testing.T) {
 	m = press(t, m, "S", "enter")
 	if m.focus != paneReplay || !strings.Contains(screen(m), "5e55c0de") {
 		t.Fatalf("enter did not open the session in Replay (focus %d):\n%s", m.focus, screen(m))
-	}
-}
-
-// A restore's status says what the restore notes (lines Claude Code
-// appended since the scrub are kept), and says the copy is deleted only
-// when it is.
-func TestSecurityRestoreStatusSaysNotes(t *testing.T) {
-	l, home := secretsHome(t)
-	o := secrets.Options{Home: home}
-	busy := secrets.BusyOptions{Now: testNow}
-	ao := secrets.ApplyOptions{Home: home, Busy: busy, Now: testNow}
-	res, err := secrets.Apply(ao, secrets.PlanScrub(o, secrets.Scan(o), nil, busy))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(home.Abs(l.Transcript), os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString(`{"type":"last-prompt","lastPrompt":"later","leafUuid":"a-3"}` + "\n")
-	f.Close()
-	done := securityAction(ao, security.RestoreRequest{ID: res.ID})
-	if done.Err != nil {
-		t.Fatal(done.Err)
-	}
-	if !strings.Contains(done.Text, "appended since the scrub are kept") || !strings.Contains(done.Text, "its copy is deleted") {
-		t.Errorf("status %q does not say the appended bytes are kept and the copy is gone", done.Text)
 	}
 }
 

@@ -94,12 +94,6 @@ type Model struct {
 	status     string
 	statusErr  bool
 	statusSeq  int // numbers the status messages, for their expiry (statusexpiry.go)
-	// lastChange is the summary of the newest change in the journal (or
-	// this session's, until the journal is read again), which u undoes
-	// ("" when none): the footer names it
-	// (undoname.go). A pointer, so the handler that notes it need not own
-	// the message.
-	lastChange *string
 	// lastError is the last error shown, in full; ! opens it.
 	lastError string
 	loading   map[string]bool
@@ -157,9 +151,6 @@ type Model struct {
 	// while one waits for its reload (see maxReloadDelay).
 	burst     int
 	burstOpen bool
-
-	// busy is set while a store operation runs.
-	busy bool
 	// leftoversAnnounced is set once the status line said that
 	// interrupted memscope writes left something.
 	leftoversAnnounced bool
@@ -189,21 +180,21 @@ func New(opts Options) Model {
 		km = *opts.Keys
 	}
 	m := Model{
-		opts:       opts,
-		keys:       &km,
-		styles:     st,
-		help:       new(help.New()),
-		loading:    map[string]bool{"home": true, "history": true},
-		feeds:      &feeds{overview: feed.NewOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets(), files: feed.NewFiles(), sessions: feed.NewSessions(), history: feed.NewHistory(opts.Home, opts.Cache), home: feed.NewHome(opts.Home)},
-		md:         markdown.NewRenderer(),
-		p:          newPanes(km, st),
-		lastChange: new(string),
+		opts:    opts,
+		keys:    &km,
+		styles:  st,
+		help:    new(help.New()),
+		loading: map[string]bool{"home": true, "history": true},
+		feeds:   &feeds{overview: feed.NewOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets(), files: feed.NewFiles(), sessions: feed.NewSessions(), history: feed.NewHistory(opts.Home, opts.Cache), home: feed.NewHome(opts.Home)},
+		md:      markdown.NewRenderer(),
+		p:       newPanes(km, st),
 	}
 	m.lv = m.newLive()
 	m.feeds.retention.SetVaultDir(m.places().VaultDir)
 	m.memo = &viewMemo{}
 	m.feeds.search = feed.NewSearch(feed.SearchEnv{Home: opts.Home, Machine: opts.Root, Getenv: opts.Getenv})
 	m.feeds.project = feed.NewProject(feed.ProjectEnv{Home: opts.Home, Machine: opts.Root, Writes: opts.Writes, Getenv: opts.Getenv, Now: opts.Now, Staleness: opts.Staleness, Watch: opts.Watch, Cache: opts.Cache, GateLog: m.places().GateLog}, m.feeds.home)
+	m.feeds.edits = feed.NewEdits(feed.EditsEnv{Home: opts.Home, Machine: opts.Root, Writes: opts.Writes, Now: opts.Now, Getenv: opts.Getenv, KeepElsewhere: km.KeepLostTo.Help().Key}, m.feeds.project)
 	m.help.Styles = helpStyles(true, noColor)
 	paneTable[paneLive].update(m.p, livepane.LevelsMsg{WarnPct: opts.LiveWarnPercent, AlertPct: opts.LiveAlertPercent})
 	m.p.memories, _ = m.p.memories.Update(memories.StalenessMsg{Thresholds: opts.Staleness})

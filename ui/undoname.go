@@ -11,8 +11,9 @@ const undoWhatMax = 40
 // undoWhat is what u undoes on a memory pane, cut for the footer; "" when
 // this session wrote nothing since it started or last undid.
 func (m Model) undoWhat() string {
-	if m.lastChange == nil || *m.lastChange == "" {
+	last := m.feeds.edits.Last()
+	if last == "" {
 		return ""
 	}
-	return text.Truncate(text.OneLine(model.SanitizeForTerminal(*m.lastChange)), undoWhatMax)
+	return text.Truncate(text.OneLine(model.SanitizeForTerminal(last)), undoWhatMax)
 }

@@ -45,8 +45,13 @@ type watcher struct {
 	// reads and writes it.
 	stores map[string]string
 
-	mu    sync.Mutex
-	paths map[string]bool
+	mu sync.Mutex
+	// waiting are the store folders outside the home that do not exist
+	// yet, and parents the folders watched for them, their nearest
+	// existing parents; watched the store folders watched
+	// (watchstores.go).
+	waiting, parents, watched map[string]bool
+	paths                     map[string]bool
 	// overflow says more than maxPendingPaths paths changed: the root
 	// reloads everything.
 	overflow bool
@@ -111,7 +116,7 @@ func startWatchCmd(home string) tea.Cmd {
 		for _, d := range dirs {
 			fw.Add(d) // missing folders are fine: nothing to watch yet
 		}
-		w := &watcher{w: fw, home: home, paths: map[string]bool{}, ready: make(chan struct{}, 1), done: make(chan struct{})}
+		w := &watcher{w: fw, home: home, paths: map[string]bool{}, parents: map[string]bool{}, watched: map[string]bool{}, ready: make(chan struct{}, 1), done: make(chan struct{})}
 		go w.run()
 		return watchStartedMsg{w: w}
 	}
@@ -128,8 +133,15 @@ func (w *watcher) run() {
 			if strings.Contains(filepath.Base(ev.Name), ".memscope-") {
 				continue // our own temp files
 			}
+			// Whether the event is of use is told before a store folder
+			// it made is watched (and waited for no more).
+			skip := w.onlyParent(ev.Name)
 			if ev.Has(fsnotify.Create) {
 				w.watchNew(ev.Name)
+				w.watchWaiting(ev.Name)
+			}
+			if skip {
+				continue
 			}
 			w.add(ev.Name)
 		case _, ok := <-w.w.Errors:

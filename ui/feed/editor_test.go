@@ -1,4 +1,4 @@
-package ui
+package feed
 
 import (
 	"os"
@@ -6,11 +6,65 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"testing/fstest"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/internal/faultfs"
 	"github.com/memscope/memscope/internal/testroot"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/msgs"
 )
+
+// editsFeed is the Edits feed of an empty home in the test's folder (the
+// journals of files outside a memory folder are in the home), writing
+// through w (nil: the OS).
+func editsFeed(t *testing.T, w model.WriteFS) *Edits {
+	t.Helper()
+	home := testHome(t, t.TempDir())
+	h := NewHome(home)
+	p := NewProject(ProjectEnv{Home: home, Getenv: func(string) string { return "" }, Now: func() time.Time { return testNow }}, h)
+	return NewEdits(EditsEnv{Home: home, Writes: w, Now: func() time.Time { return testNow }, Getenv: func(string) string { return "" }}, p)
+}
+
+var editCtx = EditCtx{PromptFiles: func() []string { return nil }}
+
+// openEditor asks the feed to edit path and returns the copy it made.
+func openEditor(t *testing.T, e *Edits, path string) EditSession {
+	t.Helper()
+	out, ok := e.Update(msgs.OpenEditor{Path: path}, editCtx)
+	if !ok || out.Cmd == nil {
+		t.Fatalf("OpenEditor: owned %v, command %v", ok, out.Cmd != nil)
+	}
+	pm, ok := out.Cmd().(EditorPrepared)
+	if !ok || pm.Err != nil {
+		t.Fatalf("prepare: %#v", pm)
+	}
+	return pm.S
+}
+
+// editorExits hands the feed the editor's exit and the messages its
+// commands return, as the shell would, until it says something: the
+// last EditOut.
+func editorExits(t *testing.T, e *Edits, s EditSession) EditOut {
+	t.Helper()
+	var msg tea.Msg = EditorFinished{S: s}
+	for range 10 {
+		out, ok := e.Update(msg, editCtx)
+		if !ok {
+			t.Fatalf("the feed does not own %T", msg)
+		}
+		if out.Cmd == nil || out.Status != nil || out.Ask != nil {
+			return out
+		}
+		msg = out.Cmd()
+		if st, ok := msg.(msgs.Status); ok {
+			return EditOut{Status: &st}
+		}
+	}
+	t.Fatal("the editor's save does not end")
+	return EditOut{}
+}
 
 // replaceByRename writes path the way Claude Code does: temp + rename.
 func replaceByRename(t *testing.T, path, content string) {
@@ -27,7 +81,9 @@ func replaceByRename(t *testing.T, path, content string) {
 // TestEditorDoesNotOverwriteAConcurrentChange edits a copy as $EDITOR
 // would while the file on disk is changed (or not) by someone else, then
 // saves. A file changed meanwhile is never overwritten, and the user's
-// version stays in the copy the status line names.
+// version stays in the copy the status line names. (Moved whole from
+// ui/editor_concurrent_test.go, where it built the root: the Edits feed
+// is tested on its own.)
 func TestEditorDoesNotOverwriteAConcurrentChange(t *testing.T) {
 	t.Parallel()
 	const orig = "---\nname: terse\ndescription: Short\nmetadata:\n  type: feedback\n---\n\nBe terse.\n"
@@ -60,29 +116,19 @@ func TestEditorDoesNotOverwriteAConcurrentChange(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			// The journal goes in the home: one in the test's folder (the
-			// fixed home's path is not the test's to write).
-			h := fixedHome(t)
-			h.Dir = t.TempDir()
-			m := loadedModel(t, Options{Home: h, Root: fstest.MapFS{}}, 100, 30)
-			m.readOnly = false // the test home's files are not on disk; the edited file is
-			prep := m.openEditorCmd(path)()
-			pm, ok := prep.(editorPreparedMsg)
-			if !ok || pm.err != nil {
-				t.Fatalf("prepare: %#v", prep)
-			}
-			if pm.s.copy == path || filepath.Base(pm.s.copy) != filepath.Base(path) {
-				t.Fatalf("the editor gets %s: want a copy with the same name, not the file", pm.s.copy)
+			e := editsFeed(t, nil)
+			s := openEditor(t, e, path)
+			if s.Copy == path || filepath.Base(s.Copy) != filepath.Base(path) {
+				t.Fatalf("the editor gets %s: want a copy with the same name, not the file", s.Copy)
 			}
 			// The editor: the user types, and meanwhile the file changes.
-			if err := os.WriteFile(pm.s.copy, []byte(tc.edit), 0o600); err != nil {
+			if err := os.WriteFile(s.Copy, []byte(tc.edit), 0o600); err != nil {
 				t.Fatal(err)
 			}
 			if tc.meanwhile != nil {
 				tc.meanwhile(t, path)
 			}
-			next, cmd := m.Update(editorFinishedMsg{s: pm.s})
-			m = drain(t, next.(Model), cmd)
+			out := editorExits(t, e, s)
 			got, err := os.ReadFile(path)
 			if tc.want == "" {
 				if err == nil {
@@ -91,20 +137,20 @@ func TestEditorDoesNotOverwriteAConcurrentChange(t *testing.T) {
 			} else if string(got) != tc.want {
 				t.Errorf("file after saving:\n%s\nwant:\n%s", got, tc.want)
 			}
-			if !strings.Contains(m.status, tc.status) || m.statusErr != tc.conflict {
-				t.Errorf("status %q (error %v), want it to contain %q (error %v)", m.status, m.statusErr, tc.status, tc.conflict)
+			if out.Status == nil || !strings.Contains(out.Status.Text, tc.status) || out.Status.Error != tc.conflict || out.Reload != ReloadAll {
+				t.Fatalf("out %+v, want a status containing %q (error %v) and everything read again", out, tc.status, tc.conflict)
 			}
-			kept, err := os.ReadFile(pm.s.copy)
+			kept, err := os.ReadFile(s.Copy)
 			switch {
-			case tc.conflict && (err != nil || string(kept) != tc.edit || !strings.Contains(m.status, pm.s.copy)):
-				t.Errorf("refused save: the user's version must stay in %s and be named in the status (read: %v)", pm.s.copy, err)
+			case tc.conflict && (err != nil || string(kept) != tc.edit || !strings.Contains(out.Status.Text, s.Copy)):
+				t.Errorf("refused save: the user's version must stay in %s and be named in the status (read: %v)", s.Copy, err)
 			case !tc.conflict && err == nil:
-				t.Errorf("the copy %s was left behind after a clean save", pm.s.copy)
+				t.Errorf("the copy %s was left behind after a clean save", s.Copy)
 			}
-			os.RemoveAll(filepath.Dir(pm.s.copy))
-			for _, e := range mustReadDir(t, filepath.Dir(path)) {
-				if e != "feedback_terse.md" {
-					t.Errorf("left in the folder: %s", e)
+			os.RemoveAll(filepath.Dir(s.Copy))
+			for _, n := range mustReadDir(t, filepath.Dir(path)) {
+				if n != "feedback_terse.md" {
+					t.Errorf("left in the folder: %s", n)
 				}
 			}
 		})
@@ -127,38 +173,31 @@ func mustReadDir(t *testing.T, dir string) []string {
 // A save from the editor goes through the app's writer: a full disk at
 // the move into place leaves the file as it was, says why, and keeps the
 // user's version in the copy; once there is space the save goes through.
+// (Moved whole from ui/editor_concurrent_test.go.)
 func TestEditorSaveWritesThroughTheAppsWriter(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "feedback_terse.md")
 	if err := os.WriteFile(path, []byte("old\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	f := &faultfs.FS{Base: testroot.Writer(t), Step: faultfs.StepRename, Err: syscall.ENOSPC}
-	h := fixedHome(t)
-	h.Dir = t.TempDir() // the journal's home: the test's, not the fixed path
-	m := loadedModel(t, Options{Home: h, Root: fstest.MapFS{}}, 100, 30)
-	m.readOnly = false
-	m.opts.Writes = f
-	pm, ok := m.openEditorCmd(path)().(editorPreparedMsg)
-	if !ok || pm.err != nil {
-		t.Fatalf("prepare: %#v", pm)
-	}
-	if err := os.WriteFile(pm.s.copy, []byte("new\n"), 0o600); err != nil {
+	e := editsFeed(t, f)
+	s := openEditor(t, e, path)
+	if err := os.WriteFile(s.Copy, []byte("new\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	save := func() Model {
-		next, cmd := m.Update(editorFinishedMsg{s: pm.s})
-		return drain(t, next.(Model), cmd)
-	}
-	m = save()
-	if got, _ := os.ReadFile(path); string(got) != "old\n" || !m.statusErr || !strings.Contains(m.status, syscall.ENOSPC.Error()) || !strings.Contains(m.status, pm.s.copy) {
-		t.Fatalf("after a full disk: file %q, status %q", got, m.status)
+	out := editorExits(t, e, s)
+	if got, _ := os.ReadFile(path); string(got) != "old\n" || out.Status == nil || !out.Status.Error || !strings.Contains(out.Status.Text, syscall.ENOSPC.Error()) || !strings.Contains(out.Status.Text, s.Copy) {
+		t.Fatalf("after a full disk: file %q, out %+v", got, out)
 	}
 	if len(f.Hits()) != 1 {
 		t.Fatalf("faulted calls %q: the save did not go through the app's writer", f.Hits())
 	}
+	if e.Busy() {
+		t.Fatal("the feed is still busy after the save ended")
+	}
 	f.Heal()
-	m = save()
-	if got, _ := os.ReadFile(path); string(got) != "new\n" || m.statusErr {
-		t.Errorf("after healing: file %q, status %q", got, m.status)
+	out = editorExits(t, e, s)
+	if got, _ := os.ReadFile(path); string(got) != "new\n" || out.Status == nil || out.Status.Error {
+		t.Errorf("after healing: file %q, out %+v", got, out)
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package feed
 
 import (
 	"errors"
@@ -8,63 +8,52 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/engine/ledger"
-	"github.com/memscope/memscope/engine/store"
+	memstore "github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/views/msgs"
 )
 
-// handleLedger keeps a rule a compaction lost (the Replay pane's s, or t
-// and a place chosen) where the client re-reads it every turn: a feedback
+// keep keeps a rule a compaction lost (the Replay pane's s, or t and a
+// place chosen) where the client re-reads it every turn: a feedback
 // memory of the open project, through its store like every edit, or a
 // line of the project's rules file or CLAUDE.md, through the store of its
-// folder (whose journal is in the home). Scanned, journaled, u undoes it;
-// ok is false for other messages.
-func (m Model) handleLedger(msg tea.Msg) (Model, tea.Cmd, bool) {
-	req := msg
-	if f, ok := msg.(forceRequest); ok {
-		req = f.msg
-	}
-	r, ok := req.(msgs.KeepLost)
-	if !ok {
-		return m, nil, false
-	}
+// folder (whose journal is in the home). Scanned, journaled, u undoes it.
+func (e *Edits) keep(msg tea.Msg, r msgs.KeepLost, c EditCtx) tea.Cmd {
 	to := r.To
 	if to.Kind == "" {
 		to.Kind = ledger.ToMemory
 	}
+	elsewhere := e.env.KeepElsewhere
 	if to.Kind == ledger.ToMemory {
-		elsewhere := m.keys.KeepLostTo.Help().Key
-		return m, m.storeOp(msg, "", func(s *store.Store, o store.WriteOptions) (store.Change, error) {
+		return e.storeOp(msg, c, func(s *memstore.Store, o memstore.WriteOptions) (memstore.Change, error) {
 			o.SessionID = r.Session
 			k, err := ledger.Keep(r.Item, to, ledger.KeepInput{Session: r.Session, Memory: s, Options: o})
 			return k.Change, keepRefusal(err, elsewhere)
-		}), true
+		})
 	}
-	return m, m.keepLineCmd(msg, r, to), true
+	return e.keepLine(msg, r, to, c)
 }
 
-// keepLineCmd keeps the item as a line of the open project's rules file or
+// keepLine keeps the item as a line of the open project's rules file or
 // CLAUDE.md (ledger.Keep), as the editor's save writes a file outside the
 // memory folder.
-func (m *Model) keepLineCmd(msg tea.Msg, r msgs.KeepLost, to ledger.Target) tea.Cmd {
-	project := m.projectPath(m.data.open)
+func (e *Edits) keepLine(msg tea.Msg, r msgs.KeepLost, to ledger.Target, c EditCtx) tea.Cmd {
+	project := e.proj.home.Path(c.Open)
 	switch {
-	case m.readOnly:
-		return func() tea.Msg { return errMsg{errors.New("the home is read-only: editing is off")} }
-	case m.busy:
-		return func() tea.Msg { return msgs.Status{Text: "another change is still being written", Error: true} }
+	case c.ReadOnly:
+		return status("the home is read-only: editing is off", true)
+	case e.busy:
+		return status("another change is still being written", true)
 	case project == "":
-		return func() tea.Msg {
-			return msgs.Status{Text: "not kept: the open project's folder is not known (its transcripts name no cwd)", Error: true}
-		}
+		return status("not kept: the open project's folder is not known (its transcripts name no cwd)", true)
 	}
-	_, force := msg.(forceRequest)
-	m.busy = true
-	in := ledger.KeepInput{Session: r.Session, Project: project, Root: m.root(), HomeDir: m.opts.Home.Dir, Writes: m.writes(),
-		Options: store.WriteOptions{Now: m.opts.Now(), Force: force, SessionID: r.Session}}
-	slug, elsewhere := m.data.open, m.keys.KeepLostTo.Help().Key
+	_, force := msg.(Force)
+	e.busy = true
+	in := ledger.KeepInput{Session: r.Session, Project: project, Root: Mount(e.env.Machine, e.env.Home), HomeDir: e.env.Home.Dir, Writes: e.env.Writes,
+		Options: memstore.WriteOptions{Now: e.env.Now(), Force: force, SessionID: r.Session}}
+	elsewhere := e.env.KeepElsewhere
 	return func() tea.Msg {
 		k, err := ledger.Keep(r.Item, to, in)
-		return opDoneMsg{slug: slug, change: k.Change, err: keepRefusal(err, elsewhere), retry: msg}
+		return EditDone{change: k.Change, err: keepRefusal(err, elsewhere), req: msg}
 	}
 }
 
@@ -97,8 +86,8 @@ func keepRefusal(err error, elsewhere string) error {
 // keepFolders are the folders a kept line can land in (the open project's
 // folder for CLAUDE.md, its .claude/rules): u looks at their journals too,
 // even before the Prompt pane lists the file.
-func (m Model) keepFolders() []string {
-	p := m.projectPath(m.data.open)
+func (e *Edits) keepFolders(open string) []string {
+	p := e.proj.home.Path(open)
 	if p == "" {
 		return nil
 	}
