@@ -7,7 +7,8 @@
 # script sends a pane-switch key (1..9 in turn) every EVERY seconds
 # (default 0.2) for SECS seconds (default 20) from the start, quits and
 # prints p50, p95 and max of Update + View over the keys, and how many
-# took over 30 ms. Two starts: cold (the app's caches removed) and warm
+# took over 30 ms, and the same of the CPU time the two used on their
+# thread (what a busy machine does not stretch). Two starts: cold (the app's caches removed) and warm
 # (the cold run's). The time a key waits behind other messages in Bubble
 # Tea's loop is not in it: the end-to-end row (tmux) adds that, timed
 # from send-keys until the pane's screen changes, every EVERY_E2E-th key
@@ -90,6 +91,8 @@ LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 	for name in cold warm; do
 		printf '| %s | Update + View (in the app) ' "$name"
 		awk -F'\t' '{print ($3 + $4) / 1000}' "$LOGS/$name" | stats
+		printf '| %s | their CPU on the thread (in the app) ' "$name"
+		awk -F'\t' '$5 >= 0 {print $5 / 1000}' "$LOGS/$name" | stats
 		printf '| %s | send-keys to screen change (tmux) ' "$name"
 		stats <"$LOGS/$name.e2e"
 	done

@@ -4,14 +4,18 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"runtime"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
 
 // KeyLogEnv names a file the app writes, when it quits, one line per
-// key it handled: milliseconds since the start, the key, and the
-// microseconds its Update and the View after it took (tab-separated).
+// key it handled: milliseconds since the start, the key, the
+// microseconds its Update and the View after it took, and the CPU
+// microseconds of the two on their thread (Linux; -1 elsewhere), which a
+// busy machine does not stretch as it does the first two
+// (tab-separated).
 // scripts/startup-keys.sh drives keys during start-up and reads it:
 // how long a key takes while background work runs. Hidden on purpose,
 // as CPUProfileEnv is.
@@ -35,6 +39,9 @@ type keyTime struct {
 	at           time.Duration
 	key          string
 	update, view time.Duration
+	// cpu is the Update's and the View's CPU time on their thread; -1
+	// when not had.
+	cpu time.Duration
 }
 
 // timeKeys wraps m in a keyTimer when getenv(KeyLogEnv) names a file;
@@ -60,10 +67,19 @@ func (k *keyTimer) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		k.inner, cmd = k.inner.Update(msg)
 		return k, cmd
 	}
+	// The thread is held through the Update so its CPU time is the
+	// Update's.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	c0, cok := threadCPU()
 	t0 := time.Now()
 	var cmd tea.Cmd
 	k.inner, cmd = k.inner.Update(msg)
-	k.keys = append(k.keys, keyTime{at: t0.Sub(k.start), key: key.String(), update: time.Since(t0)})
+	kt := keyTime{at: t0.Sub(k.start), key: key.String(), update: time.Since(t0), cpu: -1}
+	if c1, ok := threadCPU(); ok && cok {
+		kt.cpu = c1 - c0
+	}
+	k.keys = append(k.keys, kt)
 	k.viewing = true
 	return k, cmd
 }
@@ -72,9 +88,18 @@ func (k *keyTimer) View() tea.View {
 	if !k.viewing {
 		return k.inner.View()
 	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	c0, cok := threadCPU()
 	t0 := time.Now()
 	v := k.inner.View()
-	k.keys[len(k.keys)-1].view = time.Since(t0)
+	kt := &k.keys[len(k.keys)-1]
+	kt.view = time.Since(t0)
+	if c1, ok := threadCPU(); ok && cok && kt.cpu >= 0 {
+		kt.cpu += c1 - c0
+	} else {
+		kt.cpu = -1
+	}
 	k.viewing = false
 	return v
 }
@@ -101,7 +126,11 @@ func writeKeyLog(m tea.Model) {
 	}
 	w := bufio.NewWriter(f)
 	for _, t := range k.keys {
-		fmt.Fprintf(w, "%d\t%s\t%d\t%d\n", t.at.Milliseconds(), t.key, t.update.Microseconds(), t.view.Microseconds())
+		cpu := int64(-1)
+		if t.cpu >= 0 {
+			cpu = t.cpu.Microseconds()
+		}
+		fmt.Fprintf(w, "%d\t%s\t%d\t%d\t%d\n", t.at.Milliseconds(), t.key, t.update.Microseconds(), t.view.Microseconds(), cpu)
 	}
 	if err := w.Flush(); err != nil {
 		fmt.Fprintf(os.Stderr, "memscope: %s %s: %v\n", KeyLogEnv, k.path, err)

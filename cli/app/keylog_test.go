@@ -3,6 +3,8 @@ package app
 import (
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -48,8 +50,14 @@ func TestKeyLog(t *testing.T) {
 		t.Fatalf("log %q: want the keys 2 and tab", data)
 	}
 	for _, l := range lines {
-		if f := strings.Split(l, "\t"); len(f) != 4 {
-			t.Errorf("line %q: want 4 fields", l)
+		f := strings.Split(l, "\t")
+		if len(f) != 5 {
+			t.Errorf("line %q: want 5 fields", l)
+			continue
+		}
+		// The thread's CPU time is had on Linux.
+		if cpu, err := strconv.Atoi(f[4]); err != nil || runtime.GOOS == "linux" && cpu < 0 {
+			t.Errorf("line %q: CPU %q", l, f[4])
 		}
 	}
 }
