@@ -56,6 +56,16 @@ func (t *HistoryTail) Read(fsys fs.FS, path string) (HistoryRead, error) {
 }
 
 func (t *HistoryTail) read(fsys fs.FS, path string) (HistoryRead, error) {
+	if t.State == (TailState{}) {
+		// A whole read: the last one of this version of the file, if it
+		// is still kept (history_shared.go).
+		return t.wholeRead(fsys, path, func() (HistoryRead, error) { return t.readFrom(fsys, path) })
+	}
+	return t.readFrom(fsys, path)
+}
+
+// readFrom reads from State on (the whole file from the zero state).
+func (t *HistoryTail) readFrom(fsys fs.FS, path string) (HistoryRead, error) {
 	out := HistoryRead{Full: t.State == TailState{}}
 	if out.Full || t.hd == nil {
 		t.hd = newHistoryDecoder(make(map[string]string))

@@ -185,7 +185,7 @@ func New(opts Options) Model {
 		styles:  st,
 		help:    new(help.New()),
 		loading: map[string]bool{"home": true, "history": true},
-		feeds:   &feeds{overview: feed.NewOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets(), files: feed.NewFiles(), sessions: feed.NewSessions(), history: feed.NewHistory(opts.Home, opts.Cache), home: feed.NewHome(opts.Home)},
+		feeds:   &feeds{overview: feed.NewOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets(), files: feed.NewFiles(), sessions: feed.NewSessions(), history: feed.NewHistory(opts.Home, opts.Cache), home: feed.NewHome(opts.Home, opts.Cache)},
 		md:      markdown.NewRenderer(),
 		p:       newPanes(km, st),
 	}

@@ -39,7 +39,7 @@ func Run(o cli.AppOptions) error {
 		LiveAlertPercent: cfg.Live.AlertPercent,
 		Notice:           o.Notice,
 	})
-	prog := tea.NewProgram(m)
+	prog := tea.NewProgram(timeKeys(m, o.Getenv))
 	// A closed terminal (SIGHUP) should still quit cleanly, so a demo home
 	// is removed; bubbletea itself handles SIGINT and SIGTERM.
 	hup := make(chan os.Signal, 1)
@@ -51,7 +51,8 @@ func Run(o cli.AppOptions) error {
 		}
 	}()
 	final, err := prog.Run()
-	if fm, ok := final.(ui.Model); ok {
+	writeKeyLog(final)
+	if fm, ok := unwrap(final).(ui.Model); ok {
 		fm.Close() // the file watcher
 	}
 	return err

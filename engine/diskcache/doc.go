@@ -17,5 +17,8 @@
 // and keep one only when the file was not written while it was read
 // (model.Unchanged). PerFile is that rule for a list of files (stat's
 // summaries, the sessions report's scans); engine/provenance follows it
-// entry by entry, its entries being filled by two passes.
+// entry by entry, its entries being filled by two passes. PerFileFolders
+// adds the write-once folders' rule (model.WriteOnceFolder): a folder
+// whose identity, time and number of files are as stamped has its files
+// answered without opening each (the secrets counts: pastes, backups).
 package diskcache

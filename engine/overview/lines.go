@@ -146,7 +146,7 @@ func reviewLine(s *Source) Line {
 		cache = provenance.NewFirstCacheOn(s.Cache, s.Env.Home.Dir)
 	}
 	prov := t.Provenance(cache)
-	in := review.Build(&prov, st)
+	in := review.BuildUndiffed(&prov, st)
 	l.Count, l.Needs = len(in.Items), len(in.Items) > 0
 	// The Review pane opens at the memory Claude Code changed last.
 	var newest time.Time

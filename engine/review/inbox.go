@@ -53,6 +53,18 @@ type Inbox struct {
 // wait for review; nor does one memscope changed last, unless Claude
 // Code's change before it was never accepted.
 func Build(p *provenance.Project, st State) Inbox {
+	return build(p, st, true)
+}
+
+// BuildUndiffed is Build without the items' Diff (NoDiff says why one
+// has none, as Build's): for a count (the Projects list's, the
+// Overview's review line), where diffing every waiting memory against
+// its reviewed copy is most of the cost.
+func BuildUndiffed(p *provenance.Project, st State) Inbox {
+	return build(p, st, false)
+}
+
+func build(p *provenance.Project, st State, diff bool) Inbox {
 	in := Inbox{Items: []Item{}}
 	dir := ""
 	for _, f := range p.Folders {
@@ -86,7 +98,7 @@ func Build(p *provenance.Project, st State) Inbox {
 		switch {
 		case seen && e.Copy == nil:
 			it.NoDiff = "the reviewed copy was not kept (the file was over 256 KB)"
-		default:
+		case diff:
 			// The names are for people: a name with a line break would
 			// break the diff's header.
 			name := model.SanitizeLine(o.Path)

@@ -219,3 +219,32 @@ func TestAMemoryMadeInMemscopeIsNotInTheInbox(t *testing.T) {
 		t.Fatalf("provenance does not list %s", name)
 	}
 }
+
+// BuildUndiffed lists the items Build lists, field for field, without
+// their diffs: a count from it is Build's.
+func TestBuildUndiffedIsBuildWithoutDiffs(t *testing.T) {
+	l, fsys := setup(t)
+	in, st := inbox(t, l, fsys)
+	it := in.Find("project_deploy.md")
+	st.Accept(it.Path, []byte("an older reviewed copy\n"), now)
+	p := provenance.ForProject(provenance.ProjectOptions{Root: model.DirFS("/"), Home: model.DirFS(l.Home), HomeDir: l.Home, MemoryDir: l.MemoryDir, Tree: l.Project})
+	full, lean := Build(&p, st), BuildUndiffed(&p, st)
+	if len(full.Items) == 0 || len(full.Items) != len(lean.Items) || full.Reviewed != lean.Reviewed || full.Dir != lean.Dir {
+		t.Fatalf("Build %d items (%d reviewed), BuildUndiffed %d (%d)", len(full.Items), full.Reviewed, len(lean.Items), lean.Reviewed)
+	}
+	changed := false
+	for i := range full.Items {
+		f, u := full.Items[i], lean.Items[i]
+		if f.Diff == "" || u.Diff != "" {
+			t.Errorf("%s: Build's diff %q, BuildUndiffed's %q", f.Path, f.Diff, u.Diff)
+		}
+		changed = changed || f.Status == StatusChanged
+		f.Diff = ""
+		if f != u {
+			t.Errorf("item %d: Build %+v, BuildUndiffed %+v", i, f, u)
+		}
+	}
+	if !changed {
+		t.Error("no changed item: the test proves nothing for them")
+	}
+}

@@ -1,12 +1,20 @@
 package secrets
 
 import (
+	"time"
+
 	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/model"
 )
 
 // countsKind names the counts' file in memscope's cache.
 const countsKind = "secrets.1"
+
+// foldersKind names the file of the stamps of the write-once folders
+// the counts cover (diskcache.PerFileFolders: the pastes and file
+// history, some 11 000 files on W, are not opened while their folder is
+// as it was).
+const foldersKind = "secrets-folders.1"
 
 // counted is what Counts keeps of one file across runs
 // (diskcache.PerFile: valid while the file's stamp is the same).
@@ -22,7 +30,10 @@ type counted struct {
 // kept in cache (nil: none) by the rule stat uses (diskcache.PerFile): a
 // file whose stamp is the one it was counted at is not read again, so a
 // second run reads no unchanged transcript. It holds no finding and
-// reads no file twice. With o.Project set (findings kept by project) it
+// reads no file twice. The files of a write-once folder (pastes, file
+// history, tool results) whose folder is as it was stamped are not even
+// opened (diskcache.PerFileFolders): a paste or backup the client adds
+// changes its folder. With o.Project set (findings kept by project) it
 // is Begin's Report, uncached.
 func Counts(o Options, cache *diskcache.Store) Report {
 	if o.Project != "" || cache == nil {
@@ -59,11 +70,16 @@ func Counts(o Options, cache *diskcache.Store) Report {
 	}
 	name := diskcache.Name(countsKind, o.Home.Dir)
 	kept, _ := diskcache.Load[map[string]diskcache.Entry[counted]](cache, countsKind, name)
+	fname := diskcache.Name(foldersKind, o.Home.Dir)
+	folders, _ := diskcache.Load[diskcache.Folders](cache, foldersKind, fname)
 	next := map[string]diskcache.Entry[counted]{}
-	res, hits := diskcache.PerFile(o.Home.FS, names, kept, next, compute, wholeCount)
+	res, hits, nextFolders := diskcache.PerFileFolders(o.Home.FS, names, kept, next, folders, time.Now(), compute, wholeCount)
+	// A cache not written costs the next run its time only.
 	if hits < len(names) || len(next) != len(kept) {
-		// A cache not written costs the next run its time only.
 		_ = diskcache.Save(cache, countsKind, name, next)
+	}
+	if !nextFolders.Equal(folders) {
+		_ = diskcache.Save(cache, foldersKind, fname, nextFolders)
 	}
 	for j, c := range res {
 		results[home[j]] = fileResult{read: c.Read, bytes: c.Bytes, kept: c.Kept, problems: c.Problems}

@@ -1,6 +1,8 @@
 package secrets
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -8,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/internal/testroot"
@@ -81,5 +84,81 @@ func TestCountsEqualBeginAndCacheReadsNoTranscript(t *testing.T) {
 	after := Counts(Options{Home: &ch}, cache)
 	if got, want := after.Count(), Begin(Options{Home: h}).Report.Count(); got != want || got != first.Count()+1 {
 		t.Errorf("after an appended key: %d counted, Begin %d, before %d", got, want, first.Count())
+	}
+}
+
+// prefixFS counts the regular files opened through it whose names start with
+// one of its prefixes.
+type prefixFS struct {
+	fs.FS
+	prefixes []string
+	opens    atomic.Int64
+}
+
+func (c *prefixFS) Open(name string) (fs.File, error) {
+	f, err := c.FS.Open(name)
+	if err != nil {
+		return f, err
+	}
+	for _, p := range c.prefixes {
+		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && strings.HasPrefix(name, p) {
+			c.opens.Add(1)
+		}
+	}
+	return f, nil
+}
+
+// The pastes and file-history backups the client writes once are not
+// opened on a run whose folders are as the last run stamped them
+// (diskcache.PerFileFolders), and a paste the client adds -- a new file
+// in the folder, the client's way -- is counted by the next run.
+func TestCountsTrustWriteOnceFoldersAndSeeANewPaste(t *testing.T) {
+	t.Parallel()
+	_, h := plantedHome(t)
+	// The folders were written an hour ago: settled.
+	old := time.Now().Add(-time.Hour)
+	ents, err := os.ReadDir(filepath.Join(h.Dir, "file-history"))
+	if err != nil || len(ents) == 0 {
+		t.Fatalf("the planted home has no file history: %v", err)
+	}
+	dirs := []string{filepath.Join(h.Dir, model.PasteCacheDir)}
+	for _, e := range ents {
+		dirs = append(dirs, filepath.Join(h.Dir, "file-history", e.Name()))
+	}
+	for _, d := range dirs {
+		if err := os.Chtimes(d, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
+	pf := &prefixFS{FS: h.FS, prefixes: []string{model.PasteCacheDir + "/", "file-history/"}}
+	ch := *h
+	ch.FS = pf
+	want := Begin(Options{Home: h}).Report
+	first := Counts(Options{Home: &ch}, cache)
+	if !reflect.DeepEqual(first.Stores, want.Stores) {
+		t.Fatalf("first cached counts %+v, Begin's %+v", first.Stores, want.Stores)
+	}
+	if pf.opens.Load() == 0 {
+		t.Fatal("the first run opened no paste nor backup: the test proves nothing")
+	}
+	pf.opens.Store(0)
+	again := Counts(Options{Home: &ch}, cache)
+	if !reflect.DeepEqual(again.Stores, want.Stores) {
+		t.Fatalf("counts from the stamped folders %+v, Begin's %+v", again.Stores, want.Stores)
+	}
+	if n := pf.opens.Load(); n != 0 {
+		t.Errorf("a run on unchanged write-once folders opened %d of their files, want 0", n)
+	}
+	// The client pastes a key: a new file named by its content.
+	paste := "AWS_SECRET=1\nSENDGRID_API_KEY=SG.aB3dE5gH7jK9mN1pQ3sT5v.wX7yZ9bC1dF3gH5jK7mN9pQ1sT3vW5xY7zA9bC1dE3\n"
+	sum := sha256.Sum256([]byte(paste))
+	if err := os.WriteFile(filepath.Join(h.Dir, model.PasteCacheDir, hex.EncodeToString(sum[:8])+".txt"), []byte(paste), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	after := Counts(Options{Home: &ch}, cache)
+	begin := Begin(Options{Home: h}).Report
+	if after.Count() != begin.Count() || after.Count() <= first.Count() || !reflect.DeepEqual(after.Stores, begin.Stores) {
+		t.Errorf("after a new paste holding a key: %d counted (%+v), Begin %d (%+v), before %d", after.Count(), after.Stores, begin.Count(), begin.Stores, first.Count())
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/model"
 )
 
@@ -101,6 +102,47 @@ func Newest(as ...Active) Active {
 		if a.Time.After(out.Time) {
 			out = a
 		}
+	}
+	return out
+}
+
+// lastActiveKind names the last activities kept across runs
+// (diskcache.PerFile's rule): bump it when Active changes.
+const lastActiveKind = "last-active.1"
+
+// LastActiveAll is LastActive of each of files, by path, with each
+// transcript's answer kept in cache (nil: none) for the home at homeDir
+// by the rule stat's summaries follow (diskcache.PerFile): a transcript
+// whose stamp is the one it was read at is not read again, so opening
+// the app reads no unchanged transcript's end for the Projects list.
+// Only a time from a record is kept (a time from the mtime costs no
+// read).
+func LastActiveAll(fsys fs.FS, files []model.TranscriptFile, cache *diskcache.Store, homeDir string) map[string]Active {
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Path
+	}
+	compute := func(miss []int) []Active {
+		out := make([]Active, len(miss))
+		for j, i := range miss {
+			out[j] = LastActive(fsys, files[i])
+		}
+		return out
+	}
+	var kept, next map[string]diskcache.Entry[Active]
+	name := diskcache.Name(lastActiveKind, homeDir)
+	if cache != nil {
+		kept, _ = diskcache.Load[map[string]diskcache.Entry[Active]](cache, lastActiveKind, name)
+		next = map[string]diskcache.Entry[Active]{}
+	}
+	res, hits := diskcache.PerFile(fsys, names, kept, next, compute, func(a Active, _ int64) bool { return a.Clock == ClockRecord })
+	if cache != nil && (hits < len(names) || len(next) != len(kept)) {
+		// A cache not written costs the next start its time only.
+		_ = diskcache.Save(cache, lastActiveKind, name, next)
+	}
+	out := make(map[string]Active, len(files))
+	for i, f := range files {
+		out[f.Path] = res[i]
 	}
 	return out
 }

@@ -2,11 +2,18 @@ package sessions
 
 import (
 	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 	"time"
 
+	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
 
@@ -95,4 +102,91 @@ func TestTitle(t *testing.T) {
 	if got := f.Title(); len([]rune(got.Text)) != titleMaxRunes+1 || strings.Contains(got.Text, "  ") {
 		t.Fatalf("long title: %d runes %q", len([]rune(got.Text)), got.Text)
 	}
+}
+
+// readCountFS counts the bytes read through the files it opens.
+type readCountFS struct {
+	fs.FS
+	read atomic.Int64
+}
+
+type readCountFile struct {
+	fs.File
+	c *readCountFS
+}
+
+func (c *readCountFS) Open(name string) (fs.File, error) {
+	f, err := c.FS.Open(name)
+	if err != nil {
+		return f, err
+	}
+	return readCountFile{f, c}, nil
+}
+
+func (f readCountFile) Read(p []byte) (int, error) {
+	n, err := f.File.Read(p)
+	f.c.read.Add(int64(n))
+	return n, err
+}
+
+func (f readCountFile) ReadAt(p []byte, off int64) (int, error) {
+	n, err := f.File.(io.ReaderAt).ReadAt(p, off)
+	f.c.read.Add(int64(n))
+	return n, err
+}
+
+// LastActiveAll answers as LastActive, from the cache on a second run
+// (each transcript's head is read to stamp it, not its end), and a
+// record appended is seen.
+func TestLastActiveAllCached(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	big := strings.Repeat(rec("user", "2026-11-20T09:00:00Z"), 400) // 60 KB: more than the stamp's head
+	texts := map[string]string{
+		"a.jsonl": big + rec("assistant", "2026-11-20T10:05:00Z"),
+		"b.jsonl": big + `{"type":"ai-title","aiTitle":"t","sessionId":"s"}` + "\n",
+	}
+	var files []model.TranscriptFile
+	for name, text := range texts {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		info, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, model.TranscriptFile{Path: name, Size: info.Size(), ModTime: info.ModTime()})
+	}
+	c := &readCountFS{FS: model.DirFS(dir)}
+	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
+	check := func(got map[string]Active) {
+		t.Helper()
+		for _, f := range files {
+			if want := LastActive(model.DirFS(dir), f); !got[f.Path].Time.Equal(want.Time) || got[f.Path].Clock != want.Clock {
+				t.Errorf("%s: %+v, LastActive %+v", f.Path, got[f.Path], want)
+			}
+		}
+	}
+	check(LastActiveAll(c, files, cache, dir))
+	first := c.read.Load()
+	c.read.Store(0)
+	check(LastActiveAll(c, files, cache, dir))
+	// a.jsonl comes from the cache: its head is read (stamped), not its
+	// end; b.jsonl (no stamped record at its end: its mtime) is read again.
+	if again := c.read.Load(); again >= first || again == 0 {
+		t.Errorf("second run read %d bytes, the first %d: want fewer", again, first)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "a.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(rec("user", "2026-11-21T08:00:00Z")); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	got := LastActiveAll(c, files, cache, dir)
+	if want := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC); !got["a.jsonl"].Time.Equal(want) {
+		t.Errorf("after an appended record: %+v, want %s", got["a.jsonl"], want)
+	}
+	check(got)
 }

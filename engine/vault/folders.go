@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/memscope/memscope/model"
@@ -34,21 +33,9 @@ const (
 	maxFoldersFile = 16 << 20
 )
 
-// writeOnceFolder reports whether the home's folder rel holds files the
-// client writes once: the pastes, a session's file history, a session's
-// tool results.
-func writeOnceFolder(rel string) bool {
-	if rel == model.PasteCacheDir {
-		return true
-	}
-	dir, base := path.Split(rel)
-	dir = strings.TrimSuffix(dir, "/")
-	if dir == model.FileHistoryDir {
-		return true
-	}
-	// projects/<slug>/<session>/tool-results
-	return base == "tool-results" && strings.HasPrefix(dir, "projects/") && strings.Count(dir, "/") == 2
-}
+// writeOnceFolder is model.WriteOnceFolder: the pastes, a session's
+// file history, a session's tool results.
+func writeOnceFolder(rel string) bool { return model.WriteOnceFolder(rel) }
 
 // folderStamp is a write-once folder as a sync left it: its identity,
 // modification time and the number of its files the vault has.

@@ -22,7 +22,7 @@ import (
 func editsFeed(t *testing.T, w model.WriteFS) *Edits {
 	t.Helper()
 	home := testHome(t, t.TempDir())
-	h := NewHome(home)
+	h := NewHome(home, nil)
 	p := NewProject(ProjectEnv{Home: home, Getenv: func(string) string { return "" }, Now: func() time.Time { return testNow }}, h)
 	return NewEdits(EditsEnv{Home: home, Writes: w, Now: func() time.Time { return testNow }, Getenv: func(string) string { return "" }}, p)
 }

@@ -19,7 +19,7 @@ func openStoreEdits(t *testing.T) (*Edits, *Project, string) {
 	t.Helper()
 	dir := homeWithProjects(t)
 	home := testHome(t, dir)
-	h := NewHome(home)
+	h := NewHome(home, nil)
 	h.Listed(h.Init()().(HomeListed), "", "", testNow)
 	now := func() time.Time { return testNow }
 	p := NewProject(ProjectEnv{Home: home, Machine: testroot.New(t), Writes: testroot.Writer(t), Getenv: func(string) string { return "" }, Now: now}, h)

@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/engine/inventory"
 	enginesessions "github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
@@ -23,7 +24,10 @@ import (
 // behind it.
 type Home struct {
 	// home is read at each load (a test swaps its FS to count reads).
-	home   *model.Home
+	home *model.Home
+	// cache keeps the transcripts' last activities across runs (nil:
+	// none; enginesessions.LastActiveAll).
+	cache  *diskcache.Store
 	flight Flight[HomeReq]
 	whole  bool // the running read lists every project
 
@@ -38,9 +42,10 @@ type Home struct {
 }
 
 // NewHome returns the feed of home, its first whole read counted as
-// running: Init starts it.
-func NewHome(home *model.Home) *Home {
-	h := &Home{home: home, whole: true}
+// running: Init starts it. cache (nil: none) keeps the transcripts'
+// last activities across runs.
+func NewHome(home *model.Home, cache *diskcache.Store) *Home {
+	h := &Home{home: home, cache: cache, whole: true}
 	h.flight.Begin()
 	return h
 }
@@ -156,17 +161,19 @@ func (h *Home) load(r HomeReq) tea.Cmd {
 	fsys := h.home.FS
 	h.whole = r.Full
 	if r.Full {
+		cache, homeDir := h.cache, h.home.Dir
 		return func() tea.Msg {
 			ps, files, probs := model.ListProjectsFiles(fsys)
 			rows := make([]projects.Row, len(ps))
-			active := map[string]enginesessions.Active{}
+			var all []model.TranscriptFile
+			for _, p := range ps {
+				all = append(all, files[p.Slug]...)
+			}
+			active := enginesessions.LastActiveAll(fsys, all, cache, homeDir)
 			for i, p := range ps {
 				rows[i] = projects.Row{Project: p, Unreviewed: -1}
 				if p.HasMemory {
 					rows[i].Memory = inventory.CountMemory(fsys, p.Dir+"/memory")
-				}
-				for _, t := range files[p.Slug] {
-					active[t.Path] = enginesessions.LastActive(fsys, t)
 				}
 				rows[i].LastActive = lastActive(files[p.Slug], active)
 			}

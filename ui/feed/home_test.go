@@ -37,7 +37,7 @@ func homeWithProjects(t *testing.T) string {
 // session of a project the list does not have reads the whole list.
 func TestHomeFeedListsAndUpdatesRows(t *testing.T) {
 	dir := homeWithProjects(t)
-	h := NewHome(testHome(t, dir))
+	h := NewHome(testHome(t, dir), nil)
 	if !h.ReadingAll() {
 		t.Fatal("a new feed does not count its start-up read")
 	}

@@ -12,7 +12,7 @@ import (
 func projectFeed(t *testing.T, dir string) *Project {
 	t.Helper()
 	home := testHome(t, dir)
-	h := NewHome(home)
+	h := NewHome(home, nil)
 	h.Listed(h.Init()().(HomeListed), "", "", testNow)
 	return NewProject(ProjectEnv{Home: home, Getenv: func(string) string { return "" }, Now: func() time.Time { return testNow }}, h)
 }

@@ -192,7 +192,7 @@ func (p *Project) CountsCmd() tea.Cmd {
 			if err != nil {
 				continue
 			}
-			counts[slugs[i]] = len(review.Build(&pr, st).Items)
+			counts[slugs[i]] = len(review.BuildUndiffed(&pr, st).Items)
 		}
 		return ReviewCounts{counts: counts}
 	}

@@ -28,7 +28,7 @@ func TestReviewFeedReadsTheInbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := NewHome(home)
+	h := NewHome(home, nil)
 	slug := model.Slug(l.Project)
 	h.Listed(h.Init()().(HomeListed), "", l.Project, testNow)
 	p := NewProject(ProjectEnv{Home: home, Machine: testroot.New(t), Writes: testroot.Writer(t), Getenv: func(string) string { return "" },
