@@ -3,6 +3,7 @@ package timeline
 import (
 	"slices"
 
+	"github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/model"
 )
 
@@ -140,3 +141,37 @@ func (ix *Index) SidechainTrees() []SidechainTree {
 	}
 	return out
 }
+
+// Resume is ResumeTranscript on the index, with the resume's records
+// read whole through read (a preserved record is the same record in
+// Messages and Preserved).
+func (ix *Index) Resume(opts ResumeOptions, read Source) (Resume, error) {
+	res, msgs, pres := ix.resume(opts)
+	got := map[int32]*model.Record{}
+	recs := func(is []int32) ([]*model.Record, error) {
+		out := make([]*model.Record, 0, len(is))
+		for _, i := range is {
+			r := got[i]
+			if r == nil {
+				var err error
+				if r, err = read(i); err != nil {
+					return nil, err
+				}
+				got[i] = r
+			}
+			out = append(out, r)
+		}
+		return out, nil
+	}
+	var err error
+	if res.Messages, err = recs(msgs); err != nil {
+		return res, err
+	}
+	if len(pres) > 0 {
+		res.Preserved, err = recs(pres)
+	}
+	return res, err
+}
+
+// SystemTokens is SystemTokens on the index.
+func (ix *Index) SystemTokens(line int) window.Tokens { return ix.sys.at(line) }
