@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/memscope/memscope/engine/internal/enginetest"
@@ -71,22 +70,8 @@ func sameInputAsTree(t *testing.T, fsys fs.FS, name string) (wrote int) {
 // again) equals the tree's on every fixture transcript and on random
 // message trees.
 func TestIndexedInputEqualsTree(t *testing.T) {
-	n := 0
-	for _, dir := range []string{"../../testdata/home", "../../model/testdata", "../ledger/testdata"} {
-		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") || d.Name() == "history.jsonl" {
-				return err
-			}
-			n++
-			_ = sameInputAsTree(t, os.DirFS(filepath.Dir(p)), d.Name())
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if n < 10 {
-		t.Fatalf("only %d fixture transcripts found", n)
+	for _, p := range enginetest.FixtureTranscripts(t) {
+		_ = sameInputAsTree(t, os.DirFS(filepath.Dir(p)), filepath.Base(p))
 	}
 	dir := t.TempDir()
 	wrote := 0

@@ -39,7 +39,7 @@ func sameExportAsTree(t *testing.T, src SessionSource) {
 	}
 	wj, _ := marshalExport(tree)
 	if gj, _ := marshalExport(whole); !bytes.Equal(wj, gj) {
-		t.Errorf("%s: the streamed export held whole differs from the tree's:\n%s", src.Transcript, firstDiff(wj, gj))
+		t.Errorf("%s: the streamed export held whole differs from the tree's:\n%s", src.Transcript, enginetest.FirstDiff(wj, gj))
 	}
 	for _, f := range allFormats {
 		want, err := RenderSessionExport(tree, f)
@@ -47,7 +47,7 @@ func sameExportAsTree(t *testing.T, src SessionSource) {
 			t.Fatal(err)
 		}
 		if f == JSON && !bytes.Equal(want, wj) {
-			t.Errorf("%s: the JSON written an entry at a time differs from the encoder's:\n%s", src.Transcript, firstDiff(wj, want))
+			t.Errorf("%s: the JSON written an entry at a time differs from the encoder's:\n%s", src.Transcript, enginetest.FirstDiff(wj, want))
 		}
 		for try := range 2 {
 			var got bytes.Buffer
@@ -55,20 +55,10 @@ func sameExportAsTree(t *testing.T, src SessionSource) {
 				t.Fatalf("%s: write %s: %v", src.Transcript, f, err)
 			}
 			if !bytes.Equal(want, got.Bytes()) {
-				t.Errorf("%s: streamed %s (write %d) differs from the tree's:\n%s", src.Transcript, f, try+1, firstDiff(want, got.Bytes()))
+				t.Errorf("%s: streamed %s (write %d) differs from the tree's:\n%s", src.Transcript, f, try+1, enginetest.FirstDiff(want, got.Bytes()))
 			}
 		}
 	}
-}
-
-func firstDiff(a, b []byte) string {
-	la, lb := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
-	for i := range min(len(la), len(lb)) {
-		if la[i] != lb[i] {
-			return fmt.Sprintf("line %d:\nwant %.400s\n got %.400s", i+1, la[i], lb[i])
-		}
-	}
-	return fmt.Sprintf("lengths %d and %d lines", len(la), len(lb))
 }
 
 // The streamed export equals the tree's on every transcript of the
@@ -86,24 +76,11 @@ func TestStreamedExportEqualsTreeOnFixtures(t *testing.T) {
 		sameExportAsTree(t, SessionSource{FS: home, Transcript: p, Home: home})
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || n < 5 {
+		t.Fatalf("%d transcripts in the test home: %v", n, err)
 	}
-	for _, dir := range []string{enginetest.RealDir, "../../model/testdata", "../ledger/testdata"} {
-		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") || d.Name() == "history.jsonl" {
-				return err
-			}
-			n++
-			sameExportAsTree(t, SessionSource{FS: os.DirFS(filepath.Dir(p)), Transcript: d.Name()})
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if n < 10 {
-		t.Fatalf("only %d fixture transcripts found", n)
+	for _, p := range enginetest.FixtureTranscripts(t) {
+		sameExportAsTree(t, SessionSource{FS: os.DirFS(filepath.Dir(p)), Transcript: filepath.Base(p)})
 	}
 	for _, c := range fxCases {
 		h := c.home()

@@ -76,7 +76,7 @@ func sameAsTree(t *testing.T, fsys fs.FS, name string) {
 		} {
 			gj, _ := json.MarshalIndent(c.got, "", " ")
 			if !bytes.Equal(wj, gj) {
-				t.Errorf("%s (size %d): replay on %s differs from the tree's:\n%s", name, size, c.how, firstDiff(wj, gj))
+				t.Errorf("%s (size %d): replay on %s differs from the tree's:\n%s", name, size, c.how, enginetest.FirstDiff(wj, gj))
 			}
 			if w, g := strings.Join(uuidsOf(want.Resume.Messages), " "), strings.Join(c.msgs, " "); w != g {
 				t.Errorf("%s (size %d): %s: resume messages\n got %.300s\nwant %.300s", name, size, c.how, g, w)
@@ -100,35 +100,11 @@ func sameAsTree(t *testing.T, fsys fs.FS, name string) {
 	}
 }
 
-func firstDiff(a, b []byte) string {
-	la, lb := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
-	for i := range min(len(la), len(lb)) {
-		if la[i] != lb[i] {
-			return fmt.Sprintf("line %d:\nwant %s\n got %s", i+1, la[i], lb[i])
-		}
-	}
-	return fmt.Sprintf("lengths %d and %d lines", len(la), len(lb))
-}
-
 // The indexed replay equals the tree's on every transcript of the
 // repository's fixtures.
 func TestIndexedReplayEqualsTreeOnFixtures(t *testing.T) {
-	n := 0
-	for _, dir := range []string{"../../testdata/home", "../../model/testdata", "../ledger/testdata"} {
-		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") || d.Name() == "history.jsonl" {
-				return err
-			}
-			n++
-			sameAsTree(t, os.DirFS(filepath.Dir(p)), d.Name())
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if n < 10 {
-		t.Fatalf("only %d fixture transcripts found", n)
+	for _, p := range enginetest.FixtureTranscripts(t) {
+		sameAsTree(t, os.DirFS(filepath.Dir(p)), filepath.Base(p))
 	}
 }
 
