@@ -110,7 +110,8 @@ func FindSession(home fs.FS, id string) (model.TranscriptFile, error) {
 }
 
 // Session exports session sessionID (or a unique prefix) of home in
-// format: the call behind the Replay pane's "export this session".
+// format, whole in memory (the panes and the CLI write a session's
+// export as it is made: OpenSession, SessionStream.Write).
 func Session(home *model.Home, sessionID string, format Format, now time.Time) ([]byte, error) {
 	if home == nil {
 		return nil, fmt.Errorf("export session %s: no home", sessionID)
