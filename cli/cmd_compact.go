@@ -101,17 +101,25 @@ func runCompact(e *env, opts compactOptions) (compactOut, error) {
 		return compactOut{}, err
 	}
 	defer sf.close()
-	tr, err := model.ReadTranscriptWith(sf.fsys, sf.name, model.ScanOptions{Content: true, KeepText: true})
-	if err != nil {
+	var tr *model.Transcript
+	var in compact.Input
+	var sum model.TranscriptSummary
+	if opts.flush.flush {
+		// The flush hook reads the session whole (extract's
+		// FlushConfig.Transcript).
+		if tr, err = model.ReadTranscriptWith(sf.fsys, sf.name, compactScan); err != nil {
+			return compactOut{}, err
+		}
+		in, sum = compact.InputFromResume(tr, timeline.ResumeTranscript(tr, timeline.ResumeOptions{FileSize: sf.size})), tr.Summary
+	} else if in, sum, err = indexedCompactInput(sf); err != nil {
 		return compactOut{}, err
 	}
 	w := opts.window
-	in := compact.InputFromResume(tr, timeline.ResumeTranscript(tr, timeline.ResumeOptions{FileSize: sf.size}))
 	cfg := compact.DefaultConfig(w)
 	cfg.PreserveRecent = opts.preserve
 	project := opts.flush.project
 	if project == "" {
-		project = tr.Summary.CWD
+		project = sum.CWD
 	}
 	setting := readAutocompactSetting(e, &opts.home, sf, project)
 	for _, p := range setting.problems {
@@ -135,7 +143,7 @@ func runCompact(e *env, opts compactOptions) (compactOut, error) {
 	if err != nil {
 		return compactOut{}, err
 	}
-	out := compactOut{Session: tr.Summary.SessionID, Path: sf.disk, Window: w,
+	out := compactOut{Session: sum.SessionID, Path: sf.disk, Window: w,
 		Thresholds: timeline.Thresholds{Effective: w.Effective(), Warning: w.WarningAt(), Autocompact: w.AutocompactAt(), Blocked: w.BlockedAt()},
 		Messages:   len(in.Messages), Measured: in.Measured > 0, AutoCompactEnabled: setting.enabled, AutoCompactSetBy: setting.setBy, Manual: opts.manual, Before: res.Before, After: res.After, Fits: res.Fits, Stages: res.Stages, Records: len(res.Records)}
 	if out.Stages == nil {
@@ -151,6 +159,28 @@ func runCompact(e *env, opts compactOptions) (compactOut, error) {
 		out.Out, _ = filepath.Abs(opts.out)
 	}
 	return out, nil
+}
+
+// compactScan reads the records the pipeline takes: their text, for
+// summaries.
+var compactScan = model.ScanOptions{Content: true, KeepText: true}
+
+// indexedCompactInput is the pipeline's input for the session of sf read
+// as an index (timeline.Index): only the records of the resume chain,
+// which the pipeline takes whole, are read again, so the memory is the
+// index's (about 90 bytes a record) and the chain's, not the file's.
+func indexedCompactInput(sf *sessionFile) (compact.Input, model.TranscriptSummary, error) {
+	ix, err := timeline.ReadIndex(sf.fsys, sf.name)
+	if err != nil {
+		return compact.Input{}, model.TranscriptSummary{}, err
+	}
+	rr, err := model.OpenRereader(sf.fsys, sf.name, compactScan)
+	if err != nil {
+		return compact.Input{}, model.TranscriptSummary{}, err
+	}
+	defer rr.Close()
+	in, err := compact.InputFromIndex(ix, timeline.ResumeOptions{FileSize: sf.size}, func(i int32) (*model.Record, error) { return ix.ReadAgain(rr, i) })
+	return in, ix.Summary, err
 }
 
 // showCompact prints what runCompact returned, as text or --json.

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -41,11 +42,15 @@ type exportOptions struct {
 	session string
 }
 
-// exportResult is an export: its bytes, and the file they were written
-// to ("" when they go to stdout).
+// exportResult is an export: its bytes, or for a session, the stream
+// that writes them (open until showExport is done with it); and the file
+// they were written to ("" when they go to stdout) with their size.
 type exportResult struct {
-	data  []byte
-	wrote string
+	data   []byte
+	stream func(io.Writer) error
+	done   func()
+	wrote  string
+	size   int64
 }
 
 func parseExport(e *env, args []string) (exportOptions, error) {
@@ -81,19 +86,27 @@ func parseExport(e *env, args []string) (exportOptions, error) {
 }
 
 // runExport builds the export and, with --out, writes it atomically
-// where it cannot take the place of what it exports.
+// where it cannot take the place of what it exports. A session's export
+// is written an entry at a time (export.OpenSession), to the file or
+// by showExport to stdout, so its memory does not grow with the session.
 func runExport(e *env, opts exportOptions) (exportResult, error) {
-	var data []byte
+	var r exportResult
 	var guard []string
 	var err error
 	if opts.memory {
-		data, guard, err = exportMemory(e, &opts.home, opts.project, opts.agent, opts.format)
+		r.data, guard, err = exportMemory(e, &opts.home, opts.project, opts.agent, opts.format)
+		data := r.data
+		r.stream = func(w io.Writer) error {
+			_, err := w.Write(data)
+			return err
+		}
 	} else {
-		data, guard, err = exportSession(e, &opts.home, opts.session, opts.format)
+		r, guard, err = exportSession(e, &opts.home, opts.session, opts.format)
 	}
 	if err != nil || opts.out == "" {
-		return exportResult{data: data}, err
+		return r, err
 	}
+	defer r.close()
 	dst, err := absFrom(e, opts.out)
 	if err != nil {
 		return exportResult{}, err
@@ -101,31 +114,56 @@ func runExport(e *env, opts exportOptions) (exportResult, error) {
 	if err := checkExportTarget(dst, guard, opts.memory); err != nil {
 		return exportResult{}, err
 	}
-	if err := model.WriteFileAtomicWith(e.writer(), dst, data, exportPerm); err != nil {
+	err = model.WriteFileAtomicFrom(e.writer(), dst, exportPerm, func(w io.Writer) error {
+		c := &byteCounter{w: w}
+		err := r.stream(c)
+		r.size = c.n
+		return err
+	})
+	if err != nil {
 		return exportResult{}, err
 	}
-	return exportResult{data: data, wrote: dst}, nil
+	return exportResult{wrote: dst, size: r.size}, nil
+}
+
+// close lets go of what the export's stream reads.
+func (r exportResult) close() {
+	if r.done != nil {
+		r.done()
+	}
+}
+
+// byteCounter counts what goes through it.
+type byteCounter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *byteCounter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // showExport sends the export to stdout, exact when piped, or says
 // where it was written.
 func showExport(e *env, _ exportOptions, r exportResult) error {
 	if r.wrote != "" {
-		fmt.Fprintf(humanOutput(e.stderr), "memscope export: wrote %s (%s)\n", r.wrote, format.ClientFileSize(len(r.data)))
+		fmt.Fprintf(humanOutput(e.stderr), "memscope export: wrote %s (%s)\n", r.wrote, format.ClientFileSize(int(r.size)))
 		return nil
 	}
-	_, err := exactOutput(e.stdout).Write(r.data)
-	return err
+	defer r.close()
+	return r.stream(exactOutput(e.stdout))
 }
 
-// exportSession builds the export of SESSION. guard lists the files the
+// exportSession opens the export of SESSION. guard lists the files the
 // export must not be written over: the transcript and its subagents'.
-func exportSession(e *env, hf *homeFlags, arg string, f export.Format) ([]byte, []string, error) {
+func exportSession(e *env, hf *homeFlags, arg string, f export.Format) (exportResult, []string, error) {
 	sf, err := openSession(e, hf, arg)
 	if err != nil {
-		return nil, nil, err
+		return exportResult{}, nil, err
 	}
-	defer sf.close()
+	r := exportResult{done: sf.close}
 	src := export.SessionSource{FS: sf.fsys, Transcript: sf.name}
 	switch {
 	case sf.home != nil:
@@ -133,27 +171,31 @@ func exportSession(e *env, hf *homeFlags, arg string, f export.Format) ([]byte, 
 	case hf.dir != "" || hf.demo:
 		o, err := e.openHome(hf)
 		if err != nil {
-			return nil, nil, err
+			r.close()
+			return exportResult{}, nil, err
 		}
-		defer o.close()
+		r.done = func() { o.close(); sf.close() }
 		src.Home = o.home.FS
 	default:
 		if dir := homeOfTranscript(sf.disk); dir != "" {
 			src.Home = model.DirFS(dir)
 		}
 	}
-	x, err := export.LoadSessionExport(src, e.now())
+	s, err := export.OpenSession(src, e.now())
 	if err != nil {
-		return nil, nil, err
+		r.close()
+		return exportResult{}, nil, err
 	}
+	closeFiles := r.done
+	r.done = func() { s.Close(); closeFiles() }
 	guard := []string{sf.disk}
-	for _, sc := range x.Sidechains {
+	for _, sc := range s.Header().Sidechains {
 		if sc.Source != export.SidechainInline {
 			guard = append(guard, filepath.Join(filepath.Dir(sf.disk), filepath.FromSlash(strings.TrimPrefix(sc.Source, fsDir(sf.name)))))
 		}
 	}
-	data, err := export.RenderSessionExport(x, f)
-	return data, guard, err
+	r.stream = func(w io.Writer) error { return s.Write(w, f) }
+	return r, guard, nil
 }
 
 // fsDir is the folder part of a slash path inside an fs, with its slash

@@ -123,7 +123,24 @@ func msgTokens(ms []Msg) window.Tokens {
 // metadata, prompt snapshots) are left out. For summaries with text, read
 // the transcript with ScanOptions.KeepText.
 func InputFromResume(t *model.Transcript, res timeline.Resume) Input {
-	in := Input{System: timeline.SystemTokens(t, math.MaxInt)}
+	return inputFrom(timeline.SystemTokens(t, math.MaxInt), res)
+}
+
+// InputFromIndex is InputFromResume on an indexed transcript, resumed
+// with opts: only the resume chain's records are read again, through
+// read (decoding with ScanOptions.KeepText for summaries with text), so
+// the memory is the index's and the chain's, not the transcript's.
+func InputFromIndex(ix *timeline.Index, opts timeline.ResumeOptions, read timeline.Source) (Input, error) {
+	res, err := ix.Resume(opts, read)
+	if err != nil {
+		return Input{}, err
+	}
+	return inputFrom(ix.SystemTokens(math.MaxInt), res), nil
+}
+
+// inputFrom is InputFromResume with the system figure given.
+func inputFrom(system window.Tokens, res timeline.Resume) Input {
+	in := Input{System: system}
 	toolNames := map[string]string{}
 	broken := false // a parent link broke since the previous message
 	// The newest response with usage, and which messages are its records.

@@ -9,50 +9,87 @@ import (
 )
 
 // exportBuilder turns the records of one transcript into entries. Tool
-// results are folded into the call that asked for them, so it indexes
-// both first.
+// results are folded into the call that asked for them, so a first pass
+// over the file notes both (note), and the entries are made in a second
+// (entry), one record at a time.
 type exportBuilder struct {
-	t  *model.Transcript
 	pm *pasteMatcher
-	// results are the tool_result blocks by tool_use id (first wins);
-	// calls the tool_use ids present in the transcript.
-	results map[string]*ToolResult
-	calls   map[string]bool
-	// boundaryNo numbers boundaries in file order; preserved marks the
-	// messages a partial compaction kept.
-	boundaryNo map[*model.Record]int
+	// calls are the tool_use ids present in the transcript, by
+	// model.KeyHash; result finds the first tool_result block of a
+	// tool_use id (nil when there is none), keeping its first error in err.
+	calls  map[[16]byte]struct{}
+	result func(id string) (*ToolResult, error)
+	err    error
+	// boundaryNo numbers boundaries in file order, by line; preserved
+	// marks the messages a partial compaction kept; compaction is
+	// timeline.Compaction of a boundary.
+	boundaryNo map[int]int
 	preserved  map[string]int
-	inBranch   map[*model.Record]bool
-	// responses are the API responses whose usage an entry already shows:
-	// the client writes one response over several lines.
-	responses map[string]bool
+	compaction func(r *model.Record) (timeline.CompactionKind, model.SummarizeDirection, *int)
+	// responses are the API responses whose usage an entry already shows
+	// (model.KeyHash of message.id and requestId): the client writes one
+	// response over several lines.
+	responses map[[16]byte]struct{}
 }
 
-func newExportBuilder(t *model.Transcript, pm *pasteMatcher) *exportBuilder {
-	b := &exportBuilder{t: t, pm: pm, results: map[string]*ToolResult{}, calls: map[string]bool{},
-		boundaryNo: map[*model.Record]int{}, preserved: map[string]int{}, inBranch: map[*model.Record]bool{}, responses: map[string]bool{}}
-	for _, r := range t.Records {
-		if r.IsCompactBoundary() || r.IsMicrocompactBoundary() {
-			b.boundaryNo[r] = len(b.boundaryNo) + 1
-			if c := r.Compact; c != nil {
-				for _, u := range preservedUUIDs(c) {
-					b.preserved[u] = b.boundaryNo[r]
-				}
-			}
-		}
-		if r.Message == nil {
-			continue
-		}
-		for _, blk := range r.Message.Content {
-			switch {
-			case blk.Type == model.BlockToolUse && blk.ID != "":
-				b.calls[blk.ID] = true
-			case blk.Type == model.BlockToolResult && blk.ToolUseID != "" && b.results[blk.ToolUseID] == nil:
-				b.results[blk.ToolUseID] = toolResult(r, blk)
+func newExportBuilder(pm *pasteMatcher) *exportBuilder {
+	return &exportBuilder{pm: pm, calls: map[[16]byte]struct{}{}, boundaryNo: map[int]int{}, preserved: map[string]int{},
+		responses: map[[16]byte]struct{}{}}
+}
+
+// note reads what entries need to know of the whole transcript from
+// record r (one of its kept records, in file order): its boundary and
+// the tool calls it makes. It reports the tool_use ids of its
+// tool_result blocks, for the caller to keep where the first of each is.
+func (b *exportBuilder) note(r *model.Record, result func(toolUseID string)) {
+	if r.IsCompactBoundary() || r.IsMicrocompactBoundary() {
+		b.boundaryNo[r.Line] = len(b.boundaryNo) + 1
+		if c := r.Compact; c != nil {
+			for _, u := range preservedUUIDs(c) {
+				b.preserved[u] = b.boundaryNo[r.Line]
 			}
 		}
 	}
-	return b
+	if r.Message == nil {
+		return
+	}
+	for _, blk := range r.Message.Content {
+		switch {
+		case blk.Type == model.BlockToolUse && blk.ID != "":
+			b.calls[model.KeyHash([]byte(blk.ID))] = struct{}{}
+		case blk.Type == model.BlockToolResult && blk.ToolUseID != "":
+			result(blk.ToolUseID)
+		}
+	}
+}
+
+// isCall reports whether the transcript has a tool_use with id.
+func (b *exportBuilder) isCall(id string) bool {
+	_, ok := b.calls[model.KeyHash([]byte(id))]
+	return ok
+}
+
+// resultOf is the first tool_result of call id, nil when there is none
+// or it cannot be read (b.err says why).
+func (b *exportBuilder) resultOf(id string) *ToolResult {
+	res, err := b.result(id)
+	if err != nil && b.err == nil {
+		b.err = err
+	}
+	return res
+}
+
+// toolResultIn is the first tool_result block of record r for call id.
+func toolResultIn(r *model.Record, id string) *ToolResult {
+	if r.Message == nil {
+		return nil
+	}
+	for _, blk := range r.Message.Content {
+		if blk.Type == model.BlockToolResult && blk.ToolUseID == id {
+			return toolResult(r, blk)
+		}
+	}
+	return nil
 }
 
 // preservedUUIDs lists what a partial compaction kept: the preserved
@@ -139,16 +176,6 @@ func indentJSON(raw json.RawMessage) string {
 	return buf.String()
 }
 
-func (b *exportBuilder) entries(rs []*model.Record) []Entry {
-	out := make([]Entry, 0, len(rs))
-	for _, r := range rs {
-		if e, ok := b.entry(r); ok {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // entry exports one record. A user record that only carried results of
 // calls already shown with their call is left out.
 func (b *exportBuilder) entry(r *model.Record) (Entry, bool) {
@@ -177,11 +204,12 @@ func (b *exportBuilder) entry(r *model.Record) (Entry, bool) {
 		e.Kind = EntryAssistant
 		if m := r.Message; m != nil {
 			e.Model, e.Usage = m.Model, m.Usage
-			if key := m.ID + "\x00" + r.RequestID; m.ID != "" || r.RequestID != "" {
-				if b.responses[key] {
+			if key, ok := timeline.TurnKey(r); ok {
+				h := model.KeyHash([]byte(key))
+				if _, shown := b.responses[h]; shown {
 					e.Usage = nil
 				}
-				b.responses[key] = true
+				b.responses[h] = struct{}{}
 			}
 		}
 		e.Blocks = b.assistantBlocks(r)
@@ -200,12 +228,12 @@ func (b *exportBuilder) entry(r *model.Record) (Entry, bool) {
 }
 
 func (b *exportBuilder) boundary(r *model.Record) *Boundary {
-	eb := &Boundary{Number: b.boundaryNo[r], Kind: timeline.BoundaryCompact, LogicalParent: r.LogicalParentUUID}
+	eb := &Boundary{Number: b.boundaryNo[r.Line], Kind: timeline.BoundaryCompact, LogicalParent: r.LogicalParentUUID}
 	if c := r.Compact; c != nil {
 		eb.Trigger, eb.PreTokens, eb.PostTokens = c.Trigger, c.PreTokens, c.PostTokens
 		eb.DurationMs, eb.CumulativeDroppedTokens = c.DurationMs, c.CumulativeDroppedTokens
 		eb.Preserved = preservedUUIDs(c)
-		eb.Compaction, eb.Direction, eb.MessagesSummarized = timeline.Compaction(b.t, r)
+		eb.Compaction, eb.Direction, eb.MessagesSummarized = b.compaction(r)
 	}
 	if r.IsMicrocompactBoundary() {
 		eb.Kind = timeline.BoundaryMicrocompact
@@ -231,7 +259,7 @@ func (b *exportBuilder) userBlocks(r *model.Record) (out []Block, folded bool) {
 			}
 			out = append(out, b.pm.split(blk.Text)...)
 		case model.BlockToolResult:
-			if b.calls[blk.ToolUseID] {
+			if b.isCall(blk.ToolUseID) {
 				folded = true
 				continue
 			}
@@ -264,7 +292,7 @@ func (b *exportBuilder) assistantBlocks(r *model.Record) []Block {
 				in = inputs[i]
 			}
 			call := &ToolCall{ID: blk.ID, Name: blk.Name, InputBytes: blk.Bytes,
-				Summary: ToolSummary(blk.Name, in), Input: indentJSON(in), Result: b.results[blk.ID]}
+				Summary: ToolSummary(blk.Name, in), Input: indentJSON(in), Result: b.resultOf(blk.ID)}
 			out = append(out, Block{Kind: BlockKindToolCall, Tool: call})
 		default:
 			out = append(out, otherBlock(blk))

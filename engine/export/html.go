@@ -1,7 +1,9 @@
 package export
 
 import (
+	"bytes"
 	"html"
+	"io"
 	"strconv"
 	"strings"
 
@@ -43,14 +45,26 @@ summary { cursor: pointer; color: var(--dim); }
 .paste-label { font-weight: 600; margin: .5rem 0 0; }
 `
 
-// htmlWriter builds an HTML document.
+// htmlWriter builds an HTML document in b, written out to out in pieces
+// as it grows.
 type htmlWriter struct {
-	b strings.Builder
+	b   bytes.Buffer
+	out io.Writer
 }
 
 // RenderSessionHTML renders x as one self-contained HTML page.
 func RenderSessionHTML(x *SessionExport) ([]byte, error) {
-	w := &htmlWriter{}
+	var b bytes.Buffer
+	if err := writeSessionHTML(&b, x, wholeEntries(x)); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// writeSessionHTML writes the export whose header is x and whose entries
+// each gives to out as one self-contained HTML page.
+func writeSessionHTML(out io.Writer, x *SessionExport, each entryLists) error {
+	w := &htmlWriter{out: out}
 	w.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
 		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
 		"<meta http-equiv=\"Content-Security-Policy\" content=\"", exportCSP, "\">\n",
@@ -67,7 +81,9 @@ func RenderSessionHTML(x *SessionExport) ([]byte, error) {
 		w.raw("</td></tr>\n")
 	}
 	w.raw("</table>\n</header>\n<main>\n<section id=\"conversation\">\n<h2>Conversation</h2>\n")
-	w.entries(x.Conversation)
+	if err := w.entries(each, 0); err != nil {
+		return err
+	}
 	w.raw("</section>\n")
 	for i, br := range x.Branches {
 		w.raw("<section class=\"branch\" id=\"branch-", strconv.Itoa(i+1), "\">\n<h2>")
@@ -75,7 +91,9 @@ func RenderSessionHTML(x *SessionExport) ([]byte, error) {
 		w.raw("</h2>\n<p class=\"note\">")
 		w.line("The session went back to message " + format.ShortID(br.Parent) + " and continued differently; this is the path it left (at each later fork, the newest reply).")
 		w.raw("</p>\n")
-		w.entries(br.Entries)
+		if err := w.entries(each, 1+i); err != nil {
+			return err
+		}
 		w.raw("</section>\n")
 	}
 	for i, sc := range x.Sidechains {
@@ -91,7 +109,9 @@ func RenderSessionHTML(x *SessionExport) ([]byte, error) {
 			w.line(" · models: " + strings.Join(sc.Models, ", ") + " · usage: " + responsesLine(sc.Usage.Responses, sc.Usage.Tokens))
 		}
 		w.raw("</p>\n")
-		w.entries(sc.Entries)
+		if err := w.entries(each, 1+len(x.Branches)+i); err != nil {
+			return err
+		}
 		w.raw("</section>\n")
 	}
 	if len(x.LegacySummaries) > 0 {
@@ -113,7 +133,7 @@ func RenderSessionHTML(x *SessionExport) ([]byte, error) {
 		w.raw("</ul>\n</section>\n")
 	}
 	w.raw("</main>\n</body>\n</html>\n")
-	return []byte(w.b.String()), nil
+	return flushTo(w.out, &w.b, 0)
 }
 
 // raw writes markup; only ever called with constants.
@@ -143,22 +163,33 @@ func (w *htmlWriter) details(summary string, body func()) {
 	w.raw("</details>\n")
 }
 
-func (w *htmlWriter) entries(es []Entry) {
-	for i := 0; i < len(es); i++ {
-		if es[i].Kind == EntryAttachment {
-			j := i
-			var parts []string
-			for ; j < len(es) && es[j].Kind == EntryAttachment; j++ {
-				parts = append(parts, attachmentText(es[j].Attachment))
-			}
+// entries writes list part of each; consecutive attachments share a
+// line.
+func (w *htmlWriter) entries(each entryLists, part int) error {
+	var att []string
+	attLine := 0
+	endAttached := func() {
+		if len(att) > 0 {
 			w.raw("<p class=\"att\">")
-			w.line("Context attached (line " + strconv.Itoa(es[i].Line) + "): " + strings.Join(parts, " · "))
+			w.line("Context attached (line " + strconv.Itoa(attLine) + "): " + strings.Join(att, " · "))
 			w.raw("</p>\n")
-			i = j - 1
-			continue
+			att = att[:0]
 		}
-		w.entry(&es[i])
 	}
+	err := each(part, func(e *Entry) error {
+		if e.Kind == EntryAttachment {
+			if len(att) == 0 {
+				attLine = e.Line
+			}
+			att = append(att, attachmentText(e.Attachment))
+			return nil
+		}
+		endAttached()
+		w.entry(e)
+		return flushTo(w.out, &w.b, flushAt)
+	})
+	endAttached()
+	return err
 }
 
 func (w *htmlWriter) entry(e *Entry) {

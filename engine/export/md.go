@@ -1,7 +1,9 @@
 package export
 
 import (
+	"bytes"
 	"html"
+	"io"
 	"strconv"
 	"strings"
 
@@ -9,9 +11,25 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// mdWriter builds a Markdown document.
+// mdWriter builds a Markdown document in b, written out to out (when
+// set) in pieces as it grows (flush).
 type mdWriter struct {
-	b strings.Builder
+	b   bytes.Buffer
+	out io.Writer
+}
+
+// flushAt is how much of a streamed document a writer gathers before it
+// writes it out: always after a whole entry.
+const flushAt = 64 << 10
+
+// flush writes what b holds to out once it holds at least n bytes.
+func flushTo(out io.Writer, b *bytes.Buffer, n int) error {
+	if b.Len() < max(n, 1) {
+		return nil
+	}
+	_, err := out.Write(b.Bytes())
+	b.Reset()
+	return err
 }
 
 // longestRun is the longest run of c in s.
@@ -55,7 +73,15 @@ func mdEscape(s string) string {
 
 // RenderSessionMarkdown renders x as a Markdown document.
 func RenderSessionMarkdown(x *SessionExport) []byte {
-	w := &mdWriter{}
+	var b bytes.Buffer
+	_ = writeSessionMarkdown(&b, x, wholeEntries(x)) // a bytes.Buffer takes every write
+	return b.Bytes()
+}
+
+// writeSessionMarkdown writes the export whose header is x and whose
+// entries each gives to out as a Markdown document.
+func writeSessionMarkdown(out io.Writer, x *SessionExport, each entryLists) error {
+	w := &mdWriter{out: out}
 	w.heading(1, "Claude Code session "+x.SessionID)
 	w.line("| | |")
 	w.line("|---|---|")
@@ -65,13 +91,16 @@ func RenderSessionMarkdown(x *SessionExport) []byte {
 	w.blank()
 
 	w.heading(2, "Conversation")
-	w.entries(x.Conversation, 3)
-
+	if err := w.entries(each, 0, 3); err != nil {
+		return err
+	}
 	for i, br := range x.Branches {
 		w.heading(2, "Branch not taken "+strconv.Itoa(i+1)+": from "+format.ShortID(br.From)+", rewound at line "+strconv.Itoa(br.ParentLine))
 		w.line("*The session went back to message ", mdEscape(format.ShortID(br.Parent)), " and continued differently; this is the path it left (at each later fork, the newest reply).*")
 		w.blank()
-		w.entries(br.Entries, 3)
+		if err := w.entries(each, 1+i, 3); err != nil {
+			return err
+		}
 	}
 	for i, sc := range x.Sidechains {
 		title := "Sidechain " + strconv.Itoa(i+1) + ": subagent"
@@ -86,11 +115,13 @@ func RenderSessionMarkdown(x *SessionExport) []byte {
 			w.line("- usage: ", responsesLine(sc.Usage.Responses, sc.Usage.Tokens))
 		}
 		w.blank()
-		w.entries(sc.Entries, 3)
+		if err := w.entries(each, 1+len(x.Branches)+i, 3); err != nil {
+			return err
+		}
 	}
 	w.bullets("Legacy summaries", x.LegacySummaries)
 	w.problems("Problems reading the transcript", x.Problems)
-	return []byte(w.b.String())
+	return flushTo(w.out, &w.b, 0)
 }
 
 func appendixNote(n int) string {
@@ -165,22 +196,32 @@ func (w *mdWriter) problems(title string, probs []model.Problem) {
 	w.bullets(title, items)
 }
 
-// entries writes a list of entries; consecutive attachments share a line.
-func (w *mdWriter) entries(es []Entry, level int) {
-	for i := 0; i < len(es); i++ {
-		if es[i].Kind == EntryAttachment {
-			j := i
-			var parts []string
-			for ; j < len(es) && es[j].Kind == EntryAttachment; j++ {
-				parts = append(parts, mdEscape(attachmentText(es[j].Attachment)))
-			}
-			w.line("*Context attached (line ", strconv.Itoa(es[i].Line), "): ", strings.Join(parts, " · "), "*")
+// entries writes list part of each; consecutive attachments share a
+// line.
+func (w *mdWriter) entries(each entryLists, part, level int) error {
+	var att []string
+	attLine := 0
+	endAttached := func() {
+		if len(att) > 0 {
+			w.line("*Context attached (line ", strconv.Itoa(attLine), "): ", strings.Join(att, " · "), "*")
 			w.blank()
-			i = j - 1
-			continue
+			att = att[:0]
 		}
-		w.entry(&es[i], level)
 	}
+	err := each(part, func(e *Entry) error {
+		if e.Kind == EntryAttachment {
+			if len(att) == 0 {
+				attLine = e.Line
+			}
+			att = append(att, mdEscape(attachmentText(e.Attachment)))
+			return nil
+		}
+		endAttached()
+		w.entry(e, level)
+		return flushTo(w.out, &w.b, flushAt)
+	})
+	endAttached()
+	return err
 }
 
 func (w *mdWriter) entry(e *Entry, level int) {

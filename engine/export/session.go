@@ -1,9 +1,11 @@
 package export
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"sort"
@@ -26,33 +28,24 @@ type SessionSource struct {
 	Home fs.FS
 }
 
-// LoadSessionExport reads a session and builds its export. Only a
-// transcript that cannot be opened is an error; bad lines, a missing
-// history or paste cache and unreadable subagent files are problems in
-// the export.
+// LoadSessionExport reads a session and builds its export whole (for
+// a file of any size, OpenSession and Write instead). Only a transcript
+// that cannot be opened (or changes while it is read) is an error; bad
+// lines, a missing history or paste cache and unreadable subagent files
+// are problems in the export.
 func LoadSessionExport(src SessionSource, now time.Time) (*SessionExport, error) {
-	t, err := model.ReadTranscriptWith(src.FS, src.Transcript, ScanOptions)
-	if err != nil && t == nil {
+	s, err := OpenSession(src, now)
+	if err != nil {
 		return nil, err
 	}
-	var probs []model.Problem
-	if err != nil {
-		probs = append(probs, model.Problem{File: src.Transcript, Kind: model.ProblemUnreadable, Reason: err.Error()})
-	}
-	in := Input{Transcript: t, Now: now}
-	in.Subagents, probs = readSubagents(src.FS, src.Transcript, probs)
-	if src.Home != nil {
-		in.Pastes = model.NewPasteCache(src.Home)
-		in.History, probs = readSessionHistory(src.Home, t, probs)
-	}
-	x := BuildSessionExport(in)
-	x.Problems = append(x.Problems, probs...)
-	return x, nil
+	defer s.Close()
+	return s.Whole()
 }
 
-// readSessionHistory keeps the history prompts that may belong to t: its
-// session's, and those without a session id from its folder (old lines).
-func readSessionHistory(home fs.FS, t *model.Transcript, probs []model.Problem) ([]*model.HistoryEntry, []model.Problem) {
+// readSessionHistory keeps the history prompts that may belong to
+// session: its own, and those without a session id from its folder cwd
+// (old lines).
+func readSessionHistory(home fs.FS, session, cwd string, probs []model.Problem) ([]*model.HistoryEntry, []model.Problem) {
 	f, err := model.OpenRegular(home, model.HistoryPath)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
@@ -61,50 +54,15 @@ func readSessionHistory(home fs.FS, t *model.Transcript, probs []model.Problem) 
 		return nil, probs
 	}
 	defer f.Close()
-	session := t.Summary.SessionID
-	if session == "" {
-		session = strings.TrimSuffix(path.Base(t.Path), ".jsonl")
-	}
 	var out []*model.HistoryEntry
 	_, err = model.ScanHistory(f, model.HistoryPath, func(e *model.HistoryEntry) {
-		if string(e.SessionID) == session || e.SessionID == "" && e.Project == t.Summary.CWD {
+		if string(e.SessionID) == session || e.SessionID == "" && e.Project == cwd {
 			c := *e
 			out = append(out, &c)
 		}
 	})
 	if err != nil {
 		probs = append(probs, model.Problem{File: model.HistoryPath, Kind: model.ProblemUnreadable, Reason: err.Error()})
-	}
-	return out, probs
-}
-
-// readSubagents reads <dir>/<session>/subagents/*.jsonl beside transcript,
-// sorted by name.
-func readSubagents(fsys fs.FS, transcript string, probs []model.Problem) ([]SubagentTranscript, []model.Problem) {
-	dir := path.Join(path.Dir(transcript), strings.TrimSuffix(path.Base(transcript), ".jsonl"), "subagents")
-	ents, err := fs.ReadDir(fsys, dir)
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			probs = append(probs, model.Problem{File: dir, Kind: model.ProblemUnreadable, Reason: err.Error()})
-		}
-		return nil, probs
-	}
-	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
-	var out []SubagentTranscript
-	for _, e := range ents {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".jsonl") {
-			continue
-		}
-		p := dir + "/" + e.Name()
-		st, err := model.ReadTranscriptWith(fsys, p, ScanOptions)
-		if err != nil {
-			probs = append(probs, model.Problem{File: p, Kind: model.ProblemUnreadable, Reason: err.Error()})
-			if st == nil {
-				continue
-			}
-		}
-		agent := strings.TrimPrefix(strings.TrimSuffix(e.Name(), ".jsonl"), "agent-")
-		out = append(out, SubagentTranscript{AgentID: agent, Transcript: st})
 	}
 	return out, probs
 }
@@ -152,7 +110,8 @@ func FindSession(home fs.FS, id string) (model.TranscriptFile, error) {
 }
 
 // Session exports session sessionID (or a unique prefix) of home in
-// format: the call behind the Replay pane's "export this session".
+// format, whole in memory (the panes and the CLI write a session's
+// export as it is made: OpenSession, SessionStream.Write).
 func Session(home *model.Home, sessionID string, format Format, now time.Time) ([]byte, error) {
 	if home == nil {
 		return nil, fmt.Errorf("export session %s: no home", sessionID)
@@ -170,28 +129,30 @@ func Session(home *model.Home, sessionID string, format Format, now time.Time) (
 
 // RenderSessionExport renders x in format.
 func RenderSessionExport(x *SessionExport, format Format) ([]byte, error) {
-	switch format {
-	case Markdown:
-		return RenderSessionMarkdown(x), nil
-	case HTML:
-		return RenderSessionHTML(x)
-	case JSON:
-		return marshalExport(x)
+	var b bytes.Buffer
+	if err := writeSession(&b, x, format, wholeEntries(x)); err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("unknown export format %q", format)
+	return b.Bytes(), nil
 }
 
 // marshalExport is v as indented JSON with a final newline. HTML
 // characters are left as they are: the JSON is data, not a page.
 func marshalExport(v any) ([]byte, error) {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	var b bytes.Buffer
+	if err := exportEncoder(&b, "").Encode(v); err != nil {
 		return nil, fmt.Errorf("encode export: %w", err)
 	}
-	return []byte(b.String()), nil
+	return b.Bytes(), nil
+}
+
+// exportEncoder is marshalExport's encoder: two-space indents after
+// prefix (the indent of a value inside the document).
+func exportEncoder(w io.Writer, prefix string) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetIndent(prefix, "  ")
+	enc.SetEscapeHTML(false)
+	return enc
 }
 
 // DefaultName is the file name to offer for a session export:

@@ -149,7 +149,11 @@ func IndexTranscript(t *model.Transcript) *Index {
 
 // ReadIndex indexes the transcript at path in fsys in one pass, holding
 // one record at a time.
-func ReadIndex(fsys fs.FS, path string) (*Index, error) {
+func ReadIndex(fsys fs.FS, path string) (*Index, error) { return ReadIndexWith(fsys, path, nil) }
+
+// ReadIndexWith is ReadIndex that also hands each kept record to each
+// (when not nil) with its number in the index, as it is read.
+func ReadIndexWith(fsys fs.FS, path string, each func(i int32, r *model.Record)) (*Index, error) {
 	f, err := model.OpenRegular(fsys, path)
 	if err != nil {
 		return nil, fmt.Errorf("open transcript %s: %w", path, err)
@@ -158,6 +162,9 @@ func ReadIndex(fsys fs.FS, path string) (*Index, error) {
 	ix := NewIndex(path)
 	ix.Summary, err = model.ScanTranscript(f, path, model.ScanOptions{Content: true}, func(r *model.Record) error {
 		if model.Kept(r) {
+			if each != nil {
+				each(int32(ix.Len()), r)
+			}
 			ix.Add(r)
 		}
 		return nil

@@ -309,75 +309,26 @@ func (ix *Index) is(i int32, uuid string) bool {
 
 // branches is model.Transcript.Branches on the index.
 func (ix *Index) branches() []BranchInfo {
-	n := make([]uint8, ix.Len())
-	for i := range int32(ix.Len()) {
-		e := ix.ent(i)
-		if e.parent >= 0 && e.flags&(fNoUUID|fDup|fSidechain) == 0 && n[e.parent] < 2 {
-			n[e.parent]++
-		}
-	}
-	kids := map[int32][]string{}
-	for i := range int32(ix.Len()) {
-		e := ix.ent(i)
-		if e.parent >= 0 && e.flags&(fNoUUID|fDup|fSidechain) == 0 && n[e.parent] == 2 {
-			kids[e.parent] = append(kids[e.parent], ix.UUID(i))
-		}
-	}
 	out := []BranchInfo{}
-	for i := range int32(ix.Len()) {
-		if c, ok := kids[i]; ok && ix.indexed(i) {
-			out = append(out, BranchInfo{Parent: ix.UUID(i), Line: ix.Line(i), Children: c})
+	for _, rw := range ix.Rewinds() {
+		kids := make([]string, 0, len(rw.Children))
+		for _, c := range rw.Children {
+			kids = append(kids, ix.UUID(c))
 		}
+		out = append(out, BranchInfo{Parent: ix.UUID(rw.Parent), Line: ix.Line(rw.Parent), Children: kids})
 	}
 	return out
 }
 
 // sidechains is model.Transcript.Sidechains on the index.
 func (rp *Replay) sidechains() []SidechainInfo {
-	ix := rp.ix
 	out := []SidechainInfo{}
-	var kids map[int32][]int32
-	for i := range int32(ix.Len()) {
-		e := ix.ent(i)
-		if e.flags&fSidechain == 0 || !ix.indexed(i) {
-			continue
-		}
-		if p := e.parent; p >= 0 && ix.has(p, fSidechain) {
-			continue
-		}
-		if kids == nil {
-			kids = map[int32][]int32{}
-			for j := range int32(ix.Len()) {
-				if c := ix.ent(j); c.parent >= 0 && c.flags&fSidechain != 0 && ix.indexed(j) {
-					kids[c.parent] = append(kids[c.parent], j)
-				}
-			}
-		}
+	for _, sc := range rp.ix.SidechainTrees() {
 		agent := ""
-		if r := rp.read(i); r != nil {
+		if r := rp.read(sc.Root); r != nil {
 			agent = r.AgentID
 		}
-		out = append(out, SidechainInfo{Root: ix.UUID(i), AgentID: agent, Records: countSubtree(i, kids)})
+		out = append(out, SidechainInfo{Root: rp.ix.UUID(sc.Root), AgentID: agent, Records: len(sc.Records)})
 	}
 	return out
-}
-
-// countSubtree counts root and its sidechain descendants; the visited
-// set stops cycles.
-func countSubtree(root int32, kids map[int32][]int32) int {
-	seen := map[int32]bool{root: true}
-	stack := []int32{root}
-	n := 0
-	for len(stack) > 0 {
-		r := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		n++
-		for _, c := range kids[r] {
-			if !seen[c] {
-				seen[c] = true
-				stack = append(stack, c)
-			}
-		}
-	}
-	return n
 }

@@ -32,16 +32,13 @@ type Exported struct {
 // format into dir.
 func ExportSession(home *model.Home, w model.WriteFS, dir, transcript string, format export.Format, now time.Time) tea.Cmd {
 	return func() tea.Msg {
-		x, err := export.LoadSessionExport(export.SessionSource{FS: home.FS, Transcript: transcript, Home: home.FS}, now)
+		s, err := export.OpenSession(export.SessionSource{FS: home.FS, Transcript: transcript, Home: home.FS}, now)
 		if err != nil {
 			return Exported{Err: fmt.Errorf("export %s: %w", transcript, err)}
 		}
-		data, err := export.RenderSessionExport(x, format)
-		if err != nil {
-			return Exported{Err: err}
-		}
+		defer s.Close()
 		id := strings.TrimSuffix(filepath.Base(transcript), ".jsonl")
-		p, err := writeNewFile(w, dir, export.DefaultName(id, format), data)
+		p, err := writeNewFile(w, dir, export.DefaultName(id, format), func(out io.Writer) error { return s.Write(out, format) })
 		return Exported{Path: p, Err: err}
 	}
 }
@@ -54,16 +51,19 @@ func ExportMemory(s *memstore.Store, project string, w model.WriteFS, dir string
 		if err != nil {
 			return Exported{Err: err}
 		}
-		p, err := writeNewFile(w, dir, export.DefaultMemoryExportName(project, format), data)
+		p, err := writeNewFile(w, dir, export.DefaultMemoryExportName(project, format), func(out io.Writer) error {
+			_, err := out.Write(data)
+			return err
+		})
 		return Exported{Path: p, Err: err}
 	}
 }
 
-// writeNewFile writes data to dir/name, or name-2, name-3… when that
-// exists, through w and the atomic writer: an export never replaces a
+// writeNewFile writes what write writes (an export, streamed) to
+// dir/name, or name-2, name-3… when that exists, through w and the atomic writer: an export never replaces a
 // file, not even one appearing meanwhile (the next name is taken then),
 // and a failed write leaves nothing behind.
-func writeNewFile(w model.WriteFS, dir, name string, data []byte) (string, error) {
+func writeNewFile(w model.WriteFS, dir, name string, write func(io.Writer) error) (string, error) {
 	ext := filepath.Ext(name)
 	stem := strings.TrimSuffix(name, ext)
 	for i := 1; i < 1000; i++ {
@@ -71,10 +71,7 @@ func writeNewFile(w model.WriteFS, dir, name string, data []byte) (string, error
 		if i > 1 {
 			p = filepath.Join(dir, fmt.Sprintf("%s-%d%s", stem, i, ext))
 		}
-		err := model.CreateFileAtomicWith(w, p, 0o600, time.Time{}, func(out io.Writer) error {
-			_, err := out.Write(data)
-			return err
-		})
+		err := model.CreateFileAtomicWith(w, p, 0o600, time.Time{}, write)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
