@@ -71,34 +71,40 @@ func newestBoundary(home fs.FS, name string, sc *jsonscan.Scanner) newest {
 		if !ok {
 			break
 		}
-		if line.TooLong {
-			// Not read here: the file is read whole, whatever it holds.
-			n.Has, n.Unknown = true, true
-			continue
-		}
-		if !bytes.Contains(line.Bytes, compactMark) {
-			continue
-		}
-		n.Has = true
-		var ts []byte
-		_ = sc.Line(line.Bytes, func(key []byte, v, depth int) (int, error) {
-			end, err := sc.Value(v, depth)
-			if err == nil && string(key) == "timestamp" {
-				ts = sc.Bytes()[v:end]
-			}
-			return end, err
-		})
-		t, ok := model.ParseTimestamp(ts)
-		if !ok {
-			n.Unknown = true
-			continue
-		}
-		if t.After(n.Newest) {
-			n.Newest = t
-		}
+		n.line(line, sc)
 	}
 	if err := lr.Err(); err != nil {
 		n.err = fmt.Errorf("read transcript %s: %w", name, err)
 	}
 	return n
+}
+
+// line reads one line of the transcript (newestBoundary's, and the
+// shared pass's: Feed).
+func (n *newest) line(line model.Line, sc *jsonscan.Scanner) {
+	if line.TooLong {
+		// Not read here: the file is read whole, whatever it holds.
+		n.Has, n.Unknown = true, true
+		return
+	}
+	if !bytes.Contains(line.Bytes, compactMark) {
+		return
+	}
+	n.Has = true
+	var ts []byte
+	_ = sc.Line(line.Bytes, func(key []byte, v, depth int) (int, error) {
+		end, err := sc.Value(v, depth)
+		if err == nil && string(key) == "timestamp" {
+			ts = sc.Bytes()[v:end]
+		}
+		return end, err
+	})
+	t, ok := model.ParseTimestamp(ts)
+	if !ok {
+		n.Unknown = true
+		return
+	}
+	if t.After(n.Newest) {
+		n.Newest = t
+	}
 }

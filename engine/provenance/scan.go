@@ -563,45 +563,62 @@ var (
 // Task results (toolUseResult with an agentId) are decoded for the
 // subagents they started.
 func scanFirst(home fs.FS, t model.TranscriptFile, folders []Folder) firstPass {
-	var p firstPass
-	var markers [][]byte
-	for _, f := range folders {
-		for _, m := range f.markers() {
-			markers = append(markers, []byte(m))
-		}
-	}
-	anchor := commonSuffix(markers)
 	f, err := model.OpenRegular(home, t.Path)
 	if err != nil {
-		p.err = err
-		return p
+		return firstPass{err: err}
 	}
 	defer f.Close()
+	fr := newFirstReader(t, folders)
 	lr := model.NewLineReader(f)
-	main := t.Kind == model.TranscriptMain
 	for {
 		line, ok := lr.Next()
 		if !ok {
 			break
 		}
-		d := line.Bytes
-		p.bytes += int64(len(d)) + 1
-		if line.TooLong {
-			continue
-		}
-		// The rarer string first: most lines are rejected by one search.
-		if main && bytes.Contains(d, agentIDBytes) && bytes.Contains(d, toolResultBytes) {
-			noteSpawn(&p, d)
-		}
-		if !bytes.Contains(d, anchor) || !bytes.Contains(d, toolUseBytes) || !containsAny(d, markers) {
-			continue
-		}
-		p.calls = append(p.calls, writeCalls(d, line.Number, folders)...)
+		fr.line(line)
 	}
 	if err := lr.Err(); err != nil {
-		p.err = fmt.Errorf("read %s: %w", t.Path, err)
+		fr.p.err = fmt.Errorf("read %s: %w", t.Path, err)
 	}
-	return p
+	return fr.p
+}
+
+// firstReader is the first pass over one transcript, a line at a time
+// (scanFirst's, and the shared pass's: FirstCache.Feed).
+type firstReader struct {
+	p       firstPass
+	folders []Folder
+	markers [][]byte
+	anchor  []byte
+	main    bool
+}
+
+func newFirstReader(t model.TranscriptFile, folders []Folder) *firstReader {
+	fr := &firstReader{folders: folders, main: t.Kind == model.TranscriptMain}
+	for _, f := range folders {
+		for _, m := range f.markers() {
+			fr.markers = append(fr.markers, []byte(m))
+		}
+	}
+	fr.anchor = commonSuffix(fr.markers)
+	return fr
+}
+
+// line reads one line.
+func (fr *firstReader) line(line model.Line) {
+	d := line.Bytes
+	fr.p.bytes += int64(len(d)) + 1
+	if line.TooLong {
+		return
+	}
+	// The rarer string first: most lines are rejected by one search.
+	if fr.main && bytes.Contains(d, agentIDBytes) && bytes.Contains(d, toolResultBytes) {
+		noteSpawn(&fr.p, d)
+	}
+	if !bytes.Contains(d, fr.anchor) || !bytes.Contains(d, toolUseBytes) || !containsAny(d, fr.markers) {
+		return
+	}
+	fr.p.calls = append(fr.p.calls, writeCalls(d, line.Number, fr.folders)...)
 }
 
 // commonSuffix is the longest suffix every marker ends with ("memory/"

@@ -1,0 +1,50 @@
+package doctor
+
+import (
+	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/engine/homepass"
+	"github.com/memscope/memscope/internal/jsonscan"
+	"github.com/memscope/memscope/model"
+)
+
+// Feed is doctor's pass as a consumer of the shared reader
+// (engine/homepass): it reads the transcripts its cache does not answer
+// for and keeps their scans in that cache (Done), so ScanCached, after,
+// reads none of them.
+type Feed struct {
+	store *diskcache.Store
+	name  string
+	fill  *diskcache.Fill[fileScan]
+}
+
+// NewFeed is doctor's consumer for the home at homeDir, kept in store.
+func NewFeed(store *diskcache.Store, homeDir string) *Feed {
+	name := diskcache.Name(cacheKind, homeDir)
+	kept, _ := diskcache.Load[map[string]diskcache.Entry[fileScan]](store, cacheKind, name)
+	return &Feed{store: store, name: name, fill: diskcache.NewFill(kept)}
+}
+
+// Want reads t unless the cache answers for it.
+func (f *Feed) Want(t model.TranscriptFile, st model.FileStamp) homepass.File {
+	if f.fill.Has(t.Path, st) {
+		return nil
+	}
+	return &feedFile{fd: newFileFeed(t.Path, &jsonscan.Scanner{}), fill: f.fill, st: st}
+}
+
+// Done keeps what was read.
+func (f *Feed) Done() error { return diskcache.SaveFill(f.store, cacheKind, f.name, f.fill) }
+
+type feedFile struct {
+	fd   *fileFeed
+	fill *diskcache.Fill[fileScan]
+	st   model.FileStamp
+}
+
+func (ff *feedFile) Line(l model.Line) { ff.fd.line(l) }
+
+func (ff *feedFile) End(_ int64, err error, whole bool) {
+	if v := ff.fd.end(err); whole && v.Problem == nil {
+		ff.fill.Add(ff.fd.path, ff.st, v)
+	}
+}

@@ -1,0 +1,134 @@
+package provenance
+
+import (
+	"github.com/memscope/memscope/engine/homepass"
+	"github.com/memscope/memscope/model"
+)
+
+// Feed is the first pass, for folders, as a consumer of the shared
+// reader (engine/homepass): each transcript the cache has no entry of
+// covering folders is read for them (and for the folders its old entry
+// looked for) and its entry kept in c, in memory and, at Done, on disk,
+// so a Scan after (the review inbox, the Overview's review line, the
+// Projects list's counts, for any of those folders) reads none of them.
+// A transcript another scan is reading now is left to it.
+func (c *FirstCache) Feed(folders []Folder) homepass.Consumer {
+	return &firstFeed{c: c, folders: folders}
+}
+
+type firstFeed struct {
+	c       *FirstCache
+	folders []Folder
+	// seen are the transcripts asked (what Done's save keeps).
+	seen []model.TranscriptFile
+}
+
+func (f *firstFeed) Want(t model.TranscriptFile, st model.FileStamp) homepass.File {
+	c := f.c
+	if c == nil || len(f.folders) == 0 || t.ModTime.IsZero() || t.Kind != model.TranscriptMain && t.Kind != model.TranscriptSubagent {
+		return nil
+	}
+	c.load()
+	c.mu.Lock()
+	f.seen = append(f.seen, t)
+	c.mu.Unlock()
+	e, same := c.get(t)
+	if !same {
+		e, same = c.fromDiskAt(t, st)
+	}
+	if same && covers(e.folders, f.folders) {
+		return nil
+	}
+	release, ok := c.tryClaim(t.Path)
+	if !ok {
+		return nil
+	}
+	look := f.folders
+	c.mu.Lock()
+	if old, ok := c.m[t.Path]; ok {
+		look = union(old.folders, f.folders)
+	}
+	c.mu.Unlock()
+	if len(look) > maxCachedFolders {
+		look = f.folders
+	}
+	return &firstFile{c: c, t: t, st: st, look: look, fr: newFirstReader(t, look), release: release}
+}
+
+// Done saves the entries read (with those of the last scan).
+func (f *firstFeed) Done() error {
+	c := f.c
+	if c == nil || c.disk == nil {
+		return nil
+	}
+	c.mu.Lock()
+	seen := make(map[string]bool, len(f.seen)+len(c.disk.seen))
+	for p := range c.disk.seen {
+		seen[p] = true
+	}
+	for _, t := range f.seen {
+		seen[t.Path] = true
+	}
+	c.disk.seen = seen
+	c.mu.Unlock()
+	return c.Save()
+}
+
+type firstFile struct {
+	c       *FirstCache
+	t       model.TranscriptFile
+	st      model.FileStamp
+	look    []Folder
+	fr      *firstReader
+	release func()
+}
+
+func (ff *firstFile) Line(l model.Line) { ff.fr.line(l) }
+
+func (ff *firstFile) End(_ int64, err error, whole bool) {
+	defer ff.release()
+	if err != nil {
+		return
+	}
+	st := ff.st
+	if !whole || ff.c.disk == nil {
+		// Written while it was read: kept for this run only.
+		st = model.FileStamp{}
+	}
+	ff.c.mu.Lock()
+	ff.c.m[ff.t.Path] = cachedFirst{size: ff.t.Size, mod: ff.t.ModTime, stamp: st, folders: ff.look, pass: ff.fr.p}
+	ff.c.markDirty()
+	ff.c.mu.Unlock()
+}
+
+// tryClaim is claim without the wait: ok is false when another read of
+// key runs.
+func (c *FirstCache) tryClaim(key string) (release func(), ok bool) {
+	c.mu.Lock()
+	if _, busy := c.busy[key]; busy {
+		c.mu.Unlock()
+		return nil, false
+	}
+	c.mu.Unlock()
+	return c.claim(key)
+}
+
+// fromDiskAt is fromDisk for a file already stamped (st, taken before
+// any read).
+func (c *FirstCache) fromDiskAt(t model.TranscriptFile, st model.FileStamp) (cachedFirst, bool) {
+	if c.disk == nil {
+		return cachedFirst{}, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s, ok := c.disk.loaded[t.Path]
+	if !ok || st.Size != t.Size || !st.Equal(s.Stamp) {
+		return cachedFirst{}, false
+	}
+	delete(c.disk.loaded, t.Path)
+	e := s.entry(t)
+	if old, ok := c.m[t.Path]; !ok || old.size != t.Size || !old.mod.Equal(t.ModTime) {
+		c.m[t.Path] = e
+	}
+	return e, true
+}
