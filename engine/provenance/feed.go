@@ -13,7 +13,9 @@ import (
 // Projects list's counts, for any of those folders) reads none of them.
 // A transcript another scan is reading now is left to it.
 func (c *FirstCache) Feed(folders []Folder) homepass.Consumer {
-	return &firstFeed{c: c, folders: folders}
+	// Asked until Done, as a Scan asks: a Scan meanwhile reads what it
+	// reads for these folders too.
+	return &firstFeed{c: c, folders: folders, done: c.ask(folders)}
 }
 
 type firstFeed struct {
@@ -21,6 +23,7 @@ type firstFeed struct {
 	folders []Folder
 	// seen are the transcripts asked (what Done's save keeps).
 	seen []model.TranscriptFile
+	done func()
 }
 
 func (f *firstFeed) Want(t model.TranscriptFile, st model.FileStamp) homepass.File {
@@ -43,20 +46,15 @@ func (f *firstFeed) Want(t model.TranscriptFile, st model.FileStamp) homepass.Fi
 	if !ok {
 		return nil
 	}
-	look := f.folders
 	c.mu.Lock()
-	if old, ok := c.m[t.Path]; ok {
-		look = union(old.folders, f.folders)
-	}
+	look := c.lookFor(t, f.folders)
 	c.mu.Unlock()
-	if len(look) > maxCachedFolders {
-		look = f.folders
-	}
 	return &firstFile{c: c, t: t, st: st, look: look, fr: newFirstReader(t, look), release: release}
 }
 
 // Done saves the entries read (with those of the last scan).
 func (f *firstFeed) Done() error {
+	f.done()
 	c := f.c
 	if c == nil || c.disk == nil {
 		return nil

@@ -154,6 +154,56 @@ type FirstCache struct {
 	disk *disk
 	// busy are the transcripts a scan reads now, each closed when done.
 	busy map[string]chan struct{}
+	// asking counts, per folder, the scans running now that ask for it:
+	// a transcript read for one is read for all of them (the app's start
+	// asks the open project's inbox, its Overview line and every
+	// project's count at once), so each is read once.
+	asking   map[Folder]int
+	askOrder []Folder
+}
+
+// ask notes a scan for folders running until done is called.
+func (c *FirstCache) ask(folders []Folder) (done func()) {
+	if c == nil {
+		return func() {}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.asking == nil {
+		c.asking = map[Folder]int{}
+	}
+	for _, f := range folders {
+		if c.asking[f] == 0 {
+			c.askOrder = append(c.askOrder, f)
+		}
+		c.asking[f]++
+	}
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for _, f := range folders {
+			if c.asking[f]--; c.asking[f] <= 0 {
+				delete(c.asking, f)
+			}
+		}
+		c.askOrder = slices.DeleteFunc(c.askOrder, func(f Folder) bool { return c.asking[f] == 0 })
+	}
+}
+
+// lookFor is what a read of t asked for folders looks for: those, the
+// folders t's entry looked for before (the other kind of scan comes
+// back), and those of the other scans running; folders alone when that
+// passes maxCachedFolders. Under c.mu.
+func (c *FirstCache) lookFor(t model.TranscriptFile, folders []Folder) []Folder {
+	look := folders
+	if old, ok := c.m[t.Path]; ok {
+		look = union(old.folders, look)
+	}
+	look = union(look, c.askOrder)
+	if len(look) > maxCachedFolders {
+		return folders
+	}
+	return look
 }
 
 // maxCachedFolders bounds the folders an entry looks for: past it, a
@@ -207,13 +257,8 @@ func (c *FirstCache) first(home fs.FS, t model.TranscriptFile, folders []Folder)
 		if !ok {
 			continue
 		}
-		// Look for the folders asked before too: the other kind of scan
-		// comes back.
-		look := folders
 		c.mu.Lock()
-		if old, ok := c.m[t.Path]; ok {
-			look = union(old.folders, folders)
-		}
+		look := c.lookFor(t, folders)
 		c.mu.Unlock()
 		defer release()
 		return c.scanFirst(home, t, look, folders, st, stamped)
@@ -410,6 +455,7 @@ func Scan(o Options) Report {
 	}
 	o.Cache.load()
 	o.Cache.scanned(files)
+	defer o.Cache.ask(o.Folders)()
 	// A cache not written costs the next run its time only.
 	defer func() { _ = o.Cache.Save() }()
 	passes := make([]firstPass, len(files))
