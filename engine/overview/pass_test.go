@@ -75,7 +75,7 @@ func (f *countingFile) ReadAt(p []byte, off int64) (int, error) {
 // passHome is one home the tests below count on.
 type passHome struct {
 	name, dir, project, root string
-	now                  time.Time
+	now                      time.Time
 }
 
 func passHomes(t *testing.T) []passHome {
