@@ -36,6 +36,13 @@ type Consumer interface {
 	Done() error
 }
 
+// Starter is a Consumer told the files first: a pass that others read
+// too (provenance's cache, which the app's panes scan at the same time)
+// marks them as being read, so those scans wait for this one.
+type Starter interface {
+	Start(files []model.TranscriptFile)
+}
+
 // File is a pass's reading of one transcript.
 type File interface {
 	// Line is each line, in order (Bytes is the reader's: not kept past
@@ -63,6 +70,11 @@ type Stats struct {
 func Run(home fs.FS, files []model.TranscriptFile, workers int, consumers ...Consumer) (Stats, error) {
 	order := slices.Clone(files)
 	slices.SortStableFunc(order, func(a, b model.TranscriptFile) int { return cmp.Compare(b.Size, a.Size) })
+	for _, c := range consumers {
+		if st, ok := c.(Starter); ok {
+			st.Start(order)
+		}
+	}
 	var nfiles, nbytes atomic.Int64
 	var pool sync.Pool
 	model.ParallelN(len(order), workers, func(i int) {

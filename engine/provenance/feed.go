@@ -21,29 +21,68 @@ func (c *FirstCache) Feed(folders []Folder) homepass.Consumer {
 type firstFeed struct {
 	c       *FirstCache
 	folders []Folder
+	// claims are the reads Start claimed (a scan meanwhile waits for
+	// them), each released when its file is read or found in cache.
+	claims map[string]func()
 	// seen are the transcripts asked (what Done's save keeps).
 	seen []model.TranscriptFile
 	done func()
 }
 
+// wanted says the feed reads t at all.
+func (f *firstFeed) wanted(t model.TranscriptFile) bool {
+	return f.c != nil && len(f.folders) > 0 && !t.ModTime.IsZero() && (t.Kind == model.TranscriptMain || t.Kind == model.TranscriptSubagent)
+}
+
+// Start claims the read of every file the feed may read (those no scan
+// reads now): a scan of the app's panes running meanwhile waits for the
+// shared reader instead of reading the file again.
+func (f *firstFeed) Start(files []model.TranscriptFile) {
+	if f.claims != nil {
+		return // started already
+	}
+	f.claims = map[string]func(){}
+	for _, t := range files {
+		if !f.wanted(t) {
+			continue
+		}
+		if release, ok := f.c.tryClaim(t.Path); ok {
+			f.claims[t.Path] = release
+		}
+	}
+}
+
+// claim takes t's claim from Start (or claims it now).
+func (f *firstFeed) claim(t model.TranscriptFile) (func(), bool) {
+	f.c.mu.Lock()
+	release, ok := f.claims[t.Path]
+	delete(f.claims, t.Path)
+	f.c.mu.Unlock()
+	if ok {
+		return release, true
+	}
+	return f.c.tryClaim(t.Path)
+}
+
 func (f *firstFeed) Want(t model.TranscriptFile, st model.FileStamp) homepass.File {
 	c := f.c
-	if c == nil || len(f.folders) == 0 || t.ModTime.IsZero() || t.Kind != model.TranscriptMain && t.Kind != model.TranscriptSubagent {
+	if !f.wanted(t) {
 		return nil
 	}
 	c.load()
 	c.mu.Lock()
 	f.seen = append(f.seen, t)
 	c.mu.Unlock()
+	release, ok := f.claim(t)
+	if !ok {
+		return nil // another scan reads it now
+	}
 	e, same := c.get(t)
 	if !same {
 		e, same = c.fromDiskAt(t, st)
 	}
 	if same && covers(e.folders, f.folders) {
-		return nil
-	}
-	release, ok := c.tryClaim(t.Path)
-	if !ok {
+		release()
 		return nil
 	}
 	c.mu.Lock()
@@ -56,7 +95,18 @@ func (f *firstFeed) Want(t model.TranscriptFile, st model.FileStamp) homepass.Fi
 func (f *firstFeed) Done() error {
 	f.done()
 	c := f.c
-	if c == nil || c.disk == nil {
+	if c == nil {
+		return nil
+	}
+	// Files the reader never asked about (not stamped).
+	c.mu.Lock()
+	left := f.claims
+	f.claims = nil
+	c.mu.Unlock()
+	for _, release := range left {
+		release()
+	}
+	if c.disk == nil {
 		return nil
 	}
 	c.mu.Lock()
