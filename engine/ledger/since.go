@@ -1,7 +1,6 @@
 package ledger
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"time"
@@ -79,6 +78,10 @@ func newestBoundary(home fs.FS, name string, sc *jsonscan.Scanner) newest {
 	return n
 }
 
+// compactFinder finds compactMark from its rare '_' on (most lines have
+// none: passed over at memchr's speed).
+var compactFinder = jsonscan.NewFinder(string(compactMark))
+
 // line reads one line of the transcript (newestBoundary's, and the
 // shared pass's: Feed).
 func (n *newest) line(line model.Line, sc *jsonscan.Scanner) {
@@ -87,7 +90,7 @@ func (n *newest) line(line model.Line, sc *jsonscan.Scanner) {
 		n.Has, n.Unknown = true, true
 		return
 	}
-	if !bytes.Contains(line.Bytes, compactMark) {
+	if !compactFinder.In(line.Bytes) {
 		return
 	}
 	n.Has = true

@@ -1,7 +1,6 @@
 package provenance
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/sessions"
+	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
 )
 
@@ -634,20 +634,41 @@ func scanFirst(home fs.FS, t model.TranscriptFile, folders []Folder) firstPass {
 type firstReader struct {
 	p       firstPass
 	folders []Folder
-	markers [][]byte
-	anchor  []byte
+	markers []jsonscan.Finder
+	anchor  jsonscan.Finder
 	main    bool
 }
 
+// The strings the first pass looks for, each from its rarest byte on.
+var (
+	agentIDFinder    = jsonscan.NewFinder(string(agentIDBytes))
+	toolResultFinder = jsonscan.NewFinder(string(toolResultBytes))
+	toolUseFinder    = jsonscan.NewFinder(string(toolUseBytes))
+)
+
 func newFirstReader(t model.TranscriptFile, folders []Folder) *firstReader {
 	fr := &firstReader{folders: folders, main: t.Kind == model.TranscriptMain}
+	var markers [][]byte
 	for _, f := range folders {
 		for _, m := range f.markers() {
-			fr.markers = append(fr.markers, []byte(m))
+			markers = append(markers, []byte(m))
+			fr.markers = append(fr.markers, jsonscan.NewFinder(m))
 		}
 	}
-	fr.anchor = commonSuffix(fr.markers)
+	if a := commonSuffix(markers); len(a) > 0 {
+		fr.anchor = jsonscan.NewFinder(string(a))
+	}
 	return fr
+}
+
+// anyMarker says whether d holds a folder's marker.
+func (fr *firstReader) anyMarker(d []byte) bool {
+	for _, m := range fr.markers {
+		if m.In(d) {
+			return true
+		}
+	}
+	return false
 }
 
 // line reads one line.
@@ -658,10 +679,10 @@ func (fr *firstReader) line(line model.Line) {
 		return
 	}
 	// The rarer string first: most lines are rejected by one search.
-	if fr.main && bytes.Contains(d, agentIDBytes) && bytes.Contains(d, toolResultBytes) {
+	if fr.main && agentIDFinder.In(d) && toolResultFinder.In(d) {
 		noteSpawn(&fr.p, d)
 	}
-	if !bytes.Contains(d, fr.anchor) || !bytes.Contains(d, toolUseBytes) || !containsAny(d, fr.markers) {
+	if len(fr.markers) == 0 || !fr.anchor.In(d) || !toolUseFinder.In(d) || !fr.anyMarker(d) {
 		return
 	}
 	fr.p.calls = append(fr.p.calls, writeCalls(d, line.Number, fr.folders)...)
@@ -684,15 +705,6 @@ func commonSuffix(markers [][]byte) []byte {
 		s = s[len(s)-n:]
 	}
 	return s
-}
-
-func containsAny(d []byte, markers [][]byte) bool {
-	for _, m := range markers {
-		if bytes.Contains(d, m) {
-			return true
-		}
-	}
-	return false
 }
 
 // callLine is the part of an assistant line that names its write calls.
