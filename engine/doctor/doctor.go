@@ -276,10 +276,15 @@ type fileFeed struct {
 	// unknownKeys are the line's fields memscope does not know (rare: the
 	// known ones are looked up without a copy), reused line after line.
 	unknownKeys []string
+	// typ, version and attType are the line's (start, member).
+	typ, version, attType string
+	memberFn              func(key, val []byte)
 }
 
 func newFileFeed(path string, sc *jsonscan.Scanner) *fileFeed {
-	return &fileFeed{path: path, sc: sc, out: fileScan{Opened: true}, index: map[[2]string]int{}}
+	fd := &fileFeed{path: path, sc: sc, out: fileScan{Opened: true}, index: map[[2]string]int{}}
+	fd.memberFn = fd.member
+	return fd
 }
 
 func (fd *fileFeed) note(kind UnknownKind, name, where string) {
@@ -297,39 +302,70 @@ func (fd *fileFeed) line(line model.Line) {
 	if line.TooLong || len(bytes.TrimSpace(line.Bytes)) == 0 {
 		return
 	}
-	out, sc := &fd.out, fd.sc
-	out.Lines++
-	var typ, version, attType string
-	fd.unknownKeys = fd.unknownKeys[:0]
+	sc := fd.sc
+	fd.start()
 	err := sc.Line(line.Bytes, func(key []byte, v, depth int) (int, error) {
 		end, err := sc.Value(v, depth)
 		if err != nil {
 			return end, err
 		}
-		val := sc.Bytes()[v:end]
-		if !known.fields[string(key)] {
-			fd.unknownKeys = append(fd.unknownKeys, string(key))
-		}
-		switch string(key) {
-		case "type":
-			typ, _ = jsonscan.Unquote(val)
-		case "version":
-			version, _ = jsonscan.Unquote(val)
-		case "attachment":
-			if len(val) > 0 && val[0] == '{' {
-				jsonscan.EachMember(val, func(ak, av []byte) {
-					if string(ak) == "type" {
-						attType, _ = jsonscan.Unquote(av)
-					}
-				})
-			}
-		}
+		fd.member(key, sc.Bytes()[v:end])
 		return end, nil
 	})
-	if err != nil {
+	fd.finish(line, err == nil)
+}
+
+// lineValid is line for a line another reader checked whole as JSON
+// (valid: one JSON object, jsonscan's rule; homepass.Trusting): its
+// members are walked without checking them again.
+func (fd *fileFeed) lineValid(line model.Line, valid bool) {
+	if line.TooLong || len(bytes.TrimSpace(line.Bytes)) == 0 {
+		return
+	}
+	fd.start()
+	if valid {
+		d := line.Bytes
+		jsonscan.EachMember(d[jsonscan.SkipWS(d, 0):], fd.memberFn)
+	}
+	fd.finish(line, valid)
+}
+
+// The line being read: its record type, version and attachment type.
+func (fd *fileFeed) start() {
+	fd.typ, fd.version, fd.attType = "", "", ""
+	fd.unknownKeys = fd.unknownKeys[:0]
+}
+
+// member reads one member of the line's object.
+func (fd *fileFeed) member(key, val []byte) {
+	if !known.fields[string(key)] {
+		fd.unknownKeys = append(fd.unknownKeys, string(key))
+	}
+	switch string(key) {
+	case "type":
+		fd.typ, _ = jsonscan.Unquote(val)
+	case "version":
+		fd.version, _ = jsonscan.Unquote(val)
+	case "attachment":
+		if len(val) > 0 && val[0] == '{' {
+			jsonscan.EachMember(val, func(ak, av []byte) {
+				if string(ak) == "type" {
+					fd.attType, _ = jsonscan.Unquote(av)
+				}
+			})
+		}
+	}
+}
+
+// finish counts the line read (ok: one JSON object).
+func (fd *fileFeed) finish(line model.Line, ok bool) {
+	out := &fd.out
+	out.Lines++
+	if !ok {
 		out.Malformed++
 		return
 	}
+	typ, version, attType := fd.typ, fd.version, fd.attType
 	unknownRec := typ != "" && !known.records[typ]
 	unknownAtt := attType != "" && !known.attachments[attType]
 	if unknownRec || unknownAtt || len(fd.unknownKeys) > 0 {

@@ -43,6 +43,10 @@ type feedFile struct {
 
 func (ff *feedFile) Line(l model.Line) { ff.fd.line(l) }
 
+// LineValid takes the word of the reader that checked the line whole
+// (stat's; homepass.Trusting).
+func (ff *feedFile) LineValid(l model.Line, valid bool) { ff.fd.lineValid(l, valid) }
+
 func (ff *feedFile) End(_ int64, err error, whole bool) {
 	if v := ff.fd.end(err); whole && v.Problem == nil {
 		ff.fill.Add(ff.fd.path, ff.st, v)

@@ -55,6 +55,19 @@ type File interface {
 	End(n int64, err error, whole bool)
 }
 
+// Verdict is a File that checks each line whole as JSON (stat's
+// summary): after its Line, Valid says whether the line was one valid
+// JSON object (jsonscan's rule).
+type Verdict interface {
+	Valid() bool
+}
+
+// Trusting is a File that can take a Verdict's word for a line, to walk
+// it without checking it again (doctor's field scan).
+type Trusting interface {
+	LineValid(l model.Line, valid bool)
+}
+
 // Stats say what a Run read.
 type Stats struct {
 	// Files were opened and read whole once each; Bytes is what they
@@ -126,13 +139,43 @@ func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (int64, 
 		(*lr).Reset(cr)
 	}
 	r := *lr
+	// A Verdict's word goes to the Trusting feeds: it reads each line
+	// first.
+	var verdict Verdict
+	var trusting []Trusting
+	var rest []File
+	for _, fd := range feeds {
+		if v, ok := fd.(Verdict); ok && verdict == nil {
+			verdict = v
+			rest = append([]File{fd}, rest...)
+			continue
+		}
+		rest = append(rest, fd)
+	}
+	if verdict != nil {
+		others := rest[:1]
+		for _, fd := range rest[1:] {
+			if t, ok := fd.(Trusting); ok {
+				trusting = append(trusting, t)
+			} else {
+				others = append(others, fd)
+			}
+		}
+		rest = others
+	}
 	for {
 		l, ok := r.Next()
 		if !ok {
 			break
 		}
-		for _, fd := range feeds {
+		for _, fd := range rest {
 			fd.Line(l)
+		}
+		if len(trusting) > 0 {
+			valid := verdict.Valid()
+			for _, t := range trusting {
+				t.LineValid(l, valid)
+			}
 		}
 	}
 	return cr.N, r.Err()

@@ -52,6 +52,9 @@ type feedFile struct {
 
 func (ff *feedFile) Line(l model.Line) { ff.s.Line(l) }
 
+// Valid says the line just read is one valid JSON object (homepass.Verdict).
+func (ff *feedFile) Valid() bool { return ff.s.Valid() }
+
 func (ff *feedFile) End(n int64, err error, whole bool) {
 	if sum := ff.s.Summary(n, err); whole && sum.Whole(ff.st.Size) {
 		ff.f.fill.Add(ff.name, ff.st, sum)

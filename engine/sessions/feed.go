@@ -11,9 +11,10 @@ import (
 // usage lines) read a line at a time by a reader it shares
 // (engine/homepass): stat's per-file summaries on a cold start.
 type Summarizing struct {
-	w    *scanWorker
-	name string
-	out  FileScan
+	w     *scanWorker
+	name  string
+	out   FileScan
+	valid bool
 }
 
 var workers = sync.Pool{New: func() any { return newScanWorker(false) }}
@@ -28,7 +29,12 @@ func NewSummarizing(name string) *Summarizing {
 }
 
 // Line reads the next line.
-func (s *Summarizing) Line(l model.Line) { s.w.line(&s.out, l) }
+func (s *Summarizing) Line(l model.Line) { s.valid = s.w.line(&s.out, l) }
+
+// Valid says the line Line read last is one valid JSON object
+// (jsonscan's rule, which it checked whole): another reader of the same
+// line need not check it again.
+func (s *Summarizing) Valid() bool { return s.valid }
 
 // Summary is the file's summary once its n bytes were read, err the
 // read's error (reported in the summary's problems as ScanAll reports
