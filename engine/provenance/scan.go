@@ -646,17 +646,30 @@ var (
 	toolUseFinder    = jsonscan.NewFinder(string(toolUseBytes))
 )
 
+// finders are the Finders of the markers met so far: a scan of every
+// project's folders makes dozens for each transcript.
+var finders sync.Map
+
+func markerFinder(m string) jsonscan.Finder {
+	if f, ok := finders.Load(m); ok {
+		return f.(jsonscan.Finder)
+	}
+	f := jsonscan.NewFinder(m)
+	finders.Store(m, f)
+	return f
+}
+
 func newFirstReader(t model.TranscriptFile, folders []Folder) *firstReader {
 	fr := &firstReader{folders: folders, main: t.Kind == model.TranscriptMain}
 	var markers [][]byte
 	for _, f := range folders {
 		for _, m := range f.markers() {
 			markers = append(markers, []byte(m))
-			fr.markers = append(fr.markers, jsonscan.NewFinder(m))
+			fr.markers = append(fr.markers, markerFinder(m))
 		}
 	}
 	if a := commonSuffix(markers); len(a) > 0 {
-		fr.anchor = jsonscan.NewFinder(string(a))
+		fr.anchor = markerFinder(string(a))
 	}
 	return fr
 }
