@@ -113,12 +113,28 @@ func (f *Fill[T]) Merged() map[string]Entry[T] {
 	return out
 }
 
-// SaveFill saves the entries f added, over those it was loaded with, as
-// the cache file name of kind (nothing when none were added).
-func SaveFill[T any](s *Store, kind, name string, f *Fill[T]) error {
+// Filling is a Fill of the per-file cache of kind for the home at
+// homeDir (its map[string]Entry[T] file), loaded from s and saved back.
+type Filling[T any] struct {
+	*Fill[T]
+	s          *Store
+	kind, name string
+}
+
+// LoadFill loads the cache file of kind for the home at homeDir (none:
+// an empty fill).
+func LoadFill[T any](s *Store, kind, homeDir string) *Filling[T] {
+	name := Name(kind, homeDir)
+	kept, _ := Load[map[string]Entry[T]](s, kind, name)
+	return &Filling[T]{Fill: NewFill(kept), s: s, kind: kind, name: name}
+}
+
+// Save writes the entries added over those loaded (nothing when none
+// were added).
+func (f *Filling[T]) Save() error {
 	m := f.Merged()
 	if m == nil {
 		return nil
 	}
-	return Save(s, kind, name, m)
+	return Save(f.s, f.kind, f.name, m)
 }

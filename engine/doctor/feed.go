@@ -12,16 +12,12 @@ import (
 // for and keeps their scans in that cache (Done), so ScanCached, after,
 // reads none of them.
 type Feed struct {
-	store *diskcache.Store
-	name  string
-	fill  *diskcache.Fill[fileScan]
+	fill *diskcache.Filling[fileScan]
 }
 
 // NewFeed is doctor's consumer for the home at homeDir, kept in store.
 func NewFeed(store *diskcache.Store, homeDir string) *Feed {
-	name := diskcache.Name(cacheKind, homeDir)
-	kept, _ := diskcache.Load[map[string]diskcache.Entry[fileScan]](store, cacheKind, name)
-	return &Feed{store: store, name: name, fill: diskcache.NewFill(kept)}
+	return &Feed{fill: diskcache.LoadFill[fileScan](store, cacheKind, homeDir)}
 }
 
 // Want reads t unless the cache answers for it.
@@ -33,11 +29,11 @@ func (f *Feed) Want(t model.TranscriptFile, st model.FileStamp) homepass.File {
 }
 
 // Done keeps what was read.
-func (f *Feed) Done() error { return diskcache.SaveFill(f.store, cacheKind, f.name, f.fill) }
+func (f *Feed) Done() error { return f.fill.Save() }
 
 type feedFile struct {
 	fd   *fileFeed
-	fill *diskcache.Fill[fileScan]
+	fill *diskcache.Filling[fileScan]
 	st   model.FileStamp
 }
 

@@ -12,17 +12,13 @@ import (
 // transcripts its cache does not answer for and keeps their answers there
 // (Done), so HomeSince, after, reads none of them raw.
 type Feed struct {
-	store *diskcache.Store
-	name  string
-	fill  *diskcache.Fill[newest]
+	fill *diskcache.Filling[newest]
 }
 
 // NewFeed is the ledger's consumer for the home at homeDir, kept in
 // store.
 func NewFeed(store *diskcache.Store, homeDir string) *Feed {
-	name := diskcache.Name(newestKind, homeDir)
-	kept, _ := diskcache.Load[map[string]diskcache.Entry[newest]](store, newestKind, name)
-	return &Feed{store: store, name: name, fill: diskcache.NewFill(kept)}
+	return &Feed{fill: diskcache.LoadFill[newest](store, newestKind, homeDir)}
 }
 
 // Want reads t unless the cache answers for it.
@@ -34,7 +30,7 @@ func (f *Feed) Want(t model.TranscriptFile, st model.FileStamp) homepass.File {
 }
 
 // Done keeps what was read.
-func (f *Feed) Done() error { return diskcache.SaveFill(f.store, newestKind, f.name, f.fill) }
+func (f *Feed) Done() error { return f.fill.Save() }
 
 type feedFile struct {
 	f    *Feed

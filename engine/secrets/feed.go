@@ -13,18 +13,14 @@ import (
 // answer for and keeps their counts there (Done), so Counts, after,
 // reads none of them. The home's other stores are Counts' own.
 type Feed struct {
-	store   *diskcache.Store
-	name    string
-	fill    *diskcache.Fill[counted]
+	fill    *diskcache.Filling[counted]
 	workers sync.Pool
 }
 
 // NewFeed is the secrets counts' consumer for the home at homeDir, kept
 // in store.
 func NewFeed(store *diskcache.Store, homeDir string) *Feed {
-	name := diskcache.Name(countsKind, homeDir)
-	kept, _ := diskcache.Load[map[string]diskcache.Entry[counted]](store, countsKind, name)
-	return &Feed{store: store, name: name, fill: diskcache.NewFill(kept)}
+	return &Feed{fill: diskcache.LoadFill[counted](store, countsKind, homeDir)}
 }
 
 // Want counts t unless the cache answers for it.
@@ -49,7 +45,7 @@ func (f *Feed) Want(t model.TranscriptFile, st model.FileStamp) homepass.File {
 }
 
 // Done keeps what was counted.
-func (f *Feed) Done() error { return diskcache.SaveFill(f.store, countsKind, f.name, f.fill) }
+func (f *Feed) Done() error { return f.fill.Save() }
 
 type feedFile struct {
 	f   *Feed
