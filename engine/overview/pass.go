@@ -24,8 +24,10 @@ import (
 type Pass struct {
 	mu  sync.Mutex
 	ran bool
-	// folders are the provenance folders the run looked for.
-	folders []provenance.Folder
+	// folders are the provenance folders the runs looked for, for the
+	// projects (their folders, "" for none).
+	folders  []provenance.Folder
+	projects []string
 	// Stats are what the last run read (tests).
 	Stats homepass.Stats
 }
@@ -43,12 +45,17 @@ func (s *Source) sharedPass() {
 		}
 	})
 	p := s.Pass
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ran && slices.Contains(p.projects, s.Project) {
+		// Ran for this project: nothing to open to know it.
+		return
+	}
 	var folders []provenance.Folder
 	if t := s.open(); t != nil {
 		folders = t.ProvenanceFolders()
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.projects = append(p.projects, s.Project)
 	if p.ran && covered(p.folders, folders) {
 		return
 	}

@@ -212,6 +212,23 @@ func TestColdStartReadsEachTranscriptOnce(t *testing.T) {
 			if once == 0 {
 				t.Errorf("no transcript of %s was read exactly once (%d files, %d read again)", h.name, len(files), len(again))
 			}
+			// The lines counted again from another Source (the app's next
+			// Load) on the same Pass and cache read no transcript whole.
+			warm := &countingFS{FS: home.FS, whole: map[string]int{}, bytes: map[string]int64{}}
+			s2 := passSource(t, h, warm, s.Cache)
+			s2.Pass = s.Pass
+			before := s.Pass.Stats
+			for _, id := range passLines {
+				overview.Compute(s2, id)
+			}
+			for name, n := range warm.bytes {
+				if n == 0 {
+					delete(warm.whole, name) // an empty file: no byte read
+				}
+			}
+			if len(warm.whole) > 0 || s.Pass.Stats != before {
+				t.Errorf("counted again: read whole %v; the pass read %+v", warm.whole, s.Pass.Stats)
+			}
 		})
 	}
 }
