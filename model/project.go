@@ -110,6 +110,14 @@ func ProbeProjectPath(fsys fs.FS, newestFirst []TranscriptFile) string {
 	return probeCWD(fsys, newestFirst)
 }
 
+// smallReads reads at most probeChunk bytes at a time.
+type smallReads struct{ r io.Reader }
+
+// probeChunk is the most probeCWD reads at a time.
+const probeChunk = 8 << 10
+
+func (s smallReads) Read(p []byte) (int, error) { return s.r.Read(p[:min(len(p), probeChunk)]) }
+
 // probeCWD returns the first cwd in the newest main transcripts, reading
 // only their first lines.
 func probeCWD(fsys fs.FS, newestFirst []TranscriptFile) string {
@@ -127,7 +135,10 @@ func probeCWD(fsys fs.FS, newestFirst []TranscriptFile) string {
 			continue
 		}
 		var cwd string
-		_, _ = ScanTranscript(io.LimitReader(f, cwdProbeBytes), t.Path, ScanOptions{}, func(r *Record) error {
+		// In small reads: the line reader's buffer would otherwise take a
+		// quarter of a megabyte of the file where the cwd is in its first
+		// lines (a cold start lists the projects several times).
+		_, _ = ScanTranscript(io.LimitReader(smallReads{f}, cwdProbeBytes), t.Path, ScanOptions{}, func(r *Record) error {
 			if r.CWD != "" {
 				cwd = r.CWD
 				return ErrStopScan

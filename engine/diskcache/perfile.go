@@ -2,6 +2,8 @@ package diskcache
 
 import (
 	"io/fs"
+	"maps"
+	"sync"
 
 	"github.com/memscope/memscope/model"
 )
@@ -57,4 +59,82 @@ func PerFile[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T],
 		}
 	}
 	return out, hits
+}
+
+// Fill gathers the values of a per-file cache (the map[string]Entry[T]
+// of one kind) that a shared pass computed (engine/homepass), to be kept
+// as the pass's own run would keep them. Safe for concurrent use.
+type Fill[T any] struct {
+	mu   sync.Mutex
+	kept map[string]Entry[T]
+	add  map[string]Entry[T]
+}
+
+// NewFill starts a fill over kept, the entries loaded from the cache.
+func NewFill[T any](kept map[string]Entry[T]) *Fill[T] {
+	return &Fill[T]{kept: kept, add: map[string]Entry[T]{}}
+}
+
+// Has says the cache answers for the file name at stamp st.
+func (f *Fill[T]) Has(name string, st model.FileStamp) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	e, ok := f.kept[name]
+	return ok && e.Stamp.Equal(st)
+}
+
+// Add keeps v for the file name read at stamp st.
+func (f *Fill[T]) Add(name string, st model.FileStamp, v T) {
+	f.mu.Lock()
+	f.add[name] = Entry[T]{Stamp: st, Value: v}
+	f.mu.Unlock()
+}
+
+// Added are the entries added, nil when none.
+func (f *Fill[T]) Added() map[string]Entry[T] {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.add) == 0 {
+		return nil
+	}
+	return f.add
+}
+
+// Merged is the cache loaded with the entries added over it (nil when
+// none were added: nothing to save).
+func (f *Fill[T]) Merged() map[string]Entry[T] {
+	add := f.Added()
+	if add == nil {
+		return nil
+	}
+	out := make(map[string]Entry[T], len(f.kept)+len(add))
+	maps.Copy(out, f.kept)
+	maps.Copy(out, add)
+	return out
+}
+
+// Filling is a Fill of the per-file cache of kind for the home at
+// homeDir (its map[string]Entry[T] file), loaded from s and saved back.
+type Filling[T any] struct {
+	*Fill[T]
+	s          *Store
+	kind, name string
+}
+
+// LoadFill loads the cache file of kind for the home at homeDir (none:
+// an empty fill).
+func LoadFill[T any](s *Store, kind, homeDir string) *Filling[T] {
+	name := Name(kind, homeDir)
+	kept, _ := Load[map[string]Entry[T]](s, kind, name)
+	return &Filling[T]{Fill: NewFill(kept), s: s, kind: kind, name: name}
+}
+
+// Save writes the entries added over those loaded (nothing when none
+// were added).
+func (f *Filling[T]) Save() error {
+	m := f.Merged()
+	if m == nil {
+		return nil
+	}
+	return Save(f.s, f.kind, f.name, m)
 }

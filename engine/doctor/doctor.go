@@ -249,90 +249,148 @@ func scanFiles(home fs.FS, files []model.TranscriptFile, store *diskcache.Store,
 // scanFile reads one transcript: its lines, the versions, and what
 // memscope does not know (a count and the first place, never content).
 func scanFile(home fs.FS, path string, sc *jsonscan.Scanner) fileScan {
-	var out fileScan
 	f, err := model.OpenRegular(home, path)
 	if err != nil {
-		out.Problem = &model.Problem{File: path, Kind: model.ProblemUnreadable, Reason: err.Error()}
-		return out
+		return fileScan{Problem: &model.Problem{File: path, Kind: model.ProblemUnreadable, Reason: err.Error()}}
 	}
 	defer f.Close()
-	out.Opened = true
-	index := map[[2]string]int{}
-	note := func(kind UnknownKind, name, where string) {
-		k := [2]string{string(kind), name}
-		if i, ok := index[k]; ok {
-			out.Unknown[i].Count++
-			return
-		}
-		index[k] = len(out.Unknown)
-		out.Unknown = append(out.Unknown, Unknown{Kind: kind, Name: model.SanitizeLine(name), Example: model.SanitizeLine(where), Count: 1})
-	}
+	fd := newFileFeed(path, sc)
 	lr := model.NewLineReader(f)
-	// unknownKeys are the line's fields memscope does not know (rare: the
-	// known ones are looked up without a copy), reused line after line.
-	var unknownKeys []string
 	for {
 		line, ok := lr.Next()
 		if !ok {
 			break
 		}
-		if line.TooLong || len(bytes.TrimSpace(line.Bytes)) == 0 {
-			continue
-		}
-		out.Lines++
-		var typ, version, attType string
-		unknownKeys = unknownKeys[:0]
-		err := sc.Line(line.Bytes, func(key []byte, v, depth int) (int, error) {
-			end, err := sc.Value(v, depth)
-			if err != nil {
-				return end, err
-			}
-			val := sc.Bytes()[v:end]
-			if !known.fields[string(key)] {
-				unknownKeys = append(unknownKeys, string(key))
-			}
-			switch string(key) {
-			case "type":
-				typ, _ = jsonscan.Unquote(val)
-			case "version":
-				version, _ = jsonscan.Unquote(val)
-			case "attachment":
-				if len(val) > 0 && val[0] == '{' {
-					jsonscan.EachMember(val, func(ak, av []byte) {
-						if string(ak) == "type" {
-							attType, _ = jsonscan.Unquote(av)
-						}
-					})
-				}
-			}
-			return end, nil
-		})
+		fd.line(line)
+	}
+	return fd.end(lr.Err())
+}
+
+// fileFeed is doctor's reading of one opened transcript, a line at a
+// time (scanFile's, and the shared pass's: Feed).
+type fileFeed struct {
+	path  string
+	sc    *jsonscan.Scanner
+	out   fileScan
+	index map[[2]string]int
+	// unknownKeys are the line's fields memscope does not know (rare: the
+	// known ones are looked up without a copy), reused line after line.
+	unknownKeys []string
+	// typ, version and attType are the line's (start, member).
+	typ, version, attType string
+	memberFn              func(key, val []byte)
+}
+
+func newFileFeed(path string, sc *jsonscan.Scanner) *fileFeed {
+	fd := &fileFeed{path: path, sc: sc, out: fileScan{Opened: true}, index: map[[2]string]int{}}
+	fd.memberFn = fd.member
+	return fd
+}
+
+func (fd *fileFeed) note(kind UnknownKind, name, where string) {
+	k := [2]string{string(kind), name}
+	if i, ok := fd.index[k]; ok {
+		fd.out.Unknown[i].Count++
+		return
+	}
+	fd.index[k] = len(fd.out.Unknown)
+	fd.out.Unknown = append(fd.out.Unknown, Unknown{Kind: kind, Name: model.SanitizeLine(name), Example: model.SanitizeLine(where), Count: 1})
+}
+
+// line reads one line.
+func (fd *fileFeed) line(line model.Line) {
+	if line.TooLong || len(bytes.TrimSpace(line.Bytes)) == 0 {
+		return
+	}
+	sc := fd.sc
+	fd.start()
+	err := sc.Line(line.Bytes, func(key []byte, v, depth int) (int, error) {
+		end, err := sc.Value(v, depth)
 		if err != nil {
-			out.Malformed++
-			continue
+			return end, err
 		}
-		unknownRec := typ != "" && !known.records[typ]
-		unknownAtt := attType != "" && !known.attachments[attType]
-		if unknownRec || unknownAtt || len(unknownKeys) > 0 {
-			where := path + ":" + strconv.Itoa(line.Number)
-			if unknownRec {
-				note(UnknownRecord, typ, where)
-			}
-			if unknownAtt {
-				note(UnknownAttachment, attType, where)
-			}
-			for _, k := range unknownKeys {
-				note(UnknownField, k, where)
-			}
-		}
-		if version != "" && Compare(version, out.Newest) > 0 {
-			out.Newest = version
+		fd.member(key, sc.Bytes()[v:end])
+		return end, nil
+	})
+	fd.finish(line, err == nil)
+}
+
+// lineValid is line for a line another reader checked whole as JSON
+// (valid: one JSON object, jsonscan's rule; homepass.Trusting): its
+// members are walked without checking them again.
+func (fd *fileFeed) lineValid(line model.Line, valid bool) {
+	if line.TooLong || len(bytes.TrimSpace(line.Bytes)) == 0 {
+		return
+	}
+	fd.start()
+	if valid {
+		d := line.Bytes
+		jsonscan.EachMember(d[jsonscan.SkipWS(d, 0):], fd.memberFn)
+	}
+	fd.finish(line, valid)
+}
+
+// The line being read: its record type, version and attachment type.
+func (fd *fileFeed) start() {
+	fd.typ, fd.version, fd.attType = "", "", ""
+	fd.unknownKeys = fd.unknownKeys[:0]
+}
+
+// member reads one member of the line's object.
+func (fd *fileFeed) member(key, val []byte) {
+	if !known.fields[string(key)] {
+		fd.unknownKeys = append(fd.unknownKeys, string(key))
+	}
+	switch string(key) {
+	case "type":
+		fd.typ, _ = jsonscan.Unquote(val)
+	case "version":
+		fd.version, _ = jsonscan.Unquote(val)
+	case "attachment":
+		if len(val) > 0 && val[0] == '{' {
+			jsonscan.EachMember(val, func(ak, av []byte) {
+				if string(ak) == "type" {
+					fd.attType, _ = jsonscan.Unquote(av)
+				}
+			})
 		}
 	}
-	if err := lr.Err(); err != nil {
-		out.Problem = &model.Problem{File: path, Kind: model.ProblemUnreadable, Reason: err.Error()}
+}
+
+// finish counts the line read (ok: one JSON object).
+func (fd *fileFeed) finish(line model.Line, ok bool) {
+	out := &fd.out
+	out.Lines++
+	if !ok {
+		out.Malformed++
+		return
 	}
-	return out
+	typ, version, attType := fd.typ, fd.version, fd.attType
+	unknownRec := typ != "" && !known.records[typ]
+	unknownAtt := attType != "" && !known.attachments[attType]
+	if unknownRec || unknownAtt || len(fd.unknownKeys) > 0 {
+		where := fd.path + ":" + strconv.Itoa(line.Number)
+		if unknownRec {
+			fd.note(UnknownRecord, typ, where)
+		}
+		if unknownAtt {
+			fd.note(UnknownAttachment, attType, where)
+		}
+		for _, k := range fd.unknownKeys {
+			fd.note(UnknownField, k, where)
+		}
+	}
+	if version != "" && Compare(version, out.Newest) > 0 {
+		out.Newest = version
+	}
+}
+
+// end is the file's scan, err the read's error.
+func (fd *fileFeed) end(err error) fileScan {
+	if err != nil {
+		fd.out.Problem = &model.Problem{File: fd.path, Kind: model.ProblemUnreadable, Reason: err.Error()}
+	}
+	return fd.out
 }
 
 func kindRank(k UnknownKind) int {

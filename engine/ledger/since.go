@@ -1,7 +1,6 @@
 package ledger
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"time"
@@ -71,34 +70,44 @@ func newestBoundary(home fs.FS, name string, sc *jsonscan.Scanner) newest {
 		if !ok {
 			break
 		}
-		if line.TooLong {
-			// Not read here: the file is read whole, whatever it holds.
-			n.Has, n.Unknown = true, true
-			continue
-		}
-		if !bytes.Contains(line.Bytes, compactMark) {
-			continue
-		}
-		n.Has = true
-		var ts []byte
-		_ = sc.Line(line.Bytes, func(key []byte, v, depth int) (int, error) {
-			end, err := sc.Value(v, depth)
-			if err == nil && string(key) == "timestamp" {
-				ts = sc.Bytes()[v:end]
-			}
-			return end, err
-		})
-		t, ok := model.ParseTimestamp(ts)
-		if !ok {
-			n.Unknown = true
-			continue
-		}
-		if t.After(n.Newest) {
-			n.Newest = t
-		}
+		n.line(line, sc)
 	}
 	if err := lr.Err(); err != nil {
 		n.err = fmt.Errorf("read transcript %s: %w", name, err)
 	}
 	return n
+}
+
+// compactFinder finds compactMark from its rare '_' on (most lines have
+// none: passed over at memchr's speed).
+var compactFinder = jsonscan.NewFinder(string(compactMark))
+
+// line reads one line of the transcript (newestBoundary's, and the
+// shared pass's: Feed).
+func (n *newest) line(line model.Line, sc *jsonscan.Scanner) {
+	if line.TooLong {
+		// Not read here: the file is read whole, whatever it holds.
+		n.Has, n.Unknown = true, true
+		return
+	}
+	if !compactFinder.In(line.Bytes) {
+		return
+	}
+	n.Has = true
+	var ts []byte
+	_ = sc.Line(line.Bytes, func(key []byte, v, depth int) (int, error) {
+		end, err := sc.Value(v, depth)
+		if err == nil && string(key) == "timestamp" {
+			ts = sc.Bytes()[v:end]
+		}
+		return end, err
+	})
+	t, ok := model.ParseTimestamp(ts)
+	if !ok {
+		n.Unknown = true
+		return
+	}
+	if t.After(n.Newest) {
+		n.Newest = t
+	}
 }

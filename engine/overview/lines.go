@@ -13,7 +13,6 @@ import (
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/memrows"
 	"github.com/memscope/memscope/engine/preview"
-	"github.com/memscope/memscope/engine/provenance"
 	"github.com/memscope/memscope/engine/review"
 	"github.com/memscope/memscope/engine/secrets"
 	"github.com/memscope/memscope/engine/window"
@@ -141,11 +140,8 @@ func reviewLine(s *Source) Line {
 		l.Needs = true
 		return l
 	}
-	cache := s.Review
-	if cache == nil {
-		cache = provenance.NewFirstCacheOn(s.Cache, s.Env.Home.Dir)
-	}
-	prov := t.Provenance(cache)
+	s.sharedPass()
+	prov := t.Provenance(s.reviewCache())
 	in := review.BuildUndiffed(&prov, st)
 	l.Count, l.Needs = len(in.Items), len(in.Items) > 0
 	// The Review pane opens at the memory Claude Code changed last.
@@ -212,6 +208,7 @@ func secretsLine(s *Source) Line {
 	// Counts only (the findings themselves are never handed out), each
 	// file's kept in memscope's cache: a warm start reads no unchanged
 	// transcript.
+	s.sharedPass()
 	r := secrets.Counts(secrets.Options{Home: s.Env.Home, Root: s.Env.Root, UserHome: s.Env.UserHome}, s.Cache)
 	l := Line{Count: r.Count(), Command: "memscope secrets"}
 	var parts []string
@@ -323,6 +320,7 @@ func autocompactLine(s *Source) Line {
 // problemsLine counts what `memscope stat` skipped: malformed lines and
 // unreadable files.
 func problemsLine(s *Source) Line {
+	s.sharedPass()
 	r := inventory.Stat(inventory.Options{Home: s.Env.Home, Root: s.Env.Root, Cache: s.Cache, Getenv: s.Env.Getenv})
 	n := len(r.Malformed)
 	l := Line{Count: n, Needs: n > 0, Command: "memscope stat"}

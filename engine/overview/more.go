@@ -130,6 +130,7 @@ func heldLine(s *Source) Line {
 // against the versions memscope checked, and the record types and
 // fields it does not know.
 func doctorLine(s *Source) Line {
+	s.sharedPass()
 	r := doctor.ScanCached(s.Env.Home.FS, s.Cache, s.Env.Home.Dir)
 	return Line{Count: len(r.Unknown), Needs: r.BeyondChecked || !r.Clean(), Text: r.Summary(), Command: "memscope doctor"}
 }
@@ -166,6 +167,7 @@ func droppedLine(s *Source) Line {
 	since := s.Env.Now.AddDate(0, 0, -s.horizon())
 	// Only transcripts with a compaction inside the horizon are decoded
 	// (DroppedRules counts those only).
+	s.sharedPass()
 	ss, _ := ledger.HomeSince(s.Env.Home.FS, s.Env.Home.Dir, s.Cache, since)
 	rules, compactions, sessions := DroppedRules(ss, since)
 	l := Line{Count: rules, Needs: rules > 0, Command: "memscope replay --lost --all",

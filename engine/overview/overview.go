@@ -137,6 +137,9 @@ type Source struct {
 	// in Cache (NewFirstCacheOn), as `memscope review` keeps it, so a
 	// second run reads no unchanged transcript.
 	Review *provenance.FirstCache
+	// Pass is the shared reading of the transcripts behind the lines
+	// that read them whole (see Pass); nil: the Source's own.
+	Pass *Pass
 
 	once   sync.Once
 	target *projectmem.Target
@@ -144,6 +147,8 @@ type Source struct {
 	// read it (Cleanup and Vault).
 	fcOnce sync.Once
 	fc     cleanup.Forecast
+	// passOnce makes the Source's own Pass; reviewOnce its review cache.
+	passOnce, reviewOnce sync.Once
 }
 
 // DefaultHorizon is how many days ahead the Cleanup line looks.
@@ -180,25 +185,29 @@ type Spec struct {
 	// Pane is the pane the line opens.
 	Pane    string
 	compute func(*Source) Line
+	// Shared says the line reads the transcripts through the Pass: an
+	// app counts it once the open project is known, so the one pass
+	// looks for the project's memory folders too.
+	Shared bool
 }
 
 // Specs are the lines in the Overview's order.
 var Specs = []Spec{
-	{Cut, ScopeProject, "index", cutLine},
-	{Stale, ScopeProject, "memories", staleLine},
-	{Lint, ScopeProject, "health", lintLine},
-	{Review, ScopeProject, "review", reviewLine},
-	{Prompt, ScopeProject, "prompt", promptLine},
-	{Secrets, ScopeHome, "security", secretsLine},
-	{Cleanup, ScopeHome, "retention", cleanupLine},
-	{Vault, ScopeHome, "retention", vaultLine},
-	{Lost, ScopeHome, "retention", lostLine},
-	{Replaced, ScopeHome, "replay", replacedLine},
-	{Autocompact, ScopeHome, "live", autocompactLine},
-	{Dropped, ScopeHome, "replay", droppedLine},
-	{Held, ScopeHome, "review", heldLine},
-	{Doctor, ScopeHome, "", doctorLine},
-	{Problems, ScopeHome, "projects", problemsLine},
+	{Cut, ScopeProject, "index", cutLine, false},
+	{Stale, ScopeProject, "memories", staleLine, false},
+	{Lint, ScopeProject, "health", lintLine, false},
+	{Review, ScopeProject, "review", reviewLine, true},
+	{Prompt, ScopeProject, "prompt", promptLine, false},
+	{Secrets, ScopeHome, "security", secretsLine, true},
+	{Cleanup, ScopeHome, "retention", cleanupLine, false},
+	{Vault, ScopeHome, "retention", vaultLine, false},
+	{Lost, ScopeHome, "retention", lostLine, false},
+	{Replaced, ScopeHome, "replay", replacedLine, false},
+	{Autocompact, ScopeHome, "live", autocompactLine, false},
+	{Dropped, ScopeHome, "replay", droppedLine, true},
+	{Held, ScopeHome, "review", heldLine, false},
+	{Doctor, ScopeHome, "", doctorLine, true},
+	{Problems, ScopeHome, "projects", problemsLine, true},
 }
 
 // Compute computes the line id from s, reading only what that line needs

@@ -148,13 +148,23 @@ func (t *Target) LintInput(th memindex.StalenessThresholds) (lint.Input, leftove
 // memory folders, and memscope's journals. cache (nil: none) lets a
 // caller that looks again after its writes read no transcript twice.
 func (t *Target) Provenance(cache *provenance.FirstCache) provenance.Project {
-	memDir := ""
-	if t.Loc.Enabled || t.Store.Memory().Exists {
-		memDir = t.Loc.Dir
-	}
 	return provenance.ForProject(provenance.ProjectOptions{
-		Root: t.Root, Home: t.Home.FS, HomeDir: t.Home.Dir, MemoryDir: memDir, Tree: t.Tree, Cache: cache,
+		Root: t.Root, Home: t.Home.FS, HomeDir: t.Home.Dir, MemoryDir: t.provenanceDir(), Tree: t.Tree, Cache: cache,
 	})
+}
+
+// provenanceDir is the auto memory folder Provenance looks for ("" when
+// memory is off and the folder does not exist).
+func (t *Target) provenanceDir() string {
+	if t.Loc.Enabled || t.Store.Memory().Exists {
+		return t.Loc.Dir
+	}
+	return ""
+}
+
+// ProvenanceFolders are the folders Provenance looks for calls on.
+func (t *Target) ProvenanceFolders() []provenance.Folder {
+	return provenance.ProjectFolders(t.Home.Dir, t.provenanceDir(), t.Tree)
 }
 
 // ReviewFS is the memory folder as the review state is read and written:

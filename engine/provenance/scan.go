@@ -1,7 +1,6 @@
 package provenance
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/sessions"
+	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
 )
 
@@ -154,6 +154,56 @@ type FirstCache struct {
 	disk *disk
 	// busy are the transcripts a scan reads now, each closed when done.
 	busy map[string]chan struct{}
+	// asking counts, per folder, the scans running now that ask for it:
+	// a transcript read for one is read for all of them (the app's start
+	// asks the open project's inbox, its Overview line and every
+	// project's count at once), so each is read once.
+	asking   map[Folder]int
+	askOrder []Folder
+}
+
+// ask notes a scan for folders running until done is called.
+func (c *FirstCache) ask(folders []Folder) (done func()) {
+	if c == nil {
+		return func() {}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.asking == nil {
+		c.asking = map[Folder]int{}
+	}
+	for _, f := range folders {
+		if c.asking[f] == 0 {
+			c.askOrder = append(c.askOrder, f)
+		}
+		c.asking[f]++
+	}
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for _, f := range folders {
+			if c.asking[f]--; c.asking[f] <= 0 {
+				delete(c.asking, f)
+			}
+		}
+		c.askOrder = slices.DeleteFunc(c.askOrder, func(f Folder) bool { return c.asking[f] == 0 })
+	}
+}
+
+// lookFor is what a read of t asked for folders looks for: those, the
+// folders t's entry looked for before (the other kind of scan comes
+// back), and those of the other scans running; folders alone when that
+// passes maxCachedFolders. Under c.mu.
+func (c *FirstCache) lookFor(t model.TranscriptFile, folders []Folder) []Folder {
+	look := folders
+	if old, ok := c.m[t.Path]; ok {
+		look = union(old.folders, look)
+	}
+	look = union(look, c.askOrder)
+	if len(look) > maxCachedFolders {
+		return folders
+	}
+	return look
 }
 
 // maxCachedFolders bounds the folders an entry looks for: past it, a
@@ -207,13 +257,8 @@ func (c *FirstCache) first(home fs.FS, t model.TranscriptFile, folders []Folder)
 		if !ok {
 			continue
 		}
-		// Look for the folders asked before too: the other kind of scan
-		// comes back.
-		look := folders
 		c.mu.Lock()
-		if old, ok := c.m[t.Path]; ok {
-			look = union(old.folders, folders)
-		}
+		look := c.lookFor(t, folders)
 		c.mu.Unlock()
 		defer release()
 		return c.scanFirst(home, t, look, folders, st, stamped)
@@ -410,6 +455,7 @@ func Scan(o Options) Report {
 	}
 	o.Cache.load()
 	o.Cache.scanned(files)
+	defer o.Cache.ask(o.Folders)()
 	// A cache not written costs the next run its time only.
 	defer func() { _ = o.Cache.Save() }()
 	passes := make([]firstPass, len(files))
@@ -563,45 +609,96 @@ var (
 // Task results (toolUseResult with an agentId) are decoded for the
 // subagents they started.
 func scanFirst(home fs.FS, t model.TranscriptFile, folders []Folder) firstPass {
-	var p firstPass
-	var markers [][]byte
-	for _, f := range folders {
-		for _, m := range f.markers() {
-			markers = append(markers, []byte(m))
-		}
-	}
-	anchor := commonSuffix(markers)
 	f, err := model.OpenRegular(home, t.Path)
 	if err != nil {
-		p.err = err
-		return p
+		return firstPass{err: err}
 	}
 	defer f.Close()
+	fr := newFirstReader(t, folders)
 	lr := model.NewLineReader(f)
-	main := t.Kind == model.TranscriptMain
 	for {
 		line, ok := lr.Next()
 		if !ok {
 			break
 		}
-		d := line.Bytes
-		p.bytes += int64(len(d)) + 1
-		if line.TooLong {
-			continue
-		}
-		// The rarer string first: most lines are rejected by one search.
-		if main && bytes.Contains(d, agentIDBytes) && bytes.Contains(d, toolResultBytes) {
-			noteSpawn(&p, d)
-		}
-		if !bytes.Contains(d, anchor) || !bytes.Contains(d, toolUseBytes) || !containsAny(d, markers) {
-			continue
-		}
-		p.calls = append(p.calls, writeCalls(d, line.Number, folders)...)
+		fr.line(line)
 	}
 	if err := lr.Err(); err != nil {
-		p.err = fmt.Errorf("read %s: %w", t.Path, err)
+		fr.p.err = fmt.Errorf("read %s: %w", t.Path, err)
 	}
-	return p
+	return fr.p
+}
+
+// firstReader is the first pass over one transcript, a line at a time
+// (scanFirst's, and the shared pass's: FirstCache.Feed).
+type firstReader struct {
+	p       firstPass
+	folders []Folder
+	markers []jsonscan.Finder
+	anchor  jsonscan.Finder
+	main    bool
+}
+
+// The strings the first pass looks for, each from its rarest byte on.
+var (
+	agentIDFinder    = jsonscan.NewFinder(string(agentIDBytes))
+	toolResultFinder = jsonscan.NewFinder(string(toolResultBytes))
+	toolUseFinder    = jsonscan.NewFinder(string(toolUseBytes))
+)
+
+// finders are the Finders of the markers met so far: a scan of every
+// project's folders makes dozens for each transcript.
+var finders sync.Map
+
+func markerFinder(m string) jsonscan.Finder {
+	if f, ok := finders.Load(m); ok {
+		return f.(jsonscan.Finder)
+	}
+	f := jsonscan.NewFinder(m)
+	finders.Store(m, f)
+	return f
+}
+
+func newFirstReader(t model.TranscriptFile, folders []Folder) *firstReader {
+	fr := &firstReader{folders: folders, main: t.Kind == model.TranscriptMain}
+	var markers [][]byte
+	for _, f := range folders {
+		for _, m := range f.markers() {
+			markers = append(markers, []byte(m))
+			fr.markers = append(fr.markers, markerFinder(m))
+		}
+	}
+	if a := commonSuffix(markers); len(a) > 0 {
+		fr.anchor = markerFinder(string(a))
+	}
+	return fr
+}
+
+// anyMarker says whether d holds a folder's marker.
+func (fr *firstReader) anyMarker(d []byte) bool {
+	for _, m := range fr.markers {
+		if m.In(d) {
+			return true
+		}
+	}
+	return false
+}
+
+// line reads one line.
+func (fr *firstReader) line(line model.Line) {
+	d := line.Bytes
+	fr.p.bytes += int64(len(d)) + 1
+	if line.TooLong {
+		return
+	}
+	// The rarer string first: most lines are rejected by one search.
+	if fr.main && agentIDFinder.In(d) && toolResultFinder.In(d) {
+		noteSpawn(&fr.p, d)
+	}
+	if len(fr.markers) == 0 || !fr.anchor.In(d) || !toolUseFinder.In(d) || !fr.anyMarker(d) {
+		return
+	}
+	fr.p.calls = append(fr.p.calls, writeCalls(d, line.Number, fr.folders)...)
 }
 
 // commonSuffix is the longest suffix every marker ends with ("memory/"
@@ -621,15 +718,6 @@ func commonSuffix(markers [][]byte) []byte {
 		s = s[len(s)-n:]
 	}
 	return s
-}
-
-func containsAny(d []byte, markers [][]byte) bool {
-	for _, m := range markers {
-		if bytes.Contains(d, m) {
-			return true
-		}
-	}
-	return false
 }
 
 // callLine is the part of an assistant line that names its write calls.

@@ -439,38 +439,45 @@ func (w *worker) scanLines(r io.Reader, u unit, res *fileResult, emit func(*Find
 		if !ok {
 			break
 		}
-		res.bytes += l.Size + 1
-		if l.TooLong {
-			res.problems = append(res.problems, l.TooLongProblem(u.file))
-			continue
-		}
-		w.hits = w.a.Find(l.Bytes, w.hits[:0])
-		if len(w.hits) == 0 {
-			continue
-		}
-		var spans []scan.SecretSpan
-		recType := ""
-		if u.format != formatText {
-			var err error
-			spans, recType, err = w.a.ScanJSON(&w.sc, l.Bytes, w.hits)
-			if err != nil {
-				spans, recType = w.a.ScanText(l.Bytes, w.hits), ""
-			}
-		} else {
-			spans = w.a.ScanText(l.Bytes, w.hits)
-		}
-		off := l.Offset
-		if l.Number == 1 {
-			off += int64(bom)
-		}
-		w.at, w.atOffset = l.Bytes, off
-		for _, s := range spans {
-			f := newFinding(u, s, l.Bytes, l.Number, off, recType)
-			emit(&f)
-		}
+		w.scanLine(u, res, l, bom, emit)
 	}
 	if err := lr.Err(); err != nil {
 		res.problems = append(res.problems, model.Problem{File: u.file, Kind: model.ProblemUnreadable, Reason: err.Error()})
+	}
+}
+
+// scanLine scans one line of a file read line by line (scanLines, and
+// the shared pass's Feed); bom is the byte order mark's length the line
+// reader dropped from the first line.
+func (w *worker) scanLine(u unit, res *fileResult, l model.Line, bom int, emit func(*Finding)) {
+	res.bytes += l.Size + 1
+	if l.TooLong {
+		res.problems = append(res.problems, l.TooLongProblem(u.file))
+		return
+	}
+	w.hits = w.a.Find(l.Bytes, w.hits[:0])
+	if len(w.hits) == 0 {
+		return
+	}
+	var spans []scan.SecretSpan
+	recType := ""
+	if u.format != formatText {
+		var err error
+		spans, recType, err = w.a.ScanJSON(&w.sc, l.Bytes, w.hits)
+		if err != nil {
+			spans, recType = w.a.ScanText(l.Bytes, w.hits), ""
+		}
+	} else {
+		spans = w.a.ScanText(l.Bytes, w.hits)
+	}
+	off := l.Offset
+	if l.Number == 1 {
+		off += int64(bom)
+	}
+	w.at, w.atOffset = l.Bytes, off
+	for _, s := range spans {
+		f := newFinding(u, s, l.Bytes, l.Number, off, recType)
+		emit(&f)
 	}
 }
 

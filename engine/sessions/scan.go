@@ -116,15 +116,16 @@ func (w *scanWorker) scan(r io.Reader, name string) (FileScan, error) {
 }
 
 // line adds one line to the summary (and to out's usage lines when
-// collecting ccusage's).
-func (w *scanWorker) line(out *FileScan, line model.Line) {
+// collecting ccusage's). valid says the line is one valid JSON object
+// (jsonscan's rule; false for a blank line or one too long to read).
+func (w *scanWorker) line(out *FileScan, line model.Line) (valid bool) {
 	z, ls := w.z, w.ls
 	if z.Blank(line) {
-		return
+		return false
 	}
 	if err := ls.line(line.Bytes); err != nil {
 		z.Line(line)
-		return
+		return false
 	}
 	problems := z.Problems()
 	if !ls.js.ASCII() && !utf8.Valid(line.Bytes) || !ls.record(z, &w.rec) {
@@ -136,6 +137,7 @@ func (w *scanWorker) line(out *FileScan, line model.Line) {
 		w.ccusageLine(out, line.Number, z.Problems() > problems)
 		w.costState(out)
 	}
+	return true
 }
 
 // ccusageLine notes the usage ccusage would count on the line just

@@ -19,7 +19,7 @@ const module = "github.com/memscope/memscope"
 // engineLayers ranks the engine packages: a package imports only packages
 // of a lower layer. docs/ARCHITECTURE.md shows the same table.
 var engineLayers = map[string]int{
-	"engine/internal/jsstr": 0, "engine/internal/udiff": 0, "engine/diskcache": 0, "engine/pricing": 0,
+	"engine/internal/jsstr": 0, "engine/internal/udiff": 0, "engine/diskcache": 0, "engine/pricing": 0, "engine/homepass": 0,
 	"engine/window": 1, "engine/doctor": 1, "engine/scan": 1, "engine/journal": 1, "engine/sessions": 1,
 	"engine/memindex": 2, "engine/timeline": 2,
 	"engine/lint": 3, "engine/preview": 3, "engine/compact": 3, "engine/inventory": 3, "engine/cleanup": 3, "engine/live": 3,

@@ -26,6 +26,9 @@ type Overview struct {
 	// stat, the review's provenance) each read every byte of their
 	// stores with every CPU already, and their buffers add up.
 	slots chan struct{}
+	// pass is the one reading of the transcripts the lines share across
+	// every Load (engov.Pass).
+	pass *engov.Pass
 }
 
 // MaxOverviewAtOnce is how many lines count at once.
@@ -39,7 +42,7 @@ type OverviewLine struct {
 
 // NewOverview returns a feed with every line stale.
 func NewOverview() *Overview {
-	o := &Overview{stale: map[engov.ID]bool{}, running: map[engov.ID]bool{}, gen: map[engov.ID]int{}, slots: make(chan struct{}, MaxOverviewAtOnce)}
+	o := &Overview{stale: map[engov.ID]bool{}, running: map[engov.ID]bool{}, gen: map[engov.ID]int{}, slots: make(chan struct{}, MaxOverviewAtOnce), pass: &engov.Pass{}}
 	o.Invalidate()
 	return o
 }
@@ -107,11 +110,14 @@ func (o *Overview) Load(src func(project string) *engov.Source) (tea.Cmd, []engo
 	var ids []engov.ID
 	for _, sp := range engov.Specs {
 		id := sp.ID
-		if !o.stale[id] || o.running[id] || sp.Scope == engov.ScopeProject && !o.ready {
+		// The lines sharing the pass wait for the project too: the pass
+		// looks for its memory folders (one read of the home for all).
+		if !o.stale[id] || o.running[id] || (sp.Scope == engov.ScopeProject || sp.Shared) && !o.ready {
 			continue
 		}
 		if s == nil {
 			s = src(o.project)
+			s.Pass = o.pass
 		}
 		o.stale[id], o.running[id] = false, true
 		gen, slots := o.gen[id], o.slots

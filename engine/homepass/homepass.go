@@ -1,0 +1,182 @@
+// Package homepass reads each transcript of a home once for every pass
+// that wants it. A cold start of the app computes, per transcript,
+// doctor's field scan, the secrets counts, stat's summary, the ledger's
+// newest compaction and the provenance first pass; each read the whole
+// file on its own, so a byte was read about six times. Here one reader
+// hands each line, once, to each pass (a Consumer) whose cache does not
+// already answer for the file; each keeps its per-file result in its own
+// cache kind, as its own run would, so the run that follows (and every
+// warm start) answers from cache.
+//
+// The package knows no pass: the consumers implement Consumer and File
+// (engine/doctor, engine/secrets, engine/inventory, engine/ledger,
+// engine/provenance), and the caller (engine/overview) picks them.
+package homepass
+
+import (
+	"cmp"
+	"errors"
+	"io/fs"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/memscope/memscope/model"
+)
+
+// Consumer is one pass fed by the shared reader.
+type Consumer interface {
+	// Want returns what reads transcript t (whose stamp, taken before
+	// any read, is st) line by line, or nil when the pass has it already
+	// (its cache answers for that stamp) or does not read such a file.
+	// It may be called from several goroutines at once.
+	Want(t model.TranscriptFile, st model.FileStamp) File
+	// Done is called once every file was read: the pass keeps what it
+	// was handed (its cache file).
+	Done() error
+}
+
+// Starter is a Consumer told the files first: a pass that others read
+// too (provenance's cache, which the app's panes scan at the same time)
+// marks them as being read, so those scans wait for this one.
+type Starter interface {
+	Start(files []model.TranscriptFile)
+}
+
+// File is a pass's reading of one transcript.
+type File interface {
+	// Line is each line, in order (Bytes is the reader's: not kept past
+	// the call).
+	Line(l model.Line)
+	// End says the file was read: n bytes, err the read error (nil at
+	// the end of the file), whole that the file still has the stamp
+	// Want was given (it was not written meanwhile), so the result may
+	// be kept across runs.
+	End(n int64, err error, whole bool)
+}
+
+// Verdict is a File that checks each line whole as JSON (stat's
+// summary): after its Line, Valid says whether the line was one valid
+// JSON object (jsonscan's rule).
+type Verdict interface {
+	Valid() bool
+}
+
+// Trusting is a File that can take a Verdict's word for a line, to walk
+// it without checking it again (doctor's field scan).
+type Trusting interface {
+	LineValid(l model.Line, valid bool)
+}
+
+// Stats say what a Run read.
+type Stats struct {
+	// Files were opened and read whole once each; Bytes is what they
+	// held.
+	Files int
+	Bytes int64
+}
+
+// Run reads every transcript of files (in home) that a consumer wants,
+// once, on workers goroutines (GOMAXPROCS when 0), biggest first, and
+// then calls every consumer's Done. A file that cannot be stamped or
+// opened is left to the passes' own runs, which report it.
+func Run(home fs.FS, files []model.TranscriptFile, workers int, consumers ...Consumer) (Stats, error) {
+	order := slices.Clone(files)
+	slices.SortStableFunc(order, func(a, b model.TranscriptFile) int { return cmp.Compare(b.Size, a.Size) })
+	for _, c := range consumers {
+		if st, ok := c.(Starter); ok {
+			st.Start(order)
+		}
+	}
+	var nfiles, nbytes atomic.Int64
+	var pool sync.Pool
+	model.ParallelN(len(order), workers, func(i int) {
+		t := order[i]
+		st, err := model.StampFile(home, t.Path)
+		if err != nil {
+			return
+		}
+		var feeds []File
+		for _, c := range consumers {
+			if f := c.Want(t, st); f != nil {
+				feeds = append(feeds, f)
+			}
+		}
+		if len(feeds) == 0 {
+			return
+		}
+		lr, _ := pool.Get().(*model.LineReader)
+		n, err := read(home, t.Path, &lr, feeds)
+		pool.Put(lr)
+		whole := err == nil && n == st.Size && model.Unchanged(home, t.Path, st)
+		for _, f := range feeds {
+			f.End(n, err, whole)
+		}
+		nfiles.Add(1)
+		nbytes.Add(n)
+	})
+	var errs []error
+	for _, c := range consumers {
+		if err := c.Done(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return Stats{Files: int(nfiles.Load()), Bytes: nbytes.Load()}, errors.Join(errs...)
+}
+
+// read hands each line of the file name to every feed and returns the
+// bytes read; *lr is a line reader to reuse (nil: one is made).
+func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (int64, error) {
+	f, err := model.OpenRegular(home, name)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	cr := &model.CountingReader{R: f}
+	if *lr == nil {
+		*lr = model.NewLineReader(cr)
+	} else {
+		(*lr).Reset(cr)
+	}
+	r := *lr
+	// A Verdict's word goes to the Trusting feeds: it reads each line
+	// first.
+	var verdict Verdict
+	var trusting []Trusting
+	var rest []File
+	for _, fd := range feeds {
+		if v, ok := fd.(Verdict); ok && verdict == nil {
+			verdict = v
+			rest = append([]File{fd}, rest...)
+			continue
+		}
+		rest = append(rest, fd)
+	}
+	if verdict != nil {
+		others := rest[:1]
+		for _, fd := range rest[1:] {
+			if t, ok := fd.(Trusting); ok {
+				trusting = append(trusting, t)
+			} else {
+				others = append(others, fd)
+			}
+		}
+		rest = others
+	}
+	for {
+		l, ok := r.Next()
+		if !ok {
+			break
+		}
+		for _, fd := range rest {
+			fd.Line(l)
+		}
+		if len(trusting) > 0 {
+			valid := verdict.Valid()
+			for _, t := range trusting {
+				t.LineValid(l, valid)
+			}
+		}
+	}
+	return cr.N, r.Err()
+}

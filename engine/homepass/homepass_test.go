@@ -1,0 +1,133 @@
+package homepass
+
+import (
+	"errors"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/memscope/memscope/model"
+)
+
+// fake is a consumer that wants the files named in want, records the
+// lines it was handed and whether each file ended whole; with verdict
+// it says every line starting with '{' is valid, with trusting it takes
+// that word.
+type fake struct {
+	want              map[string]bool
+	verdict, trusting bool
+	mu                sync.Mutex
+	lines             map[string][]string
+	valid             map[string][]bool
+	ended             map[string]bool
+	done              int
+	doneErr           error
+}
+
+func newFake(want ...string) *fake {
+	f := &fake{want: map[string]bool{}, lines: map[string][]string{}, valid: map[string][]bool{}, ended: map[string]bool{}}
+	for _, w := range want {
+		f.want[w] = true
+	}
+	return f
+}
+
+func (f *fake) Want(t model.TranscriptFile, _ model.FileStamp) File {
+	if !f.want[t.Path] {
+		return nil
+	}
+	switch {
+	case f.verdict:
+		return &verdictFile{fakeFile{f: f, name: t.Path}, false}
+	case f.trusting:
+		return &trustingFile{fakeFile{f: f, name: t.Path}}
+	}
+	return &fakeFile{f: f, name: t.Path}
+}
+
+func (f *fake) Done() error { f.done++; return f.doneErr }
+
+type fakeFile struct {
+	f    *fake
+	name string
+}
+
+func (ff *fakeFile) Line(l model.Line) {
+	ff.f.mu.Lock()
+	ff.f.lines[ff.name] = append(ff.f.lines[ff.name], string(l.Bytes))
+	ff.f.mu.Unlock()
+}
+
+func (ff *fakeFile) End(n int64, err error, whole bool) {
+	ff.f.mu.Lock()
+	ff.f.ended[ff.name] = whole && err == nil
+	ff.f.mu.Unlock()
+}
+
+type verdictFile struct {
+	fakeFile
+	last bool
+}
+
+func (v *verdictFile) Line(l model.Line) {
+	v.last = len(l.Bytes) > 0 && l.Bytes[0] == '{'
+	v.fakeFile.Line(l)
+}
+
+func (v *verdictFile) Valid() bool { return v.last }
+
+type trustingFile struct{ fakeFile }
+
+func (t *trustingFile) LineValid(l model.Line, valid bool) {
+	t.f.mu.Lock()
+	t.f.valid[t.name] = append(t.f.valid[t.name], valid)
+	t.f.mu.Unlock()
+	t.fakeFile.Line(l)
+}
+
+// Run reads each file a consumer wants once and hands every line to each
+// consumer that wants it, in order; a file no consumer wants is not read;
+// a Trusting consumer gets the Verdict's word for each line; every
+// consumer's Done runs once and its error comes back.
+func TestRun(t *testing.T) {
+	mod := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	home := fstest.MapFS{
+		"a.jsonl": {Data: []byte("{\"n\":1}\nnot json\n{\"n\":2}\n"), ModTime: mod},
+		"b.jsonl": {Data: []byte("{\"b\":1}\n"), ModTime: mod},
+		"c.jsonl": {Data: []byte("{\"c\":1}\n"), ModTime: mod},
+	}
+	var files []model.TranscriptFile
+	for _, n := range []string{"a.jsonl", "b.jsonl", "c.jsonl"} {
+		files = append(files, model.TranscriptFile{Path: n, Size: int64(len(home[n].Data)), ModTime: mod})
+	}
+	plain := newFake("a.jsonl", "b.jsonl")
+	judge := newFake("a.jsonl")
+	judge.verdict = true
+	trust := newFake("a.jsonl", "b.jsonl")
+	trust.trusting = true
+	trust.doneErr = errors.New("cache not written")
+	st, err := Run(home, files, 2, plain, trust, judge)
+	if err == nil || err.Error() != "cache not written" {
+		t.Errorf("Run's error: %v", err)
+	}
+	if st.Files != 2 || st.Bytes != files[0].Size+files[1].Size {
+		t.Errorf("stats %+v: want a.jsonl and b.jsonl read, not c.jsonl", st)
+	}
+	want := []string{`{"n":1}`, "not json", `{"n":2}`}
+	for _, f := range []*fake{plain, judge, trust} {
+		if got := f.lines["a.jsonl"]; len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+			t.Errorf("a.jsonl's lines: %q", got)
+		}
+		if !f.ended["a.jsonl"] || f.done != 1 {
+			t.Errorf("ended whole %v, Done called %d times", f.ended, f.done)
+		}
+	}
+	if got := trust.valid["a.jsonl"]; len(got) != 3 || !got[0] || got[1] || !got[2] {
+		t.Errorf("the trusting consumer's verdicts on a.jsonl: %v", got)
+	}
+	// No verdict on b.jsonl (the judge does not read it): plain lines.
+	if got := trust.valid["b.jsonl"]; len(got) != 0 || len(trust.lines["b.jsonl"]) != 1 {
+		t.Errorf("b.jsonl without a verdict: verdicts %v, lines %q", got, trust.lines["b.jsonl"])
+	}
+}

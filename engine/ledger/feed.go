@@ -1,0 +1,49 @@
+package ledger
+
+import (
+	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/engine/homepass"
+	"github.com/memscope/memscope/internal/jsonscan"
+	"github.com/memscope/memscope/model"
+)
+
+// Feed is HomeSince's raw pass (each transcript's newest compaction) as
+// a consumer of the shared reader (engine/homepass): it reads the
+// transcripts its cache does not answer for and keeps their answers there
+// (Done), so HomeSince, after, reads none of them raw.
+type Feed struct {
+	fill *diskcache.Filling[newest]
+}
+
+// NewFeed is the ledger's consumer for the home at homeDir, kept in
+// store.
+func NewFeed(store *diskcache.Store, homeDir string) *Feed {
+	return &Feed{fill: diskcache.LoadFill[newest](store, newestKind, homeDir)}
+}
+
+// Want reads t unless the cache answers for it.
+func (f *Feed) Want(t model.TranscriptFile, st model.FileStamp) homepass.File {
+	if f.fill.Has(t.Path, st) {
+		return nil
+	}
+	return &feedFile{f: f, name: t.Path, st: st}
+}
+
+// Done keeps what was read.
+func (f *Feed) Done() error { return f.fill.Save() }
+
+type feedFile struct {
+	f    *Feed
+	name string
+	st   model.FileStamp
+	sc   jsonscan.Scanner
+	n    newest
+}
+
+func (ff *feedFile) Line(l model.Line) { ff.n.line(l, &ff.sc) }
+
+func (ff *feedFile) End(_ int64, err error, whole bool) {
+	if err == nil && whole {
+		ff.f.fill.Add(ff.name, ff.st, ff.n)
+	}
+}

@@ -1,0 +1,44 @@
+package overview_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/engine/overview"
+	"github.com/memscope/memscope/engine/projectmem"
+	"github.com/memscope/memscope/model"
+)
+
+// BenchmarkColdSharedLines counts the lines that read every transcript
+// (secrets, problems, doctor, dropped) on a cold cache, as a cold start
+// does, on the home at $MEMSCOPE_BENCH_HOME (a generated home:
+// scripts/memscope-gen); MB/s is per transcript byte.
+//
+//	MEMSCOPE_BENCH_HOME=$PWD/.cache/bench/W go test ./engine/overview -run '^$' -bench ColdSharedLines -benchtime 1x -cpuprofile /tmp/cold.prof
+func BenchmarkColdSharedLines(b *testing.B) {
+	dir := os.Getenv("MEMSCOPE_BENCH_HOME")
+	if dir == "" {
+		b.Skip("MEMSCOPE_BENCH_HOME names no home")
+	}
+	home, err := model.OpenHome(dir, model.HomeFromFlag)
+	if err != nil {
+		b.Fatal(err)
+	}
+	files, _ := model.FindTranscripts(home.FS)
+	var n int64
+	for _, f := range files {
+		n += f.Size
+	}
+	b.SetBytes(n)
+	root := model.MountFS(model.DirFS("/"), filepath.ToSlash(dir), home.FS)
+	for b.Loop() {
+		c := diskcache.New(filepath.Join(b.TempDir(), "cache"), model.DirFS("/"), model.OSWriteFS{})
+		env := projectmem.Env{Root: root, Home: home, UserHome: b.TempDir(), Getenv: func(string) string { return "" }, Now: now}
+		s := &overview.Source{Env: env, Cache: c}
+		for _, id := range []overview.ID{overview.Secrets, overview.Problems, overview.Doctor, overview.Dropped} {
+			overview.Compute(s, id)
+		}
+	}
+}

@@ -1,0 +1,50 @@
+package sessions
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/memscope/memscope/model"
+)
+
+// Summarizing is one transcript's summary (ScanAll's, without ccusage's
+// usage lines) read a line at a time by a reader it shares
+// (engine/homepass): stat's per-file summaries on a cold start.
+type Summarizing struct {
+	w     *scanWorker
+	name  string
+	out   FileScan
+	valid bool
+}
+
+var workers = sync.Pool{New: func() any { return newScanWorker(false) }}
+
+// NewSummarizing starts the summary of the transcript name.
+func NewSummarizing(name string) *Summarizing {
+	w := workers.Get().(*scanWorker)
+	clear(w.seen)
+	w.z.Reset(name)
+	w.name = name
+	return &Summarizing{w: w, name: name}
+}
+
+// Line reads the next line.
+func (s *Summarizing) Line(l model.Line) { s.valid = s.w.line(&s.out, l) }
+
+// Valid says the line Line read last is one valid JSON object
+// (jsonscan's rule, which it checked whole): another reader of the same
+// line need not check it again.
+func (s *Summarizing) Valid() bool { return s.valid }
+
+// Summary is the file's summary once its n bytes were read, err the
+// read's error (reported in the summary's problems as ScanAll reports
+// it). The Summarizing is done with.
+func (s *Summarizing) Summary(n int64, err error) model.TranscriptSummary {
+	sum := s.w.z.Summary(n)
+	workers.Put(s.w)
+	s.w = nil
+	if err != nil {
+		sum.Problems = append(sum.Problems, model.Problem{File: s.name, Kind: model.ProblemUnreadable, Reason: fmt.Errorf("read %s: %w", s.name, err).Error()})
+	}
+	return sum
+}
