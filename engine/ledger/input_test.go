@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/memscope/memscope/internal/jsonscan"
+	"github.com/memscope/memscope/model"
 )
 
 // inputSeeds are tool inputs of every shape: objects with escapes,
@@ -52,4 +53,17 @@ func FuzzInputMembers(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestLargestFirst: the work order is by size, largest first, ties in
+// their place; it is a permutation of miss's positions.
+func TestLargestFirst(t *testing.T) {
+	files := []model.TranscriptFile{{Size: 5}, {Size: 100}, {Size: 7}, {Size: 100}, {Size: 1}}
+	got := largestFirst(files, []int{0, 1, 2, 3, 4})
+	if want := []int{1, 3, 2, 0, 4}; !reflect.DeepEqual(got, want) {
+		t.Errorf("order %v, want %v", got, want)
+	}
+	if got := largestFirst(files, []int{4, 2, 0}); !reflect.DeepEqual(got, []int{1, 2, 0}) {
+		t.Errorf("order of a subset %v, want [1 2 0] (positions in miss)", got)
+	}
 }
