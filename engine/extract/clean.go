@@ -101,10 +101,19 @@ func exCleanMessage(text string) string {
 			b.WriteByte('\n')
 			continue
 		}
-		b.WriteString(exInlineCode.ReplaceAllStringFunc(line, exCodeSpan))
+		b.WriteString(exCodeSpans(line))
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// exCodeSpans replaces each code span of line with exCodeSpan's answer;
+// a line without a backtick has none, and the pattern is not run.
+func exCodeSpans(line string) string {
+	if strings.IndexByte(line, '`') < 0 {
+		return line
+	}
+	return exInlineCode.ReplaceAllStringFunc(line, exCodeSpan)
 }
 
 // exCodeSpan keeps a short code span's text (`pnpm` reads as a word in

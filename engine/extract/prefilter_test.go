@@ -104,10 +104,11 @@ var leadSeeds = []string{
 	"ok, never mock", "Okay so always test", "ALSO: use tabs", "ſo do it", "please, stop", "Hmm... fine", "just so you know, no",
 	"one more thing - keep it", "btw run it", "never mock", "Use tabs", "", "  - item", "1. first", "12) twelve", "• dot",
 	"* star", "+ plus", "-no space", "1234. long", "\t- tab", "x - y", "okay", "\u212aeep",
+	"use `pnpm` here", "run `f(x);` now", "a ` lone tick",
 }
 
-// FuzzLeadPrefilters holds exTrimLead and exTrimListMarker to the
-// patterns they skip.
+// FuzzLeadPrefilters holds exTrimLead, exTrimListMarker and exCodeSpans
+// to the patterns they skip.
 func FuzzLeadPrefilters(f *testing.F) {
 	for _, s := range append(leadSeeds, noiseSeeds...) {
 		f.Add(s)
@@ -121,6 +122,9 @@ func FuzzLeadPrefilters(f *testing.F) {
 		}
 		if got, want := exTrimListMarker(s), exListMarker.ReplaceAllString(s, ""); got != want {
 			t.Fatalf("%q: marker %q, want %q", s, got, want)
+		}
+		if got, want := exCodeSpans(s), exInlineCode.ReplaceAllStringFunc(s, exCodeSpan); got != want {
+			t.Fatalf("%q: code spans %q, want %q", s, got, want)
 		}
 	})
 }
