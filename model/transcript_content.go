@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 
@@ -323,6 +324,13 @@ func (d *recordDecoder) blockMember(key, val []byte) {
 // heldMember is a block's member whose reading waits for ScanOptions.Keep.
 type heldMember struct{ key, val []byte }
 
+// resultWanted reports whether the raw result string v may hold
+// ScanOptions.ResultNeeds once decoded (always, when it is unset).
+func (d *recordDecoder) resultWanted(v []byte) bool {
+	n := d.opts.ResultNeeds
+	return n == "" || bytes.Contains(v, []byte(n)) || bytes.Contains(v, []byte(`\u`))
+}
+
 // decodeResultContent sizes a tool_result's content: a string, or an array
 // of text and image blocks.
 func (d *recordDecoder) decodeResultContent(b *ContentBlock, v []byte) {
@@ -330,7 +338,7 @@ func (d *recordDecoder) decodeResultContent(b *ContentBlock, v []byte) {
 	case '"':
 		b.Bytes += rawStringLen(v)
 		b.Chars += rawStringUnits(v)
-		if d.opts.KeepText {
+		if d.opts.KeepText && d.resultWanted(v) {
 			b.Text += d.str(v)
 		}
 	case '[':

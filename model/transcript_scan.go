@@ -40,6 +40,15 @@ type ScanOptions struct {
 	// transcript at about the cost of checking it. A message whose content
 	// is a string is asked about as one text block.
 	Keep func(r *Record, b *ContentBlock) bool
+	// ResultNeeds, when set with KeepText, is the only text a reader wants
+	// of a tool_result written as one JSON string: a result whose raw
+	// string holds neither ResultNeeds nor a \u escape cannot hold it once
+	// decoded (no other escape makes a letter, a digit or a space), so its
+	// Text is left empty instead of being decoded (its sizes are still
+	// counted). A result written as an array of blocks is decoded as
+	// before: ResultNeeds could straddle two of them. ResultNeeds must be
+	// made of letters, digits and spaces.
+	ResultNeeds string
 }
 
 // ScanTranscript reads a JSONL transcript from r, calling fn (which may be

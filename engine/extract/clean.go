@@ -47,6 +47,32 @@ var (
 	exCompactSummary = scan.NewLazyRegexp(`^\s*This session is being continued from a previous conversation`)
 )
 
+// exIsNoiseLine is exNoiseLine.MatchString(line), the pattern run only
+// on a line that can match it: one that opens with white space (\s), or
+// with a byte one of its alternatives opens with, or that holds a ':'
+// (file:line, "Caused by:", a time). Most lines of prose do neither
+// (TestNoiseLinePrefilter, FuzzNoiseLinePrefilter).
+func exIsNoiseLine(line string) bool {
+	if line == "" {
+		return false
+	}
+	if !exNoiseFirst[line[0]] && strings.IndexByte(line, ':') < 0 {
+		return false
+	}
+	return exNoiseLine.MatchString(line)
+}
+
+// exNoiseFirst are the bytes a line exNoiseLine matches without a ':'
+// can open with: white space, and the first bytes of File, Traceback,
+// goroutine, panic, #, Exception, Caused, a digit, [ and the log levels,
+// $ > + - and @.
+var exNoiseFirst = func() (set [256]bool) {
+	for _, c := range []byte("\t\n\f\r FTgp#EC[IWD$>+-@0123456789") {
+		set[c] = true
+	}
+	return set
+}()
+
 // exCleanMessage returns the prose the user typed in text: wrappers,
 // pastes, placeholders, code blocks and spans, indented code, stack
 // traces and log lines removed; terminal controls stripped.
@@ -71,14 +97,23 @@ func exCleanMessage(text string) string {
 	}
 	var b strings.Builder
 	for line := range strings.SplitSeq(text, "\n") {
-		if exNoiseLine.MatchString(line) || strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t") {
+		if exIsNoiseLine(line) || strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t") {
 			b.WriteByte('\n')
 			continue
 		}
-		b.WriteString(exInlineCode.ReplaceAllStringFunc(line, exCodeSpan))
+		b.WriteString(exCodeSpans(line))
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// exCodeSpans replaces each code span of line with exCodeSpan's answer;
+// a line without a backtick has none, and the pattern is not run.
+func exCodeSpans(line string) string {
+	if strings.IndexByte(line, '`') < 0 {
+		return line
+	}
+	return exInlineCode.ReplaceAllStringFunc(line, exCodeSpan)
 }
 
 // exCodeSpan keeps a short code span's text (`pnpm` reads as a word in
@@ -101,7 +136,7 @@ var exListMarker = scan.NewLazyRegexp(`^\s*(?:[-*+•]|\d{1,3}[.)])\s+`)
 func exSentences(text string) []string {
 	var out []string
 	for line := range strings.SplitSeq(text, "\n") {
-		line = exListMarker.ReplaceAllString(line, "")
+		line = exTrimListMarker(line)
 		start := 0
 		for i := 0; i < len(line); i++ {
 			if c := line[i]; c != '.' && c != '!' && c != '?' {
@@ -127,6 +162,24 @@ func exSentences(text string) []string {
 		out = exAppendSentence(out, line[start:])
 	}
 	return out
+}
+
+// exTrimListMarker is exListMarker.ReplaceAllString(line, ""), the
+// pattern run only when the line's first byte past white space (\s) can
+// open a marker: - * + a digit, or the first byte of •.
+func exTrimListMarker(line string) string {
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t' || line[i] == '\n' || line[i] == '\f' || line[i] == '\r') {
+		i++
+	}
+	if i == len(line) {
+		return line
+	}
+	switch c := line[i]; {
+	case c == '-', c == '*', c == '+', c == 0xE2, '0' <= c && c <= '9':
+		return exListMarker.ReplaceAllString(line, "")
+	}
+	return line
 }
 
 // exMaxSentence is the longest sentence the rules read: a memory is one

@@ -87,12 +87,24 @@ var inWords = []string{
 	"keep", "way", "approach", "choice", "move", "of this", "what i", "circumstances", "at all times",
 }
 
-// hasInstructionWord reports whether s holds one of inWords.
+// inWordsBy are inWords by their first byte.
+var inWordsBy = func() (by [256][]string) {
+	for _, w := range inWords {
+		by[w[0]] = append(by[w[0]], w)
+	}
+	return by
+}()
+
+// hasInstructionWord reports whether s holds one of inWords. It looks at
+// each byte once for the words that start with it, rather than searching
+// the sentence once per word (TestHasInstructionWordIsContains).
 func hasInstructionWord(s string) bool {
 	l := strings.ToLower(exStraightQuotes(s))
-	for _, w := range inWords {
-		if strings.Contains(l, w) {
-			return true
+	for i := 0; i < len(l); i++ {
+		for _, w := range inWordsBy[l[i]] {
+			if strings.HasPrefix(l[i:], w) {
+				return true
+			}
 		}
 	}
 	return false
@@ -168,7 +180,7 @@ func classifyInstruction(s, prev string) (string, bool) {
 			return m.reason, true
 		}
 	}
-	core := strings.TrimSpace(exLead.ReplaceAllString(exStraightQuotes(s), ""))
+	core := strings.TrimSpace(exTrimLead(exStraightQuotes(s)))
 	if strings.HasSuffix(core, "?") || len(exContentTokens(core)) < 2 {
 		return "", false
 	}

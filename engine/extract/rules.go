@@ -3,6 +3,7 @@ package extract
 import (
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/memscope/memscope/engine/scan"
 )
@@ -99,7 +100,7 @@ func exClassifyAs(s, prev string, ts time.Time, exclude bool) (exMatch, bool) {
 		}
 		return exExclusion(m)
 	}
-	core := exLead.ReplaceAllString(exStraightQuotes(s), "")
+	core := exTrimLead(exStraightQuotes(s))
 	if loc := exRemember.FindStringIndex(core); loc != nil && (loc[1] > 0) {
 		return exClassifyRemember(s, strings.TrimSpace(core[loc[1]:]), prev, ts, judge)
 	}
@@ -139,7 +140,7 @@ func exClassifyRemember(s, rest, prev string, ts time.Time, judge func(*exMatch)
 		if prev == "" || strings.HasSuffix(prev, "?") {
 			return exMatch{reason: exRuleRemember, quote: s, reject: exRejectEmptyRemember}, true
 		}
-		rest = strings.TrimRight(exLead.ReplaceAllString(exStraightQuotes(prev), ""), " .!")
+		rest = strings.TrimRight(exTrimLead(exStraightQuotes(prev)), " .!")
 		s = prev + " " + s
 	}
 	m, ok := exClassifyStatement(rest, ts, true)
@@ -345,9 +346,30 @@ func exThirdPersonFeedback(s string) string {
 	})
 }
 
+// exTrimLead is exLead.ReplaceAllString(s, ""), the pattern run only when
+// s opens with a letter one of its words opens with, in either case, or
+// with a byte outside ASCII (the pattern ignores case, so ſ reads as s).
+func exTrimLead(s string) string {
+	if s == "" || s[0] < utf8.RuneSelf && !exLeadFirst[s[0]|0x20] {
+		return s
+	}
+	return exLead.ReplaceAllString(s, "")
+}
+
+// exLeadFirst are the first letters of exLead's words, lower case.
+var exLeadFirst = func() (set [256]bool) {
+	for _, c := range []byte("oabfswhpj") {
+		set[c] = true
+	}
+	return set
+}()
+
 // exStraightQuotes turns typographic apostrophes and quotes into ASCII so
 // "don’t" matches like "don't".
 func exStraightQuotes(s string) string {
+	if strings.IndexByte(s, 0xE2) < 0 {
+		return s // every quote it replaces is written E2 80 xx in UTF-8
+	}
 	return exQuotes.Replace(s)
 }
 

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -126,7 +127,7 @@ func perFile[T any](home fs.FS, homeDir string, cache *diskcache.Store, kind str
 				}
 			})
 		}
-		for j := range miss {
+		for _, j := range largestFirst(files, miss) {
 			work <- j
 		}
 		close(work)
@@ -151,6 +152,21 @@ func perFile[T any](home fs.FS, homeDir string, cache *diskcache.Store, kind str
 		_ = diskcache.Save(cache, kind, name, next)
 	}
 	return res
+}
+
+// largestFirst is the order in which perFile hands out the files of
+// miss (indexes into files): positions in miss, largest file first, so a
+// large transcript does not start last and keep one worker busy after
+// the others are done. The results keep their places whatever the order.
+func largestFirst(files []model.TranscriptFile, miss []int) []int {
+	order := make([]int, len(miss))
+	for j := range order {
+		order[j] = j
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Compare(files[miss[b]].Size, files[miss[a]].Size)
+	})
+	return order
 }
 
 // prefixMax bounds what findMark keeps of a file: a transcript whose

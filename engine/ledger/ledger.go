@@ -20,6 +20,7 @@ import (
 
 	"github.com/memscope/memscope/engine/extract"
 	"github.com/memscope/memscope/engine/timeline"
+	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
 )
 
@@ -436,6 +437,7 @@ var ledgerTools = map[string]bool{"Read": true, "Write": true, "Edit": true, "Mu
 // toolUses lists the calls of ledgerTools in records, in order.
 func toolUses(rs []*model.Record) []toolUse {
 	var out []toolUse
+	var js jsonscan.Scanner
 	for _, r := range rs {
 		if r.Type != model.RecordAssistant || r.Message == nil {
 			continue
@@ -444,22 +446,33 @@ func toolUses(rs []*model.Record) []toolUse {
 			if blk.Type != model.BlockToolUse || !ledgerTools[blk.Name] {
 				continue
 			}
-			var in map[string]json.RawMessage
-			if json.Unmarshal([]byte(blk.Input), &in) != nil {
-				in = nil
-			}
-			out = append(out, toolUse{rec: r, name: blk.Name, input: in, id: blk.ID})
+			out = append(out, toolUse{rec: r, name: blk.Name, input: inputMembers(&js, blk.Input), id: blk.ID})
 		}
 	}
 	return out
 }
 
-func (u toolUse) str(key string) string {
-	var s string
-	if raw, ok := u.input[key]; ok && json.Unmarshal(raw, &s) == nil {
-		return s
+// inputMembers is a tool input's members as json.Unmarshal into a
+// map[string]json.RawMessage gives them (nil unless input is a valid
+// object; the last of a repeated name), read without reflection.
+func inputMembers(js *jsonscan.Scanner, input string) map[string]json.RawMessage {
+	in := map[string]json.RawMessage{}
+	if js.Members([]byte(input), func(key, val []byte) {
+		k := string(key)
+		if !utf8.ValidString(k) {
+			k, _ = jsonscan.Unquote([]byte(`"` + k + `"`)) // U+FFFD per bad byte, as json does
+		}
+		in[k] = val
+	}) != nil {
+		return nil
 	}
-	return ""
+	return in
+}
+
+// str is the input's member key as a string ("" when it is not one).
+func (u toolUse) str(key string) string {
+	s, _ := jsonscan.Unquote(u.input[key])
+	return s
 }
 
 // fileOps are the tools that name a file, with the word the ledger uses.
@@ -521,8 +534,12 @@ func baseName(p string) string {
 	return p
 }
 
+// exitWords open the shell's "Exit code N" in a Bash result: the only
+// text of a result the ledger reads (the lean reader's ResultNeeds).
+const exitWords = "Exit code"
+
 // exitCode is the shell's "Exit code N" in a Bash result.
-var exitCode = regexp.MustCompile(`Exit code (\d+)`)
+var exitCode = regexp.MustCompile(exitWords + ` (\d+)`)
 
 // commands lists the Bash commands run before the boundary, with their
 // status, that the after-text does not name (the first line of the

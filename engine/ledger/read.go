@@ -15,10 +15,12 @@ import (
 // Bash call (its exit code). The rest (the model's text and thinking,
 // other tools' inputs and results, images) is skipped without being
 // decoded, which is most of a transcript's bytes. A Bash result comes
-// after its call in the file, so the calls' ids are known when it is read.
+// after its call in the file, so the calls' ids are known when it is read;
+// of its text only what may hold "Exit code" is decoded (ResultNeeds).
 func leanOptions() model.ScanOptions {
 	bash := map[string]bool{}
 	o := ScanOptions
+	o.ResultNeeds = exitWords
 	o.Keep = func(r *model.Record, b *model.ContentBlock) bool {
 		switch b.Type {
 		case model.BlockText:
