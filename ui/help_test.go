@@ -70,18 +70,45 @@ type helpMode struct {
 // pressed. The help tests only read it (its help, its screen), so each
 // mode and size is made once for the test binary and shared by the
 // tests that ask for it (each made it afresh before: 4 tests, 124
-// models, of which 31 at 140×44 twice).
+// models, of which 31 at 140×44 twice). Modes share their first keys
+// ("7", "7 G enter", "7 G enter ["): the model after each prefix of
+// keys is made once too, and forked to press the next key, so the app
+// loads once per home and each key is pressed once.
 func helpModeAt(t *testing.T, hm helpMode, w, h int) Model {
 	t.Helper()
-	k := helpModeKey{hm.name, w, h}
 	helpModeMu.Lock()
 	defer helpModeMu.Unlock()
+	return helpPrefixAt(t, hm, len(hm.keys), w, h)
+}
+
+// helpPrefixAt is the app on hm's home after hm's first n keys
+// (helpModeMu held).
+func helpPrefixAt(t *testing.T, hm helpMode, n, w, h int) Model {
+	t.Helper()
+	k := helpModeKey{helpModeHome(hm) + "\x00" + strings.Join(hm.keys[:n], "\x00"), w, h}
 	if m, ok := helpModeMade[k]; ok {
 		return m
 	}
-	m := press(t, helpModeModel(t, hm.name, hm.filehist, w, h), hm.keys...)
+	var m Model
+	if n == 0 {
+		m = helpModeModel(t, hm.name, hm.filehist, w, h)
+	} else {
+		m = press(t, fork(helpPrefixAt(t, hm, n-1, w, h)), hm.keys[n-1])
+	}
 	helpModeMade[k] = m
 	return m
+}
+
+// helpModeHome names the home mode hm is reached on, as helpModeModel
+// picks it.
+func helpModeHome(hm helpMode) string {
+	switch {
+	case hm.filehist:
+		return "filehist"
+	case strings.HasPrefix(hm.name, "health leftovers"):
+		return "leftovers"
+	}
+	return "demo"
 }
 
 // helpModeResized is the shared model of mode hm (helpModeAt, 140×44),
@@ -98,7 +125,7 @@ func helpModeResized(t *testing.T, hm helpMode, w, h int) Model {
 }
 
 type helpModeKey struct {
-	name string
+	keys string // the home and the keys pressed on it
 	w, h int
 }
 
