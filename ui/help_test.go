@@ -70,33 +70,21 @@ type helpMode struct {
 // pressed. The help tests only read it (its help, its screen), so each
 // mode and size is made once for the test binary and shared by the
 // tests that ask for it (each made it afresh before: 4 tests, 124
-// models, of which 31 at 140×44 twice). Modes share their first keys
-// ("7", "7 G enter", "7 G enter ["): the model after each prefix of
-// keys is made once too, and forked to press the next key, so the app
-// loads once per home and each key is pressed once.
+// models, of which 31 at 140×44 twice), through one keyChain per home
+// and size: the app loads once per home and each key is pressed once.
+// (A throwaway test compared every mode so made with the mode made
+// afresh: the screens and help lines are equal.)
 func helpModeAt(t *testing.T, hm helpMode, w, h int) Model {
 	t.Helper()
+	k := helpModeKey{helpModeHome(hm), w, h}
 	helpModeMu.Lock()
-	defer helpModeMu.Unlock()
-	return helpPrefixAt(t, hm, len(hm.keys), w, h)
-}
-
-// helpPrefixAt is the app on hm's home after hm's first n keys
-// (helpModeMu held).
-func helpPrefixAt(t *testing.T, hm helpMode, n, w, h int) Model {
-	t.Helper()
-	k := helpModeKey{helpModeHome(hm) + "\x00" + strings.Join(hm.keys[:n], "\x00"), w, h}
-	if m, ok := helpModeMade[k]; ok {
-		return m
+	c, ok := helpChains[k]
+	if !ok {
+		c = newKeyChain(func(t testing.TB) Model { return helpModeModel(t.(*testing.T), hm.name, hm.filehist, w, h) })
+		helpChains[k] = c
 	}
-	var m Model
-	if n == 0 {
-		m = helpModeModel(t, hm.name, hm.filehist, w, h)
-	} else {
-		m = press(t, fork(helpPrefixAt(t, hm, n-1, w, h)), hm.keys[n-1])
-	}
-	helpModeMade[k] = m
-	return m
+	helpModeMu.Unlock()
+	return c.at(t, hm.keys...)
 }
 
 // helpModeHome names the home mode hm is reached on, as helpModeModel
@@ -125,13 +113,13 @@ func helpModeResized(t *testing.T, hm helpMode, w, h int) Model {
 }
 
 type helpModeKey struct {
-	keys string // the home and the keys pressed on it
+	home string // helpModeHome
 	w, h int
 }
 
 var (
-	helpModeMu   sync.Mutex
-	helpModeMade = map[helpModeKey]Model{}
+	helpModeMu sync.Mutex
+	helpChains = map[helpModeKey]*keyChain{}
 )
 
 // helpModeModel is the home a help mode is reached on: the generated

@@ -304,10 +304,11 @@ var (
 
 func TestPanesGolden(t *testing.T) {
 	for _, size := range goldenSizes {
+		// One app per size, forked for each pane (keyChain).
+		chain := newKeyChain(func(testing.TB) Model { return newTestModel(t, size.w, size.h) })
 		for _, p := range goldenPanes {
 			t.Run(p.name+"_"+fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
-				m := newTestModel(t, size.w, size.h)
-				m = press(t, m, p.keys...)
+				m := chain.at(t, p.keys...)
 				golden.RequireEqual(t, screen(m))
 			})
 		}
