@@ -70,18 +70,33 @@ type helpMode struct {
 // pressed. The help tests only read it (its help, its screen), so each
 // mode and size is made once for the test binary and shared by the
 // tests that ask for it (each made it afresh before: 4 tests, 124
-// models, of which 31 at 140×44 twice).
+// models, of which 31 at 140×44 twice), through one keyChain per home
+// and size: the app loads once per home and each key is pressed once.
+// (A throwaway test compared every mode so made with the mode made
+// afresh: the screens and help lines are equal.)
 func helpModeAt(t *testing.T, hm helpMode, w, h int) Model {
 	t.Helper()
-	k := helpModeKey{hm.name, w, h}
+	k := helpModeKey{helpModeHome(hm), w, h}
 	helpModeMu.Lock()
-	defer helpModeMu.Unlock()
-	if m, ok := helpModeMade[k]; ok {
-		return m
+	c, ok := helpChains[k]
+	if !ok {
+		c = newKeyChain(func(t testing.TB) Model { return helpModeModel(t.(*testing.T), hm.name, hm.filehist, w, h) })
+		helpChains[k] = c
 	}
-	m := press(t, helpModeModel(t, hm.name, hm.filehist, w, h), hm.keys...)
-	helpModeMade[k] = m
-	return m
+	helpModeMu.Unlock()
+	return c.at(t, hm.keys...)
+}
+
+// helpModeHome names the home mode hm is reached on, as helpModeModel
+// picks it.
+func helpModeHome(hm helpMode) string {
+	switch {
+	case hm.filehist:
+		return "filehist"
+	case strings.HasPrefix(hm.name, "health leftovers"):
+		return "leftovers"
+	}
+	return "demo"
 }
 
 // helpModeResized is the shared model of mode hm (helpModeAt, 140×44),
@@ -98,13 +113,13 @@ func helpModeResized(t *testing.T, hm helpMode, w, h int) Model {
 }
 
 type helpModeKey struct {
-	name string
+	home string // helpModeHome
 	w, h int
 }
 
 var (
-	helpModeMu   sync.Mutex
-	helpModeMade = map[helpModeKey]Model{}
+	helpModeMu sync.Mutex
+	helpChains = map[helpModeKey]*keyChain{}
 )
 
 // helpModeModel is the home a help mode is reached on: the generated

@@ -19,6 +19,7 @@ import (
 // otherwise take the machine's memory before any timeout.
 func heapGuard(t *testing.T, limit uint64) {
 	t.Helper()
+	defaultGCDuring(t)
 	stop := make(chan struct{})
 	t.Cleanup(func() { close(stop) })
 	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}

@@ -27,6 +27,7 @@ var testNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 // keeps on purpose do not pile up in the machine's.
 func TestMain(m *testing.M) {
 	time.Local = time.UTC
+	setTestGC()
 	// A name of fixed length, so paths under it (the writable goldens
 	// pad them to one length) come out the same on every run.
 	tmp := filepath.Join(os.TempDir(), fmt.Sprintf("memscope-ui-%08d", os.Getpid()%100000000))
@@ -303,10 +304,11 @@ var (
 
 func TestPanesGolden(t *testing.T) {
 	for _, size := range goldenSizes {
+		// One app per size, forked for each pane (keyChain).
+		chain := newKeyChain(func(testing.TB) Model { return newTestModel(t, size.w, size.h) })
 		for _, p := range goldenPanes {
 			t.Run(p.name+"_"+fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
-				m := newTestModel(t, size.w, size.h)
-				m = press(t, m, p.keys...)
+				m := chain.at(t, p.keys...)
 				golden.RequireEqual(t, screen(m))
 			})
 		}

@@ -65,13 +65,20 @@ var pathHeavy = map[string]bool{"prompt": true, "security": true, "search_prompt
 // its folder shown as $ROOT.
 func TestPanesGoldenWritable(t *testing.T) {
 	for _, size := range goldenSizes {
+		// One writable home and app per size, forked for each pane
+		// (keyChain); the home is the test's, so it outlives the panes'.
+		var root *regexp.Regexp
+		chain := newKeyChain(func(testing.TB) Model {
+			var m Model
+			m, root = writableModel(t, size.w, size.h)
+			return m
+		})
 		for _, p := range goldenPanes {
 			if pathHeavy[p.name] {
 				continue
 			}
 			t.Run(fmt.Sprintf("%s_%dx%d", p.name, size.w, size.h), func(t *testing.T) {
-				m, root := writableModel(t, size.w, size.h)
-				m = press(t, m, p.keys...)
+				m := chain.at(t, p.keys...)
 				s := screen(m)
 				if strings.Contains(s, "READ-ONLY") {
 					t.Fatalf("the writable home opened read-only:\n%s", s)

@@ -45,6 +45,9 @@ type Project struct {
 	walk   *leftover.WalkCache
 	loads  *engineloads.Cache
 	cur    ProjectLoaded
+	// asked is the transcripts' loads a load was last requested for
+	// (LoadsDone), while that load runs or waits (loadsasked.go).
+	asked *LoadsRead
 	// review keeps each transcript's provenance first pass, so the
 	// review inbox after a memory change reads only what changed;
 	// reviewGen numbers the inbox's loads; unreviewed counts the open
@@ -156,6 +159,8 @@ func (p *Project) Request(slug string) tea.Cmd {
 func (p *Project) Loaded(msg ProjectLoaded, open string) (ok bool, next tea.Cmd) {
 	if r, waiting := p.flight.Done(); waiting {
 		next = p.load(r)
+	} else {
+		p.asked = nil
 	}
 	if msg.Slug != open || msg.Want != p.want {
 		return false, next
@@ -393,6 +398,9 @@ func (p *Project) LoadsDone(msg LoadsRead, open string) tea.Cmd {
 		return nil
 	}
 	if c := p.cur.Loads; p.cur.Slug == msg.slug && c != nil && reflect.DeepEqual(*c, *msg.report) {
+		return nil
+	}
+	if p.askedFor(msg) {
 		return nil
 	}
 	return p.Request(msg.slug)

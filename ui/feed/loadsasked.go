@@ -1,0 +1,20 @@
+package feed
+
+import "reflect"
+
+// askedFor reports whether a project load already asked for serves msg,
+// and otherwise notes msg as the loads the load about to be requested
+// serves. A loads read comes after every project load and after each
+// session's list that may have loaded files (the start-up sends both),
+// so two reads can say the same new thing: the first asks for a load;
+// that load reads the transcripts through the cache the read filled
+// before its message came, so it has what the second says too. Asking
+// again would only queue a third load of the same. Once no load runs
+// (Loaded), a read that differs from the project's loads asks again.
+func (p *Project) askedFor(msg LoadsRead) bool {
+	if a := p.asked; a != nil && a.slug == msg.slug && p.flight.Running() && reflect.DeepEqual(*a.report, *msg.report) {
+		return true
+	}
+	p.asked = &msg
+	return false
+}
