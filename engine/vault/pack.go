@@ -31,6 +31,10 @@ const packHeader = "memscope pack 1 flate\n"
 // next: a sync holds at most one pack in memory.
 const packLimit = 32 << 20
 
+// packGrowAt is the pack size past which its buffer grows to packLimit
+// at once (packWriter.work).
+const packGrowAt = 1 << 20
+
 // maxIndexLine bounds an index line when it is read back.
 const maxIndexLine = 1 << 10
 
@@ -282,10 +286,15 @@ func (p *packWriter) work() {
 			p.err = err
 		}
 		if p.buf.Len() == 0 {
-			// One allocation for the whole pack instead of a copy at each
-			// doubling (only the pages written are touched).
-			p.buf.Grow(packLimit + 2*maxChunk)
 			p.buf.WriteString(packHeader)
+		}
+		if p.buf.Cap() < packLimit && p.buf.Len()+out.Len() > packGrowAt {
+			// A pack this big is a large sync's: one allocation for the
+			// whole pack instead of a copy at each doubling. Not sooner:
+			// Grow clears the whole buffer (a page fault for each of its
+			// pages wherever the heap reuses memory), 34 MiB for a sync
+			// that may store a few chunks.
+			p.buf.Grow(packLimit + 2*maxChunk - p.buf.Len())
 		}
 		l := loc{off: int64(p.buf.Len()), stored: int32(out.Len()), raw: int32(len(j.data))}
 		p.buf.Write(out.Bytes())
