@@ -258,13 +258,15 @@ func TestHostileSpecialFiles(t *testing.T) {
 
 // On a home where a transcript line, a history line, MEMORY.md, a memory
 // file, a paste, CLAUDE.md and a tool result are each a run of NUL bytes
-// (1 GiB with MEMSCOPE_LONG=1, else 64 MiB: past every limit either way)
+// (1 GiB with MEMSCOPE_LONG=1, else 33 MiB: past the line and document
+// limits, model.MaxLineBytes and MaxDocumentBytes; the 64 MiB limits of
+// backups, journals and the disk cache only in long mode)
 // and a frontmatter nests 3 000 deep, every command finishes within
 // seconds, its memory stays bounded, and the lines after the runs are
 // still read. Each command's peak RSS is logged.
 func TestHostileHugeFilesBoundedMemory(t *testing.T) {
 	t.Parallel()
-	size := int64(testenv.Size(t, 1<<30, 64<<20))
+	size := int64(testenv.Size(t, 1<<30, model.MaxLineBytes+1<<20))
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
 	res, err := hostilehome.Write(home, hostilehome.Huge, hostilehome.Options{Size: size})
