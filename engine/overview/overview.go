@@ -2,6 +2,7 @@ package overview
 
 import (
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
 
 	"github.com/memscope/memscope/engine/cleanup"
@@ -244,8 +245,29 @@ func All(s *Source) []Line {
 		// Each line's garbage is handed back before the next: each heavy
 		// line (lint, prompt, secrets) stays near 150 MiB alone on a home
 		// of 1 GiB runs of NUL bytes, and their leftovers together passed
-		// the 250 MiB bound TestHostileHugeFilesBoundedMemory holds.
-		debug.FreeOSMemory()
+		// the 250 MiB bound TestHostileHugeFilesBoundedMemory holds. A
+		// line that left little behind (every line on a home of ordinary
+		// size) is not worth a full collection and handing pages back.
+		if heapObjects() > freeAbove {
+			debug.FreeOSMemory()
+		}
 	}
 	return out
+}
+
+// freeAbove is the heap (live objects and garbage not yet collected) past
+// which All hands the garbage back between lines: far below a heavy
+// line's 150 MiB, far above what a line allocates on a home of ordinary
+// size.
+const freeAbove = 32 << 20
+
+// heapObjects is the bytes of the heap's objects, live or not yet
+// collected (0 when the runtime does not say).
+func heapObjects() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/engine/journal"
 	"github.com/memscope/memscope/engine/lint"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
@@ -40,7 +41,10 @@ func TestCreateInMissingFolder(t *testing.T) {
 // UTF-8, an empty file, a missing final newline.
 func TestOpsOnOddFiles(t *testing.T) {
 	t.Parallel()
-	huge := strings.Repeat("x", 10<<20)
+	// 10 MiB with MEMSCOPE_LONG=1, else 2 MiB (past bufio's 64 KiB and
+	// model.MaxSmallBytes either way): every change parses the journal,
+	// which holds the file's text.
+	huge := strings.Repeat("x", testenv.Size(t, 10<<20, 2<<20))
 	files := map[string]string{
 		"MEMORY.md":        "\ufeff# Memory\r\n- [Big](project_big.md) — big\r\n- [Empty](empty.md)",
 		"project_big.md":   enginetest.ClientMemory("big", "Big", "project", huge+"\n[[empty]]\n"),
