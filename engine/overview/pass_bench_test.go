@@ -1,11 +1,11 @@
 package overview_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/engine/overview"
 	"github.com/memscope/memscope/engine/projectmem"
 	"github.com/memscope/memscope/model"
@@ -13,19 +13,13 @@ import (
 
 // BenchmarkColdSharedLines counts the lines that read every transcript
 // (secrets, problems, doctor, dropped) on a cold cache, as a cold start
-// does, on the home at $MEMSCOPE_BENCH_HOME (a generated home:
-// scripts/memscope-gen); MB/s is per transcript byte.
+// does, on enginetest.BenchHome ($MEMSCOPE_BENCH_HOME, else a generated
+// 64 MB home); MB/s is per transcript byte.
 //
 //	MEMSCOPE_BENCH_HOME=$PWD/.cache/bench/W go test ./engine/overview -run '^$' -bench ColdSharedLines -benchtime 1x -cpuprofile /tmp/cold.prof
 func BenchmarkColdSharedLines(b *testing.B) {
-	dir := os.Getenv("MEMSCOPE_BENCH_HOME")
-	if dir == "" {
-		b.Skip("MEMSCOPE_BENCH_HOME names no home")
-	}
-	home, err := model.OpenHome(dir, model.HomeFromFlag)
-	if err != nil {
-		b.Fatal(err)
-	}
+	home := enginetest.BenchHome(b)
+	dir := home.Dir
 	files, _ := model.FindTranscripts(home.FS)
 	var n int64
 	for _, f := range files {
