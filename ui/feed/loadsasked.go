@@ -1,6 +1,17 @@
 package feed
 
-import "reflect"
+import (
+	"reflect"
+
+	engineloads "github.com/memscope/memscope/engine/loads"
+)
+
+// sameLoads reports whether two loads reports say the same (nil says
+// nothing): the one comparison LoadsDone makes, against the project's
+// loads and against the loads a load was asked for.
+func sameLoads(a, b *engineloads.Report) bool {
+	return a != nil && b != nil && reflect.DeepEqual(*a, *b)
+}
 
 // askedFor reports whether a project load already asked for serves msg,
 // and otherwise notes msg as the loads the load about to be requested
@@ -12,7 +23,7 @@ import "reflect"
 // again would only queue a third load of the same. Once no load runs
 // (Loaded), a read that differs from the project's loads asks again.
 func (p *Project) askedFor(msg LoadsRead) bool {
-	if a := p.asked; a != nil && a.slug == msg.slug && p.flight.Running() && reflect.DeepEqual(*a.report, *msg.report) {
+	if a := p.asked; a != nil && a.slug == msg.slug && p.flight.Running() && sameLoads(a.report, msg.report) {
 		return true
 	}
 	p.asked = &msg

@@ -3,7 +3,6 @@ package feed
 import (
 	"io/fs"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"time"
 
@@ -397,7 +396,7 @@ func (p *Project) LoadsDone(msg LoadsRead, open string) tea.Cmd {
 	if msg.slug != open {
 		return nil
 	}
-	if c := p.cur.Loads; p.cur.Slug == msg.slug && c != nil && reflect.DeepEqual(*c, *msg.report) {
+	if p.cur.Slug == msg.slug && sameLoads(p.cur.Loads, msg.report) {
 		return nil
 	}
 	if p.askedFor(msg) {
