@@ -409,37 +409,33 @@ func (p *packWriter) add(k key, data []byte) (bool, error) {
 	return true, nil
 }
 
+// flush waits for the chunks being compressed, then writes the pending
+// pack and then its index, both synced; only then are its chunks in the
+// index.
+func (p *packWriter) flush() error { return p.flushFrom(0) }
+
 // flushFull writes the pack if it is still full once the chunks being
 // compressed are in (several adders may find it full at once: the first
 // writes it, the others find it emptied).
-func (p *packWriter) flushFull() error {
+func (p *packWriter) flushFull() error { return p.flushFrom(packLimit) }
+
+// flushFrom writes the pack when it holds at least size bytes. No chunk
+// is added meanwhile (the gate), so every chunk pending is in the pack
+// when it is written.
+func (p *packWriter) flushFrom(size int) error {
 	p.gate.Lock()
 	defer p.gate.Unlock()
 	p.wg.Wait()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.size < packLimit {
+	if p.size < size {
 		return p.err
 	}
 	return p.flushLocked()
 }
 
-// flush waits for the chunks being compressed, then writes the pending
-// pack and then its index, both synced; only then are its chunks in the
-// index.
-func (p *packWriter) flush() error {
-	// No chunk is added while the pack is written: every chunk pending
-	// is in buf when it is.
-	p.gate.Lock()
-	defer p.gate.Unlock()
-	p.wg.Wait()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.flushLocked()
-}
-
-// flushLocked is flush with the gate and mu held and no chunk being
-// compressed.
+// flushLocked writes the pack, with the gate and mu held and no chunk
+// being compressed.
 func (p *packWriter) flushLocked() error {
 	if p.err != nil {
 		return p.err
