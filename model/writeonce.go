@@ -3,6 +3,18 @@ package model
 import (
 	"path"
 	"strings"
+	"time"
+)
+
+// The nets every user of the write-once rule keeps (WriteOnceFolder):
+// a folder is trusted only once its modification time is
+// WriteOnceSettle old (a file being written when it was stamped is read
+// again next time), and once WriteOnceFull has passed since the last
+// full pass, the next pass opens every file again (a file changed in
+// place is seen then).
+const (
+	WriteOnceSettle = 10 * time.Second
+	WriteOnceFull   = 24 * time.Hour
 )
 
 // WriteOnceFolder reports whether the home's folder rel holds files the

@@ -14,8 +14,8 @@ import (
 // time), and every FolderFull the stamps are not used for one run (each
 // file is stamped as PerFile does, so a file changed in place is seen).
 const (
-	FolderSettle = 10 * time.Second
-	FolderFull   = 24 * time.Hour
+	FolderSettle = model.WriteOnceSettle
+	FolderFull   = model.WriteOnceFull
 )
 
 // Folders is what a per-file cache keeps of the home's write-once

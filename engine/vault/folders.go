@@ -27,8 +27,8 @@ import (
 // rebuilds every version from the vault.
 const (
 	foldersFile   = "state/folders.json"
-	foldersSettle = 10 * time.Second
-	foldersFull   = 24 * time.Hour
+	foldersSettle = model.WriteOnceSettle
+	foldersFull   = model.WriteOnceFull
 	// maxFoldersFile bounds the stamps file when it is read.
 	maxFoldersFile = 16 << 20
 )
