@@ -263,8 +263,19 @@ func (w *worker) match(text string, u *unit) (Hit, bool) {
 	}
 	h := w.hit(u)
 	h.Count, h.Offset = len(ms), ms[0][0]
-	h.Snippet, h.Match = makeSnippet(text, ms[0][0], ms[0][1], !w.o.ShowSecrets)
+	h.Snippet, h.Match = makeSnippet(text, ms[0][0], ms[0][1], w.secrets(text, 1))
 	return h, true
+}
+
+// secrets is how the secrets of text's n snippets are found (nil when
+// secrets are shown).
+func (w *worker) secrets(text string, n int) *textSecrets {
+	if w.o.ShowSecrets {
+		return nil
+	}
+	s := &textSecrets{}
+	s.index(text, n)
+	return s
 }
 
 // hit is a hit in u, before what is known of the place in it.
@@ -336,6 +347,7 @@ func (w *worker) text(ctx context.Context, u *unit) result {
 			u.label = strings.Replace(u.label, u.backup[:strings.IndexByte(u.backup, '@')], of, 1)
 		}
 	}
+	sec := w.secrets(text, len(ms))
 	front := frontmatterEnd(text, u.memory)
 	line, pos := 1, 0
 	for i := 0; i < len(ms); {
@@ -362,7 +374,7 @@ func (w *worker) text(ctx context.Context, u *unit) result {
 				h.Where = "frontmatter"
 			}
 		}
-		h.Snippet, h.Match = makeSnippet(text, m[0], m[1], !w.o.ShowSecrets)
+		h.Snippet, h.Match = makeSnippet(text, m[0], m[1], sec)
 		res.hits = append(res.hits, h)
 	}
 	return res
