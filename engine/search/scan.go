@@ -69,6 +69,9 @@ type worker struct {
 	// fast reads the lines that can match; keepBuf is its buffer.
 	fast    fastReader
 	keepBuf []byte
+	// walked counts the lines mayHold walked, walkedHeld those it let
+	// through.
+	walked, walkedHeld int
 	// countBuf is lineCount's buffer for reading a stretch again, text
 	// the one text files are read into.
 	countBuf, textBuf []byte
@@ -124,6 +127,27 @@ func (w *worker) wanted(line []byte) bool {
 	return w.q.pre.verify(line, &w.scratch, &w.spans)
 }
 
+// mayHold reports whether a wanted transcript line can give a field to
+// match (fastReader.mayHold, which walks the line without validating
+// it), while that rules out most lines: a search whose wanted lines
+// mostly have a hit (parser|reader|writer) would walk each one twice.
+// The walk's answer is exact, so whether it is asked changes no hit.
+func (w *worker) mayHold(line []byte) bool {
+	if 2*w.walkedHeld > w.walked+walkTrial {
+		return true // the walk rules out too few: read every wanted line
+	}
+	w.walked++
+	if w.fast.mayHold(line) {
+		w.walkedHeld++
+		return true
+	}
+	return false
+}
+
+// The walk is given up when it has let through more than half of the
+// lines it walked, and walkTrial more.
+const walkTrial = 64
+
 // boundaryFinder finds the lines that may be compact boundaries.
 var boundaryFinder = newFinder([]byte("compact_boundary"), false)
 
@@ -154,7 +178,7 @@ func (w *worker) transcript(ctx context.Context, u *unit) result {
 		if typ != nil && !searchedType(typ) {
 			return
 		}
-		if !w.wanted(b) {
+		if !w.wanted(b) || !w.mayHold(b) {
 			return
 		}
 		var rec record
