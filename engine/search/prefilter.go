@@ -172,10 +172,10 @@ func (p *prefilter) verify(line []byte, scratch *[]byte, spans *[][2]int) bool {
 	}
 	*scratch = unescapeAll((*scratch)[:0], line)
 	text := *scratch
-	if p.anchored != nil {
-		return p.startsMatch(text)
-	}
 	*spans = p.spans(text, (*spans)[:0])
+	if p.anchored != nil {
+		return p.startsMatch(text, *spans)
+	}
 	for _, sp := range *spans {
 		if p.relaxed.Match(text[sp[0]:sp[1]]) {
 			return true
@@ -188,35 +188,52 @@ func (p *prefilter) verify(line []byte, scratch *[]byte, spans *[][2]int) bool {
 // a place a prefix is: the anchored expression matches from there (or
 // from the character before, which it reads for \b and \B), in the
 // window and the stretch of the alphabet a match from there can span.
-func (p *prefilter) startsMatch(text []byte) bool {
+// Only the prefixes that start in spans are tried: a match holds an
+// anchor, so it starts in the span around it (`colu(mn|mns)? [a-z]{3,6}
+// filter` is anchored on " filter": a "colu" far from one cannot start
+// a match, and most are).
+func (p *prefilter) startsMatch(text []byte, spans [][2]int) bool {
 	for _, f := range p.prefix {
-		for off := 0; off < len(text); {
-			i := f.index(text[off:])
-			if i < 0 {
-				break
-			}
-			j := off + i
-			off = j + 1
-			lo, end := j, len(text)
-			if lo > 0 {
-				lo--
-				for lo > 0 && !utf8.RuneStart(text[lo]) {
-					lo--
-				}
-			}
-			if p.window >= 0 {
-				end = min(end, j+p.window+1+utf8.UTFMax)
-			}
-			if a := p.alphabet; a != nil {
-				e := j
-				for e < end && a[text[e]] {
-					e++
-				}
-				end = min(end, e+utf8.UTFMax)
-			}
-			if p.anchored.Match(text[lo:end]) {
+		for _, sp := range spans {
+			if p.startsMatchIn(text, f, sp) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// startsMatchIn is startsMatch for the places of prefix f that start in
+// text[sp[0]:sp[1]].
+func (p *prefilter) startsMatchIn(text []byte, f *finder, sp [2]int) bool {
+	// A prefix starting before sp[1] may end after it.
+	stop := min(len(text), sp[1]+len(f.pat))
+	for off := sp[0]; off < sp[1]; {
+		i := f.index(text[off:stop])
+		if i < 0 || off+i >= sp[1] {
+			break
+		}
+		j := off + i
+		off = j + 1
+		lo, end := j, len(text)
+		if lo > 0 {
+			lo--
+			for lo > 0 && !utf8.RuneStart(text[lo]) {
+				lo--
+			}
+		}
+		if p.window >= 0 {
+			end = min(end, j+p.window+1+utf8.UTFMax)
+		}
+		if a := p.alphabet; a != nil {
+			e := j
+			for e < end && a[text[e]] {
+				e++
+			}
+			end = min(end, e+utf8.UTFMax)
+		}
+		if p.anchored.Match(text[lo:end]) {
+			return true
 		}
 	}
 	return false
