@@ -75,6 +75,9 @@ type prefilter struct {
 	// without a literal prefix, \bver[a-z]*ion, is most of the cost).
 	prefix   []*finder
 	anchored *regexp.Regexp
+	// prefixAnchors says the prefixes are the anchors (`(?m)worker$`:
+	// "wor" both).
+	prefixAnchors bool
 	// whole is the prefilter of the query's literals whole, when the
 	// literal finders match the query (Query.lit), each literal is plain
 	// and the anchors are not already them: a line or a string that
@@ -172,6 +175,11 @@ func (p *prefilter) verify(line []byte, scratch *[]byte, spans *[][2]int) bool {
 	}
 	*scratch = unescapeAll((*scratch)[:0], line)
 	text := *scratch
+	if p.anchored != nil && p.prefixAnchors {
+		// The prefixes are where the anchors are: the spans around
+		// them would only cost a look for each.
+		return p.startsMatch(text, [][2]int{{0, len(text)}})
+	}
 	*spans = p.spans(text, (*spans)[:0])
 	if p.anchored != nil {
 		return p.startsMatch(text, *spans)
@@ -469,9 +477,24 @@ func regexPrefilter(re *syntax.Regexp) prefilter {
 				p.prefix = append(p.prefix, newFinder([]byte(string(l.runes)), l.fold))
 			}
 			p.anchored = anchored
+			p.prefixAnchors = sameFinders(p.prefix, p.anchors)
 		}
 	}
 	return p
+}
+
+// sameFinders reports whether the anchors are the finders fs, in order.
+func sameFinders(fs []*finder, anchors []anchor) bool {
+	if len(fs) != len(anchors) {
+		return false
+	}
+	for i, a := range anchors {
+		f, ok := a.(*finder)
+		if !ok || f.fold != fs[i].fold || !bytes.Equal(f.pat, fs[i].pat) {
+			return false
+		}
+	}
+	return true
 }
 
 // relaxedSource is the relaxed expression (relax) of re, with one edge
