@@ -362,6 +362,9 @@ func (w *worker) text(ctx context.Context, u *unit) result {
 	if len(ms) == 0 {
 		return res
 	}
+	// A hit for each line with a match: room for as many as the matches
+	// (a tool result with one on most lines grew the slice a dozen times).
+	res.hits = make([]Hit, 0, min(len(ms), 1024))
 	var refs []PromptRef
 	if u.paste != "" && w.refs != nil {
 		refs = w.refs.of(u.paste)
