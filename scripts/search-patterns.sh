@@ -8,10 +8,13 @@
 #   HOME_DIR=path/to/home scripts/search-patterns.sh
 #   SIZE=W/4 RUNS=5 scripts/search-patterns.sh
 #   MEMSCOPE_BIN=/tmp/memscope-main PATTERNS_ONLY=deploy scripts/search-patterns.sh
-#   RG_PRINT=1 scripts/search-patterns.sh      also rg -n: ripgrep printing
-#                                              every matching line, the
-#                                              output work a search with
-#                                              hits does (rg -c prints counts)
+#   RG_PRINT=1 scripts/search-patterns.sh      also rg -n and rg -n -o:
+#                                              ripgrep printing every
+#                                              matching line, and every
+#                                              match with its line number
+#                                              (the output work a search
+#                                              that shows its hits does;
+#                                              rg -c prints counts)
 #
 # Each pattern runs RUNS times (default 3) for each tool, page cache warm;
 # the median wall time and CPU time (user + system, /usr/bin/time) are
@@ -129,13 +132,15 @@ for p in "${PATTERNS[@]}"; do
 	read -r rw rc < <(timed "$OUT" sh -c 'xargs -0 rg -c --no-filename "$@" <"$0"' "$LIST" "${rflags[@]}" -e "$pat")
 	rlines=$(awk '{s += $1} END {print s + 0}' "$OUT")
 	pc=
+	oc=
 	if [ -n "${RG_PRINT:-}" ]; then
 		# To a file: ripgrep stops at the first match when it writes to /dev/null.
 		read -r _ pc < <(timed "$OUT" sh -c 'xargs -0 rg -n --no-filename "$@" <"$0"' "$LIST" "${rflags[@]}" -e "$pat")
+		read -r _ oc < <(timed "$OUT" sh -c 'xargs -0 rg -n -o --no-filename "$@" <"$0"' "$LIST" "${rflags[@]}" -e "$pat")
 	fi
 	read -r mw mc < <(timed "$OUT" "$MEMSCOPE" search --home "$H" --in transcripts --json "${mflags[@]}" -- "$pat")
 	mlines=$(jq -r '"\(.file):\(.line)"' "$OUT" | sort -u | wc -l)
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$pat" "$rw" "$rc" "$mw" "$mc" "$rlines" "$mlines" "$pc" >>"$ROWS"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kind" "$pat" "$rw" "$rc" "$mw" "$mc" "$rlines" "$mlines" "$pc" "$oc" >>"$ROWS"
 	log "$(tail -1 "$ROWS")"
 done
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -148,15 +153,15 @@ LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "- floor: cat of the same files $catw s wall, $catc s CPU"
 	echo
 	if [ -n "${RG_PRINT:-}" ]; then
-		echo "| kind | pattern | rg wall | rg CPU | memscope wall | memscope CPU | wall × rg | CPU × rg | rg lines | memscope lines | rg -n CPU | CPU × rg -n |"
-		echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+		echo "| kind | pattern | rg wall | rg CPU | memscope wall | memscope CPU | wall × rg | CPU × rg | rg lines | memscope lines | rg -n CPU | CPU × rg -n | rg -n -o CPU | CPU × rg -n -o |"
+		echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	else
 		echo "| kind | pattern | rg wall | rg CPU | memscope wall | memscope CPU | wall × rg | CPU × rg | rg lines | memscope lines |"
 		echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 	fi
 	awk -F'\t' '{wr = ($3 > 0) ? $5 / $3 : 0; cr = ($4 > 0) ? $6 / $4 : 0; p = $2; gsub(/\|/, "\\|", p);
 		printf "| %s | `%s` | %.2f s | %.2f s | %.2f s | %.2f s | %.2f | %.2f | %d | %d |", $1, p, $3, $4, $5, $6, wr, cr, $7, $8
-		if ($9 != "") printf " %.2f s | %.2f |", $9, ($9 > 0) ? $6 / $9 : 0
+		if ($9 != "") printf " %.2f s | %.2f | %.2f s | %.2f |", $9, ($9 > 0) ? $6 / $9 : 0, $10, ($10 > 0) ? $6 / $10 : 0
 		printf "\n"}' "$ROWS"
 } | tee "$CACHE/search-patterns.md"
 rm -f "$OUT" "$ROWS" "$LIST"

@@ -75,6 +75,9 @@ type prefilter struct {
 	// without a literal prefix, \bver[a-z]*ion, is most of the cost).
 	prefix   []*finder
 	anchored *regexp.Regexp
+	// prefixAnchors says the prefixes are the anchors (`(?m)worker$`:
+	// "wor" both).
+	prefixAnchors bool
 	// whole is the prefilter of the query's literals whole, when the
 	// literal finders match the query (Query.lit), each literal is plain
 	// and the anchors are not already them: a line or a string that
@@ -172,10 +175,15 @@ func (p *prefilter) verify(line []byte, scratch *[]byte, spans *[][2]int) bool {
 	}
 	*scratch = unescapeAll((*scratch)[:0], line)
 	text := *scratch
-	if p.anchored != nil {
-		return p.startsMatch(text)
+	if p.anchored != nil && p.prefixAnchors {
+		// The prefixes are where the anchors are: the spans around
+		// them would only cost a look for each.
+		return p.startsMatch(text, [][2]int{{0, len(text)}})
 	}
 	*spans = p.spans(text, (*spans)[:0])
+	if p.anchored != nil {
+		return p.startsMatch(text, *spans)
+	}
 	for _, sp := range *spans {
 		if p.relaxed.Match(text[sp[0]:sp[1]]) {
 			return true
@@ -188,35 +196,52 @@ func (p *prefilter) verify(line []byte, scratch *[]byte, spans *[][2]int) bool {
 // a place a prefix is: the anchored expression matches from there (or
 // from the character before, which it reads for \b and \B), in the
 // window and the stretch of the alphabet a match from there can span.
-func (p *prefilter) startsMatch(text []byte) bool {
+// Only the prefixes that start in spans are tried: a match holds an
+// anchor, so it starts in the span around it (`colu(mn|mns)? [a-z]{3,6}
+// filter` is anchored on " filter": a "colu" far from one cannot start
+// a match, and most are).
+func (p *prefilter) startsMatch(text []byte, spans [][2]int) bool {
 	for _, f := range p.prefix {
-		for off := 0; off < len(text); {
-			i := f.index(text[off:])
-			if i < 0 {
-				break
-			}
-			j := off + i
-			off = j + 1
-			lo, end := j, len(text)
-			if lo > 0 {
-				lo--
-				for lo > 0 && !utf8.RuneStart(text[lo]) {
-					lo--
-				}
-			}
-			if p.window >= 0 {
-				end = min(end, j+p.window+1+utf8.UTFMax)
-			}
-			if a := p.alphabet; a != nil {
-				e := j
-				for e < end && a[text[e]] {
-					e++
-				}
-				end = min(end, e+utf8.UTFMax)
-			}
-			if p.anchored.Match(text[lo:end]) {
+		for _, sp := range spans {
+			if p.startsMatchIn(text, f, sp) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// startsMatchIn is startsMatch for the places of prefix f that start in
+// text[sp[0]:sp[1]].
+func (p *prefilter) startsMatchIn(text []byte, f *finder, sp [2]int) bool {
+	// A prefix starting before sp[1] may end after it.
+	stop := min(len(text), sp[1]+len(f.pat))
+	for off := sp[0]; off < sp[1]; {
+		i := f.index(text[off:stop])
+		if i < 0 || off+i >= sp[1] {
+			break
+		}
+		j := off + i
+		off = j + 1
+		lo, end := j, len(text)
+		if lo > 0 {
+			lo--
+			for lo > 0 && !utf8.RuneStart(text[lo]) {
+				lo--
+			}
+		}
+		if p.window >= 0 {
+			end = min(end, j+p.window+1+utf8.UTFMax)
+		}
+		if a := p.alphabet; a != nil {
+			e := j
+			for e < end && a[text[e]] {
+				e++
+			}
+			end = min(end, e+utf8.UTFMax)
+		}
+		if p.anchored.Match(text[lo:end]) {
+			return true
 		}
 	}
 	return false
@@ -452,9 +477,24 @@ func regexPrefilter(re *syntax.Regexp) prefilter {
 				p.prefix = append(p.prefix, newFinder([]byte(string(l.runes)), l.fold))
 			}
 			p.anchored = anchored
+			p.prefixAnchors = sameFinders(p.prefix, p.anchors)
 		}
 	}
 	return p
+}
+
+// sameFinders reports whether the anchors are the finders fs, in order.
+func sameFinders(fs []*finder, anchors []anchor) bool {
+	if len(fs) != len(anchors) {
+		return false
+	}
+	for i, a := range anchors {
+		f, ok := a.(*finder)
+		if !ok || f.fold != fs[i].fold || !bytes.Equal(f.pat, fs[i].pat) {
+			return false
+		}
+	}
+	return true
 }
 
 // relaxedSource is the relaxed expression (relax) of re, with one edge

@@ -69,6 +69,9 @@ type worker struct {
 	// fast reads the lines that can match; keepBuf is its buffer.
 	fast    fastReader
 	keepBuf []byte
+	// walked counts the lines mayHold walked, walkedHeld those it let
+	// through.
+	walked, walkedHeld int
 	// countBuf is lineCount's buffer for reading a stretch again, text
 	// the one text files are read into.
 	countBuf, textBuf []byte
@@ -124,6 +127,30 @@ func (w *worker) wanted(line []byte) bool {
 	return w.q.pre.verify(line, &w.scratch, &w.spans)
 }
 
+// mayHold reports whether a wanted transcript line can give a field to
+// match (fastReader.mayHold, which walks the line without validating
+// it), while that rules out most lines: a search whose wanted lines
+// often have a hit (parser|reader|writer, release parser) would walk
+// them twice.
+// The walk's answer is exact, so whether it is asked changes no hit.
+func (w *worker) mayHold(line []byte) bool {
+	if 8*w.walkedHeld > w.walked+walkTrial {
+		return true // the walk rules out too few: read every wanted line
+	}
+	w.walked++
+	if w.fast.mayHold(line) {
+		w.walkedHeld++
+		return true
+	}
+	return false
+}
+
+// The walk is given up when it has let through more than an eighth of
+// the lines it walked (and walkTrial more): it costs about 0.8 of a
+// read (BenchmarkHomeTranscripts, [0-9]{5} on W/4), so it pays only
+// where it rules out most lines.
+const walkTrial = 64
+
 // boundaryFinder finds the lines that may be compact boundaries.
 var boundaryFinder = newFinder([]byte("compact_boundary"), false)
 
@@ -154,7 +181,7 @@ func (w *worker) transcript(ctx context.Context, u *unit) result {
 		if typ != nil && !searchedType(typ) {
 			return
 		}
-		if !w.wanted(b) {
+		if !w.wanted(b) || !w.mayHold(b) {
 			return
 		}
 		var rec record
@@ -263,8 +290,19 @@ func (w *worker) match(text string, u *unit) (Hit, bool) {
 	}
 	h := w.hit(u)
 	h.Count, h.Offset = len(ms), ms[0][0]
-	h.Snippet, h.Match = makeSnippet(text, ms[0][0], ms[0][1], !w.o.ShowSecrets)
+	h.Snippet, h.Match = makeSnippet(text, ms[0][0], ms[0][1], w.secrets(text, 1))
 	return h, true
+}
+
+// secrets is how the secrets of text's n snippets are found (nil when
+// secrets are shown).
+func (w *worker) secrets(text string, n int) *textSecrets {
+	if w.o.ShowSecrets {
+		return nil
+	}
+	s := &textSecrets{}
+	s.index(text, n)
+	return s
 }
 
 // hit is a hit in u, before what is known of the place in it.
@@ -327,6 +365,9 @@ func (w *worker) text(ctx context.Context, u *unit) result {
 	if len(ms) == 0 {
 		return res
 	}
+	// A hit for each line with a match: room for as many as the matches
+	// (a tool result with one on most lines grew the slice a dozen times).
+	res.hits = make([]Hit, 0, min(len(ms), 1024))
 	var refs []PromptRef
 	if u.paste != "" && w.refs != nil {
 		refs = w.refs.of(u.paste)
@@ -336,6 +377,7 @@ func (w *worker) text(ctx context.Context, u *unit) result {
 			u.label = strings.Replace(u.label, u.backup[:strings.IndexByte(u.backup, '@')], of, 1)
 		}
 	}
+	sec := w.secrets(text, len(ms))
 	front := frontmatterEnd(text, u.memory)
 	line, pos := 1, 0
 	for i := 0; i < len(ms); {
@@ -362,7 +404,7 @@ func (w *worker) text(ctx context.Context, u *unit) result {
 				h.Where = "frontmatter"
 			}
 		}
-		h.Snippet, h.Match = makeSnippet(text, m[0], m[1], !w.o.ShowSecrets)
+		h.Snippet, h.Match = makeSnippet(text, m[0], m[1], sec)
 		res.hits = append(res.hits, h)
 	}
 	return res

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -29,8 +30,9 @@ const Ellipsis = "…"
 const newlineMark = "⏎"
 
 // makeSnippet cuts the text around text[start:end] (a match) and returns
-// it with the match's byte range in it.
-func makeSnippet(text string, start, end int, mask bool) (string, [2]int) {
+// it with the match's byte range in it; the secrets sec finds in text
+// are masked (nil masks none).
+func makeSnippet(text string, start, end int, sec *textSecrets) (string, [2]int) {
 	ws := start
 	for n := 0; ws > 0 && n < snippetBefore; n++ {
 		_, size := utf8.DecodeLastRuneInString(text[:ws])
@@ -56,8 +58,8 @@ func makeSnippet(text string, start, end int, mask bool) (string, [2]int) {
 		we += size
 	}
 	var spans []scan.SecretSpan
-	if mask {
-		spans = secretsAround(text, ws, we)
+	if sec != nil {
+		spans = sec.around(text, ws, we)
 	}
 	// No secret may straddle an edge of the match or of the snippet:
 	// the edges move out to the secret's, which is masked whole.
@@ -107,10 +109,52 @@ func makeSnippet(text string, start, end int, mask bool) (string, [2]int) {
 	return b.String(), m
 }
 
-// secretsAround lists the secrets that overlap text[ws:we], found by
-// scanning secretMargin bytes around it, clipped to start no earlier than
-// ws (a secret that begins before the snippet is masked from its edge).
-func secretsAround(text string, ws, we int) []scan.SecretSpan {
+// textSecrets finds the secrets around the snippets of one text. Every
+// secret rule's match holds one of its anchors: a window without any
+// (most snippets) has no secret, found in one pass instead of every
+// rule's (a many-hit search spent half its time here). A text with
+// many snippets (a tool result saved to a file, a hit on most of its
+// lines) has its anchors found once, in one pass over it (indexed),
+// instead of once for each snippet's window, which overlap: two
+// windows of 2 KiB and more for each line of 60 bytes was a tenth of
+// `parser|reader|writer`.
+type textSecrets struct {
+	// indexed says hits are every anchor of the text.
+	indexed bool
+	hits    []scan.AnchorHit
+}
+
+// index finds every anchor of text once, when its snippets' windows
+// together are longer than it (n snippets).
+func (s *textSecrets) index(text string, n int) {
+	if n*2*secretMargin > len(text) {
+		s.indexed, s.hits = true, scan.SecretAnchors().Find(stringBytes(text), nil)
+		// Find gives them in the order of the byte pair each is filed
+		// under: by their starts, a window's are found by a search.
+		slices.SortFunc(s.hits, func(a, b scan.AnchorHit) int { return a.Start - b.Start })
+	}
+}
+
+// anchorIn reports whether text[rs:re] holds a secret rule's anchor
+// (whole: Find over text[rs:re] finds exactly the anchors that lie
+// inside it).
+func (s *textSecrets) anchorIn(text string, rs, re int) bool {
+	if !s.indexed {
+		return len(scan.SecretAnchors().Find(stringBytes(text[rs:re]), nil)) > 0
+	}
+	i, _ := slices.BinarySearchFunc(s.hits, rs, func(h scan.AnchorHit, at int) int { return h.Start - at })
+	for ; i < len(s.hits) && s.hits[i].Start < re; i++ {
+		if s.hits[i].End <= re {
+			return true
+		}
+	}
+	return false
+}
+
+// around lists the secrets that overlap text[ws:we], found by scanning
+// secretMargin bytes around it, clipped to start no earlier than ws (a
+// secret that begins before the snippet is masked from its edge).
+func (s *textSecrets) around(text string, ws, we int) []scan.SecretSpan {
 	rs, re := max(ws-secretMargin, 0), min(we+secretMargin, len(text))
 	for rs > 0 && !utf8.RuneStart(text[rs]) {
 		rs--
@@ -118,11 +162,7 @@ func secretsAround(text string, ws, we int) []scan.SecretSpan {
 	for re < len(text) && !utf8.RuneStart(text[re]) {
 		re++
 	}
-	// Every secret rule's match holds one of its anchors: a window
-	// without any (most snippets) has no secret, found in one pass
-	// instead of every rule's (a many-hit search spent half its time
-	// here).
-	if len(scan.SecretAnchors().Find(stringBytes(text[rs:re]), nil)) == 0 {
+	if !s.anchorIn(text, rs, re) {
 		return nil
 	}
 	var out []scan.SecretSpan
