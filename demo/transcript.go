@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/memscope/memscope/model"
@@ -58,13 +59,12 @@ func (b *transcriptBuilder) tick(d time.Duration) string {
 	return b.t.UTC().Format("2006-01-02T15:04:05.000Z")
 }
 
+// write appends rec as one line: an Encoder writes json.Marshal's bytes
+// and the newline straight into the buffer.
 func (b *transcriptBuilder) write(rec map[string]any) {
-	data, err := json.Marshal(rec)
-	if err != nil {
+	if err := json.NewEncoder(&b.buf).Encode(rec); err != nil {
 		panic(err) // only plain maps of strings and numbers are written
 	}
-	b.buf.Write(data)
-	b.buf.WriteByte('\n')
 }
 
 func (b *transcriptBuilder) chain(typ string, extra map[string]any) string {
@@ -249,8 +249,9 @@ type contextFile struct {
 }
 
 // systemPrompt fakes a system prompt with tool definitions of a realistic
-// size (about 10 000 tokens).
-func systemPrompt() []string {
+// size (about 10 000 tokens). It is the same at every start and
+// compaction of every session: made once (callers only read it).
+var systemPrompt = sync.OnceValue(func() []string {
 	tools := []string{"Read", "Edit", "Write", "Bash", "Grep", "Glob", "WebFetch", "Task", "TodoWrite", "NotebookEdit"}
 	var parts []string
 	parts = append(parts, "You are the demo agent of memscope's example home. Work in the user's repository; keep answers short.")
@@ -262,7 +263,7 @@ func systemPrompt() []string {
 		parts = append(parts, fmt.Sprintf("Guideline %d: read before you edit, keep changes small, run the project's tests, and say what you could not verify.", i+1))
 	}
 	return parts
-}
+})
 
 // contextAttachments writes what the client attaches at session start and
 // after a compaction: the prompt snapshot (system prompt and tools) and
