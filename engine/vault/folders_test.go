@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -116,6 +117,54 @@ func TestWriteOnceFoldersAreNotListedAgain(t *testing.T) {
 	os.RemoveAll(filepath.Join(home, "file-history", sidA))
 	if rep := sync(SyncOptions{Now: now.Add(6*time.Minute + foldersFull)}); rep.Gone != 1 {
 		t.Errorf("a removed file history: %d gone, want 1", rep.Gone)
+	}
+	if r, err := v.Verify(); err != nil || !r.OK() {
+		t.Fatalf("verify: %v %v", err, r.Problems)
+	}
+}
+
+// The walk trusts a folder by its stamp before the state is read; a
+// stamp counting other files than the vault's state holds in the folder
+// (a state line lost) makes the sync list that folder after all, and
+// keep its file again.
+func TestTrustedFolderCheckedAgainstTheState(t *testing.T) {
+	home := testHome(t, 50)
+	v := openVault(t, nil)
+	lf := &listFS{FS: os.DirFS(home), lists: map[string]int{}}
+	h := &model.Home{Dir: home, FS: lf, Source: model.HomeFromFlag}
+	now := time.Now().Add(time.Minute)
+	if _, err := v.Sync(SyncOptions{Home: h, Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	// Drop the file history's record from the state.
+	fh := "file-history/" + sidA
+	files, _ := filepath.Glob(filepath.Join(v.Dir, "state", "*.jsonl"))
+	dropped := 0
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		var kept []string
+		for _, l := range strings.SplitAfter(string(data), "\n") {
+			if strings.Contains(l, `"path":"`+fh+`/`) {
+				dropped++
+				continue
+			}
+			kept = append(kept, l)
+		}
+		os.WriteFile(f, []byte(strings.Join(kept, "")), 0o600)
+	}
+	if dropped == 0 {
+		t.Fatal("no state line of the file history: the test tests nothing")
+	}
+	clear(lf.lists)
+	rep, err := v.Sync(SyncOptions{Home: h, Now: now.Add(time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lf.lists[fh] != 1 || rep.New != 1 {
+		t.Errorf("a stamped folder the state lost a file of: listed %d times, %d new files; want 1 and 1", lf.lists[fh], rep.New)
+	}
+	if lf.lists["paste-cache"] != 0 {
+		t.Error("the paste-cache, stamped and whole in the state, was listed")
 	}
 	if r, err := v.Verify(); err != nil || !r.OK() {
 		t.Fatalf("verify: %v %v", err, r.Problems)
