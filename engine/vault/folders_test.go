@@ -170,3 +170,50 @@ func TestTrustedFolderCheckedAgainstTheState(t *testing.T) {
 		t.Fatalf("verify: %v %v", err, r.Problems)
 	}
 }
+
+// openFS counts the files opened whose names end with suffix (through
+// model.OpenRegular, as the vault opens its files).
+type openFS struct {
+	fs.FS
+	suffix string
+	mu     sync.Mutex
+	opens  int
+}
+
+func (o *openFS) OpenRegular(name string) (fs.File, error) {
+	if strings.HasSuffix(name, o.suffix) {
+		o.mu.Lock()
+		o.opens++
+		o.mu.Unlock()
+	}
+	return model.OpenRegular(o.FS, name)
+}
+
+// A sync that finds nothing changed reads no pack index; one that cuts
+// a grown file reads each index once (its prefetch, started when the
+// file is found changed, and the chunks' look-ups share one read).
+func TestPackIndexReadOnlyWhenAFileChanged(t *testing.T) {
+	home := testHome(t, 100)
+	v := openVault(t, nil)
+	syncHome(t, v, home, t0)
+	syncHome(t, v, home, t0.Add(time.Minute)) // a second pack
+	idx, _ := filepath.Glob(filepath.Join(v.Dir, "packs", "*.idx"))
+	if len(idx) == 0 {
+		t.Fatal("no pack index written")
+	}
+	of := &openFS{FS: v.root, suffix: ".idx"}
+	v.root = of
+	if rep := syncHome(t, v, home, t0.Add(2*time.Minute)); rep.New+rep.Changed != 0 {
+		t.Fatalf("a sync of the unchanged home found %d new and %d changed files", rep.New, rep.Changed)
+	}
+	if of.opens != 0 {
+		t.Errorf("a sync with nothing changed opened %d pack index files, want none", of.opens)
+	}
+	grow(t, home)
+	if rep := syncHome(t, v, home, t0.Add(3*time.Minute)); rep.Chunks == 0 {
+		t.Fatal("the grown home stored no chunk: the test tests nothing")
+	}
+	if of.opens != len(idx) {
+		t.Errorf("a sync that stored chunks opened %d index files, want each of the %d once", of.opens, len(idx))
+	}
+}

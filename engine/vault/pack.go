@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/klauspost/compress/zstd"
@@ -80,6 +81,10 @@ const packLimit = 32 << 20
 // maxIndexLine bounds an index line when it is read back.
 const maxIndexLine = 1 << 10
 
+// maxIndexFile bounds an index file when it is read back (a full pack's
+// is under 1 MB: 32 MiB of chunks of a few KiB at least).
+const maxIndexFile = 256 << 20
+
 // key is a chunk's SHA-256.
 type key [sha256.Size]byte
 
@@ -115,23 +120,38 @@ type index struct {
 	packs   map[string]int64
 	orphans []string
 	// load, when set, reads the index on first use (a sync that finds
-	// nothing new never reads it).
-	load func() (*index, error)
-	err  error
+	// nothing new never reads it); once guards it, so a prefetch and a
+	// first use read it once.
+	load    func() (*index, error)
+	once    sync.Once
+	started atomic.Bool
+	err     error
 }
 
-// ready reads a lazy index; false when it cannot be read (ix.err).
+// ready reads a lazy index (or waits for its prefetch); false when it
+// cannot be read (ix.err).
 func (ix *index) ready() bool {
-	if ix.load != nil {
+	ix.once.Do(func() {
+		if ix.load == nil {
+			return
+		}
 		full, err := ix.load()
-		ix.load = nil
 		if err != nil {
 			ix.err = err
-			return false
+			return
 		}
 		ix.m, ix.packs, ix.orphans = full.m, full.packs, full.orphans
-	}
+	})
 	return ix.err == nil
+}
+
+// prefetch starts reading a lazy index in the background: a sync that
+// is about to cut a file will look its chunks up, and the index is read
+// while the file is.
+func (ix *index) prefetch() {
+	if ix.load != nil && ix.started.CompareAndSwap(false, true) {
+		go ix.ready()
+	}
 }
 
 // loadIndex reads every pack index of the vault.
@@ -174,48 +194,73 @@ func (v *Vault) loadIndex() (*index, error) {
 		names = append(names, p)
 	}
 	sort.Strings(names)
+	var read []string
 	for _, p := range names {
 		if !idx[p] {
 			ix.orphans = append(ix.orphans, path.Join(packsDir, p+".pack"))
 			continue
 		}
 		ix.packs[p] = packs[p]
-		if err := v.readIndexFile(p, packs[p], ix); err != nil {
-			return nil, err
+		read = append(read, p)
+	}
+	// The index files are read and parsed on every CPU, then entered in
+	// the packs' order (the first pack holding a chunk names it).
+	lines := make([][]indexEntry, len(read))
+	errs := make([]error, len(read))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(max(runtime.GOMAXPROCS(0), 1), len(read)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(read); i = int(next.Add(1) - 1) {
+				lines[i], errs[i] = v.readIndexFile(read[i], packs[read[i]])
+			}
+		})
+	}
+	wg.Wait()
+	for i, p := range read {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		for _, e := range lines[i] {
+			if _, ok := ix.m[e.k]; !ok {
+				e.l.pack = p
+				ix.m[e.k] = e.l
+			}
 		}
 	}
 	return ix, nil
 }
 
-// readIndexFile reads the index of pack p (size bytes) into ix.
-func (v *Vault) readIndexFile(p string, size int64, ix *index) error {
+// indexEntry is an index line, read.
+type indexEntry struct {
+	k key
+	l loc
+}
+
+// readIndexFile reads the index of pack p (size bytes).
+func (v *Vault) readIndexFile(p string, size int64) ([]indexEntry, error) {
 	rel := path.Join(packsDir, p+".idx")
-	f, err := model.OpenRegular(v.root, v.name(rel))
+	data, err := model.ReadFileBounded(v.root, v.name(rel), maxIndexFile)
 	if err != nil {
-		return fmt.Errorf("vault %s: %w", v.Dir, err)
+		return nil, fmt.Errorf("vault %s: %w", v.Dir, err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 4<<10), maxIndexLine)
-	line := 0
-	for sc.Scan() {
-		line++
-		k, l, err := parseIndexBytes(sc.Bytes())
+	out := make([]indexEntry, 0, len(data)/80)
+	for line := 1; len(data) > 0; line++ {
+		b, rest, _ := bytes.Cut(data, []byte{'\n'})
+		data = rest
+		if len(b) > maxIndexLine {
+			return nil, fmt.Errorf("vault %s line %d: %w", filepath.Join(v.Dir, rel), line, bufio.ErrTooLong)
+		}
+		k, l, err := parseIndexBytes(b)
 		if err == nil && (l.off < int64(minPackHeader) || l.off+int64(l.stored) > size) {
 			err = fmt.Errorf("chunk at %d+%d is past the pack's end (%d bytes)", l.off, l.stored, size)
 		}
 		if err != nil {
-			return fmt.Errorf("vault %s line %d: %w", filepath.Join(v.Dir, rel), line, err)
+			return nil, fmt.Errorf("vault %s line %d: %w", filepath.Join(v.Dir, rel), line, err)
 		}
-		l.pack = p
-		if _, ok := ix.m[k]; !ok {
-			ix.m[k] = l
-		}
+		out = append(out, indexEntry{k, l})
 	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("vault %s line %d: %w", filepath.Join(v.Dir, rel), line+1, err)
-	}
-	return nil
+	return out, nil
 }
 
 // parseIndexBytes is parseIndexLine without its copies: a sync that

@@ -259,6 +259,9 @@ func (s *syncer) syncFile(f homeFile) (*Record, error) {
 	}
 	rec := s.st.get(f.rel)
 	s.mu.Unlock()
+	// The file is read: its chunks will be looked up in the index,
+	// which is read meanwhile.
+	s.pw.ix.prefetch()
 	file, err := model.OpenRegular(s.home.FS, f.rel)
 	if err != nil {
 		return nil, &fileProblem{model.Problem{File: f.rel, Kind: model.ProblemUnreadable, Reason: err.Error()}}
