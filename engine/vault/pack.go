@@ -75,8 +75,9 @@ func codecOf(head []byte) (codec, error) {
 }
 
 // packLimit is the size at which a sync closes its pack and starts the
-// next: a sync holds at most one pack in memory.
-const packLimit = 32 << 20
+// next: a sync holds at most two packs in memory (one being written, one
+// filling). A test lowers it to write many packs.
+var packLimit = 32 << 20
 
 // maxIndexLine bounds an index line when it is read back.
 const maxIndexLine = 1 << 10
@@ -347,6 +348,10 @@ type packWriter struct {
 	// pending are the chunks handed to the workers or in buf, not yet
 	// in a written pack; a chunk's loc is set once it is in buf.
 	pending map[key]loc
+	// sealed are the chunks of the pack being written (flushFull), until
+	// they are in the index; writing is that write.
+	sealed  map[key]loc
+	writing sync.WaitGroup
 	jobs    chan packJob
 	wg      sync.WaitGroup // chunks being compressed
 	workers sync.WaitGroup
@@ -417,10 +422,12 @@ func (p *packWriter) work() {
 	}
 }
 
-// close stops the workers (after a flush, or on an error).
+// close stops the workers (after a flush, or on an error) and waits
+// for a pack being written.
 func (p *packWriter) close() {
 	close(p.jobs)
 	p.workers.Wait()
+	p.writing.Wait()
 }
 
 // add stores the chunk data (hash k) unless it is there already, and
@@ -435,9 +442,17 @@ func (p *packWriter) add(k key, data []byte) (bool, error) {
 		p.gate.RUnlock()
 		return false, p.ix.err
 	}
+	if p.err != nil {
+		// A pack written in the background failed: the sync stops.
+		err := p.err
+		p.mu.Unlock()
+		p.gate.RUnlock()
+		return false, err
+	}
 	_, stored := p.ix.m[k]
 	_, pending := p.pending[k]
-	if stored || pending {
+	_, sealed := p.sealed[k]
+	if stored || pending || sealed {
 		p.mu.Unlock()
 		p.gate.RUnlock()
 		return false, nil
@@ -454,74 +469,125 @@ func (p *packWriter) add(k key, data []byte) (bool, error) {
 	return true, nil
 }
 
-// flush waits for the chunks being compressed, then writes the pending
-// pack and then its index, both synced; only then are its chunks in the
-// index.
-func (p *packWriter) flush() error { return p.flushFrom(0) }
+// flush waits for the chunks being compressed and for a pack being
+// written, then writes the pending pack and then its index, both synced;
+// only then are its chunks in the index.
+func (p *packWriter) flush() error {
+	p.gate.Lock()
+	defer p.gate.Unlock()
+	p.wg.Wait()
+	p.writing.Wait()
+	p.mu.Lock()
+	pk, err := p.seal()
+	p.mu.Unlock()
+	if err != nil || pk == nil {
+		return err
+	}
+	return p.write(pk)
+}
 
-// flushFull writes the pack if it is still full once the chunks being
+// flushFull seals the pack if it is still full once the chunks being
 // compressed are in (several adders may find it full at once: the first
-// writes it, the others find it emptied).
-func (p *packWriter) flushFull() error { return p.flushFrom(packLimit) }
-
-// flushFrom writes the pack when it holds at least size bytes. No chunk
-// is added meanwhile (the gate), so every chunk pending is in the pack
-// when it is written.
-func (p *packWriter) flushFrom(size int) error {
+// seals it, the others find it emptied) and writes it in the background
+// while the next pack fills: a first sync's reading, cutting and
+// compressing go on while a full pack is written and synced. One pack is
+// written at a time (a second full pack waits for the first), so a sync
+// holds at most two packs in memory.
+func (p *packWriter) flushFull() error {
 	p.gate.Lock()
 	defer p.gate.Unlock()
 	p.wg.Wait()
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.size < size {
-		return p.err
+	if p.size < packLimit {
+		err := p.err
+		p.mu.Unlock()
+		return err
 	}
-	return p.flushLocked()
+	p.mu.Unlock()
+	p.writing.Wait()
+	p.mu.Lock()
+	pk, err := p.seal()
+	p.mu.Unlock()
+	if err != nil || pk == nil {
+		return err
+	}
+	p.writing.Add(1)
+	go func() {
+		defer p.writing.Done()
+		_ = p.write(pk) // its error is p.err: the next add or flush returns it
+	}()
+	return nil
 }
 
-// flushLocked writes the pack, with the gate and mu held and no chunk
-// being compressed.
-func (p *packWriter) flushLocked() error {
+// sealedPack is a pack taken out of the writer to be written: its parts,
+// its index lines, its chunks' places and its size.
+type sealedPack struct {
+	parts   [][]byte
+	lines   []byte
+	pending map[key]loc
+	size    int
+}
+
+// seal takes the pending pack out of the writer (mu held, no chunk being
+// compressed): nil when nothing is pending (a sync that stored nothing
+// never reads the index). Its chunks stay found by add (p.sealed) until
+// they are in the index.
+func (p *packWriter) seal() (*sealedPack, error) {
 	if p.err != nil {
-		return p.err
+		return nil, p.err
 	}
 	if len(p.pending) == 0 {
-		// Nothing new: a sync that stored nothing never reads the index.
-		return nil
+		return nil, nil
 	}
 	if !p.ix.ready() {
-		return p.ix.err
+		return nil, p.ix.err
 	}
+	pk := &sealedPack{parts: p.parts, lines: p.lines.Bytes(), pending: p.pending, size: p.size}
+	p.sealed = pk.pending
+	p.pending = map[key]loc{}
+	p.parts, p.size = nil, 0
+	p.lines = bytes.Buffer{}
+	return pk, nil
+}
+
+// write writes the sealed pack pk and then its index, both synced, and
+// then enters its chunks in the index. Its error is also kept in p.err.
+func (p *packWriter) write(pk *sealedPack) error {
 	var rnd [4]byte
 	_, _ = rand.Read(rnd[:])
 	name := fmt.Sprintf("%d-%x", p.now().UnixMilli(), rnd)
 	base := filepath.Join(p.v.Dir, packsDir, name)
-	if err := model.CreateFileAtomicWith(p.v.w, base+".pack", 0o600, time.Time{}, func(w io.Writer) error {
-		for _, b := range p.parts {
+	err := model.CreateFileAtomicWith(p.v.w, base+".pack", 0o600, time.Time{}, func(w io.Writer) error {
+		for _, b := range pk.parts {
 			if _, err := w.Write(b); err != nil {
 				return err
 			}
 		}
 		return nil
-	}); err != nil {
-		return fmt.Errorf("vault: %w", err)
+	})
+	if err == nil {
+		err = model.CreateFileAtomicWith(p.v.w, base+".idx", 0o600, time.Time{}, func(w io.Writer) error {
+			_, err := w.Write(pk.lines)
+			return err
+		})
 	}
-	if err := model.CreateFileAtomicWith(p.v.w, base+".idx", 0o600, time.Time{}, func(w io.Writer) error {
-		_, err := w.Write(p.lines.Bytes())
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err != nil {
+		err = fmt.Errorf("vault: %w", err)
+		if p.err == nil {
+			p.err = err
+		}
 		return err
-	}); err != nil {
-		return fmt.Errorf("vault: %w", err)
 	}
-	for k, l := range p.pending {
+	for k, l := range pk.pending {
 		l.pack = name
 		p.ix.m[k] = l
 	}
-	p.ix.packs[name] = int64(p.size)
-	p.written += int64(p.size)
-	p.chunks += len(p.pending)
-	p.pending = map[key]loc{}
-	p.parts, p.size = nil, 0
-	p.lines.Reset()
+	p.ix.packs[name] = int64(pk.size)
+	p.written += int64(pk.size)
+	p.chunks += len(pk.pending)
+	p.sealed = nil
 	return nil
 }
 
