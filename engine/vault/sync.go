@@ -138,11 +138,17 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 			changed = append(changed, r.rec)
 		}
 	}
-	for _, p := range st.paths() {
-		h := st.entries[p].head
-		if seen[p] || !h.Gone.IsZero() || o.Session != "" && h.Session != o.Session {
-			continue
+	// The files gone from the home, by path (only they are sorted: a
+	// sync sorts none of the vault's paths when nothing went).
+	var gone []string
+	for p, e := range st.entries {
+		h := &e.head
+		if !seen[p] && h.Gone.IsZero() && (o.Session == "" || h.Session == o.Session) {
+			gone = append(gone, p)
 		}
+	}
+	sort.Strings(gone)
+	for _, p := range gone {
 		r := st.get(p)
 		if r == nil {
 			continue
