@@ -80,7 +80,7 @@ type folderWalk struct {
 	stamps folderStamps
 	// full: the stamps are not used this sync.
 	full    bool
-	trusted []string
+	trusted []trustedFolder
 	listed  map[string]listedFolder
 }
 
@@ -94,19 +94,47 @@ type listedFolder struct {
 }
 
 // trust reports whether the write-once folder rel (info) is as it was
-// stamped; live counts the vault's files in each folder still in the
-// home.
-func (w *folderWalk) trust(rel string, info fs.FileInfo, live map[string][]string) bool {
+// stamped. The walk runs before the vault's state is read, so the
+// stamp's count of files is checked against the state afterwards
+// (settle).
+func (w *folderWalk) trust(rel string, info fs.FileInfo) bool {
 	if w == nil || w.full {
 		return false
 	}
 	s, ok := w.stamps.Folders[rel]
 	id := model.FileIDOf(info)
-	if !ok || !id.Known || s.ID != id || s.ModTime != info.ModTime().UnixNano() || s.Files != len(live[rel]) || s.Files == 0 {
+	if !ok || !id.Known || s.ID != id || s.ModTime != info.ModTime().UnixNano() || s.Files == 0 {
 		return false
 	}
-	w.trusted = append(w.trusted, rel)
+	w.trusted = append(w.trusted, trustedFolder{rel: rel, info: info})
 	return true
+}
+
+// trustedFolder is a write-once folder the walk did not list.
+type trustedFolder struct {
+	rel  string
+	info fs.FileInfo
+}
+
+// settle keeps the trusted folders whose stamp counts the files the
+// vault holds in them (live: its files still in the home, by folder)
+// and returns the others, which the sync lists after all (a state that
+// lost a record, a prune).
+func (w *folderWalk) settle(live map[string][]string) []trustedFolder {
+	if w == nil {
+		return nil
+	}
+	var late []trustedFolder
+	kept := w.trusted[:0]
+	for _, f := range w.trusted {
+		if w.stamps.Folders[f.rel].Files == len(live[f.rel]) {
+			kept = append(kept, f)
+		} else {
+			late = append(late, f)
+		}
+	}
+	w.trusted = kept
+	return late
 }
 
 // list notes a write-once folder the walk lists.
@@ -152,8 +180,8 @@ func (w *folderWalk) next(now time.Time, ok map[string]int) folderStamps {
 	if w.full {
 		out.Full = now
 	}
-	for _, rel := range w.trusted {
-		out.Folders[rel] = w.stamps.Folders[rel]
+	for _, f := range w.trusted {
+		out.Folders[f.rel] = w.stamps.Folders[f.rel]
 	}
 	for rel, l := range w.listed {
 		id := model.FileIDOf(l.info)

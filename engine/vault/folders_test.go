@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -119,5 +120,100 @@ func TestWriteOnceFoldersAreNotListedAgain(t *testing.T) {
 	}
 	if r, err := v.Verify(); err != nil || !r.OK() {
 		t.Fatalf("verify: %v %v", err, r.Problems)
+	}
+}
+
+// The walk trusts a folder by its stamp before the state is read; a
+// stamp counting other files than the vault's state holds in the folder
+// (a state line lost) makes the sync list that folder after all, and
+// keep its file again.
+func TestTrustedFolderCheckedAgainstTheState(t *testing.T) {
+	home := testHome(t, 50)
+	v := openVault(t, nil)
+	lf := &listFS{FS: os.DirFS(home), lists: map[string]int{}}
+	h := &model.Home{Dir: home, FS: lf, Source: model.HomeFromFlag}
+	now := time.Now().Add(time.Minute)
+	if _, err := v.Sync(SyncOptions{Home: h, Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	// Drop the file history's record from the state.
+	fh := "file-history/" + sidA
+	files, _ := filepath.Glob(filepath.Join(v.Dir, "state", "*.jsonl"))
+	dropped := 0
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		var kept []string
+		for _, l := range strings.SplitAfter(string(data), "\n") {
+			if strings.Contains(l, `"path":"`+fh+`/`) {
+				dropped++
+				continue
+			}
+			kept = append(kept, l)
+		}
+		os.WriteFile(f, []byte(strings.Join(kept, "")), 0o600)
+	}
+	if dropped == 0 {
+		t.Fatal("no state line of the file history: the test tests nothing")
+	}
+	clear(lf.lists)
+	rep, err := v.Sync(SyncOptions{Home: h, Now: now.Add(time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lf.lists[fh] != 1 || rep.New != 1 {
+		t.Errorf("a stamped folder the state lost a file of: listed %d times, %d new files; want 1 and 1", lf.lists[fh], rep.New)
+	}
+	if lf.lists["paste-cache"] != 0 {
+		t.Error("the paste-cache, stamped and whole in the state, was listed")
+	}
+	if r, err := v.Verify(); err != nil || !r.OK() {
+		t.Fatalf("verify: %v %v", err, r.Problems)
+	}
+}
+
+// openFS counts the files opened whose names end with suffix (through
+// model.OpenRegular, as the vault opens its files).
+type openFS struct {
+	fs.FS
+	suffix string
+	mu     sync.Mutex
+	opens  int
+}
+
+func (o *openFS) OpenRegular(name string) (fs.File, error) {
+	if strings.HasSuffix(name, o.suffix) {
+		o.mu.Lock()
+		o.opens++
+		o.mu.Unlock()
+	}
+	return model.OpenRegular(o.FS, name)
+}
+
+// A sync that finds nothing changed reads no pack index; one that cuts
+// a grown file reads each index once (its prefetch, started when the
+// file is found changed, and the chunks' look-ups share one read).
+func TestPackIndexReadOnlyWhenAFileChanged(t *testing.T) {
+	home := testHome(t, 100)
+	v := openVault(t, nil)
+	syncHome(t, v, home, t0)
+	syncHome(t, v, home, t0.Add(time.Minute)) // a second pack
+	idx, _ := filepath.Glob(filepath.Join(v.Dir, "packs", "*.idx"))
+	if len(idx) == 0 {
+		t.Fatal("no pack index written")
+	}
+	of := &openFS{FS: v.root, suffix: ".idx"}
+	v.root = of
+	if rep := syncHome(t, v, home, t0.Add(2*time.Minute)); rep.New+rep.Changed != 0 {
+		t.Fatalf("a sync of the unchanged home found %d new and %d changed files", rep.New, rep.Changed)
+	}
+	if of.opens != 0 {
+		t.Errorf("a sync with nothing changed opened %d pack index files, want none", of.opens)
+	}
+	grow(t, home)
+	if rep := syncHome(t, v, home, t0.Add(3*time.Minute)); rep.Chunks == 0 {
+		t.Fatal("the grown home stored no chunk: the test tests nothing")
+	}
+	if of.opens != len(idx) {
+		t.Errorf("a sync that stored chunks opened %d index files, want each of the %d once", of.opens, len(idx))
 	}
 }

@@ -1,8 +1,14 @@
 package vault
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -37,6 +43,11 @@ func TestDecodeHeadMatchesJSON(t *testing.T) {
 		s := headScan{b: b}
 		if h := (recordHead{}); s.parse(&h) && !reflect.DeepEqual(h, slow) {
 			t.Errorf("%s: the hand reader accepted it as %+v, json reads %+v", b, h, slow)
+		}
+		// From an arena (as a state file is read), the same head.
+		var inArena recordHead
+		if err := decodeHeadIn(b, &inArena, &headArena{}); err != nil || !reflect.DeepEqual(inArena, slow) {
+			t.Errorf("%s: from an arena %+v (%v), json reads %+v", b, inArena, err, slow)
 		}
 	}
 	for _, in := range []string{
@@ -96,6 +107,60 @@ func TestParseIndexBytesEqualsParseIndexLine(t *testing.T) {
 		k2, l2, e2 := parseIndexLine(s)
 		if k1 != k2 || l1 != l2 || (e1 == nil) != (e2 == nil) || e1 != nil && e1.Error() != e2.Error() {
 			t.Errorf("%q: in place %v %+v %v, parseIndexLine %v %+v %v", s, k1, l1, e1, k2, l2, e2)
+		}
+	}
+}
+
+// A state file large enough to be read in parts (one a CPU) gives the
+// records and the problems a line-by-line reading gives: every record
+// by its path, later lines over earlier ones, and a malformed line
+// named by its line number in the file, wherever the parts are cut.
+func TestStateReadInPartsAsLineByLine(t *testing.T) {
+	v := openVault(t, nil)
+	var recs []*Record
+	for i := range 6000 {
+		recs = append(recs, &Record{Path: fmt.Sprintf("projects/p/%s/tool-results/%05d.txt", sidA, i%5000), Kind: KindSessionFile, Session: sidA,
+			Versions: []Version{{Size: int64(i), SHA256: strings.Repeat("ab", 32), Chunks: []Chunk{{H: strings.Repeat("cd", 32), N: int64(i)}}}},
+			Follow:   &follow{ID: model.FileID{Dev: 1, Ino: uint64(i), Known: true}, Size: int64(i), HashState: []byte{byte(i), 1, 2}}})
+	}
+	if err := v.writeRecords("state/0000000001-1.jsonl", recs); err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(v.Dir, "state", "0000000001-1.jsonl")
+	data, _ := os.ReadFile(name)
+	lines := strings.SplitAfter(string(data), "\n")
+	bad := []int{2, 3100, 5999} // 1-based; the parts are cut near the middle
+	for _, n := range bad {
+		lines[n-1] = "not a record\n"
+	}
+	os.WriteFile(name, []byte(strings.Join(lines, "")), 0o600)
+	if stateParts(len(data)) < 2 && runtime.GOMAXPROCS(0) > 1 {
+		t.Fatalf("a %d-byte state file is read in one part: the test tests nothing", len(data))
+	}
+	st, err := v.loadState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for _, p := range st.problems {
+		got = append(got, p.Line)
+	}
+	if !reflect.DeepEqual(got, bad) {
+		t.Errorf("problems at lines %v, want %v", got, bad)
+	}
+	want := map[string]int{} // the last good line of each path
+	for i, r := range recs {
+		if !slices.Contains(bad, i+1) {
+			want[r.Path] = i
+		}
+	}
+	if len(st.entries) != len(want) {
+		t.Fatalf("%d records, want %d", len(st.entries), len(want))
+	}
+	for p, i := range want {
+		e := st.entries[p]
+		if e == nil || e.line != i+1 || e.head.Follow.ID.Ino != uint64(i) || !bytes.Equal(e.head.Follow.HashState, []byte{byte(i), 1, 2}) {
+			t.Fatalf("%s: %+v, want line %d's", p, e, i+1)
 		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/klauspost/compress/zstd"
@@ -74,11 +75,16 @@ func codecOf(head []byte) (codec, error) {
 }
 
 // packLimit is the size at which a sync closes its pack and starts the
-// next: a sync holds at most one pack in memory.
-const packLimit = 32 << 20
+// next: a sync holds at most two packs in memory (one being written, one
+// filling). A test lowers it to write many packs.
+var packLimit = 32 << 20
 
 // maxIndexLine bounds an index line when it is read back.
 const maxIndexLine = 1 << 10
+
+// maxIndexFile bounds an index file when it is read back (a full pack's
+// is under 1 MB: 32 MiB of chunks of a few KiB at least).
+const maxIndexFile = 256 << 20
 
 // key is a chunk's SHA-256.
 type key [sha256.Size]byte
@@ -115,23 +121,38 @@ type index struct {
 	packs   map[string]int64
 	orphans []string
 	// load, when set, reads the index on first use (a sync that finds
-	// nothing new never reads it).
-	load func() (*index, error)
-	err  error
+	// nothing new never reads it); once guards it, so a prefetch and a
+	// first use read it once.
+	load    func() (*index, error)
+	once    sync.Once
+	started atomic.Bool
+	err     error
 }
 
-// ready reads a lazy index; false when it cannot be read (ix.err).
+// ready reads a lazy index (or waits for its prefetch); false when it
+// cannot be read (ix.err).
 func (ix *index) ready() bool {
-	if ix.load != nil {
+	ix.once.Do(func() {
+		if ix.load == nil {
+			return
+		}
 		full, err := ix.load()
-		ix.load = nil
 		if err != nil {
 			ix.err = err
-			return false
+			return
 		}
 		ix.m, ix.packs, ix.orphans = full.m, full.packs, full.orphans
-	}
+	})
 	return ix.err == nil
+}
+
+// prefetch starts reading a lazy index in the background: a sync that
+// is about to cut a file will look its chunks up, and the index is read
+// while the file is.
+func (ix *index) prefetch() {
+	if ix.load != nil && ix.started.CompareAndSwap(false, true) {
+		go ix.ready()
+	}
 }
 
 // loadIndex reads every pack index of the vault.
@@ -174,48 +195,73 @@ func (v *Vault) loadIndex() (*index, error) {
 		names = append(names, p)
 	}
 	sort.Strings(names)
+	var read []string
 	for _, p := range names {
 		if !idx[p] {
 			ix.orphans = append(ix.orphans, path.Join(packsDir, p+".pack"))
 			continue
 		}
 		ix.packs[p] = packs[p]
-		if err := v.readIndexFile(p, packs[p], ix); err != nil {
-			return nil, err
+		read = append(read, p)
+	}
+	// The index files are read and parsed on every CPU, then entered in
+	// the packs' order (the first pack holding a chunk names it).
+	lines := make([][]indexEntry, len(read))
+	errs := make([]error, len(read))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(max(runtime.GOMAXPROCS(0), 1), len(read)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(read); i = int(next.Add(1) - 1) {
+				lines[i], errs[i] = v.readIndexFile(read[i], packs[read[i]])
+			}
+		})
+	}
+	wg.Wait()
+	for i, p := range read {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		for _, e := range lines[i] {
+			if _, ok := ix.m[e.k]; !ok {
+				e.l.pack = p
+				ix.m[e.k] = e.l
+			}
 		}
 	}
 	return ix, nil
 }
 
-// readIndexFile reads the index of pack p (size bytes) into ix.
-func (v *Vault) readIndexFile(p string, size int64, ix *index) error {
+// indexEntry is an index line, read.
+type indexEntry struct {
+	k key
+	l loc
+}
+
+// readIndexFile reads the index of pack p (size bytes).
+func (v *Vault) readIndexFile(p string, size int64) ([]indexEntry, error) {
 	rel := path.Join(packsDir, p+".idx")
-	f, err := model.OpenRegular(v.root, v.name(rel))
+	data, err := model.ReadFileBounded(v.root, v.name(rel), maxIndexFile)
 	if err != nil {
-		return fmt.Errorf("vault %s: %w", v.Dir, err)
+		return nil, fmt.Errorf("vault %s: %w", v.Dir, err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 4<<10), maxIndexLine)
-	line := 0
-	for sc.Scan() {
-		line++
-		k, l, err := parseIndexBytes(sc.Bytes())
+	out := make([]indexEntry, 0, len(data)/80)
+	for line := 1; len(data) > 0; line++ {
+		b, rest, _ := bytes.Cut(data, []byte{'\n'})
+		data = rest
+		if len(b) > maxIndexLine {
+			return nil, fmt.Errorf("vault %s line %d: %w", filepath.Join(v.Dir, rel), line, bufio.ErrTooLong)
+		}
+		k, l, err := parseIndexBytes(b)
 		if err == nil && (l.off < int64(minPackHeader) || l.off+int64(l.stored) > size) {
 			err = fmt.Errorf("chunk at %d+%d is past the pack's end (%d bytes)", l.off, l.stored, size)
 		}
 		if err != nil {
-			return fmt.Errorf("vault %s line %d: %w", filepath.Join(v.Dir, rel), line, err)
+			return nil, fmt.Errorf("vault %s line %d: %w", filepath.Join(v.Dir, rel), line, err)
 		}
-		l.pack = p
-		if _, ok := ix.m[k]; !ok {
-			ix.m[k] = l
-		}
+		out = append(out, indexEntry{k, l})
 	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("vault %s line %d: %w", filepath.Join(v.Dir, rel), line+1, err)
-	}
-	return nil
+	return out, nil
 }
 
 // parseIndexBytes is parseIndexLine without its copies: a sync that
@@ -302,6 +348,10 @@ type packWriter struct {
 	// pending are the chunks handed to the workers or in buf, not yet
 	// in a written pack; a chunk's loc is set once it is in buf.
 	pending map[key]loc
+	// sealed are the chunks of the pack being written (flushFull), until
+	// they are in the index; writing is that write.
+	sealed  map[key]loc
+	writing sync.WaitGroup
 	jobs    chan packJob
 	wg      sync.WaitGroup // chunks being compressed
 	workers sync.WaitGroup
@@ -372,10 +422,12 @@ func (p *packWriter) work() {
 	}
 }
 
-// close stops the workers (after a flush, or on an error).
+// close stops the workers (after a flush, or on an error) and waits
+// for a pack being written.
 func (p *packWriter) close() {
 	close(p.jobs)
 	p.workers.Wait()
+	p.writing.Wait()
 }
 
 // add stores the chunk data (hash k) unless it is there already, and
@@ -390,9 +442,17 @@ func (p *packWriter) add(k key, data []byte) (bool, error) {
 		p.gate.RUnlock()
 		return false, p.ix.err
 	}
+	if p.err != nil {
+		// A pack written in the background failed: the sync stops.
+		err := p.err
+		p.mu.Unlock()
+		p.gate.RUnlock()
+		return false, err
+	}
 	_, stored := p.ix.m[k]
 	_, pending := p.pending[k]
-	if stored || pending {
+	_, sealed := p.sealed[k]
+	if stored || pending || sealed {
 		p.mu.Unlock()
 		p.gate.RUnlock()
 		return false, nil
@@ -409,74 +469,125 @@ func (p *packWriter) add(k key, data []byte) (bool, error) {
 	return true, nil
 }
 
-// flush waits for the chunks being compressed, then writes the pending
-// pack and then its index, both synced; only then are its chunks in the
-// index.
-func (p *packWriter) flush() error { return p.flushFrom(0) }
+// flush waits for the chunks being compressed and for a pack being
+// written, then writes the pending pack and then its index, both synced;
+// only then are its chunks in the index.
+func (p *packWriter) flush() error {
+	p.gate.Lock()
+	defer p.gate.Unlock()
+	p.wg.Wait()
+	p.writing.Wait()
+	p.mu.Lock()
+	pk, err := p.seal()
+	p.mu.Unlock()
+	if err != nil || pk == nil {
+		return err
+	}
+	return p.write(pk)
+}
 
-// flushFull writes the pack if it is still full once the chunks being
+// flushFull seals the pack if it is still full once the chunks being
 // compressed are in (several adders may find it full at once: the first
-// writes it, the others find it emptied).
-func (p *packWriter) flushFull() error { return p.flushFrom(packLimit) }
-
-// flushFrom writes the pack when it holds at least size bytes. No chunk
-// is added meanwhile (the gate), so every chunk pending is in the pack
-// when it is written.
-func (p *packWriter) flushFrom(size int) error {
+// seals it, the others find it emptied) and writes it in the background
+// while the next pack fills: a first sync's reading, cutting and
+// compressing go on while a full pack is written and synced. One pack is
+// written at a time (a second full pack waits for the first), so a sync
+// holds at most two packs in memory.
+func (p *packWriter) flushFull() error {
 	p.gate.Lock()
 	defer p.gate.Unlock()
 	p.wg.Wait()
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.size < size {
-		return p.err
+	if p.size < packLimit {
+		err := p.err
+		p.mu.Unlock()
+		return err
 	}
-	return p.flushLocked()
+	p.mu.Unlock()
+	p.writing.Wait()
+	p.mu.Lock()
+	pk, err := p.seal()
+	p.mu.Unlock()
+	if err != nil || pk == nil {
+		return err
+	}
+	p.writing.Add(1)
+	go func() {
+		defer p.writing.Done()
+		_ = p.write(pk) // its error is p.err: the next add or flush returns it
+	}()
+	return nil
 }
 
-// flushLocked writes the pack, with the gate and mu held and no chunk
-// being compressed.
-func (p *packWriter) flushLocked() error {
+// sealedPack is a pack taken out of the writer to be written: its parts,
+// its index lines, its chunks' places and its size.
+type sealedPack struct {
+	parts   [][]byte
+	lines   []byte
+	pending map[key]loc
+	size    int
+}
+
+// seal takes the pending pack out of the writer (mu held, no chunk being
+// compressed): nil when nothing is pending (a sync that stored nothing
+// never reads the index). Its chunks stay found by add (p.sealed) until
+// they are in the index.
+func (p *packWriter) seal() (*sealedPack, error) {
 	if p.err != nil {
-		return p.err
+		return nil, p.err
 	}
 	if len(p.pending) == 0 {
-		// Nothing new: a sync that stored nothing never reads the index.
-		return nil
+		return nil, nil
 	}
 	if !p.ix.ready() {
-		return p.ix.err
+		return nil, p.ix.err
 	}
+	pk := &sealedPack{parts: p.parts, lines: p.lines.Bytes(), pending: p.pending, size: p.size}
+	p.sealed = pk.pending
+	p.pending = map[key]loc{}
+	p.parts, p.size = nil, 0
+	p.lines = bytes.Buffer{}
+	return pk, nil
+}
+
+// write writes the sealed pack pk and then its index, both synced, and
+// then enters its chunks in the index. Its error is also kept in p.err.
+func (p *packWriter) write(pk *sealedPack) error {
 	var rnd [4]byte
 	_, _ = rand.Read(rnd[:])
 	name := fmt.Sprintf("%d-%x", p.now().UnixMilli(), rnd)
 	base := filepath.Join(p.v.Dir, packsDir, name)
-	if err := model.CreateFileAtomicWith(p.v.w, base+".pack", 0o600, time.Time{}, func(w io.Writer) error {
-		for _, b := range p.parts {
+	err := model.CreateFileAtomicWith(p.v.w, base+".pack", 0o600, time.Time{}, func(w io.Writer) error {
+		for _, b := range pk.parts {
 			if _, err := w.Write(b); err != nil {
 				return err
 			}
 		}
 		return nil
-	}); err != nil {
-		return fmt.Errorf("vault: %w", err)
+	})
+	if err == nil {
+		err = model.CreateFileAtomicWith(p.v.w, base+".idx", 0o600, time.Time{}, func(w io.Writer) error {
+			_, err := w.Write(pk.lines)
+			return err
+		})
 	}
-	if err := model.CreateFileAtomicWith(p.v.w, base+".idx", 0o600, time.Time{}, func(w io.Writer) error {
-		_, err := w.Write(p.lines.Bytes())
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err != nil {
+		err = fmt.Errorf("vault: %w", err)
+		if p.err == nil {
+			p.err = err
+		}
 		return err
-	}); err != nil {
-		return fmt.Errorf("vault: %w", err)
 	}
-	for k, l := range p.pending {
+	for k, l := range pk.pending {
 		l.pack = name
 		p.ix.m[k] = l
 	}
-	p.ix.packs[name] = int64(p.size)
-	p.written += int64(p.size)
-	p.chunks += len(p.pending)
-	p.pending = map[key]loc{}
-	p.parts, p.size = nil, 0
-	p.lines.Reset()
+	p.ix.packs[name] = int64(pk.size)
+	p.written += int64(pk.size)
+	p.chunks += len(pk.pending)
+	p.sealed = nil
 	return nil
 }
 

@@ -73,28 +73,34 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	}
 	unlock := v.lock()
 	defer unlock()
-	st, err := v.loadState()
-	if err != nil {
-		return rep, err
-	}
-	ix := &index{load: v.loadIndex}
 	var fw *folderWalk
 	var oldStamps []byte
-	live := map[string][]string{}
 	if o.Session == "" {
 		var stamps folderStamps
 		stamps, oldStamps = v.loadFolders()
 		fw = &folderWalk{stamps: stamps, full: o.Full || o.Now.Sub(stamps.Full) >= foldersFull || stamps.Full.After(o.Now)}
-		if !fw.full {
-			for p, e := range st.entries {
-				if e.head.Gone.IsZero() {
-					d := path.Dir(p)
-					live[d] = append(live[d], p)
-				}
-			}
-		}
 	}
-	files := walkHome(o.Home.FS, o.Session, &rep.Problems, fw, live)
+	// The home is listed while the state is read (the walk needs the
+	// state only to check the folders it trusted, after).
+	var files []homeFile
+	var walkProbs []model.Problem
+	walked := make(chan struct{})
+	go func() {
+		defer close(walked)
+		files = walkHome(o.Home.FS, o.Session, &walkProbs, fw)
+	}()
+	st, err := v.loadState()
+	<-walked
+	rep.Problems = append(rep.Problems, walkProbs...)
+	if err != nil {
+		return rep, err
+	}
+	live := map[string][]string{}
+	if fw != nil && !fw.full {
+		live = liveOf(st)
+	}
+	files = settleWalk(o.Home.FS, files, &rep.Problems, fw, live)
+	ix := &index{load: v.loadIndex}
 	pw := newPackWriter(v, ix, func() time.Time { return o.Now })
 	defer pw.close()
 	s := &syncer{v: v, home: o.Home, st: st, pw: pw, rep: &rep, now: o.Now, mu: &sync.Mutex{}}
@@ -102,7 +108,7 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	if fw != nil {
 		// A trusted folder's files are as the vault has them.
 		for _, d := range fw.trusted {
-			for _, p := range live[d] {
+			for _, p := range live[d.rel] {
 				seen[p] = true
 				rep.Files++
 				rep.Unchanged++
@@ -132,11 +138,17 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 			changed = append(changed, r.rec)
 		}
 	}
-	for _, p := range st.paths() {
-		h := st.entries[p].head
-		if seen[p] || !h.Gone.IsZero() || o.Session != "" && h.Session != o.Session {
-			continue
+	// The files gone from the home, by path (only they are sorted: a
+	// sync sorts none of the vault's paths when nothing went).
+	var gone []string
+	for p, e := range st.entries {
+		h := &e.head
+		if !seen[p] && h.Gone.IsZero() && (o.Session == "" || h.Session == o.Session) {
+			gone = append(gone, p)
 		}
+	}
+	sort.Strings(gone)
+	for _, p := range gone {
 		r := st.get(p)
 		if r == nil {
 			continue
@@ -161,6 +173,18 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	}
 	rep.Problems = append(rep.Problems, st.problems...)
 	return rep, nil
+}
+
+// liveOf lists the vault's files still in the home, by folder.
+func liveOf(st *state) map[string][]string {
+	live := map[string][]string{}
+	for p, e := range st.entries {
+		if e.head.Gone.IsZero() {
+			d := path.Dir(p)
+			live[d] = append(live[d], p)
+		}
+	}
+	return live
 }
 
 // fileProblem is a file the sync could not read: reported, the sync
@@ -241,6 +265,9 @@ func (s *syncer) syncFile(f homeFile) (*Record, error) {
 	}
 	rec := s.st.get(f.rel)
 	s.mu.Unlock()
+	// The file is read: its chunks will be looked up in the index,
+	// which is read meanwhile.
+	s.pw.ix.prefetch()
 	file, err := model.OpenRegular(s.home.FS, f.rel)
 	if err != nil {
 		return nil, &fileProblem{model.Problem{File: f.rel, Kind: model.ProblemUnreadable, Reason: err.Error()}}
@@ -375,18 +402,12 @@ func (s *syncer) closedIntact(file fs.File, rec *Record) bool {
 // folder, file history, pastes, memory folders and history.jsonl; only
 // one session's (and history.jsonl) when session is set. Links are
 // followed inside the home only (model.ReadDirFollow's rule). A
-// write-once folder fw trusts (folders.go; live are the vault's files
-// by folder) is not listed; fw notes the ones listed.
-func walkHome(fsys fs.FS, session model.SessionID, probs *[]model.Problem, fw *folderWalk, live map[string][]string) []homeFile {
-	var out []homeFile
-	add := func(rel string, info fs.FileInfo, kind Kind, sid model.SessionID, project string) {
-		fw.count(rel)
-		if info.Mode().IsRegular() {
-			out = append(out, homeFile{rel: rel, info: info, kind: kind, session: sid, project: project})
-		} else if !info.IsDir() {
-			*probs = append(*probs, model.Problem{File: rel, Kind: model.ProblemUnreadable, Reason: model.NotRegularReason(info.Mode()) + " (not kept)"})
-		}
-	}
+// write-once folder fw trusts (folders.go) is not listed; fw notes the
+// ones listed. The walk does not need the vault's state (a sync runs it
+// while the state is read): a trusted folder is checked against the
+// state afterwards (settleWalk).
+func walkHome(fsys fs.FS, session model.SessionID, probs *[]model.Problem, fw *folderWalk) []homeFile {
+	w := &homeWalk{fsys: fsys, probs: probs, fw: fw}
 	all := session == ""
 	for _, p := range model.ReadDirFollow(fsys, "projects", probs) {
 		if !p.Info.IsDir() {
@@ -396,69 +417,130 @@ func walkHome(fsys fs.FS, session model.SessionID, probs *[]model.Problem, fw *f
 			switch {
 			case e.Info.IsDir() && e.Name == "memory":
 				if all {
-					walkFiles(fsys, e.Path, probs, nil, nil, func(rel string, info fs.FileInfo) { add(rel, info, KindMemory, "", p.Name) })
+					w.files(e.Path, false, KindMemory, "", p.Name)
 				}
 			case e.Info.IsDir():
 				if all || model.SessionID(e.Name) == session {
-					sid := model.SessionID(e.Name)
-					walkFiles(fsys, e.Path, probs, fw, live, func(rel string, info fs.FileInfo) { add(rel, info, KindSessionFile, sid, p.Name) })
+					w.files(e.Path, true, KindSessionFile, model.SessionID(e.Name), p.Name)
 				}
 			case strings.HasSuffix(e.Name, ".jsonl"):
 				sid := model.SessionID(strings.TrimSuffix(e.Name, ".jsonl"))
 				if all || sid == session {
-					add(e.Path, e.Info, KindTranscript, sid, p.Name)
+					w.add(e.Path, e.Info, KindTranscript, sid, p.Name)
 				}
 			}
 		}
 	}
 	for _, e := range model.ReadDirFollow(fsys, model.FileHistoryDir, probs) {
-		if e.Info.IsDir() && (all || model.SessionID(e.Name) == session) {
-			if fw.trust(e.Path, e.Info, live) {
-				continue
-			}
-			fw.list(e.Path, e.Info)
-			sid := model.SessionID(e.Name)
-			walkFiles(fsys, e.Path, probs, fw, live, func(rel string, info fs.FileInfo) { add(rel, info, KindFileHistory, sid, "") })
-		}
-	}
-	pastes := map[string]bool{}
-	if !all {
-		for _, h := range sessionPastes(fsys, session) {
-			pastes[h] = true
-		}
-	}
-	pasteDir := model.PasteCacheDir
-	if info, err := model.StatInside(fsys, pasteDir); fw != nil && err == nil && info.IsDir() {
-		if fw.trust(pasteDir, info, live) {
-			pasteDir = "" // its files are as the last sync saw them
-		} else {
-			fw.list(pasteDir, info)
-		}
-	}
-	if pasteDir != "" {
-		for _, e := range model.ReadDirFollow(fsys, pasteDir, probs) {
-			if all || pastes[e.Name] {
-				if e.Info.IsDir() {
-					fw.subdir(pasteDir)
-				}
-				add(e.Path, e.Info, KindPaste, "", "")
-			}
+		if e.Info.IsDir() && (all || model.SessionID(e.Name) == session) && !fw.trust(e.Path, e.Info) {
+			w.onceFolder(e.Path, e.Info)
 		}
 	}
 	if all {
-		walkFiles(fsys, "agent-memory", probs, nil, nil, func(rel string, info fs.FileInfo) { add(rel, info, KindMemory, "", "") })
+		if info, err := model.StatInside(fsys, model.PasteCacheDir); fw != nil && err == nil && info.IsDir() {
+			if !fw.trust(model.PasteCacheDir, info) {
+				w.onceFolder(model.PasteCacheDir, info)
+			}
+		} else {
+			w.pastes(nil)
+		}
+	} else {
+		pastes := map[string]bool{}
+		for _, h := range sessionPastes(fsys, session) {
+			pastes[h] = true
+		}
+		w.pastes(pastes)
+	}
+	if all {
+		w.files("agent-memory", false, KindMemory, "", "")
 	}
 	if info, err := model.StatInside(fsys, model.HistoryPath); err == nil {
-		add(model.HistoryPath, info, KindHistory, "", "")
+		w.add(model.HistoryPath, info, KindHistory, "", "")
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
-	return out
+	w.sort()
+	return w.out
+}
+
+// settleWalk checks the write-once folders walkHome trusted against the
+// vault's state (live: its files still in the home, by folder): a
+// folder whose stamp counts other files than the vault holds is listed
+// now, and its files join files (sorted again).
+func settleWalk(fsys fs.FS, files []homeFile, probs *[]model.Problem, fw *folderWalk, live map[string][]string) []homeFile {
+	late := fw.settle(live)
+	if len(late) == 0 {
+		return files
+	}
+	w := &homeWalk{fsys: fsys, probs: probs, fw: fw, out: files}
+	for _, f := range late {
+		w.onceFolder(f.rel, f.info)
+	}
+	w.sort()
+	return w.out
+}
+
+// homeWalk gathers the files of a walk of the home.
+type homeWalk struct {
+	fsys  fs.FS
+	probs *[]model.Problem
+	fw    *folderWalk
+	out   []homeFile
+}
+
+func (w *homeWalk) add(rel string, info fs.FileInfo, kind Kind, sid model.SessionID, project string) {
+	w.fw.count(rel)
+	if info.Mode().IsRegular() {
+		w.out = append(w.out, homeFile{rel: rel, info: info, kind: kind, session: sid, project: project})
+	} else if !info.IsDir() {
+		*w.probs = append(*w.probs, model.Problem{File: rel, Kind: model.ProblemUnreadable, Reason: model.NotRegularReason(info.Mode()) + " (not kept)"})
+	}
+}
+
+// files adds every file under dir as kind; once: its write-once folders
+// may be trusted (folders.go).
+func (w *homeWalk) files(dir string, once bool, kind Kind, sid model.SessionID, project string) {
+	fw := w.fw
+	if !once {
+		fw = nil
+	}
+	walkFiles(w.fsys, dir, w.probs, fw, func(rel string, info fs.FileInfo) { w.add(rel, info, kind, sid, project) })
+}
+
+// onceFolder lists the write-once folder rel (info) fw did not trust:
+// the pastes, a session's file history or a session's tool results.
+func (w *homeWalk) onceFolder(rel string, info fs.FileInfo) {
+	w.fw.list(rel, info)
+	parts := strings.Split(rel, "/")
+	switch {
+	case rel == model.PasteCacheDir:
+		w.pastes(nil)
+	case parts[0] == model.FileHistoryDir && len(parts) == 2:
+		w.files(rel, true, KindFileHistory, model.SessionID(parts[1]), "")
+	case parts[0] == "projects" && len(parts) > 3:
+		w.files(rel, true, KindSessionFile, model.SessionID(parts[2]), parts[1])
+	}
+}
+
+// pastes adds the paste-cache's files (only those named in only, when
+// set).
+func (w *homeWalk) pastes(only map[string]bool) {
+	for _, e := range model.ReadDirFollow(w.fsys, model.PasteCacheDir, w.probs) {
+		if only == nil || only[e.Name] {
+			if e.Info.IsDir() {
+				w.fw.subdir(model.PasteCacheDir)
+			}
+			w.add(e.Path, e.Info, KindPaste, "", "")
+		}
+	}
+}
+
+func (w *homeWalk) sort() {
+	sort.Slice(w.out, func(i, j int) bool { return w.out[i].rel < w.out[j].rel })
 }
 
 // walkFiles visits every file under dir (links followed inside the
 // home), skipping memscope's own hidden files and the client's
 // temporary copies, and the write-once folders fw trusts (nil: none).
-func walkFiles(fsys fs.FS, dir string, probs *[]model.Problem, fw *folderWalk, live map[string][]string, fn func(rel string, info fs.FileInfo)) {
+func walkFiles(fsys fs.FS, dir string, probs *[]model.Problem, fw *folderWalk, fn func(rel string, info fs.FileInfo)) {
 	for _, e := range model.ReadDirFollow(fsys, dir, probs) {
 		if skipName(e.Name) {
 			continue
@@ -466,12 +548,12 @@ func walkFiles(fsys fs.FS, dir string, probs *[]model.Problem, fw *folderWalk, l
 		if e.Info.IsDir() {
 			fw.subdir(dir)
 			if writeOnceFolder(e.Path) {
-				if fw.trust(e.Path, e.Info, live) {
+				if fw.trust(e.Path, e.Info) {
 					continue
 				}
 				fw.list(e.Path, e.Info)
 			}
-			walkFiles(fsys, e.Path, probs, fw, live, fn)
+			walkFiles(fsys, e.Path, probs, fw, fn)
 			continue
 		}
 		fn(e.Path, e.Info)

@@ -10,10 +10,12 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/memscope/memscope/engine/journal"
@@ -60,9 +62,9 @@ const (
 )
 
 // Kinds lists the kinds in report order.
-func Kinds() []Kind {
-	return []Kind{KindTranscript, KindSessionFile, KindFileHistory, KindPaste, KindMemory, KindHistory}
-}
+func Kinds() []Kind { k := kindList; return k[:] }
+
+var kindList = [...]Kind{KindTranscript, KindSessionFile, KindFileHistory, KindPaste, KindMemory, KindHistory}
 
 // Chunk is one piece of a file's content.
 type Chunk struct {
@@ -377,35 +379,112 @@ func (v *Vault) loadState() (*state, error) {
 
 // readStateFile reads one state file into st. The file is read whole
 // and each record keeps its bytes where they are in it (no copy per
-// line); only the heads are decoded now.
+// line); only the heads are decoded now, on every CPU for a large file
+// (a part of its lines each), their entries and follows taken from a few
+// blocks.
 func (v *Vault) readStateFile(rel string, st *state) error {
 	data, err := model.ReadFileBounded(v.root, v.name(rel), maxStateFile)
 	if err != nil {
 		return fmt.Errorf("vault %s: %w", filepath.Join(v.Dir, rel), err)
 	}
 	file := filepath.Join(v.Dir, rel)
-	for line := 1; len(data) > 0; line++ {
+	parts := splitLines(data, stateParts(len(data)))
+	out := make([]statePart, len(parts))
+	var wg sync.WaitGroup
+	for i, p := range parts {
+		wg.Go(func() { out[i] = readStatePart(p, file) })
+	}
+	wg.Wait()
+	total, line := 0, 0
+	for i := range out {
+		if out[i].err != nil {
+			return fmt.Errorf("vault %s line %d: %w", file, line+out[i].errLine, out[i].err)
+		}
+		total += len(out[i].entries)
+		line += out[i].lines
+	}
+	if len(st.entries) == 0 {
+		st.entries = make(map[string]*stateEntry, total)
+	}
+	line = 0
+	for i := range out {
+		for j := range out[i].entries {
+			e := &out[i].entries[j]
+			e.line += line
+			st.entries[e.head.Path] = e
+		}
+		for _, pr := range out[i].problems {
+			pr.Line += line
+			st.problems = append(st.problems, pr)
+		}
+		line += out[i].lines
+	}
+	return nil
+}
+
+// stateParts is how many parts a state file of n bytes is read in.
+func stateParts(n int) int {
+	if n < 1<<20 {
+		return 1
+	}
+	return max(runtime.GOMAXPROCS(0), 1)
+}
+
+// splitLines cuts data into n parts of about equal size, at line ends.
+func splitLines(data []byte, n int) [][]byte {
+	var out [][]byte
+	for n > 1 && len(data) > 0 {
+		at := len(data) / n
+		i := bytes.IndexByte(data[at:], '\n')
+		if i < 0 {
+			break
+		}
+		out = append(out, data[:at+i+1])
+		data = data[at+i+1:]
+		n--
+	}
+	return append(out, data)
+}
+
+// statePart is a part of a state file, read: its entries (lines
+// counted from the part's first), the lines it holds, the problems of
+// its lines, and the error that stops the whole file (at errLine).
+type statePart struct {
+	entries  []stateEntry
+	lines    int
+	problems []model.Problem
+	err      error
+	errLine  int
+}
+
+// readStatePart decodes the heads of the lines of data (a part of file).
+func readStatePart(data []byte, file string) statePart {
+	p := statePart{entries: make([]stateEntry, 0, bytes.Count(data, []byte{'\n'})+1)}
+	var arena headArena
+	for len(data) > 0 {
+		p.lines++
 		b, rest, _ := bytes.Cut(data, []byte{'\n'})
 		data = rest
 		if len(b) > maxStateLine {
-			return fmt.Errorf("vault %s line %d: a record longer than %d bytes", file, line, maxStateLine)
+			p.err, p.errLine = fmt.Errorf("a record longer than %d bytes", maxStateLine), p.lines
+			return p
 		}
 		if len(bytes.TrimSpace(b)) == 0 {
 			continue
 		}
 		head, full, ok := bytes.Cut(b, []byte{'\t'})
-		var h recordHead
-		err := decodeHead(head, &h)
-		if err == nil && (!ok || h.Path == "") {
+		p.entries = append(p.entries, stateEntry{raw: full, file: file, line: p.lines})
+		e := &p.entries[len(p.entries)-1]
+		err := decodeHeadIn(head, &e.head, &arena)
+		if err == nil && (!ok || e.head.Path == "") {
 			err = errors.New("want a record's head, a tab, then the record")
 		}
 		if err != nil {
-			st.problems = append(st.problems, model.Problem{File: file, Line: line, Kind: model.ProblemMalformed, Reason: err.Error()})
-			continue
+			p.entries = p.entries[:len(p.entries)-1]
+			p.problems = append(p.problems, model.Problem{File: file, Line: p.lines, Kind: model.ProblemMalformed, Reason: err.Error()})
 		}
-		st.entries[h.Path] = &stateEntry{head: h, raw: full, file: file, line: line}
 	}
-	return nil
+	return p
 }
 
 // writeState writes recs as the next state file, and merges the state

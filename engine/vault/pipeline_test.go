@@ -1,0 +1,130 @@
+package vault
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memscope/memscope/internal/faultfs"
+	"github.com/memscope/memscope/internal/testenv"
+	"github.com/memscope/memscope/model"
+)
+
+// smallPacks lowers packLimit for the test, so a small home fills many
+// packs.
+func smallPacks(t *testing.T) {
+	old := packLimit
+	packLimit = 32 << 10
+	t.Cleanup(func() { packLimit = old })
+}
+
+// manySessions is a home of n transcripts with lines of their own (no
+// two share a chunk), about 3 KB each: a 32 KiB pack holds many.
+func manySessions(t *testing.T, n int) string {
+	home := filepath.Join(t.TempDir(), "home")
+	for i := range n {
+		sid := fmt.Sprintf("%08d-1111-4111-8111-111111111111", i)
+		write(t, home, "projects/"+proj+"/"+sid+".jsonl", transcript(sid, i*10, i*10+6, 500), t0)
+	}
+	return home
+}
+
+// A full pack is written while the next one fills: the sync's workers
+// go on reading the home's files while the first pack is being written
+// (before, every worker waited for the write and its sync), here all of
+// them. The packs hold each chunk once and the vault verifies.
+func TestFullPacksWrittenWhileTheNextFills(t *testing.T) {
+	smallPacks(t)
+	const files = 48
+	home := manySessions(t, files)
+	reads := &openFS{FS: os.DirFS(home), suffix: ".jsonl"}
+	opened := func() int { reads.mu.Lock(); defer reads.mu.Unlock(); return reads.opens }
+	readWhileWriting := false
+	blocked := false
+	w := &faultfs.FS{OnCall: func(step faultfs.Step, p string) {
+		if step != faultfs.StepCreateTemp || !strings.Contains(p, ".pack") || blocked {
+			return
+		}
+		blocked = true
+		// The first pack's write waits until every file of the home is
+		// opened (the home fills about one pack and a half, so the next
+		// pack never fills and waits for this one; a guard of 20 s).
+		for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(time.Millisecond) {
+			if opened() == files {
+				readWhileWriting = true
+				return
+			}
+		}
+	}}
+	v := openVault(t, w)
+	rep, err := v.Sync(SyncOptions{Home: &model.Home{Dir: home, FS: reads, Source: model.HomeFromFlag}, Now: t0})
+	if err != nil || len(rep.Problems) > 0 {
+		t.Fatalf("sync: %v %v", err, rep.Problems)
+	}
+	if !readWhileWriting {
+		t.Error("the home's files were not read while the first full pack was written")
+	}
+	packs, _ := filepath.Glob(filepath.Join(v.Dir, packsDir, "*.pack"))
+	if len(packs) != 2 {
+		t.Fatalf("%d packs written, want 2 (the test fills one 32 KiB pack and a half)", len(packs))
+	}
+	ix, err := v.loadIndex()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := 0
+	idx, _ := filepath.Glob(filepath.Join(v.Dir, packsDir, "*.idx"))
+	for _, p := range idx {
+		data, _ := os.ReadFile(p)
+		lines += strings.Count(string(data), "\n")
+	}
+	if lines != len(ix.m) || rep.Chunks != len(ix.m) || len(idx) != len(packs) {
+		t.Errorf("%d index lines, %d distinct chunks, %d reported; %d indexes for %d packs", lines, len(ix.m), rep.Chunks, len(idx), len(packs))
+	}
+	if vr, err := v.Verify(); err != nil || !vr.OK() {
+		t.Fatalf("verify: %+v %v", vr, err)
+	}
+}
+
+// A pack written in the background that fails (every write call of a
+// many-pack first sync in turn; by default the first and the last of
+// each step) fails the sync; the vault verifies, and the next sync
+// completes and verifies.
+func TestBackgroundPackWriteFaults(t *testing.T) {
+	smallPacks(t)
+	home := manySessions(t, 60)
+	count := &faultfs.FS{}
+	syncHome(t, openVault(t, count), home, t0)
+	for si, step := range faultfs.Steps {
+		for _, k := range testenv.Calls(count.Calls(step), si) {
+			for _, last := range []bool{false, true} {
+				n := k
+				if last {
+					n = count.Calls(step)
+				}
+				t.Run(string(step)+"/"+strconv.Itoa(n), func(t *testing.T) {
+					ffs := &faultfs.FS{Step: step, Nth: n, Err: faultfs.Errnos[n%len(faultfs.Errnos)]}
+					v := openVault(t, ffs)
+					_, err := v.Sync(SyncOptions{Home: homeOf(t, home), Now: t0})
+					if err == nil && len(ffs.Hits()) > 0 && step != faultfs.StepSyncDir {
+						t.Fatalf("a sync whose %s failed reported no error", step)
+					}
+					ffs.Heal()
+					if rep, err := v.Verify(); err == nil && !rep.OK() {
+						t.Fatalf("after a failed %s: verify found %v %v", step, rep.Problems, rep.State)
+					} else if err != nil && v.exists() {
+						t.Fatalf("after a failed %s: verify: %v", step, err)
+					}
+					syncHome(t, v, home, t0.Add(time.Hour))
+					if rep, err := v.Verify(); err != nil || !rep.OK() {
+						t.Fatalf("after the healed sync: %+v %v", rep, err)
+					}
+				})
+			}
+		}
+	}
+}
