@@ -13,6 +13,7 @@ import (
 
 	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/internal/faultfs"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
@@ -87,8 +88,11 @@ func spreadCalls(n, max int) []int {
 // failed, the source home is untouched, no temporary file is left, a
 // .tar.gz is not there at all, and once the fault is gone the same
 // archive runs to completion, every old file in it with the source's
-// bytes, mode and mtime. A failed folder fsync is not a failure.
+// bytes, mode and mtime. A failed folder fsync is not a failure. By
+// default each step fails at its first and its last call; MEMSCOPE_LONG=1
+// spreads five calls over each step.
 func TestArchiveFaults(t *testing.T) {
+	spread := testenv.Size(t, 5, 2)
 	for _, dest := range []string{"arch", "arch.tar.gz"} {
 		// The calls an archive makes without a fault.
 		count := &faultfs.FS{Base: faultfs.NoSync{}}
@@ -102,7 +106,7 @@ func TestArchiveFaults(t *testing.T) {
 			}
 		}
 		for si, step := range faultfs.Steps {
-			for _, k := range spreadCalls(count.Calls(step), 5) {
+			for _, k := range spreadCalls(count.Calls(step), spread) {
 				errno := faultfs.Errnos[(si+k)%len(faultfs.Errnos)]
 				t.Run(fmt.Sprintf("%s/%s/%d/%s", dest, step, k, errno), func(t *testing.T) {
 					t.Parallel()

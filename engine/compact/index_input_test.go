@@ -10,6 +10,7 @@ import (
 
 	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/engine/timeline"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
@@ -75,7 +76,7 @@ func TestIndexedInputEqualsTree(t *testing.T) {
 	}
 	dir := t.TempDir()
 	wrote := 0
-	for seed := range uint64(40) {
+	for seed := range uint64(testenv.Size(t, 40, 12)) {
 		name := fmt.Sprintf("random-%d.jsonl", seed)
 		if err := os.WriteFile(filepath.Join(dir, name), enginetest.RandomTranscript(seed, 300), 0o600); err != nil {
 			t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/engine/timeline"
 	"github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
@@ -80,7 +81,7 @@ func randomInput(r *rand.Rand, gen func(*rand.Rand, int) []Msg) (Config, Input) 
 func TestPipelineProperties(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
-	for iter := 0; iter < 300; iter++ {
+	for iter := range testenv.Size(t, 300, 100) {
 		cfg, in := randomInput(r, randomMsgs)
 		orig := cloneMsgs(in.Messages)
 		st := &State{ConsecutiveFailures: r.IntN(4)}
@@ -131,7 +132,7 @@ func TestPipelineProperties(t *testing.T) {
 func TestCollapseUndoProperty(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
-	for iter := 0; iter < 300; iter++ {
+	for iter := range testenv.Size(t, 300, 100) {
 		cfg := randomConfig(r)
 		cfg.ToolResultMaxChars, cfg.MessageResultMaxChars = 1<<30, 1<<30
 		cfg.SnipTools = nil
@@ -201,7 +202,7 @@ func randomTranscript(r *rand.Rand) string {
 
 func TestResumeProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	for iter := 0; iter < 500; iter++ {
+	for iter := range testenv.Size(t, 500, 150) {
 		src := randomTranscript(r)
 		tr := enginetest.BuildTranscript(t, src)
 		res := timeline.ResumeTranscript(tr, timeline.ResumeOptions{})

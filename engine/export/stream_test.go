@@ -13,6 +13,7 @@ import (
 
 	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/internal/genhome"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
@@ -93,7 +94,7 @@ func TestStreamedExportEqualsTreeOnFixtures(t *testing.T) {
 // home.
 func TestStreamedExportEqualsTreeOnGenerated(t *testing.T) {
 	dir := t.TempDir()
-	for seed := range uint64(40) {
+	for seed := range uint64(testenv.Size(t, 40, 12)) {
 		name := fmt.Sprintf("random-%d.jsonl", seed)
 		sub := filepath.Join(dir, fmt.Sprintf("random-%d", seed), "subagents")
 		if err := os.MkdirAll(sub, 0o700); err != nil {

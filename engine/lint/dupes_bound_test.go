@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"github.com/memscope/memscope/internal/testenv"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -51,7 +52,7 @@ func TestFindDuplicatesEqualsEveryPair(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(11, 12))
 	vocab := strings.Fields("the user wants tests to run fast keep memory short index files under the cap prefer go modules always check errors and log them")
-	for round := 0; round < 40; round++ {
+	for round := range testenv.Size(t, 40, 15) {
 		n := 2 + rng.IntN(110)
 		docs := make([]DupeDoc, n)
 		for i := range docs {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
@@ -35,15 +36,16 @@ func randomDoc(r *rand.Rand) string {
 // changes that move a shingle across the posting limit.
 func TestDupeIndexMatchesFindDuplicates(t *testing.T) {
 	var updates, rebuilds int
+	seeds := testenv.Size(t, 12, 5)
 	defer func() {
 		// Both ways must have been taken, or the test proves half of it:
 		// each seed's first Find rebuilds; the others that do are edits
 		// that moved a shingle across the posting limit.
-		if updates < 100 || rebuilds-12 < 5 {
+		if updates < 100 || rebuilds-seeds < 5 {
 			t.Errorf("%d incremental updates and %d rebuilds: the test no longer exercises both", updates, rebuilds)
 		}
 	}()
-	for seed := range uint64(12) {
+	for seed := range uint64(seeds) {
 		r := rand.New(rand.NewPCG(seed, 99))
 		var docs []DupeDoc
 		for i := range 70 + r.IntN(40) {

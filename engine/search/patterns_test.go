@@ -64,10 +64,10 @@ var plantedLines = []string{
 }
 
 // reference finds what a search of the transcripts should find, the
-// slow way: every line of every file decoded, every field matched with
-// the whole expression. It gives "file:line:where" with the count.
-func reference(t *testing.T, dir, query string, qo QueryOptions) map[string]int {
-	t.Helper()
+// slow way: every line of every file decoded (referenceTexts), every
+// field matched with the whole expression. It gives "file:line:where"
+// with the count.
+func reference(texts []refText, query string, qo QueryOptions) map[string]int {
 	src := query
 	if !qo.Regex {
 		src = regexp.QuoteMeta(src)
@@ -77,6 +77,24 @@ func reference(t *testing.T, dir, query string, qo QueryOptions) map[string]int 
 	}
 	re := regexp.MustCompile(src)
 	out := map[string]int{}
+	for _, x := range texts {
+		if c := countMatches(re, x.text); c > 0 {
+			out[x.key] += c
+		}
+	}
+	return out
+}
+
+// refText is one text reference matches: a field of a decoded record or
+// a line of a tool result, keyed "file:line:where".
+type refText struct{ key, text string }
+
+// referenceTexts decodes the transcripts under dir once, for reference:
+// every field of every searched record of every line, every line of
+// every tool result.
+func referenceTexts(t *testing.T, dir string) []refText {
+	t.Helper()
+	var out []refText
 	err := filepath.WalkDir(filepath.Join(dir, "projects"), func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -97,9 +115,7 @@ func reference(t *testing.T, dir, query string, qo QueryOptions) map[string]int 
 				return err
 			}
 			for i, line := range strings.Split(string(data), "\n") {
-				if n := countMatches(re, line); n > 0 {
-					out[fmt.Sprintf("%s:%d:line", rel, i+1)] += n
-				}
+				out = append(out, refText{fmt.Sprintf("%s:%d:line", rel, i+1), line})
 			}
 			return nil
 		default:
@@ -111,9 +127,7 @@ func reference(t *testing.T, dir, query string, qo QueryOptions) map[string]int 
 				continue
 			}
 			for _, f := range rec.fields() {
-				if c := countMatches(re, f.text); c > 0 {
-					out[fmt.Sprintf("%s:%d:%s", rel, n, f.where)] += c
-				}
+				out = append(out, refText{fmt.Sprintf("%s:%d:%s", rel, n, f.where), f.text})
 			}
 		}
 		return sc.Err()
@@ -149,8 +163,9 @@ func TestPatternSetMatchesReference(t *testing.T) {
 	}
 	writeFile(t, dir, "projects/-work-planted/aaaaaaaa-0000-4000-8000-000000000001.jsonl", strings.Join(plantedLines, "\n")+"\n")
 	total := 0
+	texts := referenceTexts(t, dir)
 	for _, p := range patternSet {
-		want := reference(t, dir, p.query, p.qo)
+		want := reference(texts, p.query, p.qo)
 		hits, _ := runAll(t, dir, p.query, p.qo, func(o *Options) { o.Stores = []Store{StoreTranscripts} })
 		got := map[string]int{}
 		for _, h := range hits {

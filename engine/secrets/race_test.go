@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -39,8 +40,9 @@ func (s writerStyle) String() string { return [...]string{"per-line", "held", "s
 // Writers of one file take turns (mu), as the appends of one client
 // do: two writers' split lines would tear each other without the scrub.
 // It starts after delay (so its appends fall at every step of a scrub
-// across the rounds) and writes at most maxLines.
-func raceWriter(t *testing.T, file string, style writerStyle, tag string, mu *sync.Mutex, delay time.Duration, stop <-chan struct{}, started chan<- struct{}, wrote *int, wg *sync.WaitGroup) {
+// across the rounds) and writes at most maxLines; each whole line adds
+// one to lines.
+func raceWriter(t *testing.T, file string, style writerStyle, tag string, mu *sync.Mutex, delay time.Duration, stop <-chan struct{}, started chan<- struct{}, wrote *int, lines *atomic.Int64, wg *sync.WaitGroup) {
 	defer wg.Done()
 	once0 := sync.Once{}
 	once0.Do(func() { close(started) })
@@ -84,6 +86,7 @@ func raceWriter(t *testing.T, file string, style writerStyle, tag string, mu *sy
 				break
 			}
 			n++
+			lines.Add(1)
 			if style == held {
 				time.Sleep(50 * time.Microsecond)
 			}
@@ -133,12 +136,12 @@ type raceWave struct {
 
 // withWriters runs op beside one wave of writers: on each file, one
 // writer of each style, started at staggered moments, tags prefixed by
-// wave.
-func withWriters(t *testing.T, files []string, round int, wave string, op func() error) ([]*raceWave, error) {
+// wave. during is how many lines the writers appended while op ran.
+func withWriters(t *testing.T, files []string, round int, wave string, op func() error) (ws []*raceWave, during int64, err error) {
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
-	var ws []*raceWave
 	var starts []chan struct{}
+	var lines atomic.Int64
 	for fi, file := range files {
 		mu := &sync.Mutex{}
 		for _, style := range []writerStyle{perLine, held, split} {
@@ -148,16 +151,18 @@ func withWriters(t *testing.T, files []string, round int, wave string, op func()
 			starts = append(starts, st)
 			wg.Add(1)
 			delay := time.Duration((round*7+len(ws)*3)%40) * 100 * time.Microsecond
-			go raceWriter(t, file, style, x.tag, mu, delay, stop, st, &x.wrote, &wg)
+			go raceWriter(t, file, style, x.tag, mu, delay, stop, st, &x.wrote, &lines, &wg)
 		}
 	}
 	for _, st := range starts {
 		<-st
 	}
-	err := op()
+	before := lines.Load()
+	err = op()
+	during = lines.Load() - before
 	close(stop)
 	wg.Wait()
-	return ws, err
+	return ws, during, err
 }
 
 // checkLines fails unless every line every writer of ws wrote is in its
@@ -185,11 +190,16 @@ func checkLines(t *testing.T, round int, what string, files []string, ws []*race
 // is in the file once and whole, whether the scrub landed or refused.
 // Every fourth round that landed, the scrub is restored beside a second
 // wave of writers, with the same promise, and the secrets are back.
-// 1 000 rounds with MEMSCOPE_LONG=1, 60 otherwise.
+// 1 000 rounds with MEMSCOPE_LONG=1; otherwise the rounds stop once
+// raceScrubs scrubs and raceRestores restores ran while a writer
+// appended (at most 60 rounds, and the test fails if they did not).
 func TestScrubRaceWithWriters(t *testing.T) {
 	t.Parallel()
 	rounds := testenv.Size(t, 1000, 60)
 	landed, refused, restored := 0, 0, 0
+	// Rounds in which lines were appended while the scrub, or a
+	// restore, ran: the interleavings the test is for.
+	raced, racedRestores := 0, 0
 	errs := map[string]int{}
 	w := store.WithOSExchange(faultfs.NoSync{})
 	for round := range rounds {
@@ -201,13 +211,16 @@ func TestScrubRaceWithWriters(t *testing.T) {
 		// race is in the names, not the disk); the exchange production
 		// takes.
 		busy := BusyOptions{Now: time.Now().Add(time.Hour), Idle: time.Nanosecond}
-		ws, err := withWriters(t, files, round, "", func() error {
+		ws, during, err := withWriters(t, files, round, "", func() error {
 			o := Options{Home: h}
 			p := PlanScrub(o, Scan(o), nil, busy)
 			var err error
 			res, err = Apply(ApplyOptions{Home: h, Write: w, Busy: busy, Now: now}, p)
 			return err
 		})
+		if during > 0 {
+			raced++
+		}
 		if err == nil {
 			landed++
 		} else {
@@ -216,11 +229,14 @@ func TestScrubRaceWithWriters(t *testing.T) {
 		}
 		checkLines(t, round, "scrub", files, ws, err)
 		if err == nil && round%4 == 0 {
-			ws2, rerr := withWriters(t, files, round+1, "r", func() error {
+			ws2, rduring, rerr := withWriters(t, files, round+1, "r", func() error {
 				_, err := Restore(ApplyOptions{Home: h, Write: w, Now: now}, res.ID)
 				return err
 			})
 			checkLines(t, round, "restore", files, append(ws, ws2...), rerr)
+			if rduring > 0 {
+				racedRestores++
+			}
 			if rerr == nil {
 				restored++
 				if data, _ := os.ReadFile(files[0]); !strings.Contains(string(data), l.Planted[0].Secret) {
@@ -231,9 +247,20 @@ func TestScrubRaceWithWriters(t *testing.T) {
 		if leftovers, _ := hiddenFiles(h.Dir); len(leftovers) > 0 {
 			t.Fatalf("round %d: hidden files left: %v (scrub: %v)", round, leftovers, err)
 		}
+		if !testenv.Long() && raced >= raceScrubs && racedRestores >= raceRestores {
+			rounds = round + 1
+			break
+		}
 	}
-	t.Logf("%d rounds: %d landed (%d restored beside writers), %d refused %v", rounds, landed, restored, refused, errs)
+	t.Logf("%d rounds: %d landed (%d restored beside writers), %d refused %v; lines appended during %d scrubs and %d restores", rounds, landed, restored, refused, errs, raced, racedRestores)
+	if !testenv.Long() && (raced < raceScrubs || racedRestores < raceRestores) {
+		t.Fatalf("in %d rounds lines were appended during %d scrubs and %d restores, want %d and %d: the writers did not race the scrub", rounds, raced, racedRestores, raceScrubs, raceRestores)
+	}
 }
+
+// The interleavings TestScrubRaceWithWriters waits for by default:
+// scrubs, and restores, during which a writer appended lines.
+const raceScrubs, raceRestores = 20, 5
 
 func firstWords(s string, n int) string {
 	f := strings.Fields(s)

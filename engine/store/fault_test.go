@@ -191,16 +191,20 @@ func reference(t *testing.T, op faultOp) (*faultfs.FS, map[string]string, []stri
 // the file; a retry then does what a run without a fault does. A failed
 // folder fsync comes after a rename and is not a failure.
 //
-// By default a sample runs: each step fails once in every operation, at
-// its first or its last call (testenv.Calls), with one errno in turn, so
-// every operation meets every step and every errno; MEMSCOPE_LONG=1 runs
-// the full matrix.
+// By default a sample runs: each step fails once in every other
+// operation, the other half running on the checked path
+// (TestStoreFaultsCheckedPath, see onChecked), at its first or its last
+// call (testenv.Calls), with one errno in turn, so every operation meets
+// every step and every errno; MEMSCOPE_LONG=1 runs the full matrix.
 func TestStoreFaults(t *testing.T) {
 	t.Parallel()
 	for oi, op := range faultOps() {
 		counts, wantFiles, wantIDs, names := reference(t, op)
 		for si, step := range faultfs.Steps {
-			for _, k := range testenv.Calls(counts.Calls(step), oi+si) {
+			if !testenv.Long() && onChecked(oi, si) {
+				continue
+			}
+			for _, k := range testenv.Calls(counts.Calls(step), sampleCell(oi, si)) {
 				for ei, errno := range faultfs.Errnos {
 					if testenv.Long() && k > 1 && ei != k%len(faultfs.Errnos) {
 						// Every errno at the first call of each step, one
@@ -257,7 +261,9 @@ func TestStoreFaults(t *testing.T) {
 // gone one undo brings back the folder as it was (for the undo operation
 // itself, as it was before the undone change). No temporary file is left
 // unless the error says it could not be removed. Both write paths: the
-// plain one, and the checked one production takes on Linux.
+// plain one, and the checked one production takes on Linux. By default
+// each step of each operation fails on one path, the other than its
+// transient fault's (onChecked); MEMSCOPE_LONG=1 runs both.
 func TestStoreFaultsThatStay(t *testing.T) {
 	t.Parallel()
 	for _, checked := range []bool{false, true} {
@@ -289,10 +295,10 @@ func TestStoreFaultsThatStay(t *testing.T) {
 // (which picks the calls of the default sample, see testenv.Calls).
 func faultsThatStay(t *testing.T, op faultOp, oi int, counts *faultfs.FS, wrap func(*faultfs.FS) model.WriteFS, checked bool) {
 	for si, step := range faultfs.Steps {
-		if step == faultfs.StepSyncDir {
+		if step == faultfs.StepSyncDir || !testenv.Long() && onChecked(oi, si) == checked {
 			continue
 		}
-		for _, k := range testenv.Calls(counts.Calls(step), oi+si) {
+		for _, k := range testenv.Calls(counts.Calls(step), sampleCell(oi, si)) {
 			errno := faultfs.Errnos[(si+k)%len(faultfs.Errnos)]
 			t.Run(op.name+"/"+step.String()+"/"+fmt.Sprint(k)+"/"+errno.Error(), func(t *testing.T) {
 				t.Parallel()
@@ -340,6 +346,21 @@ func faultsThatStay(t *testing.T, op faultOp, oi int, counts *faultfs.FS, wrap f
 		}
 	}
 }
+
+// onChecked reports whether, in the default sample, a transient fault of
+// the si-th step during the oi-th operation is met on the checked path
+// (TestStoreFaultsCheckedPath) rather than the plain one
+// (TestStoreFaults); a fault that stays is then met on the other path
+// (TestStoreFaultsThatStay). So every operation meets every step on both
+// paths, and both kinds of fault, once each; on each path every step
+// fails in half the operations, at its first call in half of those and
+// its last in the other half (sampleCell).
+func onChecked(oi, si int) bool { return (oi+si)%2 == 1 }
+
+// sampleCell is the cell number testenv.Calls picks the failing call by:
+// the operations that meet a step on one path are every other one, and
+// the first or last call alternates along them.
+func sampleCell(oi, si int) int { return (oi + si) / 2 }
 
 // namesOne reports whether err's message names one of the files (by
 // their folder path, which staged and temporary names contain too).

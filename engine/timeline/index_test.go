@@ -13,6 +13,7 @@ import (
 
 	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/engine/window"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
@@ -123,7 +124,7 @@ func TestIndexedReplayEqualsTreeOnGenerated(t *testing.T) {
 	}
 	f.Close()
 	sameAsTree(t, os.DirFS(dir), "synthetic.jsonl")
-	for seed := range uint64(40) {
+	for seed := range uint64(testenv.Size(t, 40, 12)) {
 		name := fmt.Sprintf("random-%d.jsonl", seed)
 		if err := os.WriteFile(filepath.Join(dir, name), enginetest.RandomTranscript(seed, 300), 0o600); err != nil {
 			t.Fatal(err)
