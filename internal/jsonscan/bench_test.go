@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -22,6 +23,9 @@ func benchLines(b *testing.B) ([][]byte, int64) {
 	var lines [][]byte
 	var total int64
 	limit := int64(64 << 20)
+	if mb, err := strconv.Atoi(os.Getenv("MEMSCOPE_BENCH_MB")); err == nil && mb > 0 {
+		limit = int64(mb) << 20
+	}
 	add := func(root string) {
 		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") || total >= limit {

@@ -13,8 +13,10 @@ package jsonscan
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 )
 
 // MaxDepth is encoding/json's nesting limit, so a line accepted here is a
@@ -50,12 +52,11 @@ func describe(d []byte, i int) string {
 type Scanner struct {
 	d     []byte
 	stack []byte
-	// clean says the text has no byte below 0x20, so strings need no
-	// control check; ascii that it has no byte above 0x7F.
-	clean, ascii bool
-	// bs is the offset of the next '\\' at or after bsFrom (len(d) when
-	// there is none), once looked up.
-	bs, bsFrom int
+	// or is the OR of the string bytes read so far; once a whole value
+	// was read (orWhole) its high bits say whether the text has a byte
+	// above 0x7F (outside strings every byte of valid JSON is ASCII).
+	or      uint64
+	orWhole bool
 	// checked is checkedMember, bound once; fn is Members' callback.
 	checked MemberFunc
 	fn      func(key, val []byte)
@@ -76,17 +77,21 @@ type ElemFunc func(i, depth int) (int, error)
 
 // Reset starts a scan of d.
 func (s *Scanner) Reset(d []byte) {
-	control, or := lineBytes(d)
-	s.d, s.stack, s.bs, s.bsFrom = d, s.stack[:0], -1, 0
-	s.clean, s.ascii = !control, or&swarMSB == 0
+	s.d, s.stack, s.or, s.orWhole = d, s.stack[:0], 0, false
 }
 
 // Bytes is the text being scanned.
 func (s *Scanner) Bytes() []byte { return s.d }
 
 // ASCII reports whether the text has only ASCII bytes (so it is valid
-// UTF-8 without looking further).
-func (s *Scanner) ASCII() bool { return s.ascii }
+// UTF-8 without looking further). After Line accepted the text it is
+// known from the scan; otherwise the text is read for it.
+func (s *Scanner) ASCII() bool {
+	if !s.orWhole {
+		s.or, s.orWhole = orBytes(s.d), true
+	}
+	return s.or&swarMSB == 0
+}
 
 // Line validates d as exactly one JSON value (surrounded by optional
 // white space). When it is an object, member is called with each of its
@@ -105,13 +110,18 @@ func (s *Scanner) Line(d []byte, member MemberFunc) error {
 		if err := s.end(end, "value"); err != nil {
 			return err
 		}
+		s.orWhole = true
 		return ErrNotObject
 	}
 	end, err := s.Object(i, 0, member)
 	if err != nil {
 		return err
 	}
-	return s.end(end, "object")
+	if err := s.end(end, "object"); err != nil {
+		return err
+	}
+	s.orWhole = true
+	return nil
 }
 
 // end checks that only white space follows the value ending at i.
@@ -128,51 +138,142 @@ func (s *Scanner) ws(i int) int { return SkipWS(s.d, i) }
 
 // String validates the string at d[i] == '"'. It returns the offset past
 // its closing quote and whether it holds escapes.
+//
+// Its errors are those of a search for the closing quote first: a string
+// with no quote after a bad byte is "unterminated" (at the opening
+// quote); a control byte is reported at the start of the run of plain
+// text holding it, a bad escape at its backslash.
 func (s *Scanner) String(i int) (end int, escaped bool, err error) {
 	d := s.d
-	start := i
-	i++
-	q := -1 // the next '"' at or after i, kept across escapes
+	run := i + 1 // the start of the current run of plain text
 	for {
-		if q < i {
-			n := bytes.IndexByte(d[i:], '"')
-			if n < 0 {
-				return 0, false, errAt(start, "unterminated string")
+		p := s.plain(run)
+		if p >= len(d) {
+			return 0, false, errAt(i, "unterminated string")
+		}
+		switch d[p] {
+		case '"':
+			return p + 1, escaped, nil
+		case '\\':
+			escaped = true
+			if p+1 < len(d) {
+				switch d[p+1] {
+				case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+					run = p + 2
+					continue
+				case 'u':
+					if p+6 <= len(d) && isHex[d[p+2]] && isHex[d[p+3]] && isHex[d[p+4]] && isHex[d[p+5]] {
+						run = p + 6
+						continue
+					}
+				}
 			}
-			q = i + n
-		}
-		if s.bs < i || s.bsFrom > i {
-			s.bsFrom, s.bs = i, len(d)
-			if n := bytes.IndexByte(d[i:], '\\'); n >= 0 {
-				s.bs = i + n
+			if bytes.IndexByte(d[p+1:], '"') < 0 {
+				return 0, false, errAt(i, "unterminated string")
 			}
-		}
-		e := min(s.bs, q) // the end of the run of plain text
-		if !s.clean && hasControl(d[i:e]) {
-			return 0, false, errAt(i, "control character in string")
-		}
-		if e == q {
-			return q + 1, escaped, nil
-		}
-		// A backslash before q, so e+1 is inside the text.
-		escaped = true
-		switch d[e+1] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			i = e + 2
-		case 'u':
-			if e+6 > len(d) || !isHex(d[e+2]) || !isHex(d[e+3]) || !isHex(d[e+4]) || !isHex(d[e+5]) {
-				return 0, false, errAt(e, "bad \\u escape")
+			if p+1 < len(d) && d[p+1] == 'u' {
+				return 0, false, errAt(p, "bad \\u escape")
 			}
-			i = e + 6
-		default:
-			return 0, false, errAt(e, "bad escape \\%c", d[e+1])
+			return 0, false, errAt(p, "bad escape \\%c", d[p+1])
+		default: // a control byte
+			if bytes.IndexByte(d[p:], '"') < 0 {
+				return 0, false, errAt(i, "unterminated string")
+			}
+			return 0, false, errAt(run, "control character in string")
 		}
 	}
 }
 
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+// plain returns the offset of the first '"', '\\' or byte below 0x20 at
+// or after i (len(d) when there is none) and ORs the bytes it passes into
+// s.or. Most runs (names, ids, times) end within sixteen bytes, looked at
+// here a word at a time; longer ones go to stopBlocks, sixteen bytes a
+// step.
+func (s *Scanner) plain(i int) int {
+	d := s.d
+	if i+16 <= len(d) {
+		a := binary.LittleEndian.Uint64(d[i:])
+		b := binary.LittleEndian.Uint64(d[i+8:])
+		s.or |= a | b
+		if m := special(a); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		if m := special(b); m != 0 {
+			return i + 8 + bits.TrailingZeros64(m)>>3
+		}
+		i += 16
+		r, high := stopBlocks(d[i:])
+		if high {
+			s.or |= swarMSB
+		}
+		if r >= 0 {
+			return i + r
+		}
+		i += ^r
+	}
+	// Fewer than sixteen bytes are left.
+	if i+8 <= len(d) {
+		a := binary.LittleEndian.Uint64(d[i:])
+		s.or |= a
+		if m := special(a); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for ; i < len(d); i++ {
+		c := d[i]
+		s.or |= uint64(c)
+		if stops[c] {
+			break
+		}
+	}
+	return i
 }
+
+// stopBlocksSWAR is stopBlocks a word at a time.
+func stopBlocksSWAR(d []byte) (int, bool) {
+	var or uint64
+	i := 0
+	for ; i+16 <= len(d); i += 16 {
+		a := binary.LittleEndian.Uint64(d[i:])
+		b := binary.LittleEndian.Uint64(d[i+8:])
+		or |= a | b
+		if m := special(a); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3, or&swarMSB != 0
+		}
+		if m := special(b); m != 0 {
+			return i + 8 + bits.TrailingZeros64(m)>>3, or&swarMSB != 0
+		}
+	}
+	return ^i, or&swarMSB != 0
+}
+
+// special has the high bit of each byte of x that is '"', '\\' or below
+// 0x20 set, exactly up to and including the first such byte (the bits
+// above it may be wrong: a borrow runs on), so its lowest set bit finds
+// that byte.
+func special(x uint64) uint64 {
+	q := x ^ (swarLSB * '"')
+	b := x ^ (swarLSB * '\\')
+	return ((q-swarLSB)&^q | (b-swarLSB)&^b | (x-swar20)&^x) & swarMSB
+}
+
+// stops are the bytes that end a run of plain string text.
+var stops = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
+
+// isHex are the hex digits.
+var isHex = func() (t [256]bool) {
+	for _, c := range []byte("0123456789abcdefABCDEF") {
+		t[c] = true
+	}
+	return t
+}()
 
 func (s *Scanner) digits(i int) int {
 	d := s.d
