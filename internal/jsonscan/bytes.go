@@ -2,7 +2,6 @@ package jsonscan
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"unicode"
 	"unicode/utf16"
@@ -13,23 +12,7 @@ import (
 const (
 	swarLSB = 0x0101010101010101
 	swarMSB = 0x8080808080808080
-	swar20  = swarLSB * 0x20
 )
-
-// orBytes ORs the bytes of d (whose high bits say whether any was not
-// ASCII), 32 bytes a step.
-func orBytes(d []byte) (or uint64) {
-	// Reslicing (not indexing) lets the compiler drop the bounds checks.
-	for len(d) >= 32 {
-		or |= binary.LittleEndian.Uint64(d[0:8]) | binary.LittleEndian.Uint64(d[8:16]) |
-			binary.LittleEndian.Uint64(d[16:24]) | binary.LittleEndian.Uint64(d[24:32])
-		d = d[32:]
-	}
-	for _, c := range d {
-		or |= uint64(c)
-	}
-	return or
-}
 
 // Unquote decodes the raw JSON string raw (quotes included) as
 // encoding/json does, invalid UTF-8 read as U+FFFD; ok is false when raw

@@ -46,17 +46,20 @@ func describe(d []byte, i int) string {
 }
 
 // Scanner validates the JSON text given to Reset. It keeps its container
-// stack from one text to the next, so a scan allocates nothing in the
-// steady state, and it remembers where the next backslash is, so a line
-// of many strings and few escapes is searched for them about once.
+// stack and its bitmap from one text to the next, so a scan allocates
+// nothing in the steady state.
+//
+// Reset marks, in one pass over the text (sixteen bytes a step on
+// amd64), every byte that ends a run of plain string text: '"', '\\'
+// and the bytes below 0x20. A string is then read from mark to mark, a
+// few instructions a mark, however short or long its runs.
 type Scanner struct {
 	d     []byte
 	stack []byte
-	// or is the OR of the string bytes read so far; once a whole value
-	// was read (orWhole) its high bits say whether the text has a byte
-	// above 0x7F (outside strings every byte of valid JSON is ASCII).
-	or      uint64
-	orWhole bool
+	// stops has bit i%64 of word i/64 set when d[i] is a stop byte.
+	stops []uint64
+	// high says d has a byte above 0x7F.
+	high bool
 	// checked is checkedMember, bound once; fn is Members' callback.
 	checked MemberFunc
 	fn      func(key, val []byte)
@@ -77,21 +80,21 @@ type ElemFunc func(i, depth int) (int, error)
 
 // Reset starts a scan of d.
 func (s *Scanner) Reset(d []byte) {
-	s.d, s.stack, s.or, s.orWhole = d, s.stack[:0], 0, false
+	s.d, s.stack = d, s.stack[:0]
+	n := (len(d) + 63) / 64
+	if cap(s.stops) < n {
+		s.stops = make([]uint64, n, n+n/4)
+	}
+	s.stops = s.stops[:n]
+	s.high = stopBits(d, s.stops)
 }
 
 // Bytes is the text being scanned.
 func (s *Scanner) Bytes() []byte { return s.d }
 
 // ASCII reports whether the text has only ASCII bytes (so it is valid
-// UTF-8 without looking further). After Line accepted the text it is
-// known from the scan; otherwise the text is read for it.
-func (s *Scanner) ASCII() bool {
-	if !s.orWhole {
-		s.or, s.orWhole = orBytes(s.d), true
-	}
-	return s.or&swarMSB == 0
-}
+// UTF-8 without looking further).
+func (s *Scanner) ASCII() bool { return !s.high }
 
 // Line validates d as exactly one JSON value (surrounded by optional
 // white space). When it is an object, member is called with each of its
@@ -110,18 +113,13 @@ func (s *Scanner) Line(d []byte, member MemberFunc) error {
 		if err := s.end(end, "value"); err != nil {
 			return err
 		}
-		s.orWhole = true
 		return ErrNotObject
 	}
 	end, err := s.Object(i, 0, member)
 	if err != nil {
 		return err
 	}
-	if err := s.end(end, "object"); err != nil {
-		return err
-	}
-	s.orWhole = true
-	return nil
+	return s.end(end, "object")
 }
 
 // end checks that only white space follows the value ending at i.
@@ -184,82 +182,64 @@ func (s *Scanner) String(i int) (end int, escaped bool, err error) {
 	}
 }
 
-// plain returns the offset of the first '"', '\\' or byte below 0x20 at
-// or after i (len(d) when there is none) and ORs the bytes it passes into
-// s.or. Most runs (names, ids, times) end within sixteen bytes, looked at
-// here a word at a time; longer ones go to stopBlocks, sixteen bytes a
-// step.
+// plain returns the offset of the first stop byte ('"', '\\' or a byte
+// below 0x20) at or after i, len(d) when there is none.
 func (s *Scanner) plain(i int) int {
-	d := s.d
-	if i+16 <= len(d) {
-		a := binary.LittleEndian.Uint64(d[i:])
-		b := binary.LittleEndian.Uint64(d[i+8:])
-		s.or |= a | b
-		if m := special(a); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-		if m := special(b); m != 0 {
-			return i + 8 + bits.TrailingZeros64(m)>>3
-		}
-		i += 16
-		r, high := stopBlocks(d[i:])
-		if high {
-			s.or |= swarMSB
-		}
-		if r >= 0 {
-			return i + r
-		}
-		i += ^r
+	k := i >> 6
+	if k >= len(s.stops) {
+		return len(s.d)
 	}
-	// Fewer than sixteen bytes are left.
-	if i+8 <= len(d) {
-		a := binary.LittleEndian.Uint64(d[i:])
-		s.or |= a
-		if m := special(a); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-		i += 8
+	if w := s.stops[k] >> uint(i&63); w != 0 {
+		return i + bits.TrailingZeros64(w)
 	}
-	for ; i < len(d); i++ {
-		c := d[i]
-		s.or |= uint64(c)
-		if stops[c] {
-			break
+	for k++; k < len(s.stops); k++ {
+		if w := s.stops[k]; w != 0 {
+			return k<<6 + bits.TrailingZeros64(w)
 		}
 	}
-	return i
+	return len(s.d)
 }
 
-// stopBlocksSWAR is stopBlocks a word at a time.
-func stopBlocksSWAR(d []byte) (int, bool) {
+// stopBitsSWAR is stopBits a word at a time, exactly for each byte (a
+// flag of a byte does not depend on its neighbours), the flags' high bits
+// gathered into a byte by a multiplication.
+func stopBitsSWAR(d []byte, stops []uint64) (high bool) {
+	clear(stops)
 	var or uint64
 	i := 0
-	for ; i+16 <= len(d); i += 16 {
-		a := binary.LittleEndian.Uint64(d[i:])
-		b := binary.LittleEndian.Uint64(d[i+8:])
-		or |= a | b
-		if m := special(a); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3, or&swarMSB != 0
-		}
-		if m := special(b); m != 0 {
-			return i + 8 + bits.TrailingZeros64(m)>>3, or&swarMSB != 0
+	for ; i+8 <= len(d); i += 8 {
+		x := binary.LittleEndian.Uint64(d[i:])
+		or |= x
+		const low7 = swarLSB * 0x7f
+		q := x ^ (swarLSB * '"')
+		b := x ^ (swarLSB * '\\')
+		// A byte y&0x7f plus 0x7f carries into the high bit unless it
+		// is 0: with y's own high bit, the zero bytes are those left 0.
+		zq := ^((q&low7 + low7) | q)
+		zb := ^((b&low7 + low7) | b)
+		// Below 0x20: neither the high bit nor a carry from adding 0x60.
+		lo := ^((x&low7 + swarLSB*0x60) | x)
+		m := (zq | zb | lo) & swarMSB
+		stops[i>>6] |= ((m >> 7) * 0x0102040810204080 >> 56) << uint(i&63)
+	}
+	return stopBitsTail(d, i, stops) || or&swarMSB != 0
+}
+
+// stopBitsTail is stopBits for d[i:], a byte at a time.
+func stopBitsTail(d []byte, i int, stops []uint64) (high bool) {
+	var or byte
+	for ; i < len(d); i++ {
+		c := d[i]
+		or |= c
+		if stopByte[c] {
+			stops[i>>6] |= 1 << uint(i&63)
 		}
 	}
-	return ^i, or&swarMSB != 0
+	return or >= 0x80
 }
 
-// special has the high bit of each byte of x that is '"', '\\' or below
-// 0x20 set, exactly up to and including the first such byte (the bits
-// above it may be wrong: a borrow runs on), so its lowest set bit finds
-// that byte.
-func special(x uint64) uint64 {
-	q := x ^ (swarLSB * '"')
-	b := x ^ (swarLSB * '\\')
-	return ((q-swarLSB)&^q | (b-swarLSB)&^b | (x-swar20)&^x) & swarMSB
-}
-
-// stops are the bytes that end a run of plain string text.
-var stops = func() (t [256]bool) {
+// stopByte are the bytes that end a run of plain string text.
+var stopByte = func() (t [256]bool) {
 	for c := range 0x20 {
 		t[c] = true
 	}

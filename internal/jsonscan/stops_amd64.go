@@ -1,15 +1,18 @@
 package jsonscan
 
-// stopBlocks looks at d's whole blocks of 16 bytes for the first '"',
-// '\\' or byte below 0x20 and returns its offset, or ^(bytes looked at)
-// when no whole block has one; high says whether a byte of the blocks it
-// read (which may go past the one it returns) is above 0x7F.
-func stopBlocks(d []byte) (int, bool) {
-	if len(d) < 16 {
-		return ^0, false
+// stopBits sets the bits of stops (one a byte of d, len(stops) ==
+// (len(d)+63)/64) of d's stop bytes: '"', '\\' and the bytes below 0x20;
+// it returns whether d has a byte above 0x7F. Whole blocks of sixteen
+// bytes go to an SSE2 loop, the rest (fewer than sixteen) a byte at a
+// time.
+func stopBits(d []byte, stops []uint64) (high bool) {
+	clear(stops)
+	n := len(d) &^ 15
+	if n > 0 {
+		high = stopBitsSSE2(&d[0], n, &stops[0])
 	}
-	return stopsSSE2(&d[0], len(d))
+	return stopBitsTail(d, n, stops) || high
 }
 
 //go:noescape
-func stopsSSE2(p *byte, n int) (i int, high bool)
+func stopBitsSSE2(p *byte, n int, out *uint64) (high bool)

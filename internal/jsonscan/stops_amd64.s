@@ -1,15 +1,16 @@
 #include "textflag.h"
 
-// func stopsSSE2(p *byte, n int) (i int, high bool)
+// func stopBitsSSE2(p *byte, n int, out *uint64) (high bool)
 //
-// For each whole block of 16 bytes from p: the first byte that is '"',
-// '\\' or below 0x20 (x == '"' | x == '\\' | max(x, 0x1f) == 0x1f), and
-// whether a byte of the blocks read has its high bit set. i is that
-// byte's offset, or ^(bytes read) when no whole block has one. SSE2 only
-// (every amd64 processor).
-TEXT ·stopsSSE2(SB), NOSPLIT, $0-25
+// For each block of 16 bytes from p (n is a multiple of 16), sixteen
+// bits at out (bit i of the block's word for byte i: little-endian, so
+// the bits of byte k of the text land at bit k%64 of word k/64): set for
+// '"', '\\' and the bytes below 0x20 (max(x, 0x1f) == 0x1f); and whether
+// any byte has its high bit set. SSE2 only (every amd64 processor).
+TEXT ·stopBitsSSE2(SB), NOSPLIT, $0-25
 	MOVQ       p+0(FP), SI
 	MOVQ       n+8(FP), CX
+	MOVQ       out+16(FP), DI
 	MOVQ       $0x2222222222222222, DX
 	MOVQ       DX, X4
 	PUNPCKLQDQ X4, X4
@@ -50,8 +51,8 @@ loop32:
 	PMOVMSKB X8, R8
 	SHLL     $16, R8
 	ORL      R8, DX
-	TESTL    DX, DX
-	JNZ      found
+	MOVL     DX, (DI)
+	ADDQ     $4, DI
 	MOVQ     BX, AX
 	JMP      loop32
 
@@ -70,21 +71,9 @@ loop16:
 	POR      X1, X0
 	POR      X2, X0
 	PMOVMSKB X0, DX
-	TESTL    DX, DX
-	JNZ      found
-	MOVQ     BX, AX
+	MOVW     DX, (DI)
 
 done:
-	NOTQ AX
-	MOVQ AX, i+16(FP)
-	JMP  high
-
-found:
-	BSFL DX, DX
-	ADDQ DX, AX
-	MOVQ AX, i+16(FP)
-
-high:
 	PMOVMSKB X7, DX
 	TESTL    DX, DX
 	SETNE    high+24(FP)

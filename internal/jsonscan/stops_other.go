@@ -2,5 +2,5 @@
 
 package jsonscan
 
-// stopBlocks is stopBlocksSWAR on processors without an assembly loop.
-func stopBlocks(d []byte) (int, bool) { return stopBlocksSWAR(d) }
+// stopBits is stopBitsSWAR on processors without an assembly loop.
+func stopBits(d []byte, stops []uint64) (high bool) { return stopBitsSWAR(d, stops) }
