@@ -5,7 +5,8 @@
 // need a handful of fields; decoding them with encoding/json would
 // allocate and copy every string. A Scanner validates a line exactly as
 // json.Valid does (fuzz tests hold it to that) but hands out byte offsets,
-// and finds the ends of strings with bytes.IndexByte, so long values cost
+// and finds the ends of strings from a bitmap of the line's quotes,
+// backslashes and control bytes made in one pass, so long values cost
 // little. A reader walks the objects it reads with Object and Array and
 // skips the rest with Value; the functions of valid.go walk again, without
 // checking, text a Scanner has accepted.
