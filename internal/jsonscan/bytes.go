@@ -2,7 +2,6 @@ package jsonscan
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"unicode"
 	"unicode/utf16"
@@ -13,51 +12,7 @@ import (
 const (
 	swarLSB = 0x0101010101010101
 	swarMSB = 0x8080808080808080
-	swar20  = swarLSB * 0x20
 )
-
-// lineBytes reports whether d holds a byte below 0x20 and ORs its bytes
-// (whose high bits say whether any was not ASCII), 32 bytes a step. One
-// pass over a line spares every string of it a control check.
-func lineBytes(d []byte) (control bool, or uint64) {
-	// Reslicing (not indexing) lets the compiler drop the bounds checks.
-	for len(d) >= 32 {
-		a := binary.LittleEndian.Uint64(d[0:8])
-		b := binary.LittleEndian.Uint64(d[8:16])
-		c := binary.LittleEndian.Uint64(d[16:24])
-		e := binary.LittleEndian.Uint64(d[24:32])
-		or |= a | b | c | e
-		if ((a-swar20)&^a|(b-swar20)&^b|(c-swar20)&^c|(e-swar20)&^e)&swarMSB != 0 {
-			return true, or
-		}
-		d = d[32:]
-	}
-	for _, c := range d {
-		if c < 0x20 {
-			return true, or
-		}
-		or |= uint64(c)
-	}
-	return false, or
-}
-
-// hasControl reports whether s holds a byte below 0x20, which JSON forbids
-// inside strings. It checks eight bytes at a time.
-func hasControl(s []byte) bool {
-	for len(s) >= 8 {
-		x := binary.LittleEndian.Uint64(s)
-		if (x-swar20)&^x&swarMSB != 0 {
-			return true
-		}
-		s = s[8:]
-	}
-	for _, c := range s {
-		if c < 0x20 {
-			return true
-		}
-	}
-	return false
-}
 
 // Unquote decodes the raw JSON string raw (quotes included) as
 // encoding/json does, invalid UTF-8 read as U+FFFD; ok is false when raw

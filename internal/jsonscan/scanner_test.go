@@ -211,21 +211,81 @@ func TestObjectAndArrayWalk(t *testing.T) {
 	}
 }
 
-func TestHasControl(t *testing.T) {
-	for _, c := range []struct {
-		s    string
-		want bool
-	}{
-		{"", false}, {"plain ascii text, long enough for words", false},
-		{"é ünïcode ✓", false}, {"abcdefg\x1f", true}, {"\x00", true},
-		{"abcdefghijklmnop\nq", true}, {"\x7f\x80\xff", false},
-	} {
-		if got := hasControl([]byte(c.s)); got != c.want {
-			t.Errorf("hasControl(%q) = %v, want %v", c.s, got, c.want)
+// TestPlainFindsFirstStop holds the stop bitmap (both loops) and the
+// search over it to a byte loop: from every offset of texts that put a
+// quote, a backslash or a control byte at every place of a word and a
+// block, beside bytes that look like them to a careless mask (0x20, 0x21,
+// 0x5b, 0x5d, 0x7f, 0x80, 0xa2, 0xdc, 0xff, 0x9f, 0xa0).
+func TestPlainFindsFirstStop(t *testing.T) {
+	fill := []byte("abcdefghijklmnopqrstuvwx !#[]\x7f\xa2\xdc\xff\x80é\x9f\xa0\x5c\x22")
+	for _, stop := range []byte{'"', '\\', 0, 0x1f, '\n'} {
+		for n := 0; n < 150; n++ {
+			if n > 40 && n%7 != 0 {
+				continue // longer texts: every seventh length
+			}
+			for pos := 0; pos <= n; pos++ {
+				d := make([]byte, n)
+				for k := range d {
+					d[k] = fill[(k*7+n)%len(fill)]
+				}
+				if pos < n {
+					d[pos] = stop
+				}
+				want := make([]uint64, (n+63)/64)
+				for k, c := range d {
+					if c == '"' || c == '\\' || c < 0x20 {
+						want[k/64] |= 1 << (k % 64)
+					}
+				}
+				for name, bitsOf := range map[string]func([]byte, []uint64) bool{"stopBits": stopBits, "stopBitsSWAR": stopBitsSWAR} {
+					got := make([]uint64, len(want))
+					for k := range got {
+						got[k] = ^uint64(0) // left from an earlier text
+					}
+					high := bitsOf(d, got)
+					if fmt.Sprint(got) != fmt.Sprint(want) || high == isASCII(string(d)) {
+						t.Fatalf("%s(%q) = %x, %v; want %x", name, d, got, high, want)
+					}
+				}
+				var s Scanner
+				s.Reset(d)
+				for i := 0; i <= n; i++ {
+					want := i
+					for want < n && d[want] != '"' && d[want] != '\\' && d[want] >= 0x20 {
+						want++
+					}
+					if got := s.plain(i); got != want {
+						t.Fatalf("plain(%q, %d) = %d, want %d", d, i, got, want)
+					}
+				}
+				if s.ASCII() != isASCII(string(d)) {
+					t.Fatalf("ASCII(%q) = %v", d, s.ASCII())
+				}
+			}
 		}
-		control, or := lineBytes([]byte(strings.Repeat(c.s, 9)))
-		if control != (c.want && c.s != "") || (or&swarMSB != 0) != (c.s != "" && !isASCII(c.s)) {
-			t.Errorf("lineBytes(%q×9) = %v, %x", c.s, control, or)
+	}
+}
+
+// TestASCIIAfterLine checks what ASCII says once Line has read the text
+// against the bytes.
+func TestASCIIAfterLine(t *testing.T) {
+	for _, in := range []string{
+		`{"a":"plain"}`, `{"a":"é"}`, `{"é":1}`, `["x","\u00e9"]`,
+		`{"a":"` + strings.Repeat("x", 40) + "\xff" + `"}`,
+		`{"a":"` + strings.Repeat("x", 40) + `\n` + strings.Repeat("y", 17) + "\xc3\xa9" + `"}`,
+		`"` + strings.Repeat("y", 23) + "\x80" + `"`,
+		// White space holding raw control bytes before a non-ASCII string:
+		// a check that stops at the first control byte misses the é.
+		"{\"a\":\t\"\xc3\xa9\"}",
+		"{\n\"" + strings.Repeat("k", 40) + "\":\"\xc3\xa9\"}",
+	} {
+		var s Scanner
+		err := s.Line([]byte(in), func(key []byte, v, depth int) (int, error) { return s.Value(v, depth) })
+		if err != nil && err != ErrNotObject {
+			t.Fatalf("Line(%q): %v", in, err)
+		}
+		if s.ASCII() != isASCII(in) {
+			t.Errorf("ASCII(%q) = %v", in, s.ASCII())
 		}
 	}
 }
@@ -272,6 +332,9 @@ func TestTextAndInt(t *testing.T) {
 func FuzzValid(f *testing.F) {
 	f.Add([]byte(`{"type":"user","message":{"content":"x\n"}}`))
 	f.Add([]byte(`{"a":"\u00e9\"\\"}`))
+	for _, in := range trickySeeds() {
+		f.Add(in)
+	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		want := json.Valid(in)
 		var s Scanner
@@ -289,6 +352,9 @@ func FuzzValid(f *testing.F) {
 func FuzzMembers(f *testing.F) {
 	f.Add([]byte(`{"type":"user","message":{"content":"a\"b\u00e9"}}`))
 	f.Add([]byte(`{"a":[1,-2.5e3,true,null,{"b":[]}]}`))
+	for _, in := range trickySeeds() {
+		f.Add(in)
+	}
 	f.Fuzz(func(t *testing.T, line []byte) {
 		members := map[string]string{}
 		var checked, trusted []string
@@ -331,4 +397,28 @@ func FuzzMembers(f *testing.F) {
 			}
 		}
 	})
+}
+
+// trickySeeds are the fuzzers' seeds for the string search's edges: each
+// kind of stop (quote, escapes good and bad, control bytes, a cut end)
+// after runs of every length across two 16-byte blocks, so it falls on
+// every place of a word and a block; UTF-8 around it; nesting at the
+// limit; and numbers.
+func trickySeeds() [][]byte {
+	var seeds [][]byte
+	stops := []string{`"`, `\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00`, `\u12`, `\x`, "\x00", "\x1f", "\t", `\`, ""}
+	for n := 0; n <= 40; n += 3 {
+		run := strings.Repeat("a", n)
+		for _, stop := range stops {
+			seeds = append(seeds, []byte(`{"k":"`+run+stop+`z"}`), []byte(`{"k":"`+run+stop))
+		}
+		seeds = append(seeds, []byte(`{"`+run+"é\xff"+`":"\xc3"}`))
+	}
+	seeds = append(seeds,
+		[]byte(strings.Repeat("[", MaxDepth)+strings.Repeat("]", MaxDepth)),
+		[]byte(`{"a":`+strings.Repeat(`{"a":`, MaxDepth-1)+"1"+strings.Repeat("}", MaxDepth)),
+		[]byte(`[0,-0,1.5,-1e9,1E+2,2e-3,01,1.,.5,-,1e,+1,0x10,1_0]`),
+		[]byte(`{"n":-0.0e-0}`), []byte(`{"n":123456789012345678901234567890}`),
+	)
+	return seeds
 }
