@@ -24,6 +24,7 @@ func (m *Model) requestHistory() tea.Cmd {
 	cmd := m.feeds.history.Request(true)
 	if m.feeds.history.ReadingAll() {
 		m.loading["history"] = true
+		m.feeds.overview.HistoryReading()
 	}
 	return cmd
 }
