@@ -39,6 +39,12 @@ type History struct {
 	refs    model.PasteRefs
 	whole   bool // the running read reads the whole file
 	checks  Flight[PastesReq]
+	// pastesShown says a pane that shows the paste inventory (the
+	// History pane's badges, the Pastes pane) was shown (ShowPastes):
+	// until then the checks wait in pastesWaiting, merged, so a start on
+	// another pane lists and hashes no paste file.
+	pastesShown   bool
+	pastesWaiting *PastesReq
 	// verdicts remembers the paste files already hashed; restored says
 	// the ones kept by an earlier run were asked for (cache).
 	verdicts  *model.PasteVerdicts
@@ -267,9 +273,32 @@ func touches(entries []model.HistoryEntry, open Open) bool {
 	return false
 }
 
+// ShowPastes says a pane that shows the paste inventory is shown: the
+// checks asked for until then run now (and later ones at once).
+func (h *History) ShowPastes() tea.Cmd {
+	if h.pastesShown {
+		return nil
+	}
+	h.pastesShown = true
+	if h.pastesWaiting == nil {
+		return nil
+	}
+	r := *h.pastesWaiting
+	h.pastesWaiting = nil
+	return h.RequestPastes(r)
+}
+
 // RequestPastes checks the paste inventory against history's current
-// references, or queues the check behind the running one.
+// references, or queues the check behind the running one (or, before a
+// pane that shows it is shown, until then: ShowPastes).
 func (h *History) RequestPastes(r PastesReq) tea.Cmd {
+	if !h.pastesShown {
+		if h.pastesWaiting != nil {
+			r = MergePastes(*h.pastesWaiting, r)
+		}
+		h.pastesWaiting = &r
+		return nil
+	}
 	if !h.checks.Start(r, MergePastes) {
 		return nil
 	}
@@ -329,8 +358,17 @@ func (h *History) Checked(msg PastesChecked, open Open, now time.Time) HistoryOu
 		out.Cmd = h.check(r)
 	}
 	out.History = h.Entries(open, now)
-	out.Pastes = pastes.InventoryMsg{Inventory: h.inventory, Refs: h.pasteRefs, Now: now}
+	out.Pastes = h.InventoryMsg(now)
 	return out
+}
+
+// InventoryMsg is the Pastes pane's message for the inventory last
+// checked; nil before a check landed.
+func (h *History) InventoryMsg(now time.Time) tea.Msg {
+	if h.inventory == nil {
+		return nil
+	}
+	return pastes.InventoryMsg{Inventory: h.inventory, Refs: h.pasteRefs, Now: now}
 }
 
 // Entries is the History pane's message for the project open: its
