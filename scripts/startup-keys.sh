@@ -12,7 +12,10 @@
 # (the cold run's). The time a key waits behind other messages in Bubble
 # Tea's loop is not in it: the end-to-end row (tmux) adds that, timed
 # from send-keys until the pane's screen changes, every EVERY_E2E-th key
-# (default 5).
+# (default 5). The floor row runs the same end-to-end timing against
+# scripts/memscope-tea-idle, a Bubble Tea program with no work behind a
+# key (a digit changes its first line): what tmux's polling and the
+# renderer's frame interval cost any Bubble Tea app.
 #
 #   scripts/startup-keys.sh
 #   SECS=30 HOME_DIR=~/.claude scripts/startup-keys.sh
@@ -27,6 +30,7 @@ mkdir -p "$CACHE"
 log() { echo "startup-keys: $*" >&2; }
 command -v tmux >/dev/null || { log "tmux is required"; exit 1; }
 go build -o "$CACHE/memscope" .
+go build -o "$CACHE/memscope-tea-idle" ./scripts/memscope-tea-idle
 MEMSCOPE="$PWD/$CACHE/memscope"
 H=$(cd "${HOME_DIR:-$CACHE/W}" && pwd)
 [ -d "$H/projects" ] || { log "$H: no projects folder (run scripts/startup-bench.sh once to generate W)"; exit 1; }
@@ -37,13 +41,14 @@ tmux_work memscope-startup-keys
 trap 'cleanup; rm -rf "$XDG" "$LOGS"' EXIT
 tmux -S "$sock" new-session -d -s keep "sleep 36000"
 
-# run NAME: one start, keys sent through SECS; the app's log in
-# $LOGS/NAME, the end-to-end times in $LOGS/NAME.e2e.
+# run NAME [COMMAND]: one start, keys sent through SECS; the app's log in
+# $LOGS/NAME, the end-to-end times in $LOGS/NAME.e2e. With COMMAND (the
+# floor), that program runs instead of the app and there is no app log.
 run() {
 	local name=$1 t0 n=0 k before t1 now
 	session="keys-$name"
 	tmux -S "$sock" new-session -d -s "$session" -x 160 -y 45 \
-		"XDG_CACHE_HOME=$XDG NO_COLOR=1 MEMSCOPE_KEYLOG=$LOGS/$name exec $MEMSCOPE --home $H"
+		"${2:-XDG_CACHE_HOME=$XDG NO_COLOR=1 MEMSCOPE_KEYLOG=$LOGS/$name exec $MEMSCOPE --home $H}"
 	: >"$LOGS/$name.e2e"
 	t0=$(date +%s%N)
 	while [ $((($(date +%s%N) - t0) / 1000000000)) -lt "$SECS" ]; do
@@ -63,6 +68,11 @@ run() {
 		sleep "$EVERY"
 	done
 	keys q
+	if [ -n "${2:-}" ]; then
+		tmux -S "$sock" kill-session -t "$session" 2>/dev/null || true
+		[ -s "$LOGS/$name.e2e" ] || { log "$name: no key was timed"; exit 1; }
+		return
+	fi
 	for _ in $(seq 1 50); do [ -s "$LOGS/$name" ] && break; sleep 0.1; done
 	tmux -S "$sock" kill-session -t "$session" 2>/dev/null || true
 	[ -s "$LOGS/$name" ] || { log "$name: the app wrote no key log"; exit 1; }
@@ -79,6 +89,7 @@ stats() {
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 run cold
 run warm
+run floor "exec $PWD/$CACHE/memscope-tea-idle"
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 {
 	echo "### keys during start-up on $(basename "$H"), $(date -u +%Y-%m-%dT%H:%MZ)"
@@ -96,4 +107,6 @@ LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 		printf '| %s | send-keys to screen change (tmux) ' "$name"
 		stats <"$LOGS/$name.e2e"
 	done
+	printf '| floor (tea-idle) | send-keys to screen change (tmux) '
+	stats <"$LOGS/floor.e2e"
 } | tee "$CACHE/startup-keys.md"

@@ -176,4 +176,6 @@ type feeds struct {
 	project   *feed.Project
 	search    *feed.Search
 	edits     *feed.Edits
+	vault     *feed.Vault
+	markdown  *feed.Markdown
 }

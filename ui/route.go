@@ -51,7 +51,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, next, true
 	case feed.LoadsRead:
 		return m, m.projectCmd(m.feeds.project.LoadsDone(msg, m.data.open)), true
-	case renderedMsg:
+	case feed.Rendered:
 		m.applyRendered(msg)
 		return m, nil, true
 	case replay.StateMsg, replay.PipelineMsg:
@@ -67,7 +67,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case feed.SessionsLoaded:
 		next := m.sessionsDone()
 		if msg.Slug == m.data.open {
-			next = tea.Batch(next, m.vaultSessionsAfter(msg.Slug, msg.Sessions))
+			next = tea.Batch(next, m.feeds.vault.SessionsAfter(msg.Slug, msg.Sessions))
 			m.feeds.sessions.Loaded(msg)
 			m.p.replay, _ = m.p.replay.Update(replay.SessionsMsg{Sessions: msg.Sessions, Now: m.opts.Now()})
 			// A session that started or wrote an attachment record may

@@ -20,7 +20,7 @@ import (
 // replayVaultAt opens the vault's copy of the transcript r names (a
 // session the home lost) in the Replay pane at r's hit, read-only.
 func (m *Model) replayVaultAt(r msgs.ReplayAt) tea.Cmd {
-	return m.replayFrom(r, m.openLost())
+	return m.replayFrom(r, m.feeds.vault.Lost())
 }
 
 // replayFrom is replayAt reading the transcript from what open returns

@@ -20,7 +20,6 @@ import (
 	engsearch "github.com/memscope/memscope/engine/search"
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/model"
-	"github.com/memscope/memscope/views/component/markdown"
 	"github.com/memscope/memscope/views/component/style"
 	"github.com/memscope/memscope/views/component/text"
 	livepane "github.com/memscope/memscope/views/live"
@@ -104,10 +103,6 @@ type Model struct {
 
 	data homeData
 
-	md *markdown.Renderer
-	// rendered is the last Markdown rendered, for the next renderCmd.
-	rendered renderCache
-
 	// p holds the panes (the pane table's) and the search overlay.
 	p *paneSet
 
@@ -127,8 +122,6 @@ type Model struct {
 	lv        *feed.Live
 	follow    *timelineFollow
 	followGen int
-	// vaultRows is what the Replay pane's vault rows were read for (vault.go).
-	vaultRows *vaultListed
 
 	// fl runs the sessions' loads one at a time (the feeds hold their
 	// own flights).
@@ -156,14 +149,6 @@ type Model struct {
 	leftoversAnnounced bool
 }
 
-// vaultListed is what the Replay pane's vault rows were last read for:
-// the project and the home's session ids then. They are read again only
-// when either changes (a session swept or put back), not on every append.
-type vaultListed struct {
-	slug string
-	ids  string
-}
-
 // New builds the root model. Nothing is read until Init's commands run, so
 // the first frame comes before any data.
 func New(opts Options) Model {
@@ -185,12 +170,12 @@ func New(opts Options) Model {
 		styles:  st,
 		help:    new(help.New()),
 		loading: map[string]bool{"home": true, "history": true},
-		feeds:   &feeds{overview: feed.NewOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets(), files: feed.NewFiles(), sessions: feed.NewSessions(), history: feed.NewHistory(opts.Home, opts.Cache), home: feed.NewHome(opts.Home, opts.Cache)},
-		md:      markdown.NewRenderer(),
+		feeds:   &feeds{overview: feed.NewOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets(), files: feed.NewFiles(), sessions: feed.NewSessions(), history: feed.NewHistory(opts.Home, opts.Cache), home: feed.NewHome(opts.Home, opts.Cache), markdown: feed.NewMarkdown()},
 		p:       newPanes(km, st),
 	}
 	m.lv = m.newLive()
 	m.feeds.retention.SetVaultDir(m.places().VaultDir)
+	m.feeds.vault = feed.NewVault(m.places().VaultDir, feed.Mount(opts.Root, opts.Home), opts.Home, m.writes())
 	m.memo = &viewMemo{}
 	m.feeds.search = feed.NewSearch(feed.SearchEnv{Home: opts.Home, Machine: opts.Root, Getenv: opts.Getenv})
 	m.feeds.project = feed.NewProject(feed.ProjectEnv{Home: opts.Home, Machine: opts.Root, Writes: opts.Writes, Getenv: opts.Getenv, Now: opts.Now, Staleness: opts.Staleness, Watch: opts.Watch, Cache: opts.Cache, GateLog: m.places().GateLog}, m.feeds.home)

@@ -3,6 +3,7 @@ package extract
 import (
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/memscope/memscope/engine/scan"
 )
@@ -87,10 +88,13 @@ var inWords = []string{
 	"keep", "way", "approach", "choice", "move", "of this", "what i", "circumstances", "at all times",
 }
 
-// inWordsBy are inWords by their first byte.
+// inWordsBy are inWords by their first byte, in either case.
 var inWordsBy = func() (by [256][]string) {
 	for _, w := range inWords {
 		by[w[0]] = append(by[w[0]], w)
+		if up := w[0] - 'a' + 'A'; 'a' <= w[0] && w[0] <= 'z' {
+			by[up] = append(by[up], w)
+		}
 	}
 	return by
 }()
@@ -99,6 +103,19 @@ var inWordsBy = func() (by [256][]string) {
 // each byte once for the words that start with it, rather than searching
 // the sentence once per word (TestHasInstructionWordIsContains).
 func hasInstructionWord(s string) bool {
+	if ascii(s) {
+		// Without a lower-cased copy: in ASCII text strings.ToLower
+		// maps A-Z only, as EqualFold does, and exStraightQuotes
+		// changes nothing.
+		for i := 0; i < len(s); i++ {
+			for _, w := range inWordsBy[s[i]] {
+				if len(s)-i >= len(w) && strings.EqualFold(s[i:i+len(w)], w) {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	l := strings.ToLower(exStraightQuotes(s))
 	for i := 0; i < len(l); i++ {
 		for _, w := range inWordsBy[l[i]] {
@@ -108,6 +125,16 @@ func hasInstructionWord(s string) bool {
 		}
 	}
 	return false
+}
+
+// ascii reports whether s has no byte above 0x7F.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // instructionReason says whether sentence s (prev is the one before it)

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
 )
 
@@ -182,6 +183,7 @@ const findChunk = 256 << 10
 // mark is not found). Past limit bytes only the search goes on and no
 // bytes come back.
 func findMark(r io.Reader, name string, mark []byte, buf []byte, limit int) (read []byte, found bool, err error) {
+	fm := jsonscan.NewFinder(string(mark)) // most chunks are passed over at memchr's speed
 	buf = buf[:0]
 	from := 0 // where the search resumes: a mark may straddle two reads
 	for {
@@ -194,7 +196,7 @@ func findMark(r io.Reader, name string, mark []byte, buf []byte, limit int) (rea
 		}
 		n, err := r.Read(buf[len(buf):min(cap(buf), len(buf)+findChunk)])
 		buf = buf[:len(buf)+n]
-		if bytes.Contains(buf[from:], mark) {
+		if fm.In(buf[from:]) {
 			return buf, true, nil
 		}
 		from = max(0, len(buf)-len(mark)+1)
@@ -210,12 +212,13 @@ func findMark(r io.Reader, name string, mark []byte, buf []byte, limit int) (rea
 // searchOn is findMark past its limit: buf (the last bytes read, with
 // room for a chunk) is reused for each read and nothing is kept.
 func searchOn(r io.Reader, name string, mark, buf []byte) ([]byte, bool, error) {
+	fm := jsonscan.NewFinder(string(mark))
 	keep := len(buf)
 	buf = buf[:cap(buf)]
 	for {
 		n, err := r.Read(buf[keep:])
 		total := keep + n
-		if bytes.Contains(buf[:total], mark) {
+		if fm.In(buf[:total]) {
 			return nil, true, nil
 		}
 		if err != nil {

@@ -326,6 +326,9 @@ func (a *afterText) splitSentences() {
 // case and line breaks: strings.Fields of the lower-cased text joined by
 // single spaces, made in one pass (it runs on every summary).
 func normalize(s string) string {
+	if normal(s) {
+		return s
+	}
 	s = strings.ToLower(s)
 	b := make([]byte, 0, len(s))
 	gap := false // white space since the last word
@@ -357,6 +360,22 @@ func normalize(s string) string {
 		i += size
 	}
 	return string(b)
+}
+
+// normal reports whether s is its own normalize: ASCII without capitals
+// or white space but single spaces between words (most paths and
+// commands), so it needs no copy.
+func normal(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf || 'A' <= c && c <= 'Z':
+			return false
+		case asciiSpace[c] && (c != ' ' || i == 0 || i == len(s)-1 || s[i-1] == ' '):
+			return false
+		}
+	}
+	return true
 }
 
 // asciiSpace are the ASCII bytes unicode.IsSpace calls white space.

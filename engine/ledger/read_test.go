@@ -144,7 +144,7 @@ func TestLeanReadKeepsPreservedText(t *testing.T) {
 // Unicode white space (NBSP, NEL, U+2028, ideographic), upper case
 // letters outside ASCII and invalid bytes, 20 000 of them from a fixed seed.
 func TestNormalizeIsFieldsJoined(t *testing.T) {
-	parts := []string{"a", "B", "Ünï", "ſ", " ", "\t", "\n", "\r\n", "\v", "\f", "\u00a0", "\u0085", "\u2028", "\u3000", "\xff", "\xe2\x80", "go test ./...", "İ", "", "K"}
+	parts := []string{"a", "B", "Ünï", "ſ", " ", "\t", "\n", "\r\n", "\v", "\f", "\u00a0", "\u0085", "\u2028", "\u3000", "\xff", "\xe2\x80", "go test ./...", "İ", "", "K", "x y", "/a/b.go"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 20000 {
 		var b strings.Builder

@@ -3,6 +3,9 @@
 // in the alt screen and then does nothing. What it costs over a minute is
 // what any Bubble Tea app costs idle (the renderer's frame ticker, 60 a
 // second); scripts/startup-bench.sh prints it beside memscope's idle CPU.
+// A digit key puts "key N" on its first line, so scripts/startup-keys.sh
+// times send-keys to a screen change on it too: the floor of that row
+// (tmux's polling, the renderer's frame interval), with no work behind.
 package main
 
 import (
@@ -13,7 +16,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-type model struct{ w, h int }
+type model struct {
+	w, h int
+	key  string
+}
 
 func (m model) Init() tea.Cmd { return nil }
 
@@ -22,8 +28,11 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
 	case tea.KeyPressMsg:
-		if msg.String() == "q" {
+		switch k := msg.String(); {
+		case k == "q":
 			return m, tea.Quit
+		case len(k) == 1 && k[0] >= '0' && k[0] <= '9':
+			m.key = k
 		}
 	}
 	return m, nil
@@ -31,7 +40,11 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m model) View() tea.View {
 	line := strings.Repeat("idle ", max(m.w/5, 1))
-	v := tea.NewView(strings.TrimRight(strings.Repeat(line+"\n", max(m.h, 1)), "\n"))
+	s := strings.TrimRight(strings.Repeat(line+"\n", max(m.h, 1)), "\n")
+	if m.key != "" {
+		s = "key " + m.key + s[min(len(s), 5):]
+	}
+	v := tea.NewView(s)
 	v.AltScreen = true
 	return v
 }

@@ -1,0 +1,130 @@
+package feed
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/component/markdown"
+	"github.com/memscope/memscope/views/index"
+	"github.com/memscope/memscope/views/memories"
+)
+
+// Markdown renders the open project's index and memory bodies for the
+// Index and Memories panes, at their widths and in the terminal's style,
+// in the background. It keeps what it rendered last (bounded by bytes,
+// maxRenderCache), so a memory folder where one file changed renders
+// only that file again.
+type Markdown struct {
+	r *markdown.Renderer
+	// last is the last rendering's cache: only read by a Render's
+	// command, replaced (never written) by Loaded.
+	last renderCache
+}
+
+// NewMarkdown returns a feed that has rendered nothing.
+func NewMarkdown() *Markdown { return &Markdown{r: markdown.NewRenderer()} }
+
+// Rendered carries Markdown rendered for the current widths.
+type Rendered struct {
+	slug        string
+	indexWidth  int
+	indexLoaded string
+	bodies      map[string]string // by memory file path
+	// cache is every text rendered for this message, for the next
+	// Render (see renderKey).
+	cache renderCache
+}
+
+// maxRenderCache bounds the rendered Markdown kept from one rendering to
+// the next, in bytes of source and rendered text: 8 MiB, a few hundred
+// memory folders' worth (a typical one is a few KiB to a few hundred).
+// Past it, the rest is rendered every time, not kept.
+const maxRenderCache = 8 << 20
+
+// renderCache is the Markdown rendered for one Rendered, by text, width
+// and style, with its size in bytes.
+type renderCache struct {
+	m     map[renderKey]string
+	bytes int
+}
+
+func (c renderCache) get(k renderKey) (string, bool) {
+	s, ok := c.m[k]
+	return s, ok
+}
+
+// put keeps s for k unless that takes the cache over limit bytes.
+func (c *renderCache) put(k renderKey, s string, limit int) {
+	n := len(k.text) + len(s)
+	if c.bytes+n > limit {
+		return
+	}
+	if c.m == nil {
+		c.m = map[renderKey]string{}
+	}
+	c.m[k] = s
+	c.bytes += n
+}
+
+// renderKey identifies one Markdown rendering: the same text at the same
+// width and style renders the same.
+type renderKey struct {
+	text          string
+	width         int
+	dark, noColor bool
+}
+
+// Render renders p's index (at indexWidth) and memory bodies (at
+// bodyWidth) in the background (nil when no project is loaded).
+func (md *Markdown) Render(p *ProjectLoaded, indexWidth, bodyWidth int, dark, noColor bool) tea.Cmd {
+	if p.Slug == "" {
+		return nil
+	}
+	r, st := md.r, markdown.StyleFor(dark, noColor)
+	slug, loaded := p.Slug, LoadedIndexText(p.Cap)
+	bodies := map[string]string{}
+	for _, row := range p.Rows {
+		bodies[row.File.Path] = row.File.Body
+	}
+	prev := md.last
+	return func() tea.Msg {
+		out := Rendered{slug: slug, indexWidth: indexWidth, bodies: map[string]string{}, cache: renderCache{}}
+		render := func(text string, width int) string {
+			k := renderKey{text: text, width: width, dark: dark, noColor: noColor}
+			s, ok := out.cache.get(k)
+			if !ok {
+				if s, ok = prev.get(k); !ok {
+					s = r.Render(text, width, st)
+				}
+				out.cache.put(k, s, maxRenderCache)
+			}
+			return s
+		}
+		if loaded != "" {
+			out.indexLoaded = render(loaded, indexWidth)
+		}
+		for k, body := range bodies {
+			out.bodies[k] = render(model.SanitizeForTerminal(body), bodyWidth)
+		}
+		return out
+	}
+}
+
+// Loaded keeps r's renderings for the next Render and returns the panes'
+// messages: p's rows with their bodies rendered and the Index pane's
+// data. ok is false when r is of another project than p (the project
+// changed while it rendered): nothing is kept.
+func (md *Markdown) Loaded(r Rendered, p *ProjectLoaded) (rows memories.RowsMsg, idx index.DataMsg, ok bool) {
+	if r.slug != p.Slug {
+		return memories.RowsMsg{}, index.DataMsg{}, false
+	}
+	md.last = r.cache
+	out := make([]memories.Row, len(p.Rows))
+	copy(out, p.Rows)
+	for i := range out {
+		if b, ok := r.bodies[out[i].File.Path]; ok {
+			out[i].Body = b
+		}
+	}
+	return memories.RowsMsg{Rows: out}, index.DataMsg{Data: p.IndexData(&RenderedIndex{Loaded: r.indexLoaded, Width: r.indexWidth})}, true
+}

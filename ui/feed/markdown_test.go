@@ -1,0 +1,78 @@
+package feed
+
+import (
+	"github.com/memscope/memscope/engine/memrows"
+	"github.com/memscope/memscope/model"
+	"github.com/memscope/memscope/views/memories"
+	"strings"
+	"testing"
+)
+
+// The rendered-Markdown cache kept between renderings stays within its
+// byte bound: texts past it are not kept (they render again next time),
+// and what is kept is found again.
+func TestRenderCacheIsBoundedByBytes(t *testing.T) {
+	var c renderCache
+	const limit = 1000
+	for i := range 50 {
+		k := renderKey{text: strings.Repeat("x", 40) + string(rune('a'+i)), width: 80}
+		c.put(k, strings.Repeat("y", 60), limit)
+	}
+	if c.bytes > limit {
+		t.Errorf("the cache holds %d bytes, over its bound %d", c.bytes, limit)
+	}
+	if got := len(c.m); got != limit/101 {
+		t.Errorf("the cache keeps %d renderings of 101 bytes under %d bytes, want %d", got, limit, limit/101)
+	}
+	if _, ok := c.get(renderKey{text: strings.Repeat("x", 40) + "a", width: 80}); !ok {
+		t.Error("the first rendering, within the bound, is not kept")
+	}
+	if _, ok := c.get(renderKey{text: strings.Repeat("x", 40) + "z", width: 80}); ok {
+		t.Error("a rendering past the bound is kept")
+	}
+	if maxRenderCache != 8<<20 {
+		t.Errorf("maxRenderCache is %d; its comment states 8 MiB", maxRenderCache)
+	}
+}
+
+// The Markdown feed on its own: a rendering of the open project gives
+// the Memories pane its bodies rendered (control sequences stripped) and
+// keeps its cache for the next one, which renders the same texts from
+// it; a rendering that arrives after the project changed is dropped.
+func TestMarkdownFeedRendersTheOpenProject(t *testing.T) {
+	md := NewMarkdown()
+	p := &ProjectLoaded{Slug: "p", Rows: []memories.Row{
+		{Row: memrows.Row{File: &model.MemoryFile{Path: "a.md", Body: "# Title\n\nsome **bold** text\x1b[31m red\n"}}},
+		{Row: memrows.Row{File: &model.MemoryFile{Path: "b.md", Body: "- item\n"}}},
+	}}
+	if md.Render(&ProjectLoaded{}, 40, 40, true, true) != nil {
+		t.Error("rendering with no project open")
+	}
+	r, ok := md.Render(p, 40, 40, true, true)().(Rendered)
+	if !ok {
+		t.Fatal("the rendering is not a Rendered")
+	}
+	rows, idx, ok := md.Loaded(r, p)
+	if !ok || len(rows.Rows) != 2 || idx.Data.Width != 40 {
+		t.Fatalf("loaded %v: %d rows", ok, len(rows.Rows))
+	}
+	if b := rows.Rows[0].Body; !strings.Contains(b, "Title") || !strings.Contains(b, "bold") || strings.Contains(b, "\x1b[31m") {
+		t.Errorf("rendered body %q", b)
+	}
+	if p.Rows[0].Body != "" {
+		t.Error("Loaded wrote the project's own rows")
+	}
+	if len(md.last.m) != 2 {
+		t.Errorf("the feed keeps %d renderings, want the 2 bodies", len(md.last.m))
+	}
+	// The next rendering takes the same texts from the cache: with the
+	// renderer gone it still renders them.
+	md.r = nil
+	r2 := md.Render(p, 40, 40, true, true)().(Rendered)
+	if r2.bodies["a.md"] != r.bodies["a.md"] {
+		t.Error("the second rendering differs from the first")
+	}
+	if _, _, ok := md.Loaded(r2, &ProjectLoaded{Slug: "other"}); ok {
+		t.Error("a rendering of another project was applied")
+	}
+}
