@@ -22,6 +22,15 @@ func feedLines(t *testing.T, src *overview.Source) map[overview.ID]overview.Line
 	t.Helper()
 	f := feed.NewOverview()
 	f.SetProject(src.Project, true)
+	// history.jsonl as the app's History feed holds it, which the lines
+	// reading it take (and must count from as the command does).
+	h := feed.NewHistory(src.Env.Home, nil)
+	read, ok := h.Init()().(feed.HistoryRead)
+	if !ok {
+		t.Fatal("the History feed's first read is not a HistoryRead")
+	}
+	h.Loaded(read, feed.Open{}, src.Env.Now)
+	f.HistoryRead(h.Held(), true)
 	cmd, ids := f.Load(func(project string) *overview.Source {
 		if project != src.Project {
 			t.Errorf("the feed counts project %q, want %q", project, src.Project)

@@ -42,26 +42,17 @@ type HistoryRead struct {
 // call. A missing file is an error wrapping fs.ErrNotExist, and the next
 // Read starts over.
 func (t *HistoryTail) Read(fsys fs.FS, path string) (HistoryRead, error) {
-	out, err := t.read(fsys, path)
+	out, err := t.readFrom(fsys, path)
 	if err == nil && out.Tail.Reset != "" {
 		// The file is not the one read before: read it whole.
 		reset := out.Tail.Reset
-		out, err = t.read(fsys, path)
+		out, err = t.readFrom(fsys, path)
 		out.Reset = reset
 	}
 	if err != nil {
 		t.State, t.hd = TailState{}, nil
 	}
 	return out, err
-}
-
-func (t *HistoryTail) read(fsys fs.FS, path string) (HistoryRead, error) {
-	if t.State == (TailState{}) {
-		// A whole read: the last one of this version of the file, if it
-		// is still kept (history_shared.go).
-		return t.wholeRead(fsys, path, func() (HistoryRead, error) { return t.readFrom(fsys, path) })
-	}
-	return t.readFrom(fsys, path)
 }
 
 // readFrom reads from State on (the whole file from the zero state).

@@ -13,7 +13,8 @@ func (m Model) handleHistory(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case feed.HistoryRead:
 		delete(m.loading, "history")
-		return m, m.historyOut(m.feeds.history.Loaded(msg, m.openHistory(), m.opts.Now())), true
+		cmd := m.historyOut(m.feeds.history.Loaded(msg, m.openHistory(), m.opts.Now()))
+		return m, tea.Batch(cmd, m.overviewHistory(msg.Read().Full)), true
 	case feed.PastesChecked:
 		return m, m.historyOut(m.feeds.history.Checked(msg, m.openHistory(), m.opts.Now())), true
 	case msgs.ResolvePaste:
@@ -38,6 +39,23 @@ func (m *Model) historyOut(out feed.HistoryOut) tea.Cmd {
 		m.loading["history"] = true
 	}
 	return out.Cmd
+}
+
+// overviewHistory hands the Overview's feed history.jsonl as the History
+// feed now holds it (one read of the file for both panes), after a read
+// (full: a whole one, or one that failed), and counts the lines that
+// waited for it when the Overview is shown.
+func (m *Model) overviewHistory(full bool) tea.Cmd {
+	f := m.feeds.history
+	m.feeds.overview.HistoryRead(f.Held(), full || f.History() == nil)
+	if f.ReadingAll() {
+		m.feeds.overview.HistoryReading()
+		return nil
+	}
+	if m.focus != paneOverview {
+		return nil
+	}
+	return m.overviewLoad()
 }
 
 // showHistory shows the open project's prompts (after a project switch).

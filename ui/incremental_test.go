@@ -101,6 +101,9 @@ func reloadSeen(t *testing.T, m Model, paths ...string) (Model, map[string][]tea
 func TestIncrementalReloadReadsOnlyWhatChanged(t *testing.T) {
 	t.Parallel()
 	m, _, home := chaosHome(t, 60, chaos.Config{})
+	// The Pastes pane shown: the paste inventory is checked (at first
+	// show, not at start).
+	m = press(t, m, "6")
 	slug := model.Slug(chaosProject)
 	hashed := m.feeds.history.Hashed()
 	if hashed == 0 || len(m.feeds.sessions.List()) == 0 || m.feeds.history.History() == nil {

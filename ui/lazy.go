@@ -24,6 +24,7 @@ func (m *Model) requestHistory() tea.Cmd {
 	cmd := m.feeds.history.Request(true)
 	if m.feeds.history.ReadingAll() {
 		m.loading["history"] = true
+		m.feeds.overview.HistoryReading()
 	}
 	return cmd
 }
@@ -98,7 +99,8 @@ func (m *Model) lazyChange(c change) {
 // lazyLoadCmd reads the focused pane's data when its row in the pane
 // table says it loads on focus and it is stale, or brings it up to date
 // from the files that changed (lazyChange): the Overview, Retention,
-// Files and Security panes are not read at start-up (unless focused)
+// Files and Security panes, and the paste inventory behind History and
+// Pastes, are not read at start-up (unless focused)
 // nor on every live reload, only when someone looks at them. One
 // Retention read runs at a time; what changes meanwhile is read when it
 // is in.
@@ -124,6 +126,19 @@ func (m *Model) lazyLoadCmd() tea.Cmd {
 		if cmd := m.feeds.secrets.Load(m.secretsOptions(), m.opts.Now()); cmd != nil {
 			m.loading["secrets"] = true
 			return cmd
+		}
+	case paneHistory, panePastes:
+		// history.jsonl is read at start (the Overview counts from it);
+		// the paste inventory (every paste file listed, the new ones
+		// hashed) when a pane that shows it is first shown.
+		if cmd := m.feeds.history.ShowPastes(); cmd != nil || m.p.pastes.Loaded() {
+			return cmd
+		}
+		// The check landed in another copy of the panes (a test's fork):
+		// these panes catch up with the feed.
+		if msg := m.feeds.history.InventoryMsg(m.opts.Now()); msg != nil {
+			paneTable[panePastes].update(m.p, msg)
+			m.showHistory()
 		}
 	}
 	return nil

@@ -295,6 +295,13 @@ type Options struct {
 	// DefaultRetentionHorizonDays).
 	HorizonDays int
 	Now         time.Time
+	// History, when set, is history.jsonl as a reader already holds it
+	// (the app's History feed): the entries and problems of its complete
+	// lines, read whole (Full) and then as appended, up to Tail.State.
+	// The forecast reads only what follows Tail.State (HistoryTail.Pending)
+	// instead of the whole file, and answers as a whole read would. nil:
+	// it reads history.jsonl itself.
+	History *model.HistoryRead
 }
 
 // BuildForecast works out what the client's cleanup sweeps delete:
@@ -320,7 +327,7 @@ func BuildForecast(o Options) Forecast {
 	f.Items, f.NeverSwept = items, never
 	f.Totals, f.Overall = retentionTotals(items)
 	var hp []model.Problem
-	f.Dangling, f.Lost, hp, f.hist = danglingPastes(o.Home.FS, items)
+	f.Dangling, f.Lost, hp, f.hist = danglingPastes(o.Home.FS, items, o.History)
 	f.AlreadyMissing = len(f.Lost.Pastes)
 	f.scanProblems = probs
 	f.Problems = forecastProblems(f, o, probs, hp)
@@ -369,9 +376,15 @@ func Settings(root fs.FS, home *model.Home) (model.SettingsStack, []model.Proble
 // through root) or, when days is set, that what-if period; within is how
 // many days ahead "soon" reaches.
 func ForecastHome(root fs.FS, home *model.Home, days *int, within int, now time.Time) Forecast {
-	o := Options{Home: home, HorizonDays: within, Now: now, Days: days}
-	if days == nil {
-		o.Settings, o.SettingsProblems = Settings(root, home)
+	return ForecastHomeWith(root, Options{Home: home, HorizonDays: within, Now: now, Days: days})
+}
+
+// ForecastHomeWith is ForecastHome for the options o (Home, Days,
+// HorizonDays, Now, History): the settings are read through root unless
+// o.Days is set.
+func ForecastHomeWith(root fs.FS, o Options) Forecast {
+	if o.Days == nil {
+		o.Settings, o.SettingsProblems = Settings(root, o.Home)
 	}
 	return BuildForecast(o)
 }

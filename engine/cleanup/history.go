@@ -29,9 +29,17 @@ type historyRead struct {
 // gone: references whose paste is gone, sessions whose transcript is. A
 // paste also kept in the seed paste-store (never swept) does not dangle.
 // hr is the read to continue from (nil when history could not be read).
-func danglingPastes(fsys fs.FS, items []Item) (out []DanglingPaste, lost Lost, probs []model.Problem, hr *historyRead) {
+// held, when set, is the file as a reader holds it (Options.History):
+// only what follows it is read.
+func danglingPastes(fsys fs.FS, items []Item, held *model.HistoryRead) (out []DanglingPaste, lost Lost, probs []model.Problem, hr *historyRead) {
 	hr = &historyRead{lost: newLostSessions(fsys, items)}
-	read, err := hr.tail.Read(fsys, model.HistoryPath)
+	var read model.HistoryRead
+	var err error
+	if held != nil {
+		read, hr.tail.State = *held, held.Tail.State
+	} else {
+		read, err = hr.tail.Read(fsys, model.HistoryPath)
+	}
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			probs = append(probs, model.Problem{File: model.HistoryPath, Kind: model.ProblemUnreadable, Reason: err.Error()})

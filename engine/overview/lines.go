@@ -2,6 +2,7 @@ package overview
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -243,14 +244,25 @@ func secretsLine(s *Source) Line {
 	return l
 }
 
-// forecast is `memscope cleanup --forecast --within N`.
-// forecast is the cleanup forecast for s, walked once per Source (the
-// lines computing it may run at once). A caller that changes it gets its
-// own Items.
+// forecast is `memscope cleanup --forecast --within N`: the cleanup
+// forecast for s, walked once per Source (the lines computing it may run
+// at once), from s.History when the caller holds history.jsonl. A caller
+// that changes it gets its own Items.
 func forecast(s *Source) cleanup.Forecast {
-	s.fcOnce.Do(func() { s.fc = cleanup.ForecastHome(s.Env.Root, s.Env.Home, nil, s.horizon(), s.Env.Now) })
+	s.fcOnce.Do(func() {
+		s.fc = cleanup.ForecastHomeWith(s.Env.Root, cleanup.Options{Home: s.Env.Home, HorizonDays: s.horizon(), Now: s.Env.Now, History: s.History})
+	})
 	return s.fc
 }
+
+// forecastLines are the lines computed from the cleanup forecast, which
+// reads history.jsonl (Source.History).
+var forecastLines = []ID{Cleanup, Vault, Lost}
+
+// ReadsHistory says the line id reads history.jsonl (through the cleanup
+// forecast): an app that holds the file's entries (Source.History) counts
+// it once they are read.
+func ReadsHistory(id ID) bool { return slices.Contains(forecastLines, id) }
 
 // cleanupLine counts the sessions (transcripts) the client's cleanup
 // deletes at its next start or within the horizon.

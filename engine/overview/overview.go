@@ -11,6 +11,7 @@ import (
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/projectmem"
 	"github.com/memscope/memscope/engine/provenance"
+	"github.com/memscope/memscope/model"
 )
 
 // ID names a line of the Overview.
@@ -141,6 +142,11 @@ type Source struct {
 	// Pass is the shared reading of the transcripts behind the lines
 	// that read them whole (see Pass); nil: the Source's own.
 	Pass *Pass
+	// History is history.jsonl as the app's History feed holds it
+	// (cleanup.Options.History), which the lines that read it
+	// (ReadsHistory) take instead of reading the file again; nil: the
+	// forecast reads it (the CLI).
+	History *model.HistoryRead
 
 	once   sync.Once
 	target *projectmem.Target

@@ -29,12 +29,22 @@ type History struct {
 	home  *model.Home
 	cache *diskcache.Store
 
-	read   Flight[bool] // a request is "read all of it"
-	tail   *model.HistoryTail
-	hist   *model.History
-	refs   model.PasteRefs
-	whole  bool // the running read reads the whole file
-	checks Flight[PastesReq]
+	read Flight[bool] // a request is "read all of it"
+	tail *model.HistoryTail
+	hist *model.History
+	// held is where the reads that built hist stopped; missing says the
+	// file was not there (hist is empty).
+	held    model.TailState
+	missing bool
+	refs    model.PasteRefs
+	whole   bool // the running read reads the whole file
+	checks  Flight[PastesReq]
+	// pastesShown says a pane that shows the paste inventory (the
+	// History pane's badges, the Pastes pane) was shown (ShowPastes):
+	// until then the checks wait in pastesWaiting, merged, so a start on
+	// another pane lists and hashes no paste file.
+	pastesShown   bool
+	pastesWaiting *PastesReq
 	// verdicts remembers the paste files already hashed; restored says
 	// the ones kept by an earlier run were asked for (cache).
 	verdicts  *model.PasteVerdicts
@@ -76,6 +86,7 @@ type HistoryRead struct {
 	// read is what was read: all of the file (read.Full, then history is
 	// set) or what was appended.
 	read    model.HistoryRead
+	missing bool // history.jsonl is not there: read is empty
 	history *model.History
 	// refs counts history's paste references (with a full read).
 	refs model.PasteRefs
@@ -106,6 +117,22 @@ type HistoryOut struct {
 // History is the history last read (nil before the first read or after
 // an unreadable one).
 func (h *History) History() *model.History { return h.hist }
+
+// Held is history.jsonl as the feed holds it, for a reader that would
+// otherwise read the whole file again (the Overview's cleanup forecast,
+// cleanup.Options.History): the entries and problems of the complete
+// lines read so far and where the reads stopped. nil before the first
+// read lands, after an unreadable one, and when there is no file (the
+// reader says so itself). The entries are shared, not copied: the
+// reader only reads them, and only the fields Append never changes
+// (Append moves the up-arrow window, InUpArrow, in place).
+func (h *History) Held() *model.HistoryRead {
+	if h.hist == nil || h.missing {
+		return nil
+	}
+	n, p := len(h.hist.Entries), len(h.hist.Problems)
+	return &model.HistoryRead{Entries: h.hist.Entries[:n:n], Problems: h.hist.Problems[:p:p], Full: true, Tail: model.TailResult{State: h.held}}
+}
 
 // Inventory is the paste inventory last checked.
 func (h *History) Inventory() *model.PasteInventory { return h.inventory }
@@ -180,7 +207,7 @@ func (h *History) load(all bool) tea.Cmd {
 			// A home where nothing was typed yet has no history file.
 			read = model.HistoryRead{Full: true}
 		}
-		msg := HistoryRead{read: read}
+		msg := HistoryRead{read: read, missing: err != nil}
 		if read.Full {
 			msg.history = model.NewHistory(model.HistoryPath, read.Entries, read.Problems)
 			msg.refs = model.PasteRefsOf(msg.history)
@@ -200,12 +227,13 @@ func (h *History) Loaded(msg HistoryRead, open Open, now time.Time) HistoryOut {
 		out.Cmd = h.load(r)
 	}
 	if msg.err != nil {
-		h.hist, h.refs = nil, model.PasteRefs{}
+		h.hist, h.refs, h.held = nil, model.PasteRefs{}, model.TailState{}
 		why := "history.jsonl not read: " + msg.err.Error()
 		out.Err, out.History, out.Pastes = msg.err, history.UnavailableMsg{Why: why}, pastes.UnavailableMsg{Why: why}
 		return out
 	}
 	r := msg.read
+	h.held, h.missing = r.Tail.State, msg.missing
 	if r.Full || h.hist == nil {
 		if msg.history == nil {
 			msg.history = model.NewHistory(model.HistoryPath, r.Entries, r.Problems)
@@ -245,9 +273,32 @@ func touches(entries []model.HistoryEntry, open Open) bool {
 	return false
 }
 
+// ShowPastes says a pane that shows the paste inventory is shown: the
+// checks asked for until then run now (and later ones at once).
+func (h *History) ShowPastes() tea.Cmd {
+	if h.pastesShown {
+		return nil
+	}
+	h.pastesShown = true
+	if h.pastesWaiting == nil {
+		return nil
+	}
+	r := *h.pastesWaiting
+	h.pastesWaiting = nil
+	return h.RequestPastes(r)
+}
+
 // RequestPastes checks the paste inventory against history's current
-// references, or queues the check behind the running one.
+// references, or queues the check behind the running one (or, before a
+// pane that shows it is shown, until then: ShowPastes).
 func (h *History) RequestPastes(r PastesReq) tea.Cmd {
+	if !h.pastesShown {
+		if h.pastesWaiting != nil {
+			r = MergePastes(*h.pastesWaiting, r)
+		}
+		h.pastesWaiting = &r
+		return nil
+	}
 	if !h.checks.Start(r, MergePastes) {
 		return nil
 	}
@@ -307,8 +358,17 @@ func (h *History) Checked(msg PastesChecked, open Open, now time.Time) HistoryOu
 		out.Cmd = h.check(r)
 	}
 	out.History = h.Entries(open, now)
-	out.Pastes = pastes.InventoryMsg{Inventory: h.inventory, Refs: h.pasteRefs, Now: now}
+	out.Pastes = h.InventoryMsg(now)
 	return out
+}
+
+// InventoryMsg is the Pastes pane's message for the inventory last
+// checked; nil before a check landed.
+func (h *History) InventoryMsg(now time.Time) tea.Msg {
+	if h.inventory == nil {
+		return nil
+	}
+	return pastes.InventoryMsg{Inventory: h.inventory, Refs: h.pasteRefs, Now: now}
 }
 
 // Entries is the History pane's message for the project open: its

@@ -110,6 +110,7 @@ func TestPasteVerdictsOutliveTheRun(t *testing.T) {
 	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
 	start := func() *History {
 		h := NewHistory(testHome(t, dir), cache)
+		h.ShowPastes()
 		settle(t, h, h.Init())
 		return h
 	}
@@ -131,8 +132,10 @@ func TestPasteVerdictsOutliveTheRun(t *testing.T) {
 }
 
 // The History feed reads history.jsonl whole at start, then only what is
-// appended; it checks the pastes when history refers to new ones or a
-// paste file changes, and reads nothing for a file it does not read.
+// appended; it checks the pastes once a pane that shows them is shown
+// (not at start: on the old code the start listed and hashed every
+// paste file), then when history refers to new ones or a paste file
+// changes, and reads nothing for a file it does not read.
 func TestHistoryFeedReadsWhatChanged(t *testing.T) {
 	dir, first := pasteHome(t, 3)
 	h := NewHistory(testHome(t, dir), nil)
@@ -143,6 +146,13 @@ func TestHistoryFeedReadsWhatChanged(t *testing.T) {
 	em, ok := hist.(history.EntriesMsg)
 	if !ok || len(em.Entries) != 3 || em.Project != app.Slug {
 		t.Fatalf("the start's History message: %#v", hist)
+	}
+	if paste != nil || h.Hashed() != 0 || h.Inventory() != nil {
+		t.Fatalf("the start checked the pastes before a pane showing them was shown: %#v, %d hashed", paste, h.Hashed())
+	}
+	_, paste = settle(t, h, h.ShowPastes())
+	if cmd := h.ShowPastes(); cmd != nil {
+		t.Error("the pastes shown again checked them again")
 	}
 	inv, ok := paste.(pastes.InventoryMsg)
 	if !ok || inv.Inventory.Summary.Resolved != 3 || h.Reading() {

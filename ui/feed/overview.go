@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	engov "github.com/memscope/memscope/engine/overview"
+	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/overview"
 )
 
@@ -29,6 +30,12 @@ type Overview struct {
 	// pass is the one reading of the transcripts the lines share across
 	// every Load (engov.Pass).
 	pass *engov.Pass
+	// history is history.jsonl as the History feed holds it, which the
+	// lines that read it (engov.ReadsHistory) take; historyKnown says
+	// the feed's read landed (history is nil when it holds none: the
+	// lines read the file themselves). Until then those lines wait.
+	history      *model.HistoryRead
+	historyKnown bool
 }
 
 // MaxOverviewAtOnce is how many lines count at once.
@@ -97,6 +104,26 @@ func (o *Overview) SetProject(path string, ready bool) {
 	}
 }
 
+// HistoryReading says the History feed reads history.jsonl whole (the
+// start, ctrl+r): the lines that read it wait for HistoryRead.
+func (o *Overview) HistoryReading() { o.historyKnown = false }
+
+// HistoryRead hands over history.jsonl as the History feed now holds it
+// (History.Held; nil when it holds none). A whole read (full: the start,
+// ctrl+r, the file rewritten or unreadable) makes the lines that read it
+// stale; an append does not: the lines read what follows the feed's
+// entries themselves, and the change that appended made them stale.
+func (o *Overview) HistoryRead(held *model.HistoryRead, full bool) {
+	o.history, o.historyKnown = held, true
+	if full {
+		for _, sp := range engov.Specs {
+			if engov.ReadsHistory(sp.ID) {
+				o.Invalidate(sp.ID)
+			}
+		}
+	}
+}
+
 // Project is the project folder the project lines count.
 func (o *Overview) Project() string { return o.project }
 
@@ -112,12 +139,13 @@ func (o *Overview) Load(src func(project string) *engov.Source) (tea.Cmd, []engo
 		id := sp.ID
 		// The lines sharing the pass wait for the project too: the pass
 		// looks for its memory folders (one read of the home for all).
-		if !o.stale[id] || o.running[id] || (sp.Scope == engov.ScopeProject || sp.Shared) && !o.ready {
+		if !o.stale[id] || o.running[id] || (sp.Scope == engov.ScopeProject || sp.Shared) && !o.ready ||
+			engov.ReadsHistory(id) && !o.historyKnown {
 			continue
 		}
 		if s == nil {
 			s = src(o.project)
-			s.Pass = o.pass
+			s.Pass, s.History = o.pass, o.history
 		}
 		o.stale[id], o.running[id] = false, true
 		gen, slots := o.gen[id], o.slots

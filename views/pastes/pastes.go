@@ -107,6 +107,9 @@ func New(keys keymap.KeyMap, st style.Styles) Model {
 // Title names the pane.
 func (m Model) Title() string { return "Pastes" }
 
+// Loaded says an inventory arrived (InventoryMsg).
+func (m Model) Loaded() bool { return m.loaded }
+
 // InventoryMsg brings the pane a paste inventory (from its feed) and how
 // many prompts refer to each paste.
 type InventoryMsg struct {
