@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // The rendered-Markdown cache kept between renderings stays within its
@@ -29,5 +31,33 @@ func TestRenderCacheIsBoundedByBytes(t *testing.T) {
 	}
 	if maxRenderCache != 8<<20 {
 		t.Errorf("maxRenderCache is %d; its comment states 8 MiB", maxRenderCache)
+	}
+}
+
+// A rendering keeps, after what it used, what the rendering before kept:
+// after a resize the memory bodies rendered at the old width are still
+// there, so going back to it renders nothing again.
+func TestRenderCacheKeepsTheWidthBefore(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	m = drain(t, m, m.renderCmd())
+	bw := m.p.memories.BodyWidth()
+	wide := map[renderKey]bool{}
+	for k := range m.rendered.m {
+		if k.width == bw {
+			wide[k] = true
+		}
+	}
+	if len(wide) == 0 {
+		t.Fatalf("no memory body rendered at width %d", bw)
+	}
+	next, cmd := m.Update(tea.WindowSizeMsg{Width: 80, Height: 40})
+	m = drain(t, next.(Model), cmd)
+	if m.p.memories.BodyWidth() == bw {
+		t.Fatalf("the body width is %d at 80 columns as at 120", bw)
+	}
+	for k := range wide {
+		if _, ok := m.rendered.get(k); !ok {
+			t.Fatalf("after the resize the rendering at width %d of %.40q is gone: going back renders it again", bw, k.text)
+		}
 	}
 }
