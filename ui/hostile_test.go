@@ -44,13 +44,13 @@ func hostileModel(t *testing.T, sc hostilehome.Scenario, o hostilehome.Options) 
 // hostileWalk visits every pane and, in each, moves through rows, expands
 // and opens what can be opened, calling check on every frame. By default
 // it presses each kind of key once in each pane (a row down, expand, open,
-// the last row, open it, back); MEMSCOPE_LONG=1 walks more rows.
+// the last row, open it, back); MEMSCOPE_LONG=1 then walks more rows.
 func hostileWalk(t *testing.T, m Model, check func(what string, v tea.View)) Model {
 	t.Helper()
 	check("first frame", m.View())
 	keys := []string{"down", "space", "enter", "G", "enter", "esc"}
 	if testenv.Long() {
-		keys = []string{"down", "down", "space", "enter", "down", "space", "G", "enter", "esc", "g"}
+		keys = append(keys, "g", "down", "down", "space", "enter", "down", "space", "G", "enter", "esc", "g")
 	}
 	for _, pane := range []string{"2", "3", "4", "5", "6", "7", "8", "9", "L"} {
 		m = press(t, m, pane)
