@@ -40,6 +40,13 @@ func sharedDemoModel(t *testing.T, w, h int) Model {
 	return demoModelWith(t, hh.demo, true, w, h, hh.cache, probeOnlyWriter{testroot.Writer(t)})
 }
 
+// sharedDemo is sharedDemoModel with the shared home's layout, for a
+// test that only reads and needs the home's paths.
+func sharedDemo(t *testing.T, w, h int) (Model, demo.Layout) {
+	t.Helper()
+	return sharedDemoModel(t, w, h), sharedHelpHomes(t).demo
+}
+
 // probeOnlyWriter is a test's writer (testroot.Writer) that lets the
 // app probe a shared home for write access (model.ProbeWritable's
 // empty file, created and removed at once), so the home shows as

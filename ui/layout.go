@@ -65,7 +65,7 @@ func (m Model) render() string {
 	if b := m.bannerText(); b != "" {
 		rows = append(rows, m.styles.Banner.Render(text.Truncate(b, max(m.width-2, 1))))
 	}
-	title := m.styles.Title.Render("memscope") + "  " + m.styles.Dim.Render(text.TruncateLeft(model.SanitizeForTerminal(m.openPath()), max(m.width-12, 1)))
+	title := m.styles.Title.Render("memscope") + "  " + m.styles.Dim.Render(text.TruncateLeft(model.SanitizeLine(m.openPath()), max(m.width-12, 1)))
 	rows = append(rows, title)
 	rows = append(rows, m.renderTabs())
 	body := m.paneAt(m.focus).View()

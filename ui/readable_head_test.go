@@ -33,7 +33,7 @@ func paneKey(name string) string { return keymap.Panes[keymap.PaneIndex(name)].K
 // ended in "…".
 func TestHeaderLinesReadWholeAndClicksLand(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
-		base, l := demoModel(t, size[0], size[1])
+		base, l := sharedDemo(t, size[0], size[1])
 		for _, c := range []struct {
 			name  string
 			keys  []string

@@ -42,7 +42,7 @@ func onlyHit(t *testing.T, m Model, st engsearch.Store) engsearch.Hit {
 func TestSearchOpensClaudeMdHitInPrompt(t *testing.T) {
 	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
-		m, l := demoModel(t, size[0], size[1])
+		m, l := sharedDemo(t, size[0], size[1])
 		m = typeQuery(t, m, "internal note")
 		onlyHit(t, m, engsearch.StoreClaudeMd)
 		m = press(t, m, "enter")
@@ -71,7 +71,7 @@ func TestSearchOpensClaudeMdHitInPrompt(t *testing.T) {
 // the Prompt pane at the file in its preview.
 func TestSearchOpensOtherProjectsClaudeMdHit(t *testing.T) {
 	t.Parallel()
-	m, l := demoModel(t, 120, 40)
+	m, l := sharedDemo(t, 120, 40)
 	shop := m.data.open
 	m = typeQuery(t, m, "Plan before apply")
 	onlyHit(t, m, engsearch.StoreClaudeMd)
@@ -97,9 +97,9 @@ func TestSearchOpensOtherProjectsClaudeMdHit(t *testing.T) {
 // detail shows the file at the line.
 func TestSearchOpensUserRuleHit(t *testing.T) {
 	t.Parallel()
+	base, l := sharedDemo(t, 120, 40)
 	for _, rule := range []struct{ name, q string }{{"review.md", "list its callers before"}, {"go-style.md", "Table tests over copy"}} {
-		m, l := demoModel(t, 120, 40)
-		m = typeQuery(t, m, rule.q)
+		m := typeQuery(t, fork(base), rule.q)
 		isRule := func(h engsearch.Hit) bool { return h.Store == engsearch.StoreClaudeMd }
 		at := slices.IndexFunc(m.p.search.Hits(), isRule)
 		if at < 0 {
@@ -145,7 +145,7 @@ func TestSearchClaudeMdHitFileGone(t *testing.T) {
 func TestSearchOpensFileHistoryHitInFiles(t *testing.T) {
 	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
-		m, l := demoModel(t, size[0], size[1])
+		m, l := sharedDemo(t, size[0], size[1])
 		m = typeQuery(t, m, "createOrder(eventID)")
 		h := onlyHit(t, m, engsearch.StoreFileHistory)
 		m = press(t, m, "enter")
@@ -190,7 +190,7 @@ func TestSearchOpensFileHistoryHitInFiles(t *testing.T) {
 // another project, a backup, and back.
 func TestSearchStepsAcrossClaudeMdAndFileHistory(t *testing.T) {
 	t.Parallel()
-	m, l := demoModel(t, 120, 40)
+	m, l := sharedDemo(t, 120, 40)
 	m = press(t, m, "ctrl+f", "alt+r")
 	m = typeQueryNoOpen(t, m, `Plan before apply|createOrder\(eventID\)`)
 	hits := m.p.search.Hits()

@@ -325,7 +325,7 @@ func (m Model) view() tea.View {
 	if m.opts.MouseOff {
 		v.MouseMode = tea.MouseModeNone
 	}
-	v.WindowTitle = "memscope — " + model.SanitizeForTerminal(m.openPath())
+	v.WindowTitle = "memscope — " + model.SanitizeLine(m.openPath())
 	if n := m.feeds.project.Unreviewed(); n > 0 {
 		v.WindowTitle += fmt.Sprintf(" · %d to review", n)
 	}

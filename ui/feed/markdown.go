@@ -38,7 +38,9 @@ type Rendered struct {
 // maxRenderCache bounds the rendered Markdown kept from one rendering to
 // the next, in bytes of source and rendered text: 8 MiB, a few hundred
 // memory folders' worth (a typical one is a few KiB to a few hundred).
-// Past it, the rest is rendered every time, not kept.
+// What a rendering uses is kept first, then what the one before kept, as
+// long as it fits; past the bound, the rest is rendered again when
+// shown.
 const maxRenderCache = 8 << 20
 
 // renderCache is the Markdown rendered for one Rendered, by text, width
@@ -105,6 +107,15 @@ func (md *Markdown) Render(p *ProjectLoaded, indexWidth, bodyWidth int, dark, no
 		}
 		for k, body := range bodies {
 			out.bodies[k] = render(model.SanitizeForTerminal(body), bodyWidth)
+		}
+		// Then what the last rendering kept and this one did not use, in
+		// the room left: a store without memory, a zoom (another width)
+		// or a theme shown for a moment does not make the next rendering
+		// of the store or width before start over.
+		for k, s := range prev.m {
+			if _, ok := out.cache.get(k); !ok {
+				out.cache.put(k, s, maxRenderCache)
+			}
 		}
 		return out
 	}

@@ -76,3 +76,36 @@ func TestMarkdownFeedRendersTheOpenProject(t *testing.T) {
 		t.Error("a rendering of another project was applied")
 	}
 }
+
+// A rendering keeps, after what it used, what the rendering before kept:
+// after a resize the memory bodies rendered at the old width are still
+// there, so going back to it renders nothing again.
+func TestRenderCacheKeepsTheWidthBefore(t *testing.T) {
+	md := NewMarkdown()
+	p := &ProjectLoaded{Slug: "p", Rows: []memories.Row{
+		{Row: memrows.Row{File: &model.MemoryFile{Path: "a.md", Body: "# A\n\nfirst body\n"}}},
+		{Row: memrows.Row{File: &model.MemoryFile{Path: "b.md", Body: "- second body\n"}}},
+	}}
+	render := func(width int) {
+		t.Helper()
+		if _, _, ok := md.Loaded(md.Render(p, width, width, true, true)().(Rendered), p); !ok {
+			t.Fatal("the rendering was not applied")
+		}
+	}
+	render(100)
+	wide := map[renderKey]bool{}
+	for k := range md.last.m {
+		if k.width == 100 {
+			wide[k] = true
+		}
+	}
+	if len(wide) != 2 {
+		t.Fatalf("%d bodies rendered at width 100, want 2", len(wide))
+	}
+	render(60)
+	for k := range wide {
+		if _, ok := md.last.get(k); !ok {
+			t.Fatalf("after the resize the rendering at width 100 of %.40q is gone: going back renders it again", k.text)
+		}
+	}
+}

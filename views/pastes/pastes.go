@@ -91,14 +91,18 @@ type Model struct {
 	// says why).
 	unavailable bool
 	preview     map[string]msgs.PasteResolved
-	now         time.Time
-	width       int
-	height      int
+	// shown is each previewed paste's text as the detail shows it at
+	// width (previewLines): made when the paste is resolved or the pane
+	// resized, not for every frame and key (a paste may hold 16 MiB).
+	shown  map[string][]string
+	now    time.Time
+	width  int
+	height int
 }
 
 // New returns an empty Pastes pane.
 func New(keys keymap.KeyMap, st style.Styles) Model {
-	m := Model{keys: &keys, styles: st, preview: map[string]msgs.PasteResolved{}, det: detail.New(keys, st)}
+	m := Model{keys: &keys, styles: st, preview: map[string]msgs.PasteResolved{}, shown: map[string][]string{}, det: detail.New(keys, st)}
 	m.list = list.New(keys, st, rowText)
 	m.list.Empty = "reading the paste cache…"
 	return m
@@ -150,6 +154,13 @@ func (m *Model) SetStyles(st style.Styles) {
 
 // SetSize sets the pane's inner size.
 func (m *Model) SetSize(w, h int) {
+	if w != m.width {
+		shown := make(map[string][]string, len(m.preview))
+		for k, r := range m.preview {
+			shown[k] = previewLines(r.Content, w)
+		}
+		m.shown = shown
+	}
 	m.width, m.height = w, h
 	m.list.SetSize(w, max(h*3/5-2, 3))
 }
@@ -182,6 +193,7 @@ func (m *Model) ClickRow(y int) tea.Cmd {
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if r, ok := msg.(msgs.PasteResolved); ok {
 		m.preview[r.Hash] = r
+		m.shown[r.Hash] = previewLines(r.Content, m.width)
 		return m, nil
 	}
 	if inv, ok := msg.(InventoryMsg); ok {
@@ -286,23 +298,28 @@ func (m Model) detailContent() detail.Content {
 		lines = append(lines, m.styles.Warn.Render(model.SanitizeLine(r.Reason)))
 	}
 	id := string(r.Hash)
-	if p, ok := m.preview[string(r.Hash)]; ok {
+	if shown, ok := m.shown[string(r.Hash)]; ok {
 		id += " previewed"
-		for _, l := range strings.Split(model.SanitizeForTerminal(p.Content), "\n") {
-			l = text.ExpandTabs(l)
-			if lipgloss.Width(l) > m.width {
-				// Wrapped at spaces (a paste is mostly prose); a line that fits
-				// keeps its indentation.
-				l = text.Wrap(l, m.width)
-			}
-			for _, w := range strings.Split(l, "\n") {
-				lines = append(lines, w)
-			}
-		}
+		lines = append(lines, shown...)
 	} else if r.Status != model.PasteMissing {
 		lines = append(lines, m.styles.Dim.Render("enter to preview"))
 	}
 	return detail.Content{ID: id, Lines: lines}
+}
+
+// previewLines is a paste's text as its detail shows it at width w: made
+// safe to print, tabs expanded, long lines wrapped at spaces (a paste is
+// mostly prose; a line that fits keeps its indentation).
+func previewLines(content string, w int) []string {
+	var lines []string
+	for _, l := range strings.Split(model.SanitizeForTerminal(content), "\n") {
+		l = text.ExpandTabs(l)
+		if lipgloss.Width(l) > w {
+			l = text.Wrap(l, w)
+		}
+		lines = append(lines, strings.Split(l, "\n")...)
+	}
+	return lines
 }
 
 // Legend explains the pane's statuses.

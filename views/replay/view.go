@@ -234,8 +234,9 @@ func (m Model) timelineHead(nav string) string {
 		// first.
 		head = fmt.Sprintf("%s · window %s: warn %s, blocked %s · %s · %s · %s", l.Line(), fmtK(int(m.tl.Window.ContextWindow)), fmtK(int(th.Warning)), fmtK(int(th.Blocked)),
 			m.tl.Session, text.Count(m.tl.Records, "record", ""), text.Count(len(m.tl.Boundaries), "compaction", ""))
-		head = model.SanitizeLine(head)
 	}
+	// The session's name is the transcript's file name: any text.
+	head = model.SanitizeLine(head)
 	w := max(m.listWidth(), 1)
 	h, _ := text.Head(head, w, m.styles.Dim)
 	n, _ := text.Head(nav, w, m.styles.Dim)
