@@ -1,38 +1,26 @@
 package ui
 
 import (
-	"io"
 	"io/fs"
 	"reflect"
 	"runtime"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"testing/fstest"
 
 	"github.com/memscope/memscope/engine/overview"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
 // historyBytesFS counts the bytes of history.jsonl read through its
 // decoder (model.HistoryTail: the History feed's reads, the cleanup
 // forecast's), not the secrets scan's reads of the file as bytes.
-type historyBytesFS struct {
-	fs.FS
-	n atomic.Int64
+func historyBytesFS(fsys fs.FS) *testenv.ReadCounter {
+	return &testenv.ReadCounter{FS: fsys, Count: func(name string) bool {
+		return name == model.HistoryPath && calledBy("model.(*HistoryTail).")
+	}}
 }
-
-func (c *historyBytesFS) Open(name string) (fs.File, error) {
-	f, err := c.FS.Open(name)
-	if err != nil || name != model.HistoryPath || !calledBy("model.(*HistoryTail).") {
-		return f, err
-	}
-	return &historyBytesFile{File: f, n: &c.n}, nil
-}
-
-func (c *historyBytesFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.FS, name) }
-
-func (c *historyBytesFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(c.FS, name) }
 
 // calledBy says a function whose name contains fn is on the stack.
 func calledBy(fn string) bool {
@@ -49,23 +37,6 @@ func calledBy(fn string) bool {
 	}
 }
 
-type historyBytesFile struct {
-	fs.File
-	n *atomic.Int64
-}
-
-func (f *historyBytesFile) Read(p []byte) (int, error) {
-	n, err := f.File.Read(p)
-	f.n.Add(int64(n))
-	return n, err
-}
-
-func (f *historyBytesFile) ReadAt(p []byte, off int64) (int, error) {
-	n, err := f.File.(io.ReaderAt).ReadAt(p, off)
-	f.n.Add(int64(n))
-	return n, err
-}
-
 // At start the History feed reads history.jsonl once, and the
 // Overview's lines that read it (the cleanup forecast's) take its
 // entries: the app reads the file's bytes as one whole read does, and
@@ -75,7 +46,7 @@ func (f *historyBytesFile) ReadAt(p []byte, off int64) (int, error) {
 // only with a file last written a second before).
 func TestStartReadsHistoryOnceForBothPanes(t *testing.T) {
 	h := fixedHome(t)
-	one := &historyBytesFS{FS: h.FS}
+	one := historyBytesFS(h.FS)
 	var tail model.HistoryTail
 	if r, err := tail.Read(one, model.HistoryPath); err != nil || len(r.Entries) == 0 {
 		t.Fatalf("the fixture's history: %d entries, %v", len(r.Entries), err)
@@ -84,13 +55,13 @@ func TestStartReadsHistoryOnceForBothPanes(t *testing.T) {
 	if _, _, err := tail.Pending(one, model.HistoryPath); err != nil {
 		t.Fatal(err)
 	}
-	app := &historyBytesFS{FS: h.FS}
+	app := historyBytesFS(h.FS)
 	h.FS = app
 	m := loadedModel(t, Options{Home: h, Root: fstest.MapFS{}}, 120, 40)
 	if m.feeds.history.History() == nil {
 		t.Fatal("the History feed holds no history")
 	}
-	read := app.n.Load()
+	read := app.N.Load()
 	want := overview.All(m.overviewSource(m.feeds.overview.Project()))
 	rows := m.p.overview.Rows()
 	for i, r := range rows {
@@ -104,7 +75,7 @@ func TestStartReadsHistoryOnceForBothPanes(t *testing.T) {
 			t.Errorf("%s: the pane shows %+v\nthe engine reading history itself computes %+v", r.Spec.ID, *r.Line, want[i])
 		}
 	}
-	if once := one.n.Load(); read != once {
+	if once := one.N.Load(); read != once {
 		t.Errorf("the app read %d bytes of history.jsonl at start; one whole read (and its half-written last line) reads %d", read, once)
 	}
 }

@@ -2,50 +2,19 @@ package cleanup
 
 import (
 	"encoding/json"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
 // historyBytesFS counts the bytes read from history.jsonl.
-type historyBytesFS struct {
-	fs.FS
-	n atomic.Int64
-}
-
-func (c *historyBytesFS) Open(name string) (fs.File, error) {
-	f, err := c.FS.Open(name)
-	if err != nil || name != model.HistoryPath {
-		return f, err
-	}
-	return &historyBytesFile{File: f, n: &c.n}, nil
-}
-
-func (c *historyBytesFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.FS, name) }
-
-func (c *historyBytesFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(c.FS, name) }
-
-type historyBytesFile struct {
-	fs.File
-	n *atomic.Int64
-}
-
-func (f *historyBytesFile) Read(p []byte) (int, error) {
-	n, err := f.File.Read(p)
-	f.n.Add(int64(n))
-	return n, err
-}
-
-func (f *historyBytesFile) ReadAt(p []byte, off int64) (int, error) {
-	n, err := f.File.(io.ReaderAt).ReadAt(p, off)
-	f.n.Add(int64(n))
-	return n, err
+func historyBytesFS(fsys fs.FS) *testenv.ReadCounter {
+	return &testenv.ReadCounter{FS: fsys, Count: func(name string) bool { return name == model.HistoryPath }}
 }
 
 // A forecast given history.jsonl as a reader holds it (Options.History,
@@ -83,7 +52,7 @@ func TestForecastFromHeldHistoryReadsOnlyWhatFollows(t *testing.T) {
 	if len(want.Dangling) != 2 || len(want.Lost.Sessions) != 2 || len(want.Problems) != 3 {
 		t.Fatalf("fixture: %d dangling, %d lost sessions, %d problems; want 2, 2, 3", len(want.Dangling), len(want.Lost.Sessions), len(want.Problems))
 	}
-	cfs := &historyBytesFS{FS: h.FS}
+	cfs := historyBytesFS(h.FS)
 	counted := *h
 	counted.FS = cfs
 	o.Home, o.History = &counted, &held
@@ -93,7 +62,7 @@ func TestForecastFromHeldHistoryReadsOnlyWhatFollows(t *testing.T) {
 	if string(g) != string(w) {
 		t.Fatalf("from the held read\n%s\nreading the file\n%s", g, w)
 	}
-	if n := cfs.n.Load(); n != int64(len(more)) {
+	if n := cfs.N.Load(); n != int64(len(more)) {
 		t.Errorf("read %d bytes of history.jsonl, want only the %d appended after the held read", n, len(more))
 	}
 	// A forecast from the held read goes on as one that read the file:
@@ -109,10 +78,10 @@ func TestForecastFromHeldHistoryReadsOnlyWhatFollows(t *testing.T) {
 	if !ok || string(g) != string(w) {
 		t.Fatalf("Refresh of the forecast from the held read (ok %v)\n%s\nBuildForecast\n%s", ok, g, w)
 	}
-	cfs.n.Store(0)
+	cfs.N.Store(0)
 	o.Home = &counted
 	BuildForecast(o)
-	if st, _ := fs.Stat(h.FS, model.HistoryPath); cfs.n.Load() < st.Size() {
-		t.Errorf("a forecast given no history read %d bytes of it, want the whole file's %d at least", cfs.n.Load(), st.Size())
+	if st, _ := fs.Stat(h.FS, model.HistoryPath); cfs.N.Load() < st.Size() {
+		t.Errorf("a forecast given no history read %d bytes of it, want the whole file's %d at least", cfs.N.Load(), st.Size())
 	}
 }

@@ -477,9 +477,7 @@ func (p *packWriter) flush() error {
 	defer p.gate.Unlock()
 	p.wg.Wait()
 	p.writing.Wait()
-	p.mu.Lock()
-	pk, err := p.seal()
-	p.mu.Unlock()
+	pk, err := p.take()
 	if err != nil || pk == nil {
 		return err
 	}
@@ -505,9 +503,7 @@ func (p *packWriter) flushFull() error {
 	}
 	p.mu.Unlock()
 	p.writing.Wait()
-	p.mu.Lock()
-	pk, err := p.seal()
-	p.mu.Unlock()
+	pk, err := p.take()
 	if err != nil || pk == nil {
 		return err
 	}
@@ -526,6 +522,13 @@ type sealedPack struct {
 	lines   []byte
 	pending map[key]loc
 	size    int
+}
+
+// take seals the pending pack under mu (seal).
+func (p *packWriter) take() (*sealedPack, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.seal()
 }
 
 // seal takes the pending pack out of the writer (mu held, no chunk being
