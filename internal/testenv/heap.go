@@ -2,6 +2,7 @@ package testenv
 
 import (
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -9,8 +10,11 @@ import (
 
 // PeakHeap runs fn while sampling the heap and returns the most it grew
 // over what was in use before: a bound on a reader's memory that a test
-// can assert without timing anything.
+// can assert without timing anything. The collector runs at its default
+// target meanwhile, as in the app, whatever the test package set (a
+// package may raise GOGC for its other tests' speed).
 func PeakHeap(fn func()) uint64 {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
