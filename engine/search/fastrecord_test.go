@@ -1,7 +1,6 @@
 package search
 
 import (
-	"bufio"
 	"encoding/json"
 	"math/rand/v2"
 	"os"
@@ -43,31 +42,7 @@ var oddLines = []string{
 // encoding/json.
 func TestFastRecordIsEncodingJSON(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	if err := genhome.Run(dir, "1M", "5"); err != nil {
-		t.Fatal(err)
-	}
-	lines := append([]string{}, oddLines...)
-	lines = append(lines, plantedLines...)
-	err := filepath.WalkDir(filepath.Join(dir, "projects"), func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
-			return err
-		}
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 64<<20)
-		for sc.Scan() {
-			lines = append(lines, sc.Text())
-		}
-		return sc.Err()
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	lines := generatedLines(t, "5")
 	var r fastReader
 	fast, fell := 0, 0
 	for _, line := range lines {
@@ -113,27 +88,7 @@ func TestFastRecordIsEncodingJSON(t *testing.T) {
 // it rules out lines (else the test proves nothing).
 func TestWalkNeverHidesARead(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	if err := genhome.Run(dir, "1M", "7"); err != nil {
-		t.Fatal(err)
-	}
-	lines := append([]string{}, oddLines...)
-	lines = append(lines, plantedLines...)
-	err := filepath.WalkDir(filepath.Join(dir, "projects"), func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		for _, l := range strings.Split(string(data), "\n") {
-			if l != "" {
-				lines = append(lines, l)
-			}
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	lines := generatedLines(t, "7")
 	rng := rand.New(rand.NewPCG(28, 5))
 	n := len(lines)
 	for i := range n {
@@ -169,4 +124,32 @@ func TestWalkNeverHidesARead(t *testing.T) {
 			t.Errorf("%q: the walk let %d lines through, ruled out %d: the test proves nothing", query, held, out)
 		}
 	}
+}
+
+// generatedLines is every transcript line of a 1M home generated with
+// seed, after oddLines and plantedLines.
+func generatedLines(t *testing.T, seed string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := genhome.Run(dir, "1M", seed); err != nil {
+		t.Fatal(err)
+	}
+	lines := append([]string{}, oddLines...)
+	lines = append(lines, plantedLines...)
+	err := filepath.WalkDir(filepath.Join(dir, "projects"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		for _, l := range strings.Split(string(data), "\n") {
+			if l != "" {
+				lines = append(lines, l)
+			}
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines
 }

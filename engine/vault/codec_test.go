@@ -163,12 +163,7 @@ func TestParallelFirstSyncStoresSharedChunksOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := 0
-	idx, _ := filepath.Glob(filepath.Join(v.Dir, packsDir, "*.idx"))
-	for _, p := range idx {
-		data, _ := os.ReadFile(p)
-		lines += strings.Count(string(data), "\n")
-	}
+	lines, _ := indexLines(v)
 	if lines != len(ix.m) {
 		t.Errorf("the packs' index lines name %d chunks, %d distinct: a chunk stored twice", lines, len(ix.m))
 	}

@@ -76,12 +76,7 @@ func TestFullPacksWrittenWhileTheNextFills(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := 0
-	idx, _ := filepath.Glob(filepath.Join(v.Dir, packsDir, "*.idx"))
-	for _, p := range idx {
-		data, _ := os.ReadFile(p)
-		lines += strings.Count(string(data), "\n")
-	}
+	lines, idx := indexLines(v)
 	if lines != len(ix.m) || rep.Chunks != len(ix.m) || len(idx) != len(packs) {
 		t.Errorf("%d index lines, %d distinct chunks, %d reported; %d indexes for %d packs", lines, len(ix.m), rep.Chunks, len(idx), len(packs))
 	}
@@ -127,4 +122,14 @@ func TestBackgroundPackWriteFaults(t *testing.T) {
 			}
 		}
 	}
+}
+
+// indexLines counts the lines of v's pack indexes, and lists them.
+func indexLines(v *Vault) (lines int, idx []string) {
+	idx, _ = filepath.Glob(filepath.Join(v.Dir, packsDir, "*.idx"))
+	for _, p := range idx {
+		data, _ := os.ReadFile(p)
+		lines += strings.Count(string(data), "\n")
+	}
+	return lines, idx
 }
