@@ -1,7 +1,6 @@
 package provenance
 
 import (
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/internal/provgen"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
@@ -125,47 +125,9 @@ func TestFirstCacheSharedByFolderSets(t *testing.T) {
 	}
 }
 
-// readFS counts the bytes read from transcripts through it.
-type readFS struct {
-	fs.FS
-	read atomic.Int64
-}
-
-func (c *readFS) Open(name string) (fs.File, error) {
-	f, err := c.FS.Open(name)
-	if err != nil || !strings.HasSuffix(name, ".jsonl") {
-		return f, err
-	}
-	return &countedFile{File: f, n: &c.read}, nil
-}
-
-type countedFile struct {
-	fs.File
-	n *atomic.Int64
-}
-
-func (f *countedFile) Read(p []byte) (int, error) {
-	n, err := f.File.Read(p)
-	f.n.Add(int64(n))
-	return n, err
-}
-
-func (f *countedFile) ReadAt(p []byte, off int64) (int, error) {
-	ra, ok := f.File.(io.ReaderAt)
-	if !ok {
-		return 0, fs.ErrInvalid
-	}
-	n, err := ra.ReadAt(p, off)
-	f.n.Add(int64(n))
-	return n, err
-}
-
-func (f *countedFile) Seek(off int64, whence int) (int64, error) {
-	s, ok := f.File.(io.Seeker)
-	if !ok {
-		return 0, fs.ErrInvalid
-	}
-	return s.Seek(off, whence)
+// readFS counts the bytes read from transcripts through it (N).
+func readFS(fsys fs.FS) *testenv.ReadCounter {
+	return &testenv.ReadCounter{FS: fsys, Count: func(name string) bool { return strings.HasSuffix(name, ".jsonl") }}
 }
 
 // A FirstCache kept on disk lets the next run (a new cache on the same
@@ -179,9 +141,9 @@ func TestFirstCacheOnDisk(t *testing.T) {
 	}
 	store := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
 	scan := func() (Report, int64) {
-		home := &readFS{FS: model.DirFS(l.Home)}
+		home := readFS(model.DirFS(l.Home))
 		r := Scan(Options{Home: home, Transcripts: list(), Folders: folders, Cache: NewFirstCacheOn(store, l.Home)})
-		return r, home.read.Load()
+		return r, home.N.Load()
 	}
 	first, readFirst := scan()
 	if !reflect.DeepEqual(first.Writes, plain.Writes) {

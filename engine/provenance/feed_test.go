@@ -39,12 +39,12 @@ func TestFeedMakesAScanWait(t *testing.T) {
 	if _, err := homepass.Run(model.DirFS(l.Home), files, 1, c0.Feed(project)); err != nil {
 		t.Fatal(err)
 	}
-	linksFS := &readFS{FS: model.DirFS(l.Home)}
+	linksFS := readFS(model.DirFS(l.Home))
 	Scan(Options{Home: linksFS, Transcripts: files, Folders: project, Cache: c0})
-	links := linksFS.read.Load()
+	links := linksFS.N.Load()
 
 	c := NewFirstCache()
-	home := &readFS{FS: model.DirFS(l.Home)}
+	home := readFS(model.DirFS(l.Home))
 	feed := c.Feed(auto)
 	feed.(homepass.Starter).Start(files)
 	got := make(chan Report)
@@ -74,7 +74,7 @@ func TestFeedMakesAScanWait(t *testing.T) {
 		t.Errorf("the pass read %d bytes, the transcripts hold %d", st.Bytes, size)
 	}
 	heads := int64(len(files)) * model.TailHeadMax
-	if n := home.read.Load(); n > size+heads+links {
+	if n := home.N.Load(); n > size+heads+links {
 		t.Errorf("%d bytes read; the pass, the stamps and the scan's links take at most %d+%d+%d: the scan read first passes of its own", n, size, heads, links)
 	}
 }

@@ -39,7 +39,19 @@ func (f *countedFile) Read(p []byte) (int, error) {
 }
 
 func (f *countedFile) ReadAt(p []byte, off int64) (int, error) {
-	n, err := f.File.(io.ReaderAt).ReadAt(p, off)
+	ra, ok := f.File.(io.ReaderAt)
+	if !ok {
+		return 0, fs.ErrInvalid
+	}
+	n, err := ra.ReadAt(p, off)
 	f.n.Add(int64(n))
 	return n, err
+}
+
+func (f *countedFile) Seek(off int64, whence int) (int64, error) {
+	s, ok := f.File.(io.Seeker)
+	if !ok {
+		return 0, fs.ErrInvalid
+	}
+	return s.Seek(off, whence)
 }
