@@ -51,9 +51,7 @@ func TestMain(m *testing.M) {
 	// collector runs a quarter as often. Heap bounds are measured at the
 	// default (testenv.PeakHeap); the guarded children are processes of
 	// their own, at the default too.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
+	testenv.RaiseGC(400)
 	os.Exit(m.Run())
 }
 

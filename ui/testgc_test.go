@@ -1,9 +1,10 @@
 package ui
 
 import (
-	"os"
 	"runtime/debug"
 	"testing"
+
+	"github.com/memscope/memscope/internal/testenv"
 )
 
 // testGCPercent is the collector's target for this package's tests
@@ -15,11 +16,7 @@ import (
 const testGCPercent = 400
 
 // setTestGC applies testGCPercent (TestMain).
-func setTestGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(testGCPercent)
-	}
-}
+func setTestGC() { testenv.RaiseGC(testGCPercent) }
 
 // defaultGCDuring sets the collector back to its default for t, for a
 // test that bounds the heap (heapGuard): there garbage the collector has

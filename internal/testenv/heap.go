@@ -1,6 +1,7 @@
 package testenv
 
 import (
+	"os"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -47,4 +48,13 @@ func PeakHeap(fn func()) uint64 {
 		return p - base
 	}
 	return 0
+}
+
+// RaiseGC sets the collector's target to percent for a test package
+// that makes much short-lived garbage (TestMain), unless the environment
+// sets GOGC. Heap bounds are still measured at the default (PeakHeap).
+func RaiseGC(percent int) {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(percent)
+	}
 }
