@@ -265,6 +265,15 @@ func (t Table) Cost(r Response) (usd float64, priced bool) {
 		return r.Recorded, true
 	}
 	m, ok := t.Lookup(r.Model)
+	return t.costAt(m, ok, r)
+}
+
+// costAt is Cost for a response of the model m (ok false: the table has
+// no price for it), looked up once for many responses.
+func (t *Table) costAt(m Model, ok bool, r Response) (usd float64, priced bool) {
+	if r.HasRecorded {
+		return r.Recorded, true
+	}
 	if !ok {
 		return 0, false
 	}
@@ -295,6 +304,11 @@ type ModelCost struct {
 	// response of the model could be priced (its tokens are unpriced).
 	CostUSD float64 `json:"costUSD"`
 	Priced  bool    `json:"priced"`
+	// rates are the prices of the model named ratesOf in the table of
+	// the Sum's Add (found false: it has none), looked up once.
+	rates         Model
+	ratesOf       string
+	found, looked bool
 }
 
 // Sum gathers responses' costs per model.
@@ -318,7 +332,11 @@ func (s *Sum) Add(t *Table, r Response) {
 	}
 	mc.Usage = mc.Usage.Add(r.Usage)
 	mc.Responses++
-	if usd, ok := t.Cost(r); ok {
+	if !r.HasRecorded && (!mc.looked || mc.ratesOf != r.Model) {
+		mc.rates, mc.found = t.Lookup(r.Model)
+		mc.ratesOf, mc.looked = r.Model, true
+	}
+	if usd, ok := t.costAt(mc.rates, mc.found, r); ok {
 		mc.CostUSD += usd
 		mc.Priced = true
 	}

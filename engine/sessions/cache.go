@@ -4,53 +4,35 @@ import (
 	"io/fs"
 
 	"github.com/memscope/memscope/engine/diskcache"
-	"github.com/memscope/memscope/engine/pricing"
 	"github.com/memscope/memscope/model"
 )
 
 // cacheKind names and versions the per-file scans the sessions report
 // keeps across runs (engine/diskcache, diskcache.PerFile's rule, as stat
 // keeps its summaries): bump it when what an entry holds changes.
-const cacheKind = "sessions.1"
+const cacheKind = "sessions.2"
 
 // savedScan is a FileScan as the cache file holds it (gob: exported
-// fields).
+// fields). The usage lines stay packed (usagePack): a few byte slices a
+// file, not a struct a line, so a warm report decodes little.
 type savedScan struct {
 	Sum        model.TranscriptSummary
-	Usage      []savedUsage
+	Lines      int
+	Keys, Data []byte
+	Models     []string
 	Problems   []model.Problem
 	ClientCost map[string]float64
 }
 
-// savedUsage is a usageLine; its usage is Price.Usage.
-type savedUsage struct {
-	Key   [2]uint64
-	Keyed bool
-	Price pricing.Response
-}
-
 func saveScan(s FileScan) savedScan {
-	out := savedScan{Sum: s.Sum, Problems: s.problems, ClientCost: s.clientCost}
-	if len(s.Usage) > 0 {
-		out.Usage = make([]savedUsage, len(s.Usage))
-		for i, u := range s.Usage {
-			out.Usage[i] = savedUsage{Key: u.key, Keyed: u.keyed, Price: u.price}
-		}
-	}
-	return out
+	u := s.usage
+	return savedScan{Sum: s.Sum, Lines: u.n, Keys: u.keys, Data: u.data, Models: u.models, Problems: s.problems, ClientCost: s.clientCost}
 }
 
-// scan is s as a FileScan of its own (the report dedupes its usage in
-// place).
+// scan is s as a FileScan of its own (the report marks its dedupe in
+// it).
 func (s savedScan) scan() FileScan {
-	out := FileScan{Sum: s.Sum, problems: s.Problems, clientCost: s.ClientCost}
-	if len(s.Usage) > 0 {
-		out.Usage = make([]usageLine, len(s.Usage))
-		for i, u := range s.Usage {
-			out.Usage[i] = usageLine{key: u.Key, keyed: u.Keyed, price: u.Price}
-		}
-	}
-	return out
+	return FileScan{Sum: s.Sum, usage: usagePack{n: s.Lines, keys: s.Keys, data: s.Data, models: s.Models}, problems: s.Problems, clientCost: s.ClientCost}
 }
 
 // scanCached is ScanAll (with ccusage's usage lines) that takes the scans

@@ -20,30 +20,16 @@ import (
 // would count.
 type FileScan struct {
 	Sum model.TranscriptSummary
-	// usage lists the lines ccusage counts, in file order, with repeats
+	// usage packs the lines ccusage counts, in file order, with repeats
 	// of an id pair already seen in this file left out (they could never
 	// count: the first one always comes first).
-	Usage []usageLine
+	usage usagePack
 	// problems are ccusage usage lines whose counts memscope will not
 	// round (when the model's reader did not already report the line).
 	problems []model.Problem
 	// clientCost is the client's own cost-state figure: the last
 	// totalCostUSD of each process (by its startTime) that wrote here.
 	clientCost map[string]float64
-}
-
-// usageLine is one line's usage and the identity ccusage dedups it by.
-// One is kept per response of the home until the report is summed: the
-// usage is price.Usage, not a second copy.
-type usageLine struct {
-	// key hashes message.id and requestId (128 bits, so a collision
-	// among even billions of responses is not a practical concern);
-	// keyed is false when either is missing, and such lines always count.
-	key   [2]uint64
-	keyed bool
-	// price is the counts and what pricing needs besides them: the
-	// model, the 1-hour cache writes, speed and a recorded costUSD.
-	price pricing.Response
 }
 
 // scanWorker scans files one after another, reusing its buffers.
@@ -63,6 +49,9 @@ type scanWorker struct {
 	ccusage bool
 	// models interns model names, so a usage line costs no allocation.
 	models map[string]string
+	// keys and data are the pack's buffers while a file is read, reused
+	// from file to file: the pack kept is a copy at its size.
+	keys, data []byte
 }
 
 func newScanWorker(ccusage bool) *scanWorker {
@@ -90,6 +79,7 @@ func (w *scanWorker) scanFile(fsys fs.FS, name string) (FileScan, error) {
 // scan reads one transcript from r in one pass.
 func (w *scanWorker) scan(r io.Reader, name string) (FileScan, error) {
 	var out FileScan
+	out.usage.keys, out.usage.data = w.keys[:0], w.data[:0]
 	clear(w.seen)
 	z := w.z
 	z.Reset(name)
@@ -109,6 +99,8 @@ func (w *scanWorker) scan(r io.Reader, name string) (FileScan, error) {
 		w.line(&out, line)
 	}
 	out.Sum = z.Summary(cr.n)
+	w.keys, w.data = out.usage.keys, out.usage.data
+	out.usage.keys, out.usage.data = bytes.Clone(w.keys), bytes.Clone(w.data)
 	if err := lr.Err(); err != nil {
 		return out, fmt.Errorf("read %s: %w", name, err)
 	}
@@ -155,16 +147,20 @@ func (w *scanWorker) ccusageLine(out *FileScan, lineNo int, reported bool) {
 		}
 		return
 	}
-	ul := usageLine{price: w.price(u)}
+	// The key hashes message.id and requestId (128 bits, so a collision
+	// among even billions of responses is not a practical concern); a
+	// line missing either is not keyed and always counts.
+	var key [2]uint64
+	keyed := false
 	if f := &ls.f; f.msgID.present() && f.requestID.present() {
-		ul.keyed = true
-		ul.key = w.key(f.msgID, f.requestID)
-		if _, dup := w.seen[ul.key]; dup {
+		keyed = true
+		key = w.key(f.msgID, f.requestID)
+		if _, dup := w.seen[key]; dup {
 			return
 		}
-		w.seen[ul.key] = struct{}{}
+		w.seen[key] = struct{}{}
 	}
-	out.Usage = append(out.Usage, ul)
+	out.usage.add(key, keyed, w.price(u))
 }
 
 // costState notes the client's running cost when the line just scanned
@@ -223,11 +219,13 @@ func (w *scanWorker) key(id, req span) [2]uint64 {
 	h := w.hash
 	h.Reset()
 	h.Write(w.ls.textBytes(id))
-	h.Write([]byte{':'})
+	h.Write(colon)
 	h.Write(w.ls.textBytes(req))
 	sum := h.Sum(w.sum[:0])
 	return [2]uint64{binary.LittleEndian.Uint64(sum), binary.LittleEndian.Uint64(sum[8:])}
 }
+
+var colon = []byte{':'}
 
 func (c *byteCounter) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)

@@ -296,14 +296,14 @@ func addScan(r *Row, t model.TranscriptFile, s *FileScan, prices *pricing.Table)
 	r.CompactBoundaries += s.Sum.CompactBoundaries
 	r.MicrocompactBoundaries += s.Sum.MicrocompactBoundaries
 	r.Problems += len(s.Sum.Problems) + len(s.problems)
-	for _, u := range s.Usage {
+	s.usage.each(func(u *packLine) {
 		r.Usage = r.Usage.Add(u.price.Usage)
 		r.Responses++
 		r.cost.Add(prices, u.price)
 		if t.Kind == model.TranscriptSubagent {
 			r.SubagentUsage = r.SubagentUsage.Add(u.price.Usage)
 		}
-	}
+	})
 	for _, c := range s.clientCost {
 		r.ClientCostUSD += c
 	}
@@ -338,19 +338,24 @@ func dedupeLikeCcusage(files []model.TranscriptFile, scans []FileScan) {
 		}
 		return cmp.Compare(files[a].Path, files[b].Path)
 	})
-	seen := map[[2]uint64]struct{}{}
+	n := 0
+	for i := range scans {
+		n += scans[i].usage.keyCount()
+	}
+	seen := newKeySet(n)
+	var l packLine
 	for _, i := range idx {
-		kept := scans[i].Usage[:0]
-		for _, u := range scans[i].Usage {
-			if u.keyed {
-				if _, dup := seen[u.key]; dup {
-					continue
-				}
-				seen[u.key] = struct{}{}
+		p := &scans[i].usage
+		p.dropped = p.dropped[:0]
+		r := packReader{p: p}
+		for j := 0; r.next(&l); j++ {
+			if !l.keyed {
+				continue
 			}
-			kept = append(kept, u)
+			if seen.add(l.key) {
+				p.dropped = append(p.dropped, int32(j))
+			}
 		}
-		scans[i].Usage = kept
 	}
 }
 

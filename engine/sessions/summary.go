@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"time"
+	"unsafe"
 
 	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
@@ -70,11 +71,13 @@ func (s *lineScanner) record(z *model.Summarizer, r *model.SummaryRecord) bool {
 			return false
 		}
 		r.Usage = &s.usage
+		// The ids are views of the line, not copies: the summarizer's
+		// Add reads them into its dedupe key and keeps neither.
 		if isKind(d, f.msgID, '"') {
-			r.MessageID, _ = s.text(f.msgID)
+			r.MessageID = view(s.textBytes(f.msgID))
 		}
 		if isKind(d, f.requestID, '"') {
-			r.RequestID, _ = s.text(f.requestID)
+			r.RequestID = view(s.textBytes(f.requestID))
 		}
 	}
 	if len(sub) > 0 {
@@ -116,3 +119,7 @@ func modelUsage(d []byte, f *lineFields, u *model.Usage) bool {
 	}
 	return true
 }
+
+// view is b as a string without a copy: valid while b is, and b must not
+// change meanwhile (a scanned line's bytes until the next line).
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }

@@ -188,8 +188,8 @@ func TestScanWorkerStartsEachFileOver(t *testing.T) {
 			t.Fatal(err)
 		}
 		sameSummary(t, []byte(in), got.Sum)
-		if got.Sum.Usage.InputTokens != 4 || len(got.Usage) != 1 || got.Sum.Records != 2-i {
-			t.Errorf("file %d: %+v, ccusage lines %d", i, got.Sum, len(got.Usage))
+		if got.Sum.Usage.InputTokens != 4 || got.usage.n != 1 || got.Sum.Records != 2-i {
+			t.Errorf("file %d: %+v, ccusage lines %d", i, got.Sum, got.usage.n)
 		}
 		if last := got.Sum.Problems[len(got.Sum.Problems)-1]; last.Line != 3-i {
 			t.Errorf("file %d: problem on line %d, want %d", i, last.Line, 3-i)

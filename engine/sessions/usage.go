@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
 )
 
@@ -91,7 +92,7 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 // wholeNumber reads a valid JSON number that is a whole number of at most
 // 2^53 in size (exact in both int64 and the doubles ccusage sums in).
 func wholeNumber(raw []byte) (int64, bool) {
-	if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+	if n, ok := jsonscan.Int(raw); ok {
 		if n < -1<<53 || n > 1<<53 {
 			return 0, false
 		}
@@ -136,25 +137,20 @@ func (s *lineScanner) lineUsage() (model.Usage, usageVerdict, string) {
 			return model.Usage{}, usageNone, ""
 		}
 	}
-	var u model.Usage
-	for _, c := range []struct {
-		v    span
-		name string
-		dst  *int64
-	}{
-		{f.input, "input_tokens", &u.InputTokens},
-		{f.output, "output_tokens", &u.OutputTokens},
-		{f.cacheCreation, "cache_creation_input_tokens", &u.CacheCreationInputTokens},
-		{f.cacheRead, "cache_read_input_tokens", &u.CacheReadInputTokens},
-	} {
-		if !c.v.present() {
+	// The counts go through an array, not pointers into u: a pointer
+	// made u escape, an allocation a line.
+	var n [4]int64
+	for i, v := range [...]span{f.input, f.output, f.cacheCreation, f.cacheRead} {
+		if !v.present() {
 			continue
 		}
-		n, ok := wholeNumber(d[c.v.start:c.v.end])
+		c, ok := wholeNumber(d[v.start:v.end])
 		if !ok {
-			return model.Usage{}, usageNotWhole, fmt.Sprintf("message.usage.%s %.40s is not a whole number of tokens; usage not counted", c.name, d[c.v.start:c.v.end])
+			name := [...]string{"input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"}[i]
+			return model.Usage{}, usageNotWhole, fmt.Sprintf("message.usage.%s %.40s is not a whole number of tokens; usage not counted", name, d[v.start:v.end])
 		}
-		*c.dst = n
+		n[i] = c
 	}
+	u := model.Usage{InputTokens: n[0], OutputTokens: n[1], CacheCreationInputTokens: n[2], CacheReadInputTokens: n[3]}
 	return u, usageCounted, ""
 }
