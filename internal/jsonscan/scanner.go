@@ -142,7 +142,76 @@ func (s *Scanner) ws(i int) int { return SkipWS(s.d, i) }
 // with no quote after a bad byte is "unterminated" (at the opening
 // quote); a control byte is reported at the start of the run of plain
 // text holding it, a bad escape at its backslash.
+//
+// The usual string is read here with the current word of the bitmap in
+// a register: a good escape clears its backslash's mark (and the mark of
+// the quote or backslash it escapes, the next one), with no search from
+// the escape's end; the first stop that is neither the closing quote nor
+// a good escape hands the string to stringWalk, which gives the answer
+// and its error.
 func (s *Scanner) String(i int) (end int, escaped bool, err error) {
+	d, stops := s.d, s.stops
+	k := (i + 1) >> 6
+	if k >= len(stops) {
+		return s.stringWalk(i)
+	}
+	w := stops[k] >> uint((i+1)&63) << uint((i+1)&63)
+	// skip says the first mark of the next word is an escaped byte.
+	skip := false
+	for {
+		for w == 0 {
+			if k++; k >= len(stops) {
+				return s.stringWalk(i)
+			}
+			w = stops[k]
+			if skip {
+				w &= w - 1
+				skip = false
+			}
+		}
+		p := k<<6 + bits.TrailingZeros64(w)
+		switch d[p] {
+		case '"':
+			return p + 1, escaped, nil
+		case '\\':
+			if p+1 >= len(d) {
+				return s.stringWalk(i)
+			}
+			w &= w - 1
+			switch e := d[p+1]; {
+			case e == '"' || e == '\\':
+				// The escaped byte's mark is the next one: in w, or the
+				// first of the next word.
+				if w != 0 {
+					w &= w - 1
+				} else {
+					skip = true
+				}
+			case isShortEscape[e]:
+			case e == 'u' && p+6 <= len(d) && isHex[d[p+2]] && isHex[d[p+3]] && isHex[d[p+4]] && isHex[d[p+5]]:
+			default:
+				return s.stringWalk(i)
+			}
+			escaped = true
+		default:
+			return s.stringWalk(i)
+		}
+	}
+}
+
+// isShortEscape are the bytes after a backslash of a two-byte escape
+// other than a quote or a backslash (which are marks themselves).
+var isShortEscape = func() (t [256]bool) {
+	for _, c := range []byte("/bfnrt") {
+		t[c] = true
+	}
+	return t
+}()
+
+// stringWalk is String walking from stop to stop, each search starting
+// where the last escape ended: every escape in turn, and the first bad
+// byte's error.
+func (s *Scanner) stringWalk(i int) (end int, escaped bool, err error) {
 	d := s.d
 	run := i + 1 // the start of the current run of plain text
 	for {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -421,4 +422,34 @@ func trickySeeds() [][]byte {
 		[]byte(`{"n":-0.0e-0}`), []byte(`{"n":123456789012345678901234567890}`),
 	)
 	return seeds
+}
+
+// String (the bitmap's word in a register, good escapes cleared in it)
+// answers as the walk from stop to stop does, errors and offsets
+// included, on strings of every kind of escape, good and bad, control
+// bytes and cut ends, at every offset of two words.
+func TestStringIsTheWalk(t *testing.T) {
+	parts := []string{`a`, `é`, `\"`, `\\`, `\/`, `\n`, `\u00e9`, `\uD83D\uDE00`, `\u12`, `\x`, `\`, "\n", "\x01", `"`, `\\\"`, `\\\\`, "\xff", ` `}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		var b strings.Builder
+		b.WriteString(strings.Repeat(" ", rng.IntN(70)))
+		start := b.Len()
+		b.WriteByte('"')
+		for range rng.IntN(40) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		if rng.IntN(4) > 0 {
+			b.WriteByte('"')
+		}
+		b.WriteString(strings.Repeat("x", rng.IntN(70)))
+		d := []byte(b.String())
+		var s Scanner
+		s.Reset(d)
+		end, esc, err := s.String(start)
+		wend, wesc, werr := s.stringWalk(start)
+		if end != wend || esc != wesc || fmt.Sprint(err) != fmt.Sprint(werr) {
+			t.Fatalf("String(%q, %d) = %d, %v, %v; the walk says %d, %v, %v", d, start, end, esc, err, wend, wesc, werr)
+		}
+	}
 }
