@@ -22,6 +22,12 @@ type savedScan struct {
 	Models     []string
 	Problems   []model.Problem
 	ClientCost map[string]float64
+	// Deduped says Dropped is the home-wide dedupe's answer for the file
+	// (the lines another file counted), as the last report of the whole
+	// home worked it out: a report of the same files, none changed,
+	// takes it as it is.
+	Deduped bool
+	Dropped []int32
 }
 
 func saveScan(s FileScan) savedScan {
@@ -35,14 +41,18 @@ func (s savedScan) scan() FileScan {
 	return FileScan{Sum: s.Sum, usage: usagePack{n: s.Lines, keys: s.Keys, data: s.Data, models: s.Models}, problems: s.Problems, clientCost: s.ClientCost}
 }
 
-// scanCached is ScanAll (with ccusage's usage lines) that takes the scans
-// of unchanged files from store and reads the others, then saves what to
-// keep. listed are every transcript of the home: entries of those not in
-// files (a report of one project) stay for the next run. A nil store is
-// ScanAll.
+// scanCached is ScanAll (with ccusage's usage lines) and the home-wide
+// dedupe (dedupeLikeCcusage): it takes the scans of unchanged files from
+// store and reads the others, then saves what to keep. listed are every
+// transcript of the home: entries of those not in files (a report of one
+// project) stay for the next run. When files are all of them and none
+// changed, the dedupe's answer is the cache's too. A nil store is ScanAll
+// and the dedupe.
 func scanCached(fsys fs.FS, store *diskcache.Store, homeDir string, files, listed []model.TranscriptFile, workers int) []FileScan {
 	if store == nil {
-		return ScanAll(fsys, files, workers, true)
+		scans := ScanAll(fsys, files, workers, true)
+		dedupeLikeCcusage(files, scans)
+		return scans
 	}
 	name := diskcache.Name(cacheKind, homeDir)
 	cache, _ := diskcache.Load[map[string]diskcache.Entry[savedScan]](store, cacheKind, name)
@@ -69,13 +79,45 @@ func scanCached(fsys fs.FS, store *diskcache.Store, homeDir string, files, liste
 		}
 		return out
 	}, func(s savedScan, size int64) bool { return s.Sum.Whole(size) })
-	if hits < len(files) || len(next) != len(cache) {
-		// A cache not written costs the next run its time only.
-		_ = diskcache.Save(store, cacheKind, name, next)
-	}
 	out := make([]FileScan, len(saved))
 	for i := range saved {
 		out[i] = saved[i].scan()
+	}
+	// The same files as the cache's entries, every one from it.
+	unchanged := hits == len(files) && len(next) == len(cache)
+	whole := len(files) == len(listed)
+	known := unchanged && whole
+	for i := range saved {
+		known = known && saved[i].Deduped
+	}
+	if known {
+		for i := range out {
+			out[i].usage.dropped = saved[i].Dropped
+		}
+		return out
+	}
+	dedupeLikeCcusage(files, out)
+	if whole {
+		for i, n := range names {
+			if e, ok := next[n]; ok {
+				e.Value.Deduped, e.Value.Dropped = true, out[i].usage.dropped
+				next[n] = e
+			}
+		}
+	} else {
+		// A report of one project dedupes its files alone: what it
+		// dropped is not the home's answer.
+		for n, e := range next {
+			if e.Value.Deduped {
+				e.Value.Deduped, e.Value.Dropped = false, nil
+				next[n] = e
+				unchanged = false
+			}
+		}
+	}
+	if whole || !unchanged {
+		// A cache not written costs the next run its time only.
+		_ = diskcache.Save(store, cacheKind, name, next)
 	}
 	return out
 }

@@ -70,3 +70,47 @@ func TestSessionsCache(t *testing.T) {
 		}
 	}
 }
+
+// A report of the whole home keeps the dedupe's answer in the cache, and
+// the next report of the same unchanged files takes it (a tampered
+// answer shows); a report of one project, a new file or a file gone
+// works it out again, so the answer is always the one without a cache:
+// once s1's transcript, which counted m1, is gone, its subagent's copy
+// of m1 counts.
+func TestSessionsCacheKeepsTheDedupe(t *testing.T) {
+	fsys := sessionsHome()
+	c := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
+	home := &model.Home{Dir: "/h", FS: fsys, Source: model.HomeFromFlag}
+	reportJSON(t, fsys, c)
+	name := diskcache.Name(cacheKind, "/h")
+	const s0, s1 = "projects/-home-me-app/s0.jsonl", "projects/-home-me-app/s1.jsonl"
+	saved, _ := diskcache.Load[map[string]diskcache.Entry[savedScan]](c, cacheKind, name)
+	e := saved[s0]
+	if !e.Value.Deduped || len(e.Value.Dropped) != 1 || e.Value.Dropped[0] != 0 {
+		t.Fatalf("s0's entry: deduped %v, dropped %v; want its copy of m1 (line 0) dropped", e.Value.Deduped, e.Value.Dropped)
+	}
+	// Tampered: s0 drops its m4 too.
+	e.Value.Dropped = []int32{0, 1}
+	saved[s0] = e
+	if err := diskcache.Save(c, cacheKind, name, saved); err != nil {
+		t.Fatal(err)
+	}
+	all := Summarize(Options{Home: home})
+	if got := Summarize(Options{Home: home, Cache: c}); got.Totals.Responses != all.Totals.Responses-1 {
+		t.Fatalf("an unchanged home: %d responses, want the tampered answer's %d: the cache's dedupe was not used", got.Totals.Responses, all.Totals.Responses-1)
+	}
+	// A report of one project, then of the home: worked out again.
+	Summarize(Options{Home: home, Cache: c, ProjectSlug: "-home-me-other"})
+	if got, want := reportJSON(t, fsys, c), reportJSON(t, fsys, nil); got != want {
+		t.Fatalf("after a report of one project, through the cache:\n%s\nwithout:\n%s", got, want)
+	}
+	delete(fsys, s1)
+	if got, want := reportJSON(t, fsys, c), reportJSON(t, fsys, nil); got != want {
+		t.Fatalf("after s1 is gone, through the cache:\n%s\nwithout:\n%s", got, want)
+	}
+	for _, r := range Summarize(Options{Home: home, Cache: c}).Sessions {
+		if r.SessionID == "s1" && (r.Responses != 2 || r.Usage.InputTokens != 17) {
+			t.Errorf("s1 counts %d responses, input %d; want its subagent's m1 and m3 (2, 17)", r.Responses, r.Usage.InputTokens)
+		}
+	}
+}

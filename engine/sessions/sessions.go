@@ -167,7 +167,6 @@ func Summarize(o Options) Report {
 		}
 	}
 	scans := scanCached(h.FS, o.Cache, h.Dir, files, sf.Transcripts, o.Workers)
-	dedupeLikeCcusage(files, scans)
 
 	rows := map[string]*Row{}
 	var order []string
