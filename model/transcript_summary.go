@@ -45,7 +45,9 @@ type SummaryRecord struct {
 	// Timestamp is zero when absent.
 	Timestamp time.Time
 	// Usage is message.usage of a user or assistant record, nil when the
-	// message has none; MessageID and RequestID name the response.
+	// message has none; MessageID and RequestID name the response (Add
+	// hashes them and keeps neither: a caller may hand views of its line,
+	// as the sessions scanner does).
 	Usage     *Usage
 	MessageID string
 	RequestID string
