@@ -13,9 +13,12 @@ import (
 // Index and Memories panes, at their widths and in the terminal's style,
 // in the background. It keeps what it rendered last (bounded by bytes,
 // maxRenderCache), so a memory folder where one file changed renders
-// only that file again.
+// only that file again. The memory bodies are rendered once the
+// Memories pane was first on screen (Show): most starts never open it.
 type Markdown struct {
 	r *markdown.Renderer
+	// shown says the Memories pane has been on screen.
+	shown bool
 	// last is the last rendering's cache: only read by a Render's
 	// command, replaced (never written) by Loaded.
 	last renderCache
@@ -23,6 +26,15 @@ type Markdown struct {
 
 // NewMarkdown returns a feed that has rendered nothing.
 func NewMarkdown() *Markdown { return &Markdown{r: markdown.NewRenderer()} }
+
+// Show says the Memories pane is on screen; first is true the first
+// time, when the caller renders (until then Render renders the index
+// only, and the pane's bodies are the raw text).
+func (md *Markdown) Show() (first bool) {
+	first = !md.shown
+	md.shown = true
+	return first
+}
 
 // Rendered carries Markdown rendered for the current widths.
 type Rendered struct {
@@ -34,6 +46,9 @@ type Rendered struct {
 	// Render (see renderKey).
 	cache renderCache
 }
+
+// Bodies is how many memory bodies r carries rendered.
+func (r Rendered) Bodies() int { return len(r.bodies) }
 
 // maxRenderCache bounds the rendered Markdown kept from one rendering to
 // the next, in bytes of source and rendered text: 8 MiB, a few hundred
@@ -76,8 +91,9 @@ type renderKey struct {
 	dark, noColor bool
 }
 
-// Render renders p's index (at indexWidth) and memory bodies (at
-// bodyWidth) in the background (nil when no project is loaded).
+// Render renders p's index (at indexWidth) and, once the Memories pane
+// was shown (Show), its memory bodies (at bodyWidth) in the background
+// (nil when no project is loaded).
 func (md *Markdown) Render(p *ProjectLoaded, indexWidth, bodyWidth int, dark, noColor bool) tea.Cmd {
 	if p.Slug == "" {
 		return nil
@@ -86,7 +102,9 @@ func (md *Markdown) Render(p *ProjectLoaded, indexWidth, bodyWidth int, dark, no
 	slug, loaded := p.Slug, LoadedIndexText(p.Cap)
 	bodies := map[string]string{}
 	for _, row := range p.Rows {
-		bodies[row.File.Path] = row.File.Body
+		if md.shown {
+			bodies[row.File.Path] = row.File.Body
+		}
 	}
 	prev := md.last
 	return func() tea.Msg {

@@ -45,6 +45,14 @@ func TestMarkdownFeedRendersTheOpenProject(t *testing.T) {
 		{Row: memrows.Row{File: &model.MemoryFile{Path: "a.md", Body: "# Title\n\nsome **bold** text\x1b[31m red\n"}}},
 		{Row: memrows.Row{File: &model.MemoryFile{Path: "b.md", Body: "- item\n"}}},
 	}}
+	// The bodies are not rendered until the Memories pane is first
+	// shown; the index is.
+	if r := md.Render(p, 40, 40, true, true)().(Rendered); len(r.bodies) != 0 || len(r.cache.m) != 0 {
+		t.Errorf("rendered %d bodies before the Memories pane was on screen", len(r.bodies))
+	}
+	if !md.Show() || md.Show() {
+		t.Error("Show does not say the first showing, and only it")
+	}
 	if md.Render(&ProjectLoaded{}, 40, 40, true, true) != nil {
 		t.Error("rendering with no project open")
 	}
@@ -82,6 +90,7 @@ func TestMarkdownFeedRendersTheOpenProject(t *testing.T) {
 // there, so going back to it renders nothing again.
 func TestRenderCacheKeepsTheWidthBefore(t *testing.T) {
 	md := NewMarkdown()
+	md.Show()
 	p := &ProjectLoaded{Slug: "p", Rows: []memories.Row{
 		{Row: memrows.Row{File: &model.MemoryFile{Path: "a.md", Body: "# A\n\nfirst body\n"}}},
 		{Row: memrows.Row{File: &model.MemoryFile{Path: "b.md", Body: "- second body\n"}}},
