@@ -102,10 +102,11 @@ func (m *Model) setFocus(i int) tea.Cmd {
 	switch i {
 	case paneLive:
 		live = m.lv.Shown()
-	case paneMemories:
-		// The memory bodies are rendered when the pane is first on
-		// screen.
-		if m.feeds.markdown.Show() {
+	case paneIndex, paneMemories:
+		// The index, the memory bodies, are rendered when their pane is
+		// first on screen.
+		md := m.feeds.markdown
+		if i == paneIndex && md.ShowIndex() || i == paneMemories && md.ShowBodies() {
 			render = m.renderCmd()
 		}
 	}

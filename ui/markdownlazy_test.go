@@ -10,17 +10,24 @@ import (
 	"github.com/memscope/memscope/ui/feed"
 )
 
-// The memory bodies are rendered when the Memories pane is first shown,
-// not at start-up (most starts never open it): the start and the other
-// panes render none, the first showing renders them once, and later
-// changes (a resize) render them again once the pane has been shown.
-func TestMemoryBodiesRenderWhenMemoriesIsFirstShown(t *testing.T) {
+// The index and the memory bodies are rendered when their pane (Index,
+// Memories) is first shown, not at start-up (most starts open neither):
+// the start and the other panes render nothing, each pane's first
+// showing renders its text once, and later changes (a resize) render
+// both again once both were shown.
+func TestMarkdownRendersWhenItsPaneIsFirstShown(t *testing.T) {
 	t.Parallel()
 	hh := sharedHelpHomes(t)
-	renders := 0
+	var index, bodies, all int
 	seen := func(msg tea.Msg) {
-		if r, ok := msg.(feed.Rendered); ok && r.Bodies() > 0 {
-			renders++
+		if r, ok := msg.(feed.Rendered); ok {
+			all++
+			if r.Index() {
+				index++
+			}
+			if r.Bodies() > 0 {
+				bodies++
+			}
 		}
 	}
 	m := demoModelSeen(t, demoOptions(t, hh.demo, true, hh.cache, probeOnlyWriter{testroot.Writer(t)}), 120, 40, seen)
@@ -30,24 +37,28 @@ func TestMemoryBodiesRenderWhenMemoriesIsFirstShown(t *testing.T) {
 			m = drainWith(t, next.(Model), cmd, seen)
 		}
 	}
-	if renders != 0 {
-		t.Fatalf("the start rendered the memory bodies %d times with the Overview shown", renders)
+	if all != 0 {
+		t.Fatalf("the start rendered Markdown %d times with the Overview shown", all)
 	}
-	keys("2", "3", "5")
-	if renders != 0 {
-		t.Fatalf("panes that show no memory body rendered them %d times", renders)
+	keys("2", "5")
+	if all != 0 {
+		t.Fatalf("panes that show no Markdown rendered it %d times", all)
+	}
+	keys("3")
+	if all != 1 || index != 1 || bodies != 0 {
+		t.Fatalf("showing Index: %d renderings, %d of the index, %d with bodies; want 1, 1, 0", all, index, bodies)
 	}
 	keys("4")
-	if renders != 1 {
-		t.Fatalf("showing Memories rendered the bodies %d times, want 1", renders)
+	if all != 2 || bodies != 1 {
+		t.Fatalf("showing Memories: %d renderings, %d with bodies; want 2, 1", all, bodies)
 	}
 	keys("3", "4")
-	if renders != 1 {
-		t.Fatalf("showing Memories again rendered the bodies again: %d renderings", renders)
+	if all != 2 {
+		t.Fatalf("showing the panes again rendered again: %d renderings", all)
 	}
 	next, cmd := m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
 	drainWith(t, next.(Model), cmd, seen)
-	if renders != 2 {
-		t.Errorf("a resize after Memories was shown: %d renderings of the bodies in all, want 2", renders)
+	if all != 3 || index != 3 || bodies != 2 {
+		t.Errorf("a resize: %d renderings, %d of the index, %d with bodies; want 3, 3, 2", all, index, bodies)
 	}
 }
