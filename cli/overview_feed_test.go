@@ -31,6 +31,12 @@ func feedLines(t *testing.T, src *overview.Source) map[overview.ID]overview.Line
 	}
 	h.Loaded(read, feed.Open{}, src.Env.Now)
 	f.HistoryRead(h.Held(), true)
+	// The app's Project feed hands over its lint and preview after each
+	// load (feed.ProjectLoaded.Checked); here it holds neither, and the
+	// lines compute their own, as the command does (ui's
+	// TestOverviewIsTheFirstScreen holds the app's, taken from its
+	// Project feed, equal to the engine's on the demo).
+	f.ProjectChecked(&overview.Checked{Project: src.Project})
 	cmd, ids := f.Load(func(project string) *overview.Source {
 		if project != src.Project {
 			t.Errorf("the feed counts project %q, want %q", project, src.Project)

@@ -85,20 +85,34 @@ func demoModelCached(t *testing.T, l demo.Layout, banner bool, w, h int, cache *
 // real file system).
 func demoModelWith(t *testing.T, l demo.Layout, banner bool, w, h int, cache *diskcache.Store, writes model.WriteFS) Model {
 	t.Helper()
+	return demoModelSeen(t, demoOptions(t, l, banner, cache, writes), w, h, nil)
+}
+
+// demoOptions are the app's options on the demo home materialized at l
+// (demoModelWith).
+func demoOptions(t *testing.T, l demo.Layout, banner bool, cache *diskcache.Store, writes model.WriteFS) Options {
+	t.Helper()
 	home, err := model.OpenHome(l.Home, model.HomeFromDemo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(Options{Home: home, Project: l.Project("shop-api"), Demo: banner, Now: func() time.Time { return testNow }, Root: testroot.New(t, sharedDirs(t, l.Root)...), Cache: cache, Writes: writes,
+	return Options{Home: home, Project: l.Project("shop-api"), Demo: banner, Now: func() time.Time { return testNow }, Root: testroot.New(t, sharedDirs(t, l.Root)...), Cache: cache, Writes: writes,
 		Getenv: func(k string) string {
 			if k == "NO_COLOR" {
 				return "1"
 			}
 			return ""
-		}})
-	m = drain(t, m, m.Init())
+		}}
+}
+
+// demoModelSeen runs the app with o, loaded and sized, handing seen
+// (nil: none) every message it takes on the way (drainWith).
+func demoModelSeen(t *testing.T, o Options, w, h int, seen func(tea.Msg)) Model {
+	t.Helper()
+	m := New(o)
+	m = drainWith(t, m, m.Init(), seen)
 	next, cmd := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	return drain(t, next.(Model), cmd)
+	return drainWith(t, next.(Model), cmd, seen)
 }
 
 // Every binding a pane offers does what its help says, checked on the

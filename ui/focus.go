@@ -98,11 +98,19 @@ func (m *Model) setFocus(i int) tea.Cmd {
 	m.paneAt(m.focus).Blur()
 	m.focus = i
 	m.paneAt(m.focus).Focus()
-	var live tea.Cmd
-	if i == paneLive {
+	var live, render tea.Cmd
+	switch i {
+	case paneLive:
 		live = m.lv.Shown()
+	case paneIndex, paneMemories:
+		// The index, the memory bodies, are rendered when their pane is
+		// first on screen.
+		md := m.feeds.markdown
+		if i == paneIndex && md.ShowIndex() || i == paneMemories && md.ShowBodies() {
+			render = m.renderCmd()
+		}
 	}
-	return tea.Batch(m.lazyLoadCmd(), m.followTimelineCmd(), live)
+	return tea.Batch(m.lazyLoadCmd(), m.followTimelineCmd(), live, render)
 }
 
 // inPane makes a wheel turn's position relative to the pane's inside

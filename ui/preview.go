@@ -30,13 +30,25 @@ func (m Model) previewCmd(query string) tea.Cmd {
 	}
 	home, now, getenv, root := m.opts.Home, m.opts.Now(), m.opts.Getenv, m.root()
 	return func() tea.Msg {
-		o := feed.PreviewOptions(root, home.Dir, project, getenv, now)
+		o := feed.PreviewOptions(root, home, project, getenv, now)
 		if query != "" {
 			o.Queries = []string{query}
 		}
 		p := enginepreview.Build(o)
 		return previewMsg{project: project, preview: &p}
 	}
+}
+
+// loadedPreviewCmd hands the Prompt pane the preview the project load
+// just taken built (feed.ProjectLoaded.Preview, as previewCmd builds it)
+// when the pane shows no recall query; otherwise it builds one.
+func (m *Model) loadedPreviewCmd() tea.Cmd {
+	query, project := m.p.prompt.Query(), m.previewProject()
+	if c := m.feeds.project.Cur(); query == "" && c.Preview != nil && c.Project == project && c.Slug == m.data.open {
+		p := c.Preview
+		return func() tea.Msg { return previewMsg{project: project, preview: p} }
+	}
+	return m.previewOrExplainCmd(query)
 }
 
 // noProjectText is what the project panes say in a home where Claude

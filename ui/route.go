@@ -47,7 +47,13 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 			return m, next, true // the user moved on to another project or store
 		}
 		m.applyProject(m.feeds.project.Cur())
-		next = tea.Batch(next, m.selectPendingHit(), m.renderCmd(), m.previewOrExplainCmd(m.p.prompt.Query()), m.loadReviewCmd(), m.feeds.project.LoadsCmd(msg.Slug), m.feeds.edits.JournalCmd(m.editCtx()))
+		// The Overview's lint and prompt lines take what the load
+		// computed.
+		m.feeds.overview.ProjectChecked(m.feeds.project.Cur().Checked())
+		if m.focus == paneOverview {
+			next = tea.Batch(next, m.overviewLoad())
+		}
+		next = tea.Batch(next, m.selectPendingHit(), m.renderCmd(), m.loadedPreviewCmd(), m.loadReviewCmd(), m.feeds.project.LoadsCmd(msg.Slug), m.feeds.edits.JournalCmd(m.editCtx()))
 		return m, next, true
 	case feed.LoadsRead:
 		return m, m.projectCmd(m.feeds.project.LoadsDone(msg, m.data.open)), true

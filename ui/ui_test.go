@@ -121,7 +121,8 @@ func newTestModel(t testing.TB, w, h int) Model {
 
 // loadedModel is the app with o, on the beta project at testNow with
 // NO_COLOR (unless o says otherwise), loaded and sized w×h (what the
-// new size asks for, the Markdown rendering, is not run).
+// new size asks for is not run; the Markdown of the Index and Memories
+// panes is rendered when a key first shows the pane).
 func loadedModel(t testing.TB, o Options, w, h int) Model {
 	t.Helper()
 	if o.Project == "" {

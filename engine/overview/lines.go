@@ -9,7 +9,6 @@ import (
 
 	"github.com/memscope/memscope/engine/cleanup"
 	"github.com/memscope/memscope/engine/inventory"
-	"github.com/memscope/memscope/engine/lint"
 	"github.com/memscope/memscope/engine/live"
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/memrows"
@@ -114,8 +113,7 @@ func staleLine(s *Source) Line {
 // lintLine is lint's verdict on the project's memory, with the inputs
 // `memscope lint` gives it.
 func lintLine(s *Source) Line {
-	in, _ := s.open().LintInput(s.staleness())
-	r := lint.Run(in)
+	r := s.lint()
 	l := Line{Count: r.Errors + r.Warnings, Needs: r.Errors+r.Warnings > 0, Command: "memscope lint",
 		Parts: []Part{{PartErrors, r.Errors}, {PartWarnings, r.Warnings}}}
 	if r.Errors > 0 {
@@ -163,7 +161,7 @@ func reviewLine(s *Source) Line {
 // promptLine is the next session's prompt (as `memscope prompt` builds
 // it) against the 200k context window, and its biggest layer.
 func promptLine(s *Source) Line {
-	p := s.Env.Preview(s.Project, nil)
+	p := s.preview()
 	w := int(window.Size200k().ContextWindow)
 	l := Line{Count: p.Totals.Tokens, Command: "memscope prompt", Parts: []Part{{PartWindow, w}}}
 	var big *preview.Layer

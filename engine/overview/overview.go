@@ -7,8 +7,10 @@ import (
 
 	"github.com/memscope/memscope/engine/cleanup"
 	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/engine/lint"
 	"github.com/memscope/memscope/engine/live"
 	"github.com/memscope/memscope/engine/memindex"
+	"github.com/memscope/memscope/engine/preview"
 	"github.com/memscope/memscope/engine/projectmem"
 	"github.com/memscope/memscope/engine/provenance"
 	"github.com/memscope/memscope/model"
@@ -147,6 +149,12 @@ type Source struct {
 	// (ReadsHistory) take instead of reading the file again; nil: the
 	// forecast reads it (the CLI).
 	History *model.HistoryRead
+	// Checked is the open project's memory as the app's project feed
+	// checked it, which the lines that take it (TakesChecked) use
+	// instead of computing it again when it is of the same project,
+	// memory folder and tree; nil: the lines compute their own (the CLI),
+	// through the same engine functions.
+	Checked *Checked
 
 	once   sync.Once
 	target *projectmem.Target
@@ -156,6 +164,49 @@ type Source struct {
 	fc     cleanup.Forecast
 	// passOnce makes the Source's own Pass; reviewOnce its review cache.
 	passOnce, reviewOnce sync.Once
+}
+
+// Checked is what an app already computed of the open project: lint's
+// report on its memory folder, with what the sessions loaded over
+// loads.DefaultDays (projectmem.Target.LintInput's inputs), and the next
+// session's prompt built with projectmem.Env.PreviewOptions and nothing
+// added.
+type Checked struct {
+	// Project is the project's folder (absolute).
+	Project string
+	// MemoryDir is the memory folder linted and Tree the project tree
+	// drift was checked against; Lint is nil when none was linted as
+	// the project's auto memory (another store is shown).
+	MemoryDir, Tree string
+	Lint            *lint.Report
+	// Preview is the next session's prompt (nil: not built).
+	Preview *preview.Preview
+}
+
+// TakesChecked says the line id takes Source.Checked when it is for the
+// Source's project: an app that checks the project anyway counts it
+// once that check is in.
+func TakesChecked(id ID) bool { return id == Lint || id == Prompt }
+
+// lint is lint's report on the project's auto memory: Checked's when it
+// is of the same folder and tree, else linted here with the inputs
+// `memscope lint` gives it.
+func (s *Source) lint() lint.Report {
+	t := s.open()
+	if c := s.Checked; c != nil && c.Lint != nil && c.Project == s.Project && c.MemoryDir == t.Loc.Dir && c.Tree == t.Tree {
+		return *c.Lint
+	}
+	in, _ := t.LintInput(s.staleness())
+	return lint.Run(in)
+}
+
+// preview is the next session's prompt for the project, as `memscope
+// prompt` builds it: Checked's when it is of the same project.
+func (s *Source) preview() preview.Preview {
+	if c := s.Checked; c != nil && c.Preview != nil && c.Project == s.Project {
+		return *c.Preview
+	}
+	return s.Env.Preview(s.Project, nil)
 }
 
 // DefaultHorizon is how many days ahead the Cleanup line looks.

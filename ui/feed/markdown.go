@@ -13,9 +13,15 @@ import (
 // Index and Memories panes, at their widths and in the terminal's style,
 // in the background. It keeps what it rendered last (bounded by bytes,
 // maxRenderCache), so a memory folder where one file changed renders
-// only that file again.
+// only that file again. The index is rendered once the Index pane was
+// first on screen, the memory bodies once the Memories pane was
+// (ShowIndex, ShowBodies): most starts open neither, and until then the
+// panes show the raw text.
 type Markdown struct {
 	r *markdown.Renderer
+	// index and bodies say the Index pane, the Memories pane, has been
+	// on screen.
+	index, bodies bool
 	// last is the last rendering's cache: only read by a Render's
 	// command, replaced (never written) by Loaded.
 	last renderCache
@@ -24,16 +30,37 @@ type Markdown struct {
 // NewMarkdown returns a feed that has rendered nothing.
 func NewMarkdown() *Markdown { return &Markdown{r: markdown.NewRenderer()} }
 
+// ShowIndex says the Index pane is on screen; first is true the first
+// time, when the caller renders.
+func (md *Markdown) ShowIndex() (first bool) {
+	first, md.index = !md.index, true
+	return first
+}
+
+// ShowBodies says the Memories pane is on screen; first is true the
+// first time, when the caller renders.
+func (md *Markdown) ShowBodies() (first bool) {
+	first, md.bodies = !md.bodies, true
+	return first
+}
+
 // Rendered carries Markdown rendered for the current widths.
 type Rendered struct {
-	slug        string
-	indexWidth  int
+	slug       string
+	indexWidth int
+	// indexLoaded is the index rendered, when index says it was.
+	index       bool
 	indexLoaded string
 	bodies      map[string]string // by memory file path
 	// cache is every text rendered for this message, for the next
 	// Render (see renderKey).
 	cache renderCache
 }
+
+// Bodies is how many memory bodies r carries rendered; Index says it
+// carries the index rendered.
+func (r Rendered) Bodies() int { return len(r.bodies) }
+func (r Rendered) Index() bool { return r.index }
 
 // maxRenderCache bounds the rendered Markdown kept from one rendering to
 // the next, in bytes of source and rendered text: 8 MiB, a few hundred
@@ -77,20 +104,24 @@ type renderKey struct {
 }
 
 // Render renders p's index (at indexWidth) and memory bodies (at
-// bodyWidth) in the background (nil when no project is loaded).
+// bodyWidth) in the background, each once its pane was shown (nil when
+// no project is loaded or neither was).
 func (md *Markdown) Render(p *ProjectLoaded, indexWidth, bodyWidth int, dark, noColor bool) tea.Cmd {
-	if p.Slug == "" {
+	if p.Slug == "" || !md.index && !md.bodies {
 		return nil
 	}
+	renderIndex := md.index
 	r, st := md.r, markdown.StyleFor(dark, noColor)
 	slug, loaded := p.Slug, LoadedIndexText(p.Cap)
 	bodies := map[string]string{}
 	for _, row := range p.Rows {
-		bodies[row.File.Path] = row.File.Body
+		if md.bodies {
+			bodies[row.File.Path] = row.File.Body
+		}
 	}
 	prev := md.last
 	return func() tea.Msg {
-		out := Rendered{slug: slug, indexWidth: indexWidth, bodies: map[string]string{}, cache: renderCache{}}
+		out := Rendered{slug: slug, indexWidth: indexWidth, index: renderIndex, bodies: map[string]string{}, cache: renderCache{}}
 		render := func(text string, width int) string {
 			k := renderKey{text: text, width: width, dark: dark, noColor: noColor}
 			s, ok := out.cache.get(k)
@@ -102,7 +133,7 @@ func (md *Markdown) Render(p *ProjectLoaded, indexWidth, bodyWidth int, dark, no
 			}
 			return s
 		}
-		if loaded != "" {
+		if renderIndex && loaded != "" {
 			out.indexLoaded = render(loaded, indexWidth)
 		}
 		for k, body := range bodies {
@@ -137,5 +168,9 @@ func (md *Markdown) Loaded(r Rendered, p *ProjectLoaded) (rows memories.RowsMsg,
 			out[i].Body = b
 		}
 	}
-	return memories.RowsMsg{Rows: out}, index.DataMsg{Data: p.IndexData(&RenderedIndex{Loaded: r.indexLoaded, Width: r.indexWidth})}, true
+	var ri *RenderedIndex // the raw text until the index is rendered
+	if r.index {
+		ri = &RenderedIndex{Loaded: r.indexLoaded, Width: r.indexWidth}
+	}
+	return memories.RowsMsg{Rows: out}, index.DataMsg{Data: p.IndexData(ri)}, true
 }

@@ -45,6 +45,21 @@ func TestMarkdownFeedRendersTheOpenProject(t *testing.T) {
 		{Row: memrows.Row{File: &model.MemoryFile{Path: "a.md", Body: "# Title\n\nsome **bold** text\x1b[31m red\n"}}},
 		{Row: memrows.Row{File: &model.MemoryFile{Path: "b.md", Body: "- item\n"}}},
 	}}
+	// Nothing is rendered before its pane is first shown: the index
+	// alone once Index was, the bodies once Memories was.
+	p.Cap.Content, p.Cap.LoadedChars = "# Index\n", 8
+	if md.Render(p, 40, 40, true, true) != nil {
+		t.Error("a rendering before the Index or Memories pane was on screen")
+	}
+	if !md.ShowIndex() || md.ShowIndex() {
+		t.Error("ShowIndex does not say the first showing, and only it")
+	}
+	if r := md.Render(p, 40, 40, true, true)().(Rendered); len(r.bodies) != 0 || !r.index || r.indexLoaded == "" {
+		t.Errorf("with Index shown: %d bodies rendered, the index %q", len(r.bodies), r.indexLoaded)
+	}
+	if !md.ShowBodies() || md.ShowBodies() {
+		t.Error("ShowBodies does not say the first showing, and only it")
+	}
 	if md.Render(&ProjectLoaded{}, 40, 40, true, true) != nil {
 		t.Error("rendering with no project open")
 	}
@@ -62,8 +77,8 @@ func TestMarkdownFeedRendersTheOpenProject(t *testing.T) {
 	if p.Rows[0].Body != "" {
 		t.Error("Loaded wrote the project's own rows")
 	}
-	if len(md.last.m) != 2 {
-		t.Errorf("the feed keeps %d renderings, want the 2 bodies", len(md.last.m))
+	if len(md.last.m) != 3 {
+		t.Errorf("the feed keeps %d renderings, want the index and the 2 bodies", len(md.last.m))
 	}
 	// The next rendering takes the same texts from the cache: with the
 	// renderer gone it still renders them.
@@ -82,6 +97,8 @@ func TestMarkdownFeedRendersTheOpenProject(t *testing.T) {
 // there, so going back to it renders nothing again.
 func TestRenderCacheKeepsTheWidthBefore(t *testing.T) {
 	md := NewMarkdown()
+	md.ShowIndex()
+	md.ShowBodies()
 	p := &ProjectLoaded{Slug: "p", Rows: []memories.Row{
 		{Row: memrows.Row{File: &model.MemoryFile{Path: "a.md", Body: "# A\n\nfirst body\n"}}},
 		{Row: memrows.Row{File: &model.MemoryFile{Path: "b.md", Body: "- second body\n"}}},

@@ -36,6 +36,13 @@ type Overview struct {
 	// lines read the file themselves). Until then those lines wait.
 	history      *model.HistoryRead
 	historyKnown bool
+	// checked is the Project feed's check of the open project's memory
+	// (ProjectChecked), which the lines that take it
+	// (engov.TakesChecked) use when it is of the project they count;
+	// checkWait says those lines wait for it (the start, ctrl+r, another
+	// project: a project load is on its way).
+	checked   *engov.Checked
+	checkWait bool
 }
 
 // MaxOverviewAtOnce is how many lines count at once.
@@ -55,9 +62,11 @@ func NewOverview() *Overview {
 }
 
 // Invalidate makes the next Load count ids again (every line when none
-// are named: ctrl+r).
+// are named: ctrl+r, which loads the open project again: the lines that
+// take its check wait for it).
 func (o *Overview) Invalidate(ids ...engov.ID) {
 	if len(ids) == 0 {
+		o.checkWait = true
 		for _, sp := range engov.Specs {
 			ids = append(ids, sp.ID)
 		}
@@ -84,6 +93,11 @@ func (o *Overview) Changed(project, home, appends bool) {
 			ids = append(ids, sp.ID)
 		}
 	}
+	if project {
+		// The check in hand is of the files before the change: the
+		// lines count their own until the next check comes.
+		o.checked = nil
+	}
 	if len(ids) > 0 {
 		o.Invalidate(ids...)
 	}
@@ -95,6 +109,9 @@ func (o *Overview) Changed(project, home, appends bool) {
 func (o *Overview) SetProject(path string, ready bool) {
 	if path == o.project && ready == o.ready {
 		return
+	}
+	if path != o.project {
+		o.checkWait = true
 	}
 	o.project, o.ready = path, ready
 	for _, sp := range engov.Specs {
@@ -124,6 +141,22 @@ func (o *Overview) HistoryRead(held *model.HistoryRead, full bool) {
 	}
 }
 
+// ProjectChecked hands over the Project feed's check of the open
+// project's memory (feed.ProjectLoaded.Checked), after each of its
+// loads: the lines that take it count again from it.
+func (o *Overview) ProjectChecked(c *engov.Checked) {
+	o.checked = c
+	if c.Project != o.project {
+		return
+	}
+	o.checkWait = false
+	for _, sp := range engov.Specs {
+		if engov.TakesChecked(sp.ID) {
+			o.Invalidate(sp.ID)
+		}
+	}
+}
+
 // Project is the project folder the project lines count.
 func (o *Overview) Project() string { return o.project }
 
@@ -140,12 +173,16 @@ func (o *Overview) Load(src func(project string) *engov.Source) (tea.Cmd, []engo
 		// The lines sharing the pass wait for the project too: the pass
 		// looks for its memory folders (one read of the home for all).
 		if !o.stale[id] || o.running[id] || (sp.Scope == engov.ScopeProject || sp.Shared) && !o.ready ||
-			engov.ReadsHistory(id) && !o.historyKnown {
+			engov.ReadsHistory(id) && !o.historyKnown ||
+			engov.TakesChecked(id) && o.checkWait && o.project != "" {
 			continue
 		}
 		if s == nil {
 			s = src(o.project)
 			s.Pass, s.History = o.pass, o.history
+			if c := o.checked; c != nil && c.Project == o.project {
+				s.Checked = c
+			}
 		}
 		o.stale[id], o.running[id] = false, true
 		gen, slots := o.gen[id], o.slots

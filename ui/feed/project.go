@@ -16,6 +16,7 @@ import (
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/memrows"
 	enginepreview "github.com/memscope/memscope/engine/preview"
+	"github.com/memscope/memscope/engine/projectmem"
 	"github.com/memscope/memscope/engine/provenance"
 	memstore "github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
@@ -110,6 +111,11 @@ type ProjectLoaded struct {
 	Writable error
 	// Loads is what the project's sessions loaded; nil when not read.
 	Loads *engineloads.Report
+	// Project is the project's folder ("" when the transcripts do not
+	// say); Preview the next session's prompt for it, which the loads
+	// were read against (nil without a folder).
+	Project string
+	Preview *enginepreview.Preview
 	// Leftovers are what interrupted memscope writes left, in every
 	// memory folder of the home and beside the files its restores wrote
 	// (the Health pane lists them; C removes them).
@@ -227,10 +233,18 @@ func (p *Project) load(slug string) tea.Cmd {
 		if idx > 0 {
 			loadsMD, _ = model.ReadMemoryDir(fsys, memDir)
 		}
-		prev := projectLoads(fsys, root, loadsMD, homeDir, slug, project, getenv, now, cache, true)
+		// The next session's prompt, as the Prompt pane shows it (the
+		// pane and the Overview take it): built as `memscope prompt`
+		// builds it, reading the memory folder where it resolves.
+		var preview *enginepreview.Preview
+		if strings.HasPrefix(project, "/") {
+			p := enginepreview.Build(PreviewOptions(root, e.Home, project, getenv, now))
+			preview = &p
+		}
+		prev := projectLoads(e.Home, root, loadsMD, slug, project, getenv, now, cache, true, preview)
 		msg := loadProject(src, root, md, probs, slug, project, now, th, prev, memo)
 		msg.Stores, msg.StoreIdx, msg.Want = stores, idx, want
-		msg.Loads = prev
+		msg.Loads, msg.Project, msg.Preview = prev, project, preview
 		msg.Store = store
 		if store != nil {
 			msg.Writable = store.Writable()
@@ -333,13 +347,14 @@ func JoinAbs(homeDir string, parts ...string) string {
 }
 
 // projectLoads reads what the project's transcripts say was loaded,
-// against the next session's rules and imports; cachedOnly reads no
-// transcript (engineloads.Options.CachedOnly).
-func projectLoads(fsys, root fs.FS, md *model.MemoryDir, homeDir, slug, project string, getenv func(string) string, now time.Time, cache *engineloads.Cache, cachedOnly bool) *engineloads.Report {
-	o := engineloads.Options{Home: fsys, HomeDir: homeDir, Slug: slug, Root: root, Memory: md,
-		MemoryDir: JoinAbs(homeDir, "projects/"+slug+"/memory"), Now: now, Cache: cache, CachedOnly: cachedOnly}
-	if strings.HasPrefix(project, "/") {
-		po := PreviewOptions(root, homeDir, project, getenv, now)
+// against the next session's rules and imports: those of pv when given,
+// else of a preview built here (nil when the project's folder is
+// unknown); cachedOnly reads no transcript (engineloads.Options.CachedOnly).
+func projectLoads(home *model.Home, root fs.FS, md *model.MemoryDir, slug, project string, getenv func(string) string, now time.Time, cache *engineloads.Cache, cachedOnly bool, pv *enginepreview.Preview) *engineloads.Report {
+	o := engineloads.Options{Home: home.FS, HomeDir: home.Dir, Slug: slug, Root: root, Memory: md,
+		MemoryDir: JoinAbs(home.Dir, "projects/"+slug+"/memory"), Now: now, Cache: cache, CachedOnly: cachedOnly, Preview: pv}
+	if pv == nil && strings.HasPrefix(project, "/") {
+		po := PreviewOptions(root, home, project, getenv, now)
 		po.Memory, po.MemoryDir = md, o.MemoryDir // read by the caller: not again
 		p := enginepreview.Build(po)
 		o.Preview = &p
@@ -349,18 +364,10 @@ func projectLoads(fsys, root fs.FS, md *model.MemoryDir, homeDir, slug, project 
 }
 
 // PreviewOptions are the options of the next session's prompt for
-// project, as the Prompt pane builds it.
-func PreviewOptions(root fs.FS, homeDir, project string, getenv func(string) string, now time.Time) enginepreview.Options {
-	userHome := getenv("HOME")
-	return enginepreview.Options{
-		Root:            root,
-		HomeDir:         homeDir,
-		UserHome:        userHome,
-		Project:         project,
-		Getenv:          getenv,
-		ClaudeJSONPaths: model.ClaudeJSONPaths(homeDir, userHome),
-		Now:             now,
-	}
+// project, as the Prompt pane and `memscope prompt` build it
+// (projectmem.Env.PreviewOptions).
+func PreviewOptions(root fs.FS, home *model.Home, project string, getenv func(string) string, now time.Time) enginepreview.Options {
+	return projectmem.Env{Root: root, Home: home, UserHome: getenv("HOME"), Getenv: getenv, Now: now}.PreviewOptions(project)
 }
 
 // LoadsCmd reads what the project's transcripts say was loaded (through
@@ -374,7 +381,7 @@ func (p *Project) LoadsCmd(slug string) tea.Cmd {
 		return nil
 	}
 	e := p.env
-	fsys, now, homeDir, project, root, getenv, cache := e.Home.FS, e.Now(), e.Home.Dir, p.home.Path(slug), e.root(), e.Getenv, p.loads
+	home, now, project, root, getenv, cache := e.Home, e.Now(), p.home.Path(slug), e.root(), e.Getenv, p.loads
 	var read *model.MemoryDir
 	if c := p.cur; c.Slug == slug && c.StoreIdx == 0 && c.Dir != nil {
 		read = c.Dir
@@ -382,9 +389,9 @@ func (p *Project) LoadsCmd(slug string) tea.Cmd {
 	return func() tea.Msg {
 		md := read
 		if md == nil {
-			md, _ = model.ReadMemoryDir(fsys, "projects/"+slug+"/memory")
+			md, _ = model.ReadMemoryDir(home.FS, "projects/"+slug+"/memory")
 		}
-		return LoadsRead{slug: slug, report: projectLoads(fsys, root, md, homeDir, slug, project, getenv, now, cache, false)}
+		return LoadsRead{slug: slug, report: projectLoads(home, root, md, slug, project, getenv, now, cache, false, nil)}
 	}
 }
 
