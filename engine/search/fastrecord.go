@@ -357,7 +357,11 @@ func (r *fastReader) input(out []field, path string, v []byte) []field {
 // names but matches one ignoring case (encoding/json would read it).
 func (r *fastReader) checkKey(key []byte, names []string) {
 	for _, n := range names {
-		if bytes.EqualFold(key, []byte(n)) {
+		// bytes.EqualFold compares up to the shorter before it looks at
+		// the lengths: most keys are compared with every name. The names
+		// are ASCII, and a key that folds to one is as long, or longer
+		// by the Kelvin sign or the long s it holds.
+		if (len(key) == len(n) || len(key) > len(n) && !isASCII(string(key))) && bytes.EqualFold(key, []byte(n)) {
 			r.bad = true
 			return
 		}
