@@ -70,8 +70,9 @@ type worker struct {
 	fast    fastReader
 	keepBuf []byte
 	// walked counts the lines mayHold walked, walkedHeld those it let
-	// through.
-	walked, walkedHeld int
+	// through; verified and verifiedHeld the same for verify (wanted).
+	walked, walkedHeld     int
+	verified, verifiedHeld int
 	// countBuf is lineCount's buffer for reading a stretch again, text
 	// the one text files are read into.
 	countBuf, textBuf []byte
@@ -116,7 +117,12 @@ func (w *worker) queryScan() lineScan {
 // wanted reports whether a line handed over by queryScan can match:
 // without anchors, the relaxed expression matches it; with them (a
 // regular expression), it matches near one (prefilter.verify). Only
-// wanted lines are decoded.
+// wanted lines are decoded. verify is given up as the walk is (mayHold)
+// when it lets through more than an eighth of the lines: five digits in
+// a row are near nearly every anchor of [0-9]{5}, so it cost an
+// unescaped copy of each line and ruled out none. It only narrows the
+// lines down (the fields read are matched whole), so whether it runs
+// changes no hit.
 func (w *worker) wanted(line []byte) bool {
 	if w.q.pre.whole != nil {
 		return w.q.pre.whole.candidate(line, &w.scratch)
@@ -124,7 +130,15 @@ func (w *worker) wanted(line []byte) bool {
 	if len(w.q.pre.anchors) == 0 {
 		return w.q.pre.candidate(line, &w.scratch)
 	}
-	return w.q.pre.verify(line, &w.scratch, &w.spans)
+	if 8*w.verifiedHeld > w.verified+walkTrial {
+		return true // verify rules out too few: the walk and the read decide
+	}
+	w.verified++
+	if w.q.pre.verify(line, &w.scratch, &w.spans) {
+		w.verifiedHeld++
+		return true
+	}
+	return false
 }
 
 // mayHold reports whether a wanted transcript line can give a field to
