@@ -117,12 +117,14 @@ func (w *worker) queryScan() lineScan {
 // wanted reports whether a line handed over by queryScan can match:
 // without anchors, the relaxed expression matches it; with them (a
 // regular expression), it matches near one (prefilter.verify). Only
-// wanted lines are decoded. verify is given up as the walk is (mayHold)
-// when it lets through more than an eighth of the lines: five digits in
-// a row are near nearly every anchor of [0-9]{5}, so it cost an
-// unescaped copy of each line and ruled out none. It only narrows the
-// lines down (the fields read are matched whole), so whether it runs
-// changes no hit.
+// wanted lines are decoded. verify is given up once it has ruled out
+// less than an eighth of the lines (and walkTrial looked at): five
+// digits in a row are near nearly every anchor of [0-9]{5}, so it cost
+// an unescaped copy of each line and ruled out none. It costs less than
+// the walk and the read, so it stays while it rules out a few
+// (`(?m)worker$` lets a third through). It only narrows the lines down
+// (the fields read are matched whole), so whether it runs changes no
+// hit.
 func (w *worker) wanted(line []byte) bool {
 	if w.q.pre.whole != nil {
 		return w.q.pre.whole.candidate(line, &w.scratch)
@@ -130,7 +132,7 @@ func (w *worker) wanted(line []byte) bool {
 	if len(w.q.pre.anchors) == 0 {
 		return w.q.pre.candidate(line, &w.scratch)
 	}
-	if 8*w.verifiedHeld > w.verified+walkTrial {
+	if w.verified > walkTrial && 8*(w.verified-w.verifiedHeld) < w.verified {
 		return true // verify rules out too few: the walk and the read decide
 	}
 	w.verified++
