@@ -1,6 +1,8 @@
 package search
 
 import (
+	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -99,15 +101,24 @@ func TestLiteralAlternationMatchesTheExpression(t *testing.T) {
 // between random edges (^ $ \A \z, in either mode, or none), in either
 // case, are matched by the literal finders, and exactly as the
 // expression matches them, in random texts of their letters and line
-// breaks.
+// breaks; and a record whose text matches, however a writer escaped it,
+// is handed over and wanted (verify's look at the raw line,
+// edgedLiterals.may, never hides it) and its string kept.
 func TestEdgedLiteralsMatchTheExpression(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(28, 19))
 	words := []string{"a", "ab", "abc", "b", "ba", "k", "ks", "wor", "worker"}
 	begins := []string{"", "^", "(?m)^", `\A`}
 	ends := []string{"", "$", "(?m)$", `\z`}
-	alphabet := []string{"a", "b", "c", "k", "K", "s", "wor", "ker", "\n", "\r", " ", "\u212a", "\u017f"}
-	literal := 0
+	alphabet := []string{"a", "b", "c", "k", "K", "s", "wor", "ker", "\n", "\r", " ", "\u212a", "\u017f", `"`, `\`, "n", "u"}
+	writers := map[string]func(string) []byte{
+		"JSON.stringify": func(s string) []byte {
+			b, _ := json.Marshal(s)
+			return b
+		},
+		"ensure_ascii": asciiJSON,
+	}
+	literal, edged, checked := 0, 0, 0
 	for round := range 3000 {
 		var alts []string
 		for range 1 + rng.IntN(3) {
@@ -121,6 +132,9 @@ func TestEdgedLiteralsMatchTheExpression(t *testing.T) {
 		}
 		if q.lit != nil {
 			literal++
+		}
+		if q.pre.edged != nil {
+			edged++
 		}
 		full := src
 		if !qo.Case {
@@ -142,9 +156,24 @@ func TestEdgedLiteralsMatchTheExpression(t *testing.T) {
 			if got := q.matches(s, 1000); !slices.Equal(got, want) {
 				t.Fatalf("%q in %q: matches %v, the expression's %v", full, s, got, want)
 			}
+			if len(want) == 0 {
+				continue
+			}
+			for name, write := range writers {
+				raw := write(s)
+				line := fmt.Appendf(nil, `{"type":"user","uuid":"u1","message":{"role":"user","content":[{"type":"text","text":"wor\\nker\\""},{"type":"text","text":%s}]}}`, raw)
+				if !handed(q, line) {
+					t.Fatalf("%s wrote %q as %s: %q was not handed over", name, s, line, full)
+				}
+				var scratch []byte
+				if !q.pre.holds(raw, &scratch) {
+					t.Fatalf("%s wrote %q as %s: %q, its string is not kept", name, s, raw, full)
+				}
+				checked++
+			}
 		}
 	}
-	if literal < 2500 {
-		t.Fatalf("only %d of 3000 expressions matched by the literal finders", literal)
+	if literal < 2500 || edged < 1000 || checked < 2000 {
+		t.Fatalf("%d of 3000 expressions matched by the literal finders, %d verified on the raw line; %d records checked", literal, edged, checked)
 	}
 }

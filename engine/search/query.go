@@ -68,6 +68,9 @@ func Compile(text string, o QueryOptions) (*Query, error) {
 		if lits, fold, e, ok := literalAlternation(parsed); ok {
 			q.setLiterals(lits, fold)
 			q.edges = e
+			if q.lit != nil && e != (edges{}) {
+				q.pre.setEdged(q.lit, e, q.foldChars)
+			}
 			if q.lit != nil && e == (edges{}) {
 				// With edges, a line holding a literal need not hold a
 				// match: the relaxed expression still decides.
