@@ -73,6 +73,10 @@ type worker struct {
 	// through; verified and verifiedHeld the same for verify (wanted).
 	walked, walkedHeld     int
 	verified, verifiedHeld int
+	// pending are the lines of a transcript that may be compact
+	// boundaries, their bytes in pendingBuf (transcript).
+	pending    []pendingBoundary
+	pendingBuf []byte
 	// countBuf is lineCount's buffer for reading a stretch again, text
 	// the one text files are read into.
 	countBuf, textBuf []byte
@@ -167,6 +171,16 @@ func (w *worker) mayHold(line []byte) bool {
 // where it rules out most lines.
 const walkTrial = 64
 
+// pendingBoundary is a line that may be a compact boundary: its number
+// and its bytes in worker.pendingBuf.
+type pendingBoundary struct {
+	line, start, end int
+}
+
+// maxPending bounds the bytes of the lines kept as pending boundaries
+// (4 MiB: a boundary line is about a kilobyte).
+const maxPending = 4 << 20
+
 // boundaryFinder finds the lines that may be compact boundaries.
 var boundaryFinder = newFinder([]byte("compact_boundary"), false)
 
@@ -179,9 +193,24 @@ func (w *worker) transcript(ctx context.Context, u *unit) result {
 	}
 	// The compact boundaries: from the first hit on, the first pass
 	// looks for them too (more); last is the last found, preserved the
-	// messages it kept.
+	// messages it kept. Only the last matters, so the lines that may be
+	// one are kept (pending) and decoded when the pass ends, last first,
+	// until one is; a line that is one gives no hit (it is not of a
+	// searched kind), so it is searched like any other meanwhile.
 	last := 0
 	var preserved map[string]bool
+	w.pending = w.pending[:0]
+	w.pendingBuf = w.pendingBuf[:0]
+	resolve := func() {
+		for i := len(w.pending) - 1; i >= 0; i-- {
+			pb := w.pending[i]
+			if p, ok := compactBoundary(w.pendingBuf[pb.start:pb.end]); ok {
+				last, preserved = pb.line, p
+				break
+			}
+		}
+		w.pending, w.pendingBuf = w.pending[:0], w.pendingBuf[:0]
+	}
 	more := &moreFind{find: boundaryFinder.index}
 	moreFrom := int64(-1) // the offset the first pass looked for boundaries from
 	ls := w.queryScan()
@@ -189,10 +218,12 @@ func (w *worker) transcript(ctx context.Context, u *unit) result {
 	w.scanLines(ctx, u, &res, ls, func(b []byte, n int) {
 		typ := peekType(b)
 		if more.on && (typ == nil || string(typ) == `"system"`) && boundaryFinder.index(b) >= 0 {
-			if p, ok := compactBoundary(b); ok {
-				last, preserved = n, p
-				return
+			if len(w.pendingBuf)+len(b) > maxPending {
+				resolve() // the memory kept is bounded: decide now
 			}
+			start := len(w.pendingBuf)
+			w.pendingBuf = append(w.pendingBuf, b...)
+			w.pending = append(w.pending, pendingBoundary{line: n, start: start, end: len(w.pendingBuf)})
 		}
 		if typ != nil && !searchedType(typ) {
 			return
@@ -228,6 +259,10 @@ func (w *worker) transcript(ctx context.Context, u *unit) result {
 			}
 		}
 	})
+	resolve()
+	if cap(w.pendingBuf) > maxPending {
+		w.pendingBuf = nil // a long line grew it: give the memory back
+	}
 	if len(res.hits) == 0 {
 		return res
 	}
