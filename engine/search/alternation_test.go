@@ -1,7 +1,6 @@
 package search
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
@@ -111,13 +110,6 @@ func TestEdgedLiteralsMatchTheExpression(t *testing.T) {
 	begins := []string{"", "^", "(?m)^", `\A`}
 	ends := []string{"", "$", "(?m)$", `\z`}
 	alphabet := []string{"a", "b", "c", "k", "K", "s", "wor", "ker", "\n", "\r", " ", "\u212a", "\u017f", `"`, `\`, "n", "u"}
-	writers := map[string]func(string) []byte{
-		"JSON.stringify": func(s string) []byte {
-			b, _ := json.Marshal(s)
-			return b
-		},
-		"ensure_ascii": asciiJSON,
-	}
 	literal, edged, checked := 0, 0, 0
 	for round := range 3000 {
 		var alts []string
@@ -159,18 +151,9 @@ func TestEdgedLiteralsMatchTheExpression(t *testing.T) {
 			if len(want) == 0 {
 				continue
 			}
-			for name, write := range writers {
-				raw := write(s)
-				line := fmt.Appendf(nil, `{"type":"user","uuid":"u1","message":{"role":"user","content":[{"type":"text","text":"wor\\nker\\""},{"type":"text","text":%s}]}}`, raw)
-				if !handed(q, line) {
-					t.Fatalf("%s wrote %q as %s: %q was not handed over", name, s, line, full)
-				}
-				var scratch []byte
-				if !q.pre.holds(raw, &scratch) {
-					t.Fatalf("%s wrote %q as %s: %q, its string is not kept", name, s, raw, full)
-				}
-				checked++
-			}
+			checked += assertHanded(t, q, full, s, func(raw []byte) []byte {
+				return fmt.Appendf(nil, `{"type":"user","uuid":"u1","message":{"role":"user","content":[{"type":"text","text":"wor\\nker\\""},{"type":"text","text":%s}]}}`, raw)
+			})
 		}
 	}
 	if literal < 2500 || edged < 1000 || checked < 2000 {
