@@ -356,8 +356,19 @@ func (r *fastReader) input(out []field, path string, v []byte) []field {
 // checkKey marks the line for encoding/json when key is not one of
 // names but matches one ignoring case (encoding/json would read it).
 func (r *fastReader) checkKey(key []byte, names []string) {
+	// bytes.EqualFold compares up to the shorter before it looks at the
+	// lengths: most keys were compared with every name. The names are
+	// ASCII, and a key that folds to one is as long, or longer by the
+	// Kelvin sign or the long s it holds (not ASCII).
+	ascii := true
+	for _, c := range key {
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
 	for _, n := range names {
-		if bytes.EqualFold(key, []byte(n)) {
+		if (len(key) == len(n) || len(key) > len(n) && !ascii) && bytes.EqualFold(key, []byte(n)) {
 			r.bad = true
 			return
 		}

@@ -34,6 +34,10 @@ var oddLines = []string{
 	"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"bad utf8 \xff here\"}}",
 	`{"type":"assistant","type":"user","message":{"role":"user","content":"repeated type"}}`,
 	`{"type":"system","subtype":"compact_boundary","content":"boundary"}`,
+	// Keys longer than the names they fold to (the long s, the Kelvin
+	// sign): encoding/json reads them as those names.
+	"{\"type\":\"summary\",\"\u017fummary\":\"long s key\"}",
+	"{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"thinking\",\"thin\u212aing\":\"kelvin key\"}]}}",
 }
 
 // TestFastRecordIsEncodingJSON: on every line of a generated home and on

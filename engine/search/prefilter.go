@@ -86,6 +86,89 @@ type prefilter struct {
 	// decides where the anchors, shorter (a run without k and s: "relea"
 	// for "release parser"), only narrow the lines down.
 	whole *prefilter
+	// edged is set for a literal alternation between edges
+	// (setEdged): verify then looks at the raw line.
+	edged *edgedLiterals
+}
+
+// edgedLiterals are the literals of a query that is a literal
+// alternation between a line's or the text's edges (Query.edges), each
+// of plain characters, and the characters outside ASCII their letters
+// fold with (the Kelvin sign, the long s). In a raw line without a \u
+// escape and without those, the text holds a literal exactly where the
+// raw line holds it, and a line break or a quote next to it is a
+// backslash or a quote in the raw line (or its end): verify needs
+// neither the unescaped line nor the relaxed expression.
+type edgedLiterals struct {
+	lits  []*finder
+	edges edges
+	folds [][]byte
+}
+
+// setEdged sets edged for the literals lits between e, when each is
+// plain; folds are the query's fold characters.
+func (p *prefilter) setEdged(lits []*finder, e edges, folds []string) {
+	if p.relaxed == nil || len(p.anchors) == 0 {
+		return
+	}
+	for _, f := range lits {
+		for _, r := range string(f.pat) {
+			if !anchorRune(r, f.fold, true) {
+				return
+			}
+		}
+	}
+	el := &edgedLiterals{lits: lits, edges: e}
+	for _, f := range folds {
+		el.folds = append(el.folds, []byte(f))
+	}
+	p.edged = el
+}
+
+// may reports whether raw line can hold a match of the relaxed
+// expression, as verify would (a literal with a quote or a line break
+// where an edge is, or the line's edge), looking at the raw line; ok is
+// false when it cannot tell (a \u escape, a fold character): verify
+// then unescapes the line.
+func (el *edgedLiterals) may(line []byte) (may, ok bool) {
+	if bytes.Contains(line, []byte(`\u`)) {
+		return false, false
+	}
+	for _, f := range el.folds {
+		if bytes.Contains(line, f) {
+			return false, false
+		}
+	}
+	// An escape's second byte (the n of \n) is taken for a line break
+	// before a literal: a line that may hold more is kept.
+	beginOK := func(i int) bool {
+		switch el.edges.begin {
+		case syntax.OpBeginLine, syntax.OpBeginText:
+			return i == 0 || line[i-1] == '"' || line[i-1] == 'n'
+		}
+		return true
+	}
+	endOK := func(j int) bool {
+		switch el.edges.end {
+		case syntax.OpEndLine, syntax.OpEndText:
+			return j == len(line) || line[j] == '"' || line[j] == '\\'
+		}
+		return true
+	}
+	for _, f := range el.lits {
+		for off := 0; off < len(line); {
+			i := f.index(line[off:])
+			if i < 0 {
+				break
+			}
+			i += off
+			if beginOK(i) && endOK(i+len(f.pat)) {
+				return true, true
+			}
+			off = i + 1
+		}
+	}
+	return false, true
 }
 
 // setWhole sets whole to the prefilter of lits (see prefilter.whole),
@@ -172,6 +255,11 @@ func (p *prefilter) anyAnchor(b []byte) bool {
 func (p *prefilter) verify(line []byte, scratch *[]byte, spans *[][2]int) bool {
 	if p.relaxed == nil || len(p.anchors) == 0 {
 		return true
+	}
+	if p.edged != nil {
+		if may, ok := p.edged.may(line); ok {
+			return may
+		}
 	}
 	*scratch = unescapeAll((*scratch)[:0], line)
 	text := *scratch

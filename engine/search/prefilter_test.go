@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"regexp"
 	"strings"
@@ -40,6 +41,39 @@ func asciiJSON(s string) []byte {
 	return b.Bytes()
 }
 
+// jsonWriters write a text as a JSON string as the client does
+// (JSON.stringify) and as ensure_ascii writers do.
+var jsonWriters = map[string]func(string) []byte{
+	"JSON.stringify": func(s string) []byte {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(s)
+		return bytes.TrimSpace(b.Bytes())
+	},
+	"ensure_ascii": asciiJSON,
+}
+
+// assertHanded asserts that the record record makes of text s, written
+// by each of jsonWriters, is handed over and wanted (handed), and that
+// the string is kept for decoding; full is the expression, for the
+// message. It returns the records checked.
+func assertHanded(t *testing.T, q *Query, full, s string, record func(raw []byte) []byte) int {
+	t.Helper()
+	for name, write := range jsonWriters {
+		raw := write(s)
+		line := record(raw)
+		if !handed(q, line) {
+			t.Fatalf("%s wrote %q as %s: %q was not handed over", name, s, line, full)
+		}
+		var scratch []byte
+		if !q.pre.holds(raw, &scratch) {
+			t.Fatalf("%s wrote %q as %s: %q, its string is not kept", name, s, raw, full)
+		}
+	}
+	return len(jsonWriters)
+}
+
 // handed reports whether the line scan hands line over for a closer
 // look (scanRegion, as a transcript's chunk is scanned).
 func handed(q *Query, line []byte) bool {
@@ -61,17 +95,8 @@ func TestPrefilterNeverHidesAMatch(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 18))
 	alphabet := []rune("abkKsS ex-_<>&'\"\\/\n\tKſéÉß日本😀")
-	writers := map[string]func(string) []byte{
-		"JSON.stringify": func(s string) []byte {
-			var b bytes.Buffer
-			enc := json.NewEncoder(&b)
-			enc.SetEscapeHTML(false)
-			_ = enc.Encode(s)
-			return bytes.TrimSpace(b.Bytes())
-		},
-		"Go (HTML-safe)": func(s string) []byte { b, _ := json.Marshal(s); return b },
-		"ensure_ascii":   asciiJSON,
-	}
+	writers := maps.Clone(jsonWriters)
+	writers["Go (HTML-safe)"] = func(s string) []byte { b, _ := json.Marshal(s); return b }
 	checked := 0
 	for round := range 4000 {
 		text := make([]rune, 1+rng.IntN(24))
@@ -129,16 +154,6 @@ func TestRegexPrefilterNeverHidesAMatch(t *testing.T) {
 	quants := []string{"", "", "", "?", "*", "+", "{2}", "{1,3}", "{3,}", "{5}"}
 	asserts := []string{`\b`, `\B`, "^", "$", "(?m)^", "(?m)$"}
 	alphabet := []rune("abksvérion x0123456789-K\u212aſ\n\"\\/")
-	writers := map[string]func(string) []byte{
-		"JSON.stringify": func(s string) []byte {
-			var b bytes.Buffer
-			enc := json.NewEncoder(&b)
-			enc.SetEscapeHTML(false)
-			_ = enc.Encode(s)
-			return bytes.TrimSpace(b.Bytes())
-		},
-		"ensure_ascii": asciiJSON,
-	}
 	piece := func() string {
 		if rng.IntN(6) == 0 {
 			return asserts[rng.IntN(len(asserts))]
@@ -188,18 +203,9 @@ func TestRegexPrefilterNeverHidesAMatch(t *testing.T) {
 			if len(want) == 0 {
 				continue
 			}
-			for name, write := range writers {
-				raw := write(s)
-				line := fmt.Appendf(nil, `{"type":"user","uuid":"u1","message":{"role":"user","content":%s}}`, raw)
-				if !handed(q, line) {
-					t.Fatalf("%s wrote %q as %s: %q was not handed over", name, s, line, full)
-				}
-				var scratch []byte
-				if !q.pre.holds(raw, &scratch) {
-					t.Fatalf("%s wrote %q as %s: %q, its string is not kept", name, s, raw, full)
-				}
-				checked++
-			}
+			checked += assertHanded(t, q, full, s, func(raw []byte) []byte {
+				return fmt.Appendf(nil, `{"type":"user","uuid":"u1","message":{"role":"user","content":%s}}`, raw)
+			})
 		}
 	}
 	if checked < 3000 {

@@ -31,7 +31,11 @@ type Query struct {
 	// Kelvin sign and the long s, which fold to k and s), re the others.
 	lit       []*finder
 	foldChars []string
-	re        *regexp.Regexp
+	// edges are the assertions the literals are between (a line's or
+	// the text's start and end: `(?m)worker$`), checked at each place
+	// a literal is found.
+	edges edges
+	re    *regexp.Regexp
 	// pre finds the lines that can match.
 	pre prefilter
 }
@@ -61,9 +65,15 @@ func Compile(text string, o QueryOptions) (*Query, error) {
 			return nil, fmt.Errorf("bad regular expression: %w", err)
 		}
 		q.pre = regexPrefilter(parsed)
-		if lits, fold, ok := literalAlternation(parsed); ok {
+		if lits, fold, e, ok := literalAlternation(parsed); ok {
 			q.setLiterals(lits, fold)
-			if q.lit != nil {
+			q.edges = e
+			if q.lit != nil && e != (edges{}) {
+				q.pre.setEdged(q.lit, e, q.foldChars)
+			}
+			if q.lit != nil && e == (edges{}) {
+				// With edges, a line holding a literal need not hold a
+				// match: the relaxed expression still decides.
 				q.pre.setWhole(lits, fold)
 			}
 		}
@@ -135,21 +145,71 @@ func (q *Query) setLiterals(lits []string, fold bool) {
 const maxLiterals = 64
 
 // literalAlternation returns the literals re stands for, in the order
-// RE2's leftmost-first tries them at one place, and whether case is
-// ignored: re is a literal, an alternation of literals, or a
-// concatenation of those (`(migration|schema) (table|column)` is four
-// literals, the first group's order outermost; the alternations the
-// parser factors, `reader|rere` as `re(?:ader|re)`, are expanded back);
-// ok is false for
-// anything else (a class, a repeat, an assertion, an empty alternative,
-// a mix of case rules, more than maxLiterals).
-func literalAlternation(re *syntax.Regexp) (lits []string, fold, ok bool) {
-	st := litState{}
-	lits, ok = st.expand(re.Simplify())
-	if !ok || len(lits) == 0 || slices.Contains(lits, "") {
-		return nil, false, false
+// RE2's leftmost-first tries them at one place, whether case is
+// ignored, and the edges around them: re is a literal, an alternation
+// of literals, or a concatenation of those (`(migration|schema)
+// (table|column)` is four literals, the first group's order outermost;
+// the alternations the parser factors, `reader|rere` as
+// `re(?:ader|re)`, are expanded back), with at most a start of line or
+// text before and an end after (`(?m)worker$`, `^index prompt`); ok is
+// false for anything else (a class, a repeat, an assertion elsewhere, an
+// empty alternative, a mix of case rules, more than maxLiterals).
+func literalAlternation(re *syntax.Regexp) (lits []string, fold bool, e edges, ok bool) {
+	re = re.Simplify()
+	if re.Op == syntax.OpConcat && len(re.Sub) >= 2 {
+		subs := re.Sub
+		if op := subs[0].Op; op == syntax.OpBeginLine || op == syntax.OpBeginText {
+			e.begin, subs = op, subs[1:]
+		}
+		if op := subs[len(subs)-1].Op; op == syntax.OpEndLine || op == syntax.OpEndText {
+			e.end, subs = op, subs[:len(subs)-1]
+		}
+		if len(subs) == 0 {
+			return nil, false, edges{}, false
+		}
+		c := *re
+		c.Sub = subs
+		re = &c
+		if len(subs) == 1 {
+			re = subs[0]
+		}
 	}
-	return lits, st.fold, true
+	st := litState{}
+	lits, ok = st.expand(re)
+	if !ok || len(lits) == 0 || slices.Contains(lits, "") {
+		return nil, false, edges{}, false
+	}
+	return lits, st.fold, e, true
+}
+
+// edges are the assertions before and after a literal alternation
+// (syntax.OpBeginLine or OpBeginText; OpEndLine or OpEndText); 0 is
+// none.
+type edges struct {
+	begin, end syntax.Op
+}
+
+// at reports whether a match of s[st:en] is between the edges: a line
+// starts after a line break, and ends before one (RE2's (?m), where \r
+// is a character like any other).
+func (e edges) at(s string, st, en int) bool {
+	switch e.begin {
+	case syntax.OpBeginText:
+		if st != 0 {
+			return false
+		}
+	case syntax.OpBeginLine:
+		if st != 0 && s[st-1] != '\n' {
+			return false
+		}
+	}
+	switch e.end {
+	case syntax.OpEndText:
+		return en == len(s)
+	case syntax.OpEndLine:
+		return en == len(s) || s[en] == '\n'
+	}
+	return true
 }
 
 type litState struct {
@@ -283,11 +343,10 @@ func (q *Query) literalMatches(s string, max int) [][2]int {
 				continue
 			}
 			if next[i] < from {
-				next[i] = f.indexString(s[from:])
+				next[i] = q.nextLiteral(f, s, from)
 				if next[i] < 0 {
 					continue
 				}
-				next[i] += from
 			}
 			if st < 0 || next[i] < st {
 				st, en = next[i], next[i]+len(f.pat)
@@ -300,6 +359,23 @@ func (q *Query) literalMatches(s string, max int) [][2]int {
 		from = en
 	}
 	return out
+}
+
+// nextLiteral is the first place at or after from where f's literal is
+// in s between the edges, or -1.
+func (q *Query) nextLiteral(f *finder, s string, from int) int {
+	for from <= len(s) {
+		i := f.indexString(s[from:])
+		if i < 0 {
+			return -1
+		}
+		i += from
+		if q.edges.at(s, i, i+len(f.pat)) {
+			return i
+		}
+		from = i + 1
+	}
+	return -1
 }
 
 func max1(n int) int {

@@ -70,8 +70,13 @@ type worker struct {
 	fast    fastReader
 	keepBuf []byte
 	// walked counts the lines mayHold walked, walkedHeld those it let
-	// through.
-	walked, walkedHeld int
+	// through; verified and verifiedHeld the same for verify (wanted).
+	walked, walkedHeld     int
+	verified, verifiedHeld int
+	// pending are the lines of a transcript that may be compact
+	// boundaries, their bytes in pendingBuf (transcript).
+	pending    []pendingBoundary
+	pendingBuf []byte
 	// countBuf is lineCount's buffer for reading a stretch again, text
 	// the one text files are read into.
 	countBuf, textBuf []byte
@@ -116,7 +121,14 @@ func (w *worker) queryScan() lineScan {
 // wanted reports whether a line handed over by queryScan can match:
 // without anchors, the relaxed expression matches it; with them (a
 // regular expression), it matches near one (prefilter.verify). Only
-// wanted lines are decoded.
+// wanted lines are decoded. verify is given up once it has ruled out
+// less than an eighth of the lines (and walkTrial looked at): five
+// digits in a row are near nearly every anchor of [0-9]{5}, so it cost
+// an unescaped copy of each line and ruled out none. It costs less than
+// the walk and the read, so it stays while it rules out a few
+// (`(?m)worker$` lets a third through). It only narrows the lines down
+// (the fields read are matched whole), so whether it runs changes no
+// hit.
 func (w *worker) wanted(line []byte) bool {
 	if w.q.pre.whole != nil {
 		return w.q.pre.whole.candidate(line, &w.scratch)
@@ -124,7 +136,15 @@ func (w *worker) wanted(line []byte) bool {
 	if len(w.q.pre.anchors) == 0 {
 		return w.q.pre.candidate(line, &w.scratch)
 	}
-	return w.q.pre.verify(line, &w.scratch, &w.spans)
+	if w.verified > walkTrial && 8*(w.verified-w.verifiedHeld) < w.verified {
+		return true // verify rules out too few: the walk and the read decide
+	}
+	w.verified++
+	if w.q.pre.verify(line, &w.scratch, &w.spans) {
+		w.verifiedHeld++
+		return true
+	}
+	return false
 }
 
 // mayHold reports whether a wanted transcript line can give a field to
@@ -151,6 +171,16 @@ func (w *worker) mayHold(line []byte) bool {
 // where it rules out most lines.
 const walkTrial = 64
 
+// pendingBoundary is a line that may be a compact boundary: its number
+// and its bytes in worker.pendingBuf.
+type pendingBoundary struct {
+	line, start, end int
+}
+
+// maxPending bounds the bytes of the lines kept as pending boundaries
+// (4 MiB: a boundary line is about a kilobyte).
+const maxPending = 4 << 20
+
 // boundaryFinder finds the lines that may be compact boundaries.
 var boundaryFinder = newFinder([]byte("compact_boundary"), false)
 
@@ -163,9 +193,24 @@ func (w *worker) transcript(ctx context.Context, u *unit) result {
 	}
 	// The compact boundaries: from the first hit on, the first pass
 	// looks for them too (more); last is the last found, preserved the
-	// messages it kept.
+	// messages it kept. Only the last matters, so the lines that may be
+	// one are kept (pending) and decoded when the pass ends, last first,
+	// until one is; a line that is one gives no hit (it is not of a
+	// searched kind), so it is searched like any other meanwhile.
 	last := 0
 	var preserved map[string]bool
+	w.pending = w.pending[:0]
+	w.pendingBuf = w.pendingBuf[:0]
+	resolve := func() {
+		for i := len(w.pending) - 1; i >= 0; i-- {
+			pb := w.pending[i]
+			if p, ok := compactBoundary(w.pendingBuf[pb.start:pb.end]); ok {
+				last, preserved = pb.line, p
+				break
+			}
+		}
+		w.pending, w.pendingBuf = w.pending[:0], w.pendingBuf[:0]
+	}
 	more := &moreFind{find: boundaryFinder.index}
 	moreFrom := int64(-1) // the offset the first pass looked for boundaries from
 	ls := w.queryScan()
@@ -173,10 +218,12 @@ func (w *worker) transcript(ctx context.Context, u *unit) result {
 	w.scanLines(ctx, u, &res, ls, func(b []byte, n int) {
 		typ := peekType(b)
 		if more.on && (typ == nil || string(typ) == `"system"`) && boundaryFinder.index(b) >= 0 {
-			if p, ok := compactBoundary(b); ok {
-				last, preserved = n, p
-				return
+			if len(w.pendingBuf)+len(b) > maxPending {
+				resolve() // the memory kept is bounded: decide now
 			}
+			start := len(w.pendingBuf)
+			w.pendingBuf = append(w.pendingBuf, b...)
+			w.pending = append(w.pending, pendingBoundary{line: n, start: start, end: len(w.pendingBuf)})
 		}
 		if typ != nil && !searchedType(typ) {
 			return
@@ -212,6 +259,10 @@ func (w *worker) transcript(ctx context.Context, u *unit) result {
 			}
 		}
 	})
+	resolve()
+	if cap(w.pendingBuf) > maxPending {
+		w.pendingBuf = nil // a long line grew it: give the memory back
+	}
 	if len(res.hits) == 0 {
 		return res
 	}

@@ -463,6 +463,10 @@ func TestLastCompactionFromEitherPass(t *testing.T) {
 	add(boundary("b2", "u3"), 1) // line 2004
 	add(user("u5", "alpha three"), 1)
 	add(user("u6", "beta"), 1) // line 2006
+	// Lines that name a boundary and are none: the last compaction is
+	// still line 2004.
+	add(`{"type":"system","subtype":"informational","uuid":"d1","content":"compact_boundary, said"}`, 1)
+	add(`{"type":"system","subtype":"compact_boundary","uuid":"d2","content":"cut short`, 1)
 	writeFile(t, dir, "projects/-w/aaaaaaaa-0000-4000-8000-000000000001.jsonl", strings.Join(lines, "\n")+"\n")
 	type place struct {
 		line int
