@@ -36,6 +36,12 @@ type Overview struct {
 	// lines read the file themselves). Until then those lines wait.
 	history      *model.HistoryRead
 	historyKnown bool
+	// listed is the home listed once (model.ListOnce) for every line
+	// counted until the lines settle, from, the home it lists: the start's
+	// lines count from several Loads (the project, history.jsonl) and
+	// list projects/ once between them. A change, ctrl+r, or every line
+	// counted drops it: the next count lists the home as it is then.
+	listed, from *model.Home
 }
 
 // MaxOverviewAtOnce is how many lines count at once.
@@ -58,6 +64,7 @@ func NewOverview() *Overview {
 // are named: ctrl+r).
 func (o *Overview) Invalidate(ids ...engov.ID) {
 	if len(ids) == 0 {
+		o.listed = nil
 		for _, sp := range engov.Specs {
 			ids = append(ids, sp.ID)
 		}
@@ -75,6 +82,7 @@ func (o *Overview) Invalidate(ids ...engov.ID) {
 // session appends every second, and the secrets scan and stat read the
 // whole home (ctrl+r counts every line again).
 func (o *Overview) Changed(project, home, appends bool) {
+	o.listed = nil
 	var ids []engov.ID
 	for _, sp := range engov.Specs {
 		switch {
@@ -146,6 +154,12 @@ func (o *Overview) Load(src func(project string) *engov.Source) (tea.Cmd, []engo
 		if s == nil {
 			s = src(o.project)
 			s.Pass, s.History = o.pass, o.history
+			if s.Env.Home != nil {
+				if o.listed == nil || o.from != s.Env.Home {
+					o.listed, o.from = s.Env.Home.ListedOnce(), s.Env.Home
+				}
+				s.Env.Home = o.listed
+			}
 		}
 		o.stale[id], o.running[id] = false, true
 		gen, slots := o.gen[id], o.slots
@@ -167,6 +181,9 @@ func (o *Overview) Load(src func(project string) *engov.Source) (tea.Cmd, []engo
 func (o *Overview) Loaded(msg OverviewLine) (overview.LineMsg, bool) {
 	id := msg.line.ID
 	o.running[id] = false
+	if !o.Counting() {
+		o.listed = nil
+	}
 	if msg.gen != o.gen[id] {
 		return overview.LineMsg{}, false
 	}
