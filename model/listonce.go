@@ -8,15 +8,18 @@ import (
 
 // ListOnce returns fsys with each folder listed once: the first ReadDir
 // of a folder (and the first Info of each of its entries) is kept, and
-// every later one answers from it. Everything else (Open, OpenRegular,
-// Stat, Lstat, ReadLink, ReadFile) goes to fsys as it is, so a file is
-// still opened, stamped and read as it is now.
+// every later one answers from it; so is each file's first StampFile.
+// Everything else (Open, OpenRegular, Stat, Lstat, ReadLink, ReadFile)
+// goes to fsys as it is, so a file is still opened and read as it is
+// now, and Unchanged (a cache's check after a read) sees a file written
+// since its stamp.
 //
 // It is for the passes of one moment that each walk the home by their
 // own rule: the Overview's lines (secrets, stat, the cleanup forecast,
 // the shared pass, the .replaced copies) each listed projects/, every
-// session folder and the paste cache, and stamped each entry, on their
-// own. Given one ListOnce of the home, they list it once between them,
+// session folder and the paste cache (an lstat an entry), and stamped
+// every transcript against its own cache, on their own. Given
+// one ListOnce of the home, they list and stamp it once between them,
 // and each keeps its rule (the CLI's `stat`, `secrets` and `cleanup`
 // run the same code over the home itself). What was listed is what the
 // home held then: a caller drops it when the home changes.
@@ -24,14 +27,35 @@ func ListOnce(fsys fs.FS) fs.FS {
 	if l, ok := fsys.(*listedFS); ok {
 		return l
 	}
-	return &listedFS{fsys: fsys, dirs: map[string]*listedDir{}}
+	return &listedFS{fsys: fsys, dirs: map[string]*listedDir{}, stamps: map[string]*listedStamp{}}
 }
 
 // listedFS is ListOnce's file system.
 type listedFS struct {
-	fsys fs.FS
-	mu   sync.Mutex
-	dirs map[string]*listedDir
+	fsys   fs.FS
+	mu     sync.Mutex
+	dirs   map[string]*listedDir
+	stamps map[string]*listedStamp
+}
+
+// listedStamp is one file's first stamp (StampFile).
+type listedStamp struct {
+	once sync.Once
+	st   FileStamp
+	err  error
+}
+
+// stamp is StampFile of name, taken once.
+func (l *listedFS) stamp(name string) (FileStamp, error) {
+	l.mu.Lock()
+	s, ok := l.stamps[name]
+	if !ok {
+		s = &listedStamp{}
+		l.stamps[name] = s
+	}
+	l.mu.Unlock()
+	s.once.Do(func() { s.st, s.err = stampFile(l.fsys, name) })
+	return s.st, s.err
 }
 
 // listedDir is one folder's first listing; once makes the lines asking

@@ -144,11 +144,27 @@ func TestListOnceKeepsTheHomesRules(t *testing.T) {
 			t.Error("OpenRegular through ListOnce opened a link loop")
 		}
 	}
-	// A file the listing found and which is gone since is not there to
-	// open: only the listing is kept.
+	// A file is stamped once through the listing (the stamp it had
+	// then); Unchanged sees it written since, so no cache keeps a read
+	// of the new bytes under the old stamp. A file the listing found and
+	// which is gone since is not there to open: only the listing and the
+	// stamps are kept.
 	listed := model.ListOnce(model.DirFS(home))
 	if _, err := fs.ReadDir(listed, "debug"); err != nil {
 		t.Fatal(err)
+	}
+	st, err := model.StampFile(listed, "debug/log.txt")
+	if want, werr := model.StampFile(model.DirFS(home), "debug/log.txt"); err != nil || werr != nil || !st.Equal(want) {
+		t.Fatalf("stamp through ListOnce %+v %v; the file's %+v %v", st, err, want, werr)
+	}
+	if err := os.WriteFile(filepath.Join(home, "debug", "log.txt"), []byte("yy"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := model.StampFile(listed, "debug/log.txt"); err != nil || !again.Equal(st) {
+		t.Errorf("stamped again through ListOnce: %+v %v, want the first %+v", again, err, st)
+	}
+	if model.Unchanged(listed, "debug/log.txt", st) {
+		t.Error("Unchanged through ListOnce misses a file written since its stamp")
 	}
 	if err := os.Remove(filepath.Join(home, "debug", "log.txt")); err != nil {
 		t.Fatal(err)
