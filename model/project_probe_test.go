@@ -25,4 +25,17 @@ func TestProbeProjectPathLongLines(t *testing.T) {
 			t.Errorf("%s: probed %q, want %q", name, got, want)
 		}
 	}
+	// A cwd on the first line of a small file: the probe allocates about
+	// its chunk, not a quarter of a megabyte (the line reader's own).
+	small := fstest.MapFS{"s.jsonl": {Data: []byte(`{"type":"user","cwd":"/w/s"}` + "\n")}}
+	ts := []TranscriptFile{{Path: "s.jsonl", Kind: TranscriptMain}}
+	res := testing.Benchmark(func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ProbeProjectPath(small, ts)
+		}
+	})
+	if per := res.AllocedBytesPerOp(); per >= lineReaderBufSize/4 {
+		t.Errorf("a probe of a one-line file allocates %d bytes", per)
+	}
 }

@@ -65,9 +65,11 @@ type ScanOptions struct {
 func ScanTranscript(r io.Reader, name string, opts ScanOptions, fn func(*Record) error) (TranscriptSummary, error) {
 	z := newSummarizer(name, opts)
 	cr := &CountingReader{R: r}
-	lr := NewLineReader(cr)
+	var lr *LineReader
 	if opts.lineBuf > 0 {
 		lr = &LineReader{r: bufio.NewReaderSize(cr, opts.lineBuf), first: true}
+	} else {
+		lr = NewLineReader(cr)
 	}
 	for {
 		line, ok := lr.Next()
