@@ -95,16 +95,48 @@ func ParseMemoryIndex(data []byte) *MemoryIndex {
 
 // Bytes returns the index as a file, byte-identical to the parsed input
 // when nothing was changed.
+// It is made in one allocation of its size (a prune plan's previews
+// build the index's bytes for every action: growing a buffer cost a
+// warm start on W about 110 MB of garbage).
 func (ix *MemoryIndex) Bytes() []byte {
-	var b bytes.Buffer
+	n := 0
 	if ix.BOM {
-		b.Write(utf8BOM)
+		n = len(utf8BOM)
 	}
 	for _, l := range ix.Lines {
-		b.WriteString(l.Text)
-		b.WriteString(string(l.EOL))
+		n += len(l.Text) + len(l.EOL)
 	}
-	return b.Bytes()
+	if n == 0 {
+		return nil
+	}
+	b := make([]byte, 0, n)
+	if ix.BOM {
+		b = append(b, utf8BOM...)
+	}
+	for _, l := range ix.Lines {
+		b = append(b, l.Text...)
+		b = append(b, l.EOL...)
+	}
+	return b
+}
+
+// BytesEqual says Bytes would return data, without making them.
+func (ix *MemoryIndex) BytesEqual(data []byte) bool {
+	if ix.BOM {
+		if !bytes.HasPrefix(data, utf8BOM) {
+			return false
+		}
+		data = data[len(utf8BOM):]
+	}
+	for _, l := range ix.Lines {
+		for _, part := range [2]string{l.Text, string(l.EOL)} {
+			if len(data) < len(part) || string(data[:len(part)]) != part {
+				return false
+			}
+			data = data[len(part):]
+		}
+	}
+	return len(data) == 0
 }
 
 // Entries returns the lines that are index entries, in file order.

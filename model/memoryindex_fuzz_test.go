@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -12,6 +13,19 @@ func FuzzIndexRoundTrip(f *testing.F) {
 		ix := ParseMemoryIndex(data)
 		if got := ix.Bytes(); !bytes.Equal(got, data) {
 			t.Fatalf("round trip changed %q into %q", data, got)
+		}
+		if more := append(slices.Clone(data), 'x'); !ix.BytesEqual(data) || ix.BytesEqual(more) {
+			t.Fatalf("BytesEqual of %q: %v; with a byte more: %v", data, ix.BytesEqual(data), ix.BytesEqual(more))
+		}
+		if len(data) > 0 && ix.BytesEqual(data[:len(data)-1]) {
+			t.Fatalf("BytesEqual of %q holds a byte short", data)
+		}
+		if len(data) > 0 {
+			other := slices.Clone(data)
+			other[len(other)/2]++
+			if ix.BytesEqual(other) {
+				t.Fatalf("BytesEqual of %q holds for %q", data, other)
+			}
 		}
 		for i, l := range ix.Lines {
 			if l.Number != i+1 || strings.Contains(l.Text, "\n") {

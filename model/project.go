@@ -135,10 +135,11 @@ func probeCWD(fsys fs.FS, newestFirst []TranscriptFile) string {
 			continue
 		}
 		var cwd string
-		// In small reads: the line reader's buffer would otherwise take a
-		// quarter of a megabyte of the file where the cwd is in its first
-		// lines (a cold start lists the projects several times).
-		_, _ = ScanTranscript(io.LimitReader(smallReads{f}, cwdProbeBytes), t.Path, ScanOptions{}, func(r *Record) error {
+		// In small reads, into a buffer of that size: the line reader's
+		// would otherwise take a quarter of a megabyte of the file where
+		// the cwd is in its first lines, and make a quarter of a megabyte
+		// of garbage a file (a start lists the projects several times).
+		_, _ = ScanTranscript(io.LimitReader(smallReads{f}, cwdProbeBytes), t.Path, ScanOptions{lineBuf: probeChunk}, func(r *Record) error {
 			if r.CWD != "" {
 				cwd = r.CWD
 				return ErrStopScan

@@ -53,6 +53,8 @@ func readRegularInto(fsys fs.FS, name string, listed, max int64, buf *[]byte) ([
 			return readRegularInto(f.sub, rel, listed, max, buf)
 		}
 		return readRegularInto(orEmpty(f.root), name, listed, max, buf)
+	case *listedFS:
+		return readRegularInto(f.fsys, name, listed, max, buf)
 	}
 	file, err := OpenRegular(fsys, name)
 	if err != nil {

@@ -39,7 +39,17 @@ func StampOf(info fs.FileInfo) FileStamp {
 
 // StampFile opens the regular file name in fsys and stamps it, head hash
 // included (one read of up to TailHeadMax bytes).
+// Through ListOnce, a file is stamped once for every caller (Unchanged
+// still asks the file itself).
 func StampFile(fsys fs.FS, name string) (FileStamp, error) {
+	if l, ok := fsys.(*listedFS); ok {
+		return l.stamp(name)
+	}
+	return stampFile(fsys, name)
+}
+
+// stampFile is StampFile of fsys itself.
+func stampFile(fsys fs.FS, name string) (FileStamp, error) {
 	f, err := OpenRegular(fsys, name)
 	if err != nil {
 		return FileStamp{}, err

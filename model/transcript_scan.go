@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -49,6 +50,9 @@ type ScanOptions struct {
 	// before: ResultNeeds could straddle two of them. ResultNeeds must be
 	// made of letters, digits and spaces.
 	ResultNeeds string
+	// lineBuf is the line reader's buffer in bytes (0: lineReaderBufSize),
+	// for a reader that reads a few small chunks of many files.
+	lineBuf int
 }
 
 // ScanTranscript reads a JSONL transcript from r, calling fn (which may be
@@ -61,7 +65,12 @@ type ScanOptions struct {
 func ScanTranscript(r io.Reader, name string, opts ScanOptions, fn func(*Record) error) (TranscriptSummary, error) {
 	z := newSummarizer(name, opts)
 	cr := &CountingReader{R: r}
-	lr := NewLineReader(cr)
+	var lr *LineReader
+	if opts.lineBuf > 0 {
+		lr = &LineReader{r: bufio.NewReaderSize(cr, opts.lineBuf), first: true}
+	} else {
+		lr = NewLineReader(cr)
+	}
 	for {
 		line, ok := lr.Next()
 		if !ok {

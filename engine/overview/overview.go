@@ -289,13 +289,27 @@ func Compute(s *Source, id ID) Line {
 	return Line{ID: id, Parts: []Part{}, Text: "no such line: " + string(id)}
 }
 
-// All computes every line, one after another, in Specs order. One at a
+// ListOnce makes the lines computed from s list the home once between
+// them: s.Env.Home becomes the home read through model.ListOnce (the
+// secrets, stat, forecast, pass and .replaced lines each walk projects/
+// and the paste cache by their own rule). Call it before any line is
+// computed from s, not while one is. An app that counts lines from
+// several Sources gives them one listed home instead.
+func (s *Source) ListOnce() {
+	if s.Env.Home != nil {
+		s.Env.Home = s.Env.Home.ListedOnce()
+	}
+}
+
+// All computes every line, one after another, in Specs order, from one
+// listing of the home (ListOnce). One at a
 // time on purpose: the heavy lines (secrets, stat, live, the review's
 // provenance scan) each spread their reading over every CPU already, and
 // run together their buffers add up (past 250 MiB on a home of huge
 // files, where each alone stays near 150). A caller that shows lines as
 // they come calls Compute per line, in its own order.
 func All(s *Source) []Line {
+	s.ListOnce()
 	out := make([]Line, len(Specs))
 	for i, sp := range Specs {
 		out[i] = Compute(s, sp.ID)

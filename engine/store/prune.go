@@ -115,6 +115,9 @@ type Plan struct {
 	insertAt int
 	// base is the SHA-256 of every file the plan was made from.
 	base map[string]string
+	// index is MEMORY.md's bytes as md holds them, made once for every
+	// preview (nil: none).
+	index []byte
 }
 
 // ErrPlanStale is returned by Apply when the folder changed since the
@@ -141,7 +144,8 @@ func PlanPrune(md *model.MemoryDir, o PruneOptions) Plan {
 		return p
 	}
 	if md.Index != nil {
-		p.base[model.MemoryIndexName] = hashBytes(md.Index.Bytes())
+		p.index = md.Index.Bytes()
+		p.base[model.MemoryIndexName] = hashBytes(p.index)
 	}
 	for _, f := range md.Files {
 		p.base[f.Path] = hashBytes(f.Raw())
@@ -198,7 +202,7 @@ func (p Plan) preview(ids []string) (string, error) {
 // previewActions is the diff of applying acts; PlanPrune calls it once per
 // action, so it must not look at the whole plan.
 func (p Plan) previewActions(acts []PruneAction) (string, error) {
-	w := snapshotWorkset(p.md)
+	w := snapshotWorkset(p.md, p.index)
 	if err := p.runActions(w, acts, p.now); err != nil {
 		return "", err
 	}

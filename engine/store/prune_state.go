@@ -37,7 +37,7 @@ func newPruneState(w *workset, now time.Time, ix *model.MemoryIndex, insertAt in
 	if err != nil {
 		return nil, err
 	}
-	if exists != (ix != nil) || exists && !bytes.Equal(data, ix.Bytes()) {
+	if exists != (ix != nil) || exists && !ix.BytesEqual(data) {
 		return nil, ErrPlanStale
 	}
 	return st, nil

@@ -58,11 +58,14 @@ func (f *wfile) keptTime() time.Time {
 }
 
 // snapshotWorkset reads MEMORY.md and the topic files from md (as read
-// earlier); any other file reads as absent. It plans, it never writes.
-func snapshotWorkset(md *model.MemoryDir) *workset {
+// earlier); any other file reads as absent. index is md.Index.Bytes(),
+// made once by the caller for every snapshot of md (a workset never
+// writes into the bytes it read: put keeps a copy). It plans, it never
+// writes.
+func snapshotWorkset(md *model.MemoryDir, index []byte) *workset {
 	return &workset{files: map[string]*wfile{}, read: func(rel string) ([]byte, bool, fs.FileInfo, error) {
 		if rel == model.MemoryIndexName && md.Index != nil {
-			return md.Index.Bytes(), true, nil, nil
+			return index, true, nil, nil
 		}
 		if f := md.File(rel); f != nil {
 			return f.Raw(), true, nil, nil

@@ -43,6 +43,12 @@ type Overview struct {
 	// project: a project load is on its way).
 	checked   *engov.Checked
 	checkWait bool
+	// listed is the home listed once (model.ListOnce) for every line
+	// counted until the lines settle, from, the home it lists: the start's
+	// lines count from several Loads (the project, history.jsonl) and
+	// list projects/ once between them. A change, ctrl+r, or every line
+	// counted drops it: the next count lists the home as it is then.
+	listed, from *model.Home
 }
 
 // MaxOverviewAtOnce is how many lines count at once.
@@ -67,6 +73,7 @@ func NewOverview() *Overview {
 func (o *Overview) Invalidate(ids ...engov.ID) {
 	if len(ids) == 0 {
 		o.checkWait = true
+		o.listed = nil
 		for _, sp := range engov.Specs {
 			ids = append(ids, sp.ID)
 		}
@@ -84,6 +91,7 @@ func (o *Overview) Invalidate(ids ...engov.ID) {
 // session appends every second, and the secrets scan and stat read the
 // whole home (ctrl+r counts every line again).
 func (o *Overview) Changed(project, home, appends bool) {
+	o.listed = nil
 	var ids []engov.ID
 	for _, sp := range engov.Specs {
 		switch {
@@ -183,6 +191,12 @@ func (o *Overview) Load(src func(project string) *engov.Source) (tea.Cmd, []engo
 			if c := o.checked; c != nil && c.Project == o.project {
 				s.Checked = c
 			}
+			if s.Env.Home != nil {
+				if o.listed == nil || o.from != s.Env.Home {
+					o.listed, o.from = s.Env.Home.ListedOnce(), s.Env.Home
+				}
+				s.Env.Home = o.listed
+			}
 		}
 		o.stale[id], o.running[id] = false, true
 		gen, slots := o.gen[id], o.slots
@@ -204,6 +218,9 @@ func (o *Overview) Load(src func(project string) *engov.Source) (tea.Cmd, []engo
 func (o *Overview) Loaded(msg OverviewLine) (overview.LineMsg, bool) {
 	id := msg.line.ID
 	o.running[id] = false
+	if !o.Counting() {
+		o.listed = nil
+	}
 	if msg.gen != o.gen[id] {
 		return overview.LineMsg{}, false
 	}

@@ -1,58 +1,121 @@
 package feed
 
 import (
-	"slices"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 
+	"github.com/memscope/memscope/engine/diskcache"
 	engov "github.com/memscope/memscope/engine/overview"
+	"github.com/memscope/memscope/engine/projectmem"
+	"github.com/memscope/memscope/internal/testroot"
+	"github.com/memscope/memscope/model"
 )
 
-// The Overview's Lint and Prompt lines take the Project feed's check of
-// the open project (ProjectChecked) instead of linting and building the
-// preview again: at the start they wait for it (the other lines count),
-// a check of another project does not serve, the project's check makes
-// them count with it, and a change to the project's files drops it (the
-// lines count their own until the next check comes).
-func TestOverviewLinesTakeTheProjectCheck(t *testing.T) {
-	o := NewOverview()
-	o.HistoryRead(nil, true)
-	o.SetProject("/p", true)
-	var src *engov.Source
-	source := func(project string) *engov.Source {
-		src = &engov.Source{Project: project}
-		return src
-	}
-	loading := func() []engov.ID {
-		t.Helper()
-		src = nil
-		_, ids := o.Load(source)
-		for _, id := range ids {
-			o.Loaded(OverviewLine{gen: o.gen[id], line: engov.Line{ID: id}})
+// listingFS counts the listings of each folder of a home.
+type listingFS struct {
+	fs.FS
+	mu   sync.Mutex
+	dirs map[string]int
+}
+
+func (c *listingFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	c.mu.Lock()
+	c.dirs[name]++
+	c.mu.Unlock()
+	return fs.ReadDir(c.FS, name)
+}
+
+func (c *listingFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.FS, name) }
+
+func (c *listingFS) OpenRegular(name string) (fs.File, error) { return model.OpenRegular(c.FS, name) }
+
+// projectsListings are how many times projects/ and each projects/<slug>
+// were listed, at most.
+func (c *listingFS) projectsListings(t *testing.T) int {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	most, folders := 0, 0
+	for d, n := range c.dirs {
+		if d == "projects" || strings.HasPrefix(d, "projects/") && strings.Count(d, "/") == 1 {
+			folders++
+			most = max(most, n)
 		}
-		return ids
 	}
-	ids := loading()
-	if slices.Contains(ids, engov.Lint) || slices.Contains(ids, engov.Prompt) || !slices.Contains(ids, engov.Cut) {
-		t.Fatalf("before the project's check, the lines counting are %v", ids)
+	if folders < 3 {
+		t.Fatalf("%d projects folders listed: %v", folders, c.dirs)
 	}
-	o.ProjectChecked(&engov.Checked{Project: "/other"})
-	if ids := loading(); len(ids) != 0 {
-		t.Fatalf("another project's check started %v", ids)
+	return most
+}
+
+// TestOverviewStartListsEachProjectsFolderOnce: the Overview's start
+// counts its lines from three Loads (those that wait for nothing, then
+// the project's and the pass's once the project is known, then those
+// reading history.jsonl once the History feed read it), each from its own
+// Source; between them they list projects/ and each project folder
+// once (each line walked them on its own: secrets, stat, the forecast,
+// the pass, the .replaced copies). A change drops the listing: the lines
+// it recounts list the home as it is then.
+func TestOverviewStartListsEachProjectsFolderOnce(t *testing.T) {
+	dir := homeWithProjects(t)
+	home := testHome(t, dir)
+	c := &listingFS{FS: home.FS, dirs: map[string]int{}}
+	home.FS = c
+	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
+	root := model.MountFS(testroot.New(t, dir), filepath.ToSlash(dir), home.FS)
+	var srcs []*engov.Source
+	src := func(project string) *engov.Source {
+		env := projectmem.Env{Root: root, Home: home, UserHome: t.TempDir(), Getenv: func(string) string { return "" }, Now: testNow}
+		s := &engov.Source{Env: env, Project: project, Cache: cache, Alive: func(int) bool { return false }}
+		return s
 	}
-	c := &engov.Checked{Project: "/p"}
-	o.ProjectChecked(c)
-	ids = loading()
-	if !slices.Equal(ids, []engov.ID{engov.Lint, engov.Prompt}) || src.Checked != c {
-		t.Fatalf("the project's check started %v with %v", ids, src)
+	o := NewOverview()
+	counted := map[engov.ID]bool{}
+	load := func() {
+		t.Helper()
+		cmd, ids := o.Load(func(project string) *engov.Source {
+			s := src(project)
+			srcs = append(srcs, s)
+			return s
+		})
+		if len(ids) == 0 {
+			t.Fatal("a Load counted no line")
+		}
+		for _, msg := range runAll(cmd) {
+			if l, ok := o.Loaded(msg.(OverviewLine)); ok {
+				counted[l.Line.ID] = true
+			}
+		}
 	}
-	o.Changed(true, false, false)
-	ids = loading()
-	if !slices.Contains(ids, engov.Lint) || src.Checked != nil {
-		t.Fatalf("after a change to the project: %v counted with the check %v", ids, src.Checked)
+	load()
+	o.SetProject("/w/b", true)
+	// The project load's check (none linted: the lines lint for
+	// themselves) lets the Lint and Prompt lines count.
+	o.ProjectChecked(&engov.Checked{Project: "/w/b"})
+	load()
+	o.HistoryRead(nil, true)
+	load()
+	if o.Counting() {
+		t.Fatal("lines still counting after the three Loads")
 	}
-	// Another project waits for its own check.
-	o.SetProject("/q", true)
-	if ids := loading(); slices.Contains(ids, engov.Lint) || !slices.Contains(ids, engov.Cut) {
-		t.Fatalf("another project's lines: %v", ids)
+	for _, sp := range engov.Specs {
+		if !counted[sp.ID] && sp.ID != engov.Autocompact {
+			t.Errorf("%s was not counted", sp.ID)
+		}
+	}
+	if n := c.projectsListings(t); n != 1 {
+		t.Errorf("the start listed a projects folder %d times, want once: %v", n, c.dirs)
+	}
+	// The three Sources read one listing.
+	if len(srcs) != 3 || srcs[0].Env.Home != srcs[1].Env.Home || srcs[1].Env.Home != srcs[2].Env.Home || srcs[0].Env.Home.FS == c {
+		t.Errorf("the Loads' Sources %v: want one listing of the home, three times", srcs)
+	}
+	o.Changed(false, true, false)
+	load()
+	if n := c.projectsListings(t); n != 2 {
+		t.Errorf("after a change the home was listed %d times in all, want twice", n)
 	}
 }

@@ -1,0 +1,129 @@
+package model
+
+import (
+	"io/fs"
+	"slices"
+	"sync"
+)
+
+// ListOnce returns fsys with each folder listed once: the first ReadDir
+// of a folder (and the first Info of each of its entries) is kept, and
+// every later one answers from it; so is each file's first StampFile.
+// Everything else (Open, OpenRegular, Stat, Lstat, ReadLink, ReadFile)
+// goes to fsys as it is, so a file is still opened and read as it is
+// now, and Unchanged (a cache's check after a read) sees a file written
+// since its stamp.
+//
+// It is for the passes of one moment that each walk the home by their
+// own rule: the Overview's lines (secrets, stat, the cleanup forecast,
+// the shared pass, the .replaced copies) each listed projects/, every
+// session folder and the paste cache (an lstat an entry), and stamped
+// every transcript against its own cache, on their own. Given
+// one ListOnce of the home, they list and stamp it once between them,
+// and each keeps its rule (the CLI's `stat`, `secrets` and `cleanup`
+// run the same code over the home itself). What was listed is what the
+// home held then: a caller drops it when the home changes.
+func ListOnce(fsys fs.FS) fs.FS {
+	if l, ok := fsys.(*listedFS); ok {
+		return l
+	}
+	return &listedFS{fsys: fsys, dirs: map[string]*listedDir{}, stamps: map[string]*listedStamp{}}
+}
+
+// listedFS is ListOnce's file system.
+type listedFS struct {
+	fsys   fs.FS
+	mu     sync.Mutex
+	dirs   map[string]*listedDir
+	stamps map[string]*listedStamp
+}
+
+// listedStamp is one file's first stamp (StampFile).
+type listedStamp struct {
+	once sync.Once
+	st   FileStamp
+	err  error
+}
+
+// stamp is StampFile of name, taken once.
+func (l *listedFS) stamp(name string) (FileStamp, error) {
+	l.mu.Lock()
+	s, ok := l.stamps[name]
+	if !ok {
+		s = &listedStamp{}
+		l.stamps[name] = s
+	}
+	l.mu.Unlock()
+	s.once.Do(func() { s.st, s.err = stampFile(l.fsys, name) })
+	return s.st, s.err
+}
+
+// listedDir is one folder's first listing; once makes the lines asking
+// for it at the same moment wait for that one.
+type listedDir struct {
+	once sync.Once
+	ents []fs.DirEntry
+	err  error
+}
+
+// ReadDir is the folder's first listing (a copy: a caller may sort it).
+func (l *listedFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	l.mu.Lock()
+	d, ok := l.dirs[name]
+	if !ok {
+		d = &listedDir{}
+		l.dirs[name] = d
+	}
+	l.mu.Unlock()
+	d.once.Do(func() {
+		var ents []fs.DirEntry
+		ents, d.err = fs.ReadDir(l.fsys, name)
+		d.ents = make([]fs.DirEntry, len(ents))
+		for i, e := range ents {
+			d.ents[i] = &listedEntry{DirEntry: e}
+		}
+	})
+	return slices.Clone(d.ents), d.err
+}
+
+func (l *listedFS) Open(name string) (fs.File, error) { return l.fsys.Open(name) }
+
+// OpenRegular keeps fsys's RegularOpener (OpenRegular checks it).
+func (l *listedFS) OpenRegular(name string) (fs.File, error) { return OpenRegular(l.fsys, name) }
+
+func (l *listedFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(l.fsys, name) }
+
+func (l *listedFS) Lstat(name string) (fs.FileInfo, error) { return fs.Lstat(l.fsys, name) }
+
+func (l *listedFS) ReadLink(name string) (string, error) { return fs.ReadLink(l.fsys, name) }
+
+func (l *listedFS) ReadFile(name string) ([]byte, error) { return fs.ReadFile(l.fsys, name) }
+
+// rootDirs keeps fsys's folder on disk (ResolveInside places absolute
+// link targets by it).
+func (l *listedFS) rootDirs() []string {
+	if r, ok := l.fsys.(rootDirer); ok {
+		return r.rootDirs()
+	}
+	return nil
+}
+
+// listedEntry is a folder entry whose Info is asked of the system once.
+type listedEntry struct {
+	fs.DirEntry
+	once sync.Once
+	info fs.FileInfo
+	err  error
+}
+
+func (e *listedEntry) Info() (fs.FileInfo, error) {
+	e.once.Do(func() { e.info, e.err = e.DirEntry.Info() })
+	return e.info, e.err
+}
+
+// ListedOnce is a copy of h read through ListOnce(h.FS); h is unchanged.
+func (h *Home) ListedOnce() *Home {
+	c := *h
+	c.FS = ListOnce(h.FS)
+	return &c
+}
