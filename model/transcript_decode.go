@@ -26,6 +26,13 @@ type recordDecoder struct {
 	// (kept across lines for their room); keep says they are read now.
 	held []heldMember
 	keep bool
+	// walk are the one-walk callbacks (transcript_walk.go); msgProbs the
+	// field problems of a message read in the walk and ops its content
+	// steps, both kept for finish.
+	walk     walkFns
+	msgProbs []Problem
+	ops      []contentOp
+	noWalk   bool // tests: read every message after the line, as before
 }
 
 // lineState is what recordDecoder learns from the current line.
@@ -37,6 +44,10 @@ type lineState struct {
 	hasType                   bool
 	msgOut                    *Message
 	block                     *ContentBlock
+	// msgType is the record's type when its message was read in the
+	// line's walk (empty: it was not; msg is then read by finish).
+	msgType RecordType
+	walked  bool // a message was walked into
 }
 
 func newRecordDecoder(name string, opts ScanOptions) *recordDecoder {
@@ -44,6 +55,7 @@ func newRecordDecoder(name string, opts ScanOptions) *recordDecoder {
 	d.memberFn = d.member
 	d.msgFn = d.messageMember
 	d.blockFn = d.blockMember
+	d.bindWalk()
 	return d
 }
 
@@ -57,8 +69,11 @@ func (d *recordDecoder) decode(line Line, rec *Record) (Problem, bool) {
 	d.problems = d.problems[:0]
 	d.cur = lineState{line: line.Number, rec: rec}
 	rec.Line, rec.Offset, rec.Size = line.Number, line.Offset, len(line.Bytes)
-	err := d.js.Members(line.Bytes, d.memberFn)
+	err := d.decodeLine(line, rec)
 	bad := func(reason string) (Problem, bool) {
+		if d.cur.walked {
+			rec.Message = nil // finish, which reads it, is not reached
+		}
 		kind := ProblemMalformed
 		if !line.Terminated {
 			kind = ProblemIncompleteTail
@@ -182,7 +197,16 @@ func (d *recordDecoder) finish() {
 			r.Timestamp = t
 		}
 	}
-	if d.cur.msg != nil && (r.Type == RecordUser || r.Type == RecordAssistant) {
+	if d.cur.msgType != "" && d.cur.msgType != r.Type {
+		// The type changed after the message was read (a repeated
+		// "type"): read it as the last type says, as before.
+		r.Message, d.cur.msgType = nil, ""
+	}
+	switch {
+	case d.cur.msgType != "":
+		d.problems = append(d.problems, d.msgProbs...)
+		d.finishContent(r.Message)
+	case d.cur.msg != nil && (r.Type == RecordUser || r.Type == RecordAssistant):
 		d.decodeMessage(d.cur.msg)
 	}
 	if d.cur.att != nil && r.Type == RecordAttachment {
