@@ -44,10 +44,9 @@ type lineState struct {
 	hasType                   bool
 	msgOut                    *Message
 	block                     *ContentBlock
-	// msgType is the record's type when its message was read in the
-	// line's walk (empty: it was not; msg is then read by finish).
-	msgType RecordType
-	walked  bool // a message was walked into
+	// walkedMsg says msg was read into msgOut in the line's walk (else
+	// finish reads it); walked, that a message was walked into.
+	walkedMsg, walked bool
 }
 
 func newRecordDecoder(name string, opts ScanOptions) *recordDecoder {
@@ -71,9 +70,6 @@ func (d *recordDecoder) decode(line Line, rec *Record) (Problem, bool) {
 	rec.Line, rec.Offset, rec.Size = line.Number, line.Offset, len(line.Bytes)
 	err := d.decodeLine(line, rec)
 	bad := func(reason string) (Problem, bool) {
-		if d.cur.walked {
-			rec.Message = nil // finish, which reads it, is not reached
-		}
 		kind := ProblemMalformed
 		if !line.Terminated {
 			kind = ProblemIncompleteTail
@@ -197,16 +193,13 @@ func (d *recordDecoder) finish() {
 			r.Timestamp = t
 		}
 	}
-	if d.cur.msgType != "" && d.cur.msgType != r.Type {
-		// The type changed after the message was read (a repeated
-		// "type"): read it as the last type says, as before.
-		r.Message, d.cur.msgType = nil, ""
-	}
 	switch {
-	case d.cur.msgType != "":
+	case r.Type != RecordUser && r.Type != RecordAssistant:
+	case d.cur.walkedMsg:
+		r.Message = d.cur.msgOut
 		d.problems = append(d.problems, d.msgProbs...)
 		d.finishContent(r.Message)
-	case d.cur.msg != nil && (r.Type == RecordUser || r.Type == RecordAssistant):
+	case d.cur.msg != nil:
 		d.decodeMessage(d.cur.msg)
 	}
 	if d.cur.att != nil && r.Type == RecordAttachment {

@@ -2,28 +2,28 @@ package model
 
 import "github.com/memscope/memscope/internal/jsonscan"
 
-// The one-walk message: when a line's "type" (user or assistant) comes
-// before its "message", as in every transcript the client writes, the
-// message is read while the line is checked (jsonscan's Object and Array
-// walk into it and check each member's value before it is read), instead
-// of being checked whole and then walked again with EachMember and
-// EachElement (twice again for a content array: the array, then each
-// block).
+// The one-walk message: a line's "message" object is read while the line
+// is checked (jsonscan's Object and Array walk into it and check each
+// member's value before it is read), instead of being checked whole and
+// then walked again with EachMember and EachElement (twice again for a
+// content array: the array, then each block). It is walked unless the
+// line's "type", read before it, says the record has no message to read
+// (an api-request-blob's message is only checked); a line whose type
+// comes after its message (as the client writes user and assistant
+// records) has it walked on the chance, and finish drops what was read
+// when the type turns out to be another.
 //
 // The record is the one finish's decodeMessage makes of the line
 // (FuzzOneWalkSameRecord holds the two to it, ScanOptions.Keep's calls
-// included):
-//   - the message's content is read in the walk into contentOps, but what
-//     depends on Keep (the held members of a block, the sizes it adds to
-//     the message, a content string) is done by finish, so Keep is asked
-//     only about a well-formed line, with all its top-level fields read
-//     and its final type, as before;
-//   - the field problems of the message wait in msgProbs and join the
-//     line's where decodeMessage's would;
-//   - a record whose type changes after its message (a repeated "type")
-//     has its message read again by finish, as before;
-//   - a line the walk finds malformed is decoded again the old way, so its
-//     problem (and the partial record) are worded as before.
+// included). Nothing the walk reads depends on the record's type or its
+// other members: what depends on Keep (the held members of a block, the
+// sizes it adds to the message, a content string) is recorded in
+// contentOps and done by finish, so Keep is asked only about a
+// well-formed user or assistant record, with all its top-level fields
+// read, as before; the field problems of the message wait in msgProbs
+// and join the line's where decodeMessage's would; a line the walk finds
+// malformed is decoded again the old way, so its problem (and partial
+// record) read as before.
 
 // walkFns are recordDecoder's one-walk callbacks, bound once so the walk
 // allocates no closures.
@@ -71,8 +71,8 @@ func (d *recordDecoder) lineMember(key []byte, v, depth int) (int, error) {
 	data := d.js.Bytes()
 	if string(key) == "message" {
 		// A repeated "message": the last is the one read, as before.
-		d.cur.rec.Message, d.cur.msgOut, d.cur.msgType, d.cur.msg = nil, nil, "", nil
-		if t := d.cur.rec.Type; data[v] == '{' && d.cur.hasType && (t == RecordUser || t == RecordAssistant) {
+		d.cur.msgOut, d.cur.walkedMsg, d.cur.msg = nil, false, nil
+		if t := d.cur.rec.Type; data[v] == '{' && (!d.cur.hasType || t == RecordUser || t == RecordAssistant) {
 			return d.walkMessage(v, depth)
 		}
 	}
@@ -83,11 +83,10 @@ func (d *recordDecoder) lineMember(key []byte, v, depth int) (int, error) {
 	return end, err
 }
 
-// walkMessage checks and reads the message object at v of a record whose
-// type is already known.
+// walkMessage checks and reads the message object at v into
+// d.cur.msgOut, which finish makes the record's message.
 func (d *recordDecoder) walkMessage(v, depth int) (int, error) {
-	m := new(Message)
-	d.cur.msgOut, d.cur.rec.Message = m, m
+	d.cur.msgOut = new(Message)
 	d.cur.walked = true
 	d.ops, d.held = d.ops[:0], d.held[:0]
 	lineProbs := d.problems
@@ -95,7 +94,7 @@ func (d *recordDecoder) walkMessage(v, depth int) (int, error) {
 	end, err := d.js.Object(v, depth, d.walk.msg)
 	d.msgProbs, d.problems = d.problems, lineProbs
 	if err == nil {
-		d.cur.msg, d.cur.msgType = d.js.Bytes()[v:end], d.cur.rec.Type
+		d.cur.msg, d.cur.walkedMsg = d.js.Bytes()[v:end], true
 	}
 	return end, err
 }

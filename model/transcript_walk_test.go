@@ -96,15 +96,19 @@ func sameDecode(t *testing.T, data []byte) {
 
 // walkSeeds are lines that take each path of the walk: a message walked
 // (content string, array, blocks held for Keep, non-object elements,
-// usage good and bad), a message before its type (not walked), a type
-// changed after the message, a repeated message, escaped keys, and lines
-// malformed inside the walked message.
+// usage good and bad), a message before its type (walked on the chance;
+// the type then another, or the user's), a message not walked (an
+// api-request-blob's), a type changed after the message, a repeated
+// message, escaped keys, and lines malformed inside the walked message.
 var walkSeeds = []string{
 	`{"type":"user","uuid":"u1","message":{"role":"user","content":"hello"},"sessionId":"s","timestamp":"2026-01-02T03:04:05Z"}`,
 	`{"type":"assistant","message":{"id":"m","model":"x","content":[{"type":"text","text":"hi"},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}},3,null,{"type":"thinking","thinking":"hm"}],"usage":{"input_tokens":3,"output_tokens":4}},"uuid":"a1"}`,
 	`{"type":"user","message":{"role":"user","content":[{"content":"Exit code 1","type":"tool_result","tool_use_id":"t1","is_error":true},{"type":"image","source":{}}]},"uuid":"u2"}`,
 	`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content":[{"type":"text","text":"a"},{"type":"image"}]}]},"uuid":"after","isSidechain":true}`,
 	`{"message":{"role":"user","content":[{"type":"text","text":"x"}]},"type":"user"}`,
+	`{"parentUuid":null,"message":{"role":"assistant","content":[{"type":"tool_use","name":"Bash","id":"b1","input":{}}],"usage":{"input_tokens":"x"}},"type":"system","uuid":"s1"}`,
+	`{"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"b1","content":"Exit code 2"}]},"type":"user","uuid":"later"}`,
+	`{"type":"api-request-blob","message":{"role":"user","content":[{"type":"text","text":"x"}]}}`,
 	`{"type":"user","message":{"content":[{"type":"text","text":"x"}]},"type":"assistant"}`,
 	`{"type":"user","message":{"content":[{"type":"text","text":"x"}]},"type":"system"}`,
 	`{"type":"user","message":{"content":[{"type":"text","text":"x"}]},"message":"no"}`,
