@@ -161,3 +161,48 @@ func TestOneWalkSameRecordOnTestdata(t *testing.T) {
 		t.Fatal("testdata/home has no message to walk")
 	}
 }
+
+// BenchmarkDecodeWalk decodes a transcript's lines with the walk and as
+// before it (sub-benchmarks walk and old), with a ledger-like Keep: the
+// file $MEMSCOPE_BENCH_TRANSCRIPT, else walkSeeds' well-formed lines
+// repeated.
+func BenchmarkDecodeWalk(b *testing.B) {
+	var data []byte
+	if p := os.Getenv("MEMSCOPE_BENCH_TRANSCRIPT"); p != "" {
+		var err error
+		if data, err = os.ReadFile(p); err != nil {
+			b.Fatal(err)
+		}
+	} else {
+		for range 2000 {
+			for _, s := range walkSeeds[:12] {
+				data = append(append(data, s...), '\n')
+			}
+		}
+	}
+	for _, noWalk := range []bool{false, true} {
+		name := "walk"
+		if noWalk {
+			name = "old"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				p := newWalkPair(ScanOptions{Content: true, KeepText: true, ResultNeeds: "Exit code"}, true)
+				d := p.walk
+				if noWalk {
+					d = p.old
+				}
+				lr := NewLineReader(bytes.NewReader(data))
+				for {
+					line, ok := lr.Next()
+					if !ok {
+						break
+					}
+					var rec Record
+					d.decode(line, &rec)
+				}
+			}
+		})
+	}
+}
