@@ -218,7 +218,7 @@ func classifyInstruction(s, prev string) (string, bool) {
 		return "", false
 	}
 	switch {
-	case inLead.MatchString(core):
+	case inLeadWords[firstWord(folded)] && inLead.MatchString(core):
 		return inRuleStanding, true
 	case inMatch(inUseNot, core, folded):
 		return inRuleUseNot, true
@@ -257,11 +257,26 @@ func inMayTake(s string) bool {
 	if inMay(exRememberTail, folded) {
 		return true
 	}
+	return inTakeLeads[firstWord(folded)]
+}
+
+// firstWord is the letters (a-z) folded opens with.
+func firstWord(folded string) string {
 	n := 0
 	for n < len(folded) && 'a' <= folded[n] && folded[n] <= 'z' {
 		n++
 	}
-	return inTakeLeads[folded[:n]]
+	return folded[:n]
+}
+
+// inLeadWords are the first words (as inTakeLeads) of inLead's matches:
+// a statement opening with another is not run through it
+// (FuzzInLeadWords).
+var inLeadWords = map[string]bool{
+	"no": true, "nope": true, "and": true, "but": true, "also": true, "so": true, "ok": true, "okay": true,
+	"please": true, "remember": true, "note": true, "make": true, "be": true, "ensure": true, "prefer": true,
+	"keep": true, "stick": true, "only": true, "stop": true, "you": true, "we": true, "never": true,
+	"always": true, "don": true, "do": true,
 }
 
 // Terms are the content words of a text, stemmed, negations kept: what

@@ -72,3 +72,53 @@ func TestInMayTake(t *testing.T) {
 		}
 	}
 }
+
+// inLeadSeeds open with each of inLead's openings (some behind its "no,
+// also, so" words, in upper case, with ſ and the Kelvin sign), or not.
+var inLeadSeeds = []string{
+	"Make sure the build passes.", "be sure to ask", "Ensure tests pass.", "remember to run it", "Prefer small commits.",
+	"keep using tabs", "Stick to Go.", "stick with it", "Only use pnpm.", "only touch docs", "Stop adding comments.",
+	"You must ask first.", "we should never guess", "We need to always test.", "Never guess.", "ALWAYS TEST.",
+	"don't ever push", "Do not ever push.", "No, also, so: make sure it works", "ok please never do that",
+	"okay, note: you should not", "but always ask", "and never push", "ſtop guessing things", "\u212aeep using it",
+	"The tests use pnpm.", "It always fails.", "", " never", "(never) push", "nope never",
+}
+
+// FuzzInLeadWords: every text inLead matches opens with one of
+// inLeadWords once folded, so classifyInstruction's word check before it
+// skips no match.
+func FuzzInLeadWords(f *testing.F) {
+	for _, s := range inLeadSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if inLead.MatchString(s) && !inLeadWords[firstWord(inFold(s))] {
+			t.Fatalf("%q matches inLead but opens with none of its words", s)
+		}
+	})
+}
+
+// TestInLeadWords: the seeds and the instruction corpus (and both in
+// upper case) that inLead matches open with one of its words, and some
+// sentences are skipped.
+func TestInLeadWords(t *testing.T) {
+	sentences := append(append([]string{}, inLeadSeeds...), instructionCorpus(t)...)
+	for _, s := range sentences[:len(sentences):len(sentences)] {
+		sentences = append(sentences, strings.ToUpper(s))
+	}
+	matched, skipped := 0, 0
+	for _, s := range sentences {
+		may := inLeadWords[firstWord(inFold(s))]
+		switch {
+		case inLead.MatchString(s) && !may:
+			t.Errorf("%q matches inLead but opens with none of its words", s)
+		case inLead.MatchString(s):
+			matched++
+		case !may:
+			skipped++
+		}
+	}
+	if matched < 30 || skipped < 10 {
+		t.Errorf("%d matched, %d skipped: the test proves little", matched, skipped)
+	}
+}
