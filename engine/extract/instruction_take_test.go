@@ -30,6 +30,16 @@ var takeSeeds = []string{
 	"Make sure the build passes.", "Whenever you edit, test.", "The cache is per user.", "", "   ", "!!", "\"Never mock\"",
 }
 
+// withCorpus is seeds and the instruction corpus, each also in upper
+// case.
+func withCorpus(t *testing.T, seeds []string) []string {
+	sentences := append(append([]string{}, seeds...), instructionCorpus(t)...)
+	for _, s := range sentences[:len(sentences):len(sentences)] {
+		sentences = append(sentences, strings.ToUpper(s))
+	}
+	return sentences
+}
+
 // FuzzInMayTake: whatever the sentence (and the one before it), when
 // classifyInstruction would take exClassifyAs's answer, inMayTake says
 // it may; so the prefilter hides no instruction.
@@ -48,10 +58,7 @@ func FuzzInMayTake(f *testing.F) {
 // case, every sentence taken is one inMayTake lets through, and it keeps
 // back sentences that hold a rule word but open with none of the leads.
 func TestInMayTake(t *testing.T) {
-	sentences := append(append([]string{}, takeSeeds...), instructionCorpus(t)...)
-	for _, s := range sentences[:len(sentences):len(sentences)] {
-		sentences = append(sentences, strings.ToUpper(s))
-	}
+	sentences := withCorpus(t, takeSeeds)
 	taken, kept := 0, 0
 	for _, s := range sentences {
 		switch may := inMayTake(s); {
@@ -102,10 +109,7 @@ func FuzzInLeadWords(f *testing.F) {
 // upper case) that inLead matches open with one of its words, and some
 // sentences are skipped.
 func TestInLeadWords(t *testing.T) {
-	sentences := append(append([]string{}, inLeadSeeds...), instructionCorpus(t)...)
-	for _, s := range sentences[:len(sentences):len(sentences)] {
-		sentences = append(sentences, strings.ToUpper(s))
-	}
+	sentences := withCorpus(t, inLeadSeeds)
 	matched, skipped := 0, 0
 	for _, s := range sentences {
 		may := inLeadWords[firstWord(inFold(s))]
