@@ -258,26 +258,43 @@ func (d *recordDecoder) decodeContent(m *Message, v []byte) {
 		jsonscan.EachElement(v, func(el []byte) {
 			var b ContentBlock
 			if el[0] == '{' {
-				d.cur.block = &b
-				d.held = d.held[:0]
+				d.startBlock(&b)
 				jsonscan.EachMember(el, d.blockFn)
-				if d.opts.Keep != nil && d.opts.Keep(d.cur.rec, &b) {
-					d.keep = true
-					for _, h := range d.held {
-						d.blockMember(h.key, h.val)
-					}
-					d.keep = false
-				}
+				d.endBlock(&b, d.held)
 			}
-			if b.Type == BlockImage {
-				b.Images = 1
-			}
-			m.ContentBytes += b.Bytes
-			m.ContentChars += b.Chars
-			if d.opts.Content {
-				m.Content = append(m.Content, b)
-			}
+			d.addBlock(m, &b)
 		})
+	}
+}
+
+// startBlock makes b the block whose members blockMember reads.
+func (d *recordDecoder) startBlock(b *ContentBlock) {
+	d.cur.block = b
+	d.held = d.held[:0]
+}
+
+// endBlock reads held, the members of b (the current block) held for
+// ScanOptions.Keep, when it takes the block; b's other members are read.
+func (d *recordDecoder) endBlock(b *ContentBlock, held []heldMember) {
+	if d.opts.Keep != nil && d.opts.Keep(d.cur.rec, b) {
+		d.keep = true
+		for _, h := range held {
+			d.blockMember(h.key, h.val)
+		}
+		d.keep = false
+	}
+}
+
+// addBlock adds the read block b (zero for an element that is not an
+// object) to m.
+func (d *recordDecoder) addBlock(m *Message, b *ContentBlock) {
+	if b.Type == BlockImage {
+		b.Images = 1
+	}
+	m.ContentBytes += b.Bytes
+	m.ContentChars += b.Chars
+	if d.opts.Content {
+		m.Content = append(m.Content, *b)
 	}
 }
 
@@ -286,9 +303,8 @@ func (d *recordDecoder) blockMember(key, val []byte) {
 	if d.opts.Keep != nil && !d.keep {
 		// The block's bulk waits for Keep's answer, which needs the
 		// members around it (type, name) whatever their order.
-		switch string(key) {
-		case "text", "thinking", "input", "content":
-			d.held = append(d.held, heldMember{key, val})
+		if k := heldKey(key); k != nil {
+			d.held = append(d.held, heldMember{k, val})
 			return
 		}
 	}
@@ -323,6 +339,21 @@ func (d *recordDecoder) blockMember(key, val []byte) {
 
 // heldMember is a block's member whose reading waits for ScanOptions.Keep.
 type heldMember struct{ key, val []byte }
+
+// heldKeys are the names of the members a block holds for Keep, kept as
+// the decoder's own bytes: a scanner's key is valid only during its call.
+var heldKeys = [...][]byte{[]byte("text"), []byte("thinking"), []byte("input"), []byte("content")}
+
+// heldKey is key's entry in heldKeys, or nil when a block does not hold
+// it for Keep.
+func heldKey(key []byte) []byte {
+	for _, k := range heldKeys {
+		if string(k) == string(key) {
+			return k
+		}
+	}
+	return nil
+}
 
 // resultWanted reports whether the raw result string v may hold
 // ScanOptions.ResultNeeds once decoded (always, when it is unset).

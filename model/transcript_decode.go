@@ -26,6 +26,13 @@ type recordDecoder struct {
 	// (kept across lines for their room); keep says they are read now.
 	held []heldMember
 	keep bool
+	// walk are the one-walk callbacks (transcript_walk.go); msgProbs the
+	// field problems of a message read in the walk and ops its content
+	// steps, both kept for finish.
+	walk     walkFns
+	msgProbs []Problem
+	ops      []contentOp
+	noWalk   bool // tests: read every message after the line, as before
 }
 
 // lineState is what recordDecoder learns from the current line.
@@ -37,6 +44,9 @@ type lineState struct {
 	hasType                   bool
 	msgOut                    *Message
 	block                     *ContentBlock
+	// walkedMsg says msg was read into msgOut in the line's walk (else
+	// finish reads it); walked, that a message was walked into.
+	walkedMsg, walked bool
 }
 
 func newRecordDecoder(name string, opts ScanOptions) *recordDecoder {
@@ -44,6 +54,7 @@ func newRecordDecoder(name string, opts ScanOptions) *recordDecoder {
 	d.memberFn = d.member
 	d.msgFn = d.messageMember
 	d.blockFn = d.blockMember
+	d.bindWalk()
 	return d
 }
 
@@ -57,7 +68,7 @@ func (d *recordDecoder) decode(line Line, rec *Record) (Problem, bool) {
 	d.problems = d.problems[:0]
 	d.cur = lineState{line: line.Number, rec: rec}
 	rec.Line, rec.Offset, rec.Size = line.Number, line.Offset, len(line.Bytes)
-	err := d.js.Members(line.Bytes, d.memberFn)
+	err := d.decodeLine(line, rec)
 	bad := func(reason string) (Problem, bool) {
 		kind := ProblemMalformed
 		if !line.Terminated {
@@ -182,7 +193,13 @@ func (d *recordDecoder) finish() {
 			r.Timestamp = t
 		}
 	}
-	if d.cur.msg != nil && (r.Type == RecordUser || r.Type == RecordAssistant) {
+	switch {
+	case r.Type != RecordUser && r.Type != RecordAssistant:
+	case d.cur.walkedMsg:
+		r.Message = d.cur.msgOut
+		d.problems = append(d.problems, d.msgProbs...)
+		d.finishContent(r.Message)
+	case d.cur.msg != nil:
 		d.decodeMessage(d.cur.msg)
 	}
 	if d.cur.att != nil && r.Type == RecordAttachment {

@@ -199,7 +199,9 @@ func classifyInstruction(s, prev string) (string, bool) {
 	if inMatch(inIdiom, s, inFold(s)) {
 		return "", false
 	}
-	if m, ok := exClassifyAs(s, prev, time.Time{}, false); ok && m.reject != exRejectEmptyRemember {
+	if !inMayTake(s) {
+		// None of extraction's rules can give what is taken below.
+	} else if m, ok := exClassifyAs(s, prev, time.Time{}, false); ok && m.reject != exRejectEmptyRemember {
 		switch {
 		case m.typ == CandidateFeedback:
 			return m.reason, true
@@ -216,7 +218,7 @@ func classifyInstruction(s, prev string) (string, bool) {
 		return "", false
 	}
 	switch {
-	case inLead.MatchString(core):
+	case inLeadWords[firstWord(folded)] && inLead.MatchString(core):
 		return inRuleStanding, true
 	case inMatch(inUseNot, core, folded):
 		return inRuleUseNot, true
@@ -224,6 +226,57 @@ func classifyInstruction(s, prev string) (string, bool) {
 		return inRuleMarker, true
 	}
 	return "", false
+}
+
+// inTakeLeads are the first words (letters only, lower case) of the
+// sentences extraction's rules can take as feedback or a preference once
+// exTrimLead has cut the opening ("ok, so …"): every such rule but the
+// "…, remember that" one is anchored at the start (exCorrection's "no,
+// wait, don't", exRemember's "could you", exAlways, exStanding's "from
+// now on", exConfirmHead's "yes", exPrefer's "I", exInstead's "use …
+// instead"; "don't" is read as "don").
+var inTakeLeads = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`no nope nah wrong wait stop for right this please don dont do never quit avoid you we
+		can could would will remember memorize memorise keep bear make note save add actually always
+		from going in next as by yes yep yeah yup exactly perfect great good nice correct spot that i
+		instead use try run call pick choose go switch stick`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// inMayTake reports whether exClassifyAs(s, prev, …, false) may give
+// what classifyInstruction takes of it (feedback, or a stated
+// preference): s's core opens with one of inTakeLeads, or holds one of
+// exRememberTail's words (the one rule not anchored at the start). It
+// keeps most sentences that hold a rule word ("the tests use pnpm")
+// from extraction's twenty patterns; FuzzInMayTake holds it to them.
+func inMayTake(s string) bool {
+	folded := inFold(strings.TrimSpace(exTrimLead(exStraightQuotes(s))))
+	if inMay(exRememberTail, folded) {
+		return true
+	}
+	return inTakeLeads[firstWord(folded)]
+}
+
+// firstWord is the letters (a-z) folded opens with.
+func firstWord(folded string) string {
+	n := 0
+	for n < len(folded) && 'a' <= folded[n] && folded[n] <= 'z' {
+		n++
+	}
+	return folded[:n]
+}
+
+// inLeadWords are the first words (as inTakeLeads) of inLead's matches:
+// a statement opening with another is not run through it
+// (FuzzInLeadWords).
+var inLeadWords = map[string]bool{
+	"no": true, "nope": true, "and": true, "but": true, "also": true, "so": true, "ok": true, "okay": true,
+	"please": true, "remember": true, "note": true, "make": true, "be": true, "ensure": true, "prefer": true,
+	"keep": true, "stick": true, "only": true, "stop": true, "you": true, "we": true, "never": true,
+	"always": true, "don": true, "do": true,
 }
 
 // Terms are the content words of a text, stemmed, negations kept: what

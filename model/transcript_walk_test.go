@@ -1,0 +1,208 @@
+package model
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// walkPair is a one-walk decoder and a decoder that reads every message
+// after the line (as before the walk), each with its own Keep that logs
+// what it is asked and answers as the ledger's does: by the record's
+// type and the block, and by what it was asked before (a tool_result is
+// taken when an earlier Bash tool_use had its id).
+type walkPair struct {
+	walk, old       *recordDecoder
+	walkLog, oldLog *[]string
+}
+
+func newWalkPair(opts ScanOptions, keep bool) walkPair {
+	p := walkPair{walkLog: new([]string), oldLog: new([]string)}
+	mk := func(log *[]string) *recordDecoder {
+		o := opts
+		if keep {
+			ids := map[string]bool{}
+			o.Keep = func(r *Record, b *ContentBlock) bool {
+				*log = append(*log, fmt.Sprintf("%d %q %q %q %v %q %q %q %q %v", r.Line, r.Type, r.UUID, r.SessionID, r.IsSidechain,
+					b.Type, b.Name, b.ID, b.ToolUseID, b.IsError))
+				switch b.Type {
+				case BlockText:
+					return r.Type == RecordUser
+				case BlockToolUse:
+					if b.Name == "Bash" {
+						ids[b.ID] = true
+					}
+					return b.Name == "Bash" || b.Name == "Edit"
+				case BlockToolResult:
+					return ids[b.ToolUseID]
+				}
+				return false
+			}
+		}
+		return newRecordDecoder("f.jsonl", o)
+	}
+	p.walk, p.old = mk(p.walkLog), mk(p.oldLog)
+	p.old.noWalk = true
+	return p
+}
+
+// walkOptions are the option sets the differential tests read with.
+var walkOptions = []struct {
+	opts ScanOptions
+	keep bool
+}{
+	{ScanOptions{}, false},
+	{ScanOptions{Content: true}, false},
+	{ScanOptions{Content: true, KeepText: true}, false},
+	{ScanOptions{Content: true, KeepText: true, ResultNeeds: "Exit code"}, true},
+	{ScanOptions{Content: true}, true},
+}
+
+// sameDecode decodes data's lines with both decoders of each option set
+// and fails where the two differ: the problem, the record (partial, for a
+// malformed line), the field problems, or Keep's calls.
+func sameDecode(t *testing.T, data []byte) {
+	t.Helper()
+	for i, w := range walkOptions {
+		p := newWalkPair(w.opts, w.keep)
+		lr := NewLineReader(bytes.NewReader(data))
+		for {
+			line, ok := lr.Next()
+			if !ok {
+				break
+			}
+			if line.TooLong || len(bytes.TrimSpace(line.Bytes)) == 0 {
+				continue
+			}
+			var got, want Record
+			gp, gok := p.walk.decode(line, &got)
+			wp, wok := p.old.decode(line, &want)
+			switch {
+			case gp != wp || gok != wok:
+				t.Fatalf("options %d, line %d %q: walk %v %+v, before %v %+v", i, line.Number, line.Bytes, gok, gp, wok, wp)
+			case !reflect.DeepEqual(got, want):
+				t.Fatalf("options %d, line %d %q: walk read\n%+v\nbefore\n%+v", i, line.Number, line.Bytes, got, want)
+			case gok && !reflect.DeepEqual(p.walk.problems, p.old.problems):
+				t.Fatalf("options %d, line %d %q: walk problems %+v, before %+v", i, line.Number, line.Bytes, p.walk.problems, p.old.problems)
+			case !reflect.DeepEqual(*p.walkLog, *p.oldLog):
+				t.Fatalf("options %d, line %d %q: Keep asked\n%q\nbefore\n%q", i, line.Number, line.Bytes, *p.walkLog, *p.oldLog)
+			}
+		}
+	}
+}
+
+// walkSeeds are lines that take each path of the walk: a message walked
+// (content string, array, blocks held for Keep, non-object elements,
+// usage good and bad), a message before its type (walked on the chance;
+// the type then another, or the user's), a message not walked (an
+// api-request-blob's), a type changed after the message, a repeated
+// message, escaped keys, and lines malformed inside the walked message.
+var walkSeeds = []string{
+	`{"type":"user","uuid":"u1","message":{"role":"user","content":"hello"},"sessionId":"s","timestamp":"2026-01-02T03:04:05Z"}`,
+	`{"type":"assistant","message":{"id":"m","model":"x","content":[{"type":"text","text":"hi"},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}},3,null,{"type":"thinking","thinking":"hm"}],"usage":{"input_tokens":3,"output_tokens":4}},"uuid":"a1"}`,
+	`{"type":"user","message":{"role":"user","content":[{"content":"Exit code 1","type":"tool_result","tool_use_id":"t1","is_error":true},{"type":"image","source":{}}]},"uuid":"u2"}`,
+	`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content":[{"type":"text","text":"a"},{"type":"image"}]}]},"uuid":"after","isSidechain":true}`,
+	`{"message":{"role":"user","content":[{"type":"text","text":"x"}]},"type":"user"}`,
+	`{"parentUuid":null,"message":{"role":"assistant","content":[{"type":"tool_use","name":"Bash","id":"b1","input":{}}],"usage":{"input_tokens":"x"}},"type":"system","uuid":"s1"}`,
+	`{"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"b1","content":"Exit code 2"}]},"type":"user","uuid":"later"}`,
+	`{"type":"api-request-blob","message":{"role":"user","content":[{"type":"text","text":"x"}]}}`,
+	`{"type":"user","message":{"content":[{"type":"text","text":"x"}]},"type":"assistant"}`,
+	`{"type":"user","message":{"content":[{"type":"text","text":"x"}]},"type":"system"}`,
+	`{"type":"user","message":{"content":[{"type":"text","text":"x"}]},"message":"no"}`,
+	`{"type":"user","message":{"content":"one"},"message":{"content":[{"type":"text","text":"two"}]}}`,
+	`{"type":"user","message":{"content":[{"type":"text","text":"a"}],"content":"b","content":[{"type":"text","text":"c"}]}}`,
+	`{"type":"user","message":{"c\u006fntent":[{"t\u0079pe":"text","te\u0078t":"e"}]}}`,
+	`{"type":"assistant","message":{"usage":{"input_tokens":"x"},"content":[{"type":"text","text":"u"}]}}`,
+	`{"type":"assistant","message":{"usage":{"Input_Tokens":1}}}`,
+	`{"type":"user","message":{"content":[{"type":"text","text":"a"},]}}`,
+	`{"type":"user","message":{"content":[{"type":"tool_use","name":"Bash","id":"t9"}]},"uuid":1,}`,
+	`{"type":"user","message":{"content":[{"type":"text","text":"a"}]}} x`,
+	`{"type":"user","uuid":5,"message":{"content":[{"type":"text","text":"a\u00e9"}]},"timestamp":"bad"}`,
+	`{"type":"user","message":{"content":[{"type":"text","text":"a"}]`,
+	`{"type":"user","message":[1,2]}`,
+	`{"type":"user","message":null}`,
+	`{"type":"assistant","message":{}}`,
+}
+
+// FuzzOneWalkSameRecord: whatever a file holds, the one-walk decoder
+// reads each line into the record, problems and Keep's calls that
+// reading the message after the line gives.
+func FuzzOneWalkSameRecord(f *testing.F) {
+	for _, s := range walkSeeds {
+		f.Add([]byte(s + "\n"))
+	}
+	f.Add([]byte(walkSeeds[1] + "\n" + walkSeeds[2] + "\n" + walkSeeds[3]))
+	f.Fuzz(sameDecode)
+}
+
+// TestOneWalkSameRecordOnTestdata: the transcripts of testdata/home read
+// the same with the walk and without it.
+func TestOneWalkSameRecordOnTestdata(t *testing.T) {
+	var n int
+	err := filepath.WalkDir("../testdata/home", func(p string, e os.DirEntry, err error) error {
+		if err != nil || e.IsDir() || filepath.Ext(p) != ".jsonl" {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		n += bytes.Count(data, []byte(`"message":{`))
+		sameDecode(t, data)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Fatal("testdata/home has no message to walk")
+	}
+}
+
+// BenchmarkDecodeWalk decodes a transcript's lines with the walk and as
+// before it (sub-benchmarks walk and old), with a ledger-like Keep: the
+// file $MEMSCOPE_BENCH_TRANSCRIPT, else walkSeeds' well-formed lines
+// repeated.
+func BenchmarkDecodeWalk(b *testing.B) {
+	var data []byte
+	if p := os.Getenv("MEMSCOPE_BENCH_TRANSCRIPT"); p != "" {
+		var err error
+		if data, err = os.ReadFile(p); err != nil {
+			b.Fatal(err)
+		}
+	} else {
+		for range 2000 {
+			for _, s := range walkSeeds[:12] {
+				data = append(append(data, s...), '\n')
+			}
+		}
+	}
+	for _, noWalk := range []bool{false, true} {
+		name := "walk"
+		if noWalk {
+			name = "old"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				p := newWalkPair(ScanOptions{Content: true, KeepText: true, ResultNeeds: "Exit code"}, true)
+				d := p.walk
+				if noWalk {
+					d = p.old
+				}
+				lr := NewLineReader(bytes.NewReader(data))
+				for {
+					line, ok := lr.Next()
+					if !ok {
+						break
+					}
+					var rec Record
+					d.decode(line, &rec)
+				}
+			}
+		})
+	}
+}
