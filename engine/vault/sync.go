@@ -326,7 +326,10 @@ func (s *syncer) syncFile(f homeFile, opened fs.File) (*Record, error) {
 	if latest != nil && latest.Size >= start {
 		prefixAt = latest.Size
 	}
-	s.cut.norm = normalizer{enabled: jsonl}
+	// The normalizer keeps its buffer from file to file (a chunk's bytes
+	// are copied when stored): a new one a file grew it again by
+	// doubling, a third of a first sync's allocated bytes.
+	s.cut.norm.enabled = jsonl
 	s.cut.h = h
 	s.cut.prefixAt = prefixAt
 	s.cut.store = s.store
