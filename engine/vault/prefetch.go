@@ -39,16 +39,21 @@ type prefetcher struct {
 	done chan struct{}
 	// ended is closed when the prefetcher has returned.
 	ended chan struct{}
+	// lead: a file fewer than lead past the workers' position is left
+	// to them (one per worker): they would take it while it is being
+	// opened, and open it again.
+	lead int
 }
 
-// startPrefetch starts reading ahead of the workers over files (next:
-// their position), or returns nil where files cannot be advised.
-func (s *syncer) startPrefetch(files []homeFile, next *atomic.Int64) *prefetcher {
-	if !canAdvise || len(files) < 2 {
+// startPrefetch starts reading ahead of the workers (as many as lead)
+// over files (next: their position), or returns nil where files cannot
+// be advised.
+func (s *syncer) startPrefetch(files []homeFile, next *atomic.Int64, lead int) *prefetcher {
+	if !canAdvise || len(files) <= lead {
 		return nil
 	}
 	p := &prefetcher{files: files, open: make([]atomic.Pointer[fs.File], len(files)), next: next,
-		wake: make(chan struct{}, 1), done: make(chan struct{}), ended: make(chan struct{})}
+		wake: make(chan struct{}, 1), done: make(chan struct{}), ended: make(chan struct{}), lead: lead}
 	go p.run(s)
 	return p
 }
@@ -79,10 +84,10 @@ func (p *prefetcher) run(s *syncer) {
 			default:
 			}
 			cur := int(p.next.Load())
-			if cur > i {
-				break // the workers passed it
+			if i < cur+p.lead {
+				break // the workers are at it or passed it
 			}
-			if cum[i+1]-cum[cur] <= prefetchBytes && i-cur < prefetchFiles || cur == i {
+			if cum[i+1]-cum[cur] <= prefetchBytes && i-cur < prefetchFiles || i == cur+p.lead {
 				p.advise(s, i, cum[i+1]-cum[cur])
 				break
 			}

@@ -38,9 +38,10 @@ func advised(t *testing.T) (got func() map[string]int64, each chan string) {
 	}, each
 }
 
-// The prefetcher opens and advises the files in the workers' order and
-// never more than prefetchFiles ahead of them; a worker gets the file it
-// opened (open, at its start), and stop closes what no worker took.
+// The prefetcher opens and advises the files in the workers' order,
+// leaves the next one to the (here one) worker and never goes more than
+// prefetchFiles ahead of them; a worker gets the file it opened, and
+// stop closes what no worker took.
 func TestPrefetchStaysWithinItsBoundsAhead(t *testing.T) {
 	if !canAdvise {
 		t.Skip("no read-ahead advice on this platform (the prefetcher does not run)")
@@ -61,42 +62,43 @@ func TestPrefetchStaysWithinItsBoundsAhead(t *testing.T) {
 	var order []string
 	check := func(i int) {
 		// advised files[i] while the workers were at next: within bounds.
-		if ahead := i - int(next.Load()); ahead >= prefetchFiles {
+		if ahead := i - int(next.Load()); ahead < 1 || ahead >= prefetchFiles {
 			t.Errorf("advised file %d while the workers were at %d (at most %d ahead)", i, next.Load(), prefetchFiles)
 		}
 	}
 	_, each := advised(t)
 	s := &syncer{home: homeOf(t, home), st: newState(), mu: &sync.Mutex{}}
-	pf := s.startPrefetch(files, &next)
-	for range 3 {
-		rel := <-each
-		order = append(order, rel)
+	pf := s.startPrefetch(files, &next, 1)
+	for range 2 {
+		order = append(order, <-each)
 	}
 	for i, rel := range order {
-		if rel != files[i].rel {
-			t.Fatalf("advised %v, want the files in the workers' order", order)
+		if rel != files[i+1].rel {
+			t.Fatalf("advised %v, want files 1 and 2, in the workers' order", order)
 		}
-		check(i)
+		check(i + 1)
 	}
-	// A worker takes file 0 (opened ahead: its bytes read from it) and
+	if pf.take(0) != nil {
+		t.Fatal("the prefetcher opened the file the worker is at")
+	}
+	// The worker takes file 1 (opened ahead: its bytes read from it) and
 	// moves on to 2: the prefetcher goes on to 3 and 4, and no further.
-	f := pf.take(0)
+	f := pf.take(1)
 	if f == nil {
 		t.Fatal("the worker did not get the file the prefetcher opened")
 	}
 	data, err := io.ReadAll(f)
 	f.Close()
-	if err != nil || string(data) != "paste 0\n" {
+	if err != nil || string(data) != "paste 1\n" {
 		t.Fatalf("the prefetched file read %q, %v", data, err)
 	}
 	next.Store(2)
 	pf.moved()
 	for range 2 {
-		rel := <-each
-		order = append(order, rel)
-		check(len(order) - 1)
+		order = append(order, <-each)
+		check(len(order))
 	}
-	if order[3] != files[3].rel || order[4] != files[4].rel {
+	if order[2] != files[3].rel || order[3] != files[4].rel {
 		t.Fatalf("advised %v after the workers moved to 2", order)
 	}
 	pf.stop()

@@ -225,7 +225,7 @@ func (s *syncer) syncAll(files []homeFile) []fileResult {
 	var next atomic.Int64
 	var stop atomic.Bool
 	var wg sync.WaitGroup
-	pf := s.startPrefetch(files, &next)
+	pf := s.startPrefetch(files, &next, n)
 	defer pf.stop()
 	for range n {
 		w := &syncer{v: s.v, home: s.home, st: s.st, pw: s.pw, rep: s.rep, now: s.now, mu: s.mu}
