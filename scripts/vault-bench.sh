@@ -4,6 +4,8 @@
 #   scripts/vault-bench.sh                 W/4 with forks (generated once into .cache/vault-bench)
 #   SIZE=W FORKS=30 scripts/vault-bench.sh  the 1 GB home, 30 of its sessions forked
 #   BENCH_HOME=DIR scripts/vault-bench.sh   an existing home (copied first: the script changes it)
+#   COLD=1 scripts/vault-bench.sh           also cat and first-sync with the files' pages dropped
+#                                          (dd iflag=nocache: issue 31's goal is against the cold cat)
 #
 # Steps, each timed with /usr/bin/time (wall, CPU, peak RSS):
 #   cat       every file the vault keeps, to /dev/null (the floor)
@@ -83,8 +85,15 @@ timed() { # name, command...: prints "name wall cpu rss"
 raw=$(files | (cd "$H" && xargs -d '\n' cat) | wc -c)
 log "home: $((raw / 1000000)) MB in $(files | wc -l) files"
 echo "== vault bench, $(date -u +%F), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+catall() { timed "$1" bash -c "cd '$H' && find projects file-history paste-cache history.jsonl -type f -print0 2>/dev/null | xargs -0 cat > /dev/null"; }
+drop() { files | (cd "$H" && xargs -d '\n' -I{} dd if={} iflag=nocache count=0 status=none); }
+if [ "${COLD:-}" = 1 ]; then
+	drop && catall catcold
+	drop && timed synccold "$MS" vault sync --home "$H" --vault "$V" --json
+	rm -rf "$V"
+fi
 files | (cd "$H" && xargs -d '\n' cat) > /dev/null # warm the page cache
-timed cat bash -c "cd '$H' && find projects file-history paste-cache history.jsonl -type f -print0 2>/dev/null | xargs -0 cat > /dev/null"
+catall cat
 timed sync "$MS" vault sync --home "$H" --vault "$V" --json
 "$MS" vault du --home "$H" --vault "$V" --json > "$CACHE/du.json"
 stored=$(sed -n 's/^  "stored": \([0-9]*\),/\1/p' "$CACHE/du.json")

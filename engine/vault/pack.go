@@ -361,10 +361,26 @@ type packWriter struct {
 	chunks  int
 }
 
-// packJob is one chunk to compress.
+// packJob is one chunk to compress: a copy of its bytes in a buffer of
+// chunkBufs, which the worker puts back once it is compressed.
 type packJob struct {
-	k    key
-	data []byte
+	k   key
+	buf *[]byte
+}
+
+// chunkBufs holds the buffers chunks are copied into for the workers:
+// a first sync hands hundreds of MB of chunks over, which a new buffer
+// each (bytes.Clone) allocated and cleared again.
+var chunkBufs sync.Pool
+
+// chunkCopy is data copied into a buffer of chunkBufs.
+func chunkCopy(data []byte) *[]byte {
+	b, _ := chunkBufs.Get().(*[]byte)
+	if b == nil {
+		b = new([]byte)
+	}
+	*b = append((*b)[:0], data...)
+	return b
 }
 
 func newPackWriter(v *Vault, ix *index, now func() time.Time) *packWriter {
@@ -393,17 +409,20 @@ func (p *packWriter) work() {
 	var dst []byte
 	for j := range p.jobs {
 		var err error
+		data := *j.buf
 		if zw != nil {
-			dst = zw.EncodeAll(j.data, dst[:0])
+			dst = zw.EncodeAll(data, dst[:0])
 		} else {
 			out.Reset()
 			fw.Reset(&out)
-			_, err = fw.Write(j.data)
+			_, err = fw.Write(data)
 			if err == nil {
 				err = fw.Close()
 			}
 			dst = out.Bytes()
 		}
+		raw := len(data)
+		chunkBufs.Put(j.buf)
 		p.mu.Lock()
 		if err != nil && p.err == nil {
 			p.err = err
@@ -412,7 +431,7 @@ func (p *packWriter) work() {
 			p.parts = append(p.parts, []byte(c.header()))
 			p.size = len(c.header())
 		}
-		l := loc{off: int64(p.size), stored: int32(len(dst)), raw: int32(len(j.data))}
+		l := loc{off: int64(p.size), stored: int32(len(dst)), raw: int32(raw)}
 		p.parts = append(p.parts, bytes.Clone(dst))
 		p.size += len(dst)
 		p.pending[j.k] = l
@@ -461,7 +480,7 @@ func (p *packWriter) add(k key, data []byte) (bool, error) {
 	full := p.size >= packLimit
 	p.mu.Unlock()
 	p.wg.Add(1)
-	p.jobs <- packJob{k: k, data: bytes.Clone(data)}
+	p.jobs <- packJob{k: k, buf: chunkCopy(data)}
 	p.gate.RUnlock()
 	if full {
 		return true, p.flushFull()

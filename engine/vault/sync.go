@@ -225,6 +225,8 @@ func (s *syncer) syncAll(files []homeFile) []fileResult {
 	var next atomic.Int64
 	var stop atomic.Bool
 	var wg sync.WaitGroup
+	pf := s.startPrefetch(files, &next, n)
+	defer pf.stop()
 	for range n {
 		w := &syncer{v: s.v, home: s.home, st: s.st, pw: s.pw, rep: s.rep, now: s.now, mu: s.mu}
 		wg.Add(1)
@@ -235,7 +237,8 @@ func (s *syncer) syncAll(files []homeFile) []fileResult {
 				if i >= len(files) {
 					return
 				}
-				rec, err := w.syncFile(files[i])
+				pf.moved()
+				rec, err := w.syncFile(files[i], pf.take(i))
 				out[i] = fileResult{rec: rec, err: err, done: true}
 				var pe *fileProblem
 				if err != nil && !errors.As(err, &pe) {
@@ -248,29 +251,52 @@ func (s *syncer) syncAll(files []homeFile) []fileResult {
 	return out
 }
 
+// isUnchanged reports whether the vault has f as it is (same identity,
+// size and time): such a file is not opened (s.mu held).
+func (s *syncer) isUnchanged(f homeFile) bool {
+	e := s.st.entries[f.rel]
+	if e == nil {
+		return false
+	}
+	h, id := e.head, model.FileIDOf(f.info)
+	return h.Gone.IsZero() && h.Follow != nil && id.Known && h.Follow.ID == id &&
+		h.Follow.Size == f.info.Size() && h.Follow.ModTime == f.info.ModTime().UnixNano()
+}
+
+// known reports whether the vault has a record of f (a file it has
+// not is read whole).
+func (s *syncer) known(f homeFile) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.st.entries[f.rel] != nil
+}
+
 // syncFile brings one file's record up to date and returns it when it
-// changed (nil when it did not).
-func (s *syncer) syncFile(f homeFile) (*Record, error) {
+// changed (nil when it did not); opened is the file, when the
+// prefetcher opened it (syncFile closes it).
+func (s *syncer) syncFile(f homeFile, opened fs.File) (*Record, error) {
 	id := model.FileIDOf(f.info)
 	mtime := f.info.ModTime().UnixNano()
 	s.mu.Lock()
-	if e := s.st.entries[f.rel]; e != nil {
-		h := e.head
-		if h.Gone.IsZero() && h.Follow != nil && id.Known && h.Follow.ID == id &&
-			h.Follow.Size == f.info.Size() && h.Follow.ModTime == mtime {
-			s.rep.Unchanged++
-			s.mu.Unlock()
-			return nil, nil
+	if s.isUnchanged(f) {
+		s.rep.Unchanged++
+		s.mu.Unlock()
+		if opened != nil {
+			opened.Close()
 		}
+		return nil, nil
 	}
 	rec := s.st.get(f.rel)
 	s.mu.Unlock()
 	// The file is read: its chunks will be looked up in the index,
 	// which is read meanwhile.
 	s.pw.ix.prefetch()
-	file, err := model.OpenRegular(s.home.FS, f.rel)
-	if err != nil {
-		return nil, &fileProblem{model.Problem{File: f.rel, Kind: model.ProblemUnreadable, Reason: err.Error()}}
+	file := opened
+	if file == nil {
+		var err error
+		if file, err = model.OpenRegular(s.home.FS, f.rel); err != nil {
+			return nil, &fileProblem{model.Problem{File: f.rel, Kind: model.ProblemUnreadable, Reason: err.Error()}}
+		}
 	}
 	defer file.Close()
 	jsonl := strings.HasSuffix(f.rel, ".jsonl")
@@ -300,7 +326,10 @@ func (s *syncer) syncFile(f homeFile) (*Record, error) {
 	if latest != nil && latest.Size >= start {
 		prefixAt = latest.Size
 	}
-	s.cut.norm = normalizer{enabled: jsonl}
+	// The normalizer keeps its buffer from file to file (a chunk's bytes
+	// are copied when stored): a new one a file grew it again by
+	// doubling, a third of a first sync's allocated bytes.
+	s.cut.norm.enabled = jsonl
 	s.cut.h = h
 	s.cut.prefixAt = prefixAt
 	s.cut.store = s.store

@@ -58,3 +58,24 @@ func BenchmarkSyncUnchanged(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkSyncFirst is a first sync of the bench home
+// ($MEMSCOPE_BENCH_HOME, else the generated 64 MB home) into an empty
+// vault: what issue 31's "first sync ÷ cat" measures, in process (run it
+// with -cpuprofile or -memprofile to see where the CPU goes).
+func BenchmarkSyncFirst(b *testing.B) {
+	home := enginetest.BenchHome(b)
+	now := time.Now()
+	var raw int64
+	for b.Loop() {
+		b.StopTimer()
+		dir := b.TempDir()
+		b.StartTimer()
+		rep, err := Open(dir, model.DirFS("/"), nil).Sync(SyncOptions{Home: home, Now: now})
+		if err != nil || rep.New == 0 {
+			b.Fatalf("%+v %v", rep, err)
+		}
+		raw = rep.BytesRead
+	}
+	b.SetBytes(raw)
+}

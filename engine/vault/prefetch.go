@@ -1,0 +1,154 @@
+package vault
+
+import (
+	"io/fs"
+	"sync/atomic"
+
+	"github.com/memscope/memscope/model"
+)
+
+// Read-ahead: a first sync reads every file of the home, and on a cold
+// page cache each read waited for the disk while no core worked (a
+// cold first sync took as much longer than a warm one as a cold `cat`
+// of the same files takes: docs/VAULT.md). A prefetcher runs ahead of
+// the file workers, opens the next files to be read and asks the kernel
+// to read them in (posix_fadvise WILLNEED, where the platform has it),
+// and hands the open file to the worker that reads it (each file is
+// still opened once). It keeps at most prefetchBytes and prefetchFiles
+// ahead of the workers.
+// (Variables: a test lowers them.)
+var (
+	prefetchBytes int64 = 48 << 20
+	prefetchFiles       = 128
+)
+
+// adviseHook, when set, is called for each file the prefetcher opens
+// and advises, with the bytes it then holds ahead of the workers
+// (this file's included): a test's seam.
+var adviseHook func(rel string, ahead int64)
+
+// prefetcher opens and advises files ahead of syncAll's workers.
+type prefetcher struct {
+	files []homeFile
+	// open[i] is files[i], opened ahead (nil: the worker opens it).
+	open []atomic.Pointer[fs.File]
+	// next is the workers' position (the first file not handed out),
+	// wake pokes the prefetcher when it moves, done ends it.
+	next *atomic.Int64
+	wake chan struct{}
+	done chan struct{}
+	// ended is closed when the prefetcher has returned.
+	ended chan struct{}
+	// lead: a file fewer than lead past the workers' position is left
+	// to them (one per worker): they would take it while it is being
+	// opened, and open it again.
+	lead int
+}
+
+// startPrefetch starts reading ahead of the workers (as many as lead)
+// over files (next: their position), or returns nil where files cannot
+// be advised.
+func (s *syncer) startPrefetch(files []homeFile, next *atomic.Int64, lead int) *prefetcher {
+	if !canAdvise || len(files) <= lead {
+		return nil
+	}
+	p := &prefetcher{files: files, open: make([]atomic.Pointer[fs.File], len(files)), next: next,
+		wake: make(chan struct{}, 1), done: make(chan struct{}), ended: make(chan struct{}), lead: lead}
+	go p.run(s)
+	return p
+}
+
+// run walks the files in the workers' order, skipping those the vault
+// knows, and opens and advises each while the bytes and files
+// it holds ahead of the workers stay under the bounds.
+func (p *prefetcher) run(s *syncer) {
+	defer close(p.ended)
+	// cum[i] is the bytes of the files before i the sync reads.
+	cum := make([]int64, len(p.files)+1)
+	for i, f := range p.files {
+		// Only the files the vault has no record of are read ahead:
+		// they are read whole (a first sync's), while a known file is
+		// unchanged or read from its last chunk on.
+		size := int64(0)
+		if !s.known(f) {
+			size = f.info.Size()
+		}
+		cum[i+1] = cum[i] + size
+		if size == 0 {
+			continue
+		}
+		for {
+			select {
+			case <-p.done:
+				return
+			default:
+			}
+			cur := int(p.next.Load())
+			if i < cur+p.lead {
+				break // the workers are at it or passed it
+			}
+			if cum[i+1]-cum[cur] <= prefetchBytes && i-cur < prefetchFiles || i == cur+p.lead {
+				p.advise(s, i, cum[i+1]-cum[cur])
+				break
+			}
+			select {
+			case <-p.wake:
+			case <-p.done:
+				return
+			}
+		}
+	}
+}
+
+// advise opens files[i], asks for its pages and leaves it for the
+// worker (a file that cannot be opened is left to the worker, which
+// reports it).
+func (p *prefetcher) advise(s *syncer, i int, ahead int64) {
+	f := p.files[i]
+	file, err := model.OpenRegular(s.home.FS, f.rel)
+	if err != nil {
+		return
+	}
+	adviseWillNeed(file)
+	if adviseHook != nil {
+		adviseHook(f.rel, ahead)
+	}
+	p.open[i].Store(&file)
+}
+
+// take is the file the prefetcher opened for files[i], or nil.
+func (p *prefetcher) take(i int) fs.File {
+	if p == nil {
+		return nil
+	}
+	if f := p.open[i].Swap(nil); f != nil {
+		return *f
+	}
+	return nil
+}
+
+// moved tells the prefetcher the workers took a file.
+func (p *prefetcher) moved() {
+	if p == nil {
+		return
+	}
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// stop ends the prefetcher and closes the files it opened that no
+// worker took.
+func (p *prefetcher) stop() {
+	if p == nil {
+		return
+	}
+	close(p.done)
+	<-p.ended
+	for i := range p.open {
+		if f := p.open[i].Swap(nil); f != nil {
+			(*f).Close()
+		}
+	}
+}
