@@ -188,14 +188,21 @@ func TestVersionAndHelp(t *testing.T) {
 	}
 }
 
+// --demo was asked for: the banner must not say no home was found. The
+// demo is written into a new temporary folder, removed when the command
+// ends.
 func TestStatDemoBannerDoesNotClaimAMissingHome(t *testing.T) {
-	// --demo was asked for: the banner must not say no home was found.
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
 	e, out, errb := testEnv(t)
 	if code := run(e, []string{"stat", "--demo"}); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)
 	}
 	if !strings.Contains(out.String(), "embedded demo home") || strings.Contains(out.String(), "no Claude home") {
 		t.Errorf("demo banner:\n%s", out)
+	}
+	if left, err := os.ReadDir(tmp); err != nil || len(left) != 0 {
+		t.Errorf("left in the temporary folder: %v (%v)", left, err)
 	}
 }
 
