@@ -52,7 +52,18 @@ func TestMain(m *testing.M) {
 	// default (testenv.PeakHeap); the guarded children are processes of
 	// their own, at the default too.
 	testenv.RaiseGC(400)
-	os.Exit(m.Run())
+	var err error
+	if shared.dir, err = os.MkdirTemp("", "memscope-cli-shared-"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	if msg := checkSharedDemo(); msg != "" {
+		fmt.Fprintln(os.Stderr, "FAIL:", msg)
+		code = max(code, 1)
+	}
+	os.RemoveAll(shared.dir)
+	os.Exit(code)
 }
 
 // batchVar holds, as JSON, the commands a child runs one after the other

@@ -448,26 +448,7 @@ func checkStaleSnapshots(t *testing.T, want map[string]bool) {
 // to its target), to check that read-only commands wrote nothing.
 func treeDigest(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	m := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			m[rel] = "link " + target
-			return err
-		case d.IsDir():
-			m[rel+"/"] = "dir"
-		default:
-			data, err := os.ReadFile(p)
-			m[rel] = string(data)
-			return err
-		}
-		return nil
-	})
+	m, err := digestTree(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
