@@ -126,7 +126,7 @@ func TestCLIWhileClaudeCodeWrites(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			home := t.TempDir()
 			const project = "/tmp/chaos-cli"
-			w, err := chaos.New(chaos.Config{Home: home, Project: project, Seed: 7, SplitEvery: tc.splitEvery, SplitPause: tc.splitPause, Topics: 8, MaxSteps: testenv.Size(t, 250, 100), Pause: time.Millisecond})
+			w, err := chaos.New(chaos.Config{Home: home, Project: project, Seed: 7, SplitEvery: tc.splitEvery, SplitPause: tc.splitPause, Topics: 8, MaxSteps: testenv.Size(t, 250, 50), Pause: time.Millisecond})
 			if err != nil {
 				t.Fatal(err)
 			}

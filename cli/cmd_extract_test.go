@@ -74,7 +74,7 @@ var demoRewindWant = []struct {
 
 func TestExtractDemoRewindSession(t *testing.T) {
 	t.Parallel()
-	l := materializeDemo(t)
+	l := sharedDemo(t)
 	r := runExtractJSON(t, 0, demo.SessionRewind, "--home", l.Home)
 	memDir := filepath.Join(l.Home, "projects", model.Slug(l.Project("shop-api")), "memory")
 	// 20 topic files: 19 in demo/_files/shop-api/memory (archive/ included)
@@ -225,7 +225,7 @@ func TestExtractWriteBlockedBySecretScan(t *testing.T) {
 
 func TestExtractText(t *testing.T) {
 	t.Parallel()
-	l := materializeDemo(t)
+	l := sharedDemo(t)
 	e, out, errb := testEnv(t)
 	if code := run(e, []string{"extract", demo.SessionRewind, "--home", l.Home}); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)

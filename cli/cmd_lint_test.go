@@ -14,7 +14,7 @@ import (
 // file path, a too-long file), and lint exits 1 for the errors.
 func TestLintDemo(t *testing.T) {
 	e, out, errb := testEnv(t)
-	l, _ := demoMemory(t, e)
+	l := sharedDemo(t)
 	code := run(e, []string{"lint", "--home", l.Home, "--project", l.Project("shop-api"), "--json"})
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (errors found): %s", code, errb)
@@ -72,7 +72,7 @@ func TestLintDemo(t *testing.T) {
 // A project with healthy memory (or none) exits 0.
 func TestLintCleanProject(t *testing.T) {
 	e, out, errb := testEnv(t)
-	l, _ := demoMemory(t, e)
+	l := sharedDemo(t)
 	if code := run(e, []string{"lint", "--home", l.Home, "--project", l.Project("infra")}); code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, errb, out)
 	}
@@ -90,7 +90,7 @@ func TestLintSaysMemoryIsOff(t *testing.T) {
 		}
 		return ""
 	}
-	l, _ := demoMemory(t, e)
+	l := sharedDemo(t)
 	run(e, []string{"lint", "--home", l.Home, "--project", l.Project("notes-site")})
 	if !strings.Contains(out.String(), "auto memory is off here (CLAUDE_CODE_DISABLE_AUTO_MEMORY=1)") {
 		t.Errorf("output:\n%s", out)

@@ -165,7 +165,7 @@ func TestPruneApplyAndUndoOnDemo(t *testing.T) {
 
 func TestPruneFlags(t *testing.T) {
 	e, _, errb := testEnv(t)
-	l, _ := demoMemory(t, e)
+	l := sharedDemo(t)
 	base := []string{"--home", l.Home, "--project", l.Project("shop-api")}
 	tests := []struct {
 		args []string

@@ -42,11 +42,7 @@ type lostJSON struct {
 //   - the real client's partial-compactions transcript: nothing lost,
 //     four instruction files re-attached at both boundaries.
 func TestReplayLostGoldens(t *testing.T) {
-	e, _, _ := testEnv(t)
-	l, err := demo.Materialize(t.TempDir(), e.now())
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := sharedDemo(t)
 	cases := map[string][]string{
 		"demo-checkout": {demo.SessionCheckout, "--home", l.Home},
 		"demo-notes":    {demo.SessionNotes, "--home", l.Home},
@@ -74,10 +70,7 @@ func TestReplayLostGoldens(t *testing.T) {
 // rule; --all finds it and the notes session, and no other.
 func TestReplayLostJSONAndAll(t *testing.T) {
 	e, out, errb := testEnv(t)
-	l, err := demo.Materialize(t.TempDir(), e.now())
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := sharedDemo(t)
 	if code := run(e, []string{"replay", demo.SessionCheckout, "--lost", "--json", "--home", l.Home}); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)
 	}

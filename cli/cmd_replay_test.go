@@ -90,10 +90,7 @@ func TestReplayRealTranscript(t *testing.T) {
 // messages; the rewind session one prompt answered three
 // ways and a subagent.
 func TestReplayDemoSessions(t *testing.T) {
-	l, err := demo.Materialize(t.TempDir(), time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := sharedDemo(t)
 	r := runReplayJSON(t, demo.SessionCheckout, "--home", l.Home, "--json")
 	var kinds []string
 	for _, b := range r.Boundaries {

@@ -14,11 +14,12 @@ import (
 )
 
 // testEnv runs commands with captured output, no environment, a fixed
-// clock, a root that shows only the test's temporary folders (and the
-// home a command opens), never the machine's, and a writer that refuses
-// (and fails the test on) a write outside the temporary folders: a fake
-// home's path or testdata. The whole temporary folder is allowed, as a
-// subtest writes where its parent made its folders.
+// clock, a root that shows only the test's temporary folders and the
+// shared demo home (and the home a command opens), never the machine's,
+// and a writer that refuses (and fails the test on) a write outside the
+// temporary folders (a fake home's path or testdata) or in the shared
+// demo home, which is --demo's (sharedDemo). The whole temporary folder
+// is allowed, as a subtest writes where its parent made its folders.
 func testEnv(t *testing.T) (*env, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
 	var out, errb bytes.Buffer
@@ -29,9 +30,10 @@ func testEnv(t *testing.T) (*env, *bytes.Buffer, *bytes.Buffer) {
 		getenv:   func(string) string { return "" },
 		userHome: func() (string, error) { return home, nil },
 		getwd:    func() (string, error) { return home, nil },
-		now:      func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
-		root:     testroot.New(t),
-		writes:   testroot.Writer(t, os.TempDir()),
+		now:      func() time.Time { return testEnvNow },
+		root:     testroot.New(t, shared.dir),
+		writes:   testroot.ReadOnly(t, testroot.Writer(t, os.TempDir()), shared.dir),
+		demoHome: sharedDemoHome(t),
 		version:  "0.0.0-test",
 	}, &out, &errb
 }
@@ -131,6 +133,7 @@ func TestStatTextOutput(t *testing.T) {
 
 func TestStatFallsBackToDemoHome(t *testing.T) {
 	e, out, errb := testEnv(t)
+	e.demoHome = nil // the command writes its own
 	if code := run(e, []string{"stat", "--json"}); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)
 	}
@@ -188,14 +191,22 @@ func TestVersionAndHelp(t *testing.T) {
 	}
 }
 
+// --demo was asked for: the banner must not say no home was found. The
+// demo is written into a new temporary folder, removed when the command
+// ends.
 func TestStatDemoBannerDoesNotClaimAMissingHome(t *testing.T) {
-	// --demo was asked for: the banner must not say no home was found.
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
 	e, out, errb := testEnv(t)
+	e.demoHome = nil // the command writes its own
 	if code := run(e, []string{"stat", "--demo"}); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)
 	}
 	if !strings.Contains(out.String(), "embedded demo home") || strings.Contains(out.String(), "no Claude home") {
 		t.Errorf("demo banner:\n%s", out)
+	}
+	if left, err := os.ReadDir(tmp); err != nil || len(left) != 0 {
+		t.Errorf("left in the temporary folder: %v (%v)", left, err)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/memscope/memscope/demo"
 	"github.com/memscope/memscope/model"
 )
 
@@ -54,6 +55,12 @@ type env struct {
 	// executable is this memscope's path (hooks install writes it into
 	// settings.json); nil asks the OS.
 	executable func() (string, error)
+	// demoHome materializes the embedded demo for --demo (and for the
+	// fallback when no home exists): its layout, and how to let it go
+	// when the command ends. nil writes it into a new temporary folder
+	// and removes it after (materializeDemo); a test that runs many
+	// read-only commands on the demo gives one it materialized once.
+	demoHome func(now time.Time) (demo.Layout, func(), error)
 	// app opens the terminal app (Config.App); nil in a binary without it.
 	app App
 	// cfg is the settings file once read (settings); shared by the

@@ -91,21 +91,35 @@ func (e *env) openHome(h *homeFlags) (*opened, error) {
 		}
 		fmt.Fprintf(e.stderr, "memscope: no Claude home at %s; showing the embedded demo home\n", dir)
 	}
-	root, err := os.MkdirTemp("", "memscope-demo-")
+	l, remove, err := e.materializeDemo()
 	if err != nil {
-		return nil, fmt.Errorf("demo home: %w", err)
-	}
-	l, err := demo.Materialize(root, e.now())
-	if err != nil {
-		os.RemoveAll(root)
 		return nil, fmt.Errorf("demo home: %w", err)
 	}
 	home, err := model.OpenHome(l.Home, model.HomeFromDemo)
 	if err != nil {
-		os.RemoveAll(root)
+		remove()
 		return nil, err
 	}
-	return &opened{home: home, demo: &l, close: func() { os.RemoveAll(root) }, root: mountHome(e.root, home, l.Root)}, nil
+	return &opened{home: home, demo: &l, close: remove, root: mountHome(e.root, home, l.Root)}, nil
+}
+
+// materializeDemo writes the embedded demo into a new temporary folder
+// and returns its layout and the removal of the folder (or what
+// e.demoHome gives).
+func (e *env) materializeDemo() (demo.Layout, func(), error) {
+	if e.demoHome != nil {
+		return e.demoHome(e.now())
+	}
+	root, err := os.MkdirTemp("", "memscope-demo-")
+	if err != nil {
+		return demo.Layout{}, nil, err
+	}
+	l, err := demo.Materialize(root, e.now())
+	if err != nil {
+		os.RemoveAll(root)
+		return demo.Layout{}, nil, err
+	}
+	return l, func() { os.RemoveAll(root) }, nil
 }
 
 // checkHomeReadable refuses a home folder memscope cannot list (a mode

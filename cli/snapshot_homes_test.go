@@ -484,7 +484,7 @@ func runScriptsGen(t *testing.T, dir string) {
 func lastFileHistoryTurn(t *testing.T, r *snapRunner, args []string) string {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	if code := run(r.env(&stdout, &stderr, nil), args); code != 0 {
+	if code := run(r.env(t, &stdout, &stderr), args); code != 0 {
 		t.Fatalf("memscope %s: exit %d: %s", strings.Join(args, " "), code, stderr.String())
 	}
 	var fh struct {

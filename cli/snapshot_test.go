@@ -17,6 +17,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/memscope/memscope/demo"
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
@@ -99,6 +100,11 @@ func TestCommandSnapshot(t *testing.T) {
 			}
 		}
 	}
+	if r.demoFlag.Root == "" {
+		t.Error("no case ran with --demo")
+	} else {
+		sameTree(t, "the --demo home: after the --demo commands", r.demoFlagTree, treeDigest(t, r.demoFlag.Root))
+	}
 	for _, c := range globalSnapCases() {
 		check("snapshot/global/"+c.name, c.args, "")
 	}
@@ -168,13 +174,17 @@ type snapRunner struct {
 	// demoFiles are the files of a materialized demo, relative to its
 	// root, whose hashes a --demo run may show.
 	demoFiles []string
+	// demoFlag is the home --demo runs read (demoFlagHome), and what it
+	// held when written; demoUsed says the last run opened it.
+	demoFlag     demo.Layout
+	demoFlagTree map[string]string
+	demoUsed     bool
 }
 
 // env is the fake outside world of a snapshot run: a fixed clock, no
 // environment variables, a user home and working folder that hold
-// nothing. now reports each call, so a run can tell which --demo home it
-// materialized.
-func (r *snapRunner) env(stdout, stderr *bytes.Buffer, onNow func()) *env {
+// nothing, and --demo's home (demoFlagHome).
+func (r *snapRunner) env(t *testing.T, stdout, stderr *bytes.Buffer) *env {
 	user := filepath.Join(r.base, "user")
 	cwd := filepath.Join(r.base, "cwd")
 	e := &env{
@@ -188,13 +198,9 @@ func (r *snapRunner) env(stdout, stderr *bytes.Buffer, onNow func()) *env {
 		getwd:      func() (string, error) { return cwd, nil },
 		// The generated home's first process file is a client running
 		// now; every other pid is gone, whatever runs on the machine.
-		alive: func(pid int) bool { return pid == 41001 },
-		now: func() time.Time {
-			if onNow != nil {
-				onNow()
-			}
-			return snapshotNow
-		},
+		alive:    func(pid int) bool { return pid == 41001 },
+		now:      func() time.Time { return snapshotNow },
+		demoHome: func(now time.Time) (demo.Layout, func(), error) { return r.demoFlagHome(t, now), func() {}, nil },
 	}
 	// Nothing outside base is read: a project path a fixture names
 	// (testdata/home's beta project, scripts/memscope-gen's /home/dev/work/...)
@@ -203,46 +209,51 @@ func (r *snapRunner) env(stdout, stderr *bytes.Buffer, onNow func()) *env {
 	return e
 }
 
-// demoTempDigits is the random part of a --demo home's folder name.
-var demoTempDigits = regexp.MustCompile(`^memscope-demo-([0-9]+)$`)
+// demoFlagDigits stand for the random part of a --demo home's folder
+// name (os.MkdirTemp's "memscope-demo-" and 1 to 10 digits): its
+// length shows in sizes and widths like the root's, so the snapshots
+// are taken with 10 digits.
+const demoFlagDigits = "4000000000"
+
+// demoFlagHome is the home every --demo run reads: the demo
+// materialized once, where the command itself would write it (the
+// temporary folder under the root) and as it would (with the run's
+// clock, its folders left at the wall clock's time). The --demo cases
+// only read (TestCommandSnapshot checks the folder is unchanged after
+// them), so they share it instead of writing a demo each; the command's
+// own materializing is TestStatFallsBackToDemoHome's and
+// TestStatDemoBannerDoesNotClaimAMissingHome's.
+func (r *snapRunner) demoFlagHome(t *testing.T, now time.Time) demo.Layout {
+	t.Helper()
+	r.demoUsed = true
+	if r.demoFlag.Root == "" {
+		l, err := demo.Materialize(filepath.Join(r.base, "tmp", "memscope-demo-"+demoFlagDigits), now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.demoFlag = l
+		r.demoFlagTree = treeDigest(t, l.Root)
+	}
+	return r.demoFlag
+}
 
 // run runs one command line and renders what it did, normalized.
-//
-// A --demo home is materialized in os.MkdirTemp's folder, whose random
-// name is 1 to 10 digits long; its length shows in sizes and widths like
-// the root's, so a run whose folder name is not 10 digits long is
-// repeated (each run picks a new name).
 func (r *snapRunner) run(t *testing.T, args []string, stdin string) string {
 	t.Helper()
-	for range 100 {
-		var stdout, stderr bytes.Buffer
-		digits := ""
-		onNow := func() {
-			if digits != "" {
-				return
-			}
-			ents, _ := os.ReadDir(filepath.Join(r.base, "tmp"))
-			for _, d := range ents {
-				if m := demoTempDigits.FindStringSubmatch(d.Name()); m != nil {
-					digits = m[1]
-				}
-			}
-		}
-		e := r.env(&stdout, &stderr, onNow)
-		e.stdin = strings.NewReader(stdin)
-		code := run(e, args)
-		if slices.Contains(args, "--demo") && len(digits) != 10 {
-			if digits == "" {
-				t.Fatalf("memscope %s: no --demo home was materialized under %s", quoteArgs(args), r.base)
-			}
-			continue
-		}
-		var b strings.Builder
-		fmt.Fprintf(&b, "$ memscope %s\nexit %d\n--- stdout\n%s--- stderr\n%s", quoteArgs(args), code, stdout.String(), stderr.String())
-		return r.normalize(b.String(), digits)
+	var stdout, stderr bytes.Buffer
+	e := r.env(t, &stdout, &stderr)
+	e.stdin = strings.NewReader(stdin)
+	r.demoUsed = false
+	code := run(e, args)
+	digits := ""
+	if r.demoUsed {
+		digits = demoFlagDigits
+	} else if slices.Contains(args, "--demo") {
+		t.Fatalf("memscope %s: no --demo home was opened", quoteArgs(args))
 	}
-	t.Fatalf("memscope %s: no --demo home with a 10-digit name in 100 runs", quoteArgs(args))
-	return ""
+	var b strings.Builder
+	fmt.Fprintf(&b, "$ memscope %s\nexit %d\n--- stdout\n%s--- stderr\n%s", quoteArgs(args), code, stdout.String(), stderr.String())
+	return r.normalize(b.String(), digits)
 }
 
 // quoteArgs prints args as a shell would need them.
@@ -437,26 +448,7 @@ func checkStaleSnapshots(t *testing.T, want map[string]bool) {
 // to its target), to check that read-only commands wrote nothing.
 func treeDigest(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	m := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			m[rel] = "link " + target
-			return err
-		case d.IsDir():
-			m[rel+"/"] = "dir"
-		default:
-			data, err := os.ReadFile(p)
-			m[rel] = string(data)
-			return err
-		}
-		return nil
-	})
+	m, err := digestTree(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ package testroot
 import (
 	"io/fs"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/memscope/memscope/model"
@@ -19,10 +20,7 @@ import (
 // not found.
 func New(t testing.TB, dirs ...string) fs.FS {
 	t.Helper()
-	// t.TempDir makes each folder of a test inside one folder of that
-	// test, so showing that folder shows the test's temporary folders,
-	// the ones it makes later included (a subtest has its own).
-	all := append([]string{filepath.Dir(t.TempDir())}, dirs...)
+	all := append([]string{testDir(t)}, dirs...)
 	var root fs.FS
 	for _, d := range all {
 		abs, err := filepath.Abs(d)
@@ -39,3 +37,23 @@ func New(t testing.TB, dirs ...string) fs.FS {
 // The folder may exist on a machine with a CLAUDE.md of its own; tests
 // never read it, because the root New gives them hides it.
 const BetaProject = "/tmp/rc/work/beta"
+
+// testDirs holds each running test's testDir.
+var testDirs sync.Map
+
+// testDir is the folder t.TempDir makes each of t's temporary folders
+// in, so showing (or allowing writes in) that folder covers the test's
+// temporary folders, the ones it makes later included (a subtest has
+// its own). It is found once per test: each t.TempDir call makes a new
+// folder, and a test that builds many environments (New and Writer for
+// each) made two folders for each one.
+func testDir(t testing.TB) string {
+	if d, ok := testDirs.Load(t); ok {
+		return d.(string)
+	}
+	d := filepath.Dir(t.TempDir())
+	if _, loaded := testDirs.LoadOrStore(t, d); !loaded {
+		t.Cleanup(func() { testDirs.Delete(t) })
+	}
+	return d
+}

@@ -56,6 +56,28 @@ func TestWriterRefusesOutside(t *testing.T) {
 	}
 }
 
+// ReadOnly refuses, failing the test, a write in the folders it names
+// and passes the others to the writer it wraps.
+func TestReadOnlyRefusesItsFolders(t *testing.T) {
+	dir := t.TempDir()
+	shared := filepath.Join(dir, "shared")
+	if err := os.Mkdir(shared, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ft := &recordingTB{TB: t}
+	w := ReadOnly(ft, Writer(t), shared)
+	if err := model.WriteFileAtomicWith(w, filepath.Join(dir, "own", "f"), []byte("x"), 0o600); err != nil || len(ft.errs) != 0 {
+		t.Fatalf("a write beside the shared folder: %v, test errors %q", err, ft.errs)
+	}
+	err := model.WriteFileAtomicWith(w, filepath.Join(shared, "f"), []byte("x"), 0o600)
+	if !errors.Is(err, fs.ErrPermission) || len(ft.errs) == 0 || !strings.Contains(ft.errs[0], shared) {
+		t.Errorf("a write in the shared folder: %v, test errors %q", err, ft.errs)
+	}
+	if ents, _ := os.ReadDir(shared); len(ents) != 0 {
+		t.Errorf("written in the shared folder: %v", ents)
+	}
+}
+
 // recordingTB records the errors reported instead of failing.
 type recordingTB struct {
 	testing.TB

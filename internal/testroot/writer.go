@@ -19,7 +19,7 @@ import (
 // fails instead.
 func Writer(t testing.TB, dirs ...string) model.WriteFS {
 	t.Helper()
-	allowed := []string{filepath.Dir(t.TempDir())}
+	allowed := []string{testDir(t)}
 	for _, d := range dirs {
 		abs, err := filepath.Abs(d)
 		if err != nil {
@@ -27,14 +27,24 @@ func Writer(t testing.TB, dirs ...string) model.WriteFS {
 		}
 		allowed = append(allowed, abs)
 	}
-	return guardedFS{t: t, allowed: allowed}
+	return guardedFS{WriteFS: model.OSWriteFS{}, t: t, why: "a test writes only in its temporary folders",
+		refused: func(abs string) bool { return !Inside(abs, allowed...) }}
 }
 
-// guardedFS is Writer's model.WriteFS.
+// ReadOnly returns w refusing, as Writer does, every write in dirs
+// (absolute): folders the tests of a binary share, that each only reads.
+func ReadOnly(t testing.TB, w model.WriteFS, dirs ...string) model.WriteFS {
+	return guardedFS{WriteFS: w, t: t, why: "tests share this folder and only read it",
+		refused: func(abs string) bool { return Inside(abs, dirs...) }}
+}
+
+// guardedFS is Writer's and ReadOnly's model.WriteFS: w, refusing the
+// names refused says, for the reason why.
 type guardedFS struct {
-	model.OSWriteFS
+	model.WriteFS
 	t       testing.TB
-	allowed []string
+	refused func(abs string) bool
+	why     string
 }
 
 // check refuses a name outside the allowed folders.
@@ -44,8 +54,8 @@ func (g guardedFS) check(op string, names ...string) error {
 		if err != nil {
 			return err
 		}
-		if !Inside(abs, g.allowed...) {
-			err := fmt.Errorf("testroot: %s %s: a test writes only in its temporary folders: %w", op, name, fs.ErrPermission)
+		if g.refused(abs) {
+			err := fmt.Errorf("testroot: %s %s: %s: %w", op, name, g.why, fs.ErrPermission)
 			g.t.Error(err)
 			return err
 		}
@@ -67,40 +77,40 @@ func (g guardedFS) MkdirAll(dir string, perm fs.FileMode) error {
 	if err := g.check("mkdir", dir); err != nil {
 		return err
 	}
-	return g.OSWriteFS.MkdirAll(dir, perm)
+	return g.WriteFS.MkdirAll(dir, perm)
 }
 
 func (g guardedFS) CreateTemp(dir, pattern string) (model.TempFile, error) {
 	if err := g.check("create", dir); err != nil {
 		return nil, err
 	}
-	return g.OSWriteFS.CreateTemp(dir, pattern)
+	return g.WriteFS.CreateTemp(dir, pattern)
 }
 
 func (g guardedFS) Rename(from, to string) error {
 	if err := g.check("rename", from, to); err != nil {
 		return err
 	}
-	return g.OSWriteFS.Rename(from, to)
+	return g.WriteFS.Rename(from, to)
 }
 
 func (g guardedFS) RenameNoReplace(from, to string) error {
 	if err := g.check("rename", from, to); err != nil {
 		return err
 	}
-	return g.OSWriteFS.RenameNoReplace(from, to)
+	return g.WriteFS.RenameNoReplace(from, to)
 }
 
 func (g guardedFS) Remove(name string) error {
 	if err := g.check("remove", name); err != nil {
 		return err
 	}
-	return g.OSWriteFS.Remove(name)
+	return g.WriteFS.Remove(name)
 }
 
 func (g guardedFS) Chtimes(name string, atime, mtime time.Time) error {
 	if err := g.check("chtimes", name); err != nil {
 		return err
 	}
-	return g.OSWriteFS.Chtimes(name, atime, mtime)
+	return g.WriteFS.Chtimes(name, atime, mtime)
 }
