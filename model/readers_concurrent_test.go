@@ -101,6 +101,14 @@ func TestReadersWhileClaudeCodeWrites(t *testing.T) {
 						if valid < before.MemoryFiles || valid != len(md.Files) {
 							t.Errorf("memory folder: %d valid of %d topic files; the writer had %d", valid, len(md.Files), before.MemoryFiles)
 						}
+						// Read again once the writer has written more:
+						// reading the same files over and over while it
+						// sleeps checks nothing new, and spends the CPU
+						// the writer needs (it ran for as long as the
+						// machine made the writer take).
+						for i >= 1 && writing.Load() && w.Counts().Steps == before.Steps {
+							time.Sleep(50 * time.Microsecond)
+						}
 					}
 				}()
 			}

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memscope/memscope/engine/internal/enginetest"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
@@ -37,12 +38,13 @@ func BenchmarkLintBigMemoryFile(b *testing.B) {
 // benchBigBytes is the big line of BenchmarkLintBigMemoryFile.
 var benchBigBytes = 100 << 20
 
-// A memory whose body is one 8 MiB line is linted like any other: it is
+// A memory whose body is one 8 MiB line (1 MiB by default, 16 times
+// DupeMaxBytes; MEMSCOPE_LONG=1 for 8) is linted like any other: it is
 // reported as too long, and a copy of it is still found as a duplicate
 // (comparison looks at the first DupeMaxBytes of each).
 func TestLintBigMemoryFile(t *testing.T) {
 	t.Parallel()
-	md, fsys := bigMemoryDir(t, 8<<20)
+	md, fsys := bigMemoryDir(t, testenv.Size(t, 8<<20, 1<<20))
 	copyRaw := append([]byte(nil), md.File("big.md").Raw()...)
 	fsys["copy.md"] = &fstest.MapFile{Data: append(copyRaw, "and a different tail\n"...)}
 	md, _ = model.ReadMemoryDir(fsys, ".")

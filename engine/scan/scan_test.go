@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memscope/memscope/internal/secretgen"
+	"github.com/memscope/memscope/internal/testenv"
 )
 
 const (
@@ -378,10 +379,12 @@ func TestScanMaliciousCorpus(t *testing.T) {
 	}
 }
 
+// A token at the end of a 10 MiB line (1 MiB by default;
+// MEMSCOPE_LONG=1 for 10) is found, at its column.
 func TestScanLongLine(t *testing.T) {
 	t.Parallel()
 	tok := "npm_" + fakeToken(70, alnum, 36)
-	pad := strings.Repeat("lorem ipsum ", 10<<20/12)
+	pad := strings.Repeat("lorem ipsum ", testenv.Size(t, 10<<20, 1<<20)/12)
 	fs := Scan("big.md", "head\n"+pad+tok+"\n")
 	if len(fs) != 1 || fs[0].Rule != "npm-access-token" {
 		t.Fatalf("want the npm token, got %v", fs)

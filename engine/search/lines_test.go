@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -33,8 +34,11 @@ func (n noReadAt) Open(name string) (fs.File, error) {
 func chunkyHome(t *testing.T, lines int, plant map[int]bool, long bool) string {
 	t.Helper()
 	dir := t.TempDir()
-	var b strings.Builder
+	var b []byte
 	filler := strings.Repeat("filler words of a reply ", 6)
+	// Each line's tail, the quoted text, is made once per text: the
+	// lines differ only in their number.
+	tails := map[string][]byte{}
 	for n := 1; n <= lines; n++ {
 		text := filler
 		switch {
@@ -43,13 +47,18 @@ func chunkyHome(t *testing.T, lines int, plant map[int]bool, long bool) string {
 		case long && n == 2:
 			text = strings.Repeat("x", model.MaxLineBytes+10)
 		}
-		fmt.Fprintf(&b, `{"type":"assistant","uuid":"u%d","timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"assistant","content":[{"type":"text","text":%q}]}}`+"\n", n, text)
+		tail, ok := tails[text]
+		if !ok {
+			tail = fmt.Appendf(nil, `","timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"assistant","content":[{"type":"text","text":%q}]}}`+"\n", text)
+			tails[text] = tail
+		}
+		b = append(strconv.AppendInt(append(b, `{"type":"assistant","uuid":"u`...), int64(n), 10), tail...)
 	}
 	p := filepath.Join(dir, "projects", "-work-app", "00000000-0000-4000-8000-000000000001.jsonl")
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dir

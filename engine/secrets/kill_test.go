@@ -40,7 +40,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	testenv.MainRaisedGC(m)
 }
 
 // killWriter is the production writer (without fsync: a kill, not a

@@ -27,16 +27,24 @@ var hookForbidden = []string{
 // defaults, the gate's policy included).
 var hookAllowed = []string{"charm.land/bubbles/v2/key"}
 
-// deps lists what pkg links for goos.
-func deps(t *testing.T, goos, pkg string) []string {
+// deps lists what each of pkgs links for goos, in one go list.
+func deps(t *testing.T, goos string, pkgs ...string) map[string][]string {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-deps", pkg)
+	cmd := exec.Command("go", append([]string{"list", "-f", "{{.ImportPath}}{{range .Deps}} {{.}}{{end}}"}, pkgs...)...)
 	cmd.Env = append(os.Environ(), "GOOS="+goos, "CGO_ENABLED=0")
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("go list -deps %s (GOOS=%s): %v", pkg, goos, err)
+		t.Fatalf("go list %s (GOOS=%s): %v", pkgs, goos, err)
 	}
-	return strings.Fields(string(out))
+	m := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		m[f[0]] = f
+	}
+	if len(m) != len(pkgs) {
+		t.Fatalf("go list %s (GOOS=%s) listed %d packages", pkgs, goos, len(m))
+	}
+	return m
 }
 
 // TestHookBinaryLinksNoTerminalApp: the hook binary (cmd/memscope-hook),
@@ -46,7 +54,8 @@ func deps(t *testing.T, goos, pkg string) []string {
 // (so the listing is what it claims to be).
 func TestHookBinaryLinksNoTerminalApp(t *testing.T) {
 	for _, goos := range []string{"linux", "darwin"} {
-		hook := deps(t, goos, module+"/cmd/memscope-hook")
+		listed := deps(t, goos, module+"/cmd/memscope-hook", module)
+		hook := listed[module+"/cmd/memscope-hook"]
 		for _, want := range []string{module + "/cli", module + "/engine/gate", module + "/engine/vault", module + "/config"} {
 			if !slices.Contains(hook, want) {
 				t.Errorf("GOOS=%s: the hook binary does not link %s: the listing is wrong", goos, want)
@@ -62,7 +71,7 @@ func TestHookBinaryLinksNoTerminalApp(t *testing.T) {
 				}
 			}
 		}
-		full := deps(t, goos, module)
+		full := listed[module]
 		for _, want := range []string{module + "/ui", "charm.land/glamour/v2", "charm.land/bubbletea/v2"} {
 			if !slices.Contains(full, want) {
 				t.Errorf("GOOS=%s: memscope does not link %s: the listing is wrong", goos, want)
