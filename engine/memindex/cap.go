@@ -74,15 +74,19 @@ func CapIndex(raw []byte) IndexCap {
 	if trimmed == "" {
 		return IndexCap{RoomLines: MaxLines, RoomChars: MaxChars, DroppedEntries: []DroppedEntry{}}
 	}
-	u := jsstr.Units(trimmed)
-	lines := jsstr.SplitUnits(u)
-	c := IndexCap{Lines: len(lines), Chars: len(u), DroppedEntries: []DroppedEntry{}}
+	// Measured on the text: a '\n' unit is a '\n' byte (surrogates are
+	// 0xD800 and up), and UTF16Len is the units' count. Only a cut needs
+	// the units themselves: most indexes are within both caps, and an
+	// app load measures the same MEMORY.md several times.
+	c := IndexCap{Lines: strings.Count(trimmed, "\n") + 1, Chars: jsstr.UTF16Len(trimmed), DroppedEntries: []DroppedEntry{}}
 	c.RoomLines, c.RoomChars = MaxLines-c.Lines, MaxChars-c.Chars
 	c.LinesOver, c.CharsOver = c.Lines > MaxLines, c.Chars > MaxChars
 	if !c.LinesOver && !c.CharsOver {
 		c.LoadedLines, c.LoadedChars, c.Content = c.Lines, c.Chars, trimmed
 		return c
 	}
+	u := jsstr.Units(trimmed)
+	lines := jsstr.SplitUnits(u)
 	kept := u
 	if c.LinesOver {
 		kept = u[:lineEnd(u, MaxLines)]
