@@ -38,6 +38,19 @@ type listedFS struct {
 	stamps map[string]*listedStamp
 }
 
+// firstOf is m's entry for name, made on the first call: the callers
+// then wait on its once, so every caller of a name shares one answer.
+func firstOf[T any](mu *sync.Mutex, m map[string]*T, name string) *T {
+	mu.Lock()
+	defer mu.Unlock()
+	v, ok := m[name]
+	if !ok {
+		v = new(T)
+		m[name] = v
+	}
+	return v
+}
+
 // listedStamp is one file's first stamp (StampFile).
 type listedStamp struct {
 	once sync.Once
@@ -47,13 +60,7 @@ type listedStamp struct {
 
 // stamp is StampFile of name, taken once.
 func (l *listedFS) stamp(name string) (FileStamp, error) {
-	l.mu.Lock()
-	s, ok := l.stamps[name]
-	if !ok {
-		s = &listedStamp{}
-		l.stamps[name] = s
-	}
-	l.mu.Unlock()
+	s := firstOf(&l.mu, l.stamps, name)
 	s.once.Do(func() { s.st, s.err = stampFile(l.fsys, name) })
 	return s.st, s.err
 }
@@ -68,13 +75,7 @@ type listedDir struct {
 
 // ReadDir is the folder's first listing (a copy: a caller may sort it).
 func (l *listedFS) ReadDir(name string) ([]fs.DirEntry, error) {
-	l.mu.Lock()
-	d, ok := l.dirs[name]
-	if !ok {
-		d = &listedDir{}
-		l.dirs[name] = d
-	}
-	l.mu.Unlock()
+	d := firstOf(&l.mu, l.dirs, name)
 	d.once.Do(func() {
 		var ents []fs.DirEntry
 		ents, d.err = fs.ReadDir(l.fsys, name)
