@@ -106,26 +106,13 @@ func runBatchChild(batch string, childEnv func(stdout, stderr io.Writer) *env) i
 	return 0
 }
 
-// batchResult is what one command of a batch did.
+// batchResult is what one command of a batch did: guard's Result of
+// it (Code, Elapsed; Killed is why the child was stopped while it ran,
+// or "exit" for a child that died: a panic; PeakRSS is the peak of the
+// child that ran it: at least the command's own) and what it printed.
 type batchResult struct {
-	Code    int
-	Out     string
-	Elapsed time.Duration
-	// Killed is why the child was stopped while this command ran
-	// ("timeout", "memory", or "exit" for a child that died: a panic).
-	Killed string
-	// ChildRSS is the peak RSS of the child that ran the command: at
-	// least the command's own.
-	ChildRSS int64
-}
-
-// String is a one-line account for test logs.
-func (r batchResult) String() string {
-	s := fmt.Sprintf("exit %d in %v, child's peak RSS %.1f MiB", r.Code, r.Elapsed.Round(time.Millisecond), float64(r.ChildRSS)/(1<<20))
-	if r.Killed != "" {
-		s += ", killed: " + r.Killed
-	}
-	return s
+	guard.Result
+	Out string
 }
 
 // runGuardedBatch runs the commands cmds in child processes that see
@@ -184,7 +171,7 @@ func runBatchOnce(t *testing.T, dir string, l guard.Limits, cmds [][]string) []b
 			}
 		case strings.HasPrefix(rest, "end "):
 			if _, err := fmt.Sscanf(rest, "end %d %d %d", &i, &code, &d); err == nil && i == cur {
-				r := batchResult{Code: code, Out: b.String(), Elapsed: d, ChildRSS: res.PeakRSS}
+				r := batchResult{Result: guard.Result{Code: code, Elapsed: d, PeakRSS: res.PeakRSS}, Out: b.String()}
 				if d > l.Timeout {
 					r.Killed = "timeout"
 				}
@@ -196,7 +183,7 @@ func runBatchOnce(t *testing.T, dir string, l guard.Limits, cmds [][]string) []b
 	if len(out) < len(cmds) {
 		// The command that began and did not end (or the first, when
 		// the child ended before it began).
-		r := batchResult{Code: res.Code, Out: b.String() + string(res.Stderr), Elapsed: res.Elapsed, Killed: res.Killed, ChildRSS: res.PeakRSS}
+		r := batchResult{Result: guard.Result{Code: res.Code, Elapsed: res.Elapsed, Killed: res.Killed, PeakRSS: res.PeakRSS}, Out: b.String() + string(res.Stderr)}
 		if r.Killed == "" {
 			r.Killed = "exit"
 		}
