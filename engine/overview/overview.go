@@ -186,7 +186,7 @@ type Checked struct {
 // TakesChecked says the line id takes Source.Checked when it is for the
 // Source's project: an app that checks the project anyway counts it
 // once that check is in.
-func TakesChecked(id ID) bool { return id == Lint || id == Prompt }
+func TakesChecked(id ID) bool { return id == Prompt }
 
 // lint is lint's report on the project's auto memory: Checked's when it
 // is of the same folder and tree, else linted here with the inputs
