@@ -117,7 +117,7 @@ func completionValues(e *env, h *homeFlags, kind string) []string {
 				}
 			}
 		}
-		sort.Slice(all, func(i, j int) bool { return all[i].ModTime.After(all[j].ModTime) })
+		model.SortNewestFirst(all)
 		for _, t := range all {
 			if t.SessionID == model.SanitizeLine(t.SessionID) {
 				out = append(out, t.SessionID)

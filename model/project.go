@@ -84,11 +84,23 @@ func ListProjectsFrom(fsys fs.FS, sf SessionFiles, sfProbs []Problem) ([]Project
 	return out, bySlug, probs
 }
 
+// SortNewestFirst orders transcripts newest first, and those of one mtime
+// by path: a clone or a copy gives many files one mtime (a coarse clock
+// tick), and the order must not hang on the listing's.
+func SortNewestFirst(ts []TranscriptFile) {
+	sort.Slice(ts, func(i, j int) bool {
+		if !ts[i].ModTime.Equal(ts[j].ModTime) {
+			return ts[i].ModTime.After(ts[j].ModTime)
+		}
+		return ts[i].Path < ts[j].Path
+	})
+}
+
 // SetTranscripts sets p's session counts, transcript bytes and last
 // activity from its transcripts, which it sorts newest first. With none,
 // LastActivity is left as it is (ListProjects sets the folder's mtime).
 func (p *Project) SetTranscripts(ts []TranscriptFile) {
-	sort.Slice(ts, func(i, j int) bool { return ts[i].ModTime.After(ts[j].ModTime) })
+	SortNewestFirst(ts)
 	p.TranscriptBytes, p.Sessions, p.Subagents = 0, 0, 0
 	for i, t := range ts {
 		if i == 0 {

@@ -19,6 +19,15 @@ unset MEMSCOPE_CONFIG
 
 go build -o "$work/memscope" .
 cp -a testdata/home "$work/home"
+# A clone writes testdata/home within one clock tick or across several,
+# so files' mtimes tie or not by chance, and every "newest first" list
+# (search hits, sessions) would hang on the checkout. Give each file its
+# own mtime in path order, a second apart: what a slow checkout gives.
+stamp=$(( $(date +%s) - 600 ))
+while IFS= read -r f; do
+  touch -d "@$stamp" "$work/home/$f"
+  stamp=$((stamp + 1))
+done < <(cd "$work/home" && find . -type f | LC_ALL=C sort)
 # The fixture ends history.jsonl with a half-written line; finish it, as
 # the client would, so lines appended below stand on their own.
 echo '","x":1}' >>"$work/home/history.jsonl"

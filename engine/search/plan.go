@@ -61,8 +61,18 @@ func (p *planner) newestFirst(us []*unit) []*unit {
 			kept = append(kept, u)
 		}
 	}
-	sort.SliceStable(kept, func(i, j int) bool { return kept[i].mod.After(kept[j].mod) })
+	sort.SliceStable(kept, func(i, j int) bool { return newerUnit(kept[i], kept[j]) })
 	return kept
+}
+
+// newerUnit orders units newest first, and files of one mtime by path:
+// a clone or a copy gives many files one mtime (a coarse clock tick), and
+// the order must not then hang on the order a listing found them in.
+func newerUnit(a, b *unit) bool {
+	if !a.mod.Equal(b.mod) {
+		return a.mod.After(b.mod)
+	}
+	return a.file < b.file
 }
 
 // listProjects finds the projects searched and their transcripts.
