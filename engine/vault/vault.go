@@ -118,7 +118,9 @@ type follow struct {
 	// with the same identity re-reads from Closed only.
 	Closed       int64 `json:"closed"`
 	ClosedChunks int   `json:"closedChunks"`
-	// HashState is the SHA-256 state of the file's bytes up to Closed.
+	// HashState is the SHA-256 state of the file's bytes up to Closed,
+	// which format 1 resumed its whole-file hash from; format 2 hashes
+	// no whole file and writes none (one in an old record is ignored).
 	HashState []byte `json:"hashState,omitempty"`
 }
 
