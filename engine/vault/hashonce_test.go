@@ -5,11 +5,14 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/memscope/memscope/engine/internal/enginetest"
+	"github.com/memscope/memscope/internal/faultfs"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
@@ -238,5 +241,54 @@ func TestUnknownFormatRefused(t *testing.T) {
 	os.WriteFile(filepath.Join(v.Dir, formatFile), []byte("memscope vault 3\n"), 0o600)
 	if err := v.Exists(); err == nil || !strings.Contains(err.Error(), "memscope vault 3") {
 		t.Errorf("a format 3 vault: %v, want refused naming it", err)
+	}
+}
+
+// The sync that makes a format 1 vault format 2 (VAULT rewritten, then a
+// pack, the state, the folder stamps) fails at every call of every write
+// step in turn: the vault still verifies, the healed sync completes, and
+// the sessions restore byte for byte against sums.txt.
+func TestFormat1UpgradeFaultsLeaveAVaultThatVerifies(t *testing.T) {
+	fixture := enginetest.ReadTree(t, filepath.Join("testdata", "vault1", "vault"))
+	open := func(t *testing.T, w model.WriteFS) *Vault {
+		dir := filepath.Join(t.TempDir(), "vault")
+		enginetest.WriteTree(t, dir, fixture)
+		return Open(dir, testroot.New(t), w)
+	}
+	sums := fixtureSums(t)
+	base, _ := restoreAll(t, open(t, nil), sums)
+	// A new file: the upgrading sync writes a pack too.
+	write(t, base, "projects/"+proj+"/memory/project_new.md", "---\nname: new\ntype: project\n---\nA new fact.\n", t0)
+	home := enginetest.ReadTree(t, base)
+	count := &faultfs.FS{}
+	syncHome(t, open(t, count), base, t0.Add(24*time.Hour))
+	for si, step := range faultfs.Steps {
+		for _, k := range testenv.Calls(count.Calls(step), si) {
+			errno := faultfs.Errnos[k%len(faultfs.Errnos)]
+			t.Run(string(step)+"/"+strconv.Itoa(k), func(t *testing.T) {
+				h := filepath.Join(t.TempDir(), "home")
+				enginetest.WriteTree(t, h, home)
+				ffs := &faultfs.FS{Step: step, Nth: k, Err: errno}
+				v := open(t, ffs)
+				_, err := v.Sync(SyncOptions{Home: homeOf(t, h), Now: t0.Add(24 * time.Hour)})
+				if err == nil && len(ffs.Hits()) > 0 && step != faultfs.StepSyncDir {
+					t.Fatalf("a sync whose %s failed reported no error", step)
+				}
+				ffs.Heal()
+				v = Open(v.Dir, testroot.New(t), ffs)
+				if rep, err := v.Verify(); err != nil || !rep.OK() {
+					t.Fatalf("after a failed %s: verify %+v %v", step, rep, err)
+				}
+				syncHome(t, v, h, t0.Add(25*time.Hour))
+				v = Open(v.Dir, testroot.New(t), nil)
+				if rep, err := v.Verify(); err != nil || !rep.OK() {
+					t.Fatalf("after the healed sync: %+v %v", rep, err)
+				}
+				if got, _ := os.ReadFile(filepath.Join(v.Dir, formatFile)); string(got) != formatLine {
+					t.Errorf("VAULT after the healed sync says %q", got)
+				}
+				restoreAll(t, v, sums)
+			})
+		}
 	}
 }
