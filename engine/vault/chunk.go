@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
-	"encoding"
 	"encoding/hex"
 	"errors"
-	"hash"
 	"io"
+	"slices"
+	"strconv"
 )
 
 // Chunking parameters (docs/VAULT.md has the figures behind them).
@@ -211,60 +211,80 @@ type cutResult struct {
 	// size is the bytes consumed (a trailing line without its newline is
 	// left when complete lines only are wanted).
 	size int64
-	sum  string
 	// lastStart is the offset (in the whole file) where the last chunk
-	// starts, lastState the file hash's state there.
+	// starts.
 	lastStart int64
-	lastState []byte
-	// prefixSum is the hash of the file's first prefixAt bytes, when the
-	// cut passed that offset.
-	prefixSum string
+	// prefix is the file's first prefixAt bytes as chunks, when the cut
+	// passed that offset: the chunks cut before it (prefixChunks of
+	// chunks) and, when prefixAt falls inside a chunk, that chunk's part
+	// before it (prefixPart, N 0 when none), named as a chunk of those
+	// bytes would be.
+	prefixChunks int
+	prefixPart   Chunk
+	prefixSeen   bool
 	// newBytes counts the raw bytes of chunks stored for the first time.
 	newBytes int64
 }
 
-// cutter cuts a file into chunks and stores the new ones.
+// cutter cuts a file into chunks and stores the new ones. A file's bytes
+// are hashed once, as its chunks (the SHA-256 of each chunk as stored
+// names it, and the chunk list names the file: chunksSum); format 1 also
+// hashed every byte of the file in a second pass.
 type cutter struct {
 	norm  normalizer
 	store func(k key, data []byte) (fresh bool, err error)
-	// file hash, restored for an incremental cut.
-	h    hash.Hash
-	orig bytes.Buffer
+	orig  bytes.Buffer
 	// tail is normTail's buffer.
 	tail    []byte
 	rd      *bufio.Reader
 	res     cutResult
 	offset  int64
 	chStart int64
-	// prefixAt is the offset whose prefix hash is wanted (-1 none).
+	// prefixAt is the offset whose prefix is wanted as chunks (-1 none).
 	prefixAt int64
 }
 
-// errChunkState is a hash state that cannot be restored.
-var errChunkState = errors.New("vault: the recorded hash state cannot be restored")
-
-// newHash returns a SHA-256 at state (nil: empty).
-func newHash(state []byte) (hash.Hash, error) {
+// chunksSum names a file's bytes by its chunks (Version.Sum): the
+// SHA-256 of a line per chunk (its name, its length in the file, whether
+// it is stored raw, its session ids). Two versions with the same chunk
+// list hold the same bytes, and a version whose chunks all check against
+// their names and whose list checks against Sum is the file as it was
+// synced.
+func chunksSum(chunks []Chunk) string {
 	h := sha256.New()
-	if state != nil {
-		if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(state); err != nil {
-			return nil, errChunkState
+	var b []byte
+	for _, c := range chunks {
+		b = append(b[:0], c.H...)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, c.N, 10)
+		if c.Raw {
+			b = append(b, " raw"...)
 		}
+		for _, r := range c.IDs {
+			b = append(b, ' ')
+			b = append(b, r.ID...)
+			b = append(b, '*')
+			b = strconv.AppendInt(b, int64(r.N), 10)
+		}
+		b = append(b, '\n')
+		h.Write(b)
 	}
-	return h, nil
+	return hex.EncodeToString(h.Sum(nil))
 }
 
-// hashState is h's state.
-func hashState(h hash.Hash) []byte {
-	b, _ := h.(encoding.BinaryMarshaler).MarshalBinary()
-	return b
+// sameChunks reports whether a and b are the same chunk list (the same
+// bytes).
+func sameChunks(a, b []Chunk) bool {
+	return slices.EqualFunc(a, b, func(x, y Chunk) bool {
+		return x.H == y.H && x.N == y.N && x.Raw == y.Raw && slices.Equal(x.IDs, y.IDs)
+	})
 }
 
 // cut reads r (starting at offset start of the file, at most limit
 // bytes) and cuts it into chunks. completeLines leaves a trailing line
 // without its newline unread.
 func (c *cutter) cut(r io.Reader, start, limit int64, completeLines bool) (cutResult, error) {
-	c.res = cutResult{lastStart: start, lastState: hashState(c.h)}
+	c.res = cutResult{lastStart: start}
 	c.offset, c.chStart = start, start
 	c.orig.Reset()
 	if c.rd == nil {
@@ -290,15 +310,29 @@ func (c *cutter) cut(r io.Reader, start, limit int64, completeLines bool) (cutRe
 		}
 		return c.res, err
 	}
+	if c.prefixAt == c.offset {
+		c.notePrefix(c.orig.Len())
+	}
 	if err := c.emit(); err != nil {
 		return c.res, err
 	}
-	if c.res.prefixSum == "" && c.prefixAt == c.offset {
-		c.res.prefixSum = hex.EncodeToString(c.h.Sum(nil))
-	}
 	c.res.size = c.offset - start
-	c.res.sum = hex.EncodeToString(c.h.Sum(nil))
 	return c.res, nil
+}
+
+// notePrefix records the file's first prefixAt bytes as chunks: those
+// cut so far and the first n bytes of the chunk being built (the first
+// time only).
+func (c *cutter) notePrefix(n int) {
+	if c.res.prefixSeen {
+		return
+	}
+	c.res.prefixSeen = true
+	c.res.prefixChunks = len(c.res.chunks)
+	if n > 0 {
+		data, raw, ids := c.norm.forward(c.orig.Bytes()[:n])
+		c.res.prefixPart = Chunk{H: key(sha256.Sum256(data)).String(), N: int64(n), Raw: raw, IDs: ids}
+	}
 }
 
 // addLine adds a line (or a piece of a longer one) to the chunk being
@@ -312,17 +346,11 @@ func (c *cutter) addLine(line []byte, whole bool) error {
 	if c.orig.Len() == 0 {
 		c.chStart = c.offset
 		c.res.lastStart = c.offset
-		c.res.lastState = hashState(c.h)
-	}
-	if c.prefixAt >= c.offset && c.prefixAt <= c.offset+int64(len(line)) {
-		n := c.prefixAt - c.offset
-		c.h.Write(line[:n])
-		c.res.prefixSum = hex.EncodeToString(c.h.Sum(nil))
-		c.h.Write(line[n:])
-	} else {
-		c.h.Write(line)
 	}
 	c.orig.Write(line)
+	if c.prefixAt >= c.offset && c.prefixAt < c.offset+int64(len(line)) {
+		c.notePrefix(c.orig.Len() - len(line) + int(c.prefixAt-c.offset))
+	}
 	c.offset += int64(len(line))
 	if whole && (c.isBoundary(line) || c.orig.Len() >= softMax) || c.orig.Len() >= maxChunk {
 		return c.emit()

@@ -8,8 +8,8 @@
 //
 // Layout of a vault folder:
 //
-//	VAULT                  format line ("memscope vault 1")
-//	packs/<name>.pack      chunks, each flate-compressed, appended
+//	VAULT                  format line ("memscope vault 2"; 1 is read and becomes 2 at a sync)
+//	packs/<name>.pack      a codec line, then chunks, each compressed alone (zstd; flate before), appended
 //	packs/<name>.idx       one line per chunk: hash, offset, stored and raw length
 //	state/<seq>.jsonl      the records a sync changed, one JSON line per file
 //	state/folders.json     the write-once folders as the last sync left them (a cache)
@@ -23,8 +23,10 @@
 // is how a resumed or forked session stores only what it added. In a
 // transcript the session's own id is replaced by a marker before hashing
 // (and put back on restore), so a fork whose lines differ only by their
-// sessionId dedupes too. docs/VAULT.md gives the figures behind these
-// choices.
+// sessionId dedupes too. A file's bytes are hashed once, as chunks: a
+// version is named by its chunk list (Version.Sum), each chunk by the
+// SHA-256 of what is stored. docs/VAULT.md gives the figures behind
+// these choices.
 //
 // Writes go through model.WriteFS (the one writer and its fault seam):
 // a pack and its index are written whole and synced before the state

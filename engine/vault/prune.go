@@ -246,12 +246,12 @@ func withVersions(cur *Record, back []Version) *Record {
 	}
 	have := map[id]bool{}
 	for _, ver := range cur.Versions {
-		have[id{ver.SHA256, ver.Size, ver.ModTime.UnixNano()}] = true
+		have[id{ver.SHA256 + ver.Sum, ver.Size, ver.ModTime.UnixNano()}] = true
 	}
 	out := *cur
 	out.Versions = make([]Version, 0, len(back)+len(cur.Versions))
 	for _, ver := range back {
-		if k := (id{ver.SHA256, ver.Size, ver.ModTime.UnixNano()}); !have[k] {
+		if k := (id{ver.SHA256 + ver.Sum, ver.Size, ver.ModTime.UnixNano()}); !have[k] {
 			have[k] = true
 			out.Versions = append(out.Versions, ver)
 		}

@@ -2,6 +2,7 @@ package vault
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -169,10 +170,13 @@ func (v *Vault) Restore(o RestoreOptions) (RestoreReport, error) {
 			f.ModTime = o.Now
 		}
 		sum, exists, err := fileSum(o.Home.FS, r.Path)
+		if err == nil && exists && f.SHA256 == "" {
+			f.SHA256, err = versionSHA256(rd, ver)
+		}
 		switch {
 		case err != nil:
 			return rep, fmt.Errorf("restore %s: %w", filepath.Join(o.Home.Dir, r.Path), err)
-		case exists && sum == ver.SHA256:
+		case exists && sum == f.SHA256:
 			f.Status = RestoreIdentical
 			rep.Identical++
 		case exists:
@@ -186,6 +190,14 @@ func (v *Vault) Restore(o RestoreOptions) (RestoreReport, error) {
 	}
 	if missing := missingChunks(recs, ix); len(missing) > 0 {
 		return rep, fmt.Errorf("vault %s: %d chunks of the session are in no pack (run memscope vault verify): %s", v.Dir, len(missing), missing[0])
+	}
+	for i, r := range recs {
+		if f := &rep.Files[i]; f.SHA256 == "" {
+			var err error
+			if f.SHA256, err = versionSHA256(rd, r.Latest()); err != nil {
+				return rep, fmt.Errorf("restore %s: %w", filepath.Join(o.Home.Dir, r.Path), err)
+			}
+		}
 	}
 	if o.SweepDays > 0 && !o.Touch {
 		cut := o.Now.AddDate(0, 0, -o.SweepDays)
@@ -237,7 +249,7 @@ func (v *Vault) Restore(o RestoreOptions) (RestoreReport, error) {
 		})
 		if err == nil {
 			sum, ok, rerr := fileSum(o.Home.FS, r.Path)
-			if rerr != nil || !ok || sum != ver.SHA256 {
+			if rerr != nil || !ok || sum != f.SHA256 {
 				// The file is written but wrong: it goes now, as no
 				// undo would take it (it holds other bytes than logged).
 				err = errors.New("read back, the file does not hash to the vault's copy; removed")
@@ -282,6 +294,25 @@ func writeVersion(w io.Writer, rd *chunkReader, ver *Version) error {
 		}
 	}
 	return nil
+}
+
+// versionSHA256 is the SHA-256 of ver's bytes (hex): the one format 1
+// recorded, else the hash of the bytes rebuilt from its chunks, once
+// its chunk list is checked against its Sum (a restore logs the file's
+// hash, compares it with a file already there and with the file it
+// wrote, read back).
+func versionSHA256(rd *chunkReader, ver *Version) (string, error) {
+	if ver.SHA256 != "" {
+		return ver.SHA256, nil
+	}
+	if got := chunksSum(ver.Chunks); got != ver.Sum {
+		return "", fmt.Errorf("its chunk list in the vault hashes to %s, the version says %s (run memscope vault verify)", got, ver.Sum)
+	}
+	h := sha256.New()
+	if err := writeVersion(h, rd, ver); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // decodeChunk is chunk c's bytes as the file had them, read from the

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -304,23 +305,19 @@ func (s *syncer) syncFile(f homeFile, opened fs.File) (*Record, error) {
 	if rec != nil {
 		latest = rec.Latest()
 	}
-	start, kept, state := int64(0), []Chunk(nil), []byte(nil)
+	start, kept := int64(0), []Chunk(nil)
 	if latest != nil && rec.Follow != nil && id.Known && rec.Follow.ID == id && f.info.Size() > smallFile &&
 		f.info.Size() >= rec.Follow.Size && rec.Follow.Closed > 0 &&
 		rec.Follow.ClosedChunks <= len(latest.Chunks) && s.closedIntact(file, rec) {
-		start, kept, state = rec.Follow.Closed, latest.Chunks[:rec.Follow.ClosedChunks], rec.Follow.HashState
+		start, kept = rec.Follow.Closed, latest.Chunks[:rec.Follow.ClosedChunks]
 	}
 	if start > 0 {
 		sk, ok := file.(io.Seeker)
 		if !ok {
-			start, kept, state = 0, nil, nil
+			start, kept = 0, nil
 		} else if _, err := sk.Seek(start, io.SeekStart); err != nil {
 			return nil, &fileProblem{model.Problem{File: f.rel, Kind: model.ProblemUnreadable, Reason: err.Error()}}
 		}
-	}
-	h, err := newHash(state)
-	if err != nil {
-		return nil, err
 	}
 	prefixAt := int64(-1)
 	if latest != nil && latest.Size >= start {
@@ -330,7 +327,6 @@ func (s *syncer) syncFile(f homeFile, opened fs.File) (*Record, error) {
 	// are copied when stored): a new one a file grew it again by
 	// doubling, a third of a first sync's allocated bytes.
 	s.cut.norm.enabled = jsonl
-	s.cut.h = h
 	s.cut.prefixAt = prefixAt
 	s.cut.store = s.store
 	res, err := s.cut.cut(file, start, f.info.Size()-start, jsonl)
@@ -346,7 +342,7 @@ func (s *syncer) syncFile(f homeFile, opened fs.File) (*Record, error) {
 	s.rep.BytesNew += res.newBytes
 	chunks := append(append([]Chunk(nil), kept...), res.chunks...)
 	ver := Version{Size: start + res.size, ModTime: f.info.ModTime(), Mode: f.info.Mode().Perm(),
-		SHA256: res.sum, Chunks: chunks, Synced: s.now}
+		Sum: chunksSum(chunks), Chunks: chunks, Synced: s.now}
 	closedChunks := len(chunks) - 1
 	if len(res.chunks) == 0 {
 		closedChunks = len(kept)
@@ -355,7 +351,7 @@ func (s *syncer) syncFile(f homeFile, opened fs.File) (*Record, error) {
 		closedChunks = 0
 	}
 	fl := &follow{ID: id, Size: start + res.size, ModTime: mtime, Closed: res.lastStart,
-		ClosedChunks: closedChunks, HashState: res.lastState}
+		ClosedChunks: closedChunks}
 	if !jsonl || ver.Size == f.info.Size() {
 		fl.Size = f.info.Size()
 	}
@@ -371,14 +367,27 @@ func (s *syncer) syncFile(f homeFile, opened fs.File) (*Record, error) {
 	switch {
 	case latest == nil:
 		rec.Versions = append(rec.Versions, ver)
-	case latest.SHA256 == ver.SHA256 && latest.Size == ver.Size,
+	case sameChunks(latest.Chunks, chunks),
 		// the old version is a prefix of this one: nothing of it is lost.
-		res.prefixSum != "" && res.prefixSum == latest.SHA256:
+		res.prefixSeen && isPrefix(latest.Chunks, chunks[:len(kept)+res.prefixChunks], res.prefixPart):
 		*latest = ver
 	default:
 		rec.Versions = append(rec.Versions, ver)
 	}
 	return rec, nil
+}
+
+// isPrefix reports whether old (a version's chunks) are the chunks of
+// the new version's first bytes: the new version's first chunks, then
+// part (the part of its next chunk they end in; N 0 when they end
+// between two chunks). Both are cut by the same rules, so a version that
+// only grew is cut as it was up to its old last chunk, which was cut by
+// the old end of the file.
+func isPrefix(old, first []Chunk, part Chunk) bool {
+	if part.N > 0 {
+		first = append(slices.Clip(first), part)
+	}
+	return sameChunks(old, first)
 }
 
 // isWriteErr reports whether err came from writing the vault (which

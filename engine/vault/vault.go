@@ -22,8 +22,18 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// formatLine is the content of the VAULT file.
-const formatLine = "memscope vault 1\n"
+// formatLine is the content of the VAULT file. Format 2 names a new
+// version by its chunks (Version.Sum: a sync hashes a file's bytes once,
+// for its chunks' names); format 1's versions carry the SHA-256 of the
+// file's bytes (Version.SHA256), which a sync computed in a second pass.
+// A format 1 vault is read as it is and becomes format 2 at its next
+// sync (its old versions keep their SHA-256 and are checked by it); a
+// memscope that knows format 1 only refuses a format 2 vault instead of
+// failing to check its new versions.
+const (
+	formatLine  = "memscope vault 2\n"
+	formatLine1 = "memscope vault 1\n"
+)
 
 // The vault's files and folders, relative to its folder.
 const (
@@ -86,8 +96,14 @@ type Version struct {
 	Size    int64       `json:"size"`
 	ModTime time.Time   `json:"modTime"`
 	Mode    fs.FileMode `json:"mode"`
-	// SHA256 is the hash of the file's bytes (hex).
-	SHA256 string    `json:"sha256"`
+	// SHA256 is the hash of the file's bytes (hex): a version written by
+	// format 1 has it, a newer one has Sum instead.
+	SHA256 string `json:"sha256,omitempty"`
+	// Sum names the file's bytes by its chunks (chunksSum): each chunk
+	// is named by the SHA-256 of what is stored, and the bytes are those
+	// chunks with their session ids put back, so the chunk list and its
+	// ids decide the bytes as surely as a hash of the bytes would.
+	Sum    string    `json:"sum,omitempty"`
 	Chunks []Chunk   `json:"chunks"`
 	Synced time.Time `json:"synced"`
 }
@@ -102,7 +118,9 @@ type follow struct {
 	// with the same identity re-reads from Closed only.
 	Closed       int64 `json:"closed"`
 	ClosedChunks int   `json:"closedChunks"`
-	// HashState is the SHA-256 state of the file's bytes up to Closed.
+	// HashState is the SHA-256 state of the file's bytes up to Closed,
+	// which format 1 resumed its whole-file hash from; format 2 hashes
+	// no whole file and writes none (one in an old record is ignored).
 	HashState []byte `json:"hashState,omitempty"`
 }
 
@@ -139,8 +157,9 @@ type Vault struct {
 	// them); w is what every write goes through.
 	root fs.FS
 	w    model.WriteFS
-	// formatOK: the VAULT file was read and is this format's.
-	formatOK bool
+	// formatOK: the VAULT file was read and is a format this memscope
+	// reads; format1: it is format 1 (a sync makes it format 2).
+	formatOK, format1 bool
 }
 
 // ErrInsideHome is Dir's error for a vault folder inside the Claude
@@ -216,24 +235,41 @@ func (v *Vault) checkFormat() (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("vault %s: %w", v.Dir, err)
 	}
-	if string(data) != formatLine {
+	if string(data) != formatLine && string(data) != formatLine1 {
 		return false, fmt.Errorf("vault %s: %s says %q, not %q: not a vault this memscope can read", v.Dir, formatFile, strings.TrimSpace(string(data)), strings.TrimSpace(formatLine))
 	}
-	v.formatOK = true
+	v.formatOK, v.format1 = true, string(data) == formatLine1
 	return true, nil
 }
 
-// ensure writes the VAULT file of a new vault.
+// ensure writes the VAULT file of a new vault, and makes a format 1
+// vault format 2 before a sync writes a version of format 2 into it (a
+// kill between the two leaves a format 2 vault of format 1 versions,
+// which this format reads).
 func (v *Vault) ensure() error {
-	if ok, err := v.checkFormat(); ok || err != nil {
+	ok, err := v.checkFormat()
+	if err != nil || ok && !v.format1 {
 		return err
 	}
-	err := model.CreateFileAtomicWith(v.w, filepath.Join(v.Dir, formatFile), 0o600, time.Time{}, func(w io.Writer) error {
+	write := func(w io.Writer) error {
 		_, err := io.WriteString(w, formatLine)
 		return err
-	})
-	if errors.Is(err, fs.ErrExist) {
+	}
+	name := filepath.Join(v.Dir, formatFile)
+	if ok {
+		if err := model.WriteFileAtomicFrom(v.w, name, 0o600, write); err != nil {
+			return fmt.Errorf("vault %s: %w", v.Dir, err)
+		}
+		v.format1 = false
 		return nil
+	}
+	err = model.CreateFileAtomicWith(v.w, name, 0o600, time.Time{}, write)
+	if errors.Is(err, fs.ErrExist) {
+		v.formatOK = false
+		_, err = v.checkFormat()
+		if err == nil && v.format1 {
+			return v.ensure()
+		}
 	}
 	return err
 }
