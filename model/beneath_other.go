@@ -9,3 +9,13 @@ import "io/fs"
 func statBeneath(op, dir, name string) (info fs.FileInfo, ok bool, err error) {
 	return nil, false, nil
 }
+
+// beneathID is what openBeneath needs of statBeneath's answer.
+type beneathID struct{ regular, dir bool }
+
+// identBeneath has no kernel to ask here either.
+func identBeneath(op, dir, name string) (id beneathID, ok bool, err error) {
+	return id, false, nil
+}
+
+func (id beneathID) is(fs.FileInfo) bool { return false }

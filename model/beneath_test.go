@@ -187,3 +187,24 @@ func TestHomeFSFolderReplacedByALinkOut(t *testing.T) {
 		})
 	}
 }
+
+// identBeneath (openBeneath's question, without an *os.File) answers as
+// statBeneath for every name: the same yes, the same error, the same
+// kind of file, the same file.
+func TestIdentBeneathIsStatBeneath(t *testing.T) {
+	home, names := beneathHome(t)
+	for _, n := range append(names, "a", "a/b/f.md", "missing.md") {
+		info, ok, err := statBeneath("open", home, n)
+		id, idOK, idErr := identBeneath("open", home, n)
+		if ok != idOK || (err == nil) != (idErr == nil) {
+			t.Errorf("%s: statBeneath %v %v, identBeneath %v %v", n, ok, err, idOK, idErr)
+			continue
+		}
+		if !ok || err != nil {
+			continue
+		}
+		if id.regular != info.Mode().IsRegular() || id.dir != info.IsDir() || !id.is(info) {
+			t.Errorf("%s: identBeneath %+v, statBeneath %v %v", n, id, info.Mode(), info.Sys())
+		}
+	}
+}

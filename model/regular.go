@@ -315,14 +315,18 @@ func (d dirFS) openBeneath(name string, dirOK bool) (fs.File, bool, error) {
 	if !d.inside || name == "." || !fs.ValidPath(name) {
 		return nil, false, nil
 	}
-	info, ok, err := statBeneath("open", d.dir, name)
+	id, ok, err := identBeneath("open", d.dir, name)
 	switch {
 	case !ok:
 		return nil, false, nil
 	case err != nil:
 		return nil, true, err
-	case !info.Mode().IsRegular() && !(dirOK && info.IsDir()):
-		return nil, true, notRegular("open", name, info.Mode())
+	case !id.regular && !(dirOK && id.dir):
+		// Rare: asked again for the mode the error names.
+		if info, ok, err := statBeneath("open", d.dir, name); ok && err == nil && !info.Mode().IsRegular() && !(dirOK && info.IsDir()) {
+			return nil, true, notRegular("open", name, info.Mode())
+		}
+		return nil, false, nil
 	}
 	full, err := d.join("open", name)
 	if err != nil {
@@ -332,7 +336,7 @@ func (d dirFS) openBeneath(name string, dirOK bool) (fs.File, bool, error) {
 	if err != nil {
 		return nil, false, nil
 	}
-	if opened, err := f.Stat(); err != nil || !os.SameFile(info, opened) {
+	if opened, err := f.Stat(); err != nil || !id.is(opened) {
 		f.Close()
 		return nil, false, nil
 	}

@@ -3,6 +3,7 @@ package model
 import (
 	"crypto/sha256"
 	"fmt"
+	"io"
 	"io/fs"
 )
 
@@ -55,6 +56,15 @@ func stampFile(fsys fs.FS, name string) (FileStamp, error) {
 		return FileStamp{}, err
 	}
 	defer f.Close()
+	return StampOpened(f, name)
+}
+
+// StampOpened stamps f, the file name opened (head hash included), as
+// StampFile would, for a reader that stamps the file it opened to read
+// before reading it (one open, not two). The head is read with ReadAt,
+// so f's offset is where it was; a file without ReadAt is sought back
+// to its start.
+func StampOpened(f fs.File, name string) (FileStamp, error) {
 	info, err := f.Stat()
 	if err != nil {
 		return FileStamp{}, fmt.Errorf("stat %s: %w", name, err)
@@ -62,12 +72,28 @@ func stampFile(fsys fs.FS, name string) (FileStamp, error) {
 	st := StampOf(info)
 	if n := int(min(st.Size, TailHeadMax)); n > 0 {
 		h, _, err := hashHead(readerAt(f), n)
+		if err == nil {
+			err = rewind(f)
+		}
 		if err != nil {
 			return FileStamp{}, fmt.Errorf("read %s: %w", name, err)
 		}
 		st.Head, st.HeadLen = h, n
 	}
 	return st, nil
+}
+
+// rewind puts a file read through seekReaderAt back at its start.
+func rewind(f fs.File) error {
+	if _, ok := f.(io.ReaderAt); ok {
+		return nil
+	}
+	sk, ok := f.(io.Seeker)
+	if !ok {
+		return fs.ErrInvalid
+	}
+	_, err := sk.Seek(0, io.SeekStart)
+	return err
 }
 
 // Known says the stamp can vouch for a file on its own, without a head

@@ -14,7 +14,8 @@ import (
 // home, the machine and the open project, as `memscope overview` builds
 // it (the same engine functions, the same inputs).
 func (m Model) overviewSource(project string) *overview.Source {
-	env := projectmem.Env{Root: m.root(), Home: m.opts.Home, UserHome: m.opts.Getenv("HOME"), Getenv: m.opts.Getenv, Now: m.opts.Now()}
+	env := projectmem.Env{Root: m.root(), Home: m.opts.Home, UserHome: m.opts.Getenv("HOME"), Getenv: m.opts.Getenv, Now: m.opts.Now(),
+		Loads: m.feeds.project.LoadsCache()}
 	src := &overview.Source{Env: env, Project: project, Staleness: m.opts.Staleness, Alive: m.opts.Alive, Cache: m.opts.Cache,
 		Places: m.places(), Levels: m.liveLevels(), Review: m.feeds.project.ReviewCache()}
 	if snap := m.lv.Last(); snap != nil {

@@ -47,8 +47,18 @@ type FolderStamp struct {
 // FolderSettle old at now and whose identity the platform gives.
 // Without a cache (next nil) it is PerFile.
 func PerFileFolders[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], folders Folders, now time.Time, compute func(miss []int) []T, whole func(v T, size int64) bool) (out []T, hits int, kept Folders) {
+	return perFileFolders(fsys, names, cache, next, folders, now, false, ignoreStamps(compute), whole)
+}
+
+// PerFileFoldersStamping is PerFileFolders for a compute that stamps the
+// files it reads (PerFileStamping's rule for the files without an entry).
+func PerFileFoldersStamping[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], folders Folders, now time.Time, compute Stamping[T], whole func(v T, size int64) bool) (out []T, hits int, kept Folders) {
+	return perFileFolders(fsys, names, cache, next, folders, now, true, compute, whole)
+}
+
+func perFileFolders[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], folders Folders, now time.Time, selfStamped bool, compute Stamping[T], whole func(v T, size int64) bool) (out []T, hits int, kept Folders) {
 	if next == nil {
-		out, hits = PerFile(fsys, names, cache, next, compute, whole)
+		out, hits = perFile(fsys, names, cache, next, selfStamped, compute, whole)
 		return out, hits, Folders{}
 	}
 	full := folders.Full.IsZero() || now.Sub(folders.Full) >= FolderFull || now.Before(folders.Full)
@@ -97,12 +107,12 @@ func PerFileFolders[T any](fsys fs.FS, names []string, cache, next map[string]En
 	for j, i := range rest {
 		restNames[j] = names[i]
 	}
-	res, h := PerFile(fsys, restNames, cache, next, func(miss []int) []T {
+	res, h := perFile(fsys, restNames, cache, next, selfStamped, func(miss []int, stamp func(int, model.FileStamp)) []T {
 		idx := make([]int, len(miss))
 		for j, m := range miss {
 			idx[j] = rest[m]
 		}
-		return compute(idx)
+		return compute(idx, stamp)
 	}, whole)
 	for j, i := range rest {
 		out[i] = res[j]

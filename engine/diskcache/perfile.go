@@ -27,12 +27,39 @@ type Entry[T any] struct {
 // the order of names; hits counts the answers from cache. Without a
 // cache (next nil) every file is computed.
 func PerFile[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], compute func(miss []int) []T, whole func(v T, size int64) bool) (out []T, hits int) {
+	return perFile(fsys, names, cache, next, false, ignoreStamps(compute), whole)
+}
+
+// Stamping computes the values of the files at the indexes miss, as
+// PerFile's compute does, and stamps each file it opens from that open,
+// before reading it (model.StampOpened), handing the stamp to stamp (j
+// the file's index in miss; it may be called from several goroutines,
+// each j once). A file it does not stamp is not kept.
+type Stamping[T any] func(miss []int, stamp func(j int, st model.FileStamp)) []T
+
+// PerFileStamping is PerFile for a compute that stamps the files it
+// reads (Stamping): a file that has no entry in cache, which no stamp
+// taken before could answer for, is not stamped first and then opened
+// again to be read (two opens, its head read twice), but stamped from
+// the open that reads it. The rule is PerFile's: stamped before the
+// read, Unchanged after it.
+func PerFileStamping[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], compute Stamping[T], whole func(v T, size int64) bool) (out []T, hits int) {
+	return perFile(fsys, names, cache, next, true, compute, whole)
+}
+
+func ignoreStamps[T any](compute func(miss []int) []T) Stamping[T] {
+	return func(miss []int, _ func(int, model.FileStamp)) []T { return compute(miss) }
+}
+
+// perFile is PerFile; selfStamped, the files without an entry are
+// stamped by compute (PerFileStamping).
+func perFile[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], selfStamped bool, compute Stamping[T], whole func(v T, size int64) bool) (out []T, hits int) {
 	if next == nil {
 		all := make([]int, len(names))
 		for i := range all {
 			all[i] = i
 		}
-		return compute(all), 0
+		return compute(all, func(int, model.FileStamp) {}), 0
 	}
 	out = make([]T, len(names))
 	stamps := make([]model.FileStamp, len(names))
@@ -40,6 +67,9 @@ func PerFile[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T],
 	// The stamps (an lstat, an open and a 4 KiB read each) are taken on
 	// every CPU: on a warm run they are most of the work.
 	model.ParallelN(len(names), 0, func(i int) {
+		if _, ok := cache[names[i]]; selfStamped && !ok {
+			return // stamped by compute
+		}
 		if st, err := model.StampFile(fsys, names[i]); err == nil {
 			stamps[i], stamped[i] = st, true
 		}
@@ -56,7 +86,15 @@ func PerFile[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T],
 		}
 		miss = append(miss, i)
 	}
-	for j, v := range compute(miss) {
+	stamp := func(j int, st model.FileStamp) {
+		if i := miss[j]; !stamped[i] {
+			stamps[i], stamped[i] = st, true
+		}
+	}
+	if !selfStamped {
+		stamp = func(int, model.FileStamp) {}
+	}
+	for j, v := range compute(miss, stamp) {
 		i := miss[j]
 		out[i] = v
 		if stamped[i] && whole(v, stamps[i].Size) && model.Unchanged(fsys, names[i], stamps[i]) {

@@ -49,8 +49,12 @@ type loadedIndex struct {
 // time, so a reload reads only the transcripts that changed. It is safe
 // for concurrent use; the zero value is not: use NewCache.
 type Cache struct {
-	mu      sync.Mutex
-	files   map[string]cached
+	mu    sync.Mutex
+	files map[string]cached
+	// reading are the transcripts being read now: a build asking for one
+	// meanwhile (the Overview's lint beside the project feed's loads)
+	// waits for that read instead of reading it too.
+	reading map[string]chan struct{}
 	indexes map[uint64]*loadedIndex
 	seed    maphash.Seed
 }
@@ -67,21 +71,42 @@ type cached struct {
 
 // NewCache returns an empty cache.
 func NewCache() *Cache {
-	return &Cache{files: map[string]cached{}, indexes: map[uint64]*loadedIndex{}, seed: maphash.MakeSeed()}
+	return &Cache{files: map[string]cached{}, reading: map[string]chan struct{}{}, indexes: map[uint64]*loadedIndex{}, seed: maphash.MakeSeed()}
 }
 
 // events returns tf's events, from the cache when tf has not changed
 // (or, cachedOnly, whatever the cache holds for it).
 func (c *Cache) events(home fs.FS, tf model.TranscriptFile, cachedOnly bool) ([]Event, []model.Problem, error) {
 	c.mu.Lock()
-	hit, ok := c.files[tf.Path]
+	for {
+		hit, ok := c.files[tf.Path]
+		if ok && (cachedOnly || hit.size == tf.Size && hit.mod.Equal(tf.ModTime)) {
+			c.mu.Unlock()
+			return hit.events, hit.probs, hit.err
+		}
+		if cachedOnly {
+			c.mu.Unlock()
+			return nil, nil, nil
+		}
+		wait, busy := c.reading[tf.Path]
+		if !busy {
+			break
+		}
+		// Another build reads it now: its answer is this one's when it
+		// read the same version (else this reads it after).
+		c.mu.Unlock()
+		<-wait
+		c.mu.Lock()
+	}
+	done := make(chan struct{})
+	c.reading[tf.Path] = done
 	c.mu.Unlock()
-	if ok && (cachedOnly || hit.size == tf.Size && hit.mod.Equal(tf.ModTime)) {
-		return hit.events, hit.probs, hit.err
-	}
-	if cachedOnly {
-		return nil, nil, nil
-	}
+	defer func() {
+		c.mu.Lock()
+		delete(c.reading, tf.Path)
+		c.mu.Unlock()
+		close(done)
+	}()
 	loads, err := model.ReadLoads(home, tf.Path)
 	if err != nil {
 		c.mu.Lock()

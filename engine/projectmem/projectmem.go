@@ -28,6 +28,10 @@ type Env struct {
 	// Writes is the writer a store opened here writes through (nil: the
 	// real OS); a read never writes.
 	Writes model.WriteFS
+	// Loads keeps each transcript's load events between reads (an app's
+	// project feed's, shared with its Overview, so the open project's
+	// transcripts are read for them once); nil: each Loads reads them.
+	Loads *loads.Cache
 }
 
 // PreviewOptions are the preview.Build options of project (absolute) as
@@ -112,7 +116,7 @@ func (t *Target) Loads(days int) loads.Report {
 	}
 	p := t.Preview(t.Project, nil)
 	r := loads.Build(loads.Options{HomeDir: t.Home.Dir, Home: t.Home.FS, Slug: slug, Root: t.Root, Memory: t.Store.Memory(),
-		MemoryDir: t.Loc.Dir, Preview: &p, Now: t.Now, Days: days})
+		MemoryDir: t.Loc.Dir, Preview: &p, Now: t.Now, Days: days, Cache: t.Env.Loads})
 	if !ok {
 		r.Slug = model.Slug(t.Project)
 	}

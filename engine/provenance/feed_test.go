@@ -1,7 +1,11 @@
 package provenance
 
 import (
+	"io/fs"
 	"reflect"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -76,5 +80,60 @@ func TestFeedMakesAScanWait(t *testing.T) {
 	heads := int64(len(files)) * model.TailHeadMax
 	if n := home.N.Load(); n > size+heads+links {
 		t.Errorf("%d bytes read; the pass, the stamps and the scan's links take at most %d+%d+%d: the scan read first passes of its own", n, size, heads, links)
+	}
+}
+
+// orderFS notes the transcripts in the order they are first opened.
+type orderFS struct {
+	fs.FS
+	mu    sync.Mutex
+	seen  map[string]bool
+	order []string
+}
+
+func (o *orderFS) Open(name string) (fs.File, error) {
+	if strings.HasSuffix(name, ".jsonl") {
+		o.mu.Lock()
+		if !o.seen[name] {
+			o.seen[name] = true
+			o.order = append(o.order, name)
+		}
+		o.mu.Unlock()
+	}
+	return o.FS.Open(name)
+}
+
+// A scan reads its transcripts smallest first, the other end from the
+// shared pass (biggest first): a scan that began before the pass holds
+// the small files when the pass claims the rest, so what the pass reads
+// a second time for its other passes is small (on W the 15 biggest
+// transcripts were read twice).
+func TestScanReadsSmallestFirst(t *testing.T) {
+	l, err := provgen.Write(t.TempDir(), now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := model.FindTranscripts(model.DirFS(l.Home))
+	size := map[string]int64{}
+	distinct := map[int64]bool{}
+	for _, f := range files {
+		if f.Kind == model.TranscriptMain || f.Kind == model.TranscriptSubagent {
+			size[f.Path] = f.Size
+			distinct[f.Size] = true
+		}
+	}
+	if len(distinct) < 3 {
+		t.Fatalf("the generated home has %d transcript sizes: the test proves nothing", len(distinct))
+	}
+	o := &orderFS{FS: model.DirFS(l.Home), seen: map[string]bool{}}
+	Scan(Options{Home: o, Transcripts: files, Folders: ProjectFolders(l.Home, l.MemoryDir, l.Project), Workers: 1})
+	var got []int64
+	for _, n := range o.order {
+		if s, ok := size[n]; ok {
+			got = append(got, s)
+		}
+	}
+	if len(got) != len(size) || !slices.IsSorted(got) {
+		t.Errorf("first reads by size %v (of %d transcripts): want smallest first", got, len(size))
 	}
 }

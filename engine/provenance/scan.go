@@ -1,6 +1,7 @@
 package provenance
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -459,7 +460,19 @@ func Scan(o Options) Report {
 	// A cache not written costs the next run its time only.
 	defer func() { _ = o.Cache.Save() }()
 	passes := make([]firstPass, len(files))
-	model.ParallelN(len(files), o.Workers, func(i int) {
+	// Smallest first: the app's shared pass (engine/homepass) reads the
+	// biggest first and claims, when it starts, every file no scan reads
+	// at that moment; a scan that began before it (the Projects list's
+	// counts, the review inbox) then holds its smallest files, which the
+	// pass reads a second time for its other passes, not its biggest (on
+	// W the 15 biggest transcripts, 70 MB, were read twice).
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(files[a].Size, files[b].Size) })
+	model.ParallelN(len(files), o.Workers, func(k int) {
+		i := order[k]
 		passes[i] = o.Cache.first(o.Home, files[i], o.Folders)
 	})
 	// The second pass: transcripts with calls, and the main transcript of

@@ -160,15 +160,17 @@ func begin(o Options, limit int64) *Scanning {
 	for i := range all {
 		all[i] = i
 	}
-	s.results = scanUnits(o, units, all, s.hist, &hold{max: limit})
+	s.results = scanUnits(o, units, all, s.hist, &hold{max: limit}, nil)
 	s.Report = report(o, units, s.results, probs)
 	return s
 }
 
 // scanUnits scans the units at the indexes idx on o.Workers workers,
 // biggest first, and returns their results in the order of idx. held
-// nil only counts (scanUnit).
-func scanUnits(o Options, units []unit, idx []int, hist *lazyHistory, held *hold) []fileResult {
+// nil only counts (scanUnit). stamp, when not nil, is handed the stamp
+// of each file from the open that reads it (j its index in idx; a cache's
+// check, diskcache.Stamping).
+func scanUnits(o Options, units []unit, idx []int, hist *lazyHistory, held *hold, stamp func(j int, st model.FileStamp)) []fileResult {
 	order := make([]int, len(idx))
 	for i := range order {
 		order[i] = i
@@ -185,7 +187,11 @@ func scanUnits(o Options, units []unit, idx []int, hist *lazyHistory, held *hold
 		wg.Go(func() {
 			w := newWorker()
 			for j := range jobs {
-				out[j] = w.scanUnit(units[idx[j]], hist, o.Project, held)
+				var st func(model.FileStamp)
+				if stamp != nil {
+					st = func(s model.FileStamp) { stamp(j, s) }
+				}
+				out[j] = w.scanUnit(units[idx[j]], hist, o.Project, held, st)
 			}
 		})
 	}
@@ -330,8 +336,10 @@ const maxTextBytes = 4 << 20
 // scanUnit scans one file for Begin: it counts the findings the
 // project keeps, holds them while the scan's budget (held) allows, and
 // notes the turn of each transcript line that has one. With held nil it
-// only counts (Counts): it holds no finding and notes no turn.
-func (w *worker) scanUnit(u unit, hist *lazyHistory, project string, held *hold) fileResult {
+// only counts (Counts): it holds no finding and notes no turn. stamp,
+// when not nil, is handed the file's stamp, taken from the open that
+// reads it before the read (not called when it cannot be taken).
+func (w *worker) scanUnit(u unit, hist *lazyHistory, project string, held *hold, stamp func(model.FileStamp)) fileResult {
 	var res fileResult
 	f, err := model.OpenRegular(u.fsys, u.name)
 	if err != nil {
@@ -341,6 +349,11 @@ func (w *worker) scanUnit(u unit, hist *lazyHistory, project string, held *hold)
 		return res
 	}
 	defer f.Close()
+	if stamp != nil {
+		if st, err := model.StampOpened(f, u.name); err == nil {
+			stamp(st)
+		}
+	}
 	res.read = true
 	var lines []int
 	emit := func(f *Finding) {

@@ -142,6 +142,10 @@ func (p *Project) Store() string { return p.want }
 func (p *Project) SetStore(dir string) { p.want = dir }
 
 // Walk is the leftover search's walk of the home, which hears of every
+// LoadsCache keeps the open project's transcripts' load events (the
+// Overview's lint reads them through it too: once for both).
+func (p *Project) LoadsCache() *engineloads.Cache { return p.loads }
+
 // ReviewCache is the review inbox's first-pass cache, which the Overview's
 // review line shares so the app reads each transcript for it once.
 func (p *Project) ReviewCache() *provenance.FirstCache { return p.review }
