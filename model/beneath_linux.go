@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"strconv"
 	"sync/atomic"
 	"syscall"
 
@@ -61,4 +62,53 @@ func statBeneath(op, dir, name string) (info fs.FileInfo, ok bool, err error) {
 		return nil, false, nil
 	}
 	return info, true, nil
+}
+
+// reopenBeneath opens name, read from the folder dir, when the kernel
+// resolves it inside dir (statBeneath's rule) to a regular file, or a
+// folder when dirOK: the path descriptor the kernel resolved is opened
+// again through /proc/self/fd, so what is read is the very file that was
+// looked at (no second walk of the path a link could be put in, and no
+// O_NONBLOCK, since it is known not to be a pipe). full names the file
+// returned. ok is false when this cannot answer (no openat2, no /proc,
+// a name that is not a regular file or a folder, any other error): the
+// caller then takes statBeneath's way, which says why. A name that does
+// not exist is statBeneath's fs.ErrNotExist.
+func reopenBeneath(dir, name, full string, dirOK bool) (f *os.File, ok bool, err error) {
+	if noOpenat2.Load() {
+		return nil, false, nil
+	}
+	root, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false, nil
+	}
+	defer unix.Close(root)
+	fd, err := unix.Openat2(root, name, &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
+	})
+	switch {
+	case errors.Is(err, unix.ENOENT):
+		return nil, true, &fs.PathError{Op: "open", Path: name, Err: syscall.ENOENT}
+	case err != nil:
+		return nil, false, nil
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil {
+		return nil, false, nil
+	}
+	flags := unix.O_RDONLY | unix.O_CLOEXEC
+	switch typ := st.Mode & unix.S_IFMT; {
+	case typ == unix.S_IFREG:
+	case typ == unix.S_IFDIR && dirOK:
+		flags |= unix.O_DIRECTORY
+	default:
+		return nil, false, nil
+	}
+	rfd, err := unix.Open("/proc/self/fd/"+strconv.Itoa(fd), flags, 0)
+	if err != nil {
+		return nil, false, nil
+	}
+	return os.NewFile(uintptr(rfd), full), true, nil
 }
