@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"strconv"
 	"sync/atomic"
 	"syscall"
 
@@ -71,6 +72,41 @@ func openPathBeneath(op, dir, name string) (fd int, ok bool, err error) {
 		return -1, false, nil
 	}
 	return fd, true, nil
+}
+
+// reopenBeneath opens name, read from the folder dir, when the kernel
+// resolves it inside dir (statBeneath's rule) to a regular file, or a
+// folder when dirOK: the path descriptor the kernel resolved is opened
+// again through /proc/self/fd, so what is read is the very file that was
+// looked at (no second walk of the path a link could be put in, and no
+// O_NONBLOCK, since it is known not to be a pipe). full names the file
+// returned. ok is false when this cannot answer (no openat2, no /proc,
+// a name that is not a regular file or a folder, any other error): the
+// caller then takes identBeneath's way, which says why. A name that does
+// not exist is statBeneath's fs.ErrNotExist.
+func reopenBeneath(dir, name, full string, dirOK bool) (f *os.File, ok bool, err error) {
+	fd, ok, err := openPathBeneath("open", dir, name)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil {
+		return nil, false, nil
+	}
+	flags := unix.O_RDONLY | unix.O_CLOEXEC
+	switch typ := st.Mode & unix.S_IFMT; {
+	case typ == unix.S_IFREG:
+	case typ == unix.S_IFDIR && dirOK:
+		flags |= unix.O_DIRECTORY
+	default:
+		return nil, false, nil
+	}
+	rfd, err := unix.Open("/proc/self/fd/"+strconv.Itoa(fd), flags, 0)
+	if err != nil {
+		return nil, false, nil
+	}
+	return os.NewFile(uintptr(rfd), full), true, nil
 }
 
 // beneathID is what openBeneath needs of statBeneath's answer: whether

@@ -2,7 +2,10 @@
 
 package model
 
-import "io/fs"
+import (
+	"io/fs"
+	"os"
+)
 
 // statBeneath has no kernel to ask here: every name of a home is
 // resolved by ResolveInside.
@@ -19,3 +22,8 @@ func identBeneath(op, dir, name string) (id beneathID, ok bool, err error) {
 }
 
 func (id beneathID) is(fs.FileInfo) bool { return false }
+
+// reopenBeneath has no kernel to ask here either.
+func reopenBeneath(dir, name, full string, dirOK bool) (f *os.File, ok bool, err error) {
+	return nil, false, nil
+}

@@ -318,7 +318,8 @@ func (hs *historyScanner) line(ln Line, problems *[]Problem) (HistoryEntry, bool
 		*problems = append(*problems, Problem{File: hs.name, Line: ln.Number, Kind: kind, Reason: err.Error()})
 		return HistoryEntry{}, false
 	}
-	if !utf8.Valid(ln.Bytes) {
+	// The decoder's scanner has just read the line: ASCII is valid UTF-8.
+	if !hs.hd.js.ASCII() && !utf8.Valid(ln.Bytes) {
 		*problems = append(*problems, Problem{File: hs.name, Line: ln.Number, Kind: ProblemEncoding, Reason: "invalid UTF-8 (replaced with U+FFFD)"})
 	}
 	return e, true

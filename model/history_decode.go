@@ -27,6 +27,10 @@ type historyDecoder struct {
 	js jsonscan.Scanner
 	// pool, when not nil, shares repeated project and session strings.
 	pool map[string]string
+	// counts checks the strings a count does not read (display, prompt,
+	// project, session, a paste's content) without making them
+	// (HistoryTail.Counts).
+	counts bool
 
 	topFn, pasteMapFn, pasteFn jsonscan.MemberFunc
 	pasteElemFn                jsonscan.ElemFunc
@@ -121,9 +125,22 @@ func (h *historyDecoder) token(v int) (text []byte, plain bool, end int, err err
 	return body, true, end, nil
 }
 
+// checked is str for a string a count does not read: checked as str
+// checks it, made only when the decoder does not just count.
+func (h *historyDecoder) checked(v int) (string, int, error) {
+	if !h.counts {
+		return h.str(v)
+	}
+	_, _, end, err := h.token(v)
+	return "", end, err
+}
+
 // interned reads a string value that repeats across lines (project,
 // session id), sharing one copy per distinct value.
 func (h *historyDecoder) interned(v int) (string, int, error) {
+	if h.counts {
+		return h.checked(v)
+	}
 	if h.pool == nil {
 		return h.str(v)
 	}
@@ -160,11 +177,11 @@ func (h *historyDecoder) top(key []byte, v, depth int) (end int, err error) {
 	c, d := &h.cur, h.js.Bytes()
 	switch string(key) {
 	case "display":
-		c.display, end, err = h.str(v)
+		c.display, end, err = h.checked(v)
 		c.hasDisplay = err == nil
 		return end, err
 	case "prompt":
-		c.prompt, end, err = h.str(v)
+		c.prompt, end, err = h.checked(v)
 		c.hasPrompt = err == nil
 		return end, err
 	case "project":
@@ -261,7 +278,7 @@ func (h *historyDecoder) pasteField(key []byte, v, depth int) (end int, err erro
 		s, end, err = h.str(v)
 		p.Kind = PasteKind(s)
 	case "content":
-		p.Content, end, err = h.str(v)
+		p.Content, end, err = h.checked(v)
 		p.Inline = true
 	case "contentHash":
 		if string(d[v:min(v+4, len(d))]) == "null" {

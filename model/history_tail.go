@@ -16,6 +16,13 @@ import (
 type HistoryTail struct {
 	// State is where the next Read starts (plain data: see TailState).
 	State TailState
+	// Counts leaves out of the entries what a count does not read: the
+	// entries the fast decoder reads have an empty Display, Project and
+	// SessionID and their pastes no inline Content (each is still
+	// checked, so the same lines are entries, the same problems are
+	// reported and the same pastes referred to). For a reader that counts
+	// entries and pastes (stat).
+	Counts bool
 	// hd decodes lines, sharing repeated project and session strings
 	// across reads.
 	hd *historyDecoder
@@ -61,6 +68,7 @@ func (t *HistoryTail) readFrom(fsys fs.FS, path string) (HistoryRead, error) {
 	if out.Full || t.hd == nil {
 		t.hd = newHistoryDecoder(make(map[string]string))
 	}
+	t.hd.counts = t.Counts
 	if out.Full {
 		// About 150 bytes a line: one allocation instead of a dozen, but
 		// never more than 2^17 entries ahead: a huge file of one line must
@@ -103,6 +111,7 @@ func (t *HistoryTail) Pending(fsys fs.FS, path string) ([]HistoryEntry, []Proble
 	if t.hd == nil {
 		t.hd = newHistoryDecoder(make(map[string]string))
 	}
+	t.hd.counts = t.Counts
 	hs := historyScanner{name: path, hd: t.hd}
 	lr := &LineReader{r: bufio.NewReaderSize(io.NewSectionReader(readerAt(f), t.State.Offset, info.Size()-t.State.Offset), 4096), first: t.State.Offset == 0}
 	var entries []HistoryEntry

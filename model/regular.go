@@ -306,14 +306,23 @@ func (d dirFS) open(name string, dirOK bool) (fs.File, error) {
 	return f, nil
 }
 
-// openBeneath is open for a home's name the kernel resolves inside it
-// (statBeneath). The name is opened again by its full path, and kept
-// only when that is the file the kernel resolved inside: a link put in
-// between is not read through. ok is false when open must resolve name
-// itself.
+// openBeneath is open for a home's name the kernel resolves inside it:
+// the file the kernel resolved, opened again through /proc
+// (reopenBeneath); else (identBeneath) the name opened again by its full
+// path, and kept only when that is the file the kernel resolved inside:
+// a link put in between is not read through. ok is false when open must
+// resolve name itself.
 func (d dirFS) openBeneath(name string, dirOK bool) (fs.File, bool, error) {
 	if !d.inside || name == "." || !fs.ValidPath(name) {
 		return nil, false, nil
+	}
+	if full, err := d.join("open", name); err == nil {
+		switch f, ok, err := reopenBeneath(d.dir, name, full, dirOK); {
+		case ok && err != nil:
+			return nil, true, err
+		case ok:
+			return f, true, nil
+		}
 	}
 	id, ok, err := identBeneath("open", d.dir, name)
 	switch {

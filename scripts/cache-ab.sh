@@ -9,6 +9,11 @@
 #
 #   A_BIN=/tmp/main-memscope B_BIN=/tmp/branch-memscope HOME_DIR=.cache/bench/W scripts/cache-ab.sh
 #   RUNS=5 (default 3)
+#   ONE_CORE=1: every command alone on CPU 1 at real-time priority
+#   (chrt -f 10, root only) with GOMAXPROCS=1, so the other work of a
+#   shared machine does not preempt it: CPU times that separate two
+#   builds when the load does not let the two-core runs (wall times then
+#   mean nothing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
@@ -21,10 +26,14 @@ mapfile -t FILES < <(find "$H/projects" -name '*.jsonl' -type f)
 cat "${FILES[@]}" >/dev/null # the page cache warm for every row
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 # run LABEL OUT CMD...: one run, "LABEL cpu wall rss-kB" on stdout.
+ALONE=()
+if [ -n "${ONE_CORE:-}" ]; then
+	ALONE=(env GOMAXPROCS=1 chrt -f 10 taskset -c 1)
+fi
 run() {
 	local label=$1 out=$2
 	shift 2
-	/usr/bin/time -f '%U %S %e %M' -o "$TMP/t" "$@" >"$out"
+	/usr/bin/time -f '%U %S %e %M' -o "$TMP/t" "${ALONE[@]}" "$@" >"$out"
 	awk -v l="$label" '{printf "%s %.2f %.2f %d\n", l, $1 + $2, $3, $4}' "$TMP/t"
 }
 for _ in $(seq "$RUNS"); do
@@ -51,7 +60,7 @@ col() { awk -v l="$1" -v c="$2" '$1 == l {print $c}' "$TMP/runs" | med; }
 CAT=$(col cat 2)
 echo "### ${#FILES[@]} transcripts of $H, $(date -u +%Y-%m-%dT%H:%MZ); a = $A_BIN, b = $B_BIN"
 echo
-echo "- $(nproc) CPUs, load average before: $LOAD_BEFORE; after: $LOAD_AFTER; medians of $RUNS alternated runs"
+echo "- $(nproc) CPUs, load average before: $LOAD_BEFORE; after: $LOAD_AFTER; medians of $RUNS alternated runs${ONE_CORE:+, each alone on CPU 1 (chrt -f 10, GOMAXPROCS=1)}"
 echo
 echo "| command | CPU a | CPU b | × cat a | × cat b | wall a | wall b | RSS a | RSS b |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"

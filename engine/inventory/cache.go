@@ -105,7 +105,8 @@ func readHistoryCached(fsys fs.FS, cached *cachedHistory) (hc historyCounts, nex
 		return hc, nil, false
 	}
 	base := &cachedHistory{Refs: map[model.PasteHash]int{}}
-	t := &model.HistoryTail{}
+	// stat counts entries and pastes: their text is checked, not made.
+	t := &model.HistoryTail{Counts: true}
 	switch {
 	case cached == nil:
 	case cached.Stamp.Equal(st):
