@@ -398,12 +398,18 @@ func (p *Project) LoadsCmd(slug string) tea.Cmd {
 // LoadsDone loads the project again when the transcripts say something
 // the open project's panes, lint and prune plan do not have yet (that
 // load finds the new events in the cache, and its own loads read then
-// finds nothing new).
+// finds nothing new). When they say what the project's loads say, a load
+// that took them from the cache before they were read is complete now
+// (ProjectLoaded.LoadsComplete): what it computed is what it would
+// compute again.
 func (p *Project) LoadsDone(msg LoadsRead, open string) tea.Cmd {
 	if msg.slug != open {
 		return nil
 	}
 	if p.cur.Slug == msg.slug && sameLoads(p.cur.Loads, msg.report) {
+		if !p.cur.LoadsComplete() {
+			p.cur.Loads = msg.report
+		}
 		return nil
 	}
 	if p.askedFor(msg) {
