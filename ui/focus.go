@@ -102,6 +102,14 @@ func (m *Model) setFocus(i int) tea.Cmd {
 	switch i {
 	case paneLive:
 		live = m.lv.Shown()
+	case paneHealth:
+		// The prune plan, which only Health shows, is made once it is.
+		render = m.feeds.project.ShowPlan()
+		if c := m.feeds.project.Cur(); render == nil && c.Plan != nil && !m.p.health.Planned() {
+			// The plan landed in another copy of the panes (a test's
+			// fork): this pane catches up with the feed.
+			paneTable[paneHealth].update(m.p, c.HealthData())
+		}
 	case paneIndex, paneMemories:
 		// The index, the memory bodies, are rendered when their pane is
 		// first on screen.

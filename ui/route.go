@@ -67,6 +67,11 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 			}
 		}
 		return m, next, true
+	case feed.PlanMade:
+		if m.feeds.project.PlanMade(msg) {
+			paneTable[paneHealth].update(m.p, m.feeds.project.Cur().HealthData())
+		}
+		return m, nil, true
 	case feed.Rendered:
 		m.applyRendered(msg)
 		return m, nil, true
