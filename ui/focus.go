@@ -6,6 +6,7 @@ import (
 
 	"github.com/memscope/memscope/keymap"
 	"github.com/memscope/memscope/views/msgs"
+	"github.com/memscope/memscope/views/projects"
 )
 
 // handleKey handles global keys unless the focused pane is taking text
@@ -102,6 +103,13 @@ func (m *Model) setFocus(i int) tea.Cmd {
 	switch i {
 	case paneLive:
 		live = m.lv.Shown()
+	case paneProjects:
+		// The review counts, which only Projects shows, are counted once
+		// it is.
+		var counts *projects.UnreviewedMsg
+		if render, counts = m.feeds.project.ShowCounts(); counts != nil {
+			paneTable[paneProjects].update(m.p, *counts)
+		}
 	case paneHealth:
 		// The prune plan, which only Health shows, is made once it is.
 		render = m.feeds.project.ShowPlan()

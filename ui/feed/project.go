@@ -60,6 +60,11 @@ type Project struct {
 	// is the folder read a plan is being made for (ShowPlan).
 	planShown bool
 	planning  *model.MemoryDir
+	// countsShown says the Projects pane was on screen: from then on the
+	// home's review counts (CountsCmd), which only it shows, are counted;
+	// counts are the last counted (Counted).
+	countsShown bool
+	counts      map[string]int
 }
 
 // ProjectEnv is what a project load reads through and writes with.
