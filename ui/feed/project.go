@@ -26,7 +26,8 @@ import (
 // Project feeds the open project's panes (Index, Memories, Health, the
 // Prompt pane's loads): one memory store of the project read (its auto
 // memory, or the store asked for with SetStore), linted, its prune
-// planned, with what the project's transcripts say was loaded. One load
+// planned once the Health pane was shown (ShowPlan), with what the
+// project's transcripts say was loaded. One load
 // runs at a time (Flight), the newest request waiting. It keeps lint's
 // per-file work on the folder (a memo), the leftover search's walk of
 // the home (until a file event says it may differ) and the loads' cache
@@ -251,7 +252,8 @@ func (e ProjectEnv) root() fs.FS { return Mount(e.Machine, e.Home) }
 func Mount(machine fs.FS, home *model.Home) fs.FS { return model.MountFS(machine, home.Dir, home.FS) }
 
 // load reads a project's memory store and runs the engine over it: the
-// index cap, each file's age and staleness, lint and the prune plan.
+// index cap, each file's age and staleness, lint and (once Health was
+// shown) the prune plan.
 func (p *Project) load(slug string) tea.Cmd {
 	e := p.env
 	fsys, now, homeDir, project, writes, root := e.Home.FS, e.Now(), e.Home.Dir, p.home.Path(slug), e.Writes, e.root()
