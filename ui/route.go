@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/ui/feed"
+	"github.com/memscope/memscope/views/health"
 	"github.com/memscope/memscope/views/msgs"
 	"github.com/memscope/memscope/views/replay"
 )
@@ -69,7 +70,7 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, next, true
 	case feed.PlanMade:
 		if m.feeds.project.PlanMade(msg) {
-			paneTable[paneHealth].update(m.p, m.feeds.project.Cur().HealthData())
+			paneTable[paneHealth].update(m.p, health.PlanMsg{Plan: m.feeds.project.Cur().Plan})
 		}
 		return m, nil, true
 	case feed.Rendered:

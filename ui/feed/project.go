@@ -221,8 +221,8 @@ func (p *Project) planCmd() tea.Cmd {
 	return func() tea.Msg { return PlanMade{dir: md, plan: *planOf(md, loads, memo, unstamped, at, th)} }
 }
 
-// PlanMade takes a plan: ok says it is of the load in hand (its Health
-// pane's message is then HealthData).
+// PlanMade takes a plan: ok says it is of the load in hand (the Health
+// pane is then handed Cur().Plan).
 func (p *Project) PlanMade(msg PlanMade) (ok bool) {
 	if p.planning == msg.dir {
 		p.planning = nil
