@@ -5,7 +5,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/keymap"
+	"github.com/memscope/memscope/views/health"
 	"github.com/memscope/memscope/views/msgs"
+	"github.com/memscope/memscope/views/projects"
 )
 
 // handleKey handles global keys unless the focused pane is taking text
@@ -102,6 +104,21 @@ func (m *Model) setFocus(i int) tea.Cmd {
 	switch i {
 	case paneLive:
 		live = m.lv.Shown()
+	case paneProjects:
+		// The review counts, which only Projects shows, are counted once
+		// it is.
+		var counts *projects.UnreviewedMsg
+		if render, counts = m.feeds.project.ShowCounts(); counts != nil {
+			paneTable[paneProjects].update(m.p, *counts)
+		}
+	case paneHealth:
+		// The prune plan, which only Health shows, is made once it is.
+		render = m.feeds.project.ShowPlan()
+		if c := m.feeds.project.Cur(); render == nil && c.Plan != nil && !m.p.health.Planned() {
+			// The plan landed in another copy of the panes (a test's
+			// fork): this pane catches up with the feed.
+			paneTable[paneHealth].update(m.p, health.PlanMsg{Plan: c.Plan})
+		}
 	case paneIndex, paneMemories:
 		// The index, the memory bodies, are rendered when their pane is
 		// first on screen.

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/ui/feed"
+	"github.com/memscope/memscope/views/health"
 	"github.com/memscope/memscope/views/msgs"
 	"github.com/memscope/memscope/views/replay"
 )
@@ -56,7 +57,22 @@ func (m Model) handleLoaded(msg tea.Msg) (Model, tea.Cmd, bool) {
 		next = tea.Batch(next, m.selectPendingHit(), m.renderCmd(), m.loadedPreviewCmd(), m.loadReviewCmd(), m.feeds.project.LoadsCmd(msg.Slug), m.feeds.edits.JournalCmd(m.editCtx()))
 		return m, next, true
 	case feed.LoadsRead:
-		return m, m.projectCmd(m.feeds.project.LoadsDone(msg, m.data.open)), true
+		cur := m.feeds.project.Cur()
+		was := cur.LoadsComplete()
+		next := m.projectCmd(m.feeds.project.LoadsDone(msg, m.data.open))
+		if !was && cur.LoadsComplete() {
+			// The load's loads were all there: its lint is the Lint line's.
+			m.feeds.overview.ProjectChecked(cur.Checked())
+			if m.focus == paneOverview {
+				next = tea.Batch(next, m.overviewLoad())
+			}
+		}
+		return m, next, true
+	case feed.PlanMade:
+		if m.feeds.project.PlanMade(msg) {
+			paneTable[paneHealth].update(m.p, health.PlanMsg{Plan: m.feeds.project.Cur().Plan})
+		}
+		return m, nil, true
 	case feed.Rendered:
 		m.applyRendered(msg)
 		return m, nil, true

@@ -111,3 +111,16 @@ func BenchmarkRetype(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDupeIndexFirstFind is a memo's first Find over the same 1000
+// memories: what a project load's lint does on the app's start (the
+// index built from nothing), against BenchmarkFindDuplicates.
+func BenchmarkDupeIndexFirstFind(b *testing.B) {
+	s, _ := benchMemoryFolder(b, 1000, 0)
+	docs := lint.DupeDocs(s.Memory())
+	b.ReportAllocs()
+	for b.Loop() {
+		var x lint.DupeIndex
+		x.Find(docs, 0)
+	}
+}

@@ -137,10 +137,7 @@ func FindDuplicates(docs []DupeDoc, threshold float64) []DuplicatePair {
 	}
 	var out []DuplicatePair
 	for p, n := range common {
-		most := n + min(frequent[p.a], frequent[p.b])
-		// i/(|a|+|b|-i) grows with i; the margin keeps a pair whose
-		// bound is the threshold up to rounding.
-		if float64(most) < threshold*float64(len(sets[p.a])+len(sets[p.b])-most)*(1-1e-9) {
+		if !mayReach(n+min(frequent[p.a], frequent[p.b]), len(sets[p.a]), len(sets[p.b]), threshold) {
 			continue
 		}
 		sim := Jaccard(sets[p.a], sets[p.b])
@@ -154,6 +151,13 @@ func FindDuplicates(docs []DupeDoc, threshold float64) []DuplicatePair {
 	}
 	sortDuplicatePairs(out)
 	return out
+}
+
+// mayReach says two shingle sets of sizes na and nb that share at most
+// most shingles can be threshold similar: i/(na+nb-i) grows with i; the
+// margin keeps a pair whose bound is the threshold up to rounding.
+func mayReach(most, na, nb int, threshold float64) bool {
+	return float64(most) >= threshold*float64(na+nb-most)*(1-1e-9)
 }
 
 // findDuplicatesOf is FindDuplicates' answer cut to the pairs the doc

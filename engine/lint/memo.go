@@ -89,8 +89,9 @@ type DupeIndex struct {
 	// similarity.
 	pairs  map[[2]int32]float64
 	nextID int32
-	// updates and rebuilds count the two ways Find went (for tests).
-	updates, rebuilds int
+	// updates and rebuilds count the two ways Find went, compared the
+	// pairs whose shingle sets a rebuild compared (for tests).
+	updates, rebuilds, compared int
 }
 
 // dupeDoc is one document's analysis.
@@ -255,19 +256,31 @@ func (x *DupeIndex) rebuild(docs []DupeDoc, threshold float64) {
 	for _, d := range ds {
 		byID[d.id] = d
 	}
-	common := map[[2]int32]bool{}
+	// As FindDuplicates: the shingles a pair shares, and each document's
+	// shingles left out (in more than maxShinglePosting documents), bound
+	// its similarity, which rules most pairs out without comparing sets.
+	common := map[[2]int32]int{}
+	frequent := map[int32]int{}
 	for _, list := range x.postings {
 		if len(list) > maxShinglePosting {
+			for _, id := range list {
+				frequent[id]++
+			}
 			continue
 		}
 		for a := 0; a < len(list); a++ {
 			for b := a + 1; b < len(list); b++ {
-				common[pairKey(list[a], list[b])] = true
+				common[pairKey(list[a], list[b])]++
 			}
 		}
 	}
-	for p := range common {
-		if sim := Jaccard(byID[p[0]].set, byID[p[1]].set); sim >= threshold {
+	for p, n := range common {
+		a, b := byID[p[0]], byID[p[1]]
+		if !mayReach(n+min(frequent[p[0]], frequent[p[1]]), len(a.set), len(b.set), threshold) {
+			continue
+		}
+		x.compared++
+		if sim := Jaccard(a.set, b.set); sim >= threshold {
 			x.pairs[p] = sim
 		}
 	}

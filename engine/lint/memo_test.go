@@ -150,3 +150,35 @@ func TestLintMemoSameReport(t *testing.T) {
 		}
 	}
 }
+
+// A rebuild rules pairs out by the shingles they share, as FindDuplicates
+// does, before comparing their sets: of the pairs that share a shingle
+// (most of a folder whose notes use the same words), it compares only
+// those that could reach the threshold. The old rebuild compared every
+// pair sharing a shingle.
+func TestDupeIndexRebuildBoundsPairs(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 99))
+	var docs []DupeDoc
+	for i := range 100 {
+		docs = append(docs, DupeDoc{Path: fmt.Sprintf("m%03d.md", i), Text: randomDoc(r)})
+	}
+	var x DupeIndex
+	got := x.Find(docs, 0)
+	if want := FindDuplicates(docs, 0); !reflect.DeepEqual(got, want) {
+		t.Fatalf("index gives %v, FindDuplicates %v", got, want)
+	}
+	sharing := 0
+	for a := range docs {
+		for b := a + 1; b < len(docs); b++ {
+			for sh := range x.docs[docs[a].Path].set {
+				if x.docs[docs[b].Path].set[sh] && len(x.postings[sh]) <= maxShinglePosting {
+					sharing++
+					break
+				}
+			}
+		}
+	}
+	if x.compared > sharing/2 || x.compared < len(got) {
+		t.Errorf("the rebuild compared %d pairs of the %d sharing a shingle (%d similar)", x.compared, sharing, len(got))
+	}
+}

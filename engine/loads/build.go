@@ -155,6 +155,10 @@ type Report struct {
 	// Expected are the rules and imports of the next session's prompt.
 	Expected []Expected      `json:"expected"`
 	Problems []model.Problem `json:"problems"`
+	// Partial says a CachedOnly build took a transcript's events from
+	// nothing or from an older read (not in the cache, or changed since):
+	// a build that reads them may say more. Not printed.
+	Partial bool `json:"-"`
 }
 
 // aggregate is one file's loads while they are counted.
@@ -185,7 +189,8 @@ func Build(o Options) Report {
 	all := map[string]bool{}
 	for _, tf := range tfs {
 		all[tf.SessionID] = true
-		evs, probs, err := o.Cache.events(o.Home, tf, o.CachedOnly)
+		evs, probs, fresh, err := o.Cache.events(o.Home, tf, o.CachedOnly)
+		r.Partial = r.Partial || !fresh
 		if err != nil {
 			r.Problems = append(r.Problems, model.Problem{File: tf.Path, Kind: model.ProblemUnreadable, Reason: err.Error()})
 			continue

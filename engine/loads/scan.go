@@ -75,18 +75,21 @@ func NewCache() *Cache {
 }
 
 // events returns tf's events, from the cache when tf has not changed
-// (or, cachedOnly, whatever the cache holds for it).
-func (c *Cache) events(home fs.FS, tf model.TranscriptFile, cachedOnly bool) ([]Event, []model.Problem, error) {
+// (or, cachedOnly, whatever the cache holds for it); fresh is false when
+// those are not what a read of tf now gives (cachedOnly, and tf is not
+// in the cache or changed since).
+func (c *Cache) events(home fs.FS, tf model.TranscriptFile, cachedOnly bool) (evs []Event, probs []model.Problem, fresh bool, err error) {
 	c.mu.Lock()
 	for {
 		hit, ok := c.files[tf.Path]
-		if ok && (cachedOnly || hit.size == tf.Size && hit.mod.Equal(tf.ModTime)) {
+		same := ok && hit.size == tf.Size && hit.mod.Equal(tf.ModTime)
+		if same || ok && cachedOnly {
 			c.mu.Unlock()
-			return hit.events, hit.probs, hit.err
+			return hit.events, hit.probs, same, hit.err
 		}
 		if cachedOnly {
 			c.mu.Unlock()
-			return nil, nil, nil
+			return nil, nil, false, nil
 		}
 		wait, busy := c.reading[tf.Path]
 		if !busy {
@@ -112,9 +115,8 @@ func (c *Cache) events(home fs.FS, tf model.TranscriptFile, cachedOnly bool) ([]
 		c.mu.Lock()
 		c.files[tf.Path] = cached{size: tf.Size, mod: tf.ModTime, err: err}
 		c.mu.Unlock()
-		return nil, nil, err
+		return nil, nil, true, err
 	}
-	var evs []Event
 	for _, r := range loads.Records {
 		ev := Event{Session: r.SessionID, Transcript: tf.Path, Line: r.Line, UUID: r.UUID, Time: r.Timestamp,
 			MidSession: r.AttachmentType == model.AttachmentNestedMemory}
@@ -133,7 +135,7 @@ func (c *Cache) events(home fs.FS, tf model.TranscriptFile, cachedOnly bool) ([]
 	c.mu.Lock()
 	c.files[tf.Path] = cached{size: tf.Size, mod: tf.ModTime, events: evs, probs: loads.Problems}
 	c.mu.Unlock()
-	return evs, loads.Problems, nil
+	return evs, loads.Problems, true, nil
 }
 
 // index parses a loaded MEMORY.md text once per distinct text.

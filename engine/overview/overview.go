@@ -179,6 +179,10 @@ type Checked struct {
 	// the project's auto memory (another store is shown).
 	MemoryDir, Tree string
 	Lint            *lint.Report
+	// LintToCome says Lint is nil for now: the app linted the project's
+	// auto memory before it had read every load, and hands a complete
+	// check over once it has (the Lint line waits for it).
+	LintToCome bool
 	// Preview is the next session's prompt (nil: not built).
 	Preview *preview.Preview
 }
@@ -186,7 +190,7 @@ type Checked struct {
 // TakesChecked says the line id takes Source.Checked when it is for the
 // Source's project: an app that checks the project anyway counts it
 // once that check is in.
-func TakesChecked(id ID) bool { return id == Prompt }
+func TakesChecked(id ID) bool { return id == Lint || id == Prompt }
 
 // lint is lint's report on the project's auto memory: Checked's when it
 // is of the same folder and tree, else linted here with the inputs

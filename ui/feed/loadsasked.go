@@ -7,10 +7,16 @@ import (
 )
 
 // sameLoads reports whether two loads reports say the same (nil says
-// nothing): the one comparison LoadsDone makes, against the project's
-// loads and against the loads a load was asked for.
+// nothing), whether or not each was complete: the one comparison
+// LoadsDone makes, against the project's loads and against the loads a
+// load was asked for.
 func sameLoads(a, b *engineloads.Report) bool {
-	return a != nil && b != nil && reflect.DeepEqual(*a, *b)
+	if a == nil || b == nil {
+		return false
+	}
+	x, y := *a, *b
+	x.Partial, y.Partial = false, false
+	return reflect.DeepEqual(x, y)
 }
 
 // askedFor reports whether a project load already asked for serves msg,

@@ -40,9 +40,10 @@ type Overview struct {
 	// (ProjectChecked), which the lines that take it
 	// (engov.TakesChecked) use when it is of the project they count;
 	// checkWait says those lines wait for it (the start, ctrl+r, another
-	// project: a project load is on its way).
-	checked   *engov.Checked
-	checkWait bool
+	// project: a project load is on its way); lintWait says the Lint line
+	// still waits once it came, for a check with lint (LintToCome).
+	checked             *engov.Checked
+	checkWait, lintWait bool
 	// listed is the home listed once (model.ListOnce) for every line
 	// counted until the lines settle, from, the home it lists: the start's
 	// lines count from several Loads (the project, history.jsonl) and
@@ -72,7 +73,7 @@ func NewOverview() *Overview {
 // take its check wait for it).
 func (o *Overview) Invalidate(ids ...engov.ID) {
 	if len(ids) == 0 {
-		o.checkWait = true
+		o.checkWait, o.lintWait = true, true
 		o.listed = nil
 		for _, sp := range engov.Specs {
 			ids = append(ids, sp.ID)
@@ -103,8 +104,9 @@ func (o *Overview) Changed(project, home, appends bool) {
 	}
 	if project {
 		// The check in hand is of the files before the change: the
-		// lines count their own until the next check comes.
-		o.checked = nil
+		// lines count their own until the next check comes (a change
+		// to the instructions alone loads no project: none may come).
+		o.checked, o.lintWait = nil, false
 	}
 	if len(ids) > 0 {
 		o.Invalidate(ids...)
@@ -119,7 +121,7 @@ func (o *Overview) SetProject(path string, ready bool) {
 		return
 	}
 	if path != o.project {
-		o.checkWait = true
+		o.checkWait, o.lintWait = true, true
 	}
 	o.project, o.ready = path, ready
 	for _, sp := range engov.Specs {
@@ -151,18 +153,29 @@ func (o *Overview) HistoryRead(held *model.HistoryRead, full bool) {
 
 // ProjectChecked hands over the Project feed's check of the open
 // project's memory (feed.ProjectLoaded.Checked), after each of its
-// loads: the lines that take it count again from it.
+// loads and when a load's loads turn out complete: the lines that take
+// it count again from it; a check whose lint is to come leaves the Lint
+// line as it is (waiting at the start, else its own count) until the
+// check with lint comes.
 func (o *Overview) ProjectChecked(c *engov.Checked) {
 	o.checked = c
 	if c.Project != o.project {
 		return
 	}
-	o.checkWait = false
+	o.checkWait, o.lintWait = false, c.LintToCome
 	for _, sp := range engov.Specs {
-		if engov.TakesChecked(sp.ID) {
+		if engov.TakesChecked(sp.ID) && (sp.ID != engov.Lint || !c.LintToCome) {
 			o.Invalidate(sp.ID)
 		}
 	}
+}
+
+// waits says line id waits for the project's check.
+func (o *Overview) waits(id engov.ID) bool {
+	if o.project == "" || !engov.TakesChecked(id) {
+		return false
+	}
+	return o.checkWait || id == engov.Lint && o.lintWait
 }
 
 // Project is the project folder the project lines count.
@@ -181,8 +194,7 @@ func (o *Overview) Load(src func(project string) *engov.Source) (tea.Cmd, []engo
 		// The lines sharing the pass wait for the project too: the pass
 		// looks for its memory folders (one read of the home for all).
 		if !o.stale[id] || o.running[id] || (sp.Scope == engov.ScopeProject || sp.Shared) && !o.ready ||
-			engov.ReadsHistory(id) && !o.historyKnown ||
-			engov.TakesChecked(id) && o.checkWait && o.project != "" {
+			engov.ReadsHistory(id) && !o.historyKnown || o.waits(id) {
 			continue
 		}
 		if s == nil {

@@ -26,7 +26,8 @@ import (
 // Project feeds the open project's panes (Index, Memories, Health, the
 // Prompt pane's loads): one memory store of the project read (its auto
 // memory, or the store asked for with SetStore), linted, its prune
-// planned, with what the project's transcripts say was loaded. One load
+// planned once the Health pane was shown (ShowPlan), with what the
+// project's transcripts say was loaded. One load
 // runs at a time (Flight), the newest request waiting. It keeps lint's
 // per-file work on the folder (a memo), the leftover search's walk of
 // the home (until a file event says it may differ) and the loads' cache
@@ -55,6 +56,16 @@ type Project struct {
 	review     *provenance.FirstCache
 	reviewGen  int
 	unreviewed int
+	// planShown says the Health pane was on screen: from then on a load
+	// plans the prune too (before, most starts never show it); planning
+	// is the folder read a plan is being made for (ShowPlan).
+	planShown bool
+	planning  *model.MemoryDir
+	// countsShown says the Projects pane was on screen: from then on the
+	// home's review counts (CountsCmd), which only it shows, are counted;
+	// counts are the last counted (Counted).
+	countsShown bool
+	counts      map[string]int
 }
 
 // ProjectEnv is what a project load reads through and writes with.
@@ -106,7 +117,9 @@ type ProjectLoaded struct {
 	// Store edits the memory folder; nil when the home is not on disk.
 	Store *memstore.Store
 	Lint  memlint.Report
-	Plan  *memstore.Plan
+	// Plan is the prune plan of the folder, nil until the Health pane
+	// was first shown (Project.ShowPlan).
+	Plan *memstore.Plan
 	// Writable is nil when the store may write the memory folder.
 	Writable error
 	// Loads is what the project's sessions loaded; nil when not read.
@@ -120,6 +133,10 @@ type ProjectLoaded struct {
 	// memory folder of the home and beside the files its restores wrote
 	// (the Health pane lists them; C removes them).
 	Leftovers leftover.Report
+	// at is the load's clock and unstamped says the client does not
+	// stamp the store (agent memory): the plan's options.
+	at        time.Time
+	unstamped bool
 }
 
 // LoadsRead is what a project's transcripts say was loaded.
@@ -175,7 +192,59 @@ func (p *Project) Loaded(msg ProjectLoaded, open string) (ok bool, next tea.Cmd)
 		return false, next
 	}
 	p.cur = msg
-	return true, next
+	return true, tea.Batch(next, p.planCmd())
+}
+
+// PlanMade is the prune plan of a load's folder (ShowPlan).
+type PlanMade struct {
+	dir  *model.MemoryDir
+	plan memstore.Plan
+}
+
+// ShowPlan says the Health pane is on screen: the prune plan, which only
+// it shows (and applies), is made from then on: now for the load in hand
+// when it has none, and by every load after.
+func (p *Project) ShowPlan() tea.Cmd {
+	p.planShown = true
+	return p.planCmd()
+}
+
+// planCmd makes the plan of the load in hand when the Health pane was
+// shown and the load has none, unless one is being made for it.
+func (p *Project) planCmd() tea.Cmd {
+	c := &p.cur
+	if !p.planShown || c.Plan != nil || c.Dir == nil || p.planning == c.Dir {
+		return nil
+	}
+	p.planning = c.Dir
+	md, loads, unstamped, at, th := c.Dir, c.Loads, c.unstamped, c.at, p.env.Staleness
+	var memo *memlint.Memo
+	if p.lintOf == c.Slug+"\x00"+c.Want {
+		memo = p.lint
+	}
+	return func() tea.Msg { return PlanMade{dir: md, plan: *planOf(md, loads, memo, unstamped, at, th)} }
+}
+
+// PlanMade takes a plan: ok says it is of the load in hand (the Health
+// pane is then handed Cur().Plan).
+func (p *Project) PlanMade(msg PlanMade) (ok bool) {
+	if p.planning == msg.dir {
+		p.planning = nil
+	}
+	if msg.dir != p.cur.Dir || p.cur.Plan != nil {
+		return false
+	}
+	p.cur.Plan = &msg.plan
+	return true
+}
+
+// planOf is the prune plan of a memory folder read, as `memscope prune`
+// plans it (memcheck.Prune completes the options with the loads, lint's
+// near-duplicate index and whether the folder is stamped).
+func planOf(md *model.MemoryDir, loads *engineloads.Report, memo *memlint.Memo, unstamped bool, now time.Time, th memindex.StalenessThresholds) *memstore.Plan {
+	po := memcheck.Prune(memstore.PruneOptions{Now: now, Staleness: th}, memcheck.Request{Loads: loads, Memo: memo, Unstamped: unstamped})
+	plan := memstore.PlanPrune(md, po)
+	return &plan
 }
 
 // root is the tree project-side lookups walk (Mount).
@@ -187,11 +256,12 @@ func (e ProjectEnv) root() fs.FS { return Mount(e.Machine, e.Home) }
 func Mount(machine fs.FS, home *model.Home) fs.FS { return model.MountFS(machine, home.Dir, home.FS) }
 
 // load reads a project's memory store and runs the engine over it: the
-// index cap, each file's age and staleness, lint and the prune plan.
+// index cap, each file's age and staleness, lint and (once Health was
+// shown) the prune plan.
 func (p *Project) load(slug string) tea.Cmd {
 	e := p.env
 	fsys, now, homeDir, project, writes, root := e.Home.FS, e.Now(), e.Home.Dir, p.home.Path(slug), e.Writes, e.root()
-	th, machine, want, getenv, cache := e.Staleness, e.Machine, p.want, e.Getenv, p.loads
+	th, machine, want, getenv, cache, withPlan := e.Staleness, e.Machine, p.want, e.Getenv, p.loads, p.planShown
 	userHome := getenv("HOME")
 	if key := slug + "\x00" + want; p.lint == nil || p.lintOf != key {
 		// One folder's memo: a project or store switch starts another.
@@ -249,14 +319,15 @@ func (p *Project) load(slug string) tea.Cmd {
 		msg := loadProject(src, root, md, probs, slug, project, now, th, prev, memo)
 		msg.Stores, msg.StoreIdx, msg.Want = stores, idx, want
 		msg.Loads, msg.Project, msg.Preview = prev, project, preview
-		msg.Store = store
+		msg.Store, msg.at, msg.unstamped = store, now, src.unstamped
 		if store != nil {
 			msg.Writable = store.Writable()
 		}
-		// The store's plan is the plan of the folder it read (md).
-		po := memcheck.Prune(memstore.PruneOptions{Now: now, Staleness: th}, checkRequest(src, root, md, probs, project, now, th, prev, memo))
-		plan := memstore.PlanPrune(md, po)
-		msg.Plan = &plan
+		// The store's plan is the plan of the folder it read (md), once
+		// the Health pane was shown.
+		if withPlan {
+			msg.Plan = planOf(md, prev, memo, src.unstamped, now, th)
+		}
 		return msg
 	}
 }
@@ -402,12 +473,18 @@ func (p *Project) LoadsCmd(slug string) tea.Cmd {
 // LoadsDone loads the project again when the transcripts say something
 // the open project's panes, lint and prune plan do not have yet (that
 // load finds the new events in the cache, and its own loads read then
-// finds nothing new).
+// finds nothing new). When they say what the project's loads say, a load
+// that took them from the cache before they were read is complete now
+// (ProjectLoaded.LoadsComplete): what it computed is what it would
+// compute again.
 func (p *Project) LoadsDone(msg LoadsRead, open string) tea.Cmd {
 	if msg.slug != open {
 		return nil
 	}
 	if p.cur.Slug == msg.slug && sameLoads(p.cur.Loads, msg.report) {
+		if !p.cur.LoadsComplete() {
+			p.cur.Loads = msg.report
+		}
 		return nil
 	}
 	if p.askedFor(msg) {

@@ -43,7 +43,7 @@ func TestProjectFeedLoadsTheOpenProject(t *testing.T) {
 		t.Fatalf("the open project's load: kept %v, the waiting request started %v", kept, next != nil)
 	}
 	cur := p.Cur()
-	if cur.Slug != "-w-a" || len(cur.Rows) != 1 || cur.Rows[0].File.Path != "note.md" || cur.Plan == nil || len(cur.Stores) == 0 {
+	if cur.Slug != "-w-a" || len(cur.Rows) != 1 || cur.Rows[0].File.Path != "note.md" || len(cur.Stores) == 0 {
 		t.Fatalf("the project read: %q, %d rows, plan %v, %d stores", cur.Slug, len(cur.Rows), cur.Plan != nil, len(cur.Stores))
 	}
 	// The waiting request (the newest, -w-a) ends; a load for a store

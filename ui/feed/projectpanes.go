@@ -31,10 +31,16 @@ func (p *ProjectLoaded) Panes() ProjectPanes {
 	label := StoreLabel(p)
 	return ProjectPanes{
 		Memories: []tea.Msg{memories.RowsMsg{Rows: p.Rows}, memories.StoreMsg{Label: label}},
-		Health:   []tea.Msg{health.StoreMsg{Label: label}, health.DataMsg{Lint: &p.Lint, Plan: p.Plan}},
+		Health:   []tea.Msg{health.StoreMsg{Label: label}, p.HealthData()},
 		Prompt:   prompt.LoadsMsg{Loads: p.Loads},
 		Index:    index.DataMsg{Data: p.IndexData(nil)},
 	}
+}
+
+// HealthData is the Health pane's lint report and prune plan (nil until
+// the pane was first shown).
+func (p *ProjectLoaded) HealthData() health.DataMsg {
+	return health.DataMsg{Lint: &p.Lint, Plan: p.Plan}
 }
 
 // StoreLabel names the store p shows when the project has more than one,

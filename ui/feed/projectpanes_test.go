@@ -24,6 +24,7 @@ func TestProjectLoadMakesThePanesMessages(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "projects", "-w-a", "memory", model.MemoryIndexName), []byte(ix.String()), 0o600)
 	p := projectFeed(t, dir)
+	p.ShowPlan() // the Health pane was shown: the load plans the prune
 	if kept, _ := p.Loaded(p.Request("-w-a")().(ProjectLoaded), "-w-a"); !kept {
 		t.Fatal("the open project's load was not kept")
 	}

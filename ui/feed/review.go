@@ -161,6 +161,9 @@ func (p *Project) ReviewDone(msg ReviewLoaded, open string, now time.Time) (out 
 		return out, true
 	}
 	p.unreviewed = len(msg.data.Items)
+	if p.counts != nil {
+		p.counts[msg.slug] = p.unreviewed
+	}
 	out.Review = reviewpane.DataMsg{Data: msg.data, Now: now}
 	out.Origins = &memories.OriginsMsg{Origins: msg.origins}
 	out.Counts = &projects.UnreviewedMsg{Counts: map[string]int{msg.slug: len(msg.data.Items)}}
@@ -168,8 +171,11 @@ func (p *Project) ReviewDone(msg ReviewLoaded, open string, now time.Time) (out 
 }
 
 // CountsCmd counts every listed project's memories to review, with one
-// scan of the home.
+// scan of the home, once the Projects pane was shown (nil before).
 func (p *Project) CountsCmd() tea.Cmd {
+	if !p.countsShown {
+		return nil
+	}
 	var slugs []string
 	var options []func() provenance.ProjectOptions
 	for _, r := range p.home.Rows() {
@@ -204,7 +210,23 @@ func (p *Project) Counted(msg ReviewCounts, open string) projects.UnreviewedMsg 
 	if n := p.unreviewed; n >= 0 {
 		msg.counts[open] = n
 	}
+	p.counts = msg.counts
 	return projects.UnreviewedMsg{Counts: msg.counts}
+}
+
+// ShowCounts says the Projects pane is on screen: the first time, it
+// counts every project's memories to review (CountsCmd; most starts never
+// show the pane); after, it hands the last counts again (a copy of the
+// panes that missed them, as a test's fork does, catches up).
+func (p *Project) ShowCounts() (tea.Cmd, *projects.UnreviewedMsg) {
+	if !p.countsShown {
+		p.countsShown = true
+		return p.CountsCmd(), nil
+	}
+	if p.counts == nil {
+		return nil, nil
+	}
+	return nil, &projects.UnreviewedMsg{Counts: p.counts}
 }
 
 // AcceptCmd marks a memory of project slug reviewed as the pane showed

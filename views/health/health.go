@@ -99,6 +99,11 @@ type DataMsg struct {
 	Plan *store.Plan
 }
 
+// PlanMsg brings the prune plan, made after the lint report (when the
+// pane is first shown): what the pane was asking (removing the
+// leftovers) stays asked.
+type PlanMsg struct{ Plan *store.Plan }
+
 // SetData shows a lint report and a prune plan. Selections that still
 // exist in the new plan are kept.
 func (m *Model) setData(r *lint.Report, p *store.Plan) {
@@ -133,6 +138,9 @@ func (m *Model) setUnavailable(why string) {
 	m.setData(nil, nil)
 	m.unavailable = why
 }
+
+// Planned says the pane holds a prune plan.
+func (m Model) Planned() bool { return m.plan != nil }
 
 // SetReadOnly disables applying.
 func (m *Model) SetReadOnly(ro bool) { m.readOnly = ro }
@@ -218,6 +226,14 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch d := msg.(type) {
 	case DataMsg:
 		m.setData(d.Lint, d.Plan)
+		if m.showErrors {
+			m.selectError()
+		}
+		return m, nil
+	case PlanMsg:
+		asked := m.confirmLeftovers
+		m.setData(m.report, d.Plan)
+		m.confirmLeftovers = asked
 		if m.showErrors {
 			m.selectError()
 		}
