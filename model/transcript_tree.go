@@ -46,9 +46,8 @@ func ReadTranscriptWith(fsys fs.FS, path string, opts ScanOptions) (*Transcript,
 func ReadTranscriptFrom(r io.Reader, path string, opts ScanOptions) (*Transcript, error) {
 	t := NewTranscript(path)
 	var err error
-	t.Summary, err = ScanTranscript(r, path, opts, func(r *Record) error {
-		t.Add(r)
-		return nil
+	t.Summary, err = scanTranscript(r, path, opts, func(r *Record) (bool, error) {
+		return t.Add(r), nil
 	})
 	return t, err
 }
