@@ -329,6 +329,9 @@ func normalize(s string) string {
 	if normal(s) {
 		return s
 	}
+	if n, ok := normalizeASCII(s); ok {
+		return n
+	}
 	s = strings.ToLower(s)
 	b := make([]byte, 0, len(s))
 	gap := false // white space since the last word
@@ -360,6 +363,33 @@ func normalize(s string) string {
 		i += size
 	}
 	return string(b)
+}
+
+// normalizeASCII is normalize of ASCII text in one pass, without the
+// lower-cased copy (strings.ToLower maps A-Z only in ASCII text); false,
+// as soon as it meets a byte above 0x7F, for text that is not ASCII.
+func normalizeASCII(s string) (string, bool) {
+	var b strings.Builder
+	b.Grow(len(s))
+	gap := false // white space since the last word
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return "", false
+		case asciiSpace[c]:
+			gap = true
+			continue
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if gap && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		gap = false
+		b.WriteByte(c)
+	}
+	return b.String(), true
 }
 
 // normal reports whether s is its own normalize: ASCII without capitals

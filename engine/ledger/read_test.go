@@ -69,7 +69,7 @@ func TestLeanReadSameLedger(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lean, err := readLean(f.fsys, f.name, nil)
+		lean, err := readLean(f.fsys, f.name, nil, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +129,7 @@ func TestLeanReadKeepsPreservedText(t *testing.T) {
 		s = strings.Replace(s, old, new, 1)
 	}
 	fsys := fstest.MapFS{"s.jsonl": {Data: []byte(s)}}
-	lean, err := readLean(fsys, "s.jsonl", nil)
+	lean, err := readLean(fsys, "s.jsonl", nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,4 +156,17 @@ func TestNormalizeIsFieldsJoined(t *testing.T) {
 			t.Fatalf("normalize(%q) = %q, want %q", s, got, want)
 		}
 	}
+}
+
+// FuzzNormalizeIsFieldsJoined holds normalize (its ASCII pass and the
+// general one) to its definition on any text.
+func FuzzNormalizeIsFieldsJoined(f *testing.F) {
+	for _, s := range []string{"", "a", "Go Test ./...", "  A\tb\r\nC  ", "ſ", "K", "x\u00a0y", "\xff", "İ"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := normalize(s), strings.Join(strings.Fields(strings.ToLower(s)), " "); got != want {
+			t.Fatalf("normalize(%q) = %q, want %q", s, got, want)
+		}
+	})
 }
