@@ -112,3 +112,28 @@ func TestPooledLineReaderStartsOver(t *testing.T) {
 		putLineReader(lr)
 	}
 }
+
+// TestSizeHintSameTree: a transcript read with its size known (the index
+// made ahead, the cap included) is the tree read without it.
+func TestSizeHintSameTree(t *testing.T) {
+	data := reuseTranscript(40)
+	plain, err := ReadTranscriptFrom(bytes.NewReader(data), "h.jsonl", ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, hint := range []int64{int64(len(data)), 1 << 40} {
+		sized, err := ReadTranscriptFrom(bytes.NewReader(data), "h.jsonl", ScanOptions{SizeHint: hint})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(sized.Records) != len(plain.Records) || len(sized.Records) != 40 {
+			t.Fatalf("hint %d: %d records, want %d", hint, len(sized.Records), len(plain.Records))
+		}
+		for i, r := range sized.Records {
+			kids, want := sized.Children(r.UUID), plain.Children(r.UUID)
+			if r.UUID != plain.Records[i].UUID || sized.Get(r.UUID) != r || len(kids) != len(want) || (i < 39) != (len(kids) == 1) {
+				t.Fatalf("hint %d: record %d %q: get %v, %d children (want %d)", hint, i, r.UUID, sized.Get(r.UUID), len(kids), len(want))
+			}
+		}
+	}
+}

@@ -50,6 +50,11 @@ type ScanOptions struct {
 	// before: ResultNeeds could straddle two of them. ResultNeeds must be
 	// made of letters, digits and spaces.
 	ResultNeeds string
+	// SizeHint, when known, is the transcript's size in bytes:
+	// ReadTranscriptFrom sizes its tree's index for the records that
+	// many bytes hold (about one per bytesPerKept), instead of growing
+	// it record by record.
+	SizeHint int64
 	// lineBuf is the line reader's buffer in bytes (0: lineReaderBufSize),
 	// for a reader that reads a few small chunks of many files.
 	lineBuf int
