@@ -210,22 +210,29 @@ func classifyInstruction(s, prev string) (string, bool) {
 		}
 	}
 	core := strings.TrimSpace(exTrimLead(exStraightQuotes(s)))
-	if strings.HasSuffix(core, "?") || len(exContentTokens(core)) < 2 {
+	if strings.HasSuffix(core, "?") {
 		return "", false
 	}
 	folded := inFold(core)
-	if inMatch(inNarrative, core, folded) {
-		return "", false
-	}
+	// Which rule takes the sentence first, then whether it is one to take
+	// (two content words, not narrative): the same answer as checking
+	// first, since each test is pure, and most sentences no rule takes
+	// skip the tokenizer.
+	var rule string
 	switch {
 	case inLeadWords[firstWord(folded)] && inLead.MatchString(core):
-		return inRuleStanding, true
+		rule = inRuleStanding
 	case inMatch(inUseNot, core, folded):
-		return inRuleUseNot, true
+		rule = inRuleUseNot
 	case inMatch(inMarker, core, folded):
-		return inRuleMarker, true
+		rule = inRuleMarker
+	default:
+		return "", false
 	}
-	return "", false
+	if len(exContentTokens(core)) < 2 || inMatch(inNarrative, core, folded) {
+		return "", false
+	}
+	return rule, true
 }
 
 // inTakeLeads are the first words (letters only, lower case) of the
