@@ -563,7 +563,7 @@ func (b *Boundary) files(uses []toolUse, at *afterText) []Item {
 	sort.SliceStable(order, func(i, j int) bool { return byPath[order[i]].it.Line < byPath[order[j]].it.Line })
 	var out []Item
 	for _, p := range order {
-		if at.names(p) || at.names(baseName(p)) {
+		if at.namesFile(p) {
 			continue
 		}
 		f := byPath[p]
@@ -571,6 +571,20 @@ func (b *Boundary) files(uses []toolUse, at *afterText) []Item {
 		out = append(out, f.it)
 	}
 	return out
+}
+
+// namesFile reports whether the after-text names the file at path p: its
+// path or its base name (baseName). It searches for the base name alone:
+// the base is a suffix of the path after a separator, so the normalised
+// base is a part of the normalised path, and a text that holds the path
+// holds the base. Only a base that normalises to nothing (white space)
+// leaves the path to search.
+func (a *afterText) namesFile(p string) bool {
+	base := baseName(p)
+	if base == p || normalize(base) != "" {
+		return a.names(base)
+	}
+	return a.names(p)
 }
 
 // baseName is a path's last element when it is specific enough to name
