@@ -369,8 +369,7 @@ func normalize(s string) string {
 // lower-cased copy (strings.ToLower maps A-Z only in ASCII text); false,
 // as soon as it meets a byte above 0x7F, for text that is not ASCII.
 func normalizeASCII(s string) (string, bool) {
-	var b strings.Builder
-	b.Grow(len(s))
+	b := make([]byte, 0, len(s))
 	gap := false // white space since the last word
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -383,13 +382,13 @@ func normalizeASCII(s string) (string, bool) {
 		case 'A' <= c && c <= 'Z':
 			c += 'a' - 'A'
 		}
-		if gap && b.Len() > 0 {
-			b.WriteByte(' ')
+		if gap && len(b) > 0 {
+			b = append(b, ' ')
 		}
 		gap = false
-		b.WriteByte(c)
+		b = append(b, c)
 	}
-	return b.String(), true
+	return string(b), true
 }
 
 // normal reports whether s is its own normalize: ASCII without capitals
