@@ -109,7 +109,15 @@ func hasInstructionWord(s string) bool {
 		// changes nothing.
 		for i := 0; i < len(s); i++ {
 			for _, w := range inWordsBy[s[i]] {
-				if len(s)-i >= len(w) && strings.EqualFold(s[i:i+len(w)], w) {
+				if len(s)-i < len(w) {
+					continue
+				}
+				// The second byte first: equal, or an upper-case letter
+				// of w's (lower-case) one, or EqualFold cannot match.
+				if c := s[i+1]; c != w[1] && c|0x20 != w[1] {
+					continue
+				}
+				if strings.EqualFold(s[i:i+len(w)], w) {
 					return true
 				}
 			}
