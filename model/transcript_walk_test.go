@@ -102,11 +102,6 @@ func sameDecode(t *testing.T, data []byte) {
 // api-request-blob's), a type changed after the message, a repeated
 // message, escaped keys, and lines malformed inside the walked message.
 var walkSeeds = []string{
-	`{"type":"user","message":{"role":"user","content":"caf\u00e9 \ud83d\ude00 \"q\" tab\t"},"uuid":"esc"}`,
-	`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"café 😀 ſ"},{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"Exit code 1 ✓"}]}]},"uuid":"utf"}`,
-	`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t9","name":"Edit","input":{"old":"é","new":"😀"}},{"type":"thinking","thinking":"ü\n"}]},"uuid":"utf2"}`,
-	`{"type":"attachment","attachment":{"type":"nested_memory","path":"/p/CLAUDE.md","content":{"type":"Project","content":"règle 😀"}},"uuid":"att"}`,
-	`{"type":"attachment","attachment":{"type":"instructions","files":[{"path":"/a/CLAUDE.md","type":"Project","content":"ascii only\u00e9"},{"path":"/b.md","type":"User","content":"non ascii ü"}]},"uuid":"att2"}`,
 	`{"type":"user","uuid":"u1","message":{"role":"user","content":"hello"},"sessionId":"s","timestamp":"2026-01-02T03:04:05Z"}`,
 	`{"type":"assistant","message":{"id":"m","model":"x","content":[{"type":"text","text":"hi"},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}},3,null,{"type":"thinking","thinking":"hm"}],"usage":{"input_tokens":3,"output_tokens":4}},"uuid":"a1"}`,
 	`{"type":"user","message":{"role":"user","content":[{"content":"Exit code 1","type":"tool_result","tool_use_id":"t1","is_error":true},{"type":"image","source":{}}]},"uuid":"u2"}`,
@@ -131,6 +126,11 @@ var walkSeeds = []string{
 	`{"type":"user","message":[1,2]}`,
 	`{"type":"user","message":null}`,
 	`{"type":"assistant","message":{}}`,
+	`{"type":"user","message":{"role":"user","content":"caf\u00e9 \ud83d\ude00 \"q\" tab\t"},"uuid":"esc"}`,
+	`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"café 😀 ſ"},{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"Exit code 1 ✓"}]}]},"uuid":"utf"}`,
+	`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t9","name":"Edit","input":{"old":"é","new":"😀"}},{"type":"thinking","thinking":"ü\n"}]},"uuid":"utf2"}`,
+	`{"type":"attachment","attachment":{"type":"nested_memory","path":"/p/CLAUDE.md","content":{"type":"Project","content":"règle 😀"}},"uuid":"att"}`,
+	`{"type":"attachment","attachment":{"type":"instructions","files":[{"path":"/a/CLAUDE.md","type":"Project","content":"ascii only\u00e9"},{"path":"/b.md","type":"User","content":"non ascii ü"}]},"uuid":"att2"}`,
 }
 
 // FuzzOneWalkSameRecord: whatever a file holds, the one-walk decoder
