@@ -13,7 +13,7 @@ import (
 // and content, where content is the text or (nested_memory) an object
 // {type, globs, content, rawContent, …}.
 func (d *recordDecoder) decodeAttachment(r *Record, v []byte) {
-	r.AttachmentBytes, r.AttachmentChars = len(v), utf16Units(v)
+	r.AttachmentBytes, r.AttachmentChars = len(v), d.units(v)
 	if v[0] != '{' {
 		return
 	}
@@ -74,7 +74,7 @@ func (d *recordDecoder) attachmentText(f *AttachmentFile, v []byte) {
 	if len(v) == 0 || v[0] != '"' {
 		return
 	}
-	f.Bytes, f.Chars = rawStringLen(v), rawStringUnits(v)
+	f.Bytes, f.Chars = d.strSize(v)
 	if d.opts.MemoryText && f.IsMemory() {
 		f.Text = d.str(v)
 	}
@@ -245,7 +245,7 @@ func (d *recordDecoder) decodeContent(m *Message, v []byte) {
 			}
 			return
 		}
-		n, u := rawStringLen(v), rawStringUnits(v)
+		n, u := d.strSize(v)
 		m.ContentBytes, m.ContentChars = n, u
 		if d.opts.Content {
 			b := ContentBlock{Type: BlockText, Bytes: n, Chars: u}
@@ -313,14 +313,15 @@ func (d *recordDecoder) blockMember(key, val []byte) {
 		s, _ := rawString(val, &d.in)
 		b.Type = BlockType(s)
 	case "text", "thinking":
-		b.Bytes += rawStringLen(val)
-		b.Chars += rawStringUnits(val)
+		n, u := d.strSize(val)
+		b.Bytes += n
+		b.Chars += u
 		if d.opts.KeepText {
 			b.Text += d.str(val)
 		}
 	case "input":
 		b.Bytes += len(val)
-		b.Chars += utf16Units(val)
+		b.Chars += d.units(val)
 		if d.opts.KeepText {
 			b.Input = string(val)
 		}
@@ -367,8 +368,9 @@ func (d *recordDecoder) resultWanted(v []byte) bool {
 func (d *recordDecoder) decodeResultContent(b *ContentBlock, v []byte) {
 	switch v[0] {
 	case '"':
-		b.Bytes += rawStringLen(v)
-		b.Chars += rawStringUnits(v)
+		n, u := d.strSize(v)
+		b.Bytes += n
+		b.Chars += u
 		if d.opts.KeepText && d.resultWanted(v) {
 			b.Text += d.str(v)
 		}
@@ -391,8 +393,9 @@ func (d *recordDecoder) decodeResultContent(b *ContentBlock, v []byte) {
 				return
 			}
 			if text != nil {
-				b.Bytes += rawStringLen(text)
-				b.Chars += rawStringUnits(text)
+				n, u := d.strSize(text)
+				b.Bytes += n
+				b.Chars += u
 				if d.opts.KeepText {
 					b.Text += d.str(text)
 				}

@@ -33,6 +33,9 @@ type recordDecoder struct {
 	msgProbs []Problem
 	ops      []contentOp
 	noWalk   bool // tests: read every message after the line, as before
+	// slowSizes (tests) counts UTF-16 units by reading the text even on
+	// an ASCII line, as before transcript_sizes.go.
+	slowSizes bool
 }
 
 // lineState is what recordDecoder learns from the current line.

@@ -50,6 +50,11 @@ type ScanOptions struct {
 	// before: ResultNeeds could straddle two of them. ResultNeeds must be
 	// made of letters, digits and spaces.
 	ResultNeeds string
+	// SizeHint, when known, is the transcript's size in bytes:
+	// ReadTranscriptFrom sizes its tree's index for the records that
+	// many bytes hold (about one per bytesPerKept), instead of growing
+	// it record by record.
+	SizeHint int64
 	// lineBuf is the line reader's buffer in bytes (0: lineReaderBufSize),
 	// for a reader that reads a few small chunks of many files.
 	lineBuf int
@@ -63,14 +68,27 @@ type ScanOptions struct {
 // error is a read error or the error fn returned (other than ErrStopScan);
 // the summary covers what was read either way.
 func ScanTranscript(r io.Reader, name string, opts ScanOptions, fn func(*Record) error) (TranscriptSummary, error) {
+	if fn == nil {
+		return scanTranscript(r, name, opts, nil)
+	}
+	return scanTranscript(r, name, opts, func(rec *Record) (bool, error) { return true, fn(rec) })
+}
+
+// scanTranscript is ScanTranscript for a callback that says whether it
+// kept the record it was given: a record it did not keep (fn false) is
+// given again, cleared, for a later line, so a reader that keeps few of
+// the records (ReadTranscriptFrom: the chain) allocates only those.
+func scanTranscript(r io.Reader, name string, opts ScanOptions, fn func(*Record) (bool, error)) (TranscriptSummary, error) {
 	z := newSummarizer(name, opts)
 	cr := &CountingReader{R: r}
 	var lr *LineReader
 	if opts.lineBuf > 0 {
 		lr = &LineReader{r: bufio.NewReaderSize(cr, opts.lineBuf), first: true}
 	} else {
-		lr = NewLineReader(cr)
+		lr = getLineReader(cr)
+		defer putLineReader(lr)
 	}
+	var spare *Record // a record fn did not keep
 	for {
 		line, ok := lr.Next()
 		if !ok {
@@ -80,15 +98,26 @@ func ScanTranscript(r io.Reader, name string, opts ScanOptions, fn func(*Record)
 			continue
 		}
 		rec := &z.rec
-		if fn != nil {
-			rec = new(Record)
-		} else {
+		switch {
+		case fn == nil:
 			z.rec = Record{}
+		case spare != nil:
+			rec, spare = spare, nil
+			*rec = Record{}
+		default:
+			rec = new(Record)
 		}
 		if !z.line(line, rec) || fn == nil {
+			if fn != nil {
+				spare = rec
+			}
 			continue
 		}
-		if err := fn(rec); err != nil {
+		kept, err := fn(rec)
+		if !kept {
+			spare = rec
+		}
+		if err != nil {
 			if errors.Is(err, ErrStopScan) {
 				return z.Summary(cr.N), nil
 			}

@@ -45,13 +45,25 @@ func ReadTranscriptWith(fsys fs.FS, path string, opts ScanOptions) (*Transcript,
 // opened (and may have begun reading: r gives its bytes from the start).
 func ReadTranscriptFrom(r io.Reader, path string, opts ScanOptions) (*Transcript, error) {
 	t := NewTranscript(path)
+	if n := opts.SizeHint / bytesPerKept; n > 0 {
+		n = min(n, maxSizedRecords)
+		t.byUUID, t.children = make(map[string]*Record, n), make(map[string][]*Record, n)
+	}
 	var err error
-	t.Summary, err = ScanTranscript(r, path, opts, func(r *Record) error {
-		t.Add(r)
-		return nil
+	t.Summary, err = scanTranscript(r, path, opts, func(r *Record) (bool, error) {
+		return t.Add(r), nil
 	})
 	return t, err
 }
+
+// bytesPerKept is about how many bytes of a transcript hold one record
+// of its tree (a generated 1 GB home: 7 KB; a real session's lines are
+// shorter), for ScanOptions.SizeHint; maxSizedRecords bounds the index
+// made ahead.
+const (
+	bytesPerKept    = 4 << 10
+	maxSizedRecords = 1 << 16
+)
 
 // NewTranscript returns an empty transcript to fill with Add, for callers
 // that build one from records (tests, the compaction pipeline's output).

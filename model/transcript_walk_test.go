@@ -46,6 +46,7 @@ func newWalkPair(opts ScanOptions, keep bool) walkPair {
 	}
 	p.walk, p.old = mk(p.walkLog), mk(p.oldLog)
 	p.old.noWalk = true
+	p.old.slowSizes = true // and count sizes by reading the text, as before
 	return p
 }
 
@@ -125,6 +126,11 @@ var walkSeeds = []string{
 	`{"type":"user","message":[1,2]}`,
 	`{"type":"user","message":null}`,
 	`{"type":"assistant","message":{}}`,
+	`{"type":"user","message":{"role":"user","content":"caf\u00e9 \ud83d\ude00 \"q\" tab\t"},"uuid":"esc"}`,
+	`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"café 😀 ſ"},{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"Exit code 1 ✓"}]}]},"uuid":"utf"}`,
+	`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t9","name":"Edit","input":{"old":"é","new":"😀"}},{"type":"thinking","thinking":"ü\n"}]},"uuid":"utf2"}`,
+	`{"type":"attachment","attachment":{"type":"nested_memory","path":"/p/CLAUDE.md","content":{"type":"Project","content":"règle 😀"}},"uuid":"att"}`,
+	`{"type":"attachment","attachment":{"type":"instructions","files":[{"path":"/a/CLAUDE.md","type":"Project","content":"ascii only\u00e9"},{"path":"/b.md","type":"User","content":"non ascii ü"}]},"uuid":"att2"}`,
 }
 
 // FuzzOneWalkSameRecord: whatever a file holds, the one-walk decoder

@@ -109,7 +109,15 @@ func hasInstructionWord(s string) bool {
 		// changes nothing.
 		for i := 0; i < len(s); i++ {
 			for _, w := range inWordsBy[s[i]] {
-				if len(s)-i >= len(w) && strings.EqualFold(s[i:i+len(w)], w) {
+				if len(s)-i < len(w) {
+					continue
+				}
+				// The second byte first: equal, or an upper-case letter
+				// of w's (lower-case) one, or EqualFold cannot match.
+				if c := s[i+1]; c != w[1] && c|0x20 != w[1] {
+					continue
+				}
+				if strings.EqualFold(s[i:i+len(w)], w) {
 					return true
 				}
 			}
@@ -210,22 +218,29 @@ func classifyInstruction(s, prev string) (string, bool) {
 		}
 	}
 	core := strings.TrimSpace(exTrimLead(exStraightQuotes(s)))
-	if strings.HasSuffix(core, "?") || len(exContentTokens(core)) < 2 {
+	if strings.HasSuffix(core, "?") {
 		return "", false
 	}
 	folded := inFold(core)
-	if inMatch(inNarrative, core, folded) {
-		return "", false
-	}
+	// Which rule takes the sentence first, then whether it is one to take
+	// (two content words, not narrative): the same answer as checking
+	// first, since each test is pure, and most sentences no rule takes
+	// skip the tokenizer.
+	var rule string
 	switch {
 	case inLeadWords[firstWord(folded)] && inLead.MatchString(core):
-		return inRuleStanding, true
+		rule = inRuleStanding
 	case inMatch(inUseNot, core, folded):
-		return inRuleUseNot, true
+		rule = inRuleUseNot
 	case inMatch(inMarker, core, folded):
-		return inRuleMarker, true
+		rule = inRuleMarker
+	default:
+		return "", false
 	}
-	return "", false
+	if len(exContentTokens(core)) < 2 || inMatch(inNarrative, core, folded) {
+		return "", false
+	}
+	return rule, true
 }
 
 // inTakeLeads are the first words (letters only, lower case) of the

@@ -126,3 +126,73 @@ func TestInLeadWords(t *testing.T) {
 		t.Errorf("%d matched, %d skipped: the test proves little", matched, skipped)
 	}
 }
+
+// classifyTailChecksFirst is the end of classifyInstruction as it was
+// written first: the question, content-word and narrative checks, then
+// the rules in order.
+func classifyTailChecksFirst(s string) (string, bool) {
+	core := strings.TrimSpace(exTrimLead(exStraightQuotes(s)))
+	if strings.HasSuffix(core, "?") || len(exContentTokens(core)) < 2 {
+		return "", false
+	}
+	folded := inFold(core)
+	if inMatch(inNarrative, core, folded) {
+		return "", false
+	}
+	switch {
+	case inLeadWords[firstWord(folded)] && inLead.MatchString(core):
+		return inRuleStanding, true
+	case inMatch(inUseNot, core, folded):
+		return inRuleUseNot, true
+	case inMatch(inMarker, core, folded):
+		return inRuleMarker, true
+	}
+	return "", false
+}
+
+// classifyTailOf is classifyInstruction's answer when extraction's rules
+// do not take s (what classifyTailChecksFirst decides).
+func classifyTailOf(s, prev string) (string, bool, bool) {
+	if inMatch(inIdiom, s, inFold(s)) || inMayTake(s) && takes(s, prev) {
+		return "", false, false
+	}
+	r, ok := classifyInstruction(s, prev)
+	return r, ok, true
+}
+
+// FuzzClassifyRuleFirst: finding the rule before the content-word and
+// narrative checks gives classifyInstruction's first answer on any
+// sentence.
+func FuzzClassifyRuleFirst(f *testing.F) {
+	for _, s := range append(takeSeeds, "It always fails on Mondays.", "never mind", "Always.", "Use X, not Y.", "You must not.", "We never got it to build, always broken.") {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, gotOK, tail := classifyTailOf(s, "")
+		if !tail {
+			return
+		}
+		if want, wantOK := classifyTailChecksFirst(s); got != want || gotOK != wantOK {
+			t.Fatalf("%q: %q %v, want %q %v", s, got, gotOK, want, wantOK)
+		}
+	})
+}
+
+// TestClassifyRuleFirst: the same on the seeds, the instruction corpus
+// and both in upper case.
+func TestClassifyRuleFirst(t *testing.T) {
+	n := 0
+	for _, s := range withCorpus(t, takeSeeds) {
+		got, gotOK, tail := classifyTailOf(s, "")
+		if !tail {
+			continue
+		}
+		n++
+		if want, wantOK := classifyTailChecksFirst(s); got != want || gotOK != wantOK {
+			t.Fatalf("%q: %q %v, want %q %v", s, got, gotOK, want, wantOK)
+		}
+	}
+	if n < 50 {
+		t.Fatalf("only %d sentences reached the rules", n)
+	}
+}

@@ -99,7 +99,11 @@ func fileLedger(home fs.FS, name string, scratch *[]byte) (cachedLedger, error) 
 	if read != nil {
 		from = io.MultiReader(bytes.NewReader(read), f)
 	}
-	t, err := readLean(home, name, from)
+	var size int64
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
+	}
+	t, err := readLean(home, name, from, size)
 	if err != nil {
 		return cachedLedger{}, err
 	}

@@ -329,6 +329,9 @@ func normalize(s string) string {
 	if normal(s) {
 		return s
 	}
+	if n, ok := normalizeASCII(s); ok {
+		return n
+	}
 	s = strings.ToLower(s)
 	b := make([]byte, 0, len(s))
 	gap := false // white space since the last word
@@ -360,6 +363,32 @@ func normalize(s string) string {
 		i += size
 	}
 	return string(b)
+}
+
+// normalizeASCII is normalize of ASCII text in one pass, without the
+// lower-cased copy (strings.ToLower maps A-Z only in ASCII text); false,
+// as soon as it meets a byte above 0x7F, for text that is not ASCII.
+func normalizeASCII(s string) (string, bool) {
+	b := make([]byte, 0, len(s))
+	gap := false // white space since the last word
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return "", false
+		case asciiSpace[c]:
+			gap = true
+			continue
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if gap && len(b) > 0 {
+			b = append(b, ' ')
+		}
+		gap = false
+		b = append(b, c)
+	}
+	return string(b), true
 }
 
 // normal reports whether s is its own normalize: ASCII without capitals
@@ -533,7 +562,7 @@ func (b *Boundary) files(uses []toolUse, at *afterText) []Item {
 	sort.SliceStable(order, func(i, j int) bool { return byPath[order[i]].it.Line < byPath[order[j]].it.Line })
 	var out []Item
 	for _, p := range order {
-		if at.names(p) || at.names(baseName(p)) {
+		if at.namesFile(p) {
 			continue
 		}
 		f := byPath[p]
@@ -541,6 +570,20 @@ func (b *Boundary) files(uses []toolUse, at *afterText) []Item {
 		out = append(out, f.it)
 	}
 	return out
+}
+
+// namesFile reports whether the after-text names the file at path p: its
+// path or its base name (baseName). It searches for the base name alone:
+// the base is a suffix of the path after a separator, so the normalised
+// base is a part of the normalised path, and a text that holds the path
+// holds the base. Only a base that normalises to nothing (white space)
+// leaves the path to search.
+func (a *afterText) namesFile(p string) bool {
+	base := baseName(p)
+	if base == p || normalize(base) != "" {
+		return a.names(base)
+	}
+	return a.names(p)
 }
 
 // baseName is a path's last element when it is specific enough to name

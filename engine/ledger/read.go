@@ -39,18 +39,21 @@ func leanOptions() model.ScanOptions {
 }
 
 // readLean reads the transcript name for Build (from r, which gives its
-// bytes from the start, or else opened in fsys): with leanOptions, then
+// bytes from the start, or else opened in fsys; size is its size when
+// known, else 0): with leanOptions, then
 // the records of each preserved segment again in full, since the
 // after-text of a partial compaction is every word of its segment. The
 // ledger of what it returns is the ledger of the file read with
 // ScanOptions (TestLeanReadSameLedger).
-func readLean(fsys fs.FS, name string, r io.Reader) (*model.Transcript, error) {
+func readLean(fsys fs.FS, name string, r io.Reader, size int64) (*model.Transcript, error) {
 	var t *model.Transcript
 	var err error
+	o := leanOptions()
+	o.SizeHint = size
 	if r != nil {
-		t, err = model.ReadTranscriptFrom(r, name, leanOptions())
+		t, err = model.ReadTranscriptFrom(r, name, o)
 	} else {
-		t, err = model.ReadTranscriptWith(fsys, name, leanOptions())
+		t, err = model.ReadTranscriptWith(fsys, name, o)
 	}
 	if err != nil {
 		return nil, err

@@ -69,7 +69,7 @@ func TestLeanReadSameLedger(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lean, err := readLean(f.fsys, f.name, nil)
+		lean, err := readLean(f.fsys, f.name, nil, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +129,7 @@ func TestLeanReadKeepsPreservedText(t *testing.T) {
 		s = strings.Replace(s, old, new, 1)
 	}
 	fsys := fstest.MapFS{"s.jsonl": {Data: []byte(s)}}
-	lean, err := readLean(fsys, "s.jsonl", nil)
+	lean, err := readLean(fsys, "s.jsonl", nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,5 +155,67 @@ func TestNormalizeIsFieldsJoined(t *testing.T) {
 		if got, want := normalize(s), strings.Join(strings.Fields(strings.ToLower(s)), " "); got != want {
 			t.Fatalf("normalize(%q) = %q, want %q", s, got, want)
 		}
+	}
+}
+
+// FuzzNormalizeIsFieldsJoined holds normalize (its ASCII pass and the
+// general one) to its definition on any text.
+func FuzzNormalizeIsFieldsJoined(f *testing.F) {
+	for _, s := range []string{"", "a", "Go Test ./...", "  A\tb\r\nC  ", "ſ", "K", "x\u00a0y", "\xff", "İ"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := normalize(s), strings.Join(strings.Fields(strings.ToLower(s)), " "); got != want {
+			t.Fatalf("normalize(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
+
+// FuzzNamesFile holds the file test (the base name only) to naming the
+// path or the base name, on any path and after-text.
+func FuzzNamesFile(f *testing.F) {
+	f.Add("/work/shop/cart.go", "Edited cart.go and /work/shop/x.")
+	f.Add("/a/b.go", "see /A/B.GO")
+	f.Add("/foo/    ", "the /foo/ folder")
+	f.Add(`C:\src\Main.java`, "main.java")
+	f.Add("/x/\xe2abcd", "\xe2abcd")
+	f.Add("/dir/two  words.md", "TWO WORDS.md")
+	f.Fuzz(func(t *testing.T, p, text string) {
+		at := &afterText{raw: text, norm: normalize(text)}
+		if got, want := at.namesFile(p), at.names(p) || at.names(baseName(p)); got != want {
+			t.Fatalf("namesFile(%q) in %q = %v, want %v", p, text, got, want)
+		}
+	})
+}
+
+// TestNamesFileIsPathOrBase: the same on paths and after-texts built of
+// parts that make them name each other (cases, white space, separators,
+// short and blank base names, bytes outside ASCII).
+func TestNamesFileIsPathOrBase(t *testing.T) {
+	parts := []string{"/", `\`, "a", "B", "cart.go", "CART.GO", " ", "  ", "\t", "\n", "ſ", "K", "\xe2", "x y", "abcd", "/work/shop/", "Ü"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	found := 0
+	for range 30000 {
+		var p, text strings.Builder
+		for range rng.IntN(6) {
+			p.WriteString(parts[rng.IntN(len(parts))])
+		}
+		for range rng.IntN(4) {
+			text.WriteString(parts[rng.IntN(len(parts))])
+		}
+		if rng.IntN(2) == 0 {
+			text.WriteString(strings.ToUpper(p.String()[rng.IntN(p.Len()+1):]))
+		}
+		at := &afterText{raw: text.String(), norm: normalize(text.String())}
+		want := at.names(p.String()) || at.names(baseName(p.String()))
+		if got := at.namesFile(p.String()); got != want {
+			t.Fatalf("namesFile(%q) in %q = %v, want %v", p.String(), text.String(), got, want)
+		}
+		if want {
+			found++
+		}
+	}
+	if found < 3000 {
+		t.Fatalf("only %d of the texts name their file", found)
 	}
 }
