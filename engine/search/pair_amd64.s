@@ -127,3 +127,148 @@ TEXT ·xgetbv(SB), NOSPLIT, $0-8
 	MOVL AX, eax+0(FP)
 	MOVL DX, edx+4(FP)
 	RET
+
+// The pair set's loop (pairSetBlocksAVX2): registers.
+//   SI p; AX the block's first place; R12 line breaks counted; R13 the
+//   last line break seen (-1: none); BX, DI, R8, R9, R10, R11 p+o1 and
+//   p+o2 of pairs 0, 1 and 2; Y4..Y9 their bytes; Y15 the mask; Y14 '\n';
+//   Y12 the places where a pair agrees; DX the block's line breaks.
+
+// NLMASK: DX = the line breaks among the 32 bytes at p+AX.
+#define NLMASK \
+	VMOVDQU   (SI)(AX*1), Y2; \
+	VPCMPEQB  Y14, Y2, Y2; \
+	VPMOVMSKB Y2, DX
+
+// PAIR: ACC = the places of the block where bytes P1 and P2 agree with
+// B1 and B2 (after the OR with the mask).
+#define PAIR(P1, P2, B1, B2, ACC) \
+	VMOVDQU  (P1)(AX*1), Y0; \
+	VMOVDQU  (P2)(AX*1), Y1; \
+	VPOR     Y15, Y0, Y0; \
+	VPOR     Y15, Y1, Y1; \
+	VPCMPEQB B1, Y0, Y0; \
+	VPCMPEQB B2, Y1, Y1; \
+	VPAND    Y1, Y0, ACC
+
+// NLCOUNT: counts the line breaks DX and keeps the last one's place.
+#define NLCOUNT \
+	POPCNTL DX, CX; \
+	ADDQ    CX, R12; \
+	BSRL    DX, DX; \
+	ADDQ    AX, DX; \
+	MOVQ    DX, R13
+
+// NEXT: after a block's pairs, in Y12: to FOUND when one agrees, else
+// on to the next block (LOOP), counting its line breaks (at NL).
+#define NEXT(LOOP, NL) \
+	VPTEST Y12, Y12; \
+	JNZ    setfound; \
+	TESTL  DX, DX; \
+	JNZ    NL; \
+	ADDQ   $32, AX; \
+	JMP    LOOP; \
+NL:; \
+	NLCOUNT; \
+	ADDQ   $32, AX; \
+	JMP    LOOP
+
+// func pairSetBlocksAVX2(p *byte, n int, set *pairSet) (pos, nls, lastnl int)
+//
+// Looks at the places from p, 32 at a time while a whole block's bytes
+// (up to the farthest pair offset) are within n, for the first where
+// one of the set's k pairs (1 to 3) agrees, and counts the line breaks
+// on the way: nls is how many there are before pos, lastnl the place of
+// the last of them (-1: none). When no whole block has a place, pos is
+// ^i, i being the places looked at, and nls and lastnl are for those.
+// p must hold n-1+the farthest offset bytes.
+TEXT ·pairSetBlocksAVX2(SB), NOSPLIT, $0-48
+	// STEP: to setdone when no whole block is left, else the block's
+	// line breaks in DX (defined here, where n is an argument).
+#define STEP \
+	LEAQ 32(AX), DX; \
+	CMPQ DX, n+8(FP); \
+	JA   setdone; \
+	NLMASK
+
+	MOVQ         p+0(FP), SI
+	MOVQ         set+16(FP), DX
+	MOVQ         0(DX), BX
+	ADDQ         SI, BX
+	MOVQ         8(DX), DI
+	ADDQ         SI, DI
+	MOVQ         16(DX), R8
+	ADDQ         SI, R8
+	MOVQ         24(DX), R9
+	ADDQ         SI, R9
+	MOVQ         32(DX), R10
+	ADDQ         SI, R10
+	MOVQ         40(DX), R11
+	ADDQ         SI, R11
+	VPBROADCASTB 48(DX), Y4
+	VPBROADCASTB 49(DX), Y5
+	VPBROADCASTB 50(DX), Y6
+	VPBROADCASTB 51(DX), Y7
+	VPBROADCASTB 52(DX), Y8
+	VPBROADCASTB 53(DX), Y9
+	VPBROADCASTB 54(DX), Y15
+	VPBROADCASTB 55(DX), Y14
+	MOVQ         56(DX), CX
+	XORQ         AX, AX
+	XORQ         R12, R12
+	MOVQ         $-1, R13
+	CMPQ         CX, $2
+	JEQ          loop2
+	JGT          loop3
+
+loop1:
+	STEP
+	PAIR(BX, DI, Y4, Y5, Y12)
+	NEXT(loop1, nl1)
+
+loop2:
+	STEP
+	PAIR(BX, DI, Y4, Y5, Y12)
+	PAIR(R8, R9, Y6, Y7, Y3)
+	VPOR Y3, Y12, Y12
+	NEXT(loop2, nl2)
+
+loop3:
+	STEP
+	PAIR(BX, DI, Y4, Y5, Y12)
+	PAIR(R8, R9, Y6, Y7, Y3)
+	VPOR Y3, Y12, Y12
+	PAIR(R10, R11, Y8, Y9, Y3)
+	VPOR Y3, Y12, Y12
+	NEXT(loop3, nl3)
+
+setfound:
+	// The first place j of the block; its line breaks before j count.
+	VPMOVMSKB Y12, CX
+	BSFL      CX, CX
+	MOVL      $1, BX
+	SHLL      CX, BX
+	DECL      BX
+	ANDL      BX, DX
+	JZ        setfound2
+	POPCNTL   DX, BX
+	ADDQ      BX, R12
+	BSRL      DX, DX
+	ADDQ      AX, DX
+	MOVQ      DX, R13
+
+setfound2:
+	ADDQ       CX, AX
+	MOVQ       AX, pos+24(FP)
+	MOVQ       R12, nls+32(FP)
+	MOVQ       R13, lastnl+40(FP)
+	VZEROUPPER
+	RET
+
+setdone:
+	NOTQ       AX
+	MOVQ       AX, pos+24(FP)
+	MOVQ       R12, nls+32(FP)
+	MOVQ       R13, lastnl+40(FP)
+	VZEROUPPER
+	RET
