@@ -6,7 +6,7 @@ package search
 // from its first hit on, for compact boundaries: each finder went over
 // the chunk once, and the line of each place found was then found again
 // (the last line break before it, the line breaks before that counted).
-// With the set the chunk is read once, in 32-byte blocks (AVX2), and the
+// With the set the chunk is read once, in 64-byte blocks (AVX2), and the
 // line's start and number come with the place.
 
 // maxSetPairs is the most finders a set holds (the registers of the
@@ -53,7 +53,7 @@ func newPairSet(fs []*finder) *pairSet {
 func (s *pairSet) next(b []byte, from, k int) (p, nls, lastnl int) {
 	lastnl = -1
 	if pairSetSIMD {
-		if n := len(b) - from - s.maxOff; n >= 32 {
+		if n := len(b) - from - s.maxOff; n >= 64 {
 			s.k = k
 			r, c, l := pairSetBlocks(&b[from], n, s)
 			if l >= 0 {
