@@ -49,7 +49,7 @@ func (w *worker) backupOf(ctx context.Context, u *unit) string {
 		}
 		var res result
 		t := &unit{fsys: u.fsys, name: u.transcript, file: u.transcript}
-		w.scanLines(ctx, t, &res, lineScan{finds: []func([]byte) int{historyFinder.index}}, func(line []byte, _ int) {
+		w.scanLines(ctx, t, &res, lineScan{finds: []anchor{historyFinder}}, func(line []byte, _ int) {
 			rec, ok, _ := model.ParseFileHistoryRecord(line)
 			if !ok {
 				return

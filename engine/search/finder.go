@@ -28,6 +28,14 @@ func newFinder(pat []byte, fold bool) *finder {
 	return f
 }
 
+// newFinderPair is newFinder with the pair at offsets o1 and o2, for a
+// pattern of memscope's own whose bytes the frequency table ranks badly.
+func newFinderPair(pat []byte, fold bool, o1, o2 int) *finder {
+	f := newFinder(pat, fold)
+	f.pair = newPair(f.pat, o1, o2, fold)
+	return f
+}
+
 // rarest picks the pair's offsets: the pattern's rarest byte, and the
 // rarest of the bytes some way from it (at least half the pattern's
 // length, or 4, away), a different byte where there is one; a pattern of

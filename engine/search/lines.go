@@ -9,11 +9,14 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// A JSONL file is searched the way grep searches: a large chunk is read
-// at a time and the anchor is looked for across the whole chunk; only
-// around an anchor found is the line cut out, and line numbers are
-// counted (bytes.Count) only up to a line handed over (lineCount). A
-// line no anchor falls in costs no work of its own.
+// A JSONL file is searched the way grep searches: a chunk is read at a
+// time and the anchor is looked for across the whole chunk; only around
+// an anchor found is the line cut out. A line no anchor falls in costs
+// no work of its own. Where the finders are few (a pairSet), one pass
+// looks for all of them and counts the line breaks on the way, so the
+// line's start and number come with each place found; otherwise each
+// finder goes over the chunk, and line numbers are counted (bytes.Count)
+// only up to a line handed over (lineCount).
 
 // maxSpecials bounds lineScan.specials.
 const maxSpecials = 4
@@ -22,12 +25,16 @@ const maxSpecials = 4
 // line, up to model.MaxLineBytes, one worker at a time (longLines).
 const chunkSize = 1 << 20
 
+// readSize is the most a read asks for: what a read copies is scanned
+// while it is still in the core's cache (the scan of a whole 1 MiB
+// chunk read from memory further out).
+const readSize = 256 << 10
+
 // lineScan says which lines of a file to hand over.
 type lineScan struct {
-	// finds return the offset of the first place in b a wanted line
-	// may hold, or -1 (a line is wanted where any of them finds one);
-	// none wants every line.
-	finds []func(b []byte) int
+	// finds find the places a wanted line may hold (a line is wanted
+	// where any of them finds one); none wants every line.
+	finds []anchor
 	// specials find what makes a line worth a closer look although find
 	// does not find it there (a \u escape, a Kelvin sign):
 	// check decides on those lines. At most maxSpecials.
@@ -43,6 +50,34 @@ type lineScan struct {
 	// until, when positive, stops the scan at that file offset (a line
 	// boundary).
 	until int64
+	// set is the finds, the specials and more's find in one pairSet,
+	// when they are finders and few enough (withSet): the region is
+	// then scanned once for all of them, its lines counted on the way.
+	set *pairSet
+}
+
+// withSet sets ls.set when the SIMD loop can look for all of ls's
+// finders at once.
+func (ls *lineScan) withSet() {
+	if !pairSetSIMD || len(ls.finds) == 0 {
+		return
+	}
+	var fs []*finder
+	for _, a := range ls.finds {
+		f, ok := a.(*finder)
+		if !ok {
+			return
+		}
+		fs = append(fs, f)
+	}
+	fs = append(fs, ls.specials...)
+	if ls.more != nil {
+		fs = append(fs, ls.more.find)
+	}
+	if len(fs) > maxSetPairs {
+		return
+	}
+	ls.set = newPairSet(fs)
 }
 
 // moreFind is a find switched on during a scan: a transcript's compact
@@ -51,7 +86,7 @@ type lineScan struct {
 // first passed over before it (often nothing: the last boundary comes
 // after the first hit).
 type moreFind struct {
-	find func(b []byte) int
+	find *finder
 	on   bool
 	// end is the file offset just past the line being handed over: when
 	// fn switches the find on, the first the scan looks at with it.
@@ -79,27 +114,42 @@ func (w *worker) scanLines(ctx context.Context, u *unit, res *result, ls lineSca
 	if w.buf == nil {
 		w.buf = make([]byte, chunkSize)
 	}
+	ls.withSet()
 	lc := lineCount{line: 1, buf: &w.countBuf}
-	lc.ra, _ = f.(io.ReaderAt)
+	if ls.set == nil {
+		// The set counts every line as it goes: others count lazily.
+		lc.ra, _ = f.(io.ReaderAt)
+	}
 	var r io.Reader = f
 	if ls.until > 0 {
 		r = io.LimitReader(f, ls.until)
 	}
-	keep := 0
-	var read int64 // bytes read so far; data[0] is at read-keep before a read
+	// The unscanned bytes are w.buf[lo:hi]: the start of a line the
+	// last read did not finish. A read fills at most readSize bytes
+	// after them, and the lines it finished are scanned while they are
+	// still in the core's cache (a read of a whole chunk left them in
+	// memory further out: the scan after it went at half the speed).
+	lo, hi := 0, 0
+	var read int64 // bytes read so far; w.buf[hi] is at offset read
 	first, skipping := true, false
 	for {
 		if ctx.Err() != nil {
 			return
 		}
-		if keep == len(w.buf) {
+		if len(w.buf)-hi < readSize && lo > 0 {
+			// Too little room left after the unfinished line: move it to
+			// the front.
+			hi = copy(w.buf, w.buf[lo:hi])
+			lo = 0
+		}
+		if hi == len(w.buf) {
 			if len(w.buf) > model.MaxLineBytes {
 				// A line longer than memscope reads: skip to its end.
 				if !skipping {
-					res.problems = append(res.problems, model.Problem{File: u.file, Line: lc.at(w.buf, read-int64(keep), read-int64(keep)), Kind: model.ProblemTooLarge,
+					res.problems = append(res.problems, model.Problem{File: u.file, Line: lc.at(w.buf, read-int64(hi), read-int64(hi)), Kind: model.ProblemTooLarge,
 						Reason: "line is longer than the " + format32(model.MaxLineBytes) + " memscope reads: not searched"})
 				}
-				skipping, keep = true, 0
+				skipping, hi = true, 0
 			} else {
 				if !long {
 					if long = w.o.lines.acquire(ctx); !long {
@@ -112,29 +162,36 @@ func (w *worker) scanLines(ctx context.Context, u *unit, res *result, ls lineSca
 				w.buf = nb
 			}
 		}
-		base := read - int64(keep)
-		n, rerr := r.Read(w.buf[keep:])
+		base := read - int64(hi-lo) // the file offset of w.buf[lo]
+		n, rerr := r.Read(w.buf[hi:min(len(w.buf), hi+readSize)])
 		read += int64(n)
 		if ls.count {
 			res.bytes += int64(n)
 		}
-		data := w.buf[:keep+n]
-		start := 0
-		if first && len(data) >= 3 {
+		hi += n
+		if first && hi-lo >= 3 {
 			first = false
-			if bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}) {
-				start = 3
+			if bytes.HasPrefix(w.buf[lo:hi], []byte{0xEF, 0xBB, 0xBF}) {
+				lo, base = lo+3, base+3
 			}
 		}
+		data := w.buf[lo:hi]
+		start := 0
 		eof := rerr != nil
 		end := len(data)
 		if !eof {
-			end = bytes.LastIndexByte(data, '\n') + 1
+			// Only what was read can end a line: the bytes before it are
+			// a line's start.
+			from := max(0, len(data)-n)
+			end = 0
+			if nl := lastNewline(data[from:]); nl >= 0 {
+				end = from + nl + 1
+			}
 		}
 		if skipping {
 			nl := bytes.IndexByte(data[start:end], '\n')
 			if nl < 0 {
-				keep = 0
+				lo, hi = 0, 0
 				if eof {
 					break
 				}
@@ -149,7 +206,10 @@ func (w *worker) scanLines(ctx context.Context, u *unit, res *result, ls lineSca
 		if end > start {
 			w.scanRegion(data[start:end], base+int64(start), &lc, ls, fn)
 		}
-		keep = copy(w.buf, data[end:])
+		lo += end
+		if lo == hi {
+			lo, hi = 0, 0
+		}
 		if eof {
 			if rerr != io.EOF {
 				res.problems = append(res.problems, model.Problem{File: u.file, Kind: model.ProblemUnreadable, Reason: rerr.Error()})
@@ -220,16 +280,12 @@ func (c *lineCount) countFile(end int64) {
 // scanRegion hands over the wanted lines of region (whole lines; it
 // starts at file offset base).
 func (w *worker) scanRegion(region []byte, base int64, lc *lineCount, ls lineScan, fn func(line []byte, n int)) {
+	if ls.set != nil {
+		w.scanRegionSet(region, base, lc, ls, fn)
+		return
+	}
 	emit := func(s, e int) {
-		n := lc.at(region, base, base+int64(s))
-		if ls.more != nil {
-			ls.more.end = base + int64(e) + 1
-		}
-		l := region[s:e]
-		if len(l) > 0 && l[len(l)-1] == '\r' {
-			l = l[:len(l)-1]
-		}
-		fn(l, n)
+		handOver(region, s, e, base, lc.at(region, base, base+int64(s)), &ls, fn)
 	}
 	if lc.ra == nil {
 		// Counted as read: at the end of each region.
@@ -255,7 +311,7 @@ func (w *worker) scanRegion(region []byte, base int64, lc *lineCount, ls lineSca
 		p, fromAnchor := -1, false
 		if m := ls.more; m != nil && m.on && nextMore != -1 {
 			if nextMore < pos {
-				nextMore = indexFrom(region, pos, m.find)
+				nextMore = indexFrom(region, pos, m.find.index)
 			}
 			if nextMore >= 0 {
 				p, fromAnchor = nextMore, true
@@ -264,7 +320,7 @@ func (w *worker) scanRegion(region []byte, base int64, lc *lineCount, ls lineSca
 		for i := range next {
 			if next[i] != -1 && next[i] < pos {
 				if i < len(ls.finds) {
-					next[i] = indexFrom(region, pos, ls.finds[i])
+					next[i] = indexFrom(region, pos, ls.finds[i].index)
 				} else {
 					next[i] = indexFrom(region, pos, ls.specials[i-len(ls.finds)].index)
 				}
@@ -284,6 +340,72 @@ func (w *worker) scanRegion(region []byte, base int64, lc *lineCount, ls lineSca
 		}
 		pos = e + 1
 	}
+}
+
+// handOver hands region[s:e] (a line; the region starts at file offset
+// base) to fn as line n, without the carriage return before its line
+// break, and tells ls.more where it ends.
+func handOver(region []byte, s, e int, base int64, n int, ls *lineScan, fn func(line []byte, n int)) {
+	if ls.more != nil {
+		ls.more.end = base + int64(e) + 1
+	}
+	l := region[s:e]
+	if len(l) > 0 && l[len(l)-1] == '\r' {
+		l = l[:len(l)-1]
+	}
+	fn(l, n)
+}
+
+// scanRegionSet is scanRegion with ls.set: one pass for every finder,
+// each line's start and number known where a place is found (lc counts
+// every line, as read).
+func (w *worker) scanRegionSet(region []byte, base int64, lc *lineCount, ls lineScan, fn func(line []byte, n int)) {
+	set := ls.set
+	nf, ns := len(ls.finds), len(ls.specials)
+	// line is the number of the line holding pos, start where it starts.
+	pos, line, start := 0, lc.line, 0
+	for pos < len(region) {
+		k := nf + ns
+		if ls.more != nil && ls.more.on {
+			k++
+		}
+		p, nls, lastnl := set.next(region, pos, k)
+		line += nls
+		if lastnl >= 0 {
+			start = lastnl + 1
+		}
+		if p < 0 {
+			break
+		}
+		// What is at p: a find or more's (the line is wanted), a
+		// special (check decides), or neither (the pairs only agree).
+		found, special := false, false
+		for j := range k {
+			if set.at(region, p, j) {
+				if j < nf || j >= nf+ns {
+					found = true
+					break
+				}
+				special = true
+			}
+		}
+		if !found && !special {
+			if region[p] == '\n' {
+				line, start = line+1, p+1
+			}
+			pos = p + 1
+			continue
+		}
+		e := lineEnd(region, p)
+		if found || ls.check(region[start:e]) {
+			handOver(region, start, e, base, line, &ls, fn)
+		}
+		if e == len(region) {
+			break
+		}
+		pos, line, start = e+1, line+1, e+1
+	}
+	lc.line, lc.off = line, base+int64(len(region))
 }
 
 // lastNewline is bytes.LastIndexByte(b, '\n'), eight bytes at a time

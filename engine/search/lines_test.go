@@ -178,3 +178,34 @@ func TestLastNewlineIsLastIndexByte(t *testing.T) {
 		}
 	}
 }
+
+// TestByteOrderMarkBeforeALongFirstLine: a transcript that opens with a
+// UTF-8 byte order mark and a first line longer than a read (and than a
+// chunk) is searched from the line's '{': the mark was dropped only
+// when the first read held a whole line, and otherwise stayed at the
+// line's start, which then did not parse (the hit was lost).
+func TestByteOrderMarkBeforeALongFirstLine(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "projects", "-work-app", "00000000-0000-4000-8000-000000000001.jsonl")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("filler words ", (chunkSize+chunkSize/2)/13)
+	body := "\xEF\xBB\xBF" +
+		`{"type":"user","uuid":"u1","timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"user","content":"` + long + ` bomNeedle"}}` + "\n" +
+		`{"type":"user","uuid":"u2","timestamp":"2026-11-20T10:00:01.000Z","message":{"role":"user","content":"bomNeedle again"}}` + "\n"
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, fsys := range map[string]fs.FS{"lazy": model.DirFS(dir), "as read": noReadAt{model.DirFS(dir)}} {
+		hits, sum := runAll(t, dir, "bomneedle", QueryOptions{}, func(o *Options) { o.Home = fsys; o.Stores = []Store{StoreTranscripts} })
+		var got []string
+		for _, h := range hits {
+			got = append(got, fmt.Sprintf("%d:%s", h.Line, h.UUID))
+		}
+		if fmt.Sprint(got) != "[1:u1 2:u2]" || len(sum.Problems) != 0 {
+			t.Errorf("%s: hits %v, problems %+v; want [1:u1 2:u2] and none", name, got, sum.Problems)
+		}
+	}
+}

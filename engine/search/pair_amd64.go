@@ -57,3 +57,14 @@ func pairBlocksAVX2(p *byte, n, o1, o2 int, vec *[4][16]byte) int
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 
 func xgetbv() (eax, edx uint32)
+
+// pairSetSIMD says pairSetBlocks does the work.
+var pairSetSIMD = hasAVX2
+
+// pairSetBlocks is pairSetBlocksAVX2 (see pair_amd64.s).
+func pairSetBlocks(p *byte, n int, s *pairSet) (pos, nls, lastnl int) {
+	return pairSetBlocksAVX2(p, n, s)
+}
+
+//go:noescape
+func pairSetBlocksAVX2(p *byte, n int, set *pairSet) (pos, nls, lastnl int)

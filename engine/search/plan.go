@@ -440,7 +440,7 @@ func (r *pasteRefs) read() {
 	w := &worker{}
 	var res result
 	u := &unit{fsys: r.o.Home, name: model.HistoryPath, file: model.HistoryPath}
-	w.scanLines(context.Background(), u, &res, lineScan{finds: []func([]byte) int{contentHashFinder.index}}, func(b []byte, n int) {
+	w.scanLines(context.Background(), u, &res, lineScan{finds: []anchor{contentHashFinder}}, func(b []byte, n int) {
 		e, err := model.ParseHistoryLine(b, n)
 		if err != nil || !r.o.wantsProject(&e) {
 			return

@@ -113,7 +113,7 @@ func (w *worker) queryScan() lineScan {
 	ls := lineScan{specials: pre.specials, count: true,
 		check: func(line []byte) bool { return pre.candidate(line, &w.scratch) }}
 	for _, a := range pre.anchors {
-		ls.finds = append(ls.finds, a.index)
+		ls.finds = append(ls.finds, a)
 	}
 	return ls
 }
@@ -181,8 +181,12 @@ type pendingBoundary struct {
 // (4 MiB: a boundary line is about a kilobyte).
 const maxPending = 4 << 20
 
-// boundaryFinder finds the lines that may be compact boundaries.
-var boundaryFinder = newFinder([]byte("compact_boundary"), false)
+// boundaryFinder finds the lines that may be compact boundaries. Its
+// pair is the underscore and the y, eight apart: the table's b and y
+// agree at seven apart about once in 600 bytes of transcript (b is a hex
+// digit of every id), which cost as much as the query's own scan once a
+// file had a hit; "_" with a "y" eight on, almost only here.
+var boundaryFinder = newFinderPair([]byte("compact_boundary"), false, 7, 15)
 
 // transcript searches one transcript.
 func (w *worker) transcript(ctx context.Context, u *unit) result {
@@ -211,7 +215,7 @@ func (w *worker) transcript(ctx context.Context, u *unit) result {
 		}
 		w.pending, w.pendingBuf = w.pending[:0], w.pendingBuf[:0]
 	}
-	more := &moreFind{find: boundaryFinder.index}
+	more := &moreFind{find: boundaryFinder}
 	moreFrom := int64(-1) // the offset the first pass looked for boundaries from
 	ls := w.queryScan()
 	ls.more = more
@@ -273,7 +277,7 @@ func (w *worker) transcript(ctx context.Context, u *unit) result {
 		// Its problems are the first pass's again (a line too long,
 		// say): not reported twice.
 		var again result
-		w.scanLines(ctx, u, &again, lineScan{finds: []func([]byte) int{boundaryFinder.index}, until: moreFrom}, func(b []byte, n int) {
+		w.scanLines(ctx, u, &again, lineScan{finds: []anchor{boundaryFinder}, until: moreFrom}, func(b []byte, n int) {
 			if typ := peekType(b); typ == nil || string(typ) == `"system"` {
 				if p, ok := compactBoundary(b); ok {
 					last, preserved = n, p
