@@ -40,6 +40,11 @@ const (
 	memoriesPerProject  = 80
 	manifestName        = "manifest.json"
 	generatorIdentifier = "memscope scripts/gen 1"
+	// defaultWork is the folder the projects are under unless -work
+	// says otherwise: a test whose home sits beside a project of its own
+	// under a temporary folder puts both there, so the two sort the same
+	// wherever the temporary folder is.
+	defaultWork = "/home/dev/work"
 )
 
 // baseTime is "now" for the synthetic home: fixed, so output repeats.
@@ -56,6 +61,8 @@ type options struct {
 	seed     uint64
 	memories int
 	history  int
+	// work is the folder the projects' paths are under (their cwd).
+	work string
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -66,15 +73,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	seed := fl.Uint64("seed", 1, "seed; the same seed and size give the same files")
 	memories := fl.Int("memories", memoriesPerProject, "memory files per project")
 	history := fl.Int("history", -1, "history lines (default: 100 000 × size/W, at least 50)")
+	work := fl.String("work", defaultWork, "absolute folder the projects' paths (and the live sessions' cwd) are under; nothing is written there")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
 	n, err := parseSize(*size)
-	if *out == "" || err != nil {
-		fmt.Fprintf(stderr, "gen: need -out DIR and a valid -size (%v)\n", err)
+	if *out == "" || err != nil || !strings.HasPrefix(*work, "/") {
+		fmt.Fprintf(stderr, "gen: need -out DIR, a valid -size (%v) and an absolute -work\n", err)
 		return 2
 	}
-	opts := options{out: *out, size: n, seed: *seed, memories: *memories, history: *history}
+	opts := options{out: *out, size: n, seed: *seed, memories: *memories, history: *history, work: strings.TrimSuffix(*work, "/")}
 	began := time.Now()
 	m, err := generate(opts)
 	if err != nil {
@@ -117,6 +125,9 @@ func parseSize(s string) (int64, error) {
 
 // generate writes the whole home and its manifest.
 func generate(o options) (*Manifest, error) {
+	if o.work == "" {
+		o.work = defaultWork
+	}
 	if err := ensureEmpty(o.out); err != nil {
 		return nil, err
 	}
@@ -165,7 +176,7 @@ func generate(o options) (*Manifest, error) {
 	if m.History, err = writeHistory(home, lines, hist, baseTime.Add(-90*24*time.Hour), o.seed); err != nil {
 		return nil, err
 	}
-	if err := writeExtras(home); err != nil {
+	if err := writeExtras(home, o.work); err != nil {
 		return nil, err
 	}
 	if err := m.total(home); err != nil {
@@ -212,10 +223,10 @@ func planSessions(home string, o options, m *Manifest) []sessionPlan {
 	}
 	var plans []sessionPlan
 	for p := 0; p < nProjects; p++ {
-		dir := fmt.Sprintf("/home/dev/work/%s-%s-%02d", words[r.IntN(len(words))], words[r.IntN(len(words))], p)
+		dir := fmt.Sprintf("%s/%s-%s-%02d", o.work, words[r.IntN(len(words))], words[r.IntN(len(words))], p)
 		if p == 4 {
 			// One path over 200 characters, to exercise the long-slug rule.
-			dir = "/home/dev/work/" + strings.Repeat("deeply_nested_folder/", 10) + "project-with-a-long-path"
+			dir = o.work + "/" + strings.Repeat("deeply_nested_folder/", 10) + "project-with-a-long-path"
 		}
 		pm := ProjectManifest{Path: dir, Slug: model.Slug(dir)}
 		for s := 0; s < sessionsPerProject && len(plans) < n; s++ {
@@ -235,14 +246,18 @@ func planSessions(home string, o options, m *Manifest) []sessionPlan {
 
 // writeExtras writes the small stores: settings, user CLAUDE.md, two live
 // sessions and three ~/.claude.json backups.
-func writeExtras(home string) error {
+func writeExtras(home, work string) error {
+	cwd, err := json.Marshal(work)
+	if err != nil {
+		return err
+	}
 	files := map[string]string{
 		"settings.json": `{"cleanupPeriodDays":30,"autoMemoryEnabled":true}` + "\n",
 		"CLAUDE.md":     "# Personal preferences\n\nKeep answers short. Run the tests before saying done.\n",
-		"sessions/41001.json": fmt.Sprintf(`{"pid":41001,"sessionId":"%s","cwd":"/home/dev/work","startedAt":%d,"status":"busy"}`,
-			"00000000-0000-4000-8000-000000000001", baseTime.Add(-time.Hour).UnixMilli()),
-		"sessions/41002.json": fmt.Sprintf(`{"pid":41002,"sessionId":"%s","cwd":"/home/dev/work","startedAt":%d,"status":"idle"}`,
-			"00000000-0000-4000-8000-000000000002", baseTime.Add(-2*time.Hour).UnixMilli()),
+		"sessions/41001.json": fmt.Sprintf(`{"pid":41001,"sessionId":"%s","cwd":%s,"startedAt":%d,"status":"busy"}`,
+			"00000000-0000-4000-8000-000000000001", cwd, baseTime.Add(-time.Hour).UnixMilli()),
+		"sessions/41002.json": fmt.Sprintf(`{"pid":41002,"sessionId":"%s","cwd":%s,"startedAt":%d,"status":"idle"}`,
+			"00000000-0000-4000-8000-000000000002", cwd, baseTime.Add(-2*time.Hour).UnixMilli()),
 	}
 	for i := 0; i < 3; i++ {
 		files[fmt.Sprintf("backups/.claude.json.backup.%d", baseTime.Add(-time.Duration(i)*time.Hour).UnixMilli())] = `{"projects":{}}` + "\n"
