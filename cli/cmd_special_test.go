@@ -52,6 +52,9 @@ func TestMain(m *testing.M) {
 	// default (testenv.PeakHeap); the guarded children are processes of
 	// their own, at the default too.
 	testenv.RaiseGC(400)
+	// The temporary folders (the guarded children's too) go where
+	// testenv.Main puts them.
+	doneTemp := testenv.UseTemp()
 	var err error
 	if shared.dir, err = os.MkdirTemp("", "memscope-cli-shared-"); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -63,6 +66,7 @@ func TestMain(m *testing.M) {
 		code = max(code, 1)
 	}
 	os.RemoveAll(shared.dir)
+	doneTemp()
 	os.Exit(code)
 }
 
