@@ -25,14 +25,15 @@ const (
 	TempVar = "MEMSCOPE_TEST_TMPDIR"
 	// Shm is the tmpfs tried when neither TempVar nor TMPDIR is set.
 	Shm = "/dev/shm"
-	// ShmMinFree is the room Shm must have: the default tests write a few
-	// hundred MB at most, all test binaries at once.
+	// ShmMinFree is the room Shm must have. The default tests write
+	// little at once: the largest, cli's huge-files test, peaks at
+	// 30 MiB (compact --out's copy of a 33 MiB run of NUL bytes; the
+	// other runs are sparse), measured with du.
 	ShmMinFree = 1 << 30
 	// ShmMinFreeLong is the room it must have under MEMSCOPE_LONG=1,
-	// whose hostile tests write gigabytes (a 1 GiB transcript copied by
-	// compact --out, 1 GiB runs of NUL bytes, sparse but read into
-	// copies by some commands) in two test binaries at once.
-	ShmMinFreeLong = 8 << 30
+	// where that copy is 1 GiB, beside the other long tests' files of
+	// up to 10 MiB, with two test binaries running at once.
+	ShmMinFreeLong = 4 << 30
 	// tempPrefix starts the name of a test binary's folder, before its
 	// process id: tempDirPID reads it back to remove the folders of
 	// binaries that died before removing theirs.
