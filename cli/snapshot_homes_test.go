@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -18,6 +17,7 @@ import (
 	"github.com/memscope/memscope/demo"
 	"github.com/memscope/memscope/internal/filehistgen"
 	"github.com/memscope/memscope/internal/format"
+	"github.com/memscope/memscope/internal/genhome"
 	"github.com/memscope/memscope/internal/testroot"
 )
 
@@ -480,13 +480,12 @@ func recordIDs(t *testing.T, path string) []string {
 // generator's /home/dev/work).
 func runScriptsGen(t *testing.T, dir, work string) {
 	t.Helper()
-	args := []string{"run", "../scripts/memscope-gen", "-out", dir, "-size", "1500K", "-seed", "7", "-memories", "6", "-history", "60"}
+	var flags []string
 	if work != "" {
-		args = append(args, "-work", work)
+		flags = []string{"-work", work}
 	}
-	cmd := exec.Command("go", args...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("scripts/memscope-gen: %v\n%s", err, out)
+	if err := genhome.Run(dir, "1500K", "7", append(flags, "-memories", "6", "-history", "60")...); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -1,4 +1,4 @@
-package main
+package gen
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ func genTiny(t testing.TB, seed uint64) (string, *Manifest) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "home")
 	var out, errs bytes.Buffer
-	if code := run([]string{"-out", dir, "-size", "1500K", "-seed", itoa(seed)}, &out, &errs); code != 0 {
+	if code := Run([]string{"-out", dir, "-size", "1500K", "-seed", itoa(seed)}, &out, &errs); code != 0 {
 		t.Fatalf("gen exit %d: %s", code, errs.String())
 	}
 	if !strings.Contains(out.String(), "manifest") {
@@ -343,7 +343,7 @@ func TestRefusesNonEmptyFolder(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "keep.txt"), []byte("mine"), 0o600)
 	var out, errs bytes.Buffer
-	if code := run([]string{"-out", dir, "-size", "100K"}, &out, &errs); code == 0 || !strings.Contains(errs.String(), "not empty") {
+	if code := Run([]string{"-out", dir, "-size", "100K"}, &out, &errs); code == 0 || !strings.Contains(errs.String(), "not empty") {
 		t.Errorf("exit %d, stderr %q", code, errs.String())
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, "keep.txt")); string(data) != "mine" {
@@ -358,7 +358,7 @@ func TestWorkFolder(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "home")
 	work := "/srv/elsewhere/work"
 	var out, errs bytes.Buffer
-	if code := run([]string{"-out", dir, "-size", "100K", "-seed", "2", "-work", work + "/"}, &out, &errs); code != 0 {
+	if code := Run([]string{"-out", dir, "-size", "100K", "-seed", "2", "-work", work + "/"}, &out, &errs); code != 0 {
 		t.Fatalf("gen exit %d: %s", code, errs.String())
 	}
 	var m Manifest
@@ -379,7 +379,7 @@ func TestWorkFolder(t *testing.T) {
 		}
 	}
 	errs.Reset()
-	if code := run([]string{"-out", filepath.Join(t.TempDir(), "h"), "-size", "100K", "-work", "rel/work"}, &out, &errs); code != 2 || !strings.Contains(errs.String(), "absolute -work") {
+	if code := Run([]string{"-out", filepath.Join(t.TempDir(), "h"), "-size", "100K", "-work", "rel/work"}, &out, &errs); code != 2 || !strings.Contains(errs.String(), "absolute -work") {
 		t.Errorf("relative -work: exit %d, stderr %q", code, errs.String())
 	}
 }
