@@ -32,7 +32,8 @@ func TestMain(m *testing.M) {
 	setTestGC()
 	before := os.Getenv("TMPDIR")
 	doneTemp := testenv.UseTemp()
-	tmp, err := "", error(nil)
+	var tmp string
+	var err error
 	if os.Getenv("TMPDIR") == before {
 		// A name of fixed length, so paths under it (the writable goldens
 		// pad them to one length) come out the same on every run, as
