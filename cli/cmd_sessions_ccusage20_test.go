@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/memscope/memscope/internal/genhome"
 	"github.com/memscope/memscope/model"
 )
 
@@ -76,8 +76,8 @@ func TestSessionsMatchCcusage20(t *testing.T) {
 	bin := ccusage20Bin(t)
 	t.Run("generated home with subagents", func(t *testing.T) {
 		home := filepath.Join(t.TempDir(), "home")
-		if out, err := exec.Command("go", "run", "../scripts/memscope-gen", "-out", home, "-size", "2M", "-seed", "5").CombinedOutput(); err != nil {
-			t.Fatalf("scripts/memscope-gen: %v\n%s", err, out)
+		if err := genhome.Run(home, "2M", "5"); err != nil {
+			t.Fatal(err)
 		}
 		ours, theirs, oc, tc := bySession20(t, bin, home)
 		if len(theirs) == 0 || len(ours) != len(theirs) {

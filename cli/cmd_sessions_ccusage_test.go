@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/sessions"
+	"github.com/memscope/memscope/internal/genhome"
 	"github.com/memscope/memscope/model"
 )
 
@@ -171,8 +172,8 @@ func TestSessionsMatchCcusage(t *testing.T) {
 	bin := ccusageBin(t)
 	t.Run("generated", func(t *testing.T) {
 		home := filepath.Join(t.TempDir(), "home")
-		if out, err := exec.Command("go", "run", "../scripts/memscope-gen", "-out", home, "-size", "10M", "-seed", "5").CombinedOutput(); err != nil {
-			t.Fatalf("scripts/memscope-gen: %v\n%s", err, out)
+		if err := genhome.Run(home, "10M", "5"); err != nil {
+			t.Fatal(err)
 		}
 		r := compareWithCcusage(t, bin, home, true)
 		if len(r.Totals.Models) < 2 {

@@ -52,8 +52,21 @@ func TestMain(m *testing.M) {
 	// default (testenv.PeakHeap); the guarded children are processes of
 	// their own, at the default too.
 	testenv.RaiseGC(400)
+	// The temporary folders (the guarded children's too) go where
+	// testenv.Main puts them.
+	before := os.Getenv("TMPDIR")
+	doneTemp := testenv.UseTemp()
 	var err error
-	if shared.dir, err = os.MkdirTemp("", "memscope-cli-shared-"); err != nil {
+	if os.Getenv("TMPDIR") != before {
+		// testenv's folder is this binary's alone: a short name of one
+		// length there (replay --lost cuts paths over 100 characters,
+		// and TestReplayLostGoldens shows the shared demo's).
+		shared.dir = filepath.Join(os.TempDir(), "s")
+		err = os.Mkdir(shared.dir, 0o700)
+	} else {
+		shared.dir, err = os.MkdirTemp("", "memscope-cli-shared-")
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
@@ -63,6 +76,7 @@ func TestMain(m *testing.M) {
 		code = max(code, 1)
 	}
 	os.RemoveAll(shared.dir)
+	doneTemp()
 	os.Exit(code)
 }
 

@@ -87,7 +87,7 @@ func TestOverviewFeedEqualsCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	gen := filepath.Join(t.TempDir(), "home")
-	runScriptsGen(t, gen)
+	runScriptsGen(t, gen, "")
 	for _, c := range []struct {
 		name string
 		args []string

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -18,6 +17,7 @@ import (
 	"github.com/memscope/memscope/demo"
 	"github.com/memscope/memscope/internal/filehistgen"
 	"github.com/memscope/memscope/internal/format"
+	"github.com/memscope/memscope/internal/genhome"
 	"github.com/memscope/memscope/internal/testroot"
 )
 
@@ -371,11 +371,15 @@ func testdataSnapHome(t *testing.T, r *snapRunner) snapHome {
 // genSnapHome is a small home from scripts/memscope-gen (one project, two sessions
 // with a compaction and subagents, memories, history with pastes) plus
 // filehistgen's session, whose project folder is under the root so
-// restores can write it.
+// restores can write it. The generator's project is under the root too
+// (gen/dev/work, a folder nothing creates): lists that sort projects by
+// path then come out in one order wherever the temporary folder is (a
+// /home/dev/... project sorted before a root under /tmp and after one
+// under /dev/shm).
 func genSnapHome(t *testing.T, r *snapRunner) snapHome {
 	ro := filepath.Join(r.base, "gen")
 	rw := filepath.Join(r.base, "gen-rw")
-	runScriptsGen(t, filepath.Join(ro, "home"))
+	runScriptsGen(t, filepath.Join(ro, "home"), filepath.Join(ro, "dev", "work"))
 	data, err := os.ReadFile(filepath.Join(ro, "home", "manifest.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -406,6 +410,7 @@ func genSnapHome(t *testing.T, r *snapRunner) snapHome {
 			t.Fatal(err)
 		}
 		r.trackHashes(l.CWD, tracked)
+		r.trackContentHashes(t, filepath.Join(root, "home"))
 		spreadTimes(t, r, root)
 	}
 	p := m.Projects[0]
@@ -471,12 +476,16 @@ func recordIDs(t *testing.T, path string) []string {
 }
 
 // runScriptsGen writes a ~1.5 MB home with scripts/memscope-gen (seed and size
-// fixed: the same files every time).
-func runScriptsGen(t *testing.T, dir string) {
+// fixed: the same files every time), its projects under work ("" for the
+// generator's /home/dev/work).
+func runScriptsGen(t *testing.T, dir, work string) {
 	t.Helper()
-	cmd := exec.Command("go", "run", "../scripts/memscope-gen", "-out", dir, "-size", "1500K", "-seed", "7", "-memories", "6", "-history", "60")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("scripts/memscope-gen: %v\n%s", err, out)
+	var flags []string
+	if work != "" {
+		flags = []string{"-work", work}
+	}
+	if err := genhome.Run(dir, "1500K", "7", append(flags, "-memories", "6", "-history", "60")...); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -594,4 +603,29 @@ func folderTimesFromEntries(t *testing.T, dir string) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestSnapshotProjectsSortWhereverTheRootIs: in each snapshot home the
+// projects are all under the root ($ROOT, the test's temporary folder)
+// or none is. Commands list projects in path order, so a home mixing
+// the two (a fixed /home/dev/... beside $ROOT/...) printed a different
+// order when the temporary folder sorted before /home (/dev/shm) than
+// after it (/tmp): the snapshots then held only for some TMPDIRs.
+func TestSnapshotProjectsSortWhereverTheRootIs(t *testing.T) {
+	for _, home := range []string{"demo", "testdata", "gen", "prov"} {
+		var under, outside []string
+		for _, p := range strings.Fields(snapshotStdout(t, home, "completion.values.projects")) {
+			if strings.HasPrefix(p, "$ROOT/") {
+				under = append(under, p)
+			} else {
+				outside = append(outside, p)
+			}
+		}
+		if len(under) > 0 && len(outside) > 0 {
+			t.Errorf("%s: projects %q are under the root and %q are not: their order depends on where TMPDIR is", home, under, outside)
+		}
+		if len(under)+len(outside) == 0 {
+			t.Errorf("%s: completion values projects lists no project", home)
+		}
+	}
 }

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -351,6 +353,30 @@ func (r *snapRunner) trackHashes(root string, rels []string) {
 		abs := filepath.Join(root, rel)
 		name, _ := filepath.Rel(r.base, abs)
 		r.hashes[model.FileHistoryPathHash(abs)] = "#{" + filepath.ToSlash(name) + "}"
+	}
+}
+
+// trackContentHashes names the SHA-256 of each file under home whose
+// content holds the root's path (a transcript's cwd): it changes with
+// the temporary folder. The name is the file's path in its home, so a
+// command that prints another file's hash (or a wrong one) still fails.
+func (r *snapRunner) trackContentHashes(t *testing.T, home string) {
+	t.Helper()
+	err := filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil || !bytes.Contains(data, []byte(r.base)) {
+			return err
+		}
+		rel, _ := filepath.Rel(home, p)
+		sum := sha256.Sum256(data)
+		r.hashes[hex.EncodeToString(sum[:])] = "#sha256{" + filepath.ToSlash(rel) + "}"
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

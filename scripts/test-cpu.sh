@@ -19,7 +19,9 @@ if [ "${1:-}" = "--exec" ]; then
   t=$(mktemp)
   rc=0
   /usr/bin/time -f "%U %S" -o "$t" "$@" || rc=$?
-  read -r u s <"$t"
+  # The last line: /usr/bin/time writes "Command exited with non-zero
+  # status N" first when the binary fails, whose figures still count.
+  read -r u s < <(tail -n 1 "$t")
   rm -f "$t"
   echo "$PWD $u $s" >>"$TEST_CPU_OUT"
   exit "$rc"
@@ -37,6 +39,6 @@ grep -E '^(FAIL|---)' "$log" || true
 root=$PWD
 awk -v root="$root/" '{sub(root, "", $1); printf "%8.1f  %s\n", $2 + $3, $1}' "$out" | sort -rn | head -20
 awk '{s += $2 + $3} END {printf "%8.1f  test binaries (%d packages)\n", s, NR}' "$out"
-read -r u s e <"$total"
+read -r u s e < <(tail -n 1 "$total")
 awk -v u="$u" -v s="$s" -v e="$e" 'BEGIN {printf "%8.1f  go test in all (user %.1f + sys %.1f), %.0f s wall\n", u + s, u, s, e}'
 exit "$rc"

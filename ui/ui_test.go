@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/memscope/memscope/internal/keypress"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
@@ -24,21 +25,29 @@ var testNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 // TestMain pins the local time zone so times in goldens do not depend on
 // the machine, and gives the tests a temporary folder of their own
 // (removed after), so the private copies a declined or failed editor save
-// keeps on purpose do not pile up in the machine's.
+// keeps on purpose do not pile up in the machine's: testenv's (a tmpfs
+// with room, unless TMPDIR is set), else one in the system's.
 func TestMain(m *testing.M) {
 	time.Local = time.UTC
 	setTestGC()
-	// A name of fixed length, so paths under it (the writable goldens
-	// pad them to one length) come out the same on every run.
-	tmp := filepath.Join(os.TempDir(), fmt.Sprintf("memscope-ui-%08d", os.Getpid()%100000000))
-	err := os.Mkdir(tmp, 0o700)
-	if err == nil {
-		os.Setenv("TMPDIR", tmp)
+	before := os.Getenv("TMPDIR")
+	doneTemp := testenv.UseTemp()
+	var tmp string
+	var err error
+	if os.Getenv("TMPDIR") == before {
+		// A name of fixed length, so paths under it (the writable goldens
+		// pad them to one length) come out the same on every run, as
+		// testenv's do.
+		tmp = filepath.Join(os.TempDir(), fmt.Sprintf("memscope-ui-%08d", os.Getpid()%100000000))
+		if err = os.Mkdir(tmp, 0o700); err == nil {
+			os.Setenv("TMPDIR", tmp)
+		}
 	}
 	code := m.Run()
-	if err == nil {
+	if tmp != "" && err == nil {
 		os.RemoveAll(tmp)
 	}
+	doneTemp()
 	os.Exit(code)
 }
 

@@ -42,7 +42,7 @@ type genManifest struct {
 func TestSessionsAgreeWithGeneratorManifest(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds and runs scripts/memscope-gen")
+		t.Skip("-short: generates a 10 MB home with scripts/memscope-gen")
 	}
 	dir := filepath.Join(t.TempDir(), "home")
 	if err := enginetest.RunGen(dir, "10M", "11"); err != nil {

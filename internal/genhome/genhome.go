@@ -4,25 +4,25 @@
 package genhome
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/memscope/memscope/scripts/memscope-gen/gen"
 )
 
 // Run writes a home of size transcript bytes (as scripts/memscope-gen -size takes
-// it: W, W/2, W/4, or a number with K, M or G) into dir.
-func Run(dir, size, seed string) error {
-	root, err := ModuleRoot()
-	if err != nil {
-		return err
-	}
-	cmd := exec.Command("go", "run", "./scripts/memscope-gen", "-out", dir, "-size", size, "-seed", seed)
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("scripts/memscope-gen: %w\n%s", err, out)
+// it: W, W/2, W/4, or a number with K, M or G) into dir. The generator
+// runs in this process (package gen), not as a command built and started.
+func Run(dir, size, seed string, flags ...string) error {
+	var stderr bytes.Buffer
+	args := append([]string{"-out", dir, "-size", size, "-seed", seed}, flags...)
+	if code := gen.Run(args, io.Discard, &stderr); code != 0 {
+		return fmt.Errorf("scripts/memscope-gen %s: exit %d: %s", strings.Join(args, " "), code, stderr.String())
 	}
 	return nil
 }

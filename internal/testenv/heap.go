@@ -67,8 +67,9 @@ const RaisedGCPercent = 400
 // short-lived garbage (temporary homes, fixtures, fault cells): its tests
 // run with the collector at RaisedGCPercent (RaiseGC), so it runs a
 // quarter as often; heap bounds are still measured at the default
-// (PeakHeap), and allocation counts do not depend on it.
+// (PeakHeap), and allocation counts do not depend on it. Its temporary
+// folders are Main's.
 func MainRaisedGC(m *testing.M) {
 	RaiseGC(RaisedGCPercent)
-	os.Exit(m.Run())
+	Main(m)
 }

@@ -1,4 +1,4 @@
-package main
+package gen
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/memscope/memscope/model"
 	"time"
 )
 
@@ -21,7 +23,7 @@ func genTiny(t testing.TB, seed uint64) (string, *Manifest) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "home")
 	var out, errs bytes.Buffer
-	if code := run([]string{"-out", dir, "-size", "1500K", "-seed", itoa(seed)}, &out, &errs); code != 0 {
+	if code := Run([]string{"-out", dir, "-size", "1500K", "-seed", itoa(seed)}, &out, &errs); code != 0 {
 		t.Fatalf("gen exit %d: %s", code, errs.String())
 	}
 	if !strings.Contains(out.String(), "manifest") {
@@ -341,11 +343,44 @@ func TestRefusesNonEmptyFolder(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "keep.txt"), []byte("mine"), 0o600)
 	var out, errs bytes.Buffer
-	if code := run([]string{"-out", dir, "-size", "100K"}, &out, &errs); code == 0 || !strings.Contains(errs.String(), "not empty") {
+	if code := Run([]string{"-out", dir, "-size", "100K"}, &out, &errs); code == 0 || !strings.Contains(errs.String(), "not empty") {
 		t.Errorf("exit %d, stderr %q", code, errs.String())
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, "keep.txt")); string(data) != "mine" {
 		t.Error("existing file touched")
+	}
+}
+
+// TestWorkFolder: -work puts every project path and the live sessions'
+// cwd under it (a test keeps them beside a project of its own), and
+// a relative -work is refused.
+func TestWorkFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "home")
+	work := "/srv/elsewhere/work"
+	var out, errs bytes.Buffer
+	if code := Run([]string{"-out", dir, "-size", "100K", "-seed", "2", "-work", work + "/"}, &out, &errs); code != 0 {
+		t.Fatalf("gen exit %d: %s", code, errs.String())
+	}
+	var m Manifest
+	data, err := os.ReadFile(filepath.Join(dir, manifestName))
+	if err != nil || json.Unmarshal(data, &m) != nil || len(m.Projects) == 0 {
+		t.Fatalf("manifest: %v %s", err, data)
+	}
+	for _, p := range m.Projects {
+		if !strings.HasPrefix(p.Path, work+"/") || p.Slug != model.Slug(p.Path) {
+			t.Errorf("project %s (slug %s) is not under %s", p.Path, p.Slug, work)
+		}
+	}
+	for _, pid := range []string{"41001", "41002"} {
+		var live struct{ CWD string }
+		data, err := os.ReadFile(filepath.Join(dir, "sessions", pid+".json"))
+		if err != nil || json.Unmarshal(data, &live) != nil || live.CWD != work {
+			t.Errorf("sessions/%s.json: cwd %q, want %s (%v)", pid, live.CWD, work, err)
+		}
+	}
+	errs.Reset()
+	if code := Run([]string{"-out", filepath.Join(t.TempDir(), "h"), "-size", "100K", "-work", "rel/work"}, &out, &errs); code != 2 || !strings.Contains(errs.String(), "absolute -work") {
+		t.Errorf("relative -work: exit %d, stderr %q", code, errs.String())
 	}
 }
 
