@@ -9,9 +9,11 @@ var sink []byte
 
 // TestPeakHeapGarbageDoesNotScaleWithTheLiveHeap: with 48 MB kept alive
 // by "earlier tests", a function that only makes garbage (1 MiB at a
-// time, 300 MiB in all) grows the heap by little more than garbageRoom;
-// at the default target it was counted up to the 48 MB the live heap
-// allowed. What fn keeps is still counted in full.
+// time, 300 MiB in all) grows the heap by well under the live heap (the
+// collector is concurrent: allocation goes on while it marks, so more
+// than garbageRoom; up to 20 MB seen); at the default target it was
+// counted up to the 48 MB the live heap allowed (76 MB seen). What fn
+// keeps is still counted in full.
 func TestPeakHeapGarbageDoesNotScaleWithTheLiveHeap(t *testing.T) {
 	ballast := make([][]byte, 48)
 	for i := range ballast {
@@ -25,8 +27,9 @@ func TestPeakHeapGarbageDoesNotScaleWithTheLiveHeap(t *testing.T) {
 		}
 		sink = nil
 	})
-	if garbage > 16<<20 {
-		t.Errorf("garbage only: the heap grew %.1f MB over a 48 MB live heap, want at most 16", float64(garbage)/(1<<20))
+	t.Logf("garbage only: the heap grew %.1f MB", float64(garbage)/(1<<20))
+	if garbage > 32<<20 {
+		t.Errorf("garbage only: the heap grew %.1f MB over a 48 MB live heap, want at most 32", float64(garbage)/(1<<20))
 	}
 	var kept [][]byte
 	held := PeakHeap(func() {
