@@ -41,6 +41,9 @@ WRITE_SECS=${CHAOS_WRITER_SECONDS:-4}
 ONLY=${CHAOS_ONLY:-}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/memscope-chaos.XXXXXX")
+# The app's own temporary files (an editor's copy it keeps when a save is
+# refused) stay in the run's folder, removed with it.
+mkdir -p "$work/tmp"
 sock="$work/tmux.sock"
 writer_pid=""
 tm() { tmux -S "$sock" "$@"; }
@@ -126,7 +129,7 @@ start() {
   shift 2
   sess="s$RANDOM"
   tm new-session -d -s "$sess" -x 120 -y 40 \
-    "env NO_COLOR=1 VISUAL= $* $work/memscope --home '$home' --project '$project'"
+    "env NO_COLOR=1 VISUAL= TMPDIR=$work/tmp $* $work/memscope --home '$home' --project '$project'"
   if ! wait_for "$first" 20; then
     note "the Overview did not show after 20 s (alive: $(alive && echo yes || echo no)): $(screen | head -4 | tr '\n' '|')"
     return 1
