@@ -316,7 +316,8 @@ func (d dirFS) openBeneath(name string, dirOK bool) (fs.File, bool, error) {
 	if !d.inside || name == "." || !fs.ValidPath(name) {
 		return nil, false, nil
 	}
-	if full, err := d.join("open", name); err == nil {
+	full, joinErr := d.join("open", name)
+	if joinErr == nil {
 		switch f, ok, err := reopenBeneath(d.dir, name, full, dirOK); {
 		case ok && err != nil:
 			return nil, true, err
@@ -337,9 +338,8 @@ func (d dirFS) openBeneath(name string, dirOK bool) (fs.File, bool, error) {
 		}
 		return nil, false, nil
 	}
-	full, err := d.join("open", name)
-	if err != nil {
-		return nil, true, err
+	if joinErr != nil {
+		return nil, true, joinErr
 	}
 	f, err := os.OpenFile(full, os.O_RDONLY|oNonblock, 0)
 	if err != nil {
