@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/memscope/memscope/engine/internal/enginetest"
+	"github.com/memscope/memscope/engine/journal"
 	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
@@ -190,8 +191,10 @@ func TestStoreUnderConcurrentRenameWriter(t *testing.T) {
 		}
 	}
 	entries, _, err := s.Journal()
-	if err != nil || len(entries) != ok {
-		t.Errorf("journal: %d entries (err %v), %d edits succeeded", len(entries), err, ok)
+	// The journal keeps the last journal.MaxEntries changes: with more
+	// edits landing (the long run on a tmpfs landed 142) it holds those.
+	if want := min(ok, journal.MaxEntries); err != nil || len(entries) != want {
+		t.Errorf("journal: %d entries (err %v), %d edits succeeded, want %d kept", len(entries), err, ok, want)
 	}
 	t.Logf("%d edits written, %d refused as conflicts", ok, conflicts)
 }
