@@ -215,6 +215,15 @@ func (j *Journal) Add(e Entry) {
 	}
 }
 
+// Clone is a copy of j that later changes to j leave as it is: a
+// writer keeps one to put the journal back whole when its change fails
+// (Add may have dropped the oldest entry to make room for the new one).
+func (j *Journal) Clone() *Journal {
+	c := *j
+	c.lines = append([]journalLine(nil), j.lines...)
+	return &c
+}
+
 // Done clears the Pending mark of the entry with id: its change is
 // complete. It reports whether there was such an entry.
 func (j *Journal) Done(id string) bool {

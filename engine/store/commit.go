@@ -242,6 +242,9 @@ func (s *Store) commit(op journal.OpKind, summary string, w *workset, o WriteOpt
 	}
 	// Write ahead: the journal holds the old bytes before any file changes,
 	// so even a crash mid-change leaves something undo can restore.
+	// Adding to a full journal drops its oldest entry; a change that
+	// fails puts the journal back as it was, that entry included.
+	before := j.Clone()
 	j.Add(entry)
 	if err := s.writeJournal(j); err != nil {
 		return ch, err
@@ -255,7 +258,7 @@ func (s *Store) commit(op journal.OpKind, summary string, w *workset, o WriteOpt
 		}
 		var rb *rollbackError
 		if !errors.As(err, &rb) {
-			j.Drop(entry.ID)
+			j = before
 			if jerr := s.writeJournal(j); jerr != nil {
 				// A journal with no other entry can go whole: a removal
 				// needs no room (a disk out of inodes cannot rewrite it).
