@@ -408,10 +408,38 @@ func (w *worker) scanRegionSet(region []byte, base int64, lc *lineCount, ls line
 	lc.line, lc.off = line, base+int64(len(region))
 }
 
-// lastNewline is bytes.LastIndexByte(b, '\n'), eight bytes at a time
-// (bytes.LastIndexByte goes one at a time: finding the start of each
-// line an anchor is in was a seventh of a search with many candidates).
+// lastNewline is bytes.LastIndexByte(b, '\n'). The last few hundred
+// bytes are looked at eight at a time (lastNewlineSWAR: bytes.LastIndexByte
+// goes one at a time, and finding the start of each line an anchor is
+// in was a seventh of a search with many candidates); further back,
+// blocks of newlineBlock bytes are asked whether they hold one by
+// bytes.IndexByte (vector instructions, several times faster), and only
+// the block that does is searched backwards. A read that ends inside a
+// long line (a 40 KB attachment) was searched back through the whole of
+// it eight bytes at a time: 2 % of `queue branch` on W.
 func lastNewline(b []byte) int {
+	lo := max(0, len(b)-newlineNear)
+	if j := lastNewlineSWAR(b[lo:]); j >= 0 {
+		return lo + j
+	}
+	for hi := lo; hi > 0; hi = lo {
+		lo = max(0, hi-newlineBlock)
+		if bytes.IndexByte(b[lo:hi], '\n') >= 0 {
+			return lo + lastNewlineSWAR(b[lo:hi])
+		}
+	}
+	return -1
+}
+
+// newlineNear is how far back lastNewline looks eight bytes at a time
+// before it asks blocks of newlineBlock bytes.
+const (
+	newlineNear  = 256
+	newlineBlock = 4096
+)
+
+// lastNewlineSWAR is bytes.LastIndexByte(b, '\n'), eight bytes at a time.
+func lastNewlineSWAR(b []byte) int {
 	const ones, highs, nls = 0x0101010101010101, 0x8080808080808080, 0x0a0a0a0a0a0a0a0a
 	i := len(b)
 	for i >= 8 {

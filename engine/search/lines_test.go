@@ -209,3 +209,56 @@ func TestByteOrderMarkBeforeALongFirstLine(t *testing.T) {
 		}
 	}
 }
+
+// TestLastNewlineFarBack: a line break newlineNear bytes and more before
+// the end, in a block of its own or at a block's edge, with none or
+// another before it, is found where bytes.LastIndexByte finds it.
+func TestLastNewlineFarBack(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 1, newlineNear - 1, newlineNear, newlineNear + 1, newlineNear + newlineBlock,
+		newlineNear + newlineBlock + 1, 3*newlineBlock + 17, 5*newlineBlock + newlineNear} {
+		places := []int{-1, 0, 1, 7, 8, n / 2}
+		for _, d := range []int{1, 2, 8, 9, newlineNear - 1, newlineNear, newlineNear + 1, newlineNear + 8,
+			newlineNear + newlineBlock - 1, newlineNear + newlineBlock, newlineNear + newlineBlock + 1} {
+			places = append(places, n-d)
+		}
+		for _, at := range places {
+			if at >= n {
+				continue
+			}
+			for _, earlier := range []int{-1, 0, at / 3, at - 1} {
+				b := bytes.Repeat([]byte{'\n' ^ 1}, n)
+				if earlier >= 0 && earlier < n {
+					b[earlier] = '\n'
+				}
+				if at >= 0 {
+					b[at] = '\n'
+				}
+				if got, want := lastNewline(b), bytes.LastIndexByte(b, '\n'); got != want {
+					t.Fatalf("length %d, breaks at %d and %d: %d, want %d", n, earlier, at, got, want)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkLastNewlineLongLine: the end of a read inside a long line
+// (256 KiB with one line break at its start), as lastNewline finds it
+// and as the eight-at-a-time search alone did.
+func BenchmarkLastNewlineLongLine(b *testing.B) {
+	buf := bytes.Repeat([]byte{'a'}, 256<<10)
+	buf[0] = '\n'
+	for _, f := range []struct {
+		name string
+		fn   func([]byte) int
+	}{{"blocks", lastNewline}, {"swar", lastNewlineSWAR}} {
+		b.Run(f.name, func(b *testing.B) {
+			b.SetBytes(int64(len(buf)))
+			for b.Loop() {
+				if f.fn(buf) != 0 {
+					b.Fatal("wrong")
+				}
+			}
+		})
+	}
+}
