@@ -124,6 +124,7 @@ func runSearch(e *env, opts searchOptions) (searchResult, error) {
 		return searchResult{}, err
 	}
 	defer o.close()
+	defer model.HoldHome(o.home.Dir)() // the home it started with, opened once
 	userHome, _ := e.userHome()
 	so := search.Options{Home: o.home.FS, HomeDir: o.home.Dir, Root: o.root, UserHome: userHome, Getenv: e.getenv, Query: q, Stores: stores,
 		Since: since, ShowSecrets: opts.showSecrets}

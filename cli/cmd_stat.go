@@ -41,6 +41,7 @@ func runStat(e *env, opts statOptions) (inventory.Report, error) {
 		return inventory.Report{}, err
 	}
 	defer o.close()
+	defer model.HoldHome(o.home.Dir)() // the home it started with, opened once
 	userHome, _ := e.userHome()
 	return inventory.Stat(inventory.Options{Home: o.home, Root: o.root, Cache: e.cache(opts.cache, o), Getenv: e.getenv, UserHome: userHome}), nil
 }

@@ -78,3 +78,77 @@ func TestHomeFSOpensPlainFilesBlocking(t *testing.T) {
 		t.Errorf("a plain file was opened with O_NONBLOCK (flags %#x)", flags)
 	}
 }
+
+// A held home reads as one not held: the same content, the same
+// refusals and errors for every kind of name (beneathHome's), through
+// the home and through a memory folder inside it.
+func TestHeldHomeReadsAlike(t *testing.T) {
+	home, names := beneathHome(t)
+	fsys := HomeFS(home)
+	free := reads(fsys, names)
+	release := HoldHome(home)
+	held := reads(fsys, names)
+	release()
+	for k, v := range free {
+		if held[k] != v {
+			t.Errorf("%s:\n held:     %s\n not held: %s", k, held[k], v)
+		}
+	}
+	if held["read a/b/f.md"] != `"inside" <nil>` {
+		t.Errorf("a plain file was not read: %v", held)
+	}
+}
+
+// HoldHome keeps the home a command started with to its end: renamed
+// away and replaced, the held home is still the one read; once
+// released (twice: a no-op), the new one is, and the descriptor is
+// closed (no hold is left for the folder).
+func TestHeldHomeIsTheHomeHeld(t *testing.T) {
+	parent := t.TempDir()
+	home := filepath.Join(parent, "home")
+	write := func(dir, text string) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "f.md"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func() string {
+		b, err := fs.ReadFile(HomeFS(home), "f.md")
+		if err != nil {
+			return err.Error()
+		}
+		return string(b)
+	}
+	write(home, "first")
+	release := HoldHome(home)
+	again := HoldHome(home) // a second hold shares the first's descriptor
+	if err := os.Rename(home, home+".away"); err != nil {
+		t.Fatal(err)
+	}
+	write(home, "second")
+	if got := read(); got != "first" {
+		t.Errorf("held: read %q, want the held home's %q", got, "first")
+	}
+	release()
+	release()
+	if got := read(); got != "first" {
+		t.Errorf("held once more: read %q, want %q", got, "first")
+	}
+	again()
+	if got := read(); got != "second" {
+		t.Errorf("released: read %q, want the new home's %q", got, "second")
+	}
+	heldHomes.Lock()
+	left := len(heldHomes.m)
+	heldHomes.Unlock()
+	if left != 0 {
+		t.Errorf("%d holds left after every release", left)
+	}
+	if release := HoldHome(filepath.Join(parent, "missing")); release == nil {
+		t.Error("HoldHome of a missing folder gave no release")
+	} else {
+		release()
+	}
+}
