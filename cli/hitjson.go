@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"encoding/binary"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/memscope/memscope/engine/search"
 )
@@ -73,6 +75,10 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) && plainJSON8(s[i:i+8]) {
+			i += 8 // eight bytes that need no escape: most of a snippet
+			continue
+		}
 		if c := s[i]; c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {
 				i++
@@ -118,4 +124,24 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// Eight bytes at a time (SWAR): ones has 1 in each byte, highs the top
+// bit of each.
+const (
+	swarOnes  = 0x0101010101010101
+	swarHighs = 0x8080808080808080
+)
+
+// swarZero reports whether a byte of v is zero (exact: a borrow only
+// spreads above a byte that is zero).
+func swarZero(v uint64) bool { return (v-swarOnes)&^v&swarHighs != 0 }
+
+// plainJSON8 reports whether the eight bytes of s are ASCII that a JSON
+// string holds as it is: no control, no quote, no backslash.
+func plainJSON8(s string) bool {
+	v := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
+	return v&swarHighs == 0 && // ASCII: the borrow tests below are exact
+		(v-0x20*swarOnes)&^v&swarHighs == 0 && // none below 0x20
+		!swarZero(v^'"'*swarOnes) && !swarZero(v^'\\'*swarOnes)
 }

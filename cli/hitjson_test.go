@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -73,5 +74,38 @@ func TestAppendHitJSONEqualsEncodingJSON(t *testing.T) {
 	}
 	if written < 4000 {
 		t.Errorf("only %d hits compared", written)
+	}
+}
+
+// The eight-at-a-time paths (plainJSON8 in appendJSONString, the ASCII
+// run of needsRuneEscape) see every byte: a byte that needs an escape,
+// or a rune escapeTerminalRunes rewrites, at every place of strings of
+// plain ASCII around the word size is escaped as encoding/json escapes
+// it, and found.
+func TestEscapesAtEveryPlaceOfAWord(t *testing.T) {
+	specials := []string{"\"", `\`, "\x00", "\x1f", "\n", "\x7f", "\x80", "\xff", "é", "\u2028", "\u202e", "\u0085", " ", "~", "!"}
+	for n := range 40 {
+		for at := 0; at < n; at++ {
+			for _, sp := range specials {
+				b := []byte(strings.Repeat("a~ Z", n)[:n])
+				s := string(b[:at]) + sp + string(b[at+1:])
+				var want bytes.Buffer
+				enc := json.NewEncoder(&want)
+				enc.SetEscapeHTML(false)
+				if err := enc.Encode(s); err != nil {
+					t.Fatal(err)
+				}
+				if got := string(appendJSONString(nil, s)) + "\n"; got != want.String() {
+					t.Fatalf("%q: %q, want %q", s, got, want.String())
+				}
+				wantRune := false
+				for _, r := range s {
+					wantRune = wantRune || isTerminalRune(r)
+				}
+				if got := needsRuneEscape([]byte(s)); got != wantRune {
+					t.Fatalf("needsRuneEscape(%q) = %v, want %v", s, got, wantRune)
+				}
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -101,6 +102,13 @@ func escapeTerminalRunes(data []byte) []byte {
 // rewrites, so the common case costs one pass and no copy.
 func needsRuneEscape(data []byte) bool {
 	for i := 0; i < len(data); {
+		if i+8 <= len(data) {
+			// Eight ASCII bytes without DEL: most of the output.
+			if v := binary.LittleEndian.Uint64(data[i:]); v&swarHighs == 0 && !swarZero(v^0x7f*swarOnes) {
+				i += 8
+				continue
+			}
+		}
 		if data[i] < utf8.RuneSelf {
 			if data[i] == 0x7f {
 				return true
