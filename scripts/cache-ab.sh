@@ -14,6 +14,9 @@
 #   shared machine does not preempt it: CPU times that separate two
 #   builds when the load does not let the two-core runs (wall times then
 #   mean nothing)
+#   REALTIME=1: every command on both cores at real-time priority (chrt
+#   -f 10, root only): CPU and wall times of the two-core runs that the
+#   other work of a shared machine does not preempt
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
@@ -29,6 +32,8 @@ LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 ALONE=()
 if [ -n "${ONE_CORE:-}" ]; then
 	ALONE=(env GOMAXPROCS=1 chrt -f 10 taskset -c 1)
+elif [ -n "${REALTIME:-}" ]; then
+	ALONE=(chrt -f 10)
 fi
 run() {
 	local label=$1 out=$2
@@ -60,7 +65,7 @@ col() { awk -v l="$1" -v c="$2" '$1 == l {print $c}' "$TMP/runs" | med; }
 CAT=$(col cat 2)
 echo "### ${#FILES[@]} transcripts of $H, $(date -u +%Y-%m-%dT%H:%MZ); a = $A_BIN, b = $B_BIN"
 echo
-echo "- $(nproc) CPUs, load average before: $LOAD_BEFORE; after: $LOAD_AFTER; medians of $RUNS alternated runs${ONE_CORE:+, each alone on CPU 1 (chrt -f 10, GOMAXPROCS=1)}"
+echo "- $(nproc) CPUs, load average before: $LOAD_BEFORE; after: $LOAD_AFTER; medians of $RUNS alternated runs${ONE_CORE:+, each alone on CPU 1 (chrt -f 10, GOMAXPROCS=1)}${REALTIME:+, on both cores at real-time priority (chrt -f 10)}"
 echo
 echo "| command | CPU a | CPU b | × cat a | × cat b | wall a | wall b | RSS a | RSS b |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"

@@ -8,6 +8,13 @@
 #   HOME_DIR=path/to/home scripts/search-patterns.sh
 #   SIZE=W/4 RUNS=5 scripts/search-patterns.sh
 #   MEMSCOPE_BIN=/tmp/memscope-main PATTERNS_ONLY=deploy scripts/search-patterns.sh
+#   REALTIME=1 scripts/search-patterns.sh      every command (cat, rg,
+#                                              memscope) on both cores at
+#                                              real-time priority (chrt -f
+#                                              10, root only), so the other
+#                                              work of a shared machine does
+#                                              not preempt it: CPU figures
+#                                              that hold still under load
 #   RG_PRINT=1 scripts/search-patterns.sh      also rg -n and rg -n -o:
 #                                              ripgrep printing every
 #                                              matching line, and every
@@ -92,6 +99,10 @@ PATTERNS=(
 	"re	zq(foo|bar)x"
 )
 
+RT=()
+if [ -n "${REALTIME:-}" ]; then
+	RT=(chrt -f 10)
+fi
 median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.4g\n", (a[NR/2]+a[NR/2+1])/2}'; }
 # timed OUT CMD...: runs CMD RUNS times; prints "wall cpu" medians; the
 # last run's stdout goes to OUT. Exit 1 (no match) is a finished search.
@@ -101,7 +112,7 @@ timed() {
 	tv=$(mktemp)
 	for ((i = 0; i < RUNS; i++)); do
 		rc=0
-		/usr/bin/time -f '%e %U %S' -o "$tv" "$@" >"$out" 2>/dev/null || rc=$?
+		/usr/bin/time -f '%e %U %S' -o "$tv" "${RT[@]}" "$@" >"$out" 2>/dev/null || rc=$?
 		if [ "$rc" -gt 1 ] && [ "$rc" != 123 ]; then
 			log "failed (exit $rc): $*"
 			return 1
@@ -149,7 +160,7 @@ LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "### memscope search vs ripgrep, pattern by pattern, $(date -u +%Y-%m-%dT%H:%MZ)"
 	echo
 	echo "- home: $H ($(tr -cd '\0' <"$LIST" | wc -c) files searched); $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(go version | cut -d' ' -f3); $(rg --version 2>/dev/null | head -1)"
-	echo "- load average before: $LOAD_BEFORE; after: $LOAD_AFTER; $RUNS runs each, page cache warm, medians"
+	echo "- load average before: $LOAD_BEFORE; after: $LOAD_AFTER; $RUNS runs each, page cache warm, medians${REALTIME:+; every command at real-time priority (REALTIME=1)}"
 	echo "- floor: cat of the same files $catw s wall, $catc s CPU"
 	echo
 	if [ -n "${RG_PRINT:-}" ]; then
