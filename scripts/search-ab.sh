@@ -7,8 +7,10 @@
 # and after finer than search-patterns.sh's.
 #
 #   A_BIN=/tmp/main-memscope B_BIN=/tmp/branch-memscope HOME_DIR=.cache/bench/W \
-#     PATTERN='queue branch' KIND=case scripts/search-ab.sh
-#   KIND: lit (default), case (--case), re (--regex), recase
+#     PATTERN='queue branch' MEMSCOPE_FLAGS=--case RG_FLAGS=-F scripts/search-ab.sh
+#   MEMSCOPE_FLAGS (default none: a literal, any case) and RG_FLAGS (default
+#   "-F -i"): the same query for each, as search-patterns.sh pairs them
+#   (--case with -F, --regex with -i, --regex --case with none)
 #   RUNS=11 (default 9)
 #   REALTIME=1: every command on both cores at real-time priority
 #   (chrt -f 10, root only), so a shared machine's other work does not
@@ -19,16 +21,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${A_BIN:?A_BIN: the first memscope binary}" "${B_BIN:?B_BIN: the second memscope binary}" "${HOME_DIR:?HOME_DIR: the home to read}" "${PATTERN:?PATTERN: the query}"
 RUNS=${RUNS:-9}
-KIND=${KIND:-lit}
+read -r -a mflags <<<"${MEMSCOPE_FLAGS:-}"
+read -r -a rflags <<<"${RG_FLAGS--F -i}"
 command -v rg >/dev/null || { echo "search-ab: rg is required (Debian package ripgrep)" >&2; exit 1; }
 H=$(cd "$HOME_DIR" && pwd)
-case $KIND in
-lit) mflags=(); rflags=(-F -i) ;;
-case) mflags=(--case); rflags=(-F) ;;
-re) mflags=(--regex); rflags=(-i) ;;
-recase) mflags=(--regex --case); rflags=() ;;
-*) echo "search-ab: KIND is lit, case, re or recase" >&2; exit 1 ;;
-esac
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 find "$H/projects" -type f \( -name '*.jsonl' -o -path '*/tool-results/*' \) -print0 | sort -z >"$TMP/list"
@@ -64,7 +60,7 @@ range() { awk -v l="$1" '$1 == l {print $2}' "$TMP/runs" | sort -g | sed -n '1p;
 A=$(col a)
 B=$(col b)
 R=$(col rg)
-echo "### \`$PATTERN\` ($KIND) over $(tr -cd '\0' <"$TMP/list" | wc -c) files of $H, $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "### \`$PATTERN\` (memscope ${MEMSCOPE_FLAGS:-}, rg ${RG_FLAGS--F -i}) over $(tr -cd '\0' <"$TMP/list" | wc -c) files of $H, $(date -u +%Y-%m-%dT%H:%MZ)"
 echo
 echo "- a = $A_BIN, b = $B_BIN; $(nproc) CPUs; load average before: $LOAD_BEFORE; after: $LOAD_AFTER; medians of $RUNS alternated runs${REALTIME:+, every command at real-time priority (chrt -f 10)}"
 if cmp -s "$TMP/a.json" "$TMP/b.json"; then
