@@ -54,7 +54,8 @@ type diskEventFile struct {
 // transcript's kept events answer only when the file's information
 // (size, mtime, change time, inode: one stat, no read) is as it was when
 // they were read, even for a build that reads no transcript
-// (Options.CachedOnly). s nil: NewCache.
+// (Options.CachedOnly); a build that reads saves what it read (Save).
+// s nil: NewCache.
 func NewCacheOn(s *diskcache.Store, homeDir string) *Cache {
 	c := NewCache()
 	if s != nil {

@@ -48,20 +48,27 @@ func (p *Project) askedFor(msg LoadsRead) bool {
 // project already kept, or one waiting behind the running one, is
 // answered at once as before.
 func (p *Project) before(msg LoadsRead) bool {
-	if p.cur.Slug == msg.slug || !p.flight.Running() || p.flight.waiting || p.loading != msg.slug {
+	if p.cur.Slug == msg.slug || !p.flight.Running() || p.flight.waiting || p.early.loading != msg.slug {
 		return false
 	}
-	p.early = &msg
+	p.early.msg = &msg
 	return true
+}
+
+// earlyRead is the project the running load reads, and a loads read of
+// it held until that load lands (before).
+type earlyRead struct {
+	loading string
+	msg     *LoadsRead
 }
 
 // earlyLoads hands back, once a load landed, the loads read held for it
 // (before): the read is taken again against what the load kept.
 func (p *Project) earlyLoads() tea.Cmd {
-	msg := p.early
+	msg := p.early.msg
 	if msg == nil {
 		return nil
 	}
-	p.early = nil
+	p.early.msg = nil
 	return func() tea.Msg { return *msg }
 }

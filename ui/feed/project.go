@@ -49,10 +49,8 @@ type Project struct {
 	// asked is the transcripts' loads a load was last requested for
 	// (LoadsDone), while that load runs or waits (loadsasked.go).
 	asked *LoadsRead
-	// loading is the project the running load reads; early a loads read
-	// of it that came before any load of it was kept (loadsasked.go).
-	loading string
-	early   *LoadsRead
+	// early is a loads read held for the running load (loadsasked.go).
+	early earlyRead
 	// review keeps each transcript's provenance first pass, so the
 	// review inbox after a memory change reads only what changed;
 	// reviewGen numbers the inbox's loads; unreviewed counts the open
@@ -264,7 +262,7 @@ func Mount(machine fs.FS, home *model.Home) fs.FS { return model.MountFS(machine
 // index cap, each file's age and staleness, lint and (once Health was
 // shown) the prune plan.
 func (p *Project) load(slug string) tea.Cmd {
-	p.loading = slug
+	p.early.loading = slug
 	e := p.env
 	fsys, now, homeDir, project, writes, root := e.Home.FS, e.Now(), e.Home.Dir, p.home.Path(slug), e.Writes, e.root()
 	th, machine, want, getenv, cache, withPlan := e.Staleness, e.Machine, p.want, e.Getenv, p.loads, p.planShown
@@ -472,12 +470,7 @@ func (p *Project) LoadsCmd(slug string) tea.Cmd {
 		if md == nil {
 			md, _ = model.ReadMemoryDir(home.FS, "projects/"+slug+"/memory")
 		}
-		r := projectLoads(home, root, md, slug, project, getenv, now, cache, false, nil)
-		// Kept for the next start (its first load then has every
-		// unchanged transcript's loads from one stat each); a cache
-		// that cannot be written is only slower.
-		_ = cache.Save()
-		return LoadsRead{slug: slug, report: r}
+		return LoadsRead{slug: slug, report: projectLoads(home, root, md, slug, project, getenv, now, cache, false, nil)}
 	}
 }
 
@@ -489,10 +482,7 @@ func (p *Project) LoadsCmd(slug string) tea.Cmd {
 // (ProjectLoaded.LoadsComplete): what it computed is what it would
 // compute again.
 func (p *Project) LoadsDone(msg LoadsRead, open string) tea.Cmd {
-	if msg.slug != open {
-		return nil
-	}
-	if p.before(msg) {
+	if msg.slug != open || p.before(msg) {
 		return nil
 	}
 	if p.cur.Slug == msg.slug && sameLoads(p.cur.Loads, msg.report) {
