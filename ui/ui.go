@@ -170,7 +170,7 @@ func New(opts Options) Model {
 		styles:  st,
 		help:    new(help.New()),
 		loading: map[string]bool{"home": true, "history": true},
-		feeds:   &feeds{overview: feed.NewOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets(), files: feed.NewFiles(), sessions: feed.NewSessions(), history: feed.NewHistory(opts.Home, opts.Cache), home: feed.NewHome(opts.Home, opts.Cache), markdown: feed.NewMarkdown()},
+		feeds:   &feeds{overview: feed.NewFedOverview(), retention: feed.NewRetention(), secrets: feed.NewSecrets(), files: feed.NewFiles(), sessions: feed.NewSessionsOn(opts.Home, opts.Cache), history: feed.NewHistory(opts.Home, opts.Cache), home: feed.NewHome(opts.Home, opts.Cache), markdown: feed.NewMarkdown()},
 		p:       newPanes(km, st),
 	}
 	m.lv = m.newLive()

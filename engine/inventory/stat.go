@@ -3,6 +3,7 @@ package inventory
 import (
 	"errors"
 	"io/fs"
+	"path"
 	"sort"
 
 	"github.com/memscope/memscope/engine/diskcache"
@@ -192,6 +193,10 @@ func Stat(o Options) Report {
 	probs = append(probs, p...)
 	r.Projects = len(projects)
 	memKept := 0
+	// counted are the memory files of each project's folder under the
+	// home, by absolute folder: the stores' list counts them again
+	// (agentMemory), from these.
+	counted := map[string]int{}
 	for _, pr := range projects {
 		if !pr.HasMemory {
 			continue
@@ -201,6 +206,7 @@ func Stat(o Options) Report {
 		if hit {
 			memKept++
 		}
+		counted[path.Join(h.Dir, pr.Dir, "memory")] = m.Files
 		probs = append(probs, m.Problems...)
 		r.MemoryFiles += m.Files
 		r.InvalidMemoryFiles += m.Invalid
@@ -251,7 +257,7 @@ func Stat(o Options) Report {
 
 	if o.Root != nil {
 		var p []model.Problem
-		r.AgentMemory, r.MemoryStores, p = agentMemory(o, projects)
+		r.AgentMemory, r.MemoryStores, p = agentMemory(o, projects, counted)
 		probs = append(probs, p...)
 		sec, p := model.ReadSecondaryMemory(model.SecondaryOptions{Root: o.Root, HomeDir: h.Dir})
 		probs = append(probs, p...)
@@ -288,8 +294,11 @@ func readHistory(fsys fs.FS) historyCounts {
 
 // agentMemory lists every memory store of the home on disk
 // (model.HomeMemoryStores, the one list) and, for each agent's, its
-// files and MEMORY.md against the caps.
-func agentMemory(o Options, projects []model.Project) ([]AgentMemory, []MemoryStore, []model.Problem) {
+// files and MEMORY.md against the caps. counted are the memory files
+// already counted in the home's project folders, by absolute folder
+// (CountMemory's answer, kept by Stat's cache): a store in one of them
+// is not walked again.
+func agentMemory(o Options, projects []model.Project, counted map[string]int) ([]AgentMemory, []MemoryStore, []model.Problem) {
 	list, probs := model.HomeMemoryStores(model.HomeStoresOptions{Root: o.Root, HomeDir: o.Home.Dir, UserHome: o.UserHome, Getenv: o.Getenv,
 		Projects: projects, User: true})
 	var out []AgentMemory
@@ -299,7 +308,11 @@ func agentMemory(o Options, projects []model.Project) ([]AgentMemory, []MemorySt
 			continue
 		}
 		if s.Kind != model.StoreAgent {
-			stores = append(stores, MemoryStore{Kind: s.Kind, Dir: s.Dir, Project: s.Project, Files: CountMemory(o.Root, model.RootName(s.Dir)).Files})
+			n, ok := counted[s.Dir]
+			if !ok {
+				n = CountMemory(o.Root, model.RootName(s.Dir)).Files
+			}
+			stores = append(stores, MemoryStore{Kind: s.Kind, Dir: s.Dir, Project: s.Project, Files: n})
 			continue
 		}
 		a := AgentMemory{Agent: s.Agent, Scope: s.Scope, Dir: s.Dir, Definition: s.Definition, Project: s.Project}

@@ -269,6 +269,11 @@ func Build(o Options) Report {
 	})
 	r.Memories = memories(o, events, r.First)
 	r.Expected = expected(o, files, imports, inWindow, start)
+	if !o.CachedOnly {
+		// A cache kept on disk (NewCacheOn) keeps what this build read
+		// for the next run; one that cannot be written is only slower.
+		_ = o.Cache.Save()
+	}
 	return r
 }
 

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/model"
 )
 
@@ -42,6 +43,7 @@ type EventFile struct {
 // loadedIndex is a MEMORY.md text as the client sent it, reduced to its
 // index entries.
 type loadedIndex struct {
+	text    string
 	entries []*model.IndexEntry
 }
 
@@ -57,6 +59,18 @@ type Cache struct {
 	reading map[string]chan struct{}
 	indexes map[uint64]*loadedIndex
 	seed    maphash.Seed
+	// disk is where the cache is kept across runs (NewCacheOn; nil:
+	// nowhere), in the file diskName; onDisk are the entries it held not
+	// yet used (loaded once, diskOnce), texts its MEMORY.md texts; dirty
+	// says a transcript was read since (Save writes).
+	disk     *diskcache.Store
+	diskName string
+	diskOnce sync.Once
+	onDisk   map[string]diskFile
+	texts    []*loadedIndex
+	dirty    bool
+	// clock is the time a read is stamped at (stampBefore).
+	clock func() time.Time
 }
 
 type cached struct {
@@ -67,6 +81,9 @@ type cached struct {
 	// err is why the transcript could not be read (kept, so a build from
 	// the cache says what a read would).
 	err error
+	// stamp is the file's, taken before it was read and still its own
+	// after (zero: not kept on disk).
+	stamp model.FileStamp
 }
 
 // NewCache returns an empty cache.
@@ -79,6 +96,7 @@ func NewCache() *Cache {
 // those are not what a read of tf now gives (cachedOnly, and tf is not
 // in the cache or changed since).
 func (c *Cache) events(home fs.FS, tf model.TranscriptFile, cachedOnly bool) (evs []Event, probs []model.Problem, fresh bool, err error) {
+	c.restore(home, tf)
 	c.mu.Lock()
 	for {
 		hit, ok := c.files[tf.Path]
@@ -110,6 +128,11 @@ func (c *Cache) events(home fs.FS, tf model.TranscriptFile, cachedOnly bool) (ev
 		c.mu.Unlock()
 		close(done)
 	}()
+	var st model.FileStamp
+	stamp, keep := model.FileStamp{}, false
+	if c.disk != nil {
+		stamp, keep = stampBefore(home, tf, c.clock())
+	}
 	loads, err := model.ReadLoads(home, tf.Path)
 	if err != nil {
 		c.mu.Lock()
@@ -132,8 +155,12 @@ func (c *Cache) events(home fs.FS, tf model.TranscriptFile, cachedOnly bool) (ev
 		}
 		evs = append(evs, ev)
 	}
+	if keep && model.Unchanged(home, tf.Path, stamp) {
+		st = stamp
+	}
 	c.mu.Lock()
-	c.files[tf.Path] = cached{size: tf.Size, mod: tf.ModTime, events: evs, probs: loads.Problems}
+	c.files[tf.Path] = cached{size: tf.Size, mod: tf.ModTime, events: evs, probs: loads.Problems, stamp: st}
+	c.dirty = c.dirty || st.Known()
 	c.mu.Unlock()
 	return evs, loads.Problems, true, nil
 }
@@ -146,7 +173,7 @@ func (c *Cache) index(text string) *loadedIndex {
 	if ix, ok := c.indexes[h]; ok {
 		return ix
 	}
-	ix := &loadedIndex{}
+	ix := &loadedIndex{text: text}
 	for _, l := range model.ParseMemoryIndex([]byte(text)).Lines {
 		if l.Entry != nil {
 			ix.entries = append(ix.entries, l.Entry)

@@ -3,6 +3,8 @@ package feed
 import (
 	"reflect"
 
+	tea "charm.land/bubbletea/v2"
+
 	engineloads "github.com/memscope/memscope/engine/loads"
 )
 
@@ -34,4 +36,39 @@ func (p *Project) askedFor(msg LoadsRead) bool {
 	}
 	p.asked = &msg
 	return false
+}
+
+// before keeps msg for later when it is the first word on a project whose
+// first load runs: the start-up's loads reads (after the sessions' list)
+// can come before the project's load, which reads the loads through the
+// same cache and so may well say the same (every one of them, from a
+// cache kept on disk). Asking at once would queue a second load of the
+// project, always; held until that load lands (earlyLoads), the read
+// asks for one only when the load says something else. A load of the
+// project already kept, or one waiting behind the running one, is
+// answered at once as before.
+func (p *Project) before(msg LoadsRead) bool {
+	if p.cur.Slug == msg.slug || !p.flight.Running() || p.flight.waiting || p.early.loading != msg.slug {
+		return false
+	}
+	p.early.msg = &msg
+	return true
+}
+
+// earlyRead is the project the running load reads, and a loads read of
+// it held until that load lands (before).
+type earlyRead struct {
+	loading string
+	msg     *LoadsRead
+}
+
+// earlyLoads hands back, once a load landed, the loads read held for it
+// (before): the read is taken again against what the load kept.
+func (p *Project) earlyLoads() tea.Cmd {
+	msg := p.early.msg
+	if msg == nil {
+		return nil
+	}
+	p.early.msg = nil
+	return func() tea.Msg { return *msg }
 }

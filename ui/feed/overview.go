@@ -50,6 +50,11 @@ type Overview struct {
 	// list projects/ once between them. A change, ctrl+r, or every line
 	// counted drops it: the next count lists the home as it is then.
 	listed, from *model.Home
+	// liveFed says the app's Live feed counts the autocompact line from
+	// each snapshot it takes (Counted): Load never counts it (a second
+	// tracker would list the home and decode every recently written
+	// transcript again); liveIn says a snapshot's count came.
+	liveFed, liveIn bool
 }
 
 // MaxOverviewAtOnce is how many lines count at once.
@@ -80,10 +85,28 @@ func (o *Overview) Invalidate(ids ...engov.ID) {
 		}
 	}
 	for _, id := range ids {
+		if id == engov.Autocompact && o.liveFed && o.liveIn {
+			// The Live feed's last snapshot is the line: it counts again
+			// with the next.
+			continue
+		}
 		o.stale[id] = true
 		o.gen[id]++
 	}
 }
+
+// NewFedOverview is NewOverview for an app whose Live feed counts the
+// autocompact line (FedByLive).
+func NewFedOverview() *Overview {
+	o := NewOverview()
+	o.FedByLive()
+	return o
+}
+
+// FedByLive says the Live feed counts the autocompact line from every
+// snapshot it takes, the first one at the start (Counted): a Load never
+// counts it, and the line counts as stale only until that first count.
+func (o *Overview) FedByLive() { o.liveFed = true }
 
 // Changed says what a batch of file events changed: the open project's
 // memory or instructions (project), the home's other stores (home), or
@@ -193,7 +216,7 @@ func (o *Overview) Load(src func(project string) *engov.Source) (tea.Cmd, []engo
 		id := sp.ID
 		// The lines sharing the pass wait for the project too: the pass
 		// looks for its memory folders (one read of the home for all).
-		if !o.stale[id] || o.running[id] || (sp.Scope == engov.ScopeProject || sp.Shared) && !o.ready ||
+		if !o.stale[id] || o.running[id] || (sp.Scope == engov.ScopeProject || sp.Shared) && !o.ready || id == engov.Autocompact && o.liveFed ||
 			engov.ReadsHistory(id) && !o.historyKnown || o.waits(id) {
 			continue
 		}
@@ -244,6 +267,9 @@ func (o *Overview) Loaded(msg OverviewLine) (overview.LineMsg, bool) {
 // pane's message: a count of the line still running is dropped when it
 // lands, and the line is no longer stale.
 func (o *Overview) Counted(line engov.Line) overview.LineMsg {
+	if line.ID == engov.Autocompact {
+		o.liveIn = true
+	}
 	o.gen[line.ID]++
 	o.stale[line.ID] = false
 	return overview.LineMsg{Line: line}

@@ -49,6 +49,8 @@ type Project struct {
 	// asked is the transcripts' loads a load was last requested for
 	// (LoadsDone), while that load runs or waits (loadsasked.go).
 	asked *LoadsRead
+	// early is a loads read held for the running load (loadsasked.go).
+	early earlyRead
 	// review keeps each transcript's provenance first pass, so the
 	// review inbox after a memory change reads only what changed;
 	// reviewGen numbers the inbox's loads; unreviewed counts the open
@@ -94,7 +96,7 @@ func NewProject(env ProjectEnv, home *Home) *Project {
 	if env.Home != nil {
 		dir = env.Home.Dir
 	}
-	return &Project{env: env, home: home, walk: leftover.NewWalkCache(), loads: engineloads.NewCache(), review: provenance.NewFirstCacheOn(env.Cache, dir)}
+	return &Project{env: env, home: home, walk: leftover.NewWalkCache(), loads: engineloads.NewCacheOn(env.Cache, dir), review: provenance.NewFirstCacheOn(env.Cache, dir)}
 }
 
 // ProjectLoaded is a memory store of a project read, before rendering.
@@ -188,6 +190,7 @@ func (p *Project) Loaded(msg ProjectLoaded, open string) (ok bool, next tea.Cmd)
 	} else {
 		p.asked = nil
 	}
+	next = tea.Batch(next, p.earlyLoads())
 	if msg.Slug != open || msg.Want != p.want {
 		return false, next
 	}
@@ -259,6 +262,7 @@ func Mount(machine fs.FS, home *model.Home) fs.FS { return model.MountFS(machine
 // index cap, each file's age and staleness, lint and (once Health was
 // shown) the prune plan.
 func (p *Project) load(slug string) tea.Cmd {
+	p.early.loading = slug
 	e := p.env
 	fsys, now, homeDir, project, writes, root := e.Home.FS, e.Now(), e.Home.Dir, p.home.Path(slug), e.Writes, e.root()
 	th, machine, want, getenv, cache, withPlan := e.Staleness, e.Machine, p.want, e.Getenv, p.loads, p.planShown
@@ -478,7 +482,7 @@ func (p *Project) LoadsCmd(slug string) tea.Cmd {
 // (ProjectLoaded.LoadsComplete): what it computed is what it would
 // compute again.
 func (p *Project) LoadsDone(msg LoadsRead, open string) tea.Cmd {
-	if msg.slug != open {
+	if msg.slug != open || p.before(msg) {
 		return nil
 	}
 	if p.cur.Slug == msg.slug && sameLoads(p.cur.Loads, msg.report) {

@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/engine/diskcache"
 	enginesessions "github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/replay"
@@ -27,6 +28,10 @@ type Sessions struct {
 	list []replay.Session
 	// followers summarize the project's transcripts, by path.
 	followers map[string]*enginesessions.Follower
+	// cache keeps the full lists' summaries across runs for the home at
+	// homeDir (NewSessionsOn; nil: none).
+	cache   *diskcache.Store
+	homeDir string
 }
 
 // NewSessions returns a feed with no project read.
@@ -85,6 +90,7 @@ func (s *Sessions) Loaded(msg SessionsLoaded) {
 // changed, each read from where its follower stopped.
 func (s *Sessions) Load(fsys fs.FS, r SessionsReq) tea.Cmd {
 	if r.Full || s.slug != r.Slug {
+		cache, homeDir := s.cache, s.homeDir
 		return func() tea.Msg {
 			sf, _ := model.FindProjectSessionFiles(fsys, r.Slug)
 			// A session's .replaced copies (the client's local GC kept
@@ -96,7 +102,7 @@ func (s *Sessions) Load(fsys fs.FS, r SessionsReq) tea.Cmd {
 				fw[t.Path] = enginesessions.NewFollower()
 				out[i].File = t
 			}
-			SummarizeSessions(fsys, out, fw)
+			summarizeListed(fsys, cache, homeDir, r.Slug, out, fw)
 			return SessionsLoaded{Slug: r.Slug, Sessions: sortSessions(out), followers: fw, MayLoad: true}
 		}
 	}
