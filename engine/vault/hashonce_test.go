@@ -139,7 +139,13 @@ const sidC = "33333333-3333-4333-8333-333333333333"
 // file the fixture vault was synced from.
 func fixtureSums(t *testing.T) map[string]string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "vault1", "sums.txt"))
+	return fixtureSumsOf(t, "vault1")
+}
+
+// fixtureSumsOf reads testdata/<fixture>/sums.txt.
+func fixtureSumsOf(t *testing.T, fixture string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", fixture, "sums.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
