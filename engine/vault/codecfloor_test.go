@@ -53,11 +53,11 @@ func TestCodecFloor(t *testing.T) {
 	}
 }
 
-// wanted reports whether MEMSCOPE_CODEC_WAYS (names, comma-separated;
+// wanted reports whether MEMSCOPE_CODEC_WAYS (names, separated by ";";
 // empty: every way) names the way.
 func wanted(name string) bool {
 	f := os.Getenv("MEMSCOPE_CODEC_WAYS")
-	return f == "" || slices.Contains(strings.Split(f, ","), name)
+	return f == "" || slices.Contains(strings.Split(f, ";"), name)
 }
 
 // uniqueChunks cuts every file a first sync of the home reads, as it
