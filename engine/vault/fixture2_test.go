@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
@@ -30,7 +31,9 @@ func TestWriteFixtureVault2(t *testing.T) {
 	}
 	home := testHome(t, 300)
 	write(t, home, "projects/"+proj+"/"+sidC+".jsonl", transcript(sidC, 0, 3000, 450), t0.Add(time.Hour))
-	dir := filepath.Join(out, "vault")
+	// The vault is written in the test's folders (the test root reads
+	// there only), then copied out.
+	dir := filepath.Join(t.TempDir(), "vault")
 	v := Open(dir, testroot.New(t), nil)
 	syncHome(t, v, home, t0.Add(2*time.Hour))
 	f, err := os.OpenFile(filepath.Join(home, "projects", proj, sidC+".jsonl"), os.O_APPEND|os.O_WRONLY, 0)
@@ -57,7 +60,13 @@ func TestWriteFixtureVault2(t *testing.T) {
 		return nil
 	})
 	sort.Strings(lines)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(out, "sums.txt"), []byte(strings.Join(lines, "")), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	tree := enginetest.ReadTree(t, dir)
+	delete(tree, "state.lock")
+	enginetest.WriteTree(t, filepath.Join(out, "vault"), tree)
 }

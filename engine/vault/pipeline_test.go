@@ -23,6 +23,14 @@ func smallPacks(t *testing.T) {
 	t.Cleanup(func() { packLimit = old })
 }
 
+// smallFrames lowers frameTarget for the test, so the frames' buffers
+// (4 MiB and more each) do not hide what a test measures per byte.
+func smallFrames(t *testing.T) {
+	old := frameTarget
+	frameTarget = 256 << 10
+	t.Cleanup(func() { frameTarget = old })
+}
+
 // manySessions is a home of n transcripts with lines of their own (no
 // two share a chunk), about 3 KB each: a 32 KiB pack holds many.
 func manySessions(t *testing.T, n int) string {
@@ -142,8 +150,11 @@ func indexLines(v *Vault) (lines int, idx []string) {
 // measured is what 12 more files cost (the fixed part, the encoders'
 // and readers' buffers, is the same for both homes): 0.3-0.7 times their
 // bytes, and about 4 times before (a buffer dropped when the GC clears
-// the pool is allocated again, hence the margin).
+// the pool is allocated again, hence the margin). Frames of 256 KiB: a
+// frame's buffer is a fixed cost too (a few frames in flight), which
+// 4 MiB frames would make as large as these homes.
 func TestFirstSyncAllocatesLessThanItReads(t *testing.T) {
+	smallFrames(t)
 	home := filepath.Join(t.TempDir(), "home")
 	sync := func(files int) (alloc uint64, read int64) {
 		for i := range files {
