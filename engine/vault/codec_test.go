@@ -74,13 +74,20 @@ func TestFlatePacksStillReadBesideZstd(t *testing.T) {
 	}
 	sweep(t, home)
 	syncHome(t, v, home, t0.Add(4*time.Hour))
-	if _, err := v.Restore(RestoreOptions{Home: homeOf(t, home), Session: sidA, Now: t0.Add(5 * time.Hour)}); err != nil {
+	restoreSessionA(t, v, home, before, t0.Add(5*time.Hour))
+}
+
+// restoreSessionA restores session A into home (swept) and checks its
+// files against before.
+func restoreSessionA(t *testing.T, v *Vault, home string, before map[string]fileState, now time.Time) {
+	t.Helper()
+	if _, err := v.Restore(RestoreOptions{Home: homeOf(t, home), Session: sidA, Now: now}); err != nil {
 		t.Fatal(err)
 	}
 	after := snapshot(t, home, ofSessionA)
 	for rel, b := range before {
 		if after[rel].data != b.data {
-			t.Errorf("%s: restored from flate packs, its bytes differ", rel)
+			t.Errorf("%s: restored, its bytes differ", rel)
 		}
 	}
 }

@@ -120,8 +120,12 @@ type codecWay struct {
 }
 
 // groups joins consecutive chunks into groups of at least size bytes
-// (a group compressed as one frame is read back whole).
+// (a group compressed as one frame is read back whole); size 0 leaves
+// each chunk alone.
 func groups(chunks [][]byte, size int) [][]byte {
+	if size == 0 {
+		return chunks
+	}
 	var out [][]byte
 	var cur []byte
 	for _, c := range chunks {
@@ -211,24 +215,8 @@ func codecWays() []codecWay {
 		zstdWay("zstd fastest, 8 MiB groups", 8<<20, zstd.WithLowerEncoderMem(true)),
 		zstdWay("zstd fastest, 4 MiB groups, more mem", 4<<20),
 		zstdWay("zstd fastest, 1 MiB groups, more mem", 1<<20),
-		{"s2", func(chunks [][]byte) int64 {
-			var n int64
-			var dst []byte
-			for _, c := range chunks {
-				dst = s2.Encode(dst[:cap(dst)], c)
-				n += int64(len(dst))
-			}
-			return n
-		}},
-		{"s2 better", func(chunks [][]byte) int64 {
-			var n int64
-			var dst []byte
-			for _, c := range chunks {
-				dst = s2.EncodeBetter(dst[:cap(dst)], c)
-				n += int64(len(dst))
-			}
-			return n
-		}},
+		s2Way("s2", 0, s2.Encode),
+		s2Way("s2 better", 0, s2.EncodeBetter),
 		{"flate 1 (klauspost)", func(chunks [][]byte) int64 {
 			var n int64
 			var out bytes.Buffer

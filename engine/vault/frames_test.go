@@ -91,15 +91,7 @@ func TestFramesHoldSeveralChunks(t *testing.T) {
 		t.Fatalf("verify: %+v %v", vr, err)
 	}
 	sweep(t, home)
-	if _, err := v.Restore(RestoreOptions{Home: homeOf(t, home), Session: sidA, Now: t0.Add(3 * time.Hour)}); err != nil {
-		t.Fatal(err)
-	}
-	after := snapshot(t, home, ofSessionA)
-	for rel, b := range before {
-		if after[rel].data != b.data {
-			t.Errorf("%s: restored from frames, its bytes differ", rel)
-		}
-	}
+	restoreSessionA(t, v, home, before, t0.Add(3*time.Hour))
 }
 
 // A frame is read within its bounds: a frame whose header says more
