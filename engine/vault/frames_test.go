@@ -5,9 +5,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/memscope/memscope/engine/internal/enginetest"
+	"github.com/memscope/memscope/internal/faultfs"
+	"github.com/memscope/memscope/internal/testenv"
+	"github.com/memscope/memscope/internal/testroot"
+	"github.com/memscope/memscope/model"
 )
 
 // relatedSessions writes n transcripts in which each file read (a
@@ -149,5 +156,102 @@ func TestFrameReadWithinItsBounds(t *testing.T) {
 	os.WriteFile(pack, data, 0o600)
 	if err := read(ix); err == nil || !strings.Contains(err.Error(), "past the bound") {
 		t.Errorf("a frame whose header says 100 MiB: %v", err)
+	}
+}
+
+// format2ToPrune is a vault of format 2 (zstd packs, VAULT "2") whose
+// one pack is mostly sessions gone from the home for a day, and session
+// A's files as they were (for restoreSessionA): a prune 40 days later
+// rewrites that pack.
+func format2ToPrune(t *testing.T) (dir, home string, before map[string]fileState) {
+	home = testHome(t, 300)
+	relatedSessions(t, home, 12)
+	before = snapshot(t, home, ofSessionA)
+	v := openVault(t, nil)
+	old := writeCodec
+	writeCodec = codecZstd
+	syncHome(t, v, home, t0)
+	gone, _ := filepath.Glob(filepath.Join(home, "projects", proj, "*-2222-4222-8222-222222222222.jsonl"))
+	for _, p := range gone {
+		os.Remove(p)
+	}
+	syncHome(t, v, home, t0.Add(time.Hour))
+	writeCodec = old
+	os.WriteFile(filepath.Join(v.Dir, formatFile), []byte(formatLine2), 0o600)
+	return v.Dir, home, before
+}
+
+// pruneLater is the prune format2ToPrune's vault is made for.
+var pruneLater = PruneOptions{KeepDays: 30, Now: t0.Add(40 * 24 * time.Hour)}
+
+// A prune that rewrites a pack of a format 2 vault makes the vault
+// format 3 first (the pack it writes is of s2 frames, which a memscope
+// of format 2 could not read), and the vault verifies and restores.
+func TestPruneOfAFormat2VaultMakesItFormat3(t *testing.T) {
+	dir, home, before := format2ToPrune(t)
+	v := Open(dir, testroot.New(t), nil)
+	rep, err := v.Prune(pruneLater)
+	if err != nil || rep.PacksRewritten != 1 {
+		t.Fatalf("prune: %+v %v, want one pack rewritten", rep, err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(v.Dir, formatFile)); string(got) != formatLine {
+		t.Errorf("VAULT after a prune that rewrote a pack says %q, want %q", got, formatLine)
+	}
+	if h := packHeaders(t, v); len(h) != 1 || h[0] != packHeaderS2 {
+		t.Errorf("after the prune the packs are %q, want one of s2 frames", h)
+	}
+	if vr, err := Open(dir, testroot.New(t), nil).Verify(); err != nil || !vr.OK() {
+		t.Fatalf("verify: %+v %v", vr, err)
+	}
+	sweep(t, home)
+	restoreSessionA(t, Open(dir, testroot.New(t), nil), home, before, t0.Add(41*24*time.Hour))
+}
+
+// The same prune fails at every call of every write step in turn
+// (VAULT rewritten, the trash's records, the pack of s2 frames, the
+// state, the moves to the trash): the vault verifies, the healed prune
+// completes, and session A restores byte for byte.
+func TestPruneUpgradeFaultsLeaveAVaultThatVerifies(t *testing.T) {
+	dir, home, before := format2ToPrune(t)
+	fixture := enginetest.ReadTree(t, dir)
+	open := func(t *testing.T, w model.WriteFS) *Vault {
+		d := filepath.Join(t.TempDir(), "vault")
+		enginetest.WriteTree(t, d, fixture)
+		return Open(d, testroot.New(t), w)
+	}
+	count := &faultfs.FS{}
+	if _, err := open(t, count).Prune(pruneLater); err != nil {
+		t.Fatal(err)
+	}
+	for si, step := range faultfs.Steps {
+		for _, k := range testenv.Calls(count.Calls(step), si) {
+			errno := faultfs.Errnos[k%len(faultfs.Errnos)]
+			t.Run(string(step)+"/"+strconv.Itoa(k), func(t *testing.T) {
+				ffs := &faultfs.FS{Step: step, Nth: k, Err: errno}
+				v := open(t, ffs)
+				_, err := v.Prune(pruneLater)
+				if err == nil && len(ffs.Hits()) > 0 && step != faultfs.StepSyncDir {
+					t.Fatalf("a prune whose %s failed reported no error", step)
+				}
+				ffs.Heal()
+				if rep, err := Open(v.Dir, testroot.New(t), nil).Verify(); err != nil || !rep.OK() {
+					t.Fatalf("after a failed %s: verify %+v %v", step, rep, err)
+				}
+				if _, err := Open(v.Dir, testroot.New(t), ffs).Prune(pruneLater); err != nil {
+					t.Fatalf("the healed prune: %v", err)
+				}
+				v = Open(v.Dir, testroot.New(t), nil)
+				if rep, err := v.Verify(); err != nil || !rep.OK() {
+					t.Fatalf("after the healed prune: %+v %v", rep, err)
+				}
+				if got, _ := os.ReadFile(filepath.Join(v.Dir, formatFile)); string(got) != formatLine {
+					t.Errorf("VAULT after the healed prune says %q", got)
+				}
+				h := filepath.Join(t.TempDir(), "home")
+				enginetest.WriteTree(t, h, enginetest.ReadTree(t, home))
+				sweep(t, h)
+				restoreSessionA(t, v, h, before, t0.Add(41*24*time.Hour))
+			})
+		}
 	}
 }
