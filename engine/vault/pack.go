@@ -459,7 +459,13 @@ func chunkCopy(data []byte) *[]byte {
 func newPackWriter(v *Vault, ix *index, now func() time.Time) *packWriter {
 	p := &packWriter{v: v, ix: ix, now: now, pending: map[key]loc{}, codec: writeCodec}
 	n := max(runtime.GOMAXPROCS(0), 1)
-	p.jobs = make(chan packJob, 2*n)
+	// A frame is a few MB and keeps a worker busy for ms: one waiting a
+	// worker is enough (a chunk alone, two).
+	queue := 2 * n
+	if p.codec.framed() {
+		queue = n
+	}
+	p.jobs = make(chan packJob, queue)
 	for range n {
 		p.workers.Add(1)
 		go p.work()
