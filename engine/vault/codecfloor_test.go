@@ -23,7 +23,7 @@ import (
 // TestCodecFloor measures, on the unique chunks of a real home cut as a
 // sync cuts them (in the sync's order), how fast each way of
 // compressing them runs on one core and how small it makes them: the
-// floor under a first sync's CPU (docs/VAULT.md, "Session 14"). It runs
+// floor under a first sync's CPU (docs/VAULT.md, "i31v"). It runs
 // only with MEMSCOPE_CODEC_HOME=<a home> (scripts/vault-codecs.sh);
 // MEMSCOPE_CODEC_ROUNDS rounds (default 2), the ways in turn each round.
 func TestCodecFloor(t *testing.T) {

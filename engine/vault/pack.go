@@ -32,7 +32,7 @@ import (
 // each frame the chunks a sync stored one after another up to frameTarget
 // bytes: compressing a few MB of a home's chunks together stores less than
 // zstd's fastest level on each chunk alone, at twice its speed
-// (docs/VAULT.md, "Session 14"); a chunk is read by decoding its frame.
+// (docs/VAULT.md, "i31v"); a chunk is read by decoding its frame.
 // Packs of format 2 (zstd, a chunk alone) and 1 (flate, the standard
 // library's) are read as before.
 const (
