@@ -20,8 +20,9 @@ import (
 // TestWriteFixtureVault2 writes testdata/vault2 with the code it runs
 // on, when MEMSCOPE_WRITE_VAULT2=<folder> is set (it writes into that
 // folder: <folder>/vault and <folder>/sums.txt): the fixture of format 2
-// (zstd packs, a chunk a frame) was written by this test at 8c522855,
-// before the grouped packs of format 3. Sessions A, B (a fork) and C
+// (zstd packs, each chunk alone) was written by this test on the vault
+// code of 8c522855 (34cbef2e's tree), before the frames of format 3, and
+// the test then fixed to write in its own folder. Sessions A, B (a fork) and C
 // (1.4 MB, appended between the two syncs), a memory file with two
 // versions; sums.txt is the home's files' SHA-256 after the second sync.
 func TestWriteFixtureVault2(t *testing.T) {
