@@ -599,11 +599,11 @@ func (p *packWriter) add(k key, data []byte) (bool, error) {
 	return true, nil
 }
 
-// frameTarget is the size at which a frame closes: frameTarget, or a
-// quarter of a pack when packs are smaller (a test's), so a pack still
-// fills frame by frame.
+// frameTarget is the size at which a frame closes: frameTarget, or an
+// eighth of a pack when packs are smaller (a test's), so a pack still
+// fills frame by frame and is seen full soon after it is.
 func (p *packWriter) frameTarget() int {
-	return min(frameTarget, packLimit/4)
+	return min(frameTarget, packLimit/8)
 }
 
 // takeFrame takes the frame being filled out of the writer as a job (mu

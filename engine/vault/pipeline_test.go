@@ -32,12 +32,15 @@ func smallFrames(t *testing.T) {
 }
 
 // manySessions is a home of n transcripts with lines of their own (no
-// two share a chunk), about 3 KB each: a 32 KiB pack holds many.
+// two share a chunk), about 2.5 KB each: a 32 KiB pack holds many. (48
+// of them are about 58 KB in s2 frames, one pack and most of another:
+// with 500-byte lines, as when packs were zstd's chunks alone, 77 KB,
+// and a third pack filled when the first was sealed early.)
 func manySessions(t *testing.T, n int) string {
 	home := filepath.Join(t.TempDir(), "home")
 	for i := range n {
 		sid := fmt.Sprintf("%08d-1111-4111-8111-111111111111", i)
-		write(t, home, "projects/"+proj+"/"+sid+".jsonl", transcript(sid, i*10, i*10+6, 500), t0)
+		write(t, home, "projects/"+proj+"/"+sid+".jsonl", transcript(sid, i*10, i*10+6, 350), t0)
 	}
 	return home
 }
