@@ -6,6 +6,8 @@
 #   BENCH_HOME=DIR scripts/vault-bench.sh   an existing home (copied first: the script changes it)
 #   COLD=1 scripts/vault-bench.sh           also cat and first-sync with the files' pages dropped
 #                                          (dd iflag=nocache: issue 31's goal is against the cold cat)
+#   MEMSCOPE_BIN=FILE scripts/vault-bench.sh  that binary instead of one built here (an A/B run
+#                                          against another commit's build, on the same home)
 #
 # Steps, each timed with /usr/bin/time (wall, CPU, peak RSS):
 #   cat       every file the vault keeps, to /dev/null (the floor)
@@ -37,8 +39,12 @@ if [ ! -x /usr/bin/time ]; then
 	fi
 fi
 
-go build -o "$CACHE/memscope" .
-MS="$PWD/$CACHE/memscope"
+if [ -n "${MEMSCOPE_BIN:-}" ]; then
+	MS=$(realpath "$MEMSCOPE_BIN")
+else
+	go build -o "$CACHE/memscope" .
+	MS="$PWD/$CACHE/memscope"
+fi
 H="$PWD/$CACHE/home"
 V="$PWD/$CACHE/vault"
 rm -rf "$H" "$V"
@@ -80,8 +86,10 @@ timed() { # name, command...: prints "name wall cpu rss"
 	/usr/bin/time -f "%e %U %S %M" -o "$CACHE/t" "$@" > "$CACHE/out.$name" 2>&1 || { cat "$CACHE/out.$name" >&2; exit 1; }
 	read -r wall user sys rss < "$CACHE/t"
 	printf '%-8s %8.2f s wall %8.2f s CPU %8d MB RSS\n' "$name" "$wall" "$(echo "$user + $sys" | bc)" "$((rss / 1024))"
+	echo "$name $wall $(echo "$user + $sys" | bc)" >> "$CACHE/times"
 }
 
+rm -f "$CACHE/times"
 raw=$(files | (cd "$H" && xargs -d '\n' cat) | wc -c)
 log "home: $((raw / 1000000)) MB in $(files | wc -l) files"
 echo "== vault bench, $(date -u +%F), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -99,6 +107,8 @@ timed sync "$MS" vault sync --home "$H" --vault "$V" --json
 stored=$(sed -n 's/^  "stored": \([0-9]*\),/\1/p' "$CACHE/du.json")
 dedup=$(sed -n 's/^  "dedup": \([0-9.]*\),/\1/p' "$CACHE/du.json")
 printf 'du       vault %d MB for %d MB of files: %.3f of the raw size (dedup alone %.3f)\n' "$((stored / 1000000))" "$((raw / 1000000))" "$(echo "$stored / $raw" | bc -l)" "$dedup"
+read -r _ cw _ < <(grep '^cat ' "$CACHE/times"); read -r _ sw _ < <(grep '^sync ' "$CACHE/times")
+printf 'ratio    first sync / cat: %.1f (wall; goal 3)\n' "$(echo "$sw / $cw" | bc -l)"
 
 big=$(find "$H/projects" -maxdepth 2 -name '*.jsonl' -size +1M | sort | sed -n 1p)
 sid=$(basename "$big" .jsonl)

@@ -26,14 +26,23 @@ func packHeaders(t *testing.T, v *Vault) []string {
 	return out
 }
 
+// useCodec makes new packs c's until the test ends.
+func useCodec(t *testing.T, c codec) {
+	t.Helper()
+	old := writeCodec
+	writeCodec = c
+	t.Cleanup(func() { writeCodec = old })
+}
+
 // A vault written by the first format (flate packs) is read by this
 // one: verify passes, a session is restored byte for byte, and the next
-// sync adds zstd packs beside the flate ones, the two read together.
+// syncs add zstd packs (format 2) and s2 frames (format 3) beside the
+// flate ones, the three read together.
 func TestFlatePacksStillReadBesideZstd(t *testing.T) {
 	home := testHome(t, 300)
 	before := snapshot(t, home, ofSessionA)
 	v := openVault(t, nil)
-	writeCodec = codecFlate
+	useCodec(t, codecFlate)
 	syncHome(t, v, home, t0.Add(2*time.Hour))
 	writeCodec = codecZstd
 	if h := packHeaders(t, v); len(h) != 1 || h[0] != packHeaderFlate {
@@ -47,23 +56,38 @@ func TestFlatePacksStillReadBesideZstd(t *testing.T) {
 	f.WriteString(transcript(sidB, 9000, 9100, 300))
 	f.Close()
 	syncHome(t, v, home, t0.Add(3*time.Hour))
+	writeCodec = codecS2
+	f, err = os.OpenFile(filepath.Join(home, "projects", proj, sidB+".jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(transcript(sidB, 9100, 9200, 300))
+	f.Close()
+	syncHome(t, v, home, t0.Add(3*time.Hour+time.Minute))
 	heads := strings.Join(packHeaders(t, v), "")
-	if strings.Count(heads, packHeaderFlate) != 1 || strings.Count(heads, packHeaderZstd) != 1 {
-		t.Fatalf("after a second sync the packs are %q, want one flate and one zstd", heads)
+	if strings.Count(heads, packHeaderFlate) != 1 || strings.Count(heads, packHeaderZstd) != 1 || strings.Count(heads, packHeaderS2) != 1 {
+		t.Fatalf("after three syncs the packs are %q, want one flate, one zstd, one s2", heads)
 	}
 	rep, err := v.Verify()
-	if err != nil || !rep.OK() || rep.Packs != 2 {
+	if err != nil || !rep.OK() || rep.Packs != 3 {
 		t.Fatalf("verify of a vault with both codecs: %+v %v", rep, err)
 	}
 	sweep(t, home)
 	syncHome(t, v, home, t0.Add(4*time.Hour))
-	if _, err := v.Restore(RestoreOptions{Home: homeOf(t, home), Session: sidA, Now: t0.Add(5 * time.Hour)}); err != nil {
+	restoreSessionA(t, v, home, before, t0.Add(5*time.Hour))
+}
+
+// restoreSessionA restores session A into home (swept) and checks its
+// files against before.
+func restoreSessionA(t *testing.T, v *Vault, home string, before map[string]fileState, now time.Time) {
+	t.Helper()
+	if _, err := v.Restore(RestoreOptions{Home: homeOf(t, home), Session: sidA, Now: now}); err != nil {
 		t.Fatal(err)
 	}
 	after := snapshot(t, home, ofSessionA)
 	for rel, b := range before {
 		if after[rel].data != b.data {
-			t.Errorf("%s: restored from flate packs, its bytes differ", rel)
+			t.Errorf("%s: restored, its bytes differ", rel)
 		}
 	}
 }
@@ -76,9 +100,8 @@ func TestZstdPacksSmallerThanFlate(t *testing.T) {
 	chunks := map[codec]int{}
 	for _, c := range []codec{codecFlate, codecZstd} {
 		v := openVault(t, nil)
-		writeCodec = c
+		useCodec(t, c)
 		syncHome(t, v, home, t0)
-		writeCodec = codecZstd
 		u, err := v.Usage()
 		if err != nil {
 			t.Fatal(err)
@@ -121,6 +144,7 @@ func TestUnknownPackFormatIsNamed(t *testing.T) {
 func TestZstdChunkLongerThanItsIndexLine(t *testing.T) {
 	home := testHome(t, 50)
 	v := openVault(t, nil)
+	useCodec(t, codecZstd)
 	syncHome(t, v, home, t0)
 	ix, err := v.loadIndex()
 	if err != nil {

@@ -139,7 +139,13 @@ const sidC = "33333333-3333-4333-8333-333333333333"
 // file the fixture vault was synced from.
 func fixtureSums(t *testing.T) map[string]string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "vault1", "sums.txt"))
+	return fixtureSumsOf(t, "vault1")
+}
+
+// fixtureSumsOf reads testdata/<fixture>/sums.txt.
+func fixtureSumsOf(t *testing.T, fixture string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", fixture, "sums.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,13 +240,13 @@ func TestFormat1VaultVerifiesRestoresAndSyncs(t *testing.T) {
 	restoreAll(t, Open(dir, testroot.New(t), nil), sums)
 }
 
-// A memscope that reads format 1 and 2 refuses another.
+// A memscope that reads formats 1 to 3 refuses another.
 func TestUnknownFormatRefused(t *testing.T) {
 	v := openVault(t, nil)
 	os.MkdirAll(v.Dir, 0o755)
-	os.WriteFile(filepath.Join(v.Dir, formatFile), []byte("memscope vault 3\n"), 0o600)
-	if err := v.Exists(); err == nil || !strings.Contains(err.Error(), "memscope vault 3") {
-		t.Errorf("a format 3 vault: %v, want refused naming it", err)
+	os.WriteFile(filepath.Join(v.Dir, formatFile), []byte("memscope vault 4\n"), 0o600)
+	if err := v.Exists(); err == nil || !strings.Contains(err.Error(), "memscope vault 4") {
+		t.Errorf("a format 4 vault: %v, want refused naming it", err)
 	}
 }
 
@@ -249,13 +255,24 @@ func TestUnknownFormatRefused(t *testing.T) {
 // step in turn: the vault still verifies, the healed sync completes, and
 // the sessions restore byte for byte against sums.txt.
 func TestFormat1UpgradeFaultsLeaveAVaultThatVerifies(t *testing.T) {
-	fixture := enginetest.ReadTree(t, filepath.Join("testdata", "vault1", "vault"))
+	upgradeFaults(t, "vault1")
+}
+
+// The same for the sync that makes a format 2 vault (zstd packs, a
+// chunk alone) format 3: VAULT rewritten, then a pack of s2 frames.
+func TestFormat2UpgradeFaultsLeaveAVaultThatVerifies(t *testing.T) {
+	upgradeFaults(t, "vault2")
+}
+
+// upgradeFaults is the upgrade fault matrix on testdata/<name>.
+func upgradeFaults(t *testing.T, name string) {
+	fixture := enginetest.ReadTree(t, filepath.Join("testdata", name, "vault"))
 	open := func(t *testing.T, w model.WriteFS) *Vault {
 		dir := filepath.Join(t.TempDir(), "vault")
 		enginetest.WriteTree(t, dir, fixture)
 		return Open(dir, testroot.New(t), w)
 	}
-	sums := fixtureSums(t)
+	sums := fixtureSumsOf(t, name)
 	base, _ := restoreAll(t, open(t, nil), sums)
 	// A new file: the upgrading sync writes a pack too.
 	write(t, base, "projects/"+proj+"/memory/project_new.md", "---\nname: new\ntype: project\n---\nA new fact.\n", t0)
@@ -287,8 +304,59 @@ func TestFormat1UpgradeFaultsLeaveAVaultThatVerifies(t *testing.T) {
 				if got, _ := os.ReadFile(filepath.Join(v.Dir, formatFile)); string(got) != formatLine {
 					t.Errorf("VAULT after the healed sync says %q", got)
 				}
+				if heads := strings.Join(packHeaders(t, v), ""); !strings.Contains(heads, packHeaderS2) {
+					t.Errorf("after the healed sync the packs are %q, want one of s2 frames", heads)
+				}
 				restoreAll(t, v, sums)
 			})
 		}
 	}
+}
+
+// A vault written by format 2 (testdata/vault2: zstd packs, a chunk
+// alone; written by TestWriteFixtureVault2 at 8c522855) verifies and
+// restores byte for byte as it is (VAULT left at format 2), and takes a
+// sync of a home with a new file: the sync makes it format 3 and writes
+// a pack of s2 frames beside the zstd ones, files whose bytes did not
+// change keep their one version, and it verifies and restores again.
+func TestFormat2VaultVerifiesRestoresAndSyncs(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "vault")
+	enginetest.WriteTree(t, dir, enginetest.ReadTree(t, filepath.Join("testdata", "vault2", "vault")))
+	v := Open(dir, testroot.New(t), nil)
+	vr, err := v.Verify()
+	if err != nil || !vr.OK() || vr.Versions != 12 {
+		t.Fatalf("verify of the format 2 vault: %+v %v, want OK with 12 versions", vr, err)
+	}
+	sums := fixtureSumsOf(t, "vault2")
+	home, _ := restoreAll(t, v, sums)
+	if got, _ := os.ReadFile(filepath.Join(dir, formatFile)); string(got) != formatLine2 {
+		t.Fatalf("VAULT after a verify and restores says %q, want it left %q", got, formatLine2)
+	}
+	if heads := strings.Join(packHeaders(t, v), ""); strings.Count(heads, packHeaderZstd) != 2 {
+		t.Fatalf("the fixture's packs are %q, want two of zstd", heads)
+	}
+	before, _ := v.loadState()
+	write(t, home, "projects/"+proj+"/memory/project_new.md", "---\nname: new\ntype: project\n---\nA new fact.\n", t0)
+	rep := syncHome(t, v, home, t0.Add(24*time.Hour))
+	if rep.New != 1 || rep.Chunks != 1 {
+		t.Errorf("a sync of the restored files and one new file stored %d chunks for %d new files, want 1 and 1", rep.Chunks, rep.New)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, formatFile)); string(got) != formatLine {
+		t.Errorf("VAULT after a sync says %q, want %q", got, formatLine)
+	}
+	if heads := strings.Join(packHeaders(t, v), ""); strings.Count(heads, packHeaderZstd) != 2 || strings.Count(heads, packHeaderS2) != 1 {
+		t.Errorf("after the sync the packs are %q, want the two of zstd and one of s2 frames", heads)
+	}
+	after, _ := v.loadState()
+	for rel := range sums {
+		b, a := before.get(rel), after.get(rel)
+		if b == nil || a == nil || len(a.Versions) != len(b.Versions) {
+			t.Errorf("%s: versions before and after a sync of the same bytes: %+v, %+v", rel, b, a)
+		}
+	}
+	vr, err = Open(dir, testroot.New(t), nil).Verify()
+	if err != nil || !vr.OK() || vr.Versions != 13 {
+		t.Fatalf("verify after a sync: %+v %v, want OK with 13 versions", vr, err)
+	}
+	restoreAll(t, Open(dir, testroot.New(t), nil), sums)
 }

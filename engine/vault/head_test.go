@@ -102,6 +102,10 @@ func TestParseIndexBytesEqualsParseIndexLine(t *testing.T) {
 		h + " 22 100 300", h + " 0 0 0", h + "  22 100 300", h + " 22 100 300 ", h + " 22 100", h + " 22 100 300 4",
 		h + " 22 100 9999999", h + " 22 -1 300", h + " 999999999999999999999 1 1", strings.Repeat("zz", 32) + " 1 2 3",
 		h[:60] + " 1 2 3", h + "\t1 2 3", h + " 1 2 3x", "", h,
+		// A chunk in a frame (format 3): its frame may be longer than a
+		// chunk, its place in the frame is bounded.
+		h + " 22 3000000 300 4", h + " 22 20000000 300 4", h + " 22 100 300 9999999", h + " 22 100 300 4 5",
+		h + " 22 100 300 4 ", h + " 22 100 3000000 4",
 	} {
 		k1, l1, e1 := parseIndexBytes([]byte(s))
 		k2, l2, e2 := parseIndexLine(s)

@@ -21,23 +21,38 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/memscope/memscope/model"
 )
 
 // A pack starts with a line naming its format and the codec of its
-// chunks. Packs written now are zstd's (klauspost/compress, its fastest
-// level): 12 % smaller than flate's fastest and faster both ways on
-// transcripts (docs/VAULT.md gives the figures). Packs of the first
-// format (flate, the standard library's) are read as before.
+// chunks. Packs written now (format 3) are frames of s2 (klauspost/compress),
+// each frame the chunks a sync stored one after another up to frameTarget
+// bytes: compressing a few MB of a home's chunks together stores less than
+// zstd's fastest level on each chunk alone, at twice its speed
+// (docs/VAULT.md, "i31v"); a chunk is read by decoding its frame.
+// Packs of format 2 (zstd, a chunk alone) and 1 (flate, the standard
+// library's) are read as before.
 const (
 	packHeaderFlate = "memscope pack 1 flate\n"
 	packHeaderZstd  = "memscope pack 2 zstd\n"
+	packHeaderS2    = "memscope pack 3 s2 frames\n"
 	// minPackHeader is the shortest header: no chunk starts before it,
 	// and the headers differ within it.
 	minPackHeader = len(packHeaderZstd)
 )
+
+// frameTarget: a pack of format 3 closes a frame once it holds this many
+// bytes of chunks (the last frame of a sync holds what is left), so a
+// frame holds less than frameTarget + maxChunk bytes; maxFrame bounds a
+// frame when it is read back. 4 MiB: 1 MiB frames store a fifth more
+// (docs/VAULT.md), and a chunk read alone decodes at most one frame.
+// (frameTarget is a variable: a test lowers it.)
+var frameTarget = 4 << 20
+
+const maxFrame = 8 << 20
 
 // codec is a pack's chunk compression.
 type codec uint8
@@ -45,19 +60,26 @@ type codec uint8
 const (
 	codecFlate codec = iota + 1
 	codecZstd
+	codecS2
 )
 
 // writeCodec is the codec new packs are written with; a test sets it to
-// codecFlate to write a vault as the first format did.
-var writeCodec = codecZstd
+// codecFlate or codecZstd to write a vault as an older format did.
+var writeCodec = codecS2
 
 // header is the first line of a pack written with c.
 func (c codec) header() string {
-	if c == codecFlate {
+	switch c {
+	case codecFlate:
 		return packHeaderFlate
+	case codecZstd:
+		return packHeaderZstd
 	}
-	return packHeaderZstd
+	return packHeaderS2
 }
+
+// framed reports whether c's packs hold frames of several chunks.
+func (c codec) framed() bool { return c == codecS2 }
 
 // codecOf reads a pack's codec from its first bytes.
 func codecOf(head []byte) (codec, error) {
@@ -66,6 +88,8 @@ func codecOf(head []byte) (codec, error) {
 		return codecZstd, nil
 	case bytes.HasPrefix(head, []byte(packHeaderFlate[:minPackHeader])):
 		return codecFlate, nil
+	case bytes.HasPrefix(head, []byte(packHeaderS2[:minPackHeader])):
+		return codecS2, nil
 	}
 	line := head
 	if i := bytes.IndexByte(line, '\n'); i >= 0 {
@@ -109,7 +133,17 @@ type loc struct {
 	pack string
 	off  int64
 	// stored and raw are the compressed and the chunk's own lengths.
+	// A framed chunk (format 3) is raw bytes at at in the frame that
+	// starts at off and is stored bytes long.
 	stored, raw int32
+	at          int32
+	framed      bool
+}
+
+// frameID names a chunk's frame (or the chunk, unframed).
+type frameID struct {
+	pack string
+	off  int64
 }
 
 // index maps every stored chunk to its place, from the packs' index
@@ -256,6 +290,9 @@ func (v *Vault) readIndexFile(p string, size int64) ([]indexEntry, error) {
 		if err == nil && (l.off < int64(minPackHeader) || l.off+int64(l.stored) > size) {
 			err = fmt.Errorf("chunk at %d+%d is past the pack's end (%d bytes)", l.off, l.stored, size)
 		}
+		if err == nil && l.framed && int64(l.at)+int64(l.raw) > maxFrame {
+			err = fmt.Errorf("chunk at %d+%d of its frame is past a frame's bound (%d bytes)", l.at, l.raw, maxFrame)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("vault %s line %d: %w", filepath.Join(v.Dir, rel), line, err)
 		}
@@ -266,61 +303,84 @@ func (v *Vault) readIndexFile(p string, size int64) ([]indexEntry, error) {
 
 // parseIndexBytes is parseIndexLine without its copies: a sync that
 // stores anything reads every pack's index, a line per chunk, so the
-// form the vault writes (a hash, three numbers, one space between) is
-// read in place; any other form goes to parseIndexLine, which gives the
-// same value or the error.
+// form the vault writes (a hash, three or four numbers, one space
+// between) is read in place; any other form goes to parseIndexLine,
+// which gives the same value or the error.
 func parseIndexBytes(b []byte) (key, loc, error) {
 	var k key
 	if len(b) > 2*sha256.Size && b[2*sha256.Size] == ' ' {
 		if _, err := hex.Decode(k[:], b[:2*sha256.Size]); err == nil {
 			rest := b[2*sha256.Size+1:]
-			var n [3]int64
-			ok := true
+			var n [4]int64
+			ok, fields := true, 0
 			for i := range n {
 				j := 0
 				for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' && j < 18 {
 					n[i] = n[i]*10 + int64(rest[j]-'0')
 					j++
 				}
-				ok = ok && j > 0 && (i > 0 || j < 18) && (i == 0 || n[i] <= maxChunk*2)
-				if i < 2 {
-					ok = ok && j < len(rest) && rest[j] == ' '
-					j++
-				} else {
-					ok = ok && j == len(rest)
-				}
-				if !ok {
+				ok = ok && j > 0 && (i > 0 || j < 18)
+				fields = i + 1
+				if !ok || j == len(rest) {
+					rest = rest[j:]
 					break
 				}
-				rest = rest[j:]
+				ok = rest[j] == ' ' && i < 3
+				rest = rest[j+1:]
 			}
-			if ok {
-				return k, loc{off: n[0], stored: int32(n[1]), raw: int32(n[2])}, nil
+			if ok && len(rest) == 0 && fields >= 3 {
+				if l, err := indexLoc(n[:fields]); err == nil {
+					return k, l, nil
+				}
 			}
 		}
 	}
 	return parseIndexLine(string(b))
 }
 
-// parseIndexLine reads "hash offset stored raw".
+// parseIndexLine reads "hash offset stored raw" (a chunk alone) or
+// "hash offset stored raw at" (a chunk in a frame, format 3).
 func parseIndexLine(s string) (key, loc, error) {
 	f := strings.Fields(s)
-	if len(f) != 4 {
-		return key{}, loc{}, fmt.Errorf("want 4 fields (hash offset stored raw), have %d", len(f))
+	if len(f) != 4 && len(f) != 5 {
+		return key{}, loc{}, fmt.Errorf("want 4 or 5 fields (hash offset stored raw [at]), have %d", len(f))
 	}
 	k, ok := keyOf(f[0])
 	if !ok {
 		return key{}, loc{}, fmt.Errorf("%q is not a SHA-256", f[0])
 	}
-	var n [3]int64
+	n := make([]int64, len(f)-1)
 	for i := range n {
 		x, err := strconv.ParseInt(f[i+1], 10, 64)
-		if err != nil || x < 0 || i > 0 && x > maxChunk*2 {
+		if err != nil || x < 0 {
 			return key{}, loc{}, fmt.Errorf("field %d: %q is not a length", i+2, f[i+1])
 		}
 		n[i] = x
 	}
-	return k, loc{off: n[0], stored: int32(n[1]), raw: int32(n[2])}, nil
+	l, err := indexLoc(n)
+	return k, l, err
+}
+
+// indexLoc is the place an index line's numbers give (offset, stored,
+// raw, and at for a framed chunk), each length within its bound: a
+// chunk's raw length maxChunk's (twice, as stored), a frame's maxFrame's.
+func indexLoc(n []int64) (loc, error) {
+	l := loc{off: n[0], framed: len(n) == 4}
+	bound := [3]int64{-1, maxChunk * 2, maxChunk * 2}
+	if l.framed {
+		bound[1] = maxFrame * 2
+		l.at = int32(min(n[3], maxFrame+1))
+		if n[3] > maxFrame {
+			return loc{}, fmt.Errorf("field 5: %d is past a frame's bound", n[3])
+		}
+	}
+	for i := 1; i < 3; i++ {
+		if n[i] > bound[i] {
+			return loc{}, fmt.Errorf("field %d: %d is not a length", i+2, n[i])
+		}
+	}
+	l.stored, l.raw = int32(n[1]), int32(n[2])
+	return l, nil
 }
 
 // packWriter gathers new chunks into a pack in memory and writes it,
@@ -356,16 +416,29 @@ type packWriter struct {
 	wg      sync.WaitGroup // chunks being compressed
 	workers sync.WaitGroup
 	err     error
+	// frame is the frame being filled (framed codecs): its chunks' bytes,
+	// one after another, in a buffer of chunkBufs, and where each is.
+	frame   *[]byte
+	members []frameMember
 	// written counts the bytes of packs written.
 	written int64
 	chunks  int
 }
 
-// packJob is one chunk to compress: a copy of its bytes in a buffer of
-// chunkBufs, which the worker puts back once it is compressed.
+// packJob is one chunk, or a frame of chunks, to compress: a copy of
+// its bytes in a buffer of chunkBufs, which the worker puts back once it
+// is compressed; members are a frame's chunks (nil: one chunk, k).
 type packJob struct {
-	k   key
-	buf *[]byte
+	k       key
+	buf     *[]byte
+	members []frameMember
+}
+
+// frameMember is a chunk in a frame: its hash, and where its bytes are
+// in the frame's.
+type frameMember struct {
+	k       key
+	at, raw int32
 }
 
 // chunkBufs holds the buffers chunks are copied into for the workers:
@@ -386,7 +459,13 @@ func chunkCopy(data []byte) *[]byte {
 func newPackWriter(v *Vault, ix *index, now func() time.Time) *packWriter {
 	p := &packWriter{v: v, ix: ix, now: now, pending: map[key]loc{}, codec: writeCodec}
 	n := max(runtime.GOMAXPROCS(0), 1)
-	p.jobs = make(chan packJob, 2*n)
+	// A frame is a few MB and keeps a worker busy for ms: one waiting a
+	// worker is enough (a chunk alone, two).
+	queue := 2 * n
+	if p.codec.framed() {
+		queue = n
+	}
+	p.jobs = make(chan packJob, queue)
 	for range n {
 		p.workers.Add(1)
 		go p.work()
@@ -410,9 +489,12 @@ func (p *packWriter) work() {
 	for j := range p.jobs {
 		var err error
 		data := *j.buf
-		if zw != nil {
+		switch {
+		case c == codecS2:
+			dst = s2.Encode(dst[:cap(dst)], data)
+		case zw != nil:
 			dst = zw.EncodeAll(data, dst[:0])
-		} else {
+		default:
 			out.Reset()
 			fw.Reset(&out)
 			_, err = fw.Write(data)
@@ -434,8 +516,14 @@ func (p *packWriter) work() {
 		l := loc{off: int64(p.size), stored: int32(len(dst)), raw: int32(raw)}
 		p.parts = append(p.parts, bytes.Clone(dst))
 		p.size += len(dst)
-		p.pending[j.k] = l
-		fmt.Fprintf(&p.lines, "%s %d %d %d\n", j.k, l.off, l.stored, l.raw)
+		if j.members == nil {
+			p.pending[j.k] = l
+			fmt.Fprintf(&p.lines, "%s %d %d %d\n", j.k, l.off, l.stored, l.raw)
+		}
+		for _, m := range j.members {
+			p.pending[m.k] = loc{off: l.off, stored: l.stored, raw: m.raw, at: m.at, framed: true}
+			fmt.Fprintf(&p.lines, "%s %d %d %d %d\n", m.k, l.off, l.stored, m.raw, m.at)
+		}
 		p.mu.Unlock()
 		p.wg.Done()
 	}
@@ -478,14 +566,64 @@ func (p *packWriter) add(k key, data []byte) (bool, error) {
 	}
 	p.pending[k] = loc{stored: -1}
 	full := p.size >= packLimit
+	job := packJob{k: k}
+	if p.codec.framed() {
+		// The chunk joins the frame being filled, which goes to the
+		// workers once it holds frameTarget bytes.
+		target := p.frameTarget()
+		if p.frame == nil {
+			p.frame = chunkCopy(nil)
+			if cap(*p.frame) < target+softMax {
+				*p.frame = make([]byte, 0, target+softMax)
+			}
+		}
+		p.members = append(p.members, frameMember{k: k, at: int32(len(*p.frame)), raw: int32(len(data))})
+		*p.frame = append(*p.frame, data...)
+		if len(*p.frame) >= target {
+			job = p.takeFrame()
+		} else {
+			job.buf = nil
+		}
+	} else {
+		job.buf = chunkCopy(data)
+	}
 	p.mu.Unlock()
-	p.wg.Add(1)
-	p.jobs <- packJob{k: k, buf: chunkCopy(data)}
+	if job.buf != nil {
+		p.wg.Add(1)
+		p.jobs <- job
+	}
 	p.gate.RUnlock()
 	if full {
 		return true, p.flushFull()
 	}
 	return true, nil
+}
+
+// frameTarget is the size at which a frame closes: frameTarget, or an
+// eighth of a pack when packs are smaller (a test's), so a pack still
+// fills frame by frame and is seen full soon after it is.
+func (p *packWriter) frameTarget() int {
+	return min(frameTarget, packLimit/8)
+}
+
+// takeFrame takes the frame being filled out of the writer as a job (mu
+// held); its buf is nil when no frame is being filled.
+func (p *packWriter) takeFrame() packJob {
+	j := packJob{buf: p.frame, members: p.members}
+	p.frame, p.members = nil, nil
+	return j
+}
+
+// sendFrame hands the frame being filled, if any, to the workers (gate
+// held exclusively: no chunk is being added).
+func (p *packWriter) sendFrame() {
+	p.mu.Lock()
+	j := p.takeFrame()
+	p.mu.Unlock()
+	if j.buf != nil {
+		p.wg.Add(1)
+		p.jobs <- j
+	}
 }
 
 // flush waits for the chunks being compressed and for a pack being
@@ -494,6 +632,7 @@ func (p *packWriter) add(k key, data []byte) (bool, error) {
 func (p *packWriter) flush() error {
 	p.gate.Lock()
 	defer p.gate.Unlock()
+	p.sendFrame()
 	p.wg.Wait()
 	p.writing.Wait()
 	pk, err := p.take()
@@ -514,6 +653,15 @@ func (p *packWriter) flushFull() error {
 	p.gate.Lock()
 	defer p.gate.Unlock()
 	p.wg.Wait()
+	p.mu.Lock()
+	full := p.size >= packLimit
+	p.mu.Unlock()
+	if full {
+		// The frame being filled goes into this pack: every chunk
+		// pending then has its place.
+		p.sendFrame()
+		p.wg.Wait()
+	}
 	p.mu.Lock()
 	if p.size < packLimit {
 		err := p.err
@@ -624,7 +772,20 @@ type chunkReader struct {
 	zr     *zstd.Decoder
 	raw    []byte
 	store  []byte
+	// frames are the last frames decoded (format 3), the most recent
+	// last: a file's chunks are mostly in a few frames one after another.
+	frames []decodedFrame
 }
+
+// decodedFrame is a frame's bytes, decoded.
+type decodedFrame struct {
+	id   frameID
+	data []byte
+}
+
+// framesKept is how many decoded frames a chunkReader keeps (each under
+// maxFrame bytes).
+const framesKept = 2
 
 func newChunkReader(v *Vault, ix *index) *chunkReader {
 	return &chunkReader{v: v, ix: ix, open: map[string]fs.File{}, codecs: map[string]codec{}}
@@ -716,6 +877,16 @@ func (r *chunkReader) read(k key) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("vault: pack %s cannot be read at an offset", l.pack)
 	}
+	c, err := r.codecOf(l.pack, f)
+	if err != nil {
+		return nil, err
+	}
+	if c.framed() != l.framed {
+		return nil, fmt.Errorf("vault: pack %s at %d: chunk %s: its index line does not fit the pack's codec", l.pack, l.off, k)
+	}
+	if l.framed {
+		return r.readFramed(k, l, ra)
+	}
 	// The buffers grow by doubling at least: a reader of many chunks
 	// of growing sizes allocates about twice the largest, not each size.
 	if cap(r.store) < int(l.stored) {
@@ -724,10 +895,6 @@ func (r *chunkReader) read(k key) ([]byte, error) {
 	r.store = r.store[:l.stored]
 	if _, err := ra.ReadAt(r.store, l.off); err != nil {
 		return nil, fmt.Errorf("vault: pack %s at %d: %w", l.pack, l.off, err)
-	}
-	c, err := r.codecOf(l.pack, f)
-	if err != nil {
-		return nil, err
 	}
 	if c == codecZstd {
 		if r.zr == nil {
@@ -766,4 +933,76 @@ func (r *chunkReader) read(k key) ([]byte, error) {
 		return nil, fmt.Errorf("vault: pack %s at %d: chunk %s does not hash to its name (corrupt)", l.pack, l.off, k)
 	}
 	return r.raw, nil
+}
+
+// readFramed returns chunk k's bytes from its frame (format 3), decoding
+// the frame unless it is one of the last decoded, checked against its
+// hash. The slice is valid until the next call.
+func (r *chunkReader) readFramed(k key, l loc, ra io.ReaderAt) ([]byte, error) {
+	id := frameID{l.pack, l.off}
+	var data []byte
+	for i := len(r.frames) - 1; i >= 0; i-- {
+		if r.frames[i].id == id {
+			data = r.frames[i].data
+			break
+		}
+	}
+	if data == nil {
+		if cap(r.store) < int(l.stored) {
+			r.store = make([]byte, l.stored, max(int(l.stored), 2*cap(r.store)))
+		}
+		r.store = r.store[:l.stored]
+		if _, err := ra.ReadAt(r.store, l.off); err != nil {
+			return nil, fmt.Errorf("vault: pack %s at %d: %w", l.pack, l.off, err)
+		}
+		// The frame is decoded into a buffer of the length its header
+		// says, bounded by maxFrame: never an allocation the pack chooses.
+		n, err := s2.DecodedLen(r.store)
+		if err == nil && n > maxFrame {
+			err = fmt.Errorf("a frame of %d bytes, past the bound of %d", n, maxFrame)
+		}
+		var buf []byte
+		if err == nil {
+			if len(r.frames) == framesKept {
+				buf = r.frames[0].data
+				r.frames = append(r.frames[:0], r.frames[1:]...)
+			}
+			// Frames are about frameTarget bytes each: a quarter more
+			// room lets the next ones reuse the buffer.
+			if cap(buf) < n {
+				buf = make([]byte, n, n+n/4)
+			}
+			data, err = s2.Decode(buf[:n], r.store)
+		}
+		if err == nil && len(data) != n {
+			err = fmt.Errorf("a frame of %d bytes where its header says %d", len(data), n)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("vault: pack %s at %d: chunk %s: %w", l.pack, l.off, k, err)
+		}
+		r.frames = append(r.frames, decodedFrame{id: id, data: data})
+	}
+	if int(l.at)+int(l.raw) > len(data) {
+		return nil, fmt.Errorf("vault: pack %s at %d: chunk %s: at %d+%d, past its frame's %d bytes", l.pack, l.off, k, l.at, l.raw, len(data))
+	}
+	out := data[l.at : l.at+l.raw]
+	if sha256.Sum256(out) != k {
+		return nil, fmt.Errorf("vault: pack %s at %d: chunk %s does not hash to its name (corrupt)", l.pack, l.off, k)
+	}
+	return out, nil
+}
+
+// sortByPlace sorts keys by where ix has them: pack, then offset (then
+// place in the frame).
+func sortByPlace(keys []key, ix *index) {
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := ix.m[keys[i]], ix.m[keys[j]]
+		if a.pack != b.pack {
+			return a.pack < b.pack
+		}
+		if a.off != b.off {
+			return a.off < b.off
+		}
+		return a.at < b.at
+	})
 }

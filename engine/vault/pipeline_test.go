@@ -23,13 +23,24 @@ func smallPacks(t *testing.T) {
 	t.Cleanup(func() { packLimit = old })
 }
 
+// smallFrames lowers frameTarget for the test, so the frames' buffers
+// (4 MiB and more each) do not hide what a test measures per byte.
+func smallFrames(t *testing.T) {
+	old := frameTarget
+	frameTarget = 256 << 10
+	t.Cleanup(func() { frameTarget = old })
+}
+
 // manySessions is a home of n transcripts with lines of their own (no
-// two share a chunk), about 3 KB each: a 32 KiB pack holds many.
+// two share a chunk), about 2.5 KB each: a 32 KiB pack holds many. (48
+// of them are about 58 KB in s2 frames, one pack and most of another:
+// with 500-byte lines, as when packs were zstd's chunks alone, 77 KB,
+// and a third pack filled when the first was sealed early.)
 func manySessions(t *testing.T, n int) string {
 	home := filepath.Join(t.TempDir(), "home")
 	for i := range n {
 		sid := fmt.Sprintf("%08d-1111-4111-8111-111111111111", i)
-		write(t, home, "projects/"+proj+"/"+sid+".jsonl", transcript(sid, i*10, i*10+6, 500), t0)
+		write(t, home, "projects/"+proj+"/"+sid+".jsonl", transcript(sid, i*10, i*10+6, 350), t0)
 	}
 	return home
 }
@@ -142,8 +153,11 @@ func indexLines(v *Vault) (lines int, idx []string) {
 // measured is what 12 more files cost (the fixed part, the encoders'
 // and readers' buffers, is the same for both homes): 0.3-0.7 times their
 // bytes, and about 4 times before (a buffer dropped when the GC clears
-// the pool is allocated again, hence the margin).
+// the pool is allocated again, hence the margin). Frames of 256 KiB: a
+// frame's buffer is a fixed cost too (a few frames in flight), which
+// 4 MiB frames would make as large as these homes.
 func TestFirstSyncAllocatesLessThanItReads(t *testing.T) {
+	smallFrames(t)
 	home := filepath.Join(t.TempDir(), "home")
 	sync := func(files int) (alloc uint64, read int64) {
 		for i := range files {

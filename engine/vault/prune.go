@@ -106,9 +106,24 @@ func (v *Vault) Prune(o PruneOptions) (PruneReport, error) {
 			}
 		}
 	}
+	// A chunk in a frame (format 3) counts for its share of the frame's
+	// stored bytes, by its raw length (a frame's raw bytes are its
+	// chunks').
+	frameRaw := map[frameID]int64{}
+	for _, l := range ix.m {
+		if l.framed {
+			frameRaw[frameID{l.pack, l.off}] += int64(l.raw)
+		}
+	}
 	liveBytes := map[string]int64{}
 	for k, l := range ix.m {
-		if live[k] {
+		switch {
+		case !live[k]:
+		case l.framed:
+			if fr := frameRaw[frameID{l.pack, l.off}]; fr > 0 {
+				liveBytes[l.pack] += int64(l.stored) * int64(l.raw) / fr
+			}
+		default:
 			liveBytes[l.pack] += int64(l.stored)
 		}
 	}
@@ -129,6 +144,13 @@ func (v *Vault) Prune(o PruneOptions) (PruneReport, error) {
 	}
 	if o.DryRun || len(old) == 0 && len(trash) == 0 && len(rewrite) == 0 {
 		return rep, nil
+	}
+	// The packs rewritten below are of this format: a vault of an older
+	// one becomes this one first, as a sync makes it.
+	if len(rewrite) > 0 {
+		if err := v.ensure(); err != nil {
+			return rep, err
+		}
 	}
 	rep.ID = newID(o.Now)
 	trashRel := path.Join(trashDir, rep.ID)
@@ -153,10 +175,15 @@ func (v *Vault) Prune(o PruneOptions) (PruneReport, error) {
 	rd := newChunkReader(v, readIx)
 	pw := newPackWriter(v, ix, func() time.Time { return o.Now })
 	defer pw.close()
+	// The chunks are read in their packs' order (a frame is decoded once).
+	var move []key
 	for k, l := range readIx.m {
-		if !live[k] || !moving[l.pack] {
-			continue
+		if live[k] && moving[l.pack] {
+			move = append(move, k)
 		}
+	}
+	sortByPlace(move, readIx)
+	for _, k := range move {
 		data, err := rd.read(k)
 		if err != nil {
 			rd.close()

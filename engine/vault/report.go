@@ -234,13 +234,7 @@ func (v *Vault) Verify() (VerifyReport, error) {
 			keys = append(keys, k)
 		}
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		a, b := ix.m[keys[i]], ix.m[keys[j]]
-		if a.pack != b.pack {
-			return a.pack < b.pack
-		}
-		return a.off < b.off
-	})
+	sortByPlace(keys, ix)
 	for _, k := range keys {
 		if _, err := rd.read(k); err != nil {
 			rep.Problems = append(rep.Problems, err.Error())

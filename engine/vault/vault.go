@@ -29,9 +29,13 @@ import (
 // A format 1 vault is read as it is and becomes format 2 at its next
 // sync (its old versions keep their SHA-256 and are checked by it); a
 // memscope that knows format 1 only refuses a format 2 vault instead of
-// failing to check its new versions.
+// failing to check its new versions. Format 3 writes packs of frames
+// (several chunks compressed together, s2; pack.go), which a memscope of
+// format 2 cannot read: a vault of format 1 or 2 is read as it is and
+// becomes format 3 at its next sync, before it writes a pack.
 const (
-	formatLine  = "memscope vault 2\n"
+	formatLine  = "memscope vault 3\n"
+	formatLine2 = "memscope vault 2\n"
 	formatLine1 = "memscope vault 1\n"
 )
 
@@ -158,8 +162,8 @@ type Vault struct {
 	root fs.FS
 	w    model.WriteFS
 	// formatOK: the VAULT file was read and is a format this memscope
-	// reads; format1: it is format 1 (a sync makes it format 2).
-	formatOK, format1 bool
+	// reads; older: it is format 1 or 2 (a sync makes it format 3).
+	formatOK, older bool
 }
 
 // ErrInsideHome is Dir's error for a vault folder inside the Claude
@@ -235,20 +239,20 @@ func (v *Vault) checkFormat() (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("vault %s: %w", v.Dir, err)
 	}
-	if string(data) != formatLine && string(data) != formatLine1 {
+	if string(data) != formatLine && string(data) != formatLine2 && string(data) != formatLine1 {
 		return false, fmt.Errorf("vault %s: %s says %q, not %q: not a vault this memscope can read", v.Dir, formatFile, strings.TrimSpace(string(data)), strings.TrimSpace(formatLine))
 	}
-	v.formatOK, v.format1 = true, string(data) == formatLine1
+	v.formatOK, v.older = true, string(data) != formatLine
 	return true, nil
 }
 
-// ensure writes the VAULT file of a new vault, and makes a format 1
-// vault format 2 before a sync writes a version of format 2 into it (a
-// kill between the two leaves a format 2 vault of format 1 versions,
-// which this format reads).
+// ensure writes the VAULT file of a new vault, and makes a vault of
+// format 1 or 2 format 3 before a sync writes a version of format 2 or a
+// pack of format 3 into it (a kill between the two leaves a format 3
+// vault of older versions and packs, which this format reads).
 func (v *Vault) ensure() error {
 	ok, err := v.checkFormat()
-	if err != nil || ok && !v.format1 {
+	if err != nil || ok && !v.older {
 		return err
 	}
 	write := func(w io.Writer) error {
@@ -260,14 +264,14 @@ func (v *Vault) ensure() error {
 		if err := model.WriteFileAtomicFrom(v.w, name, 0o600, write); err != nil {
 			return fmt.Errorf("vault %s: %w", v.Dir, err)
 		}
-		v.format1 = false
+		v.older = false
 		return nil
 	}
 	err = model.CreateFileAtomicWith(v.w, name, 0o600, time.Time{}, write)
 	if errors.Is(err, fs.ErrExist) {
 		v.formatOK = false
 		_, err = v.checkFormat()
-		if err == nil && v.format1 {
+		if err == nil && v.older {
 			return v.ensure()
 		}
 	}
