@@ -50,7 +50,11 @@ V="$PWD/$CACHE/vault"
 rm -rf "$H" "$V"
 if [ -n "${BENCH_HOME:-}" ]; then
 	log "copying $BENCH_HOME"
-	cp -a "$BENCH_HOME" "$H"
+	# Its contents, not the name: a BENCH_HOME that is a symbolic link
+	# would be copied as the link, and the steps below would change the
+	# home it names.
+	mkdir -p "$H"
+	cp -a "$BENCH_HOME"/. "$H"/
 else
 	G="$PWD/$CACHE/gen-${SIZE//\//_}"
 	if [ ! -f "$G/manifest.json" ]; then
