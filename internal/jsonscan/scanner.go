@@ -14,7 +14,6 @@ package jsonscan
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -50,15 +49,22 @@ func describe(d []byte, i int) string {
 // stack and its bitmap from one text to the next, so a scan allocates
 // nothing in the steady state.
 //
-// Reset marks, in one pass over the text (sixteen bytes a step on
-// amd64), every byte that ends a run of plain string text: '"', '\\'
-// and the bytes below 0x20. A string is then read from mark to mark, a
-// few instructions a mark, however short or long its runs.
+// Reset marks, in one pass over the text (64 bytes a step, with AVX2 on
+// amd64), the bytes of classify.go: the unescaped quotes, the escaped
+// bytes and the bytes a string cannot hold, and every byte that ends a
+// run of plain string text ('"', '\\' and the bytes below 0x20). A
+// string is then its opening quote to the next unescaped one, checked
+// by a few word operations, however long it is and however many escapes
+// it holds.
 type Scanner struct {
 	d     []byte
 	stack []byte
-	// stops has bit i%64 of word i/64 set when d[i] is a stop byte.
+	// stops has bit i%64 of word i/64 set when d[i] is a stop byte;
+	// words has classify.go's other bitmaps, word by word.
 	stops []uint64
+	words []words
+	// cls is classify's state.
+	cls classifyState
 	// high says d has a byte above 0x7F.
 	high bool
 	// checked is checkedMember, bound once; fn is Members' callback.
@@ -85,9 +91,10 @@ func (s *Scanner) Reset(d []byte) {
 	n := (len(d) + 63) / 64
 	if cap(s.stops) < n {
 		s.stops = make([]uint64, n, n+n/4)
+		s.words = make([]words, n, n+n/4)
 	}
-	s.stops = s.stops[:n]
-	s.high = stopBits(d, s.stops)
+	s.stops, s.words = s.stops[:n], s.words[:n]
+	s.high = classify(blocks, d, s.stops, s.words, &s.cls)
 }
 
 // Bytes is the text being scanned.
@@ -143,13 +150,61 @@ func (s *Scanner) ws(i int) int { return SkipWS(s.d, i) }
 // quote); a control byte is reported at the start of the run of plain
 // text holding it, a bad escape at its backslash.
 //
-// The usual string is read here with the current word of the bitmap in
-// a register: a good escape clears its backslash's mark (and the mark of
-// the quote or backslash it escapes, the next one), with no search from
-// the escape's end; the first stop that is neither the closing quote nor
-// a good escape hands the string to stringWalk, which gives the answer
+// A string is read from Reset's bitmaps: its end is the next unescaped
+// quote, and it is valid when no bad byte lies before that quote (or is
+// it: a \u escape cut short by the quote). No byte of it is looked at, so
+// a long text with many escapes costs a few instructions a 64-byte word.
+// Anything else (a bad byte, no closing quote, a quote the walk did not
+// reach as an opening one) goes to stringStops, which gives the answer
 // and its error.
 func (s *Scanner) String(i int) (end int, escaped bool, err error) {
+	d := s.d
+	if uint(i) >= uint(len(d)) || d[i] != '"' || i > 0 && d[i-1] == '\\' {
+		return s.stringStops(i)
+	}
+	j := i + 1
+	k := j >> 6
+	ws := s.words
+	if k >= len(ws) {
+		return s.stringStops(i)
+	}
+	w := &ws[k]
+	sh := uint(j & 63)
+	if q := w.quote >> sh; q != 0 {
+		// The usual string: its closing quote in the same word.
+		p := uint(bits.TrailingZeros64(q))
+		m := uint64(2)<<p - 1 // bits 0..p
+		if w.bad>>sh&m != 0 {
+			return s.stringStops(i)
+		}
+		return j + int(p) + 1, w.esc>>sh&(m>>1) != 0, nil
+	}
+	bad, esc := w.bad>>sh, w.esc>>sh
+	for k++; k < len(ws); k++ {
+		if bad != 0 {
+			return s.stringStops(i)
+		}
+		w := &ws[k]
+		if q := w.quote; q != 0 {
+			p := uint(bits.TrailingZeros64(q))
+			m := uint64(2)<<p - 1
+			if w.bad&m != 0 {
+				return s.stringStops(i)
+			}
+			return k<<6 + int(p) + 1, esc|w.esc&(m>>1) != 0, nil
+		}
+		bad, esc = bad|w.bad, esc|w.esc
+	}
+	return s.stringStops(i)
+}
+
+// stringStops is String over the stop bitmap alone, with the current
+// word in a register: a good escape clears its backslash's mark (and the
+// mark of the quote or backslash it escapes, the next one), with no
+// search from the escape's end; the first stop that is neither the
+// closing quote nor a good escape hands the string to stringWalk, which
+// gives the answer and its error.
+func (s *Scanner) stringStops(i int) (end int, escaped bool, err error) {
 	d, stops := s.d, s.stops
 	k := (i + 1) >> 6
 	if k >= len(stops) {
@@ -269,53 +324,6 @@ func (s *Scanner) plain(i int) int {
 	}
 	return len(s.d)
 }
-
-// stopBitsSWAR is stopBits a word at a time, exactly for each byte (a
-// flag of a byte does not depend on its neighbours), the flags' high bits
-// gathered into a byte by a multiplication.
-func stopBitsSWAR(d []byte, stops []uint64) (high bool) {
-	clear(stops)
-	var or uint64
-	i := 0
-	for ; i+8 <= len(d); i += 8 {
-		x := binary.LittleEndian.Uint64(d[i:])
-		or |= x
-		const low7 = swarLSB * 0x7f
-		q := x ^ (swarLSB * '"')
-		b := x ^ (swarLSB * '\\')
-		// A byte y&0x7f plus 0x7f carries into the high bit unless it
-		// is 0: with y's own high bit, the zero bytes are those left 0.
-		zq := ^((q&low7 + low7) | q)
-		zb := ^((b&low7 + low7) | b)
-		// Below 0x20: neither the high bit nor a carry from adding 0x60.
-		lo := ^((x&low7 + swarLSB*0x60) | x)
-		m := (zq | zb | lo) & swarMSB
-		stops[i>>6] |= ((m >> 7) * 0x0102040810204080 >> 56) << uint(i&63)
-	}
-	return stopBitsTail(d, i, stops) || or&swarMSB != 0
-}
-
-// stopBitsTail is stopBits for d[i:], a byte at a time.
-func stopBitsTail(d []byte, i int, stops []uint64) (high bool) {
-	var or byte
-	for ; i < len(d); i++ {
-		c := d[i]
-		or |= c
-		if stopByte[c] {
-			stops[i>>6] |= 1 << uint(i&63)
-		}
-	}
-	return or >= 0x80
-}
-
-// stopByte are the bytes that end a run of plain string text.
-var stopByte = func() (t [256]bool) {
-	for c := range 0x20 {
-		t[c] = true
-	}
-	t['"'], t['\\'] = true, true
-	return t
-}()
 
 // isHex are the hex digits.
 var isHex = func() (t [256]bool) {

@@ -1,0 +1,63 @@
+package jsonscan
+
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// hasAVX2 says blocksAVX2 can run (the processor has AVX2 and the system
+// saves its registers); else blocksGo does the work.
+var hasAVX2 = cpu.X86.HasAVX2
+
+// blocks fills the bitmaps of the whole 64-byte blocks of d.
+func blocks(d []byte, stops []uint64, bitmap []words, c *carry) bool {
+	if !hasAVX2 {
+		return blocksGo(d, stops, bitmap, c)
+	}
+	_ = stops[len(d)/64-1]
+	_ = bitmap[len(d)/64-1]
+	return blocksAVX2(unsafe.SliceData(d), len(d)/64, &stops[0], &bitmap[0], c, &nibbles)
+}
+
+// classTables are blocksAVX2's byte classes as two nibble lookups (a byte
+// is in a class when lo[its low nibble] & hi[its high nibble] has one of
+// the class's bits), each table twice, once a 16-byte lane; and each
+// class's bits, in all 32 bytes.
+type classTables struct {
+	lo, hi, esc, hex, u [32]byte
+}
+
+// nibbles are the classes the escape checks want: the bytes a backslash
+// may escape ("\/bfnrtu), the hex digits, and 'u'. Each class takes a
+// bit for each high nibble its bytes have (4 + 3 + 1 = 8 bits).
+var nibbles = func() (t classTables) {
+	next := byte(1)
+	for _, class := range []struct {
+		bytes string
+		mask  *[32]byte
+	}{{`"\/bfnrtu`, &t.esc}, {"0123456789abcdefABCDEF", &t.hex}, {"u", &t.u}} {
+		var bit [8]byte // the class's bit for each high nibble (all ASCII)
+		for _, c := range []byte(class.bytes) {
+			h := c >> 4
+			if bit[h] == 0 {
+				if next == 0 {
+					panic("jsonscan: more than eight nibble classes")
+				}
+				bit[h] = next
+				next <<= 1
+				for i := range 32 {
+					class.mask[i] |= bit[h]
+				}
+			}
+			for lane := 0; lane < 32; lane += 16 {
+				t.hi[lane+int(h)] |= bit[h]
+				t.lo[lane+int(c&15)] |= bit[h]
+			}
+		}
+	}
+	return t
+}()
+
+//go:noescape
+func blocksAVX2(p *byte, n int, stops *uint64, bitmap *words, c *carry, t *classTables) (high bool)

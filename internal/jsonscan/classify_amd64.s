@@ -1,0 +1,180 @@
+#include "textflag.h"
+
+// func blocksAVX2(p *byte, n int, stops, bitmap *uint64, c *carry, t *classTables) (high bool)
+//
+// blocksGo for n blocks of 64 bytes from p, 32 bytes a vector: for each
+// block one word at stops and three at bitmap (quote, esc, bad), the
+// escape state carried in c; whether any byte is above 0x7F. See
+// classify.go for the bitmaps; the classes of the escape checks come
+// from two nibble lookups (VPSHUFB) in t.
+//
+// Registers: SI the block, CX the blocks left, DI stops, R8 bitmap, R9
+// the escape carry, R10 the \u carry; per block AX quotes, BX
+// backslashes, DX control bytes (then bad), R11-R13 work. Y7 zero, Y8
+// '"', Y9 '\\', Y10 0x1f, Y11 0x0f, Y12 t.lo, Y13 t.hi, Y15 the OR of
+// every byte.
+TEXT ·blocksAVX2(SB), NOSPLIT, $0-49
+	MOVQ         p+0(FP), SI
+	MOVQ         n+8(FP), CX
+	MOVQ         stops+16(FP), DI
+	MOVQ         bitmap+24(FP), R8
+	MOVQ         c+32(FP), AX
+	MOVQ         0(AX), R9
+	MOVQ         8(AX), R10
+	MOVQ         t+40(FP), BX
+	VMOVDQU      0(BX), Y12
+	VMOVDQU      32(BX), Y13
+	MOVQ         $0x2222222222222222, AX
+	MOVQ         AX, X8
+	VPBROADCASTQ X8, Y8
+	MOVQ         $0x5c5c5c5c5c5c5c5c, AX
+	MOVQ         AX, X9
+	VPBROADCASTQ X9, Y9
+	MOVQ         $0x1f1f1f1f1f1f1f1f, AX
+	MOVQ         AX, X10
+	VPBROADCASTQ X10, Y10
+	MOVQ         $0x0f0f0f0f0f0f0f0f, AX
+	MOVQ         AX, X11
+	VPBROADCASTQ X11, Y11
+	VPXOR        Y7, Y7, Y7
+	VPXOR        Y15, Y15, Y15
+
+loop:
+	TESTQ CX, CX
+	JEQ   done
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 32(SI), Y1
+	VPOR    Y0, Y15, Y15
+	VPOR    Y1, Y15, Y15
+
+	// Quotes, backslashes, control bytes (max(x, 0x1f) == 0x1f).
+	VPCMPEQB  Y0, Y8, Y2
+	VPCMPEQB  Y1, Y8, Y3
+	VPMOVMSKB Y2, AX
+	VPMOVMSKB Y3, R11
+	SHLQ      $32, R11
+	ORQ       R11, AX
+	VPCMPEQB  Y0, Y9, Y2
+	VPCMPEQB  Y1, Y9, Y3
+	VPMOVMSKB Y2, BX
+	VPMOVMSKB Y3, R11
+	SHLQ      $32, R11
+	ORQ       R11, BX
+	VPMAXUB   Y0, Y10, Y2
+	VPMAXUB   Y1, Y10, Y3
+	VPCMPEQB  Y2, Y10, Y2
+	VPCMPEQB  Y3, Y10, Y3
+	VPMOVMSKB Y2, DX
+	VPMOVMSKB Y3, R11
+	SHLQ      $32, R11
+	ORQ       R11, DX
+	MOVQ      AX, R11
+	ORQ       BX, R11
+	ORQ       DX, R11
+	MOVQ      R11, 0(DI)
+
+	// Classes: lo[x & 15] & hi[x >> 4] (VPSHUFB gives 0 for x >= 0x80).
+	VPSRLW   $4, Y0, Y2
+	VPSRLW   $4, Y1, Y3
+	VPAND    Y2, Y11, Y2
+	VPAND    Y3, Y11, Y3
+	VPSHUFB  Y2, Y13, Y2
+	VPSHUFB  Y3, Y13, Y3
+	VPSHUFB  Y0, Y12, Y4
+	VPSHUFB  Y1, Y12, Y5
+	VPAND    Y2, Y4, Y4
+	VPAND    Y3, Y5, Y5
+	MOVQ     t+40(FP), R11
+	VPAND    64(R11), Y4, Y0
+	VPAND    64(R11), Y5, Y1
+	VPCMPEQB Y0, Y7, Y0 // not a byte to escape
+	VPCMPEQB Y1, Y7, Y1
+	VPAND    96(R11), Y4, Y2
+	VPAND    96(R11), Y5, Y3
+	VPCMPEQB Y2, Y7, Y2 // not a hex digit
+	VPCMPEQB Y3, Y7, Y3
+	VPAND    128(R11), Y4, Y4
+	VPAND    128(R11), Y5, Y5
+	VPCMPEQB Y4, Y7, Y4 // not 'u'
+	VPCMPEQB Y5, Y7, Y5
+
+	// Escaped bytes (escapes in classify.go) into R13.
+	MOVQ R9, R11
+	NOTQ R11
+	ANDQ R11, BX // backslash = b &^ carry
+	MOVQ BX, R12
+	SHLQ $1, R12
+	ORQ  R9, R12 // follows = backslash<<1 | carry
+	MOVQ $0xaaaaaaaaaaaaaaaa, R11
+	ANDQ BX, R11
+	MOVQ R12, R13
+	NOTQ R13
+	ANDQ R13, R11 // odd = backslash &^ even &^ follows
+	ADDQ BX, R11  // seq = odd + backslash, its carry out the next carry
+	SBBQ R9, R9
+	NEGQ R9
+	SHLQ $1, R11
+	MOVQ $0x5555555555555555, R13
+	XORQ R11, R13
+	ANDQ R12, R13 // esc = (even ^ seq<<1) & follows
+
+	// Unescaped quotes; esc.
+	MOVQ R13, R11
+	NOTQ R11
+	ANDQ R11, AX
+	MOVQ AX, 0(R8)
+	MOVQ R13, 8(R8)
+
+	// Escaped 'u's (AX) and the hex digits they want (R11; afterU).
+	VPMOVMSKB Y4, AX
+	VPMOVMSKB Y5, R11
+	SHLQ      $32, R11
+	ORQ       R11, AX
+	NOTQ      AX
+	ANDQ      R13, AX
+	MOVQ      AX, R11
+	SHLQ      $1, R11
+	ORQ       AX, R11 // t = ue | ue<<1
+	MOVQ      R11, R12
+	SHLQ      $1, R12
+	SHLQ      $3, R11
+	ORQ       R12, R11
+	ORQ       R10, R11 // need = t<<1 | t<<3 | carry
+	MOVQ      AX, R12
+	SHRQ      $1, R12
+	ORQ       AX, R12 // r = ue | ue>>1
+	MOVQ      R12, R10
+	SHRQ      $60, R10
+	SHRQ      $62, R12
+	ORQ       R12, R10 // carry = r>>60 | r>>62
+
+	// bad = control | esc &^ escapable | need &^ hex.
+	VPMOVMSKB Y0, AX
+	VPMOVMSKB Y1, R12
+	SHLQ      $32, R12
+	ORQ       R12, AX
+	ANDQ      R13, AX
+	ORQ       AX, DX
+	VPMOVMSKB Y2, AX
+	VPMOVMSKB Y3, R12
+	SHLQ      $32, R12
+	ORQ       R12, AX
+	ANDQ      R11, AX
+	ORQ       AX, DX
+	MOVQ      DX, 16(R8)
+
+	ADDQ $64, SI
+	ADDQ $8, DI
+	ADDQ $24, R8
+	DECQ CX
+	JMP  loop
+
+done:
+	MOVQ      c+32(FP), AX
+	MOVQ      R9, 0(AX)
+	MOVQ      R10, 8(AX)
+	VPMOVMSKB Y15, AX
+	TESTL     AX, AX
+	SETNE     high+48(FP)
+	VZEROUPPER
+	RET

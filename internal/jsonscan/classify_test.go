@@ -1,0 +1,188 @@
+package jsonscan
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// blockLoops are the block loops of this processor: blocks (the
+// assembly one where the processor has it) and blocksGo.
+var blockLoops = map[string]func(d []byte, stops []uint64, bitmap []words, c *carry) bool{"blocks": blocks, "blocksGo": blocksGo}
+
+// byteRule is what classify's bitmaps mean, a byte at a time in order:
+// stops, then quote, esc and bad for each 64 bytes (bits past the text
+// cleared).
+func byteRule(d []byte) (stops []uint64, bitmap []words) {
+	n := (len(d) + 63) / 64
+	stops, bitmap = make([]uint64, n), make([]words, n)
+	escaped, hexLeft := false, 0
+	for p, c := range d {
+		word, bit := p/64, uint64(1)<<(p%64)
+		if c == '"' || c == '\\' || c < 0x20 {
+			stops[word] |= bit
+		}
+		isEsc := escaped
+		escaped = !isEsc && c == '\\'
+		bad := c < 0x20
+		if hexLeft > 0 {
+			hexLeft--
+			if !isHex[c] {
+				bad = true
+			}
+		}
+		if isEsc {
+			bitmap[word].esc |= bit
+			switch {
+			case c == 'u':
+				hexLeft = 4
+			case c == '"' || c == '\\' || isShortEscape[c]:
+			default:
+				bad = true
+			}
+		}
+		if c == '"' && !isEsc {
+			bitmap[word].quote |= bit
+		}
+		if bad {
+			bitmap[word].bad |= bit
+		}
+	}
+	return stops, bitmap
+}
+
+// cleared is bitmap with the bits at and past n cleared.
+func cleared(bitmap []words, n int) []words {
+	w := append([]words(nil), bitmap...)
+	for k := range w {
+		if end := n - 64*k; end < 64 {
+			keep := uint64(1)<<uint(max(end, 0)) - 1
+			w[k] = words{w[k].quote & keep, w[k].esc & keep, w[k].bad & keep}
+		}
+	}
+	return w
+}
+
+// TestClassifyIsTheByteRule holds both block loops to the byte rule on
+// random texts of the bytes that matter (quotes, runs of backslashes,
+// every escape letter, hex digits and not, control and high bytes) of
+// every length up to five blocks, so each falls on every place of a
+// block and across blocks; and the two loops to each other bit for bit.
+func TestClassifyIsTheByteRule(t *testing.T) {
+	alphabet := []byte("\"\\\\\\\\uuu0aF9gGxbfnrt/ \x00\x1f\n\x7f\x80\xff\xc3\xa9")
+	rng := rand.New(rand.NewPCG(5, 6))
+	for iter := range 30000 {
+		n := iter % 330
+		d := make([]byte, n)
+		for i := range d {
+			d[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		if iter%5 == 0 { // long runs of backslashes
+			for i := 0; i < n; i++ {
+				if rng.IntN(3) == 0 {
+					for r := rng.IntN(9); r > 0 && i < n; r-- {
+						d[i] = '\\'
+						i++
+					}
+				}
+			}
+		}
+		wantStops, wantBits := byteRule(d)
+		var got []string
+		for _, name := range []string{"blocks", "blocksGo"} {
+			stops, bm := make([]uint64, len(wantStops)), make([]words, len(wantBits))
+			high := classify(blockLoops[name], d, stops, bm, new(classifyState))
+			if high == isASCII(string(d)) {
+				t.Fatalf("%s(%q): high %v", name, d, high)
+			}
+			if fmt.Sprint(stops) != fmt.Sprint(wantStops) {
+				t.Fatalf("%s(%q): stops %x, want %x", name, d, stops, wantStops)
+			}
+			if g := cleared(bm, n); fmt.Sprint(g) != fmt.Sprint(wantBits) {
+				t.Fatalf("%s(%q): bitmaps %x, want %x", name, d, g, wantBits)
+			}
+			got = append(got, fmt.Sprintf("%x %x", stops, bm))
+		}
+		if got[0] != got[1] {
+			t.Fatalf("blocks and blocksGo differ on %q: %s against %s", d, got[0], got[1])
+		}
+	}
+}
+
+// repoLines are the JSON lines of the repository's transcripts (the
+// real-client-shaped ones of model/testdata and the generated home of
+// testdata), read from the checkout only.
+func repoLines(t testing.TB) [][]byte {
+	var lines [][]byte
+	for _, root := range []string{"../../testdata", "../../model/testdata", "../../engine/ledger/testdata"} {
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
+				return nil
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return nil
+			}
+			sc := bufio.NewScanner(bytes.NewReader(data))
+			sc.Buffer(nil, 64<<20)
+			for sc.Scan() {
+				lines = append(lines, bytes.Clone(sc.Bytes()))
+			}
+			return nil
+		})
+	}
+	if len(lines) < 100 {
+		t.Fatalf("only %d transcript lines in the repository", len(lines))
+	}
+	return lines
+}
+
+// FuzzString holds String (read from the bitmaps) to the walk from stop
+// to stop at every quote of any text, errors and offsets included.
+func FuzzString(f *testing.F) {
+	for _, in := range trickySeeds() {
+		f.Add(in)
+	}
+	f.Add([]byte(`"\u00e9\"\\\/\b\f\n\r\t" "\u12" "\\\"" "` + strings.Repeat(`a\n`, 40) + `"`))
+	f.Fuzz(func(t *testing.T, d []byte) {
+		checkStrings(t, d)
+	})
+}
+
+func checkStrings(t testing.TB, d []byte) {
+	var s Scanner
+	s.Reset(d)
+	for i, c := range d {
+		if c != '"' {
+			continue
+		}
+		end, esc, err := s.String(i)
+		wend, wesc, werr := s.stringWalk(i)
+		if end != wend || esc != wesc || fmt.Sprint(err) != fmt.Sprint(werr) {
+			t.Fatalf("String(%q, %d) = %d, %v, %v; the walk says %d, %v, %v", d, i, end, esc, err, wend, wesc, werr)
+		}
+	}
+}
+
+// TestStringOnRepoLines is FuzzString's check on every line of the
+// repository's transcripts, and on each cut short and with a byte
+// changed at random places (a quote, a backslash, a control byte).
+func TestStringOnRepoLines(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, l := range repoLines(t) {
+		checkStrings(t, l)
+		for range 3 {
+			m := bytes.Clone(l[:rng.IntN(len(l)+1)])
+			if len(m) > 0 {
+				m[rng.IntN(len(m))] = "\"\\\x01u"[rng.IntN(4)]
+			}
+			checkStrings(t, m)
+		}
+	}
+}
