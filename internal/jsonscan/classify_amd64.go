@@ -6,18 +6,25 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// hasAVX2 says blocksAVX2 can run (the processor has AVX2 and the system
-// saves its registers); else blocksGo does the work.
-var hasAVX2 = cpu.X86.HasAVX2
+// hasAVX2 and hasAVX512 say blocksAVX2 and blocksAVX512 can run (the
+// processor has the instructions and the system saves their registers);
+// else blocksGo does the work.
+var (
+	hasAVX2   = cpu.X86.HasAVX2
+	hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
+)
 
 // blocks fills the bitmaps of the whole 64-byte blocks of d.
 func blocks(d []byte, stops []uint64, bitmap []words, c *carry) bool {
-	if !hasAVX2 {
-		return blocksGo(d, stops, bitmap, c)
-	}
 	_ = stops[len(d)/64-1]
 	_ = bitmap[len(d)/64-1]
-	return blocksAVX2(unsafe.SliceData(d), len(d)/64, &stops[0], &bitmap[0], c, &nibbles)
+	switch {
+	case hasAVX512:
+		return blocksAVX512(unsafe.SliceData(d), len(d)/64, &stops[0], &bitmap[0], c, &nibbles)
+	case hasAVX2:
+		return blocksAVX2(unsafe.SliceData(d), len(d)/64, &stops[0], &bitmap[0], c, &nibbles)
+	}
+	return blocksGo(d, stops, bitmap, c)
 }
 
 // classTables are blocksAVX2's byte classes as two nibble lookups (a byte
@@ -61,3 +68,6 @@ var nibbles = func() (t classTables) {
 
 //go:noescape
 func blocksAVX2(p *byte, n int, stops *uint64, bitmap *words, c *carry, t *classTables) (high bool)
+
+//go:noescape
+func blocksAVX512(p *byte, n int, stops *uint64, bitmap *words, c *carry, t *classTables) (high bool)

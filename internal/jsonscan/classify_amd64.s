@@ -12,7 +12,8 @@
 // the escape carry, R10 the \u carry; per block AX quotes, BX
 // backslashes, DX control bytes (then bad), R11-R13 work. Y7 zero, Y8
 // '"', Y9 '\\', Y10 0x1f, Y11 0x0f, Y12 t.lo, Y13 t.hi, Y15 the OR of
-// every byte.
+// every byte. The hex digits are looked at only in a block with a \u
+// escape or the end of one.
 TEXT ·blocksAVX2(SB), NOSPLIT, $0-49
 	MOVQ         p+0(FP), SI
 	MOVQ         n+8(FP), CX
@@ -89,14 +90,6 @@ loop:
 	VPAND    64(R11), Y5, Y1
 	VPCMPEQB Y0, Y7, Y0 // not a byte to escape
 	VPCMPEQB Y1, Y7, Y1
-	VPAND    96(R11), Y4, Y2
-	VPAND    96(R11), Y5, Y3
-	VPCMPEQB Y2, Y7, Y2 // not a hex digit
-	VPCMPEQB Y3, Y7, Y3
-	VPAND    128(R11), Y4, Y4
-	VPAND    128(R11), Y5, Y5
-	VPCMPEQB Y4, Y7, Y4 // not 'u'
-	VPCMPEQB Y5, Y7, Y5
 
 	// Escaped bytes (escapes in classify.go) into R13.
 	MOVQ R9, R11
@@ -125,13 +118,25 @@ loop:
 	MOVQ AX, 0(R8)
 	MOVQ R13, 8(R8)
 
-	// Escaped 'u's (AX) and the hex digits they want (R11; afterU).
+	// bad = control | esc &^ escapable
+	VPMOVMSKB Y0, AX
+	VPMOVMSKB Y1, R12
+	SHLQ      $32, R12
+	ORQ       R12, AX
+	ANDQ      R13, AX
+	ORQ       AX, DX
+
+	// Escaped 'u's (AX; the class bit of 'u' is 0x80), and when there is
+	// one here or before, the hex digits they want (R11; afterU):
+	// bad |= need &^ hex.
 	VPMOVMSKB Y4, AX
 	VPMOVMSKB Y5, R11
 	SHLQ      $32, R11
 	ORQ       R11, AX
-	NOTQ      AX
 	ANDQ      R13, AX
+	MOVQ      AX, R11
+	ORQ       R10, R11
+	JEQ       store
 	MOVQ      AX, R11
 	SHLQ      $1, R11
 	ORQ       AX, R11 // t = ue | ue<<1
@@ -147,21 +152,20 @@ loop:
 	SHRQ      $60, R10
 	SHRQ      $62, R12
 	ORQ       R12, R10 // carry = r>>60 | r>>62
-
-	// bad = control | esc &^ escapable | need &^ hex.
-	VPMOVMSKB Y0, AX
-	VPMOVMSKB Y1, R12
-	SHLQ      $32, R12
-	ORQ       R12, AX
-	ANDQ      R13, AX
-	ORQ       AX, DX
+	MOVQ      t+40(FP), R12
+	VPAND     96(R12), Y4, Y2
+	VPAND     96(R12), Y5, Y3
+	VPCMPEQB  Y2, Y7, Y2 // not a hex digit
+	VPCMPEQB  Y3, Y7, Y3
 	VPMOVMSKB Y2, AX
 	VPMOVMSKB Y3, R12
 	SHLQ      $32, R12
 	ORQ       R12, AX
 	ANDQ      R11, AX
 	ORQ       AX, DX
-	MOVQ      DX, 16(R8)
+
+store:
+	MOVQ DX, 16(R8)
 
 	ADDQ $64, SI
 	ADDQ $8, DI
@@ -176,5 +180,133 @@ done:
 	VPMOVMSKB Y15, AX
 	TESTL     AX, AX
 	SETNE     high+48(FP)
+	VZEROUPPER
+	RET
+
+// func blocksAVX512(p *byte, n int, stops *uint64, bitmap *words, c *carry, t *classTables) (high bool)
+//
+// blocksAVX2 with a block a vector (AVX-512BW): each class's bits come
+// straight out of a compare or a test into a mask register. Registers as
+// in blocksAVX2; Z5, Z6, Z14 the 'u', hex and escape class bits, Z8 '"',
+// Z9 '\\', Z10 0x20, Z11 0x0f, Z12 t.lo, Z13 t.hi, Z15 the OR of every
+// byte.
+TEXT ·blocksAVX512(SB), NOSPLIT, $0-49
+	MOVQ             p+0(FP), SI
+	MOVQ             n+8(FP), CX
+	MOVQ             stops+16(FP), DI
+	MOVQ             bitmap+24(FP), R8
+	MOVQ             c+32(FP), AX
+	MOVQ             0(AX), R9
+	MOVQ             8(AX), R10
+	MOVQ             t+40(FP), BX
+	VBROADCASTI32X4  0(BX), Z12
+	VBROADCASTI32X4  32(BX), Z13
+	VPBROADCASTB     64(BX), Z14
+	VPBROADCASTB     96(BX), Z6
+	VPBROADCASTB     128(BX), Z5
+	MOVL             $0x22, AX
+	VPBROADCASTB     AX, Z8
+	MOVL             $0x5c, AX
+	VPBROADCASTB     AX, Z9
+	MOVL             $0x20, AX
+	VPBROADCASTB     AX, Z10
+	MOVL             $0x0f, AX
+	VPBROADCASTB     AX, Z11
+	VPXORQ           Z15, Z15, Z15
+
+loop512:
+	TESTQ     CX, CX
+	JEQ       done512
+	VMOVDQU64 0(SI), Z0
+	VPORQ     Z0, Z15, Z15
+	VPCMPEQB  Z8, Z0, K1
+	VPCMPEQB  Z9, Z0, K2
+	VPCMPUB   $1, Z10, Z0, K3 // below 0x20
+	VPSRLW    $4, Z0, Z1
+	VPANDQ    Z11, Z1, Z1
+	VPSHUFB   Z1, Z13, Z1
+	VPSHUFB   Z0, Z12, Z2
+	VPANDQ    Z1, Z2, Z2
+	VPTESTNMB Z14, Z2, K4 // not a byte to escape
+	VPTESTNMB Z6, Z2, K5  // not a hex digit
+	VPTESTMB  Z5, Z2, K6  // 'u'
+	KMOVQ     K1, AX
+	KMOVQ     K2, BX
+	KMOVQ     K3, DX
+	MOVQ      AX, R11
+	ORQ       BX, R11
+	ORQ       DX, R11
+	MOVQ      R11, 0(DI)
+
+	// Escaped bytes into R13, as in blocksAVX2.
+	MOVQ R9, R11
+	NOTQ R11
+	ANDQ R11, BX
+	MOVQ BX, R12
+	SHLQ $1, R12
+	ORQ  R9, R12
+	MOVQ $0xaaaaaaaaaaaaaaaa, R11
+	ANDQ BX, R11
+	MOVQ R12, R13
+	NOTQ R13
+	ANDQ R13, R11
+	ADDQ BX, R11
+	SBBQ R9, R9
+	NEGQ R9
+	SHLQ $1, R11
+	MOVQ $0x5555555555555555, R13
+	XORQ R11, R13
+	ANDQ R12, R13
+
+	MOVQ R13, R11
+	NOTQ R11
+	ANDQ R11, AX
+	MOVQ AX, 0(R8)
+	MOVQ R13, 8(R8)
+
+	KMOVQ K4, AX
+	ANDQ  R13, AX
+	ORQ   AX, DX
+
+	KMOVQ K6, AX
+	ANDQ  R13, AX // ue
+	MOVQ  AX, R11
+	ORQ   R10, R11
+	JEQ   store512
+	MOVQ  AX, R11
+	SHLQ  $1, R11
+	ORQ   AX, R11
+	MOVQ  R11, R12
+	SHLQ  $1, R12
+	SHLQ  $3, R11
+	ORQ   R12, R11
+	ORQ   R10, R11 // need
+	MOVQ  AX, R12
+	SHRQ  $1, R12
+	ORQ   AX, R12
+	MOVQ  R12, R10
+	SHRQ  $60, R10
+	SHRQ  $62, R12
+	ORQ   R12, R10
+	KMOVQ K5, AX
+	ANDQ  R11, AX
+	ORQ   AX, DX
+
+store512:
+	MOVQ DX, 16(R8)
+
+	ADDQ $64, SI
+	ADDQ $8, DI
+	ADDQ $24, R8
+	DECQ CX
+	JMP  loop512
+
+done512:
+	MOVQ     c+32(FP), AX
+	MOVQ     R9, 0(AX)
+	MOVQ     R10, 8(AX)
+	VPMOVB2M Z15, K1
+	KORTESTQ K1, K1
+	SETNE    high+48(FP)
 	VZEROUPPER
 	RET

@@ -3,11 +3,31 @@ package jsonscan
 import (
 	"strings"
 	"testing"
+	"unsafe"
 )
+
+// The assembly loops this processor can run are held to the byte rule
+// and to blocksGo with the others.
+func init() {
+	asm := func(f func(p *byte, n int, stops *uint64, bitmap *words, c *carry, t *classTables) bool) func([]byte, []uint64, []words, *carry) bool {
+		return func(d []byte, stops []uint64, bitmap []words, c *carry) bool {
+			return f(unsafe.SliceData(d), len(d)/64, &stops[0], &bitmap[0], c, &nibbles)
+		}
+	}
+	if hasAVX2 {
+		blockLoops["blocksAVX2"] = asm(blocksAVX2)
+	}
+	if hasAVX512 {
+		blockLoops["blocksAVX512"] = asm(blocksAVX512)
+	}
+}
 
 // TestNibbleClasses checks the assembly loop's lookup tables against the
 // classes they stand for, on every byte.
 func TestNibbleClasses(t *testing.T) {
+	if nibbles.u[0] != 0x80 {
+		t.Fatalf("the class bit of 'u' is %#x; the assembly loops take it as 0x80", nibbles.u[0])
+	}
 	for c := range 256 {
 		cls := byte(0)
 		if c < 0x80 {
