@@ -94,3 +94,11 @@ func BenchmarkValidLines(b *testing.B) {
 func BenchmarkValidLinesEncodingJSON(b *testing.B) {
 	benchValidate(b, func(_ *Scanner, l []byte) bool { return json.Valid(l) })
 }
+
+// BenchmarkResetLines is Reset alone on the same lines: the bitmap pass.
+func BenchmarkResetLines(b *testing.B) {
+	benchValidate(b, func(s *Scanner, l []byte) bool {
+		s.Reset(l)
+		return true
+	})
+}

@@ -8,7 +8,6 @@ import (
 // The bitmaps Reset makes, one bit a byte of the text (bit i%64 of word
 // i/64 for byte i), in one pass of 64-byte blocks:
 //
-//   - stops: '"', '\\' and the bytes below 0x20 (the old walk's marks);
 //   - quote: the quotes no backslash escapes, the ends of strings;
 //   - esc: the bytes an escaping backslash escapes (the byte after each
 //     backslash that ends an odd run of backslashes);
@@ -41,16 +40,17 @@ type classifyState struct {
 }
 
 // escapes returns the bytes of a block escaped by a backslash, given the
-// block's backslashes b (simdjson's branch-free odd-run rule: an odd run
-// of backslashes escapes the byte after it).
+// block's backslashes b: an odd run of backslashes escapes the byte after
+// it. This is simdjson's branch-free rule (json_escape_scanner): the
+// subtraction runs each series of backslashes down from its start, so
+// the bits left mark the escaping backslashes and the bytes they escape.
 func escapes(b uint64, c *carry) uint64 {
-	const even = 0x5555555555555555
-	backslash := b &^ c.esc
-	follows := backslash<<1 | c.esc
-	odd := backslash &^ even &^ follows
-	seq, out := bits.Add64(odd, backslash, 0)
-	c.esc = out
-	return (even ^ seq<<1) & follows
+	const odd = 0xaaaaaaaaaaaaaaaa
+	potential := b &^ c.esc
+	code := (potential<<1 | odd) - potential ^ odd
+	escaped := code ^ (b | c.esc)
+	c.esc = (code & b) >> 63
+	return escaped
 }
 
 // afterU returns the bytes of a block that must be hex digits, the four
@@ -63,35 +63,56 @@ func afterU(ue uint64, c *carry) uint64 {
 	return need
 }
 
-// classify fills stops and bitmap (a word each a block) for d and says whether d has a byte above 0x7F. The
+// classify fills bitmap (a word each a block) for d and says whether d has a byte above 0x7F. The
 // last partial block is read from a copy in pad filled out with spaces
 // (no stop, no quote), so nothing is set past the text but an escape or
 // a hex digit wanted there. blocks is the block loop (the tests hold the
 // assembly one to blocksGo); st is the caller's, so that nothing here
 // escapes to the heap.
-func classify(blocks func(d []byte, stops []uint64, bitmap []words, c *carry) bool, d []byte, stops []uint64, bitmap []words, st *classifyState) (high bool) {
+func classify(blocks func(d []byte, bitmap []words, c *carry) bool, d []byte, bitmap []words, st *classifyState) (high bool) {
 	st.c = carry{}
 	c, pad := &st.c, &st.pad
 	n := len(d) &^ 63
 	if n > 0 {
-		high = blocks(d[:n], stops, bitmap, c)
+		high = blocks(d[:n], bitmap, c)
 	}
 	if n < len(d) {
-		m := copy(pad[:], d[n:])
-		for i := m; i < 64; i++ {
-			pad[i] = ' '
-		}
+		copy(pad[copy(pad[:], d[n:]):], spaces[:])
 		k := n >> 6
-		high = blocks(pad[:], stops[k:k+1], bitmap[k:k+1], c) || high
+		high = blocks(pad[:], bitmap[k:k+1], c) || high
 	}
 	return high
+}
+
+// spaces fill out the last partial block.
+var spaces = [64]byte{' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '}
+
+// stopBits fills stops (one bit a byte of d) with d's stop bytes: '"',
+// '\\' and the bytes below 0x20, a word of eight at a time. Only the
+// walk of a string String does not vouch for reads them, so Scanner makes
+// them when that walk first wants them.
+func stopBits(d []byte, stops []uint64) {
+	clear(stops)
+	i := 0
+	for ; i+8 <= len(d); i += 8 {
+		q, b, ctl := swarMasks(binary.LittleEndian.Uint64(d[i:]))
+		stops[i>>6] |= (q | b | ctl) << uint(i&63)
+	}
+	for ; i < len(d); i++ {
+		if c := d[i]; c == '"' || c == '\\' || c < 0x20 {
+			stops[i>>6] |= 1 << uint(i&63)
+		}
+	}
 }
 
 // blocksGo is blocks in Go, a word at a time: the three byte classes by
 // SWAR (exact for each byte, as a flag does not depend on its
 // neighbours), the escape rules on the words, and the escaped bytes'
 // checks by a loop over the (few) escapes.
-func blocksGo(d []byte, stops []uint64, bitmap []words, c *carry) (high bool) {
+func blocksGo(d []byte, bitmap []words, c *carry) (high bool) {
 	var or uint64
 	for k := 0; k*64 < len(d); k++ {
 		blk := d[k*64 : k*64+64]
@@ -104,7 +125,6 @@ func blocksGo(d []byte, stops []uint64, bitmap []words, c *carry) (high bool) {
 			b |= mb << uint(j)
 			ctl |= mc << uint(j)
 		}
-		stops[k] = q | b | ctl
 		esc := escapes(b, c)
 		bad, ue := ctl, uint64(0)
 		for m := esc; m != 0; m &= m - 1 {

@@ -11,20 +11,19 @@ import (
 // else blocksGo does the work.
 var (
 	hasAVX2   = cpu.X86.HasAVX2
-	hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
+	hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasBMI1
 )
 
 // blocks fills the bitmaps of the whole 64-byte blocks of d.
-func blocks(d []byte, stops []uint64, bitmap []words, c *carry) bool {
-	_ = stops[len(d)/64-1]
+func blocks(d []byte, bitmap []words, c *carry) bool {
 	_ = bitmap[len(d)/64-1]
 	switch {
 	case hasAVX512:
-		return blocksAVX512(unsafe.SliceData(d), len(d)/64, &stops[0], &bitmap[0], c, &nibbles)
+		return blocksAVX512(unsafe.SliceData(d), len(d)/64, &bitmap[0], c, &nibbles)
 	case hasAVX2:
-		return blocksAVX2(unsafe.SliceData(d), len(d)/64, &stops[0], &bitmap[0], c, &nibbles)
+		return blocksAVX2(unsafe.SliceData(d), len(d)/64, &bitmap[0], c, &nibbles)
 	}
-	return blocksGo(d, stops, bitmap, c)
+	return blocksGo(d, bitmap, c)
 }
 
 // classTables are blocksAVX2's byte classes as two nibble lookups (a byte
@@ -67,7 +66,7 @@ var nibbles = func() (t classTables) {
 }()
 
 //go:noescape
-func blocksAVX2(p *byte, n int, stops *uint64, bitmap *words, c *carry, t *classTables) (high bool)
+func blocksAVX2(p *byte, n int, bitmap *words, c *carry, t *classTables) (high bool)
 
 //go:noescape
-func blocksAVX512(p *byte, n int, stops *uint64, bitmap *words, c *carry, t *classTables) (high bool)
+func blocksAVX512(p *byte, n int, bitmap *words, c *carry, t *classTables) (high bool)

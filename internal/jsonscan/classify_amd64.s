@@ -1,28 +1,28 @@
 #include "textflag.h"
 
-// func blocksAVX2(p *byte, n int, stops, bitmap *uint64, c *carry, t *classTables) (high bool)
+// func blocksAVX2(p *byte, n int, bitmap *words, c *carry, t *classTables) (high bool)
 //
 // blocksGo for n blocks of 64 bytes from p, 32 bytes a vector: for each
-// block one word at stops and three at bitmap (quote, esc, bad), the
-// escape state carried in c; whether any byte is above 0x7F. See
-// classify.go for the bitmaps; the classes of the escape checks come
-// from two nibble lookups (VPSHUFB) in t.
+// block three words at bitmap (quote, esc, bad), the escape state
+// carried in c; and whether any byte is above 0x7F. See classify.go for
+// the bitmaps; the classes of the escape checks come from two nibble
+// lookups (VPSHUFB) in t, the class bit of 'u' being 0x80. The hex
+// digits are looked at only in a block with a \u escape or the end of
+// one.
 //
-// Registers: SI the block, CX the blocks left, DI stops, R8 bitmap, R9
-// the escape carry, R10 the \u carry; per block AX quotes, BX
-// backslashes, DX control bytes (then bad), R11-R13 work. Y7 zero, Y8
+// Registers: SI the block, CX the blocks left, R8 bitmap, R9 the escape
+// carry, R10 the \u carry, DI simdjson's odd bits; per block AX quotes,
+// BX backslashes, DX control bytes (then bad), R11-R13 work. Y7 zero, Y8
 // '"', Y9 '\\', Y10 0x1f, Y11 0x0f, Y12 t.lo, Y13 t.hi, Y15 the OR of
-// every byte. The hex digits are looked at only in a block with a \u
-// escape or the end of one.
-TEXT ·blocksAVX2(SB), NOSPLIT, $0-49
+// every byte.
+TEXT ·blocksAVX2(SB), NOSPLIT, $0-41
 	MOVQ         p+0(FP), SI
 	MOVQ         n+8(FP), CX
-	MOVQ         stops+16(FP), DI
-	MOVQ         bitmap+24(FP), R8
-	MOVQ         c+32(FP), AX
+	MOVQ         bitmap+16(FP), R8
+	MOVQ         c+24(FP), AX
 	MOVQ         0(AX), R9
 	MOVQ         8(AX), R10
-	MOVQ         t+40(FP), BX
+	MOVQ         t+32(FP), BX
 	VMOVDQU      0(BX), Y12
 	VMOVDQU      32(BX), Y13
 	MOVQ         $0x2222222222222222, AX
@@ -39,10 +39,11 @@ TEXT ·blocksAVX2(SB), NOSPLIT, $0-49
 	VPBROADCASTQ X11, Y11
 	VPXOR        Y7, Y7, Y7
 	VPXOR        Y15, Y15, Y15
+	MOVQ         $0xaaaaaaaaaaaaaaaa, DI
 
 loop:
-	TESTQ CX, CX
-	JEQ   done
+	TESTQ   CX, CX
+	JEQ     done
 	VMOVDQU 0(SI), Y0
 	VMOVDQU 32(SI), Y1
 	VPOR    Y0, Y15, Y15
@@ -69,10 +70,6 @@ loop:
 	VPMOVMSKB Y3, R11
 	SHLQ      $32, R11
 	ORQ       R11, DX
-	MOVQ      AX, R11
-	ORQ       BX, R11
-	ORQ       DX, R11
-	MOVQ      R11, 0(DI)
 
 	// Classes: lo[x & 15] & hi[x >> 4] (VPSHUFB gives 0 for x >= 0x80).
 	VPSRLW   $4, Y0, Y2
@@ -85,7 +82,7 @@ loop:
 	VPSHUFB  Y1, Y12, Y5
 	VPAND    Y2, Y4, Y4
 	VPAND    Y3, Y5, Y5
-	MOVQ     t+40(FP), R11
+	MOVQ     t+32(FP), R11
 	VPAND    64(R11), Y4, Y0
 	VPAND    64(R11), Y5, Y1
 	VPCMPEQB Y0, Y7, Y0 // not a byte to escape
@@ -94,22 +91,17 @@ loop:
 	// Escaped bytes (escapes in classify.go) into R13.
 	MOVQ R9, R11
 	NOTQ R11
-	ANDQ R11, BX // backslash = b &^ carry
-	MOVQ BX, R12
-	SHLQ $1, R12
-	ORQ  R9, R12 // follows = backslash<<1 | carry
-	MOVQ $0xaaaaaaaaaaaaaaaa, R11
-	ANDQ BX, R11
-	MOVQ R12, R13
-	NOTQ R13
-	ANDQ R13, R11 // odd = backslash &^ even &^ follows
-	ADDQ BX, R11  // seq = odd + backslash, its carry out the next carry
-	SBBQ R9, R9
-	NEGQ R9
-	SHLQ $1, R11
-	MOVQ $0x5555555555555555, R13
-	XORQ R11, R13
-	ANDQ R12, R13 // esc = (even ^ seq<<1) & follows
+	ANDQ BX, R11 // potential = b &^ carry
+	LEAQ (R11)(R11*1), R12
+	ORQ  DI, R12
+	SUBQ R11, R12
+	XORQ DI, R12 // code = (potential<<1 | odd) - potential ^ odd
+	MOVQ BX, R13
+	ORQ  R9, R13
+	XORQ R12, R13 // escaped = code ^ (b | carry)
+	ANDQ BX, R12
+	SHRQ $63, R12
+	MOVQ R12, R9 // carry = (code & b) >> 63
 
 	// Unescaped quotes; esc.
 	MOVQ R13, R11
@@ -126,9 +118,8 @@ loop:
 	ANDQ      R13, AX
 	ORQ       AX, DX
 
-	// Escaped 'u's (AX; the class bit of 'u' is 0x80), and when there is
-	// one here or before, the hex digits they want (R11; afterU):
-	// bad |= need &^ hex.
+	// Escaped 'u's (AX), and when there is one here or before, the hex
+	// digits they want (R11; afterU): bad |= need &^ hex.
 	VPMOVMSKB Y4, AX
 	VPMOVMSKB Y5, R11
 	SHLQ      $32, R11
@@ -152,7 +143,7 @@ loop:
 	SHRQ      $60, R10
 	SHRQ      $62, R12
 	ORQ       R12, R10 // carry = r>>60 | r>>62
-	MOVQ      t+40(FP), R12
+	MOVQ      t+32(FP), R12
 	VPAND     96(R12), Y4, Y2
 	VPAND     96(R12), Y5, Y3
 	VPCMPEQB  Y2, Y7, Y2 // not a hex digit
@@ -166,53 +157,51 @@ loop:
 
 store:
 	MOVQ DX, 16(R8)
-
 	ADDQ $64, SI
-	ADDQ $8, DI
 	ADDQ $24, R8
 	DECQ CX
 	JMP  loop
 
 done:
-	MOVQ      c+32(FP), AX
+	MOVQ      c+24(FP), AX
 	MOVQ      R9, 0(AX)
 	MOVQ      R10, 8(AX)
 	VPMOVMSKB Y15, AX
 	TESTL     AX, AX
-	SETNE     high+48(FP)
+	SETNE     high+40(FP)
 	VZEROUPPER
 	RET
 
-// func blocksAVX512(p *byte, n int, stops *uint64, bitmap *words, c *carry, t *classTables) (high bool)
+// func blocksAVX512(p *byte, n int, bitmap *words, c *carry, t *classTables) (high bool)
 //
-// blocksAVX2 with a block a vector (AVX-512BW): each class's bits come
-// straight out of a compare or a test into a mask register. Registers as
-// in blocksAVX2; Z5, Z6, Z14 the 'u', hex and escape class bits, Z8 '"',
-// Z9 '\\', Z10 0x20, Z11 0x0f, Z12 t.lo, Z13 t.hi, Z15 the OR of every
-// byte.
-TEXT ·blocksAVX512(SB), NOSPLIT, $0-49
-	MOVQ             p+0(FP), SI
-	MOVQ             n+8(FP), CX
-	MOVQ             stops+16(FP), DI
-	MOVQ             bitmap+24(FP), R8
-	MOVQ             c+32(FP), AX
-	MOVQ             0(AX), R9
-	MOVQ             8(AX), R10
-	MOVQ             t+40(FP), BX
-	VBROADCASTI32X4  0(BX), Z12
-	VBROADCASTI32X4  32(BX), Z13
-	VPBROADCASTB     64(BX), Z14
-	VPBROADCASTB     96(BX), Z6
-	VPBROADCASTB     128(BX), Z5
-	MOVL             $0x22, AX
-	VPBROADCASTB     AX, Z8
-	MOVL             $0x5c, AX
-	VPBROADCASTB     AX, Z9
-	MOVL             $0x20, AX
-	VPBROADCASTB     AX, Z10
-	MOVL             $0x0f, AX
-	VPBROADCASTB     AX, Z11
-	VPXORQ           Z15, Z15, Z15
+// blocksAVX2 with a block a vector (AVX-512BW, and BMI1's ANDN): each
+// class's bits come straight out of a compare or a test into a mask
+// register. Registers as in blocksAVX2; Z5, Z6, Z14 the 'u', hex and
+// escape class bits, Z8 '"', Z9 '\\', Z10 0x20, Z11 0x0f, Z12 t.lo, Z13
+// t.hi, Z15 the OR of every byte.
+TEXT ·blocksAVX512(SB), NOSPLIT, $0-41
+	MOVQ            p+0(FP), SI
+	MOVQ            n+8(FP), CX
+	MOVQ            bitmap+16(FP), R8
+	MOVQ            c+24(FP), AX
+	MOVQ            0(AX), R9
+	MOVQ            8(AX), R10
+	MOVQ            t+32(FP), BX
+	VBROADCASTI32X4 0(BX), Z12
+	VBROADCASTI32X4 32(BX), Z13
+	VPBROADCASTB    64(BX), Z14
+	VPBROADCASTB    96(BX), Z6
+	VPBROADCASTB    128(BX), Z5
+	MOVL            $0x22, AX
+	VPBROADCASTB    AX, Z8
+	MOVL            $0x5c, AX
+	VPBROADCASTB    AX, Z9
+	MOVL            $0x20, AX
+	VPBROADCASTB    AX, Z10
+	MOVL            $0x0f, AX
+	VPBROADCASTB    AX, Z11
+	VPXORQ          Z15, Z15, Z15
+	MOVQ            $0xaaaaaaaaaaaaaaaa, DI
 
 loop512:
 	TESTQ     CX, CX
@@ -230,40 +219,27 @@ loop512:
 	VPTESTNMB Z14, Z2, K4 // not a byte to escape
 	VPTESTNMB Z6, Z2, K5  // not a hex digit
 	VPTESTMB  Z5, Z2, K6  // 'u'
-	KMOVQ     K1, AX
-	KMOVQ     K2, BX
-	KMOVQ     K3, DX
-	MOVQ      AX, R11
-	ORQ       BX, R11
-	ORQ       DX, R11
-	MOVQ      R11, 0(DI)
 
 	// Escaped bytes into R13, as in blocksAVX2.
-	MOVQ R9, R11
-	NOTQ R11
-	ANDQ R11, BX
-	MOVQ BX, R12
-	SHLQ $1, R12
-	ORQ  R9, R12
-	MOVQ $0xaaaaaaaaaaaaaaaa, R11
-	ANDQ BX, R11
-	MOVQ R12, R13
-	NOTQ R13
-	ANDQ R13, R11
-	ADDQ BX, R11
-	SBBQ R9, R9
-	NEGQ R9
-	SHLQ $1, R11
-	MOVQ $0x5555555555555555, R13
-	XORQ R11, R13
-	ANDQ R12, R13
+	KMOVQ K2, BX
+	ANDNQ BX, R9, R11 // potential = b &^ carry
+	LEAQ  (R11)(R11*1), R12
+	ORQ   DI, R12
+	SUBQ  R11, R12
+	XORQ  DI, R12
+	MOVQ  BX, R13
+	ORQ   R9, R13
+	XORQ  R12, R13
+	ANDQ  BX, R12
+	SHRQ  $63, R12
+	MOVQ  R12, R9
 
-	MOVQ R13, R11
-	NOTQ R11
-	ANDQ R11, AX
-	MOVQ AX, 0(R8)
-	MOVQ R13, 8(R8)
+	KMOVQ K1, AX
+	ANDNQ AX, R13, AX // quotes &^ esc
+	MOVQ  AX, 0(R8)
+	MOVQ  R13, 8(R8)
 
+	KMOVQ K3, DX
 	KMOVQ K4, AX
 	ANDQ  R13, AX
 	ORQ   AX, DX
@@ -294,19 +270,17 @@ loop512:
 
 store512:
 	MOVQ DX, 16(R8)
-
 	ADDQ $64, SI
-	ADDQ $8, DI
 	ADDQ $24, R8
 	DECQ CX
 	JMP  loop512
 
 done512:
-	MOVQ     c+32(FP), AX
+	MOVQ     c+24(FP), AX
 	MOVQ     R9, 0(AX)
 	MOVQ     R10, 8(AX)
 	VPMOVB2M Z15, K1
 	KORTESTQ K1, K1
-	SETNE    high+48(FP)
+	SETNE    high+40(FP)
 	VZEROUPPER
 	RET

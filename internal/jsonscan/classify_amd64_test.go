@@ -9,9 +9,9 @@ import (
 // The assembly loops this processor can run are held to the byte rule
 // and to blocksGo with the others.
 func init() {
-	asm := func(f func(p *byte, n int, stops *uint64, bitmap *words, c *carry, t *classTables) bool) func([]byte, []uint64, []words, *carry) bool {
-		return func(d []byte, stops []uint64, bitmap []words, c *carry) bool {
-			return f(unsafe.SliceData(d), len(d)/64, &stops[0], &bitmap[0], c, &nibbles)
+	asm := func(f func(p *byte, n int, bitmap *words, c *carry, t *classTables) bool) func([]byte, []words, *carry) bool {
+		return func(d []byte, bitmap []words, c *carry) bool {
+			return f(unsafe.SliceData(d), len(d)/64, &bitmap[0], c, &nibbles)
 		}
 	}
 	if hasAVX2 {

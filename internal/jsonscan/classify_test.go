@@ -14,7 +14,7 @@ import (
 
 // blockLoops are the block loops of this processor: blocks (the
 // assembly one where the processor has it) and blocksGo.
-var blockLoops = map[string]func(d []byte, stops []uint64, bitmap []words, c *carry) bool{"blocks": blocks, "blocksGo": blocksGo}
+var blockLoops = map[string]func(d []byte, bitmap []words, c *carry) bool{"blocks": blocks, "blocksGo": blocksGo}
 
 // byteRule is what classify's bitmaps mean, a byte at a time in order:
 // stops, then quote, esc and bad for each 64 bytes (bits past the text
@@ -97,7 +97,8 @@ func TestClassifyIsTheByteRule(t *testing.T) {
 		var got []string
 		for name := range blockLoops {
 			stops, bm := make([]uint64, len(wantStops)), make([]words, len(wantBits))
-			high := classify(blockLoops[name], d, stops, bm, new(classifyState))
+			high := classify(blockLoops[name], d, bm, new(classifyState))
+			stopBits(d, stops)
 			if high == isASCII(string(d)) {
 				t.Fatalf("%s(%q): high %v", name, d, high)
 			}

@@ -59,10 +59,11 @@ func describe(d []byte, i int) string {
 type Scanner struct {
 	d     []byte
 	stack []byte
-	// stops has bit i%64 of word i/64 set when d[i] is a stop byte;
-	// words has classify.go's other bitmaps, word by word.
-	stops []uint64
-	words []words
+	// words has classify.go's bitmaps, word by word; stops has bit i%64
+	// of word i/64 set when d[i] is a stop byte, once stopsMade.
+	words     []words
+	stops     []uint64
+	stopsMade bool
 	// cls is classify's state.
 	cls classifyState
 	// high says d has a byte above 0x7F.
@@ -93,8 +94,8 @@ func (s *Scanner) Reset(d []byte) {
 		s.stops = make([]uint64, n, n+n/4)
 		s.words = make([]words, n, n+n/4)
 	}
-	s.stops, s.words = s.stops[:n], s.words[:n]
-	s.high = classify(blocks, d, s.stops, s.words, &s.cls)
+	s.stops, s.words, s.stopsMade = s.stops[:n], s.words[:n], false
+	s.high = classify(blocks, d, s.words, &s.cls)
 }
 
 // Bytes is the text being scanned.
@@ -205,7 +206,7 @@ func (s *Scanner) String(i int) (end int, escaped bool, err error) {
 // closing quote nor a good escape hands the string to stringWalk, which
 // gives the answer and its error.
 func (s *Scanner) stringStops(i int) (end int, escaped bool, err error) {
-	d, stops := s.d, s.stops
+	d, stops := s.d, s.stopBitmap()
 	k := (i + 1) >> 6
 	if k >= len(stops) {
 		return s.stringWalk(i)
@@ -307,9 +308,19 @@ func (s *Scanner) stringWalk(i int) (end int, escaped bool, err error) {
 	}
 }
 
+// stopBitmap makes the stop bitmap of the text, once.
+func (s *Scanner) stopBitmap() []uint64 {
+	if !s.stopsMade {
+		stopBits(s.d, s.stops)
+		s.stopsMade = true
+	}
+	return s.stops
+}
+
 // plain returns the offset of the first stop byte ('"', '\\' or a byte
 // below 0x20) at or after i, len(d) when there is none.
 func (s *Scanner) plain(i int) int {
+	s.stopBitmap()
 	k := i >> 6
 	if k >= len(s.stops) {
 		return len(s.d)
