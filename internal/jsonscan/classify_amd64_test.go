@@ -1,6 +1,8 @@
 package jsonscan
 
 import (
+	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unsafe"
@@ -37,5 +39,23 @@ func TestNibbleClasses(t *testing.T) {
 		if (cls&nibbles.esc[0] != 0) != esc || (cls&nibbles.hex[0] != 0) != isHex[c] || (cls&nibbles.u[0] != 0) != (c == 'u') {
 			t.Errorf("byte %#x: classes %#x", c, cls)
 		}
+	}
+}
+
+// TestScannerWithoutSIMD runs the scanner's checks with blocksGo, the
+// loop of processors without AVX2, on the repository's lines and the
+// hostile ones.
+func TestScannerWithoutSIMD(t *testing.T) {
+	avx2, avx512 := hasAVX2, hasAVX512
+	hasAVX2, hasAVX512 = false, false
+	defer func() { hasAVX2, hasAVX512 = avx2, avx512 }()
+	lines := append(repoLines(t), hostileLines(rand.New(rand.NewPCG(11, 12)), 1000)...)
+	for _, l := range lines {
+		var s Scanner
+		err := s.Members(l, func(k, v []byte) {})
+		if (err == nil || err == ErrNotObject) != json.Valid(l) {
+			t.Fatalf("Members(%q) = %v, json.Valid %v", l, err, json.Valid(l))
+		}
+		checkStrings(t, l)
 	}
 }

@@ -3,6 +3,7 @@ package jsonscan
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
@@ -187,5 +188,75 @@ func TestStringOnRepoLines(t *testing.T) {
 			}
 			checkStrings(t, m)
 		}
+	}
+}
+
+// hostileLines are lines built to fall on the bitmaps' edges: strings of
+// random escapes, good and bad, runs of backslashes and \u escapes cut
+// anywhere across 64-byte blocks, control and invalid UTF-8 bytes, deep
+// nesting and numbers of every shape.
+func hostileLines(rng *rand.Rand, n int) [][]byte {
+	parts := []string{`a`, `é`, "\xff", "\xc3", `\"`, `\\`, `\/`, `\b`, `\n`, `\u00e9`, `\uD83D\uDE00`, `\u12`, `\u12G4`, `\x`, `\`, `\\\`, `\\\\`, "\n", "\x01", "\t", `"`, ` `, `{`, `[`, `:`, `,`}
+	nums := []string{`0`, `-0`, `1.5`, `-1e9`, `1E+2`, `2e-3`, `01`, `1.`, `.5`, `-`, `1e`, `+1`, `1e+`, `-01.0e-00`, `123456789012345678901234567890`}
+	good := []string{`a`, `é`, "\xff", `\"`, `\\`, `\/`, `\b`, `\n`, `\u00e9`, `\uD83D\uDE00`, `\\\\`, ` `, `{`, `[`, `:`, `,`}
+	var lines [][]byte
+	for range n {
+		// Half the lines are built to be valid, but for their nesting.
+		fair := rng.IntN(2) == 0
+		var b strings.Builder
+		b.WriteString(`{"k":"`)
+		for range rng.IntN(200) {
+			if fair {
+				b.WriteString(good[rng.IntN(len(good))])
+			} else {
+				b.WriteString(parts[rng.IntN(len(parts))])
+			}
+			if rng.IntN(8) == 0 {
+				b.WriteString(strings.Repeat("y", rng.IntN(70)))
+			}
+		}
+		b.WriteString(`","n":`)
+		if fair {
+			b.WriteString(nums[rng.IntN(6)])
+		} else {
+			b.WriteString(nums[rng.IntN(len(nums))])
+		}
+		if rng.IntN(2) == 0 {
+			depth := rng.IntN(MaxDepth + 2)
+			if rng.IntN(4) > 0 {
+				depth = rng.IntN(40)
+			}
+			b.WriteString(`,"d":` + strings.Repeat("[", depth) + `"\\"` + strings.Repeat("]", depth))
+		}
+		if fair || rng.IntN(4) > 0 {
+			b.WriteString("}")
+		}
+		line := []byte(b.String())
+		if !fair && rng.IntN(5) == 0 {
+			line = line[:rng.IntN(len(line)+1)]
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// TestHostileLinesAgree holds Members to json.Valid and String to the
+// walk on the hostile lines.
+func TestHostileLinesAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	valid := 0
+	for _, l := range hostileLines(rng, 3000) {
+		var s Scanner
+		err := s.Members(l, func(k, v []byte) {})
+		if (err == nil) != json.Valid(l) {
+			t.Fatalf("Members(%q) = %v, json.Valid %v", l, err, json.Valid(l))
+		}
+		if err == nil {
+			valid++
+		}
+		checkStrings(t, l)
+	}
+	if valid < 50 {
+		t.Fatalf("only %d valid lines: the generator tests too little", valid)
 	}
 }
