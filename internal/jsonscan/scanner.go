@@ -5,9 +5,10 @@
 // need a handful of fields; decoding them with encoding/json would
 // allocate and copy every string. A Scanner validates a line exactly as
 // json.Valid does (fuzz tests hold it to that) but hands out byte offsets,
-// and finds the ends of strings from a bitmap of the line's quotes,
-// backslashes and control bytes made in one pass, so long values cost
-// little. A reader walks the objects it reads with Object and Array and
+// and finds the ends of strings, and whether they are valid, from bitmaps
+// of the line's unescaped quotes, escaped bytes and bad bytes made in one
+// pass of 64-byte blocks (classify.go, simdjson's first stage), so long
+// values and escapes cost little. A reader walks the objects it reads with Object and Array and
 // skips the rest with Value; the functions of valid.go walk again, without
 // checking, text a Scanner has accepted.
 package jsonscan
