@@ -90,12 +90,17 @@ type ElemFunc func(i, depth int) (int, error)
 // Reset starts a scan of d.
 func (s *Scanner) Reset(d []byte) {
 	s.d, s.stack = d, s.stack[:0]
+	// A word a block, and one for the offset len(d) when that starts a
+	// block (nothing set in it), so that shortString needs no check.
 	n := (len(d) + 63) / 64
-	if cap(s.stops) < n {
-		s.stops = make([]uint64, n, n+n/4)
-		s.words = make([]words, n, n+n/4)
+	if cap(s.stops) < n+1 {
+		s.stops = make([]uint64, n, n+1+n/4)
+		s.words = make([]words, n+1, n+1+n/4)
 	}
-	s.stops, s.words, s.stopsMade = s.stops[:n], s.words[:n], false
+	s.stops, s.words, s.stopsMade = s.stops[:n], s.words[:len(d)/64+1], false
+	if len(d)%64 == 0 {
+		s.words[n] = words{}
+	}
 	s.high = classify(blocks, d, s.words, &s.cls)
 }
 
@@ -198,6 +203,21 @@ func (s *Scanner) String(i int) (end int, escaped bool, err error) {
 		bad, esc = bad|w.bad, esc|w.esc
 	}
 	return s.stringStops(i)
+}
+
+// shortString is String's usual case, small enough to be inlined where
+// keys and values are read: the string at d[i] == '"', d[i-1] not a
+// backslash, that ends in the word of its first byte; end is 0 for any
+// other, which String answers. i < len(d).
+func (s *Scanner) shortString(i int) (end int, escaped bool) {
+	j := i + 1
+	w := &s.words[j>>6] // there is a word for offset len(d)
+	// q-1 &^ q are the bits below q's lowest (the string's bytes), q ^
+	// q-1 those and the quote's.
+	if q := w.quote >> (j & 63); q != 0 && w.bad>>(j&63)&(q^(q-1)) == 0 {
+		return j + bits.TrailingZeros64(q) + 1, w.esc>>(j&63)&(q-1)&^q != 0
+	}
+	return 0, false
 }
 
 // stringStops is String over the stop bitmap alone, with the current
@@ -395,6 +415,11 @@ func (s *Scanner) scalar(i int) (int, error) {
 	lit := ""
 	switch c := d[i]; {
 	case c == '"':
+		if i == 0 || d[i-1] != '\\' {
+			if end, _ := s.shortString(i); end != 0 {
+				return end, nil
+			}
+		}
 		end, _, err := s.String(i)
 		return end, err
 	case c == '-' || '0' <= c && c <= '9':
@@ -422,7 +447,10 @@ func (s *Scanner) key(i int) (ks, ke int, escaped bool, v int, err error) {
 	if i >= len(d) || d[i] != '"' {
 		return 0, 0, false, 0, errAt(i, "%s, want object key", describe(d, i))
 	}
-	ke, escaped, err = s.String(i)
+	// The key's byte before is '{', ',' or white space: not a backslash.
+	if ke, escaped = s.shortString(i); ke == 0 {
+		ke, escaped, err = s.String(i)
+	}
 	if err != nil {
 		return 0, 0, false, 0, err
 	}
