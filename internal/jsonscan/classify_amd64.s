@@ -41,9 +41,10 @@ TEXT ·blocksAVX2(SB), NOSPLIT, $0-41
 	VPXOR        Y15, Y15, Y15
 	MOVQ         $0xaaaaaaaaaaaaaaaa, DI
 
+	TESTQ        CX, CX
+	JEQ          done
+
 loop:
-	TESTQ   CX, CX
-	JEQ     done
 	VMOVDQU 0(SI), Y0
 	VMOVDQU 32(SI), Y1
 	VPOR    Y0, Y15, Y15
@@ -160,7 +161,7 @@ store:
 	ADDQ $64, SI
 	ADDQ $24, R8
 	DECQ CX
-	JMP  loop
+	JNE  loop
 
 done:
 	MOVQ      c+24(FP), AX
@@ -203,9 +204,10 @@ TEXT ·blocksAVX512(SB), NOSPLIT, $0-41
 	VPXORQ          Z15, Z15, Z15
 	MOVQ            $0xaaaaaaaaaaaaaaaa, DI
 
+	TESTQ           CX, CX
+	JEQ             done512
+
 loop512:
-	TESTQ     CX, CX
-	JEQ       done512
 	VMOVDQU64 0(SI), Z0
 	VPORQ     Z0, Z15, Z15
 	VPCMPEQB  Z8, Z0, K1
@@ -273,7 +275,7 @@ store512:
 	ADDQ $64, SI
 	ADDQ $24, R8
 	DECQ CX
-	JMP  loop512
+	JNE  loop512
 
 done512:
 	MOVQ     c+24(FP), AX
