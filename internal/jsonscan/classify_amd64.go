@@ -11,7 +11,7 @@ import (
 // else blocksGo does the work.
 var (
 	hasAVX2   = cpu.X86.HasAVX2
-	hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasBMI1
+	hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
 )
 
 // blocks fills the bitmaps of the whole 64-byte blocks of d.

@@ -1,5 +1,64 @@
 #include "textflag.h"
 
+// The two loops' shared parts (registers as in blocksAVX2).
+
+// ARGS loads the arguments: SI p, CX n, R8 bitmap, R9 and R10 the
+// carries, BX t.
+#define ARGS \
+	MOVQ p+0(FP), SI; \
+	MOVQ n+8(FP), CX; \
+	MOVQ bitmap+16(FP), R8; \
+	MOVQ c+24(FP), AX; \
+	MOVQ 0(AX), R9; \
+	MOVQ 8(AX), R10; \
+	MOVQ t+32(FP), BX
+
+// ESCAPES is escapes in classify.go: from the backslashes in BX and the
+// carry in R9 (DI the odd bits), the escaped bytes into R13 and the next
+// carry into R9. potential = b &^ carry; code = (potential<<1 | odd) -
+// potential ^ odd; escaped = code ^ (b | carry); carry = (code & b) >> 63.
+#define ESCAPES \
+	MOVQ R9, R11; \
+	NOTQ R11; \
+	ANDQ BX, R11; \
+	LEAQ (R11)(R11*1), R12; \
+	ORQ  DI, R12; \
+	SUBQ R11, R12; \
+	XORQ DI, R12; \
+	MOVQ BX, R13; \
+	ORQ  R9, R13; \
+	XORQ R12, R13; \
+	ANDQ BX, R12; \
+	SHRQ $63, R12; \
+	MOVQ R12, R9
+
+// AFTERU is afterU in classify.go: from the escaped 'u's in AX and the
+// carry in R10, the bytes that must be hex digits into R11 and the next
+// carry into R10. t = ue | ue<<1; need = t<<1 | t<<3 | carry; r = ue |
+// ue>>1; carry = r>>60 | r>>62.
+#define AFTERU \
+	MOVQ AX, R11; \
+	SHLQ $1, R11; \
+	ORQ  AX, R11; \
+	MOVQ R11, R12; \
+	SHLQ $1, R12; \
+	SHLQ $3, R11; \
+	ORQ  R12, R11; \
+	ORQ  R10, R11; \
+	MOVQ AX, R12; \
+	SHRQ $1, R12; \
+	ORQ  AX, R12; \
+	MOVQ R12, R10; \
+	SHRQ $60, R10; \
+	SHRQ $62, R12; \
+	ORQ  R12, R10
+
+// CARRYOUT stores the carries back in c.
+#define CARRYOUT \
+	MOVQ c+24(FP), AX; \
+	MOVQ R9, 0(AX); \
+	MOVQ R10, 8(AX)
+
 // func blocksAVX2(p *byte, n int, bitmap *words, c *carry, t *classTables) (high bool)
 //
 // blocksGo for n blocks of 64 bytes from p, 32 bytes a vector: for each
@@ -16,13 +75,7 @@
 // '"', Y9 '\\', Y10 0x1f, Y11 0x0f, Y12 t.lo, Y13 t.hi, Y15 the OR of
 // every byte.
 TEXT ·blocksAVX2(SB), NOSPLIT, $0-41
-	MOVQ         p+0(FP), SI
-	MOVQ         n+8(FP), CX
-	MOVQ         bitmap+16(FP), R8
-	MOVQ         c+24(FP), AX
-	MOVQ         0(AX), R9
-	MOVQ         8(AX), R10
-	MOVQ         t+32(FP), BX
+	ARGS
 	VMOVDQU      0(BX), Y12
 	VMOVDQU      32(BX), Y13
 	MOVQ         $0x2222222222222222, AX
@@ -89,20 +142,8 @@ loop:
 	VPCMPEQB Y0, Y7, Y0 // not a byte to escape
 	VPCMPEQB Y1, Y7, Y1
 
-	// Escaped bytes (escapes in classify.go) into R13.
-	MOVQ R9, R11
-	NOTQ R11
-	ANDQ BX, R11 // potential = b &^ carry
-	LEAQ (R11)(R11*1), R12
-	ORQ  DI, R12
-	SUBQ R11, R12
-	XORQ DI, R12 // code = (potential<<1 | odd) - potential ^ odd
-	MOVQ BX, R13
-	ORQ  R9, R13
-	XORQ R12, R13 // escaped = code ^ (b | carry)
-	ANDQ BX, R12
-	SHRQ $63, R12
-	MOVQ R12, R9 // carry = (code & b) >> 63
+	// Escaped bytes into R13.
+	ESCAPES
 
 	// Unescaped quotes; esc.
 	MOVQ R13, R11
@@ -129,21 +170,7 @@ loop:
 	MOVQ      AX, R11
 	ORQ       R10, R11
 	JEQ       store
-	MOVQ      AX, R11
-	SHLQ      $1, R11
-	ORQ       AX, R11 // t = ue | ue<<1
-	MOVQ      R11, R12
-	SHLQ      $1, R12
-	SHLQ      $3, R11
-	ORQ       R12, R11
-	ORQ       R10, R11 // need = t<<1 | t<<3 | carry
-	MOVQ      AX, R12
-	SHRQ      $1, R12
-	ORQ       AX, R12 // r = ue | ue>>1
-	MOVQ      R12, R10
-	SHRQ      $60, R10
-	SHRQ      $62, R12
-	ORQ       R12, R10 // carry = r>>60 | r>>62
+	AFTERU
 	MOVQ      t+32(FP), R12
 	VPAND     96(R12), Y4, Y2
 	VPAND     96(R12), Y5, Y3
@@ -164,9 +191,7 @@ store:
 	JNE  loop
 
 done:
-	MOVQ      c+24(FP), AX
-	MOVQ      R9, 0(AX)
-	MOVQ      R10, 8(AX)
+	CARRYOUT
 	VPMOVMSKB Y15, AX
 	TESTL     AX, AX
 	SETNE     high+40(FP)
@@ -175,19 +200,13 @@ done:
 
 // func blocksAVX512(p *byte, n int, bitmap *words, c *carry, t *classTables) (high bool)
 //
-// blocksAVX2 with a block a vector (AVX-512BW, and BMI1's ANDN): each
+// blocksAVX2 with a block a vector (AVX-512BW): each
 // class's bits come straight out of a compare or a test into a mask
 // register. Registers as in blocksAVX2; Z5, Z6, Z14 the 'u', hex and
 // escape class bits, Z8 '"', Z9 '\\', Z10 0x20, Z11 0x0f, Z12 t.lo, Z13
 // t.hi, Z15 the OR of every byte.
 TEXT ·blocksAVX512(SB), NOSPLIT, $0-41
-	MOVQ            p+0(FP), SI
-	MOVQ            n+8(FP), CX
-	MOVQ            bitmap+16(FP), R8
-	MOVQ            c+24(FP), AX
-	MOVQ            0(AX), R9
-	MOVQ            8(AX), R10
-	MOVQ            t+32(FP), BX
+	ARGS
 	VBROADCASTI32X4 0(BX), Z12
 	VBROADCASTI32X4 32(BX), Z13
 	VPBROADCASTB    64(BX), Z14
@@ -222,22 +241,14 @@ loop512:
 	VPTESTNMB Z6, Z2, K5  // not a hex digit
 	VPTESTMB  Z5, Z2, K6  // 'u'
 
-	// Escaped bytes into R13, as in blocksAVX2.
+	// Escaped bytes into R13.
 	KMOVQ K2, BX
-	ANDNQ BX, R9, R11 // potential = b &^ carry
-	LEAQ  (R11)(R11*1), R12
-	ORQ   DI, R12
-	SUBQ  R11, R12
-	XORQ  DI, R12
-	MOVQ  BX, R13
-	ORQ   R9, R13
-	XORQ  R12, R13
-	ANDQ  BX, R12
-	SHRQ  $63, R12
-	MOVQ  R12, R9
+	ESCAPES
 
 	KMOVQ K1, AX
-	ANDNQ AX, R13, AX // quotes &^ esc
+	MOVQ  R13, R11
+	NOTQ  R11
+	ANDQ  R11, AX // quotes &^ esc
 	MOVQ  AX, 0(R8)
 	MOVQ  R13, 8(R8)
 
@@ -251,21 +262,7 @@ loop512:
 	MOVQ  AX, R11
 	ORQ   R10, R11
 	JEQ   store512
-	MOVQ  AX, R11
-	SHLQ  $1, R11
-	ORQ   AX, R11
-	MOVQ  R11, R12
-	SHLQ  $1, R12
-	SHLQ  $3, R11
-	ORQ   R12, R11
-	ORQ   R10, R11 // need
-	MOVQ  AX, R12
-	SHRQ  $1, R12
-	ORQ   AX, R12
-	MOVQ  R12, R10
-	SHRQ  $60, R10
-	SHRQ  $62, R12
-	ORQ   R12, R10
+	AFTERU
 	KMOVQ K5, AX
 	ANDQ  R11, AX
 	ORQ   AX, DX
@@ -278,9 +275,7 @@ store512:
 	JNE  loop512
 
 done512:
-	MOVQ     c+24(FP), AX
-	MOVQ     R9, 0(AX)
-	MOVQ     R10, 8(AX)
+	CARRYOUT
 	VPMOVB2M Z15, K1
 	KORTESTQ K1, K1
 	SETNE    high+40(FP)

@@ -1,14 +1,10 @@
 package jsonscan
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -125,20 +121,9 @@ func TestClassifyIsTheByteRule(t *testing.T) {
 func repoLines(t testing.TB) [][]byte {
 	var lines [][]byte
 	for _, root := range []string{"../../testdata", "../../model/testdata", "../../engine/ledger/testdata"} {
-		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
-				return nil
-			}
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return nil
-			}
-			sc := bufio.NewScanner(bytes.NewReader(data))
-			sc.Buffer(nil, 64<<20)
-			for sc.Scan() {
-				lines = append(lines, bytes.Clone(sc.Bytes()))
-			}
-			return nil
+		eachJSONLLine(root, func(l []byte) bool {
+			lines = append(lines, l)
+			return true
 		})
 	}
 	if len(lines) < 100 {
