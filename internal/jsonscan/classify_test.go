@@ -139,6 +139,13 @@ func FuzzString(f *testing.F) {
 		f.Add(in)
 	}
 	f.Add([]byte(`"\u00e9\"\\\/\b\f\n\r\t" "\u12" "\\\"" "` + strings.Repeat(`a\n`, 40) + `"`))
+	// Real-client-shaped lines (every 40th of the repository's, up to
+	// 16 KB each).
+	for i, l := range repoLines(f) {
+		if i%40 == 0 && len(l) <= 16<<10 {
+			f.Add(l)
+		}
+	}
 	f.Fuzz(func(t *testing.T, d []byte) {
 		checkStrings(t, d)
 	})
