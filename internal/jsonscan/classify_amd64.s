@@ -32,6 +32,20 @@
 	SHRQ $63, R12; \
 	MOVQ R12, R9
 
+// ESCAPES0 is ESCAPES for a carry of 0 (R9 == 0): the usual block, whose
+// answer then does not wait for the previous block's (the branch to
+// ESCAPES is predicted not taken, so blocks overlap).
+#define ESCAPES0 \
+	LEAQ (BX)(BX*1), R12; \
+	ORQ  DI, R12; \
+	SUBQ BX, R12; \
+	XORQ DI, R12; \
+	MOVQ BX, R13; \
+	XORQ R12, R13; \
+	ANDQ BX, R12; \
+	SHRQ $63, R12; \
+	MOVQ R12, R9
+
 // AFTERU is afterU in classify.go: from the escaped 'u's in AX and the
 // carry in R10, the bytes that must be hex digits into R11 and the next
 // carry into R10. t = ue | ue<<1; need = t<<1 | t<<3 | carry; r = ue |
@@ -143,7 +157,15 @@ loop:
 	VPCMPEQB Y1, Y7, Y1
 
 	// Escaped bytes into R13.
+	TESTQ R9, R9
+	JNE   carried1
+	ESCAPES0
+	JMP   escaped1
+
+carried1:
 	ESCAPES
+
+escaped1:
 
 	// Unescaped quotes; esc.
 	MOVQ R13, R11
@@ -243,7 +265,15 @@ loop512:
 
 	// Escaped bytes into R13.
 	KMOVQ K2, BX
+	TESTQ R9, R9
+	JNE   carried2
+	ESCAPES0
+	JMP   escaped2
+
+carried2:
 	ESCAPES
+
+escaped2:
 
 	KMOVQ K1, AX
 	MOVQ  R13, R11
