@@ -63,32 +63,32 @@ func afterU(ue uint64, c *carry) uint64 {
 	return need
 }
 
-// classify fills bitmap (a word each a block) for d and says whether d has a byte above 0x7F. The
-// last partial block is read from a copy in pad filled out with spaces
-// (no stop, no quote), so nothing is set past the text but an escape or
-// a hex digit wanted there. blocks is the block loop (the tests hold the
-// assembly one to blocksGo); st is the caller's, so that nothing here
-// escapes to the heap.
-func classify(blocks func(d []byte, bitmap []words, c *carry) bool, d []byte, bitmap []words, st *classifyState) (high bool) {
+// classify fills bitmap (a word each a block) for d with the block loop
+// loop and says whether d has a byte above 0x7F; st is the caller's, so
+// that nothing here escapes to the heap (the tests hold every loop to
+// blocksGo). A loop reads the last partial block as if zeros followed
+// it: nothing is set past the text but control bytes and an escape or a
+// hex digit wanted there, none of which a string ending in the text
+// reads.
+func classify(loop func(d []byte, bitmap []words, c *carry, pad *[64]byte) bool, d []byte, bitmap []words, st *classifyState) bool {
 	st.c = carry{}
-	c, pad := &st.c, &st.pad
+	return loop(d, bitmap, &st.c, &st.pad)
+}
+
+// padded runs blocks over the whole blocks of d, then over its last
+// partial block copied into pad, zeros after it.
+func padded(blocks func(d []byte, bitmap []words, c *carry) bool, d []byte, bitmap []words, c *carry, pad *[64]byte) (high bool) {
 	n := len(d) &^ 63
 	if n > 0 {
 		high = blocks(d[:n], bitmap, c)
 	}
 	if n < len(d) {
-		copy(pad[copy(pad[:], d[n:]):], spaces[:])
+		clear(pad[copy(pad[:], d[n:]):])
 		k := n >> 6
 		high = blocks(pad[:], bitmap[k:k+1], c) || high
 	}
 	return high
 }
-
-// spaces fill out the last partial block.
-var spaces = [64]byte{' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
-	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
-	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
-	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '}
 
 // stopBits fills stops (one bit a byte of d) with d's stop bytes: '"',
 // '\\' and the bytes below 0x20, a word of eight at a time. Only the

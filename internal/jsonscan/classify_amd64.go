@@ -14,16 +14,25 @@ var (
 	hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
 )
 
-// blocks fills the bitmaps of the whole 64-byte blocks of d.
-func blocks(d []byte, bitmap []words, c *carry) bool {
-	_ = bitmap[len(d)/64-1]
+// blocks fills the bitmaps of d: AVX-512 reads the last partial block
+// itself (a masked load), the others from pad.
+func blocks(d []byte, bitmap []words, c *carry, pad *[64]byte) bool {
 	switch {
+	case len(d) == 0:
+		return false
 	case hasAVX512:
-		return blocksAVX512(unsafe.SliceData(d), len(d)/64, &bitmap[0], c, &nibbles)
+		_ = bitmap[(len(d)+63)/64-1]
+		return blocksAVX512(unsafe.SliceData(d), len(d)/64, len(d)%64, &bitmap[0], c, &nibbles)
 	case hasAVX2:
-		return blocksAVX2(unsafe.SliceData(d), len(d)/64, &bitmap[0], c, &nibbles)
+		return padded(wholeAVX2, d, bitmap, c, pad)
 	}
-	return blocksGo(d, bitmap, c)
+	return padded(blocksGo, d, bitmap, c, pad)
+}
+
+// wholeAVX2 is blocksAVX2 over the whole blocks of d.
+func wholeAVX2(d []byte, bitmap []words, c *carry) bool {
+	_ = bitmap[len(d)/64-1]
+	return blocksAVX2(unsafe.SliceData(d), len(d)/64, 0, &bitmap[0], c, &nibbles)
 }
 
 // classTables are blocksAVX2's byte classes as two nibble lookups (a byte
@@ -65,8 +74,11 @@ var nibbles = func() (t classTables) {
 	return t
 }()
 
+// blocksAVX2 and blocksAVX512 fill bitmap for the n 64-byte blocks from
+// p and, AVX-512 only, the tail bytes after them (AVX2 wants tail 0).
+//
 //go:noescape
-func blocksAVX2(p *byte, n int, bitmap *words, c *carry, t *classTables) (high bool)
+func blocksAVX2(p *byte, n, tail int, bitmap *words, c *carry, t *classTables) (high bool)
 
 //go:noescape
-func blocksAVX512(p *byte, n int, bitmap *words, c *carry, t *classTables) (high bool)
+func blocksAVX512(p *byte, n, tail int, bitmap *words, c *carry, t *classTables) (high bool)

@@ -7,11 +7,11 @@
 #define ARGS \
 	MOVQ p+0(FP), SI; \
 	MOVQ n+8(FP), CX; \
-	MOVQ bitmap+16(FP), R8; \
-	MOVQ c+24(FP), AX; \
+	MOVQ bitmap+24(FP), R8; \
+	MOVQ c+32(FP), AX; \
 	MOVQ 0(AX), R9; \
 	MOVQ 8(AX), R10; \
-	MOVQ t+32(FP), BX
+	MOVQ t+40(FP), BX
 
 // ESCAPES is escapes in classify.go: from the backslashes in BX and the
 // carry in R9 (DI the odd bits), the escaped bytes into R13 and the next
@@ -69,11 +69,11 @@
 
 // CARRYOUT stores the carries back in c.
 #define CARRYOUT \
-	MOVQ c+24(FP), AX; \
+	MOVQ c+32(FP), AX; \
 	MOVQ R9, 0(AX); \
 	MOVQ R10, 8(AX)
 
-// func blocksAVX2(p *byte, n int, bitmap *words, c *carry, t *classTables) (high bool)
+// func blocksAVX2(p *byte, n, tail int, bitmap *words, c *carry, t *classTables) (high bool)
 //
 // blocksGo for n blocks of 64 bytes from p, 32 bytes a vector: for each
 // block three words at bitmap (quote, esc, bad), the escape state
@@ -88,7 +88,7 @@
 // BX backslashes, DX control bytes (then bad), R11-R13 work. Y7 zero, Y8
 // '"', Y9 '\\', Y10 0x1f, Y11 0x0f, Y12 t.lo, Y13 t.hi, Y15 the OR of
 // every byte.
-TEXT ·blocksAVX2(SB), NOSPLIT, $0-41
+TEXT ·blocksAVX2(SB), NOSPLIT, $0-49
 	ARGS
 	VMOVDQU      0(BX), Y12
 	VMOVDQU      32(BX), Y13
@@ -150,7 +150,7 @@ loop:
 	VPSHUFB  Y1, Y12, Y5
 	VPAND    Y2, Y4, Y4
 	VPAND    Y3, Y5, Y5
-	MOVQ     t+32(FP), R11
+	MOVQ     t+40(FP), R11
 	VPAND    64(R11), Y4, Y0
 	VPAND    64(R11), Y5, Y1
 	VPCMPEQB Y0, Y7, Y0 // not a byte to escape
@@ -193,7 +193,7 @@ escaped1:
 	ORQ       R10, R11
 	JEQ       store
 	AFTERU
-	MOVQ      t+32(FP), R12
+	MOVQ      t+40(FP), R12
 	VPAND     96(R12), Y4, Y2
 	VPAND     96(R12), Y5, Y3
 	VPCMPEQB  Y2, Y7, Y2 // not a hex digit
@@ -216,18 +216,18 @@ done:
 	CARRYOUT
 	VPMOVMSKB Y15, AX
 	TESTL     AX, AX
-	SETNE     high+40(FP)
+	SETNE     high+48(FP)
 	VZEROUPPER
 	RET
 
-// func blocksAVX512(p *byte, n int, bitmap *words, c *carry, t *classTables) (high bool)
+// func blocksAVX512(p *byte, n, tail int, bitmap *words, c *carry, t *classTables) (high bool)
 //
 // blocksAVX2 with a block a vector (AVX-512BW): each
 // class's bits come straight out of a compare or a test into a mask
 // register. Registers as in blocksAVX2; Z5, Z6, Z14 the 'u', hex and
 // escape class bits, Z8 '"', Z9 '\\', Z10 0x20, Z11 0x0f, Z12 t.lo, Z13
 // t.hi, Z15 the OR of every byte.
-TEXT ·blocksAVX512(SB), NOSPLIT, $0-41
+TEXT ·blocksAVX512(SB), NOSPLIT, $0-49
 	ARGS
 	VBROADCASTI32X4 0(BX), Z12
 	VBROADCASTI32X4 32(BX), Z13
@@ -245,11 +245,12 @@ TEXT ·blocksAVX512(SB), NOSPLIT, $0-41
 	VPXORQ          Z15, Z15, Z15
 	MOVQ            $0xaaaaaaaaaaaaaaaa, DI
 
+	KXNORQ          K7, K7, K7 // every byte of a whole block
 	TESTQ           CX, CX
-	JEQ             done512
+	JEQ             tail512
 
 loop512:
-	VMOVDQU64 0(SI), Z0
+	VMOVDQU8.Z 0(SI), K7, Z0
 	VPORQ     Z0, Z15, Z15
 	VPCMPEQB  Z8, Z0, K1
 	VPCMPEQB  Z9, Z0, K2
@@ -304,10 +305,24 @@ store512:
 	DECQ CX
 	JNE  loop512
 
+	// The last partial block: its tail bytes, zeros after them (a
+	// masked load, which does not fault past them), once.
+tail512:
+	MOVQ  tail+16(FP), CX
+	TESTQ CX, CX
+	JEQ   done512
+	MOVQ  $0, tail+16(FP)
+	MOVQ  $1, AX
+	SHLQ  CX, AX
+	DECQ  AX
+	KMOVQ AX, K7
+	MOVQ  $1, CX
+	JMP   loop512
+
 done512:
 	CARRYOUT
 	VPMOVB2M Z15, K1
 	KORTESTQ K1, K1
-	SETNE    high+40(FP)
+	SETNE    high+48(FP)
 	VZEROUPPER
 	RET

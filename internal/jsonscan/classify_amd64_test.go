@@ -11,16 +11,18 @@ import (
 // The assembly loops this processor can run are held to the byte rule
 // and to blocksGo with the others.
 func init() {
-	asm := func(f func(p *byte, n int, bitmap *words, c *carry, t *classTables) bool) func([]byte, []words, *carry) bool {
-		return func(d []byte, bitmap []words, c *carry) bool {
-			return f(unsafe.SliceData(d), len(d)/64, &bitmap[0], c, &nibbles)
+	if hasAVX2 {
+		blockLoops["blocksAVX2"] = func(d []byte, bitmap []words, c *carry, pad *[64]byte) bool {
+			return padded(wholeAVX2, d, bitmap, c, pad)
 		}
 	}
-	if hasAVX2 {
-		blockLoops["blocksAVX2"] = asm(blocksAVX2)
-	}
 	if hasAVX512 {
-		blockLoops["blocksAVX512"] = asm(blocksAVX512)
+		blockLoops["blocksAVX512"] = func(d []byte, bitmap []words, c *carry, pad *[64]byte) bool {
+			if len(d) == 0 {
+				return false
+			}
+			return blocksAVX512(unsafe.SliceData(d), len(d)/64, len(d)%64, &bitmap[0], c, &nibbles)
+		}
 	}
 }
 

@@ -11,7 +11,12 @@ import (
 
 // blockLoops are the block loops of this processor: blocks (the
 // assembly one where the processor has it) and blocksGo.
-var blockLoops = map[string]func(d []byte, bitmap []words, c *carry) bool{"blocks": blocks, "blocksGo": blocksGo}
+var blockLoops = map[string]func(d []byte, bitmap []words, c *carry, pad *[64]byte) bool{
+	"blocks": blocks,
+	"blocksGo": func(d []byte, bitmap []words, c *carry, pad *[64]byte) bool {
+		return padded(blocksGo, d, bitmap, c, pad)
+	},
+}
 
 // byteRule is what classify's bitmaps mean, a byte at a time in order:
 // stops, then quote, esc and bad for each 64 bytes (bits past the text
