@@ -27,24 +27,12 @@ func benchLines(b *testing.B) ([][]byte, int64) {
 		limit = int64(mb) << 20
 	}
 	add := func(root string) {
-		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") || total >= limit {
-				return nil
+		eachJSONLLine(root, func(l []byte) bool {
+			if json.Valid(l) {
+				lines = append(lines, l)
+				total += int64(len(l))
 			}
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return nil
-			}
-			sc := bufio.NewScanner(bytes.NewReader(data))
-			sc.Buffer(nil, 64<<20)
-			for sc.Scan() {
-				l := bytes.Clone(sc.Bytes())
-				if json.Valid(l) {
-					lines = append(lines, l)
-					total += int64(len(l))
-				}
-			}
-			return nil
+			return total < limit
 		})
 	}
 	if home := os.Getenv("MEMSCOPE_BENCH_HOME"); home != "" {
@@ -56,6 +44,27 @@ func benchLines(b *testing.B) ([][]byte, int64) {
 		b.Fatal("no transcript lines to read")
 	}
 	return lines, total
+}
+
+// eachJSONLLine calls fn with a copy of each line of the .jsonl files
+// under root until fn returns false.
+func eachJSONLLine(root string, fn func(l []byte) bool) {
+	more := true
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") || !more {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(nil, 64<<20)
+		for more && sc.Scan() {
+			more = fn(bytes.Clone(sc.Bytes()))
+		}
+		return nil
+	})
 }
 
 func benchValidate(b *testing.B, valid func(s *Scanner, l []byte) bool) {
@@ -93,4 +102,12 @@ func BenchmarkValidLines(b *testing.B) {
 // BenchmarkValidLinesEncodingJSON is the same lines through json.Valid.
 func BenchmarkValidLinesEncodingJSON(b *testing.B) {
 	benchValidate(b, func(_ *Scanner, l []byte) bool { return json.Valid(l) })
+}
+
+// BenchmarkResetLines is Reset alone on the same lines: the bitmap pass.
+func BenchmarkResetLines(b *testing.B) {
+	benchValidate(b, func(s *Scanner, l []byte) bool {
+		s.Reset(l)
+		return true
+	})
 }

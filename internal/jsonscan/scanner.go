@@ -5,16 +5,16 @@
 // need a handful of fields; decoding them with encoding/json would
 // allocate and copy every string. A Scanner validates a line exactly as
 // json.Valid does (fuzz tests hold it to that) but hands out byte offsets,
-// and finds the ends of strings from a bitmap of the line's quotes,
-// backslashes and control bytes made in one pass, so long values cost
-// little. A reader walks the objects it reads with Object and Array and
+// and finds the ends of strings, and whether they are valid, from bitmaps
+// of the line's unescaped quotes, escaped bytes and bad bytes made in one
+// pass of 64-byte blocks (classify.go, simdjson's first stage), so long
+// values and escapes cost little. A reader walks the objects it reads with Object and Array and
 // skips the rest with Value; the functions of valid.go walk again, without
 // checking, text a Scanner has accepted.
 package jsonscan
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -50,15 +50,23 @@ func describe(d []byte, i int) string {
 // stack and its bitmap from one text to the next, so a scan allocates
 // nothing in the steady state.
 //
-// Reset marks, in one pass over the text (sixteen bytes a step on
-// amd64), every byte that ends a run of plain string text: '"', '\\'
-// and the bytes below 0x20. A string is then read from mark to mark, a
-// few instructions a mark, however short or long its runs.
+// Reset marks, in one pass over the text (64 bytes a step, with AVX2 on
+// amd64), the bytes of classify.go: the unescaped quotes, the escaped
+// bytes and the bytes a string cannot hold, and every byte that ends a
+// run of plain string text ('"', '\\' and the bytes below 0x20). A
+// string is then its opening quote to the next unescaped one, checked
+// by a few word operations, however long it is and however many escapes
+// it holds.
 type Scanner struct {
 	d     []byte
 	stack []byte
-	// stops has bit i%64 of word i/64 set when d[i] is a stop byte.
-	stops []uint64
+	// words has classify.go's bitmaps, word by word; stops has bit i%64
+	// of word i/64 set when d[i] is a stop byte, once stopsMade.
+	words     []words
+	stops     []uint64
+	stopsMade bool
+	// cls is classify's state.
+	cls classifyState
 	// high says d has a byte above 0x7F.
 	high bool
 	// checked is checkedMember, bound once; fn is Members' callback.
@@ -82,12 +90,18 @@ type ElemFunc func(i, depth int) (int, error)
 // Reset starts a scan of d.
 func (s *Scanner) Reset(d []byte) {
 	s.d, s.stack = d, s.stack[:0]
+	// A word a block, and one for the offset len(d) when that starts a
+	// block (nothing set in it), so that shortString needs no check.
 	n := (len(d) + 63) / 64
-	if cap(s.stops) < n {
-		s.stops = make([]uint64, n, n+n/4)
+	if cap(s.stops) < n+1 {
+		s.stops = make([]uint64, n, n+1+n/4)
+		s.words = make([]words, n+1, n+1+n/4)
 	}
-	s.stops = s.stops[:n]
-	s.high = stopBits(d, s.stops)
+	s.stops, s.words, s.stopsMade = s.stops[:n], s.words[:len(d)/64+1], false
+	if len(d)%64 == 0 {
+		s.words[n] = words{}
+	}
+	s.high = classify(blocks, d, s.words, &s.cls)
 }
 
 // Bytes is the text being scanned.
@@ -143,14 +157,77 @@ func (s *Scanner) ws(i int) int { return SkipWS(s.d, i) }
 // quote); a control byte is reported at the start of the run of plain
 // text holding it, a bad escape at its backslash.
 //
-// The usual string is read here with the current word of the bitmap in
-// a register: a good escape clears its backslash's mark (and the mark of
-// the quote or backslash it escapes, the next one), with no search from
-// the escape's end; the first stop that is neither the closing quote nor
-// a good escape hands the string to stringWalk, which gives the answer
+// A string is read from Reset's bitmaps: its end is the next unescaped
+// quote, and it is valid when no bad byte lies before that quote (or is
+// it: a \u escape cut short by the quote). No byte of it is looked at, so
+// a long text with many escapes costs a few instructions a 64-byte word.
+// Anything else (a bad byte, no closing quote, a quote the walk did not
+// reach as an opening one) goes to stringStops, which gives the answer
 // and its error.
 func (s *Scanner) String(i int) (end int, escaped bool, err error) {
-	d, stops := s.d, s.stops
+	d := s.d
+	if uint(i) >= uint(len(d)) || d[i] != '"' || i > 0 && d[i-1] == '\\' {
+		return s.stringStops(i)
+	}
+	j := i + 1
+	k := j >> 6
+	ws := s.words
+	if k >= len(ws) {
+		return s.stringStops(i)
+	}
+	w := &ws[k]
+	sh := uint(j & 63)
+	if q := w.quote >> sh; q != 0 {
+		// The usual string: its closing quote in the same word.
+		p := uint(bits.TrailingZeros64(q))
+		m := uint64(2)<<p - 1 // bits 0..p
+		if w.bad>>sh&m != 0 {
+			return s.stringStops(i)
+		}
+		return j + int(p) + 1, w.esc>>sh&(m>>1) != 0, nil
+	}
+	bad, esc := w.bad>>sh, w.esc>>sh
+	for k++; k < len(ws); k++ {
+		if bad != 0 {
+			return s.stringStops(i)
+		}
+		w := &ws[k]
+		if q := w.quote; q != 0 {
+			p := uint(bits.TrailingZeros64(q))
+			m := uint64(2)<<p - 1
+			if w.bad&m != 0 {
+				return s.stringStops(i)
+			}
+			return k<<6 + int(p) + 1, esc|w.esc&(m>>1) != 0, nil
+		}
+		bad, esc = bad|w.bad, esc|w.esc
+	}
+	return s.stringStops(i)
+}
+
+// shortString is String's usual case, small enough to be inlined where
+// keys and values are read: the string at d[i] == '"', d[i-1] not a
+// backslash, that ends in the word of its first byte; end is 0 for any
+// other, which String answers. i < len(d).
+func (s *Scanner) shortString(i int) (end int, escaped bool) {
+	j := i + 1
+	w := &s.words[j>>6] // there is a word for offset len(d)
+	// q-1 &^ q are the bits below q's lowest (the string's bytes), q ^
+	// q-1 those and the quote's.
+	if q := w.quote >> (j & 63); q != 0 && w.bad>>(j&63)&(q^(q-1)) == 0 {
+		return j + bits.TrailingZeros64(q) + 1, w.esc>>(j&63)&(q-1)&^q != 0
+	}
+	return 0, false
+}
+
+// stringStops is String over the stop bitmap alone, with the current
+// word in a register: a good escape clears its backslash's mark (and the
+// mark of the quote or backslash it escapes, the next one), with no
+// search from the escape's end; the first stop that is neither the
+// closing quote nor a good escape hands the string to stringWalk, which
+// gives the answer and its error.
+func (s *Scanner) stringStops(i int) (end int, escaped bool, err error) {
+	d, stops := s.d, s.stopBitmap()
 	k := (i + 1) >> 6
 	if k >= len(stops) {
 		return s.stringWalk(i)
@@ -252,9 +329,19 @@ func (s *Scanner) stringWalk(i int) (end int, escaped bool, err error) {
 	}
 }
 
+// stopBitmap makes the stop bitmap of the text, once.
+func (s *Scanner) stopBitmap() []uint64 {
+	if !s.stopsMade {
+		stopBits(s.d, s.stops)
+		s.stopsMade = true
+	}
+	return s.stops
+}
+
 // plain returns the offset of the first stop byte ('"', '\\' or a byte
 // below 0x20) at or after i, len(d) when there is none.
 func (s *Scanner) plain(i int) int {
+	s.stopBitmap()
 	k := i >> 6
 	if k >= len(s.stops) {
 		return len(s.d)
@@ -269,53 +356,6 @@ func (s *Scanner) plain(i int) int {
 	}
 	return len(s.d)
 }
-
-// stopBitsSWAR is stopBits a word at a time, exactly for each byte (a
-// flag of a byte does not depend on its neighbours), the flags' high bits
-// gathered into a byte by a multiplication.
-func stopBitsSWAR(d []byte, stops []uint64) (high bool) {
-	clear(stops)
-	var or uint64
-	i := 0
-	for ; i+8 <= len(d); i += 8 {
-		x := binary.LittleEndian.Uint64(d[i:])
-		or |= x
-		const low7 = swarLSB * 0x7f
-		q := x ^ (swarLSB * '"')
-		b := x ^ (swarLSB * '\\')
-		// A byte y&0x7f plus 0x7f carries into the high bit unless it
-		// is 0: with y's own high bit, the zero bytes are those left 0.
-		zq := ^((q&low7 + low7) | q)
-		zb := ^((b&low7 + low7) | b)
-		// Below 0x20: neither the high bit nor a carry from adding 0x60.
-		lo := ^((x&low7 + swarLSB*0x60) | x)
-		m := (zq | zb | lo) & swarMSB
-		stops[i>>6] |= ((m >> 7) * 0x0102040810204080 >> 56) << uint(i&63)
-	}
-	return stopBitsTail(d, i, stops) || or&swarMSB != 0
-}
-
-// stopBitsTail is stopBits for d[i:], a byte at a time.
-func stopBitsTail(d []byte, i int, stops []uint64) (high bool) {
-	var or byte
-	for ; i < len(d); i++ {
-		c := d[i]
-		or |= c
-		if stopByte[c] {
-			stops[i>>6] |= 1 << uint(i&63)
-		}
-	}
-	return or >= 0x80
-}
-
-// stopByte are the bytes that end a run of plain string text.
-var stopByte = func() (t [256]bool) {
-	for c := range 0x20 {
-		t[c] = true
-	}
-	t['"'], t['\\'] = true, true
-	return t
-}()
 
 // isHex are the hex digits.
 var isHex = func() (t [256]bool) {
@@ -375,6 +415,11 @@ func (s *Scanner) scalar(i int) (int, error) {
 	lit := ""
 	switch c := d[i]; {
 	case c == '"':
+		if i == 0 || d[i-1] != '\\' {
+			if end, _ := s.shortString(i); end != 0 {
+				return end, nil
+			}
+		}
 		end, _, err := s.String(i)
 		return end, err
 	case c == '-' || '0' <= c && c <= '9':
@@ -402,7 +447,10 @@ func (s *Scanner) key(i int) (ks, ke int, escaped bool, v int, err error) {
 	if i >= len(d) || d[i] != '"' {
 		return 0, 0, false, 0, errAt(i, "%s, want object key", describe(d, i))
 	}
-	ke, escaped, err = s.String(i)
+	// The key's byte before is '{', ',' or white space: not a backslash.
+	if ke, escaped = s.shortString(i); ke == 0 {
+		ke, escaped, err = s.String(i)
+	}
 	if err != nil {
 		return 0, 0, false, 0, err
 	}

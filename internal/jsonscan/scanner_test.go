@@ -238,12 +238,13 @@ func TestPlainFindsFirstStop(t *testing.T) {
 						want[k/64] |= 1 << (k % 64)
 					}
 				}
-				for name, bitsOf := range map[string]func([]byte, []uint64) bool{"stopBits": stopBits, "stopBitsSWAR": stopBitsSWAR} {
+				for name, blocks := range blockLoops {
 					got := make([]uint64, len(want))
 					for k := range got {
 						got[k] = ^uint64(0) // left from an earlier text
 					}
-					high := bitsOf(d, got)
+					high := classify(blocks, d, make([]words, len(got)), new(classifyState))
+					stopBits(d, got)
 					if fmt.Sprint(got) != fmt.Sprint(want) || high == isASCII(string(d)) {
 						t.Fatalf("%s(%q) = %x, %v; want %x", name, d, got, high, want)
 					}
