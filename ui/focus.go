@@ -5,7 +5,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/keymap"
-	"github.com/memscope/memscope/views/health"
 	"github.com/memscope/memscope/views/msgs"
 	"github.com/memscope/memscope/views/projects"
 )
@@ -114,11 +113,6 @@ func (m *Model) setFocus(i int) tea.Cmd {
 	case paneHealth:
 		// The prune plan, which only Health shows, is made once it is.
 		render = m.feeds.project.ShowPlan()
-		if c := m.feeds.project.Cur(); render == nil && c.Plan != nil && !m.p.health.Planned() {
-			// The plan landed in another copy of the panes (a test's
-			// fork): this pane catches up with the feed.
-			paneTable[paneHealth].update(m.p, health.PlanMsg{Plan: c.Plan})
-		}
 	case paneIndex, paneMemories:
 		// The index, the memory bodies, are rendered when their pane is
 		// first on screen.

@@ -57,6 +57,9 @@ type Cache struct {
 	// meanwhile (the Overview's lint beside the project feed's loads)
 	// waits for that read instead of reading it too.
 	reading map[string]chan struct{}
+	// waits, when set (a test's), is told the transcript a build is
+	// about to wait for another build's read of.
+	waits   func(path string)
 	indexes map[uint64]*loadedIndex
 	seed    maphash.Seed
 	// disk is where the cache is kept across runs (NewCacheOn; nil:
@@ -116,6 +119,9 @@ func (c *Cache) events(home fs.FS, tf model.TranscriptFile, cachedOnly bool) (ev
 		// Another build reads it now: its answer is this one's when it
 		// read the same version (else this reads it after).
 		c.mu.Unlock()
+		if c.waits != nil {
+			c.waits(tf.Path)
+		}
 		<-wait
 		c.mu.Lock()
 	}

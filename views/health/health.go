@@ -139,9 +139,6 @@ func (m *Model) setUnavailable(why string) {
 	m.unavailable = why
 }
 
-// Planned says the pane holds a prune plan.
-func (m Model) Planned() bool { return m.plan != nil }
-
 // SetReadOnly disables applying.
 func (m *Model) SetReadOnly(ro bool) { m.readOnly = ro }
 

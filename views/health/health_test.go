@@ -26,8 +26,8 @@ func TestPlanAfterLintKeepsTheQuestion(t *testing.T) {
 	}
 	plan := &store.Plan{Actions: []store.PruneAction{{ID: "rebuild", Kind: "rebuild-index", Summary: "write MEMORY.md"}}}
 	m, _ = m.Update(PlanMsg{Plan: plan})
-	if !m.confirmLeftovers || !m.Planned() || len(m.list.Items()) != 2 {
-		t.Fatalf("after the plan: asking %v, planned %v, %d rows", m.confirmLeftovers, m.Planned(), len(m.list.Items()))
+	if !m.confirmLeftovers || m.plan == nil || len(m.list.Items()) != 2 {
+		t.Fatalf("after the plan: asking %v, planned %v, %d rows", m.confirmLeftovers, m.plan != nil, len(m.list.Items()))
 	}
 	_, cmd := m.Update(keypress.Msg("y"))
 	if cmd == nil {

@@ -18,13 +18,37 @@ import (
 // written by internal/format with the command line's.
 func Bytes(n int64) string { return format.CompactBytes(n) }
 
+// printable reports whether s is printable ASCII only: one cell a byte,
+// no line break and no escape sequence, so lipgloss.Width(s) is len(s).
+func printable(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// width is lipgloss.Width(s) (the widest line's cells), without
+// measuring grapheme clusters where s is printable ASCII: most of what
+// the panes cut, pad and wrap, on every frame.
+func width(s string) int {
+	if printable(s) {
+		return len(s)
+	}
+	return lipgloss.Width(s)
+}
+
 // Truncate cuts s to at most w cells, ending with "…" when cut.
 func Truncate(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	if lipgloss.Width(s) <= w {
+	if width(s) <= w {
 		return s
+	}
+	if printable(s) {
+		return s[:w-1] + "…"
 	}
 	var b strings.Builder
 	width := 0
@@ -44,8 +68,11 @@ func TruncateLeft(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	if lipgloss.Width(s) <= w {
+	if width(s) <= w {
 		return s
+	}
+	if printable(s) {
+		return "…" + s[len(s)-(w-1):]
 	}
 	r := []rune(s)
 	for i := range r {
@@ -58,7 +85,7 @@ func TruncateLeft(s string, w int) string {
 
 // Pad pads s with spaces to w cells.
 func Pad(s string, w int) string {
-	if n := lipgloss.Width(s); n < w {
+	if n := width(s); n < w {
 		return s + strings.Repeat(" ", w-n)
 	}
 	return s
@@ -116,7 +143,7 @@ func Wrap(s string, w int) string {
 	for _, para := range strings.Split(s, "\n") {
 		line := ""
 		for _, word := range strings.Fields(para) {
-			if line != "" && lipgloss.Width(line)+1+lipgloss.Width(word) > w {
+			if line != "" && width(line)+1+width(word) > w {
 				out = append(out, line)
 				line = ""
 			}

@@ -1,7 +1,10 @@
 package text
 
 import (
+	"strings"
 	"testing"
+
+	"charm.land/lipgloss/v2"
 )
 
 func TestBytes(t *testing.T) {
@@ -71,6 +74,44 @@ func TestExpandTabs(t *testing.T) {
 	} {
 		if got := ExpandTabs(in); got != want {
 			t.Errorf("ExpandTabs(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Truncate and TruncateLeft keep s whole when it fits in w cells, and
+// else cut it to fit with its "…"; Pad pads to w. Whatever s holds:
+// printable ASCII (its cells counted by its length) or wide characters,
+// combining marks, escape sequences and line breaks (measured by
+// lipgloss).
+func TestCutsFitWhatever(t *testing.T) {
+	for _, s := range []string{"", "a", "abcdefghij", "/home/me/projects/shop-api/memory/user_role.md",
+		"日本語のテキスト", "e\u0301te\u0301 cafe\u0301", "\x1b[1mbold\x1b[0m text", "tab\there", "two\nlines", "mixed ascii 日本 end"} {
+		for w := 1; w <= lipgloss.Width(s)+2; w++ {
+			for name, cut := range map[string]func(string, int) string{"Truncate": Truncate, "TruncateLeft": TruncateLeft} {
+				got := cut(s, w)
+				switch {
+				case lipgloss.Width(s) <= w && got != s:
+					t.Errorf("%s(%q, %d) = %q, want it whole", name, s, w, got)
+				case lipgloss.Width(s) > w && (lipgloss.Width(got) > w || !strings.Contains(got, "…")):
+					t.Errorf("%s(%q, %d) = %q: %d cells", name, s, w, got, lipgloss.Width(got))
+				}
+			}
+			if p := Pad(s, w); lipgloss.Width(p) != max(w, lipgloss.Width(s)) {
+				t.Errorf("Pad(%q, %d) is %d cells", s, w, lipgloss.Width(p))
+			}
+		}
+	}
+}
+
+// A cut of printable ASCII is one allocation (the result): the panes cut
+// paths and names on every frame. Before, TruncateLeft made a rune slice
+// and measured every suffix (a string each: 60 allocations for a
+// 100-character path cut to 40) and Truncate grew a builder rune by rune.
+func TestASCIICutsAllocateOnce(t *testing.T) {
+	long := strings.Repeat("/projects/shop-api", 6)
+	for name, cut := range map[string]func(string, int) string{"Truncate": Truncate, "TruncateLeft": TruncateLeft} {
+		if n := testing.AllocsPerRun(20, func() { _ = cut(long, 40) }); n > 1 {
+			t.Errorf("%s of a %d-character path to 40 cells: %.0f allocations, want 1", name, len(long), n)
 		}
 	}
 }
