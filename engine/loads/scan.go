@@ -117,7 +117,17 @@ func (c *Cache) events(home fs.FS, tf model.TranscriptFile, cachedOnly bool) (ev
 		c.mu.Unlock()
 		return nil, nil, true, err
 	}
-	for _, r := range loads.Records {
+	evs = c.eventsOf(tf, loads.Records)
+	c.mu.Lock()
+	c.files[tf.Path] = cached{size: tf.Size, mod: tf.ModTime, events: evs, probs: loads.Problems}
+	c.mu.Unlock()
+	return evs, loads.Problems, true, nil
+}
+
+// eventsOf are the events of transcript tf's load records.
+func (c *Cache) eventsOf(tf model.TranscriptFile, records []*model.Record) []Event {
+	var evs []Event
+	for _, r := range records {
 		ev := Event{Session: r.SessionID, Transcript: tf.Path, Line: r.Line, UUID: r.UUID, Time: r.Timestamp,
 			MidSession: r.AttachmentType == model.AttachmentNestedMemory}
 		if ev.Session == "" {
@@ -132,10 +142,7 @@ func (c *Cache) events(home fs.FS, tf model.TranscriptFile, cachedOnly bool) (ev
 		}
 		evs = append(evs, ev)
 	}
-	c.mu.Lock()
-	c.files[tf.Path] = cached{size: tf.Size, mod: tf.ModTime, events: evs, probs: loads.Problems}
-	c.mu.Unlock()
-	return evs, loads.Problems, true, nil
+	return evs
 }
 
 // index parses a loaded MEMORY.md text once per distinct text.

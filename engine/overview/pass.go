@@ -68,6 +68,9 @@ func (s *Source) sharedPass() {
 	if len(folders) > 0 {
 		cs = append(cs, s.reviewCache().Feed(folders))
 	}
+	if lf := s.loadsFeed(); lf != nil {
+		cs = append(cs, lf)
+	}
 	// A cache that cannot be written costs each line its own read.
 	p.Stats, _ = homepass.Run(h.FS, files, 0, cs...)
 	p.ran = true
@@ -96,4 +99,19 @@ func (s *Source) reviewCache() *provenance.FirstCache {
 		}
 	})
 	return s.Review
+}
+
+// loadsFeed is the open project's loads read from the pass into the
+// project load's loads cache (Env.Loads), nil without either: the
+// project feed's loads and the Lint line then read none of the
+// project's transcripts again.
+func (s *Source) loadsFeed() homepass.Consumer {
+	if s.Env.Loads == nil || s.Project == "" {
+		return nil
+	}
+	slug, ok := model.FindProjectDir(s.Env.Home.FS, s.Project)
+	if !ok {
+		return nil
+	}
+	return s.Env.Loads.Feed(slug)
 }

@@ -1,0 +1,168 @@
+package loads
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/memscope/memscope/engine/homepass"
+	"github.com/memscope/memscope/internal/testenv"
+	"github.com/memscope/memscope/model"
+)
+
+// transcriptBytes is what the project's transcripts hold.
+func transcriptBytes(t *testing.T, o Options) int64 {
+	t.Helper()
+	files, _ := model.FindProjectTranscripts(o.Home, o.Slug)
+	var n int64
+	for _, f := range files {
+		n += f.Size
+	}
+	if n == 0 {
+		t.Fatal("the fixture has no transcript: the test proves nothing")
+	}
+	return n
+}
+
+// A shared pass with the cache's Feed fills the cache: a Build after
+// reads no transcript, and answers what a Build reading them alone does.
+// (Before the Feed, each Build read every transcript of the project the
+// pass had read already.)
+func TestFeedFillsTheCacheForBuild(t *testing.T) {
+	o, _ := newFixture(t)
+	want := Build(o)
+	transcriptBytes(t, o)
+	c := NewCache()
+	all, _ := model.FindTranscripts(o.Home)
+	if _, err := homepass.Run(o.Home, all, 2, c.Feed(o.Slug)); err != nil {
+		t.Fatal(err)
+	}
+	rc := &testenv.ReadCounter{FS: o.Home, Count: func(name string) bool { return strings.HasSuffix(name, ".jsonl") }}
+	o.Home, o.Cache = rc, c
+	got := Build(o)
+	if n := rc.N.Load(); n != 0 {
+		t.Errorf("a Build after the pass read %d transcript bytes, want 0", n)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("a Build from the pass's cache answered\n%+v\nalone\n%+v", got, want)
+	}
+	// CachedOnly (the start's first project load) takes them too, whole.
+	o.CachedOnly = true
+	if got := Build(o); got.Partial || !reflect.DeepEqual(got.Files, want.Files) {
+		t.Errorf("a cached-only Build after the pass: partial %v, files %+v", got.Partial, got.Files)
+	}
+}
+
+// A transcript written after the pass read it is read again by the next
+// Build (the cache is keyed by size and modification time), and the
+// Build answers as one alone does.
+func TestFeedEntryOfAChangedTranscriptIsReadAgain(t *testing.T) {
+	o, f := newFixture(t)
+	c := NewCache()
+	all, _ := model.FindTranscripts(o.Home)
+	if _, err := homepass.Run(o.Home, all, 2, c.Feed(o.Slug)); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(f.home, "projects", f.slug, "s3.jsonl")
+	day := func(d int) time.Time { return now.Add(-time.Duration(d) * 24 * time.Hour) }
+	more := nested("s3", day(1), filepath.Join(f.proj, ".claude/rules/web.md"), "web/**/*.tsx")
+	fh, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fh.WriteString(more); err != nil {
+		t.Fatal(err)
+	}
+	fh.Close()
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(p, later, later); err != nil {
+		t.Fatal(err)
+	}
+	info, _ := os.Stat(p)
+	want := Build(o)
+	rc := &testenv.ReadCounter{FS: o.Home, Count: func(name string) bool { return strings.HasSuffix(name, ".jsonl") }}
+	o.Home, o.Cache = rc, c
+	got := Build(o)
+	if n := rc.N.Load(); n != info.Size() {
+		t.Errorf("a Build after s3.jsonl changed read %d transcript bytes, want s3.jsonl's %d", n, info.Size())
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("after a change the Build answered\n%+v\nalone\n%+v", got.Files, want.Files)
+	}
+}
+
+// A pass and a Build running at once read each of the project's
+// transcripts once between them, whichever claims a file first, and the
+// Build answers as one alone does.
+func TestFeedAndBuildAtOnceReadEachTranscriptOnce(t *testing.T) {
+	o, _ := newFixture(t)
+	want := Build(o)
+	bytes := transcriptBytes(t, o)
+	for range 20 {
+		rc := &testenv.ReadCounter{FS: o.Home, Count: func(name string) bool { return strings.HasSuffix(name, ".jsonl") }}
+		files, _ := model.FindProjectTranscripts(o.Home, o.Slug)
+		// The pass stamps every file it is asked (a head read each).
+		var heads int64
+		for _, f := range files {
+			heads += min(f.Size, model.TailHeadMax)
+		}
+		oo := o
+		oo.Home, oo.Cache = rc, NewCache()
+		var got Report
+		var wg sync.WaitGroup
+		wg.Go(func() { _, _ = homepass.Run(rc, files, 2, oo.Cache.Feed(o.Slug)) })
+		wg.Go(func() { got = Build(oo) })
+		wg.Wait()
+		if n := rc.N.Load(); n != bytes+heads {
+			t.Fatalf("a pass and a Build at once read %d transcript bytes, want %d (each once, and the pass's stamps %d)", n, bytes+heads, heads)
+		}
+		if !reflect.DeepEqual(got.Files, want.Files) || got.Sessions != want.Sessions {
+			t.Fatalf("beside the pass the Build answered %+v, alone %+v", got.Files, want.Files)
+		}
+	}
+}
+
+// The reader reads first the files a Firster names (the open project's,
+// which a project load waits for), then the rest biggest first.
+func TestRunReadsFirstersFilesFirst(t *testing.T) {
+	o, f := newFixture(t)
+	enginetestWrite(t, filepath.Join(f.home, "projects", "-other", "big.jsonl"), strings.Repeat(`{"type":"user"}`+"\n", 5000))
+	all, _ := model.FindTranscripts(o.Home)
+	var mu sync.Mutex
+	var order []string
+	rec := recordOrder{mu: &mu, order: &order}
+	if _, err := homepass.Run(o.Home, all, 1, rec, NewCache().Feed(o.Slug)); err != nil {
+		t.Fatal(err)
+	}
+	if len(order) != len(all) || !strings.HasPrefix(order[0], "projects/"+o.Slug+"/") || order[len(order)-1] != "projects/-other/big.jsonl" {
+		t.Errorf("read in the order %v: the project's first, then the rest", order)
+	}
+}
+
+type recordOrder struct {
+	mu    *sync.Mutex
+	order *[]string
+}
+
+func (r recordOrder) Want(t model.TranscriptFile, _ model.FileStamp) homepass.File {
+	r.mu.Lock()
+	*r.order = append(*r.order, t.Path)
+	r.mu.Unlock()
+	return nil
+}
+
+func (recordOrder) Done() error { return nil }
+
+func enginetestWrite(t *testing.T, p, s string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
