@@ -92,7 +92,7 @@ run() {
 	echo "|---|---:|---:|"
 	awk -F'\t' 'NR == FNR {size[$1] = $2; next} ($1 in size) && size[$1] > 0 && $2 > size[$1] {printf "%s\t%.2f\t%.2f\n", $1, size[$1] / 1e6, $2 / size[$1]}' \
 		"$work/$name.held" "$work/$name.sums" | sort -t$'\t' -k2,2nr | head -"${TOP:-12}" |
-		awk -F'\t' -v h="$H/" '{sub(h, "", $1); printf "| %s | %s | %s |\n", $1, $2, $3}'
+		awk -F'\t' -v h="$H/" '{sub(h, "", $1); printf "| %s | %s | %s |\n", $1, $2, $3}' || true # head ends sort early
 	echo
 	echo "| other file | MB read | × its size |"
 	echo "|---|---:|---:|"
@@ -100,7 +100,7 @@ run() {
 		while IFS=$'\t' read -r f n; do
 			s=$(stat -c %s "$f" 2>/dev/null || echo 0)
 			awk -v f="${f#"$H"/}" -v n="$n" -v s="$s" 'BEGIN {printf "| %s | %.2f | %s |\n", f, n / 1e6, (s > 0 ? sprintf("%.2f", n / s) : "-")}'
-		done
+		done || true
 	echo
 }
 

@@ -56,6 +56,24 @@ func (f *feed) Start(files []model.TranscriptFile) {
 		done := make(chan struct{})
 		c.reading[t.Path], f.claims[t.Path] = done, done
 	}
+	c.due.Started()
+}
+
+// Expect says a pass with the cache's Feed is about to start: a Build
+// meanwhile waits for its claims (at most homepass.DueWait) rather than
+// read first what the pass claims a moment later. Resolve ends the wait
+// (the pass will not run); the Feed's Start ends it too.
+func (c *Cache) Expect() {
+	if c != nil {
+		c.due.Expect()
+	}
+}
+
+// Resolve ends Expect's wait.
+func (c *Cache) Resolve() {
+	if c != nil {
+		c.due.Resolve()
+	}
 }
 
 // release ends t's claim (a Build waiting for it reads the cache again).

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/memscope/memscope/engine/homepass"
 	"github.com/memscope/memscope/model"
 )
 
@@ -57,6 +58,9 @@ type Cache struct {
 	reading map[string]chan struct{}
 	indexes map[uint64]*loadedIndex
 	seed    maphash.Seed
+	// due says the app's shared pass is about to claim the project's
+	// transcripts (Feed): a read waits for its claims first.
+	due homepass.Due
 }
 
 type cached struct {
@@ -79,6 +83,9 @@ func NewCache() *Cache {
 // those are not what a read of tf now gives (cachedOnly, and tf is not
 // in the cache or changed since).
 func (c *Cache) events(home fs.FS, tf model.TranscriptFile, cachedOnly bool) (evs []Event, probs []model.Problem, fresh bool, err error) {
+	if !cachedOnly {
+		c.due.Wait()
+	}
 	c.mu.Lock()
 	for {
 		hit, ok := c.files[tf.Path]

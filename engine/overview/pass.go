@@ -10,6 +10,7 @@ import (
 	"github.com/memscope/memscope/engine/ledger"
 	"github.com/memscope/memscope/engine/provenance"
 	"github.com/memscope/memscope/engine/secrets"
+	"github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
 )
 
@@ -30,6 +31,9 @@ type Pass struct {
 	projects []string
 	// Stats are what the last run read (tests).
 	Stats homepass.Stats
+	// Followers, when set, are given followers of the open project's
+	// transcripts the run builds (the app's Replay list takes them).
+	Followers *sessions.Handoff
 }
 
 // sharedPass runs s's pass once (see Pass). A later line asking for
@@ -68,9 +72,7 @@ func (s *Source) sharedPass() {
 	if len(folders) > 0 {
 		cs = append(cs, s.reviewCache().Feed(folders))
 	}
-	if lf := s.loadsFeed(); lf != nil {
-		cs = append(cs, lf)
-	}
+	cs = append(cs, s.projectFeeds(p)...)
 	// A cache that cannot be written costs each line its own read.
 	p.Stats, _ = homepass.Run(h.FS, files, 0, cs...)
 	p.ran = true
@@ -101,17 +103,24 @@ func (s *Source) reviewCache() *provenance.FirstCache {
 	return s.Review
 }
 
-// loadsFeed is the open project's loads read from the pass into the
-// project load's loads cache (Env.Loads), nil without either: the
-// project feed's loads and the Lint line then read none of the
-// project's transcripts again.
-func (s *Source) loadsFeed() homepass.Consumer {
-	if s.Env.Loads == nil || s.Project == "" {
+// projectFeeds are the consumers of the open project's transcripts the
+// pass feeds beside its lines': the project load's loads cache
+// (Env.Loads) and the Replay list's followers (Pass.Followers), each
+// when set, so neither reads those transcripts again.
+func (s *Source) projectFeeds(p *Pass) []homepass.Consumer {
+	if s.Project == "" || s.Env.Loads == nil && p.Followers == nil {
 		return nil
 	}
 	slug, ok := model.FindProjectDir(s.Env.Home.FS, s.Project)
 	if !ok {
 		return nil
 	}
-	return s.Env.Loads.Feed(slug)
+	var cs []homepass.Consumer
+	if s.Env.Loads != nil {
+		cs = append(cs, s.Env.Loads.Feed(slug))
+	}
+	if p.Followers != nil {
+		cs = append(cs, p.Followers.Feed(slug))
+	}
+	return cs
 }

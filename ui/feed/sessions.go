@@ -27,10 +27,17 @@ type Sessions struct {
 	list []replay.Session
 	// followers summarize the project's transcripts, by path.
 	followers map[string]*enginesessions.Follower
+	// handoff has the followers the Overview's pass built (nil: none).
+	handoff *enginesessions.Handoff
 }
 
 // NewSessions returns a feed with no project read.
 func NewSessions() *Sessions { return &Sessions{} }
+
+// TakeFrom makes a full load take the followers h holds (the Overview's
+// pass read those transcripts to their end) instead of reading them
+// again.
+func (s *Sessions) TakeFrom(h *enginesessions.Handoff) { s.handoff = h }
 
 // SessionsReq asks for a project's sessions: all of them (Full), or the
 // sessions IDs whose transcripts changed.
@@ -85,6 +92,7 @@ func (s *Sessions) Loaded(msg SessionsLoaded) {
 // changed, each read from where its follower stopped.
 func (s *Sessions) Load(fsys fs.FS, r SessionsReq) tea.Cmd {
 	if r.Full || s.slug != r.Slug {
+		handoff := s.handoff
 		return func() tea.Msg {
 			sf, _ := model.FindProjectSessionFiles(fsys, r.Slug)
 			// A session's .replaced copies (the client's local GC kept
@@ -93,7 +101,9 @@ func (s *Sessions) Load(fsys fs.FS, r SessionsReq) tea.Cmd {
 			fw := make(map[string]*enginesessions.Follower, len(ts))
 			out := make([]replay.Session, len(ts))
 			for i, t := range ts {
-				fw[t.Path] = enginesessions.NewFollower()
+				if fw[t.Path] = handoff.Take(t); fw[t.Path] == nil {
+					fw[t.Path] = enginesessions.NewFollower()
+				}
 				out[i].File = t
 			}
 			SummarizeSessions(fsys, out, fw)
