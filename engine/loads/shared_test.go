@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/memscope/memscope/internal/testenv"
-	"github.com/memscope/memscope/model"
 )
 
 // Builds sharing a Cache at the same moment (an app's Overview lint
@@ -17,14 +16,7 @@ import (
 func TestSharedCacheReadsEachTranscriptOnce(t *testing.T) {
 	o, _ := newFixture(t)
 	want := Build(o)
-	files, _ := model.FindProjectTranscripts(o.Home, o.Slug)
-	var bytes int64
-	for _, f := range files {
-		bytes += f.Size
-	}
-	if bytes == 0 {
-		t.Fatal("the fixture has no transcript: the test proves nothing")
-	}
+	bytes := transcriptBytes(t, o)
 	rc := &testenv.ReadCounter{FS: o.Home, Count: func(name string) bool { return strings.HasSuffix(name, ".jsonl") }}
 	o.Home = rc
 	o.Cache = NewCache()
