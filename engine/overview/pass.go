@@ -105,8 +105,9 @@ func (s *Source) reviewCache() *provenance.FirstCache {
 
 // projectFeeds are the consumers of the open project's transcripts the
 // pass feeds beside its lines': the project load's loads cache
-// (Env.Loads) and the Replay list's followers (Pass.Followers), each
-// when set, so neither reads those transcripts again.
+// (Env.Loads) and, on the first run, the Replay list's followers
+// (Pass.Followers), each when set, so neither reads those transcripts
+// again.
 func (s *Source) projectFeeds(p *Pass) []homepass.Consumer {
 	if s.Project == "" || s.Env.Loads == nil && p.Followers == nil {
 		return nil
@@ -119,7 +120,10 @@ func (s *Source) projectFeeds(p *Pass) []homepass.Consumer {
 	if s.Env.Loads != nil {
 		cs = append(cs, s.Env.Loads.Feed(slug))
 	}
-	if p.Followers != nil {
+	if p.Followers != nil && !p.ran {
+		// Only the start's run: a later one (another project opened)
+		// runs after that project's list has read its transcripts, and
+		// its followers would wait, untaken, for nobody.
 		cs = append(cs, p.Followers.Feed(slug))
 	}
 	return cs

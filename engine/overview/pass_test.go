@@ -13,8 +13,10 @@ import (
 	"github.com/memscope/memscope/demo"
 	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/engine/ledger"
+	"github.com/memscope/memscope/engine/loads"
 	"github.com/memscope/memscope/engine/overview"
 	"github.com/memscope/memscope/engine/projectmem"
+	"github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
@@ -231,4 +233,67 @@ func TestColdStartReadsEachTranscriptOnce(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPassFeedsTheProjectsLoadsAndFollowers: with the project load's
+// loads cache (Env.Loads) and the Replay list's Handoff, the pass fills
+// both for the open project; the loads read after, and the followers
+// taken, read none of the project's transcripts whole again, and the
+// loads report is the one a read of its own makes. (Before, the project's
+// transcripts were read three times at a cold start: the pass, the
+// loads, the list.)
+func TestPassFeedsTheProjectsLoadsAndFollowers(t *testing.T) {
+	for _, h := range passHomes(t) {
+		t.Run(h.name, func(t *testing.T) {
+			home, err := model.OpenHome(h.dir, model.HomeFromFlag)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfs := &countingFS{FS: home.FS, whole: map[string]int{}, bytes: map[string]int64{}}
+			s := passSource(t, h, cfs, newCache(t))
+			s.Env.Loads = loads.NewCache()
+			s.Pass = &overview.Pass{Followers: sessions.NewHandoff()}
+			overview.Compute(s, overview.Secrets)
+			slug, ok := model.FindProjectDir(home.FS, h.project)
+			if !ok {
+				t.Fatalf("no project folder for %s", h.project)
+			}
+			files, _ := model.FindProjectTranscripts(home.FS, slug)
+			passRead := map[string]int{}
+			for _, f := range files {
+				passRead[f.Path] = cfs.whole[f.Path]
+			}
+			got := s.Env.Open(h.project).Loads(0)
+			taken := 0
+			for _, f := range files {
+				if fw := s.Pass.Followers.Take(f); fw != nil {
+					if _, err := fw.Update(cfs, f.Path); err != nil {
+						t.Fatal(err)
+					}
+					taken++
+				}
+			}
+			for _, f := range files {
+				if f.Size > 0 && cfs.whole[f.Path] != passRead[f.Path] {
+					t.Errorf("%s: read whole again after the pass (%d times, the pass %d)", f.Path, cfs.whole[f.Path], passRead[f.Path])
+				}
+			}
+			if taken == 0 {
+				t.Error("no follower handed")
+			}
+			want := passSource(t, h, nil, nil).Env.Open(h.project).Loads(0)
+			if g, w := lineJSONOf(t, got), lineJSONOf(t, want); g != w {
+				t.Errorf("loads from the pass:\n%s\nread alone:\n%s", g, w)
+			}
+		})
+	}
+}
+
+func lineJSONOf(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
