@@ -50,6 +50,15 @@ type Firster interface {
 	First(t model.TranscriptFile) bool
 }
 
+// Rider is a Consumer fed only the files another consumer has the
+// reader read: it never makes the reader read a file of its own (the
+// open project's loads and followers, which their owners read anyway
+// when the pass does not). Skip is called, instead of Want, for each
+// file the reader does not read.
+type Rider interface {
+	Skip(t model.TranscriptFile)
+}
+
 // File is a pass's reading of one transcript.
 type File interface {
 	// Line is each line, in order (Bytes is the reader's: not kept past
@@ -101,18 +110,38 @@ func Run(home fs.FS, files []model.TranscriptFile, workers int, consumers ...Con
 	var pool sync.Pool
 	model.ParallelN(len(order), workers, func(i int) {
 		t := order[i]
+		skip := func() {
+			for _, c := range consumers {
+				if r, ok := c.(Rider); ok {
+					r.Skip(t)
+				}
+			}
+		}
 		st, err := model.StampFile(home, t.Path)
 		if err != nil {
+			skip()
 			return
 		}
 		var feeds []File
 		for _, c := range consumers {
+			if _, ok := c.(Rider); ok {
+				continue
+			}
 			if f := c.Want(t, st); f != nil {
 				feeds = append(feeds, f)
 			}
 		}
 		if len(feeds) == 0 {
+			skip()
 			return
+		}
+		for _, c := range consumers {
+			if _, ok := c.(Rider); !ok {
+				continue
+			}
+			if f := c.Want(t, st); f != nil {
+				feeds = append(feeds, f)
+			}
 		}
 		lr, _ := pool.Get().(*model.LineReader)
 		n, err := read(home, t.Path, &lr, feeds)

@@ -14,8 +14,9 @@ import (
 // Build after (the project feed's loads, the Overview's Lint line) reads
 // none of them. Start claims those reads: a Build meanwhile waits for
 // the reader instead of reading the file again, and the reader takes
-// them first (homepass.Firster) so that wait is short. A nil Feed (no
-// slug) wants nothing.
+// them first (homepass.Firster) so that wait is short. It rides
+// (homepass.Rider): a file the other passes do not need read is left to
+// the Build. A nil Feed (no slug) wants nothing.
 func (c *Cache) Feed(slug string) homepass.Consumer {
 	if c == nil || slug == "" {
 		return nil
@@ -102,6 +103,14 @@ func (f *feed) Want(t model.TranscriptFile, st model.FileStamp) homepass.File {
 		return nil // in the cache, or a Build reads it
 	}
 	return &feedFile{f: f, t: t, st: st, sc: model.NewLoadsScanner(t.Path)}
+}
+
+// Skip releases t's claim: the reader does not read it (no other pass
+// wants it: a warm start), so a Build reads it (homepass.Rider).
+func (f *feed) Skip(t model.TranscriptFile) {
+	if f.wanted(t) {
+		f.release(t.Path)
+	}
 }
 
 // Done releases the claims of files the reader did not read (it could

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/homepass"
+	"github.com/memscope/memscope/engine/homepass/homepasstest"
 	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
@@ -38,7 +39,7 @@ func TestFeedFillsTheCacheForBuild(t *testing.T) {
 	transcriptBytes(t, o)
 	c := NewCache()
 	all, _ := model.FindTranscripts(o.Home)
-	if _, err := homepass.Run(o.Home, all, 2, c.Feed(o.Slug)); err != nil {
+	if _, err := homepass.Run(o.Home, all, 2, homepasstest.ReadAll{}, c.Feed(o.Slug)); err != nil {
 		t.Fatal(err)
 	}
 	rc := &testenv.ReadCounter{FS: o.Home, Count: func(name string) bool { return strings.HasSuffix(name, ".jsonl") }}
@@ -64,7 +65,7 @@ func TestFeedEntryOfAChangedTranscriptIsReadAgain(t *testing.T) {
 	o, f := newFixture(t)
 	c := NewCache()
 	all, _ := model.FindTranscripts(o.Home)
-	if _, err := homepass.Run(o.Home, all, 2, c.Feed(o.Slug)); err != nil {
+	if _, err := homepass.Run(o.Home, all, 2, homepasstest.ReadAll{}, c.Feed(o.Slug)); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(f.home, "projects", f.slug, "s3.jsonl")
@@ -95,9 +96,10 @@ func TestFeedEntryOfAChangedTranscriptIsReadAgain(t *testing.T) {
 	}
 }
 
-// A pass and a Build running at once read each of the project's
-// transcripts once between them, whichever claims a file first, and the
-// Build answers as one alone does.
+// A pass said to be due (Expect) and a Build running at once read each
+// of the project's transcripts once between them, whichever starts
+// first: the Build waits for the pass's claims. The Build answers as one
+// alone does.
 func TestFeedAndBuildAtOnceReadEachTranscriptOnce(t *testing.T) {
 	o, _ := newFixture(t)
 	want := Build(o)
@@ -114,7 +116,8 @@ func TestFeedAndBuildAtOnceReadEachTranscriptOnce(t *testing.T) {
 		oo.Home, oo.Cache = rc, NewCache()
 		var got Report
 		var wg sync.WaitGroup
-		wg.Go(func() { _, _ = homepass.Run(rc, files, 2, oo.Cache.Feed(o.Slug)) })
+		oo.Cache.Expect()
+		wg.Go(func() { _, _ = homepass.Run(rc, files, 2, homepasstest.ReadAll{}, oo.Cache.Feed(o.Slug)) })
 		wg.Go(func() { got = Build(oo) })
 		wg.Wait()
 		if n := rc.N.Load(); n != bytes+heads {
@@ -164,5 +167,29 @@ func enginetestWrite(t *testing.T, p, s string) {
 	}
 	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The Feed rides (homepass.Rider): a pass with no other pass wanting the
+// project's transcripts (a warm start, their caches full) reads none of
+// them for the loads alone, releases its claims, and a Build reads them
+// itself.
+func TestFeedReadsNothingAlone(t *testing.T) {
+	o, _ := newFixture(t)
+	bytes := transcriptBytes(t, o)
+	c := NewCache()
+	all, _ := model.FindTranscripts(o.Home)
+	st, err := homepass.Run(o.Home, all, 2, c.Feed(o.Slug))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Files != 0 {
+		t.Errorf("the pass read %d files for the loads alone, want 0", st.Files)
+	}
+	rc := &testenv.ReadCounter{FS: o.Home, Count: func(name string) bool { return strings.HasSuffix(name, ".jsonl") }}
+	o.Home, o.Cache = rc, c
+	Build(o)
+	if n := rc.N.Load(); n != bytes {
+		t.Errorf("the Build after read %d transcript bytes, want %d (each once)", n, bytes)
 	}
 }

@@ -84,7 +84,8 @@ func (h *Handoff) Take(t model.TranscriptFile) *Follower {
 }
 
 // Feed is the pass's consumer building followers of project slug's
-// transcripts (nil for no slug or no Handoff).
+// transcripts (nil for no slug or no Handoff). It rides (homepass.Rider):
+// the pass reads no file for it alone.
 func (h *Handoff) Feed(slug string) homepass.Consumer {
 	if h == nil || slug == "" {
 		return nil
@@ -132,6 +133,18 @@ func (f *handoffFeed) Want(t model.TranscriptFile, st model.FileStamp) homepass.
 	fw := NewFollower()
 	fw.startFeed(t.Path)
 	return &handoffFile{e: e, f: fw, st: st}
+}
+
+// Skip releases t's claim: the pass does not read it (no other pass
+// wants it: a warm start), so the load reads it (homepass.Rider).
+func (f *handoffFeed) Skip(t model.TranscriptFile) {
+	f.h.mu.Lock()
+	e, ok := f.claims[t.Path]
+	delete(f.claims, t.Path)
+	f.h.mu.Unlock()
+	if ok {
+		close(e.done)
+	}
 }
 
 // Done releases the claims of files the pass did not read.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/memscope/memscope/engine/homepass"
+	"github.com/memscope/memscope/engine/homepass/homepasstest"
 	enginesessions "github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
@@ -126,7 +127,7 @@ func TestSessionsFullLoadTakesThePassFollowers(t *testing.T) {
 	alone, _ := NewSessions().Load(fsys, SessionsReq{Slug: "-w-p", Full: true})().(SessionsLoaded)
 	h := enginesessions.NewHandoff()
 	files, _ := model.FindTranscripts(fsys)
-	if _, err := homepass.Run(fsys, files, 2, h.Feed("-w-p")); err != nil {
+	if _, err := homepass.Run(fsys, files, 2, homepasstest.ReadAll{}, h.Feed("-w-p")); err != nil {
 		t.Fatal(err)
 	}
 	rc := &testenv.ReadCounter{FS: fsys, Count: func(name string) bool { return strings.HasSuffix(name, ".jsonl") }}

@@ -8,19 +8,19 @@
 # the medians. On a shared machine read the medians side by side, not
 # the levels.
 #
-#   A_BIN=/tmp/main-memscope B_BIN=.cache/bench/memscope HOME_DIR=/dev/shm/W scripts/startup-ab.sh
+#   A_BIN=/tmp/main-memscope B_BIN=.cache/bench/memscope HOME_DIR=/dev/shm/W scripts/startup-cold-ab.sh
 #   RUNS=3 (each)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${A_BIN:?A_BIN: the first memscope binary}" "${B_BIN:?B_BIN: the second memscope binary}" "${HOME_DIR:?HOME_DIR: the home to read}"
-command -v tmux >/dev/null || { echo "startup-ab: tmux is required" >&2; exit 1; }
+command -v tmux >/dev/null || { echo "startup-cold-ab: tmux is required" >&2; exit 1; }
 RUNS=${RUNS:-3}
 STEP=${STEP:-10}
 IDLE_CPU=${IDLE_CPU:-0.15}
 H=$(cd "$HOME_DIR" && pwd -P)
 CLK=$(getconf CLK_TCK)
 . scripts/tmux-lib.sh
-tmux_work memscope-startup-ab
+tmux_work memscope-startup-cold-ab
 tmux -S "$sock" new-session -d -s keep "sleep 36000"
 ROWS="$work/rows"
 
