@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/homepass"
-	"github.com/memscope/memscope/engine/homepass/homepasstest"
+	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
@@ -39,7 +39,7 @@ func TestFeedFillsTheCacheForBuild(t *testing.T) {
 	transcriptBytes(t, o)
 	c := NewCache()
 	all, _ := model.FindTranscripts(o.Home)
-	if _, err := homepass.Run(o.Home, all, 2, homepasstest.ReadAll{}, c.Feed(o.Slug)); err != nil {
+	if _, err := homepass.Run(o.Home, all, 2, enginetest.ReadAll{}, c.Feed(o.Slug)); err != nil {
 		t.Fatal(err)
 	}
 	rc := &testenv.ReadCounter{FS: o.Home, Count: func(name string) bool { return strings.HasSuffix(name, ".jsonl") }}
@@ -65,7 +65,7 @@ func TestFeedEntryOfAChangedTranscriptIsReadAgain(t *testing.T) {
 	o, f := newFixture(t)
 	c := NewCache()
 	all, _ := model.FindTranscripts(o.Home)
-	if _, err := homepass.Run(o.Home, all, 2, homepasstest.ReadAll{}, c.Feed(o.Slug)); err != nil {
+	if _, err := homepass.Run(o.Home, all, 2, enginetest.ReadAll{}, c.Feed(o.Slug)); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(f.home, "projects", f.slug, "s3.jsonl")
@@ -117,7 +117,7 @@ func TestFeedAndBuildAtOnceReadEachTranscriptOnce(t *testing.T) {
 		var got Report
 		var wg sync.WaitGroup
 		oo.Cache.Expect()
-		wg.Go(func() { _, _ = homepass.Run(rc, files, 2, homepasstest.ReadAll{}, oo.Cache.Feed(o.Slug)) })
+		wg.Go(func() { _, _ = homepass.Run(rc, files, 2, enginetest.ReadAll{}, oo.Cache.Feed(o.Slug)) })
 		wg.Go(func() { got = Build(oo) })
 		wg.Wait()
 		if n := rc.N.Load(); n != bytes+heads {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/homepass"
-	"github.com/memscope/memscope/engine/homepass/homepasstest"
+	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
@@ -74,7 +74,7 @@ func TestHandoffFollowerIsUpdatesFollower(t *testing.T) {
 	_, home, files := handoffHome(t)
 	slug := "-tmp-rc-work-beta"
 	h := NewHandoff()
-	if _, err := homepass.Run(home, files, 2, homepasstest.ReadAll{}, h.Feed(slug)); err != nil {
+	if _, err := homepass.Run(home, files, 2, enginetest.ReadAll{}, h.Feed(slug)); err != nil {
 		t.Fatal(err)
 	}
 	taken := 0
@@ -125,7 +125,7 @@ func TestHandoffFollowerOfAChangedTranscript(t *testing.T) {
 		t.Fatalf("the project has %d transcripts, want 2", len(mine))
 	}
 	h := NewHandoff()
-	if _, err := homepass.Run(home, files, 2, homepasstest.ReadAll{}, h.Feed(slug)); err != nil {
+	if _, err := homepass.Run(home, files, 2, enginetest.ReadAll{}, h.Feed(slug)); err != nil {
 		t.Fatal(err)
 	}
 	line := `{"type":"user","uuid":"u-new","timestamp":"2026-11-30T10:00:00.000Z","sessionId":"s","message":{"role":"user","content":"more"}}` + "\n"
@@ -181,7 +181,7 @@ func TestHandoffLeavesAnUnendedLine(t *testing.T) {
 	fh.Close()
 	files, _ = model.FindTranscripts(home)
 	h := NewHandoff()
-	if _, err := homepass.Run(home, files, 2, homepasstest.ReadAll{}, h.Feed(tf.ProjectSlug)); err != nil {
+	if _, err := homepass.Run(home, files, 2, enginetest.ReadAll{}, h.Feed(tf.ProjectSlug)); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range files {
@@ -209,7 +209,7 @@ func TestHandoffTakeWaitsForADuePass(t *testing.T) {
 	h.Expect()
 	got := make(chan *Follower)
 	go func() { got <- h.Take(tf) }()
-	if _, err := homepass.Run(home, files, 2, homepasstest.ReadAll{}, h.Feed(slug)); err != nil {
+	if _, err := homepass.Run(home, files, 2, enginetest.ReadAll{}, h.Feed(slug)); err != nil {
 		t.Fatal(err)
 	}
 	h.Resolve()

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/memscope/memscope/engine/homepass"
-	"github.com/memscope/memscope/engine/homepass/homepasstest"
 	enginesessions "github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
@@ -127,7 +126,7 @@ func TestSessionsFullLoadTakesThePassFollowers(t *testing.T) {
 	alone, _ := NewSessions().Load(fsys, SessionsReq{Slug: "-w-p", Full: true})().(SessionsLoaded)
 	h := enginesessions.NewHandoff()
 	files, _ := model.FindTranscripts(fsys)
-	if _, err := homepass.Run(fsys, files, 2, homepasstest.ReadAll{}, h.Feed("-w-p")); err != nil {
+	if _, err := homepass.Run(fsys, files, 2, readAll{}, h.Feed("-w-p")); err != nil {
 		t.Fatal(err)
 	}
 	rc := &testenv.ReadCounter{FS: fsys, Count: func(name string) bool { return strings.HasSuffix(name, ".jsonl") }}
@@ -148,3 +147,15 @@ func TestSessionsFullLoadTakesThePassFollowers(t *testing.T) {
 		t.Errorf("with the pass's followers the load listed\n%+v\nalone\n%+v", got.Sessions, alone.Sessions)
 	}
 }
+
+// readAll wants every file (the passes that have the shared reader read
+// them), so that the followers' feed, which rides on them, is fed.
+type readAll struct{}
+
+func (readAll) Want(model.TranscriptFile, model.FileStamp) homepass.File { return nopFile{} }
+func (readAll) Done() error                                              { return nil }
+
+type nopFile struct{}
+
+func (nopFile) Line(model.Line)        {}
+func (nopFile) End(int64, error, bool) {}

@@ -1,5 +1,4 @@
-// Package homepasstest helps tests of homepass consumers.
-package homepasstest
+package enginetest
 
 import (
 	"github.com/memscope/memscope/engine/homepass"
