@@ -113,11 +113,23 @@ func passSource(t *testing.T, h passHome, fsys fs.FS, cache *diskcache.Store) *o
 	return &overview.Source{Env: env, Project: h.project, Alive: func(int) bool { return false }, Cache: cache}
 }
 
+// countedSource is passSource on a cold cache with each transcript's
+// reads counted (cfs), and the home it reads.
+func countedSource(t *testing.T, h passHome) (*model.Home, *countingFS, *overview.Source) {
+	t.Helper()
+	home, err := model.OpenHome(h.dir, model.HomeFromFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfs := &countingFS{FS: home.FS, whole: map[string]int{}, bytes: map[string]int64{}}
+	return home, cfs, passSource(t, h, cfs, newCache(t))
+}
+
 func newCache(t *testing.T) *diskcache.Store {
 	return diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
 }
 
-func lineJSON(t *testing.T, l overview.Line) string {
+func lineJSON(t *testing.T, l any) string {
 	t.Helper()
 	b, err := json.Marshal(l)
 	if err != nil {
@@ -174,12 +186,7 @@ func TestSharedPassEqualsOwnPasses(t *testing.T) {
 func TestColdStartReadsEachTranscriptOnce(t *testing.T) {
 	for _, h := range passHomes(t) {
 		t.Run(h.name, func(t *testing.T) {
-			home, err := model.OpenHome(h.dir, model.HomeFromFlag)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfs := &countingFS{FS: home.FS, whole: map[string]int{}, bytes: map[string]int64{}}
-			s := passSource(t, h, cfs, newCache(t))
+			home, cfs, s := countedSource(t, h)
 			for _, id := range passLines {
 				overview.Compute(s, id)
 			}
@@ -245,12 +252,7 @@ func TestColdStartReadsEachTranscriptOnce(t *testing.T) {
 func TestPassFeedsTheProjectsLoadsAndFollowers(t *testing.T) {
 	for _, h := range passHomes(t) {
 		t.Run(h.name, func(t *testing.T) {
-			home, err := model.OpenHome(h.dir, model.HomeFromFlag)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfs := &countingFS{FS: home.FS, whole: map[string]int{}, bytes: map[string]int64{}}
-			s := passSource(t, h, cfs, newCache(t))
+			home, cfs, s := countedSource(t, h)
 			s.Env.Loads = loads.NewCache()
 			s.Pass = &overview.Pass{Followers: sessions.NewHandoff()}
 			overview.Compute(s, overview.Secrets)
@@ -282,18 +284,9 @@ func TestPassFeedsTheProjectsLoadsAndFollowers(t *testing.T) {
 				t.Error("no follower handed")
 			}
 			want := passSource(t, h, nil, nil).Env.Open(h.project).Loads(0)
-			if g, w := lineJSONOf(t, got), lineJSONOf(t, want); g != w {
+			if g, w := lineJSON(t, got), lineJSON(t, want); g != w {
 				t.Errorf("loads from the pass:\n%s\nread alone:\n%s", g, w)
 			}
 		})
 	}
-}
-
-func lineJSONOf(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
