@@ -32,33 +32,50 @@ var (
 // speed of a byte search; what the lines hold is decoded as ScanTranscript
 // would, with the memory files' text kept.
 func ScanLoads(r io.Reader, name string) (Loads, error) {
-	var out Loads
-	dec := newRecordDecoder(name, ScanOptions{MemoryText: true})
+	sc := NewLoadsScanner(name)
 	lr := NewLineReader(r)
 	for {
 		line, ok := lr.Next()
 		if !ok {
 			break
 		}
-		if line.TooLong || !bytes.Contains(line.Bytes, loadsNeedle) ||
-			!bytes.Contains(line.Bytes, loadsInstructions) && !bytes.Contains(line.Bytes, loadsNestedMemory) {
-			continue
-		}
-		rec := new(Record)
-		p, ok := dec.decode(line, rec)
-		if !ok {
-			out.Problems = append(out.Problems, p)
-			continue
-		}
-		out.Problems = append(out.Problems, dec.problems...)
-		if rec.Type == RecordAttachment && (rec.AttachmentType == AttachmentInstructions || rec.AttachmentType == AttachmentNestedMemory) {
-			out.Records = append(out.Records, rec)
-		}
+		sc.Line(line)
 	}
 	if err := lr.Err(); err != nil {
-		return out, fmt.Errorf("read %s: %w", name, err)
+		return sc.Loads, fmt.Errorf("read %s: %w", name, err)
 	}
-	return out, nil
+	return sc.Loads, nil
+}
+
+// LoadsScanner is ScanLoads line by line, for a reader that reads the
+// transcript for other passes too (engine/homepass): hand it each line
+// in order; Loads is what ScanLoads returns for the lines handed.
+type LoadsScanner struct {
+	Loads
+	dec *recordDecoder
+}
+
+// NewLoadsScanner returns a scanner of the transcript name (in problems).
+func NewLoadsScanner(name string) *LoadsScanner {
+	return &LoadsScanner{dec: newRecordDecoder(name, ScanOptions{MemoryText: true})}
+}
+
+// Line reads one line (its Bytes are not kept).
+func (sc *LoadsScanner) Line(line Line) {
+	if line.TooLong || !bytes.Contains(line.Bytes, loadsNeedle) ||
+		!bytes.Contains(line.Bytes, loadsInstructions) && !bytes.Contains(line.Bytes, loadsNestedMemory) {
+		return
+	}
+	rec := new(Record)
+	p, ok := sc.dec.decode(line, rec)
+	if !ok {
+		sc.Problems = append(sc.Problems, p)
+		return
+	}
+	sc.Problems = append(sc.Problems, sc.dec.problems...)
+	if rec.Type == RecordAttachment && (rec.AttachmentType == AttachmentInstructions || rec.AttachmentType == AttachmentNestedMemory) {
+		sc.Records = append(sc.Records, rec)
+	}
 }
 
 // ReadLoads is ScanLoads on the transcript at path in fsys.

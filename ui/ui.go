@@ -174,6 +174,8 @@ func New(opts Options) Model {
 		p:       newPanes(km, st),
 	}
 	m.lv = m.newLive()
+	// The Replay list takes the followers the Overview's pass builds.
+	m.feeds.sessions.TakeFrom(m.feeds.overview.Followers())
 	m.feeds.retention.SetVaultDir(m.places().VaultDir)
 	m.feeds.vault = feed.NewVault(m.places().VaultDir, feed.Mount(opts.Root, opts.Home), opts.Home, m.writes())
 	m.memo = &viewMemo{}

@@ -43,6 +43,22 @@ type Starter interface {
 	Start(files []model.TranscriptFile)
 }
 
+// Firster is a Consumer that others wait for on some files (the loads
+// cache, which a project load reads at the same time): the reader reads
+// the files it names First before the rest.
+type Firster interface {
+	First(t model.TranscriptFile) bool
+}
+
+// Rider is a Consumer fed only the files another consumer has the
+// reader read: it never makes the reader read a file of its own (the
+// open project's loads and followers, which their owners read anyway
+// when the pass does not). Skip is called, instead of Want, for each
+// file the reader does not read.
+type Rider interface {
+	Skip(t model.TranscriptFile)
+}
+
 // File is a pass's reading of one transcript.
 type File interface {
 	// Line is each line, in order (Bytes is the reader's: not kept past
@@ -77,12 +93,14 @@ type Stats struct {
 }
 
 // Run reads every transcript of files (in home) that a consumer wants,
-// once, on workers goroutines (GOMAXPROCS when 0), biggest first, and
+// once, on workers goroutines (GOMAXPROCS when 0), biggest first (those
+// a Firster names before the others), and
 // then calls every consumer's Done. A file that cannot be stamped or
 // opened is left to the passes' own runs, which report it.
 func Run(home fs.FS, files []model.TranscriptFile, workers int, consumers ...Consumer) (Stats, error) {
 	order := slices.Clone(files)
 	slices.SortStableFunc(order, func(a, b model.TranscriptFile) int { return cmp.Compare(b.Size, a.Size) })
+	order = firstOf(order, consumers)
 	for _, c := range consumers {
 		if st, ok := c.(Starter); ok {
 			st.Start(order)
@@ -92,18 +110,38 @@ func Run(home fs.FS, files []model.TranscriptFile, workers int, consumers ...Con
 	var pool sync.Pool
 	model.ParallelN(len(order), workers, func(i int) {
 		t := order[i]
+		skip := func() {
+			for _, c := range consumers {
+				if r, ok := c.(Rider); ok {
+					r.Skip(t)
+				}
+			}
+		}
 		st, err := model.StampFile(home, t.Path)
 		if err != nil {
+			skip()
 			return
 		}
 		var feeds []File
 		for _, c := range consumers {
+			if _, ok := c.(Rider); ok {
+				continue
+			}
 			if f := c.Want(t, st); f != nil {
 				feeds = append(feeds, f)
 			}
 		}
 		if len(feeds) == 0 {
+			skip()
 			return
+		}
+		for _, c := range consumers {
+			if _, ok := c.(Rider); !ok {
+				continue
+			}
+			if f := c.Want(t, st); f != nil {
+				feeds = append(feeds, f)
+			}
 		}
 		lr, _ := pool.Get().(*model.LineReader)
 		n, err := read(home, t.Path, &lr, feeds)
@@ -179,4 +217,38 @@ func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (int64, 
 		}
 	}
 	return cr.N, r.Err()
+}
+
+// firstOf moves the files a Firster among consumers names to the front
+// of order, keeping the order within each part.
+func firstOf(order []model.TranscriptFile, consumers []Consumer) []model.TranscriptFile {
+	var fs []Firster
+	for _, c := range consumers {
+		if f, ok := c.(Firster); ok {
+			fs = append(fs, f)
+		}
+	}
+	if len(fs) == 0 {
+		return order
+	}
+	first := func(t model.TranscriptFile) bool {
+		for _, f := range fs {
+			if f.First(t) {
+				return true
+			}
+		}
+		return false
+	}
+	out := make([]model.TranscriptFile, 0, len(order))
+	for _, t := range order {
+		if first(t) {
+			out = append(out, t)
+		}
+	}
+	for _, t := range order {
+		if !first(t) {
+			out = append(out, t)
+		}
+	}
+	return out
 }

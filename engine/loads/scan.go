@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/engine/homepass"
 	"github.com/memscope/memscope/model"
 )
 
@@ -74,6 +75,9 @@ type Cache struct {
 	dirty    bool
 	// clock is the time a read is stamped at (stampBefore).
 	clock func() time.Time
+	// due says the app's shared pass is about to claim the project's
+	// transcripts (Feed): a read waits for its claims first.
+	due homepass.Due
 }
 
 type cached struct {
@@ -99,7 +103,10 @@ func NewCache() *Cache {
 // those are not what a read of tf now gives (cachedOnly, and tf is not
 // in the cache or changed since).
 func (c *Cache) events(home fs.FS, tf model.TranscriptFile, cachedOnly bool) (evs []Event, probs []model.Problem, fresh bool, err error) {
-	c.restore(home, tf)
+	if !c.restore(home, tf) && !cachedOnly {
+		// Not on disk: the shared pass may be about to read it.
+		c.due.Wait()
+	}
 	c.mu.Lock()
 	for {
 		hit, ok := c.files[tf.Path]
@@ -146,7 +153,21 @@ func (c *Cache) events(home fs.FS, tf model.TranscriptFile, cachedOnly bool) (ev
 		c.mu.Unlock()
 		return nil, nil, true, err
 	}
-	for _, r := range loads.Records {
+	evs = c.eventsOf(tf, loads.Records)
+	if keep && model.Unchanged(home, tf.Path, stamp) {
+		st = stamp
+	}
+	c.mu.Lock()
+	c.files[tf.Path] = cached{size: tf.Size, mod: tf.ModTime, events: evs, probs: loads.Problems, stamp: st}
+	c.dirty = c.dirty || st.Known()
+	c.mu.Unlock()
+	return evs, loads.Problems, true, nil
+}
+
+// eventsOf are the events of transcript tf's load records.
+func (c *Cache) eventsOf(tf model.TranscriptFile, records []*model.Record) []Event {
+	var evs []Event
+	for _, r := range records {
 		ev := Event{Session: r.SessionID, Transcript: tf.Path, Line: r.Line, UUID: r.UUID, Time: r.Timestamp,
 			MidSession: r.AttachmentType == model.AttachmentNestedMemory}
 		if ev.Session == "" {
@@ -161,14 +182,7 @@ func (c *Cache) events(home fs.FS, tf model.TranscriptFile, cachedOnly bool) (ev
 		}
 		evs = append(evs, ev)
 	}
-	if keep && model.Unchanged(home, tf.Path, stamp) {
-		st = stamp
-	}
-	c.mu.Lock()
-	c.files[tf.Path] = cached{size: tf.Size, mod: tf.ModTime, events: evs, probs: loads.Problems, stamp: st}
-	c.dirty = c.dirty || st.Known()
-	c.mu.Unlock()
-	return evs, loads.Problems, true, nil
+	return evs
 }
 
 // index parses a loaded MEMORY.md text once per distinct text.

@@ -10,6 +10,7 @@ import (
 	"github.com/memscope/memscope/engine/ledger"
 	"github.com/memscope/memscope/engine/provenance"
 	"github.com/memscope/memscope/engine/secrets"
+	"github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
 )
 
@@ -30,6 +31,9 @@ type Pass struct {
 	projects []string
 	// Stats are what the last run read (tests).
 	Stats homepass.Stats
+	// Followers, when set, are given followers of the open project's
+	// transcripts the run builds (the app's Replay list takes them).
+	Followers *sessions.Handoff
 }
 
 // sharedPass runs s's pass once (see Pass). A later line asking for
@@ -68,6 +72,7 @@ func (s *Source) sharedPass() {
 	if len(folders) > 0 {
 		cs = append(cs, s.reviewCache().Feed(folders))
 	}
+	cs = append(cs, s.projectFeeds(p)...)
 	// A cache that cannot be written costs each line its own read.
 	p.Stats, _ = homepass.Run(h.FS, files, 0, cs...)
 	p.ran = true
@@ -96,4 +101,30 @@ func (s *Source) reviewCache() *provenance.FirstCache {
 		}
 	})
 	return s.Review
+}
+
+// projectFeeds are the consumers of the open project's transcripts the
+// pass feeds beside its lines': the project load's loads cache
+// (Env.Loads) and, on the first run, the Replay list's followers
+// (Pass.Followers), each when set, so neither reads those transcripts
+// again.
+func (s *Source) projectFeeds(p *Pass) []homepass.Consumer {
+	if s.Project == "" || s.Env.Loads == nil && p.Followers == nil {
+		return nil
+	}
+	slug, ok := model.FindProjectDir(s.Env.Home.FS, s.Project)
+	if !ok {
+		return nil
+	}
+	var cs []homepass.Consumer
+	if s.Env.Loads != nil {
+		cs = append(cs, s.Env.Loads.Feed(slug))
+	}
+	if p.Followers != nil && !p.ran {
+		// Only the start's run: a later one (another project opened)
+		// runs after that project's list has read its transcripts, and
+		// its followers would wait, untaken, for nobody.
+		cs = append(cs, p.Followers.Feed(slug))
+	}
+	return cs
 }

@@ -13,8 +13,10 @@ import (
 	"github.com/memscope/memscope/demo"
 	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/engine/ledger"
+	"github.com/memscope/memscope/engine/loads"
 	"github.com/memscope/memscope/engine/overview"
 	"github.com/memscope/memscope/engine/projectmem"
+	"github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
@@ -111,11 +113,23 @@ func passSource(t *testing.T, h passHome, fsys fs.FS, cache *diskcache.Store) *o
 	return &overview.Source{Env: env, Project: h.project, Alive: func(int) bool { return false }, Cache: cache}
 }
 
+// countedSource is passSource on a cold cache with each transcript's
+// reads counted (cfs), and the home it reads.
+func countedSource(t *testing.T, h passHome) (*model.Home, *countingFS, *overview.Source) {
+	t.Helper()
+	home, err := model.OpenHome(h.dir, model.HomeFromFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfs := &countingFS{FS: home.FS, whole: map[string]int{}, bytes: map[string]int64{}}
+	return home, cfs, passSource(t, h, cfs, newCache(t))
+}
+
 func newCache(t *testing.T) *diskcache.Store {
 	return diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
 }
 
-func lineJSON(t *testing.T, l overview.Line) string {
+func lineJSON(t *testing.T, l any) string {
 	t.Helper()
 	b, err := json.Marshal(l)
 	if err != nil {
@@ -172,12 +186,7 @@ func TestSharedPassEqualsOwnPasses(t *testing.T) {
 func TestColdStartReadsEachTranscriptOnce(t *testing.T) {
 	for _, h := range passHomes(t) {
 		t.Run(h.name, func(t *testing.T) {
-			home, err := model.OpenHome(h.dir, model.HomeFromFlag)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfs := &countingFS{FS: home.FS, whole: map[string]int{}, bytes: map[string]int64{}}
-			s := passSource(t, h, cfs, newCache(t))
+			home, cfs, s := countedSource(t, h)
 			for _, id := range passLines {
 				overview.Compute(s, id)
 			}
@@ -228,6 +237,55 @@ func TestColdStartReadsEachTranscriptOnce(t *testing.T) {
 			}
 			if len(warm.whole) > 0 || s.Pass.Stats != before {
 				t.Errorf("counted again: read whole %v; the pass read %+v", warm.whole, s.Pass.Stats)
+			}
+		})
+	}
+}
+
+// TestPassFeedsTheProjectsLoadsAndFollowers: with the project load's
+// loads cache (Env.Loads) and the Replay list's Handoff, the pass fills
+// both for the open project; the loads read after, and the followers
+// taken, read none of the project's transcripts whole again, and the
+// loads report is the one a read of its own makes. (Before, the project's
+// transcripts were read three times at a cold start: the pass, the
+// loads, the list.)
+func TestPassFeedsTheProjectsLoadsAndFollowers(t *testing.T) {
+	for _, h := range passHomes(t) {
+		t.Run(h.name, func(t *testing.T) {
+			home, cfs, s := countedSource(t, h)
+			s.Env.Loads = loads.NewCache()
+			s.Pass = &overview.Pass{Followers: sessions.NewHandoff()}
+			overview.Compute(s, overview.Secrets)
+			slug, ok := model.FindProjectDir(home.FS, h.project)
+			if !ok {
+				t.Fatalf("no project folder for %s", h.project)
+			}
+			files, _ := model.FindProjectTranscripts(home.FS, slug)
+			passRead := map[string]int{}
+			for _, f := range files {
+				passRead[f.Path] = cfs.whole[f.Path]
+			}
+			got := s.Env.Open(h.project).Loads(0)
+			taken := 0
+			for _, f := range files {
+				if fw := s.Pass.Followers.Take(f); fw != nil {
+					if _, err := fw.Update(cfs, f.Path); err != nil {
+						t.Fatal(err)
+					}
+					taken++
+				}
+			}
+			for _, f := range files {
+				if f.Size > 0 && cfs.whole[f.Path] != passRead[f.Path] {
+					t.Errorf("%s: read whole again after the pass (%d times, the pass %d)", f.Path, cfs.whole[f.Path], passRead[f.Path])
+				}
+			}
+			if taken == 0 {
+				t.Error("no follower handed")
+			}
+			want := passSource(t, h, nil, nil).Env.Open(h.project).Loads(0)
+			if g, w := lineJSON(t, got), lineJSON(t, want); g != w {
+				t.Errorf("loads from the pass:\n%s\nread alone:\n%s", g, w)
 			}
 		})
 	}

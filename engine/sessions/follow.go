@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/memscope/memscope/model"
 )
@@ -82,3 +83,28 @@ func (f *Follower) Attachments() (starts, lines int) { return f.starts, f.attach
 
 // Read is how far the Follower has read.
 func (f *Follower) Read() model.TailState { return f.tail }
+
+// startFeed begins a read of the transcript name from its start by
+// another reader (Handoff's pass), as Update's first read does.
+func (f *Follower) startFeed(name string) {
+	f.starts++
+	f.w.z.Reset(name)
+	f.w.name = name
+	f.title = titler{}
+}
+
+// feedLine is one complete line of that read, as Update reads it.
+func (f *Follower) feedLine(l model.Line) {
+	var out FileScan
+	f.w.line(&out, l)
+	f.title.line(l.Bytes)
+}
+
+// endFeed ends that read: the file, stamped st before it, was read to
+// its end, its last line (number last) ending in a line break. The
+// follower stands where Update would have stopped.
+func (f *Follower) endFeed(st model.FileStamp, last int) {
+	f.tail = model.TailState{Offset: st.Size, Lines: last, Size: st.Size, ModTime: time.Unix(0, st.ModTime), ID: st.ID, Head: st.Head, HeadLen: st.HeadLen}
+	sum := f.w.z.Summary(f.tail.Offset)
+	f.attachments = sum.Types[string(model.RecordAttachment)] + len(sum.Problems)
+}

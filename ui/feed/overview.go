@@ -3,7 +3,9 @@ package feed
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/memscope/memscope/engine/loads"
 	engov "github.com/memscope/memscope/engine/overview"
+	enginesessions "github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/overview"
 )
@@ -68,7 +70,7 @@ type OverviewLine struct {
 
 // NewOverview returns a feed with every line stale.
 func NewOverview() *Overview {
-	o := &Overview{stale: map[engov.ID]bool{}, running: map[engov.ID]bool{}, gen: map[engov.ID]int{}, slots: make(chan struct{}, MaxOverviewAtOnce), pass: &engov.Pass{}}
+	o := &Overview{stale: map[engov.ID]bool{}, running: map[engov.ID]bool{}, gen: map[engov.ID]int{}, slots: make(chan struct{}, MaxOverviewAtOnce), pass: &engov.Pass{Followers: enginesessions.NewHandoff()}}
 	o.Invalidate()
 	return o
 }
@@ -201,6 +203,10 @@ func (o *Overview) waits(id engov.ID) bool {
 	return o.checkWait || id == engov.Lint && o.lintWait
 }
 
+// Followers are the followers of the open project's transcripts the
+// Overview's pass builds, for the Replay list (Sessions.TakeFrom).
+func (o *Overview) Followers() *enginesessions.Handoff { return o.pass.Followers }
+
 // Project is the project folder the project lines count.
 func (o *Overview) Project() string { return o.project }
 
@@ -236,7 +242,20 @@ func (o *Overview) Load(src func(project string) *engov.Source) (tea.Cmd, []engo
 		o.stale[id], o.running[id] = false, true
 		gen, slots := o.gen[id], o.slots
 		ids = append(ids, id)
+		var followers *enginesessions.Handoff
+		var loads *loads.Cache
+		if sp.Shared && o.project != "" && s.Cache != nil {
+			// The pass reads the open project's transcripts for the
+			// Replay list's followers and the project load's loads: those
+			// wait for its claims (which this count makes, or ends)
+			// rather than read them first.
+			followers, loads = o.pass.Followers, s.Env.Loads
+			followers.Expect()
+			loads.Expect()
+		}
 		cmds = append(cmds, func() tea.Msg {
+			defer followers.Resolve()
+			defer loads.Resolve()
 			slots <- struct{}{}
 			defer func() { <-slots }()
 			return OverviewLine{gen: gen, line: engov.Compute(s, id)}

@@ -32,10 +32,17 @@ type Sessions struct {
 	// homeDir (NewSessionsOn; nil: none).
 	cache   *diskcache.Store
 	homeDir string
+	// handoff has the followers the Overview's pass built (nil: none).
+	handoff *enginesessions.Handoff
 }
 
 // NewSessions returns a feed with no project read.
 func NewSessions() *Sessions { return &Sessions{} }
+
+// TakeFrom makes a full load take the followers h holds (the Overview's
+// pass read those transcripts to their end) instead of reading them
+// again.
+func (s *Sessions) TakeFrom(h *enginesessions.Handoff) { s.handoff = h }
 
 // SessionsReq asks for a project's sessions: all of them (Full), or the
 // sessions IDs whose transcripts changed.
@@ -91,6 +98,7 @@ func (s *Sessions) Loaded(msg SessionsLoaded) {
 func (s *Sessions) Load(fsys fs.FS, r SessionsReq) tea.Cmd {
 	if r.Full || s.slug != r.Slug {
 		cache, homeDir := s.cache, s.homeDir
+		handoff := s.handoff
 		return func() tea.Msg {
 			sf, _ := model.FindProjectSessionFiles(fsys, r.Slug)
 			// A session's .replaced copies (the client's local GC kept
@@ -99,7 +107,9 @@ func (s *Sessions) Load(fsys fs.FS, r SessionsReq) tea.Cmd {
 			fw := make(map[string]*enginesessions.Follower, len(ts))
 			out := make([]replay.Session, len(ts))
 			for i, t := range ts {
-				fw[t.Path] = enginesessions.NewFollower()
+				if fw[t.Path] = handoff.Take(t); fw[t.Path] == nil {
+					fw[t.Path] = enginesessions.NewFollower()
+				}
 				out[i].File = t
 			}
 			summarizeListed(fsys, cache, homeDir, r.Slug, out, fw)

@@ -1,10 +1,16 @@
 package feed
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/memscope/memscope/engine/homepass"
+	enginesessions "github.com/memscope/memscope/engine/sessions"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
@@ -92,3 +98,64 @@ func TestSessionsFeedReadsTheSessionsNamed(t *testing.T) {
 		t.Errorf("a full load: %v", records())
 	}
 }
+
+// A full load after the Overview's pass took the followers it built
+// (Sessions.TakeFrom): it reads none of the project's transcripts again
+// beyond the head each follower checks, and lists what a load reading
+// them itself lists. (Before, the list read each transcript whole the
+// pass had just read.)
+func TestSessionsFullLoadTakesThePassFollowers(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var want int64
+	for i, id := range []string{"aaaaaaaa-0000-4000-8000-000000000001", "bbbbbbbb-0000-4000-8000-000000000002"} {
+		var body strings.Builder
+		for j := range 50 + i*30 {
+			fmt.Fprintf(&body, `{"type":"user","uuid":"u%d-%d","sessionId":"%s","timestamp":"2026-03-01T10:%02d:00.000Z","cwd":"/w/p","message":{"role":"user","content":"hi %d"}}`+"\n", i, j, id, j%60, j)
+		}
+		p := filepath.Join(dir, "projects", "-w-p", id+".jsonl")
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body.String()), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		want += int64(body.Len())
+	}
+	fsys := model.HomeFS(dir)
+	alone, _ := NewSessions().Load(fsys, SessionsReq{Slug: "-w-p", Full: true})().(SessionsLoaded)
+	h := enginesessions.NewHandoff()
+	files, _ := model.FindTranscripts(fsys)
+	if _, err := homepass.Run(fsys, files, 2, readAll{}, h.Feed("-w-p")); err != nil {
+		t.Fatal(err)
+	}
+	rc := &testenv.ReadCounter{FS: fsys, Count: func(name string) bool { return strings.HasSuffix(name, ".jsonl") }}
+	s := NewSessions()
+	s.TakeFrom(h)
+	got, _ := s.Load(rc, SessionsReq{Slug: "-w-p", Full: true})().(SessionsLoaded)
+	// What is left: the head each follower checks, and the end each
+	// session's last activity is read from (enginesessions.LastActive:
+	// 64 KiB, the whole of these small files).
+	var bound int64
+	for _, f := range files {
+		bound += min(f.Size, model.TailHeadMax) + min(f.Size, 64<<10)
+	}
+	if n := rc.N.Load(); n > bound {
+		t.Errorf("the full load after the pass read %d transcript bytes (they hold %d), want at most %d: the heads its followers check and the ends LastActive reads", n, want, bound)
+	}
+	if !reflect.DeepEqual(got.Sessions, alone.Sessions) {
+		t.Errorf("with the pass's followers the load listed\n%+v\nalone\n%+v", got.Sessions, alone.Sessions)
+	}
+}
+
+// readAll wants every file (the passes that have the shared reader read
+// them), so that the followers' feed, which rides on them, is fed.
+type readAll struct{}
+
+func (readAll) Want(model.TranscriptFile, model.FileStamp) homepass.File { return nopFile{} }
+func (readAll) Done() error                                              { return nil }
+
+type nopFile struct{}
+
+func (nopFile) Line(model.Line)        {}
+func (nopFile) End(int64, error, bool) {}
