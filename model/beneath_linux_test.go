@@ -4,6 +4,7 @@ package model
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -151,4 +152,51 @@ func TestHeldHomeIsTheHomeHeld(t *testing.T) {
 	} else {
 		release()
 	}
+}
+
+// Every reopen goes through the one descriptor of /proc/self/fd held
+// for the process (a lookup of the descriptor's number), not a walk of
+// /proc/self/fd/N from the root: the process holds one descriptor of its
+// own fd folder, opened once however many files are opened, and what is
+// read is the file asked for.
+func TestReopenBeneathHoldsProcFD(t *testing.T) {
+	if noOpenat2.Load() {
+		t.Skip("this kernel has no openat2: files are opened by ResolveInside's way, not reopened")
+	}
+	home, _ := beneathHome(t)
+	for range 5 {
+		for _, n := range []string{"a/b/f.md", "a/rel.md", "a/bdir/f.md"} {
+			f, ok, err := reopenBeneath(home, n, filepath.Join(home, n), false)
+			if !ok || err != nil {
+				t.Fatalf("%s: ok %v, %v", n, ok, err)
+			}
+			data, err := io.ReadAll(f)
+			f.Close()
+			if err != nil || string(data) != "inside" {
+				t.Fatalf("%s: read %q, %v", n, data, err)
+			}
+		}
+	}
+	if held := procFDsHeld(t); held != 1 {
+		t.Errorf("%d descriptors of the process's fd folder held, want 1", held)
+	}
+	if n := procFDOpens.Load(); n != 1 {
+		t.Errorf("/proc/self/fd opened %d times, want once for the process", n)
+	}
+}
+
+// procFDsHeld counts the process's descriptors of its own fd folder.
+func procFDsHeld(t *testing.T) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, held := fmt.Sprintf("/proc/%d/fd", os.Getpid()), 0
+	for _, e := range ents {
+		if target, err := os.Readlink("/proc/self/fd/" + e.Name()); err == nil && target == want {
+			held++
+		}
+	}
+	return held
 }
