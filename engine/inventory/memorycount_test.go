@@ -1,0 +1,116 @@
+package inventory
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/memscope/memscope/engine/internal/enginetest"
+	"github.com/memscope/memscope/model"
+)
+
+// statCounter counts the names looked up (fs.Stat) through an fs.FS.
+type statCounter struct {
+	fs.FS
+	mu     sync.Mutex
+	looked []string
+}
+
+func (c *statCounter) Stat(name string) (fs.FileInfo, error) {
+	c.mu.Lock()
+	c.looked = append(c.looked, name)
+	c.mu.Unlock()
+	return fs.Stat(c.FS, name)
+}
+
+func (c *statCounter) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(c.FS, name) }
+
+// countMemoryByStat is CountMemory as it was: every topic file looked up
+// through the file system (the answer CountMemory must keep).
+func countMemoryByStat(fsys fs.FS, dir string) MemoryCount {
+	var c MemoryCount
+	fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return nil
+		}
+		rel := strings.TrimPrefix(p, dir+"/")
+		if d.IsDir() {
+			if !model.IsMemoryTopicPath(rel + "/x.md") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !model.IsMemoryTopicPath(rel) {
+			return nil
+		}
+		info, err := fs.Stat(fsys, p)
+		if err != nil || !info.Mode().IsRegular() {
+			return nil
+		}
+		c.Files++
+		c.Bytes += info.Size()
+		return nil
+	})
+	return c
+}
+
+// CountMemory looks up through the home only the names that are
+// symbolic links: a plain file's own folder entry gives its size (one
+// lstat instead of the home's three-call lookup), and the count is the
+// lookup's, links in and out of the home, a link to a folder and a pipe
+// included.
+func TestCountMemoryLooksUpOnlyLinks(t *testing.T) {
+	root := t.TempDir()
+	home := filepath.Join(root, "h")
+	enginetest.WriteTree(t, root, map[string]string{
+		"h/memory/MEMORY.md":    "- x\n",
+		"h/memory/a.md":         "aaaa",
+		"h/memory/b.md":         "bb",
+		"h/memory/sub/c.md":     "ccccccc",
+		"h/memory/team/t.md":    "t",
+		"h/memory/notes.txt":    "not a memory",
+		"h/memory/.hidden/d.md": "d",
+		"h/elsewhere/e.md":      "eeeee",
+		"h/elsewhere/dir/f.md":  "f",
+		"outside.md":            "out of the home",
+	})
+	for link, target := range map[string]string{
+		"h/memory/in.md":     "../elsewhere/e.md",
+		"h/memory/out.md":    "../../outside.md",
+		"h/memory/dir.md":    "../elsewhere/dir",
+		"h/memory/broken.md": "none.md",
+	} {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(home, "memory", "pipe.md"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sc := &statCounter{FS: model.HomeFS(home)}
+	got := CountMemory(sc, "memory")
+	want := countMemoryByStat(model.HomeFS(home), "memory")
+	// a.md, b.md, sub/c.md and the link inside (in.md -> e.md).
+	if got != want || want != (MemoryCount{Files: 4, Bytes: 4 + 2 + 7 + 5}) {
+		t.Errorf("counted %+v, the lookups count %+v (want 4 files, 18 bytes)", got, want)
+	}
+	// (The walk looks up the folder it starts at.)
+	var links []string
+	for _, n := range sc.looked {
+		switch n {
+		case "memory":
+			continue
+		case "memory/in.md", "memory/out.md", "memory/dir.md", "memory/broken.md":
+		default:
+			t.Errorf("looked up %s, which is no link: its folder entry says what it is", n)
+		}
+		links = append(links, n)
+	}
+	if len(links) != 4 {
+		t.Errorf("looked up %v, want the 4 links", sc.looked)
+	}
+}
