@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"strings"
 
 	"github.com/memscope/memscope/engine/ledger"
@@ -133,13 +132,11 @@ func runLostAll(e *env, opts replayOptions) (lostAllOut, error) {
 		return lostAllOut{}, err
 	}
 	defer o.close()
-	if e.getenv("GOGC") == "" {
-		// A run holds one transcript per worker at a time, whose records
-		// are garbage once its ledger is made: a collection at every
-		// doubling of that small heap is a tenth of a cold run's CPU
-		// (W: 6.1 -> 5.3 CPU-s at 400, peak RSS 57 -> 131 MB).
-		defer debug.SetGCPercent(debug.SetGCPercent(400))
-	}
+	// A run holds one transcript per worker at a time, whose records
+	// are garbage once its ledger is made: a collection at every
+	// doubling of that small heap is a tenth of a cold run's CPU (W: 6.1
+	// -> 5.3 CPU-s at 400, peak RSS 57 -> 131 MB).
+	defer e.raiseGC(400)()
 	ss, probs := ledger.Home(o.home.FS, o.home.Dir, e.cache(opts.lost.cache, o))
 	if probs == nil {
 		probs = []model.Problem{}

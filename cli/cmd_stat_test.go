@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -271,5 +272,38 @@ func TestStatCacheFolder(t *testing.T) {
 	}
 	if got := cacheFiles(claude); len(got) != 0 {
 		t.Errorf("wrote a cache inside the Claude home: %v", got)
+	}
+}
+
+// stat runs with the collector at statGCPercent unless GOGC is set (then
+// the environment's stands), and puts the old target back when it is
+// done. The target is read while the inventory runs, from the
+// environment it asks (inventory.Options.Getenv).
+func TestStatRaisesGCUnlessGOGCIsSet(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	for _, gogc := range []string{"", "100"} {
+		e, _, errb := testEnv(t)
+		during := -1
+		e.getenv = func(k string) string {
+			if k == "GOGC" {
+				return gogc
+			}
+			during = debug.SetGCPercent(100)
+			debug.SetGCPercent(during)
+			return ""
+		}
+		if code := run(e, []string{"stat", "--home", "../testdata/home", "--json", "--no-cache"}); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb)
+		}
+		want := statGCPercent
+		if gogc != "" {
+			want = 100
+		}
+		if during != want {
+			t.Errorf("GOGC=%q: the collector at %d during stat, want %d", gogc, during, want)
+		}
+		if after := debug.SetGCPercent(100); after != 100 {
+			t.Errorf("GOGC=%q: the collector left at %d after stat, want 100", gogc, after)
+		}
 	}
 }

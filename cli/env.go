@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -110,4 +111,17 @@ func (e *env) writer() model.WriteFS {
 		return model.OSWriteFS{}
 	}
 	return e.writes
+}
+
+// raiseGC sets the collector's target to percent for a one-shot
+// command's run, unless the environment sets GOGC, and returns what puts
+// the old one back. A command that reads a home once and leaves makes
+// garbage at a steady rate while its live heap stays small: at the
+// default the collector runs at every doubling of that small heap.
+func (e *env) raiseGC(percent int) (restore func()) {
+	if e.getenv("GOGC") != "" {
+		return func() {}
+	}
+	old := debug.SetGCPercent(percent)
+	return func() { debug.SetGCPercent(old) }
 }
