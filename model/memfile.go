@@ -266,7 +266,7 @@ func statAndRead(fsys fs.FS, name string) (fs.FileInfo, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	data, err := readBounded(f, name, MaxDocumentBytes)
+	data, err := readBoundedSized(f, name, MaxDocumentBytes, st.Size())
 	if err != nil {
 		return nil, nil, err
 	}
