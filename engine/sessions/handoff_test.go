@@ -209,6 +209,15 @@ func TestHandoffTakeWaitsForADuePass(t *testing.T) {
 	h.Expect()
 	got := make(chan *Follower)
 	go func() { got <- h.Take(tf) }()
+	// The Take waits for the pass (at most homepass.DueWait, 5 s):
+	// without the wait it answers at once, with no follower. A tenth of
+	// a second gives it the time to (a slow scheduler can only make the
+	// test miss that bug, never fail the right code).
+	select {
+	case f := <-got:
+		t.Fatalf("a Take asked while the pass was due answered before it began (follower %v)", f)
+	case <-time.After(100 * time.Millisecond):
+	}
 	if _, err := homepass.Run(home, files, 2, enginetest.ReadAll{}, h.Feed(slug)); err != nil {
 		t.Fatal(err)
 	}
