@@ -50,33 +50,13 @@ func TestOverviewLintLineIsLintsFromTheStart(t *testing.T) {
 			}
 		}
 	}
-	queue := []tea.Cmd{m.Init(), func() tea.Msg { return tea.WindowSizeMsg{Width: 120, Height: 40} }}
-	for steps := 0; len(queue) > 0; steps++ {
-		if steps > 2000 {
-			t.Fatal("commands do not settle")
-		}
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		msg := c()
-		if batch, ok := msg.(tea.BatchMsg); ok {
-			queue = append(queue, batch...)
-			continue
-		}
-		switch msg := msg.(type) {
-		case nil, reloadTickMsg, fileChangedMsg, statusTimerMsg:
-			continue
-		case feed.ProjectLoaded:
+	size := func() tea.Msg { return tea.WindowSizeMsg{Width: 120, Height: 40} }
+	drainSteps(t, m, tea.Batch(m.Init(), size), 2000, func(msg tea.Msg) {
+		if msg, ok := msg.(feed.ProjectLoaded); ok {
 			loads++
 			partial = partial || !msg.LoadsComplete()
 		}
-		next, c2 := m.Update(msg)
-		m = next.(Model)
-		queue = append(queue, c2)
-		check(m)
-	}
+	}, check)
 	// Since the Overview reads the open project's loads through the
 	// project feed's cache (bf72bc0), this start's first project load
 	// finds them read and is complete; a partial first load (a busier

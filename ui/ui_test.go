@@ -91,9 +91,17 @@ func drain(t testing.TB, m Model, cmd tea.Cmd) Model {
 // drainWith is drain that shows seen every message before Update.
 func drainWith(t testing.TB, m Model, cmd tea.Cmd, seen func(tea.Msg)) Model {
 	t.Helper()
+	return drainSteps(t, m, cmd, 1000, seen, nil)
+}
+
+// drainSteps is drain of at most maxSteps commands that shows seen (when
+// set) every message before Update and after (when set) the model after
+// it.
+func drainSteps(t testing.TB, m Model, cmd tea.Cmd, maxSteps int, seen func(tea.Msg), after func(Model)) Model {
+	t.Helper()
 	queue := []tea.Cmd{cmd}
 	for steps := 0; len(queue) > 0; steps++ {
-		if steps > 1000 {
+		if steps > maxSteps {
 			t.Fatal("commands do not settle")
 		}
 		c := queue[0]
@@ -119,6 +127,9 @@ func drainWith(t testing.TB, m Model, cmd tea.Cmd, seen func(tea.Msg)) Model {
 		next, c2 := m.Update(msg)
 		m = next.(Model)
 		queue = append(queue, c2)
+		if after != nil {
+			after(m)
+		}
 	}
 	return m
 }
