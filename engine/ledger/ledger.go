@@ -271,6 +271,8 @@ func afterRecords(t *model.Transcript, r *model.Record) (after, attached []*mode
 // for the survival tests.
 type afterText struct {
 	raw, norm string
+	// grams are norm's four-byte windows, made on the first names.
+	grams gramSet
 	// sentences are the content words of each sentence of the after-text,
 	// made on the first survival test.
 	sentences []extract.Terms
@@ -413,7 +415,7 @@ var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': t
 // names reports whether the after-text contains s (normalised).
 func (a *afterText) names(s string) bool {
 	n := normalize(s)
-	return n != "" && strings.Contains(a.norm, n)
+	return n != "" && a.holds(n)
 }
 
 // survives is the test for instructions and todos: the after-text contains
