@@ -73,7 +73,10 @@ func runReplayCommand(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		return e.output(opts.json, out, func(w io.Writer) { printLostAll(w, out) })
+		if opts.json {
+			return writeJSONPart(e.stdout, lostAllJSON(out))
+		}
+		return e.output(false, out, func(w io.Writer) { printLostAll(w, out) })
 	}
 	out, err := runLost(e, opts)
 	if err != nil {
