@@ -15,9 +15,9 @@ import (
 const lostSessionPrefix = "    "
 
 // lostAllJSON is out as writeJSON prints it, byte for byte, with each
-// session's JSON made ahead by one worker per CPU: on a home of
-// hundreds of compacted transcripts the encoding (reflection over every
-// item) is a run's last, single-threaded step.
+// session's JSON made ahead (lostAppender, else encoding/json) by one
+// worker per CPU: on a home of hundreds of compacted transcripts the
+// encoding is a run's last, single-threaded step.
 func lostAllJSON(out lostAllOut) jsonPart {
 	if len(out.Sessions) == 0 {
 		return jsonValue(out)
@@ -30,6 +30,7 @@ func lostAllJSON(out lostAllOut) jsonPart {
 	for range min(runtime.GOMAXPROCS(0), len(parts)) {
 		wg.Go(func() {
 			var buf bytes.Buffer
+			w := lostAppender{prefix: lostSessionPrefix}
 			for {
 				next.Lock()
 				j := i
@@ -37,6 +38,11 @@ func lostAllJSON(out lostAllOut) jsonPart {
 				next.Unlock()
 				if j >= len(parts) {
 					return
+				}
+				w.b = w.b[:0]
+				if w.session(out.Sessions[j]) {
+					parts[j] = bytes.Clone(escapeTerminalRunes(w.b))
+					continue
 				}
 				buf.Reset()
 				errs[j] = jsonValue(out.Sessions[j])(&buf, lostSessionPrefix)

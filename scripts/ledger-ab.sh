@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Two memscope builds side by side on the loss ledger of a whole home,
+# `replay --lost --all --json --no-cache` (the cold run of
+# scripts/ledger-bench.sh), beside `cat` of every transcript (the floor):
+# runs alternate (cat, a, b, cat, a, b...), so a change of load hits both
+# builds alike. Prints the median CPU (user + system), wall time and
+# peak RSS of each, the wall ratio to cat's (the issue's figure: at most
+# 3 x), the load before and after, and checks both builds print the
+# same JSON.
+#
+#   A_BIN=/tmp/main-memscope B_BIN=/tmp/branch-memscope HOME_DIR=.cache/bench/W scripts/ledger-ab.sh
+#   RUNS=5 (default 3)
+#   REALTIME=1: every command on both cores at real-time priority (chrt
+#   -f 10, root only), so the other work of a shared machine does not
+#   preempt it
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-3}
+: "${A_BIN:?A_BIN: the first memscope binary}" "${B_BIN:?B_BIN: the second memscope binary}" "${HOME_DIR:?HOME_DIR: the home to read}"
+command -v /usr/bin/time >/dev/null || { echo "ledger-ab: /usr/bin/time is required (Debian package time)" >&2; exit 1; }
+H=$(cd "$HOME_DIR" && pwd)
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+mapfile -t FILES < <(find "$H/projects" -name '*.jsonl' -type f)
+cat "${FILES[@]}" >/dev/null # the page cache warm
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+ALONE=()
+[ -n "${REALTIME:-}" ] && ALONE=(chrt -f 10)
+# run LABEL OUT CMD...: one run, "LABEL cpu wall rss-kB" on stdout.
+run() {
+	local label=$1 out=$2
+	shift 2
+	/usr/bin/time -f '%U %S %e %M' -o "$TMP/t" "${ALONE[@]}" "$@" >"$out"
+	awk -v l="$label" '{printf "%s %.2f %.2f %d\n", l, $1 + $2, $3, $4}' "$TMP/t"
+}
+for _ in $(seq "$RUNS"); do
+	run cat /dev/null cat "${FILES[@]}"
+	run a "$TMP/a.json" "$A_BIN" replay --lost --all --json --no-cache --home "$H"
+	run b "$TMP/b.json" "$B_BIN" replay --lost --all --json --no-cache --home "$H"
+	cmp -s "$TMP/a.json" "$TMP/b.json" || echo "ledger-ab: the two builds print different JSON" >&2
+done >"$TMP/runs"
+LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+med() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+col() { awk -v l="$1" -v c="$2" '$1 == l {print $c}' "$TMP/runs" | med; }
+CAT=$(col cat 3)
+echo "### replay --lost --all --json --no-cache, ${#FILES[@]} transcripts of $H, $(date -u +%Y-%m-%dT%H:%MZ)"
+echo
+echo "- a = $A_BIN, b = $B_BIN; $(nproc) CPUs, load average before: $LOAD_BEFORE; after: $LOAD_AFTER; medians of $RUNS alternated runs${REALTIME:+, at real-time priority (chrt -f 10)}"
+echo
+echo "| command | CPU | wall | wall × cat | peak RSS |"
+echo "|---|---:|---:|---:|---:|"
+echo "| \`cat\` (the floor) | $(col cat 2) s | $CAT s | 1 | |"
+for b in a b; do
+	w=$(col "$b" 3)
+	echo "| $b | $(col "$b" 2) s | $w s | $(awk -v a="$w" -v c="$CAT" 'BEGIN {printf "%.2f", a / c}') | $(($(col "$b" 4) / 1024)) MB |"
+done
