@@ -17,6 +17,7 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/memscope/memscope/engine/extract"
 	"github.com/memscope/memscope/engine/timeline"
@@ -281,6 +282,7 @@ type afterText struct {
 
 func newAfterText(after []*model.Record) *afterText {
 	var b strings.Builder
+	b.Grow(afterTextLen(after))
 	for _, r := range after {
 		for _, m := range r.EarlierMessages {
 			b.WriteString(m.Text)
@@ -298,6 +300,24 @@ func newAfterText(after []*model.Record) *afterText {
 	}
 	s := b.String()
 	return &afterText{raw: s, norm: normalize(s)}
+}
+
+// afterTextLen is the length of newAfterText's text of after, so it is
+// made in one allocation (a preserved segment can be megabytes).
+func afterTextLen(after []*model.Record) int {
+	n := 0
+	for _, r := range after {
+		for _, m := range r.EarlierMessages {
+			n += len(m.Text) + 1
+		}
+		if r.Message == nil {
+			continue
+		}
+		for _, blk := range r.Message.Content {
+			n += len(blk.Text) + len(blk.Input) + 2
+		}
+	}
+	return n
 }
 
 // splitSentences cuts the after-text after ".", "!" or "?" followed by
@@ -364,7 +384,7 @@ func normalize(s string) string {
 		}
 		i += size
 	}
-	return string(b)
+	return bytesString(b)
 }
 
 // normalizeASCII is normalize of ASCII text in one pass, without the
@@ -390,8 +410,12 @@ func normalizeASCII(s string) (string, bool) {
 		gap = false
 		b = append(b, c)
 	}
-	return string(b), true
+	return bytesString(b), true
 }
+
+// bytesString is b as a string without a copy: for a buffer made to be
+// returned as one and never written again (as strings.Builder does).
+func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // normal reports whether s is its own normalize: ASCII without capitals
 // or white space but single spaces between words (most paths and
@@ -422,8 +446,11 @@ func (a *afterText) names(s string) bool {
 // the sentence (normalised: lower case, white space folded), or one
 // sentence of it holds at least SurviveShare of the sentence's content
 // words (extract.TermsOf: stemmed, stop words out, negations kept).
-func (a *afterText) survives(s string) bool {
-	if a.names(s) {
+func (a *afterText) survives(s string) bool { return a.survivesNorm(s, normalize(s)) }
+
+// survivesNorm is survives of s whose normalize is n.
+func (a *afterText) survivesNorm(s, n string) bool {
+	if n != "" && a.holds(n) {
 		return true
 	}
 	if !a.split {
@@ -456,7 +483,7 @@ func (b *Boundary) rules(before []*model.Record, at *afterText) []Item {
 			if _, dup := seen[key]; !dup {
 				b.Had[KindRule]++
 			}
-			if at.survives(in.Sentence) {
+			if at.survivesNorm(in.Sentence, key) {
 				continue
 			}
 			it := Item{Kind: KindRule, Text: in.Sentence, Detail: in.Reason, Line: r.Line, UUID: r.UUID}
@@ -582,8 +609,8 @@ func (b *Boundary) files(uses []toolUse, at *afterText) []Item {
 // leaves the path to search.
 func (a *afterText) namesFile(p string) bool {
 	base := baseName(p)
-	if base == p || normalize(base) != "" {
-		return a.names(base)
+	if n := normalize(base); base == p || n != "" {
+		return n != "" && a.holds(n)
 	}
 	return a.names(p)
 }
