@@ -44,6 +44,41 @@ func (w *lostAppender) str(s string) { w.b = appendJSONString(w.b, s) }
 func (w *lostAppender) int(n int64)  { w.b = strconv.AppendInt(w.b, n, 10) }
 func (w *lostAppender) bool(v bool)  { w.b = strconv.AppendBool(w.b, v) }
 
+// field writes the string member k at depth (omitted when empty and
+// omitEmpty, as the json tag's omitempty does).
+func (w *lostAppender) field(first bool, depth int, k, v string, omitEmpty bool) {
+	if omitEmpty && v == "" {
+		return
+	}
+	w.key(first, depth, k)
+	w.str(v)
+}
+
+// appendList writes list, a member's value at depth: null when nil, []
+// when empty, else one element a line (one writes it; false stops).
+func appendList[T any](w *lostAppender, depth int, list []T, one func(*T, int) bool) bool {
+	switch {
+	case list == nil:
+		w.b = append(w.b, "null"...)
+	case len(list) == 0:
+		w.b = append(w.b, "[]"...)
+	default:
+		w.b = append(w.b, '[')
+		for i := range list {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			w.nl(depth + 1)
+			if !one(&list[i], depth+1) {
+				return false
+			}
+		}
+		w.nl(depth)
+		w.b = append(w.b, ']')
+	}
+	return true
+}
+
 // session writes s at depth 0; false when encoding/json would fail.
 func (w *lostAppender) session(s ledger.Session) bool {
 	w.b = append(w.b, '{')
@@ -52,23 +87,8 @@ func (w *lostAppender) session(s ledger.Session) bool {
 		return false
 	}
 	w.key(false, 1, "boundaries")
-	if s.Boundaries == nil {
-		w.b = append(w.b, "null"...)
-	} else if len(s.Boundaries) == 0 {
-		w.b = append(w.b, "[]"...)
-	} else {
-		w.b = append(w.b, '[')
-		for i := range s.Boundaries {
-			if i > 0 {
-				w.b = append(w.b, ',')
-			}
-			w.nl(2)
-			if !w.boundary(&s.Boundaries[i], 2) {
-				return false
-			}
-		}
-		w.nl(1)
-		w.b = append(w.b, ']')
+	if !appendList(w, 1, s.Boundaries, w.boundary) {
+		return false
 	}
 	w.nl(0)
 	w.b = append(w.b, '}')
@@ -77,24 +97,12 @@ func (w *lostAppender) session(s ledger.Session) bool {
 
 func (w *lostAppender) file(f model.TranscriptFile, d int) bool {
 	w.b = append(w.b, '{')
-	w.key(true, d+1, "path")
-	w.str(f.Path)
-	if f.ProjectSlug != "" {
-		w.key(false, d+1, "projectSlug")
-		w.str(f.ProjectSlug)
-	}
-	w.key(false, d+1, "sessionId")
-	w.str(f.SessionID)
-	if f.AgentID != "" {
-		w.key(false, d+1, "agentId")
-		w.str(f.AgentID)
-	}
-	if f.MetaPath != "" {
-		w.key(false, d+1, "metaPath")
-		w.str(f.MetaPath)
-	}
-	w.key(false, d+1, "kind")
-	w.str(string(f.Kind))
+	w.field(true, d+1, "path", f.Path, false)
+	w.field(false, d+1, "projectSlug", f.ProjectSlug, true)
+	w.field(false, d+1, "sessionId", f.SessionID, false)
+	w.field(false, d+1, "agentId", f.AgentID, true)
+	w.field(false, d+1, "metaPath", f.MetaPath, true)
+	w.field(false, d+1, "kind", string(f.Kind), false)
 	w.key(false, d+1, "size")
 	w.int(f.Size)
 	w.key(false, d+1, "modTime")
@@ -112,8 +120,7 @@ func (w *lostAppender) boundary(b *ledger.Boundary, d int) bool {
 	w.b = append(w.b, '{')
 	w.key(true, d+1, "index")
 	w.int(int64(b.Index))
-	w.key(false, d+1, "uuid")
-	w.str(b.UUID)
+	w.field(false, d+1, "uuid", b.UUID, false)
 	w.key(false, d+1, "line")
 	w.int(int64(b.Line))
 	if !b.Time.IsZero() {
@@ -124,8 +131,7 @@ func (w *lostAppender) boundary(b *ledger.Boundary, d int) bool {
 		}
 		w.b = append(w.b, t...)
 	}
-	w.key(false, d+1, "compaction")
-	w.str(string(b.Compaction))
+	w.field(false, d+1, "compaction", string(b.Compaction), false)
 	if b.Sidechain {
 		w.key(false, d+1, "sidechain")
 		w.bool(true)
@@ -167,72 +173,37 @@ func (w *lostAppender) boundary(b *ledger.Boundary, d int) bool {
 		w.b = append(w.b, '}')
 	}
 	w.key(false, d+1, "lost")
-	switch {
-	case b.Lost == nil:
-		w.b = append(w.b, "null"...)
-	case len(b.Lost) == 0:
-		w.b = append(w.b, "[]"...)
-	default:
-		w.b = append(w.b, '[')
-		for i := range b.Lost {
-			if i > 0 {
-				w.b = append(w.b, ',')
-			}
-			w.nl(d + 2)
-			w.item(&b.Lost[i], d+2)
-		}
-		w.nl(d + 1)
-		w.b = append(w.b, ']')
-	}
+	appendList(w, d+1, b.Lost, w.item)
 	w.key(false, d+1, "memory")
-	switch {
-	case b.Memory == nil:
-		w.b = append(w.b, "null"...)
-	case len(b.Memory) == 0:
-		w.b = append(w.b, "[]"...)
-	default:
-		w.b = append(w.b, '[')
-		for i, m := range b.Memory {
-			if i > 0 {
-				w.b = append(w.b, ',')
-			}
-			w.nl(d + 2)
-			w.b = append(w.b, '{')
-			w.key(true, d+3, "path")
-			w.str(m.Path)
-			w.key(false, d+3, "type")
-			w.str(m.Type)
-			w.key(false, d+3, "before")
-			w.bool(m.Before)
-			w.key(false, d+3, "after")
-			w.bool(m.After)
-			w.nl(d + 2)
-			w.b = append(w.b, '}')
-		}
-		w.nl(d + 1)
-		w.b = append(w.b, ']')
-	}
+	appendList(w, d+1, b.Memory, w.memory)
 	w.nl(d)
 	w.b = append(w.b, '}')
 	return true
 }
 
-func (w *lostAppender) item(it *ledger.Item, d int) {
+func (w *lostAppender) item(it *ledger.Item, d int) bool {
 	w.b = append(w.b, '{')
-	w.key(true, d+1, "id")
-	w.str(it.ID)
-	w.key(false, d+1, "kind")
-	w.str(string(it.Kind))
-	w.key(false, d+1, "text")
-	w.str(it.Text)
-	if it.Detail != "" {
-		w.key(false, d+1, "detail")
-		w.str(it.Detail)
-	}
+	w.field(true, d+1, "id", it.ID, false)
+	w.field(false, d+1, "kind", string(it.Kind), false)
+	w.field(false, d+1, "text", it.Text, false)
+	w.field(false, d+1, "detail", it.Detail, true)
 	w.key(false, d+1, "line")
 	w.int(int64(it.Line))
-	w.key(false, d+1, "uuid")
-	w.str(it.UUID)
+	w.field(false, d+1, "uuid", it.UUID, false)
 	w.nl(d)
 	w.b = append(w.b, '}')
+	return true
+}
+
+func (w *lostAppender) memory(m *ledger.MemoryFile, d int) bool {
+	w.b = append(w.b, '{')
+	w.field(true, d+1, "path", m.Path, false)
+	w.field(false, d+1, "type", m.Type, false)
+	w.key(false, d+1, "before")
+	w.bool(m.Before)
+	w.key(false, d+1, "after")
+	w.bool(m.After)
+	w.nl(d)
+	w.b = append(w.b, '}')
+	return true
 }
