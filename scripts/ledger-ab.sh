@@ -13,6 +13,9 @@
 #   REALTIME=1: every command on both cores at real-time priority (chrt
 #   -f 10, root only), so the other work of a shared machine does not
 #   preempt it
+#   VALGRIND=1: also one run of each build under cachegrind (valgrind
+#   --tool=cachegrind --cache-sim=no, GOMAXPROCS=2): the instructions
+#   it executes, which the load does not change (minutes a run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
@@ -54,3 +57,29 @@ for b in a b; do
 	w=$(col "$b" 3)
 	echo "| $b | $(col "$b" 2) s | $w s | $(awk -v a="$w" -v c="$CAT" 'BEGIN {printf "%.2f", a / c}') | $(($(col "$b" 4) / 1024)) MB |"
 done
+if [ -n "${VALGRIND:-}" ]; then
+	echo
+	for b in a b; do
+		bin=$A_BIN
+		[ "$b" = b ] && bin=$B_BIN
+		GOMAXPROCS=2 valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$TMP/cg-$b" "$bin" replay --lost --all --json --no-cache --home "$H" 2>"$TMP/vg" >/dev/null
+		echo "- $b under cachegrind: $(awk '/I *refs/ {print $NF}' "$TMP/vg") instructions; by function (M):"
+		# The groups of docs/PERFORMANCE.md's i32m section, from
+		# cg_annotate's function list.
+		cg_annotate --threshold=0 "$TMP/cg-$b" 2>/dev/null | awk '
+			/file:function/ {p = 1; next}
+			p && /^$/ {exit} # the function list ends; the annotated sources follow
+			p && /^ *[0-9,]+ \(/ {
+				n = $1; gsub(",", "", n)
+				if ($0 ~ /encoding\/json|lostAppender|appendJSONString|escapeTerminalRunes|needsRuneEscape|cli\.appendList/) g["the answer'"'"'s JSON"] += n
+				else if ($0 ~ /jsonscan/) g["jsonscan"] += n
+				else if ($0 ~ /memscope\/model\./) g["model (decoder)"] += n
+				else if ($0 ~ /engine\/extract|engine\/scan|regexp/) g["instruction detector, regexp"] += n
+				else if ($0 ~ /engine\/ledger/) g["engine/ledger"] += n
+				else if ($0 ~ /stringslite|indexbytebody|memeqbody|bytealg/) g["string searches"] += n
+				else if ($0 ~ /runtime\.(malloc|memclr|memmove|gc|scan|sweep)/) g["allocation, GC, copies"] += n
+				else g["other"] += n
+			}
+			END {for (k in g) printf "  - %s: %.0f\n", k, g[k] / 1e6}' | sort
+	done
+fi
