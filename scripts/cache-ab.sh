@@ -21,26 +21,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
 : "${A_BIN:?A_BIN: the first memscope binary}" "${B_BIN:?B_BIN: the second memscope binary}" "${HOME_DIR:?HOME_DIR: the home to read}"
-command -v /usr/bin/time >/dev/null || { echo "cache-ab: /usr/bin/time is required (Debian package time)" >&2; exit 1; }
-H=$(cd "$HOME_DIR" && pwd)
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-mapfile -t FILES < <(find "$H/projects" -name '*.jsonl' -type f)
-cat "${FILES[@]}" >/dev/null # the page cache warm for every row
-LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
-# run LABEL OUT CMD...: one run, "LABEL cpu wall rss-kB" on stdout.
 ALONE=()
 if [ -n "${ONE_CORE:-}" ]; then
 	ALONE=(env GOMAXPROCS=1 chrt -f 10 taskset -c 1)
 elif [ -n "${REALTIME:-}" ]; then
 	ALONE=(chrt -f 10)
 fi
-run() {
-	local label=$1 out=$2
-	shift 2
-	/usr/bin/time -f '%U %S %e %M' -o "$TMP/t" "${ALONE[@]}" "$@" >"$out"
-	awk -v l="$label" '{printf "%s %.2f %.2f %d\n", l, $1 + $2, $3, $4}' "$TMP/t"
-}
+. scripts/ab-lib.sh
+ab_home cache-ab
 for _ in $(seq "$RUNS"); do
 	run "cat" /dev/null cat "${FILES[@]}"
 	for cmd in sessions stat; do
@@ -60,8 +48,6 @@ for _ in $(seq "$RUNS"); do
 	done
 done >"$TMP/runs"
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
-med() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
-col() { awk -v l="$1" -v c="$2" '$1 == l {print $c}' "$TMP/runs" | med; }
 CAT=$(col cat 2)
 echo "### ${#FILES[@]} transcripts of $H, $(date -u +%Y-%m-%dT%H:%MZ); a = $A_BIN, b = $B_BIN"
 echo

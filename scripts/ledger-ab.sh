@@ -20,22 +20,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
 : "${A_BIN:?A_BIN: the first memscope binary}" "${B_BIN:?B_BIN: the second memscope binary}" "${HOME_DIR:?HOME_DIR: the home to read}"
-command -v /usr/bin/time >/dev/null || { echo "ledger-ab: /usr/bin/time is required (Debian package time)" >&2; exit 1; }
-H=$(cd "$HOME_DIR" && pwd)
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-mapfile -t FILES < <(find "$H/projects" -name '*.jsonl' -type f)
-cat "${FILES[@]}" >/dev/null # the page cache warm
-LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 ALONE=()
 [ -n "${REALTIME:-}" ] && ALONE=(chrt -f 10)
-# run LABEL OUT CMD...: one run, "LABEL cpu wall rss-kB" on stdout.
-run() {
-	local label=$1 out=$2
-	shift 2
-	/usr/bin/time -f '%U %S %e %M' -o "$TMP/t" "${ALONE[@]}" "$@" >"$out"
-	awk -v l="$label" '{printf "%s %.2f %.2f %d\n", l, $1 + $2, $3, $4}' "$TMP/t"
-}
+. scripts/ab-lib.sh
+ab_home ledger-ab
 for _ in $(seq "$RUNS"); do
 	run cat /dev/null cat "${FILES[@]}"
 	run a "$TMP/a.json" "$A_BIN" replay --lost --all --json --no-cache --home "$H"
@@ -43,8 +31,6 @@ for _ in $(seq "$RUNS"); do
 	cmp -s "$TMP/a.json" "$TMP/b.json" || echo "ledger-ab: the two builds print different JSON" >&2
 done >"$TMP/runs"
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
-med() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
-col() { awk -v l="$1" -v c="$2" '$1 == l {print $c}' "$TMP/runs" | med; }
 CAT=$(col cat 3)
 echo "### replay --lost --all --json --no-cache, ${#FILES[@]} transcripts of $H, $(date -u +%Y-%m-%dT%H:%MZ)"
 echo
