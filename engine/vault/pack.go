@@ -398,6 +398,8 @@ type packWriter struct {
 	// pack is written (several files are synced at once).
 	gate sync.RWMutex
 	mu   sync.Mutex
+	// sealing: one full pack is sealed at a time (flushFull).
+	sealing sync.Mutex
 	// parts are the pack's bytes as written so far (its header, then each
 	// compressed chunk), size their length: a pack is written part by
 	// part, so a sync that stores a few chunks holds a few chunks, not a
@@ -473,6 +475,10 @@ func newPackWriter(v *Vault, ix *index, now func() time.Time) *packWriter {
 	return p
 }
 
+// compressHook, when set, is called by a compressor before each job: a
+// test's seam.
+var compressHook func()
+
 // work compresses chunks and appends them to the pack.
 func (p *packWriter) work() {
 	defer p.workers.Done()
@@ -487,6 +493,9 @@ func (p *packWriter) work() {
 	var out bytes.Buffer
 	var dst []byte
 	for j := range p.jobs {
+		if compressHook != nil {
+			compressHook()
+		}
 		var err error
 		data := *j.buf
 		switch {
@@ -642,35 +651,21 @@ func (p *packWriter) flush() error {
 	return p.write(pk)
 }
 
-// flushFull seals the pack if it is still full once the chunks being
-// compressed are in (several adders may find it full at once: the first
-// seals it, the others find it emptied) and writes it in the background
-// while the next pack fills: a first sync's reading, cutting and
-// compressing go on while a full pack is written and synced. One pack is
-// written at a time (a second full pack waits for the first), so a sync
-// holds at most two packs in memory.
+// flushFull seals the pack if it is still full (several adders may find
+// it full at once: the first seals it, the others find it emptied) and
+// writes it in the background while the next pack fills: a first sync's
+// reading, cutting and compressing go on while a full pack is written
+// and synced. The pack is sealed as it is: the chunks being compressed
+// and the frame being filled go into the next pack (the sync's workers
+// went on adding chunks; before, every one of them waited while the
+// compressors drained). One pack is written at a time (a second full
+// pack waits for the first), so a sync holds at most two packs in
+// memory, and the adders wait with it.
 func (p *packWriter) flushFull() error {
-	p.gate.Lock()
-	defer p.gate.Unlock()
-	p.wg.Wait()
-	p.mu.Lock()
-	full := p.size >= packLimit
-	p.mu.Unlock()
-	if full {
-		// The frame being filled goes into this pack: every chunk
-		// pending then has its place.
-		p.sendFrame()
-		p.wg.Wait()
-	}
-	p.mu.Lock()
-	if p.size < packLimit {
-		err := p.err
-		p.mu.Unlock()
-		return err
-	}
-	p.mu.Unlock()
+	p.sealing.Lock()
+	defer p.sealing.Unlock()
 	p.writing.Wait()
-	pk, err := p.take()
+	pk, err := p.takeFull()
 	if err != nil || pk == nil {
 		return err
 	}
@@ -691,30 +686,57 @@ type sealedPack struct {
 	size    int
 }
 
-// take seals the pending pack under mu (seal).
+// take seals the pending pack under mu (seal), when it is full or all is
+// to be flushed (wait: no chunk is being compressed).
 func (p *packWriter) take() (*sealedPack, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.seal()
 }
 
-// seal takes the pending pack out of the writer (mu held, no chunk being
-// compressed): nil when nothing is pending (a sync that stored nothing
-// never reads the index). Its chunks stay found by add (p.sealed) until
-// they are in the index.
+// takeFull seals the pending pack under mu when it is full: the chunks
+// compressed so far (sealFull).
+func (p *packWriter) takeFull() (*sealedPack, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.size < packLimit {
+		return nil, p.err
+	}
+	return p.seal()
+}
+
+// seal takes the pending pack out of the writer (mu held): its parts
+// and the chunks they hold; nil when none is (a sync that stored nothing
+// never reads the index). Chunks still being compressed stay pending:
+// they go into the next pack's parts. The sealed chunks stay found by
+// add (p.sealed) until they are in the index.
 func (p *packWriter) seal() (*sealedPack, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
-	if len(p.pending) == 0 {
+	if len(p.pending) == 0 || len(p.parts) == 0 {
 		return nil, nil
 	}
 	if !p.ix.ready() {
 		return nil, p.ix.err
 	}
-	pk := &sealedPack{parts: p.parts, lines: p.lines.Bytes(), pending: p.pending, size: p.size}
+	placed, later := p.pending, map[key]loc{}
+	for k, l := range p.pending {
+		if l.stored < 0 {
+			later[k] = l
+		}
+	}
+	if len(later) > 0 {
+		placed = make(map[key]loc, len(p.pending)-len(later))
+		for k, l := range p.pending {
+			if l.stored >= 0 {
+				placed[k] = l
+			}
+		}
+	}
+	pk := &sealedPack{parts: p.parts, lines: p.lines.Bytes(), pending: placed, size: p.size}
 	p.sealed = pk.pending
-	p.pending = map[key]loc{}
+	p.pending = later
 	p.parts, p.size = nil, 0
 	p.lines = bytes.Buffer{}
 	return pk, nil

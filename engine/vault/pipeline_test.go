@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -221,5 +222,56 @@ func TestFirstSyncAllocatesLessThanItReads(t *testing.T) {
 	t.Logf("12 more files: %.0f bytes read, %.0f more allocated", read, more)
 	if more > read*3/2 {
 		t.Errorf("12 more files, %.0f bytes, made a first sync allocate %.0f bytes more (%.2f of them), want under 1.5", read, more, more/read)
+	}
+}
+
+// A full pack is sealed with the chunks compressed so far, without
+// waiting for those being compressed (they go into the next pack): here
+// one compression waits until the first pack is being written. Before,
+// the adder that found the pack full waited for every compression in
+// flight while the other workers waited for it, so the pack's write
+// could not begin (the guard turns that deadlock into a failure).
+func TestFullPackSealedWhileAFrameIsCompressed(t *testing.T) {
+	smallPacks(t)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	home := manySessions(t, 60)
+	packWritten := make(chan struct{})
+	var once sync.Once
+	w := &faultfs.FS{OnCall: func(step faultfs.Step, p string) {
+		if step == faultfs.StepCreateTemp && strings.Contains(p, ".pack") {
+			once.Do(func() { close(packWritten) })
+		}
+	}}
+	var jobs atomic.Int32
+	waited := atomic.Bool{}
+	compressHook = func() {
+		if jobs.Add(1) != 3 {
+			return
+		}
+		select {
+		case <-packWritten:
+		case <-time.After(deadlockGuard):
+			return
+		}
+		waited.Store(true)
+	}
+	t.Cleanup(func() { compressHook = nil })
+	v := openVault(t, w)
+	rep, err := v.Sync(SyncOptions{Home: homeOf(t, home), Now: t0})
+	if err != nil || len(rep.Problems) > 0 {
+		t.Fatalf("sync: %v %v", err, rep.Problems)
+	}
+	if !waited.Load() {
+		t.Errorf("no pack was written while the third frame was being compressed")
+	}
+	lines, _ := indexLines(v)
+	if ix, err := v.loadIndex(); err != nil || lines != len(ix.m) || rep.Chunks != lines {
+		t.Fatalf("%d index lines, %d reported: %v", lines, rep.Chunks, err)
+	}
+	if vr, err := v.Verify(); err != nil || !vr.OK() {
+		t.Fatalf("verify: %+v %v", vr, err)
+	}
+	if rs := syncHome(t, v, home, t0.Add(time.Hour)); rs.New+rs.Changed != 0 {
+		t.Errorf("a second sync stored again: %+v", rs)
 	}
 }
