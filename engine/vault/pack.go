@@ -100,8 +100,12 @@ func codecOf(head []byte) (codec, error) {
 
 // packLimit is the size at which a sync closes its pack and starts the
 // next: a sync holds at most two packs in memory (one being written, one
-// filling). A test lowers it to write many packs.
-var packLimit = 32 << 20
+// filling). The last pack of a sync is written and synced after the
+// home is read, while nothing else is left to do: 8 MiB (it was 32 MiB,
+// and a first sync's last pack took 60-80 ms to write and sync on the
+// bench machine; the packs before it are written while the sync goes
+// on). A test lowers it to write many packs.
+var packLimit = 8 << 20
 
 // maxIndexLine bounds an index line when it is read back.
 const maxIndexLine = 1 << 10
@@ -398,8 +402,12 @@ type packWriter struct {
 	// pack is written (several files are synced at once).
 	gate sync.RWMutex
 	mu   sync.Mutex
-	// sealing: one full pack is sealed at a time (flushFull).
-	sealing sync.Mutex
+	// sealing: one full pack is sealed at a time (flushFull); sealers
+	// are the seals a compressor started when its frame filled the pack,
+	// sealPending says one is on its way.
+	sealing     sync.Mutex
+	sealers     sync.WaitGroup
+	sealPending atomic.Bool
 	// parts are the pack's bytes as written so far (its header, then each
 	// compressed chunk), size their length: a pack is written part by
 	// part, so a sync that stores a few chunks holds a few chunks, not a
@@ -533,7 +541,20 @@ func (p *packWriter) work() {
 			p.pending[m.k] = loc{off: l.off, stored: l.stored, raw: m.raw, at: m.at, framed: true}
 			fmt.Fprintf(&p.lines, "%s %d %d %d %d\n", m.k, l.off, l.stored, m.raw, m.at)
 		}
+		full := p.size >= packLimit && p.err == nil
 		p.mu.Unlock()
+		if full && p.sealPending.CompareAndSwap(false, true) {
+			// The pack is full: it is sealed and written now, not at
+			// the next chunk added (the sync's last chunks may all be
+			// added before their frames are compressed, and the last
+			// pack, written once the home is read, would hold them all).
+			p.sealers.Add(1)
+			go func() {
+				defer p.sealers.Done()
+				defer p.sealPending.Store(false)
+				_ = p.flushFull() // its error is p.err: the next add or flush returns it
+			}()
+		}
 		p.wg.Done()
 	}
 }
@@ -543,6 +564,7 @@ func (p *packWriter) work() {
 func (p *packWriter) close() {
 	close(p.jobs)
 	p.workers.Wait()
+	p.sealers.Wait()
 	p.writing.Wait()
 }
 
@@ -608,11 +630,12 @@ func (p *packWriter) add(k key, data []byte) (bool, error) {
 	return true, nil
 }
 
-// frameTarget is the size at which a frame closes: frameTarget, or an
-// eighth of a pack when packs are smaller (a test's), so a pack still
-// fills frame by frame and is seen full soon after it is.
+// frameTarget is the size at which a frame closes: frameTarget, or half
+// a pack when packs are smaller (a test's), so a pack still fills frame
+// by frame (a frame of s2 is stored in about a quarter of its bytes)
+// and is seen full soon after it is.
 func (p *packWriter) frameTarget() int {
-	return min(frameTarget, packLimit/8)
+	return min(frameTarget, packLimit/2)
 }
 
 // takeFrame takes the frame being filled out of the writer as a job (mu
@@ -643,6 +666,7 @@ func (p *packWriter) flush() error {
 	defer p.gate.Unlock()
 	p.sendFrame()
 	p.wg.Wait()
+	p.sealers.Wait()
 	p.writing.Wait()
 	pk, err := p.take()
 	if err != nil || pk == nil {

@@ -3,6 +3,7 @@ package vault
 import (
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -19,11 +20,12 @@ import (
 )
 
 // smallPacks lowers packLimit for the test, so a small home fills many
-// packs.
+// packs, and frameTarget to an eighth of it (frames of a few KB, as the
+// tests had them when frames were an eighth of a pack).
 func smallPacks(t *testing.T) {
-	old := packLimit
-	packLimit = 32 << 10
-	t.Cleanup(func() { packLimit = old })
+	old, oldF := packLimit, frameTarget
+	packLimit, frameTarget = 32<<10, 4<<10
+	t.Cleanup(func() { packLimit, frameTarget = old, oldF })
 }
 
 // smallFrames lowers frameTarget for the test, so the frames' buffers
@@ -273,5 +275,45 @@ func TestFullPackSealedWhileAFrameIsCompressed(t *testing.T) {
 	}
 	if rs := syncHome(t, v, home, t0.Add(time.Hour)); rs.New+rs.Changed != 0 {
 		t.Errorf("a second sync stored again: %+v", rs)
+	}
+}
+
+// A first sync's packs close at 8 MiB (they were 32 MiB): the last one,
+// written and synced once the home is read, with nothing left to do
+// beside it, is small, and the ones before it are written while the
+// sync goes on. 20 MB of text s2 cannot shrink (random hex) fill three
+// packs at least (one, before); none holds more than packLimit and the
+// frames compressed while it was sealed (frames of 256 KiB here: 4 MiB
+// frames of random bytes are 4 MiB stored, half a pack each).
+func TestFirstSyncWritesPacksOf8MiB(t *testing.T) {
+	smallFrames(t)
+	home := filepath.Join(t.TempDir(), "home")
+	r := rand.New(rand.NewPCG(7, 7))
+	for f := range 5 {
+		sid := fmt.Sprintf("%08d-1111-4111-8111-111111111111", f)
+		var b []byte
+		for len(b) < 4<<20 {
+			raw := make([]byte, 200+r.IntN(3000))
+			for i := range raw {
+				raw[i] = byte(r.Uint32())
+			}
+			b = fmt.Appendf(b, `{"type":"user","sessionId":"%s","text":"%x"}`+"\n", sid, raw)
+		}
+		write(t, home, "projects/"+proj+"/"+sid+".jsonl", string(b), t0)
+	}
+	v := openVault(t, nil)
+	syncHome(t, v, home, t0)
+	packs, _ := filepath.Glob(filepath.Join(v.Dir, packsDir, "*.pack"))
+	if len(packs) < 3 {
+		t.Errorf("%d packs for 20 MB that do not compress, want 3 or more (packs of 8 MiB)", len(packs))
+	}
+	inFlight := 2 * runtime.GOMAXPROCS(0) * (frameTarget + maxChunk) * 11 / 10
+	for _, p := range packs {
+		if info, err := os.Stat(p); err != nil || info.Size() > int64(packLimit+inFlight) {
+			t.Errorf("pack %s: %d bytes, over %d", filepath.Base(p), info.Size(), packLimit+inFlight)
+		}
+	}
+	if vr, err := v.Verify(); err != nil || !vr.OK() {
+		t.Fatalf("verify: %+v %v", vr, err)
 	}
 }
