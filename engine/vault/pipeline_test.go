@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -312,6 +313,50 @@ func TestFirstSyncWritesPacksOf8MiB(t *testing.T) {
 		if info, err := os.Stat(p); err != nil || info.Size() > int64(packLimit+inFlight) {
 			t.Errorf("pack %s: %d bytes, over %d", filepath.Base(p), info.Size(), packLimit+inFlight)
 		}
+	}
+	if vr, err := v.Verify(); err != nil || !vr.OK() {
+		t.Fatalf("verify: %+v %v", vr, err)
+	}
+}
+
+// A sync encodes its state's records while its last pack is written
+// and synced (before, after: the encoding was the last step alone):
+// here the pack's index waits, before it is renamed into place, for the
+// records to be encoded. The state is written after the pack, and the
+// vault verifies.
+func TestStateEncodedWhileTheLastPackIsWritten(t *testing.T) {
+	home := manySessions(t, 12)
+	encoded := make(chan struct{})
+	var once sync.Once
+	stateEncodedHook = func() { once.Do(func() { close(encoded) }) }
+	t.Cleanup(func() { stateEncodedHook = nil })
+	var order []string
+	overlapped := false
+	w := &faultfs.FS{OnCall: func(step faultfs.Step, p string) {
+		if step != faultfs.StepRename {
+			return
+		}
+		if d := filepath.Base(filepath.Dir(p)); d == packsDir || d == stateDir {
+			order = append(order, d)
+		}
+		if strings.Contains(filepath.Base(p), ".idx") && !overlapped {
+			select {
+			case <-encoded:
+				overlapped = true
+			case <-time.After(deadlockGuard):
+			}
+		}
+	}}
+	v := openVault(t, w)
+	rep, err := v.Sync(SyncOptions{Home: homeOf(t, home), Now: t0})
+	if err != nil || rep.New != 12 {
+		t.Fatalf("sync: %+v %v", rep, err)
+	}
+	if !overlapped {
+		t.Errorf("the state's records were not encoded while the pack was written")
+	}
+	if want := []string{packsDir, packsDir, stateDir, stateDir}; !slices.Equal(order, want) {
+		t.Errorf("renamed into place in %v, want %v (the packs before the state)", order, want)
 	}
 	if vr, err := v.Verify(); err != nil || !vr.OK() {
 		t.Fatalf("verify: %+v %v", vr, err)
