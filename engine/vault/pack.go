@@ -427,7 +427,9 @@ type packWriter struct {
 	workers sync.WaitGroup
 	err     error
 	// frame is the frame being filled (framed codecs): its chunks' bytes,
-	// one after another, in a buffer of chunkBufs, and where each is.
+	// one after another, in a buffer of chunkBufs, and where each is;
+	// fmu guards them.
+	fmu     sync.Mutex
 	frame   *[]byte
 	members []frameMember
 	// written counts the bytes of packs written.
@@ -499,7 +501,7 @@ func (p *packWriter) work() {
 		zw = newZstdEncoder()
 	}
 	var out bytes.Buffer
-	var dst []byte
+	var dst, line []byte
 	for j := range p.jobs {
 		if compressHook != nil {
 			compressHook()
@@ -522,6 +524,7 @@ func (p *packWriter) work() {
 		}
 		raw := len(data)
 		chunkBufs.Put(j.buf)
+		part := bytes.Clone(dst)
 		p.mu.Lock()
 		if err != nil && p.err == nil {
 			p.err = err
@@ -531,15 +534,17 @@ func (p *packWriter) work() {
 			p.size = len(c.header())
 		}
 		l := loc{off: int64(p.size), stored: int32(len(dst)), raw: int32(raw)}
-		p.parts = append(p.parts, bytes.Clone(dst))
+		p.parts = append(p.parts, part)
 		p.size += len(dst)
 		if j.members == nil {
 			p.pending[j.k] = l
-			fmt.Fprintf(&p.lines, "%s %d %d %d\n", j.k, l.off, l.stored, l.raw)
+			p.lines.Write(indexLine(line[:0], j.k, l))
 		}
 		for _, m := range j.members {
-			p.pending[m.k] = loc{off: l.off, stored: l.stored, raw: m.raw, at: m.at, framed: true}
-			fmt.Fprintf(&p.lines, "%s %d %d %d %d\n", m.k, l.off, l.stored, m.raw, m.at)
+			ml := loc{off: l.off, stored: l.stored, raw: m.raw, at: m.at, framed: true}
+			p.pending[m.k] = ml
+			line = indexLine(line[:0], m.k, ml)
+			p.lines.Write(line)
 		}
 		full := p.size >= packLimit && p.err == nil
 		p.mu.Unlock()
@@ -557,6 +562,19 @@ func (p *packWriter) work() {
 		}
 		p.wg.Done()
 	}
+}
+
+// indexLine appends k's index line for l to b: "hash offset stored raw",
+// and " at" for a chunk in a frame.
+func indexLine(b []byte, k key, l loc) []byte {
+	b = hex.AppendEncode(b, k[:])
+	for _, n := range []int64{l.off, int64(l.stored), int64(l.raw)} {
+		b = strconv.AppendInt(append(b, ' '), n, 10)
+	}
+	if l.framed {
+		b = strconv.AppendInt(append(b, ' '), int64(l.at), 10)
+	}
+	return append(b, '\n')
 }
 
 // close stops the workers (after a flush, or on an error) and waits
@@ -597,10 +615,14 @@ func (p *packWriter) add(k key, data []byte) (bool, error) {
 	}
 	p.pending[k] = loc{stored: -1}
 	full := p.size >= packLimit
+	p.mu.Unlock()
 	job := packJob{k: k}
 	if p.codec.framed() {
 		// The chunk joins the frame being filled, which goes to the
-		// workers once it holds frameTarget bytes.
+		// workers once it holds frameTarget bytes. It is copied under
+		// fmu, not mu: the other workers' look-ups do not wait for the
+		// copy (of up to 1 MiB).
+		p.fmu.Lock()
 		target := p.frameTarget()
 		if p.frame == nil {
 			p.frame = chunkCopy(nil)
@@ -615,10 +637,10 @@ func (p *packWriter) add(k key, data []byte) (bool, error) {
 		} else {
 			job.buf = nil
 		}
+		p.fmu.Unlock()
 	} else {
 		job.buf = chunkCopy(data)
 	}
-	p.mu.Unlock()
 	if job.buf != nil {
 		p.wg.Add(1)
 		p.jobs <- job
@@ -638,7 +660,7 @@ func (p *packWriter) frameTarget() int {
 	return min(frameTarget, packLimit/2)
 }
 
-// takeFrame takes the frame being filled out of the writer as a job (mu
+// takeFrame takes the frame being filled out of the writer as a job (fmu
 // held); its buf is nil when no frame is being filled.
 func (p *packWriter) takeFrame() packJob {
 	j := packJob{buf: p.frame, members: p.members}
@@ -649,9 +671,9 @@ func (p *packWriter) takeFrame() packJob {
 // sendFrame hands the frame being filled, if any, to the workers (gate
 // held exclusively: no chunk is being added).
 func (p *packWriter) sendFrame() {
-	p.mu.Lock()
+	p.fmu.Lock()
 	j := p.takeFrame()
-	p.mu.Unlock()
+	p.fmu.Unlock()
 	if j.buf != nil {
 		p.wg.Add(1)
 		p.jobs <- j
