@@ -287,14 +287,6 @@ func (s *syncer) isUnchanged(f homeFile) bool {
 		h.Follow.Size == f.info.Size() && h.Follow.ModTime == f.info.ModTime().UnixNano()
 }
 
-// known reports whether the vault has a record of f (a file it has
-// not is read whole).
-func (s *syncer) known(f homeFile) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.st.entries[f.rel] != nil
-}
-
 // syncFile brings one file's record up to date and returns it when it
 // changed (nil when it did not); opened is the file, when the
 // prefetcher opened it (syncFile closes it).
