@@ -1,7 +1,6 @@
 package vault
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -233,10 +232,15 @@ type cutResult struct {
 type cutter struct {
 	norm  normalizer
 	store func(k key, data []byte) (fresh bool, err error)
-	orig  bytes.Buffer
+	// buf holds what was read of the file and not yet stored: the chunk
+	// being built is buf[cs:ls], the bytes read after it buf[ls:end].
+	// Lines and chunks are slices of it (a chunk is not copied out of
+	// the read buffer to be hashed and stored: a first sync read every
+	// byte into a bufio.Reader and copied it again into the chunk).
+	buf         []byte
+	cs, ls, end int
 	// tail is normTail's buffer.
 	tail    []byte
-	rd      *bufio.Reader
 	res     cutResult
 	offset  int64
 	chStart int64
@@ -280,44 +284,92 @@ func sameChunks(a, b []Chunk) bool {
 	})
 }
 
+// cutBuf is the size of a cutter's read buffer: room for a chunk being
+// built (under maxChunk), a line piece (maxChunk) and a read of at least
+// maxChunk after them.
+const cutBuf = 3 * maxChunk
+
 // cut reads r (starting at offset start of the file, at most limit
 // bytes) and cuts it into chunks. completeLines leaves a trailing line
-// without its newline unread.
+// without its newline unread. Lines are cut as a bufio.Reader of
+// maxChunk bytes gives them (ReadSlice('\n')): a line with no newline in
+// its first maxChunk bytes comes in pieces of maxChunk bytes.
 func (c *cutter) cut(r io.Reader, start, limit int64, completeLines bool) (cutResult, error) {
 	c.res = cutResult{lastStart: start}
 	c.offset, c.chStart = start, start
-	c.orig.Reset()
-	if c.rd == nil {
-		c.rd = bufio.NewReaderSize(nil, maxChunk)
+	if c.buf == nil {
+		c.buf = make([]byte, cutBuf)
 	}
-	c.rd.Reset(io.LimitReader(r, limit))
+	c.cs, c.ls, c.end = 0, 0, 0
+	lr := io.LimitedReader{R: r, N: limit}
+	var rerr error
+	// seen: the bytes after ls known to hold no newline (a long line is
+	// not searched again after each read).
+	seen := 0
 	for {
-		line, err := c.rd.ReadSlice('\n')
-		full := errors.Is(err, bufio.ErrBufferFull)
-		if len(line) > 0 {
-			if err == io.EOF && completeLines && line[len(line)-1] != '\n' {
-				break
-			}
-			if e := c.addLine(line, !full && line[len(line)-1] == '\n'); e != nil {
-				return c.res, e
-			}
+		avail := c.buf[c.ls:c.end]
+		if len(avail) > maxChunk {
+			avail = avail[:maxChunk]
 		}
-		if err == nil || full {
+		if i := bytes.IndexByte(avail[seen:], '\n'); i >= 0 {
+			n := seen + i + 1
+			seen = 0
+			if err := c.addLine(n, true); err != nil {
+				return c.res, err
+			}
 			continue
 		}
-		if err == io.EOF {
+		seen = len(avail)
+		if len(avail) == maxChunk {
+			// No newline in maxChunk bytes: a piece of a longer line.
+			seen = 0
+			if err := c.addLine(maxChunk, false); err != nil {
+				return c.res, err
+			}
+			continue
+		}
+		if rerr != nil {
+			if len(avail) > 0 && !(rerr == io.EOF && completeLines) {
+				seen = 0
+				if err := c.addLine(len(avail), false); err != nil {
+					return c.res, err
+				}
+			}
+			if rerr != io.EOF {
+				return c.res, rerr
+			}
 			break
 		}
-		return c.res, err
+		rerr = c.fill(&lr)
 	}
 	if c.prefixAt == c.offset {
-		c.notePrefix(c.orig.Len())
+		c.notePrefix(c.ls - c.cs)
 	}
 	if err := c.emit(); err != nil {
 		return c.res, err
 	}
 	c.res.size = c.offset - start
 	return c.res, nil
+}
+
+// fill reads more of r into buf, first moving the chunk being built and
+// the bytes after it to buf's start when less than maxChunk is free
+// after them. Its error is r's (io.EOF at the end), once buf holds what
+// was read before it.
+func (c *cutter) fill(r io.Reader) error {
+	if len(c.buf)-c.end < maxChunk {
+		n := copy(c.buf, c.buf[c.cs:c.end])
+		c.ls -= c.cs
+		c.cs, c.end = 0, n
+	}
+	for range 100 {
+		n, err := r.Read(c.buf[c.end:])
+		c.end += n
+		if err != nil || n > 0 {
+			return err
+		}
+	}
+	return io.ErrNoProgress
 }
 
 // notePrefix records the file's first prefixAt bytes as chunks: those
@@ -330,29 +382,32 @@ func (c *cutter) notePrefix(n int) {
 	c.res.prefixSeen = true
 	c.res.prefixChunks = len(c.res.chunks)
 	if n > 0 {
-		data, raw, ids := c.norm.forward(c.orig.Bytes()[:n])
+		data, raw, ids := c.norm.forward(c.buf[c.cs : c.cs+n])
 		c.res.prefixPart = Chunk{H: key(sha256.Sum256(data)).String(), N: int64(n), Raw: raw, IDs: ids}
 	}
 }
 
-// addLine adds a line (or a piece of a longer one) to the chunk being
-// built, ending the chunk where the rules say.
-func (c *cutter) addLine(line []byte, whole bool) error {
-	if c.orig.Len() > 0 && c.orig.Len()+len(line) > maxChunk {
+// addLine adds the next n bytes read, a line (whole: with its newline)
+// or a piece of a longer one, to the chunk being built, ending the chunk
+// where the rules say.
+func (c *cutter) addLine(n int, whole bool) error {
+	if c.ls > c.cs && c.ls-c.cs+n > maxChunk {
 		if err := c.emit(); err != nil {
 			return err
 		}
 	}
-	if c.orig.Len() == 0 {
+	if c.ls == c.cs {
 		c.chStart = c.offset
 		c.res.lastStart = c.offset
 	}
-	c.orig.Write(line)
-	if c.prefixAt >= c.offset && c.prefixAt < c.offset+int64(len(line)) {
-		c.notePrefix(c.orig.Len() - len(line) + int(c.prefixAt-c.offset))
+	line := c.buf[c.ls : c.ls+n]
+	c.ls += n
+	size := c.ls - c.cs
+	if c.prefixAt >= c.offset && c.prefixAt < c.offset+int64(n) {
+		c.notePrefix(size - n + int(c.prefixAt-c.offset))
 	}
-	c.offset += int64(len(line))
-	if whole && (c.isBoundary(line) || c.orig.Len() >= softMax) || c.orig.Len() >= maxChunk {
+	c.offset += int64(n)
+	if whole && (c.isBoundary(line) || size >= softMax) || size >= maxChunk {
 		return c.emit()
 	}
 	return nil
@@ -360,10 +415,11 @@ func (c *cutter) addLine(line []byte, whole bool) error {
 
 // emit stores the chunk being built.
 func (c *cutter) emit() error {
-	if c.orig.Len() == 0 {
+	if c.ls == c.cs {
 		return nil
 	}
-	data, raw, ids := c.norm.forward(c.orig.Bytes())
+	orig := c.buf[c.cs:c.ls]
+	data, raw, ids := c.norm.forward(orig)
 	k := key(sha256.Sum256(data))
 	fresh, err := c.store(k, data)
 	if err != nil {
@@ -372,8 +428,8 @@ func (c *cutter) emit() error {
 	if fresh {
 		c.res.newBytes += int64(len(data))
 	}
-	c.res.chunks = append(c.res.chunks, Chunk{H: k.String(), N: int64(c.orig.Len()), Raw: raw, IDs: ids})
-	c.orig.Reset()
+	c.res.chunks = append(c.res.chunks, Chunk{H: k.String(), N: int64(len(orig)), Raw: raw, IDs: ids})
+	c.cs = c.ls
 	return nil
 }
 

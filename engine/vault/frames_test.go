@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -252,6 +253,29 @@ func TestPruneUpgradeFaultsLeaveAVaultThatVerifies(t *testing.T) {
 				sweep(t, h)
 				restoreSessionA(t, v, h, before, t0.Add(41*24*time.Hour))
 			})
+		}
+	}
+}
+
+// indexLine writes what the index's Fprintf formats wrote: a chunk
+// alone and a chunk in a frame, and parseIndexBytes reads it back.
+func TestIndexLineAsFormatted(t *testing.T) {
+	k := key(sha256.Sum256([]byte("chunk")))
+	for _, l := range []loc{
+		{off: 26, stored: 1234, raw: 5678},
+		{off: 1 << 40, stored: maxFrame, raw: maxChunk, at: maxFrame - maxChunk, framed: true},
+		{off: int64(minPackHeader), framed: true},
+	} {
+		want := fmt.Sprintf("%s %d %d %d\n", k, l.off, l.stored, l.raw)
+		if l.framed {
+			want = fmt.Sprintf("%s %d %d %d %d\n", k, l.off, l.stored, l.raw, l.at)
+		}
+		got := string(indexLine(nil, k, l))
+		if got != want {
+			t.Errorf("indexLine = %q, want %q", got, want)
+		}
+		if k2, l2, err := parseIndexBytes([]byte(strings.TrimSuffix(got, "\n"))); err != nil || k2 != k || l2 != l {
+			t.Errorf("%q read back as %v %+v %v", got, k2, l2, err)
 		}
 	}
 }

@@ -100,8 +100,12 @@ func codecOf(head []byte) (codec, error) {
 
 // packLimit is the size at which a sync closes its pack and starts the
 // next: a sync holds at most two packs in memory (one being written, one
-// filling). A test lowers it to write many packs.
-var packLimit = 32 << 20
+// filling). The last pack of a sync is written and synced after the
+// home is read, while nothing else is left to do: 8 MiB (it was 32 MiB,
+// and a first sync's last pack took 60-80 ms to write and sync on the
+// bench machine; the packs before it are written while the sync goes
+// on). A test lowers it to write many packs.
+var packLimit = 8 << 20
 
 // maxIndexLine bounds an index line when it is read back.
 const maxIndexLine = 1 << 10
@@ -398,6 +402,12 @@ type packWriter struct {
 	// pack is written (several files are synced at once).
 	gate sync.RWMutex
 	mu   sync.Mutex
+	// sealing: one full pack is sealed at a time (flushFull); sealers
+	// are the seals a compressor started when its frame filled the pack,
+	// sealPending says one is on its way.
+	sealing     sync.Mutex
+	sealers     sync.WaitGroup
+	sealPending atomic.Bool
 	// parts are the pack's bytes as written so far (its header, then each
 	// compressed chunk), size their length: a pack is written part by
 	// part, so a sync that stores a few chunks holds a few chunks, not a
@@ -417,7 +427,9 @@ type packWriter struct {
 	workers sync.WaitGroup
 	err     error
 	// frame is the frame being filled (framed codecs): its chunks' bytes,
-	// one after another, in a buffer of chunkBufs, and where each is.
+	// one after another, in a buffer of chunkBufs, and where each is;
+	// fmu guards them.
+	fmu     sync.Mutex
 	frame   *[]byte
 	members []frameMember
 	// written counts the bytes of packs written.
@@ -473,6 +485,10 @@ func newPackWriter(v *Vault, ix *index, now func() time.Time) *packWriter {
 	return p
 }
 
+// compressHook, when set, is called by a compressor before each job: a
+// test's seam.
+var compressHook func()
+
 // work compresses chunks and appends them to the pack.
 func (p *packWriter) work() {
 	defer p.workers.Done()
@@ -485,8 +501,11 @@ func (p *packWriter) work() {
 		zw = newZstdEncoder()
 	}
 	var out bytes.Buffer
-	var dst []byte
+	var dst, line []byte
 	for j := range p.jobs {
+		if compressHook != nil {
+			compressHook()
+		}
 		var err error
 		data := *j.buf
 		switch {
@@ -505,6 +524,7 @@ func (p *packWriter) work() {
 		}
 		raw := len(data)
 		chunkBufs.Put(j.buf)
+		part := bytes.Clone(dst)
 		p.mu.Lock()
 		if err != nil && p.err == nil {
 			p.err = err
@@ -514,19 +534,47 @@ func (p *packWriter) work() {
 			p.size = len(c.header())
 		}
 		l := loc{off: int64(p.size), stored: int32(len(dst)), raw: int32(raw)}
-		p.parts = append(p.parts, bytes.Clone(dst))
+		p.parts = append(p.parts, part)
 		p.size += len(dst)
 		if j.members == nil {
 			p.pending[j.k] = l
-			fmt.Fprintf(&p.lines, "%s %d %d %d\n", j.k, l.off, l.stored, l.raw)
+			p.lines.Write(indexLine(line[:0], j.k, l))
 		}
 		for _, m := range j.members {
-			p.pending[m.k] = loc{off: l.off, stored: l.stored, raw: m.raw, at: m.at, framed: true}
-			fmt.Fprintf(&p.lines, "%s %d %d %d %d\n", m.k, l.off, l.stored, m.raw, m.at)
+			ml := loc{off: l.off, stored: l.stored, raw: m.raw, at: m.at, framed: true}
+			p.pending[m.k] = ml
+			line = indexLine(line[:0], m.k, ml)
+			p.lines.Write(line)
 		}
+		full := p.size >= packLimit && p.err == nil
 		p.mu.Unlock()
+		if full && p.sealPending.CompareAndSwap(false, true) {
+			// The pack is full: it is sealed and written now, not at
+			// the next chunk added (the sync's last chunks may all be
+			// added before their frames are compressed, and the last
+			// pack, written once the home is read, would hold them all).
+			p.sealers.Add(1)
+			go func() {
+				defer p.sealers.Done()
+				defer p.sealPending.Store(false)
+				_ = p.flushFull() // its error is p.err: the next add or flush returns it
+			}()
+		}
 		p.wg.Done()
 	}
+}
+
+// indexLine appends k's index line for l to b: "hash offset stored raw",
+// and " at" for a chunk in a frame.
+func indexLine(b []byte, k key, l loc) []byte {
+	b = hex.AppendEncode(b, k[:])
+	for _, n := range []int64{l.off, int64(l.stored), int64(l.raw)} {
+		b = strconv.AppendInt(append(b, ' '), n, 10)
+	}
+	if l.framed {
+		b = strconv.AppendInt(append(b, ' '), int64(l.at), 10)
+	}
+	return append(b, '\n')
 }
 
 // close stops the workers (after a flush, or on an error) and waits
@@ -534,6 +582,7 @@ func (p *packWriter) work() {
 func (p *packWriter) close() {
 	close(p.jobs)
 	p.workers.Wait()
+	p.sealers.Wait()
 	p.writing.Wait()
 }
 
@@ -566,10 +615,14 @@ func (p *packWriter) add(k key, data []byte) (bool, error) {
 	}
 	p.pending[k] = loc{stored: -1}
 	full := p.size >= packLimit
+	p.mu.Unlock()
 	job := packJob{k: k}
 	if p.codec.framed() {
 		// The chunk joins the frame being filled, which goes to the
-		// workers once it holds frameTarget bytes.
+		// workers once it holds frameTarget bytes. It is copied under
+		// fmu, not mu: the other workers' look-ups do not wait for the
+		// copy (of up to 1 MiB).
+		p.fmu.Lock()
 		target := p.frameTarget()
 		if p.frame == nil {
 			p.frame = chunkCopy(nil)
@@ -584,10 +637,10 @@ func (p *packWriter) add(k key, data []byte) (bool, error) {
 		} else {
 			job.buf = nil
 		}
+		p.fmu.Unlock()
 	} else {
 		job.buf = chunkCopy(data)
 	}
-	p.mu.Unlock()
 	if job.buf != nil {
 		p.wg.Add(1)
 		p.jobs <- job
@@ -599,14 +652,15 @@ func (p *packWriter) add(k key, data []byte) (bool, error) {
 	return true, nil
 }
 
-// frameTarget is the size at which a frame closes: frameTarget, or an
-// eighth of a pack when packs are smaller (a test's), so a pack still
-// fills frame by frame and is seen full soon after it is.
+// frameTarget is the size at which a frame closes: frameTarget, or half
+// a pack when packs are smaller (a test's), so a pack still fills frame
+// by frame (a frame of s2 is stored in about a quarter of its bytes)
+// and is seen full soon after it is.
 func (p *packWriter) frameTarget() int {
-	return min(frameTarget, packLimit/8)
+	return min(frameTarget, packLimit/2)
 }
 
-// takeFrame takes the frame being filled out of the writer as a job (mu
+// takeFrame takes the frame being filled out of the writer as a job (fmu
 // held); its buf is nil when no frame is being filled.
 func (p *packWriter) takeFrame() packJob {
 	j := packJob{buf: p.frame, members: p.members}
@@ -617,9 +671,9 @@ func (p *packWriter) takeFrame() packJob {
 // sendFrame hands the frame being filled, if any, to the workers (gate
 // held exclusively: no chunk is being added).
 func (p *packWriter) sendFrame() {
-	p.mu.Lock()
+	p.fmu.Lock()
 	j := p.takeFrame()
-	p.mu.Unlock()
+	p.fmu.Unlock()
 	if j.buf != nil {
 		p.wg.Add(1)
 		p.jobs <- j
@@ -634,6 +688,7 @@ func (p *packWriter) flush() error {
 	defer p.gate.Unlock()
 	p.sendFrame()
 	p.wg.Wait()
+	p.sealers.Wait()
 	p.writing.Wait()
 	pk, err := p.take()
 	if err != nil || pk == nil {
@@ -642,35 +697,21 @@ func (p *packWriter) flush() error {
 	return p.write(pk)
 }
 
-// flushFull seals the pack if it is still full once the chunks being
-// compressed are in (several adders may find it full at once: the first
-// seals it, the others find it emptied) and writes it in the background
-// while the next pack fills: a first sync's reading, cutting and
-// compressing go on while a full pack is written and synced. One pack is
-// written at a time (a second full pack waits for the first), so a sync
-// holds at most two packs in memory.
+// flushFull seals the pack if it is still full (several adders may find
+// it full at once: the first seals it, the others find it emptied) and
+// writes it in the background while the next pack fills: a first sync's
+// reading, cutting and compressing go on while a full pack is written
+// and synced. The pack is sealed as it is: the chunks being compressed
+// and the frame being filled go into the next pack (the sync's workers
+// went on adding chunks; before, every one of them waited while the
+// compressors drained). One pack is written at a time (a second full
+// pack waits for the first), so a sync holds at most two packs in
+// memory, and the adders wait with it.
 func (p *packWriter) flushFull() error {
-	p.gate.Lock()
-	defer p.gate.Unlock()
-	p.wg.Wait()
-	p.mu.Lock()
-	full := p.size >= packLimit
-	p.mu.Unlock()
-	if full {
-		// The frame being filled goes into this pack: every chunk
-		// pending then has its place.
-		p.sendFrame()
-		p.wg.Wait()
-	}
-	p.mu.Lock()
-	if p.size < packLimit {
-		err := p.err
-		p.mu.Unlock()
-		return err
-	}
-	p.mu.Unlock()
+	p.sealing.Lock()
+	defer p.sealing.Unlock()
 	p.writing.Wait()
-	pk, err := p.take()
+	pk, err := p.takeFull()
 	if err != nil || pk == nil {
 		return err
 	}
@@ -691,30 +732,57 @@ type sealedPack struct {
 	size    int
 }
 
-// take seals the pending pack under mu (seal).
+// take seals the pending pack under mu (seal), when it is full or all is
+// to be flushed (wait: no chunk is being compressed).
 func (p *packWriter) take() (*sealedPack, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.seal()
 }
 
-// seal takes the pending pack out of the writer (mu held, no chunk being
-// compressed): nil when nothing is pending (a sync that stored nothing
-// never reads the index). Its chunks stay found by add (p.sealed) until
-// they are in the index.
+// takeFull seals the pending pack under mu when it is full: the chunks
+// compressed so far (sealFull).
+func (p *packWriter) takeFull() (*sealedPack, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.size < packLimit {
+		return nil, p.err
+	}
+	return p.seal()
+}
+
+// seal takes the pending pack out of the writer (mu held): its parts
+// and the chunks they hold; nil when none is (a sync that stored nothing
+// never reads the index). Chunks still being compressed stay pending:
+// they go into the next pack's parts. The sealed chunks stay found by
+// add (p.sealed) until they are in the index.
 func (p *packWriter) seal() (*sealedPack, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
-	if len(p.pending) == 0 {
+	if len(p.pending) == 0 || len(p.parts) == 0 {
 		return nil, nil
 	}
 	if !p.ix.ready() {
 		return nil, p.ix.err
 	}
-	pk := &sealedPack{parts: p.parts, lines: p.lines.Bytes(), pending: p.pending, size: p.size}
+	placed, later := p.pending, map[key]loc{}
+	for k, l := range p.pending {
+		if l.stored < 0 {
+			later[k] = l
+		}
+	}
+	if len(later) > 0 {
+		placed = make(map[key]loc, len(p.pending)-len(later))
+		for k, l := range p.pending {
+			if l.stored >= 0 {
+				placed[k] = l
+			}
+		}
+	}
+	pk := &sealedPack{parts: p.parts, lines: p.lines.Bytes(), pending: placed, size: p.size}
 	p.sealed = pk.pending
-	p.pending = map[key]loc{}
+	p.pending = later
 	p.parts, p.size = nil, 0
 	p.lines = bytes.Buffer{}
 	return pk, nil

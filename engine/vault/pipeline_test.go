@@ -3,12 +3,15 @@ package vault
 import (
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,11 +21,12 @@ import (
 )
 
 // smallPacks lowers packLimit for the test, so a small home fills many
-// packs.
+// packs, and frameTarget to an eighth of it (frames of a few KB, as the
+// tests had them when frames were an eighth of a pack).
 func smallPacks(t *testing.T) {
-	old := packLimit
-	packLimit = 32 << 10
-	t.Cleanup(func() { packLimit = old })
+	old, oldF := packLimit, frameTarget
+	packLimit, frameTarget = 32<<10, 4<<10
+	t.Cleanup(func() { packLimit, frameTarget = old, oldF })
 }
 
 // smallFrames lowers frameTarget for the test, so the frames' buffers
@@ -221,5 +225,140 @@ func TestFirstSyncAllocatesLessThanItReads(t *testing.T) {
 	t.Logf("12 more files: %.0f bytes read, %.0f more allocated", read, more)
 	if more > read*3/2 {
 		t.Errorf("12 more files, %.0f bytes, made a first sync allocate %.0f bytes more (%.2f of them), want under 1.5", read, more, more/read)
+	}
+}
+
+// A full pack is sealed with the chunks compressed so far, without
+// waiting for those being compressed (they go into the next pack): here
+// one compression waits until the first pack is being written. Before,
+// the adder that found the pack full waited for every compression in
+// flight while the other workers waited for it, so the pack's write
+// could not begin (the guard turns that deadlock into a failure).
+func TestFullPackSealedWhileAFrameIsCompressed(t *testing.T) {
+	smallPacks(t)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	home := manySessions(t, 60)
+	packWritten := make(chan struct{})
+	var once sync.Once
+	w := &faultfs.FS{OnCall: func(step faultfs.Step, p string) {
+		if step == faultfs.StepCreateTemp && strings.Contains(p, ".pack") {
+			once.Do(func() { close(packWritten) })
+		}
+	}}
+	var jobs atomic.Int32
+	waited := atomic.Bool{}
+	compressHook = func() {
+		if jobs.Add(1) != 3 {
+			return
+		}
+		select {
+		case <-packWritten:
+		case <-time.After(deadlockGuard):
+			return
+		}
+		waited.Store(true)
+	}
+	t.Cleanup(func() { compressHook = nil })
+	v := openVault(t, w)
+	rep, err := v.Sync(SyncOptions{Home: homeOf(t, home), Now: t0})
+	if err != nil || len(rep.Problems) > 0 {
+		t.Fatalf("sync: %v %v", err, rep.Problems)
+	}
+	if !waited.Load() {
+		t.Errorf("no pack was written while the third frame was being compressed")
+	}
+	lines, _ := indexLines(v)
+	if ix, err := v.loadIndex(); err != nil || lines != len(ix.m) || rep.Chunks != lines {
+		t.Fatalf("%d index lines, %d reported: %v", lines, rep.Chunks, err)
+	}
+	if vr, err := v.Verify(); err != nil || !vr.OK() {
+		t.Fatalf("verify: %+v %v", vr, err)
+	}
+	if rs := syncHome(t, v, home, t0.Add(time.Hour)); rs.New+rs.Changed != 0 {
+		t.Errorf("a second sync stored again: %+v", rs)
+	}
+}
+
+// A first sync's packs close at 8 MiB (they were 32 MiB): the last one,
+// written and synced once the home is read, with nothing left to do
+// beside it, is small, and the ones before it are written while the
+// sync goes on. 20 MB of text s2 cannot shrink (random hex) fill three
+// packs at least (one, before); none holds more than packLimit and the
+// frames compressed while it was sealed (frames of 256 KiB here: 4 MiB
+// frames of random bytes are 4 MiB stored, half a pack each).
+func TestFirstSyncWritesPacksOf8MiB(t *testing.T) {
+	smallFrames(t)
+	home := filepath.Join(t.TempDir(), "home")
+	r := rand.New(rand.NewPCG(7, 7))
+	for f := range 5 {
+		sid := fmt.Sprintf("%08d-1111-4111-8111-111111111111", f)
+		var b []byte
+		for len(b) < 4<<20 {
+			raw := make([]byte, 200+r.IntN(3000))
+			for i := range raw {
+				raw[i] = byte(r.Uint32())
+			}
+			b = fmt.Appendf(b, `{"type":"user","sessionId":"%s","text":"%x"}`+"\n", sid, raw)
+		}
+		write(t, home, "projects/"+proj+"/"+sid+".jsonl", string(b), t0)
+	}
+	v := openVault(t, nil)
+	syncHome(t, v, home, t0)
+	packs, _ := filepath.Glob(filepath.Join(v.Dir, packsDir, "*.pack"))
+	if len(packs) < 3 {
+		t.Errorf("%d packs for 20 MB that do not compress, want 3 or more (packs of 8 MiB)", len(packs))
+	}
+	inFlight := 2 * runtime.GOMAXPROCS(0) * (frameTarget + maxChunk) * 11 / 10
+	for _, p := range packs {
+		if info, err := os.Stat(p); err != nil || info.Size() > int64(packLimit+inFlight) {
+			t.Errorf("pack %s: %d bytes, over %d", filepath.Base(p), info.Size(), packLimit+inFlight)
+		}
+	}
+	if vr, err := v.Verify(); err != nil || !vr.OK() {
+		t.Fatalf("verify: %+v %v", vr, err)
+	}
+}
+
+// A sync encodes its state's records while its last pack is written
+// and synced (before, after: the encoding was the last step alone):
+// here the pack's index waits, before it is renamed into place, for the
+// records to be encoded. The state is written after the pack, and the
+// vault verifies.
+func TestStateEncodedWhileTheLastPackIsWritten(t *testing.T) {
+	home := manySessions(t, 12)
+	encoded := make(chan struct{})
+	var once sync.Once
+	stateEncodedHook = func() { once.Do(func() { close(encoded) }) }
+	t.Cleanup(func() { stateEncodedHook = nil })
+	var order []string
+	overlapped := false
+	w := &faultfs.FS{OnCall: func(step faultfs.Step, p string) {
+		if step != faultfs.StepRename {
+			return
+		}
+		if d := filepath.Base(filepath.Dir(p)); d == packsDir || d == stateDir {
+			order = append(order, d)
+		}
+		if strings.Contains(filepath.Base(p), ".idx") && !overlapped {
+			select {
+			case <-encoded:
+				overlapped = true
+			case <-time.After(deadlockGuard):
+			}
+		}
+	}}
+	v := openVault(t, w)
+	rep, err := v.Sync(SyncOptions{Home: homeOf(t, home), Now: t0})
+	if err != nil || rep.New != 12 {
+		t.Fatalf("sync: %+v %v", rep, err)
+	}
+	if !overlapped {
+		t.Errorf("the state's records were not encoded while the pack was written")
+	}
+	if want := []string{packsDir, packsDir, stateDir, stateDir}; !slices.Equal(order, want) {
+		t.Errorf("renamed into place in %v, want %v (the packs before the state)", order, want)
+	}
+	if vr, err := v.Verify(); err != nil || !vr.OK() {
+		t.Fatalf("verify: %+v %v", vr, err)
 	}
 }

@@ -54,27 +54,32 @@ func (s *syncer) startPrefetch(files []homeFile, next *atomic.Int64, lead int) *
 	}
 	p := &prefetcher{files: files, open: make([]atomic.Pointer[fs.File], len(files)), next: next,
 		wake: make(chan struct{}, 1), done: make(chan struct{}), ended: make(chan struct{}), lead: lead}
-	go p.run(s)
+	// cum[i] is the bytes of the files before i the sync reads. Only the
+	// files the vault has no record of are read ahead: they are read
+	// whole (a first sync's), while a known file is unchanged or read
+	// from its last chunk on. They are told apart before the workers
+	// start, under one hold of the state's lock (the prefetcher took it
+	// for every file, beside the workers).
+	cum := make([]int64, len(files)+1)
+	s.mu.Lock()
+	for i, f := range files {
+		cum[i+1] = cum[i]
+		if s.st.entries[f.rel] == nil {
+			cum[i+1] += f.info.Size()
+		}
+	}
+	s.mu.Unlock()
+	go p.run(s, cum)
 	return p
 }
 
 // run walks the files in the workers' order, skipping those the vault
 // knows, and opens and advises each while the bytes and files
 // it holds ahead of the workers stay under the bounds.
-func (p *prefetcher) run(s *syncer) {
+func (p *prefetcher) run(s *syncer, cum []int64) {
 	defer close(p.ended)
-	// cum[i] is the bytes of the files before i the sync reads.
-	cum := make([]int64, len(p.files)+1)
-	for i, f := range p.files {
-		// Only the files the vault has no record of are read ahead:
-		// they are read whole (a first sync's), while a known file is
-		// unchanged or read from its last chunk on.
-		size := int64(0)
-		if !s.known(f) {
-			size = f.info.Size()
-		}
-		cum[i+1] = cum[i] + size
-		if size == 0 {
+	for i := range p.files {
+		if cum[i+1] == cum[i] {
 			continue
 		}
 		for {

@@ -160,12 +160,31 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 		rep.Gone++
 		changed = append(changed, r)
 	}
+	// The changed records are final: they are encoded while the last
+	// pack is written and synced (the state file that names their
+	// chunks is written only after it).
+	type encoded struct {
+		data []byte
+		err  error
+	}
+	enc := make(chan encoded, 1)
+	go func() {
+		data, err := encodeRecords(changed)
+		if stateEncodedHook != nil {
+			stateEncodedHook()
+		}
+		enc <- encoded{data, err}
+	}()
 	if err := pw.flush(); err != nil {
 		return rep, err
 	}
 	rep.PackBytes, rep.Chunks = pw.written, pw.chunks
-	if err := v.writeState(st, changed, o.Now); err != nil {
-		return rep, err
+	if e := <-enc; e.err != nil {
+		return rep, e.err
+	} else if len(changed) > 0 {
+		if err := v.writeStateData(st, e.data, o.Now); err != nil {
+			return rep, err
+		}
 	}
 	if fw != nil {
 		if err := v.saveFolders(fw.next(o.Now, synced), oldStamps); err != nil {
@@ -175,6 +194,10 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	rep.Problems = append(rep.Problems, st.problems...)
 	return rep, nil
 }
+
+// stateEncodedHook, when set, is called once a sync has encoded its
+// state's records: a test's seam.
+var stateEncodedHook func()
 
 // liveOf lists the vault's files still in the home, by folder.
 func liveOf(st *state) map[string][]string {
@@ -262,14 +285,6 @@ func (s *syncer) isUnchanged(f homeFile) bool {
 	h, id := e.head, model.FileIDOf(f.info)
 	return h.Gone.IsZero() && h.Follow != nil && id.Known && h.Follow.ID == id &&
 		h.Follow.Size == f.info.Size() && h.Follow.ModTime == f.info.ModTime().UnixNano()
-}
-
-// known reports whether the vault has a record of f (a file it has
-// not is read whole).
-func (s *syncer) known(f homeFile) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.st.entries[f.rel] != nil
 }
 
 // syncFile brings one file's record up to date and returns it when it

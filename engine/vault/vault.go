@@ -534,11 +534,25 @@ func (v *Vault) writeState(st *state, recs []*Record, now time.Time) error {
 	if len(recs) == 0 {
 		return nil
 	}
+	data, err := encodeRecords(recs)
+	if err != nil {
+		return err
+	}
+	return v.writeStateData(st, data, now)
+}
+
+// writeStateData is writeState of records already encoded (data, not
+// empty: encodeRecords's).
+func (v *Vault) writeStateData(st *state, data []byte, now time.Time) error {
 	name, err := v.nextStateName(st, now)
 	if err != nil {
 		return err
 	}
-	if err := v.writeRecords(path.Join(stateDir, name), recs); err != nil {
+	err = model.WriteFileAtomicFrom(v.w, filepath.Join(v.Dir, stateDir, name), 0o600, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+	if err != nil {
 		return err
 	}
 	st.files = append(st.files, name)
@@ -570,24 +584,56 @@ func (v *Vault) nextStateName(st *state, now time.Time) (string, error) {
 func (v *Vault) writeRecords(rel string, recs []*Record) error {
 	return model.WriteFileAtomicFrom(v.w, filepath.Join(v.Dir, filepath.FromSlash(rel)), 0o600, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 256<<10)
+		var b []byte
 		for _, r := range recs {
-			head, err := json.Marshal(headOf(r))
-			if err != nil {
+			var err error
+			if b, err = appendRecord(b[:0], r); err != nil {
 				return err
 			}
-			full, err := json.Marshal(r)
-			if err != nil {
-				return err
-			}
-			bw.Write(head)
-			bw.WriteByte('\t')
-			bw.Write(full)
-			if err := bw.WriteByte('\n'); err != nil {
+			if _, err := bw.Write(b); err != nil {
 				return err
 			}
 		}
 		return bw.Flush()
 	})
+}
+
+// appendRecord appends r's line in a state file: its head, a tab, the
+// record, a newline.
+func appendRecord(b []byte, r *Record) ([]byte, error) {
+	head, err := json.Marshal(headOf(r))
+	if err != nil {
+		return b, err
+	}
+	full, err := json.Marshal(r)
+	if err != nil {
+		return b, err
+	}
+	b = append(append(b, head...), '\t')
+	return append(append(b, full...), '\n'), nil
+}
+
+// encodeRecords is recs as writeRecords writes them, encoded on every
+// CPU (a first sync's state is a record for every file of the home).
+func encodeRecords(recs []*Record) ([]byte, error) {
+	n := min(max(runtime.GOMAXPROCS(0), 1), (len(recs)+255)/256)
+	parts, errs := make([][]byte, max(n, 1)), make([]error, max(n, 1))
+	var wg sync.WaitGroup
+	for i := range parts {
+		lo, hi := len(recs)*i/len(parts), len(recs)*(i+1)/len(parts)
+		wg.Go(func() {
+			for _, r := range recs[lo:hi] {
+				if parts[i], errs[i] = appendRecord(parts[i], r); errs[i] != nil {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return bytes.Join(parts, nil), nil
 }
 
 // mergeState writes every record as one new state file, then removes
