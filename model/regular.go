@@ -165,7 +165,7 @@ func ReadFileBounded(fsys fs.FS, name string, max int64) ([]byte, error) {
 // readBounded reads f (name) whole when it holds at most max bytes.
 func readBounded(f fs.File, name string, limit int64) ([]byte, error) {
 	var size int64
-	if info, err := f.Stat(); err == nil {
+	if info, err := OpenedInfo(f); err == nil {
 		size = info.Size()
 	}
 	return readBoundedSized(f, name, limit, size)
@@ -215,7 +215,8 @@ func OpenRegularFile(name string) (*os.File, error) {
 		}
 		return nil, err
 	}
-	return f.(*os.File), nil
+	of, _ := osFile(f)
+	return of, nil
 }
 
 // DirFS is os.DirFS(dir) for files memscope reads: Open never blocks
