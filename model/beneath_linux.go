@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -297,4 +298,36 @@ func closeRoot(fd int, held *heldHome) {
 	if held.holds == 0 && held.users == 0 {
 		unix.Close(held.fd)
 	}
+}
+
+// The kernel's stat and x/sys/unix's are one struct, field for field.
+var _ = [1]struct{}{}[unsafe.Sizeof(unix.Stat_t{})-unsafe.Sizeof(syscall.Stat_t{})]
+
+// lstatHeld is what name (slash-separated, inside the folder dir) is,
+// itself and not what it links to, asked from the descriptor HoldHome
+// holds for dir: the lookup walks name's own components only, not dir's
+// whole path again. ok is false when dir is not held or the question
+// fails (the caller then asks by the whole path, whose error it reports).
+func lstatHeld(dir, name string) (info fs.FileInfo, ok bool) {
+	heldHomes.Lock()
+	h := heldHomes.m[dir]
+	if h == nil {
+		heldHomes.Unlock()
+		return nil, false
+	}
+	h.users++
+	heldHomes.Unlock()
+	defer closeRoot(h.fd, h)
+	var st unix.Stat_t
+	if unix.Fstatat(h.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+		return nil, false
+	}
+	return &statInfo{name: path.Base(name), sys: *(*syscall.Stat_t)(unsafe.Pointer(&st))}, true
+}
+
+// homeHeld says HoldHome holds dir now.
+func homeHeld(dir string) bool {
+	heldHomes.Lock()
+	defer heldHomes.Unlock()
+	return heldHomes.m[dir] != nil
 }

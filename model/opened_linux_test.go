@@ -74,3 +74,59 @@ func TestOpenedInfoIsTheOpensAnswer(t *testing.T) {
 		t.Errorf("OpenedInfo says %d bytes, Stat %d: want the open's 6 and now's 15", opened.Size(), now.Size())
 	}
 }
+
+// The entries of a held home's folder answer Info from the held
+// descriptor (a walk of the names inside the home, not the home's whole
+// path): the answers of the entries' own Info (lstat: links, a pipe, a
+// folder, files), and, with the home renamed away under the hold, still
+// the home that was held. On the old code each entry was looked up by
+// its whole path again: the renamed home's entries failed.
+func TestHeldHomeEntriesAnswerFromTheHold(t *testing.T) {
+	home, _ := beneathHome(t)
+	fsys := HomeFS(home)
+	free, err := fs.ReadDir(fsys, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := HoldHome(home)
+	defer release()
+	held, err := fs.ReadDir(fsys, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(held) != len(free) || len(held) < 8 {
+		t.Fatalf("held lists %d entries, not held %d", len(held), len(free))
+	}
+	for i, e := range held {
+		got, err := e.Info()
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name(), err)
+		}
+		want, err := free[i].Info()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Name() != want.Name() || got.Size() != want.Size() || got.Mode() != want.Mode() || !got.ModTime().Equal(want.ModTime()) || StampOf(got) != StampOf(want) {
+			t.Errorf("%s: held %s %d %v, not held %s %d %v", e.Name(), got.Name(), got.Size(), got.Mode(), want.Name(), want.Size(), want.Mode())
+		}
+	}
+	sub, err := fs.ReadDir(fsys, "a/b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := home + ".moved"
+	if err := os.Rename(home, moved); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Rename(moved, home)
+	for _, e := range sub {
+		info, err := e.Info()
+		if err != nil {
+			t.Errorf("%s of the held home renamed away: %v", e.Name(), err)
+			continue
+		}
+		if e.Name() == "f.md" && info.Size() != int64(len("inside")) {
+			t.Errorf("f.md of the held home: %d bytes", info.Size())
+		}
+	}
+}

@@ -385,7 +385,29 @@ func (d dirFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	}
 	entries, err := rd.ReadDir(-1)
 	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	if d.inside && homeHeld(d.dir) {
+		for i, e := range entries {
+			entries[i] = heldEntry{DirEntry: e, dir: d.dir, name: path.Join(name, e.Name())}
+		}
+	}
 	return entries, err
+}
+
+// heldEntry is an entry of a folder of a held home (HoldHome): its Info
+// is asked from the home's descriptor (lstatHeld), a walk of the names
+// inside the home, instead of the folder's whole path (a cold stat looks
+// at some 13 000 entries, every paste and memory file). When that
+// cannot answer, the entry's own Info answers, and reports its error.
+type heldEntry struct {
+	fs.DirEntry
+	dir, name string
+}
+
+func (e heldEntry) Info() (fs.FileInfo, error) {
+	if info, ok := lstatHeld(e.dir, e.name); ok {
+		return info, nil
+	}
+	return e.DirEntry.Info()
 }
 
 func (d dirFS) Stat(name string) (fs.FileInfo, error) {
