@@ -346,9 +346,10 @@ func agentMemory(o Options, projects []model.Project, counted map[string]int) ([
 // summarizeAll summarizes transcripts on all CPUs with the sessions
 // report's scanner, which gives model.SummarizeTranscript's answers
 // (a differential fuzz test holds it to that) several times faster.
-// Results are in input order.
-func summarizeAll(fsys fs.FS, files []model.TranscriptFile, workers int) []model.TranscriptSummary {
-	scans := sessions.ScanAll(fsys, files, workers, false)
+// Results are in input order. With stamp set, each file is stamped from
+// the open that reads it (sessions.ScanAllStamping).
+func summarizeAll(fsys fs.FS, files []model.TranscriptFile, workers int, stamp func(i int, st model.FileStamp)) []model.TranscriptSummary {
+	scans := sessions.ScanAllStamping(fsys, files, workers, false, stamp)
 	out := make([]model.TranscriptSummary, len(scans))
 	for i := range scans {
 		out[i] = scans[i].Sum
