@@ -1,7 +1,9 @@
 package inventory
 
 import (
+	"encoding/json"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -77,5 +79,51 @@ func TestColdStatOpensEachTranscriptOnceForTheCache(t *testing.T) {
 		if n != plain[name] {
 			t.Errorf("%s: opened %d times with a cache, %d without", name, n, plain[name])
 		}
+	}
+}
+
+// Stat counting history.jsonl from a reader's held read (the app's
+// History feed) answers as Stat reading the file: on the fixture home
+// (a half-written last line, broken lines, pastes) and a generated one,
+// with and without a cache, and with lines appended after the read.
+func TestStatFromHeldHistorySameAnswer(t *testing.T) {
+	gen := filepath.Join(t.TempDir(), "gen")
+	if err := genhome.Run(gen, "2M", "7"); err != nil {
+		t.Fatal(err)
+	}
+	fixture := filepath.Join(t.TempDir(), "fixture")
+	if err := os.CopyFS(fixture, os.DirFS("../../testdata/home")); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{fixture, gen} {
+		h := openHome(t, dir)
+		var tail model.HistoryTail
+		held, err := tail.Read(h.FS, model.HistoryPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := func(what string) {
+			t.Helper()
+			want := statJSON(t, h, nil)
+			for _, c := range []*diskcache.Store{nil, newCache(t)} {
+				b, err := json.MarshalIndent(Stat(Options{Home: h, Cache: c, History: &held}), "", " ")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(b) != want {
+					t.Errorf("%s, %s, cache %v: from the held read\n%s\nwant\n%s", dir, what, c != nil, b, want)
+				}
+			}
+		}
+		check("as read")
+		f, err := os.OpenFile(filepath.Join(dir, "history.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteString("\n" + `{"display":"later","pastedContents":{"1":{"id":1,"type":"text","contentHash":"0123456789abcdef"}},"timestamp":1760000000000,"project":"/p"}` + "\nnot json\n"); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		check("appended to")
 	}
 }
