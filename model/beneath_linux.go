@@ -7,10 +7,13 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -85,20 +88,22 @@ func openPathBeneath(op, dir, name string) (fd int, ok bool, err error) {
 // a name that is not a regular file or a folder, any other error): the
 // caller then takes identBeneath's way, which says why. A name that does
 // not exist is statBeneath's fs.ErrNotExist.
-func reopenBeneath(dir, name, full string, dirOK bool) (f *os.File, ok bool, err error) {
+//
+// The file returned keeps that fstat's answer for OpenedInfo.
+func reopenBeneath(dir, name, full string, dirOK bool) (f *openedFile, ok bool, err error) {
 	fd, ok, err := openPathBeneath("open", dir, name)
 	if !ok || err != nil {
 		return nil, ok, err
 	}
 	defer unix.Close(fd)
-	var st unix.Stat_t
-	if unix.Fstat(fd, &st) != nil {
+	info := &statInfo{name: filepath.Base(full)}
+	if syscall.Fstat(fd, &info.sys) != nil {
 		return nil, false, nil
 	}
 	flags := unix.O_RDONLY | unix.O_CLOEXEC
-	switch typ := st.Mode & unix.S_IFMT; {
-	case typ == unix.S_IFREG:
-	case typ == unix.S_IFDIR && dirOK:
+	switch typ := info.sys.Mode & syscall.S_IFMT; {
+	case typ == syscall.S_IFREG:
+	case typ == syscall.S_IFDIR && dirOK:
 		flags |= unix.O_DIRECTORY
 	default:
 		return nil, false, nil
@@ -107,7 +112,49 @@ func reopenBeneath(dir, name, full string, dirOK bool) (f *os.File, ok bool, err
 	if err != nil {
 		return nil, false, nil
 	}
-	return os.NewFile(uintptr(rfd), full), true, nil
+	return &openedFile{File: os.NewFile(uintptr(rfd), full), info: info}, true, nil
+}
+
+// statInfo is an fstat's answer as os.File.Stat gives it (its Sys a
+// *syscall.Stat_t), for reopenBeneath's file.
+type statInfo struct {
+	name string
+	sys  syscall.Stat_t
+}
+
+func (s *statInfo) Name() string       { return s.name }
+func (s *statInfo) Size() int64        { return s.sys.Size }
+func (s *statInfo) ModTime() time.Time { return time.Unix(s.sys.Mtim.Unix()) }
+func (s *statInfo) IsDir() bool        { return s.Mode().IsDir() }
+func (s *statInfo) Sys() any           { return &s.sys }
+
+// Mode is os's reading of the mode bits (os.fillFileStatFromSys).
+func (s *statInfo) Mode() fs.FileMode {
+	m := fs.FileMode(s.sys.Mode & 0o777)
+	switch s.sys.Mode & syscall.S_IFMT {
+	case syscall.S_IFBLK:
+		m |= fs.ModeDevice
+	case syscall.S_IFCHR:
+		m |= fs.ModeDevice | fs.ModeCharDevice
+	case syscall.S_IFDIR:
+		m |= fs.ModeDir
+	case syscall.S_IFIFO:
+		m |= fs.ModeNamedPipe
+	case syscall.S_IFLNK:
+		m |= fs.ModeSymlink
+	case syscall.S_IFSOCK:
+		m |= fs.ModeSocket
+	}
+	if s.sys.Mode&syscall.S_ISGID != 0 {
+		m |= fs.ModeSetgid
+	}
+	if s.sys.Mode&syscall.S_ISUID != 0 {
+		m |= fs.ModeSetuid
+	}
+	if s.sys.Mode&syscall.S_ISVTX != 0 {
+		m |= fs.ModeSticky
+	}
+	return m
 }
 
 // procFD is a path descriptor of /proc/self/fd, opened at the first
@@ -251,4 +298,36 @@ func closeRoot(fd int, held *heldHome) {
 	if held.holds == 0 && held.users == 0 {
 		unix.Close(held.fd)
 	}
+}
+
+// The kernel's stat and x/sys/unix's are one struct, field for field.
+var _ = [1]struct{}{}[unsafe.Sizeof(unix.Stat_t{})-unsafe.Sizeof(syscall.Stat_t{})]
+
+// lstatHeld is what name (slash-separated, inside the folder dir) is,
+// itself and not what it links to, asked from the descriptor HoldHome
+// holds for dir: the lookup walks name's own components only, not dir's
+// whole path again. ok is false when dir is not held or the question
+// fails (the caller then asks by the whole path, whose error it reports).
+func lstatHeld(dir, name string) (info fs.FileInfo, ok bool) {
+	heldHomes.Lock()
+	h := heldHomes.m[dir]
+	if h == nil {
+		heldHomes.Unlock()
+		return nil, false
+	}
+	h.users++
+	heldHomes.Unlock()
+	defer closeRoot(h.fd, h)
+	var st unix.Stat_t
+	if unix.Fstatat(h.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+		return nil, false
+	}
+	return &statInfo{name: path.Base(name), sys: *(*syscall.Stat_t)(unsafe.Pointer(&st))}, true
+}
+
+// homeHeld says HoldHome holds dir now.
+func homeHeld(dir string) bool {
+	heldHomes.Lock()
+	defer heldHomes.Unlock()
+	return heldHomes.m[dir] != nil
 }

@@ -67,7 +67,7 @@ func TestHomeFSOpensPlainFilesBlocking(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	of, isOS := f.(*os.File)
+	of, isOS := osFile(f)
 	if !isOS {
 		t.Fatalf("opened a %T", f)
 	}

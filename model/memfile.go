@@ -262,7 +262,7 @@ func statAndRead(fsys fs.FS, name string) (fs.FileInfo, []byte, error) {
 		return nil, nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
+	st, err := OpenedInfo(f)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -75,7 +75,7 @@ func (v *PasteVerdicts) Hashed() int {
 // check fills res (whose Path f is) from the remembered verdict of this
 // version of the file, or from reading and hashing it.
 func (v *PasteVerdicts) check(f fs.File, res *PasteResolution) {
-	info, err := f.Stat()
+	info, err := OpenedInfo(f)
 	if err != nil {
 		res.Status, res.Reason = PasteUnreadable, fmt.Sprintf("stat %s: %v", res.Path, err)
 		return

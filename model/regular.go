@@ -165,7 +165,7 @@ func ReadFileBounded(fsys fs.FS, name string, max int64) ([]byte, error) {
 // readBounded reads f (name) whole when it holds at most max bytes.
 func readBounded(f fs.File, name string, limit int64) ([]byte, error) {
 	var size int64
-	if info, err := f.Stat(); err == nil {
+	if info, err := OpenedInfo(f); err == nil {
 		size = info.Size()
 	}
 	return readBoundedSized(f, name, limit, size)
@@ -215,7 +215,8 @@ func OpenRegularFile(name string) (*os.File, error) {
 		}
 		return nil, err
 	}
-	return f.(*os.File), nil
+	of, _ := osFile(f)
+	return of, nil
 }
 
 // DirFS is os.DirFS(dir) for files memscope reads: Open never blocks
@@ -384,7 +385,29 @@ func (d dirFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	}
 	entries, err := rd.ReadDir(-1)
 	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	if d.inside && homeHeld(d.dir) {
+		for i, e := range entries {
+			entries[i] = heldEntry{DirEntry: e, dir: d.dir, name: path.Join(name, e.Name())}
+		}
+	}
 	return entries, err
+}
+
+// heldEntry is an entry of a folder of a held home (HoldHome): its Info
+// is asked from the home's descriptor (lstatHeld), a walk of the names
+// inside the home, instead of the folder's whole path (a cold stat looks
+// at some 13 000 entries, every paste and memory file). When that
+// cannot answer, the entry's own Info answers, and reports its error.
+type heldEntry struct {
+	fs.DirEntry
+	dir, name string
+}
+
+func (e heldEntry) Info() (fs.FileInfo, error) {
+	if info, ok := lstatHeld(e.dir, e.name); ok {
+		return info, nil
+	}
+	return e.DirEntry.Info()
 }
 
 func (d dirFS) Stat(name string) (fs.FileInfo, error) {

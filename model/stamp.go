@@ -65,7 +65,7 @@ func stampFile(fsys fs.FS, name string) (FileStamp, error) {
 // so f's offset is where it was; a file without ReadAt is sought back
 // to its start.
 func StampOpened(f fs.File, name string) (FileStamp, error) {
-	info, err := f.Stat()
+	info, err := OpenedInfo(f)
 	if err != nil {
 		return FileStamp{}, fmt.Errorf("stat %s: %w", name, err)
 	}

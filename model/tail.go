@@ -129,7 +129,7 @@ func TailLinesWithin(fsys fs.FS, name string, prev TailState, window int64, fn f
 		return TailResult{State: prev}, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
+	info, err := OpenedInfo(f)
 	if err != nil {
 		return TailResult{State: prev}, fmt.Errorf("stat %s: %w", name, err)
 	}

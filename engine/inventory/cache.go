@@ -73,16 +73,21 @@ func loadCache(s *diskcache.Store, homeDir string) *statCache {
 // receives what to keep, and hits counts the summaries taken from cache.
 // Without a cache (next nil) it is summarizeAll.
 func summarizeCached(fsys fs.FS, files []model.TranscriptFile, workers int, cache, next map[string]cachedTranscript) (sums []model.TranscriptSummary, hits int) {
+	if next == nil {
+		return summarizeAll(fsys, files, workers, nil), 0
+	}
 	names := make([]string, len(files))
 	for i, t := range files {
 		names[i] = t.Path
 	}
-	return diskcache.PerFile(fsys, names, cache, next, func(miss []int) []model.TranscriptSummary {
+	// A transcript without an entry is stamped from the open that reads
+	// it (one open, not two: a cold stat opens every transcript).
+	return diskcache.PerFileStamping(fsys, names, cache, next, func(miss []int, stamp func(j int, st model.FileStamp)) []model.TranscriptSummary {
 		sub := make([]model.TranscriptFile, len(miss))
 		for j, i := range miss {
 			sub[j] = files[i]
 		}
-		return summarizeAll(fsys, sub, workers)
+		return summarizeAll(fsys, sub, workers, stamp)
 	}, model.TranscriptSummary.Whole)
 }
 

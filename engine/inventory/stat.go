@@ -138,6 +138,11 @@ type Options struct {
 	Getenv func(string) string
 	// UserHome is the user's home folder ("~/" in autoMemoryDirectory).
 	UserHome string
+	// History is history.jsonl as a reader already holds it (the app's
+	// History feed: model.HistoryRead with its Tail), counted instead of
+	// reading the file again; only what follows it is read. nil: Stat
+	// reads the file (from the cache's counts when it has them).
+	History *model.HistoryRead
 }
 
 // Stat takes the inventory of a home. Transcripts, the bulk of the bytes,
@@ -166,7 +171,13 @@ func Stat(o Options) Report {
 	}()
 
 	hc, ok := historyCounts{}, false
-	if o.Cache != nil {
+	switch {
+	case o.History != nil:
+		hc, ok = heldHistoryCounts(h.FS, o.History)
+		// What the cache counted stays for the next run that reads the
+		// file (checked against the file then, as always).
+		next.History = cache.History
+	case o.Cache != nil:
 		hc, next.History, ok = readHistoryCached(h.FS, cache.History)
 	}
 	if !ok {
@@ -276,6 +287,26 @@ func Stat(o Options) Report {
 	return r
 }
 
+// heldHistoryCounts counts history.jsonl from held, the file as a reader
+// holds it, and what follows it (appended since, and the unterminated
+// last line counted as a whole read counts it: HistoryTail.Pending, the
+// cleanup forecast's rule for the same held file): readHistory's answer
+// without reading again what held holds. ok is false when what follows
+// cannot be read: the caller reads the file whole.
+func heldHistoryCounts(fsys fs.FS, held *model.HistoryRead) (hc historyCounts, ok bool) {
+	t := model.HistoryTail{State: held.Tail.State, Counts: true}
+	pend, probs, err := t.Pending(fsys, model.HistoryPath)
+	if err != nil {
+		return hc, false
+	}
+	hc.refs = model.PasteRefs{Counts: map[model.PasteHash]int{}}
+	hc.refs.Add(held.Entries)
+	hc.refs.Add(pend)
+	hc.entries = len(held.Entries) + len(pend)
+	hc.problems = append(append(hc.problems, held.Problems...), probs...)
+	return hc, true
+}
+
 // readHistory reads history.jsonl whole: its entries, problems and paste
 // references. No history.jsonl is normal (only -p runs, or a fresh home).
 func readHistory(fsys fs.FS) historyCounts {
@@ -346,9 +377,10 @@ func agentMemory(o Options, projects []model.Project, counted map[string]int) ([
 // summarizeAll summarizes transcripts on all CPUs with the sessions
 // report's scanner, which gives model.SummarizeTranscript's answers
 // (a differential fuzz test holds it to that) several times faster.
-// Results are in input order.
-func summarizeAll(fsys fs.FS, files []model.TranscriptFile, workers int) []model.TranscriptSummary {
-	scans := sessions.ScanAll(fsys, files, workers, false)
+// Results are in input order. With stamp set, each file is stamped from
+// the open that reads it (sessions.ScanAllStamping).
+func summarizeAll(fsys fs.FS, files []model.TranscriptFile, workers int, stamp func(i int, st model.FileStamp)) []model.TranscriptSummary {
+	scans := sessions.ScanAllStamping(fsys, files, workers, false, stamp)
 	out := make([]model.TranscriptSummary, len(scans))
 	for i := range scans {
 		out[i] = scans[i].Sum

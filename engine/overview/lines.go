@@ -258,9 +258,9 @@ func forecast(s *Source) cleanup.Forecast {
 var forecastLines = []ID{Cleanup, Vault, Lost}
 
 // ReadsHistory says the line id reads history.jsonl (through the cleanup
-// forecast): an app that holds the file's entries (Source.History) counts
-// it once they are read.
-func ReadsHistory(id ID) bool { return slices.Contains(forecastLines, id) }
+// forecast, or stat's count for the Problems line): an app that holds
+// the file's entries (Source.History) counts it once they are read.
+func ReadsHistory(id ID) bool { return slices.Contains(forecastLines, id) || id == Problems }
 
 // cleanupLine counts the sessions (transcripts) the client's cleanup
 // deletes at its next start or within the horizon.
@@ -331,7 +331,7 @@ func autocompactLine(s *Source) Line {
 // unreadable files.
 func problemsLine(s *Source) Line {
 	s.sharedPass()
-	r := inventory.Stat(inventory.Options{Home: s.Env.Home, Root: s.Env.Root, Cache: s.Cache, Getenv: s.Env.Getenv})
+	r := inventory.Stat(inventory.Options{Home: s.Env.Home, Root: s.Env.Root, Cache: s.Cache, Getenv: s.Env.Getenv, History: s.History})
 	n := len(r.Malformed)
 	l := Line{Count: n, Needs: n > 0, Command: "memscope stat"}
 	if n == 0 {

@@ -145,9 +145,9 @@ type Source struct {
 	// that read them whole (see Pass); nil: the Source's own.
 	Pass *Pass
 	// History is history.jsonl as the app's History feed holds it
-	// (cleanup.Options.History), which the lines that read it
+	// (cleanup.Options.History, inventory.Options.History), which the lines that read it
 	// (ReadsHistory) take instead of reading the file again; nil: the
-	// forecast reads it (the CLI).
+	// forecast and stat read it (the CLI).
 	History *model.HistoryRead
 	// Checked is the open project's memory as the app's project feed
 	// checked it, which the lines that take it (TakesChecked) use

@@ -46,13 +46,25 @@ var lastActiveWindows = []int64{64 << 10, 256 << 10, 1 << 20}
 // there or one that cannot be read, its mtime. The client appends in time
 // order, so the end holds the newest record.
 func LastActive(fsys fs.FS, f model.TranscriptFile) Active {
+	return lastActive(fsys, f, nil)
+}
+
+// lastActive is LastActive; with stamp set, the file is stamped from the
+// open that reads its end (model.StampOpened: its head hashed) and the
+// stamp handed to stamp, for LastActiveAll's cache (one open, not two).
+func lastActive(fsys fs.FS, f model.TranscriptFile, stamp func(model.FileStamp)) Active {
 	mtime := Active{Time: f.ModTime, Clock: ClockMTime}
 	file, err := model.OpenRegular(fsys, f.Path)
 	if err != nil {
 		return mtime
 	}
 	defer file.Close()
-	info, err := file.Stat()
+	if stamp != nil {
+		if st, err := model.StampOpened(file, f.Path); err == nil {
+			stamp(st)
+		}
+	}
+	info, err := model.OpenedInfo(file)
 	if err != nil {
 		return mtime
 	}
@@ -122,11 +134,18 @@ func LastActiveAll(fsys fs.FS, files []model.TranscriptFile, cache *diskcache.St
 	for i, f := range files {
 		names[i] = f.Path
 	}
-	compute := func(miss []int) []Active {
+	// A transcript without an entry is stamped from the open that reads
+	// its end (diskcache.PerFileStamping), on every CPU as the stamps
+	// were taken before.
+	compute := func(miss []int, stamp func(j int, st model.FileStamp)) []Active {
 		out := make([]Active, len(miss))
-		for j, i := range miss {
-			out[j] = LastActive(fsys, files[i])
-		}
+		model.ParallelN(len(miss), 0, func(j int) {
+			var stampJ func(model.FileStamp)
+			if cache != nil { // without one, nothing is kept
+				stampJ = func(st model.FileStamp) { stamp(j, st) }
+			}
+			out[j] = lastActive(fsys, files[miss[j]], stampJ)
+		})
 		return out
 	}
 	var kept, next map[string]diskcache.Entry[Active]
@@ -135,7 +154,7 @@ func LastActiveAll(fsys fs.FS, files []model.TranscriptFile, cache *diskcache.St
 		kept, _ = diskcache.Load[map[string]diskcache.Entry[Active]](cache, lastActiveKind, name)
 		next = map[string]diskcache.Entry[Active]{}
 	}
-	res, hits := diskcache.PerFile(fsys, names, kept, next, compute, func(a Active, _ int64) bool { return a.Clock == ClockRecord })
+	res, hits := diskcache.PerFileStamping(fsys, names, kept, next, compute, func(a Active, _ int64) bool { return a.Clock == ClockRecord })
 	if cache != nil && (hits < len(names) || len(next) != len(kept)) {
 		// A cache not written costs the next start its time only.
 		_ = diskcache.Save(cache, lastActiveKind, name, next)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/fstest"
@@ -189,4 +190,62 @@ func TestLastActiveAllCached(t *testing.T) {
 		t.Errorf("after an appended record: %+v, want %s", got["a.jsonl"], want)
 	}
 	check(got)
+}
+
+// opensFS counts the opens of each file.
+type opensFS struct {
+	fs.FS
+	mu    sync.Mutex
+	opens map[string]int
+}
+
+func (o *opensFS) Open(name string) (fs.File, error) {
+	o.mu.Lock()
+	o.opens[name]++
+	o.mu.Unlock()
+	return o.FS.Open(name)
+}
+
+func (o *opensFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(o.FS, name) }
+
+// LastActiveAll with a cache opens each transcript once on its first
+// run, as without one: the open that reads a transcript's end stamps it
+// for the cache (diskcache.PerFileStamping), and the second run answers
+// from the cache. The old code stamped each first: two opens a file.
+func TestLastActiveAllOpensEachTranscriptOnce(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var files []model.TranscriptFile
+	for i, stamp := range []string{"2026-11-20T10:05:00Z", "2026-11-21T11:00:00Z", "2026-11-22T12:30:00Z"} {
+		name := fmt.Sprintf("t%d.jsonl", i)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(rec("user", "2026-11-19T09:00:00Z")+rec("assistant", stamp)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		info, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, model.TranscriptFile{Path: name, Size: info.Size(), ModTime: info.ModTime()})
+	}
+	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
+	o := &opensFS{FS: model.DirFS(dir), opens: map[string]int{}}
+	got := LastActiveAll(o, files, cache, dir)
+	for _, f := range files {
+		if want := LastActive(model.DirFS(dir), f); !got[f.Path].Time.Equal(want.Time) || got[f.Path].Clock != ClockRecord {
+			t.Errorf("%s: %+v, LastActive %+v", f.Path, got[f.Path], want)
+		}
+		if n := o.opens[f.Path]; n != 1 {
+			t.Errorf("%s: opened %d times on the first run, want 1", f.Path, n)
+		}
+	}
+	o.opens = map[string]int{}
+	again := LastActiveAll(o, files, cache, dir)
+	for _, f := range files {
+		if !again[f.Path].Time.Equal(got[f.Path].Time) {
+			t.Errorf("%s: second run %+v, first %+v", f.Path, again[f.Path], got[f.Path])
+		}
+		if n := o.opens[f.Path]; n != 1 {
+			t.Errorf("%s: opened %d times on the second run (its stamp), want 1", f.Path, n)
+		}
+	}
 }

@@ -67,12 +67,20 @@ type byteCounter struct {
 // scanFile reads the transcript at name in fsys once. Like
 // model.SummarizeTranscript, an open error is returned with an empty
 // summary; a read error with what was read before it.
-func (w *scanWorker) scanFile(fsys fs.FS, name string) (FileScan, error) {
+// With stamp set, the file is stamped from that open before it is read
+// (model.StampOpened) and the stamp handed to stamp; a file that cannot
+// be stamped is not (it is read all the same).
+func (w *scanWorker) scanFile(fsys fs.FS, name string, stamp func(model.FileStamp)) (FileScan, error) {
 	f, err := model.OpenRegular(fsys, name)
 	if err != nil {
 		return FileScan{Sum: model.TranscriptSummary{Path: name}}, fmt.Errorf("open transcript %s: %w", name, err)
 	}
 	defer f.Close()
+	if stamp != nil {
+		if st, err := model.StampOpened(f, name); err == nil {
+			stamp(st)
+		}
+	}
 	return w.scan(f, name)
 }
 

@@ -363,6 +363,20 @@ func dedupeLikeCcusage(files []model.TranscriptFile, scans []FileScan) {
 // that cannot be read is reported in its summary's problems. With
 // ccusage set, the usage lines ccusage counts are collected too.
 func ScanAll(fsys fs.FS, files []model.TranscriptFile, workers int, ccusage bool) []FileScan {
+	return scanAll(fsys, files, workers, ccusage, nil)
+}
+
+// ScanAllStamping is ScanAll for a per-file cache whose files have no
+// entry yet (diskcache.PerFileStamping): each file is stamped from the
+// open that reads it, before the read, and stamp(i, st) told for
+// files[i] (from several goroutines, each i once), instead of a second
+// open and head read to stamp it first.
+func ScanAllStamping(fsys fs.FS, files []model.TranscriptFile, workers int, ccusage bool, stamp func(i int, st model.FileStamp)) []FileScan {
+	return scanAll(fsys, files, workers, ccusage, stamp)
+}
+
+// scanAll is ScanAll; with stamp set, ScanAllStamping.
+func scanAll(fsys fs.FS, files []model.TranscriptFile, workers int, ccusage bool, stamp func(i int, st model.FileStamp)) []FileScan {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -378,7 +392,11 @@ func ScanAll(fsys fs.FS, files []model.TranscriptFile, workers int, ccusage bool
 		wg.Go(func() {
 			w := newScanWorker(ccusage)
 			for i := range jobs {
-				s, err := w.scanFile(fsys, files[i].Path)
+				var stampI func(model.FileStamp)
+				if stamp != nil {
+					stampI = func(st model.FileStamp) { stamp(i, st) }
+				}
+				s, err := w.scanFile(fsys, files[i].Path, stampI)
 				if err != nil {
 					s.Sum.Problems = append(s.Sum.Problems, model.Problem{File: files[i].Path, Kind: model.ProblemUnreadable, Reason: err.Error()})
 				}
