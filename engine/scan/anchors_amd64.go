@@ -25,7 +25,7 @@ import (
 // teddyBlocks is the vector loop Find runs: teddyAVX512 or teddyAVX2
 // when the processor has the instructions and the system saves their
 // registers; nil, and findFrom does all the work, when it has neither.
-var teddyBlocks = func() func(p *byte, n int, t *teddyMasks, out *uint64) {
+var teddyBlocks = func() func(p *byte, n int, t *teddyMasks) (int, uint64) {
 	switch {
 	case cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW:
 		return teddyAVX512
@@ -36,12 +36,8 @@ var teddyBlocks = func() func(p *byte, n int, t *teddyMasks, out *uint64) {
 }()
 
 // teddyMin is the shortest input the vector loops look at: below it
-// the setup costs more than the byte loop.
-const teddyMin = 96
-
-// teddyChunk is how many 64-byte blocks one call of a vector loop looks
-// at: their candidates fit in a small array on the stack.
-const teddyChunk = 32
+// the byte loop costs less than their setup.
+const teddyMin = 16
 
 // Find appends to out every anchor in b, in order of position, and
 // returns it. Overlapping anchors are all reported.
@@ -50,26 +46,46 @@ func (a *Anchors) Find(b []byte, out []AnchorHit) []AnchorHit {
 	if len(b) < teddyMin || blocks == nil {
 		return a.findFrom(b, 1, out)
 	}
-	var cand [teddyChunk]uint64
 	// e is the first byte not yet looked at as a piece's second byte;
 	// block k of a call looks at the pieces ending at e+64k…e+64k+63,
 	// reading b[e+64k-1 : e+64k+64].
 	e := 1
 	for len(b)-e >= 64 {
-		n := min((len(b)-e)/64, teddyChunk)
-		blocks(&b[e-1], n, &a.teddy, &cand[0])
-		for k, m := range cand[:n] {
-			for ; m != 0; m &= m - 1 {
-				i := e + 64*k + bits.TrailingZeros64(m)
-				p := uint16(b[i-1])<<8 | uint16(b[i])
-				if a.bits[p>>6]&(1<<(p&63)) != 0 {
-					out = a.verify(b, i, p, out)
-				}
-			}
+		n := (len(b) - e) / 64
+		k, m := blocks(&b[e-1], n, &a.teddy)
+		if k == n {
+			e += 64 * n
+			break
 		}
-		e += 64 * n
+		e += 64 * k
+		out = a.candidates(b, e, m, out)
+		e += 64
 	}
-	return a.findFrom(b, e, out)
+	if e == len(b) {
+		return out
+	}
+	// The last bytes, fewer than 64, as a block of their own, the bytes
+	// after them zero (a piece has no zero byte, so they add no
+	// candidate; the mask drops any anyway).
+	var pad [80]byte
+	copy(pad[:], b[e-1:])
+	if _, m := blocks(&pad[0], 1, &a.teddy); m != 0 {
+		out = a.candidates(b, e, m&(1<<(len(b)-e)-1), out)
+	}
+	return out
+}
+
+// candidates appends the anchors of the candidates m marks in the block
+// whose pieces end at b[e…e+63].
+func (a *Anchors) candidates(b []byte, e int, m uint64, out []AnchorHit) []AnchorHit {
+	for ; m != 0; m &= m - 1 {
+		i := e + bits.TrailingZeros64(m)
+		p := uint16(b[i-1])<<8 | uint16(b[i])
+		if a.bits[p>>6]&(1<<(p&63)) != 0 {
+			out = a.verify(b, i, p, out)
+		}
+	}
+	return out
 }
 
 // teddyMasks are the candidate search's nibble tables: bucket j's bit
@@ -140,15 +156,16 @@ func teddyFor(byPair map[uint16][]anchorLit) teddyMasks {
 	return t
 }
 
-// teddyAVX2 and teddyAVX512 write to out, for each of the n 64-byte
-// blocks from p+1, a word with bit j set when the bytes p[64k+j] and
-// p[64k+j+1] are a candidate (so they read n*64+1 bytes from p).
+// teddyAVX2 and teddyAVX512 look at the n 64-byte blocks from p+1 and
+// return the first, k, with a candidate (n when none has) and its
+// candidates: bit j of m is set when the bytes p[64k+j] and p[64k+j+1]
+// are a candidate. They read at most n*64+1 bytes from p.
 //
 //go:noescape
-func teddyAVX2(p *byte, n int, t *teddyMasks, out *uint64)
+func teddyAVX2(p *byte, n int, t *teddyMasks) (k int, m uint64)
 
 //go:noescape
-func teddyAVX512(p *byte, n int, t *teddyMasks, out *uint64)
+func teddyAVX512(p *byte, n int, t *teddyMasks) (k int, m uint64)
 
 // byteFreq is how often each ASCII byte occurs, per 65536 bytes: the
 // mean of a generated home's transcripts, pastes and file backups and

@@ -1,18 +1,18 @@
 #include "textflag.h"
 
-// func teddyAVX2(p *byte, n int, t *teddyMasks, out *uint64)
+// func teddyAVX2(p *byte, n int, t *teddyMasks) (k int, m uint64)
 //
-// For each 64-byte block, two halves of 32: Y0/Y2 the pieces' first
+// For each 64-byte block until one has a candidate, two halves of 32: Y0/Y2 the pieces' first
 // bytes (from p), Y1/Y3 their second bytes (from p+1). A byte's buckets
 // are lo[x] & hi[x >> 4] (VPSHUFB gives 0 for x >= 0x80, and no anchor
 // has such a byte); a candidate is a byte whose first and second bytes'
 // buckets meet. Y8-Y11 t.lo0, t.hi0, t.lo1, t.hi1 (each in both lanes),
-// Y14 zero, Y15 0x0f.
-TEXT ·teddyAVX2(SB), NOSPLIT, $0-32
+// Y14 zero, Y15 0x0f; R8 the block's index.
+TEXT ·teddyAVX2(SB), NOSPLIT, $0-40
 	MOVQ           p+0(FP), SI
 	MOVQ           n+8(FP), CX
 	MOVQ           t+16(FP), BX
-	MOVQ           out+24(FP), DI
+	XORQ           R8, R8
 	VBROADCASTI128 0(BX), Y8
 	VBROADCASTI128 16(BX), Y9
 	VBROADCASTI128 32(BX), Y10
@@ -60,27 +60,36 @@ loop2:
 	SHLQ      $32, DX
 	ORQ       DX, AX
 	NOTQ      AX
-	MOVQ      AX, 0(DI)
+	TESTQ     AX, AX
+	JNE       found2
 
 	ADDQ $64, SI
-	ADDQ $8, DI
-	DECQ CX
+	INCQ R8
+	CMPQ R8, CX
 	JNE  loop2
 
 done2:
+	MOVQ CX, k+24(FP)
+	MOVQ $0, m+32(FP)
 	VZEROUPPER
 	RET
 
-// func teddyAVX512(p *byte, n int, t *teddyMasks, out *uint64)
+found2:
+	MOVQ R8, k+24(FP)
+	MOVQ AX, m+32(FP)
+	VZEROUPPER
+	RET
+
+// func teddyAVX512(p *byte, n int, t *teddyMasks) (k int, m uint64)
 //
 // teddyAVX2 with a block a vector (AVX-512BW): Z0 the first bytes, Z1
 // the second, Z8-Z11 the tables, Z15 0x0f; VPTESTMB gives the
 // candidates straight into a mask register.
-TEXT ·teddyAVX512(SB), NOSPLIT, $0-32
+TEXT ·teddyAVX512(SB), NOSPLIT, $0-40
 	MOVQ            p+0(FP), SI
 	MOVQ            n+8(FP), CX
 	MOVQ            t+16(FP), BX
-	MOVQ            out+24(FP), DI
+	XORQ            R8, R8
 	VBROADCASTI32X4 0(BX), Z8
 	VBROADCASTI32X4 16(BX), Z9
 	VBROADCASTI32X4 32(BX), Z10
@@ -105,13 +114,22 @@ loop512:
 	VPANDQ    Z1, Z3, Z1
 	VPTESTMB  Z0, Z1, K1
 	KMOVQ     K1, AX
-	MOVQ      AX, 0(DI)
+	TESTQ     AX, AX
+	JNE       found512
 
 	ADDQ $64, SI
-	ADDQ $8, DI
-	DECQ CX
+	INCQ R8
+	CMPQ R8, CX
 	JNE  loop512
 
 done512:
+	MOVQ CX, k+24(FP)
+	MOVQ $0, m+32(FP)
+	VZEROUPPER
+	RET
+
+found512:
+	MOVQ R8, k+24(FP)
+	MOVQ AX, m+32(FP)
 	VZEROUPPER
 	RET

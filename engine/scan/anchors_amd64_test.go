@@ -13,7 +13,7 @@ import (
 // findLoop is a loop Find can run: a vector loop, or nil for findFrom.
 type findLoop struct {
 	name   string
-	blocks func(p *byte, n int, t *teddyMasks, out *uint64)
+	blocks func(p *byte, n int, t *teddyMasks) (int, uint64)
 }
 
 // findLoops are the loops Find can run here: AVX-512 and AVX2 where the
@@ -32,7 +32,7 @@ func findLoops() []findLoop {
 // forEachFindLoop runs f with each loop of Find forced in turn (as
 // jsonscan's TestScannerWithoutSIMD does).
 func forEachFindLoop(t *testing.T, f func(t *testing.T)) {
-	defer func(blocks func(*byte, int, *teddyMasks, *uint64)) { teddyBlocks = blocks }(teddyBlocks)
+	defer func(blocks func(*byte, int, *teddyMasks) (int, uint64)) { teddyBlocks = blocks }(teddyBlocks)
 	for _, l := range findLoops() {
 		teddyBlocks = l.blocks
 		t.Run(l.name, f)
@@ -40,7 +40,7 @@ func forEachFindLoop(t *testing.T, f func(t *testing.T)) {
 }
 
 func forEachFindLoopB(b *testing.B, f func(b *testing.B)) {
-	defer func(blocks func(*byte, int, *teddyMasks, *uint64)) { teddyBlocks = blocks }(teddyBlocks)
+	defer func(blocks func(*byte, int, *teddyMasks) (int, uint64)) { teddyBlocks = blocks }(teddyBlocks)
 	for _, l := range findLoops() {
 		teddyBlocks = l.blocks
 		b.Run(l.name, f)
@@ -48,9 +48,8 @@ func forEachFindLoopB(b *testing.B, f func(b *testing.B)) {
 }
 
 // TestFindLooksAtBlocks checks that, where the processor has AVX2, Find
-// hands all of a long text but its last block to the vector loop (the
-// byte loop looks at the rest), and that the loop it chose is the
-// fastest the processor has.
+// hands all of a text to the vector loop, and that the loop it chose is
+// the fastest the processor has.
 func TestFindLooksAtBlocks(t *testing.T) {
 	loops := findLoops()
 	if len(loops) == 1 {
@@ -59,18 +58,19 @@ func TestFindLooksAtBlocks(t *testing.T) {
 	if reflect.ValueOf(teddyBlocks).Pointer() != reflect.ValueOf(loops[0].blocks).Pointer() {
 		t.Fatalf("Find runs another loop than %s", loops[0].name)
 	}
-	defer func(blocks func(*byte, int, *teddyMasks, *uint64)) { teddyBlocks = blocks }(teddyBlocks)
+	defer func(blocks func(*byte, int, *teddyMasks) (int, uint64)) { teddyBlocks = blocks }(teddyBlocks)
 	looked := 0
-	teddyBlocks = func(p *byte, n int, tm *teddyMasks, out *uint64) {
-		looked += 64 * n
-		loops[0].blocks(p, n, tm, out)
+	teddyBlocks = func(p *byte, n int, tm *teddyMasks) (int, uint64) {
+		k, m := loops[0].blocks(p, n, tm)
+		looked += 64 * min(k+1, n)
+		return k, m
 	}
 	b := []byte(strings.Repeat(`{"type":"user","message":{"content":"AKIA ghp_ eyJ"}}`, 1<<14))
 	a := SecretAnchors()
 	if got, want := a.Find(b, nil), findOld(a, b, nil); !slices.Equal(got, want) {
 		t.Fatalf("Find = %d hits, want %d", len(got), len(want))
 	}
-	if looked < len(b)-64 {
+	if looked < len(b)-1 {
 		t.Fatalf("the vector loop looked at %d bytes of %d", looked, len(b))
 	}
 }
@@ -98,4 +98,31 @@ func TestTeddyHasEveryPiece(t *testing.T) {
 // teddyCandidate is the vector loops' test of one pair of bytes.
 func teddyCandidate(t *teddyMasks, c0, c1 byte) bool {
 	return c0 < 0x80 && c1 < 0x80 && t.lo0[c0&15]&t.hi0[c0>>4]&t.lo1[c1&15]&t.hi1[c1>>4] != 0
+}
+
+// TestTeddyFalseCandidates counts, over benchCorpus (the repository's
+// test home, or the folders MEMSCOPE_FIND_CORPUS names), the byte pairs
+// that are candidates of the vector loops and those that are filed
+// pieces: each false candidate costs a look at the piece table, so
+// teddyFor's buckets must keep them rare (below 0.5 % of bytes).
+func TestTeddyFalseCandidates(t *testing.T) {
+	lines, n := benchCorpus(t)
+	a := SecretAnchors()
+	cand, filed := 0, 0
+	for _, l := range lines {
+		for i := 1; i < len(l); i++ {
+			if teddyCandidate(&a.teddy, l[i-1], l[i]) {
+				cand++
+			}
+			if p := uint16(l[i-1])<<8 | uint16(l[i]); a.bits[p>>6]&(1<<(p&63)) != 0 {
+				filed++
+			}
+		}
+	}
+	t.Logf("%d bytes: %d candidates (%.3f %%), %d filed pieces (%.3f %%), %d false (%.3f %%)",
+		n, cand, 100*float64(cand)/float64(n), filed, 100*float64(filed)/float64(n),
+		cand-filed, 100*float64(cand-filed)/float64(n))
+	if cand < filed || (cand-filed)*200 > n {
+		t.Fatalf("%d candidates for %d filed pieces in %d bytes", cand, filed, n)
+	}
 }

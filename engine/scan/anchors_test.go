@@ -189,14 +189,13 @@ func checkFind(t *testing.T, a *Anchors, b []byte) {
 }
 
 // textLen is a length for the i-th text: mostly below a few blocks,
-// some short of the vector loops' minimum, some across a call's chunk
-// (teddyChunk blocks) and more.
+// some short of the vector loops' minimum, some of many blocks.
 func textLen(r *rand.Rand, i int) int {
 	switch i % 8 {
 	case 0:
 		return r.IntN(130)
 	case 1:
-		return 2048 + r.IntN(3*2048) // over teddyChunk blocks
+		return 2048 + r.IntN(3*2048)
 	default:
 		return r.IntN(700)
 	}
@@ -309,7 +308,7 @@ func FuzzFind(f *testing.F) {
 // home, or under the folders MEMSCOPE_FIND_CORPUS names (separated by
 // colons; scripts/anchors-bench.sh names a generated home's stores and
 // the shared transcript formats), up to 24 MB from each.
-func benchCorpus(b *testing.B) (lines [][]byte, n int) {
+func benchCorpus(b testing.TB) (lines [][]byte, n int) {
 	dirs := []string{"../../testdata/home"}
 	if env := os.Getenv("MEMSCOPE_FIND_CORPUS"); env != "" {
 		dirs = strings.Split(env, ":")
