@@ -9,10 +9,12 @@ import (
 // a gigabyte or more, almost none of it secret. Go's regexp runs at a few
 // MB/s on patterns without a literal prefix, so the rules cannot see every
 // byte. Instead every secret rule names anchors (scanRule.anchors):
-// case-sensitive literals of which each match holds one. One pass over
-// the raw bytes looks for any two-byte piece of an anchor in a 64 Kibit
-// table (eight kilobytes: it stays in the first-level cache), and only
-// where the table says yes compares the anchors that have that piece;
+// case-sensitive literals of which each match holds one. Each anchor is
+// filed under one two-byte piece of it, in a 64 Kibit table (eight
+// kilobytes: it stays in the first-level cache). One pass over the raw
+// bytes finds the candidate pieces (on amd64 64 bytes at a time, see
+// anchors_amd64.go; else every byte pair), looks each up in the table,
+// and only where the table says yes compares the anchors filed there;
 // the rules then run only on the lines, and only over the strings, that
 // hold one of their anchors.
 
