@@ -7,8 +7,10 @@
 #      and the shared transcript formats (../shared/formats), JSONL by
 #      line and other files whole, as the scan hands them to Find. "old"
 #      is the byte loop Find was (findOld, kept verbatim in the tests),
-#      then each loop of Find (avx512, avx2, go). MB per CPU-second
-#      (one core), median of RUNS; and TestTeddyFalseCandidates' count
+#      then each loop of Find (avx512, avx2, go); BenchmarkFindHot the
+#      same over a 256 KB sample of the lines, which stays in the cache
+#      (as a line the scan has just read does). MB per CPU-second (one
+#      core), median of RUNS; and TestTeddyFalseCandidates' count
 #      of candidates and filed pieces in the same corpus.
 #   2. With valgrind, the instructions (cachegrind, load-independent) of
 #      one round of BenchmarkFind/old and /avx2 over the corpus, counted
@@ -47,14 +49,16 @@ echo "== candidates in the corpus"
 "$TMP/scan.test" -test.run '^TestTeddyFalseCandidates$' -test.v | grep 'candidates' | sed 's/^ *anchors_amd64_test.go:[0-9]*: //' | tee "$TMP/cand"
 BYTES=$(sed -n 's/^\([0-9]*\) bytes:.*/\1/p' "$TMP/cand")
 
-echo "== BenchmarkFind, MB/cpu-s (one core, median of $RUNS)"
+echo "== BenchmarkFind and BenchmarkFindHot (a 256 KB sample of the lines, in the cache), MB/cpu-s (one core, median of $RUNS)"
 for _ in $(seq "$RUNS"); do
-	"$TMP/scan.test" -test.run '^$' -test.bench '^BenchmarkFind$' -test.benchtime 2s -test.cpu 1 |
-		awk '/^BenchmarkFind\// {split($1, n, "/"); for (i = 1; i <= NF; i++) if ($i == "MB/cpu-s") print n[2], $(i-1)}' >>"$TMP/bench"
+	"$TMP/scan.test" -test.run '^$' -test.bench '^BenchmarkFind(Hot)?$' -test.benchtime 2s -test.cpu 1 |
+		awk '/^BenchmarkFind/ {for (i = 1; i <= NF; i++) if ($i == "MB/cpu-s") print $1, $(i-1)}' >>"$TMP/bench"
 done
-for loop in old avx512 avx2 go; do
-	m=$(awk -v l="$loop" '$1 == l {print $2}' "$TMP/bench" | median)
-	[ -n "$m" ] && printf '%-8s %8.0f MB/cpu-s  (%s)\n' "$loop" "$m" "$(awk -v l="$loop" '$1 == l {printf "%s ", $2}' "$TMP/bench")"
+for bench in BenchmarkFind BenchmarkFindHot; do
+	for loop in old avx512 avx2 go; do
+		m=$(awk -v l="$bench/$loop" '$1 == l {print $2}' "$TMP/bench" | median)
+		[ -n "$m" ] && printf '%-24s %8.0f MB/cpu-s  (%s)\n' "$bench/$loop" "$m" "$(awk -v l="$bench/$loop" '$1 == l {printf "%s ", $2}' "$TMP/bench")"
+	done
 done
 
 if command -v valgrind >/dev/null; then
