@@ -32,9 +32,7 @@ command -v /usr/bin/time >/dev/null || { echo "anchors-bench: /usr/bin/time is r
 H=$(cd "$HOME_DIR" && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-mkdir "$TMP/a"
-git archive "$BASE" | tar -x -C "$TMP/a"
-(cd "$TMP/a" && go build -o "$TMP/memscope-a" .)
+scripts/build-rev.sh "$BASE" "$TMP/memscope-a"
 go build -o "$TMP/memscope-b" .
 go test -c -o "$TMP/scan.test" ./engine/scan
 CORPUS="$H/projects:$H/paste-cache:$H/file-history:$H/history.jsonl"

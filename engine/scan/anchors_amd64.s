@@ -1,18 +1,44 @@
 #include "textflag.h"
 
+// The two loops' shared parts. ARGS loads the arguments: SI p, CX n,
+// BX t; R8 the block's index, 0.
+#define ARGS \
+	MOVQ p+0(FP), SI; \
+	MOVQ n+8(FP), CX; \
+	MOVQ t+16(FP), BX; \
+	XORQ R8, R8
+
+// NEXT goes on to the next block, or falls through when the n blocks
+// are done (SI the block, R8 its index, CX n); NONE returns (n, 0),
+// FOUND (R8, AX).
+#define NEXT(loop) \
+	ADDQ $64, SI; \
+	INCQ R8; \
+	CMPQ R8, CX; \
+	JNE  loop
+
+#define NONE \
+	MOVQ CX, k+24(FP); \
+	MOVQ $0, m+32(FP); \
+	VZEROUPPER; \
+	RET
+
+#define FOUND \
+	MOVQ R8, k+24(FP); \
+	MOVQ AX, m+32(FP); \
+	VZEROUPPER; \
+	RET
+
 // func teddyAVX2(p *byte, n int, t *teddyMasks) (k int, m uint64)
 //
-// For each 64-byte block until one has a candidate, two halves of 32: Y0/Y2 the pieces' first
-// bytes (from p), Y1/Y3 their second bytes (from p+1). A byte's buckets
-// are lo[x] & hi[x >> 4] (VPSHUFB gives 0 for x >= 0x80, and no anchor
-// has such a byte); a candidate is a byte whose first and second bytes'
-// buckets meet. Y8-Y11 t.lo0, t.hi0, t.lo1, t.hi1 (each in both lanes),
+// For each 64-byte block until one has a candidate, two halves of 32:
+// Y0/Y2 the pieces' first bytes (from p), Y1/Y3 their second bytes (from
+// p+1). A byte's buckets are lo[x] & hi[x >> 4] (VPSHUFB gives 0 for x
+// >= 0x80, and no anchor has such a byte); a candidate is a byte whose
+// first and second bytes' buckets meet. Y8-Y11 t.lo0, t.hi0, t.lo1, t.hi1 (each in both lanes),
 // Y14 zero, Y15 0x0f; R8 the block's index.
 TEXT ·teddyAVX2(SB), NOSPLIT, $0-40
-	MOVQ           p+0(FP), SI
-	MOVQ           n+8(FP), CX
-	MOVQ           t+16(FP), BX
-	XORQ           R8, R8
+	ARGS
 	VBROADCASTI128 0(BX), Y8
 	VBROADCASTI128 16(BX), Y9
 	VBROADCASTI128 32(BX), Y10
@@ -63,22 +89,13 @@ loop2:
 	TESTQ     AX, AX
 	JNE       found2
 
-	ADDQ $64, SI
-	INCQ R8
-	CMPQ R8, CX
-	JNE  loop2
+	NEXT(loop2)
 
 done2:
-	MOVQ CX, k+24(FP)
-	MOVQ $0, m+32(FP)
-	VZEROUPPER
-	RET
+	NONE
 
 found2:
-	MOVQ R8, k+24(FP)
-	MOVQ AX, m+32(FP)
-	VZEROUPPER
-	RET
+	FOUND
 
 // func teddyAVX512(p *byte, n int, t *teddyMasks) (k int, m uint64)
 //
@@ -86,10 +103,7 @@ found2:
 // the second, Z8-Z11 the tables, Z15 0x0f; VPTESTMB gives the
 // candidates straight into a mask register.
 TEXT ·teddyAVX512(SB), NOSPLIT, $0-40
-	MOVQ            p+0(FP), SI
-	MOVQ            n+8(FP), CX
-	MOVQ            t+16(FP), BX
-	XORQ            R8, R8
+	ARGS
 	VBROADCASTI32X4 0(BX), Z8
 	VBROADCASTI32X4 16(BX), Z9
 	VBROADCASTI32X4 32(BX), Z10
@@ -117,19 +131,10 @@ loop512:
 	TESTQ     AX, AX
 	JNE       found512
 
-	ADDQ $64, SI
-	INCQ R8
-	CMPQ R8, CX
-	JNE  loop512
+	NEXT(loop512)
 
 done512:
-	MOVQ CX, k+24(FP)
-	MOVQ $0, m+32(FP)
-	VZEROUPPER
-	RET
+	NONE
 
 found512:
-	MOVQ R8, k+24(FP)
-	MOVQ AX, m+32(FP)
-	VZEROUPPER
-	RET
+	FOUND
