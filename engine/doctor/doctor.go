@@ -279,6 +279,10 @@ type fileFeed struct {
 	// typ, version and attType are the line's (start, member).
 	typ, version, attType string
 	memberFn              func(key, val []byte)
+	// walks counts the lines this feed walked itself (line, lineValid):
+	// none in the shared pass, which hands it the members another reader
+	// walked (lineTop).
+	walks int
 }
 
 func newFileFeed(path string, sc *jsonscan.Scanner) *fileFeed {
@@ -304,6 +308,7 @@ func (fd *fileFeed) line(line model.Line) {
 	}
 	sc := fd.sc
 	fd.start()
+	fd.walks++
 	err := sc.Line(line.Bytes, func(key []byte, v, depth int) (int, error) {
 		end, err := sc.Value(v, depth)
 		if err != nil {
@@ -324,10 +329,23 @@ func (fd *fileFeed) lineValid(line model.Line, valid bool) {
 	}
 	fd.start()
 	if valid {
+		fd.walks++
 		d := line.Bytes
 		jsonscan.EachMember(d[jsonscan.SkipWS(d, 0):], fd.memberFn)
 	}
 	fd.finish(line, valid)
+}
+
+// lineTop is line for a line another reader checked whole and walked
+// (top: its members, not Valid when it was not one JSON object): its
+// members are read from top, with no walk of the line.
+func (fd *fileFeed) lineTop(line model.Line, top *jsonscan.Top) {
+	if line.TooLong || len(bytes.TrimSpace(line.Bytes)) == 0 {
+		return
+	}
+	fd.start()
+	top.Each(fd.memberFn)
+	fd.finish(line, top.Valid())
 }
 
 // The line being read: its record type, version and attachment type.

@@ -21,6 +21,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
 )
 
@@ -82,6 +83,22 @@ type Verdict interface {
 // it without checking it again (doctor's field scan).
 type Trusting interface {
 	LineValid(l model.Line, valid bool)
+}
+
+// Walker is a Verdict that keeps the top-level members of each line it
+// checked (stat's summary): a Walking reader takes them from it instead
+// of walking the line's structure again.
+type Walker interface {
+	// Top is the members of the line Line read last (not Valid when it
+	// was not one valid JSON object); valid until the next Line.
+	Top() *jsonscan.Top
+}
+
+// Walking is a Trusting that reads a Walker's members of each line
+// (doctor's field scan): top is not Valid when the line was not one
+// valid JSON object.
+type Walking interface {
+	LineTop(l model.Line, top *jsonscan.Top)
 }
 
 // Stats say what a Run read.
@@ -180,7 +197,9 @@ func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (int64, 
 	// A Verdict's word goes to the Trusting feeds: it reads each line
 	// first.
 	var verdict Verdict
+	var walker Walker
 	var trusting []Trusting
+	var walking []Walking
 	var rest []File
 	for _, fd := range feeds {
 		if v, ok := fd.(Verdict); ok && verdict == nil {
@@ -191,9 +210,12 @@ func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (int64, 
 		rest = append(rest, fd)
 	}
 	if verdict != nil {
+		walker, _ = verdict.(Walker)
 		others := rest[:1]
 		for _, fd := range rest[1:] {
-			if t, ok := fd.(Trusting); ok {
+			if w, ok := fd.(Walking); ok && walker != nil {
+				walking = append(walking, w)
+			} else if t, ok := fd.(Trusting); ok {
 				trusting = append(trusting, t)
 			} else {
 				others = append(others, fd)
@@ -213,6 +235,12 @@ func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (int64, 
 			valid := verdict.Valid()
 			for _, t := range trusting {
 				t.LineValid(l, valid)
+			}
+		}
+		if len(walking) > 0 {
+			top := walker.Top()
+			for _, w := range walking {
+				w.LineTop(l, top)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
 )
 
@@ -17,7 +18,13 @@ type Summarizing struct {
 	valid bool
 }
 
-var workers = sync.Pool{New: func() any { return newScanWorker(false) }}
+// workers keep each line's top-level members (Top) for the readers that
+// share the line.
+var workers = sync.Pool{New: func() any {
+	w := newScanWorker(false)
+	w.ls.js.Keep = &w.ls.kept
+	return w
+}}
 
 // NewSummarizing starts the summary of the transcript name.
 func NewSummarizing(name string) *Summarizing {
@@ -35,6 +42,16 @@ func (s *Summarizing) Line(l model.Line) { s.valid = s.w.line(&s.out, l) }
 // (jsonscan's rule, which it checked whole): another reader of the same
 // line need not check it again.
 func (s *Summarizing) Valid() bool { return s.valid }
+
+// Top is the top-level members of the line Line read last, as it walked
+// them checking the line (not Valid when Valid is false): another reader
+// of the same line need not walk it again.
+func (s *Summarizing) Top() *jsonscan.Top {
+	if !s.valid {
+		return nil
+	}
+	return &s.w.ls.kept
+}
 
 // Summary is the file's summary once its n bytes were read, err the
 // read's error (reported in the summary's problems as ScanAll reports

@@ -72,6 +72,10 @@ type Scanner struct {
 	// checked is checkedMember, bound once; fn is Members' callback.
 	checked MemberFunc
 	fn      func(key, val []byte)
+	// Keep, when set, is given the top-level members of each line Line
+	// accepts (and marked not valid for any other line), as they are
+	// walked: no second walk for a reader that wants them.
+	Keep *Top
 }
 
 // MemberFunc is called by Object with each member of an object: key is
@@ -116,6 +120,9 @@ func (s *Scanner) ASCII() bool { return !s.high }
 // members in order; a valid value of another kind gives ErrNotObject.
 func (s *Scanner) Line(d []byte, member MemberFunc) error {
 	s.Reset(d)
+	if s.Keep != nil {
+		s.Keep.reset(d)
+	}
 	i := s.ws(0)
 	if i >= len(d) {
 		return errAt(i, "empty")
@@ -134,7 +141,13 @@ func (s *Scanner) Line(d []byte, member MemberFunc) error {
 	if err != nil {
 		return err
 	}
-	return s.end(end, "object")
+	if err := s.end(end, "object"); err != nil {
+		return err
+	}
+	if s.Keep != nil {
+		s.Keep.ok = true
+	}
+	return nil
 }
 
 // end checks that only white space follows the value ending at i.
@@ -561,6 +574,9 @@ func (s *Scanner) Object(i, depth int, member MemberFunc) (int, error) {
 		end, err := member(key, v, depth+1)
 		if err != nil {
 			return 0, err
+		}
+		if depth == 0 && s.Keep != nil {
+			s.Keep.mems = append(s.Keep.mems, topMember{ks: ks, ke: ke, vs: v, ve: end, esc: esc})
 		}
 		var done bool
 		if i, done, err = s.next(end, '}'); done || err != nil {
