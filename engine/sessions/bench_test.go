@@ -1,6 +1,10 @@
 package sessions
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/memscope/memscope/engine/internal/enginetest"
@@ -62,6 +66,46 @@ func BenchmarkSummarizeOneWorker(b *testing.B) {
 	loopCPU(b, transcriptBytes(b, h), func() {
 		for _, t := range sf.Transcripts {
 			if _, err := model.SummarizeTranscript(h.FS, t.Path); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkScanFiles is one worker's scan (ccusage's usage lines
+// included, as `sessions` scans) of transcripts held in memory: the
+// per-line work alone, no file system. The transcripts are
+// $MEMSCOPE_BENCH_HOME's (W) up to $MEMSCOPE_BENCH_MB megabytes (default
+// 16), else testdata/home's. Under valgrind (scripts/scan-ab.sh) its
+// instructions are load-independent.
+func BenchmarkScanFiles(b *testing.B) {
+	root, limit := "../../testdata/home", int64(16<<20)
+	if h := os.Getenv("MEMSCOPE_BENCH_HOME"); h != "" {
+		root = h
+	}
+	if mb, err := strconv.Atoi(os.Getenv("MEMSCOPE_BENCH_MB")); err == nil && mb > 0 {
+		limit = int64(mb) << 20
+	}
+	files, _ := model.FindTranscripts(model.DirFS(root))
+	var data [][]byte
+	var n int64
+	for _, t := range files {
+		if n >= limit {
+			break
+		}
+		d, err := os.ReadFile(filepath.Join(root, t.Path))
+		if err != nil {
+			b.Fatal(err)
+		}
+		data, n = append(data, d), n+int64(len(d))
+	}
+	if n == 0 {
+		b.Fatal("no transcripts to scan")
+	}
+	w := newScanWorker(true)
+	loopCPU(b, n, func() {
+		for _, d := range data {
+			if _, err := w.scan(bytes.NewReader(d), "t.jsonl"); err != nil {
 				b.Fatal(err)
 			}
 		}

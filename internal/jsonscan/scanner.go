@@ -76,6 +76,9 @@ type Scanner struct {
 	// accepts (and marked not valid for any other line), as they are
 	// walked: no second walk for a reader that wants them.
 	Keep *Top
+	// keeping is Line's member function while Keep is set, keepFn the
+	// member function keeping calls.
+	keeping, keepFn MemberFunc
 }
 
 // MemberFunc is called by Object with each member of an object: key is
@@ -122,6 +125,10 @@ func (s *Scanner) Line(d []byte, member MemberFunc) error {
 	s.Reset(d)
 	if s.Keep != nil {
 		s.Keep.reset(d)
+		if s.keeping == nil {
+			s.keeping = s.keep
+		}
+		s.keepFn, member = member, s.keeping
 	}
 	i := s.ws(0)
 	if i >= len(d) {
@@ -148,6 +155,16 @@ func (s *Scanner) Line(d []byte, member MemberFunc) error {
 		s.Keep.ok = true
 	}
 	return nil
+}
+
+// keep is Line's member function while Keep is set: it notes each
+// member the caller's function (keepFn) accepted.
+func (s *Scanner) keep(key []byte, v, depth int) (int, error) {
+	end, err := s.keepFn(key, v, depth)
+	if err == nil {
+		s.Keep.add(key, v, end)
+	}
+	return end, err
 }
 
 // end checks that only white space follows the value ending at i.
@@ -574,9 +591,6 @@ func (s *Scanner) Object(i, depth int, member MemberFunc) (int, error) {
 		end, err := member(key, v, depth+1)
 		if err != nil {
 			return 0, err
-		}
-		if depth == 0 && s.Keep != nil {
-			s.Keep.mems = append(s.Keep.mems, topMember{ks: ks, ke: ke, vs: v, ve: end, esc: esc})
 		}
 		var done bool
 		if i, done, err = s.next(end, '}'); done || err != nil {

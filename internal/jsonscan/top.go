@@ -6,23 +6,29 @@ package jsonscan
 // (engine/doctor's field scan in the shared pass) reads them here instead
 // of walking the line's structure again.
 type Top struct {
-	d    []byte
+	d []byte
+	// keys has the members' names, one after another.
+	keys []byte
 	mems []topMember
 	// ok says the line was one valid JSON object, so mems are all its
 	// members.
 	ok bool
 }
 
-// topMember is one member: its name's span [ks, ke) with the quotes,
-// whether the name has escapes, and its value's span [vs, ve).
-type topMember struct {
-	ks, ke, vs, ve int
-	esc            bool
-}
+// topMember is one member: its name's span [k0, k1) in keys and its
+// value's span [vs, ve) in the line.
+type topMember struct{ k0, k1, vs, ve int }
 
 // reset starts the members of d.
 func (t *Top) reset(d []byte) {
-	t.d, t.mems, t.ok = d, t.mems[:0], false
+	t.d, t.keys, t.mems, t.ok = d, t.keys[:0], t.mems[:0], false
+}
+
+// add notes the member named key (decoded) whose value is d[v:end].
+func (t *Top) add(key []byte, v, end int) {
+	k0 := len(t.keys)
+	t.keys = append(t.keys, key...)
+	t.mems = append(t.mems, topMember{k0: k0, k1: len(t.keys), vs: v, ve: end})
 }
 
 // Valid says the line was one valid JSON object.
@@ -44,12 +50,7 @@ func (t *Top) Each(fn func(key, val []byte)) {
 	if !t.Valid() {
 		return
 	}
-	d := t.d
 	for _, m := range t.mems {
-		key := d[m.ks+1 : m.ke-1]
-		if m.esc {
-			key = unquoteBytes(d[m.ks:m.ke])
-		}
-		fn(key, d[m.vs:m.ve])
+		fn(t.keys[m.k0:m.k1:m.k1], t.d[m.vs:m.ve])
 	}
 }
