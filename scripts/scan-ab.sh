@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
-# The per-line scan of `sessions` (engine/sessions' scanWorker: the JSON
-# check and walk, the summary, ccusage's usage lines) in two builds, as
-# instruction counts, which the load of a shared machine does not move:
-# BenchmarkScanFiles (one worker over VG_MB megabytes of the home's
-# transcripts held in memory, default 4) under valgrind's cachegrind, run
-# 1 and 1+ROUNDS times (default 5); the difference over ROUNDS is one
-# round's instructions, whatever the test binary does once. Base is BASE
-# (a git ref, default main) with the worktree's bench_test.go; under
-# valgrind the processor has no AVX-512, so the AVX2 loop is counted;
-# GOGC=off and GOMAXPROCS=1, so the collector does not move the count.
-# Prints each build's instructions a round, a byte, and the share of
-# internal/jsonscan and engine/sessions.
+# The per-line work of a transcript scan as instruction counts, which the
+# load of a shared machine does not move (valgrind's cachegrind; under
+# valgrind the processor has no AVX-512, so jsonscan's AVX2 loop is
+# counted; GOGC=off and GOMAXPROCS=1, so the collector does not move the
+# count). Each benchmark runs 1 and 1+ROUNDS times (default 5) over
+# VG_MB megabytes (default 4) of the home's transcripts held in memory;
+# the difference over ROUNDS is one round's instructions, whatever the
+# test binary does once.
+#
+#   1. `sessions`' scan (engine/sessions BenchmarkScanFiles: one worker's
+#      scanWorker.scan, ccusage's usage lines included) in BASE (a git
+#      ref, default main, given the worktree's bench_test.go) and in the
+#      worktree;
+#   2. the shared pass's work on each line for stat's summary and
+#      doctor's scan (engine/doctor BenchmarkSharedLines, worktree):
+#      doctor reading the members stat's check walked against doctor
+#      walking each line again (the pass before i28j);
+#   3. with CLI=1, the whole `sessions --json --no-cache` and cold (the
+#      cache written) of both builds over the home (a minute or more
+#      each on W).
 #
 #   HOME_DIR=.cache/bench/W scripts/scan-ab.sh
-#   BASE=main VG_MB=4 ROUNDS=5
+#   BASE=main VG_MB=4 ROUNDS=5 CLI=1
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BASE=${BASE:-main}
@@ -27,25 +35,49 @@ trap 'rm -rf "$TMP"' EXIT
 mkdir "$TMP/a"
 git archive "$BASE" | tar -x -C "$TMP/a"
 cp engine/sessions/bench_test.go "$TMP/a/engine/sessions/bench_test.go"
-(cd "$TMP/a" && go test -c -o "$TMP/s-a.test" ./engine/sessions)
+(cd "$TMP/a" && go test -c -o "$TMP/s-a.test" ./engine/sessions && go build -o "$TMP/memscope-a" .)
 go test -c -o "$TMP/s-b.test" ./engine/sessions
+go test -c -o "$TMP/d-b.test" ./engine/doctor
+go build -o "$TMP/memscope-b" .
 echo "base $BASE ($(git rev-parse --short "$BASE")) against the worktree ($(git rev-parse --short HEAD)$(git diff --quiet || echo ', changed')), $(date -u '+%F %H:%M UTC'), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); load $(cut -d' ' -f1-3 /proc/loadavg)"
-# count B N: PROGRAM TOTALS, jsonscan's and sessions' instructions of N rounds.
-count() {
-	GOGC=off GOMAXPROCS=1 MEMSCOPE_BENCH_HOME=$H MEMSCOPE_BENCH_MB=$VG_MB valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$TMP/cg" \
-		"$TMP/s-$1.test" -test.run '^$' -test.bench '^BenchmarkScanFiles$' -test.benchtime "${2}x" >"$TMP/out" 2>/dev/null
-	cg_annotate "$TMP/cg" 2>/dev/null | awk '
+# cg OUT CMD...: CMD under cachegrind; prints its instructions, then
+# internal/jsonscan's and engine/sessions'.
+cg() {
+	local out=$1
+	shift
+	valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$out" "$@" >/dev/null 2>&1
+	cg_annotate "$out" 2>/dev/null | awk '
 		/PROGRAM TOTALS/ {gsub(",", "", $1); total = $1}
 		/internal\/jsonscan\// && !/_test\.go/ {gsub(",", "", $1); js += $1}
 		/engine\/sessions\// && !/_test\.go/ {gsub(",", "", $1); ss += $1}
-		END {print total, js, ss}'
+		END {print total + 0, js + 0, ss + 0}'
 }
-for b in a b; do
-	read -r t1 j1 s1 < <(count "$b" 1)
-	read -r tn jn sn < <(count "$b" $((ROUNDS + 1)))
-	awk -v b="$b" -v t1="$t1" -v tn="$tn" -v j1="$j1" -v jn="$jn" -v s1="$s1" -v sn="$sn" -v r="$ROUNDS" -v mb="$VG_MB" 'BEGIN {
+# round LABEL TEST BENCH: one round's instructions of the benchmark.
+round() {
+	local label=$1 test=$2 bench=$3 t1 j1 s1 tn jn sn
+	export GOGC=off GOMAXPROCS=1 MEMSCOPE_BENCH_HOME=$H MEMSCOPE_BENCH_MB=$VG_MB
+	read -r t1 j1 s1 < <(cg "$TMP/cg" "$test" -test.run '^$' -test.bench "$bench" -test.benchtime 1x)
+	read -r tn jn sn < <(cg "$TMP/cg" "$test" -test.run '^$' -test.bench "$bench" -test.benchtime "$((ROUNDS + 1))x")
+	unset GOGC GOMAXPROCS MEMSCOPE_BENCH_HOME MEMSCOPE_BENCH_MB
+	awk -v l="$label" -v t1="$t1" -v tn="$tn" -v j1="$j1" -v jn="$jn" -v s1="$s1" -v sn="$sn" -v r="$ROUNDS" -v mb="$VG_MB" 'BEGIN {
 		t = (tn - t1) / r; j = (jn - j1) / r; s = (sn - s1) / r
-		printf "%s a round: %.1f M instructions (%.2f a byte of %d MB); jsonscan %.1f M, engine/sessions %.1f M\n",
-			(b == "a" ? "base    " : "worktree"), t / 1e6, t / (mb * 1048576), mb, j / 1e6, s / 1e6
+		printf "%-34s %7.1f M instructions a round (%.2f a byte); jsonscan %.1f M, engine/sessions %.1f M\n", l, t / 1e6, t / (mb * 1048576), j / 1e6, s / 1e6
 	}'
-done
+}
+echo "== one round over $VG_MB MB of $H's transcripts"
+round "sessions scan, base" "$TMP/s-a.test" '^BenchmarkScanFiles$'
+round "sessions scan, worktree" "$TMP/s-b.test" '^BenchmarkScanFiles$'
+round "stat + doctor, doctor walks again" "$TMP/d-b.test" '^BenchmarkSharedLines$/^rewalked$'
+round "stat + doctor, one walk" "$TMP/d-b.test" '^BenchmarkSharedLines$/^walked$'
+if [ -n "${CLI:-}" ]; then
+	echo "== memscope sessions --json over $H, GOMAXPROCS=1"
+	for mode in nocache cold; do
+		extra=()
+		[ "$mode" = nocache ] && extra=(--no-cache)
+		for b in a b; do
+			rm -rf "$TMP/xdg"
+			read -r t j s < <(XDG_CACHE_HOME="$TMP/xdg" GOMAXPROCS=1 cg "$TMP/cg" "$TMP/memscope-$b" sessions --json --home "$H" "${extra[@]}")
+			printf '%-8s %-8s %8.0f M instructions; jsonscan %.0f M, engine/sessions %.0f M\n' "$mode" "$([ $b = a ] && echo base || echo worktree)" "$(echo "$t / 1000000" | bc -l)" "$(echo "$j / 1000000" | bc -l)" "$(echo "$s / 1000000" | bc -l)"
+		done
+	done
+fi

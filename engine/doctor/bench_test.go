@@ -1,9 +1,13 @@
 package doctor
 
 import (
+	"bytes"
 	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 
+	"github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
 )
 
@@ -29,5 +33,60 @@ func BenchmarkScanHome(b *testing.B) {
 		if r := ScanCached(home, nil, dir); r.Lines == 0 {
 			b.Fatal("no line read")
 		}
+	}
+}
+
+// BenchmarkSharedLines is the shared pass's work on each line for stat's
+// summary and doctor's scan, over transcripts held in memory
+// ($MEMSCOPE_BENCH_HOME's up to $MEMSCOPE_BENCH_MB megabytes, default
+// 16; else testdata/home's): "walked" is doctor reading the members
+// stat's check walked (lineTop, the pass now), "rewalked" doctor walking
+// each valid line again (lineValid, the pass before). Under valgrind
+// (scripts/scan-ab.sh) the two count instructions.
+func BenchmarkSharedLines(b *testing.B) {
+	root, limit := "../../testdata/home", int64(16<<20)
+	if h := os.Getenv("MEMSCOPE_BENCH_HOME"); h != "" {
+		root = h
+	}
+	if mb, err := strconv.Atoi(os.Getenv("MEMSCOPE_BENCH_MB")); err == nil && mb > 0 {
+		limit = int64(mb) << 20
+	}
+	home := model.DirFS(root)
+	files, _ := model.FindTranscripts(home)
+	var lines []model.Line
+	var n int64
+	for _, t := range files {
+		if n >= limit {
+			break
+		}
+		d, err := os.ReadFile(filepath.Join(root, t.Path))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i, l := range bytes.Split(d, []byte("\n")) {
+			lines = append(lines, model.Line{Bytes: l, Number: i + 1, Size: int64(len(l))})
+		}
+		n += int64(len(d))
+	}
+	for _, mode := range []string{"walked", "rewalked"} {
+		b.Run(mode, func(b *testing.B) {
+			b.SetBytes(n)
+			for b.Loop() {
+				sum := sessions.NewSummarizing("t")
+				fd := newFileFeed("t", nil)
+				for _, l := range lines {
+					sum.Line(l)
+					if mode == "walked" {
+						fd.lineTop(l, sum.Top())
+					} else {
+						fd.lineValid(l, sum.Valid())
+					}
+				}
+				sum.Summary(n, nil)
+				if fd.out.Lines == 0 {
+					b.Fatal("no line read")
+				}
+			}
+		})
 	}
 }
