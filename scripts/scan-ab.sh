@@ -16,12 +16,18 @@
 #      doctor's scan (engine/doctor BenchmarkSharedLines, worktree):
 #      doctor reading the members stat's check walked against doctor
 #      walking each line again (the pass before i28j);
-#   3. with CLI=1, the whole `sessions --json --no-cache` and cold (the
-#      cache written) of both builds over the home (a minute or more
-#      each on W).
+#   3. with CLI=1, the whole of `sessions --json --no-cache`, `sessions
+#      --json` cold (its cache written) and `overview --json` cold (the
+#      shared pass: doctor's and stat's readers among others) of both
+#      builds over the home (a minute or more each on W).
+#
+#   4. with CPU=1 (RUNS times, default 5, the builds alternated), the CPU
+#      (user + system) and wall of `overview --json` cold, `sessions
+#      --json` cold and `sessions --json --no-cache`, beside `cat` of
+#      every transcript: medians, and the load before and after.
 #
 #   HOME_DIR=.cache/bench/W scripts/scan-ab.sh
-#   BASE=main VG_MB=4 ROUNDS=5 CLI=1
+#   BASE=main VG_MB=4 ROUNDS=5 CLI=1 CPU=1 RUNS=5 NOBENCH=1 (skips 1 and 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BASE=${BASE:-main}
@@ -50,7 +56,7 @@ cg() {
 		/PROGRAM TOTALS/ {gsub(",", "", $1); total = $1}
 		/internal\/jsonscan\// && !/_test\.go/ {gsub(",", "", $1); js += $1}
 		/engine\/sessions\// && !/_test\.go/ {gsub(",", "", $1); ss += $1}
-		END {print total + 0, js + 0, ss + 0}'
+		END {printf "%.0f %.0f %.0f\n", total, js, ss}'
 }
 # round LABEL TEST BENCH: one round's instructions of the benchmark.
 round() {
@@ -64,20 +70,59 @@ round() {
 		printf "%-34s %7.1f M instructions a round (%.2f a byte); jsonscan %.1f M, engine/sessions %.1f M\n", l, t / 1e6, t / (mb * 1048576), j / 1e6, s / 1e6
 	}'
 }
-echo "== one round over $VG_MB MB of $H's transcripts"
-round "sessions scan, base" "$TMP/s-a.test" '^BenchmarkScanFiles$'
-round "sessions scan, worktree" "$TMP/s-b.test" '^BenchmarkScanFiles$'
-round "stat + doctor, doctor walks again" "$TMP/d-b.test" '^BenchmarkSharedLines$/^rewalked$'
-round "stat + doctor, one walk" "$TMP/d-b.test" '^BenchmarkSharedLines$/^walked$'
+if [ -z "${NOBENCH:-}" ]; then
+	echo "== one round over $VG_MB MB of $H's transcripts"
+	round "sessions scan, base" "$TMP/s-a.test" '^BenchmarkScanFiles$'
+	round "sessions scan, worktree" "$TMP/s-b.test" '^BenchmarkScanFiles$'
+	round "stat + doctor, doctor walks again" "$TMP/d-b.test" '^BenchmarkSharedLines$/^rewalked$'
+	round "stat + doctor, one walk" "$TMP/d-b.test" '^BenchmarkSharedLines$/^walked$'
+fi
 if [ -n "${CLI:-}" ]; then
-	echo "== memscope sessions --json over $H, GOMAXPROCS=1"
-	for mode in nocache cold; do
-		extra=()
-		[ "$mode" = nocache ] && extra=(--no-cache)
+	echo "== whole commands over $H, GOMAXPROCS=1, cold (an empty cache folder) or --no-cache"
+	for cmd in "sessions --json --no-cache" "sessions --json" "overview --json"; do
 		for b in a b; do
 			rm -rf "$TMP/xdg"
-			read -r t j s < <(XDG_CACHE_HOME="$TMP/xdg" GOMAXPROCS=1 cg "$TMP/cg" "$TMP/memscope-$b" sessions --json --home "$H" "${extra[@]}")
-			printf '%-8s %-8s %8.0f M instructions; jsonscan %.0f M, engine/sessions %.0f M\n' "$mode" "$([ $b = a ] && echo base || echo worktree)" "$(echo "$t / 1000000" | bc -l)" "$(echo "$j / 1000000" | bc -l)" "$(echo "$s / 1000000" | bc -l)"
+			# shellcheck disable=SC2086 # cmd is words
+			read -r t j s < <(XDG_CACHE_HOME="$TMP/xdg" GOMAXPROCS=1 cg "$TMP/cg" "$TMP/memscope-$b" $cmd --home "$H")
+			printf '%-28s %-8s %8.0f M instructions; jsonscan %.0f M, engine/sessions %.0f M\n' "$cmd" "$([ $b = a ] && echo base || echo worktree)" "$(echo "$t / 1000000" | bc -l)" "$(echo "$j / 1000000" | bc -l)" "$(echo "$s / 1000000" | bc -l)"
 		done
 	done
+fi
+if [ -n "${CPU:-}" ]; then
+	RUNS=${RUNS:-5}
+	mapfile -t FILES < <(find "$H/projects" -name '*.jsonl' -type f)
+	cat "${FILES[@]}" >/dev/null # the page cache warm
+	echo "== CPU (user + system) and wall, medians of $RUNS, builds alternated; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+	: >"$TMP/runs"
+	timed() {
+		local label=$1
+		shift
+		/usr/bin/time -f '%U %S %e' -o "$TMP/t" "$@" >/dev/null
+		awk -v l="$label" '{printf "%s %.3f %.3f\n", l, $1 + $2, $3}' "$TMP/t" >>"$TMP/runs"
+	}
+	for _ in $(seq "$RUNS"); do
+		timed cat cat "${FILES[@]}"
+		for cmd in overview-cold sessions-cold sessions-nocache; do
+			for b in a b; do
+				rm -rf "$TMP/xdg"
+				case $cmd in
+				overview-cold) args=(overview --json) ;;
+				sessions-cold) args=(sessions --json) ;;
+				sessions-nocache) args=(sessions --json --no-cache) ;;
+				esac
+				timed "$cmd-$b" env XDG_CACHE_HOME="$TMP/xdg" "$TMP/memscope-$b" "${args[@]}" --home "$H"
+			done
+		done
+	done
+	median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+	med() { awk -v l="$1" -v f="$2" '$1 == l {print $f}' "$TMP/runs" | median; }
+	cat_cpu=$(med cat 2)
+	printf '%-18s %9s %9s %9s %9s %8s %8s\n' "" "CPU base" "CPU tree" "× cat" "× cat" "wall b." "wall t."
+	printf '%-18s %8ss %9s %9s %9s %7ss %8s\n' cat "$cat_cpu" "" 1 "" "$(med cat 3)" ""
+	for cmd in overview-cold sessions-cold sessions-nocache; do
+		a=$(med "$cmd-a" 2)
+		b=$(med "$cmd-b" 2)
+		printf '%-18s %8ss %8ss %9.2f %9.2f %7ss %7ss\n' "$cmd" "$a" "$b" "$(echo "$a / $cat_cpu" | bc -l)" "$(echo "$b / $cat_cpu" | bc -l)" "$(med "$cmd-a" 3)" "$(med "$cmd-b" 3)"
+	done
+	echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 fi
