@@ -40,8 +40,9 @@ func BenchmarkScanHome(b *testing.B) {
 // summary and doctor's scan, over transcripts held in memory
 // ($MEMSCOPE_BENCH_HOME's up to $MEMSCOPE_BENCH_MB megabytes, default
 // 16; else testdata/home's): "walked" is doctor reading the members
-// stat's check walked (lineTop, the pass now), "rewalked" doctor walking
-// each valid line again (lineValid, the pass before). Under valgrind
+// stat's check walked and kept (lineTop, the pass now), "rewalked"
+// doctor walking each valid line again and no members kept (lineValid,
+// the pass before). Under valgrind
 // (scripts/scan-ab.sh) the two count instructions.
 func BenchmarkSharedLines(b *testing.B) {
 	root, limit := "../../testdata/home", int64(16<<20)
@@ -73,6 +74,7 @@ func BenchmarkSharedLines(b *testing.B) {
 			b.SetBytes(n)
 			for b.Loop() {
 				sum := sessions.NewSummarizing("t")
+				sum.KeepTop(mode == "walked")
 				fd := newFileFeed("t", nil)
 				for _, l := range lines {
 					sum.Line(l)

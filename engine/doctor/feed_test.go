@@ -53,6 +53,7 @@ func TestLineValidEqualsLine(t *testing.T) {
 	var sc jsonscan.Scanner
 	own, shared, walked := newFileFeed("f", &sc), newFileFeed("f", &sc), newFileFeed("f", &sc)
 	sum := sessions.NewSummarizing("f")
+	sum.KeepTop(true)
 	for i, d := range lines {
 		l := model.Line{Bytes: d, Number: i + 1, Size: int64(len(d))}
 		own.line(l)

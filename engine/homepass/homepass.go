@@ -89,8 +89,13 @@ type Trusting interface {
 // checked (stat's summary): a Walking reader takes them from it instead
 // of walking the line's structure again.
 type Walker interface {
+	// KeepTop is called before the file's first line: keep says a
+	// Walking reader shares the file, so the members are wanted (they
+	// cost the Walker some work a line).
+	KeepTop(keep bool)
 	// Top is the members of the line Line read last (not Valid when it
-	// was not one valid JSON object); valid until the next Line.
+	// was not one valid JSON object, nil when not kept); valid until the
+	// next Line.
 	Top() *jsonscan.Top
 }
 
@@ -222,6 +227,9 @@ func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (int64, 
 			}
 		}
 		rest = others
+		if walker != nil {
+			walker.KeepTop(len(walking) > 0)
+		}
 	}
 	for {
 		l, ok := r.Next()

@@ -137,14 +137,19 @@ func TestRun(t *testing.T) {
 
 // walkerConsumer's files check each line with jsonscan, keeping its
 // top-level members (a Walker, as stat's summary is).
-type walkerConsumer struct{ *fake }
+type walkerConsumer struct {
+	*fake
+	files *[]*walkerFile
+}
 
 func (w walkerConsumer) Want(t model.TranscriptFile, _ model.FileStamp) File {
 	if !w.want[t.Path] {
 		return nil
 	}
 	wf := &walkerFile{fakeFile: fakeFile{f: w.fake, name: t.Path}}
-	wf.sc.Keep = &wf.top
+	w.mu.Lock()
+	*w.files = append(*w.files, wf)
+	w.mu.Unlock()
 	return wf
 }
 
@@ -153,6 +158,8 @@ type walkerFile struct {
 	sc  jsonscan.Scanner
 	top jsonscan.Top
 	ok  bool
+	// keep are the KeepTop calls.
+	keep []bool
 }
 
 func (w *walkerFile) Line(l model.Line) {
@@ -160,8 +167,17 @@ func (w *walkerFile) Line(l model.Line) {
 	w.fakeFile.Line(l)
 }
 
-func (w *walkerFile) Valid() bool        { return w.ok }
-func (w *walkerFile) Top() *jsonscan.Top { return &w.top }
+func (w *walkerFile) Valid() bool { return w.ok }
+
+func (w *walkerFile) KeepTop(keep bool) {
+	w.keep = append(w.keep, keep)
+	w.sc.Keep = nil
+	if keep {
+		w.sc.Keep = &w.top
+	}
+}
+
+func (w *walkerFile) Top() *jsonscan.Top { return w.sc.Keep }
 
 // walkingConsumer's files are Trusting and Walking: they note, for each
 // line, how they were handed it ("valid", "invalid" from LineValid; the
@@ -188,19 +204,36 @@ func (w *walkingFile) LineTop(l model.Line, top *jsonscan.Top) {
 }
 
 // A Walking reader is handed the Walker's members of each line, in
-// place of its word alone; beside a Verdict that keeps none it takes
-// the word (LineValid), as before.
+// place of its word alone, and the Walker is told to keep them (and not
+// to when no Walking reader shares the file); beside a Verdict that
+// keeps none a Walking reader takes the word (LineValid), as before.
 func TestRunHandsTheWalkersMembers(t *testing.T) {
 	mod := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	home := fstest.MapFS{"a.jsonl": {Data: []byte("{\"n\":1,\"m\":{\"x\":2}}\nnot json\n{\"n\":2} x\n"), ModTime: mod}}
 	files := []model.TranscriptFile{{Path: "a.jsonl", Size: int64(len(home["a.jsonl"].Data)), ModTime: mod}}
 	walking := newFake("a.jsonl")
-	if _, err := Run(home, files, 1, walkerConsumer{newFake("a.jsonl")}, walkingConsumer{walking}); err != nil {
+	var walkers []*walkerFile
+	if _, err := Run(home, files, 1, walkerConsumer{newFake("a.jsonl"), &walkers}, walkingConsumer{walking}); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{`top true ["n" "m"]`, `top false []`, `top false []`}
 	if got := walking.lines["a.jsonl"]; !slices.Equal(got, want) {
 		t.Errorf("beside a Walker: %q, want %q", got, want)
+	}
+	plain := newFake("a.jsonl")
+	if _, err := Run(home, files, 1, walkerConsumer{newFake("a.jsonl"), &walkers}, plain); err != nil {
+		t.Fatal(err)
+	}
+	if len(walkers) != 2 || !slices.Equal(walkers[0].keep, []bool{true}) || !slices.Equal(walkers[1].keep, []bool{false}) {
+		t.Errorf("the Walker told to keep members: with a Walking reader, then without one: %v", func() (k [][]bool) {
+			for _, w := range walkers {
+				k = append(k, w.keep)
+			}
+			return k
+		}())
+	}
+	if len(plain.lines["a.jsonl"]) != 3 {
+		t.Errorf("the plain reader beside a Walker: %q", plain.lines["a.jsonl"])
 	}
 	judge := newFake("a.jsonl")
 	judge.verdict = true

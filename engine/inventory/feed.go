@@ -60,6 +60,9 @@ func (ff *feedFile) Valid() bool { return ff.s.Valid() }
 // (homepass.Walker).
 func (ff *feedFile) Top() *jsonscan.Top { return ff.s.Top() }
 
+// KeepTop says whether a reader takes Top (homepass.Walker).
+func (ff *feedFile) KeepTop(keep bool) { ff.s.KeepTop(keep) }
+
 func (ff *feedFile) End(n int64, err error, whole bool) {
 	if sum := ff.s.Summary(n, err); whole && sum.Whole(ff.st.Size) {
 		ff.f.fill.Add(ff.name, ff.st, sum)

@@ -18,13 +18,7 @@ type Summarizing struct {
 	valid bool
 }
 
-// workers keep each line's top-level members (Top) for the readers that
-// share the line.
-var workers = sync.Pool{New: func() any {
-	w := newScanWorker(false)
-	w.ls.js.Keep = &w.ls.kept
-	return w
-}}
+var workers = sync.Pool{New: func() any { return newScanWorker(false) }}
 
 // NewSummarizing starts the summary of the transcript name.
 func NewSummarizing(name string) *Summarizing {
@@ -32,7 +26,19 @@ func NewSummarizing(name string) *Summarizing {
 	clear(w.seen)
 	w.z.Reset(name)
 	w.name = name
+	w.ls.js.Keep = nil
 	return &Summarizing{w: w, name: name}
+}
+
+// KeepTop says whether to keep each line's top-level members (Top) for
+// another reader of the same lines (homepass.Walker); not kept unless
+// asked, which costs a little each line.
+func (s *Summarizing) KeepTop(keep bool) {
+	if keep {
+		s.w.ls.js.Keep = &s.w.ls.kept
+	} else {
+		s.w.ls.js.Keep = nil
+	}
 }
 
 // Line reads the next line.
@@ -44,13 +50,14 @@ func (s *Summarizing) Line(l model.Line) { s.valid = s.w.line(&s.out, l) }
 func (s *Summarizing) Valid() bool { return s.valid }
 
 // Top is the top-level members of the line Line read last, as it walked
-// them checking the line (not Valid when Valid is false): another reader
-// of the same line need not walk it again.
+// them checking the line (KeepTop(true) first; nil when not kept or when
+// Valid is false): another reader of the same line need not walk it
+// again.
 func (s *Summarizing) Top() *jsonscan.Top {
-	if !s.valid {
+	if !s.valid || s.w.ls.js.Keep == nil {
 		return nil
 	}
-	return &s.w.ls.kept
+	return s.w.ls.js.Keep
 }
 
 // Summary is the file's summary once its n bytes were read, err the
