@@ -10,8 +10,8 @@
 #
 #   1. `sessions`' scan (engine/sessions BenchmarkScanFiles: one worker's
 #      scanWorker.scan, ccusage's usage lines included) in BASE (a git
-#      ref, default main, given the worktree's bench_test.go) and in the
-#      worktree;
+#      ref, default main, given the worktree's bench_test.go and
+#      enginetest/benchhome.go) and in the worktree;
 #   2. the shared pass's work on each line for stat's summary and
 #      doctor's scan (engine/doctor BenchmarkSharedLines, worktree):
 #      doctor reading the members stat's check walked against doctor
@@ -41,6 +41,7 @@ trap 'rm -rf "$TMP"' EXIT
 mkdir "$TMP/a"
 git archive "$BASE" | tar -x -C "$TMP/a"
 cp engine/sessions/bench_test.go "$TMP/a/engine/sessions/bench_test.go"
+cp engine/internal/enginetest/benchhome.go "$TMP/a/engine/internal/enginetest/benchhome.go"
 (cd "$TMP/a" && go test -c -o "$TMP/s-a.test" ./engine/sessions && go build -o "$TMP/memscope-a" .)
 go test -c -o "$TMP/s-b.test" ./engine/sessions
 go test -c -o "$TMP/d-b.test" ./engine/doctor

@@ -3,10 +3,9 @@ package doctor
 import (
 	"bytes"
 	"os"
-	"path/filepath"
-	"strconv"
 	"testing"
 
+	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
 )
@@ -45,29 +44,12 @@ func BenchmarkScanHome(b *testing.B) {
 // the pass before). Under valgrind
 // (scripts/scan-ab.sh) the two count instructions.
 func BenchmarkSharedLines(b *testing.B) {
-	root, limit := "../../testdata/home", int64(16<<20)
-	if h := os.Getenv("MEMSCOPE_BENCH_HOME"); h != "" {
-		root = h
-	}
-	if mb, err := strconv.Atoi(os.Getenv("MEMSCOPE_BENCH_MB")); err == nil && mb > 0 {
-		limit = int64(mb) << 20
-	}
-	home := model.DirFS(root)
-	files, _ := model.FindTranscripts(home)
+	data, n := enginetest.BenchTranscripts(b, "../..")
 	var lines []model.Line
-	var n int64
-	for _, t := range files {
-		if n >= limit {
-			break
-		}
-		d, err := os.ReadFile(filepath.Join(root, t.Path))
-		if err != nil {
-			b.Fatal(err)
-		}
+	for _, d := range data {
 		for i, l := range bytes.Split(d, []byte("\n")) {
 			lines = append(lines, model.Line{Bytes: l, Number: i + 1, Size: int64(len(l))})
 		}
-		n += int64(len(d))
 	}
 	for _, mode := range []string{"walked", "rewalked"} {
 		b.Run(mode, func(b *testing.B) {

@@ -2,9 +2,6 @@ package sessions
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
-	"strconv"
 	"testing"
 
 	"github.com/memscope/memscope/engine/internal/enginetest"
@@ -79,29 +76,7 @@ func BenchmarkSummarizeOneWorker(b *testing.B) {
 // 16), else testdata/home's. Under valgrind (scripts/scan-ab.sh) its
 // instructions are load-independent.
 func BenchmarkScanFiles(b *testing.B) {
-	root, limit := "../../testdata/home", int64(16<<20)
-	if h := os.Getenv("MEMSCOPE_BENCH_HOME"); h != "" {
-		root = h
-	}
-	if mb, err := strconv.Atoi(os.Getenv("MEMSCOPE_BENCH_MB")); err == nil && mb > 0 {
-		limit = int64(mb) << 20
-	}
-	files, _ := model.FindTranscripts(model.DirFS(root))
-	var data [][]byte
-	var n int64
-	for _, t := range files {
-		if n >= limit {
-			break
-		}
-		d, err := os.ReadFile(filepath.Join(root, t.Path))
-		if err != nil {
-			b.Fatal(err)
-		}
-		data, n = append(data, d), n+int64(len(d))
-	}
-	if n == 0 {
-		b.Fatal("no transcripts to scan")
-	}
+	data, n := enginetest.BenchTranscripts(b, "../..")
 	w := newScanWorker(true)
 	loopCPU(b, n, func() {
 		for _, d := range data {
