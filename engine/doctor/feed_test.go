@@ -121,3 +121,29 @@ func TestSharedPassWalksEachLineOnce(t *testing.T) {
 		t.Errorf("doctor walked %d of %d lines itself (want 0: stat's walk shared)", walks, lines)
 	}
 }
+
+// FuzzLineTopEqualsLine holds doctor's scan of any line from the members
+// stat's check kept (the shared pass) to its scan checking the line
+// itself (its own run), after a line that kept members.
+func FuzzLineTopEqualsLine(f *testing.F) {
+	f.Add([]byte(`{"type":"user","ver\u0073ion":"9.9.9","zz":1}`))
+	f.Add([]byte(`{"type":"attachment","attachment":{"type":"brand_new"},"newField":[1,{"a":"\ud83d"}]}`))
+	f.Add([]byte(`  {"type" : "summary" , "version":"2.1.400" }  `))
+	f.Add([]byte(`{"type":"user"} trailing`))
+	f.Fuzz(func(t *testing.T, d []byte) {
+		var sc jsonscan.Scanner
+		own, walked := newFileFeed("f", &sc), newFileFeed("f", &sc)
+		sum := sessions.NewSummarizing("f")
+		sum.KeepTop(true)
+		for i, l := range [][]byte{[]byte(`{"type":"user","version":"2.1.1","odd":1}`), d} {
+			line := model.Line{Bytes: l, Number: i + 1, Size: int64(len(l))}
+			own.line(line)
+			sum.Line(line)
+			walked.lineTop(line, sum.Top())
+		}
+		sum.Summary(0, nil)
+		if !reflect.DeepEqual(own.out, walked.out) {
+			t.Fatalf("%q:\nchecking it: %+v\ntaking stat's members: %+v", d, own.out, walked.out)
+		}
+	})
+}
