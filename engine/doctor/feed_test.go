@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -146,4 +147,43 @@ func FuzzLineTopEqualsLine(f *testing.F) {
 			t.Fatalf("%q:\nchecking it: %+v\ntaking stat's members: %+v", d, own.out, walked.out)
 		}
 	})
+}
+
+// FuzzTextIsUnquote holds text, the view doctor keeps of a line's type
+// and version, to jsonscan.Unquote (what it read before) on any JSON
+// value.
+func FuzzTextIsUnquote(f *testing.F) {
+	for _, s := range []string{`"user"`, `"2.1.330"`, `"a\u00e9"`, `"\u0075ser"`, "\"caf\xc3\xa9\"", "\"\xff\"", `5`, `null`, `""`, `"a\"b"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, val []byte) {
+		if !json.Valid(val) {
+			return
+		}
+		want, _ := jsonscan.Unquote(bytes.TrimSpace(val))
+		if got := text(bytes.TrimSpace(val)); string(got) != want {
+			t.Fatalf("text(%q) = %q, Unquote %q", val, got, want)
+		}
+	})
+}
+
+// Doctor's reading of a usual line from the members stat's check kept
+// allocates nothing (its type and version are views of the line, the
+// newest version compared without a copy).
+func TestLineTopAllocatesNothing(t *testing.T) {
+	d := []byte(`{"type":"assistant","uuid":"u1","sessionId":"s1","version":"2.1.330","message":{"role":"assistant"}}`)
+	l := model.Line{Bytes: d, Number: 1, Size: int64(len(d))}
+	sum := sessions.NewSummarizing("f")
+	sum.KeepTop(true)
+	sum.Line(l)
+	top := sum.Top()
+	fd := newFileFeed("f", nil)
+	fd.lineTop(l, top)
+	if n := testing.AllocsPerRun(100, func() { fd.lineTop(l, top) }); n != 0 {
+		t.Errorf("%v allocations a line", n)
+	}
+	if fd.out.Newest != "2.1.330" || len(fd.out.Unknown) != 0 || fd.out.Malformed != 0 {
+		t.Errorf("the line read as %+v", fd.out)
+	}
+	sum.Summary(0, nil)
 }
