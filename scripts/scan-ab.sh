@@ -19,15 +19,21 @@
 #   3. with CLI=1, the whole of `sessions --json --no-cache`, `sessions
 #      --json` cold (its cache written) and `overview --json` cold (the
 #      shared pass: doctor's and stat's readers among others) of both
-#      builds over the home (a minute or more each on W).
+#      builds over the home (a minute or more each on W; CLI_CMDS, comma
+#      separated, picks the commands);
 #
 #   4. with CPU=1 (RUNS times, default 5, the builds alternated), the CPU
 #      (user + system) and wall of `overview --json` cold, `sessions
 #      --json` cold and `sessions --json --no-cache`, beside `cat` of
 #      every transcript: medians, and the load before and after.
 #
+#   5. with PERF=1, one cold `overview --json` of each build under `perf
+#      record` (cpu-clock): the share of the run in doctor's line work
+#      (lineValid or lineTop, and jsonscan.EachMember).
+#
 #   HOME_DIR=.cache/bench/W scripts/scan-ab.sh
-#   BASE=main VG_MB=4 ROUNDS=5 CLI=1 CPU=1 RUNS=5 NOBENCH=1 (skips 1 and 2)
+#   BASE=main VG_MB=4 ROUNDS=5 CLI=1 CPU=1 RUNS=5 PERF=1
+#   NOBENCH=1 skips 1 and 2
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BASE=${BASE:-main}
@@ -80,7 +86,8 @@ if [ -z "${NOBENCH:-}" ]; then
 fi
 if [ -n "${CLI:-}" ]; then
 	echo "== whole commands over $H, GOMAXPROCS=1, cold (an empty cache folder) or --no-cache"
-	for cmd in "sessions --json --no-cache" "sessions --json" "overview --json"; do
+	IFS=, read -r -a CMDS <<<"${CLI_CMDS:-sessions --json --no-cache,sessions --json,overview --json}"
+	for cmd in "${CMDS[@]}"; do
 		for b in a b; do
 			rm -rf "$TMP/xdg"
 			# shellcheck disable=SC2086 # cmd is words
@@ -126,4 +133,13 @@ if [ -n "${CPU:-}" ]; then
 		printf '%-18s %8ss %8ss %9.2f %9.2f %7ss %7ss\n' "$cmd" "$a" "$b" "$(echo "$a / $cat_cpu" | bc -l)" "$(echo "$b / $cat_cpu" | bc -l)" "$(med "$cmd-a" 3)" "$(med "$cmd-b" 3)"
 	done
 	echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+fi
+if [ -n "${PERF:-}" ]; then
+	echo "== perf samples of one cold overview --json each (load $(cut -d' ' -f1-3 /proc/loadavg))"
+	for b in a b; do
+		rm -rf "$TMP/xdg"
+		XDG_CACHE_HOME="$TMP/xdg" perf record -F 2000 -g -o "$TMP/perf-$b" "$TMP/memscope-$b" overview --json --home "$H" >/dev/null 2>&1
+		perf report -i "$TMP/perf-$b" --children --sort symbol -g none 2>/dev/null |
+			awk -v b="$([ $b = a ] && echo base || echo worktree)" '$1 ~ /%$/ && $4 ~ /doctor\.\(\*fileFeed\)\.(lineValid|lineTop|member)$|jsonscan\.EachMember$/ {printf "%-8s %7s of the run in %s\n", b, $1, $4}'
+	done
 fi
