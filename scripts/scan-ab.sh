@@ -93,6 +93,23 @@ if [ -n "${CLI:-}" ]; then
 			# shellcheck disable=SC2086 # cmd is words
 			read -r t j s < <(XDG_CACHE_HOME="$TMP/xdg" GOMAXPROCS=1 cg "$TMP/cg" "$TMP/memscope-$b" $cmd --home "$H")
 			printf '%-28s %-8s %8.0f M instructions; jsonscan %.0f M, engine/sessions %.0f M\n' "$cmd" "$([ $b = a ] && echo base || echo worktree)" "$(echo "$t / 1000000" | bc -l)" "$(echo "$j / 1000000" | bc -l)" "$(echo "$s / 1000000" | bc -l)"
+			# Where they go, by kind of function (those above
+			# cg_annotate's 0.1 % threshold).
+			cg_annotate "$TMP/cg" 2>/dev/null | sed -n '/file:function/,/^-- Auto/p' | awk -v total="$t" '$1 ~ /^[0-9,]+$/ && NF >= 3 {
+				n = $1; gsub(",", "", n); fn = $NF; c = "other"
+				if (fn ~ /classify/) c = "jsonscan bitmap pass"
+				else if (fn ~ /internal\/jsonscan/) c = "jsonscan walk"
+				else if (fn ~ /sha256/) c = "SHA-256"
+				else if (fn ~ /indexbyte/) c = "newline search (IndexByte)"
+				else if (fn ~ /engine\/sessions/) c = "engine/sessions"
+				else if (fn ~ /engine\/diskcache|encoding\/gob/) c = "diskcache, gob"
+				else if (fn ~ /memscope\/model/) c = "model"
+				else if (fn ~ /go\/src\/runtime|internal\/runtime/) c = "runtime"
+				k[c] += n; t += n
+			} END {
+				k["below the threshold"] = total - t
+				for (c in k) printf "    %7.0f M %5.1f %%  %s\n", k[c] / 1e6, 100 * k[c] / total, c
+			}' | sort -rn
 		done
 	done
 fi
@@ -135,6 +152,10 @@ if [ -n "${CPU:-}" ]; then
 	echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 fi
 if [ -n "${PERF:-}" ]; then
+	echo "== perf samples of one sessions --json --no-cache (worktree; load $(cut -d' ' -f1-3 /proc/loadavg))"
+	perf record -F 2000 -g -o "$TMP/perf-s" "$TMP/memscope-b" sessions --json --no-cache --home "$H" >/dev/null 2>&1
+	perf report -i "$TMP/perf-s" --no-children --sort dso -g none 2>/dev/null | awk '$1 ~ /%$/ {printf "    %7s in %s\n", $1, $2}' | head -3
+	perf report -i "$TMP/perf-s" --no-children --sort symbol -g none 2>/dev/null | awk '$1 ~ /%$/ && $3 ~ /_copy_to_iter|blocksAVX512|blocksAVX2|sha256/ {printf "    %7s in %s\n", $1, $3}'
 	echo "== perf samples of one cold overview --json each (load $(cut -d' ' -f1-3 /proc/loadavg))"
 	for b in a b; do
 		rm -rf "$TMP/xdg"
