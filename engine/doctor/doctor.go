@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/internal/jsonscan"
@@ -276,9 +277,14 @@ type fileFeed struct {
 	// unknownKeys are the line's fields memscope does not know (rare: the
 	// known ones are looked up without a copy), reused line after line.
 	unknownKeys []string
-	// typ, version and attType are the line's (start, member).
-	typ, version, attType string
+	// typ, version and attType are the line's (start, member): views of
+	// the line for plain strings, so a line costs no allocation.
+	typ, version, attType []byte
 	memberFn              func(key, val []byte)
+	// walks counts the lines this feed walked itself (line, lineValid):
+	// none in the shared pass, which hands it the members another reader
+	// walked (lineTop).
+	walks int
 }
 
 func newFileFeed(path string, sc *jsonscan.Scanner) *fileFeed {
@@ -304,6 +310,7 @@ func (fd *fileFeed) line(line model.Line) {
 	}
 	sc := fd.sc
 	fd.start()
+	fd.walks++
 	err := sc.Line(line.Bytes, func(key []byte, v, depth int) (int, error) {
 		end, err := sc.Value(v, depth)
 		if err != nil {
@@ -324,15 +331,28 @@ func (fd *fileFeed) lineValid(line model.Line, valid bool) {
 	}
 	fd.start()
 	if valid {
+		fd.walks++
 		d := line.Bytes
 		jsonscan.EachMember(d[jsonscan.SkipWS(d, 0):], fd.memberFn)
 	}
 	fd.finish(line, valid)
 }
 
+// lineTop is line for a line another reader checked whole and walked
+// (top: its members, not Valid when it was not one JSON object): its
+// members are read from top, with no walk of the line.
+func (fd *fileFeed) lineTop(line model.Line, top *jsonscan.Top) {
+	if line.TooLong || len(bytes.TrimSpace(line.Bytes)) == 0 {
+		return
+	}
+	fd.start()
+	top.Each(fd.memberFn)
+	fd.finish(line, top.Valid())
+}
+
 // The line being read: its record type, version and attachment type.
 func (fd *fileFeed) start() {
-	fd.typ, fd.version, fd.attType = "", "", ""
+	fd.typ, fd.version, fd.attType = nil, nil, nil
 	fd.unknownKeys = fd.unknownKeys[:0]
 }
 
@@ -343,18 +363,40 @@ func (fd *fileFeed) member(key, val []byte) {
 	}
 	switch string(key) {
 	case "type":
-		fd.typ, _ = jsonscan.Unquote(val)
+		fd.typ = text(val)
 	case "version":
-		fd.version, _ = jsonscan.Unquote(val)
+		fd.version = text(val)
 	case "attachment":
 		if len(val) > 0 && val[0] == '{' {
 			jsonscan.EachMember(val, func(ak, av []byte) {
 				if string(ak) == "type" {
-					fd.attType, _ = jsonscan.Unquote(av)
+					fd.attType = text(av)
 				}
 			})
 		}
 	}
+}
+
+// text is the text of the string value val as jsonscan.Unquote reads
+// it ("" when val is not a string): a view of val for a string of plain
+// ASCII with no escape (what a record's type and version are), else
+// Unquote's copy.
+func text(val []byte) []byte {
+	if len(val) >= 2 && val[0] == '"' && val[len(val)-1] == '"' {
+		body := val[1 : len(val)-1]
+		plain := true
+		for _, c := range body {
+			if c < ' ' || c >= utf8.RuneSelf || c == '\\' || c == '"' {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			return body
+		}
+	}
+	t, _ := jsonscan.Unquote(val)
+	return []byte(t)
 }
 
 // finish counts the line read (ok: one JSON object).
@@ -366,22 +408,25 @@ func (fd *fileFeed) finish(line model.Line, ok bool) {
 		return
 	}
 	typ, version, attType := fd.typ, fd.version, fd.attType
-	unknownRec := typ != "" && !known.records[typ]
-	unknownAtt := attType != "" && !known.attachments[attType]
+	unknownRec := len(typ) > 0 && !known.records[string(typ)]
+	unknownAtt := len(attType) > 0 && !known.attachments[string(attType)]
 	if unknownRec || unknownAtt || len(fd.unknownKeys) > 0 {
 		where := fd.path + ":" + strconv.Itoa(line.Number)
 		if unknownRec {
-			fd.note(UnknownRecord, typ, where)
+			fd.note(UnknownRecord, string(typ), where)
 		}
 		if unknownAtt {
-			fd.note(UnknownAttachment, attType, where)
+			fd.note(UnknownAttachment, string(attType), where)
 		}
 		for _, k := range fd.unknownKeys {
 			fd.note(UnknownField, k, where)
 		}
 	}
-	if version != "" && Compare(version, out.Newest) > 0 {
-		out.Newest = version
+	// The usual line has the newest version seen: no copy to compare.
+	if len(version) > 0 && string(version) != out.Newest {
+		if v := string(version); Compare(v, out.Newest) > 0 {
+			out.Newest = v
+		}
 	}
 }
 

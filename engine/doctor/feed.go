@@ -43,6 +43,9 @@ func (ff *feedFile) Line(l model.Line) { ff.fd.line(l) }
 // (stat's; homepass.Trusting).
 func (ff *feedFile) LineValid(l model.Line, valid bool) { ff.fd.lineValid(l, valid) }
 
+// LineTop takes the members that reader walked too (homepass.Walking).
+func (ff *feedFile) LineTop(l model.Line, top *jsonscan.Top) { ff.fd.lineTop(l, top) }
+
 func (ff *feedFile) End(_ int64, err error, whole bool) {
 	if v := ff.fd.end(err); whole && v.Problem == nil {
 		ff.fill.Add(ff.fd.path, ff.st, v)

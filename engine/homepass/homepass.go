@@ -21,6 +21,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
 )
 
@@ -82,6 +83,27 @@ type Verdict interface {
 // it without checking it again (doctor's field scan).
 type Trusting interface {
 	LineValid(l model.Line, valid bool)
+}
+
+// Walker is a Verdict that keeps the top-level members of each line it
+// checked (stat's summary): a Walking reader takes them from it instead
+// of walking the line's structure again.
+type Walker interface {
+	// KeepTop is called before the file's first line: keep says a
+	// Walking reader shares the file, so the members are wanted (they
+	// cost the Walker some work a line).
+	KeepTop(keep bool)
+	// Top is the members of the line Line read last (not Valid when it
+	// was not one valid JSON object, nil when not kept); valid until the
+	// next Line.
+	Top() *jsonscan.Top
+}
+
+// Walking is a Trusting that reads a Walker's members of each line
+// (doctor's field scan): top is not Valid when the line was not one
+// valid JSON object.
+type Walking interface {
+	LineTop(l model.Line, top *jsonscan.Top)
 }
 
 // Stats say what a Run read.
@@ -180,7 +202,9 @@ func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (int64, 
 	// A Verdict's word goes to the Trusting feeds: it reads each line
 	// first.
 	var verdict Verdict
+	var walker Walker
 	var trusting []Trusting
+	var walking []Walking
 	var rest []File
 	for _, fd := range feeds {
 		if v, ok := fd.(Verdict); ok && verdict == nil {
@@ -191,15 +215,21 @@ func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (int64, 
 		rest = append(rest, fd)
 	}
 	if verdict != nil {
+		walker, _ = verdict.(Walker)
 		others := rest[:1]
 		for _, fd := range rest[1:] {
-			if t, ok := fd.(Trusting); ok {
+			if w, ok := fd.(Walking); ok && walker != nil {
+				walking = append(walking, w)
+			} else if t, ok := fd.(Trusting); ok {
 				trusting = append(trusting, t)
 			} else {
 				others = append(others, fd)
 			}
 		}
 		rest = others
+		if walker != nil {
+			walker.KeepTop(len(walking) > 0)
+		}
 	}
 	for {
 		l, ok := r.Next()
@@ -213,6 +243,12 @@ func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (int64, 
 			valid := verdict.Valid()
 			for _, t := range trusting {
 				t.LineValid(l, valid)
+			}
+		}
+		if len(walking) > 0 {
+			top := walker.Top()
+			for _, w := range walking {
+				w.LineTop(l, top)
 			}
 		}
 	}

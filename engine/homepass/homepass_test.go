@@ -2,11 +2,14 @@ package homepass
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
 
+	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
 )
 
@@ -129,5 +132,117 @@ func TestRun(t *testing.T) {
 	// No verdict on b.jsonl (the judge does not read it): plain lines.
 	if got := trust.valid["b.jsonl"]; len(got) != 0 || len(trust.lines["b.jsonl"]) != 1 {
 		t.Errorf("b.jsonl without a verdict: verdicts %v, lines %q", got, trust.lines["b.jsonl"])
+	}
+}
+
+// walkerConsumer's files check each line with jsonscan, keeping its
+// top-level members (a Walker, as stat's summary is).
+type walkerConsumer struct {
+	*fake
+	files *[]*walkerFile
+}
+
+func (w walkerConsumer) Want(t model.TranscriptFile, _ model.FileStamp) File {
+	if !w.want[t.Path] {
+		return nil
+	}
+	wf := &walkerFile{fakeFile: fakeFile{f: w.fake, name: t.Path}}
+	w.mu.Lock()
+	*w.files = append(*w.files, wf)
+	w.mu.Unlock()
+	return wf
+}
+
+type walkerFile struct {
+	fakeFile
+	sc  jsonscan.Scanner
+	top jsonscan.Top
+	ok  bool
+	// keep are the KeepTop calls.
+	keep []bool
+}
+
+func (w *walkerFile) Line(l model.Line) {
+	w.ok = w.sc.Line(l.Bytes, func(_ []byte, v, depth int) (int, error) { return w.sc.Value(v, depth) }) == nil
+	w.fakeFile.Line(l)
+}
+
+func (w *walkerFile) Valid() bool { return w.ok }
+
+func (w *walkerFile) KeepTop(keep bool) {
+	w.keep = append(w.keep, keep)
+	w.sc.Keep = nil
+	if keep {
+		w.sc.Keep = &w.top
+	}
+}
+
+func (w *walkerFile) Top() *jsonscan.Top { return w.sc.Keep }
+
+// walkingConsumer's files are Trusting and Walking: they note, for each
+// line, how they were handed it ("valid", "invalid" from LineValid; the
+// members' names from LineTop).
+type walkingConsumer struct{ *fake }
+
+func (w walkingConsumer) Want(t model.TranscriptFile, _ model.FileStamp) File {
+	if !w.want[t.Path] {
+		return nil
+	}
+	return &walkingFile{fakeFile{f: w.fake, name: t.Path}}
+}
+
+type walkingFile struct{ fakeFile }
+
+func (w *walkingFile) LineValid(l model.Line, valid bool) {
+	w.fakeFile.Line(model.Line{Bytes: fmt.Appendf(nil, "valid %v", valid)})
+}
+
+func (w *walkingFile) LineTop(l model.Line, top *jsonscan.Top) {
+	var names []string
+	top.Each(func(k, _ []byte) { names = append(names, string(k)) })
+	w.fakeFile.Line(model.Line{Bytes: fmt.Appendf(nil, "top %v %q", top.Valid(), names)})
+}
+
+// A Walking reader is handed the Walker's members of each line, in
+// place of its word alone, and the Walker is told to keep them (and not
+// to when no Walking reader shares the file); beside a Verdict that
+// keeps none a Walking reader takes the word (LineValid), as before.
+func TestRunHandsTheWalkersMembers(t *testing.T) {
+	mod := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	home := fstest.MapFS{"a.jsonl": {Data: []byte("{\"n\":1,\"m\":{\"x\":2}}\nnot json\n{\"n\":2} x\n"), ModTime: mod}}
+	files := []model.TranscriptFile{{Path: "a.jsonl", Size: int64(len(home["a.jsonl"].Data)), ModTime: mod}}
+	walking := newFake("a.jsonl")
+	var walkers []*walkerFile
+	if _, err := Run(home, files, 1, walkerConsumer{newFake("a.jsonl"), &walkers}, walkingConsumer{walking}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`top true ["n" "m"]`, `top false []`, `top false []`}
+	if got := walking.lines["a.jsonl"]; !slices.Equal(got, want) {
+		t.Errorf("beside a Walker: %q, want %q", got, want)
+	}
+	plain := newFake("a.jsonl")
+	if _, err := Run(home, files, 1, walkerConsumer{newFake("a.jsonl"), &walkers}, plain); err != nil {
+		t.Fatal(err)
+	}
+	if len(walkers) != 2 || !slices.Equal(walkers[0].keep, []bool{true}) || !slices.Equal(walkers[1].keep, []bool{false}) {
+		t.Errorf("the Walker told to keep members: with a Walking reader, then without one: %v", func() (k [][]bool) {
+			for _, w := range walkers {
+				k = append(k, w.keep)
+			}
+			return k
+		}())
+	}
+	if len(plain.lines["a.jsonl"]) != 3 {
+		t.Errorf("the plain reader beside a Walker: %q", plain.lines["a.jsonl"])
+	}
+	judge := newFake("a.jsonl")
+	judge.verdict = true
+	walking = newFake("a.jsonl")
+	if _, err := Run(home, files, 1, judge, walkingConsumer{walking}); err != nil {
+		t.Fatal(err)
+	}
+	want = []string{"valid true", "valid false", "valid true"}
+	if got := walking.lines["a.jsonl"]; !slices.Equal(got, want) {
+		t.Errorf("beside a Verdict alone: %q, want %q", got, want)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/engine/homepass"
 	"github.com/memscope/memscope/engine/sessions"
+	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
 )
 
@@ -54,6 +55,13 @@ func (ff *feedFile) Line(l model.Line) { ff.s.Line(l) }
 
 // Valid says the line just read is one valid JSON object (homepass.Verdict).
 func (ff *feedFile) Valid() bool { return ff.s.Valid() }
+
+// Top is the line's top-level members, as its check walked them
+// (homepass.Walker).
+func (ff *feedFile) Top() *jsonscan.Top { return ff.s.Top() }
+
+// KeepTop says whether a reader takes Top (homepass.Walker).
+func (ff *feedFile) KeepTop(keep bool) { ff.s.KeepTop(keep) }
 
 func (ff *feedFile) End(n int64, err error, whole bool) {
 	if sum := ff.s.Summary(n, err); whole && sum.Whole(ff.st.Size) {

@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/memscope/memscope/engine/internal/enginetest"
@@ -62,6 +63,24 @@ func BenchmarkSummarizeOneWorker(b *testing.B) {
 	loopCPU(b, transcriptBytes(b, h), func() {
 		for _, t := range sf.Transcripts {
 			if _, err := model.SummarizeTranscript(h.FS, t.Path); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkScanFiles is one worker's scan (ccusage's usage lines
+// included, as `sessions` scans) of transcripts held in memory: the
+// per-line work alone, no file system. The transcripts are
+// $MEMSCOPE_BENCH_HOME's (W) up to $MEMSCOPE_BENCH_MB megabytes (default
+// 16), else testdata/home's. Under valgrind (scripts/scan-ab.sh) its
+// instructions are load-independent.
+func BenchmarkScanFiles(b *testing.B) {
+	data, n := enginetest.BenchTranscripts(b, "../..")
+	w := newScanWorker(true)
+	loopCPU(b, n, func() {
+		for _, d := range data {
+			if _, err := w.scan(bytes.NewReader(d), "t.jsonl"); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
 )
 
@@ -25,7 +26,19 @@ func NewSummarizing(name string) *Summarizing {
 	clear(w.seen)
 	w.z.Reset(name)
 	w.name = name
+	w.ls.js.Keep = nil
 	return &Summarizing{w: w, name: name}
+}
+
+// KeepTop says whether to keep each line's top-level members (Top) for
+// another reader of the same lines (homepass.Walker); not kept unless
+// asked, which costs a little each line.
+func (s *Summarizing) KeepTop(keep bool) {
+	if keep {
+		s.w.ls.js.Keep = &s.w.ls.kept
+	} else {
+		s.w.ls.js.Keep = nil
+	}
 }
 
 // Line reads the next line.
@@ -35,6 +48,17 @@ func (s *Summarizing) Line(l model.Line) { s.valid = s.w.line(&s.out, l) }
 // (jsonscan's rule, which it checked whole): another reader of the same
 // line need not check it again.
 func (s *Summarizing) Valid() bool { return s.valid }
+
+// Top is the top-level members of the line Line read last, as it walked
+// them checking the line (KeepTop(true) first; nil when not kept or when
+// Valid is false): another reader of the same line need not walk it
+// again.
+func (s *Summarizing) Top() *jsonscan.Top {
+	if !s.valid || s.w.ls.js.Keep == nil {
+		return nil
+	}
+	return s.w.ls.js.Keep
+}
 
 // Summary is the file's summary once its n bytes were read, err the
 // read's error (reported in the summary's problems as ScanAll reports

@@ -47,6 +47,9 @@ type lineFields struct {
 type lineScanner struct {
 	js jsonscan.Scanner
 	f  lineFields
+	// kept has the line's top-level members when js.Keep points at it
+	// (Summarizing.KeepTop: the shared pass's other readers take them).
+	kept jsonscan.Top
 	// usage holds the counts record hands out, so they need no allocation.
 	usage model.Usage
 

@@ -72,6 +72,13 @@ type Scanner struct {
 	// checked is checkedMember, bound once; fn is Members' callback.
 	checked MemberFunc
 	fn      func(key, val []byte)
+	// Keep, when set, is given the top-level members of each line Line
+	// accepts (and marked not valid for any other line), as they are
+	// walked: no second walk for a reader that wants them.
+	Keep *Top
+	// keeping is Line's member function while Keep is set, keepFn the
+	// member function keeping calls.
+	keeping, keepFn MemberFunc
 }
 
 // MemberFunc is called by Object with each member of an object: key is
@@ -116,6 +123,13 @@ func (s *Scanner) ASCII() bool { return !s.high }
 // members in order; a valid value of another kind gives ErrNotObject.
 func (s *Scanner) Line(d []byte, member MemberFunc) error {
 	s.Reset(d)
+	if s.Keep != nil {
+		s.Keep.reset(d)
+		if s.keeping == nil {
+			s.keeping = s.keep
+		}
+		s.keepFn, member = member, s.keeping
+	}
 	i := s.ws(0)
 	if i >= len(d) {
 		return errAt(i, "empty")
@@ -134,7 +148,23 @@ func (s *Scanner) Line(d []byte, member MemberFunc) error {
 	if err != nil {
 		return err
 	}
-	return s.end(end, "object")
+	if err := s.end(end, "object"); err != nil {
+		return err
+	}
+	if s.Keep != nil {
+		s.Keep.ok = true
+	}
+	return nil
+}
+
+// keep is Line's member function while Keep is set: it notes each
+// member the caller's function (keepFn) accepted.
+func (s *Scanner) keep(key []byte, v, depth int) (int, error) {
+	end, err := s.keepFn(key, v, depth)
+	if err == nil {
+		s.Keep.add(key, v, end)
+	}
+	return end, err
 }
 
 // end checks that only white space follows the value ending at i.

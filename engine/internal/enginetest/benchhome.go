@@ -2,6 +2,8 @@ package enginetest
 
 import (
 	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/memscope/memscope/internal/genhome"
@@ -38,3 +40,34 @@ func RunGen(dir, size, seed string) error { return genhome.Run(dir, size, seed) 
 
 // moduleRoot is the folder of go.mod, found upwards from here.
 func moduleRoot() (string, error) { return genhome.ModuleRoot() }
+
+// BenchTranscripts are transcripts for the per-line benchmarks to read
+// from memory: those of $MEMSCOPE_BENCH_HOME (a generated home, W) up to
+// $MEMSCOPE_BENCH_MB megabytes (default 16), else those of the
+// repository's testdata/home (root, relative to the benchmark's package
+// folder, names the repository). n is their size.
+func BenchTranscripts(b *testing.B, root string) (data [][]byte, n int64) {
+	b.Helper()
+	dir, limit := filepath.Join(root, "testdata", "home"), int64(16<<20)
+	if h := os.Getenv("MEMSCOPE_BENCH_HOME"); h != "" {
+		dir = h
+	}
+	if mb, err := strconv.Atoi(os.Getenv("MEMSCOPE_BENCH_MB")); err == nil && mb > 0 {
+		limit = int64(mb) << 20
+	}
+	files, _ := model.FindTranscripts(model.DirFS(dir))
+	for _, t := range files {
+		if n >= limit {
+			break
+		}
+		d, err := os.ReadFile(filepath.Join(dir, t.Path))
+		if err != nil {
+			b.Fatal(err)
+		}
+		data, n = append(data, d), n+int64(len(d))
+	}
+	if n == 0 {
+		b.Fatal("no transcripts to read")
+	}
+	return data, n
+}

@@ -1,0 +1,88 @@
+package jsonscan
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// checkTop holds the members a Scanner keeps (Keep) to the walk the old
+// path made of the same line (EachMember after the check): the same
+// names and values in order when Line accepts the line, none (not
+// Valid) when it does not, whatever the Top held before; and Line's
+// answer is the same with Keep set as without.
+func checkTop(t testing.TB, s *Scanner, top *Top, line []byte) {
+	t.Helper()
+	member := func(key []byte, v, depth int) (int, error) {
+		if line[v] == '{' {
+			return s.Object(v, depth, func(_ []byte, v, depth int) (int, error) { return s.Value(v, depth) })
+		}
+		return s.Value(v, depth)
+	}
+	var plain Scanner
+	want := plain.Line(line, func(_ []byte, v, depth int) (int, error) { return plain.Value(v, depth) })
+	s.Keep = top
+	err := s.Line(line, member)
+	s.Keep = nil
+	if (err == nil) != (want == nil) {
+		t.Fatalf("Line with Keep: %v, without: %v, for %q", err, want, line)
+	}
+	var kept, walked []string
+	top.Each(func(k, v []byte) { kept = append(kept, string(k), string(v)) })
+	if err != nil {
+		if top.Valid() || top.Len() != 0 || len(kept) != 0 {
+			t.Fatalf("%q is not one object (%v), but Top holds %q", line, err, kept)
+		}
+		return
+	}
+	EachMember(line[SkipWS(line, 0):], func(k, v []byte) { walked = append(walked, string(k), string(v)) })
+	if !top.Valid() || top.Len()*2 != len(kept) || strings.Join(kept, "\x00") != strings.Join(walked, "\x00") {
+		t.Fatalf("Top %q (valid %v), EachMember %q, for %q", kept, top.Valid(), walked, line)
+	}
+}
+
+// Top's members are EachMember's on every line of the repository's
+// transcripts and on the tricky seeds, one Top reused from line to line
+// (a bad line after a good one leaves nothing behind).
+func TestTopIsEachMember(t *testing.T) {
+	var s Scanner
+	var top Top
+	lines := append(repoLines(t), trickySeeds()...)
+	lines = append(lines,
+		[]byte(`  {"a" : 1 , "b\u0063":{"x":[1,2]},"a":"\"q\""}  `),
+		[]byte(`{"a":1}`), []byte(`{"a":1} x`),
+		[]byte(`{"a":1}`), []byte(`[{"a":1}]`),
+		[]byte(`{"a":1}`), []byte(`{"a":1,"b":}`),
+		[]byte(`{}`), []byte(" "),
+	)
+	n := 0
+	for _, l := range lines {
+		checkTop(t, &s, &top, l)
+		n += top.Len()
+	}
+	if n < 500 {
+		t.Fatalf("only %d members kept in all", n)
+	}
+	var nilTop *Top
+	if nilTop.Valid() || nilTop.Len() != 0 {
+		t.Fatal("a nil Top is valid")
+	}
+	nilTop.Each(func(_, _ []byte) { t.Fatal("a nil Top has members") })
+}
+
+// FuzzTop holds the kept members to EachMember's on any text, after a
+// valid line kept its own.
+func FuzzTop(f *testing.F) {
+	f.Add([]byte(`{"type":"user","message":{"content":"a\"b\u00e9"}}`))
+	f.Add([]byte(`{"a":[1,-2.5e3,true,null,{"b":[]}]}`))
+	for _, in := range trickySeeds() {
+		f.Add(in)
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var s Scanner
+		var top Top
+		checkTop(t, &s, &top, []byte(`{"before":1}`))
+		checkTop(t, &s, &top, line)
+		checkTop(t, &s, &top, bytes.Repeat(line, 2))
+	})
+}
