@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/memscope/memscope/engine/scan"
 )
@@ -99,6 +100,21 @@ var inWordsBy = func() (by [256][]string) {
 	return by
 }()
 
+// inSecondBy are, by a byte as inWordsBy, the second letters of the
+// words opening with it: bit c-'a' for letter c (every word's second
+// byte is a letter).
+var inSecondBy = func() (by [256]uint32) {
+	for c, ws := range inWordsBy {
+		for _, w := range ws {
+			if w[1] < 'a' || w[1] > 'z' {
+				panic("extract: inWords: " + w + "'s second byte is not a lower-case letter")
+			}
+			by[c] |= 1 << (w[1] - 'a')
+		}
+	}
+	return by
+}()
+
 // hasInstructionWord reports whether s holds one of inWords. It looks at
 // each byte once for the words that start with it, rather than searching
 // the sentence once per word (TestHasInstructionWordIsContains).
@@ -107,7 +123,12 @@ func hasInstructionWord(s string) bool {
 		// Without a lower-cased copy: in ASCII text strings.ToLower
 		// maps A-Z only, as EqualFold does, and exStraightQuotes
 		// changes nothing.
-		for i := 0; i < len(s); i++ {
+		for i := 0; i+1 < len(s); i++ {
+			// Most bytes open no word, or none whose second letter
+			// follows: one table look-up each.
+			if c := s[i+1] | 0x20; c < 'a' || c > 'z' || inSecondBy[s[i]]&(1<<(c-'a')) == 0 {
+				continue
+			}
 			for _, w := range inWordsBy[s[i]] {
 				if len(s)-i < len(w) {
 					continue
@@ -174,7 +195,39 @@ var inNeeds = map[*scan.LazyRegexp][]string{
 var inFolder = strings.NewReplacer("ſ", "s")
 
 // inFold is s as inNeeds' words are looked for in it: lower case, ſ as s.
-func inFold(s string) string { return inFolder.Replace(strings.ToLower(s)) }
+// ASCII text (most sentences) is lower-cased in one pass, and returned
+// as it is when it has no capital: strings.ToLower maps A-Z only there,
+// and inFolder's letter is not ASCII (TestInFoldIsReplaceToLower).
+func inFold(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return inFolder.Replace(strings.ToLower(s))
+		}
+		if 'A' <= c && c <= 'Z' {
+			return inFoldASCII(s, i)
+		}
+	}
+	return s
+}
+
+// inFoldASCII is inFold of s whose first capital is at i; the old way
+// for text that turns out not to be ASCII past i.
+func inFoldASCII(s string, i int) string {
+	b := make([]byte, len(s))
+	copy(b, s[:i])
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return inFolder.Replace(strings.ToLower(s))
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
 
 // inMay reports whether folded (inFold of a text) holds one of re's
 // inNeeds, so re may match the text.

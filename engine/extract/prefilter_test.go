@@ -1,8 +1,10 @@
 package extract
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // noiseSeeds are lines of each kind exNoiseLine matches, and prose.
@@ -146,5 +148,58 @@ func TestLeadPrefilters(t *testing.T) {
 	}
 	if trimmed < 12 {
 		t.Errorf("only %d seeds trimmed: the test proves little", trimmed)
+	}
+}
+
+// inFoldReplace is inFold as it was written first: a lower-cased copy,
+// then the replacer, whatever the text.
+func inFoldReplace(s string) string { return inFolder.Replace(strings.ToLower(s)) }
+
+// inFoldSeeds are texts for inFold: ASCII with and without capitals,
+// and text outside ASCII before, at and after the first capital.
+var inFoldSeeds = []string{
+	"", "a", "A", "never mock", "Never mock", "NEVER MOCK", "you muſt ask", "You muſt ask", "ſ", "Kelvin \u212a",
+	"\u212aeep it", "Don’t mock", "ÉCOLE", "école", "Zz@[`{", "abc\xffDEF", "ABC\xff", "tab\tTab", "İstanbul", "ſA",
+}
+
+// FuzzInFoldIsReplaceToLower holds inFold's ASCII path to the replacer
+// over strings.ToLower it skips.
+func FuzzInFoldIsReplaceToLower(f *testing.F) {
+	for _, s := range append(inFoldSeeds, noiseSeeds...) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := inFold(s), inFoldReplace(s); got != want {
+			t.Fatalf("%q: %q, want %q", s, got, want)
+		}
+	})
+}
+
+// TestInFoldIsReplaceToLower runs inFold on the instruction corpus, its
+// sentences in upper case, the seeds and random strings over bytes that
+// matter (capitals, their neighbours, ſ's and K's bytes, invalid
+// UTF-8); an ASCII text without capitals is returned without a copy.
+func TestInFoldIsReplaceToLower(t *testing.T) {
+	texts := append(instructionCorpus(t), inFoldSeeds...)
+	for _, s := range texts {
+		texts = append(texts, strings.ToUpper(s))
+	}
+	alphabet := []string{"a", "z", "A", "Z", "@", "[", "`", "{", " ", "\t", "ſ", "\u212a", "\xc5", "\xbf", "é", "É", "\xff", "'", "’"}
+	rng := rand.New(rand.NewPCG(32, 14))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		texts = append(texts, b.String())
+	}
+	for _, s := range texts {
+		if got, want := inFold(s), inFoldReplace(s); got != want {
+			t.Errorf("%q: %q, want %q", s, got, want)
+		}
+	}
+	s := "never mock the database, use the test server"
+	if got := inFold(s); unsafe.StringData(got) != unsafe.StringData(s) {
+		t.Error("inFold copied lower-case ASCII text")
 	}
 }
