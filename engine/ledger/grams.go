@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 )
 
 // gramSet is the set of a text's four-byte windows, as one bit each in
@@ -32,11 +33,16 @@ const (
 // the product).
 func gramHash(w uint32, shift uint) uint32 { return (w * 0x9E3779B1) >> shift }
 
+// emptyGramSet is an empty table sized for a text of n bytes.
+func emptyGramSet(n int) gramSet {
+	n = min(max(8*n, gramBitsMin), gramBitsMax)
+	logBits := bits.Len(uint(n - 1)) // table of 1<<logBits bits
+	return gramSet{bits: make([]uint64, (1<<logBits)/64), shift: uint(32 - logBits)}
+}
+
 // newGramSet is the set of the windows of s.
 func newGramSet(s string) gramSet {
-	n := min(max(8*len(s), gramBitsMin), gramBitsMax)
-	logBits := bits.Len(uint(n - 1)) // table of 1<<logBits bits
-	g := gramSet{bits: make([]uint64, (1<<logBits)/64), shift: uint(32 - logBits)}
+	g := emptyGramSet(len(s))
 	if len(s) < gramWidth {
 		return g
 	}
@@ -82,4 +88,44 @@ func (a *afterText) holds(n string) bool {
 	}
 	searches.Add(1)
 	return strings.Contains(a.norm, n)
+}
+
+// normalizeGramsASCII is normalize of ASCII text s and the set of the
+// result's windows, made in the same pass over s (the after-text is the
+// longest text the ledger normalises, and nearly always has its names
+// tested); false, as soon as it meets a byte above 0x7F, for text that
+// is not ASCII. The table is sized for s, at least the result's length.
+func normalizeGramsASCII(s string) (string, gramSet, bool) {
+	g := emptyGramSet(len(s))
+	b := make([]byte, len(s))
+	n := 0
+	var w uint32 // the last four bytes written
+	gap := false // white space since the last word
+	put := func(c byte) {
+		b[n] = c
+		n++
+		w = w<<8 | uint32(c)
+		if n >= gramWidth {
+			h := gramHash(w, g.shift)
+			g.bits[h/64] |= 1 << (h % 64)
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return "", gramSet{}, false
+		case asciiSpace[c]:
+			gap = true
+			continue
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if gap && n > 0 {
+			put(' ')
+		}
+		gap = false
+		put(c)
+	}
+	return bytesString(b[:n]), g, true
 }
