@@ -203,3 +203,49 @@ func TestInFoldIsReplaceToLower(t *testing.T) {
 		t.Error("inFold copied lower-case ASCII text")
 	}
 }
+
+// compactSeeds open, or nearly open, with the compact summary's head.
+var compactSeeds = []string{
+	exCompactSummaryHead, " \t\n\r\f" + exCompactSummaryHead + " and more", "\v" + exCompactSummaryHead,
+	"\u00a0" + exCompactSummaryHead, "this session is being continued from a previous conversation",
+	"x " + exCompactSummaryHead, "This session is being continued", "", " ", "This session", "\n\n" + exCompactSummaryHead + "\n",
+}
+
+// TestCompactSummaryIsPattern holds exIsCompactSummary to the pattern it
+// replaced, on the seeds and random texts of their pieces.
+func TestCompactSummaryIsPattern(t *testing.T) {
+	texts := append([]string{}, compactSeeds...)
+	pieces := []string{" ", "\t", "\n", "\v", "\f", "\r", "\u00a0", "This session", " is being continued", exCompactSummaryHead, "x"}
+	rng := rand.New(rand.NewPCG(32, 15))
+	for range 5000 {
+		var b strings.Builder
+		for range rng.IntN(5) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		texts = append(texts, b.String())
+	}
+	n := 0
+	for _, s := range texts {
+		want := exCompactSummary.MatchString(s)
+		if got := exIsCompactSummary(s); got != want {
+			t.Errorf("%q: %v, pattern says %v", s, got, want)
+		}
+		if want {
+			n++
+		}
+	}
+	if n < 100 {
+		t.Errorf("only %d texts match: the test proves little", n)
+	}
+}
+
+func FuzzCompactSummaryIsPattern(f *testing.F) {
+	for _, s := range compactSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := exIsCompactSummary(s), exCompactSummary.MatchString(s); got != want {
+			t.Fatalf("%q: %v, pattern says %v", s, got, want)
+		}
+	})
+}
