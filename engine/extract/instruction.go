@@ -138,7 +138,7 @@ func hasInstructionWord(s string) bool {
 				if c := s[i+1]; c != w[1] && c|0x20 != w[1] {
 					continue
 				}
-				if strings.EqualFold(s[i:i+len(w)], w) {
+				if asciiFoldPrefix(s[i:], w) {
 					return true
 				}
 			}
@@ -154,6 +154,22 @@ func hasInstructionWord(s string) bool {
 		}
 	}
 	return false
+}
+
+// asciiFoldPrefix is strings.EqualFold(s[:len(w)], w) for ASCII s at
+// least as long as w, and w lower case: A-Z read as a-z, every other
+// byte as it is.
+func asciiFoldPrefix(s, w string) bool {
+	for j := 0; j < len(w); j++ {
+		c := s[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // ascii reports whether s has no byte above 0x7F.

@@ -95,37 +95,64 @@ func (a *afterText) holds(n string) bool {
 // longest text the ledger normalises, and nearly always has its names
 // tested); false, as soon as it meets a byte above 0x7F, for text that
 // is not ASCII. The table is sized for s, at least the result's length.
+// The first three bytes written also set the bits of their partial
+// windows (zeros before them): extra bits, which prove nothing, so the
+// answers are the same and the loop has no test for them.
 func normalizeGramsASCII(s string) (string, gramSet, bool) {
 	g := emptyGramSet(len(s))
 	b := make([]byte, len(s))
 	n := 0
 	var w uint32 // the last four bytes written
 	gap := false // white space since the last word
-	put := func(c byte) {
-		b[n] = c
-		n++
-		w = w<<8 | uint32(c)
-		if n >= gramWidth {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if k := asciiClass[c]; k != classPlain {
+			switch k {
+			case classOther:
+				return "", gramSet{}, false
+			case classSpace:
+				gap = true
+				continue
+			case classUpper:
+				c += 'a' - 'A'
+			}
+		}
+		if gap && n > 0 {
+			b[n] = ' '
+			n++
+			w = w<<8 | ' '
 			h := gramHash(w, g.shift)
 			g.bits[h/64] |= 1 << (h % 64)
 		}
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= utf8.RuneSelf:
-			return "", gramSet{}, false
-		case asciiSpace[c]:
-			gap = true
-			continue
-		case 'A' <= c && c <= 'Z':
-			c += 'a' - 'A'
-		}
-		if gap && n > 0 {
-			put(' ')
-		}
 		gap = false
-		put(c)
+		b[n] = c
+		n++
+		w = w<<8 | uint32(c)
+		h := gramHash(w, g.shift)
+		g.bits[h/64] |= 1 << (h % 64)
 	}
 	return bytesString(b[:n]), g, true
 }
+
+// The classes of bytes normalizeGramsASCII tells apart.
+const (
+	classPlain = iota // kept as it is
+	classSpace        // white space (asciiSpace)
+	classUpper        // A-Z, lower-cased
+	classOther        // above 0x7F: not ASCII
+)
+
+// asciiClass is each byte's class.
+var asciiClass = func() (cl [256]uint8) {
+	for c := range cl {
+		switch {
+		case c >= utf8.RuneSelf:
+			cl[c] = classOther
+		case asciiSpace[c]:
+			cl[c] = classSpace
+		case 'A' <= c && c <= 'Z':
+			cl[c] = classUpper
+		}
+	}
+	return cl
+}()
