@@ -119,32 +119,43 @@ var inSecondBy = func() (by [256]uint32) {
 // each byte once for the words that start with it, rather than searching
 // the sentence once per word (TestHasInstructionWordIsContains).
 func hasInstructionWord(s string) bool {
-	if ascii(s) {
-		// Without a lower-cased copy: in ASCII text strings.ToLower
-		// maps A-Z only, as EqualFold does, and exStraightQuotes
-		// changes nothing.
-		for i := 0; i+1 < len(s); i++ {
-			// Most bytes open no word, or none whose second letter
-			// follows: one table look-up each.
-			if c := s[i+1] | 0x20; c < 'a' || c > 'z' || inSecondBy[s[i]]&(1<<(c-'a')) == 0 {
+	// Without a lower-cased copy while the text is ASCII: there
+	// strings.ToLower maps A-Z only, as asciiFoldPrefix does, and
+	// exStraightQuotes changes nothing. A word found before the first
+	// byte above 0x7F is found in the lower-cased text too; past it, the
+	// lower-cased text is searched from the start.
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return hasInstructionWordFolded(s)
+		}
+		// Most bytes open no word, or none whose second letter
+		// follows: one table look-up each.
+		if c := s[i+1] | 0x20; c < 'a' || c > 'z' || inSecondBy[s[i]]&(1<<(c-'a')) == 0 {
+			continue
+		}
+		for _, w := range inWordsBy[s[i]] {
+			if len(s)-i < len(w) {
 				continue
 			}
-			for _, w := range inWordsBy[s[i]] {
-				if len(s)-i < len(w) {
-					continue
-				}
-				// The second byte first: equal, or an upper-case letter
-				// of w's (lower-case) one, or EqualFold cannot match.
-				if c := s[i+1]; c != w[1] && c|0x20 != w[1] {
-					continue
-				}
-				if asciiFoldPrefix(s[i:], w) {
-					return true
-				}
+			// The second byte first: equal, or an upper-case letter
+			// of w's (lower-case) one, or EqualFold cannot match.
+			if c := s[i+1]; c != w[1] && c|0x20 != w[1] {
+				continue
+			}
+			if asciiFoldPrefix(s[i:], w) {
+				return true
 			}
 		}
-		return false
 	}
+	if len(s) > 0 && s[len(s)-1] >= utf8.RuneSelf {
+		return hasInstructionWordFolded(s)
+	}
+	return false
+}
+
+// hasInstructionWordFolded is hasInstructionWord of text outside ASCII,
+// on its lower-cased copy.
+func hasInstructionWordFolded(s string) bool {
 	l := strings.ToLower(exStraightQuotes(s))
 	for i := 0; i < len(l); i++ {
 		for _, w := range inWordsBy[l[i]] {
@@ -166,16 +177,6 @@ func asciiFoldPrefix(s, w string) bool {
 			c += 'a' - 'A'
 		}
 		if c != w[j] {
-			return false
-		}
-	}
-	return true
-}
-
-// ascii reports whether s has no byte above 0x7F.
-func ascii(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
 			return false
 		}
 	}
