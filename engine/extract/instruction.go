@@ -277,7 +277,11 @@ func classifyInstruction(s, prev string) (string, bool) {
 	if inMatch(inIdiom, s, inFold(s)) {
 		return "", false
 	}
-	if !inMayTake(s) {
+	// The core and its folded copy, made once for inMayTake's test and
+	// the rules below.
+	core := strings.TrimSpace(exTrimLead(exStraightQuotes(s)))
+	folded := inFold(core)
+	if !inMayTakeFolded(folded) {
 		// None of extraction's rules can give what is taken below.
 	} else if m, ok := exClassifyAs(s, prev, time.Time{}, false); ok && m.reject != exRejectEmptyRemember {
 		switch {
@@ -287,11 +291,9 @@ func classifyInstruction(s, prev string) (string, bool) {
 			return m.reason, true
 		}
 	}
-	core := strings.TrimSpace(exTrimLead(exStraightQuotes(s)))
 	if strings.HasSuffix(core, "?") {
 		return "", false
 	}
-	folded := inFold(core)
 	// Which rule takes the sentence first, then whether it is one to take
 	// (two content words, not narrative): the same answer as checking
 	// first, since each test is pure, and most sentences no rule takes
@@ -338,7 +340,12 @@ var inTakeLeads = func() map[string]bool {
 // keeps most sentences that hold a rule word ("the tests use pnpm")
 // from extraction's twenty patterns; FuzzInMayTake holds it to them.
 func inMayTake(s string) bool {
-	folded := inFold(strings.TrimSpace(exTrimLead(exStraightQuotes(s))))
+	return inMayTakeFolded(inFold(strings.TrimSpace(exTrimLead(exStraightQuotes(s)))))
+}
+
+// inMayTakeFolded is inMayTake of the sentence whose core, folded, is
+// folded.
+func inMayTakeFolded(folded string) bool {
 	if inMay(exRememberTail, folded) {
 		return true
 	}
