@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/memscope/memscope/engine/scan"
 )
 
 // noiseSeeds are lines of each kind exNoiseLine matches, and prose.
@@ -19,19 +21,7 @@ var noiseSeeds = []string{
 // TestNoiseLinePrefilter: the prefilter answers as the pattern does on
 // lines of every kind, and skips plain prose.
 func TestNoiseLinePrefilter(t *testing.T) {
-	matched := 0
-	for _, l := range noiseSeeds {
-		want := exNoiseLine.MatchString(l)
-		if got := exIsNoiseLine(l); got != want {
-			t.Errorf("%q: %v, pattern says %v", l, got, want)
-		}
-		if want {
-			matched++
-		}
-	}
-	if matched < 20 {
-		t.Errorf("only %d seeds are noise: the test proves little", matched)
-	}
+	checkPrefilter(t, noiseSeeds, exNoiseLine, exIsNoiseLine, 20)
 	if exNoiseFirst['N'] || exNoiseFirst['u'] {
 		t.Error("prose opening with a letter is not skipped")
 	}
@@ -185,14 +175,7 @@ func TestInFoldIsReplaceToLower(t *testing.T) {
 		texts = append(texts, strings.ToUpper(s))
 	}
 	alphabet := []string{"a", "z", "A", "Z", "@", "[", "`", "{", " ", "\t", "ſ", "\u212a", "\xc5", "\xbf", "é", "É", "\xff", "'", "’"}
-	rng := rand.New(rand.NewPCG(32, 14))
-	for range 20000 {
-		var b strings.Builder
-		for range rng.IntN(12) {
-			b.WriteString(alphabet[rng.IntN(len(alphabet))])
-		}
-		texts = append(texts, b.String())
-	}
+	texts = append(texts, randomTexts(rand.New(rand.NewPCG(32, 14)), alphabet, 20000, 12)...)
 	for _, s := range texts {
 		if got, want := inFold(s), inFoldReplace(s); got != want {
 			t.Errorf("%q: %q, want %q", s, got, want)
@@ -214,29 +197,41 @@ var compactSeeds = []string{
 // TestCompactSummaryIsPattern holds exIsCompactSummary to the pattern it
 // replaced, on the seeds and random texts of their pieces.
 func TestCompactSummaryIsPattern(t *testing.T) {
-	texts := append([]string{}, compactSeeds...)
 	pieces := []string{" ", "\t", "\n", "\v", "\f", "\r", "\u00a0", "This session", " is being continued", exCompactSummaryHead, "x"}
-	rng := rand.New(rand.NewPCG(32, 15))
-	for range 5000 {
-		var b strings.Builder
-		for range rng.IntN(5) {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
-		}
-		texts = append(texts, b.String())
-	}
+	texts := append(randomTexts(rand.New(rand.NewPCG(32, 15)), pieces, 5000, 5), compactSeeds...)
+	checkPrefilter(t, texts, exCompactSummary, exIsCompactSummary, 100)
+}
+
+// checkPrefilter holds prefilter to re.MatchString on texts, at least
+// min of which match.
+func checkPrefilter(t *testing.T, texts []string, re *scan.LazyRegexp, prefilter func(string) bool, min int) {
+	t.Helper()
 	n := 0
 	for _, s := range texts {
-		want := exCompactSummary.MatchString(s)
-		if got := exIsCompactSummary(s); got != want {
+		want := re.MatchString(s)
+		if got := prefilter(s); got != want {
 			t.Errorf("%q: %v, pattern says %v", s, got, want)
 		}
 		if want {
 			n++
 		}
 	}
-	if n < 100 {
+	if n < min {
 		t.Errorf("only %d texts match: the test proves little", n)
 	}
+}
+
+// randomTexts are n texts of up to max-1 pieces each.
+func randomTexts(rng *rand.Rand, pieces []string, n, max int) []string {
+	texts := make([]string, n)
+	for i := range texts {
+		var b strings.Builder
+		for range rng.IntN(max) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		texts[i] = b.String()
+	}
+	return texts
 }
 
 func FuzzCompactSummaryIsPattern(f *testing.F) {
