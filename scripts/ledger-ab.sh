@@ -53,8 +53,12 @@ if [ -n "${VALGRIND:-}" ]; then
 		# The groups of docs/PERFORMANCE.md's i32m section, from
 		# cg_annotate's function list.
 		cg_annotate --threshold=0 "$TMP/cg-$b" 2>/dev/null | awk '
-			/file:function/ {p = 1; next}
-			p && /^$/ {exit} # the function list ends; the annotated sources follow
+			/file:function/ && !done {p = 1; next}
+			# The function list ends; the annotated sources follow (read
+			# to the end: an early exit would kill cg_annotate with
+			# SIGPIPE, which pipefail and set -e turn into the
+			# script'"'"'s exit).
+			p && /^$/ {p = 0; done = 1}
 			p && /^ *[0-9,]+ \(/ {
 				n = $1; gsub(",", "", n)
 				if ($0 ~ /encoding\/json|lostAppender|appendJSONString|escapeTerminalRunes|needsRuneEscape|cli\.appendList/) g["the answer'"'"'s JSON"] += n

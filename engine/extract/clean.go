@@ -47,6 +47,27 @@ var (
 	exCompactSummary = scan.NewLazyRegexp(`^\s*This session is being continued from a previous conversation`)
 )
 
+// exWrapperOpens are "<" and each of exWrapperTags: what
+// exCleanMessage looks for in the lower-cased text.
+var exWrapperOpens = func() []string {
+	opens := make([]string, len(exWrapperTags))
+	for i, tag := range exWrapperTags {
+		opens[i] = "<" + tag
+	}
+	return opens
+}()
+
+// exCompactSummaryHead is what exCompactSummary matches after the
+// white space (\s: \t \n \f \r and space) it allows.
+const exCompactSummaryHead = "This session is being continued from a previous conversation"
+
+// exIsCompactSummary is exCompactSummary.MatchString(text) without the
+// pattern (it ran on every message): the head after leading white space
+// (TestCompactSummaryIsPattern).
+func exIsCompactSummary(text string) bool {
+	return strings.HasPrefix(strings.TrimLeft(text, "\t\n\f\r "), exCompactSummaryHead)
+}
+
 // exIsNoiseLine is exNoiseLine.MatchString(line), the pattern run only
 // on a line that can match it: one that opens with white space (\s), or
 // with a byte one of its alternatives opens with, or that holds a ':'
@@ -77,16 +98,19 @@ var exNoiseFirst = func() (set [256]bool) {
 // pastes, placeholders, code blocks and spans, indented code, stack
 // traces and log lines removed; terminal controls stripped.
 func exCleanMessage(text string) string {
-	if exCompactSummary.MatchString(text) {
+	if exIsCompactSummary(text) {
 		return ""
 	}
 	text = model.SanitizeForTerminal(text)
 	// Each wrapper regexp runs only when its tag is there: they are
 	// case-insensitive, which Go's regexp cannot search for quickly.
-	lower := scan.AsciiLower(text)
-	for i, re := range exWrapperRes {
-		if strings.Contains(lower, "<"+exWrapperTags[i]) {
-			text = re.ReplaceAllString(text, "\n")
+	// Text without a '<' has none, and is not lower-cased to look.
+	if strings.IndexByte(text, '<') >= 0 {
+		lower := scan.AsciiLower(text)
+		for i, re := range exWrapperRes {
+			if strings.Contains(lower, exWrapperOpens[i]) {
+				text = re.ReplaceAllString(text, "\n")
+			}
 		}
 	}
 	if strings.Contains(text, "```") || strings.Contains(text, "~~~") {
@@ -96,6 +120,7 @@ func exCleanMessage(text string) string {
 		text = exPlaceholders.ReplaceAllString(text, " ")
 	}
 	var b strings.Builder
+	b.Grow(len(text) + 1) // each line is kept or shortened, and ends in "\n"
 	for line := range strings.SplitSeq(text, "\n") {
 		if exIsNoiseLine(line) || strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t") {
 			b.WriteByte('\n')

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/memscope/memscope/engine/scan"
 )
@@ -99,31 +100,62 @@ var inWordsBy = func() (by [256][]string) {
 	return by
 }()
 
+// inSecondBy are, by a byte as inWordsBy, the second letters of the
+// words opening with it: bit c-'a' for letter c (every word's second
+// byte is a letter).
+var inSecondBy = func() (by [256]uint32) {
+	for c, ws := range inWordsBy {
+		for _, w := range ws {
+			if w[1] < 'a' || w[1] > 'z' {
+				panic("extract: inWords: " + w + "'s second byte is not a lower-case letter")
+			}
+			by[c] |= 1 << (w[1] - 'a')
+		}
+	}
+	return by
+}()
+
 // hasInstructionWord reports whether s holds one of inWords. It looks at
 // each byte once for the words that start with it, rather than searching
 // the sentence once per word (TestHasInstructionWordIsContains).
 func hasInstructionWord(s string) bool {
-	if ascii(s) {
-		// Without a lower-cased copy: in ASCII text strings.ToLower
-		// maps A-Z only, as EqualFold does, and exStraightQuotes
-		// changes nothing.
-		for i := 0; i < len(s); i++ {
-			for _, w := range inWordsBy[s[i]] {
-				if len(s)-i < len(w) {
-					continue
-				}
-				// The second byte first: equal, or an upper-case letter
-				// of w's (lower-case) one, or EqualFold cannot match.
-				if c := s[i+1]; c != w[1] && c|0x20 != w[1] {
-					continue
-				}
-				if strings.EqualFold(s[i:i+len(w)], w) {
-					return true
-				}
+	// Without a lower-cased copy while the text is ASCII: there
+	// strings.ToLower maps A-Z only, as asciiFoldPrefix does, and
+	// exStraightQuotes changes nothing. A word found before the first
+	// byte above 0x7F is found in the lower-cased text too; past it, the
+	// lower-cased text is searched from the start.
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return hasInstructionWordFolded(s)
+		}
+		// Most bytes open no word, or none whose second letter
+		// follows: one table look-up each.
+		if c := s[i+1] | 0x20; c < 'a' || c > 'z' || inSecondBy[s[i]]&(1<<(c-'a')) == 0 {
+			continue
+		}
+		for _, w := range inWordsBy[s[i]] {
+			if len(s)-i < len(w) {
+				continue
+			}
+			// The second byte first: equal, or an upper-case letter
+			// of w's (lower-case) one, or EqualFold cannot match.
+			if c := s[i+1]; c != w[1] && c|0x20 != w[1] {
+				continue
+			}
+			if asciiFoldPrefix(s[i:], w) {
+				return true
 			}
 		}
-		return false
 	}
+	if len(s) > 0 && s[len(s)-1] >= utf8.RuneSelf {
+		return hasInstructionWordFolded(s)
+	}
+	return false
+}
+
+// hasInstructionWordFolded is hasInstructionWord of text outside ASCII,
+// on its lower-cased copy.
+func hasInstructionWordFolded(s string) bool {
 	l := strings.ToLower(exStraightQuotes(s))
 	for i := 0; i < len(l); i++ {
 		for _, w := range inWordsBy[l[i]] {
@@ -135,10 +167,16 @@ func hasInstructionWord(s string) bool {
 	return false
 }
 
-// ascii reports whether s has no byte above 0x7F.
-func ascii(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
+// asciiFoldPrefix is strings.EqualFold(s[:len(w)], w) for ASCII s at
+// least as long as w, and w lower case: A-Z read as a-z, every other
+// byte as it is.
+func asciiFoldPrefix(s, w string) bool {
+	for j := 0; j < len(w); j++ {
+		c := s[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[j] {
 			return false
 		}
 	}
@@ -174,7 +212,39 @@ var inNeeds = map[*scan.LazyRegexp][]string{
 var inFolder = strings.NewReplacer("ſ", "s")
 
 // inFold is s as inNeeds' words are looked for in it: lower case, ſ as s.
-func inFold(s string) string { return inFolder.Replace(strings.ToLower(s)) }
+// ASCII text (most sentences) is lower-cased in one pass, and returned
+// as it is when it has no capital: strings.ToLower maps A-Z only there,
+// and inFolder's letter is not ASCII (TestInFoldIsReplaceToLower).
+func inFold(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return inFolder.Replace(strings.ToLower(s))
+		}
+		if 'A' <= c && c <= 'Z' {
+			return inFoldASCII(s, i)
+		}
+	}
+	return s
+}
+
+// inFoldASCII is inFold of s whose first capital is at i; the old way
+// for text that turns out not to be ASCII past i.
+func inFoldASCII(s string, i int) string {
+	b := make([]byte, len(s))
+	copy(b, s[:i])
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return inFolder.Replace(strings.ToLower(s))
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
 
 // inMay reports whether folded (inFold of a text) holds one of re's
 // inNeeds, so re may match the text.
@@ -207,7 +277,11 @@ func classifyInstruction(s, prev string) (string, bool) {
 	if inMatch(inIdiom, s, inFold(s)) {
 		return "", false
 	}
-	if !inMayTake(s) {
+	// The core and its folded copy, made once for inMayTake's test and
+	// the rules below.
+	core := strings.TrimSpace(exTrimLead(exStraightQuotes(s)))
+	folded := inFold(core)
+	if !inMayTakeFolded(folded) {
 		// None of extraction's rules can give what is taken below.
 	} else if m, ok := exClassifyAs(s, prev, time.Time{}, false); ok && m.reject != exRejectEmptyRemember {
 		switch {
@@ -217,11 +291,9 @@ func classifyInstruction(s, prev string) (string, bool) {
 			return m.reason, true
 		}
 	}
-	core := strings.TrimSpace(exTrimLead(exStraightQuotes(s)))
 	if strings.HasSuffix(core, "?") {
 		return "", false
 	}
-	folded := inFold(core)
 	// Which rule takes the sentence first, then whether it is one to take
 	// (two content words, not narrative): the same answer as checking
 	// first, since each test is pure, and most sentences no rule takes
@@ -268,7 +340,12 @@ var inTakeLeads = func() map[string]bool {
 // keeps most sentences that hold a rule word ("the tests use pnpm")
 // from extraction's twenty patterns; FuzzInMayTake holds it to them.
 func inMayTake(s string) bool {
-	folded := inFold(strings.TrimSpace(exTrimLead(exStraightQuotes(s))))
+	return inMayTakeFolded(inFold(strings.TrimSpace(exTrimLead(exStraightQuotes(s)))))
+}
+
+// inMayTakeFolded is inMayTake of the sentence whose core, folded, is
+// folded.
+func inMayTakeFolded(folded string) bool {
 	if inMay(exRememberTail, folded) {
 		return true
 	}

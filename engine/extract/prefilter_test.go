@@ -1,8 +1,12 @@
 package extract
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unsafe"
+
+	"github.com/memscope/memscope/engine/scan"
 )
 
 // noiseSeeds are lines of each kind exNoiseLine matches, and prose.
@@ -17,19 +21,7 @@ var noiseSeeds = []string{
 // TestNoiseLinePrefilter: the prefilter answers as the pattern does on
 // lines of every kind, and skips plain prose.
 func TestNoiseLinePrefilter(t *testing.T) {
-	matched := 0
-	for _, l := range noiseSeeds {
-		want := exNoiseLine.MatchString(l)
-		if got := exIsNoiseLine(l); got != want {
-			t.Errorf("%q: %v, pattern says %v", l, got, want)
-		}
-		if want {
-			matched++
-		}
-	}
-	if matched < 20 {
-		t.Errorf("only %d seeds are noise: the test proves little", matched)
-	}
+	checkPrefilter(t, noiseSeeds, exNoiseLine, exIsNoiseLine, 20)
 	if exNoiseFirst['N'] || exNoiseFirst['u'] {
 		t.Error("prose opening with a letter is not skipped")
 	}
@@ -147,4 +139,108 @@ func TestLeadPrefilters(t *testing.T) {
 	if trimmed < 12 {
 		t.Errorf("only %d seeds trimmed: the test proves little", trimmed)
 	}
+}
+
+// inFoldReplace is inFold as it was written first: a lower-cased copy,
+// then the replacer, whatever the text.
+func inFoldReplace(s string) string { return inFolder.Replace(strings.ToLower(s)) }
+
+// inFoldSeeds are texts for inFold: ASCII with and without capitals,
+// and text outside ASCII before, at and after the first capital.
+var inFoldSeeds = []string{
+	"", "a", "A", "never mock", "Never mock", "NEVER MOCK", "you muſt ask", "You muſt ask", "ſ", "Kelvin \u212a",
+	"\u212aeep it", "Don’t mock", "ÉCOLE", "école", "Zz@[`{", "abc\xffDEF", "ABC\xff", "tab\tTab", "İstanbul", "ſA",
+}
+
+// FuzzInFoldIsReplaceToLower holds inFold's ASCII path to the replacer
+// over strings.ToLower it skips.
+func FuzzInFoldIsReplaceToLower(f *testing.F) {
+	for _, s := range append(inFoldSeeds, noiseSeeds...) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := inFold(s), inFoldReplace(s); got != want {
+			t.Fatalf("%q: %q, want %q", s, got, want)
+		}
+	})
+}
+
+// TestInFoldIsReplaceToLower runs inFold on the instruction corpus, its
+// sentences in upper case, the seeds and random strings over bytes that
+// matter (capitals, their neighbours, ſ's and K's bytes, invalid
+// UTF-8); an ASCII text without capitals is returned without a copy.
+func TestInFoldIsReplaceToLower(t *testing.T) {
+	texts := append(instructionCorpus(t), inFoldSeeds...)
+	for _, s := range texts {
+		texts = append(texts, strings.ToUpper(s))
+	}
+	alphabet := []string{"a", "z", "A", "Z", "@", "[", "`", "{", " ", "\t", "ſ", "\u212a", "\xc5", "\xbf", "é", "É", "\xff", "'", "’"}
+	texts = append(texts, randomTexts(rand.New(rand.NewPCG(32, 14)), alphabet, 20000, 12)...)
+	for _, s := range texts {
+		if got, want := inFold(s), inFoldReplace(s); got != want {
+			t.Errorf("%q: %q, want %q", s, got, want)
+		}
+	}
+	s := "never mock the database, use the test server"
+	if got := inFold(s); unsafe.StringData(got) != unsafe.StringData(s) {
+		t.Error("inFold copied lower-case ASCII text")
+	}
+}
+
+// compactSeeds open, or nearly open, with the compact summary's head.
+var compactSeeds = []string{
+	exCompactSummaryHead, " \t\n\r\f" + exCompactSummaryHead + " and more", "\v" + exCompactSummaryHead,
+	"\u00a0" + exCompactSummaryHead, "this session is being continued from a previous conversation",
+	"x " + exCompactSummaryHead, "This session is being continued", "", " ", "This session", "\n\n" + exCompactSummaryHead + "\n",
+}
+
+// TestCompactSummaryIsPattern holds exIsCompactSummary to the pattern it
+// replaced, on the seeds and random texts of their pieces.
+func TestCompactSummaryIsPattern(t *testing.T) {
+	pieces := []string{" ", "\t", "\n", "\v", "\f", "\r", "\u00a0", "This session", " is being continued", exCompactSummaryHead, "x"}
+	texts := append(randomTexts(rand.New(rand.NewPCG(32, 15)), pieces, 5000, 5), compactSeeds...)
+	checkPrefilter(t, texts, exCompactSummary, exIsCompactSummary, 100)
+}
+
+// checkPrefilter holds prefilter to re.MatchString on texts, at least
+// min of which match.
+func checkPrefilter(t *testing.T, texts []string, re *scan.LazyRegexp, prefilter func(string) bool, min int) {
+	t.Helper()
+	n := 0
+	for _, s := range texts {
+		want := re.MatchString(s)
+		if got := prefilter(s); got != want {
+			t.Errorf("%q: %v, pattern says %v", s, got, want)
+		}
+		if want {
+			n++
+		}
+	}
+	if n < min {
+		t.Errorf("only %d texts match: the test proves little", n)
+	}
+}
+
+// randomTexts are n texts of up to max-1 pieces each.
+func randomTexts(rng *rand.Rand, pieces []string, n, max int) []string {
+	texts := make([]string, n)
+	for i := range texts {
+		var b strings.Builder
+		for range rng.IntN(max) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		texts[i] = b.String()
+	}
+	return texts
+}
+
+func FuzzCompactSummaryIsPattern(f *testing.F) {
+	for _, s := range compactSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := exIsCompactSummary(s), exCompactSummary.MatchString(s); got != want {
+			t.Fatalf("%q: %v, pattern says %v", s, got, want)
+		}
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 )
 
 // gramSet is the set of a text's four-byte windows, as one bit each in
@@ -32,11 +33,16 @@ const (
 // the product).
 func gramHash(w uint32, shift uint) uint32 { return (w * 0x9E3779B1) >> shift }
 
+// emptyGramSet is an empty table sized for a text of n bytes.
+func emptyGramSet(n int) gramSet {
+	n = min(max(8*n, gramBitsMin), gramBitsMax)
+	logBits := bits.Len(uint(n - 1)) // table of 1<<logBits bits
+	return gramSet{bits: make([]uint64, (1<<logBits)/64), shift: uint(32 - logBits)}
+}
+
 // newGramSet is the set of the windows of s.
 func newGramSet(s string) gramSet {
-	n := min(max(8*len(s), gramBitsMin), gramBitsMax)
-	logBits := bits.Len(uint(n - 1)) // table of 1<<logBits bits
-	g := gramSet{bits: make([]uint64, (1<<logBits)/64), shift: uint(32 - logBits)}
+	g := emptyGramSet(len(s))
 	if len(s) < gramWidth {
 		return g
 	}
@@ -83,3 +89,70 @@ func (a *afterText) holds(n string) bool {
 	searches.Add(1)
 	return strings.Contains(a.norm, n)
 }
+
+// normalizeGramsASCII is normalize of ASCII text s and the set of the
+// result's windows, made in the same pass over s (the after-text is the
+// longest text the ledger normalises, and nearly always has its names
+// tested); false, as soon as it meets a byte above 0x7F, for text that
+// is not ASCII. The table is sized for s, at least the result's length.
+// The first three bytes written also set the bits of their partial
+// windows (zeros before them): extra bits, which prove nothing, so the
+// answers are the same and the loop has no test for them.
+func normalizeGramsASCII(s string) (string, gramSet, bool) {
+	g := emptyGramSet(len(s))
+	b := make([]byte, len(s))
+	n := 0
+	var w uint32 // the last four bytes written
+	gap := false // white space since the last word
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if k := asciiClass[c]; k != classPlain {
+			switch k {
+			case classOther:
+				return "", gramSet{}, false
+			case classSpace:
+				gap = true
+				continue
+			case classUpper:
+				c += 'a' - 'A'
+			}
+		}
+		if gap && n > 0 {
+			b[n] = ' '
+			n++
+			w = w<<8 | ' '
+			h := gramHash(w, g.shift)
+			g.bits[h/64] |= 1 << (h % 64)
+		}
+		gap = false
+		b[n] = c
+		n++
+		w = w<<8 | uint32(c)
+		h := gramHash(w, g.shift)
+		g.bits[h/64] |= 1 << (h % 64)
+	}
+	return bytesString(b[:n]), g, true
+}
+
+// The classes of bytes normalizeGramsASCII tells apart.
+const (
+	classPlain = iota // kept as it is
+	classSpace        // white space (asciiSpace)
+	classUpper        // A-Z, lower-cased
+	classOther        // above 0x7F: not ASCII
+)
+
+// asciiClass is each byte's class.
+var asciiClass = func() (cl [256]uint8) {
+	for c := range cl {
+		switch {
+		case c >= utf8.RuneSelf:
+			cl[c] = classOther
+		case asciiSpace[c]:
+			cl[c] = classSpace
+		case 'A' <= c && c <= 'Z':
+			cl[c] = classUpper
+		}
+	}
+	return cl
+}()

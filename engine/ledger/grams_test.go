@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/memscope/memscope/model"
 )
 
 // TestNamesIsContains holds afterText.names, with its window set, to
@@ -56,5 +58,52 @@ func TestNamesSearchesOnlyWhenTheWindowsMatch(t *testing.T) {
 	}
 	if named := at.names("journal.go"); !named || searches.Load()-before != 1 {
 		t.Errorf("journal.go: named %v after %d searches, want true after 1", named, searches.Load()-before)
+	}
+}
+
+// TestAfterTextWindowsMadeWithNorm checks newAfterText of ASCII records
+// makes the window set in the pass that normalises the text (before:
+// on the first name, a second pass over it), that the set holds every
+// window of the normalised text, and that normalizeGramsASCII is
+// normalize, with text outside ASCII left to it.
+func TestAfterTextWindowsMadeWithNorm(t *testing.T) {
+	after := []*model.Record{{Message: &model.Message{Content: []model.ContentBlock{
+		{Text: "Worked on  internal/store/Journal.go\n\tand the PARSER; tests pass.", Input: `{"file_path":"/W/x.go"}`},
+	}}}}
+	at := newAfterText(after)
+	if at.grams.bits == nil {
+		t.Fatal("newAfterText made no window set")
+	}
+	if at.norm != normalize(at.raw) {
+		t.Fatalf("norm %q, want %q", at.norm, normalize(at.raw))
+	}
+	for i := 0; i+gramWidth <= len(at.norm); i++ {
+		if !at.grams.mayHold(at.norm[i : i+gramWidth]) {
+			t.Errorf("window %q of the normalised text not in the set", at.norm[i:i+gramWidth])
+		}
+	}
+	rng := rand.New(rand.NewPCG(32, 5))
+	const alphabet = "abcAB /.\n\t\r\f\v"
+	for range 3000 {
+		var b strings.Builder
+		for range rng.IntN(40) {
+			b.WriteByte(alphabet[rng.IntN(len(alphabet))])
+		}
+		s := b.String()
+		n, g, ok := normalizeGramsASCII(s)
+		if !ok || n != normalize(s) {
+			t.Fatalf("%q: %q %v, want %q", s, n, ok, normalize(s))
+		}
+		for i := 0; i+gramWidth <= len(n); i++ {
+			if !g.mayHold(n[i : i+gramWidth]) {
+				t.Fatalf("%q: window %q not in the set", s, n[i:i+gramWidth])
+			}
+		}
+	}
+	if _, _, ok := normalizeGramsASCII("Café Société"); ok {
+		t.Error("normalizeGramsASCII took text outside ASCII")
+	}
+	if at := newAfterText([]*model.Record{{Message: &model.Message{Content: []model.ContentBlock{{Text: "Café"}}}}}); at.norm != normalize(at.raw) {
+		t.Errorf("norm %q, want %q", at.norm, normalize(at.raw))
 	}
 }

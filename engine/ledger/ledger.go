@@ -299,6 +299,9 @@ func newAfterText(after []*model.Record) *afterText {
 		}
 	}
 	s := b.String()
+	if n, g, ok := normalizeGramsASCII(s); ok {
+		return &afterText{raw: s, norm: n, grams: g}
+	}
 	return &afterText{raw: s, norm: normalize(s)}
 }
 
