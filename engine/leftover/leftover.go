@@ -516,14 +516,10 @@ func (f *finder) home(home string, searched map[string]bool) {
 	}
 	hits, probs, gen, ok := f.in.Walk.cached(f.in.Root, home, searched)
 	if !ok {
-		key := walkKey(home, searched)
-		if hits, probs, ok = f.in.Walk.fromDisk(f.in.Root, home, key); !ok {
-			var dirs []dirMark
-			if f.in.Walk != nil && f.in.Walk.disk != nil {
-				dirs = []dirMark{}
-			}
-			hits, probs, dirs = walkHome(f.in.Root, root, searched, dirs)
-			f.in.Walk.toDisk(f.in.Root, home, key, hits, probs, dirs)
+		if w := f.in.Walk; w != nil && w.disk != nil {
+			hits, probs = w.walkOnDisk(f.in.Root, home, root, walkKey(home, searched), searched)
+		} else {
+			hits, probs = walkHome(f.in.Root, root, searched)
 		}
 		f.in.Walk.keep(gen, home, searched, hits, probs)
 	}
@@ -544,13 +540,8 @@ func (f *finder) home(home string, searched map[string]bool) {
 }
 
 // walkHome lists the hidden copies in the home (root, a RootName) outside
-// the memory folders searched, and the folders it could not read. With
-// dirs non-nil it also returns every folder it listed, stamped just
-// before (its on-disk cache's check, WalkCache.toDisk); a folder it could
-// not stamp is left out, and so the walk is not kept.
-func walkHome(fsys fs.FS, root string, searched map[string]bool, dirs []dirMark) (hits []walkHit, probs []model.Problem, marks []dirMark) {
-	marks = dirs
-	unstamped := false
+// the memory folders searched, and the folders it could not read.
+func walkHome(fsys fs.FS, root string, searched map[string]bool) (hits []walkHit, probs []model.Problem) {
 	fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p != root {
@@ -561,15 +552,6 @@ func walkHome(fsys fs.FS, root string, searched map[string]bool, dirs []dirMark)
 		if d.IsDir() {
 			if p != root && searched[filepath.FromSlash(model.RootPath(p))] {
 				return fs.SkipDir // a memory folder, searched above
-			}
-			if marks != nil {
-				// WalkDir lists the folder after this call.
-				info, err := fs.Lstat(fsys, p)
-				if err != nil {
-					unstamped = true
-				} else {
-					marks = append(marks, dirMark{Name: p, Stamp: model.StampOf(info)})
-				}
 			}
 			return nil
 		}
@@ -583,10 +565,7 @@ func walkHome(fsys fs.FS, root string, searched map[string]bool, dirs []dirMark)
 		hits = append(hits, walkHit{dir: filepath.Dir(model.RootPath(p)), name: d.Name(), info: info})
 		return nil
 	})
-	if unstamped {
-		marks = nil
-	}
-	return hits, probs, marks
+	return hits, probs
 }
 
 // HomeCopies are the paths of the hidden copies Find finds in the home

@@ -2,6 +2,7 @@ package leftover
 
 import (
 	"io/fs"
+	"path"
 	"path/filepath"
 	"time"
 
@@ -10,91 +11,131 @@ import (
 )
 
 // WalkKind is the on-disk cache of the walk of the whole home
-// (NewWalkCacheOn): every folder the walk listed, stamped, and what it
-// found. A start whose folders are all as stamped (size, modification and
-// change times, inode: a name added, removed or renamed in a folder
-// changes its times) takes what was found without listing the home.
-const WalkKind = "leftover-walk.1"
+// (NewWalkCacheOn): each folder the walk listed, stamped before it was
+// listed, with what its listing gave the walk (its folders and hidden
+// copies, in order). A start lists again only the folders no longer as
+// stamped (size, modification and change times, inode: a name added,
+// removed or renamed in a folder changes its times; the app's probe of
+// the home's writability changes the home's own), and takes every other
+// folder's listing from the cache.
+const WalkKind = "leftover-walk.2"
 
-// diskWalk is one walk as kept on disk.
+// diskWalk is one walk as kept on disk: Key is walkKey's (the home and
+// the folders skipped), Dirs the folders by RootName.
 type diskWalk struct {
-	// Key is walkKey's: the home and the folders skipped.
-	Key string
-	// Dirs are the folders listed (RootNames) with their stamps taken
-	// before they were listed.
-	Dirs []dirMark
-	// Hits are the hidden copies found (their folder and name; their
-	// information is asked again on use), Probs the folders unread.
-	Hits  []diskHit
-	Probs []model.Problem
+	Key  string
+	Dirs map[string]dirMark
 }
 
+// dirMark is one folder's listing: its stamp before it was listed (zero:
+// not to be trusted), its folders and hidden copies in the listing's
+// order, and the problem reading it (nil: none).
 type dirMark struct {
-	Name  string
-	Stamp model.FileStamp
+	Stamp    model.FileStamp
+	Children []dirChild
+	Problem  *model.Problem
 }
 
-// diskHit is a walkHit without its information: Dir is the folder's
-// path on the machine.
-type diskHit struct{ Dir, Name string }
+type dirChild struct {
+	Name string
+	Dir  bool
+}
 
-// settled is how long before now a folder's last change must be for its
-// stamp to vouch for its listing: a change time moves by the kernel
-// clock's tick (engine/loads and engine/live keep the same rule).
+// settled is how long before a folder was stamped its last change must
+// be for the stamp to vouch for its listing: a change time moves by the
+// kernel clock's tick (engine/loads and engine/live keep the same rule).
 const settled = time.Second
 
 // NewWalkCacheOn is NewWalkCache keeping the walk in store too (kind
 // WalkKind; nil store: memory only), so a new process's first Find lists
-// no folder of the home when none changed.
+// only the home's folders that changed since the last.
 func NewWalkCacheOn(store *diskcache.Store) *WalkCache {
 	c := NewWalkCache()
 	c.disk, c.wall = store, time.Now
 	return c
 }
 
-// fromDisk is the walk kept on disk for key, when every folder it listed
-// is as stamped; ok false otherwise.
-func (c *WalkCache) fromDisk(root fs.FS, home, key string) (hits []walkHit, probs []model.Problem, ok bool) {
-	if c == nil || c.disk == nil {
-		return nil, nil, false
+// walkOnDisk is walkHome with the walk kept on disk: the folders as
+// stamped answer from the cache, the others are listed; the walk made is
+// kept for the next process. The hits and problems are walkHome's, in
+// its order.
+func (c *WalkCache) walkOnDisk(fsys fs.FS, home, root, key string, searched map[string]bool) (hits []walkHit, probs []model.Problem) {
+	name := diskcache.Name(WalkKind, home)
+	old, ok := diskcache.Load[diskWalk](c.disk, WalkKind, name)
+	if !ok || old.Key != key {
+		old = diskWalk{}
 	}
-	d, ok := diskcache.Load[diskWalk](c.disk, WalkKind, diskcache.Name(WalkKind, home))
-	if !ok || d.Key != key || len(d.Dirs) == 0 {
-		return nil, nil, false
-	}
-	for _, m := range d.Dirs {
-		info, err := fs.Lstat(root, m.Name)
-		if err != nil || !model.StampOf(info).Same(m.Stamp) {
-			return nil, nil, false
+	next := diskWalk{Key: key, Dirs: map[string]dirMark{}}
+	changed := len(old.Dirs) == 0
+	now := c.wall()
+	var walk func(p string)
+	walk = func(p string) {
+		var st model.FileStamp
+		if info, err := fs.Lstat(fsys, p); err == nil && info.IsDir() {
+			st = model.StampOf(info)
+		}
+		m, hit := old.Dirs[p]
+		if !hit || !st.Known() || !m.Stamp.Same(st) {
+			m, changed = listDir(fsys, p, root, searched), true
+			m.Stamp = st
+			if !st.Known() || now.Sub(time.Unix(0, st.ChangeTime)) < settled {
+				m.Stamp = model.FileStamp{}
+			}
+		}
+		next.Dirs[p] = m
+		if m.Problem != nil {
+			probs = append(probs, *m.Problem)
+		}
+		for _, ch := range m.Children {
+			cp := path.Join(p, ch.Name)
+			if ch.Dir {
+				walk(cp)
+				continue
+			}
+			info, err := fs.Lstat(fsys, cp)
+			if err != nil {
+				changed = true
+				continue
+			}
+			hits = append(hits, walkHit{dir: filepath.Dir(model.RootPath(cp)), name: ch.Name, info: info})
 		}
 	}
-	for _, h := range d.Hits {
-		info, err := fs.Lstat(root, model.RootName(filepath.ToSlash(filepath.Join(h.Dir, h.Name))))
-		if err != nil {
-			return nil, nil, false
+	walk(root)
+	if changed || len(next.Dirs) != len(old.Dirs) {
+		for p, m := range next.Dirs {
+			// Listed, then changed before the walk ended: not trusted.
+			if info, err := fs.Lstat(fsys, p); err != nil || !model.StampOf(info).Same(m.Stamp) {
+				m.Stamp = model.FileStamp{}
+				next.Dirs[p] = m
+			}
 		}
-		hits = append(hits, walkHit{dir: h.Dir, name: h.Name, info: info})
+		// A cache not written costs the next start its walk only.
+		_ = diskcache.Save(c.disk, WalkKind, name, next)
 	}
-	return hits, d.Probs, true
+	return hits, probs
 }
 
-// toDisk keeps a walk whose folders (stamped before they were listed)
-// are still as stamped and settled.
-func (c *WalkCache) toDisk(root fs.FS, home, key string, hits []walkHit, probs []model.Problem, dirs []dirMark) {
-	if c == nil || c.disk == nil || len(dirs) == 0 {
-		return
+// listDir lists the folder p as walkHome's WalkDir does: its folders
+// (those searched left out) and hidden copies in name order, and the
+// problem reading it (none for the home itself).
+func listDir(fsys fs.FS, p, root string, searched map[string]bool) dirMark {
+	var m dirMark
+	ents, err := fs.ReadDir(fsys, p)
+	if err != nil && p != root {
+		m.Problem = &model.Problem{File: model.RootPath(p), Kind: model.ProblemUnreadable, Reason: err.Error()}
 	}
-	now := c.wall()
-	for _, m := range dirs {
-		info, err := fs.Lstat(root, m.Name)
-		if !m.Stamp.Known() || err != nil || !model.StampOf(info).Same(m.Stamp) || now.Sub(time.Unix(0, m.Stamp.ChangeTime)) < settled {
-			return
+	for _, e := range ents {
+		cp := path.Join(p, e.Name())
+		switch {
+		case e.IsDir():
+			if !searched[filepath.FromSlash(model.RootPath(cp))] {
+				m.Children = append(m.Children, dirChild{Name: e.Name(), Dir: true})
+			}
+		default:
+			if _, own := model.ParseOwnCopy(e.Name()); own {
+				m.Children = append(m.Children, dirChild{Name: e.Name()})
+			}
 		}
 	}
-	d := diskWalk{Key: key, Dirs: dirs, Probs: probs}
-	for _, h := range hits {
-		d.Hits = append(d.Hits, diskHit{Dir: h.dir, Name: h.name})
-	}
-	// A cache not written costs the next start its walk only.
-	_ = diskcache.Save(c.disk, WalkKind, diskcache.Name(WalkKind, home), d)
+	return m
 }

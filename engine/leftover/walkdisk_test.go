@@ -1,10 +1,12 @@
 package leftover
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,14 +16,37 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// TestWalkCacheOnDiskSkipsTheWalkOfAnUnchangedHome: with the walk kept on
-// disk (NewWalkCacheOn), a new process's first Find (a new WalkCache and
-// Store on the same cache folder) lists no folder of the home when none
-// changed, and finds what a Find without a cache finds; a hidden copy
-// added in a folder, one removed, a new folder holding one, and a folder
-// replaced make it walk again. Before, every process's first Find walked
-// the whole home.
-func TestWalkCacheOnDiskSkipsTheWalkOfAnUnchangedHome(t *testing.T) {
+// listFS counts the opens of each name under prefix (a folder listed is
+// opened).
+type listFS struct {
+	fs.FS
+	prefix string
+	mu     sync.Mutex
+	opens  map[string]int
+}
+
+func (c *listFS) Open(name string) (fs.File, error) {
+	if rel, ok := strings.CutPrefix(name, c.prefix); ok {
+		c.mu.Lock()
+		c.opens[strings.TrimPrefix(rel, "/")]++
+		c.mu.Unlock()
+	}
+	return c.FS.Open(name)
+}
+
+func (c *listFS) Lstat(name string) (fs.FileInfo, error) { return fs.Lstat(c.FS, name) }
+
+func (c *listFS) ReadLink(name string) (string, error) { return fs.ReadLink(c.FS, name) }
+
+// TestWalkCacheOnDiskListsOnlyChangedFolders: with the walk kept on disk
+// (NewWalkCacheOn), a new process's first Find (a new WalkCache and Store
+// on the same cache folder) lists none of the home's folders when none
+// changed, and only the folders that did otherwise: a hidden copy added,
+// one removed, a new folder holding one, a folder replaced by another of
+// the same name, a probe written and removed in the home (what the app
+// does at every start). Every Find finds what a Find without a cache
+// finds. Before, every process's first Find walked the whole home.
+func TestWalkCacheOnDiskListsOnlyChangedFolders(t *testing.T) {
 	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	enginetest.WriteTree(t, home, map[string]string{
@@ -30,7 +55,7 @@ func TestWalkCacheOnDiskSkipsTheWalkOfAnUnchangedHome(t *testing.T) {
 		"paste-cache/.abc.txt.memscope-99-remove-1": "a paste",
 		"file-history/s1/f@v1":                      "x",
 	})
-	root := &countFS{FS: testroot.New(t), dir: strings.TrimPrefix(filepath.ToSlash(filepath.Join(home, "projects", "-p")), "/")}
+	root := &listFS{FS: testroot.New(t), prefix: strings.TrimPrefix(filepath.ToSlash(home), "/"), opens: map[string]int{}}
 	in := Input{Root: root, HomeDir: home, Now: time.Now(), Alive: alive, Busy: func(string) bool { return false }}
 	cacheDir := filepath.Join(t.TempDir(), "cache")
 	paths := func(r Report) []string {
@@ -40,17 +65,23 @@ func TestWalkCacheOnDiskSkipsTheWalkOfAnUnchangedHome(t *testing.T) {
 		}
 		return out
 	}
-	// start is a new process's first Find.
-	start := func(what string, walks int32) {
+	// folders are the home's folders the walk lists (projects/ is also
+	// listed apart for its memory folders, each searched apart).
+	folders := []string{"", "file-history", "file-history/s1", "paste-cache", "projects/-p"}
+	// start is a new process's first Find; listed are the folders it
+	// must list (the others it must not).
+	start := func(what string, listed ...string) {
 		t.Helper()
 		cached := in
 		cached.Walk = NewWalkCacheOn(diskcache.New(cacheDir, testroot.New(t), model.OSWriteFS{}))
-		// Every folder written by the test is settled for the cache.
+		// Every folder the test wrote is settled for the cache.
 		cached.Walk.wall = func() time.Time { return time.Now().Add(time.Hour) }
-		before := root.opens.Load()
+		clear(root.opens)
 		got := Find(cached)
-		if n := root.opens.Load() - before; n != walks {
-			t.Errorf("%s: the home's project folder was read %d times, want %d", what, n, walks)
+		for _, d := range append(slices.Clone(folders), "file-history/s2") {
+			if n, want := root.opens[d], slices.Contains(listed, d); (n > 0) != want {
+				t.Errorf("%s: folder %q listed %d times, want listed: %v", what, d, n, want)
+			}
 		}
 		if want := Find(in); !slices.Equal(paths(got), paths(want)) || len(want.Items) == 0 {
 			t.Errorf("%s: found %v, without the cache %v", what, paths(got), paths(want))
@@ -65,25 +96,30 @@ func TestWalkCacheOnDiskSkipsTheWalkOfAnUnchangedHome(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	start("cold", 1)
-	start("warm", 0)
-	start("warm again", 0)
-	write("projects/-p/.s.jsonl.memscope-98-remove-1", "a copy")
-	start("a copy added", 1)
-	start("warm after the copy", 0)
-	if err := os.Remove(filepath.Join(home, "paste-cache/.abc.txt.memscope-99-remove-1")); err != nil {
-		t.Fatal(err)
+	remove := func(rel string) {
+		t.Helper()
+		if err := os.Remove(filepath.Join(home, rel)); err != nil {
+			t.Fatal(err)
+		}
 	}
-	start("a copy removed", 1)
+	start("cold", folders...)
+	start("warm")
+	start("warm again")
+	write(".memscope-1-probe-1", "")
+	remove(".memscope-1-probe-1")
+	start("a probe in the home", "")
+	write("projects/-p/.s.jsonl.memscope-98-remove-1", "a copy")
+	start("a copy added", "projects/-p")
+	start("warm after the copy")
+	remove("paste-cache/.abc.txt.memscope-99-remove-1")
+	start("a copy removed", "paste-cache")
 	write("file-history/s2/.g.memscope-97-remove-1", "a copy in a new folder")
-	start("a new folder", 1)
-	start("warm after the new folder", 0)
-	// file-history/s1 replaced by another folder of the same name.
-	fh := filepath.Join(home, "file-history")
-	if err := os.Rename(filepath.Join(fh, "s1"), filepath.Join(t.TempDir(), "s1")); err != nil {
+	start("a new folder", "file-history", "file-history/s2")
+	start("warm after the new folder")
+	if err := os.Rename(filepath.Join(home, "file-history", "s1"), filepath.Join(t.TempDir(), "s1")); err != nil {
 		t.Fatal(err)
 	}
 	write("file-history/s1/.f.memscope-96-remove-1", "a copy")
-	start("a folder replaced", 1)
-	start("warm at the end", 0)
+	start("a folder replaced", "file-history", "file-history/s1")
+	start("warm at the end")
 }
