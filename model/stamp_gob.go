@@ -43,15 +43,6 @@ func (s *FileStamp) GobDecode(b []byte) error {
 	}
 	b = b[1:]
 	var out FileStamp
-	varint := func() int64 {
-		v, n := binary.Varint(b)
-		if n <= 0 {
-			b = nil
-			return 0
-		}
-		b = b[n:]
-		return v
-	}
 	uvarint := func() uint64 {
 		v, n := binary.Uvarint(b)
 		if n <= 0 {
@@ -60,6 +51,11 @@ func (s *FileStamp) GobDecode(b []byte) error {
 		}
 		b = b[n:]
 		return v
+	}
+	// binary.AppendVarint's zig-zag form, read as an unsigned varint.
+	varint := func() int64 {
+		u := uvarint()
+		return int64(u>>1) ^ -int64(u&1)
 	}
 	out.Size, out.ModTime, out.ChangeTime = varint(), varint(), varint()
 	out.ID.Dev, out.ID.Ino = uvarint(), uvarint()

@@ -49,13 +49,6 @@ func TestWalkCacheWalksOnlyWhenItMatters(t *testing.T) {
 	in := Input{Root: root, HomeDir: home, Now: time.Now(), Alive: alive, Busy: func(string) bool { return false }}
 	cached := in
 	cached.Walk = NewWalkCache()
-	paths := func(r Report) []string {
-		var out []string
-		for _, it := range r.Items {
-			out = append(out, it.Path)
-		}
-		return out
-	}
 	step := func(what string, walks int32, names ...string) {
 		t.Helper()
 		set := map[string]bool{}
@@ -68,35 +61,46 @@ func TestWalkCacheWalksOnlyWhenItMatters(t *testing.T) {
 		if n := root.opens.Load() - before; n != walks {
 			t.Errorf("%s: the home's project folder was read %d times, want %d", what, n, walks)
 		}
-		if want := Find(in); !slices.Equal(paths(got), paths(want)) {
-			t.Errorf("%s: found %v, without the cache %v", what, paths(got), paths(want))
-		}
-	}
-	write := func(rel, s string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(home, rel)), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(home, rel), []byte(s), 0o600); err != nil {
-			t.Fatal(err)
+		if want := Find(in); !slices.Equal(itemPaths(got), itemPaths(want)) {
+			t.Errorf("%s: found %v, without the cache %v", what, itemPaths(got), itemPaths(want))
 		}
 	}
 	step("first Find", 1)
-	write("projects/-p/memory/a.md", "a memory")
-	write("projects/-p/memory/.a.md.memscope-99-3", "a write's temporary file")
+	writeHome(t, home, "projects/-p/memory/a.md", "a memory")
+	writeHome(t, home, "projects/-p/memory/.a.md.memscope-99-3", "a write's temporary file")
 	step("a memory write", 0, "projects/-p/memory/a.md", "projects/-p/memory/.a.md.memscope-99-3")
-	if got := Find(cached); !slices.Contains(paths(got), filepath.Join(home, "projects/-p/memory/.a.md.memscope-99-3")) {
-		t.Errorf("the copy the memory write left is not found with the cache: %v", paths(got))
+	if got := Find(cached); !slices.Contains(itemPaths(got), filepath.Join(home, "projects/-p/memory/.a.md.memscope-99-3")) {
+		t.Errorf("the copy the memory write left is not found with the cache: %v", itemPaths(got))
 	}
-	write("projects/-p/s.jsonl", "{}\n{}\n")
+	writeHome(t, home, "projects/-p/s.jsonl", "{}\n{}\n")
 	step("a transcript appended", 0, "projects/-p/s.jsonl")
-	write("projects/-p/.s.jsonl.memscope-99-stage-2", "a scrub's copy")
+	writeHome(t, home, "projects/-p/.s.jsonl.memscope-99-stage-2", "a scrub's copy")
 	step("a new hidden copy", 1, "projects/-p/.s.jsonl.memscope-99-stage-2")
-	write("projects/-q/t.jsonl", "{}\n")
+	writeHome(t, home, "projects/-q/t.jsonl", "{}\n")
 	step("a new project folder", 1, "projects/-q")
 	step("nothing changed", 0)
 	cached.Walk.Invalidate()
 	step("Invalidate", 1)
 	cached.Walk.Changed(nil, true)
 	step("events that could not be named", 1)
+}
+
+// itemPaths are the paths of what a Find found.
+func itemPaths(r Report) []string {
+	var out []string
+	for _, it := range r.Items {
+		out = append(out, it.Path)
+	}
+	return out
+}
+
+// writeHome writes s at rel in home, making its folders.
+func writeHome(t *testing.T, home, rel, s string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(filepath.Join(home, rel)), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, rel), []byte(s), 0o600); err != nil {
+		t.Fatal(err)
+	}
 }

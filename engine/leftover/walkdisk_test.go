@@ -58,13 +58,6 @@ func TestWalkCacheOnDiskListsOnlyChangedFolders(t *testing.T) {
 	root := &listFS{FS: testroot.New(t), prefix: strings.TrimPrefix(filepath.ToSlash(home), "/"), opens: map[string]int{}}
 	in := Input{Root: root, HomeDir: home, Now: time.Now(), Alive: alive, Busy: func(string) bool { return false }}
 	cacheDir := filepath.Join(t.TempDir(), "cache")
-	paths := func(r Report) []string {
-		var out []string
-		for _, it := range r.Items {
-			out = append(out, it.Path)
-		}
-		return out
-	}
 	// folders are the home's folders the walk lists (projects/ is also
 	// listed apart for its memory folders, each searched apart).
 	folders := []string{"", "file-history", "file-history/s1", "paste-cache", "projects/-p"}
@@ -83,17 +76,8 @@ func TestWalkCacheOnDiskListsOnlyChangedFolders(t *testing.T) {
 				t.Errorf("%s: folder %q listed %d times, want listed: %v", what, d, n, want)
 			}
 		}
-		if want := Find(in); !slices.Equal(paths(got), paths(want)) || len(want.Items) == 0 {
-			t.Errorf("%s: found %v, without the cache %v", what, paths(got), paths(want))
-		}
-	}
-	write := func(rel, s string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(home, rel)), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(home, rel), []byte(s), 0o600); err != nil {
-			t.Fatal(err)
+		if want := Find(in); !slices.Equal(itemPaths(got), itemPaths(want)) || len(want.Items) == 0 {
+			t.Errorf("%s: found %v, without the cache %v", what, itemPaths(got), itemPaths(want))
 		}
 	}
 	remove := func(rel string) {
@@ -105,21 +89,21 @@ func TestWalkCacheOnDiskListsOnlyChangedFolders(t *testing.T) {
 	start("cold", folders...)
 	start("warm")
 	start("warm again")
-	write(".memscope-1-probe-1", "")
+	writeHome(t, home, ".memscope-1-probe-1", "")
 	remove(".memscope-1-probe-1")
 	start("a probe in the home", "")
-	write("projects/-p/.s.jsonl.memscope-98-remove-1", "a copy")
+	writeHome(t, home, "projects/-p/.s.jsonl.memscope-98-remove-1", "a copy")
 	start("a copy added", "projects/-p")
 	start("warm after the copy")
 	remove("paste-cache/.abc.txt.memscope-99-remove-1")
 	start("a copy removed", "paste-cache")
-	write("file-history/s2/.g.memscope-97-remove-1", "a copy in a new folder")
+	writeHome(t, home, "file-history/s2/.g.memscope-97-remove-1", "a copy in a new folder")
 	start("a new folder", "file-history", "file-history/s2")
 	start("warm after the new folder")
 	if err := os.Rename(filepath.Join(home, "file-history", "s1"), filepath.Join(t.TempDir(), "s1")); err != nil {
 		t.Fatal(err)
 	}
-	write("file-history/s1/.f.memscope-96-remove-1", "a copy")
+	writeHome(t, home, "file-history/s1/.f.memscope-96-remove-1", "a copy")
 	start("a folder replaced", "file-history", "file-history/s1")
 	start("warm at the end")
 }
