@@ -1,42 +1,16 @@
 package leftover
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/memscope/memscope/engine/diskcache"
-	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
-
-// listFS counts the opens of each name under prefix (a folder listed is
-// opened).
-type listFS struct {
-	fs.FS
-	prefix string
-	mu     sync.Mutex
-	opens  map[string]int
-}
-
-func (c *listFS) Open(name string) (fs.File, error) {
-	if rel, ok := strings.CutPrefix(name, c.prefix); ok {
-		c.mu.Lock()
-		c.opens[strings.TrimPrefix(rel, "/")]++
-		c.mu.Unlock()
-	}
-	return c.FS.Open(name)
-}
-
-func (c *listFS) Lstat(name string) (fs.FileInfo, error) { return fs.Lstat(c.FS, name) }
-
-func (c *listFS) ReadLink(name string) (string, error) { return fs.ReadLink(c.FS, name) }
 
 // TestWalkCacheOnDiskListsOnlyChangedFolders: with the walk kept on disk
 // (NewWalkCacheOn), a new process's first Find (a new WalkCache and Store
@@ -48,14 +22,8 @@ func (c *listFS) ReadLink(name string) (string, error) { return fs.ReadLink(c.FS
 // finds. Before, every process's first Find walked the whole home.
 func TestWalkCacheOnDiskListsOnlyChangedFolders(t *testing.T) {
 	t.Parallel()
-	home := filepath.Join(t.TempDir(), "home")
-	enginetest.WriteTree(t, home, map[string]string{
-		"projects/-p/s.jsonl":                       "{}\n",
-		"projects/-p/memory/MEMORY.md":              "- [a](a.md)\n",
-		"paste-cache/.abc.txt.memscope-99-remove-1": "a paste",
-		"file-history/s1/f@v1":                      "x",
-	})
-	root := &listFS{FS: testroot.New(t), prefix: strings.TrimPrefix(filepath.ToSlash(home), "/"), opens: map[string]int{}}
+	home := walkTestHome(t, map[string]string{"file-history/s1/f@v1": "x"})
+	root := newCountFS(t, home)
 	in := Input{Root: root, HomeDir: home, Now: time.Now(), Alive: alive, Busy: func(string) bool { return false }}
 	cacheDir := filepath.Join(t.TempDir(), "cache")
 	// folders are the home's folders the walk lists (projects/ is also
@@ -69,10 +37,13 @@ func TestWalkCacheOnDiskListsOnlyChangedFolders(t *testing.T) {
 		cached.Walk = NewWalkCacheOn(diskcache.New(cacheDir, testroot.New(t), model.OSWriteFS{}))
 		// Every folder the test wrote is settled for the cache.
 		cached.Walk.wall = func() time.Time { return time.Now().Add(time.Hour) }
-		clear(root.opens)
-		got := Find(cached)
+		before := map[string]int{}
 		for _, d := range append(slices.Clone(folders), "file-history/s2") {
-			if n, want := root.opens[d], slices.Contains(listed, d); (n > 0) != want {
+			before[d] = root.n(d)
+		}
+		got := Find(cached)
+		for d, b := range before {
+			if n, want := root.n(d)-b, slices.Contains(listed, d); (n > 0) != want {
 				t.Errorf("%s: folder %q listed %d times, want listed: %v", what, d, n, want)
 			}
 		}
