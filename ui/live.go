@@ -18,9 +18,11 @@ import (
 
 // newLive is the Live feed of the app's home; memory folders are resolved
 // through the machine's file system (with the home mounted at its folder).
+// The transcripts it follows for the 5-hour block only are kept in the
+// app's cache (live.UsageKind): a start reads none that is unchanged.
 func (m *Model) newLive() *feed.Live {
 	return feed.NewLive(live.Options{
-		Home: m.opts.Home, Root: m.root(), Now: m.opts.Now, Alive: m.opts.Alive,
+		Home: m.opts.Home, Root: m.root(), Now: m.opts.Now, Alive: m.opts.Alive, Cache: m.opts.Cache,
 		Session: live.SessionOptions{Getenv: m.opts.Getenv},
 	}, m.opts.Watch)
 }

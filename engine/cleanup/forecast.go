@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
-	"sort"
+	"strings"
 	"time"
 
 	"github.com/memscope/memscope/engine/sessions"
@@ -340,15 +340,21 @@ func placeItems(items []Item, f Forecast) {
 	for i := range items {
 		placeItem(&items[i], f)
 	}
-	sort.SliceStable(items, func(i, j int) bool {
-		a, b := items[i].Eligible, items[j].Eligible
+	// slices' stable sort is sort.SliceStable's algorithm on the items
+	// themselves, without the reflection that swapped them (15 000 items
+	// of 160 bytes on W: a third of the forecast's time): the same order.
+	slices.SortStableFunc(items, func(x, y Item) int {
+		a, b := x.Eligible, y.Eligible
 		if a.IsZero() {
-			a, b = items[i].ModTime, items[j].ModTime
+			a, b = x.ModTime, y.ModTime
 		}
 		if !a.Equal(b) {
-			return a.Before(b)
+			if a.Before(b) {
+				return -1
+			}
+			return 1
 		}
-		return items[i].Path < items[j].Path
+		return strings.Compare(x.Path, y.Path)
 	})
 }
 

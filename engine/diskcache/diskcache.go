@@ -63,13 +63,15 @@ type Store struct {
 	root  fs.FS
 	w     model.WriteFS
 	build string
+	// shared are the decoded files LoadShared left for their next reader.
+	shared *handOvers
 }
 
 // New returns the store in the OS folder dir (Dir's answer). Files are
 // read through root, the machine from "/" (names as model.RootName
 // gives them), and written through w.
 func New(dir string, root fs.FS, w model.WriteFS) *Store {
-	return &Store{dir: dir, root: root, w: w, build: buildID()}
+	return &Store{dir: dir, root: root, w: w, build: buildID(), shared: &handOvers{m: map[string]handOver{}}}
 }
 
 // Dir is the store's folder.
@@ -164,6 +166,7 @@ func Save[T any](s *Store, kind, name string, v T) error {
 	if s == nil {
 		return nil
 	}
+	s.dropHandOver(name)
 	var b bytes.Buffer
 	if err := gob.NewEncoder(&b).Encode(v); err != nil {
 		return fmt.Errorf("cache %s: %w", name, err)
@@ -187,6 +190,7 @@ func (s *Store) Remove(name string) error {
 	if s == nil {
 		return nil
 	}
+	s.dropHandOver(name)
 	if err := s.w.Remove(filepath.Join(s.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}

@@ -168,7 +168,7 @@ type Filling[T any] struct {
 // an empty fill).
 func LoadFill[T any](s *Store, kind, homeDir string) *Filling[T] {
 	name := Name(kind, homeDir)
-	kept, _ := Load[map[string]Entry[T]](s, kind, name)
+	kept, _ := LoadShared[map[string]Entry[T]](s, kind, name)
 	return &Filling[T]{Fill: NewFill(kept), s: s, kind: kind, name: name}
 }
 

@@ -237,7 +237,7 @@ func scanFiles(home fs.FS, files []model.TranscriptFile, store *diskcache.Store,
 		return out
 	}
 	name := diskcache.Name(cacheKind, homeDir)
-	cache, _ := diskcache.Load[map[string]diskcache.Entry[fileScan]](store, cacheKind, name)
+	cache, _ := diskcache.LoadShared[map[string]diskcache.Entry[fileScan]](store, cacheKind, name)
 	next := map[string]diskcache.Entry[fileScan]{}
 	out, hits := diskcache.PerFile(home, names, cache, next, compute, func(f fileScan, _ int64) bool { return f.Opened && f.Problem == nil })
 	if hits < len(files) || len(next) != len(cache) {

@@ -61,7 +61,7 @@ type cachedMemory struct {
 // loadCache reads the home's stat cache; an empty one when there is none
 // or it cannot be used.
 func loadCache(s *diskcache.Store, homeDir string) *statCache {
-	c, ok := diskcache.Load[statCache](s, cacheKind, diskcache.Name(cacheKind, homeDir))
+	c, ok := diskcache.LoadShared[statCache](s, cacheKind, diskcache.Name(cacheKind, homeDir))
 	if !ok {
 		return &statCache{}
 	}

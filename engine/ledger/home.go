@@ -144,7 +144,13 @@ func perFile[T any](home fs.FS, homeDir string, cache *diskcache.Store, kind str
 		return res
 	}
 	name := diskcache.Name(kind, homeDir)
-	kept, _ := diskcache.Load[map[string]diskcache.Entry[T]](cache, kind, name)
+	load := diskcache.Load[map[string]diskcache.Entry[T]]
+	if kind == newestKind {
+		// Loaded by the shared pass's feed (NewFeed) just before: the
+		// value it decoded is handed over.
+		load = diskcache.LoadShared[map[string]diskcache.Entry[T]]
+	}
+	kept, _ := load(cache, kind, name)
 	next := map[string]diskcache.Entry[T]{}
 	res, hits := diskcache.PerFile(home, names, kept, next, compute, func(v T, _ int64) bool { return whole(v) })
 	for _, f := range skipped {

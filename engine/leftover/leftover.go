@@ -516,7 +516,11 @@ func (f *finder) home(home string, searched map[string]bool) {
 	}
 	hits, probs, gen, ok := f.in.Walk.cached(f.in.Root, home, searched)
 	if !ok {
-		hits, probs = walkHome(f.in.Root, root, searched)
+		if w := f.in.Walk; w != nil && w.disk != nil {
+			hits, probs = w.walkOnDisk(f.in.Root, home, root, walkKey(home, searched), searched)
+		} else {
+			hits, probs = walkHome(f.in.Root, root, searched)
+		}
 		f.in.Walk.keep(gen, home, searched, hits, probs)
 	}
 	f.rep.Problems = append(f.rep.Problems, probs...)

@@ -7,7 +7,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/model"
 )
 
@@ -38,6 +40,10 @@ type WalkCache struct {
 	// changed are the home's files named by change events since (slash-
 	// separated, relative to the home), judged at the next Find.
 	changed map[string]bool
+	// disk keeps the walk across processes (NewWalkCacheOn; nil: none);
+	// wall is the machine's clock, for its settle rule.
+	disk *diskcache.Store
+	wall func() time.Time
 }
 
 // walkHit is one hidden copy the walk saw.

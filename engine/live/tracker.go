@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/model"
 )
 
@@ -34,6 +35,10 @@ type Options struct {
 	// BlockLookback is how far back the 5-hour block looks (default
 	// DefaultBlockLookback).
 	BlockLookback time.Duration
+	// Cache, when set, keeps what the tracker read of the transcripts it
+	// follows for the 5-hour block only across runs (UsageKind): a start
+	// reads none of them that is unchanged. nil: none.
+	Cache *diskcache.Store
 	// Session configures each session's state. When its MemoryDir is nil
 	// and Root is set, the client's rules find the memory folder
 	// (MemoryDirResolver with Session.Getenv); when its Autocompact is nil
@@ -101,6 +106,18 @@ type followed struct {
 	// first is the earliest timestamp read, which orders files for the
 	// block's deduplication as ccusage orders them.
 	first time.Time
+	// usageOnly says the follower was started from the on-disk cache
+	// (Options.Cache), for the block only (no session of the file's was
+	// running): sess and agent are nil, and its lines are decoded for
+	// their usage alone. kept is the file's entry for the cache (nil:
+	// none to keep: last read while its session could run, or not
+	// settled).
+	usageOnly bool
+	kept      *usageEntry
+	// probs are the problems the reads since the file's start found,
+	// kept with its entry (with a cache only): a start that takes the
+	// entry reports them as a read of the whole file would.
+	probs []model.Problem
 }
 
 // Tracker follows a home: the running sessions' transcripts (and every
@@ -119,6 +136,13 @@ type Tracker struct {
 	// whole; later ones read at most model.TailWindow of each file, so
 	// one that grew by gigabytes does not hold back the others.
 	caughtUp bool
+	// disk are the cache's entries not yet taken by a follower (loaded
+	// at the first snapshot); diskDirty says a follower's entry changed
+	// since the cache was written. wall is the machine's clock, for the
+	// settle rule (time.Now; tests set it).
+	disk      map[string]usageEntry
+	diskDirty bool
+	wall      func() time.Time
 }
 
 // NewTracker returns a tracker of o.Home. Nothing is read until Refresh.
@@ -138,7 +162,7 @@ func NewTracker(o Options) *Tracker {
 	if o.Session.Settings == nil && o.Root != nil {
 		o.Session.Settings = SettingsResolver(o.Root, o.Home.Dir)
 	}
-	return &Tracker{o: o, at: map[string]int{}, files: map[string]*followed{}, memory: map[string]MemoryState{}}
+	return &Tracker{o: o, at: map[string]int{}, files: map[string]*followed{}, memory: map[string]MemoryState{}, wall: time.Now}
 }
 
 // Refresh lists the home's transcripts again, reads what was appended to
@@ -266,6 +290,7 @@ func (t *Tracker) snapshot() Snapshot {
 			delete(t.files, p)
 		}
 	}
+	t.loadUsage()
 	// Main transcripts first, so subagents find their session.
 	order := slices.Collect(maps.Values(want))
 	slices.SortFunc(order, func(a, b model.TranscriptFile) int {
@@ -278,7 +303,11 @@ func (t *Tracker) snapshot() Snapshot {
 				parent = m.sess
 			}
 		}
-		n, more, probs := t.follow(f, parent, cutoff)
+		// A running session's transcripts (and its subagents') are
+		// decoded for its status; the others in the lookback feed the
+		// block only, and can be kept in the on-disk cache.
+		canRun := running[f.Path] || f.Kind == model.TranscriptSubagent && running[main[f.ProjectSlug+"/"+f.SessionID]]
+		n, more, probs := t.follow(f, parent, cutoff, canRun)
 		snap.Read += n
 		snap.Problems = append(snap.Problems, probs...)
 		if more {
@@ -286,6 +315,9 @@ func (t *Tracker) snapshot() Snapshot {
 		}
 	}
 	t.caughtUp = true
+	// What the first snapshot did not take is of files no longer in the
+	// lookback, or gone.
+	t.disk = map[string]usageEntry{}
 
 	// The block, from every followed file's usage, deduplicated in
 	// ccusage's file order.
@@ -304,6 +336,7 @@ func (t *Tracker) snapshot() Snapshot {
 	if bs := blocksOfSorted(all, now); len(bs) > 0 && bs[len(bs)-1].Active {
 		snap.Block = &bs[len(bs)-1]
 	}
+	t.saveUsage()
 
 	// Statuses and memory folders of the running sessions, with their
 	// subagents.
@@ -384,8 +417,18 @@ func kindRank(k model.TranscriptKind) int {
 // follow reads what was appended to f, and all of it again when the file
 // was replaced: all of it on the first snapshot, a window after. It
 // returns the bytes read and whether there is more to read.
-func (t *Tracker) follow(f model.TranscriptFile, parent *Session, cutoff time.Time) (read int64, more bool, probs []model.Problem) {
+func (t *Tracker) follow(f model.TranscriptFile, parent *Session, cutoff time.Time, canRun bool) (read int64, more bool, probs []model.Problem) {
 	fw := t.files[f.Path]
+	if fw != nil && fw.usageOnly && canRun {
+		// Started from the cache, and now a session of the file's runs:
+		// its state needs the whole file.
+		fw = nil
+	}
+	if fw == nil && !canRun {
+		if fw = t.seed(f); fw != nil {
+			probs = slices.Clone(fw.probs)
+		}
+	}
 	if fw == nil {
 		fw = &followed{}
 		if f.Kind == model.TranscriptMain {
@@ -393,22 +436,29 @@ func (t *Tracker) follow(f model.TranscriptFile, parent *Session, cutoff time.Ti
 		} else {
 			fw.agent = &agentState{}
 		}
-		t.files[f.Path] = fw
 	}
+	t.files[f.Path] = fw
 	fw.file = f
 	// The listing says nothing changed since the last read.
 	if fw.tail != (model.TailState{}) && fw.tail.Offset+fw.tail.Skip == f.Size && fw.tail.Size == f.Size && fw.tail.ModTime.Equal(f.ModTime) {
-		return 0, false, nil
+		return 0, false, probs
 	}
 	var window int64
 	if t.caughtUp {
 		window = model.TailWindow
 	}
+	fw.kept = nil
+	var st model.FileStamp
+	keepable := false
+	if !canRun {
+		st, keepable = t.stampBefore(f)
+	}
 	for attempt := 0; attempt < 2; attempt++ {
 		res, err := model.TailTranscriptWithin(t.o.Home.FS, f.Path, fw.tail, window, ScanOptions, func(rec *model.Record, line []byte) error {
-			if fw.sess != nil {
+			switch {
+			case fw.sess != nil:
 				fw.sess.Add(rec, line)
-			} else {
+			case fw.agent != nil:
 				fw.agent.add(rec)
 				if parent != nil {
 					parent.AddUsage(rec)
@@ -424,6 +474,9 @@ func (t *Tracker) follow(f model.TranscriptFile, parent *Session, cutoff time.Ti
 		})
 		read += res.Read
 		probs = append(probs, res.Problems...)
+		if t.o.Cache != nil {
+			fw.probs = append(fw.probs, res.Problems...)
+		}
 		if err != nil {
 			probs = append(probs, model.Problem{File: f.Path, Kind: model.ProblemUnreadable, Reason: err.Error()})
 			return read, false, probs
@@ -433,12 +486,16 @@ func (t *Tracker) follow(f model.TranscriptFile, parent *Session, cutoff time.Ti
 			break
 		}
 		// Replaced, truncated or rewritten: start this file over.
-		if fw.sess != nil {
+		switch {
+		case fw.sess != nil:
 			fw.sess.Reset()
-		} else {
+		case fw.agent != nil:
 			fw.agent = &agentState{}
 		}
-		fw.usage, fw.first = nil, time.Time{}
+		fw.usage, fw.first, fw.probs = nil, time.Time{}, nil
+	}
+	if keepable {
+		t.keep(fw, st, more)
 	}
 	return read, more, probs
 }

@@ -73,7 +73,7 @@ func Counts(o Options, cache *diskcache.Store) Report {
 		return out
 	}
 	name := diskcache.Name(countsKind, o.Home.Dir)
-	kept, _ := diskcache.Load[map[string]diskcache.Entry[counted]](cache, countsKind, name)
+	kept, _ := diskcache.LoadShared[map[string]diskcache.Entry[counted]](cache, countsKind, name)
 	fname := diskcache.Name(foldersKind, o.Home.Dir)
 	folders, _ := diskcache.Load[diskcache.Folders](cache, foldersKind, fname)
 	next := map[string]diskcache.Entry[counted]{}

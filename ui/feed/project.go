@@ -96,7 +96,7 @@ func NewProject(env ProjectEnv, home *Home) *Project {
 	if env.Home != nil {
 		dir = env.Home.Dir
 	}
-	return &Project{env: env, home: home, walk: leftover.NewWalkCache(), loads: engineloads.NewCacheOn(env.Cache, dir), review: provenance.NewFirstCacheOn(env.Cache, dir)}
+	return &Project{env: env, home: home, walk: leftover.NewWalkCacheOn(env.Cache), loads: engineloads.NewCacheOn(env.Cache, dir), review: provenance.NewFirstCacheOn(env.Cache, dir)}
 }
 
 // ProjectLoaded is a memory store of a project read, before rendering.

@@ -1,0 +1,80 @@
+package leftover
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/internal/testroot"
+	"github.com/memscope/memscope/model"
+)
+
+// TestWalkCacheOnDiskListsOnlyChangedFolders: with the walk kept on disk
+// (NewWalkCacheOn), a new process's first Find (a new WalkCache and Store
+// on the same cache folder) lists none of the home's folders when none
+// changed, and only the folders that did otherwise: a hidden copy added,
+// one removed, a new folder holding one, a folder replaced by another of
+// the same name, a probe written and removed in the home (what the app
+// does at every start). Every Find finds what a Find without a cache
+// finds. Before, every process's first Find walked the whole home.
+func TestWalkCacheOnDiskListsOnlyChangedFolders(t *testing.T) {
+	t.Parallel()
+	home := walkTestHome(t, map[string]string{"file-history/s1/f@v1": "x"})
+	root := newCountFS(t, home)
+	in := Input{Root: root, HomeDir: home, Now: time.Now(), Alive: alive, Busy: func(string) bool { return false }}
+	cacheDir := filepath.Join(t.TempDir(), "cache")
+	// folders are the home's folders the walk lists (projects/ is also
+	// listed apart for its memory folders, each searched apart).
+	folders := []string{"", "file-history", "file-history/s1", "paste-cache", "projects/-p"}
+	// start is a new process's first Find; listed are the folders it
+	// must list (the others it must not).
+	start := func(what string, listed ...string) {
+		t.Helper()
+		cached := in
+		cached.Walk = NewWalkCacheOn(diskcache.New(cacheDir, testroot.New(t), model.OSWriteFS{}))
+		// Every folder the test wrote is settled for the cache.
+		cached.Walk.wall = func() time.Time { return time.Now().Add(time.Hour) }
+		before := map[string]int{}
+		for _, d := range append(slices.Clone(folders), "file-history/s2") {
+			before[d] = root.n(d)
+		}
+		got := Find(cached)
+		for d, b := range before {
+			if n, want := root.n(d)-b, slices.Contains(listed, d); (n > 0) != want {
+				t.Errorf("%s: folder %q listed %d times, want listed: %v", what, d, n, want)
+			}
+		}
+		if want := Find(in); !slices.Equal(itemPaths(got), itemPaths(want)) || len(want.Items) == 0 {
+			t.Errorf("%s: found %v, without the cache %v", what, itemPaths(got), itemPaths(want))
+		}
+	}
+	remove := func(rel string) {
+		t.Helper()
+		if err := os.Remove(filepath.Join(home, rel)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start("cold", folders...)
+	start("warm")
+	start("warm again")
+	writeHome(t, home, ".memscope-1-probe-1", "")
+	remove(".memscope-1-probe-1")
+	start("a probe in the home", "")
+	writeHome(t, home, "projects/-p/.s.jsonl.memscope-98-remove-1", "a copy")
+	start("a copy added", "projects/-p")
+	start("warm after the copy")
+	remove("paste-cache/.abc.txt.memscope-99-remove-1")
+	start("a copy removed", "paste-cache")
+	writeHome(t, home, "file-history/s2/.g.memscope-97-remove-1", "a copy in a new folder")
+	start("a new folder", "file-history", "file-history/s2")
+	start("warm after the new folder")
+	if err := os.Rename(filepath.Join(home, "file-history", "s1"), filepath.Join(t.TempDir(), "s1")); err != nil {
+		t.Fatal(err)
+	}
+	writeHome(t, home, "file-history/s1/.f.memscope-96-remove-1", "a copy")
+	start("a folder replaced", "file-history", "file-history/s1")
+	start("warm at the end")
+}
