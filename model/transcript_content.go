@@ -132,15 +132,9 @@ func (d *recordDecoder) messageMember(key, val []byte) {
 		m.Model = d.interned(val)
 	case "usage":
 		if val[0] == '{' {
+			d.usageRewalks++
 			u, ok := plainUsage(val)
-			if !ok {
-				u = new(usageJSON)
-				if err := json.Unmarshal(val, u); err != nil {
-					d.fieldProblem("message.usage: %v", err)
-				}
-			}
-			m.Usage = &u.Usage
-			m.CacheWrite1h, m.Fast = u.CacheCreation.Ephemeral1h, bool(u.Speed)
+			d.setUsage(val, u, ok)
 		}
 	case "content":
 		d.decodeContent(m, val)
@@ -179,40 +173,73 @@ func OddUsageKey(key []byte) bool {
 // no key json.Unmarshal would match by case alone. Otherwise it says no,
 // and json.Unmarshal reads it (and says what is wrong).
 func plainUsage(v []byte) (*usageJSON, bool) {
-	u := new(usageJSON)
-	ok := true
+	r := usageReader{u: new(usageJSON), ok: true}
 	jsonscan.EachMember(v, func(key, val []byte) {
-		switch string(key) {
-		case "input_tokens":
-			ok = ok && plainInt(&u.InputTokens, val)
-		case "output_tokens":
-			ok = ok && plainInt(&u.OutputTokens, val)
-		case "cache_creation_input_tokens":
-			ok = ok && plainInt(&u.CacheCreationInputTokens, val)
-		case "cache_read_input_tokens":
-			ok = ok && plainInt(&u.CacheReadInputTokens, val)
-		case "speed":
-			_ = u.Speed.UnmarshalJSON(val)
-		case "cache_creation":
-			switch val[0] {
-			case 'n':
-			case '{':
-				jsonscan.EachMember(val, func(key, val []byte) {
-					switch {
-					case string(key) == "ephemeral_1h_input_tokens":
-						ok = ok && plainInt(&u.CacheCreation.Ephemeral1h, val)
-					case strings.EqualFold(string(key), "ephemeral_1h_input_tokens"):
-						ok = false
-					}
-				})
-			default:
-				ok = false
-			}
-		default:
-			ok = ok && !OddUsageKey(key)
+		if string(key) == "cache_creation" && val[0] == '{' {
+			jsonscan.EachMember(val, r.cacheMember)
+			return
 		}
+		r.member(key, val)
 	})
-	return u, ok
+	return r.u, r.ok
+}
+
+// usageReader is plainUsage's reading of one message.usage, member by
+// member: by plainUsage after the line's check, or in the line's walk
+// (usageWalk). ok turns false at the first member json.Unmarshal must
+// read.
+type usageReader struct {
+	u  *usageJSON
+	ok bool
+}
+
+// member reads one member of usage; a cache_creation object is read by
+// cacheMember, member by member, instead.
+func (r *usageReader) member(key, val []byte) {
+	u := r.u
+	switch string(key) {
+	case "input_tokens":
+		r.ok = r.ok && plainInt(&u.InputTokens, val)
+	case "output_tokens":
+		r.ok = r.ok && plainInt(&u.OutputTokens, val)
+	case "cache_creation_input_tokens":
+		r.ok = r.ok && plainInt(&u.CacheCreationInputTokens, val)
+	case "cache_read_input_tokens":
+		r.ok = r.ok && plainInt(&u.CacheReadInputTokens, val)
+	case "speed":
+		_ = u.Speed.UnmarshalJSON(val)
+	case "cache_creation":
+		if val[0] != 'n' { // an object is cacheMember's
+			r.ok = false
+		}
+	default:
+		r.ok = r.ok && !OddUsageKey(key)
+	}
+}
+
+// cacheMember reads one member of usage.cache_creation.
+func (r *usageReader) cacheMember(key, val []byte) {
+	switch {
+	case string(key) == "ephemeral_1h_input_tokens":
+		r.ok = r.ok && plainInt(&r.u.CacheCreation.Ephemeral1h, val)
+	case strings.EqualFold(string(key), "ephemeral_1h_input_tokens"):
+		r.ok = false
+	}
+}
+
+// setUsage makes usage the current message's: u as read by a
+// usageReader when it said ok, else val (the usage object) read by
+// json.Unmarshal, with its problem.
+func (d *recordDecoder) setUsage(val []byte, u *usageJSON, ok bool) {
+	if !ok {
+		u = new(usageJSON)
+		if err := json.Unmarshal(val, u); err != nil {
+			d.fieldProblem("message.usage: %v", err)
+		}
+	}
+	m := d.cur.msgOut
+	m.Usage = &u.Usage
+	m.CacheWrite1h, m.Fast = u.CacheCreation.Ephemeral1h, bool(u.Speed)
 }
 
 // plainInt reads an integer member into dst as json.Unmarshal does (null

@@ -32,10 +32,15 @@ type recordDecoder struct {
 	walk     walkFns
 	msgProbs []Problem
 	ops      []contentOp
-	noWalk   bool // tests: read every message after the line, as before
+	// usage is the message.usage being read in the walk.
+	usage  usageReader
+	noWalk bool // tests: read every message after the line, as before
 	// slowSizes (tests) counts UTF-16 units by reading the text even on
 	// an ASCII line, as before transcript_sizes.go.
 	slowSizes bool
+	// usageRewalks counts the message.usage objects read by walking them
+	// again after the line's check (plainUsage), not in the line's walk.
+	usageRewalks int
 }
 
 // lineState is what recordDecoder learns from the current line.

@@ -28,8 +28,8 @@ import "github.com/memscope/memscope/internal/jsonscan"
 // walkFns are recordDecoder's one-walk callbacks, bound once so the walk
 // allocates no closures.
 type walkFns struct {
-	line, msg, block jsonscan.MemberFunc
-	elem             jsonscan.ElemFunc
+	line, msg, block, usage, cache jsonscan.MemberFunc
+	elem                           jsonscan.ElemFunc
 }
 
 // contentOp is one step of a walked message's content, done by finish in
@@ -45,7 +45,7 @@ type contentOp struct {
 }
 
 func (d *recordDecoder) bindWalk() {
-	d.walk = walkFns{line: d.lineMember, msg: d.msgMember, block: d.blockWalk, elem: d.contentElem}
+	d.walk = walkFns{line: d.lineMember, msg: d.msgMember, block: d.blockWalk, usage: d.usageWalk, cache: d.cacheWalk, elem: d.contentElem}
 }
 
 // decodeLine checks line and reads its top-level members (and, in one
@@ -107,6 +107,15 @@ func (d *recordDecoder) msgMember(key []byte, v, depth int) (int, error) {
 	if string(key) == "content" && data[v] == '[' {
 		return d.js.Array(v, depth, d.walk.elem)
 	}
+	if string(key) == "usage" && data[v] == '{' {
+		// Read in the walk, as plainUsage reads it after the line.
+		d.usage = usageReader{u: new(usageJSON), ok: true}
+		end, err := d.js.Object(v, depth, d.walk.usage)
+		if err == nil {
+			d.setUsage(data[v:end], d.usage.u, d.usage.ok)
+		}
+		return end, err
+	}
 	end, err := d.js.Value(v, depth)
 	if err != nil {
 		return end, err
@@ -139,6 +148,29 @@ func (d *recordDecoder) blockWalk(key []byte, v, depth int) (int, error) {
 	end, err := d.js.Value(v, depth)
 	if err == nil {
 		d.blockMember(key, d.js.Bytes()[v:end])
+	}
+	return end, err
+}
+
+// usageWalk checks and reads one member of a message's usage; a
+// cache_creation object is walked into.
+func (d *recordDecoder) usageWalk(key []byte, v, depth int) (int, error) {
+	data := d.js.Bytes()
+	if string(key) == "cache_creation" && data[v] == '{' {
+		return d.js.Object(v, depth, d.walk.cache)
+	}
+	end, err := d.js.Value(v, depth)
+	if err == nil {
+		d.usage.member(key, data[v:end])
+	}
+	return end, err
+}
+
+// cacheWalk checks and reads one member of usage.cache_creation.
+func (d *recordDecoder) cacheWalk(key []byte, v, depth int) (int, error) {
+	end, err := d.js.Value(v, depth)
+	if err == nil {
+		d.usage.cacheMember(key, d.js.Bytes()[v:end])
 	}
 	return end, err
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -210,5 +211,46 @@ func BenchmarkDecodeWalk(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestUsageReadInTheWalk: a walked message's usage is read while the
+// line is checked, not walked again after it (usageRewalks); what is
+// read is the usage decodeMessage reads (sameDecode), cache_creation's
+// 1-hour count and speed included, and an odd usage still goes to
+// json.Unmarshal with its problem.
+func TestUsageReadInTheWalk(t *testing.T) {
+	lines := []string{
+		`{"type":"assistant","message":{"id":"m","usage":{"input_tokens":3,"cache_creation_input_tokens":5,"cache_read_input_tokens":7,"output_tokens":4,"cache_creation":{"ephemeral_5m_input_tokens":1,"ephemeral_1h_input_tokens":2},"speed":"fast","service_tier":"standard"},"content":[{"type":"text","text":"hi"}]},"uuid":"a"}`,
+		`{"message":{"role":"assistant","usage":{"output_tokens":null,"cache_creation":null}},"type":"assistant"}`,
+		`{"type":"assistant","message":{"usage":{"input_tokens":1},"usage":{"output_tokens":9}}}`,
+	}
+	odd := []string{
+		`{"type":"assistant","message":{"usage":{"input_tokens":1.5}}}`,
+		`{"type":"assistant","message":{"usage":{"cache_creation":{"Ephemeral_1h_Input_Tokens":2}}}}`,
+		`{"type":"assistant","message":{"usage":{"cache_creation":[1]}}}`,
+		`{"type":"assistant","message":{"usage":{"Speed":"fast"}}}`,
+	}
+	all := append(append([]string{}, lines...), odd...)
+	sameDecode(t, []byte(strings.Join(all, "\n")+"\n"))
+	for _, l := range lines {
+		d := newRecordDecoder("f.jsonl", ScanOptions{Content: true})
+		var r Record
+		if _, ok := d.decode(Line{Bytes: []byte(l), Number: 1, Terminated: true}, &r); !ok {
+			t.Fatalf("%s: not decoded", l)
+		}
+		if r.Message == nil || r.Message.Usage == nil {
+			t.Fatalf("%s: no usage read", l)
+		}
+		if d.usageRewalks != 0 {
+			t.Errorf("%s: usage walked again %d times after the line's check", l, d.usageRewalks)
+		}
+	}
+	d := newRecordDecoder("f.jsonl", ScanOptions{})
+	var r Record
+	d.decode(Line{Bytes: []byte(lines[0]), Number: 1, Terminated: true}, &r)
+	if u := r.Message.Usage; u.InputTokens != 3 || u.OutputTokens != 4 || u.CacheCreationInputTokens != 5 || u.CacheReadInputTokens != 7 ||
+		r.Message.CacheWrite1h != 2 || !r.Message.Fast {
+		t.Errorf("usage read %+v, 1h %d, fast %v", *u, r.Message.CacheWrite1h, r.Message.Fast)
 	}
 }
