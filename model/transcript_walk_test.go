@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -252,5 +253,30 @@ func TestUsageReadInTheWalk(t *testing.T) {
 	if u := r.Message.Usage; u.InputTokens != 3 || u.OutputTokens != 4 || u.CacheCreationInputTokens != 5 || u.CacheReadInputTokens != 7 ||
 		r.Message.CacheWrite1h != 2 || !r.Message.Fast {
 		t.Errorf("usage read %+v, 1h %d, fast %v", *u, r.Message.CacheWrite1h, r.Message.Fast)
+	}
+}
+
+// TestStrEscapedOneAllocation: the escaped text of an ASCII line (a
+// user's prompt with its newlines) is decoded into its string in one
+// allocation (main: four, the text copied four times), and reads as
+// json.Unmarshal reads it.
+func TestStrEscapedOneAllocation(t *testing.T) {
+	text := `"line one\nline \"two\"\t\u00e9\uD83D\uDE00\\ end"`
+	line := []byte(`{"type":"user","message":{"role":"user","content":` + text + `}}`)
+	d := newRecordDecoder("f.jsonl", ScanOptions{Content: true, KeepText: true})
+	var r Record
+	if _, ok := d.decode(Line{Bytes: line, Number: 1, Terminated: true}, &r); !ok {
+		t.Fatal("not decoded")
+	}
+	var want string
+	if err := json.Unmarshal([]byte(text), &want); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Message.Content[0].Text; got != want {
+		t.Fatalf("read %q, want %q", got, want)
+	}
+	raw := []byte(text)
+	if n := testing.AllocsPerRun(100, func() { _ = d.str(raw) }); n != 1 {
+		t.Errorf("%v allocations for one escaped string, want 1", n)
 	}
 }
