@@ -106,9 +106,13 @@ func (d *recordDecoder) decode(line Line, rec *Record) (Problem, bool) {
 
 // str is the text of the raw string value v of the current line ("" for
 // another value). Escaped text of an ASCII line is decoded in one copy
-// (jsonscan.UnquoteASCII: the line was checked, nothing to check again).
+// (jsonscan.UnquoteASCII: the line was checked, nothing to check again),
+// after one search for a backslash.
 func (d *recordDecoder) str(v []byte) string {
-	if d.js.ASCII() && len(v) >= 2 && v[0] == '"' && bytes.IndexByte(v, '\\') >= 0 {
+	if d.js.ASCII() && len(v) >= 2 && v[0] == '"' {
+		if bytes.IndexByte(v[1:len(v)-1], '\\') < 0 {
+			return string(v[1 : len(v)-1])
+		}
 		return jsonscan.UnquoteASCII(v)
 	}
 	s, _ := rawString(v, nil)
