@@ -210,10 +210,19 @@ func inventoryOf(c *PasteCache, v *PasteVerdicts, refs PasteRefs, files []PasteF
 			listed[f.Path] = f
 		}
 	}
+	// The pastes List found are opened from the paste folder's
+	// descriptor when the home is held (checkDirect).
+	dir, direct := c.openPasteDir()
+	if direct {
+		defer dir.close()
+	}
 	for _, hash := range hashes {
 		r, ok := PasteResolution{}, false
 		if f, in := listed[path.Join(PasteCacheDir, string(hash)+pasteCacheExt)]; in && hash.validName() {
 			r, ok = v.listed(hash, f)
+			if !ok && direct {
+				r, ok = c.checkDirect(dir, hash, f)
+			}
 		}
 		if !ok {
 			r = c.Check(hash)
