@@ -212,7 +212,7 @@ func inventoryOf(c *PasteCache, v *PasteVerdicts, refs PasteRefs, files []PasteF
 	}
 	// The pastes List found are opened from the paste folder's
 	// descriptor when the home is held (checkDirect).
-	dir, direct := c.openPasteDir()
+	dir, direct := openHeldFolder(c.fsys, PasteCacheDir)
 	if direct {
 		defer dir.close()
 	}
@@ -243,6 +243,22 @@ func inventoryOf(c *PasteCache, v *PasteVerdicts, refs PasteRefs, files []PasteF
 	inv.Summary.Files = len(inv.Files)
 	inv.Summary.Orphans = len(inv.Orphans)
 	return inv
+}
+
+// checkDirect is Check(h) for the paste-cache file f that List found,
+// opened by its bare name from the held paste-cache folder d
+// (heldFolder.open: a regular file beneath the home, or nothing). ok is
+// false when that does not answer: Check then looks again the usual way,
+// and says why.
+func (c *PasteCache) checkDirect(d heldFolder, h PasteHash, f PasteFile) (res PasteResolution, ok bool) {
+	r, info, ok := d.open(string(h) + pasteCacheExt)
+	if !ok {
+		return res, false
+	}
+	defer r.Close()
+	res = PasteResolution{Hash: h, Status: PasteMissing, Source: PasteSourceCache, Path: f.Path}
+	c.verdicts.checkRead(info, r, &res)
+	return res, true
 }
 
 // sortProblemsByFile puts listing problems in List's order: by path

@@ -73,9 +73,9 @@ func TestInventoryOpensHeldPastesByName(t *testing.T) {
 	want := InventoryPasteRefs(fsys, refs, NewPasteVerdicts())
 	release := HoldHome(home)
 	defer release()
-	r0, d0 := reopens.Load(), pasteDirectOpens.Load()
+	r0, d0 := reopens.Load(), heldFolderOpens.Load()
 	got := InventoryPasteRefs(fsys, refs, NewPasteVerdicts())
-	if r, d := reopens.Load()-r0, pasteDirectOpens.Load()-d0; r != 2 || d != 5 {
+	if r, d := reopens.Load()-r0, heldFolderOpens.Load()-d0; r != 2 || d != 5 {
 		t.Errorf("held inventory: %d reopens, %d pastes opened by name; want 2 (the paste folder, listed, and the paste reached through a link inside the home) and 5", r, d)
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -141,7 +141,7 @@ func TestInventoryHeldPasteSwappedAfterListing(t *testing.T) {
 		return inv
 	}
 	want := inventory(false)
-	d0 := pasteDirectOpens.Load()
+	d0 := heldFolderOpens.Load()
 	got := inventory(true)
 	// The files are written anew for each run (their stamps differ):
 	// what they resolved to is compared.
@@ -153,7 +153,7 @@ func TestInventoryHeldPasteSwappedAfterListing(t *testing.T) {
 			t.Errorf("%s: %s (%s)", r.Hash, r.Status, r.Reason)
 		}
 	}
-	if d := pasteDirectOpens.Load() - d0; d != 3 {
-		t.Errorf("%d pastes opened by name, want the three still plain (four, the mismatch, and the pipe's refusal)", d)
+	if d := heldFolderOpens.Load() - d0; d != 2 {
+		t.Errorf("%d pastes opened by name, want the two still regular files (four, the mismatch)", d)
 	}
 }
