@@ -170,10 +170,13 @@ var (
 	procFD      int
 	procFDErr   error
 	procFDOpens atomic.Int32
+	// reopens counts reopenFD's calls (the tests').
+	reopens atomic.Int64
 )
 
 // reopenFD opens again, with flags, the file the descriptor fd is.
 func reopenFD(fd, flags int) (int, error) {
+	reopens.Add(1)
 	procFDOnce.Do(func() {
 		procFDOpens.Add(1)
 		procFD, procFDErr = unix.Open("/proc/self/fd", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)

@@ -105,6 +105,15 @@ func readMemoryDir(fsys fs.FS, dir string, each func(*MemoryFile), list bool) (*
 	}
 	md.Exists = true
 	var probs []Problem
+	// The files at the top of a held home's memory folder are opened by
+	// their bare names from one descriptor of it (readHeldMemoryFile).
+	var held heldFolder
+	direct := false
+	if !list {
+		if held, direct = openHeldFolder(fsys, dir); direct {
+			defer held.close()
+		}
+	}
 	walkErr := fs.WalkDir(fsys, dir, func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			probs = append(probs, Problem{File: name, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read memory folder: %v", err)})
@@ -153,7 +162,13 @@ func readMemoryDir(fsys fs.FS, dir string, each func(*MemoryFile), list bool) (*
 				}
 				return nil
 			}
-			f, prob := ReadMemoryFile(fsys, name, rel)
+			f, prob, ok := (*MemoryFile)(nil), (*Problem)(nil), false
+			if direct && d.Type().IsRegular() {
+				f, prob, ok = readHeldMemoryFile(held, name, rel)
+			}
+			if !ok {
+				f, prob = ReadMemoryFile(fsys, name, rel)
+			}
 			if prob != nil {
 				probs = append(probs, *prob)
 			}

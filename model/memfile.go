@@ -273,6 +273,29 @@ func statAndRead(fsys fs.FS, name string) (fs.FileInfo, []byte, error) {
 	return st, data, nil
 }
 
+// readHeldMemoryFile is ReadMemoryFile for the file rel (one name) of
+// the held memory folder d, opened by its bare name (heldFolder.open);
+// name is its name in the home. ok is false when that does not open it
+// or it does not read whole (too large, a read error): ReadMemoryFile
+// then reads it the usual way, and says why.
+func readHeldMemoryFile(d heldFolder, name, rel string) (*MemoryFile, *Problem, bool) {
+	r, st, ok := d.open(rel)
+	if !ok {
+		return nil, nil, false
+	}
+	defer r.Close()
+	data, err := readBoundedSized(r, name, MaxDocumentBytes, st.Size())
+	if err != nil {
+		return nil, nil, false
+	}
+	f, prob := ParseMemoryFile(rel, data)
+	f.ModTime = st.ModTime()
+	if prob != nil {
+		prob.File = name
+	}
+	return f, prob, true
+}
+
 // ReadMemoryFile reads and parses the file name of fsys; rel is the path
 // recorded in MemoryFile.Path. A file that cannot be read is returned as
 // nil with a ProblemUnreadable.

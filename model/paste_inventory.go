@@ -210,10 +210,19 @@ func inventoryOf(c *PasteCache, v *PasteVerdicts, refs PasteRefs, files []PasteF
 			listed[f.Path] = f
 		}
 	}
+	// The pastes List found are opened from the paste folder's
+	// descriptor when the home is held (checkDirect).
+	dir, direct := openHeldFolder(c.fsys, PasteCacheDir)
+	if direct {
+		defer dir.close()
+	}
 	for _, hash := range hashes {
 		r, ok := PasteResolution{}, false
 		if f, in := listed[path.Join(PasteCacheDir, string(hash)+pasteCacheExt)]; in && hash.validName() {
 			r, ok = v.listed(hash, f)
+			if !ok && direct {
+				r, ok = c.checkDirect(dir, hash, f)
+			}
 		}
 		if !ok {
 			r = c.Check(hash)
@@ -234,6 +243,22 @@ func inventoryOf(c *PasteCache, v *PasteVerdicts, refs PasteRefs, files []PasteF
 	inv.Summary.Files = len(inv.Files)
 	inv.Summary.Orphans = len(inv.Orphans)
 	return inv
+}
+
+// checkDirect is Check(h) for the paste-cache file f that List found,
+// opened by its bare name from the held paste-cache folder d
+// (heldFolder.open: a regular file beneath the home, or nothing). ok is
+// false when that does not answer: Check then looks again the usual way,
+// and says why.
+func (c *PasteCache) checkDirect(d heldFolder, h PasteHash, f PasteFile) (res PasteResolution, ok bool) {
+	r, info, ok := d.open(string(h) + pasteCacheExt)
+	if !ok {
+		return res, false
+	}
+	defer r.Close()
+	res = PasteResolution{Hash: h, Status: PasteMissing, Source: PasteSourceCache, Path: f.Path}
+	c.verdicts.checkRead(info, r, &res)
+	return res, true
 }
 
 // sortProblemsByFile puts listing problems in List's order: by path

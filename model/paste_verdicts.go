@@ -80,6 +80,12 @@ func (v *PasteVerdicts) check(f fs.File, res *PasteResolution) {
 		res.Status, res.Reason = PasteUnreadable, fmt.Sprintf("stat %s: %v", res.Path, err)
 		return
 	}
+	v.checkRead(info, f, res)
+}
+
+// checkRead is check for the file r reads, of which info is the fstat
+// of its open.
+func (v *PasteVerdicts) checkRead(info fs.FileInfo, r io.Reader, res *PasteResolution) {
 	key := pasteKey{path: res.Path, stamp: StampOf(info)}
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -91,7 +97,7 @@ func (v *PasteVerdicts) check(f fs.File, res *PasteResolution) {
 	}
 	v.sum.Reset()
 	v.hashed++
-	n, err := copyBuffer(v.sum, f, v.buf)
+	n, err := copyBuffer(v.sum, r, v.buf)
 	res.Size = n
 	if err != nil {
 		res.Status, res.Reason = PasteUnreadable, fmt.Sprintf("read %s: %v", res.Path, err)

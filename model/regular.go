@@ -174,7 +174,7 @@ func readBounded(f fs.File, name string, limit int64) ([]byte, error) {
 // readBoundedSized is readBounded for a file whose size the caller has
 // just asked f (its Stat): size sizes the buffer and refuses a file
 // larger than limit at once; the read still stops at limit+1 bytes.
-func readBoundedSized(f fs.File, name string, limit, size int64) ([]byte, error) {
+func readBoundedSized(f io.Reader, name string, limit, size int64) ([]byte, error) {
 	if size > limit {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: &TooLargeError{Size: size, Max: limit}}
 	}
