@@ -66,6 +66,7 @@ func TestColdStartReadsEachPasteOnce(t *testing.T) {
 	orders := map[string][]overview.ID{
 		"secrets first":  {overview.Secrets, overview.Problems},
 		"problems first": {overview.Problems, overview.Secrets},
+		"together":       nil, // both at once, as the app counts them
 	}
 	for _, h := range passHomes(t) {
 		for name, order := range orders {
@@ -77,8 +78,22 @@ func TestColdStartReadsEachPasteOnce(t *testing.T) {
 				pr := &pasteReads{FS: home.FS, bytes: map[string]int64{}}
 				s := passSource(t, h, pr, newCache(t))
 				own := passSource(t, h, nil, nil)
-				for _, id := range order {
-					if g, w := lineJSON(t, overview.Compute(s, id)), lineJSON(t, overview.Compute(own, id)); g != w {
+				ids := order
+				if ids == nil {
+					ids = []overview.ID{overview.Secrets, overview.Problems}
+				}
+				got := make([]overview.Line, len(ids))
+				var wg sync.WaitGroup
+				for i, id := range ids {
+					if order != nil {
+						got[i] = overview.Compute(s, id)
+						continue
+					}
+					wg.Go(func() { got[i] = overview.Compute(s, id) })
+				}
+				wg.Wait()
+				for i, id := range ids {
+					if g, w := lineJSON(t, got[i]), lineJSON(t, overview.Compute(own, id)); g != w {
 						t.Errorf("%s:\n%s\nreading on its own:\n%s", id, g, w)
 					}
 				}
