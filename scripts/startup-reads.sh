@@ -88,6 +88,25 @@ run() {
 			for (k in ek) printf "  - %s transcripts read more than once: %d, %.1f MB beyond once\n", k, ok[k], ek[k] / 1e6
 		}' "$work/$name.held" "$work/$name.sums"
 	echo
+	# The other files by kind: what a kind's files held, what was read
+	# of them (× their size: 2.00 is each byte read twice).
+	echo "| kind of file | files read | MB held | MB read | × |"
+	echo "|---|---:|---:|---:|---:|"
+	grep -v "^$H/projects/.*\.jsonl	" "$work/$name.sums" |
+		while IFS=$'\t' read -r f n; do
+			case "$f" in
+			"$H"/paste-cache/* | "$H"/paste-store/*) k=pastes ;;
+			"$H"/file-history/*) k=file-history ;;
+			"$H"/history.jsonl) k=history.jsonl ;;
+			"$H"/projects/*/tool-results/*) k=tool-results ;;
+			"$H"/projects/*/memory/*) k=memory ;;
+			"$H"/*) k="other in the home" ;;
+			*) k="outside the home" ;;
+			esac
+			printf '%s\t%s\t%s\n' "$k" "$n" "$(stat -c %s "$f" 2>/dev/null || echo 0)"
+		done | awk -F'\t' '{n[$1]++; r[$1] += $2; s[$1] += $3}
+			END {for (k in n) printf "| %s | %d | %.1f | %.1f | %s |\n", k, n[k], s[k] / 1e6, r[k] / 1e6, (s[k] > 0 ? sprintf("%.2f", r[k] / s[k]) : "-")}' | sort
+	echo
 	echo "| transcript read more than once | size MB | × |"
 	echo "|---|---:|---:|"
 	awk -F'\t' 'NR == FNR {size[$1] = $2; next} ($1 in size) && size[$1] > 0 && $2 > size[$1] {printf "%s\t%.2f\t%.2f\n", $1, size[$1] / 1e6, $2 / size[$1]}' \

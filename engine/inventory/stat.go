@@ -143,6 +143,10 @@ type Options struct {
 	// reading the file again; only what follows it is read. nil: Stat
 	// reads the file (from the cache's counts when it has them).
 	History *model.HistoryRead
+	// Pastes are verdicts on paste files another reader hashed as it read
+	// them (the secrets scan's, model.PasteVerdictOf), taken like the
+	// cache's: a file with one is not read again.
+	Pastes []model.PasteVerdict
 }
 
 // Stat takes the inventory of a home. Transcripts, the bulk of the bytes,
@@ -190,6 +194,7 @@ func Stat(o Options) Report {
 	go func() {
 		v := model.NewPasteVerdicts()
 		v.Restore(cache.Pastes)
+		v.Restore(o.Pastes)
 		inv := model.InventoryPasteRefs(h.FS, hc.refs, v)
 		if o.Cache != nil {
 			next.Pastes = v.Saved()

@@ -14,7 +14,6 @@ import (
 	"github.com/memscope/memscope/engine/memrows"
 	"github.com/memscope/memscope/engine/preview"
 	"github.com/memscope/memscope/engine/review"
-	"github.com/memscope/memscope/engine/secrets"
 	"github.com/memscope/memscope/engine/window"
 	"github.com/memscope/memscope/internal/format"
 	"github.com/memscope/memscope/model"
@@ -208,7 +207,7 @@ func secretsLine(s *Source) Line {
 	// file's kept in memscope's cache: a warm start reads no unchanged
 	// transcript.
 	s.sharedPass()
-	r := secrets.Counts(secrets.Options{Home: s.Env.Home, Root: s.Env.Root, UserHome: s.Env.UserHome}, s.Cache)
+	r := s.secretCounts()
 	l := Line{Count: r.Count(), Command: "memscope secrets"}
 	var parts []string
 	for _, sc := range r.Stores {
@@ -331,7 +330,9 @@ func autocompactLine(s *Source) Line {
 // unreadable files.
 func problemsLine(s *Source) Line {
 	s.sharedPass()
-	r := inventory.Stat(inventory.Options{Home: s.Env.Home, Root: s.Env.Root, Cache: s.Cache, Getenv: s.Env.Getenv, History: s.History})
+	// The pastes the secrets count read are not read again (pastes.go).
+	r := inventory.Stat(inventory.Options{Home: s.Env.Home, Root: s.Env.Root, Cache: s.Cache, Getenv: s.Env.Getenv, History: s.History,
+		Pastes: s.pasteVerdicts()})
 	n := len(r.Malformed)
 	l := Line{Count: n, Needs: n > 0, Command: "memscope stat"}
 	if n == 0 {

@@ -34,6 +34,9 @@ type Pass struct {
 	// Followers, when set, are given followers of the open project's
 	// transcripts the run builds (the app's Replay list takes them).
 	Followers *sessions.Handoff
+	// counts is the first secrets count, which hands the Problems line
+	// the pastes' verdicts (pastes.go).
+	counts firstCounts
 }
 
 // sharedPass runs s's pass once (see Pass). A later line asking for

@@ -47,6 +47,11 @@ type Options struct {
 	// (leftover.HomeCopies): a killed scrub's staged file holds the
 	// file as it was, secrets and all.
 	Leftovers []string
+	// PasteSums, when set, is handed the paste inventory's verdict on
+	// each paste file the scan reads whole (model.PasteVerdictOf, from a
+	// sha256 taken on the way), so the inventory's check need not read
+	// the file again. Called from several goroutines at once.
+	PasteSums func(model.PasteVerdict)
 }
 
 // Finding is one secret at rest.
@@ -186,6 +191,7 @@ func scanUnits(o Options, units []unit, idx []int, hist *lazyHistory, held *hold
 	for range min(workers, max(len(idx), 1)) {
 		wg.Go(func() {
 			w := newWorker()
+			w.pasteSums = o.PasteSums
 			for j := range jobs {
 				var st func(model.FileStamp)
 				if stamp != nil {
@@ -323,6 +329,8 @@ type worker struct {
 	// scrub's plan checks the span there, holding no copy of the file.
 	at       []byte
 	atOffset int64
+	// pasteSums is Options.PasteSums (nil: no paste is hashed).
+	pasteSums func(model.PasteVerdict)
 }
 
 func newWorker() *worker { return &worker{a: scan.SecretAnchors()} }
@@ -338,7 +346,8 @@ const maxTextBytes = 4 << 20
 // notes the turn of each transcript line that has one. With held nil it
 // only counts (Counts): it holds no finding and notes no turn. stamp,
 // when not nil, is handed the file's stamp, taken from the open that
-// reads it before the read (not called when it cannot be taken).
+// reads it before the read, its head hash from the scan's own read of
+// the head (teeRead; not called when it cannot be taken).
 func (w *worker) scanUnit(u unit, hist *lazyHistory, project string, held *hold, stamp func(model.FileStamp)) fileResult {
 	var res fileResult
 	f, err := model.OpenRegular(u.fsys, u.name)
@@ -349,7 +358,11 @@ func (w *worker) scanUnit(u unit, hist *lazyHistory, project string, held *hold,
 		return res
 	}
 	defer f.Close()
-	if stamp != nil {
+	var t *teeRead
+	if u.format != formatJournal {
+		t = w.tee(f, u, stamp != nil)
+	}
+	if stamp != nil && t == nil {
 		if st, err := model.StampOpened(f, u.name); err == nil {
 			stamp(st)
 		}
@@ -386,7 +399,12 @@ func (w *worker) scanUnit(u unit, hist *lazyHistory, project string, held *hold,
 		w.scanJournal(f, u, &res, emit)
 		return res
 	}
-	w.scanFile(f, u, &res, emit)
+	if t != nil {
+		w.scanFile(t, u, &res, emit)
+		t.done(u.name, stamp, w.pasteSums)
+	} else {
+		w.scanFile(f, u, &res, emit)
+	}
 	if len(lines) > 0 {
 		var err error
 		if res.turns, err = turnsOf(u, lines); err != nil {

@@ -1,0 +1,94 @@
+package secrets
+
+import (
+	"crypto/sha256"
+	"hash"
+	"io"
+	"io/fs"
+
+	"github.com/memscope/memscope/model"
+)
+
+// teeRead is the scan's read of one file that also takes, from the
+// bytes the scan reads anyway, what others want of them: the head hash
+// of the file's stamp (a cache's, diskcache.Stamping: model.StampOpened
+// would read the head again, most of a paste or a backup) and, for a
+// paste, the sha256 of the whole file the paste inventory's check
+// compares with its name (Options.PasteSums). One read feeds all.
+type teeRead struct {
+	r  io.Reader
+	st model.FileStamp
+	n  int64
+	// head hashes the first headN bytes (nil: no stamp wanted).
+	head  hash.Hash
+	headN int64
+	// sum hashes every byte (nil: not a paste, or no verdict wanted).
+	sum hash.Hash
+	// eof says a read met the end of the file.
+	eof bool
+}
+
+// tee is the reader of f (the unit u, opened) that takes the stamp's
+// head (stamping) and the paste's sum on the scan's read; nil when
+// neither is wanted or f cannot be stamped.
+func (w *worker) tee(f fs.File, u unit, stamping bool) *teeRead {
+	pasteSum := w.pasteSums != nil && u.store == StorePaste && u.inHome
+	if !stamping && !pasteSum {
+		return nil
+	}
+	info, err := model.OpenedInfo(f)
+	if err != nil {
+		return nil
+	}
+	t := &teeRead{r: f, st: model.StampOf(info)}
+	if stamping {
+		t.head, t.headN = sha256.New(), min(t.st.Size, model.TailHeadMax)
+	}
+	if pasteSum {
+		t.sum = sha256.New()
+	}
+	return t
+}
+
+func (t *teeRead) Read(b []byte) (int, error) {
+	k, err := t.r.Read(b)
+	if t.head != nil && t.n < t.headN {
+		t.head.Write(b[:min(int64(k), t.headN-t.n)])
+	}
+	if t.sum != nil {
+		t.sum.Write(b[:k])
+	}
+	t.n += int64(k)
+	t.eof = t.eof || err == io.EOF
+	return k, err
+}
+
+// done hands out the file's stamp, head hash included, when the scan read
+// its head (a scan cut short before gives none: the file is not kept in
+// cache), and the paste's verdict (on name) when the scan read the file
+// whole as it was stamped (a file that grew or shrank meanwhile gives
+// none: the inventory reads it itself).
+func (t *teeRead) done(name string, stamp func(model.FileStamp), sums func(model.PasteVerdict)) {
+	if t.head != nil && t.n >= t.headN {
+		st := t.st
+		if t.headN > 0 {
+			st.HeadLen = int(t.headN)
+			copy(st.Head[:], t.head.Sum(nil))
+		}
+		stamp(st)
+	}
+	if t.sum == nil || t.n != t.st.Size {
+		return
+	}
+	if !t.eof {
+		// A byte past the stamp's size means the file grew. (A scan that
+		// read to the end, as a whole read does, asks nothing more.)
+		var one [1]byte
+		if k, _ := t.r.Read(one[:]); k > 0 {
+			return
+		}
+	}
+	if v, ok := model.PasteVerdictOf(name, t.st, t.sum); ok {
+		sums(v)
+	}
+}
