@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/internal/testroot"
@@ -79,7 +80,7 @@ func heldView(r *model.HistoryRead) []string {
 		for _, p := range e.SortedPastes() {
 			ps = append(ps, fmt.Sprint(p.ID, p.Inline, p.Hash))
 		}
-		out = append(out, fmt.Sprint(e.Line, e.Timestamp.UnixMilli(), e.Project, e.SessionID, display, ps))
+		out = append(out, fmt.Sprint(e.Line, e.Timestamp.Format(time.RFC3339Nano), e.Timestamp.Location(), e.Project, e.SessionID, display, ps))
 	}
 	for _, p := range r.Problems {
 		out = append(out, fmt.Sprint(p))
@@ -108,7 +109,8 @@ func appendHistory(t *testing.T, dir string, lines ...string) {
 // whole file.)
 func TestHistoryDigestWarmStart(t *testing.T) {
 	dir, _ := pasteHome(t, 300)
-	appendHistory(t, dir, `{"display":"inline [Pasted text #1]","pastedContents":{"1":{"id":1,"type":"text","content":"secret text"}},"timestamp":1763632900000,"project":"/w/other","sessionId":"t"}`, `not json`)
+	appendHistory(t, dir, `{"display":"inline [Pasted text #1]","pastedContents":{"1":{"id":1,"type":"text","content":"secret text"}},"timestamp":1763632900000,"project":"/w/other","sessionId":"t"}`, `not json`,
+		`{"display":"zoned","timestamp":"2026-11-20T10:00:00.5+02:00","project":"/w/app","sessionId":"z"}`, `{"display":"no time","project":"/w/app"}`)
 	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
 	size := func() int64 {
 		st, err := os.Stat(filepath.Join(dir, model.HistoryPath))
@@ -145,8 +147,8 @@ func TestHistoryDigestWarmStart(t *testing.T) {
 	// Showing the pane reads the whole file and gives the panes its
 	// entries.
 	hist, _ := settle(t, warm, warm.ShowPastes())
-	if em, ok := hist.(history.EntriesMsg); !ok || len(em.Entries) != 300 || warm.History() == nil || warm.Digested() {
-		t.Fatalf("the pane shown after a warm start: %#v", hist)
+	if em, ok := hist.(history.EntriesMsg); !ok || len(em.Entries) != 302 || warm.History() == nil || warm.Digested() {
+		t.Fatalf("the pane shown after a warm start: %T (history %v)", hist, warm.History() != nil)
 	}
 
 	// Grown: only the new lines are read.
