@@ -40,7 +40,7 @@ run() {
 	tmux -S "$sock" kill-session -t "$name" 2>/dev/null || true
 }
 
-parts='overview.Compute$|overview.secretsLine$|overview.problemsLine$|overview.lostLine$|gob...Decoder..Decode$|History..load.func3$|runtime.gcBgMarkWorker$|ui.Model.View$|feed.loadProject$|leftover.Find$'
+parts='overview.Compute$|overview.secretsLine$|overview.problemsLine$|overview.lostLine$|gob...Decoder..Decode$|History..load.func3$|History..loadDigest.func1$|runtime.gcBgMarkWorker$|ui.Model.View$|feed.loadProject$|leftover.Find$'
 for r in "$A" "$B"; do
 	d="$work/$(echo "$r" | tr / _)"
 	mkdir -p "$d/src" "$d/xdg"

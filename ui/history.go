@@ -13,8 +13,11 @@ func (m Model) handleHistory(msg tea.Msg) (Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case feed.HistoryRead:
 		delete(m.loading, "history")
+		// The whole read a pane's showing asked for, after the start
+		// read the digest: the Overview's lines counted the same file.
+		same := m.feeds.history.Digested() && msg.Read().Reset == ""
 		cmd := m.historyOut(m.feeds.history.Loaded(msg, m.openHistory(), m.opts.Now()))
-		return m, tea.Batch(cmd, m.overviewHistory(msg.Read().Full)), true
+		return m, tea.Batch(cmd, m.overviewHistory(msg.Read().Full && !same)), true
 	case feed.PastesChecked:
 		return m, m.historyOut(m.feeds.history.Checked(msg, m.openHistory(), m.opts.Now())), true
 	case msgs.ResolvePaste:

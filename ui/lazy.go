@@ -128,10 +128,16 @@ func (m *Model) lazyLoadCmd() tea.Cmd {
 			return cmd
 		}
 	case paneHistory, panePastes:
-		// history.jsonl is read at start (the Overview counts from it);
-		// the paste inventory (every paste file listed, the new ones
+		// history.jsonl is read at start (the Overview counts from it;
+		// with a cache, from the digest an earlier run kept, and the
+		// file is read whole here); the paste inventory (every paste file listed, the new ones
 		// hashed) when a pane that shows it is first shown.
 		if cmd := m.feeds.history.ShowPastes(); cmd != nil || m.p.pastes.Loaded() {
+			if m.feeds.history.ReadingAll() {
+				// The whole read that waited for the pane (the start
+				// read the digest of history.jsonl).
+				m.loading["history"] = true
+			}
 			return cmd
 		}
 		// The check landed in another copy of the panes (a test's fork):

@@ -54,6 +54,14 @@ type History struct {
 	// status is the inventory's resolutions by hash (the History pane's
 	// badges).
 	status map[model.PasteHash]model.PasteResolution
+	// digest is history.jsonl as the start found it from the digest an
+	// earlier run kept (loadDigest) while hist is nil: what Held hands
+	// the Overview until a pane that shows history is shown
+	// (ShowPastes), which reads the file whole. digested says a digest
+	// describing the file was read or written this run: a whole read
+	// keeps one only when it was not (or the file changed under it).
+	digest   *model.HistoryRead
+	digested bool
 }
 
 // NewHistory returns the feed of home (its folder is the cache's key),
@@ -90,6 +98,10 @@ type HistoryRead struct {
 	history *model.History
 	// refs counts history's paste references (with a full read).
 	refs model.PasteRefs
+	// digest says read is the digest kept by an earlier run and what
+	// was appended since (Full, history nil): the entries are what the
+	// Overview's lines read, not what the History pane shows.
+	digest bool
 }
 
 // Read is what the read found: all of the file (Full) or what was
@@ -127,12 +139,22 @@ func (h *History) History() *model.History { return h.hist }
 // reader only reads them, and only the fields Append never changes
 // (Append moves the up-arrow window, InUpArrow, in place).
 func (h *History) Held() *model.HistoryRead {
+	if h.hist == nil && h.digest != nil {
+		n, p := len(h.digest.Entries), len(h.digest.Problems)
+		return &model.HistoryRead{Entries: h.digest.Entries[:n:n], Problems: h.digest.Problems[:p:p], Full: true, Tail: model.TailResult{State: h.held}}
+	}
 	if h.hist == nil || h.missing {
 		return nil
 	}
 	n, p := len(h.hist.Entries), len(h.hist.Problems)
 	return &model.HistoryRead{Entries: h.hist.Entries[:n:n], Problems: h.hist.Problems[:p:p], Full: true, Tail: model.TailResult{State: h.held}}
 }
+
+// Digested says the feed holds the digest of history.jsonl an earlier
+// run kept, not the file's entries: a whole read that lands then is the
+// one a pane's showing asked for, and tells the Overview nothing new
+// unless the file changed (HistoryRead.Reset).
+func (h *History) Digested() bool { return h.hist == nil && h.digest != nil }
 
 // Inventory is the paste inventory last checked.
 func (h *History) Inventory() *model.PasteInventory { return h.inventory }
@@ -146,8 +168,16 @@ func (h *History) ReadingAll() bool { return h.read.Running() && h.whole }
 // Reading reports whether a read of history.jsonl runs.
 func (h *History) Reading() bool { return h.read.Running() }
 
-// Init reads all of history.jsonl: the start-up read NewHistory counted.
-func (h *History) Init() tea.Cmd { return h.load(true) }
+// Init is the start-up read NewHistory counted: with a cache, the
+// digest an earlier run kept and what was appended since (the whole
+// file when a pane that shows it is shown, ShowPastes); else, or when
+// the digest no longer describes the file, all of history.jsonl.
+func (h *History) Init() tea.Cmd {
+	if h.cache == nil {
+		return h.load(true)
+	}
+	return h.loadDigest()
+}
 
 // Request reads what was appended to history.jsonl (all of it: all),
 // or queues it behind the running read.
@@ -198,6 +228,8 @@ func (h *History) load(all bool) tea.Cmd {
 	if all {
 		tail.State = model.TailState{}
 	}
+	cache, keep := h.cache, !h.digested
+	name := diskcache.Name(historyDigestKind, h.home.Dir)
 	return func() tea.Msg {
 		read, err := tail.Read(fsys, model.HistoryPath)
 		if err != nil {
@@ -207,13 +239,22 @@ func (h *History) load(all bool) tea.Cmd {
 			// A home where nothing was typed yet has no history file.
 			read = model.HistoryRead{Full: true}
 		}
-		msg := HistoryRead{read: read, missing: err != nil}
-		if read.Full {
-			msg.history = model.NewHistory(model.HistoryPath, read.Entries, read.Problems)
-			msg.refs = model.PasteRefsOf(msg.history)
+		if read.Full && err == nil && (keep || read.Reset != "") {
+			saveDigest(cache, name, read)
 		}
-		return msg
+		return wholeRead(read, err != nil)
 	}
+}
+
+// wholeRead is the message of a read: with a whole one, its history and
+// paste references.
+func wholeRead(read model.HistoryRead, missing bool) HistoryRead {
+	msg := HistoryRead{read: read, missing: missing}
+	if read.Full {
+		msg.history = model.NewHistory(model.HistoryPath, read.Entries, read.Problems)
+		msg.refs = model.PasteRefsOf(msg.history)
+	}
+	return msg
 }
 
 // Loaded takes a read: a new history, or entries to append, for the
@@ -234,6 +275,22 @@ func (h *History) Loaded(msg HistoryRead, open Open, now time.Time) HistoryOut {
 	}
 	r := msg.read
 	h.held, h.missing = r.Tail.State, msg.missing
+	h.digested = true
+	if msg.digest {
+		// The Overview reads the digest; the panes wait for the whole
+		// read (at once when one of them is already shown).
+		h.hist, h.refs, h.digest = nil, model.PasteRefs{}, &r
+		if h.pastesShown && !h.read.Running() {
+			out.Cmd = tea.Batch(out.Cmd, h.Request(true))
+		}
+		return out
+	}
+	if !r.Full && h.hist == nil && h.digest != nil {
+		h.digest.Entries = append(h.digest.Entries, r.Entries...)
+		h.digest.Problems = append(h.digest.Problems, r.Problems...)
+		return out
+	}
+	h.digest = nil
 	if r.Full || h.hist == nil {
 		if msg.history == nil {
 			msg.history = model.NewHistory(model.HistoryPath, r.Entries, r.Problems)
@@ -280,6 +337,11 @@ func (h *History) ShowPastes() tea.Cmd {
 		return nil
 	}
 	h.pastesShown = true
+	if h.hist == nil && h.digest != nil {
+		// Held the digest until now: the panes' entries and references
+		// come from the whole file (whose read lists the pastes).
+		return h.Request(true)
+	}
 	if h.pastesWaiting == nil {
 		return nil
 	}
