@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -72,13 +71,13 @@ func (d heldFolder) open(name string) (r fdReader, info fs.FileInfo, ok bool) {
 	if err != nil {
 		return r, nil, false
 	}
-	var st unix.Stat_t
-	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+	var st syscall.Stat_t
+	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		unix.Close(fd)
 		return r, nil, false
 	}
 	heldFolderOpens.Add(1)
-	info = &statInfo{name: name, sys: *(*syscall.Stat_t)(unsafe.Pointer(&st))}
+	info = &statInfo{name: name, sys: st}
 	return fdReader{fd: fd, name: filepath.Join(d.dir, name)}, info, true
 }
 
