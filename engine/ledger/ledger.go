@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode"
@@ -203,7 +204,14 @@ func at(t *model.Transcript, r *model.Record, index int, read bool) Boundary {
 	}
 	before := beforeRecords(t, r)
 	after, attached := afterRecords(t, r)
-	at := newAfterText(after)
+	var at *afterText
+	if read {
+		room := afterRooms.Get().(*afterRoom)
+		defer afterRooms.Put(room)
+		at = newAfterTextIn(after, room)
+	} else {
+		at = newAfterText(after)
+	}
 	var lost []Item
 	lost = append(lost, b.rules(before, at)...)
 	uses := toolUses(before, read)
@@ -289,29 +297,59 @@ type afterText struct {
 	split     bool
 }
 
-func newAfterText(after []*model.Record) *afterText {
-	var b strings.Builder
-	b.Grow(afterTextLen(after))
+func newAfterText(after []*model.Record) *afterText { return newAfterTextIn(after, nil) }
+
+// afterRoom is the room of an after-text, kept from one boundary to the
+// next by a worker of the home's ledger (afterRooms): its text, the
+// normalised copy and the window table, which for a preserved segment
+// are megabytes, are written over instead of allocated again. An
+// after-text made in a room is used only while its boundary's ledger is
+// made: nothing it holds outlives at (the items' texts come from the
+// records).
+type afterRoom struct {
+	raw, norm []byte
+	bits      []uint64
+}
+
+// afterRooms are the rooms of the home's workers.
+var afterRooms = sync.Pool{New: func() any { return new(afterRoom) }}
+
+// newAfterTextIn is the after-text of after, made in room (nil: in
+// memory of its own).
+func newAfterTextIn(after []*model.Record, room *afterRoom) *afterText {
+	var b []byte
+	if room != nil {
+		b = slices.Grow(room.raw[:0], afterTextLen(after))
+	} else {
+		b = make([]byte, 0, afterTextLen(after))
+	}
+	b = appendAfter(b, after)
+	if room != nil {
+		room.raw = b
+	}
+	s := bytesString(b) // never written again while the after-text lives
+	if n, g, ok := normalizeGramsASCIIIn(s, room); ok {
+		return &afterText{raw: s, norm: n, grams: g}
+	}
+	return &afterText{raw: s, norm: normalize(s)}
+}
+
+// appendAfter appends the text of after to b: each earlier message's
+// text, each content block's text and input, each followed by a newline.
+func appendAfter(b []byte, after []*model.Record) []byte {
 	for _, r := range after {
 		for _, m := range r.EarlierMessages {
-			b.WriteString(m.Text)
-			b.WriteByte('\n')
+			b = append(append(b, m.Text...), '\n')
 		}
 		if r.Message == nil {
 			continue
 		}
 		for _, blk := range r.Message.Content {
-			b.WriteString(blk.Text)
-			b.WriteByte('\n')
-			b.WriteString(blk.Input)
-			b.WriteByte('\n')
+			b = append(append(b, blk.Text...), '\n')
+			b = append(append(b, blk.Input...), '\n')
 		}
 	}
-	s := b.String()
-	if n, g, ok := normalizeGramsASCII(s); ok {
-		return &afterText{raw: s, norm: n, grams: g}
-	}
-	return &afterText{raw: s, norm: normalize(s)}
+	return b
 }
 
 // afterTextLen is the length of newAfterText's text of after, so it is
