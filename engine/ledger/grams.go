@@ -34,10 +34,20 @@ const (
 func gramHash(w uint32, shift uint) uint32 { return (w * 0x9E3779B1) >> shift }
 
 // emptyGramSet is an empty table sized for a text of n bytes.
-func emptyGramSet(n int) gramSet {
+func emptyGramSet(n int) gramSet { return emptyGramSetIn(n, nil) }
+
+// emptyGramSetIn is emptyGramSet made in room's table when it has the
+// room (cleared), else in a new one.
+func emptyGramSetIn(n int, room []uint64) gramSet {
 	n = min(max(8*n, gramBitsMin), gramBitsMax)
 	logBits := bits.Len(uint(n - 1)) // table of 1<<logBits bits
-	return gramSet{bits: make([]uint64, (1<<logBits)/64), shift: uint(32 - logBits)}
+	words := (1 << logBits) / 64
+	if cap(room) < words {
+		return gramSet{bits: make([]uint64, words), shift: uint(32 - logBits)}
+	}
+	room = room[:words]
+	clear(room)
+	return gramSet{bits: room, shift: uint(32 - logBits)}
 }
 
 // newGramSet is the set of the windows of s.
@@ -98,9 +108,25 @@ func (a *afterText) holds(n string) bool {
 // The first three bytes written also set the bits of their partial
 // windows (zeros before them): extra bits, which prove nothing, so the
 // answers are the same and the loop has no test for them.
-func normalizeGramsASCII(s string) (string, gramSet, bool) {
-	g := emptyGramSet(len(s))
-	b := make([]byte, len(s))
+func normalizeGramsASCII(s string) (string, gramSet, bool) { return normalizeGramsASCIIIn(s, nil) }
+
+// normalizeGramsASCIIIn is normalizeGramsASCII writing the copy and the
+// table in room's (nil: new ones; room keeps what it wrote in, grown as
+// needed).
+func normalizeGramsASCIIIn(s string, room *afterRoom) (string, gramSet, bool) {
+	var g gramSet
+	var b []byte
+	if room != nil {
+		g = emptyGramSetIn(len(s), room.bits)
+		if cap(room.norm) < len(s) {
+			room.norm = make([]byte, len(s))
+		}
+		b = room.norm[:len(s)]
+		room.bits = g.bits[:cap(g.bits)]
+	} else {
+		g = emptyGramSet(len(s))
+		b = make([]byte, len(s))
+	}
 	n := 0
 	var w uint32 // the last four bytes written
 	gap := false // white space since the last word

@@ -107,7 +107,7 @@ func fileLedger(home fs.FS, name string, scratch *[]byte) (cachedLedger, error) 
 	if err != nil {
 		return cachedLedger{}, err
 	}
-	return cachedLedger{Boundaries: Build(t).Boundaries, Problems: t.Summary.Problems}, nil
+	return cachedLedger{Boundaries: build(t, true).Boundaries, Problems: t.Summary.Problems}, nil
 }
 
 // perFile computes one value per file, reading each on one worker per

@@ -2,7 +2,9 @@ package ledger
 
 import (
 	"encoding/json"
+	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/memscope/memscope/internal/jsonscan"
@@ -37,6 +39,13 @@ func FuzzInputMembers(f *testing.F) {
 		}
 		var js jsonscan.Scanner
 		got := inputMembers(&js, input)
+		if json.Valid([]byte(input)) && strings.TrimSpace(input) == input {
+			// A value as the model's reader keeps it (checked, no white
+			// space around): the home's walk reads the same members.
+			if read := checkedInputMembers(input); !reflect.DeepEqual(read, got) {
+				t.Fatalf("%q: members of the checked input %q, want %q", input, read, got)
+			}
+		}
 		if want == nil && len(got) == 0 {
 			return // null is a nil map for json, an empty one here: both read nothing
 		}
@@ -53,6 +62,32 @@ func FuzzInputMembers(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestHomeChecksNoInputAgain: the home's ledger reads each tool input
+// (a value of a line the model's reader checked) without checking it
+// again; Build, given any transcript, still checks them. On main every
+// input was checked twice (with the counter alone added there: 7 checks).
+func TestHomeChecksNoInputAgain(t *testing.T) {
+	dir, name := writeHome(t, false)
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"tool_use"`) {
+		t.Fatal("the session has no tool call: the test proves nothing")
+	}
+	before := inputChecks.Load()
+	if ss, _ := Home(model.DirFS(dir), dir, nil); len(ss) != 1 || ss[0].Boundaries[0].Had[KindFile] == 0 {
+		t.Fatalf("sessions = %+v", ss)
+	}
+	if n := inputChecks.Load() - before; n != 0 {
+		t.Errorf("the home's ledger checked %d tool inputs again, want 0", n)
+	}
+	Build(readTestdata(t, "rules-session.jsonl"))
+	if inputChecks.Load() == before {
+		t.Error("Build checked no input: the counter counts nothing")
+	}
 }
 
 // TestLargestFirst: the work order is by size, largest first, ties in

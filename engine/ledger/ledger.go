@@ -14,6 +14,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -166,7 +168,12 @@ type Ledger struct {
 // Build computes the ledger of every compact boundary of t (read with
 // ScanOptions), in file order. Microcompact boundaries clear tool results
 // but keep the conversation, so they have no ledger.
-func Build(t *model.Transcript) Ledger {
+func Build(t *model.Transcript) Ledger { return build(t, false) }
+
+// build is Build; read says t came from the model's transcript reader
+// (readLean), so every tool input in it is a value of a line the reader
+// checked: it is walked without checking it again (toolUses).
+func build(t *model.Transcript, read bool) Ledger {
 	l := Ledger{Path: t.Path, Boundaries: []Boundary{}}
 	i := 0
 	for _, r := range t.Boundaries() {
@@ -174,7 +181,7 @@ func Build(t *model.Transcript) Ledger {
 			continue
 		}
 		i++
-		l.Boundaries = append(l.Boundaries, At(t, r, i))
+		l.Boundaries = append(l.Boundaries, at(t, r, i, read))
 	}
 	return l
 }
@@ -185,7 +192,10 @@ func Build(t *model.Transcript) Ledger {
 // since the previous boundary plus what that one kept. After is the
 // summary (with the earlier messages it carries), the preserved segment,
 // and the attachments written after the boundary before the next turn.
-func At(t *model.Transcript, r *model.Record, index int) Boundary {
+func At(t *model.Transcript, r *model.Record, index int) Boundary { return at(t, r, index, false) }
+
+// at is At; read is build's.
+func at(t *model.Transcript, r *model.Record, index int, read bool) Boundary {
 	info := timeline.Boundary(t, r)
 	b := Boundary{Index: index, UUID: r.UUID, Line: r.Line, Time: r.Timestamp, Compaction: info.Compaction, Sidechain: r.IsSidechain,
 		PreTokens: info.PreTokens, PostTokens: info.PostTokens, Had: map[Kind]int{}, Lost: []Item{}, Memory: []MemoryFile{}}
@@ -194,10 +204,17 @@ func At(t *model.Transcript, r *model.Record, index int) Boundary {
 	}
 	before := beforeRecords(t, r)
 	after, attached := afterRecords(t, r)
-	at := newAfterText(after)
+	var at *afterText
+	if read {
+		room := afterRooms.Get().(*afterRoom)
+		defer afterRooms.Put(room)
+		at = newAfterTextIn(after, room)
+	} else {
+		at = newAfterText(after)
+	}
 	var lost []Item
 	lost = append(lost, b.rules(before, at)...)
-	uses := toolUses(before)
+	uses := toolUses(before, read)
 	lost = append(lost, b.files(uses, at)...)
 	lost = append(lost, b.commands(uses, toolResults(before), at)...)
 	lost = append(lost, b.todos(uses, at)...)
@@ -280,29 +297,59 @@ type afterText struct {
 	split     bool
 }
 
-func newAfterText(after []*model.Record) *afterText {
-	var b strings.Builder
-	b.Grow(afterTextLen(after))
+func newAfterText(after []*model.Record) *afterText { return newAfterTextIn(after, nil) }
+
+// afterRoom is the room of an after-text, kept from one boundary to the
+// next by a worker of the home's ledger (afterRooms): its text, the
+// normalised copy and the window table, which for a preserved segment
+// are megabytes, are written over instead of allocated again. An
+// after-text made in a room is used only while its boundary's ledger is
+// made: nothing it holds outlives at (the items' texts come from the
+// records).
+type afterRoom struct {
+	raw, norm []byte
+	bits      []uint64
+}
+
+// afterRooms are the rooms of the home's workers.
+var afterRooms = sync.Pool{New: func() any { return new(afterRoom) }}
+
+// newAfterTextIn is the after-text of after, made in room (nil: in
+// memory of its own).
+func newAfterTextIn(after []*model.Record, room *afterRoom) *afterText {
+	var b []byte
+	if room != nil {
+		b = slices.Grow(room.raw[:0], afterTextLen(after))
+	} else {
+		b = make([]byte, 0, afterTextLen(after))
+	}
+	b = appendAfter(b, after)
+	if room != nil {
+		room.raw = b
+	}
+	s := bytesString(b) // never written again while the after-text lives
+	if n, g, ok := normalizeGramsASCIIIn(s, room); ok {
+		return &afterText{raw: s, norm: n, grams: g}
+	}
+	return &afterText{raw: s, norm: normalize(s)}
+}
+
+// appendAfter appends the text of after to b: each earlier message's
+// text, each content block's text and input, each followed by a newline.
+func appendAfter(b []byte, after []*model.Record) []byte {
 	for _, r := range after {
 		for _, m := range r.EarlierMessages {
-			b.WriteString(m.Text)
-			b.WriteByte('\n')
+			b = append(append(b, m.Text...), '\n')
 		}
 		if r.Message == nil {
 			continue
 		}
 		for _, blk := range r.Message.Content {
-			b.WriteString(blk.Text)
-			b.WriteByte('\n')
-			b.WriteString(blk.Input)
-			b.WriteByte('\n')
+			b = append(append(b, blk.Text...), '\n')
+			b = append(append(b, blk.Input...), '\n')
 		}
 	}
-	s := b.String()
-	if n, g, ok := normalizeGramsASCII(s); ok {
-		return &afterText{raw: s, norm: n, grams: g}
-	}
-	return &afterText{raw: s, norm: normalize(s)}
+	return b
 }
 
 // afterTextLen is the length of newAfterText's text of after, so it is
@@ -514,8 +561,10 @@ type toolUse struct {
 // ledgerTools are the tools whose calls the ledger reads.
 var ledgerTools = map[string]bool{"Read": true, "Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true, "Bash": true, "TodoWrite": true}
 
-// toolUses lists the calls of ledgerTools in records, in order.
-func toolUses(rs []*model.Record) []toolUse {
+// toolUses lists the calls of ledgerTools in records, in order. read
+// says the inputs are values of lines the model's reader checked
+// (build's): their members are then walked without a second check.
+func toolUses(rs []*model.Record, read bool) []toolUse {
 	var out []toolUse
 	var js jsonscan.Scanner
 	for _, r := range rs {
@@ -526,7 +575,13 @@ func toolUses(rs []*model.Record) []toolUse {
 			if blk.Type != model.BlockToolUse || !ledgerTools[blk.Name] {
 				continue
 			}
-			out = append(out, toolUse{rec: r, name: blk.Name, input: inputMembers(&js, blk.Input), id: blk.ID})
+			var in map[string]json.RawMessage
+			if read {
+				in = checkedInputMembers(blk.Input)
+			} else {
+				in = inputMembers(&js, blk.Input)
+			}
+			out = append(out, toolUse{rec: r, name: blk.Name, input: in, id: blk.ID})
 		}
 	}
 	return out
@@ -536,17 +591,41 @@ func toolUses(rs []*model.Record) []toolUse {
 // map[string]json.RawMessage gives them (nil unless input is a valid
 // object; the last of a repeated name), read without reflection.
 func inputMembers(js *jsonscan.Scanner, input string) map[string]json.RawMessage {
+	inputChecks.Add(1)
 	in := map[string]json.RawMessage{}
-	if js.Members([]byte(input), func(key, val []byte) {
-		k := string(key)
-		if !utf8.ValidString(k) {
-			k, _ = jsonscan.Unquote([]byte(`"` + k + `"`)) // U+FFFD per bad byte, as json does
-		}
-		in[k] = val
-	}) != nil {
+	if js.Members([]byte(input), func(key, val []byte) { addMember(in, key, val) }) != nil {
 		return nil
 	}
 	return in
+}
+
+// inputChecks counts the tool inputs inputMembers checked (tests: the
+// home's ledger checks none again).
+var inputChecks atomic.Int64
+
+// checkedInputMembers is inputMembers of an input the model's reader
+// checked (a JSON value as written in a valid line, with no white space
+// around it): its members are walked without checking it again, and
+// without copying it (the values share the input's bytes, which nothing
+// writes).
+func checkedInputMembers(input string) map[string]json.RawMessage {
+	if len(input) == 0 || input[0] != '{' {
+		return nil // a value that is not an object: Members' ErrNotObject
+	}
+	in := map[string]json.RawMessage{}
+	jsonscan.EachMember(unsafe.Slice(unsafe.StringData(input), len(input)), func(key, val []byte) { addMember(in, key, val) })
+	return in
+}
+
+// addMember keeps one member of a tool input as json.Unmarshal into a
+// map[string]json.RawMessage does (a name that is not UTF-8 read with
+// U+FFFD per bad byte; the last of a repeated name).
+func addMember(in map[string]json.RawMessage, key, val []byte) {
+	k := string(key)
+	if !utf8.ValidString(k) {
+		k, _ = jsonscan.Unquote([]byte(`"` + k + `"`))
+	}
+	in[k] = val
 }
 
 // str is the input's member key as a string ("" when it is not one).

@@ -78,6 +78,10 @@ func TestLeanReadSameLedger(t *testing.T) {
 		if string(got) != string(want) {
 			t.Errorf("%s: lean ledger\n%s\nwant\n%s", f.name, got, want)
 		}
+		// The home's build: the inputs walked as values of checked lines.
+		if read, _ := json.Marshal(build(lean, true)); string(read) != string(want) {
+			t.Errorf("%s: ledger of the read transcript\n%s\nwant\n%s", f.name, read, want)
+		}
 		wantP, _ := json.Marshal(full.Summary.Problems)
 		gotP, _ := json.Marshal(lean.Summary.Problems)
 		if string(gotP) != string(wantP) {
