@@ -217,8 +217,8 @@ func TestFormat1VaultVerifiesRestoresAndSyncs(t *testing.T) {
 	if rep.BytesNew != 0 {
 		t.Errorf("a sync of the same bytes stored %d new bytes", rep.BytesNew)
 	}
-	if got, _ := os.ReadFile(filepath.Join(dir, formatFile)); string(got) != formatLine {
-		t.Errorf("VAULT after a sync says %q, want %q", got, formatLine)
+	if got, _ := os.ReadFile(filepath.Join(dir, formatFile)); string(got) != formatLine3 {
+		t.Errorf("VAULT after a sync says %q, want %q", got, formatLine3)
 	}
 	after, _ := v.loadState()
 	for rel := range sums {
@@ -240,13 +240,13 @@ func TestFormat1VaultVerifiesRestoresAndSyncs(t *testing.T) {
 	restoreAll(t, Open(dir, testroot.New(t), nil), sums)
 }
 
-// A memscope that reads formats 1 to 3 refuses another.
+// A memscope that reads formats 1 to 4 refuses another.
 func TestUnknownFormatRefused(t *testing.T) {
 	v := openVault(t, nil)
 	os.MkdirAll(v.Dir, 0o755)
-	os.WriteFile(filepath.Join(v.Dir, formatFile), []byte("memscope vault 4\n"), 0o600)
-	if err := v.Exists(); err == nil || !strings.Contains(err.Error(), "memscope vault 4") {
-		t.Errorf("a format 4 vault: %v, want refused naming it", err)
+	os.WriteFile(filepath.Join(v.Dir, formatFile), []byte("memscope vault 5\n"), 0o600)
+	if err := v.Exists(); err == nil || !strings.Contains(err.Error(), "memscope vault 5") {
+		t.Errorf("a format 5 vault: %v, want refused naming it", err)
 	}
 }
 
@@ -301,7 +301,7 @@ func upgradeFaults(t *testing.T, name string) {
 				if rep, err := v.Verify(); err != nil || !rep.OK() {
 					t.Fatalf("after the healed sync: %+v %v", rep, err)
 				}
-				if got, _ := os.ReadFile(filepath.Join(v.Dir, formatFile)); string(got) != formatLine {
+				if got, _ := os.ReadFile(filepath.Join(v.Dir, formatFile)); string(got) != formatLine3 {
 					t.Errorf("VAULT after the healed sync says %q", got)
 				}
 				if heads := strings.Join(packHeaders(t, v), ""); !strings.Contains(heads, packHeaderS2) {
@@ -341,8 +341,8 @@ func TestFormat2VaultVerifiesRestoresAndSyncs(t *testing.T) {
 	if rep.New != 1 || rep.Chunks != 1 {
 		t.Errorf("a sync of the restored files and one new file stored %d chunks for %d new files, want 1 and 1", rep.Chunks, rep.New)
 	}
-	if got, _ := os.ReadFile(filepath.Join(dir, formatFile)); string(got) != formatLine {
-		t.Errorf("VAULT after a sync says %q, want %q", got, formatLine)
+	if got, _ := os.ReadFile(filepath.Join(dir, formatFile)); string(got) != formatLine3 {
+		t.Errorf("VAULT after a sync says %q, want %q", got, formatLine3)
 	}
 	if heads := strings.Join(packHeaders(t, v), ""); strings.Count(heads, packHeaderZstd) != 2 || strings.Count(heads, packHeaderS2) != 1 {
 		t.Errorf("after the sync the packs are %q, want the two of zstd and one of s2 frames", heads)
