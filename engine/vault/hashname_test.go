@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/internal/testroot"
 )
 
@@ -104,31 +103,16 @@ func TestNewVaultNamesChunksByBLAKE3(t *testing.T) {
 // one chunk, the new file's), every chunk of the vault, old and new, is
 // named by its SHA-256, and the vault verifies and restores again.
 func TestFormat3VaultVerifiesRestoresAndSyncs(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "vault")
-	enginetest.WriteTree(t, dir, enginetest.ReadTree(t, filepath.Join("testdata", "vault3", "vault")))
-	v := Open(dir, testroot.New(t), nil)
-	vr, err := v.Verify()
-	if err != nil || !vr.OK() || vr.Versions != 12 {
-		t.Fatalf("verify of the format 3 vault: %+v %v, want OK with 12 versions", vr, err)
-	}
-	sums := fixtureSumsOf(t, "vault3")
-	home, _ := restoreAll(t, v, sums)
+	dir, v, sums, home, _ := openFixture(t, "vault3", 12)
 	if heads := strings.Join(packHeaders(t, v), ""); strings.Count(heads, packHeaderS2) != 2 {
 		t.Fatalf("the fixture's packs are %q, want two of s2 frames", heads)
 	}
-	write(t, home, "projects/"+proj+"/memory/project_new.md", "---\nname: new\ntype: project\n---\nA new fact.\n", t0)
-	rep := syncHome(t, v, home, t0.Add(24*time.Hour))
-	if rep.New != 1 || rep.Chunks != 1 {
-		t.Errorf("a sync of the restored files and one new file stored %d chunks for %d new files, want 1 and 1", rep.Chunks, rep.New)
-	}
-	if got, _ := os.ReadFile(filepath.Join(dir, formatFile)); string(got) != formatLine3 {
-		t.Errorf("VAULT after a sync says %q, want it left %q", got, formatLine3)
-	}
+	syncOneNewFile(t, v, home)
 	v = Open(dir, testroot.New(t), nil)
 	if named, other := chunkNames(t, v, hashSHA256); other != 0 || named == 0 {
 		t.Errorf("%d chunks named by their SHA-256, %d otherwise", named, other)
 	}
-	vr, err = v.Verify()
+	vr, err := v.Verify()
 	if err != nil || !vr.OK() || vr.Versions != 13 {
 		t.Fatalf("verify after a sync: %+v %v, want OK with 13 versions", vr, err)
 	}
