@@ -181,6 +181,12 @@ func codecWays() []codecWay {
 			}
 			return 0
 		}},
+		{"blake3 (reference)", func(chunks [][]byte) int64 {
+			for _, c := range chunks {
+				hashBLAKE3.sum(c)
+			}
+			return 0
+		}},
 		zstdWay("zstd fastest, each chunk (today)", 0, zstd.WithLowerEncoderMem(true)),
 		zstdWay("zstd fastest, each chunk, more mem", 0),
 		zstdWay("zstd fastest, no entropy", 0, zstd.WithLowerEncoderMem(true), zstd.WithNoEntropyCompression(true)),
@@ -211,6 +217,9 @@ func codecWays() []codecWay {
 		s2Way("s2, 1 MiB groups", 1<<20, s2.Encode),
 		s2Way("s2, 4 MiB groups", 4<<20, s2.Encode),
 		s2Way("s2 better, 4 MiB groups", 4<<20, s2.EncodeBetter),
+		s2Way("s2 snappy, 4 MiB groups", 4<<20, s2.EncodeSnappy),
+		s2Way("s2 snappy, 8 MiB groups", 8<<20, s2.EncodeSnappy),
+		s2Way("s2, 8 MiB groups", 8<<20, s2.Encode),
 		zstdWay("zstd fastest, 2 MiB groups", 2<<20, zstd.WithLowerEncoderMem(true)),
 		zstdWay("zstd fastest, 8 MiB groups", 8<<20, zstd.WithLowerEncoderMem(true)),
 		zstdWay("zstd fastest, 4 MiB groups, more mem", 4<<20),

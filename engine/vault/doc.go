@@ -8,9 +8,9 @@
 //
 // Layout of a vault folder:
 //
-//	VAULT                  format line ("memscope vault 2"; 1 is read and becomes 2 at a sync)
-//	packs/<name>.pack      a codec line, then chunks, each compressed alone (zstd; flate before), appended
-//	packs/<name>.idx       one line per chunk: hash, offset, stored and raw length
+//	VAULT                  format line ("memscope vault 4" when new; 1 and 2 are read and become 3 at a sync, 3 stays 3)
+//	packs/<name>.pack      a codec line, then frames of chunks compressed together (s2; zstd and flate chunks alone before)
+//	packs/<name>.idx       one line per chunk: its name, offset, stored and raw length (and where it starts in its frame)
 //	state/<seq>.jsonl      the records a sync changed, one JSON line per file
 //	state/folders.json     the write-once folders as the last sync left them (a cache)
 //	state.lock             taken around a sync, a restore and a prune
@@ -25,8 +25,9 @@
 // (and put back on restore), so a fork whose lines differ only by their
 // sessionId dedupes too. A file's bytes are hashed once, as chunks: a
 // version is named by its chunk list (Version.Sum), each chunk by the
-// SHA-256 of what is stored. docs/VAULT.md gives the figures behind
-// these choices.
+// hash of what is stored: BLAKE3 in a vault of format 4, SHA-256 in one
+// of format 1-3 (chunkHash). docs/VAULT.md gives the figures behind these
+// choices.
 //
 // Writes go through model.WriteFS (the one writer and its fault seam):
 // a pack and its index are written whole and synced before the state

@@ -169,6 +169,7 @@ func format2ToPrune(t *testing.T) (dir, home string, before map[string]fileState
 	relatedSessions(t, home, 12)
 	before = snapshot(t, home, ofSessionA)
 	v := openVault(t, nil)
+	useHash(t, hashSHA256)
 	old := writeCodec
 	writeCodec = codecZstd
 	syncHome(t, v, home, t0)
@@ -195,8 +196,8 @@ func TestPruneOfAFormat2VaultMakesItFormat3(t *testing.T) {
 	if err != nil || rep.PacksRewritten != 1 {
 		t.Fatalf("prune: %+v %v, want one pack rewritten", rep, err)
 	}
-	if got, _ := os.ReadFile(filepath.Join(v.Dir, formatFile)); string(got) != formatLine {
-		t.Errorf("VAULT after a prune that rewrote a pack says %q, want %q", got, formatLine)
+	if got, _ := os.ReadFile(filepath.Join(v.Dir, formatFile)); string(got) != formatLine3 {
+		t.Errorf("VAULT after a prune that rewrote a pack says %q, want %q", got, formatLine3)
 	}
 	if h := packHeaders(t, v); len(h) != 1 || h[0] != packHeaderS2 {
 		t.Errorf("after the prune the packs are %q, want one of s2 frames", h)
@@ -245,7 +246,7 @@ func TestPruneUpgradeFaultsLeaveAVaultThatVerifies(t *testing.T) {
 				if rep, err := v.Verify(); err != nil || !rep.OK() {
 					t.Fatalf("after the healed prune: %+v %v", rep, err)
 				}
-				if got, _ := os.ReadFile(filepath.Join(v.Dir, formatFile)); string(got) != formatLine {
+				if got, _ := os.ReadFile(filepath.Join(v.Dir, formatFile)); string(got) != formatLine3 {
 					t.Errorf("VAULT after the healed prune says %q", got)
 				}
 				h := filepath.Join(t.TempDir(), "home")

@@ -135,13 +135,6 @@ func TestChunkListCheckedAgainstItsSum(t *testing.T) {
 // appended between its two syncs).
 const sidC = "33333333-3333-4333-8333-333333333333"
 
-// fixtureSums reads testdata/vault1/sums.txt: the SHA-256 of each home
-// file the fixture vault was synced from.
-func fixtureSums(t *testing.T) map[string]string {
-	t.Helper()
-	return fixtureSumsOf(t, "vault1")
-}
-
 // fixtureSumsOf reads testdata/<fixture>/sums.txt.
 func fixtureSumsOf(t *testing.T, fixture string) map[string]string {
 	t.Helper()
@@ -163,6 +156,38 @@ func fixtureSumsOf(t *testing.T, fixture string) map[string]string {
 
 // restoreAll restores sessions A, B and C of the fixture into an empty
 // home and checks every file against sums.txt; it returns the home and
+// openFixture copies the fixture vault testdata/<name>/vault into the
+// test's folder, verifies it as it is (OK, with versions versions), and
+// restores sessions A, B and C from it against the fixture's sums.txt.
+func openFixture(t *testing.T, name string, versions int) (dir string, v *Vault, sums map[string]string, home string, restored []string) {
+	t.Helper()
+	dir = filepath.Join(t.TempDir(), "vault")
+	enginetest.WriteTree(t, dir, enginetest.ReadTree(t, filepath.Join("testdata", name, "vault")))
+	v = Open(dir, testroot.New(t), nil)
+	vr, err := v.Verify()
+	if err != nil || !vr.OK() || vr.Versions != versions {
+		t.Fatalf("verify of the fixture %s: %+v %v, want OK with %d versions", name, vr, err, versions)
+	}
+	sums = fixtureSumsOf(t, name)
+	home, restored = restoreAll(t, v, sums)
+	return dir, v, sums, home, restored
+}
+
+// syncOneNewFile syncs a fixture's restored home with one new memory
+// file: the restored files store nothing (their chunks are found by
+// name), the new file one chunk, and the vault is format 3 after it.
+func syncOneNewFile(t *testing.T, v *Vault, home string) {
+	t.Helper()
+	write(t, home, "projects/"+proj+"/memory/project_new.md", "---\nname: new\ntype: project\n---\nA new fact.\n", t0)
+	rep := syncHome(t, v, home, t0.Add(24*time.Hour))
+	if rep.New != 1 || rep.Chunks != 1 {
+		t.Errorf("a sync of the restored files and one new file stored %d chunks for %d new files, want 1 and 1", rep.Chunks, rep.New)
+	}
+	if got, _ := os.ReadFile(filepath.Join(v.Dir, formatFile)); string(got) != formatLine3 {
+		t.Errorf("VAULT after a sync says %q, want %q", got, formatLine3)
+	}
+}
+
 // the files restored.
 func restoreAll(t *testing.T, v *Vault, sums map[string]string) (string, []string) {
 	t.Helper()
@@ -198,15 +223,7 @@ func restoreAll(t *testing.T, v *Vault, sums map[string]string) (string, []strin
 // whose bytes did not change keep one version (compared by their chunks,
 // across the two formats), and it still verifies and restores.
 func TestFormat1VaultVerifiesRestoresAndSyncs(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "vault")
-	enginetest.WriteTree(t, dir, enginetest.ReadTree(t, filepath.Join("testdata", "vault1", "vault")))
-	v := Open(dir, testroot.New(t), nil)
-	vr, err := v.Verify()
-	if err != nil || !vr.OK() || vr.Versions != 12 {
-		t.Fatalf("verify of the format 1 vault: %+v %v, want OK with 12 versions", vr, err)
-	}
-	sums := fixtureSums(t)
-	home, restored := restoreAll(t, v, sums)
+	dir, v, sums, home, restored := openFixture(t, "vault1", 12)
 	if got, _ := os.ReadFile(filepath.Join(dir, formatFile)); string(got) != formatLine1 {
 		t.Fatalf("VAULT after a verify and restores says %q, want it left %q", got, formatLine1)
 	}
@@ -217,8 +234,8 @@ func TestFormat1VaultVerifiesRestoresAndSyncs(t *testing.T) {
 	if rep.BytesNew != 0 {
 		t.Errorf("a sync of the same bytes stored %d new bytes", rep.BytesNew)
 	}
-	if got, _ := os.ReadFile(filepath.Join(dir, formatFile)); string(got) != formatLine {
-		t.Errorf("VAULT after a sync says %q, want %q", got, formatLine)
+	if got, _ := os.ReadFile(filepath.Join(dir, formatFile)); string(got) != formatLine3 {
+		t.Errorf("VAULT after a sync says %q, want %q", got, formatLine3)
 	}
 	after, _ := v.loadState()
 	for rel := range sums {
@@ -233,20 +250,20 @@ func TestFormat1VaultVerifiesRestoresAndSyncs(t *testing.T) {
 			t.Errorf("%s: the version a sync found unchanged is %+v, want it named by its chunks now", rel, l)
 		}
 	}
-	vr, err = Open(dir, testroot.New(t), nil).Verify()
+	vr, err := Open(dir, testroot.New(t), nil).Verify()
 	if err != nil || !vr.OK() || vr.Versions != 12 {
 		t.Fatalf("verify after a sync: %+v %v, want OK with 12 versions", vr, err)
 	}
 	restoreAll(t, Open(dir, testroot.New(t), nil), sums)
 }
 
-// A memscope that reads formats 1 to 3 refuses another.
+// A memscope that reads formats 1 to 4 refuses another.
 func TestUnknownFormatRefused(t *testing.T) {
 	v := openVault(t, nil)
 	os.MkdirAll(v.Dir, 0o755)
-	os.WriteFile(filepath.Join(v.Dir, formatFile), []byte("memscope vault 4\n"), 0o600)
-	if err := v.Exists(); err == nil || !strings.Contains(err.Error(), "memscope vault 4") {
-		t.Errorf("a format 4 vault: %v, want refused naming it", err)
+	os.WriteFile(filepath.Join(v.Dir, formatFile), []byte("memscope vault 5\n"), 0o600)
+	if err := v.Exists(); err == nil || !strings.Contains(err.Error(), "memscope vault 5") {
+		t.Errorf("a format 5 vault: %v, want refused naming it", err)
 	}
 }
 
@@ -301,7 +318,7 @@ func upgradeFaults(t *testing.T, name string) {
 				if rep, err := v.Verify(); err != nil || !rep.OK() {
 					t.Fatalf("after the healed sync: %+v %v", rep, err)
 				}
-				if got, _ := os.ReadFile(filepath.Join(v.Dir, formatFile)); string(got) != formatLine {
+				if got, _ := os.ReadFile(filepath.Join(v.Dir, formatFile)); string(got) != formatLine3 {
 					t.Errorf("VAULT after the healed sync says %q", got)
 				}
 				if heads := strings.Join(packHeaders(t, v), ""); !strings.Contains(heads, packHeaderS2) {
@@ -320,15 +337,7 @@ func upgradeFaults(t *testing.T, name string) {
 // a pack of s2 frames beside the zstd ones, files whose bytes did not
 // change keep their one version, and it verifies and restores again.
 func TestFormat2VaultVerifiesRestoresAndSyncs(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "vault")
-	enginetest.WriteTree(t, dir, enginetest.ReadTree(t, filepath.Join("testdata", "vault2", "vault")))
-	v := Open(dir, testroot.New(t), nil)
-	vr, err := v.Verify()
-	if err != nil || !vr.OK() || vr.Versions != 12 {
-		t.Fatalf("verify of the format 2 vault: %+v %v, want OK with 12 versions", vr, err)
-	}
-	sums := fixtureSumsOf(t, "vault2")
-	home, _ := restoreAll(t, v, sums)
+	dir, v, sums, home, _ := openFixture(t, "vault2", 12)
 	if got, _ := os.ReadFile(filepath.Join(dir, formatFile)); string(got) != formatLine2 {
 		t.Fatalf("VAULT after a verify and restores says %q, want it left %q", got, formatLine2)
 	}
@@ -336,14 +345,7 @@ func TestFormat2VaultVerifiesRestoresAndSyncs(t *testing.T) {
 		t.Fatalf("the fixture's packs are %q, want two of zstd", heads)
 	}
 	before, _ := v.loadState()
-	write(t, home, "projects/"+proj+"/memory/project_new.md", "---\nname: new\ntype: project\n---\nA new fact.\n", t0)
-	rep := syncHome(t, v, home, t0.Add(24*time.Hour))
-	if rep.New != 1 || rep.Chunks != 1 {
-		t.Errorf("a sync of the restored files and one new file stored %d chunks for %d new files, want 1 and 1", rep.Chunks, rep.New)
-	}
-	if got, _ := os.ReadFile(filepath.Join(dir, formatFile)); string(got) != formatLine {
-		t.Errorf("VAULT after a sync says %q, want %q", got, formatLine)
-	}
+	syncOneNewFile(t, v, home)
 	if heads := strings.Join(packHeaders(t, v), ""); strings.Count(heads, packHeaderZstd) != 2 || strings.Count(heads, packHeaderS2) != 1 {
 		t.Errorf("after the sync the packs are %q, want the two of zstd and one of s2 frames", heads)
 	}
@@ -354,7 +356,7 @@ func TestFormat2VaultVerifiesRestoresAndSyncs(t *testing.T) {
 			t.Errorf("%s: versions before and after a sync of the same bytes: %+v, %+v", rel, b, a)
 		}
 	}
-	vr, err = Open(dir, testroot.New(t), nil).Verify()
+	vr, err := Open(dir, testroot.New(t), nil).Verify()
 	if err != nil || !vr.OK() || vr.Versions != 13 {
 		t.Fatalf("verify after a sync: %+v %v, want OK with 13 versions", vr, err)
 	}

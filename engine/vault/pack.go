@@ -114,7 +114,7 @@ const maxIndexLine = 1 << 10
 // is under 1 MB: 32 MiB of chunks of a few KiB at least).
 const maxIndexFile = 256 << 20
 
-// key is a chunk's SHA-256.
+// key is a chunk's name: its SHA-256 or its BLAKE3 (chunkHash).
 type key [sha256.Size]byte
 
 // keyOf parses a chunk's hex hash.
@@ -997,7 +997,7 @@ func (r *chunkReader) read(k key) ([]byte, error) {
 			return nil, fmt.Errorf("vault: pack %s at %d: chunk %s: %w", l.pack, l.off, k, err)
 		}
 	}
-	if sha256.Sum256(r.raw) != k {
+	if r.v.hash.sum(r.raw) != k {
 		return nil, fmt.Errorf("vault: pack %s at %d: chunk %s does not hash to its name (corrupt)", l.pack, l.off, k)
 	}
 	return r.raw, nil
@@ -1054,7 +1054,7 @@ func (r *chunkReader) readFramed(k key, l loc, ra io.ReaderAt) ([]byte, error) {
 		return nil, fmt.Errorf("vault: pack %s at %d: chunk %s: at %d+%d, past its frame's %d bytes", l.pack, l.off, k, l.at, l.raw, len(data))
 	}
 	out := data[l.at : l.at+l.raw]
-	if sha256.Sum256(out) != k {
+	if r.v.hash.sum(out) != k {
 		return nil, fmt.Errorf("vault: pack %s at %d: chunk %s does not hash to its name (corrupt)", l.pack, l.off, k)
 	}
 	return out, nil

@@ -344,6 +344,7 @@ func (s *syncer) syncFile(f homeFile, opened fs.File) (*Record, error) {
 	s.cut.norm.enabled = jsonl
 	s.cut.prefixAt = prefixAt
 	s.cut.store = s.store
+	s.cut.hash = s.v.hash
 	res, err := s.cut.cut(file, start, f.info.Size()-start, jsonl)
 	if err != nil {
 		if errors.Is(err, fs.ErrClosed) || isWriteErr(err) {
@@ -448,7 +449,7 @@ func (s *syncer) closedIntact(file fs.File, rec *Record) bool {
 	n := normalizer{enabled: strings.HasSuffix(rec.Path, ".jsonl")}
 	data, raw, _ := n.forward(buf)
 	k, ok := keyOf(last.H)
-	return ok && raw == last.Raw && key(sha256Sum(data)) == k
+	return ok && raw == last.Raw && s.v.hash.sum(data) == k
 }
 
 // walkHome lists the files a sync keeps: every session's transcript and

@@ -1,0 +1,8 @@
+//go:build purego
+
+package consts
+
+const (
+	HasAVX2  = false
+	HasSSE41 = false
+)
