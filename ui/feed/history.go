@@ -137,11 +137,14 @@ func (h *History) History() *model.History { return h.hist }
 // read lands, after an unreadable one, and when there is no file (the
 // reader says so itself). The entries are shared, not copied: the
 // reader only reads them, and only the fields Append never changes
-// (Append moves the up-arrow window, InUpArrow, in place).
+// (Append moves the up-arrow window, InUpArrow, in place). While the
+// feed holds the digest (Digested), the read has no entries but their
+// sums (model.HistoryRead.Sums), which are never changed once handed out.
 func (h *History) Held() *model.HistoryRead {
 	if h.hist == nil && h.digest != nil {
-		n, p := len(h.digest.Entries), len(h.digest.Problems)
-		return &model.HistoryRead{Entries: h.digest.Entries[:n:n], Problems: h.digest.Problems[:p:p], Full: true, Tail: model.TailResult{State: h.held}}
+		// The digest's sums (Sums), which Loaded replaces, never changes.
+		p := len(h.digest.Problems)
+		return &model.HistoryRead{Sums: h.digest.Sums, Problems: h.digest.Problems[:p:p], Full: true, Tail: model.TailResult{State: h.held}}
 	}
 	if h.hist == nil || h.missing {
 		return nil
@@ -286,7 +289,12 @@ func (h *History) Loaded(msg HistoryRead, open Open, now time.Time) HistoryOut {
 		return out
 	}
 	if !r.Full && h.hist == nil && h.digest != nil {
-		h.digest.Entries = append(h.digest.Entries, r.Entries...)
+		if len(r.Entries) > 0 {
+			// A reader may hold the sums Held gave: add to a copy.
+			sums := h.digest.Sums.Clone()
+			sums.Add(r.Entries)
+			h.digest.Sums = sums
+		}
 		h.digest.Problems = append(h.digest.Problems, r.Problems...)
 		return out
 	}
