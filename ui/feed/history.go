@@ -224,7 +224,9 @@ func (h *History) Changed(names map[string]bool) tea.Cmd {
 
 // load reads what was appended to history.jsonl since the last read, or
 // all of it (the first time, when asked, or when the file is no longer
-// the one read before).
+// the one read before). A whole read after the start's (the panes' first
+// after the start held the digest, ctrl+r) runs at a low priority
+// (lowPriority): the keys pressed meanwhile come first.
 func (h *History) load(all bool) tea.Cmd {
 	fsys, tail := h.home.FS, h.tail
 	h.whole = all
@@ -233,7 +235,7 @@ func (h *History) load(all bool) tea.Cmd {
 	}
 	cache, keep := h.cache, !h.digested
 	name := diskcache.Name(historyDigestKind, h.home.Dir)
-	return func() tea.Msg {
+	read := func() tea.Msg {
 		read, err := tail.Read(fsys, model.HistoryPath)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
@@ -247,6 +249,10 @@ func (h *History) load(all bool) tea.Cmd {
 		}
 		return wholeRead(read, err != nil)
 	}
+	if all && h.digested {
+		return func() tea.Msg { return lowPriority(read) }
+	}
+	return read
 }
 
 // wholeRead is the message of a read: with a whole one, its history and
