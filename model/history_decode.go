@@ -316,6 +316,22 @@ func (h *historyDecoder) paste(v, depth int, key []byte) (int, error) {
 	return end, nil
 }
 
+// kind reads a paste's type: the kinds the client writes without making
+// a string for each paste.
+func (h *historyDecoder) kind(v int) (PasteKind, int, error) {
+	text, plain, end, err := h.token(v)
+	switch {
+	case err != nil:
+		return "", 0, err
+	case plain && string(text) == string(PasteText):
+		return PasteText, end, nil
+	case plain && string(text) == string(PasteImage):
+		return PasteImage, end, nil
+	}
+	s, end, err := h.str(v)
+	return PasteKind(s), end, err
+}
+
 // pasteField reads a member of a paste object.
 func (h *historyDecoder) pasteField(key []byte, v, depth int) (end int, err error) {
 	p, d := &h.cur.paste, h.js.Bytes()
@@ -328,8 +344,8 @@ func (h *historyDecoder) pasteField(key []byte, v, depth int) (end int, err erro
 		}
 		return end, err
 	case "type":
-		s, end, err = h.str(v)
-		p.Kind = PasteKind(s)
+		p.Kind, end, err = h.kind(v)
+		return end, err
 	case "content":
 		p.Content, end, err = h.checked(v)
 		p.Inline = true

@@ -111,3 +111,29 @@ func TestHistorySumsReadAllocations(t *testing.T) {
 		t.Errorf("a summing read of 4000 lines allocated %.0f times, of 200 lines %.0f: it grows with the entries", big, small)
 	}
 }
+
+// A summing read allocates one string per paste kept by hash (its hash)
+// and nothing more per line: a paste's type is one of the client's kinds
+// without a string made for it (on the old decoder, two per paste).
+func TestHistorySumsReadPasteAllocations(t *testing.T) {
+	file := func(n int) fstest.MapFS {
+		var b []byte
+		for i := range n {
+			b = fmt.Appendf(b, `{"display":"[Pasted text #1] %d","pastedContents":{"1":{"id":1,"type":"text","contentHash":"%016x"}},"timestamp":%d,"project":"/home/me/p","sessionId":"s%d"}`+"\n", i, i, 1795340000000+int64(i), i%4)
+		}
+		return fstest.MapFS{HistoryPath: {Data: b}}
+	}
+	allocs := func(fsys fstest.MapFS) float64 {
+		return testing.AllocsPerRun(5, func() {
+			tail := HistoryTail{Sums: true}
+			if _, err := tail.Read(fsys, HistoryPath); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	small, big := allocs(file(200)), allocs(file(4000))
+	// The sums' slice of pastes grows by doubling: a few dozen more.
+	if per := (big - small) / 3800; per > 1.05 {
+		t.Errorf("a summing read allocated %.2f times per pasted line (%.0f for 4000 lines, %.0f for 200), want 1 (the hash)", per, big, small)
+	}
+}

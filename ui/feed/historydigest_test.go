@@ -235,7 +235,7 @@ func TestHistoryDigestInvalidated(t *testing.T) {
 
 // historyFile writes n history lines to dir, spread over five sessions,
 // each with a paste kept by hash when pasted.
-func historyFile(t *testing.T, dir string, n int, pasted bool) {
+func historyFile(t testing.TB, dir string, n int, pasted bool) {
 	t.Helper()
 	var b []byte
 	for i := range n {
