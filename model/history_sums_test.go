@@ -98,15 +98,7 @@ func TestHistorySumsReadAllocations(t *testing.T) {
 		}
 		return fstest.MapFS{HistoryPath: {Data: b}}
 	}
-	allocs := func(fsys fstest.MapFS) float64 {
-		return testing.AllocsPerRun(5, func() {
-			tail := HistoryTail{Sums: true}
-			if _, err := tail.Read(fsys, HistoryPath); err != nil {
-				t.Fatal(err)
-			}
-		})
-	}
-	small, big := allocs(file(200)), allocs(file(4000))
+	small, big := sumsReadAllocs(t, file(200)), sumsReadAllocs(t, file(4000))
 	if big > small+20 {
 		t.Errorf("a summing read of 4000 lines allocated %.0f times, of 200 lines %.0f: it grows with the entries", big, small)
 	}
@@ -123,17 +115,19 @@ func TestHistorySumsReadPasteAllocations(t *testing.T) {
 		}
 		return fstest.MapFS{HistoryPath: {Data: b}}
 	}
-	allocs := func(fsys fstest.MapFS) float64 {
-		return testing.AllocsPerRun(5, func() {
-			tail := HistoryTail{Sums: true}
-			if _, err := tail.Read(fsys, HistoryPath); err != nil {
-				t.Fatal(err)
-			}
-		})
-	}
-	small, big := allocs(file(200)), allocs(file(4000))
+	small, big := sumsReadAllocs(t, file(200)), sumsReadAllocs(t, file(4000))
 	// The sums' slice of pastes grows by doubling: a few dozen more.
 	if per := (big - small) / 3800; per > 1.05 {
 		t.Errorf("a summing read allocated %.2f times per pasted line (%.0f for 4000 lines, %.0f for 200), want 1 (the hash)", per, big, small)
 	}
+}
+
+// sumsReadAllocs is what a summing read of fsys's history allocates.
+func sumsReadAllocs(t *testing.T, fsys fstest.MapFS) float64 {
+	return testing.AllocsPerRun(5, func() {
+		tail := HistoryTail{Sums: true}
+		if _, err := tail.Read(fsys, HistoryPath); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
