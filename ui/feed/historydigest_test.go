@@ -302,3 +302,29 @@ func TestHistoryColdStartAllocations(t *testing.T) {
 		t.Errorf("a cold start over 2000 prompts allocated %.0f times, over 200 %.0f: it grows with the entries", big, small)
 	}
 }
+
+// Lines appended while the feed holds the digest (a cold or warm start,
+// no pane that shows history shown) are added to its sums: Held is then
+// what a whole read holds, and the sums an earlier Held gave a reader do
+// not change under it.
+func TestHistoryDigestAppendedInRun(t *testing.T) {
+	dir := t.TempDir()
+	historyFile(t, dir, 40, true)
+	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
+	h, _ := digestStart(t, dir, cache)
+	if !h.Digested() {
+		t.Fatal("the cold start holds no digest")
+	}
+	before := h.Held()
+	was := heldView(before)
+	appendHistory(t, dir, `{"display":"new session","pastedContents":{"1":{"id":1,"type":"text","contentHash":"feedfeedfeedfeed"}},"timestamp":1763640000000,"project":"/w/new","sessionId":"n"}`,
+		`{"display":"again","pastedContents":{},"timestamp":1763630000000,"project":"/w/app","sessionId":"s1"}`, `{"display":"nobody","timestamp":1763640000001}`)
+	settle(t, h, h.Changed(map[string]bool{model.HistoryPath: true}))
+	whole, _ := digestStart(t, dir, nil)
+	if got, want := heldView(h.Held()), heldView(whole.Held()); !slices.Equal(got, want) {
+		t.Errorf("after lines appended in the run the held sums differ from a whole read's:\n got %q\nwant %q", got, want)
+	}
+	if !slices.Equal(heldView(before), was) {
+		t.Error("the sums handed out before the append changed")
+	}
+}
