@@ -130,13 +130,13 @@ func (r *digestReader) uint() uint64 {
 	return v
 }
 
+// int reads what binary.AppendVarint wrote: a zig-zag uint.
 func (r *digestReader) int() int64 {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.bad = true
-		return 0
+	u := r.uint()
+	v := int64(u >> 1)
+	if u&1 != 0 {
+		v = ^v
 	}
-	r.b = r.b[n:]
 	return v
 }
 

@@ -328,3 +328,49 @@ func TestHistoryDigestAppendedInRun(t *testing.T) {
 		t.Error("the sums handed out before the append changed")
 	}
 }
+
+// The digest's packing gives back the sums it packed, times in any zone,
+// before 1970 or past what UnixNano holds and negative paste ids
+// included; a digest cut short or with counts it does not hold does not
+// decode.
+func TestHistoryDigestPacking(t *testing.T) {
+	zone := time.FixedZone("", 2*3600)
+	sums := &model.HistorySums{Entries: 7, Unattributed: 2, Inline: 3,
+		Sessions: []model.HistorySession{
+			{ID: "a", Project: "/w/app", Display: "first é", Line: 1, First: time.Unix(-5, 7).UTC(), Last: time.Unix(100, 0).UTC(), Prompts: 3},
+			{ID: "b", Project: "/w/app", Line: 4, First: time.Date(2026, 11, 20, 10, 0, 0, 0, zone), Last: time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC), Prompts: 2},
+			{ID: "c", Project: "p"},
+		},
+		Pastes: []model.HistoryPasteRef{
+			{Line: 1, ID: -3, Hash: "abc", Project: "/w/app", SessionID: "a", Time: time.Unix(-5, 7).UTC()},
+			{Line: 4, ID: 2, Hash: "abc", Project: "/w/app", SessionID: "b", Time: time.Date(2026, 11, 20, 10, 0, 0, 0, zone)},
+			{Line: 6, ID: 1 << 40, Hash: "def"},
+		}}
+	state := model.TailState{Offset: 99, Lines: 7}
+	d := packDigest(state, sums, nil)
+	got, ok := d.sums()
+	if !ok {
+		t.Fatal("the digest does not decode")
+	}
+	view := func(s *model.HistorySums) []string {
+		return heldView(&model.HistoryRead{Sums: s, Tail: model.TailResult{State: state}})
+	}
+	if g, w := view(got), view(sums); !slices.Equal(g, w) {
+		t.Errorf("unpacked:\n got %q\nwant %q", g, w)
+	}
+	cut := d
+	cut.Packed = d.Packed[:len(d.Packed)-1]
+	if _, ok := cut.sums(); ok {
+		t.Error("a digest cut short decodes")
+	}
+	more := d
+	more.Pastes++
+	if _, ok := more.sums(); ok {
+		t.Error("a digest counting a paste it does not hold decodes")
+	}
+	huge := d
+	huge.Sessions = 1 << 40
+	if _, ok := huge.sums(); ok {
+		t.Error("a digest counting 2^40 sessions decodes")
+	}
+}
