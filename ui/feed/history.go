@@ -142,7 +142,7 @@ func (h *History) History() *model.History { return h.hist }
 // sums (model.HistoryRead.Sums), which are never changed once handed out.
 func (h *History) Held() *model.HistoryRead {
 	if h.hist == nil && h.digest != nil {
-		// The digest's sums (Sums), which Loaded replaces, never changes.
+		// Loaded replaces the sums, never changes them.
 		p := len(h.digest.Problems)
 		return &model.HistoryRead{Sums: h.digest.Sums, Problems: h.digest.Problems[:p:p], Full: true, Tail: model.TailResult{State: h.held}}
 	}
@@ -235,7 +235,7 @@ func (h *History) load(all bool) tea.Cmd {
 	}
 	cache, keep := h.cache, !h.digested
 	name := diskcache.Name(historyDigestKind, h.home.Dir)
-	read := func() tea.Msg {
+	cmd := func() tea.Msg {
 		read, err := tail.Read(fsys, model.HistoryPath)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
@@ -250,9 +250,9 @@ func (h *History) load(all bool) tea.Cmd {
 		return wholeRead(read, err != nil)
 	}
 	if all && h.digested {
-		return func() tea.Msg { return lowPriority(read) }
+		return func() tea.Msg { return lowPriority(cmd) }
 	}
-	return read
+	return cmd
 }
 
 // wholeRead is the message of a read: with a whole one, its history and
