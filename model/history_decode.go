@@ -31,6 +31,13 @@ type historyDecoder struct {
 	// project, session, a paste's content) without making them
 	// (HistoryTail.Counts).
 	counts bool
+	// sums makes the display (or prompt) only for the first entry of
+	// each session, and no paste's content (HistoryTail.Sums): named are
+	// the sessions whose first entry it made one for.
+	sums  bool
+	named map[string]bool
+	// scratch holds the current line's pastes when the decoder sums.
+	scratch map[PasteID]PastedContent
 
 	topFn, pasteMapFn, pasteFn jsonscan.MemberFunc
 	pasteElemFn                jsonscan.ElemFunc
@@ -39,8 +46,12 @@ type historyDecoder struct {
 
 // historyState is what a historyDecoder learns from the current line.
 type historyState struct {
-	display, prompt               string
-	hasDisplay, hasPrompt         bool
+	display, prompt       string
+	hasDisplay, hasPrompt bool
+	// texts are the display's and the prompt's tokens when the decoder
+	// sums: as token gives them (raw when not plain), made into the
+	// entry's Display only for a session's first entry.
+	texts                         [2]summedText
 	project, projectName, session string
 	ts                            []byte
 	pastes                        map[PasteID]PastedContent
@@ -91,7 +102,40 @@ func (h *historyDecoder) line(line []byte, lineNo int) (HistoryEntry, bool) {
 		return HistoryEntry{}, false
 	}
 	e.Timestamp = t
+	if h.sums && c.session != "" && !h.named[c.session] {
+		if h.named == nil {
+			h.named = map[string]bool{}
+		}
+		h.named[c.session] = true
+		t := c.texts[0]
+		if e.Format == HistoryFormatSeed {
+			t = c.texts[1]
+		}
+		e.Display = string(t.text)
+		if !t.plain {
+			e.Display, _ = jsonscan.Unquote(t.text)
+		}
+	}
 	return e, true
+}
+
+// summedText is a display or prompt's token (historyDecoder.sums).
+type summedText struct {
+	text  []byte
+	plain bool
+}
+
+// prompt reads a display (k 0) or prompt (k 1): checked, made only when
+// the decoder neither counts nor sums (then kept as its token).
+func (h *historyDecoder) prompt(v, k int) (string, int, error) {
+	if !h.sums {
+		return h.checked(v)
+	}
+	text, plain, end, err := h.token(v)
+	if err == nil {
+		h.cur.texts[k] = summedText{text, plain}
+	}
+	return "", end, err
 }
 
 // str reads the string at v (an offset Object or Array gave), as encoding/json decodes it.
@@ -126,9 +170,9 @@ func (h *historyDecoder) token(v int) (text []byte, plain bool, end int, err err
 }
 
 // checked is str for a string a count does not read: checked as str
-// checks it, made only when the decoder does not just count.
+// checks it, made only when the decoder does not just count (nor sum).
 func (h *historyDecoder) checked(v int) (string, int, error) {
-	if !h.counts {
+	if !h.counts && !h.sums {
 		return h.str(v)
 	}
 	_, _, end, err := h.token(v)
@@ -177,11 +221,11 @@ func (h *historyDecoder) top(key []byte, v, depth int) (end int, err error) {
 	c, d := &h.cur, h.js.Bytes()
 	switch string(key) {
 	case "display":
-		c.display, end, err = h.checked(v)
+		c.display, end, err = h.prompt(v, 0)
 		c.hasDisplay = err == nil
 		return end, err
 	case "prompt":
-		c.prompt, end, err = h.checked(v)
+		c.prompt, end, err = h.prompt(v, 1)
 		c.hasPrompt = err == nil
 		return end, err
 	case "project":
@@ -257,10 +301,35 @@ func (h *historyDecoder) paste(v, depth int, key []byte) (int, error) {
 		return 0, errFallback
 	}
 	if c.pastes == nil {
-		c.pastes = make(map[PasteID]PastedContent, 1)
+		if !h.sums {
+			c.pastes = make(map[PasteID]PastedContent, 1)
+		} else {
+			// Summed at once, never kept: one map for every line.
+			if h.scratch == nil {
+				h.scratch = make(map[PasteID]PastedContent, 1)
+			}
+			clear(h.scratch)
+			c.pastes = h.scratch
+		}
 	}
 	c.pastes[p.ID] = p
 	return end, nil
+}
+
+// kind reads a paste's type: the kinds the client writes without making
+// a string for each paste.
+func (h *historyDecoder) kind(v int) (PasteKind, int, error) {
+	text, plain, end, err := h.token(v)
+	switch {
+	case err != nil:
+		return "", 0, err
+	case plain && string(text) == string(PasteText):
+		return PasteText, end, nil
+	case plain && string(text) == string(PasteImage):
+		return PasteImage, end, nil
+	}
+	s, end, err := h.str(v)
+	return PasteKind(s), end, err
 }
 
 // pasteField reads a member of a paste object.
@@ -275,8 +344,8 @@ func (h *historyDecoder) pasteField(key []byte, v, depth int) (end int, err erro
 		}
 		return end, err
 	case "type":
-		s, end, err = h.str(v)
-		p.Kind = PasteKind(s)
+		p.Kind, end, err = h.kind(v)
+		return end, err
 	case "content":
 		p.Content, end, err = h.checked(v)
 		p.Inline = true

@@ -23,6 +23,12 @@ type HistoryTail struct {
 	// reported and the same pastes referred to). For a reader that counts
 	// entries and pastes (stat).
 	Counts bool
+	// Sums folds the entries into HistoryRead.Sums instead of returning
+	// them (the Entries are empty), decoding only what the sums keep: a
+	// prompt only for a session's first entry, no paste's inline
+	// content. The same lines are entries and the same problems are
+	// reported.
+	Sums bool
 	// hd decodes lines, sharing repeated project and session strings
 	// across reads.
 	hd *historyDecoder
@@ -34,6 +40,9 @@ type HistoryRead struct {
 	// line numbers continuing the earlier reads'.
 	Entries  []HistoryEntry
 	Problems []Problem
+	// Sums, when set, stands for the entries (HistoryTail.Sums, or a
+	// reader's digest of them: then Entries is empty).
+	Sums *HistorySums
 	// Full says Entries are the whole file: the first read, or a reread
 	// after Reset. The caller replaces what it built before.
 	Full bool
@@ -68,8 +77,10 @@ func (t *HistoryTail) readFrom(fsys fs.FS, path string) (HistoryRead, error) {
 	if out.Full || t.hd == nil {
 		t.hd = newHistoryDecoder(make(map[string]string))
 	}
-	t.hd.counts = t.Counts
-	if out.Full {
+	t.hd.counts, t.hd.sums = t.Counts, t.Sums
+	if t.Sums {
+		out.Sums = &HistorySums{}
+	} else if out.Full {
 		// About 150 bytes a line: one allocation instead of a dozen, but
 		// never more than 2^17 entries ahead: a huge file of one line must
 		// not reserve gigabytes.
@@ -80,7 +91,11 @@ func (t *HistoryTail) readFrom(fsys fs.FS, path string) (HistoryRead, error) {
 	hs := historyScanner{name: path, hd: t.hd}
 	res, err := TailLines(fsys, path, t.State, func(ln Line) error {
 		if e, ok := hs.line(ln, &out.Problems); ok {
-			out.Entries = append(out.Entries, e)
+			if out.Sums != nil {
+				out.Sums.add(&e)
+			} else {
+				out.Entries = append(out.Entries, e)
+			}
 		}
 		return nil
 	})
@@ -111,7 +126,7 @@ func (t *HistoryTail) Pending(fsys fs.FS, path string) ([]HistoryEntry, []Proble
 	if t.hd == nil {
 		t.hd = newHistoryDecoder(make(map[string]string))
 	}
-	t.hd.counts = t.Counts
+	t.hd.counts, t.hd.sums = t.Counts, false
 	hs := historyScanner{name: path, hd: t.hd}
 	lr := &LineReader{r: bufio.NewReaderSize(io.NewSectionReader(readerAt(f), t.State.Offset, info.Size()-t.State.Offset), 4096), first: t.State.Offset == 0}
 	var entries []HistoryEntry

@@ -17,8 +17,14 @@
 # key (a digit changes its first line): what tmux's polling and the
 # renderer's frame interval cost any Bubble Tea app.
 #
+# KEEP=DIR keeps the app's key logs (DIR/cold, DIR/warm) and the
+# end-to-end times there; with GCTRACE=1 too, the app's GC trace
+# (GODEBUG=gctrace=1) in DIR/cold.gc and DIR/warm.gc, to line a slow key
+# up with the collections around it.
+#
 #   scripts/startup-keys.sh
 #   SECS=30 HOME_DIR=~/.claude scripts/startup-keys.sh
+#   KEEP=/tmp/keys GCTRACE=1 scripts/startup-keys.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,10 +41,13 @@ MEMSCOPE="$PWD/$CACHE/memscope"
 H=$(cd "${HOME_DIR:-$CACHE/W}" && pwd)
 [ -d "$H/projects" ] || { log "$H: no projects folder (run scripts/startup-bench.sh once to generate W)"; exit 1; }
 XDG=$(mktemp -d)
-LOGS=$(mktemp -d)
+LOGS=${KEEP:-$(mktemp -d)}
+mkdir -p "$LOGS"
+TRACE=
+[ -z "${GCTRACE:-}" ] || [ -z "${KEEP:-}" ] || TRACE="GODEBUG=gctrace=1"
 . scripts/tmux-lib.sh
 tmux_work memscope-startup-keys
-trap 'cleanup; rm -rf "$XDG" "$LOGS"' EXIT
+trap 'cleanup; rm -rf "$XDG"; [ -n "${KEEP:-}" ] || rm -rf "$LOGS"' EXIT
 tmux -S "$sock" new-session -d -s keep "sleep 36000"
 
 # run NAME [COMMAND]: one start, keys sent through SECS; the app's log in
@@ -48,7 +57,7 @@ run() {
 	local name=$1 t0 n=0 k before t1 now
 	session="keys-$name"
 	tmux -S "$sock" new-session -d -s "$session" -x 160 -y 45 \
-		"${2:-XDG_CACHE_HOME=$XDG NO_COLOR=1 MEMSCOPE_KEYLOG=$LOGS/$name exec $MEMSCOPE --home $H}"
+		"${2:-XDG_CACHE_HOME=$XDG NO_COLOR=1 $TRACE MEMSCOPE_KEYLOG=$LOGS/$name exec $MEMSCOPE --home $H${TRACE:+ 2>$LOGS/$name.gc}}"
 	: >"$LOGS/$name.e2e"
 	t0=$(date +%s%N)
 	while [ $((($(date +%s%N) - t0) / 1000000000)) -lt "$SECS" ]; do

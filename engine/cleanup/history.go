@@ -47,8 +47,14 @@ func danglingPastes(fsys fs.FS, items []Item, held *model.HistoryRead) (out []Da
 		return []DanglingPaste{}, Lost{Sessions: []LostSession{}, Pastes: []LostPaste{}}, probs, nil
 	}
 	d := newDangler(fsys, items)
-	hr.dangling, hr.lostPastes = d.entries(read.Entries, nil, nil)
-	hr.lost.add(read.Entries)
+	if read.Sums != nil {
+		// The reader's digest of the entries (model.HistorySums).
+		hr.dangling, hr.lostPastes = d.refs(read.Sums.Pastes, nil, nil)
+		hr.lost.addSums(read.Sums)
+	} else {
+		hr.dangling, hr.lostPastes = d.entries(read.Entries, nil, nil)
+		hr.lost.add(read.Entries)
+	}
 	hr.probs = read.Problems
 	out, lost, probs = hr.finish(fsys, d)
 	return out, lost, probs, hr
@@ -144,23 +150,41 @@ func (d *dangler) entries(entries []model.HistoryEntry, out []DanglingPaste, los
 	for i := range entries {
 		e := &entries[i]
 		for _, p := range e.SortedPastes() {
-			if p.Inline || p.Hash == "" || !fs.ValidPath(string(p.Hash)) || path.Base(string(p.Hash)) != string(p.Hash) {
-				continue
-			}
-			pp := path.Join(model.PasteCacheDir, string(p.Hash)+".txt")
-			it, ok := d.swept[pp]
-			switch {
-			case !ok:
-				if !d.inStore(p.Hash) {
-					lost = append(lost, LostPaste{File: model.HistoryPath, Line: e.Line, PasteID: p.ID, Hash: p.Hash,
-						Project: e.Project, SessionID: e.SessionID, Time: e.Timestamp})
-				}
-			case it.Bucket == BucketNever || d.inStore(p.Hash):
-			default:
-				out = append(out, DanglingPaste{File: model.HistoryPath, Line: e.Line, PasteID: p.ID, Hash: p.Hash, PastePath: pp,
-					Project: e.Project, SessionID: e.SessionID, Eligible: it.Eligible, DaysLeft: it.DaysLeft, Bucket: it.Bucket})
+			if !p.Inline && p.Hash != "" {
+				out, lost = d.ref(model.HistoryPasteRef{Line: e.Line, ID: p.ID, Hash: p.Hash, Project: e.Project, SessionID: e.SessionID, Time: e.Timestamp}, out, lost)
 			}
 		}
+	}
+	return out, lost
+}
+
+// refs is entries for the pastes kept by hash of a digest of the
+// entries (model.HistorySums.Pastes).
+func (d *dangler) refs(refs []model.HistoryPasteRef, out []DanglingPaste, lost []LostPaste) ([]DanglingPaste, []LostPaste) {
+	for i := range refs {
+		out, lost = d.ref(refs[i], out, lost)
+	}
+	return out, lost
+}
+
+// ref appends the paste p refers to by hash to out when it dangles, to
+// lost when it is already gone.
+func (d *dangler) ref(p model.HistoryPasteRef, out []DanglingPaste, lost []LostPaste) ([]DanglingPaste, []LostPaste) {
+	if !fs.ValidPath(string(p.Hash)) || path.Base(string(p.Hash)) != string(p.Hash) {
+		return out, lost
+	}
+	pp := path.Join(model.PasteCacheDir, string(p.Hash)+".txt")
+	it, ok := d.swept[pp]
+	switch {
+	case !ok:
+		if !d.inStore(p.Hash) {
+			lost = append(lost, LostPaste{File: model.HistoryPath, Line: p.Line, PasteID: p.ID, Hash: p.Hash,
+				Project: p.Project, SessionID: p.SessionID, Time: p.Time})
+		}
+	case it.Bucket == BucketNever || d.inStore(p.Hash):
+	default:
+		out = append(out, DanglingPaste{File: model.HistoryPath, Line: p.Line, PasteID: p.ID, Hash: p.Hash, PastePath: pp,
+			Project: p.Project, SessionID: p.SessionID, Eligible: it.Eligible, DaysLeft: it.DaysLeft, Bucket: it.Bucket})
 	}
 	return out, lost
 }
@@ -235,29 +259,37 @@ func (l *lostSessions) add(entries []model.HistoryEntry) {
 			l.unattributed++
 			continue
 		}
-		if l.have[e.SessionID] {
-			continue
-		}
-		k, ok := l.at[e.SessionID]
-		if !ok {
-			if _, err := fs.Stat(l.fsys, seedTranscript(e.SessionID)); err == nil || !fs.ValidPath(string(e.SessionID)) {
-				l.have[e.SessionID] = true
-				continue
-			}
-			k = len(l.sessions)
-			l.at[e.SessionID] = k
-			l.sessions = append(l.sessions, LostSession{SessionID: e.SessionID, Project: e.Project, First: e.Timestamp, Last: e.Timestamp,
-				FirstPrompt: firstWords(e.Display), Line: e.Line})
-		}
-		s := &l.sessions[k]
-		s.Prompts++
-		if !e.Timestamp.IsZero() && (s.First.IsZero() || e.Timestamp.Before(s.First)) {
-			s.First = e.Timestamp
-		}
-		if e.Timestamp.After(s.Last) {
-			s.Last = e.Timestamp
-		}
+		l.session(model.HistorySession{ID: e.SessionID, Project: e.Project, Display: e.Display, Line: e.Line, First: e.Timestamp, Last: e.Timestamp, Prompts: 1})
 	}
+}
+
+// addSums counts a digest of the history entries (model.HistorySums).
+func (l *lostSessions) addSums(sums *model.HistorySums) {
+	l.unattributed += sums.Unattributed
+	for i := range sums.Sessions {
+		l.session(sums.Sessions[i])
+	}
+}
+
+// session counts the entries of one session (their sum).
+func (l *lostSessions) session(e model.HistorySession) {
+	if l.have[e.ID] {
+		return
+	}
+	k, ok := l.at[e.ID]
+	if !ok {
+		if _, err := fs.Stat(l.fsys, seedTranscript(e.ID)); err == nil || !fs.ValidPath(string(e.ID)) {
+			l.have[e.ID] = true
+			return
+		}
+		k = len(l.sessions)
+		l.at[e.ID] = k
+		l.sessions = append(l.sessions, LostSession{SessionID: e.ID, Project: e.Project, First: e.First, Last: e.Last,
+			FirstPrompt: firstWords(e.Display), Line: e.Line})
+	}
+	s := &l.sessions[k]
+	model.FoldTimes(&s.First, &s.Last, e.First, e.Last)
+	s.Prompts += e.Prompts
 }
 
 // list is the lost sessions, oldest first, and the lines without a

@@ -308,6 +308,11 @@ func heldHistoryCounts(fsys fs.FS, held *model.HistoryRead) (hc historyCounts, o
 	hc.refs.Add(held.Entries)
 	hc.refs.Add(pend)
 	hc.entries = len(held.Entries) + len(pend)
+	if held.Sums != nil {
+		// The reader's digest of the entries (model.HistorySums).
+		held.Sums.Refs(&hc.refs)
+		hc.entries += held.Sums.Entries
+	}
 	hc.problems = append(append(hc.problems, held.Problems...), probs...)
 	return hc, true
 }

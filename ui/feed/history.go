@@ -137,11 +137,14 @@ func (h *History) History() *model.History { return h.hist }
 // read lands, after an unreadable one, and when there is no file (the
 // reader says so itself). The entries are shared, not copied: the
 // reader only reads them, and only the fields Append never changes
-// (Append moves the up-arrow window, InUpArrow, in place).
+// (Append moves the up-arrow window, InUpArrow, in place). While the
+// feed holds the digest (Digested), the read has no entries but their
+// sums (model.HistoryRead.Sums), which are never changed once handed out.
 func (h *History) Held() *model.HistoryRead {
 	if h.hist == nil && h.digest != nil {
-		n, p := len(h.digest.Entries), len(h.digest.Problems)
-		return &model.HistoryRead{Entries: h.digest.Entries[:n:n], Problems: h.digest.Problems[:p:p], Full: true, Tail: model.TailResult{State: h.held}}
+		// Loaded replaces the sums, never changes them.
+		p := len(h.digest.Problems)
+		return &model.HistoryRead{Sums: h.digest.Sums, Problems: h.digest.Problems[:p:p], Full: true, Tail: model.TailResult{State: h.held}}
 	}
 	if h.hist == nil || h.missing {
 		return nil
@@ -221,7 +224,9 @@ func (h *History) Changed(names map[string]bool) tea.Cmd {
 
 // load reads what was appended to history.jsonl since the last read, or
 // all of it (the first time, when asked, or when the file is no longer
-// the one read before).
+// the one read before). A whole read after the start's (the panes' first
+// after the start held the digest, ctrl+r) runs at a low priority
+// (lowPriority): the keys pressed meanwhile come first.
 func (h *History) load(all bool) tea.Cmd {
 	fsys, tail := h.home.FS, h.tail
 	h.whole = all
@@ -230,7 +235,7 @@ func (h *History) load(all bool) tea.Cmd {
 	}
 	cache, keep := h.cache, !h.digested
 	name := diskcache.Name(historyDigestKind, h.home.Dir)
-	return func() tea.Msg {
+	cmd := func() tea.Msg {
 		read, err := tail.Read(fsys, model.HistoryPath)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
@@ -244,6 +249,10 @@ func (h *History) load(all bool) tea.Cmd {
 		}
 		return wholeRead(read, err != nil)
 	}
+	if all && h.digested {
+		return func() tea.Msg { return lowPriority(cmd) }
+	}
+	return cmd
 }
 
 // wholeRead is the message of a read: with a whole one, its history and
@@ -286,7 +295,12 @@ func (h *History) Loaded(msg HistoryRead, open Open, now time.Time) HistoryOut {
 		return out
 	}
 	if !r.Full && h.hist == nil && h.digest != nil {
-		h.digest.Entries = append(h.digest.Entries, r.Entries...)
+		if len(r.Entries) > 0 {
+			// A reader may hold the sums Held gave: add to a copy.
+			sums := h.digest.Sums.Clone()
+			sums.Add(r.Entries)
+			h.digest.Sums = sums
+		}
 		h.digest.Problems = append(h.digest.Problems, r.Problems...)
 		return out
 	}
