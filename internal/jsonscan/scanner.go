@@ -494,6 +494,21 @@ func (s *Scanner) key(i int) (ks, ke int, escaped bool, v int, err error) {
 	return i, ke, escaped, v, nil
 }
 
+// memberValue is key for Value, which wants only the offset of the
+// member's value: the usual `"name":` with no white space around the
+// colon, whose name ends in the word of its first byte, is read inline
+// with no more than shortString; any other goes to key.
+func (s *Scanner) memberValue(i int) (int, error) {
+	d := s.d
+	if i < len(d) && d[i] == '"' {
+		if ke, _ := s.shortString(i); ke != 0 && ke+1 < len(d) && d[ke] == ':' && d[ke+1] > ' ' {
+			return ke + 1, nil
+		}
+	}
+	_, _, _, v, err := s.key(i)
+	return v, err
+}
+
 // Value validates the value at d[i] (no leading white space) inside depth
 // open containers and returns the offset just past it. Its containers are
 // tracked on an explicit stack, so hostile nesting cannot exhaust the
@@ -522,13 +537,20 @@ func (s *Scanner) Value(i, depth int) (int, error) {
 				break
 			}
 			if open == '{' {
-				_, _, _, v, err := s.key(i)
+				v, err := s.memberValue(i)
 				if err != nil {
 					return 0, err
 				}
 				i = v
 			}
 			continue
+		case '"':
+			// The usual string, as scalar's first test, inlined.
+			if end, _ := s.shortString(i); end != 0 && (i == 0 || d[i-1] != '\\') {
+				i = end
+				break
+			}
+			fallthrough
 		default:
 			var err error
 			if i, err = s.scalar(i); err != nil {
@@ -548,7 +570,7 @@ func (s *Scanner) Value(i, depth int) (int, error) {
 			if d[i] == ',' {
 				i = s.ws(i + 1)
 				if top == '{' {
-					_, _, _, v, err := s.key(i)
+					v, err := s.memberValue(i)
 					if err != nil {
 						return 0, err
 					}
@@ -580,9 +602,21 @@ func (s *Scanner) Object(i, depth int, member MemberFunc) (int, error) {
 		return i + 1, nil
 	}
 	for {
-		ks, ke, esc, v, err := s.key(i)
-		if err != nil {
-			return 0, err
+		// The usual `"name":` as memberValue reads it, else key.
+		var ke, v int
+		var esc bool
+		if i < len(d) && d[i] == '"' {
+			if ke, esc = s.shortString(i); ke == 0 || ke+1 >= len(d) || d[ke] != ':' || d[ke+1] <= ' ' {
+				ke = 0
+			}
+			v = ke + 1
+		}
+		ks := i
+		if ke == 0 {
+			var err error
+			if ks, ke, esc, v, err = s.key(i); err != nil {
+				return 0, err
+			}
 		}
 		key := d[ks+1 : ke-1]
 		if esc {
