@@ -216,23 +216,63 @@ func (s *Scanner) String(i int) (end int, escaped bool, err error) {
 		}
 		return j + int(p) + 1, w.esc>>sh&(m>>1) != 0, nil
 	}
-	bad, esc := w.bad>>sh, w.esc>>sh
+	if w.bad>>sh != 0 {
+		return s.stringStops(i)
+	}
+	// A long string: the words up to the one with its closing quote or
+	// a bad byte, one test each.
+	esc := w.esc >> sh
 	for k++; k < len(ws); k++ {
-		if bad != 0 {
-			return s.stringStops(i)
-		}
 		w := &ws[k]
-		if q := w.quote; q != 0 {
+		if w.quote|w.bad != 0 {
+			q := w.quote
 			p := uint(bits.TrailingZeros64(q))
 			m := uint64(2)<<p - 1
-			if w.bad&m != 0 {
-				return s.stringStops(i)
+			if q == 0 || w.bad&m != 0 {
+				break
 			}
 			return k<<6 + int(p) + 1, esc|w.esc&(m>>1) != 0, nil
 		}
-		bad, esc = bad|w.bad, esc|w.esc
+		esc |= w.esc
 	}
 	return s.stringStops(i)
+}
+
+// stringEnd is String for a caller that wants only the string's end: the
+// long string's words are read with no note of its escapes.
+func (s *Scanner) stringEnd(i int) (int, error) {
+	d, ws := s.d, s.words
+	if uint(i) < uint(len(d)) && d[i] == '"' && (i == 0 || d[i-1] != '\\') {
+		j := i + 1
+		if k := j >> 6; k < len(ws) {
+			w := &ws[k]
+			sh := uint(j & 63)
+			if w.quote>>sh == 0 && w.bad>>sh == 0 {
+				// Two words a step while neither has a quote or a bad
+				// byte, then one.
+				for k+2 < len(ws) {
+					a, b := &ws[k+1], &ws[k+2]
+					if a.quote|a.bad|b.quote|b.bad != 0 {
+						break
+					}
+					k += 2
+				}
+				for k++; k < len(ws); k++ {
+					w := &ws[k]
+					if w.quote|w.bad != 0 {
+						q := w.quote
+						p := uint(bits.TrailingZeros64(q))
+						if q == 0 || w.bad&(uint64(2)<<p-1) != 0 {
+							break
+						}
+						return k<<6 + int(p) + 1, nil
+					}
+				}
+			}
+		}
+	}
+	end, _, err := s.String(i)
+	return end, err
 }
 
 // shortString is String's usual case, small enough to be inlined where
@@ -450,8 +490,7 @@ func (s *Scanner) scalar(i int) (int, error) {
 				return end, nil
 			}
 		}
-		end, _, err := s.String(i)
-		return end, err
+		return s.stringEnd(i)
 	case c == '-' || '0' <= c && c <= '9':
 		return s.number(i)
 	case c == 't':
