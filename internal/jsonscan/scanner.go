@@ -665,6 +665,11 @@ func (s *Scanner) Object(i, depth int, member MemberFunc) (int, error) {
 		if err != nil {
 			return 0, err
 		}
+		if end < len(d) && d[end] == ',' {
+			// next's usual answer, inline.
+			i = s.ws(end + 1)
+			continue
+		}
 		var done bool
 		if i, done, err = s.next(end, '}'); done || err != nil {
 			return i, err
