@@ -150,3 +150,33 @@ func FuzzLineEqualsOld(f *testing.F) {
 	f.Add([]byte(`{"a" :1 ,"b":[1 , 2],"c":{ "d" : "e" } }`))
 	f.Fuzz(func(t *testing.T, d []byte) { checkLikeOld(t, d) })
 }
+
+// stringEnd, String without the escape note, gives String's end and
+// error at every quote of every line, long strings included, with every
+// loop.
+func TestStringEndIsString(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	lines := append(repoLines(t), trickySeeds()...)
+	lines = append(lines, hostileLines(rng, 500)...)
+	lines = append(lines, wLike(rng, 200)...)
+	for _, n := range []int{63, 64, 65, 127, 128, 129, 200, 1000} {
+		long := `{"a":"` + strings.Repeat(`x\n`, n/3) + strings.Repeat("y", n%3) + `"}`
+		lines = append(lines, []byte(long), []byte(long[:len(long)-2]), []byte(strings.Replace(long, "y", "\x01", 1)))
+	}
+	eachLoop(func(loop string) {
+		var s Scanner
+		for _, l := range lines {
+			s.Reset(l)
+			for i := range l {
+				if l[i] != '"' {
+					continue
+				}
+				end, err := s.stringEnd(i)
+				wend, _, werr := s.String(i)
+				if end != wend || fmt.Sprint(err) != fmt.Sprint(werr) {
+					t.Fatalf("%s loop, %.120q at %d: stringEnd %d %v, String %d %v", loop, l, i, end, err, wend, werr)
+				}
+			}
+		}
+	})
+}
