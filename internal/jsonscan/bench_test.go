@@ -111,3 +111,35 @@ func BenchmarkResetLines(b *testing.B) {
 		return true
 	})
 }
+
+// BenchmarkLinesByKind checks, with Scanner.Line as BenchmarkValidLines
+// does, the lines of each .jsonl file of the folder
+// $MEMSCOPE_BENCH_LINES names (scripts/jsonscan-kinds.sh writes one a
+// kind of transcript line), held in memory, a sub-benchmark a file: run
+// one under cachegrind with -benchtime 1x for its instructions.
+func BenchmarkLinesByKind(b *testing.B) {
+	dir := os.Getenv("MEMSCOPE_BENCH_LINES")
+	if dir == "" {
+		b.Skip("MEMSCOPE_BENCH_LINES names no folder of lines")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lines := bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
+		b.Run(strings.TrimSuffix(filepath.Base(f), ".jsonl"), func(b *testing.B) {
+			var s Scanner
+			skip := func(key []byte, v, depth int) (int, error) { return s.Value(v, depth) }
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				for _, l := range lines {
+					if err := s.Line(l, skip); err != nil {
+						b.Fatalf("%.80q: %v", l, err)
+					}
+				}
+			}
+		})
+	}
+}

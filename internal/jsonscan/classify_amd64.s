@@ -79,8 +79,9 @@
 // block three words at bitmap (quote, esc, bad), the escape state
 // carried in c; and whether any byte is above 0x7F. See classify.go for
 // the bitmaps; the classes of the escape checks come from two nibble
-// lookups (VPSHUFB) in t, the class bit of 'u' being 0x80. The hex
-// digits are looked at only in a block with a \u escape or the end of
+// lookups (VPSHUFB) in t, the class bit of 'u' being 0x80. The classes
+// are looked up only in a block with an escape or the end of a \u
+// escape, the hex digits only in a block with a \u escape or the end of
 // one.
 //
 // Registers: SI the block, CX the blocks left, R8 bitmap, R9 the escape
@@ -139,23 +140,6 @@ loop:
 	SHLQ      $32, R11
 	ORQ       R11, DX
 
-	// Classes: lo[x & 15] & hi[x >> 4] (VPSHUFB gives 0 for x >= 0x80).
-	VPSRLW   $4, Y0, Y2
-	VPSRLW   $4, Y1, Y3
-	VPAND    Y2, Y11, Y2
-	VPAND    Y3, Y11, Y3
-	VPSHUFB  Y2, Y13, Y2
-	VPSHUFB  Y3, Y13, Y3
-	VPSHUFB  Y0, Y12, Y4
-	VPSHUFB  Y1, Y12, Y5
-	VPAND    Y2, Y4, Y4
-	VPAND    Y3, Y5, Y5
-	MOVQ     t+40(FP), R11
-	VPAND    64(R11), Y4, Y0
-	VPAND    64(R11), Y5, Y1
-	VPCMPEQB Y0, Y7, Y0 // not a byte to escape
-	VPCMPEQB Y1, Y7, Y1
-
 	// Escaped bytes into R13.
 	TESTQ R9, R9
 	JNE   carried1
@@ -173,6 +157,30 @@ escaped1:
 	ANDQ R11, AX
 	MOVQ AX, 0(R8)
 	MOVQ R13, 8(R8)
+
+	// A block with no escaped byte and no hex digit wanted from the
+	// last one (most blocks of most lines) has no bad byte but its
+	// control bytes: its classes are not looked up.
+	MOVQ  R13, R11
+	ORQ   R10, R11
+	JEQ   store
+
+	// Classes: lo[x & 15] & hi[x >> 4] (VPSHUFB gives 0 for x >= 0x80).
+	VPSRLW   $4, Y0, Y2
+	VPSRLW   $4, Y1, Y3
+	VPAND    Y2, Y11, Y2
+	VPAND    Y3, Y11, Y3
+	VPSHUFB  Y2, Y13, Y2
+	VPSHUFB  Y3, Y13, Y3
+	VPSHUFB  Y0, Y12, Y4
+	VPSHUFB  Y1, Y12, Y5
+	VPAND    Y2, Y4, Y4
+	VPAND    Y3, Y5, Y5
+	MOVQ     t+40(FP), R11
+	VPAND    64(R11), Y4, Y0
+	VPAND    64(R11), Y5, Y1
+	VPCMPEQB Y0, Y7, Y0 // not a byte to escape
+	VPCMPEQB Y1, Y7, Y1
 
 	// bad = control | esc &^ escapable
 	VPMOVMSKB Y0, AX

@@ -216,23 +216,63 @@ func (s *Scanner) String(i int) (end int, escaped bool, err error) {
 		}
 		return j + int(p) + 1, w.esc>>sh&(m>>1) != 0, nil
 	}
-	bad, esc := w.bad>>sh, w.esc>>sh
+	if w.bad>>sh != 0 {
+		return s.stringStops(i)
+	}
+	// A long string: the words up to the one with its closing quote or
+	// a bad byte, one test each.
+	esc := w.esc >> sh
 	for k++; k < len(ws); k++ {
-		if bad != 0 {
-			return s.stringStops(i)
-		}
 		w := &ws[k]
-		if q := w.quote; q != 0 {
+		if w.quote|w.bad != 0 {
+			q := w.quote
 			p := uint(bits.TrailingZeros64(q))
 			m := uint64(2)<<p - 1
-			if w.bad&m != 0 {
-				return s.stringStops(i)
+			if q == 0 || w.bad&m != 0 {
+				break
 			}
 			return k<<6 + int(p) + 1, esc|w.esc&(m>>1) != 0, nil
 		}
-		bad, esc = bad|w.bad, esc|w.esc
+		esc |= w.esc
 	}
 	return s.stringStops(i)
+}
+
+// stringEnd is String for a caller that wants only the string's end: the
+// long string's words are read with no note of its escapes.
+func (s *Scanner) stringEnd(i int) (int, error) {
+	d, ws := s.d, s.words
+	if uint(i) < uint(len(d)) && d[i] == '"' && (i == 0 || d[i-1] != '\\') {
+		j := i + 1
+		if k := j >> 6; k < len(ws) {
+			w := &ws[k]
+			sh := uint(j & 63)
+			if w.quote>>sh == 0 && w.bad>>sh == 0 {
+				// Two words a step while neither has a quote or a bad
+				// byte, then one.
+				for k+2 < len(ws) {
+					a, b := &ws[k+1], &ws[k+2]
+					if a.quote|a.bad|b.quote|b.bad != 0 {
+						break
+					}
+					k += 2
+				}
+				for k++; k < len(ws); k++ {
+					w := &ws[k]
+					if w.quote|w.bad != 0 {
+						q := w.quote
+						p := uint(bits.TrailingZeros64(q))
+						if q == 0 || w.bad&(uint64(2)<<p-1) != 0 {
+							break
+						}
+						return k<<6 + int(p) + 1, nil
+					}
+				}
+			}
+		}
+	}
+	end, _, err := s.String(i)
+	return end, err
 }
 
 // shortString is String's usual case, small enough to be inlined where
@@ -450,8 +490,7 @@ func (s *Scanner) scalar(i int) (int, error) {
 				return end, nil
 			}
 		}
-		end, _, err := s.String(i)
-		return end, err
+		return s.stringEnd(i)
 	case c == '-' || '0' <= c && c <= '9':
 		return s.number(i)
 	case c == 't':
@@ -494,6 +533,21 @@ func (s *Scanner) key(i int) (ks, ke int, escaped bool, v int, err error) {
 	return i, ke, escaped, v, nil
 }
 
+// memberValue is key for Value, which wants only the offset of the
+// member's value: the usual `"name":` with no white space around the
+// colon, whose name ends in the word of its first byte, is read inline
+// with no more than shortString; any other goes to key.
+func (s *Scanner) memberValue(i int) (int, error) {
+	d := s.d
+	if i < len(d) && d[i] == '"' {
+		if ke, _ := s.shortString(i); ke != 0 && ke+1 < len(d) && d[ke] == ':' && d[ke+1] > ' ' {
+			return ke + 1, nil
+		}
+	}
+	_, _, _, v, err := s.key(i)
+	return v, err
+}
+
 // Value validates the value at d[i] (no leading white space) inside depth
 // open containers and returns the offset just past it. Its containers are
 // tracked on an explicit stack, so hostile nesting cannot exhaust the
@@ -522,13 +576,20 @@ func (s *Scanner) Value(i, depth int) (int, error) {
 				break
 			}
 			if open == '{' {
-				_, _, _, v, err := s.key(i)
+				v, err := s.memberValue(i)
 				if err != nil {
 					return 0, err
 				}
 				i = v
 			}
 			continue
+		case '"':
+			// The usual string, as scalar's first test, inlined.
+			if end, _ := s.shortString(i); end != 0 && (i == 0 || d[i-1] != '\\') {
+				i = end
+				break
+			}
+			fallthrough
 		default:
 			var err error
 			if i, err = s.scalar(i); err != nil {
@@ -548,7 +609,7 @@ func (s *Scanner) Value(i, depth int) (int, error) {
 			if d[i] == ',' {
 				i = s.ws(i + 1)
 				if top == '{' {
-					_, _, _, v, err := s.key(i)
+					v, err := s.memberValue(i)
 					if err != nil {
 						return 0, err
 					}
@@ -580,9 +641,21 @@ func (s *Scanner) Object(i, depth int, member MemberFunc) (int, error) {
 		return i + 1, nil
 	}
 	for {
-		ks, ke, esc, v, err := s.key(i)
-		if err != nil {
-			return 0, err
+		// The usual `"name":` as memberValue reads it, else key.
+		var ke, v int
+		var esc bool
+		if i < len(d) && d[i] == '"' {
+			if ke, esc = s.shortString(i); ke == 0 || ke+1 >= len(d) || d[ke] != ':' || d[ke+1] <= ' ' {
+				ke = 0
+			}
+			v = ke + 1
+		}
+		ks := i
+		if ke == 0 {
+			var err error
+			if ks, ke, esc, v, err = s.key(i); err != nil {
+				return 0, err
+			}
 		}
 		key := d[ks+1 : ke-1]
 		if esc {
@@ -591,6 +664,11 @@ func (s *Scanner) Object(i, depth int, member MemberFunc) (int, error) {
 		end, err := member(key, v, depth+1)
 		if err != nil {
 			return 0, err
+		}
+		if end < len(d) && d[end] == ',' {
+			// next's usual answer, inline.
+			i = s.ws(end + 1)
+			continue
 		}
 		var done bool
 		if i, done, err = s.next(end, '}'); done || err != nil {
