@@ -54,6 +54,37 @@ func danglingPastes(fsys fs.FS, items []Item, held *model.HistoryRead) (out []Da
 	return out, lost, probs, hr
 }
 
+// lostOnly is danglingPastes's Lost without the pastes: the sessions
+// history names (held, then what follows it, or the whole file when held
+// is nil) without a transcript among the items.
+func lostOnly(fsys fs.FS, items []Item, held *model.HistoryRead) (Lost, []model.Problem) {
+	lost := Lost{Sessions: []LostSession{}, Pastes: []LostPaste{}}
+	sessions := newLostSessions(fsys, items)
+	var tail model.HistoryTail
+	var read model.HistoryRead
+	var err error
+	if held != nil {
+		read, tail.State = *held, held.Tail.State
+	} else {
+		read, err = tail.Read(fsys, model.HistoryPath)
+	}
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return lost, nil
+		}
+		return lost, []model.Problem{{File: model.HistoryPath, Kind: model.ProblemUnreadable, Reason: err.Error()}}
+	}
+	sessions.add(read.Entries)
+	probs := slices.Clone(read.Problems)
+	if pend, pprobs, err := tail.Pending(fsys, model.HistoryPath); err == nil {
+		sessions.add(pend)
+		probs = append(probs, pprobs...)
+	}
+	lost.Sessions, lost.Unattributed = sessions.list()
+	lost.span()
+	return lost, probs
+}
+
 // finish adds the unterminated last line (counted as a whole read counts
 // it, never kept: it is still being written) to what the complete lines
 // gave, and sorts.
