@@ -22,28 +22,15 @@ work=$(mktemp -d)
 sock="$work/tmux.sock"
 trap 'tmux -S "$sock" kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
 tmux -S "$sock" new-session -d -s keep "sleep 36000"
-# run NAME SECS CMD...: runs CMD in a 160x45 window for SECS seconds,
-# quits it with q and waits for it to end.
-run() {
-	local name=$1 secs=$2
-	shift 2
-	tmux -S "$sock" new-session -d -s "$name" -x 160 -y 45 "$*"
-	sleep "$secs"
-	tmux -S "$sock" send-keys -t "$name" q
-	for _ in $(seq 1 120); do
-		tmux -S "$sock" has-session -t "$name" 2>/dev/null || return 0
-		sleep 1
-	done
-	tmux -S "$sock" kill-session -t "$name" 2>/dev/null || true
-}
+. scripts/tmux-lib.sh
 calls=newfstatat,openat,openat2,getdents64,close
 for b in a b; do
 	bin=$A_BIN
 	[ "$b" = b ] && bin=$B_BIN
 	mkdir -p "$work/xdg-$b"
 	env="XDG_CACHE_HOME=$work/xdg-$b NO_COLOR=1"
-	run fill "${FILL:-60}" "$env exec $bin --home $H"
-	run warm "${WINDOW:-40}" "$env strace -f -e trace=$calls -o $work/$b.trace $bin --home $H"
+	run_window fill "${FILL:-60}" "$env exec $bin --home $H"
+	run_window warm "${WINDOW:-40}" "$env strace -f -e trace=$calls -o $work/$b.trace $bin --home $H"
 done
 echo "### warm start on $H, $(date -u +%Y-%m-%dT%H:%MZ), load average $(cut -d' ' -f1-3 /proc/loadavg): file system calls (strace -f)"
 echo
