@@ -25,20 +25,7 @@ sock="$work/tmux.sock"
 trap 'tmux -S "$sock" kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
 tmux -S "$sock" new-session -d -s keep "sleep 36000"
 
-# run NAME SECS CMD...: runs CMD in a 160x45 window for SECS seconds,
-# quits it with q and waits for it to end.
-run() {
-	local name=$1 secs=$2
-	shift 2
-	tmux -S "$sock" new-session -d -s "$name" -x 160 -y 45 "$*"
-	sleep "$secs"
-	tmux -S "$sock" send-keys -t "$name" q
-	for _ in $(seq 1 120); do
-		tmux -S "$sock" has-session -t "$name" 2>/dev/null || return 0
-		sleep 1
-	done
-	tmux -S "$sock" kill-session -t "$name" 2>/dev/null || true
-}
+. scripts/tmux-lib.sh
 
 parts='overview.Compute$|overview.secretsLine$|overview.problemsLine$|overview.lostLine$|gob...Decoder..Decode$|History..load.func3$|History..loadDigest.func1$|runtime.gcBgMarkWorker$|ui.Model.View$|feed.loadProject$|leftover.Find$'
 for r in "$A" "$B"; do
@@ -47,14 +34,14 @@ for r in "$A" "$B"; do
 	git archive "$r" | tar -x -C "$d/src"
 	(cd "$d/src" && go build -o "$d/memscope" .)
 	env="XDG_CACHE_HOME=$d/xdg NO_COLOR=1"
-	run fill "${FILL:-15}" "$env exec $d/memscope --home $H"
-	run cg "${CG_SECS:-150}" "$env valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=$d/cg.out $d/memscope --home $H 2>/dev/null"
+	run_window fill "${FILL:-15}" "$env exec $d/memscope --home $H"
+	run_window cg "${CG_SECS:-150}" "$env valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=$d/cg.out $d/memscope --home $H 2>/dev/null"
 	echo "$r: $(awk '/^summary/ {printf "%.0f M instructions", $2 / 1e6}' "$d/cg.out") (load average $(cut -d' ' -f1-3 /proc/loadavg))"
 	n=${PROFILES:-0}
 	[ "$n" -gt 0 ] || continue
 	profs=()
 	for i in $(seq 1 "$n"); do
-		run prof "${WINDOW:-6}" "$env MEMSCOPE_CPUPROFILE=$d/p$i.prof exec $d/memscope --home $H"
+		run_window prof "${WINDOW:-6}" "$env MEMSCOPE_CPUPROFILE=$d/p$i.prof exec $d/memscope --home $H"
 		profs+=("$d/p$i.prof")
 	done
 	go tool pprof -top -cum "$d/memscope" "${profs[@]}" 2>/dev/null | awk -v n="$n" -v p="$parts" '

@@ -61,3 +61,20 @@ ms_until() {
   done
   fail "waited for: $2"
 }
+
+# run_window NAME SECS CMD...: runs CMD in a 160x45 window of the private
+# server ($sock), session NAME, for SECS seconds, quits it with q and
+# waits (two minutes at most) for it to end (startup-cg.sh,
+# startup-syscalls.sh).
+run_window() {
+  local name=$1 secs=$2
+  shift 2
+  tmux -S "$sock" new-session -d -s "$name" -x 160 -y 45 "$*"
+  sleep "$secs"
+  tmux -S "$sock" send-keys -t "$name" q
+  for _ in $(seq 1 120); do
+    tmux -S "$sock" has-session -t "$name" 2>/dev/null || return 0
+    sleep 1
+  done
+  tmux -S "$sock" kill-session -t "$name" 2>/dev/null || true
+}

@@ -84,11 +84,64 @@ func (m Model) render() string {
 		full := lipgloss.NewStyle().Width(max(m.bodyWidth()-2, 1)).Render(model.SanitizeForTerminal(m.lastError))
 		body = m.styles.Bold.Render("Last error (any key closes)") + "\n\n" + full
 	}
-	body = lipgloss.NewStyle().Width(m.bodyWidth()).Height(m.bodyHeight()).MaxHeight(m.bodyHeight()).MaxWidth(m.bodyWidth()).Render(body)
-	rows = append(rows, m.styles.PaneFocused.Render(body))
+	rows = append(rows, m.frame(body))
 	rows = append(rows, m.helpLine())
 	rows = append(rows, m.statusLine())
-	return lipgloss.NewStyle().MaxHeight(m.height).Render(strings.Join(rows, "\n"))
+	return m.screen(strings.Join(rows, "\n"))
+}
+
+// frameMemo is the last pane body framed (boxed to the body's size and
+// bordered) and the last screen cut to the window, each with what it was
+// made from: lipgloss measures every cell of its text at each of those
+// steps, most of a View's time, and a message that changes another pane
+// or the status line (most of a start's) leaves the body as it was. Each
+// is a function of its inputs alone, so a Model branched from another
+// may share the memo.
+type frameMemo struct {
+	body, framed   string
+	w, h           int
+	dark, noColor  bool
+	joined, screen string
+	height         int
+}
+
+// frame is the focused pane's body boxed to the body's size and framed by
+// the pane border, from the memo when the body and its size are as the
+// last time.
+func (m Model) frame(body string) string {
+	w, h := m.bodyWidth(), m.bodyHeight()
+	f := m.frames()
+	if f != nil && f.framed != "" && f.body == body && f.w == w && f.h == h && f.dark == m.styles.IsDark && f.noColor == m.styles.NoColor {
+		return f.framed
+	}
+	boxed := lipgloss.NewStyle().Width(w).Height(h).MaxHeight(h).MaxWidth(w).Render(body)
+	framed := m.styles.PaneFocused.Render(boxed)
+	if f != nil {
+		f.body, f.framed, f.w, f.h, f.dark, f.noColor = body, framed, w, h, m.styles.IsDark, m.styles.NoColor
+	}
+	return framed
+}
+
+// screen is the rows cut to the window's height, from the memo when they
+// are as the last time.
+func (m Model) screen(joined string) string {
+	f := m.frames()
+	if f != nil && f.screen != "" && f.joined == joined && f.height == m.height {
+		return f.screen
+	}
+	s := lipgloss.NewStyle().MaxHeight(m.height).Render(joined)
+	if f != nil {
+		f.joined, f.screen, f.height = joined, s, m.height
+	}
+	return s
+}
+
+// frames is the model's frame memo (nil for a Model not made by New).
+func (m Model) frames() *frameMemo {
+	if m.memo == nil {
+		return nil
+	}
+	return &m.memo.frame
 }
 
 func (m Model) statusLine() string {

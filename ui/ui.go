@@ -258,6 +258,8 @@ type viewMemo struct {
 	gen  uint64
 	view tea.View
 	ok   bool
+	// frame keeps the framing of the body and the screen (frameMemo).
+	frame frameMemo
 }
 
 // update routes a message: global keys and data messages first, then
@@ -315,7 +317,7 @@ func (m Model) View() tea.View {
 	}
 	v := m.view()
 	if m.memo != nil {
-		*m.memo = viewMemo{gen: m.gen, view: v, ok: true}
+		m.memo.gen, m.memo.view, m.memo.ok = m.gen, v, true
 	}
 	return v
 }

@@ -334,6 +334,42 @@ func BuildForecast(o Options) Forecast {
 	return f
 }
 
+// BuildSessionsForecast is BuildForecast of the transcripts alone: what
+// the Overview's Cleanup, Vault and Lost lines take of a forecast. It
+// lists projects/ and each project's folder, and nothing else of the
+// home (no session folder, memory folder, paste, backup or other swept
+// store is walked), and reads history.jsonl (o.History and what follows
+// it) only for the sessions it names without a transcript. Items are the
+// transcripts, placed as BuildForecast places them; Totals hold them
+// alone; Lost.Sessions and Lost.Unattributed are BuildForecast's;
+// Dangling, Lost.Pastes and NeverSwept are empty (not looked for), and
+// Problems are those of what was read.
+func BuildSessionsForecast(o Options) Forecast {
+	f := Forecast{Home: o.Home.Dir, Now: o.Now, HorizonDays: o.HorizonDays}
+	if f.HorizonDays <= 0 {
+		f.HorizonDays = DefaultHorizonDays
+	}
+	f.State, f.PeriodDays, f.PeriodFrom, f.Reason = retentionPeriod(o)
+	var probs []model.Problem
+	items, _ := scanProjects(o.Home.FS, &probs, []Item{}, nil, true)
+	placeItems(items, f)
+	f.Items, f.NeverSwept, f.Dangling = items, []NeverSwept{}, []DanglingPaste{}
+	f.Totals, f.Overall = retentionTotals(items)
+	var hp []model.Problem
+	f.Lost, hp = lostOnly(o.Home.FS, items, o.History)
+	f.scanProblems = probs
+	f.Problems = forecastProblems(f, o, probs, hp)
+	return f
+}
+
+// ForecastSessionsWith is ForecastHomeWith for BuildSessionsForecast.
+func ForecastSessionsWith(root fs.FS, o Options) Forecast {
+	if o.Days == nil {
+		o.Settings, o.SettingsProblems = Settings(root, o.Home)
+	}
+	return BuildSessionsForecast(o)
+}
+
 // placeItems places every item for f's period and now, and sorts them by
 // Eligible (ModTime when never), then Path.
 func placeItems(items []Item, f Forecast) {

@@ -33,17 +33,8 @@ type historyRead struct {
 // only what follows it is read.
 func danglingPastes(fsys fs.FS, items []Item, held *model.HistoryRead) (out []DanglingPaste, lost Lost, probs []model.Problem, hr *historyRead) {
 	hr = &historyRead{lost: newLostSessions(fsys, items)}
-	var read model.HistoryRead
-	var err error
-	if held != nil {
-		read, hr.tail.State = *held, held.Tail.State
-	} else {
-		read, err = hr.tail.Read(fsys, model.HistoryPath)
-	}
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			probs = append(probs, model.Problem{File: model.HistoryPath, Kind: model.ProblemUnreadable, Reason: err.Error()})
-		}
+	read, probs, ok := heldOrRead(fsys, &hr.tail, held)
+	if !ok {
 		return []DanglingPaste{}, Lost{Sessions: []LostSession{}, Pastes: []LostPaste{}}, probs, nil
 	}
 	d := newDangler(fsys, items)
@@ -58,6 +49,47 @@ func danglingPastes(fsys fs.FS, items []Item, held *model.HistoryRead) (out []Da
 	hr.probs = read.Problems
 	out, lost, probs = hr.finish(fsys, d)
 	return out, lost, probs, hr
+}
+
+// heldOrRead is history.jsonl as held (the tail set where the held read
+// stopped) or, when held is nil, read whole through tail. ok is false
+// when it could not be read; probs then says why (nothing for a missing
+// file).
+func heldOrRead(fsys fs.FS, tail *model.HistoryTail, held *model.HistoryRead) (read model.HistoryRead, probs []model.Problem, ok bool) {
+	if held != nil {
+		tail.State = held.Tail.State
+		return *held, nil, true
+	}
+	read, err := tail.Read(fsys, model.HistoryPath)
+	if err == nil {
+		return read, nil, true
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		probs = []model.Problem{{File: model.HistoryPath, Kind: model.ProblemUnreadable, Reason: err.Error()}}
+	}
+	return read, probs, false
+}
+
+// lostOnly is danglingPastes's Lost without the pastes: the sessions
+// history names (held, then what follows it, or the whole file when held
+// is nil) without a transcript among the items.
+func lostOnly(fsys fs.FS, items []Item, held *model.HistoryRead) (Lost, []model.Problem) {
+	lost := Lost{Sessions: []LostSession{}, Pastes: []LostPaste{}}
+	sessions := newLostSessions(fsys, items)
+	var tail model.HistoryTail
+	read, probs, ok := heldOrRead(fsys, &tail, held)
+	if !ok {
+		return lost, probs
+	}
+	sessions.add(read.Entries)
+	probs = slices.Clone(read.Problems)
+	if pend, pprobs, err := tail.Pending(fsys, model.HistoryPath); err == nil {
+		sessions.add(pend)
+		probs = append(probs, pprobs...)
+	}
+	lost.Sessions, lost.Unattributed = sessions.list()
+	lost.span()
+	return lost, probs
 }
 
 // finish adds the unterminated last line (counted as a whole read counts

@@ -51,27 +51,7 @@ func scanRetention(fsys fs.FS) ([]Item, []NeverSwept, []model.Problem) {
 		never = append(never, NeverSwept{Path: memscopeHomeDir, Kind: NeverSweptMemscope, Files: files, Size: size})
 	}
 
-	for _, p := range model.ReadDirFollow(fsys, "projects", &probs) {
-		if !p.Info.IsDir() {
-			continue
-		}
-		slug := p.Name
-		for _, e := range model.ReadDirFollow(fsys, p.Path, &probs) {
-			switch {
-			case e.Info.IsDir() && e.Name == memoryFolder:
-				files, size := walkFiles(fsys, e.Path, &probs, nil)
-				never = append(never, NeverSwept{Path: e.Path, Kind: NeverSweptMemory, Files: files, Size: size})
-			case e.Info.IsDir():
-				walkFiles(fsys, e.Path, &probs, func(p string, info fs.FileInfo) {
-					items = append(items, Item{Path: p, Kind: KindSessionFile, Files: 1, Size: info.Size(),
-						ModTime: info.ModTime(), Session: model.SessionID(e.Name), Project: slug})
-				})
-			case e.Info.Mode().IsRegular() && strings.HasSuffix(e.Name, ".jsonl"):
-				items = append(items, Item{Path: e.Path, Kind: KindTranscript, Files: 1, Size: e.Info.Size(),
-					ModTime: e.Info.ModTime(), Session: model.SessionID(strings.TrimSuffix(e.Name, ".jsonl")), Project: slug})
-			}
-		}
-	}
+	items, never = scanProjects(fsys, &probs, items, never, false)
 
 	for _, e := range model.ReadDirFollow(fsys, model.FileHistoryDir, &probs) {
 		if !e.Info.IsDir() {
@@ -121,6 +101,35 @@ func scanRetention(fsys fs.FS) ([]Item, []NeverSwept, []model.Problem) {
 		})
 	}
 	return items, never, probs
+}
+
+// scanProjects lists projects/: each session's transcript, and unless
+// transcriptsOnly, the files of each session folder (walked) and each
+// project's memory folder (never swept).
+func scanProjects(fsys fs.FS, probs *[]model.Problem, items []Item, never []NeverSwept, transcriptsOnly bool) ([]Item, []NeverSwept) {
+	for _, p := range model.ReadDirFollow(fsys, "projects", probs) {
+		if !p.Info.IsDir() {
+			continue
+		}
+		slug := p.Name
+		for _, e := range model.ReadDirFollow(fsys, p.Path, probs) {
+			switch {
+			case e.Info.Mode().IsRegular() && strings.HasSuffix(e.Name, ".jsonl"):
+				items = append(items, Item{Path: e.Path, Kind: KindTranscript, Files: 1, Size: e.Info.Size(),
+					ModTime: e.Info.ModTime(), Session: model.SessionID(strings.TrimSuffix(e.Name, ".jsonl")), Project: slug})
+			case transcriptsOnly:
+			case e.Info.IsDir() && e.Name == memoryFolder:
+				files, size := walkFiles(fsys, e.Path, probs, nil)
+				never = append(never, NeverSwept{Path: e.Path, Kind: NeverSweptMemory, Files: files, Size: size})
+			case e.Info.IsDir():
+				walkFiles(fsys, e.Path, probs, func(p string, info fs.FileInfo) {
+					items = append(items, Item{Path: p, Kind: KindSessionFile, Files: 1, Size: info.Size(),
+						ModTime: info.ModTime(), Session: model.SessionID(e.Name), Project: slug})
+				})
+			}
+		}
+	}
+	return items, never
 }
 
 // walkFiles visits every regular file under dir (symlinks to files

@@ -282,8 +282,10 @@ func Stat(o Options) Report {
 		}
 	}
 	r.Malformed = sessions.SortProblems(probs)
+	// Given the held read, the history entry is the one loaded (kept for
+	// a run that reads the file): nothing of it to write back.
 	same := pastesSame && kept == len(sf.Transcripts) && kept == len(cache.Transcripts) &&
-		memKept == len(next.Memory) && memKept == len(cache.Memory) && sameHistory(cache.History, next.History)
+		memKept == len(next.Memory) && memKept == len(cache.Memory) && (o.History != nil || sameHistory(cache.History, next.History))
 	if o.Cache != nil && !same {
 		// A cache that cannot be written costs the next run its speed,
 		// never its answer.

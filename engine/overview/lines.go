@@ -241,13 +241,18 @@ func secretsLine(s *Source) Line {
 	return l
 }
 
-// forecast is `memscope cleanup --forecast --within N`: the cleanup
-// forecast for s, walked once per Source (the lines computing it may run
-// at once), from s.History when the caller holds history.jsonl. A caller
-// that changes it gets its own Items.
+// forecast is what the lines take of `memscope cleanup --forecast
+// --within N` (its transcripts, totals and lost sessions: the same
+// counts): the cleanup forecast of the transcripts for s, listed once
+// per Source (the lines computing it may run at once), from s.History
+// when the caller holds history.jsonl. A caller that changes it gets its
+// own Items.
 func forecast(s *Source) cleanup.Forecast {
 	s.fcOnce.Do(func() {
-		s.fc = cleanup.ForecastHomeWith(s.Env.Root, cleanup.Options{Home: s.Env.Home, HorizonDays: s.horizon(), Now: s.Env.Now, History: s.History})
+		// The lines take the transcripts and the lost sessions: the
+		// home's other stores are not walked, nor history's pastes
+		// looked up (cleanup.BuildSessionsForecast).
+		s.fc = cleanup.ForecastSessionsWith(s.Env.Root, cleanup.Options{Home: s.Env.Home, HorizonDays: s.horizon(), Now: s.Env.Now, History: s.History})
 	})
 	return s.fc
 }

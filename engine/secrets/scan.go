@@ -179,6 +179,7 @@ func scanUnits(o Options, units []unit, idx []int, hist *lazyHistory, held *hold
 	order := make([]int, len(idx))
 	for i := range order {
 		order[i] = i
+		units[idx[i]].sized()
 	}
 	sort.SliceStable(order, func(a, b int) bool { return units[idx[order[a]]].size > units[idx[order[b]]].size })
 	workers := o.Workers
@@ -440,6 +441,19 @@ func (w *worker) scanFile(r io.Reader, u unit, res *fileResult, emit func(*Findi
 	} else {
 		w.scanWhole(r, u, res, emit)
 	}
+}
+
+// sized sets u's size from its listing's entry (unit.ent), once: what
+// the scan orders and reads by. An entry whose Info fails is left at 0
+// (the scan's open says why).
+func (u *unit) sized() {
+	if u.ent == nil {
+		return
+	}
+	if info, err := u.ent.Info(); err == nil {
+		u.size = info.Size()
+	}
+	u.ent = nil
 }
 
 // byLine says whether u is scanned line by line (JSONL, or too big to

@@ -96,9 +96,13 @@ type unit struct {
 	file    string
 	outside bool
 	// inHome says fsys is the home's (the file is named in it).
-	inHome  bool
-	format  fileFormat
+	inHome bool
+	format fileFormat
+	// size is the file's size when listed; ent, when set, is the
+	// listing's entry instead, whose Info gives size when the unit is
+	// scanned (sized): a unit a cache answers for is never lstat'ed.
 	size    int64
+	ent     fs.DirEntry
 	modTime time.Time
 	session model.SessionID
 	agent   string
@@ -159,36 +163,36 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 			session: model.SessionID(t.SessionID), project: projectName(pathOf, t.ProjectSlug)})
 	}
 	add(unit{store: StoreHistory, name: model.HistoryPath})
-	walk(h.FS, model.PasteCacheDir, 1, &probs, func(name string, info fs.FileInfo) {
-		add(unit{store: StorePaste, name: name, size: info.Size(), modTime: info.ModTime()})
+	walk(h.FS, model.PasteCacheDir, 1, &probs, func(name string, e fs.DirEntry) {
+		add(unit{store: StorePaste, name: name, ent: e})
 	})
-	walk(h.FS, model.PasteStoreDir, 1, &probs, func(name string, info fs.FileInfo) {
-		add(unit{store: StorePaste, name: name, size: info.Size(), modTime: info.ModTime()})
+	walk(h.FS, model.PasteStoreDir, 1, &probs, func(name string, e fs.DirEntry) {
+		add(unit{store: StorePaste, name: name, ent: e})
 	})
-	walk(h.FS, filehist.RestoreJournalDir, 2, &probs, func(name string, info fs.FileInfo) {
+	walk(h.FS, filehist.RestoreJournalDir, 2, &probs, func(name string, e fs.DirEntry) {
 		sid := model.SessionID(path.Base(path.Dir(name)))
 		if path.Base(name) != path.Base(filehist.RestoreJournal(sid)) || o.Project != "" && !sessions[sid] {
 			return
 		}
-		add(unit{store: StoreUndoCopy, name: name, size: info.Size(), modTime: info.ModTime(), session: sid})
+		add(unit{store: StoreUndoCopy, name: name, ent: e, session: sid})
 	})
-	walk(h.FS, "file-history", 2, &probs, func(name string, info fs.FileInfo) {
+	walk(h.FS, "file-history", 2, &probs, func(name string, e fs.DirEntry) {
 		sid := model.SessionID(strings.Split(name, "/")[1])
 		if o.Project != "" && !sessions[sid] {
 			return
 		}
-		add(unit{store: StoreFileHistory, name: name, size: info.Size(), modTime: info.ModTime(), session: sid})
+		add(unit{store: StoreFileHistory, name: name, ent: e, session: sid})
 	})
 	for _, pr := range projects {
 		if !wantSlug(pr.Slug) {
 			continue
 		}
-		walk(h.FS, pr.Dir+"/memory", 4, &probs, func(name string, info fs.FileInfo) {
+		walk(h.FS, pr.Dir+"/memory", 4, &probs, func(name string, e fs.DirEntry) {
 			rel := strings.TrimPrefix(name, pr.Dir+"/memory/")
 			st := StoreMemory
 			switch {
 			case rel == journal.Path:
-				add(unit{store: StoreUndoCopy, name: name, size: info.Size(), modTime: info.ModTime(), project: projectName(pathOf, pr.Slug)})
+				add(unit{store: StoreUndoCopy, name: name, ent: e, project: projectName(pathOf, pr.Slug)})
 				return
 			case strings.HasPrefix(rel, ".trash/"):
 				st = StoreMemoryTrash
@@ -197,7 +201,7 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 			case !strings.HasSuffix(name, ".md"):
 				return
 			}
-			add(unit{store: st, name: name, size: info.Size(), modTime: info.ModTime(), project: projectName(pathOf, pr.Slug)})
+			add(unit{store: st, name: name, ent: e, project: projectName(pathOf, pr.Slug)})
 		})
 	}
 	// The other memory stores (model.HomeMemoryStores, the one list):
@@ -231,9 +235,9 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 			if walkedHome(rel) {
 				continue
 			}
-			walk(h.FS, rel, 4, &probs, func(name string, info fs.FileInfo) {
+			walk(h.FS, rel, 4, &probs, func(name string, e fs.DirEntry) {
 				if strings.HasSuffix(name, ".md") {
-					add(unit{store: StoreMemory, name: name, size: info.Size(), modTime: info.ModTime(), project: project})
+					add(unit{store: StoreMemory, name: name, ent: e, project: project})
 				}
 			})
 			continue
@@ -241,17 +245,17 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 		if o.Root == nil {
 			continue
 		}
-		walk(o.Root, model.RootName(st.Dir), 4, &probs, func(name string, info fs.FileInfo) {
+		walk(o.Root, model.RootName(st.Dir), 4, &probs, func(name string, e fs.DirEntry) {
 			if strings.HasSuffix(name, ".md") {
 				outside = append(outside, unit{store: StoreMemory, fsys: o.Root, name: name, file: "/" + name, outside: true, format: formatOf(StoreMemory, name),
-					size: info.Size(), modTime: info.ModTime(), project: project})
+					ent: e, project: project})
 			}
 		})
 	}
 	if o.Project == "" {
-		walk(h.FS, "memory", 4, &probs, func(name string, info fs.FileInfo) {
+		walk(h.FS, "memory", 4, &probs, func(name string, e fs.DirEntry) {
 			if strings.HasSuffix(name, ".md") {
-				add(unit{store: StoreMemory, name: name, size: info.Size(), modTime: info.ModTime()})
+				add(unit{store: StoreMemory, name: name, ent: e})
 			}
 		})
 		for _, name := range []string{"sessionMemory.md"} {
@@ -262,9 +266,9 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 		if info, ok := regular(h.FS, "CLAUDE.md", &probs); ok {
 			add(unit{store: StoreClaudeMd, name: "CLAUDE.md", size: info.Size(), modTime: info.ModTime()})
 		}
-		walk(h.FS, "rules", 6, &probs, func(name string, info fs.FileInfo) {
+		walk(h.FS, "rules", 6, &probs, func(name string, e fs.DirEntry) {
 			if strings.HasSuffix(name, ".md") {
-				add(unit{store: StoreClaudeMd, name: name, size: info.Size(), modTime: info.ModTime()})
+				add(unit{store: StoreClaudeMd, name: name, ent: e})
 			}
 		})
 		for _, name := range []string{"settings.json", "settings.local.json", ".claude.json"} {
@@ -272,12 +276,12 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 				add(unit{store: StoreSettings, name: name, size: info.Size(), modTime: info.ModTime()})
 			}
 		}
-		walk(h.FS, "backups", 1, &probs, func(name string, info fs.FileInfo) {
-			add(unit{store: StoreSettings, name: name, size: info.Size(), modTime: info.ModTime()})
+		walk(h.FS, "backups", 1, &probs, func(name string, e fs.DirEntry) {
+			add(unit{store: StoreSettings, name: name, ent: e})
 		})
 		for _, dir := range []string{"shell-snapshots", "plans", "todos", "debug"} {
-			walk(h.FS, dir, 2, &probs, func(name string, info fs.FileInfo) {
-				add(unit{store: StoreOther, name: name, size: info.Size(), modTime: info.ModTime()})
+			walk(h.FS, dir, 2, &probs, func(name string, e fs.DirEntry) {
+				add(unit{store: StoreOther, name: name, ent: e})
 			})
 		}
 	}
@@ -345,7 +349,7 @@ func outsideUnits(o Options, projects []model.Project, wantSlug func(string) boo
 		for _, n := range []string{"CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"} {
 			add(StoreClaudeMd, path.Join(pr.Path, n))
 		}
-		walk(o.Root, model.RootName(path.Join(pr.Path, ".claude", "rules")), 6, probs, func(name string, _ fs.FileInfo) {
+		walk(o.Root, model.RootName(path.Join(pr.Path, ".claude", "rules")), 6, probs, func(name string, _ fs.DirEntry) {
 			if strings.HasSuffix(name, ".md") {
 				add(StoreClaudeMd, "/"+name)
 			}
@@ -394,7 +398,7 @@ func regular(fsys fs.FS, name string, probs *[]model.Problem) (fs.FileInfo, bool
 // walk calls fn with every regular file under dir, at most depth levels
 // down, in name order. Symbolic links are not followed (a walk stays in
 // the home), special files are skipped, and unreadable folders reported.
-func walk(fsys fs.FS, dir string, depth int, probs *[]model.Problem, fn func(name string, info fs.FileInfo)) {
+func walk(fsys fs.FS, dir string, depth int, probs *[]model.Problem, fn func(name string, e fs.DirEntry)) {
 	ents, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrInvalid) {
@@ -411,12 +415,11 @@ func walk(fsys fs.FS, dir string, depth int, probs *[]model.Problem, fn func(nam
 				walk(fsys, name, depth-1, probs, fn)
 			}
 		case e.Type().IsRegular():
-			info, err := e.Info()
-			if err != nil {
-				*probs = append(*probs, model.Problem{File: name, Kind: model.ProblemUnreadable, Reason: err.Error()})
-				continue
-			}
-			fn(name, info)
+			// Not lstat'ed here: a unit's size is asked of the entry
+			// only when it is scanned (unit.sized), so a start whose
+			// cache answers for the paste cache and file-history asks
+			// nothing of their files.
+			fn(name, e)
 		}
 	}
 }
