@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"runtime/debug"
+	"runtime/metrics"
+	"time"
+)
+
+// The collector of the terminal app's run (runTerminalApp). The app holds
+// the home and follows it for hours: with the collector's default the
+// heap may double between cycles, and the RSS grows by a third beside a
+// writing session (scripts/live-bench.sh on W: +14 to +25 %, 4.1 % of a
+// core); at appGCPercent it stays near its size after load (+1.5 %,
+// 3.8 % of a core). But its start-up allocates some 500 MB on W around a
+// live heap of about 85 MB: at appGCPercent that is some 30 cycles, each
+// marking the whole live heap (0.5 CPU-s of a 2.9 CPU-s cold start,
+// docs/PERFORMANCE.md "i28g"). So while the start-up work runs the heap
+// may grow by startHeadroom over the live heap (a fixed amount of RSS,
+// however big the home) instead of by half of it, and once the app's
+// allocations have quieted the target is appGCPercent.
+const (
+	// appGCPercent is the collector's target once the start-up is over.
+	appGCPercent = 50
+	// startHeadroom is how far the heap may grow over the live heap
+	// between cycles during the start-up: the target is the percent
+	// that makes it so, never under appGCPercent nor over
+	// startMaxPercent (a small live heap).
+	startHeadroom   = 192 << 20
+	startMaxPercent = 800
+	// startStep is how often the start-up phase reads the heap.
+	startStep = 250 * time.Millisecond
+	// The start-up is over when the app allocated less than quietBytes
+	// over quietSteps steps in a row, or after startMaxSteps steps
+	// (an app busy from its start, beside a writing session).
+	quietBytes    = 1 << 20
+	quietSteps    = 4
+	startMaxSteps = 240
+)
+
+// heapStats is what the start-up phase reads of the heap: the live heap
+// (marked by the last cycle) and the bytes allocated since the process
+// started.
+type heapStats struct {
+	live, allocs uint64
+}
+
+// gcPhase is the start-up phase's seams: tests give their own.
+type gcPhase struct {
+	// setPercent sets the collector's target (debug.SetGCPercent).
+	setPercent func(int) int
+	// read reads the heap.
+	read func() heapStats
+	// ticks delivers a time every startStep; stop stops it.
+	ticks func() (<-chan time.Time, func())
+}
+
+// osGCPhase is the real runtime's.
+var osGCPhase = gcPhase{
+	setPercent: debug.SetGCPercent,
+	read:       readHeap,
+	ticks: func() (<-chan time.Time, func()) {
+		t := time.NewTicker(startStep)
+		return t.C, t.Stop
+	},
+}
+
+// heapSamples names the runtime metrics readHeap reads.
+var heapSamples = [2]string{"/gc/heap/live:bytes", "/gc/heap/allocs:bytes"}
+
+// readHeap reads the runtime's heap metrics.
+func readHeap() heapStats {
+	s := []metrics.Sample{{Name: heapSamples[0]}, {Name: heapSamples[1]}}
+	metrics.Read(s)
+	var h heapStats
+	if s[0].Value.Kind() == metrics.KindUint64 {
+		h.live = s[0].Value.Uint64()
+	}
+	if s[1].Value.Kind() == metrics.KindUint64 {
+		h.allocs = s[1].Value.Uint64()
+	}
+	return h
+}
+
+// startPercent is the start-up target for a live heap of live bytes.
+func startPercent(live uint64) int {
+	if live == 0 {
+		return startMaxPercent
+	}
+	p := uint64(startHeadroom) * 100 / live
+	return int(max(appGCPercent, min(startMaxPercent, p)))
+}
+
+// appGC sets the collector for the terminal app's run unless the
+// environment sets GOGC: the start-up target now, and appGCPercent once
+// the start-up is over (on its own goroutine). stop ends the phase
+// early, with appGCPercent set; it returns once the phase is over.
+func (e *env) appGC() (stop func()) {
+	if e.getenv("GOGC") != "" {
+		return func() {}
+	}
+	g := e.gc
+	if g == nil {
+		g = &osGCPhase
+	}
+	return g.run()
+}
+
+// run starts the phase (see appGC).
+func (g *gcPhase) run() (stop func()) {
+	h := g.read()
+	g.setPercent(startPercent(h.live))
+	ticks, stopTicks := g.ticks()
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		defer stopTicks()
+		defer g.setPercent(appGCPercent)
+		last, quiet := h.allocs, 0
+		for range startMaxSteps {
+			select {
+			case <-quit:
+				return
+			case <-ticks:
+			}
+			h := g.read()
+			if h.allocs-last < quietBytes {
+				quiet++
+			} else {
+				quiet = 0
+			}
+			last = h.allocs
+			if quiet >= quietSteps {
+				return
+			}
+			g.setPercent(startPercent(h.live))
+		}
+	}()
+	return func() {
+		select {
+		case <-quit:
+		default:
+			close(quit)
+		}
+		<-done
+	}
+}
