@@ -52,6 +52,9 @@ type gcPhase struct {
 	read func() heapStats
 	// ticks delivers a time every startStep; stop stops it.
 	ticks func() (<-chan time.Time, func())
+	// free collects and returns the free heap to the system
+	// (debug.FreeOSMemory).
+	free func()
 }
 
 // osGCPhase is the real runtime's.
@@ -62,6 +65,7 @@ var osGCPhase = gcPhase{
 		t := time.NewTicker(startStep)
 		return t.C, t.Stop
 	},
+	free: debug.FreeOSMemory,
 }
 
 // heapSamples names the runtime metrics readHeap reads.
@@ -105,6 +109,33 @@ func (e *env) appGC() (stop func()) {
 	return g.run()
 }
 
+// phase runs the start-up phase until the allocations quiet or for its
+// longest (true), or until quit is closed (false), and leaves the target
+// at appGCPercent; allocs is what the process allocated at its start.
+func (g *gcPhase) phase(ticks <-chan time.Time, quit <-chan struct{}, allocs uint64) (ended bool) {
+	defer g.setPercent(appGCPercent)
+	last, quiet := allocs, 0
+	for range startMaxSteps {
+		select {
+		case <-quit:
+			return false
+		case <-ticks:
+		}
+		h := g.read()
+		if h.allocs-last < quietBytes {
+			quiet++
+		} else {
+			quiet = 0
+		}
+		last = h.allocs
+		if quiet >= quietSteps {
+			return true
+		}
+		g.setPercent(startPercent(h.live))
+	}
+	return true
+}
+
 // run starts the phase (see appGC).
 func (g *gcPhase) run() (stop func()) {
 	h := g.read()
@@ -114,25 +145,13 @@ func (g *gcPhase) run() (stop func()) {
 	go func() {
 		defer close(done)
 		defer stopTicks()
-		defer g.setPercent(appGCPercent)
-		last, quiet := h.allocs, 0
-		for range startMaxSteps {
-			select {
-			case <-quit:
-				return
-			case <-ticks:
-			}
-			h := g.read()
-			if h.allocs-last < quietBytes {
-				quiet++
-			} else {
-				quiet = 0
-			}
-			last = h.allocs
-			if quiet >= quietSteps {
-				return
-			}
-			g.setPercent(startPercent(h.live))
+		if g.phase(ticks, quit, h.allocs) {
+			// The start-up's garbage goes now, and with it its pages:
+			// the runtime returns free pages to the system down to the
+			// last cycle's goal, the start-up's, and the idle app may
+			// allocate too little to start another cycle for minutes
+			// (scripts/startup-gc.sh WARM=1: 228 MB at idle against 128).
+			g.free()
 		}
 	}()
 	return func() {

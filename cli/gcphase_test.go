@@ -12,6 +12,8 @@ type fakePhase struct {
 	set     chan int
 	tick    chan time.Time
 	stopped chan struct{}
+	// freed counts the calls of free (read after stopped is closed).
+	freed int
 }
 
 func newFakePhase(heaps ...heapStats) (*fakePhase, *gcPhase) {
@@ -24,6 +26,7 @@ func newFakePhase(heaps ...heapStats) (*fakePhase, *gcPhase) {
 			return h
 		},
 		ticks: func() (<-chan time.Time, func()) { return f.tick, func() { close(f.stopped) } },
+		free:  func() { f.freed++ },
 	}
 }
 
@@ -75,6 +78,9 @@ func TestAppGCStartPhase(t *testing.T) {
 		t.Fatalf("after %d quiet steps target = %d, want %d", quietSteps, p, appGCPercent)
 	}
 	<-f.stopped
+	if f.freed != 1 {
+		t.Fatalf("the start-up's garbage freed %d times, want once", f.freed)
+	}
 	stop() // returns: the phase is over
 	select {
 	case p := <-f.set:
@@ -96,6 +102,9 @@ func TestAppGCStartPhaseStop(t *testing.T) {
 		t.Fatalf("target after stop = %d, want %d", p, appGCPercent)
 	}
 	<-f.stopped
+	if f.freed != 0 {
+		t.Fatalf("freed %d times on quitting, want none", f.freed)
+	}
 }
 
 // TestAppGCStartPhaseEnds: an app busy from its start ends the phase
@@ -120,6 +129,9 @@ func TestAppGCStartPhaseEnds(t *testing.T) {
 		t.Fatalf("after %d busy steps target = %d, want %d", startMaxSteps, p, appGCPercent)
 	}
 	<-f.stopped
+	if f.freed != 1 {
+		t.Fatalf("the start-up's garbage freed %d times, want once", f.freed)
+	}
 }
 
 // TestAppGCEnvGOGC: GOGC in the environment is the user's: no phase.

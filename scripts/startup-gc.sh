@@ -9,7 +9,8 @@
 # (each cycle's heap at its start less the live heap after the one
 # before). Prints each run and the medians. Cycles and MB allocated do
 # not depend on the machine's load; CPU-seconds do, read them side by
-# side.
+# side. WARM=1 measures warm starts instead: each build's cache folder
+# is filled by one start first (not measured) and kept.
 #
 #   A_BIN=/tmp/main-memscope B_BIN=.cache/bench/memscope HOME_DIR=.cache/bench/W scripts/startup-gc.sh
 #   RUNS=3 (each)
@@ -29,8 +30,10 @@ ROWS="$work/rows"
 
 # cold NAME BIN: one cold start; appends "NAME cpu hwm-MB rss-MB cycles alloc-MB load" to ROWS.
 cold() {
-	local name=$1 bin=$2 pid c prev=0 xdg="$work/xdg" trace="$work/trace"
-	rm -rf "$xdg" "$trace" && mkdir "$xdg"
+	local name=$1 bin=$2 pid c prev=0 xdg="$work/xdg-$1" trace="$work/trace"
+	rm -f "$trace"
+	[ -n "${WARM:-}" ] || rm -rf "$xdg"
+	mkdir -p "$xdg"
 	session="gc-$name"
 	tmux -S "$sock" new-session -d -s "$session" -x 160 -y 45 "XDG_CACHE_HOME=$xdg NO_COLOR=1 GODEBUG=gctrace=1 exec $bin --home $H 2>$trace"
 	pid=$(tmux -S "$sock" list-panes -t "$session" -F '#{pane_pid}')
@@ -49,6 +52,10 @@ cold() {
 	tmux -S "$sock" kill-session -t "$session" 2>/dev/null || true
 }
 
+if [ -n "${WARM:-}" ]; then
+	cold a "$A_BIN" && cold b "$B_BIN"
+	: >"$ROWS"
+fi
 for _ in $(seq 1 "$RUNS"); do
 	cold a "$A_BIN"
 	cold b "$B_BIN"
@@ -56,7 +63,9 @@ done
 # median BUILD COLUMN
 median() { awk -v n="$1" -v c="$2" '$1 == n {print $c}' "$ROWS" | sort -n | awk '{v[NR] = $1} END {print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
 runs() { awk -v n="$1" -v c="$2" '$1 == n {printf "%s%s", s, $c; s = ", "}' "$ROWS"; }
-echo "### cold starts' collector on $(basename "$H"), $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs"
+kind=cold
+[ -z "${WARM:-}" ] || kind=warm
+echo "### $kind starts' collector on $(basename "$H"), $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs"
 echo
 echo "| build | CPU-s until idle | median | peak RSS MB | median | RSS at idle MB | GC cycles | MB allocated | load average |"
 echo "|---|---|---:|---|---:|---|---|---|---|"
