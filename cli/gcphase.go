@@ -30,10 +30,13 @@ const (
 	// startStep is how often the start-up phase reads the heap.
 	startStep = 250 * time.Millisecond
 	// The start-up is over when the app allocated less than quietBytes
-	// over quietSteps steps in a row, or after startMaxSteps steps
-	// (an app busy from its start, beside a writing session).
-	quietBytes    = 1 << 20
-	quietSteps    = 4
+	// over the last quietSteps steps (2 s: an idle app's work comes in
+	// bursts, its Live pane's every second), or after startMaxSteps
+	// steps (an app busy from its start, beside a writing session). A
+	// start-up allocates ten times that much a second even on a machine
+	// whose load is 14 on 2 cores.
+	quietBytes    = 8 << 20
+	quietSteps    = 8
 	startMaxSteps = 240
 )
 
@@ -114,21 +117,22 @@ func (e *env) appGC() (stop func()) {
 // at appGCPercent; allocs is what the process allocated at its start.
 func (g *gcPhase) phase(ticks <-chan time.Time, quit <-chan struct{}, allocs uint64) (ended bool) {
 	defer g.setPercent(appGCPercent)
-	last, quiet := allocs, 0
-	for range startMaxSteps {
+	// ago[i%quietSteps] is what was allocated quietSteps steps before
+	// step i (at the start, before the first quietSteps).
+	var ago [quietSteps]uint64
+	for i := range ago {
+		ago[i] = allocs
+	}
+	for i := range startMaxSteps {
 		select {
 		case <-quit:
 			return false
 		case <-ticks:
 		}
 		h := g.read()
-		if h.allocs-last < quietBytes {
-			quiet++
-		} else {
-			quiet = 0
-		}
-		last = h.allocs
-		if quiet >= quietSteps {
+		before := ago[i%quietSteps]
+		ago[i%quietSteps] = h.allocs
+		if i >= quietSteps-1 && h.allocs-before < quietBytes {
 			return true
 		}
 		g.setPercent(startPercent(h.live))
@@ -150,7 +154,8 @@ func (g *gcPhase) run() (stop func()) {
 			// the runtime returns free pages to the system down to the
 			// last cycle's goal, the start-up's, and the idle app may
 			// allocate too little to start another cycle for minutes
-			// (scripts/startup-gc.sh WARM=1: 228 MB at idle against 128).
+			// (GC=1 WARM=1 scripts/startup-cold-ab.sh: 228 MB at idle
+			// against 128).
 			g.free()
 		}
 	}()

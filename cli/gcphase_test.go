@@ -44,20 +44,19 @@ const mib = 1 << 20
 // at appGCPercent once the allocations quiet, its ticker stopped. On the
 // code before the phase the app set appGCPercent at once.
 func TestAppGCStartPhase(t *testing.T) {
-	f, g := newFakePhase(
-		heapStats{live: 0, allocs: 0},
-		heapStats{live: 96 * mib, allocs: 300 * mib},
-		heapStats{live: 512 * mib, allocs: 600 * mib},
-		// Two quiet steps, a loud one, then four quiet: the start-up is
-		// over.
-		heapStats{live: 100 * mib, allocs: 600*mib + quietBytes - 1},
-		heapStats{live: 100 * mib, allocs: 600*mib + quietBytes},
-		heapStats{live: 100 * mib, allocs: 600*mib + 2*quietBytes + 10},
-		heapStats{live: 100 * mib, allocs: 600*mib + 2*quietBytes + 20},
-		heapStats{live: 100 * mib, allocs: 600*mib + 2*quietBytes + 30},
-		heapStats{live: 100 * mib, allocs: 600*mib + 2*quietBytes + 40},
-		heapStats{live: 100 * mib, allocs: 600*mib + 2*quietBytes + 50},
-	)
+	heaps := []heapStats{
+		{live: 0, allocs: 0},
+		{live: 96 * mib, allocs: 300 * mib},
+		{live: 512 * mib, allocs: 600 * mib},
+	}
+	// Then a step of quietBytes, and quiet ones after it: the window
+	// holding it is not quiet, the first without it is.
+	at := uint64(600*mib + quietBytes)
+	heaps = append(heaps, heapStats{live: 100 * mib, allocs: at})
+	for i := range quietSteps {
+		heaps = append(heaps, heapStats{live: 100 * mib, allocs: at + uint64(i+1)*100})
+	}
+	f, g := newFakePhase(heaps...)
 	stop := g.run()
 	if p := <-f.set; p != startMaxPercent {
 		t.Fatalf("target at start with no live heap = %d, want %d", p, startMaxPercent)
@@ -68,10 +67,9 @@ func TestAppGCStartPhase(t *testing.T) {
 	if p := f.step(t); p != appGCPercent {
 		t.Fatalf("target with 512 MiB live = %d, want %d (never under)", p, appGCPercent)
 	}
-	// The loud step resets the quiet count.
-	for i := range quietSteps + 2 {
+	for i := range quietSteps {
 		if p := f.step(t); p != 192 {
-			t.Fatalf("quiet step %d: target = %d, want 192", i+1, p)
+			t.Fatalf("step %d after the start's allocations: target = %d, want 192 (the window holds %d bytes)", i+1, p, quietBytes)
 		}
 	}
 	if p := f.step(t); p != appGCPercent {
