@@ -64,6 +64,9 @@ type env struct {
 	demoHome func(now time.Time) (demo.Layout, func(), error)
 	// app opens the terminal app (Config.App); nil in a binary without it.
 	app App
+	// gc is the terminal app's start-up collector phase (appGC); nil is
+	// the runtime's.
+	gc *gcPhase
 	// cfg is the settings file once read (settings); shared by the
 	// copies of env a run makes.
 	cfg *settingsState

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/memscope/memscope/config"
@@ -53,14 +52,9 @@ func runTerminalApp(e *env, args []string) error {
 	if proj == "" {
 		proj = o.defaultProject(e)
 	}
-	if e.getenv("GOGC") == "" {
-		// The app holds the home and follows it for hours: with the
-		// collector's default the heap may double between cycles, and the
-		// RSS grows by a third beside a writing session (scripts/
-		// live-bench.sh on W: +14 to +25 %, 4.1 % of a core); at 50 it
-		// stays near its size after load (+1.5 %, 3.8 % of a core).
-		debug.SetGCPercent(50)
-	}
+	// A lax collector while the start-up work runs, then appGCPercent
+	// (gcphase.go).
+	defer e.appGC()()
 	if e.app == nil {
 		return errors.New("this binary has no terminal app: run memscope")
 	}

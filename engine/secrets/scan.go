@@ -330,6 +330,8 @@ type worker struct {
 	// scrub's plan checks the span there, holding no copy of the file.
 	at       []byte
 	atOffset int64
+	// whole is readWhole's buffer.
+	whole []byte
 	// pasteSums is Options.PasteSums (nil: no paste is hashed).
 	pasteSums func(model.PasteVerdict)
 }
@@ -529,7 +531,7 @@ func (w *worker) scanLine(u unit, res *fileResult, l model.Line, bom int, emit f
 // scanWhole reads a text or JSON file whole: a secret may span lines
 // (key blocks), and a JSON file's strings have paths.
 func (w *worker) scanWhole(r io.Reader, u unit, res *fileResult, emit func(*Finding)) {
-	data, err := io.ReadAll(io.LimitReader(r, maxTextBytes+1))
+	data, err := w.readWhole(r, u.size)
 	if err != nil {
 		res.problems = append(res.problems, model.Problem{File: u.file, Kind: model.ProblemUnreadable, Reason: err.Error()})
 		return
@@ -566,6 +568,38 @@ func (w *worker) scanWhole(r io.Reader, u unit, res *fileResult, emit func(*Find
 		s.Start, s.End = s.Start-ls, s.End-ls
 		f := newFinding(u, s, data[ls:ls+le], line, int64(ls), "")
 		emit(&f)
+	}
+}
+
+// readWhole reads r to its end, at most maxTextBytes+1 bytes, into the
+// worker's buffer (valid until the next call), sized for a file of size
+// bytes that may have grown a little since it was listed: as
+// io.ReadAll(io.LimitReader(r, maxTextBytes+1)) without its doublings,
+// and one buffer for all the files a worker reads whole.
+func (w *worker) readWhole(r io.Reader, size int64) ([]byte, error) {
+	if want := int(min(max(size, 0), maxTextBytes)) + bytes.MinRead; cap(w.whole) < want {
+		w.whole = make([]byte, 0, want)
+	}
+	buf := w.whole[:0]
+	limit := maxTextBytes + 1
+	for {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, min(cap(buf), limit-len(buf)))
+		}
+		n, err := r.Read(buf[len(buf):min(cap(buf), limit)])
+		buf = buf[:len(buf)+n]
+		if len(buf) == limit {
+			w.whole = buf
+			return buf, nil
+		}
+		if err == io.EOF {
+			w.whole = buf
+			return buf, nil
+		}
+		if err != nil {
+			w.whole = buf
+			return buf, err
+		}
 	}
 }
 
