@@ -42,15 +42,21 @@ type listedHold struct {
 	closed   bool
 }
 
-// heldFolderCap bounds the folders a listed home holds (a home of W has
-// some 650): past it, names are resolved from the home's descriptor.
-var heldFolderCap = func() int {
-	var lim unix.Rlimit
-	if unix.Getrlimit(unix.RLIMIT_NOFILE, &lim) != nil {
-		return 64
-	}
-	return int(min(1024, lim.Cur/8))
-}()
+// heldFolderCap bounds the folders the listed homes of the process
+// hold between them (a home of W has some 650; a listed home lives until
+// the collector finds it unused, so a few may overlap): an eighth of the
+// descriptors the process may open, at most 1024. Past it, names are
+// resolved from the home's descriptor. heldFolders counts them.
+var (
+	heldFolderCap = func() int64 {
+		var lim unix.Rlimit
+		if unix.Getrlimit(unix.RLIMIT_NOFILE, &lim) != nil {
+			return 64
+		}
+		return int64(min(1024, lim.Cur/8))
+	}()
+	heldFolders atomic.Int64
+)
 
 // listedOpens counts the files and folders a listed home opened by
 // name from a folder it holds (the tests').
@@ -89,8 +95,8 @@ func (h *listedHold) folder(dir string) (int, bool) {
 	}
 	h.mu.Lock()
 	fd, known := h.folders[dir]
-	full := len(h.folders) >= heldFolderCap
 	h.mu.Unlock()
+	full := heldFolders.Load() >= heldFolderCap
 	if known {
 		return fd, fd >= 0
 	}
@@ -117,6 +123,9 @@ func (h *listedHold) folder(dir string) (int, bool) {
 		return had, known && had >= 0
 	}
 	h.folders[dir] = fd
+	if fd >= 0 {
+		heldFolders.Add(1)
+	}
 	return fd, fd >= 0
 }
 
@@ -128,6 +137,7 @@ func (h *listedHold) close() {
 	for _, fd := range h.folders {
 		if fd >= 0 {
 			unix.Close(fd)
+			heldFolders.Add(-1)
 		}
 	}
 	h.folders = nil

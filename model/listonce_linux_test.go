@@ -309,3 +309,30 @@ func openFDs(t *testing.T) int {
 	}
 	return len(ents) - 1 // the listing's own
 }
+
+// The listed homes of the process hold at most heldFolderCap folders
+// between them: past it (here none may be held) a name is resolved from
+// the home's descriptor, with the same answers.
+func TestListedHomesHoldAtMostTheCap(t *testing.T) {
+	home := listedHome(t)
+	was := heldFolderCap
+	defer func() { heldFolderCap = was }()
+	heldFolderCap = 0
+	l := ListOnce(HomeFS(home)).(*listedFS)
+	for _, op := range []string{"ReadDir", "OpenRegular", "Stat", "ReadFile"} {
+		for _, name := range listedNames {
+			if got, want := answer(t, l, op, name), answer(t, HomeFS(home), op, name); got != want {
+				t.Errorf("%s %s past the cap: listed home says\n%s\nthe home says\n%s", op, name, got, want)
+			}
+		}
+	}
+	if l.held != nil {
+		l.held.mu.Lock()
+		for dir, fd := range l.held.folders {
+			if fd >= 0 {
+				t.Errorf("%s held past the cap", dir)
+			}
+		}
+		l.held.mu.Unlock()
+	}
+}
