@@ -170,7 +170,7 @@ func (h *listedHold) open(name string, dirOK bool) (f fs.File, ok bool, err erro
 	if d, held := h.folder(dir); held {
 		if r, info, ok := (heldFolder{fd: d, dir: filepath.Join(h.dir, filepath.FromSlash(dir))}).open(base); ok {
 			listedOpens.Add(1)
-			return &heldFile{fdReader: r, info: info.(*statInfo)}, true, nil
+			return newHeldFile(r, info.(*statInfo)), true, nil
 		}
 	}
 	root, held := h.rootFD()
@@ -277,21 +277,59 @@ func (e *heldDirEntry) Info() (fs.FileInfo, error) {
 
 // heldFile is a regular file a listed home opened by its bare name from
 // its held folder: read with read(2) and pread(2), no *os.File around
-// it. info is the fstat of its open (OpenedInfo).
+// it. info is the fstat of its open (OpenedInfo). Like an *os.File, a
+// file its reader drops without closing is closed by a cleanup (done
+// says Close closed it, so the cleanup does not close a number reused).
 type heldFile struct {
 	fdReader
 	info *statInfo
+	done *atomic.Bool
+}
+
+func newHeldFile(r fdReader, info *statInfo) *heldFile {
+	f := &heldFile{fdReader: r, info: info, done: new(atomic.Bool)}
+	runtime.AddCleanup(f, func(c heldCleanup) {
+		if !c.done.Load() {
+			unix.Close(c.fd)
+		}
+	}, heldCleanup{fd: r.fd, done: f.done})
+	return f
+}
+
+// heldCleanup is what a heldFile's cleanup needs of it.
+type heldCleanup struct {
+	fd   int
+	done *atomic.Bool
+}
+
+// Close closes the file once.
+func (f *heldFile) Close() error {
+	if f.done.Swap(true) {
+		return &fs.PathError{Op: "close", Path: f.name, Err: fs.ErrClosed}
+	}
+	err := f.fdReader.Close()
+	runtime.KeepAlive(f)
+	return err
 }
 
 func (f *heldFile) Stat() (fs.FileInfo, error) {
 	info := &statInfo{name: f.info.name}
-	if err := syscall.Fstat(f.fd, &info.sys); err != nil {
+	err := syscall.Fstat(f.fd, &info.sys)
+	runtime.KeepAlive(f)
+	if err != nil {
 		return nil, &fs.PathError{Op: "stat", Path: f.name, Err: err}
 	}
 	return info, nil
 }
 
+func (f *heldFile) Read(p []byte) (int, error) {
+	n, err := f.fdReader.Read(p)
+	runtime.KeepAlive(f)
+	return n, err
+}
+
 func (f *heldFile) ReadAt(p []byte, off int64) (int, error) {
+	defer runtime.KeepAlive(f)
 	if off < 0 {
 		return 0, &fs.PathError{Op: "readat", Path: f.name, Err: errors.New("negative offset")}
 	}
@@ -313,6 +351,7 @@ func (f *heldFile) ReadAt(p []byte, off int64) (int, error) {
 
 func (f *heldFile) Seek(offset int64, whence int) (int64, error) {
 	off, err := unix.Seek(f.fd, offset, whence)
+	runtime.KeepAlive(f)
 	if err != nil {
 		return 0, &fs.PathError{Op: "seek", Path: f.name, Err: err}
 	}

@@ -13,6 +13,8 @@ import (
 	"reflect"
 	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // listedHome is a home with transcripts in a session folder, pastes,
@@ -275,39 +277,41 @@ func TestListedHomeFileReadsAt(t *testing.T) {
 func TestListedHomeClosesItsFolders(t *testing.T) {
 	eachKernel(t, func(t *testing.T, byName bool) {
 		home := listedHome(t)
-		before := openFDs(t)
 		l := ListOnce(HomeFS(home)).(*listedFS)
 		for _, name := range []string{"projects/-p/s1.jsonl", "paste-cache/a.txt", "projects/-p/memory/note.md"} {
 			if _, err := fs.ReadFile(l, name); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if held := openFDs(t) - before; byName && held != 4 || !byName && held != 0 {
-			t.Errorf("%d descriptors held, want the home and 3 folders (or none without openat2)", held)
+		var held []int
+		if l.held != nil {
+			l.held.mu.Lock()
+			held = append(held, l.held.root)
+			for _, fd := range l.held.folders {
+				held = append(held, fd)
+			}
+			l.held.mu.Unlock()
+		}
+		if byName && len(held) != 4 || !byName && len(held) != 0 {
+			t.Fatalf("%d descriptors held, want the home and 3 folders (or none without openat2)", len(held))
+		}
+		for _, fd := range held {
+			if _, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err != nil {
+				t.Errorf("descriptor %d held but not open: %v", fd, err)
+			}
 		}
 		if l.held != nil {
 			l.held.close()
 		}
-		if n := openFDs(t); n != before {
-			t.Errorf("%d descriptors open after the close, %d before", n, before)
+		for _, fd := range held {
+			if _, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); !errors.Is(err, unix.EBADF) {
+				t.Errorf("descriptor %d still open after the close", fd)
+			}
 		}
 		if b, err := fs.ReadFile(l, "paste-cache/a.txt"); string(b) != "alpha" || err != nil {
 			t.Errorf("read after the close: %q %v", b, err)
 		}
-		if n := openFDs(t); n != before {
-			t.Errorf("%d descriptors open after a read past the close, %d before", n, before)
-		}
 	})
-}
-
-// openFDs is how many descriptors the process has open.
-func openFDs(t *testing.T) int {
-	t.Helper()
-	ents, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return len(ents) - 1 // the listing's own
 }
 
 // The listed homes of the process hold at most heldFolderCap folders
@@ -335,4 +339,30 @@ func TestListedHomesHoldAtMostTheCap(t *testing.T) {
 		}
 		l.held.mu.Unlock()
 	}
+}
+
+// A file a listed home opened by name closes once: a second Close says
+// so (and closes no descriptor another open got since), as an *os.File's.
+func TestListedHomeFileClosesOnce(t *testing.T) {
+	eachKernel(t, func(t *testing.T, byName bool) {
+		home := listedHome(t)
+		f, err := OpenRegular(ListOnce(HomeFS(home)), "paste-cache/a.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		other, err := os.Open(filepath.Join(home, "history.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		if err := f.Close(); !errors.Is(err, fs.ErrClosed) {
+			t.Errorf("second Close: %v", err)
+		}
+		if b, err := io.ReadAll(other); string(b) != "{}\n" || err != nil {
+			t.Errorf("the file opened after the first Close: %q %v", b, err)
+		}
+	})
 }
