@@ -3,7 +3,8 @@
 # until it has made no file call for QUIET seconds (default 8), under
 # `strace -f`, two builds one after the other: the calls that open, look
 # at, list and close files, and the opens by kind of file (transcripts,
-# pastes, projects/ other, the rest). Counts do not depend on the load
+# pastes, projects/ other, the home's own folder, a bare name from a
+# held folder, a reopen through /proc, the rest). Counts do not depend on the load
 # (strace slows the app, not what it opens). WARM=1 measures a second
 # start on the cache the first left instead. KEEP=DIR keeps the two
 # traces there (a.strace, b.strace).
@@ -45,15 +46,17 @@ start() {
 count() {
 	awk -v h="$H/" '
 		{ l = $0; sub(/^[0-9]+ +/, "", l) }
-		l ~ /^<\.\.\. / { next }
+		l ~ /^<\.\.\. / || l ~ /^\+\+\+/ { next }
 		{ c = l; sub(/\(.*/, "", c); n[c]++ }
 		c == "openat" || c == "openat2" {
 			p = l; sub(/^[^"]*"/, "", p); sub(/".*$/, "", p)
 			k = "other"
-			if (p ~ /\.jsonl$/) k = "jsonl"
+			if (p ~ /^\/proc\/self\/fd/ || p ~ /^[0-9]+$/) k = "reopen"
+			else if (p ~ /\.jsonl$/) k = "jsonl"
 			else if (p ~ /paste-cache\//) k = "paste"
 			else if (p ~ /(^|\/)projects\//) k = "projects"
-			else if (p ~ /^\/proc\/self\/fd/ || p ~ /^[0-9]+$/) k = "reopen"
+			else if (p == h || p == substr(h, 1, length(h) - 1)) k = "the home"
+			else if (p !~ /\//) k = "by bare name"
 			o[c " " k]++
 		}
 		END { for (c in n) print c "\t" n[c]; for (k in o) print k "\t" o[k] }' "$1" | sort
