@@ -29,10 +29,6 @@ func (m Model) handleHome(msg tea.Msg) (Model, tea.Cmd, bool) {
 			next = tea.Batch(next, m.loadOpenProject())
 		}
 		return m, tea.Batch(next, m.reviewCountsCmd()), true
-	case feed.HomeActive:
-		out := m.feeds.home.Active(msg, m.opts.Now())
-		paneTable[paneProjects].update(m.p, out.Rows)
-		return m, nil, true
 	case feed.HomeDelta:
 		out := m.feeds.home.Delta(msg, m.opts.Now())
 		paneTable[paneProjects].update(m.p, out.Rows)

@@ -70,7 +70,7 @@ type OverviewLine struct {
 
 // NewOverview returns a feed with every line stale.
 func NewOverview() *Overview {
-	o := &Overview{stale: map[engov.ID]bool{}, running: map[engov.ID]bool{}, gen: map[engov.ID]int{}, slots: make(chan struct{}, MaxOverviewAtOnce), pass: &engov.Pass{Followers: enginesessions.NewHandoff(), Active: enginesessions.NewActiveHandoff()}}
+	o := &Overview{stale: map[engov.ID]bool{}, running: map[engov.ID]bool{}, gen: map[engov.ID]int{}, slots: make(chan struct{}, MaxOverviewAtOnce), pass: &engov.Pass{Followers: enginesessions.NewHandoff()}}
 	o.Invalidate()
 	return o
 }
@@ -206,10 +206,6 @@ func (o *Overview) waits(id engov.ID) bool {
 // Followers are the followers of the open project's transcripts the
 // Overview's pass builds, for the Replay list (Sessions.TakeFrom).
 func (o *Overview) Followers() *enginesessions.Handoff { return o.pass.Followers }
-
-// ActiveHandoff hands the Projects list the last activities the
-// Overview's pass finds (Home.TakeActiveFrom).
-func (o *Overview) ActiveHandoff() *enginesessions.ActiveHandoff { return o.pass.Active }
 
 // Project is the project folder the project lines count.
 func (o *Overview) Project() string { return o.project }
