@@ -9,17 +9,17 @@
 # start on the cache the first left instead. KEEP=DIR keeps the two
 # traces there (a.strace, b.strace).
 #
-#   A_BIN=/tmp/main-memscope B_BIN=.cache/bench/memscope HOME_DIR=.cache/bench/W scripts/startup-syscalls.sh
+#   A_BIN=/tmp/main-memscope B_BIN=.cache/bench/memscope HOME_DIR=.cache/bench/W scripts/startup-opens.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${A_BIN:?A_BIN: the first memscope binary}" "${B_BIN:?B_BIN: the second memscope binary}" "${HOME_DIR:?HOME_DIR: the home to read}"
-command -v tmux >/dev/null || { echo "startup-syscalls: tmux is required" >&2; exit 1; }
-command -v strace >/dev/null || { echo "startup-syscalls: strace is required (Debian package strace)" >&2; exit 1; }
+command -v tmux >/dev/null || { echo "startup-opens: tmux is required" >&2; exit 1; }
+command -v strace >/dev/null || { echo "startup-opens: strace is required (Debian package strace)" >&2; exit 1; }
 QUIET=${QUIET:-8}
 MAX_WAIT=${MAX_WAIT:-300}
 H=$(cd "$HOME_DIR" && pwd -P)
 . scripts/tmux-lib.sh
-tmux_work memscope-startup-syscalls
+tmux_work memscope-startup-opens
 tmux -S "$sock" new-session -d -s keep "sleep 36000"
 CALLS=openat,openat2,newfstatat,fstat,statx,fcntl,getdents64,close
 
@@ -35,7 +35,7 @@ start() {
 		size=$(wc -l <"$out" 2>/dev/null || echo 0)
 		if [ "$size" = "$prev" ]; then still=$((still + 1)); else still=0; prev=$size; fi
 		[ "$still" -ge "$QUIET" ] && [ "$size" -gt 0 ] && break
-		[ $(($(date +%s) - t0)) -gt "$MAX_WAIT" ] && { echo "startup-syscalls: $name still busy after $MAX_WAIT s" >&2; break; }
+		[ $(($(date +%s) - t0)) -gt "$MAX_WAIT" ] && { echo "startup-opens: $name still busy after $MAX_WAIT s" >&2; break; }
 	done
 	keys q
 	sleep 2
