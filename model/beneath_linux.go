@@ -62,6 +62,15 @@ func openPathBeneath(op, dir, name string) (fd int, ok bool, err error) {
 		return -1, false, nil
 	}
 	defer closeRoot(root, held)
+	return openPathFrom(op, root, name)
+}
+
+// openPathFrom is openPathBeneath from root, a path descriptor of the
+// folder already open.
+func openPathFrom(op string, root int, name string) (fd int, ok bool, err error) {
+	if noOpenat2.Load() {
+		return -1, false, nil
+	}
 	fd, err = unix.Openat2(root, name, &unix.OpenHow{
 		Flags:   unix.O_PATH | unix.O_CLOEXEC,
 		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
@@ -95,10 +104,17 @@ func reopenBeneath(dir, name, full string, dirOK bool) (f *openedFile, ok bool, 
 	if !ok || err != nil {
 		return nil, ok, err
 	}
+	f, ok = reopenPath(fd, full, dirOK)
+	return f, ok, nil
+}
+
+// reopenPath is reopenBeneath's open of fd, the path descriptor the
+// kernel resolved, which it closes.
+func reopenPath(fd int, full string, dirOK bool) (f *openedFile, ok bool) {
 	defer unix.Close(fd)
 	info := &statInfo{name: filepath.Base(full)}
 	if syscall.Fstat(fd, &info.sys) != nil {
-		return nil, false, nil
+		return nil, false
 	}
 	flags := unix.O_RDONLY | unix.O_CLOEXEC
 	switch typ := info.sys.Mode & syscall.S_IFMT; {
@@ -106,13 +122,13 @@ func reopenBeneath(dir, name, full string, dirOK bool) (f *openedFile, ok bool, 
 	case typ == syscall.S_IFDIR && dirOK:
 		flags |= unix.O_DIRECTORY
 	default:
-		return nil, false, nil
+		return nil, false
 	}
 	rfd, err := reopenFD(fd, flags)
 	if err != nil {
-		return nil, false, nil
+		return nil, false
 	}
-	return &openedFile{File: os.NewFile(uintptr(rfd), full), info: info}, true, nil
+	return &openedFile{File: os.NewFile(uintptr(rfd), full), info: info}, true
 }
 
 // statInfo is an fstat's answer as os.File.Stat gives it (its Sys a

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -26,12 +27,30 @@ var heldFolderOpens atomic.Int64
 type heldFolder struct {
 	fd  int
 	dir string // the folder's full path, for errors
+	// listed is the listed home that holds fd (its listedHold), kept
+	// alive until close; nil when close closes fd.
+	listed *listedFS
 }
 
 // openHeldFolder is the folder dir of the home fsys when fsys is a
-// home's file system (HomeFS) and the home is held (HoldHome); ok is
-// false otherwise, and its files are opened the usual way.
+// home's file system (HomeFS) and the home is held (HoldHome), or a
+// listed home (ListOnce of one: the folder it holds, or the one beneath
+// when that home is held); ok is false otherwise, and its files are
+// opened the usual way.
 func openHeldFolder(fsys fs.FS, dir string) (d heldFolder, ok bool) {
+	if l, listed := fsys.(*listedFS); listed {
+		if l.held == nil {
+			return openHeldFolder(l.fsys, dir)
+		}
+		if dir == "." || !fs.ValidPath(dir) {
+			return d, false
+		}
+		fd, ok := l.held.folder(dir)
+		if !ok {
+			return d, false
+		}
+		return heldFolder{fd: fd, dir: filepath.Join(l.held.dir, filepath.FromSlash(dir)), listed: l}, true
+	}
 	h, isHome := fsys.(dirFS)
 	if !isHome || !h.inside || !homeHeld(h.dir) || !fs.ValidPath(dir) || dir == "." {
 		return d, false
@@ -43,7 +62,13 @@ func openHeldFolder(fsys fs.FS, dir string) (d heldFolder, ok bool) {
 	return heldFolder{fd: fd, dir: filepath.Join(h.dir, filepath.FromSlash(dir))}, true
 }
 
-func (d heldFolder) close() { unix.Close(d.fd) }
+func (d heldFolder) close() {
+	if d.listed != nil {
+		runtime.KeepAlive(d.listed) // the listed home closes it
+		return
+	}
+	unix.Close(d.fd)
+}
 
 // open opens name, one name of the folder, from the folder's descriptor
 // with O_NOFOLLOW (so beneath the folder, and the folder beneath the

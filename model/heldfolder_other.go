@@ -22,3 +22,11 @@ type fdReader struct{}
 func (fdReader) Read([]byte) (int, error) { return 0, io.EOF }
 
 func (fdReader) Close() error { return nil }
+
+// heldFile: no file is opened from a held folder here.
+type heldFile struct {
+	fdReader
+	info fs.FileInfo
+}
+
+func (*heldFile) Stat() (fs.FileInfo, error) { return nil, fs.ErrInvalid }

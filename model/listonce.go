@@ -2,6 +2,7 @@ package model
 
 import (
 	"io/fs"
+	"runtime"
 	"slices"
 	"sync"
 )
@@ -27,7 +28,12 @@ func ListOnce(fsys fs.FS) fs.FS {
 	if l, ok := fsys.(*listedFS); ok {
 		return l
 	}
-	return &listedFS{fsys: fsys, dirs: map[string]*listedDir{}, stamps: map[string]*listedStamp{}}
+	l := &listedFS{fsys: fsys, dirs: map[string]*listedDir{}, stamps: map[string]*listedStamp{}}
+	if h := newListedHold(fsys); h != nil {
+		l.held = h
+		runtime.AddCleanup(l, (*listedHold).close, h)
+	}
+	return l
 }
 
 // listedFS is ListOnce's file system.
@@ -36,6 +42,11 @@ type listedFS struct {
 	mu     sync.Mutex
 	dirs   map[string]*listedDir
 	stamps map[string]*listedStamp
+	// held, for a home's file system, opens, lists and looks at names
+	// from descriptors of the home and its folders held for the listed
+	// home's life (listedHold); nil otherwise. A method using it keeps
+	// l alive past its use (the cleanup closes them).
+	held *listedHold
 }
 
 // firstOf is m's entry for name, made on the first call: the callers
@@ -61,7 +72,7 @@ type listedStamp struct {
 // stamp is StampFile of name, taken once.
 func (l *listedFS) stamp(name string) (FileStamp, error) {
 	s := firstOf(&l.mu, l.stamps, name)
-	s.once.Do(func() { s.st, s.err = stampFile(l.fsys, name) })
+	s.once.Do(func() { s.st, s.err = stampFile(l, name) })
 	return s.st, s.err
 }
 
@@ -77,8 +88,14 @@ type listedDir struct {
 func (l *listedFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	d := firstOf(&l.mu, l.dirs, name)
 	d.once.Do(func() {
-		var ents []fs.DirEntry
-		ents, d.err = fs.ReadDir(l.fsys, name)
+		ents, ok := []fs.DirEntry(nil), false
+		if l.held != nil {
+			ents, ok = l.held.readDir(l, name)
+			runtime.KeepAlive(l)
+		}
+		if !ok {
+			ents, d.err = fs.ReadDir(l.fsys, name)
+		}
 		d.ents = make([]fs.DirEntry, len(ents))
 		for i, e := range ents {
 			d.ents[i] = &listedEntry{DirEntry: e}
@@ -87,18 +104,69 @@ func (l *listedFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	return slices.Clone(d.ents), d.err
 }
 
-func (l *listedFS) Open(name string) (fs.File, error) { return l.fsys.Open(name) }
+// open is name opened from the held descriptors (listedHold.open); ok
+// false when they do not answer.
+func (l *listedFS) open(name string, dirOK bool) (f fs.File, ok bool, err error) {
+	if l.held == nil {
+		return nil, false, nil
+	}
+	f, ok, err = l.held.open(name, dirOK)
+	runtime.KeepAlive(l)
+	return f, ok, err
+}
+
+func (l *listedFS) Open(name string) (fs.File, error) {
+	if f, ok, err := l.open(name, true); ok {
+		return f, err
+	}
+	return l.fsys.Open(name)
+}
 
 // OpenRegular keeps fsys's RegularOpener (OpenRegular checks it).
-func (l *listedFS) OpenRegular(name string) (fs.File, error) { return OpenRegular(l.fsys, name) }
+func (l *listedFS) OpenRegular(name string) (fs.File, error) {
+	if f, ok, err := l.open(name, false); ok {
+		return f, err
+	}
+	return OpenRegular(l.fsys, name)
+}
 
-func (l *listedFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(l.fsys, name) }
+// stat is name's information from the held descriptors
+// (listedHold.stat).
+func (l *listedFS) stat(name string, links bool) (fs.FileInfo, bool) {
+	if l.held == nil {
+		return nil, false
+	}
+	info, ok := l.held.stat(name, links)
+	runtime.KeepAlive(l)
+	return info, ok
+}
 
-func (l *listedFS) Lstat(name string) (fs.FileInfo, error) { return fs.Lstat(l.fsys, name) }
+func (l *listedFS) Stat(name string) (fs.FileInfo, error) {
+	if info, ok := l.stat(name, false); ok {
+		return info, nil
+	}
+	return fs.Stat(l.fsys, name)
+}
+
+func (l *listedFS) Lstat(name string) (fs.FileInfo, error) {
+	if info, ok := l.stat(name, true); ok {
+		return info, nil
+	}
+	return fs.Lstat(l.fsys, name)
+}
 
 func (l *listedFS) ReadLink(name string) (string, error) { return fs.ReadLink(l.fsys, name) }
 
-func (l *listedFS) ReadFile(name string) ([]byte, error) { return fs.ReadFile(l.fsys, name) }
+func (l *listedFS) ReadFile(name string) ([]byte, error) {
+	if f, ok, err := l.open(name, false); ok {
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return readBounded(f, name, 1<<62)
+	}
+	return fs.ReadFile(l.fsys, name)
+}
 
 // rootDirs keeps fsys's folder on disk (ResolveInside places absolute
 // link targets by it).

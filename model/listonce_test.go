@@ -173,3 +173,35 @@ func TestListOnceKeepsTheHomesRules(t *testing.T) {
 		t.Error("a file removed after the listing still reads")
 	}
 }
+
+// TestListProjectsFilesListsEachFolderOnce: the Projects list's read
+// (ListProjectsFiles: the session files' walk, then each project's
+// memory folder and path probe) lists projects/ and each project folder
+// once. On the old code projects/ was listed twice (the walk's, then the
+// projects').
+func TestListProjectsFilesListsEachFolderOnce(t *testing.T) {
+	home := t.TempDir()
+	for _, name := range []string{"projects/-a/s1.jsonl", "projects/-a/s1/subagents/agent-x.jsonl", "projects/-b/s2.jsonl", "projects/-b/memory/MEMORY.md"} {
+		p := filepath.Join(home, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(`{"type":"user","cwd":"/w/a"}`+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, wantFiles, wantProbs := model.ListProjectsFiles(model.HomeFS(home))
+	c := &listCounter{FS: model.HomeFS(home), dirs: map[string]int{}, infos: map[string]int{}}
+	got, files, probs := model.ListProjectsFiles(c)
+	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(files, wantFiles) || !reflect.DeepEqual(probs, wantProbs) {
+		t.Errorf("through a counter\n%+v %+v %+v\nthe home\n%+v %+v %+v", got, files, probs, want, wantFiles, wantProbs)
+	}
+	if len(c.dirs) == 0 {
+		t.Fatal("nothing listed")
+	}
+	for d, n := range c.dirs {
+		if n != 1 {
+			t.Errorf("%s listed %d times, want 1", d, n)
+		}
+	}
+}

@@ -22,7 +22,10 @@ type openedFile struct {
 // Open), the answer its open already had, else f.Stat(). A caller that
 // read from f, or waits, asks f.Stat() for the file as it is now.
 func OpenedInfo(f fs.File) (fs.FileInfo, error) {
-	if o, ok := f.(*openedFile); ok {
+	switch o := f.(type) {
+	case *openedFile:
+		return o.info, nil
+	case *heldFile:
 		return o.info, nil
 	}
 	return f.Stat()

@@ -43,9 +43,15 @@ func ListProjects(fsys fs.FS) ([]Project, []Problem) {
 // ListProjectsFiles is ListProjects that also returns the transcripts it
 // counted, per project slug, newest first: a caller that follows the home
 // updates a project from them (Project.SetTranscripts) when one changes.
+//
+// projects/ and each project folder are listed once between the walk and
+// the projects' own reads (ListOnce; for a home, their files opened from
+// the folders' descriptors): the Projects list lists projects/ once, not
+// twice.
 func ListProjectsFiles(fsys fs.FS) ([]Project, map[string][]TranscriptFile, []Problem) {
-	sf, probs := FindSessionFiles(fsys)
-	return ListProjectsFrom(fsys, sf, probs)
+	l := ListOnce(fsys)
+	sf, probs := FindSessionFiles(l)
+	return ListProjectsFrom(l, sf, probs)
 }
 
 // ListProjectsFrom is ListProjectsFiles for a caller that already has

@@ -22,6 +22,9 @@
 #
 #   scripts/startup-bench.sh
 #   IDLE_SECS=20 HOME_DIR=~/.claude scripts/startup-bench.sh
+#   MEMSCOPE_BIN=/tmp/main-memscope: that binary instead of this tree's
+#   ARGS='--project /home/dev/work/by-struct-06': more arguments to the
+#   app (W's projects: started in one, not in a folder with none)
 #
 # An app that never goes idle (a poll that costs IDLE_CPU every few
 # seconds) is measured after MAX_WAIT seconds (default 120), and says so.
@@ -36,9 +39,13 @@ CACHE=.cache/bench
 mkdir -p "$CACHE"
 log() { echo "startup-bench: $*" >&2; }
 command -v tmux >/dev/null || { log "tmux is required"; exit 1; }
-go build -o "$CACHE/memscope" .
 go build -o "$CACHE/memscope-tea-idle" ./scripts/memscope-tea-idle
-MEMSCOPE="$PWD/$CACHE/memscope"
+if [ -n "${MEMSCOPE_BIN:-}" ]; then
+	MEMSCOPE=$(cd "$(dirname "$MEMSCOPE_BIN")" && pwd)/$(basename "$MEMSCOPE_BIN")
+else
+	go build -o "$CACHE/memscope" .
+	MEMSCOPE="$PWD/$CACHE/memscope"
+fi
 if [ -n "${HOME_DIR:-}" ]; then
 	H=$(cd "$HOME_DIR" && pwd)
 else
@@ -71,7 +78,7 @@ start() {
 	session="startup-$name"
 	t0=$(date +%s%N)
 	tmux -S "$sock" new-session -d -s "$session" -x 160 -y 45 \
-		"XDG_CACHE_HOME=$XDG NO_COLOR=1 exec $MEMSCOPE --home $H"
+		"XDG_CACHE_HOME=$XDG NO_COLOR=1 exec $MEMSCOPE --home $H ${ARGS:-}"
 	pid=$(tmux -S "$sock" list-panes -t "$session" -F '#{pane_pid}')
 	prev=-1
 	idle_since=$(date +%s%N)

@@ -13,6 +13,9 @@
 #   scripts/startup-reads.sh
 #   MEMSCOPE_BIN=/tmp/main-memscope HOME_DIR=.cache/bench/W scripts/startup-reads.sh
 #   WARM=1: a second start on the cache the first left, measured too.
+#   KEEP=DIR: the bytes read of each file kept in DIR (cold.sums, warm.sums).
+#   ARGS='--project /home/dev/work/by-struct-06': more arguments to the app
+#   (started in one of W's projects, not in a folder with none).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v tmux >/dev/null || { echo "startup-reads: tmux is required" >&2; exit 1; }
@@ -40,7 +43,7 @@ run() {
 	session="reads-$name"
 	t0=$(date +%s)
 	tmux -S "$sock" new-session -d -s "$session" -x 160 -y 45 \
-		"XDG_CACHE_HOME=$XDG NO_COLOR=1 exec strace -f -y -s 0 -e signal=none -e trace=read,pread64 -o $out $MEMSCOPE_BIN --home $H"
+		"XDG_CACHE_HOME=$XDG NO_COLOR=1 exec strace -f -y -s 0 -e signal=none -e trace=read,pread64 -o $out $MEMSCOPE_BIN --home $H ${ARGS:-}"
 	while :; do
 		sleep 1
 		size=$(grep -c "<$H/" "$out" 2>/dev/null || true)
@@ -69,6 +72,7 @@ run() {
 			delete pending[$1]
 		}
 		END {for (p in bytes) printf "%s\t%d\n", p, bytes[p]}' "$out" >"$work/$name.sums"
+	[ -z "${KEEP:-}" ] || cp "$work/$name.sums" "$KEEP/$name.sums"
 	local held
 	held=$(cut -f1 "$work/$name.sums" | grep "^$H/projects/.*\.jsonl$" | while read -r f; do printf '%s\t%s\n' "$f" "$(stat -c %s "$f")"; done)
 	printf '%s\n' "$held" >"$work/$name.held"
