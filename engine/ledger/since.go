@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"time"
@@ -102,6 +103,12 @@ func (n *newest) line(line model.Line, sc *jsonscan.Scanner) {
 		}
 		return end, err
 	})
+	n.boundary(ts)
+}
+
+// boundary notes a line naming a compact boundary whose timestamp
+// member's raw value is ts (nil when it has none).
+func (n *newest) boundary(ts []byte) {
 	t, ok := model.ParseTimestamp(ts)
 	if !ok {
 		n.Unknown = true
@@ -110,4 +117,48 @@ func (n *newest) line(line model.Line, sc *jsonscan.Scanner) {
 	if t.After(n.Newest) {
 		n.Newest = t
 	}
+}
+
+// boundaryMembers are what lineTop reads of a line's members: whether a
+// subtype member holds compactMark, and the last timestamp member's raw
+// value. fn is its member method, made once per file (no allocation a
+// line).
+type boundaryMembers struct {
+	mark bool
+	ts   []byte
+	fn   func(key, val []byte)
+}
+
+func (m *boundaryMembers) member(key, val []byte) {
+	switch string(key) {
+	case "subtype":
+		// Raw, as line's search reads the line: "microcompact_boundary"
+		// holds the mark too.
+		m.mark = m.mark || bytes.Contains(val, compactMark)
+	case "timestamp":
+		m.ts = val
+	}
+}
+
+// lineTop is line for a line that was one valid JSON object, from its
+// top-level members: a line names a compact boundary when a subtype
+// member holds compactMark, which is where a boundary record (system,
+// subtype compact_boundary or microcompact_boundary, what Home decodes)
+// has it. The mark elsewhere (a message quoting a transcript, a tool
+// result) names no boundary: line's search counted such a line too, a
+// file HomeSince then read for nothing (its boundaries are what
+// DroppedRules counts, and the line has none), so what HomeSince returns
+// for the horizon is the same. The whole line is not searched: only the
+// subtype's value, a few bytes.
+func (n *newest) lineTop(top *jsonscan.Top, m *boundaryMembers) {
+	if m.fn == nil {
+		m.fn = m.member
+	}
+	m.mark, m.ts = false, nil
+	top.Each(m.fn)
+	if !m.mark {
+		return
+	}
+	n.Has = true
+	n.boundary(m.ts)
 }

@@ -650,6 +650,12 @@ type firstReader struct {
 	markers []jsonscan.Finder
 	anchor  jsonscan.Finder
 	main    bool
+	// lineTop's: the message and toolUseResult members' raw values, and
+	// member as a func made once.
+	msg, result []byte
+	memberFn    func(key, val []byte)
+	// searched counts the bytes the Finders searched.
+	searched int64
 }
 
 // The strings the first pass looks for, each from its rarest byte on.
@@ -690,11 +696,18 @@ func newFirstReader(t model.TranscriptFile, folders []Folder) *firstReader {
 // anyMarker says whether d holds a folder's marker.
 func (fr *firstReader) anyMarker(d []byte) bool {
 	for _, m := range fr.markers {
-		if m.In(d) {
+		if fr.in(m, d) {
 			return true
 		}
 	}
 	return false
+}
+
+// in is f.In(d), counting the bytes searched (the tests' measure of
+// what a line costs the pass).
+func (fr *firstReader) in(f jsonscan.Finder, d []byte) bool {
+	fr.searched += int64(len(d))
+	return f.In(d)
 }
 
 // line reads one line.
@@ -705,13 +718,55 @@ func (fr *firstReader) line(line model.Line) {
 		return
 	}
 	// The rarer string first: most lines are rejected by one search.
-	if fr.main && agentIDFinder.In(d) && toolResultFinder.In(d) {
+	if fr.main && fr.in(agentIDFinder, d) && fr.in(toolResultFinder, d) {
 		noteSpawn(&fr.p, d)
 	}
-	if len(fr.markers) == 0 || !fr.anchor.In(d) || !toolUseFinder.In(d) || !fr.anyMarker(d) {
+	if len(fr.markers) == 0 || !fr.in(fr.anchor, d) || !fr.in(toolUseFinder, d) || !fr.anyMarker(d) {
 		return
 	}
 	fr.p.calls = append(fr.p.calls, writeCalls(d, line.Number, fr.folders)...)
+}
+
+// lineTop is line for a line whose top-level members top holds (a line
+// the shared pass's checker found one valid JSON object), searching only
+// the members the decoders read: a spawn is the toolUseResult member's
+// agentId (noteSpawn decodes nothing else of it), a write call is a
+// block of the message member (writeCalls decodes nothing else), so a
+// marker or "tool_use" in any other member (a tool result's copy of the
+// file in toolUseResult, a snapshot, a summary) is not looked for. On a
+// line written as Claude Code writes them (compact JSON, each member
+// once, names unescaped) it finds what line finds; the whole line is
+// searched by neither decoder's strings. Any other line is read by line.
+func (fr *firstReader) lineTop(line model.Line, top *jsonscan.Top) {
+	if line.TooLong || !top.Valid() {
+		fr.line(line)
+		return
+	}
+	d := line.Bytes
+	fr.p.bytes += int64(len(d)) + 1
+	if fr.memberFn == nil {
+		fr.memberFn = fr.member
+	}
+	fr.msg, fr.result = nil, nil
+	top.Each(fr.memberFn)
+	if fr.main && len(fr.result) > 0 && fr.result[0] == '{' && fr.in(agentIDFinder, fr.result) {
+		noteSpawn(&fr.p, d)
+	}
+	if len(fr.markers) == 0 || fr.msg == nil || !fr.in(fr.anchor, fr.msg) || !fr.in(toolUseFinder, fr.msg) || !fr.anyMarker(fr.msg) {
+		return
+	}
+	fr.p.calls = append(fr.p.calls, writeCalls(d, line.Number, fr.folders)...)
+}
+
+// member notes the members lineTop searches (the last of each name, as
+// encoding/json decodes a member written twice).
+func (fr *firstReader) member(key, val []byte) {
+	switch string(key) {
+	case "message":
+		fr.msg = val
+	case "toolUseResult":
+		fr.result = val
+	}
 }
 
 // commonSuffix is the longest suffix every marker ends with ("memory/"
