@@ -33,7 +33,13 @@ func newestBoth(data []byte) (line, top newest) {
 		}
 		line.line(l, &sc)
 		sum.Line(l)
-		ff.LineTop(l, sum.Top())
+		// Through the interface the shared pass uses: a feed that does
+		// not take the members is handed the line (homepass.read).
+		if w, ok := homepass.File(ff).(homepass.Walking); ok {
+			w.LineTop(l, sum.Top())
+		} else {
+			ff.Line(l)
+		}
 	}
 	sum.Summary(0, nil)
 	return line, ff.n
