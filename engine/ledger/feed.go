@@ -38,7 +38,6 @@ type feedFile struct {
 	st   model.FileStamp
 	sc   jsonscan.Scanner
 	n    newest
-	mem  boundaryMembers
 }
 
 func (ff *feedFile) Line(l model.Line) { ff.n.line(l, &ff.sc) }
@@ -52,7 +51,7 @@ func (ff *feedFile) LineTop(l model.Line, top *jsonscan.Top) {
 		ff.n.line(l, &ff.sc)
 		return
 	}
-	ff.n.lineTop(top, &ff.mem)
+	ff.n.lineTop(top)
 }
 
 func (ff *feedFile) End(_ int64, err error, whole bool) {

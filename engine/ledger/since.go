@@ -119,30 +119,10 @@ func (n *newest) boundary(ts []byte) {
 	}
 }
 
-// boundaryMembers are what lineTop reads of a line's members: whether a
-// subtype member holds compactMark, and the last timestamp member's raw
-// value. fn is its member method, made once per file (no allocation a
-// line).
-type boundaryMembers struct {
-	mark bool
-	ts   []byte
-	fn   func(key, val []byte)
-}
-
-func (m *boundaryMembers) member(key, val []byte) {
-	switch string(key) {
-	case "subtype":
-		// Raw, as line's search reads the line: "microcompact_boundary"
-		// holds the mark too.
-		m.mark = m.mark || bytes.Contains(val, compactMark)
-	case "timestamp":
-		m.ts = val
-	}
-}
-
 // lineTop is line for a line that was one valid JSON object, from its
-// top-level members: a line names a compact boundary when a subtype
-// member holds compactMark, which is where a boundary record (system,
+// top-level members: a line names a compact boundary when its subtype
+// member (the last, as Home's decoder reads a member written twice)
+// holds compactMark, which is where a boundary record (system,
 // subtype compact_boundary or microcompact_boundary, what Home decodes)
 // has it. The mark elsewhere (a message quoting a transcript, a tool
 // result) names no boundary: line's search counted such a line too, a
@@ -150,15 +130,13 @@ func (m *boundaryMembers) member(key, val []byte) {
 // DroppedRules counts, and the line has none), so what HomeSince returns
 // for the horizon is the same. The whole line is not searched: only the
 // subtype's value, a few bytes.
-func (n *newest) lineTop(top *jsonscan.Top, m *boundaryMembers) {
-	if m.fn == nil {
-		m.fn = m.member
-	}
-	m.mark, m.ts = false, nil
-	top.Each(m.fn)
-	if !m.mark {
+func (n *newest) lineTop(top *jsonscan.Top) {
+	// Raw, as line's search reads the line: "microcompact_boundary"
+	// holds the mark too.
+	if sub, _ := top.Member("subtype"); !bytes.Contains(sub, compactMark) {
 		return
 	}
 	n.Has = true
-	n.boundary(m.ts)
+	ts, _ := top.Member("timestamp")
+	n.boundary(ts)
 }

@@ -650,10 +650,6 @@ type firstReader struct {
 	markers []jsonscan.Finder
 	anchor  jsonscan.Finder
 	main    bool
-	// lineTop's: the message and toolUseResult members' raw values, and
-	// member as a func made once.
-	msg, result []byte
-	memberFn    func(key, val []byte)
 	// searched counts the bytes the Finders searched.
 	searched int64
 }
@@ -744,29 +740,18 @@ func (fr *firstReader) lineTop(line model.Line, top *jsonscan.Top) {
 	}
 	d := line.Bytes
 	fr.p.bytes += int64(len(d)) + 1
-	if fr.memberFn == nil {
-		fr.memberFn = fr.member
+	if fr.main {
+		if res, _ := top.Member("toolUseResult"); len(res) > 0 && res[0] == '{' && fr.in(agentIDFinder, res) {
+			noteSpawn(&fr.p, d)
+		}
 	}
-	fr.msg, fr.result = nil, nil
-	top.Each(fr.memberFn)
-	if fr.main && len(fr.result) > 0 && fr.result[0] == '{' && fr.in(agentIDFinder, fr.result) {
-		noteSpawn(&fr.p, d)
+	if len(fr.markers) == 0 {
+		return
 	}
-	if len(fr.markers) == 0 || fr.msg == nil || !fr.in(fr.anchor, fr.msg) || !fr.in(toolUseFinder, fr.msg) || !fr.anyMarker(fr.msg) {
+	if msg, ok := top.Member("message"); !ok || !fr.in(fr.anchor, msg) || !fr.in(toolUseFinder, msg) || !fr.anyMarker(msg) {
 		return
 	}
 	fr.p.calls = append(fr.p.calls, writeCalls(d, line.Number, fr.folders)...)
-}
-
-// member notes the members lineTop searches (the last of each name, as
-// encoding/json decodes a member written twice).
-func (fr *firstReader) member(key, val []byte) {
-	switch string(key) {
-	case "message":
-		fr.msg = val
-	case "toolUseResult":
-		fr.result = val
-	}
 }
 
 // commonSuffix is the longest suffix every marker ends with ("memory/"
