@@ -42,6 +42,18 @@ type feedFile struct {
 
 func (ff *feedFile) Line(l model.Line) { ff.n.line(l, &ff.sc) }
 
+// LineTop takes the members the shared pass's checker walked
+// (homepass.Walking): a valid line is decided from its subtype and
+// timestamp members, with no search of the whole line; any other line
+// is read as Line reads it.
+func (ff *feedFile) LineTop(l model.Line, top *jsonscan.Top) {
+	if l.TooLong || !top.Valid() {
+		ff.n.line(l, &ff.sc)
+		return
+	}
+	ff.n.lineTop(top)
+}
+
 func (ff *feedFile) End(_ int64, err error, whole bool) {
 	if err == nil && whole {
 		ff.f.fill.Add(ff.name, ff.st, ff.n)

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"time"
@@ -102,6 +103,12 @@ func (n *newest) line(line model.Line, sc *jsonscan.Scanner) {
 		}
 		return end, err
 	})
+	n.boundary(ts)
+}
+
+// boundary notes a line naming a compact boundary whose timestamp
+// member's raw value is ts (nil when it has none).
+func (n *newest) boundary(ts []byte) {
 	t, ok := model.ParseTimestamp(ts)
 	if !ok {
 		n.Unknown = true
@@ -110,4 +117,26 @@ func (n *newest) line(line model.Line, sc *jsonscan.Scanner) {
 	if t.After(n.Newest) {
 		n.Newest = t
 	}
+}
+
+// lineTop is line for a line that was one valid JSON object, from its
+// top-level members: a line names a compact boundary when its subtype
+// member (the last, as Home's decoder reads a member written twice)
+// holds compactMark, which is where a boundary record (system,
+// subtype compact_boundary or microcompact_boundary, what Home decodes)
+// has it. The mark elsewhere (a message quoting a transcript, a tool
+// result) names no boundary: line's search counted such a line too, a
+// file HomeSince then read for nothing (its boundaries are what
+// DroppedRules counts, and the line has none), so what HomeSince returns
+// for the horizon is the same. The whole line is not searched: only the
+// subtype's value, a few bytes.
+func (n *newest) lineTop(top *jsonscan.Top) {
+	// Raw, as line's search reads the line: "microcompact_boundary"
+	// holds the mark too.
+	if sub, _ := top.Member("subtype"); !bytes.Contains(sub, compactMark) {
+		return
+	}
+	n.Has = true
+	ts, _ := top.Member("timestamp")
+	n.boundary(ts)
 }

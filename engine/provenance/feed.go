@@ -2,6 +2,7 @@ package provenance
 
 import (
 	"github.com/memscope/memscope/engine/homepass"
+	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
 )
 
@@ -132,6 +133,10 @@ type firstFile struct {
 }
 
 func (ff *firstFile) Line(l model.Line) { ff.fr.line(l) }
+
+// LineTop takes the members the shared pass's checker walked
+// (homepass.Walking): firstReader.lineTop.
+func (ff *firstFile) LineTop(l model.Line, top *jsonscan.Top) { ff.fr.lineTop(l, top) }
 
 func (ff *firstFile) End(_ int64, err error, whole bool) {
 	defer ff.release()

@@ -650,6 +650,8 @@ type firstReader struct {
 	markers []jsonscan.Finder
 	anchor  jsonscan.Finder
 	main    bool
+	// searched counts the bytes the Finders searched.
+	searched int64
 }
 
 // The strings the first pass looks for, each from its rarest byte on.
@@ -690,11 +692,18 @@ func newFirstReader(t model.TranscriptFile, folders []Folder) *firstReader {
 // anyMarker says whether d holds a folder's marker.
 func (fr *firstReader) anyMarker(d []byte) bool {
 	for _, m := range fr.markers {
-		if m.In(d) {
+		if fr.in(m, d) {
 			return true
 		}
 	}
 	return false
+}
+
+// in is f.In(d), counting the bytes searched (the tests' measure of
+// what a line costs the pass).
+func (fr *firstReader) in(f jsonscan.Finder, d []byte) bool {
+	fr.searched += int64(len(d))
+	return f.In(d)
 }
 
 // line reads one line.
@@ -705,10 +714,41 @@ func (fr *firstReader) line(line model.Line) {
 		return
 	}
 	// The rarer string first: most lines are rejected by one search.
-	if fr.main && agentIDFinder.In(d) && toolResultFinder.In(d) {
+	if fr.main && fr.in(agentIDFinder, d) && fr.in(toolResultFinder, d) {
 		noteSpawn(&fr.p, d)
 	}
-	if len(fr.markers) == 0 || !fr.anchor.In(d) || !toolUseFinder.In(d) || !fr.anyMarker(d) {
+	if len(fr.markers) == 0 || !fr.in(fr.anchor, d) || !fr.in(toolUseFinder, d) || !fr.anyMarker(d) {
+		return
+	}
+	fr.p.calls = append(fr.p.calls, writeCalls(d, line.Number, fr.folders)...)
+}
+
+// lineTop is line for a line whose top-level members top holds (a line
+// the shared pass's checker found one valid JSON object), searching only
+// the members the decoders read: a spawn is the toolUseResult member's
+// agentId (noteSpawn decodes nothing else of it), a write call is a
+// block of the message member (writeCalls decodes nothing else), so a
+// marker or "tool_use" in any other member (a tool result's copy of the
+// file in toolUseResult, a snapshot, a summary) is not looked for. On a
+// line written as Claude Code writes them (compact JSON, each member
+// once, names unescaped) it finds what line finds; the whole line is
+// searched by neither decoder's strings. Any other line is read by line.
+func (fr *firstReader) lineTop(line model.Line, top *jsonscan.Top) {
+	if line.TooLong || !top.Valid() {
+		fr.line(line)
+		return
+	}
+	d := line.Bytes
+	fr.p.bytes += int64(len(d)) + 1
+	if fr.main {
+		if res, _ := top.Member("toolUseResult"); len(res) > 0 && res[0] == '{' && fr.in(agentIDFinder, res) {
+			noteSpawn(&fr.p, d)
+		}
+	}
+	if len(fr.markers) == 0 {
+		return
+	}
+	if msg, ok := top.Member("message"); !ok || !fr.in(fr.anchor, msg) || !fr.in(toolUseFinder, msg) || !fr.anyMarker(msg) {
 		return
 	}
 	fr.p.calls = append(fr.p.calls, writeCalls(d, line.Number, fr.folders)...)

@@ -3,6 +3,7 @@ package sessions
 import (
 	"io"
 	"io/fs"
+	"sync"
 	"time"
 
 	"github.com/memscope/memscope/engine/diskcache"
@@ -74,7 +75,8 @@ func lastActive(fsys fs.FS, f model.TranscriptFile, stamp func(model.FileStamp))
 		return mtime
 	}
 	size := info.Size()
-	w := &scanWorker{ls: newLineScanner(), z: model.NewSummarizer()}
+	w := activeWorkers.Get().(*scanWorker)
+	defer activeWorkers.Put(w)
 	for _, window := range lastActiveWindows {
 		start := max(size-window, 0)
 		if t := newestRecord(w, f.Path, io.NewSectionReader(ra, start, size-start), start > 0); !t.IsZero() {
@@ -87,11 +89,21 @@ func lastActive(fsys fs.FS, f model.TranscriptFile, stamp func(model.FileStamp))
 	return mtime
 }
 
+// activeWorkers are lastActive's readers of a transcript's end, kept
+// with their line reader (its 256 KiB buffer) from one transcript to the
+// next: a cold start reads the end of every transcript of the home.
+var activeWorkers = sync.Pool{New: func() any { return &scanWorker{ls: newLineScanner(), z: model.NewSummarizer()} }}
+
 // newestRecord is the newest timestamp among the lines of r; cut says r
 // starts inside a line, which is skipped.
 func newestRecord(w *scanWorker, name string, r io.Reader, cut bool) time.Time {
 	w.z.Reset(name)
-	lr := model.NewLineReader(r)
+	if w.lr == nil {
+		w.lr = model.NewLineReader(r)
+	} else {
+		w.lr.Reset(r)
+	}
+	lr := w.lr
 	var out FileScan
 	for first := true; ; first = false {
 		line, ok := lr.Next()

@@ -54,3 +54,21 @@ func (t *Top) Each(fn func(key, val []byte)) {
 		fn(t.keys[m.k0:m.k1:m.k1], t.d[m.vs:m.ve])
 	}
 }
+
+// Member is the raw value of the last member named name (decoded, as
+// Each gives it: the one a decoder keeping the last of a member written
+// twice reads) and whether there is one; none when the line was not one
+// valid object. A reader wanting a member or two takes them here
+// without a call a member.
+func (t *Top) Member(name string) ([]byte, bool) {
+	if !t.Valid() {
+		return nil, false
+	}
+	for i := len(t.mems) - 1; i >= 0; i-- {
+		m := t.mems[i]
+		if m.k1-m.k0 == len(name) && string(t.keys[m.k0:m.k1]) == name {
+			return t.d[m.vs:m.ve], true
+		}
+	}
+	return nil, false
+}

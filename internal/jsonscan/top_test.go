@@ -30,6 +30,9 @@ func checkTop(t testing.TB, s *Scanner, top *Top, line []byte) {
 	var kept, walked []string
 	top.Each(func(k, v []byte) { kept = append(kept, string(k), string(v)) })
 	if err != nil {
+		if _, ok := top.Member("a"); ok {
+			t.Fatalf("%q is not one object (%v), but Top has a member", line, err)
+		}
 		if top.Valid() || top.Len() != 0 || len(kept) != 0 {
 			t.Fatalf("%q is not one object (%v), but Top holds %q", line, err, kept)
 		}
@@ -38,6 +41,27 @@ func checkTop(t testing.TB, s *Scanner, top *Top, line []byte) {
 	EachMember(line[SkipWS(line, 0):], func(k, v []byte) { walked = append(walked, string(k), string(v)) })
 	if !top.Valid() || top.Len()*2 != len(kept) || strings.Join(kept, "\x00") != strings.Join(walked, "\x00") {
 		t.Fatalf("Top %q (valid %v), EachMember %q, for %q", kept, top.Valid(), walked, line)
+	}
+	checkMember(t, top, kept, line)
+}
+
+// checkMember holds Member to the last of the members kept (name, value
+// pairs) with each name, and to none for a name not kept.
+func checkMember(t testing.TB, top *Top, kept []string, line []byte) {
+	t.Helper()
+	last := map[string]string{}
+	for i := 0; i < len(kept); i += 2 {
+		last[kept[i]] = kept[i+1]
+	}
+	for k, v := range last {
+		if got, ok := top.Member(k); !ok || string(got) != v {
+			t.Fatalf("Member(%q) = %q, %v; want %q (the last), in %q", k, got, ok, v, line)
+		}
+	}
+	if _, ok := last["\x00none"]; !ok {
+		if got, ok := top.Member("\x00none"); ok {
+			t.Fatalf("Member of a name not there = %q in %q", got, line)
+		}
 	}
 }
 
