@@ -205,9 +205,12 @@ func inventoryOf(c *PasteCache, v *PasteVerdicts, refs PasteRefs, files []PasteF
 	// opened. (Check looks in paste-store only when paste-cache has no
 	// such entry at all, which List cannot tell: those go to Check.)
 	listed := make(map[string]PasteFile, len(inv.Files))
+	stored := map[PasteHash]bool{}
 	for _, f := range inv.Files {
 		if f.Source == PasteSourceCache {
 			listed[f.Path] = f
+		} else {
+			stored[f.Hash] = true
 		}
 	}
 	// The pastes List found are opened from the paste folder's
@@ -222,6 +225,13 @@ func inventoryOf(c *PasteCache, v *PasteVerdicts, refs PasteRefs, files []PasteF
 			r, ok = v.listed(hash, f)
 			if !ok && direct {
 				r, ok = c.checkDirect(dir, hash, f)
+			}
+		}
+		if !ok && c.complete && hash.validName() && isLowerHex(string(hash)) && !stored[hash] {
+			// No file of either folder is named for it (the listing
+			// is whole): Check would open two names that are not there.
+			if _, in := listed[path.Join(PasteCacheDir, string(hash)+pasteCacheExt)]; !in {
+				r, ok = missingPaste(hash), true
 			}
 		}
 		if !ok {
