@@ -274,9 +274,17 @@ func (c *PasteCache) List() ([]PasteFile, []Problem) {
 
 // listSource lists the folder of one source, as List does.
 func (c *PasteCache) listSource(src PasteSource) ([]PasteFile, []Problem) {
+	ents, problems := readStoreDir(c.fsys, pasteDir(src))
+	files, probs := c.listEntries(src, ents)
+	return files, append(problems, probs...)
+}
+
+// listEntries is List's verdict on the entries ents of the folder of
+// src: the paste files, and the problems of the others.
+func (c *PasteCache) listEntries(src PasteSource, ents []fs.DirEntry) ([]PasteFile, []Problem) {
 	var files []PasteFile
+	var problems []Problem
 	dir := pasteDir(src)
-	ents, problems := readStoreDir(c.fsys, dir)
 	for _, de := range ents {
 		f, prob, ok := c.listEntry(src, dir, de.Name(), de)
 		if prob != nil {

@@ -73,17 +73,15 @@ func (c *PasteCache) listKept(saved *PasteFolder, now time.Time) ([]PasteFile, [
 			files = append(files, f.file())
 		}
 	} else {
-		keep.Files = make([]PasteFolderFile, 0, len(ents))
-		for _, de := range ents {
-			f, prob, ok := c.listEntry(PasteSourceCache, PasteCacheDir, de.Name(), de)
-			if prob != nil {
-				probs = append(probs, *prob)
-			}
-			if ok {
-				files = append(files, f)
-				if f.stamp.ID.Known && de.Type().IsRegular() {
-					keep.Files = append(keep.Files, folderFile(de.Name(), f.stamp))
-				}
+		var eprobs []Problem
+		files, eprobs = c.listEntries(PasteSourceCache, ents)
+		probs = append(probs, eprobs...)
+		// Kept only when every entry is a regular file (no symlink
+		// followed) listed with its identity, in the folder's order.
+		keep.Files = make([]PasteFolderFile, 0, len(files))
+		for i, f := range files {
+			if f.stamp.ID.Known && i < len(ents) && ents[i].Type().IsRegular() && ents[i].Name() == string(f.Hash)+pasteCacheExt {
+				keep.Files = append(keep.Files, folderFile(ents[i].Name(), f.stamp))
 			}
 		}
 	}
