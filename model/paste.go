@@ -112,6 +112,10 @@ type PasteCache struct {
 	// verdicts, when set, answers Check for files seen before and
 	// lends its buffer and hash to the ones that are not.
 	verdicts *PasteVerdicts
+	// complete says the listing given to inventoryOf is every file of
+	// both folders (wholeListing): a hash it has no file for is missing
+	// without a look.
+	complete bool
 }
 
 // NewPasteCache returns a PasteCache over a Claude home (fsys rooted at
@@ -146,8 +150,14 @@ func (c *PasteCache) resolve(h PasteHash, keep bool) PasteResolution {
 	if c.read(&store, keep) {
 		return store
 	}
-	res.Reason = "no file in " + PasteCacheDir + " or " + PasteStoreDir
-	return res
+	return missingPaste(h)
+}
+
+// missingPaste is Check's answer for a hash with no file in either
+// folder.
+func missingPaste(h PasteHash) PasteResolution {
+	return PasteResolution{Hash: h, Status: PasteMissing, Source: PasteSourceCache, Path: path.Join(PasteCacheDir, string(h)+pasteCacheExt),
+		Reason: "no file in " + PasteCacheDir + " or " + PasteStoreDir}
 }
 
 // read fills res from res.Path. It returns false when the file does not
@@ -254,23 +264,36 @@ type PasteFile struct {
 // entries that are not paste files (sub-folders, names without .txt in
 // paste-cache) are reported as problems.
 func (c *PasteCache) List() ([]PasteFile, []Problem) {
+	files, problems := c.listSource(PasteSourceCache)
+	store, probs := c.listSource(PasteSourceStore)
+	files = append(files, store...)
+	problems = append(problems, probs...)
+	sortPasteFiles(files)
+	return files, problems
+}
+
+// listSource lists the folder of one source, as List does.
+func (c *PasteCache) listSource(src PasteSource) ([]PasteFile, []Problem) {
+	ents, problems := readStoreDir(c.fsys, pasteDir(src))
+	files, probs := c.listEntries(src, ents)
+	return files, append(problems, probs...)
+}
+
+// listEntries is List's verdict on the entries ents of the folder of
+// src: the paste files, and the problems of the others.
+func (c *PasteCache) listEntries(src PasteSource, ents []fs.DirEntry) ([]PasteFile, []Problem) {
 	var files []PasteFile
 	var problems []Problem
-	for _, src := range []PasteSource{PasteSourceCache, PasteSourceStore} {
-		dir := pasteDir(src)
-		ents, probs := readStoreDir(c.fsys, dir)
-		problems = append(problems, probs...)
-		for _, de := range ents {
-			f, prob, ok := c.listEntry(src, dir, de.Name(), de)
-			if prob != nil {
-				problems = append(problems, *prob)
-			}
-			if ok {
-				files = append(files, f)
-			}
+	dir := pasteDir(src)
+	for _, de := range ents {
+		f, prob, ok := c.listEntry(src, dir, de.Name(), de)
+		if prob != nil {
+			problems = append(problems, *prob)
+		}
+		if ok {
+			files = append(files, f)
 		}
 	}
-	sortPasteFiles(files)
 	return files, problems
 }
 

@@ -204,10 +204,15 @@ func inventoryOf(c *PasteCache, v *PasteVerdicts, refs PasteRefs, files []PasteF
 	// A paste-cache file List found whose verdict is remembered is not
 	// opened. (Check looks in paste-store only when paste-cache has no
 	// such entry at all, which List cannot tell: those go to Check.)
-	listed := make(map[string]PasteFile, len(inv.Files))
+	// By hash: for a hash that can name a file, paste-cache/<hash>.txt
+	// is the listed file of that hash.
+	listed := make(map[PasteHash]PasteFile, len(inv.Files))
+	stored := map[PasteHash]bool{}
 	for _, f := range inv.Files {
 		if f.Source == PasteSourceCache {
-			listed[f.Path] = f
+			listed[f.Hash] = f
+		} else {
+			stored[f.Hash] = true
 		}
 	}
 	// The pastes List found are opened from the paste folder's
@@ -218,11 +223,17 @@ func inventoryOf(c *PasteCache, v *PasteVerdicts, refs PasteRefs, files []PasteF
 	}
 	for _, hash := range hashes {
 		r, ok := PasteResolution{}, false
-		if f, in := listed[path.Join(PasteCacheDir, string(hash)+pasteCacheExt)]; in && hash.validName() {
+		f, in := listed[hash]
+		if in && hash.validName() {
 			r, ok = v.listed(hash, f)
 			if !ok && direct {
 				r, ok = c.checkDirect(dir, hash, f)
 			}
+		}
+		if !ok && !in && c.complete && hash.validName() && isLowerHex(string(hash)) && !stored[hash] {
+			// No file of either folder is named for it (the listing
+			// is whole): Check would open two names that are not there.
+			r, ok = missingPaste(hash), true
 		}
 		if !ok {
 			r = c.Check(hash)

@@ -28,6 +28,9 @@ type statCache struct {
 	History *cachedHistory
 	// Pastes are the paste files' verdicts.
 	Pastes []model.PasteVerdict
+	// PasteFolder is paste-cache as the last run listed it (the
+	// write-once rule: model.PasteFolder); nil when not kept.
+	PasteFolder *model.PasteFolder
 	// Memory are the counts of each memory folder, by folder.
 	Memory map[string]cachedMemory
 }

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path"
 	"sort"
+	"time"
 
 	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/engine/memindex"
@@ -195,12 +196,17 @@ func Stat(o Options) Report {
 		v := model.NewPasteVerdicts()
 		v.Restore(cache.Pastes)
 		v.Restore(o.Pastes)
-		inv := model.InventoryPasteRefs(h.FS, hc.refs, v)
-		if o.Cache != nil {
+		var inv *model.PasteInventory
+		if o.Cache == nil {
+			inv = model.InventoryPasteRefs(h.FS, hc.refs, v)
+		} else {
+			// paste-cache's files are taken from the cache while the
+			// folder is as it was: no paste is looked at on a warm start.
+			inv, next.PasteFolder = model.InventoryPasteFolder(h.FS, hc.refs, v, cache.PasteFolder, time.Now())
 			next.Pastes = v.Saved()
 			// Nothing hashed, so what is kept is what was loaded, less
-			// any dropped.
-			pastesSame = v.Hashed() == 0 && len(next.Pastes) == len(cache.Pastes)
+			// any dropped; the folder kept as it was loaded.
+			pastesSame = v.Hashed() == 0 && len(next.Pastes) == len(cache.Pastes) && sameFolder(cache.PasteFolder, next.PasteFolder)
 		}
 		pastes <- inv
 	}()
@@ -398,4 +404,14 @@ func summarizeAll(fsys fs.FS, files []model.TranscriptFile, workers int, stamp f
 		out[i] = scans[i].Sum
 	}
 	return out
+}
+
+// sameFolder says the kept paste folders a and b are the same: a trusted
+// folder is kept with its files and time of the full pass unchanged, a
+// listed one with the time of this run.
+func sameFolder(a, b *model.PasteFolder) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.ID == b.ID && a.ModTime == b.ModTime && a.Full.Equal(b.Full) && len(a.Files) == len(b.Files)
 }
