@@ -17,11 +17,24 @@ import (
 // reopenBeneath opens the file the kernel resolved inside the home, and
 // leaves to statBeneath's way every name it cannot vouch for as a plain
 // file or folder: links out, a pipe, a folder not asked for.
+// Without openat2 it answers none (ok false, no error): every name goes
+// to ResolveInside (TestHomeFSKernelAndResolveInsideAgree covers that).
 func TestReopenBeneathAnswers(t *testing.T) {
-	if noOpenat2.Load() {
-		t.Skip("this kernel has no openat2: every name goes to ResolveInside (TestHomeFSKernelAndResolveInsideAgree covers that)")
-	}
+	eachKernel(t, testReopenBeneathAnswers)
+}
+
+func testReopenBeneathAnswers(t *testing.T, byName bool) {
 	home, _ := beneathHome(t)
+	if !byName {
+		for _, n := range []string{"a/b/f.md", "a/rel.md", "a/out.md", "a/fifo", "a/b", "a/none.md"} {
+			for _, dirOK := range []bool{false, true} {
+				if f, ok, err := reopenBeneath(home, n, filepath.Join(home, n), dirOK); ok || err != nil || f != nil {
+					t.Errorf("%s (folder asked for: %v): ok %v, %v, without openat2", n, dirOK, ok, err)
+				}
+			}
+		}
+		return
+	}
 	for _, n := range []string{"a/b/f.md", "a/rel.md", "a/bdir/f.md"} {
 		full := filepath.Join(home, n)
 		f, ok, err := reopenBeneath(home, n, full, false)
@@ -57,10 +70,14 @@ func TestReopenBeneathAnswers(t *testing.T) {
 // A plain file of a home is opened without O_NONBLOCK (it is known not
 // to be a pipe), so the runtime does not try to add it to its poller (a
 // failed epoll_ctl a file): the old way opened every file with it.
+// Without openat2 the file is opened ResolveInside's way, with
+// O_NONBLOCK (the name is not known to be no pipe before the open), and
+// reads the same.
 func TestHomeFSOpensPlainFilesBlocking(t *testing.T) {
-	if noOpenat2.Load() {
-		t.Skip("this kernel has no openat2: files are opened by ResolveInside's way, with O_NONBLOCK")
-	}
+	eachKernel(t, testHomeFSOpensPlainFilesBlocking)
+}
+
+func testHomeFSOpensPlainFilesBlocking(t *testing.T, byName bool) {
 	home, _ := beneathHome(t)
 	f, err := OpenRegular(HomeFS(home), "a/b/f.md")
 	if err != nil {
@@ -75,8 +92,11 @@ func TestHomeFSOpensPlainFilesBlocking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if flags&unix.O_NONBLOCK != 0 {
-		t.Errorf("a plain file was opened with O_NONBLOCK (flags %#x)", flags)
+	if nonblock := flags&unix.O_NONBLOCK != 0; nonblock == byName {
+		t.Errorf("openat2 %v: O_NONBLOCK %v (flags %#x)", byName, nonblock, flags)
+	}
+	if data, err := io.ReadAll(f); err != nil || string(data) != "inside" {
+		t.Errorf("read %q, %v", data, err)
 	}
 }
 
@@ -159,11 +179,27 @@ func TestHeldHomeIsTheHomeHeld(t *testing.T) {
 // /proc/self/fd/N from the root: the process holds one descriptor of its
 // own fd folder, opened once however many files are opened, and what is
 // read is the file asked for.
+//
+// Without openat2 nothing is reopened: /proc/self/fd is not opened for
+// it.
 func TestReopenBeneathHoldsProcFD(t *testing.T) {
-	if noOpenat2.Load() {
-		t.Skip("this kernel has no openat2: files are opened by ResolveInside's way, not reopened")
-	}
+	eachKernel(t, testReopenBeneathHoldsProcFD)
+}
+
+func testReopenBeneathHoldsProcFD(t *testing.T, byName bool) {
 	home, _ := beneathHome(t)
+	if !byName {
+		before := procFDOpens.Load()
+		for _, n := range []string{"a/b/f.md", "a/rel.md", "a/bdir/f.md"} {
+			if f, ok, err := reopenBeneath(home, n, filepath.Join(home, n), false); ok || err != nil || f != nil {
+				t.Errorf("%s: ok %v, %v, without openat2", n, ok, err)
+			}
+		}
+		if n := procFDOpens.Load(); n != before {
+			t.Errorf("/proc/self/fd opened %d times without openat2", n-before)
+		}
+		return
+	}
 	for range 5 {
 		for _, n := range []string{"a/b/f.md", "a/rel.md", "a/bdir/f.md"} {
 			f, ok, err := reopenBeneath(home, n, filepath.Join(home, n), false)
