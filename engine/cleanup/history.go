@@ -81,7 +81,13 @@ func lostOnly(fsys fs.FS, items []Item, held *model.HistoryRead) (Lost, []model.
 	if !ok {
 		return lost, probs
 	}
-	sessions.add(read.Entries)
+	if read.Sums != nil {
+		// The reader's digest of the entries (model.HistorySums), as
+		// danglingPastes takes it.
+		sessions.addSums(read.Sums)
+	} else {
+		sessions.add(read.Entries)
+	}
 	probs = slices.Clone(read.Problems)
 	if pend, pprobs, err := tail.Pending(fsys, model.HistoryPath); err == nil {
 		sessions.add(pend)

@@ -73,6 +73,13 @@ func TestSessionsForecastIsTheForecastsTranscripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The app's start holds sums of the entries, not the entries
+	// (model.HistoryTail.Sums).
+	summed := model.HistoryTail{Sums: true}
+	heldSums, err := summed.Read(lostHome.FS, model.HistoryPath)
+	if err != nil || heldSums.Sums == nil || len(heldSums.Entries) != 0 {
+		t.Fatalf("sums read: %v, %d entries, sums %v", err, len(heldSums.Entries), heldSums.Sums)
+	}
 	fh, err := os.OpenFile(filepath.Join(lostHome.Dir, "history.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -88,6 +95,7 @@ func TestSessionsForecastIsTheForecastsTranscripts(t *testing.T) {
 		{"every store", Options{Home: sampleHome(t), Settings: period(7), Now: retNow}},
 		{"lost, read whole", Options{Home: lostHome, Settings: period(30), Now: retNow, HorizonDays: 7}},
 		{"lost, held and appended", Options{Home: lostHome, Settings: period(30), Now: retNow, HorizonDays: 7, History: &held}},
+		{"lost, held as sums and appended", Options{Home: lostHome, Settings: period(30), Now: retNow, HorizonDays: 7, History: &heldSums}},
 		{"skipped", Options{Home: lostHome, Settings: period(-1), Now: retNow}},
 		{"unreadable settings", Options{Home: lostHome, SettingsProblems: []model.Problem{{File: "settings.json", Kind: model.ProblemMalformed, Reason: "bad"}}, Now: retNow}},
 		{"--days 0", Options{Home: lostHome, Days: &zero, Now: retNow}},
@@ -110,7 +118,9 @@ func TestSessionsForecastIsTheForecastsTranscripts(t *testing.T) {
 			}
 		})
 	}
-	if f := BuildSessionsForecast(cases[2].o); len(f.Lost.Sessions) != 4 || !strings.Contains(linesPart(t, f), `"gggg"`) {
-		t.Errorf("lost sessions %+v: want s1, bbbb, cccc and gggg (appended after the held read)", f.Lost.Sessions)
+	for _, c := range cases[2:4] {
+		if f := BuildSessionsForecast(c.o); len(f.Lost.Sessions) != 4 || !strings.Contains(linesPart(t, f), `"gggg"`) {
+			t.Errorf("%s: lost sessions %+v: want s1, bbbb, cccc and gggg (appended after the held read)", c.name, f.Lost.Sessions)
+		}
 	}
 }
