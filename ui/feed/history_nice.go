@@ -17,8 +17,7 @@ const backgroundNice = 10
 func lowPriority(fn func() tea.Msg) tea.Msg {
 	type result struct {
 		msg   tea.Msg
-		panic any
-		ok    bool
+		panic any // non-nil when fn panicked (panic(nil) recovers a *runtime.PanicNilError)
 	}
 	ch := make(chan result, 1)
 	go func() {
@@ -28,10 +27,10 @@ func lowPriority(fn func() tea.Msg) tea.Msg {
 			}
 		}()
 		lockNiceThread(backgroundNice)
-		ch <- result{msg: fn(), ok: true}
+		ch <- result{msg: fn()}
 	}()
 	r := <-ch
-	if !r.ok {
+	if r.panic != nil {
 		panic(r.panic)
 	}
 	return r.msg
