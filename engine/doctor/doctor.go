@@ -75,6 +75,17 @@ var known = struct {
 	),
 }
 
+// knownNames are known's tables as jsonscan.Names, which the line
+// readers ask (a member's name is looked up without hashing it whole):
+// the maps stay the tables knownStamp hashes.
+var knownNames = struct {
+	records, attachments, fields *jsonscan.Names
+}{
+	records:     jsonscan.NewNames(slices.Collect(maps.Keys(known.records))...),
+	attachments: jsonscan.NewNames(slices.Collect(maps.Keys(known.attachments))...),
+	fields:      jsonscan.NewNames(slices.Collect(maps.Keys(known.fields))...),
+}
+
 func set(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))
 	for _, n := range names {
@@ -358,7 +369,7 @@ func (fd *fileFeed) start() {
 
 // member reads one member of the line's object.
 func (fd *fileFeed) member(key, val []byte) {
-	if !known.fields[string(key)] {
+	if !knownNames.fields.Has(key) {
 		fd.unknownKeys = append(fd.unknownKeys, string(key))
 	}
 	switch string(key) {
@@ -408,8 +419,8 @@ func (fd *fileFeed) finish(line model.Line, ok bool) {
 		return
 	}
 	typ, version, attType := fd.typ, fd.version, fd.attType
-	unknownRec := len(typ) > 0 && !known.records[string(typ)]
-	unknownAtt := len(attType) > 0 && !known.attachments[string(attType)]
+	unknownRec := len(typ) > 0 && !knownNames.records.Has(typ)
+	unknownAtt := len(attType) > 0 && !knownNames.attachments.Has(attType)
 	if unknownRec || unknownAtt || len(fd.unknownKeys) > 0 {
 		where := fd.path + ":" + strconv.Itoa(line.Number)
 		if unknownRec {
