@@ -27,10 +27,10 @@ type Top struct {
 }
 
 // shapesKept is how many shapes a Top remembers: the kinds of record of
-// one transcript (user, assistant, attachment, progress, system...)
-// with their usual members.
-const shapesKept = 8
-
+// one transcript (user, assistant, attachment, progress, system...),
+// each with its members as they vary (23 in 16 MB of W's transcripts;
+// 8 remembered had a third of the lines read anew).
+const shapesKept = 32
 // shapeSeen is a shape: its id, and the names (keys) and their ends (the
 // k1 of each member) of the lines that have it.
 type shapeSeen struct {
@@ -154,30 +154,31 @@ func (t *Top) sameEnds(ends []int) bool {
 }
 
 // ShapeMemo keeps what a reader worked out from the names of a line's
-// members (Top.Shape) for the last few shapes: Get finds it for a
-// line of a shape seen lately, else Put gives the slot to fill (the
-// oldest's, whose value is handed back to be reused).
+// members (Top.Shape) for the shapes seen lately: Get finds it for a
+// line of such a shape, else Put gives the slot to fill (another
+// shape's, whose value is handed back to be reused). A shape's slot is
+// its id's low bits: the shapes a Top numbers one after another take
+// slots one after another.
 type ShapeMemo[T any] struct {
-	ids  [shapesKept]uint64
-	vals [shapesKept]T
-	next int
+	ids  [memoSlots]uint64
+	vals [memoSlots]T
 }
+
+const memoSlots = 64
 
 // Get is the value kept for shape id, if it is kept.
 func (m *ShapeMemo[T]) Get(id uint64) (*T, bool) {
-	for i := range m.ids {
-		if m.ids[i] == id && id != 0 {
-			return &m.vals[i], true
-		}
+	i := id % memoSlots
+	if m.ids[i] == id && id != 0 {
+		return &m.vals[i], true
 	}
 	return nil, false
 }
 
-// Put is the slot for shape id, the oldest slot's value in it (to reset
+// Put is the slot for shape id, another shape's value in it (to reset
 // and fill).
 func (m *ShapeMemo[T]) Put(id uint64) *T {
-	i := m.next
-	m.next = (m.next + 1) % shapesKept
+	i := id % memoSlots
 	m.ids[i] = id
 	return &m.vals[i]
 }
