@@ -31,6 +31,7 @@ type Top struct {
 // each with its members as they vary (23 in 16 MB of W's transcripts;
 // 8 remembered had a third of the lines read anew).
 const shapesKept = 32
+
 // shapeSeen is a shape: its id, and the names (keys) and their ends (the
 // k1 of each member) of the lines that have it.
 type shapeSeen struct {
