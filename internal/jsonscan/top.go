@@ -19,18 +19,21 @@ type Top struct {
 	// members.
 	ok bool
 	// shape is the line's shape (Shape) once shaped is set; shapes are
-	// the last few shapes seen, the newest at shapes[last].
+	// the shapes seen, two a set (shapeSet).
 	shape  uint64
 	shaped bool
 	shapes [shapesKept]shapeSeen
-	last   int
 }
 
-// shapesKept is how many shapes a Top remembers: the kinds of record of
-// one transcript (user, assistant, attachment, progress, system...),
-// each with its members as they vary (23 in 16 MB of W's transcripts;
-// 8 remembered had a third of the lines read anew).
-const shapesKept = 32
+// A Top remembers 2<<shapeBits shapes, two in each slot's set: the
+// kinds of record of one transcript (user, assistant, attachment,
+// progress, system...), each with its members as they vary (23 in 16 MB
+// of W's transcripts; a ring of the last 8 had a third of the lines
+// read anew).
+const (
+	shapeBits  = 6
+	shapesKept = 2 << shapeBits
+)
 
 // shapeSeen is a shape: its id, and the names (keys) and their ends (the
 // k1 of each member) of the lines that have it.
@@ -125,15 +128,20 @@ func (t *Top) Shape() uint64 {
 		return t.shape
 	}
 	t.shaped = true
-	for k := range shapesKept {
-		e := &t.shapes[(t.last-k+shapesKept)%shapesKept]
-		if e.id != 0 && len(e.ends) == len(t.mems) && bytes.Equal(e.keys, t.keys) && t.sameEnds(e.ends) {
+	set := t.shapeSet()
+	for i := set; i < set+2; i++ {
+		if e := &t.shapes[i]; e.id != 0 && len(e.ends) == len(t.mems) && bytes.Equal(e.keys, t.keys) && t.sameEnds(e.ends) {
 			t.shape = e.id
 			return e.id
 		}
 	}
-	t.last = (t.last + 1) % shapesKept
-	e := &t.shapes[t.last]
+	// A new shape: in the set's empty slot, else in place of the one
+	// the set took last.
+	i := set
+	if t.shapes[i].id != 0 && (t.shapes[i+1].id == 0 || t.shapes[i+1].id < t.shapes[i].id) {
+		i++
+	}
+	e := &t.shapes[i]
 	e.id = shapeIDs.Add(1)
 	e.keys = append(e.keys[:0], t.keys...)
 	e.ends = e.ends[:0]
@@ -142,6 +150,17 @@ func (t *Top) Shape() uint64 {
 	}
 	t.shape = e.id
 	return e.id
+}
+
+// shapeSet is the first of the two slots of shapes where the line's
+// shape is kept: a hash of its names' lengths and three of their bytes.
+func (t *Top) shapeSet() int {
+	k := t.keys
+	x := uint64(len(k)) | uint64(len(t.mems))<<16
+	if n := len(k); n > 0 {
+		x |= uint64(k[n/2])<<32 | uint64(k[n-1])<<40 | uint64(k[n/3])<<48
+	}
+	return int((x*0x9E3779B97F4A7C15)>>(64-shapeBits)) * 2
 }
 
 // sameEnds says the members' names end where ends say.
