@@ -170,10 +170,24 @@ func TestTopShape(t *testing.T) {
 // Members finds what Member finds, line after line, shapes seen again
 // or not.
 func TestMembersIsMember(t *testing.T) {
+	checkMembers(t, []string{`{"type":"a","subtype":"b"}`, `{"subtype":"c","type":"d","type":"e"}`, `{"x":1}`, `{"type":"a","subtype":"b"}`, `{"bad"`, `{"t\u0079pe":"f","x":[1]}`, `{"subtype":"c","type":"d","type":"e"}`})
+}
+
+// FuzzMembersIsMember holds Members (once a shape) to Member (each
+// line's names compared) on any lines, each read three times over.
+func FuzzMembersIsMember(f *testing.F) {
+	f.Add("{\"type\":\"a\",\"subtype\":\"b\"}\n{\"subtype\":1,\"type\":2,\"type\":3}\n{\"x\":1}")
+	f.Add("{\"t\\u0079pe\":\"f\",\"x\":[1]}\n{\"type\":\"a\",\"subtype\":\"b\"}\n[1]")
+	f.Fuzz(func(t *testing.T, in string) {
+		checkMembers(t, strings.Split(in, "\n"))
+	})
+}
+
+func checkMembers(t *testing.T, lines []string) {
+	t.Helper()
 	var s Scanner
 	var top Top
 	var m Members
-	lines := []string{`{"type":"a","subtype":"b"}`, `{"subtype":"c","type":"d","type":"e"}`, `{"x":1}`, `{"type":"a","subtype":"b"}`, `{"bad"`, `{"t\u0079pe":"f","x":[1]}`, `{"subtype":"c","type":"d","type":"e"}`}
 	for range 3 {
 		for _, l := range lines {
 			s.Keep = &top
@@ -184,9 +198,9 @@ func TestMembersIsMember(t *testing.T) {
 				t.Fatalf("%q: error %v, Of %v", l, err, at)
 			}
 			for i, name := range []string{"type", "subtype", "x"} {
-				want, _ := top.Member(name)
-				if at != nil && string(top.Value(at[i])) != string(want) {
-					t.Errorf("%q: %s = %q, Member %q", l, name, top.Value(at[i]), want)
+				want, ok := top.Member(name)
+				if at != nil && (string(top.Value(at[i])) != string(want) || ok != (at[i] >= 0)) {
+					t.Fatalf("%q: %s = %q (%d), Member %q %v", l, name, top.Value(at[i]), at[i], want, ok)
 				}
 			}
 		}
