@@ -75,6 +75,17 @@ var known = struct {
 	),
 }
 
+// knownNames are known's tables as jsonscan.Names, which the line
+// readers ask (a member's name is looked up without hashing it whole):
+// the maps stay the tables knownStamp hashes.
+var knownNames = struct {
+	records, attachments, fields *jsonscan.Names
+}{
+	records:     jsonscan.NewNames(slices.Collect(maps.Keys(known.records))...),
+	attachments: jsonscan.NewNames(slices.Collect(maps.Keys(known.attachments))...),
+	fields:      jsonscan.NewNames(slices.Collect(maps.Keys(known.fields))...),
+}
+
 func set(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))
 	for _, n := range names {
@@ -281,6 +292,11 @@ type fileFeed struct {
 	// the line for plain strings, so a line costs no allocation.
 	typ, version, attType []byte
 	memberFn              func(key, val []byte)
+	// shapes are what member works out from the names of a line's
+	// members, for the line shapes seen last (lineTop).
+	shapes jsonscan.ShapeMemo[shapeNames]
+	// shapeReads counts the shapes whose names were read (tests).
+	shapeReads int
 	// walks counts the lines this feed walked itself (line, lineValid):
 	// none in the shared pass, which hands it the members another reader
 	// walked (lineTop).
@@ -340,14 +356,66 @@ func (fd *fileFeed) lineValid(line model.Line, valid bool) {
 
 // lineTop is line for a line another reader checked whole and walked
 // (top: its members, not Valid when it was not one JSON object): its
-// members are read from top, with no walk of the line.
+// members are read from top, with no walk of the line; what member
+// works out from their names alone is worked out once a shape of line
+// (jsonscan.Top.Shape), so a line of a shape seen lately costs no
+// look-up of its names.
 func (fd *fileFeed) lineTop(line model.Line, top *jsonscan.Top) {
 	if line.TooLong || len(bytes.TrimSpace(line.Bytes)) == 0 {
 		return
 	}
 	fd.start()
-	top.Each(fd.memberFn)
+	if id := top.Shape(); id != 0 {
+		sh, ok := fd.shapes.Get(id)
+		if !ok {
+			sh = fd.shapes.Put(id)
+			sh.read(top)
+			fd.shapeReads++
+		}
+		fd.unknownKeys = append(fd.unknownKeys, sh.unknown...)
+		if sh.typ >= 0 {
+			_, v := top.At(sh.typ)
+			fd.typ = text(v)
+		}
+		if sh.version >= 0 {
+			_, v := top.At(sh.version)
+			fd.version = text(v)
+		}
+		for _, i := range sh.attachments {
+			_, v := top.At(i)
+			fd.attachment(v)
+		}
+	}
 	fd.finish(line, top.Valid())
+}
+
+// shapeNames is what member works out from the names of a line's
+// members: the names memscope does not know, in order (a name as often
+// as it is there), the last type and version members and every
+// attachment member (indexes; -1 for none).
+type shapeNames struct {
+	unknown      []string
+	typ, version int
+	attachments  []int
+}
+
+// read works out s from the names of top's members, as member does.
+func (s *shapeNames) read(top *jsonscan.Top) {
+	s.unknown, s.typ, s.version, s.attachments = s.unknown[:0], -1, -1, s.attachments[:0]
+	for i := range top.Len() {
+		key, _ := top.At(i)
+		if !knownNames.fields.Has(key) {
+			s.unknown = append(s.unknown, string(key))
+		}
+		switch string(key) {
+		case "type":
+			s.typ = i
+		case "version":
+			s.version = i
+		case "attachment":
+			s.attachments = append(s.attachments, i)
+		}
+	}
 }
 
 // The line being read: its record type, version and attachment type.
@@ -358,7 +426,7 @@ func (fd *fileFeed) start() {
 
 // member reads one member of the line's object.
 func (fd *fileFeed) member(key, val []byte) {
-	if !known.fields[string(key)] {
+	if !knownNames.fields.Has(key) {
 		fd.unknownKeys = append(fd.unknownKeys, string(key))
 	}
 	switch string(key) {
@@ -367,13 +435,19 @@ func (fd *fileFeed) member(key, val []byte) {
 	case "version":
 		fd.version = text(val)
 	case "attachment":
-		if len(val) > 0 && val[0] == '{' {
-			jsonscan.EachMember(val, func(ak, av []byte) {
-				if string(ak) == "type" {
-					fd.attType = text(av)
-				}
-			})
-		}
+		fd.attachment(val)
+	}
+}
+
+// attachment reads an attachment member's value: its type when it is an
+// object.
+func (fd *fileFeed) attachment(val []byte) {
+	if len(val) > 0 && val[0] == '{' {
+		jsonscan.EachMember(val, func(ak, av []byte) {
+			if string(ak) == "type" {
+				fd.attType = text(av)
+			}
+		})
 	}
 }
 
@@ -408,8 +482,8 @@ func (fd *fileFeed) finish(line model.Line, ok bool) {
 		return
 	}
 	typ, version, attType := fd.typ, fd.version, fd.attType
-	unknownRec := len(typ) > 0 && !known.records[string(typ)]
-	unknownAtt := len(attType) > 0 && !known.attachments[string(attType)]
+	unknownRec := len(typ) > 0 && !knownNames.records.Has(typ)
+	unknownAtt := len(attType) > 0 && !knownNames.attachments.Has(attType)
 	if unknownRec || unknownAtt || len(fd.unknownKeys) > 0 {
 		where := fd.path + ":" + strconv.Itoa(line.Number)
 		if unknownRec {

@@ -3,6 +3,7 @@ package doctor
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -131,12 +132,20 @@ func FuzzLineTopEqualsLine(f *testing.F) {
 	f.Add([]byte(`{"type":"attachment","attachment":{"type":"brand_new"},"newField":[1,{"a":"\ud83d"}]}`))
 	f.Add([]byte(`  {"type" : "summary" , "version":"2.1.400" }  `))
 	f.Add([]byte(`{"type":"user"} trailing`))
+	// Lines of a few shapes, again and again (doctor reads the names of
+	// each shape once), an attachment member written twice.
+	f.Add([]byte("{\"type\":\"attachment\",\"attachment\":{\"type\":\"x1\"},\"attachment\":5}\n{\"type\":\"user\",\"q\":1}\n" +
+		"{\"type\":\"attachment\",\"attachment\":{\"type\":\"date\"},\"attachment\":{\"type\":\"x2\"}}\n{\"type\":\"tool\",\"q\":2}\n{\"type\":\"user\",\"version\":\"3.0.0\"}"))
 	f.Fuzz(func(t *testing.T, d []byte) {
 		var sc jsonscan.Scanner
 		own, walked := newFileFeed("f", &sc), newFileFeed("f", &sc)
 		sum := sessions.NewSummarizing("f")
 		sum.KeepTop(true)
-		for i, l := range [][]byte{[]byte(`{"type":"user","version":"2.1.1","odd":1}`), d} {
+		lines := [][]byte{[]byte(`{"type":"user","version":"2.1.1","odd":1}`)}
+		// d's lines twice over: shapes seen again.
+		split := bytes.Split(d, []byte("\n"))
+		lines = append(append(append(lines, split...), lines[0]), split...)
+		for i, l := range lines {
 			line := model.Line{Bytes: l, Number: i + 1, Size: int64(len(l))}
 			own.line(line)
 			sum.Line(line)
@@ -147,6 +156,37 @@ func FuzzLineTopEqualsLine(f *testing.F) {
 			t.Fatalf("%q:\nchecking it: %+v\ntaking stat's members: %+v", d, own.out, walked.out)
 		}
 	})
+}
+
+// In the shared pass doctor works out what it wants of a line's names
+// (which it does not know, where its type, version and attachments are)
+// once for each shape of line (jsonscan.Top.Shape), not once a line:
+// 300 lines of 3 shapes, 3 readings of names; and its scan is that of
+// reading each line itself.
+func TestLineTopReadsNamesOnceAShape(t *testing.T) {
+	shapes := []string{
+		`{"type":"user","uuid":"u%d","newField":1,"version":"2.1.330"}`,
+		`{"type":"attachment","attachment":{"type":"brand_new"},"uuid":"a%d"}`,
+		`{"type":"assistant","message":{"id":"m%d"},"odd":true,"odd":false}`,
+	}
+	sum := sessions.NewSummarizing("f")
+	sum.KeepTop(true)
+	var sc jsonscan.Scanner
+	own, walked := newFileFeed("f", &sc), newFileFeed("f", nil)
+	for i := range 300 {
+		d := []byte(fmt.Sprintf(shapes[i%3], i))
+		l := model.Line{Bytes: d, Number: i + 1, Size: int64(len(d))}
+		sum.Line(l)
+		own.line(l)
+		walked.lineTop(l, sum.Top())
+	}
+	sum.Summary(0, nil)
+	if walked.shapeReads != 3 {
+		t.Errorf("names read %d times for 300 lines of 3 shapes, want 3", walked.shapeReads)
+	}
+	if !reflect.DeepEqual(own.out, walked.out) || len(walked.out.Unknown) != 3 {
+		t.Errorf("checking each line: %+v\ntaking stat's members: %+v", own.out, walked.out)
+	}
 }
 
 // FuzzTextIsUnquote holds text, the view doctor keeps of a line's type

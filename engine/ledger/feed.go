@@ -38,6 +38,9 @@ type feedFile struct {
 	st   model.FileStamp
 	sc   jsonscan.Scanner
 	n    newest
+	// top finds subtype and timestamp among a line's members (LineTop),
+	// once a shape of line.
+	top jsonscan.Members
 }
 
 func (ff *feedFile) Line(l model.Line) { ff.n.line(l, &ff.sc) }
@@ -51,7 +54,8 @@ func (ff *feedFile) LineTop(l model.Line, top *jsonscan.Top) {
 		ff.n.line(l, &ff.sc)
 		return
 	}
-	ff.n.lineTop(top)
+	at := ff.top.Of(top, "subtype", "timestamp")
+	ff.n.lineTop(top.Value(at[0]), top.Value(at[1]))
 }
 
 func (ff *feedFile) End(_ int64, err error, whole bool) {

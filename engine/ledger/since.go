@@ -120,7 +120,8 @@ func (n *newest) boundary(ts []byte) {
 }
 
 // lineTop is line for a line that was one valid JSON object, from its
-// top-level members: a line names a compact boundary when its subtype
+// top-level members subtype and timestamp (the last of each; nil when
+// absent): a line names a compact boundary when its subtype
 // member (the last, as Home's decoder reads a member written twice)
 // holds compactMark, which is where a boundary record (system,
 // subtype compact_boundary or microcompact_boundary, what Home decodes)
@@ -130,13 +131,12 @@ func (n *newest) boundary(ts []byte) {
 // DroppedRules counts, and the line has none), so what HomeSince returns
 // for the horizon is the same. The whole line is not searched: only the
 // subtype's value, a few bytes.
-func (n *newest) lineTop(top *jsonscan.Top) {
+func (n *newest) lineTop(sub, ts []byte) {
 	// Raw, as line's search reads the line: "microcompact_boundary"
 	// holds the mark too.
-	if sub, _ := top.Member("subtype"); !bytes.Contains(sub, compactMark) {
+	if !bytes.Contains(sub, compactMark) {
 		return
 	}
 	n.Has = true
-	ts, _ := top.Member("timestamp")
 	n.boundary(ts)
 }

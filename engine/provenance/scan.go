@@ -652,6 +652,9 @@ type firstReader struct {
 	main    bool
 	// searched counts the bytes the Finders searched.
 	searched int64
+	// top finds toolUseResult and message among a line's members
+	// (lineTop), once a shape of line.
+	top jsonscan.Members
 }
 
 // The strings the first pass looks for, each from its rarest byte on.
@@ -740,15 +743,16 @@ func (fr *firstReader) lineTop(line model.Line, top *jsonscan.Top) {
 	}
 	d := line.Bytes
 	fr.p.bytes += int64(len(d)) + 1
+	at := fr.top.Of(top, "toolUseResult", "message")
 	if fr.main {
-		if res, _ := top.Member("toolUseResult"); len(res) > 0 && res[0] == '{' && fr.in(agentIDFinder, res) {
+		if res := top.Value(at[0]); len(res) > 0 && res[0] == '{' && fr.in(agentIDFinder, res) {
 			noteSpawn(&fr.p, d)
 		}
 	}
 	if len(fr.markers) == 0 {
 		return
 	}
-	if msg, ok := top.Member("message"); !ok || !fr.in(fr.anchor, msg) || !fr.in(toolUseFinder, msg) || !fr.anyMarker(msg) {
+	if msg := top.Value(at[1]); msg == nil || !fr.in(fr.anchor, msg) || !fr.in(toolUseFinder, msg) || !fr.anyMarker(msg) {
 		return
 	}
 	fr.p.calls = append(fr.p.calls, writeCalls(d, line.Number, fr.folders)...)

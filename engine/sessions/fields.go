@@ -52,6 +52,15 @@ type lineScanner struct {
 	kept jsonscan.Top
 	// usage holds the counts record hands out, so they need no allocation.
 	usage model.Usage
+	// summaryOnly says the line is read for its summary alone, not for
+	// ccusage's usage lines (lineUsage, the pricing): message.content's
+	// blocks and message.usage.cache_creation, which only those read
+	// (badContent, cache1h), are checked as any other value (Value, a
+	// walk with no call a member), not walked into. Stat's summary in
+	// the shared pass (a scanWorker without ccusage).
+	summaryOnly bool
+	// blocks counts the members of content blocks walked (tests).
+	blocks int
 
 	topFn, messageFn, usageFn, blockFn, cacheFn jsonscan.MemberFunc
 	contentFn                                   jsonscan.ElemFunc
@@ -146,7 +155,7 @@ func (s *lineScanner) messageMember(key []byte, v, depth int) (int, error) {
 		}
 	case string(key) == "content":
 		f.badContent = false
-		if d[v] == '[' {
+		if d[v] == '[' && !s.summaryOnly {
 			end, err = s.js.Array(v, depth, s.contentFn)
 		} else {
 			end, err = s.js.Value(v, depth)
@@ -176,7 +185,7 @@ func (s *lineScanner) messageMember(key []byte, v, depth int) (int, error) {
 func (s *lineScanner) usageMember(key []byte, v, depth int) (int, error) {
 	var end int
 	var err error
-	if string(key) == "cache_creation" && s.js.Bytes()[v] == '{' {
+	if string(key) == "cache_creation" && !s.summaryOnly && s.js.Bytes()[v] == '{' {
 		s.f.cache1h = span{}
 		end, err = s.js.Object(v, depth, s.cacheFn)
 	} else {
@@ -229,6 +238,7 @@ func (s *lineScanner) contentElem(v, depth int) (int, error) {
 // blockMember reads a member of a content block, whose "text" ccusage
 // wants to be a string.
 func (s *lineScanner) blockMember(key []byte, v, depth int) (int, error) {
+	s.blocks++
 	if string(key) == "text" && s.js.Bytes()[v] != '"' {
 		s.f.badContent = true
 	}

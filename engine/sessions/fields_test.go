@@ -44,6 +44,30 @@ func TestLineScannerNotesFields(t *testing.T) {
 	}
 }
 
+// stat's summary (a worker without ccusage's lines) checks
+// message.content and usage.cache_creation as values, walking into
+// neither: what it reads of the line is the same.
+func TestSummaryWalksNoContentBlock(t *testing.T) {
+	line := []byte(`{"type":"assistant","requestId":"r","message":{"id":"m","content":[{"type":"text","text":"hi"},{"type":"tool_use","input":{"a":1}}],` +
+		`"usage":{"input_tokens":4,"cache_creation":{"ephemeral_1h_input_tokens":2},"output_tokens":1}}}`)
+	for _, ccusage := range []bool{false, true} {
+		w := newScanWorker(ccusage)
+		if err := w.ls.line(line); err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		if ccusage {
+			want = 4
+		}
+		if w.ls.blocks != want {
+			t.Errorf("ccusage %v: %d members of content blocks walked, want %d", ccusage, w.ls.blocks, want)
+		}
+		if f := &w.ls.f; !f.msgUsage.present() || !f.input.present() || !f.output.present() || !f.msgID.present() || f.cache1h.present() != ccusage {
+			t.Errorf("ccusage %v: fields %+v", ccusage, *f)
+		}
+	}
+}
+
 // FuzzSessionsJSON holds the report's walk, which goes into message,
 // usage and content, to json.Valid.
 func FuzzSessionsJSON(f *testing.F) {
@@ -52,9 +76,12 @@ func FuzzSessionsJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		trimmed := bytes.TrimLeft(in, " \t\r\n")
 		want := json.Valid(in) && len(trimmed) > 0 && trimmed[0] == '{'
-		s := newLineScanner()
-		if err := s.line(in); (err == nil) != want {
-			t.Fatalf("line(%q) error = %v, json.Valid = %v", in, err, json.Valid(in))
+		for _, ccusage := range []bool{false, true} {
+			s := newLineScanner()
+			s.summaryOnly = !ccusage
+			if err := s.line(in); (err == nil) != want {
+				t.Fatalf("ccusage %v: line(%q) error = %v, json.Valid = %v", ccusage, in, err, json.Valid(in))
+			}
 		}
 	})
 }

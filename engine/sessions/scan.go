@@ -55,7 +55,9 @@ type scanWorker struct {
 }
 
 func newScanWorker(ccusage bool) *scanWorker {
-	return &scanWorker{ls: newLineScanner(), z: model.NewSummarizer(), hash: sha256.New(), seen: map[[2]uint64]struct{}{}, ccusage: ccusage, models: map[string]string{}}
+	ls := newLineScanner()
+	ls.summaryOnly = !ccusage
+	return &scanWorker{ls: ls, z: model.NewSummarizer(), hash: sha256.New(), seen: map[[2]uint64]struct{}{}, ccusage: ccusage, models: map[string]string{}}
 }
 
 // byteCounter counts the bytes read through it.

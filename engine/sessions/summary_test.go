@@ -168,6 +168,13 @@ func FuzzSessionsSummary(f *testing.F) {
 		`{"type":"user","earlierMessages":{"kind":1},"message":{"content":"s"}}` + "\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		sameSummary(t, in, fastSummary(t, in).Sum)
+		// stat's summary, whose walk skips what only ccusage reads.
+		w := newScanWorker(false)
+		s, err := w.scan(bytes.NewReader(in), "t.jsonl")
+		if err != nil {
+			t.Fatalf("scan: %v", err)
+		}
+		sameSummary(t, in, s.Sum)
 	})
 }
 

@@ -76,9 +76,10 @@ type Scanner struct {
 	// accepts (and marked not valid for any other line), as they are
 	// walked: no second walk for a reader that wants them.
 	Keep *Top
-	// keeping is Line's member function while Keep is set, keepFn the
-	// member function keeping calls.
-	keeping, keepFn MemberFunc
+	// keepTop is Keep while Line walks the line's object: Object notes
+	// each member of depth 0 there, after the caller's function accepted
+	// it (no call a member more).
+	keepTop *Top
 }
 
 // MemberFunc is called by Object with each member of an object: key is
@@ -125,10 +126,6 @@ func (s *Scanner) Line(d []byte, member MemberFunc) error {
 	s.Reset(d)
 	if s.Keep != nil {
 		s.Keep.reset(d)
-		if s.keeping == nil {
-			s.keeping = s.keep
-		}
-		s.keepFn, member = member, s.keeping
 	}
 	i := s.ws(0)
 	if i >= len(d) {
@@ -144,7 +141,9 @@ func (s *Scanner) Line(d []byte, member MemberFunc) error {
 		}
 		return ErrNotObject
 	}
+	s.keepTop = s.Keep
 	end, err := s.Object(i, 0, member)
+	s.keepTop = nil
 	if err != nil {
 		return err
 	}
@@ -155,16 +154,6 @@ func (s *Scanner) Line(d []byte, member MemberFunc) error {
 		s.Keep.ok = true
 	}
 	return nil
-}
-
-// keep is Line's member function while Keep is set: it notes each
-// member the caller's function (keepFn) accepted.
-func (s *Scanner) keep(key []byte, v, depth int) (int, error) {
-	end, err := s.keepFn(key, v, depth)
-	if err == nil {
-		s.Keep.add(key, v, end)
-	}
-	return end, err
 }
 
 // end checks that only white space follows the value ending at i.
@@ -664,6 +653,9 @@ func (s *Scanner) Object(i, depth int, member MemberFunc) (int, error) {
 		end, err := member(key, v, depth+1)
 		if err != nil {
 			return 0, err
+		}
+		if depth == 0 && s.keepTop != nil {
+			s.keepTop.add(key, v, end)
 		}
 		if end < len(d) && d[end] == ',' {
 			// next's usual answer, inline.

@@ -110,3 +110,99 @@ func FuzzTop(f *testing.F) {
 		checkTop(t, &s, &top, bytes.Repeat(line, 2))
 	})
 }
+
+// A line's shape names its member names in order: lines with the same
+// names have one shape while it is remembered, others another, a shape
+// is never given to other names (past the few remembered, nor by
+// another Top), and a line that is not one object has none.
+func TestTopShape(t *testing.T) {
+	var s Scanner
+	var top, other Top
+	names := map[uint64]string{}
+	shapeOf := func(top *Top, line string) uint64 {
+		t.Helper()
+		s.Keep = top
+		err := s.Line([]byte(line), func(_ []byte, v, depth int) (int, error) { return s.Value(v, depth) })
+		s.Keep = nil
+		id := top.Shape()
+		if (err == nil) != (id != 0) || id != top.Shape() {
+			t.Fatalf("%q: error %v, shape %d", line, err, id)
+		}
+		var keys []string
+		top.Each(func(k, _ []byte) { keys = append(keys, string(k)) })
+		for i := range top.Len() {
+			if k, _ := top.At(i); string(k) != keys[i] {
+				t.Fatalf("%q: At(%d) = %q, Each %q", line, i, k, keys[i])
+			}
+		}
+		if id != 0 {
+			joined := strings.Join(keys, "\x00") + "\x01"
+			if was, ok := names[id]; ok && was != joined {
+				t.Fatalf("%q: shape %d was %q, now %q", line, id, was, joined)
+			}
+			names[id] = joined
+		}
+		return id
+	}
+	a := shapeOf(&top, `{"type":"user","uuid":"1"}`)
+	if b := shapeOf(&top, `{"type":"assistant","uuid":"2"}`); b != a {
+		t.Errorf("same names, shapes %d and %d", a, b)
+	}
+	for _, l := range []string{`{"uuid":"1","type":"user"}`, `{"typeu":"x","uid":"1"}`, `{"type":"user"}`, `{"type":"user","uuid":"1","x":2}`, `{"t\u0079pe":"user","uuid":"1","x":2}`} {
+		if b := shapeOf(&top, l); b == a {
+			t.Errorf("%q: the shape of other names", l)
+		}
+	}
+	if shapeOf(&top, `{"type":`) != 0 || shapeOf(&top, `[1]`) != 0 {
+		t.Error("a line that is not one object has a shape")
+	}
+	if b := shapeOf(&other, `{"type":"user","uuid":"1"}`); b == a {
+		t.Error("another Top gave the same shape")
+	}
+	// More shapes than are remembered, twice over.
+	for range 2 {
+		for i := range 3 * shapesKept {
+			shapeOf(&top, `{"k`+strings.Repeat("x", i)+`":1}`)
+		}
+	}
+}
+
+// Members finds what Member finds, line after line, shapes seen again
+// or not.
+func TestMembersIsMember(t *testing.T) {
+	checkMembers(t, []string{`{"type":"a","subtype":"b"}`, `{"subtype":"c","type":"d","type":"e"}`, `{"x":1}`, `{"type":"a","subtype":"b"}`, `{"bad"`, `{"t\u0079pe":"f","x":[1]}`, `{"subtype":"c","type":"d","type":"e"}`})
+}
+
+// FuzzMembersIsMember holds Members (once a shape) to Member (each
+// line's names compared) on any lines, each read three times over.
+func FuzzMembersIsMember(f *testing.F) {
+	f.Add("{\"type\":\"a\",\"subtype\":\"b\"}\n{\"subtype\":1,\"type\":2,\"type\":3}\n{\"x\":1}")
+	f.Add("{\"t\\u0079pe\":\"f\",\"x\":[1]}\n{\"type\":\"a\",\"subtype\":\"b\"}\n[1]")
+	f.Fuzz(func(t *testing.T, in string) {
+		checkMembers(t, strings.Split(in, "\n"))
+	})
+}
+
+func checkMembers(t *testing.T, lines []string) {
+	t.Helper()
+	var s Scanner
+	var top Top
+	var m Members
+	for range 3 {
+		for _, l := range lines {
+			s.Keep = &top
+			err := s.Line([]byte(l), func(_ []byte, v, depth int) (int, error) { return s.Value(v, depth) })
+			s.Keep = nil
+			at := m.Of(&top, "type", "subtype", "x")
+			if (err != nil) != (at == nil) {
+				t.Fatalf("%q: error %v, Of %v", l, err, at)
+			}
+			for i, name := range []string{"type", "subtype", "x"} {
+				want, ok := top.Member(name)
+				if at != nil && (string(top.Value(at[i])) != string(want) || ok != (at[i] >= 0)) {
+					t.Fatalf("%q: %s = %q (%d), Member %q %v", l, name, top.Value(at[i]), at[i], want, ok)
+				}
+			}
+		}
+	}
+}
