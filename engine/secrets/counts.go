@@ -39,6 +39,16 @@ func Counts(o Options, cache *diskcache.Store) Report {
 	if o.Project != "" || cache == nil {
 		return countAll(o)
 	}
+	name := diskcache.Name(countsKind, o.Home.Dir)
+	kept, _ := diskcache.LoadShared[map[string]diskcache.Entry[counted]](cache, countsKind, name)
+	fname := diskcache.Name(foldersKind, o.Home.Dir)
+	folders, _ := diskcache.Load[diskcache.Folders](cache, foldersKind, fname)
+	lname := diskcache.Name(listingsKind, o.Home.Dir)
+	listings, _ := diskcache.Load[map[string]model.FileStamp](cache, listingsKind, lname)
+	now := time.Now()
+	// The write-once folders as the last run listed and stamped them are
+	// not listed again (trustedFolders).
+	o.trusted = newTrustedFolders(o.Home.FS, kept, folders, listings, now)
 	units, probs := listUnits(o)
 	hist := &lazyHistory{fsys: o.Home.FS}
 	results := make([]fileResult, len(units))
@@ -72,18 +82,17 @@ func Counts(o Options, cache *diskcache.Store) Report {
 		}
 		return out
 	}
-	name := diskcache.Name(countsKind, o.Home.Dir)
-	kept, _ := diskcache.LoadShared[map[string]diskcache.Entry[counted]](cache, countsKind, name)
-	fname := diskcache.Name(foldersKind, o.Home.Dir)
-	folders, _ := diskcache.Load[diskcache.Folders](cache, foldersKind, fname)
 	next := map[string]diskcache.Entry[counted]{}
-	res, hits, nextFolders := diskcache.PerFileFoldersStamping(o.Home.FS, names, kept, next, folders, time.Now(), compute, wholeCount)
+	res, hits, nextFolders := diskcache.PerFileFoldersStamping(o.Home.FS, names, kept, next, o.trusted.distrust(folders), now, compute, wholeCount)
 	// A cache not written costs the next run its time only.
 	if hits < len(names) || len(next) != len(kept) {
 		_ = diskcache.Save(cache, countsKind, name, next)
 	}
 	if !nextFolders.Equal(folders) {
 		_ = diskcache.Save(cache, foldersKind, fname, nextFolders)
+	}
+	if nl := o.trusted.keep(nextFolders); o.trusted.changed(nl) {
+		_ = diskcache.Save(cache, listingsKind, lname, nl)
 	}
 	for j, c := range res {
 		results[home[j]] = fileResult{read: c.Read, bytes: c.Bytes, kept: c.Kept, problems: c.Problems}

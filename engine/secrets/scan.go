@@ -52,6 +52,9 @@ type Options struct {
 	// sha256 taken on the way), so the inventory's check need not read
 	// the file again. Called from several goroutines at once.
 	PasteSums func(model.PasteVerdict)
+	// trusted, when set, answers for the listing of the write-once
+	// folders the counts' cache stamped (Counts).
+	trusted *trustedFolders
 }
 
 // Finding is one secret at rest.

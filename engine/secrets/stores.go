@@ -163,7 +163,7 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 			session: model.SessionID(t.SessionID), project: projectName(pathOf, t.ProjectSlug)})
 	}
 	add(unit{store: StoreHistory, name: model.HistoryPath})
-	walk(h.FS, model.PasteCacheDir, 1, &probs, func(name string, e fs.DirEntry) {
+	walkTrusting(h.FS, model.PasteCacheDir, 1, &probs, o.trusted, func(name string, e fs.DirEntry) {
 		add(unit{store: StorePaste, name: name, ent: e})
 	})
 	walk(h.FS, model.PasteStoreDir, 1, &probs, func(name string, e fs.DirEntry) {
@@ -176,7 +176,7 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 		}
 		add(unit{store: StoreUndoCopy, name: name, ent: e, session: sid})
 	})
-	walk(h.FS, "file-history", 2, &probs, func(name string, e fs.DirEntry) {
+	walkTrusting(h.FS, "file-history", 2, &probs, o.trusted, func(name string, e fs.DirEntry) {
 		sid := model.SessionID(strings.Split(name, "/")[1])
 		if o.Project != "" && !sessions[sid] {
 			return
@@ -399,6 +399,21 @@ func regular(fsys fs.FS, name string, probs *[]model.Problem) (fs.FileInfo, bool
 // down, in name order. Symbolic links are not followed (a walk stays in
 // the home), special files are skipped, and unreadable folders reported.
 func walk(fsys fs.FS, dir string, depth int, probs *[]model.Problem, fn func(name string, e fs.DirEntry)) {
+	walkTrusting(fsys, dir, depth, probs, nil, fn)
+}
+
+// walkTrusting is walk, the files of a last folder (depth 1) that
+// trusted answers for taken from it instead of listed
+// (trustedFolders.list: a write-once folder as the cache stamped it).
+func walkTrusting(fsys fs.FS, dir string, depth int, probs *[]model.Problem, trusted *trustedFolders, fn func(name string, e fs.DirEntry)) {
+	if depth == 1 {
+		if names, ok := trusted.list(dir); ok {
+			for _, name := range names {
+				fn(name, trustedEntry{fsys: fsys, name: name})
+			}
+			return
+		}
+	}
 	ents, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrInvalid) {
@@ -412,7 +427,7 @@ func walk(fsys fs.FS, dir string, depth int, probs *[]model.Problem, fn func(nam
 		switch {
 		case e.IsDir():
 			if depth > 1 {
-				walk(fsys, name, depth-1, probs, fn)
+				walkTrusting(fsys, name, depth-1, probs, trusted, fn)
 			}
 		case e.Type().IsRegular():
 			// Not lstat'ed here: a unit's size is asked of the entry

@@ -1,0 +1,198 @@
+package secrets
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/internal/testroot"
+	"github.com/memscope/memscope/model"
+)
+
+// listFS counts the folders listed through it and the regular files
+// opened under its prefixes.
+type listFS struct {
+	fs.FS
+	prefixes []string
+	mu       sync.Mutex
+	lists    map[string]int
+	opens    int
+}
+
+func (c *listFS) Open(name string) (fs.File, error) {
+	f, err := c.FS.Open(name)
+	if err != nil {
+		return f, err
+	}
+	for _, p := range c.prefixes {
+		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && strings.HasPrefix(name, p) {
+			c.mu.Lock()
+			c.opens++
+			c.mu.Unlock()
+		}
+	}
+	return f, nil
+}
+
+func (c *listFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.FS, name) }
+
+func (c *listFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	c.mu.Lock()
+	c.lists[name]++
+	c.mu.Unlock()
+	return fs.ReadDir(c.FS, name)
+}
+
+// listed is the write-once folders Counts walks (the paste cache,
+// file-history/<session>; a session's tool-results are listed by
+// model.FindSessionFiles) listed since the last call, and the files
+// opened under the prefixes.
+func (c *listFS) listed() (dirs []string, opens int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for d := range c.lists {
+		if model.WriteOnceFolder(d) && (d == model.PasteCacheDir || strings.HasPrefix(d, "file-history/")) {
+			dirs = append(dirs, d)
+		}
+	}
+	opens = c.opens
+	c.lists, c.opens = map[string]int{}, 0
+	return dirs, opens
+}
+
+// A warm Counts lists no write-once folder (the paste cache, each
+// session's file history) whose stamp is the one it had when the last run
+// listed it, nor opens its files; a paste added, removed or renamed over
+// is counted by the next run even with the folder's modification time
+// set back (its change time moved), and a file appended to outside those
+// folders too. (On the old code every run listed every folder.)
+func TestCountsListNoUnchangedWriteOnceFolder(t *testing.T) {
+	t.Parallel()
+	_, h := plantedHome(t)
+	old := time.Now().Add(-time.Hour)
+	ents, err := os.ReadDir(filepath.Join(h.Dir, "file-history"))
+	if err != nil || len(ents) == 0 {
+		t.Fatalf("the planted home has no file history: %v", err)
+	}
+	pastes := filepath.Join(h.Dir, model.PasteCacheDir)
+	dirs := []string{pastes}
+	for _, e := range ents {
+		dirs = append(dirs, filepath.Join(h.Dir, "file-history", e.Name()))
+	}
+	settle := func(dirs ...string) {
+		t.Helper()
+		for _, d := range dirs {
+			if err := os.Chtimes(d, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	settle(dirs...)
+	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
+	lf := &listFS{FS: h.FS, prefixes: []string{model.PasteCacheDir + "/", "file-history/"}, lists: map[string]int{}}
+	ch := *h
+	ch.FS = lf
+	check := func(when string) Report {
+		t.Helper()
+		got := Counts(Options{Home: &ch}, cache)
+		want := Begin(Options{Home: h}).Report
+		if !reflect.DeepEqual(got.Stores, want.Stores) || got.Count() != want.Count() {
+			t.Fatalf("%s: counts %+v, Begin's %+v", when, got.Stores, want.Stores)
+		}
+		return got
+	}
+	first := check("cold")
+	if d, _ := lf.listed(); len(d) != len(dirs) {
+		t.Fatalf("the cold run listed %v, want the %d write-once folders", d, len(dirs))
+	}
+	check("warm")
+	if d, n := lf.listed(); len(d) != 0 || n != 0 {
+		t.Errorf("a warm run on unchanged write-once folders listed %v and opened %d of their files, want none", d, n)
+	}
+	check("warm again")
+	if d, n := lf.listed(); len(d) != 0 || n != 0 {
+		t.Errorf("a second warm run listed %v and opened %d files, want none", d, n)
+	}
+
+	// A paste holding a key is added, the folder's time set back.
+	paste := "SENDGRID_API_KEY=SG.aB3dE5gH7jK9mN1pQ3sT5v.wX7yZ9bC1dF3gH5jK7mN9pQ1sT3vW5xY7zA9bC1dE3\n"
+	sum := sha256.Sum256([]byte(paste))
+	added := filepath.Join(pastes, hex.EncodeToString(sum[:8])+".txt")
+	if err := os.WriteFile(added, []byte(paste), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	settle(pastes)
+	if r := check("a paste added"); r.Count() != first.Count()+1 {
+		t.Errorf("after a paste holding a key: %d counted, before %d", r.Count(), first.Count())
+	}
+	if d, _ := lf.listed(); len(d) != 1 || d[0] != model.PasteCacheDir {
+		t.Errorf("after a paste added the run listed %v, want the paste cache alone", d)
+	}
+	check("trusted after the paste")
+	if d, n := lf.listed(); len(d) != 0 || n != 0 {
+		t.Errorf("the run after listed %v and opened %d files, want none", d, n)
+	}
+	// Renamed over: another paste's bytes under the added one's name.
+	other := filepath.Join(filepath.Dir(pastes), "other.txt")
+	if err := os.WriteFile(other, []byte("no key here\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(other, added); err != nil {
+		t.Fatal(err)
+	}
+	settle(pastes)
+	if r := check("a paste renamed over"); r.Count() != first.Count() {
+		t.Errorf("after the paste renamed over: %d counted, want %d", r.Count(), first.Count())
+	}
+	lf.listed()
+	// Removed.
+	if err := os.Remove(added); err != nil {
+		t.Fatal(err)
+	}
+	settle(pastes)
+	check("a paste removed")
+	if d, _ := lf.listed(); len(d) != 1 {
+		t.Errorf("after a paste removed the run listed %v, want the paste cache", d)
+	}
+	// A backup removed from a session's file history.
+	var backup string
+	_ = fs.WalkDir(h.FS, "file-history", func(p string, e fs.DirEntry, err error) error {
+		if err == nil && e.Type().IsRegular() && backup == "" {
+			backup = p
+		}
+		return nil
+	})
+	if backup == "" {
+		t.Fatal("no backup in the planted home")
+	}
+	if err := os.Remove(filepath.Join(h.Dir, filepath.FromSlash(backup))); err != nil {
+		t.Fatal(err)
+	}
+	settle(filepath.Join(h.Dir, filepath.FromSlash(path.Dir(backup))))
+	removed := check("a backup removed")
+	if d, _ := lf.listed(); len(d) != 1 || d[0] != path.Dir(backup) {
+		t.Errorf("after a backup removed the run listed %v, want %s", d, path.Dir(backup))
+	}
+	// A key appended to a transcript, outside the write-once folders.
+	files, _ := model.FindTranscripts(h.FS)
+	f, err := os.OpenFile(filepath.Join(h.Dir, filepath.FromSlash(files[0].Path)), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(`{"type":"user","message":{"role":"user","content":"key ghp_Zq7Rk2Lm9Xw4Tb8Yc1Vn5Hs3Jd6Fg0Pa2Qe7 here"}}` + "\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if r := check("a key appended"); r.Count() != removed.Count()+1 {
+		t.Errorf("after a key appended: %d counted, want %d", r.Count(), removed.Count()+1)
+	}
+}
