@@ -99,8 +99,9 @@ type unit struct {
 	inHome bool
 	format fileFormat
 	// size is the file's size when listed; ent, when set, is the
-	// listing's entry instead, whose Info gives size when the unit is
-	// scanned (sized): a unit a cache answers for is never lstat'ed.
+	// listing's entry instead: the size is then the open's that reads
+	// the file (sized), so no such file is lstat'ed, and a unit a cache
+	// answers for is not looked at.
 	size    int64
 	ent     fs.DirEntry
 	modTime time.Time
@@ -430,10 +431,9 @@ func walkTrusting(fsys fs.FS, dir string, depth int, probs *[]model.Problem, tru
 				walkTrusting(fsys, name, depth-1, probs, trusted, fn)
 			}
 		case e.Type().IsRegular():
-			// Not lstat'ed here: a unit's size is asked of the entry
-			// only when it is scanned (unit.sized), so a start whose
-			// cache answers for the paste cache and file-history asks
-			// nothing of their files.
+			// Not lstat'ed: a unit's size is the open's that scans it
+			// (unit.sized), so a start whose cache answers for the
+			// paste cache and file-history asks nothing of their files.
 			fn(name, e)
 		}
 	}

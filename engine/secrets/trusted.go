@@ -126,8 +126,8 @@ func (t *trustedFolders) changed(next map[string]model.FileStamp) bool {
 	return !maps.Equal(t.kept, next)
 }
 
-// trustedEntry is a file of a trusted folder, not listed: its Info
-// (asked only when the file is scanned, unit.sized) looks at the file.
+// trustedEntry is a file of a trusted folder, not listed (its size is
+// the open's that scans it, unit.sized; Info looks at the file).
 type trustedEntry struct {
 	fsys fs.FS
 	name string

@@ -196,3 +196,50 @@ func TestCountsListNoUnchangedWriteOnceFolder(t *testing.T) {
 		t.Errorf("after a key appended: %d counted, want %d", r.Count(), removed.Count()+1)
 	}
 }
+
+// A cold Counts looks at each paste and backup once, by the open that
+// scans it: their sizes are the open's, no Info (an lstat) is asked of
+// their listing's entries (the old code asked each file's, to order the
+// scan), and Begin's findings are as before.
+func TestColdCountsAsksNoInfoOfTheFilesItOpens(t *testing.T) {
+	t.Parallel()
+	_, h := plantedHome(t)
+	// A big text paste (read line by line, past maxTextBytes) among them.
+	big := strings.Repeat("plain text line without any key in it at all\n", maxTextBytes/45+10) +
+		"SENDGRID_API_KEY=SG.aB3dE5gH7jK9mN1pQ3sT5v.wX7yZ9bC1dF3gH5jK7mN9pQ1sT3vW5xY7zA9bC1dE3\n"
+	sum := sha256.Sum256([]byte(big))
+	if err := os.WriteFile(filepath.Join(h.Dir, model.PasteCacheDir, hex.EncodeToString(sum[:8])+".txt"), []byte(big), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want := Scan(Options{Home: h})
+	pf := &prefixFS{FS: h.FS, prefixes: []string{model.PasteCacheDir + "/", "file-history/"}}
+	ch := *h
+	ch.FS = pf
+	if got := Scan(Options{Home: &ch}); !reflect.DeepEqual(got.Findings, want.Findings) || !reflect.DeepEqual(got.Stores, want.Stores) {
+		t.Fatalf("a scan through the counting file system found %+v, want %+v", got.Findings, want.Findings)
+	}
+	pf.infos.Store(0)
+	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
+	got := Counts(Options{Home: &ch}, cache)
+	if !reflect.DeepEqual(got.Stores, want.Stores) {
+		t.Fatalf("cold counts %+v, Scan's %+v", got.Stores, want.Stores)
+	}
+	if pf.opens.Load() == 0 {
+		t.Fatal("no paste nor backup opened: the test proves nothing")
+	}
+	if n := pf.infos.Load(); n != 0 {
+		t.Errorf("a cold Counts asked the Info of %d pastes and backups, want 0 (sized by their opens)", n)
+	}
+	// Each's read again of a file whose findings were not held reads it
+	// as the scan did (line by line for the big paste).
+	var ids []string
+	s := begin(Options{Home: &ch}, 0)
+	s.Each(func(f *Finding) { ids = append(ids, f.ID+" "+f.File+" "+f.JSONPath) })
+	var wantIDs []string
+	for _, f := range want.Findings {
+		wantIDs = append(wantIDs, f.ID+" "+f.File+" "+f.JSONPath)
+	}
+	if !reflect.DeepEqual(ids, wantIDs) {
+		t.Errorf("findings read again: %v, want %v", ids, wantIDs)
+	}
+}
