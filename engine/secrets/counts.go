@@ -23,6 +23,10 @@ type counted struct {
 	Bytes    int64
 	Kept     int
 	Problems []model.Problem
+	// Settled says the entry's stamp was taken with the file's change
+	// time settled (settled): an lstat Same as the stamp answers for it
+	// (settledHits).
+	Settled bool
 }
 
 // Counts is Begin's Report (every count, copy and problem; no finding)
@@ -63,6 +67,21 @@ func Counts(o Options, cache *diskcache.Store) Report {
 	for j, r := range scanUnits(o, units, outside, hist, nil, nil) {
 		results[outside[j]] = r
 	}
+	// The files outside the write-once folders whose entry is settled
+	// and whose lstat is its stamp are answered without an open.
+	answered, pre := settledHits(o.Home.FS, units, home, kept)
+	next := map[string]diskcache.Entry[counted]{}
+	rest := make([]int, 0, len(home)-pre)
+	for j, i := range home {
+		if answered[j] {
+			e := kept[units[i].name]
+			next[units[i].name] = e
+			results[i] = fileResult{read: e.Value.Read, bytes: e.Value.Bytes, kept: e.Value.Kept, problems: e.Value.Problems}
+			continue
+		}
+		rest = append(rest, i)
+	}
+	home = rest
 	names := make([]string, len(home))
 	for j, i := range home {
 		names[j] = units[i].name
@@ -82,10 +101,9 @@ func Counts(o Options, cache *diskcache.Store) Report {
 		}
 		return out
 	}
-	next := map[string]diskcache.Entry[counted]{}
 	res, hits, nextFolders := diskcache.PerFileFoldersStamping(o.Home.FS, names, kept, next, o.trusted.distrust(folders), now, compute, wholeCount)
 	// A cache not written costs the next run its time only.
-	if hits < len(names) || len(next) != len(kept) {
+	if marked := markSettled(next); marked || hits < len(names) || len(next) != len(kept) {
 		_ = diskcache.Save(cache, countsKind, name, next)
 	}
 	if !nextFolders.Equal(folders) {

@@ -243,3 +243,148 @@ func TestColdCountsAsksNoInfoOfTheFilesItOpens(t *testing.T) {
 		t.Errorf("findings read again: %v, want %v", ids, wantIDs)
 	}
 }
+
+// otherFS counts the regular files opened through it outside the
+// write-once folders (memory, transcripts, settings).
+type otherFS struct {
+	fs.FS
+	mu    sync.Mutex
+	opens map[string]int
+}
+
+func (c *otherFS) Open(name string) (fs.File, error) {
+	f, err := c.FS.Open(name)
+	if err != nil {
+		return f, err
+	}
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && !model.WriteOnceFolder(path.Dir(name)) {
+		c.mu.Lock()
+		c.opens[name]++
+		c.mu.Unlock()
+	}
+	return f, nil
+}
+
+func (c *otherFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.FS, name) }
+
+func (c *otherFS) take() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := c.opens
+	c.opens = map[string]int{}
+	return m
+}
+
+// A warm Counts opens no file outside the write-once folders (memory,
+// transcripts, settings) that its cache counted with the file's change
+// time settled and whose lstat is as stamped; a file appended to,
+// rewritten in place to the same size with its modification time set
+// back, or replaced is read again (on the old code every such file was
+// opened, to hash its head, at every run). Not parallel: it moves
+// processStart, as if the process had started an hour from now.
+func TestWarmCountsOpenNoSettledFile(t *testing.T) {
+	_, h := plantedHome(t)
+	saved := processStart.Load()
+	processStart.Store(time.Now().Add(time.Hour).UnixNano())
+	t.Cleanup(func() { processStart.Store(saved) })
+	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
+	of := &otherFS{FS: h.FS, opens: map[string]int{}}
+	ch := *h
+	ch.FS = of
+	check := func(when string) Report {
+		t.Helper()
+		got := Counts(Options{Home: &ch}, cache)
+		want := Begin(Options{Home: h}).Report
+		if !reflect.DeepEqual(got.Stores, want.Stores) || got.Count() != want.Count() {
+			t.Fatalf("%s: counts %+v, Begin's %+v", when, got.Stores, want.Stores)
+		}
+		return got
+	}
+	check("cold")
+	if len(of.take()) == 0 {
+		t.Fatal("the cold run opened nothing outside the write-once folders: the test proves nothing")
+	}
+	// What the listing itself opens (the projects' paths probed in a
+	// transcript's first lines, settings.json for the memory folders).
+	listUnits(Options{Home: &ch})
+	listing := of.take()
+	scanned := func() map[string]int {
+		m := of.take()
+		for name, n := range listing {
+			if m[name] -= n; m[name] <= 0 {
+				delete(m, name)
+			}
+		}
+		return m
+	}
+	check("warm")
+	if m := scanned(); len(m) != 0 {
+		t.Errorf("a warm run opened %v beyond its listing's opens, want nothing", m)
+	}
+	var mem string
+	_ = fs.WalkDir(h.FS, "projects", func(p string, e fs.DirEntry, err error) error {
+		if err == nil && mem == "" && e.Type().IsRegular() && strings.Contains(p, "/memory/") && strings.HasSuffix(p, ".md") {
+			mem = p
+		}
+		return nil
+	})
+	if mem == "" {
+		t.Fatal("no memory file in the planted home")
+	}
+	abs := filepath.Join(h.Dir, filepath.FromSlash(mem))
+	key := "ghp_Zq7Rk2Lm9Xw4Tb8Yc1Vn5Hs3Jd6Fg0Pa2Qe7"
+	// Appended to.
+	before := check("before").Count()
+	f, err := os.OpenFile(abs, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("\ntoken " + key + "\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if r := check("a key appended"); r.Count() != before+1 {
+		t.Errorf("after a key appended to %s: %d counted, want %d", mem, r.Count(), before+1)
+	}
+	if m := scanned(); m[mem] == 0 {
+		t.Errorf("the run after the append did not read %s: %v", mem, m)
+	}
+	// Rewritten in place to the same size, its modification time set back.
+	info, err := os.Stat(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clean := strings.Replace(string(data), key, strings.Repeat("x", len(key)), 1)
+	if err := os.WriteFile(abs, []byte(clean), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(abs, info.ModTime(), info.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if r := check("rewritten in place"); r.Count() != before {
+		t.Errorf("after the key rewritten away in place: %d counted, want %d", r.Count(), before)
+	}
+	of.take()
+	check("warm again")
+	if m := scanned(); len(m) != 0 {
+		t.Errorf("a warm run after the rewrite opened %v beyond its listing's, want nothing", m)
+	}
+	// Replaced: another file renamed over it.
+	tmp := filepath.Join(h.Dir, "replacement.tmp")
+	if err := os.WriteFile(tmp, []byte(string(data)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(tmp, info.ModTime(), info.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, abs); err != nil {
+		t.Fatal(err)
+	}
+	if r := check("replaced"); r.Count() != before+1 {
+		t.Errorf("after the file replaced by one holding a key: %d counted, want %d", r.Count(), before+1)
+	}
+}
