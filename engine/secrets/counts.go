@@ -70,7 +70,7 @@ func Counts(o Options, cache *diskcache.Store) Report {
 	// The files outside the write-once folders whose entry is settled
 	// and whose lstat is its stamp are answered without an open.
 	answered, pre := settledHits(o.Home.FS, units, home, kept)
-	next := map[string]diskcache.Entry[counted]{}
+	next := make(map[string]diskcache.Entry[counted], len(kept))
 	rest := make([]int, 0, len(home)-pre)
 	for j, i := range home {
 		if answered[j] {
