@@ -37,8 +37,12 @@ type counted struct {
 // reads no file twice. The files of a write-once folder (pastes, file
 // history, tool results) whose folder is as it was stamped are not even
 // opened (diskcache.PerFileFolders): a paste or backup the client adds
-// changes its folder. With o.Project set (findings kept by project) it
-// is Begin's Report, uncached.
+// changes its folder; nor is such a folder listed again while its stamp
+// is the one it had at its last listing (trustedFolders). A file outside
+// them whose entry was stamped with its change time settled is answered
+// by an lstat Same as its stamp, not opened (settledHits). With
+// o.Project set (findings kept by project) it is Begin's Report,
+// uncached.
 func Counts(o Options, cache *diskcache.Store) Report {
 	if o.Project != "" || cache == nil {
 		return countAll(o)
