@@ -18,55 +18,80 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// listFS counts the folders listed through it and the regular files
-// opened under its prefixes.
-type listFS struct {
+// watchFS counts the folders listed through it and the regular files
+// opened through it that counted says to count.
+type watchFS struct {
 	fs.FS
-	prefixes []string
-	mu       sync.Mutex
-	lists    map[string]int
-	opens    int
+	counted func(name string) bool
+	mu      sync.Mutex
+	lists   map[string]int
+	opens   map[string]int
 }
 
-func (c *listFS) Open(name string) (fs.File, error) {
+func newWatchFS(fsys fs.FS, counted func(string) bool) *watchFS {
+	return &watchFS{FS: fsys, counted: counted, lists: map[string]int{}, opens: map[string]int{}}
+}
+
+func (c *watchFS) Open(name string) (fs.File, error) {
 	f, err := c.FS.Open(name)
 	if err != nil {
 		return f, err
 	}
-	for _, p := range c.prefixes {
-		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && strings.HasPrefix(name, p) {
-			c.mu.Lock()
-			c.opens++
-			c.mu.Unlock()
-		}
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && c.counted(name) {
+		c.mu.Lock()
+		c.opens[name]++
+		c.mu.Unlock()
 	}
 	return f, nil
 }
 
-func (c *listFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.FS, name) }
+func (c *watchFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.FS, name) }
 
-func (c *listFS) ReadDir(name string) ([]fs.DirEntry, error) {
+func (c *watchFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	c.mu.Lock()
 	c.lists[name]++
 	c.mu.Unlock()
 	return fs.ReadDir(c.FS, name)
 }
 
-// listed is the write-once folders Counts walks (the paste cache,
-// file-history/<session>; a session's tool-results are listed by
-// model.FindSessionFiles) listed since the last call, and the files
-// opened under the prefixes.
-func (c *listFS) listed() (dirs []string, opens int) {
+// take is the folders listed and the files opened since the last call.
+func (c *watchFS) take() (lists, opens map[string]int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for d := range c.lists {
+	lists, opens = c.lists, c.opens
+	c.lists, c.opens = map[string]int{}, map[string]int{}
+	return lists, opens
+}
+
+// listed is the write-once folders Counts walks (the paste cache,
+// file-history/<session>; a session's tool-results are listed by
+// model.FindSessionFiles) listed since the last take, and the number of
+// files opened.
+func (c *watchFS) listed() (dirs []string, opens int) {
+	lists, m := c.take()
+	for d := range lists {
 		if model.WriteOnceFolder(d) && (d == model.PasteCacheDir || strings.HasPrefix(d, "file-history/")) {
 			dirs = append(dirs, d)
 		}
 	}
-	opens = c.opens
-	c.lists, c.opens = map[string]int{}, 0
+	for _, n := range m {
+		opens += n
+	}
 	return dirs, opens
+}
+
+// countsAsBegin is a checker of Counts through ch (cache kept in
+// cache) against Begin on h: it fails the test when they differ.
+func countsAsBegin(t *testing.T, ch, h *model.Home, cache *diskcache.Store) func(when string) Report {
+	return func(when string) Report {
+		t.Helper()
+		got := Counts(Options{Home: ch}, cache)
+		want := Begin(Options{Home: h}).Report
+		if !reflect.DeepEqual(got.Stores, want.Stores) || got.Count() != want.Count() {
+			t.Fatalf("%s: counts %+v, Begin's %+v", when, got.Stores, want.Stores)
+		}
+		return got
+	}
 }
 
 // A warm Counts lists no write-once folder (the paste cache, each
@@ -98,18 +123,12 @@ func TestCountsListNoUnchangedWriteOnceFolder(t *testing.T) {
 	}
 	settle(dirs...)
 	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
-	lf := &listFS{FS: h.FS, prefixes: []string{model.PasteCacheDir + "/", "file-history/"}, lists: map[string]int{}}
+	lf := newWatchFS(h.FS, func(name string) bool {
+		return strings.HasPrefix(name, model.PasteCacheDir+"/") || strings.HasPrefix(name, "file-history/")
+	})
 	ch := *h
 	ch.FS = lf
-	check := func(when string) Report {
-		t.Helper()
-		got := Counts(Options{Home: &ch}, cache)
-		want := Begin(Options{Home: h}).Report
-		if !reflect.DeepEqual(got.Stores, want.Stores) || got.Count() != want.Count() {
-			t.Fatalf("%s: counts %+v, Begin's %+v", when, got.Stores, want.Stores)
-		}
-		return got
-	}
+	check := countsAsBegin(t, &ch, h, cache)
 	first := check("cold")
 	if d, _ := lf.listed(); len(d) != len(dirs) {
 		t.Fatalf("the cold run listed %v, want the %d write-once folders", d, len(dirs))
@@ -244,37 +263,6 @@ func TestColdCountsAsksNoInfoOfTheFilesItOpens(t *testing.T) {
 	}
 }
 
-// otherFS counts the regular files opened through it outside the
-// write-once folders (memory, transcripts, settings).
-type otherFS struct {
-	fs.FS
-	mu    sync.Mutex
-	opens map[string]int
-}
-
-func (c *otherFS) Open(name string) (fs.File, error) {
-	f, err := c.FS.Open(name)
-	if err != nil {
-		return f, err
-	}
-	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && !model.WriteOnceFolder(path.Dir(name)) {
-		c.mu.Lock()
-		c.opens[name]++
-		c.mu.Unlock()
-	}
-	return f, nil
-}
-
-func (c *otherFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.FS, name) }
-
-func (c *otherFS) take() map[string]int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	m := c.opens
-	c.opens = map[string]int{}
-	return m
-}
-
 // A warm Counts opens no file outside the write-once folders (memory,
 // transcripts, settings) that its cache counted with the file's change
 // time settled and whose lstat is as stamped; a file appended to,
@@ -288,28 +276,20 @@ func TestWarmCountsOpenNoSettledFile(t *testing.T) {
 	processStart.Store(time.Now().Add(time.Hour).UnixNano())
 	t.Cleanup(func() { processStart.Store(saved) })
 	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
-	of := &otherFS{FS: h.FS, opens: map[string]int{}}
+	of := newWatchFS(h.FS, func(name string) bool { return !model.WriteOnceFolder(path.Dir(name)) })
 	ch := *h
 	ch.FS = of
-	check := func(when string) Report {
-		t.Helper()
-		got := Counts(Options{Home: &ch}, cache)
-		want := Begin(Options{Home: h}).Report
-		if !reflect.DeepEqual(got.Stores, want.Stores) || got.Count() != want.Count() {
-			t.Fatalf("%s: counts %+v, Begin's %+v", when, got.Stores, want.Stores)
-		}
-		return got
-	}
+	check := countsAsBegin(t, &ch, h, cache)
 	check("cold")
-	if len(of.take()) == 0 {
+	if _, m := of.take(); len(m) == 0 {
 		t.Fatal("the cold run opened nothing outside the write-once folders: the test proves nothing")
 	}
 	// What the listing itself opens (the projects' paths probed in a
 	// transcript's first lines, settings.json for the memory folders).
 	listUnits(Options{Home: &ch})
-	listing := of.take()
+	_, listing := of.take()
 	scanned := func() map[string]int {
-		m := of.take()
+		_, m := of.take()
 		for name, n := range listing {
 			if m[name] -= n; m[name] <= 0 {
 				delete(m, name)
@@ -368,7 +348,7 @@ func TestWarmCountsOpenNoSettledFile(t *testing.T) {
 	if r := check("rewritten in place"); r.Count() != before {
 		t.Errorf("after the key rewritten away in place: %d counted, want %d", r.Count(), before)
 	}
-	of.take()
+	scanned()
 	check("warm again")
 	if m := scanned(); len(m) != 0 {
 		t.Errorf("a warm run after the rewrite opened %v beyond its listing's, want nothing", m)
