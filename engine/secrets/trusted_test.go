@@ -103,24 +103,9 @@ func countsAsBegin(t *testing.T, ch, h *model.Home, cache *diskcache.Store) func
 func TestCountsListNoUnchangedWriteOnceFolder(t *testing.T) {
 	t.Parallel()
 	_, h := plantedHome(t)
-	old := time.Now().Add(-time.Hour)
-	ents, err := os.ReadDir(filepath.Join(h.Dir, "file-history"))
-	if err != nil || len(ents) == 0 {
-		t.Fatalf("the planted home has no file history: %v", err)
-	}
-	pastes := filepath.Join(h.Dir, model.PasteCacheDir)
-	dirs := []string{pastes}
-	for _, e := range ents {
-		dirs = append(dirs, filepath.Join(h.Dir, "file-history", e.Name()))
-	}
-	settle := func(dirs ...string) {
-		t.Helper()
-		for _, d := range dirs {
-			if err := os.Chtimes(d, old, old); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	dirs := writeOnceFolders(t, h)
+	pastes := dirs[0]
+	settle := func(dirs ...string) { settleFolders(t, dirs...) }
 	settle(dirs...)
 	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
 	lf := newWatchFS(h.FS, func(name string) bool {
