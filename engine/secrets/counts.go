@@ -23,6 +23,10 @@ type counted struct {
 	Bytes    int64
 	Kept     int
 	Problems []model.Problem
+	// Settled says the entry's stamp was taken with the file's change
+	// time settled (settled): an lstat Same as the stamp answers for it
+	// (settledHits).
+	Settled bool
 }
 
 // Counts is Begin's Report (every count, copy and problem; no finding)
@@ -33,12 +37,26 @@ type counted struct {
 // reads no file twice. The files of a write-once folder (pastes, file
 // history, tool results) whose folder is as it was stamped are not even
 // opened (diskcache.PerFileFolders): a paste or backup the client adds
-// changes its folder. With o.Project set (findings kept by project) it
-// is Begin's Report, uncached.
+// changes its folder; nor is such a folder listed again while its stamp
+// is the one it had at its last listing (trustedFolders). A file outside
+// them whose entry was stamped with its change time settled is answered
+// by an lstat Same as its stamp, not opened (settledHits). With
+// o.Project set (findings kept by project) it is Begin's Report,
+// uncached.
 func Counts(o Options, cache *diskcache.Store) Report {
 	if o.Project != "" || cache == nil {
 		return countAll(o)
 	}
+	name := diskcache.Name(countsKind, o.Home.Dir)
+	kept, _ := diskcache.LoadShared[map[string]diskcache.Entry[counted]](cache, countsKind, name)
+	fname := diskcache.Name(foldersKind, o.Home.Dir)
+	folders, _ := diskcache.Load[diskcache.Folders](cache, foldersKind, fname)
+	lname := diskcache.Name(listingsKind, o.Home.Dir)
+	listings, _ := diskcache.Load[map[string]model.FileStamp](cache, listingsKind, lname)
+	now := time.Now()
+	// The write-once folders as the last run listed and stamped them are
+	// not listed again (trustedFolders).
+	o.trusted = newTrustedFolders(o.Home.FS, kept, folders, listings, now)
 	units, probs := listUnits(o)
 	hist := &lazyHistory{fsys: o.Home.FS}
 	results := make([]fileResult, len(units))
@@ -53,6 +71,21 @@ func Counts(o Options, cache *diskcache.Store) Report {
 	for j, r := range scanUnits(o, units, outside, hist, nil, nil) {
 		results[outside[j]] = r
 	}
+	// The files outside the write-once folders whose entry is settled
+	// and whose lstat is its stamp are answered without an open.
+	answered, pre := settledHits(o.Home.FS, units, home, kept)
+	next := make(map[string]diskcache.Entry[counted], len(kept))
+	rest := make([]int, 0, len(home)-pre)
+	for j, i := range home {
+		if answered[j] {
+			e := kept[units[i].name]
+			next[units[i].name] = e
+			results[i] = fileResult{read: e.Value.Read, bytes: e.Value.Bytes, kept: e.Value.Kept, problems: e.Value.Problems}
+			continue
+		}
+		rest = append(rest, i)
+	}
+	home = rest
 	names := make([]string, len(home))
 	for j, i := range home {
 		names[j] = units[i].name
@@ -72,18 +105,16 @@ func Counts(o Options, cache *diskcache.Store) Report {
 		}
 		return out
 	}
-	name := diskcache.Name(countsKind, o.Home.Dir)
-	kept, _ := diskcache.LoadShared[map[string]diskcache.Entry[counted]](cache, countsKind, name)
-	fname := diskcache.Name(foldersKind, o.Home.Dir)
-	folders, _ := diskcache.Load[diskcache.Folders](cache, foldersKind, fname)
-	next := map[string]diskcache.Entry[counted]{}
-	res, hits, nextFolders := diskcache.PerFileFoldersStamping(o.Home.FS, names, kept, next, folders, time.Now(), compute, wholeCount)
+	res, hits, nextFolders := diskcache.PerFileFoldersStamping(o.Home.FS, names, kept, next, o.trusted.distrust(folders), now, compute, wholeCount)
 	// A cache not written costs the next run its time only.
-	if hits < len(names) || len(next) != len(kept) {
+	if marked := markSettled(next); marked || hits < len(names) || len(next) != len(kept) {
 		_ = diskcache.Save(cache, countsKind, name, next)
 	}
 	if !nextFolders.Equal(folders) {
 		_ = diskcache.Save(cache, foldersKind, fname, nextFolders)
+	}
+	if nl := o.trusted.keep(nextFolders); o.trusted.changed(nl) {
+		_ = diskcache.Save(cache, listingsKind, lname, nl)
 	}
 	for j, c := range res {
 		results[home[j]] = fileResult{read: c.Read, bytes: c.Bytes, kept: c.Kept, problems: c.Problems}

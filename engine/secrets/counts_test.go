@@ -142,15 +142,10 @@ func (e *infoCounted) Info() (fs.FileInfo, error) {
 	return e.DirEntry.Info()
 }
 
-// The pastes and file-history backups the client writes once are not
-// opened, nor lstat'ed, on a run whose folders are as the last run stamped them
-// (diskcache.PerFileFolders), and a paste the client adds -- a new file
-// in the folder, the client's way -- is counted by the next run.
-func TestCountsTrustWriteOnceFoldersAndSeeANewPaste(t *testing.T) {
-	t.Parallel()
-	_, h := plantedHome(t)
-	// The folders were written an hour ago: settled.
-	old := time.Now().Add(-time.Hour)
+// writeOnceFolders are the planted home's paste cache (first) and its
+// sessions' file-history folders, absolute.
+func writeOnceFolders(t *testing.T, h *model.Home) []string {
+	t.Helper()
 	ents, err := os.ReadDir(filepath.Join(h.Dir, "file-history"))
 	if err != nil || len(ents) == 0 {
 		t.Fatalf("the planted home has no file history: %v", err)
@@ -159,11 +154,29 @@ func TestCountsTrustWriteOnceFoldersAndSeeANewPaste(t *testing.T) {
 	for _, e := range ents {
 		dirs = append(dirs, filepath.Join(h.Dir, "file-history", e.Name()))
 	}
+	return dirs
+}
+
+// settleFolders sets the folders' times an hour back: settled.
+func settleFolders(t *testing.T, dirs ...string) {
+	t.Helper()
+	old := time.Now().Add(-time.Hour)
 	for _, d := range dirs {
 		if err := os.Chtimes(d, old, old); err != nil {
 			t.Fatal(err)
 		}
 	}
+}
+
+// The pastes and file-history backups the client writes once are not
+// opened, nor lstat'ed, on a run whose folders are as the last run stamped them
+// (diskcache.PerFileFolders), and a paste the client adds -- a new file
+// in the folder, the client's way -- is counted by the next run.
+func TestCountsTrustWriteOnceFoldersAndSeeANewPaste(t *testing.T) {
+	t.Parallel()
+	_, h := plantedHome(t)
+	// The folders were written an hour ago: settled.
+	settleFolders(t, writeOnceFolders(t, h)...)
 	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
 	pf := &prefixFS{FS: h.FS, prefixes: []string{model.PasteCacheDir + "/", "file-history/"}}
 	ch := *h

@@ -99,8 +99,9 @@ type unit struct {
 	inHome bool
 	format fileFormat
 	// size is the file's size when listed; ent, when set, is the
-	// listing's entry instead, whose Info gives size when the unit is
-	// scanned (sized): a unit a cache answers for is never lstat'ed.
+	// listing's entry instead: the size is then the open's that reads
+	// the file (sized), so no such file is lstat'ed, and a unit a cache
+	// answers for is not looked at.
 	size    int64
 	ent     fs.DirEntry
 	modTime time.Time
@@ -163,7 +164,7 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 			session: model.SessionID(t.SessionID), project: projectName(pathOf, t.ProjectSlug)})
 	}
 	add(unit{store: StoreHistory, name: model.HistoryPath})
-	walk(h.FS, model.PasteCacheDir, 1, &probs, func(name string, e fs.DirEntry) {
+	walkTrusting(h.FS, model.PasteCacheDir, 1, &probs, o.trusted, func(name string, e fs.DirEntry) {
 		add(unit{store: StorePaste, name: name, ent: e})
 	})
 	walk(h.FS, model.PasteStoreDir, 1, &probs, func(name string, e fs.DirEntry) {
@@ -176,7 +177,7 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 		}
 		add(unit{store: StoreUndoCopy, name: name, ent: e, session: sid})
 	})
-	walk(h.FS, "file-history", 2, &probs, func(name string, e fs.DirEntry) {
+	walkTrusting(h.FS, "file-history", 2, &probs, o.trusted, func(name string, e fs.DirEntry) {
 		sid := model.SessionID(strings.Split(name, "/")[1])
 		if o.Project != "" && !sessions[sid] {
 			return
@@ -399,6 +400,21 @@ func regular(fsys fs.FS, name string, probs *[]model.Problem) (fs.FileInfo, bool
 // down, in name order. Symbolic links are not followed (a walk stays in
 // the home), special files are skipped, and unreadable folders reported.
 func walk(fsys fs.FS, dir string, depth int, probs *[]model.Problem, fn func(name string, e fs.DirEntry)) {
+	walkTrusting(fsys, dir, depth, probs, nil, fn)
+}
+
+// walkTrusting is walk, the files of a last folder (depth 1) that
+// trusted answers for taken from it instead of listed
+// (trustedFolders.list: a write-once folder as the cache stamped it).
+func walkTrusting(fsys fs.FS, dir string, depth int, probs *[]model.Problem, trusted *trustedFolders, fn func(name string, e fs.DirEntry)) {
+	if depth == 1 {
+		if names, ok := trusted.list(dir); ok {
+			for _, name := range names {
+				fn(name, trustedEntry{fsys: fsys, name: name})
+			}
+			return
+		}
+	}
 	ents, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrInvalid) {
@@ -412,13 +428,12 @@ func walk(fsys fs.FS, dir string, depth int, probs *[]model.Problem, fn func(nam
 		switch {
 		case e.IsDir():
 			if depth > 1 {
-				walk(fsys, name, depth-1, probs, fn)
+				walkTrusting(fsys, name, depth-1, probs, trusted, fn)
 			}
 		case e.Type().IsRegular():
-			// Not lstat'ed here: a unit's size is asked of the entry
-			// only when it is scanned (unit.sized), so a start whose
-			// cache answers for the paste cache and file-history asks
-			// nothing of their files.
+			// Not lstat'ed: a unit's size is the open's that scans it
+			// (unit.sized), so a start whose cache answers for the
+			// paste cache and file-history asks nothing of their files.
 			fn(name, e)
 		}
 	}
