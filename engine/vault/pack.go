@@ -680,21 +680,28 @@ func (p *packWriter) sendFrame() {
 	}
 }
 
-// flush waits for the chunks being compressed and for a pack being
-// written, then writes the pending pack and then its index, both synced;
-// only then are its chunks in the index.
+// flush waits for the chunks being compressed, then writes the pending
+// pack and its index, both synced, beside a full pack still being
+// written in the background (before, after it: two packs written and
+// synced one after the other at the end of a first sync), and returns
+// once both are written: only then are their chunks in the index.
 func (p *packWriter) flush() error {
 	p.gate.Lock()
 	defer p.gate.Unlock()
 	p.sendFrame()
 	p.wg.Wait()
 	p.sealers.Wait()
-	p.writing.Wait()
 	pk, err := p.take()
-	if err != nil || pk == nil {
+	if err == nil && pk != nil {
+		err = p.write(pk)
+	}
+	p.writing.Wait()
+	if err != nil {
 		return err
 	}
-	return p.write(pk)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
 }
 
 // flushFull seals the pack if it is still full (several adders may find
@@ -795,7 +802,24 @@ func (p *packWriter) write(pk *sealedPack) error {
 	_, _ = rand.Read(rnd[:])
 	name := fmt.Sprintf("%d-%x", p.now().UnixMilli(), rnd)
 	base := filepath.Join(p.v.Dir, packsDir, name)
-	err := model.CreateFileAtomicWith(p.v.w, base+".pack", 0o600, time.Time{}, func(w io.Writer) error {
+	// The index is written and synced beside its pack, and renamed into
+	// place only once the pack is (an index never names a pack that is
+	// not there): one fsync's wait less a pack.
+	packed := make(chan struct{})
+	var packErr error
+	idxDone := make(chan error, 1)
+	go func() {
+		idxDone <- model.CreateFileAtomicWith(p.v.w, base+".idx", 0o600, time.Time{}, func(w io.Writer) error {
+			if _, err := w.Write(pk.lines); err != nil {
+				return err
+			}
+			return syncThenWait(w, func() error {
+				<-packed
+				return packErr
+			})
+		})
+	}()
+	packErr = model.CreateFileAtomicWith(p.v.w, base+".pack", 0o600, time.Time{}, func(w io.Writer) error {
 		for _, b := range pk.parts {
 			if _, err := w.Write(b); err != nil {
 				return err
@@ -803,11 +827,10 @@ func (p *packWriter) write(pk *sealedPack) error {
 		}
 		return nil
 	})
-	if err == nil {
-		err = model.CreateFileAtomicWith(p.v.w, base+".idx", 0o600, time.Time{}, func(w io.Writer) error {
-			_, err := w.Write(pk.lines)
-			return err
-		})
+	close(packed)
+	err := <-idxDone
+	if packErr != nil {
+		err = packErr
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -160,31 +160,37 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 		rep.Gone++
 		changed = append(changed, r)
 	}
-	// The changed records are final: they are encoded while the last
-	// pack is written and synced (the state file that names their
-	// chunks is written only after it).
-	type encoded struct {
-		data []byte
-		err  error
-	}
-	enc := make(chan encoded, 1)
+	// The changed records are final: they are encoded, and their state
+	// file written and synced, while the last packs are written and
+	// synced; the state file is renamed into place only after them (it
+	// names their chunks). Before, the state was written and synced once
+	// the packs were, one fsync after another on one core.
+	packsDone := make(chan struct{})
+	var flushErr error
+	stateDone := make(chan error, 1)
 	go func() {
 		data, err := encodeRecords(changed)
 		if stateEncodedHook != nil {
 			stateEncodedHook()
 		}
-		enc <- encoded{data, err}
+		if err != nil || len(changed) == 0 {
+			stateDone <- err
+			return
+		}
+		stateDone <- v.writeStateDataAfter(st, data, o.Now, func() error {
+			<-packsDone
+			return flushErr
+		})
 	}()
-	if err := pw.flush(); err != nil {
-		return rep, err
+	flushErr = pw.flush()
+	close(packsDone)
+	stateErr := <-stateDone
+	if flushErr != nil {
+		return rep, flushErr
 	}
 	rep.PackBytes, rep.Chunks = pw.written, pw.chunks
-	if e := <-enc; e.err != nil {
-		return rep, e.err
-	} else if len(changed) > 0 {
-		if err := v.writeStateData(st, e.data, o.Now); err != nil {
-			return rep, err
-		}
+	if stateErr != nil {
+		return rep, stateErr
 	}
 	if fw != nil {
 		if err := v.saveFolders(fw.next(o.Now, synced), oldStamps); err != nil {
