@@ -182,9 +182,30 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 			return flushErr
 		})
 	}()
+	// The folders' stamps likewise, renamed into place after the state
+	// (a stamp never names files the state does not hold).
+	stateWritten := make(chan struct{})
+	var stateErr error
+	foldersDone := make(chan error, 1)
+	if fw != nil {
+		stamps := fw.next(o.Now, synced)
+		go func() {
+			foldersDone <- v.saveFoldersAfter(stamps, oldStamps, func() error {
+				<-stateWritten
+				if flushErr != nil {
+					return flushErr
+				}
+				return stateErr
+			})
+		}()
+	} else {
+		foldersDone <- nil
+	}
 	flushErr = pw.flush()
 	close(packsDone)
-	stateErr := <-stateDone
+	stateErr = <-stateDone
+	close(stateWritten)
+	foldersErr := <-foldersDone
 	if flushErr != nil {
 		return rep, flushErr
 	}
@@ -192,10 +213,8 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	if stateErr != nil {
 		return rep, stateErr
 	}
-	if fw != nil {
-		if err := v.saveFolders(fw.next(o.Now, synced), oldStamps); err != nil {
-			return rep, err
-		}
+	if foldersErr != nil {
+		return rep, foldersErr
 	}
 	rep.Problems = append(rep.Problems, st.problems...)
 	return rep, nil

@@ -3,6 +3,7 @@ package vault
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -148,33 +149,18 @@ func TestStateSyncedBesideTheLastPack(t *testing.T) {
 // A sync's last pack is written while a full pack is still being written
 // in the background (before: the flush waited for it, and the two were
 // written and synced one after the other): here the full pack's rename
-// waits until the last pack is being written. Two packs (one full, the
-// last), each chunk once, and the vault verifies.
+// waits until the last pack is being written. Chunks are added one at a
+// time, each compressed before the next, until a pack is full and
+// sealed; three more go into the last pack. Both packs are in the index
+// and the chunks read back.
 func TestLastPackWrittenBesideAFullOne(t *testing.T) {
 	old, oldF := packLimit, frameTarget
 	packLimit, frameTarget = 256<<10, 32<<10
 	t.Cleanup(func() { packLimit, frameTarget = old, oldF })
-	// About 400 KB that s2 does not shrink (hex of random bytes): a full
-	// pack of 256 KiB, and the rest in the last.
-	home := filepath.Join(t.TempDir(), "home")
-	rnd := rand.New(rand.NewPCG(3, 3))
-	for f := range 4 {
-		sid := fmt.Sprintf("%08d-1111-4111-8111-111111111111", f)
-		var b []byte
-		for len(b) < 100<<10 {
-			raw := make([]byte, 100+rnd.IntN(400))
-			for i := range raw {
-				raw[i] = byte(rnd.Uint32())
-			}
-			b = fmt.Appendf(b, `{"type":"user","sessionId":"%s","text":"%x"}`+"\n", sid, raw)
-		}
-		write(t, home, "projects/"+proj+"/"+sid+".jsonl", string(b), t0)
-	}
 	secondPack := make(chan struct{})
 	var once sync.Once
 	var packTemps atomic.Int32
 	var first, overlapped atomic.Bool
-	r := &renames{}
 	w := &faultfs.FS{OnCall: func(step faultfs.Step, p string) {
 		base := filepath.Base(p)
 		if step == faultfs.StepCreateTemp && strings.Contains(base, ".pack") && packTemps.Add(1) == 2 {
@@ -183,19 +169,106 @@ func TestLastPackWrittenBesideAFullOne(t *testing.T) {
 		if step == faultfs.StepRename && strings.Contains(base, ".pack") {
 			waitOnce(&first, secondPack, &overlapped)
 		}
-		r.note(step, p)
 	}}
 	v := openVault(t, w)
-	if rep, err := v.Sync(SyncOptions{Home: homeOf(t, home), Now: t0}); err != nil || rep.New != 4 {
-		t.Fatalf("sync: %+v %v", rep, err)
+	if err := v.ensure(); err != nil {
+		t.Fatal(err)
+	}
+	ix := &index{load: v.loadIndex}
+	pw := newPackWriter(v, ix, time.Now)
+	defer pw.close()
+	// 8 KiB of hex of random bytes a chunk: s2 does not shrink them.
+	rnd := rand.New(rand.NewPCG(3, 3))
+	var data [][]byte
+	add := func() {
+		raw := make([]byte, 4<<10)
+		for i := range raw {
+			raw[i] = byte(rnd.Uint32())
+		}
+		b := fmt.Appendf(nil, "%x", raw)
+		data = append(data, b)
+		if _, err := pw.add(v.hash.sum(b), b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for sealed := false; !sealed; {
+		if len(data) > 1000 {
+			t.Fatal("no pack sealed")
+		}
+		add()
+		pw.wg.Wait()
+		pw.sealers.Wait()
+		pw.mu.Lock()
+		sealed = pw.sealed != nil
+		pw.mu.Unlock()
+	}
+	for range 3 {
+		add()
+	}
+	if err := pw.flush(); err != nil {
+		t.Fatal(err)
 	}
 	if !overlapped.Load() {
 		t.Errorf("the last pack was not written while the full one was")
 	}
-	if packs, _ := filepath.Glob(filepath.Join(v.Dir, packsDir, "*.pack")); len(packs) != 2 {
-		t.Errorf("%d packs, want 2 (a full one and the last)", len(packs))
+	if n := len(ix.packs); n != 2 {
+		t.Errorf("%d packs, want 2 (a full one and the last)", n)
 	}
-	r.inPlaceOrder(t)
+	r := newChunkReader(v, ix)
+	defer r.close()
+	for i, b := range data {
+		if got, err := r.read(v.hash.sum(b)); err != nil || string(got) != string(b) {
+			t.Fatalf("chunk %d read back: %v", i, err)
+		}
+	}
+}
+
+// A sync's folder stamps are written and synced while its state is
+// (before: after the state was renamed into place): here the state's
+// rename waits for the stamps' fsync. The stamps are renamed into place
+// after the state (a stamp never names files the state does not hold),
+// and the next sync trusts them.
+func TestFoldersSyncedBesideTheState(t *testing.T) {
+	home := manySessions(t, 12)
+	foldersSynced := make(chan struct{})
+	var once sync.Once
+	var first, overlapped atomic.Bool
+	var mu sync.Mutex
+	var order []string
+	w := &faultfs.FS{OnCall: func(step faultfs.Step, p string) {
+		base := filepath.Base(p)
+		if step == faultfs.StepSync && strings.Contains(base, "folders") {
+			once.Do(func() { close(foldersSynced) })
+		}
+		if step != faultfs.StepRename || filepath.Base(filepath.Dir(p)) != stateDir {
+			return
+		}
+		if !strings.Contains(base, "folders") {
+			waitOnce(&first, foldersSynced, &overlapped)
+		}
+		what := "state"
+		if strings.Contains(base, "folders") {
+			what = "folders"
+		}
+		mu.Lock()
+		order = append(order, what)
+		mu.Unlock()
+	}}
+	v := openVault(t, w)
+	if rep, err := v.Sync(SyncOptions{Home: homeOf(t, home), Now: t0}); err != nil || rep.New != 12 {
+		t.Fatalf("sync: %+v %v", rep, err)
+	}
+	if !overlapped.Load() {
+		t.Errorf("the folder stamps were not synced while the state was written")
+	}
+	mu.Lock()
+	if !slices.Equal(order, []string{"state", "folders"}) {
+		t.Errorf("renamed into place in %v, want the state before the stamps", order)
+	}
+	mu.Unlock()
+	if _, err := os.Stat(filepath.Join(v.Dir, filepath.FromSlash(foldersFile))); err != nil {
+		t.Fatal(err)
+	}
 	if vr, err := v.Verify(); err != nil || !vr.OK() {
 		t.Fatalf("verify: %+v %v", vr, err)
 	}
