@@ -54,7 +54,7 @@ func TestPackWriterReusesItsBuffers(t *testing.T) {
 	if pw.written < chunks*size {
 		t.Fatalf("%d bytes written for %d: the data shrank", pw.written, chunks*size)
 	}
-	if alloc > uint64(pw.written)/2 {
+	if alloc > uint64(pw.written)/2 && !raceBuild {
 		t.Errorf("%d bytes allocated to write %d (want under half)", alloc, pw.written)
 	} else {
 		t.Logf("%d bytes allocated to write %d", alloc, pw.written)

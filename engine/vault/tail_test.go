@@ -2,6 +2,7 @@ package vault
 
 import (
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/internal/faultfs"
+	"github.com/memscope/memscope/model"
 )
 
 // The tests of a first sync's tail (docs/VAULT.md, "i31v2"): once the
@@ -268,6 +270,80 @@ func TestFoldersSyncedBesideTheState(t *testing.T) {
 	mu.Unlock()
 	if _, err := os.Stat(filepath.Join(v.Dir, filepath.FromSlash(foldersFile))); err != nil {
 		t.Fatal(err)
+	}
+	if vr, err := v.Verify(); err != nil || !vr.OK() {
+		t.Fatalf("verify: %+v %v", vr, err)
+	}
+}
+
+// walkFS is a home whose listing of the paste cache waits until a
+// transcript is opened (or the deadlock guard).
+type walkFS struct {
+	fs.FS
+	opened chan struct{}
+	once   sync.Once
+	waited atomic.Bool
+}
+
+func (w *walkFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name == model.PasteCacheDir {
+		select {
+		case <-w.opened:
+			w.waited.Store(true)
+		case <-time.After(deadlockGuard):
+		}
+	}
+	return fs.ReadDir(w.FS, name)
+}
+
+func (w *walkFS) OpenRegular(name string) (fs.File, error) {
+	if strings.HasPrefix(name, "projects/") && strings.HasSuffix(name, ".jsonl") {
+		w.once.Do(func() { close(w.opened) })
+	}
+	return model.OpenRegular(w.FS, name)
+}
+
+// A sync reads the projects' files while the rest of the home is listed
+// (before: it listed the whole home first, on one core, while the other
+// waited): here the paste cache's listing waits for a transcript to be
+// opened. Every file is synced once, the report and the state are as a
+// sync that listed first makes them, and a second sync finds nothing
+// changed.
+func TestProjectsSyncedWhileTheHomeIsListed(t *testing.T) {
+	home := manySessions(t, 12)
+	write(t, home, "paste-cache/0123456789abcdef.txt", "pasted text\n", t0)
+	write(t, home, "file-history/00000000-1111-4111-8111-111111111111/abc@v1", "old text\n", t0)
+	h := homeOf(t, home)
+	wf := &walkFS{FS: h.FS, opened: make(chan struct{})}
+	h.FS = wf
+	v := openVault(t, nil)
+	rep, err := v.Sync(SyncOptions{Home: h, Now: t0})
+	if err != nil || rep.New != 14 || rep.Files != 14 || len(rep.Problems) != 0 {
+		t.Fatalf("sync: %+v %v", rep, err)
+	}
+	if !wf.waited.Load() {
+		t.Errorf("no transcript was read while the home was listed")
+	}
+	// The state file is byte for byte a plain sync's of the same home.
+	plain := openVault(t, nil)
+	syncHome(t, plain, home, t0)
+	states := func(v *Vault) string {
+		names, _ := filepath.Glob(filepath.Join(v.Dir, stateDir, "0*.jsonl"))
+		var all []byte
+		for _, n := range names {
+			b, err := os.ReadFile(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all = append(append(all, filepath.Base(n)...), b...)
+		}
+		return string(all)
+	}
+	if got, want := states(v), states(plain); got != want || len(got) < 100 {
+		t.Errorf("state files differ from a plain sync's (%d and %d bytes)", len(got), len(want))
+	}
+	if rep2 := syncHome(t, v, home, t0.Add(time.Minute)); rep2.New+rep2.Changed != 0 || rep2.Unchanged != 14 {
+		t.Errorf("second sync: %+v", rep2)
 	}
 	if vr, err := v.Verify(); err != nil || !vr.OK() {
 		t.Fatalf("verify: %+v %v", vr, err)
