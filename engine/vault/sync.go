@@ -69,6 +69,10 @@ type homeFile struct {
 // appended bytes.
 func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	rep := SyncReport{Vault: v.Dir, Session: string(o.Session), Problems: []model.Problem{}}
+	// The home listed once (model.ListOnce): on Linux its files are
+	// opened by their bare names from descriptors of their folders, held
+	// from the walk on, not resolved again beneath the home each (openat2).
+	o.Home = &model.Home{Dir: o.Home.Dir, FS: model.ListOnce(o.Home.FS), Source: o.Home.Source}
 	if err := v.ensure(); err != nil {
 		return rep, err
 	}
