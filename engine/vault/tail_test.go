@@ -83,23 +83,23 @@ func waitOnce(first *atomic.Bool, ch <-chan struct{}, seen *atomic.Bool) {
 	}
 }
 
-// A pack's index is written and synced while its pack is (before: after
-// the pack was renamed into place and its folder synced): here the
-// pack's rename waits for the index's fsync. The index is still renamed
-// into place after its pack, and the vault verifies.
-func TestIndexSyncedBesidePack(t *testing.T) {
+// syncHeldBeside is a first sync of a home of 12 transcripts whose
+// first pack's rename waits until a file whose path synced says is
+// synced (or the deadlock guard): whether it was, and the order files
+// were renamed into place in, which it checks. The vault verifies.
+func syncHeldBeside(t *testing.T, synced func(p string) bool) bool {
+	t.Helper()
 	home := manySessions(t, 12)
-	idxSynced := make(chan struct{})
+	seen := make(chan struct{})
 	var once sync.Once
 	var first, overlapped atomic.Bool
 	r := &renames{}
 	w := &faultfs.FS{OnCall: func(step faultfs.Step, p string) {
-		base := filepath.Base(p)
-		if step == faultfs.StepSync && strings.Contains(base, ".idx") {
-			once.Do(func() { close(idxSynced) })
+		if step == faultfs.StepSync && synced(p) {
+			once.Do(func() { close(seen) })
 		}
-		if step == faultfs.StepRename && strings.Contains(base, ".pack") {
-			waitOnce(&first, idxSynced, &overlapped)
+		if step == faultfs.StepRename && strings.Contains(filepath.Base(p), ".pack") {
+			waitOnce(&first, seen, &overlapped)
 		}
 		r.note(step, p)
 	}}
@@ -107,12 +107,20 @@ func TestIndexSyncedBesidePack(t *testing.T) {
 	if rep, err := v.Sync(SyncOptions{Home: homeOf(t, home), Now: t0}); err != nil || rep.New != 12 {
 		t.Fatalf("sync: %+v %v", rep, err)
 	}
-	if !overlapped.Load() {
-		t.Errorf("the index was not synced while its pack was written")
-	}
 	r.inPlaceOrder(t)
 	if vr, err := v.Verify(); err != nil || !vr.OK() {
 		t.Fatalf("verify: %+v %v", vr, err)
+	}
+	return overlapped.Load()
+}
+
+// A pack's index is written and synced while its pack is (before: after
+// the pack was renamed into place and its folder synced): here the
+// pack's rename waits for the index's fsync. The index is still renamed
+// into place after its pack, and the vault verifies.
+func TestIndexSyncedBesidePack(t *testing.T) {
+	if !syncHeldBeside(t, func(p string) bool { return strings.Contains(filepath.Base(p), ".idx") }) {
+		t.Errorf("the index was not synced while its pack was written")
 	}
 }
 
@@ -121,30 +129,8 @@ func TestIndexSyncedBesidePack(t *testing.T) {
 // rename waits for the state's fsync. The state is renamed into place
 // after the packs and their indexes, and the vault verifies.
 func TestStateSyncedBesideTheLastPack(t *testing.T) {
-	home := manySessions(t, 12)
-	stateSynced := make(chan struct{})
-	var once sync.Once
-	var first, overlapped atomic.Bool
-	r := &renames{}
-	w := &faultfs.FS{OnCall: func(step faultfs.Step, p string) {
-		if step == faultfs.StepSync && filepath.Base(filepath.Dir(p)) == stateDir {
-			once.Do(func() { close(stateSynced) })
-		}
-		if step == faultfs.StepRename && strings.Contains(filepath.Base(p), ".pack") {
-			waitOnce(&first, stateSynced, &overlapped)
-		}
-		r.note(step, p)
-	}}
-	v := openVault(t, w)
-	if rep, err := v.Sync(SyncOptions{Home: homeOf(t, home), Now: t0}); err != nil || rep.New != 12 {
-		t.Fatalf("sync: %+v %v", rep, err)
-	}
-	if !overlapped.Load() {
+	if !syncHeldBeside(t, func(p string) bool { return filepath.Base(filepath.Dir(p)) == stateDir }) {
 		t.Errorf("the state was not synced while the last pack was written")
-	}
-	r.inPlaceOrder(t)
-	if vr, err := v.Verify(); err != nil || !vr.OK() {
-		t.Fatalf("verify: %+v %v", vr, err)
 	}
 }
 
