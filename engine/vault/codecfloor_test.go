@@ -69,7 +69,7 @@ func uniqueChunks(t *testing.T, dir string) (chunks [][]byte, files int64) {
 		t.Fatal(err)
 	}
 	var probs []model.Problem
-	list := walkHome(home.FS, "", &probs, nil)
+	list := walkHome(home.FS, "", &probs, nil, nil)
 	seen := map[key]bool{}
 	var c cutter
 	c.store = func(k key, data []byte) (bool, error) {

@@ -3,6 +3,7 @@ package vault
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -67,11 +68,24 @@ func (v *Vault) loadFolders() (folderStamps, []byte) {
 // writer, atomically; after the state, so a stamp never names files the
 // state does not hold).
 func (v *Vault) saveFolders(fs folderStamps, old []byte) error {
+	return v.saveFoldersAfter(fs, old, nil)
+}
+
+// saveFoldersAfter is saveFolders whose file is written and synced at
+// once and renamed into place only once ready returns (nil: at once):
+// a sync writes it while its packs and state are written, and ready
+// waits for the state (syncThenWait).
+func (v *Vault) saveFoldersAfter(fs folderStamps, old []byte, ready func() error) error {
 	data, err := json.Marshal(fs)
 	if err != nil || bytes.Equal(data, old) {
 		return err
 	}
-	return model.WriteFileAtomicWith(v.w, filepath.Join(v.Dir, filepath.FromSlash(foldersFile)), data, 0o600)
+	return model.WriteFileAtomicFrom(v.w, filepath.Join(v.Dir, filepath.FromSlash(foldersFile)), 0o600, func(w io.Writer) error {
+		if _, err := w.Write(data); err != nil {
+			return err
+		}
+		return syncThenWait(w, ready)
+	})
 }
 
 // folderWalk is what a sync's walk did with the write-once folders:

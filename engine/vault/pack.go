@@ -435,6 +435,47 @@ type packWriter struct {
 	// written counts the bytes of packs written.
 	written int64
 	chunks  int
+	// frameBufs and partBufs keep the frames' buffers once compressed
+	// and the compressed frames' once their pack is written, for the
+	// next frames: a first sync fills and compresses a hundred frames of
+	// 4 MiB, and allocated each (the frames' from a sync.Pool, emptied at
+	// every collection) and a copy of each compressed (bytes.Clone):
+	// half the sync's allocated bytes, and pages the kernel faulted in
+	// and cleared, a few per cent of its CPU (docs/VAULT.md, "i31v2").
+	frameBufs, partBufs bufList
+}
+
+// bufList is a packWriter's free buffers (at most max). Safe for
+// concurrent use.
+type bufList struct {
+	mu   sync.Mutex
+	bufs [][]byte
+	max  int
+}
+
+// get is an empty buffer with room for n bytes, one put back if it has
+// the room; a new one has room for n and slack more.
+func (l *bufList) get(n, slack int) []byte {
+	l.mu.Lock()
+	var b []byte
+	if k := len(l.bufs); k > 0 {
+		b = l.bufs[k-1]
+		l.bufs = l.bufs[:k-1]
+	}
+	l.mu.Unlock()
+	if cap(b) < n {
+		b = make([]byte, 0, n+slack)
+	}
+	return b[:0]
+}
+
+// put gives b back for a later get (dropped when max are kept).
+func (l *bufList) put(b []byte) {
+	l.mu.Lock()
+	if len(l.bufs) < l.max {
+		l.bufs = append(l.bufs, b)
+	}
+	l.mu.Unlock()
 }
 
 // packJob is one chunk, or a frame of chunks, to compress: a copy of
@@ -471,6 +512,11 @@ func chunkCopy(data []byte) *[]byte {
 func newPackWriter(v *Vault, ix *index, now func() time.Time) *packWriter {
 	p := &packWriter{v: v, ix: ix, now: now, pending: map[key]loc{}, codec: writeCodec}
 	n := max(runtime.GOMAXPROCS(0), 1)
+	// Frames: one filling, n queued, n being compressed. Parts: two
+	// packs' worth (one being written, one filling) of frames stored in
+	// about a quarter of their bytes.
+	p.frameBufs.max = 2*n + 1
+	p.partBufs.max = 2 * (packLimit/max(p.frameTarget()/4, 1) + 1)
 	// A frame is a few MB and keeps a worker busy for ms: one waiting a
 	// worker is enough (a chunk alone, two).
 	queue := 2 * n
@@ -510,6 +556,10 @@ func (p *packWriter) work() {
 		data := *j.buf
 		switch {
 		case c == codecS2:
+			if n := s2.MaxEncodedLen(len(data)); cap(dst) < n && n > 0 {
+				// Room for the frames after this one, a little larger.
+				dst = make([]byte, n+n/4)
+			}
 			dst = s2.Encode(dst[:cap(dst)], data)
 		case zw != nil:
 			dst = zw.EncodeAll(data, dst[:0])
@@ -523,8 +573,12 @@ func (p *packWriter) work() {
 			dst = out.Bytes()
 		}
 		raw := len(data)
-		chunkBufs.Put(j.buf)
-		part := bytes.Clone(dst)
+		if j.members != nil {
+			p.frameBufs.put(data)
+		} else {
+			chunkBufs.Put(j.buf)
+		}
+		part := append(p.partBufs.get(len(dst), len(dst)/4), dst...)
 		p.mu.Lock()
 		if err != nil && p.err == nil {
 			p.err = err
@@ -625,10 +679,8 @@ func (p *packWriter) add(k key, data []byte) (bool, error) {
 		p.fmu.Lock()
 		target := p.frameTarget()
 		if p.frame == nil {
-			p.frame = chunkCopy(nil)
-			if cap(*p.frame) < target+softMax {
-				*p.frame = make([]byte, 0, target+softMax)
-			}
+			b := p.frameBufs.get(target+softMax, 0)
+			p.frame = &b
 		}
 		p.members = append(p.members, frameMember{k: k, at: int32(len(*p.frame)), raw: int32(len(data))})
 		*p.frame = append(*p.frame, data...)
@@ -680,21 +732,28 @@ func (p *packWriter) sendFrame() {
 	}
 }
 
-// flush waits for the chunks being compressed and for a pack being
-// written, then writes the pending pack and then its index, both synced;
-// only then are its chunks in the index.
+// flush waits for the chunks being compressed, then writes the pending
+// pack and its index, both synced, beside a full pack still being
+// written in the background (before, after it: two packs written and
+// synced one after the other at the end of a first sync), and returns
+// once both are written: only then are their chunks in the index.
 func (p *packWriter) flush() error {
 	p.gate.Lock()
 	defer p.gate.Unlock()
 	p.sendFrame()
 	p.wg.Wait()
 	p.sealers.Wait()
-	p.writing.Wait()
 	pk, err := p.take()
-	if err != nil || pk == nil {
+	if err == nil && pk != nil {
+		err = p.write(pk)
+	}
+	p.writing.Wait()
+	if err != nil {
 		return err
 	}
-	return p.write(pk)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
 }
 
 // flushFull seals the pack if it is still full (several adders may find
@@ -795,7 +854,24 @@ func (p *packWriter) write(pk *sealedPack) error {
 	_, _ = rand.Read(rnd[:])
 	name := fmt.Sprintf("%d-%x", p.now().UnixMilli(), rnd)
 	base := filepath.Join(p.v.Dir, packsDir, name)
-	err := model.CreateFileAtomicWith(p.v.w, base+".pack", 0o600, time.Time{}, func(w io.Writer) error {
+	// The index is written and synced beside its pack, and renamed into
+	// place only once the pack is (an index never names a pack that is
+	// not there): one fsync's wait less a pack.
+	packed := make(chan struct{})
+	var packErr error
+	idxDone := make(chan error, 1)
+	go func() {
+		idxDone <- model.CreateFileAtomicWith(p.v.w, base+".idx", 0o600, time.Time{}, func(w io.Writer) error {
+			if _, err := w.Write(pk.lines); err != nil {
+				return err
+			}
+			return syncThenWait(w, func() error {
+				<-packed
+				return packErr
+			})
+		})
+	}()
+	packErr = model.CreateFileAtomicWith(p.v.w, base+".pack", 0o600, time.Time{}, func(w io.Writer) error {
 		for _, b := range pk.parts {
 			if _, err := w.Write(b); err != nil {
 				return err
@@ -803,11 +879,10 @@ func (p *packWriter) write(pk *sealedPack) error {
 		}
 		return nil
 	})
-	if err == nil {
-		err = model.CreateFileAtomicWith(p.v.w, base+".idx", 0o600, time.Time{}, func(w io.Writer) error {
-			_, err := w.Write(pk.lines)
-			return err
-		})
+	close(packed)
+	err := <-idxDone
+	if packErr != nil {
+		err = packErr
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -821,6 +896,9 @@ func (p *packWriter) write(pk *sealedPack) error {
 	for k, l := range pk.pending {
 		l.pack = name
 		p.ix.m[k] = l
+	}
+	for _, b := range pk.parts[1:] { // parts[0] is the header
+		p.partBufs.put(b)
 	}
 	p.ix.packs[name] = int64(pk.size)
 	p.written += int64(pk.size)

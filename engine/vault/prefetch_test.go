@@ -54,7 +54,7 @@ func TestPrefetchStaysWithinItsBoundsAhead(t *testing.T) {
 	for i := range n {
 		write(t, home, fmt.Sprintf("paste-cache/%02d.txt", i), fmt.Sprintf("paste %d\n", i), t0)
 	}
-	files := walkHome(homeOf(t, home).FS, "", new([]model.Problem), nil)
+	files := walkHome(homeOf(t, home).FS, "", new([]model.Problem), nil, nil)
 	if len(files) != n {
 		t.Fatalf("%d files listed, want %d", len(files), n)
 	}

@@ -69,6 +69,10 @@ type homeFile struct {
 // appended bytes.
 func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	rep := SyncReport{Vault: v.Dir, Session: string(o.Session), Problems: []model.Problem{}}
+	// The home listed once (model.ListOnce): on Linux its files are
+	// opened by their bare names from descriptors of their folders, held
+	// from the walk on, not resolved again beneath the home each (openat2).
+	o.Home = &model.Home{Dir: o.Home.Dir, FS: model.ListOnce(o.Home.FS), Source: o.Home.Source}
 	if err := v.ensure(); err != nil {
 		return rep, err
 	}
@@ -82,32 +86,43 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 		fw = &folderWalk{stamps: stamps, full: o.Full || o.Now.Sub(stamps.Full) >= foldersFull || stamps.Full.After(o.Now)}
 	}
 	// The home is listed while the state is read (the walk needs the
-	// state only to check the folders it trusted, after).
+	// state only to check the folders it trusted, after), and the
+	// projects' files, listed first, are synced while the rest of the
+	// home is listed (before, one core listed the whole home while the
+	// other waited: tens of ms of a first sync's start).
 	var files []homeFile
 	var walkProbs []model.Problem
 	walked := make(chan struct{})
+	projects := make(chan []homeFile, 1)
 	go func() {
 		defer close(walked)
-		files = walkHome(o.Home.FS, o.Session, &walkProbs, fw)
+		files = walkHome(o.Home.FS, o.Session, &walkProbs, fw, func(f []homeFile) { projects <- f })
 	}()
 	st, err := v.loadState()
-	<-walked
-	rep.Problems = append(rep.Problems, walkProbs...)
 	if err != nil {
+		<-walked
+		rep.Problems = append(rep.Problems, walkProbs...)
 		return rep, err
 	}
 	live := map[string][]string{}
 	if fw != nil && !fw.full {
 		live = liveOf(st)
 	}
-	files = settleWalk(o.Home.FS, files, &rep.Problems, fw, live)
 	ix := &index{load: v.loadIndex}
 	pw := newPackWriter(v, ix, func() time.Time { return o.Now })
 	defer pw.close()
 	s := &syncer{v: v, home: o.Home, st: st, pw: pw, rep: &rep, now: o.Now, mu: &sync.Mutex{}}
+	early := <-projects
+	earlyDone := make(chan []fileResult, 1)
+	go func() { earlyDone <- s.syncAll(early) }()
+	<-walked
+	rep.Problems = append(rep.Problems, walkProbs...)
+	files = settleWalk(o.Home.FS, files, &rep.Problems, fw, live)
 	seen := map[string]bool{}
 	if fw != nil {
-		// A trusted folder's files are as the vault has them.
+		// A trusted folder's files are as the vault has them (the
+		// projects' files are being synced: the report is shared).
+		s.mu.Lock()
 		for _, d := range fw.trusted {
 			for _, p := range live[d.rel] {
 				seen[p] = true
@@ -115,10 +130,11 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 				rep.Unchanged++
 			}
 		}
+		s.mu.Unlock()
 	}
 	synced := map[string]int{}
 	var changed []*Record
-	results := s.syncAll(files)
+	results := s.syncRest(files, early, earlyDone)
 	for i, f := range files {
 		r := results[i]
 		if !r.done {
@@ -160,36 +176,61 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 		rep.Gone++
 		changed = append(changed, r)
 	}
-	// The changed records are final: they are encoded while the last
-	// pack is written and synced (the state file that names their
-	// chunks is written only after it).
-	type encoded struct {
-		data []byte
-		err  error
-	}
-	enc := make(chan encoded, 1)
+	// The changed records are final: they are encoded, and their state
+	// file written and synced, while the last packs are written and
+	// synced; the state file is renamed into place only after them (it
+	// names their chunks). Before, the state was written and synced once
+	// the packs were, one fsync after another on one core.
+	packsDone := make(chan struct{})
+	var flushErr error
+	stateDone := make(chan error, 1)
 	go func() {
 		data, err := encodeRecords(changed)
 		if stateEncodedHook != nil {
 			stateEncodedHook()
 		}
-		enc <- encoded{data, err}
+		if err != nil || len(changed) == 0 {
+			stateDone <- err
+			return
+		}
+		stateDone <- v.writeStateDataAfter(st, data, o.Now, func() error {
+			<-packsDone
+			return flushErr
+		})
 	}()
-	if err := pw.flush(); err != nil {
-		return rep, err
+	// The folders' stamps likewise, renamed into place after the state
+	// (a stamp never names files the state does not hold).
+	stateWritten := make(chan struct{})
+	var stateErr error
+	foldersDone := make(chan error, 1)
+	if fw != nil {
+		stamps := fw.next(o.Now, synced)
+		go func() {
+			foldersDone <- v.saveFoldersAfter(stamps, oldStamps, func() error {
+				<-stateWritten
+				if flushErr != nil {
+					return flushErr
+				}
+				return stateErr
+			})
+		}()
+	} else {
+		foldersDone <- nil
+	}
+	flushErr = pw.flush()
+	close(packsDone)
+	stateErr = <-stateDone
+	close(stateWritten)
+	foldersErr := <-foldersDone
+	if flushErr != nil {
+		return rep, flushErr
 	}
 	rep.PackBytes, rep.Chunks = pw.written, pw.chunks
-	if e := <-enc; e.err != nil {
-		return rep, e.err
-	} else if len(changed) > 0 {
-		if err := v.writeStateData(st, e.data, o.Now); err != nil {
-			return rep, err
-		}
+	if stateErr != nil {
+		return rep, stateErr
 	}
-	if fw != nil {
-		if err := v.saveFolders(fw.next(o.Now, synced), oldStamps); err != nil {
-			return rep, err
-		}
+	if foldersErr != nil {
+		return rep, foldersErr
 	}
 	rep.Problems = append(rep.Problems, st.problems...)
 	return rep, nil
@@ -272,6 +313,35 @@ func (s *syncer) syncAll(files []homeFile) []fileResult {
 		}()
 	}
 	wg.Wait()
+	return out
+}
+
+// syncRest syncs the files (the whole walk, sorted) that early (synced
+// while the walk went on: earlyDone gives their results) does not hold,
+// and returns every file's result in files' order.
+func (s *syncer) syncRest(files, early []homeFile, earlyDone <-chan []fileResult) []fileResult {
+	done := make(map[string]int, len(early))
+	for i, f := range early {
+		done[f.rel] = i
+	}
+	rest := make([]homeFile, 0, len(files)-len(early))
+	for _, f := range files {
+		if _, ok := done[f.rel]; !ok {
+			rest = append(rest, f)
+		}
+	}
+	restRes := s.syncAll(rest)
+	earlyRes := <-earlyDone
+	out := make([]fileResult, len(files))
+	j := 0
+	for i, f := range files {
+		if k, ok := done[f.rel]; ok {
+			out[i] = earlyRes[k]
+		} else {
+			out[i] = restRes[j]
+			j++
+		}
+	}
 	return out
 }
 
@@ -460,9 +530,14 @@ func (s *syncer) closedIntact(file fs.File, rec *Record) bool {
 // ones listed. The walk does not need the vault's state (a sync runs it
 // while the state is read): a trusted folder is checked against the
 // state afterwards (settleWalk).
-func walkHome(fsys fs.FS, session model.SessionID, probs *[]model.Problem, fw *folderWalk) []homeFile {
+func walkHome(fsys fs.FS, session model.SessionID, probs *[]model.Problem, fw *folderWalk, projects func([]homeFile)) []homeFile {
 	w := &homeWalk{fsys: fsys, probs: probs, fw: fw}
 	all := session == ""
+	defer func() {
+		if projects != nil {
+			projects(nil) // the walk stopped before its projects' end
+		}
+	}()
 	for _, p := range model.ReadDirFollow(fsys, "projects", probs) {
 		if !p.Info.IsDir() {
 			continue
@@ -484,6 +559,12 @@ func walkHome(fsys fs.FS, session model.SessionID, probs *[]model.Problem, fw *f
 				}
 			}
 		}
+	}
+	if projects != nil {
+		first := slices.Clone(w.out)
+		sort.Slice(first, func(i, j int) bool { return first[i].rel < first[j].rel })
+		projects(first)
+		projects = nil
 	}
 	for _, e := range model.ReadDirFollow(fsys, model.FileHistoryDir, probs) {
 		if e.Info.IsDir() && (all || model.SessionID(e.Name) == session) && !fw.trust(e.Path, e.Info) {

@@ -47,7 +47,7 @@ func BenchmarkSyncUnchanged(b *testing.B) {
 			var probs []model.Problem
 			stamps, _ := v.loadFolders()
 			fw := &folderWalk{stamps: stamps}
-			walkHome(home.FS, "", &probs, fw)
+			walkHome(home.FS, "", &probs, fw, nil)
 		}
 	})
 	b.Run("index", func(b *testing.B) {

@@ -571,13 +571,24 @@ func (v *Vault) writeState(st *state, recs []*Record, now time.Time) error {
 // writeStateData is writeState of records already encoded (data, not
 // empty: encodeRecords's).
 func (v *Vault) writeStateData(st *state, data []byte, now time.Time) error {
+	return v.writeStateDataAfter(st, data, now, nil)
+}
+
+// writeStateDataAfter is writeStateData whose file is renamed into place
+// only once ready returns (nil: at once): its bytes are written and
+// synced first, so a sync's state file is written and synced while its
+// last packs are, and appears only after them (ready waits for them; its
+// error fails the write, and the temporary file is removed).
+func (v *Vault) writeStateDataAfter(st *state, data []byte, now time.Time, ready func() error) error {
 	name, err := v.nextStateName(st, now)
 	if err != nil {
 		return err
 	}
 	err = model.WriteFileAtomicFrom(v.w, filepath.Join(v.Dir, stateDir, name), 0o600, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
+		if _, err := w.Write(data); err != nil {
+			return err
+		}
+		return syncThenWait(w, ready)
 	})
 	if err != nil {
 		return err
@@ -587,6 +598,23 @@ func (v *Vault) writeStateData(st *state, data []byte, now time.Time) error {
 		return v.mergeState(st, now)
 	}
 	return nil
+}
+
+// syncThenWait syncs w, the temporary file of an atomic write, and then
+// waits for ready (nil: returns at once, the writer syncs w as always):
+// a file that must appear only after others is written and synced beside
+// them, and only its rename waits. The writer syncs it again, which costs
+// nothing left to write.
+func syncThenWait(w io.Writer, ready func() error) error {
+	if ready == nil {
+		return nil
+	}
+	if f, ok := w.(interface{ Sync() error }); ok {
+		if err := f.Sync(); err != nil {
+			return err
+		}
+	}
+	return ready()
 }
 
 // nextStateName is a state file name sorting after every existing one.
