@@ -177,3 +177,68 @@ func LastActiveAll(fsys fs.FS, files []model.TranscriptFile, cache *diskcache.St
 	}
 	return out
 }
+
+// LastActiveKnown is LastActiveAll's answer for the transcripts of files
+// its cache answers for (their stamps are the ones kept), read from
+// nothing; the others, pending, are given their modification time (the
+// clock LastActive falls back to) until LastActiveFrom says. Nothing is
+// written to the cache. For the app's start, whose shared pass reads
+// every transcript a moment later (ActiveHandoff).
+func LastActiveKnown(fsys fs.FS, files []model.TranscriptFile, cache *diskcache.Store, homeDir string) (out map[string]Active, pending []model.TranscriptFile) {
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Path
+	}
+	name := diskcache.Name(lastActiveKind, homeDir)
+	kept, _ := diskcache.Load[map[string]diskcache.Entry[Active]](cache, lastActiveKind, name)
+	compute := func(miss []int, _ func(int, model.FileStamp)) []Active {
+		res := make([]Active, len(miss))
+		for j, i := range miss {
+			pending = append(pending, files[i])
+			res[j] = Active{Time: files[i].ModTime, Clock: ClockMTime}
+		}
+		return res
+	}
+	res, _ := diskcache.PerFileStamping(fsys, names, kept, map[string]diskcache.Entry[Active]{}, compute, func(Active, int64) bool { return false })
+	out = make(map[string]Active, len(files))
+	for i, f := range files {
+		out[f.Path] = res[i]
+	}
+	return out, pending
+}
+
+// LastActiveFrom is LastActive of each of the pending transcripts
+// (LastActiveKnown's), by path: what the pass handed over (from), for a
+// transcript listed as the pass read it whole, else its end read now.
+// What it read is kept in cache (nil: none) beside what the pass kept.
+func LastActiveFrom(fsys fs.FS, pending []model.TranscriptFile, from *ActiveHandoff, cache *diskcache.Store, homeDir string) map[string]Active {
+	out := make(map[string]Active, len(pending))
+	var read []model.TranscriptFile
+	for _, t := range pending {
+		if e, ok := from.take(t); ok {
+			out[t.Path] = e.Value
+			continue
+		}
+		read = append(read, t)
+	}
+	res := make([]Active, len(read))
+	entries := make([]*diskcache.Entry[Active], len(read))
+	model.ParallelN(len(read), 0, func(j int) {
+		var st model.FileStamp
+		stamped := false
+		res[j] = lastActive(fsys, read[j], func(s model.FileStamp) { st, stamped = s, true })
+		if cache != nil && stamped && res[j].Clock == ClockRecord && model.Unchanged(fsys, read[j].Path, st) {
+			entries[j] = &diskcache.Entry[Active]{Stamp: st, Value: res[j]}
+		}
+	})
+	add := map[string]diskcache.Entry[Active]{}
+	for j, t := range read {
+		out[t.Path] = res[j]
+		if entries[j] != nil {
+			add[t.Path] = *entries[j]
+		}
+	}
+	// A cache not written costs the next start its time only.
+	_ = keepActive(cache, homeDir, add)
+	return out
+}

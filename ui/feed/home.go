@@ -39,6 +39,27 @@ type Home struct {
 	// active is when each of those transcripts was last active, by path
 	// (enginesessions.LastActive).
 	active map[string]enginesessions.Active
+	// handoff, when set (TakeActiveFrom), hands the first whole read the
+	// last activities the Overview's shared pass finds; start is the
+	// folder memscope started in; handed says the first read took it.
+	handoff *enginesessions.ActiveHandoff
+	start   string
+	handed  bool
+	// pending are the transcripts whose last activity the start's list
+	// left to the pass (FillActive).
+	pending []model.TranscriptFile
+}
+
+// TakeActiveFrom makes the start's whole read take the last activities
+// of the transcripts the cache does not answer for from the shared pass
+// (the Overview's, which reads every transcript a moment later) rather
+// than read their ends first: the list shows their modification times
+// until the pass ends (HomeActive). Only when the project to open does
+// not depend on them: start (memscope's start folder, Options.Project)
+// names a listed project; else the read reads them as before, the most
+// recently active project being the one opened.
+func (h *Home) TakeActiveFrom(a *enginesessions.ActiveHandoff, start string) {
+	h.handoff, h.start = a, start
 }
 
 // NewHome returns the feed of home, its first whole read counted as
@@ -92,6 +113,16 @@ type HomeListed struct {
 	// active is when each transcript was last active, by path.
 	active  map[string]enginesessions.Active
 	openAll bool
+	// pending are the transcripts whose last activity the shared pass
+	// hands over (their modification times until then).
+	pending []model.TranscriptFile
+}
+
+// HomeActive is the last activity of the transcripts a whole read left
+// pending, by path, with each transcript as it was listed.
+type HomeActive struct {
+	active map[string]enginesessions.Active
+	files  map[string]model.TranscriptFile
 }
 
 // Problems are what the list's read could not make sense of.
@@ -162,6 +193,12 @@ func (h *Home) load(r HomeReq) tea.Cmd {
 	h.whole = r.Full
 	if r.Full {
 		cache, homeDir := h.cache, h.home.Dir
+		// Only the start's read takes the pass's last activities.
+		handoff, start := h.handoff, h.start
+		if h.handed || cache == nil {
+			handoff = nil
+		}
+		h.handed = true
 		return func() tea.Msg {
 			ps, files, probs := model.ListProjectsFiles(fsys)
 			rows := make([]projects.Row, len(ps))
@@ -169,7 +206,13 @@ func (h *Home) load(r HomeReq) tea.Cmd {
 			for _, p := range ps {
 				all = append(all, files[p.Slug]...)
 			}
-			active := enginesessions.LastActiveAll(fsys, all, cache, homeDir)
+			var active map[string]enginesessions.Active
+			var pending []model.TranscriptFile
+			if handoff != nil && startsIn(fsys, ps, start) {
+				active, pending = enginesessions.LastActiveKnown(fsys, all, cache, homeDir)
+			} else {
+				active = enginesessions.LastActiveAll(fsys, all, cache, homeDir)
+			}
 			for i, p := range ps {
 				rows[i] = projects.Row{Project: p, Unreviewed: -1}
 				if p.HasMemory {
@@ -177,7 +220,7 @@ func (h *Home) load(r HomeReq) tea.Cmd {
 				}
 				rows[i].LastActive = lastActive(files[p.Slug], active)
 			}
-			return HomeListed{rows: rows, problems: probs, files: files, active: active, openAll: r.OpenAll}
+			return HomeListed{rows: rows, problems: probs, files: files, active: active, openAll: r.OpenAll, pending: pending}
 		}
 	}
 	// Rows without a real path probe it again from their transcripts,
@@ -227,6 +270,78 @@ func (h *Home) load(r HomeReq) tea.Cmd {
 		}
 		return out
 	}
+}
+
+// startsIn says start names a project of ps, or a folder below one
+// (Listed's projectFor on the list ps): the project to open does not
+// depend on when each was last active.
+func startsIn(fsys fs.FS, ps []model.Project, start string) bool {
+	if start == "" {
+		return false
+	}
+	for d := filepath.Clean(start); ; d = filepath.Dir(d) {
+		for _, p := range ps {
+			if p.Path == d {
+				return true
+			}
+		}
+		if _, ok := model.FindProjectDir(fsys, d); ok {
+			return true
+		}
+		if filepath.Dir(d) == d {
+			return false
+		}
+	}
+}
+
+// FillActive is the read that fills in the last activities the start's
+// list left pending (nil when none are): the shared pass's answers once
+// it ended, else, when no pass reads the transcripts now (passRunning
+// false: the Overview counts no line, so none will run before the app
+// asks again), their ends read at once. While the pass runs it is nil:
+// the list never reads an end the pass is reading. The app asks after
+// the list and after each Overview line (the pass runs in one).
+func (h *Home) FillActive(passRunning bool) tea.Cmd {
+	if len(h.pending) == 0 || passRunning && !h.handoff.HasEnded() {
+		return nil
+	}
+	pending := h.pending
+	h.pending = nil
+	fsys, from, cache, homeDir := h.home.FS, h.handoff, h.cache, h.home.Dir
+	return func() tea.Msg {
+		files := make(map[string]model.TranscriptFile, len(pending))
+		for _, t := range pending {
+			files[t.Path] = t
+		}
+		return HomeActive{active: enginesessions.LastActiveFrom(fsys, pending, from, cache, homeDir), files: files}
+	}
+}
+
+// Active takes the last activities of the transcripts the start's read
+// left pending: each one still listed as it was then updates its
+// project's row.
+func (h *Home) Active(msg HomeActive, now time.Time) HomeOut {
+	rows := slices.Clone(h.rows)
+	if h.active == nil {
+		h.active = map[string]enginesessions.Active{}
+	}
+	for i := range rows {
+		slug := rows[i].Project.Slug
+		touched := false
+		for _, t := range h.files[slug] {
+			was, ok := msg.files[t.Path]
+			if !ok || !SameListing(was, t) {
+				continue
+			}
+			h.active[t.Path] = msg.active[t.Path]
+			touched = true
+		}
+		if touched {
+			rows[i].LastActive = lastActive(h.files[slug], h.active)
+		}
+	}
+	h.rows = rows
+	return HomeOut{Rows: projects.RowsMsg{Rows: rows, Now: now}}
 }
 
 // knownActive is a transcript as last listed and when it was last
@@ -370,6 +485,7 @@ func (h *Home) Listed(msg HomeListed, open, start string, now time.Time) HomeOut
 	}
 	out.Open = want
 	out.Rows = projects.RowsMsg{Rows: h.rows, Now: now}
+	h.pending = msg.pending
 	return out
 }
 

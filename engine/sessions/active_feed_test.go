@@ -1,0 +1,134 @@
+package sessions
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/engine/homepass"
+	"github.com/memscope/memscope/internal/testroot"
+	"github.com/memscope/memscope/model"
+)
+
+// readsAll is a pass that wants every transcript (the Overview's lines
+// on a cold start), so the riders are fed each.
+type readsAll struct{}
+
+func (readsAll) Want(model.TranscriptFile, model.FileStamp) homepass.File { return nopFile{} }
+func (readsAll) Done() error                                              { return nil }
+
+type nopFile struct{}
+
+func (nopFile) Line(model.Line)        {}
+func (nopFile) End(int64, error, bool) {}
+
+// activeHome writes transcripts whose ends LastActive reads in each of
+// its ways, and returns the home and its files.
+func activeHome(t *testing.T) (string, []model.TranscriptFile) {
+	t.Helper()
+	dir := t.TempDir()
+	filler := strings.Repeat(rec("user", "2026-11-20T09:00:00Z"), 700) // ~100 KB
+	unstamped := `{"type":"custom-title","customTitle":"` + strings.Repeat("w", 100<<10) + `","sessionId":"s"}` + "\n"
+	// boundary: the newest record starts exactly where the first window
+	// does (so LastActive skips it there and finds it in the next), an
+	// older one after it.
+	tail := `{"type":"ai-title","aiTitle":"` + strings.Repeat("t", 64<<10-200) + `","sessionId":"s"}` + "\n"
+	newest := rec("assistant", "2026-11-25T10:00:00Z")
+	older := rec("user", "2026-11-24T10:00:00Z")
+	pad := strings.Repeat(" ", 64<<10-len(older)-len(tail)) // the older record and the title fill the window
+	texts := map[string]string{
+		"a.jsonl":       rec("user", "2026-11-20T10:00:00Z") + rec("assistant", "2026-11-20T10:05:00Z"),
+		"b.jsonl":       filler + rec("assistant", "2026-11-21T11:00:00Z"),
+		"c.jsonl":       filler + rec("assistant", "2026-11-22T12:00:00Z") + unstamped,
+		"d.jsonl":       `{"type":"custom-title","customTitle":"x","sessionId":"s"}` + "\n",
+		"e.jsonl":       filler + newest + older + pad + tail,
+		"f.jsonl":       filler + rec("assistant", "2026-11-23T13:00:00Z") + `{"type":"user"`, // unterminated
+		"sub/g.jsonl":   rec("user", "2026-11-26T08:00:00Z"),
+		"empty.jsonl":   "",
+		"newline.jsonl": "\n",
+		"garbage.jsonl": strings.Repeat("{not json\n", 9000) + rec("user", "2026-11-27T08:00:00Z"),
+	}
+	var files []model.TranscriptFile
+	for name, text := range texts {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		info, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, model.TranscriptFile{Path: name, Size: info.Size(), ModTime: info.ModTime()})
+	}
+	return dir, files
+}
+
+// The Projects list at a cold start (LastActiveKnown, then
+// LastActiveFrom once the shared pass ended) reads no transcript the
+// pass read whole and whose end holds a stamped record: the pass's rider
+// hands over their last activity, as LastActive would have it (its first
+// window's lines, the line the window cuts skipped); the others (no
+// record at the end, a record only further back) are read as before.
+// What both found is kept in cache: the next start reads no end.
+func TestActiveHandoffReadsNoTranscriptAgain(t *testing.T) {
+	t.Parallel()
+	dir, files := activeHome(t)
+	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
+	o := &opensFS{FS: model.DirFS(dir), opens: map[string]int{}}
+
+	known, pending := LastActiveKnown(o, files, cache, dir)
+	if len(pending) != len(files) || len(o.opens) != 0 {
+		t.Fatalf("cold: %d pending of %d, %d files opened", len(pending), len(files), len(o.opens))
+	}
+	for _, f := range files {
+		if a := known[f.Path]; a.Clock != ClockMTime || !a.Time.Equal(f.ModTime) {
+			t.Errorf("%s before the pass: %+v, want its mtime", f.Path, a)
+		}
+	}
+	h := NewActiveHandoff()
+	if _, err := homepass.Run(model.DirFS(dir), files, 0, readsAll{}, h.Feed(cache, dir)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-h.Ended():
+	default:
+		t.Fatal("the pass ended, the handoff did not")
+	}
+	got := LastActiveFrom(o, pending, h, cache, dir)
+	readAgain := map[string]bool{"c.jsonl": true, "d.jsonl": true, "e.jsonl": true, "empty.jsonl": true, "newline.jsonl": true}
+	for _, f := range files {
+		want := LastActive(model.DirFS(dir), f)
+		if !got[f.Path].Time.Equal(want.Time) || got[f.Path].Clock != want.Clock {
+			t.Errorf("%s: %+v, LastActive %+v", f.Path, got[f.Path], want)
+		}
+		if n := o.opens[f.Path]; readAgain[f.Path] && n != 1 || !readAgain[f.Path] && n != 0 {
+			t.Errorf("%s: opened %d times by the list after the pass", f.Path, n)
+		}
+	}
+	if e := LastActive(model.DirFS(dir), files[0]); e.Clock != ClockRecord {
+		t.Fatalf("a.jsonl: %+v", e)
+	}
+	// The next start: every record-clocked answer from the cache (one
+	// stamp each), the mtime-clocked ones read again.
+	o.opens = map[string]int{}
+	next, pending := LastActiveKnown(o, files, cache, dir)
+	for _, f := range files {
+		want := LastActive(model.DirFS(dir), f)
+		fromCache := want.Clock == ClockRecord
+		if fromCache && (!next[f.Path].Time.Equal(want.Time) || next[f.Path].Clock != ClockRecord) {
+			t.Errorf("%s next start: %+v, want %+v from the cache", f.Path, next[f.Path], want)
+		}
+		inPending := false
+		for _, p := range pending {
+			inPending = inPending || p.Path == f.Path
+		}
+		if inPending == fromCache {
+			t.Errorf("%s next start: pending %v, LastActive's clock %s", f.Path, inPending, want.Clock)
+		}
+	}
+}
