@@ -63,6 +63,21 @@ func (h *ActiveHandoff) take(t model.TranscriptFile) (diskcache.Entry[Active], b
 	return e, ok && e.Stamp.Size == t.Size && e.Stamp.ModTime == t.ModTime.UnixNano()
 }
 
+// Take is the last activity the pass found for transcript t (as
+// LastActive has it), when t is listed as the pass read it whole; ok
+// false when the pass has none (not read yet, not whole, no record in
+// the end's first window, written since). For the Replay list, whose
+// followers the same pass builds (Handoff): this feed ends each file
+// before that one's (the pass ends a file's riders in the order it was
+// given them, this one first), so a follower taken has its activity here.
+func (h *ActiveHandoff) Take(t model.TranscriptFile) (Active, bool) {
+	if h == nil {
+		return Active{}, false
+	}
+	e, ok := h.take(t)
+	return e.Value, ok
+}
+
 // Feed is the pass's consumer (nil for a nil handoff): it reads the
 // lines of each transcript's last 64 KiB as LastActive reads them, and
 // keeps the newest record's time of a transcript read whole (one whose
