@@ -30,9 +30,15 @@ func (m Model) handleHome(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		return m, tea.Batch(next, m.reviewCountsCmd(), m.fillActiveCmd()), true
 	case feed.HomeActive:
-		out := m.feeds.home.Active(msg, m.opts.Now())
+		out := m.feeds.home.Active(msg, m.data.open, m.opts.Now())
 		paneTable[paneProjects].update(m.p, out.Rows)
-		return m, nil, true
+		if out.Open == "" {
+			return m, nil, true
+		}
+		// A transcript newer than its mtime said: the most recently
+		// active project is another (feed.Home.Active).
+		m.openProject(out.Open)
+		return m, tea.Batch(m.lazyLoadCmd(), m.loadOpenProject()), true
 	case feed.HomeDelta:
 		out := m.feeds.home.Delta(msg, m.opts.Now())
 		paneTable[paneProjects].update(m.p, out.Rows)

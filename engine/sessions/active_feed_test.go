@@ -1,8 +1,10 @@
 package sessions
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,7 +53,9 @@ func activeHome(t *testing.T) (string, []model.TranscriptFile) {
 		"garbage.jsonl": strings.Repeat("{not json\n", 9000) + rec("user", "2026-11-27T08:00:00Z"),
 	}
 	var files []model.TranscriptFile
-	for name, text := range texts {
+	// In name order: a.jsonl first.
+	for _, name := range slices.Sorted(maps.Keys(texts)) {
+		text := texts[name]
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 			t.Fatal(err)

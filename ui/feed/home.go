@@ -46,8 +46,10 @@ type Home struct {
 	start   string
 	handed  bool
 	// pending are the transcripts whose last activity the start's list
-	// left to the pass (FillActive).
+	// left to the pass (FillActive); picked is the project that list
+	// opened as the most recently active, checked when they come.
 	pending []model.TranscriptFile
+	picked  string
 }
 
 // TakeActiveFrom makes the start's whole read take the last activities
@@ -208,9 +210,14 @@ func (h *Home) load(r HomeReq) tea.Cmd {
 			}
 			var active map[string]enginesessions.Active
 			var pending []model.TranscriptFile
-			if handoff != nil && startsIn(fsys, ps, start) {
+			switch {
+			case handoff != nil && startsIn(fsys, ps, start):
 				active, pending = enginesessions.LastActiveKnown(fsys, all, cache, homeDir)
-			} else {
+			case handoff != nil:
+				// The project opened is the most recently active: only
+				// the ends that can make one so are read first.
+				active, pending = enginesessions.LastActiveNewest(fsys, all, cache, homeDir)
+			default:
 				active = enginesessions.LastActiveAll(fsys, all, cache, homeDir)
 			}
 			for i, p := range ps {
@@ -320,7 +327,13 @@ func (h *Home) FillActive(passRunning bool) tea.Cmd {
 // Active takes the last activities of the transcripts the start's read
 // left pending: each one still listed as it was then updates its
 // project's row.
-func (h *Home) Active(msg HomeActive, now time.Time) HomeOut {
+//
+// The list that opened the most recently active project without reading
+// the pending ends (enginesessions.LastActiveNewest) checks its pick:
+// when a pending transcript turns out newer than its modification time
+// said and another project is the most recently active, Open names it
+// (open is the project open now: a project the user opened since stays).
+func (h *Home) Active(msg HomeActive, open string, now time.Time) HomeOut {
 	rows := slices.Clone(h.rows)
 	if h.active == nil {
 		h.active = map[string]enginesessions.Active{}
@@ -341,7 +354,14 @@ func (h *Home) Active(msg HomeActive, now time.Time) HomeOut {
 		}
 	}
 	h.rows = rows
-	return HomeOut{Rows: projects.RowsMsg{Rows: rows, Now: now}}
+	out := HomeOut{Rows: projects.RowsMsg{Rows: rows, Now: now}}
+	if h.picked != "" && open == h.picked && len(rows) > 0 {
+		if newest := newestRow(rows); newest != h.picked {
+			out.Open = newest
+		}
+	}
+	h.picked = ""
+	return out
 }
 
 // knownActive is a transcript as last listed and when it was last
@@ -471,14 +491,12 @@ func (h *Home) Listed(msg HomeListed, open, start string, now time.Time) HomeOut
 	if want == "" && start != "" {
 		want = h.projectFor(start)
 	}
+	h.picked = ""
 	if want == "" && len(msg.rows) > 0 {
-		newest := msg.rows[0]
-		for _, r := range msg.rows {
-			if r.LastActive.Time.After(newest.LastActive.Time) {
-				newest = r
-			}
+		want = newestRow(msg.rows)
+		if len(msg.pending) > 0 {
+			h.picked = want
 		}
-		want = newest.Project.Slug
 	}
 	for i := range h.rows {
 		h.rows[i].Current = start != "" && h.rows[i].Project.Path == start
@@ -487,6 +505,18 @@ func (h *Home) Listed(msg HomeListed, open, start string, now time.Time) HomeOut
 	out.Rows = projects.RowsMsg{Rows: h.rows, Now: now}
 	h.pending = msg.pending
 	return out
+}
+
+// newestRow is the slug of the most recently active of rows (the first
+// of those as recent).
+func newestRow(rows []projects.Row) string {
+	newest := rows[0]
+	for _, r := range rows {
+		if r.LastActive.Time.After(newest.LastActive.Time) {
+			newest = r
+		}
+	}
+	return newest.Project.Slug
 }
 
 // projectFor finds the project of folder dir: the project started there,

@@ -2,10 +2,12 @@ package feed
 
 import (
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -117,7 +119,7 @@ func TestHomeTakesLastActivityFromThePass(t *testing.T) {
 	if _, err := homepass.Run(testHome(t, dir).FS, files, 0, readAll{}, handoff.Feed(cache, dir)); err != nil {
 		t.Fatal(err)
 	}
-	filled := h.Active(homeActiveOf(t, h.FillActive(true)), testNow)
+	filled := h.Active(homeActiveOf(t, h.FillActive(true)), "-w-a", testNow)
 	var got []string
 	for _, r := range filled.Rows.Rows {
 		got = append(got, r.Project.Slug+" "+r.LastActive.Time.String()+" "+string(r.LastActive.Clock))
@@ -129,13 +131,109 @@ func TestHomeTakesLastActivityFromThePass(t *testing.T) {
 		t.Errorf("the list opened %d transcripts, the listing alone %d", n, probe)
 	}
 
-	// Started outside every project: the newest project is opened, so
-	// the list reads the ends first (and takes nothing afterwards).
+	if filled.Open != "" {
+		t.Errorf("started in a project, the fill opens %q", filled.Open)
+	}
+
+	// The pass first: it ended before the list came; the list takes
+	// its answers at once, reading nothing.
 	c.n = 0
+	handoff = enginesessions.NewActiveHandoff()
+	cache2 := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
+	if _, err := homepass.Run(testHome(t, dir).FS, files, 0, readAll{}, handoff.Feed(nil, dir)); err != nil {
+		t.Fatal(err)
+	}
+	h = NewHome(home, cache2)
+	h.TakeActiveFrom(handoff, "/w/a")
+	out = h.Listed(h.Init()().(HomeListed), "", "/w/a", testNow)
+	filled = h.Active(homeActiveOf(t, h.FillActive(true)), out.Open, testNow)
+	got = got[:0]
+	for _, r := range filled.Rows.Rows {
+		got = append(got, r.Project.Slug+" "+r.LastActive.Time.String()+" "+string(r.LastActive.Clock))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || c.opened() != probe {
+		t.Errorf("the pass first: %d opens (the listing %d), rows\n%s\nwant\n%s", c.opened(), probe, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// Started outside every project: the newest project is opened, so
+	// the list reads the ends that can be the newest first (project b's,
+	// modified last; a's mtime is older than b's record) and takes a's
+	// from the pass.
+	c.n = 0
+	handoff = enginesessions.NewActiveHandoff()
 	h = NewHome(home, diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{}))
-	h.TakeActiveFrom(enginesessions.NewActiveHandoff(), "/elsewhere")
+	h.TakeActiveFrom(handoff, "/elsewhere")
 	out = h.Listed(h.Init()().(HomeListed), "", "/elsewhere", testNow)
-	if out.Open != "-w-b" || h.FillActive(false) != nil || c.opened() < probe+2 {
-		t.Errorf("started elsewhere: opened %q, %d transcripts read (the listing %d), next %v", out.Open, c.opened(), probe, out.Cmd != nil)
+	// b's end: its read and the check that it was not written
+	// meanwhile (model.Unchanged), two opens; a is not opened.
+	if out.Open != "-w-b" || c.opened() != probe+2 || h.FillActive(true) != nil {
+		t.Errorf("started elsewhere: opened %q, %d transcripts read (the listing %d)", out.Open, c.opened(), probe)
+	}
+	if _, err := homepass.Run(testHome(t, dir).FS, files, 0, readAll{}, handoff.Feed(nil, dir)); err != nil {
+		t.Fatal(err)
+	}
+	filled = h.Active(homeActiveOf(t, h.FillActive(true)), out.Open, testNow)
+	got = got[:0]
+	for _, r := range filled.Rows.Rows {
+		got = append(got, r.Project.Slug+" "+r.LastActive.Time.String()+" "+string(r.LastActive.Clock))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || filled.Open != "" || c.opened() != probe+2 {
+		t.Errorf("started elsewhere, after the pass: open %q, %d opens (the listing %d), rows\n%s\nwant\n%s", filled.Open, c.opened(), probe, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A transcript touched into the past (its mtime older than its newest
+// record) is not read before the list when another's record is newer
+// than that mtime: the list opens the project that seems the newest, and
+// once the pass hands the transcript's activity over, the fill names the
+// project the list that reads every end opens (Open), unless the user
+// opened another meanwhile.
+func TestHomeNewestChecksItsPickAfterThePass(t *testing.T) {
+	dir := homeWithProjects(t)
+	// a's record is the newest (30 min ago), its mtime 2 days old; b's
+	// record and mtime 1 h ago.
+	p := filepath.Join(dir, "projects", "-w-a", "aaaaaaaa-0000-4000-8000-000000000001.jsonl")
+	at := testNow.Add(-30 * time.Minute)
+	line := `{"type":"user","uuid":"u2","sessionId":"aaaaaaaa-0000-4000-8000-000000000001","timestamp":"` + at.Format(time.RFC3339) + `","cwd":"/w/a","message":{"role":"user","content":"later"}}` + "\n"
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(line); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	old := testNow.Add(-48 * time.Hour)
+	if err := os.Chtimes(p, old, old); err != nil {
+		t.Fatal(err)
+	}
+	full := NewHome(testHome(t, dir), nil)
+	if out := full.Listed(full.Init()().(HomeListed), "", "", testNow); out.Open != "-w-a" {
+		t.Fatalf("the list that reads every end opens %q", out.Open)
+	}
+	files, _ := model.FindTranscripts(testHome(t, dir).FS)
+	for _, open := range []string{"", "-w-c"} {
+		handoff := enginesessions.NewActiveHandoff()
+		h := NewHome(testHome(t, dir), diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{}))
+		h.TakeActiveFrom(handoff, "")
+		out := h.Listed(h.Init()().(HomeListed), "", "", testNow)
+		if out.Open != "-w-b" {
+			t.Fatalf("before the pass the list opens %q", out.Open)
+		}
+		if _, err := homepass.Run(testHome(t, dir).FS, files, 0, readAll{}, handoff.Feed(nil, dir)); err != nil {
+			t.Fatal(err)
+		}
+		now := out.Open
+		if open != "" {
+			now = open // the user opened another project
+		}
+		filled := h.Active(homeActiveOf(t, h.FillActive(true)), now, testNow)
+		want := "-w-a"
+		if open != "" {
+			want = ""
+		}
+		if filled.Open != want {
+			t.Errorf("open now %q: the fill opens %q, want %q", now, filled.Open, want)
+		}
 	}
 }
