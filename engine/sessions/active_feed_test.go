@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/engine/homepass"
@@ -134,5 +135,90 @@ func TestActiveHandoffReadsNoTranscriptAgain(t *testing.T) {
 		if inPending == fromCache {
 			t.Errorf("%s next start: pending %v, LastActive's clock %s", f.Path, inPending, want.Clock)
 		}
+	}
+}
+
+// Started in no project, the app opens the most recently active one
+// before the shared pass: LastActiveNewest reads, newest mtime first,
+// only the ends of transcripts modified at or after the newest last
+// activity found (a record is written at or before its file's mtime),
+// and leaves the others pending with their mtime. The newest of its
+// answers is LastActiveAll's; a file touched into the past (v: its
+// record newer than its mtime) is pending, its activity left to the
+// pass (and the app's check of its pick). The old code read every end.
+func TestLastActiveNewestReadsOnlyEndsThatCanBeNewest(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	at := func(hm string) time.Time {
+		tm, err := time.Parse(time.RFC3339, "2026-11-20T"+hm+":00Z")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tm
+	}
+	type file struct {
+		record, mtime string // record "": none
+	}
+	spec := map[string]file{
+		"w.jsonl": {"09:50", "10:00"},
+		"x.jsonl": {"10:00", "10:00"},
+		"z.jsonl": {"", "09:45"},
+		"y.jsonl": {"09:00", "09:30"},
+		"v.jsonl": {"12:00", "08:00"},
+	}
+	var files []model.TranscriptFile
+	for _, name := range slices.Sorted(maps.Keys(spec)) {
+		f := spec[name]
+		text := `{"type":"custom-title","customTitle":"x","sessionId":"s"}` + "\n"
+		if f.record != "" {
+			text = rec("user", at(f.record).Format(time.RFC3339))
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, at(f.mtime), at(f.mtime)); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, model.TranscriptFile{Path: name, Size: int64(len(text)), ModTime: at(f.mtime)})
+	}
+	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
+	o := &opensFS{FS: model.DirFS(dir), opens: map[string]int{}}
+	out, pending := LastActiveNewest(o, files, cache, dir)
+	var read, left []string
+	for _, name := range slices.Sorted(maps.Keys(o.opens)) {
+		read = append(read, name)
+	}
+	for _, p := range pending {
+		left = append(left, p.Path)
+	}
+	if strings.Join(read, " ") != "w.jsonl x.jsonl" || strings.Join(left, " ") != "z.jsonl y.jsonl v.jsonl" {
+		t.Fatalf("read %v, pending %v; want w and x read, z y v pending", read, left)
+	}
+	if a := out["x.jsonl"]; a.Clock != ClockRecord || !a.Time.Equal(at("10:00")) {
+		t.Errorf("x: %+v", a)
+	}
+	for _, p := range left {
+		if a := out[p]; a.Clock != ClockMTime || !a.Time.Equal(at(spec[p].mtime)) {
+			t.Errorf("%s pending: %+v, want its mtime", p, a)
+		}
+	}
+	// Without v (the one file touched into the past), the newest answer
+	// is LastActiveAll's.
+	all := LastActiveAll(model.DirFS(dir), files[:len(files)-1], nil, dir)
+	var newestAll, newest Active
+	for _, f := range files {
+		if f.Path == "v.jsonl" {
+			continue
+		}
+		newestAll, newest = Newest(newestAll, all[f.Path]), Newest(newest, out[f.Path])
+	}
+	if newest != newestAll {
+		t.Errorf("newest %+v, LastActiveAll's %+v", newest, newestAll)
+	}
+	// The next start reads nothing: what was read is in the cache.
+	o.opens = map[string]int{}
+	if _, pending := LastActiveNewest(o, files, cache, dir); len(pending) != 3 || o.opens["w.jsonl"]+o.opens["x.jsonl"] > 2 {
+		t.Errorf("the next start: %d pending, opens %v", len(pending), o.opens)
 	}
 }
