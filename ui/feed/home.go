@@ -56,10 +56,10 @@ type Home struct {
 // of the transcripts the cache does not answer for from the shared pass
 // (the Overview's, which reads every transcript a moment later) rather
 // than read their ends first: the list shows their modification times
-// until the pass ends (HomeActive). Only when the project to open does
-// not depend on them: start (memscope's start folder, Options.Project)
-// names a listed project; else the read reads them as before, the most
-// recently active project being the one opened.
+// until the pass ends (HomeActive). When start (memscope's start folder,
+// Options.Project) names no listed project, the project opened is the
+// most recently active: the read first reads the ends that can make one
+// so (enginesessions.LastActiveNewest) and leaves the others to the pass.
 func (h *Home) TakeActiveFrom(a *enginesessions.ActiveHandoff, start string) {
 	h.handoff, h.start = a, start
 }
