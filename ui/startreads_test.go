@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -194,5 +195,56 @@ func TestColdStartReadsTranscriptsInThePassOnly(t *testing.T) {
 				t.Errorf("started in %q: rows after the start\n%s\nthe rows without a pass\n%s", project, got, want)
 			}
 		}()
+	}
+}
+
+// Started in no project on a home where the most recently active
+// transcript was touched into the past (its mtime older than another
+// project's record), the start opens the project that seems the newest
+// before the pass and, once the pass hands the transcript's activity
+// over, the project the list that reads every end opens: the app ends
+// where the old code started.
+func TestColdStartInNoProjectEndsOnTheNewestProject(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	session := func(slug, id, cwd string, at, mtime time.Time) {
+		t.Helper()
+		p := filepath.Join(home, "projects", slug, id+".jsonl")
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		line := `{"type":"user","uuid":"u1","sessionId":"` + id + `","timestamp":"` + at.Format(time.RFC3339) + `","cwd":"` + cwd + `","message":{"role":"user","content":"hi"}}` + "\n"
+		if err := os.WriteFile(p, []byte(line), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// a: the newest record (30 min ago), its file touched 2 days back.
+	session("-w-a", "aaaaaaaa-0000-4000-8000-000000000001", "/w/a", testNow.Add(-30*time.Minute), testNow.Add(-48*time.Hour))
+	session("-w-b", "bbbbbbbb-0000-4000-8000-000000000002", "/w/b", testNow.Add(-time.Hour), testNow.Add(-time.Hour))
+	start := func(cache *diskcache.Store) (first, last string) {
+		h, err := model.OpenHome(home, model.HomeFromFlag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := Options{Home: h, Project: "/nowhere", Now: func() time.Time { return testNow }, Root: testroot.New(t), Cache: cache, Writes: testroot.Writer(t),
+			Getenv: func(string) string { return "" }}
+		m := New(o)
+		m = drainSteps(t, m, m.Init(), 1000, nil, func(m Model) {
+			if first == "" {
+				first = m.data.open
+			}
+		})
+		return first, m.data.open
+	}
+	if _, old := start(nil); old != "-w-a" {
+		t.Fatalf("without a pass the start opens %q", old)
+	}
+	cdir := filepath.Join(dir, "cache")
+	first, last := start(diskcache.New(cdir, model.MountFS(nil, filepath.ToSlash(cdir), model.DirFS(cdir)), model.OSWriteFS{}))
+	if first != "-w-b" || last != "-w-a" {
+		t.Errorf("with the pass the start opened %q first and %q at the end; want -w-b, then -w-a", first, last)
 	}
 }
