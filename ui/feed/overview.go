@@ -298,7 +298,6 @@ func (o *Overview) Counted(line engov.Line) overview.LineMsg {
 	return overview.LineMsg{Line: line}
 }
 
-// Counting reports whether a line is counting or waits to.
 // Running reports whether a line counts now (the shared pass runs in
 // one: Home.FillActive waits for it).
 func (o *Overview) Running() bool {
@@ -310,6 +309,7 @@ func (o *Overview) Running() bool {
 	return false
 }
 
+// Counting reports whether a line is counting or waits to.
 func (o *Overview) Counting() bool {
 	for _, sp := range engov.Specs {
 		if o.running[sp.ID] || o.stale[sp.ID] {
