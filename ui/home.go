@@ -23,18 +23,35 @@ func (m Model) handleHome(msg tea.Msg) (Model, tea.Cmd, bool) {
 			// (Prompt still previews the folder memscope started in).
 			m.showNoProject()
 			next = tea.Batch(next, m.previewOrExplainCmd(m.p.prompt.Query()))
-			return m, next, true
+			return m, tea.Batch(next, m.fillActiveCmd()), true
 		}
 		if out.Open != was || out.OpenAll {
 			next = tea.Batch(next, m.loadOpenProject())
 		}
-		return m, tea.Batch(next, m.reviewCountsCmd()), true
+		return m, tea.Batch(next, m.reviewCountsCmd(), m.fillActiveCmd()), true
+	case feed.HomeActive:
+		out := m.feeds.home.Active(msg, m.data.open, m.opts.Now())
+		paneTable[paneProjects].update(m.p, out.Rows)
+		if out.Open == "" {
+			return m, nil, true
+		}
+		// A transcript newer than its mtime said: the most recently
+		// active project is another (feed.Home.Active).
+		m.openProject(out.Open)
+		return m, tea.Batch(m.lazyLoadCmd(), m.loadOpenProject()), true
 	case feed.HomeDelta:
 		out := m.feeds.home.Delta(msg, m.opts.Now())
 		paneTable[paneProjects].update(m.p, out.Rows)
 		return m, m.homeCmd(out.Cmd), true
 	}
 	return m, nil, false
+}
+
+// fillActiveCmd fills in the last activities the start's list left to
+// the Overview's shared pass once it ended, or at once when no Overview
+// line counts (no pass runs): asked after the list and after each line.
+func (m *Model) fillActiveCmd() tea.Cmd {
+	return m.feeds.home.FillActive(m.feeds.overview.Running())
 }
 
 // requestHome starts a read of the project list, or queues it behind

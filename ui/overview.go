@@ -78,11 +78,13 @@ func (m Model) handleOverview(msg tea.Msg) (Model, tea.Cmd, bool) {
 		if line, ok := m.feeds.overview.Loaded(msg); ok {
 			paneTable[paneOverview].update(m.p, line)
 		}
+		// The Projects list's last activities, once the pass ended.
+		fill := m.fillActiveCmd()
 		if m.focus != paneOverview {
-			return m, nil, true
+			return m, fill, true
 		}
 		// What went stale while it counted.
-		return m, m.overviewLoad(), true
+		return m, tea.Batch(m.overviewLoad(), fill), true
 	}
 	return m, nil, false
 }

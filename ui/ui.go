@@ -176,6 +176,8 @@ func New(opts Options) Model {
 	m.lv = m.newLive()
 	// The Replay list takes the followers the Overview's pass builds.
 	m.feeds.sessions.TakeFrom(m.feeds.overview.Followers())
+	m.feeds.sessions.TakeActiveFrom(m.feeds.overview.ActiveHandoff())
+	m.feeds.home.TakeActiveFrom(m.feeds.overview.ActiveHandoff(), opts.Project)
 	m.feeds.retention.SetVaultDir(m.places().VaultDir)
 	m.feeds.vault = feed.NewVault(m.places().VaultDir, feed.Mount(opts.Root, opts.Home), opts.Home, m.writes())
 	m.memo = &viewMemo{}

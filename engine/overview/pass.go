@@ -34,6 +34,9 @@ type Pass struct {
 	// Followers, when set, are given followers of the open project's
 	// transcripts the run builds (the app's Replay list takes them).
 	Followers *sessions.Handoff
+	// Active, when set, is handed the last activity of each transcript
+	// the first run reads (the app's Projects list takes it).
+	Active *sessions.ActiveHandoff
 	// counts is the first secrets count, which hands the Problems line
 	// the pastes' verdicts (pastes.go).
 	counts firstCounts
@@ -71,6 +74,9 @@ func (s *Source) sharedPass() {
 	var cs []homepass.Consumer
 	if !p.ran {
 		cs = append(cs, doctor.NewFeed(s.Cache, h.Dir), secrets.NewFeed(s.Cache, h.Dir), inventory.NewFeed(s.Cache, h.Dir), ledger.NewFeed(s.Cache, h.Dir))
+		if p.Active != nil {
+			cs = append(cs, p.Active.Feed(s.Cache, h.Dir))
+		}
 	}
 	if len(folders) > 0 {
 		cs = append(cs, s.reviewCache().Feed(folders))

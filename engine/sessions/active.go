@@ -3,6 +3,9 @@ package sessions
 import (
 	"io"
 	"io/fs"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -176,4 +179,128 @@ func LastActiveAll(fsys fs.FS, files []model.TranscriptFile, cache *diskcache.St
 		out[f.Path] = res[i]
 	}
 	return out
+}
+
+// LastActiveKnown is LastActiveAll's answer for the transcripts of files
+// its cache answers for (their stamps are the ones kept), read from
+// nothing; the others, pending, are given their modification time (the
+// clock LastActive falls back to) until LastActiveFrom says. Nothing is
+// written to the cache. For the app's start, whose shared pass reads
+// every transcript a moment later (ActiveHandoff).
+func LastActiveKnown(fsys fs.FS, files []model.TranscriptFile, cache *diskcache.Store, homeDir string) (out map[string]Active, pending []model.TranscriptFile) {
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Path
+	}
+	name := diskcache.Name(lastActiveKind, homeDir)
+	kept, _ := diskcache.Load[map[string]diskcache.Entry[Active]](cache, lastActiveKind, name)
+	compute := func(miss []int, _ func(int, model.FileStamp)) []Active {
+		res := make([]Active, len(miss))
+		for j, i := range miss {
+			pending = append(pending, files[i])
+			res[j] = Active{Time: files[i].ModTime, Clock: ClockMTime}
+		}
+		return res
+	}
+	res, _ := diskcache.PerFileStamping(fsys, names, kept, map[string]diskcache.Entry[Active]{}, compute, func(Active, int64) bool { return false })
+	out = make(map[string]Active, len(files))
+	for i, f := range files {
+		out[f.Path] = res[i]
+	}
+	return out, pending
+}
+
+// LastActiveFrom is LastActive of each of the pending transcripts
+// (LastActiveKnown's), by path: what the pass handed over (from), for a
+// transcript listed as the pass read it whole, else its end read now.
+// What it read is kept in cache (nil: none) beside what the pass kept.
+func LastActiveFrom(fsys fs.FS, pending []model.TranscriptFile, from *ActiveHandoff, cache *diskcache.Store, homeDir string) map[string]Active {
+	out := make(map[string]Active, len(pending))
+	var read []model.TranscriptFile
+	for _, t := range pending {
+		if e, ok := from.take(t); ok {
+			out[t.Path] = e.Value
+			continue
+		}
+		read = append(read, t)
+	}
+	add := readEnds(fsys, read, cache != nil, out)
+	// A cache not written costs the next start its time only.
+	_ = keepActive(cache, homeDir, add)
+	return out
+}
+
+// readEnds reads the end of each of files (lastActive) into out, by
+// path, on every CPU; with keep, the record-clocked answers of files
+// stamped from that open and unchanged after it are returned as entries
+// for the list's cache.
+func readEnds(fsys fs.FS, files []model.TranscriptFile, keep bool, out map[string]Active) map[string]diskcache.Entry[Active] {
+	res := make([]Active, len(files))
+	entries := make([]*diskcache.Entry[Active], len(files))
+	model.ParallelN(len(files), 0, func(j int) {
+		var st model.FileStamp
+		stamped := false
+		res[j] = lastActive(fsys, files[j], func(s model.FileStamp) { st, stamped = s, true })
+		if keep && stamped && res[j].Clock == ClockRecord && model.Unchanged(fsys, files[j].Path, st) {
+			entries[j] = &diskcache.Entry[Active]{Stamp: st, Value: res[j]}
+		}
+	})
+	add := map[string]diskcache.Entry[Active]{}
+	for j, t := range files {
+		out[t.Path] = res[j]
+		if entries[j] != nil {
+			add[t.Path] = *entries[j]
+		}
+	}
+	return add
+}
+
+// LastActiveNewest is LastActiveKnown that also reads the ends of the
+// transcripts that can be the newest of all: the app's start in no
+// project opens the most recently active one, before the shared pass
+// (which waits for that project) reads every transcript. Newest
+// modification time first, a transcript's end is read while its mtime is
+// not before the newest last activity found (from the cache or an end
+// read): the client stamps a record as it appends it, so a record is
+// never newer than its file's mtime, and a transcript modified before
+// that time cannot be more recently active (its mtime, the fallback
+// clock, is older too). The others stay pending with their mtime, each
+// older than the newest, as LastActiveKnown leaves them. What was read
+// is kept in cache (nil: none).
+//
+// When that does not hold (a file touched into the past, records
+// stamped by a clock ahead of the file system's), a pending transcript
+// may turn out newer once the pass hands its activity over; the caller
+// checks that (ui/feed.Home.Active), so the answer ends as LastActiveAll's.
+func LastActiveNewest(fsys fs.FS, files []model.TranscriptFile, cache *diskcache.Store, homeDir string) (out map[string]Active, pending []model.TranscriptFile) {
+	out, miss := LastActiveKnown(fsys, files, cache, homeDir)
+	isMiss := make(map[string]bool, len(miss))
+	for _, t := range miss {
+		isMiss[t.Path] = true
+	}
+	var newest time.Time
+	for p, a := range out {
+		if !isMiss[p] && a.Time.After(newest) {
+			newest = a.Time
+		}
+	}
+	order := slices.Clone(miss)
+	slices.SortStableFunc(order, func(a, b model.TranscriptFile) int {
+		if c := b.ModTime.Compare(a.ModTime); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Path, b.Path)
+	})
+	// One at a time: each end read may raise the bound (most often the
+	// first, a session's file being written when its record is).
+	add := map[string]diskcache.Entry[Active]{}
+	i := 0
+	for ; i < len(order) && !order[i].ModTime.Before(newest); i++ {
+		maps.Copy(add, readEnds(fsys, order[i:i+1], cache != nil, out))
+		if a := out[order[i].Path]; a.Time.After(newest) {
+			newest = a.Time
+		}
+	}
+	_ = keepActive(cache, homeDir, add) // a cache not written costs the next start its time only
+	return out, order[i:]
 }

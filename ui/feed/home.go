@@ -39,6 +39,17 @@ type Home struct {
 	// active is when each of those transcripts was last active, by path
 	// (enginesessions.LastActive).
 	active map[string]enginesessions.Active
+	// handoff, when set (TakeActiveFrom), hands the first whole read the
+	// last activities the Overview's shared pass finds; start is the
+	// folder memscope started in; handed says the first read took it.
+	handoff *enginesessions.ActiveHandoff
+	start   string
+	handed  bool
+	// pending are the transcripts whose last activity the start's list
+	// left to the pass (FillActive); picked is the project that list
+	// opened as the most recently active, checked when they come.
+	pending []model.TranscriptFile
+	picked  string
 }
 
 // NewHome returns the feed of home, its first whole read counted as
@@ -92,6 +103,9 @@ type HomeListed struct {
 	// active is when each transcript was last active, by path.
 	active  map[string]enginesessions.Active
 	openAll bool
+	// pending are the transcripts whose last activity the shared pass
+	// hands over (their modification times until then).
+	pending []model.TranscriptFile
 }
 
 // Problems are what the list's read could not make sense of.
@@ -162,6 +176,12 @@ func (h *Home) load(r HomeReq) tea.Cmd {
 	h.whole = r.Full
 	if r.Full {
 		cache, homeDir := h.cache, h.home.Dir
+		// Only the start's read takes the pass's last activities.
+		handoff, start := h.handoff, h.start
+		if h.handed || cache == nil {
+			handoff = nil
+		}
+		h.handed = true
 		return func() tea.Msg {
 			ps, files, probs := model.ListProjectsFiles(fsys)
 			rows := make([]projects.Row, len(ps))
@@ -169,7 +189,18 @@ func (h *Home) load(r HomeReq) tea.Cmd {
 			for _, p := range ps {
 				all = append(all, files[p.Slug]...)
 			}
-			active := enginesessions.LastActiveAll(fsys, all, cache, homeDir)
+			var active map[string]enginesessions.Active
+			var pending []model.TranscriptFile
+			switch {
+			case handoff != nil && startsIn(fsys, ps, start):
+				active, pending = enginesessions.LastActiveKnown(fsys, all, cache, homeDir)
+			case handoff != nil:
+				// The project opened is the most recently active: only
+				// the ends that can make one so are read first.
+				active, pending = enginesessions.LastActiveNewest(fsys, all, cache, homeDir)
+			default:
+				active = enginesessions.LastActiveAll(fsys, all, cache, homeDir)
+			}
 			for i, p := range ps {
 				rows[i] = projects.Row{Project: p, Unreviewed: -1}
 				if p.HasMemory {
@@ -177,7 +208,7 @@ func (h *Home) load(r HomeReq) tea.Cmd {
 				}
 				rows[i].LastActive = lastActive(files[p.Slug], active)
 			}
-			return HomeListed{rows: rows, problems: probs, files: files, active: active, openAll: r.OpenAll}
+			return HomeListed{rows: rows, problems: probs, files: files, active: active, openAll: r.OpenAll, pending: pending}
 		}
 	}
 	// Rows without a real path probe it again from their transcripts,
@@ -356,21 +387,32 @@ func (h *Home) Listed(msg HomeListed, open, start string, now time.Time) HomeOut
 	if want == "" && start != "" {
 		want = h.projectFor(start)
 	}
+	h.picked = ""
 	if want == "" && len(msg.rows) > 0 {
-		newest := msg.rows[0]
-		for _, r := range msg.rows {
-			if r.LastActive.Time.After(newest.LastActive.Time) {
-				newest = r
-			}
+		want = newestRow(msg.rows)
+		if len(msg.pending) > 0 {
+			h.picked = want
 		}
-		want = newest.Project.Slug
 	}
 	for i := range h.rows {
 		h.rows[i].Current = start != "" && h.rows[i].Project.Path == start
 	}
 	out.Open = want
 	out.Rows = projects.RowsMsg{Rows: h.rows, Now: now}
+	h.pending = msg.pending
 	return out
+}
+
+// newestRow is the slug of the most recently active of rows (the first
+// of those as recent).
+func newestRow(rows []projects.Row) string {
+	newest := rows[0]
+	for _, r := range rows {
+		if r.LastActive.Time.After(newest.LastActive.Time) {
+			newest = r
+		}
+	}
+	return newest.Project.Slug
 }
 
 // projectFor finds the project of folder dir: the project started there,

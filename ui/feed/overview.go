@@ -70,7 +70,7 @@ type OverviewLine struct {
 
 // NewOverview returns a feed with every line stale.
 func NewOverview() *Overview {
-	o := &Overview{stale: map[engov.ID]bool{}, running: map[engov.ID]bool{}, gen: map[engov.ID]int{}, slots: make(chan struct{}, MaxOverviewAtOnce), pass: &engov.Pass{Followers: enginesessions.NewHandoff()}}
+	o := &Overview{stale: map[engov.ID]bool{}, running: map[engov.ID]bool{}, gen: map[engov.ID]int{}, slots: make(chan struct{}, MaxOverviewAtOnce), pass: &engov.Pass{Followers: enginesessions.NewHandoff(), Active: enginesessions.NewActiveHandoff()}}
 	o.Invalidate()
 	return o
 }
@@ -207,6 +207,10 @@ func (o *Overview) waits(id engov.ID) bool {
 // Overview's pass builds, for the Replay list (Sessions.TakeFrom).
 func (o *Overview) Followers() *enginesessions.Handoff { return o.pass.Followers }
 
+// ActiveHandoff hands the Projects list the last activities the
+// Overview's pass finds (Home.TakeActiveFrom).
+func (o *Overview) ActiveHandoff() *enginesessions.ActiveHandoff { return o.pass.Active }
+
 // Project is the project folder the project lines count.
 func (o *Overview) Project() string { return o.project }
 
@@ -292,6 +296,17 @@ func (o *Overview) Counted(line engov.Line) overview.LineMsg {
 	o.gen[line.ID]++
 	o.stale[line.ID] = false
 	return overview.LineMsg{Line: line}
+}
+
+// Running reports whether a line counts now (the shared pass runs in
+// one: Home.FillActive waits for it).
+func (o *Overview) Running() bool {
+	for _, r := range o.running {
+		if r {
+			return true
+		}
+	}
+	return false
 }
 
 // Counting reports whether a line is counting or waits to.

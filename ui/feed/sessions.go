@@ -32,8 +32,10 @@ type Sessions struct {
 	// homeDir (NewSessionsOn; nil: none).
 	cache   *diskcache.Store
 	homeDir string
-	// handoff has the followers the Overview's pass built (nil: none).
+	// handoff has the followers the Overview's pass built (nil: none),
+	// active the last activities it found (nil: none).
 	handoff *enginesessions.Handoff
+	active  *enginesessions.ActiveHandoff
 }
 
 // NewSessions returns a feed with no project read.
@@ -43,6 +45,11 @@ func NewSessions() *Sessions { return &Sessions{} }
 // pass read those transcripts to their end) instead of reading them
 // again.
 func (s *Sessions) TakeFrom(h *enginesessions.Handoff) { s.handoff = h }
+
+// TakeActiveFrom makes a full load take the last activity of each
+// transcript whose follower it took from the pass (TakeFrom) from a
+// (the same pass's), not read the transcript's end again.
+func (s *Sessions) TakeActiveFrom(a *enginesessions.ActiveHandoff) { s.active = a }
 
 // SessionsReq asks for a project's sessions: all of them (Full), or the
 // sessions IDs whose transcripts changed.
@@ -98,7 +105,7 @@ func (s *Sessions) Loaded(msg SessionsLoaded) {
 func (s *Sessions) Load(fsys fs.FS, r SessionsReq) tea.Cmd {
 	if r.Full || s.slug != r.Slug {
 		cache, homeDir := s.cache, s.homeDir
-		handoff := s.handoff
+		handoff, active := s.handoff, s.active
 		return func() tea.Msg {
 			sf, _ := model.FindProjectSessionFiles(fsys, r.Slug)
 			// A session's .replaced copies (the client's local GC kept
@@ -106,13 +113,16 @@ func (s *Sessions) Load(fsys fs.FS, r SessionsReq) tea.Cmd {
 			ts := append(sf.Transcripts, sf.Replaced...)
 			fw := make(map[string]*enginesessions.Follower, len(ts))
 			out := make([]replay.Session, len(ts))
+			handed := map[string]enginesessions.Active{}
 			for i, t := range ts {
 				if fw[t.Path] = handoff.Take(t); fw[t.Path] == nil {
 					fw[t.Path] = enginesessions.NewFollower()
+				} else if a, ok := active.Take(t); ok {
+					handed[t.Path] = a
 				}
 				out[i].File = t
 			}
-			summarizeListed(fsys, cache, homeDir, r.Slug, out, fw)
+			summarizeListed(fsys, cache, homeDir, r.Slug, out, fw, handed)
 			return SessionsLoaded{Slug: r.Slug, Sessions: sortSessions(out), followers: fw, MayLoad: true}
 		}
 	}
@@ -190,6 +200,13 @@ func sessionOf(ss []replay.Session, path string) (string, bool) {
 // record was read (Follower.Attachments): only then can what the
 // sessions loaded have changed.
 func SummarizeSessions(fsys fs.FS, ss []replay.Session, fw map[string]*enginesessions.Follower) (mayLoad bool) {
+	return summarizeSessions(fsys, ss, fw, nil)
+}
+
+// summarizeSessions is SummarizeSessions taking the last activity of the
+// transcripts in handed (by path: the shared pass's, which read them
+// whole) rather than reading their ends.
+func summarizeSessions(fsys fs.FS, ss []replay.Session, fw map[string]*enginesessions.Follower, handed map[string]enginesessions.Active) (mayLoad bool) {
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	var attached atomic.Bool
@@ -209,7 +226,12 @@ func SummarizeSessions(fsys fs.FS, ss []replay.Session, fw map[string]*engineses
 						s.Agent = meta.Label()
 					}
 				}
-				s.Title, s.Active = f.Title(), enginesessions.LastActive(fsys, s.File)
+				s.Title = f.Title()
+				if a, ok := handed[s.File.Path]; ok {
+					s.Active = a
+				} else {
+					s.Active = enginesessions.LastActive(fsys, s.File)
+				}
 			}
 		})
 	}

@@ -39,10 +39,11 @@ func NewSessionsOn(home *model.Home, cache *diskcache.Store) *Sessions {
 
 // summarizeListed is SummarizeSessions over a full list of project
 // slug's sessions, each unchanged transcript's summary from cache (kept
-// for the home at homeDir; nil: none).
-func summarizeListed(fsys fs.FS, cache *diskcache.Store, homeDir, slug string, ss []replay.Session, fw map[string]*enginesessions.Follower) {
+// for the home at homeDir; nil: none); handed are the last activities
+// the shared pass found (summarizeSessions).
+func summarizeListed(fsys fs.FS, cache *diskcache.Store, homeDir, slug string, ss []replay.Session, fw map[string]*enginesessions.Follower, handed map[string]enginesessions.Active) {
 	if cache == nil {
-		SummarizeSessions(fsys, ss, fw)
+		summarizeSessions(fsys, ss, fw, handed)
 		return
 	}
 	name := diskcache.Name(replayKind, homeDir)
@@ -65,7 +66,7 @@ func summarizeListed(fsys fs.FS, cache *diskcache.Store, homeDir, slug string, s
 		for j, i := range miss {
 			sub[j] = ss[i]
 		}
-		SummarizeSessions(fsys, sub, fw)
+		summarizeSessions(fsys, sub, fw, handed)
 		out := make([]listedSession, len(miss))
 		for j, x := range sub {
 			ss[miss[j]] = x
