@@ -41,6 +41,9 @@ type TrustedFolders struct {
 
 	mu   sync.Mutex
 	next map[string]KeptFolder
+	// drop are the folders listed in this run that are not to be kept
+	// (too young, or with an entry of another type).
+	drop map[string]bool
 
 	// hits and listed count the folders answered from a kept listing and
 	// those listed (the tests').
@@ -70,23 +73,32 @@ type KeptFolder struct {
 // NewTrustedFolders is the trust of the home at dir for a run at now,
 // from saved (the zero KeptFolders: none).
 func NewTrustedFolders(dir string, saved KeptFolders, now time.Time) *TrustedFolders {
-	t := &TrustedFolders{home: dir, now: now, saved: saved, next: map[string]KeptFolder{}}
+	t := &TrustedFolders{home: dir, now: now, saved: saved, next: map[string]KeptFolder{}, drop: map[string]bool{}}
 	t.full = saved.Full.IsZero() || now.Before(saved.Full) || now.Sub(saved.Full) >= WriteOnceFull
 	return t
 }
 
 // Kept is what to keep for the next run: the listings taken or trusted
-// in this one, and whether they differ from the saved ones (a caller
-// writes them only then).
+// in this one, over the saved ones this run did not ask for (a run that
+// lists fewer folders does not drop the others; a folder gone is dropped
+// at the next full pass, which keeps only what it listed), and whether
+// they differ from the saved ones (a caller writes them only then).
 func (t *TrustedFolders) Kept() (KeptFolders, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	k := KeptFolders{Full: t.saved.Full, Dirs: make(map[string]KeptFolder, len(t.next))}
 	if t.full {
 		k.Full = t.now
+	} else {
+		for d, f := range t.saved.Dirs {
+			k.Dirs[d] = f
+		}
 	}
 	for d, f := range t.next {
 		k.Dirs[d] = f
+	}
+	for d := range t.drop {
+		delete(k.Dirs, d)
 	}
 	return k, !k.equal(t.saved)
 }
@@ -160,6 +172,7 @@ func (t *TrustedFolders) readDir(name string, list func() ([]fs.DirEntry, error)
 	t.listed.Add(1)
 	ents, err := list()
 	if err != nil || !settled {
+		t.forget(name)
 		return ents, err
 	}
 	st.Names = make([]string, len(ents))
@@ -169,6 +182,7 @@ func (t *TrustedFolders) readDir(name string, list func() ([]fs.DirEntry, error)
 		case typ.IsDir():
 			st.Dirs[i] = true
 		case !typ.IsRegular():
+			t.forget(name)
 			return ents, err
 		}
 		st.Names[i] = e.Name()
@@ -181,6 +195,15 @@ func (t *TrustedFolders) readDir(name string, list func() ([]fs.DirEntry, error)
 func (t *TrustedFolders) keep(name string, k KeptFolder) {
 	t.mu.Lock()
 	t.next[name] = k
+	delete(t.drop, name)
+	t.mu.Unlock()
+}
+
+// forget keeps no listing of the folder for the next run.
+func (t *TrustedFolders) forget(name string) {
+	t.mu.Lock()
+	delete(t.next, name)
+	t.drop[name] = true
 	t.mu.Unlock()
 }
 

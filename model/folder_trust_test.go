@@ -74,6 +74,14 @@ func TestTrustedFoldersListNoUnchangedFolder(t *testing.T) {
 		if trusted, lists := run("warm", now); trusted == 0 || lists != 0 {
 			t.Fatalf("listed %v, warm on an unchanged home: %d folders trusted, %d listed (want none listed)", listed, trusted, lists)
 		}
+		// A run that lists one project keeps the others' listings.
+		one := NewTrustedFolders(dir, kept, now)
+		if _, probs := FindProjectSessionFiles(TrustingFS(HomeFS(dir), one), "p1"); len(probs) > 0 {
+			t.Fatal(probs)
+		}
+		if k, changed := one.Kept(); changed || !reflect.DeepEqual(k, kept) {
+			t.Fatalf("listed %v, a run of one project: kept changed %v (%d folders, want %d)", listed, changed, len(k.Dirs), len(kept.Dirs))
+		}
 		write := func(f string) {
 			t.Helper()
 			p := filepath.Join(dir, filepath.FromSlash(f))
@@ -132,6 +140,9 @@ func TestTrustedFoldersListNoUnchangedFolder(t *testing.T) {
 		for range 2 {
 			if _, lists := run("too young", young); lists == 0 {
 				t.Fatalf("listed %v, a folder too young: not listed", listed)
+			}
+			if _, ok := kept.Dirs["projects/p1/s1/tool-results"]; ok {
+				t.Fatalf("listed %v, a folder too young is kept", listed)
 			}
 		}
 		changed("settled", now)
