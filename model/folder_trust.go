@@ -153,7 +153,12 @@ func (t *TrustedFolders) readDir(name string, list func() ([]fs.DirEntry, error)
 	}
 	st, ok, err := t.stampOf(name)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+		// As an open of it says (the system's error, the name asked).
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	if err != nil || !ok {
 		return list()

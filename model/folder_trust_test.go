@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -175,6 +176,22 @@ func TestTrustedFoldersKeepNoLink(t *testing.T) {
 		kept, _ = tr.Kept()
 		if _, ok := kept.Dirs["projects/p1"]; ok {
 			t.Fatal("a folder with a link was kept")
+		}
+	}
+}
+
+// A folder that is not there is reported as a listing reports it.
+func TestTrustedFoldersMissingFolderError(t *testing.T) {
+	t.Parallel()
+	dir := trustHome(t)
+	tr := NewTrustedFolders(dir, KeptFolders{}, time.Now().Add(time.Minute))
+	for _, name := range []string{"projects/p1/s1/before-cleanup", "projects/nope/s1"} {
+		_, want := fs.ReadDir(HomeFS(dir), name)
+		for _, fsys := range []fs.FS{TrustingFS(HomeFS(dir), tr), ListOnce(TrustingFS(HomeFS(dir), tr))} {
+			_, err := fs.ReadDir(fsys, name)
+			if err == nil || want == nil || err.Error() != want.Error() || !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("%s: %v, want %v", name, err, want)
+			}
 		}
 	}
 }
