@@ -2,6 +2,7 @@ package model
 
 import (
 	"io/fs"
+	"path"
 	"runtime"
 	"slices"
 	"sync"
@@ -88,13 +89,24 @@ type listedDir struct {
 func (l *listedFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	d := firstOf(&l.mu, l.dirs, name)
 	d.once.Do(func() {
-		ents, ok := []fs.DirEntry(nil), false
-		if l.held != nil {
-			ents, ok = l.held.readDir(l, name)
-			runtime.KeepAlive(l)
+		list := func() ([]fs.DirEntry, error) {
+			if l.held != nil {
+				ents, ok := l.held.readDir(l, name)
+				runtime.KeepAlive(l)
+				if ok {
+					return ents, nil
+				}
+			}
+			return fs.ReadDir(untrusted(l.fsys), name)
 		}
-		if !ok {
-			ents, d.err = fs.ReadDir(l.fsys, name)
+		var ents []fs.DirEntry
+		if t := trustOf(l.fsys); t != nil {
+			ents, d.err = t.readDir(name, list, func(n string, dir bool) fs.DirEntry {
+				p := path.Join(name, n)
+				return &keptEntry{name: n, dir: dir, info: func() (fs.FileInfo, error) { return l.Lstat(p) }}
+			})
+		} else {
+			ents, d.err = list()
 		}
 		d.ents = make([]fs.DirEntry, len(ents))
 		for i, e := range ents {

@@ -235,6 +235,9 @@ type dirFS struct {
 	// inside makes it a home's file system (HomeFS): names reached
 	// through a symbolic link out of the folder are refused.
 	inside bool
+	// trust lists its folders by the trusted folders' rule
+	// (TrustingFS); nil: every folder is listed.
+	trust *TrustedFolders
 }
 
 // HomeFS is DirFS for a Claude home: every name is resolved with
@@ -374,6 +377,24 @@ func (d dirFS) ReadFile(name string) ([]byte, error) {
 }
 
 func (d dirFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if d.trust == nil {
+		return d.readDir(name)
+	}
+	return d.trust.readDir(name, func() ([]fs.DirEntry, error) { return d.readDir(name) }, func(n string, dir bool) fs.DirEntry {
+		p := path.Join(name, n)
+		return &keptEntry{name: n, dir: dir, info: func() (fs.FileInfo, error) {
+			if d.inside && homeHeld(d.dir) {
+				if info, ok := lstatHeld(d.dir, p); ok {
+					return info, nil
+				}
+			}
+			return d.Lstat(p)
+		}}
+	})
+}
+
+// readDir is ReadDir with every folder listed.
+func (d dirFS) readDir(name string) ([]fs.DirEntry, error) {
 	f, err := d.open(name, true)
 	if err != nil {
 		return nil, err

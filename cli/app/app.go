@@ -9,10 +9,12 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/cli"
+	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/ui"
 )
 
@@ -20,6 +22,11 @@ import (
 func Run(o cli.AppOptions) error {
 	defer startProfile(o.Getenv)()
 	cfg := o.Settings
+	// The folders a run before this one listed, unchanged since, are not
+	// listed again (model.TrustedFolders); what this run listed is kept
+	// when it quits.
+	saveListings := diskcache.TrustFolders(o.Cache, o.Home, time.Now())
+	defer saveListings()
 	m := ui.New(ui.Options{
 		Home:             o.Home,
 		Project:          o.Project,

@@ -7,7 +7,8 @@
 // delete at any moment: a file is replaced atomically, never synced (a
 // crash may lose it, nothing more), and read whole; a file that is
 // missing, torn, of another format or build, or fails its checksum is
-// ignored and rebuilt. It is bounded: one file is at most MaxFile, and
+// ignored and rebuilt (the checksum, a CRC-32C, is for damage, not a
+// seal). It is bounded: one file is at most MaxFile, and
 // after each save the folder's oldest files go until it holds at most
 // MaxFiles files and MaxTotal bytes.
 //

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"maps"
 	"sync"
+	"time"
 
 	"github.com/memscope/memscope/model"
 )
@@ -13,12 +14,42 @@ import (
 type Entry[T any] struct {
 	Stamp model.FileStamp
 	Value T
+	// Settled says Stamp was taken model.WriteOnceSettle or more after
+	// the file's change time, and the platform gives the change time and
+	// identity: any write after the stamp moves the change time past
+	// Stamp's (even on a file system whose clock ticks coarsely), so the
+	// next run compares the file's information with Stamp (one stat)
+	// instead of opening the file and hashing its head (statSame).
+	Settled bool
+}
+
+// clock is the time a run stamps at (the tests').
+var clock = time.Now
+
+// settledAt says st, taken after now, is settled (Entry.Settled).
+func settledAt(st model.FileStamp, now time.Time) bool {
+	return st.ChangeTime != 0 && st.ID.Known && now.Sub(time.Unix(0, st.ChangeTime)) >= model.WriteOnceSettle &&
+		now.Sub(time.Unix(0, st.ModTime)) >= model.WriteOnceSettle
+}
+
+// statSame says the file name is, by its information alone, the version
+// a settled entry's stamp names: a regular file of the same size,
+// modification and change time and identity.
+func statSame(fsys fs.FS, name string, st model.FileStamp) bool {
+	info, err := fs.Stat(fsys, name)
+	if err != nil || !info.Mode().IsRegular() {
+		return false
+	}
+	now := model.StampOf(info)
+	return now.Size == st.Size && now.ModTime == st.ModTime && now.ChangeTime == st.ChangeTime && now.ID == st.ID
 }
 
 // PerFile is the one rule by which memscope reuses what it computed from
 // a file in an earlier run (stat's summaries, the sessions report's
 // scans): a file's entry answers only when the file's stamp now
-// (model.StampFile, head hash included) is Equal to the entry's. The
+// (model.StampFile, head hash included) is Equal to the entry's, or,
+// for a settled entry (Entry.Settled), when the file's information
+// (size, times, identity: one stat) is the entry's stamp's. The
 // other files are computed by compute (given their indexes into names,
 // in one call, so it can use its workers); an answer is kept in next
 // only when the file was stamped before it was read, was not written
@@ -64,11 +95,19 @@ func perFile[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T],
 	out = make([]T, len(names))
 	stamps := make([]model.FileStamp, len(names))
 	stamped := make([]bool, len(names))
-	// The stamps (an lstat, an open and a 4 KiB read each) are taken on
-	// every CPU: on a warm run they are most of the work.
+	// Every stamp is taken after now.
+	now := clock()
+	// The stamps (an lstat, an open and a 4 KiB read each; a stat for a
+	// settled entry) are taken on every CPU: on a warm run they are most
+	// of the work.
 	model.ParallelN(len(names), 0, func(i int) {
-		if _, ok := cache[names[i]]; selfStamped && !ok {
+		c, ok := cache[names[i]]
+		if selfStamped && !ok {
 			return // stamped by compute
+		}
+		if ok && c.Settled && statSame(fsys, names[i], c.Stamp) {
+			stamps[i], stamped[i] = c.Stamp, true
+			return
 		}
 		if st, err := model.StampFile(fsys, names[i]); err == nil {
 			stamps[i], stamped[i] = st, true
@@ -79,6 +118,7 @@ func perFile[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T],
 		if stamped[i] {
 			if c, ok := cache[name]; ok && c.Stamp.Equal(stamps[i]) {
 				out[i] = c.Value
+				c.Settled = c.Settled || settledAt(c.Stamp, now)
 				next[name] = c
 				hits++
 				continue
@@ -98,7 +138,7 @@ func perFile[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T],
 		i := miss[j]
 		out[i] = v
 		if stamped[i] && whole(v, stamps[i].Size) && model.Unchanged(fsys, names[i], stamps[i]) {
-			next[names[i]] = Entry[T]{Stamp: stamps[i], Value: v}
+			next[names[i]] = Entry[T]{Stamp: stamps[i], Value: v, Settled: settledAt(stamps[i], now)}
 		}
 	}
 	return out, hits
@@ -111,11 +151,15 @@ type Fill[T any] struct {
 	mu   sync.Mutex
 	kept map[string]Entry[T]
 	add  map[string]Entry[T]
+	// since is when the fill started: the stamps Add is given were taken
+	// after it (Entry.Settled).
+	since time.Time
 }
 
-// NewFill starts a fill over kept, the entries loaded from the cache.
+// NewFill starts a fill over kept, the entries loaded from the cache,
+// before the pass that fills it stamps any file.
 func NewFill[T any](kept map[string]Entry[T]) *Fill[T] {
-	return &Fill[T]{kept: kept, add: map[string]Entry[T]{}}
+	return &Fill[T]{kept: kept, add: map[string]Entry[T]{}, since: clock()}
 }
 
 // Has says the cache answers for the file name at stamp st.
@@ -129,7 +173,7 @@ func (f *Fill[T]) Has(name string, st model.FileStamp) bool {
 // Add keeps v for the file name read at stamp st.
 func (f *Fill[T]) Add(name string, st model.FileStamp, v T) {
 	f.mu.Lock()
-	f.add[name] = Entry[T]{Stamp: st, Value: v}
+	f.add[name] = Entry[T]{Stamp: st, Value: v, Settled: settledAt(st, f.since)}
 	f.mu.Unlock()
 }
 
