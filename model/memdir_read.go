@@ -163,11 +163,27 @@ func readMemoryDir(fsys fs.FS, dir string, each func(*MemoryFile), list bool) (*
 				return nil
 			}
 			f, prob, ok := (*MemoryFile)(nil), (*Problem)(nil), false
-			if direct && d.Type().IsRegular() {
+			// An unchanged regular file another read of it parsed comes
+			// from the memo (memdir_memo.go), opened no more.
+			var id memoID
+			var stamp memoEntry
+			memo, hit := false, false
+			if d.Type().IsRegular() {
+				if info, err := d.Info(); err == nil {
+					if id, stamp, memo = memoKey(info, rel); memo {
+						f = memoGet(id, stamp)
+						ok, hit = f != nil, f != nil
+					}
+				}
+			}
+			if !ok && direct && d.Type().IsRegular() {
 				f, prob, ok = readHeldMemoryFile(held, name, rel)
 			}
 			if !ok {
 				f, prob = ReadMemoryFile(fsys, name, rel)
+			}
+			if memo && !hit && prob == nil && f != nil {
+				memoPut(id, stamp, f)
 			}
 			if prob != nil {
 				probs = append(probs, *prob)

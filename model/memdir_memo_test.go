@@ -1,0 +1,147 @@
+//go:build linux || darwin
+
+package model
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// countingFS counts the files opened through it, by name.
+type countingFS struct {
+	fs.FS
+	mu     sync.Mutex
+	opened map[string]int
+}
+
+func (c *countingFS) count(name string) {
+	c.mu.Lock()
+	c.opened[name]++
+	c.mu.Unlock()
+}
+
+func (c *countingFS) Open(name string) (fs.File, error) {
+	c.count(name)
+	return c.FS.Open(name)
+}
+
+func (c *countingFS) OpenRegular(name string) (fs.File, error) {
+	c.count(name)
+	return OpenRegular(c.FS, name)
+}
+
+func (c *countingFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(c.FS, name) }
+func (c *countingFS) Stat(name string) (fs.FileInfo, error)       { return fs.Stat(c.FS, name) }
+
+// topicOpens are the topic files (not MEMORY.md, not folders) opened.
+func (c *countingFS) topicOpens() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[string]int{}
+	for n, k := range c.opened {
+		if strings.HasSuffix(n, ".md") && !strings.HasSuffix(n, MemoryIndexName) {
+			out[n] = k
+		}
+	}
+	return out
+}
+
+// The readers of one memory folder in a process open each unchanged topic
+// file once: the second and third reads (the project panes' store, the
+// Overview's, the loads' read at a start) take it from the memo, and
+// answer what a read that opens every file answers. Then every kind of
+// change is seen by the next read: a file rewritten with the same size
+// (its mtime a second on), one replaced
+// by a rename, one removed, one added. On the old code each read opened
+// every file (3 opens of each).
+func TestMemoryDirReadsOpenEachFileOnce(t *testing.T) {
+	forgetMemo()
+	t.Cleanup(forgetMemo)
+	home := t.TempDir()
+	mem := filepath.Join(home, "projects", "-p", "memory")
+	if err := os.MkdirAll(filepath.Join(mem, "archive"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(mem, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	topic := func(n, body string) string {
+		return "---\nname: " + n + "\ndescription: the " + n + "\ntype: project\n---\n\n" + body + "\n"
+	}
+	write("MEMORY.md", "- [One](one.md) — first\n")
+	for _, n := range []string{"one", "two", "three"} {
+		write(n+".md", topic(n, "body of "+n))
+	}
+	write("archive/old.md", topic("old", "old body"))
+	write("broken.md", "---\nname: [unclosed\n---\n")
+
+	c := &countingFS{FS: os.DirFS(home), opened: map[string]int{}}
+	const dir = "projects/-p/memory"
+	first, firstProbs := ReadMemoryDir(c, dir)
+	for i := 0; i < 2; i++ {
+		got, probs := ReadMemoryDir(c, dir)
+		if !reflect.DeepEqual(got, first) || !reflect.DeepEqual(probs, firstProbs) {
+			t.Fatalf("read %d from the memo\n%+v %v\nfirst read\n%+v %v", i+2, got, probs, first, firstProbs)
+		}
+	}
+	for n, k := range c.topicOpens() {
+		// broken.md reads with a problem: not kept, read each time.
+		if want := 1; !strings.HasSuffix(n, "broken.md") && k != want {
+			t.Errorf("%s opened %d times in three reads, want %d", n, k, want)
+		}
+	}
+	// A fresh read that opens everything answers the same.
+	forgetMemo()
+	fresh, freshProbs := ReadMemoryDir(os.DirFS(home), dir)
+	if !reflect.DeepEqual(fresh, first) || !reflect.DeepEqual(freshProbs, firstProbs) {
+		t.Fatalf("a read without the memo differs\n%+v\n%+v", fresh, first)
+	}
+
+	// Changes after the start are seen.
+	old, err := os.Stat(filepath.Join(mem, "one.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := topic("one", "BODY OF ONE") // the same size
+	if len(same) != int(old.Size()) {
+		t.Fatal("test: not the same size")
+	}
+	write("one.md", same)
+	if err := os.Chtimes(filepath.Join(mem, "one.md"), old.ModTime(), old.ModTime().Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	repl := filepath.Join(home, "staged")
+	if err := os.WriteFile(repl, []byte(topic("two", "replaced")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(repl, filepath.Join(mem, "two.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(mem, "three.md")); err != nil {
+		t.Fatal(err)
+	}
+	write("four.md", topic("four", "new"))
+	got, _ := ReadMemoryDir(c, dir)
+	bodies := map[string]string{}
+	for _, f := range got.Files {
+		bodies[f.Path] = strings.TrimSpace(f.Body)
+	}
+	want := map[string]string{"one.md": "BODY OF ONE", "two.md": "replaced", "four.md": "new", "archive/old.md": "old body", "broken.md": ""}
+	for p, b := range want {
+		if bodies[p] != b {
+			t.Errorf("after the changes %s reads %q, want %q", p, bodies[p], b)
+		}
+	}
+	if _, ok := bodies["three.md"]; ok || len(bodies) != len(want) {
+		t.Errorf("after the changes: %v", bodies)
+	}
+}
