@@ -23,6 +23,11 @@ import (
 type memoEntry struct {
 	size, mtime, ctime int64
 	file               *MemoryFile
+	// done is open while the file is being read by the reader that
+	// claimed it (memoClaim): the others wait for that read, not read
+	// it beside it (the app's project panes and Overview read the open
+	// project's folder at the same moment).
+	done chan struct{}
 }
 
 type memoID struct {
@@ -34,9 +39,13 @@ const memoMaxBytes = 32 << 20
 
 var fileMemo struct {
 	sync.Mutex
-	m     map[memoID]memoEntry
+	m     map[memoID]*memoEntry
 	bytes int64
 }
+
+// memoWaitHook, when set, is called as a read waits for another's (the
+// tests').
+var memoWaitHook func()
 
 // memoHits counts the files the memo answered (the tests').
 var memoHits atomic.Int64
@@ -51,43 +60,89 @@ func memoKey(info fs.FileInfo, rel string) (id memoID, e memoEntry, ok bool) {
 	return memoID{dev: dev, ino: ino, rel: rel}, memoEntry{size: info.Size(), mtime: info.ModTime().UnixNano(), ctime: changeTimeOf(info)}, true
 }
 
-// memoGet is a copy of the file kept under id as stamped by want, or nil.
-func memoGet(id memoID, want memoEntry) *MemoryFile {
-	fileMemo.Lock()
-	e, ok := fileMemo.m[id]
-	fileMemo.Unlock()
-	if !ok || e.size != want.size || e.mtime != want.mtime || e.ctime != want.ctime {
-		return nil
-	}
-	memoHits.Add(1)
-	cp := *e.file
-	return &cp
+func (e *memoEntry) stamped(want memoEntry) bool {
+	return e.size == want.size && e.mtime == want.mtime && e.ctime == want.ctime
 }
 
-// memoPut keeps a copy of f, read after the lstat that made id and st,
-// when what was read has the size and mtime st says (else the file
-// changed between the two and is not kept).
-func memoPut(id memoID, st memoEntry, f *MemoryFile) {
-	if f == nil || f.Size != st.size || f.ModTime.UnixNano() != st.mtime || int64(len(f.raw)) != st.size {
-		return
+// memoClaim is a copy of the file kept under id as stamped by want; or,
+// when none is, claimed says the caller reads it and must hand what it
+// read to memoDone (a file another reader is reading as stamped is
+// waited for).
+func memoClaim(id memoID, want memoEntry) (f *MemoryFile, claimed bool) {
+	for {
+		fileMemo.Lock()
+		e, ok := fileMemo.m[id]
+		if ok && e.stamped(want) {
+			if e.file != nil {
+				fileMemo.Unlock()
+				memoHits.Add(1)
+				cp := *e.file
+				return &cp, false
+			}
+			done := e.done
+			fileMemo.Unlock()
+			if memoWaitHook != nil {
+				memoWaitHook()
+			}
+			<-done
+			continue // kept, or dropped: claimed again
+		}
+		if fileMemo.m == nil {
+			fileMemo.m = map[memoID]*memoEntry{}
+		}
+		if ok && e.file != nil {
+			fileMemo.bytes -= e.size
+		}
+		// An older stamp's read in flight keeps its own channel (its
+		// waiters are woken by its memoDone); this read is the newest.
+		w := want
+		w.file, w.done = nil, make(chan struct{})
+		fileMemo.m[id] = &w
+		fileMemo.Unlock()
+		return nil, true
 	}
-	cp := *f
-	st.file = &cp
+}
+
+// memoDone ends a claimed read: f (nil when it did not read cleanly) is
+// kept when what was read has the size and mtime of the claim's lstat
+// (else the file changed between the two and is not kept), and the
+// readers waiting for it go on.
+func memoDone(id memoID, st memoEntry, f *MemoryFile) {
+	keep := f != nil && f.Size == st.size && f.ModTime.UnixNano() == st.mtime && int64(len(f.raw)) == st.size
 	fileMemo.Lock()
 	defer fileMemo.Unlock()
-	if fileMemo.m == nil || fileMemo.bytes+st.size > memoMaxBytes {
-		fileMemo.m, fileMemo.bytes = map[memoID]memoEntry{}, 0
+	e, ok := fileMemo.m[id]
+	if !ok || e.done == nil || e.file != nil || !e.stamped(st) {
+		return // forgotten meanwhile, or claimed again for a newer stamp
 	}
-	if old, ok := fileMemo.m[id]; ok {
-		fileMemo.bytes -= old.size
+	defer close(e.done)
+	if !keep {
+		delete(fileMemo.m, id)
+		return
 	}
-	fileMemo.m[id] = st
+	if fileMemo.bytes+st.size > memoMaxBytes {
+		// Full: start again with this file alone (in-flight claims are
+		// kept so their waiters are woken).
+		for k, o := range fileMemo.m {
+			if o.file != nil {
+				delete(fileMemo.m, k)
+			}
+		}
+		fileMemo.bytes = 0
+	}
+	cp := *f
+	e.file = &cp
 	fileMemo.bytes += st.size
 }
 
 // forgetMemo empties the memo (the tests').
 func forgetMemo() {
 	fileMemo.Lock()
+	for _, e := range fileMemo.m {
+		if e.file == nil && e.done != nil {
+			close(e.done)
+		}
+	}
 	fileMemo.m, fileMemo.bytes = nil, 0
 	fileMemo.Unlock()
 }

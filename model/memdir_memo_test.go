@@ -37,7 +37,7 @@ func (c *countingFS) OpenRegular(name string) (fs.File, error) {
 }
 
 func (c *countingFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(c.FS, name) }
-func (c *countingFS) Stat(name string) (fs.FileInfo, error)       { return fs.Stat(c.FS, name) }
+func (c *countingFS) Stat(name string) (fs.FileInfo, error)      { return fs.Stat(c.FS, name) }
 
 // topicOpens are the topic files (not MEMORY.md, not folders) opened.
 func (c *countingFS) topicOpens() map[string]int {
@@ -143,5 +143,79 @@ func TestMemoryDirReadsOpenEachFileOnce(t *testing.T) {
 	}
 	if _, ok := bodies["three.md"]; ok || len(bodies) != len(want) {
 		t.Errorf("after the changes: %v", bodies)
+	}
+}
+
+// gatedFS is a countingFS whose first open of gate waits for release.
+type gatedFS struct {
+	*countingFS
+	gate            string
+	opening, second chan struct{}
+	release         chan struct{}
+	once            sync.Once
+}
+
+func (g *gatedFS) OpenRegular(name string) (fs.File, error) {
+	if name == g.gate {
+		first := false
+		g.once.Do(func() { first = true })
+		if first {
+			close(g.opening)
+			<-g.release
+		} else {
+			close(g.second)
+		}
+	}
+	return g.countingFS.OpenRegular(name)
+}
+
+// Two reads of one folder at the same moment (the app's project panes and
+// its Overview, each opening a store on the open project's memory) open
+// each file once: the second waits for the first's read of a file, not
+// reads it beside it. On the old code the second read opened the file
+// the first was reading (the test ends as it does).
+func TestMemoryDirReadsAtOnceOpenEachFileOnce(t *testing.T) {
+	forgetMemo()
+	t.Cleanup(forgetMemo)
+	home := t.TempDir()
+	mem := filepath.Join(home, "m")
+	if err := os.MkdirAll(mem, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"a", "b", "c"} {
+		text := "---\nname: " + n + "\ndescription: d\ntype: user\n---\n\nbody\n"
+		if err := os.WriteFile(filepath.Join(mem, n+".md"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := &gatedFS{countingFS: &countingFS{FS: os.DirFS(home), opened: map[string]int{}}, gate: "m/a.md",
+		opening: make(chan struct{}), second: make(chan struct{}), release: make(chan struct{})}
+	waiting := make(chan struct{}, 1)
+	memoWaitHook = func() {
+		select {
+		case waiting <- struct{}{}:
+		default:
+		}
+	}
+	t.Cleanup(func() { memoWaitHook = nil })
+	var wg sync.WaitGroup
+	var first, second *MemoryDir
+	wg.Go(func() { first, _ = ReadMemoryDir(g, "m") })
+	<-g.opening // the first read is reading a.md
+	wg.Go(func() { second, _ = ReadMemoryDir(g, "m") })
+	select {
+	case <-waiting: // the second waits for the first's read of a.md
+	case <-g.second:
+		t.Error("the second read opened a.md while the first read it")
+	}
+	close(g.release)
+	wg.Wait()
+	if !reflect.DeepEqual(first, second) || len(first.Files) != 3 {
+		t.Errorf("the two reads differ:\n%+v\n%+v", first, second)
+	}
+	for n, k := range g.topicOpens() {
+		if k != 1 {
+			t.Errorf("%s opened %d times by the two reads, want 1", n, k)
+		}
 	}
 }

@@ -162,29 +162,7 @@ func readMemoryDir(fsys fs.FS, dir string, each func(*MemoryFile), list bool) (*
 				}
 				return nil
 			}
-			f, prob, ok := (*MemoryFile)(nil), (*Problem)(nil), false
-			// An unchanged regular file another read of it parsed comes
-			// from the memo (memdir_memo.go), opened no more.
-			var id memoID
-			var stamp memoEntry
-			memo, hit := false, false
-			if d.Type().IsRegular() {
-				if info, err := d.Info(); err == nil {
-					if id, stamp, memo = memoKey(info, rel); memo {
-						f = memoGet(id, stamp)
-						ok, hit = f != nil, f != nil
-					}
-				}
-			}
-			if !ok && direct && d.Type().IsRegular() {
-				f, prob, ok = readHeldMemoryFile(held, name, rel)
-			}
-			if !ok {
-				f, prob = ReadMemoryFile(fsys, name, rel)
-			}
-			if memo && !hit && prob == nil && f != nil {
-				memoPut(id, stamp, f)
-			}
+			f, prob := readTopic(fsys, d, held, direct, name, rel)
 			if prob != nil {
 				probs = append(probs, *prob)
 			}
@@ -207,6 +185,42 @@ func readMemoryDir(fsys fs.FS, dir string, each func(*MemoryFile), list bool) (*
 	}
 	sort.Slice(md.Files, func(i, j int) bool { return md.Files[i].Path < md.Files[j].Path })
 	return md, probs
+}
+
+// readTopic reads the topic file name (rel in its folder) a memory
+// folder's walk found as d: an unchanged regular file another read of it
+// parsed from the memo (memdir_memo.go), opened no more; else by its bare
+// name from the held folder when direct, else through fsys.
+func readTopic(fsys fs.FS, d fs.DirEntry, held heldFolder, direct bool, name, rel string) (f *MemoryFile, prob *Problem) {
+	var id memoID
+	var stamp memoEntry
+	claimed := false
+	if d.Type().IsRegular() {
+		if info, err := d.Info(); err == nil {
+			if id, stamp, claimed = memoKey(info, rel); claimed {
+				if f, claimed = memoClaim(id, stamp); f != nil {
+					return f, nil
+				}
+			}
+		}
+	}
+	if claimed {
+		defer func() {
+			kept := f
+			if prob != nil {
+				kept = nil
+			}
+			memoDone(id, stamp, kept)
+		}()
+	}
+	ok := false
+	if direct && d.Type().IsRegular() {
+		f, prob, ok = readHeldMemoryFile(held, name, rel)
+	}
+	if !ok {
+		f, prob = ReadMemoryFile(fsys, name, rel)
+	}
+	return f, prob
 }
 
 func (md *MemoryDir) readIndex(fsys fs.FS, name string) []Problem {
