@@ -19,7 +19,9 @@ import (
 //
 // The memo keeps one entry per file (a changed file replaces its entry)
 // and at most memoMaxBytes of files' bytes: past that it starts again
-// empty.
+// empty. A scan (ScanMemoryDir: memscope stat, the Overview's counts),
+// which holds one file at a time, takes what the memo has but adds
+// nothing to it.
 type memoEntry struct {
 	size, mtime, ctime int64
 	file               *MemoryFile
@@ -67,8 +69,10 @@ func (e *memoEntry) stamped(want memoEntry) bool {
 // memoClaim is a copy of the file kept under id as stamped by want; or,
 // when none is, claimed says the caller reads it and must hand what it
 // read to memoDone (a file another reader is reading as stamped is
-// waited for).
-func memoClaim(id memoID, want memoEntry) (f *MemoryFile, claimed bool) {
+// waited for). With claim false nothing is claimed: the caller reads a
+// file the memo does not have and keeps it not (a scan, which holds one
+// file at a time).
+func memoClaim(id memoID, want memoEntry, claim bool) (f *MemoryFile, claimed bool) {
 	for {
 		fileMemo.Lock()
 		e, ok := fileMemo.m[id]
@@ -86,6 +90,10 @@ func memoClaim(id memoID, want memoEntry) (f *MemoryFile, claimed bool) {
 			}
 			<-done
 			continue // kept, or dropped: claimed again
+		}
+		if !claim {
+			fileMemo.Unlock()
+			return nil, false
 		}
 		if fileMemo.m == nil {
 			fileMemo.m = map[memoID]*memoEntry{}

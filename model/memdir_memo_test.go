@@ -219,3 +219,32 @@ func TestMemoryDirReadsAtOnceOpenEachFileOnce(t *testing.T) {
 		}
 	}
 }
+
+// A scan (ScanMemoryDir: stat, the Overview's counts) holds one file at a
+// time: it adds nothing to the memo, but takes what a read put there.
+func TestMemoryScanKeepsNothing(t *testing.T) {
+	forgetMemo()
+	t.Cleanup(forgetMemo)
+	home := t.TempDir()
+	mem := filepath.Join(home, "m")
+	if err := os.MkdirAll(mem, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mem, "a.md"), []byte("---\nname: a\ndescription: d\ntype: user\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := &countingFS{FS: os.DirFS(home), opened: map[string]int{}}
+	n := 0
+	ScanMemoryDir(c, "m", func(*MemoryFile) { n++ })
+	fileMemo.Lock()
+	kept := len(fileMemo.m)
+	fileMemo.Unlock()
+	if n != 1 || kept != 0 {
+		t.Errorf("a scan saw %d files and left %d in the memo, want 1 and 0", n, kept)
+	}
+	ReadMemoryDir(c, "m")
+	ScanMemoryDir(c, "m", func(*MemoryFile) { n++ })
+	if k := c.topicOpens()["m/a.md"]; k != 2 || n != 2 {
+		t.Errorf("scan, read, scan: a.md opened %d times (want 2: the second scan takes the read's), seen %d", k, n)
+	}
+}

@@ -162,7 +162,7 @@ func readMemoryDir(fsys fs.FS, dir string, each func(*MemoryFile), list bool) (*
 				}
 				return nil
 			}
-			f, prob := readTopic(fsys, d, held, direct, name, rel)
+			f, prob := readTopic(fsys, d, held, direct, name, rel, each == nil)
 			if prob != nil {
 				probs = append(probs, *prob)
 			}
@@ -190,15 +190,16 @@ func readMemoryDir(fsys fs.FS, dir string, each func(*MemoryFile), list bool) (*
 // readTopic reads the topic file name (rel in its folder) a memory
 // folder's walk found as d: an unchanged regular file another read of it
 // parsed from the memo (memdir_memo.go), opened no more; else by its bare
-// name from the held folder when direct, else through fsys.
-func readTopic(fsys fs.FS, d fs.DirEntry, held heldFolder, direct bool, name, rel string) (f *MemoryFile, prob *Problem) {
+// name from the held folder when direct, else through fsys. keep says
+// the file read is kept in the memo (not by a scan).
+func readTopic(fsys fs.FS, d fs.DirEntry, held heldFolder, direct bool, name, rel string, keep bool) (f *MemoryFile, prob *Problem) {
 	var id memoID
 	var stamp memoEntry
 	claimed := false
 	if d.Type().IsRegular() {
 		if info, err := d.Info(); err == nil {
 			if id, stamp, claimed = memoKey(info, rel); claimed {
-				if f, claimed = memoClaim(id, stamp); f != nil {
+				if f, claimed = memoClaim(id, stamp, keep); f != nil {
 					return f, nil
 				}
 			}
