@@ -55,7 +55,7 @@ func (c *countingFS) topicOpens() map[string]int {
 // The readers of one memory folder in a process open each unchanged topic
 // file once: the second and third reads (the project panes' store, the
 // Overview's, the loads' read at a start) take it from the memo, and
-// answer what a read that opens every file answers. Then every kind of
+// answer what a read that opens every file answers; MEMORY.md likewise. Then every kind of
 // change is seen by the next read: a file rewritten with the same size
 // (its mtime a second on), one replaced
 // by a rename, one removed, one added. On the old code each read opened
@@ -99,6 +99,12 @@ func TestMemoryDirReadsOpenEachFileOnce(t *testing.T) {
 			t.Errorf("%s opened %d times in three reads, want %d", n, k, want)
 		}
 	}
+	c.mu.Lock()
+	indexOpens := c.opened[dir+"/"+MemoryIndexName]
+	c.mu.Unlock()
+	if indexOpens != 1 {
+		t.Errorf("MEMORY.md opened %d times in three reads, want 1", indexOpens)
+	}
 	// A fresh read that opens everything answers the same.
 	forgetMemo()
 	fresh, freshProbs := ReadMemoryDir(os.DirFS(home), dir)
@@ -130,6 +136,7 @@ func TestMemoryDirReadsOpenEachFileOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	write("four.md", topic("four", "new"))
+	write("MEMORY.md", "- [Four](four.md) — new\n")
 	got, _ := ReadMemoryDir(c, dir)
 	bodies := map[string]string{}
 	for _, f := range got.Files {
@@ -140,6 +147,9 @@ func TestMemoryDirReadsOpenEachFileOnce(t *testing.T) {
 		if bodies[p] != b {
 			t.Errorf("after the changes %s reads %q, want %q", p, bodies[p], b)
 		}
+	}
+	if got.Index == nil || string(got.Index.Bytes()) != "- [Four](four.md) — new\n" {
+		t.Errorf("after the changes MEMORY.md reads %+v", got.Index)
 	}
 	if _, ok := bodies["three.md"]; ok || len(bodies) != len(want) {
 		t.Errorf("after the changes: %v", bodies)

@@ -224,6 +224,33 @@ func readTopic(fsys fs.FS, d fs.DirEntry, held heldFolder, direct bool, name, re
 	return f, prob
 }
 
+// memoIndexRel is the memo's path of a folder's MEMORY.md (its bytes,
+// parsed again by each reader, which may edit what it parsed): no topic
+// file's path holds a NUL.
+const memoIndexRel = "\x00" + MemoryIndexName
+
+// readIndexBytes reads MEMORY.md (name, as st, a stat of it, shows it)
+// whole, from the memo when another read of it found it unchanged.
+func readIndexBytes(fsys fs.FS, name string, st fs.FileInfo) (data []byte, err error) {
+	id, stamp, claimed := memoKey(st, memoIndexRel)
+	if claimed {
+		var f *MemoryFile
+		if f, claimed = memoClaim(id, stamp, true); f != nil {
+			return f.raw, nil
+		}
+	}
+	if claimed {
+		defer func() {
+			var kept *MemoryFile
+			if err == nil {
+				kept = &MemoryFile{raw: data, Size: int64(len(data)), ModTime: st.ModTime()}
+			}
+			memoDone(id, stamp, kept)
+		}()
+	}
+	return ReadFileBounded(fsys, name, MaxDocumentBytes)
+}
+
 func (md *MemoryDir) readIndex(fsys fs.FS, name string) []Problem {
 	st, err := fs.Stat(fsys, name)
 	if err == nil && st.Mode().IsRegular() && st.Size() > MaxDocumentBytes {
@@ -231,7 +258,7 @@ func (md *MemoryDir) readIndex(fsys fs.FS, name string) []Problem {
 	}
 	var data []byte
 	if err == nil {
-		data, err = ReadFileBounded(fsys, name, MaxDocumentBytes)
+		data, err = readIndexBytes(fsys, name, st)
 	}
 	if err != nil {
 		md.IndexUnread = unreadReason(err)
