@@ -185,19 +185,7 @@ func (g *gatedFS) OpenRegular(name string) (fs.File, error) {
 // reads it beside it. On the old code the second read opened the file
 // the first was reading (the test ends as it does).
 func TestMemoryDirReadsAtOnceOpenEachFileOnce(t *testing.T) {
-	forgetMemo()
-	t.Cleanup(forgetMemo)
-	home := t.TempDir()
-	mem := filepath.Join(home, "m")
-	if err := os.MkdirAll(mem, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range []string{"a", "b", "c"} {
-		text := "---\nname: " + n + "\ndescription: d\ntype: user\n---\n\nbody\n"
-		if err := os.WriteFile(filepath.Join(mem, n+".md"), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	home := memoFolder(t, "a", "b", "c")
 	g := &gatedFS{countingFS: &countingFS{FS: os.DirFS(home), opened: map[string]int{}}, gate: "m/a.md",
 		opening: make(chan struct{}), second: make(chan struct{}), release: make(chan struct{})}
 	waiting := make(chan struct{}, 1)
@@ -233,16 +221,7 @@ func TestMemoryDirReadsAtOnceOpenEachFileOnce(t *testing.T) {
 // A scan (ScanMemoryDir: stat, the Overview's counts) holds one file at a
 // time: it adds nothing to the memo, but takes what a read put there.
 func TestMemoryScanKeepsNothing(t *testing.T) {
-	forgetMemo()
-	t.Cleanup(forgetMemo)
-	home := t.TempDir()
-	mem := filepath.Join(home, "m")
-	if err := os.MkdirAll(mem, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(mem, "a.md"), []byte("---\nname: a\ndescription: d\ntype: user\n---\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	home := memoFolder(t, "a")
 	c := &countingFS{FS: os.DirFS(home), opened: map[string]int{}}
 	n := 0
 	ScanMemoryDir(c, "m", func(*MemoryFile) { n++ })
@@ -257,4 +236,24 @@ func TestMemoryScanKeepsNothing(t *testing.T) {
 	if k := c.topicOpens()["m/a.md"]; k != 2 || n != 2 {
 		t.Errorf("scan, read, scan: a.md opened %d times (want 2: the second scan takes the read's), seen %d", k, n)
 	}
+}
+
+// memoFolder is a home with the memory folder m holding a topic file for
+// each name, the memo emptied before and after the test.
+func memoFolder(t *testing.T, names ...string) (home string) {
+	t.Helper()
+	forgetMemo()
+	t.Cleanup(forgetMemo)
+	home = t.TempDir()
+	mem := filepath.Join(home, "m")
+	if err := os.MkdirAll(mem, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		text := "---\nname: " + n + "\ndescription: d\ntype: user\n---\n\nbody\n"
+		if err := os.WriteFile(filepath.Join(mem, n+".md"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return home
 }
