@@ -257,3 +257,37 @@ func memoFolder(t *testing.T, names ...string) (home string) {
 	}
 	return home
 }
+
+// The app's readers reach one folder by different file systems: a
+// store's (MemoryFS of the folder), the home's (HomeFS, projects/<slug>/
+// memory) and, with the home held (HoldHome), the held folder's. Each
+// finds what another read: the files are read from disk once.
+func TestMemoryMemoAcrossTheAppsFileSystems(t *testing.T) {
+	for _, held := range []bool{false, true} {
+		forgetMemo()
+		home := t.TempDir()
+		mem := filepath.Join(home, "projects", "-p", "memory")
+		if err := os.MkdirAll(mem, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []string{"a", "b", "c"} {
+			if err := os.WriteFile(filepath.Join(mem, n+".md"), []byte("---\nname: "+n+"\ndescription: d\ntype: user\n---\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if held {
+			t.Cleanup(HoldHome(home))
+		}
+		h0 := memoHits.Load()
+		store, _ := ReadMemoryDir(MemoryFS(home, mem), ".")
+		homeRead, _ := ReadMemoryDir(HomeFS(home), "projects/-p/memory")
+		machine, _ := ReadMemoryDir(os.DirFS("/"), RootName(mem))
+		if hits := memoHits.Load() - h0; hits != 6 {
+			t.Errorf("held %v: %d of the 6 files of the second and third reads from the memo, want all", held, hits)
+		}
+		if len(store.Files) != 3 || !reflect.DeepEqual(store.Files, homeRead.Files) || !reflect.DeepEqual(store.Files, machine.Files) {
+			t.Errorf("held %v: the reads differ:\n%+v\n%+v\n%+v", held, store.Files, homeRead.Files, machine.Files)
+		}
+	}
+	forgetMemo()
+}
