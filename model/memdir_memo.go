@@ -67,12 +67,12 @@ func (e *memoEntry) stamped(want memoEntry) bool {
 }
 
 // memoClaim is a copy of the file kept under id as stamped by want; or,
-// when none is, claimed says the caller reads it and must hand what it
-// read to memoDone (a file another reader is reading as stamped is
-// waited for). With claim false nothing is claimed: the caller reads a
-// file the memo does not have and keeps it not (a scan, which holds one
-// file at a time).
-func memoClaim(id memoID, want memoEntry, claim bool) (f *MemoryFile, claimed bool) {
+// when none is, a claim (non-nil) says the caller reads it and must hand
+// what it read and the claim to memoDone (a file another reader is
+// reading as stamped is waited for). With claim false nothing is
+// claimed: the caller reads a file the memo does not have and keeps it
+// not (a scan, which holds one file at a time).
+func memoClaim(id memoID, want memoEntry, claim bool) (f *MemoryFile, claimed *memoEntry) {
 	for {
 		fileMemo.Lock()
 		e, ok := fileMemo.m[id]
@@ -81,7 +81,7 @@ func memoClaim(id memoID, want memoEntry, claim bool) (f *MemoryFile, claimed bo
 				fileMemo.Unlock()
 				memoHits.Add(1)
 				cp := *e.file
-				return &cp, false
+				return &cp, nil
 			}
 			done := e.done
 			fileMemo.Unlock()
@@ -89,11 +89,11 @@ func memoClaim(id memoID, want memoEntry, claim bool) (f *MemoryFile, claimed bo
 				memoWaitHook()
 			}
 			<-done
-			continue // kept, or dropped: claimed again
+			continue // kept, or dropped: looked up again
 		}
 		if !claim {
 			fileMemo.Unlock()
-			return nil, false
+			return nil, nil
 		}
 		if fileMemo.m == nil {
 			fileMemo.m = map[memoID]*memoEntry{}
@@ -101,36 +101,36 @@ func memoClaim(id memoID, want memoEntry, claim bool) (f *MemoryFile, claimed bo
 		if ok && e.file != nil {
 			fileMemo.bytes -= e.size
 		}
-		// An older stamp's read in flight keeps its own channel (its
-		// waiters are woken by its memoDone); this read is the newest.
+		// An older stamp's read in flight is replaced: its reader still
+		// wakes its own waiters (memoDone), and keeps nothing.
 		w := want
 		w.file, w.done = nil, make(chan struct{})
 		fileMemo.m[id] = &w
 		fileMemo.Unlock()
-		return nil, true
+		return nil, &w
 	}
 }
 
-// memoDone ends a claimed read: f (nil when it did not read cleanly) is
-// kept when what was read has the size and mtime of the claim's lstat
-// (else the file changed between the two and is not kept), and the
-// readers waiting for it go on.
-func memoDone(id memoID, st memoEntry, f *MemoryFile) {
-	keep := f != nil && f.Size == st.size && f.ModTime.UnixNano() == st.mtime && int64(len(f.raw)) == st.size
+// memoDone ends the claimed read c: f (nil when it did not read
+// cleanly) is kept when what was read has the size and mtime of the
+// claim's lstat (else the file changed between the two and is not kept)
+// and the claim is still the memo's, and the readers waiting for it go
+// on.
+func memoDone(id memoID, c *memoEntry, f *MemoryFile) {
+	keep := f != nil && f.Size == c.size && f.ModTime.UnixNano() == c.mtime && int64(len(f.raw)) == c.size
 	fileMemo.Lock()
 	defer fileMemo.Unlock()
-	e, ok := fileMemo.m[id]
-	if !ok || e.done == nil || e.file != nil || !e.stamped(st) {
+	defer close(c.done)
+	if fileMemo.m[id] != c {
 		return // forgotten meanwhile, or claimed again for a newer stamp
 	}
-	defer close(e.done)
 	if !keep {
 		delete(fileMemo.m, id)
 		return
 	}
-	if fileMemo.bytes+st.size > memoMaxBytes {
-		// Full: start again with this file alone (in-flight claims are
-		// kept so their waiters are woken).
+	if fileMemo.bytes+c.size > memoMaxBytes {
+		// Full: start again with this file alone (claims in flight stay,
+		// for their readers to end).
 		for k, o := range fileMemo.m {
 			if o.file != nil {
 				delete(fileMemo.m, k)
@@ -139,18 +139,14 @@ func memoDone(id memoID, st memoEntry, f *MemoryFile) {
 		fileMemo.bytes = 0
 	}
 	cp := *f
-	e.file = &cp
-	fileMemo.bytes += st.size
+	c.file = &cp
+	fileMemo.bytes += c.size
 }
 
-// forgetMemo empties the memo (the tests').
+// forgetMemo empties the memo (the tests'): claims in flight end as
+// their readers end them, keeping nothing.
 func forgetMemo() {
 	fileMemo.Lock()
-	for _, e := range fileMemo.m {
-		if e.file == nil && e.done != nil {
-			close(e.done)
-		}
-	}
 	fileMemo.m, fileMemo.bytes = nil, 0
 	fileMemo.Unlock()
 }

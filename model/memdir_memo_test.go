@@ -162,7 +162,7 @@ type gatedFS struct {
 	gate            string
 	opening, second chan struct{}
 	release         chan struct{}
-	once            sync.Once
+	once, once2     sync.Once
 }
 
 func (g *gatedFS) OpenRegular(name string) (fs.File, error) {
@@ -173,7 +173,7 @@ func (g *gatedFS) OpenRegular(name string) (fs.File, error) {
 			close(g.opening)
 			<-g.release
 		} else {
-			close(g.second)
+			g.once2.Do(func() { close(g.second) })
 		}
 	}
 	return g.countingFS.OpenRegular(name)
@@ -290,4 +290,44 @@ func TestMemoryMemoAcrossTheAppsFileSystems(t *testing.T) {
 		}
 	}
 	forgetMemo()
+}
+
+// A read waiting for another's read of a file is woken when that read
+// ends even if, meanwhile, the file changed and a third read claimed its
+// new version: the first read keeps nothing, the waiting read reads the
+// file itself, and every read answers. (Before, the first read's end
+// found the newer claim and woke no one: the waiting read hung.)
+func TestMemoWaitersWakeWhenAClaimIsReplaced(t *testing.T) {
+	home := memoFolder(t, "a")
+	g := &gatedFS{countingFS: &countingFS{FS: os.DirFS(home), opened: map[string]int{}}, gate: "m/a.md",
+		opening: make(chan struct{}), second: make(chan struct{}), release: make(chan struct{})}
+	waiting := make(chan struct{}, 1)
+	memoWaitHook = func() {
+		select {
+		case waiting <- struct{}{}:
+		default:
+		}
+	}
+	t.Cleanup(func() { memoWaitHook = nil })
+	var wg sync.WaitGroup
+	var first, waiter *MemoryDir
+	wg.Go(func() { first, _ = ReadMemoryDir(g, "m") })
+	<-g.opening
+	wg.Go(func() { waiter, _ = ReadMemoryDir(g, "m") })
+	<-waiting
+	// a.md changes; a third read claims and reads its new version.
+	if err := os.WriteFile(filepath.Join(home, "m", "a.md"), []byte("---\nname: a\ndescription: changed\ntype: user\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	third, _ := ReadMemoryDir(g, "m")
+	close(g.release)
+	wg.Wait()
+	for i, md := range []*MemoryDir{first, waiter, third} {
+		if md == nil || len(md.Files) != 1 {
+			t.Fatalf("read %d: %+v", i, md)
+		}
+	}
+	if d := third.Files[0].Description; d != "changed" {
+		t.Errorf("the third read: %q", d)
+	}
 }

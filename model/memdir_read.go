@@ -194,24 +194,24 @@ func readMemoryDir(fsys fs.FS, dir string, each func(*MemoryFile), list bool) (*
 // the file read is kept in the memo (not by a scan).
 func readTopic(fsys fs.FS, d fs.DirEntry, held heldFolder, direct bool, name, rel string, keep bool) (f *MemoryFile, prob *Problem) {
 	var id memoID
-	var stamp memoEntry
-	claimed := false
+	var claim *memoEntry
 	if d.Type().IsRegular() {
 		if info, err := d.Info(); err == nil {
-			if id, stamp, claimed = memoKey(info, rel); claimed {
-				if f, claimed = memoClaim(id, stamp, keep); f != nil {
+			if key, stamp, ok := memoKey(info, rel); ok {
+				id = key
+				if f, claim = memoClaim(id, stamp, keep); f != nil {
 					return f, nil
 				}
 			}
 		}
 	}
-	if claimed {
+	if claim != nil {
 		defer func() {
 			kept := f
 			if prob != nil {
 				kept = nil
 			}
-			memoDone(id, stamp, kept)
+			memoDone(id, claim, kept)
 		}()
 	}
 	ok := false
@@ -232,20 +232,21 @@ const memoIndexRel = "\x00" + MemoryIndexName
 // readIndexBytes reads MEMORY.md (name, as st, a stat of it, shows it)
 // whole, from the memo when another read of it found it unchanged.
 func readIndexBytes(fsys fs.FS, name string, st fs.FileInfo) (data []byte, err error) {
-	id, stamp, claimed := memoKey(st, memoIndexRel)
-	if claimed {
+	var claim *memoEntry
+	id, stamp, ok := memoKey(st, memoIndexRel)
+	if ok {
 		var f *MemoryFile
-		if f, claimed = memoClaim(id, stamp, true); f != nil {
+		if f, claim = memoClaim(id, stamp, true); f != nil {
 			return f.raw, nil
 		}
 	}
-	if claimed {
+	if claim != nil {
 		defer func() {
 			var kept *MemoryFile
 			if err == nil {
 				kept = &MemoryFile{raw: data, Size: int64(len(data)), ModTime: st.ModTime()}
 			}
-			memoDone(id, stamp, kept)
+			memoDone(id, claim, kept)
 		}()
 	}
 	return ReadFileBounded(fsys, name, MaxDocumentBytes)
