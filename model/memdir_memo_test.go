@@ -186,16 +186,7 @@ func (g *gatedFS) OpenRegular(name string) (fs.File, error) {
 // the first was reading (the test ends as it does).
 func TestMemoryDirReadsAtOnceOpenEachFileOnce(t *testing.T) {
 	home := memoFolder(t, "a", "b", "c")
-	g := &gatedFS{countingFS: &countingFS{FS: os.DirFS(home), opened: map[string]int{}}, gate: "m/a.md",
-		opening: make(chan struct{}), second: make(chan struct{}), release: make(chan struct{})}
-	waiting := make(chan struct{}, 1)
-	memoWaitHook = func() {
-		select {
-		case waiting <- struct{}{}:
-		default:
-		}
-	}
-	t.Cleanup(func() { memoWaitHook = nil })
+	g, waiting := gateA(t, home)
 	var wg sync.WaitGroup
 	var first, second *MemoryDir
 	wg.Go(func() { first, _ = ReadMemoryDir(g, "m") })
@@ -299,16 +290,7 @@ func TestMemoryMemoAcrossTheAppsFileSystems(t *testing.T) {
 // found the newer claim and woke no one: the waiting read hung.)
 func TestMemoWaitersWakeWhenAClaimIsReplaced(t *testing.T) {
 	home := memoFolder(t, "a")
-	g := &gatedFS{countingFS: &countingFS{FS: os.DirFS(home), opened: map[string]int{}}, gate: "m/a.md",
-		opening: make(chan struct{}), second: make(chan struct{}), release: make(chan struct{})}
-	waiting := make(chan struct{}, 1)
-	memoWaitHook = func() {
-		select {
-		case waiting <- struct{}{}:
-		default:
-		}
-	}
-	t.Cleanup(func() { memoWaitHook = nil })
+	g, waiting := gateA(t, home)
 	var wg sync.WaitGroup
 	var first, waiter *MemoryDir
 	wg.Go(func() { first, _ = ReadMemoryDir(g, "m") })
@@ -330,4 +312,20 @@ func TestMemoWaitersWakeWhenAClaimIsReplaced(t *testing.T) {
 	if d := third.Files[0].Description; d != "changed" {
 		t.Errorf("the third read: %q", d)
 	}
+}
+
+// gateA is home's m/a.md gated (its first open waits for g.release) and
+// the channel told when a read waits for another's (memoWaitHook).
+func gateA(t *testing.T, home string) (g *gatedFS, waiting chan struct{}) {
+	g = &gatedFS{countingFS: &countingFS{FS: os.DirFS(home), opened: map[string]int{}}, gate: "m/a.md",
+		opening: make(chan struct{}), second: make(chan struct{}), release: make(chan struct{})}
+	waiting = make(chan struct{}, 1)
+	memoWaitHook = func() {
+		select {
+		case waiting <- struct{}{}:
+		default:
+		}
+	}
+	t.Cleanup(func() { memoWaitHook = nil })
+	return g, waiting
 }
