@@ -162,13 +162,7 @@ func readMemoryDir(fsys fs.FS, dir string, each func(*MemoryFile), list bool) (*
 				}
 				return nil
 			}
-			f, prob, ok := (*MemoryFile)(nil), (*Problem)(nil), false
-			if direct && d.Type().IsRegular() {
-				f, prob, ok = readHeldMemoryFile(held, name, rel)
-			}
-			if !ok {
-				f, prob = ReadMemoryFile(fsys, name, rel)
-			}
+			f, prob := readTopic(fsys, d, held, direct, name, rel, each == nil)
 			if prob != nil {
 				probs = append(probs, *prob)
 			}
@@ -193,6 +187,71 @@ func readMemoryDir(fsys fs.FS, dir string, each func(*MemoryFile), list bool) (*
 	return md, probs
 }
 
+// readTopic reads the topic file name (rel in its folder) a memory
+// folder's walk found as d: an unchanged regular file another read of it
+// parsed from the memo (memdir_memo.go), opened no more; else by its bare
+// name from the held folder when direct, else through fsys. keep says
+// the file read is kept in the memo (not by a scan).
+func readTopic(fsys fs.FS, d fs.DirEntry, held heldFolder, direct bool, name, rel string, keep bool) (f *MemoryFile, prob *Problem) {
+	var id memoID
+	var claim *memoEntry
+	if d.Type().IsRegular() {
+		if info, err := d.Info(); err == nil {
+			if key, stamp, ok := memoKey(info, rel); ok {
+				id = key
+				if f, claim = memoClaim(id, stamp, keep); f != nil {
+					return f, nil
+				}
+			}
+		}
+	}
+	if claim != nil {
+		defer func() {
+			kept := f
+			if prob != nil {
+				kept = nil
+			}
+			memoDone(id, claim, kept)
+		}()
+	}
+	ok := false
+	if direct && d.Type().IsRegular() {
+		f, prob, ok = readHeldMemoryFile(held, name, rel)
+	}
+	if !ok {
+		f, prob = ReadMemoryFile(fsys, name, rel)
+	}
+	return f, prob
+}
+
+// memoIndexRel is the memo's path of a folder's MEMORY.md (its bytes,
+// parsed again by each reader, which may edit what it parsed): no topic
+// file's path holds a NUL.
+const memoIndexRel = "\x00" + MemoryIndexName
+
+// readIndexBytes reads MEMORY.md (name, as st, a stat of it, shows it)
+// whole, from the memo when another read of it found it unchanged.
+func readIndexBytes(fsys fs.FS, name string, st fs.FileInfo) (data []byte, err error) {
+	var claim *memoEntry
+	id, stamp, ok := memoKey(st, memoIndexRel)
+	if ok {
+		var f *MemoryFile
+		if f, claim = memoClaim(id, stamp, true); f != nil {
+			return f.raw, nil
+		}
+	}
+	if claim != nil {
+		defer func() {
+			var kept *MemoryFile
+			if err == nil {
+				kept = &MemoryFile{raw: data, Size: int64(len(data)), ModTime: st.ModTime()}
+			}
+			memoDone(id, claim, kept)
+		}()
+	}
+	return ReadFileBounded(fsys, name, MaxDocumentBytes)
+}
+
 func (md *MemoryDir) readIndex(fsys fs.FS, name string) []Problem {
 	st, err := fs.Stat(fsys, name)
 	if err == nil && st.Mode().IsRegular() && st.Size() > MaxDocumentBytes {
@@ -200,7 +259,7 @@ func (md *MemoryDir) readIndex(fsys fs.FS, name string) []Problem {
 	}
 	var data []byte
 	if err == nil {
-		data, err = ReadFileBounded(fsys, name, MaxDocumentBytes)
+		data, err = readIndexBytes(fsys, name, st)
 	}
 	if err != nil {
 		md.IndexUnread = unreadReason(err)

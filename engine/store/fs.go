@@ -62,6 +62,15 @@ type dirFS struct {
 	w   model.WriteFS
 }
 
+// OpenRegular opens a regular file of the folder with the folder's own
+// OpenRegular: one open, not the stat and the open model.OpenRegular
+// makes on a file system without one (each memory file of a store's read
+// was opened twice).
+func (d dirFS) OpenRegular(name string) (fs.File, error) { return model.OpenRegular(d.FS, name) }
+
+// Stat is the folder's own Stat (no file opened to answer it).
+func (d dirFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(d.FS, name) }
+
 // stageSeq makes staged names unique within the process; the atomic
 // writer's own temporary name makes them unique across processes.
 var stageSeq atomic.Int64
