@@ -38,13 +38,23 @@ const (
 	quietBytes    = 8 << 20
 	quietSteps    = 8
 	startMaxSteps = 240
+	// freeMin is the least the heap must hold beyond its live bytes for
+	// the phase's end to collect and return it (debug.FreeOSMemory: a
+	// full collection, stopping the app's work, and a scavenge of the
+	// whole heap). A warm start's heap holds a few MB spare: not worth
+	// a collection; a cold start's holds its start-up's target, some
+	// 200 MB on W.
+	freeMin = 32 << 20
 )
 
 // heapStats is what the start-up phase reads of the heap: the live heap
-// (marked by the last cycle) and the bytes allocated since the process
-// started.
+// (marked by the last cycle), the bytes allocated since the process
+// started, and the bytes the heap holds from the system that a
+// collection and a scavenge could return (its objects, dead ones not
+// yet swept included, the unused parts of its spans and its free pages
+// not yet returned, less the live heap).
 type heapStats struct {
-	live, allocs uint64
+	live, allocs, spare uint64
 }
 
 // gcPhase is the start-up phase's seams: tests give their own.
@@ -72,18 +82,28 @@ var osGCPhase = gcPhase{
 }
 
 // heapSamples names the runtime metrics readHeap reads.
-var heapSamples = [2]string{"/gc/heap/live:bytes", "/gc/heap/allocs:bytes"}
+var heapSamples = [5]string{
+	"/gc/heap/live:bytes", "/gc/heap/allocs:bytes",
+	"/memory/classes/heap/objects:bytes", "/memory/classes/heap/unused:bytes",
+	"/memory/classes/heap/free:bytes",
+}
 
 // readHeap reads the runtime's heap metrics.
 func readHeap() heapStats {
-	s := []metrics.Sample{{Name: heapSamples[0]}, {Name: heapSamples[1]}}
-	metrics.Read(s)
-	var h heapStats
-	if s[0].Value.Kind() == metrics.KindUint64 {
-		h.live = s[0].Value.Uint64()
+	var s [len(heapSamples)]metrics.Sample
+	for i, name := range heapSamples {
+		s[i].Name = name
 	}
-	if s[1].Value.Kind() == metrics.KindUint64 {
-		h.allocs = s[1].Value.Uint64()
+	metrics.Read(s[:])
+	var v [len(heapSamples)]uint64
+	for i := range s {
+		if s[i].Value.Kind() == metrics.KindUint64 {
+			v[i] = s[i].Value.Uint64()
+		}
+	}
+	h := heapStats{live: v[0], allocs: v[1]}
+	if held := v[2] + v[3] + v[4]; held > h.live {
+		h.spare = held - h.live
 	}
 	return h
 }
@@ -149,13 +169,15 @@ func (g *gcPhase) run() (stop func()) {
 	go func() {
 		defer close(done)
 		defer stopTicks()
-		if g.phase(ticks, quit, h.allocs) {
+		if g.phase(ticks, quit, h.allocs) && g.read().spare >= freeMin {
 			// The start-up's garbage goes now, and with it its pages:
 			// the runtime returns free pages to the system down to the
 			// last cycle's goal, the start-up's, and the idle app may
 			// allocate too little to start another cycle for minutes
 			// (GC=1 WARM=1 scripts/startup-cold-ab.sh: 228 MB at idle
-			// against 128).
+			// against 128). A heap with less than freeMin spare (a
+			// warm start's) keeps it: the collection would cost more
+			// than the pages are worth.
 			g.free()
 		}
 	}()

@@ -56,6 +56,8 @@ func TestAppGCStartPhase(t *testing.T) {
 	for i := range quietSteps {
 		heaps = append(heaps, heapStats{live: 100 * mib, allocs: at + uint64(i+1)*100})
 	}
+	// The read at the phase's end: the start-up's garbage.
+	heaps = append(heaps, heapStats{live: 100 * mib, spare: 200 * mib})
 	f, g := newFakePhase(heaps...)
 	stop := g.run()
 	if p := <-f.set; p != startMaxPercent {
@@ -112,6 +114,7 @@ func TestAppGCStartPhaseEnds(t *testing.T) {
 	for i := range startMaxSteps {
 		heaps = append(heaps, heapStats{live: 192 * mib, allocs: uint64(i+1) * 64 * mib})
 	}
+	heaps = append(heaps, heapStats{live: 192 * mib, spare: freeMin})
 	f, g := newFakePhase(heaps...)
 	stop := g.run()
 	defer stop()
@@ -129,6 +132,32 @@ func TestAppGCStartPhaseEnds(t *testing.T) {
 	<-f.stopped
 	if f.freed != 1 {
 		t.Fatalf("the start-up's garbage freed %d times, want once", f.freed)
+	}
+}
+
+// TestAppGCStartPhaseLittleSpare: a start-up that leaves little spare
+// heap (a warm start's: its caches read, little garbage) ends the phase
+// without a forced collection. On the code before, the phase's end
+// always collected and scavenged (debug.FreeOSMemory).
+func TestAppGCStartPhaseLittleSpare(t *testing.T) {
+	heaps := []heapStats{{live: 0}}
+	for range quietSteps {
+		heaps = append(heaps, heapStats{live: 20 * mib, allocs: 1})
+	}
+	heaps = append(heaps, heapStats{live: 20 * mib, spare: freeMin - 1})
+	f, g := newFakePhase(heaps...)
+	stop := g.run()
+	defer stop()
+	<-f.set
+	for range quietSteps - 1 {
+		f.step(t)
+	}
+	if p := f.step(t); p != appGCPercent {
+		t.Fatalf("after %d quiet steps target = %d, want %d", quietSteps, p, appGCPercent)
+	}
+	<-f.stopped
+	if f.freed != 0 {
+		t.Fatalf("freed %d times with %d bytes spare, want none (under freeMin)", f.freed, freeMin-1)
 	}
 }
 
