@@ -46,7 +46,7 @@ func Run(o cli.AppOptions) error {
 		LiveAlertPercent: cfg.Live.AlertPercent,
 		Notice:           o.Notice,
 	})
-	prog := tea.NewProgram(timeKeys(m, o.Getenv))
+	prog := tea.NewProgram(timeKeys(newFrameViews(m, time.Now), o.Getenv))
 	// A closed terminal (SIGHUP) should still quit cleanly, so a demo home
 	// is removed; bubbletea itself handles SIGINT and SIGTERM.
 	hup := make(chan os.Signal, 1)

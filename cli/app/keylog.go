@@ -107,7 +107,10 @@ func (k *keyTimer) View() tea.View {
 // unwrap is the app's own model, for what Run does after it quits.
 func unwrap(m tea.Model) tea.Model {
 	if k, ok := m.(*keyTimer); ok {
-		return k.inner
+		m = k.inner
+	}
+	if f, ok := m.(*frameViews); ok {
+		m = f.inner
 	}
 	return m
 }
