@@ -27,13 +27,13 @@ type frameTick struct{}
 type frameViews struct {
 	inner tea.Model
 	now   func() time.Time
-	// view is the last View computed, at last; changed says an Update
-	// ran since; ticking says a frameTick is on its way; input says the
-	// last message was input.
+	// view is the last View computed, at last; has says there is one;
+	// ticking says a frameTick is on its way; input says the last
+	// message was input.
 	view                  tea.View
 	last                  time.Time
-	has, changed, ticking bool
-	input                 bool
+	has, ticking bool
+	input        bool
 }
 
 func newFrameViews(m tea.Model, now func() time.Time) *frameViews {
