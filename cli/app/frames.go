@@ -30,8 +30,8 @@ type frameViews struct {
 	// view is the last View computed, at last; has says there is one;
 	// ticking says a frameTick is on its way; input says the last
 	// message was input.
-	view                  tea.View
-	last                  time.Time
+	view         tea.View
+	last         time.Time
 	has, ticking bool
 	input        bool
 }
