@@ -195,3 +195,59 @@ func TestTrustedFoldersMissingFolderError(t *testing.T) {
 		}
 	}
 }
+
+// TestTrustedFoldersSessionSubfoldersNoStat: a warm start on an
+// unchanged home stats only the folders it lists from kept listings
+// that are there (projects/, sessions/ and the four session subfolders
+// of trustHome): a project or session folder's stamp is its entry's in
+// the listing above it, and a session subfolder (subagents,
+// tool-results, before-cleanup) its session folder does not hold is not
+// asked for. Before, every project folder and each session's three
+// subfolder names were stat'ed (13). A session subfolder added to a
+// settled home (the session folder's time set back) is still seen.
+func TestTrustedFoldersSessionSubfoldersNoStat(t *testing.T) {
+	t.Parallel()
+	for _, listed := range []bool{false, true} {
+		dir := trustHome(t)
+		now := time.Now().Add(time.Minute)
+		var kept KeptFolders
+		run := func(what string) int64 {
+			t.Helper()
+			tr := NewTrustedFolders(dir, kept, now)
+			fsys := TrustingFS(HomeFS(dir), tr)
+			if listed {
+				fsys = ListOnce(fsys)
+			}
+			got, gotProbs := FindSessionFiles(fsys)
+			want, wantProbs := FindSessionFiles(HomeFS(dir))
+			if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotProbs, wantProbs) {
+				t.Fatalf("listed %v, %s: got\n%+v %v\nwant (every folder listed)\n%+v %v", listed, what, got, gotProbs, want, wantProbs)
+			}
+			kept, _ = tr.Kept()
+			return tr.stamped.Load()
+		}
+		run("cold")
+		if n := run("warm"); n != 6 {
+			t.Fatalf("listed %v, warm on an unchanged home: %d folders stat'ed, want 6", listed, n)
+		}
+		sess := filepath.Join(dir, "projects/p2/s3")
+		old, err := os.Stat(sess)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(sess, "subagents", "agent-q.jsonl")
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("{}\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(sess, old.ModTime(), old.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		run("a subagents folder added, the session folder's time set back")
+		if n := run("warm again"); n != 7 {
+			t.Fatalf("listed %v, warm again: %d folders stat'ed, want 7", listed, n)
+		}
+	}
+}
