@@ -38,6 +38,25 @@ func trustHome(t *testing.T) string {
 	return dir
 }
 
+// trustedFind is FindSessionFiles of the home dir by the trusted
+// folders' rule at at, given *kept (ListOnce of it when listed), checked
+// against a plain listing's; *kept becomes what it keeps.
+func trustedFind(t *testing.T, dir string, listed bool, what string, at time.Time, kept *KeptFolders) *TrustedFolders {
+	t.Helper()
+	tr := NewTrustedFolders(dir, *kept, at)
+	fsys := TrustingFS(HomeFS(dir), tr)
+	if listed {
+		fsys = ListOnce(fsys)
+	}
+	got, gotProbs := FindSessionFiles(fsys)
+	want, wantProbs := FindSessionFiles(HomeFS(dir))
+	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotProbs, wantProbs) {
+		t.Fatalf("listed %v, %s: got\n%+v %v\nwant (every folder listed)\n%+v %v", listed, what, got, gotProbs, want, wantProbs)
+	}
+	*kept, _ = tr.Kept()
+	return tr
+}
+
 // TestTrustedFoldersListNoUnchangedFolder: a start given the listings
 // the run before it kept lists no folder of an unchanged home (each
 // answered by one stat of the folder), answers as a listing of every
@@ -56,18 +75,7 @@ func TestTrustedFoldersListNoUnchangedFolder(t *testing.T) {
 		var kept KeptFolders
 		run := func(what string, at time.Time) (trusted, lists int) {
 			t.Helper()
-			tr := NewTrustedFolders(dir, kept, at)
-			fsys := TrustingFS(HomeFS(dir), tr)
-			if listed {
-				fsys = ListOnce(fsys)
-			}
-			got, gotProbs := FindSessionFiles(fsys)
-			want, wantProbs := FindSessionFiles(HomeFS(dir))
-			if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotProbs, wantProbs) {
-				t.Fatalf("listed %v, %s: got\n%+v %v\nwant (every folder listed)\n%+v %v", listed, what, got, gotProbs, want, wantProbs)
-			}
-			kept, _ = tr.Kept()
-			return tr.Counts()
+			return trustedFind(t, dir, listed, what, at, &kept).Counts()
 		}
 		if trusted, lists := run("cold", now); trusted != 0 || lists == 0 {
 			t.Fatalf("cold: %d trusted, %d listed", trusted, lists)
@@ -213,18 +221,7 @@ func TestTrustedFoldersSessionSubfoldersNoStat(t *testing.T) {
 		var kept KeptFolders
 		run := func(what string) int64 {
 			t.Helper()
-			tr := NewTrustedFolders(dir, kept, now)
-			fsys := TrustingFS(HomeFS(dir), tr)
-			if listed {
-				fsys = ListOnce(fsys)
-			}
-			got, gotProbs := FindSessionFiles(fsys)
-			want, wantProbs := FindSessionFiles(HomeFS(dir))
-			if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotProbs, wantProbs) {
-				t.Fatalf("listed %v, %s: got\n%+v %v\nwant (every folder listed)\n%+v %v", listed, what, got, gotProbs, want, wantProbs)
-			}
-			kept, _ = tr.Kept()
-			return tr.stamped.Load()
+			return trustedFind(t, dir, listed, what, now, &kept).stamped.Load()
 		}
 		run("cold")
 		if n := run("warm"); n != 6 {

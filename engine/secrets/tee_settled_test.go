@@ -20,9 +20,7 @@ import (
 // started an hour from now.
 func TestCountsSettledStampNoHeadHash(t *testing.T) {
 	_, h := plantedHome(t)
-	saved := processStart.Load()
-	processStart.Store(time.Now().Add(time.Hour).UnixNano())
-	t.Cleanup(func() { processStart.Store(saved) })
+	startAnHourAhead(t)
 	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
 	check := countsAsBegin(t, h, h, cache)
 	check("cold")
@@ -51,4 +49,12 @@ func TestCountsSettledStampNoHeadHash(t *testing.T) {
 	if r := check("warm"); r.Count() == 0 {
 		t.Fatal("no findings: the test proves nothing")
 	}
+}
+
+// startAnHourAhead moves processStart an hour past now for the test (as
+// if the process had started then: the files it wrote have settled).
+func startAnHourAhead(t *testing.T) {
+	saved := processStart.Load()
+	processStart.Store(time.Now().Add(time.Hour).UnixNano())
+	t.Cleanup(func() { processStart.Store(saved) })
 }
