@@ -48,6 +48,9 @@ type TrustedFolders struct {
 	// hits and listed count the folders answered from a kept listing and
 	// those listed (the tests').
 	hits, listed atomic.Int64
+	// stamped counts the stats of folders asked for their stamp (the
+	// tests').
+	stamped atomic.Int64
 }
 
 // KeptFolders is what TrustedFolders keeps across runs: the folders'
@@ -127,15 +130,21 @@ func (k KeptFolders) equal(o KeptFolders) bool {
 // link, as the listing does); ok false when it is not a folder or has no
 // identity.
 func (t *TrustedFolders) stampOf(name string) (KeptFolder, bool, error) {
+	t.stamped.Add(1)
 	info, err := os.Stat(filepath.Join(t.home, filepath.FromSlash(name)))
 	if err != nil {
 		return KeptFolder{}, false, err
 	}
+	k, ok := stampFromInfo(info)
+	return k, ok, nil
+}
+
+// stampFromInfo is the stamp of a folder whose information (a stat of
+// its path, following a link) is info; ok false when it is not a folder
+// or has no identity.
+func stampFromInfo(info fs.FileInfo) (KeptFolder, bool) {
 	k := KeptFolder{ID: FileIDOf(info), ModTime: info.ModTime().UnixNano(), ChangeTime: changeTimeOf(info)}
-	if !info.IsDir() || !k.ID.Known {
-		return k, false, nil
-	}
-	return k, true, nil
+	return k, info.IsDir() && k.ID.Known
 }
 
 // settled says a folder stamped st may be trusted at t.now.
@@ -146,12 +155,24 @@ func (t *TrustedFolders) settled(st KeptFolder) bool {
 // readDir is the listing of the folder name: the kept one when the
 // folder is as it was kept, else list's, kept for next time when it can
 // be. A folder that does not exist is not listed (its error is the
-// stat's, a fs.ErrNotExist).
-func (t *TrustedFolders) readDir(name string, list func() ([]fs.DirEntry, error), entry func(name string, dir bool) fs.DirEntry) ([]fs.DirEntry, error) {
+// stat's, a fs.ErrNotExist). info, when not nil, is the folder's
+// information a caller had just before (a stat of its path, or the
+// entry's in its parent's listing, a link followed): the stamp is taken
+// from it, with no stat of the folder's own (taken before the listing,
+// as the stat would be).
+func (t *TrustedFolders) readDir(name string, info fs.FileInfo, list func() ([]fs.DirEntry, error), entry func(name string, dir bool) fs.DirEntry) ([]fs.DirEntry, error) {
 	if name == "" || name == "." || !fs.ValidPath(name) {
 		return list()
 	}
-	st, ok, err := t.stampOf(name)
+	var st KeptFolder
+	var ok bool
+	var err error
+	if info != nil {
+		st, ok = stampFromInfo(info)
+	}
+	if !ok {
+		st, ok, err = t.stampOf(name)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		// As an open of it says (the system's error, the name asked).
 		var pe *fs.PathError
@@ -221,6 +242,20 @@ func TrustingFS(fsys fs.FS, t *TrustedFolders) fs.FS {
 	}
 	d.trust = t
 	return d
+}
+
+// stampedReadDir is fs.ReadDir of the folder name of fsys, whose
+// information a caller had just before is info (TrustedFolders.readDir):
+// a file system trusting kept listings (TrustingFS, ListOnce of it)
+// answers a settled folder as kept with no stat of its own. ok false
+// when fsys trusts none (a caller lists as it would).
+func stampedReadDir(fsys fs.FS, name string, info fs.FileInfo) ([]fs.DirEntry, error, bool) {
+	if s, ok := fsys.(interface {
+		readDirStamped(name string, info fs.FileInfo) ([]fs.DirEntry, error, bool)
+	}); ok && info != nil {
+		return s.readDirStamped(name, info)
+	}
+	return nil, nil, false
 }
 
 // trustOf is the trust a file system was given (TrustingFS), or nil.

@@ -38,6 +38,25 @@ func trustHome(t *testing.T) string {
 	return dir
 }
 
+// trustedFind is FindSessionFiles of the home dir by the trusted
+// folders' rule at at, given *kept (ListOnce of it when listed), checked
+// against a plain listing's; *kept becomes what it keeps.
+func trustedFind(t *testing.T, dir string, listed bool, what string, at time.Time, kept *KeptFolders) *TrustedFolders {
+	t.Helper()
+	tr := NewTrustedFolders(dir, *kept, at)
+	fsys := TrustingFS(HomeFS(dir), tr)
+	if listed {
+		fsys = ListOnce(fsys)
+	}
+	got, gotProbs := FindSessionFiles(fsys)
+	want, wantProbs := FindSessionFiles(HomeFS(dir))
+	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotProbs, wantProbs) {
+		t.Fatalf("listed %v, %s: got\n%+v %v\nwant (every folder listed)\n%+v %v", listed, what, got, gotProbs, want, wantProbs)
+	}
+	*kept, _ = tr.Kept()
+	return tr
+}
+
 // TestTrustedFoldersListNoUnchangedFolder: a start given the listings
 // the run before it kept lists no folder of an unchanged home (each
 // answered by one stat of the folder), answers as a listing of every
@@ -56,18 +75,7 @@ func TestTrustedFoldersListNoUnchangedFolder(t *testing.T) {
 		var kept KeptFolders
 		run := func(what string, at time.Time) (trusted, lists int) {
 			t.Helper()
-			tr := NewTrustedFolders(dir, kept, at)
-			fsys := TrustingFS(HomeFS(dir), tr)
-			if listed {
-				fsys = ListOnce(fsys)
-			}
-			got, gotProbs := FindSessionFiles(fsys)
-			want, wantProbs := FindSessionFiles(HomeFS(dir))
-			if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotProbs, wantProbs) {
-				t.Fatalf("listed %v, %s: got\n%+v %v\nwant (every folder listed)\n%+v %v", listed, what, got, gotProbs, want, wantProbs)
-			}
-			kept, _ = tr.Kept()
-			return tr.Counts()
+			return trustedFind(t, dir, listed, what, at, &kept).Counts()
 		}
 		if trusted, lists := run("cold", now); trusted != 0 || lists == 0 {
 			t.Fatalf("cold: %d trusted, %d listed", trusted, lists)
@@ -192,6 +200,51 @@ func TestTrustedFoldersMissingFolderError(t *testing.T) {
 			if err == nil || want == nil || err.Error() != want.Error() || !errors.Is(err, fs.ErrNotExist) {
 				t.Errorf("%s: %v, want %v", name, err, want)
 			}
+		}
+	}
+}
+
+// TestTrustedFoldersSessionSubfoldersNoStat: a warm start on an
+// unchanged home stats only the folders it lists from kept listings
+// that are there (projects/, sessions/ and the four session subfolders
+// of trustHome): a project or session folder's stamp is its entry's in
+// the listing above it, and a session subfolder (subagents,
+// tool-results, before-cleanup) its session folder does not hold is not
+// asked for. Before, every project folder and each session's three
+// subfolder names were stat'ed (13). A session subfolder added to a
+// settled home (the session folder's time set back) is still seen.
+func TestTrustedFoldersSessionSubfoldersNoStat(t *testing.T) {
+	t.Parallel()
+	for _, listed := range []bool{false, true} {
+		dir := trustHome(t)
+		now := time.Now().Add(time.Minute)
+		var kept KeptFolders
+		run := func(what string) int64 {
+			t.Helper()
+			return trustedFind(t, dir, listed, what, now, &kept).stamped.Load()
+		}
+		run("cold")
+		if n := run("warm"); n != 6 {
+			t.Fatalf("listed %v, warm on an unchanged home: %d folders stat'ed, want 6", listed, n)
+		}
+		sess := filepath.Join(dir, "projects/p2/s3")
+		old, err := os.Stat(sess)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(sess, "subagents", "agent-q.jsonl")
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("{}\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(sess, old.ModTime(), old.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		run("a subagents folder added, the session folder's time set back")
+		if n := run("warm again"); n != 7 {
+			t.Fatalf("listed %v, warm again: %d folders stat'ed, want 7", listed, n)
 		}
 	}
 }

@@ -238,6 +238,11 @@ type Followed struct {
 // (projects/alias -> projects/real) is reported, not listed again.
 func ReadDirFollow(fsys fs.FS, dir string, probs *[]Problem) []Followed {
 	ents, err := fs.ReadDir(fsys, dir)
+	return followListed(fsys, dir, ents, err, probs)
+}
+
+// followListed is ReadDirFollow of the listing ents, err of dir.
+func followListed(fsys fs.FS, dir string, ents []fs.DirEntry, err error, probs *[]Problem) []Followed {
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			*probs = append(*probs, Problem{File: dir, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read folder: %v", err)})

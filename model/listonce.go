@@ -87,6 +87,21 @@ type listedDir struct {
 
 // ReadDir is the folder's first listing (a copy: a caller may sort it).
 func (l *listedFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	return l.readDirInfo(name, nil)
+}
+
+// readDirStamped is ReadDir, the folder's stamp for the trusted folders'
+// rule taken from info (stampedReadDir); ok false when l trusts none.
+func (l *listedFS) readDirStamped(name string, info fs.FileInfo) ([]fs.DirEntry, error, bool) {
+	if trustOf(l.fsys) == nil {
+		return nil, nil, false
+	}
+	ents, err := l.readDirInfo(name, info)
+	return ents, err, true
+}
+
+// readDirInfo is ReadDir (info as TrustedFolders.readDir's).
+func (l *listedFS) readDirInfo(name string, info fs.FileInfo) ([]fs.DirEntry, error) {
 	d := firstOf(&l.mu, l.dirs, name)
 	d.once.Do(func() {
 		list := func() ([]fs.DirEntry, error) {
@@ -101,7 +116,7 @@ func (l *listedFS) ReadDir(name string) ([]fs.DirEntry, error) {
 		}
 		var ents []fs.DirEntry
 		if t := trustOf(l.fsys); t != nil {
-			ents, d.err = t.readDir(name, list, func(n string, dir bool) fs.DirEntry {
+			ents, d.err = t.readDir(name, info, list, func(n string, dir bool) fs.DirEntry {
 				p := path.Join(name, n)
 				return &keptEntry{name: n, dir: dir, info: func() (fs.FileInfo, error) { return l.Lstat(p) }}
 			})

@@ -380,7 +380,22 @@ func (d dirFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if d.trust == nil {
 		return d.readDir(name)
 	}
-	return d.trust.readDir(name, func() ([]fs.DirEntry, error) { return d.readDir(name) }, func(n string, dir bool) fs.DirEntry {
+	return d.trustedReadDir(name, nil)
+}
+
+// readDirStamped is ReadDir by the trusted folders' rule, the folder's
+// stamp taken from info (stampedReadDir); ok false when d trusts none.
+func (d dirFS) readDirStamped(name string, info fs.FileInfo) ([]fs.DirEntry, error, bool) {
+	if d.trust == nil {
+		return nil, nil, false
+	}
+	ents, err := d.trustedReadDir(name, info)
+	return ents, err, true
+}
+
+// trustedReadDir is ReadDir by d.trust's rule (readDir's info).
+func (d dirFS) trustedReadDir(name string, info fs.FileInfo) ([]fs.DirEntry, error) {
+	return d.trust.readDir(name, info, func() ([]fs.DirEntry, error) { return d.readDir(name) }, func(n string, dir bool) fs.DirEntry {
 		p := path.Join(name, n)
 		return &keptEntry{name: n, dir: dir, info: func() (fs.FileInfo, error) {
 			if d.inside && homeHeld(d.dir) {

@@ -98,7 +98,7 @@ func FindSessionFiles(fsys fs.FS) (SessionFiles, []Problem) {
 	parts := make([]part, len(dirs))
 	Parallel(len(dirs), func(i int) {
 		if dirs[i].dir {
-			findProject(fsys, dirs[i].name, dirs[i].path, &parts[i].sf, &parts[i].probs)
+			findProject(fsys, dirs[i].name, dirs[i].path, dirs[i].info, &parts[i].sf, &parts[i].probs)
 		}
 	})
 	for _, pt := range parts {
@@ -129,9 +129,10 @@ func FindSessionFiles(fsys fs.FS) (SessionFiles, []Problem) {
 }
 
 // findProject adds the transcripts and tool results of the project
-// folder dir (projects/<slug>).
-func findProject(fsys fs.FS, slug, dir string, sf *SessionFiles, probs *[]Problem) {
-	for _, e := range listDir(fsys, dir, probs) {
+// folder dir (projects/<slug>), whose information, when not nil, is
+// info (its entry's in projects/, for the trusted folders' rule).
+func findProject(fsys fs.FS, slug, dir string, info fs.FileInfo, sf *SessionFiles, probs *[]Problem) {
+	for _, e := range listDirInfo(fsys, dir, info, probs) {
 		switch {
 		case !e.dir && strings.HasSuffix(e.name, ".jsonl"):
 			sf.Transcripts = append(sf.Transcripts, TranscriptFile{Path: e.path, ProjectSlug: slug,
@@ -156,7 +157,7 @@ func FindProjectTranscripts(fsys fs.FS, slug string) ([]TranscriptFile, []Proble
 func FindProjectSessionFiles(fsys fs.FS, slug string) (SessionFiles, []Problem) {
 	var sf SessionFiles
 	var probs []Problem
-	findProject(fsys, slug, "projects/"+slug, &sf, &probs)
+	findProject(fsys, slug, "projects/"+slug, nil, &sf, &probs)
 	sort.Slice(sf.Transcripts, func(i, j int) bool { return sf.Transcripts[i].Path < sf.Transcripts[j].Path })
 	sort.Slice(sf.ToolResults, func(i, j int) bool { return sf.ToolResults[i].Path < sf.ToolResults[j].Path })
 	sort.Strings(sf.SubagentMeta)
@@ -213,7 +214,7 @@ func listEntries(fsys fs.FS, dir string, names []string, probs *[]Problem) []dir
 			}
 			continue
 		}
-		out = append(out, dirEntry{name: name, path: p, dir: info.IsDir(), size: info.Size(), mod: info.ModTime()})
+		out = append(out, dirEntry{name: name, path: p, dir: info.IsDir(), size: info.Size(), mod: info.ModTime(), info: info})
 	}
 	return out
 }
@@ -221,7 +222,14 @@ func listEntries(fsys fs.FS, dir string, names []string, probs *[]Problem) []dir
 // findSessionDir adds the subagent transcripts and tool results of one
 // projects/<slug>/<sessionId>/ folder.
 func findSessionDir(fsys fs.FS, slug string, sess dirEntry, sf *SessionFiles, probs *[]Problem) {
-	ents := listDir(fsys, sess.path+"/subagents", probs)
+	has := sessionHolds(fsys, sess)
+	list := func(name string) []dirEntry {
+		if !has(name) {
+			return nil
+		}
+		return listDir(fsys, sess.path+"/"+name, probs)
+	}
+	ents := list("subagents")
 	metas := map[string]string{}
 	for _, e := range ents {
 		if !e.dir && strings.HasSuffix(e.name, SubagentMetaSuffix) {
@@ -237,13 +245,13 @@ func findSessionDir(fsys fs.FS, slug string, sess dirEntry, sf *SessionFiles, pr
 		sf.Transcripts = append(sf.Transcripts, TranscriptFile{Path: e.path, ProjectSlug: slug, SessionID: sess.name,
 			AgentID: strings.TrimPrefix(base, "agent-"), MetaPath: metas[base], Kind: TranscriptSubagent, Size: e.size, ModTime: e.mod})
 	}
-	for _, e := range listDir(fsys, sess.path+"/"+ReplacedDir, probs) {
+	for _, e := range list(ReplacedDir) {
 		if !e.dir && strings.HasSuffix(e.name, ReplacedSuffix) {
 			sf.Replaced = append(sf.Replaced, TranscriptFile{Path: e.path, ProjectSlug: slug, SessionID: sess.name,
 				Kind: TranscriptReplaced, Size: e.size, ModTime: e.mod})
 		}
 	}
-	for _, e := range listDir(fsys, sess.path+"/tool-results", probs) {
+	for _, e := range list("tool-results") {
 		if e.dir {
 			continue
 		}
@@ -252,20 +260,53 @@ func findSessionDir(fsys fs.FS, slug string, sess dirEntry, sf *SessionFiles, pr
 	}
 }
 
+// sessionHolds says whether the session folder sess holds an entry of a
+// name (of any type: a link is followed by the listing of it). On a file
+// system trusting kept listings, the session folder's is had with no
+// stat (its stamp is its entry's in the project's listing), so a
+// subfolder it does not hold is not asked for at all (most sessions
+// have no before-cleanup folder, many no subagents); elsewhere, or when
+// that listing fails, every name is looked for as before.
+func sessionHolds(fsys fs.FS, sess dirEntry) func(string) bool {
+	all := func(string) bool { return true }
+	ents, err, ok := stampedReadDir(fsys, sess.path, sess.info)
+	if !ok || err != nil {
+		return all
+	}
+	names := make(map[string]bool, len(ents))
+	for _, e := range ents {
+		names[e.Name()] = true
+	}
+	return func(name string) bool { return names[name] }
+}
+
 // dirEntry is a folder entry with symlinks followed.
 type dirEntry struct {
 	name, path string
 	dir        bool
 	size       int64
 	mod        time.Time
+	// info is the entry's information (a link followed).
+	info fs.FileInfo
 }
 
 // listDir is ReadDirFollow as dirEntry values.
 func listDir(fsys fs.FS, dir string, probs *[]Problem) []dirEntry {
-	fol := ReadDirFollow(fsys, dir, probs)
+	return listDirInfo(fsys, dir, nil, probs)
+}
+
+// listDirInfo is listDir of the folder dir whose information, when not
+// nil, is info (stampedReadDir).
+func listDirInfo(fsys fs.FS, dir string, info fs.FileInfo, probs *[]Problem) []dirEntry {
+	var fol []Followed
+	if ents, err, ok := stampedReadDir(fsys, dir, info); ok {
+		fol = followListed(fsys, dir, ents, err, probs)
+	} else {
+		fol = ReadDirFollow(fsys, dir, probs)
+	}
 	out := make([]dirEntry, len(fol))
 	for i, f := range fol {
-		out[i] = dirEntry{name: f.Name, path: f.Path, dir: f.Info.IsDir(), size: f.Info.Size(), mod: f.Info.ModTime()}
+		out[i] = dirEntry{name: f.Name, path: f.Path, dir: f.Info.IsDir(), size: f.Info.Size(), mod: f.Info.ModTime(), info: f.Info}
 	}
 	return out
 }

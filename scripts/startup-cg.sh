@@ -10,7 +10,8 @@
 # PROFILES=N it also runs N more warm starts of each (a WINDOW-second
 # window, default 6) with MEMSCOPE_CPUPROFILE and prints, per start,
 # the CPU-seconds of the profiles' samples and of the parts the
-# docs/PERFORMANCE.md "i28m" table names.
+# docs/PERFORMANCE.md "i28m" table names. COLD=1 measures a cold start
+# instead (no fill run: the cache folder empty).
 #
 #   scripts/startup-cg.sh [REV_A [REV_B]]            (default: main HEAD)
 #   PROFILES=3 scripts/startup-cg.sh main i28m
@@ -34,7 +35,7 @@ for r in "$A" "$B"; do
 	git archive "$r" | tar -x -C "$d/src"
 	(cd "$d/src" && go build -o "$d/memscope" .)
 	env="XDG_CACHE_HOME=$d/xdg NO_COLOR=1"
-	run_window fill "${FILL:-15}" "$env exec $d/memscope --home $H"
+	[ -n "${COLD:-}" ] || run_window fill "${FILL:-15}" "$env exec $d/memscope --home $H"
 	run_window cg "${CG_SECS:-150}" "$env valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=$d/cg.out $d/memscope --home $H 2>/dev/null"
 	echo "$r: $(awk '/^summary/ {printf "%.0f M instructions", $2 / 1e6}' "$d/cg.out") (load average $(cut -d' ' -f1-3 /proc/loadavg))"
 	n=${PROFILES:-0}

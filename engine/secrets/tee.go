@@ -19,9 +19,13 @@ type teeRead struct {
 	r  io.Reader
 	st model.FileStamp
 	n  int64
-	// head hashes the first headN bytes (nil: no stamp wanted).
+	// head hashes the first headN bytes (nil: no stamp wanted, or
+	// statOnly).
 	head  hash.Hash
 	headN int64
+	// statOnly says the stamp is handed out without a head hash
+	// (settledStamp).
+	statOnly bool
 	// sum hashes every byte (nil: not a paste, or no verdict wanted).
 	sum hash.Hash
 	// eof says a read met the end of the file.
@@ -41,7 +45,10 @@ func (w *worker) tee(f fs.File, u unit, stamping bool) *teeRead {
 		return nil
 	}
 	t := &teeRead{r: f, st: model.StampOf(info)}
-	if stamping {
+	switch {
+	case stamping && !u.store.IsTranscript() && settledStamp(t.st):
+		t.statOnly = true
+	case stamping:
 		t.head, t.headN = sha256.New(), min(t.st.Size, model.TailHeadMax)
 	}
 	if pasteSum {
@@ -65,11 +72,13 @@ func (t *teeRead) Read(b []byte) (int, error) {
 
 // done hands out the file's stamp, head hash included, when the scan read
 // its head (a scan cut short before gives none: the file is not kept in
-// cache), and the paste's verdict (on name) when the scan read the file
+// cache; a statOnly stamp, which has no head hash, is handed out), and the paste's verdict (on name) when the scan read the file
 // whole as it was stamped (a file that grew or shrank meanwhile gives
 // none: the inventory reads it itself).
 func (t *teeRead) done(name string, stamp func(model.FileStamp), sums func(model.PasteVerdict)) {
-	if t.head != nil && t.n >= t.headN {
+	if t.statOnly {
+		stamp(t.st)
+	} else if t.head != nil && t.n >= t.headN {
 		st := t.st
 		if t.headN > 0 {
 			st.HeadLen = int(t.headN)
@@ -91,4 +100,18 @@ func (t *teeRead) done(name string, stamp func(model.FileStamp), sums func(model
 	if v, ok := model.PasteVerdictOf(name, t.st, t.sum); ok {
 		sums(v)
 	}
+}
+
+// settledStamp says a file stamped st needs no head hash in its stamp:
+// its change and modification times were model.WriteOnceSettle old when
+// this process started (and the platform gives the change time and
+// identity). Its counts entry is then settled for every reader of it
+// (diskcache's perFile marks it Entry.Settled, its clock being later
+// than the process's start, and compares it by one stat, statSame;
+// settledHits by Same; a write-once folder's stamp by the folder), none
+// of which looks at the head hash: a write after the stamp moves the
+// change time. Transcripts are left out: the shared pass's Feed asks
+// the same cache by the full stamp (Fill.Has, head hash included).
+func settledStamp(st model.FileStamp) bool {
+	return settled(st) && processStart.Load()-st.ModTime >= int64(model.WriteOnceSettle)
 }

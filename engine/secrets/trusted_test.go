@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/internal/testroot"
@@ -257,9 +256,7 @@ func TestColdCountsAsksNoInfoOfTheFilesItOpens(t *testing.T) {
 // processStart, as if the process had started an hour from now.
 func TestWarmCountsOpenNoSettledFile(t *testing.T) {
 	_, h := plantedHome(t)
-	saved := processStart.Load()
-	processStart.Store(time.Now().Add(time.Hour).UnixNano())
-	t.Cleanup(func() { processStart.Store(saved) })
+	startAnHourAhead(t)
 	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
 	of := newWatchFS(h.FS, func(name string) bool { return !model.WriteOnceFolder(path.Dir(name)) })
 	ch := *h
