@@ -322,6 +322,16 @@ func (f *heldFile) Stat() (fs.FileInfo, error) {
 	return info, nil
 }
 
+// WillNeed asks the kernel to read the whole file into the page cache
+// in the background (posix_fadvise POSIX_FADV_WILLNEED), as a reader
+// about to read it whole would for an *os.File (the vault's first
+// sync reads ahead this way; a held file is no syscall.Conn).
+func (f *heldFile) WillNeed() error {
+	err := unix.Fadvise(f.fd, 0, 0, unix.FADV_WILLNEED)
+	runtime.KeepAlive(f)
+	return err
+}
+
 func (f *heldFile) Read(p []byte) (int, error) {
 	n, err := f.fdReader.Read(p)
 	runtime.KeepAlive(f)

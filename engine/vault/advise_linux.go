@@ -14,19 +14,27 @@ const canAdvise = true
 const fadvWillNeed = 3
 
 // adviseWillNeed asks the kernel to read the whole of f into the page
-// cache in the background (posix_fadvise WILLNEED); a file that is not
-// an *os.File, or an error, is ignored (the read just waits for the
-// disk, as before).
-func adviseWillNeed(f fs.File) {
+// cache in the background (posix_fadvise WILLNEED), and says whether it
+// could ask: f is an *os.File (a syscall.Conn) or a file a listed home
+// opened by name from a held folder (model.ListOnce: its WillNeed). Any
+// other file, or an error, is let be (the read just waits for the disk).
+func adviseWillNeed(f fs.File) bool {
+	if w, ok := f.(interface{ WillNeed() error }); ok {
+		return w.WillNeed() == nil
+	}
 	sc, ok := f.(syscall.Conn)
 	if !ok {
-		return
+		return false
 	}
 	rc, err := sc.SyscallConn()
 	if err != nil {
-		return
+		return false
 	}
-	_ = rc.Control(func(fd uintptr) {
-		_, _, _ = syscall.Syscall6(syscall.SYS_FADVISE64, fd, 0, 0, fadvWillNeed, 0, 0)
-	})
+	var errno syscall.Errno
+	if err := rc.Control(func(fd uintptr) {
+		_, _, errno = syscall.Syscall6(syscall.SYS_FADVISE64, fd, 0, 0, fadvWillNeed, 0, 0)
+	}); err != nil {
+		return false
+	}
+	return errno == 0
 }

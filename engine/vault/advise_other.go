@@ -8,4 +8,4 @@ import "io/fs"
 // not run).
 const canAdvise = false
 
-func adviseWillNeed(fs.File) {}
+func adviseWillNeed(fs.File) bool { return false }
