@@ -15,7 +15,11 @@ import (
 // its listing's lstat says it is the same regular file, with the same
 // size, mtime and ctime, as the one read: any write (which moves mtime
 // and ctime), a rename over it (another inode) or a removal reads it
-// again. Only files that read without a problem are kept.
+// again. Only files that read without a problem are kept. A file taken
+// from the memo is a shallow copy of the one kept: its Metadata map and
+// Modified are shared by every reader, so no reader may change them in
+// place (none does: a change goes through the store's write and a read
+// of the file again).
 //
 // The memo keeps one entry per file (a changed file replaces its entry)
 // and at most memoMaxBytes of files' bytes: past that it starts again
