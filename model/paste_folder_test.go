@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/memscope/memscope/internal/testenv"
 )
 
 // pasteLooks is a home fsys that counts what is asked of each paste
@@ -42,20 +44,10 @@ func (c *pasteLooks) ReadDir(name string) ([]fs.DirEntry, error) {
 	ents, err := fs.ReadDir(c.FS, name)
 	for i, e := range ents {
 		if isPasteFile(name + "/" + e.Name()) {
-			ents[i] = &infoLooked{DirEntry: e, n: &c.n}
+			ents[i] = testenv.InfoLooked(e, func() { c.n.Add(1) })
 		}
 	}
 	return ents, err
-}
-
-type infoLooked struct {
-	fs.DirEntry
-	n *atomic.Int64
-}
-
-func (e *infoLooked) Info() (fs.FileInfo, error) {
-	e.n.Add(1)
-	return e.DirEntry.Info()
 }
 
 // writeTestPaste writes content as the client does: a file named by the

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/internal/genhome"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/model"
 )
 
@@ -47,19 +48,9 @@ func (p *pasteLooksFS) Stat(name string) (fs.FileInfo, error) {
 func (p *pasteLooksFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	ents, err := fs.ReadDir(p.FS, name)
 	for i, e := range ents {
-		ents[i] = &pasteEntry{DirEntry: e, look: func() { p.count(name + "/" + e.Name()) }}
+		ents[i] = testenv.InfoLooked(e, func() { p.count(name + "/" + e.Name()) })
 	}
 	return ents, err
-}
-
-type pasteEntry struct {
-	fs.DirEntry
-	look func()
-}
-
-func (e *pasteEntry) Info() (fs.FileInfo, error) {
-	e.look()
-	return e.DirEntry.Info()
 }
 
 // A warm stat on a home whose paste-cache is as the last run listed it

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
@@ -123,23 +124,12 @@ func (c *prefixFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	for i, e := range ents {
 		for _, p := range c.prefixes {
 			if strings.HasPrefix(name+"/"+e.Name(), p) {
-				ents[i] = &infoCounted{DirEntry: e, n: &c.infos}
+				ents[i] = testenv.InfoLooked(e, func() { c.infos.Add(1) })
 				break
 			}
 		}
 	}
 	return ents, err
-}
-
-// infoCounted is a folder entry that counts its Info calls.
-type infoCounted struct {
-	fs.DirEntry
-	n *atomic.Int64
-}
-
-func (e *infoCounted) Info() (fs.FileInfo, error) {
-	e.n.Add(1)
-	return e.DirEntry.Info()
 }
 
 // writeOnceFolders are the planted home's paste cache (first) and its

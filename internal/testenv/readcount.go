@@ -55,3 +55,17 @@ func (f *countedFile) Seek(off int64, whence int) (int64, error) {
 	}
 	return s.Seek(off, whence)
 }
+
+// InfoLooked is the folder entry e whose Info calls look first: a test's
+// count of the files a reader looked at (lstat'ed) through a listing.
+func InfoLooked(e fs.DirEntry, look func()) fs.DirEntry { return &infoLooked{DirEntry: e, look: look} }
+
+type infoLooked struct {
+	fs.DirEntry
+	look func()
+}
+
+func (e *infoLooked) Info() (fs.FileInfo, error) {
+	e.look()
+	return e.DirEntry.Info()
+}
