@@ -7,7 +7,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/memscope/memscope/internal/provgen"
 	"github.com/memscope/memscope/model"
@@ -55,14 +54,24 @@ func TestFirstCacheOneReadAtATime(t *testing.T) {
 	}
 	home := &gateFS{FS: model.DirFS(l.Home), gate: make(chan struct{}), entered: make(chan struct{}, 1)}
 	c := NewFirstCache()
+	waiting := make(chan struct{}, 1)
+	c.waits = func(string) {
+		select {
+		case waiting <- struct{}{}:
+		default:
+		}
+	}
 	var wg sync.WaitGroup
 	got := make([]Report, 2)
 	wg.Go(func() { got[0] = Scan(Options{Home: home, Transcripts: files, Folders: folders, Cache: c, Workers: 1}) })
 	<-home.entered // the first scan is reading its first transcript
 	wg.Go(func() { got[1] = Scan(Options{Home: home, Transcripts: files, Folders: folders, Cache: c, Workers: 1}) })
-	// Let the second scan reach that transcript (it waits, or, without
-	// the one-read rule, opens it too), then let both go.
-	time.Sleep(100 * time.Millisecond)
+	// The second scan reaches that transcript: it waits for the first's
+	// read, or, without the one-read rule, opens it too. Then both go.
+	select {
+	case <-waiting:
+	case <-home.entered:
+	}
 	close(home.gate)
 	wg.Wait()
 	for i, r := range got {
@@ -72,5 +81,68 @@ func TestFirstCacheOneReadAtATime(t *testing.T) {
 	}
 	if n, one := home.opens.Load(), alone.opens.Load(); n != one {
 		t.Errorf("two scans at once opened transcripts %d times, one scan alone %d", n, one)
+	}
+}
+
+// A read of a transcript that ends between another read's look in the
+// cache and its claim answers that other read: it does not read the file
+// again (the race that made two scans at once open a transcript twice,
+// now and then).
+func TestFirstCacheReadEndedBeforeClaim(t *testing.T) {
+	l, err := provgen.Write(t.TempDir(), now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := model.FindTranscripts(model.DirFS(l.Home))
+	if len(files) == 0 {
+		t.Fatal("no transcripts")
+	}
+	tf := files[0]
+	folders := ProjectFolders(l.Home, l.MemoryDir, l.Project)
+	// What one read costs alone, in opens, for each pass.
+	alone := &gateFS{FS: model.DirFS(l.Home)}
+	ac := NewFirstCache()
+	ac.first(alone, tf, folders)
+	firstOpens := alone.opens.Load()
+	wanted := map[string]bool{"toolu_none": true}
+	alone.opens.Store(0)
+	ac.links(alone, tf, wanted)
+	linkOpens := alone.opens.Load()
+	if firstOpens == 0 || linkOpens == 0 {
+		t.Fatalf("a read alone opened the transcript %d and %d times", firstOpens, linkOpens)
+	}
+
+	home := &gateFS{FS: model.DirFS(l.Home)}
+	c := NewFirstCache()
+	// The first claim's caller has looked and missed; before it claims,
+	// another read of the same transcript runs whole.
+	c.claiming = beforeFirstClaim(func() { c.first(home, tf, folders) })
+	c.first(home, tf, folders)
+	if n := home.opens.Load(); n != firstOpens {
+		t.Errorf("first pass: the transcript opened %d times, one read alone %d", n, firstOpens)
+	}
+
+	// The second pass, the same way.
+	c.claiming = beforeFirstClaim(func() { c.links(home, tf, wanted) })
+	home.opens.Store(0)
+	if _, probs := c.links(home, tf, wanted); len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	if n := home.opens.Load(); n != linkOpens {
+		t.Errorf("second pass: the transcript opened %d times, one read alone %d", n, linkOpens)
+	}
+}
+
+// beforeFirstClaim is a FirstCache.claiming hook that, at the first claim
+// only, runs read on another goroutine to its end before the claim goes
+// on.
+func beforeFirstClaim(read func()) func(string) {
+	var once atomic.Bool
+	return func(string) {
+		if once.CompareAndSwap(false, true) {
+			done := make(chan struct{})
+			go func() { read(); close(done) }()
+			<-done
+		}
 	}
 }

@@ -161,6 +161,10 @@ type FirstCache struct {
 	// project's count at once), so each is read once.
 	asking   map[Folder]int
 	askOrder []Folder
+	// claiming and waits, when set (a test's), are told the key of a read
+	// about to be claimed (its entry was not in the cache), and of a read
+	// that waits for another's.
+	claiming, waits func(key string)
 }
 
 // ask notes a scan for folders running until done is called.
@@ -258,6 +262,12 @@ func (c *FirstCache) first(home fs.FS, t model.TranscriptFile, folders []Folder)
 		if !ok {
 			continue
 		}
+		// Another read of t may have ended between the look above and
+		// the claim: its entry answers.
+		if e, same := c.get(t); same && covers(e.folders, folders) {
+			release()
+			return e.pass.place(e.folders, folders)
+		}
 		c.mu.Lock()
 		look := c.lookFor(t, folders)
 		c.mu.Unlock()
@@ -270,9 +280,15 @@ func (c *FirstCache) first(home fs.FS, t model.TranscriptFile, folders []Folder)
 // it; when another read of key runs, it waits for it to end and returns
 // ok false: the caller looks in the cache again.
 func (c *FirstCache) claim(key string) (release func(), ok bool) {
+	if c.claiming != nil {
+		c.claiming(key)
+	}
 	c.mu.Lock()
 	if wait, busy := c.busy[key]; busy {
 		c.mu.Unlock()
+		if c.waits != nil {
+			c.waits(key)
+		}
 		<-wait
 		return nil, false
 	}
@@ -333,6 +349,11 @@ func (c *FirstCache) links(home fs.FS, t model.TranscriptFile, wanted map[string
 		release, ok := c.claim("links\x00" + t.Path)
 		if ok {
 			defer release()
+			// As in first: a read that ended since the look answers.
+			e, same = c.get(t)
+			if same && e.links != nil && hasAll(e.links, wanted) {
+				return e.links, nil
+			}
 			break
 		}
 	}
