@@ -56,6 +56,9 @@ type Options struct {
 	// trusted, when set, answers for the listing of the write-once
 	// folders the counts' cache stamped (Counts).
 	trusted *trustedFolders
+	// units is how many units the listing expects (the last run's
+	// counts: the slice's room).
+	units int
 }
 
 // Finding is one secret at rest.
