@@ -6,8 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/memscope/memscope/model"
@@ -110,4 +112,50 @@ func write(t *testing.T, name, body string) {
 	if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestHeldReadsAsTheUsualWay: a scan through a listed home (its small
+// files opened into the worker's model.HeldRead) reports what a scan
+// through the home's own file system does: every finding, count and
+// problem, with a paste that is a link (inside the home, and out of it),
+// a named pipe, a folder and an empty file in the paste cache.
+func TestHeldReadsAsTheUsualWay(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("files are opened from held folders on Linux only")
+	}
+	_, h := plantedHome(t)
+	pastes := filepath.Join(h.Dir, model.PasteCacheDir)
+	ents, err := os.ReadDir(pastes)
+	if err != nil || len(ents) == 0 {
+		t.Fatalf("the planted home has no paste: %v", err)
+	}
+	outside := filepath.Join(t.TempDir(), "outside.txt")
+	write(t, outside, "AKIAIOSFODNN7EXAMPLE outside the home\n")
+	for name, target := range map[string]string{"0000000000000001.txt": ents[0].Name(), "0000000000000002.txt": outside} {
+		if err := os.Symlink(target, filepath.Join(pastes, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(pastes, "0000000000000003.txt"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(pastes, "0000000000000004.txt"), "")
+	if err := os.Mkdir(filepath.Join(pastes, "0000000000000005.txt"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lh := *h
+	lh.FS = model.ListOnce(h.FS)
+	got, want := Scan(Options{Home: &lh}), Scan(Options{Home: h})
+	if !reflect.DeepEqual(got.Stores, want.Stores) || !reflect.DeepEqual(got.Problems, want.Problems) || got.Bytes != want.Bytes ||
+		!reflect.DeepEqual(findingKeys(got), findingKeys(want)) {
+		t.Fatalf("through the listed home:\n%+v %+v %d\nthrough the home:\n%+v %+v %d", got.Stores, got.Problems, got.Bytes, want.Stores, want.Problems, want.Bytes)
+	}
+}
+
+func findingKeys(r Report) []string {
+	var out []string
+	for _, f := range r.Findings {
+		out = append(out, key(f.Store, f.File, f.Line, f.JSONPath, string(f.Rule))+" "+f.ID)
+	}
+	return out
 }
