@@ -90,18 +90,11 @@ func (r *HeldRead) Read(p []byte) (int, error) {
 	if !r.open {
 		return 0, &fs.PathError{Op: "read", Path: r.path(), Err: fs.ErrClosed}
 	}
-	for {
-		n, err := unix.Read(r.fd, p)
-		switch {
-		case errors.Is(err, unix.EINTR):
-			continue
-		case err != nil:
-			return 0, &fs.PathError{Op: "read", Path: r.path(), Err: err}
-		case n == 0 && len(p) > 0:
-			return 0, io.EOF
-		}
-		return n, nil
+	n, err := readRetry(r.fd, p)
+	if err != nil && err != io.EOF {
+		return 0, &fs.PathError{Op: "read", Path: r.path(), Err: err}
 	}
+	return n, err
 }
 
 // Close closes the file (once).
