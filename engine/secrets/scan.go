@@ -436,12 +436,17 @@ func (w *worker) scanUnit(up *unit, hist *lazyHistory, project string, held *hol
 		return res
 	}
 	switch {
-	case t != nil && !u.byLine():
-		// Read whole, then the tee takes the bytes read.
-		data, eof, err := w.readWhole(f, u.size)
-		t.took(data, eof)
+	case !u.byLine():
+		// Read whole (f is the file: a read short at its size is its
+		// end), then the tee takes the bytes read.
+		data, eof, err := w.readWhole(f, u.size, true)
+		if t != nil {
+			t.took(data, eof)
+		}
 		w.scanData(data, err, u, &res, emit)
-		t.done(u.name, stamp, j, w.pasteSums)
+		if t != nil {
+			t.done(u.name, stamp, j, w.pasteSums)
+		}
 	case t != nil:
 		w.scanFile(t, u, &res, emit)
 		t.done(u.name, stamp, j, w.pasteSums)
@@ -585,7 +590,7 @@ func (w *worker) scanLine(u unit, res *fileResult, l model.Line, bom int, emit f
 // scanWhole reads a text or JSON file whole: a secret may span lines
 // (key blocks), and a JSON file's strings have paths.
 func (w *worker) scanWhole(r io.Reader, u unit, res *fileResult, emit func(*Finding)) {
-	data, _, err := w.readWhole(r, u.size)
+	data, _, err := w.readWhole(r, u.size, false)
 	w.scanData(data, err, u, res, emit)
 }
 
@@ -635,12 +640,13 @@ func (w *worker) scanData(data []byte, err error, u unit, res *fileResult, emit 
 // worker's buffer (valid until the next call), sized for a file of size
 // bytes that may have grown a little since it was listed: as
 // io.ReadAll(io.LimitReader(r, maxTextBytes+1)) without its doublings,
-// and one buffer for all the files a worker reads whole. A read that
-// comes back short with size bytes read is the end (of a regular file
-// of that size: a file that grew fills the read further); eof says the
-// end was met (not the limit). One read a small file, not two: on W
-// some 11 500 system calls of a cold start.
-func (w *worker) readWhole(r io.Reader, size int64) (data []byte, eof bool, err error) {
+// and one buffer for all the files a worker reads whole. With atSize (r
+// is a regular file itself, whose reads come back short only at its
+// end), a read that comes back short with size bytes read is the end (a
+// file that grew fills the read further): one read a small file, not
+// two (on W some 13 900 system calls of a cold start). eof says the end
+// was met (not the limit).
+func (w *worker) readWhole(r io.Reader, size int64, atSize bool) (data []byte, eof bool, err error) {
 	if want := int(min(max(size, 0), maxTextBytes)) + bytes.MinRead; cap(w.whole) < want {
 		w.whole = make([]byte, 0, want)
 	}
@@ -661,7 +667,7 @@ func (w *worker) readWhole(r io.Reader, size int64) (data []byte, eof bool, err 
 			return buf, true, nil
 		case err != nil:
 			return buf, false, err
-		case n > 0 && n < asked && size > 0 && int64(len(buf)) == size:
+		case atSize && n > 0 && n < asked && size > 0 && int64(len(buf)) == size:
 			return buf, true, nil
 		}
 	}

@@ -87,18 +87,25 @@ func TestReadWholeOneRead(t *testing.T) {
 	data := []byte(strings.Repeat("x", 3000))
 	w := newWorker()
 	c := &countedReader{r: bytes.NewReader(data)}
-	got, eof, err := w.readWhole(c, int64(len(data)))
+	got, eof, err := w.readWhole(c, int64(len(data)), true)
 	if err != nil || !eof || !bytes.Equal(got, data) || c.reads != 1 {
 		t.Fatalf("read %d bytes (eof %v, %v) in %d reads, want %d in 1", len(got), eof, err, c.reads, len(data))
 	}
+	// A reader that is not the file itself may come back short before
+	// its end: it is read to its end.
+	c = &countedReader{r: bytes.NewReader(data)}
+	got, eof, err = w.readWhole(c, int64(len(data)), false)
+	if err != nil || !eof || !bytes.Equal(got, data) || c.reads != 2 {
+		t.Fatalf("not the file: read %d bytes (eof %v, %v) in %d reads, want %d in 2", len(got), eof, err, c.reads, len(data))
+	}
 	grown := append(bytes.Clone(data), strings.Repeat("y", 5000)...)
 	c = &countedReader{r: bytes.NewReader(grown)}
-	got, eof, err = w.readWhole(c, int64(len(data)))
+	got, eof, err = w.readWhole(c, int64(len(data)), true)
 	if err != nil || !eof || !bytes.Equal(got, grown) {
 		t.Fatalf("grown file: read %d bytes (eof %v, %v), want %d", len(got), eof, err, len(grown))
 	}
 	c = &countedReader{r: bytes.NewReader(data[:100])}
-	got, eof, err = w.readWhole(c, int64(len(data)))
+	got, eof, err = w.readWhole(c, int64(len(data)), true)
 	if err != nil || !eof || !bytes.Equal(got, data[:100]) {
 		t.Fatalf("shrunk file: read %d bytes (eof %v, %v), want 100", len(got), eof, err)
 	}
