@@ -43,9 +43,6 @@ func warmAllocs(t *testing.T, n int) float64 {
 // folders are all trusted allocates next to nothing for each of their
 // files (W: 8 631 pastes, 2 626 backups).
 func TestWarmCountsAllocationsPerPaste(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes 1 200 files")
-	}
 	small, big := warmAllocs(t, 200), warmAllocs(t, 1200)
 	per := (big - small) / 1000
 	t.Logf("warm Counts: %.0f allocations with 200 more pastes, %.0f with 1 200: %.2f a paste", small, big, per)
