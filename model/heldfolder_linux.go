@@ -115,13 +115,23 @@ type fdReader struct {
 }
 
 func (r fdReader) Read(p []byte) (int, error) {
+	n, err := readRetry(r.fd, p)
+	if err != nil && err != io.EOF {
+		return 0, &fs.PathError{Op: "read", Path: r.name, Err: err}
+	}
+	return n, err
+}
+
+// readRetry is read(2) of fd into p, asked again while a signal
+// interrupts it: io.EOF at the end, else the system's error as it is.
+func readRetry(fd int, p []byte) (int, error) {
 	for {
-		n, err := unix.Read(r.fd, p)
+		n, err := unix.Read(fd, p)
 		switch {
 		case errors.Is(err, unix.EINTR):
 			continue
 		case err != nil:
-			return 0, &fs.PathError{Op: "read", Path: r.name, Err: err}
+			return 0, err
 		case n == 0 && len(p) > 0:
 			return 0, io.EOF
 		}

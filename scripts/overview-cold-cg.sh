@@ -11,6 +11,8 @@
 #   A_BIN=/tmp/main-memscope B_BIN=/tmp/branch-memscope HOME_DIR=.cache/bench/W scripts/overview-cold-cg.sh
 #   PROJECT=/home/dev/work/for-value-09 (a project of W; default none)
 #   RUNS=3 (each)
+#   WARM=1: a warm run instead (each measured run after one unmeasured
+#   run that fills its cache folder)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${A_BIN:?A_BIN: the first memscope binary}" "${B_BIN:?B_BIN: the second memscope binary}" "${HOME_DIR:?HOME_DIR: the home to read}"
@@ -21,7 +23,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 args=(overview --json --home "$H")
 [ -z "${PROJECT:-}" ] || args+=(--project "$PROJECT")
-echo "### cold overview --json${PROJECT:+ --project $PROJECT}, $H, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+kind=cold
+[ -z "${WARM:-}" ] || kind=warm
+echo "### $kind overview --json${PROJECT:+ --project $PROJECT}, $H, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "| build | instructions, run by run | median |"
 echo "|---|---|---:|"
@@ -33,6 +37,7 @@ for i in $(seq "$RUNS"); do
 		[ "$n" = b ] && bin=B_BIN
 		rm -rf "$work/xdg"
 		mkdir -p "$work/xdg"
+		[ -z "${WARM:-}" ] || XDG_CACHE_HOME="$work/xdg" "${!bin}" "${args[@]}" >/dev/null 2>&1
 		XDG_CACHE_HOME="$work/xdg" GOMAXPROCS=2 valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$work/cg" "${!bin}" "${args[@]}" >"$work/$n.json" 2>"$work/$n.err"
 		awk '/^summary:/ {print $2}' "$work/cg" >>"$work/ir.$n"
 	done

@@ -18,15 +18,40 @@ const foldersKind = "secrets-folders.1"
 
 // counted is what Counts keeps of one file across runs
 // (diskcache.PerFile: valid while the file's stamp is the same).
+// Its entry (diskcache.Entry[counted]) is at most 128 bytes, so a map
+// of them holds each in place: a bigger one is held by a pointer, one
+// allocation an entry put (a warm run puts every file's; Problems is
+// therefore a pointer, which gob flattens: the file is as before).
 type counted struct {
-	Read     bool
 	Bytes    int64
 	Kept     int
-	Problems []model.Problem
+	Problems *[]model.Problem
+	Read     bool
 	// Settled says the entry's stamp was taken with the file's change
 	// time settled (settled): an lstat Same as the stamp answers for it
 	// (settledHits).
 	Settled bool
+}
+
+// problems is c's problems (nil: none).
+func (c counted) problems() []model.Problem {
+	if c.Problems == nil {
+		return nil
+	}
+	return *c.Problems
+}
+
+// problemsOf is p kept in a counted (nil when empty).
+func problemsOf(p []model.Problem) *[]model.Problem {
+	if len(p) == 0 {
+		return nil
+	}
+	return &p
+}
+
+// result is c as a scan's result.
+func (c counted) result() fileResult {
+	return fileResult{read: c.Read, bytes: c.Bytes, kept: c.Kept, problems: c.problems()}
 }
 
 // Counts is Begin's Report (every count, copy and problem; no finding)
@@ -57,10 +82,11 @@ func Counts(o Options, cache *diskcache.Store) Report {
 	// The write-once folders as the last run listed and stamped them are
 	// not listed again (trustedFolders).
 	o.trusted = newTrustedFolders(o.Home.FS, kept, folders, listings, now)
+	o.units = len(kept) + 64
 	units, probs := listUnits(o)
 	hist := &lazyHistory{fsys: o.Home.FS}
 	results := make([]fileResult, len(units))
-	var home, outside []int
+	home, outside := make([]int, 0, len(units)), []int(nil)
 	for i, u := range units {
 		if u.inHome {
 			home = append(home, i)
@@ -80,7 +106,7 @@ func Counts(o Options, cache *diskcache.Store) Report {
 		if answered[j] {
 			e := kept[units[i].name]
 			next[units[i].name] = e
-			results[i] = fileResult{read: e.Value.Read, bytes: e.Value.Bytes, kept: e.Value.Kept, problems: e.Value.Problems}
+			results[i] = e.Value.result()
 			continue
 		}
 		rest = append(rest, i)
@@ -101,7 +127,7 @@ func Counts(o Options, cache *diskcache.Store) Report {
 		}
 		out := make([]counted, len(miss))
 		for j, r := range scanUnits(o, units, idx, hist, nil, stamp) {
-			out[j] = counted{Read: r.read, Bytes: r.bytes, Kept: r.kept, Problems: r.problems}
+			out[j] = counted{Read: r.read, Bytes: r.bytes, Kept: r.kept, Problems: problemsOf(r.problems)}
 		}
 		return out
 	}
@@ -117,7 +143,7 @@ func Counts(o Options, cache *diskcache.Store) Report {
 		_ = diskcache.Save(cache, listingsKind, lname, nl)
 	}
 	for j, c := range res {
-		results[home[j]] = fileResult{read: c.Read, bytes: c.Bytes, kept: c.Kept, problems: c.Problems}
+		results[home[j]] = c.result()
 	}
 	return report(o, units, results, probs)
 }
@@ -138,7 +164,7 @@ func wholeCount(c counted, _ int64) bool {
 	if !c.Read {
 		return false
 	}
-	for _, p := range c.Problems {
+	for _, p := range c.problems() {
 		if p.Kind == model.ProblemUnreadable {
 			return false
 		}

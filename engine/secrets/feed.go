@@ -67,7 +67,7 @@ func (ff *feedFile) End(_ int64, err error, whole bool) {
 	if err != nil || !whole {
 		return
 	}
-	c := counted{Read: true, Bytes: ff.res.bytes, Kept: ff.res.kept, Problems: ff.res.problems, Settled: settled(ff.st)}
+	c := counted{Read: true, Bytes: ff.res.bytes, Kept: ff.res.kept, Problems: problemsOf(ff.res.problems), Settled: settled(ff.st)}
 	if wholeCount(c, ff.st.Size) {
 		ff.f.fill.Add(ff.u.name, ff.st, c)
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"io/fs"
 	"math"
@@ -55,6 +56,9 @@ type Options struct {
 	// trusted, when set, answers for the listing of the write-once
 	// folders the counts' cache stamped (Counts).
 	trusted *trustedFolders
+	// units is how many units the listing expects (the last run's
+	// counts: the slice's room).
+	units int
 }
 
 // Finding is one secret at rest.
@@ -206,11 +210,7 @@ func scanUnits(o Options, units []unit, idx []int, hist *lazyHistory, held *hold
 			w := newWorker()
 			w.pasteSums = o.PasteSums
 			for j := range jobs {
-				var st func(model.FileStamp)
-				if stamp != nil {
-					st = func(s model.FileStamp) { stamp(j, s) }
-				}
-				out[j] = w.scanUnit(&units[idx[j]], hist, o.Project, held, st)
+				out[j] = w.scanUnit(&units[idx[j]], hist, o.Project, held, stamp, j)
 			}
 		})
 	}
@@ -346,6 +346,11 @@ type worker struct {
 	whole []byte
 	// pasteSums is Options.PasteSums (nil: no paste is hashed).
 	pasteSums func(model.PasteVerdict)
+	// quick is the file being scanned when its listed folder opened it
+	// (scanUnit); tr, head and sum the tee of its read, reused.
+	quick     model.HeldRead
+	tr        teeRead
+	head, sum hash.Hash
 }
 
 func newWorker() *worker { return &worker{a: scan.SecretAnchors()} }
@@ -360,28 +365,42 @@ const maxTextBytes = 4 << 20
 // project keeps, holds them while the scan's budget (held) allows, and
 // notes the turn of each transcript line that has one. With held nil it
 // only counts (Counts): it holds no finding and notes no turn. stamp,
-// when not nil, is handed the file's stamp, taken from the open that
-// reads it before the read, its head hash from the scan's own read of
-// the head (teeRead; not called when it cannot be taken).
-func (w *worker) scanUnit(up *unit, hist *lazyHistory, project string, held *hold, stamp func(model.FileStamp)) fileResult {
+// when not nil, is handed j and the file's stamp, taken from the open
+// that reads it before the read, its head hash from the scan's own read
+// of the head (teeRead; not called when it cannot be taken). A file of
+// a listed home is opened into the worker's own (model.HeldRead: a
+// cold count opens some 11 500 small files, each else a file, its
+// cleanup, its information and its path made).
+func (w *worker) scanUnit(up *unit, hist *lazyHistory, project string, held *hold, stamp func(int, model.FileStamp), j int) fileResult {
 	var res fileResult
-	f, err := model.OpenRegular(up.fsys, up.name)
-	if err != nil {
-		if !isNotExist(err) {
-			res.problems = append(res.problems, model.Problem{File: up.file, Kind: model.ProblemUnreadable, Reason: err.Error()})
+	var f fs.File
+	if up.format != formatJournal && w.quick.Open(up.fsys, up.name) {
+		f = &w.quick
+	} else {
+		var err error
+		if f, err = model.OpenRegular(up.fsys, up.name); err != nil {
+			if !isNotExist(err) {
+				res.problems = append(res.problems, model.Problem{File: up.file, Kind: model.ProblemUnreadable, Reason: err.Error()})
+			}
+			return res
 		}
-		return res
 	}
 	defer f.Close()
-	up.sized(f)
+	pasteSum := w.pasteSums != nil && up.store == StorePaste && up.inHome
+	var st model.FileStamp
+	stOK := false
+	if up.ent != nil || (up.format != formatJournal && (stamp != nil || pasteSum)) {
+		st, stOK = w.opened(f)
+	}
+	up.sized(st, stOK)
 	u := *up
 	var t *teeRead
-	if u.format != formatJournal {
-		t = w.tee(f, u, stamp != nil)
+	if u.format != formatJournal && stOK {
+		t = w.tee(f, u, st, stamp != nil, pasteSum)
 	}
 	if stamp != nil && t == nil {
 		if st, err := model.StampOpened(f, u.name); err == nil {
-			stamp(st)
+			stamp(j, st)
 		}
 	}
 	res.read = true
@@ -416,10 +435,22 @@ func (w *worker) scanUnit(up *unit, hist *lazyHistory, project string, held *hol
 		w.scanJournal(f, u, &res, emit)
 		return res
 	}
-	if t != nil {
+	switch {
+	case !u.byLine():
+		// Read whole (f is the file: a read short at its size is its
+		// end), then the tee takes the bytes read.
+		data, eof, err := w.readWhole(f, u.size, true)
+		if t != nil {
+			t.took(data, eof)
+		}
+		w.scanData(data, err, u, &res, emit)
+		if t != nil {
+			t.done(u.name, stamp, j, w.pasteSums)
+		}
+	case t != nil:
 		w.scanFile(t, u, &res, emit)
-		t.done(u.name, stamp, w.pasteSums)
-	} else {
+		t.done(u.name, stamp, j, w.pasteSums)
+	default:
 		w.scanFile(f, u, &res, emit)
 	}
 	if len(lines) > 0 {
@@ -459,18 +490,31 @@ func (w *worker) scanFile(r io.Reader, u unit, res *fileResult, emit func(*Findi
 	}
 }
 
-// sized sets the size of u, a file a listing named (unit.ent), from f,
-// its open (model.OpenedInfo: what the open already asked), once: what
-// the scan reads by, and Each's read again. (The entry's Info would be
-// one more lstat a file.)
-func (u *unit) sized(f fs.File) {
+// sized sets the size of u, a file a listing named (unit.ent), from
+// st, the stamp of its open (ok: taken; worker.opened: what the open
+// already asked), once: what the scan reads by, and Each's read again.
+// (The entry's Info would be one more lstat a file.)
+func (u *unit) sized(st model.FileStamp, ok bool) {
 	if u.ent == nil {
 		return
 	}
-	if info, err := model.OpenedInfo(f); err == nil {
-		u.size = info.Size()
+	if ok {
+		u.size = st.Size
 	}
 	u.ent = nil
+}
+
+// opened is the stamp of f, a file the worker just opened, without a
+// head hash: what its open asked (model.HeldRead's, model.OpenedInfo).
+func (w *worker) opened(f fs.File) (model.FileStamp, bool) {
+	if q, ok := f.(*model.HeldRead); ok {
+		return q.Stamp(), true
+	}
+	info, err := model.OpenedInfo(f)
+	if err != nil {
+		return model.FileStamp{}, false
+	}
+	return model.StampOf(info), true
 }
 
 // byLine says whether u is scanned line by line (JSONL, or too big to
@@ -546,7 +590,13 @@ func (w *worker) scanLine(u unit, res *fileResult, l model.Line, bom int, emit f
 // scanWhole reads a text or JSON file whole: a secret may span lines
 // (key blocks), and a JSON file's strings have paths.
 func (w *worker) scanWhole(r io.Reader, u unit, res *fileResult, emit func(*Finding)) {
-	data, err := w.readWhole(r, u.size)
+	data, _, err := w.readWhole(r, u.size, false)
+	w.scanData(data, err, u, res, emit)
+}
+
+// scanData scans data, a text or JSON file read whole (err: the read's
+// error).
+func (w *worker) scanData(data []byte, err error, u unit, res *fileResult, emit func(*Finding)) {
 	if err != nil {
 		res.problems = append(res.problems, model.Problem{File: u.file, Kind: model.ProblemUnreadable, Reason: err.Error()})
 		return
@@ -590,8 +640,13 @@ func (w *worker) scanWhole(r io.Reader, u unit, res *fileResult, emit func(*Find
 // worker's buffer (valid until the next call), sized for a file of size
 // bytes that may have grown a little since it was listed: as
 // io.ReadAll(io.LimitReader(r, maxTextBytes+1)) without its doublings,
-// and one buffer for all the files a worker reads whole.
-func (w *worker) readWhole(r io.Reader, size int64) ([]byte, error) {
+// and one buffer for all the files a worker reads whole. With atSize (r
+// is a regular file itself, whose reads come back short only at its
+// end), a read that comes back short with size bytes read is the end (a
+// file that grew fills the read further): one read a small file, not
+// two (on W some 13 900 system calls of a cold start). eof says the end
+// was met (not the limit).
+func (w *worker) readWhole(r io.Reader, size int64, atSize bool) (data []byte, eof bool, err error) {
 	if want := int(min(max(size, 0), maxTextBytes)) + bytes.MinRead; cap(w.whole) < want {
 		w.whole = make([]byte, 0, want)
 	}
@@ -601,19 +656,19 @@ func (w *worker) readWhole(r io.Reader, size int64) ([]byte, error) {
 		if len(buf) == cap(buf) {
 			buf = slices.Grow(buf, min(cap(buf), limit-len(buf)))
 		}
-		n, err := r.Read(buf[len(buf):min(cap(buf), limit)])
+		asked := min(cap(buf), limit) - len(buf)
+		n, err := r.Read(buf[len(buf) : len(buf)+asked])
 		buf = buf[:len(buf)+n]
-		if len(buf) == limit {
-			w.whole = buf
-			return buf, nil
-		}
-		if err == io.EOF {
-			w.whole = buf
-			return buf, nil
-		}
-		if err != nil {
-			w.whole = buf
-			return buf, err
+		w.whole = buf
+		switch {
+		case len(buf) == limit:
+			return buf, false, nil
+		case err == io.EOF:
+			return buf, true, nil
+		case err != nil:
+			return buf, false, err
+		case atSize && n > 0 && n < asked && size > 0 && int64(len(buf)) == size:
+			return buf, true, nil
 		}
 	}
 }

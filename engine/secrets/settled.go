@@ -49,7 +49,7 @@ func settledHits(fsys fs.FS, units []unit, home []int, kept map[string]diskcache
 		}
 		var info fs.FileInfo
 		var err error
-		if u.ent != nil {
+		if u.ent != nil && u.ent != trustedEnt {
 			info, err = u.ent.Info()
 		} else {
 			info, err = fs.Stat(fsys, u.name)

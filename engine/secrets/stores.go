@@ -121,7 +121,10 @@ var skippedNames = map[string]bool{".credentials.json": true}
 // it later (history lines, pastes).
 func listUnits(o Options) ([]unit, []model.Problem) {
 	h := o.Home
-	var us []unit
+	// As many units as the last run counted (Options.units): one slice,
+	// not some 15 copies of a growing one (a unit is some 200 bytes; W
+	// has 15 000).
+	us := make([]unit, 0, o.units)
 	add := func(u unit) {
 		if u.fsys == nil {
 			u.fsys, u.inHome = h.FS, true
@@ -178,7 +181,8 @@ func listUnits(o Options) ([]unit, []model.Problem) {
 		add(unit{store: StoreUndoCopy, name: name, ent: e, session: sid})
 	})
 	walkTrusting(h.FS, "file-history", 2, &probs, o.trusted, func(name string, e fs.DirEntry) {
-		sid := model.SessionID(strings.Split(name, "/")[1])
+		id, _, _ := strings.Cut(strings.TrimPrefix(name, "file-history/"), "/")
+		sid := model.SessionID(id)
 		if o.Project != "" && !sessions[sid] {
 			return
 		}
@@ -410,7 +414,7 @@ func walkTrusting(fsys fs.FS, dir string, depth int, probs *[]model.Problem, tru
 	if depth == 1 {
 		if names, ok := trusted.list(dir); ok {
 			for _, name := range names {
-				fn(name, trustedEntry{fsys: fsys, name: name})
+				fn(name, trustedEnt)
 			}
 			return
 		}

@@ -30,61 +30,78 @@ type teeRead struct {
 	sum hash.Hash
 	// eof says a read met the end of the file.
 	eof bool
+	// headSum holds the head's hash (no allocation a file).
+	headSum [sha256.Size]byte
 }
 
-// tee is the reader of f (the unit u, opened) that takes the stamp's
-// head (stamping) and the paste's sum on the scan's read; nil when
-// neither is wanted or f cannot be stamped.
-func (w *worker) tee(f fs.File, u unit, stamping bool) *teeRead {
-	pasteSum := w.pasteSums != nil && u.store == StorePaste && u.inHome
+// tee is the reader of f (the unit u, opened, stamped st without a
+// head hash) that takes the stamp's head (stamping) and the paste's sum
+// (pasteSum) on the scan's read; nil when neither is wanted. It is the
+// worker's own, its hashes reset (valid until the next file).
+func (w *worker) tee(f fs.File, u unit, st model.FileStamp, stamping, pasteSum bool) *teeRead {
 	if !stamping && !pasteSum {
 		return nil
 	}
-	info, err := model.OpenedInfo(f)
-	if err != nil {
-		return nil
-	}
-	t := &teeRead{r: f, st: model.StampOf(info)}
+	t := &w.tr
+	*t = teeRead{r: f, st: st}
 	switch {
 	case stamping && !u.store.IsTranscript() && settledStamp(t.st):
 		t.statOnly = true
 	case stamping:
-		t.head, t.headN = sha256.New(), min(t.st.Size, model.TailHeadMax)
+		t.head, t.headN = reset(&w.head), min(t.st.Size, model.TailHeadMax)
 	}
 	if pasteSum {
-		t.sum = sha256.New()
+		t.sum = reset(&w.sum)
 	}
 	return t
 }
 
+// reset is *h reset, a new sha256 the first time.
+func reset(h *hash.Hash) hash.Hash {
+	if *h == nil {
+		*h = sha256.New()
+	} else {
+		(*h).Reset()
+	}
+	return *h
+}
+
 func (t *teeRead) Read(b []byte) (int, error) {
 	k, err := t.r.Read(b)
+	t.took(b[:k], err == io.EOF)
+	return k, err
+}
+
+// took takes b, the next bytes the scan read of the file (eof: the read
+// met the end of the file).
+func (t *teeRead) took(b []byte, eof bool) {
+	k := len(b)
 	if t.head != nil && t.n < t.headN {
 		t.head.Write(b[:min(int64(k), t.headN-t.n)])
 	}
 	if t.sum != nil {
-		t.sum.Write(b[:k])
+		t.sum.Write(b)
 	}
 	t.n += int64(k)
-	t.eof = t.eof || err == io.EOF
-	return k, err
+	t.eof = t.eof || eof
 }
 
-// done hands out the file's stamp, head hash included, when the scan read
-// its head (a scan cut short before gives none: the file is not kept in
-// cache; a statOnly stamp, which has no head hash, is handed out), and the paste's verdict (on name) when the scan read the file
-// whole as it was stamped (a file that grew or shrank meanwhile gives
-// none: the inventory reads it itself).
-func (t *teeRead) done(name string, stamp func(model.FileStamp), sums func(model.PasteVerdict)) {
+// done hands out the file's stamp (to stamp, with j), head hash
+// included, when the scan read its head (a scan cut short before gives
+// none: the file is not kept in cache; a statOnly stamp, which has no
+// head hash, is handed out), and the paste's verdict (on name) when the
+// scan read the file whole as it was stamped (a file that grew or
+// shrank meanwhile gives none: the inventory reads it itself).
+func (t *teeRead) done(name string, stamp func(int, model.FileStamp), j int, sums func(model.PasteVerdict)) {
 	if t.statOnly {
-		stamp(t.st)
+		stamp(j, t.st)
 	} else if t.head != nil && t.n >= t.headN {
 		st := t.st
 		if t.headN > 0 {
 			st.HeadLen = int(t.headN)
-			copy(st.Head[:], t.head.Sum(nil))
+			copy(st.Head[:], t.head.Sum(t.headSum[:0]))
 		}
-		stamp(st)
+		stamp(j, st)
 	}
 	if t.sum == nil || t.n != t.st.Size {
 		return

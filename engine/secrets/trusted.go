@@ -127,13 +127,15 @@ func (t *trustedFolders) changed(next map[string]model.FileStamp) bool {
 }
 
 // trustedEntry is a file of a trusted folder, not listed (its size is
-// the open's that scans it, unit.sized; Info looks at the file).
-type trustedEntry struct {
-	fsys fs.FS
-	name string
-}
+// the open's that scans it, unit.sized): every such file's entry is
+// trustedEnt, one value (no allocation a file). It has no name of its
+// own; Info says nothing (a caller looks at the file by its name:
+// settledHits).
+type trustedEntry struct{}
 
-func (e trustedEntry) Name() string               { return path.Base(e.name) }
-func (e trustedEntry) IsDir() bool                { return false }
-func (e trustedEntry) Type() fs.FileMode          { return 0 }
-func (e trustedEntry) Info() (fs.FileInfo, error) { return fs.Stat(e.fsys, e.name) }
+var trustedEnt fs.DirEntry = trustedEntry{}
+
+func (trustedEntry) Name() string               { return "" }
+func (trustedEntry) IsDir() bool                { return false }
+func (trustedEntry) Type() fs.FileMode          { return 0 }
+func (trustedEntry) Info() (fs.FileInfo, error) { return nil, fs.ErrInvalid }
