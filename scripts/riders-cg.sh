@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The shared pass's riders a round, in instructions (valgrind's
 # cachegrind: the machine's load does not move them): engine/homepass
-# BenchmarkRiders (doctor, secrets, stat's summary, the ledger and
-# provenance's first pass over VG_MB megabytes, default 16, of the
+# BenchmarkRiders (doctor, secrets, stat's summary, the ledger,
+# provenance's first pass and the Projects list's last activity, over
+# VG_MB megabytes, default 16, of the
 # home's transcripts held in memory) of BASE (a git ref, default main,
 # given the worktree's benchmark) and of the worktree, each run for 1
 # and 1+ROUNDS rounds (default 5) under GOGC=off and GOMAXPROCS=1: the

@@ -20,6 +20,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
@@ -104,6 +105,25 @@ type Walker interface {
 // valid JSON object.
 type Walking interface {
 	LineTop(l model.Line, top *jsonscan.Top)
+}
+
+// Stamper is a Verdict that works out each line's record time as it
+// checks the line (stat's summary): a Stamping reader takes it from it
+// instead of reading the line again.
+type Stamper interface {
+	// Stamp is the time of the record the line Line read last holds,
+	// as a transcript summary counts it (zero for a line that is no
+	// record or has no time); known is false when the Stamper cannot
+	// tell (a line it left to the transcript reader), and the line is
+	// the Stamping reader's to read.
+	Stamp() (t time.Time, known bool)
+}
+
+// Stamping is a File that wants only each line's record time (the
+// Projects list's last activity): with a Stamper in the file's feeds it
+// is given LineStamp, the Stamper's word, instead of Line.
+type Stamping interface {
+	LineStamp(l model.Line, t time.Time, known bool)
 }
 
 // Stats say what a Run read.
@@ -205,6 +225,8 @@ func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (int64, 
 	var walker Walker
 	var trusting []Trusting
 	var walking []Walking
+	var stamper Stamper
+	var stamping []Stamping
 	var rest []File
 	for _, fd := range feeds {
 		if v, ok := fd.(Verdict); ok && verdict == nil {
@@ -216,9 +238,12 @@ func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (int64, 
 	}
 	if verdict != nil {
 		walker, _ = verdict.(Walker)
+		stamper, _ = verdict.(Stamper)
 		others := rest[:1]
 		for _, fd := range rest[1:] {
-			if w, ok := fd.(Walking); ok && walker != nil {
+			if s, ok := fd.(Stamping); ok && stamper != nil {
+				stamping = append(stamping, s)
+			} else if w, ok := fd.(Walking); ok && walker != nil {
 				walking = append(walking, w)
 			} else if t, ok := fd.(Trusting); ok {
 				trusting = append(trusting, t)
@@ -249,6 +274,12 @@ func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (int64, 
 			top := walker.Top()
 			for _, w := range walking {
 				w.LineTop(l, top)
+			}
+		}
+		if len(stamping) > 0 {
+			t, known := stamper.Stamp()
+			for _, s := range stamping {
+				s.LineStamp(l, t, known)
 			}
 		}
 	}

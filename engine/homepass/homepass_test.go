@@ -246,3 +246,85 @@ func TestRunHandsTheWalkersMembers(t *testing.T) {
 		t.Errorf("beside a Verdict alone: %q, want %q", got, want)
 	}
 }
+
+// stamperConsumer's files are Verdicts that also tell each line's time
+// (Stamper): the number after "t" on a line that has one, not known on
+// a line starting with '?'.
+type stamperConsumer struct{ *fake }
+
+func (s stamperConsumer) Want(t model.TranscriptFile, _ model.FileStamp) File {
+	if !s.want[t.Path] {
+		return nil
+	}
+	return &stamperFile{verdictFile: verdictFile{fakeFile: fakeFile{f: s.fake, name: t.Path}}}
+}
+
+type stamperFile struct {
+	verdictFile
+	t     time.Time
+	known bool
+}
+
+func (s *stamperFile) Line(l model.Line) {
+	s.t, s.known = time.Time{}, len(l.Bytes) == 0 || l.Bytes[0] != '?'
+	var n int
+	if _, err := fmt.Sscanf(string(l.Bytes), "{\"t\":%d}", &n); err == nil {
+		s.t = time.Unix(int64(n), 0)
+	}
+	s.verdictFile.Line(l)
+}
+
+func (s *stamperFile) Stamp() (time.Time, bool) { return s.t, s.known }
+
+// stampingConsumer's files are Stamping (and Trusting): they note how
+// each line was handed to them.
+type stampingConsumer struct{ *fake }
+
+func (s stampingConsumer) Want(t model.TranscriptFile, _ model.FileStamp) File {
+	if !s.want[t.Path] {
+		return nil
+	}
+	return &stampingFile{trustingFile{fakeFile{f: s.fake, name: t.Path}}}
+}
+
+type stampingFile struct{ trustingFile }
+
+func (s *stampingFile) LineStamp(l model.Line, t time.Time, known bool) {
+	s.fakeFile.Line(model.Line{Bytes: fmt.Appendf(nil, "stamp %d %v %s", t.Unix(), known, l.Bytes)})
+}
+
+// A Stamping reader beside a Stamper is handed the Stamper's time of
+// each line (LineStamp) and no line to read (the Projects list's last
+// activity beside stat's summary: the old pass handed it every line,
+// which it read again); beside a Verdict that tells no time it is given
+// the Verdict's word, and with no Verdict the lines, as before.
+func TestRunHandsTheStampersTimes(t *testing.T) {
+	mod := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	home := fstest.MapFS{"a.jsonl": {Data: []byte("{\"t\":5}\n?x\n{\"t\":3}\nnot json\n"), ModTime: mod}}
+	files := []model.TranscriptFile{{Path: "a.jsonl", Size: int64(len(home["a.jsonl"].Data)), ModTime: mod}}
+	stamping := newFake("a.jsonl")
+	if _, err := Run(home, files, 1, stampingConsumer{stamping}, stamperConsumer{newFake("a.jsonl")}); err != nil {
+		t.Fatal(err)
+	}
+	zero := time.Time{}.Unix()
+	want := []string{"stamp 5 true {\"t\":5}", fmt.Sprintf("stamp %d false ?x", zero), "stamp 3 true {\"t\":3}", fmt.Sprintf("stamp %d true not json", zero)}
+	if got := stamping.lines["a.jsonl"]; !slices.Equal(got, want) {
+		t.Errorf("beside a Stamper: %q, want %q", got, want)
+	}
+	judge := newFake("a.jsonl")
+	judge.verdict = true
+	stamping = newFake("a.jsonl")
+	if _, err := Run(home, files, 1, judge, stampingConsumer{stamping}); err != nil {
+		t.Fatal(err)
+	}
+	if got := stamping.valid["a.jsonl"]; !slices.Equal(got, []bool{true, false, true, false}) {
+		t.Errorf("beside a Verdict alone: verdicts %v, lines %q", got, stamping.lines["a.jsonl"])
+	}
+	stamping = newFake("a.jsonl")
+	if _, err := Run(home, files, 1, newFake("a.jsonl"), stampingConsumer{stamping}); err != nil {
+		t.Fatal(err)
+	}
+	if got := stamping.lines["a.jsonl"]; len(got) != 4 || got[0] != `{"t":5}` {
+		t.Errorf("with no Verdict: %q", got)
+	}
+}

@@ -1,6 +1,8 @@
 package inventory
 
 import (
+	"time"
+
 	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/engine/homepass"
 	"github.com/memscope/memscope/engine/sessions"
@@ -55,6 +57,10 @@ func (ff *feedFile) Line(l model.Line) { ff.s.Line(l) }
 
 // Valid says the line just read is one valid JSON object (homepass.Verdict).
 func (ff *feedFile) Valid() bool { return ff.s.Valid() }
+
+// Stamp is the line's record time, as the summary counted it
+// (homepass.Stamper).
+func (ff *feedFile) Stamp() (time.Time, bool) { return ff.s.Stamp() }
 
 // Top is the line's top-level members, as its check walked them
 // (homepass.Walker).

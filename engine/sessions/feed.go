@@ -3,6 +3,7 @@ package sessions
 import (
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
@@ -20,14 +21,20 @@ type Summarizing struct {
 
 var workers = sync.Pool{New: func() any { return newScanWorker(false) }}
 
-// NewSummarizing starts the summary of the transcript name.
-func NewSummarizing(name string) *Summarizing {
+// summaryWorker is a worker of the pool, ready for the summary of the
+// transcript name (Put it back when done).
+func summaryWorker(name string) *scanWorker {
 	w := workers.Get().(*scanWorker)
 	clear(w.seen)
 	w.z.Reset(name)
 	w.name = name
 	w.ls.js.Keep = nil
-	return &Summarizing{w: w, name: name}
+	return w
+}
+
+// NewSummarizing starts the summary of the transcript name.
+func NewSummarizing(name string) *Summarizing {
+	return &Summarizing{w: summaryWorker(name), name: name}
 }
 
 // KeepTop says whether to keep each line's top-level members (Top) for
@@ -48,6 +55,21 @@ func (s *Summarizing) Line(l model.Line) { s.valid = s.w.line(&s.out, l) }
 // (jsonscan's rule, which it checked whole): another reader of the same
 // line need not check it again.
 func (s *Summarizing) Valid() bool { return s.valid }
+
+// Stamp is the time of the record the line Line read last holds, as
+// the summary counted it (zero when it holds none, or no time);
+// known is false for a line the summary left to the transcript
+// reader (homepass.Stamper: the Projects list's last activity takes
+// it, not reading the line again).
+func (s *Summarizing) Stamp() (t time.Time, known bool) {
+	switch s.w.read {
+	case readRecord:
+		return s.w.rec.Timestamp, true
+	case readBlank:
+		return time.Time{}, true
+	}
+	return time.Time{}, false
+}
 
 // Top is the top-level members of the line Line read last, as it walked
 // them checking the line (KeepTop(true) first; nil when not kept or when
