@@ -20,7 +20,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
@@ -107,23 +106,36 @@ type Walking interface {
 	LineTop(l model.Line, top *jsonscan.Top)
 }
 
-// Stamper is a Verdict that works out each line's record time as it
-// checks the line (stat's summary): a Stamping reader takes it from it
-// instead of reading the line again.
-type Stamper interface {
-	// Stamp is the time of the record the line Line read last holds,
-	// as a transcript summary counts it (zero for a line that is no
-	// record or has no time); known is false when the Stamper cannot
-	// tell (a line it left to the transcript reader), and the line is
-	// the Stamping reader's to read.
-	Stamp() (t time.Time, known bool)
+// Recorder is a Verdict that reads each line for a transcript summary
+// as it checks it (stat's summary): a Recording reader takes what it
+// read instead of reading the line again.
+type Recorder interface {
+	// Record is how the summary counted the line Line read last: a
+	// record (ReadRecord: r, valid until the next Line), a blank line
+	// or one too long to keep (ReadBlank), or a line it left to the
+	// transcript reader (ReadByModel), which is then the Recording
+	// reader's to read.
+	Record() (r *model.SummaryRecord, how Read)
 }
 
-// Stamping is a File that wants only each line's record time (the
-// Projects list's last activity): with a Stamper in the file's feeds it
-// is given LineStamp, the Stamper's word, instead of Line.
-type Stamping interface {
-	LineStamp(l model.Line, t time.Time, known bool)
+// Read is how a Recorder counted a line.
+type Read uint8
+
+const (
+	// ReadByModel: left to the transcript reader.
+	ReadByModel Read = iota
+	// ReadBlank: blank, or too long to keep.
+	ReadBlank
+	// ReadRecord: a record the Recorder read.
+	ReadRecord
+)
+
+// Recording is a File that reads each line as a transcript summary
+// does (the Projects list's last activity, the Replay list's
+// followers): with a Recorder in the file's feeds it is given
+// LineRecord, the Recorder's reading, instead of Line.
+type Recording interface {
+	LineRecord(l model.Line, r *model.SummaryRecord, how Read)
 }
 
 // Stats say what a Run read.
@@ -225,8 +237,8 @@ func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (int64, 
 	var walker Walker
 	var trusting []Trusting
 	var walking []Walking
-	var stamper Stamper
-	var stamping []Stamping
+	var recorder Recorder
+	var recording []Recording
 	var rest []File
 	for _, fd := range feeds {
 		if v, ok := fd.(Verdict); ok && verdict == nil {
@@ -238,11 +250,11 @@ func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (int64, 
 	}
 	if verdict != nil {
 		walker, _ = verdict.(Walker)
-		stamper, _ = verdict.(Stamper)
+		recorder, _ = verdict.(Recorder)
 		others := rest[:1]
 		for _, fd := range rest[1:] {
-			if s, ok := fd.(Stamping); ok && stamper != nil {
-				stamping = append(stamping, s)
+			if r, ok := fd.(Recording); ok && recorder != nil {
+				recording = append(recording, r)
 			} else if w, ok := fd.(Walking); ok && walker != nil {
 				walking = append(walking, w)
 			} else if t, ok := fd.(Trusting); ok {
@@ -276,10 +288,10 @@ func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (int64, 
 				w.LineTop(l, top)
 			}
 		}
-		if len(stamping) > 0 {
-			t, known := stamper.Stamp()
-			for _, s := range stamping {
-				s.LineStamp(l, t, known)
+		if len(recording) > 0 {
+			rec, how := recorder.Record()
+			for _, r := range recording {
+				r.LineRecord(l, rec, how)
 			}
 		}
 	}

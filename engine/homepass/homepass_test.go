@@ -247,84 +247,100 @@ func TestRunHandsTheWalkersMembers(t *testing.T) {
 	}
 }
 
-// stamperConsumer's files are Verdicts that also tell each line's time
-// (Stamper): the number after "t" on a line that has one, not known on
-// a line starting with '?'.
-type stamperConsumer struct{ *fake }
+// recorderConsumer's files are Verdicts that also read each line's
+// record (Recorder): its time the number after "t", a blank line blank,
+// a line starting with '?' left to the transcript reader.
+type recorderConsumer struct{ *fake }
 
-func (s stamperConsumer) Want(t model.TranscriptFile, _ model.FileStamp) File {
+func (s recorderConsumer) Want(t model.TranscriptFile, _ model.FileStamp) File {
 	if !s.want[t.Path] {
 		return nil
 	}
-	return &stamperFile{verdictFile: verdictFile{fakeFile: fakeFile{f: s.fake, name: t.Path}}}
+	return &recorderFile{verdictFile: verdictFile{fakeFile: fakeFile{f: s.fake, name: t.Path}}}
 }
 
-type stamperFile struct {
+type recorderFile struct {
 	verdictFile
-	t     time.Time
-	known bool
+	rec model.SummaryRecord
+	how Read
 }
 
-func (s *stamperFile) Line(l model.Line) {
-	s.t, s.known = time.Time{}, len(l.Bytes) == 0 || l.Bytes[0] != '?'
+func (s *recorderFile) Line(l model.Line) {
+	s.rec, s.how = model.SummaryRecord{}, ReadRecord
 	var n int
-	if _, err := fmt.Sscanf(string(l.Bytes), "{\"t\":%d}", &n); err == nil {
-		s.t = time.Unix(int64(n), 0)
+	switch {
+	case len(l.Bytes) == 0:
+		s.how = ReadBlank
+	case l.Bytes[0] == '?':
+		s.how = ReadByModel
+	default:
+		if _, err := fmt.Sscanf(string(l.Bytes), "{\"t\":%d}", &n); err == nil {
+			s.rec.Timestamp = time.Unix(int64(n), 0)
+		}
 	}
 	s.verdictFile.Line(l)
 }
 
-func (s *stamperFile) Stamp() (time.Time, bool) { return s.t, s.known }
+func (s *recorderFile) Record() (*model.SummaryRecord, Read) {
+	if s.how != ReadRecord {
+		return nil, s.how
+	}
+	return &s.rec, s.how
+}
 
-// stampingConsumer's files are Stamping (and Trusting): they note how
+// recordingConsumer's files are Recording (and Trusting): they note how
 // each line was handed to them.
-type stampingConsumer struct{ *fake }
+type recordingConsumer struct{ *fake }
 
-func (s stampingConsumer) Want(t model.TranscriptFile, _ model.FileStamp) File {
+func (s recordingConsumer) Want(t model.TranscriptFile, _ model.FileStamp) File {
 	if !s.want[t.Path] {
 		return nil
 	}
-	return &stampingFile{trustingFile{fakeFile{f: s.fake, name: t.Path}}}
+	return &recordingFile{trustingFile{fakeFile{f: s.fake, name: t.Path}}}
 }
 
-type stampingFile struct{ trustingFile }
+type recordingFile struct{ trustingFile }
 
-func (s *stampingFile) LineStamp(l model.Line, t time.Time, known bool) {
-	s.fakeFile.Line(model.Line{Bytes: fmt.Appendf(nil, "stamp %d %v %s", t.Unix(), known, l.Bytes)})
+func (s *recordingFile) LineRecord(l model.Line, r *model.SummaryRecord, how Read) {
+	t := int64(-1)
+	if r != nil {
+		t = r.Timestamp.Unix()
+	}
+	s.fakeFile.Line(model.Line{Bytes: fmt.Appendf(nil, "record %d %d %s", t, how, l.Bytes)})
 }
 
-// A Stamping reader beside a Stamper is handed the Stamper's time of
-// each line (LineStamp) and no line to read (the Projects list's last
-// activity beside stat's summary: the old pass handed it every line,
-// which it read again); beside a Verdict that tells no time it is given
-// the Verdict's word, and with no Verdict the lines, as before.
-func TestRunHandsTheStampersTimes(t *testing.T) {
+// A Recording reader beside a Recorder is handed the Recorder's reading
+// of each line (LineRecord) and no line to read (the Projects list's
+// last activity and the Replay list's followers beside stat's summary:
+// the old pass handed them every line, which they read again); beside a
+// Verdict that reads no record it is given the Verdict's word, and with
+// no Verdict the lines, as before.
+func TestRunHandsTheRecordersReading(t *testing.T) {
 	mod := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
-	home := fstest.MapFS{"a.jsonl": {Data: []byte("{\"t\":5}\n?x\n{\"t\":3}\nnot json\n"), ModTime: mod}}
+	home := fstest.MapFS{"a.jsonl": {Data: []byte("{\"t\":5}\n?x\n\n{\"t\":3}\n"), ModTime: mod}}
 	files := []model.TranscriptFile{{Path: "a.jsonl", Size: int64(len(home["a.jsonl"].Data)), ModTime: mod}}
-	stamping := newFake("a.jsonl")
-	if _, err := Run(home, files, 1, stampingConsumer{stamping}, stamperConsumer{newFake("a.jsonl")}); err != nil {
+	recording := newFake("a.jsonl")
+	if _, err := Run(home, files, 1, recordingConsumer{recording}, recorderConsumer{newFake("a.jsonl")}); err != nil {
 		t.Fatal(err)
 	}
-	zero := time.Time{}.Unix()
-	want := []string{"stamp 5 true {\"t\":5}", fmt.Sprintf("stamp %d false ?x", zero), "stamp 3 true {\"t\":3}", fmt.Sprintf("stamp %d true not json", zero)}
-	if got := stamping.lines["a.jsonl"]; !slices.Equal(got, want) {
-		t.Errorf("beside a Stamper: %q, want %q", got, want)
+	want := []string{"record 5 2 {\"t\":5}", "record -1 0 ?x", "record -1 1 ", "record 3 2 {\"t\":3}"}
+	if got := recording.lines["a.jsonl"]; !slices.Equal(got, want) {
+		t.Errorf("beside a Recorder: %q, want %q", got, want)
 	}
 	judge := newFake("a.jsonl")
 	judge.verdict = true
-	stamping = newFake("a.jsonl")
-	if _, err := Run(home, files, 1, judge, stampingConsumer{stamping}); err != nil {
+	recording = newFake("a.jsonl")
+	if _, err := Run(home, files, 1, judge, recordingConsumer{recording}); err != nil {
 		t.Fatal(err)
 	}
-	if got := stamping.valid["a.jsonl"]; !slices.Equal(got, []bool{true, false, true, false}) {
-		t.Errorf("beside a Verdict alone: verdicts %v, lines %q", got, stamping.lines["a.jsonl"])
+	if got := recording.valid["a.jsonl"]; !slices.Equal(got, []bool{true, false, false, true}) {
+		t.Errorf("beside a Verdict alone: verdicts %v, lines %q", got, recording.lines["a.jsonl"])
 	}
-	stamping = newFake("a.jsonl")
-	if _, err := Run(home, files, 1, newFake("a.jsonl"), stampingConsumer{stamping}); err != nil {
+	recording = newFake("a.jsonl")
+	if _, err := Run(home, files, 1, newFake("a.jsonl"), recordingConsumer{recording}); err != nil {
 		t.Fatal(err)
 	}
-	if got := stamping.lines["a.jsonl"]; len(got) != 4 || got[0] != `{"t":5}` {
+	if got := recording.lines["a.jsonl"]; len(got) != 4 || got[0] != `{"t":5}` {
 		t.Errorf("with no Verdict: %q", got)
 	}
 }

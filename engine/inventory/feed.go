@@ -1,8 +1,6 @@
 package inventory
 
 import (
-	"time"
-
 	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/engine/homepass"
 	"github.com/memscope/memscope/engine/sessions"
@@ -58,9 +56,8 @@ func (ff *feedFile) Line(l model.Line) { ff.s.Line(l) }
 // Valid says the line just read is one valid JSON object (homepass.Verdict).
 func (ff *feedFile) Valid() bool { return ff.s.Valid() }
 
-// Stamp is the line's record time, as the summary counted it
-// (homepass.Stamper).
-func (ff *feedFile) Stamp() (time.Time, bool) { return ff.s.Stamp() }
+// Record is how the summary counted the line (homepass.Recorder).
+func (ff *feedFile) Record() (*model.SummaryRecord, homepass.Read) { return ff.s.Record() }
 
 // Top is the line's top-level members, as its check walked them
 // (homepass.Walker).

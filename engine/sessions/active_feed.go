@@ -126,7 +126,7 @@ func (f *activeFeed) Done() error {
 // the window, skipped; every line when the file is smaller). Their
 // newest record time is the summary's Last of those lines: read here
 // (Line, with w) or, when stat's summary reads the file in the same
-// pass, taken from it line by line (LineStamp, homepass.Stamping), only
+// pass, taken from it line by line (LineRecord, homepass.Recording), only
 // the lines it left to the transcript reader read here, one at a time.
 type activeFile struct {
 	f     *activeFeed
@@ -136,7 +136,7 @@ type activeFile struct {
 	// w is a worker of the pool, taken at the first line read here.
 	w   *scanWorker
 	out FileScan
-	// stamped says the lines came by LineStamp: last is their newest
+	// stamped says the lines came by LineRecord: last is their newest
 	// record time.
 	stamped bool
 	last    time.Time
@@ -161,14 +161,19 @@ func (a *activeFile) Line(l model.Line) {
 	a.worker().line(&a.out, l)
 }
 
-// LineStamp takes stat's summary's time of the line (homepass.Stamping);
-// a line it cannot tell is read here alone, as Line would read it.
-func (a *activeFile) LineStamp(l model.Line, t time.Time, known bool) {
+// LineRecord takes stat's summary's reading of the line
+// (homepass.Recording): the time of its record; a line it left to the
+// transcript reader is read here alone, as Line would read it.
+func (a *activeFile) LineRecord(l model.Line, r *model.SummaryRecord, how homepass.Read) {
 	a.stamped = true
 	if a.skip(l) {
 		return
 	}
-	if !known {
+	var t time.Time
+	switch how {
+	case homepass.ReadRecord:
+		t = r.Timestamp
+	case homepass.ReadByModel:
 		a.f.read.Add(1)
 		w := a.worker()
 		w.z.Reset(a.path)

@@ -3,7 +3,8 @@ package sessions
 import (
 	"fmt"
 	"sync"
-	"time"
+
+	"github.com/memscope/memscope/engine/homepass"
 
 	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
@@ -56,19 +57,19 @@ func (s *Summarizing) Line(l model.Line) { s.valid = s.w.line(&s.out, l) }
 // line need not check it again.
 func (s *Summarizing) Valid() bool { return s.valid }
 
-// Stamp is the time of the record the line Line read last holds, as
-// the summary counted it (zero when it holds none, or no time);
-// known is false for a line the summary left to the transcript
-// reader (homepass.Stamper: the Projects list's last activity takes
-// it, not reading the line again).
-func (s *Summarizing) Stamp() (t time.Time, known bool) {
+// Record is how the summary counted the line Line read last
+// (homepass.Recorder): its record, read here, valid until the next
+// Line; a blank line; or a line left to the transcript reader, which a
+// reader taking the summary's word (the Projects list's last activity,
+// the Replay list's followers) reads itself.
+func (s *Summarizing) Record() (*model.SummaryRecord, homepass.Read) {
 	switch s.w.read {
 	case readRecord:
-		return s.w.rec.Timestamp, true
+		return &s.w.rec, homepass.ReadRecord
 	case readBlank:
-		return time.Time{}, true
+		return nil, homepass.ReadBlank
 	}
-	return time.Time{}, false
+	return nil, homepass.ReadByModel
 }
 
 // Top is the top-level members of the line Line read last, as it walked
