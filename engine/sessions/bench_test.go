@@ -91,7 +91,7 @@ func BenchmarkScanFiles(b *testing.B) {
 // reads it (Summarizing, its line's top-level members kept for the
 // walking riders) over transcripts held in memory, as
 // BenchmarkScanFiles: under valgrind its instructions are the rider's
-// own, load-independent (scripts/summarizing-cg.sh).
+// own, load-independent (BENCH=Summarizing scripts/riders-cg.sh).
 func BenchmarkSummarizingFiles(b *testing.B) {
 	data, n := enginetest.BenchTranscripts(b, "../..")
 	lr := model.NewLineReader(nil)
