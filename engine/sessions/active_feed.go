@@ -136,10 +136,10 @@ type activeFile struct {
 	// w is a worker of the pool, taken at the first line read here.
 	w   *scanWorker
 	out FileScan
-	// stamped says the lines came by LineRecord: last is their newest
+	// recorded says the lines came by LineRecord: last is their newest
 	// record time.
-	stamped bool
-	last    time.Time
+	recorded bool
+	last     time.Time
 }
 
 // skip says the line is before the window.
@@ -165,7 +165,7 @@ func (a *activeFile) Line(l model.Line) {
 // (homepass.Recording): the time of its record; a line it left to the
 // transcript reader is read here alone, as Line would read it.
 func (a *activeFile) LineRecord(l model.Line, r *model.SummaryRecord, how homepass.Read) {
-	a.stamped = true
+	a.recorded = true
 	if a.skip(l) {
 		return
 	}
@@ -189,7 +189,7 @@ func (a *activeFile) LineRecord(l model.Line, r *model.SummaryRecord, how homepa
 func (a *activeFile) End(_ int64, err error, whole bool) {
 	t := a.last
 	if w := a.w; w != nil {
-		if !a.stamped {
+		if !a.recorded {
 			t = w.z.Summary(0).Last
 		}
 		workers.Put(w)
