@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"github.com/memscope/memscope/engine/homepass"
-
 	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
 )

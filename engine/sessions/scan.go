@@ -45,7 +45,7 @@ type scanWorker struct {
 	name string
 	// rec is the record of the line being scanned.
 	rec model.SummaryRecord
-	// read is how the line scanned last was counted (Summarizing.Stamp).
+	// read is how the line scanned last was counted (Summarizing.Record).
 	read lineRead
 	// ccusage says whether to collect ccusage's usage lines too.
 	ccusage bool
