@@ -2,7 +2,8 @@
 # The shared pass's riders a round, in instructions (valgrind's
 # cachegrind: the machine's load does not move them): engine/homepass
 # BenchmarkRiders (doctor, secrets, stat's summary, the ledger,
-# provenance's first pass and the Projects list's last activity, over
+# provenance's first pass, the Projects list's last activity and the
+# Replay list's followers of the first file's project, over
 # VG_MB megabytes, default 16, of the
 # home's transcripts held in memory) of BASE (a git ref, default main,
 # given the worktree's benchmark) and of the worktree, each run for 1
