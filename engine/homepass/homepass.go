@@ -106,6 +106,38 @@ type Walking interface {
 	LineTop(l model.Line, top *jsonscan.Top)
 }
 
+// Recorder is a Verdict that reads each line for a transcript summary
+// as it checks it (stat's summary): a Recording reader takes what it
+// read instead of reading the line again.
+type Recorder interface {
+	// Record is how the summary counted the line Line read last: a
+	// record (ReadRecord: r, valid until the next Line), a blank line
+	// or one too long to keep (ReadBlank), or a line it left to the
+	// transcript reader (ReadByModel), which is then the Recording
+	// reader's to read.
+	Record() (r *model.SummaryRecord, how Read)
+}
+
+// Read is how a Recorder counted a line.
+type Read uint8
+
+const (
+	// ReadByModel: left to the transcript reader.
+	ReadByModel Read = iota
+	// ReadBlank: blank, or too long to keep.
+	ReadBlank
+	// ReadRecord: a record the Recorder read.
+	ReadRecord
+)
+
+// Recording is a File that reads each line as a transcript summary
+// does (the Projects list's last activity, the Replay list's
+// followers): with a Recorder in the file's feeds it is given
+// LineRecord, the Recorder's reading, instead of Line.
+type Recording interface {
+	LineRecord(l model.Line, r *model.SummaryRecord, how Read)
+}
+
 // Stats say what a Run read.
 type Stats struct {
 	// Files were opened and read whole once each; Bytes is what they
@@ -205,6 +237,8 @@ func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (int64, 
 	var walker Walker
 	var trusting []Trusting
 	var walking []Walking
+	var recorder Recorder
+	var recording []Recording
 	var rest []File
 	for _, fd := range feeds {
 		if v, ok := fd.(Verdict); ok && verdict == nil {
@@ -216,9 +250,12 @@ func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (int64, 
 	}
 	if verdict != nil {
 		walker, _ = verdict.(Walker)
+		recorder, _ = verdict.(Recorder)
 		others := rest[:1]
 		for _, fd := range rest[1:] {
-			if w, ok := fd.(Walking); ok && walker != nil {
+			if r, ok := fd.(Recording); ok && recorder != nil {
+				recording = append(recording, r)
+			} else if w, ok := fd.(Walking); ok && walker != nil {
 				walking = append(walking, w)
 			} else if t, ok := fd.(Trusting); ok {
 				trusting = append(trusting, t)
@@ -249,6 +286,12 @@ func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (int64, 
 			top := walker.Top()
 			for _, w := range walking {
 				w.LineTop(l, top)
+			}
+		}
+		if len(recording) > 0 {
+			rec, how := recorder.Record()
+			for _, r := range recording {
+				r.LineRecord(l, rec, how)
 			}
 		}
 	}

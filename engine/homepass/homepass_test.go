@@ -246,3 +246,101 @@ func TestRunHandsTheWalkersMembers(t *testing.T) {
 		t.Errorf("beside a Verdict alone: %q, want %q", got, want)
 	}
 }
+
+// recorderConsumer's files are Verdicts that also read each line's
+// record (Recorder): its time the number after "t", a blank line blank,
+// a line starting with '?' left to the transcript reader.
+type recorderConsumer struct{ *fake }
+
+func (s recorderConsumer) Want(t model.TranscriptFile, _ model.FileStamp) File {
+	if !s.want[t.Path] {
+		return nil
+	}
+	return &recorderFile{verdictFile: verdictFile{fakeFile: fakeFile{f: s.fake, name: t.Path}}}
+}
+
+type recorderFile struct {
+	verdictFile
+	rec model.SummaryRecord
+	how Read
+}
+
+func (s *recorderFile) Line(l model.Line) {
+	s.rec, s.how = model.SummaryRecord{}, ReadRecord
+	var n int
+	switch {
+	case len(l.Bytes) == 0:
+		s.how = ReadBlank
+	case l.Bytes[0] == '?':
+		s.how = ReadByModel
+	default:
+		if _, err := fmt.Sscanf(string(l.Bytes), "{\"t\":%d}", &n); err == nil {
+			s.rec.Timestamp = time.Unix(int64(n), 0)
+		}
+	}
+	s.verdictFile.Line(l)
+}
+
+func (s *recorderFile) Record() (*model.SummaryRecord, Read) {
+	if s.how != ReadRecord {
+		return nil, s.how
+	}
+	return &s.rec, s.how
+}
+
+// recordingConsumer's files are Recording (and Trusting): they note how
+// each line was handed to them.
+type recordingConsumer struct{ *fake }
+
+func (s recordingConsumer) Want(t model.TranscriptFile, _ model.FileStamp) File {
+	if !s.want[t.Path] {
+		return nil
+	}
+	return &recordingFile{trustingFile{fakeFile{f: s.fake, name: t.Path}}}
+}
+
+type recordingFile struct{ trustingFile }
+
+func (s *recordingFile) LineRecord(l model.Line, r *model.SummaryRecord, how Read) {
+	t := int64(-1)
+	if r != nil {
+		t = r.Timestamp.Unix()
+	}
+	s.fakeFile.Line(model.Line{Bytes: fmt.Appendf(nil, "record %d %d %s", t, how, l.Bytes)})
+}
+
+// A Recording reader beside a Recorder is handed the Recorder's reading
+// of each line (LineRecord) and no line to read (the Projects list's
+// last activity and the Replay list's followers beside stat's summary:
+// the old pass handed them every line, which they read again); beside a
+// Verdict that reads no record it is given the Verdict's word, and with
+// no Verdict the lines, as before.
+func TestRunHandsTheRecordersReading(t *testing.T) {
+	mod := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	home := fstest.MapFS{"a.jsonl": {Data: []byte("{\"t\":5}\n?x\n\n{\"t\":3}\n"), ModTime: mod}}
+	files := []model.TranscriptFile{{Path: "a.jsonl", Size: int64(len(home["a.jsonl"].Data)), ModTime: mod}}
+	recording := newFake("a.jsonl")
+	if _, err := Run(home, files, 1, recordingConsumer{recording}, recorderConsumer{newFake("a.jsonl")}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"record 5 2 {\"t\":5}", "record -1 0 ?x", "record -1 1 ", "record 3 2 {\"t\":3}"}
+	if got := recording.lines["a.jsonl"]; !slices.Equal(got, want) {
+		t.Errorf("beside a Recorder: %q, want %q", got, want)
+	}
+	judge := newFake("a.jsonl")
+	judge.verdict = true
+	recording = newFake("a.jsonl")
+	if _, err := Run(home, files, 1, judge, recordingConsumer{recording}); err != nil {
+		t.Fatal(err)
+	}
+	if got := recording.valid["a.jsonl"]; !slices.Equal(got, []bool{true, false, false, true}) {
+		t.Errorf("beside a Verdict alone: verdicts %v, lines %q", got, recording.lines["a.jsonl"])
+	}
+	recording = newFake("a.jsonl")
+	if _, err := Run(home, files, 1, newFake("a.jsonl"), recordingConsumer{recording}); err != nil {
+		t.Fatal(err)
+	}
+	if got := recording.lines["a.jsonl"]; len(got) != 4 || got[0] != `{"t":5}` {
+		t.Errorf("with no Verdict: %q", got)
+	}
+}

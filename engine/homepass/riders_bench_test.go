@@ -15,12 +15,15 @@ import (
 	"github.com/memscope/memscope/engine/ledger"
 	"github.com/memscope/memscope/engine/provenance"
 	"github.com/memscope/memscope/engine/secrets"
+	"github.com/memscope/memscope/engine/sessions"
 	"github.com/memscope/memscope/model"
 )
 
 // BenchmarkRiders is the shared pass of a cold start with every rider
-// the app's start feeds (doctor, secrets, stat's summary, the ledger and
-// provenance's first pass for one memory folder) over transcripts held
+// the app's start feeds (doctor, secrets, stat's summary, the ledger,
+// provenance's first pass for one memory folder, the Projects list's
+// last activity and the Replay list's followers of the first file's
+// project) over transcripts held
 // in memory (an fstest.MapFS, so no read costs a system call): the
 // riders' work a line, which `valgrind --tool=cachegrind` counts in
 // instructions. The transcripts are $MEMSCOPE_BENCH_HOME's (W) up to
@@ -60,7 +63,8 @@ func BenchmarkRiders(b *testing.B) {
 	for b.Loop() {
 		c := diskcache.New(filepath.Join(b.TempDir(), "cache"), model.DirFS("/"), model.OSWriteFS{})
 		cs := []homepass.Consumer{doctor.NewFeed(c, "/h"), secrets.NewFeed(c, "/h"), inventory.NewFeed(c, "/h"), ledger.NewFeed(c, "/h"),
-			provenance.NewFirstCacheOn(c, "/h").Feed(folders)}
+			provenance.NewFirstCacheOn(c, "/h").Feed(folders), sessions.NewActiveHandoff().Feed(c, "/h"),
+			sessions.NewHandoff().Feed(files[0].ProjectSlug)}
 		if st, _ := homepass.Run(home, files, 1, cs...); st.Bytes != n {
 			b.Fatalf("read %d of %d bytes", st.Bytes, n)
 		}

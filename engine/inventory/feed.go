@@ -56,6 +56,9 @@ func (ff *feedFile) Line(l model.Line) { ff.s.Line(l) }
 // Valid says the line just read is one valid JSON object (homepass.Verdict).
 func (ff *feedFile) Valid() bool { return ff.s.Valid() }
 
+// Record is how the summary counted the line (homepass.Recorder).
+func (ff *feedFile) Record() (*model.SummaryRecord, homepass.Read) { return ff.s.Record() }
+
 // Top is the line's top-level members, as its check walked them
 // (homepass.Walker).
 func (ff *feedFile) Top() *jsonscan.Top { return ff.s.Top() }

@@ -2,6 +2,8 @@ package sessions
 
 import (
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/engine/homepass"
@@ -95,6 +97,8 @@ type activeFeed struct {
 	h       *ActiveHandoff
 	cache   *diskcache.Store
 	homeDir string
+	// read counts the lines the feed read itself (tests).
+	read atomic.Int64
 }
 
 // Skip: a file the pass does not read is the list's (homepass.Rider).
@@ -102,9 +106,7 @@ func (f *activeFeed) Skip(model.TranscriptFile) {}
 
 func (f *activeFeed) Want(t model.TranscriptFile, st model.FileStamp) homepass.File {
 	start := max(st.Size-lastActiveWindows[0], 0)
-	w := &scanWorker{ls: newLineScanner(), z: model.NewSummarizer()}
-	w.z.Reset(t.Path)
-	return &activeFile{f: f, path: t.Path, st: st, start: start, w: w}
+	return &activeFile{f: f, path: t.Path, st: st, start: start}
 }
 
 // Done keeps what the pass found in the list's cache and ends the wait.
@@ -121,28 +123,81 @@ func (f *activeFeed) Done() error {
 
 // activeFile is the feed's reading of one transcript: the lines that
 // start after start (LastActive's first window, its first line, cut by
-// the window, skipped; every line when the file is smaller).
+// the window, skipped; every line when the file is smaller). Their
+// newest record time is the summary's Last of those lines: read here
+// (Line, with w) or, when stat's summary reads the file in the same
+// pass, taken from it line by line (LineRecord, homepass.Recording), only
+// the lines it left to the transcript reader read here, one at a time.
 type activeFile struct {
 	f     *activeFeed
 	path  string
 	st    model.FileStamp
 	start int64
-	w     *scanWorker
-	out   FileScan
+	// w is a worker of the pool, taken at the first line read here.
+	w   *scanWorker
+	out FileScan
+	// recorded says the lines came by LineRecord: last is their newest
+	// record time.
+	recorded bool
+	last     time.Time
+}
+
+// skip says the line is before the window.
+func (a *activeFile) skip(l model.Line) bool { return a.start > 0 && l.Offset <= a.start }
+
+// worker is a's worker (taken from the pool at the first call).
+func (a *activeFile) worker() *scanWorker {
+	if a.w == nil {
+		a.w = summaryWorker(a.path)
+	}
+	return a.w
 }
 
 func (a *activeFile) Line(l model.Line) {
-	if a.start > 0 && l.Offset <= a.start {
+	if a.skip(l) {
 		return
 	}
-	a.w.line(&a.out, l)
+	a.f.read.Add(1)
+	a.worker().line(&a.out, l)
+}
+
+// LineRecord takes stat's summary's reading of the line
+// (homepass.Recording): the time of its record; a line it left to the
+// transcript reader is read here alone, as Line would read it.
+func (a *activeFile) LineRecord(l model.Line, r *model.SummaryRecord, how homepass.Read) {
+	a.recorded = true
+	if a.skip(l) {
+		return
+	}
+	var t time.Time
+	switch how {
+	case homepass.ReadRecord:
+		t = r.Timestamp
+	case homepass.ReadByModel:
+		a.f.read.Add(1)
+		w := a.worker()
+		w.z.Reset(a.path)
+		w.line(&a.out, l)
+		t = w.z.Summary(0).Last
+	}
+	// The summary's rule for its Last (model.Summarizer).
+	if !t.IsZero() && t.After(a.last) {
+		a.last = t
+	}
 }
 
 func (a *activeFile) End(_ int64, err error, whole bool) {
+	t := a.last
+	if w := a.w; w != nil {
+		if !a.recorded {
+			t = w.z.Summary(0).Last
+		}
+		workers.Put(w)
+		a.w = nil
+	}
 	if err != nil || !whole {
 		return
 	}
-	t := a.w.z.Summary(0).Last
 	if t.IsZero() {
 		return
 	}

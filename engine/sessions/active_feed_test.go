@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"encoding/json"
 	"maps"
 	"os"
 	"path/filepath"
@@ -220,5 +221,91 @@ func TestLastActiveNewestReadsOnlyEndsThatCanBeNewest(t *testing.T) {
 	o.opens = map[string]int{}
 	if _, pending := LastActiveNewest(o, files, cache, dir); len(pending) != 3 || o.opens["w.jsonl"]+o.opens["x.jsonl"] > 2 {
 		t.Errorf("the next start: %d pending, opens %v", len(pending), o.opens)
+	}
+}
+
+// summarizes is stat's summary as the shared pass's consumer
+// (inventory.Feed's reading, whose summaries this test does not keep):
+// a Verdict, Walker and Stamper of every transcript.
+type summarizes struct{}
+
+func (summarizes) Want(t model.TranscriptFile, _ model.FileStamp) homepass.File {
+	return summarizing{NewSummarizing(t.Path)}
+}
+func (summarizes) Done() error { return nil }
+
+type summarizing struct{ *Summarizing }
+
+func (s summarizing) End(n int64, err error, _ bool) { s.Summary(n, err) }
+
+// Beside stat's summary in the pass, the rider takes each line's record
+// time from it (homepass.Stamper) and reads itself only the lines the
+// summary left to the transcript reader (here those that are no JSON,
+// and a user record whose message is no object): the old rider read
+// every line of each end again, on a scanner of its own made for each
+// file. Its answers are those it gives without the summary (LastActive's
+// where the end's first window holds a record).
+func TestActiveHandoffTakesTheSummarysTimes(t *testing.T) {
+	t.Parallel()
+	dir, files := activeHome(t)
+	// Out of order: the window's newest record is not its last; the
+	// newest is on a line the summary leaves to the transcript reader.
+	p := filepath.Join(dir, "h.jsonl")
+	text := rec("assistant", "2026-11-28T10:00:00Z") + rec("user", "2026-11-28T11:00:00+01:00") + rec("user", "2026-11-28T09:00:00Z") + "\n" +
+		`{"type":"user","timestamp":"2026-11-29T10:00:00Z","message":"x"}` + "\n"
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, model.TranscriptFile{Path: "h.jsonl", Size: info.Size(), ModTime: info.ModTime()})
+	left := int64(1) // h.jsonl's message that is no object
+	for _, f := range files {
+		d, err := os.ReadFile(filepath.Join(dir, f.Path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := max(f.Size-lastActiveWindows[0], 0)
+		lr := model.NewLineReader(strings.NewReader(string(d)))
+		for l, ok := lr.Next(); ok; l, ok = lr.Next() {
+			if (start == 0 || l.Offset > start) && len(strings.TrimSpace(string(l.Bytes))) > 0 && !json.Valid(l.Bytes) {
+				left++
+			}
+		}
+	}
+	type answer struct {
+		a  Active
+		ok bool
+	}
+	var answers [2]map[string]answer
+	for i, withSummary := range []bool{false, true} {
+		h := NewActiveHandoff()
+		feed := h.Feed(nil, dir)
+		cs := []homepass.Consumer{readsAll{}, feed}
+		if withSummary {
+			cs = []homepass.Consumer{summarizes{}, feed}
+		}
+		if _, err := homepass.Run(model.DirFS(dir), files, 0, cs...); err != nil {
+			t.Fatal(err)
+		}
+		answers[i] = map[string]answer{}
+		for _, f := range files {
+			got, ok := h.Take(f)
+			answers[i][f.Path] = answer{got, ok}
+			if want := LastActive(model.DirFS(dir), f); ok && (got.Time != want.Time || got.Clock != want.Clock) {
+				t.Errorf("summary %v, %s: %+v, LastActive %+v", withSummary, f.Path, got, want)
+			}
+		}
+		if read := feed.(*activeFeed).read.Load(); withSummary && read != left || !withSummary && read <= left {
+			t.Errorf("summary %v: the rider read %d lines itself (the summary left %d)", withSummary, read, left)
+		}
+	}
+	if !maps.Equal(answers[0], answers[1]) {
+		t.Errorf("without the summary %v\nwith it %v", answers[0], answers[1])
+	}
+	if a := answers[1]["h.jsonl"]; !a.ok || a.a.Time.Format(time.RFC3339) != "2026-11-29T10:00:00Z" {
+		t.Errorf("h.jsonl: %+v", a)
 	}
 }

@@ -86,3 +86,30 @@ func BenchmarkScanFiles(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkSummarizingFiles is stat's summary as the shared pass's rider
+// reads it (Summarizing, its line's top-level members kept for the
+// walking riders) over transcripts held in memory, as
+// BenchmarkScanFiles: under valgrind its instructions are the rider's
+// own, load-independent (BENCH=Summarizing scripts/riders-cg.sh).
+func BenchmarkSummarizingFiles(b *testing.B) {
+	data, n := enginetest.BenchTranscripts(b, "../..")
+	lr := model.NewLineReader(nil)
+	loopCPU(b, n, func() {
+		for _, d := range data {
+			s := NewSummarizing("t.jsonl")
+			s.KeepTop(true)
+			lr.Reset(bytes.NewReader(d))
+			for {
+				l, ok := lr.Next()
+				if !ok {
+					break
+				}
+				s.Line(l)
+			}
+			if sum := s.Summary(int64(len(d)), lr.Err()); sum.Lines == 0 {
+				b.Fatal("no lines")
+			}
+		}
+	})
+}

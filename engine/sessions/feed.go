@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/memscope/memscope/engine/homepass"
 	"github.com/memscope/memscope/internal/jsonscan"
 	"github.com/memscope/memscope/model"
 )
@@ -20,14 +21,20 @@ type Summarizing struct {
 
 var workers = sync.Pool{New: func() any { return newScanWorker(false) }}
 
-// NewSummarizing starts the summary of the transcript name.
-func NewSummarizing(name string) *Summarizing {
+// summaryWorker is a worker of the pool, ready for the summary of the
+// transcript name (Put it back when done).
+func summaryWorker(name string) *scanWorker {
 	w := workers.Get().(*scanWorker)
 	clear(w.seen)
 	w.z.Reset(name)
 	w.name = name
 	w.ls.js.Keep = nil
-	return &Summarizing{w: w, name: name}
+	return w
+}
+
+// NewSummarizing starts the summary of the transcript name.
+func NewSummarizing(name string) *Summarizing {
+	return &Summarizing{w: summaryWorker(name), name: name}
 }
 
 // KeepTop says whether to keep each line's top-level members (Top) for
@@ -48,6 +55,21 @@ func (s *Summarizing) Line(l model.Line) { s.valid = s.w.line(&s.out, l) }
 // (jsonscan's rule, which it checked whole): another reader of the same
 // line need not check it again.
 func (s *Summarizing) Valid() bool { return s.valid }
+
+// Record is how the summary counted the line Line read last
+// (homepass.Recorder): its record, read here, valid until the next
+// Line; a blank line; or a line left to the transcript reader, which a
+// reader taking the summary's word (the Projects list's last activity,
+// the Replay list's followers) reads itself.
+func (s *Summarizing) Record() (*model.SummaryRecord, homepass.Read) {
+	switch s.w.read {
+	case readRecord:
+		return &s.w.rec, homepass.ReadRecord
+	case readBlank:
+		return nil, homepass.ReadBlank
+	}
+	return nil, homepass.ReadByModel
+}
 
 // Top is the top-level members of the line Line read last, as it walked
 // them checking the line (KeepTop(true) first; nil when not kept or when

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/memscope/memscope/engine/homepass"
 	"github.com/memscope/memscope/model"
 )
 
@@ -25,6 +26,9 @@ type Follower struct {
 	// the attachment records and unreadable lines the summary counts (see
 	// Attachments).
 	starts, attachments int
+	// scanned counts the lines of the shared pass's read the follower
+	// read itself (tests).
+	scanned int
 }
 
 // NewFollower returns a Follower that has read nothing yet.
@@ -95,8 +99,28 @@ func (f *Follower) startFeed(name string) {
 
 // feedLine is one complete line of that read, as Update reads it.
 func (f *Follower) feedLine(l model.Line) {
+	f.scanned++
 	var out FileScan
 	f.w.line(&out, l)
+	f.title.line(l.Bytes)
+}
+
+// feedRecord is feedLine taking stat's summary's reading of the line
+// (homepass.Recorder), so the follower's summary counts it as its own
+// reading would: the summary read the same lines before it, so its
+// record is the one this reading makes. A line the summary left to the
+// transcript reader is read here.
+func (f *Follower) feedRecord(l model.Line, r *model.SummaryRecord, how homepass.Read) {
+	switch how {
+	case homepass.ReadRecord:
+		f.w.z.Add(r)
+	case homepass.ReadBlank:
+		f.w.z.Blank(l)
+	default:
+		f.scanned++
+		var out FileScan
+		f.w.line(&out, l)
+	}
 	f.title.line(l.Bytes)
 }
 

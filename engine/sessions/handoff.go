@@ -179,6 +179,17 @@ func (hf *handoffFile) Line(l model.Line) {
 	hf.last = l.Number
 }
 
+// LineRecord takes stat's summary's reading of the line
+// (homepass.Recording), as Line would read it.
+func (hf *handoffFile) LineRecord(l model.Line, r *model.SummaryRecord, how homepass.Read) {
+	if !l.Terminated {
+		hf.open = true
+		return
+	}
+	hf.f.feedRecord(l, r, how)
+	hf.last = l.Number
+}
+
 // End hands the follower on when the file was read whole, unchanged, to
 // a line break: its state is then what Update's read leaves.
 func (hf *handoffFile) End(n int64, err error, whole bool) {

@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"bytes"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -69,44 +70,97 @@ func stateOf(t *testing.T, f *Follower, home fs.FS, name string) followerState {
 // its own builds: the same summary, title and position, and its Update
 // reads no more than the head it checks (not the file again). Before the
 // Handoff, the Replay list read each of the open project's transcripts
-// the pass had just read.
+// the pass had just read. Beside stat's summary in the pass the follower
+// takes its reading of each line (homepass.Recorder) and reads itself
+// only the lines the summary left to the transcript reader; before, it
+// read every line again.
 func TestHandoffFollowerIsUpdatesFollower(t *testing.T) {
-	_, home, files := handoffHome(t)
+	dir, _, _ := handoffHome(t)
 	slug := "-tmp-rc-work-beta"
-	h := NewHandoff()
-	if _, err := homepass.Run(home, files, 2, enginetest.ReadAll{}, h.Feed(slug)); err != nil {
+	// Lines the summary leaves to the transcript reader among others:
+	// no JSON, a message that is no object, a blank line, the session
+	// and folder first named late, a response counted twice.
+	usage := `{"type":"assistant","requestId":"r1","timestamp":"2026-11-20T10:01:00Z","message":{"id":"m1","role":"assistant","model":"claude-x","content":[{"type":"text","text":"a"}],"usage":{"input_tokens":3,"output_tokens":4}}}` + "\n"
+	mixed := `{"type":"user","timestamp":"2026-11-20T10:00:00Z","message":{"role":"user","content":"first prompt"}}` + "\n" +
+		"{not json\n\n" + usage + usage +
+		`{"type":"user","timestamp":"2026-11-20T10:02:00Z","message":"x","sessionId":"s1"}` + "\n" +
+		`{"type":"system","subtype":"compact_boundary","sessionId":"s2","cwd":"/w","timestamp":"2026-11-20T10:03:00Z"}` + "\n" +
+		`{"type":"custom-title","customTitle":"mixed","sessionId":"s3"}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "projects", slug, "mixed.jsonl"), []byte(mixed), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	taken := 0
-	for _, tf := range files {
-		if tf.ProjectSlug != slug {
-			if h.Take(tf) != nil {
-				t.Errorf("%s: handed a follower of another project's transcript", tf.Path)
+	home := model.DirFS(dir)
+	files, _ := model.FindTranscripts(home)
+	for _, withSummary := range []bool{false, true} {
+		h := NewHandoff()
+		var reads homepass.Consumer = enginetest.ReadAll{}
+		if withSummary {
+			reads = summarizes{}
+		}
+		if _, err := homepass.Run(home, files, 2, reads, h.Feed(slug)); err != nil {
+			t.Fatal(err)
+		}
+		taken := 0
+		for _, tf := range files {
+			if tf.ProjectSlug != slug {
+				if h.Take(tf) != nil {
+					t.Errorf("%s: handed a follower of another project's transcript", tf.Path)
+				}
+				continue
 			}
-			continue
+			want := stateOf(t, NewFollower(), home, tf.Path)
+			rc := &testenv.ReadCounter{FS: home, Count: func(string) bool { return true }}
+			f := h.Take(tf)
+			if f == nil {
+				t.Errorf("%s: no follower handed", tf.Path)
+				continue
+			}
+			taken++
+			scanned := f.scanned
+			got := stateOf(t, f, rc, tf.Path)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("summary %v, %s: the handed follower\n%+v\na read of its own\n%+v", withSummary, tf.Path, got, want)
+			}
+			if n := rc.N.Load(); n > model.TailHeadMax {
+				t.Errorf("%s: the handed follower's Update read %d bytes, want at most its head check", tf.Path, n)
+			}
+			if h.Take(tf) != nil {
+				t.Errorf("%s: a follower handed twice", tf.Path)
+			}
+			lines, left := summaryLeaves(t, home, tf.Path)
+			if withSummary && scanned != left || !withSummary && scanned != lines {
+				t.Errorf("summary %v, %s: the follower read %d lines itself, of %d (the summary left %d)", withSummary, tf.Path, scanned, lines, left)
+			}
 		}
-		want := stateOf(t, NewFollower(), home, tf.Path)
-		rc := &testenv.ReadCounter{FS: home, Count: func(string) bool { return true }}
-		f := h.Take(tf)
-		if f == nil {
-			t.Errorf("%s: no follower handed", tf.Path)
-			continue
-		}
-		taken++
-		got := stateOf(t, f, rc, tf.Path)
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: the handed follower\n%+v\na read of its own\n%+v", tf.Path, got, want)
-		}
-		if n := rc.N.Load(); n > model.TailHeadMax {
-			t.Errorf("%s: the handed follower's Update read %d bytes, want at most its head check", tf.Path, n)
-		}
-		if h.Take(tf) != nil {
-			t.Errorf("%s: a follower handed twice", tf.Path)
+		if taken == 0 {
+			t.Fatal("no transcript of the project: the test proves nothing")
 		}
 	}
-	if taken == 0 {
-		t.Fatal("no transcript of the project: the test proves nothing")
+}
+
+// summaryLeaves reads the transcript name with stat's summary: its lines
+// ending in a line break, and how many of those it left to the
+// transcript reader.
+func summaryLeaves(t *testing.T, home fs.FS, name string) (lines, left int) {
+	t.Helper()
+	d, err := fs.ReadFile(home, name)
+	if err != nil {
+		t.Fatal(err)
 	}
+	s := NewSummarizing(name)
+	lr := model.NewLineReader(bytes.NewReader(d))
+	for l, ok := lr.Next(); ok; l, ok = lr.Next() {
+		s.Line(l)
+		if !l.Terminated {
+			continue
+		}
+		lines++
+		if _, how := s.Record(); how == homepass.ReadByModel {
+			left++
+		}
+	}
+	s.Summary(int64(len(d)), nil)
+	return lines, left
 }
 
 // A transcript written after the pass read it is not handed on (the

@@ -45,6 +45,8 @@ type scanWorker struct {
 	name string
 	// rec is the record of the line being scanned.
 	rec model.SummaryRecord
+	// read is how the line scanned last was counted (Summarizing.Record).
+	read lineRead
 	// ccusage says whether to collect ccusage's usage lines too.
 	ccusage bool
 	// models interns model names, so a usage line costs no allocation.
@@ -59,6 +61,19 @@ func newScanWorker(ccusage bool) *scanWorker {
 	ls.summaryOnly = !ccusage
 	return &scanWorker{ls: ls, z: model.NewSummarizer(), hash: sha256.New(), seen: map[[2]uint64]struct{}{}, ccusage: ccusage, models: map[string]string{}}
 }
+
+// lineRead is how scanWorker.line counted a line.
+type lineRead uint8
+
+const (
+	// readByModel: handed whole to the transcript reader (a line that is
+	// no record as read here, or one it reports a problem on).
+	readByModel lineRead = iota
+	// readBlank: blank, or too long to keep (no record).
+	readBlank
+	// readRecord: a record read here (scanWorker.rec).
+	readRecord
+)
 
 // byteCounter counts the bytes read through it.
 type byteCounter struct {
@@ -123,8 +138,10 @@ func (w *scanWorker) scan(r io.Reader, name string) (FileScan, error) {
 func (w *scanWorker) line(out *FileScan, line model.Line) (valid bool) {
 	z, ls := w.z, w.ls
 	if z.Blank(line) {
+		w.read = readBlank
 		return false
 	}
+	w.read = readByModel
 	if err := ls.line(line.Bytes); err != nil {
 		z.Line(line)
 		return false
@@ -134,6 +151,7 @@ func (w *scanWorker) line(out *FileScan, line model.Line) (valid bool) {
 		z.Line(line)
 	} else {
 		z.Add(&w.rec)
+		w.read = readRecord
 	}
 	if w.ccusage {
 		w.ccusageLine(out, line.Number, z.Problems() > problems)
