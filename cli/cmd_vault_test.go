@@ -463,15 +463,23 @@ func TestVaultSyncRaisesGCUnlessGOGCIsSet(t *testing.T) {
 		if code := run(e, []string{"vault", "sync", "--home", home, "--vault", filepath.Join(t.TempDir(), "v"), "--json"}); code != 0 {
 			t.Fatalf("exit %d: %s", code, errb)
 		}
-		want := vaultSyncGCPercent
-		if gogc != "" {
-			want = 100
-		}
-		if during != want {
-			t.Errorf("GOGC=%q: the collector at %d during the sync, want %d", gogc, during, want)
-		}
-		if after := debug.SetGCPercent(100); after != 100 {
-			t.Errorf("GOGC=%q: the collector left at %d after the sync, want 100", gogc, after)
-		}
+		checkRaisedGC(t, "the sync", gogc, during, vaultSyncGCPercent)
+	}
+}
+
+// checkRaisedGC checks a command that raises the collector's target to
+// raised (raiseGC) unless GOGC is set (gogc): during its run the target
+// was during, and it is 100 again after it (what the test set).
+func checkRaisedGC(t *testing.T, what, gogc string, during, raised int) {
+	t.Helper()
+	want := raised
+	if gogc != "" {
+		want = 100
+	}
+	if during != want {
+		t.Errorf("GOGC=%q: the collector at %d during %s, want %d", gogc, during, what, want)
+	}
+	if after := debug.SetGCPercent(100); after != 100 {
+		t.Errorf("GOGC=%q: the collector left at %d after %s, want 100", gogc, after, what)
 	}
 }
