@@ -85,12 +85,11 @@ func syncWhileFirstPackWaits(t *testing.T, files int) (*Vault, SyncReport) {
 	home := manySessions(t, files)
 	reads := &openSignal{openFS: &openFS{FS: os.DirFS(home), suffix: ".jsonl"}, n: files, all: make(chan struct{})}
 	readWhileWriting, whileWriting := false, 0
-	blocked := false
+	var blocked atomic.Bool // packs are written two at once
 	w := &faultfs.FS{OnCall: func(step faultfs.Step, p string) {
-		if step != faultfs.StepCreateTemp || !strings.Contains(p, ".pack") || blocked {
+		if step != faultfs.StepCreateTemp || !strings.Contains(p, ".pack") || !blocked.CompareAndSwap(false, true) {
 			return
 		}
-		blocked = true
 		select {
 		case <-reads.all:
 			readWhileWriting = true
