@@ -1,7 +1,6 @@
 package vault
 
 import (
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -118,75 +117,4 @@ func stateBytes(t *testing.T, v *Vault) string {
 		all = append(append(all, filepath.Base(n)...), b...)
 	}
 	return string(all)
-}
-
-// projectWalkFS is a home whose listing of one project folder (held)
-// waits until a transcript of another (first) is opened (or the
-// deadlock guard).
-type projectWalkFS struct {
-	fs.FS
-	first, held string
-	opened      chan struct{}
-	once        sync.Once
-	waited      atomic.Bool
-}
-
-func (w *projectWalkFS) ReadDir(name string) ([]fs.DirEntry, error) {
-	if name == w.held {
-		select {
-		case <-w.opened:
-			w.waited.Store(true)
-		case <-time.After(deadlockGuard):
-		}
-	}
-	return fs.ReadDir(w.FS, name)
-}
-
-func (w *projectWalkFS) OpenRegular(name string) (fs.File, error) {
-	if strings.HasPrefix(name, w.first+"/") {
-		w.once.Do(func() { close(w.opened) })
-	}
-	return model.OpenRegular(w.FS, name)
-}
-
-// The walk hands the project folders' files to the sync once they hold
-// earlyBytes (here 1 byte: after the first folder), and lists the other
-// project folders while they are read (before, it listed every project
-// folder first): here the second folder's listing waits for a transcript
-// of the first to be opened. Every file is synced once, the state is a
-// plain sync's byte for byte, and the vault verifies.
-func TestProjectsHandedOverAsTheyAreListed(t *testing.T) {
-	old := earlyBytes
-	earlyBytes = 1
-	t.Cleanup(func() { earlyBytes = old })
-	home := manySessions(t, 4)
-	const other = "-home-me-other"
-	for i := range 4 {
-		sid := fmt.Sprintf("%08d-2222-4222-8222-222222222222", i)
-		write(t, home, "projects/"+other+"/"+sid+".jsonl", transcript(sid, i*10, i*10+6, 350), t0)
-	}
-	h := homeOf(t, home)
-	// proj ("-home-me-app") sorts before other.
-	pw := &projectWalkFS{FS: h.FS, first: "projects/" + proj, held: "projects/" + other, opened: make(chan struct{})}
-	h.FS = pw
-	v := openVault(t, nil)
-	rep, err := v.Sync(SyncOptions{Home: h, Now: t0})
-	if err != nil || rep.New != 8 || rep.Files != 8 || len(rep.Problems) != 0 {
-		t.Fatalf("sync: %+v %v", rep, err)
-	}
-	if !pw.waited.Load() {
-		t.Errorf("no transcript of the first project was read while the second was listed")
-	}
-	earlyBytes = old
-	plain := openVault(t, nil)
-	syncHome(t, plain, home, t0)
-	if got, want := stateBytes(t, v), stateBytes(t, plain); got != want || len(got) < 100 {
-		t.Errorf("state files differ from a plain sync's (%d and %d bytes)", len(got), len(want))
-	}
-	if rep2 := syncHome(t, v, home, t0.Add(time.Minute)); rep2.New+rep2.Changed != 0 || rep2.Unchanged != 8 {
-		t.Errorf("second sync: %+v", rep2)
-	}
-	if vr, err := v.Verify(); err != nil || !vr.OK() {
-		t.Fatalf("verify: %+v %v", vr, err)
-	}
 }

@@ -550,14 +550,6 @@ func (s *syncer) closedIntact(file fs.File, rec *Record) bool {
 	return ok && raw == last.Raw && s.v.hash.sum(data) == k
 }
 
-// earlyBytes: once the project folders listed hold this many bytes of
-// files, the walk hands them to the sync (walkHome's projects) and lists
-// the other folders while they are read. Before, it listed every project
-// folder first, on one core while the other waited (the bench home's
-// eight: 10-30 ms). 64 MB keep both cores busy for tens of ms, longer
-// than the rest of the walk takes. (A variable: a test lowers it.)
-var earlyBytes int64 = 64 << 20
-
 // walkHome lists the files a sync keeps: every session's transcript and
 // folder, file history, pastes, memory folders and history.jsonl; only
 // one session's (and history.jsonl) when session is set. Links are
@@ -574,23 +566,10 @@ func walkHome(fsys fs.FS, session model.SessionID, probs *[]model.Problem, fw *f
 			projects(nil) // the walk stopped before its projects' end
 		}
 	}()
-	// handOver gives the projects' files listed so far to the sync (the
-	// early batch: the rest of the walk's files are synced after it).
-	handOver := func() {
-		first := slices.Clone(w.out)
-		sort.Slice(first, func(i, j int) bool { return first[i].rel < first[j].rel })
-		projects(first)
-		projects = nil
-	}
-	var listed int64
 	for _, p := range model.ReadDirFollow(fsys, "projects", probs) {
 		if !p.Info.IsDir() {
 			continue
 		}
-		if projects != nil && listed >= earlyBytes {
-			handOver()
-		}
-		before := len(w.out)
 		for _, e := range model.ReadDirFollow(fsys, p.Path, probs) {
 			switch {
 			case e.Info.IsDir() && e.Name == "memory":
@@ -608,12 +587,12 @@ func walkHome(fsys fs.FS, session model.SessionID, probs *[]model.Problem, fw *f
 				}
 			}
 		}
-		for _, f := range w.out[before:] {
-			listed += f.info.Size()
-		}
 	}
 	if projects != nil {
-		handOver()
+		first := slices.Clone(w.out)
+		sort.Slice(first, func(i, j int) bool { return first[i].rel < first[j].rel })
+		projects(first)
+		projects = nil
 	}
 	for _, e := range model.ReadDirFollow(fsys, model.FileHistoryDir, probs) {
 		if e.Info.IsDir() && (all || model.SessionID(e.Name) == session) && !fw.trust(e.Path, e.Info) {
