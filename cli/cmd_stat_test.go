@@ -295,15 +295,6 @@ func TestStatRaisesGCUnlessGOGCIsSet(t *testing.T) {
 		if code := run(e, []string{"stat", "--home", "../testdata/home", "--json", "--no-cache"}); code != 0 {
 			t.Fatalf("exit %d: %s", code, errb)
 		}
-		want := statGCPercent
-		if gogc != "" {
-			want = 100
-		}
-		if during != want {
-			t.Errorf("GOGC=%q: the collector at %d during stat, want %d", gogc, during, want)
-		}
-		if after := debug.SetGCPercent(100); after != 100 {
-			t.Errorf("GOGC=%q: the collector left at %d after stat, want 100", gogc, after)
-		}
+		checkRaisedGC(t, "stat", gogc, during, statGCPercent)
 	}
 }

@@ -6,12 +6,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/memscope/memscope/demo"
 	"github.com/memscope/memscope/engine/vault"
+	"github.com/memscope/memscope/internal/faultfs"
 	"github.com/memscope/memscope/model"
 )
 
@@ -431,5 +433,53 @@ func TestVaultLeftoverPackNameSanitized(t *testing.T) {
 		if strings.ContainsAny(out, "\x1b\x07") || strings.Contains(out, "\nforged") {
 			t.Errorf("%s printed the pack name's control characters or newline: %q", action, out)
 		}
+	}
+}
+
+// vault sync runs with the collector at vaultSyncGCPercent unless GOGC
+// is set (then the environment's stands), and puts the old target back
+// when it is done. The target is read at the vault's first write.
+func TestVaultSyncRaisesGCUnlessGOGCIsSet(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	for _, gogc := range []string{"", "100"} {
+		e, _, errb := testEnv(t)
+		e.getenv = func(k string) string {
+			if k == "GOGC" {
+				return gogc
+			}
+			return ""
+		}
+		during := -1
+		e.writes = &faultfs.FS{Base: e.writes, OnCall: func(faultfs.Step, string) {
+			if during < 0 {
+				during = debug.SetGCPercent(100)
+				debug.SetGCPercent(during)
+			}
+		}}
+		home := filepath.Join(t.TempDir(), "home")
+		if err := os.CopyFS(home, os.DirFS("../testdata/home")); err != nil {
+			t.Fatal(err)
+		}
+		if code := run(e, []string{"vault", "sync", "--home", home, "--vault", filepath.Join(t.TempDir(), "v"), "--json"}); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb)
+		}
+		checkRaisedGC(t, "the sync", gogc, during, vaultSyncGCPercent)
+	}
+}
+
+// checkRaisedGC checks a command that raises the collector's target to
+// raised (raiseGC) unless GOGC is set (gogc): during its run the target
+// was during, and it is 100 again after it (what the test set).
+func checkRaisedGC(t *testing.T, what, gogc string, during, raised int) {
+	t.Helper()
+	want := raised
+	if gogc != "" {
+		want = 100
+	}
+	if during != want {
+		t.Errorf("GOGC=%q: the collector at %d during %s, want %d", gogc, during, what, want)
+	}
+	if after := debug.SetGCPercent(100); after != 100 {
+		t.Errorf("GOGC=%q: the collector left at %d after %s, want 100", gogc, after, what)
 	}
 }

@@ -60,6 +60,11 @@ type IDRun struct {
 type normalizer struct {
 	enabled bool
 	out     []byte
+	// last is the session id forward took out last (a file names its
+	// own session's id on nearly every line): the next key that holds it
+	// is matched by one comparison instead of idEnd's byte-by-byte check
+	// (5 % of a first sync's instructions), and its runs share the string.
+	last string
 }
 
 // forward is what is stored of data and the ids taken out of it; data
@@ -79,17 +84,20 @@ func (n *normalizer) forward(data []byte) (stored []byte, raw bool, ids []IDRun)
 	out := n.out[:0]
 	for ; i >= 0; i = indexSessionKey(data) {
 		i += len(sessionKey)
-		j := idEnd(data[i:])
+		j := n.idEnd(data[i:])
 		if j < 0 {
 			out = append(out, data[:i]...)
 			data = data[i:]
 			continue
 		}
 		id := data[i : i+j]
-		if k := len(ids) - 1; k >= 0 && ids[k].ID == string(id) {
+		if string(id) != n.last {
+			n.last = string(id)
+		}
+		if k := len(ids) - 1; k >= 0 && ids[k].ID == n.last {
 			ids[k].N++
 		} else {
-			ids = append(ids, IDRun{ID: string(id), N: 1})
+			ids = append(ids, IDRun{ID: n.last, N: 1})
 		}
 		out = append(out, data[:i]...)
 		out = append(out, marker)
@@ -120,6 +128,15 @@ func indexSessionKey(data []byte) int {
 		off += i + 1
 	}
 	return -1
+}
+
+// idEnd is idEnd(data), found at once when data starts with the last id
+// (an id, all of it idEnd's bytes) and its closing quote.
+func (n *normalizer) idEnd(data []byte) int {
+	if l := len(n.last); l > 0 && len(data) > l && data[l] == '"' && string(data[:l]) == n.last {
+		return l
+	}
+	return idEnd(data)
 }
 
 // idEnd is the length of the session id that starts data (up to the
@@ -200,7 +217,7 @@ func (c *cutter) normTail(line []byte) ([]byte, int) {
 	if indexSessionKey(w) < 0 {
 		return line, len(line)
 	}
-	nz := normalizer{enabled: true, out: c.tail[:0]}
+	nz := normalizer{enabled: true, out: c.tail[:0], last: c.norm.last}
 	t, _, _ := nz.forward(w)
 	c.tail = nz.out
 	return t, len(line) - len(w) + len(t)

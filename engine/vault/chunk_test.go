@@ -60,3 +60,44 @@ func BenchmarkForward(b *testing.B) {
 		n.forward(data)
 	}
 }
+
+// A normalizer matches the session id it took out last by one
+// comparison (normalizer.idEnd): it finds what idEnd finds, after any
+// id, on the last id followed by more id bytes, by no quote, cut short,
+// and on another id.
+func FuzzNormalizerIdEnd(f *testing.F) {
+	for _, s := range [][2]string{
+		{sidA, sidA + `"`}, {sidA, sidA + `x"`}, {sidA, sidA}, {sidA, sidA[:10]},
+		{sidA, sidB + `"`}, {"a", `a"`}, {"a", `ab"`}, {sidA, sidA + `-"`},
+		{sidA, sidA + " \""},
+	} {
+		f.Add(s[0], []byte(s[1]))
+	}
+	f.Fuzz(func(t *testing.T, last string, data []byte) {
+		if j := idEnd([]byte(last + `"`)); j != len(last) {
+			return // last is always an id idEnd found
+		}
+		n := normalizer{last: last}
+		if got, want := n.idEnd(data), idEnd(data); got != want {
+			t.Fatalf("after %q, idEnd(%q) = %d, want %d", last, data, got, want)
+		}
+	})
+}
+
+// A chunk's session ids, when they are the id the normalizer took out
+// last, are neither checked byte by byte nor copied into a new string:
+// the second chunk of a file allocates only its list of runs (on the old
+// code, its id's string too).
+func TestForwardKeepsTheLastID(t *testing.T) {
+	n := normalizer{enabled: true}
+	chunk := []byte(line(sidA, 1, 50) + line(sidA, 2, 50) + line(sidA, 3, 50))
+	_, _, first := n.forward(chunk)
+	var ids []IDRun
+	allocs := testing.AllocsPerRun(20, func() { _, _, ids = n.forward(chunk) })
+	if allocs > 1 {
+		t.Errorf("forward of a chunk naming the last id: %.0f allocations, want 1 (its runs)", allocs)
+	}
+	if len(ids) != 1 || ids[0] != (IDRun{ID: sidA, N: 3}) || first[0] != ids[0] {
+		t.Errorf("runs %v, first chunk's %v", ids, first)
+	}
+}

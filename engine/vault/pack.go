@@ -14,6 +14,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -99,13 +100,20 @@ func codecOf(head []byte) (codec, error) {
 }
 
 // packLimit is the size at which a sync closes its pack and starts the
-// next: a sync holds at most two packs in memory (one being written, one
-// filling). The last pack of a sync is written and synced after the
+// next: a sync holds at most three packs in memory (packWrites being
+// written, one filling). The last pack of a sync is written and synced after the
 // home is read, while nothing else is left to do: 8 MiB (it was 32 MiB,
 // and a first sync's last pack took 60-80 ms to write and sync on the
 // bench machine; the packs before it are written while the sync goes
 // on). A test lowers it to write many packs.
 var packLimit = 8 << 20
+
+// packWrites is how many full packs a sync writes at once. With one, a
+// pack's write and fsync that took longer than the next pack took to
+// fill (10-160 ms on the bench machine, its disk shared) stopped every
+// worker of the sync, both cores idle, until it ended; with two the next
+// full pack is written beside it.
+const packWrites = 2
 
 // maxIndexLine bounds an index line when it is read back.
 const maxIndexLine = 1 << 10
@@ -418,14 +426,17 @@ type packWriter struct {
 	// pending are the chunks handed to the workers or in buf, not yet
 	// in a written pack; a chunk's loc is set once it is in buf.
 	pending map[key]loc
-	// sealed are the chunks of the pack being written (flushFull), until
-	// they are in the index; writing is that write.
-	sealed  map[key]loc
-	writing sync.WaitGroup
-	jobs    chan packJob
-	wg      sync.WaitGroup // chunks being compressed
-	workers sync.WaitGroup
-	err     error
+	// sealed are the packs being written (flushFull, flush), their
+	// chunks found by add until they are in the index; writing are
+	// those writes, writeSlots holds a place for each of flushFull's
+	// (packWrites at most).
+	sealed     []*sealedPack
+	writing    sync.WaitGroup
+	writeSlots chan struct{}
+	jobs       chan packJob
+	wg         sync.WaitGroup // chunks being compressed
+	workers    sync.WaitGroup
+	err        error
 	// frame is the frame being filled (framed codecs): its chunks' bytes,
 	// one after another, in a buffer of chunkBufs, and where each is;
 	// fmu guards them.
@@ -510,13 +521,14 @@ func chunkCopy(data []byte) *[]byte {
 }
 
 func newPackWriter(v *Vault, ix *index, now func() time.Time) *packWriter {
-	p := &packWriter{v: v, ix: ix, now: now, pending: map[key]loc{}, codec: writeCodec}
+	p := &packWriter{v: v, ix: ix, now: now, pending: map[key]loc{}, codec: writeCodec,
+		writeSlots: make(chan struct{}, packWrites)}
 	n := max(runtime.GOMAXPROCS(0), 1)
-	// Frames: one filling, n queued, n being compressed. Parts: two
-	// packs' worth (one being written, one filling) of frames stored in
-	// about a quarter of their bytes.
+	// Frames: one filling, n queued, n being compressed. Parts: the
+	// packs' worth a sync holds (packWrites being written, one filling)
+	// of frames stored in about a quarter of their bytes.
 	p.frameBufs.max = 2*n + 1
-	p.partBufs.max = 2 * (packLimit/max(p.frameTarget()/4, 1) + 1)
+	p.partBufs.max = (packWrites + 1) * (packLimit/max(p.frameTarget()/4, 1) + 1)
 	// A frame is a few MB and keeps a worker busy for ms: one waiting a
 	// worker is enough (a chunk alone, two).
 	queue := 2 * n
@@ -661,7 +673,13 @@ func (p *packWriter) add(k key, data []byte) (bool, error) {
 	}
 	_, stored := p.ix.m[k]
 	_, pending := p.pending[k]
-	_, sealed := p.sealed[k]
+	sealed := false
+	for _, pk := range p.sealed {
+		if _, ok := pk.pending[k]; ok {
+			sealed = true
+			break
+		}
+	}
 	if stored || pending || sealed {
 		p.mu.Unlock()
 		p.gate.RUnlock()
@@ -763,20 +781,22 @@ func (p *packWriter) flush() error {
 // and synced. The pack is sealed as it is: the chunks being compressed
 // and the frame being filled go into the next pack (the sync's workers
 // went on adding chunks; before, every one of them waited while the
-// compressors drained). One pack is written at a time (a second full
-// pack waits for the first), so a sync holds at most two packs in
-// memory, and the adders wait with it.
+// compressors drained). Up to packWrites packs are written at once (a
+// full pack waits for one of them), so a sync holds at most packWrites
+// + 1 packs in memory, and the adders wait with it.
 func (p *packWriter) flushFull() error {
 	p.sealing.Lock()
 	defer p.sealing.Unlock()
-	p.writing.Wait()
+	p.writeSlots <- struct{}{}
 	pk, err := p.takeFull()
 	if err != nil || pk == nil {
+		<-p.writeSlots
 		return err
 	}
 	p.writing.Add(1)
 	go func() {
 		defer p.writing.Done()
+		defer func() { <-p.writeSlots }()
 		_ = p.write(pk) // its error is p.err: the next add or flush returns it
 	}()
 	return nil
@@ -840,7 +860,7 @@ func (p *packWriter) seal() (*sealedPack, error) {
 		}
 	}
 	pk := &sealedPack{parts: p.parts, lines: p.lines.Bytes(), pending: placed, size: p.size}
-	p.sealed = pk.pending
+	p.sealed = append(p.sealed, pk)
 	p.pending = later
 	p.parts, p.size = nil, 0
 	p.lines = bytes.Buffer{}
@@ -903,7 +923,7 @@ func (p *packWriter) write(pk *sealedPack) error {
 	p.ix.packs[name] = int64(pk.size)
 	p.written += int64(pk.size)
 	p.chunks += len(pk.pending)
-	p.sealed = nil
+	p.sealed = slices.DeleteFunc(p.sealed, func(s *sealedPack) bool { return s == pk })
 	return nil
 }
 

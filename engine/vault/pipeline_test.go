@@ -58,30 +58,38 @@ func manySessions(t *testing.T, n int) string {
 //
 // The first pack's write waits for the last file's open, told by a
 // channel, so a slow machine only makes it wait longer (it waited at
-// most 20 s of wall time, and failed once at load 23). The guard below
-// is no measure: it turns the old behaviour's deadlock (every worker
-// waiting for a write that waits for them) into a failure.
+// most 20 s of wall time, and failed once at load 23). The guard in
+// syncWhileFirstPackWaits is no measure: it turns the old behaviour's
+// deadlock (every worker waiting for a write that waits for them) into
+// a failure.
 func TestFullPacksWrittenWhileTheNextFills(t *testing.T) {
+	const files = 48
+	v, rep := syncWhileFirstPackWaits(t, files)
+	packs, _ := filepath.Glob(filepath.Join(v.Dir, packsDir, "*.pack"))
+	if len(packs) != 2 {
+		t.Fatalf("%d packs written, want 2 (the test fills one 32 KiB pack and a half)", len(packs))
+	}
+	checkPacks(t, v, rep, packs)
+}
+
+// syncWhileFirstPackWaits syncs a home of files transcripts into a new
+// vault of small packs whose first pack's write waits until every file
+// of the home is opened (the deadlock guard failing the test), with the
+// read-ahead at its least (the next file past the workers, no more: an
+// open is a worker's progress).
+func syncWhileFirstPackWaits(t *testing.T, files int) (*Vault, SyncReport) {
 	smallPacks(t)
-	// The read-ahead opens files ahead of the workers, up to 128 (all
-	// of this home's) while they wait: with it at its least (the next
-	// file past the workers, no more) an open is a worker's progress.
 	oldB, oldF := prefetchBytes, prefetchFiles
 	prefetchBytes, prefetchFiles = 0, 0
 	t.Cleanup(func() { prefetchBytes, prefetchFiles = oldB, oldF })
-	const files = 48
 	home := manySessions(t, files)
 	reads := &openSignal{openFS: &openFS{FS: os.DirFS(home), suffix: ".jsonl"}, n: files, all: make(chan struct{})}
 	readWhileWriting, whileWriting := false, 0
-	blocked := false
+	var blocked atomic.Bool // packs are written two at once
 	w := &faultfs.FS{OnCall: func(step faultfs.Step, p string) {
-		if step != faultfs.StepCreateTemp || !strings.Contains(p, ".pack") || blocked {
+		if step != faultfs.StepCreateTemp || !strings.Contains(p, ".pack") || !blocked.CompareAndSwap(false, true) {
 			return
 		}
-		blocked = true
-		// The first pack's write waits until every file of the home is
-		// opened (the home fills about one pack and a half, so the next
-		// pack never fills and waits for this one).
 		select {
 		case <-reads.all:
 			readWhileWriting = true
@@ -91,16 +99,19 @@ func TestFullPacksWrittenWhileTheNextFills(t *testing.T) {
 	}}
 	v := openVault(t, w)
 	rep, err := v.Sync(SyncOptions{Home: &model.Home{Dir: home, FS: reads, Source: model.HomeFromFlag}, Now: t0})
-	if err != nil || len(rep.Problems) > 0 {
-		t.Fatalf("sync: %v %v", err, rep.Problems)
+	if err != nil || len(rep.Problems) > 0 || rep.New != files {
+		t.Fatalf("sync: %+v %v", rep, err)
 	}
 	if !readWhileWriting {
 		t.Errorf("the home's files were not all read while the first full pack was written (%d of %d opened when the guard gave up)", whileWriting, files)
 	}
-	packs, _ := filepath.Glob(filepath.Join(v.Dir, packsDir, "*.pack"))
-	if len(packs) != 2 {
-		t.Fatalf("%d packs written, want 2 (the test fills one 32 KiB pack and a half)", len(packs))
-	}
+	return v, rep
+}
+
+// checkPacks checks v's packs: an index each, every chunk once and
+// reported, and the vault verifies.
+func checkPacks(t *testing.T, v *Vault, rep SyncReport, packs []string) {
+	t.Helper()
 	ix, err := v.loadIndex()
 	if err != nil {
 		t.Fatal(err)
@@ -361,4 +372,20 @@ func TestStateEncodedWhileTheLastPackIsWritten(t *testing.T) {
 	if vr, err := v.Verify(); err != nil || !vr.OK() {
 		t.Fatalf("verify: %+v %v", vr, err)
 	}
+}
+
+// A full pack is written beside one still being written (packWrites at
+// once) instead of stopping the sync's workers until the first write
+// and its fsync end: here the first pack's write waits until every file
+// of a home of about three packs is opened (on the old code the second
+// pack filled, every worker waited for the first write, and the guard
+// gave up). The packs hold each chunk once and the vault verifies.
+func TestNextPackWrittenBesideASlowOne(t *testing.T) {
+	const files = 80 // about 96 KB in s2 frames: three 32 KiB packs
+	v, rep := syncWhileFirstPackWaits(t, files)
+	packs, _ := filepath.Glob(filepath.Join(v.Dir, packsDir, "*.pack"))
+	if len(packs) < 3 {
+		t.Errorf("%d packs written, want 3 or more", len(packs))
+	}
+	checkPacks(t, v, rep, packs)
 }

@@ -133,7 +133,12 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 		s.mu.Unlock()
 	}
 	synced := map[string]int{}
+	// The changed records, and their state lines, in the state's order:
+	// the files' records were encoded by the workers that synced them
+	// (encoded), the gone ones after them are encoded here (gone).
 	var changed []*Record
+	var encoded [][]byte
+	var encodeErr error
 	results := s.syncRest(files, early, earlyDone)
 	for i, f := range files {
 		r := results[i]
@@ -153,8 +158,13 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 		synced[path.Dir(f.rel)]++
 		if r.rec != nil {
 			changed = append(changed, r.rec)
+			encoded = append(encoded, r.line)
+			if r.encodeErr != nil && encodeErr == nil {
+				encodeErr = r.encodeErr
+			}
 		}
 	}
+	fromFiles := len(changed)
 	// The files gone from the home, by path (only they are sorted: a
 	// sync sorts none of the vault's paths when nothing went).
 	var gone []string
@@ -176,16 +186,22 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 		rep.Gone++
 		changed = append(changed, r)
 	}
-	// The changed records are final: they are encoded, and their state
-	// file written and synced, while the last packs are written and
-	// synced; the state file is renamed into place only after them (it
-	// names their chunks). Before, the state was written and synced once
-	// the packs were, one fsync after another on one core.
+	// The changed records are final: the gone ones are encoded, and the
+	// state file written and synced, while the last packs are written
+	// and synced; the state file is renamed into place only after them
+	// (it names their chunks). Before, the state was written and synced
+	// once the packs were, one fsync after another on one core; and
+	// every record was encoded here, after the last file was read: a
+	// first sync's records (one a file, its chunk list) took tens of ms
+	// of its tail, on one core as encodeRecords split them (the small
+	// records of file history first, the transcripts' after).
 	packsDone := make(chan struct{})
 	var flushErr error
 	stateDone := make(chan error, 1)
 	go func() {
-		data, err := encodeRecords(changed)
+		goneData, err := encodeRecords(changed[fromFiles:])
+		err = errors.Join(encodeErr, err)
+		data := slices.Concat(append(encoded, goneData)...)
 		if stateEncodedHook != nil {
 			stateEncodedHook()
 		}
@@ -271,11 +287,15 @@ type syncer struct {
 	cut cutter
 }
 
-// fileResult is what syncing one file gave.
+// fileResult is what syncing one file gave: rec when the file's record
+// changed, and its state line (line, encodeErr: appendRecord's), encoded
+// by the worker that synced it.
 type fileResult struct {
-	rec  *Record
-	err  error
-	done bool
+	rec       *Record
+	err       error
+	done      bool
+	line      []byte
+	encodeErr error
 }
 
 // syncAll syncs files on every CPU (reading, hashing and cutting a file
@@ -304,7 +324,15 @@ func (s *syncer) syncAll(files []homeFile) []fileResult {
 				}
 				pf.moved()
 				rec, err := w.syncFile(files[i], pf.take(i))
-				out[i] = fileResult{rec: rec, err: err, done: true}
+				r := fileResult{rec: rec, err: err, done: true}
+				if rec != nil && err == nil {
+					// The record is final (a sync changes a file's
+					// record once): its state line is encoded here,
+					// on every CPU while files are read, not after
+					// the last one.
+					r.line, r.encodeErr = appendRecord(nil, rec)
+				}
+				out[i] = r
 				var pe *fileProblem
 				if err != nil && !errors.As(err, &pe) {
 					stop.Store(true)

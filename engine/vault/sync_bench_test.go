@@ -1,7 +1,9 @@
 package vault
 
 import (
+	"context"
 	"os"
+	"runtime/trace"
 	"testing"
 	"time"
 
@@ -71,7 +73,12 @@ func BenchmarkSyncFirst(b *testing.B) {
 		b.StopTimer()
 		dir := b.TempDir()
 		b.StartTimer()
-		rep, err := Open(dir, model.DirFS("/"), nil).Sync(SyncOptions{Home: home, Now: now})
+		var rep SyncReport
+		var err error
+		// A region for scripts/vault-timeline.sh (go test -trace).
+		trace.WithRegion(context.Background(), "vault.Sync", func() {
+			rep, err = Open(dir, model.DirFS("/"), nil).Sync(SyncOptions{Home: home, Now: now})
+		})
 		if err != nil || rep.New == 0 {
 			b.Fatalf("%+v %v", rep, err)
 		}

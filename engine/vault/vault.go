@@ -656,6 +656,9 @@ func (v *Vault) writeRecords(rel string, recs []*Record) error {
 // appendRecord appends r's line in a state file: its head, a tab, the
 // record, a newline.
 func appendRecord(b []byte, r *Record) ([]byte, error) {
+	if recordEncodedHook != nil {
+		defer recordEncodedHook(r.Path)
+	}
 	head, err := json.Marshal(headOf(r))
 	if err != nil {
 		return b, err
@@ -667,6 +670,10 @@ func appendRecord(b []byte, r *Record) ([]byte, error) {
 	b = append(append(b, head...), '\t')
 	return append(append(b, full...), '\n'), nil
 }
+
+// recordEncodedHook, when set, is called with a record's path once its
+// state line is encoded: a test's seam.
+var recordEncodedHook func(path string)
 
 // encodeRecords is recs as writeRecords writes them, encoded on every
 // CPU (a first sync's state is a record for every file of the home).
