@@ -8,7 +8,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// ProbeUnnamed creates an unnamed file in the folder dir (O_TMPFILE) and
+// probeUnnamed creates an unnamed file in the folder dir (O_TMPFILE) and
 // closes it, which the system then drops: the kernel checks the create
 // as it would a named one's (the folder's write permission, ACLs, a
 // read-only mount, an immutable folder, the security modules), but no
@@ -16,7 +16,7 @@ import (
 // times stay as they were. A folder whose times move at every start is
 // one every stamp-checked listing (TrustedFolders, the leftover walk's
 // cache, the write-once folders) must read again at the next.
-func (OSWriteFS) ProbeUnnamed(dir string) error {
+func probeUnnamed(dir string) error {
 	for {
 		fd, err := unix.Open(dir, unix.O_TMPFILE|unix.O_RDWR|unix.O_CLOEXEC, 0o600)
 		if errors.Is(err, unix.EINTR) {

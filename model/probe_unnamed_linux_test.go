@@ -1,6 +1,6 @@
 //go:build linux
 
-package model_test
+package model
 
 import (
 	"errors"
@@ -9,8 +9,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/memscope/memscope/model"
 )
 
 // TestProbeWritableLeavesTheFolderAsItWas: the write probe of a folder
@@ -26,7 +24,7 @@ func TestProbeWritableLeavesTheFolderAsItWas(t *testing.T) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := (model.OSWriteFS{}).ProbeUnnamed(dir); errors.Is(err, syscall.EOPNOTSUPP) {
+	if err := probeUnnamed(dir); errors.Is(err, syscall.EOPNOTSUPP) {
 		t.Skipf("no unnamed files on this file system: %v", err)
 	}
 	old := time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
@@ -37,7 +35,7 @@ func TestProbeWritableLeavesTheFolderAsItWas(t *testing.T) {
 	if err := syscall.Stat(dir, &before); err != nil {
 		t.Fatal(err)
 	}
-	if err := model.ProbeWritable(model.OSWriteFS{}, dir); err != nil {
+	if err := ProbeWritable(OSWriteFS{}, dir); err != nil {
 		t.Fatalf("probe of a writable folder: %v", err)
 	}
 	var after syscall.Stat_t
@@ -52,6 +50,13 @@ func TestProbeWritableLeavesTheFolderAsItWas(t *testing.T) {
 		t.Errorf("the probe left %v (%v)", ents, err)
 	}
 
+	// A writer wrapping the system's (a test's injected refusal) is
+	// asked through its CreateTemp, as before.
+	var ro *ReadOnlyError
+	if err := ProbeWritable(refuseCreate{}, dir); !errors.As(err, &ro) || !errors.Is(err, syscall.EROFS) {
+		t.Errorf("probe through a writer refusing creates: %v, want its read-only error", err)
+	}
+
 	// A folder that refuses writes (its permission bits, for a user they
 	// bind) is still read-only, named as before.
 	if os.Geteuid() == 0 {
@@ -61,8 +66,15 @@ func TestProbeWritableLeavesTheFolderAsItWas(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.Chmod(dir, 0o755)
-	var ro *model.ReadOnlyError
-	if err := model.ProbeWritable(model.OSWriteFS{}, dir); !errors.As(err, &ro) || ro.Dir != dir {
+	if err := ProbeWritable(OSWriteFS{}, dir); !errors.As(err, &ro) || ro.Dir != dir {
 		t.Errorf("probe of a folder without write permission: %v, want a read-only error naming it", err)
 	}
+}
+
+// refuseCreate is the system's writer with every create refused as a
+// read-only mount refuses it.
+type refuseCreate struct{ OSWriteFS }
+
+func (refuseCreate) CreateTemp(dir, pattern string) (TempFile, error) {
+	return nil, &os.PathError{Op: "open", Path: dir + "/" + pattern, Err: syscall.EROFS}
 }

@@ -4,8 +4,8 @@ package model
 
 import "errors"
 
-// ProbeUnnamed has no unnamed file to create here: ProbeWritable
+// probeUnnamed has no unnamed file to create here: ProbeWritable
 // creates and removes a named one.
-func (OSWriteFS) ProbeUnnamed(dir string) error {
+func probeUnnamed(dir string) error {
 	return errors.ErrUnsupported
 }

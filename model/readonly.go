@@ -40,14 +40,6 @@ func AsReadOnly(dir string, err error) error {
 	return &ReadOnlyError{Dir: dir, Err: err}
 }
 
-// unnamedProber is a WriteFS that can probe a folder with an unnamed
-// file (OSWriteFS.ProbeUnnamed). A writer wrapping another (a test's
-// faults) has no such method unless it means to: its probe goes through
-// its CreateTemp.
-type unnamedProber interface {
-	ProbeUnnamed(dir string) error
-}
-
 // ProbeWritable tells whether a file can be created in dir, by creating
 // and removing an empty temporary file through w: permission bits alone
 // do not tell (root, read-only mounts, ACLs). A missing dir is probed at
@@ -67,11 +59,12 @@ func ProbeWritable(w WriteFS, dir string) error {
 		}
 		at = parent
 	}
-	// A writer that can create an unnamed file (OSWriteFS on Linux) asks
-	// that first: it leaves the folder's times as they were. When it
-	// cannot (not supported there, or refused), the named probe gives
-	// the answer and its error.
-	if u, ok := w.(unnamedProber); ok && u.ProbeUnnamed(at) == nil {
+	// The system's own writer (OSWriteFS itself, no writer wrapping it:
+	// a test's faults go through CreateTemp) first creates an unnamed
+	// file, which leaves the folder's times as they were. When it cannot
+	// (not supported there, or refused), the named probe gives the answer
+	// and its error.
+	if _, ok := w.(OSWriteFS); ok && probeUnnamed(at) == nil {
 		return nil
 	}
 	f, err := w.CreateTemp(at, OwnProbePattern())
