@@ -48,6 +48,26 @@ type listedFS struct {
 	// home's life (listedHold); nil otherwise. A method using it keeps
 	// l alive past its use (the cleanup closes them).
 	held *listedHold
+	// found is FindSessionFiles' answer, walked once.
+	found struct {
+		once  sync.Once
+		sf    SessionFiles
+		probs []Problem
+	}
+}
+
+// sessionFiles is FindSessionFiles of l, walked at the first call: each
+// call gets its own copy of the answer (a caller may sort or append to
+// its slices).
+func (l *listedFS) sessionFiles() (SessionFiles, []Problem) {
+	f := &l.found
+	f.once.Do(func() { f.sf, f.probs = findSessionFilesAll(l) })
+	return SessionFiles{
+		Transcripts:  slices.Clone(f.sf.Transcripts),
+		Replaced:     slices.Clone(f.sf.Replaced),
+		ToolResults:  slices.Clone(f.sf.ToolResults),
+		SubagentMeta: slices.Clone(f.sf.SubagentMeta),
+	}, slices.Clone(f.probs)
 }
 
 // firstOf is m's entry for name, made on the first call: the callers

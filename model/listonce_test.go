@@ -19,6 +19,8 @@ type listCounter struct {
 	mu    sync.Mutex
 	dirs  map[string]int
 	infos map[string]int
+	// stats counts the Stat calls.
+	stats int
 }
 
 func (c *listCounter) ReadDir(name string) ([]fs.DirEntry, error) {
@@ -32,7 +34,12 @@ func (c *listCounter) ReadDir(name string) ([]fs.DirEntry, error) {
 	return ents, err
 }
 
-func (c *listCounter) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.FS, name) }
+func (c *listCounter) Stat(name string) (fs.FileInfo, error) {
+	c.mu.Lock()
+	c.stats++
+	c.mu.Unlock()
+	return fs.Stat(c.FS, name)
+}
 
 type countedEntry struct {
 	fs.DirEntry
@@ -106,6 +113,51 @@ func TestListOnceListsEachFolderOnce(t *testing.T) {
 	for e, n := range c.infos {
 		if n != 1 {
 			t.Errorf("%s: Info asked %d times beneath ListOnce, want 1", e, n)
+		}
+	}
+}
+
+// TestListOnceWalksTheSessionFilesOnce: FindSessionFiles of a listed home
+// (the Overview's seven lines ask it) walks it once: a later call asks
+// the FS beneath nothing (a seed transcript was stat'ed again at each
+// call, each walk's work done again before), and each call's answer is
+// the home's, its own copy (one caller sorting or writing into its
+// slices changes no other's).
+func TestListOnceWalksTheSessionFilesOnce(t *testing.T) {
+	line := []byte(`{"type":"user","cwd":"/w/app","sessionId":"s1"}` + "\n")
+	home := fstest.MapFS{
+		"projects/-w-app/s1.jsonl":                             {Data: line},
+		"projects/-w-app/s2.jsonl":                             {Data: line},
+		"projects/-w-app/s1/subagents/agent-a.jsonl":           {Data: line},
+		"projects/-w-app/s1/subagents/agent-a.meta.json":       {Data: []byte("{}")},
+		"projects/-w-app/s1/tool-results/t.txt":                {Data: []byte("out")},
+		"projects/-w-app/s1/before-cleanup/1-a.jsonl.replaced": {Data: line},
+		"sessions/s9/transcript.jsonl":                         {Data: line},
+	}
+	wantSF, wantProbs := model.FindSessionFiles(home)
+	if len(wantSF.Transcripts) != 4 || len(wantSF.Replaced) != 1 || len(wantSF.ToolResults) != 1 || len(wantSF.SubagentMeta) != 1 {
+		t.Fatalf("the home's session files: %+v", wantSF)
+	}
+	c := &listCounter{FS: home, dirs: map[string]int{}, infos: map[string]int{}}
+	listed := model.ListOnce(c)
+	for i := range 3 {
+		sf, probs := model.FindSessionFiles(listed)
+		if !reflect.DeepEqual(sf, wantSF) || !reflect.DeepEqual(probs, wantProbs) {
+			t.Fatalf("call %d: %+v %v\nthe home: %+v %v", i, sf, probs, wantSF, wantProbs)
+		}
+		if i == 0 {
+			stats, dirs := c.stats, len(c.dirs)
+			defer func() {
+				if c.stats != stats || len(c.dirs) != dirs {
+					t.Errorf("later walks asked %d stats and %d folders beneath, want none", c.stats-stats, len(c.dirs)-dirs)
+				}
+			}()
+		}
+		// A caller's changes to its copy.
+		sf.Transcripts[0].Path, sf.Transcripts = "x", append(sf.Transcripts[:1], sf.Transcripts[2:]...)
+		sf.Replaced[0].Size, sf.ToolResults[0].ID, sf.SubagentMeta[0] = -1, "y", "z"
+		if ts, _ := model.FindTranscripts(listed); !reflect.DeepEqual(ts, wantSF.Transcripts) {
+			t.Fatalf("after a caller changed its copy: %+v", ts)
 		}
 	}
 }

@@ -83,7 +83,19 @@ func FindTranscripts(fsys fs.FS) ([]TranscriptFile, []Problem) {
 // symlinks that cannot be followed (dangling, looping) are reported and
 // skipped. The walk has a fixed depth, so symlinked folders that point back
 // up cannot make it loop.
+//
+// A listed home (ListOnce) walks itself once: its listings and entries'
+// information are those of one moment, so every later call answers a
+// copy of the first's (the Overview's lines ask it seven times a pass).
 func FindSessionFiles(fsys fs.FS) (SessionFiles, []Problem) {
+	if l, ok := fsys.(*listedFS); ok {
+		return l.sessionFiles()
+	}
+	return findSessionFilesAll(fsys)
+}
+
+// findSessionFilesAll is FindSessionFiles' walk.
+func findSessionFilesAll(fsys fs.FS) (SessionFiles, []Problem) {
 	var sf SessionFiles
 	var probs []Problem
 	// The projects are walked side by side (a home holds hundreds of
