@@ -53,8 +53,13 @@ type historyState struct {
 	// entry's Display only for a session's first entry.
 	texts                         [2]summedText
 	project, projectName, session string
-	ts                            []byte
-	pastes                        map[PasteID]PastedContent
+	// projects are the project's and projectName's tokens when the
+	// decoder sums (lazy): made into strings only for an entry whose
+	// project the sums keep (a session's first, one with pastes).
+	projects [2]summedText
+	lazy     [2]bool
+	ts       []byte
+	pastes   map[PasteID]PastedContent
 	// encoding/json merges a repeated object but replaces a repeated
 	// array; rather than mimic that, repeats fall back.
 	seenMap, seenArray bool
@@ -82,6 +87,12 @@ func (h *historyDecoder) line(line []byte, lineNo int) (HistoryEntry, bool) {
 		return HistoryEntry{}, false
 	}
 	c := &h.cur
+	// first: the sums make this session's display (its first entry).
+	first := h.sums && c.session != "" && !h.named[c.session]
+	if (c.lazy[0] || c.lazy[1]) && (len(c.pastes) > 0 || first) {
+		// The sums keep this entry's project: made as interned makes it.
+		c.project, c.projectName = h.made(0), h.made(1)
+	}
 	e := HistoryEntry{Line: lineNo, SessionID: SessionID(c.session), PastedContents: c.pastes}
 	switch {
 	case c.hasDisplay:
@@ -102,7 +113,7 @@ func (h *historyDecoder) line(line []byte, lineNo int) (HistoryEntry, bool) {
 		return HistoryEntry{}, false
 	}
 	e.Timestamp = t
-	if h.sums && c.session != "" && !h.named[c.session] {
+	if first {
 		if h.named == nil {
 			h.named = map[string]bool{}
 		}
@@ -200,6 +211,42 @@ func (h *historyDecoder) interned(v int) (string, int, error) {
 	return s, end, nil
 }
 
+// lazyProject checks the project (k 0) or projectName (k 1) at v and
+// keeps its token for made: when the decoder sums, most entries' project
+// is never kept (only a session's first entry's, and those with pastes),
+// and its lookup in the pool was a sixth of the read.
+func (h *historyDecoder) lazyProject(v, k int) (int, error) {
+	text, plain, end, err := h.token(v)
+	if err != nil {
+		return 0, err
+	}
+	h.cur.projects[k], h.cur.lazy[k] = summedText{text, plain}, true
+	return end, nil
+}
+
+// made is the string of the project (k 0) or projectName (k 1) token
+// lazyProject kept, as interned makes it ("" when there was none).
+func (h *historyDecoder) made(k int) string {
+	c := &h.cur
+	if !c.lazy[k] {
+		if k == 0 {
+			return c.project
+		}
+		return c.projectName
+	}
+	t := c.projects[k]
+	if !t.plain {
+		s, _ := jsonscan.Unquote(t.text)
+		return s
+	}
+	if s, hit := h.pool[string(t.text)]; hit {
+		return s
+	}
+	s := string(t.text)
+	h.pool[s] = s
+	return s
+}
+
 var historyKeys = []string{"display", "pastedContents", "timestamp", "project", "sessionId", "prompt", "pastedContent", "projectName"}
 
 var pasteKeys = []string{"id", "type", "content", "contentHash", "mediaType", "filename"}
@@ -229,9 +276,15 @@ func (h *historyDecoder) top(key []byte, v, depth int) (end int, err error) {
 		c.hasPrompt = err == nil
 		return end, err
 	case "project":
+		if h.sums && h.pool != nil {
+			return h.lazyProject(v, 0)
+		}
 		c.project, end, err = h.interned(v)
 		return end, err
 	case "projectName":
+		if h.sums && h.pool != nil {
+			return h.lazyProject(v, 1)
+		}
 		c.projectName, end, err = h.interned(v)
 		return end, err
 	case "sessionId":

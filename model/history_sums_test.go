@@ -131,3 +131,33 @@ func sumsReadAllocs(t *testing.T, fsys fstest.MapFS) float64 {
 		}
 	})
 }
+
+// TestHistorySumsMakeNoProjectTheyDoNotKeep: a read for the sums makes a
+// project's string only for an entry whose project they keep (a
+// session's first, one with a paste): 2 000 entries of one session, each
+// in a project of its own, allocate no string each. Interning every
+// entry's project made a string (and a slot in the pool) for each.
+func TestHistorySumsMakeNoProjectTheyDoNotKeep(t *testing.T) {
+	const n = 2000
+	var b []byte
+	for i := range n {
+		b = fmt.Appendf(b, `{"display":"p","pastedContents":{},"timestamp":%d,"project":"/w/project-%d","sessionId":"s1"}`+"\n", 1787572834000+i, i)
+	}
+	fsys := fstest.MapFS{HistoryPath: {Data: b}}
+	var r HistoryRead
+	allocs := testing.AllocsPerRun(3, func() {
+		var err error
+		if r, err = (&HistoryTail{Sums: true}).Read(fsys, HistoryPath); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if r.Sums.Entries != n || len(r.Sums.Sessions) != 1 || r.Sums.Sessions[0].Project != "/w/project-0" {
+		t.Fatalf("sums %+v", r.Sums)
+	}
+	if allocs > n/4 {
+		t.Errorf("a read for the sums of %d entries allocated %.0f times: a project made for each", n, allocs)
+	}
+	if got, want := readSums(t, fsys, true), readSums(t, fsys, false); got != want {
+		t.Errorf("sums read:\n%s\nwhole read summed:\n%s", got, want)
+	}
+}
