@@ -13,7 +13,7 @@ import (
 
 // cacheKind names and versions what stat keeps across runs: bump it when
 // what an entry holds changes meaning.
-const cacheKind = "stat.3"
+const cacheKind = "stat.4"
 
 // statCache is what stat keeps of a home across runs. Every entry says
 // which version of its files it was computed from; an entry whose files
@@ -26,11 +26,11 @@ type statCache struct {
 	// History is history.jsonl's counts up to Tail.Offset; nil when not
 	// kept.
 	History *cachedHistory
-	// Pastes are the paste files' verdicts.
-	Pastes []model.PasteVerdict
+	// Pastes are the paste files' verdicts (packed: cache_pack.go).
+	Pastes keptVerdicts
 	// PasteFolder is paste-cache as the last run listed it (the
-	// write-once rule: model.PasteFolder); nil when not kept.
-	PasteFolder *model.PasteFolder
+	// write-once rule: model.PasteFolder); nil when not kept. Packed.
+	PasteFolder *keptFolder
 	// Memory are the counts of each memory folder, by folder.
 	Memory map[string]cachedMemory
 }

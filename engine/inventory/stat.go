@@ -202,11 +202,13 @@ func Stat(o Options) Report {
 		} else {
 			// paste-cache's files are taken from the cache while the
 			// folder is as it was: no paste is looked at on a warm start.
-			inv, next.PasteFolder = model.InventoryPasteFolder(h.FS, hc.refs, v, cache.PasteFolder, time.Now())
+			var folder *model.PasteFolder
+			inv, folder = model.InventoryPasteFolder(h.FS, hc.refs, v, cache.PasteFolder.folder(), time.Now())
+			next.PasteFolder = keep(folder)
 			next.Pastes = v.Saved()
 			// Nothing hashed, so what is kept is what was loaded, less
 			// any dropped; the folder kept as it was loaded.
-			pastesSame = v.Hashed() == 0 && len(next.Pastes) == len(cache.Pastes) && sameFolder(cache.PasteFolder, next.PasteFolder)
+			pastesSame = v.Hashed() == 0 && len(next.Pastes) == len(cache.Pastes) && sameFolder(cache.PasteFolder.folder(), folder)
 		}
 		pastes <- inv
 	}()
