@@ -165,3 +165,29 @@ func TestStatCacheOfTheOldFormIsComputedAgain(t *testing.T) {
 		t.Errorf("run from the new cache:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestWarmStatMakesNoVerdictsToKeep: a stat that writes no cache (the
+// home unchanged) does not make the list of verdicts to keep (every
+// paste's, sorted by path: a tenth of a warm stat on W); one that
+// writes makes it once, and what it writes is what the next run reads.
+func TestWarmStatMakesNoVerdictsToKeep(t *testing.T) {
+	made := 0
+	saved := savedVerdicts
+	savedVerdicts = func(v *model.PasteVerdicts) []model.PasteVerdict { made++; return saved(v) }
+	t.Cleanup(func() { savedVerdicts = saved })
+	h := openHome(t, "../../testdata/home")
+	want := statJSON(t, h, nil)
+	c := newCache(t)
+	for run, wantMade := range []int{1, 0, 0} {
+		made = 0
+		if got := statJSON(t, h, c); got != want {
+			t.Errorf("run %d:\n%s\nwant\n%s", run, got, want)
+		}
+		if made != wantMade {
+			t.Errorf("run %d made the verdicts to keep %d times, want %d", run, made, wantMade)
+		}
+	}
+	if sc, _ := diskcache.Load[statCache](c, cacheKind, diskcache.Name(cacheKind, h.Dir)); len(sc.Pastes) == 0 {
+		t.Error("no verdicts kept")
+	}
+}
