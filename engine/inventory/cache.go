@@ -22,7 +22,8 @@ const cacheKind = "stat.4"
 type statCache struct {
 	// Transcripts are summaries by path, for the file whose stamp
 	// (head hash included) is the entry's (diskcache.PerFile).
-	Transcripts map[string]cachedTranscript
+	// Packed (cache_pack.go).
+	Transcripts keptTranscripts
 	// History is history.jsonl's counts up to Tail.Offset; nil when not
 	// kept.
 	History *cachedHistory

@@ -3,6 +3,7 @@ package inventory
 import (
 	"encoding/binary"
 	"errors"
+	"time"
 
 	"github.com/memscope/memscope/model"
 )
@@ -260,3 +261,154 @@ func (f *keptFolder) folder() *model.PasteFolder { return (*model.PasteFolder)(f
 
 // keep is the folder the paste inventory returned, to keep.
 func keep(f *model.PasteFolder) *keptFolder { return (*keptFolder)(f) }
+
+// keptTranscripts are the transcripts' summaries stat keeps
+// (statCache.Transcripts), packed: a cold start wrote them twice (the
+// shared pass's feed, then stat) and read them once, a warm start read
+// them once, each entry's summary through gob's reflection (its two maps,
+// its times and problems) with a string apiece. Every field of
+// model.TranscriptSummary, model.Problem and diskcache.Entry is written:
+// TestKeptPackFields fails when one is added, until it is packed too.
+type keptTranscripts map[string]cachedTranscript
+
+// counts packs a map as gob keeps it: nil apart from empty (0 is nil,
+// else the length plus one).
+func (p *packer) counts(m map[string]int) {
+	if m == nil {
+		p.uint(0)
+		return
+	}
+	p.uint(uint64(len(m)) + 1)
+	for k, v := range m {
+		p.str(k)
+		p.int(int64(v))
+	}
+}
+
+func (p *packer) time(t time.Time) error {
+	b, err := t.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	p.uint(uint64(len(b)))
+	p.b = append(p.b, b...)
+	return nil
+}
+
+func (u *unpacker) counts() map[string]int {
+	// A count takes 2 bytes at least.
+	n := u.count(2)
+	if n == 0 {
+		return nil
+	}
+	n--
+	m := make(map[string]int, n)
+	for range n {
+		k := u.str()
+		m[k] = int(u.int())
+	}
+	return m
+}
+
+func (u *unpacker) time() time.Time {
+	n := u.uint()
+	if u.bad || n > uint64(len(u.b)-u.at) {
+		u.bad = true
+		return time.Time{}
+	}
+	var t time.Time
+	if err := t.UnmarshalBinary(u.b[u.at : u.at+int(n)]); err != nil {
+		u.bad = true
+	}
+	u.at += int(n)
+	return t
+}
+
+// GobEncode packs the summaries.
+func (k keptTranscripts) GobEncode() ([]byte, error) {
+	p := packer{b: make([]byte, 0, 1+len(k)*256)}
+	p.b = append(p.b, packVersion)
+	p.uint(uint64(len(k)))
+	for name, e := range k {
+		p.str(name)
+		p.stamp(e.Stamp)
+		p.bool(e.Settled)
+		s := &e.Value
+		p.str(s.Path)
+		p.str(s.SessionID)
+		p.str(s.CWD)
+		p.int(s.Bytes)
+		p.int(int64(s.Lines))
+		p.int(int64(s.BlankLines))
+		p.int(int64(s.Records))
+		p.counts(s.Types)
+		p.counts(s.Subtypes)
+		p.int(int64(s.CompactBoundaries))
+		p.int(int64(s.MicrocompactBoundaries))
+		p.int(s.Usage.InputTokens)
+		p.int(s.Usage.OutputTokens)
+		p.int(s.Usage.CacheCreationInputTokens)
+		p.int(s.Usage.CacheReadInputTokens)
+		p.int(int64(s.Responses))
+		if err := p.time(s.First); err != nil {
+			return nil, err
+		}
+		if err := p.time(s.Last); err != nil {
+			return nil, err
+		}
+		p.uint(uint64(len(s.Problems)))
+		for _, pr := range s.Problems {
+			p.str(pr.File)
+			p.int(int64(pr.Line))
+			p.str(string(pr.Kind))
+			p.str(pr.Reason)
+		}
+	}
+	return p.b, nil
+}
+
+// GobDecode unpacks what GobEncode packed.
+func (k *keptTranscripts) GobDecode(b []byte) error {
+	var u unpacker
+	u.start(b)
+	// An entry takes 40 bytes at least.
+	n := u.count(40)
+	out := make(keptTranscripts, n)
+	for range n {
+		name := u.str()
+		var e cachedTranscript
+		e.Stamp = u.stamp()
+		e.Settled = u.bool()
+		s := &e.Value
+		s.Path, s.SessionID, s.CWD = u.str(), u.str(), u.str()
+		s.Bytes = u.int()
+		s.Lines, s.BlankLines, s.Records = int(u.int()), int(u.int()), int(u.int())
+		s.Types, s.Subtypes = u.counts(), u.counts()
+		s.CompactBoundaries, s.MicrocompactBoundaries = int(u.int()), int(u.int())
+		s.Usage.InputTokens, s.Usage.OutputTokens = u.int(), u.int()
+		s.Usage.CacheCreationInputTokens, s.Usage.CacheReadInputTokens = u.int(), u.int()
+		s.Responses = int(u.int())
+		s.First, s.Last = u.time(), u.time()
+		// A problem takes 4 bytes at least.
+		if np := u.count(4); np > 0 {
+			s.Problems = make([]model.Problem, np)
+			for i := range s.Problems {
+				pr := &s.Problems[i]
+				pr.File = u.str()
+				pr.Line = int(u.int())
+				pr.Kind = model.ProblemKind(u.str())
+				pr.Reason = u.str()
+			}
+		}
+		if u.bad {
+			break
+		}
+		out[name] = e
+	}
+	if err := u.done(); err != nil {
+		return err
+	}
+	// An empty map decodes empty (gob sends a map that is not nil).
+	*k = out
+	return nil
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -189,5 +190,74 @@ func TestWarmStatMakesNoVerdictsToKeep(t *testing.T) {
 	}
 	if sc, _ := diskcache.Load[statCache](c, cacheKind, diskcache.Name(cacheKind, h.Dir)); len(sc.Pastes) == 0 {
 		t.Error("no verdicts kept")
+	}
+}
+
+// TestKeptTranscriptsRoundTrip: the packed summaries read back as gob's
+// own form of the same entries did: maps nil or empty as they were, every
+// field, times in UTC, in a zone and zero, problems or none.
+func TestKeptTranscriptsRoundTrip(t *testing.T) {
+	var head [32]byte
+	head[3] = 9
+	full := model.TranscriptSummary{Path: "projects/p/s.jsonl", SessionID: "s", CWD: "/home/ü", Bytes: 1 << 35, Lines: 7, BlankLines: 1, Records: 5,
+		Types: map[string]int{"user": 2, "assistant": 3}, Subtypes: map[string]int{}, CompactBoundaries: 1, MicrocompactBoundaries: 2,
+		Usage: model.Usage{InputTokens: 1, OutputTokens: -2, CacheCreationInputTokens: 3, CacheReadInputTokens: 1 << 40}, Responses: 4,
+		First: time.Date(2026, 11, 30, 1, 2, 3, 4, time.UTC), Last: time.Date(2026, 11, 30, 1, 2, 3, 4, time.FixedZone("", -7200)),
+		Problems: []model.Problem{{File: "projects/p/s.jsonl", Line: 3, Kind: model.ProblemMalformed, Reason: "bad ✗"}, {}}}
+	for _, c := range []struct {
+		name string
+		m    map[string]cachedTranscript
+	}{
+		{"all", map[string]cachedTranscript{
+			"projects/p/s.jsonl": {Stamp: model.FileStamp{Size: 10, ModTime: 11, ChangeTime: 12, ID: model.FileID{Dev: 1, Ino: 2, Known: true}, Head: head, HeadLen: 10}, Value: full, Settled: true},
+			"projects/p/t.jsonl": {},
+		}},
+		{"empty", map[string]cachedTranscript{}},
+		{"nil", nil},
+	} {
+		got := gobTrip(t, statCache{Transcripts: c.m})
+		want := gobTrip(t, struct{ Transcripts map[string]cachedTranscript }{c.m})
+		if !reflect.DeepEqual(map[string]cachedTranscript(got.Transcripts), want.Transcripts) {
+			t.Errorf("%s: summaries\n%#v\ngob's own form\n%#v", c.name, got.Transcripts, want.Transcripts)
+		}
+	}
+	b, _ := keptTranscripts{"a": {Value: full}}.GobEncode()
+	for n := range len(b) {
+		var k keptTranscripts
+		if k.GobDecode(b[:n]) == nil {
+			t.Errorf("a form cut at %d of %d bytes decoded", n, len(b))
+		}
+		d := bytes.Clone(b)
+		d[n] ^= 0xff
+		_ = k.GobDecode(d)
+	}
+}
+
+// TestKeptPackFields: the packed forms write every field of the types
+// they pack. A field added to one of them fails this until it is packed
+// too (cache_pack.go) and the cache's kind bumped.
+func TestKeptPackFields(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{model.TranscriptSummary{}, "Path SessionID CWD Bytes Lines BlankLines Records Types Subtypes CompactBoundaries MicrocompactBoundaries Usage Responses First Last Problems"},
+		{model.Usage{}, "InputTokens OutputTokens CacheCreationInputTokens CacheReadInputTokens"},
+		{model.Problem{}, "File Line Kind Reason"},
+		{cachedTranscript{}, "Stamp Value Settled"},
+		{model.FileStamp{}, "Size ModTime ChangeTime ID Head HeadLen"},
+		{model.FileID{}, "Dev Ino Known"},
+		{model.PasteVerdict{}, "Path Stamp Status Verified Actual Reason"},
+		{model.PasteFolder{}, "ID ModTime Full Files"},
+		{model.PasteFolderFile{}, "Name Size ModTime ChangeTime Dev Ino"},
+	} {
+		ty := reflect.TypeOf(c.v)
+		var names []string
+		for i := range ty.NumField() {
+			names = append(names, ty.Field(i).Name)
+		}
+		if got := strings.Join(names, " "); got != c.want {
+			t.Errorf("%s has the fields %s; cache_pack.go packs %s", ty, got, c.want)
+		}
 	}
 }
