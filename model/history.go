@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/memscope/memscope/internal/jsonscan"
 )
 
 // HistoryUpArrowLimit is how many prompts per project the client offers on
@@ -266,30 +268,15 @@ func parseMillisOrISO(raw json.RawMessage) (time.Time, error) {
 	return time.UnixMilli(int64(f)).UTC(), nil
 }
 
-// plainMillis reads the usual timestamp, a JSON integer of at most 15
-// digits (epoch milliseconds: 13 digits until the year 2286), without
-// strconv.ParseFloat, which cost a sixth of a cold start's read of
-// history.jsonl for its sums (issue 28). Such an integer is below 2^53,
-// so the float parseMillisOrISO would make of it is exact and truncates
-// to the same value: ok false leaves any other form to it.
+// plainMillis reads the usual timestamp, a JSON integer (epoch
+// milliseconds) within ±2^53, without strconv.ParseFloat, which cost a
+// sixth of a cold start's read of history.jsonl for its sums (issue
+// 28). Such an integer's float is exact, so parseMillisOrISO's float
+// path makes the same time of it: ok false leaves any other form to it.
 func plainMillis(raw []byte) (int64, bool) {
-	neg := len(raw) > 0 && raw[0] == '-'
-	digits := raw
-	if neg {
-		digits = raw[1:]
-	}
-	if len(digits) == 0 || len(digits) > 15 {
+	v, ok := jsonscan.Int(raw)
+	if !ok || v > 1<<53 || v < -(1<<53) {
 		return 0, false
-	}
-	var v int64
-	for _, c := range digits {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + int64(c-'0')
-	}
-	if neg {
-		v = -v
 	}
 	return v, true
 }
