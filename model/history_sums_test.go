@@ -161,3 +161,34 @@ func TestHistorySumsMakeNoProjectTheyDoNotKeep(t *testing.T) {
 		t.Errorf("sums read:\n%s\nwhole read summed:\n%s", got, want)
 	}
 }
+
+// TestHistorySumsOfAnAppendedRead: a read for the sums that goes on from
+// an earlier one sums what was appended as its entries sum, the display
+// and project of a session the earlier read had seen included. The
+// decoder knew a session's first entry from every read it had made, so
+// such a session's sum had no display or project.
+func TestHistorySumsOfAnAppendedRead(t *testing.T) {
+	line := func(i int, session string) string {
+		return fmt.Sprintf(`{"display":"prompt %d","pastedContents":{},"timestamp":%d,"project":"/w/p%d","sessionId":%q}`+"\n", i, 1787572834000+i, i, session)
+	}
+	first := line(1, "s1") + line(2, "s2")
+	appended := line(3, "s1") + line(4, "s3") + line(5, "s1")
+	fsys := fstest.MapFS{HistoryPath: {Data: []byte(first)}}
+	tail := &HistoryTail{Sums: true}
+	if _, err := tail.Read(fsys, HistoryPath); err != nil {
+		t.Fatal(err)
+	}
+	plain := &HistoryTail{State: tail.State}
+	fsys[HistoryPath] = &fstest.MapFile{Data: []byte(first + appended)}
+	got, err := tail.Read(fsys, HistoryPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := plain.Read(fsys, HistoryPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := sumsView(got.Sums, got.Problems), sumsView(SumHistory(want.Entries), want.Problems); g != w {
+		t.Errorf("appended read's sums:\n%s\nits entries summed:\n%s", g, w)
+	}
+}
