@@ -32,10 +32,14 @@ type historyDecoder struct {
 	// (HistoryTail.Counts).
 	counts bool
 	// sums makes the display (or prompt) only for the first entry of
-	// each session, and no paste's content (HistoryTail.Sums): named are
-	// the sessions whose first entry it made one for.
-	sums  bool
-	named map[string]bool
+	// each session, and no paste's content (HistoryTail.Sums): into are
+	// the sums the entries go to (a session they hold has had its first
+	// entry), and at is where the last line's session is in them
+	// (HistorySums.addAt: sessionNew, or sessionUnknown when the line was
+	// not read by the decoder for them).
+	sums bool
+	into *HistorySums
+	at   int
 	// scratch holds the current line's pastes when the decoder sums.
 	scratch map[PasteID]PastedContent
 
@@ -53,8 +57,17 @@ type historyState struct {
 	// entry's Display only for a session's first entry.
 	texts                         [2]summedText
 	project, projectName, session string
-	ts                            []byte
-	pastes                        map[PasteID]PastedContent
+	// projects are the project's and projectName's tokens when the
+	// decoder sums (lazy): made into strings only for an entry whose
+	// project the sums keep (a session's first, one with pastes).
+	projects [2]summedText
+	lazy     [2]bool
+	// sessionTok is the session's token when the decoder sums into a
+	// HistorySums (lazySession): made by sessionAt.
+	sessionTok  summedText
+	lazySession bool
+	ts          []byte
+	pastes      map[PasteID]PastedContent
 	// encoding/json merges a repeated object but replaces a repeated
 	// array; rather than mimic that, repeats fall back.
 	seenMap, seenArray bool
@@ -82,6 +95,16 @@ func (h *historyDecoder) line(line []byte, lineNo int) (HistoryEntry, bool) {
 		return HistoryEntry{}, false
 	}
 	c := &h.cur
+	// first: the sums make this session's display (its first entry).
+	first, at := false, sessionUnknown
+	if h.into != nil {
+		at = h.sessionAt()
+		first = c.session != "" && at == sessionNew
+	}
+	if (c.lazy[0] || c.lazy[1]) && (len(c.pastes) > 0 || first) {
+		// The sums keep this entry's project: made as interned makes it.
+		c.project, c.projectName = h.made(0), h.made(1)
+	}
 	e := HistoryEntry{Line: lineNo, SessionID: SessionID(c.session), PastedContents: c.pastes}
 	switch {
 	case c.hasDisplay:
@@ -102,11 +125,8 @@ func (h *historyDecoder) line(line []byte, lineNo int) (HistoryEntry, bool) {
 		return HistoryEntry{}, false
 	}
 	e.Timestamp = t
-	if h.sums && c.session != "" && !h.named[c.session] {
-		if h.named == nil {
-			h.named = map[string]bool{}
-		}
-		h.named[c.session] = true
+	h.at = at
+	if first {
 		t := c.texts[0]
 		if e.Format == HistoryFormatSeed {
 			t = c.texts[1]
@@ -200,6 +220,87 @@ func (h *historyDecoder) interned(v int) (string, int, error) {
 	return s, end, nil
 }
 
+// Where a line's session is in the sums (historyDecoder.at).
+const (
+	sessionNew     = -1 // not in them yet: its first entry
+	sessionUnknown = -2 // not looked up
+)
+
+// sessionAt makes the session of the line (its token kept by top) and
+// says where it is in the sums: one lookup in their index, which also
+// gives the string of a session they hold (no pool lookup), and which
+// addAt then need not do again.
+func (h *historyDecoder) sessionAt() int {
+	c := &h.cur
+	if !c.lazySession {
+		return sessionNew
+	}
+	t := c.sessionTok
+	if t.plain {
+		if h.into.at == nil {
+			h.into.index()
+		}
+		if k, ok := h.into.at[SessionID(t.text)]; ok {
+			c.session = string(h.into.Sessions[k].ID)
+			return k
+		}
+		if s, hit := h.pool[string(t.text)]; hit {
+			c.session = s
+		} else {
+			c.session = string(t.text)
+			h.pool[c.session] = c.session
+		}
+	} else {
+		c.session, _ = jsonscan.Unquote(t.text)
+	}
+	if c.session == "" {
+		return sessionNew
+	}
+	if h.into.at == nil {
+		h.into.index()
+	}
+	if k, ok := h.into.at[SessionID(c.session)]; ok {
+		return k
+	}
+	return sessionNew
+}
+
+// lazyProject checks the project (k 0) or projectName (k 1) at v and
+// keeps its token for made: when the decoder sums, most entries' project
+// is never kept (only a session's first entry's, and those with pastes),
+// and its lookup in the pool was a sixth of the read.
+func (h *historyDecoder) lazyProject(v, k int) (int, error) {
+	text, plain, end, err := h.token(v)
+	if err != nil {
+		return 0, err
+	}
+	h.cur.projects[k], h.cur.lazy[k] = summedText{text, plain}, true
+	return end, nil
+}
+
+// made is the string of the project (k 0) or projectName (k 1) token
+// lazyProject kept, as interned makes it ("" when there was none).
+func (h *historyDecoder) made(k int) string {
+	c := &h.cur
+	if !c.lazy[k] {
+		if k == 0 {
+			return c.project
+		}
+		return c.projectName
+	}
+	t := c.projects[k]
+	if !t.plain {
+		s, _ := jsonscan.Unquote(t.text)
+		return s
+	}
+	if s, hit := h.pool[string(t.text)]; hit {
+		return s
+	}
+	s := string(t.text)
+	h.pool[s] = s
+	return s
+}
+
 var historyKeys = []string{"display", "pastedContents", "timestamp", "project", "sessionId", "prompt", "pastedContent", "projectName"}
 
 var pasteKeys = []string{"id", "type", "content", "contentHash", "mediaType", "filename"}
@@ -229,12 +330,25 @@ func (h *historyDecoder) top(key []byte, v, depth int) (end int, err error) {
 		c.hasPrompt = err == nil
 		return end, err
 	case "project":
+		if h.sums && h.pool != nil {
+			return h.lazyProject(v, 0)
+		}
 		c.project, end, err = h.interned(v)
 		return end, err
 	case "projectName":
+		if h.sums && h.pool != nil {
+			return h.lazyProject(v, 1)
+		}
 		c.projectName, end, err = h.interned(v)
 		return end, err
 	case "sessionId":
+		if h.into != nil && h.pool != nil {
+			text, plain, end, err := h.token(v)
+			if err == nil {
+				c.sessionTok, c.lazySession = summedText{text, plain}, true
+			}
+			return end, err
+		}
 		c.session, end, err = h.interned(v)
 		return end, err
 	case "timestamp":

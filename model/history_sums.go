@@ -92,7 +92,11 @@ func (s *HistorySums) Add(entries []HistoryEntry) {
 }
 
 // add folds one entry in.
-func (s *HistorySums) add(e *HistoryEntry) {
+func (s *HistorySums) add(e *HistoryEntry) { s.addAt(e, sessionUnknown) }
+
+// addAt folds one entry in whose session is at k in Sessions, not in
+// them yet (sessionNew), or not looked up (sessionUnknown).
+func (s *HistorySums) addAt(e *HistoryEntry, k int) {
 	s.Entries++
 	if e.SessionID == "" {
 		s.Unattributed++
@@ -100,7 +104,10 @@ func (s *HistorySums) add(e *HistoryEntry) {
 		if s.at == nil {
 			s.index()
 		}
-		k, ok := s.at[e.SessionID]
+		ok := k >= 0
+		if k == sessionUnknown {
+			k, ok = s.at[e.SessionID]
+		}
 		if !ok {
 			k = len(s.Sessions)
 			s.at[e.SessionID] = k

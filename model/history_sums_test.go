@@ -131,3 +131,64 @@ func sumsReadAllocs(t *testing.T, fsys fstest.MapFS) float64 {
 		}
 	})
 }
+
+// TestHistorySumsMakeNoProjectTheyDoNotKeep: a read for the sums makes a
+// project's string only for an entry whose project they keep (a
+// session's first, one with a paste): 2 000 entries of one session, each
+// in a project of its own, allocate no string each. Interning every
+// entry's project made a string (and a slot in the pool) for each.
+func TestHistorySumsMakeNoProjectTheyDoNotKeep(t *testing.T) {
+	const n = 2000
+	var b []byte
+	for i := range n {
+		b = fmt.Appendf(b, `{"display":"p","pastedContents":{},"timestamp":%d,"project":"/w/project-%d","sessionId":"s1"}`+"\n", 1787572834000+i, i)
+	}
+	fsys := fstest.MapFS{HistoryPath: {Data: b}}
+	var r HistoryRead
+	allocs := testing.AllocsPerRun(3, func() {
+		var err error
+		if r, err = (&HistoryTail{Sums: true}).Read(fsys, HistoryPath); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if r.Sums.Entries != n || len(r.Sums.Sessions) != 1 || r.Sums.Sessions[0].Project != "/w/project-0" {
+		t.Fatalf("sums %+v", r.Sums)
+	}
+	if allocs > n/4 {
+		t.Errorf("a read for the sums of %d entries allocated %.0f times: a project made for each", n, allocs)
+	}
+	if got, want := readSums(t, fsys, true), readSums(t, fsys, false); got != want {
+		t.Errorf("sums read:\n%s\nwhole read summed:\n%s", got, want)
+	}
+}
+
+// TestHistorySumsOfAnAppendedRead: a read for the sums that goes on from
+// an earlier one sums what was appended as its entries sum, the display
+// and project of a session the earlier read had seen included. The
+// decoder knew a session's first entry from every read it had made, so
+// such a session's sum had no display or project.
+func TestHistorySumsOfAnAppendedRead(t *testing.T) {
+	line := func(i int, session string) string {
+		return fmt.Sprintf(`{"display":"prompt %d","pastedContents":{},"timestamp":%d,"project":"/w/p%d","sessionId":%q}`+"\n", i, 1787572834000+i, i, session)
+	}
+	first := line(1, "s1") + line(2, "s2")
+	appended := line(3, "s1") + line(4, "s3") + line(5, "s1")
+	fsys := fstest.MapFS{HistoryPath: {Data: []byte(first)}}
+	tail := &HistoryTail{Sums: true}
+	if _, err := tail.Read(fsys, HistoryPath); err != nil {
+		t.Fatal(err)
+	}
+	plain := &HistoryTail{State: tail.State}
+	fsys[HistoryPath] = &fstest.MapFile{Data: []byte(first + appended)}
+	got, err := tail.Read(fsys, HistoryPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := plain.Read(fsys, HistoryPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := sumsView(got.Sums, got.Problems), sumsView(SumHistory(want.Entries), want.Problems); g != w {
+		t.Errorf("appended read's sums:\n%s\nits entries summed:\n%s", g, w)
+	}
+}

@@ -77,9 +77,10 @@ func (t *HistoryTail) readFrom(fsys fs.FS, path string) (HistoryRead, error) {
 	if out.Full || t.hd == nil {
 		t.hd = newHistoryDecoder(make(map[string]string))
 	}
-	t.hd.counts, t.hd.sums = t.Counts, t.Sums
+	t.hd.counts, t.hd.sums, t.hd.into = t.Counts, t.Sums, nil
 	if t.Sums {
 		out.Sums = &HistorySums{}
+		t.hd.into = out.Sums
 	} else if out.Full {
 		// About 150 bytes a line: one allocation instead of a dozen, but
 		// never more than 2^17 entries ahead: a huge file of one line must
@@ -90,9 +91,10 @@ func (t *HistoryTail) readFrom(fsys fs.FS, path string) (HistoryRead, error) {
 	}
 	hs := historyScanner{name: path, hd: t.hd}
 	res, err := TailLines(fsys, path, t.State, func(ln Line) error {
+		t.hd.at = sessionUnknown
 		if e, ok := hs.line(ln, &out.Problems); ok {
 			if out.Sums != nil {
-				out.Sums.add(&e)
+				out.Sums.addAt(&e, t.hd.at)
 			} else {
 				out.Entries = append(out.Entries, e)
 			}
@@ -126,7 +128,7 @@ func (t *HistoryTail) Pending(fsys fs.FS, path string) ([]HistoryEntry, []Proble
 	if t.hd == nil {
 		t.hd = newHistoryDecoder(make(map[string]string))
 	}
-	t.hd.counts, t.hd.sums = t.Counts, false
+	t.hd.counts, t.hd.sums, t.hd.into = t.Counts, false, nil
 	hs := historyScanner{name: path, hd: t.hd}
 	lr := &LineReader{r: bufio.NewReaderSize(io.NewSectionReader(readerAt(f), t.State.Offset, info.Size()-t.State.Offset), 4096), first: t.State.Offset == 0}
 	var entries []HistoryEntry

@@ -13,7 +13,7 @@ import (
 
 // cacheKind names and versions what stat keeps across runs: bump it when
 // what an entry holds changes meaning.
-const cacheKind = "stat.3"
+const cacheKind = "stat.4"
 
 // statCache is what stat keeps of a home across runs. Every entry says
 // which version of its files it was computed from; an entry whose files
@@ -22,15 +22,16 @@ const cacheKind = "stat.3"
 type statCache struct {
 	// Transcripts are summaries by path, for the file whose stamp
 	// (head hash included) is the entry's (diskcache.PerFile).
-	Transcripts map[string]cachedTranscript
+	// Packed (cache_pack.go).
+	Transcripts keptTranscripts
 	// History is history.jsonl's counts up to Tail.Offset; nil when not
 	// kept.
 	History *cachedHistory
-	// Pastes are the paste files' verdicts.
-	Pastes []model.PasteVerdict
+	// Pastes are the paste files' verdicts (packed: cache_pack.go).
+	Pastes keptVerdicts
 	// PasteFolder is paste-cache as the last run listed it (the
-	// write-once rule: model.PasteFolder); nil when not kept.
-	PasteFolder *model.PasteFolder
+	// write-once rule: model.PasteFolder); nil when not kept. Packed.
+	PasteFolder *keptFolder
 	// Memory are the counts of each memory folder, by folder.
 	Memory map[string]cachedMemory
 }
@@ -163,9 +164,14 @@ func readHistoryCached(fsys fs.FS, cached *cachedHistory) (hc historyCounts, nex
 // false when the folder cannot vouch for itself: a symbolic link (its
 // target may change while the link does not), a file without a change
 // time, or an error.
-func memoryPrint(fsys fs.FS, dir string) (print [sha256.Size]byte, ok bool) {
+//
+// files counts the folder's memory files as CountMemory does, from the
+// same walk: a folder that vouches for itself holds no link and listed
+// without an error, so each topic file's own information is the one
+// CountMemory looks up (scanMemory then need not walk it again).
+func memoryPrint(fsys fs.FS, dir string) (print [sha256.Size]byte, files int, ok bool) {
 	if info, err := fs.Lstat(fsys, dir); err != nil || !info.IsDir() {
-		return print, false
+		return print, 0, false
 	}
 	h := sha256.New()
 	ok = true
@@ -203,24 +209,32 @@ func memoryPrint(fsys fs.FS, dir string) (print [sha256.Size]byte, ok bool) {
 		num(st.ChangeTime)
 		num(int64(st.ID.Dev))
 		num(int64(st.ID.Ino))
+		if info.Mode().IsRegular() && model.IsMemoryTopicPath(strings.TrimPrefix(name, dir+"/")) {
+			files++
+		}
 		return nil
 	})
 	if err != nil || !ok {
-		return print, false
+		return print, 0, false
 	}
 	h.Sum(print[:0])
-	return print, true
+	return print, files, true
 }
 
-// scanMemory counts a memory folder and its team/ folder.
-func scanMemory(fsys fs.FS, dir string) cachedMemory {
+// scanMemory counts a memory folder and its team/ folder; files, when
+// not negative, is its memory files' count (CountMemory's) already
+// taken.
+func scanMemory(fsys fs.FS, dir string, files int) cachedMemory {
 	var m cachedMemory
 	md, p := model.ScanMemoryDir(fsys, dir, func(f *model.MemoryFile) {
 		if f.Invalid {
 			m.Invalid++
 		}
 	})
-	m.Files = CountMemory(fsys, dir).Files
+	m.Files = files
+	if files < 0 {
+		m.Files = CountMemory(fsys, dir).Files
+	}
 	m.Problems = append(m.Problems, p...)
 	if !md.Exists {
 		return m
@@ -241,14 +255,17 @@ func scanMemory(fsys fs.FS, dir string) cachedMemory {
 // Without a cache (next nil) it is scanMemory.
 func scanMemoryCached(fsys fs.FS, dir string, cache, next map[string]cachedMemory) (m cachedMemory, hit bool) {
 	if next == nil {
-		return scanMemory(fsys, dir), false
+		return scanMemory(fsys, dir, -1), false
 	}
-	print, ok := memoryPrint(fsys, dir)
+	print, files, ok := memoryPrint(fsys, dir)
 	if c, in := cache[dir]; ok && in && c.Print == print {
 		next[dir] = c
 		return c, true
 	}
-	m = scanMemory(fsys, dir)
+	if !ok {
+		files = -1
+	}
+	m = scanMemory(fsys, dir, files)
 	if ok {
 		// Kept under the fingerprint taken before the scan: a file that
 		// changed meanwhile has another change time now, so the entry can

@@ -192,8 +192,11 @@ func Stat(o Options) Report {
 	probs = append(probs, hc.problems...)
 	pastes := make(chan *model.PasteInventory, 1)
 	var pastesSame bool
+	// verdicts are kept in next.Pastes only when the cache is written.
+	var verdicts *model.PasteVerdicts
 	go func() {
 		v := model.NewPasteVerdicts()
+		verdicts = v
 		v.Restore(cache.Pastes)
 		v.Restore(o.Pastes)
 		var inv *model.PasteInventory
@@ -202,11 +205,12 @@ func Stat(o Options) Report {
 		} else {
 			// paste-cache's files are taken from the cache while the
 			// folder is as it was: no paste is looked at on a warm start.
-			inv, next.PasteFolder = model.InventoryPasteFolder(h.FS, hc.refs, v, cache.PasteFolder, time.Now())
-			next.Pastes = v.Saved()
+			var folder *model.PasteFolder
+			inv, folder = model.InventoryPasteFolder(h.FS, hc.refs, v, cache.PasteFolder.folder(), time.Now())
+			next.PasteFolder = keep(folder)
 			// Nothing hashed, so what is kept is what was loaded, less
 			// any dropped; the folder kept as it was loaded.
-			pastesSame = v.Hashed() == 0 && len(next.Pastes) == len(cache.Pastes) && sameFolder(cache.PasteFolder, next.PasteFolder)
+			pastesSame = v.Hashed() == 0 && v.Kept() == len(cache.Pastes) && sameFolder(cache.PasteFolder.folder(), folder)
 		}
 		pastes <- inv
 	}()
@@ -295,6 +299,7 @@ func Stat(o Options) Report {
 	if o.Cache != nil && !same {
 		// A cache that cannot be written costs the next run its speed,
 		// never its answer.
+		next.Pastes = savedVerdicts(verdicts)
 		_ = diskcache.Save(o.Cache, cacheKind, diskcache.Name(cacheKind, h.Dir), *next)
 	}
 	return r
@@ -405,6 +410,11 @@ func summarizeAll(fsys fs.FS, files []model.TranscriptFile, workers int, stamp f
 	}
 	return out
 }
+
+// savedVerdicts are the verdicts to keep (PasteVerdicts.Saved: all of a
+// home's, sorted by path), made only when the cache is written (the
+// tests count them).
+var savedVerdicts = (*model.PasteVerdicts).Saved
 
 // sameFolder says the kept paste folders a and b are the same: a trusted
 // folder is kept with its files and time of the full pass unchanged, a
