@@ -3,6 +3,7 @@
 package vault
 
 import (
+	"io"
 	"io/fs"
 	"syscall"
 )
@@ -37,4 +38,25 @@ func adviseWillNeed(f fs.File) bool {
 		return false
 	}
 	return errno == 0
+}
+
+// syncFileRangeWrite is SYNC_FILE_RANGE_WRITE.
+const syncFileRangeWrite = 2
+
+// startWriteback asks the kernel to start writing n bytes of w from off
+// to the disk without waiting (sync_file_range WRITE), when w is an
+// *os.File (a syscall.Conn): the fsync that follows then waits for less.
+// Any other writer, or an error, is let be (the fsync writes it all).
+func startWriteback(w io.Writer, off, n int64) {
+	sc, ok := w.(syscall.Conn)
+	if !ok {
+		return
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return
+	}
+	_ = rc.Control(func(fd uintptr) {
+		_, _, _ = syscall.Syscall6(syscall.SYS_SYNC_FILE_RANGE, fd, uintptr(off), uintptr(n), syncFileRangeWrite, 0, 0)
+	})
 }

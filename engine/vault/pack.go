@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"compress/flate"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -416,13 +415,14 @@ type packWriter struct {
 	sealing     sync.Mutex
 	sealers     sync.WaitGroup
 	sealPending atomic.Bool
-	// parts are the pack's bytes as written so far (its header, then each
-	// compressed chunk), size their length: a pack is written part by
-	// part, so a sync that stores a few chunks holds a few chunks, not a
-	// buffer the size of a full pack.
-	parts [][]byte
-	size  int
-	lines bytes.Buffer
+	// stream is the pack being filled, written to its temporary file
+	// part by part as they come (its header, then each compressed chunk
+	// or frame), size their length: a sync that stores a few chunks
+	// holds a few chunks, not a buffer the size of a full pack, and a
+	// sealed pack has little left to write and sync.
+	stream *packStream
+	size   int
+	lines  bytes.Buffer
 	// pending are the chunks handed to the workers or in buf, not yet
 	// in a written pack; a chunk's loc is set once it is in buf.
 	pending map[key]loc
@@ -595,12 +595,15 @@ func (p *packWriter) work() {
 		if err != nil && p.err == nil {
 			p.err = err
 		}
-		if p.size == 0 {
-			p.parts = append(p.parts, []byte(c.header()))
+		if p.err == nil && p.stream == nil {
+			p.stream = p.startStream()
+			p.stream.push([]byte(c.header()))
 			p.size = len(c.header())
 		}
 		l := loc{off: int64(p.size), stored: int32(len(dst)), raw: int32(raw)}
-		p.parts = append(p.parts, part)
+		if p.stream != nil {
+			p.stream.push(part)
+		}
 		p.size += len(dst)
 		if j.members == nil {
 			p.pending[j.k] = l
@@ -650,6 +653,13 @@ func (p *packWriter) close() {
 	p.workers.Wait()
 	p.sealers.Wait()
 	p.writing.Wait()
+	p.mu.Lock()
+	s := p.stream
+	p.stream = nil
+	p.mu.Unlock()
+	if s != nil {
+		s.abort() // an error stopped the sync before the pack was sealed
+	}
 }
 
 // add stores the chunk data (hash k) unless it is there already, and
@@ -802,10 +812,11 @@ func (p *packWriter) flushFull() error {
 	return nil
 }
 
-// sealedPack is a pack taken out of the writer to be written: its parts,
-// its index lines, its chunks' places and its size.
+// sealedPack is a pack taken out of the writer to be written: its
+// stream (its parts, written or queued), its index lines, its chunks'
+// places and its size.
 type sealedPack struct {
-	parts   [][]byte
+	stream  *packStream
 	lines   []byte
 	pending map[key]loc
 	size    int
@@ -839,7 +850,7 @@ func (p *packWriter) seal() (*sealedPack, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
-	if len(p.pending) == 0 || len(p.parts) == 0 {
+	if len(p.pending) == 0 || p.stream == nil {
 		return nil, nil
 	}
 	if !p.ix.ready() {
@@ -859,21 +870,20 @@ func (p *packWriter) seal() (*sealedPack, error) {
 			}
 		}
 	}
-	pk := &sealedPack{parts: p.parts, lines: p.lines.Bytes(), pending: placed, size: p.size}
+	pk := &sealedPack{stream: p.stream, lines: p.lines.Bytes(), pending: placed, size: p.size}
+	pk.stream.seal()
 	p.sealed = append(p.sealed, pk)
 	p.pending = later
-	p.parts, p.size = nil, 0
+	p.stream, p.size = nil, 0
 	p.lines = bytes.Buffer{}
 	return pk, nil
 }
 
-// write writes the sealed pack pk and then its index, both synced, and
-// then enters its chunks in the index. Its error is also kept in p.err.
+// write finishes the sealed pack pk (its stream: the parts left,
+// synced, named) and writes its index, synced, and then enters its
+// chunks in the index. Its error is also kept in p.err.
 func (p *packWriter) write(pk *sealedPack) error {
-	var rnd [4]byte
-	_, _ = rand.Read(rnd[:])
-	name := fmt.Sprintf("%d-%x", p.now().UnixMilli(), rnd)
-	base := filepath.Join(p.v.Dir, packsDir, name)
+	name, base := pk.stream.name, pk.stream.base
 	// The index is written and synced beside its pack, and renamed into
 	// place only once the pack is (an index never names a pack that is
 	// not there): one fsync's wait less a pack.
@@ -891,14 +901,7 @@ func (p *packWriter) write(pk *sealedPack) error {
 			})
 		})
 	}()
-	packErr = model.CreateFileAtomicWith(p.v.w, base+".pack", 0o600, time.Time{}, func(w io.Writer) error {
-		for _, b := range pk.parts {
-			if _, err := w.Write(b); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	packErr = pk.stream.wait()
 	close(packed)
 	err := <-idxDone
 	if packErr != nil {
@@ -916,9 +919,6 @@ func (p *packWriter) write(pk *sealedPack) error {
 	for k, l := range pk.pending {
 		l.pack = name
 		p.ix.m[k] = l
-	}
-	for _, b := range pk.parts[1:] { // parts[0] is the header
-		p.partBufs.put(b)
 	}
 	p.ix.packs[name] = int64(pk.size)
 	p.written += int64(pk.size)
