@@ -48,15 +48,11 @@ func packTempWrites(wrote chan struct{}) func(faultfs.Step, string) {
 	}
 }
 
-// A pack is written to its temporary file as its frames are compressed,
-// not once it is sealed: here its bytes are written before the flush
-// that seals the sync's last pack is called (on the old code nothing
-// was, and the guard gave up). The pack then holds every chunk and the
-// vault verifies.
-func TestPackWrittenWhileItFills(t *testing.T) {
-	wrote := make(chan struct{})
-	v, p, chunks := streamWriter(t, &faultfs.FS{OnCall: packTempWrites(wrote)}, 12)
-	defer p.close()
+// addAndWaitForWrite adds the chunks to p and waits until wrote says a
+// pack's temporary file was written to, before any flush (the guard
+// turns the old code's wait for the flush into a failure).
+func addAndWaitForWrite(t *testing.T, p *packWriter, chunks [][]byte, wrote chan struct{}) {
+	t.Helper()
 	for _, c := range chunks {
 		if _, err := p.add(sha256.Sum256(c), c); err != nil {
 			t.Fatal(err)
@@ -67,6 +63,18 @@ func TestPackWrittenWhileItFills(t *testing.T) {
 	case <-time.After(deadlockGuard):
 		t.Fatalf("nothing of the pack written before its flush")
 	}
+}
+
+// A pack is written to its temporary file as its frames are compressed,
+// not once it is sealed: here its bytes are written before the flush
+// that seals the sync's last pack is called (on the old code nothing
+// was, and the guard gave up). The pack then holds every chunk and the
+// vault verifies.
+func TestPackWrittenWhileItFills(t *testing.T) {
+	wrote := make(chan struct{})
+	v, p, chunks := streamWriter(t, &faultfs.FS{OnCall: packTempWrites(wrote)}, 12)
+	defer p.close()
+	addAndWaitForWrite(t, p, chunks, wrote)
 	if err := p.flush(); err != nil {
 		t.Fatal(err)
 	}
@@ -92,16 +100,7 @@ func TestPackWrittenWhileItFills(t *testing.T) {
 func TestPackStreamDroppedOnClose(t *testing.T) {
 	wrote := make(chan struct{})
 	v, p, chunks := streamWriter(t, &faultfs.FS{OnCall: packTempWrites(wrote)}, 8)
-	for _, c := range chunks {
-		if _, err := p.add(sha256.Sum256(c), c); err != nil {
-			t.Fatal(err)
-		}
-	}
-	select {
-	case <-wrote:
-	case <-time.After(deadlockGuard):
-		t.Fatalf("nothing of the pack written")
-	}
+	addAndWaitForWrite(t, p, chunks, wrote)
 	p.close()
 	left, err := os.ReadDir(filepath.Join(v.Dir, packsDir))
 	if err != nil && !os.IsNotExist(err) {
