@@ -447,7 +447,7 @@ type packWriter struct {
 	written int64
 	chunks  int
 	// frameBufs and partBufs keep the frames' buffers once compressed
-	// and the compressed frames' once their pack is written, for the
+	// and the compressed frames' once written to their pack's file, for the
 	// next frames: a first sync fills and compresses a hundred frames of
 	// 4 MiB, and allocated each (the frames' from a sync.Pool, emptied at
 	// every collection) and a copy of each compressed (bytes.Clone):
