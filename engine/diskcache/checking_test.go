@@ -1,26 +1,13 @@
 package diskcache
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/memscope/memscope/model"
 )
-
-// statsFS counts the stats by name through it.
-type statsFS struct {
-	fs.FS
-	stats atomic.Int64
-}
-
-func (s *statsFS) Stat(name string) (fs.FileInfo, error) {
-	s.stats.Add(1)
-	return fs.Stat(s.FS, name)
-}
 
 // PerFileFoldersChecking keeps a file its compute stamped at its open
 // and checked after its read from the same descriptor without stat'ing
@@ -36,18 +23,11 @@ func TestPerFileCheckingStatsNoName(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	fsys := &statsFS{FS: model.DirFS(dir)}
+	fsys := &opensFS{FS: model.DirFS(dir)}
 	compute := func(miss []int, stamp, after func(int, model.FileStamp)) []int {
 		out := make([]int, len(miss))
 		for j, i := range miss {
-			f, err := fsys.Open(names[i])
-			if err != nil {
-				t.Fatal(err)
-			}
-			st, err := model.StampOpened(f, names[i])
-			if err != nil {
-				t.Fatal(err)
-			}
+			f, st := openStamped(t, fsys, names[i])
 			stamp(j, st)
 			b := make([]byte, 64)
 			out[j], _ = f.Read(b)
