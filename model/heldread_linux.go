@@ -75,9 +75,26 @@ func (r *HeldRead) Size() int64 { return r.st.Size }
 
 // Stamp is the file's stamp at its open, without a head hash (StampOf
 // of its fstat).
-func (r *HeldRead) Stamp() FileStamp {
-	return FileStamp{Size: r.st.Size, ModTime: r.st.Mtim.Nano(), ChangeTime: r.st.Ctim.Nano(),
-		ID: FileID{Dev: uint64(r.st.Dev), Ino: uint64(r.st.Ino), Known: true}}
+func (r *HeldRead) Stamp() FileStamp { return stampOfStat(&r.st) }
+
+// StampNow is the open file's stamp as it is now, without a head hash
+// (an fstat of its descriptor: a reader's check after its read that the
+// file was not written meanwhile, diskcache.Checking).
+func (r *HeldRead) StampNow() (FileStamp, error) {
+	if !r.open {
+		return FileStamp{}, &fs.PathError{Op: "stat", Path: r.path(), Err: fs.ErrClosed}
+	}
+	var st syscall.Stat_t
+	if err := syscall.Fstat(r.fd, &st); err != nil {
+		return FileStamp{}, &fs.PathError{Op: "stat", Path: r.path(), Err: err}
+	}
+	return stampOfStat(&st), nil
+}
+
+// stampOfStat is StampOf of the information st.
+func stampOfStat(st *syscall.Stat_t) FileStamp {
+	return FileStamp{Size: st.Size, ModTime: st.Mtim.Nano(), ChangeTime: st.Ctim.Nano(),
+		ID: FileID{Dev: uint64(st.Dev), Ino: uint64(st.Ino), Known: true}}
 }
 
 // Stat is the file's information at its open (OpenedInfo's answer).

@@ -53,10 +53,10 @@ func PerFileFolders[T any](fsys fs.FS, names []string, cache, next map[string]En
 // PerFileFoldersStamping is PerFileFolders for a compute that stamps the
 // files it reads (PerFileStamping's rule for the files without an entry).
 func PerFileFoldersStamping[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], folders Folders, now time.Time, compute Stamping[T], whole func(v T, size int64) bool) (out []T, hits int, kept Folders) {
-	return perFileFolders(fsys, names, cache, next, folders, now, true, compute, whole)
+	return perFileFolders(fsys, names, cache, next, folders, now, true, unchecked(compute), whole)
 }
 
-func perFileFolders[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], folders Folders, now time.Time, selfStamped bool, compute Stamping[T], whole func(v T, size int64) bool) (out []T, hits int, kept Folders) {
+func perFileFolders[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], folders Folders, now time.Time, selfStamped bool, compute Checking[T], whole func(v T, size int64) bool) (out []T, hits int, kept Folders) {
 	if next == nil {
 		out, hits = perFile(fsys, names, cache, next, selfStamped, compute, whole)
 		return out, hits, Folders{}
@@ -107,12 +107,12 @@ func perFileFolders[T any](fsys fs.FS, names []string, cache, next map[string]En
 	for j, i := range rest {
 		restNames[j] = names[i]
 	}
-	res, h := perFile(fsys, restNames, cache, next, selfStamped, func(miss []int, stamp func(int, model.FileStamp)) []T {
+	res, h := perFile(fsys, restNames, cache, next, selfStamped, func(miss []int, stamp, after func(int, model.FileStamp)) []T {
 		idx := make([]int, len(miss))
 		for j, m := range miss {
 			idx[j] = rest[m]
 		}
-		return compute(idx, stamp)
+		return compute(idx, stamp, after)
 	}, whole)
 	for j, i := range rest {
 		out[i] = res[j]

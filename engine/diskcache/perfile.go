@@ -75,22 +75,53 @@ type Stamping[T any] func(miss []int, stamp func(j int, st model.FileStamp)) []T
 // the open that reads it. The rule is PerFile's: stamped before the
 // read, Unchanged after it.
 func PerFileStamping[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], compute Stamping[T], whole func(v T, size int64) bool) (out []T, hits int) {
-	return perFile(fsys, names, cache, next, true, compute, whole)
+	return perFile(fsys, names, cache, next, true, unchecked(compute), whole)
 }
 
-func ignoreStamps[T any](compute func(miss []int) []T) Stamping[T] {
-	return func(miss []int, _ func(int, model.FileStamp)) []T { return compute(miss) }
+// Checking is a Stamping that also hands after, for a file it stamped
+// (j, after stamp(j, ...) was called for it, from the same goroutine),
+// the file's information once its read is done: an fstat of the
+// descriptor it read (model.StampOf, no head hash). perFile compares it
+// with the file's stamp (FileStamp.Same) instead of asking the file by
+// its name again (model.Unchanged: one stat a file read, some 13 900 a
+// cold start); a file written during the read is not kept either way,
+// and a file renamed over after its open (the descriptor's is the old
+// file) is told by its identity at the next run's stamp. A file it
+// hands no after for is asked by its name, as PerFile does.
+type Checking[T any] func(miss []int, stamp, after func(j int, st model.FileStamp)) []T
+
+// PerFileFoldersChecking is PerFileFoldersStamping for a compute that
+// also checks each file after its read (Checking).
+func PerFileFoldersChecking[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], folders Folders, now time.Time, compute Checking[T], whole func(v T, size int64) bool) (out []T, hits int, kept Folders) {
+	return perFileFolders(fsys, names, cache, next, folders, now, true, compute, whole)
 }
+
+func ignoreStamps[T any](compute func(miss []int) []T) Checking[T] {
+	return func(miss []int, _, _ func(int, model.FileStamp)) []T { return compute(miss) }
+}
+
+// unchecked is compute, a Stamping, as a Checking that hands no after.
+func unchecked[T any](compute Stamping[T]) Checking[T] {
+	return func(miss []int, stamp, _ func(int, model.FileStamp)) []T { return compute(miss, stamp) }
+}
+
+// The states of a file's check after its read (perFile).
+const (
+	notChecked int8 = iota
+	checkedSame
+	checkedChanged
+)
 
 // perFile is PerFile; selfStamped, the files without an entry are
 // stamped by compute (PerFileStamping).
-func perFile[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], selfStamped bool, compute Stamping[T], whole func(v T, size int64) bool) (out []T, hits int) {
+func perFile[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], selfStamped bool, compute Checking[T], whole func(v T, size int64) bool) (out []T, hits int) {
 	if next == nil {
 		all := make([]int, len(names))
 		for i := range all {
 			all[i] = i
 		}
-		return compute(all, func(int, model.FileStamp) {}), 0
+		none := func(int, model.FileStamp) {}
+		return compute(all, none, none), 0
 	}
 	out = make([]T, len(names))
 	stamps := make([]model.FileStamp, len(names))
@@ -134,14 +165,33 @@ func perFile[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T],
 	if !selfStamped {
 		stamp = func(int, model.FileStamp) {}
 	}
-	for j, v := range compute(miss, stamp) {
+	checked := make([]int8, len(names))
+	after := func(j int, st model.FileStamp) {
+		if i := miss[j]; stamped[i] {
+			checked[i] = checkedChanged
+			if st.Same(stamps[i]) {
+				checked[i] = checkedSame
+			}
+		}
+	}
+	for j, v := range compute(miss, stamp, after) {
 		i := miss[j]
 		out[i] = v
-		if stamped[i] && whole(v, stamps[i].Size) && model.Unchanged(fsys, names[i], stamps[i]) {
+		if stamped[i] && whole(v, stamps[i].Size) && unchangedAfter(fsys, names[i], stamps[i], checked[i]) {
 			next[names[i]] = Entry[T]{Stamp: stamps[i], Value: v, Settled: settledAt(stamps[i], now)}
 		}
 	}
 	return out, hits
+}
+
+// unchangedAfter says the file name, stamped st before its read, was
+// not written meanwhile: by its check after the read (Checking), else
+// by its name now (model.Unchanged).
+func unchangedAfter(fsys fs.FS, name string, st model.FileStamp, check int8) bool {
+	if check != notChecked {
+		return check == checkedSame
+	}
+	return model.Unchanged(fsys, name, st)
 }
 
 // Fill gathers the values of a per-file cache (the map[string]Entry[T]

@@ -10,10 +10,11 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// opensFS counts the files opened through it (a Stat is not an open).
+// opensFS counts the files opened through it, and apart the stats by
+// name (a Stat is not an open).
 type opensFS struct {
 	fs.FS
-	opens atomic.Int64
+	opens, stats atomic.Int64
 }
 
 func (o *opensFS) Open(name string) (fs.File, error) {
@@ -21,7 +22,24 @@ func (o *opensFS) Open(name string) (fs.File, error) {
 	return o.FS.Open(name)
 }
 
-func (o *opensFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(o.FS, name) }
+func (o *opensFS) Stat(name string) (fs.FileInfo, error) {
+	o.stats.Add(1)
+	return fs.Stat(o.FS, name)
+}
+
+// openStamped opens name of fsys and stamps it from that open.
+func openStamped(t *testing.T, fsys fs.FS, name string) (fs.File, model.FileStamp) {
+	t.Helper()
+	f, err := fsys.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := model.StampOpened(f, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, st
+}
 
 // PerFileStamping opens a file without an entry once (the compute's
 // open stamps it), keeps its value under that stamp, and answers it from
@@ -43,14 +61,7 @@ func TestPerFileStampingOpensAFileOnce(t *testing.T) {
 		out := make([]int, len(miss))
 		for j, i := range miss {
 			computed++
-			f, err := fsys.Open(names[i])
-			if err != nil {
-				t.Fatal(err)
-			}
-			st, err := model.StampOpened(f, names[i])
-			if err != nil {
-				t.Fatal(err)
-			}
+			f, st := openStamped(t, fsys, names[i])
 			if names[i] != "c" {
 				stamp(j, st) // c: not stamped, so not kept
 			}

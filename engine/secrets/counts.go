@@ -94,7 +94,7 @@ func Counts(o Options, cache *diskcache.Store) Report {
 			outside = append(outside, i)
 		}
 	}
-	for j, r := range scanUnits(o, units, outside, hist, nil, nil) {
+	for j, r := range scanUnits(o, units, outside, hist, nil, nil, nil) {
 		results[outside[j]] = r
 	}
 	// The files outside the write-once folders whose entry is settled
@@ -117,21 +117,22 @@ func Counts(o Options, cache *diskcache.Store) Report {
 		names[j] = units[i].name
 	}
 	// A file the cache has no entry for is stamped from the open that
-	// counts it (diskcache.PerFileFoldersStamping): on a cold cache each
-	// of the home's some 11 000 pastes and backups is opened once, not
-	// twice.
-	compute := func(miss []int, stamp func(int, model.FileStamp)) []counted {
+	// counts it, and checked after the read from that open's descriptor
+	// (diskcache.PerFileFoldersChecking): on a cold cache each of the
+	// home's some 11 000 pastes and backups is opened once, not twice,
+	// and not stat'ed again by its name.
+	compute := func(miss []int, stamp, after func(int, model.FileStamp)) []counted {
 		idx := make([]int, len(miss))
 		for j, m := range miss {
 			idx[j] = home[m]
 		}
 		out := make([]counted, len(miss))
-		for j, r := range scanUnits(o, units, idx, hist, nil, stamp) {
+		for j, r := range scanUnits(o, units, idx, hist, nil, stamp, after) {
 			out[j] = counted{Read: r.read, Bytes: r.bytes, Kept: r.kept, Problems: problemsOf(r.problems)}
 		}
 		return out
 	}
-	res, hits, nextFolders := diskcache.PerFileFoldersStamping(o.Home.FS, names, kept, next, o.trusted.distrust(folders), now, compute, wholeCount)
+	res, hits, nextFolders := diskcache.PerFileFoldersChecking(o.Home.FS, names, kept, next, o.trusted.distrust(folders), now, compute, wholeCount)
 	// A cache not written costs the next run its time only.
 	if marked := markSettled(next); marked || hits < len(names) || len(next) != len(kept) {
 		_ = diskcache.Save(cache, countsKind, name, next)
@@ -155,7 +156,7 @@ func countAll(o Options) Report {
 	for i := range all {
 		all[i] = i
 	}
-	return report(o, units, scanUnits(o, units, all, &lazyHistory{fsys: o.Home.FS}, nil, nil), probs)
+	return report(o, units, scanUnits(o, units, all, &lazyHistory{fsys: o.Home.FS}, nil, nil, nil), probs)
 }
 
 // wholeCount says a file's counts cover it whole: it was read and no

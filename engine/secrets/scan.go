@@ -172,7 +172,7 @@ func begin(o Options, limit int64) *Scanning {
 	for i := range all {
 		all[i] = i
 	}
-	s.results = scanUnits(o, units, all, s.hist, &hold{max: limit}, nil)
+	s.results = scanUnits(o, units, all, s.hist, &hold{max: limit}, nil, nil)
 	s.Report = report(o, units, s.results, probs)
 	return s
 }
@@ -181,8 +181,9 @@ func begin(o Options, limit int64) *Scanning {
 // biggest first, and returns their results in the order of idx. held
 // nil only counts (scanUnit). stamp, when not nil, is handed the stamp
 // of each file from the open that reads it (j its index in idx; a cache's
-// check, diskcache.Stamping).
-func scanUnits(o Options, units []unit, idx []int, hist *lazyHistory, held *hold, stamp func(j int, st model.FileStamp)) []fileResult {
+// check, diskcache.Stamping), and after, when not nil, the information
+// of each file it stamped once its read is done (diskcache.Checking).
+func scanUnits(o Options, units []unit, idx []int, hist *lazyHistory, held *hold, stamp, after func(j int, st model.FileStamp)) []fileResult {
 	order := make([]int, len(idx))
 	for i := range order {
 		order[i] = i
@@ -210,7 +211,7 @@ func scanUnits(o Options, units []unit, idx []int, hist *lazyHistory, held *hold
 			w := newWorker()
 			w.pasteSums = o.PasteSums
 			for j := range jobs {
-				out[j] = w.scanUnit(&units[idx[j]], hist, o.Project, held, stamp, j)
+				out[j] = w.scanUnit(&units[idx[j]], hist, o.Project, held, stamp, after, j)
 			}
 		})
 	}
@@ -371,7 +372,7 @@ const maxTextBytes = 4 << 20
 // a listed home is opened into the worker's own (model.HeldRead: a
 // cold count opens some 11 500 small files, each else a file, its
 // cleanup, its information and its path made).
-func (w *worker) scanUnit(up *unit, hist *lazyHistory, project string, held *hold, stamp func(int, model.FileStamp), j int) fileResult {
+func (w *worker) scanUnit(up *unit, hist *lazyHistory, project string, held *hold, stamp, after func(int, model.FileStamp), j int) fileResult {
 	var res fileResult
 	var f fs.File
 	if up.format != formatJournal && w.quick.Open(up.fsys, up.name) {
@@ -453,6 +454,13 @@ func (w *worker) scanUnit(up *unit, hist *lazyHistory, project string, held *hol
 	default:
 		w.scanFile(f, u, &res, emit)
 	}
+	if stamp != nil && after != nil {
+		// The file as it is after the read, from its descriptor (not
+		// its name again: diskcache.Checking).
+		if st, err := stampNow(f); err == nil {
+			after(j, st)
+		}
+	}
 	if len(lines) > 0 {
 		var err error
 		if res.turns, err = turnsOf(u, lines); err != nil {
@@ -515,6 +523,19 @@ func (w *worker) opened(f fs.File) (model.FileStamp, bool) {
 		return model.FileStamp{}, false
 	}
 	return model.StampOf(info), true
+}
+
+// stampNow is the stamp of f, an open file, as it is now (no head
+// hash): an fstat of its descriptor.
+func stampNow(f fs.File) (model.FileStamp, error) {
+	if q, ok := f.(*model.HeldRead); ok {
+		return q.StampNow()
+	}
+	info, err := f.Stat()
+	if err != nil {
+		return model.FileStamp{}, err
+	}
+	return model.StampOf(info), nil
 }
 
 // byLine says whether u is scanned line by line (JSONL, or too big to

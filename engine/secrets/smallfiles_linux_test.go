@@ -46,7 +46,7 @@ func TestSmallFilesAllocations(t *testing.T) {
 	scanAll := func() {
 		for i := range units {
 			u := units[i]
-			if r := w.scanUnit(&u, hist, "", nil, stamp, i); !r.read || r.bytes == 0 || len(r.problems) > 0 {
+			if r := w.scanUnit(&u, hist, "", nil, stamp, nil, i); !r.read || r.bytes == 0 || len(r.problems) > 0 {
 				t.Fatalf("%s: %+v", u.name, r)
 			}
 		}
