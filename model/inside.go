@@ -251,12 +251,14 @@ func followListed(fsys fs.FS, dir string, ents []fs.DirEntry, err error, probs *
 	}
 	walked := NewWalked()
 	infos := make([]fs.FileInfo, len(ents))
+	paths := make([]string, len(ents))
 	for pass := range 2 {
 		for i, e := range ents {
 			if (e.Type()&fs.ModeSymlink != 0) != (pass == 1) {
 				continue
 			}
 			p := path.Join(dir, e.Name())
+			paths[i] = p
 			info, err := EntryInfo(fsys, p, e)
 			if err != nil {
 				*probs = append(*probs, EntryProblem(p, err))
@@ -273,7 +275,7 @@ func followListed(fsys fs.FS, dir string, ents []fs.DirEntry, err error, probs *
 	out := make([]Followed, 0, len(ents))
 	for i, e := range ents {
 		if infos[i] != nil {
-			out = append(out, Followed{Name: e.Name(), Path: path.Join(dir, e.Name()), Info: infos[i]})
+			out = append(out, Followed{Name: e.Name(), Path: paths[i], Info: infos[i]})
 		}
 	}
 	return out

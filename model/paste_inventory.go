@@ -221,6 +221,9 @@ func inventoryOf(c *PasteCache, v *PasteVerdicts, refs PasteRefs, files []PasteF
 	if direct {
 		defer dir.close()
 	}
+	if len(hashes) > 0 {
+		inv.Resolutions = make([]PasteResolution, 0, len(hashes))
+	}
 	for _, hash := range hashes {
 		r, ok := PasteResolution{}, false
 		f, in := listed[hash]

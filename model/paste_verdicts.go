@@ -174,6 +174,10 @@ func (v *PasteVerdicts) Saved() []PasteVerdict {
 func (v *PasteVerdicts) Restore(saved []PasteVerdict) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if len(v.cur) == 0 && len(saved) > 0 {
+		// Sized once (a warm start restores thousands).
+		v.cur = make(map[pasteKey]pasteVerdict, len(saved))
+	}
 	for _, s := range saved {
 		if !s.Stamp.Known() {
 			continue

@@ -59,12 +59,7 @@ func ListProjectsFiles(fsys fs.FS) ([]Project, map[string][]TranscriptFile, []Pr
 // the projects'), so the home is walked once.
 func ListProjectsFrom(fsys fs.FS, sf SessionFiles, sfProbs []Problem) ([]Project, map[string][]TranscriptFile, []Problem) {
 	probs := append([]Problem(nil), sfProbs...)
-	bySlug := map[string][]TranscriptFile{}
-	for _, t := range sf.Transcripts {
-		if t.ProjectSlug != "" {
-			bySlug[t.ProjectSlug] = append(bySlug[t.ProjectSlug], t)
-		}
-	}
+	bySlug := transcriptsBySlug(sf.Transcripts)
 	// listDir problems were already reported by FindSessionFiles.
 	var dup []Problem
 	var dirs []dirEntry
@@ -170,4 +165,33 @@ func probeCWD(fsys fs.FS, newestFirst []TranscriptFile) string {
 		}
 	}
 	return ""
+}
+
+// transcriptsBySlug groups ts by project (those without one left out),
+// in ts's order, each group a copy (SetTranscripts sorts it in place)
+// cut from one array sized once.
+func transcriptsBySlug(ts []TranscriptFile) map[string][]TranscriptFile {
+	counts := map[string]int{}
+	n := 0
+	for i := range ts {
+		if s := ts[i].ProjectSlug; s != "" {
+			counts[s]++
+			n++
+		}
+	}
+	bySlug := make(map[string][]TranscriptFile, len(counts))
+	all := make([]TranscriptFile, 0, n)
+	for i := range ts {
+		s := ts[i].ProjectSlug
+		if s == "" {
+			continue
+		}
+		g, ok := bySlug[s]
+		if !ok {
+			c := counts[s]
+			g, all = all[:0:c], all[c:c:cap(all)]
+		}
+		bySlug[s] = append(g, ts[i])
+	}
+	return bySlug
 }

@@ -113,6 +113,18 @@ func findSessionFilesAll(fsys fs.FS) (SessionFiles, []Problem) {
 			findProject(fsys, dirs[i].name, dirs[i].path, dirs[i].info, &parts[i].sf, &parts[i].probs)
 		}
 	})
+	// Sized once for the parts (sessions/ adds few).
+	var nt, nr int
+	for _, pt := range parts {
+		nt += len(pt.sf.Transcripts)
+		nr += len(pt.sf.ToolResults)
+	}
+	if nt > 0 {
+		sf.Transcripts = make([]TranscriptFile, 0, nt)
+	}
+	if nr > 0 {
+		sf.ToolResults = make([]ToolResultFile, 0, nr)
+	}
 	for _, pt := range parts {
 		sf.Transcripts = append(sf.Transcripts, pt.sf.Transcripts...)
 		sf.ToolResults = append(sf.ToolResults, pt.sf.ToolResults...)
