@@ -28,10 +28,23 @@ type PasteVerdicts struct {
 }
 
 // pasteKey identifies one version of one paste file: its path and its
-// stamp without a head hash (size, mtime, change time, inode).
+// stamp without a head hash (size, mtime, change time, inode), kept as
+// those fields alone (a FileStamp's head would be 40 zero bytes in each
+// of thousands of keys).
 type pasteKey struct {
-	path  string
-	stamp FileStamp
+	path              string
+	size, mod, change int64
+	id                FileID
+}
+
+// keyOf is the key of the version s of the file path (s's head ignored).
+func keyOf(path string, s FileStamp) pasteKey {
+	return pasteKey{path: path, size: s.Size, mod: s.ModTime, change: s.ChangeTime, id: s.ID}
+}
+
+// stamp is k's stamp, without a head hash.
+func (k pasteKey) stamp() FileStamp {
+	return FileStamp{Size: k.size, ModTime: k.mod, ChangeTime: k.change, ID: k.id}
 }
 
 // pasteVerdict is the part of a PasteResolution that checking a file's
@@ -86,7 +99,7 @@ func (v *PasteVerdicts) check(f fs.File, res *PasteResolution) {
 // checkRead is check for the file r reads, of which info is the fstat
 // of its open.
 func (v *PasteVerdicts) checkRead(info fs.FileInfo, r io.Reader, res *PasteResolution) {
-	key := pasteKey{path: res.Path, stamp: StampOf(info)}
+	key := keyOf(res.Path, StampOf(info))
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.lookup(key, res) {
@@ -104,7 +117,7 @@ func (v *PasteVerdicts) checkRead(info fs.FileInfo, r io.Reader, res *PasteResol
 		return
 	}
 	setPasteVerdict(res, v.sum)
-	if n == key.stamp.Size {
+	if n == key.size {
 		// A file that changed while it was read is not remembered.
 		v.cur[key] = pasteVerdict{status: res.Status, verified: res.Verified, actual: res.Actual, reason: res.Reason}
 	}
@@ -121,7 +134,7 @@ func (v *PasteVerdicts) lookup(key pasteKey, res *PasteResolution) bool {
 		return false
 	}
 	v.cur[key] = vd
-	res.Size = key.stamp.Size
+	res.Size = key.size
 	res.Status, res.Verified, res.Actual, res.Reason = vd.status, vd.verified, vd.actual, vd.reason
 	return true
 }
@@ -133,7 +146,7 @@ func (v *PasteVerdicts) listed(h PasteHash, f PasteFile) (PasteResolution, bool)
 	res := PasteResolution{Hash: h, Source: f.Source, Path: f.Path}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	ok := v.lookup(pasteKey{path: f.Path, stamp: f.stamp}, &res)
+	ok := v.lookup(keyOf(f.Path, f.stamp), &res)
 	return res, ok
 }
 
@@ -159,10 +172,10 @@ func (v *PasteVerdicts) Saved() []PasteVerdict {
 	defer v.mu.Unlock()
 	out := make([]PasteVerdict, 0, len(v.cur))
 	for k, vd := range v.cur {
-		if !k.stamp.Known() {
+		if !k.stamp().Known() {
 			continue
 		}
-		out = append(out, PasteVerdict{Path: k.path, Stamp: k.stamp, Status: vd.status, Verified: vd.verified, Actual: vd.actual, Reason: vd.reason})
+		out = append(out, PasteVerdict{Path: k.path, Stamp: k.stamp(), Status: vd.status, Verified: vd.verified, Actual: vd.actual, Reason: vd.reason})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
@@ -182,8 +195,7 @@ func (v *PasteVerdicts) Restore(saved []PasteVerdict) {
 		if !s.Stamp.Known() {
 			continue
 		}
-		s.Stamp.Head, s.Stamp.HeadLen = [32]byte{}, 0
-		v.cur[pasteKey{path: s.Path, stamp: s.Stamp}] = pasteVerdict{status: s.Status, verified: s.Verified, actual: s.Actual, reason: s.Reason}
+		v.cur[keyOf(s.Path, s.Stamp)] = pasteVerdict{status: s.Status, verified: s.Verified, actual: s.Actual, reason: s.Reason}
 	}
 }
 

@@ -9,7 +9,7 @@ func (v *PasteVerdicts) Kept() int {
 	defer v.mu.Unlock()
 	n := 0
 	for k := range v.cur {
-		if k.stamp.Known() {
+		if k.stamp().Known() {
 			n++
 		}
 	}
