@@ -137,15 +137,18 @@ func (l *listedFS) readDirInfo(name string, info fs.FileInfo) ([]fs.DirEntry, er
 		var ents []fs.DirEntry
 		if t := trustOf(l.fsys); t != nil {
 			ents, d.err = t.readDir(name, info, list, func(n string, dir bool) fs.DirEntry {
-				p := path.Join(name, n)
-				return &keptEntry{name: n, dir: dir, info: func() (fs.FileInfo, error) { return l.Lstat(p) }}
+				return &listedKept{name: n, dir: dir, l: l, parent: name}
 			})
 		} else {
 			ents, d.err = list()
 		}
 		d.ents = make([]fs.DirEntry, len(ents))
 		for i, e := range ents {
-			d.ents[i] = &listedEntry{DirEntry: e}
+			if k, ok := e.(*listedKept); ok {
+				d.ents[i] = k // its Info is had once already
+			} else {
+				d.ents[i] = &listedEntry{DirEntry: e}
+			}
 		}
 	})
 	return slices.Clone(d.ents), d.err
@@ -222,6 +225,33 @@ func (l *listedFS) rootDirs() []string {
 		return r.rootDirs()
 	}
 	return nil
+}
+
+// listedKept is an entry of a kept listing read through l (the folder
+// parent's): its name and type from the listing, its information asked
+// of l once, when wanted (a keptEntry in a listedEntry, in one
+// allocation and with its path joined only then).
+type listedKept struct {
+	name   string
+	dir    bool
+	l      *listedFS
+	parent string
+	once   sync.Once
+	info   fs.FileInfo
+	err    error
+}
+
+func (e *listedKept) Name() string { return e.name }
+func (e *listedKept) IsDir() bool  { return e.dir }
+func (e *listedKept) Type() fs.FileMode {
+	if e.dir {
+		return fs.ModeDir
+	}
+	return 0
+}
+func (e *listedKept) Info() (fs.FileInfo, error) {
+	e.once.Do(func() { e.info, e.err = e.l.Lstat(path.Join(e.parent, e.name)) })
+	return e.info, e.err
 }
 
 // listedEntry is a folder entry whose Info is asked of the system once.

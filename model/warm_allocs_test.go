@@ -2,6 +2,9 @@ package model
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"testing/fstest"
@@ -155,5 +158,63 @@ func TestFindSessionFilesSizedOnce(t *testing.T) {
 	// Appended part by part, the arrays doubled past their length.
 	if cap(sf.Transcripts) != len(sf.Transcripts) || cap(sf.ToolResults) != len(sf.ToolResults) {
 		t.Errorf("transcripts %d of capacity %d, tool results %d of %d: want each sized once", len(sf.Transcripts), cap(sf.Transcripts), len(sf.ToolResults), cap(sf.ToolResults))
+	}
+}
+
+// An entry of a kept listing read through ListOnce is one allocation:
+// no closure, no wrapper, no path joined before its information is
+// wanted.
+func TestListedKeptEntryAllocs(t *testing.T) {
+	dir := t.TempDir()
+	const n = 200
+	sub := filepath.Join(dir, "projects", "p1", "s1", "tool-results")
+	if err := os.MkdirAll(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if err := os.WriteFile(filepath.Join(sub, fmt.Sprintf("t%03d.txt", i)), []byte("r"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The clock a minute ahead: the folders are settled.
+	now := time.Now().Add(time.Minute)
+	var kept KeptFolders
+	trustedFind(t, dir, true, "cold", now, &kept)
+	const name = "projects/p1/s1/tool-results"
+	var tr *TrustedFolders
+	var ents []fs.DirEntry
+	list := func(info bool) {
+		tr = NewTrustedFolders(dir, kept, now)
+		var err error
+		ents, err = fs.ReadDir(ListOnce(TrustingFS(HomeFS(dir), tr)), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info {
+			for _, e := range ents {
+				if _, err := e.Info(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	names := testing.AllocsPerRun(3, func() { list(false) })
+	if trusted, lists := tr.Counts(); trusted == 0 || lists != 0 || len(ents) != n || ents[5].Name() != "t005.txt" || ents[5].IsDir() {
+		t.Fatalf("%d trusted, %d listed, %d entries", trusted, lists, len(ents))
+	}
+	infos := testing.AllocsPerRun(3, func() { list(true) })
+	info, err := ents[5].Info()
+	if err != nil || info.Name() != "t005.txt" || info.Size() != 1 {
+		t.Fatalf("info %v, %v", info, err)
+	}
+	t.Logf("%.0f allocations listed, %.0f with each entry's information", names, infos)
+	// Per entry, listed: 1.1 (it was 5.1: the kept entry, its closure,
+	// its path joined, the ListOnce wrapper); with each one's
+	// information 5.1 (it was 7.1).
+	if per := names / n; per > 2 {
+		t.Errorf("%.2f allocations an entry listed, want at most 2", per)
+	}
+	if per := infos / n; per > 6 {
+		t.Errorf("%.2f allocations an entry with its information, want at most 6", per)
 	}
 }
