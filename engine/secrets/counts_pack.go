@@ -8,16 +8,17 @@ import (
 // keptCounts is the counts' cache file (countsKind): a warm start reads
 // its some 15 000 entries on W. encoding/gob read them field by field
 // through reflection, a key string, a stamp's byte string and more
-// apiece (some 9 MB allocated); GobEncode packs them instead
-// (diskcache.Packer: one byte string, its strings slices of one), with
-// the same values back (TestKeptCountsPackRoundTrip).
+// apiece; Pack packs them instead
+// (diskcache.Packed: the file's payload, one byte string whose strings
+// read back as slices of one), with the same values back
+// (TestKeptCountsPackRoundTrip).
 type keptCounts map[string]diskcache.Entry[counted]
 
 // countsPack is the packed form's version.
 const countsPack = 1
 
-// GobEncode packs the entries.
-func (k keptCounts) GobEncode() ([]byte, error) {
+// Pack packs the entries.
+func (k keptCounts) Pack() []byte {
 	p := diskcache.Packer{B: make([]byte, 0, 1+len(k)*96)}
 	p.B = append(p.B, countsPack)
 	p.Uint(uint64(len(k)))
@@ -39,11 +40,11 @@ func (k keptCounts) GobEncode() ([]byte, error) {
 			p.Str(pr.Reason)
 		}
 	}
-	return p.B, nil
+	return p.B
 }
 
-// GobDecode unpacks what GobEncode packed.
-func (k *keptCounts) GobDecode(b []byte) error {
+// Unpack unpacks what Pack packed.
+func (k *keptCounts) Unpack(b []byte) error {
 	var u diskcache.Unpacker
 	u.Start(b, countsPack)
 	// An entry takes 16 bytes at least (the name's length, the stamp's

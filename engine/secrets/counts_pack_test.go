@@ -49,16 +49,16 @@ func TestKeptCountsPackRoundTrip(t *testing.T) {
 			t.Fatalf("%d entries: read back %d (ok %v), not as kept", n, len(got), ok)
 		}
 	}
-	b, _ := someCounts(40).GobEncode()
+	b := someCounts(40).Pack()
 	for cut := range len(b) {
 		var k keptCounts
-		if err := k.GobDecode(b[:cut]); err == nil {
+		if err := k.Unpack(b[:cut]); err == nil {
 			t.Fatalf("the form cut at %d of %d bytes decoded", cut, len(b))
 		}
 	}
 	b[0]++
 	var k keptCounts
-	if err := k.GobDecode(b); err == nil {
+	if err := k.Unpack(b); err == nil {
 		t.Fatal("another version's form decoded")
 	}
 }
