@@ -84,3 +84,34 @@ func TestKeptCountsLoadAllocations(t *testing.T) {
 		t.Fatalf("loading the counts allocates %.2f times an entry, want at most 0.5", a/n)
 	}
 }
+
+// BenchmarkCountsCacheLoad: loading a counts cache of W's size (14 555
+// entries) packed (keptCounts) and as gob wrote it before (the same map
+// through reflection). scripts/secrets-cache-bench.sh runs it.
+func BenchmarkCountsCacheLoad(b *testing.B) {
+	cache := diskcache.New(filepath.Join(b.TempDir(), "cache"), testroot.New(b), model.OSWriteFS{})
+	k := someCounts(14555)
+	name := diskcache.Name(countsKind, "/home")
+	if err := diskcache.Save(cache, countsKind, name, k); err != nil {
+		b.Fatal(err)
+	}
+	if err := diskcache.Save(cache, "gob.1", "gob", map[string]diskcache.Entry[counted](k)); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("packed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if v, ok := diskcache.Load[keptCounts](cache, countsKind, name); !ok || len(v) != len(k) {
+				b.Fatal("not loaded")
+			}
+		}
+	})
+	b.Run("gob", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if v, ok := diskcache.Load[map[string]diskcache.Entry[counted]](cache, "gob.1", "gob"); !ok || len(v) != len(k) {
+				b.Fatal("not loaded")
+			}
+		}
+	})
+}
