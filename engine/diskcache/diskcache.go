@@ -151,11 +151,32 @@ func Load[T any](s *Store, kind, name string) (v T, ok bool) {
 	if !ok {
 		return v, false
 	}
+	if u, packed := any(&v).(unpacked); packed {
+		// A packed value is the payload itself: no gob message to copy
+		// it into, no decoder to set up.
+		if err := u.Unpack(payload); err != nil {
+			var zero T
+			return zero, false
+		}
+		return v, true
+	}
 	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(&v); err != nil {
 		var zero T
 		return zero, false
 	}
 	return v, true
+}
+
+// Packed is a cache value that writes its own form (Packer), kept as the
+// cache file's payload as it is, not through encoding/gob; a pointer to
+// it reads that form back (Unpack). The secrets counts' cache is one.
+type Packed interface {
+	Pack() []byte
+}
+
+// unpacked is a pointer to a Packed value.
+type unpacked interface {
+	Unpack(b []byte) error
 }
 
 // payload checks data's header and returns what follows it.
@@ -185,7 +206,9 @@ func Save[T any](s *Store, kind, name string, v T) error {
 	}
 	s.dropHandOver(name)
 	var b bytes.Buffer
-	if err := gob.NewEncoder(&b).Encode(v); err != nil {
+	if p, packed := any(v).(Packed); packed {
+		b.Write(p.Pack())
+	} else if err := gob.NewEncoder(&b).Encode(v); err != nil {
 		return fmt.Errorf("cache %s: %w", name, err)
 	}
 	full := filepath.Join(s.dir, name)

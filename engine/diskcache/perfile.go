@@ -254,16 +254,21 @@ func (f *Fill[T]) Merged() map[string]Entry[T] {
 // homeDir (its map[string]Entry[T] file), loaded from s and saved back.
 type Filling[T any] struct {
 	*Fill[T]
-	s          *Store
-	kind, name string
+	save func(map[string]Entry[T]) error
 }
 
 // LoadFill loads the cache file of kind for the home at homeDir (none:
 // an empty fill).
 func LoadFill[T any](s *Store, kind, homeDir string) *Filling[T] {
+	return LoadFillAs[map[string]Entry[T]](s, kind, homeDir)
+}
+
+// LoadFillAs is LoadFill for a cache file that holds M, a map type of
+// its own (one with a packed form: Packer), loaded and saved as M.
+func LoadFillAs[M ~map[string]Entry[T], T any](s *Store, kind, homeDir string) *Filling[T] {
 	name := Name(kind, homeDir)
-	kept, _ := LoadShared[map[string]Entry[T]](s, kind, name)
-	return &Filling[T]{Fill: NewFill(kept), s: s, kind: kind, name: name}
+	kept, _ := LoadShared[M](s, kind, name)
+	return &Filling[T]{Fill: NewFill(map[string]Entry[T](kept)), save: func(m map[string]Entry[T]) error { return Save(s, kind, name, M(m)) }}
 }
 
 // Save writes the entries added over those loaded (nothing when none
@@ -273,5 +278,5 @@ func (f *Filling[T]) Save() error {
 	if m == nil {
 		return nil
 	}
-	return Save(f.s, f.kind, f.name, m)
+	return f.save(m)
 }

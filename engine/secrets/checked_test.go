@@ -85,8 +85,8 @@ func TestColdCountsStatNoFileByName(t *testing.T) {
 	if n := sf.after(); n != 0 {
 		t.Errorf("a cold count stat'ed %d files by their name after their open, want 0 (each checked from its open)", n)
 	}
-	var entries map[string]diskcache.Entry[counted]
-	entries, _ = diskcache.Load[map[string]diskcache.Entry[counted]](cache, countsKind, diskcache.Name(countsKind, h.Dir))
+	var entries keptCounts
+	entries, _ = diskcache.Load[keptCounts](cache, countsKind, diskcache.Name(countsKind, h.Dir))
 	kept := 0
 	for name := range entries {
 		if strings.HasPrefix(name, model.PasteCacheDir+"/") {

@@ -7,8 +7,9 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// countsKind names the counts' file in memscope's cache.
-const countsKind = "secrets.1"
+// countsKind names the counts' file in memscope's cache (2: keptCounts,
+// packed).
+const countsKind = "secrets.2"
 
 // foldersKind names the file of the stamps of the write-once folders
 // the counts cover (diskcache.PerFileFolders: the pastes and file
@@ -73,7 +74,7 @@ func Counts(o Options, cache *diskcache.Store) Report {
 		return countAll(o)
 	}
 	name := diskcache.Name(countsKind, o.Home.Dir)
-	kept, _ := diskcache.LoadShared[map[string]diskcache.Entry[counted]](cache, countsKind, name)
+	kept, _ := diskcache.LoadShared[keptCounts](cache, countsKind, name)
 	fname := diskcache.Name(foldersKind, o.Home.Dir)
 	folders, _ := diskcache.Load[diskcache.Folders](cache, foldersKind, fname)
 	lname := diskcache.Name(listingsKind, o.Home.Dir)
@@ -135,7 +136,7 @@ func Counts(o Options, cache *diskcache.Store) Report {
 	res, hits, nextFolders := diskcache.PerFileFoldersChecking(o.Home.FS, names, kept, next, o.trusted.distrust(folders), now, compute, wholeCount)
 	// A cache not written costs the next run its time only.
 	if marked := markSettled(next); marked || hits < len(names) || len(next) != len(kept) {
-		_ = diskcache.Save(cache, countsKind, name, next)
+		_ = diskcache.Save(cache, countsKind, name, keptCounts(next))
 	}
 	if !nextFolders.Equal(folders) {
 		_ = diskcache.Save(cache, foldersKind, fname, nextFolders)

@@ -20,7 +20,7 @@ type Feed struct {
 // NewFeed is the secrets counts' consumer for the home at homeDir, kept
 // in store.
 func NewFeed(store *diskcache.Store, homeDir string) *Feed {
-	return &Feed{fill: diskcache.LoadFill[counted](store, countsKind, homeDir)}
+	return &Feed{fill: diskcache.LoadFillAs[keptCounts](store, countsKind, homeDir)}
 }
 
 // Want counts t unless the cache answers for it.

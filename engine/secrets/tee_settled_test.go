@@ -24,7 +24,7 @@ func TestCountsSettledStampNoHeadHash(t *testing.T) {
 	cache := diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{})
 	check := countsAsBegin(t, h, h, cache)
 	check("cold")
-	kept, ok := diskcache.LoadShared[map[string]diskcache.Entry[counted]](cache, countsKind, diskcache.Name(countsKind, h.Dir))
+	kept, ok := diskcache.LoadShared[keptCounts](cache, countsKind, diskcache.Name(countsKind, h.Dir))
 	if !ok || len(kept) == 0 {
 		t.Fatal("no counts kept")
 	}

@@ -1,0 +1,78 @@
+package secrets
+
+import (
+	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/model"
+)
+
+// keptCounts is the counts' cache file (countsKind): a warm start reads
+// its some 15 000 entries on W. encoding/gob read them field by field
+// through reflection, a key string, a stamp's byte string and more
+// apiece; Pack packs them instead
+// (diskcache.Packed: the file's payload, one byte string whose strings
+// read back as slices of one), with the same values back
+// (TestKeptCountsPackRoundTrip).
+type keptCounts map[string]diskcache.Entry[counted]
+
+// countsPack is the packed form's version.
+const countsPack = 1
+
+// Pack packs the entries.
+func (k keptCounts) Pack() []byte {
+	p := diskcache.Packer{B: make([]byte, 0, 1+len(k)*96)}
+	p.B = append(p.B, countsPack)
+	p.Uint(uint64(len(k)))
+	for name, e := range k {
+		p.Str(name)
+		p.Stamp(e.Stamp)
+		p.Bool(e.Settled)
+		c := e.Value
+		p.Int(c.Bytes)
+		p.Int(int64(c.Kept))
+		p.Bool(c.Read)
+		p.Bool(c.Settled)
+		probs := c.problems()
+		p.Uint(uint64(len(probs)))
+		for _, pr := range probs {
+			p.Str(pr.File)
+			p.Int(int64(pr.Line))
+			p.Str(string(pr.Kind))
+			p.Str(pr.Reason)
+		}
+	}
+	return p.B
+}
+
+// Unpack unpacks what Pack packed.
+func (k *keptCounts) Unpack(b []byte) error {
+	var u diskcache.Unpacker
+	u.Start(b, countsPack)
+	// An entry takes 16 bytes at least (the name's length, the stamp's
+	// 8, two bools, two ints, two bools and a count).
+	n := u.Count(16)
+	out := make(keptCounts, n)
+	for range n {
+		name := u.Str()
+		var e diskcache.Entry[counted]
+		e.Stamp = u.Stamp()
+		e.Settled = u.Bool()
+		e.Value.Bytes = u.Int()
+		e.Value.Kept = int(u.Int())
+		e.Value.Read = u.Bool()
+		e.Value.Settled = u.Bool()
+		// A problem takes 4 bytes at least (three lengths and a line).
+		if np := u.Count(4); np > 0 {
+			probs := make([]model.Problem, np)
+			for i := range probs {
+				probs[i] = model.Problem{File: u.Str(), Line: int(u.Int()), Kind: model.ProblemKind(u.Str()), Reason: u.Str()}
+			}
+			e.Value.Problems = &probs
+		}
+		out[name] = e
+	}
+	if err := u.Done(); err != nil {
+		return err
+	}
+	*k = out
+	return nil
+}
