@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Bytes a warm start allocates, old binary against new, alternated: each
+# Bytes a warm start allocates by function (FOCUS; scripts/warm-alloc-ab.sh
+# gives the totals and CPU), old binary against new, alternated: each
 # binary fills its own cache folder (a private XDG_CACHE_HOME) with one
 # start, then PAIRS times (default 3) a start of a, a start of b, each in a
 # private tmux server for SECS seconds (default 12) with
@@ -7,14 +8,14 @@
 # cumulative bytes of the functions matching FOCUS (a pprof regex). The
 # profile samples every 512 KB, so totals vary by a few MB run to run.
 #
-#   A_BIN=/work/coord/memscope-s18d B_BIN=/tmp/new HOME_DIR=$PWD/.cache/bench/W scripts/warm-alloc-ab.sh
+#   A_BIN=/work/coord/memscope-s18d B_BIN=/tmp/new HOME_DIR=$PWD/.cache/bench/W scripts/warm-alloc-focus.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${A_BIN:?A_BIN=old binary}" "${B_BIN:?B_BIN=new binary}" "${HOME_DIR:?HOME_DIR=the home}"
 PAIRS=${PAIRS:-3}
 SECS=${SECS:-12}
 FOCUS=${FOCUS:-'memindex.CapIndex$|DupeIndex..rebuild$|udiff.myersDiff$|review.build$'}
-work=$(mktemp -d /tmp/warm-alloc-ab.XXXXXX)
+work=$(mktemp -d /tmp/warm-alloc-focus.XXXXXX)
 trap 'tmux -S "$work/sock" kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
 mkdir -p "$work/a" "$work/b"
 # start NAME BIN [PROF]: run BIN on the home with NAME's cache folder.
