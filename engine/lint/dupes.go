@@ -50,6 +50,9 @@ type dupeWord struct {
 }
 
 func dupeWords(text string) []dupeWord {
+	if isASCII(text) {
+		return dupeWordsASCII(text)
+	}
 	var out []dupeWord
 	start := -1
 	for i, r := range text {
@@ -66,6 +69,50 @@ func dupeWords(text string) []dupeWord {
 		out = append(out, dupeWord{strings.ToLower(text[start:]), start, len(text)})
 	}
 	return out
+}
+
+// dupeWordsASCII is dupeWords on ASCII text, where lower-casing keeps every
+// byte in place: the text is lower-cased once (no copy when it has no
+// capitals), the words are counted, and each word is a slice of it.
+func dupeWordsASCII(text string) []dupeWord {
+	lower := strings.ToLower(text)
+	n, in := 0, false
+	for i := 0; i < len(lower); i++ {
+		w := isASCIIWordByte(lower[i])
+		if w && !in {
+			n++
+		}
+		in = w
+	}
+	out := make([]dupeWord, 0, n)
+	start := -1
+	for i := 0; i < len(lower); i++ {
+		word := isASCIIWordByte(lower[i])
+		switch {
+		case word && start < 0:
+			start = i
+		case !word && start >= 0:
+			out = append(out, dupeWord{lower[start:i], start, i})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, dupeWord{lower[start:], start, len(lower)})
+	}
+	return out
+}
+
+// isASCIIWordByte is unicode.IsLetter || unicode.IsDigit on an ASCII
+// byte of lower-cased text.
+func isASCIIWordByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // shingles returns the word pairs of words in order (one shingle for a
@@ -86,11 +133,20 @@ func shingles(words []dupeWord) ([]string, map[string]bool) {
 }
 
 func shingleAt(words []dupeWord, i int) string {
-	parts := make([]string, shingleSize)
-	for k := range parts {
-		parts[k] = words[i+k].word
+	// One allocation: the joined words, built in place.
+	n := shingleSize - 1
+	for _, w := range words[i : i+shingleSize] {
+		n += len(w.word)
 	}
-	return strings.Join(parts, " ")
+	var b strings.Builder
+	b.Grow(n)
+	for k, w := range words[i : i+shingleSize] {
+		if k > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w.word)
+	}
+	return b.String()
 }
 
 // FindDuplicates returns the pairs of docs whose shingle Jaccard

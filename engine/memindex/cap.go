@@ -85,46 +85,51 @@ func CapIndex(raw []byte) IndexCap {
 		c.LoadedLines, c.LoadedChars, c.Content = c.Lines, c.Chars, trimmed
 		return c
 	}
-	u := jsstr.Units(trimmed)
-	lines := jsstr.SplitUnits(u)
-	kept := u
+	// The cut is made on the text itself (trimmed is valid UTF-8: a
+	// surrogate pair is one character), not on UTF-16 units.
+	kept := trimmed
 	if c.LinesOver {
-		kept = u[:lineEnd(u, MaxLines)]
+		kept = trimmed[:lineEnd(trimmed, MaxLines)]
 	}
-	kept, hardCut := jsstr.CutAtLine(kept, MaxChars)
+	kept, hardCut := jsstr.CutTextAtLine(kept, MaxChars)
 	c.Truncated = true
-	c.LoadedChars = len(kept)
-	c.LoadedLines = len(jsstr.SplitUnits(kept))
+	c.LoadedChars = jsstr.UTF16Len(kept)
+	c.LoadedLines = strings.Count(kept, "\n") + 1
 	c.CutLine = c.LoadedLines + 1
 	what := ""
 	if hardCut {
 		c.CutLine = 1
-		what = fmt.Sprintf("everything after the first %d characters of line 1 was cut off", len(kept))
+		what = fmt.Sprintf("everything after the first %d characters of line 1 was cut off", c.LoadedChars)
 	} else {
 		what = fmt.Sprintf("%d of %d lines were cut off, starting at line %d", c.Lines-c.LoadedLines, c.Lines, c.CutLine)
-		if q := jsstr.CutAtWord(jsstr.Trim(jsstr.FromUnits(lines[c.LoadedLines])), warningQuoteMax); q != "" {
+		// kept ends just before a newline: the next line follows it.
+		next := trimmed[len(kept)+1:]
+		if i := strings.IndexByte(next, '\n'); i >= 0 {
+			next = next[:i]
+		}
+		if q := jsstr.CutAtWord(jsstr.Trim(next), warningQuoteMax); q != "" {
 			what += ` ("` + q + `")`
 		}
 	}
 	c.Warning = "> WARNING: " + model.MemoryIndexName + " is " + CapReason(c) + ". Only part of it was loaded: " + what +
 		". Keep index entries to one line under ~200 chars; move detail into topic files."
-	c.Content = jsstr.FromUnits(kept) + "\n\n" + c.Warning
+	c.Content = kept + "\n\n" + c.Warning
 	lead := strings.Count(text[:len(text)-len(strings.TrimLeftFunc(text, jsstr.IsSpace))], "\n")
 	c.CutFileLine = c.CutLine + lead
 	c.DroppedEntries = droppedEntries(raw, c.CutFileLine, hardCut)
 	return c
 }
 
-// lineEnd is the index in u where line n (1-based) ends.
-func lineEnd(u []uint16, n int) int {
-	for i, c := range u {
-		if c == '\n' {
+// lineEnd is the byte index in s where line n (1-based) ends.
+func lineEnd(s string, n int) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
 			if n--; n == 0 {
 				return i
 			}
 		}
 	}
-	return len(u)
+	return len(s)
 }
 
 // CapReason is the {WHY} of the warning.

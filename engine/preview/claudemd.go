@@ -158,8 +158,8 @@ func CutNested(path, text string) (out string, cut bool) {
 	if jsstr.UTF16Len(text) <= NestedMaxChars {
 		return text, false
 	}
-	kept, _ := jsstr.CutAtLine(jsstr.Units(text), NestedMaxChars)
-	return jsstr.FromUnits(kept) + NestedCutNote(path, len(jsstr.SplitUnits(kept))+1), true
+	kept, _ := jsstr.CutTextAtLine(text, NestedMaxChars)
+	return kept + NestedCutNote(path, strings.Count(kept, "\n")+2), true
 }
 
 // ClaudeMdOptions says where to look for instructions.

@@ -132,7 +132,30 @@ func SplitUnits(u []uint16) [][]uint16 {
 
 // CutAtWord shortens s to at most max UTF-16 units: when it is longer, it
 // is cut at the last space that keeps room for "…" and the ellipsis added.
+// Valid UTF-8 is measured in place; only other text takes the round trip
+// through units (which turns its bad bytes into U+FFFD).
 func CutAtWord(s string, max int) string {
+	if len(s) <= max {
+		return s // never more units than bytes
+	}
+	if !utf8.ValidString(s) {
+		return cutAtWordUnits(s, max)
+	}
+	if UTF16Len(s) <= max {
+		return s
+	}
+	end, split := UnitsEnd(s, max-1)
+	cut := s[:end]
+	if i := strings.LastIndexByte(cut, ' '); i > 0 {
+		cut = cut[:i]
+	} else if split {
+		cut += string(utf8.RuneError)
+	}
+	return strings.TrimRightFunc(cut, IsSpace) + "…"
+}
+
+// cutAtWordUnits is CutAtWord over UTF-16 units.
+func cutAtWordUnits(s string, max int) string {
 	u := Units(s)
 	if len(u) <= max {
 		return s
@@ -142,6 +165,47 @@ func CutAtWord(s string, max int) string {
 		cut = cut[:i]
 	}
 	return strings.TrimRightFunc(FromUnits(cut), IsSpace) + "…"
+}
+
+// UnitsEnd is where, in s, the longest run of whole characters that is at
+// most n UTF-16 units ends (a byte offset), and whether a character of two
+// units straddles unit n (the run is then n-1 units: FromUnits of the
+// first n units is s[:end] and a U+FFFD for the lone surrogate).
+func UnitsEnd(s string, n int) (end int, split bool) {
+	units := 0
+	for i, r := range s {
+		w := 1
+		if r >= 0x10000 {
+			w = 2
+		}
+		if units+w > n {
+			return i, units < n
+		}
+		units += w
+	}
+	return len(s), false
+}
+
+// CutTextAtLine is FromUnits(CutAtLine(Units(s), max)) without the round
+// trip when s is valid UTF-8 (on other text it takes it).
+func CutTextAtLine(s string, max int) (kept string, hard bool) {
+	if !utf8.ValidString(s) {
+		u, hard := CutAtLine(Units(s), max)
+		return FromUnits(u), hard
+	}
+	if len(s) <= max || UTF16Len(s) <= max {
+		return s, false
+	}
+	// A newline at unit index <= max starts before unit max+1.
+	end, _ := UnitsEnd(s, max+1)
+	if at := strings.LastIndexByte(s[:end], '\n'); at > 0 {
+		return s[:at], false
+	}
+	end, split := UnitsEnd(s, max)
+	if split {
+		return s[:end] + string(utf8.RuneError), true
+	}
+	return s[:end], true
 }
 
 // TruncateUTF8 cuts s to at most n bytes without splitting a character.

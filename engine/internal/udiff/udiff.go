@@ -151,9 +151,12 @@ func myersDiff(x, y []string) []diffOp {
 	maxD := n + m
 	off := maxD + 1
 	v := make([]int, 2*maxD+3)
-	var trace [][]int
+	// Round d reads only diagonals -d-1..d+1, so only that window of the
+	// frontier is saved (one flat buffer, O(D^2) rather than O(D*(n+m))).
+	var trace traceBuf
 	for d := 0; d <= maxD; d++ {
-		trace = append(trace, append([]int(nil), v...))
+		trace.starts = append(trace.starts, len(trace.flat))
+		trace.flat = append(trace.flat, v[off-d-1:off+d+2]...)
 		for k := -d; k <= d; k += 2 {
 			var i int
 			if k == -d || k != d && v[off+k-1] < v[off+k+1] {
@@ -168,20 +171,26 @@ func myersDiff(x, y []string) []diffOp {
 			}
 			v[off+k] = i
 			if i >= n && j >= m {
-				return backtrack(trace, off, n, m)
+				return backtrack(trace, n, m)
 			}
 		}
 	}
 	return nil
 }
 
+// traceBuf holds the frontier before each round d: diagonals -d-1..d+1,
+// from flat[starts[d]].
+type traceBuf struct {
+	flat   []int
+	starts []int
+}
+
 // backtrack walks the saved frontiers back from (n, m) to the start.
-// trace[d] is the frontier before round d.
-func backtrack(trace [][]int, off, n, m int) []diffOp {
+func backtrack(trace traceBuf, n, m int) []diffOp {
 	var rev []diffOp
 	x, y := n, m
-	for d := len(trace) - 1; d >= 0; d-- {
-		v := trace[d]
+	for d := len(trace.starts) - 1; d >= 0; d-- {
+		v, off := trace.flat[trace.starts[d]:], d+1
 		k := x - y
 		pk := k - 1
 		if k == -d || k != d && v[off+k-1] < v[off+k+1] {
