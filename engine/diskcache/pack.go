@@ -12,7 +12,7 @@ import (
 // for a value's GobEncode/GobDecode: encoding/gob writes a map of
 // entries field by field through reflection, with an allocation or more
 // an entry read back (the secrets counts: some 15 000 entries on W, read
-// at every warm start). The same form as engine/inventory's cache_pack.
+// at every warm start; stat's cache, engine/inventory's cache_pack).
 
 // ErrPacked is Unpacker.Done's error for a damaged packed form.
 var ErrPacked = errors.New("diskcache: a packed cache value is damaged")
@@ -144,3 +144,28 @@ func (u *Unpacker) Done() error {
 	}
 	return nil
 }
+
+// Bytes packs b as Str packs a string.
+func (p *Packer) Bytes(b []byte) {
+	p.Uint(uint64(len(b)))
+	p.B = append(p.B, b...)
+}
+
+// Bytes reads what Packer.Bytes wrote: a slice of the form itself (not a
+// copy: valid while the form's bytes are).
+func (u *Unpacker) Bytes() []byte {
+	n := u.Uint()
+	if u.bad || n > uint64(len(u.b)-u.at) {
+		u.bad = true
+		return nil
+	}
+	b := u.b[u.at : u.at+int(n)]
+	u.at += int(n)
+	return b
+}
+
+// OK says nothing read so far was damaged.
+func (u *Unpacker) OK() bool { return !u.bad }
+
+// Fail marks the form damaged (a value read from it did not decode).
+func (u *Unpacker) Fail() { u.bad = true }

@@ -1,10 +1,9 @@
 package inventory
 
 import (
-	"encoding/binary"
-	"errors"
 	"time"
 
+	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/model"
 )
 
@@ -27,170 +26,40 @@ type keptFolder model.PasteFolder
 // (the cache is then computed again).
 const packVersion = 1
 
-var errPacked = errors.New("inventory: a packed cache value is damaged")
-
-// packer appends a packed form.
-type packer struct{ b []byte }
-
-func (p *packer) uint(v uint64) { p.b = binary.AppendUvarint(p.b, v) }
-func (p *packer) int(v int64)   { p.b = binary.AppendVarint(p.b, v) }
-
-func (p *packer) str(s string) {
-	p.uint(uint64(len(s)))
-	p.b = append(p.b, s...)
-}
-
-func (p *packer) bool(v bool) {
-	if v {
-		p.b = append(p.b, 1)
-	} else {
-		p.b = append(p.b, 0)
-	}
-}
-
-// stamp packs what a FileStamp's GobEncode writes, inline.
-func (p *packer) stamp(s model.FileStamp) {
-	p.int(s.Size)
-	p.int(s.ModTime)
-	p.int(s.ChangeTime)
-	p.uint(s.ID.Dev)
-	p.uint(s.ID.Ino)
-	p.bool(s.ID.Known)
-	p.int(int64(s.HeadLen))
-	hashed := s.HeadLen != 0 || s.Head != [len(s.Head)]byte{}
-	p.bool(hashed)
-	if hashed {
-		p.b = append(p.b, s.Head[:]...)
-	}
-}
-
-// unpacker reads a packed form; its strings are slices of all, the
-// whole form as one string (one allocation for every string in it).
-type unpacker struct {
-	b   []byte
-	all string
-	at  int
-	bad bool
-}
-
-func (u *unpacker) uint() uint64 {
-	if u.bad {
-		return 0
-	}
-	v, n := binary.Uvarint(u.b[u.at:])
-	if n <= 0 {
-		u.bad = true
-		return 0
-	}
-	u.at += n
-	return v
-}
-
-// int reads what binary.AppendVarint wrote (zig-zag).
-func (u *unpacker) int() int64 {
-	x := u.uint()
-	return int64(x>>1) ^ -int64(x&1)
-}
-
-func (u *unpacker) str() string {
-	n := u.uint()
-	if u.bad || n > uint64(len(u.all)-u.at) {
-		u.bad = true
-		return ""
-	}
-	s := u.all[u.at : u.at+int(n)]
-	u.at += int(n)
-	return s
-}
-
-func (u *unpacker) bool() bool {
-	if u.bad || u.at >= len(u.all) || u.all[u.at] > 1 {
-		u.bad = true
-		return false
-	}
-	u.at++
-	return u.all[u.at-1] == 1
-}
-
-func (u *unpacker) stamp() model.FileStamp {
-	var s model.FileStamp
-	s.Size, s.ModTime, s.ChangeTime = u.int(), u.int(), u.int()
-	s.ID.Dev, s.ID.Ino, s.ID.Known = u.uint(), u.uint(), u.bool()
-	s.HeadLen = int(u.int())
-	if u.bool() {
-		if len(u.all)-u.at < len(s.Head) {
-			u.bad = true
-			return s
-		}
-		copy(s.Head[:], u.all[u.at:])
-		u.at += len(s.Head)
-	}
-	return s
-}
-
-// count reads a count of items that take at least min bytes each: one
-// the rest cannot hold is damage (and is not allocated for).
-func (u *unpacker) count(min int) int {
-	n := u.uint()
-	if u.bad || n > uint64((len(u.all)-u.at)/min) {
-		u.bad = true
-		return 0
-	}
-	return int(n)
-}
-
-// start checks the version.
-func (u *unpacker) start(b []byte) {
-	u.b, u.all = b, string(b)
-	if len(u.all) == 0 || u.all[0] != packVersion {
-		u.bad = true
-		return
-	}
-	u.at = 1
-}
-
-// done says the whole form was read without damage.
-func (u *unpacker) done() error {
-	if u.bad || u.at != len(u.all) {
-		return errPacked
-	}
-	return nil
-}
-
 // GobEncode packs the verdicts.
 func (k keptVerdicts) GobEncode() ([]byte, error) {
-	p := packer{b: make([]byte, 0, 1+len(k)*64)}
-	p.b = append(p.b, packVersion)
-	p.uint(uint64(len(k)))
+	p := diskcache.Packer{B: make([]byte, 0, 1+len(k)*64)}
+	p.B = append(p.B, packVersion)
+	p.Uint(uint64(len(k)))
 	for i := range k {
 		v := &k[i]
-		p.str(v.Path)
-		p.stamp(v.Stamp)
-		p.str(string(v.Status))
-		p.bool(v.Verified)
-		p.str(string(v.Actual))
-		p.str(v.Reason)
+		p.Str(v.Path)
+		p.Stamp(v.Stamp)
+		p.Str(string(v.Status))
+		p.Bool(v.Verified)
+		p.Str(string(v.Actual))
+		p.Str(v.Reason)
 	}
-	return p.b, nil
+	return p.B, nil
 }
 
 // GobDecode unpacks what GobEncode packed.
 func (k *keptVerdicts) GobDecode(b []byte) error {
-	var u unpacker
-	u.start(b)
+	var u diskcache.Unpacker
+	u.Start(b, packVersion)
 	// A verdict takes 13 bytes at least (four strings' lengths, the
 	// stamp's 8 and a bool).
-	out := make(keptVerdicts, u.count(13))
+	out := make(keptVerdicts, u.Count(13))
 	for i := range out {
 		v := &out[i]
-		v.Path = u.str()
-		v.Stamp = u.stamp()
-		v.Status = model.PasteStatus(u.str())
-		v.Verified = u.bool()
-		v.Actual = model.PasteHash(u.str())
-		v.Reason = u.str()
+		v.Path = u.Str()
+		v.Stamp = u.Stamp()
+		v.Status = model.PasteStatus(u.Str())
+		v.Verified = u.Bool()
+		v.Actual = model.PasteHash(u.Str())
+		v.Reason = u.Str()
 	}
-	if err := u.done(); err != nil {
+	if err := u.Done(); err != nil {
 		return err
 	}
 	if len(out) == 0 {
@@ -206,50 +75,50 @@ func (f *keptFolder) GobEncode() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := packer{b: make([]byte, 0, 64+len(f.Files)*48)}
-	p.b = append(p.b, packVersion)
-	p.uint(f.ID.Dev)
-	p.uint(f.ID.Ino)
-	p.bool(f.ID.Known)
-	p.int(f.ModTime)
-	p.str(string(full))
-	p.uint(uint64(len(f.Files)))
+	p := diskcache.Packer{B: make([]byte, 0, 64+len(f.Files)*48)}
+	p.B = append(p.B, packVersion)
+	p.Uint(f.ID.Dev)
+	p.Uint(f.ID.Ino)
+	p.Bool(f.ID.Known)
+	p.Int(f.ModTime)
+	p.Str(string(full))
+	p.Uint(uint64(len(f.Files)))
 	for i := range f.Files {
 		x := &f.Files[i]
-		p.str(x.Name)
-		p.int(x.Size)
-		p.int(x.ModTime)
-		p.int(x.ChangeTime)
-		p.uint(x.Dev)
-		p.uint(x.Ino)
+		p.Str(x.Name)
+		p.Int(x.Size)
+		p.Int(x.ModTime)
+		p.Int(x.ChangeTime)
+		p.Uint(x.Dev)
+		p.Uint(x.Ino)
 	}
-	return p.b, nil
+	return p.B, nil
 }
 
 // GobDecode unpacks what GobEncode packed.
 func (f *keptFolder) GobDecode(b []byte) error {
-	var u unpacker
-	u.start(b)
+	var u diskcache.Unpacker
+	u.Start(b, packVersion)
 	var out keptFolder
-	out.ID.Dev, out.ID.Ino, out.ID.Known = u.uint(), u.uint(), u.bool()
-	out.ModTime = u.int()
-	full := u.str()
-	if !u.bad {
+	out.ID.Dev, out.ID.Ino, out.ID.Known = u.Uint(), u.Uint(), u.Bool()
+	out.ModTime = u.Int()
+	full := u.Str()
+	if u.OK() {
 		if err := out.Full.UnmarshalBinary([]byte(full)); err != nil {
-			return errPacked
+			return diskcache.ErrPacked
 		}
 	}
 	// A file takes 6 bytes at least.
-	if n := u.count(6); n > 0 {
+	if n := u.Count(6); n > 0 {
 		out.Files = make([]model.PasteFolderFile, n)
 	}
 	for i := range out.Files {
 		x := &out.Files[i]
-		x.Name = u.str()
-		x.Size, x.ModTime, x.ChangeTime = u.int(), u.int(), u.int()
-		x.Dev, x.Ino = u.uint(), u.uint()
+		x.Name = u.Str()
+		x.Size, x.ModTime, x.ChangeTime = u.Int(), u.Int(), u.Int()
+		x.Dev, x.Ino = u.Uint(), u.Uint()
 	}
-	if err := u.done(); err != nil {
+	if err := u.Done(); err != nil {
 		return err
 	}
 	*f = out
@@ -273,139 +142,136 @@ type keptTranscripts map[string]cachedTranscript
 
 // counts packs a map as gob keeps it: nil apart from empty (0 is nil,
 // else the length plus one).
-func (p *packer) counts(m map[string]int) {
+func packCounts(p *diskcache.Packer, m map[string]int) {
 	if m == nil {
-		p.uint(0)
+		p.Uint(0)
 		return
 	}
-	p.uint(uint64(len(m)) + 1)
+	p.Uint(uint64(len(m)) + 1)
 	for k, v := range m {
-		p.str(k)
-		p.int(int64(v))
+		p.Str(k)
+		p.Int(int64(v))
 	}
 }
 
-func (p *packer) time(t time.Time) error {
+func packTime(p *diskcache.Packer, t time.Time) error {
 	b, err := t.MarshalBinary()
 	if err != nil {
 		return err
 	}
-	p.uint(uint64(len(b)))
-	p.b = append(p.b, b...)
+	p.Bytes(b)
 	return nil
 }
 
-func (u *unpacker) counts() map[string]int {
+func unpackCounts(u *diskcache.Unpacker) map[string]int {
 	// A count takes 2 bytes at least.
-	n := u.count(2)
+	n := u.Count(2)
 	if n == 0 {
 		return nil
 	}
 	n--
 	m := make(map[string]int, n)
 	for range n {
-		k := u.str()
-		m[k] = int(u.int())
+		k := u.Str()
+		m[k] = int(u.Int())
 	}
 	return m
 }
 
-func (u *unpacker) time() time.Time {
-	n := u.uint()
-	if u.bad || n > uint64(len(u.b)-u.at) {
-		u.bad = true
+func unpackTime(u *diskcache.Unpacker) time.Time {
+	b := u.Bytes()
+	if !u.OK() {
 		return time.Time{}
 	}
 	var t time.Time
-	if err := t.UnmarshalBinary(u.b[u.at : u.at+int(n)]); err != nil {
-		u.bad = true
+	if err := t.UnmarshalBinary(b); err != nil {
+		u.Fail()
 	}
-	u.at += int(n)
 	return t
 }
 
 // GobEncode packs the summaries.
 func (k keptTranscripts) GobEncode() ([]byte, error) {
-	p := packer{b: make([]byte, 0, 1+len(k)*256)}
-	p.b = append(p.b, packVersion)
-	p.uint(uint64(len(k)))
+	p := diskcache.Packer{B: make([]byte, 0, 1+len(k)*256)}
+	p.B = append(p.B, packVersion)
+	p.Uint(uint64(len(k)))
 	for name, e := range k {
-		p.str(name)
-		p.stamp(e.Stamp)
-		p.bool(e.Settled)
+		p.Str(name)
+		p.Stamp(e.Stamp)
+		p.Bool(e.Settled)
 		s := &e.Value
-		p.str(s.Path)
-		p.str(s.SessionID)
-		p.str(s.CWD)
-		p.int(s.Bytes)
-		p.int(int64(s.Lines))
-		p.int(int64(s.BlankLines))
-		p.int(int64(s.Records))
-		p.counts(s.Types)
-		p.counts(s.Subtypes)
-		p.int(int64(s.CompactBoundaries))
-		p.int(int64(s.MicrocompactBoundaries))
-		p.int(s.Usage.InputTokens)
-		p.int(s.Usage.OutputTokens)
-		p.int(s.Usage.CacheCreationInputTokens)
-		p.int(s.Usage.CacheReadInputTokens)
-		p.int(int64(s.Responses))
-		if err := p.time(s.First); err != nil {
+		p.Str(s.Path)
+		p.Str(s.SessionID)
+		p.Str(s.CWD)
+		p.Int(s.Bytes)
+		p.Int(int64(s.Lines))
+		p.Int(int64(s.BlankLines))
+		p.Int(int64(s.Records))
+		packCounts(&p, s.Types)
+		packCounts(&p, s.Subtypes)
+		p.Int(int64(s.CompactBoundaries))
+		p.Int(int64(s.MicrocompactBoundaries))
+		p.Int(s.Usage.InputTokens)
+		p.Int(s.Usage.OutputTokens)
+		p.Int(s.Usage.CacheCreationInputTokens)
+		p.Int(s.Usage.CacheReadInputTokens)
+		p.Int(int64(s.Responses))
+		if err := packTime(&p, s.First); err != nil {
 			return nil, err
 		}
-		if err := p.time(s.Last); err != nil {
+		if err := packTime(&p, s.Last); err != nil {
 			return nil, err
 		}
-		p.uint(uint64(len(s.Problems)))
+		p.Uint(uint64(len(s.Problems)))
 		for _, pr := range s.Problems {
-			p.str(pr.File)
-			p.int(int64(pr.Line))
-			p.str(string(pr.Kind))
-			p.str(pr.Reason)
+			p.Str(pr.File)
+			p.Int(int64(pr.Line))
+			p.Str(string(pr.Kind))
+			p.Str(pr.Reason)
 		}
 	}
-	return p.b, nil
+	return p.B, nil
 }
 
 // GobDecode unpacks what GobEncode packed.
 func (k *keptTranscripts) GobDecode(b []byte) error {
-	var u unpacker
-	u.start(b)
+	var u diskcache.Unpacker
+	u.Start(b, packVersion)
 	// An entry takes 40 bytes at least.
-	n := u.count(40)
+	n := u.Count(40)
 	out := make(keptTranscripts, n)
 	for range n {
-		name := u.str()
+		name := u.Str()
 		var e cachedTranscript
-		e.Stamp = u.stamp()
-		e.Settled = u.bool()
+		e.Stamp = u.Stamp()
+		e.Settled = u.Bool()
 		s := &e.Value
-		s.Path, s.SessionID, s.CWD = u.str(), u.str(), u.str()
-		s.Bytes = u.int()
-		s.Lines, s.BlankLines, s.Records = int(u.int()), int(u.int()), int(u.int())
-		s.Types, s.Subtypes = u.counts(), u.counts()
-		s.CompactBoundaries, s.MicrocompactBoundaries = int(u.int()), int(u.int())
-		s.Usage.InputTokens, s.Usage.OutputTokens = u.int(), u.int()
-		s.Usage.CacheCreationInputTokens, s.Usage.CacheReadInputTokens = u.int(), u.int()
-		s.Responses = int(u.int())
-		s.First, s.Last = u.time(), u.time()
+		s.Path, s.SessionID, s.CWD = u.Str(), u.Str(), u.Str()
+		s.Bytes = u.Int()
+		s.Lines, s.BlankLines, s.Records = int(u.Int()), int(u.Int()), int(u.Int())
+		s.Types, s.Subtypes = unpackCounts(&u), unpackCounts(&u)
+		s.CompactBoundaries, s.MicrocompactBoundaries = int(u.Int()), int(u.Int())
+		s.Usage.InputTokens, s.Usage.OutputTokens = u.Int(), u.Int()
+		s.Usage.CacheCreationInputTokens, s.Usage.CacheReadInputTokens = u.Int(), u.Int()
+		s.Responses = int(u.Int())
+		s.First, s.Last = unpackTime(&u), unpackTime(&u)
 		// A problem takes 4 bytes at least.
-		if np := u.count(4); np > 0 {
+		if np := u.Count(4); np > 0 {
 			s.Problems = make([]model.Problem, np)
 			for i := range s.Problems {
 				pr := &s.Problems[i]
-				pr.File = u.str()
-				pr.Line = int(u.int())
-				pr.Kind = model.ProblemKind(u.str())
-				pr.Reason = u.str()
+				pr.File = u.Str()
+				pr.Line = int(u.Int())
+				pr.Kind = model.ProblemKind(u.Str())
+				pr.Reason = u.Str()
 			}
 		}
-		if u.bad {
+		if !u.OK() {
 			break
 		}
 		out[name] = e
 	}
-	if err := u.done(); err != nil {
+	if err := u.Done(); err != nil {
 		return err
 	}
 	// An empty map decodes empty (gob sends a map that is not nil).
