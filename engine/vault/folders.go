@@ -80,7 +80,7 @@ func (v *Vault) saveFoldersAfter(fs folderStamps, old []byte, ready func() error
 	if err != nil || bytes.Equal(data, old) {
 		return err
 	}
-	return model.WriteFileAtomicFrom(v.w, filepath.Join(v.Dir, filepath.FromSlash(foldersFile)), 0o600, func(w io.Writer) error {
+	return model.WriteFileAtomicFrom(syncOnce(v.w), filepath.Join(v.Dir, filepath.FromSlash(foldersFile)), 0o600, func(w io.Writer) error {
 		if _, err := w.Write(data); err != nil {
 			return err
 		}
