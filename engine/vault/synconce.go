@@ -8,7 +8,7 @@ import (
 
 // syncedOnce is the one writer w for the writes that sync their
 // temporary file early and then wait (syncThenWait: a pack's index, the
-// state, the folders' stamps): the writer syncs the temporary file again
+// state): the writer syncs the temporary file again
 // before its rename, and that second fsync, with nothing written since,
 // still asked the disk to flush its cache (ext4 sends a flush when the
 // file's last transaction is already committed). It was one of the
