@@ -8,6 +8,9 @@
 #                                          (dd iflag=nocache: issue 31's goal is against the cold cat)
 #   MEMSCOPE_BIN=FILE scripts/vault-bench.sh  that binary instead of one built here (an A/B run
 #                                          against another commit's build, on the same home)
+#   VAULT_DIR=DIR scripts/vault-bench.sh   the vault there (removed first) instead of in
+#                                          .cache/vault-bench: e.g. on a disk while the
+#                                          home is in a tmpfs (the fsyncs are the disk's)
 #
 # Steps, each timed with /usr/bin/time (wall, CPU, peak RSS):
 #   cat       every file the vault keeps, to /dev/null (the floor)
@@ -46,7 +49,8 @@ else
 	MS="$PWD/$CACHE/memscope"
 fi
 H="$PWD/$CACHE/home"
-V="$PWD/$CACHE/vault"
+V=${VAULT_DIR:-$PWD/$CACHE/vault}
+case "$V" in /*) ;; *) V="$PWD/$V" ;; esac
 rm -rf "$H" "$V"
 if [ -n "${BENCH_HOME:-}" ]; then
 	log "copying $BENCH_HOME"

@@ -173,6 +173,25 @@ func s2Way(name string, group int, enc func(dst, src []byte) []byte) codecWay {
 	}}
 }
 
+// s2Blocks is s2 on groups of chunks each cut in blocks of block bytes,
+// each compressed alone (smaller blocks: a hash table that stays in
+// the cache, fewer matches; i31v5).
+func s2Blocks(name string, group, block int) codecWay {
+	return codecWay{name, func(chunks [][]byte) int64 {
+		var n int64
+		var dst []byte
+		for _, c := range groups(chunks, group) {
+			for len(c) > 0 {
+				b := c[:min(block, len(c))]
+				c = c[len(b):]
+				dst = s2.Encode(dst[:cap(dst)], b)
+				n += int64(len(dst))
+			}
+		}
+		return n
+	}}
+}
+
 func codecWays() []codecWay {
 	return []codecWay{
 		{"sha256 (reference)", func(chunks [][]byte) int64 {
@@ -225,6 +244,10 @@ func codecWays() []codecWay {
 		zstdWay("zstd fastest, 4 MiB groups, more mem", 4<<20),
 		zstdWay("zstd fastest, 1 MiB groups, more mem", 1<<20),
 		s2Way("s2", 0, s2.Encode),
+		s2Way("s2, 2 MiB groups", 2<<20, s2.Encode),
+		s2Blocks("s2, 4 MiB groups, 1 MiB blocks", 4<<20, 1<<20),
+		s2Blocks("s2, 4 MiB groups, 64 KiB blocks", 4<<20, 64<<10),
+		s2Blocks("s2, 4 MiB groups, 16 KiB blocks", 4<<20, 16<<10),
 		s2Way("s2 better", 0, s2.EncodeBetter),
 		{"flate 1 (klauspost)", func(chunks [][]byte) int64 {
 			var n int64

@@ -3,7 +3,6 @@ package vault
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -71,21 +70,29 @@ func (v *Vault) saveFolders(fs folderStamps, old []byte) error {
 	return v.saveFoldersAfter(fs, old, nil)
 }
 
-// saveFoldersAfter is saveFolders whose file is written and synced at
-// once and renamed into place only once ready returns (nil: at once):
-// a sync writes it while its packs and state are written, and ready
-// waits for the state (syncThenWait).
+// saveFoldersAfter is saveFolders whose file is renamed into place only
+// once ready returns (nil: at once): a sync encodes it while its packs
+// and state are written, and ready waits for the state. The stamps are
+// a cache whose reader checks what it reads (a stamp is trusted only
+// when it counts the files the state holds in its folder: settle; a
+// missing or unreadable file means a full walk), so they are written
+// as memscope's caches are (model.WriteCacheFileWith: atomically,
+// nothing synced): a crash that loses them costs the next sync a full
+// walk, and one that keeps them but not the state's last file leaves
+// stamps whose counts the older state does not match. Before, the file
+// was synced, then its folder, the last fsync of every sync that
+// changed a stamp, alone at its end (docs/VAULT.md, "i31v5").
 func (v *Vault) saveFoldersAfter(fs folderStamps, old []byte, ready func() error) error {
 	data, err := json.Marshal(fs)
 	if err != nil || bytes.Equal(data, old) {
 		return err
 	}
-	return model.WriteFileAtomicFrom(v.w, filepath.Join(v.Dir, filepath.FromSlash(foldersFile)), 0o600, func(w io.Writer) error {
-		if _, err := w.Write(data); err != nil {
+	if ready != nil {
+		if err := ready(); err != nil {
 			return err
 		}
-		return syncThenWait(w, ready)
-	})
+	}
+	return model.WriteCacheFileWith(v.w, filepath.Join(v.Dir, filepath.FromSlash(foldersFile)), data)
 }
 
 // folderWalk is what a sync's walk did with the write-once folders:

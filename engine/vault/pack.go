@@ -891,7 +891,7 @@ func (p *packWriter) write(pk *sealedPack) error {
 	var packErr error
 	idxDone := make(chan error, 1)
 	go func() {
-		idxDone <- model.CreateFileAtomicWith(p.v.w, base+".idx", 0o600, time.Time{}, func(w io.Writer) error {
+		idxDone <- model.CreateFileAtomicWith(syncOnce(p.v.w), base+".idx", 0o600, time.Time{}, func(w io.Writer) error {
 			if _, err := w.Write(pk.lines); err != nil {
 				return err
 			}

@@ -584,7 +584,7 @@ func (v *Vault) writeStateDataAfter(st *state, data []byte, now time.Time, ready
 	if err != nil {
 		return err
 	}
-	err = model.WriteFileAtomicFrom(v.w, filepath.Join(v.Dir, stateDir, name), 0o600, func(w io.Writer) error {
+	err = model.WriteFileAtomicFrom(syncOnce(v.w), filepath.Join(v.Dir, stateDir, name), 0o600, func(w io.Writer) error {
 		if _, err := w.Write(data); err != nil {
 			return err
 		}
@@ -603,8 +603,9 @@ func (v *Vault) writeStateDataAfter(st *state, data []byte, now time.Time, ready
 // syncThenWait syncs w, the temporary file of an atomic write, and then
 // waits for ready (nil: returns at once, the writer syncs w as always):
 // a file that must appear only after others is written and synced beside
-// them, and only its rename waits. The writer syncs it again, which costs
-// nothing left to write.
+// them, and only its rename waits. The writer's own sync of it, with
+// nothing written since, is skipped when the write goes through
+// syncOnce(w) (that second fsync still flushed the disk's cache).
 func syncThenWait(w io.Writer, ready func() error) error {
 	if ready == nil {
 		return nil
