@@ -1,6 +1,7 @@
 package diskcache
 
 import (
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -11,16 +12,11 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// PerFileFoldersCheckingDelta answers as PerFileFoldersChecking does
-// (values, hits, folder stamps), and the entries it keeps -- next's and
-// the cache's of the files marked same -- are the ones
-// PerFileFoldersChecking puts in its next, run after run: a write-once
-// folder trusted, a file unchanged, one rewritten, one added, one gone.
-// An answer from the cache kept as it is goes into same, not next.
-func TestPerFileFoldersCheckingDeltaKeepsTheSame(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	write := func(name, text string) {
+// folderHome is a temporary folder, a write of a file in it (its
+// folders made) and an age of one of its names (times an hour ago).
+func folderHome(t *testing.T) (dir string, write func(name, text string), age func(rel string)) {
+	dir = t.TempDir()
+	write = func(name, text string) {
 		t.Helper()
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
@@ -31,12 +27,46 @@ func TestPerFileFoldersCheckingDeltaKeepsTheSame(t *testing.T) {
 		}
 	}
 	hourAgo := time.Now().Add(-time.Hour)
-	age := func(rel string) {
+	age = func(rel string) {
 		t.Helper()
 		if err := os.Chtimes(filepath.Join(dir, filepath.FromSlash(rel)), hourAgo, hourAgo); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return dir, write, age
+}
+
+// readStamped opens name of fsys, hands stamp its stamp from that open
+// and reads up to 64 bytes of it: the file, open, and the bytes read.
+func readStamped(t *testing.T, fsys fs.FS, name string, stamp func(model.FileStamp)) (fs.File, int) {
+	t.Helper()
+	f, st := openStamped(t, fsys, name)
+	stamp(st)
+	n, _ := f.Read(make([]byte, 64))
+	return f, n
+}
+
+// closeChecked hands after the stamp of f, an open file, from its
+// descriptor (a Checking's check after its read), and closes it.
+func closeChecked(t *testing.T, f fs.File, after func(model.FileStamp)) {
+	t.Helper()
+	info, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	after(model.StampOf(info))
+	f.Close()
+}
+
+// PerFileFoldersCheckingDelta answers as PerFileFoldersChecking does
+// (values, hits, folder stamps), and the entries it keeps -- next's and
+// the cache's of the files marked same -- are the ones
+// PerFileFoldersChecking puts in its next, run after run: a write-once
+// folder trusted, a file unchanged, one rewritten, one added, one gone.
+// An answer from the cache kept as it is goes into same, not next.
+func TestPerFileFoldersCheckingDeltaKeepsTheSame(t *testing.T) {
+	t.Parallel()
+	dir, write, age := folderHome(t)
 	write("file-history/s1/a@v1", "one")
 	write("file-history/s1/b@v1", "two")
 	write("notes/c.md", "three")
@@ -47,16 +77,9 @@ func TestPerFileFoldersCheckingDeltaKeepsTheSame(t *testing.T) {
 		return func(miss []int, stamp, after func(int, model.FileStamp)) []int {
 			out := make([]int, len(miss))
 			for j, i := range miss {
-				f, st := openStamped(t, fsys, names[i])
-				stamp(j, st)
-				b := make([]byte, 64)
-				out[j], _ = f.Read(b)
-				info, err := f.Stat()
-				if err != nil {
-					t.Fatal(err)
-				}
-				after(j, model.StampOf(info))
-				f.Close()
+				f, n := readStamped(t, fsys, names[i], func(st model.FileStamp) { stamp(j, st) })
+				out[j] = n
+				closeChecked(t, f, func(st model.FileStamp) { after(j, st) })
 			}
 			return out
 		}
