@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/memscope/memscope/internal/testroot"
 	"github.com/memscope/memscope/model"
 )
@@ -85,4 +86,23 @@ func TestCountedEntryHeldInPlace(t *testing.T) {
 	if n := unsafe.Sizeof(diskcache.Entry[counted]{}); n > 128 {
 		t.Fatalf("a counts entry is %d bytes, want at most 128", n)
 	}
+}
+
+// TestWarmCountsBench times a warm Counts on the planted home with
+// 15 000 more pastes (W's size), every folder trusted, and logs its time
+// and allocations a run (testing.Benchmark); it asserts nothing: a
+// figure for scripts/secrets-warm-bench.sh (MEMSCOPE_LONG=1).
+func TestWarmCountsBench(t *testing.T) {
+	if !testenv.Long() {
+		t.Skip("a measurement: MEMSCOPE_LONG=1 (scripts/secrets-warm-bench.sh)")
+	}
+	warmCounts(t, 15000, func(run func()) {
+		r := testing.Benchmark(func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				run()
+			}
+		})
+		t.Logf("warm Counts, 15 000 pastes: %v %v", r, r.MemString())
+	})
 }
