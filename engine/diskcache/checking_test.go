@@ -1,6 +1,7 @@
 package diskcache
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -27,10 +28,8 @@ func TestPerFileCheckingStatsNoName(t *testing.T) {
 	compute := func(miss []int, stamp, after func(int, model.FileStamp)) []int {
 		out := make([]int, len(miss))
 		for j, i := range miss {
-			f, st := openStamped(t, fsys, names[i])
-			stamp(j, st)
-			b := make([]byte, 64)
-			out[j], _ = f.Read(b)
+			var f fs.File
+			f, out[j] = readStamped(t, fsys, names[i], func(st model.FileStamp) { stamp(j, st) })
 			switch names[i] {
 			case "a":
 				// Written during the read.
@@ -41,12 +40,7 @@ func TestPerFileCheckingStatsNoName(t *testing.T) {
 				f.Close()
 				continue // no check: asked by its name
 			}
-			info, err := f.Stat()
-			if err != nil {
-				t.Fatal(err)
-			}
-			after(j, model.StampOf(info))
-			f.Close()
+			closeChecked(t, f, func(st model.FileStamp) { after(j, st) })
 		}
 		return out
 	}

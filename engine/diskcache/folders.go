@@ -47,18 +47,20 @@ type FolderStamp struct {
 // FolderSettle old at now and whose identity the platform gives.
 // Without a cache (next nil) it is PerFile.
 func PerFileFolders[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], folders Folders, now time.Time, compute func(miss []int) []T, whole func(v T, size int64) bool) (out []T, hits int, kept Folders) {
-	return perFileFolders(fsys, names, cache, next, folders, now, false, ignoreStamps(compute), whole)
+	return perFileFolders(fsys, names, cache, next, nil, folders, now, false, ignoreStamps(compute), whole)
 }
 
 // PerFileFoldersStamping is PerFileFolders for a compute that stamps the
 // files it reads (PerFileStamping's rule for the files without an entry).
 func PerFileFoldersStamping[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], folders Folders, now time.Time, compute Stamping[T], whole func(v T, size int64) bool) (out []T, hits int, kept Folders) {
-	return perFileFolders(fsys, names, cache, next, folders, now, true, unchecked(compute), whole)
+	return perFileFolders(fsys, names, cache, next, nil, folders, now, true, unchecked(compute), whole)
 }
 
-func perFileFolders[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], folders Folders, now time.Time, selfStamped bool, compute Checking[T], whole func(v T, size int64) bool) (out []T, hits int, kept Folders) {
+// perFileFolders is PerFileFolders; with same (len(names)), an answer
+// whose entry is kept unchanged is marked there, not put in next.
+func perFileFolders[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], same []bool, folders Folders, now time.Time, selfStamped bool, compute Checking[T], whole func(v T, size int64) bool) (out []T, hits int, kept Folders) {
 	if next == nil {
-		out, hits = perFile(fsys, names, cache, next, selfStamped, compute, whole)
+		out, hits = perFile(fsys, names, cache, next, nil, selfStamped, compute, whole)
 		return out, hits, Folders{}
 	}
 	full := folders.Full.IsZero() || now.Sub(folders.Full) >= FolderFull || now.Before(folders.Full)
@@ -86,13 +88,17 @@ func perFileFolders[T any](fsys fs.FS, names []string, cache, next map[string]En
 			continue
 		}
 		stamps[d] = st
-		if old, ok := folders.Stamps[d]; full || !ok || old != st || !allIn(names, idx, cache) {
+		if old, ok := folders.Stamps[d]; full || !ok || old != st || !allIn(names, idx, cache, nil) {
 			continue
 		}
 		for _, i := range idx {
 			c := cache[names[i]]
 			out[i], answered[i] = c.Value, true
-			next[names[i]] = c
+			if same != nil {
+				same[i] = true
+			} else {
+				next[names[i]] = c
+			}
 		}
 		hits += len(idx)
 		kept.Stamps[d] = st
@@ -107,7 +113,11 @@ func perFileFolders[T any](fsys fs.FS, names []string, cache, next map[string]En
 	for j, i := range rest {
 		restNames[j] = names[i]
 	}
-	res, h := perFile(fsys, restNames, cache, next, selfStamped, func(miss []int, stamp, after func(int, model.FileStamp)) []T {
+	var sameRest func(int)
+	if same != nil {
+		sameRest = func(j int) { same[rest[j]] = true }
+	}
+	res, h := perFile(fsys, restNames, cache, next, sameRest, selfStamped, func(miss []int, stamp, after func(int, model.FileStamp)) []T {
 		idx := make([]int, len(miss))
 		for j, m := range miss {
 			idx[j] = rest[m]
@@ -119,16 +129,20 @@ func perFileFolders[T any](fsys fs.FS, names []string, cache, next map[string]En
 	}
 	hits += h
 	for d, st := range stamps {
-		if _, ok := kept.Stamps[d]; !ok && allIn(names, byDir[d], next) {
+		if _, ok := kept.Stamps[d]; !ok && allIn(names, byDir[d], next, same) {
 			kept.Stamps[d] = st
 		}
 	}
 	return out, hits, kept
 }
 
-// allIn says every file of names at idx has an entry in m.
-func allIn[T any](names []string, idx []int, m map[string]Entry[T]) bool {
+// allIn says every file of names at idx has an entry in m or is marked
+// in same (nil: none is).
+func allIn[T any](names []string, idx []int, m map[string]Entry[T], same []bool) bool {
 	for _, i := range idx {
+		if same != nil && same[i] {
+			continue
+		}
 		if _, ok := m[names[i]]; !ok {
 			return false
 		}

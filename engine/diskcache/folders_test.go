@@ -15,25 +15,7 @@ import (
 // one go through PerFile; a folder that is not write-once always does.
 func TestPerFileFoldersNets(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	write := func(name, text string) {
-		t.Helper()
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	hourAgo := time.Now().Add(-time.Hour)
-	age := func(rel string) {
-		t.Helper()
-		at := hourAgo
-		if err := os.Chtimes(filepath.Join(dir, filepath.FromSlash(rel)), at, at); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, write, age := folderHome(t)
 	write("file-history/s1/a@v1", "one")
 	write("file-history/s1/b@v1", "two")
 	write("notes/c.md", "three")

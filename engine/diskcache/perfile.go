@@ -58,7 +58,7 @@ func statSame(fsys fs.FS, name string, st model.FileStamp) bool {
 // the order of names; hits counts the answers from cache. Without a
 // cache (next nil) every file is computed.
 func PerFile[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], compute func(miss []int) []T, whole func(v T, size int64) bool) (out []T, hits int) {
-	return perFile(fsys, names, cache, next, false, ignoreStamps(compute), whole)
+	return perFile(fsys, names, cache, next, nil, false, ignoreStamps(compute), whole)
 }
 
 // Stamping computes the values of the files at the indexes miss, as
@@ -75,7 +75,7 @@ type Stamping[T any] func(miss []int, stamp func(j int, st model.FileStamp)) []T
 // the open that reads it. The rule is PerFile's: stamped before the
 // read, Unchanged after it.
 func PerFileStamping[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], compute Stamping[T], whole func(v T, size int64) bool) (out []T, hits int) {
-	return perFile(fsys, names, cache, next, true, unchecked(compute), whole)
+	return perFile(fsys, names, cache, next, nil, true, unchecked(compute), whole)
 }
 
 // Checking is a Stamping that also hands after, for a file it stamped
@@ -93,7 +93,17 @@ type Checking[T any] func(miss []int, stamp, after func(j int, st model.FileStam
 // PerFileFoldersChecking is PerFileFoldersStamping for a compute that
 // also checks each file after its read (Checking).
 func PerFileFoldersChecking[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], folders Folders, now time.Time, compute Checking[T], whole func(v T, size int64) bool) (out []T, hits int, kept Folders) {
-	return perFileFolders(fsys, names, cache, next, folders, now, true, compute, whole)
+	return perFileFolders(fsys, names, cache, next, nil, folders, now, true, compute, whole)
+}
+
+// PerFileFoldersCheckingDelta is PerFileFoldersChecking keeping in next
+// only the entries that are not cache's as they are: a file cache
+// answers with its entry unchanged is marked in same (same[i] for
+// names[i]; len(same) is len(names)) instead of being copied into next.
+// The entries to keep are next's and cache's of the files marked (a warm
+// run whose files are all answered builds no second map of them).
+func PerFileFoldersCheckingDelta[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], same []bool, folders Folders, now time.Time, compute Checking[T], whole func(v T, size int64) bool) (out []T, hits int, kept Folders) {
+	return perFileFolders(fsys, names, cache, next, same, folders, now, true, compute, whole)
 }
 
 func ignoreStamps[T any](compute func(miss []int) []T) Checking[T] {
@@ -113,8 +123,10 @@ const (
 )
 
 // perFile is PerFile; selfStamped, the files without an entry are
-// stamped by compute (PerFileStamping).
-func perFile[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], selfStamped bool, compute Checking[T], whole func(v T, size int64) bool) (out []T, hits int) {
+// stamped by compute (PerFileStamping); with same, an answer whose entry
+// is kept unchanged is handed to same (its index in names), not put in
+// next (PerFileFoldersCheckingDelta).
+func perFile[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], same func(i int), selfStamped bool, compute Checking[T], whole func(v T, size int64) bool) (out []T, hits int) {
 	if next == nil {
 		all := make([]int, len(names))
 		for i := range all {
@@ -149,9 +161,13 @@ func perFile[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T],
 		if stamped[i] {
 			if c, ok := cache[name]; ok && c.Stamp.Equal(stamps[i]) {
 				out[i] = c.Value
-				c.Settled = c.Settled || settledAt(c.Stamp, now)
-				next[name] = c
 				hits++
+				if settled := c.Settled || settledAt(c.Stamp, now); same == nil || settled != c.Settled {
+					c.Settled = settled
+					next[name] = c
+					continue
+				}
+				same(i)
 				continue
 			}
 		}

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"maps"
 	"time"
 
 	"github.com/memscope/memscope/engine/diskcache"
@@ -101,13 +102,12 @@ func Counts(o Options, cache *diskcache.Store) Report {
 	// The files outside the write-once folders whose entry is settled
 	// and whose lstat is its stamp are answered without an open.
 	answered, pre := settledHits(o.Home.FS, units, home, kept)
-	next := make(map[string]diskcache.Entry[counted], len(kept))
+	same := make([]string, 0, len(home)) // the files answered by their kept entry as it is
 	rest := make([]int, 0, len(home)-pre)
 	for j, i := range home {
 		if answered[j] {
-			e := kept[units[i].name]
-			next[units[i].name] = e
-			results[i] = e.Value.result()
+			same = append(same, units[i].name)
+			results[i] = kept[units[i].name].Value.result()
 			continue
 		}
 		rest = append(rest, i)
@@ -133,10 +133,22 @@ func Counts(o Options, cache *diskcache.Store) Report {
 		}
 		return out
 	}
-	res, hits, nextFolders := diskcache.PerFileFoldersChecking(o.Home.FS, names, kept, next, o.trusted.distrust(folders), now, compute, wholeCount)
-	// A cache not written costs the next run its time only.
-	if marked := markSettled(next); marked || hits < len(names) || len(next) != len(kept) {
-		_ = diskcache.Save(cache, countsKind, name, keptCounts(next))
+	// next gets only the entries that are not kept's as they are (new,
+	// changed, settled now): a warm run whose files are all answered
+	// builds no second map of its some 15 000 entries (keptChanges).
+	next := map[string]diskcache.Entry[counted]{}
+	sameNames := make([]bool, len(names))
+	res, hits, nextFolders := diskcache.PerFileFoldersCheckingDelta(o.Home.FS, names, kept, next, sameNames, o.trusted.distrust(folders), now, compute, wholeCount)
+	for j, s := range sameNames {
+		if s {
+			same = append(same, names[j])
+		}
+	}
+	// A cache not written costs the next run its time only. (An entry
+	// markSettled moves from same into next is counted twice only when
+	// it marked one, and then the cache is written anyway.)
+	if marked := markSettled(kept, same, next); marked || hits < len(names) || len(same)+len(next) != len(kept) {
+		_ = diskcache.Save(cache, countsKind, name, keptChanges(kept, same, next))
 	}
 	if !nextFolders.Equal(folders) {
 		_ = diskcache.Save(cache, foldersKind, fname, nextFolders)
@@ -148,6 +160,17 @@ func Counts(o Options, cache *diskcache.Store) Report {
 		results[home[j]] = c.result()
 	}
 	return report(o, units, results, probs)
+}
+
+// keptChanges is the entries to keep: kept's of the files same, and
+// next's (kept is the cache's loaded value, shared: not changed).
+func keptChanges(kept keptCounts, same []string, next map[string]diskcache.Entry[counted]) keptCounts {
+	out := make(keptCounts, len(same)+len(next))
+	for _, name := range same {
+		out[name] = kept[name]
+	}
+	maps.Copy(out, next)
+	return out
 }
 
 // countAll counts every file (no cache).

@@ -66,19 +66,32 @@ func settledHits(fsys fs.FS, units []unit, home []int, kept map[string]diskcache
 	return answered, n
 }
 
-// markSettled sets Settled on the entries of next outside the
-// write-once folders (all stamped in this process: a hit's stamp, a
-// miss's from its read) whose change time had settled (settled); it
-// says whether it set any.
-func markSettled(next map[string]diskcache.Entry[counted]) bool {
+// markSettled sets Settled on the entries to keep (kept's of the files
+// same, and next's: keptChanges) outside the write-once folders (all
+// stamped in this process: a hit's stamp, a miss's from its read) whose
+// change time had settled (settled); it says whether it set any. An
+// entry of kept it sets is put in next so marked (kept, shared, is not
+// changed).
+func markSettled(kept keptCounts, same []string, next map[string]diskcache.Entry[counted]) bool {
 	changed := false
 	for name, e := range next {
-		if e.Value.Settled || model.WriteOnceFolder(path.Dir(name)) || !settled(e.Stamp) {
-			continue
+		if mark(name, e) {
+			e.Value.Settled = true
+			next[name] = e
+			changed = true
 		}
-		e.Value.Settled = true
-		next[name] = e
-		changed = true
+	}
+	for _, name := range same {
+		if e := kept[name]; mark(name, e) {
+			e.Value.Settled = true
+			next[name] = e
+			changed = true
+		}
 	}
 	return changed
+}
+
+// mark says the entry e of the file name is to be marked Settled.
+func mark(name string, e diskcache.Entry[counted]) bool {
+	return !e.Value.Settled && !model.WriteOnceFolder(path.Dir(name)) && settled(e.Stamp)
 }

@@ -52,6 +52,23 @@ func newTrustedFolders(fsys fs.FS, kept map[string]diskcache.Entry[counted], fol
 	if t.full || len(listings) == 0 {
 		return t
 	}
+	// The names go into one slab, each folder's a part of it sized by a
+	// first count (appended folder by folder, W's 11 000 names in some
+	// 700 folders were 1.6 MB of slices grown by doubling a warm start).
+	count := map[string]int{}
+	total := 0
+	for name := range kept {
+		if d := path.Dir(name); t.kept[d].ID.Known {
+			count[d]++
+			total++
+		}
+	}
+	slab := make([]string, 0, total)
+	t.names = make(map[string][]string, len(count))
+	for d, n := range count {
+		t.names[d] = slab[len(slab) : len(slab) : len(slab)+n]
+		slab = slab[:len(slab)+n]
+	}
 	for name := range kept {
 		if d := path.Dir(name); t.kept[d].ID.Known {
 			t.names[d] = append(t.names[d], name)
