@@ -60,10 +60,12 @@ func (c statCache) Pack() []byte {
 }
 
 // Unpack reads what Pack packed; damage is refused, never a wrong
-// value.
+// value. b is Load's payload, read for it alone: the cache's strings are
+// slices of it (diskcache.Unpacker.StartOwned), and it is not changed
+// after.
 func (c *statCache) Unpack(b []byte) error {
 	var u diskcache.Unpacker
-	u.Start(b, packVersion)
+	u.StartOwned(b, packVersion)
 	var out statCache
 	out.Transcripts = unpackTranscripts(&u)
 	out.History = unpackHistory(&u)

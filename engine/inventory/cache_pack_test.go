@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -37,6 +38,35 @@ func packTrip(t *testing.T, c statCache) statCache {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestStatCacheUnpackKeepsItsForm: unpacking the cache allocates what it
+// decodes (the verdicts' slice), not a copy of the form for its strings
+// (1.4 MB on W at each warm start).
+func TestStatCacheUnpackKeepsItsForm(t *testing.T) {
+	var c statCache
+	for i := range 2000 {
+		c.Pastes = append(c.Pastes, model.PasteVerdict{Path: fmt.Sprintf("paste-cache/%016x.txt%s", i, strings.Repeat("x", 200)),
+			Stamp: model.FileStamp{Size: int64(i), ChangeTime: 1, ID: model.FileID{Ino: uint64(i), Known: true}}, Status: model.PasteOK})
+	}
+	form := c.Pack()
+	decoded := uint64(len(c.Pastes)) * uint64(reflect.TypeFor[model.PasteVerdict]().Size())
+	least := ^uint64(0)
+	for range 3 {
+		b := bytes.Clone(form)
+		var got statCache
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		err := got.Unpack(b)
+		runtime.ReadMemStats(&m1)
+		if err != nil || len(got.Pastes) != len(c.Pastes) || got.Pastes[7].Path != c.Pastes[7].Path {
+			t.Fatalf("unpacked %d verdicts (%v)", len(got.Pastes), err)
+		}
+		least = min(least, m1.TotalAlloc-m0.TotalAlloc)
+	}
+	if least > decoded+decoded/8 {
+		t.Errorf("unpacking a %d-byte form into %d bytes of verdicts allocated %d bytes", len(form), decoded, least)
+	}
 }
 
 // refusesDamage: every cut of c's packed form is refused, and every
