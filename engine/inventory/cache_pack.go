@@ -54,7 +54,7 @@ func (c statCache) Pack() []byte {
 		for _, n := range [...]int{m.Files, m.Invalid, m.Team, m.IndexFiles, m.IndexLines, m.IndexEntries} {
 			p.Int(int64(n))
 		}
-		packProblems(&p, m.Problems)
+		p.Problems(m.Problems)
 	}
 	return p.B
 }
@@ -85,7 +85,7 @@ func (c *statCache) Unpack(b []byte) error {
 			for _, x := range [...]*int{&m.Files, &m.Invalid, &m.Team, &m.IndexFiles, &m.IndexLines, &m.IndexEntries} {
 				*x = int(u.Int())
 			}
-			m.Problems = unpackProblems(&u)
+			m.Problems = u.Problems()
 			if !u.OK() {
 				break
 			}
@@ -149,7 +149,7 @@ func packHistory(p *diskcache.Packer, h *cachedHistory) error {
 	p.Int(int64(t.HeadLen))
 	p.Int(t.Skip)
 	p.Int(int64(h.Entries))
-	packProblems(p, h.Problems)
+	p.Problems(h.Problems)
 	packMapLen(p, h.Refs == nil, len(h.Refs))
 	for k, n := range h.Refs {
 		p.Str(string(k))
@@ -171,7 +171,7 @@ func unpackHistory(u *diskcache.Unpacker) *cachedHistory {
 	unpackFixed(u, t.Head[:])
 	t.HeadLen, t.Skip = int(u.Int()), u.Int()
 	h.Entries = int(u.Int())
-	h.Problems = unpackProblems(u)
+	h.Problems = u.Problems()
 	// A count takes 2 bytes at least.
 	if n, isNil := unpackMapLen(u, 2); !isNil {
 		h.Refs = make(map[model.PasteHash]int, n)
@@ -356,7 +356,7 @@ func (k keptTranscripts) pack(p *diskcache.Packer) error {
 		if err := packTime(p, s.Last); err != nil {
 			return err
 		}
-		packProblems(p, s.Problems)
+		p.Problems(s.Problems)
 	}
 	return nil
 }
@@ -384,40 +384,11 @@ func unpackTranscripts(u *diskcache.Unpacker) keptTranscripts {
 		s.Usage.CacheCreationInputTokens, s.Usage.CacheReadInputTokens = u.Int(), u.Int()
 		s.Responses = int(u.Int())
 		s.First, s.Last = unpackTime(u), unpackTime(u)
-		s.Problems = unpackProblems(u)
+		s.Problems = u.Problems()
 		if !u.OK() {
 			return nil
 		}
 		out[name] = e
 	}
 	return out
-}
-
-// packProblems packs a list of problems (none reads back nil, as gob
-// read an empty list).
-func packProblems(p *diskcache.Packer, probs []model.Problem) {
-	p.Uint(uint64(len(probs)))
-	for _, pr := range probs {
-		p.Str(pr.File)
-		p.Int(int64(pr.Line))
-		p.Str(string(pr.Kind))
-		p.Str(pr.Reason)
-	}
-}
-
-func unpackProblems(u *diskcache.Unpacker) []model.Problem {
-	// A problem takes 4 bytes at least.
-	np := u.Count(4)
-	if np == 0 {
-		return nil
-	}
-	probs := make([]model.Problem, np)
-	for i := range probs {
-		pr := &probs[i]
-		pr.File = u.Str()
-		pr.Line = int(u.Int())
-		pr.Kind = model.ProblemKind(u.Str())
-		pr.Reason = u.Str()
-	}
-	return probs
 }
