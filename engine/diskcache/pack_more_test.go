@@ -13,18 +13,16 @@ type ownedNames []string
 
 func (n ownedNames) Pack() []byte { return names(n).Pack() }
 
+// Unpack is names' Unpack on an Unpacker started with StartOwned (a
+// damaged form leaves part of a value: the test loads none).
 func (n *ownedNames) Unpack(b []byte) error {
 	var u Unpacker
 	u.StartOwned(b, 7)
-	out := make(ownedNames, u.Count(1))
-	for i := range out {
-		out[i] = u.Str()
+	*n = make(ownedNames, u.Count(1))
+	for i := range *n {
+		(*n)[i] = u.Str()
 	}
-	if err := u.Done(); err != nil {
-		return err
-	}
-	*n = out
-	return nil
+	return u.Done()
 }
 
 // TestLoadHandsUnpackAPayloadOfItsOwn: what StartOwned relies on. A
