@@ -3,6 +3,8 @@ package keymap
 import (
 	"slices"
 	"strings"
+	"sync"
+	"unsafe"
 
 	"charm.land/bubbles/v2/key"
 )
@@ -357,16 +359,42 @@ func ActionNamed(name string) (Action, bool) {
 // footer returns k's bindings of the actions marked for the footer (by
 // their Footer rank) or pinned, in table order.
 func (k KeyMap) footer(pinned bool) []key.Binding {
-	var acts []Action
-	for _, a := range Actions() {
-		if pinned && a.Pinned || !pinned && a.Footer > 0 {
-			acts = append(acts, a)
-		}
+	offs := footerOffsets()[0]
+	if pinned {
+		offs = footerOffsets()[1]
 	}
-	slices.SortStableFunc(acts, func(a, b Action) int { return a.Footer - b.Footer })
-	out := make([]key.Binding, len(acts))
-	for i, a := range acts {
-		out[i] = a.Binding(k)
+	out := make([]key.Binding, len(offs))
+	for i, off := range offs {
+		// k's own field (an offset within KeyMap, of a key.Binding
+		// field: footerOffsets), read without handing &k to a table's
+		// function, which moved k (4.8 KB) to the heap at each call.
+		out[i] = *(*key.Binding)(unsafe.Add(unsafe.Pointer(&k), off))
 	}
 	return out
 }
+
+// footerOffsets are where the footer's actions' bindings lie in a KeyMap,
+// in the footer's order: [0] the ranked ones, [1] the pinned. The table
+// does not change, so they are looked up once: the footer is asked for
+// at every frame, and the table made at each ask (its actions, each
+// pane's name) was 2.5 MB of a warm start's allocations on W.
+var footerOffsets = sync.OnceValue(func() (offs [2][]uintptr) {
+	probe := new(KeyMap)
+	for i, pinned := range []bool{false, true} {
+		var acts []Action
+		for _, a := range Actions() {
+			if pinned && a.Pinned || !pinned && a.Footer > 0 {
+				acts = append(acts, a)
+			}
+		}
+		slices.SortStableFunc(acts, func(a, b Action) int { return a.Footer - b.Footer })
+		for _, a := range acts {
+			off := uintptr(unsafe.Pointer(a.at(probe))) - uintptr(unsafe.Pointer(probe))
+			if off > unsafe.Sizeof(*probe)-unsafe.Sizeof(key.Binding{}) {
+				panic("keymap: a footer action's binding is not a field of KeyMap: " + a.Name)
+			}
+			offs[i] = append(offs[i], off)
+		}
+	}
+	return offs
+})

@@ -2,8 +2,11 @@ package keymap
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"charm.land/bubbles/v2/key"
 )
 
 // The settings file's names are the table's; every action's name is the
@@ -103,5 +106,40 @@ func TestFooterFromTable(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "help,quit" {
 		t.Errorf("pinned keys %v", got)
+	}
+}
+
+// TestFooterAllocatesOnlyItsList: the footer, asked for at every frame,
+// makes its list of bindings and nothing else (the table was made at
+// each ask: over 100 allocations), and is the table's footer still:
+// ranked by Footer, then the pinned keys, each with k's own bindings.
+func TestFooterAllocatesOnlyItsList(t *testing.T) {
+	k := Default()
+	if allocs := testing.AllocsPerRun(20, func() { _, _ = k.ShortHelp(), k.Pinned() }); allocs > 2 {
+		t.Errorf("the footer and pinned keys allocated %.0f times, want 2 (their lists)", allocs)
+	}
+	var short, pinned []Action
+	for _, a := range Actions() {
+		if a.Footer > 0 {
+			short = append(short, a)
+		}
+		if a.Pinned {
+			pinned = append(pinned, a)
+		}
+	}
+	slices.SortStableFunc(short, func(a, b Action) int { return a.Footer - b.Footer })
+	k.Quit.SetKeys("x")
+	for _, c := range []struct {
+		got  []key.Binding
+		acts []Action
+	}{{k.ShortHelp(), short}, {k.Pinned(), pinned}} {
+		if len(c.got) != len(c.acts) || len(c.got) == 0 {
+			t.Fatalf("%d bindings, want %d", len(c.got), len(c.acts))
+		}
+		for i, a := range c.acts {
+			if !reflect.DeepEqual(c.got[i], a.Binding(k)) {
+				t.Errorf("%s: %+v, want %+v", a.Name, c.got[i], a.Binding(k))
+			}
+		}
 	}
 }

@@ -154,8 +154,10 @@ func (s *HistorySums) Clone() *HistorySums {
 // Refs counts the pastes the summed entries refer to, as PasteRefs.Add
 // counts the entries' (into r).
 func (s *HistorySums) Refs(r *PasteRefs) {
-	if r.Counts == nil {
-		r.Counts = make(map[PasteHash]int)
+	if len(r.Counts) == 0 {
+		// Sized once: grown entry by entry, the map of a history's
+		// thousands of pastes was made over several times.
+		r.Counts = make(map[PasteHash]int, len(s.Pastes))
 	}
 	r.Inline += s.Inline
 	for i := range s.Pastes {

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -191,4 +192,43 @@ func TestHistorySumsOfAnAppendedRead(t *testing.T) {
 	if g, w := sumsView(got.Sums, got.Problems), sumsView(SumHistory(want.Entries), want.Problems); g != w {
 		t.Errorf("appended read's sums:\n%s\nits entries summed:\n%s", g, w)
 	}
+}
+
+// TestHistorySumsRefsSizeTheirMapOnce: counting the pastes of sums into
+// empty refs (stat on a held history: thousands of pastes) makes the map
+// once, at its size, not grown entry by entry (twice the bytes).
+func TestHistorySumsRefsSizeTheirMapOnce(t *testing.T) {
+	s := &HistorySums{}
+	for i := range 4000 {
+		s.Pastes = append(s.Pastes, HistoryPasteRef{Hash: PasteHash(fmt.Sprintf("%016x", i))})
+	}
+	sized := allocBytes(func() {
+		m := make(map[PasteHash]int, len(s.Pastes))
+		for i := range s.Pastes {
+			m[s.Pastes[i].Hash]++
+		}
+	})
+	got := allocBytes(func() {
+		r := PasteRefs{Counts: map[PasteHash]int{}}
+		s.Refs(&r)
+		if len(r.Counts) != len(s.Pastes) {
+			t.Fatalf("%d hashes counted, want %d", len(r.Counts), len(s.Pastes))
+		}
+	})
+	if got > sized*5/4 {
+		t.Errorf("Refs allocated %d bytes; a map made at its size takes %d", got, sized)
+	}
+}
+
+// allocBytes is the fewest bytes f allocated in three runs.
+func allocBytes(f func()) uint64 {
+	least := ^uint64(0)
+	for range 3 {
+		var a, b runtime.MemStats
+		runtime.ReadMemStats(&a)
+		f()
+		runtime.ReadMemStats(&b)
+		least = min(least, b.TotalAlloc-a.TotalAlloc)
+	}
+	return least
 }

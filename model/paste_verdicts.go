@@ -20,11 +20,15 @@ import (
 // last two rounds (NextRound) are dropped, so verdicts that follow a home
 // stay the size of its paste folders. Safe for concurrent use.
 type PasteVerdicts struct {
-	mu        sync.Mutex
-	cur, prev map[pasteKey]pasteVerdict
-	buf       []byte
-	sum       hash.Hash
-	hashed    int
+	mu sync.Mutex
+	// m holds the verdicts of this round and the one before, each with
+	// the round it was last used in (one map, not a map a round: a warm
+	// start's NextRound, after thousands restored, made a second one).
+	m      map[pasteKey]pasteVerdict
+	round  uint32
+	buf    []byte
+	sum    hash.Hash
+	hashed int
 }
 
 // pasteKey identifies one version of one paste file: its path and its
@@ -54,6 +58,8 @@ type pasteVerdict struct {
 	verified bool
 	actual   PasteHash
 	reason   string
+	// round is the round the verdict was last used in.
+	round uint32
 }
 
 // pasteReadBuf is the size of the one read buffer.
@@ -61,7 +67,7 @@ const pasteReadBuf = 64 << 10
 
 // NewPasteVerdicts returns empty verdicts.
 func NewPasteVerdicts() *PasteVerdicts {
-	return &PasteVerdicts{cur: map[pasteKey]pasteVerdict{}, prev: map[pasteKey]pasteVerdict{}}
+	return &PasteVerdicts{m: map[pasteKey]pasteVerdict{}}
 }
 
 // NewPasteCacheWith returns a PasteCache whose Check answers from v for
@@ -75,7 +81,12 @@ func NewPasteCacheWith(fsys fs.FS, v *PasteVerdicts) *PasteCache {
 func (v *PasteVerdicts) NextRound() {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	v.prev, v.cur = v.cur, make(map[pasteKey]pasteVerdict, len(v.cur))
+	v.round++
+	for k, vd := range v.m {
+		if vd.round+1 < v.round {
+			delete(v.m, k)
+		}
+	}
 }
 
 // Hashed is how many files were read and hashed so far.
@@ -119,21 +130,21 @@ func (v *PasteVerdicts) checkRead(info fs.FileInfo, r io.Reader, res *PasteResol
 	setPasteVerdict(res, v.sum)
 	if n == key.size {
 		// A file that changed while it was read is not remembered.
-		v.cur[key] = pasteVerdict{status: res.Status, verified: res.Verified, actual: res.Actual, reason: res.Reason}
+		v.m[key] = pasteVerdict{status: res.Status, verified: res.Verified, actual: res.Actual, reason: res.Reason, round: v.round}
 	}
 }
 
 // lookup fills res from the verdict remembered for key, if any. The
 // caller holds v.mu.
 func (v *PasteVerdicts) lookup(key pasteKey, res *PasteResolution) bool {
-	vd, ok := v.cur[key]
-	if !ok {
-		vd, ok = v.prev[key]
-	}
+	vd, ok := v.m[key]
 	if !ok {
 		return false
 	}
-	v.cur[key] = vd
+	if vd.round != v.round {
+		vd.round = v.round
+		v.m[key] = vd
+	}
 	res.Size = key.size
 	res.Status, res.Verified, res.Actual, res.Reason = vd.status, vd.verified, vd.actual, vd.reason
 	return true
@@ -170,9 +181,9 @@ type PasteVerdict struct {
 func (v *PasteVerdicts) Saved() []PasteVerdict {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	out := make([]PasteVerdict, 0, len(v.cur))
-	for k, vd := range v.cur {
-		if !k.stamp().Known() {
+	out := make([]PasteVerdict, 0, len(v.m))
+	for k, vd := range v.m {
+		if vd.round != v.round || !k.stamp().Known() {
 			continue
 		}
 		out = append(out, PasteVerdict{Path: k.path, Stamp: k.stamp(), Status: vd.status, Verified: vd.verified, Actual: vd.actual, Reason: vd.reason})
@@ -187,15 +198,15 @@ func (v *PasteVerdicts) Saved() []PasteVerdict {
 func (v *PasteVerdicts) Restore(saved []PasteVerdict) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if len(v.cur) == 0 && len(saved) > 0 {
+	if len(v.m) == 0 && len(saved) > 0 {
 		// Sized once (a warm start restores thousands).
-		v.cur = make(map[pasteKey]pasteVerdict, len(saved))
+		v.m = make(map[pasteKey]pasteVerdict, len(saved))
 	}
 	for _, s := range saved {
 		if !s.Stamp.Known() {
 			continue
 		}
-		v.cur[keyOf(s.Path, s.Stamp)] = pasteVerdict{status: s.Status, verified: s.Verified, actual: s.Actual, reason: s.Reason}
+		v.m[keyOf(s.Path, s.Stamp)] = pasteVerdict{status: s.Status, verified: s.Verified, actual: s.Actual, reason: s.Reason, round: v.round}
 	}
 }
 

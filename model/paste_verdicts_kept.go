@@ -8,8 +8,8 @@ func (v *PasteVerdicts) Kept() int {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	n := 0
-	for k := range v.cur {
-		if k.stamp().Known() {
+	for k, vd := range v.m {
+		if vd.round == v.round && k.stamp().Known() {
 			n++
 		}
 	}

@@ -87,7 +87,75 @@ func TestPasteVerdictsForgetGoneFiles(t *testing.T) {
 	}
 	InventoryPasteRefs(fsys, PasteRefsOf(h), v)
 	InventoryPasteRefs(fsys, PasteRefsOf(h), v)
-	if n := len(v.cur) + len(v.prev); n != 0 {
+	if n := len(v.m); n != 0 {
 		t.Fatalf("%d verdicts kept for files that are gone", n)
+	}
+}
+
+// TestPasteVerdictsNextRoundAllocatesNothing: a round over verdicts
+// restored from the cache (a warm start: 8 631 on W) makes no second map
+// of them. Two maps, one a round, made a new one at each NextRound as
+// large as the last round's.
+func TestPasteVerdictsNextRoundAllocatesNothing(t *testing.T) {
+	v := NewPasteVerdicts()
+	saved := make([]PasteVerdict, 2000)
+	for i := range saved {
+		saved[i] = PasteVerdict{Path: fmt.Sprintf("paste-cache/%016x.txt", i), Stamp: FileStamp{Size: int64(i), ModTime: 1, ChangeTime: 2, ID: FileID{Dev: 1, Ino: uint64(i), Known: true}},
+			Status: PasteOK, Verified: true, Actual: PasteHash(fmt.Sprintf("%016x", i))}
+	}
+	v.Restore(saved)
+	files := make([]PasteFile, len(saved))
+	for i, s := range saved {
+		files[i] = PasteFile{Hash: s.Actual, Path: s.Path, Source: PasteSourceCache, stamp: s.Stamp}
+	}
+	allocs := testing.AllocsPerRun(5, func() {
+		v.NextRound()
+		for _, f := range files {
+			if _, ok := v.listed(f.Hash, f); !ok {
+				t.Fatal("a restored verdict was forgotten")
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("a round over %d verdicts allocated %.0f times, want none", len(saved), allocs)
+	}
+	if n := len(v.Saved()); n != len(saved) {
+		t.Errorf("%d verdicts saved, want %d", n, len(saved))
+	}
+	// Not used for two rounds: forgotten, as before.
+	v.NextRound()
+	v.NextRound()
+	if n := v.Kept(); n != 0 {
+		t.Errorf("%d verdicts kept after two rounds unused", n)
+	}
+}
+
+// TestPasteInventoryDoesNotCopyItsFiles: taking the listed files'
+// verdicts allocates what the inventory holds (the resolutions, the
+// hashes in order) and a map of the files' places, not a copy of each
+// file (a map of 8 631 PasteFiles: 2 MB of a warm start on W).
+func TestPasteInventoryDoesNotCopyItsFiles(t *testing.T) {
+	const n = 4000
+	v := NewPasteVerdicts()
+	files := make([]PasteFile, n)
+	saved := make([]PasteVerdict, n)
+	refs := PasteRefs{Counts: map[PasteHash]int{}}
+	for i := range files {
+		h := PasteHash(fmt.Sprintf("%016x", i))
+		st := FileStamp{Size: int64(i), ModTime: 1, ChangeTime: 2, ID: FileID{Dev: 1, Ino: uint64(i), Known: true}}
+		files[i] = PasteFile{Hash: h, Path: PasteCacheDir + "/" + string(h) + pasteCacheExt, Source: PasteSourceCache, Size: st.Size, stamp: st}
+		saved[i] = PasteVerdict{Path: files[i].Path, Stamp: st, Status: PasteOK, Verified: true, Actual: h}
+		refs.Counts[h] = 1
+	}
+	v.Restore(saved)
+	c := NewPasteCacheWith(fstest.MapFS{}, v)
+	var inv *PasteInventory
+	got := allocBytes(func() { inv = inventoryOf(c, v, refs, files, nil) })
+	if inv.Summary.Resolved != n {
+		t.Fatalf("%d resolved, want %d", inv.Summary.Resolved, n)
+	}
+	held := uint64(n) * uint64(reflect.TypeFor[PasteResolution]().Size()+reflect.TypeFor[PasteHash]().Size())
+	if got > held*3/2 {
+		t.Errorf("the inventory of %d listed pastes allocated %d bytes; it holds %d", n, got, held)
 	}
 }

@@ -13,24 +13,24 @@ import (
 
 // cacheKind names and versions what stat keeps across runs: bump it when
 // what an entry holds changes meaning.
-const cacheKind = "stat.4"
+const cacheKind = "stat.5"
 
-// statCache is what stat keeps of a home across runs. Every entry says
+// statCache is what stat keeps of a home across runs, packed
+// (cache_pack.go: every field, TestKeptPackFields). Every entry says
 // which version of its files it was computed from; an entry whose files
 // changed is computed again, and entries for files that are gone are
 // dropped when the cache is saved.
 type statCache struct {
 	// Transcripts are summaries by path, for the file whose stamp
 	// (head hash included) is the entry's (diskcache.PerFile).
-	// Packed (cache_pack.go).
 	Transcripts keptTranscripts
 	// History is history.jsonl's counts up to Tail.Offset; nil when not
 	// kept.
 	History *cachedHistory
-	// Pastes are the paste files' verdicts (packed: cache_pack.go).
+	// Pastes are the paste files' verdicts.
 	Pastes keptVerdicts
 	// PasteFolder is paste-cache as the last run listed it (the
-	// write-once rule: model.PasteFolder); nil when not kept. Packed.
+	// write-once rule: model.PasteFolder); nil when not kept.
 	PasteFolder *keptFolder
 	// Memory are the counts of each memory folder, by folder.
 	Memory map[string]cachedMemory

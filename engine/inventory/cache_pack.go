@@ -22,14 +22,170 @@ type keptVerdicts []model.PasteVerdict
 // keptFolder is paste-cache as stat keeps it (statCache.PasteFolder).
 type keptFolder model.PasteFolder
 
-// packVersion starts the packed forms: another version does not decode
+// packVersion starts the packed form: another version does not decode
 // (the cache is then computed again).
 const packVersion = 1
 
-// GobEncode packs the verdicts.
-func (k keptVerdicts) GobEncode() ([]byte, error) {
-	p := diskcache.Packer{B: make([]byte, 0, 1+len(k)*64)}
+// The whole of stat's cache is packed (diskcache.Packed: the file's
+// payload is the form itself, read with one Unpacker). Until stat.5 its
+// parts were packed each inside encoding/gob's message: a warm start
+// still set up a gob decoder for the cache's types, copied the message
+// and each part's form (some 6 MB allocated on W) and decoded the
+// history's counts and the memory folders through reflection.
+
+// Pack packs the cache (diskcache.Packed). A time that does not marshal
+// (a zone offset of seconds) packs nothing: the cache is not written.
+func (c statCache) Pack() []byte {
+	p := diskcache.Packer{B: make([]byte, 0, 1+len(c.Transcripts)*256+len(c.Pastes)*96+len(c.Memory)*64)}
 	p.B = append(p.B, packVersion)
+	if c.Transcripts.pack(&p) != nil || packHistory(&p, c.History) != nil {
+		return nil
+	}
+	c.Pastes.pack(&p)
+	p.Bool(c.PasteFolder != nil)
+	if c.PasteFolder != nil && c.PasteFolder.pack(&p) != nil {
+		return nil
+	}
+	packMapLen(&p, c.Memory == nil, len(c.Memory))
+	for dir, m := range c.Memory {
+		p.Str(dir)
+		p.Bytes(m.Print[:])
+		p.Bool(m.Exists)
+		for _, n := range [...]int{m.Files, m.Invalid, m.Team, m.IndexFiles, m.IndexLines, m.IndexEntries} {
+			p.Int(int64(n))
+		}
+		p.Problems(m.Problems)
+	}
+	return p.B
+}
+
+// Unpack reads what Pack packed; damage is refused, never a wrong
+// value. b is Load's payload, read for it alone: the cache's strings are
+// slices of it (diskcache.Unpacker.StartOwned), and it is not changed
+// after.
+func (c *statCache) Unpack(b []byte) error {
+	var u diskcache.Unpacker
+	u.StartOwned(b, packVersion)
+	var out statCache
+	out.Transcripts = unpackTranscripts(&u)
+	out.History = unpackHistory(&u)
+	out.Pastes = unpackVerdicts(&u)
+	if u.Bool() {
+		out.PasteFolder = unpackFolder(&u)
+	}
+	// A folder takes 42 bytes at least (its name's length, the print's
+	// 33, a bool, six counts and the problems' count).
+	if n, isNil := unpackMapLen(&u, 42); !isNil {
+		out.Memory = make(map[string]cachedMemory, n)
+		for range n {
+			dir := u.Str()
+			var m cachedMemory
+			unpackFixed(&u, m.Print[:])
+			m.Exists = u.Bool()
+			for _, x := range [...]*int{&m.Files, &m.Invalid, &m.Team, &m.IndexFiles, &m.IndexLines, &m.IndexEntries} {
+				*x = int(u.Int())
+			}
+			m.Problems = u.Problems()
+			if !u.OK() {
+				break
+			}
+			out.Memory[dir] = m
+		}
+	}
+	if err := u.Done(); err != nil {
+		return err
+	}
+	*c = out
+	return nil
+}
+
+// packMapLen packs a map's length as gob keeps it: nil apart from empty
+// (a bool, then the length).
+func packMapLen(p *diskcache.Packer, isNil bool, n int) {
+	p.Bool(!isNil)
+	if !isNil {
+		p.Uint(uint64(n))
+	}
+}
+
+// unpackMapLen reads what packMapLen packed, of a map whose entries take
+// min bytes each at least.
+func unpackMapLen(u *diskcache.Unpacker, min int) (n int, isNil bool) {
+	if !u.Bool() {
+		return 0, true
+	}
+	return u.Count(min), !u.OK()
+}
+
+// unpackFixed reads into dst what Packer.Bytes packed of an array of
+// its length.
+func unpackFixed(u *diskcache.Unpacker, dst []byte) {
+	b := u.Bytes()
+	if u.OK() && len(b) != len(dst) {
+		u.Fail()
+	}
+	copy(dst, b)
+}
+
+// packHistory packs the history's counts: a bool for none, then every
+// field.
+func packHistory(p *diskcache.Packer, h *cachedHistory) error {
+	p.Bool(h != nil)
+	if h == nil {
+		return nil
+	}
+	p.Stamp(h.Stamp)
+	t := &h.Tail
+	p.Int(t.Offset)
+	p.Int(int64(t.Lines))
+	p.Int(t.Size)
+	if err := packTime(p, t.ModTime); err != nil {
+		return err
+	}
+	p.Uint(t.ID.Dev)
+	p.Uint(t.ID.Ino)
+	p.Bool(t.ID.Known)
+	p.Bytes(t.Head[:])
+	p.Int(int64(t.HeadLen))
+	p.Int(t.Skip)
+	p.Int(int64(h.Entries))
+	p.Problems(h.Problems)
+	packMapLen(p, h.Refs == nil, len(h.Refs))
+	for k, n := range h.Refs {
+		p.Str(string(k))
+		p.Int(int64(n))
+	}
+	p.Int(int64(h.Inline))
+	return nil
+}
+
+func unpackHistory(u *diskcache.Unpacker) *cachedHistory {
+	if !u.Bool() {
+		return nil
+	}
+	h := &cachedHistory{Stamp: u.Stamp()}
+	t := &h.Tail
+	t.Offset, t.Lines, t.Size = u.Int(), int(u.Int()), u.Int()
+	t.ModTime = unpackTime(u)
+	t.ID.Dev, t.ID.Ino, t.ID.Known = u.Uint(), u.Uint(), u.Bool()
+	unpackFixed(u, t.Head[:])
+	t.HeadLen, t.Skip = int(u.Int()), u.Int()
+	h.Entries = int(u.Int())
+	h.Problems = u.Problems()
+	// A count takes 2 bytes at least.
+	if n, isNil := unpackMapLen(u, 2); !isNil {
+		h.Refs = make(map[model.PasteHash]int, n)
+		for range n {
+			k := model.PasteHash(u.Str())
+			h.Refs[k] = int(u.Int())
+		}
+	}
+	h.Inline = int(u.Int())
+	return h
+}
+
+// pack packs the verdicts.
+func (k keptVerdicts) pack(p *diskcache.Packer) {
 	p.Uint(uint64(len(k)))
 	for i := range k {
 		v := &k[i]
@@ -40,13 +196,11 @@ func (k keptVerdicts) GobEncode() ([]byte, error) {
 		p.Str(string(v.Actual))
 		p.Str(v.Reason)
 	}
-	return p.B, nil
 }
 
-// GobDecode unpacks what GobEncode packed.
-func (k *keptVerdicts) GobDecode(b []byte) error {
-	var u diskcache.Unpacker
-	u.Start(b, packVersion)
+// unpack reads what pack packed (nil for none, as gob read an empty
+// list).
+func unpackVerdicts(u *diskcache.Unpacker) keptVerdicts {
 	// A verdict takes 13 bytes at least (four strings' lengths, the
 	// stamp's 8 and a bool).
 	out := make(keptVerdicts, u.Count(13))
@@ -59,24 +213,18 @@ func (k *keptVerdicts) GobDecode(b []byte) error {
 		v.Actual = model.PasteHash(u.Str())
 		v.Reason = u.Str()
 	}
-	if err := u.Done(); err != nil {
-		return err
+	if len(out) == 0 || !u.OK() {
+		return nil
 	}
-	if len(out) == 0 {
-		out = nil
-	}
-	*k = out
-	return nil
+	return out
 }
 
-// GobEncode packs the folder.
-func (f *keptFolder) GobEncode() ([]byte, error) {
+// pack packs the folder.
+func (f *keptFolder) pack(p *diskcache.Packer) error {
 	full, err := f.Full.MarshalBinary()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	p := diskcache.Packer{B: make([]byte, 0, 64+len(f.Files)*48)}
-	p.B = append(p.B, packVersion)
 	p.Uint(f.ID.Dev)
 	p.Uint(f.ID.Ino)
 	p.Bool(f.ID.Known)
@@ -92,20 +240,18 @@ func (f *keptFolder) GobEncode() ([]byte, error) {
 		p.Uint(x.Dev)
 		p.Uint(x.Ino)
 	}
-	return p.B, nil
+	return nil
 }
 
-// GobDecode unpacks what GobEncode packed.
-func (f *keptFolder) GobDecode(b []byte) error {
-	var u diskcache.Unpacker
-	u.Start(b, packVersion)
+// unpackFolder reads what keptFolder.pack packed.
+func unpackFolder(u *diskcache.Unpacker) *keptFolder {
 	var out keptFolder
 	out.ID.Dev, out.ID.Ino, out.ID.Known = u.Uint(), u.Uint(), u.Bool()
 	out.ModTime = u.Int()
 	full := u.Str()
 	if u.OK() {
 		if err := out.Full.UnmarshalBinary([]byte(full)); err != nil {
-			return diskcache.ErrPacked
+			u.Fail()
 		}
 	}
 	// A file takes 6 bytes at least.
@@ -118,11 +264,7 @@ func (f *keptFolder) GobDecode(b []byte) error {
 		x.Size, x.ModTime, x.ChangeTime = u.Int(), u.Int(), u.Int()
 		x.Dev, x.Ino = u.Uint(), u.Uint()
 	}
-	if err := u.Done(); err != nil {
-		return err
-	}
-	*f = out
-	return nil
+	return &out
 }
 
 // folder is the kept folder as the paste inventory takes it.
@@ -140,14 +282,9 @@ func keep(f *model.PasteFolder) *keptFolder { return (*keptFolder)(f) }
 // TestKeptPackFields fails when one is added, until it is packed too.
 type keptTranscripts map[string]cachedTranscript
 
-// counts packs a map as gob keeps it: nil apart from empty (0 is nil,
-// else the length plus one).
+// packCounts packs a map as gob keeps it: nil apart from empty.
 func packCounts(p *diskcache.Packer, m map[string]int) {
-	if m == nil {
-		p.Uint(0)
-		return
-	}
-	p.Uint(uint64(len(m)) + 1)
+	packMapLen(p, m == nil, len(m))
 	for k, v := range m {
 		p.Str(k)
 		p.Int(int64(v))
@@ -165,11 +302,10 @@ func packTime(p *diskcache.Packer, t time.Time) error {
 
 func unpackCounts(u *diskcache.Unpacker) map[string]int {
 	// A count takes 2 bytes at least.
-	n := u.Count(2)
-	if n == 0 {
+	n, isNil := unpackMapLen(u, 2)
+	if isNil {
 		return nil
 	}
-	n--
 	m := make(map[string]int, n)
 	for range n {
 		k := u.Str()
@@ -190,11 +326,9 @@ func unpackTime(u *diskcache.Unpacker) time.Time {
 	return t
 }
 
-// GobEncode packs the summaries.
-func (k keptTranscripts) GobEncode() ([]byte, error) {
-	p := diskcache.Packer{B: make([]byte, 0, 1+len(k)*256)}
-	p.B = append(p.B, packVersion)
-	p.Uint(uint64(len(k)))
+// pack packs the summaries.
+func (k keptTranscripts) pack(p *diskcache.Packer) error {
+	packMapLen(p, k == nil, len(k))
 	for name, e := range k {
 		p.Str(name)
 		p.Stamp(e.Stamp)
@@ -207,8 +341,8 @@ func (k keptTranscripts) GobEncode() ([]byte, error) {
 		p.Int(int64(s.Lines))
 		p.Int(int64(s.BlankLines))
 		p.Int(int64(s.Records))
-		packCounts(&p, s.Types)
-		packCounts(&p, s.Subtypes)
+		packCounts(p, s.Types)
+		packCounts(p, s.Subtypes)
 		p.Int(int64(s.CompactBoundaries))
 		p.Int(int64(s.MicrocompactBoundaries))
 		p.Int(s.Usage.InputTokens)
@@ -216,29 +350,24 @@ func (k keptTranscripts) GobEncode() ([]byte, error) {
 		p.Int(s.Usage.CacheCreationInputTokens)
 		p.Int(s.Usage.CacheReadInputTokens)
 		p.Int(int64(s.Responses))
-		if err := packTime(&p, s.First); err != nil {
-			return nil, err
+		if err := packTime(p, s.First); err != nil {
+			return err
 		}
-		if err := packTime(&p, s.Last); err != nil {
-			return nil, err
+		if err := packTime(p, s.Last); err != nil {
+			return err
 		}
-		p.Uint(uint64(len(s.Problems)))
-		for _, pr := range s.Problems {
-			p.Str(pr.File)
-			p.Int(int64(pr.Line))
-			p.Str(string(pr.Kind))
-			p.Str(pr.Reason)
-		}
+		p.Problems(s.Problems)
 	}
-	return p.B, nil
+	return nil
 }
 
-// GobDecode unpacks what GobEncode packed.
-func (k *keptTranscripts) GobDecode(b []byte) error {
-	var u diskcache.Unpacker
-	u.Start(b, packVersion)
+// unpackTranscripts reads what keptTranscripts.pack packed.
+func unpackTranscripts(u *diskcache.Unpacker) keptTranscripts {
 	// An entry takes 40 bytes at least.
-	n := u.Count(40)
+	n, isNil := unpackMapLen(u, 40)
+	if isNil {
+		return nil
+	}
 	out := make(keptTranscripts, n)
 	for range n {
 		name := u.Str()
@@ -249,32 +378,17 @@ func (k *keptTranscripts) GobDecode(b []byte) error {
 		s.Path, s.SessionID, s.CWD = u.Str(), u.Str(), u.Str()
 		s.Bytes = u.Int()
 		s.Lines, s.BlankLines, s.Records = int(u.Int()), int(u.Int()), int(u.Int())
-		s.Types, s.Subtypes = unpackCounts(&u), unpackCounts(&u)
+		s.Types, s.Subtypes = unpackCounts(u), unpackCounts(u)
 		s.CompactBoundaries, s.MicrocompactBoundaries = int(u.Int()), int(u.Int())
 		s.Usage.InputTokens, s.Usage.OutputTokens = u.Int(), u.Int()
 		s.Usage.CacheCreationInputTokens, s.Usage.CacheReadInputTokens = u.Int(), u.Int()
 		s.Responses = int(u.Int())
-		s.First, s.Last = unpackTime(&u), unpackTime(&u)
-		// A problem takes 4 bytes at least.
-		if np := u.Count(4); np > 0 {
-			s.Problems = make([]model.Problem, np)
-			for i := range s.Problems {
-				pr := &s.Problems[i]
-				pr.File = u.Str()
-				pr.Line = int(u.Int())
-				pr.Kind = model.ProblemKind(u.Str())
-				pr.Reason = u.Str()
-			}
-		}
+		s.First, s.Last = unpackTime(u), unpackTime(u)
+		s.Problems = u.Problems()
 		if !u.OK() {
-			break
+			return nil
 		}
 		out[name] = e
 	}
-	if err := u.Done(); err != nil {
-		return err
-	}
-	// An empty map decodes empty (gob sends a map that is not nil).
-	*k = out
-	return nil
+	return out
 }

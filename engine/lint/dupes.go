@@ -50,6 +50,14 @@ type dupeWord struct {
 }
 
 func dupeWords(text string) []dupeWord {
+	words, _ := dupeWordsIn(text)
+	return words
+}
+
+// dupeWordsIn is dupeWords, and the lower-cased text the words are
+// slices of when they are ("" when not: a text that is not ASCII), for
+// shinglesIn.
+func dupeWordsIn(text string) ([]dupeWord, string) {
 	if isASCII(text) {
 		return dupeWordsASCII(text)
 	}
@@ -68,13 +76,13 @@ func dupeWords(text string) []dupeWord {
 	if start >= 0 {
 		out = append(out, dupeWord{strings.ToLower(text[start:]), start, len(text)})
 	}
-	return out
+	return out, ""
 }
 
 // dupeWordsASCII is dupeWords on ASCII text, where lower-casing keeps every
 // byte in place: the text is lower-cased once (no copy when it has no
 // capitals), the words are counted, and each word is a slice of it.
-func dupeWordsASCII(text string) []dupeWord {
+func dupeWordsASCII(text string) ([]dupeWord, string) {
 	lower := strings.ToLower(text)
 	n, in := 0, false
 	for i := 0; i < len(lower); i++ {
@@ -99,7 +107,7 @@ func dupeWordsASCII(text string) []dupeWord {
 	if start >= 0 {
 		out = append(out, dupeWord{lower[start:], start, len(lower)})
 	}
-	return out
+	return out, lower
 }
 
 // isASCIIWordByte is unicode.IsLetter || unicode.IsDigit on an ASCII
@@ -117,13 +125,21 @@ func isASCII(s string) bool {
 
 // shingles returns the word pairs of words in order (one shingle for a
 // one-word text) and as a set.
-func shingles(words []dupeWord) ([]string, map[string]bool) {
+func shingles(words []dupeWord) ([]string, map[string]bool) { return shinglesIn(words, "") }
+
+// shinglesIn is shingles of words that are slices of base (dupeWordsIn;
+// "" when they are not): a shingle written in base as it is joined (its
+// words one space apart) is a slice of base, not a string of its own.
+func shinglesIn(words []dupeWord, base string) ([]string, map[string]bool) {
 	var list []string
 	if len(words) > 0 && len(words) < shingleSize {
 		list = []string{words[0].word}
 	}
+	if n := len(words) - shingleSize + 1; n > 0 {
+		list = make([]string, 0, n)
+	}
 	for i := 0; i+shingleSize <= len(words); i++ {
-		list = append(list, shingleAt(words, i))
+		list = append(list, shingleIn(words, i, base))
 	}
 	set := make(map[string]bool, len(list))
 	for _, sh := range list {
@@ -132,12 +148,25 @@ func shingles(words []dupeWord) ([]string, map[string]bool) {
 	return list, set
 }
 
-func shingleAt(words []dupeWord, i int) string {
-	// One allocation: the joined words, built in place.
+func shingleAt(words []dupeWord, i int) string { return shingleIn(words, i, "") }
+
+// shingleIn is shingleAt of words that are slices of base, a slice of
+// base when the shingle is written there as joined.
+func shingleIn(words []dupeWord, i int, base string) string {
 	n := shingleSize - 1
 	for _, w := range words[i : i+shingleSize] {
 		n += len(w.word)
 	}
+	if from, to := words[i].start, words[i+shingleSize-1].end; base != "" && to-from == n {
+		joined := true
+		for _, w := range words[i : i+shingleSize-1] {
+			joined = joined && base[w.end] == ' '
+		}
+		if joined {
+			return base[from:to]
+		}
+	}
+	// One allocation: the joined words, built in place.
 	var b strings.Builder
 	b.Grow(n)
 	for k, w := range words[i : i+shingleSize] {
@@ -161,8 +190,9 @@ func FindDuplicates(docs []DupeDoc, threshold float64) []DuplicatePair {
 	sets := make([]map[string]bool, len(docs))
 	postings := map[string][]int{}
 	for i, d := range docs {
-		words[i] = dupeWords(d.Text)
-		lists[i], sets[i] = shingles(words[i])
+		var base string
+		words[i], base = dupeWordsIn(d.Text)
+		lists[i], sets[i] = shinglesIn(words[i], base)
 		for sh := range sets[i] {
 			postings[sh] = append(postings[sh], i)
 		}
@@ -233,8 +263,9 @@ func findDuplicatesOf(docs []DupeDoc, only string, threshold float64) []Duplicat
 	lists := make([][]string, len(docs))
 	sets := make([]map[string]bool, len(docs))
 	for i, d := range docs {
-		words[i] = dupeWords(d.Text)
-		lists[i], sets[i] = shingles(words[i])
+		var base string
+		words[i], base = dupeWordsIn(d.Text)
+		lists[i], sets[i] = shinglesIn(words[i], base)
 	}
 	// How many docs hold each of only's shingles.
 	held := make(map[string]int, len(sets[fi]))

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -35,6 +36,8 @@ func FuzzDupeWordsSameAsRunes(f *testing.F) {
 	f.Add("ÄPFEL und Birnen, İstanbul")
 	f.Add("a\x00B\x7fc 12 x9Y")
 	f.Add("")
+	f.Add("one two  three\tfour five, six seven")
+	f.Add("Two Words")
 	f.Fuzz(func(t *testing.T, s string) {
 		got, want := dupeWords(s), dupeWordsRunes(s)
 		if len(got) == 0 && len(want) == 0 {
@@ -47,6 +50,10 @@ func FuzzDupeWordsSameAsRunes(f *testing.F) {
 		wl, ws := shingles(want)
 		if !reflect.DeepEqual(gl, wl) || !reflect.DeepEqual(gs, ws) {
 			t.Fatalf("shingles differ on %q", s)
+		}
+		words, base := dupeWordsIn(s)
+		if il, is := shinglesIn(words, base); !reflect.DeepEqual(il, wl) || !reflect.DeepEqual(is, ws) {
+			t.Fatalf("shingles sliced from the text differ on %q: %q, want %q", s, il, wl)
 		}
 	})
 }
@@ -63,5 +70,31 @@ func TestDupeWordsAllocs(t *testing.T) {
 	words := dupeWords(text)
 	if n := testing.AllocsPerRun(20, func() { shingleAt(words, 3) }); n > 1 {
 		t.Errorf("shingleAt: %v allocations, want <= 1", n)
+	}
+}
+
+// TestDupeIndexSlicesShinglesFromTheText: the shingles of an ASCII memory
+// whose words are one space apart are slices of its (lower-cased) text,
+// not a string each: a warm start builds the index of every memory of
+// the project it shows (2 MB of shingles on W).
+func TestDupeIndexSlicesShinglesFromTheText(t *testing.T) {
+	var docs []DupeDoc
+	for i := range 20 {
+		var b strings.Builder
+		for j := range 100 {
+			fmt.Fprintf(&b, "w%dx%d ", i, j)
+		}
+		docs = append(docs, DupeDoc{Path: fmt.Sprintf("m%d.md", i), Text: b.String()})
+	}
+	docs = append(docs, DupeDoc{Path: "copy.md", Text: docs[3].Text})
+	var pairs []DuplicatePair
+	allocs := testing.AllocsPerRun(5, func() { pairs = new(DupeIndex).Find(docs, 0) })
+	if len(pairs) != 1 || pairs[0].A != "m3.md" || pairs[0].B != "copy.md" {
+		t.Fatalf("pairs %+v, want m3.md and copy.md", pairs)
+	}
+	// 2 000 shingles: a string each made 2 000 allocations more (and
+	// their list grown, not made at its size).
+	if allocs > 3000 {
+		t.Errorf("indexing %d memories allocated %.0f times", len(docs), allocs)
 	}
 }

@@ -226,9 +226,10 @@ func pairKey(a, b int32) [2]int32 {
 
 // analyse shingles one text.
 func (x *DupeIndex) analyse(text string) *dupeDoc {
-	d := &dupeDoc{id: x.nextID, text: text, words: dupeWords(text)}
+	words, base := dupeWordsIn(text)
+	d := &dupeDoc{id: x.nextID, text: text, words: words}
 	x.nextID++
-	d.list, d.set = shingles(d.words)
+	d.list, d.set = shinglesIn(words, base)
 	return d
 }
 

@@ -2,7 +2,6 @@ package secrets
 
 import (
 	"github.com/memscope/memscope/engine/diskcache"
-	"github.com/memscope/memscope/model"
 )
 
 // keptCounts is the counts' cache file (countsKind): a warm start reads
@@ -31,14 +30,7 @@ func (k keptCounts) Pack() []byte {
 		p.Int(int64(c.Kept))
 		p.Bool(c.Read)
 		p.Bool(c.Settled)
-		probs := c.problems()
-		p.Uint(uint64(len(probs)))
-		for _, pr := range probs {
-			p.Str(pr.File)
-			p.Int(int64(pr.Line))
-			p.Str(string(pr.Kind))
-			p.Str(pr.Reason)
-		}
+		p.Problems(c.problems())
 	}
 	return p.B
 }
@@ -60,13 +52,11 @@ func (k *keptCounts) Unpack(b []byte) error {
 		e.Value.Kept = int(u.Int())
 		e.Value.Read = u.Bool()
 		e.Value.Settled = u.Bool()
-		// A problem takes 4 bytes at least (three lengths and a line).
-		if np := u.Count(4); np > 0 {
-			probs := make([]model.Problem, np)
-			for i := range probs {
-				probs[i] = model.Problem{File: u.Str(), Line: int(u.Int()), Kind: model.ProblemKind(u.Str()), Reason: u.Str()}
-			}
-			e.Value.Problems = &probs
+		if probs := u.Problems(); probs != nil {
+			// Declared here, so only an entry with problems moves a
+			// slice to the heap.
+			kept := probs
+			e.Value.Problems = &kept
 		}
 		out[name] = e
 	}

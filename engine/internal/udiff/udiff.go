@@ -150,26 +150,28 @@ func myersDiff(x, y []string) []diffOp {
 	n, m := len(x), len(y)
 	maxD := n + m
 	off := maxD + 1
-	v := make([]int, 2*maxD+3)
+	// The frontier holds line indexes below maxMyersLines: int32 halves
+	// it and the trace of it (the review's diffs at a warm start, 1.5 MB
+	// as int).
+	v := make([]int32, 2*maxD+3)
 	// Round d reads only diagonals -d-1..d+1, so only that window of the
 	// frontier is saved (one flat buffer, O(D^2) rather than O(D*(n+m))).
 	var trace traceBuf
 	for d := 0; d <= maxD; d++ {
-		trace.starts = append(trace.starts, len(trace.flat))
-		trace.flat = append(trace.flat, v[off-d-1:off+d+2]...)
+		trace.save(v[off-d-1 : off+d+2])
 		for k := -d; k <= d; k += 2 {
 			var i int
 			if k == -d || k != d && v[off+k-1] < v[off+k+1] {
-				i = v[off+k+1]
+				i = int(v[off+k+1])
 			} else {
-				i = v[off+k-1] + 1
+				i = int(v[off+k-1]) + 1
 			}
 			j := i - k
 			for i < n && j < m && x[i] == y[j] {
 				i++
 				j++
 			}
-			v[off+k] = i
+			v[off+k] = int32(i)
 			if i >= n && j >= m {
 				return backtrack(trace, n, m)
 			}
@@ -179,24 +181,36 @@ func myersDiff(x, y []string) []diffOp {
 }
 
 // traceBuf holds the frontier before each round d: diagonals -d-1..d+1,
-// from flat[starts[d]].
+// in rows[d]. The rows are cut from chunks that grow by doubling and
+// are never copied: one flat slice grown by append (by a quarter at a
+// time once large) allocated five times the trace a rewrite saves.
 type traceBuf struct {
-	flat   []int
-	starts []int
+	rows  [][]int32
+	chunk []int32
+}
+
+// save appends the row w (copied).
+func (t *traceBuf) save(w []int32) {
+	if len(w) > cap(t.chunk)-len(t.chunk) {
+		t.chunk = make([]int32, 0, max(len(w), 2*cap(t.chunk), 256))
+	}
+	n := len(t.chunk)
+	t.chunk = append(t.chunk, w...)
+	t.rows = append(t.rows, t.chunk[n:len(t.chunk):len(t.chunk)])
 }
 
 // backtrack walks the saved frontiers back from (n, m) to the start.
 func backtrack(trace traceBuf, n, m int) []diffOp {
 	var rev []diffOp
 	x, y := n, m
-	for d := len(trace.starts) - 1; d >= 0; d-- {
-		v, off := trace.flat[trace.starts[d]:], d+1
+	for d := len(trace.rows) - 1; d >= 0; d-- {
+		v, off := trace.rows[d], d+1
 		k := x - y
 		pk := k - 1
 		if k == -d || k != d && v[off+k-1] < v[off+k+1] {
 			pk = k + 1
 		}
-		px := v[off+pk]
+		px := int(v[off+pk])
 		py := px - pk
 		for x > px && y > py {
 			x--
