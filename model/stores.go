@@ -44,6 +44,7 @@ type HomeStore struct {
 // names it), in project order; stores whose folder is missing are
 // listed with Exists false (a declared agent that has not run).
 func HomeMemoryStores(o HomeStoresOptions) ([]HomeStore, []Problem) {
+	defer HoldWalk(o.Root)()
 	root := orEmpty(o.Root)
 	var out []HomeStore
 	var probs []Problem

@@ -96,7 +96,7 @@ func FindSessionFiles(fsys fs.FS) (SessionFiles, []Problem) {
 
 // findSessionFilesAll is FindSessionFiles' walk.
 func findSessionFilesAll(fsys fs.FS) (SessionFiles, []Problem) {
-	defer holdWalk(fsys)()
+	defer HoldWalk(fsys)()
 	var sf SessionFiles
 	var probs []Problem
 	// The projects are walked side by side (a home holds hundreds of
@@ -180,7 +180,7 @@ func FindProjectTranscripts(fsys fs.FS, slug string) ([]TranscriptFile, []Proble
 // lists under projects/<slug> (transcripts, tool results, subagent meta
 // files), sorted by path, reading only that folder.
 func FindProjectSessionFiles(fsys fs.FS, slug string) (SessionFiles, []Problem) {
-	defer holdWalk(fsys)()
+	defer HoldWalk(fsys)()
 	var sf SessionFiles
 	var probs []Problem
 	findProject(fsys, slug, "projects/"+slug, nil, &sf, &probs)
@@ -368,18 +368,4 @@ func CountEarlierCopies(sf SessionFiles) EarlierCopies {
 		}
 	}
 	return EarlierCopies{Sessions: len(with), Copies: len(sf.Replaced), Gone: len(gone)}
-}
-
-// holdWalk holds a home's folder (HoldHome) for one walk of its session
-// files, when fsys is the home's own file system: each folder listed and
-// each file looked at is then resolved from that one descriptor instead
-// of the home opened by its path again (W's cold start opened the home's
-// root some 3 300 times, a thousand of them for this walk). A walk is
-// one moment, as a command's run is: a home renamed away during it is
-// read as it was when the walk began, and the next walk opens it anew.
-func holdWalk(fsys fs.FS) (release func()) {
-	if d, ok := fsys.(dirFS); ok && d.inside {
-		return HoldHome(d.dir)
-	}
-	return func() {}
 }

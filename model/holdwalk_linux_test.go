@@ -60,3 +60,37 @@ func TestFindSessionFilesOpensTheHomeOnce(t *testing.T) {
 		}
 	}
 }
+
+// HomeMemoryStores holds the home for its call (HoldWalk through the
+// machine's file system with the home mounted): each project's store
+// folders under the home are asked from one descriptor of it, not by
+// the home's path again (W: some 300 opens of its root a start).
+func TestHomeMemoryStoresOpensTheHomeOnce(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "claude")
+	var ps []Project
+	for _, p := range []string{"/work/p1", "/work/p2", "/work/p3"} {
+		slug := Slug(p)
+		if err := os.MkdirAll(filepath.Join(home, "projects", slug, "memory", "team"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, Project{Slug: slug, Dir: "projects/" + slug, Path: p})
+	}
+	root := MountFS(nil, filepath.ToSlash(home), HomeFS(home))
+	before := rootOpens.Load()
+	stores, _ := HomeMemoryStores(HomeStoresOptions{Root: root, HomeDir: filepath.ToSlash(home), Projects: ps, User: true})
+	if n := rootOpens.Load() - before; n != 0 {
+		t.Errorf("HomeMemoryStores opened the home by its path %d times, want none (held)", n)
+	}
+	var found int
+	for _, s := range stores {
+		if s.Exists {
+			found++
+		}
+	}
+	if found != 6 {
+		t.Errorf("found %d stores on disk, want 6 (each project's memory and team): %+v", found, stores)
+	}
+	if homeHeld(home) {
+		t.Error("the home is still held")
+	}
+}
