@@ -417,9 +417,7 @@ func FindAgentStores(o AgentStoreOptions) ([]MemoryStore, []Problem) {
 // the auto memory's, with why it is there.
 func ListMemoryStores(o MemoryOptions) ([]MemoryStore, MemoryLocation, []Problem) {
 	loc := ResolveMemoryLocation(o)
-	root := orEmpty(o.Root)
-	st, err := fs.Stat(root, RootName(loc.Dir))
-	stores := []MemoryStore{{Kind: StoreAuto, Dir: loc.Dir, Label: "project memory (auto memory)", Exists: err == nil && st.IsDir(), Stamped: true}}
+	stores := []MemoryStore{{Kind: StoreAuto, Dir: loc.Dir, Label: "project memory (auto memory)", Exists: o.memo.isDir(o.Root, loc.Dir), Stamped: true}}
 	agents, probs := FindAgentStores(AgentStoreOptionsFor(o, loc))
 	return append(stores, agents...), loc, probs
 }

@@ -301,9 +301,13 @@ func openRoot(dir string) (fd int, held *heldHome, err error) {
 		return h.fd, h, nil
 	}
 	heldHomes.Unlock()
+	rootOpens.Add(1)
 	fd, err = unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	return fd, nil, err
 }
+
+// rootOpens counts openRoot's opens of a folder not held (the tests').
+var rootOpens atomic.Int64
 
 // closeRoot is done with openRoot's descriptor.
 func closeRoot(fd int, held *heldHome) {

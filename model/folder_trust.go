@@ -268,11 +268,14 @@ func trustOf(fsys fs.FS) *TrustedFolders {
 
 // keptEntry is an entry of a kept listing: its name and type from the
 // listing, its information asked of the system (Lstat of its path in
-// the home) when wanted.
+// the home, fsys.keptInfo) when wanted. Its path is joined only then:
+// most entries of a kept listing (the paste cache's thousands) are
+// never asked, and an entry is one allocation, not three.
 type keptEntry struct {
-	name string
-	dir  bool
-	info func() (fs.FileInfo, error)
+	name   string
+	dir    bool
+	fsys   dirFS
+	parent string
 }
 
 func (e *keptEntry) Name() string { return e.name }
@@ -283,7 +286,7 @@ func (e *keptEntry) Type() fs.FileMode {
 	}
 	return 0
 }
-func (e *keptEntry) Info() (fs.FileInfo, error) { return e.info() }
+func (e *keptEntry) Info() (fs.FileInfo, error) { return e.fsys.keptInfo(e.parent, e.name) }
 
 // untrusted is fsys listing every folder itself.
 func untrusted(fsys fs.FS) fs.FS {

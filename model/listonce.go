@@ -5,7 +5,9 @@ import (
 	"path"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // ListOnce returns fsys with each folder listed once: the first ReadDir
@@ -103,6 +105,8 @@ type listedDir struct {
 	once sync.Once
 	ents []fs.DirEntry
 	err  error
+	// done is set once ents is read (ListedInfo looks without waiting).
+	done atomic.Bool
 }
 
 // ReadDir is the folder's first listing (a copy: a caller may sort it).
@@ -150,6 +154,7 @@ func (l *listedFS) readDirInfo(name string, info fs.FileInfo) ([]fs.DirEntry, er
 				d.ents[i] = &listedEntry{DirEntry: e}
 			}
 		}
+		d.done.Store(true)
 	})
 	return slices.Clone(d.ents), d.err
 }
@@ -272,4 +277,41 @@ func (h *Home) ListedOnce() *Home {
 	c := *h
 	c.FS = ListOnce(h.FS)
 	return &c
+}
+
+// ListedInfo is name's information as fsys's listing of its folder has
+// it, when fsys is a ListOnce whose folder was listed already and name
+// is a regular file there: the one stat of that entry its readers share
+// (the listing's walk asked it, or the first reader that wanted it).
+// A warm start's readers that check a file by its information alone
+// (diskcache's settled entries) took it again each, some 500 stats of
+// W's transcripts. ok is false otherwise (not listed, not there, a link
+// or not a regular file, an error): the caller then asks the system.
+// Like the listing and the kept stamps, it is the home of the listed
+// moment; a check after a read (Unchanged) asks the system.
+func ListedInfo(fsys fs.FS, name string) (fs.FileInfo, bool) {
+	l, ok := fsys.(*listedFS)
+	if !ok {
+		return nil, false
+	}
+	dir, base := path.Split(name)
+	dir = strings.TrimSuffix(dir, "/")
+	if dir == "" {
+		dir = "."
+	}
+	l.mu.Lock()
+	d := l.dirs[dir]
+	l.mu.Unlock()
+	if d == nil || !d.done.Load() || d.err != nil {
+		return nil, false
+	}
+	i, found := slices.BinarySearchFunc(d.ents, base, func(e fs.DirEntry, n string) int { return strings.Compare(e.Name(), n) })
+	if !found {
+		return nil, false
+	}
+	info, err := d.ents[i].Info()
+	if err != nil || !info.Mode().IsRegular() {
+		return nil, false
+	}
+	return info, true
 }

@@ -67,6 +67,9 @@ type MemoryOptions struct {
 	Settings SettingsStack
 	// Bare is --bare mode.
 	Bare bool
+	// memo, within one HomeMemoryStores call, answers the checks its
+	// projects share (storeMemo); nil asks every time.
+	memo *storeMemo
 }
 
 // MemoryLocation is where a project's auto memory lives, whether it is on,
@@ -107,7 +110,7 @@ func ResolveMemoryLocation(o MemoryOptions) MemoryLocation {
 	o.Root = orEmpty(o.Root)
 	var loc MemoryLocation
 	loc.Enabled, loc.Switch, loc.SwitchReason = memorySwitch(getenv, o.Settings, o.Bare)
-	loc.Git = FindGitRoot(o.Root, o.StartDir)
+	loc.Git = o.memo.findGitRoot(o.Root, o.StartDir)
 
 	if v := getenv(EnvCoworkMemoryPath); v != "" {
 		if strings.HasPrefix(v, "/") {

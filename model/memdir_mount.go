@@ -57,3 +57,24 @@ func orEmpty(fsys fs.FS) fs.FS {
 	}
 	return fsys
 }
+
+// HoldWalk holds the home's folder (HoldHome) for one walk, when fsys is
+// a home's own file system (HomeFS, TrustingFS) or a machine's with one
+// mounted (MountFS): each folder listed and each file looked at under
+// the home is then resolved from that one descriptor instead of the home
+// opened by its path again (W's cold start opened the home's root some
+// 3 300 times: the walk of its session files, the leftover walk, the
+// memory stores' checks). A walk is one moment, as a command's run is: a
+// home renamed away during it is read as it was when the walk began, and
+// the next walk opens it anew. Other file systems hold nothing.
+func HoldWalk(fsys fs.FS) (release func()) {
+	switch f := fsys.(type) {
+	case dirFS:
+		if f.inside {
+			return HoldHome(f.dir)
+		}
+	case mountFS:
+		return HoldWalk(f.sub)
+	}
+	return func() {}
+}

@@ -396,16 +396,21 @@ func (d dirFS) readDirStamped(name string, info fs.FileInfo) ([]fs.DirEntry, err
 // trustedReadDir is ReadDir by d.trust's rule (readDir's info).
 func (d dirFS) trustedReadDir(name string, info fs.FileInfo) ([]fs.DirEntry, error) {
 	return d.trust.readDir(name, info, func() ([]fs.DirEntry, error) { return d.readDir(name) }, func(n string, dir bool) fs.DirEntry {
-		p := path.Join(name, n)
-		return &keptEntry{name: n, dir: dir, info: func() (fs.FileInfo, error) {
-			if d.inside && homeHeld(d.dir) {
-				if info, ok := lstatHeld(d.dir, p); ok {
-					return info, nil
-				}
-			}
-			return d.Lstat(p)
-		}}
+		return &keptEntry{name: n, dir: dir, fsys: d, parent: name}
 	})
+}
+
+// keptInfo is the information of the entry n of the folder name, from a
+// kept listing (keptEntry.Info): asked from the held home's descriptor
+// when the home is held, else by Lstat.
+func (d dirFS) keptInfo(name, n string) (fs.FileInfo, error) {
+	p := path.Join(name, n)
+	if d.inside && homeHeld(d.dir) {
+		if info, ok := lstatHeld(d.dir, p); ok {
+			return info, nil
+		}
+	}
+	return d.Lstat(p)
 }
 
 // readDir is ReadDir with every folder listed.

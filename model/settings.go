@@ -250,6 +250,12 @@ const ManagedDir = "/etc/claude-code"
 // root is an fs.FS rooted at "/"; all paths are absolute. Missing files
 // are left out.
 func LoadSettings(root fs.FS, homeDir, projectDir, managedDir string) (SettingsStack, []Problem) {
+	return loadSettings(root, homeDir, projectDir, managedDir, nil)
+}
+
+// loadSettings is LoadSettings, each file read once in memo (nil: every
+// time).
+func loadSettings(root fs.FS, homeDir, projectDir, managedDir string, memo *storeMemo) (SettingsStack, []Problem) {
 	files := []struct {
 		src  SettingsSource
 		path string
@@ -265,7 +271,7 @@ func LoadSettings(root fs.FS, homeDir, projectDir, managedDir string) (SettingsS
 		if projectDir == "" && (f.src == SettingsProject || f.src == SettingsLocal) {
 			continue
 		}
-		s, found, p := ReadSettings(root, RootName(f.path))
+		s, found, p := memo.readSettings(root, f.path)
 		for i := range p {
 			p[i].File = f.path
 		}

@@ -44,14 +44,13 @@ type HomeStore struct {
 // names it), in project order; stores whose folder is missing are
 // listed with Exists false (a declared agent that has not run).
 func HomeMemoryStores(o HomeStoresOptions) ([]HomeStore, []Problem) {
+	defer HoldWalk(o.Root)()
 	root := orEmpty(o.Root)
 	var out []HomeStore
 	var probs []Problem
 	seen := map[string]bool{}
-	exists := func(dir string) bool {
-		st, err := fs.Stat(root, RootName(dir))
-		return err == nil && st.IsDir()
-	}
+	memo := newStoreMemo()
+	exists := func(dir string) bool { return memo.isDir(root, dir) }
 	add := func(s MemoryStore, project, slug string) {
 		if s.Dir == "" || seen[s.Dir] {
 			return
@@ -79,9 +78,9 @@ func HomeMemoryStores(o HomeStoresOptions) ([]HomeStore, []Problem) {
 		if pr.Path == "" {
 			continue
 		}
-		settings, p := LoadSettings(o.Root, o.HomeDir, pr.Path, ManagedDir)
+		settings, p := loadSettings(o.Root, o.HomeDir, pr.Path, ManagedDir, memo)
 		probs = append(probs, p...)
-		stores, loc, p := ListMemoryStores(MemoryOptions{Root: o.Root, HomeDir: o.HomeDir, UserHome: o.UserHome, StartDir: pr.Path, Getenv: o.Getenv, Settings: settings})
+		stores, loc, p := ListMemoryStores(MemoryOptions{Root: o.Root, HomeDir: o.HomeDir, UserHome: o.UserHome, StartDir: pr.Path, Getenv: o.Getenv, Settings: settings, memo: memo})
 		probs = append(probs, p...)
 		for _, s := range stores {
 			switch {

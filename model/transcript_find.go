@@ -96,6 +96,7 @@ func FindSessionFiles(fsys fs.FS) (SessionFiles, []Problem) {
 
 // findSessionFilesAll is FindSessionFiles' walk.
 func findSessionFilesAll(fsys fs.FS) (SessionFiles, []Problem) {
+	defer HoldWalk(fsys)()
 	var sf SessionFiles
 	var probs []Problem
 	// The projects are walked side by side (a home holds hundreds of
@@ -179,6 +180,7 @@ func FindProjectTranscripts(fsys fs.FS, slug string) ([]TranscriptFile, []Proble
 // lists under projects/<slug> (transcripts, tool results, subagent meta
 // files), sorted by path, reading only that folder.
 func FindProjectSessionFiles(fsys fs.FS, slug string) (SessionFiles, []Problem) {
+	defer HoldWalk(fsys)()
 	var sf SessionFiles
 	var probs []Problem
 	findProject(fsys, slug, "projects/"+slug, nil, &sf, &probs)

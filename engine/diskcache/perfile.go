@@ -34,11 +34,16 @@ func settledAt(st model.FileStamp, now time.Time) bool {
 
 // statSame says the file name is, by its information alone, the version
 // a settled entry's stamp names: a regular file of the same size,
-// modification and change time and identity.
+// modification and change time and identity. Through a ListOnce whose
+// listing has the file, its entry's information answers (ListedInfo),
+// the one stat the moment's readers share.
 func statSame(fsys fs.FS, name string, st model.FileStamp) bool {
-	info, err := fs.Stat(fsys, name)
-	if err != nil || !info.Mode().IsRegular() {
-		return false
+	info, ok := model.ListedInfo(fsys, name)
+	if !ok {
+		var err error
+		if info, err = fs.Stat(fsys, name); err != nil || !info.Mode().IsRegular() {
+			return false
+		}
 	}
 	now := model.StampOf(info)
 	return now.Size == st.Size && now.ModTime == st.ModTime && now.ChangeTime == st.ChangeTime && now.ID == st.ID

@@ -516,6 +516,7 @@ func (f *finder) home(home string, searched map[string]bool) {
 	}
 	hits, probs, gen, ok := f.in.Walk.cached(f.in.Root, home, searched)
 	if !ok {
+		defer model.HoldWalk(f.in.Root)()
 		if w := f.in.Walk; w != nil && w.disk != nil {
 			hits, probs = w.walkOnDisk(f.in.Root, home, root, walkKey(home, searched), searched)
 		} else {
