@@ -217,11 +217,8 @@ func Run(home fs.FS, files []model.TranscriptFile, workers int, consumers ...Con
 }
 
 // read hands each line of the file name to every feed and returns the
-// bytes read; *lr is a line reader to reuse (nil: one is made). A file
-// of a window or more is read through a mapping of it (model.MapLines):
-// a fault on the mapping (the file truncated meanwhile) is its read
-// error.
-func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (n int64, err error) {
+// bytes read; *lr is a line reader to reuse (nil: one is made).
+func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (int64, error) {
 	f, err := model.OpenRegular(home, name)
 	if err != nil {
 		return 0, err
@@ -233,24 +230,7 @@ func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (n int64
 	} else {
 		(*lr).Reset(cr)
 	}
-	var r interface {
-		Next() (model.Line, bool)
-		Err() error
-	} = *lr
-	count := func() int64 { return cr.N }
-	if m := model.MapLines(f, *lr); m != nil {
-		defer m.Close()
-		defer func() {
-			if v := recover(); v != nil {
-				ferr := m.Fault(v)
-				if ferr == nil {
-					panic(v)
-				}
-				n, err = m.N(), ferr
-			}
-		}()
-		r, count = m, m.N
-	}
+	r := *lr
 	// A Verdict's word goes to the Trusting feeds: it reads each line
 	// first.
 	var verdict Verdict
@@ -315,7 +295,7 @@ func read(home fs.FS, name string, lr **model.LineReader, feeds []File) (n int64
 			}
 		}
 	}
-	return count(), r.Err()
+	return cr.N, r.Err()
 }
 
 // firstOf moves the files a Firster among consumers names to the front
