@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Which bytes a cold start of the app reads, file by file: the built app
-# runs under `strace -f -y -e trace=read,pread64` in a private tmux server
+# runs under `strace -f -y -e trace=read,pread64,mmap` in a private tmux server
 # on a home (W by default: HOME_DIR=... for another), its cache folder
 # empty, until it has read nothing for QUIET seconds (default 8; at most
-# MAX_WAIT, default 300), then quits. The bytes each read returned are
+# MAX_WAIT, default 300), then quits. The bytes each read returned, and
+# the length of each window of a file mapped to be read (the pass reads
+# a transcript of 64 KiB or more through a mapping: no read call), are
 # summed by the file they came from. It prints the transcript bytes read
 # against those the home holds (the issue-28 goal: each transcript byte
 # read at most once, so ≤ 1.00 ×), the transcripts read more than once,
@@ -43,7 +45,7 @@ run() {
 	session="reads-$name"
 	t0=$(date +%s)
 	tmux -S "$sock" new-session -d -s "$session" -x 160 -y 45 \
-		"XDG_CACHE_HOME=$XDG NO_COLOR=1 exec strace -f -y -s 0 -e signal=none -e trace=read,pread64 -o $out $MEMSCOPE_BIN --home $H ${ARGS:-}"
+		"XDG_CACHE_HOME=$XDG NO_COLOR=1 exec strace -f -y -s 0 -e signal=none -e trace=read,pread64,mmap -o $out $MEMSCOPE_BIN --home $H ${ARGS:-}"
 	while :; do
 		sleep 1
 		size=$(grep -c "<$H/" "$out" 2>/dev/null || true)
@@ -60,8 +62,18 @@ run() {
 	# read(7</path>, ""..., 65536) = 4096: the bytes, by path; a call
 	# another thread's interrupts is split in two lines, read(7</path>,
 	# <unfinished ...> and later <... read resumed>""..., 65536) = 4096 on
-	# the same thread.
-	awk '/(read|pread64)\([0-9]+</ {
+	# the same thread. mmap(NULL, 4194304, PROT_READ, MAP_SHARED,
+	# 7</path>, 0): a file's window mapped to be read (the transcripts of
+	# the pass, model.MappedLines), counted as read whole: its length, by
+	# path (a window the next overlaps, in a file of more than 8 MiB,
+	# counts its last lines twice).
+	awk '/mmap\([^,]*, [0-9]+, [^,]*, [^,]*, [0-9]+</ {
+			p = $0; sub(/^[^<]*</, "", p); sub(/>,.*$/, "", p)
+			n = $0; sub(/^[^,]*, /, "", n); sub(/,.*$/, "", n)
+			bytes[p] += n
+			next
+		}
+		/(read|pread64)\([0-9]+</ {
 			p = $0; sub(/^[^<]*</, "", p); sub(/>,.*$/, "", p)
 			if ($0 ~ /unfinished \.\.\.>$/) {pending[$1] = p; next}
 			n = $NF; if (n ~ /^[0-9]+$/) bytes[p] += n
