@@ -322,6 +322,12 @@ func (f *heldFile) Stat() (fs.FileInfo, error) {
 	return info, nil
 }
 
+// ReadDir fails as an *os.File's of a regular file does (a heldFile is
+// one): the error a reader that lists a name it opened gets either way.
+func (f *heldFile) ReadDir(int) ([]fs.DirEntry, error) {
+	return nil, &fs.PathError{Op: "readdirent", Path: f.name, Err: syscall.ENOTDIR}
+}
+
 // WillNeed asks the kernel to read the whole file into the page cache
 // in the background (posix_fadvise POSIX_FADV_WILLNEED), as a reader
 // about to read it whole would for an *os.File (the vault's first
