@@ -5,7 +5,6 @@ package model
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -114,8 +113,8 @@ func reopenBeneath(dir, name, full string, dirOK bool) (f fs.File, ok bool, err 
 // reopenPath is reopenBeneath's open of fd, the path descriptor the
 // kernel resolved, which it closes. A regular file is a heldFile (read
 // with read(2), no *os.File around it, whose making asked fcntl once a
-// file: some 4 000 a cold start); a folder an *os.File (openedFile), to
-// be listed.
+// file: some 4 000 a cold start), a folder a heldDir (listed with
+// getdents64 from its descriptor).
 func reopenPath(fd int, full string, dirOK bool) (f fs.File, ok bool) {
 	defer unix.Close(fd)
 	info := &statInfo{name: filepath.Base(full)}
@@ -134,15 +133,16 @@ func reopenPath(fd int, full string, dirOK bool) (f fs.File, ok bool) {
 	if err != nil {
 		return nil, false
 	}
-	if info.sys.Mode&syscall.S_IFMT == syscall.S_IFREG {
-		reopenedHeld.Add(1)
-		return newHeldFile(fdReader{fd: rfd, name: full}, info), true
+	reopenedHeld.Add(1)
+	f = newHeldFile(fdReader{fd: rfd, name: full}, info)
+	if info.sys.Mode&syscall.S_IFMT == syscall.S_IFDIR {
+		f = &heldDir{heldFile: f.(*heldFile)}
 	}
-	return &openedFile{File: os.NewFile(uintptr(rfd), full), info: info}, true
+	return f, true
 }
 
-// reopenedHeld counts the regular files reopenPath opened as a heldFile
-// (the tests').
+// reopenedHeld counts the files and folders reopenPath opened as a
+// heldFile or heldDir (the tests').
 var reopenedHeld atomic.Int64
 
 // statInfo is an fstat's answer as os.File.Stat gives it (its Sys a

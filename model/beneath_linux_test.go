@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"syscall"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -260,8 +262,10 @@ func fileName(f fs.File) string {
 // kernel resolved it: reopenBeneath) is read from its descriptor with
 // no *os.File around it, whose making asks fcntl (F_GETFL) once a file:
 // some 4 000 calls a cold start on W. Its OpenedInfo is its open's
-// fstat; a folder is still an *os.File, to be listed; statBeneath's
-// answer is an fstat's too. On the old code each was an *os.File.
+// fstat; a folder is a heldDir, listed as os lists it (one entry at a
+// time here, io.EOF at the end), read as os reads one (is a directory);
+// statBeneath's answer is an fstat's too. On the old code each was an
+// *os.File.
 func TestReopenedRegularFileIsNoOSFile(t *testing.T) {
 	home, _ := beneathHome(t)
 	if _, ok, _ := reopenBeneath(home, "a/b/f.md", filepath.Join(home, "a/b/f.md"), false); !ok {
@@ -292,8 +296,39 @@ func TestReopenedRegularFileIsNoOSFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, isOS := osFile(d); !isOS {
-		t.Errorf("a folder opened as a %T", d)
+	if _, held := d.(*heldDir); !held {
+		t.Errorf("a folder opened as a %T, want a *heldDir", d)
+	}
+	if info, err := OpenedInfo(d); err != nil || !info.IsDir() || info.Name() != "b" {
+		t.Errorf("a folder's OpenedInfo: %v, %v", info, err)
+	}
+	if _, err := d.Read(make([]byte, 1)); !errors.Is(err, syscall.EISDIR) {
+		t.Errorf("a folder read: %v, want is a directory", err)
+	}
+	want, err := os.ReadDir(filepath.Join(home, "a/b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for {
+		ents, err := d.(fs.ReadDirFile).ReadDir(1)
+		if err == io.EOF {
+			break
+		}
+		if err != nil || len(ents) != 1 {
+			t.Fatalf("ReadDir(1): %v, %v", ents, err)
+		}
+		names = append(names, ents[0].Name())
+	}
+	slices.Sort(names)
+	if len(names) != len(want) || len(want) == 0 {
+		t.Errorf("listed %q one at a time, os %v", names, want)
+	}
+	for i := range min(len(names), len(want)) {
+		if names[i] != want[i].Name() {
+			t.Errorf("listed %q one at a time, os %v", names, want)
+			break
+		}
 	}
 	d.Close()
 	info, ok, err := statBeneath("stat", home, "a/b/f.md")

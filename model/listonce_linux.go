@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -242,9 +241,8 @@ func (h *listedHold) readDir(l *listedFS, name string) ([]fs.DirEntry, bool) {
 		return nil, false
 	}
 	listedOpens.Add(1)
-	f := os.NewFile(uintptr(fd), filepath.Join(h.dir, filepath.FromSlash(name)))
-	defer f.Close()
-	ents, err := f.ReadDir(-1)
+	ents, err := readDirFD(fd, filepath.Join(h.dir, filepath.FromSlash(name)))
+	unix.Close(fd)
 	if err != nil {
 		return nil, false
 	}
