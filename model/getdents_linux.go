@@ -70,24 +70,11 @@ func readDirFD(fd int, parent string) ([]fs.DirEntry, error) {
 	}
 }
 
-// dtType is the type a listing's d_type says (os's dtToType); ^0 when
-// it says none.
+// dtType is the type a listing's d_type says (os's dtToType: DT_x is
+// S_IFx >> 12); ^0 when it says none.
 func dtType(t byte) fs.FileMode {
-	switch t {
-	case unix.DT_BLK:
-		return fs.ModeDevice
-	case unix.DT_CHR:
-		return fs.ModeDevice | fs.ModeCharDevice
-	case unix.DT_DIR:
-		return fs.ModeDir
-	case unix.DT_FIFO:
-		return fs.ModeNamedPipe
-	case unix.DT_LNK:
-		return fs.ModeSymlink
-	case unix.DT_REG:
-		return 0
-	case unix.DT_SOCK:
-		return fs.ModeSocket
+	if m := fileMode(uint32(t) << 12); m != fs.ModeIrregular {
+		return m
 	}
 	return ^fs.FileMode(0)
 }
