@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/memscope/memscope/engine/diskcache"
+	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/model"
 )
 
@@ -36,15 +37,11 @@ func (s *statsFS) Lstat(name string) (fs.FileInfo, error) {
 func TestSettledHitsFromTheListing(t *testing.T) {
 	dir := t.TempDir()
 	names := []string{"projects/p/a.jsonl", "projects/p/memory/b.md", "projects/q/c.jsonl"}
+	files := map[string]string{}
 	for _, n := range names {
-		p := filepath.Join(dir, filepath.FromSlash(n))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("text of "+n), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		files[n] = "text of " + n
 	}
+	enginetest.WriteTree(t, dir, files)
 	fsys := &statsFS{FS: model.DirFS(dir)}
 	kept := map[string]diskcache.Entry[counted]{}
 	for _, n := range names {
