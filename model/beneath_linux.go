@@ -5,7 +5,6 @@ package model
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -42,13 +41,14 @@ func statBeneath(op, dir, name string) (info fs.FileInfo, ok bool, err error) {
 	if !ok || err != nil {
 		return nil, ok, err
 	}
-	f := os.NewFile(uintptr(fd), path.Base(name))
-	defer f.Close()
-	info, err = f.Stat()
-	if err != nil {
+	defer unix.Close(fd)
+	// An fstat of the descriptor, not an *os.File's Stat: making the
+	// *os.File asks fcntl first (issue 28).
+	si := &statInfo{name: path.Base(name)}
+	if syscall.Fstat(fd, &si.sys) != nil {
 		return nil, false, nil
 	}
-	return info, true, nil
+	return si, true, nil
 }
 
 // openPathBeneath is statBeneath's question: a path descriptor of what
@@ -99,18 +99,23 @@ func openPathFrom(op string, root int, name string) (fd int, ok bool, err error)
 // not exist is statBeneath's fs.ErrNotExist.
 //
 // The file returned keeps that fstat's answer for OpenedInfo.
-func reopenBeneath(dir, name, full string, dirOK bool) (f *openedFile, ok bool, err error) {
+func reopenBeneath(dir, name, full string, dirOK bool) (f fs.File, ok bool, err error) {
 	fd, ok, err := openPathBeneath("open", dir, name)
 	if !ok || err != nil {
 		return nil, ok, err
 	}
-	f, ok = reopenPath(fd, full, dirOK)
-	return f, ok, nil
+	if f, ok = reopenPath(fd, full, dirOK); !ok {
+		return nil, false, nil
+	}
+	return f, true, nil
 }
 
 // reopenPath is reopenBeneath's open of fd, the path descriptor the
-// kernel resolved, which it closes.
-func reopenPath(fd int, full string, dirOK bool) (f *openedFile, ok bool) {
+// kernel resolved, which it closes. A regular file is a heldFile (read
+// with read(2), no *os.File around it, whose making asked fcntl once a
+// file: some 4 000 a cold start), a folder a heldDir (listed with
+// getdents64 from its descriptor).
+func reopenPath(fd int, full string, dirOK bool) (f fs.File, ok bool) {
 	defer unix.Close(fd)
 	info := &statInfo{name: filepath.Base(full)}
 	if syscall.Fstat(fd, &info.sys) != nil {
@@ -128,8 +133,17 @@ func reopenPath(fd int, full string, dirOK bool) (f *openedFile, ok bool) {
 	if err != nil {
 		return nil, false
 	}
-	return &openedFile{File: os.NewFile(uintptr(rfd), full), info: info}, true
+	reopenedHeld.Add(1)
+	f = newHeldFile(fdReader{fd: rfd, name: full}, info)
+	if info.sys.Mode&syscall.S_IFMT == syscall.S_IFDIR {
+		f = &heldDir{heldFile: f.(*heldFile)}
+	}
+	return f, true
 }
+
+// reopenedHeld counts the files and folders reopenPath opened as a
+// heldFile or heldDir (the tests').
+var reopenedHeld atomic.Int64
 
 // statInfo is an fstat's answer as os.File.Stat gives it (its Sys a
 // *syscall.Stat_t), for reopenBeneath's file.

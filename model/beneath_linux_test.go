@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"syscall"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -43,8 +45,8 @@ func testReopenBeneathAnswers(t *testing.T, byName bool) {
 		}
 		data, err := io.ReadAll(f)
 		f.Close()
-		if err != nil || string(data) != "inside" || f.Name() != full {
-			t.Errorf("%s: read %q, %v, named %s", n, data, err, f.Name())
+		if err != nil || string(data) != "inside" || fileName(f) != full {
+			t.Errorf("%s: read %q, %v, named %s", n, data, err, fileName(f))
 		}
 	}
 	for _, n := range []string{"a/out.md", "a/outdir/f.md", "a/b/up/f.md", "a/abs.md", "a/fifo", "a/b", "a/loop"} {
@@ -57,7 +59,7 @@ func testReopenBeneathAnswers(t *testing.T, byName bool) {
 	if !ok || err != nil {
 		t.Fatalf("a folder asked for: ok %v, %v", ok, err)
 	}
-	ents, err := f.ReadDir(-1)
+	ents, err := f.(fs.ReadDirFile).ReadDir(-1)
 	f.Close()
 	if err != nil || len(ents) != 2 {
 		t.Errorf("a folder asked for lists %v, %v", ents, err)
@@ -84,11 +86,18 @@ func testHomeFSOpensPlainFilesBlocking(t *testing.T, byName bool) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	of, isOS := osFile(f)
-	if !isOS {
-		t.Fatalf("opened a %T", f)
+	var fd uintptr
+	switch f := f.(type) {
+	case *heldFile:
+		fd = uintptr(f.fd)
+	default:
+		of, isOS := osFile(f)
+		if !isOS {
+			t.Fatalf("opened a %T", f)
+		}
+		fd = of.Fd()
 	}
-	flags, err := unix.FcntlInt(of.Fd(), unix.F_GETFL, 0)
+	flags, err := unix.FcntlInt(fd, unix.F_GETFL, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,4 +244,98 @@ func procFDsHeld(t *testing.T) int {
 		}
 	}
 	return held
+}
+
+// fileName is the name f was opened by (an *os.File's Name, a
+// heldFile's full path).
+func fileName(f fs.File) string {
+	switch f := f.(type) {
+	case *heldFile:
+		return f.name
+	case interface{ Name() string }:
+		return f.Name()
+	}
+	return ""
+}
+
+// A regular file a home's file system opens beneath the home (the
+// kernel resolved it: reopenBeneath) is read from its descriptor with
+// no *os.File around it, whose making asks fcntl (F_GETFL) once a file:
+// some 4 000 calls a cold start on W. Its OpenedInfo is its open's
+// fstat; a folder is a heldDir, listed as os lists it (one entry at a
+// time here, io.EOF at the end), read as os reads one (is a directory);
+// statBeneath's answer is an fstat's too. On the old code each was an
+// *os.File.
+func TestReopenedRegularFileIsNoOSFile(t *testing.T) {
+	home, _ := beneathHome(t)
+	if _, ok, _ := reopenBeneath(home, "a/b/f.md", filepath.Join(home, "a/b/f.md"), false); !ok {
+		t.Skip("the kernel does not resolve beneath here (no openat2)")
+	}
+	h0 := reopenedHeld.Load()
+	for _, open := range []func(fs.FS, string) (fs.File, error){OpenRegular, func(f fs.FS, n string) (fs.File, error) { return f.Open(n) }} {
+		f, err := open(HomeFS(home), "a/b/f.md")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, held := f.(*heldFile); !held {
+			t.Errorf("opened a %T, want a *heldFile", f)
+		}
+		info, err := OpenedInfo(f)
+		if err != nil || !info.Mode().IsRegular() || info.Size() != int64(len("inside")) || info.Name() != "f.md" {
+			t.Errorf("OpenedInfo: %v, %v", info, err)
+		}
+		if data, err := io.ReadAll(f); err != nil || string(data) != "inside" {
+			t.Errorf("read %q, %v", data, err)
+		}
+		f.Close()
+	}
+	if n := reopenedHeld.Load() - h0; n != 2 {
+		t.Errorf("%d files reopened held, want 2", n)
+	}
+	d, err := HomeFS(home).Open("a/b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, held := d.(*heldDir); !held {
+		t.Errorf("a folder opened as a %T, want a *heldDir", d)
+	}
+	if info, err := OpenedInfo(d); err != nil || !info.IsDir() || info.Name() != "b" {
+		t.Errorf("a folder's OpenedInfo: %v, %v", info, err)
+	}
+	if _, err := d.Read(make([]byte, 1)); !errors.Is(err, syscall.EISDIR) {
+		t.Errorf("a folder read: %v, want is a directory", err)
+	}
+	want, err := os.ReadDir(filepath.Join(home, "a/b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for {
+		ents, err := d.(fs.ReadDirFile).ReadDir(1)
+		if err == io.EOF {
+			break
+		}
+		if err != nil || len(ents) != 1 {
+			t.Fatalf("ReadDir(1): %v, %v", ents, err)
+		}
+		names = append(names, ents[0].Name())
+	}
+	slices.Sort(names)
+	if len(names) != len(want) || len(want) == 0 {
+		t.Errorf("listed %q one at a time, os %v", names, want)
+	}
+	for i := range min(len(names), len(want)) {
+		if names[i] != want[i].Name() {
+			t.Errorf("listed %q one at a time, os %v", names, want)
+			break
+		}
+	}
+	d.Close()
+	info, ok, err := statBeneath("stat", home, "a/b/f.md")
+	if !ok || err != nil {
+		t.Fatalf("statBeneath: %v, %v", ok, err)
+	}
+	if _, isStat := info.(*statInfo); !isStat || info.Name() != "f.md" || !info.Mode().IsRegular() {
+		t.Errorf("statBeneath: a %T named %s, mode %v", info, info.Name(), info.Mode())
+	}
 }

@@ -21,7 +21,7 @@ func identBeneath(op, dir, name string) (id beneathID, ok bool, err error) {
 func (id beneathID) is(fs.FileInfo) bool { return false }
 
 // reopenBeneath has no kernel to ask here either.
-func reopenBeneath(dir, name, full string, dirOK bool) (f *openedFile, ok bool, err error) {
+func reopenBeneath(dir, name, full string, dirOK bool) (f fs.File, ok bool, err error) {
 	return nil, false, nil
 }
 

@@ -30,3 +30,8 @@ type heldFile struct {
 }
 
 func (*heldFile) Stat() (fs.FileInfo, error) { return nil, fs.ErrInvalid }
+
+// heldDir: no folder is opened from a held folder here.
+type heldDir struct {
+	*heldFile
+}

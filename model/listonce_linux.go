@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -242,9 +241,8 @@ func (h *listedHold) readDir(l *listedFS, name string) ([]fs.DirEntry, bool) {
 		return nil, false
 	}
 	listedOpens.Add(1)
-	f := os.NewFile(uintptr(fd), filepath.Join(h.dir, filepath.FromSlash(name)))
-	defer f.Close()
-	ents, err := f.ReadDir(-1)
+	ents, err := readDirFD(fd, filepath.Join(h.dir, filepath.FromSlash(name)))
+	unix.Close(fd)
 	if err != nil {
 		return nil, false
 	}
@@ -320,6 +318,12 @@ func (f *heldFile) Stat() (fs.FileInfo, error) {
 		return nil, &fs.PathError{Op: "stat", Path: f.name, Err: err}
 	}
 	return info, nil
+}
+
+// ReadDir fails as an *os.File's of a regular file does (a heldFile is
+// one): the error a reader that lists a name it opened gets either way.
+func (f *heldFile) ReadDir(int) ([]fs.DirEntry, error) {
+	return nil, &fs.PathError{Op: "readdirent", Path: f.name, Err: syscall.ENOTDIR}
 }
 
 // WillNeed asks the kernel to read the whole file into the page cache

@@ -27,6 +27,8 @@ func OpenedInfo(f fs.File) (fs.FileInfo, error) {
 		return o.info, nil
 	case *heldFile:
 		return o.info, nil
+	case *heldDir:
+		return o.info, nil
 	}
 	return f.Stat()
 }

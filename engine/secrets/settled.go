@@ -33,7 +33,7 @@ func settled(st model.FileStamp) bool {
 // settledHits answers from kept the files of units at the indexes home
 // that are outside the write-once folders (those are
 // diskcache.PerFileFolders') and whose entry is Settled, when an lstat
-// of the file is Same as the entry's stamp: a warm run opens none of
+// of the file (settledInfo) is Same as the entry's stamp: a warm run opens none of
 // them (on W 2 430 memory files and 631 transcripts, each an open, a
 // read of its head and a close to stamp). answered[j] is set for each.
 func settledHits(fsys fs.FS, units []unit, home []int, kept map[string]diskcache.Entry[counted]) (answered []bool, n int) {
@@ -47,13 +47,7 @@ func settledHits(fsys fs.FS, units []unit, home []int, kept map[string]diskcache
 		if !ok || !e.Value.Settled || model.WriteOnceFolder(path.Dir(u.name)) {
 			return
 		}
-		var info fs.FileInfo
-		var err error
-		if u.ent != nil && u.ent != trustedEnt {
-			info, err = u.ent.Info()
-		} else {
-			info, err = fs.Stat(fsys, u.name)
-		}
+		info, err := settledInfo(fsys, u)
 		if err == nil && info.Mode().IsRegular() && model.StampOf(info).Same(e.Stamp) {
 			answered[j] = true
 		}
@@ -64,6 +58,22 @@ func settledHits(fsys fs.FS, units []unit, home []int, kept map[string]diskcache
 		}
 	}
 	return answered, n
+}
+
+// settledInfo is the information settledHits compares u's entry by:
+// the listing's (model.ListedInfo, the one stat of the file a ListOnce's
+// readers share: a warm start stat'ed W's transcripts and memory files
+// again here, some 780) when fsys's listing of its folder has it as a
+// regular file, else u's listed entry's, else a stat through fsys
+// (which follows a link by the home's rule).
+func settledInfo(fsys fs.FS, u *unit) (fs.FileInfo, error) {
+	if info, ok := model.ListedInfo(fsys, u.name); ok {
+		return info, nil
+	}
+	if u.ent != nil && u.ent != trustedEnt {
+		return u.ent.Info()
+	}
+	return fs.Stat(fsys, u.name)
 }
 
 // markSettled sets Settled on the entries to keep (kept's of the files
