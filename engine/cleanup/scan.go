@@ -3,6 +3,7 @@ package cleanup
 import (
 	"errors"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/memscope/memscope/model"
@@ -107,14 +108,33 @@ func scanRetention(fsys fs.FS) ([]Item, []NeverSwept, []model.Problem) {
 // transcriptsOnly, the files of each session folder (walked) and each
 // project's memory folder (never swept).
 func scanProjects(fsys fs.FS, probs *[]model.Problem, items []Item, never []NeverSwept, transcriptsOnly bool) ([]Item, []NeverSwept) {
+	// Every project is listed first, so the items are grown once by the
+	// transcripts all of them hold: grown by append, a warm start's
+	// sessions forecast (some 4 000 on W) allocated twice what it kept.
+	type listed struct {
+		slug string
+		ents []model.Followed
+	}
+	var projects []listed
+	transcripts := 0
 	for _, p := range model.ReadDirFollow(fsys, "projects", probs) {
 		if !p.Info.IsDir() {
 			continue
 		}
-		slug := p.Name
-		for _, e := range model.ReadDirFollow(fsys, p.Path, probs) {
+		ents := model.ReadDirFollow(fsys, p.Path, probs)
+		for _, e := range ents {
+			if isTranscript(e) {
+				transcripts++
+			}
+		}
+		projects = append(projects, listed{p.Name, ents})
+	}
+	items = slices.Grow(items, transcripts)
+	for _, p := range projects {
+		slug := p.slug
+		for _, e := range p.ents {
 			switch {
-			case e.Info.Mode().IsRegular() && strings.HasSuffix(e.Name, ".jsonl"):
+			case isTranscript(e):
 				items = append(items, Item{Path: e.Path, Kind: KindTranscript, Files: 1, Size: e.Info.Size(),
 					ModTime: e.Info.ModTime(), Session: model.SessionID(strings.TrimSuffix(e.Name, ".jsonl")), Project: slug})
 			case transcriptsOnly:
@@ -130,6 +150,12 @@ func scanProjects(fsys fs.FS, probs *[]model.Problem, items []Item, never []Neve
 		}
 	}
 	return items, never
+}
+
+// isTranscript says the entry of a project folder is a transcript
+// (scanProjects' item of KindTranscript).
+func isTranscript(e model.Followed) bool {
+	return e.Info.Mode().IsRegular() && strings.HasSuffix(e.Name, ".jsonl")
 }
 
 // walkFiles visits every regular file under dir (symlinks to files

@@ -1,12 +1,14 @@
 package inventory
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
 	"syscall"
 	"testing"
+	"testing/fstest"
 
 	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/model"
@@ -83,5 +85,35 @@ func TestCountMemoryLooksUpOnlyLinks(t *testing.T) {
 	}
 	if len(links) != 4 {
 		t.Errorf("looked up %v, want the 4 links", sc.looked)
+	}
+}
+
+// TestCountMemoryAllocatesLittleOverItsWalk: counting a memory folder
+// (its name longer than a string made on the stack) allocates little
+// more than the walk it rides on and each file's information, not a
+// string of the folder's name for each entry.
+func TestCountMemoryAllocatesLittleOverItsWalk(t *testing.T) {
+	dir := "projects/-home-dev-work-some-long-project-name/memory"
+	fsys := fstest.MapFS{dir + "/MEMORY.md": {Data: []byte("- x\n")}}
+	const n = 200
+	for i := range n {
+		fsys[fmt.Sprintf("%s/topic-%03d.md", dir, i)] = &fstest.MapFile{Data: []byte("x")}
+	}
+	if c := CountMemory(fsys, dir); c.Files != n || c.Bytes != n {
+		t.Fatalf("counted %+v, want %d files of a byte", c, n)
+	}
+	walk := testing.AllocsPerRun(5, func() {
+		fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				d.Info()
+			}
+			return nil
+		})
+	})
+	count := testing.AllocsPerRun(5, func() { CountMemory(fsys, dir) })
+	t.Logf("%d files: the walk %.0f allocations, CountMemory %.0f", n, walk, count)
+	// model.IsMemoryTopicPath splits each name (one allocation a file).
+	if extra := (count - walk) / n; extra > 1.2 {
+		t.Errorf("CountMemory allocates %.2f times a file over its walk, want at most 1.2", extra)
 	}
 }

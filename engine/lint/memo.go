@@ -233,15 +233,18 @@ func (x *DupeIndex) analyse(text string) *dupeDoc {
 	return d
 }
 
+// postingChunk is how many shingles' lists rebuild starts in one array.
+const postingChunk = 512
+
 // rebuild computes the index from docs alone, keeping the analyses of
 // documents whose text it knows.
 func (x *DupeIndex) rebuild(docs []DupeDoc, threshold float64) {
 	old := x.docs
 	x.docs = make(map[string]*dupeDoc, len(docs))
-	x.postings = map[string][]int32{}
 	x.pairs = map[[2]int32]float64{}
 	x.threshold, x.ok = threshold, true
 	ds := make([]*dupeDoc, len(docs))
+	shingles := 0
 	for i, doc := range docs {
 		d := old[doc.Path]
 		if d == nil || d.text != doc.Text {
@@ -249,8 +252,29 @@ func (x *DupeIndex) rebuild(docs []DupeDoc, threshold float64) {
 		}
 		ds[i] = d
 		x.docs[doc.Path] = d
+		shingles += len(d.set)
+	}
+	// A shingle's list starts as a slice of a chunk of postings, room for
+	// two and capped there (what append gave a list's first posting):
+	// only a shingle found in a third document copies its list out.
+	// Each shingle's list was an allocation of its own (some 30 000 a
+	// warm start on W). The chunks are not sized for every shingle: most
+	// of W's shingles occur in several memories of a folder (692 160
+	// shingles, 225 106 distinct).
+	x.postings = map[string][]int32{}
+	var chunk []int32
+	for _, d := range ds {
 		for sh := range d.set {
-			x.postings[sh] = append(x.postings[sh], d.id)
+			shingles-- // those left after this one
+			if list, ok := x.postings[sh]; ok {
+				x.postings[sh] = append(list, d.id)
+				continue
+			}
+			if len(chunk) == 0 {
+				chunk = make([]int32, 2*min(postingChunk, shingles+1))
+			}
+			chunk[0] = d.id
+			x.postings[sh], chunk = chunk[:1:2], chunk[2:]
 		}
 	}
 	byID := make(map[int32]*dupeDoc, len(ds))

@@ -182,3 +182,36 @@ func TestDupeIndexRebuildBoundsPairs(t *testing.T) {
 		t.Errorf("the rebuild compared %d pairs of the %d sharing a shingle (%d similar)", x.compared, sharing, len(got))
 	}
 }
+
+// TestDupeIndexRebuildAllocatesPerDocument: a rebuild's postings are
+// one array and a map sized once, not a list allocated for each shingle
+// (documents of distinct words: every shingle is in one document). Two
+// rebuilds (the threshold changed) of 200 documents' kept analyses
+// allocate a few times per document, far fewer than their shingles.
+func TestDupeIndexRebuildAllocatesPerDocument(t *testing.T) {
+	var docs []DupeDoc
+	shingles := 0
+	for i := range 200 {
+		var b strings.Builder
+		for w := range 30 {
+			fmt.Fprintf(&b, "w%dx%d ", i, w)
+		}
+		docs = append(docs, DupeDoc{Path: fmt.Sprintf("m%03d.md", i), Text: b.String()})
+	}
+	var x DupeIndex
+	x.Find(docs, 0.5)
+	for _, d := range x.docs {
+		shingles += len(d.set)
+	}
+	a := testing.AllocsPerRun(3, func() {
+		x.Find(docs, 0.6)
+		x.Find(docs, 0.5)
+	})
+	if x.rebuilds < 2 {
+		t.Fatalf("%d rebuilds, want every Find to rebuild", x.rebuilds)
+	}
+	t.Logf("two rebuilds of %d documents (%d shingles): %.0f allocations", len(docs), shingles, a)
+	if a > float64(shingles)/4 {
+		t.Errorf("two rebuilds allocate %.0f times, for %d shingles of %d documents", a, shingles, len(docs))
+	}
+}

@@ -169,6 +169,21 @@ func (h *Home) Request(r HomeReq) tea.Cmd {
 	return h.load(r)
 }
 
+// allTranscripts is the transcripts of the projects ps in their order,
+// in one list allocated once (grown by append, the home's thousands of
+// transcripts were copied a dozen times on each start).
+func allTranscripts(ps []model.Project, files map[string][]model.TranscriptFile) []model.TranscriptFile {
+	n := 0
+	for _, p := range ps {
+		n += len(files[p.Slug])
+	}
+	all := make([]model.TranscriptFile, 0, n)
+	for _, p := range ps {
+		all = append(all, files[p.Slug]...)
+	}
+	return all
+}
+
 // load lists the projects with the size of their memory, or reads the
 // changed parts of some rows.
 func (h *Home) load(r HomeReq) tea.Cmd {
@@ -185,10 +200,7 @@ func (h *Home) load(r HomeReq) tea.Cmd {
 		return func() tea.Msg {
 			ps, files, probs := model.ListProjectsFiles(fsys)
 			rows := make([]projects.Row, len(ps))
-			var all []model.TranscriptFile
-			for _, p := range ps {
-				all = append(all, files[p.Slug]...)
-			}
+			all := allTranscripts(ps, files)
 			var active map[string]enginesessions.Active
 			var pending []model.TranscriptFile
 			switch {

@@ -1,11 +1,13 @@
 package feed
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/memscope/memscope/model"
 	"github.com/memscope/memscope/views/projects"
 )
 
@@ -112,5 +114,35 @@ func TestMergeHome(t *testing.T) {
 	}
 	if got := MergeHome(got, HomeReq{Full: true}); !got.Full || len(got.Sessions) != 2 {
 		t.Fatalf("with a whole read: %+v", got)
+	}
+}
+
+// TestAllTranscriptsAllocatesOnce: the projects' transcripts are put in
+// one list allocated once at its size, in the projects' order.
+func TestAllTranscriptsAllocatesOnce(t *testing.T) {
+	var ps []model.Project
+	files := map[string][]model.TranscriptFile{}
+	for p := range 40 {
+		slug := fmt.Sprintf("-w-p%d", p)
+		ps = append(ps, model.Project{Slug: slug})
+		for s := range p % 7 {
+			files[slug] = append(files[slug], model.TranscriptFile{Path: fmt.Sprintf("projects/%s/%d.jsonl", slug, s)})
+		}
+	}
+	all := allTranscripts(ps, files)
+	i := 0
+	for _, p := range ps {
+		for _, f := range files[p.Slug] {
+			if all[i] != f {
+				t.Fatalf("transcript %d is %s, want %s", i, all[i].Path, f.Path)
+			}
+			i++
+		}
+	}
+	if i != len(all) {
+		t.Fatalf("%d transcripts, want %d", len(all), i)
+	}
+	if a := testing.AllocsPerRun(5, func() { allTranscripts(ps, files) }); a != 1 {
+		t.Errorf("%.0f allocations, want 1", a)
 	}
 }
