@@ -178,6 +178,7 @@ func New(opts Options) Model {
 	m.feeds.sessions.TakeFrom(m.feeds.overview.Followers())
 	m.feeds.sessions.TakeActiveFrom(m.feeds.overview.ActiveHandoff())
 	m.feeds.home.TakeActiveFrom(m.feeds.overview.ActiveHandoff(), opts.Project)
+	m.feeds.home.ListFrom(m.feeds.overview.Listed)
 	m.feeds.retention.SetVaultDir(m.places().VaultDir)
 	m.feeds.vault = feed.NewVault(m.places().VaultDir, feed.Mount(opts.Root, opts.Home), opts.Home, m.writes())
 	m.memo = &viewMemo{}

@@ -50,6 +50,9 @@ type Home struct {
 	// opened as the most recently active, checked when they come.
 	pending []model.TranscriptFile
 	picked  string
+	// listed, when set (ListFrom), is the home listed once the start's
+	// whole read lists through.
+	listed func(*model.Home) *model.Home
 }
 
 // NewHome returns the feed of home, its first whole read counted as
@@ -195,6 +198,11 @@ func (h *Home) load(r HomeReq) tea.Cmd {
 		handoff, start := h.handoff, h.start
 		if h.handed || cache == nil {
 			handoff = nil
+		}
+		if !h.handed && h.listed != nil {
+			// The start's read lists the home once with the Overview's
+			// lines: their listing answers for the memory files it counts.
+			fsys = h.listed(h.home).FS
 		}
 		h.handed = true
 		return func() tea.Msg {
