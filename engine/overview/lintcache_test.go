@@ -5,9 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/memscope/memscope/demo"
 	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/engine/overview"
@@ -19,12 +17,7 @@ import (
 // new Store, as a new process has: lint's work taken from the cache
 // file) and after a memory file changed (the change is seen).
 func TestLintLineSameThroughCache(t *testing.T) {
-	dnow := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	l, err := demo.Materialize(t.TempDir(), dnow)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := passHome{"demo", l.Home, l.Project("shop-api"), l.Root, dnow}
+	h := passHomes(t)[1] // the demo, materialized for this test
 	dir := filepath.Join(t.TempDir(), "cache")
 	line := func(cache *diskcache.Store) string {
 		return lineJSON(t, overview.Compute(passSource(t, h, nil, cache), overview.Lint))
@@ -40,7 +33,7 @@ func TestLintLineSameThroughCache(t *testing.T) {
 	if warm := line(newCache()); warm != plain {
 		t.Fatalf("warm:\n%s\nwithout the cache:\n%s", warm, plain)
 	}
-	mems, _ := filepath.Glob(filepath.Join(l.Home, "projects", "*", "memory", "*.md"))
+	mems, _ := filepath.Glob(filepath.Join(h.dir, "projects", "*", "memory", "*.md"))
 	var topic string
 	for _, m := range mems {
 		if filepath.Base(m) != model.MemoryIndexName && strings.Contains(m, "shop-api") {
