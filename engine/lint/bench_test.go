@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/memscope/memscope/engine/diskcache"
 	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/engine/lint"
 	"github.com/memscope/memscope/engine/store"
@@ -19,6 +20,12 @@ import (
 // listing them all, and a project tree of files.
 func benchMemoryFolder(b *testing.B, n, projectFiles int) (*store.Store, fstest.MapFS) {
 	b.Helper()
+	return benchMemoryFolderOf(b, n, 40, projectFiles)
+}
+
+// benchMemoryFolderOf is benchMemoryFolder with memories of words words.
+func benchMemoryFolderOf(b *testing.B, n, wordsEach, projectFiles int) (*store.Store, fstest.MapFS) {
+	b.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
 	word := func() string { return fmt.Sprintf("w%d", int(3000*rng.Float64()*rng.Float64())) }
 	files := map[string]string{}
@@ -27,7 +34,7 @@ func benchMemoryFolder(b *testing.B, n, projectFiles int) (*store.Store, fstest.
 	prev := ""
 	for i := 0; i < n; i++ {
 		var words []string
-		for k := 0; k < 40; k++ {
+		for k := 0; k < wordsEach; k++ {
 			words = append(words, word())
 		}
 		body := strings.Join(words, " ")
@@ -123,4 +130,29 @@ func BenchmarkDupeIndexFirstFind(b *testing.B) {
 		var x lint.DupeIndex
 		x.Find(docs, 0)
 	}
+}
+
+// BenchmarkLintWarmStart is a start's lint of a folder the size of a W
+// project's memory (80 memories of 700 words, some 370 KB) whose files
+// did not change since the last run: with a new Memo (what the app did,
+// everything shingled and scanned again) and with a new Memo on the
+// cache the last run filled (a new Store, as a new process has).
+func BenchmarkLintWarmStart(b *testing.B) {
+	s, _ := benchMemoryFolderOf(b, 80, 700, 0)
+	dir := b.TempDir()
+	run := func(m *lint.Memo) { lint.Run(lint.Input{Memory: s.Memory(), Now: enginetest.OpsNow, Memo: m}) }
+	newCache := func() *diskcache.Store { return diskcache.New(dir, model.DirFS("/"), model.OSWriteFS{}) }
+	run(lint.NewMemoOn(newCache(), "/home", "folder"))
+	b.Run("memo", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			run(lint.NewMemo())
+		}
+	})
+	b.Run("cache", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			run(lint.NewMemoOn(newCache(), "/home", "folder"))
+		}
+	})
 }

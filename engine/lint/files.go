@@ -135,7 +135,7 @@ func (l *linter) lintDuplicates(facts IndexFacts) []DuplicatePair {
 	if l.in.Only != "" {
 		pairs = findDuplicatesOf(DupeDocs(l.md), l.in.Only, l.in.DuplicateThreshold)
 	} else {
-		pairs = l.in.Memo.Dupes().Find(DupeDocs(l.md), l.in.DuplicateThreshold)
+		pairs = l.in.Memo.findDupes(DupeDocs(l.md), l.in.DuplicateThreshold)
 	}
 	for _, p := range pairs {
 		l.add(Finding{Kind: Duplicate, Severity: SevWarning, Path: p.A, Related: []string{p.B},

@@ -158,6 +158,7 @@ func Run(in Input) Report {
 	l.lintLoads()
 	l.lintInterrupted()
 	r.Findings = append(r.Findings, l.out...)
+	in.Memo.saveKept()
 	slices.SortStableFunc(r.Findings, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(pathRank(a.Path), pathRank(b.Path)), cmp.Compare(a.Path, b.Path),
 			cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)), cmp.Compare(a.Line, b.Line))

@@ -1,9 +1,11 @@
 package lint
 
 import (
+	"crypto/sha256"
 	"slices"
 	"sync"
 
+	"github.com/memscope/memscope/engine/diskcache"
 	secscan "github.com/memscope/memscope/engine/scan"
 )
 
@@ -17,6 +19,16 @@ type Memo struct {
 	mu    sync.Mutex
 	scans map[string]scanMemo
 	dupes DupeIndex
+	// disk, when set, keeps the folder's work across runs under
+	// diskName's entry folder (NewMemoOn); kept is that entry, loaded
+	// once, and dirty says this process computed what it lacks.
+	disk          *diskcache.Store
+	diskName      string
+	folder        string
+	loaded, dirty bool
+	kept          keptFolder
+	// scanned counts the files scanned (for tests).
+	scanned int
 }
 
 // scanMemo is the scan of one version of one file.
@@ -50,16 +62,31 @@ func (m *Memo) scanFiles(files []scanFile) [][]secscan.Finding {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	var sums [][32]byte // the contents' digests, with a cache on disk
+	if m.loadKept(); m.disk != nil {
+		sums = make([][32]byte, len(files))
+		for i, f := range files {
+			sums[i] = sha256.Sum256(f.raw)
+		}
+	}
 	next := make(map[string]scanMemo, len(files))
 	for i, f := range files {
 		e, ok := m.scans[f.path]
 		if !ok || e.text != string(f.raw) {
-			e = scanMemo{text: string(f.raw), findings: secscan.Scan(f.path, string(f.raw))}
+			if k, hit := m.kept.Scans[f.path]; hit && sums != nil && k.Sum == sums[i] {
+				e = scanMemo{text: string(f.raw), findings: k.Findings}
+			} else {
+				e = scanMemo{text: string(f.raw), findings: secscan.Scan(f.path, string(f.raw))}
+				m.scanned++
+			}
 		}
 		out[i] = e.findings
 		next[f.path] = e
 	}
 	m.scans = next
+	if sums != nil {
+		m.keepScans(files, sums, out)
+	}
 	return out
 }
 

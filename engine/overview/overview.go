@@ -121,8 +121,8 @@ type Source struct {
 	Staleness memindex.StalenessThresholds
 	// Alive says whether a process runs (Autocompact's running sessions).
 	Alive func(pid int) bool
-	// Cache is memscope's cache across runs, for the inventory (nil:
-	// none).
+	// Cache is memscope's cache across runs, for the inventory and lint
+	// (nil: none).
 	Cache *diskcache.Store
 	// Horizon is how many days ahead Cleanup looks (DefaultHorizon
 	// when 0).
@@ -201,6 +201,10 @@ func (s *Source) lint() lint.Report {
 		return *c.Lint
 	}
 	in, _ := t.LintInput(s.staleness())
+	if s.Cache != nil && s.Env.Home != nil {
+		// What lint computed per file, kept across runs in the cache.
+		in.Memo = lint.NewMemoOn(s.Cache, s.Env.Home.Dir, t.Loc.Dir)
+	}
 	return lint.Run(in)
 }
 

@@ -269,7 +269,8 @@ func (p *Project) load(slug string) tea.Cmd {
 	userHome := getenv("HOME")
 	if key := slug + "\x00" + want; p.lint == nil || p.lintOf != key {
 		// One folder's memo: a project or store switch starts another.
-		p.lint, p.lintOf = memlint.NewMemo(), key
+		// It keeps its work in the app's cache, under the same key.
+		p.lint, p.lintOf = memlint.NewMemoOn(e.Cache, homeDir, key), key
 	}
 	memo := p.lint
 	// Only file events say what changed in the home: without live reload
