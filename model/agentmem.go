@@ -72,6 +72,9 @@ type AgentDefinitionOptions struct {
 	// .claude/agents is read (the git root); "" reads StartDir's only.
 	StartDir string
 	StopDir  string
+	// memo keeps the folders' answers for one HomeMemoryStores call
+	// (nil: read each).
+	memo *storeMemo
 }
 
 // maxAgentFiles bounds how many agent files one folder gives (a real
@@ -90,7 +93,7 @@ func ReadAgentDefinitions(o AgentDefinitionOptions) ([]AgentDefinition, []Proble
 	var probs []Problem
 	seen := map[string]bool{}
 	read := func(dir string, source AgentMemoryScope) {
-		defs, p := readAgentFolder(root, dir, source)
+		defs, p := o.memo.readAgentFolder(root, dir, source)
 		probs = append(probs, p...)
 		for _, d := range defs {
 			if !seen[d.Type] {
@@ -289,6 +292,9 @@ type AgentStoreOptions struct {
 	// Definitions are the agent files that apply (ReadAgentDefinitions);
 	// nil reads them.
 	Definitions []AgentDefinition
+	// memo keeps the folders' answers for one HomeMemoryStores call
+	// (nil: read each).
+	memo *storeMemo
 }
 
 // AgentMemoryDir is the folder the client keeps agentType's memory in,
@@ -360,7 +366,7 @@ func FindAgentStores(o AgentStoreOptions) ([]MemoryStore, []Problem) {
 	defs := o.Definitions
 	if defs == nil {
 		stop := o.Checkout
-		defs, probs = ReadAgentDefinitions(AgentDefinitionOptions{Root: root, HomeDir: o.HomeDir, StartDir: o.StartDir, StopDir: stop})
+		defs, probs = ReadAgentDefinitions(AgentDefinitionOptions{Root: root, HomeDir: o.HomeDir, StartDir: o.StartDir, StopDir: stop, memo: o.memo})
 	}
 	var out []MemoryStore
 	seen := map[string]bool{}
@@ -369,8 +375,7 @@ func FindAgentStores(o AgentStoreOptions) ([]MemoryStore, []Problem) {
 			return
 		}
 		seen[s.Dir] = true
-		st, err := fs.Stat(root, RootName(s.Dir))
-		s.Exists = err == nil && st.IsDir()
+		s.Exists = o.memo.isDir(root, s.Dir)
 		s.Label = "agent " + s.Agent + " (" + AgentScopeLabel(s.Scope) + ")"
 		if s.Definition == "" {
 			s.Label += "; no agent definition declares it"
@@ -388,7 +393,7 @@ func FindAgentStores(o AgentStoreOptions) ([]MemoryStore, []Problem) {
 		if parent == "" {
 			continue
 		}
-		ents, err := fs.ReadDir(root, RootName(parent))
+		ents, err := o.memo.readDir(root, parent)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			probs = append(probs, Problem{File: parent, Kind: ProblemUnreadable, Reason: fmt.Sprintf("read agent memory: %v", err)})
 		}
@@ -396,7 +401,7 @@ func FindAgentStores(o AgentStoreOptions) ([]MemoryStore, []Problem) {
 			if strings.HasPrefix(e.Name(), ".") {
 				continue
 			}
-			if st, err := fs.Stat(root, RootName(path.Join(parent, e.Name()))); err == nil && st.IsDir() {
+			if o.memo.isDir(root, path.Join(parent, e.Name())) {
 				add(MemoryStore{Kind: StoreAgent, Agent: e.Name(), Scope: sc, Dir: path.Join(parent, e.Name())})
 			}
 		}
@@ -429,7 +434,7 @@ func AgentStoreOptionsFor(o MemoryOptions, loc MemoryLocation) AgentStoreOptions
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	a := AgentStoreOptions{Root: o.Root, HomeDir: o.HomeDir, Base: o.HomeDir, StartDir: o.StartDir, GitRoot: loc.Git.Root, Checkout: loc.Git.Checkout}
+	a := AgentStoreOptions{Root: o.Root, HomeDir: o.HomeDir, Base: o.HomeDir, StartDir: o.StartDir, GitRoot: loc.Git.Root, Checkout: loc.Git.Checkout, memo: o.memo}
 	if v := getenv(EnvRemoteMemoryDir); v != "" {
 		a.Base, a.Remote = path.Clean(v), true
 	}

@@ -18,6 +18,29 @@ type storeMemo struct {
 	git      map[string]GitRoot
 	settings map[string]settingsRead
 	dirs     map[string]bool
+	// agents are the agent definitions read from each folder (with the
+	// scope they were read as), lists each agent-memory parent's listing:
+	// $H/agents and $H/agent-memory are the same for every project.
+	agents map[agentFolderKey]agentFolderRead
+	lists  map[string]listRead
+}
+
+// agentFolderKey is one readAgentFolder question.
+type agentFolderKey struct {
+	dir    string
+	source AgentMemoryScope
+}
+
+// agentFolderRead is readAgentFolder's answer.
+type agentFolderRead struct {
+	defs  []AgentDefinition
+	probs []Problem
+}
+
+// listRead is fs.ReadDir's answer for one folder.
+type listRead struct {
+	ents []fs.DirEntry
+	err  error
 }
 
 // settingsRead is ReadSettings' answer for one file.
@@ -28,7 +51,8 @@ type settingsRead struct {
 }
 
 func newStoreMemo() *storeMemo {
-	return &storeMemo{git: map[string]GitRoot{}, settings: map[string]settingsRead{}, dirs: map[string]bool{}}
+	return &storeMemo{git: map[string]GitRoot{}, settings: map[string]settingsRead{}, dirs: map[string]bool{},
+		agents: map[agentFolderKey]agentFolderRead{}, lists: map[string]listRead{}}
 }
 
 // findGitRoot is FindGitRoot, the answer from each folder walked kept
@@ -94,4 +118,33 @@ func (m *storeMemo) isDir(root fs.FS, dir string) bool {
 		m.dirs[dir] = ok
 	}
 	return ok
+}
+
+// readAgentFolder is readAgentFolder of dir read as source, once in m;
+// each caller gets its own copies.
+func (m *storeMemo) readAgentFolder(root fs.FS, dir string, source AgentMemoryScope) ([]AgentDefinition, []Problem) {
+	if m == nil {
+		return readAgentFolder(root, dir, source)
+	}
+	k := agentFolderKey{dir, source}
+	r, ok := m.agents[k]
+	if !ok {
+		r.defs, r.probs = readAgentFolder(root, dir, source)
+		m.agents[k] = r
+	}
+	return slices.Clone(r.defs), slices.Clone(r.probs)
+}
+
+// readDir is fs.ReadDir of the absolute path dir, listed once in m; the
+// entries are shared (callers only read them).
+func (m *storeMemo) readDir(root fs.FS, dir string) ([]fs.DirEntry, error) {
+	if m == nil {
+		return fs.ReadDir(orEmpty(root), RootName(dir))
+	}
+	r, ok := m.lists[dir]
+	if !ok {
+		r.ents, r.err = fs.ReadDir(orEmpty(root), RootName(dir))
+		m.lists[dir] = r
+	}
+	return r.ents, r.err
 }

@@ -111,3 +111,49 @@ func TestHomeMemoryStoresSharedChecksSameAnswers(t *testing.T) {
 		t.Errorf("the home's git roots are %v, want %v", kinds, want)
 	}
 }
+
+// The user's agent definitions ($H/agents) and agent memory
+// ($H/agent-memory) are the same for every project: a call over six
+// projects asks them as often as a call over one (W's start read each
+// folder about 98 times, once per project by each of its readers).
+func TestHomeMemoryStoresAsksAgentFoldersOnce(t *testing.T) {
+	m, ps := storesHome()
+	m["home/me/.claude/agents/helper.md"] = &fstest.MapFile{Data: []byte("---\nname: helper\ndescription: helps\nmemory: user\n---\nHelp.\n")}
+	m["home/me/.claude/agent-memory/helper/MEMORY.md"] = &fstest.MapFile{Data: []byte("- a note\n")}
+	m["home/me/.claude/agent-memory/other"] = &fstest.MapFile{Mode: fs.ModeDir | 0o755}
+	asks := func(projects []Project) (map[string]int, []HomeStore) {
+		c := listCountFS{&askCountFS{MapFS: m, asks: map[string]int{}}}
+		stores, _ := HomeMemoryStores(HomeStoresOptions{Root: c, HomeDir: "/home/me/.claude", UserHome: "/home/me", Projects: projects, User: true})
+		return c.asks, stores
+	}
+	one, _ := asks(ps[:1])
+	all, stores := asks(ps)
+	for _, name := range []string{"home/me/.claude/agents", "home/me/.claude/agent-memory", "home/me/.claude/agent-memory/helper", "home/me/.claude/agent-memory/other"} {
+		if one[name] == 0 {
+			t.Fatalf("%s never asked: the test does not reach the agent folders", name)
+		}
+		if all[name] != one[name] {
+			t.Errorf("%s asked %d times over %d projects, %d over one", name, all[name], len(ps), one[name])
+		}
+	}
+	// The user's agent stores are listed, each once: the one a
+	// definition declares and the folder no definition declares.
+	var users []string
+	for _, s := range stores {
+		if s.Kind == StoreAgent && s.Scope == AgentScopeUser {
+			users = append(users, s.Agent+" "+s.Definition)
+		}
+	}
+	if want := []string{"helper /home/me/.claude/agents/helper.md", "other "}; !reflect.DeepEqual(users, want) {
+		t.Errorf("user agent stores %q, want %q", users, want)
+	}
+}
+
+// listCountFS is askCountFS counting ReadDir too (fs.ReadDir takes
+// MapFS's own, which opens nothing).
+type listCountFS struct{ *askCountFS }
+
+func (c listCountFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	c.ask(name)
+	return c.MapFS.ReadDir(name)
+}
