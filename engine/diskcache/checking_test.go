@@ -47,7 +47,7 @@ func TestPerFileCheckingStatsNoName(t *testing.T) {
 	whole := func(int, int64) bool { return true }
 	next := map[string]Entry[int]{}
 	now := time.Now()
-	out, hits, _ := PerFileFoldersChecking(fsys, names, nil, next, Folders{}, now, compute, whole)
+	out, hits, _ := PerFileFoldersChecking(fsys, names, nil, next, nil, Folders{}, now, compute, whole)
 	if hits != 0 || out[1] != len("text of b") {
 		t.Fatalf("hits %d, out %v", hits, out)
 	}

@@ -58,10 +58,10 @@ func closeChecked(t *testing.T, f fs.File, after func(model.FileStamp)) {
 	f.Close()
 }
 
-// PerFileFoldersCheckingDelta answers as PerFileFoldersChecking does
+// PerFileFoldersChecking with same answers as it does without
 // (values, hits, folder stamps), and the entries it keeps -- next's and
 // the cache's of the files marked same -- are the ones
-// PerFileFoldersChecking puts in its next, run after run: a write-once
+// it puts in next without same, run after run: a write-once
 // folder trusted, a file unchanged, one rewritten, one added, one gone.
 // An answer from the cache kept as it is goes into same, not next.
 func TestPerFileFoldersCheckingDeltaKeepsTheSame(t *testing.T) {
@@ -99,12 +99,12 @@ func TestPerFileFoldersCheckingDeltaKeepsTheSame(t *testing.T) {
 		}
 		at := now.Add(time.Duration(run) * time.Minute)
 		full := map[string]Entry[int]{}
-		out, hits, kept := PerFileFoldersChecking(fsys, names, cache, full, folders, at, compute(names), whole)
+		out, hits, kept := PerFileFoldersChecking(fsys, names, cache, full, nil, folders, at, compute(names), whole)
 		next := map[string]Entry[int]{}
 		same := make([]bool, len(names))
-		dout, dhits, dkept := PerFileFoldersCheckingDelta(fsys, names, cache, next, same, folders, at, compute(names), whole)
+		dout, dhits, dkept := PerFileFoldersChecking(fsys, names, cache, next, same, folders, at, compute(names), whole)
 		if !reflect.DeepEqual(out, dout) || hits != dhits || !kept.Equal(dkept) {
-			t.Fatalf("run %d: delta answered %v, %d hits, %+v; PerFileFoldersChecking %v, %d, %+v", run, dout, dhits, dkept, out, hits, kept)
+			t.Fatalf("run %d: delta answered %v, %d hits, %+v; without same %v, %d, %+v", run, dout, dhits, dkept, out, hits, kept)
 		}
 		merged := maps.Clone(next)
 		nsame := 0

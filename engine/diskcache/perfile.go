@@ -96,18 +96,14 @@ func PerFileStamping[T any](fsys fs.FS, names []string, cache, next map[string]E
 type Checking[T any] func(miss []int, stamp, after func(j int, st model.FileStamp)) []T
 
 // PerFileFoldersChecking is PerFileFoldersStamping for a compute that
-// also checks each file after its read (Checking).
-func PerFileFoldersChecking[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], folders Folders, now time.Time, compute Checking[T], whole func(v T, size int64) bool) (out []T, hits int, kept Folders) {
-	return perFileFolders(fsys, names, cache, next, nil, folders, now, true, compute, whole)
-}
-
-// PerFileFoldersCheckingDelta is PerFileFoldersChecking keeping in next
-// only the entries that are not cache's as they are: a file cache
-// answers with its entry unchanged is marked in same (same[i] for
-// names[i]; len(same) is len(names)) instead of being copied into next.
-// The entries to keep are next's and cache's of the files marked (a warm
-// run whose files are all answered builds no second map of them).
-func PerFileFoldersCheckingDelta[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], same []bool, folders Folders, now time.Time, compute Checking[T], whole func(v T, size int64) bool) (out []T, hits int, kept Folders) {
+// also checks each file after its read (Checking). With same (same[i]
+// for names[i]; len(same) is len(names)), next keeps only the entries
+// that are not cache's as they are: a file cache answers with its entry
+// unchanged is marked in same instead of being copied into next, and the
+// entries to keep are next's and cache's of the files marked (a warm run
+// whose files are all answered builds no second map of them); nil same
+// puts every answer in next.
+func PerFileFoldersChecking[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], same []bool, folders Folders, now time.Time, compute Checking[T], whole func(v T, size int64) bool) (out []T, hits int, kept Folders) {
 	return perFileFolders(fsys, names, cache, next, same, folders, now, true, compute, whole)
 }
 
@@ -130,7 +126,7 @@ const (
 // perFile is PerFile; selfStamped, the files without an entry are
 // stamped by compute (PerFileStamping); with same, an answer whose entry
 // is kept unchanged is handed to same (its index in names), not put in
-// next (PerFileFoldersCheckingDelta).
+// next (PerFileFoldersChecking with same).
 func perFile[T any](fsys fs.FS, names []string, cache, next map[string]Entry[T], same func(i int), selfStamped bool, compute Checking[T], whole func(v T, size int64) bool) (out []T, hits int) {
 	if next == nil {
 		all := make([]int, len(names))

@@ -138,7 +138,7 @@ func Counts(o Options, cache *diskcache.Store) Report {
 	// builds no second map of its some 15 000 entries (keptChanges).
 	next := map[string]diskcache.Entry[counted]{}
 	sameNames := make([]bool, len(names))
-	res, hits, nextFolders := diskcache.PerFileFoldersCheckingDelta(o.Home.FS, names, kept, next, sameNames, o.trusted.distrust(folders), now, compute, wholeCount)
+	res, hits, nextFolders := diskcache.PerFileFoldersChecking(o.Home.FS, names, kept, next, sameNames, o.trusted.distrust(folders), now, compute, wholeCount)
 	for j, s := range sameNames {
 		if s {
 			same = append(same, names[j])
