@@ -272,21 +272,29 @@ func trustOf(fsys fs.FS) *TrustedFolders {
 // most entries of a kept listing (the paste cache's thousands) are
 // never asked, and an entry is one allocation, not three.
 type keptEntry struct {
-	name   string
-	dir    bool
+	keptName
 	fsys   dirFS
 	parent string
 }
 
-func (e *keptEntry) Name() string { return e.name }
-func (e *keptEntry) IsDir() bool  { return e.dir }
-func (e *keptEntry) Type() fs.FileMode {
+func (e *keptEntry) Info() (fs.FileInfo, error) { return e.fsys.keptInfo(e.parent, e.name) }
+
+// keptName is a kept listing entry's name and type (a folder or a
+// regular file), the part keptEntry and listedKept share; each adds
+// where its information comes from.
+type keptName struct {
+	name string
+	dir  bool
+}
+
+func (e *keptName) Name() string { return e.name }
+func (e *keptName) IsDir() bool  { return e.dir }
+func (e *keptName) Type() fs.FileMode {
 	if e.dir {
 		return fs.ModeDir
 	}
 	return 0
 }
-func (e *keptEntry) Info() (fs.FileInfo, error) { return e.fsys.keptInfo(e.parent, e.name) }
 
 // untrusted is fsys listing every folder itself.
 func untrusted(fsys fs.FS) fs.FS {

@@ -141,7 +141,7 @@ func (l *listedFS) readDirInfo(name string, info fs.FileInfo) ([]fs.DirEntry, er
 		var ents []fs.DirEntry
 		if t := trustOf(l.fsys); t != nil {
 			ents, d.err = t.readDir(name, info, list, func(n string, dir bool) fs.DirEntry {
-				return &listedKept{name: n, dir: dir, l: l, parent: name}
+				return &listedKept{keptName: keptName{n, dir}, l: l, parent: name}
 			})
 		} else {
 			ents, d.err = list()
@@ -237,8 +237,7 @@ func (l *listedFS) rootDirs() []string {
 // of l once, when wanted (a keptEntry in a listedEntry, in one
 // allocation and with its path joined only then).
 type listedKept struct {
-	name   string
-	dir    bool
+	keptName
 	l      *listedFS
 	parent string
 	once   sync.Once
@@ -246,14 +245,6 @@ type listedKept struct {
 	err    error
 }
 
-func (e *listedKept) Name() string { return e.name }
-func (e *listedKept) IsDir() bool  { return e.dir }
-func (e *listedKept) Type() fs.FileMode {
-	if e.dir {
-		return fs.ModeDir
-	}
-	return 0
-}
 func (e *listedKept) Info() (fs.FileInfo, error) {
 	e.once.Do(func() { e.info, e.err = e.l.Lstat(path.Join(e.parent, e.name)) })
 	return e.info, e.err

@@ -396,7 +396,7 @@ func (d dirFS) readDirStamped(name string, info fs.FileInfo) ([]fs.DirEntry, err
 // trustedReadDir is ReadDir by d.trust's rule (readDir's info).
 func (d dirFS) trustedReadDir(name string, info fs.FileInfo) ([]fs.DirEntry, error) {
 	return d.trust.readDir(name, info, func() ([]fs.DirEntry, error) { return d.readDir(name) }, func(n string, dir bool) fs.DirEntry {
-		return &keptEntry{name: n, dir: dir, fsys: d, parent: name}
+		return &keptEntry{keptName: keptName{n, dir}, fsys: d, parent: name}
 	})
 }
 
