@@ -62,8 +62,12 @@ type Unpacker struct {
 }
 
 // Start begins reading b, which must start with the byte version.
-func (u *Unpacker) Start(b []byte, version byte) {
-	u.b, u.all = b, string(b)
+func (u *Unpacker) Start(b []byte, version byte) { u.start(b, string(b), version) }
+
+// start reads b, whose strings are all's (b's bytes as a string), from
+// its version byte on.
+func (u *Unpacker) start(b []byte, all string, version byte) {
+	u.b, u.all = b, all
 	if len(u.all) == 0 || u.all[0] != version {
 		u.bad = true
 		return

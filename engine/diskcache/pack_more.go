@@ -12,12 +12,7 @@ import (
 // of b itself, not of a copy: a warm start's stat cache (1.4 MB on W)
 // was copied whole to read its paths and hashes from one string.
 func (u *Unpacker) StartOwned(b []byte, version byte) {
-	u.b, u.all = b, unsafe.String(unsafe.SliceData(b), len(b))
-	if len(u.all) == 0 || u.all[0] != version {
-		u.bad = true
-		return
-	}
-	u.at = 1
+	u.start(b, unsafe.String(unsafe.SliceData(b), len(b)), version)
 }
 
 // Problems packs a list of problems (stat's and the secrets counts'
