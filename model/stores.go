@@ -93,7 +93,7 @@ func HomeMemoryStores(o HomeStoresOptions) ([]HomeStore, []Problem) {
 		}
 	}
 	if o.User {
-		users, p := FindAgentStores(AgentStoreOptionsFor(MemoryOptions{Root: o.Root, HomeDir: o.HomeDir, Getenv: o.Getenv}, MemoryLocation{}))
+		users, p := FindAgentStores(AgentStoreOptionsFor(MemoryOptions{Root: o.Root, HomeDir: o.HomeDir, Getenv: o.Getenv, memo: memo}, MemoryLocation{}))
 		probs = append(probs, p...)
 		sort.SliceStable(users, func(i, j int) bool { return users[i].Agent < users[j].Agent })
 		for _, s := range users {
