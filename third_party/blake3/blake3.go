@@ -39,6 +39,14 @@ func (a *hasher) updateString(buf string) {
 	var input *[8192]byte
 
 	for len(buf) > 0 {
+		if consts.HasAVX512 && a.len == 0 && len(buf) > 16384 {
+			// memscope: 16 chunks at once (hash_avx512); the last
+			// chunk of the input stays for finalize, as below.
+			a.consume16((*[16384]byte)(*(*unsafe.Pointer)(unsafe.Pointer(&buf))))
+			buf = buf[16384:]
+			a.chunks += 16
+			continue
+		}
 		if a.len == 0 && len(buf) > 8192 {
 			// relies on the data pointer being the first word in the string header
 			input = (*[8192]byte)(*(*unsafe.Pointer)(unsafe.Pointer(&buf)))
@@ -63,6 +71,13 @@ func (a *hasher) consume(input *[8192]byte) {
 	var chain [8]uint32
 	alg.HashF(input, 8192, a.chunks, a.flags, &a.key, &out, &chain)
 	a.stack.pushN(0, &out, 8, a.flags, &a.key)
+}
+
+func (a *hasher) consume16(input *[16384]byte) {
+	var out [2]chainVector
+	alg.HashF16(&out, input, a.chunks, a.flags, &a.key)
+	a.stack.pushN(0, &out[0], 8, a.flags, &a.key)
+	a.stack.pushN(0, &out[1], 8, a.flags, &a.key)
 }
 
 func (a *hasher) finalize(p []byte) {

@@ -2,7 +2,10 @@
 
 package consts
 
-const (
-	HasAVX2  = false
-	HasSSE41 = false
+// Variables rather than constants so that the tests can switch paths in
+// every build (memscope).
+var (
+	HasAVX2   = false
+	HasSSE41  = false
+	HasAVX512 = false
 )
