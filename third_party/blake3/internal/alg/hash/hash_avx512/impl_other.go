@@ -13,3 +13,13 @@ func HashF16(out *[2][64]uint32, input *[16384]byte, key *[8]uint32, counter uin
 	hash_pure.HashF((*[8192]byte)(input[:8192]), 8192, counter, flags, key, &out[0], &chain)
 	hash_pure.HashF((*[8192]byte)(input[8192:]), 8192, counter+8, flags, key, &out[1], &chain)
 }
+
+// HashF8 is the pure Go HashF where there is no AVX-512.
+func HashF8(input *[8192]byte, length, counter uint64, flags uint32, key *[8]uint32, out *[64]uint32, chain *[8]uint32) {
+	hash_pure.HashF(input, length, counter, flags, key, out, chain)
+}
+
+// HashP8 is the pure Go HashP where there is no AVX-512.
+func HashP8(left, right *[64]uint32, flags uint32, key *[8]uint32, out *[64]uint32, n int) {
+	hash_pure.HashP(left, right, flags, key, out, n)
+}

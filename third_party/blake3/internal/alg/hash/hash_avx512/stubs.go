@@ -12,3 +12,13 @@ package hash_avx512
 //
 //go:noescape
 func HashF16(out *[2][64]uint32, input *[16384]byte, key *[8]uint32, counter uint64, flags uint32)
+
+// HashF8 and HashP8 are hash_avx2's HashF and HashP with the rotations
+// done by VPRORD (AVX-512VL; gen8.go). The caller checks
+// consts.HasAVX512.
+//
+//go:noescape
+func HashF8(input *[8192]byte, length, counter uint64, flags uint32, key *[8]uint32, out *[64]uint32, chain *[8]uint32)
+
+//go:noescape
+func HashP8(left, right *[64]uint32, flags uint32, key *[8]uint32, out *[64]uint32, n int)
