@@ -98,34 +98,55 @@ func (r *regs) shuf(x, y int) (int, int) {
 	return r.pair("VSHUFI32X4 $0x88,", "VSHUFI32X4 $0xdd,", x, y)
 }
 
+// rounds emits the 7 rounds; each half round's four G functions are
+// independent, and their steps are emitted interleaved (as the BLAKE3
+// team's C code does), one step for the four at a time.
 func rounds(mw, v [16]int) {
-	g := func(ai, bi, ci, di, mx, my int) {
-		a, b, c, d := v[ai], v[bi], v[ci], v[di]
-		emit("VPADDD %s, %s, %s", z(a), z(b), z(a))
-		emit("VPADDD %s, %s, %s", z(mx), z(a), z(a))
-		emit("VPXORD %s, %s, %s", z(d), z(a), z(d))
-		emit("VPRORD $0x10, %s, %s", z(d), z(d))
-		emit("VPADDD %s, %s, %s", z(c), z(d), z(c))
-		emit("VPXORD %s, %s, %s", z(b), z(c), z(b))
-		emit("VPRORD $0x0c, %s, %s", z(b), z(b))
-		emit("VPADDD %s, %s, %s", z(a), z(b), z(a))
-		emit("VPADDD %s, %s, %s", z(my), z(a), z(a))
-		emit("VPXORD %s, %s, %s", z(d), z(a), z(d))
-		emit("VPRORD $0x08, %s, %s", z(d), z(d))
-		emit("VPADDD %s, %s, %s", z(c), z(d), z(c))
-		emit("VPXORD %s, %s, %s", z(b), z(c), z(b))
-		emit("VPRORD $0x07, %s, %s", z(b), z(b))
+	g4 := func(cols [4][6]int) {
+		type op struct {
+			f       string
+			x, y, w int // indexes into a, b, c, d, mx, my (0-5)
+		}
+		steps := []op{
+			{"VPADDD %s, %s, %s", 1, 0, 0}, {"VPADDD %s, %s, %s", 4, 0, 0},
+			{"VPXORD %s, %s, %s", 0, 3, 3}, {"VPRORD $0x10, %s, %s", -1, 3, 3},
+			{"VPADDD %s, %s, %s", 3, 2, 2}, {"VPXORD %s, %s, %s", 2, 1, 1},
+			{"VPRORD $0x0c, %s, %s", -1, 1, 1},
+			{"VPADDD %s, %s, %s", 1, 0, 0}, {"VPADDD %s, %s, %s", 5, 0, 0},
+			{"VPXORD %s, %s, %s", 0, 3, 3}, {"VPRORD $0x08, %s, %s", -1, 3, 3},
+			{"VPADDD %s, %s, %s", 3, 2, 2}, {"VPXORD %s, %s, %s", 2, 1, 1},
+			{"VPRORD $0x07, %s, %s", -1, 1, 1},
+		}
+		for _, st := range steps {
+			for _, c := range cols {
+				r := func(k int) string {
+					if k >= 4 {
+						return z(c[k])
+					}
+					return z(v[c[k]])
+				}
+				if st.x < 0 {
+					emit(st.f, r(st.y), r(st.w))
+				} else {
+					emit(st.f, r(st.x), r(st.y), r(st.w))
+				}
+			}
+		}
 	}
 	for i := 0; i < 7; i++ {
 		comment(fmt.Sprintf("Round %d", i+1))
-		g(0, 4, 8, 12, mw[0], mw[1])
-		g(1, 5, 9, 13, mw[2], mw[3])
-		g(2, 6, 10, 14, mw[4], mw[5])
-		g(3, 7, 11, 15, mw[6], mw[7])
-		g(0, 5, 10, 15, mw[8], mw[9])
-		g(1, 6, 11, 12, mw[10], mw[11])
-		g(2, 7, 8, 13, mw[12], mw[13])
-		g(3, 4, 9, 14, mw[14], mw[15])
+		g4([4][6]int{
+			{0, 4, 8, 12, mw[0], mw[1]},
+			{1, 5, 9, 13, mw[2], mw[3]},
+			{2, 6, 10, 14, mw[4], mw[5]},
+			{3, 7, 11, 15, mw[6], mw[7]},
+		})
+		g4([4][6]int{
+			{0, 5, 10, 15, mw[8], mw[9]},
+			{1, 6, 11, 12, mw[10], mw[11]},
+			{2, 7, 8, 13, mw[12], mw[13]},
+			{3, 4, 9, 14, mw[14], mw[15]},
+		})
 		mw = [16]int{
 			mw[2], mw[6], mw[3], mw[10],
 			mw[7], mw[0], mw[4], mw[13],
