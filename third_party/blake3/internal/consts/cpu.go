@@ -18,14 +18,14 @@ var (
 		os.Getenv("BLAKE3_DISABLE_AVX2") == "" &&
 		os.Getenv("BLAKE3_PUREGO") == ""
 
-	// memscope: 16 chunks at once in ZMM registers (hash_avx512; the
-	// code uses AVX512F and, for its mask registers, AVX512BW; VL is
-	// asked for as every AVX-512 processor of note has it). x/sys/cpu
-	// reports AVX512F only when the operating system saves the ZMM
-	// registers.
-	HasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL &&
-		os.Getenv("BLAKE3_DISABLE_AVX512") == "" &&
-		os.Getenv("BLAKE3_PUREGO") == ""
+	// memscope: hash_avx512's code (HashF16: ZMM registers, AVX512F, and
+	// AVX512BW for its mask registers; HashF8 and HashP8: AVX2 with the
+	// AVX512VL rotation). x/sys/cpu reports AVX512F only when the
+	// operating system saves the ZMM registers. The switches form a
+	// ladder: BLAKE3_DISABLE_AVX512 leaves AVX2, BLAKE3_DISABLE_AVX2
+	// leaves SSE4.1 (AVX-512 goes too), BLAKE3_PUREGO the Go code.
+	HasAVX512 = HasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL &&
+		os.Getenv("BLAKE3_DISABLE_AVX512") == ""
 
 	HasSSE41 = cpu.X86.HasSSE41 &&
 		os.Getenv("BLAKE3_DISABLE_SSE41") == "" &&
