@@ -29,6 +29,10 @@ import (
 type memoEntry struct {
 	size, mtime, ctime int64
 	file               *MemoryFile
+	// raw, when file is nil, is the file's bytes as another reader
+	// read them (KeepMemoryRead), not parsed yet: the first reader of
+	// its folder takes them (memoTakeBytes).
+	raw []byte
 	// done is open while the file is being read by the reader that
 	// claimed it (memoClaim): the others wait for that read, not read
 	// it beside it (the app's project panes and Overview read the open
@@ -80,7 +84,7 @@ func memoClaim(id memoID, want memoEntry, claim bool) (f *MemoryFile, claimed *m
 	for {
 		fileMemo.Lock()
 		e, ok := fileMemo.m[id]
-		if ok && e.stamped(want) {
+		if ok && e.stamped(want) && e.raw == nil {
 			if e.file != nil {
 				fileMemo.Unlock()
 				memoHits.Add(1)
@@ -102,9 +106,7 @@ func memoClaim(id memoID, want memoEntry, claim bool) (f *MemoryFile, claimed *m
 		if fileMemo.m == nil {
 			fileMemo.m = map[memoID]*memoEntry{}
 		}
-		if ok && e.file != nil {
-			fileMemo.bytes -= e.size
-		}
+		fileMemo.bytes -= keptBytes(e)
 		// An older stamp's read in flight is replaced: its reader still
 		// wakes its own waiters (memoDone), and keeps nothing.
 		w := want
@@ -136,7 +138,7 @@ func memoDone(id memoID, c *memoEntry, f *MemoryFile) {
 		// Full: start again with this file alone (claims in flight stay,
 		// for their readers to end).
 		for k, o := range fileMemo.m {
-			if o.file != nil {
+			if o.file != nil || o.raw != nil {
 				delete(fileMemo.m, k)
 			}
 		}

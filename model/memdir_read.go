@@ -199,6 +199,17 @@ func readTopic(fsys fs.FS, d fs.DirEntry, held heldFolder, direct bool, name, re
 		if info, err := d.Info(); err == nil {
 			if key, stamp, ok := memoKey(info, rel); ok {
 				id = key
+				if raw := memoTakeBytes(id, stamp); raw != nil {
+					// Read by another reader (memdir_share.go): parsed
+					// here, kept parsed by a read that keeps.
+					f, prob = parseKept(name, rel, raw, stamp.mtime)
+					if keep && prob == nil {
+						if _, c := memoClaim(id, stamp, true); c != nil {
+							memoDone(id, c, f)
+						}
+					}
+					return f, prob
+				}
 				if f, claim = memoClaim(id, stamp, keep); f != nil {
 					return f, nil
 				}

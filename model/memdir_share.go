@@ -1,0 +1,100 @@
+package model
+
+import (
+	"bytes"
+	"strings"
+	"time"
+)
+
+// Memory files another reader read: a reader that reads the topic files
+// of the home's memory folders whole for its own ends (the secrets
+// count of the app's Overview, which runs before the Overview's
+// inventory: engine/overview) hands the bytes to the memory-file memo
+// (memdir_memo.go) as it read them, kept by the file's identity and the
+// stamp of its open; a memory folder's reader then parses a file whose
+// lstat shows it unchanged from those bytes instead of opening it again
+// (issue 28: a cold start of the app read each of W's 2 585 memory
+// files twice). A file written, replaced or removed since has another
+// stamp and is read again. A scan (ScanMemoryDir) takes the bytes out
+// of the memo as it parses them, so the memo holds no copy of a file
+// past the reader it was kept for; a read that keeps what it reads
+// (ReadMemoryDir) keeps the file parsed in their place.
+
+// KeepMemoryRead keeps data, the whole of the home's file name (a
+// topic file of a project's memory folder, "projects/<slug>/memory/
+// <rel>") as the open that read it stamped it (st, from its fstat),
+// for the memory folder's readers. Only a file whose identity st knows,
+// that data holds whole and that a memory folder's read would read
+// whole (MaxDocumentBytes) is kept, and only while the memo has room
+// (memoMaxBytes) and holds nothing for the file as st stamps it; data
+// is copied (the caller may reuse it).
+func KeepMemoryRead(name string, st FileStamp, data []byte) {
+	rel, ok := homeMemoryTopic(name)
+	if !ok || !st.ID.Known || st.Size != int64(len(data)) || st.Size > MaxDocumentBytes {
+		return
+	}
+	id := memoID{dev: st.ID.Dev, ino: st.ID.Ino, rel: rel}
+	want := memoEntry{size: st.Size, mtime: st.ModTime, ctime: st.ChangeTime}
+	fileMemo.Lock()
+	defer fileMemo.Unlock()
+	e, ok := fileMemo.m[id]
+	if ok && (e.stamped(want) || e.file == nil && e.raw == nil) {
+		return // kept already, or being read by a reader that keeps it
+	}
+	if fileMemo.bytes-keptBytes(e)+st.Size > memoMaxBytes {
+		return
+	}
+	if fileMemo.m == nil {
+		fileMemo.m = map[memoID]*memoEntry{}
+	}
+	fileMemo.bytes -= keptBytes(e)
+	want.raw = bytes.Clone(data)
+	fileMemo.m[id] = &want
+	fileMemo.bytes += st.Size
+}
+
+// keptBytes is what e (nil: none) counts in the memo's bytes.
+func keptBytes(e *memoEntry) int64 {
+	if e != nil && (e.file != nil || e.raw != nil) {
+		return e.size
+	}
+	return 0
+}
+
+// homeMemoryTopic is the path in its memory folder of the home's file
+// name when it is a topic file of a project's memory folder.
+func homeMemoryTopic(name string) (string, bool) {
+	parts := strings.SplitN(name, "/", 4)
+	if len(parts) != 4 || parts[0] != "projects" || parts[1] == "" || parts[2] != "memory" || !IsMemoryTopicPath(parts[3]) {
+		return "", false
+	}
+	return parts[3], true
+}
+
+// memoTakeBytes is the bytes another reader kept (KeepMemoryRead) of
+// the file id as want stamps it, taken out of the memo; nil when it
+// holds none.
+func memoTakeBytes(id memoID, want memoEntry) []byte {
+	fileMemo.Lock()
+	defer fileMemo.Unlock()
+	e, ok := fileMemo.m[id]
+	if !ok || e.raw == nil || !e.stamped(want) {
+		return nil
+	}
+	delete(fileMemo.m, id)
+	fileMemo.bytes -= e.size
+	memoHits.Add(1)
+	return e.raw
+}
+
+// parseKept parses data, the topic file rel (name in its file system)
+// as another reader read it, stamped mtime, as readHeldMemoryFile
+// parses what it reads.
+func parseKept(name, rel string, data []byte, mtime int64) (*MemoryFile, *Problem) {
+	f, prob := ParseMemoryFile(rel, data)
+	f.ModTime = time.Unix(0, mtime)
+	if prob != nil {
+		prob.File = name
+	}
+	return f, prob
+}
