@@ -22,8 +22,8 @@ import (
 
 // KeepMemoryRead keeps data, the whole of the home's file name (a
 // topic file of a project's memory folder, "projects/<slug>/memory/
-// <rel>") as the open that read it stamped it (st, from its fstat),
-// for the memory folder's readers. Only a file whose identity st knows,
+// <rel>", or its MEMORY.md) as the open that read it stamped it (st,
+// from its fstat), for the memory folder's readers. Only a file whose identity st knows,
 // that data holds whole and that a memory folder's read would read
 // whole (MaxDocumentBytes) is kept, and only while the memo has room
 // (memoMaxBytes) and holds nothing for the file as st stamps it; data
@@ -48,7 +48,13 @@ func KeepMemoryRead(name string, st FileStamp, data []byte) {
 		fileMemo.m = map[memoID]*memoEntry{}
 	}
 	fileMemo.bytes -= keptBytes(e)
-	want.raw = bytes.Clone(data)
+	if rel == memoIndexRel {
+		// MEMORY.md is kept as a read of the index keeps it
+		// (readIndexBytes): its bytes, parsed again by each reader.
+		want.file = &MemoryFile{raw: bytes.Clone(data), Size: st.Size, ModTime: time.Unix(0, st.ModTime)}
+	} else {
+		want.raw = bytes.Clone(data)
+	}
 	fileMemo.m[id] = &want
 	fileMemo.bytes += st.Size
 }
@@ -61,14 +67,20 @@ func keptBytes(e *memoEntry) int64 {
 	return 0
 }
 
-// homeMemoryTopic is the path in its memory folder of the home's file
-// name when it is a topic file of a project's memory folder.
+// homeMemoryTopic is the memo's path (memoID.rel) of the home's file
+// name when it is a topic file of a project's memory folder (its path
+// in the folder) or the folder's MEMORY.md (memoIndexRel).
 func homeMemoryTopic(name string) (string, bool) {
 	parts := strings.SplitN(name, "/", 4)
-	if len(parts) != 4 || parts[0] != "projects" || parts[1] == "" || parts[2] != "memory" || !IsMemoryTopicPath(parts[3]) {
+	switch {
+	case len(parts) != 4 || parts[0] != "projects" || parts[1] == "" || parts[2] != "memory":
 		return "", false
+	case parts[3] == MemoryIndexName:
+		return memoIndexRel, true
+	case IsMemoryTopicPath(parts[3]):
+		return parts[3], true
 	}
-	return parts[3], true
+	return "", false
 }
 
 // memoTakeBytes is the bytes another reader kept (KeepMemoryRead) of

@@ -73,8 +73,8 @@ func TestKeptMemoryReadIsNotReadAgain(t *testing.T) {
 	c := &countingFS{FS: os.DirFS(home), opened: map[string]int{}}
 	var scanned []*MemoryFile
 	_, probs := ScanMemoryDir(c, dir, func(f *MemoryFile) { scanned = append(scanned, f) })
-	if got := c.topicOpens(); len(got) != 0 {
-		t.Errorf("the scan opened %v, want nothing (both kept)", got)
+	if got := c.topicOpens(); len(got) != 0 || c.opened[dir+"/MEMORY.md"] != 0 {
+		t.Errorf("the scan opened %v, want nothing (all kept)", c.opened)
 	}
 	if !reflect.DeepEqual(scanned, wantScan) || !reflect.DeepEqual(probs, wantProbs) {
 		t.Errorf("the scan from kept bytes:\n%+v\n%+v\nreading itself:\n%+v\n%+v", scanned, probs, wantScan, wantProbs)
@@ -124,7 +124,7 @@ func TestKeptMemoryReadIsNotReadAgain(t *testing.T) {
 
 	// Not a project memory folder's topic file: not kept.
 	forgetMemo()
-	KeepMemoryRead("projects/-p/memory/MEMORY.md", FileStamp{Size: 1, ID: FileID{Known: true}}, []byte("x"))
+	KeepMemoryRead("projects/-p/memory/sessions/a.md", FileStamp{Size: 1, ID: FileID{Known: true}}, []byte("x"))
 	KeepMemoryRead("agent-memory/x/a.md", FileStamp{Size: 1, ID: FileID{Known: true}}, []byte("x"))
 	KeepMemoryRead("projects/-p/memory/team/a.md", FileStamp{Size: 1, ID: FileID{Known: true}}, []byte("x"))
 	KeepMemoryRead("projects/-p/memory/c.md", FileStamp{Size: 2, ID: FileID{Known: true}}, []byte("x"))

@@ -10,8 +10,8 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// memoryOpens counts the opens of each topic file of the home's
-// project memory folders (projects/<slug>/memory/<rel>).
+// memoryOpens counts the opens of each topic file and MEMORY.md of the
+// home's project memory folders (projects/<slug>/memory/<rel>).
 type memoryOpens struct {
 	fs.FS
 	mu     sync.Mutex
@@ -19,7 +19,7 @@ type memoryOpens struct {
 }
 
 func (m *memoryOpens) Open(name string) (fs.File, error) {
-	if parts := strings.SplitN(name, "/", 4); len(parts) == 4 && parts[0] == "projects" && parts[2] == "memory" && model.IsMemoryTopicPath(parts[3]) {
+	if parts := strings.SplitN(name, "/", 4); len(parts) == 4 && parts[0] == "projects" && parts[2] == "memory" && (model.IsMemoryTopicPath(parts[3]) || parts[3] == model.MemoryIndexName) {
 		m.mu.Lock()
 		m.opened[name]++
 		m.mu.Unlock()
