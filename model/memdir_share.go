@@ -59,6 +59,56 @@ func KeepMemoryRead(name string, st FileStamp, data []byte) {
 	fileMemo.bytes += st.Size
 }
 
+// memoDoneUnparsed ends the claimed read c of a file that read with a
+// problem (f nil: it did not read): the file is not kept parsed (each
+// reader reports the problem under its own name), but its bytes are,
+// when f read whole as the claim's lstat stamped it, for the reader
+// after (KeptMemoryRead, memoTakeBytes), and the readers waiting for it
+// go on (to read it themselves, as before).
+func memoDoneUnparsed(id memoID, c *memoEntry, f *MemoryFile) {
+	fileMemo.Lock()
+	defer fileMemo.Unlock()
+	defer close(c.done)
+	if fileMemo.m[id] != c {
+		return
+	}
+	if f == nil || f.Size != c.size || f.ModTime.UnixNano() != c.mtime || int64(len(f.raw)) != c.size || fileMemo.bytes+c.size > memoMaxBytes {
+		delete(fileMemo.m, id)
+		return
+	}
+	c.raw = f.raw
+	fileMemo.bytes += c.size
+}
+
+// KeptMemoryRead is the bytes the memo holds of the home's file name
+// (as KeepMemoryRead names it) as the open st stamps it: a memory
+// folder's read of it (the open project's, before the secrets count)
+// or another reader's kept bytes. ok is false when it holds none. The
+// bytes are shared: not to be changed.
+func KeptMemoryRead(name string, st FileStamp) (data []byte, ok bool) {
+	rel, ok := homeMemoryTopic(name)
+	if !ok || !st.ID.Known {
+		return nil, false
+	}
+	id := memoID{dev: st.ID.Dev, ino: st.ID.Ino, rel: rel}
+	fileMemo.Lock()
+	defer fileMemo.Unlock()
+	e, ok := fileMemo.m[id]
+	if !ok || !e.stamped(memoEntry{size: st.Size, mtime: st.ModTime, ctime: st.ChangeTime}) {
+		return nil, false
+	}
+	switch {
+	case e.file != nil && int64(len(e.file.raw)) == st.Size:
+		data = e.file.raw
+	case e.raw != nil:
+		data = e.raw
+	default:
+		return nil, false
+	}
+	memoHits.Add(1)
+	return data, true
+}
+
 // keptBytes is what e (nil: none) counts in the memo's bytes.
 func keptBytes(e *memoEntry) int64 {
 	if e != nil && (e.file != nil || e.raw != nil) {
@@ -84,17 +134,20 @@ func homeMemoryTopic(name string) (string, bool) {
 }
 
 // memoTakeBytes is the bytes another reader kept (KeepMemoryRead) of
-// the file id as want stamps it, taken out of the memo; nil when it
-// holds none.
-func memoTakeBytes(id memoID, want memoEntry) []byte {
+// the file id as want stamps it, taken out of the memo when take (a
+// scan's: the memo holds no file past the reader it was kept for, the
+// Overview's stat); nil when it holds none.
+func memoTakeBytes(id memoID, want memoEntry, take bool) []byte {
 	fileMemo.Lock()
 	defer fileMemo.Unlock()
 	e, ok := fileMemo.m[id]
 	if !ok || e.raw == nil || !e.stamped(want) {
 		return nil
 	}
-	delete(fileMemo.m, id)
-	fileMemo.bytes -= e.size
+	if take {
+		delete(fileMemo.m, id)
+		fileMemo.bytes -= e.size
+	}
 	memoHits.Add(1)
 	return e.raw
 }

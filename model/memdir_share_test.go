@@ -135,3 +135,53 @@ func TestKeptMemoryReadIsNotReadAgain(t *testing.T) {
 		t.Errorf("%d files kept that are not a memory folder's topic files read whole, want 0", kept)
 	}
 }
+
+// What a memory folder's read read (the open project's load, before the
+// secrets count) is handed to a reader that opened the file and finds it
+// as read (KeptMemoryRead), a file with a problem included (kept as its
+// bytes); a file written since is not.
+func TestKeptMemoryReadAnswersWhatAReadRead(t *testing.T) {
+	forgetMemo()
+	t.Cleanup(forgetMemo)
+	home := t.TempDir()
+	mem := filepath.Join(home, "projects", "-p", "memory")
+	if err := os.MkdirAll(mem, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]string{
+		"a.md":      "---\nname: a\ndescription: the a\ntype: user\n---\n\nbody a\n",
+		"b.md":      "---\nname: [b\n---\nbad frontmatter\n",
+		"MEMORY.md": "- [A](a.md) — a\n",
+	}
+	for n, text := range texts {
+		if err := os.WriteFile(filepath.Join(mem, n), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := "projects/-p/memory"
+	stamp := func(n string) FileStamp {
+		info, err := os.Stat(filepath.Join(mem, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return StampOf(info)
+	}
+	for n := range texts {
+		if _, ok := KeptMemoryRead(dir+"/"+n, stamp(n)); ok {
+			t.Errorf("%s kept before any read", n)
+		}
+	}
+	ReadMemoryDir(os.DirFS(home), dir)
+	for n, text := range texts {
+		if got, ok := KeptMemoryRead(dir+"/"+n, stamp(n)); !ok || string(got) != text {
+			t.Errorf("%s after a read: %q, %v; want its bytes", n, got, ok)
+		}
+	}
+	later := time.Now().Add(time.Second)
+	if err := os.Chtimes(filepath.Join(mem, "a.md"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := KeptMemoryRead(dir+"/a.md", stamp("a.md")); ok {
+		t.Error("a.md touched after the read: still answered")
+	}
+}

@@ -447,12 +447,24 @@ func (w *worker) scanUnit(up *unit, hist *lazyHistory, project string, held *hol
 	case !u.byLine():
 		// Read whole (f is the file: a read short at its size is its
 		// end), then the tee takes the bytes read.
-		data, eof, err := w.readWhole(f, u.size, true)
+		memory := w.keepMemory && u.store == StoreMemory && u.inHome && stOK
+		// A memory file a memory folder's read (the open project's)
+		// read as it is now is not read again; one the scan reads is
+		// kept for the readers after it (Options.KeepMemory).
+		var data []byte
+		var eof bool
+		var err error
+		if memory {
+			data, eof = model.KeptMemoryRead(u.name, st)
+		}
+		if !eof {
+			data, eof, err = w.readWhole(f, u.size, true)
+			if memory && eof && err == nil {
+				model.KeepMemoryRead(u.name, st, data)
+			}
+		}
 		if t != nil {
 			t.took(data, eof)
-		}
-		if w.keepMemory && u.store == StoreMemory && u.inHome && stOK && eof && err == nil {
-			model.KeepMemoryRead(u.name, st, data)
 		}
 		w.scanData(data, err, u, &res, emit)
 		if t != nil {
