@@ -31,6 +31,33 @@ func keepAsRead(t *testing.T, home, name string) {
 	KeepMemoryRead(name, StampOf(info), data)
 }
 
+// shareTexts are the files of shareFolder's memory folder: a topic
+// file, one whose frontmatter does not read, and the index.
+var shareTexts = map[string]string{
+	"a.md":      "---\nname: a\ndescription: the a\ntype: user\n---\n\nbody a\n",
+	"b.md":      "---\nname: [b\n---\nbad frontmatter\n",
+	"MEMORY.md": "- [A](a.md) — a\n",
+}
+
+// shareFolder is a home (an empty memo) whose projects/-p/memory (mem)
+// holds shareTexts.
+func shareFolder(t *testing.T) (home, mem string) {
+	t.Helper()
+	forgetMemo()
+	t.Cleanup(forgetMemo)
+	home = t.TempDir()
+	mem = filepath.Join(home, "projects", "-p", "memory")
+	if err := os.MkdirAll(mem, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for n, text := range shareTexts {
+		if err := os.WriteFile(filepath.Join(mem, n), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return home, mem
+}
+
 // A memory file another reader read whole (the secrets count) is not
 // opened again by the folder's scan nor by a read, which answer what
 // they answer reading it themselves; the scan takes the bytes out of
@@ -39,22 +66,7 @@ func keepAsRead(t *testing.T, home, name string) {
 // bytes seen; a file outside a project's memory folder, or not a topic
 // file, is not kept.
 func TestKeptMemoryReadIsNotReadAgain(t *testing.T) {
-	forgetMemo()
-	t.Cleanup(forgetMemo)
-	home := t.TempDir()
-	mem := filepath.Join(home, "projects", "-p", "memory")
-	if err := os.MkdirAll(mem, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	write := func(name, text string) {
-		t.Helper()
-		if err := os.WriteFile(filepath.Join(mem, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("a.md", "---\nname: a\ndescription: the a\ntype: user\n---\n\nbody a\n")
-	write("b.md", "---\nname: [b\n---\nbad frontmatter\n")
-	write("MEMORY.md", "- [A](a.md) — a\n")
+	home, mem := shareFolder(t)
 	dir := "projects/-p/memory"
 	// What the readers answer reading every file themselves.
 	own := func() (*MemoryDir, []Problem, []*MemoryFile) {
@@ -104,7 +116,9 @@ func TestKeptMemoryReadIsNotReadAgain(t *testing.T) {
 
 	// Kept, then written (same size, mtime a second on): read again.
 	keepAsRead(t, home, dir+"/a.md")
-	write("a.md", "---\nname: a\ndescription: the A\ntype: user\n---\n\nbody a\n")
+	if err := os.WriteFile(filepath.Join(mem, "a.md"), []byte("---\nname: a\ndescription: the A\ntype: user\n---\n\nbody a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	later := time.Now().Add(time.Second)
 	if err := os.Chtimes(filepath.Join(mem, "a.md"), later, later); err != nil {
 		t.Fatal(err)
@@ -141,23 +155,8 @@ func TestKeptMemoryReadIsNotReadAgain(t *testing.T) {
 // as read (KeptMemoryRead), a file with a problem included (kept as its
 // bytes); a file written since is not.
 func TestKeptMemoryReadAnswersWhatAReadRead(t *testing.T) {
-	forgetMemo()
-	t.Cleanup(forgetMemo)
-	home := t.TempDir()
-	mem := filepath.Join(home, "projects", "-p", "memory")
-	if err := os.MkdirAll(mem, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	texts := map[string]string{
-		"a.md":      "---\nname: a\ndescription: the a\ntype: user\n---\n\nbody a\n",
-		"b.md":      "---\nname: [b\n---\nbad frontmatter\n",
-		"MEMORY.md": "- [A](a.md) — a\n",
-	}
-	for n, text := range texts {
-		if err := os.WriteFile(filepath.Join(mem, n), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	home, mem := shareFolder(t)
+	texts := shareTexts
 	dir := "projects/-p/memory"
 	stamp := func(n string) FileStamp {
 		info, err := os.Stat(filepath.Join(mem, n))

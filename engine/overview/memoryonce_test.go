@@ -101,25 +101,7 @@ func TestColdStartReadsEachMemoryFileOnce(t *testing.T) {
 						t.Fatalf("no memory file in %s", projectDir)
 					}
 				}
-				ids := order
-				if ids == nil {
-					ids = []overview.ID{overview.Secrets, overview.Problems}
-				}
-				got := make([]overview.Line, len(ids))
-				var wg sync.WaitGroup
-				for i, id := range ids {
-					if order != nil {
-						got[i] = overview.Compute(s, id)
-						continue
-					}
-					wg.Go(func() { got[i] = overview.Compute(s, id) })
-				}
-				wg.Wait()
-				for i, id := range ids {
-					if g, w := lineJSON(t, got[i]), lineJSON(t, overview.Compute(own, id)); g != w {
-						t.Errorf("%s:\n%s\nreading on its own:\n%s", id, g, w)
-					}
-				}
+				computeInOrder(t, s, own, order)
 				if len(mo.opened) == 0 {
 					t.Fatalf("no memory file opened on %s", h.name)
 				}
@@ -150,5 +132,31 @@ func TestColdStartReadsEachMemoryFileOnce(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// computeInOrder computes the secrets and Problems lines from s in
+// order (nil: both at once, as the app counts them) and checks each is
+// the line own (no cache, no pass) gives reading on its own.
+func computeInOrder(t *testing.T, s, own *overview.Source, order []overview.ID) {
+	t.Helper()
+	ids := order
+	if ids == nil {
+		ids = []overview.ID{overview.Secrets, overview.Problems}
+	}
+	got := make([]overview.Line, len(ids))
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		if order != nil {
+			got[i] = overview.Compute(s, id)
+			continue
+		}
+		wg.Go(func() { got[i] = overview.Compute(s, id) })
+	}
+	wg.Wait()
+	for i, id := range ids {
+		if g, w := lineJSON(t, got[i]), lineJSON(t, overview.Compute(own, id)); g != w {
+			t.Errorf("%s:\n%s\nreading on its own:\n%s", id, g, w)
+		}
 	}
 }

@@ -78,25 +78,7 @@ func TestColdStartReadsEachPasteOnce(t *testing.T) {
 				pr := &pasteReads{FS: home.FS, bytes: map[string]int64{}}
 				s := passSource(t, h, pr, newCache(t))
 				own := passSource(t, h, nil, nil)
-				ids := order
-				if ids == nil {
-					ids = []overview.ID{overview.Secrets, overview.Problems}
-				}
-				got := make([]overview.Line, len(ids))
-				var wg sync.WaitGroup
-				for i, id := range ids {
-					if order != nil {
-						got[i] = overview.Compute(s, id)
-						continue
-					}
-					wg.Go(func() { got[i] = overview.Compute(s, id) })
-				}
-				wg.Wait()
-				for i, id := range ids {
-					if g, w := lineJSON(t, got[i]), lineJSON(t, overview.Compute(own, id)); g != w {
-						t.Errorf("%s:\n%s\nreading on its own:\n%s", id, g, w)
-					}
-				}
+				computeInOrder(t, s, own, order)
 				read := 0
 				for _, dir := range []string{model.PasteCacheDir, model.PasteStoreDir} {
 					ents, _ := fs.ReadDir(home.FS, dir)
