@@ -1,7 +1,6 @@
 package overview_test
 
 import (
-	"io"
 	"io/fs"
 	"strings"
 	"sync"
@@ -11,56 +10,11 @@ import (
 	"github.com/memscope/memscope/model"
 )
 
-// memoryOpens counts the opens of each topic file and MEMORY.md of the
-// home's project memory folders (projects/<slug>/memory/<rel>), and the
-// bytes read of each.
-type memoryOpens struct {
-	fs.FS
-	mu     sync.Mutex
-	opened map[string]int
-	bytes  map[string]int64
-}
-
+// isMemoryFile says name is a topic file or the MEMORY.md of one of
+// the home's project memory folders (projects/<slug>/memory/<rel>).
 func isMemoryFile(name string) bool {
 	parts := strings.SplitN(name, "/", 4)
 	return len(parts) == 4 && parts[0] == "projects" && parts[2] == "memory" && (model.IsMemoryTopicPath(parts[3]) || parts[3] == model.MemoryIndexName)
-}
-
-func (m *memoryOpens) Open(name string) (fs.File, error) {
-	f, err := m.FS.Open(name)
-	if err != nil || !isMemoryFile(name) {
-		return f, err
-	}
-	m.mu.Lock()
-	m.opened[name]++
-	m.mu.Unlock()
-	return &memoryFile{File: f, m: m, name: name}, nil
-}
-
-func (m *memoryOpens) Stat(name string) (fs.FileInfo, error) { return fs.Stat(m.FS, name) }
-
-func (m *memoryOpens) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(m.FS, name) }
-
-func (f *memoryFile) ReadAt(b []byte, off int64) (int, error) {
-	n, err := f.File.(io.ReaderAt).ReadAt(b, off)
-	f.m.mu.Lock()
-	f.m.bytes[f.name] += int64(n)
-	f.m.mu.Unlock()
-	return n, err
-}
-
-type memoryFile struct {
-	fs.File
-	m    *memoryOpens
-	name string
-}
-
-func (f *memoryFile) Read(b []byte) (int, error) {
-	n, err := f.File.Read(b)
-	f.m.mu.Lock()
-	f.m.bytes[f.name] += int64(n)
-	f.m.mu.Unlock()
-	return n, err
 }
 
 // TestColdStartReadsEachMemoryFileOnce: on a cold cache, the secrets
@@ -68,9 +22,10 @@ func (f *memoryFile) Read(b []byte) (int, error) {
 // line's stat after it (which parses every memory file for its
 // frontmatter) open each memory file once between them, whichever line
 // is asked first, and the lines are those each gives reading on its
-// own (on the demo home). With the open project's memory folder read first (the app's
-// project load), the count reads none of its files' bytes again. Before,
-// each file was opened and read twice, the open project's three times.
+// own (on the demo home). With the open project's memory folder read
+// first (the app's project load), the count reads none of its files'
+// bytes again. Before, each file was opened and read twice, the open
+// project's three times.
 func TestColdStartReadsEachMemoryFileOnce(t *testing.T) {
 	orders := map[string][]overview.ID{
 		"secrets first":  {overview.Secrets, overview.Problems},
@@ -88,7 +43,7 @@ func TestColdStartReadsEachMemoryFileOnce(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				mo := &memoryOpens{FS: home.FS, opened: map[string]int{}, bytes: map[string]int64{}}
+				mo := &pasteReads{FS: home.FS, opened: map[string]int{}, bytes: map[string]int64{}, match: isMemoryFile}
 				s := passSource(t, h, mo, newCache(t))
 				own := passSource(t, h, nil, nil)
 				slug, ok := model.FindProjectDir(home.FS, h.project)

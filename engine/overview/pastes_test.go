@@ -12,17 +12,26 @@ import (
 )
 
 // pasteReads counts the bytes read (Read and ReadAt) from each file of a
-// home's paste folders.
+// home's paste folders, or, with match, of the files it matches; with
+// opened, their opens too.
 type pasteReads struct {
 	fs.FS
-	mu    sync.Mutex
-	bytes map[string]int64
+	mu     sync.Mutex
+	bytes  map[string]int64
+	opened map[string]int
+	match  func(name string) bool
 }
 
 func (p *pasteReads) Open(name string) (fs.File, error) {
 	f, err := p.FS.Open(name)
-	if err != nil || !strings.HasPrefix(name, model.PasteCacheDir+"/") && !strings.HasPrefix(name, model.PasteStoreDir+"/") {
+	if err != nil || p.match == nil && !strings.HasPrefix(name, model.PasteCacheDir+"/") && !strings.HasPrefix(name, model.PasteStoreDir+"/") ||
+		p.match != nil && !p.match(name) {
 		return f, err
+	}
+	if p.opened != nil {
+		p.mu.Lock()
+		p.opened[name]++
+		p.mu.Unlock()
 	}
 	return &pasteFile{File: f, p: p, name: name}, nil
 }
