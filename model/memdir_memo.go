@@ -15,17 +15,18 @@ import (
 // its listing's lstat says it is the same regular file, with the same
 // size, mtime and ctime, as the one read: any write (which moves mtime
 // and ctime), a rename over it (another inode) or a removal reads it
-// again. Only files that read without a problem are kept. A file taken
-// from the memo is a shallow copy of the one kept: its Metadata map and
-// Modified are shared by every reader, so no reader may change them in
-// place (none does: a change goes through the store's write and a read
-// of the file again).
+// again. Only files that read without a problem are kept parsed (one
+// whose frontmatter has a problem keeps its bytes: memdir_share.go). A
+// file taken from the memo is a shallow copy of the one kept: its
+// Metadata map and Modified are shared by every reader, so no reader may
+// change them in place (none does: a change goes through the store's
+// write and a read of the file again).
 //
 // The memo keeps one entry per file (a changed file replaces its entry)
 // and at most memoMaxBytes of files' bytes: past that it starts again
 // empty. A scan (ScanMemoryDir: memscope stat, the Overview's counts),
 // which holds one file at a time, takes what the memo has but adds
-// nothing to it.
+// nothing to it (bytes another reader kept for it it takes out).
 type memoEntry struct {
 	size, mtime, ctime int64
 	file               *MemoryFile
