@@ -15,20 +15,25 @@ import (
 // its listing's lstat says it is the same regular file, with the same
 // size, mtime and ctime, as the one read: any write (which moves mtime
 // and ctime), a rename over it (another inode) or a removal reads it
-// again. Only files that read without a problem are kept. A file taken
-// from the memo is a shallow copy of the one kept: its Metadata map and
-// Modified are shared by every reader, so no reader may change them in
-// place (none does: a change goes through the store's write and a read
-// of the file again).
+// again. Only files that read without a problem are kept parsed (one
+// whose frontmatter has a problem keeps its bytes: memdir_share.go). A
+// file taken from the memo is a shallow copy of the one kept: its
+// Metadata map and Modified are shared by every reader, so no reader may
+// change them in place (none does: a change goes through the store's
+// write and a read of the file again).
 //
 // The memo keeps one entry per file (a changed file replaces its entry)
 // and at most memoMaxBytes of files' bytes: past that it starts again
 // empty. A scan (ScanMemoryDir: memscope stat, the Overview's counts),
 // which holds one file at a time, takes what the memo has but adds
-// nothing to it.
+// nothing to it (bytes another reader kept for it it takes out).
 type memoEntry struct {
 	size, mtime, ctime int64
 	file               *MemoryFile
+	// raw, when file is nil, is the file's bytes as another reader
+	// read them (KeepMemoryRead), not parsed yet: the first reader of
+	// its folder takes them (memoTakeBytes).
+	raw []byte
 	// done is open while the file is being read by the reader that
 	// claimed it (memoClaim): the others wait for that read, not read
 	// it beside it (the app's project panes and Overview read the open
@@ -80,7 +85,7 @@ func memoClaim(id memoID, want memoEntry, claim bool) (f *MemoryFile, claimed *m
 	for {
 		fileMemo.Lock()
 		e, ok := fileMemo.m[id]
-		if ok && e.stamped(want) {
+		if ok && e.stamped(want) && e.raw == nil {
 			if e.file != nil {
 				fileMemo.Unlock()
 				memoHits.Add(1)
@@ -102,9 +107,7 @@ func memoClaim(id memoID, want memoEntry, claim bool) (f *MemoryFile, claimed *m
 		if fileMemo.m == nil {
 			fileMemo.m = map[memoID]*memoEntry{}
 		}
-		if ok && e.file != nil {
-			fileMemo.bytes -= e.size
-		}
+		fileMemo.bytes -= keptBytes(e)
 		// An older stamp's read in flight is replaced: its reader still
 		// wakes its own waiters (memoDone), and keeps nothing.
 		w := want
@@ -136,7 +139,7 @@ func memoDone(id memoID, c *memoEntry, f *MemoryFile) {
 		// Full: start again with this file alone (claims in flight stay,
 		// for their readers to end).
 		for k, o := range fileMemo.m {
-			if o.file != nil {
+			if o.file != nil || o.raw != nil {
 				delete(fileMemo.m, k)
 			}
 		}

@@ -199,6 +199,18 @@ func readTopic(fsys fs.FS, d fs.DirEntry, held heldFolder, direct bool, name, re
 		if info, err := d.Info(); err == nil {
 			if key, stamp, ok := memoKey(info, rel); ok {
 				id = key
+				if raw := memoTakeBytes(id, stamp, !keep); raw != nil {
+					// Read by another reader (memdir_share.go): parsed
+					// here, kept parsed by a read that keeps (a file
+					// with a problem stays kept as bytes).
+					f, prob = parseKept(name, rel, raw, stamp.mtime)
+					if keep && prob == nil {
+						if _, c := memoClaim(id, stamp, true); c != nil {
+							memoDone(id, c, f)
+						}
+					}
+					return f, prob
+				}
 				if f, claim = memoClaim(id, stamp, keep); f != nil {
 					return f, nil
 				}
@@ -207,11 +219,11 @@ func readTopic(fsys fs.FS, d fs.DirEntry, held heldFolder, direct bool, name, re
 	}
 	if claim != nil {
 		defer func() {
-			kept := f
 			if prob != nil {
-				kept = nil
+				memoDoneUnparsed(id, claim, f)
+				return
 			}
-			memoDone(id, claim, kept)
+			memoDone(id, claim, f)
 		}()
 	}
 	ok := false

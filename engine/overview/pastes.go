@@ -58,6 +58,9 @@ func (c *firstCounts) run(o secrets.Options, s *Source) {
 	c.once.Do(func() {
 		var vs []model.PasteVerdict
 		var mu sync.Mutex
+		// The memory files it reads are the inventory's (problemsLine,
+		// after it): read once.
+		o.KeepMemory = true
 		o.PasteSums = func(v model.PasteVerdict) {
 			mu.Lock()
 			vs = append(vs, v)

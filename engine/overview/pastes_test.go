@@ -12,17 +12,26 @@ import (
 )
 
 // pasteReads counts the bytes read (Read and ReadAt) from each file of a
-// home's paste folders.
+// home's paste folders, or, with match, of the files it matches; with
+// opened, their opens too.
 type pasteReads struct {
 	fs.FS
-	mu    sync.Mutex
-	bytes map[string]int64
+	mu     sync.Mutex
+	bytes  map[string]int64
+	opened map[string]int
+	match  func(name string) bool
 }
 
 func (p *pasteReads) Open(name string) (fs.File, error) {
 	f, err := p.FS.Open(name)
-	if err != nil || !strings.HasPrefix(name, model.PasteCacheDir+"/") && !strings.HasPrefix(name, model.PasteStoreDir+"/") {
+	if err != nil || p.match == nil && !strings.HasPrefix(name, model.PasteCacheDir+"/") && !strings.HasPrefix(name, model.PasteStoreDir+"/") ||
+		p.match != nil && !p.match(name) {
 		return f, err
+	}
+	if p.opened != nil {
+		p.mu.Lock()
+		p.opened[name]++
+		p.mu.Unlock()
 	}
 	return &pasteFile{File: f, p: p, name: name}, nil
 }
@@ -78,25 +87,7 @@ func TestColdStartReadsEachPasteOnce(t *testing.T) {
 				pr := &pasteReads{FS: home.FS, bytes: map[string]int64{}}
 				s := passSource(t, h, pr, newCache(t))
 				own := passSource(t, h, nil, nil)
-				ids := order
-				if ids == nil {
-					ids = []overview.ID{overview.Secrets, overview.Problems}
-				}
-				got := make([]overview.Line, len(ids))
-				var wg sync.WaitGroup
-				for i, id := range ids {
-					if order != nil {
-						got[i] = overview.Compute(s, id)
-						continue
-					}
-					wg.Go(func() { got[i] = overview.Compute(s, id) })
-				}
-				wg.Wait()
-				for i, id := range ids {
-					if g, w := lineJSON(t, got[i]), lineJSON(t, overview.Compute(own, id)); g != w {
-						t.Errorf("%s:\n%s\nreading on its own:\n%s", id, g, w)
-					}
-				}
+				computeInOrder(t, s, own, order)
 				read := 0
 				for _, dir := range []string{model.PasteCacheDir, model.PasteStoreDir} {
 					ents, _ := fs.ReadDir(home.FS, dir)

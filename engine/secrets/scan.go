@@ -53,6 +53,11 @@ type Options struct {
 	// sha256 taken on the way), so the inventory's check need not read
 	// the file again. Called from several goroutines at once.
 	PasteSums func(model.PasteVerdict)
+	// KeepMemory hands each topic file of a project's memory folder the
+	// scan reads whole to the memory folders' readers
+	// (model.KeepMemoryRead): a reader after the scan (the Overview's
+	// inventory) parses those bytes instead of reading the file again.
+	KeepMemory bool
 	// trusted, when set, answers for the listing of the write-once
 	// folders the counts' cache stamped (Counts).
 	trusted *trustedFolders
@@ -209,7 +214,7 @@ func scanUnits(o Options, units []unit, idx []int, hist *lazyHistory, held *hold
 	for range min(workers, max(len(idx), 1)) {
 		wg.Go(func() {
 			w := newWorker()
-			w.pasteSums = o.PasteSums
+			w.pasteSums, w.keepMemory = o.PasteSums, o.KeepMemory
 			for j := range jobs {
 				out[j] = w.scanUnit(&units[idx[j]], hist, o.Project, held, stamp, after, j)
 			}
@@ -347,6 +352,8 @@ type worker struct {
 	whole []byte
 	// pasteSums is Options.PasteSums (nil: no paste is hashed).
 	pasteSums func(model.PasteVerdict)
+	// keepMemory is Options.KeepMemory.
+	keepMemory bool
 	// quick is the file being scanned when its listed folder opened it
 	// (scanUnit); tr, head and sum the tee of its read, reused.
 	quick     model.HeldRead
@@ -440,7 +447,22 @@ func (w *worker) scanUnit(up *unit, hist *lazyHistory, project string, held *hol
 	case !u.byLine():
 		// Read whole (f is the file: a read short at its size is its
 		// end), then the tee takes the bytes read.
-		data, eof, err := w.readWhole(f, u.size, true)
+		memory := w.keepMemory && u.store == StoreMemory && u.inHome && stOK
+		// A memory file a memory folder's read (the open project's)
+		// read as it is now is not read again; one the scan reads is
+		// kept for the readers after it (Options.KeepMemory).
+		var data []byte
+		var eof bool
+		var err error
+		if memory {
+			data, eof = model.KeptMemoryRead(u.name, st)
+		}
+		if !eof {
+			data, eof, err = w.readWhole(f, u.size, true)
+			if memory && eof && err == nil {
+				model.KeepMemoryRead(u.name, st, data)
+			}
+		}
 		if t != nil {
 			t.took(data, eof)
 		}
