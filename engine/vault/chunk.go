@@ -253,6 +253,11 @@ type cutter struct {
 	// hash names the chunks (the vault's).
 	hash  chunkHash
 	store func(k key, data []byte) (fresh bool, err error)
+	// into, when set, is the room a chunk of n bytes has its stored
+	// bytes written into (empty, n bytes at least; nil: none): the
+	// frame the chunk is stored in, if new (store keeps it there,
+	// packWriter.addFilled).
+	into func(n int) []byte
 	// buf holds what was read of the file and not yet stored: the chunk
 	// being built is buf[cs:ls], the bytes read after it buf[ls:end].
 	// Lines and chunks are slices of it (a chunk is not copied out of
@@ -440,7 +445,16 @@ func (c *cutter) emit() error {
 		return nil
 	}
 	orig := c.buf[c.cs:c.ls]
+	own := c.norm.out
+	if c.into != nil {
+		if t := c.into(len(orig)); t != nil {
+			c.norm.out = t
+		}
+	}
 	data, raw, ids := c.norm.forward(orig)
+	// The normalizer's own buffer is back before anything else uses it:
+	// into's room is the frame's, which store may send away.
+	c.norm.out = own
 	k := c.hash.sum(data)
 	fresh, err := c.store(k, data)
 	if err != nil {

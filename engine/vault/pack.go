@@ -467,6 +467,9 @@ type packWriter struct {
 	fmu     sync.Mutex
 	frame   *[]byte
 	members []frameMember
+	// parked are the sync workers' frames left partly filled when their
+	// workers ended (frameFill), under fmu.
+	parked []*frameFill
 	// written counts the bytes of packs written.
 	written int64
 	chunks  int
@@ -548,9 +551,10 @@ func newPackWriter(v *Vault, ix *index, now func() time.Time) *packWriter {
 	p := &packWriter{v: v, ix: ix, now: now, pending: map[key]loc{}, codec: v.packCodec(),
 		writeSlots: make(chan struct{}, packWrites)}
 	n := max(runtime.GOMAXPROCS(0), 1)
-	// Frames: one filling, n queued, n being compressed. Parts: the
-	// packs' worth a sync holds (packWrites being written, one filling)
-	// of frames stored in about a quarter of their bytes.
+	// Frames: one filling (one a sync worker, packWriter.fill), n
+	// queued, n being compressed. Parts: the packs' worth a sync holds
+	// (packWrites being written, one filling) of frames stored in about
+	// a quarter of their bytes.
 	p.frameBufs.max = 2*n + 1
 	p.partBufs.max = (packWrites + 1) * (packLimit/max(p.frameTarget()/4, 1) + 1)
 	// A frame is a few MB and keeps a worker busy for ms: one waiting a
@@ -688,36 +692,11 @@ func (p *packWriter) close() {
 // two files that hold the same chunk store it once.
 func (p *packWriter) add(k key, data []byte) (bool, error) {
 	p.gate.RLock()
-	p.mu.Lock()
-	if !p.ix.ready() {
-		p.mu.Unlock()
-		p.gate.RUnlock()
-		return false, p.ix.err
-	}
-	if p.err != nil {
-		// A pack written in the background failed: the sync stops.
-		err := p.err
-		p.mu.Unlock()
+	fresh, full, err := p.claim(k)
+	if !fresh {
 		p.gate.RUnlock()
 		return false, err
 	}
-	_, stored := p.ix.m[k]
-	_, pending := p.pending[k]
-	sealed := false
-	for _, pk := range p.sealed {
-		if _, ok := pk.pending[k]; ok {
-			sealed = true
-			break
-		}
-	}
-	if stored || pending || sealed {
-		p.mu.Unlock()
-		p.gate.RUnlock()
-		return false, nil
-	}
-	p.pending[k] = loc{stored: -1}
-	full := p.size >= packLimit
-	p.mu.Unlock()
 	job := packJob{k: k}
 	if p.codec.framed() {
 		// The chunk joins the frame being filled, which goes to the
@@ -752,6 +731,171 @@ func (p *packWriter) add(k key, data []byte) (bool, error) {
 	return true, nil
 }
 
+// claim looks k up and, when no pack holds it or is being written
+// with it, claims it for the caller to store (fresh): the look-up and
+// the claim are one step under mu. full says the pack being filled is
+// full; err is the index's or a background pack write's (the sync
+// stops). The caller holds gate shared.
+func (p *packWriter) claim(k key) (fresh, full bool, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.ix.ready() {
+		return false, false, p.ix.err
+	}
+	if p.err != nil {
+		// A pack written in the background failed: the sync stops.
+		return false, false, p.err
+	}
+	_, stored := p.ix.m[k]
+	_, pending := p.pending[k]
+	sealed := false
+	for _, pk := range p.sealed {
+		if _, ok := pk.pending[k]; ok {
+			sealed = true
+			break
+		}
+	}
+	if stored || pending || sealed {
+		return false, false, nil
+	}
+	p.pending[k] = loc{stored: -1}
+	return true, p.size >= packLimit, nil
+}
+
+// frameFill is a frame one sync worker fills on its own (framed codecs):
+// its cutter writes a chunk's stored bytes (session ids out) straight
+// after the frame's bytes (tail), and addFilled keeps them there when the
+// chunk is new. Before, every frame was shared by the workers: the
+// normalizer wrote each chunk into a buffer of its own and add copied a
+// new chunk from there into the frame, a second copy of most of a first
+// sync's bytes (memmove was 5-7 % of its CPU, docs/VAULT.md, "i31v6").
+// A worker's frame goes to the compressors once it holds frameTarget
+// bytes; one partly filled when its worker ends is parked in the writer
+// (another worker takes it up, and flush sends it).
+type frameFill struct {
+	buf     []byte
+	members []frameMember
+}
+
+// fill is a frame for a sync worker: a parked one, else a new one.
+func (p *packWriter) fill() *frameFill {
+	p.fmu.Lock()
+	defer p.fmu.Unlock()
+	if n := len(p.parked); n > 0 {
+		f := p.parked[n-1]
+		p.parked = p.parked[:n-1]
+		return f
+	}
+	return &frameFill{}
+}
+
+// park takes back a worker's frame once the worker ends: flush sends
+// it, unless another worker takes it up before. One frame at most is
+// parked: a second one's chunks join it (a copy of a partly filled frame
+// a worker, a few times a sync), or the fuller of the two goes to the
+// compressors when they do not fit; so a sync ends with one partly
+// filled frame to compress, as when the workers shared one.
+func (p *packWriter) park(f *frameFill) {
+	if f == nil {
+		return
+	}
+	var send *frameFill
+	p.fmu.Lock()
+	switch {
+	case len(f.members) == 0:
+		if f.buf != nil {
+			p.frameBufs.put(f.buf)
+		}
+	case len(p.parked) == 0:
+		p.parked = append(p.parked, f)
+	default:
+		g := p.parked[0]
+		if len(g.buf) < len(f.buf) {
+			g, f = f, g
+			p.parked[0] = g
+		}
+		if cap(g.buf)-len(g.buf) >= len(f.buf) && len(g.buf) < p.frameTarget() {
+			for _, m := range f.members {
+				m.at += int32(len(g.buf))
+				g.members = append(g.members, m)
+			}
+			g.buf = append(g.buf, f.buf...)
+			p.frameBufs.put(f.buf)
+		} else {
+			// g, the fuller, is sent; f waits for the next.
+			send = g
+			p.parked[0] = f
+		}
+	}
+	p.fmu.Unlock()
+	if send != nil {
+		p.sendFill(send)
+	}
+}
+
+// sendFill hands a worker's frame to the compressors: its worker adds
+// nothing more to it (the frame is full, or the worker ended before
+// flush).
+func (p *packWriter) sendFill(f *frameFill) {
+	b := f.buf
+	p.wg.Add(1)
+	p.jobs <- packJob{buf: &b, members: f.members}
+}
+
+// tail is the room after f's bytes, empty, of at least n bytes; nil
+// when f has not that much left (a chunk's stored bytes are never
+// longer than the file's bytes it holds: n is those).
+func (p *packWriter) tail(f *frameFill, n int) []byte {
+	if f.buf == nil {
+		f.buf = p.frameBufs.get(p.frameTarget()+softMax, 0)
+	}
+	if cap(f.buf)-len(f.buf) < n {
+		return nil
+	}
+	return f.buf[len(f.buf):len(f.buf)]
+}
+
+// fillHook, when set, is called by addFilled with each new chunk's
+// stored bytes and whether they were in place (not copied): a test's
+// seam.
+var fillHook func(data []byte, inPlace bool)
+
+// addFilled is add for a sync worker that fills f: data, when it is in
+// f's tail (written there since the last call), is kept there if the
+// chunk is new, not copied; any other data is copied into f.
+func (p *packWriter) addFilled(f *frameFill, k key, data []byte) (bool, error) {
+	if !p.codec.framed() {
+		return p.add(k, data)
+	}
+	p.gate.RLock()
+	fresh, full, err := p.claim(k)
+	if !fresh {
+		p.gate.RUnlock()
+		return false, err
+	}
+	at := len(f.buf)
+	inPlace := false
+	if t := p.tail(f, 1); t != nil && len(data) > 0 && len(data) <= cap(t) && &t[:1][0] == &data[0] {
+		f.buf = f.buf[:at+len(data)]
+		inPlace = true
+	} else {
+		f.buf = append(f.buf, data...)
+	}
+	if fillHook != nil {
+		fillHook(data, inPlace)
+	}
+	f.members = append(f.members, frameMember{k: k, at: int32(at), raw: int32(len(data))})
+	if len(f.buf) >= p.frameTarget() {
+		p.sendFill(f)
+		f.buf, f.members = nil, nil
+	}
+	p.gate.RUnlock()
+	if full {
+		return true, p.flushFull()
+	}
+	return true, nil
+}
+
 // frameTarget is the size at which a frame closes: frameTarget, or half
 // a pack when packs are smaller (a test's), so a pack still fills frame
 // by frame (a frame of s2 is stored in about a quarter of its bytes)
@@ -773,10 +917,15 @@ func (p *packWriter) takeFrame() packJob {
 func (p *packWriter) sendFrame() {
 	p.fmu.Lock()
 	j := p.takeFrame()
+	parked := p.parked
+	p.parked = nil
 	p.fmu.Unlock()
 	if j.buf != nil {
 		p.wg.Add(1)
 		p.jobs <- j
+	}
+	for _, f := range parked {
+		p.sendFill(f)
 	}
 }
 

@@ -1,0 +1,118 @@
+package vault
+
+import (
+	"bytes"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
+
+// A first sync writes a transcript's chunks, session ids taken out,
+// straight into the frame they are stored in: no new chunk whose ids
+// were taken out is copied there afterwards (before, each was written
+// into the normalizer's buffer, then copied into the frame: a second
+// copy of most of a first sync's bytes). The chunks of the home's other
+// files are copied, once, and the vault verifies.
+func TestNormalizedChunksWrittenInPlace(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	home := testHome(t, 300)
+	relatedSessions(t, home, 4)
+	var mu sync.Mutex
+	var inPlace, copied, copiedIDs int
+	fillHook = func(data []byte, in bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case in:
+			inPlace++
+		case bytes.Contains(data, []byte(sessionKey+string(marker))):
+			copiedIDs++
+		default:
+			copied++
+		}
+	}
+	t.Cleanup(func() { fillHook = nil })
+	v := openVault(t, nil)
+	rep := syncHome(t, v, home, t0.Add(2*time.Hour))
+	t.Logf("%d chunks: %d in place, %d copied (%d of them with ids out)", rep.Chunks, inPlace, copied+copiedIDs, copiedIDs)
+	if inPlace == 0 || copiedIDs > 0 || inPlace+copied != rep.Chunks {
+		t.Errorf("%d chunks stored: %d written in place, %d with ids out copied, %d others copied; want every chunk with ids out in place", rep.Chunks, inPlace, copiedIDs, copied)
+	}
+	if vr, err := v.Verify(); err != nil || !vr.OK() {
+		t.Fatalf("verify: %+v %v", vr, err)
+	}
+}
+
+// A sync worker's partly filled frame is parked when the worker ends,
+// and the next one parked joins it when both fit in one frame's room
+// (the chunks' places in the frame moved by the first's length);
+// otherwise the fuller goes to the compressors and the other waits. So
+// a sync of many workers ends with one partly filled frame, not one a
+// worker. Every chunk reads back.
+func TestParkedFramesJoin(t *testing.T) {
+	old := frameTarget
+	frameTarget = 512 << 10
+	t.Cleanup(func() { frameTarget = old })
+	v := openVault(t, nil)
+	if err := v.ensure(); err != nil {
+		t.Fatal(err)
+	}
+	ix := &index{load: v.loadIndex}
+	pw := newPackWriter(v, ix, time.Now)
+	defer pw.close()
+	chunk := func(i, n int) ([]byte, key) {
+		b := bytes.Repeat([]byte{byte('a' + i)}, n)
+		return b, v.hash.sum(b)
+	}
+	var keys []key
+	var datas [][]byte
+	add := func(f *frameFill, i, n int) {
+		t.Helper()
+		d, k := chunk(i, n)
+		if fresh, err := pw.addFilled(f, k, d); err != nil || !fresh {
+			t.Fatalf("chunk %d: %v %v", i, fresh, err)
+		}
+		keys, datas = append(keys, k), append(datas, d)
+	}
+	f1, f2 := pw.fill(), pw.fill()
+	add(f1, 0, 10<<10)
+	add(f2, 1, 20<<10)
+	pw.park(f1)
+	pw.park(f2)
+	if len(pw.parked) != 1 || len(pw.parked[0].members) != 2 || len(pw.parked[0].buf) != 30<<10 {
+		t.Fatalf("two small frames parked: %d parked, want one of both chunks", len(pw.parked))
+	}
+	// The fuller frame (f2's) is kept, f1's chunk appended to it.
+	if m := pw.parked[0].members; m[0].k != keys[1] || m[0].at != 0 || m[1].k != keys[0] || m[1].at != 20<<10 {
+		t.Errorf("the joined frame's chunks: %+v", m)
+	}
+	// Two of 500 KiB do not fit in one frame's room: the fuller is sent.
+	f3 := pw.fill() // the parked one, taken up again
+	add(f3, 2, 470<<10)
+	f4 := pw.fill()
+	add(f4, 3, 400<<10)
+	pw.park(f3)
+	pw.park(f4)
+	if len(pw.parked) != 1 || len(pw.parked[0].members) != 1 {
+		t.Fatalf("after two large frames parked: %d parked, want the smaller alone", len(pw.parked))
+	}
+	if err := pw.flush(); err != nil {
+		t.Fatal(err)
+	}
+	fr := map[frameID]bool{}
+	for _, k := range keys {
+		l := ix.m[k]
+		fr[frameID{l.pack, l.off}] = true
+	}
+	if len(fr) != 2 {
+		t.Errorf("%d chunks in %d frames, want 2", len(keys), len(fr))
+	}
+	r := newChunkReader(v, ix)
+	defer r.close()
+	for i, k := range keys {
+		if got, err := r.read(k); err != nil || !bytes.Equal(got, datas[i]) {
+			t.Fatalf("chunk %d read back: %v", i, err)
+		}
+	}
+}
