@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strconv"
+	"unsafe"
 
 	"github.com/zeebo/blake3"
 )
@@ -400,7 +401,11 @@ func (c *cutter) cutMapped(data []byte, start int64, completeLines bool) (res cu
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
-			if _, ok := r.(interface{ Addr() uintptr }); !ok {
+			// Only a fault on the mapping's pages is the file's; any
+			// other panic is let go on.
+			f, ok := r.(interface{ Addr() uintptr })
+			base := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+			if !ok || len(data) == 0 || f.Addr() < base&^4095 || f.Addr() >= base+uintptr(len(data)) {
 				panic(r)
 			}
 			res, err = c.res, fmt.Errorf("the file changed while it was read: %v", r)
