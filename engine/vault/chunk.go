@@ -5,12 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io"
-	"runtime/debug"
 	"slices"
 	"strconv"
-	"unsafe"
 
 	"github.com/zeebo/blake3"
 )
@@ -268,9 +265,6 @@ type cutter struct {
 	// byte into a bufio.Reader and copied it again into the chunk).
 	buf         []byte
 	cs, ls, end int
-	// mapped: buf is the file's bytes mapped into memory (cutMapped),
-	// all of them: nothing is read into it, or moved in it.
-	mapped bool
 	// tail is normTail's buffer.
 	tail    []byte
 	res     cutResult
@@ -333,9 +327,6 @@ func (c *cutter) cut(r io.Reader, start, limit int64, completeLines bool) (cutRe
 		c.buf = make([]byte, cutBuf)
 	}
 	c.cs, c.ls, c.end = 0, 0, 0
-	if c.mapped {
-		c.end = len(c.buf)
-	}
 	lr := io.LimitedReader{R: r, N: limit}
 	var rerr error
 	// seen: the bytes after ls known to hold no newline (a long line is
@@ -387,41 +378,11 @@ func (c *cutter) cut(r io.Reader, start, limit int64, completeLines bool) (cutRe
 	return c.res, nil
 }
 
-// cutMapped is cut of data, the file's bytes from offset start mapped
-// into memory (model.MapFile; completeLines as cut's): its lines and
-// chunks are cut from the mapping, which read(2) copied into the read
-// buffer first (the kernel's copy was 6-8 % of a first sync's CPU,
-// docs/VAULT.md, "i31v6"). A fault on the mapping's pages (the file cut
-// shorter while it is read: SIGBUS) is the error, not a crash: nothing
-// reads the mapping while a lock is held (packWriter.addFilled).
-func (c *cutter) cutMapped(data []byte, start int64, completeLines bool) (res cutResult, err error) {
-	own := c.buf
-	c.buf, c.mapped = data, true
-	defer func() { c.buf, c.mapped = own, false }()
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			// Only a fault on the mapping's pages is the file's; any
-			// other panic is let go on.
-			f, ok := r.(interface{ Addr() uintptr })
-			base := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
-			if !ok || len(data) == 0 || f.Addr() < base&^4095 || f.Addr() >= base+uintptr(len(data)) {
-				panic(r)
-			}
-			res, err = c.res, fmt.Errorf("the file changed while it was read: %v", r)
-		}
-	}()
-	return c.cut(nil, start, int64(len(data)), completeLines)
-}
-
 // fill reads more of r into buf, first moving the chunk being built and
 // the bytes after it to buf's start when less than maxChunk is free
 // after them. Its error is r's (io.EOF at the end), once buf holds what
 // was read before it.
 func (c *cutter) fill(r io.Reader) error {
-	if c.mapped {
-		return io.EOF
-	}
 	if len(c.buf)-c.end < maxChunk {
 		n := copy(c.buf, c.buf[c.cs:c.end])
 		c.ls -= c.cs

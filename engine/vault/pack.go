@@ -867,23 +867,20 @@ func (p *packWriter) addFilled(f *frameFill, k key, data []byte) (bool, error) {
 	if !p.codec.framed() {
 		return p.add(k, data)
 	}
-	// data is in f's tail before anything is locked: it may be a mapped
-	// file's bytes, whose read faults if the file was cut shorter
-	// (cutter.cutMapped recovers from it, and no lock is held then).
-	at := len(f.buf)
-	inPlace := false
-	if t := p.tail(f, 1); t != nil && len(data) > 0 && len(data) <= cap(t) && &t[:1][0] == &data[0] {
-		inPlace = true
-	} else {
-		f.buf = append(f.buf, data...)[:at]
-	}
 	p.gate.RLock()
 	fresh, full, err := p.claim(k)
 	if !fresh {
 		p.gate.RUnlock()
 		return false, err
 	}
-	f.buf = f.buf[:at+len(data)]
+	at := len(f.buf)
+	inPlace := false
+	if t := p.tail(f, 1); t != nil && len(data) > 0 && len(data) <= cap(t) && &t[:1][0] == &data[0] {
+		f.buf = f.buf[:at+len(data)]
+		inPlace = true
+	} else {
+		f.buf = append(f.buf, data...)
+	}
 	if fillHook != nil {
 		fillHook(data, inPlace)
 	}

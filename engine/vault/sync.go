@@ -452,17 +452,7 @@ func (s *syncer) syncFile(f homeFile, opened fs.File) (*Record, error) {
 		s.cut.into = s.frameTail
 	}
 	s.cut.hash = s.v.hash
-	var res cutResult
-	var err error
-	if data, ok := s.mapFile(file, start, f.info.Size()-start); ok {
-		if mapHook != nil {
-			mapHook(f.rel)
-		}
-		res, err = s.cut.cutMapped(data, start, jsonl)
-		model.UnmapFile(data)
-	} else {
-		res, err = s.cut.cut(file, start, f.info.Size()-start, jsonl)
-	}
+	res, err := s.cut.cut(file, start, f.info.Size()-start, jsonl)
 	if err != nil {
 		if errors.Is(err, fs.ErrClosed) || isWriteErr(err) {
 			return nil, err
@@ -535,28 +525,6 @@ type writeErr struct{ err error }
 
 func (e *writeErr) Error() string { return e.err.Error() }
 func (e *writeErr) Unwrap() error { return e.err }
-
-// mapMin is the size from which a sync cuts a file from a mapping of it
-// (model.MapFile) rather than reading it: a smaller file is read in a
-// call or two, which costs less than mapping and unmapping it.
-const mapMin = 256 << 10
-
-// mapFile maps n bytes of file from off when a sync cuts it from the
-// mapping (cutter.cutMapped): a file of mapMin bytes or more, its chunks
-// written into the frames (a framed codec), not under a test's reader.
-func (s *syncer) mapFile(file fs.File, off, n int64) ([]byte, bool) {
-	if n < mapMin || s.frame == nil || !mapFiles {
-		return nil, false
-	}
-	return model.MapFile(file, off, n)
-}
-
-// mapFiles: a sync cuts large files from mappings (a test turns it off
-// to compare); mapHook, when set, is told each file cut from a mapping.
-var (
-	mapFiles = true
-	mapHook  func(rel string)
-)
 
 // frameTail is the room after the bytes of the frame s fills.
 func (s *syncer) frameTail(n int) []byte { return s.pw.tail(s.frame, n) }
