@@ -48,30 +48,17 @@ func TestFlatePacksStillReadBesideZstd(t *testing.T) {
 	if h := packHeaders(t, v); len(h) != 1 || h[0] != packHeaderFlate {
 		t.Fatalf("the old format's pack headers: %q", h)
 	}
-	// An append is stored by this format's codec.
-	f, err := os.OpenFile(filepath.Join(home, "projects", proj, sidB+".jsonl"), os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
+	// Each append is stored by the codec of its format.
+	for i, c := range []codec{codecZstd, codecS2, codecMinLZ} {
+		writeCodec = c
+		f, err := os.OpenFile(filepath.Join(home, "projects", proj, sidB+".jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(transcript(sidB, 9000+100*i, 9100+100*i, 300))
+		f.Close()
+		syncHome(t, v, home, t0.Add(3*time.Hour+time.Duration(i)*time.Minute))
 	}
-	f.WriteString(transcript(sidB, 9000, 9100, 300))
-	f.Close()
-	syncHome(t, v, home, t0.Add(3*time.Hour))
-	writeCodec = codecS2
-	f, err = os.OpenFile(filepath.Join(home, "projects", proj, sidB+".jsonl"), os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString(transcript(sidB, 9100, 9200, 300))
-	f.Close()
-	syncHome(t, v, home, t0.Add(3*time.Hour+time.Minute))
-	writeCodec = codecMinLZ
-	f, err = os.OpenFile(filepath.Join(home, "projects", proj, sidB+".jsonl"), os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString(transcript(sidB, 9200, 9300, 300))
-	f.Close()
-	syncHome(t, v, home, t0.Add(3*time.Hour+2*time.Minute))
 	heads := strings.Join(packHeaders(t, v), "")
 	if strings.Count(heads, packHeaderFlate) != 1 || strings.Count(heads, packHeaderZstd) != 1 || strings.Count(heads, packHeaderS2) != 1 || strings.Count(heads, packHeaderMinLZ) != 1 {
 		t.Fatalf("after four syncs the packs are %q, want one flate, one zstd, one s2, one MinLZ", heads)

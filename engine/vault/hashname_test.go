@@ -112,9 +112,17 @@ func TestFormat3VaultVerifiesRestoresAndSyncs(t *testing.T) {
 	if heads := strings.Join(packHeaders(t, v), ""); strings.Count(heads, packHeaderS2) != 3 {
 		t.Errorf("after the sync the packs are %q, want three of s2 frames", heads)
 	}
-	v = Open(dir, testroot.New(t), nil)
-	if named, other := chunkNames(t, v, hashSHA256); other != 0 || named == 0 {
-		t.Errorf("%d chunks named by their SHA-256, %d otherwise", named, other)
+	checkSyncedFixture(t, dir, hashSHA256, sums)
+}
+
+// checkSyncedFixture checks a fixture's vault in dir after
+// syncOneNewFile: every chunk named by hash, 13 versions that verify,
+// the sessions restored byte for byte against sums.
+func checkSyncedFixture(t *testing.T, dir string, hash chunkHash, sums map[string]string) {
+	t.Helper()
+	v := Open(dir, testroot.New(t), nil)
+	if named, other := chunkNames(t, v, hash); other != 0 || named == 0 {
+		t.Errorf("%d chunks named by the vault's hash, %d otherwise", named, other)
 	}
 	vr, err := v.Verify()
 	if err != nil || !vr.OK() || vr.Versions != 13 {

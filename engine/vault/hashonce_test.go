@@ -175,16 +175,24 @@ func openFixture(t *testing.T, name string, versions int) (dir string, v *Vault,
 
 // syncOneNewFile syncs a fixture's restored home with one new memory
 // file: the restored files store nothing (their chunks are found by
-// name), the new file one chunk, and the vault is format 3 after it.
+// name), the new file one chunk, and the vault is format 3 after it
+// (syncOneNewFileTo: another).
 func syncOneNewFile(t *testing.T, v *Vault, home string) {
+	t.Helper()
+	syncOneNewFileTo(t, v, home, formatLine3)
+}
+
+// syncOneNewFileTo is syncOneNewFile after which the VAULT file says
+// format.
+func syncOneNewFileTo(t *testing.T, v *Vault, home, format string) {
 	t.Helper()
 	write(t, home, "projects/"+proj+"/memory/project_new.md", "---\nname: new\ntype: project\n---\nA new fact.\n", t0)
 	rep := syncHome(t, v, home, t0.Add(24*time.Hour))
 	if rep.New != 1 || rep.Chunks != 1 {
 		t.Errorf("a sync of the restored files and one new file stored %d chunks for %d new files, want 1 and 1", rep.Chunks, rep.New)
 	}
-	if got, _ := os.ReadFile(filepath.Join(v.Dir, formatFile)); string(got) != formatLine3 {
-		t.Errorf("VAULT after a sync says %q, want %q", got, formatLine3)
+	if got, _ := os.ReadFile(filepath.Join(v.Dir, formatFile)); string(got) != format {
+		t.Errorf("VAULT after a sync says %q, want %q", got, format)
 	}
 }
 

@@ -5,9 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/memscope/memscope/internal/testroot"
 )
 
 // A vault of format 4 (testdata/vault4, written by TestWriteFixtureVault2
@@ -25,26 +22,11 @@ func TestFormat4VaultVerifiesRestoresAndSyncs(t *testing.T) {
 	if heads := strings.Join(packHeaders(t, v), ""); strings.Count(heads, packHeaderS2) != 2 {
 		t.Fatalf("the fixture's packs are %q, want two of s2 frames", heads)
 	}
-	write(t, home, "projects/"+proj+"/memory/project_new.md", "---\nname: new\ntype: project\n---\nA new fact.\n", t0)
-	rep := syncHome(t, v, home, t0.Add(24*time.Hour))
-	if rep.New != 1 || rep.Chunks != 1 {
-		t.Errorf("a sync of the restored files and one new file stored %d chunks for %d new files, want 1 and 1", rep.Chunks, rep.New)
-	}
-	if got, _ := os.ReadFile(filepath.Join(dir, formatFile)); string(got) != formatLine {
-		t.Errorf("VAULT after a sync says %q, want %q", got, formatLine)
-	}
+	syncOneNewFileTo(t, v, home, formatLine)
 	if heads := strings.Join(packHeaders(t, v), ""); strings.Count(heads, packHeaderS2) != 2 || strings.Count(heads, packHeaderMinLZ) != 1 {
 		t.Errorf("after the sync the packs are %q, want the two of s2 frames and one of MinLZ's", heads)
 	}
-	v = Open(dir, testroot.New(t), nil)
-	if named, other := chunkNames(t, v, hashBLAKE3); other != 0 || named == 0 {
-		t.Errorf("%d chunks named by their BLAKE3, %d otherwise", named, other)
-	}
-	vr, err := v.Verify()
-	if err != nil || !vr.OK() || vr.Versions != 13 {
-		t.Fatalf("verify after a sync: %+v %v, want OK with 13 versions", vr, err)
-	}
-	restoreAll(t, Open(dir, testroot.New(t), nil), sums)
+	checkSyncedFixture(t, dir, hashBLAKE3, sums)
 }
 
 // The sync that makes a format 4 vault format 5 (VAULT rewritten, then a
