@@ -3,9 +3,13 @@ package vault
 import (
 	"bytes"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/minio/minlz"
 )
 
 // A first sync writes a transcript's chunks, session ids taken out,
@@ -107,6 +111,56 @@ func TestParkedFramesJoin(t *testing.T) {
 	}
 	if len(fr) != 2 {
 		t.Errorf("%d chunks in %d frames, want 2", len(keys), len(fr))
+	}
+	r := newChunkReader(v, ix)
+	defer r.close()
+	for i, k := range keys {
+		if got, err := r.read(k); err != nil || !bytes.Equal(got, datas[i]) {
+			t.Fatalf("chunk %d read back: %v", i, err)
+		}
+	}
+}
+
+// A frame is compressed straight into the buffer the pack's file is
+// written from (a part with room for the frame's bound), not into the
+// worker's buffer and copied (a copy of every compressed byte, and parts
+// allocated to the compressed sizes): every part given back once written
+// has the room of a whole frame's bound, and the chunks read back.
+func TestFramesCompressedIntoTheirParts(t *testing.T) {
+	old := frameTarget
+	frameTarget = 64 << 10
+	t.Cleanup(func() { frameTarget = old })
+	v := openVault(t, nil)
+	if err := v.ensure(); err != nil {
+		t.Fatal(err)
+	}
+	ix := &index{load: v.loadIndex}
+	pw := newPackWriter(v, ix, time.Now)
+	defer pw.close()
+	var keys []key
+	var datas [][]byte
+	for i := range 40 {
+		d := []byte(strings.Repeat(transcript(sidA, i, i+1, 200), 100)[:16<<10])
+		k := v.hash.sum(d)
+		if fresh, err := pw.add(k, d); err != nil || !fresh {
+			t.Fatalf("chunk %d: %v %v", i, fresh, err)
+		}
+		keys, datas = append(keys, k), append(datas, d)
+	}
+	if err := pw.flush(); err != nil {
+		t.Fatal(err)
+	}
+	pw.partBufs.mu.Lock()
+	parts := slices.Clone(pw.partBufs.bufs)
+	pw.partBufs.mu.Unlock()
+	bound := minlz.MaxEncodedLen(frameTarget)
+	if len(parts) == 0 {
+		t.Fatal("no part given back")
+	}
+	for _, b := range parts {
+		if cap(b) < bound {
+			t.Errorf("a part of room %d, under a frame's bound %d: the frame was compressed elsewhere and copied", cap(b), bound)
+		}
 	}
 	r := newChunkReader(v, ix)
 	defer r.close()

@@ -597,10 +597,19 @@ func (p *packWriter) work() {
 			compressHook()
 		}
 		var err error
+		var part []byte
 		data := *j.buf
 		switch {
 		case c.framed():
-			dst, err = encodeFrame(c, dst, data)
+			// A frame is compressed straight into its part (a buffer
+			// of partBufs with room for the frame's bound), not into
+			// dst and then copied.
+			n := minlz.MaxEncodedLen(len(data))
+			if c == codecS2 {
+				n = s2.MaxEncodedLen(len(data))
+			}
+			dst, err = encodeFrame(c, p.partBufs.get(n, n/8), data)
+			part = dst
 		case zw != nil:
 			dst = zw.EncodeAll(data, dst[:0])
 		default:
@@ -618,7 +627,9 @@ func (p *packWriter) work() {
 		} else {
 			chunkBufs.Put(j.buf)
 		}
-		part := append(p.partBufs.get(len(dst), len(dst)/4), dst...)
+		if part == nil {
+			part = append(p.partBufs.get(len(dst), len(dst)/4), dst...)
+		}
 		p.mu.Lock()
 		if err != nil && p.err == nil {
 			p.err = err
