@@ -513,16 +513,19 @@ func (c *cutter) emit() error {
 		return nil
 	}
 	orig := c.buf[c.cs:c.ls]
-	own := c.norm.out
+	own, into := c.norm.out, false
 	if c.into != nil {
 		if t := c.into(len(orig)); t != nil {
-			c.norm.out = t
+			c.norm.out, into = t, true
 		}
 	}
 	data, raw, ids := c.norm.forward(orig)
-	// The normalizer's own buffer is back before anything else uses it:
-	// into's room is the frame's, which store may send away.
-	c.norm.out = own
+	if into {
+		// The normalizer's own buffer is back before anything else
+		// uses it: into's room is the frame's, which store may send
+		// away. (Otherwise forward's buffer, grown, is the one kept.)
+		c.norm.out = own
+	}
 	k := c.hash.sum(data)
 	fresh, err := c.store(k, data)
 	if err != nil {

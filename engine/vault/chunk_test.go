@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"math/rand/v2"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -162,5 +163,29 @@ func TestCutSameWhateverTheReads(t *testing.T) {
 	if len(whole.chunks) < 3 || !sameChunks(whole.chunks, bytewise.chunks) || whole.size != bytewise.size || whole.lastStart != bytewise.lastStart {
 		t.Fatalf("read whole: %d chunks, %d bytes, last at %d; a byte at a time: %d chunks, %d bytes, last at %d",
 			len(whole.chunks), whole.size, whole.lastStart, len(bytewise.chunks), bytewise.size, bytewise.lastStart)
+	}
+}
+
+// A cutter whose chunks are not written into a frame (into unset, or no
+// room left in it) keeps its normalizer's buffer from chunk to chunk:
+// cutting a transcript again allocates a small part of its bytes, not a
+// new buffer a chunk (hundreds of MB over a first sync when into's room
+// was put back over the buffer forward had grown).
+func TestCutterKeepsItsNormalizerBuffer(t *testing.T) {
+	content := transcript(sidA, 0, 4000, 450)
+	c := &cutter{norm: normalizer{enabled: true}, hash: hashBLAKE3, prefixAt: -1,
+		store: func(key, []byte) (bool, error) { return true, nil }}
+	cut := func() {
+		if _, err := c.cut(strings.NewReader(content), 0, int64(len(content)), true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cut()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	cut()
+	runtime.ReadMemStats(&after)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(len(content))/4 && !raceBuild {
+		t.Errorf("cutting %d bytes again allocated %d", len(content), alloc)
 	}
 }
