@@ -55,16 +55,7 @@ func TestNormalizedChunksWrittenInPlace(t *testing.T) {
 // a sync of many workers ends with one partly filled frame, not one a
 // worker. Every chunk reads back.
 func TestParkedFramesJoin(t *testing.T) {
-	old := frameTarget
-	frameTarget = 512 << 10
-	t.Cleanup(func() { frameTarget = old })
-	v := openVault(t, nil)
-	if err := v.ensure(); err != nil {
-		t.Fatal(err)
-	}
-	ix := &index{load: v.loadIndex}
-	pw := newPackWriter(v, ix, time.Now)
-	defer pw.close()
+	v, ix, pw := framedPackWriter(t, 512<<10)
 	chunk := func(i, n int) ([]byte, key) {
 		b := bytes.Repeat([]byte{byte('a' + i)}, n)
 		return b, v.hash.sum(b)
@@ -112,13 +103,7 @@ func TestParkedFramesJoin(t *testing.T) {
 	if len(fr) != 2 {
 		t.Errorf("%d chunks in %d frames, want 2", len(keys), len(fr))
 	}
-	r := newChunkReader(v, ix)
-	defer r.close()
-	for i, k := range keys {
-		if got, err := r.read(k); err != nil || !bytes.Equal(got, datas[i]) {
-			t.Fatalf("chunk %d read back: %v", i, err)
-		}
-	}
+	readsBack(t, v, ix, keys, datas)
 }
 
 // A frame is compressed straight into the buffer the pack's file is
@@ -127,16 +112,7 @@ func TestParkedFramesJoin(t *testing.T) {
 // allocated to the compressed sizes): every part given back once written
 // has the room of a whole frame's bound, and the chunks read back.
 func TestFramesCompressedIntoTheirParts(t *testing.T) {
-	old := frameTarget
-	frameTarget = 64 << 10
-	t.Cleanup(func() { frameTarget = old })
-	v := openVault(t, nil)
-	if err := v.ensure(); err != nil {
-		t.Fatal(err)
-	}
-	ix := &index{load: v.loadIndex}
-	pw := newPackWriter(v, ix, time.Now)
-	defer pw.close()
+	v, ix, pw := framedPackWriter(t, 64<<10)
 	var keys []key
 	var datas [][]byte
 	for i := range 40 {
@@ -162,6 +138,29 @@ func TestFramesCompressedIntoTheirParts(t *testing.T) {
 			t.Errorf("a part of room %d, under a frame's bound %d: the frame was compressed elsewhere and copied", cap(b), bound)
 		}
 	}
+	readsBack(t, v, ix, keys, datas)
+}
+
+// framedPackWriter is a pack writer of a new vault whose frames close at
+// target bytes (until the test ends), closed when the test ends.
+func framedPackWriter(t *testing.T, target int) (*Vault, *index, *packWriter) {
+	t.Helper()
+	old := frameTarget
+	frameTarget = target
+	t.Cleanup(func() { frameTarget = old })
+	v := openVault(t, nil)
+	if err := v.ensure(); err != nil {
+		t.Fatal(err)
+	}
+	ix := &index{load: v.loadIndex}
+	pw := newPackWriter(v, ix, time.Now)
+	t.Cleanup(pw.close)
+	return v, ix, pw
+}
+
+// readsBack checks that every chunk keys names reads back as datas has it.
+func readsBack(t *testing.T, v *Vault, ix *index, keys []key, datas [][]byte) {
+	t.Helper()
 	r := newChunkReader(v, ix)
 	defer r.close()
 	for i, k := range keys {
