@@ -2,8 +2,13 @@ package vault
 
 import (
 	"bytes"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // indexSessionKey finds what bytes.Index finds, on seeds of every
@@ -99,5 +104,88 @@ func TestForwardKeepsTheLastID(t *testing.T) {
 	}
 	if len(ids) != 1 || ids[0] != (IDRun{ID: sidA, N: 3}) || first[0] != ids[0] {
 		t.Errorf("runs %v, first chunk's %v", ids, first)
+	}
+}
+
+// boundaries decides two lines as isBoundary decides each (the pair's
+// hashes computed side by side): lines of every length around the
+// tail's 64 bytes, with and without session ids in their tails, in JSON
+// Lines files and others.
+func TestBoundariesAsIsBoundary(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	var lines [][]byte
+	for i := range 4000 {
+		n := r.IntN(300)
+		b := make([]byte, n)
+		for j := range b {
+			b[j] = byte('a' + r.IntN(26))
+		}
+		if i%3 == 0 {
+			b = append(b, `,"sessionId":"`+sidA+`","uuid":"u-`+strconv.Itoa(i)+`"}`...)
+		}
+		lines = append(lines, append(b, '\n'))
+	}
+	ends := 0
+	for _, jsonl := range []bool{true, false} {
+		c := &cutter{norm: normalizer{enabled: jsonl}}
+		for i := 0; i+1 < len(lines); i++ {
+			a, b := c.boundaries(lines[i], lines[i+1])
+			if a != c.isBoundary(lines[i]) || b != c.isBoundary(lines[i+1]) {
+				t.Fatalf("lines %d and %d (JSON Lines %v): boundaries %v %v, isBoundary %v %v", i, i+1, jsonl, a, b, c.isBoundary(lines[i]), c.isBoundary(lines[i+1]))
+			}
+			if a {
+				ends++
+			}
+		}
+	}
+	if ends == 0 {
+		t.Error("no line ended a chunk: the test decides nothing")
+	}
+}
+
+// A file's chunks do not depend on how its reads come: read whole (the
+// line after each is found beside it and both decided at once) or a
+// byte at a time (the next line is never in the buffer yet), the same
+// chunks, and at the same places.
+func TestCutSameWhateverTheReads(t *testing.T) {
+	content := transcript(sidA, 0, 600, 450) + strings.Repeat("y", maxChunk+999) + "\n" + transcript(sidA, 600, 700, 40)
+	cutWith := func(r io.Reader) cutResult {
+		c := &cutter{norm: normalizer{enabled: true}, hash: hashBLAKE3, prefixAt: -1,
+			store: func(key, []byte) (bool, error) { return true, nil }}
+		res, err := c.cut(r, 0, int64(len(content)), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	whole := cutWith(strings.NewReader(content))
+	bytewise := cutWith(iotest.OneByteReader(strings.NewReader(content)))
+	if len(whole.chunks) < 3 || !sameChunks(whole.chunks, bytewise.chunks) || whole.size != bytewise.size || whole.lastStart != bytewise.lastStart {
+		t.Fatalf("read whole: %d chunks, %d bytes, last at %d; a byte at a time: %d chunks, %d bytes, last at %d",
+			len(whole.chunks), whole.size, whole.lastStart, len(bytewise.chunks), bytewise.size, bytewise.lastStart)
+	}
+}
+
+// A cutter whose chunks are not written into a frame (into unset, or no
+// room left in it) keeps its normalizer's buffer from chunk to chunk:
+// cutting a transcript again allocates a small part of its bytes, not a
+// new buffer a chunk (hundreds of MB over a first sync when into's room
+// was put back over the buffer forward had grown).
+func TestCutterKeepsItsNormalizerBuffer(t *testing.T) {
+	content := transcript(sidA, 0, 4000, 450)
+	c := &cutter{norm: normalizer{enabled: true}, hash: hashBLAKE3, prefixAt: -1,
+		store: func(key, []byte) (bool, error) { return true, nil }}
+	cut := func() {
+		if _, err := c.cut(strings.NewReader(content), 0, int64(len(content)), true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cut()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	cut()
+	runtime.ReadMemStats(&after)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(len(content))/4 && !raceBuild {
+		t.Errorf("cutting %d bytes again allocated %d", len(content), alloc)
 	}
 }

@@ -36,8 +36,8 @@ func useCodec(t *testing.T, c codec) {
 
 // A vault written by the first format (flate packs) is read by this
 // one: verify passes, a session is restored byte for byte, and the next
-// syncs add zstd packs (format 2) and s2 frames (format 3) beside the
-// flate ones, the three read together.
+// syncs add zstd packs (format 2), s2 frames (format 3) and MinLZ
+// frames (format 4) beside the flate ones, the four read together.
 func TestFlatePacksStillReadBesideZstd(t *testing.T) {
 	home := testHome(t, 300)
 	before := snapshot(t, home, ofSessionA)
@@ -48,28 +48,23 @@ func TestFlatePacksStillReadBesideZstd(t *testing.T) {
 	if h := packHeaders(t, v); len(h) != 1 || h[0] != packHeaderFlate {
 		t.Fatalf("the old format's pack headers: %q", h)
 	}
-	// An append is stored by this format's codec.
-	f, err := os.OpenFile(filepath.Join(home, "projects", proj, sidB+".jsonl"), os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
+	// Each append is stored by the codec of its format.
+	for i, c := range []codec{codecZstd, codecS2, codecMinLZ} {
+		writeCodec = c
+		f, err := os.OpenFile(filepath.Join(home, "projects", proj, sidB+".jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(transcript(sidB, 9000+100*i, 9100+100*i, 300))
+		f.Close()
+		syncHome(t, v, home, t0.Add(3*time.Hour+time.Duration(i)*time.Minute))
 	}
-	f.WriteString(transcript(sidB, 9000, 9100, 300))
-	f.Close()
-	syncHome(t, v, home, t0.Add(3*time.Hour))
-	writeCodec = codecS2
-	f, err = os.OpenFile(filepath.Join(home, "projects", proj, sidB+".jsonl"), os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString(transcript(sidB, 9100, 9200, 300))
-	f.Close()
-	syncHome(t, v, home, t0.Add(3*time.Hour+time.Minute))
 	heads := strings.Join(packHeaders(t, v), "")
-	if strings.Count(heads, packHeaderFlate) != 1 || strings.Count(heads, packHeaderZstd) != 1 || strings.Count(heads, packHeaderS2) != 1 {
-		t.Fatalf("after three syncs the packs are %q, want one flate, one zstd, one s2", heads)
+	if strings.Count(heads, packHeaderFlate) != 1 || strings.Count(heads, packHeaderZstd) != 1 || strings.Count(heads, packHeaderS2) != 1 || strings.Count(heads, packHeaderMinLZ) != 1 {
+		t.Fatalf("after four syncs the packs are %q, want one flate, one zstd, one s2, one MinLZ", heads)
 	}
 	rep, err := v.Verify()
-	if err != nil || !rep.OK() || rep.Packs != 3 {
+	if err != nil || !rep.OK() || rep.Packs != 4 {
 		t.Fatalf("verify of a vault with both codecs: %+v %v", rep, err)
 	}
 	sweep(t, home)

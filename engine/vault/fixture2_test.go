@@ -24,7 +24,9 @@ import (
 // code of 8c522855 (34cbef2e's tree), before the frames of format 3, and
 // the test then fixed to write in its own folder; testdata/vault3 (format
 // 3: s2 frames, chunks named by SHA-256) by this test on main's code at
-// 33cc3b2, before format 4's BLAKE3 names. Sessions A, B (a fork) and C
+// 33cc3b2, before format 4's BLAKE3 names; testdata/vault4 (format 4: s2
+// frames, BLAKE3 names) on main's code at 11ef45bf, before format 5's
+// MinLZ frames. Sessions A, B (a fork) and C
 // (1.4 MB, appended between the two syncs), a memory file with two
 // versions; sums.txt is the home's files' SHA-256 after the second sync.
 func TestWriteFixtureVault2(t *testing.T) {

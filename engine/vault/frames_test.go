@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/klauspost/compress/s2"
 
 	"github.com/memscope/memscope/engine/internal/enginetest"
 	"github.com/memscope/memscope/internal/faultfs"
@@ -68,8 +71,8 @@ func TestFramesHoldSeveralChunks(t *testing.T) {
 	before := snapshot(t, home, ofSessionA)
 	v := openVault(t, nil)
 	rep := syncHome(t, v, home, t0.Add(2*time.Hour))
-	if h := packHeaders(t, v); len(h) != 1 || h[0] != packHeaderS2 {
-		t.Fatalf("packs headed %q, want one %q", h, packHeaderS2)
+	if h := packHeaders(t, v); len(h) != 1 || h[0] != packHeaderMinLZ {
+		t.Fatalf("packs headed %q, want one %q", h, packHeaderMinLZ)
 	}
 	if got, _ := os.ReadFile(filepath.Join(v.Dir, formatFile)); string(got) != formatLine {
 		t.Errorf("VAULT says %q, want %q", got, formatLine)
@@ -98,9 +101,9 @@ func TestFramesHoldSeveralChunks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("s2 frames %d bytes, zstd alone %d bytes (%d chunks)", framed.Stored, zstd.Stored, framed.Chunks)
+	t.Logf("MinLZ frames %d bytes, zstd alone %d bytes (%d chunks)", framed.Stored, zstd.Stored, framed.Chunks)
 	if framed.Chunks != zstd.Chunks || framed.Stored >= zstd.Stored {
-		t.Errorf("s2 frames: %d chunks in %d bytes; zstd a chunk alone: %d chunks in %d bytes: want the same chunks, smaller", framed.Chunks, framed.Stored, zstd.Chunks, zstd.Stored)
+		t.Errorf("MinLZ frames: %d chunks in %d bytes; zstd a chunk alone: %d chunks in %d bytes: want the same chunks, smaller", framed.Chunks, framed.Stored, zstd.Chunks, zstd.Stored)
 	}
 	if vr, err := v.Verify(); err != nil || !vr.OK() {
 		t.Fatalf("verify: %+v %v", vr, err)
@@ -151,19 +154,33 @@ func TestFrameReadWithinItsBounds(t *testing.T) {
 	if err := read(longer); err == nil || !strings.Contains(err.Error(), "does not fit") {
 		t.Errorf("a chunk alone in a pack of frames: %v", err)
 	}
-	// A frame whose header says 100 MiB.
+	// A frame whose header says 100 MiB (a MinLZ block starts with a
+	// zero byte, then its length).
 	pack := filepath.Join(v.Dir, packsDir, l.pack+".pack")
 	data, err := os.ReadFile(pack)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := binary.PutUvarint(data[l.off:], 100<<20)
-	if n > int(l.stored) {
+	if data[l.off] != 0 {
+		t.Fatalf("the frame starts with %#x, not a MinLZ block's 0", data[l.off])
+	}
+	n := binary.PutUvarint(data[l.off+1:], 100<<20)
+	if n+1 > int(l.stored) {
 		t.Fatalf("a frame of %d bytes", l.stored)
 	}
 	os.WriteFile(pack, data, 0o600)
 	if err := read(ix); err == nil || !strings.Contains(err.Error(), "past the bound") {
 		t.Errorf("a frame whose header says 100 MiB: %v", err)
+	}
+	// A frame of s2 in a pack of MinLZ frames (MinLZ's decoder would
+	// take it): refused.
+	s2frame := s2.Encode(nil, bytes.Repeat([]byte("a chunk of s2 "), 100))
+	data = append(data[:l.off:l.off], s2frame...)
+	os.WriteFile(pack, data, 0o600)
+	l.stored, l.raw, l.at = int32(len(s2frame)), 14, 0
+	ix.m[k] = l
+	if err := read(ix); err == nil || !strings.Contains(err.Error(), "not MinLZ") {
+		t.Errorf("a frame of s2 in a pack of MinLZ: %v", err)
 	}
 }
 

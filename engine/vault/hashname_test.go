@@ -70,7 +70,7 @@ func TestChunkHashBLAKE3(t *testing.T) {
 	}
 }
 
-// A new vault is format 4: its chunks are named by their BLAKE3, it
+// A new vault is format 5 (format 4's BLAKE3 names): its chunks are named by their BLAKE3, it
 // verifies and restores, and a second sync of the same home stores
 // nothing (the look-up finds the chunks by the same names).
 func TestNewVaultNamesChunksByBLAKE3(t *testing.T) {
@@ -78,8 +78,8 @@ func TestNewVaultNamesChunksByBLAKE3(t *testing.T) {
 	before := snapshot(t, home, ofSessionA)
 	v := openVault(t, nil)
 	rep := syncHome(t, v, home, t0)
-	if got, _ := os.ReadFile(filepath.Join(v.Dir, formatFile)); string(got) != formatLine || formatLine != "memscope vault 4\n" {
-		t.Errorf("a new vault's VAULT says %q, want format 4", got)
+	if got, _ := os.ReadFile(filepath.Join(v.Dir, formatFile)); string(got) != formatLine || formatLine != "memscope vault 5\n" {
+		t.Errorf("a new vault's VAULT says %q, want format 5", got)
 	}
 	v = Open(v.Dir, testroot.New(t), nil)
 	if named, other := chunkNames(t, v, hashBLAKE3); named != rep.Chunks || other != 0 || named == 0 {
@@ -108,9 +108,21 @@ func TestFormat3VaultVerifiesRestoresAndSyncs(t *testing.T) {
 		t.Fatalf("the fixture's packs are %q, want two of s2 frames", heads)
 	}
 	syncOneNewFile(t, v, home)
-	v = Open(dir, testroot.New(t), nil)
-	if named, other := chunkNames(t, v, hashSHA256); other != 0 || named == 0 {
-		t.Errorf("%d chunks named by their SHA-256, %d otherwise", named, other)
+	// Its new pack is of s2 frames, which a memscope of format 3 reads.
+	if heads := strings.Join(packHeaders(t, v), ""); strings.Count(heads, packHeaderS2) != 3 {
+		t.Errorf("after the sync the packs are %q, want three of s2 frames", heads)
+	}
+	checkSyncedFixture(t, dir, hashSHA256, sums)
+}
+
+// checkSyncedFixture checks a fixture's vault in dir after
+// syncOneNewFile: every chunk named by hash, 13 versions that verify,
+// the sessions restored byte for byte against sums.
+func checkSyncedFixture(t *testing.T, dir string, hash chunkHash, sums map[string]string) {
+	t.Helper()
+	v := Open(dir, testroot.New(t), nil)
+	if named, other := chunkNames(t, v, hash); other != 0 || named == 0 {
+		t.Errorf("%d chunks named by the vault's hash, %d otherwise", named, other)
 	}
 	vr, err := v.Verify()
 	if err != nil || !vr.OK() || vr.Versions != 13 {

@@ -175,16 +175,24 @@ func openFixture(t *testing.T, name string, versions int) (dir string, v *Vault,
 
 // syncOneNewFile syncs a fixture's restored home with one new memory
 // file: the restored files store nothing (their chunks are found by
-// name), the new file one chunk, and the vault is format 3 after it.
+// name), the new file one chunk, and the vault is format 3 after it
+// (syncOneNewFileTo: another).
 func syncOneNewFile(t *testing.T, v *Vault, home string) {
+	t.Helper()
+	syncOneNewFileTo(t, v, home, formatLine3)
+}
+
+// syncOneNewFileTo is syncOneNewFile after which the VAULT file says
+// format.
+func syncOneNewFileTo(t *testing.T, v *Vault, home, format string) {
 	t.Helper()
 	write(t, home, "projects/"+proj+"/memory/project_new.md", "---\nname: new\ntype: project\n---\nA new fact.\n", t0)
 	rep := syncHome(t, v, home, t0.Add(24*time.Hour))
 	if rep.New != 1 || rep.Chunks != 1 {
 		t.Errorf("a sync of the restored files and one new file stored %d chunks for %d new files, want 1 and 1", rep.Chunks, rep.New)
 	}
-	if got, _ := os.ReadFile(filepath.Join(v.Dir, formatFile)); string(got) != formatLine3 {
-		t.Errorf("VAULT after a sync says %q, want %q", got, formatLine3)
+	if got, _ := os.ReadFile(filepath.Join(v.Dir, formatFile)); string(got) != format {
+		t.Errorf("VAULT after a sync says %q, want %q", got, format)
 	}
 }
 
@@ -257,13 +265,13 @@ func TestFormat1VaultVerifiesRestoresAndSyncs(t *testing.T) {
 	restoreAll(t, Open(dir, testroot.New(t), nil), sums)
 }
 
-// A memscope that reads formats 1 to 4 refuses another.
+// A memscope that reads formats 1 to 5 refuses another.
 func TestUnknownFormatRefused(t *testing.T) {
 	v := openVault(t, nil)
 	os.MkdirAll(v.Dir, 0o755)
-	os.WriteFile(filepath.Join(v.Dir, formatFile), []byte("memscope vault 5\n"), 0o600)
-	if err := v.Exists(); err == nil || !strings.Contains(err.Error(), "memscope vault 5") {
-		t.Errorf("a format 5 vault: %v, want refused naming it", err)
+	os.WriteFile(filepath.Join(v.Dir, formatFile), []byte("memscope vault 6\n"), 0o600)
+	if err := v.Exists(); err == nil || !strings.Contains(err.Error(), "memscope vault 6") {
+		t.Errorf("a format 6 vault: %v, want refused naming it", err)
 	}
 }
 
@@ -272,17 +280,17 @@ func TestUnknownFormatRefused(t *testing.T) {
 // step in turn: the vault still verifies, the healed sync completes, and
 // the sessions restore byte for byte against sums.txt.
 func TestFormat1UpgradeFaultsLeaveAVaultThatVerifies(t *testing.T) {
-	upgradeFaults(t, "vault1")
+	upgradeFaults(t, "vault1", formatLine3, packHeaderS2)
 }
 
 // The same for the sync that makes a format 2 vault (zstd packs, a
 // chunk alone) format 3: VAULT rewritten, then a pack of s2 frames.
 func TestFormat2UpgradeFaultsLeaveAVaultThatVerifies(t *testing.T) {
-	upgradeFaults(t, "vault2")
+	upgradeFaults(t, "vault2", formatLine3, packHeaderS2)
 }
 
 // upgradeFaults is the upgrade fault matrix on testdata/<name>.
-func upgradeFaults(t *testing.T, name string) {
+func upgradeFaults(t *testing.T, name, wantFormat, wantPack string) {
 	fixture := enginetest.ReadTree(t, filepath.Join("testdata", name, "vault"))
 	open := func(t *testing.T, w model.WriteFS) *Vault {
 		dir := filepath.Join(t.TempDir(), "vault")
@@ -318,11 +326,11 @@ func upgradeFaults(t *testing.T, name string) {
 				if rep, err := v.Verify(); err != nil || !rep.OK() {
 					t.Fatalf("after the healed sync: %+v %v", rep, err)
 				}
-				if got, _ := os.ReadFile(filepath.Join(v.Dir, formatFile)); string(got) != formatLine3 {
-					t.Errorf("VAULT after the healed sync says %q", got)
+				if got, _ := os.ReadFile(filepath.Join(v.Dir, formatFile)); string(got) != wantFormat {
+					t.Errorf("VAULT after the healed sync says %q, want %q", got, wantFormat)
 				}
-				if heads := strings.Join(packHeaders(t, v), ""); !strings.Contains(heads, packHeaderS2) {
-					t.Errorf("after the healed sync the packs are %q, want one of s2 frames", heads)
+				if heads := strings.Join(packHeaders(t, v), ""); !strings.Contains(heads, wantPack) {
+					t.Errorf("after the healed sync the packs are %q, want one headed %q", heads, wantPack)
 				}
 				restoreAll(t, v, sums)
 			})

@@ -23,22 +23,29 @@ import (
 
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
+	"github.com/minio/minlz"
 
 	"github.com/memscope/memscope/model"
 )
 
 // A pack starts with a line naming its format and the codec of its
-// chunks. Packs written now (format 3) are frames of s2 (klauspost/compress),
-// each frame the chunks a sync stored one after another up to frameTarget
-// bytes: compressing a few MB of a home's chunks together stores less than
-// zstd's fastest level on each chunk alone, at twice its speed
-// (docs/VAULT.md, "i31v"); a chunk is read by decoding its frame.
-// Packs of format 2 (zstd, a chunk alone) and 1 (flate, the standard
-// library's) are read as before.
+// chunks. Packs written now (format 4) are frames of MinLZ (minio/minlz,
+// its fastest level), each frame the chunks a sync stored one after
+// another up to frameTarget bytes: compressing a few MB of a home's
+// chunks together stores less than zstd's fastest level on each chunk
+// alone, at twice its speed (docs/VAULT.md, "i31v"); a chunk is read by
+// decoding its frame. MinLZ, s2's successor by its author, stores the
+// frames in about 8 % fewer bytes than s2 and at a few per cent less of
+// a first sync's CPU (docs/VAULT.md, "i31v6"); packs of format 3 (s2
+// frames, klauspost/compress), 2 (zstd, a chunk alone) and 1 (flate, the
+// standard library's) are read as before, and a vault whose chunks are
+// named by SHA-256 (vault formats 1-3) keeps writing s2 frames (a
+// memscope of vault format 3 reads its packs).
 const (
 	packHeaderFlate = "memscope pack 1 flate\n"
 	packHeaderZstd  = "memscope pack 2 zstd\n"
 	packHeaderS2    = "memscope pack 3 s2 frames\n"
+	packHeaderMinLZ = "memscope pack 4 minlz frames\n"
 	// minPackHeader is the shortest header: no chunk starts before it,
 	// and the headers differ within it.
 	minPackHeader = len(packHeaderZstd)
@@ -61,11 +68,24 @@ const (
 	codecFlate codec = iota + 1
 	codecZstd
 	codecS2
+	codecMinLZ
 )
 
-// writeCodec is the codec new packs are written with; a test sets it to
-// codecFlate or codecZstd to write a vault as an older format did.
-var writeCodec = codecS2
+// writeCodec is the codec new packs are written with (codecS2 in a
+// vault that names its chunks by SHA-256: packCodec); a test sets it to
+// codecFlate, codecZstd or codecS2 to write a vault as an older format
+// did.
+var writeCodec = codecMinLZ
+
+// packCodec is the codec v's new packs are written with: writeCodec,
+// but s2 frames where MinLZ's are not the vault's format (formats 1-3:
+// a memscope of format 3 reads the packs of such a vault).
+func (v *Vault) packCodec() codec {
+	if writeCodec == codecMinLZ && !v.minlz {
+		return codecS2
+	}
+	return writeCodec
+}
 
 // header is the first line of a pack written with c.
 func (c codec) header() string {
@@ -74,12 +94,14 @@ func (c codec) header() string {
 		return packHeaderFlate
 	case codecZstd:
 		return packHeaderZstd
+	case codecMinLZ:
+		return packHeaderMinLZ
 	}
 	return packHeaderS2
 }
 
 // framed reports whether c's packs hold frames of several chunks.
-func (c codec) framed() bool { return c == codecS2 }
+func (c codec) framed() bool { return c == codecS2 || c == codecMinLZ }
 
 // codecOf reads a pack's codec from its first bytes.
 func codecOf(head []byte) (codec, error) {
@@ -90,6 +112,8 @@ func codecOf(head []byte) (codec, error) {
 		return codecFlate, nil
 	case bytes.HasPrefix(head, []byte(packHeaderS2[:minPackHeader])):
 		return codecS2, nil
+	case bytes.HasPrefix(head, []byte(packHeaderMinLZ[:minPackHeader])):
+		return codecMinLZ, nil
 	}
 	line := head
 	if i := bytes.IndexByte(line, '\n'); i >= 0 {
@@ -443,6 +467,9 @@ type packWriter struct {
 	fmu     sync.Mutex
 	frame   *[]byte
 	members []frameMember
+	// parked are the sync workers' frames left partly filled when their
+	// workers ended (frameFill), under fmu.
+	parked []*frameFill
 	// written counts the bytes of packs written.
 	written int64
 	chunks  int
@@ -521,13 +548,18 @@ func chunkCopy(data []byte) *[]byte {
 }
 
 func newPackWriter(v *Vault, ix *index, now func() time.Time) *packWriter {
-	p := &packWriter{v: v, ix: ix, now: now, pending: map[key]loc{}, codec: writeCodec,
+	p := &packWriter{v: v, ix: ix, now: now, pending: map[key]loc{}, codec: v.packCodec(),
 		writeSlots: make(chan struct{}, packWrites)}
 	n := max(runtime.GOMAXPROCS(0), 1)
-	// Frames: one filling, n queued, n being compressed. Parts: the
-	// packs' worth a sync holds (packWrites being written, one filling)
-	// of frames stored in about a quarter of their bytes.
-	p.frameBufs.max = 2*n + 1
+	// Frames: one filling for each sync worker (packWriter.fill: 2n, a
+	// sync's early and later files are synced at once) and add's, n
+	// queued, n being compressed; with fewer kept (2n + 1, when the
+	// workers shared one frame), the frames past them were dropped and
+	// new ones allocated, their pages faulted in, all through a first
+	// sync. Parts: the packs' worth a sync holds (packWrites being
+	// written, one filling) of frames stored in about a quarter of
+	// their bytes.
+	p.frameBufs.max = 4*n + 1
 	p.partBufs.max = (packWrites + 1) * (packLimit/max(p.frameTarget()/4, 1) + 1)
 	// A frame is a few MB and keeps a worker busy for ms: one waiting a
 	// worker is enough (a chunk alone, two).
@@ -565,14 +597,19 @@ func (p *packWriter) work() {
 			compressHook()
 		}
 		var err error
+		var part []byte
 		data := *j.buf
 		switch {
-		case c == codecS2:
-			if n := s2.MaxEncodedLen(len(data)); cap(dst) < n && n > 0 {
-				// Room for the frames after this one, a little larger.
-				dst = make([]byte, n+n/4)
+		case c.framed():
+			// A frame is compressed straight into its part (a buffer
+			// of partBufs with room for the frame's bound), not into
+			// dst and then copied.
+			n := minlz.MaxEncodedLen(len(data))
+			if c == codecS2 {
+				n = s2.MaxEncodedLen(len(data))
 			}
-			dst = s2.Encode(dst[:cap(dst)], data)
+			dst, err = encodeFrame(c, p.partBufs.get(n, n/8), data)
+			part = dst
 		case zw != nil:
 			dst = zw.EncodeAll(data, dst[:0])
 		default:
@@ -590,7 +627,9 @@ func (p *packWriter) work() {
 		} else {
 			chunkBufs.Put(j.buf)
 		}
-		part := append(p.partBufs.get(len(dst), len(dst)/4), dst...)
+		if part == nil {
+			part = append(p.partBufs.get(len(dst), len(dst)/4), dst...)
+		}
 		p.mu.Lock()
 		if err != nil && p.err == nil {
 			p.err = err
@@ -668,36 +707,11 @@ func (p *packWriter) close() {
 // two files that hold the same chunk store it once.
 func (p *packWriter) add(k key, data []byte) (bool, error) {
 	p.gate.RLock()
-	p.mu.Lock()
-	if !p.ix.ready() {
-		p.mu.Unlock()
-		p.gate.RUnlock()
-		return false, p.ix.err
-	}
-	if p.err != nil {
-		// A pack written in the background failed: the sync stops.
-		err := p.err
-		p.mu.Unlock()
+	fresh, full, err := p.claim(k)
+	if !fresh {
 		p.gate.RUnlock()
 		return false, err
 	}
-	_, stored := p.ix.m[k]
-	_, pending := p.pending[k]
-	sealed := false
-	for _, pk := range p.sealed {
-		if _, ok := pk.pending[k]; ok {
-			sealed = true
-			break
-		}
-	}
-	if stored || pending || sealed {
-		p.mu.Unlock()
-		p.gate.RUnlock()
-		return false, nil
-	}
-	p.pending[k] = loc{stored: -1}
-	full := p.size >= packLimit
-	p.mu.Unlock()
 	job := packJob{k: k}
 	if p.codec.framed() {
 		// The chunk joins the frame being filled, which goes to the
@@ -732,6 +746,171 @@ func (p *packWriter) add(k key, data []byte) (bool, error) {
 	return true, nil
 }
 
+// claim looks k up and, when no pack holds it or is being written
+// with it, claims it for the caller to store (fresh): the look-up and
+// the claim are one step under mu. full says the pack being filled is
+// full; err is the index's or a background pack write's (the sync
+// stops). The caller holds gate shared.
+func (p *packWriter) claim(k key) (fresh, full bool, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.ix.ready() {
+		return false, false, p.ix.err
+	}
+	if p.err != nil {
+		// A pack written in the background failed: the sync stops.
+		return false, false, p.err
+	}
+	_, stored := p.ix.m[k]
+	_, pending := p.pending[k]
+	sealed := false
+	for _, pk := range p.sealed {
+		if _, ok := pk.pending[k]; ok {
+			sealed = true
+			break
+		}
+	}
+	if stored || pending || sealed {
+		return false, false, nil
+	}
+	p.pending[k] = loc{stored: -1}
+	return true, p.size >= packLimit, nil
+}
+
+// frameFill is a frame one sync worker fills on its own (framed codecs):
+// its cutter writes a chunk's stored bytes (session ids out) straight
+// after the frame's bytes (tail), and addFilled keeps them there when the
+// chunk is new. Before, every frame was shared by the workers: the
+// normalizer wrote each chunk into a buffer of its own and add copied a
+// new chunk from there into the frame, a second copy of most of a first
+// sync's bytes (memmove was 5-7 % of its CPU, docs/VAULT.md, "i31v6").
+// A worker's frame goes to the compressors once it holds frameTarget
+// bytes; one partly filled when its worker ends is parked in the writer
+// (another worker takes it up, and flush sends it).
+type frameFill struct {
+	buf     []byte
+	members []frameMember
+}
+
+// fill is a frame for a sync worker: a parked one, else a new one.
+func (p *packWriter) fill() *frameFill {
+	p.fmu.Lock()
+	defer p.fmu.Unlock()
+	if n := len(p.parked); n > 0 {
+		f := p.parked[n-1]
+		p.parked = p.parked[:n-1]
+		return f
+	}
+	return &frameFill{}
+}
+
+// park takes back a worker's frame once the worker ends: flush sends
+// it, unless another worker takes it up before. One frame at most is
+// parked: a second one's chunks join it (a copy of a partly filled frame
+// a worker, a few times a sync), or the fuller of the two goes to the
+// compressors when they do not fit; so a sync ends with one partly
+// filled frame to compress, as when the workers shared one.
+func (p *packWriter) park(f *frameFill) {
+	if f == nil {
+		return
+	}
+	var send *frameFill
+	p.fmu.Lock()
+	switch {
+	case len(f.members) == 0:
+		if f.buf != nil {
+			p.frameBufs.put(f.buf)
+		}
+	case len(p.parked) == 0:
+		p.parked = append(p.parked, f)
+	default:
+		g := p.parked[0]
+		if len(g.buf) < len(f.buf) {
+			g, f = f, g
+			p.parked[0] = g
+		}
+		if cap(g.buf)-len(g.buf) >= len(f.buf) && len(g.buf) < p.frameTarget() {
+			for _, m := range f.members {
+				m.at += int32(len(g.buf))
+				g.members = append(g.members, m)
+			}
+			g.buf = append(g.buf, f.buf...)
+			p.frameBufs.put(f.buf)
+		} else {
+			// g, the fuller, is sent; f waits for the next.
+			send = g
+			p.parked[0] = f
+		}
+	}
+	p.fmu.Unlock()
+	if send != nil {
+		p.sendFill(send)
+	}
+}
+
+// sendFill hands a worker's frame to the compressors: its worker adds
+// nothing more to it (the frame is full, or the worker ended before
+// flush).
+func (p *packWriter) sendFill(f *frameFill) {
+	b := f.buf
+	p.wg.Add(1)
+	p.jobs <- packJob{buf: &b, members: f.members}
+}
+
+// tail is the room after f's bytes, empty, of at least n bytes; nil
+// when f has not that much left (a chunk's stored bytes are never
+// longer than the file's bytes it holds: n is those).
+func (p *packWriter) tail(f *frameFill, n int) []byte {
+	if f.buf == nil {
+		f.buf = p.frameBufs.get(p.frameTarget()+softMax, 0)
+	}
+	if cap(f.buf)-len(f.buf) < n {
+		return nil
+	}
+	return f.buf[len(f.buf):len(f.buf)]
+}
+
+// fillHook, when set, is called by addFilled with each new chunk's
+// stored bytes and whether they were in place (not copied): a test's
+// seam.
+var fillHook func(data []byte, inPlace bool)
+
+// addFilled is add for a sync worker that fills f: data, when it is in
+// f's tail (written there since the last call), is kept there if the
+// chunk is new, not copied; any other data is copied into f.
+func (p *packWriter) addFilled(f *frameFill, k key, data []byte) (bool, error) {
+	if !p.codec.framed() {
+		return p.add(k, data)
+	}
+	p.gate.RLock()
+	fresh, full, err := p.claim(k)
+	if !fresh {
+		p.gate.RUnlock()
+		return false, err
+	}
+	at := len(f.buf)
+	inPlace := false
+	if t := p.tail(f, 1); t != nil && len(data) > 0 && len(data) <= cap(t) && &t[:1][0] == &data[0] {
+		f.buf = f.buf[:at+len(data)]
+		inPlace = true
+	} else {
+		f.buf = append(f.buf, data...)
+	}
+	if fillHook != nil {
+		fillHook(data, inPlace)
+	}
+	f.members = append(f.members, frameMember{k: k, at: int32(at), raw: int32(len(data))})
+	if len(f.buf) >= p.frameTarget() {
+		p.sendFill(f)
+		f.buf, f.members = nil, nil
+	}
+	p.gate.RUnlock()
+	if full {
+		return true, p.flushFull()
+	}
+	return true, nil
+}
+
 // frameTarget is the size at which a frame closes: frameTarget, or half
 // a pack when packs are smaller (a test's), so a pack still fills frame
 // by frame (a frame of s2 is stored in about a quarter of its bytes)
@@ -753,10 +932,15 @@ func (p *packWriter) takeFrame() packJob {
 func (p *packWriter) sendFrame() {
 	p.fmu.Lock()
 	j := p.takeFrame()
+	parked := p.parked
+	p.parked = nil
 	p.fmu.Unlock()
 	if j.buf != nil {
 		p.wg.Add(1)
 		p.jobs <- j
+	}
+	for _, f := range parked {
+		p.sendFill(f)
 	}
 }
 
@@ -1051,7 +1235,7 @@ func (r *chunkReader) read(k key) ([]byte, error) {
 		return nil, fmt.Errorf("vault: pack %s at %d: chunk %s: its index line does not fit the pack's codec", l.pack, l.off, k)
 	}
 	if l.framed {
-		return r.readFramed(k, l, ra)
+		return r.readFramed(k, l, ra, c)
 	}
 	// The buffers grow by doubling at least: a reader of many chunks
 	// of growing sizes allocates about twice the largest, not each size.
@@ -1104,7 +1288,7 @@ func (r *chunkReader) read(k key) ([]byte, error) {
 // readFramed returns chunk k's bytes from its frame (format 3), decoding
 // the frame unless it is one of the last decoded, checked against its
 // hash. The slice is valid until the next call.
-func (r *chunkReader) readFramed(k key, l loc, ra io.ReaderAt) ([]byte, error) {
+func (r *chunkReader) readFramed(k key, l loc, ra io.ReaderAt, c codec) ([]byte, error) {
 	id := frameID{l.pack, l.off}
 	var data []byte
 	for i := len(r.frames) - 1; i >= 0; i-- {
@@ -1123,7 +1307,7 @@ func (r *chunkReader) readFramed(k key, l loc, ra io.ReaderAt) ([]byte, error) {
 		}
 		// The frame is decoded into a buffer of the length its header
 		// says, bounded by maxFrame: never an allocation the pack chooses.
-		n, err := s2.DecodedLen(r.store)
+		n, err := frameLen(c, r.store)
 		if err == nil && n > maxFrame {
 			err = fmt.Errorf("a frame of %d bytes, past the bound of %d", n, maxFrame)
 		}
@@ -1138,7 +1322,7 @@ func (r *chunkReader) readFramed(k key, l loc, ra io.ReaderAt) ([]byte, error) {
 			if cap(buf) < n {
 				buf = make([]byte, n, n+n/4)
 			}
-			data, err = s2.Decode(buf[:n], r.store)
+			data, err = decodeFrame(c, buf[:n], r.store)
 		}
 		if err == nil && len(data) != n {
 			err = fmt.Errorf("a frame of %d bytes where its header says %d", len(data), n)
@@ -1156,6 +1340,50 @@ func (r *chunkReader) readFramed(k key, l loc, ra io.ReaderAt) ([]byte, error) {
 		return nil, fmt.Errorf("vault: pack %s at %d: chunk %s does not hash to its name (corrupt)", l.pack, l.off, k)
 	}
 	return out, nil
+}
+
+// encodeFrame is the frame data compressed by codec c (s2 or MinLZ),
+// in dst's room when it has enough, else in a new buffer with room for
+// the frames after this one, a little larger.
+func encodeFrame(c codec, dst, data []byte) ([]byte, error) {
+	n := s2.MaxEncodedLen(len(data))
+	if c == codecMinLZ {
+		n = minlz.MaxEncodedLen(len(data))
+	}
+	if cap(dst) < n && n > 0 {
+		dst = make([]byte, n+n/4)
+	}
+	if c == codecMinLZ {
+		// A frame is under maxFrame bytes, MinLZ's block bound.
+		return minlz.Encode(dst[:cap(dst)], data, minlz.LevelFastest)
+	}
+	return s2.Encode(dst[:cap(dst)], data), nil
+}
+
+// frameLen is the length a frame of codec c says it decodes to. A
+// frame of a MinLZ pack must be MinLZ's (its decoder would take s2's
+// too).
+func frameLen(c codec, frame []byte) (int, error) {
+	if c != codecMinLZ {
+		return s2.DecodedLen(frame)
+	}
+	ok, n, err := minlz.IsMinLZ(frame)
+	switch {
+	case errors.Is(err, minlz.ErrTooLarge):
+		err = fmt.Errorf("a frame past the bound of %d bytes (%w)", maxFrame, err)
+	case err == nil && !ok:
+		err = errors.New("a frame that is not MinLZ's")
+	}
+	return n, err
+}
+
+// decodeFrame decodes a frame of codec c into dst (its length the
+// frame's, frameLen).
+func decodeFrame(c codec, dst, frame []byte) ([]byte, error) {
+	if c == codecMinLZ {
+		return minlz.Decode(dst, frame)
+	}
+	return s2.Decode(dst, frame)
 }
 
 // sortByPlace sorts keys by where ix has them: pack, then offset (then

@@ -285,6 +285,8 @@ type syncer struct {
 	// mu guards st and rep, which the workers of syncAll share.
 	mu  *sync.Mutex
 	cut cutter
+	// frame is the frame this worker fills (packWriter.addFilled).
+	frame *frameFill
 }
 
 // fileResult is what syncing one file gave: rec when the file's record
@@ -317,6 +319,7 @@ func (s *syncer) syncAll(files []homeFile) []fileResult {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() { s.pw.park(w.frame) }()
 			for !stop.Load() {
 				i := int(next.Add(1) - 1)
 				if i >= len(files) {
@@ -442,6 +445,12 @@ func (s *syncer) syncFile(f homeFile, opened fs.File) (*Record, error) {
 	s.cut.norm.enabled = jsonl
 	s.cut.prefixAt = prefixAt
 	s.cut.store = s.store
+	if s.pw.codec.framed() {
+		if s.frame == nil {
+			s.frame = s.pw.fill()
+		}
+		s.cut.into = s.frameTail
+	}
 	s.cut.hash = s.v.hash
 	res, err := s.cut.cut(file, start, f.info.Size()-start, jsonl)
 	if err != nil {
@@ -517,9 +526,18 @@ type writeErr struct{ err error }
 func (e *writeErr) Error() string { return e.err.Error() }
 func (e *writeErr) Unwrap() error { return e.err }
 
+// frameTail is the room after the bytes of the frame s fills.
+func (s *syncer) frameTail(n int) []byte { return s.pw.tail(s.frame, n) }
+
 // store adds a chunk to the pack being written.
 func (s *syncer) store(k key, data []byte) (bool, error) {
-	fresh, err := s.pw.add(k, data)
+	var fresh bool
+	var err error
+	if s.frame != nil {
+		fresh, err = s.pw.addFilled(s.frame, k, data)
+	} else {
+		fresh, err = s.pw.add(k, data)
+	}
 	if err != nil {
 		return false, &writeErr{err}
 	}

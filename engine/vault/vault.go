@@ -40,8 +40,14 @@ import (
 // as before), so its chunks still deduplicate against the ones it holds
 // and nothing is renamed; a memscope of format 3 refuses a format 4
 // vault by name instead of failing every chunk's check.
+// Format 5 writes packs of MinLZ frames (pack.go), which a memscope of
+// format 4 cannot read: a vault of format 4 is read as it is and becomes
+// format 5 at its next sync or prune, before it writes a pack; only a
+// vault of BLAKE3 names does (formats 1-3 keep writing s2 frames, which
+// a memscope of format 3 reads).
 const (
-	formatLine  = "memscope vault 4\n"
+	formatLine  = "memscope vault 5\n"
+	formatLine4 = "memscope vault 4\n"
 	formatLine3 = "memscope vault 3\n"
 	formatLine2 = "memscope vault 2\n"
 	formatLine1 = "memscope vault 1\n"
@@ -172,6 +178,9 @@ type Vault struct {
 	// formatOK: the VAULT file was read and is a format this memscope
 	// reads; older: it is format 1 or 2 (a sync makes it format 3).
 	formatOK, older bool
+	// minlz: the vault is format 5 (its new packs are MinLZ frames);
+	// format4: it is format 4 (a sync makes it format 5).
+	minlz, format4 bool
 	// hash names the vault's chunks: SHA-256 (formats 1-3; the zero
 	// value) until the VAULT file says format 4 or a sync makes a new
 	// vault.
@@ -253,7 +262,7 @@ func (v *Vault) checkFormat() (bool, error) {
 	}
 	hash := hashSHA256
 	switch string(data) {
-	case formatLine:
+	case formatLine, formatLine4:
 		hash = hashBLAKE3
 	case formatLine3, formatLine2, formatLine1:
 	default:
@@ -261,22 +270,28 @@ func (v *Vault) checkFormat() (bool, error) {
 	}
 	v.formatOK, v.hash = true, hash
 	v.older = string(data) == formatLine2 || string(data) == formatLine1
+	v.minlz, v.format4 = string(data) == formatLine, string(data) == formatLine4
 	return true, nil
 }
 
-// ensure writes the VAULT file of a new vault (format 4: its chunks are
-// named by BLAKE3), and makes a vault of format 1 or 2 format 3 before a
-// sync writes a version of format 2 or a pack of format 3 into it (a
-// kill between the two leaves a format 3 vault of older versions and
-// packs, which this format reads); a vault of format 1-3 keeps its
-// chunks' SHA-256 names.
+// ensure writes the VAULT file of a new vault (format 5: its chunks are
+// named by BLAKE3, its packs MinLZ frames), makes a vault of format 4
+// format 5 before a sync writes a pack of MinLZ frames into it, and
+// makes a vault of format 1 or 2 format 3 before a sync writes a version
+// of format 2 or a pack of format 3 into it (a kill between the two
+// leaves a vault of the new format with older versions and packs, which
+// this format reads); a vault of format 1-3 keeps its chunks' SHA-256
+// names.
 func (v *Vault) ensure() error {
 	ok, err := v.checkFormat()
-	if err != nil || ok && !v.older {
+	if err != nil || ok && !v.older && !v.format4 {
 		return err
 	}
 	line, hash := formatLine, newVaultHash
-	if ok || hash == hashSHA256 {
+	switch {
+	case ok && v.format4:
+		hash = v.hash
+	case ok || hash == hashSHA256:
 		line, hash = formatLine3, hashSHA256
 	}
 	write := func(w io.Writer) error {
@@ -288,17 +303,17 @@ func (v *Vault) ensure() error {
 		if err := model.WriteFileAtomicFrom(v.w, name, 0o600, write); err != nil {
 			return fmt.Errorf("vault %s: %w", v.Dir, err)
 		}
-		v.older = false
+		v.older, v.format4, v.minlz = false, false, line == formatLine
 		return nil
 	}
 	err = model.CreateFileAtomicWith(v.w, name, 0o600, time.Time{}, write)
 	if err == nil {
-		v.formatOK, v.hash = true, hash
+		v.formatOK, v.hash, v.minlz = true, hash, line == formatLine
 	}
 	if errors.Is(err, fs.ErrExist) {
 		v.formatOK = false
 		_, err = v.checkFormat()
-		if err == nil && v.older {
+		if err == nil && (v.older || v.format4) {
 			return v.ensure()
 		}
 	}
