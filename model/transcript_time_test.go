@@ -76,3 +76,37 @@ func TestParseTimestamp(t *testing.T) {
 		}
 	}
 }
+
+// TestClientStampIsTimeDate holds parseClientStamp's own arithmetic to
+// time.Date (in UTC), value for value (==, not only Equal), on every day
+// of years around each rule of the calendar and at the ends of the
+// four-digit years, at a few times of day.
+func TestClientStampIsTimeDate(t *testing.T) {
+	clock := []struct{ h, mi, s, ns int }{{0, 0, 0, 0}, {23, 59, 59, 999999999}, {5, 0, 57, 454000000}, {12, 30, 1, 1}}
+	for _, span := range [][2]int{{0, 3}, {399, 401}, {1599, 1601}, {1899, 1901}, {1968, 1972}, {1999, 2001}, {2023, 2029}, {2099, 2101}, {9996, 9999}} {
+		for y := span[0]; y <= span[1]; y++ {
+			for m := time.January; m <= time.December; m++ {
+				for d := 1; d <= monthDays(m, y); d++ {
+					for i, c := range clock {
+						want := time.Date(y, m, d, c.h, c.mi, c.s, c.ns, time.UTC)
+						s := want.Format("2006-01-02T15:04:05.000000000Z")
+						if i == 0 {
+							s = want.Format("2006-01-02T15:04:05Z")
+						}
+						got, ok := parseClientStamp([]byte(s))
+						if !ok || got != want {
+							t.Fatalf("%s: %#v, %v; time.Date %#v", s, got, ok, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkParseClientStamp(b *testing.B) {
+	s := []byte("2026-11-11T05:00:57.454Z")
+	for b.Loop() {
+		parseClientStamp(s)
+	}
+}

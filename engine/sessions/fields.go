@@ -94,7 +94,7 @@ func (s *lineScanner) top(key []byte, v, depth int) (int, error) {
 	}
 	if string(key) == "message" && d[v] == '{' {
 		end, err = s.js.Object(v, depth, s.messageFn)
-	} else {
+	} else if end = s.js.ShortString(v); end == 0 {
 		end, err = s.js.Value(v, depth)
 	}
 	if err != nil {
@@ -161,7 +161,9 @@ func (s *lineScanner) messageMember(key []byte, v, depth int) (int, error) {
 			end, err = s.js.Value(v, depth)
 		}
 	default:
-		end, err = s.js.Value(v, depth)
+		if end = s.js.ShortString(v); end == 0 {
+			end, err = s.js.Value(v, depth)
+		}
 	}
 	if err != nil {
 		return 0, err

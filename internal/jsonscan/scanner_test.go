@@ -454,3 +454,59 @@ func TestStringIsTheWalk(t *testing.T) {
 		}
 	}
 }
+
+// TestShortStringIsValue holds ShortString to Value: at every value of
+// every member and element (any depth) of the repository's lines, the
+// hostile ones and strings of every length at every offset in a word,
+// ShortString is 0 or the end Value finds, with no error; and it
+// answers for most of the strings that end in their word.
+func TestShortStringIsValue(t *testing.T) {
+	lines := append(repoLines(t), hostileLines(rand.New(rand.NewPCG(21, 22)), 3000)...)
+	parts := []string{`a`, `é`, `\"`, `\\`, `\n`, `\u00e9`, `\u12`, "\x01", "\t", `\`}
+	for pad := range 70 {
+		for n := range 80 {
+			var b strings.Builder
+			b.WriteString(`{"` + strings.Repeat("k", pad) + `":"`)
+			for i := range n {
+				b.WriteString(parts[(i*7+n)%len(parts)])
+			}
+			b.WriteString(`","x":["` + strings.Repeat("a", n) + `", "b` + "\n" + `c"]}`)
+			lines = append(lines, []byte(b.String()))
+		}
+	}
+	var s Scanner
+	var short, answered int
+	var elem ElemFunc
+	var member MemberFunc
+	check := func(v, depth int) (int, error) {
+		ss := s.ShortString(v)
+		end, err := s.Value(v, depth)
+		if ss != 0 {
+			answered++
+			if err != nil || ss != end {
+				t.Fatalf("%q at %d: ShortString %d, Value %d, %v", s.Bytes(), v, ss, end, err)
+			}
+		}
+		if d := s.Bytes(); err == nil && d[v] == '"' && bytes.IndexByte(d[v+1:end-1], '"') < 0 && (v+1)>>6 == (end-1)>>6 {
+			short++
+		}
+		return end, err
+	}
+	walk := func(v, depth int) (int, error) {
+		switch s.Bytes()[v] {
+		case '{':
+			return s.Object(v, depth, member)
+		case '[':
+			return s.Array(v, depth, elem)
+		}
+		return check(v, depth)
+	}
+	member = func(_ []byte, v, depth int) (int, error) { return walk(v, depth) }
+	elem = walk
+	for _, l := range lines {
+		s.Line(l, member)
+	}
+	if answered == 0 || answered < short/2 {
+		t.Fatalf("ShortString answered for %d values; %d plain strings end in their word", answered, short)
+	}
+}
