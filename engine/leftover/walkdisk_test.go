@@ -78,3 +78,42 @@ func TestWalkCacheOnDiskListsOnlyChangedFolders(t *testing.T) {
 	start("a folder replaced", "file-history", "file-history/s1")
 	start("warm at the end")
 }
+
+// TestWalkOnDiskLooksAtEachFolderOnce: a walk that lists folders (a
+// cold start's, or one after a change) looks at each folder once, for
+// the stamp it keeps with the listing; it looked at every folder of the
+// home again at the walk's end (W: 648 lstats more a cold start), which
+// the next start's comparison of stamps already covers: a folder changed
+// after its stamp has another stamp then (a change inside the stamp's
+// clock tick is not kept at all: settled). The walk kept still lists
+// only what changed.
+func TestWalkOnDiskLooksAtEachFolderOnce(t *testing.T) {
+	t.Parallel()
+	home := walkTestHome(t, map[string]string{"file-history/s1/f@v1": "x"})
+	root := newCountFS(t, home)
+	cacheDir := filepath.Join(t.TempDir(), "cache")
+	find := func() Report {
+		in := Input{Root: root, HomeDir: home, Now: time.Now(), Alive: alive, Busy: func(string) bool { return false }}
+		in.Walk = NewWalkCacheOn(diskcache.New(cacheDir, testroot.New(t), model.OSWriteFS{}))
+		in.Walk.wall = func() time.Time { return time.Now().Add(time.Hour) }
+		return Find(in)
+	}
+	folders := []string{"file-history", "file-history/s1", "paste-cache"}
+	cold := find()
+	for _, d := range folders {
+		if n := root.lstats[d]; n != 1 {
+			t.Errorf("cold walk: folder %q looked at %d times, want 1", d, n)
+		}
+	}
+	// A copy added after: the next walk lists its folder again and finds it.
+	writeHome(t, home, "file-history/s1/.g.memscope-97-remove-1", "a copy")
+	os.Chtimes(filepath.Join(home, "file-history", "s1"), time.Now().Add(time.Minute), time.Now().Add(time.Minute))
+	before := root.n("file-history/s1")
+	again := find()
+	if root.n("file-history/s1") == before {
+		t.Error("the folder changed after the cold walk was not listed again")
+	}
+	if len(again.Items) != len(cold.Items)+1 {
+		t.Errorf("after a copy came: %v, before %v", itemPaths(again), itemPaths(cold))
+	}
+}
