@@ -29,3 +29,14 @@ func (o *Overview) Listed(home *model.Home) *model.Home {
 	}
 	return o.listed
 }
+
+// Held is the home listed once for the lines counting now, when one is
+// kept for home (Listed made it and no change, ctrl+r or the lines' end
+// dropped it since); nil otherwise: a reader of that moment shares its
+// listing, a later one reads the home as it is.
+func (o *Overview) Held(home *model.Home) *model.Home {
+	if o.listed == nil || o.from != home {
+		return nil
+	}
+	return o.listed
+}

@@ -54,3 +54,30 @@ func TestHomeStartListsFromTheSharedListing(t *testing.T) {
 		t.Errorf("a's memory after a whole read: %+v", a.Memory)
 	}
 }
+
+// Held is the Overview's listing while it keeps one: none before it is
+// made, the one Listed made, and none after a change or ctrl+r (a
+// reader then reads the home as it is).
+func TestOverviewHeldDropsAtAChange(t *testing.T) {
+	home := testHome(t, homeWithProjects(t))
+	o := NewOverview()
+	if o.Held(home) != nil {
+		t.Fatal("a listing held before one was made")
+	}
+	l := o.Listed(home)
+	if o.Held(home) != l {
+		t.Fatal("Held is not the listing Listed made")
+	}
+	if o.Held(&model.Home{Dir: home.Dir, FS: home.FS}) != nil {
+		t.Error("held for another home")
+	}
+	o.Changed(false, false, true)
+	if o.Held(home) != nil {
+		t.Error("held after a change")
+	}
+	o.Listed(home)
+	o.Invalidate()
+	if o.Held(home) != nil {
+		t.Error("held after ctrl+r")
+	}
+}

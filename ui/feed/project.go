@@ -68,6 +68,8 @@ type Project struct {
 	// counts are the last counted (Counted).
 	countsShown bool
 	counts      map[string]int
+	// held is the listing the readers share while there is one (ListFrom).
+	held func(*model.Home) *model.Home
 }
 
 // ProjectEnv is what a project load reads through and writes with.
