@@ -275,6 +275,7 @@ func (p *Project) load(slug string) tea.Cmd {
 		p.lint, p.lintOf = memlint.NewMemoOn(e.Cache, homeDir, key), key
 	}
 	memo := p.lint
+	loadsHome := p.heldOr()
 	// Only file events say what changed in the home: without live reload
 	// the leftover search walks it on every load.
 	var walk *leftover.WalkCache
@@ -322,7 +323,7 @@ func (p *Project) load(slug string) tea.Cmd {
 			p := enginepreview.Build(PreviewOptions(root, e.Home, project, getenv, now))
 			preview = &p
 		}
-		prev := projectLoads(e.Home, root, loadsMD, slug, project, getenv, now, cache, true, preview)
+		prev := projectLoads(loadsHome, root, loadsMD, slug, project, getenv, now, cache, true, preview)
 		msg := loadProject(src, root, md, probs, slug, project, now, th, prev, memo)
 		msg.Stores, msg.StoreIdx, msg.Want = stores, idx, want
 		msg.Loads, msg.Project, msg.Preview = prev, project, preview
@@ -463,7 +464,7 @@ func (p *Project) LoadsCmd(slug string) tea.Cmd {
 		return nil
 	}
 	e := p.env
-	home, now, project, root, getenv, cache := e.Home, e.Now(), p.home.Path(slug), e.root(), e.Getenv, p.loads
+	home, now, project, root, getenv, cache := p.heldOr(), e.Now(), p.home.Path(slug), e.root(), e.Getenv, p.loads
 	var read *model.MemoryDir
 	if c := p.cur; c.Slug == slug && c.StoreIdx == 0 && c.Dir != nil {
 		read = c.Dir
