@@ -225,6 +225,14 @@ func fstatatRetry(fd int, name string, st *syscall.Stat_t) error {
 // readDir lists the folder name from its held descriptor, its entries'
 // Info asked from it too; ok is false when the folder is not held.
 func (h *listedHold) readDir(l *listedFS, name string) ([]fs.DirEntry, bool) {
+	return h.readDirStamp(l, name, nil)
+}
+
+// readDirStamp is readDir that, when pre is not nil, sets it to the
+// folder's stamp before its listing (an fstat of the descriptor it is
+// listed from; zero when that fails): what a reader keeping a folder's
+// listing by its stamp needs (ListedFolder).
+func (h *listedHold) readDirStamp(l *listedFS, name string, pre *FileStamp) ([]fs.DirEntry, bool) {
 	d, held := h.folder(name)
 	if !held {
 		return nil, false
@@ -241,6 +249,12 @@ func (h *listedHold) readDir(l *listedFS, name string) ([]fs.DirEntry, bool) {
 		return nil, false
 	}
 	listedOpens.Add(1)
+	if pre != nil {
+		var st syscall.Stat_t
+		if syscall.Fstat(fd, &st) == nil {
+			*pre = stampOfStat(&st)
+		}
+	}
 	ents, err := readDirFD(fd, filepath.Join(h.dir, filepath.FromSlash(name)))
 	unix.Close(fd)
 	if err != nil {

@@ -137,6 +137,11 @@ type Input struct {
 	// Walk keeps the walk of the whole home between Finds (nil: every
 	// Find walks it).
 	Walk *WalkCache
+	// Listed, when not nil, is the home at HomeDir listed once for the
+	// readers of this moment (model.ListOnce): the walk kept on disk
+	// takes a folder's listing from it when the folder is as it was
+	// listed there (model.ListedFolder), instead of listing it again.
+	Listed fs.FS
 }
 
 // finder is one Find.
@@ -518,7 +523,7 @@ func (f *finder) home(home string, searched map[string]bool) {
 	if !ok {
 		defer model.HoldWalk(f.in.Root)()
 		if w := f.in.Walk; w != nil && w.disk != nil {
-			hits, probs = w.walkOnDisk(f.in.Root, home, root, walkKey(home, searched), searched)
+			hits, probs = w.walkOnDisk(f.in.Root, f.in.Listed, home, root, walkKey(home, searched), searched)
 		} else {
 			hits, probs = walkHome(f.in.Root, root, searched)
 		}

@@ -1,6 +1,7 @@
 package leftover
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -115,5 +116,48 @@ func TestWalkOnDiskLooksAtEachFolderOnce(t *testing.T) {
 	}
 	if len(again.Items) != len(cold.Items)+1 {
 		t.Errorf("after a copy came: %v, before %v", itemPaths(again), itemPaths(cold))
+	}
+}
+
+// TestWalkTakesTheListedHomesFolders: given the home listed once
+// (Input.Listed, the app's listing of the moment), the walk kept on disk
+// takes each folder the listing has, as it was when listed, from it
+// instead of listing it again (on the old code it listed every folder of
+// the home itself); a folder changed since it was listed there is listed
+// again, and what Find finds is what a Find without either finds.
+func TestWalkTakesTheListedHomesFolders(t *testing.T) {
+	t.Parallel()
+	home := walkTestHome(t, map[string]string{"file-history/s1/f@v1": "x", "file-history/s2/g@v1": "y"})
+	root := newCountFS(t, home)
+	listed := model.ListOnce(model.HomeFS(home))
+	for _, d := range []string{".", "file-history", "file-history/s1", "file-history/s2", "paste-cache", "projects"} {
+		if _, err := fs.ReadDir(listed, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, ok := model.ListedFolder(listed, "paste-cache"); !ok {
+		t.Skip("no folder stamp from a held listing here (no openat2?)")
+	}
+	// s2 changes after it was listed: a copy comes, and its time moves.
+	writeHome(t, home, "file-history/s2/.g.memscope-97-remove-1", "a copy")
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(filepath.Join(home, "file-history", "s2"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	in := Input{Root: root, HomeDir: home, Now: time.Now(), Alive: alive, Busy: func(string) bool { return false }, Listed: listed}
+	in.Walk = NewWalkCacheOn(diskcache.New(filepath.Join(t.TempDir(), "cache"), testroot.New(t), model.OSWriteFS{}))
+	in.Walk.wall = func() time.Time { return time.Now().Add(time.Hour) }
+	got := Find(in)
+	for _, d := range []string{"file-history", "file-history/s1", "paste-cache"} {
+		if n := root.n(d); n != 0 {
+			t.Errorf("folder %q listed %d times beside the listed home's listing", d, n)
+		}
+	}
+	if root.n("file-history/s2") == 0 {
+		t.Error("the folder changed since its listing was not listed again")
+	}
+	plain := Input{Root: newCountFS(t, home), HomeDir: home, Now: in.Now, Alive: alive, Busy: in.Busy}
+	if want := Find(plain); !slices.Equal(itemPaths(got), itemPaths(want)) || len(want.Items) != 2 {
+		t.Errorf("found %v, without the listing %v", itemPaths(got), itemPaths(want))
 	}
 }

@@ -275,7 +275,7 @@ func (p *Project) load(slug string) tea.Cmd {
 		p.lint, p.lintOf = memlint.NewMemoOn(e.Cache, homeDir, key), key
 	}
 	memo := p.lint
-	loadsHome := p.heldOr()
+	loadsHome, listed := p.heldOr(), p.heldHome()
 	// Only file events say what changed in the home: without live reload
 	// the leftover search walks it on every load.
 	var walk *leftover.WalkCache
@@ -284,11 +284,11 @@ func (p *Project) load(slug string) tea.Cmd {
 	}
 	return func() tea.Msg {
 		memDir := "projects/" + slug + "/memory"
-		src := memSource{fsys: fsys, home: fsys, name: memDir, abs: JoinAbs(homeDir, memDir), onDisk: HomeOnDisk(machine, homeDir), homeDir: homeDir, walk: walk}
+		src := memSource{fsys: fsys, home: fsys, name: memDir, abs: JoinAbs(homeDir, memDir), onDisk: HomeOnDisk(machine, homeDir), homeDir: homeDir, walk: walk, listed: listed}
 		stores, idx := projectStores(root, homeDir, userHome, slug, project, want, getenv)
 		if idx > 0 {
 			s := stores[idx]
-			src = memSource{fsys: root, home: fsys, name: model.RootName(s.Dir), abs: s.Dir, onDisk: HomeOnDisk(machine, s.Dir), unstamped: !s.Stamped, homeDir: homeDir, walk: walk}
+			src = memSource{fsys: root, home: fsys, name: model.RootName(s.Dir), abs: s.Dir, onDisk: HomeOnDisk(machine, s.Dir), unstamped: !s.Stamped, homeDir: homeDir, walk: walk, listed: listed}
 		}
 		// On disk, the store reads the folder once for everything: the
 		// panes, lint, the prune plan and the edits' conflict checks.
@@ -356,6 +356,9 @@ type memSource struct {
 	// walk keeps that search's walk of the home (nil: none).
 	homeDir string
 	walk    *leftover.WalkCache
+	// listed is the home's held listing of the moment (Project.heldHome;
+	// nil: none), whose folders that walk takes when unchanged.
+	listed fs.FS
 }
 
 // projectStores lists the open project's memory stores
@@ -417,7 +420,7 @@ func loadProject(src memSource, root fs.FS, md *model.MemoryDir, probs []model.P
 // engine's memcheck: the same assembly `memscope lint` and `memscope
 // prune` make.
 func checkRequest(src memSource, root fs.FS, md *model.MemoryDir, probs []model.Problem, project string, now time.Time, th memindex.StalenessThresholds, loads *engineloads.Report, memo *memlint.Memo) memcheck.Request {
-	r := memcheck.Request{Memory: md, Problems: probs, MemoryDir: src.abs, Root: root, ProjectDir: project, HomeDir: src.homeDir, Unstamped: src.unstamped, Now: now, Staleness: th, Loads: loads, Memo: memo, Walk: src.walk}
+	r := memcheck.Request{Memory: md, Problems: probs, MemoryDir: src.abs, Root: root, ProjectDir: project, HomeDir: src.homeDir, Unstamped: src.unstamped, Now: now, Staleness: th, Loads: loads, Memo: memo, Walk: src.walk, Listed: src.listed}
 	if sub, err := fs.Sub(src.fsys, src.name); err == nil {
 		r.MemoryFS = sub
 	}
