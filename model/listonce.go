@@ -288,22 +288,11 @@ func ListedInfo(fsys fs.FS, name string) (fs.FileInfo, bool) {
 	if !ok {
 		return nil, false
 	}
-	dir, base := path.Split(name)
-	dir = strings.TrimSuffix(dir, "/")
-	if dir == "" {
-		dir = "."
-	}
-	l.mu.Lock()
-	d := l.dirs[dir]
-	l.mu.Unlock()
-	if d == nil || !d.done.Load() || d.err != nil {
-		return nil, false
-	}
-	i, found := slices.BinarySearchFunc(d.ents, base, func(e fs.DirEntry, n string) int { return strings.Compare(e.Name(), n) })
+	e, found := l.entryOf(name)
 	if !found {
 		return nil, false
 	}
-	info, err := d.ents[i].Info()
+	info, err := e.Info()
 	if err != nil || !info.Mode().IsRegular() {
 		return nil, false
 	}
@@ -335,4 +324,25 @@ func ListedFolder(fsys fs.FS, name string) ([]fs.DirEntry, FileStamp, bool) {
 		return nil, FileStamp{}, false
 	}
 	return ents, d.pre, true
+}
+
+// entryOf is name's entry in the listing of its folder l has made
+// already (none while it is being made, or when it failed).
+func (l *listedFS) entryOf(name string) (fs.DirEntry, bool) {
+	dir, base := path.Split(name)
+	dir = strings.TrimSuffix(dir, "/")
+	if dir == "" {
+		dir = "."
+	}
+	l.mu.Lock()
+	d := l.dirs[dir]
+	l.mu.Unlock()
+	if d == nil || !d.done.Load() || d.err != nil {
+		return nil, false
+	}
+	i, found := slices.BinarySearchFunc(d.ents, base, func(e fs.DirEntry, n string) int { return strings.Compare(e.Name(), n) })
+	if !found {
+		return nil, false
+	}
+	return d.ents[i], true
 }

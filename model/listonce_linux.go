@@ -397,25 +397,16 @@ func (f *heldFile) Seek(offset int64, whence int) (int64, error) {
 // have (a file changed since is the home of the listed moment's, as a
 // listing's first Info is).
 func (l *listedFS) seenStat(name string, st *syscall.Stat_t) {
-	dir, base, ok := splitName(name)
+	_, base, ok := splitName(name)
 	if !ok {
 		return
 	}
-	if dir == "" {
-		dir = "."
-	}
-	l.mu.Lock()
-	d := l.dirs[dir]
-	l.mu.Unlock()
-	if d == nil || !d.done.Load() || d.err != nil {
-		return
-	}
-	i, found := slices.BinarySearchFunc(d.ents, base, func(e fs.DirEntry, n string) int { return strings.Compare(e.Name(), n) })
-	if !found || !d.ents[i].Type().IsRegular() {
+	ent, found := l.entryOf(name)
+	if !found || !ent.Type().IsRegular() {
 		return
 	}
 	fill := func() (fs.FileInfo, error) { return &statInfo{name: base, sys: *st}, nil }
-	switch e := d.ents[i].(type) {
+	switch e := ent.(type) {
 	case *listedEntry:
 		e.once.Do(func() { e.info, e.err = fill() })
 	case *listedKept:

@@ -68,11 +68,12 @@ def count(f):
                 continue
             _, dp, name = n.groups()
             p = name if name.startswith('/') else (dp or '') + ('/' + name if name else '')
+            p = re.sub('/+', '/', p)
         else:
             n = byfd.match(rest)
             if not n:
                 continue
-            p = n.group(2)
+            p = re.sub('/+', '/', n.group(2))
         by[(where(p.rstrip('/')), c)] += 1
     return by
 
