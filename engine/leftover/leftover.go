@@ -166,6 +166,10 @@ func Find(in Input) Report {
 	}
 	f := &finder{in: in, busy: map[string]bool{}, seen: map[string]bool{}, found: map[string]bool{},
 		rep: Report{Items: []Item{}, Interrupted: []Interrupted{}, Problems: []model.Problem{}}}
+	// One Find is one walk: the home's folder is held for all of it (the
+	// memory folders' search opened the home again for each name it
+	// looked at, some 170 opens of W's a cold start, beside the walk).
+	defer model.HoldWalk(in.Root)()
 	dirs := map[string]bool{}
 	for _, d := range append(homeMemoryDirs(in.Root, in.HomeDir), in.MemoryDirs...) {
 		if d = filepath.Clean(d); !dirs[d] {
@@ -521,7 +525,6 @@ func (f *finder) home(home string, searched map[string]bool) {
 	}
 	hits, probs, gen, ok := f.in.Walk.cached(f.in.Root, home, searched)
 	if !ok {
-		defer model.HoldWalk(f.in.Root)()
 		if w := f.in.Walk; w != nil && w.disk != nil {
 			hits, probs = w.walkOnDisk(f.in.Root, f.in.Listed, home, root, walkKey(home, searched), searched)
 		} else {
