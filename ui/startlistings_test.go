@@ -87,9 +87,14 @@ func TestChangeReadsPastTheHeldListing(t *testing.T) {
 	mfs["projects/"+slug+"/"+sess+".jsonl"] = &fstest.MapFile{Data: []byte(line), Mode: 0o644, ModTime: at}
 	mfs["projects/"+slug+"/"+sess+"/subagents/agent-a1.jsonl"] = &fstest.MapFile{Data: []byte(line), Mode: 0o644, ModTime: at}
 	m := loadedModel(t, Options{Home: h, Root: fstest.MapFS{}}, 120, 40)
-	// The lines count again (a listing held), and it has walked the
-	// session's folder.
-	held := m.feeds.overview.Listed(m.opts.Home)
+	// The lines count again (their Cmds not run: a listing held while
+	// they run), and it has walked the session's folder.
+	m.feeds.overview.Invalidate()
+	m.overviewLoad()
+	held := m.feeds.overview.Held(m.opts.Home)
+	if held == nil {
+		t.Fatal("no listing held while the lines count")
+	}
 	model.FindSessionFiles(held.FS)
 	name := "projects/" + slug + "/" + sess + "/subagents/agent-a2.jsonl"
 	mfs[name] = &fstest.MapFile{Data: []byte(line), Mode: 0o644, ModTime: testNow}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	engov "github.com/memscope/memscope/engine/overview"
 	"github.com/memscope/memscope/model"
 )
 
@@ -55,9 +56,11 @@ func TestHomeStartListsFromTheSharedListing(t *testing.T) {
 	}
 }
 
-// Held is the Overview's listing while it keeps one: none before it is
-// made, the one Listed made, and none after a change or ctrl+r (a
-// reader then reads the home as it is).
+// Held is the Overview's listing while a line counts from it: none
+// before it is made, none while no line runs (the start's listing is
+// kept while the Overview's lines wait unshown), the one Listed made
+// while one runs, and none after a change or ctrl+r (a reader then
+// reads the home as it is).
 func TestOverviewHeldDropsAtAChange(t *testing.T) {
 	home := testHome(t, homeWithProjects(t))
 	o := NewOverview()
@@ -65,6 +68,10 @@ func TestOverviewHeldDropsAtAChange(t *testing.T) {
 		t.Fatal("a listing held before one was made")
 	}
 	l := o.Listed(home)
+	if o.Held(home) != nil {
+		t.Fatal("held while no line counts")
+	}
+	o.running[engov.Specs[0].ID] = true
 	if o.Held(home) != l {
 		t.Fatal("Held is not the listing Listed made")
 	}
