@@ -59,3 +59,32 @@ func TestListedEntryTakesTheOpensInformation(t *testing.T) {
 		t.Errorf("the home itself: %v, %v", info, err)
 	}
 }
+
+// ListedFolder lists a folder not listed yet only when its listing can
+// have its stamp (its folder held): past the process's hold of folders
+// it answers nothing and lists nothing, and its caller lists the folder
+// once itself instead of twice (a listing without a stamp, then its
+// own).
+func TestListedFolderListsOnlyWhatItCanStamp(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "p"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	l := ListOnce(HomeFS(dir)).(*listedFS)
+	if l.held == nil {
+		t.Skip("no held folders here (no openat2?)")
+	}
+	was := heldFolderCap
+	heldFolderCap = heldFolders.Load()
+	_, _, ok := ListedFolder(l, "p")
+	heldFolderCap = was
+	l.mu.Lock()
+	_, listed := l.dirs["p"]
+	l.mu.Unlock()
+	if ok || listed {
+		t.Fatalf("past the hold: answered %v, listed %v", ok, listed)
+	}
+	if _, st, ok := ListedFolder(l, "p"); !ok || !st.Known() {
+		t.Errorf("with room to hold: %v, %v", st, ok)
+	}
+}

@@ -313,6 +313,13 @@ func ListedFolder(fsys fs.FS, name string) ([]fs.DirEntry, FileStamp, bool) {
 	if !ok {
 		return nil, FileStamp{}, false
 	}
+	l.mu.Lock()
+	_, listed := l.dirs[name]
+	l.mu.Unlock()
+	if !listed && !l.held.canHold() {
+		// Its listing now would have no stamp: the caller lists it.
+		return nil, FileStamp{}, false
+	}
 	ents, err := l.ReadDir(name)
 	if err != nil {
 		return nil, FileStamp{}, false

@@ -128,6 +128,13 @@ func (h *listedHold) folder(dir string) (int, bool) {
 	return fd, fd >= 0
 }
 
+// canHold says a folder not held yet may be (h is a hold, and the
+// process holds fewer folders than heldFolderCap): its listing then
+// has its stamp (readDirStamp).
+func (h *listedHold) canHold() bool {
+	return h != nil && heldFolders.Load() < heldFolderCap
+}
+
 // close closes every descriptor held (the listed home's cleanup).
 func (h *listedHold) close() {
 	h.mu.Lock()

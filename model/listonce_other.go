@@ -21,3 +21,5 @@ func (*listedHold) readDir(*listedFS, string) ([]fs.DirEntry, bool) { return nil
 func (*listedHold) readDirStamp(*listedFS, string, *FileStamp) ([]fs.DirEntry, bool) {
 	return nil, false
 }
+
+func (*listedHold) canHold() bool { return false }
