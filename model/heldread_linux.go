@@ -67,6 +67,7 @@ func (r *HeldRead) Open(fsys fs.FS, name string) bool {
 	heldFolderOpens.Add(1)
 	listedOpens.Add(1)
 	r.fd, r.open, r.l, r.name = fd, true, l, name
+	l.seenStat(name, &r.st)
 	return true
 }
 

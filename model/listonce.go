@@ -107,6 +107,9 @@ type listedDir struct {
 	err  error
 	// done is set once ents is read (ListedInfo looks without waiting).
 	done atomic.Bool
+	// pre is the folder's stamp before it was listed from its held
+	// descriptor (zero: not known, or not so listed).
+	pre FileStamp
 }
 
 // ReadDir is the folder's first listing (a copy: a caller may sort it).
@@ -130,7 +133,7 @@ func (l *listedFS) readDirInfo(name string, info fs.FileInfo) ([]fs.DirEntry, er
 	d.once.Do(func() {
 		list := func() ([]fs.DirEntry, error) {
 			if l.held != nil {
-				ents, ok := l.held.readDir(l, name)
+				ents, ok := l.held.readDirStamp(l, name, &d.pre)
 				runtime.KeepAlive(l)
 				if ok {
 					return ents, nil
@@ -285,6 +288,54 @@ func ListedInfo(fsys fs.FS, name string) (fs.FileInfo, bool) {
 	if !ok {
 		return nil, false
 	}
+	e, found := l.entryOf(name)
+	if !found {
+		return nil, false
+	}
+	info, err := e.Info()
+	if err != nil || !info.Mode().IsRegular() {
+		return nil, false
+	}
+	return info, true
+}
+
+// ListedFolder is the folder name as fsys, a ListOnce of a home, lists
+// it (listed now when no reader has yet), with the folder's stamp taken
+// just before that listing: a reader that keeps a folder's listing by
+// its stamp (the leftover walk of the whole home) takes this listing
+// instead of its own when the folder's stamp now is that one (nothing
+// was added, removed or renamed in it since). ok is false when fsys is
+// not a listed home, the listing failed, or its stamp is not known (the
+// folder not listed from a held descriptor: a kept listing, another
+// system).
+func ListedFolder(fsys fs.FS, name string) ([]fs.DirEntry, FileStamp, bool) {
+	l, ok := fsys.(*listedFS)
+	if !ok {
+		return nil, FileStamp{}, false
+	}
+	l.mu.Lock()
+	_, listed := l.dirs[name]
+	l.mu.Unlock()
+	if !listed && !l.held.canHold() {
+		// Its listing now would have no stamp: the caller lists it.
+		return nil, FileStamp{}, false
+	}
+	ents, err := l.ReadDir(name)
+	if err != nil {
+		return nil, FileStamp{}, false
+	}
+	l.mu.Lock()
+	d := l.dirs[name]
+	l.mu.Unlock()
+	if d == nil || !d.pre.Known() {
+		return nil, FileStamp{}, false
+	}
+	return ents, d.pre, true
+}
+
+// entryOf is name's entry in the listing of its folder l has made
+// already (none while it is being made, or when it failed).
+func (l *listedFS) entryOf(name string) (fs.DirEntry, bool) {
 	dir, base := path.Split(name)
 	dir = strings.TrimSuffix(dir, "/")
 	if dir == "" {
@@ -300,9 +351,5 @@ func ListedInfo(fsys fs.FS, name string) (fs.FileInfo, bool) {
 	if !found {
 		return nil, false
 	}
-	info, err := d.ents[i].Info()
-	if err != nil || !info.Mode().IsRegular() {
-		return nil, false
-	}
-	return info, true
+	return d.ents[i], true
 }

@@ -128,6 +128,13 @@ func (h *listedHold) folder(dir string) (int, bool) {
 	return fd, fd >= 0
 }
 
+// canHold says a folder not held yet may be (h is a hold, and the
+// process holds fewer folders than heldFolderCap): its listing then
+// has its stamp (readDirStamp).
+func (h *listedHold) canHold() bool {
+	return h != nil && heldFolders.Load() < heldFolderCap
+}
+
 // close closes every descriptor held (the listed home's cleanup).
 func (h *listedHold) close() {
 	h.mu.Lock()
@@ -225,6 +232,14 @@ func fstatatRetry(fd int, name string, st *syscall.Stat_t) error {
 // readDir lists the folder name from its held descriptor, its entries'
 // Info asked from it too; ok is false when the folder is not held.
 func (h *listedHold) readDir(l *listedFS, name string) ([]fs.DirEntry, bool) {
+	return h.readDirStamp(l, name, nil)
+}
+
+// readDirStamp is readDir that, when pre is not nil, sets it to the
+// folder's stamp before its listing (an fstat of the descriptor it is
+// listed from; zero when that fails): what a reader keeping a folder's
+// listing by its stamp needs (ListedFolder).
+func (h *listedHold) readDirStamp(l *listedFS, name string, pre *FileStamp) ([]fs.DirEntry, bool) {
 	d, held := h.folder(name)
 	if !held {
 		return nil, false
@@ -241,6 +256,12 @@ func (h *listedHold) readDir(l *listedFS, name string) ([]fs.DirEntry, bool) {
 		return nil, false
 	}
 	listedOpens.Add(1)
+	if pre != nil {
+		var st syscall.Stat_t
+		if syscall.Fstat(fd, &st) == nil {
+			*pre = stampOfStat(&st)
+		}
+	}
 	ents, err := readDirFD(fd, filepath.Join(h.dir, filepath.FromSlash(name)))
 	unix.Close(fd)
 	if err != nil {
@@ -370,4 +391,32 @@ func (f *heldFile) Seek(offset int64, whence int) (int64, error) {
 		return 0, &fs.PathError{Op: "seek", Path: f.name, Err: err}
 	}
 	return off, nil
+}
+
+// seenStat gives the listed entry of name (a regular file, by its
+// folder's listing, done already) the information st of its open (the
+// fstat an open from a held folder makes to check the file is regular),
+// when no reader has asked its Info yet: the listing's readers then
+// share that one look instead of an lstat of the name more. A cold start
+// opens each of W's 8 631 pastes for the secrets count before the paste
+// inventory asks each one's information (an fstatat each). The entry
+// then says what the file was at its open, as a later lstat of it would
+// have (a file changed since is the home of the listed moment's, as a
+// listing's first Info is).
+func (l *listedFS) seenStat(name string, st *syscall.Stat_t) {
+	_, base, ok := splitName(name)
+	if !ok {
+		return
+	}
+	ent, found := l.entryOf(name)
+	if !found || !ent.Type().IsRegular() {
+		return
+	}
+	fill := func() (fs.FileInfo, error) { return &statInfo{name: base, sys: *st}, nil }
+	switch e := ent.(type) {
+	case *listedEntry:
+		e.once.Do(func() { e.info, e.err = fill() })
+	case *listedKept:
+		e.once.Do(func() { e.info, e.err = fill() })
+	}
 }

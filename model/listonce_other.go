@@ -17,3 +17,9 @@ func (*listedHold) open(string, bool) (fs.File, bool, error) { return nil, false
 func (*listedHold) stat(string, bool) (fs.FileInfo, bool) { return nil, false }
 
 func (*listedHold) readDir(*listedFS, string) ([]fs.DirEntry, bool) { return nil, false }
+
+func (*listedHold) readDirStamp(*listedFS, string, *FileStamp) ([]fs.DirEntry, bool) {
+	return nil, false
+}
+
+func (*listedHold) canHold() bool { return false }

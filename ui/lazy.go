@@ -34,6 +34,10 @@ func (m *Model) reload(c change) tea.Cmd {
 	if c.all {
 		return m.reloadAll()
 	}
+	// First: the Overview drops its listing of the moment, which the
+	// project's loads and the Replay list read through while it holds
+	// it (Overview.Held): the reads asked below see the change.
+	m.overviewChanged(c)
 	var cmds []tea.Cmd
 	switch {
 	case c.projects:
@@ -65,7 +69,6 @@ func (m *Model) reload(c change) tea.Cmd {
 		cmds = append(cmds, m.previewCmd(m.p.prompt.Query()))
 	}
 	m.lazyChange(c)
-	m.overviewChanged(c)
 	// The Security pane's scan reads all of the home: any change makes
 	// it stale.
 	m.feeds.secrets.Invalidate()

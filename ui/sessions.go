@@ -21,5 +21,11 @@ func (m *Model) sessionsDone() tea.Cmd { return m.fl.sessions.finish(m, Model.lo
 // loadSessionsCmd reads a project's Replay list through its feed
 // (feed.Sessions).
 func (m Model) loadSessionsCmd(r feed.SessionsReq) tea.Cmd {
-	return m.feeds.sessions.Load(m.opts.Home.FS, r)
+	fsys := m.opts.Home.FS
+	if h := m.feeds.overview.Held(m.opts.Home); h != nil {
+		// The Overview's listing of the moment: the project's session
+		// folders listed once between the Replay list and its lines.
+		fsys = h.FS
+	}
+	return m.feeds.sessions.Load(fsys, r)
 }

@@ -174,6 +174,7 @@ func New(opts Options) Model {
 		p:       newPanes(km, st),
 	}
 	m.lv = m.newLive()
+	m.lv.ListFrom(opts.Home, m.feeds.overview.Listed)
 	// The Replay list takes the followers the Overview's pass builds.
 	m.feeds.sessions.TakeFrom(m.feeds.overview.Followers())
 	m.feeds.sessions.TakeActiveFrom(m.feeds.overview.ActiveHandoff())
@@ -184,6 +185,7 @@ func New(opts Options) Model {
 	m.memo = &viewMemo{}
 	m.feeds.search = feed.NewSearch(feed.SearchEnv{Home: opts.Home, Machine: opts.Root, Getenv: opts.Getenv})
 	m.feeds.project = feed.NewProject(feed.ProjectEnv{Home: opts.Home, Machine: opts.Root, Writes: opts.Writes, Getenv: opts.Getenv, Now: opts.Now, Staleness: opts.Staleness, Watch: opts.Watch, Cache: opts.Cache, GateLog: m.places().GateLog}, m.feeds.home)
+	m.feeds.project.ListFrom(m.feeds.overview.Held)
 	m.feeds.edits = feed.NewEdits(feed.EditsEnv{Home: opts.Home, Machine: opts.Root, Writes: opts.Writes, Now: opts.Now, Getenv: opts.Getenv, KeepElsewhere: km.KeepLostTo.Help().Key}, m.feeds.project)
 	m.help.Styles = helpStyles(true, noColor)
 	paneTable[paneLive].update(m.p, livepane.LevelsMsg{WarnPct: opts.LiveWarnPercent, AlertPct: opts.LiveAlertPercent})

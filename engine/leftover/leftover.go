@@ -137,6 +137,11 @@ type Input struct {
 	// Walk keeps the walk of the whole home between Finds (nil: every
 	// Find walks it).
 	Walk *WalkCache
+	// Listed, when not nil, is the home at HomeDir listed once for the
+	// readers of this moment (model.ListOnce): the walk kept on disk
+	// takes a folder's listing from it when the folder is as it was
+	// listed there (model.ListedFolder), instead of listing it again.
+	Listed fs.FS
 }
 
 // finder is one Find.
@@ -161,6 +166,10 @@ func Find(in Input) Report {
 	}
 	f := &finder{in: in, busy: map[string]bool{}, seen: map[string]bool{}, found: map[string]bool{},
 		rep: Report{Items: []Item{}, Interrupted: []Interrupted{}, Problems: []model.Problem{}}}
+	// One Find is one walk: the home's folder is held for all of it (the
+	// memory folders' search opened the home again for each name it
+	// looked at, some 170 opens of W's a cold start, beside the walk).
+	defer model.HoldWalk(in.Root)()
 	dirs := map[string]bool{}
 	for _, d := range append(homeMemoryDirs(in.Root, in.HomeDir), in.MemoryDirs...) {
 		if d = filepath.Clean(d); !dirs[d] {
@@ -516,9 +525,8 @@ func (f *finder) home(home string, searched map[string]bool) {
 	}
 	hits, probs, gen, ok := f.in.Walk.cached(f.in.Root, home, searched)
 	if !ok {
-		defer model.HoldWalk(f.in.Root)()
 		if w := f.in.Walk; w != nil && w.disk != nil {
-			hits, probs = w.walkOnDisk(f.in.Root, home, root, walkKey(home, searched), searched)
+			hits, probs = w.walkOnDisk(f.in.Root, f.in.Listed, home, root, walkKey(home, searched), searched)
 		} else {
 			hits, probs = walkHome(f.in.Root, root, searched)
 		}

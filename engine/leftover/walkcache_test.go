@@ -15,16 +15,18 @@ import (
 )
 
 // countFS counts the opens of each name in the home (a folder listed is
-// opened), by its path relative to the home ("" the home itself).
+// opened), and its lstats, by its path relative to the home ("" the home
+// itself).
 type countFS struct {
 	fs.FS
 	prefix string
 	mu     sync.Mutex
 	opens  map[string]int
+	lstats map[string]int
 }
 
 func newCountFS(t *testing.T, home string) *countFS {
-	return &countFS{FS: testroot.New(t), prefix: strings.TrimPrefix(filepath.ToSlash(home), "/"), opens: map[string]int{}}
+	return &countFS{FS: testroot.New(t), prefix: strings.TrimPrefix(filepath.ToSlash(home), "/"), opens: map[string]int{}, lstats: map[string]int{}}
 }
 
 func (c *countFS) Open(name string) (fs.File, error) {
@@ -43,7 +45,14 @@ func (c *countFS) n(rel string) int {
 	return c.opens[rel]
 }
 
-func (c *countFS) Lstat(name string) (fs.FileInfo, error) { return fs.Lstat(c.FS, name) }
+func (c *countFS) Lstat(name string) (fs.FileInfo, error) {
+	if rel, ok := strings.CutPrefix(name, c.prefix); ok {
+		c.mu.Lock()
+		c.lstats[strings.TrimPrefix(rel, "/")]++
+		c.mu.Unlock()
+	}
+	return fs.Lstat(c.FS, name)
+}
 
 func (c *countFS) ReadLink(name string) (string, error) { return fs.ReadLink(c.FS, name) }
 

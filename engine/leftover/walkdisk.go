@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/memscope/memscope/engine/diskcache"
@@ -59,7 +60,11 @@ func NewWalkCacheOn(store *diskcache.Store) *WalkCache {
 // stamped answer from the cache, the others are listed; the walk made is
 // kept for the next process. The hits and problems are walkHome's, in
 // its order.
-func (c *WalkCache) walkOnDisk(fsys fs.FS, home, root, key string, searched map[string]bool) (hits []walkHit, probs []model.Problem) {
+//
+// listed, when not nil, is the home listed once (Input.Listed): a folder
+// of the home to list whose stamp is the one it had when listed there is
+// taken from that listing.
+func (c *WalkCache) walkOnDisk(fsys, listed fs.FS, home, root, key string, searched map[string]bool) (hits []walkHit, probs []model.Problem) {
 	name := diskcache.Name(WalkKind, home)
 	old, ok := diskcache.Load[diskWalk](c.disk, WalkKind, name)
 	if !ok || old.Key != key {
@@ -76,7 +81,12 @@ func (c *WalkCache) walkOnDisk(fsys fs.FS, home, root, key string, searched map[
 		}
 		m, hit := old.Dirs[p]
 		if !hit || !st.Known() || !m.Stamp.Same(st) {
-			m, changed = listDir(fsys, p, root, searched), true
+			if ents, pre, ok := listedAt(listed, p, root); ok && st.Known() && pre.Same(st) {
+				m = marks(ents, p, searched)
+			} else {
+				m = listDir(fsys, p, root, searched)
+			}
+			changed = true
 			m.Stamp = st
 			if !st.Known() || now.Sub(time.Unix(0, st.ChangeTime)) < settled {
 				m.Stamp = model.FileStamp{}
@@ -102,13 +112,12 @@ func (c *WalkCache) walkOnDisk(fsys fs.FS, home, root, key string, searched map[
 	}
 	walk(root)
 	if changed || len(next.Dirs) != len(old.Dirs) {
-		for p, m := range next.Dirs {
-			// Listed, then changed before the walk ended: not trusted.
-			if info, err := fs.Lstat(fsys, p); err != nil || !model.StampOf(info).Same(m.Stamp) {
-				m.Stamp = model.FileStamp{}
-				next.Dirs[p] = m
-			}
-		}
+		// A folder changed after its stamp (while or after it was
+		// listed) is not looked at again here: the change moved its
+		// change time past the stamp, taken at least settled after its
+		// last change, so the next walk's stamp differs and lists it
+		// again (the walk used to lstat every folder of the home a
+		// second time, 648 of W a cold start).
 		// A cache not written costs the next start its walk only.
 		_ = diskcache.Save(c.disk, WalkKind, name, next)
 	}
@@ -119,11 +128,36 @@ func (c *WalkCache) walkOnDisk(fsys fs.FS, home, root, key string, searched map[
 // (those searched left out) and hidden copies in name order, and the
 // problem reading it (none for the home itself).
 func listDir(fsys fs.FS, p, root string, searched map[string]bool) dirMark {
-	var m dirMark
 	ents, err := fs.ReadDir(fsys, p)
+	m := marks(ents, p, searched)
 	if err != nil && p != root {
 		m.Problem = &model.Problem{File: model.RootPath(p), Kind: model.ProblemUnreadable, Reason: err.Error()}
 	}
+	return m
+}
+
+// listedAt is the folder p (a RootName beneath the home's, root) as the
+// listed home lists it, with its stamp before that listing
+// (model.ListedFolder); ok false without a listed home or that stamp.
+func listedAt(listed fs.FS, p, root string) ([]fs.DirEntry, model.FileStamp, bool) {
+	if listed == nil {
+		return nil, model.FileStamp{}, false
+	}
+	rel := "."
+	if p != root {
+		r, ok := strings.CutPrefix(p, root+"/")
+		if !ok {
+			return nil, model.FileStamp{}, false
+		}
+		rel = r
+	}
+	return model.ListedFolder(listed, rel)
+}
+
+// marks is the folder p's entries ents as listDir keeps them: its
+// folders (those searched left out) and hidden copies, in name order.
+func marks(ents []fs.DirEntry, p string, searched map[string]bool) dirMark {
+	var m dirMark
 	for _, e := range ents {
 		cp := path.Join(p, e.Name())
 		switch {

@@ -169,10 +169,18 @@ func NewTracker(o Options) *Tracker {
 // the ones it follows, and returns the snapshot. The listing walks every
 // project folder: call it at start and now and then; after a file event,
 // Update is cheaper.
-func (t *Tracker) Refresh() Snapshot {
+func (t *Tracker) Refresh() Snapshot { return t.RefreshFrom(t.o.Home.FS) }
+
+// RefreshFrom is Refresh with the transcripts listed from fsys: the
+// tracker's home listed once (model.ListOnce of its FS) whose walk other
+// readers of the same moment share, so the app's start walks the
+// session folders once between the Live pane and the Overview's lines
+// (issue 28). What is appended is read from the home as it is now, and
+// later calls list the home again.
+func (t *Tracker) RefreshFrom(fsys fs.FS) Snapshot {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	sf, probs := model.FindSessionFiles(t.o.Home.FS)
+	sf, probs := model.FindSessionFiles(fsys)
 	t.setList(sf.Transcripts)
 	snap := t.snapshot()
 	snap.Problems = append(probs, snap.Problems...)

@@ -51,6 +51,9 @@ type Request struct {
 	// (nil: each check walks it); its owner hands it the home's change
 	// events (leftover.WalkCache).
 	Walk *leftover.WalkCache
+	// Listed is the home listed once for the readers of this moment
+	// (leftover.Input.Listed; nil: none).
+	Listed fs.FS
 }
 
 // Inputs are lint's input and the leftovers found on the way (the Health
@@ -74,7 +77,7 @@ func Assemble(r Request) Inputs {
 	}
 	// memscope's own leftovers, wherever it writes: in the folder, and
 	// beside the files its restores wrote (the home's journals).
-	found := leftover.Find(leftover.Input{Root: r.Root, HomeDir: r.HomeDir, MemoryDirs: []string{r.MemoryDir}, Now: r.Now, Walk: r.Walk})
+	found := leftover.Find(leftover.Input{Root: r.Root, HomeDir: r.HomeDir, MemoryDirs: []string{r.MemoryDir}, Now: r.Now, Walk: r.Walk, Listed: r.Listed})
 	in.Leftovers = leftover.LintCopies(found.Items, r.MemoryDir)
 	in.Interrupted = leftover.LintInterrupted(r.HomeDir, found.Interrupted)
 	return Inputs{Lint: in, Leftovers: found}

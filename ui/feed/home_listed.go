@@ -29,3 +29,26 @@ func (o *Overview) Listed(home *model.Home) *model.Home {
 	}
 	return o.listed
 }
+
+// Held is the home listed once for the lines counting now: the one kept
+// for home while a line counts from it (no change, ctrl+r or the lines'
+// end has dropped it since); nil otherwise. A reader of that moment
+// shares its listing; a later one, or one while no line runs (the
+// Overview not shown: its lines wait, and the listing the start made
+// could be kept long after), reads the home as it is.
+func (o *Overview) Held(home *model.Home) *model.Home {
+	if o.listed == nil || o.from != home || !o.countingNow() {
+		return nil
+	}
+	return o.listed
+}
+
+// countingNow says a line is being counted (not only stale).
+func (o *Overview) countingNow() bool {
+	for _, running := range o.running {
+		if running {
+			return true
+		}
+	}
+	return false
+}

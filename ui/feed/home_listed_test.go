@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	engov "github.com/memscope/memscope/engine/overview"
 	"github.com/memscope/memscope/model"
 )
 
@@ -52,5 +53,38 @@ func TestHomeStartListsFromTheSharedListing(t *testing.T) {
 	}
 	if a := rowNamed(t, h, "-w-a"); a.Memory.Files != 3 {
 		t.Errorf("a's memory after a whole read: %+v", a.Memory)
+	}
+}
+
+// Held is the Overview's listing while a line counts from it: none
+// before it is made, none while no line runs (the start's listing is
+// kept while the Overview's lines wait unshown), the one Listed made
+// while one runs, and none after a change or ctrl+r (a reader then
+// reads the home as it is).
+func TestOverviewHeldDropsAtAChange(t *testing.T) {
+	home := testHome(t, homeWithProjects(t))
+	o := NewOverview()
+	if o.Held(home) != nil {
+		t.Fatal("a listing held before one was made")
+	}
+	l := o.Listed(home)
+	if o.Held(home) != nil {
+		t.Fatal("held while no line counts")
+	}
+	o.running[engov.Specs[0].ID] = true
+	if o.Held(home) != l {
+		t.Fatal("Held is not the listing Listed made")
+	}
+	if o.Held(&model.Home{Dir: home.Dir, FS: home.FS}) != nil {
+		t.Error("held for another home")
+	}
+	o.Changed(false, false, true)
+	if o.Held(home) != nil {
+		t.Error("held after a change")
+	}
+	o.Listed(home)
+	o.Invalidate()
+	if o.Held(home) != nil {
+		t.Error("held after ctrl+r")
 	}
 }

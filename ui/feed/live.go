@@ -1,6 +1,7 @@
 package feed
 
 import (
+	"io/fs"
 	"maps"
 	"slices"
 	"time"
@@ -8,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/memscope/memscope/engine/live"
+	"github.com/memscope/memscope/model"
 	livepane "github.com/memscope/memscope/views/live"
 )
 
@@ -41,6 +43,11 @@ type Live struct {
 	// prev is the last snapshot, which the next is compared with for the
 	// events announced in the status bar.
 	prev *live.Snapshot
+	// home and listed, when set (ListFrom), list the home for the first
+	// Refresh; handed says it was asked.
+	home   *model.Home
+	listed func(*model.Home) *model.Home
+	handed bool
 }
 
 // LivePollEvery and liveRelist pace the Live pane's polling (see Live).
@@ -59,6 +66,15 @@ type LivePoll struct{}
 // live reload is on (polling is allowed). Its first Next lists the home.
 func NewLive(o live.Options, watch bool) *Live {
 	return &Live{tracker: live.NewTracker(o), watch: watch, pending: map[string]bool{}, relist: true}
+}
+
+// ListFrom makes the first listing of the home (the start's Refresh)
+// go through listed's answer for home (the Overview's Listed: the home
+// listed once, whose walk of the session folders the Projects list and
+// the Overview's lines share). Later listings (a relist, a poll) read
+// the home as it is then.
+func (l *Live) ListFrom(home *model.Home, listed func(*model.Home) *model.Home) {
+	l.home, l.listed = home, listed
 }
 
 // Changed notes home paths (slash-separated, relative to the home) named
@@ -80,7 +96,17 @@ func (l *Live) Next() tea.Cmd {
 	paths := slices.Sorted(maps.Keys(l.pending))
 	clear(l.pending)
 	l.inflight, l.relist, l.poll = true, false, false
+	var fsys fs.FS
+	if relist && !l.handed && l.listed != nil {
+		// The start's listing is the Overview's (asked here, not in the
+		// Cmd): the session folders are walked once between them.
+		fsys = l.listed(l.home).FS
+	}
+	l.handed = l.handed || relist
 	return func() tea.Msg {
+		if fsys != nil {
+			return LiveSnap{Snap: tr.RefreshFrom(fsys)}
+		}
 		if relist {
 			return LiveSnap{Snap: tr.Refresh()}
 		}

@@ -16,7 +16,6 @@ import (
 	"github.com/memscope/memscope/engine/memindex"
 	"github.com/memscope/memscope/engine/memrows"
 	enginepreview "github.com/memscope/memscope/engine/preview"
-	"github.com/memscope/memscope/engine/projectmem"
 	"github.com/memscope/memscope/engine/provenance"
 	memstore "github.com/memscope/memscope/engine/store"
 	"github.com/memscope/memscope/model"
@@ -68,6 +67,8 @@ type Project struct {
 	// counts are the last counted (Counted).
 	countsShown bool
 	counts      map[string]int
+	// held is the listing the readers share while there is one (ListFrom).
+	held func(*model.Home) *model.Home
 }
 
 // ProjectEnv is what a project load reads through and writes with.
@@ -273,6 +274,7 @@ func (p *Project) load(slug string) tea.Cmd {
 		p.lint, p.lintOf = memlint.NewMemoOn(e.Cache, homeDir, key), key
 	}
 	memo := p.lint
+	loadsHome, listed := p.heldOr(), p.heldHome()
 	// Only file events say what changed in the home: without live reload
 	// the leftover search walks it on every load.
 	var walk *leftover.WalkCache
@@ -281,11 +283,11 @@ func (p *Project) load(slug string) tea.Cmd {
 	}
 	return func() tea.Msg {
 		memDir := "projects/" + slug + "/memory"
-		src := memSource{fsys: fsys, home: fsys, name: memDir, abs: JoinAbs(homeDir, memDir), onDisk: HomeOnDisk(machine, homeDir), homeDir: homeDir, walk: walk}
+		src := memSource{fsys: fsys, home: fsys, name: memDir, abs: JoinAbs(homeDir, memDir), onDisk: HomeOnDisk(machine, homeDir), homeDir: homeDir, walk: walk, listed: listed}
 		stores, idx := projectStores(root, homeDir, userHome, slug, project, want, getenv)
 		if idx > 0 {
 			s := stores[idx]
-			src = memSource{fsys: root, home: fsys, name: model.RootName(s.Dir), abs: s.Dir, onDisk: HomeOnDisk(machine, s.Dir), unstamped: !s.Stamped, homeDir: homeDir, walk: walk}
+			src = memSource{fsys: root, home: fsys, name: model.RootName(s.Dir), abs: s.Dir, onDisk: HomeOnDisk(machine, s.Dir), unstamped: !s.Stamped, homeDir: homeDir, walk: walk, listed: listed}
 		}
 		// On disk, the store reads the folder once for everything: the
 		// panes, lint, the prune plan and the edits' conflict checks.
@@ -320,7 +322,7 @@ func (p *Project) load(slug string) tea.Cmd {
 			p := enginepreview.Build(PreviewOptions(root, e.Home, project, getenv, now))
 			preview = &p
 		}
-		prev := projectLoads(e.Home, root, loadsMD, slug, project, getenv, now, cache, true, preview)
+		prev := projectLoads(loadsHome, root, loadsMD, slug, project, getenv, now, cache, true, preview)
 		msg := loadProject(src, root, md, probs, slug, project, now, th, prev, memo)
 		msg.Stores, msg.StoreIdx, msg.Want = stores, idx, want
 		msg.Loads, msg.Project, msg.Preview = prev, project, preview
@@ -353,6 +355,9 @@ type memSource struct {
 	// walk keeps that search's walk of the home (nil: none).
 	homeDir string
 	walk    *leftover.WalkCache
+	// listed is the home's held listing of the moment (Project.heldHome;
+	// nil: none), whose folders that walk takes when unchanged.
+	listed fs.FS
 }
 
 // projectStores lists the open project's memory stores
@@ -414,7 +419,7 @@ func loadProject(src memSource, root fs.FS, md *model.MemoryDir, probs []model.P
 // engine's memcheck: the same assembly `memscope lint` and `memscope
 // prune` make.
 func checkRequest(src memSource, root fs.FS, md *model.MemoryDir, probs []model.Problem, project string, now time.Time, th memindex.StalenessThresholds, loads *engineloads.Report, memo *memlint.Memo) memcheck.Request {
-	r := memcheck.Request{Memory: md, Problems: probs, MemoryDir: src.abs, Root: root, ProjectDir: project, HomeDir: src.homeDir, Unstamped: src.unstamped, Now: now, Staleness: th, Loads: loads, Memo: memo, Walk: src.walk}
+	r := memcheck.Request{Memory: md, Problems: probs, MemoryDir: src.abs, Root: root, ProjectDir: project, HomeDir: src.homeDir, Unstamped: src.unstamped, Now: now, Staleness: th, Loads: loads, Memo: memo, Walk: src.walk, Listed: src.listed}
 	if sub, err := fs.Sub(src.fsys, src.name); err == nil {
 		r.MemoryFS = sub
 	}
@@ -424,55 +429,6 @@ func checkRequest(src memSource, root fs.FS, md *model.MemoryDir, probs []model.
 // JoinAbs joins slash-separated parts under the home folder homeDir.
 func JoinAbs(homeDir string, parts ...string) string {
 	return homeDir + "/" + strings.Join(parts, "/")
-}
-
-// projectLoads reads what the project's transcripts say was loaded,
-// against the next session's rules and imports: those of pv when given,
-// else of a preview built here (nil when the project's folder is
-// unknown); cachedOnly reads no transcript (engineloads.Options.CachedOnly).
-func projectLoads(home *model.Home, root fs.FS, md *model.MemoryDir, slug, project string, getenv func(string) string, now time.Time, cache *engineloads.Cache, cachedOnly bool, pv *enginepreview.Preview) *engineloads.Report {
-	o := engineloads.Options{Home: home.FS, HomeDir: home.Dir, Slug: slug, Root: root, Memory: md,
-		MemoryDir: JoinAbs(home.Dir, "projects/"+slug+"/memory"), Now: now, Cache: cache, CachedOnly: cachedOnly, Preview: pv}
-	if pv == nil && strings.HasPrefix(project, "/") {
-		po := PreviewOptions(root, home, project, getenv, now)
-		po.Memory, po.MemoryDir = md, o.MemoryDir // read by the caller: not again
-		p := enginepreview.Build(po)
-		o.Preview = &p
-	}
-	r := engineloads.Build(o)
-	return &r
-}
-
-// PreviewOptions are the options of the next session's prompt for
-// project, as the Prompt pane and `memscope prompt` build it
-// (projectmem.Env.PreviewOptions).
-func PreviewOptions(root fs.FS, home *model.Home, project string, getenv func(string) string, now time.Time) enginepreview.Options {
-	return projectmem.Env{Root: root, Home: home, UserHome: getenv("HOME"), Getenv: getenv, Now: now}.PreviewOptions(project)
-}
-
-// LoadsCmd reads what the project's transcripts say was loaded (through
-// the cache: only transcripts that changed are read again). The
-// project's memory folder is the one its last load read, when that load
-// showed it (a store's read is replaced, never changed, and a change to
-// the folder loads the project again, then this): a session's append
-// does not read the folder again.
-func (p *Project) LoadsCmd(slug string) tea.Cmd {
-	if slug == "" {
-		return nil
-	}
-	e := p.env
-	home, now, project, root, getenv, cache := e.Home, e.Now(), p.home.Path(slug), e.root(), e.Getenv, p.loads
-	var read *model.MemoryDir
-	if c := p.cur; c.Slug == slug && c.StoreIdx == 0 && c.Dir != nil {
-		read = c.Dir
-	}
-	return func() tea.Msg {
-		md := read
-		if md == nil {
-			md, _ = model.ReadMemoryDir(home.FS, "projects/"+slug+"/memory")
-		}
-		return LoadsRead{slug: slug, report: projectLoads(home, root, md, slug, project, getenv, now, cache, false, nil)}
-	}
 }
 
 // LoadsDone loads the project again when the transcripts say something

@@ -99,8 +99,12 @@ func (p *Project) ReviewCmd(slug string) tea.Cmd {
 	gen := p.reviewGen
 	options := p.ReviewOptions(slug)
 	gateLog := p.env.GateLog
+	listed := p.heldHome()
 	return func() tea.Msg {
 		opts := options()
+		if listed != nil {
+			opts.Home = listed
+		}
 		memDir := opts.MemoryDir
 		pr := provenance.ForProject(opts)
 		st, err := reviewState(opts.Root, memDir)
