@@ -288,6 +288,8 @@ type syncer struct {
 	cut cutter
 	// frame is the frame this worker fills (packWriter.addFilled).
 	frame *frameFill
+	// enc encodes the state lines of the files this worker syncs.
+	enc recordEncoder
 	// workers are the sync's worker syncers not at work, one for each
 	// CPU, shared by the two syncAll of a sync (its early files and the
 	// rest, synced at once): a worker's cutter (its read buffer of
@@ -367,7 +369,7 @@ func (s *syncer) syncAll(files []homeFile) []fileResult {
 					// record once): its state line is encoded here,
 					// on every CPU while files are read, not after
 					// the last one.
-					r.line, r.encodeErr = appendRecord(nil, rec)
+					r.line, r.encodeErr = w.enc.appendRecord(nil, rec)
 				}
 				out[i] = r
 				var pe *fileProblem

@@ -656,9 +656,10 @@ func (v *Vault) writeRecords(rel string, recs []*Record) error {
 	return model.WriteFileAtomicFrom(v.w, filepath.Join(v.Dir, filepath.FromSlash(rel)), 0o600, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 256<<10)
 		var b []byte
+		var e recordEncoder
 		for _, r := range recs {
 			var err error
-			if b, err = appendRecord(b[:0], r); err != nil {
+			if b, err = e.appendRecord(b[:0], r); err != nil {
 				return err
 			}
 			if _, err := bw.Write(b); err != nil {
@@ -669,22 +670,37 @@ func (v *Vault) writeRecords(rel string, recs []*Record) error {
 	})
 }
 
+// recordEncoder encodes records' state lines into one buffer, kept from
+// record to record: json.Marshal made a buffer for each record's head
+// and each record, copied out of its own, and appendRecord copied them
+// again (a first sync encodes a line for every file of the home: tens of
+// MB allocated, their pages faulted in, docs/VAULT.md, "i31v7"). The
+// zero value is ready.
+type recordEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
 // appendRecord appends r's line in a state file: its head, a tab, the
-// record, a newline.
-func appendRecord(b []byte, r *Record) ([]byte, error) {
+// record, a newline (json.Marshal's bytes: an Encoder escapes HTML as
+// Marshal does).
+func (e *recordEncoder) appendRecord(b []byte, r *Record) ([]byte, error) {
 	if recordEncodedHook != nil {
 		defer recordEncodedHook(r.Path)
 	}
-	head, err := json.Marshal(headOf(r))
-	if err != nil {
+	if e.enc == nil {
+		e.enc = json.NewEncoder(&e.buf)
+	}
+	e.buf.Reset()
+	if err := e.enc.Encode(headOf(r)); err != nil {
 		return b, err
 	}
-	full, err := json.Marshal(r)
-	if err != nil {
+	e.buf.Truncate(e.buf.Len() - 1) // Encode's newline
+	e.buf.WriteByte('\t')
+	if err := e.enc.Encode(r); err != nil {
 		return b, err
 	}
-	b = append(append(b, head...), '\t')
-	return append(append(b, full...), '\n'), nil
+	return append(b, e.buf.Bytes()...), nil
 }
 
 // recordEncodedHook, when set, is called with a record's path once its
@@ -700,8 +716,9 @@ func encodeRecords(recs []*Record) ([]byte, error) {
 	for i := range parts {
 		lo, hi := len(recs)*i/len(parts), len(recs)*(i+1)/len(parts)
 		wg.Go(func() {
+			var e recordEncoder
 			for _, r := range recs[lo:hi] {
-				if parts[i], errs[i] = appendRecord(parts[i], r); errs[i] != nil {
+				if parts[i], errs[i] = e.appendRecord(parts[i], r); errs[i] != nil {
 					return
 				}
 			}
