@@ -888,14 +888,23 @@ func (p *packWriter) addFilled(f *frameFill, k key, data []byte) (bool, error) {
 		p.gate.RUnlock()
 		return false, err
 	}
-	at := len(f.buf)
 	inPlace := false
 	if t := p.tail(f, 1); t != nil && len(data) > 0 && len(data) <= cap(t) && &t[:1][0] == &data[0] {
-		f.buf = f.buf[:at+len(data)]
+		f.buf = f.buf[:len(f.buf)+len(data)]
 		inPlace = true
 	} else {
+		if cap(f.buf)-len(f.buf) < len(data) && len(f.members) > 0 {
+			// data does not fit in f's room: f goes to the compressors
+			// as it is and data starts the next frame. Before, append
+			// moved f into a new buffer a quarter larger (a frame of
+			// 4 MiB cleared and copied, a few times a first sync,
+			// docs/VAULT.md, "i31v7").
+			p.sendFill(f)
+			f.buf, f.members = p.frameBufs.get(p.frameTarget()+softMax, 0), nil
+		}
 		f.buf = append(f.buf, data...)
 	}
+	at := len(f.buf) - len(data)
 	if fillHook != nil {
 		fillHook(data, inPlace)
 	}
