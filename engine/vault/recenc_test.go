@@ -1,8 +1,12 @@
 package vault
 
 import (
+	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -62,4 +66,39 @@ func mustMarshal(t *testing.T, r *Record) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// A state written from parts (a first sync's lines, as its workers
+// encoded them) holds their bytes one after another, and writing it
+// allocates a small part of them: the parts are not joined first into
+// one buffer of the whole state (which the old sync allocated, faulted
+// in and copied on one core at its end).
+func TestStateWrittenFromItsParts(t *testing.T) {
+	v := openVault(t, nil)
+	if err := v.ensure(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := v.loadState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := make([][]byte, 256)
+	var want []byte
+	for i := range parts {
+		parts[i] = []byte(strings.Repeat(string(rune('a'+i%26)), 16<<10-1) + "\n")
+		want = append(want, parts[i]...)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if err := v.writeStatePartsAfter(st, parts, t0, nil); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(len(want))/4 && !raceBuild {
+		t.Errorf("%d bytes allocated to write a state of %d (want under a quarter)", alloc, len(want))
+	}
+	got, err := os.ReadFile(filepath.Join(v.Dir, stateDir, st.files[len(st.files)-1]))
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("the state file holds %d bytes, want the %d of its parts (%v)", len(got), len(want), err)
+	}
 }

@@ -202,7 +202,7 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	go func() {
 		goneData, err := encodeRecords(changed[fromFiles:])
 		err = errors.Join(encodeErr, err)
-		data := slices.Concat(append(encoded, goneData)...)
+		parts := append(encoded, goneData)
 		if stateEncodedHook != nil {
 			stateEncodedHook()
 		}
@@ -210,7 +210,7 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 			stateDone <- err
 			return
 		}
-		stateDone <- v.writeStateDataAfter(st, data, o.Now, func() error {
+		stateDone <- v.writeStatePartsAfter(st, parts, o.Now, func() error {
 			<-packsDone
 			return flushErr
 		})
