@@ -551,15 +551,15 @@ func newPackWriter(v *Vault, ix *index, now func() time.Time) *packWriter {
 	p := &packWriter{v: v, ix: ix, now: now, pending: map[key]loc{}, codec: v.packCodec(),
 		writeSlots: make(chan struct{}, packWrites)}
 	n := max(runtime.GOMAXPROCS(0), 1)
-	// Frames: one filling for each sync worker (packWriter.fill: 2n, a
-	// sync's early and later files are synced at once) and add's, n
-	// queued, n being compressed; with fewer kept (2n + 1, when the
-	// workers shared one frame), the frames past them were dropped and
-	// new ones allocated, their pages faulted in, all through a first
-	// sync. Parts: the packs' worth a sync holds (packWrites being
+	// Frames: one filling for each sync worker (packWriter.fill: n, the
+	// workers shared by a sync's early and later files, syncer.workers)
+	// and add's or a parked one, n queued, n being compressed; with fewer
+	// kept (2n + 1, when the workers shared one frame), the frames past
+	// them were dropped and new ones allocated, their pages faulted in,
+	// all through a first sync. Parts: the packs' worth a sync holds (packWrites being
 	// written, one filling) of frames stored in about a quarter of
 	// their bytes.
-	p.frameBufs.max = 4*n + 1
+	p.frameBufs.max = 3*n + 1
 	p.partBufs.max = (packWrites + 1) * (packLimit/max(p.frameTarget()/4, 1) + 1)
 	// A frame is a few MB and keeps a worker busy for ms: one waiting a
 	// worker is enough (a chunk alone, two).
