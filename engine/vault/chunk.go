@@ -362,6 +362,10 @@ func sameChunks(a, b []Chunk) bool {
 // maxChunk after them.
 const cutBuf = 3 * maxChunk
 
+// cutBufHook, when set, is called when a cutter makes its read buffer:
+// a test's seam.
+var cutBufHook func()
+
 // cut reads r (starting at offset start of the file, at most limit
 // bytes) and cuts it into chunks. completeLines leaves a trailing line
 // without its newline unread. Lines are cut as a bufio.Reader of
@@ -371,6 +375,9 @@ func (c *cutter) cut(r io.Reader, start, limit int64, completeLines bool) (cutRe
 	c.res = cutResult{lastStart: start}
 	c.offset, c.chStart = start, start
 	if c.buf == nil {
+		if cutBufHook != nil {
+			cutBufHook()
+		}
 		c.buf = make([]byte, cutBuf)
 	}
 	c.cs, c.ls, c.end, c.peek = 0, 0, 0, 0

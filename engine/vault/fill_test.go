@@ -169,3 +169,36 @@ func readsBack(t *testing.T, v *Vault, ix *index, keys []key, datas [][]byte) {
 		}
 	}
 }
+
+// A chunk copied into a worker's frame (not written in its tail) that
+// does not fit in the frame's room starts the next frame: the full one
+// goes to the compressors as it is, no frame's buffer grows (before,
+// append moved the frame into a buffer a quarter larger). Every chunk
+// reads back.
+func TestCopiedChunkPastTheRoomStartsTheNextFrame(t *testing.T) {
+	const target = 512 << 10
+	v, ix, pw := framedPackWriter(t, target)
+	room := pw.frameTarget() + softMax
+	var keys []key
+	var datas [][]byte
+	f := pw.fill()
+	for i, n := range []int{400 << 10, 400 << 10, 50 << 10} {
+		d := bytes.Repeat([]byte{byte('a' + i)}, n)
+		k := v.hash.sum(d)
+		if fresh, err := pw.addFilled(f, k, d); err != nil || !fresh {
+			t.Fatalf("chunk %d: %v %v", i, fresh, err)
+		}
+		keys, datas = append(keys, k), append(datas, d)
+		if cap(f.buf) > room {
+			t.Fatalf("after chunk %d the frame's buffer has room %d, over a frame's %d: it grew", i, cap(f.buf), room)
+		}
+	}
+	if len(f.members) != 2 {
+		t.Errorf("the frame being filled holds %d chunks, want the last two", len(f.members))
+	}
+	pw.park(f)
+	if err := pw.flush(); err != nil {
+		t.Fatal(err)
+	}
+	readsBack(t, v, ix, keys, datas)
+}

@@ -551,15 +551,15 @@ func newPackWriter(v *Vault, ix *index, now func() time.Time) *packWriter {
 	p := &packWriter{v: v, ix: ix, now: now, pending: map[key]loc{}, codec: v.packCodec(),
 		writeSlots: make(chan struct{}, packWrites)}
 	n := max(runtime.GOMAXPROCS(0), 1)
-	// Frames: one filling for each sync worker (packWriter.fill: 2n, a
-	// sync's early and later files are synced at once) and add's, n
-	// queued, n being compressed; with fewer kept (2n + 1, when the
-	// workers shared one frame), the frames past them were dropped and
-	// new ones allocated, their pages faulted in, all through a first
-	// sync. Parts: the packs' worth a sync holds (packWrites being
+	// Frames: one filling for each sync worker (packWriter.fill: n, the
+	// workers shared by a sync's early and later files, syncer.workers)
+	// and add's or a parked one, n queued, n being compressed; with fewer
+	// kept (2n + 1, when the workers shared one frame), the frames past
+	// them were dropped and new ones allocated, their pages faulted in,
+	// all through a first sync. Parts: the packs' worth a sync holds (packWrites being
 	// written, one filling) of frames stored in about a quarter of
 	// their bytes.
-	p.frameBufs.max = 4*n + 1
+	p.frameBufs.max = 3*n + 1
 	p.partBufs.max = (packWrites + 1) * (packLimit/max(p.frameTarget()/4, 1) + 1)
 	// A frame is a few MB and keeps a worker busy for ms: one waiting a
 	// worker is enough (a chunk alone, two).
@@ -888,14 +888,23 @@ func (p *packWriter) addFilled(f *frameFill, k key, data []byte) (bool, error) {
 		p.gate.RUnlock()
 		return false, err
 	}
-	at := len(f.buf)
 	inPlace := false
 	if t := p.tail(f, 1); t != nil && len(data) > 0 && len(data) <= cap(t) && &t[:1][0] == &data[0] {
-		f.buf = f.buf[:at+len(data)]
+		f.buf = f.buf[:len(f.buf)+len(data)]
 		inPlace = true
 	} else {
+		if cap(f.buf)-len(f.buf) < len(data) && len(f.members) > 0 {
+			// data does not fit in f's room: f goes to the compressors
+			// as it is and data starts the next frame. Before, append
+			// moved f into a new buffer a quarter larger (a frame of
+			// 4 MiB cleared and copied, a few times a first sync,
+			// docs/VAULT.md, "i31v7").
+			p.sendFill(f)
+			f.buf, f.members = p.frameBufs.get(p.frameTarget()+softMax, 0), nil
+		}
 		f.buf = append(f.buf, data...)
 	}
+	at := len(f.buf) - len(data)
 	if fillHook != nil {
 		fillHook(data, inPlace)
 	}

@@ -112,6 +112,7 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	pw := newPackWriter(v, ix, func() time.Time { return o.Now })
 	defer pw.close()
 	s := &syncer{v: v, home: o.Home, st: st, pw: pw, rep: &rep, now: o.Now, mu: &sync.Mutex{}}
+	s.newWorkers(max(runtime.GOMAXPROCS(0), 1))
 	early := <-projects
 	earlyDone := make(chan []fileResult, 1)
 	go func() { earlyDone <- s.syncAll(early) }()
@@ -201,7 +202,7 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	go func() {
 		goneData, err := encodeRecords(changed[fromFiles:])
 		err = errors.Join(encodeErr, err)
-		data := slices.Concat(append(encoded, goneData)...)
+		parts := append(encoded, goneData)
 		if stateEncodedHook != nil {
 			stateEncodedHook()
 		}
@@ -209,7 +210,7 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 			stateDone <- err
 			return
 		}
-		stateDone <- v.writeStateDataAfter(st, data, o.Now, func() error {
+		stateDone <- v.writeStatePartsAfter(st, parts, o.Now, func() error {
 			<-packsDone
 			return flushErr
 		})
@@ -287,6 +288,30 @@ type syncer struct {
 	cut cutter
 	// frame is the frame this worker fills (packWriter.addFilled).
 	frame *frameFill
+	// enc encodes the state lines of the files this worker syncs.
+	enc recordEncoder
+	// workers are the sync's worker syncers not at work, one for each
+	// CPU, shared by the two syncAll of a sync (its early files and the
+	// rest, synced at once): a worker's cutter (its read buffer of
+	// cutBuf bytes, its normalizer's) and its frame go from the early
+	// files to the rest. Before, each syncAll made a worker for each CPU,
+	// twice as many cutters and frames being filled as CPUs, their
+	// pages faulted in and cleared (docs/VAULT.md, "i31v7"). Nil: each
+	// syncAll makes its own.
+	workers chan *syncer
+}
+
+// newWorkers fills s.workers with n worker syncers.
+func (s *syncer) newWorkers(n int) {
+	s.workers = make(chan *syncer, n)
+	for range n {
+		s.workers <- s.worker()
+	}
+}
+
+// worker is a new worker syncer of s's sync.
+func (s *syncer) worker() *syncer {
+	return &syncer{v: s.v, home: s.home, st: s.st, pw: s.pw, rep: s.rep, now: s.now, mu: s.mu}
 }
 
 // fileResult is what syncing one file gave: rec when the file's record
@@ -315,11 +340,22 @@ func (s *syncer) syncAll(files []homeFile) []fileResult {
 	pf := s.startPrefetch(files, &next, n)
 	defer pf.stop()
 	for range n {
-		w := &syncer{v: s.v, home: s.home, st: s.st, pw: s.pw, rep: s.rep, now: s.now, mu: s.mu}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer func() { s.pw.park(w.frame) }()
+			var w *syncer
+			if s.workers != nil {
+				w = <-s.workers
+			} else {
+				w = s.worker()
+			}
+			defer func() {
+				s.pw.park(w.frame)
+				w.frame = nil
+				if s.workers != nil {
+					s.workers <- w
+				}
+			}()
 			for !stop.Load() {
 				i := int(next.Add(1) - 1)
 				if i >= len(files) {
@@ -333,7 +369,7 @@ func (s *syncer) syncAll(files []homeFile) []fileResult {
 					// record once): its state line is encoded here,
 					// on every CPU while files are read, not after
 					// the last one.
-					r.line, r.encodeErr = appendRecord(nil, rec)
+					r.line, r.encodeErr = w.enc.appendRecord(nil, rec)
 				}
 				out[i] = r
 				var pe *fileProblem

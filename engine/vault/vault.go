@@ -595,13 +595,38 @@ func (v *Vault) writeStateData(st *state, data []byte, now time.Time) error {
 // last packs are, and appears only after them (ready waits for them; its
 // error fails the write, and the temporary file is removed).
 func (v *Vault) writeStateDataAfter(st *state, data []byte, now time.Time, ready func() error) error {
+	return v.writeStatePartsAfter(st, [][]byte{data}, now, ready)
+}
+
+// stateWriteBuf is the buffer a state file written from many parts is
+// written through.
+const stateWriteBuf = 256 << 10
+
+// writeStatePartsAfter is writeStateDataAfter of data in parts (a first
+// sync's state lines, one a file, as its workers encoded them): they are
+// written through a buffer of stateWriteBuf bytes, not joined first into
+// one (the whole state, MB of a first sync's end allocated, faulted in
+// and copied on one core, docs/VAULT.md, "i31v7").
+func (v *Vault) writeStatePartsAfter(st *state, parts [][]byte, now time.Time, ready func() error) error {
 	name, err := v.nextStateName(st, now)
 	if err != nil {
 		return err
 	}
 	err = model.WriteFileAtomicFrom(syncOnce(v.w), filepath.Join(v.Dir, stateDir, name), 0o600, func(w io.Writer) error {
-		if _, err := w.Write(data); err != nil {
-			return err
+		if len(parts) == 1 {
+			if _, err := w.Write(parts[0]); err != nil {
+				return err
+			}
+		} else {
+			bw := bufio.NewWriterSize(w, stateWriteBuf)
+			for _, b := range parts {
+				if _, err := bw.Write(b); err != nil {
+					return err
+				}
+			}
+			if err := bw.Flush(); err != nil {
+				return err
+			}
 		}
 		return syncThenWait(w, ready)
 	})
@@ -656,9 +681,10 @@ func (v *Vault) writeRecords(rel string, recs []*Record) error {
 	return model.WriteFileAtomicFrom(v.w, filepath.Join(v.Dir, filepath.FromSlash(rel)), 0o600, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 256<<10)
 		var b []byte
+		var e recordEncoder
 		for _, r := range recs {
 			var err error
-			if b, err = appendRecord(b[:0], r); err != nil {
+			if b, err = e.appendRecord(b[:0], r); err != nil {
 				return err
 			}
 			if _, err := bw.Write(b); err != nil {
@@ -669,22 +695,37 @@ func (v *Vault) writeRecords(rel string, recs []*Record) error {
 	})
 }
 
+// recordEncoder encodes records' state lines into one buffer, kept from
+// record to record: json.Marshal made a buffer for each record's head
+// and each record, copied out of its own, and appendRecord copied them
+// again (a first sync encodes a line for every file of the home: tens of
+// MB allocated, their pages faulted in, docs/VAULT.md, "i31v7"). The
+// zero value is ready.
+type recordEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
 // appendRecord appends r's line in a state file: its head, a tab, the
-// record, a newline.
-func appendRecord(b []byte, r *Record) ([]byte, error) {
+// record, a newline (json.Marshal's bytes: an Encoder escapes HTML as
+// Marshal does).
+func (e *recordEncoder) appendRecord(b []byte, r *Record) ([]byte, error) {
 	if recordEncodedHook != nil {
 		defer recordEncodedHook(r.Path)
 	}
-	head, err := json.Marshal(headOf(r))
-	if err != nil {
+	if e.enc == nil {
+		e.enc = json.NewEncoder(&e.buf)
+	}
+	e.buf.Reset()
+	if err := e.enc.Encode(headOf(r)); err != nil {
 		return b, err
 	}
-	full, err := json.Marshal(r)
-	if err != nil {
+	e.buf.Truncate(e.buf.Len() - 1) // Encode's newline
+	e.buf.WriteByte('\t')
+	if err := e.enc.Encode(r); err != nil {
 		return b, err
 	}
-	b = append(append(b, head...), '\t')
-	return append(append(b, full...), '\n'), nil
+	return append(b, e.buf.Bytes()...), nil
 }
 
 // recordEncodedHook, when set, is called with a record's path once its
@@ -700,8 +741,9 @@ func encodeRecords(recs []*Record) ([]byte, error) {
 	for i := range parts {
 		lo, hi := len(recs)*i/len(parts), len(recs)*(i+1)/len(parts)
 		wg.Go(func() {
+			var e recordEncoder
 			for _, r := range recs[lo:hi] {
-				if parts[i], errs[i] = appendRecord(parts[i], r); errs[i] != nil {
+				if parts[i], errs[i] = e.appendRecord(parts[i], r); errs[i] != nil {
 					return
 				}
 			}
