@@ -8,14 +8,17 @@
 #   OLD=FILE NEW=FILE scripts/vault-pairs.sh            10 pairs on .cache/vault-bench/home
 #   PAIRS=20 HOME_DIR=DIR OLD=… NEW=… scripts/vault-pairs.sh
 #
+#   VAULT_DIR=DIR OLD=… NEW=… scripts/vault-pairs.sh   the vault in DIR (on a disk: its
+#                                                      fsyncs count), removed before each run and at the end
+#
 # The home is only read; the vault is in /dev/shm/vault-pairs-$$ (removed
-# at the end).
+# at the end) unless VAULT_DIR names another.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${OLD:?OLD=<memscope binary> is required}" "${NEW:?NEW=<memscope binary> is required}"
 PAIRS=${PAIRS:-10}
 H=$(realpath "${HOME_DIR:-.cache/vault-bench/home}")
-V=/dev/shm/vault-pairs-$$
+V=${VAULT_DIR:-/dev/shm/vault-pairs-$$}
 out=$(mktemp -d /tmp/vault-pairs-XXXXXX)
 trap 'rm -rf "$V" "$out"' EXIT
 find "$H" -type f -exec cat {} + > /dev/null
