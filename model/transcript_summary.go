@@ -222,11 +222,12 @@ func (z *Summarizer) add(r *SummaryRecord) {
 	}
 	if r.MessageID != "" || r.RequestID != "" {
 		z.key = append(append(append(z.key[:0], r.MessageID...), 0), r.RequestID...)
-		h := KeyHash(z.key)
-		if _, dup := z.seen[h]; dup {
+		// One map write, not a look-up and then a write: the set
+		// grows only by a response not counted yet.
+		n := len(z.seen)
+		if z.seen[KeyHash(z.key)] = struct{}{}; len(z.seen) == n {
 			return
 		}
-		z.seen[h] = struct{}{}
 	}
 	s.Responses++
 	s.Usage = s.Usage.Add(*r.Usage)
