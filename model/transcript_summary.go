@@ -68,6 +68,18 @@ type Summarizer struct {
 	// responses counted: 16 bytes a response, whatever the ids' length.
 	seen map[[16]byte]struct{}
 	key  []byte
+	// types counts records by type before Summary moves the counts into
+	// the summary's Types: a transcript's records are of a few types, so
+	// a record costs a compare in this short list, not a map write
+	// (types past its length go to the map at once).
+	types  [8]typeCount
+	ntypes int
+}
+
+// typeCount is the number of records of one type not yet in Types.
+type typeCount struct {
+	typ string
+	n   int
 }
 
 // NewSummarizer returns a Summarizer; call Reset before each file.
@@ -84,12 +96,33 @@ func (z *Summarizer) Reset(name string) {
 	z.sum = TranscriptSummary{Path: name, Types: map[string]int{}, Subtypes: map[string]int{}}
 	z.dec.name = name
 	clear(z.seen)
+	z.ntypes = 0
 }
 
 // Summary is the summary so far, of a file of which n bytes were read.
 func (z *Summarizer) Summary(n int64) TranscriptSummary {
+	for _, c := range z.types[:z.ntypes] {
+		z.sum.Types[c.typ] += c.n
+	}
+	z.ntypes = 0
 	z.sum.Bytes = n
 	return z.sum
+}
+
+// countType counts a record of type t (see Summarizer.types).
+func (z *Summarizer) countType(t string) {
+	for i := range z.types[:z.ntypes] {
+		if z.types[i].typ == t {
+			z.types[i].n++
+			return
+		}
+	}
+	if z.ntypes < len(z.types) {
+		z.types[z.ntypes] = typeCount{t, 1}
+		z.ntypes++
+		return
+	}
+	z.sum.Types[t]++
 }
 
 // Blank counts line and reports true when it needs no more reading: it
@@ -159,7 +192,7 @@ func (z *Summarizer) Intern(b []byte) string { return z.dec.in.get(b) }
 func (z *Summarizer) add(r *SummaryRecord) {
 	s := &z.sum
 	s.Records++
-	s.Types[string(r.Type)]++
+	z.countType(string(r.Type))
 	if r.Subtype != "" {
 		z.key = append(append(append(z.key[:0], r.Type...), '/'), r.Subtype...)
 		s.Subtypes[z.Intern(z.key)]++
@@ -189,11 +222,12 @@ func (z *Summarizer) add(r *SummaryRecord) {
 	}
 	if r.MessageID != "" || r.RequestID != "" {
 		z.key = append(append(append(z.key[:0], r.MessageID...), 0), r.RequestID...)
-		h := KeyHash(z.key)
-		if _, dup := z.seen[h]; dup {
+		// One map write, not a look-up and then a write: the set
+		// grows only by a response not counted yet.
+		n := len(z.seen)
+		if z.seen[KeyHash(z.key)] = struct{}{}; len(z.seen) == n {
 			return
 		}
-		z.seen[h] = struct{}{}
 	}
 	s.Responses++
 	s.Usage = s.Usage.Add(*r.Usage)

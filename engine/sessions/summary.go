@@ -41,8 +41,8 @@ func (s *lineScanner) record(z *model.Summarizer, r *model.SummaryRecord) bool {
 	system := string(typ) == string(model.RecordSystem)
 	compact := system && string(sub) == model.SubtypeCompactBoundary
 	micro := system && string(sub) == model.SubtypeMicrocompactBoundary
-	if compact && f.compactMeta.present() && json.Unmarshal(d[f.compactMeta.start:f.compactMeta.end], new(model.CompactMetadata)) != nil ||
-		micro && f.microcompactMeta.present() && json.Unmarshal(d[f.microcompactMeta.start:f.microcompactMeta.end], new(model.MicrocompactMetadata)) != nil {
+	if compact && f.compactMeta.present() && !compactMetaDecodes(d[f.compactMeta.start:f.compactMeta.end]) ||
+		micro && f.microcompactMeta.present() && !microcompactMetaDecodes(d[f.microcompactMeta.start:f.microcompactMeta.end]) {
 		return false
 	}
 	// earlierMessages of a user row that do not decode are the model's
