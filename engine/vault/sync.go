@@ -93,7 +93,9 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	var files []homeFile
 	var walkProbs []model.Problem
 	walked := make(chan struct{})
-	projects := make(chan []homeFile, 1)
+	// At most two batches and the end (walkHome): the walk never waits
+	// on it, even when the sync returns before reading them.
+	projects := make(chan []homeFile, 3)
 	go func() {
 		defer close(walked)
 		files = walkHome(o.Home.FS, o.Session, &walkProbs, fw, func(f []homeFile) { projects <- f })
@@ -113,9 +115,9 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	defer pw.close()
 	s := &syncer{v: v, home: o.Home, st: st, pw: pw, rep: &rep, now: o.Now, mu: &sync.Mutex{}}
 	s.newWorkers(max(runtime.GOMAXPROCS(0), 1))
-	early := <-projects
+	earlyFiles := make(chan []homeFile, 1)
 	earlyDone := make(chan []fileResult, 1)
-	go func() { earlyDone <- s.syncAll(early) }()
+	go s.syncEarly(projects, earlyFiles, earlyDone)
 	<-walked
 	rep.Problems = append(rep.Problems, walkProbs...)
 	files = settleWalk(o.Home.FS, files, &rep.Problems, fw, live)
@@ -140,7 +142,7 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	var changed []*Record
 	var encoded [][]byte
 	var encodeErr error
-	results := s.syncRest(files, early, earlyDone)
+	results := s.syncRest(files, <-earlyFiles, earlyDone)
 	for i, f := range files {
 		r := results[i]
 		if !r.done {
@@ -383,6 +385,35 @@ func (s *syncer) syncAll(files []homeFile) []fileResult {
 	return out
 }
 
+// syncEarly syncs the batches of the projects' files the walk hands
+// over (batches, ended by nil) as they come, each on the shared
+// workers (before, the workers waited for the whole projects' listing,
+// one core at work for the first ms of a first sync); it sends the
+// files handed over on files once the hand-over ended, then their
+// results, in the same order, on done.
+func (s *syncer) syncEarly(batches <-chan []homeFile, files chan<- []homeFile, done chan<- []fileResult) {
+	var all []homeFile
+	var parts []*[]fileResult
+	var wg sync.WaitGroup
+	for b := <-batches; b != nil; b = <-batches {
+		all = append(all, b...)
+		r := new([]fileResult)
+		parts = append(parts, r)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			*r = s.syncAll(b)
+		}()
+	}
+	files <- all
+	wg.Wait()
+	out := make([]fileResult, 0, len(all))
+	for _, r := range parts {
+		out = append(out, *r...)
+	}
+	done <- out
+}
+
 // syncRest syncs the files (the whole walk, sorted) that early (synced
 // while the walk went on: earlyDone gives their results) does not hold,
 // and returns every file's result in files' order.
@@ -611,7 +642,11 @@ func (s *syncer) closedIntact(file fs.File, rec *Record) bool {
 // write-once folder fw trusts (folders.go) is not listed; fw notes the
 // ones listed. The walk does not need the vault's state (a sync runs it
 // while the state is read): a trusted folder is checked against the
-// state afterwards (settleWalk).
+// state afterwards (settleWalk). projects, when set, is handed the
+// projects' files as they are listed, in at most two batches, each
+// sorted: the first project folder's files as soon as it is listed
+// (the workers start on them while the other projects are listed),
+// then the other projects' once they all are; then nil.
 func walkHome(fsys fs.FS, session model.SessionID, probs *[]model.Problem, fw *folderWalk, projects func([]homeFile)) []homeFile {
 	w := &homeWalk{fsys: fsys, probs: probs, fw: fw}
 	all := session == ""
@@ -620,9 +655,13 @@ func walkHome(fsys fs.FS, session model.SessionID, probs *[]model.Problem, fw *f
 			projects(nil) // the walk stopped before its projects' end
 		}
 	}()
+	handed := 0 // w.out[:handed] went to projects
 	for _, p := range model.ReadDirFollow(fsys, "projects", probs) {
 		if !p.Info.IsDir() {
 			continue
+		}
+		if projects != nil && handed == 0 && len(w.out) > 0 {
+			handed = handOver(projects, w.out, handed)
 		}
 		for _, e := range model.ReadDirFollow(fsys, p.Path, probs) {
 			switch {
@@ -643,9 +682,8 @@ func walkHome(fsys fs.FS, session model.SessionID, probs *[]model.Problem, fw *f
 		}
 	}
 	if projects != nil {
-		first := slices.Clone(w.out)
-		sort.Slice(first, func(i, j int) bool { return first[i].rel < first[j].rel })
-		projects(first)
+		handOver(projects, w.out, handed)
+		projects(nil)
 		projects = nil
 	}
 	for _, e := range model.ReadDirFollow(fsys, model.FileHistoryDir, probs) {
@@ -748,6 +786,17 @@ func (w *homeWalk) pastes(only map[string]bool) {
 			w.add(e.Path, e.Info, KindPaste, "", "")
 		}
 	}
+}
+
+// handOver hands out[from:] (sorted, a copy) to projects, unless it is
+// empty, and returns len(out).
+func handOver(projects func([]homeFile), out []homeFile, from int) int {
+	if len(out) > from {
+		b := slices.Clone(out[from:])
+		sort.Slice(b, func(i, j int) bool { return b[i].rel < b[j].rel })
+		projects(b)
+	}
+	return len(out)
 }
 
 func (w *homeWalk) sort() {
