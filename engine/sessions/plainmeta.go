@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"encoding/json"
+	"strconv"
 
 	"github.com/memscope/memscope/model"
 )
@@ -140,9 +141,14 @@ func plainString(b []byte) int {
 	return -1
 }
 
+// maxIntDigits is the most digits plainInt takes: any number of that
+// many fits the metadata's int fields (18 for a 64-bit int, 9 for a
+// 32-bit one, where Unmarshal refuses a larger number).
+const maxIntDigits = 9 + 9*(strconv.IntSize/64)
+
 // plainInt is the length of the integer b starts with (an optional
-// minus, then 0 or at most 18 digits not starting with 0: it fits an
-// int64); -1 otherwise. The caller checks the byte after it ends the
+// minus, then 0 or at most maxIntDigits digits not starting with 0: it
+// fits an int); -1 otherwise. The caller checks the byte after it ends the
 // value (a fraction or exponent does not).
 func plainInt(b []byte) int {
 	i := 0
@@ -156,7 +162,7 @@ func plainInt(b []byte) int {
 	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
 		i++
 	}
-	if i == start || i-start > 18 {
+	if i == start || i-start > maxIntDigits {
 		return -1
 	}
 	return i

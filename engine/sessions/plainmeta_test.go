@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/memscope/memscope/model"
@@ -80,4 +81,21 @@ func FuzzPlainMeta(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(plainMetaAgrees)
+}
+
+// TestPlainMetaIntFitsTheInt: the longest integer plainMeta takes
+// decodes into the metadata's *int on this platform, and one digit more
+// is left to json.Unmarshal (a 32-bit int refuses 18 digits).
+func TestPlainMetaIntFitsTheInt(t *testing.T) {
+	longest := `{"preTokens":` + strings.Repeat("9", maxIntDigits) + `}`
+	if !plainMeta([]byte(longest), compactMetaKind) {
+		t.Fatalf("plainMeta refuses %s", longest)
+	}
+	if err := json.Unmarshal([]byte(longest), new(model.CompactMetadata)); err != nil {
+		t.Fatalf("plainMeta takes %s, json.Unmarshal refuses it: %v", longest, err)
+	}
+	over := `{"preTokens":` + strings.Repeat("9", maxIntDigits+1) + `}`
+	if plainMeta([]byte(over), compactMetaKind) {
+		t.Fatalf("plainMeta takes %s (%d digits, over maxIntDigits)", over, maxIntDigits+1)
+	}
 }
