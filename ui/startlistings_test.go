@@ -2,6 +2,7 @@ package ui
 
 import (
 	"io/fs"
+	"path"
 	"sort"
 	"strings"
 	"sync"
@@ -35,12 +36,15 @@ func (l *listingsFS) ReadDir(name string) ([]fs.DirEntry, error) {
 func TestStartListsEachSessionFolderOnce(t *testing.T) {
 	h := fixedHome(t)
 	mfs := h.FS.(fstest.MapFS)
-	const other = "-tmp-rc-work-gamma"
+	// gamma, a project beside the fixture's beta, exists only in the
+	// home's transcripts: the root the model gets is empty.
+	gamma := path.Join(path.Dir(betaProject), "gamma")
+	other := model.Slug(gamma)
 	const sess = "aaaaaaaa-0000-4000-8000-00000000000a"
 	at := testNow.Add(-30 * time.Hour)
 	// A session with subagents and tool results in a project not open and
 	// in the open one (beta), whose loads and Replay list read it too.
-	for slug, cwd := range map[string]string{other: "/tmp/rc/work/gamma", "-tmp-rc-work-beta": betaProject} {
+	for slug, cwd := range map[string]string{other: gamma, model.Slug(betaProject): betaProject} {
 		line := `{"type":"user","uuid":"u1","sessionId":"` + sess + `","timestamp":"2026-03-01T10:00:00.000Z","cwd":"` + cwd + `","message":{"role":"user","content":"hi"}}` + "\n"
 		for name, data := range map[string]string{
 			sess + ".jsonl":                        line,
@@ -81,7 +85,8 @@ func TestStartListsEachSessionFolderOnce(t *testing.T) {
 func TestChangeReadsPastTheHeldListing(t *testing.T) {
 	h := fixedHome(t)
 	mfs := h.FS.(fstest.MapFS)
-	const slug, sess = "-tmp-rc-work-beta", "aaaaaaaa-0000-4000-8000-00000000000b"
+	slug := model.Slug(betaProject)
+	const sess = "aaaaaaaa-0000-4000-8000-00000000000b"
 	line := `{"type":"user","uuid":"u1","sessionId":"` + sess + `","timestamp":"2026-03-01T10:00:00.000Z","cwd":"` + betaProject + `","message":{"role":"user","content":"hi"}}` + "\n"
 	at := testNow.Add(-30 * time.Hour)
 	mfs["projects/"+slug+"/"+sess+".jsonl"] = &fstest.MapFile{Data: []byte(line), Mode: 0o644, ModTime: at}
