@@ -17,27 +17,30 @@ import (
 // since, the lines counted) a reader reads the home as it is then.
 func (p *Project) ListFrom(held func(*model.Home) *model.Home) { p.held = held }
 
-// heldHome is the held listing of the feed's home, nil when there is
-// none. Called where the reader's Cmd is made (Update), not in it.
-func (p *Project) heldHome() fs.FS {
+// heldListing is the held listing of the feed's home (the Overview's
+// copy of it listed once), nil when there is none. Called where the
+// reader's Cmd is made (Update), not in it.
+func (p *Project) heldListing() *model.Home {
 	if p.held == nil || p.env.Home == nil {
 		return nil
 	}
-	if h := p.held(p.env.Home); h != nil {
+	return p.held(p.env.Home)
+}
+
+// heldHome is heldListing's file system, nil when there is none.
+func (p *Project) heldHome() fs.FS {
+	if h := p.heldListing(); h != nil {
 		return h.FS
 	}
 	return nil
 }
 
 // heldOr is the feed's home read through the held listing while there
-// is one (heldHome), else the home itself: what the project's loads
-// read the project's transcripts through.
+// is one, else the home itself: what the project's loads read the
+// project's transcripts through.
 func (p *Project) heldOr() *model.Home {
-	fsys := p.heldHome()
-	if fsys == nil {
-		return p.env.Home
+	if h := p.heldListing(); h != nil {
+		return h
 	}
-	h := *p.env.Home
-	h.FS = fsys
-	return &h
+	return p.env.Home
 }
