@@ -579,96 +579,118 @@ func newPackWriter(v *Vault, ix *index, now func() time.Time) *packWriter {
 // test's seam.
 var compressHook func()
 
-// work compresses chunks and appends them to the pack.
+// work compresses the chunks and frames handed to the workers and
+// appends them to the pack.
 func (p *packWriter) work() {
 	defer p.workers.Done()
-	c := p.codec
-	var fw *flate.Writer
-	var zw *zstd.Encoder
-	if c == codecFlate {
-		fw, _ = flate.NewWriter(nil, flate.BestSpeed)
-	} else {
-		zw = newZstdEncoder()
-	}
-	var out bytes.Buffer
-	var dst, line []byte
+	var c compressor
 	for j := range p.jobs {
-		if compressHook != nil {
-			compressHook()
+		p.compress(&c, j, true)
+	}
+}
+
+// compressor is the state of one goroutine that compresses: a worker's,
+// or a sync worker's that compresses the frames it fills (frameFill).
+// Its flate and zstd encoders are made on first use (a pack of frames
+// uses neither).
+type compressor struct {
+	fw        *flate.Writer
+	zw        *zstd.Encoder
+	out       bytes.Buffer
+	dst, line []byte
+}
+
+// compress compresses j (p.wg counts it; compress says Done) and appends
+// it to the pack, then seals the pack when it is full. giveBack: j's
+// buffer is put back for the next (frameBufs, chunkBufs) once
+// compressed; else the caller keeps it.
+func (p *packWriter) compress(cs *compressor, j packJob, giveBack bool) {
+	defer p.wg.Done()
+	if compressHook != nil {
+		compressHook()
+	}
+	c := p.codec
+	var err error
+	var part, dst []byte
+	data := *j.buf
+	switch {
+	case c.framed():
+		// A frame is compressed straight into its part (a buffer
+		// of partBufs with room for the frame's bound), not into
+		// dst and then copied.
+		n := minlz.MaxEncodedLen(len(data))
+		if c == codecS2 {
+			n = s2.MaxEncodedLen(len(data))
 		}
-		var err error
-		var part []byte
-		data := *j.buf
-		switch {
-		case c.framed():
-			// A frame is compressed straight into its part (a buffer
-			// of partBufs with room for the frame's bound), not into
-			// dst and then copied.
-			n := minlz.MaxEncodedLen(len(data))
-			if c == codecS2 {
-				n = s2.MaxEncodedLen(len(data))
-			}
-			dst, err = encodeFrame(c, p.partBufs.get(n, n/8), data)
-			part = dst
-		case zw != nil:
-			dst = zw.EncodeAll(data, dst[:0])
-		default:
-			out.Reset()
-			fw.Reset(&out)
-			_, err = fw.Write(data)
-			if err == nil {
-				err = fw.Close()
-			}
-			dst = out.Bytes()
+		dst, err = encodeFrame(c, p.partBufs.get(n, n/8), data)
+		part = dst
+	case c == codecZstd:
+		if cs.zw == nil {
+			cs.zw = newZstdEncoder()
 		}
-		raw := len(data)
+		cs.dst = cs.zw.EncodeAll(data, cs.dst[:0])
+		dst = cs.dst
+	default:
+		if cs.fw == nil {
+			cs.fw, _ = flate.NewWriter(nil, flate.BestSpeed)
+		}
+		cs.out.Reset()
+		cs.fw.Reset(&cs.out)
+		_, err = cs.fw.Write(data)
+		if err == nil {
+			err = cs.fw.Close()
+		}
+		dst = cs.out.Bytes()
+	}
+	raw := len(data)
+	if giveBack {
 		if j.members != nil {
 			p.frameBufs.put(data)
 		} else {
 			chunkBufs.Put(j.buf)
 		}
-		if part == nil {
-			part = append(p.partBufs.get(len(dst), len(dst)/4), dst...)
-		}
-		p.mu.Lock()
-		if err != nil && p.err == nil {
-			p.err = err
-		}
-		if p.err == nil && p.stream == nil {
-			p.stream = p.startStream()
-			p.stream.push([]byte(c.header()))
-			p.size = len(c.header())
-		}
-		l := loc{off: int64(p.size), stored: int32(len(dst)), raw: int32(raw)}
-		if p.stream != nil {
-			p.stream.push(part)
-		}
-		p.size += len(dst)
-		if j.members == nil {
-			p.pending[j.k] = l
-			p.lines.Write(indexLine(line[:0], j.k, l))
-		}
-		for _, m := range j.members {
-			ml := loc{off: l.off, stored: l.stored, raw: m.raw, at: m.at, framed: true}
-			p.pending[m.k] = ml
-			line = indexLine(line[:0], m.k, ml)
-			p.lines.Write(line)
-		}
-		full := p.size >= packLimit && p.err == nil
-		p.mu.Unlock()
-		if full && p.sealPending.CompareAndSwap(false, true) {
-			// The pack is full: it is sealed and written now, not at
-			// the next chunk added (the sync's last chunks may all be
-			// added before their frames are compressed, and the last
-			// pack, written once the home is read, would hold them all).
-			p.sealers.Add(1)
-			go func() {
-				defer p.sealers.Done()
-				defer p.sealPending.Store(false)
-				_ = p.flushFull() // its error is p.err: the next add or flush returns it
-			}()
-		}
-		p.wg.Done()
+	}
+	if part == nil {
+		part = append(p.partBufs.get(len(dst), len(dst)/4), dst...)
+	}
+	p.mu.Lock()
+	if err != nil && p.err == nil {
+		p.err = err
+	}
+	if p.err == nil && p.stream == nil {
+		p.stream = p.startStream()
+		p.stream.push([]byte(c.header()))
+		p.size = len(c.header())
+	}
+	l := loc{off: int64(p.size), stored: int32(len(dst)), raw: int32(raw)}
+	if p.stream != nil {
+		p.stream.push(part)
+	}
+	p.size += len(dst)
+	if j.members == nil {
+		p.pending[j.k] = l
+		cs.line = indexLine(cs.line[:0], j.k, l)
+		p.lines.Write(cs.line)
+	}
+	for _, m := range j.members {
+		ml := loc{off: l.off, stored: l.stored, raw: m.raw, at: m.at, framed: true}
+		p.pending[m.k] = ml
+		cs.line = indexLine(cs.line[:0], m.k, ml)
+		p.lines.Write(cs.line)
+	}
+	full := p.size >= packLimit && p.err == nil
+	p.mu.Unlock()
+	if full && p.sealPending.CompareAndSwap(false, true) {
+		// The pack is full: it is sealed and written now, not at
+		// the next chunk added (the sync's last chunks may all be
+		// added before their frames are compressed, and the last
+		// pack, written once the home is read, would hold them all).
+		p.sealers.Add(1)
+		go func() {
+			defer p.sealers.Done()
+			defer p.sealPending.Store(false)
+			_ = p.flushFull() // its error is p.err: the next add or flush returns it
+		}()
 	}
 }
 
@@ -790,6 +812,9 @@ func (p *packWriter) claim(k key) (fresh, full bool, err error) {
 type frameFill struct {
 	buf     []byte
 	members []frameMember
+	// comp compresses the frame once it is full, on the sync worker
+	// that filled it (compressFill).
+	comp compressor
 }
 
 // fill is a frame for a sync worker: a parked one, else a new one.
@@ -857,6 +882,19 @@ func (p *packWriter) sendFill(f *frameFill) {
 	p.jobs <- packJob{buf: &b, members: f.members}
 }
 
+// compressFill compresses f's frame on the calling sync worker, which
+// filled it, and empties f, its buffer kept for the worker's next frame
+// (gate held shared). Before, a full frame went to the compressors'
+// queue and the worker took a new buffer: a sync held a frame filling,
+// one queued and one being compressed for each CPU, 4 MiB each, their
+// pages faulted in (docs/VAULT.md, "i31m").
+func (p *packWriter) compressFill(f *frameFill) {
+	p.wg.Add(1)
+	b := f.buf
+	p.compress(&f.comp, packJob{buf: &b, members: f.members}, false)
+	f.buf, f.members = f.buf[:0], f.members[:0]
+}
+
 // tail is the room after f's bytes, empty, of at least n bytes; nil
 // when f has not that much left (a chunk's stored bytes are never
 // longer than the file's bytes it holds: n is those).
@@ -899,8 +937,7 @@ func (p *packWriter) addFilled(f *frameFill, k key, data []byte) (bool, error) {
 			// moved f into a new buffer a quarter larger (a frame of
 			// 4 MiB cleared and copied, a few times a first sync,
 			// docs/VAULT.md, "i31v7").
-			p.sendFill(f)
-			f.buf, f.members = p.frameBufs.get(p.frameTarget()+softMax, 0), nil
+			p.compressFill(f)
 		}
 		f.buf = append(f.buf, data...)
 	}
@@ -910,8 +947,7 @@ func (p *packWriter) addFilled(f *frameFill, k key, data []byte) (bool, error) {
 	}
 	f.members = append(f.members, frameMember{k: k, at: int32(at), raw: int32(len(data))})
 	if len(f.buf) >= p.frameTarget() {
-		p.sendFill(f)
-		f.buf, f.members = nil, nil
+		p.compressFill(f)
 	}
 	p.gate.RUnlock()
 	if full {
