@@ -481,6 +481,8 @@ type packWriter struct {
 	// half the sync's allocated bytes, and pages the kernel faulted in
 	// and cleared, a few per cent of its CPU (docs/VAULT.md, "i31v2").
 	frameBufs, partBufs bufList
+	// lineBufs keep the index lines' buffers of the packs written.
+	lineBufs bufList
 }
 
 // bufList is a packWriter's free buffers (at most max). Safe for
@@ -491,13 +493,25 @@ type bufList struct {
 	max  int
 }
 
-// get is an empty buffer with room for n bytes, one put back if it has
-// the room; a new one has room for n and slack more.
+// get is an empty buffer with room for n bytes: the last put back that
+// has the room, else a new one with room for n and slack more (and the
+// last put back is dropped, so the list does not keep buffers too small
+// for what is asked). Before, the last put back was taken, and dropped
+// when too small: a small frame's part taken by a full frame's.
 func (l *bufList) get(n, slack int) []byte {
 	l.mu.Lock()
 	var b []byte
 	if k := len(l.bufs); k > 0 {
-		b = l.bufs[k-1]
+		i := k - 1
+		for j := k - 1; j >= 0; j-- {
+			if cap(l.bufs[j]) >= n {
+				i = j
+				break
+			}
+		}
+		b = l.bufs[i]
+		l.bufs[i] = l.bufs[k-1]
+		l.bufs[k-1] = nil
 		l.bufs = l.bufs[:k-1]
 	}
 	l.mu.Unlock()
@@ -560,6 +574,7 @@ func newPackWriter(v *Vault, ix *index, now func() time.Time) *packWriter {
 	// written, one filling) of frames stored in about a quarter of
 	// their bytes.
 	p.frameBufs.max = 3*n + 1
+	p.lineBufs.max = packWrites + 1
 	p.partBufs.max = (packWrites + 1) * (packLimit/max(p.frameTarget()/4, 1) + 1)
 	// A frame is a few MB and keeps a worker busy for ms: one waiting a
 	// worker is enough (a chunk alone, two).
@@ -663,8 +678,9 @@ func (p *packWriter) compress(cs *compressor, j packJob, giveBack bool) {
 		p.size = len(c.header())
 	}
 	l := loc{off: int64(p.size), stored: int32(len(dst)), raw: int32(raw)}
-	if p.stream != nil {
-		p.stream.push(part)
+	st := p.stream
+	if st != nil {
+		st.push(part)
 	}
 	p.size += len(dst)
 	if j.members == nil {
@@ -680,6 +696,9 @@ func (p *packWriter) compress(cs *compressor, j packJob, giveBack bool) {
 	}
 	full := p.size >= packLimit && p.err == nil
 	p.mu.Unlock()
+	if st != nil {
+		st.pump()
+	}
 	if full && p.sealPending.CompareAndSwap(false, true) {
 		// The pack is full: it is sealed and written now, not at
 		// the next chunk added (the sync's last chunks may all be
@@ -1085,7 +1104,10 @@ func (p *packWriter) seal() (*sealedPack, error) {
 	if !p.ix.ready() {
 		return nil, p.ix.err
 	}
-	placed, later := p.pending, map[key]loc{}
+	// The next pack's chunks are about as many as this one's: its
+	// map is made at that size, not grown and rehashed chunk by chunk
+	// (page faults of a first sync, docs/VAULT.md, "i31m").
+	placed, later := p.pending, make(map[key]loc, len(p.pending))
 	for k, l := range p.pending {
 		if l.stored < 0 {
 			later[k] = l
@@ -1104,7 +1126,11 @@ func (p *packWriter) seal() (*sealedPack, error) {
 	p.sealed = append(p.sealed, pk)
 	p.pending = later
 	p.stream, p.size = nil, 0
-	p.lines = bytes.Buffer{}
+	// The next pack's index lines go into a buffer a pack written
+	// gave back (lineBufs), with the room of this one's: before, each
+	// pack's grew from nothing by doubling.
+	n := len(pk.lines)
+	p.lines = *bytes.NewBuffer(p.lineBufs.get(n, n/4))
 	return pk, nil
 }
 
@@ -1133,6 +1159,7 @@ func (p *packWriter) write(pk *sealedPack) error {
 	packErr = pk.stream.wait()
 	close(packed)
 	err := <-idxDone
+	p.lineBufs.put(pk.lines) // written: the next pack's lines go there
 	if packErr != nil {
 		err = packErr
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"time"
 
@@ -32,12 +33,26 @@ var errStreamAborted = errors.New("pack dropped")
 type packStream struct {
 	name string
 	base string
-	// mu guards queue, sealed and aborted; more signals a change.
+	// mu guards queue, sealed, aborted, w, writing and werr; more
+	// signals a change.
 	mu      sync.Mutex
 	more    *sync.Cond
 	queue   [][]byte
 	sealed  bool
 	aborted bool
+	// w is the pack's temporary file once created (nil before, and once
+	// the stream's goroutine is done with it). writing says a goroutine
+	// is writing queued parts to it, one at a time and in order: the
+	// stream's own, or one that pushed a part (pump); werr is a failed
+	// write's error.
+	w       io.Writer
+	writing bool
+	werr    error
+	// bufs takes the written parts back; batch, off and from are the
+	// writing goroutine's (writeQueued).
+	bufs      *bufList
+	batch     [][]byte
+	off, from int64
 	// done is closed once the pack is written, synced and named (or
 	// failed: err).
 	done chan struct{}
@@ -94,57 +109,104 @@ func (s *packStream) wait() error {
 	return s.err
 }
 
-// writeTo writes the queued parts to w until the pack is sealed, giving
-// the header's followers back to bufs, and starts their writeback
-// every writebackStep bytes.
-func (s *packStream) writeTo(bufs *bufList) func(io.Writer) error {
-	return func(w io.Writer) error {
-		var off, from int64
-		first := true
-		var batch [][]byte
-		for {
-			s.mu.Lock()
-			for len(s.queue) == 0 && !s.sealed && !s.aborted {
-				s.more.Wait()
-			}
-			batch = append(batch[:0], s.queue...)
-			clear(s.queue)
-			s.queue = s.queue[:0]
-			sealed, aborted := s.sealed, s.aborted
-			s.mu.Unlock()
-			if aborted {
-				return errStreamAborted
-			}
-			for _, b := range batch {
-				if _, err := w.Write(b); err != nil {
-					s.drain()
-					return err
-				}
-				off += int64(len(b))
-				if !first {
-					bufs.put(b)
-				}
-				first = false
-			}
-			if off-from >= writebackStep {
-				startWriteback(w, from, off-from)
-				from = off
-			}
-			if sealed && len(batch) == 0 {
-				return nil
-			}
-		}
+// pump writes the parts queued so far on the calling goroutine, which
+// pushed one (its lock of the pack writer let go), unless another
+// goroutine is writing them or the file is not created yet. Before, the
+// stream's goroutine alone wrote them: woken while both cores were busy
+// compressing and cutting, it waited its turn, and a first sync held six
+// to nine compressed frames (4 MiB of room each) queued, up to 27 in a
+// test (docs/VAULT.md, "i31m").
+func (s *packStream) pump() {
+	s.mu.Lock()
+	ready := s.w != nil
+	if ready {
+		s.writeQueued()
+	}
+	s.mu.Unlock()
+	if !ready {
+		// The stream's goroutine has not created the file yet: it
+		// waits to run behind the caller (both cores busy), and every
+		// part would queue until the caller is preempted. It runs now.
+		runtime.Gosched()
 	}
 }
 
-// drain waits, after a failed write, for the pack to be sealed or
-// dropped, its parts let go.
-func (s *packStream) drain() {
-	s.mu.Lock()
-	for !s.sealed && !s.aborted {
-		s.queue = s.queue[:0]
-		s.more.Wait()
+// writeQueued writes the queued parts (mu held, let go while writing)
+// unless another goroutine is writing them (it writes these too), and
+// returns with mu held once the queue is written, the pack dropped or a
+// write failed (werr).
+func (s *packStream) writeQueued() {
+	if s.writing {
+		return
 	}
-	s.queue = nil
-	s.mu.Unlock()
+	s.writing = true
+	for len(s.queue) > 0 && s.werr == nil && !s.aborted {
+		s.batch = append(s.batch[:0], s.queue...)
+		clear(s.queue)
+		s.queue = s.queue[:0]
+		s.mu.Unlock()
+		err := s.write(s.batch)
+		clear(s.batch)
+		s.mu.Lock()
+		if err != nil {
+			s.werr = err
+		}
+	}
+	s.writing = false
+	s.more.Broadcast()
+}
+
+// write writes batch to the pack's file (writing held), giving the
+// header's followers back to bufs, and starts their writeback every
+// writebackStep bytes.
+func (s *packStream) write(batch [][]byte) error {
+	for _, b := range batch {
+		if _, err := s.w.Write(b); err != nil {
+			return err
+		}
+		if s.off > 0 {
+			s.bufs.put(b)
+		}
+		s.off += int64(len(b))
+	}
+	if s.off-s.from >= writebackStep {
+		startWriteback(s.w, s.from, s.off-s.from)
+		s.from = s.off
+	}
+	return nil
+}
+
+// writeTo is the stream's goroutine: it writes the queued parts to w
+// that no pusher wrote (pump) until the pack is sealed, its parts
+// given back to bufs; after a failed write it waits for the pack to be
+// sealed or dropped, its parts let go.
+func (s *packStream) writeTo(bufs *bufList) func(io.Writer) error {
+	return func(w io.Writer) error {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.w, s.bufs = w, bufs
+		defer func() { s.w = nil }()
+		for {
+			switch {
+			case s.writing:
+				s.more.Wait()
+			case s.aborted:
+				s.queue = nil
+				return errStreamAborted
+			case s.werr != nil:
+				for !s.sealed && !s.aborted {
+					s.queue = s.queue[:0]
+					s.more.Wait()
+				}
+				s.queue = nil
+				return s.werr
+			case len(s.queue) > 0:
+				s.writeQueued()
+			case s.sealed:
+				return nil
+			default:
+				s.more.Wait()
+			}
+		}
+	}
 }
