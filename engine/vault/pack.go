@@ -537,6 +537,8 @@ type packJob struct {
 	k       key
 	buf     *[]byte
 	members []frameMember
+	// keep: the sender keeps the buffer (flush's halves of a frame).
+	keep bool
 }
 
 // frameMember is a chunk in a frame: its hash, and where its bytes are
@@ -600,7 +602,7 @@ func (p *packWriter) work() {
 	defer p.workers.Done()
 	var c compressor
 	for j := range p.jobs {
-		p.compress(&c, j, true)
+		p.compress(&c, j, !j.keep)
 	}
 }
 
@@ -991,9 +993,11 @@ func (p *packWriter) takeFrame() packJob {
 	return j
 }
 
-// sendFrame hands the frame being filled, if any, to the workers (gate
-// held exclusively: no chunk is being added).
-func (p *packWriter) sendFrame() {
+// sendFrame hands the frame being filled, if any, to the workers, and
+// the parked frames (gate held exclusively: no chunk is being added),
+// a large one in two halves, one compressed here (splitLast); it returns
+// the buffers to put back once every compression is done.
+func (p *packWriter) sendFrame() (kept [][]byte) {
 	p.fmu.Lock()
 	j := p.takeFrame()
 	parked := p.parked
@@ -1004,8 +1008,46 @@ func (p *packWriter) sendFrame() {
 		p.jobs <- j
 	}
 	for _, f := range parked {
+		if b := p.splitLast(f); b != nil {
+			kept = append(kept, b)
+			continue
+		}
 		p.sendFill(f)
 	}
+	return kept
+}
+
+// splitMin is the smallest frame flush splits in two.
+const splitMin = 1 << 20
+
+// splitLast compresses f, a parked frame flush sends (the sync's last,
+// what its workers left partly filled), in two halves at once when it
+// holds splitMin bytes or more: the half from the first chunk at or past
+// its middle goes to the compressors, the other is compressed here; f's
+// buffer, which both read, is returned (nil when f is not split), to be
+// put back once both are done. Before, the last frame (up to 4 MiB) was
+// compressed on one core while the other waited, a few ms at the end of
+// a first sync (docs/VAULT.md, "i31m").
+func (p *packWriter) splitLast(f *frameFill) []byte {
+	if len(f.buf) < splitMin || !p.codec.framed() {
+		return nil
+	}
+	mid := len(f.buf) / 2
+	i := slices.IndexFunc(f.members, func(m frameMember) bool { return int(m.at) >= mid })
+	if i <= 0 {
+		return nil
+	}
+	at := int(f.members[i].at)
+	second := make([]frameMember, 0, len(f.members)-i)
+	for _, m := range f.members[i:] {
+		m.at -= int32(at)
+		second = append(second, m)
+	}
+	b1, b2 := f.buf[:at:at], f.buf[at:]
+	p.wg.Add(2)
+	p.jobs <- packJob{buf: &b2, members: second, keep: true}
+	p.compress(&f.comp, packJob{buf: &b1, members: f.members[:i]}, false)
+	return f.buf
 }
 
 // flush waits for the chunks being compressed, then writes the pending
@@ -1016,8 +1058,11 @@ func (p *packWriter) sendFrame() {
 func (p *packWriter) flush() error {
 	p.gate.Lock()
 	defer p.gate.Unlock()
-	p.sendFrame()
+	kept := p.sendFrame()
 	p.wg.Wait()
+	for _, b := range kept {
+		p.frameBufs.put(b)
+	}
 	p.sealers.Wait()
 	pk, err := p.take()
 	if err == nil && pk != nil {
