@@ -567,14 +567,16 @@ func newPackWriter(v *Vault, ix *index, now func() time.Time) *packWriter {
 	p := &packWriter{v: v, ix: ix, now: now, pending: map[key]loc{}, codec: v.packCodec(),
 		writeSlots: make(chan struct{}, packWrites)}
 	n := max(runtime.GOMAXPROCS(0), 1)
-	// Frames: one filling for each sync worker (packWriter.fill: n, the
-	// workers shared by a sync's early and later files, syncer.workers)
-	// and add's or a parked one, n queued, n being compressed; with fewer
-	// kept (2n + 1, when the workers shared one frame), the frames past
-	// them were dropped and new ones allocated, their pages faulted in,
-	// all through a first sync. Parts: the packs' worth a sync holds (packWrites being
-	// written, one filling) of frames stored in about a quarter of
-	// their bytes.
+	// Frames: one for each sync worker (packWriter.fill: n, the workers
+	// shared by a sync's early and later files, syncer.workers), which
+	// compresses it itself once full and fills it again (compressFill),
+	// and add's, a parked one or flush's halves at the compressors; more
+	// are kept (3n + 1, from when a full frame was queued for the
+	// compressors and its worker took a new one), dropped past that.
+	// Parts: the packs' worth a sync holds (packWrites being written,
+	// one filling) of frames stored in about a quarter of their bytes, at
+	// most (a part is written by the goroutine that compressed it,
+	// packStream.pump: a first sync of the bench home makes 2-3).
 	p.frameBufs.max = 3*n + 1
 	p.lineBufs.max = packWrites + 1
 	p.partBufs.max = (packWrites + 1) * (packLimit/max(p.frameTarget()/4, 1) + 1)
