@@ -17,14 +17,8 @@ BASE=${BASE:-main}
 ROUNDS=${ROUNDS:-5}
 RUNS=${RUNS:-3}
 : "${HOME_DIR:?HOME_DIR: the home to sync}"
-H=$(cd "$HOME_DIR" && pwd)
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-mkdir "$TMP/a"
-git archive "$BASE" | tar -x -C "$TMP/a"
-cp engine/vault/sync_bench_test.go "$TMP/a/engine/vault/"
-(cd "$TMP/a" && go test -c -o "$TMP/a.test" ./engine/vault)
-go test -c -o "$TMP/b.test" ./engine/vault
+. scripts/vault-tests-lib.sh
+vault_tests
 echo "== vault memory A/B: base $BASE ($(git rev-parse --short "$BASE")) against the worktree ($(git rev-parse --short HEAD)$(git diff --quiet || echo ', changed')), $(date -u '+%F %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), home $(du -sm "$H" | cut -f1) MB, $RUNS syncs a run"
 for r in $(seq "$ROUNDS"); do
 	for b in a b; do

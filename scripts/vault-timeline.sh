@@ -29,14 +29,8 @@ cd "$(dirname "$0")/.."
 BASE=${BASE:-main}
 ROUNDS=${ROUNDS:-3}
 : "${HOME_DIR:?HOME_DIR: the home to sync}"
-H=$(cd "$HOME_DIR" && pwd)
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-mkdir "$TMP/a"
-git archive "$BASE" | tar -x -C "$TMP/a"
-cp engine/vault/sync_bench_test.go "$TMP/a/engine/vault/"
-(cd "$TMP/a" && go test -c -o "$TMP/a.test" ./engine/vault)
-go test -c -o "$TMP/b.test" ./engine/vault
+. scripts/vault-tests-lib.sh
+vault_tests
 echo "== vault timeline: base $BASE ($(git rev-parse --short "$BASE")) against the worktree ($(git rev-parse --short HEAD)$(git diff --quiet || echo ', changed')), $(date -u '+%F %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), home $(du -sm "$H" | cut -f1) MB"
 busy() { # the parsed trace on stdin
 	awk '

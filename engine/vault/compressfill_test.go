@@ -21,11 +21,7 @@ func TestWorkerCompressesTheFrameItFilled(t *testing.T) {
 	var datas [][]byte
 	var first *byte
 	for i := range 20 {
-		d := []byte(strings.Repeat(transcript(sidA, i, i+1, 200), 100)[:16<<10])
-		k := v.hash.sum(d)
-		if fresh, err := pw.addFilled(f, k, d); err != nil || !fresh {
-			t.Fatalf("chunk %d: %v %v", i, fresh, err)
-		}
+		k, d := addTranscriptChunk(t, v, pw, f, i, 16<<10)
 		keys, datas = append(keys, k), append(datas, d)
 		if cap(f.buf) == 0 {
 			t.Fatalf("after chunk %d the worker has no frame buffer: its frame went elsewhere", i)
@@ -49,4 +45,24 @@ func TestWorkerCompressesTheFrameItFilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	readsBack(t, v, ix, keys, datas)
+}
+
+// addTranscriptChunk stores chunk i, size bytes of a transcript, through
+// addFilled into f (through add when f is nil), and returns its key and
+// bytes.
+func addTranscriptChunk(t *testing.T, v *Vault, pw *packWriter, f *frameFill, i, size int) (key, []byte) {
+	t.Helper()
+	d := []byte(strings.Repeat(transcript(sidA, i, i+1, 200), 100)[:size])
+	k := v.hash.sum(d)
+	var fresh bool
+	var err error
+	if f != nil {
+		fresh, err = pw.addFilled(f, k, d)
+	} else {
+		fresh, err = pw.add(k, d)
+	}
+	if err != nil || !fresh {
+		t.Fatalf("chunk %d: %v %v", i, fresh, err)
+	}
+	return k, d
 }

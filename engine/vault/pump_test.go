@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"testing"
 )
 
@@ -33,11 +32,7 @@ func TestCompressedFrameWrittenByItsCompressor(t *testing.T) {
 	var datas [][]byte
 	frames := 0
 	for i := range 24 {
-		d := []byte(strings.Repeat(transcript(sidA, i, i+1, 200), 100)[:16<<10])
-		k := v.hash.sum(d)
-		if fresh, err := pw.addFilled(f, k, d); err != nil || !fresh {
-			t.Fatalf("chunk %d: %v %v", i, fresh, err)
-		}
+		k, d := addTranscriptChunk(t, v, pw, f, i, 16<<10)
 		keys, datas = append(keys, k), append(datas, d)
 		if len(f.members) > 0 {
 			continue
@@ -111,11 +106,7 @@ func TestNextPackLinesHaveTheRoomOfTheLast(t *testing.T) {
 	add := func(from, to int) {
 		t.Helper()
 		for i := from; i < to; i++ {
-			d := []byte(strings.Repeat(transcript(sidA, i, i+1, 200), 100)[:4<<10])
-			k := v.hash.sum(d)
-			if fresh, err := pw.add(k, d); err != nil || !fresh {
-				t.Fatalf("chunk %d: %v %v", i, fresh, err)
-			}
+			k, d := addTranscriptChunk(t, v, pw, nil, i, 4<<10)
 			keys, datas = append(keys, k), append(datas, d)
 		}
 		if err := pw.flush(); err != nil {
