@@ -122,8 +122,9 @@ func (s *packStream) pump() {
 	if ready {
 		s.writeQueued()
 	}
+	early := !ready && !s.sealed && !s.aborted
 	s.mu.Unlock()
-	if !ready {
+	if early {
 		// The stream's goroutine has not created the file yet: it
 		// waits to run behind the caller (both cores busy), and every
 		// part would queue until the caller is preempted. It runs now.
