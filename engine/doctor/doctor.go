@@ -29,8 +29,56 @@ import (
 // against (FORMATS.md: 2.1.330, 2.1.331, 2.1.332).
 var Checked = struct{ Oldest, Newest string }{"2.1.330", "2.1.332"}
 
-// knownTables is the one table of what memscope knows of a transcript
-// line.
+// knownList is the one table of what memscope knows of a transcript
+// line, as static data: its maps are made at their first use (known).
+var knownList = struct {
+	records, attachments, fields []string
+}{
+	records: []string{
+		"user", "assistant", "system", "attachment", "summary", "queue-operation", "mode", "permission-mode",
+		"file-history-snapshot", "file-history-delta", "last-prompt", "custom-title", "ai-title", "cost-state",
+		"tools-used", "api-request", "api-request-shape", "api-request-blob", "agent-name", "tag", "pr-link",
+		"worktree-state", "content-replacement", "atis-latch",
+	},
+	attachments: []string{
+		"instructions", "nested_memory", "instruction_files_not_loaded", "hook_success", "hook_non_blocking_error",
+		"hook_blocking_error", "hook_additional_context", "hook_cancelled", "hook_stopped_continuation",
+		"hook_system_message", "hook_error_during_execution", "hook_permission_decision", "todo_reminder",
+		"task_reminder", "deferred_tools_delta", "skill_listing", "plan_mode", "plan_mode_exit", "plan_mode_reentry",
+		"date_change", "edited_text_file", "edited_image_file", "file", "directory", "compact_file_reference",
+		"selected_lines_in_ide", "opened_file_in_ide", "queued_command", "command_permissions", "diagnostics",
+		"critical_system_reminder", "output_style", "token_usage", "budget_usd", "memory", "mcp_resource",
+		"agent_mention", "async_hook_response", "structured_output", "dynamic_skill", "invoked_skills",
+		"already_read_file", "new_directory", "new_file", "ultramemory", "teammate_mailbox", "team_context",
+		"auto_mode", "auto_mode_exit", "agent_listing_delta", "mcp_instructions_delta", "companion_intro",
+		"current_session_memory", "relevant_memories", "nested_memory_reminder", "prompt_snapshot", "date",
+		"environment", "model", "remote_session_change", "session_context",
+	},
+	fields: []string{
+		"type", "subtype", "uuid", "parentUuid", "logicalParentUuid", "isSidechain", "timestamp", "sessionId", "cwd",
+		"version", "gitBranch", "message", "attachment", "content", "isMeta", "level", "compactMetadata",
+		"microcompactMetadata", "summarizeMetadata", "isVisibleInTranscriptOnly", "isCompactSummary", "userType",
+		"entrypoint", "requestId", "promptId", "permissionMode", "promptSource", "turnOrigin", "turnPosition",
+		"toolUseResult", "sourceToolAssistantUUID", "sourceToolUseID", "toolUseID", "agentId", "slug", "operation",
+		"mode", "messageId", "snapshot", "isSnapshotUpdate", "snapshotMessageId", "trackingPath", "backup",
+		"leafUuid", "lastPrompt", "summary", "customTitle", "aiTitle", "title", "rowSource", "earlierMessages",
+		"hookText", "hookTextLead", "isApiErrorMessage", "error", "apiError", "retryInMs", "retryAttempt",
+		"maxRetries", "cause", "thinkingMetadata", "todos", "imagePasteIds", "origin", "planContent",
+		"isCompactBoundary", "durationMs", "stopReason", "hasOutput", "preventedContinuation", "hookCount",
+		"hookInfos", "hookErrors", "toolUseId", "costUSD", "cost", "totalCostUSD", "tools", "shape", "blob",
+		"body", "request", "requestShape", "model", "agentName", "tag", "prNumber", "prUrl", "prRepository",
+		"worktreeSession", "replacements", "sentAtMs", "toolCallEnded", "refusalRetry", "thread",
+		"echoWireToolInputs", "mcpMeta", "isRetry", "interruptedBy", "state", "usage", "display",
+		"pastedContents", "project", "rendered", "renderedRole", "renderedBesideToolResult", "hash", "shapeHash",
+		"session_id", "atis", "hasUnknownModelCost", "modelUsage", "startTime", "totalAPIDuration",
+		"totalAPIDurationWithoutRetries", "totalDuration", "totalLinesAdded", "totalLinesRemoved",
+		"totalToolDuration", "apiBlockIndex", "cacheControl", "effort", "id", "keep", "madeBy", "params",
+		"perTurnEffort", "promptCacheRequested", "querySource", "requestDigest", "requestRef", "requestedModel",
+		"tail", "messageCount", "serverClassifierRequest", "base",
+	},
+}
+
+// knownTables is knownList's names as sets.
 type knownTables struct {
 	records, attachments, fields map[string]bool
 }
@@ -42,50 +90,7 @@ type knownTables struct {
 // memscope's own).
 var known = sync.OnceValue(func() knownTables {
 	tablesMade.Store(true)
-	return knownTables{
-		records: set(
-			"user", "assistant", "system", "attachment", "summary", "queue-operation", "mode", "permission-mode",
-			"file-history-snapshot", "file-history-delta", "last-prompt", "custom-title", "ai-title", "cost-state",
-			"tools-used", "api-request", "api-request-shape", "api-request-blob", "agent-name", "tag", "pr-link",
-			"worktree-state", "content-replacement", "atis-latch",
-		),
-		attachments: set(
-			"instructions", "nested_memory", "instruction_files_not_loaded", "hook_success", "hook_non_blocking_error",
-			"hook_blocking_error", "hook_additional_context", "hook_cancelled", "hook_stopped_continuation",
-			"hook_system_message", "hook_error_during_execution", "hook_permission_decision", "todo_reminder",
-			"task_reminder", "deferred_tools_delta", "skill_listing", "plan_mode", "plan_mode_exit", "plan_mode_reentry",
-			"date_change", "edited_text_file", "edited_image_file", "file", "directory", "compact_file_reference",
-			"selected_lines_in_ide", "opened_file_in_ide", "queued_command", "command_permissions", "diagnostics",
-			"critical_system_reminder", "output_style", "token_usage", "budget_usd", "memory", "mcp_resource",
-			"agent_mention", "async_hook_response", "structured_output", "dynamic_skill", "invoked_skills",
-			"already_read_file", "new_directory", "new_file", "ultramemory", "teammate_mailbox", "team_context",
-			"auto_mode", "auto_mode_exit", "agent_listing_delta", "mcp_instructions_delta", "companion_intro",
-			"current_session_memory", "relevant_memories", "nested_memory_reminder", "prompt_snapshot", "date",
-			"environment", "model", "remote_session_change", "session_context",
-		),
-		fields: set(
-			"type", "subtype", "uuid", "parentUuid", "logicalParentUuid", "isSidechain", "timestamp", "sessionId", "cwd",
-			"version", "gitBranch", "message", "attachment", "content", "isMeta", "level", "compactMetadata",
-			"microcompactMetadata", "summarizeMetadata", "isVisibleInTranscriptOnly", "isCompactSummary", "userType",
-			"entrypoint", "requestId", "promptId", "permissionMode", "promptSource", "turnOrigin", "turnPosition",
-			"toolUseResult", "sourceToolAssistantUUID", "sourceToolUseID", "toolUseID", "agentId", "slug", "operation",
-			"mode", "messageId", "snapshot", "isSnapshotUpdate", "snapshotMessageId", "trackingPath", "backup",
-			"leafUuid", "lastPrompt", "summary", "customTitle", "aiTitle", "title", "rowSource", "earlierMessages",
-			"hookText", "hookTextLead", "isApiErrorMessage", "error", "apiError", "retryInMs", "retryAttempt",
-			"maxRetries", "cause", "thinkingMetadata", "todos", "imagePasteIds", "origin", "planContent",
-			"isCompactBoundary", "durationMs", "stopReason", "hasOutput", "preventedContinuation", "hookCount",
-			"hookInfos", "hookErrors", "toolUseId", "costUSD", "cost", "totalCostUSD", "tools", "shape", "blob",
-			"body", "request", "requestShape", "model", "agentName", "tag", "prNumber", "prUrl", "prRepository",
-			"worktreeSession", "replacements", "sentAtMs", "toolCallEnded", "refusalRetry", "thread",
-			"echoWireToolInputs", "mcpMeta", "isRetry", "interruptedBy", "state", "usage", "display",
-			"pastedContents", "project", "rendered", "renderedRole", "renderedBesideToolResult", "hash", "shapeHash",
-			"session_id", "atis", "hasUnknownModelCost", "modelUsage", "startTime", "totalAPIDuration",
-			"totalAPIDurationWithoutRetries", "totalDuration", "totalLinesAdded", "totalLinesRemoved",
-			"totalToolDuration", "apiBlockIndex", "cacheControl", "effort", "id", "keep", "madeBy", "params",
-			"perTurnEffort", "promptCacheRequested", "querySource", "requestDigest", "requestRef", "requestedModel",
-			"tail", "messageCount", "serverClassifierRequest", "base",
-		),
-	}
+	return knownTables{records: set(knownList.records...), attachments: set(knownList.attachments...), fields: set(knownList.fields...)}
 })
 
 // tablesMade is set once known is made (a test's).
@@ -190,8 +195,8 @@ var cacheKind = sync.OnceValue(func() string { return "doctor.1-" + knownStamp()
 // knownStamp is a short hash of the known tables.
 func knownStamp() string {
 	h := sha256.New()
-	k := known()
-	for _, m := range []map[string]bool{k.records, k.attachments, k.fields} {
+	t := known()
+	for _, m := range []map[string]bool{t.records, t.attachments, t.fields} {
 		for _, k := range slices.Sorted(maps.Keys(m)) {
 			h.Write([]byte(k + "\x00"))
 		}
