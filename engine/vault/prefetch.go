@@ -15,9 +15,10 @@ import (
 // to read them in (posix_fadvise WILLNEED, where the platform has it;
 // not for a large file already in memory: cachedMin), and hands the
 // open file to the worker that reads it (each file is still opened
-// once). It keeps at most prefetchBytes and prefetchFiles
-// ahead of the workers.
-// (Variables: a test lowers them.)
+// once). It keeps at most prefetchFiles ahead of the workers, and
+// opens no more once the files it holds come to prefetchBytes (the last
+// one opened may take them past it: a file's size is known at its
+// open). (Variables: a test lowers them.)
 var (
 	prefetchBytes int64 = 48 << 20
 	prefetchFiles       = 128
