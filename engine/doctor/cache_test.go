@@ -36,15 +36,15 @@ func TestDoctorCache(t *testing.T) {
 	if got, want := report(c), report(nil); got != want {
 		t.Fatalf("first run through the cache:\n%s\nwithout:\n%s", got, want)
 	}
-	name := diskcache.Name(cacheKind, "/h")
-	saved, ok := diskcache.Load[map[string]diskcache.Entry[fileScan]](c, cacheKind, name)
+	name := diskcache.Name(cacheKind(), "/h")
+	saved, ok := diskcache.Load[map[string]diskcache.Entry[fileScan]](c, cacheKind(), name)
 	if !ok || len(saved) != 2 {
 		t.Fatalf("the cache holds %d scans (ok %v), want 2", len(saved), ok)
 	}
 	e := saved[b]
 	e.Value.Lines += 1000
 	saved[b] = e
-	if err := diskcache.Save(c, cacheKind, name, saved); err != nil {
+	if err := diskcache.Save(c, cacheKind(), name, saved); err != nil {
 		t.Fatal(err)
 	}
 	if r := ScanCached(fsys, c, "/h"); r.Lines < 1000 {
@@ -63,7 +63,7 @@ func TestDoctorCache(t *testing.T) {
 		t.Errorf("after an append: %+v", r)
 	}
 	// Without the tampering, the cached report equals a fresh one.
-	if err := diskcache.Save(c, cacheKind, name, map[string]diskcache.Entry[fileScan]{}); err != nil {
+	if err := diskcache.Save(c, cacheKind(), name, map[string]diskcache.Entry[fileScan]{}); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := report(c), report(nil); got != want {

@@ -16,6 +16,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/memscope/memscope/engine/diskcache"
@@ -27,17 +29,18 @@ import (
 // against (FORMATS.md: 2.1.330, 2.1.331, 2.1.332).
 var Checked = struct{ Oldest, Newest string }{"2.1.330", "2.1.332"}
 
-// known is the one table of what memscope knows of a transcript line.
-var known = struct {
-	records, attachments, fields map[string]bool
+// knownList is the one table of what memscope knows of a transcript
+// line, as static data: its maps are made at their first use (known).
+var knownList = struct {
+	records, attachments, fields []string
 }{
-	records: set(
+	records: []string{
 		"user", "assistant", "system", "attachment", "summary", "queue-operation", "mode", "permission-mode",
 		"file-history-snapshot", "file-history-delta", "last-prompt", "custom-title", "ai-title", "cost-state",
 		"tools-used", "api-request", "api-request-shape", "api-request-blob", "agent-name", "tag", "pr-link",
 		"worktree-state", "content-replacement", "atis-latch",
-	),
-	attachments: set(
+	},
+	attachments: []string{
 		"instructions", "nested_memory", "instruction_files_not_loaded", "hook_success", "hook_non_blocking_error",
 		"hook_blocking_error", "hook_additional_context", "hook_cancelled", "hook_stopped_continuation",
 		"hook_system_message", "hook_error_during_execution", "hook_permission_decision", "todo_reminder",
@@ -50,8 +53,8 @@ var known = struct {
 		"auto_mode", "auto_mode_exit", "agent_listing_delta", "mcp_instructions_delta", "companion_intro",
 		"current_session_memory", "relevant_memories", "nested_memory_reminder", "prompt_snapshot", "date",
 		"environment", "model", "remote_session_change", "session_context",
-	),
-	fields: set(
+	},
+	fields: []string{
 		"type", "subtype", "uuid", "parentUuid", "logicalParentUuid", "isSidechain", "timestamp", "sessionId", "cwd",
 		"version", "gitBranch", "message", "attachment", "content", "isMeta", "level", "compactMetadata",
 		"microcompactMetadata", "summarizeMetadata", "isVisibleInTranscriptOnly", "isCompactSummary", "userType",
@@ -72,19 +75,44 @@ var known = struct {
 		"totalToolDuration", "apiBlockIndex", "cacheControl", "effort", "id", "keep", "madeBy", "params",
 		"perTurnEffort", "promptCacheRequested", "querySource", "requestDigest", "requestRef", "requestedModel",
 		"tail", "messageCount", "serverClassifierRequest", "base",
-	),
+	},
 }
 
-// knownNames are known's tables as jsonscan.Names, which the line
+// knownTables is knownList's names as sets.
+type knownTables struct {
+	records, attachments, fields map[string]bool
+}
+
+// known is the table, made at its first use (tablesMade says it was):
+// a process that reads no transcript with doctor's rules (a `vault
+// sync`, a hook, the status line) does not build it, nor knownNames nor
+// cacheKind (0.34 ms of package initialisation before: a third of
+// memscope's own).
+var known = sync.OnceValue(func() knownTables {
+	tablesMade.Store(true)
+	return knownTables{records: set(knownList.records...), attachments: set(knownList.attachments...), fields: set(knownList.fields...)}
+})
+
+// tablesMade is set once known is made (a test's).
+var tablesMade atomic.Bool
+
+// knownNameTables are known's tables as jsonscan.Names, which the line
 // readers ask (a member's name is looked up without hashing it whole):
 // the maps stay the tables knownStamp hashes.
-var knownNames = struct {
+type knownNameTables struct {
 	records, attachments, fields *jsonscan.Names
-}{
-	records:     jsonscan.NewNames(slices.Collect(maps.Keys(known.records))...),
-	attachments: jsonscan.NewNames(slices.Collect(maps.Keys(known.attachments))...),
-	fields:      jsonscan.NewNames(slices.Collect(maps.Keys(known.fields))...),
 }
+
+// knownNames are the names, made at their first use (a line reader
+// keeps them: fileFeed.names).
+var knownNames = sync.OnceValue(func() *knownNameTables {
+	k := known()
+	return &knownNameTables{
+		records:     jsonscan.NewNames(slices.Collect(maps.Keys(k.records))...),
+		attachments: jsonscan.NewNames(slices.Collect(maps.Keys(k.attachments))...),
+		fields:      jsonscan.NewNames(slices.Collect(maps.Keys(k.fields))...),
+	}
+})
 
 func set(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))
@@ -160,13 +188,15 @@ type fileScan struct {
 }
 
 // cacheKind names doctor's per-file cache; knownStamp follows the tables
-// of what memscope knows, so a memscope that knows more reads again.
-var cacheKind = "doctor.1-" + knownStamp()
+// of what memscope knows, so a memscope that knows more reads again
+// (made at its first use).
+var cacheKind = sync.OnceValue(func() string { return "doctor.1-" + knownStamp() })
 
 // knownStamp is a short hash of the known tables.
 func knownStamp() string {
 	h := sha256.New()
-	for _, m := range []map[string]bool{known.records, known.attachments, known.fields} {
+	t := known()
+	for _, m := range []map[string]bool{t.records, t.attachments, t.fields} {
 		for _, k := range slices.Sorted(maps.Keys(m)) {
 			h.Write([]byte(k + "\x00"))
 		}
@@ -247,13 +277,13 @@ func scanFiles(home fs.FS, files []model.TranscriptFile, store *diskcache.Store,
 		out, _ := diskcache.PerFile(home, names, nil, nil, compute, nil)
 		return out
 	}
-	name := diskcache.Name(cacheKind, homeDir)
-	cache, _ := diskcache.LoadShared[map[string]diskcache.Entry[fileScan]](store, cacheKind, name)
+	name := diskcache.Name(cacheKind(), homeDir)
+	cache, _ := diskcache.LoadShared[map[string]diskcache.Entry[fileScan]](store, cacheKind(), name)
 	next := map[string]diskcache.Entry[fileScan]{}
 	out, hits := diskcache.PerFile(home, names, cache, next, compute, func(f fileScan, _ int64) bool { return f.Opened && f.Problem == nil })
 	if hits < len(files) || len(next) != len(cache) {
 		// A cache not written costs the next run its time only.
-		_ = diskcache.Save(store, cacheKind, name, next)
+		_ = diskcache.Save(store, cacheKind(), name, next)
 	}
 	return out
 }
@@ -281,8 +311,10 @@ func scanFile(home fs.FS, path string, sc *jsonscan.Scanner) fileScan {
 // fileFeed is doctor's reading of one opened transcript, a line at a
 // time (scanFile's, and the shared pass's: Feed).
 type fileFeed struct {
-	path  string
-	sc    *jsonscan.Scanner
+	path string
+	sc   *jsonscan.Scanner
+	// names are knownNames, kept for the feed's lines.
+	names *knownNameTables
 	out   fileScan
 	index map[[2]string]int
 	// unknownKeys are the line's fields memscope does not know (rare: the
@@ -304,7 +336,7 @@ type fileFeed struct {
 }
 
 func newFileFeed(path string, sc *jsonscan.Scanner) *fileFeed {
-	fd := &fileFeed{path: path, sc: sc, out: fileScan{Opened: true}, index: map[[2]string]int{}}
+	fd := &fileFeed{path: path, sc: sc, names: knownNames(), out: fileScan{Opened: true}, index: map[[2]string]int{}}
 	fd.memberFn = fd.member
 	return fd
 }
@@ -402,9 +434,10 @@ type shapeNames struct {
 // read works out s from the names of top's members, as member does.
 func (s *shapeNames) read(top *jsonscan.Top) {
 	s.unknown, s.typ, s.version, s.attachments = s.unknown[:0], -1, -1, s.attachments[:0]
+	names := knownNames()
 	for i := range top.Len() {
 		key, _ := top.At(i)
-		if !knownNames.fields.Has(key) {
+		if !names.fields.Has(key) {
 			s.unknown = append(s.unknown, string(key))
 		}
 		switch string(key) {
@@ -426,7 +459,7 @@ func (fd *fileFeed) start() {
 
 // member reads one member of the line's object.
 func (fd *fileFeed) member(key, val []byte) {
-	if !knownNames.fields.Has(key) {
+	if !fd.names.fields.Has(key) {
 		fd.unknownKeys = append(fd.unknownKeys, string(key))
 	}
 	switch string(key) {
@@ -482,8 +515,8 @@ func (fd *fileFeed) finish(line model.Line, ok bool) {
 		return
 	}
 	typ, version, attType := fd.typ, fd.version, fd.attType
-	unknownRec := len(typ) > 0 && !knownNames.records.Has(typ)
-	unknownAtt := len(attType) > 0 && !knownNames.attachments.Has(attType)
+	unknownRec := len(typ) > 0 && !fd.names.records.Has(typ)
+	unknownAtt := len(attType) > 0 && !fd.names.attachments.Has(attType)
 	if unknownRec || unknownAtt || len(fd.unknownKeys) > 0 {
 		where := fd.path + ":" + strconv.Itoa(line.Number)
 		if unknownRec {

@@ -17,7 +17,7 @@ type Feed struct {
 
 // NewFeed is doctor's consumer for the home at homeDir, kept in store.
 func NewFeed(store *diskcache.Store, homeDir string) *Feed {
-	return &Feed{fill: diskcache.LoadFill[fileScan](store, cacheKind, homeDir)}
+	return &Feed{fill: diskcache.LoadFill[fileScan](store, cacheKind(), homeDir)}
 }
 
 // Want reads t unless the cache answers for it.

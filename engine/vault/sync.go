@@ -55,7 +55,9 @@ type SyncReport struct {
 
 // homeFile is one file of the home a sync considers.
 type homeFile struct {
-	rel     string
+	rel string
+	// info is nil for a regular file the walk listed without its
+	// information (syncFile asks it: infoOf).
 	info    fs.FileInfo
 	kind    Kind
 	session model.SessionID
@@ -459,6 +461,12 @@ func (s *syncer) isUnchanged(f homeFile) bool {
 // changed (nil when it did not); opened is the file, when the
 // prefetcher opened it (syncFile closes it).
 func (s *syncer) syncFile(f homeFile, opened fs.File) (*Record, error) {
+	if f.info == nil {
+		var err error
+		if f, opened, err = s.infoOf(f, opened); err != nil {
+			return nil, err
+		}
+	}
 	id := model.FileIDOf(f.info)
 	mtime := f.info.ModTime().UnixNano()
 	s.mu.Lock()
@@ -567,6 +575,54 @@ func (s *syncer) syncFile(f homeFile, opened fs.File) (*Record, error) {
 	return rec, nil
 }
 
+// infoOf gives f, listed without its information (walkHome), the
+// file's information: a file the vault knows is looked at from its
+// listed folder (an lstat: an unchanged one is not opened), a new one
+// is opened (unless opened is: the prefetcher opened it) and takes its
+// open's (OpenedInfo: the fstat that checks it is a regular file). It
+// returns f with its information and the file opened (nil when not),
+// or the problem (the file closed). Before, the walk asked each file's
+// lstat, on one core while the workers waited for files, and each open
+// its fstat again (a first sync of the bench home: 3 864 fstatat, 4 029
+// fstat).
+func (s *syncer) infoOf(f homeFile, opened fs.File) (homeFile, fs.File, error) {
+	s.mu.Lock()
+	known := s.st.entries[f.rel] != nil
+	s.mu.Unlock()
+	var err error
+	switch {
+	case known:
+		f.info, err = statListed(s.home.FS, f.rel)
+	case opened == nil:
+		opened, err = model.OpenRegular(s.home.FS, f.rel)
+		if err == nil {
+			f.info, err = model.OpenedInfo(opened)
+		}
+	default:
+		f.info, err = model.OpenedInfo(opened)
+	}
+	if err == nil && !f.info.Mode().IsRegular() {
+		err = errors.New(model.NotRegularReason(f.info.Mode()) + " (not kept)")
+	}
+	if err != nil {
+		if opened != nil {
+			opened.Close()
+		}
+		return f, nil, &fileProblem{model.Problem{File: f.rel, Kind: model.ProblemUnreadable, Reason: err.Error()}}
+	}
+	return f, opened, nil
+}
+
+// statListed is the information of the regular file rel of fsys as its
+// folder's listing has it (model.ListedInfo: the listing's one lstat of
+// it), or the system's lstat of it when that does not answer.
+func statListed(fsys fs.FS, rel string) (fs.FileInfo, error) {
+	if info, ok := model.ListedInfo(fsys, rel); ok {
+		return info, nil
+	}
+	return fs.Lstat(fsys, rel)
+}
+
 // isPrefix reports whether old (a version's chunks) are the chunks of
 // the new version's first bytes: the new version's first chunks, then
 // part (the part of its next chunk they end in; N 0 when they end
@@ -656,20 +712,20 @@ func walkHome(fsys fs.FS, session model.SessionID, probs *[]model.Problem, fw *f
 		}
 	}()
 	handed := 0 // w.out[:handed] went to projects
-	for _, p := range model.ReadDirFollow(fsys, "projects", probs) {
-		if !p.Info.IsDir() {
+	for _, p := range model.ReadDirFollowFiles(fsys, "projects", probs) {
+		if !isDir(p) {
 			continue
 		}
 		if projects != nil && handed == 0 && len(w.out) > 0 {
 			handed = handOver(projects, w.out, handed)
 		}
-		for _, e := range model.ReadDirFollow(fsys, p.Path, probs) {
+		for _, e := range model.ReadDirFollowFiles(fsys, p.Path, probs) {
 			switch {
-			case e.Info.IsDir() && e.Name == "memory":
+			case isDir(e) && e.Name == "memory":
 				if all {
 					w.files(e.Path, false, KindMemory, "", p.Name)
 				}
-			case e.Info.IsDir():
+			case isDir(e):
 				if all || model.SessionID(e.Name) == session {
 					w.files(e.Path, true, KindSessionFile, model.SessionID(e.Name), p.Name)
 				}
@@ -686,8 +742,8 @@ func walkHome(fsys fs.FS, session model.SessionID, probs *[]model.Problem, fw *f
 		projects(nil)
 		projects = nil
 	}
-	for _, e := range model.ReadDirFollow(fsys, model.FileHistoryDir, probs) {
-		if e.Info.IsDir() && (all || model.SessionID(e.Name) == session) && !fw.trust(e.Path, e.Info) {
+	for _, e := range model.ReadDirFollowFiles(fsys, model.FileHistoryDir, probs) {
+		if isDir(e) && (all || model.SessionID(e.Name) == session) && !fw.trust(e.Path, e.Info) {
 			w.onceFolder(e.Path, e.Info)
 		}
 	}
@@ -741,9 +797,11 @@ type homeWalk struct {
 	out   []homeFile
 }
 
+// add adds the file rel (info: nil for a regular file listed without
+// its information, model.ReadDirFollowFiles).
 func (w *homeWalk) add(rel string, info fs.FileInfo, kind Kind, sid model.SessionID, project string) {
 	w.fw.count(rel)
-	if info.Mode().IsRegular() {
+	if info == nil || info.Mode().IsRegular() {
 		w.out = append(w.out, homeFile{rel: rel, info: info, kind: kind, session: sid, project: project})
 	} else if !info.IsDir() {
 		*w.probs = append(*w.probs, model.Problem{File: rel, Kind: model.ProblemUnreadable, Reason: model.NotRegularReason(info.Mode()) + " (not kept)"})
@@ -778,9 +836,9 @@ func (w *homeWalk) onceFolder(rel string, info fs.FileInfo) {
 // pastes adds the paste-cache's files (only those named in only, when
 // set).
 func (w *homeWalk) pastes(only map[string]bool) {
-	for _, e := range model.ReadDirFollow(w.fsys, model.PasteCacheDir, w.probs) {
+	for _, e := range model.ReadDirFollowFiles(w.fsys, model.PasteCacheDir, w.probs) {
 		if only == nil || only[e.Name] {
-			if e.Info.IsDir() {
+			if isDir(e) {
 				w.fw.subdir(model.PasteCacheDir)
 			}
 			w.add(e.Path, e.Info, KindPaste, "", "")
@@ -799,6 +857,10 @@ func handOver(projects func([]homeFile), out []homeFile, from int) int {
 	return len(out)
 }
 
+// isDir reports whether the walk's entry e is a folder (a regular
+// file's comes without its information: not one).
+func isDir(e model.Followed) bool { return e.Info != nil && e.Info.IsDir() }
+
 func (w *homeWalk) sort() {
 	sort.Slice(w.out, func(i, j int) bool { return w.out[i].rel < w.out[j].rel })
 }
@@ -807,11 +869,11 @@ func (w *homeWalk) sort() {
 // home), skipping memscope's own hidden files and the client's
 // temporary copies, and the write-once folders fw trusts (nil: none).
 func walkFiles(fsys fs.FS, dir string, probs *[]model.Problem, fw *folderWalk, fn func(rel string, info fs.FileInfo)) {
-	for _, e := range model.ReadDirFollow(fsys, dir, probs) {
+	for _, e := range model.ReadDirFollowFiles(fsys, dir, probs) {
 		if skipName(e.Name) {
 			continue
 		}
-		if e.Info.IsDir() {
+		if isDir(e) {
 			fw.subdir(dir)
 			if writeOnceFolder(e.Path) {
 				if fw.trust(e.Path, e.Info) {
