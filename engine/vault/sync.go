@@ -150,11 +150,15 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 		if !r.done {
 			break // a write error stopped the sync (reported below)
 		}
+		var pe *fileProblem
+		if r.err != nil && errors.As(r.err, &pe) && pe.vanished {
+			rep.Problems = append(rep.Problems, pe.p)
+			continue
+		}
 		seen[f.rel] = true
 		rep.Files++
 		if r.err != nil {
-			var pe *fileProblem
-			if errors.As(r.err, &pe) {
+			if pe != nil {
 				rep.Problems = append(rep.Problems, pe.p)
 				continue
 			}
@@ -274,8 +278,14 @@ func liveOf(st *state) map[string][]string {
 }
 
 // fileProblem is a file the sync could not read: reported, the sync
-// goes on.
-type fileProblem struct{ p model.Problem }
+// goes on. vanished: it was no longer there when its worker looked
+// (listed, then removed): it is not one of the home's files, so a file
+// the vault keeps is marked gone by this sync, as it was when the walk
+// looked at each file itself.
+type fileProblem struct {
+	p        model.Problem
+	vanished bool
+}
 
 func (e *fileProblem) Error() string { return e.p.Error() }
 
@@ -487,7 +497,7 @@ func (s *syncer) syncFile(f homeFile, opened fs.File) (*Record, error) {
 	if file == nil {
 		var err error
 		if file, err = model.OpenRegular(s.home.FS, f.rel); err != nil {
-			return nil, &fileProblem{model.Problem{File: f.rel, Kind: model.ProblemUnreadable, Reason: err.Error()}}
+			return nil, &fileProblem{p: model.Problem{File: f.rel, Kind: model.ProblemUnreadable, Reason: err.Error()}}
 		}
 	}
 	defer file.Close()
@@ -507,7 +517,7 @@ func (s *syncer) syncFile(f homeFile, opened fs.File) (*Record, error) {
 		if !ok {
 			start, kept = 0, nil
 		} else if _, err := sk.Seek(start, io.SeekStart); err != nil {
-			return nil, &fileProblem{model.Problem{File: f.rel, Kind: model.ProblemUnreadable, Reason: err.Error()}}
+			return nil, &fileProblem{p: model.Problem{File: f.rel, Kind: model.ProblemUnreadable, Reason: err.Error()}}
 		}
 	}
 	prefixAt := int64(-1)
@@ -532,7 +542,7 @@ func (s *syncer) syncFile(f homeFile, opened fs.File) (*Record, error) {
 		if errors.Is(err, fs.ErrClosed) || isWriteErr(err) {
 			return nil, err
 		}
-		return nil, &fileProblem{model.Problem{File: f.rel, Kind: model.ProblemUnreadable, Reason: err.Error()}}
+		return nil, &fileProblem{p: model.Problem{File: f.rel, Kind: model.ProblemUnreadable, Reason: err.Error()}}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -608,7 +618,7 @@ func (s *syncer) infoOf(f homeFile, opened fs.File) (homeFile, fs.File, error) {
 		if opened != nil {
 			opened.Close()
 		}
-		return f, nil, &fileProblem{model.Problem{File: f.rel, Kind: model.ProblemUnreadable, Reason: err.Error()}}
+		return f, nil, &fileProblem{p: model.Problem{File: f.rel, Kind: model.ProblemUnreadable, Reason: err.Error()}, vanished: errors.Is(err, fs.ErrNotExist)}
 	}
 	return f, opened, nil
 }

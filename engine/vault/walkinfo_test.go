@@ -3,7 +3,10 @@ package vault
 import (
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -126,5 +129,73 @@ func TestFirstSyncAsksNoInformationBeforeTheOpen(t *testing.T) {
 	}
 	if r, err := v.Verify(); err != nil || !r.OK() {
 		t.Fatalf("verify: %+v %v", r, err)
+	}
+}
+
+// ghostFS lists the file ghost in its folder after it was removed (a
+// listing taken just before the client removed it).
+type ghostFS struct {
+	fs.FS
+	ghost fs.DirEntry
+	dir   string
+}
+
+func (g ghostFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	ents, err := fs.ReadDir(g.FS, name)
+	if name == g.dir {
+		ents = append(ents, g.ghost)
+		slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	}
+	return ents, err
+}
+
+func (g ghostFS) Lstat(name string) (fs.FileInfo, error)   { return fs.Lstat(g.FS, name) }
+func (g ghostFS) ReadLink(name string) (string, error)     { return fs.ReadLink(g.FS, name) }
+func (g ghostFS) OpenRegular(name string) (fs.File, error) { return model.OpenRegular(g.FS, name) }
+
+// A file the vault keeps that is listed and then removed before its
+// worker looks at it is gone in this sync (as when the walk looked at
+// each file itself), not a file of the home that could not be read:
+// the walk no longer asks a file's information, its worker does.
+func TestFileRemovedAfterItsListingIsGone(t *testing.T) {
+	home := testHome(t, 300)
+	h := homeOf(t, home)
+	v := openVault(t, nil)
+	first, err := v.Sync(SyncOptions{Home: h, Now: t0.Add(time.Hour)})
+	if err != nil || first.New == 0 {
+		t.Fatalf("first sync: %+v %v", first, err)
+	}
+	var rel string
+	fs.WalkDir(h.FS, "projects", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && rel == "" && strings.HasSuffix(p, ".jsonl") && d.Type().IsRegular() {
+			rel = p
+		}
+		return nil
+	})
+	if rel == "" {
+		t.Fatal("no transcript in the test home")
+	}
+	ents, err := fs.ReadDir(h.FS, path.Dir(rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(ents, func(e fs.DirEntry) bool { return e.Name() == path.Base(rel) })
+	if err := os.Remove(filepath.Join(home, filepath.FromSlash(rel))); err != nil {
+		t.Fatal(err)
+	}
+	g := ghostFS{FS: h.FS, ghost: ents[i], dir: path.Dir(rel)}
+	rep, err := v.Sync(SyncOptions{Home: &model.Home{Dir: h.Dir, FS: g, Source: h.Source}, Now: t0.Add(2 * time.Hour), Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Gone != 1 || rep.Files != first.Files-1 {
+		t.Errorf("after %s was removed: %d gone, %d files (want 1 gone, %d files)", rel, rep.Gone, rep.Files, first.Files-1)
+	}
+	st, err := v.loadState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := st.get(rel); r == nil || r.Gone.IsZero() {
+		t.Errorf("%s is not marked gone: %+v", rel, r)
 	}
 }
