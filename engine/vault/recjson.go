@@ -1,0 +1,238 @@
+package vault
+
+import (
+	"encoding/base64"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// The state lines' JSON, written by hand: the bytes json.Marshal makes
+// of a recordHead and of a Record (its field order, omitempty and
+// omitzero, null for a nil slice, HTML-safe string escapes), without its
+// reflection, which was about 1.5 % of a first sync's CPU (a line for
+// every file of the home; docs/VAULT.md, "i31h2"). TestRecordJSONMatchesMarshal
+// and FuzzRecordJSON hold it to json.Marshal's bytes. A time json.Marshal
+// refuses (a year outside 0-9999) makes appendRecordJSON report !ok, and
+// the caller encodes that record with encoding/json, error and all.
+
+// appendHeadJSON appends json.Marshal(headOf(r)).
+func appendHeadJSON(b []byte, r *Record) ([]byte, bool) {
+	b = append(b, `{"path":`...)
+	b = appendJSONString(b, r.Path)
+	b = append(b, `,"kind":`...)
+	b = appendJSONString(b, string(r.Kind))
+	if r.Session != "" {
+		b = append(b, `,"session":`...)
+		b = appendJSONString(b, string(r.Session))
+	}
+	ok := true
+	if !r.Gone.IsZero() {
+		b = append(b, `,"gone":`...)
+		b, ok = appendJSONTime(b, r.Gone)
+	}
+	if r.Follow != nil {
+		b = append(b, `,"follow":`...)
+		b = appendFollowJSON(b, r.Follow)
+	}
+	return append(b, '}'), ok
+}
+
+// appendRecordJSON appends json.Marshal(r).
+func appendRecordJSON(b []byte, r *Record) ([]byte, bool) {
+	b = append(b, `{"path":`...)
+	b = appendJSONString(b, r.Path)
+	b = append(b, `,"kind":`...)
+	b = appendJSONString(b, string(r.Kind))
+	if r.Session != "" {
+		b = append(b, `,"session":`...)
+		b = appendJSONString(b, string(r.Session))
+	}
+	if r.Project != "" {
+		b = append(b, `,"project":`...)
+		b = appendJSONString(b, r.Project)
+	}
+	b = append(b, `,"versions":`...)
+	ok := true
+	if r.Versions == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range r.Versions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var vok bool
+			b, vok = appendVersionJSON(b, &r.Versions[i])
+			ok = ok && vok
+		}
+		b = append(b, ']')
+	}
+	if !r.Gone.IsZero() {
+		b = append(b, `,"gone":`...)
+		var gok bool
+		b, gok = appendJSONTime(b, r.Gone)
+		ok = ok && gok
+	}
+	if r.Follow != nil {
+		b = append(b, `,"follow":`...)
+		b = appendFollowJSON(b, r.Follow)
+	}
+	return append(b, '}'), ok
+}
+
+func appendVersionJSON(b []byte, v *Version) ([]byte, bool) {
+	b = append(b, `{"size":`...)
+	b = strconv.AppendInt(b, v.Size, 10)
+	b = append(b, `,"modTime":`...)
+	b, ok := appendJSONTime(b, v.ModTime)
+	b = append(b, `,"mode":`...)
+	b = strconv.AppendUint(b, uint64(v.Mode), 10)
+	if v.SHA256 != "" {
+		b = append(b, `,"sha256":`...)
+		b = appendJSONString(b, v.SHA256)
+	}
+	if v.Sum != "" {
+		b = append(b, `,"sum":`...)
+		b = appendJSONString(b, v.Sum)
+	}
+	b = append(b, `,"chunks":`...)
+	if v.Chunks == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range v.Chunks {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendChunkJSON(b, &v.Chunks[i])
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"synced":`...)
+	b, sok := appendJSONTime(b, v.Synced)
+	return append(b, '}'), ok && sok
+}
+
+func appendChunkJSON(b []byte, c *Chunk) []byte {
+	b = append(b, `{"h":`...)
+	b = appendJSONString(b, c.H)
+	b = append(b, `,"n":`...)
+	b = strconv.AppendInt(b, c.N, 10)
+	if c.Raw {
+		b = append(b, `,"raw":true`...)
+	}
+	if len(c.IDs) > 0 {
+		b = append(b, `,"ids":[`...)
+		for i := range c.IDs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"i":`...)
+			b = appendJSONString(b, c.IDs[i].ID)
+			b = append(b, `,"n":`...)
+			b = strconv.AppendInt(b, int64(c.IDs[i].N), 10)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+func appendFollowJSON(b []byte, f *follow) []byte {
+	b = append(b, `{"id":{"dev":`...)
+	b = strconv.AppendUint(b, f.ID.Dev, 10)
+	b = append(b, `,"ino":`...)
+	b = strconv.AppendUint(b, f.ID.Ino, 10)
+	b = append(b, `,"known":`...)
+	b = strconv.AppendBool(b, f.ID.Known)
+	b = append(b, `},"size":`...)
+	b = strconv.AppendInt(b, f.Size, 10)
+	b = append(b, `,"modTime":`...)
+	b = strconv.AppendInt(b, f.ModTime, 10)
+	b = append(b, `,"closed":`...)
+	b = strconv.AppendInt(b, f.Closed, 10)
+	b = append(b, `,"closedChunks":`...)
+	b = strconv.AppendInt(b, int64(f.ClosedChunks), 10)
+	if len(f.HashState) > 0 {
+		b = append(b, `,"hashState":"`...)
+		b = base64.StdEncoding.AppendEncode(b, f.HashState)
+		b = append(b, '"')
+	}
+	return append(b, '}')
+}
+
+// appendJSONTime appends t as time.Time's MarshalJSON does (RFC 3339
+// with nanoseconds, quoted); !ok for a time it refuses.
+func appendJSONTime(b []byte, t time.Time) ([]byte, bool) {
+	out, err := t.AppendText(append(b, '"'))
+	if err != nil {
+		return b, false // AppendText returns nil
+	}
+	return append(out, '"'), true
+}
+
+const jsonHex = "0123456789abcdef"
+
+// jsonPlain marks the ASCII bytes json.Marshal writes as they are:
+// printable, not '"' or '\\', and not '<', '>' or '&' (it escapes
+// those for HTML).
+var jsonPlain = func() (t [utf8.RuneSelf]bool) {
+	for c := ' '; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
+// appendJSONString appends s quoted as json.Marshal does (escapeHTML on):
+// invalid UTF-8 becomes \ufffd, U+2028 and U+2029 are escaped.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if jsonPlain[c] {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', jsonHex[c>>4], jsonHex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', jsonHex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
