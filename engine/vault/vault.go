@@ -702,8 +702,9 @@ func (v *Vault) writeRecords(rel string, recs []*Record) error {
 // MB allocated, their pages faulted in, docs/VAULT.md, "i31v7"). The
 // zero value is ready.
 type recordEncoder struct {
-	buf bytes.Buffer
-	enc *json.Encoder
+	line []byte
+	buf  bytes.Buffer
+	enc  *json.Encoder
 }
 
 // appendRecord appends r's line in a state file: its head, a tab, the
@@ -714,16 +715,18 @@ func (e *recordEncoder) appendRecord(b []byte, r *Record) ([]byte, error) {
 	if recordEncodedHook != nil {
 		defer recordEncodedHook(r.Path)
 	}
-	n := len(b)
-	b, ok := appendHeadJSON(b, r)
+	// The line is written in the encoder's own buffer, then appended to
+	// b at once: a sync's workers append each line to nil, which would
+	// grow it from a few bytes up (docs/VAULT.md, "i31h2").
+	line, ok := appendHeadJSON(e.line[:0], r)
 	if ok {
-		b = append(b, '\t')
-		b, ok = appendRecordJSON(b, r)
+		line = append(line, '\t')
+		line, ok = appendRecordJSON(line, r)
 	}
+	e.line = line
 	if ok {
-		return append(b, '\n'), nil
+		return append(append(b, line...), '\n'), nil
 	}
-	b = b[:n]
 	if e.enc == nil {
 		e.enc = json.NewEncoder(&e.buf)
 	}
