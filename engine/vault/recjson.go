@@ -16,6 +16,74 @@ import (
 // refuses (a year outside 0-9999) makes appendRecordJSON report !ok, and
 // the caller encodes that record with encoding/json, error and all.
 
+// lineHint is the length of r's state line (head, tab, record, newline)
+// if none of its strings needs an escape, its times counted at their
+// longest: appendRecord makes room for it at once.
+func lineHint(r *Record) int {
+	n := 2*(len(`{"path":"","kind":""}`)+len(r.Path)+len(r.Kind)) + len("\t\n")
+	if r.Session != "" {
+		n += 2 * (len(`,"session":""`) + len(r.Session))
+	}
+	if r.Project != "" {
+		n += len(`,"project":""`) + len(r.Project)
+	}
+	if !r.Gone.IsZero() {
+		n += 2 * (len(`,"gone":`) + jsonTimeMax)
+	}
+	if f := r.Follow; f != nil {
+		n += 2 * (len(`,"follow":{"id":{"dev":,"ino":,"known":false},"size":,"modTime":,"closed":,"closedChunks":}`) +
+			uintLen(f.ID.Dev) + uintLen(f.ID.Ino) + intLen(f.Size) + intLen(f.ModTime) + intLen(f.Closed) + intLen(int64(f.ClosedChunks)))
+		if len(f.HashState) > 0 {
+			n += 2 * (len(`,"hashState":""`) + base64.StdEncoding.EncodedLen(len(f.HashState)))
+		}
+	}
+	n += len(`,"versions":null`)
+	for i := range r.Versions {
+		v := &r.Versions[i]
+		n += len(`{"size":,"modTime":,"mode":,"chunks":null,"synced":},`) + intLen(v.Size) + 2*jsonTimeMax + uintLen(uint64(v.Mode))
+		if v.SHA256 != "" {
+			n += len(`,"sha256":""`) + len(v.SHA256)
+		}
+		if v.Sum != "" {
+			n += len(`,"sum":""`) + len(v.Sum)
+		}
+		for j := range v.Chunks {
+			c := &v.Chunks[j]
+			n += len(`{"h":"","n":},`) + len(c.H) + intLen(c.N)
+			if c.Raw {
+				n += len(`,"raw":true`)
+			}
+			if len(c.IDs) > 0 {
+				n += len(`,"ids":[]`)
+				for _, id := range c.IDs {
+					n += len(`{"i":"","n":},`) + len(id.ID) + intLen(int64(id.N))
+				}
+			}
+		}
+	}
+	return n
+}
+
+// jsonTimeMax is the longest time appendJSONTime writes: RFC 3339 with
+// nanoseconds and a zone offset, quoted.
+const jsonTimeMax = len(`"2006-01-02T15:04:05.999999999-07:00"`)
+
+// uintLen and intLen are the lengths of x in decimal.
+func uintLen(x uint64) int {
+	n := 1
+	for ; x >= 10; x /= 10 {
+		n++
+	}
+	return n
+}
+
+func intLen(x int64) int {
+	if x < 0 {
+		return 1 + uintLen(uint64(-x))
+	}
+	return uintLen(uint64(x))
+}
+
 // appendHeadJSON appends json.Marshal(headOf(r)).
 func appendHeadJSON(b []byte, r *Record) ([]byte, bool) {
 	b = append(b, `{"path":`...)

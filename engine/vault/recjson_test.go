@@ -3,6 +3,7 @@ package vault
 import (
 	"encoding/json"
 	"io/fs"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,10 +33,16 @@ var jsonStrings = []string{
 	"projects/-home-u-proj/0f3a.jsonl", "\u2027\u202a",
 }
 
-// recordShapes are records covering every field's shapes: nil and empty
-// slices, omitted and set optional fields, times in odd zones and with
-// nanoseconds.
-func recordShapes() []*Record {
+// plainStrings need no escapes.
+var plainStrings = []string{
+	"", "plain", "projects/-home-u-proj/0f3a.jsonl", "héllo wörld ✓ 𝄞", "session-file",
+	"0f3a5e2c-1b7d-4c8e-9a6f-2d4b8c0e1f3a", "5abae2b38bacc1e6b2165cf6661833911585f8fdfecbc8718aa125c6e4d42d2f",
+}
+
+// recordShapes are records covering every field's shapes, their strings
+// from strs: nil and empty slices, omitted and set optional fields,
+// times in odd zones and with nanoseconds.
+func recordShapes(jsonStrings []string) []*Record {
 	t1 := time.Date(2026, 11, 30, 21, 20, 0, 123456789, time.UTC)
 	t2 := time.Date(1999, 1, 2, 3, 4, 5, 0, time.FixedZone("odd", -(9*3600+30*60)))
 	t3 := time.Date(2024, 2, 29, 0, 0, 0, 1000, time.FixedZone("plus", 14*3600))
@@ -80,7 +87,7 @@ func recordShapes() []*Record {
 // refuses fails as it does.
 func TestRecordJSONMatchesMarshal(t *testing.T) {
 	var e recordEncoder
-	for _, r := range recordShapes() {
+	for _, r := range append(recordShapes(jsonStrings), recordShapes(plainStrings)...) {
 		want, err := marshalLine(r)
 		if err != nil {
 			t.Fatal(err)
@@ -105,14 +112,15 @@ func TestRecordJSONMatchesMarshal(t *testing.T) {
 
 // A warm encoder writes a line into room it is given without allocating
 // (encoding/json allocated for each record's times and reflection), and
-// a line appended to nil (as a sync's workers do) is one allocation, not
-// a slice grown from a few bytes up.
+// a line appended to nil (as a sync's workers do) is one allocation of
+// about its length (lineHint), not a slice grown from a few bytes up nor
+// a line written elsewhere and copied.
 func TestRecordJSONNoAllocations(t *testing.T) {
 	if raceBuild {
 		t.Skip("allocations are not counted under the race detector")
 	}
 	var e recordEncoder
-	for _, r := range recordShapes() {
+	for _, r := range recordShapes(jsonStrings) {
 		b := make([]byte, 0, 64<<10)
 		if allocs := testing.AllocsPerRun(20, func() {
 			if _, err := e.appendRecord(b[:0], r); err != nil {
@@ -121,7 +129,17 @@ func TestRecordJSONNoAllocations(t *testing.T) {
 		}); allocs != 0 {
 			t.Errorf("%q: %v allocations a line, want 0", r.Path, allocs)
 		}
+	}
+	for _, r := range recordShapes(plainStrings) {
+		line, _ := e.appendRecord(nil, r)
+		if h := lineHint(r); h < len(line) || h > len(line)+512 {
+			t.Errorf("%q: line of %d bytes, lineHint %d", r.Path, len(line), h)
+		}
+		// A fresh encoder each time: a sync's workers start with one.
+		fresh, i := make([]recordEncoder, 21), 0
 		if allocs := testing.AllocsPerRun(20, func() {
+			e := &fresh[i]
+			i++
 			if _, err := e.appendRecord(nil, r); err != nil {
 				t.Fatal(err)
 			}
@@ -155,6 +173,9 @@ func FuzzRecordJSON(f *testing.F) {
 		got, err := e.appendRecord(nil, r)
 		if (werr == nil) != (err == nil) || (err == nil && string(got) != want) {
 			t.Fatalf("line\n%q (%v), want\n%q (%v)", got, err, want, werr)
+		}
+		if h := lineHint(r); err == nil && !strings.Contains(want, `\`) && h < len(got) {
+			t.Fatalf("lineHint %d for a line of %d bytes without escapes: %q", h, len(got), got)
 		}
 	})
 }

@@ -702,9 +702,8 @@ func (v *Vault) writeRecords(rel string, recs []*Record) error {
 // MB allocated, their pages faulted in, docs/VAULT.md, "i31v7"). The
 // zero value is ready.
 type recordEncoder struct {
-	line []byte
-	buf  bytes.Buffer
-	enc  *json.Encoder
+	buf bytes.Buffer
+	enc *json.Encoder
 }
 
 // appendRecord appends r's line in a state file: its head, a tab, the
@@ -715,18 +714,21 @@ func (e *recordEncoder) appendRecord(b []byte, r *Record) ([]byte, error) {
 	if recordEncodedHook != nil {
 		defer recordEncodedHook(r.Path)
 	}
-	// The line is written in the encoder's own buffer, then appended to
-	// b at once: a sync's workers append each line to nil, which would
-	// grow it from a few bytes up (docs/VAULT.md, "i31h2").
-	line, ok := appendHeadJSON(e.line[:0], r)
+	// Room for the line is made once (lineHint): a sync's workers
+	// append each line to nil, which would grow it from a few bytes up,
+	// and a line written elsewhere first would be copied (docs/VAULT.md,
+	// "i31h2").
+	n := len(b)
+	b = slices.Grow(b, lineHint(r))
+	b, ok := appendHeadJSON(b, r)
 	if ok {
-		line = append(line, '\t')
-		line, ok = appendRecordJSON(line, r)
+		b = append(b, '\t')
+		b, ok = appendRecordJSON(b, r)
 	}
-	e.line = line
 	if ok {
-		return append(append(b, line...), '\n'), nil
+		return append(b, '\n'), nil
 	}
+	b = b[:n]
 	if e.enc == nil {
 		e.enc = json.NewEncoder(&e.buf)
 	}
