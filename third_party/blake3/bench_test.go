@@ -13,12 +13,13 @@ import (
 )
 
 // benchLengths are the 32 quantiles (by count) of the lengths of the
-// chunks the vault hashes in a first sync of memscope's vault bench home
-// (10 467 chunks, 406 MB: mean 38.8 KB; memscope's docs/VAULT.md,
-// "i31h2"): small chunks are most of them, large ones most of the bytes.
+// chunks a first sync of memscope's vault bench home hashes (10 467
+// chunks, 410 MB, mean 39 KB: memscope's scripts/vault-hash-paths.sh,
+// docs/VAULT.md "i31h2"): small chunks are most of them, large ones most
+// of the bytes.
 var benchLengths = []int{
-	65, 169, 269, 372, 488, 601, 714, 822, 931, 1056, 1174, 1293, 1448, 1604, 1766, 1946,
-	2153, 2395, 2659, 2932, 3372, 4029, 4905, 7957, 22315, 47598, 76155, 116554, 165715, 232404, 261246, 275570,
+	65, 169, 269, 374, 488, 602, 714, 822, 931, 1056, 1174, 1293, 1448, 1604, 1766, 1946,
+	2153, 2395, 2659, 2933, 3380, 4029, 4921, 8010, 22494, 47776, 76809, 117035, 167487, 235390, 263482, 278003,
 }
 
 // BenchmarkSum256Mix hashes benchLengths, each once, from one buffer;
