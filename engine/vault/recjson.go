@@ -4,7 +4,8 @@ import (
 	"encoding/base64"
 	"strconv"
 	"time"
-	"unicode/utf8"
+
+	"github.com/memscope/memscope/internal/jsonstr"
 )
 
 // The state lines' JSON, written by hand: the bytes json.Marshal makes
@@ -86,61 +87,42 @@ func intLen(x int64) int {
 
 // appendHeadJSON appends json.Marshal(headOf(r)).
 func appendHeadJSON(b []byte, r *Record) ([]byte, bool) {
-	b = append(b, `{"path":`...)
-	b = appendJSONString(b, r.Path)
-	b = append(b, `,"kind":`...)
-	b = appendJSONString(b, string(r.Kind))
-	if r.Session != "" {
-		b = append(b, `,"session":`...)
-		b = appendJSONString(b, string(r.Session))
-	}
-	ok := true
-	if !r.Gone.IsZero() {
-		b = append(b, `,"gone":`...)
-		b, ok = appendJSONTime(b, r.Gone)
-	}
-	if r.Follow != nil {
-		b = append(b, `,"follow":`...)
-		b = appendFollowJSON(b, r.Follow)
-	}
-	return append(b, '}'), ok
+	return appendRecordEnd(appendRecordStart(b, r), r)
 }
 
 // appendRecordJSON appends json.Marshal(r).
 func appendRecordJSON(b []byte, r *Record) ([]byte, bool) {
-	b = append(b, `{"path":`...)
-	b = appendJSONString(b, r.Path)
-	b = append(b, `,"kind":`...)
-	b = appendJSONString(b, string(r.Kind))
-	if r.Session != "" {
-		b = append(b, `,"session":`...)
-		b = appendJSONString(b, string(r.Session))
-	}
+	b = appendRecordStart(b, r)
 	if r.Project != "" {
 		b = append(b, `,"project":`...)
 		b = appendJSONString(b, r.Project)
 	}
 	b = append(b, `,"versions":`...)
-	ok := true
-	if r.Versions == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range r.Versions {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var vok bool
-			b, vok = appendVersionJSON(b, &r.Versions[i])
-			ok = ok && vok
-		}
-		b = append(b, ']')
+	b, ok := appendJSONArray(b, r.Versions, appendVersionJSON)
+	b, eok := appendRecordEnd(b, r)
+	return b, ok && eok
+}
+
+// appendRecordStart and appendRecordEnd write the fields a record and its
+// head (recordHead) share, which open and close both: path, kind and
+// session; gone and follow.
+func appendRecordStart(b []byte, r *Record) []byte {
+	b = append(b, `{"path":`...)
+	b = appendJSONString(b, r.Path)
+	b = append(b, `,"kind":`...)
+	b = appendJSONString(b, string(r.Kind))
+	if r.Session != "" {
+		b = append(b, `,"session":`...)
+		b = appendJSONString(b, string(r.Session))
 	}
+	return b
+}
+
+func appendRecordEnd(b []byte, r *Record) ([]byte, bool) {
+	ok := true
 	if !r.Gone.IsZero() {
 		b = append(b, `,"gone":`...)
-		var gok bool
-		b, gok = appendJSONTime(b, r.Gone)
-		ok = ok && gok
+		b, ok = appendJSONTime(b, r.Gone)
 	}
 	if r.Follow != nil {
 		b = append(b, `,"follow":`...)
@@ -165,24 +147,32 @@ func appendVersionJSON(b []byte, v *Version) ([]byte, bool) {
 		b = appendJSONString(b, v.Sum)
 	}
 	b = append(b, `,"chunks":`...)
-	if v.Chunks == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range v.Chunks {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendChunkJSON(b, &v.Chunks[i])
-		}
-		b = append(b, ']')
-	}
+	b, _ = appendJSONArray(b, v.Chunks, appendChunkJSON)
 	b = append(b, `,"synced":`...)
 	b, sok := appendJSONTime(b, v.Synced)
 	return append(b, '}'), ok && sok
 }
 
-func appendChunkJSON(b []byte, c *Chunk) []byte {
+// appendJSONArray appends s as json.Marshal does (null when nil), each
+// element by elem; !ok when an element's was.
+func appendJSONArray[T any](b []byte, s []T, elem func([]byte, *T) ([]byte, bool)) ([]byte, bool) {
+	if s == nil {
+		return append(b, "null"...), true
+	}
+	b = append(b, '[')
+	ok := true
+	for i := range s {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var eok bool
+		b, eok = elem(b, &s[i])
+		ok = ok && eok
+	}
+	return append(b, ']'), ok
+}
+
+func appendChunkJSON(b []byte, c *Chunk) ([]byte, bool) {
 	b = append(b, `{"h":`...)
 	b = appendJSONString(b, c.H)
 	b = append(b, `,"n":`...)
@@ -204,7 +194,7 @@ func appendChunkJSON(b []byte, c *Chunk) []byte {
 		}
 		b = append(b, ']')
 	}
-	return append(b, '}')
+	return append(b, '}'), true
 }
 
 func appendFollowJSON(b []byte, f *follow) []byte {
@@ -240,67 +230,5 @@ func appendJSONTime(b []byte, t time.Time) ([]byte, bool) {
 	return append(out, '"'), true
 }
 
-const jsonHex = "0123456789abcdef"
-
-// jsonPlain marks the ASCII bytes json.Marshal writes as they are:
-// printable, not '"' or '\\', and not '<', '>' or '&' (it escapes
-// those for HTML).
-var jsonPlain = func() (t [utf8.RuneSelf]bool) {
-	for c := ' '; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
-	}
-	return t
-}()
-
-// appendJSONString appends s quoted as json.Marshal does (escapeHTML on):
-// invalid UTF-8 becomes \ufffd, U+2028 and U+2029 are escaped.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if jsonPlain[c] {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', jsonHex[c>>4], jsonHex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', jsonHex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
+// appendJSONString appends s quoted as json.Marshal does (HTML escaped).
+func appendJSONString(b []byte, s string) []byte { return jsonstr.Append(b, s, true) }
