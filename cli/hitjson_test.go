@@ -77,11 +77,11 @@ func TestAppendHitJSONEqualsEncodingJSON(t *testing.T) {
 	}
 }
 
-// The eight-at-a-time paths (plainJSON8 in appendJSONString, the ASCII
-// run of needsRuneEscape) see every byte: a byte that needs an escape,
-// or a rune escapeTerminalRunes rewrites, at every place of strings of
-// plain ASCII around the word size is escaped as encoding/json escapes
-// it, and found.
+// The eight-at-a-time paths (internal/jsonstr's plain8 behind
+// appendJSONString, the ASCII run of needsRuneEscape) see every byte: a
+// byte that needs an escape, or a rune escapeTerminalRunes rewrites, at
+// every place of strings of plain ASCII around the word size is escaped
+// as encoding/json escapes it, and found.
 func TestEscapesAtEveryPlaceOfAWord(t *testing.T) {
 	specials := []string{"\"", `\`, "\x00", "\x1f", "\n", "\x7f", "\x80", "\xff", "é", "\u2028", "\u202e", "\u0085", " ", "~", "!"}
 	for n := range 40 {

@@ -15,6 +15,7 @@ import (
 func TestBLAKE3Paths(t *testing.T) {
 	pathcheck.Vectors(t)
 	pathcheck.HashF16Counters(t)
+	pathcheck.Sum256Agree(t, testenv.Long())
 	if !testenv.Long() {
 		t.Logf("keyed and derive-key modes on a sample of the lengths (%s=1 checks them all)", testenv.Var)
 	}

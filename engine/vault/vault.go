@@ -707,12 +707,28 @@ type recordEncoder struct {
 }
 
 // appendRecord appends r's line in a state file: its head, a tab, the
-// record, a newline (json.Marshal's bytes: an Encoder escapes HTML as
-// Marshal does).
+// record, a newline (json.Marshal's bytes, written by hand: recjson.go;
+// a record it cannot write, with a time json.Marshal refuses, goes
+// through a json.Encoder, which escapes HTML as Marshal does).
 func (e *recordEncoder) appendRecord(b []byte, r *Record) ([]byte, error) {
 	if recordEncodedHook != nil {
 		defer recordEncodedHook(r.Path)
 	}
+	// Room for the line is made once (lineHint): a sync's workers
+	// append each line to nil, which would grow it from a few bytes up,
+	// and a line written elsewhere first would be copied (docs/VAULT.md,
+	// "i31h2").
+	n := len(b)
+	b = slices.Grow(b, lineHint(r))
+	b, ok := appendHeadJSON(b, r)
+	if ok {
+		b = append(b, '\t')
+		b, ok = appendRecordJSON(b, r)
+	}
+	if ok {
+		return append(b, '\n'), nil
+	}
+	b = b[:n]
 	if e.enc == nil {
 		e.enc = json.NewEncoder(&e.buf)
 	}

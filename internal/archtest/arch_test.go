@@ -36,7 +36,7 @@ var engineLayers = map[string]int{
 
 // leaves are the packages below model: they import no memscope package,
 // and model and the engine may import them.
-var leaves = []string{"internal/jsonscan"}
+var leaves = []string{"internal/jsonscan", "internal/jsonstr"}
 
 func isLeaf(pkg string) bool {
 	for _, l := range leaves {

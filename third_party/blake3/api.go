@@ -144,6 +144,9 @@ func (h *Hasher) Digest() *Digest {
 
 // Sum256 returns the first 256 bits of the unkeyed digest of the data.
 func Sum256(data []byte) (sum [32]byte) {
+	if sumTree(data, &sum) { // memscope: sumtree.go
+		return sum
+	}
 	out := Sum512(data)
 	copy(sum[:], out[:32])
 	return sum

@@ -19,6 +19,8 @@ func TestPathsAgree(t *testing.T) { pathcheck.Agree(t, os.Getenv("MEMSCOPE_LONG"
 
 func TestHashF16Counters(t *testing.T) { pathcheck.HashF16Counters(t) }
 
+func TestSum256Agree(t *testing.T) { pathcheck.Sum256Agree(t, os.Getenv("MEMSCOPE_LONG") != "") }
+
 func FuzzPaths(f *testing.F) {
 	f.Add([]byte("abc"), uint16(3), uint16(0))
 	f.Add(bytes.Repeat([]byte{7}, 1025), uint16(40), uint16(1))

@@ -192,6 +192,56 @@ func Agree(t *testing.T, full bool) {
 	}
 }
 
+// Sum256Agree checks Sum256, which hashes an input of more than a chunk
+// and up to 512 KiB in one go on the AVX-512 path (sumtree.go), against
+// the generic hasher on every path: every length 0-20 000, the lengths
+// around each way the input ends (a 16-chunk group, 8 chunks, a chunk, a
+// block, the scratch's 512 KiB) and random ones up to 1 MiB, each from
+// an unaligned start (full: around every multiple of 8 KiB to 1 MiB).
+func Sum256Agree(t *testing.T, full bool) {
+	rng := rand.New(rand.NewSource(256))
+	data := make([]byte, 1<<20+2048+64)
+	rng.Read(data)
+	var lengths []int
+	for n := 0; n <= 20000; n++ {
+		lengths = append(lengths, n)
+	}
+	for base := 16384; base <= 1<<20; base += 8192 {
+		if !full && base > 65536 && base != 512<<10 && base != 1<<20 {
+			continue
+		}
+		for _, d := range []int{-1025, -1024, -1023, -65, -64, -63, -1, 0, 1, 63, 64, 65, 1023, 1024, 1025} {
+			lengths = append(lengths, base+d)
+		}
+	}
+	for i := 0; i < 40; i++ {
+		lengths = append(lengths, rng.Intn(1<<20+1))
+	}
+	want := make([][32]byte, len(lengths))
+	func() {
+		use(t, generic)
+		for i, n := range lengths {
+			h := blake3.New()
+			_, _ = h.Write(data[n%61 : n%61+n])
+			copy(want[i][:], h.Sum(nil))
+		}
+	}()
+	for _, p := range paths(t) {
+		t.Run(p.name, func(t *testing.T) {
+			use(t, p)
+			bad := 0
+			for i, n := range lengths {
+				if got := blake3.Sum256(data[n%61 : n%61+n]); got != want[i] {
+					t.Errorf("Sum256 of %d bytes: %x, generic %x", n, got, want[i])
+					if bad++; bad == 5 {
+						t.FailNow()
+					}
+				}
+			}
+		})
+	}
+}
+
 // HashF16Counters checks the 16-chunk compressor directly against the
 // generic one with chunk counters that carry into the high word.
 func HashF16Counters(t *testing.T) {
@@ -222,6 +272,18 @@ func HashF16Counters(t *testing.T) {
 func Fuzz(t *testing.T, seed []byte, repeat, split uint16) {
 	data := bytes.Repeat(seed, int(repeat%64)+1)
 	pieces := []int{int(split) % (len(data) + 1)}
+	var sum [32]byte
+	for i, p := range paths(t) {
+		func() {
+			use(t, p)
+			got := blake3.Sum256(data[pieces[0]:])
+			if i == 0 {
+				sum = got
+			} else if got != sum {
+				t.Fatalf("Sum256 %s: %d bytes: %x, generic %x", p.name, len(data)-pieces[0], got, sum)
+			}
+		}()
+	}
 	for _, m := range modes {
 		var want []byte
 		for i, p := range paths(t) {
