@@ -35,11 +35,8 @@ func refForward(data []byte) (string, bool, []IDRun) {
 			return string(append(out, data...)), false, ids
 		}
 		i += len(sessionKey)
-		j := 0
-		for j < len(data)-i && j <= maxIDLen && strings.IndexByte("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_", data[i+j]) >= 0 {
-			j++
-		}
-		if j == 0 || j > maxIDLen || i+j == len(data) || data[i+j] != '"' {
+		j := refIDEnd(data[i:])
+		if j < 0 {
 			out = append(out, data[:i]...)
 			data = data[i:]
 			continue
@@ -403,5 +400,47 @@ func TestCutNULAfterAChunkAsReference(t *testing.T) {
 	cutAgainstRef(t, &cutter{}, data, bytes.NewReader(data), true, true)
 	if got := refCut(data, true, true); len(got) < 2 || !got[1].raw {
 		t.Fatalf("the reference's chunks: %+v", got)
+	}
+}
+
+// refIDEnd is idEnd written plainly: the length of the id (bytes of
+// [0-9a-zA-Z_-], at most maxIDLen) before a closing quote, or -1.
+func refIDEnd(data []byte) int {
+	j := 0
+	for j < len(data) && j <= maxIDLen && strings.IndexByte("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_", data[j]) >= 0 {
+		j++
+	}
+	if j == 0 || j > maxIDLen || j == len(data) || data[j] != '"' {
+		return -1
+	}
+	return j
+}
+
+func FuzzIDEndAsReference(f *testing.F) {
+	for _, s := range []string{"", `"`, sidA + `"`, sidA, strings.Repeat("a", maxIDLen) + `"`, strings.Repeat("a", maxIDLen+1) + `"`, "a b\"", "\x00\"", "é\""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, want := idEnd(data), refIDEnd(data); got != want {
+			t.Fatalf("idEnd(%q) = %d, want %d", data, got, want)
+		}
+	})
+}
+
+// Deciding whether a line ends a chunk allocates nothing, its tail's
+// session id taken out or not: on the old code the normalizer's runs of
+// ids were a new slice on every line whose tail names a session (nearly
+// every line of a transcript written by a recent Claude Code).
+// (A new id is a new string: the lines name one.)
+func TestBoundaryAllocatesNothing(t *testing.T) {
+	if raceBuild {
+		t.Skip("the race detector allocates")
+	}
+	c := &cutter{norm: normalizer{enabled: true}}
+	a := []byte(`{"type":"user","uuid":"u-1","cwd":"/w","sessionId":"` + sidA + `","version":"2.1.330","gitBranch":"main"}` + "\n")
+	b := []byte(`{"type":"user","uuid":"u-2","cwd":"/w","sessionId":"` + sidA + `","version":"2.1.330","gitBranch":"main"}` + "\n")
+	c.boundaries(a, b)
+	if allocs := testing.AllocsPerRun(50, func() { c.boundaries(a, b); c.isBoundary(a) }); allocs != 0 {
+		t.Errorf("%.1f allocations to decide three lines, want 0", allocs)
 	}
 }
