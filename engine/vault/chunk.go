@@ -369,13 +369,15 @@ type cutter struct {
 	buf         []byte
 	cs, ls, end int
 	// tail and tail2 are normTail's buffers (two lines' at once:
-	// boundaries).
+	// boundaries), tails the lines' decided together (decideLines).
 	tail, tail2 []byte
-	// peek is the length of the line after the one added last, found
-	// beside it (0: none), and peekEnds isBoundary's answer for it
-	// (boundaries): the next line is not searched for again.
-	peek     int
-	peekEnds bool
+	tails       [aheadLines][]byte
+	// ahead[aheadI:aheadN] are the lengths of the lines found after the
+	// one added last, decided with it (aheadEnds: their isBoundary):
+	// they are not searched for again.
+	ahead          [aheadLines - 1]int
+	aheadEnds      [aheadLines - 1]bool
+	aheadI, aheadN int
 	// scanned: buf[ls:scanned] has been looked at for newlines, session
 	// keys and NULs (scanLine), once: keyAt holds where sessionKey may
 	// start in buf[cs:scanned] (every place it does, in order, and a few
@@ -457,32 +459,40 @@ func (c *cutter) cut(r io.Reader, start, limit int64, completeLines bool) (cutRe
 		}
 		c.buf = make([]byte, cutBuf)
 	}
-	c.cs, c.ls, c.end, c.peek = 0, 0, 0, 0
+	c.cs, c.ls, c.end, c.aheadI, c.aheadN = 0, 0, 0, 0, 0
 	c.scanned, c.keyAt, c.nulAt, c.marksLost = 0, c.keyAt[:0], c.nulAt[:0], false
 	lr := io.LimitedReader{R: r, N: limit}
 	var rerr error
 	for {
 		// lim: a line is found in maxChunk bytes, or is cut there.
 		lim := min(c.end, c.ls+maxChunk)
-		if c.peek > 0 {
-			// The line found beside the last one, decided with it.
-			n, ends := c.peek, c.peekEnds
-			c.peek = 0
+		if c.aheadI < c.aheadN {
+			// A line found beside an earlier one, decided with it.
+			n, ends := c.ahead[c.aheadI], c.aheadEnds[c.aheadI]
+			c.aheadI++
 			if err := c.addLine(n, true, ends); err != nil {
 				return c.res, err
 			}
 			continue
 		}
 		if e := c.scanLine(lim); e >= 0 {
-			// The next line, when it is in the buffer, is found now
-			// and both lines' boundaries decided at once.
-			var ends bool
-			if f := c.scanLine(min(c.end, e+1+maxChunk)); f >= 0 {
-				ends, c.peekEnds = c.boundariesAt(c.ls, e+1, f+1)
-				c.peek = f - e
-			} else {
-				ends = c.isBoundaryAt(c.ls, e+1)
+			// The next lines, those in the buffer, are found now and
+			// their boundaries decided at once.
+			at := [aheadLines + 1]int{c.ls, e + 1}
+			k := 1
+			for k < aheadLines {
+				f := c.scanLine(min(c.end, at[k]+maxChunk))
+				if f < 0 {
+					break
+				}
+				k++
+				at[k] = f + 1
 			}
+			ends := c.decideLines(at[:k+1])
+			for i := 1; i < k; i++ {
+				c.ahead[i-1] = at[i+1] - at[i]
+			}
+			c.aheadI, c.aheadN = 0, k-1
 			if err := c.addLine(e+1-c.ls, true, ends); err != nil {
 				return c.res, err
 			}
@@ -682,17 +692,53 @@ func (c *cutter) boundaryTailAt(from, to int, buf *[]byte) ([]byte, int) {
 	return tail, n
 }
 
-// isBoundaryAt is isBoundary of the line buf[from:to].
-func (c *cutter) isBoundaryAt(from, to int) bool {
-	tail, n := c.boundaryTailAt(from, to, &c.tail)
-	return endsChunk(fnvFrom(fnvOffset, tail), n)
+// aheadLines is how many lines are found and decided at once: four
+// FNV-1a chains side by side keep a core's multiplier busy (two left it
+// idle half the time: a multiply waits 3 cycles for the one before).
+const aheadLines = 4
+
+// decideLines decides whether each of the lines buf[at[i]:at[i+1]] ends
+// a chunk (isBoundary), the first's answer returned, the others' in
+// aheadEnds.
+func (c *cutter) decideLines(at []int) bool {
+	var t [aheadLines][]byte
+	var n [aheadLines]int
+	k := len(at) - 1
+	for i := range k {
+		t[i], n[i] = c.boundaryTailAt(at[i], at[i+1], &c.tails[i])
+	}
+	var e [aheadLines]bool
+	switch k {
+	case 4:
+		e = endsQuad(&t, &n)
+	case 3:
+		e[0], e[1] = endsPair(t[0], n[0], t[1], n[1])
+		e[2] = endsChunk(fnvFrom(fnvOffset, t[2]), n[2])
+	case 2:
+		e[0], e[1] = endsPair(t[0], n[0], t[1], n[1])
+	default:
+		e[0] = endsChunk(fnvFrom(fnvOffset, t[0]), n[0])
+	}
+	copy(c.aheadEnds[:], e[1:])
+	return e[0]
 }
 
-// boundariesAt is boundaries of the lines buf[a:b] and buf[b:e].
-func (c *cutter) boundariesAt(a, b, e int) (bool, bool) {
-	ta, na := c.boundaryTailAt(a, b, &c.tail)
-	tb, nb := c.boundaryTailAt(b, e, &c.tail2)
-	return endsPair(ta, na, tb, nb)
+// endsQuad is endsChunk of four lines' tails and lengths, their hashes
+// computed side by side.
+func endsQuad(t *[aheadLines][]byte, n *[aheadLines]int) (e [aheadLines]bool) {
+	h0, h1, h2, h3 := uint64(fnvOffset), uint64(fnvOffset), uint64(fnvOffset), uint64(fnvOffset)
+	k := min(len(t[0]), len(t[1]), len(t[2]), len(t[3]))
+	a, b, c, d := t[0][:k], t[1][:k], t[2][:k], t[3][:k]
+	for i := range a {
+		h0 = (h0 ^ uint64(a[i])) * fnvPrime
+		h1 = (h1 ^ uint64(b[i])) * fnvPrime
+		h2 = (h2 ^ uint64(c[i])) * fnvPrime
+		h3 = (h3 ^ uint64(d[i])) * fnvPrime
+	}
+	for i, h := range [aheadLines]uint64{h0, h1, h2, h3} {
+		e[i] = endsChunk(fnvFrom(h, t[i][k:]), n[i])
+	}
+	return e
 }
 
 // fill reads more of r into buf, first moving the chunk being built and
