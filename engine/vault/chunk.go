@@ -141,9 +141,16 @@ func (n *normalizer) forwardKeys(data []byte, keys []int32, ids []IDRun) ([]byte
 // of the 'I's open a session id).
 const keyAnchor = 8
 
+// keySearchHook, when set, is called on each search for the session
+// key: a test's seam.
+var keySearchHook func()
+
 // indexSessionKey is bytes.Index(data, sessionKey), found from the
 // key's rarest byte.
 func indexSessionKey(data []byte) int {
+	if keySearchHook != nil {
+		keySearchHook()
+	}
 	for off := keyAnchor; off < len(data); {
 		i := bytes.IndexByte(data[off:], sessionKey[keyAnchor])
 		if i < 0 {

@@ -444,3 +444,53 @@ func TestBoundaryAllocatesNothing(t *testing.T) {
 		t.Errorf("%.1f allocations to decide three lines, want 0", allocs)
 	}
 }
+
+// A cut searches its bytes for session keys once, as it finds the lines
+// (scanLine): neither each line's tail nor each chunk is searched again
+// (on the old code, three searches a line and one of every chunk's
+// bytes).
+func TestCutSearchesForKeysOnce(t *testing.T) {
+	data := []byte(transcript(sidA, 0, 2000, 450))
+	searched := 0
+	keySearchHook = func() { searched++ }
+	t.Cleanup(func() { keySearchHook = nil })
+	c := &cutter{norm: normalizer{enabled: true}, hash: hashBLAKE3, prefixAt: -1,
+		store: func(key, []byte) (bool, error) { return true, nil }}
+	res, err := c.cut(bytes.NewReader(data), 0, int64(len(data)), true)
+	if err != nil || len(res.chunks) < 3 {
+		t.Fatalf("%d chunks, %v", len(res.chunks), err)
+	}
+	if searched != 0 {
+		t.Errorf("%d searches for session keys after the lines were found, cutting %d bytes", searched, len(data))
+	}
+}
+
+// endsQuad decides four lines as endsChunk decides each: tails of every
+// length up to tailBytes, of equal and unequal lengths.
+func TestEndsQuadAsEndsChunk(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	ends := 0
+	for range 20000 {
+		var tails [aheadLines][]byte
+		var n [aheadLines]int
+		for i := range tails {
+			tails[i] = make([]byte, r.IntN(tailBytes+1))
+			for j := range tails[i] {
+				tails[i][j] = byte(r.Uint32())
+			}
+			n[i] = len(tails[i]) + r.IntN(1<<20)
+		}
+		got := endsQuad(&tails, &n)
+		for i := range tails {
+			if want := endsChunk(fnvFrom(fnvOffset, tails[i]), n[i]); got[i] != want {
+				t.Fatalf("line %d of %q (lengths %v): endsQuad %v, endsChunk %v", i, tails, n, got[i], want)
+			}
+			if got[i] {
+				ends++
+			}
+		}
+	}
+	if ends == 0 {
+		t.Error("no line ended a chunk: the test decides nothing")
+	}
+}
