@@ -325,6 +325,26 @@ func (c *cutter) normTailKeys(line []byte, keys []int32, nul bool, buf *[]byte) 
 	if nul {
 		return w, len(line)
 	}
+	if len(keys) == 1 {
+		// One key, as in nearly every line of a transcript: its id (if
+		// it is one) is taken out of the tail where it lies, no copy of
+		// the window made.
+		i := int(keys[0]) + len(sessionKey)
+		if j := c.norm.idEnd(w[i:]); j > 0 {
+			if id := w[i : i+j]; string(id) != c.norm.last {
+				c.norm.last = string(id)
+			}
+			after, n := w[i+j:], len(line)-j+1
+			if len(after) >= tailBytes {
+				return after, n
+			}
+			t := append((*buf)[:0], w[max(0, i-(tailBytes-1-len(after))):i]...)
+			t = append(t, marker)
+			t = append(t, after...)
+			*buf = t
+			return t, n
+		}
+	}
 	nz := normalizer{enabled: true, out: (*buf)[:0], last: c.norm.last}
 	t, ids := nz.forwardKeys(w, keys, c.tailIDs[:0])
 	// The id found last is the one the next lines name (matched at

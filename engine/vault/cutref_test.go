@@ -236,7 +236,7 @@ func adversarialLines(r *rand.Rand, size int, last bool) []byte {
 		if r.IntN(8) > 0 {
 			b = append(b, '"')
 		}
-		filler([]int{0, 1, 2, 20, 50, 63, 64, 65, 80, 127, 128, 129, 200}[r.IntN(13)])
+		filler([]int{0, 1, 2, 20, 50, 60, 61, 62, 63, 64, 65, 80, 127, 128, 129, 200}[r.IntN(16)])
 		if r.IntN(10) == 0 {
 			b = append(b, '\r')
 		}
