@@ -494,3 +494,37 @@ func TestEndsQuadAsEndsChunk(t *testing.T) {
 		t.Error("no line ended a chunk: the test decides nothing")
 	}
 }
+
+// scanBlocks (the vector loop, where there is one) finds the first
+// 32-byte block holding a newline, an 'I' or a NUL and marks exactly
+// those bytes of it, from any start in the data.
+func FuzzScanBlocks(f *testing.F) {
+	f.Add([]byte("abc\nI\x00"+strings.Repeat("x", 100)+"I"), uint8(0))
+	f.Add([]byte(strings.Repeat("y", 64)+"\n"), uint8(1))
+	f.Fuzz(func(t *testing.T, data []byte, off uint8) {
+		if scanBlocks == nil {
+			t.Skip("no vector loop here")
+		}
+		o := int(off) % (len(data) + 1)
+		n := (len(data) - o) / 32
+		if n == 0 {
+			return
+		}
+		k, m := scanBlocks(&data[o], n)
+		wantK, wantM := n, uint64(0)
+		for b := range n {
+			for j := range 32 {
+				if c := data[o+32*b+j]; c == '\n' || c == 'I' || c == 0 {
+					wantM |= 1 << j
+				}
+			}
+			if wantM != 0 {
+				wantK = b
+				break
+			}
+		}
+		if k != wantK || m != wantM {
+			t.Fatalf("scanBlocks of %d blocks from %d: block %d, mask %#x; want %d, %#x", n, o, k, m, wantK, wantM)
+		}
+	})
+}
