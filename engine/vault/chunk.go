@@ -80,7 +80,14 @@ func (n *normalizer) forward(data []byte) (stored []byte, raw bool, ids []IDRun)
 	if bytes.IndexByte(data, marker) >= 0 {
 		return data, true, nil
 	}
-	keys := n.keys[:0]
+	n.keys = appendKeys(n.keys[:0], data)
+	stored, ids = n.forwardKeys(data, n.keys, nil)
+	return stored, false, ids
+}
+
+// appendKeys appends to keys every place in data where sessionKey
+// starts, in order (overlapping ones too).
+func appendKeys(keys []int32, data []byte) []int32 {
 	for i := indexSessionKey(data); i >= 0; {
 		keys = append(keys, int32(i))
 		j := indexSessionKey(data[i+1:])
@@ -89,9 +96,7 @@ func (n *normalizer) forward(data []byte) (stored []byte, raw bool, ids []IDRun)
 		}
 		i += 1 + j
 	}
-	n.keys = keys
-	stored, ids = n.forwardKeys(data, keys, nil)
-	return stored, false, ids
+	return keys
 }
 
 // forwardKeys is forward of data, which holds no NUL, given keys: where
@@ -297,21 +302,12 @@ func endsChunk(h uint64, n int) bool {
 // the normalizer stores it (session ids out), and the line's length so
 // shortened. Only the line's last tailWindow bytes are looked at: an id
 // whose value reaches into the last tailBytes starts its key within
-// them, and the first sync pays this on every line (the whole line is
-// searched again when its chunk is stored).
+// them. normTail searches them; a cut takes their keys from its marks
+// (boundaryTailAt), unless it lost them.
 func (c *cutter) normTail(line []byte, buf *[]byte) ([]byte, int) {
 	w := line[max(0, len(line)-tailWindow):]
-	keys := c.keys[:0]
-	for i := indexSessionKey(w); i >= 0; {
-		keys = append(keys, int32(i))
-		j := indexSessionKey(w[i+1:])
-		if j < 0 {
-			break
-		}
-		i += 1 + j
-	}
-	c.keys = keys
-	return c.normTailKeys(line, keys, bytes.IndexByte(w, marker) >= 0, buf)
+	c.keys = appendKeys(c.keys[:0], w)
+	return c.normTailKeys(line, c.keys, bytes.IndexByte(w, marker) >= 0, buf)
 }
 
 // normTailKeys is normTail given where sessionKey starts in the line's

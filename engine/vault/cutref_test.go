@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -139,7 +140,7 @@ func cutAgainstRef(t *testing.T, c *cutter, data []byte, r io.Reader, jsonl, com
 	size := 0
 	for i, w := range want {
 		g := res.chunks[i]
-		if g.N != int64(w.n) || stored[i] != w.stored || g.Raw != w.raw || !equalRuns(g.IDs, w.ids) {
+		if g.N != int64(w.n) || stored[i] != w.stored || g.Raw != w.raw || !slices.Equal(g.IDs, w.ids) {
 			t.Fatalf("chunk %d (at %d): %d bytes, raw %v, ids %v, stored %q; the reference: %d bytes, raw %v, ids %v, stored %q",
 				i, size, g.N, g.Raw, g.IDs, clip(stored[i]), w.n, w.raw, w.ids, clip(w.stored))
 		}
@@ -151,18 +152,6 @@ func cutAgainstRef(t *testing.T, c *cutter, data []byte, r io.Reader, jsonl, com
 	if res.size != int64(size) {
 		t.Fatalf("cut %d bytes, the reference's chunks hold %d", res.size, size)
 	}
-}
-
-func equalRuns(a, b []IDRun) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func clip(s string) string {
