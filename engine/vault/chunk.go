@@ -559,6 +559,11 @@ const maxMarks = 1 << 16
 // the session keys and NULs it passes (keyAt, nulAt), and returns the
 // newline's place in buf (-1: none before lim).
 func (c *cutter) scanLine(lim int) int {
+	if !c.norm.enabled || c.marksLost {
+		// No marks wanted: a file not JSON Lines (which may be binary,
+		// NULs and 'I's all through), or one with more than maxMarks.
+		return c.scanNewline(lim)
+	}
 	if scanBlocks == nil {
 		return c.scanLineBytes(lim)
 	}
@@ -598,6 +603,20 @@ func (c *cutter) scanLine(lim int) int {
 		case sessionKey[keyAnchor]:
 			c.noteKey(i)
 		}
+	}
+	c.scanned = lim
+	return -1
+}
+
+// scanNewline is scanLine without the marks: the newline alone.
+func (c *cutter) scanNewline(lim int) int {
+	from := c.scanned
+	if from >= lim {
+		return -1
+	}
+	if e := bytes.IndexByte(c.buf[from:lim], '\n'); e >= 0 {
+		c.scanned = from + e + 1
+		return from + e
 	}
 	c.scanned = lim
 	return -1
