@@ -569,7 +569,7 @@ func (c *cutter) scanLine(lim int) int {
 	}
 	// One pass for the three bytes, 32 at a time (three passes of
 	// bytes.IndexByte before, two of them over each chunk again when it
-	// was stored: 3.5 % of a first sync's CPU).
+	// was stored: indexbytebody was 3.9 % of a first sync's CPU).
 	b := c.buf
 	i := c.scanned
 	for lim-i >= 32 {
