@@ -534,3 +534,29 @@ func TestCutNotesNoMarksUnlessWanted(t *testing.T) {
 		t.Error("a JSON Lines file of NULs: its marks kept, the test does not reach maxMarks")
 	}
 }
+
+// scanBlocks finds one byte to stop at in every place of 1 to 7 blocks
+// (the first or second of a pair, the last odd block), two in a block,
+// and none.
+func TestScanBlocksEveryPlace(t *testing.T) {
+	if scanBlocks == nil {
+		t.Skip("no vector loop here")
+	}
+	for n := 1; n <= 7; n++ {
+		data := bytes.Repeat([]byte("x"), 32*n+1)
+		if k, m := scanBlocks(&data[0], n); k != n || m != 0 {
+			t.Fatalf("%d blocks of x: block %d, mask %#x", n, k, m)
+		}
+		for pos := range 32 * n {
+			for _, c := range []byte{'\n', 'I', 0} {
+				data[pos] = c
+				data[32*(pos/32)+31-pos%32] = 'I'
+				want := uint64(1)<<(pos%32) | 1<<(31-pos%32)
+				if k, m := scanBlocks(&data[0], n); k != pos/32 || m != want {
+					t.Fatalf("%d blocks, %q at %d: block %d, mask %#x; want %d, %#x", n, c, pos, k, m, pos/32, want)
+				}
+				data[pos], data[32*(pos/32)+31-pos%32] = 'x', 'x'
+			}
+		}
+	}
+}
