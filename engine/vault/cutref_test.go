@@ -9,6 +9,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/memscope/memscope/internal/testenv"
 	"github.com/zeebo/blake3"
 )
 
@@ -275,9 +276,9 @@ func eachScanner(t *testing.T, test func(t *testing.T)) {
 }
 
 func testCutAsReference(t *testing.T) {
-	sizes := []int{0, 1, 5000, 300 << 10, 3 << 20}
-	if testing.Short() {
-		sizes = sizes[:4]
+	sizes := []int{0, 1, 5000, 300 << 10}
+	if testenv.Long() {
+		sizes = append(sizes, 3<<20)
 	}
 	c := &cutter{}
 	for seed, size := range sizes {
