@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"math/bits"
 	"slices"
 	"strconv"
 
@@ -65,6 +66,8 @@ type normalizer struct {
 	// is matched by one comparison instead of idEnd's byte-by-byte check
 	// (5 % of a first sync's instructions), and its runs share the string.
 	last string
+	// keys is forward's list of where the key is found (reused).
+	keys []int32
 }
 
 // forward is what is stored of data and the ids taken out of it; data
@@ -77,17 +80,47 @@ func (n *normalizer) forward(data []byte) (stored []byte, raw bool, ids []IDRun)
 	if bytes.IndexByte(data, marker) >= 0 {
 		return data, true, nil
 	}
-	i := indexSessionKey(data)
-	if i < 0 {
-		return data, false, nil
+	n.keys = appendKeys(n.keys[:0], data)
+	stored, ids = n.forwardKeys(data, n.keys, nil)
+	return stored, false, ids
+}
+
+// appendKeys appends to keys every place in data where sessionKey
+// starts, in order (overlapping ones too).
+func appendKeys(keys []int32, data []byte) []int32 {
+	for i := indexSessionKey(data); i >= 0; {
+		keys = append(keys, int32(i))
+		j := indexSessionKey(data[i+1:])
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return keys
+}
+
+// forwardKeys is forward of data, which holds no NUL, given keys: where
+// sessionKey starts in data, every place, in order: data itself when
+// there is none (forward's buffer otherwise, even when no key holds an
+// id), and ids with the runs of ids taken out appended.
+func (n *normalizer) forwardKeys(data []byte, keys []int32, ids []IDRun) ([]byte, []IDRun) {
+	if len(keys) == 0 {
+		return data, ids
 	}
 	out := n.out[:0]
-	for ; i >= 0; i = indexSessionKey(data) {
-		i += len(sessionKey)
+	// data[:done] is in out; a key before cur is not one (forward's
+	// search goes on after a key whose value is not an id, or after the
+	// id).
+	done, cur := 0, 0
+	for _, k := range keys {
+		p := int(k)
+		if p < cur {
+			continue
+		}
+		i := p + len(sessionKey)
 		j := n.idEnd(data[i:])
 		if j < 0 {
-			out = append(out, data[:i]...)
-			data = data[i:]
+			cur = i
 			continue
 		}
 		id := data[i : i+j]
@@ -99,12 +132,12 @@ func (n *normalizer) forward(data []byte) (stored []byte, raw bool, ids []IDRun)
 		} else {
 			ids = append(ids, IDRun{ID: n.last, N: 1})
 		}
-		out = append(out, data[:i]...)
+		out = append(out, data[done:i]...)
 		out = append(out, marker)
-		data = data[i+j:]
+		done, cur = i+j, i+j
 	}
-	n.out = append(out, data...)
-	return n.out, false, ids
+	n.out = append(out, data[done:]...)
+	return n.out, ids
 }
 
 // keyAnchor is the byte of sessionKey looked for first: its 'I' is far
@@ -113,9 +146,16 @@ func (n *normalizer) forward(data []byte) (stored []byte, raw bool, ids []IDRun)
 // of the 'I's open a session id).
 const keyAnchor = 8
 
+// keySearchHook, when set, is called on each search for the session
+// key: a test's seam.
+var keySearchHook func()
+
 // indexSessionKey is bytes.Index(data, sessionKey), found from the
 // key's rarest byte.
 func indexSessionKey(data []byte) int {
+	if keySearchHook != nil {
+		keySearchHook()
+	}
 	for off := keyAnchor; off < len(data); {
 		i := bytes.IndexByte(data[off:], sessionKey[keyAnchor])
 		if i < 0 {
@@ -142,21 +182,26 @@ func (n *normalizer) idEnd(data []byte) int {
 // idEnd is the length of the session id that starts data (up to the
 // closing quote), or -1 when what follows the key is not one.
 func idEnd(data []byte) int {
-	for j := 0; j < len(data) && j <= maxIDLen; j++ {
-		c := data[j]
-		switch {
-		case c == '"':
-			if j == 0 {
-				return -1
+	for j, c := range data[:min(len(data), maxIDLen+1)] {
+		if !idByte[c] {
+			if c == '"' && j > 0 {
+				return j
 			}
-			return j
-		case c >= '0' && c <= '9', c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '-', c == '_':
-		default:
 			return -1
 		}
 	}
 	return -1
 }
+
+// idByte says which bytes a session id is made of (a table: the byte
+// classes' comparisons were 2.6 % of a first sync's instructions, on
+// history.jsonl's ids, a new one on most lines).
+var idByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '_'
+	}
+	return t
+}()
 
 // back is the file's bytes of a stored chunk.
 func (n *normalizer) back(stored []byte, raw bool, ids []IDRun) ([]byte, error) {
@@ -200,6 +245,12 @@ func (c *cutter) isBoundary(line []byte) bool {
 func (c *cutter) boundaries(a, b []byte) (bool, bool) {
 	ta, na := c.boundaryTail(a, &c.tail)
 	tb, nb := c.boundaryTail(b, &c.tail2)
+	return endsPair(ta, na, tb, nb)
+}
+
+// endsPair is endsChunk of two lines' tails (ta, tb) and lengths (na,
+// nb), their hashes computed side by side.
+func endsPair(ta []byte, na int, tb []byte, nb int) (bool, bool) {
 	ha, hb := uint64(fnvOffset), uint64(fnvOffset)
 	k := min(len(ta), len(tb))
 	for i := range k {
@@ -251,16 +302,50 @@ func endsChunk(h uint64, n int) bool {
 // the normalizer stores it (session ids out), and the line's length so
 // shortened. Only the line's last tailWindow bytes are looked at: an id
 // whose value reaches into the last tailBytes starts its key within
-// them, and the first sync pays this on every line (the whole line is
-// searched again when its chunk is stored).
+// them. normTail searches them; a cut takes their keys from its marks
+// (boundaryTailAt), unless it lost them.
 func (c *cutter) normTail(line []byte, buf *[]byte) ([]byte, int) {
 	w := line[max(0, len(line)-tailWindow):]
-	if indexSessionKey(w) < 0 {
+	c.keys = appendKeys(c.keys[:0], w)
+	return c.normTailKeys(line, c.keys, bytes.IndexByte(w, marker) >= 0, buf)
+}
+
+// normTailKeys is normTail given where sessionKey starts in the line's
+// last tailWindow bytes (every place, in order, from the window's
+// start) and whether they hold a NUL.
+func (c *cutter) normTailKeys(line []byte, keys []int32, nul bool, buf *[]byte) ([]byte, int) {
+	if len(keys) == 0 {
 		return line, len(line)
 	}
+	w := line[max(0, len(line)-tailWindow):]
+	if nul {
+		return w, len(line)
+	}
+	if len(keys) == 1 {
+		// One key, as in nearly every line of a transcript: its id (if
+		// it is one) is taken out of the tail where it lies, no copy of
+		// the window made.
+		i := int(keys[0]) + len(sessionKey)
+		if j := c.norm.idEnd(w[i:]); j > 0 {
+			if id := w[i : i+j]; string(id) != c.norm.last {
+				c.norm.last = string(id)
+			}
+			after, n := w[i+j:], len(line)-j+1
+			if len(after) >= tailBytes {
+				return after, n
+			}
+			t := append((*buf)[:0], w[max(0, i-(tailBytes-1-len(after))):i]...)
+			t = append(t, marker)
+			t = append(t, after...)
+			*buf = t
+			return t, n
+		}
+	}
 	nz := normalizer{enabled: true, out: (*buf)[:0], last: c.norm.last}
-	t, _, _ := nz.forward(w)
-	*buf = nz.out
+	t, ids := nz.forwardKeys(w, keys, c.tailIDs[:0])
+	// The id found last is the one the next lines name (matched at
+	// once: normalizer.idEnd), and the runs' room is kept.
+	*buf, c.norm.last, c.tailIDs = nz.out, nz.last, ids
 	return t, len(line) - len(w) + len(t)
 }
 
@@ -307,16 +392,33 @@ type cutter struct {
 	buf         []byte
 	cs, ls, end int
 	// tail and tail2 are normTail's buffers (two lines' at once:
-	// boundaries).
+	// boundaries), tails the lines' decided together (decideLines).
 	tail, tail2 []byte
-	// peek is the length of the line after the one added last, found
-	// beside it (0: none), and peekEnds isBoundary's answer for it
-	// (boundaries): the next line is not searched for again.
-	peek     int
-	peekEnds bool
-	res      cutResult
-	offset   int64
-	chStart  int64
+	tails       [aheadLines][]byte
+	// ahead[aheadI:aheadN] are the lengths of the lines found after the
+	// one added last, decided with it (aheadEnds: their isBoundary):
+	// they are not searched for again.
+	ahead          [aheadLines - 1]int
+	aheadEnds      [aheadLines - 1]bool
+	aheadI, aheadN int
+	// scanned: buf[ls:scanned] has been looked at for newlines, session
+	// keys and NULs (scanLine), once: keyAt holds where sessionKey may
+	// start in buf[cs:scanned] (every place it does, in order, and a few
+	// where it turns out not to: checked where used), nulAt where a NUL
+	// is. A chunk's ids are then taken out and a line's tail normalized
+	// without searching their bytes again. marksLost: more marks than
+	// maxMarks (a file of NULs), and the rest of the cut searches as
+	// before.
+	scanned      int
+	keyAt, nulAt []int32
+	marksLost    bool
+	// keys is a chunk's or a line tail's keys, tailIDs a line tail's
+	// ids (reused).
+	keys    []int32
+	tailIDs []IDRun
+	res     cutResult
+	offset  int64
+	chStart int64
 	// prefixAt is the offset whose prefix is wanted as chunks (-1 none).
 	prefixAt int64
 }
@@ -380,60 +482,55 @@ func (c *cutter) cut(r io.Reader, start, limit int64, completeLines bool) (cutRe
 		}
 		c.buf = make([]byte, cutBuf)
 	}
-	c.cs, c.ls, c.end, c.peek = 0, 0, 0, 0
+	c.cs, c.ls, c.end, c.aheadI, c.aheadN = 0, 0, 0, 0, 0
+	c.scanned, c.keyAt, c.nulAt, c.marksLost = 0, c.keyAt[:0], c.nulAt[:0], false
 	lr := io.LimitedReader{R: r, N: limit}
 	var rerr error
-	// seen: the bytes after ls known to hold no newline (a long line is
-	// not searched again after each read).
-	seen := 0
 	for {
-		avail := c.buf[c.ls:c.end]
-		if len(avail) > maxChunk {
-			avail = avail[:maxChunk]
-		}
-		if c.peek > 0 {
-			// The line found beside the last one, decided with it.
-			n, ends := c.peek, c.peekEnds
-			c.peek, seen = 0, 0
+		// lim: a line is found in maxChunk bytes, or is cut there.
+		lim := min(c.end, c.ls+maxChunk)
+		if c.aheadI < c.aheadN {
+			// A line found beside an earlier one, decided with it.
+			n, ends := c.ahead[c.aheadI], c.aheadEnds[c.aheadI]
+			c.aheadI++
 			if err := c.addLine(n, true, ends); err != nil {
 				return c.res, err
 			}
 			continue
 		}
-		if i := bytes.IndexByte(avail[seen:], '\n'); i >= 0 {
-			n := seen + i + 1
-			seen = 0
-			// The next line, when it is in the buffer, is found now
-			// and both lines' boundaries decided at once.
-			line, rest := avail[:n], c.buf[c.ls+n:c.end]
-			if len(rest) > maxChunk {
-				rest = rest[:maxChunk]
+		if e := c.scanLine(lim); e >= 0 {
+			// The next lines, those in the buffer, are found now and
+			// their boundaries decided at once.
+			at := [aheadLines + 1]int{c.ls, e + 1}
+			k := 1
+			for k < aheadLines {
+				f := c.scanLine(min(c.end, at[k]+maxChunk))
+				if f < 0 {
+					break
+				}
+				k++
+				at[k] = f + 1
 			}
-			var ends bool
-			if j := bytes.IndexByte(rest, '\n'); j >= 0 {
-				ends, c.peekEnds = c.boundaries(line, rest[:j+1])
-				c.peek = j + 1
-			} else {
-				ends = c.isBoundary(line)
+			ends := c.decideLines(at[:k+1])
+			for i := 1; i < k; i++ {
+				c.ahead[i-1] = at[i+1] - at[i]
 			}
-			if err := c.addLine(n, true, ends); err != nil {
+			c.aheadI, c.aheadN = 0, k-1
+			if err := c.addLine(e+1-c.ls, true, ends); err != nil {
 				return c.res, err
 			}
 			continue
 		}
-		seen = len(avail)
-		if len(avail) == maxChunk {
+		if lim-c.ls == maxChunk {
 			// No newline in maxChunk bytes: a piece of a longer line.
-			seen = 0
 			if err := c.addLine(maxChunk, false, false); err != nil {
 				return c.res, err
 			}
 			continue
 		}
 		if rerr != nil {
-			if len(avail) > 0 && !(rerr == io.EOF && completeLines) {
-				seen = 0
-				if err := c.addLine(len(avail), false, false); err != nil {
+			if lim > c.ls && !(rerr == io.EOF && completeLines) {
+				if err := c.addLine(lim-c.ls, false, false); err != nil {
 					return c.res, err
 				}
 			}
@@ -454,6 +551,238 @@ func (c *cutter) cut(r io.Reader, start, limit int64, completeLines bool) (cutRe
 	return c.res, nil
 }
 
+// maxMarks bounds keyAt and nulAt (a chunk of transcript lines has a
+// key or two a line).
+const maxMarks = 1 << 16
+
+// scanLine looks at buf[scanned:lim] up to the first newline, noting
+// the session keys and NULs it passes (keyAt, nulAt), and returns the
+// newline's place in buf (-1: none before lim).
+func (c *cutter) scanLine(lim int) int {
+	if !c.norm.enabled || c.marksLost {
+		// No marks wanted: a file not JSON Lines (which may be binary,
+		// NULs and 'I's all through), or one with more than maxMarks.
+		return c.scanNewline(lim)
+	}
+	if scanBlocks == nil {
+		return c.scanLineBytes(lim)
+	}
+	// One pass for the three bytes, 32 at a time (three passes of
+	// bytes.IndexByte before, two of them over each chunk again when it
+	// was stored: indexbytebody was 3.9 % of a first sync's CPU).
+	b := c.buf
+	i := c.scanned
+	for lim-i >= 32 {
+		n := (lim - i) / 32
+		k, m := scanBlocks(&b[i], n)
+		i += 32 * k
+		if k == n {
+			break
+		}
+		for ; m != 0; m &= m - 1 {
+			j := i + bits.TrailingZeros64(m)
+			switch b[j] {
+			case '\n':
+				c.scanned = j + 1
+				return j
+			case marker:
+				c.noteNUL(j)
+			default:
+				c.noteKey(j)
+			}
+		}
+		i += 32
+	}
+	for ; i < lim; i++ {
+		switch b[i] {
+		case '\n':
+			c.scanned = i + 1
+			return i
+		case marker:
+			c.noteNUL(i)
+		case sessionKey[keyAnchor]:
+			c.noteKey(i)
+		}
+	}
+	c.scanned = lim
+	return -1
+}
+
+// scanNewline is scanLine without the marks: the newline alone.
+func (c *cutter) scanNewline(lim int) int {
+	from := c.scanned
+	if from >= lim {
+		return -1
+	}
+	if e := bytes.IndexByte(c.buf[from:lim], '\n'); e >= 0 {
+		c.scanned = from + e + 1
+		return from + e
+	}
+	c.scanned = lim
+	return -1
+}
+
+// scanLineBytes is scanLine with bytes.IndexByte: the newline, then the
+// line's 'I's and NULs.
+func (c *cutter) scanLineBytes(lim int) int {
+	from := c.scanned
+	if from >= lim {
+		return -1
+	}
+	b := c.buf[from:lim]
+	e := bytes.IndexByte(b, '\n')
+	if e >= 0 {
+		b = b[:e]
+		c.scanned = from + e + 1
+	} else {
+		c.scanned = lim
+	}
+	for i := 0; ; {
+		k := bytes.IndexByte(b[i:], sessionKey[keyAnchor])
+		if k < 0 {
+			break
+		}
+		c.noteKey(from + i + k)
+		i += k + 1
+	}
+	if bytes.IndexByte(b, marker) >= 0 {
+		for i := range b {
+			if b[i] == marker {
+				c.noteNUL(from + i)
+			}
+		}
+	}
+	if e >= 0 {
+		return from + e
+	}
+	return -1
+}
+
+// noteKey notes the key whose anchor byte is buf[j], when its bytes
+// read so far are the key's.
+func (c *cutter) noteKey(j int) {
+	p := j - keyAnchor
+	if p < c.cs {
+		return
+	}
+	if p+len(sessionKey) <= c.end && string(c.buf[p:p+len(sessionKey)]) != sessionKey {
+		return
+	}
+	if len(c.keyAt) >= maxMarks {
+		c.marksLost = true
+		return
+	}
+	c.keyAt = append(c.keyAt, int32(p))
+}
+
+// noteNUL notes a NUL at buf[j].
+func (c *cutter) noteNUL(j int) {
+	if len(c.nulAt) >= maxMarks {
+		c.marksLost = true
+		return
+	}
+	c.nulAt = append(c.nulAt, int32(j))
+}
+
+// keysIn is where sessionKey starts in buf[from:to], relative to from,
+// in c.keys; false when the marks are lost.
+func (c *cutter) keysIn(from, to int) ([]int32, bool) {
+	if c.marksLost {
+		return nil, false
+	}
+	keys := c.keys[:0]
+	// The marks from from on: a line's tail is near the last ones.
+	i := len(c.keyAt)
+	for i > 0 && int(c.keyAt[i-1]) >= from {
+		i--
+	}
+	for _, p := range c.keyAt[i:] {
+		q := int(p)
+		if q+len(sessionKey) > to {
+			break
+		}
+		if string(c.buf[q:q+len(sessionKey)]) == sessionKey {
+			keys = append(keys, int32(q-from))
+		}
+	}
+	c.keys = keys
+	return keys, true
+}
+
+// nulIn reports whether buf[from:to] holds a NUL (nulAt).
+func (c *cutter) nulIn(from, to int) bool {
+	i, _ := slices.BinarySearch(c.nulAt, int32(from))
+	return i < len(c.nulAt) && int(c.nulAt[i]) < to
+}
+
+// boundaryTailAt is boundaryTail of the line buf[from:to], its session
+// keys and NULs taken from the marks.
+func (c *cutter) boundaryTailAt(from, to int, buf *[]byte) ([]byte, int) {
+	line := c.buf[from:to]
+	if !c.norm.enabled {
+		return c.boundaryTail(line, buf)
+	}
+	ws := max(from, to-tailWindow)
+	keys, ok := c.keysIn(ws, to)
+	if !ok {
+		return c.boundaryTail(line, buf)
+	}
+	tail, n := c.normTailKeys(line, keys, len(keys) > 0 && c.nulIn(ws, to), buf)
+	if len(tail) > tailBytes {
+		tail = tail[len(tail)-tailBytes:]
+	}
+	return tail, n
+}
+
+// aheadLines is how many lines are found and decided at once: four
+// FNV-1a chains side by side keep a core's multiplier busy (two left it
+// idle half the time: a multiply waits 3 cycles for the one before).
+const aheadLines = 4
+
+// decideLines decides whether each of the lines buf[at[i]:at[i+1]] ends
+// a chunk (isBoundary), the first's answer returned, the others' in
+// aheadEnds.
+func (c *cutter) decideLines(at []int) bool {
+	var t [aheadLines][]byte
+	var n [aheadLines]int
+	k := len(at) - 1
+	for i := range k {
+		t[i], n[i] = c.boundaryTailAt(at[i], at[i+1], &c.tails[i])
+	}
+	var e [aheadLines]bool
+	switch k {
+	case 4:
+		e = endsQuad(&t, &n)
+	case 3:
+		e[0], e[1] = endsPair(t[0], n[0], t[1], n[1])
+		e[2] = endsChunk(fnvFrom(fnvOffset, t[2]), n[2])
+	case 2:
+		e[0], e[1] = endsPair(t[0], n[0], t[1], n[1])
+	default:
+		e[0] = endsChunk(fnvFrom(fnvOffset, t[0]), n[0])
+	}
+	copy(c.aheadEnds[:], e[1:])
+	return e[0]
+}
+
+// endsQuad is endsChunk of four lines' tails and lengths, their hashes
+// computed side by side.
+func endsQuad(t *[aheadLines][]byte, n *[aheadLines]int) (e [aheadLines]bool) {
+	h0, h1, h2, h3 := uint64(fnvOffset), uint64(fnvOffset), uint64(fnvOffset), uint64(fnvOffset)
+	k := min(len(t[0]), len(t[1]), len(t[2]), len(t[3]))
+	a, b, c, d := t[0][:k], t[1][:k], t[2][:k], t[3][:k]
+	for i := range a {
+		h0 = (h0 ^ uint64(a[i])) * fnvPrime
+		h1 = (h1 ^ uint64(b[i])) * fnvPrime
+		h2 = (h2 ^ uint64(c[i])) * fnvPrime
+		h3 = (h3 ^ uint64(d[i])) * fnvPrime
+	}
+	for i, h := range [aheadLines]uint64{h0, h1, h2, h3} {
+		e[i] = endsChunk(fnvFrom(h, t[i][k:]), n[i])
+	}
+	return e
+}
+
 // fill reads more of r into buf, first moving the chunk being built and
 // the bytes after it to buf's start when less than maxChunk is free
 // after them. Its error is r's (io.EOF at the end), once buf holds what
@@ -462,6 +791,13 @@ func (c *cutter) fill(r io.Reader) error {
 	if len(c.buf)-c.end < maxChunk {
 		n := copy(c.buf, c.buf[c.cs:c.end])
 		c.ls -= c.cs
+		c.scanned -= c.cs
+		for i := range c.keyAt {
+			c.keyAt[i] -= int32(c.cs)
+		}
+		for i := range c.nulAt {
+			c.nulAt[i] -= int32(c.cs)
+		}
 		c.cs, c.end = 0, n
 	}
 	for range 100 {
@@ -526,7 +862,7 @@ func (c *cutter) emit() error {
 			c.norm.out, into = t, true
 		}
 	}
-	data, raw, ids := c.norm.forward(orig)
+	data, raw, ids := c.forwardChunk()
 	if into {
 		// The normalizer's own buffer is back before anything else
 		// uses it: into's room is the frame's, which store may send
@@ -543,7 +879,39 @@ func (c *cutter) emit() error {
 	}
 	c.res.chunks = append(c.res.chunks, Chunk{H: k.String(), N: int64(len(orig)), Raw: raw, IDs: ids})
 	c.cs = c.ls
+	c.keyAt = dropBefore(c.keyAt, c.cs)
+	c.nulAt = dropBefore(c.nulAt, c.cs)
 	return nil
+}
+
+// dropBefore is marks without those before at.
+func dropBefore(marks []int32, at int) []int32 {
+	i := 0
+	for i < len(marks) && int(marks[i]) < at {
+		i++
+	}
+	if i == 0 {
+		return marks
+	}
+	return append(marks[:0], marks[i:]...)
+}
+
+// forwardChunk is c.norm.forward of the chunk being built, its keys and
+// NULs taken from the marks.
+func (c *cutter) forwardChunk() ([]byte, bool, []IDRun) {
+	data := c.buf[c.cs:c.ls]
+	if !c.norm.enabled {
+		return data, false, nil
+	}
+	keys, ok := c.keysIn(c.cs, c.ls)
+	if !ok {
+		return c.norm.forward(data)
+	}
+	if c.nulIn(c.cs, c.ls) {
+		return data, true, nil
+	}
+	stored, ids := c.norm.forwardKeys(data, keys, nil)
+	return stored, false, ids
 }
 
 // chunkHash is the hash that names a vault's chunks (its key): SHA-256
