@@ -11,6 +11,10 @@
 #   VAULT_DIR=DIR OLD=… NEW=… scripts/vault-pairs.sh   the vault in DIR (on a disk: its
 #                                                      fsyncs count), removed before each run and at the end
 #
+#   CAT=1 OLD=… NEW=… scripts/vault-pairs.sh          also `cat` of the same files (find | xargs cat,
+#                                                      as vault-bench.sh does) in every round, before the
+#                                                      pair: its median and each binary's median wall ÷ it
+#
 # The home is only read; the vault is in /dev/shm/vault-pairs-$$ (removed
 # at the end) unless VAULT_DIR names another.
 set -euo pipefail
@@ -24,6 +28,12 @@ trap 'rm -rf "$V" "$out"' EXIT
 find "$H" -type f -exec cat {} + > /dev/null
 echo "== vault pairs, $(date -u '+%F %H:%M') UTC, $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), home $H ($(du -sh "$H" | cut -f1))"
 for r in $(seq "$PAIRS"); do
+	if [ -n "${CAT:-}" ]; then
+		/usr/bin/time -f "%e %U %S" -o "$out/t" bash -c "cd '$H' && find . -type f -print0 | xargs -0 cat > /dev/null"
+		read -r w u s < "$out/t"
+		echo "$w" >> "$out/cat"
+		printf 'cat %2d wall %s user %s sys %s\n' "$r" "$w" "$u" "$s"
+	fi
 	for ab in old new; do
 		bin=$OLD
 		[ "$ab" = new ] && bin=$NEW
@@ -43,4 +53,10 @@ for ab in old new; do
 		"$(awk -v a="$ab" '$1 == a {print $6}' "$out/all" | median)" \
 		"$(awk -v a="$ab" '$1 == a {print $2}' "$out/all" | sort -n | sed -n '1p;$p' | paste -sd-)"
 done
+if [ -n "${CAT:-}" ]; then
+	c=$(median < "$out/cat")
+	printf 'cat: median wall %s s (min-max %s); median wall ÷ cat: old %s, new %s\n' "$c" "$(sort -n "$out/cat" | sed -n '1p;$p' | paste -sd-)" \
+		"$(awk -v a=old '$1 == a {print $2}' "$out/all" | median | awk -v c="$c" '{printf "%.2f", $1 / c}')" \
+		"$(awk -v a=new '$1 == a {print $2}' "$out/all" | median | awk -v c="$c" '{printf "%.2f", $1 / c}')"
+fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
