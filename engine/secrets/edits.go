@@ -91,7 +91,7 @@ func (es *Edits) add(f *Finding) {
 	e := Edit{Finding: f.ID, Rule: f.Rule, Line: f.Line, JSONPath: f.JSONPath, Part: f.Part,
 		Offset: f.Offset, Length: f.Length, Marker: scan.Marker(f.Rule), Excerpt: f.Excerpt}
 	if es.list != nil || len(f.ID) > len(idKey{}) || f.Length > math.MaxInt32 || f.Line > math.MaxInt32 ||
-		len(es.text)+len(f.Excerpt) > math.MaxUint32 || len(es.strs) > math.MaxUint32-2 || len(es.rules) >= math.MaxUint16 {
+		uint64(len(es.text))+uint64(len(f.Excerpt)) > math.MaxUint32 || uint64(len(es.strs)) > math.MaxUint32-2 || len(es.rules) >= math.MaxUint16 {
 		if es.list == nil {
 			es.list = es.All().collect()
 			es.recs, es.strs, es.rules, es.index, es.text = nil, nil, nil, nil, nil

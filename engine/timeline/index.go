@@ -444,7 +444,7 @@ func (p *packedContexts) add(c Context) {
 func (p *packedContexts) set(i int32, c Context) {
 	f := [5]window.Tokens{c.System, c.Instructions, c.Memory, c.Conversation, c.ToolResults}
 	for _, x := range f {
-		if x < 0 || x >= spilled {
+		if x < 0 || int64(x) >= spilled {
 			*p.v.at(i) = [5]uint32{spilled}
 			p.big[i] = c
 			return
