@@ -27,7 +27,7 @@ func cutHome(t *testing.T) string {
 	for i := range 3000 {
 		parent.WriteString(tailLine(sidA, i, 100+i%700))
 		fork.WriteString(tailLine(sidB, i, 100+i%700))
-		fmt.Fprintf(&hist, `{"display":"d%d","timestamp":%d,"project":"/home/me/app","sessionId":"%08d-1111-4111-8111-111111111111"}`+"\n", i, 1761991200000+i, i/3)
+		fmt.Fprintf(&hist, `{"display":"d%d","timestamp":%d,"project":"/home/me/app","sessionId":"%08d-1111-4111-8111-111111111111"}`+"\n", i, int64(1761991200000)+int64(i), i/3)
 	}
 	parent.WriteString(strings.Repeat("long ", maxChunk/2) + "\n")
 	parent.WriteString("a\x00b" + tailLine(sidA, 1, 50) + "c\r\n" + tailLine(sidA, 2, 50)[:80])

@@ -3,6 +3,7 @@ package vault
 import (
 	"encoding/json"
 	"io/fs"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -62,7 +63,7 @@ func recordShapes(jsonStrings []string) []*Record {
 				{ModTime: t4, Chunks: []Chunk{
 					{H: s, N: 0},
 					{H: "ab", N: -5, Raw: true, IDs: []IDRun{}},
-					{H: "cd", N: 7, IDs: []IDRun{{ID: s, N: -1}, {ID: "", N: 1 << 40}}},
+					{H: "cd", N: 7, IDs: []IDRun{{ID: s, N: -1}, {ID: "", N: math.MaxInt}}},
 				}},
 			}
 		}
