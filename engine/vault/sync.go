@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"io/fs"
@@ -141,7 +142,7 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	// The changed records, and their state lines, in the state's order:
 	// the files' records were encoded by the workers that synced them
 	// (encoded), the gone ones after them are encoded here (gone).
-	var changed []*Record
+	var fromFiles int
 	var encoded [][]byte
 	var encodeErr error
 	results := s.syncRest(files, <-earlyFiles, earlyDone)
@@ -165,15 +166,14 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 			return rep, r.err
 		}
 		synced[path.Dir(f.rel)]++
-		if r.rec != nil {
-			changed = append(changed, r.rec)
+		if r.changed {
+			fromFiles++
 			encoded = append(encoded, r.line)
 			if r.encodeErr != nil && encodeErr == nil {
 				encodeErr = r.encodeErr
 			}
 		}
 	}
-	fromFiles := len(changed)
 	// The files gone from the home, by path (only they are sorted: a
 	// sync sorts none of the vault's paths when nothing went).
 	var gone []string
@@ -184,6 +184,7 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 		}
 	}
 	sort.Strings(gone)
+	var goneRecs []*Record
 	for _, p := range gone {
 		r := st.get(p)
 		if r == nil {
@@ -193,7 +194,7 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 		r.Follow = nil
 		st.put(r)
 		rep.Gone++
-		changed = append(changed, r)
+		goneRecs = append(goneRecs, r)
 	}
 	// The changed records are final: the gone ones are encoded, and the
 	// state file written and synced, while the last packs are written
@@ -208,13 +209,16 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	var flushErr error
 	stateDone := make(chan error, 1)
 	go func() {
-		goneData, err := encodeRecords(changed[fromFiles:])
+		goneData, err := encodeRecords(goneRecs)
 		err = errors.Join(encodeErr, err)
 		parts := append(encoded, goneData)
 		if stateEncodedHook != nil {
 			stateEncodedHook()
 		}
-		if err != nil || len(changed) == 0 {
+		if stateHeldHook != nil {
+			stateHeldHook(st)
+		}
+		if err != nil || fromFiles+len(goneRecs) == 0 {
 			stateDone <- err
 			return
 		}
@@ -264,6 +268,10 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 // stateEncodedHook, when set, is called once a sync has encoded its
 // state's records: a test's seam.
 var stateEncodedHook func()
+
+// stateHeldHook, when set, is given the state a sync holds once its
+// records are encoded (the workers done): a test's seam.
+var stateHeldHook func(*state)
 
 // liveOf lists the vault's files still in the home, by folder.
 func liveOf(st *state) map[string][]string {
@@ -328,11 +336,12 @@ func (s *syncer) worker() *syncer {
 	return &syncer{v: s.v, home: s.home, st: s.st, pw: s.pw, rep: s.rep, now: s.now, mu: s.mu}
 }
 
-// fileResult is what syncing one file gave: rec when the file's record
-// changed, and its state line (line, encodeErr: appendRecord's), encoded
-// by the worker that synced it.
+// fileResult is what syncing one file gave: changed when the file's
+// record changed, and its state line (line, encodeErr: appendRecord's),
+// encoded by the worker that synced it. The record itself is not kept
+// (keepLine): the state holds its head and its line.
 type fileResult struct {
-	rec       *Record
+	changed   bool
 	err       error
 	done      bool
 	line      []byte
@@ -377,13 +386,16 @@ func (s *syncer) syncAll(files []homeFile) []fileResult {
 				}
 				pf.moved()
 				rec, err := w.syncFile(files[i], pf.take(i))
-				r := fileResult{rec: rec, err: err, done: true}
+				r := fileResult{changed: rec != nil, err: err, done: true}
 				if rec != nil && err == nil {
 					// The record is final (a sync changes a file's
 					// record once): its state line is encoded here,
 					// on every CPU while files are read, not after
 					// the last one.
 					r.line, r.encodeErr = w.enc.appendRecord(nil, rec)
+					if r.encodeErr == nil {
+						s.keepLine(rec, r.line)
+					}
 				}
 				out[i] = r
 				var pe *fileProblem
@@ -395,6 +407,25 @@ func (s *syncer) syncAll(files []homeFile) []fileResult {
 	}
 	wg.Wait()
 	return out
+}
+
+// keepLine makes the state hold of rec, a file's record this sync
+// changed, only its head and its state line (line, appendRecord's; the
+// record is decoded from it again if something asks for it: state.get)
+// instead of the record: a first sync held every file's record, its
+// versions and chunk lists, until its end, beside its line (tens of MB
+// of live heap on a home of 1 GB, which the collector's target
+// multiplies: docs/VAULT.md, "i31r").
+func (s *syncer) keepLine(rec *Record, line []byte) {
+	_, raw, ok := bytes.Cut(line, []byte{'\t'})
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	if e := s.st.entries[rec.Path]; e != nil && e.rec == rec {
+		s.st.entries[rec.Path] = &stateEntry{head: e.head, raw: raw}
+	}
+	s.mu.Unlock()
 }
 
 // syncEarly syncs the batches of the projects' files the walk hands
