@@ -1,7 +1,6 @@
 package vault
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"io/fs"
@@ -117,9 +116,10 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	pw := newPackWriter(v, ix, func() time.Time { return o.Now })
 	defer pw.close()
 	s := &syncer{v: v, home: o.Home, st: st, pw: pw, rep: &rep, now: o.Now, mu: &sync.Mutex{}}
+	s.board = newResultBoard()
 	s.newWorkers(max(runtime.GOMAXPROCS(0), 1))
 	earlyFiles := make(chan []homeFile, 1)
-	earlyDone := make(chan []fileResult, 1)
+	earlyDone := make(chan struct{})
 	go s.syncEarly(projects, earlyFiles, earlyDone)
 	<-walked
 	rep.Problems = append(rep.Problems, walkProbs...)
@@ -139,41 +139,60 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 		s.mu.Unlock()
 	}
 	synced := map[string]int{}
-	// The changed records, and their state lines, in the state's order:
-	// the files' records were encoded by the workers that synced them
-	// (encoded), the gone ones after them are encoded here (gone).
+	// The files' results are taken in the state's order as the workers
+	// post them (board), their state lines written to the new state file
+	// at once (ss) and let go: nothing holds every line until the end.
+	// The gone records are encoded after them, here.
+	ss := v.newStateStream(st, o.Now)
 	var fromFiles int
-	var encoded [][]byte
 	var encodeErr error
-	results := s.syncRest(files, <-earlyFiles, earlyDone)
-	for i, f := range files {
-		r := results[i]
-		if !r.done {
+	board := s.board
+	early := <-earlyFiles
+	restDone := make(chan struct{})
+	go func() {
+		defer close(restDone)
+		s.syncRest(files, early, earlyDone)
+		board.close()
+	}()
+	for _, f := range files {
+		r, done := board.take(f.rel)
+		if !done {
 			break // a write error stopped the sync (reported below)
 		}
 		var pe *fileProblem
 		if r.err != nil && errors.As(r.err, &pe) && pe.vanished {
+			s.mu.Lock()
 			rep.Problems = append(rep.Problems, pe.p)
+			s.mu.Unlock()
 			continue
 		}
 		seen[f.rel] = true
+		s.mu.Lock()
 		rep.Files++
+		if r.err != nil && pe != nil {
+			rep.Problems = append(rep.Problems, pe.p)
+		}
+		s.mu.Unlock()
 		if r.err != nil {
 			if pe != nil {
-				rep.Problems = append(rep.Problems, pe.p)
 				continue
 			}
+			<-restDone
+			ss.finish(nil, r.err)
 			return rep, r.err
 		}
 		synced[path.Dir(f.rel)]++
 		if r.changed {
 			fromFiles++
-			encoded = append(encoded, r.line)
 			if r.encodeErr != nil && encodeErr == nil {
 				encodeErr = r.encodeErr
 			}
+			if encodeErr == nil {
+				ss.write(r.line)
+			}
 		}
 	}
+	<-restDone
 	// The files gone from the home, by path (only they are sorted: a
 	// sync sorts none of the vault's paths when nothing went).
 	var gone []string
@@ -211,21 +230,24 @@ func (v *Vault) Sync(o SyncOptions) (SyncReport, error) {
 	go func() {
 		goneData, err := encodeRecords(goneRecs)
 		err = errors.Join(encodeErr, err)
-		parts := append(encoded, goneData)
+		if err == nil && len(goneData) > 0 {
+			ss.write(goneData)
+		}
 		if stateEncodedHook != nil {
 			stateEncodedHook()
 		}
 		if stateHeldHook != nil {
 			stateHeldHook(st)
 		}
-		if err != nil || fromFiles+len(goneRecs) == 0 {
+		if err != nil {
+			ss.finish(nil, err)
 			stateDone <- err
 			return
 		}
-		stateDone <- v.writeStatePartsAfter(st, parts, o.Now, func() error {
+		stateDone <- ss.finish(func() error {
 			<-packsDone
 			return flushErr
-		})
+		}, nil)
 	}()
 	// The folders' stamps likewise, renamed into place after the state
 	// (a stamp never names files the state does not hold).
@@ -312,6 +334,8 @@ type syncer struct {
 	frame *frameFill
 	// enc encodes the state lines of the files this worker syncs.
 	enc recordEncoder
+	// board takes the files' results (syncAll).
+	board *resultBoard
 	// workers are the sync's worker syncers not at work, one for each
 	// CPU, shared by the two syncAll of a sync (its early files and the
 	// rest, synced at once): a worker's cutter (its read buffer of
@@ -333,7 +357,7 @@ func (s *syncer) newWorkers(n int) {
 
 // worker is a new worker syncer of s's sync.
 func (s *syncer) worker() *syncer {
-	return &syncer{v: s.v, home: s.home, st: s.st, pw: s.pw, rep: s.rep, now: s.now, mu: s.mu}
+	return &syncer{v: s.v, home: s.home, st: s.st, pw: s.pw, rep: s.rep, now: s.now, mu: s.mu, board: s.board}
 }
 
 // fileResult is what syncing one file gave: changed when the file's
@@ -350,12 +374,14 @@ type fileResult struct {
 
 // syncAll syncs files on every CPU (reading, hashing and cutting a file
 // is most of a first sync beside the compression, which the pack
-// writer's workers do), each worker with its own cutter; the results
-// come back in the files' order, so the state is written as a sequential
-// sync writes it. A write error stops the workers: the files after it
-// are left undone.
-func (s *syncer) syncAll(files []homeFile) []fileResult {
-	out := make([]fileResult, len(files))
+// writer's workers do), each worker with its own cutter; each file's
+// result is posted to s.board as it comes (the sync takes them in the
+// files' order, so the state is written as a sequential sync writes
+// it). A write error stops the workers: the files after it are left
+// undone (never posted). early: files the walk handed over; their
+// workers step aside while the rest of the home's are synced
+// (s.board.pause).
+func (s *syncer) syncAll(files []homeFile, early bool) {
 	n := min(max(runtime.GOMAXPROCS(0), 1), len(files))
 	var next atomic.Int64
 	var stop atomic.Bool
@@ -367,19 +393,30 @@ func (s *syncer) syncAll(files []homeFile) []fileResult {
 		go func() {
 			defer wg.Done()
 			var w *syncer
-			if s.workers != nil {
-				w = <-s.workers
-			} else {
-				w = s.worker()
+			take := func() {
+				if s.workers != nil {
+					w = <-s.workers
+				} else {
+					w = s.worker()
+				}
 			}
-			defer func() {
+			give := func() {
 				s.pw.park(w.frame)
 				w.frame = nil
 				if s.workers != nil {
 					s.workers <- w
 				}
-			}()
+				w = nil
+			}
+			take()
+			defer func() { give() }()
 			for !stop.Load() {
+				if early && s.board.paused() {
+					give()
+					s.board.waitResume()
+					take()
+					continue
+				}
 				i := int(next.Add(1) - 1)
 				if i >= len(files) {
 					return
@@ -394,10 +431,10 @@ func (s *syncer) syncAll(files []homeFile) []fileResult {
 					// the last one.
 					r.line, r.encodeErr = w.enc.appendRecord(nil, rec)
 					if r.encodeErr == nil {
-						s.keepLine(rec, r.line)
+						s.keepHead(rec)
 					}
 				}
-				out[i] = r
+				s.board.post(files[i].rel, r)
 				var pe *fileProblem
 				if err != nil && !errors.As(err, &pe) {
 					stop.Store(true)
@@ -406,24 +443,20 @@ func (s *syncer) syncAll(files []homeFile) []fileResult {
 		}()
 	}
 	wg.Wait()
-	return out
 }
 
-// keepLine makes the state hold of rec, a file's record this sync
-// changed, only its head and its state line (line, appendRecord's; the
-// record is decoded from it again if something asks for it: state.get)
-// instead of the record: a first sync held every file's record, its
-// versions and chunk lists, until its end, beside its line (tens of MB
-// of live heap on a home of 1 GB, which the collector's target
-// multiplies: docs/VAULT.md, "i31r").
-func (s *syncer) keepLine(rec *Record, line []byte) {
-	_, raw, ok := bytes.Cut(line, []byte{'\t'})
-	if !ok {
-		return
-	}
+// keepHead makes the state hold of rec, a file's record this sync
+// changed and encoded, only its head: its line goes to the new state
+// file (stateStream) and nothing after the files' loop asks for the
+// record (a merge of the state files reads them again: finish). A
+// first sync held every file's record, its versions and chunk lists,
+// until its end, beside its line (tens of MB of live heap on a home of
+// 1 GB, which the collector's target multiplies: docs/VAULT.md,
+// "i31r").
+func (s *syncer) keepHead(rec *Record) {
 	s.mu.Lock()
 	if e := s.st.entries[rec.Path]; e != nil && e.rec == rec {
-		s.st.entries[rec.Path] = &stateEntry{head: e.head, raw: raw}
+		s.st.entries[rec.Path] = &stateEntry{head: e.head, written: true}
 	}
 	s.mu.Unlock()
 }
@@ -432,58 +465,48 @@ func (s *syncer) keepLine(rec *Record, line []byte) {
 // over (batches, ended by nil) as they come, each on the shared
 // workers (before, the workers waited for the whole projects' listing,
 // one core at work for the first ms of a first sync); it sends the
-// files handed over on files once the hand-over ended, then their
-// results, in the same order, on done.
-func (s *syncer) syncEarly(batches <-chan []homeFile, files chan<- []homeFile, done chan<- []fileResult) {
+// files handed over on files once the hand-over ended, and closes done
+// once they are synced (their results posted to s.board).
+func (s *syncer) syncEarly(batches <-chan []homeFile, files chan<- []homeFile, done chan<- struct{}) {
 	var all []homeFile
-	var parts []*[]fileResult
 	var wg sync.WaitGroup
 	for b := <-batches; b != nil; b = <-batches {
 		all = append(all, b...)
-		r := new([]fileResult)
-		parts = append(parts, r)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			*r = s.syncAll(b)
+			s.syncAll(b, true)
 		}()
 	}
 	files <- all
 	wg.Wait()
-	out := make([]fileResult, 0, len(all))
-	for _, r := range parts {
-		out = append(out, *r...)
-	}
-	done <- out
+	close(done)
 }
 
 // syncRest syncs the files (the whole walk, sorted) that early (synced
-// while the walk went on: earlyDone gives their results) does not hold,
-// and returns every file's result in files' order.
-func (s *syncer) syncRest(files, early []homeFile, earlyDone <-chan []fileResult) []fileResult {
-	done := make(map[string]int, len(early))
-	for i, f := range early {
-		done[f.rel] = i
+// while the walk went on: earlyDone is closed once they are) does not
+// hold, and returns once every file is synced. The early files' workers
+// step aside meanwhile (board.pause): the rest of the home (file
+// history, pastes, history.jsonl) comes first in the state's order,
+// the projects' files after, so their lines would wait for the rest's
+// before being written (stateStream), most of the state held again.
+func (s *syncer) syncRest(files, early []homeFile, earlyDone <-chan struct{}) {
+	done := make(map[string]bool, len(early))
+	for _, f := range early {
+		done[f.rel] = true
 	}
 	rest := make([]homeFile, 0, len(files)-len(early))
 	for _, f := range files {
-		if _, ok := done[f.rel]; !ok {
+		if !done[f.rel] {
 			rest = append(rest, f)
 		}
 	}
-	restRes := s.syncAll(rest)
-	earlyRes := <-earlyDone
-	out := make([]fileResult, len(files))
-	j := 0
-	for i, f := range files {
-		if k, ok := done[f.rel]; ok {
-			out[i] = earlyRes[k]
-		} else {
-			out[i] = restRes[j]
-			j++
-		}
+	if len(rest) > 0 {
+		s.board.pause()
+		s.syncAll(rest, false)
+		s.board.resume()
 	}
-	return out
+	<-earlyDone
 }
 
 // isUnchanged reports whether the vault has f as it is (same identity,

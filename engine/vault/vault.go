@@ -340,6 +340,9 @@ type stateEntry struct {
 	// where is the state file and line raw came from.
 	file string
 	line int
+	// written: the record's line is in the state file the sync that
+	// holds this entry writes (stateStream); only its head is held.
+	written bool
 }
 
 // state is the vault's records by path, and the state files they came
