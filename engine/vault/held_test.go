@@ -1,7 +1,9 @@
 package vault
 
 import (
+	"fmt"
 	"testing"
+	"time"
 )
 
 // A first sync holds of each file it synced only the record's head, not
@@ -32,6 +34,54 @@ func TestSyncHoldsHeads(t *testing.T) {
 	// every file unchanged, and the vault verifies.
 	if rep := syncHome(t, v, home, t0); rep.New != 0 || rep.Files != held {
 		t.Errorf("second sync %+v, %d held", rep, held)
+	}
+	if vr, err := v.Verify(); err != nil || len(vr.Problems) > 0 {
+		t.Fatalf("verify: %v %v", vr.Problems, err)
+	}
+}
+
+// A sync that finds more than maxStateFiles state files merges them
+// into one: the records it wrote, held as their heads only, are read
+// again from its new state file, and the merged state is every record
+// as the state files had it before the merge.
+func TestSyncMergesTheStateFilesItWrote(t *testing.T) {
+	home := testHome(t, 50)
+	v := openVault(t, nil)
+	syncHome(t, v, home, t0)
+	rel := "projects/" + proj + "/memory/note.md"
+	var before []*Record
+	for i := range maxStateFiles {
+		now := t0.Add(time.Duration(i+1) * time.Minute)
+		write(t, home, rel, fmt.Sprintf("note %d\n", i), now)
+		if i == maxStateFiles-1 {
+			st, err := v.loadState()
+			if err != nil {
+				t.Fatal(err)
+			}
+			before = st.sorted()
+		}
+		syncHome(t, v, home, now)
+	}
+	names, err := v.stateFiles()
+	if err != nil || len(names) != 1 {
+		t.Fatalf("state files after %d syncs: %v %v", maxStateFiles+1, names, err)
+	}
+	st, err := v.loadState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := st.sorted()
+	if len(after) != len(before) {
+		t.Fatalf("%d records after the merge, %d before the last sync", len(after), len(before))
+	}
+	for i, r := range after {
+		b := before[i]
+		if r.Path != b.Path || len(r.Versions) < len(b.Versions) {
+			t.Errorf("%s: %d versions after the merge, %s had %d", r.Path, len(r.Versions), b.Path, len(b.Versions))
+		}
+	}
+	if n := st.get(rel); n == nil || len(n.Versions) != maxStateFiles {
+		t.Errorf("%s: %v, want %d versions", rel, n, maxStateFiles)
 	}
 	if vr, err := v.Verify(); err != nil || len(vr.Problems) > 0 {
 		t.Fatalf("verify: %v %v", vr.Problems, err)
