@@ -124,6 +124,12 @@ type vaultUndo struct {
 // peak RSS within its spread (docs/VAULT.md, "i31v3").
 const vaultSyncGCPercent = 400
 
+// vaultSyncHeadroom is how far a sync's heap may grow over its live heap
+// between collections once vaultSyncGCPercent would let it grow more
+// (headroomGC): a first sync's peak RSS then follows its live heap plus
+// this, not five times it (docs/VAULT.md, "i31r").
+const vaultSyncHeadroom = 32 << 20
+
 func runVault(e *env, opts vaultOptions) (vaultResult, error) {
 	res := vaultResult{action: opts.action}
 	if opts.hook {
@@ -149,7 +155,7 @@ func runVault(e *env, opts vaultOptions) (vaultResult, error) {
 	}
 	switch opts.action {
 	case "sync":
-		defer e.raiseGC(vaultSyncGCPercent)()
+		defer e.headroomGC(vaultSyncGCPercent, vaultSyncHeadroom)()
 		r, err := v.Sync(vault.SyncOptions{Home: o.home, Session: model.SessionID(opts.session), Now: now, Full: opts.full})
 		res.sync = &r
 		return res, err
