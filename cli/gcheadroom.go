@@ -3,7 +3,6 @@ package cli
 import (
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"sync"
 )
 
@@ -71,16 +70,6 @@ func (h *gcHeadroom) arm() {
 	})
 }
 
-// liveHeap is the live heap the last collection marked.
-func liveHeap() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return s[0].Value.Uint64()
-}
-
 // headroomGC sets the collector for a one-shot command's run: maxPercent
 // (see raiseGC) while its live heap is small, headroom bytes over it
 // once that is less (gcHeadroom), unless the environment sets GOGC or
@@ -90,7 +79,7 @@ func (e *env) headroomGC(maxPercent int, headroom uint64) (restore func()) {
 		return func() {}
 	}
 	h := &gcHeadroom{headroom: headroom, minPercent: 25, maxPercent: maxPercent,
-		setPercent: debug.SetGCPercent, live: liveHeap}
+		setPercent: debug.SetGCPercent, live: func() uint64 { return readHeap().live }}
 	old := debug.SetGCPercent(maxPercent)
 	h.arm()
 	return func() { h.stop(old) }
