@@ -2,6 +2,10 @@ package vault
 
 import (
 	"fmt"
+	"github.com/memscope/memscope/internal/faultfs"
+	"github.com/memscope/memscope/model"
+	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 )
@@ -28,7 +32,7 @@ func TestSyncHoldsHeads(t *testing.T) {
 	rep := syncHome(t, v, home, t0)
 	stateHeldHook = nil
 	if held == 0 || held != rep.New {
-		t.Fatalf("%d records held as lines, %d new files", held, rep.New)
+		t.Fatalf("%d records held as heads, %d new files", held, rep.New)
 	}
 	// The state file's lines are the records: a second sync finds
 	// every file unchanged, and the vault verifies.
@@ -85,5 +89,48 @@ func TestSyncMergesTheStateFilesItWrote(t *testing.T) {
 	}
 	if vr, err := v.Verify(); err != nil || len(vr.Problems) > 0 {
 		t.Fatalf("verify: %v %v", vr.Problems, err)
+	}
+}
+
+// A sync's state file is begun (its temporary file created, the first
+// lines written to it) while files are still being synced: here the
+// last file in the state's order waits, once its line is encoded, for
+// the state's temporary file. Before, the lines were all held and the
+// file written once every file was synced: the guard gave up. The
+// state is the one a sync writes anyway, and the vault verifies.
+func TestStateWrittenWhileFilesAreSynced(t *testing.T) {
+	home := cutHome(t)
+	var probs []model.Problem
+	walked := walkHome(homeOf(t, home).FS, "", &probs, nil, nil)
+	last := walked[len(walked)-1].rel
+	created := make(chan struct{})
+	var once sync.Once
+	w := &faultfs.FS{OnCall: func(step faultfs.Step, p string) {
+		if step == faultfs.StepCreateTemp && filepath.Base(filepath.Dir(p)) == stateDir {
+			once.Do(func() { close(created) })
+		}
+	}}
+	streamed := false
+	recordEncodedHook = func(p string) {
+		if p != last {
+			return
+		}
+		select {
+		case <-created:
+			streamed = true
+		case <-time.After(deadlockGuard):
+		}
+	}
+	t.Cleanup(func() { recordEncodedHook = nil })
+	v := openVault(t, w)
+	rep, err := v.Sync(SyncOptions{Home: homeOf(t, home), Now: t0})
+	if err != nil || rep.New != len(walked) {
+		t.Fatalf("sync: %+v %v (%d files)", rep, err, len(walked))
+	}
+	if !streamed {
+		t.Errorf("the state file was not begun before %s, the last file, was synced", last)
+	}
+	if vr, err := v.Verify(); err != nil || !vr.OK() {
+		t.Fatalf("verify: %+v %v", vr, err)
 	}
 }
