@@ -61,10 +61,10 @@ func TestRecordEncoderLinesAndAllocations(t *testing.T) {
 }
 
 // A state written from parts (a first sync's lines, as its workers
-// encoded them) holds their bytes one after another, and writing it
-// allocates a small part of them: the parts are not joined first into
-// one buffer of the whole state (which the old sync allocated, faulted
-// in and copied on one core at its end).
+// encoded them, through its state stream) holds their bytes one after
+// another, and writing it allocates a small part of them: the parts are
+// not joined first into one buffer of the whole state (which the old
+// sync allocated, faulted in and copied on one core at its end).
 func TestStateWrittenFromItsParts(t *testing.T) {
 	v := openVault(t, nil)
 	if err := v.ensure(); err != nil {
@@ -82,7 +82,11 @@ func TestStateWrittenFromItsParts(t *testing.T) {
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	if err := v.writeStatePartsAfter(st, parts, t0, nil); err != nil {
+	ss := v.newStateStream(st, t0)
+	for _, b := range parts {
+		ss.write(b)
+	}
+	if err := ss.finish(nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	runtime.ReadMemStats(&after)

@@ -367,7 +367,6 @@ func (s *syncer) worker() *syncer {
 type fileResult struct {
 	changed   bool
 	err       error
-	done      bool
 	line      []byte
 	encodeErr error
 }
@@ -423,7 +422,7 @@ func (s *syncer) syncAll(files []homeFile, early bool) {
 				}
 				pf.moved()
 				rec, err := w.syncFile(files[i], pf.take(i))
-				r := fileResult{changed: rec != nil, err: err, done: true}
+				r := fileResult{changed: rec != nil, err: err}
 				if rec != nil && err == nil {
 					// The record is final (a sync changes a file's
 					// record once): its state line is encoded here,

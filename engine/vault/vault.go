@@ -587,61 +587,17 @@ func (v *Vault) writeState(st *state, recs []*Record, now time.Time) error {
 }
 
 // writeStateData is writeState of records already encoded (data, not
-// empty: encodeRecords's).
+// empty: encodeRecords's), written as a sync streams its state file
+// (stateStream: the same file name, fsync and merge), in one piece.
 func (v *Vault) writeStateData(st *state, data []byte, now time.Time) error {
-	return v.writeStateDataAfter(st, data, now, nil)
+	ss := v.newStateStream(st, now)
+	ss.write(data)
+	return ss.finish(nil, nil)
 }
 
-// writeStateDataAfter is writeStateData whose file is renamed into place
-// only once ready returns (nil: at once): its bytes are written and
-// synced first, so a sync's state file is written and synced while its
-// last packs are, and appears only after them (ready waits for them; its
-// error fails the write, and the temporary file is removed).
-func (v *Vault) writeStateDataAfter(st *state, data []byte, now time.Time, ready func() error) error {
-	return v.writeStatePartsAfter(st, [][]byte{data}, now, ready)
-}
-
-// stateWriteBuf is the buffer a state file written from many parts is
-// written through.
+// stateWriteBuf is the buffer a state file written from many lines is
+// written through (stateStream).
 const stateWriteBuf = 256 << 10
-
-// writeStatePartsAfter is writeStateDataAfter of data in parts (a first
-// sync's state lines, one a file, as its workers encoded them): they are
-// written through a buffer of stateWriteBuf bytes, not joined first into
-// one (the whole state, MB of a first sync's end allocated, faulted in
-// and copied on one core, docs/VAULT.md, "i31v7").
-func (v *Vault) writeStatePartsAfter(st *state, parts [][]byte, now time.Time, ready func() error) error {
-	name, err := v.nextStateName(st, now)
-	if err != nil {
-		return err
-	}
-	err = model.WriteFileAtomicFrom(syncOnce(v.w), filepath.Join(v.Dir, stateDir, name), 0o600, func(w io.Writer) error {
-		if len(parts) == 1 {
-			if _, err := w.Write(parts[0]); err != nil {
-				return err
-			}
-		} else {
-			bw := bufio.NewWriterSize(w, stateWriteBuf)
-			for _, b := range parts {
-				if _, err := bw.Write(b); err != nil {
-					return err
-				}
-			}
-			if err := bw.Flush(); err != nil {
-				return err
-			}
-		}
-		return syncThenWait(w, ready)
-	})
-	if err != nil {
-		return err
-	}
-	st.files = append(st.files, name)
-	if len(st.files) > maxStateFiles {
-		return v.mergeState(st, now)
-	}
-	return nil
-}
 
 // syncThenWait syncs w, the temporary file of an atomic write, and then
 // waits for ready (nil: returns at once, the writer syncs w as always):
