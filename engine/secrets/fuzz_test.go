@@ -147,3 +147,31 @@ func FuzzScrubRestore(f *testing.F) {
 		t.Fatalf("history.jsonl became %q, which no 'before' of the manifest names", got)
 	})
 }
+
+// A manifest whose stamp says a negative size (damaged or edited by
+// hand) is refused when read, naming the manifest and its line: a
+// restore cut history.jsonl at it and panicked (FuzzScrubRestore found
+// it, its seed 0de3edfc58ee5100).
+func TestManifestNegativeSizeRefused(t *testing.T) {
+	const id = "20261124-120000-abcdef"
+	content := []byte(`{"display":"connect with [REDACTED:database-url-password] ok"}` + "\n")
+	h, p := fuzzHome(t, content)
+	dir := h.Abs(filepath.Join(CopyDir, id))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	mf := `{"id":"` + id + `","time":"2026-11-24T12:00:00Z","files":[{"file":"history.jsonl","edits":1}]}
+{"file":"history.jsonl","mode":384,"mtime":"2026-11-24T11:00:00Z","before":{"exists":true,"size":77,"sha256":"x"},"after":{"exists":true,"size":-6,"sha256":"y"},"edits":1}
+{"rule":"database-url-password","offset":3,"afterOffset":3,"marker":"[REDACTED:database-url-password]","bytes":"AA=="}
+`
+	if err := os.WriteFile(filepath.Join(dir, manifestName), []byte(mf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Restore(ApplyOptions{Home: h, Write: store.WithOSExchange(faultfs.NoSync{}), Now: now}, id)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, manifestName)+" line 2") || !strings.Contains(err.Error(), "-6") {
+		t.Fatalf("restore of a manifest with a negative size: %v (want it refused, naming %s line 2)", err, manifestName)
+	}
+	if got, _ := os.ReadFile(p); !bytes.Equal(got, content) {
+		t.Fatalf("the refused restore changed history.jsonl to %q", got)
+	}
+}

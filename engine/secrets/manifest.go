@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/memscope/memscope/engine/store"
 	"io"
 	"io/fs"
 	"path"
@@ -128,8 +129,10 @@ func readManifest(h *model.Home, id string, edits bool) (manifest, error) {
 	defer f.Close()
 	lr := model.NewLineReader(f)
 	lr.MaxLine = manifestLineMax
+	line := 0 // the last line next read
 	next := func(v any) error {
 		l, ok := lr.Next()
+		line = l.Number
 		switch {
 		case !ok && lr.Err() != nil:
 			return fmt.Errorf("read scrub %s: %w", id, lr.Err())
@@ -166,6 +169,9 @@ func readManifest(h *model.Home, id string, edits bool) (manifest, error) {
 				return m, fmt.Errorf("read scrub %s: %s: file %s is not the one its header names", id, h.Abs(name), fl.File)
 			}
 			mf = fl.manifestFile
+			if err := mf.checkSizes(); err != nil {
+				return m, fmt.Errorf("read scrub %s: %s line %d: %w", id, h.Abs(name), line, err)
+			}
 			mf.Edits = make([]savedEdit, fl.Edits)
 			for i := range mf.Edits {
 				if err := next(&mf.Edits[i]); err != nil {
@@ -196,7 +202,27 @@ func readOldManifest(h *model.Home, id string) (manifest, error) {
 	if m.ID != id {
 		return m, fmt.Errorf("scrub copy %s names itself %q", id, m.ID)
 	}
+	for _, f := range m.Files {
+		if err := f.checkSizes(); err != nil {
+			return m, fmt.Errorf("read scrub %s: %s: %w", id, h.Abs(path.Join(CopyDir, id, oldManifestName)), err)
+		}
+	}
 	return m, nil
+}
+
+// checkSizes refuses a file's stamps that no file can have: a negative
+// size (a damaged or hand-edited manifest; a restore cut the file at
+// it and crashed).
+func (f manifestFile) checkSizes() error {
+	for _, s := range []struct {
+		name  string
+		stamp store.FileStamp
+	}{{"before", f.Before}, {"after", f.After}} {
+		if s.stamp.Size < 0 {
+			return fmt.Errorf("file %s: its size %s the scrub is %d", f.File, s.name, s.stamp.Size)
+		}
+	}
+	return nil
 }
 
 // removeCopy deletes a copy folder (its manifest, then the folder).
